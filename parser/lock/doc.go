@@ -1,0 +1,78 @@
+// Package lock reads, writes, fetches and verifies headers.lock, the file
+// that pins every NVIDIA file cugen reads: the CUDA header sets it parses
+// and the library packages its tests load.
+//
+// NVIDIA's files are never committed. A header set comes either from a
+// Debian non-free package (downloaded with apt through a private source
+// list, never the system's) or from a CUDA toolkit installed on some
+// machine (verified in place, never downloaded). Either way every header
+// the parser opens is listed in headers.lock with its sha256, so two
+// machines that agree on headers.lock parse the same bytes.
+//
+// # Format
+//
+// headers.lock is line oriented and meant to be read in a diff:
+//
+//	# comment (Format drops comments and writes its own preamble)
+//
+//	set 12.4
+//		cuda 12.4.1
+//		deb nvidia-cuda-dev 12.4.127~12.4.1-2 amd64 trixie d846...3ee0
+//		root usr/include
+//		sha256 8c1b...9d2e cuda.h
+//		sha256 07aa...41f0 crt/host_defines.h
+//
+//	set 13.0
+//		cuda 13.0.0
+//		toolkit
+//		note generated on the GPU machine from the toolkit's include directory
+//		sha256 5e02...77c1 cuda.h
+//
+//	lib libcudart12
+//		deb libcudart12 12.4.127~12.4.1-2 amd64 trixie 361b...4130
+//		root usr/lib/x86_64-linux-gnu
+//		sha256 1a2b...3c4d libcudart.so.12
+//
+// An entry starts with "set NAME" (a header set, named by the CUDA
+// version it is selected by, as in `make headers CUDA=12.4`) or
+// "lib NAME" (a library package used by tests). The lines after it, up to
+// the next entry, are "KEY VALUE..." with any leading white space:
+//
+//	cuda VERSION                            the CUDA toolkit version (sets only, required)
+//	deb PACKAGE VERSION ARCH SUITE SHA256   Debian origin: the exact .deb and its sha256
+//	toolkit                                 toolkit origin: no package, files verified in place
+//	root PATH                               directory inside the .deb that is extracted (deb only)
+//	note TEXT                               free text, kept in order by Format
+//	sha256 HASH PATH                        one per file, PATH relative to root (or to the
+//	                                        toolkit's include directory); at least one
+//
+// Exactly one of deb and toolkit is required. Paths are slash separated,
+// relative, without "." or ".." elements or white space. Blank lines and
+// lines starting with # are ignored.
+//
+// [Format] writes the canonical form: the fixed preamble, sets in version
+// order then libs in name order, each entry's lines in the order above,
+// files sorted by path, a tab before each line of an entry and a blank line
+// between entries. Parse followed by Format gives back the same bytes for
+// any canonical file; a test checks that the committed headers.lock is.
+//
+// # Cache
+//
+// [Fetch] keeps everything under one cache directory, by default
+// ${CUGEN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cugen} ([DefaultCacheDir]):
+//
+//	apt/                 private apt state: sources.list.d/, lists/, cache/
+//	debs/P_V_A.deb       downloaded packages, named as apt-get download names them
+//	headers/SET/ROOT/    extracted header sets
+//	libs/NAME/ROOT/      extracted library packages
+//
+// An extracted directory is only ever created by renaming a fully extracted
+// and verified temporary directory into place, so a crash leaves either the
+// old directory or the new one. When the extracted files already verify,
+// Fetch neither runs apt nor touches the network.
+//
+// The Debian mirror is the one the machine's own apt sources use
+// (/etc/apt/sources.list.d/*.sources, /etc/apt/sources.list), or
+// $CUGEN_DEBIAN_MIRROR, or else Debian's main archive. Fetch needs apt-get,
+// dpkg-deb and tar, and debian-archive-keyring for the signatures.
+package lock

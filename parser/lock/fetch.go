@@ -1,0 +1,434 @@
+package lock
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// DefaultCacheDir returns ${CUGEN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cugen}.
+func DefaultCacheDir() (string, error) {
+	if d := os.Getenv("CUGEN_CACHE"); d != "" {
+		return d, nil
+	}
+	if d := os.Getenv("XDG_CACHE_HOME"); d != "" {
+		return filepath.Join(d, "cugen"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("cache directory: set CUGEN_CACHE: %w", err)
+	}
+	return filepath.Join(home, ".cache", "cugen"), nil
+}
+
+// FetchSet reads the lock file at lockPath and returns the directory that
+// holds header set set, verified. For a Debian set that is its extracted
+// root in the cache (see Fetch). For a toolkit set nothing is fetched: the
+// toolkit's include directory ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda-SET,
+// /usr/local/cuda, first that exists) is verified in place.
+func FetchSet(ctx context.Context, lockPath, set, cacheDir string, logw io.Writer) (string, error) {
+	l, err := ReadFile(lockPath)
+	if err != nil {
+		return "", err
+	}
+	e, err := l.Entry(set)
+	if err != nil {
+		return "", err
+	}
+	if e.Toolkit() {
+		return ToolkitDir(e)
+	}
+	return Fetch(ctx, e, cacheDir, logw)
+}
+
+// FetchLibs reads the lock file at lockPath and returns the directory of
+// library package name extracted into the cache and verified, for example
+// CACHE/libs/libcudart12/usr/lib/x86_64-linux-gnu.
+func FetchLibs(ctx context.Context, lockPath, name, cacheDir string) (string, error) {
+	l, err := ReadFile(lockPath)
+	if err != nil {
+		return "", err
+	}
+	e, err := l.Lib(name)
+	if err != nil {
+		return "", err
+	}
+	return Fetch(ctx, e, cacheDir, nil)
+}
+
+// ToolkitDir finds the include directory of an installed CUDA toolkit for
+// a toolkit entry and verifies it against e.
+func ToolkitDir(e *Entry) (string, error) {
+	var cands []string
+	for _, v := range []string{"CUDA_HOME", "CUDA_PATH"} {
+		if d := os.Getenv(v); d != "" {
+			cands = append(cands, filepath.Join(d, "include"))
+		}
+	}
+	cands = append(cands, "/usr/local/cuda-"+e.Name+"/include", "/usr/local/cuda/include")
+	for _, d := range cands {
+		if _, err := os.Stat(d); err != nil {
+			continue
+		}
+		if err := Verify(d, e); err != nil {
+			return "", fmt.Errorf("%s: toolkit headers in %s differ from %s:\n%w", e, d, lockName(e.Lock), err)
+		}
+		return d, nil
+	}
+	return "", fmt.Errorf("%s is pinned to a CUDA %s toolkit install, which is not on this machine (looked in %s; set CUDA_HOME)",
+		e, e.CUDA, strings.Join(cands, ", "))
+}
+
+// Fetch returns the directory holding e's files, extracted from e's .deb
+// into the cache and verified. If the cache already verifies it returns at
+// once, without apt or the network. Otherwise it takes the cache's lock,
+// downloads the .deb with a private apt source list unless the cache has
+// it, checks its sha256, extracts e.Root into a temporary directory,
+// verifies every locked file there and renames it into place. cacheDir ""
+// means DefaultCacheDir; logw (nil: discarded) receives progress and apt's
+// output.
+//
+// An entry with no files yet, one being added to the lock, is always
+// extracted afresh, and if its Deb.SHA256 is empty Fetch fills it in with
+// the hash of the .deb, which apt checked against Debian's signed index.
+// Then GCCIncludes (or the parser's list of opened files) and Update
+// complete the entry.
+func Fetch(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (string, error) {
+	if e.Toolkit() {
+		return "", fmt.Errorf("%s: toolkit origin, nothing to fetch: verify the toolkit's include directory (ToolkitDir, Verify)", e)
+	}
+	if logw == nil {
+		logw = io.Discard
+	}
+	if cacheDir == "" {
+		d, err := DefaultCacheDir()
+		if err != nil {
+			return "", err
+		}
+		cacheDir = d
+	}
+	cacheDir, err := filepath.Abs(cacheDir)
+	if err != nil {
+		return "", err
+	}
+	dest := filepath.Join(cacheDir, kindDir(e.Kind), e.Name)
+	out := filepath.Join(dest, filepath.FromSlash(e.Root))
+	if len(e.Files) > 0 && Verify(out, e) == nil {
+		return out, nil
+	}
+
+	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+		return "", err
+	}
+	unlock, err := lockDir(ctx, filepath.Join(cacheDir, ".lock"), logw)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	if len(e.Files) > 0 && Verify(out, e) == nil { // fetched while we waited for the lock
+		return out, nil
+	}
+	removeGlob(filepath.Join(filepath.Dir(dest), "."+e.Name+".tmp-*")) // left by a crash
+
+	deb, err := debFile(ctx, e, cacheDir, logw)
+	if err != nil {
+		return "", err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dest), "."+e.Name+".tmp-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	fmt.Fprintf(logw, "cugen: extracting ./%s from %s\n", e.Root, deb)
+	if err := extract(ctx, deb, tmp, e.Root); err != nil {
+		return "", fmt.Errorf("%s: %w", e, err)
+	}
+	if err := Verify(filepath.Join(tmp, filepath.FromSlash(e.Root)), e); err != nil {
+		return "", fmt.Errorf("%s: files extracted from %s differ from %s:\n%w", e, deb, lockName(e.Lock), err)
+	}
+	if _, err := os.Lstat(dest); err == nil {
+		old := tmp + ".old"
+		if err := os.Rename(dest, old); err != nil {
+			return "", err
+		}
+		defer os.RemoveAll(old)
+	}
+	if err := os.Rename(tmp, dest); err != nil {
+		return "", err
+	}
+	fmt.Fprintf(logw, "cugen: %s verified in %s\n", e, out)
+	return out, nil
+}
+
+func kindDir(k Kind) string {
+	if k == KindLib {
+		return "libs"
+	}
+	return "headers"
+}
+
+func removeGlob(pattern string) {
+	m, _ := filepath.Glob(pattern)
+	for _, p := range m {
+		os.RemoveAll(p)
+	}
+}
+
+// DebFileName is the name apt-get download gives d's .deb.
+func DebFileName(d *Deb) string {
+	return fmt.Sprintf("%s_%s_%s.deb", d.Package, strings.ReplaceAll(d.Version, ":", "%3a"), d.Arch)
+}
+
+// debFile returns the path of e's .deb in the cache, downloading it if it
+// is not there, after checking its sha256.
+func debFile(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (string, error) {
+	d := e.Deb
+	debs := filepath.Join(cacheDir, "debs")
+	path := filepath.Join(debs, DebFileName(d))
+	if sum, err := hashFile(path); err == nil {
+		if d.SHA256 == "" {
+			d.SHA256 = sum // a new entry: apt checked the .deb when it downloaded it
+		}
+		if sum != d.SHA256 {
+			return "", fmt.Errorf("cached %w; delete it to download it again", &MismatchError{Path: path, Got: sum, Want: d.SHA256, Entry: e.String(), Lock: e.Lock})
+		}
+		return path, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+
+	if err := os.MkdirAll(debs, 0o755); err != nil {
+		return "", err
+	}
+	removeGlob(filepath.Join(debs, ".download-*"))
+	tmp, err := os.MkdirTemp(debs, ".download-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	a, err := newApt(cacheDir, d)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", e, err)
+	}
+	fmt.Fprintf(logw, "cugen: apt-get update (suite %s from %s, private sources in %s)\n", d.Suite, a.mirror, a.dir)
+	if _, err := a.run(ctx, "", logw, "update"); err != nil {
+		return "", fmt.Errorf("%s: apt-get update of Debian %s from %s: %w", e, d.Suite, a.mirror, err)
+	}
+	fmt.Fprintf(logw, "cugen: apt-get download %s=%s (%s)\n", d.Package, d.Version, d.Arch)
+	if stderr, err := a.run(ctx, tmp, logw, "download", d.Package+"="+d.Version); err != nil {
+		if strings.Contains(stderr, "was not found") || strings.Contains(stderr, "Unable to locate package") {
+			return "", fmt.Errorf("%s: Debian %s at %s has no package %s version %s for %s: %w", e, d.Suite, a.mirror, d.Package, d.Version, d.Arch, err)
+		}
+		return "", fmt.Errorf("%s: apt-get download %s=%s (Debian %s from %s): %w", e, d.Package, d.Version, d.Suite, a.mirror, err)
+	}
+	got, _ := filepath.Glob(filepath.Join(tmp, "*.deb"))
+	if len(got) != 1 {
+		return "", fmt.Errorf("%s: apt-get download %s=%s left %d .deb files, want 1", e, d.Package, d.Version, len(got))
+	}
+	sum, err := hashFile(got[0])
+	if err != nil {
+		return "", err
+	}
+	if d.SHA256 == "" {
+		d.SHA256 = sum // a new entry: apt checked it against Debian's signed index
+	}
+	if sum != d.SHA256 {
+		return "", fmt.Errorf("downloaded %w (from Debian %s at %s)", &MismatchError{Path: got[0], Got: sum, Want: d.SHA256, Entry: e.String(), Lock: e.Lock}, d.Suite, a.mirror)
+	}
+	if err := os.Rename(got[0], path); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// extract writes ./root of the .deb at deb under dir.
+func extract(ctx context.Context, deb, dir, root string) error {
+	dpkg := exec.CommandContext(ctx, "dpkg-deb", "--fsys-tarfile", deb)
+	tar := exec.CommandContext(ctx, "tar", "-x", "--no-same-owner", "-f", "-", "-C", dir, "./"+root)
+	var dpkgErr, tarErr bytes.Buffer
+	dpkg.Stderr, tar.Stderr = &dpkgErr, &tarErr
+	pipe, err := dpkg.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	tar.Stdin = pipe
+	if err := dpkg.Start(); err != nil {
+		return fmt.Errorf("extracting %s: %w (dpkg-deb comes with dpkg)", deb, err)
+	}
+	if err := tar.Run(); err != nil {
+		dpkg.Process.Kill()
+		dpkg.Wait()
+		return fmt.Errorf("extracting ./%s from %s: tar: %v: %s%s", root, deb, err,
+			strings.TrimSpace(tarErr.String()), prefixed(" dpkg-deb: ", dpkgErr.String()))
+	}
+	if err := dpkg.Wait(); err != nil {
+		return fmt.Errorf("extracting ./%s from %s: dpkg-deb: %v: %s", root, deb, err, strings.TrimSpace(dpkgErr.String()))
+	}
+	return nil
+}
+
+func prefixed(p, s string) string {
+	if s = strings.TrimSpace(s); s != "" {
+		return p + s
+	}
+	return ""
+}
+
+// apt runs apt-get with private state under CACHE/apt: its own source
+// list (one suite of the machine's Debian mirror), lists and package cache,
+// so the system's apt configuration is read but never changed.
+type apt struct {
+	dir, mirror string
+	opts        []string
+}
+
+func newApt(cacheDir string, d *Deb) (*apt, error) {
+	if _, err := exec.LookPath("apt-get"); err != nil {
+		return nil, fmt.Errorf("fetching %s=%s needs apt-get (a Debian or Ubuntu machine): %w", d.Package, d.Version, err)
+	}
+	keyring := ""
+	for _, k := range []string{"/usr/share/keyrings/debian-archive-keyring.gpg", "/usr/share/keyrings/debian-archive-keyring.pgp"} {
+		if _, err := os.Stat(k); err == nil {
+			keyring = k
+			break
+		}
+	}
+	if keyring == "" {
+		return nil, errors.New("no Debian archive keyring in /usr/share/keyrings: apt-get install debian-archive-keyring (make deps)")
+	}
+	a := &apt{dir: filepath.Join(cacheDir, "apt"), mirror: Mirror()}
+	for _, sub := range []string{"sources.list.d", "lists/partial", "cache/archives/partial"} {
+		if err := os.MkdirAll(filepath.Join(a.dir, sub), 0o755); err != nil {
+			return nil, err
+		}
+	}
+	src := fmt.Sprintf("# Written by cugen (parser/lock) for its private apt state; not a system file.\n"+
+		"Types: deb\nURIs: %s\nSuites: %s\nComponents: non-free contrib\nSigned-By: %s\n", a.mirror, d.Suite, keyring)
+	if err := writeFileAtomic(filepath.Join(a.dir, "sources.list.d", "cugen.sources"), []byte(src), 0o644); err != nil {
+		return nil, err
+	}
+	a.opts = []string{
+		"-o", "Dir::Etc::SourceList=/dev/null",
+		"-o", "Dir::Etc::SourceParts=" + filepath.Join(a.dir, "sources.list.d"),
+		"-o", "Dir::State::Lists=" + filepath.Join(a.dir, "lists"),
+		"-o", "Dir::Cache=" + filepath.Join(a.dir, "cache"),
+		"-o", "APT::Architecture=" + d.Arch,
+		"-o", "APT::Architectures=" + d.Arch,
+		"-o", "Acquire::Languages=none",
+	}
+	if os.Geteuid() == 0 {
+		// apt's _apt user cannot write into a root-owned cache; no sandbox then.
+		a.opts = append(a.opts, "-o", "APT::Sandbox::User=root")
+	}
+	return a, nil
+}
+
+// run runs apt-get in dir, copying its output to logw; the error includes
+// what apt wrote to stderr, which is also returned.
+func (a *apt) run(ctx context.Context, dir string, logw io.Writer, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "apt-get", append(append([]string{"-q"}, a.opts...), args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	var stderr bytes.Buffer
+	cmd.Stdout = logw
+	cmd.Stderr = io.MultiWriter(logw, &stderr)
+	err := cmd.Run()
+	if err != nil {
+		err = fmt.Errorf("apt-get %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return stderr.String(), err
+}
+
+// FallbackMirror is used when the machine's apt sources name no Debian archive.
+const FallbackMirror = "http://deb.debian.org/debian"
+
+// Mirror returns the Debian archive to fetch from: $CUGEN_DEBIAN_MIRROR,
+// else the first Debian archive (a URI whose path ends in /debian) in the
+// machine's apt sources, else FallbackMirror.
+func Mirror() string {
+	if m := os.Getenv("CUGEN_DEBIAN_MIRROR"); m != "" {
+		return m
+	}
+	files, _ := filepath.Glob("/etc/apt/sources.list.d/*.sources")
+	for _, f := range files {
+		if m := mirrorIn(f, true); m != "" {
+			return m
+		}
+	}
+	files, _ = filepath.Glob("/etc/apt/sources.list.d/*.list")
+	for _, f := range append([]string{"/etc/apt/sources.list"}, files...) {
+		if m := mirrorIn(f, false); m != "" {
+			return m
+		}
+	}
+	return FallbackMirror
+}
+
+// mirrorIn returns the first Debian archive URI in an apt sources file,
+// deb822 (.sources) or one-line (.list).
+func mirrorIn(path string, deb822 bool) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	if deb822 {
+		return mirrorIn822(string(data))
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 2 || f[0] != "deb" {
+			continue
+		}
+		f = f[1:]
+		if strings.HasPrefix(f[0], "[") { // options: [arch=amd64 signed-by=...]
+			for len(f) > 0 && !strings.HasSuffix(f[0], "]") {
+				f = f[1:]
+			}
+			if len(f) > 0 {
+				f = f[1:]
+			}
+		}
+		if len(f) > 0 && isDebianArchive(f[0]) {
+			return strings.TrimSuffix(f[0], "/")
+		}
+	}
+	return ""
+}
+
+func mirrorIn822(text string) string {
+	for _, stanza := range strings.Split(text, "\n\n") {
+		fields := map[string]string{}
+		for _, line := range strings.Split(stanza, "\n") {
+			if strings.HasPrefix(line, "#") {
+				continue
+			}
+			k, v, ok := strings.Cut(line, ":")
+			if ok && !strings.HasPrefix(k, " ") && !strings.HasPrefix(k, "\t") {
+				fields[strings.ToLower(strings.TrimSpace(k))] = strings.TrimSpace(v)
+			}
+		}
+		if strings.EqualFold(fields["enabled"], "no") || !strings.Contains(" "+fields["types"]+" ", " deb ") {
+			continue
+		}
+		for _, u := range strings.Fields(fields["uris"]) {
+			if isDebianArchive(u) {
+				return strings.TrimSuffix(u, "/")
+			}
+		}
+	}
+	return ""
+}
+
+func isDebianArchive(uri string) bool {
+	return (strings.HasPrefix(uri, "http://") || strings.HasPrefix(uri, "https://")) &&
+		strings.HasSuffix(strings.TrimSuffix(uri, "/"), "/debian")
+}

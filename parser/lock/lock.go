@@ -1,0 +1,364 @@
+package lock
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Kind says what an entry pins.
+type Kind string
+
+const (
+	// KindSet is a header set, parsed by cugen.
+	KindSet Kind = "set"
+	// KindLib is a library package, loaded by tests.
+	KindLib Kind = "lib"
+)
+
+// A Lock is a parsed headers.lock.
+type Lock struct {
+	// Path names the file in error messages; Parse sets it from its name argument.
+	Path    string
+	Entries []*Entry
+}
+
+// An Entry pins one header set or one library package.
+type Entry struct {
+	Kind  Kind
+	Name  string   // "12.4", "libcudart12"
+	CUDA  string   // CUDA toolkit version, "12.4.1"; sets only
+	Deb   *Deb     // Debian origin; nil for toolkit origin
+	Root  string   // directory inside the .deb that is extracted; deb origin only
+	Notes []string // free text
+	Files []File   // sorted by Path
+
+	// Lock and Line say where the entry was read from; zero if built in memory.
+	Lock string
+	Line int
+}
+
+// A Deb names one Debian binary package exactly.
+type Deb struct {
+	Package string // "nvidia-cuda-dev"
+	Version string // "12.4.127~12.4.1-2"
+	Arch    string // "amd64"
+	Suite   string // "trixie"
+	SHA256  string // of the .deb, lower-case hex
+}
+
+// A File is one locked file: its path relative to the entry's root and its sha256.
+type File struct {
+	Path   string
+	SHA256 string
+}
+
+// Toolkit reports whether the entry's files come from an installed CUDA
+// toolkit rather than a Debian package.
+func (e *Entry) Toolkit() bool { return e.Deb == nil }
+
+// String names the entry as it is written in headers.lock: "set 12.4".
+func (e *Entry) String() string { return string(e.Kind) + " " + e.Name }
+
+// Digest returns the sha256 of the entry's canonical text, a short stable
+// identity for the exact files an entry pins (for generated file headers).
+func (e *Entry) Digest() string {
+	var b bytes.Buffer
+	e.format(&b)
+	sum := sha256.Sum256(b.Bytes())
+	return hex.EncodeToString(sum[:])
+}
+
+// Entry returns the header set called set.
+func (l *Lock) Entry(set string) (*Entry, error) { return l.find(KindSet, set) }
+
+// Lib returns the library package entry called name.
+func (l *Lock) Lib(name string) (*Entry, error) { return l.find(KindLib, name) }
+
+func (l *Lock) find(k Kind, name string) (*Entry, error) {
+	var names []string
+	for _, e := range l.Entries {
+		if e.Kind == k {
+			if e.Name == name {
+				return e, nil
+			}
+			names = append(names, e.Name)
+		}
+	}
+	return nil, fmt.Errorf("%s has no %s %q (it has: %s)", l.Path, k, name, strings.Join(names, ", "))
+}
+
+// ReadFile parses the lock file at path.
+func ReadFile(path string) (*Lock, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Parse(f, path)
+}
+
+// Parse parses a lock file; name is used in error messages, which have the
+// form "name:line: message".
+func Parse(r io.Reader, name string) (*Lock, error) {
+	l := &Lock{Path: name}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	var e *Entry
+	seen := map[string]int{}       // entry keywords seen in e, to line
+	files := map[string]int{}      // file paths in e, to line
+	entries := map[string]*Entry{} // "set 12.4" -> entry
+	lineNo := 0
+	errf := func(format string, args ...any) error {
+		return fmt.Errorf("%s:%d: %s", name, lineNo, fmt.Sprintf(format, args...))
+	}
+	finish := func() error {
+		if e == nil {
+			return nil
+		}
+		at := func(format string, args ...any) error {
+			return fmt.Errorf("%s:%d: %s: %s", name, e.Line, e, fmt.Sprintf(format, args...))
+		}
+		switch {
+		case e.Kind == KindSet && e.CUDA == "":
+			return at("missing cuda line")
+		case e.Deb == nil && seen["toolkit"] == 0:
+			return at("missing origin: a deb or a toolkit line")
+		case e.Deb != nil && e.Root == "":
+			return at("missing root line")
+		case e.Deb == nil && e.Root != "":
+			return at("root line with toolkit origin (only a .deb has a root)")
+		case e.Deb == nil && e.Kind == KindLib:
+			return at("toolkit origin: libs need a deb line")
+		case len(e.Files) == 0:
+			return at("no sha256 lines")
+		}
+		slices.SortFunc(e.Files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+		l.Entries = append(l.Entries, e)
+		return nil
+	}
+	for sc.Scan() {
+		lineNo++
+		line := sc.Text()
+		f := strings.Fields(line)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		key, args := f[0], f[1:]
+		nargs := func(n int) error {
+			if len(args) != n {
+				return errf("%s: want %d fields after %q, have %d", key, n, key, len(args))
+			}
+			return nil
+		}
+		if key == string(KindSet) || key == string(KindLib) {
+			if err := finish(); err != nil {
+				return nil, err
+			}
+			if err := nargs(1); err != nil {
+				return nil, err
+			}
+			e = &Entry{Kind: Kind(key), Name: args[0], Lock: name, Line: lineNo}
+			if prev := entries[e.String()]; prev != nil {
+				return nil, errf("%s already defined at line %d", e, prev.Line)
+			}
+			entries[e.String()] = e
+			seen = map[string]int{}
+			files = map[string]int{}
+			continue
+		}
+		if e == nil {
+			return nil, errf("%q line before the first set or lib line", key)
+		}
+		if key != "sha256" && key != "note" {
+			if prev := seen[key]; prev != 0 {
+				return nil, errf("second %s line in %s (first at line %d)", key, e, prev)
+			}
+			seen[key] = lineNo
+		}
+		switch key {
+		case "cuda":
+			if e.Kind != KindSet {
+				return nil, errf("cuda line in %s: only sets have one", e)
+			}
+			if err := nargs(1); err != nil {
+				return nil, err
+			}
+			e.CUDA = args[0]
+		case "deb":
+			if err := nargs(5); err != nil {
+				return nil, err
+			}
+			if seen["toolkit"] != 0 {
+				return nil, errf("%s has both toolkit and deb origins", e)
+			}
+			if !isHash(args[4]) {
+				return nil, errf("deb: %q is not a sha256 (64 lower-case hex digits)", args[4])
+			}
+			e.Deb = &Deb{Package: args[0], Version: args[1], Arch: args[2], Suite: args[3], SHA256: args[4]}
+		case "toolkit":
+			if err := nargs(0); err != nil {
+				return nil, err
+			}
+			if e.Deb != nil {
+				return nil, errf("%s has both deb and toolkit origins", e)
+			}
+		case "root":
+			if err := nargs(1); err != nil {
+				return nil, err
+			}
+			if !fs.ValidPath(args[0]) || args[0] == "." {
+				return nil, errf("root: %q is not a relative slash-separated path", args[0])
+			}
+			e.Root = args[0]
+		case "note":
+			if len(args) == 0 {
+				return nil, errf("empty note")
+			}
+			e.Notes = append(e.Notes, strings.Join(args, " "))
+		case "sha256":
+			if err := nargs(2); err != nil {
+				return nil, err
+			}
+			if !isHash(args[0]) {
+				return nil, errf("sha256: %q is not a sha256 (64 lower-case hex digits)", args[0])
+			}
+			if !fs.ValidPath(args[1]) || args[1] == "." {
+				return nil, errf("sha256: %q is not a relative slash-separated path", args[1])
+			}
+			if prev := files[args[1]]; prev != 0 {
+				return nil, errf("%s listed twice in %s (first at line %d)", args[1], e, prev)
+			}
+			files[args[1]] = lineNo
+			e.Files = append(e.Files, File{Path: args[1], SHA256: args[0]})
+		default:
+			return nil, errf("unknown keyword %q", key)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := finish(); err != nil {
+		return nil, err
+	}
+	if len(l.Entries) == 0 {
+		return nil, fmt.Errorf("%s: no entries", name)
+	}
+	return l, nil
+}
+
+func isHash(s string) bool {
+	if len(s) != 2*sha256.Size {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// Preamble is the comment Format writes at the top of every lock file.
+const Preamble = `# headers.lock: the NVIDIA files cugen reads, pinned by sha256.
+# NVIDIA's files are never committed: "make headers CUDA=12.4" fetches a set
+# into the cache and verifies it against this file. Format and cache: see
+# the package doc of github.com/cugen/cugen/parser/lock. Written by cugen;
+# comments other than this one are not kept.
+#
+#	set NAME | lib NAME                       starts an entry
+#	cuda VERSION                              CUDA toolkit version (sets)
+#	deb PACKAGE VERSION ARCH SUITE SHA256     Debian origin
+#	toolkit                                   toolkit origin: verified in place
+#	root PATH                                 directory extracted from the .deb
+#	note TEXT                                 free text
+#	sha256 HASH PATH                          a file, relative to root
+`
+
+// Format returns the canonical text of l: the preamble, then sets in
+// version order and libs in name order, each in canonical form.
+func (l *Lock) Format() []byte {
+	var b bytes.Buffer
+	b.WriteString(Preamble)
+	es := slices.Clone(l.Entries)
+	slices.SortStableFunc(es, func(a, b *Entry) int {
+		if a.Kind != b.Kind {
+			if a.Kind == KindSet {
+				return -1
+			}
+			return 1
+		}
+		return compareNames(a.Name, b.Name)
+	})
+	for _, e := range es {
+		b.WriteByte('\n')
+		e.format(&b)
+	}
+	return b.Bytes()
+}
+
+// Write writes l's canonical text to w.
+func (l *Lock) Write(w io.Writer) error {
+	_, err := w.Write(l.Format())
+	return err
+}
+
+// WriteFile writes l's canonical text to path, through a temporary file
+// renamed into place.
+func (l *Lock) WriteFile(path string) error {
+	return writeFileAtomic(path, l.Format(), 0o644)
+}
+
+func (e *Entry) format(b *bytes.Buffer) {
+	fmt.Fprintf(b, "%s %s\n", e.Kind, e.Name)
+	if e.CUDA != "" {
+		fmt.Fprintf(b, "\tcuda %s\n", e.CUDA)
+	}
+	if d := e.Deb; d != nil {
+		fmt.Fprintf(b, "\tdeb %s %s %s %s %s\n", d.Package, d.Version, d.Arch, d.Suite, d.SHA256)
+	} else {
+		b.WriteString("\ttoolkit\n")
+	}
+	if e.Root != "" {
+		fmt.Fprintf(b, "\troot %s\n", e.Root)
+	}
+	for _, n := range e.Notes {
+		fmt.Fprintf(b, "\tnote %s\n", strings.Join(strings.Fields(n), " "))
+	}
+	fs := slices.Clone(e.Files)
+	slices.SortFunc(fs, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	for _, f := range fs {
+		fmt.Fprintf(b, "\tsha256 %s %s\n", f.SHA256, f.Path)
+	}
+}
+
+// compareNames orders dotted names by their numeric parts where both are
+// numbers: 9.0 < 11.8 < 12.4 < 12.10.
+func compareNames(a, b string) int {
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(as) && i < len(bs); i++ {
+		x, errx := strconv.Atoi(as[i])
+		y, erry := strconv.Atoi(bs[i])
+		var c int
+		if errx == nil && erry == nil {
+			c = x - y
+		} else {
+			c = strings.Compare(as[i], bs[i])
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	if c := len(as) - len(bs); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
+}

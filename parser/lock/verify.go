@@ -1,0 +1,192 @@
+package lock
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// A MismatchError reports a file whose sha256 is not the one headers.lock pins.
+type MismatchError struct {
+	Path  string // the file on disk
+	Got   string // its sha256
+	Want  string // the sha256 in the lock
+	Entry string // "set 12.4"
+	Lock  string // the lock file, "headers.lock"
+}
+
+func (e *MismatchError) Error() string {
+	return fmt.Sprintf("%s: sha256 %s, but %s pins %s for %s", e.Path, e.Got, lockName(e.Lock), e.Want, e.Entry)
+}
+
+func lockName(path string) string {
+	if path == "" {
+		return "the lock"
+	}
+	return path
+}
+
+// maxReported caps how many bad files Verify lists one by one.
+const maxReported = 10
+
+// Verify checks every file e pins against the copy under dir, which is the
+// extracted root of a deb entry or, for a toolkit entry, the toolkit's
+// include directory. It reports each missing or different file by its
+// path; a different file's error is a *MismatchError naming both hashes.
+// Files under dir that e does not list are not looked at.
+func Verify(dir string, e *Entry) error {
+	var errs []error
+	bad := 0
+	for _, f := range e.Files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Path))
+		got, err := hashFile(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			err = fmt.Errorf("%s: missing, but %s pins sha256 %s for %s: %w", p, lockName(e.Lock), f.SHA256, e, fs.ErrNotExist)
+		case err != nil:
+		case got != f.SHA256:
+			err = &MismatchError{Path: p, Got: got, Want: f.SHA256, Entry: e.String(), Lock: e.Lock}
+		}
+		if err != nil {
+			if bad++; bad <= maxReported {
+				errs = append(errs, err)
+			}
+		}
+	}
+	if bad > maxReported {
+		errs = append(errs, fmt.Errorf("%s: %d more of the %d files %s pins are missing or different", dir, bad-maxReported, len(e.Files), e))
+	}
+	return errors.Join(errs...)
+}
+
+// Update sets e.Files to the given files under dir, with their current
+// sha256. files are paths relative to dir, as the parser reports the files
+// it opened (or as GCCIncludes lists them).
+func Update(e *Entry, dir string, files []string) error {
+	var out []File
+	seen := map[string]bool{}
+	for _, name := range files {
+		rel := filepath.ToSlash(filepath.Clean(name))
+		if !fs.ValidPath(rel) || rel == "." {
+			return fmt.Errorf("%s: %q is not a path relative to %s", e, name, dir)
+		}
+		if seen[rel] {
+			continue
+		}
+		seen[rel] = true
+		sum, err := hashFile(filepath.Join(dir, filepath.FromSlash(rel)))
+		if err != nil {
+			return fmt.Errorf("%s: %w", e, err)
+		}
+		out = append(out, File{Path: rel, SHA256: sum})
+	}
+	if len(out) == 0 {
+		return fmt.Errorf("%s: no files to lock", e)
+	}
+	slices.SortFunc(out, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	e.Files = out
+	return nil
+}
+
+// DefaultHeaders are the headers cugen parses; every file they include
+// from the set's directory is locked.
+var DefaultHeaders = []string{"cuda.h", "cuda_runtime.h", "cudaTypedefs.h"}
+
+// GCCIncludes lists the files under dir that gcc opens for a C file
+// including headers (default DefaultHeaders) with -I dir, as paths relative
+// to dir, sorted. It stands in for the list of files the parser reports it
+// opened, and is to be checked against it.
+func GCCIncludes(ctx context.Context, dir string, headers ...string) ([]string, error) {
+	if len(headers) == 0 {
+		headers = DefaultHeaders
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "cugen-gcc-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	var src strings.Builder
+	for _, h := range headers {
+		fmt.Fprintf(&src, "#include <%s>\n", h)
+	}
+	c := filepath.Join(tmp, "includes.c")
+	if err := os.WriteFile(c, []byte(src.String()), 0o644); err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, "gcc", "-M", "-x", "c", "-I", abs, c)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("gcc -M -I %s: %v\n%s", abs, err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	return parseDeps(out, abs), nil
+}
+
+// parseDeps returns the prerequisites of a make rule written by gcc -M
+// that lie under dir, relative to it.
+func parseDeps(out []byte, dir string) []string {
+	s := strings.ReplaceAll(string(out), "\\\n", " ")
+	if i := strings.Index(s, ": "); i >= 0 {
+		s = s[i+2:]
+	}
+	var files []string
+	for _, p := range strings.Fields(s) {
+		rel, err := filepath.Rel(dir, filepath.Clean(p))
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		files = append(files, filepath.ToSlash(rel))
+	}
+	slices.Sort(files)
+	return slices.Compact(files)
+}
+
+func hashFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// writeFileAtomic writes data to a temporary file beside path and renames
+// it into place, so readers see the old file or the new one.
+func writeFileAtomic(path string, data []byte, perm fs.FileMode) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(perm); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}

@@ -1,0 +1,267 @@
+package parser
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/cugen/cugen/parser/ir"
+	"modernc.org/cc/v4"
+)
+
+// declarationOf finds the file-scope declaration that declares d. cc/v4
+// nodes have no parent links, so the first call indexes the translation
+// unit once.
+func (p *parse) declarationOf(d *cc.Declarator) *cc.Declaration {
+	if p.declOf == nil {
+		p.declOf = map[*cc.Declarator]*cc.Declaration{}
+		for l := p.ast.TranslationUnit; l != nil; l = l.TranslationUnit {
+			ed := l.ExternalDeclaration
+			if ed == nil || ed.Declaration == nil {
+				continue
+			}
+			for il := ed.Declaration.InitDeclaratorList; il != nil; il = il.InitDeclaratorList {
+				if il.InitDeclarator != nil && il.InitDeclarator.Declarator != nil {
+					p.declOf[il.InitDeclarator.Declarator] = ed.Declaration
+				}
+			}
+		}
+	}
+	return p.declOf[d]
+}
+
+func (p *parse) macroInt(name string) (int64, bool) {
+	m := p.ast.Macros[name]
+	if m == nil {
+		return 0, false
+	}
+	switch v := m.Value().(type) {
+	case cc.Int64Value:
+		return int64(v), true
+	case cc.UInt64Value:
+		return int64(v), true
+	}
+	return 0, false
+}
+
+func (p *parse) collectMacrosVersions() error {
+	v, ok := p.macroInt("CUDA_VERSION")
+	if !ok {
+		return &Error{File: driverHeader, Msg: "no CUDA_VERSION macro: not a CUDA driver API header"}
+	}
+	p.api.CUDAVersion = v
+	p.api.RuntimeVersion, _ = p.macroInt("CUDART_VERSION")
+	return nil
+}
+
+// replacement returns a macro's replacement tokens as strings.
+func replacement(m *cc.Macro) []string {
+	var out []string
+	for _, t := range m.ReplacementList() {
+		if s := t.SrcStr(); strings.TrimSpace(s) != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+var identRE = regexp.MustCompile(`^[A-Za-z_]\w*$`)
+
+// apiAliases inverts `#define cuCtxCreate cuCtxCreate_v2` and
+// `#define cuMemcpyHtoD __CUDA_API_PTDS(cuMemcpyHtoD_v2)`: linked symbol ->
+// API name. When several names alias one symbol the shortest (then
+// alphabetically first) wins, so the choice does not depend on map order.
+func (p *parse) apiAliases() map[string]string {
+	out := map[string]string{}
+	for name, m := range p.ast.Macros {
+		if m.IsFnLike || !p.isCUDAFile(m.Position().Filename) {
+			continue
+		}
+		r := replacement(m)
+		var target string
+		switch {
+		case len(r) == 1 && identRE.MatchString(r[0]):
+			target = r[0]
+		case len(r) == 4 && strings.HasPrefix(r[0], "__CUDA") && r[1] == "(" && r[3] == ")":
+			target = r[2]
+		default:
+			continue
+		}
+		if target == name {
+			continue
+		}
+		if old, ok := out[target]; ok && (len(old) < len(name) || len(old) == len(name) && old < name) {
+			continue
+		}
+		out[target] = name
+	}
+	return out
+}
+
+var ptdsRE = regexp.MustCompile(`(?m)^\s*#\s*define\s+(\w+)\s+__CUDA(?:RT)?_API_PT(DS|SZ)\(\s*(\w+)\s*\)`)
+
+// perThreadSymbols maps a linked symbol to its per-thread-default-stream
+// variant. The runtime's mappings sit in an #if branch that is inactive in a
+// normal parse, so they are read from the header text: every
+// `#define X __CUDA(RT)_API_PTDS(sym)` means sym has a sym_ptds twin.
+func (p *parse) perThreadSymbols() (map[string]string, error) {
+	out := map[string]string{}
+	for _, h := range []string{driverHeader, runtimeAPI} {
+		b, err := os.ReadFile(filepath.Join(p.dir, h))
+		if err != nil {
+			if os.IsNotExist(err) {
+				continue
+			}
+			return nil, fmt.Errorf("cugen: %w", err)
+		}
+		for _, m := range ptdsRE.FindAllStringSubmatch(string(b), -1) {
+			out[m[3]] = m[3] + "_pt" + strings.ToLower(m[2])
+		}
+	}
+	return out, nil
+}
+
+var pfnRE = regexp.MustCompile(`^PFN_(\w+?)_v(\d+)$`)
+
+// pfnVersions maps driver symbols to the CUDA version that introduced their
+// signature, from cudaTypedefs.h's PFN_<api>_v<version> typedefs. A symbol
+// matches the typedef of its API name (or the name without a _vN suffix)
+// whose parameter names agree with the declaration.
+func (p *parse) pfnVersions() map[string]int {
+	type pfn struct {
+		version int
+		params  string
+	}
+	byAPI := map[string][]pfn{}
+	for name, nodes := range p.ast.Scope.Nodes {
+		m := pfnRE.FindStringSubmatch(name)
+		if m == nil {
+			continue
+		}
+		for _, n := range nodes {
+			d, ok := n.(*cc.Declarator)
+			if !ok || !d.IsTypename() {
+				continue
+			}
+			pt, ok := d.Type().(*cc.PointerType)
+			if !ok {
+				continue
+			}
+			ft, ok := pt.Elem().(*cc.FunctionType)
+			if !ok {
+				continue
+			}
+			v, _ := strconv.Atoi(m[2])
+			byAPI[m[1]] = append(byAPI[m[1]], pfn{v, paramNames(ft)})
+		}
+	}
+	out := map[string]int{}
+	for _, nodes := range p.ast.Scope.Nodes {
+		for _, n := range nodes {
+			d, ok := n.(*cc.Declarator)
+			if !ok || d.IsTypename() || d.Type().Kind() != cc.Function {
+				continue
+			}
+			if filepath.Base(d.Position().Filename) != driverHeader {
+				continue
+			}
+			sym := d.Name()
+			names := paramNames(d.Type().(*cc.FunctionType))
+			api := strings.TrimSuffix(sym, versionSuffix(sym))
+			best := 0
+			for _, key := range []string{sym, api} {
+				for _, c := range byAPI[key] {
+					if c.params == names && (best == 0 || c.version < best) {
+						best = c.version
+					}
+				}
+				if best != 0 {
+					break
+				}
+			}
+			if best != 0 {
+				out[sym] = best
+			}
+		}
+	}
+	return out
+}
+
+var vSuffixRE = regexp.MustCompile(`_v\d+$`)
+
+func versionSuffix(s string) string { return vSuffixRE.FindString(s) }
+
+func paramNames(ft *cc.FunctionType) string {
+	var b strings.Builder
+	for _, prm := range ft.Parameters() {
+		b.WriteString(prm.Name())
+		b.WriteByte(',')
+	}
+	return b.String()
+}
+
+// collectMacros keeps object-like macros of the CUDA headers that evaluate
+// to a constant: version numbers, flags (CU_MEMHOSTALLOC_*), special
+// handles (CU_STREAM_LEGACY) and sentinels (CU_LAUNCH_PARAM_END).
+func (p *parse) collectMacros() error {
+	var names []string
+	for name, m := range p.ast.Macros {
+		if m.IsFnLike || strings.HasPrefix(name, "_") || !p.isCUDAFile(m.Position().Filename) {
+			continue
+		}
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		m := p.ast.Macros[name]
+		pos := m.Position()
+		lib, _ := libraryOf(pos.Filename)
+		mc := &ir.Macro{Name: name, Library: lib, Pos: p.pos(pos.Filename, pos.Line)}
+		t := m.Type()
+		mc.CType = t.String()
+		if td := t.Typedef(); td != nil {
+			mc.CType = td.Name()
+		}
+		switch v := m.Value().(type) {
+		case cc.Int64Value:
+			mc.Kind, mc.Value, mc.Signed = ir.Int, strconv.FormatInt(int64(v), 10), true
+		case cc.UInt64Value:
+			mc.Kind, mc.Value = ir.Int, strconv.FormatUint(uint64(v), 10)
+		case cc.Float64Value:
+			f := float64(v)
+			if math.IsInf(f, 0) || math.IsNaN(f) {
+				continue
+			}
+			mc.Kind, mc.Value = ir.Float, strconv.FormatFloat(f, 'g', -1, 64)
+			if t.Kind() == cc.Float {
+				mc.Value = strconv.FormatFloat(f, 'g', -1, 32)
+			}
+		default:
+			continue
+		}
+		if t.Kind() == cc.Ptr {
+			mc.Kind = ir.Pointer
+		}
+		if mc.Kind == ir.Int && mc.Signed && isUnsignedKind(t.Kind()) {
+			// cc reports e.g. 0xffffffffU as Int64Value with an unsigned type.
+			mc.Signed = false
+		}
+		mc.Doc = p.trailingDoc(pos.Filename, pos.Line)
+		p.api.Macros = append(p.api.Macros, mc)
+	}
+	sort.SliceStable(p.api.Macros, func(i, j int) bool { return posLess(p.api.Macros[i].Pos, p.api.Macros[j].Pos) })
+	return nil
+}
+
+func isUnsignedKind(k cc.Kind) bool {
+	switch k {
+	case cc.UChar, cc.UShort, cc.UInt, cc.ULong, cc.ULongLong, cc.Bool:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,332 @@
+// Package parser reads a CUDA header directory with modernc.org/cc/v4 and
+// returns the IR of package ir. It is the only package of cugen that imports
+// cc; nothing of cc's types leaves it.
+//
+// The translation unit is the one a C program of the seed sees:
+//
+//	#include <cuda.h>
+//	#include <cuda_runtime.h>
+//	#include <cudaTypedefs.h>   // when present: PFN_cuX_vNNNN versions
+//
+// Extern functions declared in cuda.h belong to the driver library and those
+// declared in cuda_runtime_api.h to the runtime library; types and macros are
+// attributed the same way (everything the runtime headers include, such as
+// driver_types.h, belongs to the runtime package).
+package parser
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/cugen/cugen/parser/ir"
+	"modernc.org/cc/v4"
+)
+
+// Headers the translation unit includes, in order. Only the first is
+// required; a header set without the runtime (a driver-only snippet in a
+// test) or without cudaTypedefs.h still parses.
+const (
+	driverHeader   = "cuda.h"
+	runtimeHeader  = "cuda_runtime.h"
+	runtimeAPI     = "cuda_runtime_api.h"
+	typedefsHeader = "cudaTypedefs.h"
+)
+
+// Error is a located parse failure. Its text starts with file:line:col so
+// editors and CI logs can jump to it.
+type Error struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *Error) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+}
+
+// Parse translates the CUDA headers in dir and returns their IR.
+func Parse(dir string) (*ir.API, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("cugen: header directory: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("cugen: header directory %s is not a directory", dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, driverHeader)); err != nil {
+		return nil, fmt.Errorf("cugen: %s has no %s: not a CUDA include directory", dir, driverHeader)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	p := &parse{dir: abs, opened: map[string]bool{}, lines: map[string][]string{}}
+	return p.run()
+}
+
+type parse struct {
+	dir    string
+	opened map[string]bool // header-dir-relative files cc opened
+	ast    *cc.AST
+	api    *ir.API
+
+	enums    map[string]*ir.Enum   // by tag or typedef name
+	records  map[string]*ir.Record // by tag or typedef name
+	typedefs map[string]*ir.Typedef
+	// recordTypes and enumTypes map cc types to what we emitted, so a
+	// typedef of an anonymous struct and its later uses agree.
+	recordKeys map[cc.Type]string
+	declOf     map[*cc.Declarator]*cc.Declaration
+	lines      map[string][]string // header lines, for trailing /**< */ docs
+}
+
+// recordingFS serves the host file system and remembers which files under
+// the header directory the preprocessor opened, so headers.lock can pin
+// exactly the parse's inputs.
+type recordingFS struct {
+	p *parse
+}
+
+func (r recordingFS) Open(name string) (fs.File, error) {
+	f, err := os.Open(name)
+	if err == nil {
+		if rel, ok := r.p.rel(name); ok {
+			r.p.opened[rel] = true
+		}
+	}
+	return f, err
+}
+
+// rel reports name relative to the header directory, if it lies inside it.
+func (p *parse) rel(name string) (string, bool) {
+	if !filepath.IsAbs(name) {
+		return "", false
+	}
+	r, err := filepath.Rel(p.dir, filepath.Clean(name))
+	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(r), true
+}
+
+func (p *parse) run() (*ir.API, error) {
+	cfg, err := cc.NewConfig("linux", "amd64")
+	if err != nil {
+		return nil, fmt.Errorf("cugen: configuring the C front end: %w", err)
+	}
+	cfg.Header = true
+	cfg.EvalAllMacros = true
+	cfg.FS = recordingFS{p}
+	cfg.IncludePaths = append([]string{p.dir}, cfg.IncludePaths...)
+	cfg.SysIncludePaths = append([]string{p.dir}, cfg.SysIncludePaths...)
+
+	var src strings.Builder
+	for _, h := range []string{driverHeader, runtimeHeader, typedefsHeader} {
+		if _, err := os.Stat(filepath.Join(p.dir, h)); err == nil {
+			fmt.Fprintf(&src, "#include <%s>\n", h)
+		}
+	}
+	ast, err := cc.Translate(cfg, []cc.Source{
+		{Name: "<predefined>", Value: cfg.Predefined},
+		{Name: "<builtin>", Value: cc.Builtin},
+		{Name: "<cugen>", Value: src.String()},
+	})
+	if err != nil {
+		return nil, p.locate(err)
+	}
+	p.ast = ast
+	p.api = &ir.API{}
+	p.enums = map[string]*ir.Enum{}
+	p.records = map[string]*ir.Record{}
+	p.typedefs = map[string]*ir.Typedef{}
+	p.recordKeys = map[cc.Type]string{}
+
+	if err := p.collect(); err != nil {
+		return nil, err
+	}
+	for f := range p.opened {
+		p.api.Sources = append(p.api.Sources, f)
+	}
+	sort.Strings(p.api.Sources)
+	return p.api, nil
+}
+
+// locate turns cc's error list into an *Error whose file is relative to the
+// header directory; cc already formats "file:line:col: msg".
+func (p *parse) locate(err error) error {
+	msg := err.Error()
+	first := strings.SplitN(msg, "\n", 2)[0]
+	// cc: "/abs/path/x.h:12:3: message"
+	parts := strings.SplitN(first, ":", 4)
+	if len(parts) == 4 {
+		var line, col int
+		if _, e1 := fmt.Sscan(parts[1], &line); e1 == nil {
+			if _, e2 := fmt.Sscan(parts[2], &col); e2 == nil {
+				file := parts[0]
+				if r, ok := p.rel(file); ok {
+					file = r
+				}
+				return &Error{File: file, Line: line, Col: col, Msg: strings.TrimSpace(parts[3])}
+			}
+		}
+	}
+	return &Error{File: p.dir, Msg: first}
+}
+
+// pos converts a cc position to a header-relative ir.Pos.
+func (p *parse) pos(file string, line int) ir.Pos {
+	if r, ok := p.rel(file); ok {
+		file = r
+	}
+	return ir.Pos{File: file, Line: line}
+}
+
+// libraryOf attributes a declaration to a library by the header that
+// declares it: cuda.h and what only it includes is the driver's, the rest
+// (cuda_runtime*.h, driver_types.h, vector_types.h, ...) the runtime's.
+func libraryOf(file string) (ir.Library, bool) {
+	switch filepath.Base(file) {
+	case driverHeader, typedefsHeader:
+		return ir.Driver, true
+	case "cuda_runtime_api.h":
+		return ir.Runtime, true
+	}
+	return ir.Runtime, false
+}
+
+func (p *parse) collect() error {
+	if err := p.collectMacrosVersions(); err != nil {
+		return err
+	}
+	aliases := p.apiAliases()
+	perThread, err := p.perThreadSymbols()
+	if err != nil {
+		return err
+	}
+	since := p.pfnVersions()
+
+	seenFn := map[string]bool{}
+	for l := p.ast.TranslationUnit; l != nil; l = l.TranslationUnit {
+		ed := l.ExternalDeclaration
+		if ed == nil || ed.Case != cc.ExternalDeclarationDecl || ed.Declaration == nil {
+			continue
+		}
+		decl := ed.Declaration
+		doc := docBefore(decl)
+		// Tagged types declared here (struct/enum definitions with or without
+		// a typedef) are picked up through the declaration specifiers.
+		p.declSpecTypes(decl, doc)
+		for il := decl.InitDeclaratorList; il != nil; il = il.InitDeclaratorList {
+			if il.InitDeclarator == nil || il.InitDeclarator.Declarator == nil {
+				continue
+			}
+			d := il.InitDeclarator.Declarator
+			pos := d.Position()
+			switch {
+			case d.IsTypename():
+				if !p.isCUDAFile(pos.Filename) {
+					continue // libc typedefs are recorded only when CUDA uses them
+				}
+				if err := p.typedef(d, doc); err != nil {
+					return err
+				}
+			case d.Type().Kind() == cc.Function:
+				lib, ok := libraryOf(pos.Filename)
+				if !ok || filepath.Base(pos.Filename) == typedefsHeader || d.IsStatic() || d.IsInline() {
+					continue
+				}
+				sym := d.Name()
+				if seenFn[sym] {
+					continue
+				}
+				seenFn[sym] = true
+				name := sym
+				if a, ok := aliases[sym]; ok {
+					name = a
+				}
+				fn, err := p.function(d, name, lib, doc)
+				if err != nil {
+					return err
+				}
+				if pt, ok := perThread[fn.Symbol]; ok {
+					fn.PerThreadSymbol = pt
+				}
+				if lib == ir.Driver {
+					fn.SinceVersion = since[fn.Symbol]
+				}
+				p.api.Functions = append(p.api.Functions, fn)
+			}
+		}
+	}
+	// Records reached only through pointers (never declared at file scope
+	// in the translation unit's own declarations) were registered while
+	// converting types; keep header order everywhere.
+	sort.SliceStable(p.api.Enums, func(i, j int) bool { return posLess(p.api.Enums[i].Pos, p.api.Enums[j].Pos) })
+	sort.SliceStable(p.api.Records, func(i, j int) bool { return posLess(p.api.Records[i].Pos, p.api.Records[j].Pos) })
+	return p.collectMacros()
+}
+
+func posLess(a, b ir.Pos) bool {
+	if a.File != b.File {
+		return a.File < b.File
+	}
+	return a.Line < b.Line
+}
+
+// docBefore returns the last /** ... */ comment before a declaration, with
+// the comment markers removed. A trailing /**< ... */ documents the previous
+// item and is ignored.
+func docBefore(n cc.Node) string {
+	toks := cc.NodeTokens(n)
+	if len(toks) == 0 {
+		return ""
+	}
+	return lastDocComment(toks[0].Sep())
+}
+
+func lastDocComment(sep []byte) string {
+	for {
+		i := bytes.LastIndex(sep, []byte("/**"))
+		if i < 0 {
+			return ""
+		}
+		c := sep[i:]
+		end := bytes.Index(c, []byte("*/"))
+		if end < 0 {
+			return ""
+		}
+		body := c[3:end]
+		if bytes.HasPrefix(body, []byte("<")) {
+			sep = sep[:i]
+			continue
+		}
+		// A doc comment separated from the declaration by a blank
+		// line plus other text is still the declaration's in CUDA's
+		// headers, so only the comment itself is cleaned.
+		return cleanComment(string(body))
+	}
+}
+
+// cleanComment strips the leading " * " of each line and trims.
+func cleanComment(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		t := strings.TrimLeft(l, " \t")
+		if strings.HasPrefix(t, "*") && !strings.HasPrefix(t, "*/") {
+			t = strings.TrimPrefix(t, "*")
+			if strings.HasPrefix(t, " ") {
+				t = t[1:]
+			}
+		}
+		lines[i] = strings.TrimRight(t, " \t\r")
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}
