@@ -351,7 +351,7 @@ func (p *parse) fillRecord(r *ir.Record, t cc.Type) {
 	r.Align = int64(t.Align())
 	lib, pos := p.placeOf(recordPos(t))
 	r.Library, r.Pos = lib, pos
-	r.Fields = p.fields(t, 0)
+	r.Fields = p.fields(t, 0, p.recordKeys[t])
 }
 
 func (p *parse) placeOf(s srcPos) (ir.Library, ir.Pos) {
@@ -363,7 +363,7 @@ func (p *parse) placeOf(s srcPos) (ir.Library, ir.Pos) {
 // (base is t's own offset in it). Anonymous struct/union members are kept as
 // one Anonymous field whose Record holds their members, so a union inside a
 // struct stays one union.
-func (p *parse) fields(t cc.Type, base int64) []ir.Field {
+func (p *parse) fields(t cc.Type, base int64, owner string) []ir.Field {
 	var out []ir.Field
 	n := numFields(t)
 	anon := 0
@@ -388,11 +388,12 @@ func (p *parse) fields(t cc.Type, base int64) []ir.Field {
 			fld.Name = fmt.Sprintf("_anon%d", anon)
 			anon++
 			sub := &ir.Record{Union: ft.Kind() == cc.Union, Size: ft.Size(), Align: int64(ft.Align())}
-			sub.Fields = p.fields(ft, fld.Offset)
+			sub.Fields = p.fields(ft, fld.Offset, owner)
 			fld.Record = sub
 			fld.Type = &ir.Type{Kind: ir.Named, Size: ft.Size(), Align: int64(ft.Align()), C: "anonymous"}
 		} else {
-			fld.Type = p.memberType(ft)
+			fld.Type = p.typ(ft)
+			p.adopt(fld.Type, owner, fld.Name)
 		}
 		if d := f.Declarator(); d != nil {
 			pos := d.Position()
@@ -403,10 +404,19 @@ func (p *parse) fields(t cc.Type, base int64) []ir.Field {
 	return out
 }
 
-// memberType converts a member type. Named struct/union members that are
-// defined inline without a typedef (struct { struct { int a; } s; }) still get
-// registered as records of their own.
-func (p *parse) memberType(t cc.Type) *ir.Type { return p.typ(t) }
+// adopt records the owner of an anonymous record used as the type of a named
+// member (directly or as an array element), so emit can name it after them.
+func (p *parse) adopt(t *ir.Type, owner, member string) {
+	for t != nil && t.Kind == ir.Array {
+		t = t.Elem
+	}
+	if t == nil || t.Kind != ir.Named {
+		return
+	}
+	if r, ok := p.records[t.Name]; ok && r.Tag == "" && r.Parent == "" && strings.Contains(t.Name, "<anonymous") {
+		r.Parent, r.Member = owner, member
+	}
+}
 
 // enum registers an enum, de-duplicated by tag (types are not canonical in
 // cc/v4), and returns its reference name.

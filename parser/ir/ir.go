@@ -126,13 +126,13 @@ type Enum struct {
 	// Name is the typedef name if the enum has one (CUresult), else the tag.
 	Name string `json:"name"`
 	// Tag is the enum tag (cudaError_enum), may be empty.
-	Tag      string      `json:"tag,omitempty"`
-	Size     int64       `json:"size"`
-	Signed   bool        `json:"signed"`
-	Values   []EnumValue `json:"values"`
-	Doc      string      `json:"doc,omitempty"`
-	Library  Library     `json:"library"`
-	Pos      Pos         `json:"pos"`
+	Tag     string      `json:"tag,omitempty"`
+	Size    int64       `json:"size"`
+	Signed  bool        `json:"signed"`
+	Values  []EnumValue `json:"values"`
+	Doc     string      `json:"doc,omitempty"`
+	Library Library     `json:"library"`
+	Pos     Pos         `json:"pos"`
 }
 
 // EnumValue is one enumerator.
@@ -157,6 +157,11 @@ type Record struct {
 	Pos     Pos     `json:"pos"`
 	// Opaque records are declared but never defined (struct CUctx_st).
 	Opaque bool `json:"opaque,omitempty"`
+	// Parent and Member are set for an anonymous record that is the type of
+	// a named member (struct { union { ... } params; }): the reference name
+	// of the enclosing record and the member's name, so emit can name it.
+	Parent string `json:"parent,omitempty"`
+	Member string `json:"member,omitempty"`
 }
 
 // Field is one member. Members of anonymous structs/unions are listed with
