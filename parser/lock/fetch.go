@@ -225,7 +225,8 @@ func debFile(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (st
 	fmt.Fprintf(logw, "cugen: apt-get download %s=%s (%s)\n", d.Package, d.Version, d.Arch)
 	if stderr, err := a.run(ctx, tmp, logw, "download", d.Package+"="+d.Version); err != nil {
 		if strings.Contains(stderr, "was not found") || strings.Contains(stderr, "Unable to locate package") {
-			return "", fmt.Errorf("%s: Debian %s at %s has no package %s version %s for %s: %w", e, d.Suite, a.mirror, d.Package, d.Version, d.Arch, err)
+			return "", fmt.Errorf("%s: %s=%s (%s) is not in Debian %s at %s: apt-get download: %s",
+				e, d.Package, d.Version, d.Arch, d.Suite, a.mirror, strings.TrimSpace(stderr))
 		}
 		return "", fmt.Errorf("%s: apt-get download %s=%s (Debian %s from %s): %w", e, d.Package, d.Version, d.Suite, a.mirror, err)
 	}

@@ -1,0 +1,215 @@
+package lock
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fakeDeb builds a tiny .deb holding headers under usr/include and puts
+// it in cache/debs where Fetch looks first, and returns an entry locking
+// it and its headers. No apt, no network.
+func fakeDeb(t *testing.T, cache string) *Entry {
+	t.Helper()
+	if _, err := exec.LookPath("dpkg-deb"); err != nil {
+		t.Skip("dpkg-deb not installed (Fetch needs it; make deps)")
+	}
+	root := t.TempDir()
+	writeTree(t, filepath.Join(root, "usr/include"), headers)
+	writeTree(t, root, map[string]string{
+		"usr/share/doc/fake-cuda-dev/copyright": "not extracted\n",
+		"DEBIAN/control": "Package: fake-cuda-dev\nVersion: 1:1.0-1\nArchitecture: amd64\n" +
+			"Maintainer: cugen <cugen@example.org>\nDescription: headers for cugen's tests\n",
+	})
+	e := &Entry{Kind: KindSet, Name: "1.0", CUDA: "1.0.0", Root: "usr/include", Lock: "test.lock",
+		Deb: &Deb{Package: "fake-cuda-dev", Version: "1:1.0-1", Arch: "amd64", Suite: "nowhere"}}
+	deb := filepath.Join(cache, "debs", DebFileName(e.Deb))
+	os.MkdirAll(filepath.Dir(deb), 0o755)
+	if out, err := exec.Command("dpkg-deb", "-Zgzip", "--root-owner-group", "--build", root, deb).CombinedOutput(); err != nil {
+		t.Fatalf("dpkg-deb --build: %v\n%s", err, out)
+	}
+	var err error
+	if e.Deb.SHA256, err = hashFile(deb); err != nil {
+		t.Fatal(err)
+	}
+	if err := Update(e, filepath.Join(root, "usr/include"), []string{"cuda.h", "crt/host_defines.h"}); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func TestFetchFromCache(t *testing.T) {
+	ctx := context.Background()
+	cache := t.TempDir()
+	e := fakeDeb(t, cache)
+	dir, err := Fetch(ctx, e, cache, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(cache, "headers/1.0/usr/include"); dir != want {
+		t.Errorf("Fetch = %s, want %s", dir, want)
+	}
+	if _, err := os.Stat(filepath.Join(cache, "headers/1.0/usr/share")); err == nil {
+		t.Error("Fetch extracted more than ./usr/include")
+	}
+
+	// A tampered extracted header is replaced from the cached .deb.
+	writeTree(t, dir, map[string]string{"cuda.h": "tampered\n"})
+	if _, err := Fetch(ctx, e, cache, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := Verify(dir, e); err != nil {
+		t.Errorf("after Fetch: %v", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(cache, "headers/.*")); len(left) != 0 {
+		t.Errorf("Fetch left %q", left)
+	}
+
+	// Once extracted and verified, Fetch needs neither the .deb nor any tool.
+	os.Remove(filepath.Join(cache, "debs", DebFileName(e.Deb)))
+	t.Setenv("PATH", "")
+	if got, err := Fetch(ctx, e, cache, nil); err != nil || got != dir {
+		t.Errorf("Fetch from a verified cache = %q, %v", got, err)
+	}
+}
+
+func TestFetchTamperedDeb(t *testing.T) {
+	cache := t.TempDir()
+	e := fakeDeb(t, cache)
+	deb := filepath.Join(cache, "debs", DebFileName(e.Deb))
+	if !strings.Contains(deb, "fake-cuda-dev_1%3a1.0-1_amd64.deb") {
+		t.Errorf("cached .deb named %s, not as apt-get download names it", deb)
+	}
+	f, _ := os.OpenFile(deb, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("tampered")
+	f.Close()
+	got, _ := hashFile(deb)
+
+	_, err := Fetch(context.Background(), e, cache, nil)
+	var m *MismatchError
+	if !errors.As(err, &m) {
+		t.Fatalf("Fetch = %v, want a *MismatchError", err)
+	}
+	for _, s := range []string{deb, got, e.Deb.SHA256, "set 1.0", "test.lock"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("error %q does not name %s", err, s)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(cache, "headers/1.0")); err == nil {
+		t.Error("Fetch created the set's directory from a bad .deb")
+	}
+}
+
+// TestFetchBadHeader: the .deb is the locked one but a header in it is
+// not: nothing is put in place and the error names the header.
+func TestFetchBadHeader(t *testing.T) {
+	cache := t.TempDir()
+	e := fakeDeb(t, cache)
+	got := e.Files[1].SHA256
+	e.Files[1].SHA256 = h1
+	_, err := Fetch(context.Background(), e, cache, nil)
+	if err == nil {
+		t.Fatal("Fetch succeeded with a wrong header hash")
+	}
+	for _, s := range []string{"cuda.h", got, h1, DebFileName(e.Deb)} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("error %q does not name %s", err, s)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(cache, "headers/*")); len(left) != 0 {
+		t.Errorf("Fetch left %q", left)
+	}
+	if left, _ := filepath.Glob(filepath.Join(cache, "headers/.*")); len(left) != 0 {
+		t.Errorf("Fetch left %q", left)
+	}
+}
+
+// TestFetchNew: an entry with no files yet is extracted and its .deb hash
+// filled in, ready for Update.
+func TestFetchNew(t *testing.T) {
+	cache := t.TempDir()
+	e := fakeDeb(t, cache)
+	want := e.Deb.SHA256
+	e.Deb.SHA256, e.Files = "", nil
+	dir, err := Fetch(context.Background(), e, cache, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Deb.SHA256 != want {
+		t.Errorf("Fetch set the .deb hash to %q, want %q", e.Deb.SHA256, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "crt/host_defines.h")); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestFetchUnknownVersion asks Debian's archive (network) for a version
+// that does not exist.
+func TestFetchUnknownVersion(t *testing.T) {
+	if _, err := exec.LookPath("apt-get"); err != nil {
+		t.Skip("apt-get not installed: not a Debian-like machine")
+	}
+	e := &Entry{Kind: KindSet, Name: "0.0", CUDA: "0.0", Root: "usr/include", Files: []File{{"cuda.h", h1}},
+		Deb: &Deb{Package: "nvidia-cuda-dev", Version: "0.0~cugen-no-such-version", Arch: "amd64", Suite: "bookworm", SHA256: h2}}
+	_, err := Fetch(context.Background(), e, t.TempDir(), nil)
+	if err == nil {
+		t.Fatal("Fetch of a version that does not exist succeeded")
+	}
+	if strings.Contains(err.Error(), "keyring") {
+		t.Skip(err)
+	}
+	for _, s := range []string{"nvidia-cuda-dev", "0.0~cugen-no-such-version", "bookworm", "was not found"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("error %q does not name %s", err, s)
+		}
+	}
+}
+
+func TestFetchSetToolkit(t *testing.T) {
+	cuda := t.TempDir()
+	writeTree(t, filepath.Join(cuda, "include"), headers)
+	e := &Entry{Kind: KindSet, Name: "13.0", CUDA: "13.0.0"}
+	if err := Update(e, filepath.Join(cuda, "include"), []string{"cuda.h"}); err != nil {
+		t.Fatal(err)
+	}
+	l := &Lock{Entries: []*Entry{e}}
+	path := filepath.Join(t.TempDir(), "headers.lock")
+	if err := l.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CUDA_HOME", cuda)
+	t.Setenv("CUDA_PATH", "")
+	dir, err := FetchSet(context.Background(), path, "13.0", t.TempDir(), nil)
+	if err != nil || dir != filepath.Join(cuda, "include") {
+		t.Fatalf("FetchSet(toolkit) = %q, %v", dir, err)
+	}
+	writeTree(t, filepath.Join(cuda, "include"), map[string]string{"cuda.h": "other\n"})
+	if _, err := FetchSet(context.Background(), path, "13.0", t.TempDir(), nil); err == nil || !strings.Contains(err.Error(), "cuda.h") {
+		t.Errorf("FetchSet(tampered toolkit) = %v", err)
+	}
+	if _, err := Fetch(context.Background(), e, t.TempDir(), nil); err == nil || !strings.Contains(err.Error(), "toolkit origin") {
+		t.Errorf("Fetch(toolkit entry) = %v", err)
+	}
+}
+
+func TestFetchLibs(t *testing.T) {
+	cache := t.TempDir()
+	e := fakeDeb(t, cache)
+	e.Kind, e.Name, e.CUDA = KindLib, "fake-cuda-dev", ""
+	l := &Lock{Entries: []*Entry{e}}
+	path := filepath.Join(t.TempDir(), "headers.lock")
+	if err := l.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	dir, err := FetchLibs(context.Background(), path, "fake-cuda-dev", cache)
+	if err != nil || dir != filepath.Join(cache, "libs/fake-cuda-dev/usr/include") {
+		t.Errorf("FetchLibs = %q, %v", dir, err)
+	}
+	if _, err := FetchLibs(context.Background(), path, "libcuda1", cache); err == nil || !strings.Contains(err.Error(), `no lib "libcuda1"`) {
+		t.Errorf("FetchLibs(libcuda1) = %v", err)
+	}
+}

@@ -1,0 +1,166 @@
+package lock
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// writeTree writes files (slash paths to contents) under dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+var headers = map[string]string{
+	"cuda.h":             "#include \"crt/host_defines.h\"\ntypedef int CUresult;\n",
+	"crt/host_defines.h": "#define __host__\n",
+}
+
+func TestVerifyTampered(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, headers)
+	e := &Entry{Kind: KindSet, Name: "12.4", CUDA: "12.4.1", Lock: "headers.lock"}
+	if err := Update(e, dir, []string{"cuda.h", "./crt/host_defines.h", "cuda.h"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Files) != 2 || e.Files[0].Path != "crt/host_defines.h" {
+		t.Fatalf("Update: files = %v", e.Files)
+	}
+	if err := Verify(dir, e); err != nil {
+		t.Fatal(err)
+	}
+	want := e.Files[1].SHA256
+	writeTree(t, dir, map[string]string{"cuda.h": "typedef long CUresult;\n"})
+	got, _ := hashFile(filepath.Join(dir, "cuda.h"))
+	err := Verify(dir, e)
+	var m *MismatchError
+	if !errors.As(err, &m) || m.Got != got || m.Want != want {
+		t.Fatalf("Verify = %v, want a *MismatchError for cuda.h", err)
+	}
+	for _, s := range []string{filepath.Join(dir, "cuda.h"), got, want, "headers.lock", "set 12.4"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("Verify error %q does not name %s", err, s)
+		}
+	}
+	os.Remove(filepath.Join(dir, "crt/host_defines.h"))
+	err = Verify(dir, e)
+	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "crt/host_defines.h: missing") {
+		t.Errorf("Verify with a missing file = %v", err)
+	}
+}
+
+func TestVerifyCapsReport(t *testing.T) {
+	e := &Entry{Kind: KindSet, Name: "x"}
+	for i := range 15 {
+		e.Files = append(e.Files, File{Path: string(rune('a'+i)) + ".h", SHA256: h1})
+	}
+	err := Verify(t.TempDir(), e)
+	n := strings.Count(err.Error(), "\n") + 1
+	if n != maxReported+1 || !strings.Contains(err.Error(), "5 more of the 15 files set x pins") {
+		t.Errorf("Verify reported %d lines:\n%v", n, err)
+	}
+}
+
+func TestUpdateRejects(t *testing.T) {
+	e := &Entry{Kind: KindSet, Name: "x"}
+	dir := t.TempDir()
+	for _, files := range [][]string{nil, {"../x.h"}, {"/etc/passwd"}, {"missing.h"}} {
+		if err := Update(e, dir, files); err == nil {
+			t.Errorf("Update(%q) succeeded", files)
+		}
+	}
+}
+
+func TestParseDeps(t *testing.T) {
+	out := "includes.o: /tmp/x/includes.c /inc/cuda.h /usr/include/stdlib.h \\\n" +
+		" /inc/crt/../crt/host_defines.h /inc/cuda.h \\\n /usr/lib/gcc/x86_64-linux-gnu/12/include/stddef.h /include2/a.h\n"
+	got := parseDeps([]byte(out), "/inc")
+	if want := []string{"crt/host_defines.h", "cuda.h"}; !slices.Equal(got, want) {
+		t.Errorf("parseDeps = %q, want %q", got, want)
+	}
+}
+
+func TestGCCIncludes(t *testing.T) {
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("gcc not installed (make deps)")
+	}
+	dir := t.TempDir()
+	writeTree(t, dir, headers)
+	writeTree(t, dir, map[string]string{"unused.h": "", "rt.h": "#include <stddef.h>\n#include <crt/host_defines.h>\n"})
+	got, err := GCCIncludes(context.Background(), dir, "cuda.h", "rt.h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"crt/host_defines.h", "cuda.h", "rt.h"}; !slices.Equal(got, want) {
+		t.Errorf("GCCIncludes = %q, want %q", got, want)
+	}
+	if _, err := GCCIncludes(context.Background(), dir, "nope.h"); err == nil || !strings.Contains(err.Error(), "nope.h") {
+		t.Errorf("GCCIncludes(nope.h) error = %v", err)
+	}
+}
+
+func TestMirror(t *testing.T) {
+	deb822 := `Types: deb
+# http://snapshot.debian.org/archive/debian/20250520T000000Z
+URIs: http://snapshot.debian.org/archive/debian/20250520T000000Z
+Suites: bookworm
+
+Types: deb-src
+URIs: http://src.example/debian
+
+Enabled: no
+Types: deb
+URIs: http://off.example/debian
+
+Types: deb
+URIs: http://security.example/debian-security http://mirror.example/debian/
+Suites: bookworm
+`
+	if got := mirrorIn822(deb822); got != "http://mirror.example/debian" {
+		t.Errorf("mirrorIn822 = %q", got)
+	}
+	dir := t.TempDir()
+	list := filepath.Join(dir, "sources.list")
+	writeTree(t, dir, map[string]string{"sources.list": "# deb http://no.example/debian x main\n" +
+		"deb-src http://src.example/debian bookworm main\n" +
+		"deb [arch=amd64 signed-by=/k.gpg] https://one.example/debian bookworm main\n"})
+	if got := mirrorIn(list, false); got != "https://one.example/debian" {
+		t.Errorf("mirrorIn(one-line) = %q", got)
+	}
+	t.Setenv("CUGEN_DEBIAN_MIRROR", "http://env.example/debian")
+	if got := Mirror(); got != "http://env.example/debian" {
+		t.Errorf("Mirror with CUGEN_DEBIAN_MIRROR = %q", got)
+	}
+}
+
+func TestDefaultCacheDir(t *testing.T) {
+	t.Setenv("CUGEN_CACHE", "")
+	t.Setenv("XDG_CACHE_HOME", "/xdg")
+	if d, _ := DefaultCacheDir(); d != "/xdg/cugen" {
+		t.Errorf("DefaultCacheDir = %q, want /xdg/cugen", d)
+	}
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("HOME", "/home/u")
+	if d, _ := DefaultCacheDir(); d != "/home/u/.cache/cugen" {
+		t.Errorf("DefaultCacheDir = %q, want /home/u/.cache/cugen", d)
+	}
+	t.Setenv("CUGEN_CACHE", "/c")
+	if d, _ := DefaultCacheDir(); d != "/c" {
+		t.Errorf("DefaultCacheDir = %q, want /c", d)
+	}
+}
