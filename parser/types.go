@@ -184,11 +184,11 @@ func (p *parse) typedef(d *cc.Declarator, doc string) error {
 	// A record or enum typedef'd directly (typedef struct X {...} Y) takes
 	// the typedef's name: the name C programmers use.
 	if td.Type.Kind == ir.Named {
-		if r, ok := p.records[td.Type.Name]; ok && r.Name == td.Type.Name && r.Tag != "" {
+		if r, ok := p.records[td.Type.Name]; ok && r.Parent == "" && (r.Name == r.Tag || r.Name == r.Ref) {
 			r.Name = td.Name
 			p.records[td.Name] = r
 		}
-		if e, ok := p.enums[td.Type.Name]; ok && e.Name == td.Type.Name && e.Tag != "" {
+		if e, ok := p.enums[td.Type.Name]; ok && (e.Name == e.Tag || e.Name == e.Ref) {
 			e.Name = td.Name
 			p.enums[td.Name] = e
 		}
@@ -279,13 +279,13 @@ func (p *parse) record(t cc.Type) string {
 			return key
 		}
 	}
-	r := &ir.Record{Name: tag, Tag: tag, Union: union}
+	r := &ir.Record{Name: tag, Tag: tag, Ref: key, Union: union}
 	if key == "" {
 		// Anonymous records get their position as a name; they only occur
 		// as members (handled inline) or behind a typedef, which renames it.
 		pos := recordPos(t)
 		key = fmt.Sprintf("%s <anonymous at %s:%d>", kw, p.pos(pos.File, pos.Line).File, pos.Line)
-		r.Name = key
+		r.Name, r.Ref = key, key
 	}
 	p.recordKeys[t] = key
 	p.records[key] = r
@@ -439,7 +439,7 @@ func (p *parse) enum(e *cc.EnumType, typedefName string) string {
 		pos = es[0].Position()
 	}
 	lib, _ := libraryOf(pos.Filename)
-	en := &ir.Enum{Name: key, Tag: tag, Size: e.Size(), Signed: isSigned(e), Library: lib, Pos: p.pos(pos.Filename, pos.Line)}
+	en := &ir.Enum{Name: key, Tag: tag, Ref: key, Size: e.Size(), Signed: isSigned(e), Library: lib, Pos: p.pos(pos.Filename, pos.Line)}
 	if tag != "" {
 		en.Name = tag
 	}
@@ -453,6 +453,9 @@ func (p *parse) enum(e *cc.EnumType, typedefName string) string {
 		}
 		ps := x.Position()
 		v.Doc = p.trailingDoc(ps.Filename, ps.Line)
+		if v.Doc == "" {
+			v.Doc = docBefore(x)
+		}
 		en.Values = append(en.Values, v)
 	}
 	p.enums[key] = en

@@ -1,47 +1,226 @@
-// Command cugen generates Go packages for the CUDA driver and runtime APIs
-// from the CUDA headers. See README.md.
+// Command cugen generates Go packages for the CUDA driver API (package cu)
+// and runtime API (package cudart) from the CUDA headers, with no cgo: the
+// packages open libcuda.so.1 and libcudart.so.N at run time.
+//
+// Usage:
+//
+//	cugen gen -set 12.4 [-lock headers.lock] [-out generated/cuda12]
+//	cugen gen -headers /usr/local/cuda/include -out ./cuda
+//	cugen ir -headers DIR            the parsed IR as JSON
+//	cugen headers -set 12.4          fetch and verify a locked header set, print its directory
+//	cugen libs -lib libcudart12      fetch and verify a locked library package, print its directory
+//
+// From a downstream module:
+//
+//	//go:generate go run github.com/cugen/cugen/cmd/cugen gen -headers /usr/local/cuda/include -out cuda
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
+	"github.com/cugen/cugen/emit"
 	"github.com/cugen/cugen/parser"
+	"github.com/cugen/cugen/parser/lock"
 )
 
 func main() {
-	if len(os.Args) < 2 {
-		usage()
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is main without the exit, for tests.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) < 1 {
+		fmt.Fprint(stderr, usage)
+		return 2
 	}
-	var err error
-	switch os.Args[1] {
-	case "ir":
-		err = cmdIR(os.Args[2:])
-	default:
-		usage()
+	cmds := map[string]func([]string, io.Writer, io.Writer) error{
+		"gen": cmdGen, "ir": cmdIR, "headers": cmdHeaders, "libs": cmdLibs,
 	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+	cmd, ok := cmds[args[0]]
+	if !ok {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	if err := cmd(args[1:], stdout, stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 2
+		}
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	return 0
+}
+
+const usage = `usage:
+  cugen gen (-headers DIR | -set NAME [-lock FILE]) [-out DIR] [-demo=false]
+  cugen ir (-headers DIR | -set NAME [-lock FILE])
+  cugen headers -set NAME [-lock FILE]
+  cugen libs -lib NAME [-lock FILE]
+`
+
+// source is how a command finds its headers: a directory, or a lock entry.
+type source struct {
+	headers, set, lockPath *string
+}
+
+func addSource(fs *flag.FlagSet) source {
+	return source{
+		headers:  fs.String("headers", "", "CUDA include directory (e.g. /usr/local/cuda/include)"),
+		set:      fs.String("set", "", "header set of the lock file (e.g. 12.4), fetched and verified"),
+		lockPath: fs.String("lock", "headers.lock", "lock file for -set"),
 	}
 }
 
-func usage() {
-	fmt.Fprintln(os.Stderr, "usage: cugen ir -headers DIR")
-	os.Exit(2)
+// resolve returns the header directory and a label for generated headers.
+func (s source) resolve(stderr io.Writer) (dir, origin string, err error) {
+	switch {
+	case *s.headers != "" && *s.set != "":
+		return "", "", errors.New("cugen: give -headers or -set, not both")
+	case *s.headers != "":
+		return *s.headers, "", nil
+	case *s.set != "":
+		l, err := lock.ReadFile(*s.lockPath)
+		if err != nil {
+			return "", "", err
+		}
+		e, err := l.Entry(*s.set)
+		if err != nil {
+			return "", "", err
+		}
+		cache, err := lock.DefaultCacheDir()
+		if err != nil {
+			return "", "", err
+		}
+		dir, err := lock.Fetch(context.Background(), e, cache, stderr)
+		if err != nil {
+			return "", "", err
+		}
+		return dir, fmt.Sprintf("headers.lock set %s (sha256 %s)", e.Name, shortDigest(e.Digest())), nil
+	}
+	return "", "", errors.New("cugen: -headers DIR or -set NAME is required")
 }
 
-func cmdIR(args []string) error {
-	fs := flag.NewFlagSet("ir", flag.ExitOnError)
-	dir := fs.String("headers", "", "CUDA include directory")
-	fs.Parse(args)
-	api, err := parser.Parse(*dir)
+func shortDigest(d string) string {
+	d = strings.TrimPrefix(d, "sha256:")
+	if len(d) > 12 {
+		return d[:12]
+	}
+	return d
+}
+
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) error {
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("cugen %s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}
+
+func cmdIR(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("ir", flag.ContinueOnError)
+	src := addSource(fs)
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	dir, _, err := src.resolve(stderr)
 	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(os.Stdout)
+	api, err := parser.Parse(dir)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(api)
+}
+
+func cmdGen(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
+	src := addSource(fs)
+	out := fs.String("out", "", "output directory: packages go to OUT/cu and OUT/cudart (default generated/cudaMAJOR)")
+	demo := fs.Bool("demo", true, "add the context-demo tests to each package")
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	dir, origin, err := src.resolve(stderr)
+	if err != nil {
+		return err
+	}
+	api, err := parser.Parse(dir)
+	if err != nil {
+		return err
+	}
+	ver := fmt.Sprintf("CUDA %d.%d headers", api.CUDAVersion/1000, api.CUDAVersion%1000/10)
+	if origin != "" {
+		origin = ver + " (" + origin + ")"
+	} else {
+		origin = ver
+	}
+	pkgs, err := emit.Generate(api, emit.Options{Origin: origin, Demo: *demo})
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		*out = filepath.Join("generated", fmt.Sprintf("cuda%d", api.CUDAVersion/1000))
+	}
+	var summary []string
+	for _, p := range pkgs {
+		if err := emit.Write(filepath.Join(*out, p.Name), p); err != nil {
+			return err
+		}
+		summary = append(summary, fmt.Sprintf("%s %d/%d bound, %d skipped", p.Name, p.Bound, p.Declared, len(p.Skipped)))
+	}
+	fmt.Fprintf(stdout, "cugen: %s: %s -> %s\n", ver, strings.Join(summary, "; "), *out)
+	return nil
+}
+
+func cmdHeaders(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("headers", flag.ContinueOnError)
+	src := addSource(fs)
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	if *src.set == "" {
+		return errors.New("cugen headers: -set NAME is required")
+	}
+	dir, _, err := src.resolve(stderr)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, dir)
+	return nil
+}
+
+func cmdLibs(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("libs", flag.ContinueOnError)
+	name := fs.String("lib", "", "library entry of the lock file (e.g. libcudart12)")
+	lockPath := fs.String("lock", "headers.lock", "lock file")
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	if *name == "" {
+		return errors.New("cugen libs: -lib NAME is required")
+	}
+	cache, err := lock.DefaultCacheDir()
+	if err != nil {
+		return err
+	}
+	dir, err := lock.FetchLibs(context.Background(), *lockPath, *name, cache)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, dir)
+	return nil
 }

@@ -126,7 +126,10 @@ type Enum struct {
 	// Name is the typedef name if the enum has one (CUresult), else the tag.
 	Name string `json:"name"`
 	// Tag is the enum tag (cudaError_enum), may be empty.
-	Tag     string      `json:"tag,omitempty"`
+	Tag string `json:"tag,omitempty"`
+	// Ref is the name Named types use to refer to this enum: "enum TAG",
+	// or "enum <anonymous FIRST>" for an untagged one.
+	Ref     string      `json:"ref"`
 	Size    int64       `json:"size"`
 	Signed  bool        `json:"signed"`
 	Values  []EnumValue `json:"values"`
@@ -146,8 +149,11 @@ type EnumValue struct {
 type Record struct {
 	// Name is the typedef name if there is one (CUDA_MEMCPY2D), else the
 	// tag (cudaDeviceProp).
-	Name    string  `json:"name"`
-	Tag     string  `json:"tag,omitempty"`
+	Name string `json:"name"`
+	Tag  string `json:"tag,omitempty"`
+	// Ref is the name Named types use to refer to this record: "struct
+	// TAG", "union TAG", or "struct <anonymous at FILE:LINE>".
+	Ref     string  `json:"ref"`
 	Union   bool    `json:"union,omitempty"`
 	Size    int64   `json:"size"`
 	Align   int64   `json:"align"`

@@ -1,0 +1,113 @@
+package emit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cugen/cugen/parser/ir"
+	"github.com/dave/jennifer/jen"
+)
+
+// genErrors makes the package's result enum (CUresult, cudaError_t) an
+// error: "NAME: message", the message from the library itself
+// (cuGetErrorString / cudaGetErrorString) when it can be loaded, else from
+// the header's own description of the value.
+func (m *model) genErrors(f *jen.File) error {
+	typ := m.errorType()
+	e := m.enum(&ir.Type{Kind: ir.Named, Name: map[ir.Library]string{ir.Driver: "CUresult", ir.Runtime: "cudaError_t"}[m.lib]})
+	if typ == "" || e == nil {
+		return fmt.Errorf("no error enum (CUresult / cudaError_t) in the headers")
+	}
+	var getStr *ir.Function
+	for _, fn := range m.funcs {
+		if fn.Name == "cuGetErrorString" || fn.Name == "cudaGetErrorString" {
+			getStr = fn
+		}
+	}
+	f.Commentf("Error returns the C error name and the library's message, as the seed's")
+	f.Comment("checkRuntime prints them: \"NAME: message\".")
+	f.Func().Params(jen.Id("r").Id(typ)).Id("Error").Params().String().Block(
+		jen.Return(jen.Id("r").Dot("String").Call().Op("+").Lit(": ").Op("+").Id("r").Dot("Message").Call()),
+	)
+	f.Line()
+	f.Comment("Message is the library's description of r, or the header's when the")
+	f.Comment("library cannot be loaded.")
+	msgBody := []jen.Code{}
+	if getStr != nil {
+		g := m.funcNames[getStr]
+		if m.isErrorResult(getStr.Result) {
+			msgBody = append(msgBody,
+				jen.If(jen.List(jen.Id("s"), jen.Id("err")).Op(":=").Id(g).Call(jen.Id("r")), jen.Id("err").Op("==").Nil().Op("&&").Id("s").Op("!=").Lit("")).Block(jen.Return(jen.Id("s"))))
+		} else {
+			msgBody = append(msgBody,
+				jen.If(jen.Id("s").Op(":=").Id(g).Call(jen.Id("r")), jen.Id("s").Op("!=").Lit("").Op("&&").Id("s").Op("!=").Lit("unrecognized error code")).Block(jen.Return(jen.Id("s"))))
+		}
+	}
+	msgBody = append(msgBody, jen.Return(jen.Id("r").Dot("headerMessage").Call()))
+	f.Func().Params(jen.Id("r").Id(typ)).Id("Message").Params().String().Block(msgBody...)
+	f.Line()
+	var cases []jen.Code
+	seen := map[int64]bool{}
+	for _, v := range e.Values {
+		if seen[v.Value] || v.Doc == "" {
+			continue
+		}
+		seen[v.Value] = true
+		cases = append(cases, jen.Case(jen.Id(m.valNames[v.Name])).Block(jen.Return(jen.Lit(headerMessage(v.Doc)))))
+	}
+	cases = append(cases, jen.Default().Block(jen.Return(jen.Lit("unknown error"))))
+	f.Comment("headerMessage is the first sentence the header gives each value.")
+	f.Func().Params(jen.Id("r").Id(typ)).Id("headerMessage").Params().String().Block(jen.Switch(jen.Id("r")).Block(cases...))
+	return nil
+}
+
+// headerMessage shortens an enum value's doc to a message.
+func headerMessage(doc string) string {
+	s := firstSentence(strings.NewReplacer("::", "", `\p `, "", `\ref `, "", `\deprecated `, "deprecated: ").Replace(doc))
+	return strings.TrimSuffix(s, ".")
+}
+
+// genLoad emits the library and one lazily resolved procedure per function.
+func (m *model) genLoad(f *jen.File) error {
+	major := m.headerVersion() / 1000
+	var desc jen.Dict
+	if m.lib == ir.Driver {
+		desc = jen.Dict{
+			jen.Id("Name"):   jen.Lit("CUDA driver"),
+			jen.Id("EnvVar"): jen.Lit(m.envVar()),
+			jen.Id("Files"):  jen.Index().String().Values(jen.Lit("libcuda.so.1"), jen.Lit("libcuda.so")),
+		}
+	} else {
+		desc = jen.Dict{
+			jen.Id("Name"):   jen.Lit(fmt.Sprintf("CUDA %d runtime", major)),
+			jen.Id("EnvVar"): jen.Lit(m.envVar()),
+			jen.Id("Files"):  jen.Index().String().Values(jen.Lit(fmt.Sprintf("libcudart.so.%d", major))),
+		}
+	}
+	f.Comment("lib is the shared library this package calls, opened on first use.")
+	f.Var().Id("lib").Op("=").Qual(FFIPath, "NewLibrary").Call(jen.Qual(FFIPath, "LibraryDesc").Values(desc))
+	f.Line()
+	f.Comment("SharedLibrary returns the library handle, to load it eagerly or ask its path.")
+	f.Func().Id("SharedLibrary").Params().Op("*").Qual(FFIPath, "Library").Block(jen.Return(jen.Id("lib")))
+	f.Line()
+	var defs []jen.Code
+	for _, fn := range m.funcs {
+		since := ""
+		if fn.SinceVersion != 0 {
+			since = "CUDA " + versionString(int64(fn.SinceVersion))
+		}
+		defs = append(defs, jen.Id(m.procName(fn)).Op("=").Id("lib").Dot("NewProc").Call(jen.Lit(fn.Symbol), jen.Lit(since)))
+	}
+	f.Comment("One procedure per function, resolved on its first call.")
+	f.Var().Defs(defs...)
+	f.Line()
+	var errs []jen.Code
+	for _, fn := range m.funcs {
+		if m.isErrorResult(fn.Result) {
+			errs = append(errs, jen.Id(m.errCacheName(fn)).Op("=").Qual(FFIPath, "ErrCache").Values(jen.Dict{jen.Id("Func"): jen.Lit(fn.Name)}))
+		}
+	}
+	f.Comment("One error cache per function, so a repeated failure does not allocate.")
+	f.Var().Defs(errs...)
+	return nil
+}

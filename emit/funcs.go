@@ -1,0 +1,468 @@
+package emit
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cugen/cugen/parser/ir"
+	"github.com/dave/jennifer/jen"
+)
+
+// How one C parameter crosses into Go.
+type paramRole int
+
+const (
+	roleValue     paramRole = iota // integer, enum, handle: f.Int
+	roleFloat                      // float/double: f.Float32/64
+	rolePointer                    // Go pointer or unsafe.Pointer: f.Int + KeepAlive
+	roleString                     // const char *: Go string, NUL-terminated copy
+	roleStruct                     // struct by value: f.Struct
+	roleOut                        // documented output: a result
+	roleOutString                  // const char ** output: a string result
+	roleOutBuffer                  // char * + length output: a string result
+	roleBufferLen                  // the length that goes with roleOutBuffer
+	roleCallback                   // one-shot Go func through the handle table
+	roleUserData                   // the void * paired with roleCallback
+)
+
+type param struct {
+	c      ir.Param
+	goName string
+	role   paramRole
+	goType jen.Code // Go parameter or result type
+	cb     *callback
+}
+
+// callback describes a C callback typedef turned into a Go func type.
+type callback struct {
+	typedef string // C typedef name, e.g. CUhostFn
+	goFunc  jen.Code
+	sig     *ir.Signature
+	user    int // index of the userData parameter in sig
+}
+
+// skipped records functions not bound, with the reason.
+func (m *model) skippedList() []string {
+	var out []string
+	for _, f := range m.funcs {
+		if why, ok := m.skipped[f]; ok {
+			out = append(out, f.Name+": "+why)
+		}
+	}
+	return out
+}
+
+func (m *model) errorType() string {
+	if m.lib == ir.Driver {
+		return m.typeName("CUresult")
+	}
+	return m.typeName("cudaError_t")
+}
+
+func (m *model) isErrorResult(t *ir.Type) bool {
+	return t.Kind == ir.Named && (t.Name == "CUresult" || t.Name == "cudaError_t")
+}
+
+func (m *model) procName(f *ir.Function) string { return "proc" + m.funcNames[f] }
+
+// classify decides each parameter's role.
+func (m *model) classify(f *ir.Function) ([]*param, error) {
+	ps := make([]*param, len(f.Params))
+	for i := range f.Params {
+		ps[i] = &param{c: f.Params[i], goName: goParamName(f.Params[i].Name)}
+	}
+	_, oneShot := oneShotCallbacks[f.Name]
+	for i, p := range ps {
+		t := p.c.Type
+		rt := m.resolve(t)
+		switch {
+		case p.role == roleUserData || p.role == roleBufferLen:
+			continue
+		case p.c.Direction == ir.Out:
+			elem := t.Elem
+			re := m.resolve(elem)
+			if re.Kind == ir.Pointer && re.Elem != nil && re.Elem.Kind == ir.Int && re.Elem.Size == 1 {
+				p.role = roleOutString
+				p.goType = jen.String()
+			} else {
+				p.role = roleOut
+				p.goType = m.goType(elem)
+			}
+			m.audit = append(m.audit, fmt.Sprintf("out %s.%s: result (%s)", f.Name, p.c.Name, p.c.Why))
+		case t.Kind == ir.Pointer && t.Elem != nil && t.Elem.Kind == ir.Int && t.Elem.Size == 1 && !t.Elem.Const &&
+			i+1 < len(ps) && isLengthParam(ps[i+1].c):
+			p.role = roleOutBuffer
+			p.goType = jen.String()
+			ps[i+1].role = roleBufferLen
+			m.audit = append(m.audit, fmt.Sprintf("out %s.%s: string result from a %d-byte buffer (length %s)", f.Name, p.c.Name, stringBufferLen, ps[i+1].c.Name))
+		case t.Kind == ir.Pointer && t.Elem != nil && t.Elem.Kind == ir.Int && t.Elem.Size == 1 && t.Elem.Const:
+			p.role = roleString
+			p.goType = jen.String()
+		case rt.Kind == ir.FuncPtr:
+			cb := m.callbackOf(t)
+			if oneShot && cb != nil && cb.user >= 0 && i+1 < len(ps) && m.isVoidPtr(ps[i+1].c.Type) {
+				p.role = roleCallback
+				p.cb = cb
+				p.goType = cb.goFunc
+				ps[i+1].role = roleUserData
+				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: Go func through one static trampoline and ffi's handle table (%s)", f.Name, p.c.Name, oneShotCallbacks[f.Name]))
+			} else {
+				p.role = roleValue
+				p.goType = m.goType(t)
+				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: C function pointer parameter (not a one-shot callback; make one with ffi.Callback)", f.Name, p.c.Name))
+			}
+		case rt.Kind == ir.Float:
+			p.role = roleFloat
+			p.goType = m.goType(t)
+		case rt.Kind == ir.Int || m.enum(t) != nil:
+			p.role = roleValue
+			p.goType = m.goType(t)
+		case rt.Kind == ir.Pointer:
+			if t.Kind == ir.Named {
+				// A handle typedef (CUstream): a named uintptr type.
+				p.role = roleValue
+			} else {
+				p.role = rolePointer
+			}
+			p.goType = m.goType(t)
+			if p.c.Direction == ir.InOut {
+				m.audit = append(m.audit, fmt.Sprintf("inout %s.%s: pointer parameter (%s)", f.Name, p.c.Name, p.c.Why))
+			}
+		case m.record(t) != nil:
+			p.role = roleStruct
+			p.goType = m.goType(t)
+		default:
+			return nil, fmt.Errorf("%s:%d: %s: parameter %s has C type %s that cugen cannot pass", f.Pos.File, f.Pos.Line, f.Name, p.c.Name, t.C)
+		}
+	}
+	return ps, nil
+}
+
+func isLengthParam(p ir.Param) bool {
+	n := strings.ToLower(p.Name)
+	return p.Type.Kind != ir.Pointer && (n == "len" || n == "length" || n == "buflen" || n == "size")
+}
+
+func (m *model) isVoidPtr(t *ir.Type) bool {
+	r := m.resolve(t)
+	return r.Kind == ir.Pointer && r.Elem != nil && r.Elem.Kind == ir.Void
+}
+
+// callbackOf describes the callback typedef t names (nil for a bare
+// function pointer type).
+func (m *model) callbackOf(t *ir.Type) *callback {
+	if t.Kind != ir.Named {
+		return nil
+	}
+	rt := m.resolve(t)
+	if rt.Func == nil {
+		return nil
+	}
+	cb := &callback{typedef: t.Name, sig: rt.Func, user: -1}
+	var params []jen.Code
+	for i, p := range rt.Func.Params {
+		if m.isVoidPtr(p.Type) && cb.user < 0 && strings.Contains(strings.ToLower(p.Name), "data") {
+			cb.user = i
+			continue
+		}
+		params = append(params, jen.Id(goParamName(p.Name)).Add(m.goType(p.Type)))
+	}
+	if rt.Func.Result.Kind != ir.Void {
+		return nil // only void callbacks go through the handle table
+	}
+	cb.goFunc = jen.Func().Params(params...)
+	return cb
+}
+
+func (m *model) genFuncs(f *jen.File) error {
+	m.skipped = map[*ir.Function]string{}
+	layouts := map[string]bool{}
+	var layoutOrder []*ir.Type
+	callbacks := map[string]*callback{}
+	var cbOrder []string
+	for _, fn := range m.funcs {
+		ps, err := m.classify(fn)
+		if err != nil {
+			return err
+		}
+		for _, p := range ps {
+			if p.role == roleStruct {
+				if !layouts[p.c.Type.Name] {
+					layouts[p.c.Type.Name] = true
+					layoutOrder = append(layoutOrder, p.c.Type)
+				}
+			}
+			if p.role == roleCallback && callbacks[p.cb.typedef] == nil {
+				callbacks[p.cb.typedef] = p.cb
+				cbOrder = append(cbOrder, p.cb.typedef)
+			}
+		}
+		if m.record(fn.Result) != nil && !layouts[fn.Result.Name] {
+			layouts[fn.Result.Name] = true
+			layoutOrder = append(layoutOrder, fn.Result)
+		}
+		m.genFunc(f, fn, ps)
+	}
+	for _, t := range layoutOrder {
+		m.genLayout(f, t)
+	}
+	for _, name := range cbOrder {
+		m.genTrampoline(f, callbacks[name])
+	}
+	return nil
+}
+
+func layoutVar(goType string) string { return "layout" + goType }
+
+func (m *model) genLayout(f *jen.File, t *ir.Type) {
+	var sc [][3]int64
+	m.layoutScalars(t, 0, &sc)
+	var elems []jen.Code
+	for _, s := range sc {
+		d := jen.Dict{jen.Id("Offset"): jen.Lit(int(s[0])), jen.Id("Size"): jen.Lit(int(s[1]))}
+		if s[2] == 1 {
+			d[jen.Id("Float")] = jen.True()
+		}
+		elems = append(elems, jen.Values(d))
+	}
+	name := m.typeName(t.Name)
+	r := m.record(t)
+	f.Commentf("%s describes %s for passing by value.", layoutVar(name), t.C)
+	f.Var().Id(layoutVar(name)).Op("=").Qual(FFIPath, "Layout").Values(jen.Dict{
+		jen.Id("Size"):    jen.Lit(int(r.Size)),
+		jen.Id("Align"):   jen.Lit(int(r.Align)),
+		jen.Id("Scalars"): jen.Index().Qual(FFIPath, "Scalar").Values(elems...),
+	})
+}
+
+func trampolineName(cb *callback) string { return "trampoline" + goName(cb.typedef) }
+
+// genTrampoline emits the one C entry point for a callback typedef: it finds
+// the Go func by the handle C hands back as userData, releases the handle
+// (the callback is one-shot) and calls the func.
+func (m *model) genTrampoline(f *jen.File, cb *callback) {
+	name := trampolineName(cb)
+	var cparams, args []jen.Code
+	for i, p := range cb.sig.Params {
+		pn := fmt.Sprintf("a%d", i)
+		cparams = append(cparams, jen.Id(pn).Uintptr())
+		if i == cb.user {
+			continue
+		}
+		args = append(args, m.fromUintptr(p.Type, jen.Id(pn)))
+	}
+	goFn := "fn" + goName(cb.typedef)
+	f.Commentf("%s is the C address of %sGo, created once: purego allows 2000", name, name)
+	f.Comment("callbacks per process, so every call shares it and finds its Go func")
+	f.Comment("through the handle passed as userData.")
+	f.Var().Id(name).Op("=").Qual("sync", "OnceValue").Call(jen.Func().Params().Uintptr().Block(
+		jen.Return(jen.Qual(FFIPath, "Callback").Call(jen.Id(name + "Go"))),
+	))
+	f.Func().Id(name+"Go").Params(cparams...).Block(
+		jen.Id("h").Op(":=").Qual(FFIPath, "Handle").Call(jen.Id(fmt.Sprintf("a%d", cb.user))),
+		jen.List(jen.Id(goFn), jen.Id("_")).Op(":=").Id("h").Dot("Value").Call().Assert(cb.goFunc),
+		jen.Id("h").Dot("Delete").Call(),
+		jen.If(jen.Id(goFn).Op("!=").Nil()).Block(jen.Id(goFn).Call(args...)),
+	)
+	f.Line()
+}
+
+// fromUintptr converts a register value back to the Go type of t.
+func (m *model) fromUintptr(t *ir.Type, v jen.Code) jen.Code {
+	gt := m.goType(t)
+	rt := m.resolve(t)
+	if rt.Kind == ir.Pointer && t.Kind != ir.Named {
+		// A raw pointer from C: unsafe.Pointer via a uintptr is how C
+		// memory is viewed; go vet accepts it in this form.
+		return jen.Op("*").Parens(jen.Op("*").Add(gt)).Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Add(v)))
+	}
+	return jen.Add(gt).Call(v)
+}
+
+func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
+	name := m.funcNames[fn]
+	errRes := m.isErrorResult(fn.Result)
+	errType := m.errorType()
+
+	lead := fmt.Sprintf("wraps %s (symbol %s, %s).", fn.Name, fn.Symbol, fn.Pos.File)
+	doc := fn.Doc
+	text := name + " " + lead
+	if fn.SinceVersion != 0 {
+		text += fmt.Sprintf(" It needs a driver of CUDA %s or newer.", versionString(int64(fn.SinceVersion)))
+	}
+	if d := m.convertDoc(doc); d != "" {
+		text += "\n\n" + d
+	}
+	if fn.Deprecated && !strings.Contains(text, "Deprecated:") {
+		text += "\n\nDeprecated: the header marks " + fn.Name + " deprecated."
+	}
+	comment(f, text)
+
+	var goParams, results, body []jen.Code
+	var keepAlive []jen.Code
+	var post []jen.Code // converting outputs after the call
+	for _, p := range ps {
+		switch p.role {
+		case roleUserData, roleBufferLen:
+		case roleOut, roleOutString, roleOutBuffer:
+			results = append(results, jen.Id(p.goName).Add(p.goType))
+		default:
+			goParams = append(goParams, jen.Id(p.goName).Add(p.goType))
+		}
+	}
+	// Results: outputs in order, then error (or the C result).
+	var cResult *ir.Type
+	switch {
+	case errRes:
+		results = append(results, jen.Id("err").Error())
+	case fn.Result.Kind == ir.Void:
+	default:
+		cResult = fn.Result
+		results = append(results, jen.Id("ret").Add(m.resultGoType(fn.Result)))
+	}
+
+	fail := jen.Return()
+	body = append(body, jen.List(jen.Id("fn"), jen.Id("lerr")).Op(":=").Id(m.procName(fn)).Dot("Addr").Call())
+	if errRes {
+		body = append(body, jen.If(jen.Id("lerr").Op("!=").Nil()).Block(jen.Id("err").Op("=").Id("lerr"), fail))
+	} else {
+		body = append(body, jen.If(jen.Id("lerr").Op("!=").Nil()).Block(fail))
+	}
+	// Everything that calls a function is prepared before the Frame gets its
+	// first stack address (see the stack invariant on ffi.Frame).
+	for _, p := range ps {
+		v := jen.Id(p.goName)
+		switch p.role {
+		case roleString:
+			body = append(body, jen.Id(p.goName+"C").Op(":=").Qual(FFIPath, "CString").Call(v))
+		case roleOutString:
+			body = append(body, jen.Var().Id(p.goName+"C").Uintptr())
+		case roleOutBuffer:
+			body = append(body, jen.Var().Id(p.goName+"Buf").Index(jen.Lit(stringBufferLen)).Byte())
+		case roleCallback:
+			body = append(body,
+				jen.Id("cb").Op(":=").Id(trampolineName(p.cb)).Call(),
+				jen.Id("h").Op(":=").Qual(FFIPath, "NewHandle").Call(v),
+			)
+		}
+	}
+	body = append(body, jen.Var().Id("f").Qual(FFIPath, "Frame"))
+	if r := m.record(fn.Result); r != nil && cResult != nil {
+		body = append(body, jen.Id("f").Dot("StructResult").Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id("ret")), jen.Op("&").Id(layoutVar(m.typeName(fn.Result.Name)))))
+	}
+	for _, p := range ps {
+		v := jen.Id(p.goName)
+		switch p.role {
+		case roleValue:
+			body = append(body, jen.Id("f").Dot("Int").Call(jen.Uintptr().Call(v)))
+		case roleFloat:
+			if m.resolve(p.c.Type).Size == 4 {
+				body = append(body, jen.Id("f").Dot("Float32").Call(jen.Float32().Call(v)))
+			} else {
+				body = append(body, jen.Id("f").Dot("Float64").Call(jen.Float64().Call(v)))
+			}
+		case rolePointer:
+			body = append(body, jen.Id("f").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(v))))
+			keepAlive = append(keepAlive, v)
+		case roleString:
+			cs := p.goName + "C"
+			body = append(body, jen.Id("f").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(cs)))))
+			keepAlive = append(keepAlive, jen.Id(cs))
+		case roleStruct:
+			body = append(body, jen.Id("f").Dot("Struct").Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Add(v)), jen.Op("&").Id(layoutVar(m.typeName(m.structRef(p.c.Type))))))
+			keepAlive = append(keepAlive, jen.Op("&").Add(v))
+		case roleOut:
+			body = append(body, jen.Id("f").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Add(v)))))
+			keepAlive = append(keepAlive, jen.Op("&").Add(v))
+		case roleOutString:
+			tmp := p.goName + "C"
+			body = append(body, jen.Id("f").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id(tmp)))))
+			keepAlive = append(keepAlive, jen.Op("&").Id(tmp))
+			post = append(post, jen.Id(p.goName).Op("=").Qual(FFIPath, "GoString").Call(jen.Id(tmp)))
+		case roleOutBuffer:
+			buf := p.goName + "Buf"
+			body = append(body, jen.Id("f").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id(buf).Index(jen.Lit(0))))))
+			keepAlive = append(keepAlive, jen.Op("&").Id(buf))
+			post = append(post, jen.Id(p.goName).Op("=").Qual(FFIPath, "GoStringN").Call(jen.Id(buf).Index(jen.Op(":"))))
+		case roleBufferLen:
+			body = append(body, jen.Id("f").Dot("Int").Call(jen.Lit(stringBufferLen)))
+		case roleCallback:
+			body = append(body, jen.Id("f").Dot("Int").Call(jen.Id("cb")))
+		case roleUserData:
+			body = append(body, jen.Id("f").Dot("Int").Call(jen.Uintptr().Call(jen.Id("h"))))
+		}
+	}
+	body = append(body, jen.Qual(FFIPath, "Call").Call(jen.Id("fn"), jen.Op("&").Id("f")))
+	frameFail := []jen.Code{}
+	if hasCallback(ps) {
+		frameFail = append(frameFail, jen.Id("h").Dot("Delete").Call())
+	}
+	if errRes {
+		frameFail = append(frameFail, jen.Id("err").Op("=").Id("ferr"))
+	}
+	frameFail = append(frameFail, jen.Return())
+	post0 := jen.If(jen.Id("ferr").Op(":=").Id("f").Dot("Err").Call(), jen.Id("ferr").Op("!=").Nil()).Block(frameFail...)
+	for _, k := range keepAlive {
+		body = append(body, jen.Qual("runtime", "KeepAlive").Call(k))
+	}
+	hasCB := hasCallback(ps)
+	body = append(body, post0)
+	switch {
+	case errRes:
+		onErr := []jen.Code{}
+		if hasCB {
+			onErr = append(onErr, jen.Comment("C never calls back after a failed registration."), jen.Id("h").Dot("Delete").Call())
+		}
+		onErr = append(onErr, jen.Id("err").Op("=").Qual(FFIPath, "Fail").Call(jen.Op("&").Id(m.errCacheName(fn)), jen.Id("r")), jen.Return())
+		body = append(body, jen.If(jen.Id("r").Op(":=").Id(errType).Call(jen.Id("f").Dot("Ret").Call()), jen.Id("r").Op("!=").Lit(0)).Block(onErr...))
+	case cResult != nil && m.record(cResult) == nil:
+		body = append(body, jen.Id("ret").Op("=").Add(m.retConversion(cResult)))
+	case cResult != nil:
+		body = append(body, jen.Id("f").Dot("RetStruct").Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id("ret")), jen.Op("&").Id(layoutVar(m.typeName(cResult.Name)))))
+	}
+	body = append(body, post...)
+	body = append(body, jen.Return())
+	f.Func().Id(name).Params(goParams...).Params(results...).Block(body...)
+	f.Line()
+}
+
+func hasCallback(ps []*param) bool {
+	for _, p := range ps {
+		if p.role == roleCallback {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *model) errCacheName(fn *ir.Function) string { return "err" + m.funcNames[fn] }
+
+// structRef returns the reference name of the record a by-value parameter
+// type names, following typedefs to the one that has a Go name.
+func (m *model) structRef(t *ir.Type) string {
+	if m.typeName(t.Name) != "" {
+		return t.Name
+	}
+	return m.resolve(t).Name
+}
+
+func (m *model) resultGoType(t *ir.Type) jen.Code {
+	r := m.resolve(t)
+	if r.Kind == ir.Pointer && r.Elem != nil && r.Elem.Kind == ir.Int && r.Elem.Size == 1 {
+		return jen.String()
+	}
+	return m.goType(t)
+}
+
+func (m *model) retConversion(t *ir.Type) jen.Code {
+	r := m.resolve(t)
+	switch {
+	case r.Kind == ir.Pointer && r.Elem != nil && r.Elem.Kind == ir.Int && r.Elem.Size == 1:
+		return jen.Qual(FFIPath, "GoString").Call(jen.Id("f").Dot("Ret").Call())
+	case r.Kind == ir.Float && r.Size == 4:
+		return jen.Id("f").Dot("RetFloat32").Call()
+	case r.Kind == ir.Float:
+		return jen.Id("f").Dot("RetFloat64").Call()
+	}
+	return jen.Add(m.goType(t)).Call(jen.Id("f").Dot("Ret").Call())
+}

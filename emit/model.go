@@ -1,0 +1,335 @@
+package emit
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/cugen/cugen/parser/ir"
+)
+
+// model is one generated package: the declarations of one library plus every
+// type they reach, with their Go names decided once.
+type model struct {
+	api  *ir.API
+	lib  ir.Library
+	pkg  string // "cu" or "cudart"
+	opts Options
+
+	typedefs map[string]*ir.Typedef
+	records  map[string]*ir.Record // by every reference name
+	enums    map[string]*ir.Enum   // by every reference name
+
+	// Go identifiers: C reference name -> Go name, and the reverse for the
+	// collision rule.
+	typeNames map[string]string
+	taken     map[string]string // Go name -> C name that took it
+	funcNames map[*ir.Function]string
+	valNames  map[string]string // enum value / macro C name -> Go name
+
+	// Declarations emitted, in IR order.
+	recs    []*ir.Record
+	ens     []*ir.Enum
+	tds     []*ir.Typedef
+	funcs   []*ir.Function
+	macros  []*ir.Macro
+	reached map[string]bool
+
+	audit   []string // lines for the audit file
+	skipped map[*ir.Function]string
+}
+
+// builtinTypedefs are C typedefs that become Go's own types: they name a
+// width, not a concept.
+var builtinTypedefs = map[string]string{
+	"size_t": "uint64", "ssize_t": "int64", "uintptr_t": "uintptr", "intptr_t": "int64",
+	"uint8_t": "uint8", "uint16_t": "uint16", "uint32_t": "uint32", "uint64_t": "uint64",
+	"int8_t": "int8", "int16_t": "int16", "int32_t": "int32", "int64_t": "int64",
+	"__uint8_t": "uint8", "__uint16_t": "uint16", "__uint32_t": "uint32", "__uint64_t": "uint64",
+	"__int8_t": "int8", "__int16_t": "int16", "__int32_t": "int32", "__int64_t": "int64",
+	"cuuint32_t": "uint32", "cuuint64_t": "uint64", "ptrdiff_t": "int64", "wchar_t": "int32",
+}
+
+func newModel(api *ir.API, lib ir.Library, opts Options) (*model, error) {
+	m := &model{
+		api: api, lib: lib, opts: opts,
+		typedefs:  map[string]*ir.Typedef{},
+		records:   map[string]*ir.Record{},
+		enums:     map[string]*ir.Enum{},
+		typeNames: map[string]string{},
+		taken:     map[string]string{},
+		funcNames: map[*ir.Function]string{},
+		valNames:  map[string]string{},
+		reached:   map[string]bool{},
+	}
+	m.pkg = "cu"
+	if lib == ir.Runtime {
+		m.pkg = "cudart"
+	}
+	for _, t := range api.Typedefs {
+		m.typedefs[t.Name] = t
+	}
+	for _, r := range api.Records {
+		m.records[r.Name] = r
+		m.records[r.Ref] = r
+	}
+	for _, e := range api.Enums {
+		m.enums[e.Name] = e
+		m.enums[e.Ref] = e
+	}
+	m.reach()
+	if err := m.assignNames(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// reach selects the package's declarations: everything the library's own
+// headers declare, and every type those reach.
+func (m *model) reach() {
+	var queue []*ir.Type
+	for _, f := range m.api.Functions {
+		if f.Library != m.lib {
+			continue
+		}
+		m.funcs = append(m.funcs, f)
+		queue = append(queue, f.Result)
+		for _, p := range f.Params {
+			queue = append(queue, p.Type)
+		}
+	}
+	own := func(l ir.Library) bool { return l == m.lib }
+	for _, e := range m.api.Enums {
+		if own(e.Library) {
+			queue = append(queue, &ir.Type{Kind: ir.Named, Name: e.Name})
+		}
+	}
+	for _, r := range m.api.Records {
+		if own(r.Library) && !r.Opaque && !strings.Contains(r.Name, "<anonymous") {
+			queue = append(queue, &ir.Type{Kind: ir.Named, Name: r.Name})
+		}
+	}
+	for _, t := range m.api.Typedefs {
+		if own(t.Library) && !strings.HasPrefix(t.Name, "PFN_") {
+			queue = append(queue, &ir.Type{Kind: ir.Named, Name: t.Name})
+		}
+	}
+	for _, mc := range m.api.Macros {
+		if own(mc.Library) {
+			m.macros = append(m.macros, mc)
+			if _, ok := m.typedefs[mc.CType]; ok {
+				queue = append(queue, &ir.Type{Kind: ir.Named, Name: mc.CType})
+			}
+		}
+	}
+	for len(queue) > 0 {
+		t := queue[0]
+		queue = queue[1:]
+		if t == nil {
+			continue
+		}
+		switch t.Kind {
+		case ir.Pointer, ir.Array:
+			queue = append(queue, t.Elem)
+		case ir.FuncPtr:
+			if t.Func != nil {
+				queue = append(queue, t.Func.Result)
+				for _, p := range t.Func.Params {
+					queue = append(queue, p.Type)
+				}
+			}
+		case ir.Named:
+			if m.reached[t.Name] {
+				continue
+			}
+			m.reached[t.Name] = true
+			if _, ok := builtinTypedefs[t.Name]; ok {
+				continue
+			}
+			if td, ok := m.typedefs[t.Name]; ok {
+				queue = append(queue, td.Type)
+				continue
+			}
+			if r, ok := m.records[t.Name]; ok {
+				m.reached[r.Name] = true
+				for _, f := range allFields(r) {
+					queue = append(queue, f.Type)
+				}
+				continue
+			}
+			if e, ok := m.enums[t.Name]; ok {
+				m.reached[e.Name] = true
+			}
+		}
+	}
+	for _, r := range m.api.Records {
+		if m.reached[r.Name] && !r.Opaque {
+			m.recs = append(m.recs, r)
+		}
+	}
+	for _, e := range m.api.Enums {
+		if m.reached[e.Name] {
+			m.ens = append(m.ens, e)
+		}
+	}
+	for _, t := range m.api.Typedefs {
+		if m.reached[t.Name] && builtinTypedefs[t.Name] == "" {
+			m.tds = append(m.tds, t)
+		}
+	}
+}
+
+// allFields lists a record's fields, descending into anonymous members.
+func allFields(r *ir.Record) []ir.Field {
+	var out []ir.Field
+	for _, f := range r.Fields {
+		if f.Anonymous && f.Record != nil {
+			out = append(out, allFields(f.Record)...)
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// assignNames gives every declaration its Go name. One rule resolves
+// collisions: the first claimant (types, then functions, then enum values,
+// then macros, each in header order) gets the short name; a later one keeps
+// its C prefix (fullGoName). Every collision is listed in the audit file.
+func (m *model) assignNames() error {
+	claim := func(cname, short string) (string, error) {
+		name := short
+		if prev, ok := m.taken[name]; ok && prev != cname {
+			name = fullGoName(cname)
+			if prev2, ok := m.taken[name]; ok && prev2 != cname {
+				return "", fmt.Errorf("emit: Go name %s of %s collides with %s and %s", name, cname, prev, prev2)
+			}
+			m.audit = append(m.audit, fmt.Sprintf("name %s: %s keeps its prefix as %s (%s is %s)", cname, cname, name, short, prev))
+		}
+		m.taken[name] = cname
+		return name, nil
+	}
+	// Reserved by the package's own hand-shaped API.
+	for _, n := range []string{"SharedLibrary"} {
+		m.taken[n] = "(cugen)"
+	}
+	for _, r := range m.recs {
+		n, err := claim(r.Name, m.recordShortName(r))
+		if err != nil {
+			return err
+		}
+		m.typeNames[r.Name] = n
+	}
+	for _, e := range m.ens {
+		n, err := claim(e.Name, goName(e.Name))
+		if err != nil {
+			return err
+		}
+		m.typeNames[e.Name] = n
+	}
+	for _, t := range m.tds {
+		if target := m.sameNamed(t); target != "" {
+			continue // the record or enum already carries this name
+		}
+		if t.Type.Kind == ir.Named {
+			// typedef enum cudaError cudaError_t: both are Error in Go.
+			if target := m.typeName(t.Type.Name); target != "" && target == goName(t.Name) {
+				m.typeNames[t.Name] = target
+				continue
+			}
+		}
+		n, err := claim(t.Name, goName(t.Name))
+		if err != nil {
+			return err
+		}
+		m.typeNames[t.Name] = n
+	}
+	for _, f := range m.funcs {
+		n, err := claim(f.Name, goName(f.Name))
+		if err != nil {
+			return err
+		}
+		m.funcNames[f] = n
+	}
+	for _, e := range m.ens {
+		for _, v := range e.Values {
+			n, err := claim(v.Name, goName(v.Name))
+			if err != nil {
+				return err
+			}
+			m.valNames[v.Name] = n
+		}
+	}
+	for _, mc := range m.macros {
+		if _, ok := m.valNames[mc.Name]; ok {
+			continue
+		}
+		n, err := claim(mc.Name, goName(mc.Name))
+		if err != nil {
+			return err
+		}
+		m.valNames[mc.Name] = n
+	}
+	return nil
+}
+
+// recordShortName names anonymous member records after their owner and
+// member: CUDA_RESOURCE_DESC's union res -> ResourceDescRes.
+func (m *model) recordShortName(r *ir.Record) string {
+	if r.Parent == "" {
+		return goName(r.Name)
+	}
+	parent := r.Parent
+	if pr, ok := m.records[parent]; ok {
+		if pr.Parent != "" {
+			return m.recordShortName(pr) + camel(r.Member)
+		}
+		parent = pr.Name
+	}
+	return goName(parent) + camel(r.Member)
+}
+
+// sameNamed reports the record/enum a typedef names when that declaration
+// took the typedef's own name (typedef struct X {...} Name).
+func (m *model) sameNamed(t *ir.Typedef) string {
+	if t.Type.Kind != ir.Named {
+		return ""
+	}
+	if r, ok := m.records[t.Type.Name]; ok && r.Name == t.Name {
+		return r.Name
+	}
+	if e, ok := m.enums[t.Type.Name]; ok && e.Name == t.Name {
+		return e.Name
+	}
+	return ""
+}
+
+// typeName returns the Go name of a named C type reference.
+func (m *model) typeName(cname string) string {
+	if g, ok := builtinTypedefs[cname]; ok {
+		return g
+	}
+	if n, ok := m.typeNames[cname]; ok {
+		return n
+	}
+	if r, ok := m.records[cname]; ok {
+		if n, ok := m.typeNames[r.Name]; ok {
+			return n
+		}
+	}
+	if e, ok := m.enums[cname]; ok {
+		if n, ok := m.typeNames[e.Name]; ok {
+			return n
+		}
+	}
+	return ""
+}
+
+func sortedKeys[V any](mp map[string]V) []string {
+	ks := make([]string, 0, len(mp))
+	for k := range mp {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}

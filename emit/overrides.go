@@ -1,0 +1,23 @@
+package emit
+
+// Audited exceptions for emit, one row each with its reason. The audit file
+// of each generated package repeats the rows that applied.
+
+// oneShotCallbacks are functions whose callback parameter C invokes exactly
+// once (or never, when the call fails): their wrappers take a Go func,
+// register it in ffi's handle table for the duration, and pass one static
+// trampoline per callback type. Callbacks that stay registered until an
+// explicit unregister keep their C function pointer parameter (see audit).
+var oneShotCallbacks = map[string]string{
+	"cuLaunchHostFunc":      "the host function runs once when the stream reaches it",
+	"cudaLaunchHostFunc":    "the host function runs once when the stream reaches it",
+	"cuStreamAddCallback":   "the callback runs once when the stream's work completes",
+	"cudaStreamAddCallback": "the callback runs once when the stream's work completes",
+	"cuUserObjectCreate":    "the destructor runs once, when the last reference is released",
+	"cudaUserObjectCreate":  "the destructor runs once, when the last reference is released",
+}
+
+// stringBufferLen is the buffer cugen passes for a `char *` output that is
+// followed by its length (cuDeviceGetName, cuDeviceGetPCIBusId, ...): device
+// names and PCI bus ids are far shorter.
+const stringBufferLen = 256

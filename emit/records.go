@@ -1,0 +1,207 @@
+package emit
+
+import (
+	"fmt"
+
+	"github.com/cugen/cugen/parser/ir"
+	"github.com/dave/jennifer/jen"
+)
+
+// genRecords emits structs with exactly the C layout (padding explicit),
+// unions as sized raw storage with typed accessors, and compile-time guards
+// that fail the build if Go's layout ever differs from the one cc/v4
+// computed (and gcc confirmed, see parser's layout test).
+func (m *model) genRecords(f *jen.File) error {
+	var guards []jen.Code
+	for _, r := range m.recs {
+		name := m.typeNames[r.Name]
+		what := "struct"
+		if r.Union {
+			what = "union"
+		}
+		cname := r.Name
+		if r.Parent != "" {
+			cname = fmt.Sprintf("the anonymous %s of member %s of %s", what, r.Member, stripKeyword(r.Parent))
+		}
+		m.docComment(f, name, fmt.Sprintf("is the C %s %s (%s, %d bytes).", what, cname, r.Pos.File, r.Size), r.Doc)
+		var fields []jen.Code
+		var accessors []accessor
+		if r.Union {
+			w := unionWord(r)
+			fields = append(fields, jen.Id("raw").Index(jen.Lit(int(r.Size/w))).Add(uintOfSize(w)))
+			accessors = m.unionAccessors(r.Fields, 0)
+		} else {
+			var goFields []placedField
+			var err error
+			fields, goFields, accessors, err = m.structFields(r)
+			if err != nil {
+				return err
+			}
+			for _, g := range goFields {
+				guards = append(guards, jen.Id("_").Op("=").Id("x").Index(
+					jen.Qual("unsafe", "Offsetof").Call(jen.Id(name).Values().Dot(g.name)).Op("-").Lit(int(g.offset))))
+			}
+		}
+		f.Type().Id(name).Struct(fields...)
+		f.Line()
+		for _, a := range accessors {
+			f.Comment(fmt.Sprintf("%s returns a pointer to the C member %s (offset %d).", a.name, a.cname, a.offset))
+			var ptr jen.Code = jen.Qual("unsafe", "Pointer").Call(jen.Id("s"))
+			if a.offset != 0 {
+				ptr = jen.Qual("unsafe", "Add").Call(ptr, jen.Lit(int(a.offset)))
+			}
+			f.Func().Params(jen.Id("s").Op("*").Id(name)).Id(a.name).Params().Op("*").Add(a.typ).Block(
+				jen.Return(jen.Parens(jen.Op("*").Add(a.typ)).Call(ptr)),
+			)
+			f.Line()
+		}
+		guards = append(guards, jen.Id("_").Op("=").Id("x").Index(
+			jen.Qual("unsafe", "Sizeof").Call(jen.Id(name).Values()).Op("-").Lit(int(r.Size))))
+	}
+	if len(guards) > 0 {
+		f.Comment("Layout guards: an index out of range here means the Go layout of a type")
+		f.Comment("no longer matches the C layout it was generated from. Regenerate.")
+		f.Func().Id("_").Params().Block(append([]jen.Code{jen.Var().Id("x").Index(jen.Lit(1)).Struct()}, guards...)...)
+	}
+	return nil
+}
+
+type placedField struct {
+	name   string
+	offset int64
+}
+
+type accessor struct {
+	name, cname string
+	offset      int64
+	typ         jen.Code
+}
+
+// structFields lays out a struct's members in Go, inserting `_ [n]byte`
+// wherever C puts padding. Members of anonymous structs are flattened (C
+// code names them directly); an anonymous union becomes raw storage with an
+// accessor per member.
+func (m *model) structFields(r *ir.Record) ([]jen.Code, []placedField, []accessor, error) {
+	var out []jen.Code
+	var placed []placedField
+	var acc []accessor
+	off := int64(0)
+	pad := func(to int64) {
+		if to > off {
+			out = append(out, jen.Id("_").Index(jen.Lit(int(to-off))).Byte())
+			off = to
+		}
+	}
+	var place func(fs []ir.Field) error
+	place = func(fs []ir.Field) error {
+		for _, fl := range fs {
+			switch {
+			case fl.BitWidth > 0:
+				m.audit = append(m.audit, fmt.Sprintf("layout %s.%s: bitfield of %d bits kept as padding", r.Name, fl.Name, fl.BitWidth))
+				continue
+			case fl.Anonymous && fl.Record != nil && !fl.Record.Union:
+				if err := place(fl.Record.Fields); err != nil {
+					return err
+				}
+				continue
+			case fl.Anonymous && fl.Record != nil:
+				w := unionWord(fl.Record)
+				if fl.Offset%w != 0 || roundUp(off, w) > fl.Offset {
+					return fmt.Errorf("record %s: cannot place anonymous union at offset %d", r.Name, fl.Offset)
+				}
+				pad(fl.Offset)
+				fname := fl.Name
+				out = append(out, jen.Id(fname).Index(jen.Lit(int(fl.Record.Size/w))).Add(uintOfSize(w)))
+				off = fl.Offset + fl.Record.Size
+				acc = append(acc, m.unionAccessors(fl.Record.Fields, 0)...)
+				continue
+			}
+			a := m.goAlign(fl.Type)
+			if roundUp(off, a) > fl.Offset || fl.Offset%a != 0 {
+				return fmt.Errorf("record %s: member %s at C offset %d cannot be placed in Go (alignment %d, Go offset %d)", r.Name, fl.Name, fl.Offset, a, off)
+			}
+			pad(fl.Offset)
+			name := fieldName(fl.Name)
+			c := jen.Id(name).Add(m.goType(fl.Type))
+			if fl.Doc != "" {
+				c = commentBlock(firstSentence(m.convertDoc(fl.Doc))).Add(c)
+			}
+			out = append(out, c)
+			placed = append(placed, placedField{name, fl.Offset})
+			off = fl.Offset + fl.Type.Size
+		}
+		return nil
+	}
+	if err := place(r.Fields); err != nil {
+		return nil, nil, nil, err
+	}
+	pad(r.Size)
+	return out, placed, acc, nil
+}
+
+// unionAccessors lists typed views of a union's members (offsets are
+// relative to the outermost record, as in the IR).
+func (m *model) unionAccessors(fs []ir.Field, _ int64) []accessor {
+	var out []accessor
+	for _, fl := range fs {
+		if fl.Anonymous && fl.Record != nil {
+			out = append(out, m.unionAccessors(fl.Record.Fields, 0)...)
+			continue
+		}
+		if fl.BitWidth > 0 || fl.Name == "" {
+			continue
+		}
+		out = append(out, accessor{name: fieldName(fl.Name), cname: fl.Name, offset: fl.Offset, typ: m.goType(fl.Type)})
+	}
+	return out
+}
+
+func roundUp(n, a int64) int64 {
+	if a <= 1 {
+		return n
+	}
+	return (n + a - 1) / a * a
+}
+
+// layoutScalars flattens a by-value record to its scalar leaves for the ABI
+// classification done by ffi (System V eightbytes, AAPCS64 HFAs).
+func (m *model) layoutScalars(t *ir.Type, base int64, out *[][3]int64) {
+	t0 := t
+	t = m.resolve(t)
+	switch t.Kind {
+	case ir.Int:
+		*out = append(*out, [3]int64{base, t.Size, 0})
+	case ir.Float:
+		*out = append(*out, [3]int64{base, t.Size, 1})
+	case ir.Pointer, ir.FuncPtr:
+		*out = append(*out, [3]int64{base, 8, 0})
+	case ir.Array:
+		for i := int64(0); i < t.Len; i++ {
+			m.layoutScalars(t.Elem, base+i*t.Elem.Size, out)
+		}
+	case ir.Named:
+		if g, ok := builtinTypedefs[t.Name]; ok {
+			_ = g
+			*out = append(*out, [3]int64{base, t0.Size, 0})
+			return
+		}
+		if r, ok := m.records[t.Name]; ok {
+			m.recordScalars(r.Fields, base, out)
+			return
+		}
+		if e, ok := m.enums[t.Name]; ok {
+			*out = append(*out, [3]int64{base, e.Size, 0})
+		}
+	}
+}
+
+func (m *model) recordScalars(fs []ir.Field, base int64, out *[][3]int64) {
+	for _, fl := range fs {
+		if fl.Anonymous && fl.Record != nil {
+			// Anonymous member offsets are already absolute in the IR.
+			m.recordScalars(fl.Record.Fields, base, out)
+			continue
+		}
+		m.layoutScalars(fl.Type, base+fl.Offset, out)
+	}
+}
