@@ -1,4 +1,95 @@
 package emit
 
-// demoFiles returns the context-demo test files of the package (issue 4).
-func (m *model) demoFiles() map[string][]byte { return nil }
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// CtxDemoPath is the hand-written package holding the context demo's logic;
+// generated tests only adapt their package's functions to it.
+const CtxDemoPath = "github.com/cugen/cugen/ffi/ctxdemo"
+
+// demoNeeds are the C functions the context demo calls, per package.
+var demoNeeds = map[string][]string{
+	"cu": {"cuCtxGetCurrent", "cuCtxSetCurrent", "cuDevicePrimaryCtxRetain",
+		"cuDevicePrimaryCtxRelease", "cuDevicePrimaryCtxGetState"},
+	"cudart": {"cudaGetDeviceCount", "cudaSetDevice", "cudaGetDevice"},
+}
+
+// demoTest emits cudart's context_demo_test.go: the seed's program, run
+// against this package and its sibling cu. It needs the import path of the
+// output directory; without it (no go.mod above the output) the demo is
+// left out and the audit says so.
+func demoTest(drv, rt *model, importPath string) ([]byte, error) {
+	fn := map[string]string{}
+	for _, m := range []*model{drv, rt} {
+		for _, need := range demoNeeds[m.pkg] {
+			found := false
+			for f, g := range m.funcNames {
+				if f.Name == need {
+					fn[need] = g
+					found = true
+				}
+			}
+			if !found {
+				return nil, fmt.Errorf("the headers lack %s", need)
+			}
+		}
+	}
+	cuPath := importPath + "/cu"
+	rtPath := importPath + "/cudart"
+	f := jen.NewFilePathName(rtPath+"_test", "cudart_test")
+	f.HeaderComment(rt.header())
+	f.ImportName(cuPath, "cu")
+	f.ImportName(rtPath, "cudart")
+	f.ImportName(CtxDemoPath, "ctxdemo")
+	cu := func(name string) *jen.Statement { return jen.Qual(cuPath, fn[name]) }
+	crt := func(name string) *jen.Statement { return jen.Qual(rtPath, fn[name]) }
+	ctx := func(call jen.Code) []jen.Code {
+		return []jen.Code{
+			jen.List(jen.Id("c"), jen.Id("err")).Op(":=").Add(call),
+			jen.Return(jen.Uintptr().Call(jen.Id("c")), jen.Id("err")),
+		}
+	}
+	dev := func(v string) jen.Code { return jen.Qual(cuPath, drv.typeName("CUdevice")).Call(jen.Id(v)) }
+	f.Comment("demoAPI hands this package's functions, and the sibling cu package's, to the")
+	f.Comment("hand-written demo in ctxdemo.")
+	f.Func().Id("demoAPI").Params().Qual(CtxDemoPath, "API").Block(jen.Return(jen.Qual(CtxDemoPath, "API").Values(jen.Dict{
+		jen.Id("LoadDriver"):  jen.Qual(cuPath, "SharedLibrary").Call().Dot("Load"),
+		jen.Id("LoadRuntime"): jen.Qual(rtPath, "SharedLibrary").Call().Dot("Load"),
+		jen.Id("CtxGetCurrent"): jen.Func().Params().Params(jen.Uintptr(), jen.Error()).Block(
+			ctx(cu("cuCtxGetCurrent").Call())...),
+		jen.Id("CtxSetCurrent"): jen.Func().Params(jen.Id("c").Uintptr()).Error().Block(
+			jen.Return(cu("cuCtxSetCurrent").Call(jen.Qual(cuPath, drv.typeName("CUcontext")).Call(jen.Id("c"))))),
+		jen.Id("DevicePrimaryCtxRetain"): jen.Func().Params(jen.Id("d").Int32()).Params(jen.Uintptr(), jen.Error()).Block(
+			ctx(cu("cuDevicePrimaryCtxRetain").Call(dev("d")))...),
+		jen.Id("DevicePrimaryCtxRelease"): jen.Func().Params(jen.Id("d").Int32()).Error().Block(
+			jen.Return(cu("cuDevicePrimaryCtxRelease").Call(dev("d")))),
+		jen.Id("DevicePrimaryCtxGetState"): jen.Func().Params(jen.Id("d").Int32()).Params(jen.Uint32(), jen.Bool(), jen.Error()).Block(
+			jen.List(jen.Id("flags"), jen.Id("active"), jen.Id("err")).Op(":=").Add(cu("cuDevicePrimaryCtxGetState").Call(dev("d"))),
+			jen.Return(jen.Uint32().Call(jen.Id("flags")), jen.Id("active").Op("!=").Lit(0), jen.Id("err")),
+		),
+		jen.Id("GetDeviceCount"):    crt("cudaGetDeviceCount"),
+		jen.Id("SetDevice"):         crt("cudaSetDevice"),
+		jen.Id("GetDevice"):         crt("cudaGetDevice"),
+		jen.Id("ErrNotInitialized"): jen.Qual(cuPath, drv.valNames["CUDA_ERROR_NOT_INITIALIZED"]),
+		jen.Id("ErrInvalidDevice"):  jen.Qual(rtPath, rt.valNames["cudaErrorInvalidDevice"]),
+	})))
+	f.Line()
+	f.Comment("TestContextDemo is the seed's program: the first runtime call initialises the")
+	f.Comment("driver, the first one that needs a context makes the primary context current.")
+	f.Comment("It runs in a fresh process; without a GPU it checks what needs none and skips.")
+	f.Func().Id("TestContextDemo").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
+		jen.Qual(CtxDemoPath, "Run").Call(jen.Id("t"), jen.Id("demoAPI").Call()))
+	f.Line()
+	f.Comment("TestContextPerThread shows that the current context belongs to the OS thread.")
+	f.Func().Id("TestContextPerThread").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
+		jen.Qual(CtxDemoPath, "RunPerThread").Call(jen.Id("t"), jen.Id("demoAPI").Call()))
+	var b bytes.Buffer
+	if err := f.Render(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}

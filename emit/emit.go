@@ -29,8 +29,11 @@ type Options struct {
 	// Origin names the header set in every file header, e.g.
 	// "CUDA 12.4 headers (headers.lock set 12.4)". No paths, no dates.
 	Origin string
-	// Demo adds the context-demo tests to each package.
+	// Demo adds the context-demo test (package cudart, using cu too).
 	Demo bool
+	// ImportPath is the Go import path of the output directory (the parent
+	// of cu and cudart); the demo test needs it. Empty leaves the demo out.
+	ImportPath string
 }
 
 // Package is one generated package: file name -> contents.
@@ -45,21 +48,39 @@ type Package struct {
 // Generate emits the driver package (cu) and the runtime package (cudart).
 func Generate(api *ir.API, opts Options) ([]*Package, error) {
 	var out []*Package
+	var models []*model
 	for _, lib := range []ir.Library{ir.Driver, ir.Runtime} {
-		p, err := generate(api, lib, opts)
+		m, err := newModel(api, lib, opts)
+		if err != nil {
+			return nil, err
+		}
+		p, err := m.generate()
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, p)
+		models = append(models, m)
+	}
+	rt, rtPkg := models[1], out[1]
+	switch {
+	case !opts.Demo:
+	case opts.ImportPath == "":
+		rt.audit = append(rt.audit, "skip context demo test: the output directory is not inside a Go module")
+	default:
+		src, err := demoTest(models[0], rt, opts.ImportPath)
+		if err != nil {
+			rt.audit = append(rt.audit, "skip context demo test: "+err.Error())
+		} else {
+			rtPkg.Files["context_demo_test.go"] = src
+		}
+	}
+	for i, m := range models {
+		out[i].Files["audit.txt"] = m.auditText()
 	}
 	return out, nil
 }
 
-func generate(api *ir.API, lib ir.Library, opts Options) (*Package, error) {
-	m, err := newModel(api, lib, opts)
-	if err != nil {
-		return nil, err
-	}
+func (m *model) generate() (*Package, error) {
 	pkg := &Package{Name: m.pkg, Files: map[string][]byte{}}
 	files := []struct {
 		name string
@@ -85,15 +106,9 @@ func generate(api *ir.API, lib ir.Library, opts Options) (*Package, error) {
 		}
 		pkg.Files[f.name] = b.Bytes()
 	}
-	if opts.Demo {
-		for name, src := range m.demoFiles() {
-			pkg.Files[name] = src
-		}
-	}
 	pkg.Declared = len(m.funcs)
 	pkg.Bound = len(m.funcs) - len(m.skipped)
 	pkg.Skipped = m.skippedList()
-	pkg.Files["audit.txt"] = m.auditText()
 	return pkg, nil
 }
 

@@ -168,12 +168,16 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	} else {
 		origin = ver
 	}
-	pkgs, err := emit.Generate(api, emit.Options{Origin: origin, Demo: *demo})
+	if *out == "" {
+		*out = filepath.Join("generated", fmt.Sprintf("cuda%d", api.CUDAVersion/1000))
+	}
+	importPath, err := importPathOf(*out)
 	if err != nil {
 		return err
 	}
-	if *out == "" {
-		*out = filepath.Join("generated", fmt.Sprintf("cuda%d", api.CUDAVersion/1000))
+	pkgs, err := emit.Generate(api, emit.Options{Origin: origin, Demo: *demo, ImportPath: importPath})
+	if err != nil {
+		return err
 	}
 	var summary []string
 	for _, p := range pkgs {
@@ -223,4 +227,44 @@ func cmdLibs(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintln(stdout, dir)
 	return nil
+}
+
+// importPathOf returns the Go import path of dir from the go.mod above it,
+// or "" when dir is not inside a module.
+func importPathOf(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		b, err := os.ReadFile(filepath.Join(d, "go.mod"))
+		if err == nil {
+			mod := modulePath(b)
+			if mod == "" {
+				return "", fmt.Errorf("cugen: %s has no module line", filepath.Join(d, "go.mod"))
+			}
+			rel, err := filepath.Rel(d, abs)
+			if err != nil {
+				return "", err
+			}
+			if rel == "." {
+				return mod, nil
+			}
+			return mod + "/" + filepath.ToSlash(rel), nil
+		}
+		if filepath.Dir(d) == d {
+			return "", nil
+		}
+	}
+}
+
+// modulePath reads the module line of a go.mod file.
+func modulePath(gomod []byte) string {
+	for _, l := range strings.Split(string(gomod), "\n") {
+		f := strings.Fields(l)
+		if len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`)
+		}
+	}
+	return ""
 }

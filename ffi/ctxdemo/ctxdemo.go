@@ -1,0 +1,217 @@
+// Package ctxdemo is the seed's context demo (how the CUDA runtime rides on
+// the driver's primary context) as Go tests. Every generated cudart package
+// has a thin test that hands its functions and the sibling cu package's to
+// [Run] and [RunPerThread], so each downstream `go generate` gets the demo
+// and regeneration keeps it; the logic is written once, here.
+//
+// It is imported only by generated tests.
+package ctxdemo
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// API is what the demo needs from a generated cu/cudart pair. Handles are
+// passed as uintptr so one demo serves every CUDA major.
+type API struct {
+	LoadDriver  func() error // cu.SharedLibrary().Load
+	LoadRuntime func() error // cudart.SharedLibrary().Load
+
+	CtxGetCurrent            func() (uintptr, error)
+	CtxSetCurrent            func(ctx uintptr) error
+	DevicePrimaryCtxRetain   func(dev int32) (uintptr, error)
+	DevicePrimaryCtxRelease  func(dev int32) error
+	DevicePrimaryCtxGetState func(dev int32) (flags uint32, active bool, err error)
+
+	GetDeviceCount func() (int32, error)
+	SetDevice      func(dev int32) error
+	GetDevice      func() (int32, error)
+
+	ErrNotInitialized error // cu.ErrorNotInitialized
+	ErrInvalidDevice  error // cudart.ErrorInvalidDevice
+}
+
+const childEnv = "CUGEN_CTXDEMO_CHILD"
+
+// Run is the seed's program, step by step, asserting what the original C++
+// program shows on a GPU machine. "Nothing initialised yet" is only true in
+// a fresh process, so Run re-executes the test binary for the test named
+// t.Name() and checks the child's verdict; test order cannot break it.
+func Run(t *testing.T, api API) {
+	if os.Getenv(childEnv) == "" {
+		runChild(t)
+		return
+	}
+	runtime.LockOSThread() // the context belongs to this OS thread
+	defer runtime.UnlockOSThread()
+
+	if err := api.LoadDriver(); err != nil {
+		t.Skipf("no CUDA driver library: %v", err)
+	}
+	// Step 1: before any runtime call the driver is not initialised.
+	ctx, err := api.CtxGetCurrent()
+	t.Logf("cuCtxGetCurrent before any runtime call: ctx=%#x err=%v", ctx, err)
+	if !errors.Is(err, api.ErrNotInitialized) || ctx != 0 {
+		t.Fatalf("cuCtxGetCurrent before any runtime call = (%#x, %v), want (0, CUDA_ERROR_NOT_INITIALIZED)", ctx, err)
+	}
+	if err := api.LoadRuntime(); err != nil {
+		t.Skipf("no CUDA runtime library: %v", err)
+	}
+	// Step 2: the first runtime call initialises the driver (cuInit).
+	n, err := api.GetDeviceCount()
+	t.Logf("cudaGetDeviceCount: n=%d err=%v", n, err)
+	if err != nil {
+		var coded interface{ Unwrap() error }
+		if !errors.As(err, &coded) || !strings.HasPrefix(coded.Unwrap().Error(), "cuda") {
+			t.Fatalf("cudaGetDeviceCount error %v is not a typed cudart error", err)
+		}
+		t.Skipf("no CUDA device: %v", err)
+	}
+	if n < 1 {
+		t.Fatalf("cudaGetDeviceCount = %d with no error", n)
+	}
+	ctx, err = api.CtxGetCurrent()
+	t.Logf("cuCtxGetCurrent after cudaGetDeviceCount: ctx=%#x err=%v", ctx, err)
+	if err != nil || ctx != 0 {
+		t.Fatalf("cuCtxGetCurrent after cudaGetDeviceCount = (%#x, %v), want (0, nil): cuInit ran, no context yet", ctx, err)
+	}
+	// Step 3: cudaSetDevice is the first call that needs a context: the
+	// runtime retains the device's primary context and makes it current.
+	if err := api.SetDevice(0); err != nil {
+		t.Fatalf("cudaSetDevice(0): %v", err)
+	}
+	ctx, err = api.CtxGetCurrent()
+	t.Logf("cuCtxGetCurrent after cudaSetDevice(0): ctx=%#x err=%v", ctx, err)
+	if err != nil || ctx == 0 {
+		t.Fatalf("cuCtxGetCurrent after cudaSetDevice(0) = (%#x, %v), want a context", ctx, err)
+	}
+	primary, err := api.DevicePrimaryCtxRetain(0)
+	if err != nil {
+		t.Fatalf("cuDevicePrimaryCtxRetain(0): %v", err)
+	}
+	defer api.DevicePrimaryCtxRelease(0)
+	t.Logf("cuDevicePrimaryCtxRetain(0): %#x", primary)
+	if primary != ctx {
+		t.Fatalf("current context %#x is not device 0's primary context %#x", ctx, primary)
+	}
+	flags, active, err := api.DevicePrimaryCtxGetState(0)
+	t.Logf("cuDevicePrimaryCtxGetState(0): flags=%#x active=%v err=%v", flags, active, err)
+	if err != nil || !active {
+		t.Fatalf("primary context of device 0 is not active (active=%v, err=%v)", active, err)
+	}
+	// Step 4: cudaGetDevice reports it; a bad ordinal is a typed error.
+	dev, err := api.GetDevice()
+	t.Logf("cudaGetDevice: %d err=%v", dev, err)
+	if err != nil || dev != 0 {
+		t.Fatalf("cudaGetDevice = (%d, %v), want (0, nil)", dev, err)
+	}
+	err = api.SetDevice(99)
+	t.Logf("cudaSetDevice(99): %v", err)
+	if !errors.Is(err, api.ErrInvalidDevice) {
+		t.Fatalf("cudaSetDevice(99) = %v, want cudaErrorInvalidDevice", err)
+	}
+	if want := "cudaSetDevice: cudaErrorInvalidDevice: invalid device ordinal"; err.Error() != want {
+		t.Fatalf("cudaSetDevice(99) error text %q, want %q", err.Error(), want)
+	}
+}
+
+// RunPerThread shows the seed's "one context stack per thread" in Go: after
+// cudaSetDevice on one locked OS thread, a goroutine locked to another OS
+// thread sees no current context until it makes one current itself.
+func RunPerThread(t *testing.T, api API) {
+	if err := api.LoadDriver(); err != nil {
+		t.Skipf("no CUDA driver library: %v", err)
+	}
+	if err := api.LoadRuntime(); err != nil {
+		t.Skipf("no CUDA runtime library: %v", err)
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if n, err := api.GetDeviceCount(); err != nil || n < 1 {
+		t.Skipf("no CUDA device: n=%d err=%v", n, err)
+	}
+	if err := api.SetDevice(0); err != nil {
+		t.Fatalf("cudaSetDevice(0): %v", err)
+	}
+	mine, err := api.CtxGetCurrent()
+	if err != nil || mine == 0 {
+		t.Fatalf("cuCtxGetCurrent on the first thread = (%#x, %v)", mine, err)
+	}
+	type result struct {
+		before, after uintptr
+		err           error
+	}
+	done := make(chan result)
+	go func() {
+		runtime.LockOSThread() // a thread of its own, with its own context stack
+		defer runtime.UnlockOSThread()
+		var r result
+		if r.before, r.err = api.CtxGetCurrent(); r.err != nil {
+			done <- r
+			return
+		}
+		if r.err = api.CtxSetCurrent(mine); r.err != nil {
+			done <- r
+			return
+		}
+		r.after, r.err = api.CtxGetCurrent()
+		done <- r
+	}()
+	r := <-done
+	t.Logf("other thread: before=%#x after CtxSetCurrent=%#x err=%v (first thread's context %#x)", r.before, r.after, r.err, mine)
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if r.before != 0 {
+		t.Fatalf("a new OS thread already has context %#x: contexts should be per thread", r.before)
+	}
+	if r.after != mine {
+		t.Fatalf("after cuCtxSetCurrent the other thread has %#x, want %#x", r.after, mine)
+	}
+}
+
+// runChild re-executes this test binary for t alone, with childEnv set, and
+// fails or skips as the child did.
+func runChild(t *testing.T) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatalf("cannot re-execute the test binary: %v", err)
+	}
+	cmd := exec.Command(exe, "-test.run=^"+t.Name()+"$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	text := string(out)
+	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
+		t.Log("child: " + l)
+	}
+	switch {
+	case err != nil:
+		t.Fatalf("the demo failed in a fresh process: %v", err)
+	case strings.Contains(text, "--- SKIP"):
+		t.Skip(skipReason(text))
+	case !strings.Contains(text, "--- PASS"):
+		t.Fatalf("the fresh process ran no test")
+	}
+}
+
+// skipReason is the child's last log line before its "--- SKIP" line
+// (go test -v prints a test's log before its verdict).
+func skipReason(out string) string {
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "--- SKIP") && i > 0 {
+			r := strings.TrimSpace(lines[i-1])
+			if _, after, ok := strings.Cut(r, ": "); ok && strings.Contains(r, ".go:") {
+				r = after
+			}
+			return r
+		}
+	}
+	return "skipped in the fresh process"
+}
