@@ -52,7 +52,7 @@ test: deps
 	for set in $(PARSE_SETS); do $(CUGEN) headers -set $$set >/dev/null; done; \
 	cudart=$$($(CUGEN) libs -lib libcudart12); cuda=$$($(CUGEN) libs -lib libcuda1); \
 	export CUGEN_TEST_LIBDIRS="$$cudart:$$cuda"; \
-	export CUGEN_LIBCUDA="$$cuda/libcuda.so.1" CUGEN_LIBCUDART="$$cudart/libcudart.so.12"; \
+	export CUGEN_LIBCUDA="$$cuda/libcuda.so.1" CUGEN_LIBCUDART="$$cudart/libcudart.so.12" CUGEN_REQUIRE_ALL_SYMBOLS=1; \
 	export LD_LIBRARY_PATH="$$cuda:$$cudart$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}"; \
 	$(MAKE) --no-print-directory check; \
 	CGO_ENABLED=0 $(GO) test -count=1 ./...

@@ -106,6 +106,11 @@ func (m *model) generate() (*Package, error) {
 		}
 		pkg.Files[f.name] = b.Bytes()
 	}
+	src, err := m.symbolsTest()
+	if err != nil {
+		return nil, fmt.Errorf("emit %s/symbols_test.go: %w", m.pkg, err)
+	}
+	pkg.Files["symbols_test.go"] = src
 	pkg.Declared = len(m.funcs)
 	pkg.Bound = len(m.funcs) - len(m.skipped)
 	pkg.Skipped = m.skippedList()

@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -101,6 +102,13 @@ func (m *model) genLoad(f *jen.File) error {
 	f.Comment("One procedure per function, resolved on its first call.")
 	f.Var().Defs(defs...)
 	f.Line()
+	var all []jen.Code
+	for _, fn := range m.funcs {
+		all = append(all, jen.Id(m.procName(fn)))
+	}
+	f.Comment("procs lists every procedure, for the symbol-resolution test.")
+	f.Var().Id("procs").Op("=").Index().Op("*").Qual(FFIPath, "Proc").Values(all...)
+	f.Line()
 	var errs []jen.Code
 	for _, fn := range m.funcs {
 		if m.isErrorResult(fn.Result) {
@@ -110,4 +118,39 @@ func (m *model) genLoad(f *jen.File) error {
 	f.Comment("One error cache per function, so a repeated failure does not allocate.")
 	f.Var().Defs(errs...)
 	return nil
+}
+
+// symbolsTest emits symbols_test.go: every bound function must resolve in
+// the library found at test time. A symbol newer than that library is
+// logged; with CUGEN_REQUIRE_ALL_SYMBOLS=1 (cugen's own CI, against the
+// library version the headers came with) it fails the test.
+func (m *model) symbolsTest() ([]byte, error) {
+	f := jen.NewFile(m.pkg)
+	f.HeaderComment(m.header())
+	f.ImportName(FFIPath, "ffi")
+	t := jen.Id("t")
+	f.Comment("TestSymbolsResolve resolves every bound function in the library.")
+	f.Func().Id("TestSymbolsResolve").Params(t.Clone().Op("*").Qual("testing", "T")).Block(
+		jen.If(jen.Id("err").Op(":=").Id("lib").Dot("Load").Call(), jen.Id("err").Op("!=").Nil()).Block(
+			jen.Id("t").Dot("Skipf").Call(jen.Lit("library not found: %v"), jen.Id("err")),
+		),
+		jen.Var().Id("missing").Index().String(),
+		jen.For(jen.List(jen.Id("_"), jen.Id("p")).Op(":=").Range().Id("procs")).Block(
+			jen.If(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Id("p").Dot("Addr").Call(), jen.Id("err").Op("!=").Nil()).Block(
+				jen.Id("missing").Op("=").Append(jen.Id("missing"), jen.Id("err").Dot("Error").Call()),
+			),
+		),
+		jen.Id("t").Dot("Logf").Call(jen.Lit("%d of %d symbols resolve in %s"), jen.Len(jen.Id("procs")).Op("-").Len(jen.Id("missing")), jen.Len(jen.Id("procs")), jen.Id("lib").Dot("Path").Call()),
+		jen.If(jen.Len(jen.Id("missing")).Op("==").Lit(0)).Block(jen.Return()),
+		jen.Id("report").Op(":=").Id("t").Dot("Logf"),
+		jen.If(jen.Qual("os", "Getenv").Call(jen.Lit("CUGEN_REQUIRE_ALL_SYMBOLS")).Op("==").Lit("1")).Block(
+			jen.Id("report").Op("=").Id("t").Dot("Errorf"),
+		),
+		jen.Id("report").Call(jen.Lit("%d symbols missing:\n%s"), jen.Len(jen.Id("missing")), jen.Qual("strings", "Join").Call(jen.Id("missing"), jen.Lit("\n"))),
+	)
+	var b bytes.Buffer
+	if err := f.Render(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
