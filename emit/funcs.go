@@ -259,9 +259,9 @@ func (m *model) genTrampoline(f *jen.File, cb *callback) {
 		jen.Return(jen.Qual(FFIPath, "Callback").Call(jen.Id(name + "Go"))),
 	))
 	f.Func().Id(name+"Go").Params(cparams...).Block(
-		jen.Id("h").Op(":=").Qual(FFIPath, "Handle").Call(jen.Id(fmt.Sprintf("a%d", cb.user))),
-		jen.List(jen.Id(goFn), jen.Id("_")).Op(":=").Id("h").Dot("Value").Call().Assert(cb.goFunc),
-		jen.Id("h").Dot("Delete").Call(),
+		jen.Id("hdl").Op(":=").Qual(FFIPath, "Handle").Call(jen.Id(fmt.Sprintf("a%d", cb.user))),
+		jen.List(jen.Id(goFn), jen.Id("_")).Op(":=").Id("hdl").Dot("Value").Call().Assert(cb.goFunc),
+		jen.Id("hdl").Dot("Delete").Call(),
 		jen.If(jen.Id(goFn).Op("!=").Nil()).Block(jen.Id(goFn).Call(args...)),
 	)
 	f.Line()
@@ -322,7 +322,7 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 	}
 
 	fail := jen.Return()
-	body = append(body, jen.List(jen.Id("fn"), jen.Id("lerr")).Op(":=").Id(m.procName(fn)).Dot("Addr").Call())
+	body = append(body, jen.List(jen.Id("fnPtr"), jen.Id("lerr")).Op(":=").Id(m.procName(fn)).Dot("Addr").Call())
 	if errRes {
 		body = append(body, jen.If(jen.Id("lerr").Op("!=").Nil()).Block(jen.Id("err").Op("=").Id("lerr"), fail))
 	} else {
@@ -341,67 +341,67 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 			body = append(body, jen.Var().Id(p.goName+"Buf").Index(jen.Lit(stringBufferLen)).Byte())
 		case roleCallback:
 			body = append(body,
-				jen.Id("cb").Op(":=").Id(trampolineName(p.cb)).Call(),
-				jen.Id("h").Op(":=").Qual(FFIPath, "NewHandle").Call(v),
+				jen.Id("cbAddr").Op(":=").Id(trampolineName(p.cb)).Call(),
+				jen.Id("hdl").Op(":=").Qual(FFIPath, "NewHandle").Call(v),
 			)
 		}
 	}
-	body = append(body, jen.Var().Id("f").Qual(FFIPath, "Frame"))
+	body = append(body, jen.Var().Id("frame").Qual(FFIPath, "Frame"))
 	if r := m.record(fn.Result); r != nil && cResult != nil {
-		body = append(body, jen.Id("f").Dot("StructResult").Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id("ret")), jen.Op("&").Id(layoutVar(m.typeName(fn.Result.Name)))))
+		body = append(body, jen.Id("frame").Dot("StructResult").Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id("ret")), jen.Op("&").Id(layoutVar(m.typeName(fn.Result.Name)))))
 	}
 	for _, p := range ps {
 		v := jen.Id(p.goName)
 		switch p.role {
 		case roleValue:
-			body = append(body, jen.Id("f").Dot("Int").Call(jen.Uintptr().Call(v)))
+			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(v)))
 		case roleFloat:
 			if m.resolve(p.c.Type).Size == 4 {
-				body = append(body, jen.Id("f").Dot("Float32").Call(jen.Float32().Call(v)))
+				body = append(body, jen.Id("frame").Dot("Float32").Call(jen.Float32().Call(v)))
 			} else {
-				body = append(body, jen.Id("f").Dot("Float64").Call(jen.Float64().Call(v)))
+				body = append(body, jen.Id("frame").Dot("Float64").Call(jen.Float64().Call(v)))
 			}
 		case rolePointer:
-			body = append(body, jen.Id("f").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(v))))
+			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(v))))
 			keepAlive = append(keepAlive, v)
 		case roleString:
 			cs := p.goName + "C"
-			body = append(body, jen.Id("f").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(cs)))))
+			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(cs)))))
 			keepAlive = append(keepAlive, jen.Id(cs))
 		case roleStruct:
-			body = append(body, jen.Id("f").Dot("Struct").Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Add(v)), jen.Op("&").Id(layoutVar(m.typeName(m.structRef(p.c.Type))))))
+			body = append(body, jen.Id("frame").Dot("Struct").Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Add(v)), jen.Op("&").Id(layoutVar(m.typeName(m.structRef(p.c.Type))))))
 			keepAlive = append(keepAlive, jen.Op("&").Add(v))
 		case roleOut:
-			body = append(body, jen.Id("f").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Add(v)))))
+			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Add(v)))))
 			keepAlive = append(keepAlive, jen.Op("&").Add(v))
 		case roleOutString:
 			tmp := p.goName + "C"
-			body = append(body, jen.Id("f").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id(tmp)))))
+			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id(tmp)))))
 			keepAlive = append(keepAlive, jen.Op("&").Id(tmp))
 			post = append(post, jen.Id(p.goName).Op("=").Qual(FFIPath, "GoString").Call(jen.Id(tmp)))
 		case roleOutBuffer:
 			buf := p.goName + "Buf"
-			body = append(body, jen.Id("f").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id(buf).Index(jen.Lit(0))))))
+			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id(buf).Index(jen.Lit(0))))))
 			keepAlive = append(keepAlive, jen.Op("&").Id(buf))
 			post = append(post, jen.Id(p.goName).Op("=").Qual(FFIPath, "GoStringN").Call(jen.Id(buf).Index(jen.Op(":"))))
 		case roleBufferLen:
-			body = append(body, jen.Id("f").Dot("Int").Call(jen.Lit(stringBufferLen)))
+			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Lit(stringBufferLen)))
 		case roleCallback:
-			body = append(body, jen.Id("f").Dot("Int").Call(jen.Id("cb")))
+			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Id("cbAddr")))
 		case roleUserData:
-			body = append(body, jen.Id("f").Dot("Int").Call(jen.Uintptr().Call(jen.Id("h"))))
+			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Id("hdl"))))
 		}
 	}
-	body = append(body, jen.Qual(FFIPath, "Call").Call(jen.Id("fn"), jen.Op("&").Id("f")))
+	body = append(body, jen.Qual(FFIPath, "Call").Call(jen.Id("fnPtr"), jen.Op("&").Id("frame")))
 	frameFail := []jen.Code{}
 	if hasCallback(ps) {
-		frameFail = append(frameFail, jen.Id("h").Dot("Delete").Call())
+		frameFail = append(frameFail, jen.Id("hdl").Dot("Delete").Call())
 	}
 	if errRes {
 		frameFail = append(frameFail, jen.Id("err").Op("=").Id("ferr"))
 	}
 	frameFail = append(frameFail, jen.Return())
-	post0 := jen.If(jen.Id("ferr").Op(":=").Id("f").Dot("Err").Call(), jen.Id("ferr").Op("!=").Nil()).Block(frameFail...)
+	post0 := jen.If(jen.Id("ferr").Op(":=").Id("frame").Dot("Err").Call(), jen.Id("ferr").Op("!=").Nil()).Block(frameFail...)
 	for _, k := range keepAlive {
 		body = append(body, jen.Qual("runtime", "KeepAlive").Call(k))
 	}
@@ -411,14 +411,14 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 	case errRes:
 		onErr := []jen.Code{}
 		if hasCB {
-			onErr = append(onErr, jen.Comment("C never calls back after a failed registration."), jen.Id("h").Dot("Delete").Call())
+			onErr = append(onErr, jen.Comment("C never calls back after a failed registration."), jen.Id("hdl").Dot("Delete").Call())
 		}
-		onErr = append(onErr, jen.Id("err").Op("=").Qual(FFIPath, "Fail").Call(jen.Op("&").Id(m.errCacheName(fn)), jen.Id("r")), jen.Return())
-		body = append(body, jen.If(jen.Id("r").Op(":=").Id(errType).Call(jen.Id("f").Dot("Ret").Call()), jen.Id("r").Op("!=").Lit(0)).Block(onErr...))
+		onErr = append(onErr, jen.Id("err").Op("=").Qual(FFIPath, "Fail").Call(jen.Op("&").Id(m.errCacheName(fn)), jen.Id("rc")), jen.Return())
+		body = append(body, jen.If(jen.Id("rc").Op(":=").Id(errType).Call(jen.Id("frame").Dot("Ret").Call()), jen.Id("rc").Op("!=").Lit(0)).Block(onErr...))
 	case cResult != nil && m.record(cResult) == nil:
 		body = append(body, jen.Id("ret").Op("=").Add(m.retConversion(cResult)))
 	case cResult != nil:
-		body = append(body, jen.Id("f").Dot("RetStruct").Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id("ret")), jen.Op("&").Id(layoutVar(m.typeName(cResult.Name)))))
+		body = append(body, jen.Id("frame").Dot("RetStruct").Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id("ret")), jen.Op("&").Id(layoutVar(m.typeName(cResult.Name)))))
 	}
 	body = append(body, post...)
 	body = append(body, jen.Return())
@@ -458,11 +458,11 @@ func (m *model) retConversion(t *ir.Type) jen.Code {
 	r := m.resolve(t)
 	switch {
 	case r.Kind == ir.Pointer && r.Elem != nil && r.Elem.Kind == ir.Int && r.Elem.Size == 1:
-		return jen.Qual(FFIPath, "GoString").Call(jen.Id("f").Dot("Ret").Call())
+		return jen.Qual(FFIPath, "GoString").Call(jen.Id("frame").Dot("Ret").Call())
 	case r.Kind == ir.Float && r.Size == 4:
-		return jen.Id("f").Dot("RetFloat32").Call()
+		return jen.Id("frame").Dot("RetFloat32").Call()
 	case r.Kind == ir.Float:
-		return jen.Id("f").Dot("RetFloat64").Call()
+		return jen.Id("frame").Dot("RetFloat64").Call()
 	}
-	return jen.Add(m.goType(t)).Call(jen.Id("f").Dot("Ret").Call())
+	return jen.Add(m.goType(t)).Call(jen.Id("frame").Dot("Ret").Call())
 }

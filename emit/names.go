@@ -121,7 +121,8 @@ var goKeywords = map[string]bool{
 // predeclared names a parameter must not shadow in generated bodies.
 var predeclared = map[string]bool{
 	"len": true, "cap": true, "string": true, "int": true, "byte": true, "error": true,
-	"err": true, "unsafe": true, "ffi": true, "runtime": true, "f": true, "fn": true, "r": true,
+	"err": true, "unsafe": true, "ffi": true, "runtime": true, "fnPtr": true, "frame": true, "rc": true,
+	"hdl": true, "cbAddr": true, "lerr": true, "ferr": true, "ret": true,
 	"copy": true, "new": true, "make": true, "nil": true, "true": true, "false": true,
 	"uintptr": true, "any": true, "append": true, "delete": true, "close": true, "min": true, "max": true,
 	"print": true, "panic": true, "real": true, "imag": true, "clear": true,

@@ -29,23 +29,23 @@ import (
 // [Result],
 // cudaGetErrorString
 func GetErrorString(error_ Result) (pStr string, err error) {
-	fn, lerr := procGetErrorString.Addr()
+	fnPtr, lerr := procGetErrorString.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	var pStrC uintptr
-	var f ffi.Frame
-	f.Int(uintptr(error_))
-	f.Int(uintptr(unsafe.Pointer(&pStrC)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(error_))
+	frame.Int(uintptr(unsafe.Pointer(&pStrC)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pStrC)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGetErrorString, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGetErrorString, rc)
 		return
 	}
 	pStr = ffi.GoString(pStrC)
@@ -72,23 +72,23 @@ func GetErrorString(error_ Result) (pStr string, err error) {
 // [Result],
 // cudaGetErrorName
 func GetErrorName(error_ Result) (pStr string, err error) {
-	fn, lerr := procGetErrorName.Addr()
+	fnPtr, lerr := procGetErrorName.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	var pStrC uintptr
-	var f ffi.Frame
-	f.Int(uintptr(error_))
-	f.Int(uintptr(unsafe.Pointer(&pStrC)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(error_))
+	frame.Int(uintptr(unsafe.Pointer(&pStrC)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pStrC)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGetErrorName, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGetErrorName, rc)
 		return
 	}
 	pStr = ffi.GoString(pStrC)
@@ -113,20 +113,20 @@ func GetErrorName(error_ Result) (pStr string, err error) {
 // [ErrorCompatNotSupportedOnDevice]
 // Note that this function may also return error codes from previous, asynchronous launches.
 func Init(flags uint32) (err error) {
-	fn, lerr := procInit.Addr()
+	fnPtr, lerr := procInit.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errInit, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errInit, rc)
 		return
 	}
 	return
@@ -155,21 +155,21 @@ func Init(flags uint32) (err error) {
 // cudaDriverGetVersion,
 // cudaRuntimeGetVersion
 func DriverGetVersion() (driverVersion int32, err error) {
-	fn, lerr := procDriverGetVersion.Addr()
+	fnPtr, lerr := procDriverGetVersion.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&driverVersion)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&driverVersion)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&driverVersion)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDriverGetVersion, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDriverGetVersion, rc)
 		return
 	}
 	return
@@ -203,22 +203,22 @@ func DriverGetVersion() (driverVersion int32, err error) {
 // [DeviceTotalMem],
 // [DeviceGetExecAffinitySupport]
 func DeviceGet(ordinal int32) (device Device, err error) {
-	fn, lerr := procDeviceGet.Addr()
+	fnPtr, lerr := procDeviceGet.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&device)))
-	f.Int(uintptr(ordinal))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&device)))
+	frame.Int(uintptr(ordinal))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&device)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGet, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGet, rc)
 		return
 	}
 	return
@@ -252,21 +252,21 @@ func DeviceGet(ordinal int32) (device Device, err error) {
 // [DeviceGetExecAffinitySupport],
 // cudaGetDeviceCount
 func DeviceGetCount() (count int32, err error) {
-	fn, lerr := procDeviceGetCount.Addr()
+	fnPtr, lerr := procDeviceGetCount.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&count)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&count)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&count)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetCount, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetCount, rc)
 		return
 	}
 	return
@@ -303,23 +303,23 @@ func DeviceGetCount() (count int32, err error) {
 // [DeviceGetExecAffinitySupport],
 // cudaGetDeviceProperties
 func DeviceGetName(len_ int32, dev Device) (name byte, err error) {
-	fn, lerr := procDeviceGetName.Addr()
+	fnPtr, lerr := procDeviceGetName.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&name)))
-	f.Int(uintptr(len_))
-	f.Int(uintptr(dev))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&name)))
+	frame.Int(uintptr(len_))
+	frame.Int(uintptr(dev))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&name)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetName, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetName, rc)
 		return
 	}
 	return
@@ -357,22 +357,22 @@ func DeviceGetName(len_ int32, dev Device) (name byte, err error) {
 // [DeviceGetExecAffinitySupport],
 // cudaGetDeviceProperties
 func DeviceGetUuid(dev Device) (uuid Uuid, err error) {
-	fn, lerr := procDeviceGetUuid.Addr()
+	fnPtr, lerr := procDeviceGetUuid.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&uuid)))
-	f.Int(uintptr(dev))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&uuid)))
+	frame.Int(uintptr(dev))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&uuid)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetUuid, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetUuid, rc)
 		return
 	}
 	return
@@ -406,22 +406,22 @@ func DeviceGetUuid(dev Device) (uuid Uuid, err error) {
 // [DeviceTotalMem],
 // cudaGetDeviceProperties
 func DeviceGetUuidV2(dev Device) (uuid Uuid, err error) {
-	fn, lerr := procDeviceGetUuidV2.Addr()
+	fnPtr, lerr := procDeviceGetUuidV2.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&uuid)))
-	f.Int(uintptr(dev))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&uuid)))
+	frame.Int(uintptr(dev))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&uuid)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetUuidV2, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetUuidV2, rc)
 		return
 	}
 	return
@@ -455,24 +455,24 @@ func DeviceGetUuidV2(dev Device) (uuid Uuid, err error) {
 // [DeviceGetExecAffinitySupport],
 // cudaGetDeviceProperties
 func DeviceGetLuid(dev Device) (luid byte, deviceNodeMask uint32, err error) {
-	fn, lerr := procDeviceGetLuid.Addr()
+	fnPtr, lerr := procDeviceGetLuid.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&luid)))
-	f.Int(uintptr(unsafe.Pointer(&deviceNodeMask)))
-	f.Int(uintptr(dev))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&luid)))
+	frame.Int(uintptr(unsafe.Pointer(&deviceNodeMask)))
+	frame.Int(uintptr(dev))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&luid)
 	runtime.KeepAlive(&deviceNodeMask)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetLuid, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetLuid, rc)
 		return
 	}
 	return
@@ -506,22 +506,22 @@ func DeviceGetLuid(dev Device) (luid byte, deviceNodeMask uint32, err error) {
 // [DeviceGetExecAffinitySupport],
 // cudaMemGetInfo
 func DeviceTotalMem(dev Device) (bytes uint64, err error) {
-	fn, lerr := procDeviceTotalMem.Addr()
+	fnPtr, lerr := procDeviceTotalMem.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&bytes)))
-	f.Int(uintptr(dev))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&bytes)))
+	frame.Int(uintptr(dev))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&bytes)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceTotalMem, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceTotalMem, rc)
 		return
 	}
 	return
@@ -557,24 +557,24 @@ func DeviceTotalMem(dev Device) (bytes uint64, err error) {
 // cudaMemGetInfo,
 // [DeviceTotalMem]
 func DeviceGetTexture1DLinearMaxWidth(format ArrayFormat, numChannels uint32, dev Device) (maxWidthInElements uint64, err error) {
-	fn, lerr := procDeviceGetTexture1DLinearMaxWidth.Addr()
+	fnPtr, lerr := procDeviceGetTexture1DLinearMaxWidth.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&maxWidthInElements)))
-	f.Int(uintptr(format))
-	f.Int(uintptr(numChannels))
-	f.Int(uintptr(dev))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&maxWidthInElements)))
+	frame.Int(uintptr(format))
+	frame.Int(uintptr(numChannels))
+	frame.Int(uintptr(dev))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&maxWidthInElements)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetTexture1DLinearMaxWidth, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetTexture1DLinearMaxWidth, rc)
 		return
 	}
 	return
@@ -802,23 +802,23 @@ func DeviceGetTexture1DLinearMaxWidth(format ArrayFormat, numChannels uint32, de
 // cudaDeviceGetAttribute,
 // cudaGetDeviceProperties
 func DeviceGetAttribute(attrib DeviceAttribute, dev Device) (pi int32, err error) {
-	fn, lerr := procDeviceGetAttribute.Addr()
+	fnPtr, lerr := procDeviceGetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pi)))
-	f.Int(uintptr(attrib))
-	f.Int(uintptr(dev))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pi)))
+	frame.Int(uintptr(attrib))
+	frame.Int(uintptr(dev))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pi)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetAttribute, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetAttribute, rc)
 		return
 	}
 	return
@@ -886,23 +886,23 @@ func DeviceGetAttribute(attrib DeviceAttribute, dev Device) (pi int32, err error
 // [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync]
 func DeviceGetNvSciSyncAttributes(nvSciSyncAttrList unsafe.Pointer, dev Device, flags int32) (err error) {
-	fn, lerr := procDeviceGetNvSciSyncAttributes.Addr()
+	fnPtr, lerr := procDeviceGetNvSciSyncAttributes.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(nvSciSyncAttrList)))
-	f.Int(uintptr(dev))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(nvSciSyncAttrList)))
+	frame.Int(uintptr(dev))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nvSciSyncAttrList)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetNvSciSyncAttributes, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetNvSciSyncAttributes, rc)
 		return
 	}
 	return
@@ -925,21 +925,21 @@ func DeviceGetNvSciSyncAttributes(nvSciSyncAttrList unsafe.Pointer, dev Device, 
 //
 // See also: [DeviceGetDefaultMemPool], [DeviceGetMemPool], [MemPoolCreate], [MemPoolDestroy], [MemAllocFromPoolAsync]
 func DeviceSetMemPool(dev Device, pool MemoryPool) (err error) {
-	fn, lerr := procDeviceSetMemPool.Addr()
+	fnPtr, lerr := procDeviceSetMemPool.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dev))
-	f.Int(uintptr(pool))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dev))
+	frame.Int(uintptr(pool))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceSetMemPool, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceSetMemPool, rc)
 		return
 	}
 	return
@@ -960,22 +960,22 @@ func DeviceSetMemPool(dev Device, pool MemoryPool) (err error) {
 //
 // See also: [DeviceGetDefaultMemPool], [MemPoolCreate], [DeviceSetMemPool]
 func DeviceGetMemPool(dev Device) (pool MemoryPool, err error) {
-	fn, lerr := procDeviceGetMemPool.Addr()
+	fnPtr, lerr := procDeviceGetMemPool.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pool)))
-	f.Int(uintptr(dev))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pool)))
+	frame.Int(uintptr(dev))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pool)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetMemPool, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetMemPool, rc)
 		return
 	}
 	return
@@ -998,22 +998,22 @@ func DeviceGetMemPool(dev Device) (pool MemoryPool, err error) {
 //
 // See also: [MemAllocAsync], [MemPoolTrimTo], [MemPoolGetAttribute], [MemPoolSetAttribute], cuMemPoolSetAccess, [DeviceGetMemPool], [MemPoolCreate]
 func DeviceGetDefaultMemPool(dev Device) (pool_out MemoryPool, err error) {
-	fn, lerr := procDeviceGetDefaultMemPool.Addr()
+	fnPtr, lerr := procDeviceGetDefaultMemPool.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pool_out)))
-	f.Int(uintptr(dev))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pool_out)))
+	frame.Int(uintptr(dev))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pool_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetDefaultMemPool, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetDefaultMemPool, rc)
 		return
 	}
 	return
@@ -1049,23 +1049,23 @@ func DeviceGetDefaultMemPool(dev Device) (pool_out MemoryPool, err error) {
 // [DeviceGet],
 // [DeviceTotalMem]
 func DeviceGetExecAffinitySupport(type_ ExecAffinityType, dev Device) (pi int32, err error) {
-	fn, lerr := procDeviceGetExecAffinitySupport.Addr()
+	fnPtr, lerr := procDeviceGetExecAffinitySupport.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pi)))
-	f.Int(uintptr(type_))
-	f.Int(uintptr(dev))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pi)))
+	frame.Int(uintptr(type_))
+	frame.Int(uintptr(dev))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pi)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetExecAffinitySupport, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetExecAffinitySupport, rc)
 		return
 	}
 	return
@@ -1100,21 +1100,21 @@ func DeviceGetExecAffinitySupport(type_ ExecAffinityType, dev Device) (pi int32,
 // [ErrorInvalidValue],
 // Note that this function may also return error codes from previous, asynchronous launches.
 func FlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope FlushGPUDirectRDMAWritesScope) (err error) {
-	fn, lerr := procFlushGPUDirectRDMAWrites.Addr()
+	fnPtr, lerr := procFlushGPUDirectRDMAWrites.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(target))
-	f.Int(uintptr(scope))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(target))
+	frame.Int(uintptr(scope))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errFlushGPUDirectRDMAWrites, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errFlushGPUDirectRDMAWrites, rc)
 		return
 	}
 	return
@@ -1182,22 +1182,22 @@ func FlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope Flush
 // [DeviceGet],
 // [DeviceTotalMem]
 func DeviceGetProperties(dev Device) (prop Devprop, err error) {
-	fn, lerr := procDeviceGetProperties.Addr()
+	fnPtr, lerr := procDeviceGetProperties.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&prop)))
-	f.Int(uintptr(dev))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&prop)))
+	frame.Int(uintptr(dev))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&prop)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetProperties, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetProperties, rc)
 		return
 	}
 	return
@@ -1236,24 +1236,24 @@ func DeviceGetProperties(dev Device) (prop Devprop, err error) {
 // [DeviceGet],
 // [DeviceTotalMem]
 func DeviceComputeCapability(dev Device) (major int32, minor int32, err error) {
-	fn, lerr := procDeviceComputeCapability.Addr()
+	fnPtr, lerr := procDeviceComputeCapability.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&major)))
-	f.Int(uintptr(unsafe.Pointer(&minor)))
-	f.Int(uintptr(dev))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&major)))
+	frame.Int(uintptr(unsafe.Pointer(&minor)))
+	frame.Int(uintptr(dev))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&major)
 	runtime.KeepAlive(&minor)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceComputeCapability, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceComputeCapability, rc)
 		return
 	}
 	return
@@ -1308,22 +1308,22 @@ func DeviceComputeCapability(dev Device) (major int32, minor int32, err error) {
 // [CtxSetLimit],
 // [CtxSynchronize]
 func DevicePrimaryCtxRetain(dev Device) (pctx Context, err error) {
-	fn, lerr := procDevicePrimaryCtxRetain.Addr()
+	fnPtr, lerr := procDevicePrimaryCtxRetain.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pctx)))
-	f.Int(uintptr(dev))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pctx)))
+	frame.Int(uintptr(dev))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pctx)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDevicePrimaryCtxRetain, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDevicePrimaryCtxRetain, rc)
 		return
 	}
 	return
@@ -1369,20 +1369,20 @@ func DevicePrimaryCtxRetain(dev Device) (pctx Context, err error) {
 // [CtxSetLimit],
 // [CtxSynchronize]
 func DevicePrimaryCtxRelease(dev Device) (err error) {
-	fn, lerr := procDevicePrimaryCtxRelease.Addr()
+	fnPtr, lerr := procDevicePrimaryCtxRelease.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dev))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dev))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDevicePrimaryCtxRelease, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDevicePrimaryCtxRelease, rc)
 		return
 	}
 	return
@@ -1483,21 +1483,21 @@ func DevicePrimaryCtxRelease(dev Device) (err error) {
 // [CtxSetFlags],
 // cudaSetDeviceFlags
 func DevicePrimaryCtxSetFlags(dev Device, flags uint32) (err error) {
-	fn, lerr := procDevicePrimaryCtxSetFlags.Addr()
+	fnPtr, lerr := procDevicePrimaryCtxSetFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dev))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dev))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDevicePrimaryCtxSetFlags, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDevicePrimaryCtxSetFlags, rc)
 		return
 	}
 	return
@@ -1529,24 +1529,24 @@ func DevicePrimaryCtxSetFlags(dev Device, flags uint32) (err error) {
 // [CtxSetFlags],
 // cudaGetDeviceFlags
 func DevicePrimaryCtxGetState(dev Device) (flags uint32, active int32, err error) {
-	fn, lerr := procDevicePrimaryCtxGetState.Addr()
+	fnPtr, lerr := procDevicePrimaryCtxGetState.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dev))
-	f.Int(uintptr(unsafe.Pointer(&flags)))
-	f.Int(uintptr(unsafe.Pointer(&active)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(dev))
+	frame.Int(uintptr(unsafe.Pointer(&flags)))
+	frame.Int(uintptr(unsafe.Pointer(&active)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&flags)
 	runtime.KeepAlive(&active)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDevicePrimaryCtxGetState, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDevicePrimaryCtxGetState, rc)
 		return
 	}
 	return
@@ -1591,20 +1591,20 @@ func DevicePrimaryCtxGetState(dev Device) (flags uint32, active int32, err error
 // [CtxSynchronize],
 // cudaDeviceReset
 func DevicePrimaryCtxReset(dev Device) (err error) {
-	fn, lerr := procDevicePrimaryCtxReset.Addr()
+	fnPtr, lerr := procDevicePrimaryCtxReset.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dev))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dev))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDevicePrimaryCtxReset, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDevicePrimaryCtxReset, rc)
 		return
 	}
 	return
@@ -1737,23 +1737,23 @@ func DevicePrimaryCtxReset(dev Device) (err error) {
 // [CoredumpSetAttribute],
 // [CtxSynchronize]
 func CtxCreate(flags uint32, dev Device) (pctx Context, err error) {
-	fn, lerr := procCtxCreate.Addr()
+	fnPtr, lerr := procCtxCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pctx)))
-	f.Int(uintptr(flags))
-	f.Int(uintptr(dev))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pctx)))
+	frame.Int(uintptr(flags))
+	frame.Int(uintptr(dev))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pctx)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxCreate, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxCreate, rc)
 		return
 	}
 	return
@@ -1894,26 +1894,26 @@ func CtxCreate(flags uint32, dev Device) (pctx Context, err error) {
 // [CoredumpSetAttribute],
 // [ExecAffinityParam]
 func CtxCreateV3(paramsArray *ExecAffinityParam, numParams int32, flags uint32, dev Device) (pctx Context, err error) {
-	fn, lerr := procCtxCreateV3.Addr()
+	fnPtr, lerr := procCtxCreateV3.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pctx)))
-	f.Int(uintptr(unsafe.Pointer(paramsArray)))
-	f.Int(uintptr(numParams))
-	f.Int(uintptr(flags))
-	f.Int(uintptr(dev))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pctx)))
+	frame.Int(uintptr(unsafe.Pointer(paramsArray)))
+	frame.Int(uintptr(numParams))
+	frame.Int(uintptr(flags))
+	frame.Int(uintptr(dev))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pctx)
 	runtime.KeepAlive(paramsArray)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxCreateV3, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxCreateV3, rc)
 		return
 	}
 	return
@@ -1963,20 +1963,20 @@ func CtxCreateV3(paramsArray *ExecAffinityParam, numParams int32, flags uint32, 
 // [CtxSetLimit],
 // [CtxSynchronize]
 func CtxDestroy(ctx Context) (err error) {
-	fn, lerr := procCtxDestroy.Addr()
+	fnPtr, lerr := procCtxDestroy.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(ctx))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(ctx))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxDestroy, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxDestroy, rc)
 		return
 	}
 	return
@@ -2015,20 +2015,20 @@ func CtxDestroy(ctx Context) (err error) {
 // [CtxSetLimit],
 // [CtxSynchronize]
 func CtxPushCurrent(ctx Context) (err error) {
-	fn, lerr := procCtxPushCurrent.Addr()
+	fnPtr, lerr := procCtxPushCurrent.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(ctx))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(ctx))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxPushCurrent, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxPushCurrent, rc)
 		return
 	}
 	return
@@ -2067,21 +2067,21 @@ func CtxPushCurrent(ctx Context) (err error) {
 // [CtxSetLimit],
 // [CtxSynchronize]
 func CtxPopCurrent() (pctx Context, err error) {
-	fn, lerr := procCtxPopCurrent.Addr()
+	fnPtr, lerr := procCtxPopCurrent.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pctx)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pctx)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pctx)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxPopCurrent, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxPopCurrent, rc)
 		return
 	}
 	return
@@ -2116,20 +2116,20 @@ func CtxPopCurrent() (pctx Context, err error) {
 // [CtxDestroy],
 // cudaSetDevice
 func CtxSetCurrent(ctx Context) (err error) {
-	fn, lerr := procCtxSetCurrent.Addr()
+	fnPtr, lerr := procCtxSetCurrent.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(ctx))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(ctx))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxSetCurrent, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxSetCurrent, rc)
 		return
 	}
 	return
@@ -2157,21 +2157,21 @@ func CtxSetCurrent(ctx Context) (err error) {
 // [CtxDestroy],
 // cudaGetDevice
 func CtxGetCurrent() (pctx Context, err error) {
-	fn, lerr := procCtxGetCurrent.Addr()
+	fnPtr, lerr := procCtxGetCurrent.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pctx)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pctx)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pctx)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxGetCurrent, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxGetCurrent, rc)
 		return
 	}
 	return
@@ -2206,21 +2206,21 @@ func CtxGetCurrent() (pctx Context, err error) {
 // [CtxSynchronize],
 // cudaGetDevice
 func CtxGetDevice() (device Device, err error) {
-	fn, lerr := procCtxGetDevice.Addr()
+	fnPtr, lerr := procCtxGetDevice.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&device)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&device)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&device)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxGetDevice, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxGetDevice, rc)
 		return
 	}
 	return
@@ -2254,21 +2254,21 @@ func CtxGetDevice() (device Device, err error) {
 // [CtxSetFlags],
 // cudaGetDeviceFlags
 func CtxGetFlags() (flags uint32, err error) {
-	fn, lerr := procCtxGetFlags.Addr()
+	fnPtr, lerr := procCtxGetFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&flags)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&flags)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&flags)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxGetFlags, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxGetFlags, rc)
 		return
 	}
 	return
@@ -2303,20 +2303,20 @@ func CtxGetFlags() (flags uint32, err error) {
 // cudaGetDeviceFlags,
 // [DevicePrimaryCtxSetFlags],
 func CtxSetFlags(flags uint32) (err error) {
-	fn, lerr := procCtxSetFlags.Addr()
+	fnPtr, lerr := procCtxSetFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxSetFlags, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxSetFlags, rc)
 		return
 	}
 	return
@@ -2352,22 +2352,22 @@ func CtxSetFlags(flags uint32) (err error) {
 // [CtxGetLimit],
 // [CtxPushCurrent]
 func CtxGetId(ctx Context) (ctxId uint64, err error) {
-	fn, lerr := procCtxGetId.Addr()
+	fnPtr, lerr := procCtxGetId.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(ctx))
-	f.Int(uintptr(unsafe.Pointer(&ctxId)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(ctx))
+	frame.Int(uintptr(unsafe.Pointer(&ctxId)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&ctxId)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxGetId, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxGetId, rc)
 		return
 	}
 	return
@@ -2402,19 +2402,19 @@ func CtxGetId(ctx Context) (ctxId uint64, err error) {
 // [CtxSetLimit],
 // cudaDeviceSynchronize
 func CtxSynchronize() (err error) {
-	fn, lerr := procCtxSynchronize.Addr()
+	fnPtr, lerr := procCtxSynchronize.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxSynchronize, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxSynchronize, rc)
 		return
 	}
 	return
@@ -2518,21 +2518,21 @@ func CtxSynchronize() (err error) {
 // [CtxSynchronize],
 // cudaDeviceSetLimit
 func CtxSetLimit(limit Limit, value uint64) (err error) {
-	fn, lerr := procCtxSetLimit.Addr()
+	fnPtr, lerr := procCtxSetLimit.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(limit))
-	f.Int(uintptr(value))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(limit))
+	frame.Int(uintptr(value))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxSetLimit, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxSetLimit, rc)
 		return
 	}
 	return
@@ -2579,22 +2579,22 @@ func CtxSetLimit(limit Limit, value uint64) (err error) {
 // [CtxSynchronize],
 // cudaDeviceGetLimit
 func CtxGetLimit(limit Limit) (pvalue uint64, err error) {
-	fn, lerr := procCtxGetLimit.Addr()
+	fnPtr, lerr := procCtxGetLimit.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pvalue)))
-	f.Int(uintptr(limit))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pvalue)))
+	frame.Int(uintptr(limit))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pvalue)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxGetLimit, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxGetLimit, rc)
 		return
 	}
 	return
@@ -2643,21 +2643,21 @@ func CtxGetLimit(limit Limit) (pvalue uint64, err error) {
 // [FuncSetCacheConfig],
 // cudaDeviceGetCacheConfig
 func CtxGetCacheConfig() (pconfig FuncCache, err error) {
-	fn, lerr := procCtxGetCacheConfig.Addr()
+	fnPtr, lerr := procCtxGetCacheConfig.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pconfig)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pconfig)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pconfig)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxGetCacheConfig, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxGetCacheConfig, rc)
 		return
 	}
 	return
@@ -2714,20 +2714,20 @@ func CtxGetCacheConfig() (pconfig FuncCache, err error) {
 // cudaDeviceSetCacheConfig,
 // [KernelSetCacheConfig]
 func CtxSetCacheConfig(config FuncCache) (err error) {
-	fn, lerr := procCtxSetCacheConfig.Addr()
+	fnPtr, lerr := procCtxSetCacheConfig.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(config))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(config))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxSetCacheConfig, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxSetCacheConfig, rc)
 		return
 	}
 	return
@@ -2770,22 +2770,22 @@ func CtxSetCacheConfig(config FuncCache) (err error) {
 // [CtxSetLimit],
 // [CtxSynchronize]
 func CtxGetApiVersion(ctx Context) (version uint32, err error) {
-	fn, lerr := procCtxGetApiVersion.Addr()
+	fnPtr, lerr := procCtxGetApiVersion.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(ctx))
-	f.Int(uintptr(unsafe.Pointer(&version)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(ctx))
+	frame.Int(uintptr(unsafe.Pointer(&version)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&version)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxGetApiVersion, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxGetApiVersion, rc)
 		return
 	}
 	return
@@ -2832,23 +2832,23 @@ func CtxGetApiVersion(ctx Context) (version uint32, err error) {
 // [CtxSynchronize],
 // cudaDeviceGetStreamPriorityRange
 func CtxGetStreamPriorityRange() (leastPriority int32, greatestPriority int32, err error) {
-	fn, lerr := procCtxGetStreamPriorityRange.Addr()
+	fnPtr, lerr := procCtxGetStreamPriorityRange.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&leastPriority)))
-	f.Int(uintptr(unsafe.Pointer(&greatestPriority)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&leastPriority)))
+	frame.Int(uintptr(unsafe.Pointer(&greatestPriority)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&leastPriority)
 	runtime.KeepAlive(&greatestPriority)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxGetStreamPriorityRange, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxGetStreamPriorityRange, rc)
 		return
 	}
 	return
@@ -2869,19 +2869,19 @@ func CtxGetStreamPriorityRange() (leastPriority int32, greatestPriority int32, e
 // See also:
 // [AccessPolicyWindow]
 func CtxResetPersistingL2Cache() (err error) {
-	fn, lerr := procCtxResetPersistingL2Cache.Addr()
+	fnPtr, lerr := procCtxResetPersistingL2Cache.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxResetPersistingL2Cache, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxResetPersistingL2Cache, rc)
 		return
 	}
 	return
@@ -2910,22 +2910,22 @@ func CtxResetPersistingL2Cache() (err error) {
 // See also:
 // [ExecAffinityParam]
 func CtxGetExecAffinity(type_ ExecAffinityType) (pExecAffinity ExecAffinityParam, err error) {
-	fn, lerr := procCtxGetExecAffinity.Addr()
+	fnPtr, lerr := procCtxGetExecAffinity.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pExecAffinity)))
-	f.Int(uintptr(type_))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pExecAffinity)))
+	frame.Int(uintptr(type_))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pExecAffinity)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxGetExecAffinity, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxGetExecAffinity, rc)
 		return
 	}
 	return
@@ -2971,22 +2971,22 @@ func CtxGetExecAffinity(type_ ExecAffinityType) (pExecAffinity ExecAffinityParam
 // [CtxSetLimit],
 // [CtxSynchronize]
 func CtxAttach(flags uint32) (pctx Context, err error) {
-	fn, lerr := procCtxAttach.Addr()
+	fnPtr, lerr := procCtxAttach.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pctx)))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pctx)))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pctx)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxAttach, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxAttach, rc)
 		return
 	}
 	return
@@ -3027,20 +3027,20 @@ func CtxAttach(flags uint32) (pctx Context, err error) {
 // [CtxSetLimit],
 // [CtxSynchronize]
 func CtxDetach(ctx Context) (err error) {
-	fn, lerr := procCtxDetach.Addr()
+	fnPtr, lerr := procCtxDetach.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(ctx))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(ctx))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxDetach, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxDetach, rc)
 		return
 	}
 	return
@@ -3090,21 +3090,21 @@ func CtxDetach(ctx Context) (err error) {
 // [FuncSetCacheConfig],
 // cudaDeviceGetSharedMemConfig
 func CtxGetSharedMemConfig() (pConfig Sharedconfig, err error) {
-	fn, lerr := procCtxGetSharedMemConfig.Addr()
+	fnPtr, lerr := procCtxGetSharedMemConfig.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pConfig)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pConfig)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pConfig)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxGetSharedMemConfig, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxGetSharedMemConfig, rc)
 		return
 	}
 	return
@@ -3164,20 +3164,20 @@ func CtxGetSharedMemConfig() (pConfig Sharedconfig, err error) {
 // [FuncSetCacheConfig],
 // cudaDeviceSetSharedMemConfig
 func CtxSetSharedMemConfig(config Sharedconfig) (err error) {
-	fn, lerr := procCtxSetSharedMemConfig.Addr()
+	fnPtr, lerr := procCtxSetSharedMemConfig.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(config))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(config))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxSetSharedMemConfig, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxSetSharedMemConfig, rc)
 		return
 	}
 	return
@@ -3223,24 +3223,24 @@ func CtxSetSharedMemConfig(config Sharedconfig) (err error) {
 // [ModuleLoadFatBinary],
 // [ModuleUnload]
 func ModuleLoad(fname string) (module Module, err error) {
-	fn, lerr := procModuleLoad.Addr()
+	fnPtr, lerr := procModuleLoad.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	fnameC := ffi.CString(fname)
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&module)))
-	f.Int(uintptr(unsafe.Pointer(fnameC)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&module)))
+	frame.Int(uintptr(unsafe.Pointer(fnameC)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&module)
 	runtime.KeepAlive(fnameC)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errModuleLoad, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errModuleLoad, rc)
 		return
 	}
 	return
@@ -3281,23 +3281,23 @@ func ModuleLoad(fname string) (module Module, err error) {
 // [ModuleLoadFatBinary],
 // [ModuleUnload]
 func ModuleLoadData(image unsafe.Pointer) (module Module, err error) {
-	fn, lerr := procModuleLoadData.Addr()
+	fnPtr, lerr := procModuleLoadData.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&module)))
-	f.Int(uintptr(unsafe.Pointer(image)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&module)))
+	frame.Int(uintptr(unsafe.Pointer(image)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&module)
 	runtime.KeepAlive(image)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errModuleLoadData, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errModuleLoadData, rc)
 		return
 	}
 	return
@@ -3341,28 +3341,28 @@ func ModuleLoadData(image unsafe.Pointer) (module Module, err error) {
 // [ModuleLoadFatBinary],
 // [ModuleUnload]
 func ModuleLoadDataEx(image unsafe.Pointer, numOptions uint32, options *JitOption, optionValues *unsafe.Pointer) (module Module, err error) {
-	fn, lerr := procModuleLoadDataEx.Addr()
+	fnPtr, lerr := procModuleLoadDataEx.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&module)))
-	f.Int(uintptr(unsafe.Pointer(image)))
-	f.Int(uintptr(numOptions))
-	f.Int(uintptr(unsafe.Pointer(options)))
-	f.Int(uintptr(unsafe.Pointer(optionValues)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&module)))
+	frame.Int(uintptr(unsafe.Pointer(image)))
+	frame.Int(uintptr(numOptions))
+	frame.Int(uintptr(unsafe.Pointer(options)))
+	frame.Int(uintptr(unsafe.Pointer(optionValues)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&module)
 	runtime.KeepAlive(image)
 	runtime.KeepAlive(options)
 	runtime.KeepAlive(optionValues)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errModuleLoadDataEx, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errModuleLoadDataEx, rc)
 		return
 	}
 	return
@@ -3410,23 +3410,23 @@ func ModuleLoadDataEx(image unsafe.Pointer, numOptions uint32, options *JitOptio
 // [ModuleLoadDataEx],
 // [ModuleUnload]
 func ModuleLoadFatBinary(fatCubin unsafe.Pointer) (module Module, err error) {
-	fn, lerr := procModuleLoadFatBinary.Addr()
+	fnPtr, lerr := procModuleLoadFatBinary.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&module)))
-	f.Int(uintptr(unsafe.Pointer(fatCubin)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&module)))
+	frame.Int(uintptr(unsafe.Pointer(fatCubin)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&module)
 	runtime.KeepAlive(fatCubin)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errModuleLoadFatBinary, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errModuleLoadFatBinary, rc)
 		return
 	}
 	return
@@ -3460,20 +3460,20 @@ func ModuleLoadFatBinary(fatCubin unsafe.Pointer) (module Module, err error) {
 // [ModuleLoadDataEx],
 // [ModuleLoadFatBinary]
 func ModuleUnload(hmod Module) (err error) {
-	fn, lerr := procModuleUnload.Addr()
+	fnPtr, lerr := procModuleUnload.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hmod))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hmod))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errModuleUnload, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errModuleUnload, rc)
 		return
 	}
 	return
@@ -3496,21 +3496,21 @@ func ModuleUnload(hmod Module) (err error) {
 // See also:
 // [ModuleLoad],
 func ModuleGetLoadingMode() (mode ModuleLoadingMode, err error) {
-	fn, lerr := procModuleGetLoadingMode.Addr()
+	fnPtr, lerr := procModuleGetLoadingMode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&mode)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&mode)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&mode)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errModuleGetLoadingMode, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errModuleGetLoadingMode, rc)
 		return
 	}
 	return
@@ -3545,25 +3545,25 @@ func ModuleGetLoadingMode() (mode ModuleLoadingMode, err error) {
 // [ModuleLoadFatBinary],
 // [ModuleUnload]
 func ModuleGetFunction(hmod Module, name string) (hfunc Function, err error) {
-	fn, lerr := procModuleGetFunction.Addr()
+	fnPtr, lerr := procModuleGetFunction.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	nameC := ffi.CString(name)
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&hfunc)))
-	f.Int(uintptr(hmod))
-	f.Int(uintptr(unsafe.Pointer(nameC)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&hfunc)))
+	frame.Int(uintptr(hmod))
+	frame.Int(uintptr(unsafe.Pointer(nameC)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&hfunc)
 	runtime.KeepAlive(nameC)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errModuleGetFunction, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errModuleGetFunction, rc)
 		return
 	}
 	return
@@ -3583,22 +3583,22 @@ func ModuleGetFunction(hmod Module, name string) (hfunc Function, err error) {
 // [ErrorInvalidHandle],
 // [ErrorInvalidValue]
 func ModuleGetFunctionCount(mod Module) (count uint32, err error) {
-	fn, lerr := procModuleGetFunctionCount.Addr()
+	fnPtr, lerr := procModuleGetFunctionCount.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&count)))
-	f.Int(uintptr(mod))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&count)))
+	frame.Int(uintptr(mod))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&count)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errModuleGetFunctionCount, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errModuleGetFunctionCount, rc)
 		return
 	}
 	return
@@ -3630,23 +3630,23 @@ func ModuleGetFunctionCount(mod Module) (count uint32, err error) {
 // [FuncIsLoaded],
 // [FuncLoad]
 func ModuleEnumerateFunctions(functions *Function, numFunctions uint32, mod Module) (err error) {
-	fn, lerr := procModuleEnumerateFunctions.Addr()
+	fnPtr, lerr := procModuleEnumerateFunctions.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(functions)))
-	f.Int(uintptr(numFunctions))
-	f.Int(uintptr(mod))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(functions)))
+	frame.Int(uintptr(numFunctions))
+	frame.Int(uintptr(mod))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(functions)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errModuleEnumerateFunctions, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errModuleEnumerateFunctions, rc)
 		return
 	}
 	return
@@ -3686,27 +3686,27 @@ func ModuleEnumerateFunctions(functions *Function, numFunctions uint32, mod Modu
 // cudaGetSymbolAddress,
 // cudaGetSymbolSize
 func ModuleGetGlobal(hmod Module, name string) (dptr Deviceptr, bytes uint64, err error) {
-	fn, lerr := procModuleGetGlobal.Addr()
+	fnPtr, lerr := procModuleGetGlobal.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	nameC := ffi.CString(name)
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&dptr)))
-	f.Int(uintptr(unsafe.Pointer(&bytes)))
-	f.Int(uintptr(hmod))
-	f.Int(uintptr(unsafe.Pointer(nameC)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&dptr)))
+	frame.Int(uintptr(unsafe.Pointer(&bytes)))
+	frame.Int(uintptr(hmod))
+	frame.Int(uintptr(unsafe.Pointer(nameC)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&dptr)
 	runtime.KeepAlive(&bytes)
 	runtime.KeepAlive(nameC)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errModuleGetGlobal, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errModuleGetGlobal, rc)
 		return
 	}
 	return
@@ -3754,26 +3754,26 @@ func ModuleGetGlobal(hmod Module, name string) (dptr Deviceptr, bytes uint64, er
 // [LinkComplete],
 // [LinkDestroy]
 func LinkCreate(numOptions uint32, options *JitOption, optionValues *unsafe.Pointer) (stateOut LinkState, err error) {
-	fn, lerr := procLinkCreate.Addr()
+	fnPtr, lerr := procLinkCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(numOptions))
-	f.Int(uintptr(unsafe.Pointer(options)))
-	f.Int(uintptr(unsafe.Pointer(optionValues)))
-	f.Int(uintptr(unsafe.Pointer(&stateOut)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(numOptions))
+	frame.Int(uintptr(unsafe.Pointer(options)))
+	frame.Int(uintptr(unsafe.Pointer(optionValues)))
+	frame.Int(uintptr(unsafe.Pointer(&stateOut)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(options)
 	runtime.KeepAlive(optionValues)
 	runtime.KeepAlive(&stateOut)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLinkCreate, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLinkCreate, rc)
 		return
 	}
 	return
@@ -3817,32 +3817,32 @@ func LinkCreate(numOptions uint32, options *JitOption, optionValues *unsafe.Poin
 // [LinkComplete],
 // [LinkDestroy]
 func LinkAddData(state LinkState, type_ JitInputType, data unsafe.Pointer, size uint64, name string, numOptions uint32, options *JitOption, optionValues *unsafe.Pointer) (err error) {
-	fn, lerr := procLinkAddData.Addr()
+	fnPtr, lerr := procLinkAddData.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	nameC := ffi.CString(name)
-	var f ffi.Frame
-	f.Int(uintptr(state))
-	f.Int(uintptr(type_))
-	f.Int(uintptr(unsafe.Pointer(data)))
-	f.Int(uintptr(size))
-	f.Int(uintptr(unsafe.Pointer(nameC)))
-	f.Int(uintptr(numOptions))
-	f.Int(uintptr(unsafe.Pointer(options)))
-	f.Int(uintptr(unsafe.Pointer(optionValues)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(state))
+	frame.Int(uintptr(type_))
+	frame.Int(uintptr(unsafe.Pointer(data)))
+	frame.Int(uintptr(size))
+	frame.Int(uintptr(unsafe.Pointer(nameC)))
+	frame.Int(uintptr(numOptions))
+	frame.Int(uintptr(unsafe.Pointer(options)))
+	frame.Int(uintptr(unsafe.Pointer(optionValues)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(data)
 	runtime.KeepAlive(nameC)
 	runtime.KeepAlive(options)
 	runtime.KeepAlive(optionValues)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLinkAddData, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLinkAddData, rc)
 		return
 	}
 	return
@@ -3887,29 +3887,29 @@ func LinkAddData(state LinkState, type_ JitInputType, data unsafe.Pointer, size 
 // [LinkComplete],
 // [LinkDestroy]
 func LinkAddFile(state LinkState, type_ JitInputType, path string, numOptions uint32, options *JitOption, optionValues *unsafe.Pointer) (err error) {
-	fn, lerr := procLinkAddFile.Addr()
+	fnPtr, lerr := procLinkAddFile.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	pathC := ffi.CString(path)
-	var f ffi.Frame
-	f.Int(uintptr(state))
-	f.Int(uintptr(type_))
-	f.Int(uintptr(unsafe.Pointer(pathC)))
-	f.Int(uintptr(numOptions))
-	f.Int(uintptr(unsafe.Pointer(options)))
-	f.Int(uintptr(unsafe.Pointer(optionValues)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(state))
+	frame.Int(uintptr(type_))
+	frame.Int(uintptr(unsafe.Pointer(pathC)))
+	frame.Int(uintptr(numOptions))
+	frame.Int(uintptr(unsafe.Pointer(options)))
+	frame.Int(uintptr(unsafe.Pointer(optionValues)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pathC)
 	runtime.KeepAlive(options)
 	runtime.KeepAlive(optionValues)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLinkAddFile, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLinkAddFile, rc)
 		return
 	}
 	return
@@ -3939,24 +3939,24 @@ func LinkAddFile(state LinkState, type_ JitInputType, path string, numOptions ui
 // [LinkDestroy],
 // [ModuleLoadData]
 func LinkComplete(state LinkState) (cubinOut unsafe.Pointer, sizeOut uint64, err error) {
-	fn, lerr := procLinkComplete.Addr()
+	fnPtr, lerr := procLinkComplete.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(state))
-	f.Int(uintptr(unsafe.Pointer(&cubinOut)))
-	f.Int(uintptr(unsafe.Pointer(&sizeOut)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(state))
+	frame.Int(uintptr(unsafe.Pointer(&cubinOut)))
+	frame.Int(uintptr(unsafe.Pointer(&sizeOut)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&cubinOut)
 	runtime.KeepAlive(&sizeOut)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLinkComplete, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLinkComplete, rc)
 		return
 	}
 	return
@@ -3974,20 +3974,20 @@ func LinkComplete(state LinkState) (cubinOut unsafe.Pointer, sizeOut uint64, err
 //
 // See also: [LinkCreate]
 func LinkDestroy(state LinkState) (err error) {
-	fn, lerr := procLinkDestroy.Addr()
+	fnPtr, lerr := procLinkDestroy.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(state))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(state))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLinkDestroy, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLinkDestroy, rc)
 		return
 	}
 	return
@@ -4028,25 +4028,25 @@ func LinkDestroy(state LinkState) (err error) {
 // [ModuleLoadFatBinary],
 // [ModuleUnload]
 func ModuleGetTexRef(hmod Module, name string) (pTexRef Texref, err error) {
-	fn, lerr := procModuleGetTexRef.Addr()
+	fnPtr, lerr := procModuleGetTexRef.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	nameC := ffi.CString(name)
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pTexRef)))
-	f.Int(uintptr(hmod))
-	f.Int(uintptr(unsafe.Pointer(nameC)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pTexRef)))
+	frame.Int(uintptr(hmod))
+	frame.Int(uintptr(unsafe.Pointer(nameC)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pTexRef)
 	runtime.KeepAlive(nameC)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errModuleGetTexRef, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errModuleGetTexRef, rc)
 		return
 	}
 	return
@@ -4085,25 +4085,25 @@ func ModuleGetTexRef(hmod Module, name string) (pTexRef Texref, err error) {
 // [ModuleLoadFatBinary],
 // [ModuleUnload]
 func ModuleGetSurfRef(hmod Module, name string) (pSurfRef Surfref, err error) {
-	fn, lerr := procModuleGetSurfRef.Addr()
+	fnPtr, lerr := procModuleGetSurfRef.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	nameC := ffi.CString(name)
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pSurfRef)))
-	f.Int(uintptr(hmod))
-	f.Int(uintptr(unsafe.Pointer(nameC)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pSurfRef)))
+	frame.Int(uintptr(hmod))
+	frame.Int(uintptr(unsafe.Pointer(nameC)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pSurfRef)
 	runtime.KeepAlive(nameC)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errModuleGetSurfRef, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errModuleGetSurfRef, rc)
 		return
 	}
 	return
@@ -4163,33 +4163,33 @@ func ModuleGetSurfRef(hmod Module, name string) (pSurfRef Surfref, err error) {
 // [ModuleLoadData],
 // [ModuleLoadDataEx]
 func LibraryLoadData(code unsafe.Pointer, jitOptions *JitOption, jitOptionsValues *unsafe.Pointer, numJitOptions uint32, libraryOptions *LibraryOption, libraryOptionValues *unsafe.Pointer, numLibraryOptions uint32) (library Library, err error) {
-	fn, lerr := procLibraryLoadData.Addr()
+	fnPtr, lerr := procLibraryLoadData.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&library)))
-	f.Int(uintptr(unsafe.Pointer(code)))
-	f.Int(uintptr(unsafe.Pointer(jitOptions)))
-	f.Int(uintptr(unsafe.Pointer(jitOptionsValues)))
-	f.Int(uintptr(numJitOptions))
-	f.Int(uintptr(unsafe.Pointer(libraryOptions)))
-	f.Int(uintptr(unsafe.Pointer(libraryOptionValues)))
-	f.Int(uintptr(numLibraryOptions))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&library)))
+	frame.Int(uintptr(unsafe.Pointer(code)))
+	frame.Int(uintptr(unsafe.Pointer(jitOptions)))
+	frame.Int(uintptr(unsafe.Pointer(jitOptionsValues)))
+	frame.Int(uintptr(numJitOptions))
+	frame.Int(uintptr(unsafe.Pointer(libraryOptions)))
+	frame.Int(uintptr(unsafe.Pointer(libraryOptionValues)))
+	frame.Int(uintptr(numLibraryOptions))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&library)
 	runtime.KeepAlive(code)
 	runtime.KeepAlive(jitOptions)
 	runtime.KeepAlive(jitOptionsValues)
 	runtime.KeepAlive(libraryOptions)
 	runtime.KeepAlive(libraryOptionValues)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLibraryLoadData, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLibraryLoadData, rc)
 		return
 	}
 	return
@@ -4249,34 +4249,34 @@ func LibraryLoadData(code unsafe.Pointer, jitOptions *JitOption, jitOptionsValue
 // [ModuleLoadData],
 // [ModuleLoadDataEx]
 func LibraryLoadFromFile(fileName string, jitOptions *JitOption, jitOptionsValues *unsafe.Pointer, numJitOptions uint32, libraryOptions *LibraryOption, libraryOptionValues *unsafe.Pointer, numLibraryOptions uint32) (library Library, err error) {
-	fn, lerr := procLibraryLoadFromFile.Addr()
+	fnPtr, lerr := procLibraryLoadFromFile.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	fileNameC := ffi.CString(fileName)
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&library)))
-	f.Int(uintptr(unsafe.Pointer(fileNameC)))
-	f.Int(uintptr(unsafe.Pointer(jitOptions)))
-	f.Int(uintptr(unsafe.Pointer(jitOptionsValues)))
-	f.Int(uintptr(numJitOptions))
-	f.Int(uintptr(unsafe.Pointer(libraryOptions)))
-	f.Int(uintptr(unsafe.Pointer(libraryOptionValues)))
-	f.Int(uintptr(numLibraryOptions))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&library)))
+	frame.Int(uintptr(unsafe.Pointer(fileNameC)))
+	frame.Int(uintptr(unsafe.Pointer(jitOptions)))
+	frame.Int(uintptr(unsafe.Pointer(jitOptionsValues)))
+	frame.Int(uintptr(numJitOptions))
+	frame.Int(uintptr(unsafe.Pointer(libraryOptions)))
+	frame.Int(uintptr(unsafe.Pointer(libraryOptionValues)))
+	frame.Int(uintptr(numLibraryOptions))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&library)
 	runtime.KeepAlive(fileNameC)
 	runtime.KeepAlive(jitOptions)
 	runtime.KeepAlive(jitOptionsValues)
 	runtime.KeepAlive(libraryOptions)
 	runtime.KeepAlive(libraryOptionValues)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLibraryLoadFromFile, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLibraryLoadFromFile, rc)
 		return
 	}
 	return
@@ -4300,20 +4300,20 @@ func LibraryLoadFromFile(fileName string, jitOptions *JitOption, jitOptionsValue
 // [LibraryLoadFromFile],
 // [ModuleUnload]
 func LibraryUnload(library Library) (err error) {
-	fn, lerr := procLibraryUnload.Addr()
+	fnPtr, lerr := procLibraryUnload.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(library))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(library))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLibraryUnload, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLibraryUnload, rc)
 		return
 	}
 	return
@@ -4345,25 +4345,25 @@ func LibraryUnload(library Library) (err error) {
 // [LibraryGetModule],
 // [ModuleGetFunction]
 func LibraryGetKernel(library Library, name string) (pKernel Kernel, err error) {
-	fn, lerr := procLibraryGetKernel.Addr()
+	fnPtr, lerr := procLibraryGetKernel.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	nameC := ffi.CString(name)
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pKernel)))
-	f.Int(uintptr(library))
-	f.Int(uintptr(unsafe.Pointer(nameC)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pKernel)))
+	frame.Int(uintptr(library))
+	frame.Int(uintptr(unsafe.Pointer(nameC)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pKernel)
 	runtime.KeepAlive(nameC)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLibraryGetKernel, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLibraryGetKernel, rc)
 		return
 	}
 	return
@@ -4383,22 +4383,22 @@ func LibraryGetKernel(library Library, name string) (pKernel Kernel, err error) 
 // [ErrorInvalidHandle],
 // [ErrorInvalidValue]
 func LibraryGetKernelCount(lib Library) (count uint32, err error) {
-	fn, lerr := procLibraryGetKernelCount.Addr()
+	fnPtr, lerr := procLibraryGetKernelCount.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&count)))
-	f.Int(uintptr(lib))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&count)))
+	frame.Int(uintptr(lib))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&count)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLibraryGetKernelCount, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLibraryGetKernelCount, rc)
 		return
 	}
 	return
@@ -4422,23 +4422,23 @@ func LibraryGetKernelCount(lib Library) (count uint32, err error) {
 //
 // See also: [LibraryGetKernelCount]
 func LibraryEnumerateKernels(kernels *Kernel, numKernels uint32, lib Library) (err error) {
-	fn, lerr := procLibraryEnumerateKernels.Addr()
+	fnPtr, lerr := procLibraryEnumerateKernels.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(kernels)))
-	f.Int(uintptr(numKernels))
-	f.Int(uintptr(lib))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(kernels)))
+	frame.Int(uintptr(numKernels))
+	frame.Int(uintptr(lib))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(kernels)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLibraryEnumerateKernels, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLibraryEnumerateKernels, rc)
 		return
 	}
 	return
@@ -4469,22 +4469,22 @@ func LibraryEnumerateKernels(kernels *Kernel, numKernels uint32, lib Library) (e
 // [LibraryUnload],
 // [ModuleGetFunction]
 func LibraryGetModule(library Library) (pMod Module, err error) {
-	fn, lerr := procLibraryGetModule.Addr()
+	fnPtr, lerr := procLibraryGetModule.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pMod)))
-	f.Int(uintptr(library))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pMod)))
+	frame.Int(uintptr(library))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pMod)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLibraryGetModule, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLibraryGetModule, rc)
 		return
 	}
 	return
@@ -4517,22 +4517,22 @@ func LibraryGetModule(library Library) (pMod Module, err error) {
 // [LibraryGetModule],
 // [ModuleGetFunction]
 func KernelGetFunction(kernel Kernel) (pFunc Function, err error) {
-	fn, lerr := procKernelGetFunction.Addr()
+	fnPtr, lerr := procKernelGetFunction.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pFunc)))
-	f.Int(uintptr(kernel))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pFunc)))
+	frame.Int(uintptr(kernel))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pFunc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errKernelGetFunction, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errKernelGetFunction, rc)
 		return
 	}
 	return
@@ -4569,27 +4569,27 @@ func KernelGetFunction(kernel Kernel) (pFunc Function, err error) {
 // [LibraryGetModule],
 // cuModuleGetGlobal
 func LibraryGetGlobal(library Library, name string) (dptr Deviceptr, bytes uint64, err error) {
-	fn, lerr := procLibraryGetGlobal.Addr()
+	fnPtr, lerr := procLibraryGetGlobal.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	nameC := ffi.CString(name)
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&dptr)))
-	f.Int(uintptr(unsafe.Pointer(&bytes)))
-	f.Int(uintptr(library))
-	f.Int(uintptr(unsafe.Pointer(nameC)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&dptr)))
+	frame.Int(uintptr(unsafe.Pointer(&bytes)))
+	frame.Int(uintptr(library))
+	frame.Int(uintptr(unsafe.Pointer(nameC)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&dptr)
 	runtime.KeepAlive(&bytes)
 	runtime.KeepAlive(nameC)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLibraryGetGlobal, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLibraryGetGlobal, rc)
 		return
 	}
 	return
@@ -4626,27 +4626,27 @@ func LibraryGetGlobal(library Library, name string) (dptr Deviceptr, bytes uint6
 // [LibraryLoadFromFile],
 // [LibraryUnload]
 func LibraryGetManaged(library Library, name string) (dptr Deviceptr, bytes uint64, err error) {
-	fn, lerr := procLibraryGetManaged.Addr()
+	fnPtr, lerr := procLibraryGetManaged.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	nameC := ffi.CString(name)
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&dptr)))
-	f.Int(uintptr(unsafe.Pointer(&bytes)))
-	f.Int(uintptr(library))
-	f.Int(uintptr(unsafe.Pointer(nameC)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&dptr)))
+	frame.Int(uintptr(unsafe.Pointer(&bytes)))
+	frame.Int(uintptr(library))
+	frame.Int(uintptr(unsafe.Pointer(nameC)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&dptr)
 	runtime.KeepAlive(&bytes)
 	runtime.KeepAlive(nameC)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLibraryGetManaged, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLibraryGetManaged, rc)
 		return
 	}
 	return
@@ -4677,25 +4677,25 @@ func LibraryGetManaged(library Library, name string) (dptr Deviceptr, bytes uint
 // [LibraryLoadFromFile],
 // [LibraryUnload]
 func LibraryGetUnifiedFunction(library Library, symbol string) (fptr unsafe.Pointer, err error) {
-	fn, lerr := procLibraryGetUnifiedFunction.Addr()
+	fnPtr, lerr := procLibraryGetUnifiedFunction.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	symbolC := ffi.CString(symbol)
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&fptr)))
-	f.Int(uintptr(library))
-	f.Int(uintptr(unsafe.Pointer(symbolC)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&fptr)))
+	frame.Int(uintptr(library))
+	frame.Int(uintptr(unsafe.Pointer(symbolC)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&fptr)
 	runtime.KeepAlive(symbolC)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLibraryGetUnifiedFunction, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLibraryGetUnifiedFunction, rc)
 		return
 	}
 	return
@@ -4788,24 +4788,24 @@ func LibraryGetUnifiedFunction(library Library, symbol string) (fptr unsafe.Poin
 // [ModuleGetFunction],
 // [FuncGetAttribute]
 func KernelGetAttribute(attrib FunctionAttribute, kernel Kernel, dev Device) (pi int32, err error) {
-	fn, lerr := procKernelGetAttribute.Addr()
+	fnPtr, lerr := procKernelGetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pi)))
-	f.Int(uintptr(attrib))
-	f.Int(uintptr(kernel))
-	f.Int(uintptr(dev))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pi)))
+	frame.Int(uintptr(attrib))
+	frame.Int(uintptr(kernel))
+	frame.Int(uintptr(dev))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pi)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errKernelGetAttribute, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errKernelGetAttribute, rc)
 		return
 	}
 	return
@@ -4888,23 +4888,23 @@ func KernelGetAttribute(attrib FunctionAttribute, kernel Kernel, dev Device) (pi
 // [ModuleGetFunction],
 // [FuncSetAttribute]
 func KernelSetAttribute(attrib FunctionAttribute, val int32, kernel Kernel, dev Device) (err error) {
-	fn, lerr := procKernelSetAttribute.Addr()
+	fnPtr, lerr := procKernelSetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(attrib))
-	f.Int(uintptr(val))
-	f.Int(uintptr(kernel))
-	f.Int(uintptr(dev))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(attrib))
+	frame.Int(uintptr(val))
+	frame.Int(uintptr(kernel))
+	frame.Int(uintptr(dev))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errKernelSetAttribute, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errKernelSetAttribute, rc)
 		return
 	}
 	return
@@ -4967,22 +4967,22 @@ func KernelSetAttribute(attrib FunctionAttribute, val int32, kernel Kernel, dev 
 // [CtxSetCacheConfig],
 // [LaunchKernel]
 func KernelSetCacheConfig(kernel Kernel, config FuncCache, dev Device) (err error) {
-	fn, lerr := procKernelSetCacheConfig.Addr()
+	fnPtr, lerr := procKernelSetCacheConfig.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(kernel))
-	f.Int(uintptr(config))
-	f.Int(uintptr(dev))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(kernel))
+	frame.Int(uintptr(config))
+	frame.Int(uintptr(dev))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errKernelSetCacheConfig, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errKernelSetCacheConfig, rc)
 		return
 	}
 	return
@@ -5007,23 +5007,23 @@ func KernelSetCacheConfig(kernel Kernel, config FuncCache, dev Device) (err erro
 // [ErrorInvalidValue]
 // Note that this function may also return error codes from previous, asynchronous launches.
 func KernelGetName(hfunc Kernel) (name string, err error) {
-	fn, lerr := procKernelGetName.Addr()
+	fnPtr, lerr := procKernelGetName.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	var nameC uintptr
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&nameC)))
-	f.Int(uintptr(hfunc))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&nameC)))
+	frame.Int(uintptr(hfunc))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&nameC)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errKernelGetName, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errKernelGetName, rc)
 		return
 	}
 	name = ffi.GoString(nameC)
@@ -5053,25 +5053,25 @@ func KernelGetName(hfunc Kernel) (name string, err error) {
 //
 // See also: [FuncGetParamInfo]
 func KernelGetParamInfo(kernel Kernel, paramIndex uint64) (paramOffset uint64, paramSize uint64, err error) {
-	fn, lerr := procKernelGetParamInfo.Addr()
+	fnPtr, lerr := procKernelGetParamInfo.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(kernel))
-	f.Int(uintptr(paramIndex))
-	f.Int(uintptr(unsafe.Pointer(&paramOffset)))
-	f.Int(uintptr(unsafe.Pointer(&paramSize)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(kernel))
+	frame.Int(uintptr(paramIndex))
+	frame.Int(uintptr(unsafe.Pointer(&paramOffset)))
+	frame.Int(uintptr(unsafe.Pointer(&paramSize)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&paramOffset)
 	runtime.KeepAlive(&paramSize)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errKernelGetParamInfo, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errKernelGetParamInfo, rc)
 		return
 	}
 	return
@@ -5119,23 +5119,23 @@ func KernelGetParamInfo(kernel Kernel, paramIndex uint64) (paramOffset uint64, p
 // [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMemGetInfo
 func MemGetInfo() (free uint64, total uint64, err error) {
-	fn, lerr := procMemGetInfo.Addr()
+	fnPtr, lerr := procMemGetInfo.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&free)))
-	f.Int(uintptr(unsafe.Pointer(&total)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&free)))
+	frame.Int(uintptr(unsafe.Pointer(&total)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&free)
 	runtime.KeepAlive(&total)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemGetInfo, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemGetInfo, rc)
 		return
 	}
 	return
@@ -5174,22 +5174,22 @@ func MemGetInfo() (free uint64, total uint64, err error) {
 // [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMalloc
 func MemAlloc(bytesize uint64) (dptr Deviceptr, err error) {
-	fn, lerr := procMemAlloc.Addr()
+	fnPtr, lerr := procMemAlloc.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&dptr)))
-	f.Int(uintptr(bytesize))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&dptr)))
+	frame.Int(uintptr(bytesize))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&dptr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemAlloc, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemAlloc, rc)
 		return
 	}
 	return
@@ -5255,26 +5255,26 @@ func MemAlloc(bytesize uint64) (dptr Deviceptr, err error) {
 // [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMallocPitch
 func MemAllocPitch(widthInBytes uint64, height uint64, elementSizeBytes uint32) (dptr Deviceptr, pPitch uint64, err error) {
-	fn, lerr := procMemAllocPitch.Addr()
+	fnPtr, lerr := procMemAllocPitch.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&dptr)))
-	f.Int(uintptr(unsafe.Pointer(&pPitch)))
-	f.Int(uintptr(widthInBytes))
-	f.Int(uintptr(height))
-	f.Int(uintptr(elementSizeBytes))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&dptr)))
+	frame.Int(uintptr(unsafe.Pointer(&pPitch)))
+	frame.Int(uintptr(widthInBytes))
+	frame.Int(uintptr(height))
+	frame.Int(uintptr(elementSizeBytes))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&dptr)
 	runtime.KeepAlive(&pPitch)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemAllocPitch, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemAllocPitch, rc)
 		return
 	}
 	return
@@ -5315,20 +5315,20 @@ func MemAllocPitch(widthInBytes uint64, height uint64, elementSizeBytes uint32) 
 // [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaFree
 func MemFree(dptr Deviceptr) (err error) {
-	fn, lerr := procMemFree.Addr()
+	fnPtr, lerr := procMemFree.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dptr))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dptr))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemFree, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemFree, rc)
 		return
 	}
 	return
@@ -5367,24 +5367,24 @@ func MemFree(dptr Deviceptr) (err error) {
 // [MemHostGetDevicePointer], [MemsetD2D8], [MemsetD2D16],
 // [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32]
 func MemGetAddressRange(dptr Deviceptr) (pbase Deviceptr, psize uint64, err error) {
-	fn, lerr := procMemGetAddressRange.Addr()
+	fnPtr, lerr := procMemGetAddressRange.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pbase)))
-	f.Int(uintptr(unsafe.Pointer(&psize)))
-	f.Int(uintptr(dptr))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pbase)))
+	frame.Int(uintptr(unsafe.Pointer(&psize)))
+	frame.Int(uintptr(dptr))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pbase)
 	runtime.KeepAlive(&psize)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemGetAddressRange, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemGetAddressRange, rc)
 		return
 	}
 	return
@@ -5440,22 +5440,22 @@ func MemGetAddressRange(dptr Deviceptr) (pbase Deviceptr, psize uint64, err erro
 // [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMallocHost
 func MemAllocHost(bytesize uint64) (pp unsafe.Pointer, err error) {
-	fn, lerr := procMemAllocHost.Addr()
+	fnPtr, lerr := procMemAllocHost.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pp)))
-	f.Int(uintptr(bytesize))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pp)))
+	frame.Int(uintptr(bytesize))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pp)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemAllocHost, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemAllocHost, rc)
 		return
 	}
 	return
@@ -5490,21 +5490,21 @@ func MemAllocHost(bytesize uint64) (pp unsafe.Pointer, err error) {
 // [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaFreeHost
 func MemFreeHost(p unsafe.Pointer) (err error) {
-	fn, lerr := procMemFreeHost.Addr()
+	fnPtr, lerr := procMemFreeHost.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(p)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(p)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(p)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemFreeHost, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemFreeHost, rc)
 		return
 	}
 	return
@@ -5592,23 +5592,23 @@ func MemFreeHost(p unsafe.Pointer) (err error) {
 // [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaHostAlloc
 func MemHostAlloc(bytesize uint64, flags uint32) (pp unsafe.Pointer, err error) {
-	fn, lerr := procMemHostAlloc.Addr()
+	fnPtr, lerr := procMemHostAlloc.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pp)))
-	f.Int(uintptr(bytesize))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pp)))
+	frame.Int(uintptr(bytesize))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pp)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemHostAlloc, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemHostAlloc, rc)
 		return
 	}
 	return
@@ -5666,24 +5666,24 @@ func MemHostAlloc(bytesize uint64, flags uint32) (pp unsafe.Pointer, err error) 
 // [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaHostGetDevicePointer
 func MemHostGetDevicePointer(p unsafe.Pointer, flags uint32) (pdptr Deviceptr, err error) {
-	fn, lerr := procMemHostGetDevicePointer.Addr()
+	fnPtr, lerr := procMemHostGetDevicePointer.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pdptr)))
-	f.Int(uintptr(unsafe.Pointer(p)))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pdptr)))
+	frame.Int(uintptr(unsafe.Pointer(p)))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pdptr)
 	runtime.KeepAlive(p)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemHostGetDevicePointer, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemHostGetDevicePointer, rc)
 		return
 	}
 	return
@@ -5715,23 +5715,23 @@ func MemHostGetDevicePointer(p unsafe.Pointer, flags uint32) (pdptr Deviceptr, e
 // [MemHostAlloc],
 // cudaHostGetFlags
 func MemHostGetFlags(p unsafe.Pointer) (pFlags uint32, err error) {
-	fn, lerr := procMemHostGetFlags.Addr()
+	fnPtr, lerr := procMemHostGetFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pFlags)))
-	f.Int(uintptr(unsafe.Pointer(p)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pFlags)))
+	frame.Int(uintptr(unsafe.Pointer(p)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pFlags)
 	runtime.KeepAlive(p)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemHostGetFlags, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemHostGetFlags, rc)
 		return
 	}
 	return
@@ -5846,23 +5846,23 @@ func MemHostGetFlags(p unsafe.Pointer) (pFlags uint32, err error) {
 // [DeviceGetAttribute], [StreamAttachMemAsync],
 // cudaMallocManaged
 func MemAllocManaged(bytesize uint64, flags uint32) (dptr Deviceptr, err error) {
-	fn, lerr := procMemAllocManaged.Addr()
+	fnPtr, lerr := procMemAllocManaged.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&dptr)))
-	f.Int(uintptr(bytesize))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&dptr)))
+	frame.Int(uintptr(bytesize))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&dptr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemAllocManaged, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemAllocManaged, rc)
 		return
 	}
 	return
@@ -5904,25 +5904,25 @@ func MemAllocManaged(bytesize uint64, flags uint32) (dptr Deviceptr, err error) 
 // See also:
 // [DeviceUnregisterAsyncNotification]
 func DeviceRegisterAsyncNotification(device Device, callbackFunc AsyncCallback, userData unsafe.Pointer) (callback AsyncCallbackHandle, err error) {
-	fn, lerr := procDeviceRegisterAsyncNotification.Addr()
+	fnPtr, lerr := procDeviceRegisterAsyncNotification.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(device))
-	f.Int(uintptr(callbackFunc))
-	f.Int(uintptr(unsafe.Pointer(userData)))
-	f.Int(uintptr(unsafe.Pointer(&callback)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(device))
+	frame.Int(uintptr(callbackFunc))
+	frame.Int(uintptr(unsafe.Pointer(userData)))
+	frame.Int(uintptr(unsafe.Pointer(&callback)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(userData)
 	runtime.KeepAlive(&callback)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceRegisterAsyncNotification, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceRegisterAsyncNotification, rc)
 		return
 	}
 	return
@@ -5950,21 +5950,21 @@ func DeviceRegisterAsyncNotification(device Device, callbackFunc AsyncCallback, 
 // See also:
 // [DeviceRegisterAsyncNotification]
 func DeviceUnregisterAsyncNotification(device Device, callback AsyncCallbackHandle) (err error) {
-	fn, lerr := procDeviceUnregisterAsyncNotification.Addr()
+	fnPtr, lerr := procDeviceUnregisterAsyncNotification.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(device))
-	f.Int(uintptr(callback))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(device))
+	frame.Int(uintptr(callback))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceUnregisterAsyncNotification, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceUnregisterAsyncNotification, rc)
 		return
 	}
 	return
@@ -5999,24 +5999,24 @@ func DeviceUnregisterAsyncNotification(device Device, callback AsyncCallbackHand
 // [DeviceGetPCIBusId],
 // cudaDeviceGetByPCIBusId
 func DeviceGetByPCIBusId(pciBusId string) (dev Device, err error) {
-	fn, lerr := procDeviceGetByPCIBusId.Addr()
+	fnPtr, lerr := procDeviceGetByPCIBusId.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	pciBusIdC := ffi.CString(pciBusId)
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&dev)))
-	f.Int(uintptr(unsafe.Pointer(pciBusIdC)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&dev)))
+	frame.Int(uintptr(unsafe.Pointer(pciBusIdC)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&dev)
 	runtime.KeepAlive(pciBusIdC)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetByPCIBusId, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetByPCIBusId, rc)
 		return
 	}
 	return
@@ -6054,23 +6054,23 @@ func DeviceGetByPCIBusId(pciBusId string) (dev Device, err error) {
 // [DeviceGetByPCIBusId],
 // cudaDeviceGetPCIBusId
 func DeviceGetPCIBusId(len_ int32, dev Device) (pciBusId byte, err error) {
-	fn, lerr := procDeviceGetPCIBusId.Addr()
+	fnPtr, lerr := procDeviceGetPCIBusId.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pciBusId)))
-	f.Int(uintptr(len_))
-	f.Int(uintptr(dev))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pciBusId)))
+	frame.Int(uintptr(len_))
+	frame.Int(uintptr(dev))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pciBusId)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetPCIBusId, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetPCIBusId, rc)
 		return
 	}
 	return
@@ -6124,22 +6124,22 @@ func DeviceGetPCIBusId(len_ int32, dev Device) (pciBusId byte, err error) {
 // [IpcCloseMemHandle],
 // cudaIpcGetEventHandle
 func IpcGetEventHandle(event Event) (pHandle IpcEventHandle, err error) {
-	fn, lerr := procIpcGetEventHandle.Addr()
+	fnPtr, lerr := procIpcGetEventHandle.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pHandle)))
-	f.Int(uintptr(event))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pHandle)))
+	frame.Int(uintptr(event))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pHandle)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errIpcGetEventHandle, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errIpcGetEventHandle, rc)
 		return
 	}
 	return
@@ -6186,23 +6186,23 @@ func IpcGetEventHandle(event Event) (pHandle IpcEventHandle, err error) {
 // [IpcCloseMemHandle],
 // cudaIpcOpenEventHandle
 func IpcOpenEventHandle(handle IpcEventHandle) (phEvent Event, err error) {
-	fn, lerr := procIpcOpenEventHandle.Addr()
+	fnPtr, lerr := procIpcOpenEventHandle.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phEvent)))
-	f.Struct(unsafe.Pointer(&handle), &layoutIpcEventHandle)
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phEvent)))
+	frame.Struct(unsafe.Pointer(&handle), &layoutIpcEventHandle)
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phEvent)
 	runtime.KeepAlive(&handle)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errIpcOpenEventHandle, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errIpcOpenEventHandle, rc)
 		return
 	}
 	return
@@ -6251,22 +6251,22 @@ func IpcOpenEventHandle(handle IpcEventHandle) (phEvent Event, err error) {
 // [IpcCloseMemHandle],
 // cudaIpcGetMemHandle
 func IpcGetMemHandle(dptr Deviceptr) (pHandle IpcMemHandle, err error) {
-	fn, lerr := procIpcGetMemHandle.Addr()
+	fnPtr, lerr := procIpcGetMemHandle.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pHandle)))
-	f.Int(uintptr(dptr))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pHandle)))
+	frame.Int(uintptr(dptr))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pHandle)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errIpcGetMemHandle, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errIpcGetMemHandle, rc)
 		return
 	}
 	return
@@ -6331,24 +6331,24 @@ func IpcGetMemHandle(dptr Deviceptr) (pHandle IpcMemHandle, err error) {
 // [DeviceCanAccessPeer],
 // cudaIpcOpenMemHandle
 func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (pdptr Deviceptr, err error) {
-	fn, lerr := procIpcOpenMemHandle.Addr()
+	fnPtr, lerr := procIpcOpenMemHandle.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pdptr)))
-	f.Struct(unsafe.Pointer(&handle), &layoutIpcMemHandle)
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pdptr)))
+	frame.Struct(unsafe.Pointer(&handle), &layoutIpcMemHandle)
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pdptr)
 	runtime.KeepAlive(&handle)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errIpcOpenMemHandle, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errIpcOpenMemHandle, rc)
 		return
 	}
 	return
@@ -6390,20 +6390,20 @@ func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (pdptr Deviceptr, err e
 // [IpcOpenMemHandle],
 // cudaIpcCloseMemHandle
 func IpcCloseMemHandle(dptr Deviceptr) (err error) {
-	fn, lerr := procIpcCloseMemHandle.Addr()
+	fnPtr, lerr := procIpcCloseMemHandle.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dptr))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dptr))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errIpcCloseMemHandle, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errIpcCloseMemHandle, rc)
 		return
 	}
 	return
@@ -6499,23 +6499,23 @@ func IpcCloseMemHandle(dptr Deviceptr) (err error) {
 // [MemHostGetDevicePointer],
 // cudaHostRegister
 func MemHostRegister(p unsafe.Pointer, bytesize uint64, flags uint32) (err error) {
-	fn, lerr := procMemHostRegister.Addr()
+	fnPtr, lerr := procMemHostRegister.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(p)))
-	f.Int(uintptr(bytesize))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(p)))
+	frame.Int(uintptr(bytesize))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(p)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemHostRegister, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemHostRegister, rc)
 		return
 	}
 	return
@@ -6546,21 +6546,21 @@ func MemHostRegister(p unsafe.Pointer, bytesize uint64, flags uint32) (err error
 // [MemHostRegister],
 // cudaHostUnregister
 func MemHostUnregister(p unsafe.Pointer) (err error) {
-	fn, lerr := procMemHostUnregister.Addr()
+	fnPtr, lerr := procMemHostUnregister.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(p)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(p)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(p)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemHostUnregister, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemHostUnregister, rc)
 		return
 	}
 	return
@@ -6605,22 +6605,22 @@ func MemHostUnregister(p unsafe.Pointer) (err error) {
 // cudaMemcpyToSymbol,
 // cudaMemcpyFromSymbol
 func Memcpy(dst Deviceptr, src Deviceptr, byteCount uint64) (err error) {
-	fn, lerr := procMemcpy.Addr()
+	fnPtr, lerr := procMemcpy.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dst))
-	f.Int(uintptr(src))
-	f.Int(uintptr(byteCount))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(byteCount))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpy, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpy, rc)
 		return
 	}
 	return
@@ -6655,24 +6655,24 @@ func Memcpy(dst Deviceptr, src Deviceptr, byteCount uint64) (err error) {
 // [Memcpy3DPeerAsync],
 // cudaMemcpyPeer
 func MemcpyPeer(dstDevice Deviceptr, dstContext Context, srcDevice Deviceptr, srcContext Context, byteCount uint64) (err error) {
-	fn, lerr := procMemcpyPeer.Addr()
+	fnPtr, lerr := procMemcpyPeer.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dstDevice))
-	f.Int(uintptr(dstContext))
-	f.Int(uintptr(srcDevice))
-	f.Int(uintptr(srcContext))
-	f.Int(uintptr(byteCount))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dstDevice))
+	frame.Int(uintptr(dstContext))
+	frame.Int(uintptr(srcDevice))
+	frame.Int(uintptr(srcContext))
+	frame.Int(uintptr(byteCount))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyPeer, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyPeer, rc)
 		return
 	}
 	return
@@ -6713,23 +6713,23 @@ func MemcpyPeer(dstDevice Deviceptr, dstContext Context, srcDevice Deviceptr, sr
 // cudaMemcpy,
 // cudaMemcpyToSymbol
 func MemcpyHtoD(dstDevice Deviceptr, srcHost unsafe.Pointer, byteCount uint64) (err error) {
-	fn, lerr := procMemcpyHtoD.Addr()
+	fnPtr, lerr := procMemcpyHtoD.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dstDevice))
-	f.Int(uintptr(unsafe.Pointer(srcHost)))
-	f.Int(uintptr(byteCount))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(dstDevice))
+	frame.Int(uintptr(unsafe.Pointer(srcHost)))
+	frame.Int(uintptr(byteCount))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(srcHost)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyHtoD, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyHtoD, rc)
 		return
 	}
 	return
@@ -6770,23 +6770,23 @@ func MemcpyHtoD(dstDevice Deviceptr, srcHost unsafe.Pointer, byteCount uint64) (
 // cudaMemcpy,
 // cudaMemcpyFromSymbol
 func MemcpyDtoH(dstHost unsafe.Pointer, srcDevice Deviceptr, byteCount uint64) (err error) {
-	fn, lerr := procMemcpyDtoH.Addr()
+	fnPtr, lerr := procMemcpyDtoH.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(dstHost)))
-	f.Int(uintptr(srcDevice))
-	f.Int(uintptr(byteCount))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(dstHost)))
+	frame.Int(uintptr(srcDevice))
+	frame.Int(uintptr(byteCount))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dstHost)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyDtoH, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyDtoH, rc)
 		return
 	}
 	return
@@ -6827,22 +6827,22 @@ func MemcpyDtoH(dstHost unsafe.Pointer, srcDevice Deviceptr, byteCount uint64) (
 // cudaMemcpyToSymbol,
 // cudaMemcpyFromSymbol
 func MemcpyDtoD(dstDevice Deviceptr, srcDevice Deviceptr, byteCount uint64) (err error) {
-	fn, lerr := procMemcpyDtoD.Addr()
+	fnPtr, lerr := procMemcpyDtoD.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dstDevice))
-	f.Int(uintptr(srcDevice))
-	f.Int(uintptr(byteCount))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dstDevice))
+	frame.Int(uintptr(srcDevice))
+	frame.Int(uintptr(byteCount))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyDtoD, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyDtoD, rc)
 		return
 	}
 	return
@@ -6883,23 +6883,23 @@ func MemcpyDtoD(dstDevice Deviceptr, srcDevice Deviceptr, byteCount uint64) (err
 // [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMemcpyToArray
 func MemcpyDtoA(dstArray Array, dstOffset uint64, srcDevice Deviceptr, byteCount uint64) (err error) {
-	fn, lerr := procMemcpyDtoA.Addr()
+	fnPtr, lerr := procMemcpyDtoA.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dstArray))
-	f.Int(uintptr(dstOffset))
-	f.Int(uintptr(srcDevice))
-	f.Int(uintptr(byteCount))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dstArray))
+	frame.Int(uintptr(dstOffset))
+	frame.Int(uintptr(srcDevice))
+	frame.Int(uintptr(byteCount))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyDtoA, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyDtoA, rc)
 		return
 	}
 	return
@@ -6942,23 +6942,23 @@ func MemcpyDtoA(dstArray Array, dstOffset uint64, srcDevice Deviceptr, byteCount
 // [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMemcpyFromArray
 func MemcpyAtoD(dstDevice Deviceptr, srcArray Array, srcOffset uint64, byteCount uint64) (err error) {
-	fn, lerr := procMemcpyAtoD.Addr()
+	fnPtr, lerr := procMemcpyAtoD.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dstDevice))
-	f.Int(uintptr(srcArray))
-	f.Int(uintptr(srcOffset))
-	f.Int(uintptr(byteCount))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dstDevice))
+	frame.Int(uintptr(srcArray))
+	frame.Int(uintptr(srcOffset))
+	frame.Int(uintptr(byteCount))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyAtoD, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyAtoD, rc)
 		return
 	}
 	return
@@ -7000,24 +7000,24 @@ func MemcpyAtoD(dstDevice Deviceptr, srcArray Array, srcOffset uint64, byteCount
 // [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMemcpyToArray
 func MemcpyHtoA(dstArray Array, dstOffset uint64, srcHost unsafe.Pointer, byteCount uint64) (err error) {
-	fn, lerr := procMemcpyHtoA.Addr()
+	fnPtr, lerr := procMemcpyHtoA.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dstArray))
-	f.Int(uintptr(dstOffset))
-	f.Int(uintptr(unsafe.Pointer(srcHost)))
-	f.Int(uintptr(byteCount))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(dstArray))
+	frame.Int(uintptr(dstOffset))
+	frame.Int(uintptr(unsafe.Pointer(srcHost)))
+	frame.Int(uintptr(byteCount))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(srcHost)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyHtoA, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyHtoA, rc)
 		return
 	}
 	return
@@ -7059,24 +7059,24 @@ func MemcpyHtoA(dstArray Array, dstOffset uint64, srcHost unsafe.Pointer, byteCo
 // [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMemcpyFromArray
 func MemcpyAtoH(dstHost unsafe.Pointer, srcArray Array, srcOffset uint64, byteCount uint64) (err error) {
-	fn, lerr := procMemcpyAtoH.Addr()
+	fnPtr, lerr := procMemcpyAtoH.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(dstHost)))
-	f.Int(uintptr(srcArray))
-	f.Int(uintptr(srcOffset))
-	f.Int(uintptr(byteCount))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(dstHost)))
+	frame.Int(uintptr(srcArray))
+	frame.Int(uintptr(srcOffset))
+	frame.Int(uintptr(byteCount))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dstHost)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyAtoH, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyAtoH, rc)
 		return
 	}
 	return
@@ -7121,24 +7121,24 @@ func MemcpyAtoH(dstHost unsafe.Pointer, srcArray Array, srcOffset uint64, byteCo
 // [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMemcpyArrayToArray
 func MemcpyAtoA(dstArray Array, dstOffset uint64, srcArray Array, srcOffset uint64, byteCount uint64) (err error) {
-	fn, lerr := procMemcpyAtoA.Addr()
+	fnPtr, lerr := procMemcpyAtoA.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dstArray))
-	f.Int(uintptr(dstOffset))
-	f.Int(uintptr(srcArray))
-	f.Int(uintptr(srcOffset))
-	f.Int(uintptr(byteCount))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dstArray))
+	frame.Int(uintptr(dstOffset))
+	frame.Int(uintptr(srcArray))
+	frame.Int(uintptr(srcOffset))
+	frame.Int(uintptr(byteCount))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyAtoA, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyAtoA, rc)
 		return
 	}
 	return
@@ -7285,21 +7285,21 @@ func MemcpyAtoA(dstArray Array, dstOffset uint64, srcArray Array, srcOffset uint
 // cudaMemcpy2DToArray,
 // cudaMemcpy2DFromArray
 func CuMemcpy2D(pCopy *Memcpy2D) (err error) {
-	fn, lerr := procCuMemcpy2D.Addr()
+	fnPtr, lerr := procCuMemcpy2D.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(pCopy)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(pCopy)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pCopy)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCuMemcpy2D, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCuMemcpy2D, rc)
 		return
 	}
 	return
@@ -7444,21 +7444,21 @@ func CuMemcpy2D(pCopy *Memcpy2D) (err error) {
 // cudaMemcpy2DToArray,
 // cudaMemcpy2DFromArray
 func Memcpy2DUnaligned(pCopy *Memcpy2D) (err error) {
-	fn, lerr := procMemcpy2DUnaligned.Addr()
+	fnPtr, lerr := procMemcpy2DUnaligned.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(pCopy)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(pCopy)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pCopy)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpy2DUnaligned, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpy2DUnaligned, rc)
 		return
 	}
 	return
@@ -7610,21 +7610,21 @@ func Memcpy2DUnaligned(pCopy *Memcpy2D) (err error) {
 // [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMemcpy3D
 func CuMemcpy3D(pCopy *Memcpy3D) (err error) {
-	fn, lerr := procCuMemcpy3D.Addr()
+	fnPtr, lerr := procCuMemcpy3D.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(pCopy)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(pCopy)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pCopy)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCuMemcpy3D, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCuMemcpy3D, rc)
 		return
 	}
 	return
@@ -7653,21 +7653,21 @@ func CuMemcpy3D(pCopy *Memcpy3D) (err error) {
 // [Memcpy3DPeerAsync],
 // cudaMemcpy3DPeer
 func CuMemcpy3DPeer(pCopy *Memcpy3DPeer) (err error) {
-	fn, lerr := procCuMemcpy3DPeer.Addr()
+	fnPtr, lerr := procCuMemcpy3DPeer.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(pCopy)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(pCopy)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pCopy)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCuMemcpy3DPeer, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCuMemcpy3DPeer, rc)
 		return
 	}
 	return
@@ -7717,23 +7717,23 @@ func CuMemcpy3DPeer(pCopy *Memcpy3DPeer) (err error) {
 // cudaMemcpyToSymbolAsync,
 // cudaMemcpyFromSymbolAsync
 func MemcpyAsync(dst Deviceptr, src Deviceptr, byteCount uint64, hStream Stream) (err error) {
-	fn, lerr := procMemcpyAsync.Addr()
+	fnPtr, lerr := procMemcpyAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dst))
-	f.Int(uintptr(src))
-	f.Int(uintptr(byteCount))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(byteCount))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyAsync, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyAsync, rc)
 		return
 	}
 	return
@@ -7771,25 +7771,25 @@ func MemcpyAsync(dst Deviceptr, src Deviceptr, byteCount uint64, hStream Stream)
 // [Memcpy3DPeerAsync],
 // cudaMemcpyPeerAsync
 func MemcpyPeerAsync(dstDevice Deviceptr, dstContext Context, srcDevice Deviceptr, srcContext Context, byteCount uint64, hStream Stream) (err error) {
-	fn, lerr := procMemcpyPeerAsync.Addr()
+	fnPtr, lerr := procMemcpyPeerAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dstDevice))
-	f.Int(uintptr(dstContext))
-	f.Int(uintptr(srcDevice))
-	f.Int(uintptr(srcContext))
-	f.Int(uintptr(byteCount))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dstDevice))
+	frame.Int(uintptr(dstContext))
+	frame.Int(uintptr(srcDevice))
+	frame.Int(uintptr(srcContext))
+	frame.Int(uintptr(byteCount))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyPeerAsync, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyPeerAsync, rc)
 		return
 	}
 	return
@@ -7835,24 +7835,24 @@ func MemcpyPeerAsync(dstDevice Deviceptr, dstContext Context, srcDevice Devicept
 // cudaMemcpyAsync,
 // cudaMemcpyToSymbolAsync
 func MemcpyHtoDAsync(dstDevice Deviceptr, srcHost unsafe.Pointer, byteCount uint64, hStream Stream) (err error) {
-	fn, lerr := procMemcpyHtoDAsync.Addr()
+	fnPtr, lerr := procMemcpyHtoDAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dstDevice))
-	f.Int(uintptr(unsafe.Pointer(srcHost)))
-	f.Int(uintptr(byteCount))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(dstDevice))
+	frame.Int(uintptr(unsafe.Pointer(srcHost)))
+	frame.Int(uintptr(byteCount))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(srcHost)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyHtoDAsync, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyHtoDAsync, rc)
 		return
 	}
 	return
@@ -7898,24 +7898,24 @@ func MemcpyHtoDAsync(dstDevice Deviceptr, srcHost unsafe.Pointer, byteCount uint
 // cudaMemcpyAsync,
 // cudaMemcpyFromSymbolAsync
 func MemcpyDtoHAsync(dstHost unsafe.Pointer, srcDevice Deviceptr, byteCount uint64, hStream Stream) (err error) {
-	fn, lerr := procMemcpyDtoHAsync.Addr()
+	fnPtr, lerr := procMemcpyDtoHAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(dstHost)))
-	f.Int(uintptr(srcDevice))
-	f.Int(uintptr(byteCount))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(dstHost)))
+	frame.Int(uintptr(srcDevice))
+	frame.Int(uintptr(byteCount))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dstHost)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyDtoHAsync, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyDtoHAsync, rc)
 		return
 	}
 	return
@@ -7961,23 +7961,23 @@ func MemcpyDtoHAsync(dstHost unsafe.Pointer, srcDevice Deviceptr, byteCount uint
 // cudaMemcpyToSymbolAsync,
 // cudaMemcpyFromSymbolAsync
 func MemcpyDtoDAsync(dstDevice Deviceptr, srcDevice Deviceptr, byteCount uint64, hStream Stream) (err error) {
-	fn, lerr := procMemcpyDtoDAsync.Addr()
+	fnPtr, lerr := procMemcpyDtoDAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dstDevice))
-	f.Int(uintptr(srcDevice))
-	f.Int(uintptr(byteCount))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dstDevice))
+	frame.Int(uintptr(srcDevice))
+	frame.Int(uintptr(byteCount))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyDtoDAsync, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyDtoDAsync, rc)
 		return
 	}
 	return
@@ -8024,25 +8024,25 @@ func MemcpyDtoDAsync(dstDevice Deviceptr, srcDevice Deviceptr, byteCount uint64,
 // [MemsetD32], [MemsetD32Async],
 // cudaMemcpyToArrayAsync
 func MemcpyHtoAAsync(dstArray Array, dstOffset uint64, srcHost unsafe.Pointer, byteCount uint64, hStream Stream) (err error) {
-	fn, lerr := procMemcpyHtoAAsync.Addr()
+	fnPtr, lerr := procMemcpyHtoAAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dstArray))
-	f.Int(uintptr(dstOffset))
-	f.Int(uintptr(unsafe.Pointer(srcHost)))
-	f.Int(uintptr(byteCount))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(dstArray))
+	frame.Int(uintptr(dstOffset))
+	frame.Int(uintptr(unsafe.Pointer(srcHost)))
+	frame.Int(uintptr(byteCount))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(srcHost)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyHtoAAsync, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyHtoAAsync, rc)
 		return
 	}
 	return
@@ -8089,25 +8089,25 @@ func MemcpyHtoAAsync(dstArray Array, dstOffset uint64, srcHost unsafe.Pointer, b
 // [MemsetD32], [MemsetD32Async],
 // cudaMemcpyFromArrayAsync
 func MemcpyAtoHAsync(dstHost unsafe.Pointer, srcArray Array, srcOffset uint64, byteCount uint64, hStream Stream) (err error) {
-	fn, lerr := procMemcpyAtoHAsync.Addr()
+	fnPtr, lerr := procMemcpyAtoHAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(dstHost)))
-	f.Int(uintptr(srcArray))
-	f.Int(uintptr(srcOffset))
-	f.Int(uintptr(byteCount))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(dstHost)))
+	frame.Int(uintptr(srcArray))
+	frame.Int(uintptr(srcOffset))
+	frame.Int(uintptr(byteCount))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dstHost)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyAtoHAsync, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyAtoHAsync, rc)
 		return
 	}
 	return
@@ -8259,22 +8259,22 @@ func MemcpyAtoHAsync(dstHost unsafe.Pointer, srcArray Array, srcOffset uint64, b
 // cudaMemcpy2DToArrayAsync,
 // cudaMemcpy2DFromArrayAsync
 func Memcpy2DAsync(pCopy *Memcpy2D, hStream Stream) (err error) {
-	fn, lerr := procMemcpy2DAsync.Addr()
+	fnPtr, lerr := procMemcpy2DAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(pCopy)))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(pCopy)))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pCopy)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpy2DAsync, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpy2DAsync, rc)
 		return
 	}
 	return
@@ -8431,22 +8431,22 @@ func Memcpy2DAsync(pCopy *Memcpy2D, hStream Stream) (err error) {
 // [MemsetD32], [MemsetD32Async],
 // cudaMemcpy3DAsync
 func Memcpy3DAsync(pCopy *Memcpy3D, hStream Stream) (err error) {
-	fn, lerr := procMemcpy3DAsync.Addr()
+	fnPtr, lerr := procMemcpy3DAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(pCopy)))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(pCopy)))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pCopy)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpy3DAsync, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpy3DAsync, rc)
 		return
 	}
 	return
@@ -8477,22 +8477,22 @@ func Memcpy3DAsync(pCopy *Memcpy3D, hStream Stream) (err error) {
 // [Memcpy3DPeerAsync],
 // cudaMemcpy3DPeerAsync
 func Memcpy3DPeerAsync(pCopy *Memcpy3DPeer, hStream Stream) (err error) {
-	fn, lerr := procMemcpy3DPeerAsync.Addr()
+	fnPtr, lerr := procMemcpy3DPeerAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(pCopy)))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(pCopy)))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pCopy)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpy3DPeerAsync, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpy3DPeerAsync, rc)
 		return
 	}
 	return
@@ -8532,22 +8532,22 @@ func Memcpy3DPeerAsync(pCopy *Memcpy3DPeer, hStream Stream) (err error) {
 // [MemsetD32], [MemsetD32Async],
 // cudaMemset
 func MemsetD8(dstDevice Deviceptr, uc uint8, n uint64) (err error) {
-	fn, lerr := procMemsetD8.Addr()
+	fnPtr, lerr := procMemsetD8.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dstDevice))
-	f.Int(uintptr(uc))
-	f.Int(uintptr(n))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dstDevice))
+	frame.Int(uintptr(uc))
+	frame.Int(uintptr(n))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemsetD8, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemsetD8, rc)
 		return
 	}
 	return
@@ -8587,22 +8587,22 @@ func MemsetD8(dstDevice Deviceptr, uc uint8, n uint64) (err error) {
 // [MemsetD32], [MemsetD32Async],
 // cudaMemset
 func MemsetD16(dstDevice Deviceptr, us uint16, n uint64) (err error) {
-	fn, lerr := procMemsetD16.Addr()
+	fnPtr, lerr := procMemsetD16.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dstDevice))
-	f.Int(uintptr(us))
-	f.Int(uintptr(n))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dstDevice))
+	frame.Int(uintptr(us))
+	frame.Int(uintptr(n))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemsetD16, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemsetD16, rc)
 		return
 	}
 	return
@@ -8642,22 +8642,22 @@ func MemsetD16(dstDevice Deviceptr, us uint16, n uint64) (err error) {
 // [MemsetD32Async],
 // cudaMemset
 func MemsetD32(dstDevice Deviceptr, ui uint32, n uint64) (err error) {
-	fn, lerr := procMemsetD32.Addr()
+	fnPtr, lerr := procMemsetD32.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dstDevice))
-	f.Int(uintptr(ui))
-	f.Int(uintptr(n))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dstDevice))
+	frame.Int(uintptr(ui))
+	frame.Int(uintptr(n))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemsetD32, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemsetD32, rc)
 		return
 	}
 	return
@@ -8702,24 +8702,24 @@ func MemsetD32(dstDevice Deviceptr, ui uint32, n uint64) (err error) {
 // [MemsetD32], [MemsetD32Async],
 // cudaMemset2D
 func MemsetD2D8(dstDevice Deviceptr, dstPitch uint64, uc uint8, width uint64, height uint64) (err error) {
-	fn, lerr := procMemsetD2D8.Addr()
+	fnPtr, lerr := procMemsetD2D8.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dstDevice))
-	f.Int(uintptr(dstPitch))
-	f.Int(uintptr(uc))
-	f.Int(uintptr(width))
-	f.Int(uintptr(height))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dstDevice))
+	frame.Int(uintptr(dstPitch))
+	frame.Int(uintptr(uc))
+	frame.Int(uintptr(width))
+	frame.Int(uintptr(height))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemsetD2D8, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemsetD2D8, rc)
 		return
 	}
 	return
@@ -8765,24 +8765,24 @@ func MemsetD2D8(dstDevice Deviceptr, dstPitch uint64, uc uint8, width uint64, he
 // [MemsetD32], [MemsetD32Async],
 // cudaMemset2D
 func MemsetD2D16(dstDevice Deviceptr, dstPitch uint64, us uint16, width uint64, height uint64) (err error) {
-	fn, lerr := procMemsetD2D16.Addr()
+	fnPtr, lerr := procMemsetD2D16.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dstDevice))
-	f.Int(uintptr(dstPitch))
-	f.Int(uintptr(us))
-	f.Int(uintptr(width))
-	f.Int(uintptr(height))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dstDevice))
+	frame.Int(uintptr(dstPitch))
+	frame.Int(uintptr(us))
+	frame.Int(uintptr(width))
+	frame.Int(uintptr(height))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemsetD2D16, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemsetD2D16, rc)
 		return
 	}
 	return
@@ -8828,24 +8828,24 @@ func MemsetD2D16(dstDevice Deviceptr, dstPitch uint64, us uint16, width uint64, 
 // [MemsetD32], [MemsetD32Async],
 // cudaMemset2D
 func MemsetD2D32(dstDevice Deviceptr, dstPitch uint64, ui uint32, width uint64, height uint64) (err error) {
-	fn, lerr := procMemsetD2D32.Addr()
+	fnPtr, lerr := procMemsetD2D32.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dstDevice))
-	f.Int(uintptr(dstPitch))
-	f.Int(uintptr(ui))
-	f.Int(uintptr(width))
-	f.Int(uintptr(height))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dstDevice))
+	frame.Int(uintptr(dstPitch))
+	frame.Int(uintptr(ui))
+	frame.Int(uintptr(width))
+	frame.Int(uintptr(height))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemsetD2D32, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemsetD2D32, rc)
 		return
 	}
 	return
@@ -8887,23 +8887,23 @@ func MemsetD2D32(dstDevice Deviceptr, dstPitch uint64, ui uint32, width uint64, 
 // [MemsetD32], [MemsetD32Async],
 // cudaMemsetAsync
 func MemsetD8Async(dstDevice Deviceptr, uc uint8, n uint64, hStream Stream) (err error) {
-	fn, lerr := procMemsetD8Async.Addr()
+	fnPtr, lerr := procMemsetD8Async.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dstDevice))
-	f.Int(uintptr(uc))
-	f.Int(uintptr(n))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dstDevice))
+	frame.Int(uintptr(uc))
+	frame.Int(uintptr(n))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemsetD8Async, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemsetD8Async, rc)
 		return
 	}
 	return
@@ -8945,23 +8945,23 @@ func MemsetD8Async(dstDevice Deviceptr, uc uint8, n uint64, hStream Stream) (err
 // [MemsetD32], [MemsetD32Async],
 // cudaMemsetAsync
 func MemsetD16Async(dstDevice Deviceptr, us uint16, n uint64, hStream Stream) (err error) {
-	fn, lerr := procMemsetD16Async.Addr()
+	fnPtr, lerr := procMemsetD16Async.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dstDevice))
-	f.Int(uintptr(us))
-	f.Int(uintptr(n))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dstDevice))
+	frame.Int(uintptr(us))
+	frame.Int(uintptr(n))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemsetD16Async, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemsetD16Async, rc)
 		return
 	}
 	return
@@ -9002,23 +9002,23 @@ func MemsetD16Async(dstDevice Deviceptr, us uint16, n uint64, hStream Stream) (e
 // [MemsetD8], [MemsetD8Async], [MemsetD16], [MemsetD16Async], [MemsetD32],
 // cudaMemsetAsync
 func MemsetD32Async(dstDevice Deviceptr, ui uint32, n uint64, hStream Stream) (err error) {
-	fn, lerr := procMemsetD32Async.Addr()
+	fnPtr, lerr := procMemsetD32Async.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dstDevice))
-	f.Int(uintptr(ui))
-	f.Int(uintptr(n))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dstDevice))
+	frame.Int(uintptr(ui))
+	frame.Int(uintptr(n))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemsetD32Async, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemsetD32Async, rc)
 		return
 	}
 	return
@@ -9065,25 +9065,25 @@ func MemsetD32Async(dstDevice Deviceptr, ui uint32, n uint64, hStream Stream) (e
 // [MemsetD32], [MemsetD32Async],
 // cudaMemset2DAsync
 func MemsetD2D8Async(dstDevice Deviceptr, dstPitch uint64, uc uint8, width uint64, height uint64, hStream Stream) (err error) {
-	fn, lerr := procMemsetD2D8Async.Addr()
+	fnPtr, lerr := procMemsetD2D8Async.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dstDevice))
-	f.Int(uintptr(dstPitch))
-	f.Int(uintptr(uc))
-	f.Int(uintptr(width))
-	f.Int(uintptr(height))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dstDevice))
+	frame.Int(uintptr(dstPitch))
+	frame.Int(uintptr(uc))
+	frame.Int(uintptr(width))
+	frame.Int(uintptr(height))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemsetD2D8Async, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemsetD2D8Async, rc)
 		return
 	}
 	return
@@ -9131,25 +9131,25 @@ func MemsetD2D8Async(dstDevice Deviceptr, dstPitch uint64, uc uint8, width uint6
 // [MemsetD32], [MemsetD32Async],
 // cudaMemset2DAsync
 func MemsetD2D16Async(dstDevice Deviceptr, dstPitch uint64, us uint16, width uint64, height uint64, hStream Stream) (err error) {
-	fn, lerr := procMemsetD2D16Async.Addr()
+	fnPtr, lerr := procMemsetD2D16Async.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dstDevice))
-	f.Int(uintptr(dstPitch))
-	f.Int(uintptr(us))
-	f.Int(uintptr(width))
-	f.Int(uintptr(height))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dstDevice))
+	frame.Int(uintptr(dstPitch))
+	frame.Int(uintptr(us))
+	frame.Int(uintptr(width))
+	frame.Int(uintptr(height))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemsetD2D16Async, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemsetD2D16Async, rc)
 		return
 	}
 	return
@@ -9197,25 +9197,25 @@ func MemsetD2D16Async(dstDevice Deviceptr, dstPitch uint64, us uint16, width uin
 // [MemsetD32], [MemsetD32Async],
 // cudaMemset2DAsync
 func MemsetD2D32Async(dstDevice Deviceptr, dstPitch uint64, ui uint32, width uint64, height uint64, hStream Stream) (err error) {
-	fn, lerr := procMemsetD2D32Async.Addr()
+	fnPtr, lerr := procMemsetD2D32Async.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dstDevice))
-	f.Int(uintptr(dstPitch))
-	f.Int(uintptr(ui))
-	f.Int(uintptr(width))
-	f.Int(uintptr(height))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dstDevice))
+	frame.Int(uintptr(dstPitch))
+	frame.Int(uintptr(ui))
+	frame.Int(uintptr(width))
+	frame.Int(uintptr(height))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemsetD2D32Async, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemsetD2D32Async, rc)
 		return
 	}
 	return
@@ -9319,23 +9319,23 @@ func MemsetD2D32Async(dstDevice Deviceptr, dstPitch uint64, ui uint32, width uin
 // [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMallocArray
 func ArrayCreate(pAllocateArray *ArrayDescriptor) (pHandle Array, err error) {
-	fn, lerr := procArrayCreate.Addr()
+	fnPtr, lerr := procArrayCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pHandle)))
-	f.Int(uintptr(unsafe.Pointer(pAllocateArray)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pHandle)))
+	frame.Int(uintptr(unsafe.Pointer(pAllocateArray)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pHandle)
 	runtime.KeepAlive(pAllocateArray)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errArrayCreate, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errArrayCreate, rc)
 		return
 	}
 	return
@@ -9374,22 +9374,22 @@ func ArrayCreate(pAllocateArray *ArrayDescriptor) (pHandle Array, err error) {
 // [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaArrayGetInfo
 func ArrayGetDescriptor(hArray Array) (pArrayDescriptor ArrayDescriptor, err error) {
-	fn, lerr := procArrayGetDescriptor.Addr()
+	fnPtr, lerr := procArrayGetDescriptor.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pArrayDescriptor)))
-	f.Int(uintptr(hArray))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pArrayDescriptor)))
+	frame.Int(uintptr(hArray))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pArrayDescriptor)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errArrayGetDescriptor, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errArrayGetDescriptor, rc)
 		return
 	}
 	return
@@ -9419,22 +9419,22 @@ func ArrayGetDescriptor(hArray Array) (pArrayDescriptor ArrayDescriptor, err err
 //
 // See also: [MipmappedArrayGetSparseProperties], [MemMapArrayAsync]
 func ArrayGetSparseProperties(array Array) (sparseProperties ArraySparseProperties, err error) {
-	fn, lerr := procArrayGetSparseProperties.Addr()
+	fnPtr, lerr := procArrayGetSparseProperties.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&sparseProperties)))
-	f.Int(uintptr(array))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&sparseProperties)))
+	frame.Int(uintptr(array))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&sparseProperties)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errArrayGetSparseProperties, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errArrayGetSparseProperties, rc)
 		return
 	}
 	return
@@ -9465,22 +9465,22 @@ func ArrayGetSparseProperties(array Array) (sparseProperties ArraySparseProperti
 //
 // See also: [ArrayGetSparseProperties], [MemMapArrayAsync]
 func MipmappedArrayGetSparseProperties(mipmap MipmappedArray) (sparseProperties ArraySparseProperties, err error) {
-	fn, lerr := procMipmappedArrayGetSparseProperties.Addr()
+	fnPtr, lerr := procMipmappedArrayGetSparseProperties.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&sparseProperties)))
-	f.Int(uintptr(mipmap))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&sparseProperties)))
+	frame.Int(uintptr(mipmap))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&sparseProperties)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMipmappedArrayGetSparseProperties, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMipmappedArrayGetSparseProperties, rc)
 		return
 	}
 	return
@@ -9509,23 +9509,23 @@ func MipmappedArrayGetSparseProperties(mipmap MipmappedArray) (sparseProperties 
 //
 // See also: [MipmappedArrayGetMemoryRequirements], [MemMapArrayAsync]
 func ArrayGetMemoryRequirements(array Array, device Device) (memoryRequirements ArrayMemoryRequirements, err error) {
-	fn, lerr := procArrayGetMemoryRequirements.Addr()
+	fnPtr, lerr := procArrayGetMemoryRequirements.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&memoryRequirements)))
-	f.Int(uintptr(array))
-	f.Int(uintptr(device))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&memoryRequirements)))
+	frame.Int(uintptr(array))
+	frame.Int(uintptr(device))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&memoryRequirements)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errArrayGetMemoryRequirements, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errArrayGetMemoryRequirements, rc)
 		return
 	}
 	return
@@ -9555,23 +9555,23 @@ func ArrayGetMemoryRequirements(array Array, device Device) (memoryRequirements 
 //
 // See also: [ArrayGetMemoryRequirements], [MemMapArrayAsync]
 func MipmappedArrayGetMemoryRequirements(mipmap MipmappedArray, device Device) (memoryRequirements ArrayMemoryRequirements, err error) {
-	fn, lerr := procMipmappedArrayGetMemoryRequirements.Addr()
+	fnPtr, lerr := procMipmappedArrayGetMemoryRequirements.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&memoryRequirements)))
-	f.Int(uintptr(mipmap))
-	f.Int(uintptr(device))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&memoryRequirements)))
+	frame.Int(uintptr(mipmap))
+	frame.Int(uintptr(device))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&memoryRequirements)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMipmappedArrayGetMemoryRequirements, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMipmappedArrayGetMemoryRequirements, rc)
 		return
 	}
 	return
@@ -9609,23 +9609,23 @@ func MipmappedArrayGetMemoryRequirements(mipmap MipmappedArray, device Device) (
 // [ArrayCreate],
 // cudaArrayGetPlane
 func ArrayGetPlane(hArray Array, planeIdx uint32) (pPlaneArray Array, err error) {
-	fn, lerr := procArrayGetPlane.Addr()
+	fnPtr, lerr := procArrayGetPlane.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pPlaneArray)))
-	f.Int(uintptr(hArray))
-	f.Int(uintptr(planeIdx))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pPlaneArray)))
+	frame.Int(uintptr(hArray))
+	frame.Int(uintptr(planeIdx))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pPlaneArray)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errArrayGetPlane, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errArrayGetPlane, rc)
 		return
 	}
 	return
@@ -9661,20 +9661,20 @@ func ArrayGetPlane(hArray Array, planeIdx uint32) (pPlaneArray Array, err error)
 // [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaFreeArray
 func ArrayDestroy(hArray Array) (err error) {
-	fn, lerr := procArrayDestroy.Addr()
+	fnPtr, lerr := procArrayDestroy.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hArray))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hArray))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errArrayDestroy, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errArrayDestroy, rc)
 		return
 	}
 	return
@@ -9854,23 +9854,23 @@ func ArrayDestroy(hArray Array) (err error) {
 // [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMalloc3DArray
 func Array3DCreate(pAllocateArray *Array3DDescriptor) (pHandle Array, err error) {
-	fn, lerr := procArray3DCreate.Addr()
+	fnPtr, lerr := procArray3DCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pHandle)))
-	f.Int(uintptr(unsafe.Pointer(pAllocateArray)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pHandle)))
+	frame.Int(uintptr(unsafe.Pointer(pAllocateArray)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pHandle)
 	runtime.KeepAlive(pAllocateArray)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errArray3DCreate, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errArray3DCreate, rc)
 		return
 	}
 	return
@@ -9913,22 +9913,22 @@ func Array3DCreate(pAllocateArray *Array3DDescriptor) (pHandle Array, err error)
 // [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaArrayGetInfo
 func Array3DGetDescriptor(hArray Array) (pArrayDescriptor Array3DDescriptor, err error) {
-	fn, lerr := procArray3DGetDescriptor.Addr()
+	fnPtr, lerr := procArray3DGetDescriptor.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pArrayDescriptor)))
-	f.Int(uintptr(hArray))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pArrayDescriptor)))
+	frame.Int(uintptr(hArray))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pArrayDescriptor)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errArray3DGetDescriptor, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errArray3DGetDescriptor, rc)
 		return
 	}
 	return
@@ -10072,24 +10072,24 @@ func Array3DGetDescriptor(hArray Array) (pArrayDescriptor Array3DDescriptor, err
 // [ArrayCreate],
 // cudaMallocMipmappedArray
 func MipmappedArrayCreate(pMipmappedArrayDesc *Array3DDescriptor, numMipmapLevels uint32) (pHandle MipmappedArray, err error) {
-	fn, lerr := procMipmappedArrayCreate.Addr()
+	fnPtr, lerr := procMipmappedArrayCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pHandle)))
-	f.Int(uintptr(unsafe.Pointer(pMipmappedArrayDesc)))
-	f.Int(uintptr(numMipmapLevels))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pHandle)))
+	frame.Int(uintptr(unsafe.Pointer(pMipmappedArrayDesc)))
+	frame.Int(uintptr(numMipmapLevels))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pHandle)
 	runtime.KeepAlive(pMipmappedArrayDesc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMipmappedArrayCreate, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMipmappedArrayCreate, rc)
 		return
 	}
 	return
@@ -10124,23 +10124,23 @@ func MipmappedArrayCreate(pMipmappedArrayDesc *Array3DDescriptor, numMipmapLevel
 // [ArrayCreate],
 // cudaGetMipmappedArrayLevel
 func MipmappedArrayGetLevel(hMipmappedArray MipmappedArray, level uint32) (pLevelArray Array, err error) {
-	fn, lerr := procMipmappedArrayGetLevel.Addr()
+	fnPtr, lerr := procMipmappedArrayGetLevel.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pLevelArray)))
-	f.Int(uintptr(hMipmappedArray))
-	f.Int(uintptr(level))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pLevelArray)))
+	frame.Int(uintptr(hMipmappedArray))
+	frame.Int(uintptr(level))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pLevelArray)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMipmappedArrayGetLevel, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMipmappedArrayGetLevel, rc)
 		return
 	}
 	return
@@ -10170,20 +10170,20 @@ func MipmappedArrayGetLevel(hMipmappedArray MipmappedArray, level uint32) (pLeve
 // [ArrayCreate],
 // cudaFreeMipmappedArray
 func MipmappedArrayDestroy(hMipmappedArray MipmappedArray) (err error) {
-	fn, lerr := procMipmappedArrayDestroy.Addr()
+	fnPtr, lerr := procMipmappedArrayDestroy.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hMipmappedArray))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hMipmappedArray))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMipmappedArrayDestroy, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMipmappedArrayDestroy, rc)
 		return
 	}
 	return
@@ -10223,25 +10223,25 @@ func MipmappedArrayDestroy(hMipmappedArray MipmappedArray) (err error) {
 // CUDA_ERROR_INVALID_VALUE
 // CUDA_ERROR_NOT_SUPPORTED
 func MemGetHandleForAddressRange(handle unsafe.Pointer, dptr Deviceptr, size uint64, handleType MemRangeHandleType, flags uint64) (err error) {
-	fn, lerr := procMemGetHandleForAddressRange.Addr()
+	fnPtr, lerr := procMemGetHandleForAddressRange.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(handle)))
-	f.Int(uintptr(dptr))
-	f.Int(uintptr(size))
-	f.Int(uintptr(handleType))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(handle)))
+	frame.Int(uintptr(dptr))
+	frame.Int(uintptr(size))
+	frame.Int(uintptr(handleType))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(handle)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemGetHandleForAddressRange, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemGetHandleForAddressRange, rc)
 		return
 	}
 	return
@@ -10274,25 +10274,25 @@ func MemGetHandleForAddressRange(handle unsafe.Pointer, dptr Deviceptr, size uin
 //
 // See also: [MemAddressFree]
 func MemAddressReserve(size uint64, alignment uint64, addr Deviceptr, flags uint64) (ptr Deviceptr, err error) {
-	fn, lerr := procMemAddressReserve.Addr()
+	fnPtr, lerr := procMemAddressReserve.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&ptr)))
-	f.Int(uintptr(size))
-	f.Int(uintptr(alignment))
-	f.Int(uintptr(addr))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&ptr)))
+	frame.Int(uintptr(size))
+	frame.Int(uintptr(alignment))
+	frame.Int(uintptr(addr))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&ptr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemAddressReserve, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemAddressReserve, rc)
 		return
 	}
 	return
@@ -10319,21 +10319,21 @@ func MemAddressReserve(size uint64, alignment uint64, addr Deviceptr, flags uint
 //
 // See also: [MemAddressReserve]
 func MemAddressFree(ptr Deviceptr, size uint64) (err error) {
-	fn, lerr := procMemAddressFree.Addr()
+	fnPtr, lerr := procMemAddressFree.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(ptr))
-	f.Int(uintptr(size))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(ptr))
+	frame.Int(uintptr(size))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemAddressFree, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemAddressFree, rc)
 		return
 	}
 	return
@@ -10394,25 +10394,25 @@ func MemAddressFree(ptr Deviceptr, size uint64) (err error) {
 //
 // See also: [MemRelease], [MemExportToShareableHandle], [MemImportFromShareableHandle]
 func MemCreate(size uint64, prop *MemAllocationProp, flags uint64) (handle MemGenericAllocationHandle, err error) {
-	fn, lerr := procMemCreate.Addr()
+	fnPtr, lerr := procMemCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&handle)))
-	f.Int(uintptr(size))
-	f.Int(uintptr(unsafe.Pointer(prop)))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&handle)))
+	frame.Int(uintptr(size))
+	frame.Int(uintptr(unsafe.Pointer(prop)))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&handle)
 	runtime.KeepAlive(prop)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemCreate, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemCreate, rc)
 		return
 	}
 	return
@@ -10445,20 +10445,20 @@ func MemCreate(size uint64, prop *MemAllocationProp, flags uint64) (handle MemGe
 //
 // See also: [MemCreate]
 func MemRelease(handle MemGenericAllocationHandle) (err error) {
-	fn, lerr := procMemRelease.Addr()
+	fnPtr, lerr := procMemRelease.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(handle))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(handle))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemRelease, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemRelease, rc)
 		return
 	}
 	return
@@ -10515,24 +10515,24 @@ func MemRelease(handle MemGenericAllocationHandle) (err error) {
 //
 // See also: [MemUnmap], [MemSetAccess], [MemCreate], [MemAddressReserve], [MemImportFromShareableHandle]
 func MemMap(ptr Deviceptr, size uint64, offset uint64, handle MemGenericAllocationHandle, flags uint64) (err error) {
-	fn, lerr := procMemMap.Addr()
+	fnPtr, lerr := procMemMap.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(ptr))
-	f.Int(uintptr(size))
-	f.Int(uintptr(offset))
-	f.Int(uintptr(handle))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(ptr))
+	frame.Int(uintptr(size))
+	frame.Int(uintptr(offset))
+	frame.Int(uintptr(handle))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemMap, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemMap, rc)
 		return
 	}
 	return
@@ -10670,23 +10670,23 @@ func MemMap(ptr Deviceptr, size uint64, offset uint64, handle MemGenericAllocati
 //
 // See also: [MipmappedArrayCreate], [ArrayCreate], [Array3DCreate], [MemCreate], [ArrayGetSparseProperties], [MipmappedArrayGetSparseProperties]
 func MemMapArrayAsync(mapInfoList *ArrayMapInfo, count uint32, hStream Stream) (err error) {
-	fn, lerr := procMemMapArrayAsync.Addr()
+	fnPtr, lerr := procMemMapArrayAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(mapInfoList)))
-	f.Int(uintptr(count))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(mapInfoList)))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(mapInfoList)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemMapArrayAsync, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemMapArrayAsync, rc)
 		return
 	}
 	return
@@ -10721,21 +10721,21 @@ func MemMapArrayAsync(mapInfoList *ArrayMapInfo, count uint32, hStream Stream) (
 //
 // See also: [MemCreate], [MemAddressReserve]
 func MemUnmap(ptr Deviceptr, size uint64) (err error) {
-	fn, lerr := procMemUnmap.Addr()
+	fnPtr, lerr := procMemUnmap.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(ptr))
-	f.Int(uintptr(size))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(ptr))
+	frame.Int(uintptr(size))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemUnmap, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemUnmap, rc)
 		return
 	}
 	return
@@ -10776,24 +10776,24 @@ func MemUnmap(ptr Deviceptr, size uint64) (err error) {
 //
 // See also: [MemSetAccess], [MemCreate], :cuMemMap.
 func MemSetAccess(ptr Deviceptr, size uint64, desc *MemAccessDesc, count uint64) (err error) {
-	fn, lerr := procMemSetAccess.Addr()
+	fnPtr, lerr := procMemSetAccess.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(ptr))
-	f.Int(uintptr(size))
-	f.Int(uintptr(unsafe.Pointer(desc)))
-	f.Int(uintptr(count))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(ptr))
+	frame.Int(uintptr(size))
+	frame.Int(uintptr(unsafe.Pointer(desc)))
+	frame.Int(uintptr(count))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(desc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemSetAccess, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemSetAccess, rc)
 		return
 	}
 	return
@@ -10818,24 +10818,24 @@ func MemSetAccess(ptr Deviceptr, size uint64, desc *MemAccessDesc, count uint64)
 //
 // See also: [MemSetAccess]
 func MemGetAccess(location *MemLocation, ptr Deviceptr) (flags uint64, err error) {
-	fn, lerr := procMemGetAccess.Addr()
+	fnPtr, lerr := procMemGetAccess.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&flags)))
-	f.Int(uintptr(unsafe.Pointer(location)))
-	f.Int(uintptr(ptr))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&flags)))
+	frame.Int(uintptr(unsafe.Pointer(location)))
+	frame.Int(uintptr(ptr))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&flags)
 	runtime.KeepAlive(location)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemGetAccess, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemGetAccess, rc)
 		return
 	}
 	return
@@ -10874,24 +10874,24 @@ func MemGetAccess(location *MemLocation, ptr Deviceptr) (flags uint64, err error
 //
 // See also: [MemImportFromShareableHandle]
 func MemExportToShareableHandle(shareableHandle unsafe.Pointer, handle MemGenericAllocationHandle, handleType MemAllocationHandleType, flags uint64) (err error) {
-	fn, lerr := procMemExportToShareableHandle.Addr()
+	fnPtr, lerr := procMemExportToShareableHandle.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(shareableHandle)))
-	f.Int(uintptr(handle))
-	f.Int(uintptr(handleType))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(shareableHandle)))
+	frame.Int(uintptr(handle))
+	frame.Int(uintptr(handleType))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(shareableHandle)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemExportToShareableHandle, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemExportToShareableHandle, rc)
 		return
 	}
 	return
@@ -10928,24 +10928,24 @@ func MemExportToShareableHandle(shareableHandle unsafe.Pointer, handle MemGeneri
 //
 // See also: [MemExportToShareableHandle], [MemMap], [MemRelease]
 func MemImportFromShareableHandle(osHandle unsafe.Pointer, shHandleType MemAllocationHandleType) (handle MemGenericAllocationHandle, err error) {
-	fn, lerr := procMemImportFromShareableHandle.Addr()
+	fnPtr, lerr := procMemImportFromShareableHandle.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&handle)))
-	f.Int(uintptr(unsafe.Pointer(osHandle)))
-	f.Int(uintptr(shHandleType))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&handle)))
+	frame.Int(uintptr(unsafe.Pointer(osHandle)))
+	frame.Int(uintptr(shHandleType))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&handle)
 	runtime.KeepAlive(osHandle)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemImportFromShareableHandle, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemImportFromShareableHandle, rc)
 		return
 	}
 	return
@@ -10973,24 +10973,24 @@ func MemImportFromShareableHandle(osHandle unsafe.Pointer, shHandleType MemAlloc
 //
 // See also: [MemCreate], [MemMap]
 func MemGetAllocationGranularity(prop *MemAllocationProp, option MemAllocationGranularityFlags) (granularity uint64, err error) {
-	fn, lerr := procMemGetAllocationGranularity.Addr()
+	fnPtr, lerr := procMemGetAllocationGranularity.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&granularity)))
-	f.Int(uintptr(unsafe.Pointer(prop)))
-	f.Int(uintptr(option))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&granularity)))
+	frame.Int(uintptr(unsafe.Pointer(prop)))
+	frame.Int(uintptr(option))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&granularity)
 	runtime.KeepAlive(prop)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemGetAllocationGranularity, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemGetAllocationGranularity, rc)
 		return
 	}
 	return
@@ -11013,22 +11013,22 @@ func MemGetAllocationGranularity(prop *MemAllocationProp, option MemAllocationGr
 //
 // See also: [MemCreate], [MemImportFromShareableHandle]
 func MemGetAllocationPropertiesFromHandle(handle MemGenericAllocationHandle) (prop MemAllocationProp, err error) {
-	fn, lerr := procMemGetAllocationPropertiesFromHandle.Addr()
+	fnPtr, lerr := procMemGetAllocationPropertiesFromHandle.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&prop)))
-	f.Int(uintptr(handle))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&prop)))
+	frame.Int(uintptr(handle))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&prop)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemGetAllocationPropertiesFromHandle, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemGetAllocationPropertiesFromHandle, rc)
 		return
 	}
 	return
@@ -11058,23 +11058,23 @@ func MemGetAllocationPropertiesFromHandle(handle MemGenericAllocationHandle) (pr
 //
 // See also: [MemCreate], [MemRelease], [MemMap]
 func MemRetainAllocationHandle(addr unsafe.Pointer) (handle MemGenericAllocationHandle, err error) {
-	fn, lerr := procMemRetainAllocationHandle.Addr()
+	fnPtr, lerr := procMemRetainAllocationHandle.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&handle)))
-	f.Int(uintptr(unsafe.Pointer(addr)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&handle)))
+	frame.Int(uintptr(unsafe.Pointer(addr)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&handle)
 	runtime.KeepAlive(addr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemRetainAllocationHandle, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemRetainAllocationHandle, rc)
 		return
 	}
 	return
@@ -11102,21 +11102,21 @@ func MemRetainAllocationHandle(addr unsafe.Pointer) (handle MemGenericAllocation
 // [ErrorInvalidContext] (default stream specified with no current context),
 // [ErrorNotSupported]
 func MemFreeAsync(dptr Deviceptr, hStream Stream) (err error) {
-	fn, lerr := procMemFreeAsync.Addr()
+	fnPtr, lerr := procMemFreeAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dptr))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dptr))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemFreeAsync, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemFreeAsync, rc)
 		return
 	}
 	return
@@ -11155,23 +11155,23 @@ func MemFreeAsync(dptr Deviceptr, hStream Stream) (err error) {
 // [DeviceGetDefaultMemPool], [DeviceGetMemPool], [MemPoolCreate],
 // [MemPoolSetAccess], [MemPoolSetAttribute]
 func MemAllocAsync(bytesize uint64, hStream Stream) (dptr Deviceptr, err error) {
-	fn, lerr := procMemAllocAsync.Addr()
+	fnPtr, lerr := procMemAllocAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&dptr)))
-	f.Int(uintptr(bytesize))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&dptr)))
+	frame.Int(uintptr(bytesize))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&dptr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemAllocAsync, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemAllocAsync, rc)
 		return
 	}
 	return
@@ -11204,21 +11204,21 @@ func MemAllocAsync(bytesize uint64, hStream Stream) (dptr Deviceptr, err error) 
 // See also: [MemAllocAsync], [MemFreeAsync], [DeviceGetDefaultMemPool],
 // [DeviceGetMemPool], [MemPoolCreate]
 func MemPoolTrimTo(pool MemoryPool, minBytesToKeep uint64) (err error) {
-	fn, lerr := procMemPoolTrimTo.Addr()
+	fnPtr, lerr := procMemPoolTrimTo.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(pool))
-	f.Int(uintptr(minBytesToKeep))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(pool))
+	frame.Int(uintptr(minBytesToKeep))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPoolTrimTo, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPoolTrimTo, rc)
 		return
 	}
 	return
@@ -11266,23 +11266,23 @@ func MemPoolTrimTo(pool MemoryPool, minBytesToKeep uint64) (err error) {
 // See also: [MemAllocAsync], [MemFreeAsync], [DeviceGetDefaultMemPool],
 // [DeviceGetMemPool], [MemPoolCreate]
 func MemPoolSetAttribute(pool MemoryPool, attr MemPoolAttribute, value unsafe.Pointer) (err error) {
-	fn, lerr := procMemPoolSetAttribute.Addr()
+	fnPtr, lerr := procMemPoolSetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(pool))
-	f.Int(uintptr(attr))
-	f.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(pool))
+	frame.Int(uintptr(attr))
+	frame.Int(uintptr(unsafe.Pointer(value)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(value)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPoolSetAttribute, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPoolSetAttribute, rc)
 		return
 	}
 	return
@@ -11334,23 +11334,23 @@ func MemPoolSetAttribute(pool MemoryPool, attr MemPoolAttribute, value unsafe.Po
 // See also: [MemAllocAsync], [MemFreeAsync], [DeviceGetDefaultMemPool],
 // [DeviceGetMemPool], [MemPoolCreate]
 func MemPoolGetAttribute(pool MemoryPool, attr MemPoolAttribute, value unsafe.Pointer) (err error) {
-	fn, lerr := procMemPoolGetAttribute.Addr()
+	fnPtr, lerr := procMemPoolGetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(pool))
-	f.Int(uintptr(attr))
-	f.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(pool))
+	frame.Int(uintptr(attr))
+	frame.Int(uintptr(unsafe.Pointer(value)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(value)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPoolGetAttribute, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPoolGetAttribute, rc)
 		return
 	}
 	return
@@ -11372,23 +11372,23 @@ func MemPoolGetAttribute(pool MemoryPool, attr MemPoolAttribute, value unsafe.Po
 // See also: [MemAllocAsync], [MemFreeAsync], [DeviceGetDefaultMemPool],
 // [DeviceGetMemPool], [MemPoolCreate]
 func MemPoolSetAccess(pool MemoryPool, map_ *MemAccessDesc, count uint64) (err error) {
-	fn, lerr := procMemPoolSetAccess.Addr()
+	fnPtr, lerr := procMemPoolSetAccess.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(pool))
-	f.Int(uintptr(unsafe.Pointer(map_)))
-	f.Int(uintptr(count))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(pool))
+	frame.Int(uintptr(unsafe.Pointer(map_)))
+	frame.Int(uintptr(count))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(map_)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPoolSetAccess, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPoolSetAccess, rc)
 		return
 	}
 	return
@@ -11407,24 +11407,24 @@ func MemPoolSetAccess(pool MemoryPool, map_ *MemAccessDesc, count uint64) (err e
 // See also: [MemAllocAsync], [MemFreeAsync], [DeviceGetDefaultMemPool],
 // [DeviceGetMemPool], [MemPoolCreate]
 func MemPoolGetAccess(memPool MemoryPool, location *MemLocation) (flags MemAccessFlags, err error) {
-	fn, lerr := procMemPoolGetAccess.Addr()
+	fnPtr, lerr := procMemPoolGetAccess.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&flags)))
-	f.Int(uintptr(memPool))
-	f.Int(uintptr(unsafe.Pointer(location)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&flags)))
+	frame.Int(uintptr(memPool))
+	frame.Int(uintptr(unsafe.Pointer(location)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&flags)
 	runtime.KeepAlive(location)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPoolGetAccess, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPoolGetAccess, rc)
 		return
 	}
 	return
@@ -11470,23 +11470,23 @@ func MemPoolGetAccess(memPool MemoryPool, location *MemLocation) (flags MemAcces
 // See also: [DeviceSetMemPool], [DeviceGetMemPool], [DeviceGetDefaultMemPool],
 // [MemAllocFromPoolAsync], [MemPoolExportToShareableHandle]
 func MemPoolCreate(poolProps *MemPoolProps) (pool MemoryPool, err error) {
-	fn, lerr := procMemPoolCreate.Addr()
+	fnPtr, lerr := procMemPoolCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pool)))
-	f.Int(uintptr(unsafe.Pointer(poolProps)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pool)))
+	frame.Int(uintptr(unsafe.Pointer(poolProps)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pool)
 	runtime.KeepAlive(poolProps)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPoolCreate, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPoolCreate, rc)
 		return
 	}
 	return
@@ -11514,20 +11514,20 @@ func MemPoolCreate(poolProps *MemPoolProps) (pool MemoryPool, err error) {
 // See also: [MemFreeAsync], [DeviceSetMemPool], [DeviceGetMemPool],
 // [DeviceGetDefaultMemPool], [MemPoolCreate]
 func MemPoolDestroy(pool MemoryPool) (err error) {
-	fn, lerr := procMemPoolDestroy.Addr()
+	fnPtr, lerr := procMemPoolDestroy.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(pool))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(pool))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPoolDestroy, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPoolDestroy, rc)
 		return
 	}
 	return
@@ -11570,24 +11570,24 @@ func MemPoolDestroy(pool MemoryPool) (err error) {
 // [DeviceGetMemPool], [MemPoolCreate], [MemPoolSetAccess],
 // [MemPoolSetAttribute]
 func MemAllocFromPoolAsync(bytesize uint64, pool MemoryPool, hStream Stream) (dptr Deviceptr, err error) {
-	fn, lerr := procMemAllocFromPoolAsync.Addr()
+	fnPtr, lerr := procMemAllocFromPoolAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&dptr)))
-	f.Int(uintptr(bytesize))
-	f.Int(uintptr(pool))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&dptr)))
+	frame.Int(uintptr(bytesize))
+	frame.Int(uintptr(pool))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&dptr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemAllocFromPoolAsync, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemAllocFromPoolAsync, rc)
 		return
 	}
 	return
@@ -11621,24 +11621,24 @@ func MemAllocFromPoolAsync(bytesize uint64, pool MemoryPool, hStream Stream) (dp
 // [DeviceGetDefaultMemPool], [DeviceGetMemPool], [MemPoolCreate],
 // [MemPoolSetAccess], [MemPoolSetAttribute]
 func MemPoolExportToShareableHandle(handle_out unsafe.Pointer, pool MemoryPool, handleType MemAllocationHandleType, flags uint64) (err error) {
-	fn, lerr := procMemPoolExportToShareableHandle.Addr()
+	fnPtr, lerr := procMemPoolExportToShareableHandle.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(handle_out)))
-	f.Int(uintptr(pool))
-	f.Int(uintptr(handleType))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(handle_out)))
+	frame.Int(uintptr(pool))
+	frame.Int(uintptr(handleType))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(handle_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPoolExportToShareableHandle, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPoolExportToShareableHandle, rc)
 		return
 	}
 	return
@@ -11671,25 +11671,25 @@ func MemPoolExportToShareableHandle(handle_out unsafe.Pointer, pool MemoryPool, 
 //
 // See also: [MemPoolExportToShareableHandle], [MemPoolExportPointer], [MemPoolImportPointer]
 func MemPoolImportFromShareableHandle(handle unsafe.Pointer, handleType MemAllocationHandleType, flags uint64) (pool_out MemoryPool, err error) {
-	fn, lerr := procMemPoolImportFromShareableHandle.Addr()
+	fnPtr, lerr := procMemPoolImportFromShareableHandle.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pool_out)))
-	f.Int(uintptr(unsafe.Pointer(handle)))
-	f.Int(uintptr(handleType))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pool_out)))
+	frame.Int(uintptr(unsafe.Pointer(handle)))
+	frame.Int(uintptr(handleType))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pool_out)
 	runtime.KeepAlive(handle)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPoolImportFromShareableHandle, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPoolImportFromShareableHandle, rc)
 		return
 	}
 	return
@@ -11714,22 +11714,22 @@ func MemPoolImportFromShareableHandle(handle unsafe.Pointer, handleType MemAlloc
 //
 // See also: [MemPoolExportToShareableHandle], [MemPoolImportFromShareableHandle], [MemPoolImportPointer]
 func MemPoolExportPointer(ptr Deviceptr) (shareData_out MemPoolPtrExportData, err error) {
-	fn, lerr := procMemPoolExportPointer.Addr()
+	fnPtr, lerr := procMemPoolExportPointer.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&shareData_out)))
-	f.Int(uintptr(ptr))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&shareData_out)))
+	frame.Int(uintptr(ptr))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&shareData_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPoolExportPointer, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPoolExportPointer, rc)
 		return
 	}
 	return
@@ -11763,24 +11763,24 @@ func MemPoolExportPointer(ptr Deviceptr) (shareData_out MemPoolPtrExportData, er
 //
 // See also: [MemPoolExportToShareableHandle], [MemPoolImportFromShareableHandle], [MemPoolExportPointer]
 func MemPoolImportPointer(pool MemoryPool, shareData *MemPoolPtrExportData) (ptr_out Deviceptr, err error) {
-	fn, lerr := procMemPoolImportPointer.Addr()
+	fnPtr, lerr := procMemPoolImportPointer.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&ptr_out)))
-	f.Int(uintptr(pool))
-	f.Int(uintptr(unsafe.Pointer(shareData)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&ptr_out)))
+	frame.Int(uintptr(pool))
+	frame.Int(uintptr(unsafe.Pointer(shareData)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&ptr_out)
 	runtime.KeepAlive(shareData)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPoolImportPointer, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPoolImportPointer, rc)
 		return
 	}
 	return
@@ -11829,23 +11829,23 @@ func MemPoolImportPointer(pool MemoryPool, shareData *MemPoolPtrExportData) (ptr
 //
 // See also: [MemCreate], [MemRelease], [MemExportToShareableHandle], [MemImportFromShareableHandle]
 func MulticastCreate(prop *MulticastObjectProp) (mcHandle MemGenericAllocationHandle, err error) {
-	fn, lerr := procMulticastCreate.Addr()
+	fnPtr, lerr := procMulticastCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&mcHandle)))
-	f.Int(uintptr(unsafe.Pointer(prop)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&mcHandle)))
+	frame.Int(uintptr(unsafe.Pointer(prop)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&mcHandle)
 	runtime.KeepAlive(prop)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMulticastCreate, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMulticastCreate, rc)
 		return
 	}
 	return
@@ -11884,21 +11884,21 @@ func MulticastCreate(prop *MulticastObjectProp) (mcHandle MemGenericAllocationHa
 //
 // See also: [MulticastCreate], [MulticastBindMem], [MulticastBindAddr]
 func MulticastAddDevice(mcHandle MemGenericAllocationHandle, dev Device) (err error) {
-	fn, lerr := procMulticastAddDevice.Addr()
+	fnPtr, lerr := procMulticastAddDevice.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(mcHandle))
-	f.Int(uintptr(dev))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(mcHandle))
+	frame.Int(uintptr(dev))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMulticastAddDevice, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMulticastAddDevice, rc)
 		return
 	}
 	return
@@ -11953,25 +11953,25 @@ func MulticastAddDevice(mcHandle MemGenericAllocationHandle, dev Device) (err er
 //
 // See also: [MulticastCreate], [MulticastAddDevice], [MemCreate]
 func MulticastBindMem(mcHandle MemGenericAllocationHandle, mcOffset uint64, memHandle MemGenericAllocationHandle, memOffset uint64, size uint64, flags uint64) (err error) {
-	fn, lerr := procMulticastBindMem.Addr()
+	fnPtr, lerr := procMulticastBindMem.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(mcHandle))
-	f.Int(uintptr(mcOffset))
-	f.Int(uintptr(memHandle))
-	f.Int(uintptr(memOffset))
-	f.Int(uintptr(size))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(mcHandle))
+	frame.Int(uintptr(mcOffset))
+	frame.Int(uintptr(memHandle))
+	frame.Int(uintptr(memOffset))
+	frame.Int(uintptr(size))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMulticastBindMem, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMulticastBindMem, rc)
 		return
 	}
 	return
@@ -12024,24 +12024,24 @@ func MulticastBindMem(mcHandle MemGenericAllocationHandle, mcOffset uint64, memH
 //
 // See also: [MulticastCreate], [MulticastAddDevice], [MemCreate]
 func MulticastBindAddr(mcHandle MemGenericAllocationHandle, mcOffset uint64, memptr Deviceptr, size uint64, flags uint64) (err error) {
-	fn, lerr := procMulticastBindAddr.Addr()
+	fnPtr, lerr := procMulticastBindAddr.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(mcHandle))
-	f.Int(uintptr(mcOffset))
-	f.Int(uintptr(memptr))
-	f.Int(uintptr(size))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(mcHandle))
+	frame.Int(uintptr(mcOffset))
+	frame.Int(uintptr(memptr))
+	frame.Int(uintptr(size))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMulticastBindAddr, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMulticastBindAddr, rc)
 		return
 	}
 	return
@@ -12080,23 +12080,23 @@ func MulticastBindAddr(mcHandle MemGenericAllocationHandle, mcOffset uint64, mem
 //
 // See also: [MulticastBindMem], [MulticastBindAddr]
 func MulticastUnbind(mcHandle MemGenericAllocationHandle, dev Device, mcOffset uint64, size uint64) (err error) {
-	fn, lerr := procMulticastUnbind.Addr()
+	fnPtr, lerr := procMulticastUnbind.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(mcHandle))
-	f.Int(uintptr(dev))
-	f.Int(uintptr(mcOffset))
-	f.Int(uintptr(size))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(mcHandle))
+	frame.Int(uintptr(dev))
+	frame.Int(uintptr(mcOffset))
+	frame.Int(uintptr(size))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMulticastUnbind, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMulticastUnbind, rc)
 		return
 	}
 	return
@@ -12125,24 +12125,24 @@ func MulticastUnbind(mcHandle MemGenericAllocationHandle, dev Device, mcOffset u
 //
 // See also: [MulticastCreate], [MulticastBindMem], [MulticastBindAddr], [MulticastUnbind]
 func MulticastGetGranularity(prop *MulticastObjectProp, option MulticastGranularityFlags) (granularity uint64, err error) {
-	fn, lerr := procMulticastGetGranularity.Addr()
+	fnPtr, lerr := procMulticastGetGranularity.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&granularity)))
-	f.Int(uintptr(unsafe.Pointer(prop)))
-	f.Int(uintptr(option))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&granularity)))
+	frame.Int(uintptr(unsafe.Pointer(prop)))
+	frame.Int(uintptr(option))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&granularity)
 	runtime.KeepAlive(prop)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMulticastGetGranularity, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMulticastGetGranularity, rc)
 		return
 	}
 	return
@@ -12334,23 +12334,23 @@ func MulticastGetGranularity(prop *MulticastObjectProp, option MulticastGranular
 // [MemHostUnregister],
 // cudaPointerGetAttributes
 func PointerGetAttribute(data unsafe.Pointer, attribute PointerAttribute, ptr Deviceptr) (err error) {
-	fn, lerr := procPointerGetAttribute.Addr()
+	fnPtr, lerr := procPointerGetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(data)))
-	f.Int(uintptr(attribute))
-	f.Int(uintptr(ptr))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(data)))
+	frame.Int(uintptr(attribute))
+	frame.Int(uintptr(ptr))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(data)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errPointerGetAttribute, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errPointerGetAttribute, rc)
 		return
 	}
 	return
@@ -12426,23 +12426,23 @@ func PointerGetAttribute(data unsafe.Pointer, attribute PointerAttribute, ptr De
 // [Memcpy3DPeerAsync], [CuMemAdvise], [MemPrefetchAsync]
 // cudaMemPrefetchAsync_v2
 func MemPrefetchAsync(devPtr Deviceptr, count uint64, dstDevice Device, hStream Stream) (err error) {
-	fn, lerr := procMemPrefetchAsync.Addr()
+	fnPtr, lerr := procMemPrefetchAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(devPtr))
-	f.Int(uintptr(count))
-	f.Int(uintptr(dstDevice))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(devPtr))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(dstDevice))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPrefetchAsync, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPrefetchAsync, rc)
 		return
 	}
 	return
@@ -12524,25 +12524,25 @@ func MemPrefetchAsync(devPtr Deviceptr, count uint64, dstDevice Device, hStream 
 // [Memcpy3DPeerAsync], [CuMemAdvise], [MemPrefetchAsync]
 // cudaMemPrefetchAsync_v2
 func MemPrefetchAsyncV2(devPtr Deviceptr, count uint64, location MemLocation, flags uint32, hStream Stream) (err error) {
-	fn, lerr := procMemPrefetchAsyncV2.Addr()
+	fnPtr, lerr := procMemPrefetchAsyncV2.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(devPtr))
-	f.Int(uintptr(count))
-	f.Struct(unsafe.Pointer(&location), &layoutMemLocation)
-	f.Int(uintptr(flags))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(devPtr))
+	frame.Int(uintptr(count))
+	frame.Struct(unsafe.Pointer(&location), &layoutMemLocation)
+	frame.Int(uintptr(flags))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&location)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPrefetchAsyncV2, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPrefetchAsyncV2, rc)
 		return
 	}
 	return
@@ -12662,23 +12662,23 @@ func MemPrefetchAsyncV2(devPtr Deviceptr, count uint64, location MemLocation, fl
 // [Memcpy3DPeerAsync], [MemPrefetchAsync], [MemAdviseV2]
 // cudaMemAdvise
 func CuMemAdvise(devPtr Deviceptr, count uint64, advice MemAdvise, device Device) (err error) {
-	fn, lerr := procCuMemAdvise.Addr()
+	fnPtr, lerr := procCuMemAdvise.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(devPtr))
-	f.Int(uintptr(count))
-	f.Int(uintptr(advice))
-	f.Int(uintptr(device))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(devPtr))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(advice))
+	frame.Int(uintptr(device))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCuMemAdvise, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCuMemAdvise, rc)
 		return
 	}
 	return
@@ -12804,24 +12804,24 @@ func CuMemAdvise(devPtr Deviceptr, count uint64, advice MemAdvise, device Device
 // [Memcpy3DPeerAsync], [MemPrefetchAsync], [CuMemAdvise]
 // cudaMemAdvise
 func MemAdviseV2(devPtr Deviceptr, count uint64, advice MemAdvise, location MemLocation) (err error) {
-	fn, lerr := procMemAdviseV2.Addr()
+	fnPtr, lerr := procMemAdviseV2.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(devPtr))
-	f.Int(uintptr(count))
-	f.Int(uintptr(advice))
-	f.Struct(unsafe.Pointer(&location), &layoutMemLocation)
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(devPtr))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(advice))
+	frame.Struct(unsafe.Pointer(&location), &layoutMemLocation)
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&location)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemAdviseV2, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemAdviseV2, rc)
 		return
 	}
 	return
@@ -12908,25 +12908,25 @@ func MemAdviseV2(devPtr Deviceptr, count uint64, advice MemAdvise, location MemL
 // [CuMemAdvise],
 // cudaMemRangeGetAttribute
 func MemRangeGetAttribute(data unsafe.Pointer, dataSize uint64, attribute MemRangeAttribute, devPtr Deviceptr, count uint64) (err error) {
-	fn, lerr := procMemRangeGetAttribute.Addr()
+	fnPtr, lerr := procMemRangeGetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(data)))
-	f.Int(uintptr(dataSize))
-	f.Int(uintptr(attribute))
-	f.Int(uintptr(devPtr))
-	f.Int(uintptr(count))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(data)))
+	frame.Int(uintptr(dataSize))
+	frame.Int(uintptr(attribute))
+	frame.Int(uintptr(devPtr))
+	frame.Int(uintptr(count))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(data)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemRangeGetAttribute, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemRangeGetAttribute, rc)
 		return
 	}
 	return
@@ -12977,28 +12977,28 @@ func MemRangeGetAttribute(data unsafe.Pointer, dataSize uint64, attribute MemRan
 // [MemPrefetchAsync],
 // cudaMemRangeGetAttributes
 func MemRangeGetAttributes(data *unsafe.Pointer, dataSizes *uint64, attributes *MemRangeAttribute, numAttributes uint64, devPtr Deviceptr, count uint64) (err error) {
-	fn, lerr := procMemRangeGetAttributes.Addr()
+	fnPtr, lerr := procMemRangeGetAttributes.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(data)))
-	f.Int(uintptr(unsafe.Pointer(dataSizes)))
-	f.Int(uintptr(unsafe.Pointer(attributes)))
-	f.Int(uintptr(numAttributes))
-	f.Int(uintptr(devPtr))
-	f.Int(uintptr(count))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(data)))
+	frame.Int(uintptr(unsafe.Pointer(dataSizes)))
+	frame.Int(uintptr(unsafe.Pointer(attributes)))
+	frame.Int(uintptr(numAttributes))
+	frame.Int(uintptr(devPtr))
+	frame.Int(uintptr(count))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(data)
 	runtime.KeepAlive(dataSizes)
 	runtime.KeepAlive(attributes)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemRangeGetAttributes, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemRangeGetAttributes, rc)
 		return
 	}
 	return
@@ -13045,23 +13045,23 @@ func MemRangeGetAttributes(data *unsafe.Pointer, dataSizes *uint64, attributes *
 // [MemHostRegister],
 // [MemHostUnregister]
 func PointerSetAttribute(value unsafe.Pointer, attribute PointerAttribute, ptr Deviceptr) (err error) {
-	fn, lerr := procPointerSetAttribute.Addr()
+	fnPtr, lerr := procPointerSetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(value)))
-	f.Int(uintptr(attribute))
-	f.Int(uintptr(ptr))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(value)))
+	frame.Int(uintptr(attribute))
+	frame.Int(uintptr(ptr))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(value)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errPointerSetAttribute, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errPointerSetAttribute, rc)
 		return
 	}
 	return
@@ -13117,25 +13117,25 @@ func PointerSetAttribute(value unsafe.Pointer, attribute PointerAttribute, ptr D
 // [PointerSetAttribute],
 // cudaPointerGetAttributes
 func PointerGetAttributes(numAttributes uint32, attributes *PointerAttribute, data *unsafe.Pointer, ptr Deviceptr) (err error) {
-	fn, lerr := procPointerGetAttributes.Addr()
+	fnPtr, lerr := procPointerGetAttributes.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(numAttributes))
-	f.Int(uintptr(unsafe.Pointer(attributes)))
-	f.Int(uintptr(unsafe.Pointer(data)))
-	f.Int(uintptr(ptr))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(numAttributes))
+	frame.Int(uintptr(unsafe.Pointer(attributes)))
+	frame.Int(uintptr(unsafe.Pointer(data)))
+	frame.Int(uintptr(ptr))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(attributes)
 	runtime.KeepAlive(data)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errPointerGetAttributes, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errPointerGetAttributes, rc)
 		return
 	}
 	return
@@ -13177,22 +13177,22 @@ func PointerGetAttributes(numAttributes uint32, attributes *PointerAttribute, da
 // cudaStreamCreate,
 // cudaStreamCreateWithFlags
 func StreamCreate(flags uint32) (phStream Stream, err error) {
-	fn, lerr := procStreamCreate.Addr()
+	fnPtr, lerr := procStreamCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phStream)))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phStream)))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phStream)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamCreate, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamCreate, rc)
 		return
 	}
 	return
@@ -13250,23 +13250,23 @@ func StreamCreate(flags uint32) (phStream Stream, err error) {
 // [StreamAddCallback],
 // cudaStreamCreateWithPriority
 func StreamCreateWithPriority(flags uint32, priority int32) (phStream Stream, err error) {
-	fn, lerr := procStreamCreateWithPriority.Addr()
+	fnPtr, lerr := procStreamCreateWithPriority.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phStream)))
-	f.Int(uintptr(flags))
-	f.Int(uintptr(priority))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phStream)))
+	frame.Int(uintptr(flags))
+	frame.Int(uintptr(priority))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phStream)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamCreateWithPriority, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamCreateWithPriority, rc)
 		return
 	}
 	return
@@ -13302,22 +13302,22 @@ func StreamCreateWithPriority(flags uint32, priority int32) (phStream Stream, er
 // [StreamGetFlags],
 // cudaStreamGetPriority
 func StreamGetPriority(hStream Stream) (priority int32, err error) {
-	fn, lerr := procStreamGetPriority.Addr()
+	fnPtr, lerr := procStreamGetPriority.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(unsafe.Pointer(&priority)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(unsafe.Pointer(&priority)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&priority)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamGetPriority, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamGetPriority, rc)
 		return
 	}
 	return
@@ -13352,22 +13352,22 @@ func StreamGetPriority(hStream Stream) (priority int32, err error) {
 // [StreamGetPriority],
 // cudaStreamGetFlags
 func StreamGetFlags(hStream Stream) (flags uint32, err error) {
-	fn, lerr := procStreamGetFlags.Addr()
+	fnPtr, lerr := procStreamGetFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(unsafe.Pointer(&flags)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(unsafe.Pointer(&flags)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&flags)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamGetFlags, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamGetFlags, rc)
 		return
 	}
 	return
@@ -13405,22 +13405,22 @@ func StreamGetFlags(hStream Stream) (flags uint32, err error) {
 // [StreamGetPriority],
 // cudaStreamGetId
 func StreamGetId(hStream Stream) (streamId uint64, err error) {
-	fn, lerr := procStreamGetId.Addr()
+	fnPtr, lerr := procStreamGetId.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(unsafe.Pointer(&streamId)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(unsafe.Pointer(&streamId)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&streamId)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamGetId, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamGetId, rc)
 		return
 	}
 	return
@@ -13469,22 +13469,22 @@ func StreamGetId(hStream Stream) (streamId uint64, err error) {
 // cudaStreamCreate,
 // cudaStreamCreateWithFlags
 func StreamGetCtx(hStream Stream) (pctx Context, err error) {
-	fn, lerr := procStreamGetCtx.Addr()
+	fnPtr, lerr := procStreamGetCtx.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(unsafe.Pointer(&pctx)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(unsafe.Pointer(&pctx)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pctx)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamGetCtx, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamGetCtx, rc)
 		return
 	}
 	return
@@ -13526,22 +13526,22 @@ func StreamGetCtx(hStream Stream) (pctx Context, err error) {
 // [StreamDestroy],
 // cudaStreamWaitEvent
 func StreamWaitEvent(hStream Stream, hEvent Event, flags uint32) (err error) {
-	fn, lerr := procStreamWaitEvent.Addr()
+	fnPtr, lerr := procStreamWaitEvent.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(hEvent))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(hEvent))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamWaitEvent, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamWaitEvent, rc)
 		return
 	}
 	return
@@ -13621,28 +13621,28 @@ func StreamWaitEvent(hStream Stream, hEvent Event, flags uint32) (err error) {
 // [LaunchHostFunc],
 // cudaStreamAddCallback
 func StreamAddCallback(hStream Stream, callback func(hStream Stream, status Result), flags uint32) (err error) {
-	fn, lerr := procStreamAddCallback.Addr()
+	fnPtr, lerr := procStreamAddCallback.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	cb := trampolineStreamCallback()
-	h := ffi.NewHandle(callback)
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(cb)
-	f.Int(uintptr(h))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
-		h.Delete()
+	cbAddr := trampolineStreamCallback()
+	hdl := ffi.NewHandle(callback)
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(cbAddr)
+	frame.Int(uintptr(hdl))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
+		hdl.Delete()
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
+	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
-		h.Delete()
-		err = ffi.Fail(&errStreamAddCallback, r)
+		hdl.Delete()
+		err = ffi.Fail(&errStreamAddCallback, rc)
 		return
 	}
 	return
@@ -13686,21 +13686,21 @@ func StreamAddCallback(hStream Stream, callback func(hStream Stream, status Resu
 // [StreamEndCapture],
 // [ThreadExchangeStreamCaptureMode]
 func StreamBeginCapture(hStream Stream, mode StreamCaptureMode) (err error) {
-	fn, lerr := procStreamBeginCapture.Addr()
+	fnPtr, lerr := procStreamBeginCapture.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(mode))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(mode))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamBeginCapture, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamBeginCapture, rc)
 		return
 	}
 	return
@@ -13752,27 +13752,27 @@ func StreamBeginCapture(hStream Stream, mode StreamCaptureMode) (err error) {
 // [ThreadExchangeStreamCaptureMode],
 // [GraphAddNode],
 func StreamBeginCaptureToGraph(hStream Stream, hGraph Graph, dependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, mode StreamCaptureMode) (err error) {
-	fn, lerr := procStreamBeginCaptureToGraph.Addr()
+	fnPtr, lerr := procStreamBeginCaptureToGraph.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(dependencies)))
-	f.Int(uintptr(unsafe.Pointer(dependencyData)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(mode))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(unsafe.Pointer(dependencyData)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(mode))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamBeginCaptureToGraph, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamBeginCaptureToGraph, rc)
 		return
 	}
 	return
@@ -13829,21 +13829,21 @@ func StreamBeginCaptureToGraph(hStream Stream, hGraph Graph, dependencies *Graph
 // See also:
 // [StreamBeginCapture]
 func ThreadExchangeStreamCaptureMode(mode *StreamCaptureMode) (err error) {
-	fn, lerr := procThreadExchangeStreamCaptureMode.Addr()
+	fnPtr, lerr := procThreadExchangeStreamCaptureMode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(mode)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(mode)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(mode)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errThreadExchangeStreamCaptureMode, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errThreadExchangeStreamCaptureMode, rc)
 		return
 	}
 	return
@@ -13879,22 +13879,22 @@ func ThreadExchangeStreamCaptureMode(mode *StreamCaptureMode) (err error) {
 // [StreamIsCapturing],
 // [GraphDestroy]
 func StreamEndCapture(hStream Stream) (phGraph Graph, err error) {
-	fn, lerr := procStreamEndCapture.Addr()
+	fnPtr, lerr := procStreamEndCapture.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(unsafe.Pointer(&phGraph)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(unsafe.Pointer(&phGraph)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phGraph)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamEndCapture, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamEndCapture, rc)
 		return
 	}
 	return
@@ -13939,22 +13939,22 @@ func StreamEndCapture(hStream Stream) (phGraph Graph, err error) {
 // [StreamBeginCapture],
 // [StreamEndCapture]
 func StreamIsCapturing(hStream Stream) (captureStatus StreamCaptureStatus, err error) {
-	fn, lerr := procStreamIsCapturing.Addr()
+	fnPtr, lerr := procStreamIsCapturing.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(unsafe.Pointer(&captureStatus)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(unsafe.Pointer(&captureStatus)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&captureStatus)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamIsCapturing, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamIsCapturing, rc)
 		return
 	}
 	return
@@ -14012,30 +14012,30 @@ func StreamIsCapturing(hStream Stream) (captureStatus StreamCaptureStatus, err e
 // [StreamIsCapturing],
 // [StreamUpdateCaptureDependencies]
 func StreamGetCaptureInfo(hStream Stream) (captureStatus_out StreamCaptureStatus, id_out uint64, graph_out Graph, dependencies_out *GraphNode, numDependencies_out uint64, err error) {
-	fn, lerr := procStreamGetCaptureInfo.Addr()
+	fnPtr, lerr := procStreamGetCaptureInfo.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(unsafe.Pointer(&captureStatus_out)))
-	f.Int(uintptr(unsafe.Pointer(&id_out)))
-	f.Int(uintptr(unsafe.Pointer(&graph_out)))
-	f.Int(uintptr(unsafe.Pointer(&dependencies_out)))
-	f.Int(uintptr(unsafe.Pointer(&numDependencies_out)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(unsafe.Pointer(&captureStatus_out)))
+	frame.Int(uintptr(unsafe.Pointer(&id_out)))
+	frame.Int(uintptr(unsafe.Pointer(&graph_out)))
+	frame.Int(uintptr(unsafe.Pointer(&dependencies_out)))
+	frame.Int(uintptr(unsafe.Pointer(&numDependencies_out)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&captureStatus_out)
 	runtime.KeepAlive(&id_out)
 	runtime.KeepAlive(&graph_out)
 	runtime.KeepAlive(&dependencies_out)
 	runtime.KeepAlive(&numDependencies_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamGetCaptureInfo, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamGetCaptureInfo, rc)
 		return
 	}
 	return
@@ -14105,32 +14105,32 @@ func StreamGetCaptureInfo(hStream Stream) (captureStatus_out StreamCaptureStatus
 // [StreamIsCapturing],
 // [StreamUpdateCaptureDependencies]
 func StreamGetCaptureInfoV3(hStream Stream) (captureStatus_out StreamCaptureStatus, id_out uint64, graph_out Graph, dependencies_out *GraphNode, edgeData_out *GraphEdgeData, numDependencies_out uint64, err error) {
-	fn, lerr := procStreamGetCaptureInfoV3.Addr()
+	fnPtr, lerr := procStreamGetCaptureInfoV3.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(unsafe.Pointer(&captureStatus_out)))
-	f.Int(uintptr(unsafe.Pointer(&id_out)))
-	f.Int(uintptr(unsafe.Pointer(&graph_out)))
-	f.Int(uintptr(unsafe.Pointer(&dependencies_out)))
-	f.Int(uintptr(unsafe.Pointer(&edgeData_out)))
-	f.Int(uintptr(unsafe.Pointer(&numDependencies_out)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(unsafe.Pointer(&captureStatus_out)))
+	frame.Int(uintptr(unsafe.Pointer(&id_out)))
+	frame.Int(uintptr(unsafe.Pointer(&graph_out)))
+	frame.Int(uintptr(unsafe.Pointer(&dependencies_out)))
+	frame.Int(uintptr(unsafe.Pointer(&edgeData_out)))
+	frame.Int(uintptr(unsafe.Pointer(&numDependencies_out)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&captureStatus_out)
 	runtime.KeepAlive(&id_out)
 	runtime.KeepAlive(&graph_out)
 	runtime.KeepAlive(&dependencies_out)
 	runtime.KeepAlive(&edgeData_out)
 	runtime.KeepAlive(&numDependencies_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamGetCaptureInfoV3, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamGetCaptureInfoV3, rc)
 		return
 	}
 	return
@@ -14171,24 +14171,24 @@ func StreamGetCaptureInfoV3(hStream Stream) (captureStatus_out StreamCaptureStat
 // [StreamBeginCapture],
 // [StreamGetCaptureInfo],
 func StreamUpdateCaptureDependencies(hStream Stream, dependencies *GraphNode, numDependencies uint64, flags uint32) (err error) {
-	fn, lerr := procStreamUpdateCaptureDependencies.Addr()
+	fnPtr, lerr := procStreamUpdateCaptureDependencies.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(unsafe.Pointer(dependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dependencies)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamUpdateCaptureDependencies, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamUpdateCaptureDependencies, rc)
 		return
 	}
 	return
@@ -14228,26 +14228,26 @@ func StreamUpdateCaptureDependencies(hStream Stream, dependencies *GraphNode, nu
 // [StreamBeginCapture],
 // [StreamGetCaptureInfo],
 func StreamUpdateCaptureDependenciesV2(hStream Stream, dependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, flags uint32) (err error) {
-	fn, lerr := procStreamUpdateCaptureDependenciesV2.Addr()
+	fnPtr, lerr := procStreamUpdateCaptureDependenciesV2.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(unsafe.Pointer(dependencies)))
-	f.Int(uintptr(unsafe.Pointer(dependencyData)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(unsafe.Pointer(dependencyData)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamUpdateCaptureDependenciesV2, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamUpdateCaptureDependenciesV2, rc)
 		return
 	}
 	return
@@ -14341,23 +14341,23 @@ func StreamUpdateCaptureDependenciesV2(hStream Stream, dependencies *GraphNode, 
 // [MemAllocManaged],
 // cudaStreamAttachMemAsync
 func StreamAttachMemAsync(hStream Stream, dptr Deviceptr, length uint64, flags uint32) (err error) {
-	fn, lerr := procStreamAttachMemAsync.Addr()
+	fnPtr, lerr := procStreamAttachMemAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(dptr))
-	f.Int(uintptr(length))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(dptr))
+	frame.Int(uintptr(length))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamAttachMemAsync, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamAttachMemAsync, rc)
 		return
 	}
 	return
@@ -14392,20 +14392,20 @@ func StreamAttachMemAsync(hStream Stream, dptr Deviceptr, length uint64, flags u
 // [StreamAddCallback],
 // cudaStreamQuery
 func StreamQuery(hStream Stream) (err error) {
-	fn, lerr := procStreamQuery.Addr()
+	fnPtr, lerr := procStreamQuery.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamQuery, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamQuery, rc)
 		return
 	}
 	return
@@ -14439,20 +14439,20 @@ func StreamQuery(hStream Stream) (err error) {
 // [StreamAddCallback],
 // cudaStreamSynchronize
 func StreamSynchronize(hStream Stream) (err error) {
-	fn, lerr := procStreamSynchronize.Addr()
+	fnPtr, lerr := procStreamSynchronize.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamSynchronize, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamSynchronize, rc)
 		return
 	}
 	return
@@ -14487,20 +14487,20 @@ func StreamSynchronize(hStream Stream) (err error) {
 // [StreamAddCallback],
 // cudaStreamDestroy
 func StreamDestroy(hStream Stream) (err error) {
-	fn, lerr := procStreamDestroy.Addr()
+	fnPtr, lerr := procStreamDestroy.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamDestroy, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamDestroy, rc)
 		return
 	}
 	return
@@ -14526,21 +14526,21 @@ func StreamDestroy(hStream Stream) (err error) {
 // See also:
 // [AccessPolicyWindow]
 func StreamCopyAttributes(dst Stream, src Stream) (err error) {
-	fn, lerr := procStreamCopyAttributes.Addr()
+	fnPtr, lerr := procStreamCopyAttributes.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dst))
-	f.Int(uintptr(src))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(src))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamCopyAttributes, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamCopyAttributes, rc)
 		return
 	}
 	return
@@ -14566,23 +14566,23 @@ func StreamCopyAttributes(dst Stream, src Stream) (err error) {
 // See also:
 // [AccessPolicyWindow]
 func StreamGetAttribute(hStream Stream, attr StreamAttrID) (value_out StreamAttrValue, err error) {
-	fn, lerr := procStreamGetAttribute.Addr()
+	fnPtr, lerr := procStreamGetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(attr))
-	f.Int(uintptr(unsafe.Pointer(&value_out)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(attr))
+	frame.Int(uintptr(unsafe.Pointer(&value_out)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&value_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamGetAttribute, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamGetAttribute, rc)
 		return
 	}
 	return
@@ -14609,23 +14609,23 @@ func StreamGetAttribute(hStream Stream, attr StreamAttrID) (value_out StreamAttr
 // See also:
 // [AccessPolicyWindow]
 func StreamSetAttribute(hStream Stream, attr StreamAttrID, value *StreamAttrValue) (err error) {
-	fn, lerr := procStreamSetAttribute.Addr()
+	fnPtr, lerr := procStreamSetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(attr))
-	f.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(attr))
+	frame.Int(uintptr(unsafe.Pointer(value)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(value)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamSetAttribute, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamSetAttribute, rc)
 		return
 	}
 	return
@@ -14671,22 +14671,22 @@ func StreamSetAttribute(hStream Stream, attr StreamAttrID, value *StreamAttrValu
 // cudaEventCreate,
 // cudaEventCreateWithFlags
 func EventCreate(flags uint32) (phEvent Event, err error) {
-	fn, lerr := procEventCreate.Addr()
+	fnPtr, lerr := procEventCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phEvent)))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phEvent)))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phEvent)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errEventCreate, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errEventCreate, rc)
 		return
 	}
 	return
@@ -14733,21 +14733,21 @@ func EventCreate(flags uint32) (phEvent Event, err error) {
 // cudaEventRecord,
 // [EventRecordWithFlags]
 func EventRecord(hEvent Event, hStream Stream) (err error) {
-	fn, lerr := procEventRecord.Addr()
+	fnPtr, lerr := procEventRecord.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hEvent))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hEvent))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errEventRecord, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errEventRecord, rc)
 		return
 	}
 	return
@@ -14801,22 +14801,22 @@ func EventRecord(hEvent Event, hStream Stream) (err error) {
 // [EventRecord],
 // cudaEventRecord
 func EventRecordWithFlags(hEvent Event, hStream Stream, flags uint32) (err error) {
-	fn, lerr := procEventRecordWithFlags.Addr()
+	fnPtr, lerr := procEventRecordWithFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hEvent))
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hEvent))
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errEventRecordWithFlags, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errEventRecordWithFlags, rc)
 		return
 	}
 	return
@@ -14853,20 +14853,20 @@ func EventRecordWithFlags(hEvent Event, hStream Stream, flags uint32) (err error
 // [EventElapsedTime],
 // cudaEventQuery
 func EventQuery(hEvent Event) (err error) {
-	fn, lerr := procEventQuery.Addr()
+	fnPtr, lerr := procEventQuery.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hEvent))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hEvent))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errEventQuery, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errEventQuery, rc)
 		return
 	}
 	return
@@ -14902,20 +14902,20 @@ func EventQuery(hEvent Event) (err error) {
 // [EventElapsedTime],
 // cudaEventSynchronize
 func EventSynchronize(hEvent Event) (err error) {
-	fn, lerr := procEventSynchronize.Addr()
+	fnPtr, lerr := procEventSynchronize.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hEvent))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hEvent))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errEventSynchronize, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errEventSynchronize, rc)
 		return
 	}
 	return
@@ -14949,20 +14949,20 @@ func EventSynchronize(hEvent Event) (err error) {
 // [EventElapsedTime],
 // cudaEventDestroy
 func EventDestroy(hEvent Event) (err error) {
-	fn, lerr := procEventDestroy.Addr()
+	fnPtr, lerr := procEventDestroy.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hEvent))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hEvent))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errEventDestroy, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errEventDestroy, rc)
 		return
 	}
 	return
@@ -15012,23 +15012,23 @@ func EventDestroy(hEvent Event) (err error) {
 // [EventDestroy],
 // cudaEventElapsedTime
 func EventElapsedTime(hStart Event, hEnd Event) (pMilliseconds float32, err error) {
-	fn, lerr := procEventElapsedTime.Addr()
+	fnPtr, lerr := procEventElapsedTime.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pMilliseconds)))
-	f.Int(uintptr(hStart))
-	f.Int(uintptr(hEnd))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pMilliseconds)))
+	frame.Int(uintptr(hStart))
+	frame.Int(uintptr(hEnd))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pMilliseconds)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errEventElapsedTime, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errEventElapsedTime, rc)
 		return
 	}
 	return
@@ -15193,23 +15193,23 @@ func EventElapsedTime(hStart Event, hEnd Event) (pMilliseconds float32, err erro
 // [ExternalMemoryGetMappedBuffer],
 // [ExternalMemoryGetMappedMipmappedArray]
 func ImportExternalMemory(memHandleDesc *ExternalMemoryHandleDesc) (extMem_out ExternalMemory, err error) {
-	fn, lerr := procImportExternalMemory.Addr()
+	fnPtr, lerr := procImportExternalMemory.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&extMem_out)))
-	f.Int(uintptr(unsafe.Pointer(memHandleDesc)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&extMem_out)))
+	frame.Int(uintptr(unsafe.Pointer(memHandleDesc)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&extMem_out)
 	runtime.KeepAlive(memHandleDesc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errImportExternalMemory, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errImportExternalMemory, rc)
 		return
 	}
 	return
@@ -15266,24 +15266,24 @@ func ImportExternalMemory(memHandleDesc *ExternalMemoryHandleDesc) (extMem_out E
 // [DestroyExternalMemory],
 // [ExternalMemoryGetMappedMipmappedArray]
 func ExternalMemoryGetMappedBuffer(extMem ExternalMemory, bufferDesc *ExternalMemoryBufferDesc) (devPtr Deviceptr, err error) {
-	fn, lerr := procExternalMemoryGetMappedBuffer.Addr()
+	fnPtr, lerr := procExternalMemoryGetMappedBuffer.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&devPtr)))
-	f.Int(uintptr(extMem))
-	f.Int(uintptr(unsafe.Pointer(bufferDesc)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
+	frame.Int(uintptr(extMem))
+	frame.Int(uintptr(unsafe.Pointer(bufferDesc)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(bufferDesc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errExternalMemoryGetMappedBuffer, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errExternalMemoryGetMappedBuffer, rc)
 		return
 	}
 	return
@@ -15339,24 +15339,24 @@ func ExternalMemoryGetMappedBuffer(extMem ExternalMemory, bufferDesc *ExternalMe
 // [DestroyExternalMemory],
 // [ExternalMemoryGetMappedBuffer]
 func ExternalMemoryGetMappedMipmappedArray(extMem ExternalMemory, mipmapDesc *ExternalMemoryMipmappedArrayDesc) (mipmap MipmappedArray, err error) {
-	fn, lerr := procExternalMemoryGetMappedMipmappedArray.Addr()
+	fnPtr, lerr := procExternalMemoryGetMappedMipmappedArray.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&mipmap)))
-	f.Int(uintptr(extMem))
-	f.Int(uintptr(unsafe.Pointer(mipmapDesc)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&mipmap)))
+	frame.Int(uintptr(extMem))
+	frame.Int(uintptr(unsafe.Pointer(mipmapDesc)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&mipmap)
 	runtime.KeepAlive(mipmapDesc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errExternalMemoryGetMappedMipmappedArray, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errExternalMemoryGetMappedMipmappedArray, rc)
 		return
 	}
 	return
@@ -15383,20 +15383,20 @@ func ExternalMemoryGetMappedMipmappedArray(extMem ExternalMemory, mipmapDesc *Ex
 // [ExternalMemoryGetMappedBuffer],
 // [ExternalMemoryGetMappedMipmappedArray]
 func DestroyExternalMemory(extMem ExternalMemory) (err error) {
-	fn, lerr := procDestroyExternalMemory.Addr()
+	fnPtr, lerr := procDestroyExternalMemory.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(extMem))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(extMem))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDestroyExternalMemory, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDestroyExternalMemory, rc)
 		return
 	}
 	return
@@ -15555,23 +15555,23 @@ func DestroyExternalMemory(extMem ExternalMemory) (err error) {
 // [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync]
 func ImportExternalSemaphore(semHandleDesc *ExternalSemaphoreHandleDesc) (extSem_out ExternalSemaphore, err error) {
-	fn, lerr := procImportExternalSemaphore.Addr()
+	fnPtr, lerr := procImportExternalSemaphore.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&extSem_out)))
-	f.Int(uintptr(unsafe.Pointer(semHandleDesc)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&extSem_out)))
+	frame.Int(uintptr(unsafe.Pointer(semHandleDesc)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&extSem_out)
 	runtime.KeepAlive(semHandleDesc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errImportExternalSemaphore, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errImportExternalSemaphore, rc)
 		return
 	}
 	return
@@ -15658,25 +15658,25 @@ func ImportExternalSemaphore(semHandleDesc *ExternalSemaphoreHandleDesc) (extSem
 // [DestroyExternalSemaphore],
 // [WaitExternalSemaphoresAsync]
 func SignalExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *ExternalSemaphoreSignalParams, numExtSems uint32, stream Stream) (err error) {
-	fn, lerr := procSignalExternalSemaphoresAsync.Addr()
+	fnPtr, lerr := procSignalExternalSemaphoresAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(extSemArray)))
-	f.Int(uintptr(unsafe.Pointer(paramsArray)))
-	f.Int(uintptr(numExtSems))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(extSemArray)))
+	frame.Int(uintptr(unsafe.Pointer(paramsArray)))
+	frame.Int(uintptr(numExtSems))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(extSemArray)
 	runtime.KeepAlive(paramsArray)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errSignalExternalSemaphoresAsync, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errSignalExternalSemaphoresAsync, rc)
 		return
 	}
 	return
@@ -15757,25 +15757,25 @@ func SignalExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *
 // [DestroyExternalSemaphore],
 // [SignalExternalSemaphoresAsync]
 func WaitExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *ExternalSemaphoreWaitParams, numExtSems uint32, stream Stream) (err error) {
-	fn, lerr := procWaitExternalSemaphoresAsync.Addr()
+	fnPtr, lerr := procWaitExternalSemaphoresAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(extSemArray)))
-	f.Int(uintptr(unsafe.Pointer(paramsArray)))
-	f.Int(uintptr(numExtSems))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(extSemArray)))
+	frame.Int(uintptr(unsafe.Pointer(paramsArray)))
+	frame.Int(uintptr(numExtSems))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(extSemArray)
 	runtime.KeepAlive(paramsArray)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errWaitExternalSemaphoresAsync, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errWaitExternalSemaphoresAsync, rc)
 		return
 	}
 	return
@@ -15801,20 +15801,20 @@ func WaitExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *Ex
 // [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync]
 func DestroyExternalSemaphore(extSem ExternalSemaphore) (err error) {
-	fn, lerr := procDestroyExternalSemaphore.Addr()
+	fnPtr, lerr := procDestroyExternalSemaphore.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(extSem))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(extSem))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDestroyExternalSemaphore, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDestroyExternalSemaphore, rc)
 		return
 	}
 	return
@@ -15863,23 +15863,23 @@ func DestroyExternalSemaphore(extSem ExternalSemaphore) (err error) {
 // [MemHostRegister],
 // [StreamWaitEvent]
 func StreamWaitValue32(stream Stream, addr Deviceptr, value uint32, flags uint32) (err error) {
-	fn, lerr := procStreamWaitValue32.Addr()
+	fnPtr, lerr := procStreamWaitValue32.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(stream))
-	f.Int(uintptr(addr))
-	f.Int(uintptr(value))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(stream))
+	frame.Int(uintptr(addr))
+	frame.Int(uintptr(value))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamWaitValue32, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamWaitValue32, rc)
 		return
 	}
 	return
@@ -15927,23 +15927,23 @@ func StreamWaitValue32(stream Stream, addr Deviceptr, value uint32, flags uint32
 // [MemHostRegister],
 // [StreamWaitEvent]
 func StreamWaitValue64(stream Stream, addr Deviceptr, value uint64, flags uint32) (err error) {
-	fn, lerr := procStreamWaitValue64.Addr()
+	fnPtr, lerr := procStreamWaitValue64.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(stream))
-	f.Int(uintptr(addr))
-	f.Int(uintptr(value))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(stream))
+	frame.Int(uintptr(addr))
+	frame.Int(uintptr(value))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamWaitValue64, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamWaitValue64, rc)
 		return
 	}
 	return
@@ -15977,23 +15977,23 @@ func StreamWaitValue64(stream Stream, addr Deviceptr, value uint64, flags uint32
 // [MemHostRegister],
 // [EventRecord]
 func StreamWriteValue32(stream Stream, addr Deviceptr, value uint32, flags uint32) (err error) {
-	fn, lerr := procStreamWriteValue32.Addr()
+	fnPtr, lerr := procStreamWriteValue32.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(stream))
-	f.Int(uintptr(addr))
-	f.Int(uintptr(value))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(stream))
+	frame.Int(uintptr(addr))
+	frame.Int(uintptr(value))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamWriteValue32, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamWriteValue32, rc)
 		return
 	}
 	return
@@ -16029,23 +16029,23 @@ func StreamWriteValue32(stream Stream, addr Deviceptr, value uint32, flags uint3
 // [MemHostRegister],
 // [EventRecord]
 func StreamWriteValue64(stream Stream, addr Deviceptr, value uint64, flags uint32) (err error) {
-	fn, lerr := procStreamWriteValue64.Addr()
+	fnPtr, lerr := procStreamWriteValue64.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(stream))
-	f.Int(uintptr(addr))
-	f.Int(uintptr(value))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(stream))
+	frame.Int(uintptr(addr))
+	frame.Int(uintptr(value))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamWriteValue64, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamWriteValue64, rc)
 		return
 	}
 	return
@@ -16093,24 +16093,24 @@ func StreamWriteValue64(stream Stream, addr Deviceptr, value uint64, flags uint3
 // [StreamWriteValue64],
 // [MemHostRegister]
 func StreamBatchMemOp(stream Stream, count uint32, paramArray *StreamBatchMemOpParams, flags uint32) (err error) {
-	fn, lerr := procStreamBatchMemOp.Addr()
+	fnPtr, lerr := procStreamBatchMemOp.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(stream))
-	f.Int(uintptr(count))
-	f.Int(uintptr(unsafe.Pointer(paramArray)))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(stream))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(unsafe.Pointer(paramArray)))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(paramArray)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamBatchMemOp, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamBatchMemOp, rc)
 		return
 	}
 	return
@@ -16211,23 +16211,23 @@ func StreamBatchMemOp(stream Stream, count uint32, paramArray *StreamBatchMemOpP
 // [FuncLoad],
 // [KernelGetAttribute]
 func FuncGetAttribute(attrib FunctionAttribute, hfunc Function) (pi int32, err error) {
-	fn, lerr := procFuncGetAttribute.Addr()
+	fnPtr, lerr := procFuncGetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pi)))
-	f.Int(uintptr(attrib))
-	f.Int(uintptr(hfunc))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pi)))
+	frame.Int(uintptr(attrib))
+	frame.Int(uintptr(hfunc))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pi)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errFuncGetAttribute, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errFuncGetAttribute, rc)
 		return
 	}
 	return
@@ -16296,22 +16296,22 @@ func FuncGetAttribute(attrib FunctionAttribute, hfunc Function) (pi int32, err e
 // cudaFuncSetAttribute,
 // [KernelSetAttribute]
 func FuncSetAttribute(hfunc Function, attrib FunctionAttribute, value int32) (err error) {
-	fn, lerr := procFuncSetAttribute.Addr()
+	fnPtr, lerr := procFuncSetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hfunc))
-	f.Int(uintptr(attrib))
-	f.Int(uintptr(value))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hfunc))
+	frame.Int(uintptr(attrib))
+	frame.Int(uintptr(value))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errFuncSetAttribute, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errFuncSetAttribute, rc)
 		return
 	}
 	return
@@ -16360,21 +16360,21 @@ func FuncSetAttribute(hfunc Function, attrib FunctionAttribute, value int32) (er
 // cudaFuncSetCacheConfig,
 // [KernelSetCacheConfig]
 func FuncSetCacheConfig(hfunc Function, config FuncCache) (err error) {
-	fn, lerr := procFuncSetCacheConfig.Addr()
+	fnPtr, lerr := procFuncSetCacheConfig.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hfunc))
-	f.Int(uintptr(config))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hfunc))
+	frame.Int(uintptr(config))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errFuncSetCacheConfig, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errFuncSetCacheConfig, rc)
 		return
 	}
 	return
@@ -16404,22 +16404,22 @@ func FuncSetCacheConfig(hfunc Function, config FuncCache) (err error) {
 // [ErrorNotFound]
 // Note that this function may also return error codes from previous, asynchronous launches.
 func FuncGetModule(hfunc Function) (hmod Module, err error) {
-	fn, lerr := procFuncGetModule.Addr()
+	fnPtr, lerr := procFuncGetModule.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&hmod)))
-	f.Int(uintptr(hfunc))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&hmod)))
+	frame.Int(uintptr(hfunc))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&hmod)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errFuncGetModule, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errFuncGetModule, rc)
 		return
 	}
 	return
@@ -16444,23 +16444,23 @@ func FuncGetModule(hfunc Function) (hmod Module, err error) {
 // [ErrorInvalidValue],
 // Note that this function may also return error codes from previous, asynchronous launches.
 func FuncGetName(hfunc Function) (name string, err error) {
-	fn, lerr := procFuncGetName.Addr()
+	fnPtr, lerr := procFuncGetName.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	var nameC uintptr
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&nameC)))
-	f.Int(uintptr(hfunc))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&nameC)))
+	frame.Int(uintptr(hfunc))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&nameC)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errFuncGetName, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errFuncGetName, rc)
 		return
 	}
 	name = ffi.GoString(nameC)
@@ -16490,25 +16490,25 @@ func FuncGetName(hfunc Function) (name string, err error) {
 //
 // See also: [KernelGetParamInfo]
 func FuncGetParamInfo(func_ Function, paramIndex uint64) (paramOffset uint64, paramSize uint64, err error) {
-	fn, lerr := procFuncGetParamInfo.Addr()
+	fnPtr, lerr := procFuncGetParamInfo.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(func_))
-	f.Int(uintptr(paramIndex))
-	f.Int(uintptr(unsafe.Pointer(&paramOffset)))
-	f.Int(uintptr(unsafe.Pointer(&paramSize)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(func_))
+	frame.Int(uintptr(paramIndex))
+	frame.Int(uintptr(unsafe.Pointer(&paramOffset)))
+	frame.Int(uintptr(unsafe.Pointer(&paramSize)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&paramOffset)
 	runtime.KeepAlive(&paramSize)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errFuncGetParamInfo, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errFuncGetParamInfo, rc)
 		return
 	}
 	return
@@ -16531,22 +16531,22 @@ func FuncGetParamInfo(func_ Function, paramIndex uint64) (paramOffset uint64, pa
 // See also: [FuncLoad],
 // [ModuleEnumerateFunctions]
 func FuncIsLoaded(function Function) (state FunctionLoadingState, err error) {
-	fn, lerr := procFuncIsLoaded.Addr()
+	fnPtr, lerr := procFuncIsLoaded.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&state)))
-	f.Int(uintptr(function))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&state)))
+	frame.Int(uintptr(function))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&state)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errFuncIsLoaded, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errFuncIsLoaded, rc)
 		return
 	}
 	return
@@ -16569,20 +16569,20 @@ func FuncIsLoaded(function Function) (state FunctionLoadingState, err error) {
 // See also: [ModuleEnumerateFunctions],
 // [FuncIsLoaded]
 func FuncLoad(function Function) (err error) {
-	fn, lerr := procFuncLoad.Addr()
+	fnPtr, lerr := procFuncLoad.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(function))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(function))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errFuncLoad, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errFuncLoad, rc)
 		return
 	}
 	return
@@ -16706,33 +16706,33 @@ func FuncLoad(function Function) (err error) {
 // [KernelSetCacheConfig],
 // [KernelGetAttribute],
 // [KernelSetAttribute]
-func LaunchKernel(f_ Function, gridDimX uint32, gridDimY uint32, gridDimZ uint32, blockDimX uint32, blockDimY uint32, blockDimZ uint32, sharedMemBytes uint32, hStream Stream, kernelParams *unsafe.Pointer, extra *unsafe.Pointer) (err error) {
-	fn, lerr := procLaunchKernel.Addr()
+func LaunchKernel(f Function, gridDimX uint32, gridDimY uint32, gridDimZ uint32, blockDimX uint32, blockDimY uint32, blockDimZ uint32, sharedMemBytes uint32, hStream Stream, kernelParams *unsafe.Pointer, extra *unsafe.Pointer) (err error) {
+	fnPtr, lerr := procLaunchKernel.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(f_))
-	f.Int(uintptr(gridDimX))
-	f.Int(uintptr(gridDimY))
-	f.Int(uintptr(gridDimZ))
-	f.Int(uintptr(blockDimX))
-	f.Int(uintptr(blockDimY))
-	f.Int(uintptr(blockDimZ))
-	f.Int(uintptr(sharedMemBytes))
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(unsafe.Pointer(kernelParams)))
-	f.Int(uintptr(unsafe.Pointer(extra)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(f))
+	frame.Int(uintptr(gridDimX))
+	frame.Int(uintptr(gridDimY))
+	frame.Int(uintptr(gridDimZ))
+	frame.Int(uintptr(blockDimX))
+	frame.Int(uintptr(blockDimY))
+	frame.Int(uintptr(blockDimZ))
+	frame.Int(uintptr(sharedMemBytes))
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(unsafe.Pointer(kernelParams)))
+	frame.Int(uintptr(unsafe.Pointer(extra)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(kernelParams)
 	runtime.KeepAlive(extra)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLaunchKernel, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLaunchKernel, rc)
 		return
 	}
 	return
@@ -16967,27 +16967,27 @@ func LaunchKernel(f_ Function, gridDimX uint32, gridDimY uint32, gridDimZ uint32
 // [KernelSetCacheConfig],
 // [KernelGetAttribute],
 // [KernelSetAttribute]
-func LaunchKernelEx(config *LaunchConfig, f_ Function, kernelParams *unsafe.Pointer, extra *unsafe.Pointer) (err error) {
-	fn, lerr := procLaunchKernelEx.Addr()
+func LaunchKernelEx(config *LaunchConfig, f Function, kernelParams *unsafe.Pointer, extra *unsafe.Pointer) (err error) {
+	fnPtr, lerr := procLaunchKernelEx.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(config)))
-	f.Int(uintptr(f_))
-	f.Int(uintptr(unsafe.Pointer(kernelParams)))
-	f.Int(uintptr(unsafe.Pointer(extra)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(config)))
+	frame.Int(uintptr(f))
+	frame.Int(uintptr(unsafe.Pointer(kernelParams)))
+	frame.Int(uintptr(unsafe.Pointer(extra)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(config)
 	runtime.KeepAlive(kernelParams)
 	runtime.KeepAlive(extra)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLaunchKernelEx, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLaunchKernelEx, rc)
 		return
 	}
 	return
@@ -17087,31 +17087,31 @@ func LaunchKernelEx(config *LaunchConfig, f_ Function, kernelParams *unsafe.Poin
 // [KernelSetCacheConfig],
 // [KernelGetAttribute],
 // [KernelSetAttribute]
-func LaunchCooperativeKernel(f_ Function, gridDimX uint32, gridDimY uint32, gridDimZ uint32, blockDimX uint32, blockDimY uint32, blockDimZ uint32, sharedMemBytes uint32, hStream Stream, kernelParams *unsafe.Pointer) (err error) {
-	fn, lerr := procLaunchCooperativeKernel.Addr()
+func LaunchCooperativeKernel(f Function, gridDimX uint32, gridDimY uint32, gridDimZ uint32, blockDimX uint32, blockDimY uint32, blockDimZ uint32, sharedMemBytes uint32, hStream Stream, kernelParams *unsafe.Pointer) (err error) {
+	fnPtr, lerr := procLaunchCooperativeKernel.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(f_))
-	f.Int(uintptr(gridDimX))
-	f.Int(uintptr(gridDimY))
-	f.Int(uintptr(gridDimZ))
-	f.Int(uintptr(blockDimX))
-	f.Int(uintptr(blockDimY))
-	f.Int(uintptr(blockDimZ))
-	f.Int(uintptr(sharedMemBytes))
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(unsafe.Pointer(kernelParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(f))
+	frame.Int(uintptr(gridDimX))
+	frame.Int(uintptr(gridDimY))
+	frame.Int(uintptr(gridDimZ))
+	frame.Int(uintptr(blockDimX))
+	frame.Int(uintptr(blockDimY))
+	frame.Int(uintptr(blockDimZ))
+	frame.Int(uintptr(sharedMemBytes))
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(unsafe.Pointer(kernelParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(kernelParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLaunchCooperativeKernel, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLaunchCooperativeKernel, rc)
 		return
 	}
 	return
@@ -17256,23 +17256,23 @@ func LaunchCooperativeKernel(f_ Function, gridDimX uint32, gridDimY uint32, grid
 // [LaunchCooperativeKernel],
 // cudaLaunchCooperativeKernelMultiDevice
 func LaunchCooperativeKernelMultiDevice(launchParamsList *LaunchParams, numDevices uint32, flags uint32) (err error) {
-	fn, lerr := procLaunchCooperativeKernelMultiDevice.Addr()
+	fnPtr, lerr := procLaunchCooperativeKernelMultiDevice.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(launchParamsList)))
-	f.Int(uintptr(numDevices))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(launchParamsList)))
+	frame.Int(uintptr(numDevices))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(launchParamsList)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLaunchCooperativeKernelMultiDevice, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLaunchCooperativeKernelMultiDevice, rc)
 		return
 	}
 	return
@@ -17341,28 +17341,28 @@ func LaunchCooperativeKernelMultiDevice(launchParamsList *LaunchParams, numDevic
 // [MemAllocManaged],
 // [StreamAttachMemAsync],
 // [StreamAddCallback]
-func LaunchHostFunc(hStream Stream, fn_ func()) (err error) {
-	fn, lerr := procLaunchHostFunc.Addr()
+func LaunchHostFunc(hStream Stream, fn func()) (err error) {
+	fnPtr, lerr := procLaunchHostFunc.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	cb := trampolineHostFn()
-	h := ffi.NewHandle(fn_)
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(cb)
-	f.Int(uintptr(h))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
-		h.Delete()
+	cbAddr := trampolineHostFn()
+	hdl := ffi.NewHandle(fn)
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(cbAddr)
+	frame.Int(uintptr(hdl))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
+		hdl.Delete()
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
+	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
-		h.Delete()
-		err = ffi.Fail(&errLaunchHostFunc, r)
+		hdl.Delete()
+		err = ffi.Fail(&errLaunchHostFunc, rc)
 		return
 	}
 	return
@@ -17403,23 +17403,23 @@ func LaunchHostFunc(hStream Stream, fn_ func()) (err error) {
 // [LaunchGridAsync],
 // [LaunchKernel]
 func FuncSetBlockShape(hfunc Function, x int32, y int32, z int32) (err error) {
-	fn, lerr := procFuncSetBlockShape.Addr()
+	fnPtr, lerr := procFuncSetBlockShape.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hfunc))
-	f.Int(uintptr(x))
-	f.Int(uintptr(y))
-	f.Int(uintptr(z))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hfunc))
+	frame.Int(uintptr(x))
+	frame.Int(uintptr(y))
+	frame.Int(uintptr(z))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errFuncSetBlockShape, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errFuncSetBlockShape, rc)
 		return
 	}
 	return
@@ -17458,21 +17458,21 @@ func FuncSetBlockShape(hfunc Function, x int32, y int32, z int32) (err error) {
 // [LaunchGridAsync],
 // [LaunchKernel]
 func FuncSetSharedSize(hfunc Function, bytes uint32) (err error) {
-	fn, lerr := procFuncSetSharedSize.Addr()
+	fnPtr, lerr := procFuncSetSharedSize.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hfunc))
-	f.Int(uintptr(bytes))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hfunc))
+	frame.Int(uintptr(bytes))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errFuncSetSharedSize, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errFuncSetSharedSize, rc)
 		return
 	}
 	return
@@ -17509,21 +17509,21 @@ func FuncSetSharedSize(hfunc Function, bytes uint32) (err error) {
 // [LaunchGridAsync],
 // [LaunchKernel]
 func ParamSetSize(hfunc Function, numbytes uint32) (err error) {
-	fn, lerr := procParamSetSize.Addr()
+	fnPtr, lerr := procParamSetSize.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hfunc))
-	f.Int(uintptr(numbytes))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hfunc))
+	frame.Int(uintptr(numbytes))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errParamSetSize, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errParamSetSize, rc)
 		return
 	}
 	return
@@ -17561,22 +17561,22 @@ func ParamSetSize(hfunc Function, numbytes uint32) (err error) {
 // [LaunchGridAsync],
 // [LaunchKernel]
 func ParamSeti(hfunc Function, offset int32, value uint32) (err error) {
-	fn, lerr := procParamSeti.Addr()
+	fnPtr, lerr := procParamSeti.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hfunc))
-	f.Int(uintptr(offset))
-	f.Int(uintptr(value))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hfunc))
+	frame.Int(uintptr(offset))
+	frame.Int(uintptr(value))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errParamSeti, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errParamSeti, rc)
 		return
 	}
 	return
@@ -17614,22 +17614,22 @@ func ParamSeti(hfunc Function, offset int32, value uint32) (err error) {
 // [LaunchGridAsync],
 // [LaunchKernel]
 func ParamSetf(hfunc Function, offset int32, value float32) (err error) {
-	fn, lerr := procParamSetf.Addr()
+	fnPtr, lerr := procParamSetf.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hfunc))
-	f.Int(uintptr(offset))
-	f.Float32(float32(value))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hfunc))
+	frame.Int(uintptr(offset))
+	frame.Float32(float32(value))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errParamSetf, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errParamSetf, rc)
 		return
 	}
 	return
@@ -17669,24 +17669,24 @@ func ParamSetf(hfunc Function, offset int32, value float32) (err error) {
 // [LaunchGridAsync],
 // [LaunchKernel]
 func ParamSetv(hfunc Function, offset int32, ptr unsafe.Pointer, numbytes uint32) (err error) {
-	fn, lerr := procParamSetv.Addr()
+	fnPtr, lerr := procParamSetv.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hfunc))
-	f.Int(uintptr(offset))
-	f.Int(uintptr(unsafe.Pointer(ptr)))
-	f.Int(uintptr(numbytes))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hfunc))
+	frame.Int(uintptr(offset))
+	frame.Int(uintptr(unsafe.Pointer(ptr)))
+	frame.Int(uintptr(numbytes))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(ptr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errParamSetv, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errParamSetv, rc)
 		return
 	}
 	return
@@ -17742,21 +17742,21 @@ func ParamSetv(hfunc Function, offset int32, ptr unsafe.Pointer, numbytes uint32
 // [LaunchGrid],
 // [LaunchGridAsync],
 // [LaunchKernel]
-func Launch(f_ Function) (err error) {
-	fn, lerr := procLaunch.Addr()
+func Launch(f Function) (err error) {
+	fnPtr, lerr := procLaunch.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(f_))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(f))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLaunch, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLaunch, rc)
 		return
 	}
 	return
@@ -17814,23 +17814,23 @@ func Launch(f_ Function) (err error) {
 // [Launch],
 // [LaunchGridAsync],
 // [LaunchKernel]
-func LaunchGrid(f_ Function, grid_width int32, grid_height int32) (err error) {
-	fn, lerr := procLaunchGrid.Addr()
+func LaunchGrid(f Function, grid_width int32, grid_height int32) (err error) {
+	fnPtr, lerr := procLaunchGrid.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(f_))
-	f.Int(uintptr(grid_width))
-	f.Int(uintptr(grid_height))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(f))
+	frame.Int(uintptr(grid_width))
+	frame.Int(uintptr(grid_height))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLaunchGrid, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLaunchGrid, rc)
 		return
 	}
 	return
@@ -17896,24 +17896,24 @@ func LaunchGrid(f_ Function, grid_width int32, grid_height int32) (err error) {
 // [Launch],
 // [LaunchGrid],
 // [LaunchKernel]
-func LaunchGridAsync(f_ Function, grid_width int32, grid_height int32, hStream Stream) (err error) {
-	fn, lerr := procLaunchGridAsync.Addr()
+func LaunchGridAsync(f Function, grid_width int32, grid_height int32, hStream Stream) (err error) {
+	fnPtr, lerr := procLaunchGridAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(f_))
-	f.Int(uintptr(grid_width))
-	f.Int(uintptr(grid_height))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(f))
+	frame.Int(uintptr(grid_width))
+	frame.Int(uintptr(grid_height))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLaunchGridAsync, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLaunchGridAsync, rc)
 		return
 	}
 	return
@@ -17942,22 +17942,22 @@ func LaunchGridAsync(f_ Function, grid_width int32, grid_height int32, hStream S
 // [ErrorInvalidValue]
 // Note that this function may also return error codes from previous, asynchronous launches.
 func ParamSetTexRef(hfunc Function, texunit int32, hTexRef Texref) (err error) {
-	fn, lerr := procParamSetTexRef.Addr()
+	fnPtr, lerr := procParamSetTexRef.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hfunc))
-	f.Int(uintptr(texunit))
-	f.Int(uintptr(hTexRef))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hfunc))
+	frame.Int(uintptr(texunit))
+	frame.Int(uintptr(hTexRef))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errParamSetTexRef, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errParamSetTexRef, rc)
 		return
 	}
 	return
@@ -18016,21 +18016,21 @@ func ParamSetTexRef(hfunc Function, texunit int32, hTexRef Texref) (err error) {
 // [LaunchKernel],
 // cudaFuncSetSharedMemConfig
 func FuncSetSharedMemConfig(hfunc Function, config Sharedconfig) (err error) {
-	fn, lerr := procFuncSetSharedMemConfig.Addr()
+	fnPtr, lerr := procFuncSetSharedMemConfig.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hfunc))
-	f.Int(uintptr(config))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hfunc))
+	frame.Int(uintptr(config))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errFuncSetSharedMemConfig, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errFuncSetSharedMemConfig, rc)
 		return
 	}
 	return
@@ -18068,22 +18068,22 @@ func FuncSetSharedMemConfig(hfunc Function, config Sharedconfig) (err error) {
 // [GraphGetEdges],
 // [GraphClone]
 func GraphCreate(flags uint32) (phGraph Graph, err error) {
-	fn, lerr := procGraphCreate.Addr()
+	fnPtr, lerr := procGraphCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phGraph)))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phGraph)))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phGraph)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphCreate, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphCreate, rc)
 		return
 	}
 	return
@@ -18189,27 +18189,27 @@ func GraphCreate(flags uint32) (phGraph Graph, err error) {
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddKernelNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, nodeParams *KernelNodeParams) (phGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddKernelNode.Addr()
+	fnPtr, lerr := procGraphAddKernelNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(dependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddKernelNode, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddKernelNode, rc)
 		return
 	}
 	return
@@ -18246,22 +18246,22 @@ func GraphAddKernelNode(hGraph Graph, dependencies *GraphNode, numDependencies u
 // [GraphAddKernelNode],
 // [GraphKernelNodeSetParams]
 func GraphKernelNodeGetParams(hNode GraphNode) (nodeParams KernelNodeParams, err error) {
-	fn, lerr := procGraphKernelNodeGetParams.Addr()
+	fnPtr, lerr := procGraphKernelNodeGetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(&nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(&nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphKernelNodeGetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphKernelNodeGetParams, rc)
 		return
 	}
 	return
@@ -18290,22 +18290,22 @@ func GraphKernelNodeGetParams(hNode GraphNode) (nodeParams KernelNodeParams, err
 // [GraphAddKernelNode],
 // [GraphKernelNodeGetParams]
 func GraphKernelNodeSetParams(hNode GraphNode, nodeParams *KernelNodeParams) (err error) {
-	fn, lerr := procGraphKernelNodeSetParams.Addr()
+	fnPtr, lerr := procGraphKernelNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphKernelNodeSetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphKernelNodeSetParams, rc)
 		return
 	}
 	return
@@ -18359,28 +18359,28 @@ func GraphKernelNodeSetParams(hNode GraphNode, nodeParams *KernelNodeParams) (er
 // [GraphAddHostNode],
 // [GraphAddMemsetNode]
 func GraphAddMemcpyNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, copyParams *Memcpy3D, ctx Context) (phGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddMemcpyNode.Addr()
+	fnPtr, lerr := procGraphAddMemcpyNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(dependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(unsafe.Pointer(copyParams)))
-	f.Int(uintptr(ctx))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(copyParams)))
+	frame.Int(uintptr(ctx))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(copyParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddMemcpyNode, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddMemcpyNode, rc)
 		return
 	}
 	return
@@ -18408,22 +18408,22 @@ func GraphAddMemcpyNode(hGraph Graph, dependencies *GraphNode, numDependencies u
 // [GraphAddMemcpyNode],
 // [GraphMemcpyNodeSetParams]
 func GraphMemcpyNodeGetParams(hNode GraphNode) (nodeParams Memcpy3D, err error) {
-	fn, lerr := procGraphMemcpyNodeGetParams.Addr()
+	fnPtr, lerr := procGraphMemcpyNodeGetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(&nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(&nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphMemcpyNodeGetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphMemcpyNodeGetParams, rc)
 		return
 	}
 	return
@@ -18452,22 +18452,22 @@ func GraphMemcpyNodeGetParams(hNode GraphNode) (nodeParams Memcpy3D, err error) 
 // [GraphAddMemcpyNode],
 // [GraphMemcpyNodeGetParams]
 func GraphMemcpyNodeSetParams(hNode GraphNode, nodeParams *Memcpy3D) (err error) {
-	fn, lerr := procGraphMemcpyNodeSetParams.Addr()
+	fnPtr, lerr := procGraphMemcpyNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphMemcpyNodeSetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphMemcpyNodeSetParams, rc)
 		return
 	}
 	return
@@ -18515,28 +18515,28 @@ func GraphMemcpyNodeSetParams(hNode GraphNode, nodeParams *Memcpy3D) (err error)
 // [GraphAddHostNode],
 // [GraphAddMemcpyNode]
 func GraphAddMemsetNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, memsetParams *MemsetNodeParams, ctx Context) (phGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddMemsetNode.Addr()
+	fnPtr, lerr := procGraphAddMemsetNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(dependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(unsafe.Pointer(memsetParams)))
-	f.Int(uintptr(ctx))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(memsetParams)))
+	frame.Int(uintptr(ctx))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(memsetParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddMemsetNode, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddMemsetNode, rc)
 		return
 	}
 	return
@@ -18564,22 +18564,22 @@ func GraphAddMemsetNode(hGraph Graph, dependencies *GraphNode, numDependencies u
 // [GraphAddMemsetNode],
 // [GraphMemsetNodeSetParams]
 func GraphMemsetNodeGetParams(hNode GraphNode) (nodeParams MemsetNodeParams, err error) {
-	fn, lerr := procGraphMemsetNodeGetParams.Addr()
+	fnPtr, lerr := procGraphMemsetNodeGetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(&nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(&nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphMemsetNodeGetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphMemsetNodeGetParams, rc)
 		return
 	}
 	return
@@ -18608,22 +18608,22 @@ func GraphMemsetNodeGetParams(hNode GraphNode) (nodeParams MemsetNodeParams, err
 // [GraphAddMemsetNode],
 // [GraphMemsetNodeGetParams]
 func GraphMemsetNodeSetParams(hNode GraphNode, nodeParams *MemsetNodeParams) (err error) {
-	fn, lerr := procGraphMemsetNodeSetParams.Addr()
+	fnPtr, lerr := procGraphMemsetNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphMemsetNodeSetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphMemsetNodeSetParams, rc)
 		return
 	}
 	return
@@ -18670,27 +18670,27 @@ func GraphMemsetNodeSetParams(hNode GraphNode, nodeParams *MemsetNodeParams) (er
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddHostNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, nodeParams *HostNodeParams) (phGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddHostNode.Addr()
+	fnPtr, lerr := procGraphAddHostNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(dependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddHostNode, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddHostNode, rc)
 		return
 	}
 	return
@@ -18718,22 +18718,22 @@ func GraphAddHostNode(hGraph Graph, dependencies *GraphNode, numDependencies uin
 // [GraphAddHostNode],
 // [GraphHostNodeSetParams]
 func GraphHostNodeGetParams(hNode GraphNode) (nodeParams HostNodeParams, err error) {
-	fn, lerr := procGraphHostNodeGetParams.Addr()
+	fnPtr, lerr := procGraphHostNodeGetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(&nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(&nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphHostNodeGetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphHostNodeGetParams, rc)
 		return
 	}
 	return
@@ -18762,22 +18762,22 @@ func GraphHostNodeGetParams(hNode GraphNode) (nodeParams HostNodeParams, err err
 // [GraphAddHostNode],
 // [GraphHostNodeGetParams]
 func GraphHostNodeSetParams(hNode GraphNode, nodeParams *HostNodeParams) (err error) {
-	fn, lerr := procGraphHostNodeSetParams.Addr()
+	fnPtr, lerr := procGraphHostNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphHostNodeSetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphHostNodeSetParams, rc)
 		return
 	}
 	return
@@ -18823,26 +18823,26 @@ func GraphHostNodeSetParams(hNode GraphNode, nodeParams *HostNodeParams) (err er
 // [GraphAddMemsetNode],
 // [GraphClone]
 func GraphAddChildGraphNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, childGraph Graph) (phGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddChildGraphNode.Addr()
+	fnPtr, lerr := procGraphAddChildGraphNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(dependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(childGraph))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(childGraph))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddChildGraphNode, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddChildGraphNode, rc)
 		return
 	}
 	return
@@ -18874,22 +18874,22 @@ func GraphAddChildGraphNode(hGraph Graph, dependencies *GraphNode, numDependenci
 // [GraphAddChildGraphNode],
 // [GraphNodeFindInClone]
 func GraphChildGraphNodeGetGraph(hNode GraphNode) (phGraph Graph, err error) {
-	fn, lerr := procGraphChildGraphNodeGetGraph.Addr()
+	fnPtr, lerr := procGraphChildGraphNodeGetGraph.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(&phGraph)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(&phGraph)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phGraph)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphChildGraphNodeGetGraph, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphChildGraphNodeGetGraph, rc)
 		return
 	}
 	return
@@ -18933,25 +18933,25 @@ func GraphChildGraphNodeGetGraph(hNode GraphNode) (phGraph Graph, err error) {
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddEmptyNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64) (phGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddEmptyNode.Addr()
+	fnPtr, lerr := procGraphAddEmptyNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(dependencies)))
-	f.Int(uintptr(numDependencies))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(numDependencies))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddEmptyNode, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddEmptyNode, rc)
 		return
 	}
 	return
@@ -18998,26 +18998,26 @@ func GraphAddEmptyNode(hGraph Graph, dependencies *GraphNode, numDependencies ui
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddEventRecordNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, event Event) (phGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddEventRecordNode.Addr()
+	fnPtr, lerr := procGraphAddEventRecordNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(dependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(event))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(event))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddEventRecordNode, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddEventRecordNode, rc)
 		return
 	}
 	return
@@ -19047,22 +19047,22 @@ func GraphAddEventRecordNode(hGraph Graph, dependencies *GraphNode, numDependenc
 // [EventRecordWithFlags],
 // [StreamWaitEvent]
 func GraphEventRecordNodeGetEvent(hNode GraphNode) (event_out Event, err error) {
-	fn, lerr := procGraphEventRecordNodeGetEvent.Addr()
+	fnPtr, lerr := procGraphEventRecordNodeGetEvent.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(&event_out)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(&event_out)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&event_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphEventRecordNodeGetEvent, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphEventRecordNodeGetEvent, rc)
 		return
 	}
 	return
@@ -19093,21 +19093,21 @@ func GraphEventRecordNodeGetEvent(hNode GraphNode) (event_out Event, err error) 
 // [EventRecordWithFlags],
 // [StreamWaitEvent]
 func GraphEventRecordNodeSetEvent(hNode GraphNode, event Event) (err error) {
-	fn, lerr := procGraphEventRecordNodeSetEvent.Addr()
+	fnPtr, lerr := procGraphEventRecordNodeSetEvent.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(event))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(event))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphEventRecordNodeSetEvent, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphEventRecordNodeSetEvent, rc)
 		return
 	}
 	return
@@ -19155,26 +19155,26 @@ func GraphEventRecordNodeSetEvent(hNode GraphNode, event Event) (err error) {
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddEventWaitNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, event Event) (phGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddEventWaitNode.Addr()
+	fnPtr, lerr := procGraphAddEventWaitNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(dependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(event))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(event))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddEventWaitNode, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddEventWaitNode, rc)
 		return
 	}
 	return
@@ -19204,22 +19204,22 @@ func GraphAddEventWaitNode(hGraph Graph, dependencies *GraphNode, numDependencie
 // [EventRecordWithFlags],
 // [StreamWaitEvent]
 func GraphEventWaitNodeGetEvent(hNode GraphNode) (event_out Event, err error) {
-	fn, lerr := procGraphEventWaitNodeGetEvent.Addr()
+	fnPtr, lerr := procGraphEventWaitNodeGetEvent.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(&event_out)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(&event_out)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&event_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphEventWaitNodeGetEvent, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphEventWaitNodeGetEvent, rc)
 		return
 	}
 	return
@@ -19250,21 +19250,21 @@ func GraphEventWaitNodeGetEvent(hNode GraphNode) (event_out Event, err error) {
 // [EventRecordWithFlags],
 // [StreamWaitEvent]
 func GraphEventWaitNodeSetEvent(hNode GraphNode, event Event) (err error) {
-	fn, lerr := procGraphEventWaitNodeSetEvent.Addr()
+	fnPtr, lerr := procGraphEventWaitNodeSetEvent.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(event))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(event))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphEventWaitNodeSetEvent, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphEventWaitNodeSetEvent, rc)
 		return
 	}
 	return
@@ -19318,27 +19318,27 @@ func GraphEventWaitNodeSetEvent(hNode GraphNode, event Event) (err error) {
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddExternalSemaphoresSignalNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, nodeParams *ExtSemSignalNodeParams) (phGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddExternalSemaphoresSignalNode.Addr()
+	fnPtr, lerr := procGraphAddExternalSemaphoresSignalNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(dependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddExternalSemaphoresSignalNode, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddExternalSemaphoresSignalNode, rc)
 		return
 	}
 	return
@@ -19374,22 +19374,22 @@ func GraphAddExternalSemaphoresSignalNode(hGraph Graph, dependencies *GraphNode,
 // [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync]
 func GraphExternalSemaphoresSignalNodeGetParams(hNode GraphNode) (params_out ExtSemSignalNodeParams, err error) {
-	fn, lerr := procGraphExternalSemaphoresSignalNodeGetParams.Addr()
+	fnPtr, lerr := procGraphExternalSemaphoresSignalNodeGetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(&params_out)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(&params_out)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&params_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExternalSemaphoresSignalNodeGetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExternalSemaphoresSignalNodeGetParams, rc)
 		return
 	}
 	return
@@ -19420,22 +19420,22 @@ func GraphExternalSemaphoresSignalNodeGetParams(hNode GraphNode) (params_out Ext
 // [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync]
 func GraphExternalSemaphoresSignalNodeSetParams(hNode GraphNode, nodeParams *ExtSemSignalNodeParams) (err error) {
-	fn, lerr := procGraphExternalSemaphoresSignalNodeSetParams.Addr()
+	fnPtr, lerr := procGraphExternalSemaphoresSignalNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExternalSemaphoresSignalNodeSetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExternalSemaphoresSignalNodeSetParams, rc)
 		return
 	}
 	return
@@ -19489,27 +19489,27 @@ func GraphExternalSemaphoresSignalNodeSetParams(hNode GraphNode, nodeParams *Ext
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddExternalSemaphoresWaitNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, nodeParams *ExtSemWaitNodeParams) (phGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddExternalSemaphoresWaitNode.Addr()
+	fnPtr, lerr := procGraphAddExternalSemaphoresWaitNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(dependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddExternalSemaphoresWaitNode, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddExternalSemaphoresWaitNode, rc)
 		return
 	}
 	return
@@ -19545,22 +19545,22 @@ func GraphAddExternalSemaphoresWaitNode(hGraph Graph, dependencies *GraphNode, n
 // [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync]
 func GraphExternalSemaphoresWaitNodeGetParams(hNode GraphNode) (params_out ExtSemWaitNodeParams, err error) {
-	fn, lerr := procGraphExternalSemaphoresWaitNodeGetParams.Addr()
+	fnPtr, lerr := procGraphExternalSemaphoresWaitNodeGetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(&params_out)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(&params_out)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&params_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExternalSemaphoresWaitNodeGetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExternalSemaphoresWaitNodeGetParams, rc)
 		return
 	}
 	return
@@ -19591,22 +19591,22 @@ func GraphExternalSemaphoresWaitNodeGetParams(hNode GraphNode) (params_out ExtSe
 // [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync]
 func GraphExternalSemaphoresWaitNodeSetParams(hNode GraphNode, nodeParams *ExtSemWaitNodeParams) (err error) {
-	fn, lerr := procGraphExternalSemaphoresWaitNodeSetParams.Addr()
+	fnPtr, lerr := procGraphExternalSemaphoresWaitNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExternalSemaphoresWaitNodeSetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExternalSemaphoresWaitNodeSetParams, rc)
 		return
 	}
 	return
@@ -19667,27 +19667,27 @@ func GraphExternalSemaphoresWaitNodeSetParams(hNode GraphNode, nodeParams *ExtSe
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddBatchMemOpNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, nodeParams *BatchMemOpNodeParams) (phGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddBatchMemOpNode.Addr()
+	fnPtr, lerr := procGraphAddBatchMemOpNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(dependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddBatchMemOpNode, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddBatchMemOpNode, rc)
 		return
 	}
 	return
@@ -19720,22 +19720,22 @@ func GraphAddBatchMemOpNode(hGraph Graph, dependencies *GraphNode, numDependenci
 // [GraphAddBatchMemOpNode],
 // [GraphBatchMemOpNodeSetParams]
 func GraphBatchMemOpNodeGetParams(hNode GraphNode) (nodeParams_out BatchMemOpNodeParams, err error) {
-	fn, lerr := procGraphBatchMemOpNodeGetParams.Addr()
+	fnPtr, lerr := procGraphBatchMemOpNodeGetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(&nodeParams_out)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(&nodeParams_out)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&nodeParams_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphBatchMemOpNodeGetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphBatchMemOpNodeGetParams, rc)
 		return
 	}
 	return
@@ -19767,22 +19767,22 @@ func GraphBatchMemOpNodeGetParams(hNode GraphNode) (nodeParams_out BatchMemOpNod
 // [GraphAddBatchMemOpNode],
 // [GraphBatchMemOpNodeGetParams]
 func GraphBatchMemOpNodeSetParams(hNode GraphNode, nodeParams *BatchMemOpNodeParams) (err error) {
-	fn, lerr := procGraphBatchMemOpNodeSetParams.Addr()
+	fnPtr, lerr := procGraphBatchMemOpNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphBatchMemOpNodeSetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphBatchMemOpNodeSetParams, rc)
 		return
 	}
 	return
@@ -19834,23 +19834,23 @@ func GraphBatchMemOpNodeSetParams(hNode GraphNode, nodeParams *BatchMemOpNodePar
 // [GraphBatchMemOpNodeSetParams],
 // [GraphInstantiate]
 func GraphExecBatchMemOpNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *BatchMemOpNodeParams) (err error) {
-	fn, lerr := procGraphExecBatchMemOpNodeSetParams.Addr()
+	fnPtr, lerr := procGraphExecBatchMemOpNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecBatchMemOpNodeSetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecBatchMemOpNodeSetParams, rc)
 		return
 	}
 	return
@@ -19930,27 +19930,27 @@ func GraphExecBatchMemOpNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nod
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddMemAllocNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, nodeParams *MemAllocNodeParams) (phGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddMemAllocNode.Addr()
+	fnPtr, lerr := procGraphAddMemAllocNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(dependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddMemAllocNode, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddMemAllocNode, rc)
 		return
 	}
 	return
@@ -19980,22 +19980,22 @@ func GraphAddMemAllocNode(hGraph Graph, dependencies *GraphNode, numDependencies
 // [GraphAddMemAllocNode],
 // [GraphMemFreeNodeGetParams]
 func GraphMemAllocNodeGetParams(hNode GraphNode) (params_out MemAllocNodeParams, err error) {
-	fn, lerr := procGraphMemAllocNodeGetParams.Addr()
+	fnPtr, lerr := procGraphMemAllocNodeGetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(&params_out)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(&params_out)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&params_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphMemAllocNodeGetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphMemAllocNodeGetParams, rc)
 		return
 	}
 	return
@@ -20058,26 +20058,26 @@ func GraphMemAllocNodeGetParams(hNode GraphNode) (params_out MemAllocNodeParams,
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddMemFreeNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, dptr Deviceptr) (phGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddMemFreeNode.Addr()
+	fnPtr, lerr := procGraphAddMemFreeNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(dependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(dptr))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(dptr))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddMemFreeNode, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddMemFreeNode, rc)
 		return
 	}
 	return
@@ -20104,22 +20104,22 @@ func GraphAddMemFreeNode(hGraph Graph, dependencies *GraphNode, numDependencies 
 // [GraphAddMemFreeNode],
 // [GraphMemAllocNodeGetParams]
 func GraphMemFreeNodeGetParams(hNode GraphNode) (dptr_out Deviceptr, err error) {
-	fn, lerr := procGraphMemFreeNodeGetParams.Addr()
+	fnPtr, lerr := procGraphMemFreeNodeGetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(&dptr_out)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(&dptr_out)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&dptr_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphMemFreeNodeGetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphMemFreeNodeGetParams, rc)
 		return
 	}
 	return
@@ -20144,20 +20144,20 @@ func GraphMemFreeNodeGetParams(hNode GraphNode) (dptr_out Deviceptr, err error) 
 // [DeviceSetGraphMemAttribute],
 // [DeviceGetGraphMemAttribute]
 func DeviceGraphMemTrim(device Device) (err error) {
-	fn, lerr := procDeviceGraphMemTrim.Addr()
+	fnPtr, lerr := procDeviceGraphMemTrim.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(device))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(device))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGraphMemTrim, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGraphMemTrim, rc)
 		return
 	}
 	return
@@ -20190,23 +20190,23 @@ func DeviceGraphMemTrim(device Device) (err error) {
 // [GraphAddMemAllocNode],
 // [GraphAddMemFreeNode]
 func DeviceGetGraphMemAttribute(device Device, attr GraphMemAttribute, value unsafe.Pointer) (err error) {
-	fn, lerr := procDeviceGetGraphMemAttribute.Addr()
+	fnPtr, lerr := procDeviceGetGraphMemAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(device))
-	f.Int(uintptr(attr))
-	f.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(device))
+	frame.Int(uintptr(attr))
+	frame.Int(uintptr(unsafe.Pointer(value)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(value)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetGraphMemAttribute, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetGraphMemAttribute, rc)
 		return
 	}
 	return
@@ -20236,23 +20236,23 @@ func DeviceGetGraphMemAttribute(device Device, attr GraphMemAttribute, value uns
 // [GraphAddMemAllocNode],
 // [GraphAddMemFreeNode]
 func DeviceSetGraphMemAttribute(device Device, attr GraphMemAttribute, value unsafe.Pointer) (err error) {
-	fn, lerr := procDeviceSetGraphMemAttribute.Addr()
+	fnPtr, lerr := procDeviceSetGraphMemAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(device))
-	f.Int(uintptr(attr))
-	f.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(device))
+	frame.Int(uintptr(attr))
+	frame.Int(uintptr(unsafe.Pointer(value)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(value)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceSetGraphMemAttribute, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceSetGraphMemAttribute, rc)
 		return
 	}
 	return
@@ -20282,22 +20282,22 @@ func DeviceSetGraphMemAttribute(device Device, attr GraphMemAttribute, value uns
 // [GraphCreate],
 // [GraphNodeFindInClone]
 func GraphClone(originalGraph Graph) (phGraphClone Graph, err error) {
-	fn, lerr := procGraphClone.Addr()
+	fnPtr, lerr := procGraphClone.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phGraphClone)))
-	f.Int(uintptr(originalGraph))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phGraphClone)))
+	frame.Int(uintptr(originalGraph))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phGraphClone)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphClone, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphClone, rc)
 		return
 	}
 	return
@@ -20328,23 +20328,23 @@ func GraphClone(originalGraph Graph) (phGraphClone Graph, err error) {
 // See also:
 // [GraphClone]
 func GraphNodeFindInClone(hOriginalNode GraphNode, hClonedGraph Graph) (phNode GraphNode, err error) {
-	fn, lerr := procGraphNodeFindInClone.Addr()
+	fnPtr, lerr := procGraphNodeFindInClone.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phNode)))
-	f.Int(uintptr(hOriginalNode))
-	f.Int(uintptr(hClonedGraph))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phNode)))
+	frame.Int(uintptr(hOriginalNode))
+	frame.Int(uintptr(hClonedGraph))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phNode)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphNodeFindInClone, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphNodeFindInClone, rc)
 		return
 	}
 	return
@@ -20380,22 +20380,22 @@ func GraphNodeFindInClone(hOriginalNode GraphNode, hClonedGraph Graph) (phNode G
 // [GraphMemsetNodeGetParams],
 // [GraphMemsetNodeSetParams]
 func GraphNodeGetType(hNode GraphNode) (type_ GraphNodeType, err error) {
-	fn, lerr := procGraphNodeGetType.Addr()
+	fnPtr, lerr := procGraphNodeGetType.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(&type_)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(&type_)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&type_)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphNodeGetType, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphNodeGetType, rc)
 		return
 	}
 	return
@@ -20431,24 +20431,24 @@ func GraphNodeGetType(hNode GraphNode) (type_ GraphNodeType, err error) {
 // [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes]
 func GraphGetNodes(hGraph Graph, nodes *GraphNode, numNodes *uint64) (err error) {
-	fn, lerr := procGraphGetNodes.Addr()
+	fnPtr, lerr := procGraphGetNodes.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(nodes)))
-	f.Int(uintptr(unsafe.Pointer(numNodes)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(nodes)))
+	frame.Int(uintptr(unsafe.Pointer(numNodes)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nodes)
 	runtime.KeepAlive(numNodes)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphGetNodes, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphGetNodes, rc)
 		return
 	}
 	return
@@ -20484,24 +20484,24 @@ func GraphGetNodes(hGraph Graph, nodes *GraphNode, numNodes *uint64) (err error)
 // [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes]
 func GraphGetRootNodes(hGraph Graph, rootNodes *GraphNode, numRootNodes *uint64) (err error) {
-	fn, lerr := procGraphGetRootNodes.Addr()
+	fnPtr, lerr := procGraphGetRootNodes.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(rootNodes)))
-	f.Int(uintptr(unsafe.Pointer(numRootNodes)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(rootNodes)))
+	frame.Int(uintptr(unsafe.Pointer(numRootNodes)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(rootNodes)
 	runtime.KeepAlive(numRootNodes)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphGetRootNodes, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphGetRootNodes, rc)
 		return
 	}
 	return
@@ -20540,26 +20540,26 @@ func GraphGetRootNodes(hGraph Graph, rootNodes *GraphNode, numRootNodes *uint64)
 // [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes]
 func GraphGetEdges(hGraph Graph, from *GraphNode, to *GraphNode, numEdges *uint64) (err error) {
-	fn, lerr := procGraphGetEdges.Addr()
+	fnPtr, lerr := procGraphGetEdges.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(from)))
-	f.Int(uintptr(unsafe.Pointer(to)))
-	f.Int(uintptr(unsafe.Pointer(numEdges)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(from)))
+	frame.Int(uintptr(unsafe.Pointer(to)))
+	frame.Int(uintptr(unsafe.Pointer(numEdges)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(numEdges)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphGetEdges, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphGetEdges, rc)
 		return
 	}
 	return
@@ -20604,28 +20604,28 @@ func GraphGetEdges(hGraph Graph, from *GraphNode, to *GraphNode, numEdges *uint6
 // [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes]
 func GraphGetEdgesV2(hGraph Graph, from *GraphNode, to *GraphNode, edgeData *GraphEdgeData, numEdges *uint64) (err error) {
-	fn, lerr := procGraphGetEdgesV2.Addr()
+	fnPtr, lerr := procGraphGetEdgesV2.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(from)))
-	f.Int(uintptr(unsafe.Pointer(to)))
-	f.Int(uintptr(unsafe.Pointer(edgeData)))
-	f.Int(uintptr(unsafe.Pointer(numEdges)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(from)))
+	frame.Int(uintptr(unsafe.Pointer(to)))
+	frame.Int(uintptr(unsafe.Pointer(edgeData)))
+	frame.Int(uintptr(unsafe.Pointer(numEdges)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(numEdges)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphGetEdgesV2, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphGetEdgesV2, rc)
 		return
 	}
 	return
@@ -20661,24 +20661,24 @@ func GraphGetEdgesV2(hGraph Graph, from *GraphNode, to *GraphNode, edgeData *Gra
 // [GraphAddDependencies],
 // [GraphRemoveDependencies]
 func GraphNodeGetDependencies(hNode GraphNode, dependencies *GraphNode, numDependencies *uint64) (err error) {
-	fn, lerr := procGraphNodeGetDependencies.Addr()
+	fnPtr, lerr := procGraphNodeGetDependencies.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(dependencies)))
-	f.Int(uintptr(unsafe.Pointer(numDependencies)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(unsafe.Pointer(numDependencies)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(numDependencies)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphNodeGetDependencies, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphNodeGetDependencies, rc)
 		return
 	}
 	return
@@ -20720,26 +20720,26 @@ func GraphNodeGetDependencies(hNode GraphNode, dependencies *GraphNode, numDepen
 // [GraphAddDependencies],
 // [GraphRemoveDependencies]
 func GraphNodeGetDependenciesV2(hNode GraphNode, dependencies *GraphNode, edgeData *GraphEdgeData, numDependencies *uint64) (err error) {
-	fn, lerr := procGraphNodeGetDependenciesV2.Addr()
+	fnPtr, lerr := procGraphNodeGetDependenciesV2.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(dependencies)))
-	f.Int(uintptr(unsafe.Pointer(edgeData)))
-	f.Int(uintptr(unsafe.Pointer(numDependencies)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(unsafe.Pointer(edgeData)))
+	frame.Int(uintptr(unsafe.Pointer(numDependencies)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(numDependencies)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphNodeGetDependenciesV2, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphNodeGetDependenciesV2, rc)
 		return
 	}
 	return
@@ -20776,24 +20776,24 @@ func GraphNodeGetDependenciesV2(hNode GraphNode, dependencies *GraphNode, edgeDa
 // [GraphAddDependencies],
 // [GraphRemoveDependencies]
 func GraphNodeGetDependentNodes(hNode GraphNode, dependentNodes *GraphNode, numDependentNodes *uint64) (err error) {
-	fn, lerr := procGraphNodeGetDependentNodes.Addr()
+	fnPtr, lerr := procGraphNodeGetDependentNodes.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(dependentNodes)))
-	f.Int(uintptr(unsafe.Pointer(numDependentNodes)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(dependentNodes)))
+	frame.Int(uintptr(unsafe.Pointer(numDependentNodes)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dependentNodes)
 	runtime.KeepAlive(numDependentNodes)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphNodeGetDependentNodes, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphNodeGetDependentNodes, rc)
 		return
 	}
 	return
@@ -20836,26 +20836,26 @@ func GraphNodeGetDependentNodes(hNode GraphNode, dependentNodes *GraphNode, numD
 // [GraphAddDependencies],
 // [GraphRemoveDependencies]
 func GraphNodeGetDependentNodesV2(hNode GraphNode, dependentNodes *GraphNode, edgeData *GraphEdgeData, numDependentNodes *uint64) (err error) {
-	fn, lerr := procGraphNodeGetDependentNodesV2.Addr()
+	fnPtr, lerr := procGraphNodeGetDependentNodesV2.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(dependentNodes)))
-	f.Int(uintptr(unsafe.Pointer(edgeData)))
-	f.Int(uintptr(unsafe.Pointer(numDependentNodes)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(dependentNodes)))
+	frame.Int(uintptr(unsafe.Pointer(edgeData)))
+	frame.Int(uintptr(unsafe.Pointer(numDependentNodes)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dependentNodes)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(numDependentNodes)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphNodeGetDependentNodesV2, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphNodeGetDependentNodesV2, rc)
 		return
 	}
 	return
@@ -20889,25 +20889,25 @@ func GraphNodeGetDependentNodesV2(hNode GraphNode, dependentNodes *GraphNode, ed
 // [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes]
 func GraphAddDependencies(hGraph Graph, from *GraphNode, to *GraphNode, numDependencies uint64) (err error) {
-	fn, lerr := procGraphAddDependencies.Addr()
+	fnPtr, lerr := procGraphAddDependencies.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(from)))
-	f.Int(uintptr(unsafe.Pointer(to)))
-	f.Int(uintptr(numDependencies))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(from)))
+	frame.Int(uintptr(unsafe.Pointer(to)))
+	frame.Int(uintptr(numDependencies))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddDependencies, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddDependencies, rc)
 		return
 	}
 	return
@@ -20942,27 +20942,27 @@ func GraphAddDependencies(hGraph Graph, from *GraphNode, to *GraphNode, numDepen
 // [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes]
 func GraphAddDependenciesV2(hGraph Graph, from *GraphNode, to *GraphNode, edgeData *GraphEdgeData, numDependencies uint64) (err error) {
-	fn, lerr := procGraphAddDependenciesV2.Addr()
+	fnPtr, lerr := procGraphAddDependenciesV2.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(from)))
-	f.Int(uintptr(unsafe.Pointer(to)))
-	f.Int(uintptr(unsafe.Pointer(edgeData)))
-	f.Int(uintptr(numDependencies))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(from)))
+	frame.Int(uintptr(unsafe.Pointer(to)))
+	frame.Int(uintptr(unsafe.Pointer(edgeData)))
+	frame.Int(uintptr(numDependencies))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddDependenciesV2, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddDependenciesV2, rc)
 		return
 	}
 	return
@@ -20999,25 +20999,25 @@ func GraphAddDependenciesV2(hGraph Graph, from *GraphNode, to *GraphNode, edgeDa
 // [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes]
 func GraphRemoveDependencies(hGraph Graph, from *GraphNode, to *GraphNode, numDependencies uint64) (err error) {
-	fn, lerr := procGraphRemoveDependencies.Addr()
+	fnPtr, lerr := procGraphRemoveDependencies.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(from)))
-	f.Int(uintptr(unsafe.Pointer(to)))
-	f.Int(uintptr(numDependencies))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(from)))
+	frame.Int(uintptr(unsafe.Pointer(to)))
+	frame.Int(uintptr(numDependencies))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphRemoveDependencies, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphRemoveDependencies, rc)
 		return
 	}
 	return
@@ -21059,27 +21059,27 @@ func GraphRemoveDependencies(hGraph Graph, from *GraphNode, to *GraphNode, numDe
 // [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes]
 func GraphRemoveDependenciesV2(hGraph Graph, from *GraphNode, to *GraphNode, edgeData *GraphEdgeData, numDependencies uint64) (err error) {
-	fn, lerr := procGraphRemoveDependenciesV2.Addr()
+	fnPtr, lerr := procGraphRemoveDependenciesV2.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(from)))
-	f.Int(uintptr(unsafe.Pointer(to)))
-	f.Int(uintptr(unsafe.Pointer(edgeData)))
-	f.Int(uintptr(numDependencies))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(from)))
+	frame.Int(uintptr(unsafe.Pointer(to)))
+	frame.Int(uintptr(unsafe.Pointer(edgeData)))
+	frame.Int(uintptr(numDependencies))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphRemoveDependenciesV2, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphRemoveDependenciesV2, rc)
 		return
 	}
 	return
@@ -21111,20 +21111,20 @@ func GraphRemoveDependenciesV2(hGraph Graph, from *GraphNode, to *GraphNode, edg
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphDestroyNode(hNode GraphNode) (err error) {
-	fn, lerr := procGraphDestroyNode.Addr()
+	fnPtr, lerr := procGraphDestroyNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphDestroyNode, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphDestroyNode, rc)
 		return
 	}
 	return
@@ -21201,23 +21201,23 @@ func GraphDestroyNode(hNode GraphNode) (err error) {
 // [GraphLaunch],
 // [GraphExecDestroy]
 func GraphInstantiate(hGraph Graph, flags uint64) (phGraphExec GraphExec, err error) {
-	fn, lerr := procGraphInstantiate.Addr()
+	fnPtr, lerr := procGraphInstantiate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phGraphExec)))
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phGraphExec)))
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phGraphExec)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphInstantiate, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphInstantiate, rc)
 		return
 	}
 	return
@@ -21323,24 +21323,24 @@ func GraphInstantiate(hGraph Graph, flags uint64) (phGraphExec GraphExec, err er
 // [GraphInstantiate],
 // [GraphExecDestroy]
 func GraphInstantiateWithParams(hGraph Graph, instantiateParams *GraphInstantiateParams) (phGraphExec GraphExec, err error) {
-	fn, lerr := procGraphInstantiateWithParams.Addr()
+	fnPtr, lerr := procGraphInstantiateWithParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phGraphExec)))
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(instantiateParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phGraphExec)))
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(instantiateParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phGraphExec)
 	runtime.KeepAlive(instantiateParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphInstantiateWithParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphInstantiateWithParams, rc)
 		return
 	}
 	return
@@ -21367,22 +21367,22 @@ func GraphInstantiateWithParams(hGraph Graph, instantiateParams *GraphInstantiat
 // [GraphInstantiate],
 // [GraphInstantiateWithParams]
 func GraphExecGetFlags(hGraphExec GraphExec) (flags uint64, err error) {
-	fn, lerr := procGraphExecGetFlags.Addr()
+	fnPtr, lerr := procGraphExecGetFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(unsafe.Pointer(&flags)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(unsafe.Pointer(&flags)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&flags)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecGetFlags, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecGetFlags, rc)
 		return
 	}
 	return
@@ -21444,23 +21444,23 @@ func GraphExecGetFlags(hGraphExec GraphExec) (flags uint64, err error) {
 // [GraphExecUpdate],
 // [GraphInstantiate]
 func GraphExecKernelNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *KernelNodeParams) (err error) {
-	fn, lerr := procGraphExecKernelNodeSetParams.Addr()
+	fnPtr, lerr := procGraphExecKernelNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecKernelNodeSetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecKernelNodeSetParams, rc)
 		return
 	}
 	return
@@ -21512,24 +21512,24 @@ func GraphExecKernelNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodePar
 // [GraphExecUpdate],
 // [GraphInstantiate]
 func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, hNode GraphNode, copyParams *Memcpy3D, ctx Context) (err error) {
-	fn, lerr := procGraphExecMemcpyNodeSetParams.Addr()
+	fnPtr, lerr := procGraphExecMemcpyNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(copyParams)))
-	f.Int(uintptr(ctx))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(copyParams)))
+	frame.Int(uintptr(ctx))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(copyParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecMemcpyNodeSetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecMemcpyNodeSetParams, rc)
 		return
 	}
 	return
@@ -21581,24 +21581,24 @@ func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, hNode GraphNode, copyPar
 // [GraphExecUpdate],
 // [GraphInstantiate]
 func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, hNode GraphNode, memsetParams *MemsetNodeParams, ctx Context) (err error) {
-	fn, lerr := procGraphExecMemsetNodeSetParams.Addr()
+	fnPtr, lerr := procGraphExecMemsetNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(memsetParams)))
-	f.Int(uintptr(ctx))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(memsetParams)))
+	frame.Int(uintptr(ctx))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(memsetParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecMemsetNodeSetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecMemsetNodeSetParams, rc)
 		return
 	}
 	return
@@ -21641,23 +21641,23 @@ func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, hNode GraphNode, memsetP
 // [GraphExecUpdate],
 // [GraphInstantiate]
 func GraphExecHostNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *HostNodeParams) (err error) {
-	fn, lerr := procGraphExecHostNodeSetParams.Addr()
+	fnPtr, lerr := procGraphExecHostNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecHostNodeSetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecHostNodeSetParams, rc)
 		return
 	}
 	return
@@ -21706,22 +21706,22 @@ func GraphExecHostNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParam
 // [GraphExecUpdate],
 // [GraphInstantiate]
 func GraphExecChildGraphNodeSetParams(hGraphExec GraphExec, hNode GraphNode, childGraph Graph) (err error) {
-	fn, lerr := procGraphExecChildGraphNodeSetParams.Addr()
+	fnPtr, lerr := procGraphExecChildGraphNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(childGraph))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(childGraph))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecChildGraphNodeSetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecChildGraphNodeSetParams, rc)
 		return
 	}
 	return
@@ -21767,22 +21767,22 @@ func GraphExecChildGraphNodeSetParams(hGraphExec GraphExec, hNode GraphNode, chi
 // [GraphExecUpdate],
 // [GraphInstantiate]
 func GraphExecEventRecordNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event Event) (err error) {
-	fn, lerr := procGraphExecEventRecordNodeSetEvent.Addr()
+	fnPtr, lerr := procGraphExecEventRecordNodeSetEvent.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(event))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(event))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecEventRecordNodeSetEvent, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecEventRecordNodeSetEvent, rc)
 		return
 	}
 	return
@@ -21828,22 +21828,22 @@ func GraphExecEventRecordNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, eve
 // [GraphExecUpdate],
 // [GraphInstantiate]
 func GraphExecEventWaitNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event Event) (err error) {
-	fn, lerr := procGraphExecEventWaitNodeSetEvent.Addr()
+	fnPtr, lerr := procGraphExecEventWaitNodeSetEvent.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(event))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(event))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecEventWaitNodeSetEvent, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecEventWaitNodeSetEvent, rc)
 		return
 	}
 	return
@@ -21892,23 +21892,23 @@ func GraphExecEventWaitNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event
 // [GraphExecUpdate],
 // [GraphInstantiate]
 func GraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *ExtSemSignalNodeParams) (err error) {
-	fn, lerr := procGraphExecExternalSemaphoresSignalNodeSetParams.Addr()
+	fnPtr, lerr := procGraphExecExternalSemaphoresSignalNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecExternalSemaphoresSignalNodeSetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecExternalSemaphoresSignalNodeSetParams, rc)
 		return
 	}
 	return
@@ -21957,23 +21957,23 @@ func GraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec GraphExec, hNode 
 // [GraphExecUpdate],
 // [GraphInstantiate]
 func GraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *ExtSemWaitNodeParams) (err error) {
-	fn, lerr := procGraphExecExternalSemaphoresWaitNodeSetParams.Addr()
+	fnPtr, lerr := procGraphExecExternalSemaphoresWaitNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecExternalSemaphoresWaitNodeSetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecExternalSemaphoresWaitNodeSetParams, rc)
 		return
 	}
 	return
@@ -22019,22 +22019,22 @@ func GraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec GraphExec, hNode Gr
 // [GraphInstantiate]
 // [GraphLaunch]
 func GraphNodeSetEnabled(hGraphExec GraphExec, hNode GraphNode, isEnabled uint32) (err error) {
-	fn, lerr := procGraphNodeSetEnabled.Addr()
+	fnPtr, lerr := procGraphNodeSetEnabled.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(isEnabled))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(isEnabled))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphNodeSetEnabled, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphNodeSetEnabled, rc)
 		return
 	}
 	return
@@ -22070,23 +22070,23 @@ func GraphNodeSetEnabled(hGraphExec GraphExec, hNode GraphNode, isEnabled uint32
 // [GraphInstantiate]
 // [GraphLaunch]
 func GraphNodeGetEnabled(hGraphExec GraphExec, hNode GraphNode) (isEnabled uint32, err error) {
-	fn, lerr := procGraphNodeGetEnabled.Addr()
+	fnPtr, lerr := procGraphNodeGetEnabled.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(&isEnabled)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(&isEnabled)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&isEnabled)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphNodeGetEnabled, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphNodeGetEnabled, rc)
 		return
 	}
 	return
@@ -22117,21 +22117,21 @@ func GraphNodeGetEnabled(hGraphExec GraphExec, hNode GraphNode) (isEnabled uint3
 // [GraphLaunch],
 // [GraphExecDestroy]
 func GraphUpload(hGraphExec GraphExec, hStream Stream) (err error) {
-	fn, lerr := procGraphUpload.Addr()
+	fnPtr, lerr := procGraphUpload.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphUpload, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphUpload, rc)
 		return
 	}
 	return
@@ -22166,21 +22166,21 @@ func GraphUpload(hGraphExec GraphExec, hStream Stream) (err error) {
 // [GraphUpload],
 // [GraphExecDestroy]
 func GraphLaunch(hGraphExec GraphExec, hStream Stream) (err error) {
-	fn, lerr := procGraphLaunch.Addr()
+	fnPtr, lerr := procGraphLaunch.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphLaunch, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphLaunch, rc)
 		return
 	}
 	return
@@ -22210,20 +22210,20 @@ func GraphLaunch(hGraphExec GraphExec, hStream Stream) (err error) {
 // [GraphUpload],
 // [GraphLaunch]
 func GraphExecDestroy(hGraphExec GraphExec) (err error) {
-	fn, lerr := procGraphExecDestroy.Addr()
+	fnPtr, lerr := procGraphExecDestroy.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecDestroy, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecDestroy, rc)
 		return
 	}
 	return
@@ -22248,20 +22248,20 @@ func GraphExecDestroy(hGraphExec GraphExec) (err error) {
 // See also:
 // [GraphCreate]
 func GraphDestroy(hGraph Graph) (err error) {
-	fn, lerr := procGraphDestroy.Addr()
+	fnPtr, lerr := procGraphDestroy.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraph))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraph))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphDestroy, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphDestroy, rc)
 		return
 	}
 	return
@@ -22356,23 +22356,23 @@ func GraphDestroy(hGraph Graph) (err error) {
 // See also:
 // [GraphInstantiate]
 func GraphExecUpdate(hGraphExec GraphExec, hGraph Graph, resultInfo *GraphExecUpdateResultInfo) (err error) {
-	fn, lerr := procGraphExecUpdate.Addr()
+	fnPtr, lerr := procGraphExecUpdate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(resultInfo)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(resultInfo)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(resultInfo)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecUpdate, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecUpdate, rc)
 		return
 	}
 	return
@@ -22398,21 +22398,21 @@ func GraphExecUpdate(hGraphExec GraphExec, hGraph Graph, resultInfo *GraphExecUp
 // See also:
 // [AccessPolicyWindow]
 func GraphKernelNodeCopyAttributes(dst GraphNode, src GraphNode) (err error) {
-	fn, lerr := procGraphKernelNodeCopyAttributes.Addr()
+	fnPtr, lerr := procGraphKernelNodeCopyAttributes.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dst))
-	f.Int(uintptr(src))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(src))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphKernelNodeCopyAttributes, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphKernelNodeCopyAttributes, rc)
 		return
 	}
 	return
@@ -22438,23 +22438,23 @@ func GraphKernelNodeCopyAttributes(dst GraphNode, src GraphNode) (err error) {
 // See also:
 // [AccessPolicyWindow]
 func GraphKernelNodeGetAttribute(hNode GraphNode, attr KernelNodeAttrID) (value_out KernelNodeAttrValue, err error) {
-	fn, lerr := procGraphKernelNodeGetAttribute.Addr()
+	fnPtr, lerr := procGraphKernelNodeGetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(attr))
-	f.Int(uintptr(unsafe.Pointer(&value_out)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(attr))
+	frame.Int(uintptr(unsafe.Pointer(&value_out)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&value_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphKernelNodeGetAttribute, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphKernelNodeGetAttribute, rc)
 		return
 	}
 	return
@@ -22480,23 +22480,23 @@ func GraphKernelNodeGetAttribute(hNode GraphNode, attr KernelNodeAttrID) (value_
 // See also:
 // [AccessPolicyWindow]
 func GraphKernelNodeSetAttribute(hNode GraphNode, attr KernelNodeAttrID, value *KernelNodeAttrValue) (err error) {
-	fn, lerr := procGraphKernelNodeSetAttribute.Addr()
+	fnPtr, lerr := procGraphKernelNodeSetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(attr))
-	f.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(attr))
+	frame.Int(uintptr(unsafe.Pointer(value)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(value)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphKernelNodeSetAttribute, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphKernelNodeSetAttribute, rc)
 		return
 	}
 	return
@@ -22520,24 +22520,24 @@ func GraphKernelNodeSetAttribute(hNode GraphNode, attr KernelNodeAttrID, value *
 // [ErrorInvalidValue],
 // [ErrorOperatingSystem]
 func GraphDebugDotPrint(hGraph Graph, path string, flags uint32) (err error) {
-	fn, lerr := procGraphDebugDotPrint.Addr()
+	fnPtr, lerr := procGraphDebugDotPrint.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	pathC := ffi.CString(path)
-	var f ffi.Frame
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(pathC)))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(pathC)))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pathC)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphDebugDotPrint, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphDebugDotPrint, rc)
 		return
 	}
 	return
@@ -22580,26 +22580,26 @@ func GraphDebugDotPrint(hGraph Graph, path string, flags uint32) (err error) {
 // [GraphReleaseUserObject],
 // [GraphCreate]
 func UserObjectCreate(ptr unsafe.Pointer, destroy HostFn, initialRefcount uint32, flags uint32) (object_out UserObject, err error) {
-	fn, lerr := procUserObjectCreate.Addr()
+	fnPtr, lerr := procUserObjectCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&object_out)))
-	f.Int(uintptr(unsafe.Pointer(ptr)))
-	f.Int(uintptr(destroy))
-	f.Int(uintptr(initialRefcount))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&object_out)))
+	frame.Int(uintptr(unsafe.Pointer(ptr)))
+	frame.Int(uintptr(destroy))
+	frame.Int(uintptr(initialRefcount))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&object_out)
 	runtime.KeepAlive(ptr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errUserObjectCreate, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errUserObjectCreate, rc)
 		return
 	}
 	return
@@ -22629,21 +22629,21 @@ func UserObjectCreate(ptr unsafe.Pointer, destroy HostFn, initialRefcount uint32
 // [GraphReleaseUserObject],
 // [GraphCreate]
 func UserObjectRetain(object UserObject, count uint32) (err error) {
-	fn, lerr := procUserObjectRetain.Addr()
+	fnPtr, lerr := procUserObjectRetain.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(object))
-	f.Int(uintptr(count))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(object))
+	frame.Int(uintptr(count))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errUserObjectRetain, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errUserObjectRetain, rc)
 		return
 	}
 	return
@@ -22677,21 +22677,21 @@ func UserObjectRetain(object UserObject, count uint32) (err error) {
 // [GraphReleaseUserObject],
 // [GraphCreate]
 func UserObjectRelease(object UserObject, count uint32) (err error) {
-	fn, lerr := procUserObjectRelease.Addr()
+	fnPtr, lerr := procUserObjectRelease.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(object))
-	f.Int(uintptr(count))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(object))
+	frame.Int(uintptr(count))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errUserObjectRelease, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errUserObjectRelease, rc)
 		return
 	}
 	return
@@ -22726,23 +22726,23 @@ func UserObjectRelease(object UserObject, count uint32) (err error) {
 // [GraphReleaseUserObject],
 // [GraphCreate]
 func GraphRetainUserObject(graph Graph, object UserObject, count uint32, flags uint32) (err error) {
-	fn, lerr := procGraphRetainUserObject.Addr()
+	fnPtr, lerr := procGraphRetainUserObject.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(graph))
-	f.Int(uintptr(object))
-	f.Int(uintptr(count))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(object))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphRetainUserObject, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphRetainUserObject, rc)
 		return
 	}
 	return
@@ -22773,22 +22773,22 @@ func GraphRetainUserObject(graph Graph, object UserObject, count uint32, flags u
 // [GraphRetainUserObject],
 // [GraphCreate]
 func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) (err error) {
-	fn, lerr := procGraphReleaseUserObject.Addr()
+	fnPtr, lerr := procGraphReleaseUserObject.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(graph))
-	f.Int(uintptr(object))
-	f.Int(uintptr(count))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(object))
+	frame.Int(uintptr(count))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphReleaseUserObject, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphReleaseUserObject, rc)
 		return
 	}
 	return
@@ -22833,27 +22833,27 @@ func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) (err e
 // [GraphNodeSetParams],
 // [GraphExecNodeSetParams]
 func GraphAddNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, nodeParams *GraphNodeParams) (phGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddNode.Addr()
+	fnPtr, lerr := procGraphAddNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(dependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddNode, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddNode, rc)
 		return
 	}
 	return
@@ -22901,29 +22901,29 @@ func GraphAddNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64,
 // [GraphNodeSetParams],
 // [GraphExecNodeSetParams]
 func GraphAddNodeV2(hGraph Graph, dependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, nodeParams *GraphNodeParams) (phGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddNodeV2.Addr()
+	fnPtr, lerr := procGraphAddNodeV2.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(dependencies)))
-	f.Int(uintptr(unsafe.Pointer(dependencyData)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(unsafe.Pointer(dependencyData)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddNodeV2, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddNodeV2, rc)
 		return
 	}
 	return
@@ -22954,22 +22954,22 @@ func GraphAddNodeV2(hGraph Graph, dependencies *GraphNode, dependencyData *Graph
 // [GraphAddNode],
 // [GraphExecNodeSetParams]
 func GraphNodeSetParams(hNode GraphNode, nodeParams *GraphNodeParams) (err error) {
-	fn, lerr := procGraphNodeSetParams.Addr()
+	fnPtr, lerr := procGraphNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphNodeSetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphNodeSetParams, rc)
 		return
 	}
 	return
@@ -23021,23 +23021,23 @@ func GraphNodeSetParams(hNode GraphNode, nodeParams *GraphNodeParams) (err error
 // [GraphExecUpdate],
 // [GraphInstantiate]
 func GraphExecNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *GraphNodeParams) (err error) {
-	fn, lerr := procGraphExecNodeSetParams.Addr()
+	fnPtr, lerr := procGraphExecNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecNodeSetParams, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecNodeSetParams, rc)
 		return
 	}
 	return
@@ -23071,25 +23071,25 @@ func GraphExecNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *G
 // See also:
 // [GraphAddNode]
 func GraphConditionalHandleCreate(hGraph Graph, ctx Context, defaultLaunchValue uint32, flags uint32) (pHandle_out GraphConditionalHandle, err error) {
-	fn, lerr := procGraphConditionalHandleCreate.Addr()
+	fnPtr, lerr := procGraphConditionalHandleCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pHandle_out)))
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(ctx))
-	f.Int(uintptr(defaultLaunchValue))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pHandle_out)))
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(ctx))
+	frame.Int(uintptr(defaultLaunchValue))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pHandle_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphConditionalHandleCreate, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphConditionalHandleCreate, rc)
 		return
 	}
 	return
@@ -23119,24 +23119,24 @@ func GraphConditionalHandleCreate(hGraph Graph, ctx Context, defaultLaunchValue 
 // See also:
 // cudaOccupancyMaxActiveBlocksPerMultiprocessor
 func OccupancyMaxActiveBlocksPerMultiprocessor(func_ Function, blockSize int32, dynamicSMemSize uint64) (numBlocks int32, err error) {
-	fn, lerr := procOccupancyMaxActiveBlocksPerMultiprocessor.Addr()
+	fnPtr, lerr := procOccupancyMaxActiveBlocksPerMultiprocessor.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&numBlocks)))
-	f.Int(uintptr(func_))
-	f.Int(uintptr(blockSize))
-	f.Int(uintptr(dynamicSMemSize))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&numBlocks)))
+	frame.Int(uintptr(func_))
+	frame.Int(uintptr(blockSize))
+	frame.Int(uintptr(dynamicSMemSize))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&numBlocks)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errOccupancyMaxActiveBlocksPerMultiprocessor, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errOccupancyMaxActiveBlocksPerMultiprocessor, rc)
 		return
 	}
 	return
@@ -23183,25 +23183,25 @@ func OccupancyMaxActiveBlocksPerMultiprocessor(func_ Function, blockSize int32, 
 // See also:
 // cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
 func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ Function, blockSize int32, dynamicSMemSize uint64, flags uint32) (numBlocks int32, err error) {
-	fn, lerr := procOccupancyMaxActiveBlocksPerMultiprocessorWithFlags.Addr()
+	fnPtr, lerr := procOccupancyMaxActiveBlocksPerMultiprocessorWithFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&numBlocks)))
-	f.Int(uintptr(func_))
-	f.Int(uintptr(blockSize))
-	f.Int(uintptr(dynamicSMemSize))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&numBlocks)))
+	frame.Int(uintptr(func_))
+	frame.Int(uintptr(blockSize))
+	frame.Int(uintptr(dynamicSMemSize))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&numBlocks)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, rc)
 		return
 	}
 	return
@@ -23256,27 +23256,27 @@ func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ Function, blockSiz
 // See also:
 // cudaOccupancyMaxPotentialBlockSize
 func OccupancyMaxPotentialBlockSize(func_ Function, blockSizeToDynamicSMemSize OccupancyB2DSize, dynamicSMemSize uint64, blockSizeLimit int32) (minGridSize int32, blockSize int32, err error) {
-	fn, lerr := procOccupancyMaxPotentialBlockSize.Addr()
+	fnPtr, lerr := procOccupancyMaxPotentialBlockSize.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&minGridSize)))
-	f.Int(uintptr(unsafe.Pointer(&blockSize)))
-	f.Int(uintptr(func_))
-	f.Int(uintptr(blockSizeToDynamicSMemSize))
-	f.Int(uintptr(dynamicSMemSize))
-	f.Int(uintptr(blockSizeLimit))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&minGridSize)))
+	frame.Int(uintptr(unsafe.Pointer(&blockSize)))
+	frame.Int(uintptr(func_))
+	frame.Int(uintptr(blockSizeToDynamicSMemSize))
+	frame.Int(uintptr(dynamicSMemSize))
+	frame.Int(uintptr(blockSizeLimit))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&minGridSize)
 	runtime.KeepAlive(&blockSize)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errOccupancyMaxPotentialBlockSize, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errOccupancyMaxPotentialBlockSize, rc)
 		return
 	}
 	return
@@ -23327,28 +23327,28 @@ func OccupancyMaxPotentialBlockSize(func_ Function, blockSizeToDynamicSMemSize O
 // See also:
 // cudaOccupancyMaxPotentialBlockSizeWithFlags
 func OccupancyMaxPotentialBlockSizeWithFlags(func_ Function, blockSizeToDynamicSMemSize OccupancyB2DSize, dynamicSMemSize uint64, blockSizeLimit int32, flags uint32) (minGridSize int32, blockSize int32, err error) {
-	fn, lerr := procOccupancyMaxPotentialBlockSizeWithFlags.Addr()
+	fnPtr, lerr := procOccupancyMaxPotentialBlockSizeWithFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&minGridSize)))
-	f.Int(uintptr(unsafe.Pointer(&blockSize)))
-	f.Int(uintptr(func_))
-	f.Int(uintptr(blockSizeToDynamicSMemSize))
-	f.Int(uintptr(dynamicSMemSize))
-	f.Int(uintptr(blockSizeLimit))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&minGridSize)))
+	frame.Int(uintptr(unsafe.Pointer(&blockSize)))
+	frame.Int(uintptr(func_))
+	frame.Int(uintptr(blockSizeToDynamicSMemSize))
+	frame.Int(uintptr(dynamicSMemSize))
+	frame.Int(uintptr(blockSizeLimit))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&minGridSize)
 	runtime.KeepAlive(&blockSize)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errOccupancyMaxPotentialBlockSizeWithFlags, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errOccupancyMaxPotentialBlockSizeWithFlags, rc)
 		return
 	}
 	return
@@ -23374,24 +23374,24 @@ func OccupancyMaxPotentialBlockSizeWithFlags(func_ Function, blockSizeToDynamicS
 // [ErrorUnknown]
 // Note that this function may also return error codes from previous, asynchronous launches.
 func OccupancyAvailableDynamicSMemPerBlock(func_ Function, numBlocks int32, blockSize int32) (dynamicSmemSize uint64, err error) {
-	fn, lerr := procOccupancyAvailableDynamicSMemPerBlock.Addr()
+	fnPtr, lerr := procOccupancyAvailableDynamicSMemPerBlock.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&dynamicSmemSize)))
-	f.Int(uintptr(func_))
-	f.Int(uintptr(numBlocks))
-	f.Int(uintptr(blockSize))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&dynamicSmemSize)))
+	frame.Int(uintptr(func_))
+	frame.Int(uintptr(numBlocks))
+	frame.Int(uintptr(blockSize))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&dynamicSmemSize)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errOccupancyAvailableDynamicSMemPerBlock, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errOccupancyAvailableDynamicSMemPerBlock, rc)
 		return
 	}
 	return
@@ -23433,24 +23433,24 @@ func OccupancyAvailableDynamicSMemPerBlock(func_ Function, numBlocks int32, bloc
 // cudaFuncGetAttributes,
 // [FuncGetAttribute]
 func OccupancyMaxPotentialClusterSize(func_ Function, config *LaunchConfig) (clusterSize int32, err error) {
-	fn, lerr := procOccupancyMaxPotentialClusterSize.Addr()
+	fnPtr, lerr := procOccupancyMaxPotentialClusterSize.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&clusterSize)))
-	f.Int(uintptr(func_))
-	f.Int(uintptr(unsafe.Pointer(config)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&clusterSize)))
+	frame.Int(uintptr(func_))
+	frame.Int(uintptr(unsafe.Pointer(config)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&clusterSize)
 	runtime.KeepAlive(config)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errOccupancyMaxPotentialClusterSize, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errOccupancyMaxPotentialClusterSize, rc)
 		return
 	}
 	return
@@ -23494,24 +23494,24 @@ func OccupancyMaxPotentialClusterSize(func_ Function, config *LaunchConfig) (clu
 // cudaFuncGetAttributes,
 // [FuncGetAttribute]
 func OccupancyMaxActiveClusters(func_ Function, config *LaunchConfig) (numClusters int32, err error) {
-	fn, lerr := procOccupancyMaxActiveClusters.Addr()
+	fnPtr, lerr := procOccupancyMaxActiveClusters.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&numClusters)))
-	f.Int(uintptr(func_))
-	f.Int(uintptr(unsafe.Pointer(config)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&numClusters)))
+	frame.Int(uintptr(func_))
+	frame.Int(uintptr(unsafe.Pointer(config)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&numClusters)
 	runtime.KeepAlive(config)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errOccupancyMaxActiveClusters, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errOccupancyMaxActiveClusters, rc)
 		return
 	}
 	return
@@ -23547,22 +23547,22 @@ func OccupancyMaxActiveClusters(func_ Function, config *LaunchConfig) (numCluste
 // [TexRefGetAddress], [TexRefGetAddressMode], [TexRefGetArray],
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat]
 func TexRefSetArray(hTexRef Texref, hArray Array, flags uint32) (err error) {
-	fn, lerr := procTexRefSetArray.Addr()
+	fnPtr, lerr := procTexRefSetArray.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hTexRef))
-	f.Int(uintptr(hArray))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hTexRef))
+	frame.Int(uintptr(hArray))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefSetArray, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefSetArray, rc)
 		return
 	}
 	return
@@ -23597,22 +23597,22 @@ func TexRefSetArray(hTexRef Texref, hArray Array, flags uint32) (err error) {
 // [TexRefGetAddress], [TexRefGetAddressMode], [TexRefGetArray],
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat]
 func TexRefSetMipmappedArray(hTexRef Texref, hMipmappedArray MipmappedArray, flags uint32) (err error) {
-	fn, lerr := procTexRefSetMipmappedArray.Addr()
+	fnPtr, lerr := procTexRefSetMipmappedArray.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hTexRef))
-	f.Int(uintptr(hMipmappedArray))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hTexRef))
+	frame.Int(uintptr(hMipmappedArray))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefSetMipmappedArray, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefSetMipmappedArray, rc)
 		return
 	}
 	return
@@ -23663,24 +23663,24 @@ func TexRefSetMipmappedArray(hTexRef Texref, hMipmappedArray MipmappedArray, fla
 // [TexRefGetAddress], [TexRefGetAddressMode], [TexRefGetArray],
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat]
 func TexRefSetAddress(hTexRef Texref, dptr Deviceptr, bytes uint64) (byteOffset uint64, err error) {
-	fn, lerr := procTexRefSetAddress.Addr()
+	fnPtr, lerr := procTexRefSetAddress.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&byteOffset)))
-	f.Int(uintptr(hTexRef))
-	f.Int(uintptr(dptr))
-	f.Int(uintptr(bytes))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&byteOffset)))
+	frame.Int(uintptr(hTexRef))
+	frame.Int(uintptr(dptr))
+	frame.Int(uintptr(bytes))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&byteOffset)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefSetAddress, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefSetAddress, rc)
 		return
 	}
 	return
@@ -23740,24 +23740,24 @@ func TexRefSetAddress(hTexRef Texref, dptr Deviceptr, bytes uint64) (byteOffset 
 // [TexRefGetAddress], [TexRefGetAddressMode], [TexRefGetArray],
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat]
 func TexRefSetAddress2D(hTexRef Texref, desc *ArrayDescriptor, dptr Deviceptr, pitch uint64) (err error) {
-	fn, lerr := procTexRefSetAddress2D.Addr()
+	fnPtr, lerr := procTexRefSetAddress2D.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hTexRef))
-	f.Int(uintptr(unsafe.Pointer(desc)))
-	f.Int(uintptr(dptr))
-	f.Int(uintptr(pitch))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hTexRef))
+	frame.Int(uintptr(unsafe.Pointer(desc)))
+	frame.Int(uintptr(dptr))
+	frame.Int(uintptr(pitch))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(desc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefSetAddress2D, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefSetAddress2D, rc)
 		return
 	}
 	return
@@ -23794,22 +23794,22 @@ func TexRefSetAddress2D(hTexRef Texref, desc *ArrayDescriptor, dptr Deviceptr, p
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat],
 // cudaCreateChannelDesc
 func TexRefSetFormat(hTexRef Texref, fmt ArrayFormat, numPackedComponents int32) (err error) {
-	fn, lerr := procTexRefSetFormat.Addr()
+	fnPtr, lerr := procTexRefSetFormat.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hTexRef))
-	f.Int(uintptr(fmt))
-	f.Int(uintptr(numPackedComponents))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hTexRef))
+	frame.Int(uintptr(fmt))
+	frame.Int(uintptr(numPackedComponents))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefSetFormat, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefSetFormat, rc)
 		return
 	}
 	return
@@ -23856,22 +23856,22 @@ func TexRefSetFormat(hTexRef Texref, fmt ArrayFormat, numPackedComponents int32)
 // [TexRefGetAddress], [TexRefGetAddressMode], [TexRefGetArray],
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat]
 func TexRefSetAddressMode(hTexRef Texref, dim int32, am AddressMode) (err error) {
-	fn, lerr := procTexRefSetAddressMode.Addr()
+	fnPtr, lerr := procTexRefSetAddressMode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hTexRef))
-	f.Int(uintptr(dim))
-	f.Int(uintptr(am))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hTexRef))
+	frame.Int(uintptr(dim))
+	frame.Int(uintptr(am))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefSetAddressMode, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefSetAddressMode, rc)
 		return
 	}
 	return
@@ -23910,21 +23910,21 @@ func TexRefSetAddressMode(hTexRef Texref, dim int32, am AddressMode) (err error)
 // [TexRefGetAddress], [TexRefGetAddressMode], [TexRefGetArray],
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat]
 func TexRefSetFilterMode(hTexRef Texref, fm FilterMode) (err error) {
-	fn, lerr := procTexRefSetFilterMode.Addr()
+	fnPtr, lerr := procTexRefSetFilterMode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hTexRef))
-	f.Int(uintptr(fm))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hTexRef))
+	frame.Int(uintptr(fm))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefSetFilterMode, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefSetFilterMode, rc)
 		return
 	}
 	return
@@ -23963,21 +23963,21 @@ func TexRefSetFilterMode(hTexRef Texref, fm FilterMode) (err error) {
 // [TexRefGetAddress], [TexRefGetAddressMode], [TexRefGetArray],
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat]
 func TexRefSetMipmapFilterMode(hTexRef Texref, fm FilterMode) (err error) {
-	fn, lerr := procTexRefSetMipmapFilterMode.Addr()
+	fnPtr, lerr := procTexRefSetMipmapFilterMode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hTexRef))
-	f.Int(uintptr(fm))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hTexRef))
+	frame.Int(uintptr(fm))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefSetMipmapFilterMode, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefSetMipmapFilterMode, rc)
 		return
 	}
 	return
@@ -24011,21 +24011,21 @@ func TexRefSetMipmapFilterMode(hTexRef Texref, fm FilterMode) (err error) {
 // [TexRefGetAddress], [TexRefGetAddressMode], [TexRefGetArray],
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat]
 func TexRefSetMipmapLevelBias(hTexRef Texref, bias float32) (err error) {
-	fn, lerr := procTexRefSetMipmapLevelBias.Addr()
+	fnPtr, lerr := procTexRefSetMipmapLevelBias.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hTexRef))
-	f.Float32(float32(bias))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hTexRef))
+	frame.Float32(float32(bias))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefSetMipmapLevelBias, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefSetMipmapLevelBias, rc)
 		return
 	}
 	return
@@ -24061,22 +24061,22 @@ func TexRefSetMipmapLevelBias(hTexRef Texref, bias float32) (err error) {
 // [TexRefGetAddress], [TexRefGetAddressMode], [TexRefGetArray],
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat]
 func TexRefSetMipmapLevelClamp(hTexRef Texref, minMipmapLevelClamp float32, maxMipmapLevelClamp float32) (err error) {
-	fn, lerr := procTexRefSetMipmapLevelClamp.Addr()
+	fnPtr, lerr := procTexRefSetMipmapLevelClamp.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hTexRef))
-	f.Float32(float32(minMipmapLevelClamp))
-	f.Float32(float32(maxMipmapLevelClamp))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hTexRef))
+	frame.Float32(float32(minMipmapLevelClamp))
+	frame.Float32(float32(maxMipmapLevelClamp))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefSetMipmapLevelClamp, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefSetMipmapLevelClamp, rc)
 		return
 	}
 	return
@@ -24110,21 +24110,21 @@ func TexRefSetMipmapLevelClamp(hTexRef Texref, minMipmapLevelClamp float32, maxM
 // [TexRefGetAddress], [TexRefGetAddressMode], [TexRefGetArray],
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat]
 func TexRefSetMaxAnisotropy(hTexRef Texref, maxAniso uint32) (err error) {
-	fn, lerr := procTexRefSetMaxAnisotropy.Addr()
+	fnPtr, lerr := procTexRefSetMaxAnisotropy.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hTexRef))
-	f.Int(uintptr(maxAniso))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hTexRef))
+	frame.Int(uintptr(maxAniso))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefSetMaxAnisotropy, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefSetMaxAnisotropy, rc)
 		return
 	}
 	return
@@ -24162,22 +24162,22 @@ func TexRefSetMaxAnisotropy(hTexRef Texref, maxAniso uint32) (err error) {
 // [TexRefSetAddressMode],
 // [TexRefGetAddressMode], [TexRefGetBorderColor]
 func TexRefSetBorderColor(hTexRef Texref, pBorderColor *float32) (err error) {
-	fn, lerr := procTexRefSetBorderColor.Addr()
+	fnPtr, lerr := procTexRefSetBorderColor.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hTexRef))
-	f.Int(uintptr(unsafe.Pointer(pBorderColor)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hTexRef))
+	frame.Int(uintptr(unsafe.Pointer(pBorderColor)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pBorderColor)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefSetBorderColor, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefSetBorderColor, rc)
 		return
 	}
 	return
@@ -24224,21 +24224,21 @@ func TexRefSetBorderColor(hTexRef Texref, pBorderColor *float32) (err error) {
 // [TexRefGetAddress], [TexRefGetAddressMode], [TexRefGetArray],
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat]
 func TexRefSetFlags(hTexRef Texref, flags uint32) (err error) {
-	fn, lerr := procTexRefSetFlags.Addr()
+	fnPtr, lerr := procTexRefSetFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hTexRef))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hTexRef))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefSetFlags, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefSetFlags, rc)
 		return
 	}
 	return
@@ -24270,22 +24270,22 @@ func TexRefSetFlags(hTexRef Texref, flags uint32) (err error) {
 // [TexRefGetAddressMode], [TexRefGetArray],
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat]
 func TexRefGetAddress(hTexRef Texref) (pdptr Deviceptr, err error) {
-	fn, lerr := procTexRefGetAddress.Addr()
+	fnPtr, lerr := procTexRefGetAddress.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pdptr)))
-	f.Int(uintptr(hTexRef))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pdptr)))
+	frame.Int(uintptr(hTexRef))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pdptr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefGetAddress, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefGetAddress, rc)
 		return
 	}
 	return
@@ -24317,22 +24317,22 @@ func TexRefGetAddress(hTexRef Texref) (pdptr Deviceptr, err error) {
 // [TexRefGetAddress], [TexRefGetAddressMode],
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat]
 func TexRefGetArray(hTexRef Texref) (phArray Array, err error) {
-	fn, lerr := procTexRefGetArray.Addr()
+	fnPtr, lerr := procTexRefGetArray.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phArray)))
-	f.Int(uintptr(hTexRef))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phArray)))
+	frame.Int(uintptr(hTexRef))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phArray)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefGetArray, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefGetArray, rc)
 		return
 	}
 	return
@@ -24364,22 +24364,22 @@ func TexRefGetArray(hTexRef Texref) (phArray Array, err error) {
 // [TexRefGetAddress], [TexRefGetAddressMode],
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat]
 func TexRefGetMipmappedArray(hTexRef Texref) (phMipmappedArray MipmappedArray, err error) {
-	fn, lerr := procTexRefGetMipmappedArray.Addr()
+	fnPtr, lerr := procTexRefGetMipmappedArray.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phMipmappedArray)))
-	f.Int(uintptr(hTexRef))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phMipmappedArray)))
+	frame.Int(uintptr(hTexRef))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phMipmappedArray)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefGetMipmappedArray, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefGetMipmappedArray, rc)
 		return
 	}
 	return
@@ -24412,23 +24412,23 @@ func TexRefGetMipmappedArray(hTexRef Texref) (phMipmappedArray MipmappedArray, e
 // [TexRefGetAddress], [TexRefGetArray],
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat]
 func TexRefGetAddressMode(hTexRef Texref, dim int32) (pam AddressMode, err error) {
-	fn, lerr := procTexRefGetAddressMode.Addr()
+	fnPtr, lerr := procTexRefGetAddressMode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pam)))
-	f.Int(uintptr(hTexRef))
-	f.Int(uintptr(dim))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pam)))
+	frame.Int(uintptr(hTexRef))
+	frame.Int(uintptr(dim))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pam)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefGetAddressMode, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefGetAddressMode, rc)
 		return
 	}
 	return
@@ -24459,22 +24459,22 @@ func TexRefGetAddressMode(hTexRef Texref, dim int32) (pam AddressMode, err error
 // [TexRefGetAddress], [TexRefGetAddressMode], [TexRefGetArray],
 // [TexRefGetFlags], [TexRefGetFormat]
 func TexRefGetFilterMode(hTexRef Texref) (pfm FilterMode, err error) {
-	fn, lerr := procTexRefGetFilterMode.Addr()
+	fnPtr, lerr := procTexRefGetFilterMode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pfm)))
-	f.Int(uintptr(hTexRef))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pfm)))
+	frame.Int(uintptr(hTexRef))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pfm)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefGetFilterMode, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefGetFilterMode, rc)
 		return
 	}
 	return
@@ -24507,24 +24507,24 @@ func TexRefGetFilterMode(hTexRef Texref) (pfm FilterMode, err error) {
 // [TexRefGetAddress], [TexRefGetAddressMode], [TexRefGetArray],
 // [TexRefGetFilterMode], [TexRefGetFlags]
 func TexRefGetFormat(hTexRef Texref) (pFormat ArrayFormat, pNumChannels int32, err error) {
-	fn, lerr := procTexRefGetFormat.Addr()
+	fnPtr, lerr := procTexRefGetFormat.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pFormat)))
-	f.Int(uintptr(unsafe.Pointer(&pNumChannels)))
-	f.Int(uintptr(hTexRef))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pFormat)))
+	frame.Int(uintptr(unsafe.Pointer(&pNumChannels)))
+	frame.Int(uintptr(hTexRef))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pFormat)
 	runtime.KeepAlive(&pNumChannels)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefGetFormat, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefGetFormat, rc)
 		return
 	}
 	return
@@ -24555,22 +24555,22 @@ func TexRefGetFormat(hTexRef Texref) (pFormat ArrayFormat, pNumChannels int32, e
 // [TexRefGetAddress], [TexRefGetAddressMode], [TexRefGetArray],
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat]
 func TexRefGetMipmapFilterMode(hTexRef Texref) (pfm FilterMode, err error) {
-	fn, lerr := procTexRefGetMipmapFilterMode.Addr()
+	fnPtr, lerr := procTexRefGetMipmapFilterMode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pfm)))
-	f.Int(uintptr(hTexRef))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pfm)))
+	frame.Int(uintptr(hTexRef))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pfm)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefGetMipmapFilterMode, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefGetMipmapFilterMode, rc)
 		return
 	}
 	return
@@ -24601,22 +24601,22 @@ func TexRefGetMipmapFilterMode(hTexRef Texref) (pfm FilterMode, err error) {
 // [TexRefGetAddress], [TexRefGetAddressMode], [TexRefGetArray],
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat]
 func TexRefGetMipmapLevelBias(hTexRef Texref) (pbias float32, err error) {
-	fn, lerr := procTexRefGetMipmapLevelBias.Addr()
+	fnPtr, lerr := procTexRefGetMipmapLevelBias.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pbias)))
-	f.Int(uintptr(hTexRef))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pbias)))
+	frame.Int(uintptr(hTexRef))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pbias)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefGetMipmapLevelBias, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefGetMipmapLevelBias, rc)
 		return
 	}
 	return
@@ -24648,24 +24648,24 @@ func TexRefGetMipmapLevelBias(hTexRef Texref) (pbias float32, err error) {
 // [TexRefGetAddress], [TexRefGetAddressMode], [TexRefGetArray],
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat]
 func TexRefGetMipmapLevelClamp(hTexRef Texref) (pminMipmapLevelClamp float32, pmaxMipmapLevelClamp float32, err error) {
-	fn, lerr := procTexRefGetMipmapLevelClamp.Addr()
+	fnPtr, lerr := procTexRefGetMipmapLevelClamp.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pminMipmapLevelClamp)))
-	f.Int(uintptr(unsafe.Pointer(&pmaxMipmapLevelClamp)))
-	f.Int(uintptr(hTexRef))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pminMipmapLevelClamp)))
+	frame.Int(uintptr(unsafe.Pointer(&pmaxMipmapLevelClamp)))
+	frame.Int(uintptr(hTexRef))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pminMipmapLevelClamp)
 	runtime.KeepAlive(&pmaxMipmapLevelClamp)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefGetMipmapLevelClamp, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefGetMipmapLevelClamp, rc)
 		return
 	}
 	return
@@ -24696,22 +24696,22 @@ func TexRefGetMipmapLevelClamp(hTexRef Texref) (pminMipmapLevelClamp float32, pm
 // [TexRefGetAddress], [TexRefGetAddressMode], [TexRefGetArray],
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat]
 func TexRefGetMaxAnisotropy(hTexRef Texref) (pmaxAniso int32, err error) {
-	fn, lerr := procTexRefGetMaxAnisotropy.Addr()
+	fnPtr, lerr := procTexRefGetMaxAnisotropy.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pmaxAniso)))
-	f.Int(uintptr(hTexRef))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pmaxAniso)))
+	frame.Int(uintptr(hTexRef))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pmaxAniso)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefGetMaxAnisotropy, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefGetMaxAnisotropy, rc)
 		return
 	}
 	return
@@ -24745,22 +24745,22 @@ func TexRefGetMaxAnisotropy(hTexRef Texref) (pmaxAniso int32, err error) {
 // See also: [TexRefSetAddressMode],
 // [TexRefSetAddressMode], [TexRefSetBorderColor]
 func TexRefGetBorderColor(hTexRef Texref) (pBorderColor float32, err error) {
-	fn, lerr := procTexRefGetBorderColor.Addr()
+	fnPtr, lerr := procTexRefGetBorderColor.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pBorderColor)))
-	f.Int(uintptr(hTexRef))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pBorderColor)))
+	frame.Int(uintptr(hTexRef))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pBorderColor)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefGetBorderColor, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefGetBorderColor, rc)
 		return
 	}
 	return
@@ -24790,22 +24790,22 @@ func TexRefGetBorderColor(hTexRef Texref) (pBorderColor float32, err error) {
 // [TexRefGetAddress], [TexRefGetAddressMode], [TexRefGetArray],
 // [TexRefGetFilterMode], [TexRefGetFormat]
 func TexRefGetFlags(hTexRef Texref) (pFlags uint32, err error) {
-	fn, lerr := procTexRefGetFlags.Addr()
+	fnPtr, lerr := procTexRefGetFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pFlags)))
-	f.Int(uintptr(hTexRef))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pFlags)))
+	frame.Int(uintptr(hTexRef))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pFlags)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefGetFlags, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefGetFlags, rc)
 		return
 	}
 	return
@@ -24835,21 +24835,21 @@ func TexRefGetFlags(hTexRef Texref) (pFlags uint32, err error) {
 //
 // See also: [TexRefDestroy]
 func TexRefCreate() (pTexRef Texref, err error) {
-	fn, lerr := procTexRefCreate.Addr()
+	fnPtr, lerr := procTexRefCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pTexRef)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pTexRef)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pTexRef)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefCreate, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefCreate, rc)
 		return
 	}
 	return
@@ -24874,20 +24874,20 @@ func TexRefCreate() (pTexRef Texref, err error) {
 //
 // See also: [TexRefCreate]
 func TexRefDestroy(hTexRef Texref) (err error) {
-	fn, lerr := procTexRefDestroy.Addr()
+	fnPtr, lerr := procTexRefDestroy.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hTexRef))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hTexRef))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexRefDestroy, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexRefDestroy, rc)
 		return
 	}
 	return
@@ -24920,22 +24920,22 @@ func TexRefDestroy(hTexRef Texref) (err error) {
 // [ModuleGetSurfRef],
 // [SurfRefGetArray]
 func SurfRefSetArray(hSurfRef Surfref, hArray Array, flags uint32) (err error) {
-	fn, lerr := procSurfRefSetArray.Addr()
+	fnPtr, lerr := procSurfRefSetArray.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hSurfRef))
-	f.Int(uintptr(hArray))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hSurfRef))
+	frame.Int(uintptr(hArray))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errSurfRefSetArray, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errSurfRefSetArray, rc)
 		return
 	}
 	return
@@ -24963,22 +24963,22 @@ func SurfRefSetArray(hSurfRef Surfref, hArray Array, flags uint32) (err error) {
 //
 // See also: [ModuleGetSurfRef], [SurfRefSetArray]
 func SurfRefGetArray(hSurfRef Surfref) (phArray Array, err error) {
-	fn, lerr := procSurfRefGetArray.Addr()
+	fnPtr, lerr := procSurfRefGetArray.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phArray)))
-	f.Int(uintptr(hSurfRef))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phArray)))
+	frame.Int(uintptr(hSurfRef))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phArray)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errSurfRefGetArray, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errSurfRefGetArray, rc)
 		return
 	}
 	return
@@ -25199,27 +25199,27 @@ func SurfRefGetArray(hSurfRef Surfref) (phArray Array, err error) {
 // [TexObjectDestroy],
 // cudaCreateTextureObject
 func TexObjectCreate(pResDesc *ResourceDesc, pTexDesc *TextureDesc, pResViewDesc *ResourceViewDesc) (pTexObject TexObject, err error) {
-	fn, lerr := procTexObjectCreate.Addr()
+	fnPtr, lerr := procTexObjectCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pTexObject)))
-	f.Int(uintptr(unsafe.Pointer(pResDesc)))
-	f.Int(uintptr(unsafe.Pointer(pTexDesc)))
-	f.Int(uintptr(unsafe.Pointer(pResViewDesc)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pTexObject)))
+	frame.Int(uintptr(unsafe.Pointer(pResDesc)))
+	frame.Int(uintptr(unsafe.Pointer(pTexDesc)))
+	frame.Int(uintptr(unsafe.Pointer(pResViewDesc)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pTexObject)
 	runtime.KeepAlive(pResDesc)
 	runtime.KeepAlive(pTexDesc)
 	runtime.KeepAlive(pResViewDesc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexObjectCreate, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexObjectCreate, rc)
 		return
 	}
 	return
@@ -25244,20 +25244,20 @@ func TexObjectCreate(pResDesc *ResourceDesc, pTexDesc *TextureDesc, pResViewDesc
 // [TexObjectCreate],
 // cudaDestroyTextureObject
 func TexObjectDestroy(texObject TexObject) (err error) {
-	fn, lerr := procTexObjectDestroy.Addr()
+	fnPtr, lerr := procTexObjectDestroy.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(texObject))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(texObject))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexObjectDestroy, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexObjectDestroy, rc)
 		return
 	}
 	return
@@ -25283,22 +25283,22 @@ func TexObjectDestroy(texObject TexObject) (err error) {
 // [TexObjectCreate],
 // cudaGetTextureObjectResourceDesc,
 func TexObjectGetResourceDesc(texObject TexObject) (pResDesc ResourceDesc, err error) {
-	fn, lerr := procTexObjectGetResourceDesc.Addr()
+	fnPtr, lerr := procTexObjectGetResourceDesc.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pResDesc)))
-	f.Int(uintptr(texObject))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pResDesc)))
+	frame.Int(uintptr(texObject))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pResDesc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexObjectGetResourceDesc, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexObjectGetResourceDesc, rc)
 		return
 	}
 	return
@@ -25324,22 +25324,22 @@ func TexObjectGetResourceDesc(texObject TexObject) (pResDesc ResourceDesc, err e
 // [TexObjectCreate],
 // cudaGetTextureObjectTextureDesc
 func TexObjectGetTextureDesc(texObject TexObject) (pTexDesc TextureDesc, err error) {
-	fn, lerr := procTexObjectGetTextureDesc.Addr()
+	fnPtr, lerr := procTexObjectGetTextureDesc.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pTexDesc)))
-	f.Int(uintptr(texObject))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pTexDesc)))
+	frame.Int(uintptr(texObject))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pTexDesc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexObjectGetTextureDesc, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexObjectGetTextureDesc, rc)
 		return
 	}
 	return
@@ -25366,22 +25366,22 @@ func TexObjectGetTextureDesc(texObject TexObject) (pTexDesc TextureDesc, err err
 // [TexObjectCreate],
 // cudaGetTextureObjectResourceViewDesc
 func TexObjectGetResourceViewDesc(texObject TexObject) (pResViewDesc ResourceViewDesc, err error) {
-	fn, lerr := procTexObjectGetResourceViewDesc.Addr()
+	fnPtr, lerr := procTexObjectGetResourceViewDesc.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pResViewDesc)))
-	f.Int(uintptr(texObject))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pResViewDesc)))
+	frame.Int(uintptr(texObject))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pResViewDesc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTexObjectGetResourceViewDesc, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTexObjectGetResourceViewDesc, rc)
 		return
 	}
 	return
@@ -25414,23 +25414,23 @@ func TexObjectGetResourceViewDesc(texObject TexObject) (pResViewDesc ResourceVie
 // [SurfObjectDestroy],
 // cudaCreateSurfaceObject
 func SurfObjectCreate(pResDesc *ResourceDesc) (pSurfObject SurfObject, err error) {
-	fn, lerr := procSurfObjectCreate.Addr()
+	fnPtr, lerr := procSurfObjectCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pSurfObject)))
-	f.Int(uintptr(unsafe.Pointer(pResDesc)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pSurfObject)))
+	frame.Int(uintptr(unsafe.Pointer(pResDesc)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pSurfObject)
 	runtime.KeepAlive(pResDesc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errSurfObjectCreate, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errSurfObjectCreate, rc)
 		return
 	}
 	return
@@ -25455,20 +25455,20 @@ func SurfObjectCreate(pResDesc *ResourceDesc) (pSurfObject SurfObject, err error
 // [SurfObjectCreate],
 // cudaDestroySurfaceObject
 func SurfObjectDestroy(surfObject SurfObject) (err error) {
-	fn, lerr := procSurfObjectDestroy.Addr()
+	fnPtr, lerr := procSurfObjectDestroy.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(surfObject))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(surfObject))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errSurfObjectDestroy, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errSurfObjectDestroy, rc)
 		return
 	}
 	return
@@ -25494,22 +25494,22 @@ func SurfObjectDestroy(surfObject SurfObject) (err error) {
 // [SurfObjectCreate],
 // cudaGetSurfaceObjectResourceDesc
 func SurfObjectGetResourceDesc(surfObject SurfObject) (pResDesc ResourceDesc, err error) {
-	fn, lerr := procSurfObjectGetResourceDesc.Addr()
+	fnPtr, lerr := procSurfObjectGetResourceDesc.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pResDesc)))
-	f.Int(uintptr(surfObject))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pResDesc)))
+	frame.Int(uintptr(surfObject))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pResDesc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errSurfObjectGetResourceDesc, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errSurfObjectGetResourceDesc, rc)
 		return
 	}
 	return
@@ -25653,37 +25653,37 @@ func SurfObjectGetResourceDesc(surfObject SurfObject) (pResDesc ResourceDesc, er
 // [TensorMapEncodeIm2col],
 // [TensorMapReplaceAddress]
 func TensorMapEncodeTiled(tensorDataType TensorMapDataType, tensorRank uint32, globalAddress unsafe.Pointer, globalDim *uint64, globalStrides *uint64, boxDim *uint32, elementStrides *uint32, interleave TensorMapInterleave, swizzle TensorMapSwizzle, l2Promotion TensorMapL2promotion, oobFill TensorMapFloatOOBfill) (tensorMap TensorMap, err error) {
-	fn, lerr := procTensorMapEncodeTiled.Addr()
+	fnPtr, lerr := procTensorMapEncodeTiled.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&tensorMap)))
-	f.Int(uintptr(tensorDataType))
-	f.Int(uintptr(tensorRank))
-	f.Int(uintptr(unsafe.Pointer(globalAddress)))
-	f.Int(uintptr(unsafe.Pointer(globalDim)))
-	f.Int(uintptr(unsafe.Pointer(globalStrides)))
-	f.Int(uintptr(unsafe.Pointer(boxDim)))
-	f.Int(uintptr(unsafe.Pointer(elementStrides)))
-	f.Int(uintptr(interleave))
-	f.Int(uintptr(swizzle))
-	f.Int(uintptr(l2Promotion))
-	f.Int(uintptr(oobFill))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&tensorMap)))
+	frame.Int(uintptr(tensorDataType))
+	frame.Int(uintptr(tensorRank))
+	frame.Int(uintptr(unsafe.Pointer(globalAddress)))
+	frame.Int(uintptr(unsafe.Pointer(globalDim)))
+	frame.Int(uintptr(unsafe.Pointer(globalStrides)))
+	frame.Int(uintptr(unsafe.Pointer(boxDim)))
+	frame.Int(uintptr(unsafe.Pointer(elementStrides)))
+	frame.Int(uintptr(interleave))
+	frame.Int(uintptr(swizzle))
+	frame.Int(uintptr(l2Promotion))
+	frame.Int(uintptr(oobFill))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&tensorMap)
 	runtime.KeepAlive(globalAddress)
 	runtime.KeepAlive(globalDim)
 	runtime.KeepAlive(globalStrides)
 	runtime.KeepAlive(boxDim)
 	runtime.KeepAlive(elementStrides)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTensorMapEncodeTiled, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTensorMapEncodeTiled, rc)
 		return
 	}
 	return
@@ -25842,28 +25842,28 @@ func TensorMapEncodeTiled(tensorDataType TensorMapDataType, tensorRank uint32, g
 // [TensorMapEncodeTiled],
 // [TensorMapReplaceAddress]
 func TensorMapEncodeIm2col(tensorDataType TensorMapDataType, tensorRank uint32, globalAddress unsafe.Pointer, globalDim *uint64, globalStrides *uint64, pixelBoxLowerCorner *int32, pixelBoxUpperCorner *int32, channelsPerPixel uint32, pixelsPerColumn uint32, elementStrides *uint32, interleave TensorMapInterleave, swizzle TensorMapSwizzle, l2Promotion TensorMapL2promotion, oobFill TensorMapFloatOOBfill) (tensorMap TensorMap, err error) {
-	fn, lerr := procTensorMapEncodeIm2col.Addr()
+	fnPtr, lerr := procTensorMapEncodeIm2col.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&tensorMap)))
-	f.Int(uintptr(tensorDataType))
-	f.Int(uintptr(tensorRank))
-	f.Int(uintptr(unsafe.Pointer(globalAddress)))
-	f.Int(uintptr(unsafe.Pointer(globalDim)))
-	f.Int(uintptr(unsafe.Pointer(globalStrides)))
-	f.Int(uintptr(unsafe.Pointer(pixelBoxLowerCorner)))
-	f.Int(uintptr(unsafe.Pointer(pixelBoxUpperCorner)))
-	f.Int(uintptr(channelsPerPixel))
-	f.Int(uintptr(pixelsPerColumn))
-	f.Int(uintptr(unsafe.Pointer(elementStrides)))
-	f.Int(uintptr(interleave))
-	f.Int(uintptr(swizzle))
-	f.Int(uintptr(l2Promotion))
-	f.Int(uintptr(oobFill))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&tensorMap)))
+	frame.Int(uintptr(tensorDataType))
+	frame.Int(uintptr(tensorRank))
+	frame.Int(uintptr(unsafe.Pointer(globalAddress)))
+	frame.Int(uintptr(unsafe.Pointer(globalDim)))
+	frame.Int(uintptr(unsafe.Pointer(globalStrides)))
+	frame.Int(uintptr(unsafe.Pointer(pixelBoxLowerCorner)))
+	frame.Int(uintptr(unsafe.Pointer(pixelBoxUpperCorner)))
+	frame.Int(uintptr(channelsPerPixel))
+	frame.Int(uintptr(pixelsPerColumn))
+	frame.Int(uintptr(unsafe.Pointer(elementStrides)))
+	frame.Int(uintptr(interleave))
+	frame.Int(uintptr(swizzle))
+	frame.Int(uintptr(l2Promotion))
+	frame.Int(uintptr(oobFill))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&tensorMap)
 	runtime.KeepAlive(globalAddress)
 	runtime.KeepAlive(globalDim)
@@ -25871,12 +25871,12 @@ func TensorMapEncodeIm2col(tensorDataType TensorMapDataType, tensorRank uint32, 
 	runtime.KeepAlive(pixelBoxLowerCorner)
 	runtime.KeepAlive(pixelBoxUpperCorner)
 	runtime.KeepAlive(elementStrides)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTensorMapEncodeIm2col, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTensorMapEncodeIm2col, rc)
 		return
 	}
 	return
@@ -25907,23 +25907,23 @@ func TensorMapEncodeIm2col(tensorDataType TensorMapDataType, tensorRank uint32, 
 // [TensorMapEncodeTiled],
 // [TensorMapEncodeIm2col]
 func TensorMapReplaceAddress(tensorMap *TensorMap, globalAddress unsafe.Pointer) (err error) {
-	fn, lerr := procTensorMapReplaceAddress.Addr()
+	fnPtr, lerr := procTensorMapReplaceAddress.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(tensorMap)))
-	f.Int(uintptr(unsafe.Pointer(globalAddress)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(tensorMap)))
+	frame.Int(uintptr(unsafe.Pointer(globalAddress)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(tensorMap)
 	runtime.KeepAlive(globalAddress)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errTensorMapReplaceAddress, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errTensorMapReplaceAddress, rc)
 		return
 	}
 	return
@@ -25958,23 +25958,23 @@ func TensorMapReplaceAddress(tensorMap *TensorMap, globalAddress unsafe.Pointer)
 // [CtxDisablePeerAccess],
 // cudaDeviceCanAccessPeer
 func DeviceCanAccessPeer(dev Device, peerDev Device) (canAccessPeer int32, err error) {
-	fn, lerr := procDeviceCanAccessPeer.Addr()
+	fnPtr, lerr := procDeviceCanAccessPeer.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&canAccessPeer)))
-	f.Int(uintptr(dev))
-	f.Int(uintptr(peerDev))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&canAccessPeer)))
+	frame.Int(uintptr(dev))
+	frame.Int(uintptr(peerDev))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&canAccessPeer)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceCanAccessPeer, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceCanAccessPeer, rc)
 		return
 	}
 	return
@@ -26032,21 +26032,21 @@ func DeviceCanAccessPeer(dev Device, peerDev Device) (canAccessPeer int32, err e
 // [CtxDisablePeerAccess],
 // cudaDeviceEnablePeerAccess
 func CtxEnablePeerAccess(peerContext Context, flags uint32) (err error) {
-	fn, lerr := procCtxEnablePeerAccess.Addr()
+	fnPtr, lerr := procCtxEnablePeerAccess.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(peerContext))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(peerContext))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxEnablePeerAccess, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxEnablePeerAccess, rc)
 		return
 	}
 	return
@@ -26078,20 +26078,20 @@ func CtxEnablePeerAccess(peerContext Context, flags uint32) (err error) {
 // [CtxEnablePeerAccess],
 // cudaDeviceDisablePeerAccess
 func CtxDisablePeerAccess(peerContext Context) (err error) {
-	fn, lerr := procCtxDisablePeerAccess.Addr()
+	fnPtr, lerr := procCtxDisablePeerAccess.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(peerContext))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(peerContext))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxDisablePeerAccess, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxDisablePeerAccess, rc)
 		return
 	}
 	return
@@ -26136,24 +26136,24 @@ func CtxDisablePeerAccess(peerContext Context) (err error) {
 // [DeviceCanAccessPeer],
 // cudaDeviceGetP2PAttribute
 func DeviceGetP2PAttribute(attrib DeviceP2PAttribute, srcDevice Device, dstDevice Device) (value int32, err error) {
-	fn, lerr := procDeviceGetP2PAttribute.Addr()
+	fnPtr, lerr := procDeviceGetP2PAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&value)))
-	f.Int(uintptr(attrib))
-	f.Int(uintptr(srcDevice))
-	f.Int(uintptr(dstDevice))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&value)))
+	frame.Int(uintptr(attrib))
+	frame.Int(uintptr(srcDevice))
+	frame.Int(uintptr(dstDevice))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&value)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetP2PAttribute, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetP2PAttribute, rc)
 		return
 	}
 	return
@@ -26188,20 +26188,20 @@ func DeviceGetP2PAttribute(attrib DeviceP2PAttribute, srcDevice Device, dstDevic
 // cuGraphicsGLRegisterImage,
 // cudaGraphicsUnregisterResource
 func GraphicsUnregisterResource(resource GraphicsResource) (err error) {
-	fn, lerr := procGraphicsUnregisterResource.Addr()
+	fnPtr, lerr := procGraphicsUnregisterResource.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(resource))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(resource))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphicsUnregisterResource, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphicsUnregisterResource, rc)
 		return
 	}
 	return
@@ -26247,24 +26247,24 @@ func GraphicsUnregisterResource(resource GraphicsResource) (err error) {
 // [GraphicsResourceGetMappedPointer],
 // cudaGraphicsSubResourceGetMappedArray
 func GraphicsSubResourceGetMappedArray(resource GraphicsResource, arrayIndex uint32, mipLevel uint32) (pArray Array, err error) {
-	fn, lerr := procGraphicsSubResourceGetMappedArray.Addr()
+	fnPtr, lerr := procGraphicsSubResourceGetMappedArray.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pArray)))
-	f.Int(uintptr(resource))
-	f.Int(uintptr(arrayIndex))
-	f.Int(uintptr(mipLevel))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pArray)))
+	frame.Int(uintptr(resource))
+	frame.Int(uintptr(arrayIndex))
+	frame.Int(uintptr(mipLevel))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pArray)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphicsSubResourceGetMappedArray, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphicsSubResourceGetMappedArray, rc)
 		return
 	}
 	return
@@ -26300,22 +26300,22 @@ func GraphicsSubResourceGetMappedArray(resource GraphicsResource, arrayIndex uin
 // [GraphicsResourceGetMappedPointer],
 // cudaGraphicsResourceGetMappedMipmappedArray
 func GraphicsResourceGetMappedMipmappedArray(resource GraphicsResource) (pMipmappedArray MipmappedArray, err error) {
-	fn, lerr := procGraphicsResourceGetMappedMipmappedArray.Addr()
+	fnPtr, lerr := procGraphicsResourceGetMappedMipmappedArray.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pMipmappedArray)))
-	f.Int(uintptr(resource))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pMipmappedArray)))
+	frame.Int(uintptr(resource))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pMipmappedArray)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphicsResourceGetMappedMipmappedArray, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphicsResourceGetMappedMipmappedArray, rc)
 		return
 	}
 	return
@@ -26354,24 +26354,24 @@ func GraphicsResourceGetMappedMipmappedArray(resource GraphicsResource) (pMipmap
 // [GraphicsSubResourceGetMappedArray],
 // cudaGraphicsResourceGetMappedPointer
 func GraphicsResourceGetMappedPointer(resource GraphicsResource) (pDevPtr Deviceptr, pSize uint64, err error) {
-	fn, lerr := procGraphicsResourceGetMappedPointer.Addr()
+	fnPtr, lerr := procGraphicsResourceGetMappedPointer.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pDevPtr)))
-	f.Int(uintptr(unsafe.Pointer(&pSize)))
-	f.Int(uintptr(resource))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pDevPtr)))
+	frame.Int(uintptr(unsafe.Pointer(&pSize)))
+	frame.Int(uintptr(resource))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pDevPtr)
 	runtime.KeepAlive(&pSize)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphicsResourceGetMappedPointer, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphicsResourceGetMappedPointer, rc)
 		return
 	}
 	return
@@ -26417,21 +26417,21 @@ func GraphicsResourceGetMappedPointer(resource GraphicsResource) (pDevPtr Device
 // [GraphicsMapResources],
 // cudaGraphicsResourceSetMapFlags
 func GraphicsResourceSetMapFlags(resource GraphicsResource, flags uint32) (err error) {
-	fn, lerr := procGraphicsResourceSetMapFlags.Addr()
+	fnPtr, lerr := procGraphicsResourceSetMapFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(resource))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(resource))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphicsResourceSetMapFlags, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphicsResourceSetMapFlags, rc)
 		return
 	}
 	return
@@ -26476,23 +26476,23 @@ func GraphicsResourceSetMapFlags(resource GraphicsResource, flags uint32) (err e
 // [GraphicsUnmapResources],
 // cudaGraphicsMapResources
 func GraphicsMapResources(count uint32, resources *GraphicsResource, hStream Stream) (err error) {
-	fn, lerr := procGraphicsMapResources.Addr()
+	fnPtr, lerr := procGraphicsMapResources.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(count))
-	f.Int(uintptr(unsafe.Pointer(resources)))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(unsafe.Pointer(resources)))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(resources)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphicsMapResources, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphicsMapResources, rc)
 		return
 	}
 	return
@@ -26533,23 +26533,23 @@ func GraphicsMapResources(count uint32, resources *GraphicsResource, hStream Str
 // [GraphicsMapResources],
 // cudaGraphicsUnmapResources
 func GraphicsUnmapResources(count uint32, resources *GraphicsResource, hStream Stream) (err error) {
-	fn, lerr := procGraphicsUnmapResources.Addr()
+	fnPtr, lerr := procGraphicsUnmapResources.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(count))
-	f.Int(uintptr(unsafe.Pointer(resources)))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(unsafe.Pointer(resources)))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(resources)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphicsUnmapResources, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphicsUnmapResources, rc)
 		return
 	}
 	return
@@ -26619,28 +26619,28 @@ func GraphicsUnmapResources(count uint32, resources *GraphicsResource, hStream S
 // See also:
 // cudaGetDriverEntryPoint
 func GetProcAddress(symbol string, cudaVersion int32, flags uint64) (pfn unsafe.Pointer, symbolStatus DriverProcAddressQueryResult, err error) {
-	fn, lerr := procGetProcAddress.Addr()
+	fnPtr, lerr := procGetProcAddress.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	symbolC := ffi.CString(symbol)
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(symbolC)))
-	f.Int(uintptr(unsafe.Pointer(&pfn)))
-	f.Int(uintptr(cudaVersion))
-	f.Int(uintptr(flags))
-	f.Int(uintptr(unsafe.Pointer(&symbolStatus)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(symbolC)))
+	frame.Int(uintptr(unsafe.Pointer(&pfn)))
+	frame.Int(uintptr(cudaVersion))
+	frame.Int(uintptr(flags))
+	frame.Int(uintptr(unsafe.Pointer(&symbolStatus)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(symbolC)
 	runtime.KeepAlive(&pfn)
 	runtime.KeepAlive(&symbolStatus)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGetProcAddress, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGetProcAddress, rc)
 		return
 	}
 	return
@@ -26697,24 +26697,24 @@ func GetProcAddress(symbol string, cudaVersion int32, flags uint64) (pfn unsafe.
 // [CoredumpSetAttribute],
 // [CoredumpSetAttributeGlobal]
 func CoredumpGetAttribute(attrib CoredumpSettings, value unsafe.Pointer, size *uint64) (err error) {
-	fn, lerr := procCoredumpGetAttribute.Addr()
+	fnPtr, lerr := procCoredumpGetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(attrib))
-	f.Int(uintptr(unsafe.Pointer(value)))
-	f.Int(uintptr(unsafe.Pointer(size)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(attrib))
+	frame.Int(uintptr(unsafe.Pointer(value)))
+	frame.Int(uintptr(unsafe.Pointer(size)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(value)
 	runtime.KeepAlive(size)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCoredumpGetAttribute, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCoredumpGetAttribute, rc)
 		return
 	}
 	return
@@ -26764,24 +26764,24 @@ func CoredumpGetAttribute(attrib CoredumpSettings, value unsafe.Pointer, size *u
 // [CoredumpSetAttribute],
 // [CoredumpSetAttributeGlobal]
 func CoredumpGetAttributeGlobal(attrib CoredumpSettings, value unsafe.Pointer, size *uint64) (err error) {
-	fn, lerr := procCoredumpGetAttributeGlobal.Addr()
+	fnPtr, lerr := procCoredumpGetAttributeGlobal.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(attrib))
-	f.Int(uintptr(unsafe.Pointer(value)))
-	f.Int(uintptr(unsafe.Pointer(size)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(attrib))
+	frame.Int(uintptr(unsafe.Pointer(value)))
+	frame.Int(uintptr(unsafe.Pointer(size)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(value)
 	runtime.KeepAlive(size)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCoredumpGetAttributeGlobal, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCoredumpGetAttributeGlobal, rc)
 		return
 	}
 	return
@@ -26844,24 +26844,24 @@ func CoredumpGetAttributeGlobal(attrib CoredumpSettings, value unsafe.Pointer, s
 // [CoredumpGetAttribute],
 // [CoredumpSetAttributeGlobal]
 func CoredumpSetAttribute(attrib CoredumpSettings, value unsafe.Pointer, size *uint64) (err error) {
-	fn, lerr := procCoredumpSetAttribute.Addr()
+	fnPtr, lerr := procCoredumpSetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(attrib))
-	f.Int(uintptr(unsafe.Pointer(value)))
-	f.Int(uintptr(unsafe.Pointer(size)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(attrib))
+	frame.Int(uintptr(unsafe.Pointer(value)))
+	frame.Int(uintptr(unsafe.Pointer(size)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(value)
 	runtime.KeepAlive(size)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCoredumpSetAttribute, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCoredumpSetAttribute, rc)
 		return
 	}
 	return
@@ -26921,24 +26921,24 @@ func CoredumpSetAttribute(attrib CoredumpSettings, value unsafe.Pointer, size *u
 // [CoredumpGetAttributeGlobal],
 // [CoredumpSetAttribute]
 func CoredumpSetAttributeGlobal(attrib CoredumpSettings, value unsafe.Pointer, size *uint64) (err error) {
-	fn, lerr := procCoredumpSetAttributeGlobal.Addr()
+	fnPtr, lerr := procCoredumpSetAttributeGlobal.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(attrib))
-	f.Int(uintptr(unsafe.Pointer(value)))
-	f.Int(uintptr(unsafe.Pointer(size)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(attrib))
+	frame.Int(uintptr(unsafe.Pointer(value)))
+	frame.Int(uintptr(unsafe.Pointer(size)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(value)
 	runtime.KeepAlive(size)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCoredumpSetAttributeGlobal, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCoredumpSetAttributeGlobal, rc)
 		return
 	}
 	return
@@ -26948,23 +26948,23 @@ func CoredumpSetAttributeGlobal(attrib CoredumpSettings, value unsafe.Pointer, s
 //
 // @}.
 func GetExportTable(ppExportTable *unsafe.Pointer, pExportTableId *Uuid) (err error) {
-	fn, lerr := procGetExportTable.Addr()
+	fnPtr, lerr := procGetExportTable.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(ppExportTable)))
-	f.Int(uintptr(unsafe.Pointer(pExportTableId)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(ppExportTable)))
+	frame.Int(uintptr(unsafe.Pointer(pExportTableId)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(ppExportTable)
 	runtime.KeepAlive(pExportTableId)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGetExportTable, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGetExportTable, rc)
 		return
 	}
 	return
@@ -27015,24 +27015,24 @@ func GetExportTable(ppExportTable *unsafe.Pointer, pExportTableId *Uuid) (err er
 // [CtxCreate],
 // [CtxCreateV3]
 func GreenCtxCreate(desc DevResourceDesc, dev Device, flags uint32) (phCtx GreenCtx, err error) {
-	fn, lerr := procGreenCtxCreate.Addr()
+	fnPtr, lerr := procGreenCtxCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phCtx)))
-	f.Int(uintptr(desc))
-	f.Int(uintptr(dev))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phCtx)))
+	frame.Int(uintptr(desc))
+	frame.Int(uintptr(dev))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phCtx)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGreenCtxCreate, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGreenCtxCreate, rc)
 		return
 	}
 	return
@@ -27058,20 +27058,20 @@ func GreenCtxCreate(desc DevResourceDesc, dev Device, flags uint32) (phCtx Green
 // [GreenCtxCreate],
 // [CtxDestroy]
 func GreenCtxDestroy(hCtx GreenCtx) (err error) {
-	fn, lerr := procGreenCtxDestroy.Addr()
+	fnPtr, lerr := procGreenCtxDestroy.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hCtx))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hCtx))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGreenCtxDestroy, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGreenCtxDestroy, rc)
 		return
 	}
 	return
@@ -27103,22 +27103,22 @@ func GreenCtxDestroy(hCtx GreenCtx) (err error) {
 // See also:
 // [GreenCtxCreate]
 func CtxFromGreenCtx(hCtx GreenCtx) (pContext Context, err error) {
-	fn, lerr := procCtxFromGreenCtx.Addr()
+	fnPtr, lerr := procCtxFromGreenCtx.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pContext)))
-	f.Int(uintptr(hCtx))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pContext)))
+	frame.Int(uintptr(hCtx))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pContext)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxFromGreenCtx, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxFromGreenCtx, rc)
 		return
 	}
 	return
@@ -27148,23 +27148,23 @@ func CtxFromGreenCtx(hCtx GreenCtx) (pContext Context, err error) {
 // See also:
 // [DevResourceGenerateDesc]
 func DeviceGetDevResource(device Device, type_ DevResourceType) (resource DevResource, err error) {
-	fn, lerr := procDeviceGetDevResource.Addr()
+	fnPtr, lerr := procDeviceGetDevResource.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(device))
-	f.Int(uintptr(unsafe.Pointer(&resource)))
-	f.Int(uintptr(type_))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(device))
+	frame.Int(uintptr(unsafe.Pointer(&resource)))
+	frame.Int(uintptr(type_))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&resource)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetDevResource, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetDevResource, rc)
 		return
 	}
 	return
@@ -27193,23 +27193,23 @@ func DeviceGetDevResource(device Device, type_ DevResourceType) (resource DevRes
 // See also:
 // [DevResourceGenerateDesc]
 func CtxGetDevResource(hCtx Context, type_ DevResourceType) (resource DevResource, err error) {
-	fn, lerr := procCtxGetDevResource.Addr()
+	fnPtr, lerr := procCtxGetDevResource.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hCtx))
-	f.Int(uintptr(unsafe.Pointer(&resource)))
-	f.Int(uintptr(type_))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hCtx))
+	frame.Int(uintptr(unsafe.Pointer(&resource)))
+	frame.Int(uintptr(type_))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&resource)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxGetDevResource, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxGetDevResource, rc)
 		return
 	}
 	return
@@ -27235,23 +27235,23 @@ func CtxGetDevResource(hCtx Context, type_ DevResourceType) (resource DevResourc
 // See also:
 // [DevResourceGenerateDesc]
 func GreenCtxGetDevResource(hCtx GreenCtx, type_ DevResourceType) (resource DevResource, err error) {
-	fn, lerr := procGreenCtxGetDevResource.Addr()
+	fnPtr, lerr := procGreenCtxGetDevResource.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hCtx))
-	f.Int(uintptr(unsafe.Pointer(&resource)))
-	f.Int(uintptr(type_))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hCtx))
+	frame.Int(uintptr(unsafe.Pointer(&resource)))
+	frame.Int(uintptr(type_))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&resource)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGreenCtxGetDevResource, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGreenCtxGetDevResource, rc)
 		return
 	}
 	return
@@ -27312,29 +27312,29 @@ func GreenCtxGetDevResource(hCtx GreenCtx, type_ DevResourceType) (resource DevR
 // [CtxGetDevResource],
 // [DeviceGetDevResource]
 func DevSmResourceSplitByCount(result *DevResource, nbGroups *uint32, input *DevResource, remaining *DevResource, useFlags uint32, minCount uint32) (err error) {
-	fn, lerr := procDevSmResourceSplitByCount.Addr()
+	fnPtr, lerr := procDevSmResourceSplitByCount.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(result)))
-	f.Int(uintptr(unsafe.Pointer(nbGroups)))
-	f.Int(uintptr(unsafe.Pointer(input)))
-	f.Int(uintptr(unsafe.Pointer(remaining)))
-	f.Int(uintptr(useFlags))
-	f.Int(uintptr(minCount))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(result)))
+	frame.Int(uintptr(unsafe.Pointer(nbGroups)))
+	frame.Int(uintptr(unsafe.Pointer(input)))
+	frame.Int(uintptr(unsafe.Pointer(remaining)))
+	frame.Int(uintptr(useFlags))
+	frame.Int(uintptr(minCount))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(result)
 	runtime.KeepAlive(nbGroups)
 	runtime.KeepAlive(input)
 	runtime.KeepAlive(remaining)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDevSmResourceSplitByCount, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDevSmResourceSplitByCount, rc)
 		return
 	}
 	return
@@ -27366,24 +27366,24 @@ func DevSmResourceSplitByCount(result *DevResource, nbGroups *uint32, input *Dev
 // See also:
 // [DevSmResourceSplitByCount]
 func DevResourceGenerateDesc(resources *DevResource, nbResources uint32) (phDesc DevResourceDesc, err error) {
-	fn, lerr := procDevResourceGenerateDesc.Addr()
+	fnPtr, lerr := procDevResourceGenerateDesc.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&phDesc)))
-	f.Int(uintptr(unsafe.Pointer(resources)))
-	f.Int(uintptr(nbResources))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&phDesc)))
+	frame.Int(uintptr(unsafe.Pointer(resources)))
+	frame.Int(uintptr(nbResources))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phDesc)
 	runtime.KeepAlive(resources)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDevResourceGenerateDesc, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDevResourceGenerateDesc, rc)
 		return
 	}
 	return
@@ -27417,21 +27417,21 @@ func DevResourceGenerateDesc(resources *DevResource, nbResources uint32) (phDesc
 // [GreenCtxWaitEvent],
 // [EventRecord]
 func GreenCtxRecordEvent(hCtx GreenCtx, hEvent Event) (err error) {
-	fn, lerr := procGreenCtxRecordEvent.Addr()
+	fnPtr, lerr := procGreenCtxRecordEvent.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hCtx))
-	f.Int(uintptr(hEvent))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hCtx))
+	frame.Int(uintptr(hEvent))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGreenCtxRecordEvent, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGreenCtxRecordEvent, rc)
 		return
 	}
 	return
@@ -27463,21 +27463,21 @@ func GreenCtxRecordEvent(hCtx GreenCtx, hEvent Event) (err error) {
 // [GreenCtxRecordEvent],
 // [StreamWaitEvent]
 func GreenCtxWaitEvent(hCtx GreenCtx, hEvent Event) (err error) {
-	fn, lerr := procGreenCtxWaitEvent.Addr()
+	fnPtr, lerr := procGreenCtxWaitEvent.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hCtx))
-	f.Int(uintptr(hEvent))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hCtx))
+	frame.Int(uintptr(hEvent))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGreenCtxWaitEvent, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGreenCtxWaitEvent, rc)
 		return
 	}
 	return
@@ -27529,22 +27529,22 @@ func GreenCtxWaitEvent(hCtx GreenCtx, hEvent Event) (err error) {
 // cudaStreamCreate,
 // cudaStreamCreateWithFlags
 func StreamGetGreenCtx(hStream Stream) (phCtx GreenCtx, err error) {
-	fn, lerr := procStreamGetGreenCtx.Addr()
+	fnPtr, lerr := procStreamGetGreenCtx.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(unsafe.Pointer(&phCtx)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(unsafe.Pointer(&phCtx)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&phCtx)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Result(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamGetGreenCtx, r)
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamGetGreenCtx, rc)
 		return
 	}
 	return
@@ -27969,9 +27969,9 @@ var trampolineStreamCallback = sync.OnceValue(func() uintptr {
 })
 
 func trampolineStreamCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
-	h := ffi.Handle(a2)
-	fnStreamCallback, _ := h.Value().(func(hStream Stream, status Result))
-	h.Delete()
+	hdl := ffi.Handle(a2)
+	fnStreamCallback, _ := hdl.Value().(func(hStream Stream, status Result))
+	hdl.Delete()
 	if fnStreamCallback != nil {
 		fnStreamCallback(Stream(a0), Result(a1))
 	}
@@ -27985,9 +27985,9 @@ var trampolineHostFn = sync.OnceValue(func() uintptr {
 })
 
 func trampolineHostFnGo(a0 uintptr) {
-	h := ffi.Handle(a0)
-	fnHostFn, _ := h.Value().(func())
-	h.Delete()
+	hdl := ffi.Handle(a0)
+	fnHostFn, _ := hdl.Value().(func())
+	hdl.Delete()
 	if fnHostFn != nil {
 		fnHostFn()
 	}

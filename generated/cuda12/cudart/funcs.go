@@ -35,19 +35,19 @@ import (
 //
 // See also: [DeviceSynchronize]
 func DeviceReset() (err error) {
-	fn, lerr := procDeviceReset.Addr()
+	fnPtr, lerr := procDeviceReset.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceReset, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceReset, rc)
 		return
 	}
 	return
@@ -74,19 +74,19 @@ func DeviceReset() (err error) {
 // [DeviceReset],
 // cuCtxSynchronize
 func DeviceSynchronize() (err error) {
-	fn, lerr := procDeviceSynchronize.Addr()
+	fnPtr, lerr := procDeviceSynchronize.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceSynchronize, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceSynchronize, rc)
 		return
 	}
 	return
@@ -177,21 +177,21 @@ func DeviceSynchronize() (err error) {
 // [DeviceGetLimit],
 // cuCtxSetLimit
 func DeviceSetLimit(limit Limit, value uint64) (err error) {
-	fn, lerr := procDeviceSetLimit.Addr()
+	fnPtr, lerr := procDeviceSetLimit.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(limit))
-	f.Int(uintptr(value))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(limit))
+	frame.Int(uintptr(value))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceSetLimit, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceSetLimit, rc)
 		return
 	}
 	return
@@ -232,22 +232,22 @@ func DeviceSetLimit(limit Limit, value uint64) (err error) {
 // [DeviceSetLimit],
 // cuCtxGetLimit
 func DeviceGetLimit(limit Limit) (pValue uint64, err error) {
-	fn, lerr := procDeviceGetLimit.Addr()
+	fnPtr, lerr := procDeviceGetLimit.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pValue)))
-	f.Int(uintptr(limit))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pValue)))
+	frame.Int(uintptr(limit))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pValue)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetLimit, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetLimit, rc)
 		return
 	}
 	return
@@ -274,24 +274,24 @@ func DeviceGetLimit(limit Limit) (pValue uint64, err error) {
 // See also:
 // cuDeviceGetTexture1DLinearMaxWidth
 func DeviceGetTexture1DLinearMaxWidth(fmtDesc *ChannelFormatDesc, device int32) (maxWidthInElements uint64, err error) {
-	fn, lerr := procDeviceGetTexture1DLinearMaxWidth.Addr()
+	fnPtr, lerr := procDeviceGetTexture1DLinearMaxWidth.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&maxWidthInElements)))
-	f.Int(uintptr(unsafe.Pointer(fmtDesc)))
-	f.Int(uintptr(device))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&maxWidthInElements)))
+	frame.Int(uintptr(unsafe.Pointer(fmtDesc)))
+	frame.Int(uintptr(device))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&maxWidthInElements)
 	runtime.KeepAlive(fmtDesc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetTexture1DLinearMaxWidth, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetTexture1DLinearMaxWidth, rc)
 		return
 	}
 	return
@@ -329,21 +329,21 @@ func DeviceGetTexture1DLinearMaxWidth(fmtDesc *ChannelFormatDesc, device int32) 
 // [FuncSetCacheConfig](T*, enum cudaFuncCache) "cudaFuncSetCacheConfig (C++ API)",
 // cuCtxGetCacheConfig
 func DeviceGetCacheConfig() (pCacheConfig FuncCache, err error) {
-	fn, lerr := procDeviceGetCacheConfig.Addr()
+	fnPtr, lerr := procDeviceGetCacheConfig.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pCacheConfig)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pCacheConfig)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pCacheConfig)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetCacheConfig, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetCacheConfig, rc)
 		return
 	}
 	return
@@ -387,23 +387,23 @@ func DeviceGetCacheConfig() (pCacheConfig FuncCache, err error) {
 // [StreamGetPriority],
 // cuCtxGetStreamPriorityRange
 func DeviceGetStreamPriorityRange() (leastPriority int32, greatestPriority int32, err error) {
-	fn, lerr := procDeviceGetStreamPriorityRange.Addr()
+	fnPtr, lerr := procDeviceGetStreamPriorityRange.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&leastPriority)))
-	f.Int(uintptr(unsafe.Pointer(&greatestPriority)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&leastPriority)))
+	frame.Int(uintptr(unsafe.Pointer(&greatestPriority)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&leastPriority)
 	runtime.KeepAlive(&greatestPriority)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetStreamPriorityRange, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetStreamPriorityRange, rc)
 		return
 	}
 	return
@@ -452,20 +452,20 @@ func DeviceGetStreamPriorityRange() (leastPriority int32, greatestPriority int32
 // [FuncSetCacheConfig](T*, enum cudaFuncCache) "cudaFuncSetCacheConfig (C++ API)",
 // cuCtxSetCacheConfig
 func DeviceSetCacheConfig(cacheConfig FuncCache) (err error) {
-	fn, lerr := procDeviceSetCacheConfig.Addr()
+	fnPtr, lerr := procDeviceSetCacheConfig.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(cacheConfig))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(cacheConfig))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceSetCacheConfig, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceSetCacheConfig, rc)
 		return
 	}
 	return
@@ -498,24 +498,24 @@ func DeviceSetCacheConfig(cacheConfig FuncCache) (err error) {
 // [DeviceGetPCIBusId],
 // cuDeviceGetByPCIBusId
 func DeviceGetByPCIBusId(pciBusId string) (device int32, err error) {
-	fn, lerr := procDeviceGetByPCIBusId.Addr()
+	fnPtr, lerr := procDeviceGetByPCIBusId.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	pciBusIdC := ffi.CString(pciBusId)
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&device)))
-	f.Int(uintptr(unsafe.Pointer(pciBusIdC)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&device)))
+	frame.Int(uintptr(unsafe.Pointer(pciBusIdC)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&device)
 	runtime.KeepAlive(pciBusIdC)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetByPCIBusId, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetByPCIBusId, rc)
 		return
 	}
 	return
@@ -551,23 +551,23 @@ func DeviceGetByPCIBusId(pciBusId string) (device int32, err error) {
 // [DeviceGetByPCIBusId],
 // cuDeviceGetPCIBusId
 func DeviceGetPCIBusId(len_ int32, device int32) (pciBusId byte, err error) {
-	fn, lerr := procDeviceGetPCIBusId.Addr()
+	fnPtr, lerr := procDeviceGetPCIBusId.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pciBusId)))
-	f.Int(uintptr(len_))
-	f.Int(uintptr(device))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pciBusId)))
+	frame.Int(uintptr(len_))
+	frame.Int(uintptr(device))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pciBusId)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetPCIBusId, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetPCIBusId, rc)
 		return
 	}
 	return
@@ -624,22 +624,22 @@ func DeviceGetPCIBusId(len_ int32, device int32) (pciBusId byte, err error) {
 // [IpcCloseMemHandle],
 // cuIpcGetEventHandle
 func IpcGetEventHandle(event Event) (handle IpcEventHandle, err error) {
-	fn, lerr := procIpcGetEventHandle.Addr()
+	fnPtr, lerr := procIpcGetEventHandle.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&handle)))
-	f.Int(uintptr(event))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&handle)))
+	frame.Int(uintptr(event))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&handle)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errIpcGetEventHandle, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errIpcGetEventHandle, rc)
 		return
 	}
 	return
@@ -687,23 +687,23 @@ func IpcGetEventHandle(event Event) (handle IpcEventHandle, err error) {
 // [IpcCloseMemHandle],
 // cuIpcOpenEventHandle
 func IpcOpenEventHandle(handle IpcEventHandle) (event Event, err error) {
-	fn, lerr := procIpcOpenEventHandle.Addr()
+	fnPtr, lerr := procIpcOpenEventHandle.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&event)))
-	f.Struct(unsafe.Pointer(&handle), &layoutIpcEventHandle)
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&event)))
+	frame.Struct(unsafe.Pointer(&handle), &layoutIpcEventHandle)
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&event)
 	runtime.KeepAlive(&handle)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errIpcOpenEventHandle, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errIpcOpenEventHandle, rc)
 		return
 	}
 	return
@@ -753,23 +753,23 @@ func IpcOpenEventHandle(handle IpcEventHandle) (event Event, err error) {
 // [IpcCloseMemHandle],
 // cuIpcGetMemHandle
 func IpcGetMemHandle(devPtr unsafe.Pointer) (handle IpcMemHandle, err error) {
-	fn, lerr := procIpcGetMemHandle.Addr()
+	fnPtr, lerr := procIpcGetMemHandle.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&handle)))
-	f.Int(uintptr(unsafe.Pointer(devPtr)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&handle)))
+	frame.Int(uintptr(unsafe.Pointer(devPtr)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&handle)
 	runtime.KeepAlive(devPtr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errIpcGetMemHandle, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errIpcGetMemHandle, rc)
 		return
 	}
 	return
@@ -840,24 +840,24 @@ func IpcGetMemHandle(devPtr unsafe.Pointer) (handle IpcMemHandle, err error) {
 // [DeviceCanAccessPeer],
 // cuIpcOpenMemHandle
 func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (devPtr unsafe.Pointer, err error) {
-	fn, lerr := procIpcOpenMemHandle.Addr()
+	fnPtr, lerr := procIpcOpenMemHandle.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&devPtr)))
-	f.Struct(unsafe.Pointer(&handle), &layoutIpcMemHandle)
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
+	frame.Struct(unsafe.Pointer(&handle), &layoutIpcMemHandle)
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(&handle)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errIpcOpenMemHandle, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errIpcOpenMemHandle, rc)
 		return
 	}
 	return
@@ -900,21 +900,21 @@ func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (devPtr unsafe.Pointer,
 // [IpcOpenMemHandle],
 // cuIpcCloseMemHandle
 func IpcCloseMemHandle(devPtr unsafe.Pointer) (err error) {
-	fn, lerr := procIpcCloseMemHandle.Addr()
+	fnPtr, lerr := procIpcCloseMemHandle.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(devPtr)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(devPtr)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(devPtr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errIpcCloseMemHandle, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errIpcCloseMemHandle, rc)
 		return
 	}
 	return
@@ -950,21 +950,21 @@ func IpcCloseMemHandle(devPtr unsafe.Pointer) (err error) {
 // See also:
 // cuFlushGPUDirectRDMAWrites
 func DeviceFlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope FlushGPUDirectRDMAWritesScope) (err error) {
-	fn, lerr := procDeviceFlushGPUDirectRDMAWrites.Addr()
+	fnPtr, lerr := procDeviceFlushGPUDirectRDMAWrites.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(target))
-	f.Int(uintptr(scope))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(target))
+	frame.Int(uintptr(scope))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceFlushGPUDirectRDMAWrites, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceFlushGPUDirectRDMAWrites, rc)
 		return
 	}
 	return
@@ -1006,25 +1006,25 @@ func DeviceFlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope
 // See also:
 // [DeviceUnregisterAsyncNotification]
 func DeviceRegisterAsyncNotification(device int32, callbackFunc AsyncCallback, userData unsafe.Pointer) (callback AsyncCallbackHandle, err error) {
-	fn, lerr := procDeviceRegisterAsyncNotification.Addr()
+	fnPtr, lerr := procDeviceRegisterAsyncNotification.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(device))
-	f.Int(uintptr(callbackFunc))
-	f.Int(uintptr(unsafe.Pointer(userData)))
-	f.Int(uintptr(unsafe.Pointer(&callback)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(device))
+	frame.Int(uintptr(callbackFunc))
+	frame.Int(uintptr(unsafe.Pointer(userData)))
+	frame.Int(uintptr(unsafe.Pointer(&callback)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(userData)
 	runtime.KeepAlive(&callback)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceRegisterAsyncNotification, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceRegisterAsyncNotification, rc)
 		return
 	}
 	return
@@ -1052,21 +1052,21 @@ func DeviceRegisterAsyncNotification(device int32, callbackFunc AsyncCallback, u
 // See also:
 // [DeviceRegisterAsyncNotification]
 func DeviceUnregisterAsyncNotification(device int32, callback AsyncCallbackHandle) (err error) {
-	fn, lerr := procDeviceUnregisterAsyncNotification.Addr()
+	fnPtr, lerr := procDeviceUnregisterAsyncNotification.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(device))
-	f.Int(uintptr(callback))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(device))
+	frame.Int(uintptr(callback))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceUnregisterAsyncNotification, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceUnregisterAsyncNotification, rc)
 		return
 	}
 	return
@@ -1104,21 +1104,21 @@ func DeviceUnregisterAsyncNotification(device int32, callback AsyncCallbackHandl
 // [FuncSetCacheConfig],
 // cuCtxGetSharedMemConfig
 func DeviceGetSharedMemConfig() (pConfig SharedMemConfig, err error) {
-	fn, lerr := procDeviceGetSharedMemConfig.Addr()
+	fnPtr, lerr := procDeviceGetSharedMemConfig.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pConfig)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pConfig)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pConfig)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetSharedMemConfig, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetSharedMemConfig, rc)
 		return
 	}
 	return
@@ -1169,20 +1169,20 @@ func DeviceGetSharedMemConfig() (pConfig SharedMemConfig, err error) {
 // [FuncSetCacheConfig],
 // cuCtxSetSharedMemConfig
 func DeviceSetSharedMemConfig(config SharedMemConfig) (err error) {
-	fn, lerr := procDeviceSetSharedMemConfig.Addr()
+	fnPtr, lerr := procDeviceSetSharedMemConfig.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(config))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(config))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceSetSharedMemConfig, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceSetSharedMemConfig, rc)
 		return
 	}
 	return
@@ -1215,19 +1215,19 @@ func DeviceSetSharedMemConfig(config SharedMemConfig) (err error) {
 //
 // See also: [DeviceReset]
 func ThreadExit() (err error) {
-	fn, lerr := procThreadExit.Addr()
+	fnPtr, lerr := procThreadExit.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errThreadExit, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errThreadExit, rc)
 		return
 	}
 	return
@@ -1258,19 +1258,19 @@ func ThreadExit() (err error) {
 //
 // See also: [DeviceSynchronize]
 func ThreadSynchronize() (err error) {
-	fn, lerr := procThreadSynchronize.Addr()
+	fnPtr, lerr := procThreadSynchronize.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errThreadSynchronize, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errThreadSynchronize, rc)
 		return
 	}
 	return
@@ -1324,21 +1324,21 @@ func ThreadSynchronize() (err error) {
 //
 // See also: [DeviceSetLimit]
 func ThreadSetLimit(limit Limit, value uint64) (err error) {
-	fn, lerr := procThreadSetLimit.Addr()
+	fnPtr, lerr := procThreadSetLimit.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(limit))
-	f.Int(uintptr(value))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(limit))
+	frame.Int(uintptr(value))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errThreadSetLimit, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errThreadSetLimit, rc)
 		return
 	}
 	return
@@ -1376,22 +1376,22 @@ func ThreadSetLimit(limit Limit, value uint64) (err error) {
 //
 // See also: [DeviceGetLimit]
 func ThreadGetLimit(limit Limit) (pValue uint64, err error) {
-	fn, lerr := procThreadGetLimit.Addr()
+	fnPtr, lerr := procThreadGetLimit.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pValue)))
-	f.Int(uintptr(limit))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pValue)))
+	frame.Int(uintptr(limit))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pValue)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errThreadGetLimit, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errThreadGetLimit, rc)
 		return
 	}
 	return
@@ -1432,21 +1432,21 @@ func ThreadGetLimit(limit Limit) (pValue uint64, err error) {
 //
 // See also: [DeviceGetCacheConfig]
 func ThreadGetCacheConfig() (pCacheConfig FuncCache, err error) {
-	fn, lerr := procThreadGetCacheConfig.Addr()
+	fnPtr, lerr := procThreadGetCacheConfig.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pCacheConfig)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pCacheConfig)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pCacheConfig)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errThreadGetCacheConfig, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errThreadGetCacheConfig, rc)
 		return
 	}
 	return
@@ -1498,20 +1498,20 @@ func ThreadGetCacheConfig() (pCacheConfig FuncCache, err error) {
 //
 // See also: [DeviceSetCacheConfig]
 func ThreadSetCacheConfig(cacheConfig FuncCache) (err error) {
-	fn, lerr := procThreadSetCacheConfig.Addr()
+	fnPtr, lerr := procThreadSetCacheConfig.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(cacheConfig))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(cacheConfig))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errThreadSetCacheConfig, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errThreadSetCacheConfig, rc)
 		return
 	}
 	return
@@ -1567,19 +1567,19 @@ func ThreadSetCacheConfig(cacheConfig FuncCache) (err error) {
 //
 // See also: [PeekAtLastError], [GetErrorName], [GetErrorString], cudaError.
 func GetLastError() (err error) {
-	fn, lerr := procGetLastError.Addr()
+	fnPtr, lerr := procGetLastError.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGetLastError, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGetLastError, rc)
 		return
 	}
 	return
@@ -1635,19 +1635,19 @@ func GetLastError() (err error) {
 //
 // See also: [GetLastError], [GetErrorName], [GetErrorString], cudaError.
 func PeekAtLastError() (err error) {
-	fn, lerr := procPeekAtLastError.Addr()
+	fnPtr, lerr := procPeekAtLastError.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errPeekAtLastError, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errPeekAtLastError, rc)
 		return
 	}
 	return
@@ -1668,17 +1668,17 @@ func PeekAtLastError() (err error) {
 // See also: [GetErrorString], [GetLastError], [PeekAtLastError], cudaError,
 // cuGetErrorName
 func GetErrorName(error_ Error) (ret string) {
-	fn, lerr := procGetErrorName.Addr()
+	fnPtr, lerr := procGetErrorName.Addr()
 	if lerr != nil {
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(error_))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(error_))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		return
 	}
-	ret = ffi.GoString(f.Ret())
+	ret = ffi.GoString(frame.Ret())
 	return
 }
 
@@ -1697,17 +1697,17 @@ func GetErrorName(error_ Error) (ret string) {
 // See also: [GetErrorName], [GetLastError], [PeekAtLastError], cudaError,
 // cuGetErrorString
 func GetErrorString(error_ Error) (ret string) {
-	fn, lerr := procGetErrorString.Addr()
+	fnPtr, lerr := procGetErrorString.Addr()
 	if lerr != nil {
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(error_))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(error_))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		return
 	}
-	ret = ffi.GoString(f.Ret())
+	ret = ffi.GoString(frame.Ret())
 	return
 }
 
@@ -1733,21 +1733,21 @@ func GetErrorString(error_ Error) (ret string) {
 // [InitDevice],
 // cuDeviceGetCount
 func GetDeviceCount() (count int32, err error) {
-	fn, lerr := procGetDeviceCount.Addr()
+	fnPtr, lerr := procGetDeviceCount.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&count)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&count)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&count)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGetDeviceCount, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGetDeviceCount, rc)
 		return
 	}
 	return
@@ -2057,22 +2057,22 @@ func GetDeviceCount() (count int32, err error) {
 // cuDeviceGetAttribute,
 // cuDeviceGetName
 func GetDeviceProperties(device int32) (prop DeviceProp, err error) {
-	fn, lerr := procGetDeviceProperties.Addr()
+	fnPtr, lerr := procGetDeviceProperties.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&prop)))
-	f.Int(uintptr(device))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&prop)))
+	frame.Int(uintptr(device))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&prop)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGetDeviceProperties, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGetDeviceProperties, rc)
 		return
 	}
 	return
@@ -2279,23 +2279,23 @@ func GetDeviceProperties(device int32) (prop DeviceProp, err error) {
 // [InitDevice],
 // cuDeviceGetAttribute
 func DeviceGetAttribute(attr DeviceAttr, device int32) (value int32, err error) {
-	fn, lerr := procDeviceGetAttribute.Addr()
+	fnPtr, lerr := procDeviceGetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&value)))
-	f.Int(uintptr(attr))
-	f.Int(uintptr(device))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&value)))
+	frame.Int(uintptr(attr))
+	frame.Int(uintptr(device))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&value)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetAttribute, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetAttribute, rc)
 		return
 	}
 	return
@@ -2318,22 +2318,22 @@ func DeviceGetAttribute(attr DeviceAttr, device int32) (value int32, err error) 
 //
 // See also: cuDeviceGetDefaultMemPool, [MallocAsync], [MemPoolTrimTo], [MemPoolGetAttribute], [DeviceSetMemPool], [MemPoolSetAttribute], [MemPoolSetAccess]
 func DeviceGetDefaultMemPool(device int32) (memPool MemPool, err error) {
-	fn, lerr := procDeviceGetDefaultMemPool.Addr()
+	fnPtr, lerr := procDeviceGetDefaultMemPool.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&memPool)))
-	f.Int(uintptr(device))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&memPool)))
+	frame.Int(uintptr(device))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&memPool)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetDefaultMemPool, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetDefaultMemPool, rc)
 		return
 	}
 	return
@@ -2361,21 +2361,21 @@ func DeviceGetDefaultMemPool(device int32) (memPool MemPool, err error) {
 //
 // See also: cuDeviceSetMemPool, [DeviceGetMemPool], [DeviceGetDefaultMemPool], [MemPoolCreate], [MemPoolDestroy], [MallocFromPoolAsync]
 func DeviceSetMemPool(device int32, memPool MemPool) (err error) {
-	fn, lerr := procDeviceSetMemPool.Addr()
+	fnPtr, lerr := procDeviceSetMemPool.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(device))
-	f.Int(uintptr(memPool))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(device))
+	frame.Int(uintptr(memPool))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceSetMemPool, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceSetMemPool, rc)
 		return
 	}
 	return
@@ -2400,22 +2400,22 @@ func DeviceSetMemPool(device int32, memPool MemPool) (err error) {
 //
 // See also: cuDeviceGetMemPool, [DeviceGetDefaultMemPool], [DeviceSetMemPool]
 func DeviceGetMemPool(device int32) (memPool MemPool, err error) {
-	fn, lerr := procDeviceGetMemPool.Addr()
+	fnPtr, lerr := procDeviceGetMemPool.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&memPool)))
-	f.Int(uintptr(device))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&memPool)))
+	frame.Int(uintptr(device))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&memPool)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetMemPool, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetMemPool, rc)
 		return
 	}
 	return
@@ -2482,23 +2482,23 @@ func DeviceGetMemPool(device int32) (memPool MemPool, err error) {
 // [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync]
 func DeviceGetNvSciSyncAttributes(nvSciSyncAttrList unsafe.Pointer, device int32, flags int32) (err error) {
-	fn, lerr := procDeviceGetNvSciSyncAttributes.Addr()
+	fnPtr, lerr := procDeviceGetNvSciSyncAttributes.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(nvSciSyncAttrList)))
-	f.Int(uintptr(device))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(nvSciSyncAttrList)))
+	frame.Int(uintptr(device))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nvSciSyncAttrList)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetNvSciSyncAttributes, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetNvSciSyncAttributes, rc)
 		return
 	}
 	return
@@ -2543,24 +2543,24 @@ func DeviceGetNvSciSyncAttributes(nvSciSyncAttrList unsafe.Pointer, device int32
 // [DeviceCanAccessPeer],
 // cuDeviceGetP2PAttribute
 func DeviceGetP2PAttribute(attr DeviceP2PAttr, srcDevice int32, dstDevice int32) (value int32, err error) {
-	fn, lerr := procDeviceGetP2PAttribute.Addr()
+	fnPtr, lerr := procDeviceGetP2PAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&value)))
-	f.Int(uintptr(attr))
-	f.Int(uintptr(srcDevice))
-	f.Int(uintptr(dstDevice))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&value)))
+	frame.Int(uintptr(attr))
+	frame.Int(uintptr(srcDevice))
+	frame.Int(uintptr(dstDevice))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&value)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetP2PAttribute, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetP2PAttribute, rc)
 		return
 	}
 	return
@@ -2587,23 +2587,23 @@ func DeviceGetP2PAttribute(attr DeviceP2PAttr, srcDevice int32, dstDevice int32)
 // [GetDeviceProperties],
 // [InitDevice]
 func ChooseDevice(prop *DeviceProp) (device int32, err error) {
-	fn, lerr := procChooseDevice.Addr()
+	fnPtr, lerr := procChooseDevice.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&device)))
-	f.Int(uintptr(unsafe.Pointer(prop)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&device)))
+	frame.Int(uintptr(unsafe.Pointer(prop)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&device)
 	runtime.KeepAlive(prop)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errChooseDevice, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errChooseDevice, rc)
 		return
 	}
 	return
@@ -2638,22 +2638,22 @@ func ChooseDevice(prop *DeviceProp) (device int32, err error) {
 // [ChooseDevice], [SetDevice]
 // cuCtxSetCurrent
 func InitDevice(device int32, deviceFlags uint32, flags uint32) (err error) {
-	fn, lerr := procInitDevice.Addr()
+	fnPtr, lerr := procInitDevice.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(device))
-	f.Int(uintptr(deviceFlags))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(device))
+	frame.Int(uintptr(deviceFlags))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errInitDevice, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errInitDevice, rc)
 		return
 	}
 	return
@@ -2706,20 +2706,20 @@ func InitDevice(device int32, deviceFlags uint32, flags uint32) (err error) {
 // [InitDevice],
 // cuCtxSetCurrent
 func SetDevice(device int32) (err error) {
-	fn, lerr := procSetDevice.Addr()
+	fnPtr, lerr := procSetDevice.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(device))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(device))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errSetDevice, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errSetDevice, rc)
 		return
 	}
 	return
@@ -2747,21 +2747,21 @@ func SetDevice(device int32) (err error) {
 // [ChooseDevice],
 // cuCtxGetCurrent
 func GetDevice() (device int32, err error) {
-	fn, lerr := procGetDevice.Addr()
+	fnPtr, lerr := procGetDevice.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&device)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&device)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&device)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGetDevice, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGetDevice, rc)
 		return
 	}
 	return
@@ -2797,22 +2797,22 @@ func GetDevice() (device int32, err error) {
 // [SetDeviceFlags],
 // [ChooseDevice]
 func SetValidDevices(device_arr *int32, len_ int32) (err error) {
-	fn, lerr := procSetValidDevices.Addr()
+	fnPtr, lerr := procSetValidDevices.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(device_arr)))
-	f.Int(uintptr(len_))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(device_arr)))
+	frame.Int(uintptr(len_))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(device_arr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errSetValidDevices, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errSetValidDevices, rc)
 		return
 	}
 	return
@@ -2887,20 +2887,20 @@ func SetValidDevices(device_arr *int32, len_ int32) (err error) {
 // [ChooseDevice],
 // cuDevicePrimaryCtxSetFlags
 func SetDeviceFlags(flags uint32) (err error) {
-	fn, lerr := procSetDeviceFlags.Addr()
+	fnPtr, lerr := procSetDeviceFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errSetDeviceFlags, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errSetDeviceFlags, rc)
 		return
 	}
 	return
@@ -2949,21 +2949,21 @@ func SetDeviceFlags(flags uint32) (err error) {
 // cuCtxGetFlags,
 // cuDevicePrimaryCtxGetState
 func GetDeviceFlags() (flags uint32, err error) {
-	fn, lerr := procGetDeviceFlags.Addr()
+	fnPtr, lerr := procGetDeviceFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&flags)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&flags)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&flags)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGetDeviceFlags, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGetDeviceFlags, rc)
 		return
 	}
 	return
@@ -2995,21 +2995,21 @@ func GetDeviceFlags() (flags uint32, err error) {
 // [StreamDestroy],
 // cuStreamCreate
 func StreamCreate() (pStream Stream, err error) {
-	fn, lerr := procStreamCreate.Addr()
+	fnPtr, lerr := procStreamCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pStream)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pStream)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pStream)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamCreate, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamCreate, rc)
 		return
 	}
 	return
@@ -3046,22 +3046,22 @@ func StreamCreate() (pStream Stream, err error) {
 // [StreamDestroy],
 // cuStreamCreate
 func StreamCreateWithFlags(flags uint32) (pStream Stream, err error) {
-	fn, lerr := procStreamCreateWithFlags.Addr()
+	fnPtr, lerr := procStreamCreateWithFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pStream)))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pStream)))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pStream)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamCreateWithFlags, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamCreateWithFlags, rc)
 		return
 	}
 	return
@@ -3115,23 +3115,23 @@ func StreamCreateWithFlags(flags uint32) (pStream Stream, err error) {
 // [StreamDestroy],
 // cuStreamCreateWithPriority
 func StreamCreateWithPriority(flags uint32, priority int32) (pStream Stream, err error) {
-	fn, lerr := procStreamCreateWithPriority.Addr()
+	fnPtr, lerr := procStreamCreateWithPriority.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pStream)))
-	f.Int(uintptr(flags))
-	f.Int(uintptr(priority))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pStream)))
+	frame.Int(uintptr(flags))
+	frame.Int(uintptr(priority))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pStream)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamCreateWithPriority, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamCreateWithPriority, rc)
 		return
 	}
 	return
@@ -3163,22 +3163,22 @@ func StreamCreateWithPriority(flags uint32, priority int32) (pStream Stream, err
 // [StreamGetFlags],
 // cuStreamGetPriority
 func StreamGetPriority(hStream Stream) (priority int32, err error) {
-	fn, lerr := procStreamGetPriority.Addr()
+	fnPtr, lerr := procStreamGetPriority.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(unsafe.Pointer(&priority)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(unsafe.Pointer(&priority)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&priority)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamGetPriority, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamGetPriority, rc)
 		return
 	}
 	return
@@ -3208,22 +3208,22 @@ func StreamGetPriority(hStream Stream) (priority int32, err error) {
 // [StreamGetPriority],
 // cuStreamGetFlags
 func StreamGetFlags(hStream Stream) (flags uint32, err error) {
-	fn, lerr := procStreamGetFlags.Addr()
+	fnPtr, lerr := procStreamGetFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(unsafe.Pointer(&flags)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(unsafe.Pointer(&flags)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&flags)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamGetFlags, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamGetFlags, rc)
 		return
 	}
 	return
@@ -3265,22 +3265,22 @@ func StreamGetFlags(hStream Stream) (flags uint32, err error) {
 // [StreamGetFlags],
 // cuStreamGetId
 func StreamGetId(hStream Stream) (streamId uint64, err error) {
-	fn, lerr := procStreamGetId.Addr()
+	fnPtr, lerr := procStreamGetId.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(unsafe.Pointer(&streamId)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(unsafe.Pointer(&streamId)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&streamId)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamGetId, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamGetId, rc)
 		return
 	}
 	return
@@ -3300,19 +3300,19 @@ func StreamGetId(hStream Stream) (streamId uint64, err error) {
 // See also:
 // [AccessPolicyWindow]
 func CtxResetPersistingL2Cache() (err error) {
-	fn, lerr := procCtxResetPersistingL2Cache.Addr()
+	fnPtr, lerr := procCtxResetPersistingL2Cache.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCtxResetPersistingL2Cache, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCtxResetPersistingL2Cache, rc)
 		return
 	}
 	return
@@ -3338,21 +3338,21 @@ func CtxResetPersistingL2Cache() (err error) {
 // See also:
 // [AccessPolicyWindow]
 func StreamCopyAttributes(dst Stream, src Stream) (err error) {
-	fn, lerr := procStreamCopyAttributes.Addr()
+	fnPtr, lerr := procStreamCopyAttributes.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dst))
-	f.Int(uintptr(src))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(src))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamCopyAttributes, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamCopyAttributes, rc)
 		return
 	}
 	return
@@ -3378,23 +3378,23 @@ func StreamCopyAttributes(dst Stream, src Stream) (err error) {
 // See also:
 // [AccessPolicyWindow]
 func StreamGetAttribute(hStream Stream, attr LaunchAttributeID) (value_out LaunchAttributeValue, err error) {
-	fn, lerr := procStreamGetAttribute.Addr()
+	fnPtr, lerr := procStreamGetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(attr))
-	f.Int(uintptr(unsafe.Pointer(&value_out)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(attr))
+	frame.Int(uintptr(unsafe.Pointer(&value_out)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&value_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamGetAttribute, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamGetAttribute, rc)
 		return
 	}
 	return
@@ -3421,23 +3421,23 @@ func StreamGetAttribute(hStream Stream, attr LaunchAttributeID) (value_out Launc
 // See also:
 // [AccessPolicyWindow]
 func StreamSetAttribute(hStream Stream, attr LaunchAttributeID, value *LaunchAttributeValue) (err error) {
-	fn, lerr := procStreamSetAttribute.Addr()
+	fnPtr, lerr := procStreamSetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hStream))
-	f.Int(uintptr(attr))
-	f.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(attr))
+	frame.Int(uintptr(unsafe.Pointer(value)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(value)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamSetAttribute, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamSetAttribute, rc)
 		return
 	}
 	return
@@ -3474,20 +3474,20 @@ func StreamSetAttribute(hStream Stream, attr LaunchAttributeID, value *LaunchAtt
 // [StreamAddCallback],
 // cuStreamDestroy
 func StreamDestroy(stream Stream) (err error) {
-	fn, lerr := procStreamDestroy.Addr()
+	fnPtr, lerr := procStreamDestroy.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamDestroy, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamDestroy, rc)
 		return
 	}
 	return
@@ -3523,22 +3523,22 @@ func StreamDestroy(stream Stream) (err error) {
 // See also: [StreamCreate], [StreamCreateWithFlags], [StreamQuery], [StreamSynchronize], [StreamAddCallback], [StreamDestroy],
 // cuStreamWaitEvent
 func StreamWaitEvent(stream Stream, event Event, flags uint32) (err error) {
-	fn, lerr := procStreamWaitEvent.Addr()
+	fnPtr, lerr := procStreamWaitEvent.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(stream))
-	f.Int(uintptr(event))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(stream))
+	frame.Int(uintptr(event))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamWaitEvent, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamWaitEvent, rc)
 		return
 	}
 	return
@@ -3610,28 +3610,28 @@ func StreamWaitEvent(stream Stream, event Event, flags uint32) (err error) {
 // See also: [StreamCreate], [StreamCreateWithFlags], [StreamQuery], [StreamSynchronize], [StreamWaitEvent], [StreamDestroy], [MallocManaged], [StreamAttachMemAsync],
 // [LaunchHostFunc], cuStreamAddCallback
 func StreamAddCallback(stream Stream, callback func(stream Stream, status Error), flags uint32) (err error) {
-	fn, lerr := procStreamAddCallback.Addr()
+	fnPtr, lerr := procStreamAddCallback.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	cb := trampolineStreamCallback()
-	h := ffi.NewHandle(callback)
-	var f ffi.Frame
-	f.Int(uintptr(stream))
-	f.Int(cb)
-	f.Int(uintptr(h))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
-		h.Delete()
+	cbAddr := trampolineStreamCallback()
+	hdl := ffi.NewHandle(callback)
+	var frame ffi.Frame
+	frame.Int(uintptr(stream))
+	frame.Int(cbAddr)
+	frame.Int(uintptr(hdl))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
+		hdl.Delete()
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
+	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
-		h.Delete()
-		err = ffi.Fail(&errStreamAddCallback, r)
+		hdl.Delete()
+		err = ffi.Fail(&errStreamAddCallback, rc)
 		return
 	}
 	return
@@ -3659,20 +3659,20 @@ func StreamAddCallback(stream Stream, callback func(stream Stream, status Error)
 // See also: [StreamCreate], [StreamCreateWithFlags], [StreamQuery], [StreamWaitEvent], [StreamAddCallback], [StreamDestroy],
 // cuStreamSynchronize
 func StreamSynchronize(stream Stream) (err error) {
-	fn, lerr := procStreamSynchronize.Addr()
+	fnPtr, lerr := procStreamSynchronize.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamSynchronize, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamSynchronize, rc)
 		return
 	}
 	return
@@ -3702,20 +3702,20 @@ func StreamSynchronize(stream Stream) (err error) {
 // See also: [StreamCreate], [StreamCreateWithFlags], [StreamWaitEvent], [StreamSynchronize], [StreamAddCallback], [StreamDestroy],
 // cuStreamQuery
 func StreamQuery(stream Stream) (err error) {
-	fn, lerr := procStreamQuery.Addr()
+	fnPtr, lerr := procStreamQuery.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamQuery, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamQuery, rc)
 		return
 	}
 	return
@@ -3804,24 +3804,24 @@ func StreamQuery(stream Stream) (err error) {
 // See also: [StreamCreate], [StreamCreateWithFlags], [StreamWaitEvent], [StreamSynchronize], [StreamAddCallback], [StreamDestroy], [MallocManaged],
 // cuStreamAttachMemAsync
 func StreamAttachMemAsync(stream Stream, devPtr unsafe.Pointer, length uint64, flags uint32) (err error) {
-	fn, lerr := procStreamAttachMemAsync.Addr()
+	fnPtr, lerr := procStreamAttachMemAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(stream))
-	f.Int(uintptr(unsafe.Pointer(devPtr)))
-	f.Int(uintptr(length))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(stream))
+	frame.Int(uintptr(unsafe.Pointer(devPtr)))
+	frame.Int(uintptr(length))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(devPtr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamAttachMemAsync, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamAttachMemAsync, rc)
 		return
 	}
 	return
@@ -3863,21 +3863,21 @@ func StreamAttachMemAsync(stream Stream, devPtr unsafe.Pointer, length uint64, f
 // [StreamEndCapture],
 // [ThreadExchangeStreamCaptureMode]
 func StreamBeginCapture(stream Stream, mode StreamCaptureMode) (err error) {
-	fn, lerr := procStreamBeginCapture.Addr()
+	fnPtr, lerr := procStreamBeginCapture.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(stream))
-	f.Int(uintptr(mode))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(stream))
+	frame.Int(uintptr(mode))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamBeginCapture, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamBeginCapture, rc)
 		return
 	}
 	return
@@ -3924,27 +3924,27 @@ func StreamBeginCapture(stream Stream, mode StreamCaptureMode) (err error) {
 // [StreamEndCapture],
 // [ThreadExchangeStreamCaptureMode]
 func StreamBeginCaptureToGraph(stream Stream, graph Graph, dependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, mode StreamCaptureMode) (err error) {
-	fn, lerr := procStreamBeginCaptureToGraph.Addr()
+	fnPtr, lerr := procStreamBeginCaptureToGraph.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(stream))
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(dependencies)))
-	f.Int(uintptr(unsafe.Pointer(dependencyData)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(mode))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(stream))
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(unsafe.Pointer(dependencyData)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(mode))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamBeginCaptureToGraph, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamBeginCaptureToGraph, rc)
 		return
 	}
 	return
@@ -3999,21 +3999,21 @@ func StreamBeginCaptureToGraph(stream Stream, graph Graph, dependencies *GraphNo
 // See also:
 // [StreamBeginCapture]
 func ThreadExchangeStreamCaptureMode(mode *StreamCaptureMode) (err error) {
-	fn, lerr := procThreadExchangeStreamCaptureMode.Addr()
+	fnPtr, lerr := procThreadExchangeStreamCaptureMode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(mode)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(mode)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(mode)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errThreadExchangeStreamCaptureMode, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errThreadExchangeStreamCaptureMode, rc)
 		return
 	}
 	return
@@ -4047,22 +4047,22 @@ func ThreadExchangeStreamCaptureMode(mode *StreamCaptureMode) (err error) {
 // [StreamIsCapturing],
 // [GraphDestroy]
 func StreamEndCapture(stream Stream) (pGraph Graph, err error) {
-	fn, lerr := procStreamEndCapture.Addr()
+	fnPtr, lerr := procStreamEndCapture.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(stream))
-	f.Int(uintptr(unsafe.Pointer(&pGraph)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(stream))
+	frame.Int(uintptr(unsafe.Pointer(&pGraph)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraph)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamEndCapture, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamEndCapture, rc)
 		return
 	}
 	return
@@ -4105,22 +4105,22 @@ func StreamEndCapture(stream Stream) (pGraph Graph, err error) {
 // [StreamBeginCapture],
 // [StreamEndCapture]
 func StreamIsCapturing(stream Stream) (pCaptureStatus StreamCaptureStatus, err error) {
-	fn, lerr := procStreamIsCapturing.Addr()
+	fnPtr, lerr := procStreamIsCapturing.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(stream))
-	f.Int(uintptr(unsafe.Pointer(&pCaptureStatus)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(stream))
+	frame.Int(uintptr(unsafe.Pointer(&pCaptureStatus)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pCaptureStatus)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamIsCapturing, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamIsCapturing, rc)
 		return
 	}
 	return
@@ -4178,30 +4178,30 @@ func StreamIsCapturing(stream Stream) (pCaptureStatus StreamCaptureStatus, err e
 // [StreamIsCapturing],
 // [StreamUpdateCaptureDependencies]
 func StreamGetCaptureInfo(stream Stream) (captureStatus_out StreamCaptureStatus, id_out uint64, graph_out Graph, dependencies_out *GraphNode, numDependencies_out uint64, err error) {
-	fn, lerr := procStreamGetCaptureInfo.Addr()
+	fnPtr, lerr := procStreamGetCaptureInfo.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(stream))
-	f.Int(uintptr(unsafe.Pointer(&captureStatus_out)))
-	f.Int(uintptr(unsafe.Pointer(&id_out)))
-	f.Int(uintptr(unsafe.Pointer(&graph_out)))
-	f.Int(uintptr(unsafe.Pointer(&dependencies_out)))
-	f.Int(uintptr(unsafe.Pointer(&numDependencies_out)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(stream))
+	frame.Int(uintptr(unsafe.Pointer(&captureStatus_out)))
+	frame.Int(uintptr(unsafe.Pointer(&id_out)))
+	frame.Int(uintptr(unsafe.Pointer(&graph_out)))
+	frame.Int(uintptr(unsafe.Pointer(&dependencies_out)))
+	frame.Int(uintptr(unsafe.Pointer(&numDependencies_out)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&captureStatus_out)
 	runtime.KeepAlive(&id_out)
 	runtime.KeepAlive(&graph_out)
 	runtime.KeepAlive(&dependencies_out)
 	runtime.KeepAlive(&numDependencies_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamGetCaptureInfo, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamGetCaptureInfo, rc)
 		return
 	}
 	return
@@ -4270,32 +4270,32 @@ func StreamGetCaptureInfo(stream Stream) (captureStatus_out StreamCaptureStatus,
 // [StreamIsCapturing],
 // [StreamUpdateCaptureDependencies]
 func StreamGetCaptureInfoV3(stream Stream) (captureStatus_out StreamCaptureStatus, id_out uint64, graph_out Graph, dependencies_out *GraphNode, edgeData_out *GraphEdgeData, numDependencies_out uint64, err error) {
-	fn, lerr := procStreamGetCaptureInfoV3.Addr()
+	fnPtr, lerr := procStreamGetCaptureInfoV3.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(stream))
-	f.Int(uintptr(unsafe.Pointer(&captureStatus_out)))
-	f.Int(uintptr(unsafe.Pointer(&id_out)))
-	f.Int(uintptr(unsafe.Pointer(&graph_out)))
-	f.Int(uintptr(unsafe.Pointer(&dependencies_out)))
-	f.Int(uintptr(unsafe.Pointer(&edgeData_out)))
-	f.Int(uintptr(unsafe.Pointer(&numDependencies_out)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(stream))
+	frame.Int(uintptr(unsafe.Pointer(&captureStatus_out)))
+	frame.Int(uintptr(unsafe.Pointer(&id_out)))
+	frame.Int(uintptr(unsafe.Pointer(&graph_out)))
+	frame.Int(uintptr(unsafe.Pointer(&dependencies_out)))
+	frame.Int(uintptr(unsafe.Pointer(&edgeData_out)))
+	frame.Int(uintptr(unsafe.Pointer(&numDependencies_out)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&captureStatus_out)
 	runtime.KeepAlive(&id_out)
 	runtime.KeepAlive(&graph_out)
 	runtime.KeepAlive(&dependencies_out)
 	runtime.KeepAlive(&edgeData_out)
 	runtime.KeepAlive(&numDependencies_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamGetCaptureInfoV3, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamGetCaptureInfoV3, rc)
 		return
 	}
 	return
@@ -4337,24 +4337,24 @@ func StreamGetCaptureInfoV3(stream Stream) (captureStatus_out StreamCaptureStatu
 // [StreamBeginCapture],
 // [StreamGetCaptureInfo],
 func StreamUpdateCaptureDependencies(stream Stream, dependencies *GraphNode, numDependencies uint64, flags uint32) (err error) {
-	fn, lerr := procStreamUpdateCaptureDependencies.Addr()
+	fnPtr, lerr := procStreamUpdateCaptureDependencies.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(stream))
-	f.Int(uintptr(unsafe.Pointer(dependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(stream))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dependencies)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamUpdateCaptureDependencies, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamUpdateCaptureDependencies, rc)
 		return
 	}
 	return
@@ -4394,26 +4394,26 @@ func StreamUpdateCaptureDependencies(stream Stream, dependencies *GraphNode, num
 // [StreamBeginCapture],
 // [StreamGetCaptureInfo],
 func StreamUpdateCaptureDependenciesV2(stream Stream, dependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, flags uint32) (err error) {
-	fn, lerr := procStreamUpdateCaptureDependenciesV2.Addr()
+	fnPtr, lerr := procStreamUpdateCaptureDependenciesV2.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(stream))
-	f.Int(uintptr(unsafe.Pointer(dependencies)))
-	f.Int(uintptr(unsafe.Pointer(dependencyData)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(stream))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(unsafe.Pointer(dependencyData)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errStreamUpdateCaptureDependenciesV2, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errStreamUpdateCaptureDependenciesV2, rc)
 		return
 	}
 	return
@@ -4442,21 +4442,21 @@ func StreamUpdateCaptureDependenciesV2(stream Stream, dependencies *GraphNode, d
 // [StreamWaitEvent],
 // cuEventCreate
 func EventCreate() (event Event, err error) {
-	fn, lerr := procEventCreate.Addr()
+	fnPtr, lerr := procEventCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&event)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&event)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&event)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errEventCreate, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errEventCreate, rc)
 		return
 	}
 	return
@@ -4498,22 +4498,22 @@ func EventCreate() (event Event, err error) {
 // [StreamWaitEvent],
 // cuEventCreate
 func EventCreateWithFlags(flags uint32) (event Event, err error) {
-	fn, lerr := procEventCreateWithFlags.Addr()
+	fnPtr, lerr := procEventCreateWithFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&event)))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&event)))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&event)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errEventCreateWithFlags, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errEventCreateWithFlags, rc)
 		return
 	}
 	return
@@ -4559,21 +4559,21 @@ func EventCreateWithFlags(flags uint32) (event Event, err error) {
 // [EventRecordWithFlags],
 // cuEventRecord
 func EventRecord(event Event, stream Stream) (err error) {
-	fn, lerr := procEventRecord.Addr()
+	fnPtr, lerr := procEventRecord.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(event))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(event))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errEventRecord, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errEventRecord, rc)
 		return
 	}
 	return
@@ -4625,22 +4625,22 @@ func EventRecord(event Event, stream Stream) (err error) {
 // [EventRecord],
 // cuEventRecord,
 func EventRecordWithFlags(event Event, stream Stream, flags uint32) (err error) {
-	fn, lerr := procEventRecordWithFlags.Addr()
+	fnPtr, lerr := procEventRecordWithFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(event))
-	f.Int(uintptr(stream))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(event))
+	frame.Int(uintptr(stream))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errEventRecordWithFlags, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errEventRecordWithFlags, rc)
 		return
 	}
 	return
@@ -4677,20 +4677,20 @@ func EventRecordWithFlags(event Event, stream Stream, flags uint32) (err error) 
 // [EventSynchronize], [EventDestroy], [EventElapsedTime],
 // cuEventQuery
 func EventQuery(event Event) (err error) {
-	fn, lerr := procEventQuery.Addr()
+	fnPtr, lerr := procEventQuery.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(event))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(event))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errEventQuery, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errEventQuery, rc)
 		return
 	}
 	return
@@ -4726,20 +4726,20 @@ func EventQuery(event Event) (err error) {
 // [EventQuery], [EventDestroy], [EventElapsedTime],
 // cuEventSynchronize
 func EventSynchronize(event Event) (err error) {
-	fn, lerr := procEventSynchronize.Addr()
+	fnPtr, lerr := procEventSynchronize.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(event))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(event))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errEventSynchronize, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errEventSynchronize, rc)
 		return
 	}
 	return
@@ -4774,20 +4774,20 @@ func EventSynchronize(event Event) (err error) {
 // [EventSynchronize], [EventRecord], [EventElapsedTime],
 // cuEventDestroy
 func EventDestroy(event Event) (err error) {
-	fn, lerr := procEventDestroy.Addr()
+	fnPtr, lerr := procEventDestroy.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(event))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(event))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errEventDestroy, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errEventDestroy, rc)
 		return
 	}
 	return
@@ -4837,23 +4837,23 @@ func EventDestroy(event Event) (err error) {
 // [EventSynchronize], [EventDestroy], [EventRecord],
 // cuEventElapsedTime
 func EventElapsedTime(start Event, end Event) (ms float32, err error) {
-	fn, lerr := procEventElapsedTime.Addr()
+	fnPtr, lerr := procEventElapsedTime.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&ms)))
-	f.Int(uintptr(start))
-	f.Int(uintptr(end))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&ms)))
+	frame.Int(uintptr(start))
+	frame.Int(uintptr(end))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&ms)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errEventElapsedTime, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errEventElapsedTime, rc)
 		return
 	}
 	return
@@ -5020,23 +5020,23 @@ func EventElapsedTime(start Event, end Event) (ms float32, err error) {
 // [ExternalMemoryGetMappedBuffer],
 // [ExternalMemoryGetMappedMipmappedArray]
 func ImportExternalMemory(memHandleDesc *ExternalMemoryHandleDesc) (extMem_out ExternalMemory, err error) {
-	fn, lerr := procImportExternalMemory.Addr()
+	fnPtr, lerr := procImportExternalMemory.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&extMem_out)))
-	f.Int(uintptr(unsafe.Pointer(memHandleDesc)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&extMem_out)))
+	frame.Int(uintptr(unsafe.Pointer(memHandleDesc)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&extMem_out)
 	runtime.KeepAlive(memHandleDesc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errImportExternalMemory, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errImportExternalMemory, rc)
 		return
 	}
 	return
@@ -5094,24 +5094,24 @@ func ImportExternalMemory(memHandleDesc *ExternalMemoryHandleDesc) (extMem_out E
 // [DestroyExternalMemory],
 // [ExternalMemoryGetMappedMipmappedArray]
 func ExternalMemoryGetMappedBuffer(extMem ExternalMemory, bufferDesc *ExternalMemoryBufferDesc) (devPtr unsafe.Pointer, err error) {
-	fn, lerr := procExternalMemoryGetMappedBuffer.Addr()
+	fnPtr, lerr := procExternalMemoryGetMappedBuffer.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&devPtr)))
-	f.Int(uintptr(extMem))
-	f.Int(uintptr(unsafe.Pointer(bufferDesc)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
+	frame.Int(uintptr(extMem))
+	frame.Int(uintptr(unsafe.Pointer(bufferDesc)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(bufferDesc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errExternalMemoryGetMappedBuffer, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errExternalMemoryGetMappedBuffer, rc)
 		return
 	}
 	return
@@ -5174,24 +5174,24 @@ func ExternalMemoryGetMappedBuffer(extMem ExternalMemory, bufferDesc *ExternalMe
 // [ExternalMemoryHandleTypeNvSciBuf], then
 // [ExternalMemoryMipmappedArrayDesc]numLevels must not be greater than 1.
 func ExternalMemoryGetMappedMipmappedArray(extMem ExternalMemory, mipmapDesc *ExternalMemoryMipmappedArrayDesc) (mipmap MipmappedArray, err error) {
-	fn, lerr := procExternalMemoryGetMappedMipmappedArray.Addr()
+	fnPtr, lerr := procExternalMemoryGetMappedMipmappedArray.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&mipmap)))
-	f.Int(uintptr(extMem))
-	f.Int(uintptr(unsafe.Pointer(mipmapDesc)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&mipmap)))
+	frame.Int(uintptr(extMem))
+	frame.Int(uintptr(unsafe.Pointer(mipmapDesc)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&mipmap)
 	runtime.KeepAlive(mipmapDesc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errExternalMemoryGetMappedMipmappedArray, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errExternalMemoryGetMappedMipmappedArray, rc)
 		return
 	}
 	return
@@ -5220,20 +5220,20 @@ func ExternalMemoryGetMappedMipmappedArray(extMem ExternalMemory, mipmapDesc *Ex
 // [ExternalMemoryGetMappedBuffer],
 // [ExternalMemoryGetMappedMipmappedArray]
 func DestroyExternalMemory(extMem ExternalMemory) (err error) {
-	fn, lerr := procDestroyExternalMemory.Addr()
+	fnPtr, lerr := procDestroyExternalMemory.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(extMem))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(extMem))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDestroyExternalMemory, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDestroyExternalMemory, rc)
 		return
 	}
 	return
@@ -5388,23 +5388,23 @@ func DestroyExternalMemory(extMem ExternalMemory) (err error) {
 // [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync]
 func ImportExternalSemaphore(semHandleDesc *ExternalSemaphoreHandleDesc) (extSem_out ExternalSemaphore, err error) {
-	fn, lerr := procImportExternalSemaphore.Addr()
+	fnPtr, lerr := procImportExternalSemaphore.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&extSem_out)))
-	f.Int(uintptr(unsafe.Pointer(semHandleDesc)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&extSem_out)))
+	frame.Int(uintptr(unsafe.Pointer(semHandleDesc)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&extSem_out)
 	runtime.KeepAlive(semHandleDesc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errImportExternalSemaphore, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errImportExternalSemaphore, rc)
 		return
 	}
 	return
@@ -5492,25 +5492,25 @@ func ImportExternalSemaphore(semHandleDesc *ExternalSemaphoreHandleDesc) (extSem
 // [DestroyExternalSemaphore],
 // [WaitExternalSemaphoresAsync]
 func SignalExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *ExternalSemaphoreSignalParams, numExtSems uint32, stream Stream) (err error) {
-	fn, lerr := procSignalExternalSemaphoresAsync.Addr()
+	fnPtr, lerr := procSignalExternalSemaphoresAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(extSemArray)))
-	f.Int(uintptr(unsafe.Pointer(paramsArray)))
-	f.Int(uintptr(numExtSems))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(extSemArray)))
+	frame.Int(uintptr(unsafe.Pointer(paramsArray)))
+	frame.Int(uintptr(numExtSems))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(extSemArray)
 	runtime.KeepAlive(paramsArray)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errSignalExternalSemaphoresAsync, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errSignalExternalSemaphoresAsync, rc)
 		return
 	}
 	return
@@ -5591,25 +5591,25 @@ func SignalExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *
 // [DestroyExternalSemaphore],
 // [SignalExternalSemaphoresAsync]
 func WaitExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *ExternalSemaphoreWaitParams, numExtSems uint32, stream Stream) (err error) {
-	fn, lerr := procWaitExternalSemaphoresAsync.Addr()
+	fnPtr, lerr := procWaitExternalSemaphoresAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(extSemArray)))
-	f.Int(uintptr(unsafe.Pointer(paramsArray)))
-	f.Int(uintptr(numExtSems))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(extSemArray)))
+	frame.Int(uintptr(unsafe.Pointer(paramsArray)))
+	frame.Int(uintptr(numExtSems))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(extSemArray)
 	runtime.KeepAlive(paramsArray)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errWaitExternalSemaphoresAsync, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errWaitExternalSemaphoresAsync, rc)
 		return
 	}
 	return
@@ -5637,20 +5637,20 @@ func WaitExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *Ex
 // [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync]
 func DestroyExternalSemaphore(extSem ExternalSemaphore) (err error) {
-	fn, lerr := procDestroyExternalSemaphore.Addr()
+	fnPtr, lerr := procDestroyExternalSemaphore.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(extSem))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(extSem))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDestroyExternalSemaphore, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDestroyExternalSemaphore, rc)
 		return
 	}
 	return
@@ -5705,29 +5705,29 @@ func DestroyExternalSemaphore(extSem ExternalSemaphore) (err error) {
 // [LaunchKernel](const T *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream) "cudaLaunchKernel (C++ API)",
 // cuLaunchKernel
 func LaunchKernel(func_ unsafe.Pointer, gridDim Dim3, blockDim Dim3, args *unsafe.Pointer, sharedMem uint64, stream Stream) (err error) {
-	fn, lerr := procLaunchKernel.Addr()
+	fnPtr, lerr := procLaunchKernel.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(func_)))
-	f.Struct(unsafe.Pointer(&gridDim), &layoutDim3)
-	f.Struct(unsafe.Pointer(&blockDim), &layoutDim3)
-	f.Int(uintptr(unsafe.Pointer(args)))
-	f.Int(uintptr(sharedMem))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(func_)))
+	frame.Struct(unsafe.Pointer(&gridDim), &layoutDim3)
+	frame.Struct(unsafe.Pointer(&blockDim), &layoutDim3)
+	frame.Int(uintptr(unsafe.Pointer(args)))
+	frame.Int(uintptr(sharedMem))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(func_)
 	runtime.KeepAlive(&gridDim)
 	runtime.KeepAlive(&blockDim)
 	runtime.KeepAlive(args)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLaunchKernel, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLaunchKernel, rc)
 		return
 	}
 	return
@@ -5794,25 +5794,25 @@ func LaunchKernel(func_ unsafe.Pointer, gridDim Dim3, blockDim Dim3, args *unsaf
 // cudaLaunchKernelEx(const cudaLaunchConfig_t *config, void (*kernel)(ExpTypes...), ActTypes &&... args) "cudaLaunchKernelEx (C++ API)",
 // cuLaunchKernelEx
 func LaunchKernelExC(config *LaunchConfig, func_ unsafe.Pointer, args *unsafe.Pointer) (err error) {
-	fn, lerr := procLaunchKernelExC.Addr()
+	fnPtr, lerr := procLaunchKernelExC.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(config)))
-	f.Int(uintptr(unsafe.Pointer(func_)))
-	f.Int(uintptr(unsafe.Pointer(args)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(config)))
+	frame.Int(uintptr(unsafe.Pointer(func_)))
+	frame.Int(uintptr(unsafe.Pointer(args)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(config)
 	runtime.KeepAlive(func_)
 	runtime.KeepAlive(args)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLaunchKernelExC, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLaunchKernelExC, rc)
 		return
 	}
 	return
@@ -5874,29 +5874,29 @@ func LaunchKernelExC(config *LaunchConfig, func_ unsafe.Pointer, args *unsafe.Po
 // [LaunchCooperativeKernelMultiDevice],
 // cuLaunchCooperativeKernel
 func LaunchCooperativeKernel(func_ unsafe.Pointer, gridDim Dim3, blockDim Dim3, args *unsafe.Pointer, sharedMem uint64, stream Stream) (err error) {
-	fn, lerr := procLaunchCooperativeKernel.Addr()
+	fnPtr, lerr := procLaunchCooperativeKernel.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(func_)))
-	f.Struct(unsafe.Pointer(&gridDim), &layoutDim3)
-	f.Struct(unsafe.Pointer(&blockDim), &layoutDim3)
-	f.Int(uintptr(unsafe.Pointer(args)))
-	f.Int(uintptr(sharedMem))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(func_)))
+	frame.Struct(unsafe.Pointer(&gridDim), &layoutDim3)
+	frame.Struct(unsafe.Pointer(&blockDim), &layoutDim3)
+	frame.Int(uintptr(unsafe.Pointer(args)))
+	frame.Int(uintptr(sharedMem))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(func_)
 	runtime.KeepAlive(&gridDim)
 	runtime.KeepAlive(&blockDim)
 	runtime.KeepAlive(args)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLaunchCooperativeKernel, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLaunchCooperativeKernel, rc)
 		return
 	}
 	return
@@ -6002,23 +6002,23 @@ func LaunchCooperativeKernel(func_ unsafe.Pointer, gridDim Dim3, blockDim Dim3, 
 // [LaunchCooperativeKernel],
 // cuLaunchCooperativeKernelMultiDevice
 func LaunchCooperativeKernelMultiDevice(launchParamsList *LaunchParams, numDevices uint32, flags uint32) (err error) {
-	fn, lerr := procLaunchCooperativeKernelMultiDevice.Addr()
+	fnPtr, lerr := procLaunchCooperativeKernelMultiDevice.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(launchParamsList)))
-	f.Int(uintptr(numDevices))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(launchParamsList)))
+	frame.Int(uintptr(numDevices))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(launchParamsList)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errLaunchCooperativeKernelMultiDevice, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLaunchCooperativeKernelMultiDevice, rc)
 		return
 	}
 	return
@@ -6068,22 +6068,22 @@ func LaunchCooperativeKernelMultiDevice(launchParamsList *LaunchParams, numDevic
 // [LaunchKernel](const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream) "cudaLaunchKernel (C API)",
 // cuFuncSetCacheConfig
 func FuncSetCacheConfig(func_ unsafe.Pointer, cacheConfig FuncCache) (err error) {
-	fn, lerr := procFuncSetCacheConfig.Addr()
+	fnPtr, lerr := procFuncSetCacheConfig.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(func_)))
-	f.Int(uintptr(cacheConfig))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(func_)))
+	frame.Int(uintptr(cacheConfig))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(func_)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errFuncSetCacheConfig, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errFuncSetCacheConfig, rc)
 		return
 	}
 	return
@@ -6121,23 +6121,23 @@ func FuncSetCacheConfig(func_ unsafe.Pointer, cacheConfig FuncCache) (err error)
 // [LaunchKernel](const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream) "cudaLaunchKernel (C API)",
 // cuFuncGetAttribute
 func FuncGetAttributes(func_ unsafe.Pointer) (attr FuncAttributes, err error) {
-	fn, lerr := procFuncGetAttributes.Addr()
+	fnPtr, lerr := procFuncGetAttributes.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&attr)))
-	f.Int(uintptr(unsafe.Pointer(func_)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&attr)))
+	frame.Int(uintptr(unsafe.Pointer(func_)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&attr)
 	runtime.KeepAlive(func_)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errFuncGetAttributes, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errFuncGetAttributes, rc)
 		return
 	}
 	return
@@ -6178,23 +6178,23 @@ func FuncGetAttributes(func_ unsafe.Pointer) (attr FuncAttributes, err error) {
 // [FuncSetCacheConfig](T*, enum cudaFuncCache) "cudaFuncSetCacheConfig (C++ API)",
 // [FuncGetAttributes](struct cudaFuncAttributes*, const void*) "cudaFuncGetAttributes (C API)",
 func FuncSetAttribute(func_ unsafe.Pointer, attr FuncAttribute, value int32) (err error) {
-	fn, lerr := procFuncSetAttribute.Addr()
+	fnPtr, lerr := procFuncSetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(func_)))
-	f.Int(uintptr(attr))
-	f.Int(uintptr(value))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(func_)))
+	frame.Int(uintptr(attr))
+	frame.Int(uintptr(value))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(func_)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errFuncSetAttribute, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errFuncSetAttribute, rc)
 		return
 	}
 	return
@@ -6223,24 +6223,24 @@ func FuncSetAttribute(func_ unsafe.Pointer, attr FuncAttribute, value int32) (er
 //
 // [FuncGetName](const char **name, const T *func) "cudaFuncGetName (C++ API)".
 func FuncGetName(func_ unsafe.Pointer) (name string, err error) {
-	fn, lerr := procFuncGetName.Addr()
+	fnPtr, lerr := procFuncGetName.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	var nameC uintptr
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&nameC)))
-	f.Int(uintptr(unsafe.Pointer(func_)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&nameC)))
+	frame.Int(uintptr(unsafe.Pointer(func_)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&nameC)
 	runtime.KeepAlive(func_)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errFuncGetName, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errFuncGetName, rc)
 		return
 	}
 	name = ffi.GoString(nameC)
@@ -6268,26 +6268,26 @@ func FuncGetName(func_ unsafe.Pointer) (name string, err error) {
 // CUDA_ERROR_INVALID_VALUE,
 // Note that this function may also return error codes from previous, asynchronous launches.
 func FuncGetParamInfo(func_ unsafe.Pointer, paramIndex uint64) (paramOffset uint64, paramSize uint64, err error) {
-	fn, lerr := procFuncGetParamInfo.Addr()
+	fnPtr, lerr := procFuncGetParamInfo.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(func_)))
-	f.Int(uintptr(paramIndex))
-	f.Int(uintptr(unsafe.Pointer(&paramOffset)))
-	f.Int(uintptr(unsafe.Pointer(&paramSize)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(func_)))
+	frame.Int(uintptr(paramIndex))
+	frame.Int(uintptr(unsafe.Pointer(&paramOffset)))
+	frame.Int(uintptr(unsafe.Pointer(&paramSize)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(func_)
 	runtime.KeepAlive(&paramOffset)
 	runtime.KeepAlive(&paramSize)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errFuncGetParamInfo, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errFuncGetParamInfo, rc)
 		return
 	}
 	return
@@ -6316,21 +6316,21 @@ func FuncGetParamInfo(func_ unsafe.Pointer, paramIndex uint64) (paramOffset uint
 // [FuncGetAttributes](struct cudaFuncAttributes*, const void*) "cudaFuncGetAttributes (C API)",
 // [SetDoubleForHost]
 func SetDoubleForDevice(d *float64) (err error) {
-	fn, lerr := procSetDoubleForDevice.Addr()
+	fnPtr, lerr := procSetDoubleForDevice.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(d)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(d)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(d)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errSetDoubleForDevice, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errSetDoubleForDevice, rc)
 		return
 	}
 	return
@@ -6359,21 +6359,21 @@ func SetDoubleForDevice(d *float64) (err error) {
 // [FuncGetAttributes](struct cudaFuncAttributes*, const void*) "cudaFuncGetAttributes (C API)",
 // [SetDoubleForDevice]
 func SetDoubleForHost(d *float64) (err error) {
-	fn, lerr := procSetDoubleForHost.Addr()
+	fnPtr, lerr := procSetDoubleForHost.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(d)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(d)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(d)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errSetDoubleForHost, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errSetDoubleForHost, rc)
 		return
 	}
 	return
@@ -6443,28 +6443,28 @@ func SetDoubleForHost(d *float64) (err error) {
 // [StreamAttachMemAsync],
 // [StreamAddCallback],
 // cuLaunchHostFunc
-func LaunchHostFunc(stream Stream, fn_ func()) (err error) {
-	fn, lerr := procLaunchHostFunc.Addr()
+func LaunchHostFunc(stream Stream, fn func()) (err error) {
+	fnPtr, lerr := procLaunchHostFunc.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	cb := trampolineHostFn()
-	h := ffi.NewHandle(fn_)
-	var f ffi.Frame
-	f.Int(uintptr(stream))
-	f.Int(cb)
-	f.Int(uintptr(h))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
-		h.Delete()
+	cbAddr := trampolineHostFn()
+	hdl := ffi.NewHandle(fn)
+	var frame ffi.Frame
+	frame.Int(uintptr(stream))
+	frame.Int(cbAddr)
+	frame.Int(uintptr(hdl))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
+		hdl.Delete()
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
+	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
-		h.Delete()
-		err = ffi.Fail(&errLaunchHostFunc, r)
+		hdl.Delete()
+		err = ffi.Fail(&errLaunchHostFunc, rc)
 		return
 	}
 	return
@@ -6526,22 +6526,22 @@ func LaunchHostFunc(stream Stream, fn_ func()) (err error) {
 // [FuncSetCacheConfig],
 // cuFuncSetSharedMemConfig
 func FuncSetSharedMemConfig(func_ unsafe.Pointer, config SharedMemConfig) (err error) {
-	fn, lerr := procFuncSetSharedMemConfig.Addr()
+	fnPtr, lerr := procFuncSetSharedMemConfig.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(func_)))
-	f.Int(uintptr(config))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(func_)))
+	frame.Int(uintptr(config))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(func_)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errFuncSetSharedMemConfig, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errFuncSetSharedMemConfig, rc)
 		return
 	}
 	return
@@ -6577,25 +6577,25 @@ func FuncSetSharedMemConfig(func_ unsafe.Pointer, config SharedMemConfig) (err e
 // [OccupancyAvailableDynamicSMemPerBlock](size_t*, T, int, int) "cudaOccupancyAvailableDynamicSMemPerBlock (C++ API)",
 // cuOccupancyMaxActiveBlocksPerMultiprocessor
 func OccupancyMaxActiveBlocksPerMultiprocessor(func_ unsafe.Pointer, blockSize int32, dynamicSMemSize uint64) (numBlocks int32, err error) {
-	fn, lerr := procOccupancyMaxActiveBlocksPerMultiprocessor.Addr()
+	fnPtr, lerr := procOccupancyMaxActiveBlocksPerMultiprocessor.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&numBlocks)))
-	f.Int(uintptr(unsafe.Pointer(func_)))
-	f.Int(uintptr(blockSize))
-	f.Int(uintptr(dynamicSMemSize))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&numBlocks)))
+	frame.Int(uintptr(unsafe.Pointer(func_)))
+	frame.Int(uintptr(blockSize))
+	frame.Int(uintptr(dynamicSMemSize))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&numBlocks)
 	runtime.KeepAlive(func_)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errOccupancyMaxActiveBlocksPerMultiprocessor, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errOccupancyMaxActiveBlocksPerMultiprocessor, rc)
 		return
 	}
 	return
@@ -6629,25 +6629,25 @@ func OccupancyMaxActiveBlocksPerMultiprocessor(func_ unsafe.Pointer, blockSize i
 // cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(int*, int*, T, UnaryFunction, int, unsigned int) "cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags (C++ API)",
 // [OccupancyAvailableDynamicSMemPerBlock]
 func OccupancyAvailableDynamicSMemPerBlock(func_ unsafe.Pointer, numBlocks int32, blockSize int32) (dynamicSmemSize uint64, err error) {
-	fn, lerr := procOccupancyAvailableDynamicSMemPerBlock.Addr()
+	fnPtr, lerr := procOccupancyAvailableDynamicSMemPerBlock.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&dynamicSmemSize)))
-	f.Int(uintptr(unsafe.Pointer(func_)))
-	f.Int(uintptr(numBlocks))
-	f.Int(uintptr(blockSize))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&dynamicSmemSize)))
+	frame.Int(uintptr(unsafe.Pointer(func_)))
+	frame.Int(uintptr(numBlocks))
+	frame.Int(uintptr(blockSize))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&dynamicSmemSize)
 	runtime.KeepAlive(func_)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errOccupancyAvailableDynamicSMemPerBlock, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errOccupancyAvailableDynamicSMemPerBlock, rc)
 		return
 	}
 	return
@@ -6697,26 +6697,26 @@ func OccupancyAvailableDynamicSMemPerBlock(func_ unsafe.Pointer, numBlocks int32
 // [OccupancyAvailableDynamicSMemPerBlock](size_t*, T, int, int) "cudaOccupancyAvailableDynamicSMemPerBlock (C++ API)",
 // cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
 func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ unsafe.Pointer, blockSize int32, dynamicSMemSize uint64, flags uint32) (numBlocks int32, err error) {
-	fn, lerr := procOccupancyMaxActiveBlocksPerMultiprocessorWithFlags.Addr()
+	fnPtr, lerr := procOccupancyMaxActiveBlocksPerMultiprocessorWithFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&numBlocks)))
-	f.Int(uintptr(unsafe.Pointer(func_)))
-	f.Int(uintptr(blockSize))
-	f.Int(uintptr(dynamicSMemSize))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&numBlocks)))
+	frame.Int(uintptr(unsafe.Pointer(func_)))
+	frame.Int(uintptr(blockSize))
+	frame.Int(uintptr(dynamicSMemSize))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&numBlocks)
 	runtime.KeepAlive(func_)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, rc)
 		return
 	}
 	return
@@ -6758,25 +6758,25 @@ func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ unsafe.Pointer, bl
 // [OccupancyMaxPotentialClusterSize](int*, T, const cudaLaunchConfig_t*) "cudaOccupancyMaxPotentialClusterSize (C++ API)",
 // cuOccupancyMaxPotentialClusterSize
 func OccupancyMaxPotentialClusterSize(func_ unsafe.Pointer, launchConfig *LaunchConfig) (clusterSize int32, err error) {
-	fn, lerr := procOccupancyMaxPotentialClusterSize.Addr()
+	fnPtr, lerr := procOccupancyMaxPotentialClusterSize.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&clusterSize)))
-	f.Int(uintptr(unsafe.Pointer(func_)))
-	f.Int(uintptr(unsafe.Pointer(launchConfig)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&clusterSize)))
+	frame.Int(uintptr(unsafe.Pointer(func_)))
+	frame.Int(uintptr(unsafe.Pointer(launchConfig)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&clusterSize)
 	runtime.KeepAlive(func_)
 	runtime.KeepAlive(launchConfig)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errOccupancyMaxPotentialClusterSize, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errOccupancyMaxPotentialClusterSize, rc)
 		return
 	}
 	return
@@ -6821,25 +6821,25 @@ func OccupancyMaxPotentialClusterSize(func_ unsafe.Pointer, launchConfig *Launch
 // [OccupancyMaxActiveClusters](int*, T, const cudaLaunchConfig_t*) "cudaOccupancyMaxActiveClusters (C++ API)",
 // cuOccupancyMaxActiveClusters
 func OccupancyMaxActiveClusters(func_ unsafe.Pointer, launchConfig *LaunchConfig) (numClusters int32, err error) {
-	fn, lerr := procOccupancyMaxActiveClusters.Addr()
+	fnPtr, lerr := procOccupancyMaxActiveClusters.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&numClusters)))
-	f.Int(uintptr(unsafe.Pointer(func_)))
-	f.Int(uintptr(unsafe.Pointer(launchConfig)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&numClusters)))
+	frame.Int(uintptr(unsafe.Pointer(func_)))
+	frame.Int(uintptr(unsafe.Pointer(launchConfig)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&numClusters)
 	runtime.KeepAlive(func_)
 	runtime.KeepAlive(launchConfig)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errOccupancyMaxActiveClusters, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errOccupancyMaxActiveClusters, rc)
 		return
 	}
 	return
@@ -6947,23 +6947,23 @@ func OccupancyMaxActiveClusters(func_ unsafe.Pointer, launchConfig *LaunchConfig
 // [FreeHost], [HostAlloc], [DeviceGetAttribute], [StreamAttachMemAsync],
 // cuMemAllocManaged
 func MallocManaged(size uint64, flags uint32) (devPtr unsafe.Pointer, err error) {
-	fn, lerr := procMallocManaged.Addr()
+	fnPtr, lerr := procMallocManaged.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&devPtr)))
-	f.Int(uintptr(size))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
+	frame.Int(uintptr(size))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&devPtr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMallocManaged, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMallocManaged, rc)
 		return
 	}
 	return
@@ -6998,22 +6998,22 @@ func MallocManaged(size uint64, flags uint32) (devPtr unsafe.Pointer, err error)
 // [FreeHost], [HostAlloc],
 // cuMemAlloc
 func Malloc(size uint64) (devPtr unsafe.Pointer, err error) {
-	fn, lerr := procMalloc.Addr()
+	fnPtr, lerr := procMalloc.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&devPtr)))
-	f.Int(uintptr(size))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
+	frame.Int(uintptr(size))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&devPtr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMalloc, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMalloc, rc)
 		return
 	}
 	return
@@ -7055,22 +7055,22 @@ func Malloc(size uint64) (devPtr unsafe.Pointer, err error) {
 // [FreeHost], [HostAlloc],
 // cuMemAllocHost
 func MallocHost(size uint64) (ptr unsafe.Pointer, err error) {
-	fn, lerr := procMallocHost.Addr()
+	fnPtr, lerr := procMallocHost.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&ptr)))
-	f.Int(uintptr(size))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&ptr)))
+	frame.Int(uintptr(size))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&ptr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMallocHost, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMallocHost, rc)
 		return
 	}
 	return
@@ -7117,25 +7117,25 @@ func MallocHost(size uint64) (ptr unsafe.Pointer, err error) {
 // [HostAlloc],
 // cuMemAllocPitch
 func MallocPitch(width uint64, height uint64) (devPtr unsafe.Pointer, pitch uint64, err error) {
-	fn, lerr := procMallocPitch.Addr()
+	fnPtr, lerr := procMallocPitch.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&devPtr)))
-	f.Int(uintptr(unsafe.Pointer(&pitch)))
-	f.Int(uintptr(width))
-	f.Int(uintptr(height))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
+	frame.Int(uintptr(unsafe.Pointer(&pitch)))
+	frame.Int(uintptr(width))
+	frame.Int(uintptr(height))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(&pitch)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMallocPitch, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMallocPitch, rc)
 		return
 	}
 	return
@@ -7192,26 +7192,26 @@ func MallocPitch(width uint64, height uint64) (devPtr unsafe.Pointer, pitch uint
 // [HostAlloc],
 // cuArrayCreate
 func MallocArray(desc *ChannelFormatDesc, width uint64, height uint64, flags uint32) (array Array, err error) {
-	fn, lerr := procMallocArray.Addr()
+	fnPtr, lerr := procMallocArray.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&array)))
-	f.Int(uintptr(unsafe.Pointer(desc)))
-	f.Int(uintptr(width))
-	f.Int(uintptr(height))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&array)))
+	frame.Int(uintptr(unsafe.Pointer(desc)))
+	frame.Int(uintptr(width))
+	frame.Int(uintptr(height))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&array)
 	runtime.KeepAlive(desc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMallocArray, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMallocArray, rc)
 		return
 	}
 	return
@@ -7254,21 +7254,21 @@ func MallocArray(desc *ChannelFormatDesc, width uint64, height uint64, flags uin
 // [HostAlloc],
 // cuMemFree
 func Free(devPtr unsafe.Pointer) (err error) {
-	fn, lerr := procFree.Addr()
+	fnPtr, lerr := procFree.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(devPtr)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(devPtr)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(devPtr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errFree, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errFree, rc)
 		return
 	}
 	return
@@ -7296,21 +7296,21 @@ func Free(devPtr unsafe.Pointer) (err error) {
 // [Malloc3D], [Malloc3DArray], [HostAlloc],
 // cuMemFreeHost
 func FreeHost(ptr unsafe.Pointer) (err error) {
-	fn, lerr := procFreeHost.Addr()
+	fnPtr, lerr := procFreeHost.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(ptr)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(ptr)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(ptr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errFreeHost, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errFreeHost, rc)
 		return
 	}
 	return
@@ -7338,20 +7338,20 @@ func FreeHost(ptr unsafe.Pointer) (err error) {
 // [FreeHost], [HostAlloc],
 // cuArrayDestroy
 func FreeArray(array Array) (err error) {
-	fn, lerr := procFreeArray.Addr()
+	fnPtr, lerr := procFreeArray.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(array))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(array))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errFreeArray, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errFreeArray, rc)
 		return
 	}
 	return
@@ -7379,20 +7379,20 @@ func FreeArray(array Array) (err error) {
 // [FreeHost], [HostAlloc],
 // cuMipmappedArrayDestroy
 func FreeMipmappedArray(mipmappedArray MipmappedArray) (err error) {
-	fn, lerr := procFreeMipmappedArray.Addr()
+	fnPtr, lerr := procFreeMipmappedArray.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(mipmappedArray))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(mipmappedArray))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errFreeMipmappedArray, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errFreeMipmappedArray, rc)
 		return
 	}
 	return
@@ -7462,23 +7462,23 @@ func FreeMipmappedArray(mipmappedArray MipmappedArray) (err error) {
 // [GetDeviceFlags],
 // cuMemHostAlloc
 func HostAlloc(size uint64, flags uint32) (pHost unsafe.Pointer, err error) {
-	fn, lerr := procHostAlloc.Addr()
+	fnPtr, lerr := procHostAlloc.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pHost)))
-	f.Int(uintptr(size))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pHost)))
+	frame.Int(uintptr(size))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pHost)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errHostAlloc, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errHostAlloc, rc)
 		return
 	}
 	return
@@ -7580,23 +7580,23 @@ func HostAlloc(size uint64, flags uint32) (pHost unsafe.Pointer, err error) {
 // See also: [HostUnregister], [HostGetFlags], [HostGetDevicePointer],
 // cuMemHostRegister
 func HostRegister(ptr unsafe.Pointer, size uint64, flags uint32) (err error) {
-	fn, lerr := procHostRegister.Addr()
+	fnPtr, lerr := procHostRegister.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(ptr)))
-	f.Int(uintptr(size))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(ptr)))
+	frame.Int(uintptr(size))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(ptr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errHostRegister, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errHostRegister, rc)
 		return
 	}
 	return
@@ -7624,21 +7624,21 @@ func HostRegister(ptr unsafe.Pointer, size uint64, flags uint32) (err error) {
 // See also: [HostUnregister],
 // cuMemHostUnregister
 func HostUnregister(ptr unsafe.Pointer) (err error) {
-	fn, lerr := procHostUnregister.Addr()
+	fnPtr, lerr := procHostUnregister.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(ptr)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(ptr)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(ptr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errHostUnregister, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errHostUnregister, rc)
 		return
 	}
 	return
@@ -7688,24 +7688,24 @@ func HostUnregister(ptr unsafe.Pointer) (err error) {
 // See also: [SetDeviceFlags], [HostAlloc],
 // cuMemHostGetDevicePointer
 func HostGetDevicePointer(pHost unsafe.Pointer, flags uint32) (pDevice unsafe.Pointer, err error) {
-	fn, lerr := procHostGetDevicePointer.Addr()
+	fnPtr, lerr := procHostGetDevicePointer.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pDevice)))
-	f.Int(uintptr(unsafe.Pointer(pHost)))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pDevice)))
+	frame.Int(uintptr(unsafe.Pointer(pHost)))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pDevice)
 	runtime.KeepAlive(pHost)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errHostGetDevicePointer, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errHostGetDevicePointer, rc)
 		return
 	}
 	return
@@ -7732,23 +7732,23 @@ func HostGetDevicePointer(pHost unsafe.Pointer, flags uint32) (pDevice unsafe.Po
 // See also: [HostAlloc],
 // cuMemHostGetFlags
 func HostGetFlags(pHost unsafe.Pointer) (pFlags uint32, err error) {
-	fn, lerr := procHostGetFlags.Addr()
+	fnPtr, lerr := procHostGetFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pFlags)))
-	f.Int(uintptr(unsafe.Pointer(pHost)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pFlags)))
+	frame.Int(uintptr(unsafe.Pointer(pHost)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pFlags)
 	runtime.KeepAlive(pHost)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errHostGetFlags, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errHostGetFlags, rc)
 		return
 	}
 	return
@@ -7792,23 +7792,23 @@ func HostGetFlags(pHost unsafe.Pointer) (pFlags uint32, err error) {
 // [FreeHost], [HostAlloc], make_cudaPitchedPtr, make_cudaExtent,
 // cuMemAllocPitch
 func Malloc3D(extent Extent) (pitchedDevPtr PitchedPtr, err error) {
-	fn, lerr := procMalloc3D.Addr()
+	fnPtr, lerr := procMalloc3D.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pitchedDevPtr)))
-	f.Struct(unsafe.Pointer(&extent), &layoutExtent)
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pitchedDevPtr)))
+	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMalloc3D, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMalloc3D, rc)
 		return
 	}
 	return
@@ -7955,26 +7955,26 @@ func Malloc3D(extent Extent) (pitchedDevPtr PitchedPtr, err error) {
 // make_cudaExtent,
 // cuArray3DCreate
 func Malloc3DArray(desc *ChannelFormatDesc, extent Extent, flags uint32) (array Array, err error) {
-	fn, lerr := procMalloc3DArray.Addr()
+	fnPtr, lerr := procMalloc3DArray.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&array)))
-	f.Int(uintptr(unsafe.Pointer(desc)))
-	f.Struct(unsafe.Pointer(&extent), &layoutExtent)
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&array)))
+	frame.Int(uintptr(unsafe.Pointer(desc)))
+	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&array)
 	runtime.KeepAlive(desc)
 	runtime.KeepAlive(&extent)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMalloc3DArray, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMalloc3DArray, rc)
 		return
 	}
 	return
@@ -8121,27 +8121,27 @@ func Malloc3DArray(desc *ChannelFormatDesc, extent Extent, flags uint32) (array 
 // make_cudaExtent,
 // cuMipmappedArrayCreate
 func MallocMipmappedArray(desc *ChannelFormatDesc, extent Extent, numLevels uint32, flags uint32) (mipmappedArray MipmappedArray, err error) {
-	fn, lerr := procMallocMipmappedArray.Addr()
+	fnPtr, lerr := procMallocMipmappedArray.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&mipmappedArray)))
-	f.Int(uintptr(unsafe.Pointer(desc)))
-	f.Struct(unsafe.Pointer(&extent), &layoutExtent)
-	f.Int(uintptr(numLevels))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&mipmappedArray)))
+	frame.Int(uintptr(unsafe.Pointer(desc)))
+	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
+	frame.Int(uintptr(numLevels))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&mipmappedArray)
 	runtime.KeepAlive(desc)
 	runtime.KeepAlive(&extent)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMallocMipmappedArray, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMallocMipmappedArray, rc)
 		return
 	}
 	return
@@ -8179,23 +8179,23 @@ func MallocMipmappedArray(desc *ChannelFormatDesc, extent Extent, numLevels uint
 // make_cudaExtent,
 // cuMipmappedArrayGetLevel
 func GetMipmappedArrayLevel(mipmappedArray MipmappedArrayConst, level uint32) (levelArray Array, err error) {
-	fn, lerr := procGetMipmappedArrayLevel.Addr()
+	fnPtr, lerr := procGetMipmappedArrayLevel.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&levelArray)))
-	f.Int(uintptr(mipmappedArray))
-	f.Int(uintptr(level))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&levelArray)))
+	frame.Int(uintptr(mipmappedArray))
+	frame.Int(uintptr(level))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&levelArray)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGetMipmappedArrayLevel, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGetMipmappedArrayLevel, rc)
 		return
 	}
 	return
@@ -8302,21 +8302,21 @@ func GetMipmappedArrayLevel(mipmappedArray MipmappedArrayConst, level uint32) (l
 // make_cudaExtent, make_cudaPos,
 // cuMemcpy3D
 func Memcpy3D(p *Memcpy3DParms) (err error) {
-	fn, lerr := procMemcpy3D.Addr()
+	fnPtr, lerr := procMemcpy3D.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(p)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(p)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(p)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpy3D, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpy3D, rc)
 		return
 	}
 	return
@@ -8353,21 +8353,21 @@ func Memcpy3D(p *Memcpy3DParms) (err error) {
 // [Memcpy3DPeerAsync],
 // cuMemcpy3DPeer
 func Memcpy3DPeer(p *Memcpy3DPeerParms) (err error) {
-	fn, lerr := procMemcpy3DPeer.Addr()
+	fnPtr, lerr := procMemcpy3DPeer.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(p)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(p)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(p)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpy3DPeer, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpy3DPeer, rc)
 		return
 	}
 	return
@@ -8487,22 +8487,22 @@ func Memcpy3DPeer(p *Memcpy3DPeerParms) (err error) {
 // make_cudaExtent, make_cudaPos,
 // cuMemcpy3DAsync
 func Memcpy3DAsync(p *Memcpy3DParms, stream Stream) (err error) {
-	fn, lerr := procMemcpy3DAsync.Addr()
+	fnPtr, lerr := procMemcpy3DAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(p)))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(p)))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(p)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpy3DAsync, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpy3DAsync, rc)
 		return
 	}
 	return
@@ -8534,22 +8534,22 @@ func Memcpy3DAsync(p *Memcpy3DParms, stream Stream) (err error) {
 // [Memcpy3DPeerAsync],
 // cuMemcpy3DPeerAsync
 func Memcpy3DPeerAsync(p *Memcpy3DPeerParms, stream Stream) (err error) {
-	fn, lerr := procMemcpy3DPeerAsync.Addr()
+	fnPtr, lerr := procMemcpy3DPeerAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(p)))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(p)))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(p)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpy3DPeerAsync, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpy3DPeerAsync, rc)
 		return
 	}
 	return
@@ -8588,23 +8588,23 @@ func Memcpy3DPeerAsync(p *Memcpy3DPeerParms, stream Stream) (err error) {
 // See also:
 // cuMemGetInfo
 func MemGetInfo() (free uint64, total uint64, err error) {
-	fn, lerr := procMemGetInfo.Addr()
+	fnPtr, lerr := procMemGetInfo.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&free)))
-	f.Int(uintptr(unsafe.Pointer(&total)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&free)))
+	frame.Int(uintptr(unsafe.Pointer(&total)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&free)
 	runtime.KeepAlive(&total)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemGetInfo, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemGetInfo, rc)
 		return
 	}
 	return
@@ -8635,26 +8635,26 @@ func MemGetInfo() (free uint64, total uint64, err error) {
 // cuArrayGetDescriptor,
 // cuArray3DGetDescriptor
 func ArrayGetInfo(array Array) (desc ChannelFormatDesc, extent Extent, flags uint32, err error) {
-	fn, lerr := procArrayGetInfo.Addr()
+	fnPtr, lerr := procArrayGetInfo.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&desc)))
-	f.Int(uintptr(unsafe.Pointer(&extent)))
-	f.Int(uintptr(unsafe.Pointer(&flags)))
-	f.Int(uintptr(array))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&desc)))
+	frame.Int(uintptr(unsafe.Pointer(&extent)))
+	frame.Int(uintptr(unsafe.Pointer(&flags)))
+	frame.Int(uintptr(array))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&desc)
 	runtime.KeepAlive(&extent)
 	runtime.KeepAlive(&flags)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errArrayGetInfo, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errArrayGetInfo, rc)
 		return
 	}
 	return
@@ -8688,23 +8688,23 @@ func ArrayGetInfo(array Array) (desc ChannelFormatDesc, extent Extent, flags uin
 // See also:
 // cuArrayGetPlane
 func ArrayGetPlane(hArray Array, planeIdx uint32) (pPlaneArray Array, err error) {
-	fn, lerr := procArrayGetPlane.Addr()
+	fnPtr, lerr := procArrayGetPlane.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pPlaneArray)))
-	f.Int(uintptr(hArray))
-	f.Int(uintptr(planeIdx))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pPlaneArray)))
+	frame.Int(uintptr(hArray))
+	frame.Int(uintptr(planeIdx))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pPlaneArray)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errArrayGetPlane, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errArrayGetPlane, rc)
 		return
 	}
 	return
@@ -8733,23 +8733,23 @@ func ArrayGetPlane(hArray Array, planeIdx uint32) (pPlaneArray Array, err error)
 //
 // See also: [MipmappedArrayGetMemoryRequirements]
 func ArrayGetMemoryRequirements(array Array, device int32) (memoryRequirements ArrayMemoryRequirements, err error) {
-	fn, lerr := procArrayGetMemoryRequirements.Addr()
+	fnPtr, lerr := procArrayGetMemoryRequirements.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&memoryRequirements)))
-	f.Int(uintptr(array))
-	f.Int(uintptr(device))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&memoryRequirements)))
+	frame.Int(uintptr(array))
+	frame.Int(uintptr(device))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&memoryRequirements)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errArrayGetMemoryRequirements, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errArrayGetMemoryRequirements, rc)
 		return
 	}
 	return
@@ -8779,23 +8779,23 @@ func ArrayGetMemoryRequirements(array Array, device int32) (memoryRequirements A
 //
 // See also: [ArrayGetMemoryRequirements]
 func MipmappedArrayGetMemoryRequirements(mipmap MipmappedArray, device int32) (memoryRequirements ArrayMemoryRequirements, err error) {
-	fn, lerr := procMipmappedArrayGetMemoryRequirements.Addr()
+	fnPtr, lerr := procMipmappedArrayGetMemoryRequirements.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&memoryRequirements)))
-	f.Int(uintptr(mipmap))
-	f.Int(uintptr(device))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&memoryRequirements)))
+	frame.Int(uintptr(mipmap))
+	frame.Int(uintptr(device))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&memoryRequirements)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMipmappedArrayGetMemoryRequirements, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMipmappedArrayGetMemoryRequirements, rc)
 		return
 	}
 	return
@@ -8827,22 +8827,22 @@ func MipmappedArrayGetMemoryRequirements(mipmap MipmappedArray, device int32) (m
 // [MipmappedArrayGetSparseProperties],
 // cuMemMapArrayAsync
 func ArrayGetSparseProperties(array Array) (sparseProperties ArraySparseProperties, err error) {
-	fn, lerr := procArrayGetSparseProperties.Addr()
+	fnPtr, lerr := procArrayGetSparseProperties.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&sparseProperties)))
-	f.Int(uintptr(array))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&sparseProperties)))
+	frame.Int(uintptr(array))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&sparseProperties)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errArrayGetSparseProperties, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errArrayGetSparseProperties, rc)
 		return
 	}
 	return
@@ -8875,22 +8875,22 @@ func ArrayGetSparseProperties(array Array) (sparseProperties ArraySparseProperti
 // [ArrayGetSparseProperties],
 // cuMemMapArrayAsync
 func MipmappedArrayGetSparseProperties(mipmap MipmappedArray) (sparseProperties ArraySparseProperties, err error) {
-	fn, lerr := procMipmappedArrayGetSparseProperties.Addr()
+	fnPtr, lerr := procMipmappedArrayGetSparseProperties.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&sparseProperties)))
-	f.Int(uintptr(mipmap))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&sparseProperties)))
+	frame.Int(uintptr(mipmap))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&sparseProperties)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMipmappedArrayGetSparseProperties, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMipmappedArrayGetSparseProperties, rc)
 		return
 	}
 	return
@@ -8939,25 +8939,25 @@ func MipmappedArrayGetSparseProperties(mipmap MipmappedArray) (sparseProperties 
 // cuMemcpyDtoD,
 // cuMemcpy
 func Memcpy(dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind MemcpyKind) (err error) {
-	fn, lerr := procMemcpy.Addr()
+	fnPtr, lerr := procMemcpy.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(dst)))
-	f.Int(uintptr(unsafe.Pointer(src)))
-	f.Int(uintptr(count))
-	f.Int(uintptr(kind))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(kind))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpy, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpy, rc)
 		return
 	}
 	return
@@ -8997,26 +8997,26 @@ func Memcpy(dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind MemcpyKin
 // [Memcpy3DPeerAsync],
 // cuMemcpyPeer
 func MemcpyPeer(dst unsafe.Pointer, dstDevice int32, src unsafe.Pointer, srcDevice int32, count uint64) (err error) {
-	fn, lerr := procMemcpyPeer.Addr()
+	fnPtr, lerr := procMemcpyPeer.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(dst)))
-	f.Int(uintptr(dstDevice))
-	f.Int(uintptr(unsafe.Pointer(src)))
-	f.Int(uintptr(srcDevice))
-	f.Int(uintptr(count))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dstDevice))
+	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(srcDevice))
+	frame.Int(uintptr(count))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyPeer, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyPeer, rc)
 		return
 	}
 	return
@@ -9070,28 +9070,28 @@ func MemcpyPeer(dst unsafe.Pointer, dstDevice int32, src unsafe.Pointer, srcDevi
 // cuMemcpy2D,
 // cuMemcpy2DUnaligned
 func Memcpy2D(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch uint64, width uint64, height uint64, kind MemcpyKind) (err error) {
-	fn, lerr := procMemcpy2D.Addr()
+	fnPtr, lerr := procMemcpy2D.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(dst)))
-	f.Int(uintptr(dpitch))
-	f.Int(uintptr(unsafe.Pointer(src)))
-	f.Int(uintptr(spitch))
-	f.Int(uintptr(width))
-	f.Int(uintptr(height))
-	f.Int(uintptr(kind))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dpitch))
+	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(spitch))
+	frame.Int(uintptr(width))
+	frame.Int(uintptr(height))
+	frame.Int(uintptr(kind))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpy2D, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpy2D, rc)
 		return
 	}
 	return
@@ -9146,28 +9146,28 @@ func Memcpy2D(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch uint
 // cuMemcpy2D,
 // cuMemcpy2DUnaligned
 func Memcpy2DToArray(dst Array, wOffset uint64, hOffset uint64, src unsafe.Pointer, spitch uint64, width uint64, height uint64, kind MemcpyKind) (err error) {
-	fn, lerr := procMemcpy2DToArray.Addr()
+	fnPtr, lerr := procMemcpy2DToArray.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dst))
-	f.Int(uintptr(wOffset))
-	f.Int(uintptr(hOffset))
-	f.Int(uintptr(unsafe.Pointer(src)))
-	f.Int(uintptr(spitch))
-	f.Int(uintptr(width))
-	f.Int(uintptr(height))
-	f.Int(uintptr(kind))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(wOffset))
+	frame.Int(uintptr(hOffset))
+	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(spitch))
+	frame.Int(uintptr(width))
+	frame.Int(uintptr(height))
+	frame.Int(uintptr(kind))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(src)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpy2DToArray, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpy2DToArray, rc)
 		return
 	}
 	return
@@ -9222,28 +9222,28 @@ func Memcpy2DToArray(dst Array, wOffset uint64, hOffset uint64, src unsafe.Point
 // cuMemcpy2D,
 // cuMemcpy2DUnaligned
 func Memcpy2DFromArray(dst unsafe.Pointer, dpitch uint64, src ArrayConst, wOffset uint64, hOffset uint64, width uint64, height uint64, kind MemcpyKind) (err error) {
-	fn, lerr := procMemcpy2DFromArray.Addr()
+	fnPtr, lerr := procMemcpy2DFromArray.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(dst)))
-	f.Int(uintptr(dpitch))
-	f.Int(uintptr(src))
-	f.Int(uintptr(wOffset))
-	f.Int(uintptr(hOffset))
-	f.Int(uintptr(width))
-	f.Int(uintptr(height))
-	f.Int(uintptr(kind))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dpitch))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(wOffset))
+	frame.Int(uintptr(hOffset))
+	frame.Int(uintptr(width))
+	frame.Int(uintptr(height))
+	frame.Int(uintptr(kind))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dst)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpy2DFromArray, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpy2DFromArray, rc)
 		return
 	}
 	return
@@ -9295,28 +9295,28 @@ func Memcpy2DFromArray(dst unsafe.Pointer, dpitch uint64, src ArrayConst, wOffse
 // cuMemcpy2D,
 // cuMemcpy2DUnaligned
 func Memcpy2DArrayToArray(dst Array, wOffsetDst uint64, hOffsetDst uint64, src ArrayConst, wOffsetSrc uint64, hOffsetSrc uint64, width uint64, height uint64, kind MemcpyKind) (err error) {
-	fn, lerr := procMemcpy2DArrayToArray.Addr()
+	fnPtr, lerr := procMemcpy2DArrayToArray.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dst))
-	f.Int(uintptr(wOffsetDst))
-	f.Int(uintptr(hOffsetDst))
-	f.Int(uintptr(src))
-	f.Int(uintptr(wOffsetSrc))
-	f.Int(uintptr(hOffsetSrc))
-	f.Int(uintptr(width))
-	f.Int(uintptr(height))
-	f.Int(uintptr(kind))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(wOffsetDst))
+	frame.Int(uintptr(hOffsetDst))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(wOffsetSrc))
+	frame.Int(uintptr(hOffsetSrc))
+	frame.Int(uintptr(width))
+	frame.Int(uintptr(height))
+	frame.Int(uintptr(kind))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpy2DArrayToArray, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpy2DArrayToArray, rc)
 		return
 	}
 	return
@@ -9364,26 +9364,26 @@ func Memcpy2DArrayToArray(dst Array, wOffsetDst uint64, hOffsetDst uint64, src A
 // cuMemcpyHtoD,
 // cuMemcpyDtoD
 func MemcpyToSymbol(symbol unsafe.Pointer, src unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (err error) {
-	fn, lerr := procMemcpyToSymbol.Addr()
+	fnPtr, lerr := procMemcpyToSymbol.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(symbol)))
-	f.Int(uintptr(unsafe.Pointer(src)))
-	f.Int(uintptr(count))
-	f.Int(uintptr(offset))
-	f.Int(uintptr(kind))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(symbol)))
+	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(offset))
+	frame.Int(uintptr(kind))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyToSymbol, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyToSymbol, rc)
 		return
 	}
 	return
@@ -9431,26 +9431,26 @@ func MemcpyToSymbol(symbol unsafe.Pointer, src unsafe.Pointer, count uint64, off
 // cuMemcpyDtoH,
 // cuMemcpyDtoD
 func MemcpyFromSymbol(dst unsafe.Pointer, symbol unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (err error) {
-	fn, lerr := procMemcpyFromSymbol.Addr()
+	fnPtr, lerr := procMemcpyFromSymbol.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(dst)))
-	f.Int(uintptr(unsafe.Pointer(symbol)))
-	f.Int(uintptr(count))
-	f.Int(uintptr(offset))
-	f.Int(uintptr(kind))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(unsafe.Pointer(symbol)))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(offset))
+	frame.Int(uintptr(kind))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyFromSymbol, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyFromSymbol, rc)
 		return
 	}
 	return
@@ -9511,26 +9511,26 @@ func MemcpyFromSymbol(dst unsafe.Pointer, symbol unsafe.Pointer, count uint64, o
 // cuMemcpyHtoDAsync,
 // cuMemcpyDtoDAsync
 func MemcpyAsync(dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind MemcpyKind, stream Stream) (err error) {
-	fn, lerr := procMemcpyAsync.Addr()
+	fnPtr, lerr := procMemcpyAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(dst)))
-	f.Int(uintptr(unsafe.Pointer(src)))
-	f.Int(uintptr(count))
-	f.Int(uintptr(kind))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(kind))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyAsync, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyAsync, rc)
 		return
 	}
 	return
@@ -9570,27 +9570,27 @@ func MemcpyAsync(dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind Memc
 // [Memcpy3DPeerAsync],
 // cuMemcpyPeerAsync
 func MemcpyPeerAsync(dst unsafe.Pointer, dstDevice int32, src unsafe.Pointer, srcDevice int32, count uint64, stream Stream) (err error) {
-	fn, lerr := procMemcpyPeerAsync.Addr()
+	fnPtr, lerr := procMemcpyPeerAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(dst)))
-	f.Int(uintptr(dstDevice))
-	f.Int(uintptr(unsafe.Pointer(src)))
-	f.Int(uintptr(srcDevice))
-	f.Int(uintptr(count))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dstDevice))
+	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(srcDevice))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyPeerAsync, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyPeerAsync, rc)
 		return
 	}
 	return
@@ -9658,29 +9658,29 @@ func MemcpyPeerAsync(dst unsafe.Pointer, dstDevice int32, src unsafe.Pointer, sr
 // [MemcpyToSymbolAsync], [MemcpyFromSymbolAsync],
 // cuMemcpy2DAsync
 func Memcpy2DAsync(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch uint64, width uint64, height uint64, kind MemcpyKind, stream Stream) (err error) {
-	fn, lerr := procMemcpy2DAsync.Addr()
+	fnPtr, lerr := procMemcpy2DAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(dst)))
-	f.Int(uintptr(dpitch))
-	f.Int(uintptr(unsafe.Pointer(src)))
-	f.Int(uintptr(spitch))
-	f.Int(uintptr(width))
-	f.Int(uintptr(height))
-	f.Int(uintptr(kind))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dpitch))
+	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(spitch))
+	frame.Int(uintptr(width))
+	frame.Int(uintptr(height))
+	frame.Int(uintptr(kind))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpy2DAsync, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpy2DAsync, rc)
 		return
 	}
 	return
@@ -9743,29 +9743,29 @@ func Memcpy2DAsync(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch
 // [MemcpyToSymbolAsync], [MemcpyFromSymbolAsync],
 // cuMemcpy2DAsync
 func Memcpy2DToArrayAsync(dst Array, wOffset uint64, hOffset uint64, src unsafe.Pointer, spitch uint64, width uint64, height uint64, kind MemcpyKind, stream Stream) (err error) {
-	fn, lerr := procMemcpy2DToArrayAsync.Addr()
+	fnPtr, lerr := procMemcpy2DToArrayAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dst))
-	f.Int(uintptr(wOffset))
-	f.Int(uintptr(hOffset))
-	f.Int(uintptr(unsafe.Pointer(src)))
-	f.Int(uintptr(spitch))
-	f.Int(uintptr(width))
-	f.Int(uintptr(height))
-	f.Int(uintptr(kind))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(wOffset))
+	frame.Int(uintptr(hOffset))
+	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(spitch))
+	frame.Int(uintptr(width))
+	frame.Int(uintptr(height))
+	frame.Int(uintptr(kind))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(src)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpy2DToArrayAsync, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpy2DToArrayAsync, rc)
 		return
 	}
 	return
@@ -9827,29 +9827,29 @@ func Memcpy2DToArrayAsync(dst Array, wOffset uint64, hOffset uint64, src unsafe.
 // [MemcpyToSymbolAsync], [MemcpyFromSymbolAsync],
 // cuMemcpy2DAsync
 func Memcpy2DFromArrayAsync(dst unsafe.Pointer, dpitch uint64, src ArrayConst, wOffset uint64, hOffset uint64, width uint64, height uint64, kind MemcpyKind, stream Stream) (err error) {
-	fn, lerr := procMemcpy2DFromArrayAsync.Addr()
+	fnPtr, lerr := procMemcpy2DFromArrayAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(dst)))
-	f.Int(uintptr(dpitch))
-	f.Int(uintptr(src))
-	f.Int(uintptr(wOffset))
-	f.Int(uintptr(hOffset))
-	f.Int(uintptr(width))
-	f.Int(uintptr(height))
-	f.Int(uintptr(kind))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dpitch))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(wOffset))
+	frame.Int(uintptr(hOffset))
+	frame.Int(uintptr(width))
+	frame.Int(uintptr(height))
+	frame.Int(uintptr(kind))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dst)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpy2DFromArrayAsync, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpy2DFromArrayAsync, rc)
 		return
 	}
 	return
@@ -9905,27 +9905,27 @@ func Memcpy2DFromArrayAsync(dst unsafe.Pointer, dpitch uint64, src ArrayConst, w
 // cuMemcpyHtoDAsync,
 // cuMemcpyDtoDAsync
 func MemcpyToSymbolAsync(symbol unsafe.Pointer, src unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind, stream Stream) (err error) {
-	fn, lerr := procMemcpyToSymbolAsync.Addr()
+	fnPtr, lerr := procMemcpyToSymbolAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(symbol)))
-	f.Int(uintptr(unsafe.Pointer(src)))
-	f.Int(uintptr(count))
-	f.Int(uintptr(offset))
-	f.Int(uintptr(kind))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(symbol)))
+	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(offset))
+	frame.Int(uintptr(kind))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyToSymbolAsync, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyToSymbolAsync, rc)
 		return
 	}
 	return
@@ -9981,27 +9981,27 @@ func MemcpyToSymbolAsync(symbol unsafe.Pointer, src unsafe.Pointer, count uint64
 // cuMemcpyDtoHAsync,
 // cuMemcpyDtoDAsync
 func MemcpyFromSymbolAsync(dst unsafe.Pointer, symbol unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind, stream Stream) (err error) {
-	fn, lerr := procMemcpyFromSymbolAsync.Addr()
+	fnPtr, lerr := procMemcpyFromSymbolAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(dst)))
-	f.Int(uintptr(unsafe.Pointer(symbol)))
-	f.Int(uintptr(count))
-	f.Int(uintptr(offset))
-	f.Int(uintptr(kind))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(unsafe.Pointer(symbol)))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(offset))
+	frame.Int(uintptr(kind))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyFromSymbolAsync, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyFromSymbolAsync, rc)
 		return
 	}
 	return
@@ -10034,23 +10034,23 @@ func MemcpyFromSymbolAsync(dst unsafe.Pointer, symbol unsafe.Pointer, count uint
 // cuMemsetD16,
 // cuMemsetD32
 func Memset(devPtr unsafe.Pointer, value int32, count uint64) (err error) {
-	fn, lerr := procMemset.Addr()
+	fnPtr, lerr := procMemset.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(devPtr)))
-	f.Int(uintptr(value))
-	f.Int(uintptr(count))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(devPtr)))
+	frame.Int(uintptr(value))
+	frame.Int(uintptr(count))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(devPtr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemset, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemset, rc)
 		return
 	}
 	return
@@ -10089,25 +10089,25 @@ func Memset(devPtr unsafe.Pointer, value int32, count uint64) (err error) {
 // cuMemsetD2D16,
 // cuMemsetD2D32
 func Memset2D(devPtr unsafe.Pointer, pitch uint64, value int32, width uint64, height uint64) (err error) {
-	fn, lerr := procMemset2D.Addr()
+	fnPtr, lerr := procMemset2D.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(devPtr)))
-	f.Int(uintptr(pitch))
-	f.Int(uintptr(value))
-	f.Int(uintptr(width))
-	f.Int(uintptr(height))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(devPtr)))
+	frame.Int(uintptr(pitch))
+	frame.Int(uintptr(value))
+	frame.Int(uintptr(width))
+	frame.Int(uintptr(height))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(devPtr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemset2D, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemset2D, rc)
 		return
 	}
 	return
@@ -10158,24 +10158,24 @@ func Memset2D(devPtr unsafe.Pointer, pitch uint64, value int32, width uint64, he
 // [Malloc3D], make_cudaPitchedPtr,
 // make_cudaExtent
 func Memset3D(pitchedDevPtr PitchedPtr, value int32, extent Extent) (err error) {
-	fn, lerr := procMemset3D.Addr()
+	fnPtr, lerr := procMemset3D.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Struct(unsafe.Pointer(&pitchedDevPtr), &layoutPitchedPtr)
-	f.Int(uintptr(value))
-	f.Struct(unsafe.Pointer(&extent), &layoutExtent)
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Struct(unsafe.Pointer(&pitchedDevPtr), &layoutPitchedPtr)
+	frame.Int(uintptr(value))
+	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemset3D, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemset3D, rc)
 		return
 	}
 	return
@@ -10216,24 +10216,24 @@ func Memset3D(pitchedDevPtr PitchedPtr, value int32, extent Extent) (err error) 
 // cuMemsetD16Async,
 // cuMemsetD32Async
 func MemsetAsync(devPtr unsafe.Pointer, value int32, count uint64, stream Stream) (err error) {
-	fn, lerr := procMemsetAsync.Addr()
+	fnPtr, lerr := procMemsetAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(devPtr)))
-	f.Int(uintptr(value))
-	f.Int(uintptr(count))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(devPtr)))
+	frame.Int(uintptr(value))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(devPtr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemsetAsync, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemsetAsync, rc)
 		return
 	}
 	return
@@ -10279,26 +10279,26 @@ func MemsetAsync(devPtr unsafe.Pointer, value int32, count uint64, stream Stream
 // cuMemsetD2D16Async,
 // cuMemsetD2D32Async
 func Memset2DAsync(devPtr unsafe.Pointer, pitch uint64, value int32, width uint64, height uint64, stream Stream) (err error) {
-	fn, lerr := procMemset2DAsync.Addr()
+	fnPtr, lerr := procMemset2DAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(devPtr)))
-	f.Int(uintptr(pitch))
-	f.Int(uintptr(value))
-	f.Int(uintptr(width))
-	f.Int(uintptr(height))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(devPtr)))
+	frame.Int(uintptr(pitch))
+	frame.Int(uintptr(value))
+	frame.Int(uintptr(width))
+	frame.Int(uintptr(height))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(devPtr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemset2DAsync, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemset2DAsync, rc)
 		return
 	}
 	return
@@ -10356,25 +10356,25 @@ func Memset2DAsync(devPtr unsafe.Pointer, pitch uint64, value int32, width uint6
 // [Malloc3D], make_cudaPitchedPtr,
 // make_cudaExtent
 func Memset3DAsync(pitchedDevPtr PitchedPtr, value int32, extent Extent, stream Stream) (err error) {
-	fn, lerr := procMemset3DAsync.Addr()
+	fnPtr, lerr := procMemset3DAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Struct(unsafe.Pointer(&pitchedDevPtr), &layoutPitchedPtr)
-	f.Int(uintptr(value))
-	f.Struct(unsafe.Pointer(&extent), &layoutExtent)
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Struct(unsafe.Pointer(&pitchedDevPtr), &layoutPitchedPtr)
+	frame.Int(uintptr(value))
+	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemset3DAsync, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemset3DAsync, rc)
 		return
 	}
 	return
@@ -10407,23 +10407,23 @@ func Memset3DAsync(pitchedDevPtr PitchedPtr, value int32, extent Extent, stream 
 // [GetSymbolSize](size_t*, const void*) "cudaGetSymbolSize (C API)",
 // cuModuleGetGlobal
 func GetSymbolAddress(symbol unsafe.Pointer) (devPtr unsafe.Pointer, err error) {
-	fn, lerr := procGetSymbolAddress.Addr()
+	fnPtr, lerr := procGetSymbolAddress.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&devPtr)))
-	f.Int(uintptr(unsafe.Pointer(symbol)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
+	frame.Int(uintptr(unsafe.Pointer(symbol)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(symbol)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGetSymbolAddress, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGetSymbolAddress, rc)
 		return
 	}
 	return
@@ -10455,23 +10455,23 @@ func GetSymbolAddress(symbol unsafe.Pointer) (devPtr unsafe.Pointer, err error) 
 // [GetSymbolSize](size_t*, const T&) "cudaGetSymbolSize (C++ API)",
 // cuModuleGetGlobal
 func GetSymbolSize(symbol unsafe.Pointer) (size uint64, err error) {
-	fn, lerr := procGetSymbolSize.Addr()
+	fnPtr, lerr := procGetSymbolSize.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&size)))
-	f.Int(uintptr(unsafe.Pointer(symbol)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&size)))
+	frame.Int(uintptr(unsafe.Pointer(symbol)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&size)
 	runtime.KeepAlive(symbol)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGetSymbolSize, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGetSymbolSize, rc)
 		return
 	}
 	return
@@ -10546,24 +10546,24 @@ func GetSymbolSize(symbol unsafe.Pointer) (size uint64, err error) {
 // [Memcpy3DPeerAsync], [MemAdvise], [MemAdviseV2]
 // cuMemPrefetchAsync
 func MemPrefetchAsync(devPtr unsafe.Pointer, count uint64, dstDevice int32, stream Stream) (err error) {
-	fn, lerr := procMemPrefetchAsync.Addr()
+	fnPtr, lerr := procMemPrefetchAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(devPtr)))
-	f.Int(uintptr(count))
-	f.Int(uintptr(dstDevice))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(devPtr)))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(dstDevice))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(devPtr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPrefetchAsync, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPrefetchAsync, rc)
 		return
 	}
 	return
@@ -10571,26 +10571,26 @@ func MemPrefetchAsync(devPtr unsafe.Pointer, count uint64, dstDevice int32, stre
 
 // MemPrefetchAsyncV2 wraps cudaMemPrefetchAsync_v2 (symbol cudaMemPrefetchAsync_v2, cuda_runtime_api.h).
 func MemPrefetchAsyncV2(devPtr unsafe.Pointer, count uint64, location MemLocation, flags uint32, stream Stream) (err error) {
-	fn, lerr := procMemPrefetchAsyncV2.Addr()
+	fnPtr, lerr := procMemPrefetchAsyncV2.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(devPtr)))
-	f.Int(uintptr(count))
-	f.Struct(unsafe.Pointer(&location), &layoutMemLocation)
-	f.Int(uintptr(flags))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(devPtr)))
+	frame.Int(uintptr(count))
+	frame.Struct(unsafe.Pointer(&location), &layoutMemLocation)
+	frame.Int(uintptr(flags))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(devPtr)
 	runtime.KeepAlive(&location)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPrefetchAsyncV2, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPrefetchAsyncV2, rc)
 		return
 	}
 	return
@@ -10709,24 +10709,24 @@ func MemPrefetchAsyncV2(devPtr unsafe.Pointer, count uint64, location MemLocatio
 // [Memcpy3DPeerAsync], [MemPrefetchAsync],
 // cuMemAdvise
 func MemAdvise(devPtr unsafe.Pointer, count uint64, advice MemoryAdvise, device int32) (err error) {
-	fn, lerr := procMemAdvise.Addr()
+	fnPtr, lerr := procMemAdvise.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(devPtr)))
-	f.Int(uintptr(count))
-	f.Int(uintptr(advice))
-	f.Int(uintptr(device))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(devPtr)))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(advice))
+	frame.Int(uintptr(device))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(devPtr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemAdvise, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemAdvise, rc)
 		return
 	}
 	return
@@ -10854,25 +10854,25 @@ func MemAdvise(devPtr unsafe.Pointer, count uint64, advice MemoryAdvise, device 
 // [Memcpy3DPeerAsync], [MemPrefetchAsync],
 // cuMemAdvise, cuMemAdvise_v2
 func MemAdviseV2(devPtr unsafe.Pointer, count uint64, advice MemoryAdvise, location MemLocation) (err error) {
-	fn, lerr := procMemAdviseV2.Addr()
+	fnPtr, lerr := procMemAdviseV2.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(devPtr)))
-	f.Int(uintptr(count))
-	f.Int(uintptr(advice))
-	f.Struct(unsafe.Pointer(&location), &layoutMemLocation)
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(devPtr)))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(advice))
+	frame.Struct(unsafe.Pointer(&location), &layoutMemLocation)
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(devPtr)
 	runtime.KeepAlive(&location)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemAdviseV2, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemAdviseV2, rc)
 		return
 	}
 	return
@@ -10960,26 +10960,26 @@ func MemAdviseV2(devPtr unsafe.Pointer, count uint64, advice MemoryAdvise, locat
 // [MemAdvise],
 // cuMemRangeGetAttribute
 func MemRangeGetAttribute(data unsafe.Pointer, dataSize uint64, attribute MemRangeAttribute, devPtr unsafe.Pointer, count uint64) (err error) {
-	fn, lerr := procMemRangeGetAttribute.Addr()
+	fnPtr, lerr := procMemRangeGetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(data)))
-	f.Int(uintptr(dataSize))
-	f.Int(uintptr(attribute))
-	f.Int(uintptr(unsafe.Pointer(devPtr)))
-	f.Int(uintptr(count))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(data)))
+	frame.Int(uintptr(dataSize))
+	frame.Int(uintptr(attribute))
+	frame.Int(uintptr(unsafe.Pointer(devPtr)))
+	frame.Int(uintptr(count))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(data)
 	runtime.KeepAlive(devPtr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemRangeGetAttribute, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemRangeGetAttribute, rc)
 		return
 	}
 	return
@@ -11029,29 +11029,29 @@ func MemRangeGetAttribute(data unsafe.Pointer, dataSize uint64, attribute MemRan
 // [MemPrefetchAsync],
 // cuMemRangeGetAttributes
 func MemRangeGetAttributes(data *unsafe.Pointer, dataSizes *uint64, attributes *MemRangeAttribute, numAttributes uint64, devPtr unsafe.Pointer, count uint64) (err error) {
-	fn, lerr := procMemRangeGetAttributes.Addr()
+	fnPtr, lerr := procMemRangeGetAttributes.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(data)))
-	f.Int(uintptr(unsafe.Pointer(dataSizes)))
-	f.Int(uintptr(unsafe.Pointer(attributes)))
-	f.Int(uintptr(numAttributes))
-	f.Int(uintptr(unsafe.Pointer(devPtr)))
-	f.Int(uintptr(count))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(data)))
+	frame.Int(uintptr(unsafe.Pointer(dataSizes)))
+	frame.Int(uintptr(unsafe.Pointer(attributes)))
+	frame.Int(uintptr(numAttributes))
+	frame.Int(uintptr(unsafe.Pointer(devPtr)))
+	frame.Int(uintptr(count))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(data)
 	runtime.KeepAlive(dataSizes)
 	runtime.KeepAlive(attributes)
 	runtime.KeepAlive(devPtr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemRangeGetAttributes, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemRangeGetAttributes, rc)
 		return
 	}
 	return
@@ -11099,26 +11099,26 @@ func MemRangeGetAttributes(data *unsafe.Pointer, dataSizes *uint64, attributes *
 // cuMemcpyHtoA,
 // cuMemcpyDtoA
 func MemcpyToArray(dst Array, wOffset uint64, hOffset uint64, src unsafe.Pointer, count uint64, kind MemcpyKind) (err error) {
-	fn, lerr := procMemcpyToArray.Addr()
+	fnPtr, lerr := procMemcpyToArray.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dst))
-	f.Int(uintptr(wOffset))
-	f.Int(uintptr(hOffset))
-	f.Int(uintptr(unsafe.Pointer(src)))
-	f.Int(uintptr(count))
-	f.Int(uintptr(kind))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(wOffset))
+	frame.Int(uintptr(hOffset))
+	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(kind))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(src)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyToArray, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyToArray, rc)
 		return
 	}
 	return
@@ -11165,26 +11165,26 @@ func MemcpyToArray(dst Array, wOffset uint64, hOffset uint64, src unsafe.Pointer
 // cuMemcpyAtoH,
 // cuMemcpyAtoD
 func MemcpyFromArray(dst unsafe.Pointer, src ArrayConst, wOffset uint64, hOffset uint64, count uint64, kind MemcpyKind) (err error) {
-	fn, lerr := procMemcpyFromArray.Addr()
+	fnPtr, lerr := procMemcpyFromArray.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(dst)))
-	f.Int(uintptr(src))
-	f.Int(uintptr(wOffset))
-	f.Int(uintptr(hOffset))
-	f.Int(uintptr(count))
-	f.Int(uintptr(kind))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(wOffset))
+	frame.Int(uintptr(hOffset))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(kind))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dst)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyFromArray, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyFromArray, rc)
 		return
 	}
 	return
@@ -11232,27 +11232,27 @@ func MemcpyFromArray(dst unsafe.Pointer, src ArrayConst, wOffset uint64, hOffset
 // [MemcpyToSymbolAsync], [MemcpyFromSymbolAsync],
 // cuMemcpyAtoA
 func MemcpyArrayToArray(dst Array, wOffsetDst uint64, hOffsetDst uint64, src ArrayConst, wOffsetSrc uint64, hOffsetSrc uint64, count uint64, kind MemcpyKind) (err error) {
-	fn, lerr := procMemcpyArrayToArray.Addr()
+	fnPtr, lerr := procMemcpyArrayToArray.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dst))
-	f.Int(uintptr(wOffsetDst))
-	f.Int(uintptr(hOffsetDst))
-	f.Int(uintptr(src))
-	f.Int(uintptr(wOffsetSrc))
-	f.Int(uintptr(hOffsetSrc))
-	f.Int(uintptr(count))
-	f.Int(uintptr(kind))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(wOffsetDst))
+	frame.Int(uintptr(hOffsetDst))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(wOffsetSrc))
+	frame.Int(uintptr(hOffsetSrc))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(kind))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyArrayToArray, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyArrayToArray, rc)
 		return
 	}
 	return
@@ -11308,27 +11308,27 @@ func MemcpyArrayToArray(dst Array, wOffsetDst uint64, hOffsetDst uint64, src Arr
 // cuMemcpyHtoAAsync,
 // cuMemcpy2DAsync
 func MemcpyToArrayAsync(dst Array, wOffset uint64, hOffset uint64, src unsafe.Pointer, count uint64, kind MemcpyKind, stream Stream) (err error) {
-	fn, lerr := procMemcpyToArrayAsync.Addr()
+	fnPtr, lerr := procMemcpyToArrayAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(dst))
-	f.Int(uintptr(wOffset))
-	f.Int(uintptr(hOffset))
-	f.Int(uintptr(unsafe.Pointer(src)))
-	f.Int(uintptr(count))
-	f.Int(uintptr(kind))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(wOffset))
+	frame.Int(uintptr(hOffset))
+	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(kind))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(src)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyToArrayAsync, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyToArrayAsync, rc)
 		return
 	}
 	return
@@ -11383,27 +11383,27 @@ func MemcpyToArrayAsync(dst Array, wOffset uint64, hOffset uint64, src unsafe.Po
 // cuMemcpyAtoHAsync,
 // cuMemcpy2DAsync
 func MemcpyFromArrayAsync(dst unsafe.Pointer, src ArrayConst, wOffset uint64, hOffset uint64, count uint64, kind MemcpyKind, stream Stream) (err error) {
-	fn, lerr := procMemcpyFromArrayAsync.Addr()
+	fnPtr, lerr := procMemcpyFromArrayAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(dst)))
-	f.Int(uintptr(src))
-	f.Int(uintptr(wOffset))
-	f.Int(uintptr(hOffset))
-	f.Int(uintptr(count))
-	f.Int(uintptr(kind))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(src))
+	frame.Int(uintptr(wOffset))
+	frame.Int(uintptr(hOffset))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(kind))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dst)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemcpyFromArrayAsync, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemcpyFromArrayAsync, rc)
 		return
 	}
 	return
@@ -11444,23 +11444,23 @@ func MemcpyFromArrayAsync(dst unsafe.Pointer, src ArrayConst, wOffset uint64, hO
 // [MallocAsync](void** ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream)  "cudaMallocAsync (C++ API)",
 // [MallocFromPoolAsync], [FreeAsync], [DeviceSetMemPool], [DeviceGetDefaultMemPool], [DeviceGetMemPool], [MemPoolSetAccess], [MemPoolSetAttribute], [MemPoolGetAttribute]
 func MallocAsync(size uint64, hStream Stream) (devPtr unsafe.Pointer, err error) {
-	fn, lerr := procMallocAsync.Addr()
+	fnPtr, lerr := procMallocAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&devPtr)))
-	f.Int(uintptr(size))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
+	frame.Int(uintptr(size))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&devPtr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMallocAsync, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMallocAsync, rc)
 		return
 	}
 	return
@@ -11492,22 +11492,22 @@ func MallocAsync(size uint64, hStream Stream) (devPtr unsafe.Pointer, err error)
 //
 // See also: cuMemFreeAsync, [MallocAsync]
 func FreeAsync(devPtr unsafe.Pointer, hStream Stream) (err error) {
-	fn, lerr := procFreeAsync.Addr()
+	fnPtr, lerr := procFreeAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(devPtr)))
-	f.Int(uintptr(hStream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(devPtr)))
+	frame.Int(uintptr(hStream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(devPtr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errFreeAsync, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errFreeAsync, rc)
 		return
 	}
 	return
@@ -11539,21 +11539,21 @@ func FreeAsync(devPtr unsafe.Pointer, hStream Stream) (err error) {
 //
 // See also: cuMemPoolTrimTo, [MallocAsync], [FreeAsync], [DeviceGetDefaultMemPool], [DeviceGetMemPool], [MemPoolCreate]
 func MemPoolTrimTo(memPool MemPool, minBytesToKeep uint64) (err error) {
-	fn, lerr := procMemPoolTrimTo.Addr()
+	fnPtr, lerr := procMemPoolTrimTo.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(memPool))
-	f.Int(uintptr(minBytesToKeep))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(memPool))
+	frame.Int(uintptr(minBytesToKeep))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPoolTrimTo, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPoolTrimTo, rc)
 		return
 	}
 	return
@@ -11601,23 +11601,23 @@ func MemPoolTrimTo(memPool MemPool, minBytesToKeep uint64) (err error) {
 //
 // See also: cuMemPoolSetAttribute, [MallocAsync], [FreeAsync], [DeviceGetDefaultMemPool], [DeviceGetMemPool], [MemPoolCreate]
 func MemPoolSetAttribute(memPool MemPool, attr MemPoolAttr, value unsafe.Pointer) (err error) {
-	fn, lerr := procMemPoolSetAttribute.Addr()
+	fnPtr, lerr := procMemPoolSetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(memPool))
-	f.Int(uintptr(attr))
-	f.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(memPool))
+	frame.Int(uintptr(attr))
+	frame.Int(uintptr(unsafe.Pointer(value)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(value)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPoolSetAttribute, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPoolSetAttribute, rc)
 		return
 	}
 	return
@@ -11669,23 +11669,23 @@ func MemPoolSetAttribute(memPool MemPool, attr MemPoolAttr, value unsafe.Pointer
 //
 // See also: cuMemPoolGetAttribute, [MallocAsync], [FreeAsync], [DeviceGetDefaultMemPool], [DeviceGetMemPool], [MemPoolCreate]
 func MemPoolGetAttribute(memPool MemPool, attr MemPoolAttr, value unsafe.Pointer) (err error) {
-	fn, lerr := procMemPoolGetAttribute.Addr()
+	fnPtr, lerr := procMemPoolGetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(memPool))
-	f.Int(uintptr(attr))
-	f.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(memPool))
+	frame.Int(uintptr(attr))
+	frame.Int(uintptr(unsafe.Pointer(value)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(value)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPoolGetAttribute, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPoolGetAttribute, rc)
 		return
 	}
 	return
@@ -11705,23 +11705,23 @@ func MemPoolGetAttribute(memPool MemPool, attr MemPoolAttr, value unsafe.Pointer
 //
 // See also: cuMemPoolSetAccess, [MemPoolGetAccess], [MallocAsync], cudaFreeAsync.
 func MemPoolSetAccess(memPool MemPool, descList *MemAccessDesc, count uint64) (err error) {
-	fn, lerr := procMemPoolSetAccess.Addr()
+	fnPtr, lerr := procMemPoolSetAccess.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(memPool))
-	f.Int(uintptr(unsafe.Pointer(descList)))
-	f.Int(uintptr(count))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(memPool))
+	frame.Int(uintptr(unsafe.Pointer(descList)))
+	frame.Int(uintptr(count))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(descList)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPoolSetAccess, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPoolSetAccess, rc)
 		return
 	}
 	return
@@ -11739,24 +11739,24 @@ func MemPoolSetAccess(memPool MemPool, descList *MemAccessDesc, count uint64) (e
 //
 // See also: cuMemPoolGetAccess, [MemPoolSetAccess]
 func MemPoolGetAccess(memPool MemPool, location *MemLocation) (flags MemAccessFlags, err error) {
-	fn, lerr := procMemPoolGetAccess.Addr()
+	fnPtr, lerr := procMemPoolGetAccess.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&flags)))
-	f.Int(uintptr(memPool))
-	f.Int(uintptr(unsafe.Pointer(location)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&flags)))
+	frame.Int(uintptr(memPool))
+	frame.Int(uintptr(unsafe.Pointer(location)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&flags)
 	runtime.KeepAlive(location)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPoolGetAccess, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPoolGetAccess, rc)
 		return
 	}
 	return
@@ -11798,23 +11798,23 @@ func MemPoolGetAccess(memPool MemPool, location *MemLocation) (flags MemAccessFl
 //
 // See also: cuMemPoolCreate, [DeviceSetMemPool], [MallocFromPoolAsync], [MemPoolExportToShareableHandle], [DeviceGetDefaultMemPool], [DeviceGetMemPool]
 func MemPoolCreate(poolProps *MemPoolProps) (memPool MemPool, err error) {
-	fn, lerr := procMemPoolCreate.Addr()
+	fnPtr, lerr := procMemPoolCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&memPool)))
-	f.Int(uintptr(unsafe.Pointer(poolProps)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&memPool)))
+	frame.Int(uintptr(unsafe.Pointer(poolProps)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&memPool)
 	runtime.KeepAlive(poolProps)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPoolCreate, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPoolCreate, rc)
 		return
 	}
 	return
@@ -11841,20 +11841,20 @@ func MemPoolCreate(poolProps *MemPoolProps) (memPool MemPool, err error) {
 //
 // See also: cuMemPoolDestroy, [FreeAsync], [DeviceSetMemPool], [DeviceGetDefaultMemPool], [DeviceGetMemPool], [MemPoolCreate]
 func MemPoolDestroy(memPool MemPool) (err error) {
-	fn, lerr := procMemPoolDestroy.Addr()
+	fnPtr, lerr := procMemPoolDestroy.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(memPool))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(memPool))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPoolDestroy, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPoolDestroy, rc)
 		return
 	}
 	return
@@ -11895,24 +11895,24 @@ func MemPoolDestroy(memPool MemPool) (err error) {
 // [MallocAsync](void** ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream)  "cudaMallocAsync (C++ API)",
 // [MallocAsync], [FreeAsync], [DeviceGetDefaultMemPool], [MemPoolCreate], [MemPoolSetAccess], [MemPoolSetAttribute]
 func MallocFromPoolAsync(size uint64, memPool MemPool, stream Stream) (ptr unsafe.Pointer, err error) {
-	fn, lerr := procMallocFromPoolAsync.Addr()
+	fnPtr, lerr := procMallocFromPoolAsync.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&ptr)))
-	f.Int(uintptr(size))
-	f.Int(uintptr(memPool))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&ptr)))
+	frame.Int(uintptr(size))
+	frame.Int(uintptr(memPool))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&ptr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMallocFromPoolAsync, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMallocFromPoolAsync, rc)
 		return
 	}
 	return
@@ -11942,24 +11942,24 @@ func MallocFromPoolAsync(size uint64, memPool MemPool, stream Stream) (ptr unsaf
 //
 // See also: cuMemPoolExportToShareableHandle, [MemPoolImportFromShareableHandle], [MemPoolExportPointer], [MemPoolImportPointer]
 func MemPoolExportToShareableHandle(shareableHandle unsafe.Pointer, memPool MemPool, handleType MemAllocationHandleType, flags uint32) (err error) {
-	fn, lerr := procMemPoolExportToShareableHandle.Addr()
+	fnPtr, lerr := procMemPoolExportToShareableHandle.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(shareableHandle)))
-	f.Int(uintptr(memPool))
-	f.Int(uintptr(handleType))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(shareableHandle)))
+	frame.Int(uintptr(memPool))
+	frame.Int(uintptr(handleType))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(shareableHandle)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPoolExportToShareableHandle, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPoolExportToShareableHandle, rc)
 		return
 	}
 	return
@@ -11987,25 +11987,25 @@ func MemPoolExportToShareableHandle(shareableHandle unsafe.Pointer, memPool MemP
 //
 // See also: cuMemPoolImportFromShareableHandle, [MemPoolExportToShareableHandle], [MemPoolExportPointer], [MemPoolImportPointer]
 func MemPoolImportFromShareableHandle(shareableHandle unsafe.Pointer, handleType MemAllocationHandleType, flags uint32) (memPool MemPool, err error) {
-	fn, lerr := procMemPoolImportFromShareableHandle.Addr()
+	fnPtr, lerr := procMemPoolImportFromShareableHandle.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&memPool)))
-	f.Int(uintptr(unsafe.Pointer(shareableHandle)))
-	f.Int(uintptr(handleType))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&memPool)))
+	frame.Int(uintptr(unsafe.Pointer(shareableHandle)))
+	frame.Int(uintptr(handleType))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&memPool)
 	runtime.KeepAlive(shareableHandle)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPoolImportFromShareableHandle, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPoolImportFromShareableHandle, rc)
 		return
 	}
 	return
@@ -12029,23 +12029,23 @@ func MemPoolImportFromShareableHandle(shareableHandle unsafe.Pointer, handleType
 //
 // See also: cuMemPoolExportPointer, [MemPoolExportToShareableHandle], [MemPoolImportFromShareableHandle], [MemPoolImportPointer]
 func MemPoolExportPointer(ptr unsafe.Pointer) (exportData MemPoolPtrExportData, err error) {
-	fn, lerr := procMemPoolExportPointer.Addr()
+	fnPtr, lerr := procMemPoolExportPointer.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&exportData)))
-	f.Int(uintptr(unsafe.Pointer(ptr)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&exportData)))
+	frame.Int(uintptr(unsafe.Pointer(ptr)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&exportData)
 	runtime.KeepAlive(ptr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPoolExportPointer, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPoolExportPointer, rc)
 		return
 	}
 	return
@@ -12079,24 +12079,24 @@ func MemPoolExportPointer(ptr unsafe.Pointer) (exportData MemPoolPtrExportData, 
 //
 // See also: cuMemPoolImportPointer, [MemPoolExportToShareableHandle], [MemPoolImportFromShareableHandle], [MemPoolExportPointer]
 func MemPoolImportPointer(ptr *unsafe.Pointer, memPool MemPool, exportData *MemPoolPtrExportData) (err error) {
-	fn, lerr := procMemPoolImportPointer.Addr()
+	fnPtr, lerr := procMemPoolImportPointer.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(ptr)))
-	f.Int(uintptr(memPool))
-	f.Int(uintptr(unsafe.Pointer(exportData)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(ptr)))
+	frame.Int(uintptr(memPool))
+	frame.Int(uintptr(unsafe.Pointer(exportData)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(ptr)
 	runtime.KeepAlive(exportData)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errMemPoolImportPointer, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errMemPoolImportPointer, rc)
 		return
 	}
 	return
@@ -12164,23 +12164,23 @@ func MemPoolImportPointer(ptr *unsafe.Pointer, memPool MemPool, exportData *MemP
 // [InitDevice],
 // cuPointerGetAttributes
 func PointerGetAttributes(ptr unsafe.Pointer) (attributes PointerAttributes, err error) {
-	fn, lerr := procPointerGetAttributes.Addr()
+	fnPtr, lerr := procPointerGetAttributes.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&attributes)))
-	f.Int(uintptr(unsafe.Pointer(ptr)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&attributes)))
+	frame.Int(uintptr(unsafe.Pointer(ptr)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&attributes)
 	runtime.KeepAlive(ptr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errPointerGetAttributes, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errPointerGetAttributes, rc)
 		return
 	}
 	return
@@ -12214,23 +12214,23 @@ func PointerGetAttributes(ptr unsafe.Pointer) (attributes PointerAttributes, err
 // [DeviceDisablePeerAccess],
 // cuDeviceCanAccessPeer
 func DeviceCanAccessPeer(device int32, peerDevice int32) (canAccessPeer int32, err error) {
-	fn, lerr := procDeviceCanAccessPeer.Addr()
+	fnPtr, lerr := procDeviceCanAccessPeer.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&canAccessPeer)))
-	f.Int(uintptr(device))
-	f.Int(uintptr(peerDevice))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&canAccessPeer)))
+	frame.Int(uintptr(device))
+	frame.Int(uintptr(peerDevice))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&canAccessPeer)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceCanAccessPeer, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceCanAccessPeer, rc)
 		return
 	}
 	return
@@ -12277,21 +12277,21 @@ func DeviceCanAccessPeer(device int32, peerDevice int32) (canAccessPeer int32, e
 // [DeviceDisablePeerAccess],
 // cuCtxEnablePeerAccess
 func DeviceEnablePeerAccess(peerDevice int32, flags uint32) (err error) {
-	fn, lerr := procDeviceEnablePeerAccess.Addr()
+	fnPtr, lerr := procDeviceEnablePeerAccess.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(peerDevice))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(peerDevice))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceEnablePeerAccess, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceEnablePeerAccess, rc)
 		return
 	}
 	return
@@ -12318,20 +12318,20 @@ func DeviceEnablePeerAccess(peerDevice int32, flags uint32) (err error) {
 // [DeviceEnablePeerAccess],
 // cuCtxDisablePeerAccess
 func DeviceDisablePeerAccess(peerDevice int32) (err error) {
-	fn, lerr := procDeviceDisablePeerAccess.Addr()
+	fnPtr, lerr := procDeviceDisablePeerAccess.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(peerDevice))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(peerDevice))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceDisablePeerAccess, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceDisablePeerAccess, rc)
 		return
 	}
 	return
@@ -12366,20 +12366,20 @@ func DeviceDisablePeerAccess(peerDevice int32) (err error) {
 // cudaGraphicsGLRegisterImage,
 // cuGraphicsUnregisterResource
 func GraphicsUnregisterResource(resource GraphicsResource) (err error) {
-	fn, lerr := procGraphicsUnregisterResource.Addr()
+	fnPtr, lerr := procGraphicsUnregisterResource.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(resource))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(resource))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphicsUnregisterResource, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphicsUnregisterResource, rc)
 		return
 	}
 	return
@@ -12419,21 +12419,21 @@ func GraphicsUnregisterResource(resource GraphicsResource) (err error) {
 // [GraphicsMapResources],
 // cuGraphicsResourceSetMapFlags
 func GraphicsResourceSetMapFlags(resource GraphicsResource, flags uint32) (err error) {
-	fn, lerr := procGraphicsResourceSetMapFlags.Addr()
+	fnPtr, lerr := procGraphicsResourceSetMapFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(resource))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(resource))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphicsResourceSetMapFlags, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphicsResourceSetMapFlags, rc)
 		return
 	}
 	return
@@ -12477,23 +12477,23 @@ func GraphicsResourceSetMapFlags(resource GraphicsResource, flags uint32) (err e
 // [GraphicsUnmapResources],
 // cuGraphicsMapResources
 func GraphicsMapResources(count int32, resources *GraphicsResource, stream Stream) (err error) {
-	fn, lerr := procGraphicsMapResources.Addr()
+	fnPtr, lerr := procGraphicsMapResources.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(count))
-	f.Int(uintptr(unsafe.Pointer(resources)))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(unsafe.Pointer(resources)))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(resources)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphicsMapResources, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphicsMapResources, rc)
 		return
 	}
 	return
@@ -12533,23 +12533,23 @@ func GraphicsMapResources(count int32, resources *GraphicsResource, stream Strea
 // [GraphicsMapResources],
 // cuGraphicsUnmapResources
 func GraphicsUnmapResources(count int32, resources *GraphicsResource, stream Stream) (err error) {
-	fn, lerr := procGraphicsUnmapResources.Addr()
+	fnPtr, lerr := procGraphicsUnmapResources.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(count))
-	f.Int(uintptr(unsafe.Pointer(resources)))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(unsafe.Pointer(resources)))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(resources)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphicsUnmapResources, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphicsUnmapResources, rc)
 		return
 	}
 	return
@@ -12586,24 +12586,24 @@ func GraphicsUnmapResources(count int32, resources *GraphicsResource, stream Str
 // [GraphicsSubResourceGetMappedArray],
 // cuGraphicsResourceGetMappedPointer
 func GraphicsResourceGetMappedPointer(resource GraphicsResource) (devPtr unsafe.Pointer, size uint64, err error) {
-	fn, lerr := procGraphicsResourceGetMappedPointer.Addr()
+	fnPtr, lerr := procGraphicsResourceGetMappedPointer.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&devPtr)))
-	f.Int(uintptr(unsafe.Pointer(&size)))
-	f.Int(uintptr(resource))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
+	frame.Int(uintptr(unsafe.Pointer(&size)))
+	frame.Int(uintptr(resource))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(&size)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphicsResourceGetMappedPointer, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphicsResourceGetMappedPointer, rc)
 		return
 	}
 	return
@@ -12647,24 +12647,24 @@ func GraphicsResourceGetMappedPointer(resource GraphicsResource) (devPtr unsafe.
 // [GraphicsResourceGetMappedPointer],
 // cuGraphicsSubResourceGetMappedArray
 func GraphicsSubResourceGetMappedArray(resource GraphicsResource, arrayIndex uint32, mipLevel uint32) (array Array, err error) {
-	fn, lerr := procGraphicsSubResourceGetMappedArray.Addr()
+	fnPtr, lerr := procGraphicsSubResourceGetMappedArray.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&array)))
-	f.Int(uintptr(resource))
-	f.Int(uintptr(arrayIndex))
-	f.Int(uintptr(mipLevel))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&array)))
+	frame.Int(uintptr(resource))
+	frame.Int(uintptr(arrayIndex))
+	frame.Int(uintptr(mipLevel))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&array)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphicsSubResourceGetMappedArray, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphicsSubResourceGetMappedArray, rc)
 		return
 	}
 	return
@@ -12698,22 +12698,22 @@ func GraphicsSubResourceGetMappedArray(resource GraphicsResource, arrayIndex uin
 // [GraphicsResourceGetMappedPointer],
 // cuGraphicsResourceGetMappedMipmappedArray
 func GraphicsResourceGetMappedMipmappedArray(resource GraphicsResource) (mipmappedArray MipmappedArray, err error) {
-	fn, lerr := procGraphicsResourceGetMappedMipmappedArray.Addr()
+	fnPtr, lerr := procGraphicsResourceGetMappedMipmappedArray.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&mipmappedArray)))
-	f.Int(uintptr(resource))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&mipmappedArray)))
+	frame.Int(uintptr(resource))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&mipmappedArray)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphicsResourceGetMappedMipmappedArray, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphicsResourceGetMappedMipmappedArray, rc)
 		return
 	}
 	return
@@ -12738,22 +12738,22 @@ func GraphicsResourceGetMappedMipmappedArray(resource GraphicsResource) (mipmapp
 // See also: [CreateChannelDesc](int, int, int, int, cudaChannelFormatKind) "cudaCreateChannelDesc (C API)",
 // [CreateTextureObject], [CreateSurfaceObject]
 func GetChannelDesc(array ArrayConst) (desc ChannelFormatDesc, err error) {
-	fn, lerr := procGetChannelDesc.Addr()
+	fnPtr, lerr := procGetChannelDesc.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&desc)))
-	f.Int(uintptr(array))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&desc)))
+	frame.Int(uintptr(array))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&desc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGetChannelDesc, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGetChannelDesc, rc)
 		return
 	}
 	return
@@ -12786,23 +12786,23 @@ func GetChannelDesc(array ArrayConst) (desc ChannelFormatDesc, err error) {
 //
 // See also: [CreateChannelDesc](void) "cudaCreateChannelDesc (C++ API)",
 // [GetChannelDesc], [CreateTextureObject], [CreateSurfaceObject]
-func CreateChannelDesc(x int32, y int32, z int32, w int32, f_ ChannelFormatKind) (ret ChannelFormatDesc) {
-	fn, lerr := procCreateChannelDesc.Addr()
+func CreateChannelDesc(x int32, y int32, z int32, w int32, f ChannelFormatKind) (ret ChannelFormatDesc) {
+	fnPtr, lerr := procCreateChannelDesc.Addr()
 	if lerr != nil {
 		return
 	}
-	var f ffi.Frame
-	f.StructResult(unsafe.Pointer(&ret), &layoutChannelFormatDesc)
-	f.Int(uintptr(x))
-	f.Int(uintptr(y))
-	f.Int(uintptr(z))
-	f.Int(uintptr(w))
-	f.Int(uintptr(f_))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.StructResult(unsafe.Pointer(&ret), &layoutChannelFormatDesc)
+	frame.Int(uintptr(x))
+	frame.Int(uintptr(y))
+	frame.Int(uintptr(z))
+	frame.Int(uintptr(w))
+	frame.Int(uintptr(f))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		return
 	}
-	f.RetStruct(unsafe.Pointer(&ret), &layoutChannelFormatDesc)
+	frame.RetStruct(unsafe.Pointer(&ret), &layoutChannelFormatDesc)
 	return
 }
 
@@ -13021,27 +13021,27 @@ func CreateChannelDesc(x int32, y int32, z int32, w int32, f_ ChannelFormatKind)
 // [DestroyTextureObject],
 // cuTexObjectCreate
 func CreateTextureObject(pResDesc *ResourceDesc, pTexDesc *TextureDesc, pResViewDesc *ResourceViewDesc) (pTexObject TextureObject, err error) {
-	fn, lerr := procCreateTextureObject.Addr()
+	fnPtr, lerr := procCreateTextureObject.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pTexObject)))
-	f.Int(uintptr(unsafe.Pointer(pResDesc)))
-	f.Int(uintptr(unsafe.Pointer(pTexDesc)))
-	f.Int(uintptr(unsafe.Pointer(pResViewDesc)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pTexObject)))
+	frame.Int(uintptr(unsafe.Pointer(pResDesc)))
+	frame.Int(uintptr(unsafe.Pointer(pTexDesc)))
+	frame.Int(uintptr(unsafe.Pointer(pResViewDesc)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pTexObject)
 	runtime.KeepAlive(pResDesc)
 	runtime.KeepAlive(pTexDesc)
 	runtime.KeepAlive(pResViewDesc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCreateTextureObject, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCreateTextureObject, rc)
 		return
 	}
 	return
@@ -13066,20 +13066,20 @@ func CreateTextureObject(pResDesc *ResourceDesc, pTexDesc *TextureDesc, pResView
 // [CreateTextureObject],
 // cuTexObjectDestroy
 func DestroyTextureObject(texObject TextureObject) (err error) {
-	fn, lerr := procDestroyTextureObject.Addr()
+	fnPtr, lerr := procDestroyTextureObject.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(texObject))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(texObject))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDestroyTextureObject, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDestroyTextureObject, rc)
 		return
 	}
 	return
@@ -13104,22 +13104,22 @@ func DestroyTextureObject(texObject TextureObject) (err error) {
 // [CreateTextureObject],
 // cuTexObjectGetResourceDesc
 func GetTextureObjectResourceDesc(texObject TextureObject) (pResDesc ResourceDesc, err error) {
-	fn, lerr := procGetTextureObjectResourceDesc.Addr()
+	fnPtr, lerr := procGetTextureObjectResourceDesc.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pResDesc)))
-	f.Int(uintptr(texObject))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pResDesc)))
+	frame.Int(uintptr(texObject))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pResDesc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGetTextureObjectResourceDesc, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGetTextureObjectResourceDesc, rc)
 		return
 	}
 	return
@@ -13144,22 +13144,22 @@ func GetTextureObjectResourceDesc(texObject TextureObject) (pResDesc ResourceDes
 // [CreateTextureObject],
 // cuTexObjectGetTextureDesc
 func GetTextureObjectTextureDesc(texObject TextureObject) (pTexDesc TextureDesc, err error) {
-	fn, lerr := procGetTextureObjectTextureDesc.Addr()
+	fnPtr, lerr := procGetTextureObjectTextureDesc.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pTexDesc)))
-	f.Int(uintptr(texObject))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pTexDesc)))
+	frame.Int(uintptr(texObject))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pTexDesc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGetTextureObjectTextureDesc, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGetTextureObjectTextureDesc, rc)
 		return
 	}
 	return
@@ -13185,22 +13185,22 @@ func GetTextureObjectTextureDesc(texObject TextureObject) (pTexDesc TextureDesc,
 // [CreateTextureObject],
 // cuTexObjectGetResourceViewDesc
 func GetTextureObjectResourceViewDesc(texObject TextureObject) (pResViewDesc ResourceViewDesc, err error) {
-	fn, lerr := procGetTextureObjectResourceViewDesc.Addr()
+	fnPtr, lerr := procGetTextureObjectResourceViewDesc.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pResViewDesc)))
-	f.Int(uintptr(texObject))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pResViewDesc)))
+	frame.Int(uintptr(texObject))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pResViewDesc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGetTextureObjectResourceViewDesc, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGetTextureObjectResourceViewDesc, rc)
 		return
 	}
 	return
@@ -13234,23 +13234,23 @@ func GetTextureObjectResourceViewDesc(texObject TextureObject) (pResViewDesc Res
 // [DestroySurfaceObject],
 // cuSurfObjectCreate
 func CreateSurfaceObject(pResDesc *ResourceDesc) (pSurfObject SurfaceObject, err error) {
-	fn, lerr := procCreateSurfaceObject.Addr()
+	fnPtr, lerr := procCreateSurfaceObject.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pSurfObject)))
-	f.Int(uintptr(unsafe.Pointer(pResDesc)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pSurfObject)))
+	frame.Int(uintptr(unsafe.Pointer(pResDesc)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pSurfObject)
 	runtime.KeepAlive(pResDesc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errCreateSurfaceObject, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errCreateSurfaceObject, rc)
 		return
 	}
 	return
@@ -13275,20 +13275,20 @@ func CreateSurfaceObject(pResDesc *ResourceDesc) (pSurfObject SurfaceObject, err
 // [CreateSurfaceObject],
 // cuSurfObjectDestroy
 func DestroySurfaceObject(surfObject SurfaceObject) (err error) {
-	fn, lerr := procDestroySurfaceObject.Addr()
+	fnPtr, lerr := procDestroySurfaceObject.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(surfObject))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(surfObject))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDestroySurfaceObject, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDestroySurfaceObject, rc)
 		return
 	}
 	return
@@ -13312,22 +13312,22 @@ func DestroySurfaceObject(surfObject SurfaceObject) (err error) {
 // [CreateSurfaceObject],
 // cuSurfObjectGetResourceDesc
 func GetSurfaceObjectResourceDesc(surfObject SurfaceObject) (pResDesc ResourceDesc, err error) {
-	fn, lerr := procGetSurfaceObjectResourceDesc.Addr()
+	fnPtr, lerr := procGetSurfaceObjectResourceDesc.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pResDesc)))
-	f.Int(uintptr(surfObject))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pResDesc)))
+	frame.Int(uintptr(surfObject))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pResDesc)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGetSurfaceObjectResourceDesc, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGetSurfaceObjectResourceDesc, rc)
 		return
 	}
 	return
@@ -13358,21 +13358,21 @@ func GetSurfaceObjectResourceDesc(surfObject SurfaceObject) (pResDesc ResourceDe
 // [RuntimeGetVersion],
 // cuDriverGetVersion
 func DriverGetVersion() (driverVersion int32, err error) {
-	fn, lerr := procDriverGetVersion.Addr()
+	fnPtr, lerr := procDriverGetVersion.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&driverVersion)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&driverVersion)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&driverVersion)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDriverGetVersion, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDriverGetVersion, rc)
 		return
 	}
 	return
@@ -13406,21 +13406,21 @@ func DriverGetVersion() (driverVersion int32, err error) {
 // [DriverGetVersion],
 // cuDriverGetVersion
 func RuntimeGetVersion() (runtimeVersion int32, err error) {
-	fn, lerr := procRuntimeGetVersion.Addr()
+	fnPtr, lerr := procRuntimeGetVersion.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&runtimeVersion)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&runtimeVersion)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&runtimeVersion)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errRuntimeGetVersion, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errRuntimeGetVersion, rc)
 		return
 	}
 	return
@@ -13458,22 +13458,22 @@ func RuntimeGetVersion() (runtimeVersion int32, err error) {
 // [GraphGetEdges],
 // [GraphClone]
 func GraphCreate(flags uint32) (pGraph Graph, err error) {
-	fn, lerr := procGraphCreate.Addr()
+	fnPtr, lerr := procGraphCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pGraph)))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pGraph)))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraph)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphCreate, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphCreate, rc)
 		return
 	}
 	return
@@ -13574,27 +13574,27 @@ func GraphCreate(flags uint32) (pGraph Graph, err error) {
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddKernelNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, pNodeParams *KernelNodeParams) (pGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddKernelNode.Addr()
+	fnPtr, lerr := procGraphAddKernelNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(pDependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddKernelNode, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddKernelNode, rc)
 		return
 	}
 	return
@@ -13632,22 +13632,22 @@ func GraphAddKernelNode(graph Graph, pDependencies *GraphNode, numDependencies u
 // [GraphAddKernelNode],
 // [GraphKernelNodeSetParams]
 func GraphKernelNodeGetParams(node GraphNode) (pNodeParams KernelNodeParams, err error) {
-	fn, lerr := procGraphKernelNodeGetParams.Addr()
+	fnPtr, lerr := procGraphKernelNodeGetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(&pNodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(&pNodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pNodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphKernelNodeGetParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphKernelNodeGetParams, rc)
 		return
 	}
 	return
@@ -13678,22 +13678,22 @@ func GraphKernelNodeGetParams(node GraphNode) (pNodeParams KernelNodeParams, err
 // [GraphAddKernelNode],
 // [GraphKernelNodeGetParams]
 func GraphKernelNodeSetParams(node GraphNode, pNodeParams *KernelNodeParams) (err error) {
-	fn, lerr := procGraphKernelNodeSetParams.Addr()
+	fnPtr, lerr := procGraphKernelNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphKernelNodeSetParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphKernelNodeSetParams, rc)
 		return
 	}
 	return
@@ -13719,21 +13719,21 @@ func GraphKernelNodeSetParams(node GraphNode, pNodeParams *KernelNodeParams) (er
 // See also:
 // [AccessPolicyWindow]
 func GraphKernelNodeCopyAttributes(hSrc GraphNode, hDst GraphNode) (err error) {
-	fn, lerr := procGraphKernelNodeCopyAttributes.Addr()
+	fnPtr, lerr := procGraphKernelNodeCopyAttributes.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hSrc))
-	f.Int(uintptr(hDst))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hSrc))
+	frame.Int(uintptr(hDst))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphKernelNodeCopyAttributes, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphKernelNodeCopyAttributes, rc)
 		return
 	}
 	return
@@ -13759,23 +13759,23 @@ func GraphKernelNodeCopyAttributes(hSrc GraphNode, hDst GraphNode) (err error) {
 // See also:
 // [AccessPolicyWindow]
 func GraphKernelNodeGetAttribute(hNode GraphNode, attr LaunchAttributeID) (value_out LaunchAttributeValue, err error) {
-	fn, lerr := procGraphKernelNodeGetAttribute.Addr()
+	fnPtr, lerr := procGraphKernelNodeGetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(attr))
-	f.Int(uintptr(unsafe.Pointer(&value_out)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(attr))
+	frame.Int(uintptr(unsafe.Pointer(&value_out)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&value_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphKernelNodeGetAttribute, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphKernelNodeGetAttribute, rc)
 		return
 	}
 	return
@@ -13801,23 +13801,23 @@ func GraphKernelNodeGetAttribute(hNode GraphNode, attr LaunchAttributeID) (value
 // See also:
 // [AccessPolicyWindow]
 func GraphKernelNodeSetAttribute(hNode GraphNode, attr LaunchAttributeID, value *LaunchAttributeValue) (err error) {
-	fn, lerr := procGraphKernelNodeSetAttribute.Addr()
+	fnPtr, lerr := procGraphKernelNodeSetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(attr))
-	f.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(attr))
+	frame.Int(uintptr(unsafe.Pointer(value)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(value)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphKernelNodeSetAttribute, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphKernelNodeSetAttribute, rc)
 		return
 	}
 	return
@@ -13870,27 +13870,27 @@ func GraphKernelNodeSetAttribute(hNode GraphNode, attr LaunchAttributeID, value 
 // [GraphAddHostNode],
 // [GraphAddMemsetNode]
 func GraphAddMemcpyNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, pCopyParams *Memcpy3DParms) (pGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddMemcpyNode.Addr()
+	fnPtr, lerr := procGraphAddMemcpyNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(pDependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(unsafe.Pointer(pCopyParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(pCopyParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pCopyParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddMemcpyNode, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddMemcpyNode, rc)
 		return
 	}
 	return
@@ -13953,32 +13953,32 @@ func GraphAddMemcpyNode(graph Graph, pDependencies *GraphNode, numDependencies u
 // [GraphAddHostNode],
 // [GraphAddMemsetNode]
 func GraphAddMemcpyNodeToSymbol(graph Graph, pDependencies *GraphNode, numDependencies uint64, symbol unsafe.Pointer, src unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (pGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddMemcpyNodeToSymbol.Addr()
+	fnPtr, lerr := procGraphAddMemcpyNodeToSymbol.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(pDependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(unsafe.Pointer(symbol)))
-	f.Int(uintptr(unsafe.Pointer(src)))
-	f.Int(uintptr(count))
-	f.Int(uintptr(offset))
-	f.Int(uintptr(kind))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(symbol)))
+	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(offset))
+	frame.Int(uintptr(kind))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddMemcpyNodeToSymbol, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddMemcpyNodeToSymbol, rc)
 		return
 	}
 	return
@@ -14041,32 +14041,32 @@ func GraphAddMemcpyNodeToSymbol(graph Graph, pDependencies *GraphNode, numDepend
 // [GraphAddHostNode],
 // [GraphAddMemsetNode]
 func GraphAddMemcpyNodeFromSymbol(graph Graph, pDependencies *GraphNode, numDependencies uint64, dst unsafe.Pointer, symbol unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (pGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddMemcpyNodeFromSymbol.Addr()
+	fnPtr, lerr := procGraphAddMemcpyNodeFromSymbol.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(pDependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(unsafe.Pointer(dst)))
-	f.Int(uintptr(unsafe.Pointer(symbol)))
-	f.Int(uintptr(count))
-	f.Int(uintptr(offset))
-	f.Int(uintptr(kind))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(unsafe.Pointer(symbol)))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(offset))
+	frame.Int(uintptr(kind))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddMemcpyNodeFromSymbol, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddMemcpyNodeFromSymbol, rc)
 		return
 	}
 	return
@@ -14128,31 +14128,31 @@ func GraphAddMemcpyNodeFromSymbol(graph Graph, pDependencies *GraphNode, numDepe
 // [GraphAddHostNode],
 // [GraphAddMemsetNode]
 func GraphAddMemcpyNode1D(graph Graph, pDependencies *GraphNode, numDependencies uint64, dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind MemcpyKind) (pGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddMemcpyNode1D.Addr()
+	fnPtr, lerr := procGraphAddMemcpyNode1D.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(pDependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(unsafe.Pointer(dst)))
-	f.Int(uintptr(unsafe.Pointer(src)))
-	f.Int(uintptr(count))
-	f.Int(uintptr(kind))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(kind))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddMemcpyNode1D, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddMemcpyNode1D, rc)
 		return
 	}
 	return
@@ -14180,22 +14180,22 @@ func GraphAddMemcpyNode1D(graph Graph, pDependencies *GraphNode, numDependencies
 // [GraphAddMemcpyNode],
 // [GraphMemcpyNodeSetParams]
 func GraphMemcpyNodeGetParams(node GraphNode) (pNodeParams Memcpy3DParms, err error) {
-	fn, lerr := procGraphMemcpyNodeGetParams.Addr()
+	fnPtr, lerr := procGraphMemcpyNodeGetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(&pNodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(&pNodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pNodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphMemcpyNodeGetParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphMemcpyNodeGetParams, rc)
 		return
 	}
 	return
@@ -14227,22 +14227,22 @@ func GraphMemcpyNodeGetParams(node GraphNode) (pNodeParams Memcpy3DParms, err er
 // [GraphAddMemcpyNode],
 // [GraphMemcpyNodeGetParams]
 func GraphMemcpyNodeSetParams(node GraphNode, pNodeParams *Memcpy3DParms) (err error) {
-	fn, lerr := procGraphMemcpyNodeSetParams.Addr()
+	fnPtr, lerr := procGraphMemcpyNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphMemcpyNodeSetParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphMemcpyNodeSetParams, rc)
 		return
 	}
 	return
@@ -14285,27 +14285,27 @@ func GraphMemcpyNodeSetParams(node GraphNode, pNodeParams *Memcpy3DParms) (err e
 // [GraphAddMemcpyNode],
 // [GraphMemcpyNodeGetParams]
 func GraphMemcpyNodeSetParamsToSymbol(node GraphNode, symbol unsafe.Pointer, src unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (err error) {
-	fn, lerr := procGraphMemcpyNodeSetParamsToSymbol.Addr()
+	fnPtr, lerr := procGraphMemcpyNodeSetParamsToSymbol.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(symbol)))
-	f.Int(uintptr(unsafe.Pointer(src)))
-	f.Int(uintptr(count))
-	f.Int(uintptr(offset))
-	f.Int(uintptr(kind))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(symbol)))
+	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(offset))
+	frame.Int(uintptr(kind))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphMemcpyNodeSetParamsToSymbol, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphMemcpyNodeSetParamsToSymbol, rc)
 		return
 	}
 	return
@@ -14348,27 +14348,27 @@ func GraphMemcpyNodeSetParamsToSymbol(node GraphNode, symbol unsafe.Pointer, src
 // [GraphAddMemcpyNode],
 // [GraphMemcpyNodeGetParams]
 func GraphMemcpyNodeSetParamsFromSymbol(node GraphNode, dst unsafe.Pointer, symbol unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (err error) {
-	fn, lerr := procGraphMemcpyNodeSetParamsFromSymbol.Addr()
+	fnPtr, lerr := procGraphMemcpyNodeSetParamsFromSymbol.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(dst)))
-	f.Int(uintptr(unsafe.Pointer(symbol)))
-	f.Int(uintptr(count))
-	f.Int(uintptr(offset))
-	f.Int(uintptr(kind))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(unsafe.Pointer(symbol)))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(offset))
+	frame.Int(uintptr(kind))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphMemcpyNodeSetParamsFromSymbol, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphMemcpyNodeSetParamsFromSymbol, rc)
 		return
 	}
 	return
@@ -14411,26 +14411,26 @@ func GraphMemcpyNodeSetParamsFromSymbol(node GraphNode, dst unsafe.Pointer, symb
 // [GraphAddMemcpyNode],
 // [GraphMemcpyNodeGetParams]
 func GraphMemcpyNodeSetParams1D(node GraphNode, dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind MemcpyKind) (err error) {
-	fn, lerr := procGraphMemcpyNodeSetParams1D.Addr()
+	fnPtr, lerr := procGraphMemcpyNodeSetParams1D.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(dst)))
-	f.Int(uintptr(unsafe.Pointer(src)))
-	f.Int(uintptr(count))
-	f.Int(uintptr(kind))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(kind))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphMemcpyNodeSetParams1D, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphMemcpyNodeSetParams1D, rc)
 		return
 	}
 	return
@@ -14477,27 +14477,27 @@ func GraphMemcpyNodeSetParams1D(node GraphNode, dst unsafe.Pointer, src unsafe.P
 // [GraphAddHostNode],
 // [GraphAddMemcpyNode]
 func GraphAddMemsetNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, pMemsetParams *MemsetParams) (pGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddMemsetNode.Addr()
+	fnPtr, lerr := procGraphAddMemsetNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(pDependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(unsafe.Pointer(pMemsetParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(pMemsetParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pMemsetParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddMemsetNode, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddMemsetNode, rc)
 		return
 	}
 	return
@@ -14525,22 +14525,22 @@ func GraphAddMemsetNode(graph Graph, pDependencies *GraphNode, numDependencies u
 // [GraphAddMemsetNode],
 // [GraphMemsetNodeSetParams]
 func GraphMemsetNodeGetParams(node GraphNode) (pNodeParams MemsetParams, err error) {
-	fn, lerr := procGraphMemsetNodeGetParams.Addr()
+	fnPtr, lerr := procGraphMemsetNodeGetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(&pNodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(&pNodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pNodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphMemsetNodeGetParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphMemsetNodeGetParams, rc)
 		return
 	}
 	return
@@ -14569,22 +14569,22 @@ func GraphMemsetNodeGetParams(node GraphNode) (pNodeParams MemsetParams, err err
 // [GraphAddMemsetNode],
 // [GraphMemsetNodeGetParams]
 func GraphMemsetNodeSetParams(node GraphNode, pNodeParams *MemsetParams) (err error) {
-	fn, lerr := procGraphMemsetNodeSetParams.Addr()
+	fnPtr, lerr := procGraphMemsetNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphMemsetNodeSetParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphMemsetNodeSetParams, rc)
 		return
 	}
 	return
@@ -14631,27 +14631,27 @@ func GraphMemsetNodeSetParams(node GraphNode, pNodeParams *MemsetParams) (err er
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddHostNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, pNodeParams *HostNodeParams) (pGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddHostNode.Addr()
+	fnPtr, lerr := procGraphAddHostNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(pDependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddHostNode, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddHostNode, rc)
 		return
 	}
 	return
@@ -14679,22 +14679,22 @@ func GraphAddHostNode(graph Graph, pDependencies *GraphNode, numDependencies uin
 // [GraphAddHostNode],
 // [GraphHostNodeSetParams]
 func GraphHostNodeGetParams(node GraphNode) (pNodeParams HostNodeParams, err error) {
-	fn, lerr := procGraphHostNodeGetParams.Addr()
+	fnPtr, lerr := procGraphHostNodeGetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(&pNodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(&pNodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pNodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphHostNodeGetParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphHostNodeGetParams, rc)
 		return
 	}
 	return
@@ -14723,22 +14723,22 @@ func GraphHostNodeGetParams(node GraphNode) (pNodeParams HostNodeParams, err err
 // [GraphAddHostNode],
 // [GraphHostNodeGetParams]
 func GraphHostNodeSetParams(node GraphNode, pNodeParams *HostNodeParams) (err error) {
-	fn, lerr := procGraphHostNodeSetParams.Addr()
+	fnPtr, lerr := procGraphHostNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphHostNodeSetParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphHostNodeSetParams, rc)
 		return
 	}
 	return
@@ -14784,26 +14784,26 @@ func GraphHostNodeSetParams(node GraphNode, pNodeParams *HostNodeParams) (err er
 // [GraphAddMemsetNode],
 // [GraphClone]
 func GraphAddChildGraphNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, childGraph Graph) (pGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddChildGraphNode.Addr()
+	fnPtr, lerr := procGraphAddChildGraphNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(pDependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(childGraph))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(childGraph))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddChildGraphNode, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddChildGraphNode, rc)
 		return
 	}
 	return
@@ -14835,22 +14835,22 @@ func GraphAddChildGraphNode(graph Graph, pDependencies *GraphNode, numDependenci
 // [GraphAddChildGraphNode],
 // [GraphNodeFindInClone]
 func GraphChildGraphNodeGetGraph(node GraphNode) (pGraph Graph, err error) {
-	fn, lerr := procGraphChildGraphNodeGetGraph.Addr()
+	fnPtr, lerr := procGraphChildGraphNodeGetGraph.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(&pGraph)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(&pGraph)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraph)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphChildGraphNodeGetGraph, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphChildGraphNodeGetGraph, rc)
 		return
 	}
 	return
@@ -14893,25 +14893,25 @@ func GraphChildGraphNodeGetGraph(node GraphNode) (pGraph Graph, err error) {
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddEmptyNode(graph Graph, pDependencies *GraphNode, numDependencies uint64) (pGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddEmptyNode.Addr()
+	fnPtr, lerr := procGraphAddEmptyNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(pDependencies)))
-	f.Int(uintptr(numDependencies))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
+	frame.Int(uintptr(numDependencies))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddEmptyNode, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddEmptyNode, rc)
 		return
 	}
 	return
@@ -14959,26 +14959,26 @@ func GraphAddEmptyNode(graph Graph, pDependencies *GraphNode, numDependencies ui
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddEventRecordNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, event Event) (pGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddEventRecordNode.Addr()
+	fnPtr, lerr := procGraphAddEventRecordNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(pDependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(event))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(event))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddEventRecordNode, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddEventRecordNode, rc)
 		return
 	}
 	return
@@ -15008,22 +15008,22 @@ func GraphAddEventRecordNode(graph Graph, pDependencies *GraphNode, numDependenc
 // [EventRecordWithFlags],
 // [StreamWaitEvent]
 func GraphEventRecordNodeGetEvent(node GraphNode) (event_out Event, err error) {
-	fn, lerr := procGraphEventRecordNodeGetEvent.Addr()
+	fnPtr, lerr := procGraphEventRecordNodeGetEvent.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(&event_out)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(&event_out)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&event_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphEventRecordNodeGetEvent, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphEventRecordNodeGetEvent, rc)
 		return
 	}
 	return
@@ -15054,21 +15054,21 @@ func GraphEventRecordNodeGetEvent(node GraphNode) (event_out Event, err error) {
 // [EventRecordWithFlags],
 // [StreamWaitEvent]
 func GraphEventRecordNodeSetEvent(node GraphNode, event Event) (err error) {
-	fn, lerr := procGraphEventRecordNodeSetEvent.Addr()
+	fnPtr, lerr := procGraphEventRecordNodeSetEvent.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(event))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(event))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphEventRecordNodeSetEvent, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphEventRecordNodeSetEvent, rc)
 		return
 	}
 	return
@@ -15118,26 +15118,26 @@ func GraphEventRecordNodeSetEvent(node GraphNode, event Event) (err error) {
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddEventWaitNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, event Event) (pGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddEventWaitNode.Addr()
+	fnPtr, lerr := procGraphAddEventWaitNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(pDependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(event))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(event))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddEventWaitNode, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddEventWaitNode, rc)
 		return
 	}
 	return
@@ -15167,22 +15167,22 @@ func GraphAddEventWaitNode(graph Graph, pDependencies *GraphNode, numDependencie
 // [EventRecordWithFlags],
 // [StreamWaitEvent]
 func GraphEventWaitNodeGetEvent(node GraphNode) (event_out Event, err error) {
-	fn, lerr := procGraphEventWaitNodeGetEvent.Addr()
+	fnPtr, lerr := procGraphEventWaitNodeGetEvent.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(&event_out)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(&event_out)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&event_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphEventWaitNodeGetEvent, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphEventWaitNodeGetEvent, rc)
 		return
 	}
 	return
@@ -15213,21 +15213,21 @@ func GraphEventWaitNodeGetEvent(node GraphNode) (event_out Event, err error) {
 // [EventRecordWithFlags],
 // [StreamWaitEvent]
 func GraphEventWaitNodeSetEvent(node GraphNode, event Event) (err error) {
-	fn, lerr := procGraphEventWaitNodeSetEvent.Addr()
+	fnPtr, lerr := procGraphEventWaitNodeSetEvent.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(event))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(event))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphEventWaitNodeSetEvent, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphEventWaitNodeSetEvent, rc)
 		return
 	}
 	return
@@ -15280,27 +15280,27 @@ func GraphEventWaitNodeSetEvent(node GraphNode, event Event) (err error) {
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddExternalSemaphoresSignalNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, nodeParams *ExternalSemaphoreSignalNodeParams) (pGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddExternalSemaphoresSignalNode.Addr()
+	fnPtr, lerr := procGraphAddExternalSemaphoresSignalNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(pDependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddExternalSemaphoresSignalNode, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddExternalSemaphoresSignalNode, rc)
 		return
 	}
 	return
@@ -15336,22 +15336,22 @@ func GraphAddExternalSemaphoresSignalNode(graph Graph, pDependencies *GraphNode,
 // [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync]
 func GraphExternalSemaphoresSignalNodeGetParams(hNode GraphNode) (params_out ExternalSemaphoreSignalNodeParams, err error) {
-	fn, lerr := procGraphExternalSemaphoresSignalNodeGetParams.Addr()
+	fnPtr, lerr := procGraphExternalSemaphoresSignalNodeGetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(&params_out)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(&params_out)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&params_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExternalSemaphoresSignalNodeGetParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExternalSemaphoresSignalNodeGetParams, rc)
 		return
 	}
 	return
@@ -15382,22 +15382,22 @@ func GraphExternalSemaphoresSignalNodeGetParams(hNode GraphNode) (params_out Ext
 // [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync]
 func GraphExternalSemaphoresSignalNodeSetParams(hNode GraphNode, nodeParams *ExternalSemaphoreSignalNodeParams) (err error) {
-	fn, lerr := procGraphExternalSemaphoresSignalNodeSetParams.Addr()
+	fnPtr, lerr := procGraphExternalSemaphoresSignalNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExternalSemaphoresSignalNodeSetParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExternalSemaphoresSignalNodeSetParams, rc)
 		return
 	}
 	return
@@ -15450,27 +15450,27 @@ func GraphExternalSemaphoresSignalNodeSetParams(hNode GraphNode, nodeParams *Ext
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddExternalSemaphoresWaitNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, nodeParams *ExternalSemaphoreWaitNodeParams) (pGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddExternalSemaphoresWaitNode.Addr()
+	fnPtr, lerr := procGraphAddExternalSemaphoresWaitNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(pDependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddExternalSemaphoresWaitNode, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddExternalSemaphoresWaitNode, rc)
 		return
 	}
 	return
@@ -15506,22 +15506,22 @@ func GraphAddExternalSemaphoresWaitNode(graph Graph, pDependencies *GraphNode, n
 // [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync]
 func GraphExternalSemaphoresWaitNodeGetParams(hNode GraphNode) (params_out ExternalSemaphoreWaitNodeParams, err error) {
-	fn, lerr := procGraphExternalSemaphoresWaitNodeGetParams.Addr()
+	fnPtr, lerr := procGraphExternalSemaphoresWaitNodeGetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(&params_out)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(&params_out)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&params_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExternalSemaphoresWaitNodeGetParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExternalSemaphoresWaitNodeGetParams, rc)
 		return
 	}
 	return
@@ -15552,22 +15552,22 @@ func GraphExternalSemaphoresWaitNodeGetParams(hNode GraphNode) (params_out Exter
 // [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync]
 func GraphExternalSemaphoresWaitNodeSetParams(hNode GraphNode, nodeParams *ExternalSemaphoreWaitNodeParams) (err error) {
-	fn, lerr := procGraphExternalSemaphoresWaitNodeSetParams.Addr()
+	fnPtr, lerr := procGraphExternalSemaphoresWaitNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExternalSemaphoresWaitNodeSetParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExternalSemaphoresWaitNodeSetParams, rc)
 		return
 	}
 	return
@@ -15648,27 +15648,27 @@ func GraphExternalSemaphoresWaitNodeSetParams(hNode GraphNode, nodeParams *Exter
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddMemAllocNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, nodeParams *MemAllocNodeParams) (pGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddMemAllocNode.Addr()
+	fnPtr, lerr := procGraphAddMemAllocNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(pDependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddMemAllocNode, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddMemAllocNode, rc)
 		return
 	}
 	return
@@ -15698,22 +15698,22 @@ func GraphAddMemAllocNode(graph Graph, pDependencies *GraphNode, numDependencies
 // [GraphAddMemAllocNode],
 // [GraphMemFreeNodeGetParams]
 func GraphMemAllocNodeGetParams(node GraphNode) (params_out MemAllocNodeParams, err error) {
-	fn, lerr := procGraphMemAllocNodeGetParams.Addr()
+	fnPtr, lerr := procGraphMemAllocNodeGetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(&params_out)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(&params_out)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&params_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphMemAllocNodeGetParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphMemAllocNodeGetParams, rc)
 		return
 	}
 	return
@@ -15777,27 +15777,27 @@ func GraphMemAllocNodeGetParams(node GraphNode) (params_out MemAllocNodeParams, 
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddMemFreeNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, dptr unsafe.Pointer) (pGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddMemFreeNode.Addr()
+	fnPtr, lerr := procGraphAddMemFreeNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(pDependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(unsafe.Pointer(dptr)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(dptr)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dptr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddMemFreeNode, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddMemFreeNode, rc)
 		return
 	}
 	return
@@ -15824,22 +15824,22 @@ func GraphAddMemFreeNode(graph Graph, pDependencies *GraphNode, numDependencies 
 // [GraphAddMemFreeNode],
 // [GraphMemFreeNodeGetParams]
 func GraphMemFreeNodeGetParams(node GraphNode, dptr_out unsafe.Pointer) (err error) {
-	fn, lerr := procGraphMemFreeNodeGetParams.Addr()
+	fnPtr, lerr := procGraphMemFreeNodeGetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(dptr_out)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(dptr_out)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dptr_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphMemFreeNodeGetParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphMemFreeNodeGetParams, rc)
 		return
 	}
 	return
@@ -15870,20 +15870,20 @@ func GraphMemFreeNodeGetParams(node GraphNode, dptr_out unsafe.Pointer) (err err
 // [MallocAsync],
 // [FreeAsync]
 func DeviceGraphMemTrim(device int32) (err error) {
-	fn, lerr := procDeviceGraphMemTrim.Addr()
+	fnPtr, lerr := procDeviceGraphMemTrim.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(device))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(device))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGraphMemTrim, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGraphMemTrim, rc)
 		return
 	}
 	return
@@ -15923,23 +15923,23 @@ func DeviceGraphMemTrim(device int32) (err error) {
 // [MallocAsync],
 // [FreeAsync]
 func DeviceGetGraphMemAttribute(device int32, attr GraphMemAttributeType, value unsafe.Pointer) (err error) {
-	fn, lerr := procDeviceGetGraphMemAttribute.Addr()
+	fnPtr, lerr := procDeviceGetGraphMemAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(device))
-	f.Int(uintptr(attr))
-	f.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(device))
+	frame.Int(uintptr(attr))
+	frame.Int(uintptr(unsafe.Pointer(value)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(value)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceGetGraphMemAttribute, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceGetGraphMemAttribute, rc)
 		return
 	}
 	return
@@ -15976,23 +15976,23 @@ func DeviceGetGraphMemAttribute(device int32, attr GraphMemAttributeType, value 
 // [MallocAsync],
 // [FreeAsync]
 func DeviceSetGraphMemAttribute(device int32, attr GraphMemAttributeType, value unsafe.Pointer) (err error) {
-	fn, lerr := procDeviceSetGraphMemAttribute.Addr()
+	fnPtr, lerr := procDeviceSetGraphMemAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(device))
-	f.Int(uintptr(attr))
-	f.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(device))
+	frame.Int(uintptr(attr))
+	frame.Int(uintptr(unsafe.Pointer(value)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(value)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errDeviceSetGraphMemAttribute, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceSetGraphMemAttribute, rc)
 		return
 	}
 	return
@@ -16024,22 +16024,22 @@ func DeviceSetGraphMemAttribute(device int32, attr GraphMemAttributeType, value 
 // [GraphCreate],
 // [GraphNodeFindInClone]
 func GraphClone(originalGraph Graph) (pGraphClone Graph, err error) {
-	fn, lerr := procGraphClone.Addr()
+	fnPtr, lerr := procGraphClone.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pGraphClone)))
-	f.Int(uintptr(originalGraph))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pGraphClone)))
+	frame.Int(uintptr(originalGraph))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraphClone)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphClone, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphClone, rc)
 		return
 	}
 	return
@@ -16072,23 +16072,23 @@ func GraphClone(originalGraph Graph) (pGraphClone Graph, err error) {
 // See also:
 // [GraphClone]
 func GraphNodeFindInClone(originalNode GraphNode, clonedGraph Graph) (pNode GraphNode, err error) {
-	fn, lerr := procGraphNodeFindInClone.Addr()
+	fnPtr, lerr := procGraphNodeFindInClone.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pNode)))
-	f.Int(uintptr(originalNode))
-	f.Int(uintptr(clonedGraph))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pNode)))
+	frame.Int(uintptr(originalNode))
+	frame.Int(uintptr(clonedGraph))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pNode)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphNodeFindInClone, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphNodeFindInClone, rc)
 		return
 	}
 	return
@@ -16124,22 +16124,22 @@ func GraphNodeFindInClone(originalNode GraphNode, clonedGraph Graph) (pNode Grap
 // [GraphMemsetNodeGetParams],
 // [GraphMemsetNodeSetParams]
 func GraphNodeGetType(node GraphNode) (pType GraphNodeType, err error) {
-	fn, lerr := procGraphNodeGetType.Addr()
+	fnPtr, lerr := procGraphNodeGetType.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(&pType)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(&pType)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pType)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphNodeGetType, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphNodeGetType, rc)
 		return
 	}
 	return
@@ -16175,24 +16175,24 @@ func GraphNodeGetType(node GraphNode) (pType GraphNodeType, err error) {
 // [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes]
 func GraphGetNodes(graph Graph, nodes *GraphNode, numNodes *uint64) (err error) {
-	fn, lerr := procGraphGetNodes.Addr()
+	fnPtr, lerr := procGraphGetNodes.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(nodes)))
-	f.Int(uintptr(unsafe.Pointer(numNodes)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(nodes)))
+	frame.Int(uintptr(unsafe.Pointer(numNodes)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nodes)
 	runtime.KeepAlive(numNodes)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphGetNodes, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphGetNodes, rc)
 		return
 	}
 	return
@@ -16228,24 +16228,24 @@ func GraphGetNodes(graph Graph, nodes *GraphNode, numNodes *uint64) (err error) 
 // [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes]
 func GraphGetRootNodes(graph Graph, pRootNodes *GraphNode, pNumRootNodes *uint64) (err error) {
-	fn, lerr := procGraphGetRootNodes.Addr()
+	fnPtr, lerr := procGraphGetRootNodes.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(pRootNodes)))
-	f.Int(uintptr(unsafe.Pointer(pNumRootNodes)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(pRootNodes)))
+	frame.Int(uintptr(unsafe.Pointer(pNumRootNodes)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pRootNodes)
 	runtime.KeepAlive(pNumRootNodes)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphGetRootNodes, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphGetRootNodes, rc)
 		return
 	}
 	return
@@ -16284,26 +16284,26 @@ func GraphGetRootNodes(graph Graph, pRootNodes *GraphNode, pNumRootNodes *uint64
 // [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes]
 func GraphGetEdges(graph Graph, from *GraphNode, to *GraphNode, numEdges *uint64) (err error) {
-	fn, lerr := procGraphGetEdges.Addr()
+	fnPtr, lerr := procGraphGetEdges.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(from)))
-	f.Int(uintptr(unsafe.Pointer(to)))
-	f.Int(uintptr(unsafe.Pointer(numEdges)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(from)))
+	frame.Int(uintptr(unsafe.Pointer(to)))
+	frame.Int(uintptr(unsafe.Pointer(numEdges)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(numEdges)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphGetEdges, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphGetEdges, rc)
 		return
 	}
 	return
@@ -16348,28 +16348,28 @@ func GraphGetEdges(graph Graph, from *GraphNode, to *GraphNode, numEdges *uint64
 // [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes]
 func GraphGetEdgesV2(graph Graph, from *GraphNode, to *GraphNode, edgeData *GraphEdgeData, numEdges *uint64) (err error) {
-	fn, lerr := procGraphGetEdgesV2.Addr()
+	fnPtr, lerr := procGraphGetEdgesV2.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(from)))
-	f.Int(uintptr(unsafe.Pointer(to)))
-	f.Int(uintptr(unsafe.Pointer(edgeData)))
-	f.Int(uintptr(unsafe.Pointer(numEdges)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(from)))
+	frame.Int(uintptr(unsafe.Pointer(to)))
+	frame.Int(uintptr(unsafe.Pointer(edgeData)))
+	frame.Int(uintptr(unsafe.Pointer(numEdges)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(numEdges)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphGetEdgesV2, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphGetEdgesV2, rc)
 		return
 	}
 	return
@@ -16405,24 +16405,24 @@ func GraphGetEdgesV2(graph Graph, from *GraphNode, to *GraphNode, edgeData *Grap
 // [GraphAddDependencies],
 // [GraphRemoveDependencies]
 func GraphNodeGetDependencies(node GraphNode, pDependencies *GraphNode, pNumDependencies *uint64) (err error) {
-	fn, lerr := procGraphNodeGetDependencies.Addr()
+	fnPtr, lerr := procGraphNodeGetDependencies.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(pDependencies)))
-	f.Int(uintptr(unsafe.Pointer(pNumDependencies)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
+	frame.Int(uintptr(unsafe.Pointer(pNumDependencies)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pNumDependencies)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphNodeGetDependencies, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphNodeGetDependencies, rc)
 		return
 	}
 	return
@@ -16464,26 +16464,26 @@ func GraphNodeGetDependencies(node GraphNode, pDependencies *GraphNode, pNumDepe
 // [GraphAddDependencies],
 // [GraphRemoveDependencies]
 func GraphNodeGetDependenciesV2(node GraphNode, pDependencies *GraphNode, edgeData *GraphEdgeData, pNumDependencies *uint64) (err error) {
-	fn, lerr := procGraphNodeGetDependenciesV2.Addr()
+	fnPtr, lerr := procGraphNodeGetDependenciesV2.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(pDependencies)))
-	f.Int(uintptr(unsafe.Pointer(edgeData)))
-	f.Int(uintptr(unsafe.Pointer(pNumDependencies)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
+	frame.Int(uintptr(unsafe.Pointer(edgeData)))
+	frame.Int(uintptr(unsafe.Pointer(pNumDependencies)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(pNumDependencies)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphNodeGetDependenciesV2, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphNodeGetDependenciesV2, rc)
 		return
 	}
 	return
@@ -16520,24 +16520,24 @@ func GraphNodeGetDependenciesV2(node GraphNode, pDependencies *GraphNode, edgeDa
 // [GraphAddDependencies],
 // [GraphRemoveDependencies]
 func GraphNodeGetDependentNodes(node GraphNode, pDependentNodes *GraphNode, pNumDependentNodes *uint64) (err error) {
-	fn, lerr := procGraphNodeGetDependentNodes.Addr()
+	fnPtr, lerr := procGraphNodeGetDependentNodes.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(pDependentNodes)))
-	f.Int(uintptr(unsafe.Pointer(pNumDependentNodes)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(pDependentNodes)))
+	frame.Int(uintptr(unsafe.Pointer(pNumDependentNodes)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pDependentNodes)
 	runtime.KeepAlive(pNumDependentNodes)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphNodeGetDependentNodes, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphNodeGetDependentNodes, rc)
 		return
 	}
 	return
@@ -16580,26 +16580,26 @@ func GraphNodeGetDependentNodes(node GraphNode, pDependentNodes *GraphNode, pNum
 // [GraphAddDependencies],
 // [GraphRemoveDependencies]
 func GraphNodeGetDependentNodesV2(node GraphNode, pDependentNodes *GraphNode, edgeData *GraphEdgeData, pNumDependentNodes *uint64) (err error) {
-	fn, lerr := procGraphNodeGetDependentNodesV2.Addr()
+	fnPtr, lerr := procGraphNodeGetDependentNodesV2.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(pDependentNodes)))
-	f.Int(uintptr(unsafe.Pointer(edgeData)))
-	f.Int(uintptr(unsafe.Pointer(pNumDependentNodes)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(pDependentNodes)))
+	frame.Int(uintptr(unsafe.Pointer(edgeData)))
+	frame.Int(uintptr(unsafe.Pointer(pNumDependentNodes)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pDependentNodes)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(pNumDependentNodes)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphNodeGetDependentNodesV2, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphNodeGetDependentNodesV2, rc)
 		return
 	}
 	return
@@ -16635,25 +16635,25 @@ func GraphNodeGetDependentNodesV2(node GraphNode, pDependentNodes *GraphNode, ed
 // [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes]
 func GraphAddDependencies(graph Graph, from *GraphNode, to *GraphNode, numDependencies uint64) (err error) {
-	fn, lerr := procGraphAddDependencies.Addr()
+	fnPtr, lerr := procGraphAddDependencies.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(from)))
-	f.Int(uintptr(unsafe.Pointer(to)))
-	f.Int(uintptr(numDependencies))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(from)))
+	frame.Int(uintptr(unsafe.Pointer(to)))
+	frame.Int(uintptr(numDependencies))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddDependencies, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddDependencies, rc)
 		return
 	}
 	return
@@ -16690,27 +16690,27 @@ func GraphAddDependencies(graph Graph, from *GraphNode, to *GraphNode, numDepend
 // [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes]
 func GraphAddDependenciesV2(graph Graph, from *GraphNode, to *GraphNode, edgeData *GraphEdgeData, numDependencies uint64) (err error) {
-	fn, lerr := procGraphAddDependenciesV2.Addr()
+	fnPtr, lerr := procGraphAddDependenciesV2.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(from)))
-	f.Int(uintptr(unsafe.Pointer(to)))
-	f.Int(uintptr(unsafe.Pointer(edgeData)))
-	f.Int(uintptr(numDependencies))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(from)))
+	frame.Int(uintptr(unsafe.Pointer(to)))
+	frame.Int(uintptr(unsafe.Pointer(edgeData)))
+	frame.Int(uintptr(numDependencies))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddDependenciesV2, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddDependenciesV2, rc)
 		return
 	}
 	return
@@ -16746,25 +16746,25 @@ func GraphAddDependenciesV2(graph Graph, from *GraphNode, to *GraphNode, edgeDat
 // [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes]
 func GraphRemoveDependencies(graph Graph, from *GraphNode, to *GraphNode, numDependencies uint64) (err error) {
-	fn, lerr := procGraphRemoveDependencies.Addr()
+	fnPtr, lerr := procGraphRemoveDependencies.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(from)))
-	f.Int(uintptr(unsafe.Pointer(to)))
-	f.Int(uintptr(numDependencies))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(from)))
+	frame.Int(uintptr(unsafe.Pointer(to)))
+	frame.Int(uintptr(numDependencies))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphRemoveDependencies, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphRemoveDependencies, rc)
 		return
 	}
 	return
@@ -16805,27 +16805,27 @@ func GraphRemoveDependencies(graph Graph, from *GraphNode, to *GraphNode, numDep
 // [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes]
 func GraphRemoveDependenciesV2(graph Graph, from *GraphNode, to *GraphNode, edgeData *GraphEdgeData, numDependencies uint64) (err error) {
-	fn, lerr := procGraphRemoveDependenciesV2.Addr()
+	fnPtr, lerr := procGraphRemoveDependenciesV2.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(from)))
-	f.Int(uintptr(unsafe.Pointer(to)))
-	f.Int(uintptr(unsafe.Pointer(edgeData)))
-	f.Int(uintptr(numDependencies))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(from)))
+	frame.Int(uintptr(unsafe.Pointer(to)))
+	frame.Int(uintptr(unsafe.Pointer(edgeData)))
+	frame.Int(uintptr(numDependencies))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphRemoveDependenciesV2, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphRemoveDependenciesV2, rc)
 		return
 	}
 	return
@@ -16860,20 +16860,20 @@ func GraphRemoveDependenciesV2(graph Graph, from *GraphNode, to *GraphNode, edge
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphDestroyNode(node GraphNode) (err error) {
-	fn, lerr := procGraphDestroyNode.Addr()
+	fnPtr, lerr := procGraphDestroyNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphDestroyNode, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphDestroyNode, rc)
 		return
 	}
 	return
@@ -16949,23 +16949,23 @@ func GraphDestroyNode(node GraphNode) (err error) {
 // [GraphLaunch],
 // [GraphExecDestroy]
 func GraphInstantiate(graph Graph, flags uint64) (pGraphExec GraphExec, err error) {
-	fn, lerr := procGraphInstantiate.Addr()
+	fnPtr, lerr := procGraphInstantiate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pGraphExec)))
-	f.Int(uintptr(graph))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pGraphExec)))
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraphExec)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphInstantiate, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphInstantiate, rc)
 		return
 	}
 	return
@@ -17042,23 +17042,23 @@ func GraphInstantiate(graph Graph, flags uint64) (pGraphExec GraphExec, err erro
 // [GraphLaunch],
 // [GraphExecDestroy]
 func GraphInstantiateWithFlags(graph Graph, flags uint64) (pGraphExec GraphExec, err error) {
-	fn, lerr := procGraphInstantiateWithFlags.Addr()
+	fnPtr, lerr := procGraphInstantiateWithFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pGraphExec)))
-	f.Int(uintptr(graph))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pGraphExec)))
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraphExec)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphInstantiateWithFlags, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphInstantiateWithFlags, rc)
 		return
 	}
 	return
@@ -17167,24 +17167,24 @@ func GraphInstantiateWithFlags(graph Graph, flags uint64) (pGraphExec GraphExec,
 // [GraphInstantiateWithFlags],
 // [GraphExecDestroy]
 func GraphInstantiateWithParams(graph Graph, instantiateParams *GraphInstantiateParams) (pGraphExec GraphExec, err error) {
-	fn, lerr := procGraphInstantiateWithParams.Addr()
+	fnPtr, lerr := procGraphInstantiateWithParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pGraphExec)))
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(instantiateParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pGraphExec)))
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(instantiateParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraphExec)
 	runtime.KeepAlive(instantiateParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphInstantiateWithParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphInstantiateWithParams, rc)
 		return
 	}
 	return
@@ -17214,22 +17214,22 @@ func GraphInstantiateWithParams(graph Graph, instantiateParams *GraphInstantiate
 // [GraphInstantiateWithFlags],
 // [GraphInstantiateWithParams]
 func GraphExecGetFlags(graphExec GraphExec) (flags uint64, err error) {
-	fn, lerr := procGraphExecGetFlags.Addr()
+	fnPtr, lerr := procGraphExecGetFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(graphExec))
-	f.Int(uintptr(unsafe.Pointer(&flags)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(graphExec))
+	frame.Int(uintptr(unsafe.Pointer(&flags)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&flags)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecGetFlags, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecGetFlags, rc)
 		return
 	}
 	return
@@ -17293,23 +17293,23 @@ func GraphExecGetFlags(graphExec GraphExec) (flags uint64, err error) {
 // [GraphExecUpdate],
 // [GraphInstantiate]
 func GraphExecKernelNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodeParams *KernelNodeParams) (err error) {
-	fn, lerr := procGraphExecKernelNodeSetParams.Addr()
+	fnPtr, lerr := procGraphExecKernelNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecKernelNodeSetParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecKernelNodeSetParams, rc)
 		return
 	}
 	return
@@ -17365,23 +17365,23 @@ func GraphExecKernelNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodePar
 // [GraphExecUpdate],
 // [GraphInstantiate]
 func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodeParams *Memcpy3DParms) (err error) {
-	fn, lerr := procGraphExecMemcpyNodeSetParams.Addr()
+	fnPtr, lerr := procGraphExecMemcpyNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecMemcpyNodeSetParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecMemcpyNodeSetParams, rc)
 		return
 	}
 	return
@@ -17440,28 +17440,28 @@ func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodePar
 // [GraphExecUpdate],
 // [GraphInstantiate]
 func GraphExecMemcpyNodeSetParamsToSymbol(hGraphExec GraphExec, node GraphNode, symbol unsafe.Pointer, src unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (err error) {
-	fn, lerr := procGraphExecMemcpyNodeSetParamsToSymbol.Addr()
+	fnPtr, lerr := procGraphExecMemcpyNodeSetParamsToSymbol.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(symbol)))
-	f.Int(uintptr(unsafe.Pointer(src)))
-	f.Int(uintptr(count))
-	f.Int(uintptr(offset))
-	f.Int(uintptr(kind))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(symbol)))
+	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(offset))
+	frame.Int(uintptr(kind))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecMemcpyNodeSetParamsToSymbol, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecMemcpyNodeSetParamsToSymbol, rc)
 		return
 	}
 	return
@@ -17520,28 +17520,28 @@ func GraphExecMemcpyNodeSetParamsToSymbol(hGraphExec GraphExec, node GraphNode, 
 // [GraphExecUpdate],
 // [GraphInstantiate]
 func GraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec GraphExec, node GraphNode, dst unsafe.Pointer, symbol unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (err error) {
-	fn, lerr := procGraphExecMemcpyNodeSetParamsFromSymbol.Addr()
+	fnPtr, lerr := procGraphExecMemcpyNodeSetParamsFromSymbol.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(dst)))
-	f.Int(uintptr(unsafe.Pointer(symbol)))
-	f.Int(uintptr(count))
-	f.Int(uintptr(offset))
-	f.Int(uintptr(kind))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(unsafe.Pointer(symbol)))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(offset))
+	frame.Int(uintptr(kind))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecMemcpyNodeSetParamsFromSymbol, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecMemcpyNodeSetParamsFromSymbol, rc)
 		return
 	}
 	return
@@ -17598,27 +17598,27 @@ func GraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec GraphExec, node GraphNode
 // [GraphExecUpdate],
 // [GraphInstantiate]
 func GraphExecMemcpyNodeSetParams1D(hGraphExec GraphExec, node GraphNode, dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind MemcpyKind) (err error) {
-	fn, lerr := procGraphExecMemcpyNodeSetParams1D.Addr()
+	fnPtr, lerr := procGraphExecMemcpyNodeSetParams1D.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(dst)))
-	f.Int(uintptr(unsafe.Pointer(src)))
-	f.Int(uintptr(count))
-	f.Int(uintptr(kind))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(kind))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecMemcpyNodeSetParams1D, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecMemcpyNodeSetParams1D, rc)
 		return
 	}
 	return
@@ -17671,23 +17671,23 @@ func GraphExecMemcpyNodeSetParams1D(hGraphExec GraphExec, node GraphNode, dst un
 // [GraphExecUpdate],
 // [GraphInstantiate]
 func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodeParams *MemsetParams) (err error) {
-	fn, lerr := procGraphExecMemsetNodeSetParams.Addr()
+	fnPtr, lerr := procGraphExecMemsetNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecMemsetNodeSetParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecMemsetNodeSetParams, rc)
 		return
 	}
 	return
@@ -17732,23 +17732,23 @@ func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodePar
 // [GraphExecUpdate],
 // [GraphInstantiate]
 func GraphExecHostNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodeParams *HostNodeParams) (err error) {
-	fn, lerr := procGraphExecHostNodeSetParams.Addr()
+	fnPtr, lerr := procGraphExecHostNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecHostNodeSetParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecHostNodeSetParams, rc)
 		return
 	}
 	return
@@ -17799,22 +17799,22 @@ func GraphExecHostNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodeParam
 // [GraphExecUpdate],
 // [GraphInstantiate]
 func GraphExecChildGraphNodeSetParams(hGraphExec GraphExec, node GraphNode, childGraph Graph) (err error) {
-	fn, lerr := procGraphExecChildGraphNodeSetParams.Addr()
+	fnPtr, lerr := procGraphExecChildGraphNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(node))
-	f.Int(uintptr(childGraph))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(childGraph))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecChildGraphNodeSetParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecChildGraphNodeSetParams, rc)
 		return
 	}
 	return
@@ -17862,22 +17862,22 @@ func GraphExecChildGraphNodeSetParams(hGraphExec GraphExec, node GraphNode, chil
 // [GraphExecUpdate],
 // [GraphInstantiate]
 func GraphExecEventRecordNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event Event) (err error) {
-	fn, lerr := procGraphExecEventRecordNodeSetEvent.Addr()
+	fnPtr, lerr := procGraphExecEventRecordNodeSetEvent.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(event))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(event))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecEventRecordNodeSetEvent, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecEventRecordNodeSetEvent, rc)
 		return
 	}
 	return
@@ -17925,22 +17925,22 @@ func GraphExecEventRecordNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, eve
 // [GraphExecUpdate],
 // [GraphInstantiate]
 func GraphExecEventWaitNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event Event) (err error) {
-	fn, lerr := procGraphExecEventWaitNodeSetEvent.Addr()
+	fnPtr, lerr := procGraphExecEventWaitNodeSetEvent.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(event))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(event))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecEventWaitNodeSetEvent, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecEventWaitNodeSetEvent, rc)
 		return
 	}
 	return
@@ -17991,23 +17991,23 @@ func GraphExecEventWaitNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event
 // [GraphExecUpdate],
 // [GraphInstantiate]
 func GraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *ExternalSemaphoreSignalNodeParams) (err error) {
-	fn, lerr := procGraphExecExternalSemaphoresSignalNodeSetParams.Addr()
+	fnPtr, lerr := procGraphExecExternalSemaphoresSignalNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecExternalSemaphoresSignalNodeSetParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecExternalSemaphoresSignalNodeSetParams, rc)
 		return
 	}
 	return
@@ -18058,23 +18058,23 @@ func GraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec GraphExec, hNode 
 // [GraphExecUpdate],
 // [GraphInstantiate]
 func GraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *ExternalSemaphoreWaitNodeParams) (err error) {
-	fn, lerr := procGraphExecExternalSemaphoresWaitNodeSetParams.Addr()
+	fnPtr, lerr := procGraphExecExternalSemaphoresWaitNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecExternalSemaphoresWaitNodeSetParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecExternalSemaphoresWaitNodeSetParams, rc)
 		return
 	}
 	return
@@ -18117,22 +18117,22 @@ func GraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec GraphExec, hNode Gr
 // [GraphInstantiate]
 // [GraphLaunch]
 func GraphNodeSetEnabled(hGraphExec GraphExec, hNode GraphNode, isEnabled uint32) (err error) {
-	fn, lerr := procGraphNodeSetEnabled.Addr()
+	fnPtr, lerr := procGraphNodeSetEnabled.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(isEnabled))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(isEnabled))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphNodeSetEnabled, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphNodeSetEnabled, rc)
 		return
 	}
 	return
@@ -18169,23 +18169,23 @@ func GraphNodeSetEnabled(hGraphExec GraphExec, hNode GraphNode, isEnabled uint32
 // [GraphInstantiate]
 // [GraphLaunch]
 func GraphNodeGetEnabled(hGraphExec GraphExec, hNode GraphNode) (isEnabled uint32, err error) {
-	fn, lerr := procGraphNodeGetEnabled.Addr()
+	fnPtr, lerr := procGraphNodeGetEnabled.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(hNode))
-	f.Int(uintptr(unsafe.Pointer(&isEnabled)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(&isEnabled)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&isEnabled)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphNodeGetEnabled, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphNodeGetEnabled, rc)
 		return
 	}
 	return
@@ -18281,23 +18281,23 @@ func GraphNodeGetEnabled(hGraphExec GraphExec, hNode GraphNode) (isEnabled uint3
 // See also:
 // [GraphInstantiate]
 func GraphExecUpdate(hGraphExec GraphExec, hGraph Graph, resultInfo *GraphExecUpdateResultInfo) (err error) {
-	fn, lerr := procGraphExecUpdate.Addr()
+	fnPtr, lerr := procGraphExecUpdate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(hGraphExec))
-	f.Int(uintptr(hGraph))
-	f.Int(uintptr(unsafe.Pointer(resultInfo)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(resultInfo)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(resultInfo)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecUpdate, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecUpdate, rc)
 		return
 	}
 	return
@@ -18326,21 +18326,21 @@ func GraphExecUpdate(hGraphExec GraphExec, hGraph Graph, resultInfo *GraphExecUp
 // [GraphLaunch],
 // [GraphExecDestroy]
 func GraphUpload(graphExec GraphExec, stream Stream) (err error) {
-	fn, lerr := procGraphUpload.Addr()
+	fnPtr, lerr := procGraphUpload.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(graphExec))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(graphExec))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphUpload, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphUpload, rc)
 		return
 	}
 	return
@@ -18375,21 +18375,21 @@ func GraphUpload(graphExec GraphExec, stream Stream) (err error) {
 // [GraphUpload],
 // [GraphExecDestroy]
 func GraphLaunch(graphExec GraphExec, stream Stream) (err error) {
-	fn, lerr := procGraphLaunch.Addr()
+	fnPtr, lerr := procGraphLaunch.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(graphExec))
-	f.Int(uintptr(stream))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(graphExec))
+	frame.Int(uintptr(stream))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphLaunch, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphLaunch, rc)
 		return
 	}
 	return
@@ -18417,20 +18417,20 @@ func GraphLaunch(graphExec GraphExec, stream Stream) (err error) {
 // [GraphUpload],
 // [GraphLaunch]
 func GraphExecDestroy(graphExec GraphExec) (err error) {
-	fn, lerr := procGraphExecDestroy.Addr()
+	fnPtr, lerr := procGraphExecDestroy.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(graphExec))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(graphExec))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecDestroy, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecDestroy, rc)
 		return
 	}
 	return
@@ -18456,20 +18456,20 @@ func GraphExecDestroy(graphExec GraphExec) (err error) {
 // See also:
 // [GraphCreate]
 func GraphDestroy(graph Graph) (err error) {
-	fn, lerr := procGraphDestroy.Addr()
+	fnPtr, lerr := procGraphDestroy.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(graph))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(graph))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphDestroy, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphDestroy, rc)
 		return
 	}
 	return
@@ -18493,24 +18493,24 @@ func GraphDestroy(graph Graph) (err error) {
 // [ErrorInvalidValue],
 // [ErrorOperatingSystem]
 func GraphDebugDotPrint(graph Graph, path string, flags uint32) (err error) {
-	fn, lerr := procGraphDebugDotPrint.Addr()
+	fnPtr, lerr := procGraphDebugDotPrint.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	pathC := ffi.CString(path)
-	var f ffi.Frame
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(pathC)))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(pathC)))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(pathC)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphDebugDotPrint, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphDebugDotPrint, rc)
 		return
 	}
 	return
@@ -18553,26 +18553,26 @@ func GraphDebugDotPrint(graph Graph, path string, flags uint32) (err error) {
 // [GraphReleaseUserObject],
 // [GraphCreate]
 func UserObjectCreate(ptr unsafe.Pointer, destroy HostFn, initialRefcount uint32, flags uint32) (object_out UserObject, err error) {
-	fn, lerr := procUserObjectCreate.Addr()
+	fnPtr, lerr := procUserObjectCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&object_out)))
-	f.Int(uintptr(unsafe.Pointer(ptr)))
-	f.Int(uintptr(destroy))
-	f.Int(uintptr(initialRefcount))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&object_out)))
+	frame.Int(uintptr(unsafe.Pointer(ptr)))
+	frame.Int(uintptr(destroy))
+	frame.Int(uintptr(initialRefcount))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&object_out)
 	runtime.KeepAlive(ptr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errUserObjectCreate, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errUserObjectCreate, rc)
 		return
 	}
 	return
@@ -18602,21 +18602,21 @@ func UserObjectCreate(ptr unsafe.Pointer, destroy HostFn, initialRefcount uint32
 // [GraphReleaseUserObject],
 // [GraphCreate]
 func UserObjectRetain(object UserObject, count uint32) (err error) {
-	fn, lerr := procUserObjectRetain.Addr()
+	fnPtr, lerr := procUserObjectRetain.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(object))
-	f.Int(uintptr(count))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(object))
+	frame.Int(uintptr(count))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errUserObjectRetain, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errUserObjectRetain, rc)
 		return
 	}
 	return
@@ -18650,21 +18650,21 @@ func UserObjectRetain(object UserObject, count uint32) (err error) {
 // [GraphReleaseUserObject],
 // [GraphCreate]
 func UserObjectRelease(object UserObject, count uint32) (err error) {
-	fn, lerr := procUserObjectRelease.Addr()
+	fnPtr, lerr := procUserObjectRelease.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(object))
-	f.Int(uintptr(count))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(object))
+	frame.Int(uintptr(count))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errUserObjectRelease, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errUserObjectRelease, rc)
 		return
 	}
 	return
@@ -18699,23 +18699,23 @@ func UserObjectRelease(object UserObject, count uint32) (err error) {
 // [GraphReleaseUserObject],
 // [GraphCreate]
 func GraphRetainUserObject(graph Graph, object UserObject, count uint32, flags uint32) (err error) {
-	fn, lerr := procGraphRetainUserObject.Addr()
+	fnPtr, lerr := procGraphRetainUserObject.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(graph))
-	f.Int(uintptr(object))
-	f.Int(uintptr(count))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(object))
+	frame.Int(uintptr(count))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphRetainUserObject, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphRetainUserObject, rc)
 		return
 	}
 	return
@@ -18746,22 +18746,22 @@ func GraphRetainUserObject(graph Graph, object UserObject, count uint32, flags u
 // [GraphRetainUserObject],
 // [GraphCreate]
 func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) (err error) {
-	fn, lerr := procGraphReleaseUserObject.Addr()
+	fnPtr, lerr := procGraphReleaseUserObject.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(graph))
-	f.Int(uintptr(object))
-	f.Int(uintptr(count))
-	ffi.Call(fn, &f)
-	if ferr := f.Err(); ferr != nil {
+	var frame ffi.Frame
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(object))
+	frame.Int(uintptr(count))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphReleaseUserObject, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphReleaseUserObject, rc)
 		return
 	}
 	return
@@ -18808,27 +18808,27 @@ func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) (err e
 // [GraphNodeSetParams],
 // [GraphExecNodeSetParams]
 func GraphAddNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, nodeParams *GraphNodeParams) (pGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddNode.Addr()
+	fnPtr, lerr := procGraphAddNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(pDependencies)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddNode, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddNode, rc)
 		return
 	}
 	return
@@ -18878,29 +18878,29 @@ func GraphAddNode(graph Graph, pDependencies *GraphNode, numDependencies uint64,
 // [GraphNodeSetParams],
 // [GraphExecNodeSetParams]
 func GraphAddNodeV2(graph Graph, pDependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, nodeParams *GraphNodeParams) (pGraphNode GraphNode, err error) {
-	fn, lerr := procGraphAddNodeV2.Addr()
+	fnPtr, lerr := procGraphAddNodeV2.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	f.Int(uintptr(graph))
-	f.Int(uintptr(unsafe.Pointer(pDependencies)))
-	f.Int(uintptr(unsafe.Pointer(dependencyData)))
-	f.Int(uintptr(numDependencies))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
+	frame.Int(uintptr(unsafe.Pointer(dependencyData)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dependencyData)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphAddNodeV2, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphAddNodeV2, rc)
 		return
 	}
 	return
@@ -18934,22 +18934,22 @@ func GraphAddNodeV2(graph Graph, pDependencies *GraphNode, dependencyData *Graph
 // [GraphAddNode],
 // [GraphExecNodeSetParams]
 func GraphNodeSetParams(node GraphNode, nodeParams *GraphNodeParams) (err error) {
-	fn, lerr := procGraphNodeSetParams.Addr()
+	fnPtr, lerr := procGraphNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphNodeSetParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphNodeSetParams, rc)
 		return
 	}
 	return
@@ -19003,23 +19003,23 @@ func GraphNodeSetParams(node GraphNode, nodeParams *GraphNodeParams) (err error)
 // [GraphExecUpdate],
 // [GraphInstantiate]
 func GraphExecNodeSetParams(graphExec GraphExec, node GraphNode, nodeParams *GraphNodeParams) (err error) {
-	fn, lerr := procGraphExecNodeSetParams.Addr()
+	fnPtr, lerr := procGraphExecNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(graphExec))
-	f.Int(uintptr(node))
-	f.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(graphExec))
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(nodeParams)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphExecNodeSetParams, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphExecNodeSetParams, rc)
 		return
 	}
 	return
@@ -19050,24 +19050,24 @@ func GraphExecNodeSetParams(graphExec GraphExec, node GraphNode, nodeParams *Gra
 // See also:
 // cuGraphAddNode,
 func GraphConditionalHandleCreate(graph Graph, defaultLaunchValue uint32, flags uint32) (pHandle_out GraphConditionalHandle, err error) {
-	fn, lerr := procGraphConditionalHandleCreate.Addr()
+	fnPtr, lerr := procGraphConditionalHandleCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&pHandle_out)))
-	f.Int(uintptr(graph))
-	f.Int(uintptr(defaultLaunchValue))
-	f.Int(uintptr(flags))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&pHandle_out)))
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(defaultLaunchValue))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&pHandle_out)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGraphConditionalHandleCreate, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGraphConditionalHandleCreate, rc)
 		return
 	}
 	return
@@ -19137,27 +19137,27 @@ func GraphConditionalHandleCreate(graph Graph, defaultLaunchValue uint32, flags 
 // See also:
 // cuGetProcAddress
 func GetDriverEntryPoint(symbol string, flags uint64) (funcPtr unsafe.Pointer, driverStatus DriverEntryPointQueryResult, err error) {
-	fn, lerr := procGetDriverEntryPoint.Addr()
+	fnPtr, lerr := procGetDriverEntryPoint.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	symbolC := ffi.CString(symbol)
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(symbolC)))
-	f.Int(uintptr(unsafe.Pointer(&funcPtr)))
-	f.Int(uintptr(flags))
-	f.Int(uintptr(unsafe.Pointer(&driverStatus)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(symbolC)))
+	frame.Int(uintptr(unsafe.Pointer(&funcPtr)))
+	frame.Int(uintptr(flags))
+	frame.Int(uintptr(unsafe.Pointer(&driverStatus)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(symbolC)
 	runtime.KeepAlive(&funcPtr)
 	runtime.KeepAlive(&driverStatus)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGetDriverEntryPoint, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGetDriverEntryPoint, rc)
 		return
 	}
 	return
@@ -19167,23 +19167,23 @@ func GetDriverEntryPoint(symbol string, flags uint64) (funcPtr unsafe.Pointer, d
 //
 // impl_private.
 func GetExportTable(ppExportTable *unsafe.Pointer, pExportTableId *Uuid) (err error) {
-	fn, lerr := procGetExportTable.Addr()
+	fnPtr, lerr := procGetExportTable.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(ppExportTable)))
-	f.Int(uintptr(unsafe.Pointer(pExportTableId)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(ppExportTable)))
+	frame.Int(uintptr(unsafe.Pointer(pExportTableId)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(ppExportTable)
 	runtime.KeepAlive(pExportTableId)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGetExportTable, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGetExportTable, rc)
 		return
 	}
 	return
@@ -19201,23 +19201,23 @@ func GetExportTable(ppExportTable *unsafe.Pointer, pExportTableId *Uuid) (err er
 // Returns:
 // [Success]
 func GetFuncBySymbol(symbolPtr unsafe.Pointer) (functionPtr Function, err error) {
-	fn, lerr := procGetFuncBySymbol.Addr()
+	fnPtr, lerr := procGetFuncBySymbol.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&functionPtr)))
-	f.Int(uintptr(unsafe.Pointer(symbolPtr)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&functionPtr)))
+	frame.Int(uintptr(unsafe.Pointer(symbolPtr)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&functionPtr)
 	runtime.KeepAlive(symbolPtr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGetFuncBySymbol, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGetFuncBySymbol, rc)
 		return
 	}
 	return
@@ -19238,23 +19238,23 @@ func GetFuncBySymbol(symbolPtr unsafe.Pointer) (functionPtr Function, err error)
 // See also:
 // [GetKernel](cudaKernel_t *kernelPtr, const T *entryFuncAddr) "cudaGetKernel (C++ API)"
 func GetKernel(entryFuncAddr unsafe.Pointer) (kernelPtr Kernel, err error) {
-	fn, lerr := procGetKernel.Addr()
+	fnPtr, lerr := procGetKernel.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var f ffi.Frame
-	f.Int(uintptr(unsafe.Pointer(&kernelPtr)))
-	f.Int(uintptr(unsafe.Pointer(entryFuncAddr)))
-	ffi.Call(fn, &f)
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&kernelPtr)))
+	frame.Int(uintptr(unsafe.Pointer(entryFuncAddr)))
+	ffi.Call(fnPtr, &frame)
 	runtime.KeepAlive(&kernelPtr)
 	runtime.KeepAlive(entryFuncAddr)
-	if ferr := f.Err(); ferr != nil {
+	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
 	}
-	if r := Error(f.Ret()); r != 0 {
-		err = ffi.Fail(&errGetKernel, r)
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errGetKernel, rc)
 		return
 	}
 	return
@@ -19752,9 +19752,9 @@ var trampolineStreamCallback = sync.OnceValue(func() uintptr {
 })
 
 func trampolineStreamCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
-	h := ffi.Handle(a2)
-	fnStreamCallback, _ := h.Value().(func(stream Stream, status Error))
-	h.Delete()
+	hdl := ffi.Handle(a2)
+	fnStreamCallback, _ := hdl.Value().(func(stream Stream, status Error))
+	hdl.Delete()
 	if fnStreamCallback != nil {
 		fnStreamCallback(Stream(a0), Error(a1))
 	}
@@ -19768,9 +19768,9 @@ var trampolineHostFn = sync.OnceValue(func() uintptr {
 })
 
 func trampolineHostFnGo(a0 uintptr) {
-	h := ffi.Handle(a0)
-	fnHostFn, _ := h.Value().(func())
-	h.Delete()
+	hdl := ffi.Handle(a0)
+	fnHostFn, _ := hdl.Value().(func())
+	hdl.Delete()
 	if fnHostFn != nil {
 		fnHostFn()
 	}
