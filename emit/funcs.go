@@ -78,6 +78,12 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 		switch {
 		case p.role == roleUserData || p.role == roleBufferLen:
 			continue
+		case t.Kind == ir.Pointer && t.Elem != nil && t.Elem.Kind == ir.Int && t.Elem.Size == 1 && !t.Elem.Const &&
+			i+1 < len(ps) && isLengthParam(ps[i+1].c):
+			p.role = roleOutBuffer
+			p.goType = jen.String()
+			ps[i+1].role = roleBufferLen
+			m.audit = append(m.audit, fmt.Sprintf("out %s.%s: string result from a %d-byte buffer (length %s)", f.Name, p.c.Name, stringBufferLen, ps[i+1].c.Name))
 		case p.c.Direction == ir.Out:
 			elem := t.Elem
 			re := m.resolve(elem)
@@ -89,12 +95,6 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 				p.goType = m.goType(elem)
 			}
 			m.audit = append(m.audit, fmt.Sprintf("out %s.%s: result (%s)", f.Name, p.c.Name, p.c.Why))
-		case t.Kind == ir.Pointer && t.Elem != nil && t.Elem.Kind == ir.Int && t.Elem.Size == 1 && !t.Elem.Const &&
-			i+1 < len(ps) && isLengthParam(ps[i+1].c):
-			p.role = roleOutBuffer
-			p.goType = jen.String()
-			ps[i+1].role = roleBufferLen
-			m.audit = append(m.audit, fmt.Sprintf("out %s.%s: string result from a %d-byte buffer (length %s)", f.Name, p.c.Name, stringBufferLen, ps[i+1].c.Name))
 		case t.Kind == ir.Pointer && t.Elem != nil && t.Elem.Kind == ir.Int && t.Elem.Size == 1 && t.Elem.Const:
 			p.role = roleString
 			p.goType = jen.String()

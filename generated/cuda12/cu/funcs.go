@@ -302,18 +302,19 @@ func DeviceGetCount() (count int32, err error) {
 // [DeviceTotalMem],
 // [DeviceGetExecAffinitySupport],
 // cudaGetDeviceProperties
-func DeviceGetName(len_ int32, dev Device) (name byte, err error) {
+func DeviceGetName(dev Device) (name string, err error) {
 	fnPtr, lerr := procDeviceGetName.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
+	var nameBuf [256]byte
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&name)))
-	frame.Int(uintptr(len_))
+	frame.Int(uintptr(unsafe.Pointer(&nameBuf[0])))
+	frame.Int(256)
 	frame.Int(uintptr(dev))
 	ffi.Call(fnPtr, &frame)
-	runtime.KeepAlive(&name)
+	runtime.KeepAlive(&nameBuf)
 	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
@@ -322,6 +323,7 @@ func DeviceGetName(len_ int32, dev Device) (name byte, err error) {
 		err = ffi.Fail(&errDeviceGetName, rc)
 		return
 	}
+	name = ffi.GoStringN(nameBuf[:])
 	return
 }
 
@@ -6053,18 +6055,19 @@ func DeviceGetByPCIBusId(pciBusId string) (dev Device, err error) {
 // [DeviceGetAttribute],
 // [DeviceGetByPCIBusId],
 // cudaDeviceGetPCIBusId
-func DeviceGetPCIBusId(len_ int32, dev Device) (pciBusId byte, err error) {
+func DeviceGetPCIBusId(dev Device) (pciBusId string, err error) {
 	fnPtr, lerr := procDeviceGetPCIBusId.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
+	var pciBusIdBuf [256]byte
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pciBusId)))
-	frame.Int(uintptr(len_))
+	frame.Int(uintptr(unsafe.Pointer(&pciBusIdBuf[0])))
+	frame.Int(256)
 	frame.Int(uintptr(dev))
 	ffi.Call(fnPtr, &frame)
-	runtime.KeepAlive(&pciBusId)
+	runtime.KeepAlive(&pciBusIdBuf)
 	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
@@ -6073,6 +6076,7 @@ func DeviceGetPCIBusId(len_ int32, dev Device) (pciBusId byte, err error) {
 		err = ffi.Fail(&errDeviceGetPCIBusId, rc)
 		return
 	}
+	pciBusId = ffi.GoStringN(pciBusIdBuf[:])
 	return
 }
 

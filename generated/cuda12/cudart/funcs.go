@@ -550,18 +550,19 @@ func DeviceGetByPCIBusId(pciBusId string) (device int32, err error) {
 // See also:
 // [DeviceGetByPCIBusId],
 // cuDeviceGetPCIBusId
-func DeviceGetPCIBusId(len_ int32, device int32) (pciBusId byte, err error) {
+func DeviceGetPCIBusId(device int32) (pciBusId string, err error) {
 	fnPtr, lerr := procDeviceGetPCIBusId.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
+	var pciBusIdBuf [256]byte
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pciBusId)))
-	frame.Int(uintptr(len_))
+	frame.Int(uintptr(unsafe.Pointer(&pciBusIdBuf[0])))
+	frame.Int(256)
 	frame.Int(uintptr(device))
 	ffi.Call(fnPtr, &frame)
-	runtime.KeepAlive(&pciBusId)
+	runtime.KeepAlive(&pciBusIdBuf)
 	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
@@ -570,6 +571,7 @@ func DeviceGetPCIBusId(len_ int32, device int32) (pciBusId byte, err error) {
 		err = ffi.Fail(&errDeviceGetPCIBusId, rc)
 		return
 	}
+	pciBusId = ffi.GoStringN(pciBusIdBuf[:])
 	return
 }
 

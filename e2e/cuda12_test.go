@@ -1,0 +1,255 @@
+// Package e2e runs the generated packages end to end against real CUDA
+// libraries: kernels JIT-compiled from PTX, memory copies, callbacks. Every
+// test skips with its reason where there is no GPU (CI); the GPU runs are
+// recorded in docs/gpu.md.
+package e2e
+
+import (
+	"errors"
+	"math"
+	"runtime"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/generated/cuda12/cudart"
+)
+
+// vecAddPTX is c[i] = a[i] + b[i] for i < n, written by hand in PTX so the
+// test needs no compiler: the driver JIT-compiles it for the device.
+const vecAddPTX = `
+.version 7.0
+.target sm_52
+.address_size 64
+
+.visible .entry vadd(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u32 n)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<6>;
+	.reg .f32 %f<4>;
+	.reg .b64 %rd<11>;
+
+	ld.param.u64 %rd1, [pa];
+	ld.param.u64 %rd2, [pb];
+	ld.param.u64 %rd3, [pc];
+	ld.param.u32 %r2, [n];
+	mov.u32 %r3, %ctaid.x;
+	mov.u32 %r4, %ntid.x;
+	mov.u32 %r5, %tid.x;
+	mad.lo.s32 %r1, %r3, %r4, %r5;
+	setp.ge.u32 %p1, %r1, %r2;
+	@%p1 bra DONE;
+	cvta.to.global.u64 %rd4, %rd1;
+	cvta.to.global.u64 %rd5, %rd2;
+	cvta.to.global.u64 %rd6, %rd3;
+	mul.wide.u32 %rd7, %r1, 4;
+	add.s64 %rd8, %rd4, %rd7;
+	add.s64 %rd9, %rd5, %rd7;
+	add.s64 %rd10, %rd6, %rd7;
+	ld.global.f32 %f1, [%rd8];
+	ld.global.f32 %f2, [%rd9];
+	add.f32 %f3, %f1, %f2;
+	st.global.f32 [%rd10], %f3;
+DONE:
+	ret;
+}
+
+.visible .entry empty()
+{
+	ret;
+}
+`
+
+// gpu12 locks the goroutine to its OS thread, makes device 0's primary
+// context current on it and returns a cleanup; it skips without a GPU.
+func gpu12(t testing.TB) (cu.Device, func()) {
+	t.Helper()
+	runtime.LockOSThread()
+	if err := cu.Init(0); err != nil {
+		runtime.UnlockOSThread()
+		if errors.Is(err, cu.ErrorNoDevice) {
+			t.Skipf("no CUDA device: %v", err)
+		}
+		var le interface{ Unwrap() error }
+		if !errors.As(err, &le) {
+			t.Skipf("no CUDA driver: %v", err)
+		}
+		t.Skipf("cuInit: %v", err)
+	}
+	dev, err := cu.DeviceGet(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, err := cu.DevicePrimaryCtxRetain(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cu.CtxSetCurrent(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return dev, func() {
+		cu.DevicePrimaryCtxRelease(dev)
+		runtime.UnlockOSThread()
+	}
+}
+
+// loadPTX JIT-compiles the test's PTX and returns its functions.
+func loadPTX(t testing.TB) (cu.Module, cu.Function, cu.Function) {
+	t.Helper()
+	src := append([]byte(vecAddPTX), 0)
+	mod, err := cu.ModuleLoadData(unsafe.Pointer(&src[0]))
+	if err != nil {
+		t.Fatalf("cuModuleLoadData: %v", err)
+	}
+	vadd, err := cu.ModuleGetFunction(mod, "vadd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty, err := cu.ModuleGetFunction(mod, "empty")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mod, vadd, empty
+}
+
+// TestVectorAdd12: PTX through cuModuleLoadData, cuMemAlloc, copies in,
+// cuLaunchKernel, copies out, every element compared.
+func TestVectorAdd12(t *testing.T) {
+	dev, done := gpu12(t)
+	defer done()
+	name, err := cu.DeviceGetName(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drv, _ := cu.DriverGetVersion()
+	t.Logf("device 0: %s, driver API version %d", name, drv)
+	mod, vadd, _ := loadPTX(t)
+	defer cu.ModuleUnload(mod)
+
+	const n = 1 << 20
+	a, b, c := make([]float32, n), make([]float32, n), make([]float32, n)
+	for i := range a {
+		a[i], b[i] = float32(i), float32(2*i)+0.5
+	}
+	bytes := uint64(n * 4)
+	var dev3 [3]cu.Deviceptr
+	for i := range dev3 {
+		if dev3[i], err = cu.MemAlloc(bytes); err != nil {
+			t.Fatal(err)
+		}
+		defer cu.MemFree(dev3[i])
+	}
+	if err := cu.MemcpyHtoD(dev3[0], unsafe.Pointer(&a[0]), bytes); err != nil {
+		t.Fatal(err)
+	}
+	if err := cu.MemcpyHtoD(dev3[1], unsafe.Pointer(&b[0]), bytes); err != nil {
+		t.Fatal(err)
+	}
+	count := uint32(n)
+	args := []unsafe.Pointer{unsafe.Pointer(&dev3[0]), unsafe.Pointer(&dev3[1]), unsafe.Pointer(&dev3[2]), unsafe.Pointer(&count)}
+	const block = 256
+	if err := cu.LaunchKernel(vadd, (n+block-1)/block, 1, 1, block, 1, 1, 0, 0, &args[0], nil); err != nil {
+		t.Fatalf("cuLaunchKernel: %v", err)
+	}
+	if err := cu.CtxSynchronize(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cu.MemcpyDtoH(unsafe.Pointer(&c[0]), dev3[2], bytes); err != nil {
+		t.Fatal(err)
+	}
+	bad := 0
+	for i := range c {
+		if c[i] != a[i]+b[i] {
+			if bad < 5 {
+				t.Errorf("c[%d] = %v, want %v", i, c[i], a[i]+b[i])
+			}
+			bad++
+		}
+	}
+	if bad > 0 {
+		t.Fatalf("%d of %d elements wrong", bad, n)
+	}
+	t.Logf("vadd: %d elements, all equal to a+b", n)
+}
+
+// TestHostCallbacks12: cuLaunchHostFunc and cuStreamAddCallback run Go
+// funcs on CUDA's callback thread through one static trampoline each.
+func TestHostCallbacks12(t *testing.T) {
+	_, done := gpu12(t)
+	defer done()
+	const calls = 3000 // more than purego's 2000 callbacks: one trampoline serves all
+	got := make(chan int, calls)
+	for i := 0; i < calls; i++ {
+		i := i
+		if err := cu.LaunchHostFunc(0, func() { got <- i }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	status := make(chan cu.Result, 1)
+	if err := cu.StreamAddCallback(0, func(_ cu.Stream, s cu.Result) { status <- s }, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := cu.CtxSynchronize(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < calls; i++ {
+		select {
+		case v := <-got:
+			if v != i {
+				t.Fatalf("host function %d ran as %d-th: stream order broken", v, i)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("only %d of %d host functions ran", i, calls)
+		}
+	}
+	if s := <-status; s != cu.Success {
+		t.Fatalf("stream callback status %v", s)
+	}
+	t.Logf("%d host functions and 1 stream callback ran in order", calls)
+}
+
+// TestPinnedCopy12 copies 256 MB from pinned host memory to the device with
+// cudaMemcpy and reports the bandwidth (best of 5).
+func TestPinnedCopy12(t *testing.T) {
+	_, done := gpu12(t)
+	defer done()
+	if err := cudart.SetDevice(0); err != nil {
+		t.Fatal(err)
+	}
+	const size = 256 << 20
+	host, err := cudart.MallocHost(size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cudart.FreeHost(host)
+	devPtr, err := cudart.Malloc(size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cudart.Free(devPtr)
+	hb := unsafe.Slice((*byte)(host), size)
+	for i := range hb {
+		hb[i] = byte(i * 7)
+	}
+	best := math.Inf(1)
+	for i := 0; i < 6; i++ { // the first is a warm-up
+		start := time.Now()
+		if err := cudart.Memcpy(devPtr, host, size, cudart.MemcpyHostToDevice); err != nil {
+			t.Fatal(err)
+		}
+		if d := time.Since(start).Seconds(); i > 0 && d < best {
+			best = d
+		}
+	}
+	back := make([]byte, 4096)
+	if err := cudart.Memcpy(unsafe.Pointer(&back[0]), unsafe.Add(devPtr, size-4096), 4096, cudart.MemcpyDeviceToHost); err != nil {
+		t.Fatal(err)
+	}
+	for i := range back {
+		if back[i] != hb[size-4096+i] {
+			t.Fatalf("byte %d differs after the round trip", size-4096+i)
+		}
+	}
+	t.Logf("256 MB pinned host-to-device cudaMemcpy: %.1f GB/s (best of 5)", size/best/1e9)
+}
