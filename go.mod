@@ -3,10 +3,13 @@ module github.com/cugen/cugen
 go 1.26
 
 require (
-	github.com/dave/jennifer v1.7.1 // indirect
-	github.com/ebitengine/purego v0.11.3 // indirect
+	github.com/dave/jennifer v1.7.1
+	github.com/ebitengine/purego v0.11.3
+	modernc.org/cc/v4 v4.34.0
+)
+
+require (
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
-	modernc.org/cc/v4 v4.34.0 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/opt v0.2.0 // indirect
 	modernc.org/sortutil v1.2.1 // indirect

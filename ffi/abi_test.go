@@ -1,0 +1,472 @@
+//go:build linux && (amd64 || arm64)
+
+package ffi_test
+
+import (
+	"math"
+	"runtime"
+	"slices"
+	"testing"
+	"unsafe"
+
+	"github.com/cugen/cugen/ffi"
+)
+
+// Go mirrors of the fixtures' C structs (testdata/abi.c).
+type (
+	s4   struct{ A, B int16 }
+	s8   struct{ Type, ID int32 } // cudaMemLocation
+	dim3 struct{ X, Y, Z uint32 }
+	s16  struct{ A, B int64 }
+	s16m struct {
+		A int32
+		B float32
+		C float64
+	}
+	s16r struct {
+		C float64
+		A int64
+	}
+	hfa2    struct{ X, Y float32 }
+	hfa3    struct{ X, Y, Z float32 }
+	hfa4d   struct{ A, B, C, D float64 }
+	fdesc   struct{ X, Y, Z, W, F int32 } // cudaChannelFormatDesc
+	extent  struct{ W, H, D uintptr }     // cudaExtent
+	pitched struct{ Ptr, Pitch, XSize, YSize uintptr }
+	ipc     struct{ Reserved [64]byte } // cudaIpcMemHandle_t
+)
+
+var (
+	lS4      = layoutOf[s4]()
+	lS8      = layoutOf[s8]()
+	lDim3    = layoutOf[dim3]()
+	lS16     = layoutOf[s16]()
+	lS16m    = layoutOf[s16m]()
+	lS16r    = layoutOf[s16r]()
+	lHFA2    = layoutOf[hfa2]()
+	lHFA3    = layoutOf[hfa3]()
+	lHFA4d   = layoutOf[hfa4d]()
+	lFdesc   = layoutOf[fdesc]()
+	lExtent  = layoutOf[extent]()
+	lPitched = layoutOf[pitched]()
+	lIPC     = layoutOf[ipc]()
+)
+
+// expect compares the fixtures' record with want, word by word.
+func expect(t *testing.T, got *[64]uint64, want ...[]uint64) {
+	t.Helper()
+	w := slices.Concat(want...)
+	if g := got[:len(w)]; !slices.Equal(g, w) {
+		t.Errorf("C received\n%#x\nwant\n%#x", g, w)
+	}
+	if got[len(w)] != 0 {
+		t.Errorf("C recorded more than expected: %#x", got[:len(w)+1])
+	}
+}
+
+func u(v ...uint64) []uint64 { return v }
+func i64(v int64) []uint64   { return u(uint64(v)) }
+func f64(v float64) []uint64 {
+	return u(math.Float64bits(v))
+}
+func f32(v float32) []uint64 { return u(uint64(math.Float32bits(v))) }
+
+func TestIntArgs(t *testing.T) {
+	names := []string{"i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8", "i9", "i10", "i11"}
+	var vals []uint64
+	for i := range 11 {
+		// Distinct values using all 64 bits, some with the top bit set.
+		vals = append(vals, 0x0101010101010101*uint64(i+1)^uint64(i%2)<<63)
+	}
+	for n, name := range names {
+		var f ffi.Frame
+		for _, v := range vals[:n] {
+			f.Int(uintptr(v))
+		}
+		ffi.Call(fn(t, name), &f)
+		if err := f.Err(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want := uint64(n)
+		if n == 0 {
+			want = 0x1122334455667788
+		}
+		if got := uint64(f.Ret()); got != want {
+			t.Errorf("%s returned %#x, want %#x", name, got, want)
+		}
+		expect(t, rec(t), vals[:n])
+	}
+}
+
+func TestNarrowInts(t *testing.T) {
+	a, b, c := int32(-5), int8(-7), int16(-300)
+	d, e, g := uint32(0xfffffffe), uint8(200), uint16(65000)
+	h, i, j := int64(-1<<40), int32(-2_000_000_000), int32(-1)
+	k := int8(-128)
+	var f ffi.Frame
+	// The caller extends: signed through int64, unsigned through uint64.
+	f.Int(uintptr(int64(a)))
+	f.Int(uintptr(int64(b)))
+	f.Int(uintptr(int64(c)))
+	f.Int(uintptr(d))
+	f.Int(uintptr(e))
+	f.Int(uintptr(g))
+	f.Int(uintptr(h))
+	f.Int(uintptr(int64(i)))
+	f.Int(uintptr(int64(j))) // on the stack from here on both ABIs
+	f.Int(uintptr(int64(k)))
+	ffi.Call(fn(t, "narrow"), &f)
+	if got, want := int32(f.Ret()), a+int32(b)+int32(c)+i+j+int32(k); got != want {
+		t.Errorf("narrow returned %d, want %d", got, want)
+	}
+	expect(t, rec(t), i64(int64(a)), i64(int64(b)), i64(int64(c)), u(uint64(d)), u(uint64(e)),
+		u(uint64(g)), i64(h), i64(int64(i)), i64(int64(j)), i64(int64(k)))
+}
+
+func TestMixedFloats(t *testing.T) {
+	// Values whose sums are exact, so the C result can be compared exactly.
+	i1, f1, d1 := int32(-3), float32(1.5), 10.25
+	i2, f2, d2 := int64(1<<40), float32(-2.75), -20.5
+	i3, f3, d3 := uint8(250), float32(3.125), 30.0625
+	i4, f4, d4 := uintptr(0xdeadbeefcafe), float32(4.5), 40.5
+	i5, f5, d5 := int32(-5), float32(5.25), -50.125
+	i6, f6, i7 := int64(-6), float32(6.5), int64(7)
+	d6, i8 := 60.75, int32(-8)
+
+	var f ffi.Frame
+	f.Int(uintptr(int64(i1)))
+	f.Float32(f1)
+	f.Float64(d1)
+	f.Int(uintptr(i2))
+	f.Float32(f2)
+	f.Float64(d2)
+	f.Int(uintptr(i3))
+	f.Float32(f3)
+	f.Float64(d3)
+	f.Int(i4)
+	f.Float32(f4)
+	f.Float64(d4) // the 8th FP argument: the last in a register
+	f.Int(uintptr(int64(i5)))
+	f.Float32(f5)
+	f.Float64(d5)
+	f.Int(uintptr(i6))
+	f.Float32(f6)
+	f.Int(uintptr(i7)) // amd64: the 7th integer argument, on the stack
+	f.Float64(d6)
+	f.Int(uintptr(int64(i8)))
+	ffi.Call(fn(t, "mixed"), &f)
+
+	want := float64(i1) + float64(f1) + d1 + float64(i2) + float64(f2) + d2 + float64(i3) + float64(f3) + d3 +
+		float64(f4) + d4 + float64(i5) + float64(f5) + d5 + float64(i6) + float64(f6) + float64(i7) + d6 + float64(i8)
+	if got := f.RetFloat64(); got != want {
+		t.Errorf("mixed returned %v, want %v", got, want)
+	}
+	expect(t, rec(t), i64(int64(i1)), f32(f1), f64(d1), i64(i2), f32(f2), f64(d2), u(uint64(i3)), f32(f3),
+		f64(d3), u(uint64(i4)), f32(f4), f64(d4), i64(int64(i5)), f32(f5), f64(d5), i64(i6), f32(f6),
+		i64(i7), f64(d6), i64(int64(i8)))
+}
+
+func TestFloatResults(t *testing.T) {
+	var f ffi.Frame
+	f.Float32(1.5)
+	f.Float64(0.25)
+	f.Float32(-4)
+	ffi.Call(fn(t, "retf"), &f)
+	if got := f.RetFloat32(); got != 1.5*-4+0.25 {
+		t.Errorf("retf returned %v", got)
+	}
+	expect(t, rec(t), f32(1.5), f64(0.25), f32(-4))
+
+	f = ffi.Frame{}
+	n := int64(-3)
+	f.Float64(math.Pi)
+	f.Int(uintptr(n))
+	ffi.Call(fn(t, "retd"), &f)
+	if got := f.RetFloat64(); got != math.Pi*-3 {
+		t.Errorf("retd returned %v", got)
+	}
+	expect(t, rec(t), f64(math.Pi), i64(-3))
+}
+
+func TestStructLaunchKernel(t *testing.T) {
+	grid, block := dim3{0x7fffffff, 65535, 3}, dim3{1024, 1, 0xffffffff}
+	var f ffi.Frame
+	f.Int(0x1111222233334444)
+	f.Struct(unsafe.Pointer(&grid), lDim3)
+	f.Struct(unsafe.Pointer(&block), lDim3)
+	f.Int(0x5555666677778888)
+	f.Int(48 << 10)
+	f.Int(0x9999aaaabbbbcccc)
+	ffi.Call(fn(t, "launch"), &f)
+	if int32(f.Ret()) != 3 {
+		t.Errorf("launch returned %d", int32(f.Ret()))
+	}
+	expect(t, rec(t), u(0x1111222233334444), words(&grid), words(&block), u(0x5555666677778888, 48<<10, 0x9999aaaabbbbcccc))
+}
+
+func TestStructMemset3D(t *testing.T) {
+	p := pitched{0xabcdef012345, 512, 500, 300}
+	e := extent{500, 300, 1 << 33}
+	minus1 := int64(-1)
+	var f ffi.Frame
+	f.Struct(unsafe.Pointer(&p), lPitched)
+	f.Int(uintptr(minus1))
+	f.Struct(unsafe.Pointer(&e), lExtent)
+	f.Int(0x77)
+	ffi.Call(fn(t, "memset3d"), &f)
+	if int32(f.Ret()) != 4 {
+		t.Errorf("memset3d returned %d", int32(f.Ret()))
+	}
+	expect(t, rec(t), words(&p), i64(-1), words(&e), u(0x77))
+}
+
+func TestStructIPC(t *testing.T) {
+	var h ipc
+	for i := range h.Reserved {
+		h.Reserved[i] = byte(i*7 + 1)
+	}
+	fp := fn(t, "ipcopen") // before the Frame holds a stack pointer
+	var dev uintptr
+	var f ffi.Frame
+	f.Int(uintptr(unsafe.Pointer(&dev)))
+	f.Struct(unsafe.Pointer(&h), lIPC)
+	f.Int(1)
+	ffi.Call(fp, &f)
+	runtime.KeepAlive(&dev)
+	if int32(f.Ret()) != 5 {
+		t.Errorf("ipcopen returned %d", int32(f.Ret()))
+	}
+	expect(t, rec(t), u(uint64(uintptr(unsafe.Pointer(&dev)))), words(&h), u(1))
+}
+
+func TestStructSmallClasses(t *testing.T) {
+	a := s4{-2, 0x7ffe}
+	b := s8{1, -3}
+	c := s16{-1 << 62, 1<<63 - 2}
+	d := s16m{-9, 1.25, -1e300}
+	e := hfa2{0.5, -0.75}
+	g := s16r{math.Inf(-1), -77}
+	h := fdesc{8, 16, 24, 32, 2}
+	i := hfa3{1, 2, 3}
+	j := hfa4d{1e-300, 2, -3, 4.5}
+	var f ffi.Frame
+	f.Struct(unsafe.Pointer(&a), lS4)
+	f.Struct(unsafe.Pointer(&b), lS8)
+	f.Struct(unsafe.Pointer(&c), lS16)
+	f.Struct(unsafe.Pointer(&d), lS16m)
+	f.Struct(unsafe.Pointer(&e), lHFA2)
+	f.Struct(unsafe.Pointer(&g), lS16r)
+	f.Struct(unsafe.Pointer(&h), lFdesc)
+	f.Struct(unsafe.Pointer(&i), lHFA3)
+	f.Struct(unsafe.Pointer(&j), lHFA4d)
+	ffi.Call(fn(t, "small"), &f)
+	if err := f.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if int32(f.Ret()) != 6 {
+		t.Errorf("small returned %d", int32(f.Ret()))
+	}
+	expect(t, rec(t), words(&a), words(&b), words(&c), words(&d), words(&e), words(&g), words(&h), words(&i), words(&j))
+}
+
+func TestStructStraddle(t *testing.T) {
+	s := s16{0x0123456789abcdef, -0x0123456789abcdef}
+	var f ffi.Frame
+	for i := range int64(7) {
+		f.Int(uintptr(i + 1))
+	}
+	f.Struct(unsafe.Pointer(&s), lS16)
+	f.Int(0xfeedface)
+	ffi.Call(fn(t, "straddle"), &f)
+	if int32(f.Ret()) != 7 {
+		t.Errorf("straddle returned %d", int32(f.Ret()))
+	}
+	expect(t, rec(t), u(1, 2, 3, 4, 5, 6, 7), words(&s), u(0xfeedface))
+
+	h := hfa3{-1, 0.5, 1e30}
+	m := s16m{42, -0.125, 6.5}
+	f = ffi.Frame{}
+	var ds []uint64
+	for i := range 7 {
+		f.Float64(float64(i) + 0.5)
+		ds = append(ds, f64(float64(i)+0.5)...)
+	}
+	f.Struct(unsafe.Pointer(&h), lHFA3)
+	f.Float64(99.5)
+	f.Struct(unsafe.Pointer(&m), lS16m)
+	ffi.Call(fn(t, "fstraddle"), &f)
+	if got := f.RetFloat64(); got != 0.5+99.5 {
+		t.Errorf("fstraddle returned %v", got)
+	}
+	expect(t, rec(t), ds, words(&h), f64(99.5), words(&m))
+}
+
+// arg is one argument for structResult: the arguments must be added
+// without calling anything that could grow the stack once the result
+// pointer is in the Frame (see the stack invariant on ffi.Frame), so they
+// are data, not a closure.
+type arg struct {
+	kind byte // 'i', 'f' (float), 'd' (double)
+	bits uint64
+}
+
+func I(v int64) arg   { return arg{'i', uint64(v)} }
+func F(v float32) arg { return arg{'f', uint64(math.Float32bits(v))} }
+func D(v float64) arg { return arg{'d', math.Float64bits(v)} }
+
+// structResult calls name with args and a struct result.
+func structResult[T any](t *testing.T, name string, l *ffi.Layout, args ...arg) T {
+	t.Helper()
+	fp := fn(t, name) // before the Frame holds a stack pointer
+	var r T
+	var f ffi.Frame
+	f.StructResult(unsafe.Pointer(&r), l)
+	for _, a := range args {
+		switch a.kind {
+		case 'i':
+			f.Int(uintptr(a.bits))
+		case 'f':
+			f.Float32(math.Float32frombits(uint32(a.bits)))
+		case 'd':
+			f.Float64(math.Float64frombits(a.bits))
+		}
+	}
+	ffi.Call(fp, &f)
+	f.RetStruct(unsafe.Pointer(&r), l)
+	runtime.KeepAlive(&r)
+	if err := f.Err(); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return r
+}
+
+func TestStructResults(t *testing.T) {
+	check := func(name string, got, want any) {
+		t.Helper()
+		if got != want {
+			t.Errorf("%s returned %+v, want %+v", name, got, want)
+		}
+	}
+	check("make_desc", structResult[fdesc](t, "make_desc", lFdesc, I(8), I(-8), I(0x7fffffff), I(-1<<31), I(2)),
+		fdesc{8, -8, 0x7fffffff, -1 << 31, 2})
+	check("ret8", structResult[s8](t, "ret8", lS8, I(-1), I(0x12345678)), s8{-1, 0x12345678})
+	check("retdim3", structResult[dim3](t, "retdim3", lDim3, I(1), I(0xffffffff), I(3)), dim3{1, 0xffffffff, 3})
+	check("ret16", structResult[s16](t, "ret16", lS16, I(-1<<63), I(1<<62)), s16{-1 << 63, 1 << 62})
+	check("ret16m", structResult[s16m](t, "ret16m", lS16m, I(-7), F(2.5), D(-1e200)), s16m{-7, 2.5, -1e200})
+	check("ret16r", structResult[s16r](t, "ret16r", lS16r, D(0.1), I(-2)), s16r{0.1, -2})
+	check("rethfa2", structResult[hfa2](t, "rethfa2", lHFA2, F(1.25), F(-8)), hfa2{1.25, -8})
+	check("rethfa3", structResult[hfa3](t, "rethfa3", lHFA3, F(1), F(-2), F(3e-30)), hfa3{1, -2, 3e-30})
+	check("rethfa4d", structResult[hfa4d](t, "rethfa4d", lHFA4d, D(1), D(-2), D(3e300), D(math.SmallestNonzeroFloat64)),
+		hfa4d{1, -2, 3e300, math.SmallestNonzeroFloat64})
+	check("retextent", structResult[extent](t, "retextent", lExtent, I(1<<40), I(2), I(3), I(-9)), extent{1 << 40, 2, 3})
+	expect(t, rec(t), i64(-9)) // the argument after the hidden result pointer arrived intact
+}
+
+func TestFrameErrors(t *testing.T) {
+	// Leave a mark the fixtures would erase if they were called.
+	var f ffi.Frame
+	f.Int(0xabc)
+	ffi.Call(fn(t, "i1"), &f)
+	r := rec(t)
+
+	f = ffi.Frame{}
+	for range 64 {
+		f.Int(1)
+	}
+	ffi.Call(fn(t, "i0"), &f)
+	if f.Err() != ffi.ErrFrameOverflow {
+		t.Errorf("64 integer arguments: Err() = %v, want ErrFrameOverflow", f.Err())
+	}
+
+	f = ffi.Frame{}
+	var big [8]ipc
+	for i := range big {
+		f.Struct(unsafe.Pointer(&big[i]), lIPC)
+	}
+	ffi.Call(fn(t, "i0"), &f)
+	if f.Err() != ffi.ErrFrameOverflow {
+		t.Errorf("8 IPC handles: Err() = %v, want ErrFrameOverflow", f.Err())
+	}
+
+	f = ffi.Frame{}
+	var d fdesc
+	f.Int(1)
+	f.StructResult(unsafe.Pointer(&d), lFdesc)
+	ffi.Call(fn(t, "i0"), &f)
+	if f.Err() != ffi.ErrFrameOrder {
+		t.Errorf("StructResult after an argument: Err() = %v, want ErrFrameOrder", f.Err())
+	}
+
+	f = ffi.Frame{}
+	ffi.Call(0, &f)
+	if f.Err() != ffi.ErrNilFunc {
+		t.Errorf("Call(0): Err() = %v, want ErrNilFunc", f.Err())
+	}
+	if r[0] != 0xabc {
+		t.Errorf("a failed Call called its function")
+	}
+}
+
+// TestCallAllocs checks that a call, with stack out-parameters and by-value
+// structs, neither allocates nor moves anything to the heap.
+func TestCallAllocs(t *testing.T) {
+	launch, narrow, makeDesc := fn(t, "launch"), fn(t, "narrow"), fn(t, "make_desc")
+	allocs := testing.AllocsPerRun(1000, func() {
+		grid, block := dim3{1, 2, 3}, dim3{4, 5, 6}
+		var out uintptr
+		var f ffi.Frame
+		f.Int(uintptr(unsafe.Pointer(&out)))
+		f.Struct(unsafe.Pointer(&grid), lDim3)
+		f.Struct(unsafe.Pointer(&block), lDim3)
+		f.Int(0)
+		f.Int(0)
+		f.Int(0)
+		ffi.Call(launch, &f)
+		runtime.KeepAlive(&out)
+
+		var g ffi.Frame
+		for range 10 {
+			g.Int(1)
+		}
+		ffi.Call(narrow, &g)
+
+		var d fdesc
+		var h ffi.Frame
+		h.StructResult(unsafe.Pointer(&d), lFdesc)
+		for range 5 {
+			h.Int(1)
+		}
+		ffi.Call(makeDesc, &h)
+		h.RetStruct(unsafe.Pointer(&d), lFdesc)
+		runtime.KeepAlive(&d)
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per call, want 0", allocs)
+	}
+	t.Logf("sizeof(Frame) = %d bytes on %s", unsafe.Sizeof(ffi.Frame{}), runtime.GOARCH)
+}
+
+// TestStackMoves checks the stack invariant from the other side: calls made
+// at many stack depths, with the goroutine stack growing in between, still
+// pass pointers to the right stack objects.
+func TestStackMoves(t *testing.T) {
+	i1 := fn(t, "i1")
+	r := rec(t)
+	var recurse func(n int)
+	recurse = func(n int) {
+		var pad [64]uintptr // grow the stack quickly
+		var out uintptr
+		var f ffi.Frame
+		f.Int(uintptr(unsafe.Pointer(&out)))
+		ffi.Call(i1, &f)
+		if r[0] != uint64(uintptr(unsafe.Pointer(&out))) {
+			t.Fatalf("depth %d: C got %#x, &out is %p", n, r[0], &out)
+		}
+		runtime.KeepAlive(&out)
+		if n > 0 {
+			recurse(n - 1)
+		}
+		runtime.KeepAlive(&pad)
+	}
+	recurse(300)
+}

@@ -1,0 +1,43 @@
+// Package ffi is the small hand-written support package that cugen's
+// generated CUDA bindings call C through, without cgo.
+//
+// It should only be imported by generated code; its API changes together with
+// the generator, guarded by [Version] and [MinVersion] the way protobuf's
+// runtime guards its generated code:
+//
+//	const _ = ffi.EnforceVersion(ffi.Version - 1) // ffi is too old for this code
+//	const _ = ffi.EnforceVersion(1 - ffi.MinVersion) // this code is too old for ffi
+//
+// A failing guard is a compile error (a negative constant converted to an
+// unsigned type), so version skew breaks the build, not the run.
+//
+// The package has four parts:
+//
+//   - Loading: [Library] and [Proc] open a shared library and resolve symbols
+//     lazily, once, and report failures as [*LoadError] and [*SymbolError]
+//     values naming every path tried and the CUDA version a symbol needs.
+//   - Calling: [Frame] is the register image of one C call, built argument
+//     by argument and classified for the System V AMD64 ABI (linux/amd64) or
+//     AAPCS64 (linux/arm64); [Call] runs it through runtime.cgocall and a
+//     small assembly trampoline. A call costs no allocation.
+//   - Callbacks: one static C entry point per callback typedef ([Callback])
+//     dispatches on a [Handle] passed as the C userData pointer, so the
+//     process-wide limit of purego callbacks is never reached.
+//   - Errors: [CallError] carries the C function name and unwraps to the
+//     generated result code, so errors.Is works against generated constants.
+//
+// Only linux/amd64 and linux/arm64 are supported.
+package ffi
+
+// EnforceVersion is used by generated code to check, at compile time, that
+// it and this package agree; see the package documentation.
+type EnforceVersion uint
+
+const (
+	// Version is the version of this package's API for generated code.
+	// Generated code requires Version >= the version it was generated for.
+	Version = 1
+
+	// MinVersion is the oldest generated code this package still supports.
+	MinVersion = 1
+)

@@ -1,0 +1,15 @@
+//go:build linux && (amd64 || arm64)
+
+package ffi
+
+// Internals the external tests check.
+
+// HandleTableLen is the number of slots the handle table has ever needed.
+func HandleTableLen() int {
+	handles.mu.RLock()
+	defer handles.mu.RUnlock()
+	return len(handles.slots)
+}
+
+// CallbacksMade is the number of purego callbacks made through Callback.
+func CallbacksMade() int64 { return callbacksMade.Load() }
