@@ -35,7 +35,7 @@ check: deps
 	@tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
 	for set in $(GEN_SETS); do \
 		major=$${set%%.*}; \
-		$(CUGEN) gen -set $$set -out $$tmp/cuda$$major >/dev/null || exit 1; \
+		$(CUGEN) gen -set $$set -out $$tmp/cuda$$major -importpath github.com/cugen/cugen/generated/cuda$$major >/dev/null || exit 1; \
 		if ! diff -r -q generated/cuda$$major $$tmp/cuda$$major; then \
 			echo "make check: generated/cuda$$major is stale: run make generate" >&2; exit 1; \
 		fi; \

@@ -150,7 +150,8 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
 	src := addSource(fs)
 	out := fs.String("out", "", "output directory: packages go to OUT/cu and OUT/cudart (default generated/cudaMAJOR)")
-	demo := fs.Bool("demo", true, "add the context-demo tests to each package")
+	demo := fs.Bool("demo", true, "add the context-demo test to the cudart package")
+	importPath := fs.String("importpath", "", "Go import path of -out (default: from the go.mod above it)")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
@@ -171,11 +172,12 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		*out = filepath.Join("generated", fmt.Sprintf("cuda%d", api.CUDAVersion/1000))
 	}
-	importPath, err := importPathOf(*out)
-	if err != nil {
-		return err
+	if *importPath == "" {
+		if *importPath, err = importPathOf(*out); err != nil {
+			return err
+		}
 	}
-	pkgs, err := emit.Generate(api, emit.Options{Origin: origin, Demo: *demo, ImportPath: importPath})
+	pkgs, err := emit.Generate(api, emit.Options{Origin: origin, Demo: *demo, ImportPath: *importPath})
 	if err != nil {
 		return err
 	}
