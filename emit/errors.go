@@ -97,7 +97,11 @@ func (m *model) genLoad(f *jen.File) error {
 		if fn.SinceVersion != 0 {
 			since = "CUDA " + versionString(int64(fn.SinceVersion))
 		}
-		defs = append(defs, jen.Id(m.procName(fn)).Op("=").Id("lib").Dot("NewProc").Call(jen.Lit(fn.Symbol), jen.Lit(since)))
+		proc := jen.Id("lib").Dot("NewProc").Call(jen.Lit(fn.Symbol), jen.Lit(since))
+		if fn.PerThreadSymbol != "" {
+			proc = proc.Dot("PerThread").Call(jen.Lit(fn.PerThreadSymbol))
+		}
+		defs = append(defs, jen.Id(m.procName(fn)).Op("=").Add(proc))
 	}
 	f.Comment("One procedure per function, resolved on its first call.")
 	f.Var().Defs(defs...)
@@ -141,6 +145,15 @@ func (m *model) symbolsTest() ([]byte, error) {
 			),
 		),
 		jen.Id("t").Dot("Logf").Call(jen.Lit("%d of %d symbols resolve in %s"), jen.Len(jen.Id("procs")).Op("-").Len(jen.Id("missing")), jen.Len(jen.Id("procs")), jen.Id("lib").Dot("Path").Call()),
+		jen.Id("perThread").Op(":=").Lit(0),
+		jen.For(jen.List(jen.Id("_"), jen.Id("p")).Op(":=").Range().Id("procs")).Block(
+			jen.If(jen.Id("p").Dot("PerThreadName").Call().Op("==").Lit("")).Block(jen.Continue()),
+			jen.Id("perThread").Op("++"),
+			jen.If(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Id("lib").Dot("Lookup").Call(jen.Id("p").Dot("PerThreadName").Call()), jen.Id("err").Op("!=").Nil()).Block(
+				jen.Id("missing").Op("=").Append(jen.Id("missing"), jen.Id("err").Dot("Error").Call()),
+			),
+		),
+		jen.Id("t").Dot("Logf").Call(jen.Lit("%d per-thread-default-stream variants checked"), jen.Id("perThread")),
 		jen.If(jen.Len(jen.Id("missing")).Op("==").Lit(0)).Block(jen.Return()),
 		jen.Id("report").Op(":=").Id("t").Dot("Logf"),
 		jen.If(jen.Qual("os", "Getenv").Call(jen.Lit("CUGEN_REQUIRE_ALL_SYMBOLS")).Op("==").Lit("1")).Block(

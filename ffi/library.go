@@ -34,15 +34,57 @@ type LibraryDesc struct {
 // Library is a shared library opened lazily, at most once, on first use.
 // Its methods are safe for concurrent use.
 type Library struct {
-	desc LibraryDesc
-	once sync.Once
-	res  atomic.Pointer[loadResult] // nil until the one load attempt finished
+	desc      LibraryDesc
+	once      sync.Once
+	res       atomic.Pointer[loadResult] // nil until the one load attempt finished
+	perThread atomic.Bool                // requested by UsePerThreadDefaultStream
 }
 
 type loadResult struct {
-	handle uintptr
-	path   string
-	err    error
+	handle    uintptr
+	path      string
+	err       error
+	perThread bool // procs resolve their per-thread-default-stream symbols
+}
+
+// DefaultStreamEnv selects the per-thread default stream for every library
+// when set to "per-thread" at load time; see [Library.UsePerThreadDefaultStream].
+const DefaultStreamEnv = "CUGEN_DEFAULT_STREAM"
+
+// UsePerThreadDefaultStream makes the library's stream-ordered functions use
+// the per-thread default stream, as C code compiled with
+// CUDA_API_PER_THREAD_DEFAULT_STREAM (nvcc --default-stream per-thread) does:
+// their _ptds/_ptsz symbols are bound instead. Setting DefaultStreamEnv to
+// "per-thread" does the same for every library. It must be called before the
+// library loads (before the first call into it); afterwards it returns an
+// error and changes nothing.
+func (l *Library) UsePerThreadDefaultStream() error {
+	if l.res.Load() != nil {
+		return errors.New("cugen: " + l.desc.Name + " library already loaded: choose the default stream before the first call")
+	}
+	l.perThread.Store(true)
+	return nil
+}
+
+// PerThreadDefaultStream reports whether the loaded library binds the
+// per-thread-default-stream symbols.
+func (l *Library) PerThreadDefaultStream() bool {
+	r := l.res.Load()
+	return r != nil && r.perThread
+}
+
+// Lookup resolves any symbol of the library (loading it first), without
+// caching; for tests and tools.
+func (l *Library) Lookup(symbol string) (uintptr, error) {
+	if err := l.Load(); err != nil {
+		return 0, err
+	}
+	r := l.res.Load()
+	a, err := purego.Dlsym(r.handle, symbol)
+	if err != nil {
+		return 0, &SymbolError{Library: l.desc.Name, Path: r.path, Symbol: symbol, Err: err}
+	}
+	return a, nil
 }
 
 // NewLibrary returns a Library that is opened on its first Load (or first
@@ -58,7 +100,11 @@ func (l *Library) Load() error {
 	if r := l.res.Load(); r != nil {
 		return r.err
 	}
-	l.once.Do(func() { l.res.Store(l.load()) })
+	l.once.Do(func() {
+		r := l.load()
+		r.perThread = l.perThread.Load() || os.Getenv(DefaultStreamEnv) == "per-thread"
+		l.res.Store(r)
+	})
 	return l.res.Load().err
 }
 
@@ -169,14 +215,26 @@ func (l *Library) NewProc(symbol, since string) *Proc {
 	return &Proc{lib: l, name: symbol, since: since}
 }
 
+// PerThread names the symbol's per-thread-default-stream variant (e.g.
+// cuMemcpyHtoD_v2_ptds), bound instead when the library uses the per-thread
+// default stream. It returns p, for use in a var block at initialization.
+func (p *Proc) PerThread(symbol string) *Proc {
+	p.ptName = symbol
+	return p
+}
+
+// PerThreadName returns the per-thread-default-stream variant, or "".
+func (p *Proc) PerThreadName() string { return p.ptName }
+
 // Proc is a symbol of a Library, resolved on its first Addr call.
 type Proc struct {
-	addr  atomic.Uintptr // non-zero once resolved
-	lib   *Library
-	name  string
-	since string
-	once  sync.Once
-	err   error // set by the one resolution attempt if it failed
+	addr   atomic.Uintptr // non-zero once resolved
+	lib    *Library
+	name   string
+	ptName string // per-thread-default-stream variant, if any
+	since  string
+	once   sync.Once
+	err    error // set by the one resolution attempt if it failed
 }
 
 // Addr returns the symbol's address, loading the library and resolving the
@@ -197,9 +255,13 @@ func (p *Proc) resolve() (uintptr, error) {
 			return
 		}
 		r := p.lib.res.Load()
-		a, err := purego.Dlsym(r.handle, p.name)
+		name := p.name
+		if r.perThread && p.ptName != "" {
+			name = p.ptName
+		}
+		a, err := purego.Dlsym(r.handle, name)
 		if err != nil {
-			p.err = &SymbolError{Library: p.lib.desc.Name, Path: r.path, Symbol: p.name, Since: p.since, Err: err}
+			p.err = &SymbolError{Library: p.lib.desc.Name, Path: r.path, Symbol: name, Since: p.since, Err: err}
 			return
 		}
 		p.addr.Store(a)

@@ -9,6 +9,7 @@
 //	cugen ir -headers DIR            the parsed IR as JSON
 //	cugen headers -set 12.4          fetch and verify a locked header set, print its directory
 //	cugen libs -lib libcudart12      fetch and verify a locked library package, print its directory
+//	cugen diff -old set:12.4 -new set:13.0   what changed in the API between two header sets
 //
 // From a downstream module:
 //
@@ -42,7 +43,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cmds := map[string]func([]string, io.Writer, io.Writer) error{
-		"gen": cmdGen, "ir": cmdIR, "headers": cmdHeaders, "libs": cmdLibs,
+		"gen": cmdGen, "ir": cmdIR, "headers": cmdHeaders, "libs": cmdLibs, "diff": cmdDiff,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
@@ -64,6 +65,7 @@ const usage = `usage:
   cugen ir (-headers DIR | -set NAME [-lock FILE])
   cugen headers -set NAME [-lock FILE]
   cugen libs -lib NAME [-lock FILE]
+  cugen diff -old DIR|set:NAME -new DIR|set:NAME [-lock FILE] [-json]
 `
 
 // source is how a command finds its headers: a directory, or a lock entry.
@@ -95,11 +97,16 @@ func (s source) resolve(stderr io.Writer) (dir, origin string, err error) {
 		if err != nil {
 			return "", "", err
 		}
-		cache, err := lock.DefaultCacheDir()
-		if err != nil {
-			return "", "", err
+		var dir string
+		if e.Toolkit() {
+			// A toolkit set (13.0) is verified in place, never fetched.
+			dir, err = lock.ToolkitDir(e)
+		} else {
+			var cache string
+			if cache, err = lock.DefaultCacheDir(); err == nil {
+				dir, err = lock.Fetch(context.Background(), e, cache, stderr)
+			}
 		}
-		dir, err := lock.Fetch(context.Background(), e, cache, stderr)
 		if err != nil {
 			return "", "", err
 		}

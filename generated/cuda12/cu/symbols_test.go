@@ -20,6 +20,17 @@ func TestSymbolsResolve(t *testing.T) {
 		}
 	}
 	t.Logf("%d of %d symbols resolve in %s", len(procs)-len(missing), len(procs), lib.Path())
+	perThread := 0
+	for _, p := range procs {
+		if p.PerThreadName() == "" {
+			continue
+		}
+		perThread++
+		if _, err := lib.Lookup(p.PerThreadName()); err != nil {
+			missing = append(missing, err.Error())
+		}
+	}
+	t.Logf("%d per-thread-default-stream variants checked", perThread)
 	if len(missing) == 0 {
 		return
 	}

@@ -6,7 +6,7 @@ package cudart
 // plain int is untyped here, as C converts it implicitly; one with a cast or
 // suffix keeps its type.
 const (
-	// Version is CUDART_VERSION (cuda_runtime_api.h).
+	// Version is CUDART_VERSION: CUDA Runtime API Version.
 	Version = 12040
 	// HostAllocDefault is cudaHostAllocDefault: Default page-locked allocation flag.
 	HostAllocDefault = 0
@@ -32,9 +32,9 @@ const (
 	StreamDefault = 0
 	// StreamNonBlocking is cudaStreamNonBlocking: Stream does not synchronize with stream 0 (the NULL stream).
 	StreamNonBlocking = 1
-	// StreamLegacy is cudaStreamLegacy (driver_types.h).
+	// StreamLegacy is cudaStreamLegacy: Legacy stream handle.
 	StreamLegacy Stream = 1
-	// StreamPerThread is cudaStreamPerThread (driver_types.h).
+	// StreamPerThread is cudaStreamPerThread: Per-thread stream handle.
 	StreamPerThread Stream = 2
 	// EventDefault is cudaEventDefault: Default event flag.
 	EventDefault = 0
@@ -106,29 +106,29 @@ const (
 	InvalidDeviceId = -2
 	// InitDeviceFlagsAreValid is cudaInitDeviceFlagsAreValid: Tell the CUDA runtime that DeviceFlags is being set in cudaInitDevice call.
 	InitDeviceFlagsAreValid = 1
-	// CooperativeLaunchMultiDeviceNoPreSync is cudaCooperativeLaunchMultiDeviceNoPreSync (driver_types.h).
+	// CooperativeLaunchMultiDeviceNoPreSync is cudaCooperativeLaunchMultiDeviceNoPreSync: If set, each kernel launched as part of [LaunchCooperativeKernelMultiDevice] only waits for prior work in the stream corresponding to that GPU to complete before the kernel begins execution.
 	CooperativeLaunchMultiDeviceNoPreSync = 1
-	// CooperativeLaunchMultiDeviceNoPostSync is cudaCooperativeLaunchMultiDeviceNoPostSync (driver_types.h).
+	// CooperativeLaunchMultiDeviceNoPostSync is cudaCooperativeLaunchMultiDeviceNoPostSync: If set, any subsequent work pushed in a stream that participated in a call to [LaunchCooperativeKernelMultiDevice] will only wait for the kernel launched on the GPU corresponding to that stream to complete before it begins execution.
 	CooperativeLaunchMultiDeviceNoPostSync = 2
-	// ArraySparsePropertiesSingleMipTail is cudaArraySparsePropertiesSingleMipTail (driver_types.h).
+	// ArraySparsePropertiesSingleMipTail is cudaArraySparsePropertiesSingleMipTail: Indicates that the layered sparse CUDA array or CUDA mipmapped array has a single mip tail region for all layers.
 	ArraySparsePropertiesSingleMipTail = 1
-	// IpcHandleSize is CUDA_IPC_HANDLE_SIZE (driver_types.h).
+	// IpcHandleSize is CUDA_IPC_HANDLE_SIZE: CUDA IPC Handle Size.
 	IpcHandleSize = 64
-	// ExternalMemoryDedicated is cudaExternalMemoryDedicated (driver_types.h).
+	// ExternalMemoryDedicated is cudaExternalMemoryDedicated: Indicates that the external memory object is a dedicated resource.
 	ExternalMemoryDedicated = 1
-	// ExternalSemaphoreSignalSkipNvSciBufMemSync is cudaExternalSemaphoreSignalSkipNvSciBufMemSync (driver_types.h).
+	// ExternalSemaphoreSignalSkipNvSciBufMemSync is cudaExternalSemaphoreSignalSkipNvSciBufMemSync: When the /p flags parameter of [ExternalSemaphoreSignalParams] contains this flag, it indicates that signaling an external semaphore object should skip performing appropriate memory synchronization operations over all the external memory objects that are imported as [ExternalMemoryHandleTypeNvSciBuf], which otherwise are performed by default to ensure data coherency with other importers of the same NvSciBuf memory objects.
 	ExternalSemaphoreSignalSkipNvSciBufMemSync = 1
-	// ExternalSemaphoreWaitSkipNvSciBufMemSync is cudaExternalSemaphoreWaitSkipNvSciBufMemSync (driver_types.h).
+	// ExternalSemaphoreWaitSkipNvSciBufMemSync is cudaExternalSemaphoreWaitSkipNvSciBufMemSync: When the /p flags parameter of [ExternalSemaphoreWaitParams] contains this flag, it indicates that waiting an external semaphore object should skip performing appropriate memory synchronization operations over all the external memory objects that are imported as [ExternalMemoryHandleTypeNvSciBuf], which otherwise are performed by default to ensure data coherency with other importers of the same NvSciBuf memory objects.
 	ExternalSemaphoreWaitSkipNvSciBufMemSync = 2
-	// NvSciSyncAttrSignal is cudaNvSciSyncAttrSignal (driver_types.h).
+	// NvSciSyncAttrSignal is cudaNvSciSyncAttrSignal: When /p flags of [DeviceGetNvSciSyncAttributes] is set to this, it indicates that application need signaler specific NvSciSyncAttr to be filled by [DeviceGetNvSciSyncAttributes].
 	NvSciSyncAttrSignal = 1
-	// NvSciSyncAttrWait is cudaNvSciSyncAttrWait (driver_types.h).
+	// NvSciSyncAttrWait is cudaNvSciSyncAttrWait: When /p flags of [DeviceGetNvSciSyncAttributes] is set to this, it indicates that application need waiter specific NvSciSyncAttr to be filled by [DeviceGetNvSciSyncAttributes].
 	NvSciSyncAttrWait = 2
-	// GraphKernelNodePortDefault is cudaGraphKernelNodePortDefault (driver_types.h).
+	// GraphKernelNodePortDefault is cudaGraphKernelNodePortDefault: This port activates when the kernel has finished executing.
 	GraphKernelNodePortDefault = 0
-	// GraphKernelNodePortProgrammatic is cudaGraphKernelNodePortProgrammatic (driver_types.h).
+	// GraphKernelNodePortProgrammatic is cudaGraphKernelNodePortProgrammatic: This port activates when all blocks of the kernel have performed cudaTriggerProgrammaticLaunchCompletion() or have terminated.
 	GraphKernelNodePortProgrammatic = 1
-	// GraphKernelNodePortLaunchCompletion is cudaGraphKernelNodePortLaunchCompletion (driver_types.h).
+	// GraphKernelNodePortLaunchCompletion is cudaGraphKernelNodePortLaunchCompletion: This port activates when all blocks of the kernel have begun execution.
 	GraphKernelNodePortLaunchCompletion = 2
 	// StreamAttributeAccessPolicyWindow is cudaStreamAttributeAccessPolicyWindow (driver_types.h).
 	StreamAttributeAccessPolicyWindow = 1

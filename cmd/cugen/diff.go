@@ -1,0 +1,63 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"io"
+	"strings"
+
+	"github.com/cugen/cugen/parser"
+	"github.com/cugen/cugen/parser/apidiff"
+	"github.com/cugen/cugen/parser/ir"
+)
+
+// cmdDiff prints what changed in the CUDA API between two header sets:
+//
+//	cugen diff -old set:11.8 -new set:12.4 [-lock headers.lock] [-json]
+//	cugen diff -old /usr/local/cuda-12.4/include -new /usr/local/cuda/include
+func cmdDiff(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
+	oldArg := fs.String("old", "", "old headers: a CUDA include directory, or set:NAME of the lock file")
+	newArg := fs.String("new", "", "new headers: a CUDA include directory, or set:NAME of the lock file")
+	lockPath := fs.String("lock", "headers.lock", "lock file for set:NAME")
+	asJSON := fs.Bool("json", false, "write the report as JSON")
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	if *oldArg == "" || *newArg == "" {
+		return errors.New("cugen diff: -old and -new are required")
+	}
+	oldAPI, err := parseHeaders(*oldArg, *lockPath, stderr)
+	if err != nil {
+		return err
+	}
+	newAPI, err := parseHeaders(*newArg, *lockPath, stderr)
+	if err != nil {
+		return err
+	}
+	r := apidiff.Compare(oldAPI, newAPI)
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	return r.WriteText(stdout)
+}
+
+// parseHeaders parses a header directory, or the lock entry named by
+// "set:NAME", fetched and verified.
+func parseHeaders(arg, lockPath string, stderr io.Writer) (*ir.API, error) {
+	var dir, set string
+	if name, ok := strings.CutPrefix(arg, "set:"); ok {
+		set = name
+	} else {
+		dir = arg
+	}
+	src := source{headers: &dir, set: &set, lockPath: &lockPath}
+	dir, _, err := src.resolve(stderr)
+	if err != nil {
+		return nil, err
+	}
+	return parser.Parse(dir)
+}
