@@ -424,6 +424,41 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 	body = append(body, jen.Return())
 	f.Func().Id(name).Params(goParams...).Params(results...).Block(body...)
 	f.Line()
+	// A C alias macro (#define cuGraphInstantiate cuGraphInstantiateWithFlags)
+	// gets a Go function of its own name that calls the real one.
+	var args []jen.Code
+	for _, p := range ps {
+		switch p.role {
+		case roleUserData, roleBufferLen, roleOut, roleOutString, roleOutBuffer:
+		default:
+			args = append(args, jen.Id(p.goName))
+		}
+	}
+	var resTypes []jen.Code
+	for _, p := range ps {
+		switch p.role {
+		case roleOut, roleOutString, roleOutBuffer:
+			resTypes = append(resTypes, p.goType)
+		}
+	}
+	switch {
+	case errRes:
+		resTypes = append(resTypes, jen.Error())
+	case cResult != nil:
+		resTypes = append(resTypes, m.resultGoType(cResult))
+	}
+	for _, a := range fn.Aliases {
+		an := m.aliasNames[a]
+		comment(f, fmt.Sprintf("%s is %s, which %s defines as %s: it calls [%s].", an, a, fn.Pos.File, fn.Name, name))
+		call := jen.Id(name).Call(args...)
+		var stmt jen.Code = jen.Return(call)
+		if len(resTypes) == 0 {
+			stmt = call
+		}
+		f.Func().Id(an).Params(goParams...).Params(resTypes...).Block(stmt)
+		f.Line()
+		m.audit = append(m.audit, fmt.Sprintf("name %s: alias macro of %s, a Go function calling %s", a, fn.Name, name))
+	}
 }
 
 func hasCallback(ps []*param) bool {

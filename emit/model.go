@@ -22,10 +22,11 @@ type model struct {
 
 	// Go identifiers: C reference name -> Go name, and the reverse for the
 	// collision rule.
-	typeNames map[string]string
-	taken     map[string]string // Go name -> C name that took it
-	funcNames map[*ir.Function]string
-	valNames  map[string]string // enum value / macro C name -> Go name
+	typeNames  map[string]string
+	taken      map[string]string // Go name -> C name that took it
+	funcNames  map[*ir.Function]string
+	aliasNames map[string]string // C alias macro -> Go name
+	valNames   map[string]string // enum value / macro C name -> Go name
 
 	// Declarations emitted, in IR order.
 	recs    []*ir.Record
@@ -53,14 +54,15 @@ var builtinTypedefs = map[string]string{
 func newModel(api *ir.API, lib ir.Library, opts Options) (*model, error) {
 	m := &model{
 		api: api, lib: lib, opts: opts,
-		typedefs:  map[string]*ir.Typedef{},
-		records:   map[string]*ir.Record{},
-		enums:     map[string]*ir.Enum{},
-		typeNames: map[string]string{},
-		taken:     map[string]string{},
-		funcNames: map[*ir.Function]string{},
-		valNames:  map[string]string{},
-		reached:   map[string]bool{},
+		typedefs:   map[string]*ir.Typedef{},
+		records:    map[string]*ir.Record{},
+		enums:      map[string]*ir.Enum{},
+		typeNames:  map[string]string{},
+		taken:      map[string]string{},
+		funcNames:  map[*ir.Function]string{},
+		aliasNames: map[string]string{},
+		valNames:   map[string]string{},
+		reached:    map[string]bool{},
 	}
 	m.pkg = "cu"
 	if lib == ir.Runtime {
@@ -250,6 +252,15 @@ func (m *model) assignNames() error {
 			return err
 		}
 		m.funcNames[f] = n
+	}
+	for _, f := range m.funcs {
+		for _, a := range f.Aliases {
+			n, err := claim(a, goName(a))
+			if err != nil {
+				return err
+			}
+			m.aliasNames[a] = n
+		}
 	}
 	for _, e := range m.ens {
 		for _, v := range e.Values {

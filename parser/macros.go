@@ -74,10 +74,14 @@ var identRE = regexp.MustCompile(`^[A-Za-z_]\w*$`)
 
 // apiAliases inverts `#define cuCtxCreate cuCtxCreate_v2` and
 // `#define cuMemcpyHtoD __CUDA_API_PTDS(cuMemcpyHtoD_v2)`: linked symbol ->
-// API name. When several names alias one symbol the shortest (then
-// alphabetically first) wins, so the choice does not depend on map order.
-func (p *parse) apiAliases() map[string]string {
+// API name, for versioned symbols (name + _vN) and ptds wrappers. When
+// several names alias one symbol the shortest (then alphabetically first)
+// wins, so the choice does not depend on map order. Any other alias
+// (`#define cuGraphInstantiate cuGraphInstantiateWithFlags`, where the target
+// is an API name of its own) is returned in others, sorted.
+func (p *parse) apiAliases() (versioned map[string]string, others map[string][]string) {
 	out := map[string]string{}
+	others = map[string][]string{}
 	for name, m := range p.ast.Macros {
 		if m.IsFnLike || !p.isCUDAFile(m.Position().Filename) {
 			continue
@@ -95,12 +99,19 @@ func (p *parse) apiAliases() map[string]string {
 		if target == name {
 			continue
 		}
+		if !strings.HasPrefix(r[0], "__CUDA") && !versionOnlyRE.MatchString(strings.TrimPrefix(target, name)) {
+			others[target] = append(others[target], name)
+			continue
+		}
 		if old, ok := out[target]; ok && (len(old) < len(name) || len(old) == len(name) && old < name) {
 			continue
 		}
 		out[target] = name
 	}
-	return out
+	for _, v := range others {
+		sort.Strings(v)
+	}
+	return out, others
 }
 
 var ptdsRE = regexp.MustCompile(`(?m)^\s*#\s*define\s+(\w+)\s+__CUDA(?:RT)?_API_PT(DS|SZ)\(\s*(\w+)\s*\)`)
@@ -192,7 +203,10 @@ func (p *parse) pfnVersions() map[string]int {
 	return out
 }
 
-var vSuffixRE = regexp.MustCompile(`_v\d+$`)
+var (
+	vSuffixRE     = regexp.MustCompile(`_v\d+$`)
+	versionOnlyRE = regexp.MustCompile(`^_v\d+$`)
+)
 
 func versionSuffix(s string) string { return vSuffixRE.FindString(s) }
 
@@ -223,10 +237,7 @@ func (p *parse) collectMacros() error {
 		lib, _ := libraryOf(pos.Filename)
 		mc := &ir.Macro{Name: name, Library: lib, Pos: p.pos(pos.Filename, pos.Line)}
 		t := m.Type()
-		mc.CType = t.String()
-		if td := t.Typedef(); td != nil {
-			mc.CType = td.Name()
-		}
+		mc.CType = p.typ(t).C // C spelling: "unsigned int", "void *", "CUstream"
 		switch v := m.Value().(type) {
 		case cc.Int64Value:
 			mc.Kind, mc.Value, mc.Signed = ir.Int, strconv.FormatInt(int64(v), 10), true
@@ -252,6 +263,9 @@ func (p *parse) collectMacros() error {
 			mc.Signed = false
 		}
 		mc.Doc = p.trailingDoc(pos.Filename, pos.Line)
+		if mc.Doc == "" {
+			mc.Doc = p.leadingDoc(pos.Filename, pos.Line)
+		}
 		p.api.Macros = append(p.api.Macros, mc)
 	}
 	sort.SliceStable(p.api.Macros, func(i, j int) bool { return posLess(p.api.Macros[i].Pos, p.api.Macros[j].Pos) })
@@ -264,4 +278,27 @@ func isUnsignedKind(k cc.Kind) bool {
 		return true
 	}
 	return false
+}
+
+// leadingDoc returns the /** ... */ comment that ends on the line before the
+// given line of file: the documentation of a #define, which cc keeps no
+// tokens of.
+func (p *parse) leadingDoc(file string, line int) string {
+	p.trailingDoc(file, 0) // loads the file's lines
+	lines := p.lines[file]
+	end := line - 2 // index of the previous line
+	if end < 0 || end >= len(lines) || !strings.HasSuffix(strings.TrimSpace(lines[end]), "*/") {
+		return ""
+	}
+	for i := end; i >= 0 && i > end-200; i-- {
+		if strings.Contains(lines[i], "/*") {
+			text := strings.Join(lines[i:end+1], "\n")
+			text = text[strings.Index(text, "/*"):]
+			if !strings.HasPrefix(text, "/**") || strings.HasPrefix(text, "/**<") {
+				return ""
+			}
+			return lastDocComment([]byte(text))
+		}
+	}
+	return ""
 }

@@ -73,10 +73,11 @@ func Parse(dir string) (*ir.API, error) {
 }
 
 type parse struct {
-	dir    string
-	opened map[string]bool // header-dir-relative files cc opened
-	ast    *cc.AST
-	api    *ir.API
+	dir     string
+	sysDirs []string        // the C front end's other include directories
+	opened  map[string]bool // header-dir-relative files cc opened
+	ast     *cc.AST
+	api     *ir.API
 
 	enums    map[string]*ir.Enum   // by tag or typedef name
 	records  map[string]*ir.Record // by tag or typedef name
@@ -127,6 +128,11 @@ func (p *parse) run() (*ir.API, error) {
 	cfg.FS = recordingFS{p}
 	cfg.IncludePaths = append([]string{p.dir}, cfg.IncludePaths...)
 	cfg.SysIncludePaths = append([]string{p.dir}, cfg.SysIncludePaths...)
+	for _, d := range append(cfg.IncludePaths, cfg.SysIncludePaths...) {
+		if d != p.dir && filepath.IsAbs(d) {
+			p.sysDirs = append(p.sysDirs, filepath.Clean(d))
+		}
+	}
 
 	var src strings.Builder
 	for _, h := range []string{driverHeader, runtimeHeader, typedefsHeader} {
@@ -181,12 +187,33 @@ func (p *parse) locate(err error) error {
 	return &Error{File: p.dir, Msg: first}
 }
 
-// pos converts a cc position to a header-relative ir.Pos.
+// pos converts a cc position to a header-relative ir.Pos. A file outside
+// the header directory (the libc header that declares size_t or uint32_t) is
+// named the way C includes it, "<stddef.h>", so the IR holds no machine path.
 func (p *parse) pos(file string, line int) ir.Pos {
 	if r, ok := p.rel(file); ok {
-		file = r
+		return ir.Pos{File: r, Line: line}
 	}
-	return ir.Pos{File: file, Line: line}
+	return ir.Pos{File: p.sysName(file), Line: line}
+}
+
+// sysName names a file outside the header directory relative to the system
+// include directory that gives it the shortest name: <bits/types.h>.
+func (p *parse) sysName(file string) string {
+	if !filepath.IsAbs(file) {
+		return file // <builtin>, <predefined>
+	}
+	best := ""
+	for _, dir := range p.sysDirs {
+		r, err := filepath.Rel(dir, file)
+		if err == nil && !strings.HasPrefix(r, "..") && (best == "" || len(r) < len(best)) {
+			best = r
+		}
+	}
+	if best == "" {
+		best = filepath.Base(file)
+	}
+	return "<" + filepath.ToSlash(best) + ">"
 }
 
 // libraryOf attributes a declaration to a library by the header that
@@ -206,7 +233,7 @@ func (p *parse) collect() error {
 	if err := p.collectMacrosVersions(); err != nil {
 		return err
 	}
-	aliases := p.apiAliases()
+	aliases, otherAliases := p.apiAliases()
 	perThread, err := p.perThreadSymbols()
 	if err != nil {
 		return err
@@ -256,6 +283,7 @@ func (p *parse) collect() error {
 				if err != nil {
 					return err
 				}
+				fn.Aliases = otherAliases[sym]
 				if pt, ok := perThread[fn.Symbol]; ok {
 					fn.PerThreadSymbol = pt
 				}

@@ -43,6 +43,9 @@ type Function struct {
 	// Symbol is the linked ABI symbol a C program compiled against these
 	// headers calls (cuCtxCreate_v2).
 	Symbol string `json:"symbol"`
+	// Aliases are other API names the headers #define to this function
+	// without a version suffix (cuGraphInstantiate -> cuGraphInstantiateWithFlags).
+	Aliases []string `json:"aliases,omitempty"`
 	// PerThreadSymbol is the per-thread-default-stream variant (_ptds/_ptsz)
 	// selected by CUDA_API_PER_THREAD_DEFAULT_STREAM, if any.
 	PerThreadSymbol string  `json:"per_thread_symbol,omitempty"`

@@ -18065,7 +18065,7 @@ func FuncSetSharedMemConfig(hfunc Function, config Sharedconfig) (err error) {
 // [GraphAddHostNode],
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode],
-// [GraphInstantiate],
+// cuGraphInstantiate,
 // [GraphDestroy],
 // [GraphGetNodes],
 // [GraphGetRootNodes],
@@ -19836,7 +19836,7 @@ func GraphBatchMemOpNodeSetParams(hNode GraphNode, nodeParams *BatchMemOpNodePar
 // [GraphAddBatchMemOpNode],
 // [GraphBatchMemOpNodeGetParams],
 // [GraphBatchMemOpNodeSetParams],
-// [GraphInstantiate]
+// cuGraphInstantiate
 func GraphExecBatchMemOpNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *BatchMemOpNodeParams) (err error) {
 	fnPtr, lerr := procGraphExecBatchMemOpNodeSetParams.Addr()
 	if lerr != nil {
@@ -21134,7 +21134,7 @@ func GraphDestroyNode(hNode GraphNode) (err error) {
 	return
 }
 
-// GraphInstantiate wraps cuGraphInstantiate (symbol cuGraphInstantiateWithFlags, cuda.h). It needs a driver of CUDA 11.4 or newer.
+// GraphInstantiateWithFlags wraps cuGraphInstantiateWithFlags (symbol cuGraphInstantiateWithFlags, cuda.h). It needs a driver of CUDA 11.4 or newer.
 //
 // Creates an executable graph from a graph.
 //
@@ -21199,13 +21199,13 @@ func GraphDestroyNode(hNode GraphNode) (err error) {
 // Note that this function may also return error codes from previous, asynchronous launches.
 //
 // See also:
-// [GraphInstantiate],
+// cuGraphInstantiate,
 // [GraphCreate],
 // [GraphUpload],
 // [GraphLaunch],
 // [GraphExecDestroy]
-func GraphInstantiate(hGraph Graph, flags uint64) (phGraphExec GraphExec, err error) {
-	fnPtr, lerr := procGraphInstantiate.Addr()
+func GraphInstantiateWithFlags(hGraph Graph, flags uint64) (phGraphExec GraphExec, err error) {
+	fnPtr, lerr := procGraphInstantiateWithFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
@@ -21221,10 +21221,15 @@ func GraphInstantiate(hGraph Graph, flags uint64) (phGraphExec GraphExec, err er
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errGraphInstantiate, rc)
+		err = ffi.Fail(&errGraphInstantiateWithFlags, rc)
 		return
 	}
 	return
+}
+
+// GraphInstantiate is cuGraphInstantiate, which cuda.h defines as cuGraphInstantiateWithFlags: it calls [GraphInstantiateWithFlags].
+func GraphInstantiate(hGraph Graph, flags uint64) (GraphExec, error) {
+	return GraphInstantiateWithFlags(hGraph, flags)
 }
 
 // GraphInstantiateWithParams wraps cuGraphInstantiateWithParams (symbol cuGraphInstantiateWithParams, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -21324,7 +21329,7 @@ func GraphInstantiate(hGraph Graph, flags uint64) (phGraphExec GraphExec, err er
 //
 // See also:
 // [GraphCreate],
-// [GraphInstantiate],
+// cuGraphInstantiate,
 // [GraphExecDestroy]
 func GraphInstantiateWithParams(hGraph Graph, instantiateParams *GraphInstantiateParams) (phGraphExec GraphExec, err error) {
 	fnPtr, lerr := procGraphInstantiateWithParams.Addr()
@@ -21368,7 +21373,7 @@ func GraphInstantiateWithParams(hGraph Graph, instantiateParams *GraphInstantiat
 // Note that this function may also return error codes from previous, asynchronous launches.
 //
 // See also:
-// [GraphInstantiate],
+// cuGraphInstantiate,
 // [GraphInstantiateWithParams]
 func GraphExecGetFlags(hGraphExec GraphExec) (flags uint64, err error) {
 	fnPtr, lerr := procGraphExecGetFlags.Addr()
@@ -21446,7 +21451,7 @@ func GraphExecGetFlags(hGraphExec GraphExec) (flags uint64, err error) {
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecExternalSemaphoresWaitNodeSetParams],
 // [GraphExecUpdate],
-// [GraphInstantiate]
+// cuGraphInstantiate
 func GraphExecKernelNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *KernelNodeParams) (err error) {
 	fnPtr, lerr := procGraphExecKernelNodeSetParams.Addr()
 	if lerr != nil {
@@ -21514,7 +21519,7 @@ func GraphExecKernelNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodePar
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecExternalSemaphoresWaitNodeSetParams],
 // [GraphExecUpdate],
-// [GraphInstantiate]
+// cuGraphInstantiate
 func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, hNode GraphNode, copyParams *Memcpy3D, ctx Context) (err error) {
 	fnPtr, lerr := procGraphExecMemcpyNodeSetParams.Addr()
 	if lerr != nil {
@@ -21583,7 +21588,7 @@ func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, hNode GraphNode, copyPar
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecExternalSemaphoresWaitNodeSetParams],
 // [GraphExecUpdate],
-// [GraphInstantiate]
+// cuGraphInstantiate
 func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, hNode GraphNode, memsetParams *MemsetNodeParams, ctx Context) (err error) {
 	fnPtr, lerr := procGraphExecMemsetNodeSetParams.Addr()
 	if lerr != nil {
@@ -21643,7 +21648,7 @@ func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, hNode GraphNode, memsetP
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecExternalSemaphoresWaitNodeSetParams],
 // [GraphExecUpdate],
-// [GraphInstantiate]
+// cuGraphInstantiate
 func GraphExecHostNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *HostNodeParams) (err error) {
 	fnPtr, lerr := procGraphExecHostNodeSetParams.Addr()
 	if lerr != nil {
@@ -21708,7 +21713,7 @@ func GraphExecHostNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParam
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecExternalSemaphoresWaitNodeSetParams],
 // [GraphExecUpdate],
-// [GraphInstantiate]
+// cuGraphInstantiate
 func GraphExecChildGraphNodeSetParams(hGraphExec GraphExec, hNode GraphNode, childGraph Graph) (err error) {
 	fnPtr, lerr := procGraphExecChildGraphNodeSetParams.Addr()
 	if lerr != nil {
@@ -21769,7 +21774,7 @@ func GraphExecChildGraphNodeSetParams(hGraphExec GraphExec, hNode GraphNode, chi
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecExternalSemaphoresWaitNodeSetParams],
 // [GraphExecUpdate],
-// [GraphInstantiate]
+// cuGraphInstantiate
 func GraphExecEventRecordNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event Event) (err error) {
 	fnPtr, lerr := procGraphExecEventRecordNodeSetEvent.Addr()
 	if lerr != nil {
@@ -21830,7 +21835,7 @@ func GraphExecEventRecordNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, eve
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecExternalSemaphoresWaitNodeSetParams],
 // [GraphExecUpdate],
-// [GraphInstantiate]
+// cuGraphInstantiate
 func GraphExecEventWaitNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event Event) (err error) {
 	fnPtr, lerr := procGraphExecEventWaitNodeSetEvent.Addr()
 	if lerr != nil {
@@ -21894,7 +21899,7 @@ func GraphExecEventWaitNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event
 // [GraphExecEventWaitNodeSetEvent],
 // [GraphExecExternalSemaphoresWaitNodeSetParams],
 // [GraphExecUpdate],
-// [GraphInstantiate]
+// cuGraphInstantiate
 func GraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *ExtSemSignalNodeParams) (err error) {
 	fnPtr, lerr := procGraphExecExternalSemaphoresSignalNodeSetParams.Addr()
 	if lerr != nil {
@@ -21959,7 +21964,7 @@ func GraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec GraphExec, hNode 
 // [GraphExecEventWaitNodeSetEvent],
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecUpdate],
-// [GraphInstantiate]
+// cuGraphInstantiate
 func GraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *ExtSemWaitNodeParams) (err error) {
 	fnPtr, lerr := procGraphExecExternalSemaphoresWaitNodeSetParams.Addr()
 	if lerr != nil {
@@ -22020,7 +22025,7 @@ func GraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec GraphExec, hNode Gr
 // See also:
 // [GraphNodeGetEnabled],
 // [GraphExecUpdate],
-// [GraphInstantiate]
+// cuGraphInstantiate
 // [GraphLaunch]
 func GraphNodeSetEnabled(hGraphExec GraphExec, hNode GraphNode, isEnabled uint32) (err error) {
 	fnPtr, lerr := procGraphNodeSetEnabled.Addr()
@@ -22071,7 +22076,7 @@ func GraphNodeSetEnabled(hGraphExec GraphExec, hNode GraphNode, isEnabled uint32
 // See also:
 // [GraphNodeSetEnabled],
 // [GraphExecUpdate],
-// [GraphInstantiate]
+// cuGraphInstantiate
 // [GraphLaunch]
 func GraphNodeGetEnabled(hGraphExec GraphExec, hNode GraphNode) (isEnabled uint32, err error) {
 	fnPtr, lerr := procGraphNodeGetEnabled.Addr()
@@ -22117,7 +22122,7 @@ func GraphNodeGetEnabled(hGraphExec GraphExec, hNode GraphNode) (isEnabled uint3
 // Note that this function may also return error codes from previous, asynchronous launches.
 //
 // See also:
-// [GraphInstantiate],
+// cuGraphInstantiate,
 // [GraphLaunch],
 // [GraphExecDestroy]
 func GraphUpload(hGraphExec GraphExec, hStream Stream) (err error) {
@@ -22166,7 +22171,7 @@ func GraphUpload(hGraphExec GraphExec, hStream Stream) (err error) {
 // Note that this function may also return error codes from previous, asynchronous launches.
 //
 // See also:
-// [GraphInstantiate],
+// cuGraphInstantiate,
 // [GraphUpload],
 // [GraphExecDestroy]
 func GraphLaunch(hGraphExec GraphExec, hStream Stream) (err error) {
@@ -22210,7 +22215,7 @@ func GraphLaunch(hGraphExec GraphExec, hStream Stream) (err error) {
 // Note that this function may also return error codes from previous, asynchronous launches.
 //
 // See also:
-// [GraphInstantiate],
+// cuGraphInstantiate,
 // [GraphUpload],
 // [GraphLaunch]
 func GraphExecDestroy(hGraphExec GraphExec) (err error) {
@@ -22358,7 +22363,7 @@ func GraphDestroy(hGraph Graph) (err error) {
 // Note that this function may also return error codes from previous, asynchronous launches.
 //
 // See also:
-// [GraphInstantiate]
+// cuGraphInstantiate
 func GraphExecUpdate(hGraphExec GraphExec, hGraph Graph, resultInfo *GraphExecUpdateResultInfo) (err error) {
 	fnPtr, lerr := procGraphExecUpdate.Addr()
 	if lerr != nil {
@@ -23023,7 +23028,7 @@ func GraphNodeSetParams(hNode GraphNode, nodeParams *GraphNodeParams) (err error
 // [GraphAddNode],
 // [GraphNodeSetParams]
 // [GraphExecUpdate],
-// [GraphInstantiate]
+// cuGraphInstantiate
 func GraphExecNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *GraphNodeParams) (err error) {
 	fnPtr, lerr := procGraphExecNodeSetParams.Addr()
 	if lerr != nil {
