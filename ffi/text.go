@@ -2,6 +2,7 @@ package ffi
 
 import (
 	"strconv"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -13,17 +14,41 @@ func CString(s string) *byte {
 	return &b[0]
 }
 
-// GoString copies the NUL-terminated C string at p ("" for NULL).
+// GoString returns the NUL-terminated C string at p ("" for NULL) as a Go
+// string. CUDA's strings are mostly static (error names and messages), so
+// the last string seen at each address is kept in a small cache and reused
+// when the bytes at p still equal it: the steady state allocates nothing,
+// and a changed string is never returned stale.
 func GoString(p uintptr) string {
 	if p == 0 {
 		return ""
 	}
+	c := unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(nil), p)), cStrlen(p))
+	slot := &stringCache[(p>>3)%uintptr(len(stringCache))]
+	if e := slot.Load(); e != nil && e.addr == p && e.s == unsafe.String(unsafe.SliceData(c), len(c)) {
+		return e.s
+	}
+	s := string(c)
+	slot.Store(&cachedString{addr: p, s: s})
+	return s
+}
+
+func cStrlen(p uintptr) int {
 	n := 0
 	for *(*byte)(unsafe.Add(unsafe.Pointer(nil), p+uintptr(n))) != 0 {
 		n++
 	}
-	return string(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(nil), p)), n))
+	return n
 }
+
+
+type cachedString struct {
+	addr uintptr
+	s    string
+}
+
+// stringCache maps a C string's address to the Go string last made from it.
+var stringCache [512]atomic.Pointer[cachedString]
 
 // GoStringN returns the NUL-terminated string at the start of b (all of b
 // if it has no NUL).

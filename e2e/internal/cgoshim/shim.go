@@ -1,0 +1,99 @@
+//go:build cgo && linux
+
+// Package cgoshim calls the same CUDA functions as the generated packages,
+// through cgo, for the benchmarks' cgo column. It dlopens the libraries
+// (no link-time dependency) so a test binary built without a toolkit runs
+// on any GPU machine. Test-only: nothing else imports it.
+package cgoshim
+
+/*
+#cgo LDFLAGS: -ldl
+#include <dlfcn.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+static int (*p_cuCtxGetCurrent)(void **);
+static int (*p_cuDeviceGet)(int *, int);
+static int (*p_cuMemcpyHtoD)(unsigned long long, const void *, size_t);
+static int (*p_cuLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, void **, void **);
+static int (*p_cudaGetDevice)(int *);
+static int (*p_cudaMemcpy)(void *, const void *, size_t, int);
+
+static int shim_open(const char *cuda, const char *cudart) {
+	void *d = dlopen(cuda, RTLD_NOW | RTLD_LOCAL);
+	void *r = dlopen(cudart, RTLD_NOW | RTLD_LOCAL);
+	if (!d || !r) return -1;
+	p_cuCtxGetCurrent = dlsym(d, "cuCtxGetCurrent");
+	p_cuDeviceGet = dlsym(d, "cuDeviceGet");
+	p_cuMemcpyHtoD = dlsym(d, "cuMemcpyHtoD_v2");
+	p_cuLaunchKernel = dlsym(d, "cuLaunchKernel");
+	p_cudaGetDevice = dlsym(r, "cudaGetDevice");
+	p_cudaMemcpy = dlsym(r, "cudaMemcpy");
+	return p_cuCtxGetCurrent && p_cuDeviceGet && p_cuMemcpyHtoD && p_cuLaunchKernel && p_cudaGetDevice && p_cudaMemcpy ? 0 : -2;
+}
+static int shim_cuCtxGetCurrent(void **c) { return p_cuCtxGetCurrent(c); }
+static int shim_cuDeviceGet(int *d, int o) { return p_cuDeviceGet(d, o); }
+static int shim_cuMemcpyHtoD(unsigned long long dst, const void *src, size_t n) { return p_cuMemcpyHtoD(dst, src, n); }
+static int shim_cuLaunchKernel(void *f, void *stream) {
+	return p_cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, stream, NULL, NULL);
+}
+static int shim_cudaGetDevice(int *d) { return p_cudaGetDevice(d); }
+static int shim_cudaMemcpy(void *dst, const void *src, size_t n, int kind) { return p_cudaMemcpy(dst, src, n, kind); }
+*/
+import "C"
+
+import (
+	"errors"
+	"unsafe"
+)
+
+// Available reports whether this build has the cgo shim.
+const Available = true
+
+// Open dlopens the two libraries.
+func Open(cuda, cudart string) error {
+	cs, rs := C.CString(cuda), C.CString(cudart)
+	defer C.free(unsafe.Pointer(cs))
+	defer C.free(unsafe.Pointer(rs))
+	if C.shim_open(cs, rs) != 0 {
+		return errors.New("cgoshim: cannot open " + cuda + " and " + cudart)
+	}
+	return nil
+}
+
+// CtxGetCurrent is cuCtxGetCurrent through cgo.
+func CtxGetCurrent() (uintptr, int32) {
+	var c unsafe.Pointer
+	r := C.shim_cuCtxGetCurrent(&c)
+	return uintptr(c), int32(r)
+}
+
+// DeviceGet is cuDeviceGet through cgo.
+func DeviceGet(ordinal int32) (int32, int32) {
+	var d C.int
+	r := C.shim_cuDeviceGet(&d, C.int(ordinal))
+	return int32(d), int32(r)
+}
+
+// MemcpyHtoD is cuMemcpyHtoD through cgo.
+func MemcpyHtoD(dst uint64, src unsafe.Pointer, n uint64) int32 {
+	return int32(C.shim_cuMemcpyHtoD(C.ulonglong(dst), src, C.size_t(n)))
+}
+
+// LaunchEmpty launches a parameterless kernel on one thread through cgo.
+func LaunchEmpty(f uintptr) int32 {
+	// f is a C pointer (a CUfunction), never Go memory.
+	return int32(C.shim_cuLaunchKernel(*(*unsafe.Pointer)(unsafe.Pointer(&f)), nil))
+}
+
+// GetDevice is cudaGetDevice through cgo.
+func GetDevice() (int32, int32) {
+	var d C.int
+	r := C.shim_cudaGetDevice(&d)
+	return int32(d), int32(r)
+}
+
+// Memcpy is cudaMemcpy through cgo.
+func Memcpy(dst, src unsafe.Pointer, n uint64, kind int32) int32 {
+	return int32(C.shim_cudaMemcpy(dst, src, C.size_t(n), C.int(kind)))
+}
