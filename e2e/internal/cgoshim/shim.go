@@ -13,6 +13,7 @@ package cgoshim
 #include <stdlib.h>
 
 static int (*p_cuCtxGetCurrent)(void **);
+static int (*p_cuDriverGetVersion)(int *);
 static int (*p_cuDeviceGet)(int *, int);
 static int (*p_cuMemcpyHtoD)(unsigned long long, const void *, size_t);
 static int (*p_cuLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, void **, void **);
@@ -24,14 +25,16 @@ static int shim_open(const char *cuda, const char *cudart) {
 	void *r = dlopen(cudart, RTLD_NOW | RTLD_LOCAL);
 	if (!d || !r) return -1;
 	p_cuCtxGetCurrent = dlsym(d, "cuCtxGetCurrent");
+	p_cuDriverGetVersion = dlsym(d, "cuDriverGetVersion");
 	p_cuDeviceGet = dlsym(d, "cuDeviceGet");
 	p_cuMemcpyHtoD = dlsym(d, "cuMemcpyHtoD_v2");
 	p_cuLaunchKernel = dlsym(d, "cuLaunchKernel");
 	p_cudaGetDevice = dlsym(r, "cudaGetDevice");
 	p_cudaMemcpy = dlsym(r, "cudaMemcpy");
-	return p_cuCtxGetCurrent && p_cuDeviceGet && p_cuMemcpyHtoD && p_cuLaunchKernel && p_cudaGetDevice && p_cudaMemcpy ? 0 : -2;
+	return p_cuCtxGetCurrent && p_cuDriverGetVersion && p_cuDeviceGet && p_cuMemcpyHtoD && p_cuLaunchKernel && p_cudaGetDevice && p_cudaMemcpy ? 0 : -2;
 }
 static int shim_cuCtxGetCurrent(void **c) { return p_cuCtxGetCurrent(c); }
+static int shim_cuDriverGetVersion(int *v) { return p_cuDriverGetVersion(v); }
 static int shim_cuDeviceGet(int *d, int o) { return p_cuDeviceGet(d, o); }
 static int shim_cuMemcpyHtoD(unsigned long long dst, const void *src, size_t n) { return p_cuMemcpyHtoD(dst, src, n); }
 static int shim_cuLaunchKernel(void *f, void *stream) {
@@ -66,6 +69,13 @@ func CtxGetCurrent() (uintptr, int32) {
 	var c unsafe.Pointer
 	r := C.shim_cuCtxGetCurrent(&c)
 	return uintptr(c), int32(r)
+}
+
+// DriverGetVersion is cuDriverGetVersion through cgo.
+func DriverGetVersion() (int32, int32) {
+	var v C.int
+	r := C.shim_cuDriverGetVersion(&v)
+	return int32(v), int32(r)
 }
 
 // DeviceGet is cuDeviceGet through cgo.
