@@ -57,10 +57,32 @@ func cgoOpen(b *testing.B) {
 	}
 }
 
+// run is b.Run with the parent's CUDA context current in the sub-benchmark:
+// b.Run runs f on a goroutine of its own, and CUDA's current context
+// belongs to the OS thread, so f's goroutine is locked to its thread and
+// gets the context (and the runtime's current device) again.
+func run(b *testing.B, name string, f func(b *testing.B)) {
+	ctx, err := cu.CtxGetCurrent()
+	if err != nil || ctx == 0 {
+		b.Fatalf("no current context to hand to %s: %v", name, err)
+	}
+	b.Run(name, func(b *testing.B) {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cu.CtxSetCurrent(ctx); err != nil {
+			b.Fatal(err)
+		}
+		if err := cudart.SetDevice(0); err != nil {
+			b.Fatal(err)
+		}
+		f(b)
+	})
+}
+
 func BenchmarkCtxGetCurrent(b *testing.B) {
 	_, done := gpu12(b)
 	defer done()
-	b.Run("generated", func(b *testing.B) {
+	run(b, "generated", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, err := cu.CtxGetCurrent(); err != nil {
@@ -68,7 +90,7 @@ func BenchmarkCtxGetCurrent(b *testing.B) {
 			}
 		}
 	})
-	b.Run("syscallN", func(b *testing.B) {
+	run(b, "syscallN", func(b *testing.B) {
 		d, _ := rawLibs(b)
 		fn := sym(b, d, "cuCtxGetCurrent")
 		var c uintptr
@@ -79,7 +101,7 @@ func BenchmarkCtxGetCurrent(b *testing.B) {
 			}
 		}
 	})
-	b.Run("cgo", func(b *testing.B) {
+	run(b, "cgo", func(b *testing.B) {
 		cgoOpen(b)
 		b.ReportAllocs()
 		for b.Loop() {
@@ -96,7 +118,7 @@ func BenchmarkCudaGetDevice(b *testing.B) {
 	if err := cudart.SetDevice(0); err != nil {
 		b.Fatal(err)
 	}
-	b.Run("generated", func(b *testing.B) {
+	run(b, "generated", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, err := cudart.GetDevice(); err != nil {
@@ -104,7 +126,7 @@ func BenchmarkCudaGetDevice(b *testing.B) {
 			}
 		}
 	})
-	b.Run("syscallN", func(b *testing.B) {
+	run(b, "syscallN", func(b *testing.B) {
 		_, r := rawLibs(b)
 		fn := sym(b, r, "cudaGetDevice")
 		var d int32
@@ -115,7 +137,7 @@ func BenchmarkCudaGetDevice(b *testing.B) {
 			}
 		}
 	})
-	b.Run("cgo", func(b *testing.B) {
+	run(b, "cgo", func(b *testing.B) {
 		cgoOpen(b)
 		b.ReportAllocs()
 		for b.Loop() {
@@ -129,7 +151,7 @@ func BenchmarkCudaGetDevice(b *testing.B) {
 func BenchmarkDeviceGet(b *testing.B) {
 	_, done := gpu12(b)
 	defer done()
-	b.Run("generated", func(b *testing.B) {
+	run(b, "generated", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, err := cu.DeviceGet(0); err != nil {
@@ -137,7 +159,7 @@ func BenchmarkDeviceGet(b *testing.B) {
 			}
 		}
 	})
-	b.Run("syscallN", func(b *testing.B) {
+	run(b, "syscallN", func(b *testing.B) {
 		d, _ := rawLibs(b)
 		fn := sym(b, d, "cuDeviceGet")
 		var dev int32
@@ -148,7 +170,7 @@ func BenchmarkDeviceGet(b *testing.B) {
 			}
 		}
 	})
-	b.Run("cgo", func(b *testing.B) {
+	run(b, "cgo", func(b *testing.B) {
 		cgoOpen(b)
 		b.ReportAllocs()
 		for b.Loop() {
@@ -168,7 +190,7 @@ func BenchmarkMemcpyHtoD8B(b *testing.B) {
 	}
 	defer cu.MemFree(dst)
 	src := new(uint64)
-	b.Run("generated", func(b *testing.B) {
+	run(b, "generated", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if err := cu.MemcpyHtoD(dst, unsafe.Pointer(src), 8); err != nil {
@@ -176,7 +198,7 @@ func BenchmarkMemcpyHtoD8B(b *testing.B) {
 			}
 		}
 	})
-	b.Run("syscallN", func(b *testing.B) {
+	run(b, "syscallN", func(b *testing.B) {
 		d, _ := rawLibs(b)
 		fn := sym(b, d, "cuMemcpyHtoD_v2")
 		b.ReportAllocs()
@@ -186,7 +208,7 @@ func BenchmarkMemcpyHtoD8B(b *testing.B) {
 			}
 		}
 	})
-	b.Run("cgo", func(b *testing.B) {
+	run(b, "cgo", func(b *testing.B) {
 		cgoOpen(b)
 		b.ReportAllocs()
 		for b.Loop() {
@@ -205,7 +227,7 @@ func BenchmarkLaunchEmpty(b *testing.B) {
 	defer done()
 	mod, _, empty := loadPTX(b)
 	defer cu.ModuleUnload(mod)
-	b.Run("generated", func(b *testing.B) {
+	run(b, "generated", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			if err := cu.LaunchKernel(empty, 1, 1, 1, 1, 1, 1, 0, 0, nil, nil); err != nil {
@@ -216,7 +238,7 @@ func BenchmarkLaunchEmpty(b *testing.B) {
 			b.Fatal(err)
 		}
 	})
-	b.Run("syscallN", func(b *testing.B) {
+	run(b, "syscallN", func(b *testing.B) {
 		d, _ := rawLibs(b)
 		fn := sym(b, d, "cuLaunchKernel")
 		b.ReportAllocs()
@@ -227,7 +249,7 @@ func BenchmarkLaunchEmpty(b *testing.B) {
 		}
 		cu.CtxSynchronize()
 	})
-	b.Run("cgo", func(b *testing.B) {
+	run(b, "cgo", func(b *testing.B) {
 		cgoOpen(b)
 		b.ReportAllocs()
 		for b.Loop() {
@@ -258,7 +280,7 @@ func BenchmarkMemcpy256MB(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer cudart.Free(dev)
-	b.Run("generated", func(b *testing.B) {
+	run(b, "generated", func(b *testing.B) {
 		b.SetBytes(size)
 		b.ReportAllocs()
 		for b.Loop() {
@@ -267,7 +289,7 @@ func BenchmarkMemcpy256MB(b *testing.B) {
 			}
 		}
 	})
-	b.Run("syscallN", func(b *testing.B) {
+	run(b, "syscallN", func(b *testing.B) {
 		_, r := rawLibs(b)
 		fn := sym(b, r, "cudaMemcpy")
 		b.SetBytes(size)
@@ -278,7 +300,7 @@ func BenchmarkMemcpy256MB(b *testing.B) {
 			}
 		}
 	})
-	b.Run("cgo", func(b *testing.B) {
+	run(b, "cgo", func(b *testing.B) {
 		cgoOpen(b)
 		b.SetBytes(size)
 		b.ReportAllocs()

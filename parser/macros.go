@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"os"
@@ -130,8 +131,15 @@ func (p *parse) perThreadSymbols() (map[string]string, error) {
 			}
 			return nil, fmt.Errorf("cugen: %w", err)
 		}
-		for _, m := range ptdsRE.FindAllStringSubmatch(string(b), -1) {
-			out[m[3]] = m[3] + "_pt" + strings.ToLower(m[2])
+		// Match line by line, and only lines that can match: the regexp
+		// over the whole of cuda.h is a tenth of the parse.
+		for _, line := range bytes.Split(b, []byte("\n")) {
+			if !bytes.Contains(line, []byte("_API_PT")) {
+				continue
+			}
+			if m := ptdsRE.FindSubmatch(line); m != nil {
+				out[string(m[3])] = string(m[3]) + "_pt" + strings.ToLower(string(m[2]))
+			}
 		}
 	}
 	return out, nil

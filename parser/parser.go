@@ -37,6 +37,10 @@ const (
 	typedefsHeader = "cudaTypedefs.h"
 )
 
+// expansionLimit bounds the C preprocessor's macro expansion work per
+// Parse (cc.Config.ExpansionLimit).
+const expansionLimit = 5_000_000
+
 // Error is a located parse failure. Its text starts with file:line:col so
 // editors and CI logs can jump to it.
 type Error struct {
@@ -96,14 +100,22 @@ type recordingFS struct {
 	p *parse
 }
 
+// Open opens regular files only: `#include "../../dev/zero"` in a header would
+// otherwise read forever (and a FIFO or /dev/stdin block forever); such an
+// include is reported as not found, at its line.
 func (r recordingFS) Open(name string) (fs.File, error) {
 	f, err := os.Open(name)
-	if err == nil {
-		if rel, ok := r.p.rel(name); ok {
-			r.p.opened[rel] = true
-		}
+	if err != nil {
+		return nil, err
 	}
-	return f, err
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	if rel, ok := r.p.rel(name); ok {
+		r.p.opened[rel] = true
+	}
+	return f, nil
 }
 
 // rel reports name relative to the header directory, if it lies inside it.
@@ -125,7 +137,19 @@ func (p *parse) run() (*ir.API, error) {
 	}
 	cfg.Header = true
 	cfg.EvalAllMacros = true
+	// gcc's layout, bit-fields included; without it cc/v4 keeps groups of
+	// bit-fields apart from other members (struct { char c; int x:3; } is
+	// 8 bytes instead of 4).
+	cfg.ABILayout = true
 	cfg.FS = recordingFS{p}
+	cfg.FSOnly = true // every file goes through recordingFS, never plain os.Open
+	// Macro expansion can grow exponentially: a few hundred bytes can take
+	// hours and all memory. CUDA 11.8-12.5 need about 170,000 units of work
+	// (tokens processed, see cc.Config), so 5M leaves a 30x margin and stops
+	// a pathological header within seconds, with an error at the macro.
+	// (Exceeded while evaluating macros after the parse, it would silently
+	// leave the remaining macros without a value: hence the margin.)
+	cfg.ExpansionLimit = expansionLimit
 	cfg.IncludePaths = append([]string{p.dir}, cfg.IncludePaths...)
 	cfg.SysIncludePaths = append([]string{p.dir}, cfg.SysIncludePaths...)
 	for _, d := range append(cfg.IncludePaths, cfg.SysIncludePaths...) {
@@ -140,7 +164,7 @@ func (p *parse) run() (*ir.API, error) {
 			fmt.Fprintf(&src, "#include <%s>\n", h)
 		}
 	}
-	ast, err := cc.Translate(cfg, []cc.Source{
+	ast, err := translate(cfg, []cc.Source{
 		{Name: "<predefined>", Value: cfg.Predefined},
 		{Name: "<builtin>", Value: cc.Builtin},
 		{Name: "<cugen>", Value: src.String()},
@@ -165,6 +189,20 @@ func (p *parse) run() (*ir.API, error) {
 	return p.api, nil
 }
 
+// translate is cc.Translate that turns a panic of the C front end into an
+// error: cc/v4 v4.34.0 indexes an empty slice on an #include whose argument
+// macro-expands to nothing, which is what an unguarded self-include becomes
+// once the expansion limit stops it (found by FuzzParse). cc keeps no lock
+// across the failing code, so the next Parse is unaffected.
+func translate(cfg *cc.Config, srcs []cc.Source) (ast *cc.AST, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			ast, err = nil, fmt.Errorf("the C front end (modernc.org/cc/v4) failed on these headers: %v (an #include nested without end?)", r)
+		}
+	}()
+	return cc.Translate(cfg, srcs)
+}
+
 // locate turns cc's error list into an *Error whose file is relative to the
 // header directory; cc already formats "file:line:col: msg".
 func (p *parse) locate(err error) error {
@@ -184,7 +222,10 @@ func (p *parse) locate(err error) error {
 			}
 		}
 	}
-	return &Error{File: p.dir, Msg: first}
+	// No position: "-: unexpected EOF" (a declaration left open at the end
+	// of the translation unit) or a front-end failure. The whole header
+	// directory is the culprit.
+	return &Error{File: p.dir, Msg: strings.TrimPrefix(first, "-: ")}
 }
 
 // pos converts a cc position to a header-relative ir.Pos. A file outside
@@ -313,11 +354,38 @@ func posLess(a, b ir.Pos) bool {
 // the comment markers removed. A trailing /**< ... */ documents the previous
 // item and is ignored.
 func docBefore(n cc.Node) string {
+	// The first token of a declaration is that of its first specifier;
+	// NodeTokens of the whole declaration (parameter lists) cost a fifth of
+	// the parse.
+	if d, ok := n.(*cc.Declaration); ok && d.DeclarationSpecifiers != nil {
+		if toks := cc.NodeTokens(headSpecifier(d.DeclarationSpecifiers)); len(toks) > 0 {
+			return lastDocComment(toks[0].Sep())
+		}
+	}
 	toks := cc.NodeTokens(n)
 	if len(toks) == 0 {
 		return ""
 	}
 	return lastDocComment(toks[0].Sep())
+}
+
+// headSpecifier returns the first declaration specifier of a list, or nil.
+func headSpecifier(ds *cc.DeclarationSpecifiers) cc.Node {
+	switch {
+	case ds.StorageClassSpecifier != nil:
+		return ds.StorageClassSpecifier
+	case ds.TypeSpecifier != nil:
+		return ds.TypeSpecifier
+	case ds.TypeQualifier != nil:
+		return ds.TypeQualifier
+	case ds.FunctionSpecifier != nil:
+		return ds.FunctionSpecifier
+	case ds.AlignmentSpecifier != nil:
+		return ds.AlignmentSpecifier
+	case ds.AttributeSpecifierList != nil:
+		return ds.AttributeSpecifierList
+	}
+	return nil
 }
 
 func lastDocComment(sep []byte) string {

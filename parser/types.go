@@ -267,25 +267,24 @@ func (p *parse) record(t cc.Type) string {
 	}
 	key := kw + " " + tag
 	if tag == "" {
-		key = ""
-	}
-	if key != "" {
-		if r, ok := p.records[key]; ok {
-			p.recordKeys[t] = key
-			// An earlier reference may have seen the incomplete type.
-			if r.Opaque && !t.IsIncomplete() {
-				p.fillRecord(r, t)
-			}
-			return key
-		}
-	}
-	r := &ir.Record{Name: tag, Tag: tag, Ref: key, Union: union}
-	if key == "" {
 		// Anonymous records get their position as a name; they only occur
 		// as members (handled inline) or behind a typedef, which renames it.
+		// cc gives the typedef's declarator a type of its own, so the key,
+		// not the cc type, identifies the record.
 		pos := recordPos(t)
 		key = fmt.Sprintf("%s <anonymous at %s:%d>", kw, p.pos(pos.File, pos.Line).File, pos.Line)
-		r.Name, r.Ref = key, key
+	}
+	if r, ok := p.records[key]; ok {
+		p.recordKeys[t] = key
+		// An earlier reference may have seen the incomplete type.
+		if r.Opaque && !t.IsIncomplete() {
+			p.fillRecord(r, t)
+		}
+		return key
+	}
+	r := &ir.Record{Name: tag, Tag: tag, Ref: key, Union: union}
+	if tag == "" {
+		r.Name = key
 	}
 	p.recordKeys[t] = key
 	p.records[key] = r

@@ -1,0 +1,4 @@
+#ifndef __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_H__
+#define CUDART_VERSION 12040
+#endif
