@@ -94,6 +94,7 @@ func (m *model) generate() (*Package, error) {
 		{"errors.go", m.genErrors},
 		{"funcs.go", m.genFuncs},
 		{"load.go", m.genLoad},
+		{"helpers.go", m.genHelpers},
 	}
 	for _, f := range files {
 		jf := m.newFile()

@@ -212,7 +212,7 @@ func (m *model) assignNames() error {
 		return name, nil
 	}
 	// Reserved by the package's own hand-shaped API.
-	for _, n := range []string{"SharedLibrary"} {
+	for _, n := range []string{"SharedLibrary", "Check", "OnDevice", "OnPrimaryContext"} {
 		m.taken[n] = "(cugen)"
 	}
 	for _, r := range m.recs {

@@ -41,7 +41,6 @@ func cStrlen(p uintptr) int {
 	return n
 }
 
-
 type cachedString struct {
 	addr uintptr
 	s    string

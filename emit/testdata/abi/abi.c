@@ -1,0 +1,464 @@
+// ABI fixture for cugen's emit tests: implements cuda.h and
+// cuda_runtime_api.h of this directory. Each function records the arguments
+// it received in abi_rec (as 64-bit words: integers extended as their C
+// type says, floats as their bits, structs as little-endian words) and/or
+// echoes them through its outputs, so a Go test can check that every value
+// crossed the generated call path intact.
+//
+// Built by emit/internal/abitest: gcc -shared -fPIC -o libabi.so abi.c -lpthread
+#include "cuda.h"
+#include "cuda_runtime.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+// ---- recording ----
+
+uint64_t abi_rec[64]; // the arguments of the last recording call
+int abi_nrec;
+
+static void reset(void) { memset(abi_rec, 0, sizeof abi_rec); abi_nrec = 0; }
+static void put(uint64_t v) { if (abi_nrec < 64) abi_rec[abi_nrec++] = v; }
+static void puti(long long v) { put((uint64_t)v); }
+static void putf(float f) { uint32_t u; memcpy(&u, &f, 4); put(u); }
+static void putd(double d) { uint64_t u; memcpy(&u, &d, 8); put(u); }
+static void putbytes(const void *p, size_t n) {
+	for (size_t i = 0; i < n; i += 8) {
+		uint64_t w = 0;
+		memcpy(&w, (const char *)p + i, n - i < 8 ? n - i : 8);
+		put(w);
+	}
+}
+
+static uint64_t fnv1a(const void *p, size_t n) {
+	uint64_t h = 14695981039346656037ull;
+	for (size_t i = 0; i < n; i++) {
+		h ^= ((const unsigned char *)p)[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+// ---- errors ----
+
+static const char *drvName(int e) {
+	switch (e) {
+	case CUDA_SUCCESS: return "CUDA_SUCCESS";
+	case CUDA_ERROR_INVALID_VALUE: return "CUDA_ERROR_INVALID_VALUE";
+	case CUDA_ERROR_OUT_OF_MEMORY: return "CUDA_ERROR_OUT_OF_MEMORY";
+	case CUDA_ERROR_INVALID_DEVICE: return "CUDA_ERROR_INVALID_DEVICE";
+	case CUDA_ERROR_UNKNOWN: return "CUDA_ERROR_UNKNOWN";
+	}
+	return NULL;
+}
+
+static const char *message(int e) {
+	switch (e) {
+	case 0: return "no error";
+	case 1: return "invalid argument";
+	case 2: return "out of memory";
+	case 101: return "invalid device ordinal";
+	case 999: return "unknown error";
+	}
+	return NULL;
+}
+
+CUresult cuGetErrorString(CUresult error, const char **pStr) {
+	if (!pStr) return CUDA_ERROR_INVALID_VALUE;
+	*pStr = message(error);
+	return *pStr ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuGetErrorName(CUresult error, const char **pStr) {
+	if (!pStr) return CUDA_ERROR_INVALID_VALUE;
+	*pStr = drvName(error);
+	return *pStr ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+const char *cudaGetErrorName(cudaError_t error) {
+	switch (error) {
+	case cudaSuccess: return "cudaSuccess";
+	case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
+	case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
+	case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
+	case cudaErrorUnknown: return "cudaErrorUnknown";
+	}
+	return "unrecognized error code";
+}
+
+const char *cudaGetErrorString(cudaError_t error) {
+	const char *s = message(error);
+	return s ? s : "unrecognized error code";
+}
+
+// ---- driver: integers, handles, outputs ----
+
+CUresult cuAbiIntegers(signed char i8, unsigned char u8, short i16, unsigned short u16,
+                       int i32, unsigned int u32, long long i64, unsigned long long u64,
+                       size_t size, CUdeviceptr dptr, CUdevice dev, CUabiSign sign,
+                       CUmemLocationType loc) {
+	reset();
+	puti(i8);
+	put(u8);
+	puti(i16);
+	put(u16);
+	puti(i32);
+	put(u32);
+	puti(i64);
+	put(u64);
+	put(size);
+	put(dptr);
+	puti(dev);
+	puti(sign);
+	put(loc);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuAbiFail(CUresult result) { return result; }
+
+CUresult cuDeviceGet(CUdevice *device, int ordinal) {
+	if (!device || ordinal == 99) return CUDA_ERROR_INVALID_VALUE;
+	*device = ordinal;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev) {
+	if (!pctx) return CUDA_ERROR_INVALID_VALUE;
+	*pctx = (CUcontext)(uintptr_t)(0xC7C0000000000000ull ^ (uint64_t)flags << 32 ^ (uint32_t)dev);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuCtxSetCurrent(CUcontext ctx) {
+	reset();
+	put((uintptr_t)ctx);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetUuid(CUuuid *uuid, CUdevice dev) {
+	if (!uuid) return CUDA_ERROR_INVALID_VALUE;
+	for (int i = 0; i < 16; i++) uuid->bytes[i] = (char)(dev * 16 + i);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
+	if (!name || len <= 0) return CUDA_ERROR_INVALID_VALUE;
+	snprintf(name, (size_t)len, "ABI device %d (len %d)", dev, len);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd) {
+	if (!pMilliseconds) return CUDA_ERROR_INVALID_VALUE;
+	*pMilliseconds = (float)((uintptr_t)hEnd - (uintptr_t)hStart) / 4.0f;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name) {
+	if (!hfunc || !name) return CUDA_ERROR_INVALID_VALUE;
+	size_t n = strlen(name);
+	reset();
+	put(n);
+	*hfunc = (CUfunction)(uintptr_t)(fnv1a(name, n) ^ (uintptr_t)hmod);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream) {
+	reset();
+	put(devPtr);
+	put(count);
+	put(location.type);
+	puti(location.id);
+	put(flags);
+	put((uintptr_t)hStream);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr) {
+	if (!pHandle) return CUDA_ERROR_INVALID_VALUE;
+	for (int i = 0; i < 64; i++) pHandle->reserved[i] = (char)(dptr + 3 * i);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags) {
+	if (!pdptr) return CUDA_ERROR_INVALID_VALUE;
+	reset();
+	putbytes(&handle, sizeof handle);
+	put(Flags);
+	*pdptr = fnv1a(&handle, sizeof handle) ^ Flags;
+	return CUDA_SUCCESS;
+}
+
+// ---- driver: floating point and structs ----
+
+CUresult cuAbiFloats(int i0, float f0, double d0, long long i1, float f1, double d1,
+                     unsigned int i2, float f2, double d2, short i3, float f3, double d3,
+                     unsigned char i4, float f4, double d4, size_t i5, CUdeviceptr i6, int i7) {
+	reset();
+	puti(i0);
+	putf(f0);
+	putd(d0);
+	puti(i1);
+	putf(f1);
+	putd(d1);
+	put(i2);
+	putf(f2);
+	putd(d2);
+	puti(i3);
+	putf(f3);
+	putd(d3);
+	put(i4);
+	putf(f4);
+	putd(d4);
+	put(i5);
+	put(i6);
+	puti(i7);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuAbiStructs(CUabiMixed m, CUabiFloat3 v, int after, CUabiMixed *echo) {
+	reset();
+	puti(m.i);
+	putf(m.f);
+	putd(m.d);
+	putf(v.x);
+	putf(v.y);
+	putf(v.z);
+	puti(after);
+	if (!echo) return CUDA_ERROR_INVALID_VALUE;
+	echo->i = 2 * m.i;
+	echo->f = 2 * m.f;
+	echo->d = 2 * m.d;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuAbiPointers(void *p, const void *cp, void **slots, unsigned int *counter) {
+	reset();
+	put((uintptr_t)p);
+	put((uintptr_t)cp);
+	put(cp ? *(const unsigned char *)cp : 0);
+	put((uintptr_t)slots);
+	put((uintptr_t)counter);
+	if (slots) slots[0] = p;
+	if (counter) *counter *= 2;
+	return CUDA_SUCCESS;
+}
+
+// ---- callbacks ----
+// Stream 0 (NULL) calls back on the calling thread before returning; stream
+// 0xBAD fails; any other stream calls back from a new thread, and the
+// synchronize functions wait for those.
+
+#define BAD_STREAM ((uintptr_t)0xBAD)
+
+static atomic_int pending;
+static pthread_mutex_t fnsMu = PTHREAD_MUTEX_INITIALIZER;
+uintptr_t abi_fns[16]; // distinct callback addresses received, in order
+int abi_nfns;
+long long abi_callbacks; // callbacks started (every one, any thread)
+
+static void noteFn(uintptr_t fn) {
+	pthread_mutex_lock(&fnsMu);
+	abi_callbacks++;
+	int i = 0;
+	while (i < abi_nfns && abi_fns[i] != fn) i++;
+	if (i == abi_nfns && abi_nfns < 16) abi_fns[abi_nfns++] = fn;
+	pthread_mutex_unlock(&fnsMu);
+}
+
+struct job {
+	CUhostFn host;
+	CUstreamCallback drv;
+	cudaStreamCallback_t rt;
+	void *stream;
+	int status;
+	void *ud;
+};
+
+static void run(struct job *j) {
+	if (j->host) j->host(j->ud);
+	else if (j->drv) j->drv((CUstream)j->stream, (CUresult)j->status, j->ud);
+	else j->rt((cudaStream_t)j->stream, (cudaError_t)j->status, j->ud);
+}
+
+static void *worker(void *arg) {
+	struct job j = *(struct job *)arg;
+	free(arg);
+	run(&j);
+	atomic_fetch_sub(&pending, 1);
+	return NULL;
+}
+
+static int submit(struct job j) {
+	if ((uintptr_t)j.stream == BAD_STREAM) return 1;
+	if (!j.stream) {
+		run(&j);
+		return 0;
+	}
+	struct job *p = malloc(sizeof *p);
+	if (!p) return 2;
+	*p = j;
+	pthread_attr_t a;
+	pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	atomic_fetch_add(&pending, 1);
+	pthread_t t;
+	int rc = pthread_create(&t, &a, worker, p);
+	pthread_attr_destroy(&a);
+	if (rc != 0) {
+		atomic_fetch_sub(&pending, 1);
+		free(p);
+		return 2;
+	}
+	return 0;
+}
+
+static void drain(void) {
+	while (atomic_load(&pending) > 0) {
+		struct timespec ts = {0, 50000};
+		nanosleep(&ts, NULL);
+	}
+}
+
+CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData) {
+	if (!fn) return CUDA_ERROR_INVALID_VALUE;
+	if ((uintptr_t)hStream != BAD_STREAM) noteFn((uintptr_t)fn);
+	return (CUresult)submit((struct job){.host = fn, .stream = hStream, .ud = userData});
+}
+
+CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags) {
+	if (!callback) return CUDA_ERROR_INVALID_VALUE;
+	if ((uintptr_t)hStream != BAD_STREAM) noteFn((uintptr_t)callback);
+	return (CUresult)submit((struct job){.drv = callback, .stream = hStream, .status = (int)flags, .ud = userData});
+}
+
+CUresult cuCtxSynchronize(void) {
+	drain();
+	return CUDA_SUCCESS;
+}
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData) {
+	if (!fn) return cudaErrorInvalidValue;
+	if ((uintptr_t)stream != BAD_STREAM) noteFn((uintptr_t)fn);
+	return (cudaError_t)submit((struct job){.host = fn, .stream = stream, .ud = userData});
+}
+
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData, unsigned int flags) {
+	if (!callback) return cudaErrorInvalidValue;
+	if ((uintptr_t)stream != BAD_STREAM) noteFn((uintptr_t)callback);
+	return (cudaError_t)submit((struct job){.rt = callback, .stream = stream, .status = (int)flags, .ud = userData});
+}
+
+cudaError_t cudaDeviceSynchronize(void) {
+	drain();
+	return cudaSuccess;
+}
+
+// ---- runtime ----
+
+cudaError_t cudaGetDeviceCount(int *count) {
+	if (!count) return cudaErrorInvalidValue;
+	*count = 3;
+	return cudaSuccess;
+}
+
+cudaError_t cudaSetDevice(int device) {
+	if (device < 0 || device > 7) return cudaErrorInvalidDevice;
+	reset();
+	puti(device);
+	return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) {
+	if (!prop) return cudaErrorInvalidValue;
+	if (device < 0 || device > 7) return cudaErrorInvalidDevice;
+	memset(prop, 0xEE, sizeof *prop); // padding is not the Go code's business
+	memset(prop->name, 0, sizeof prop->name);
+	snprintf(prop->name, sizeof prop->name, "ABI GPU %d", device);
+	prop->totalGlobalMem = (size_t)device << 33 | 5;
+	prop->major = 9;
+	prop->minor = device;
+	prop->flag = 0xA5;
+	prop->clockGHz = 1.5 + device;
+	prop->ports[0] = 1;
+	prop->ports[1] = 2;
+	prop->ports[2] = 65535;
+	return cudaSuccess;
+}
+
+cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream) {
+	reset();
+	put((uintptr_t)func);
+	put(gridDim.x);
+	put(gridDim.y);
+	put(gridDim.z);
+	put(blockDim.x);
+	put(blockDim.y);
+	put(blockDim.z);
+	put((uintptr_t)args);
+	put(args ? (uintptr_t)args[0] : 0);
+	put(sharedMem);
+	put((uintptr_t)stream);
+	return cudaSuccess;
+}
+
+cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent) {
+	if (!pitchedDevPtr) return cudaErrorInvalidValue;
+	reset();
+	put(extent.width);
+	put(extent.height);
+	put(extent.depth);
+	pitchedDevPtr->ptr = (void *)(uintptr_t)(0x100000 + extent.depth);
+	pitchedDevPtr->pitch = (extent.width + 511) & ~(size_t)511;
+	pitchedDevPtr->xsize = extent.width;
+	pitchedDevPtr->ysize = extent.height;
+	return cudaSuccess;
+}
+
+cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent) {
+	reset();
+	put((uintptr_t)pitchedDevPtr.ptr);
+	put(pitchedDevPtr.pitch);
+	put(pitchedDevPtr.xsize);
+	put(pitchedDevPtr.ysize);
+	puti(value);
+	put(extent.width);
+	put(extent.height);
+	put(extent.depth);
+	return cudaSuccess;
+}
+
+cudaError_t cudaIpcOpenMemHandle(void **devPtr, cudaIpcMemHandle_t handle, unsigned int flags) {
+	if (!devPtr) return cudaErrorInvalidValue;
+	reset();
+	putbytes(&handle, sizeof handle);
+	put(flags);
+	uintptr_t sum = 0;
+	for (int i = 0; i < 64; i++) sum += (unsigned char)handle.reserved[i];
+	*devPtr = (void *)(0x200000 + sum);
+	return cudaSuccess;
+}
+
+struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f) {
+	struct cudaChannelFormatDesc d = {x, y, z, w, f};
+	return d;
+}
+
+dim3 cudaAbiMakeDim3(unsigned int x, unsigned int y, unsigned int z) {
+	dim3 d = {x, y, z};
+	return d;
+}
+
+double cudaAbiScale(float f, int n, double d) { return ((double)f + d) * n; }
+
+float cudaAbiHalf(float f) { return f / 2; }
+
+int cudaAbiNegate(int v) { return -v; }
+
+void cudaAbiRecord(long long v) {
+	reset();
+	puti(v);
+}

@@ -1,0 +1,323 @@
+/*
+ * ABI fixture for cugen's emit tests: a small driver API whose functions
+ * have the signature shapes of the real cuda.h (and a few more that stress
+ * the calling convention). emit/testdata/abi/abi.c implements it; the
+ * generated package is emit/internal/abitest/cu. Not NVIDIA's file.
+ */
+#ifndef __cuda_cuda_h__
+#define __cuda_cuda_h__
+
+#define CUDA_VERSION 12040
+#define CUDAAPI
+#define CUDA_CB
+
+/* API names that link to versioned symbols, as in the real header. */
+#define cuCtxCreate        cuCtxCreate_v2
+#define cuIpcOpenMemHandle cuIpcOpenMemHandle_v2
+#define cuMemPrefetchAsync cuMemPrefetchAsync_v2
+
+typedef __SIZE_TYPE__ size_t;
+
+typedef unsigned long long CUdeviceptr_v2;
+typedef CUdeviceptr_v2 CUdeviceptr;                          /**< CUDA device pointer */
+typedef int CUdevice_v1;                                     /**< CUDA device */
+typedef CUdevice_v1 CUdevice;                                /**< CUDA device */
+typedef struct CUctx_st *CUcontext;                          /**< A regular context handle */
+typedef struct CUmod_st *CUmodule;                           /**< CUDA module */
+typedef struct CUfunc_st *CUfunction;                        /**< CUDA function */
+typedef struct CUevent_st *CUevent;                          /**< CUDA event */
+typedef struct CUstream_st *CUstream;                        /**< CUDA stream */
+
+/**
+ * CUDA definition of UUID
+ */
+typedef struct CUuuid_st {
+    char bytes[16];
+} CUuuid;
+
+/**
+ * CUDA IPC mem handle
+ */
+typedef struct CUipcMemHandle_st {
+    char reserved[64];
+} CUipcMemHandle_v1;
+typedef CUipcMemHandle_v1 CUipcMemHandle;
+
+/**
+ * Specifies the type of location
+ */
+typedef enum CUmemLocationType_enum {
+    CU_MEM_LOCATION_TYPE_INVALID = 0x0,
+    CU_MEM_LOCATION_TYPE_DEVICE = 0x1,  /**< Location is a device location */
+    CU_MEM_LOCATION_TYPE_HOST = 0x2,    /**< Location is host */
+    CU_MEM_LOCATION_TYPE_MAX = 0x7FFFFFFF
+} CUmemLocationType;
+
+/**
+ * Specifies a memory location.
+ */
+typedef struct CUmemLocation_st {
+    CUmemLocationType type; /**< Specifies the location type */
+    int id;                 /**< identifier for a given this location's ::CUmemLocationType. */
+} CUmemLocation_v1;
+typedef CUmemLocation_v1 CUmemLocation;
+
+/**
+ * Fixture: an enum with a negative value, so a signed Go type.
+ */
+typedef enum CUabiSign_enum {
+    CU_ABI_SIGN_NEGATIVE = -2,
+    CU_ABI_SIGN_ZERO = 0,
+    CU_ABI_SIGN_POSITIVE = 3
+} CUabiSign;
+
+/**
+ * Fixture: integer and floating members in one struct passed by value
+ * (System V: one INTEGER and one SSE eightbyte).
+ */
+typedef struct CUabiMixed_st {
+    int i;    /**< an integer */
+    float f;  /**< shares the first eightbyte with i */
+    double d; /**< the second eightbyte */
+} CUabiMixed;
+
+/**
+ * Fixture: a homogeneous float aggregate (AAPCS64 HFA, System V SSE).
+ */
+typedef struct CUabiFloat3_st {
+    float x;
+    float y;
+    float z;
+} CUabiFloat3;
+
+/**
+ * Error codes
+ */
+typedef enum cudaError_enum {
+    /**
+     * The API call returned with no errors.
+     */
+    CUDA_SUCCESS = 0,
+    /**
+     * This indicates that one or more of the parameters passed to the API call
+     * is not within an acceptable range of values.
+     */
+    CUDA_ERROR_INVALID_VALUE = 1,
+    /**
+     * The API call failed because it was unable to allocate enough memory.
+     */
+    CUDA_ERROR_OUT_OF_MEMORY = 2,
+    /**
+     * This indicates that the device ordinal supplied by the user does not
+     * correspond to a valid CUDA device.
+     */
+    CUDA_ERROR_INVALID_DEVICE = 101,
+    /**
+     * This indicates that an unknown internal error has occurred.
+     */
+    CUDA_ERROR_UNKNOWN = 999
+} CUresult;
+
+/**
+ * CUDA host function
+ * \param userData Argument value passed to the function
+ */
+typedef void (CUDA_CB *CUhostFn)(void *userData);
+
+/**
+ * CUDA stream callback
+ * \param hStream The stream the callback was added to, as passed to ::cuStreamAddCallback.  May be NULL.
+ * \param status ::CUDA_SUCCESS or any persistent error on the stream.
+ * \param userData User parameter provided at registration.
+ */
+typedef void (CUDA_CB *CUstreamCallback)(CUstream hStream, CUresult status, void *userData);
+
+/**
+ * \brief Gets the string description of an error code
+ *
+ * \param error - Error code to convert to string
+ * \param pStr - Address of the string pointer.
+ */
+CUresult CUDAAPI cuGetErrorString(CUresult error, const char **pStr);
+
+/**
+ * \brief Gets the string representation of an error code enum name
+ *
+ * \param error - Error code to convert to string
+ * \param pStr - Address of the string pointer.
+ */
+CUresult CUDAAPI cuGetErrorName(CUresult error, const char **pStr);
+
+/**
+ * \brief Fixture: records integers of every width as the callee sees them
+ *
+ * Thirteen arguments: some go on the stack on both ABIs.
+ */
+CUresult CUDAAPI cuAbiIntegers(signed char i8, unsigned char u8, short i16, unsigned short u16,
+                               int i32, unsigned int u32, long long i64, unsigned long long u64,
+                               size_t size, CUdeviceptr dptr, CUdevice dev, CUabiSign sign,
+                               CUmemLocationType loc);
+
+/**
+ * \brief Fixture: returns \p result, to test the error path
+ *
+ * \param result - The result to return
+ */
+CUresult CUDAAPI cuAbiFail(CUresult result);
+
+/**
+ * \brief Returns a handle to a compute device
+ *
+ * The fixture returns \p ordinal itself, and ::CUDA_ERROR_INVALID_VALUE
+ * when \p ordinal is 99.
+ *
+ * \param device  - Returned device handle
+ * \param ordinal - Device number to get handle for
+ */
+CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal);
+
+/**
+ * \brief Create a CUDA context
+ *
+ * \param pctx  - Returned context handle of the new context
+ * \param flags - Context creation flags
+ * \param dev   - Device to create context on
+ */
+CUresult CUDAAPI cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev);
+
+/**
+ * \brief Binds the specified CUDA context to the calling CPU thread
+ *
+ * \param ctx - Context to bind to the calling CPU thread
+ */
+CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx);
+
+/**
+ * \brief Return an UUID for the device
+ *
+ * \param uuid - Returned UUID
+ * \param dev  - Device to get identifier string for
+ */
+CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);
+
+/**
+ * \brief Returns an identifier string for the device
+ *
+ * \param name - Returned identifier string for the device
+ * \param len  - Maximum length of string to store in \p name
+ * \param dev  - Device to get identifier string for
+ */
+CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice dev);
+
+/**
+ * \brief Computes the elapsed time between two events
+ *
+ * \param pMilliseconds - Time between \p hStart and \p hEnd in ms
+ * \param hStart        - Starting event
+ * \param hEnd          - Ending event
+ */
+CUresult CUDAAPI cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd);
+
+/**
+ * \brief Returns a function handle
+ *
+ * The fixture's handle is the FNV-1a hash of \p name xor \p hmod.
+ *
+ * \param hfunc - Returned function handle
+ * \param hmod  - Module to retrieve function from
+ * \param name  - Name of function to retrieve
+ */
+CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name);
+
+/**
+ * \brief Prefetches memory to the specified destination location
+ *
+ * \param devPtr   - Pointer to be prefetched
+ * \param count    - Size in bytes
+ * \param location - Location to prefetch to
+ * \param flags    - flags for future use, must be zero now.
+ * \param hStream  - Stream to enqueue prefetch operation
+ */
+CUresult CUDAAPI cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream);
+
+/**
+ * \brief Gets an interprocess memory handle for an existing device memory allocation
+ *
+ * \param pHandle - Pointer to user allocated ::CUipcMemHandle to return the handle in.
+ * \param dptr    - Base pointer to previously allocated device memory
+ */
+CUresult CUDAAPI cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr);
+
+/**
+ * \brief Opens an interprocess memory handle exported from another process
+ *
+ * \param pdptr  - Returned device pointer
+ * \param handle - ::CUipcMemHandle to open
+ * \param Flags  - Flags for this operation. Must be specified as ::CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS
+ */
+CUresult CUDAAPI cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags);
+
+/**
+ * \brief Fixture: records ten floating-point and eight integer arguments, interleaved
+ *
+ * More floating-point arguments than registers: the last two go on the
+ * stack between integer stack arguments.
+ */
+CUresult CUDAAPI cuAbiFloats(int i0, float f0, double d0, long long i1, float f1, double d1,
+                             unsigned int i2, float f2, double d2, short i3, float f3, double d3,
+                             unsigned char i4, float f4, double d4, size_t i5, CUdeviceptr i6, int i7);
+
+/**
+ * \brief Fixture: records structs passed by value and echoes one
+ *
+ * \param m     - A mixed integer/float struct
+ * \param v     - A float-only struct
+ * \param after - An integer after the structs
+ * \param echo  - Returned copy of \p m with every member doubled
+ */
+CUresult CUDAAPI cuAbiStructs(CUabiMixed m, CUabiFloat3 v, int after, CUabiMixed *echo);
+
+/**
+ * \brief Fixture: records pointer arguments; doubles \p counter and stores \p p through \p slots
+ *
+ * \param p       - A pointer the fixture records
+ * \param cp      - A pointer to const data; the fixture records its first byte
+ * \param slots   - Array of pointers; the fixture stores \p p into the first
+ * \param counter - Counter the fixture doubles in place
+ */
+CUresult CUDAAPI cuAbiPointers(void *p, const void *cp, void **slots, unsigned int *counter);
+
+/**
+ * \brief Enqueues a host function call in a stream
+ *
+ * The fixture calls \p fn from a new thread; on the NULL stream it calls
+ * \p fn before returning, on the calling thread; on stream 0xBAD it fails
+ * with ::CUDA_ERROR_INVALID_VALUE and never calls \p fn.
+ *
+ * \param hStream  - Stream to enqueue function call in
+ * \param fn       - The function to call once preceding stream operations are complete
+ * \param userData - User-specified data to be passed to the function
+ */
+CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);
+
+/**
+ * \brief Add a callback to a compute stream
+ *
+ * The fixture calls \p callback from a new thread with \p hStream and a
+ * status of \p flags.
+ *
+ * \param hStream  - Stream to add callback to
+ * \param callback - The function to call once preceding stream operations are complete
+ * \param userData - User specified data to be passed to the callback function
+ * \param flags    - Reserved for future use, must be 0
+ */
+CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags);
+
+/**
+ * \brief Block for the current context's tasks to complete
+ *
+ * The fixture waits until every callback it started has returned.
+ */
+CUresult CUDAAPI cuCtxSynchronize(void);
+
+#endif /* __cuda_cuda_h__ */
