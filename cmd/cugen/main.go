@@ -29,6 +29,7 @@ import (
 
 	"github.com/cugen/cugen/emit"
 	"github.com/cugen/cugen/parser"
+	"github.com/cugen/cugen/parser/ir"
 	"github.com/cugen/cugen/parser/lock"
 )
 
@@ -159,16 +160,35 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "output directory: packages go to OUT/cu and OUT/cudart (default generated/cudaMAJOR)")
 	demo := fs.Bool("demo", true, "add the context-demo test to the cudart package")
 	importPath := fs.String("importpath", "", "Go import path of -out (default: from the go.mod above it)")
+	irFile := fs.String("ir", "", "read the IR from this JSON file (cugen ir output) instead of parsing headers")
+	originFlag := fs.String("origin", "", "with -ir: the header set named in generated file headers")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
-	dir, origin, err := src.resolve(stderr)
-	if err != nil {
-		return err
-	}
-	api, err := parser.Parse(dir)
-	if err != nil {
-		return err
+	var api *ir.API
+	var origin string
+	if *irFile != "" {
+		// Emitting from a saved IR lets a machine without a toolkit's
+		// headers (13.0 lives only on the GPU machine) regenerate its
+		// packages after an emit change; the IR is never committed.
+		b, err := os.ReadFile(*irFile)
+		if err != nil {
+			return err
+		}
+		api = new(ir.API)
+		if err := json.Unmarshal(b, api); err != nil {
+			return fmt.Errorf("cugen: %s: %w", *irFile, err)
+		}
+		origin = *originFlag
+	} else {
+		dir, o, err := src.resolve(stderr)
+		if err != nil {
+			return err
+		}
+		if api, err = parser.Parse(dir); err != nil {
+			return err
+		}
+		origin = o
 	}
 	ver := fmt.Sprintf("CUDA %d.%d headers", api.CUDAVersion/1000, api.CUDAVersion%1000/10)
 	if origin != "" {
@@ -180,9 +200,11 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 		*out = filepath.Join("generated", fmt.Sprintf("cuda%d", api.CUDAVersion/1000))
 	}
 	if *importPath == "" {
-		if *importPath, err = importPathOf(*out); err != nil {
+		p, err := importPathOf(*out)
+		if err != nil {
 			return err
 		}
+		*importPath = p
 	}
 	pkgs, err := emit.Generate(api, emit.Options{Origin: origin, Demo: *demo, ImportPath: *importPath})
 	if err != nil {
