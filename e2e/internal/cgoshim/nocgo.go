@@ -14,6 +14,7 @@ var errNoCgo = errors.New("cgoshim: built without cgo")
 
 func Open(cuda, cudart string) error                             { return errNoCgo }
 func CtxGetCurrent() (uintptr, int32)                            { return 0, -1 }
+func DriverGetVersion() (int32, int32)                           { return 0, -1 }
 func DeviceGet(ordinal int32) (int32, int32)                     { return 0, -1 }
 func MemcpyHtoD(dst uint64, src unsafe.Pointer, n uint64) int32  { return -1 }
 func LaunchEmpty(f uintptr) int32                                { return -1 }
