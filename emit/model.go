@@ -26,6 +26,7 @@ type model struct {
 	taken      map[string]string // Go name -> C name that took it
 	funcNames  map[*ir.Function]string
 	aliasNames map[string]string // C alias macro -> Go name
+	funcByC    map[string]string // C API name or symbol -> Go name, built by docLink
 	valNames   map[string]string // enum value / macro C name -> Go name
 
 	// Declarations emitted, in IR order.

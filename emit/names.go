@@ -32,7 +32,7 @@ func goName(c string) string {
 			// CU_CTX_..., but not "cube" or "current".
 			r := rune(rest[0])
 			if strings.HasSuffix(p, "_") || unicode.IsUpper(r) || p == "CU" && unicode.IsLower(r) {
-				if unicode.IsLetter(rune(strings.TrimLeft(rest, "_")[0])) {
+				if t := strings.TrimLeft(rest, "_"); t != "" && unicode.IsLetter(rune(t[0])) {
 					base = rest
 				}
 				break

@@ -385,6 +385,7 @@ func TestErrors(t *testing.T) {
 		{cu.AbiFail(cu.ErrorInvalidDevice), cu.ErrorInvalidDevice, "cuAbiFail: CUDA_ERROR_INVALID_DEVICE: invalid device ordinal"},
 		{cu.AbiFail(12345), cu.Result(12345), "cuAbiFail: CUresult(12345): unknown error"},
 		{cu.AbiFail(-1), cu.Result(-1), "cuAbiFail: CUresult(-1): unknown error"},
+		{cu.AbiFailAlias(cu.ErrorInvalidValue), cu.ErrorInvalidValue, "cuAbiFail: CUDA_ERROR_INVALID_VALUE: invalid argument"},
 		{second(cu.DeviceGet(99)), cu.ErrorInvalidValue, "cuDeviceGet: CUDA_ERROR_INVALID_VALUE: invalid argument"},
 		{cu.LaunchHostFunc(0xBAD, func() {}), cu.ErrorInvalidValue, "cuLaunchHostFunc: CUDA_ERROR_INVALID_VALUE: invalid argument"},
 		{second(cu.GetErrorName(777)), cu.ErrorInvalidValue, "cuGetErrorName: CUDA_ERROR_INVALID_VALUE: invalid argument"},
@@ -441,6 +442,29 @@ func TestErrors(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// TestOnDevice runs the generated thread helper against the fixture's
+// cudaSetDevice.
+func TestOnDevice(t *testing.T) {
+	need(t)
+	ran := false
+	check(t, "OnDevice", cudart.OnDevice(6, func() error {
+		ran = true
+		expectRec(t, "OnDevice's cudaSetDevice", 6)
+		return nil
+	}))
+	if !ran {
+		t.Error("OnDevice(6) did not run fn")
+	}
+	want := errors.New("from fn")
+	if err := cudart.OnDevice(1, func() error { return want }); err != want {
+		t.Errorf("OnDevice returned %v, want fn's error", err)
+	}
+	err := cudart.OnDevice(99, func() error { t.Error("fn ran after cudaSetDevice failed"); return nil })
+	if !errors.Is(err, cudart.ErrorInvalidDevice) {
+		t.Errorf("OnDevice(99) = %v, want cudaErrorInvalidDevice", err)
+	}
+}
 
 // TestCallbacks runs every one-shot callback wrapper: on the calling thread
 // (NULL stream), from a new C thread, and not at all when registration fails.
@@ -613,7 +637,9 @@ func TestZeroAllocs(t *testing.T) {
 		name string
 		f    func() error
 	}{
-		{"cu.AbiIntegers", func() error { return cu.AbiIntegers(-1, 2, -3, 4, -5, 6, -7, 8, 9, 10, -11, cu.AbiSignNegative, cu.MemLocationTypeHost) }},
+		{"cu.AbiIntegers", func() error {
+			return cu.AbiIntegers(-1, 2, -3, 4, -5, 6, -7, 8, 9, 10, -11, cu.AbiSignNegative, cu.MemLocationTypeHost)
+		}},
 		{"cu.AbiFloats", func() error {
 			return cu.AbiFloats(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18)
 		}},

@@ -15,6 +15,8 @@
 #define cuCtxCreate        cuCtxCreate_v2
 #define cuIpcOpenMemHandle cuIpcOpenMemHandle_v2
 #define cuMemPrefetchAsync cuMemPrefetchAsync_v2
+/* A non-versioned alias macro: a Go function of its own calls cuAbiFail. */
+#define cuAbiFailAlias     cuAbiFail
 
 typedef __SIZE_TYPE__ size_t;
 

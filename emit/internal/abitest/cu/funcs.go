@@ -131,6 +131,11 @@ func AbiFail(result Result) (err error) {
 	return
 }
 
+// AbiFailAlias is cuAbiFailAlias, which cuda.h defines as cuAbiFail: it calls [AbiFail].
+func AbiFailAlias(result Result) error {
+	return AbiFail(result)
+}
+
 // DeviceGet wraps cuDeviceGet (symbol cuDeviceGet, cuda.h).
 //
 // Returns a handle to a compute device.
