@@ -16,7 +16,12 @@ PARSE_SETS ?= 11.8 12.4 12.5
 
 include mk/headers.mk
 
-.PHONY: generate check test bench vet fmt
+.PHONY: generate generate13 check test bench downstream test-arm64 deps-arm64 fuzz
+
+# fuzz runs the parser's fuzz target for longer than CI does (FUZZTIME=10m).
+FUZZTIME ?= 5m
+fuzz:
+	$(GO) test -run '^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./parser
 
 generate: deps
 	@for set in $(GEN_SETS); do \
@@ -55,7 +60,38 @@ test: deps
 	export CUGEN_LIBCUDA="$$cuda/libcuda.so.1" CUGEN_LIBCUDART="$$cudart/libcudart.so.12" CUGEN_REQUIRE_ALL_SYMBOLS=1; \
 	export LD_LIBRARY_PATH="$$cuda:$$cudart$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}"; \
 	$(MAKE) --no-print-directory check; \
+	CGO_ENABLED=0 $(GO) test -count=1 ./...; \
+	CGO_ENABLED=1 $(GO) test -race -count=1 ./ffi ./emit ./reliability; \
+	$(GO) test -run '^$$' -fuzz=FuzzParse -fuzztime=60s -fuzzminimizetime=5s ./parser; \
+	$(MAKE) --no-print-directory downstream; \
+	$(MAKE) --no-print-directory test-arm64
+
+# downstream generates examples/downstream's bindings from the locked 12.4
+# headers exactly as a user would (go generate, go vet, go test).
+downstream: deps
+	@set -e; hdr=$$($(CUGEN) headers -set 12.4); cd examples/downstream; \
+	CUDA_HEADERS=$$hdr $(GO) generate ./...; \
+	$(GO) vet ./...; \
 	CGO_ENABLED=0 $(GO) test -count=1 ./...
 
+# test-arm64 runs ffi's ABI conformance tests for linux/arm64 under qemu-user
+# (AAPCS64: register classes, HFAs, by-reference structs, struct returns).
+ARM64_DEBS ?= qemu-user-static gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+deps-arm64:
+	@missing=; for p in $(ARM64_DEBS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then echo "make deps-arm64: installing$$missing"; \
+		$(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends $$missing; fi
+
+test-arm64: deps-arm64
+	GOARCH=arm64 CC=aarch64-linux-gnu-gcc $(GO) test -count=1 -exec 'qemu-aarch64-static -L /usr/aarch64-linux-gnu' ./ffi
+	GOARCH=arm64 CGO_ENABLED=0 CC=aarch64-linux-gnu-gcc $(GO) test -count=1 -exec 'qemu-aarch64-static -L /usr/aarch64-linux-gnu' ./ffi
+
+# bench runs the benchmarks that need no GPU (the GPU ones skip; see
+# BENCHMARKS.md for the H200 run).
 bench: deps
-	$(GO) test -run '^$$' -bench . -benchmem ./parser ./emit ./ffi
+	@set -e; cudart=$$($(CUGEN) libs -lib libcudart12); cuda=$$($(CUGEN) libs -lib libcuda1); \
+	export CUGEN_LIBCUDA="$$cuda/libcuda.so.1" CUGEN_LIBCUDART="$$cudart/libcudart.so.12"; \
+	export LD_LIBRARY_PATH="$$cuda:$$cudart$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}"; \
+	CGO_ENABLED=1 $(GO) test -run '^$$' -bench . -benchmem ./parser ./emit ./ffi ./e2e

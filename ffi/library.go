@@ -29,6 +29,11 @@ type LibraryDesc struct {
 	EnvVar string   // if set in the environment, its value is the only path tried
 	Files  []string // file names (sonames) tried in order, e.g. "libcuda.so.1"
 	Dirs   []string // directories tried after the dynamic loader's own search
+	// Validate, if set, is called for each file that opens, with a lookup of
+	// its symbols; an error rejects the file (it is closed and the next
+	// candidate tried) and is reported in the LoadError. The runtime
+	// packages use it to refuse a libcudart of another CUDA major.
+	Validate func(lookup func(symbol string) (uintptr, error)) error
 }
 
 // Library is a shared library opened lazily, at most once, on first use.
@@ -134,6 +139,13 @@ func (l *Library) load() *loadResult {
 		// RTLD_LOCAL: libcudart finds an already loaded libcuda.so.1 by its
 		// soname anyway, so nothing needs to be global.
 		h, err := purego.Dlopen(p, purego.RTLD_NOW|purego.RTLD_LOCAL)
+		if err == nil && l.desc.Validate != nil {
+			if verr := l.desc.Validate(func(s string) (uintptr, error) { return purego.Dlsym(h, s) }); verr != nil {
+				purego.Dlclose(h)
+				e.Tried = append(e.Tried, p+": "+verr.Error())
+				continue
+			}
+		}
 		if err == nil {
 			return &loadResult{handle: h, path: resolvedPath(p)}
 		}

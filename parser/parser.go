@@ -38,8 +38,9 @@ const (
 )
 
 // expansionLimit bounds the C preprocessor's macro expansion work per
-// Parse (cc.Config.ExpansionLimit).
-const expansionLimit = 5_000_000
+// Parse (cc.Config.ExpansionLimit). A variable only so that FuzzParse can
+// lower it for speed.
+var expansionLimit = 5_000_000
 
 // Error is a located parse failure. Its text starts with file:line:col so
 // editors and CI logs can jump to it.
@@ -218,7 +219,11 @@ func (p *parse) locate(err error) error {
 				if r, ok := p.rel(file); ok {
 					file = r
 				}
-				return &Error{File: file, Line: line, Col: col, Msg: strings.TrimSpace(parts[3])}
+				msg := strings.TrimSpace(parts[3])
+				if msg == "" { // `#error` alone (found by FuzzParse)
+					msg = "error without a message (an empty #error?)"
+				}
+				return &Error{File: file, Line: line, Col: col, Msg: msg}
 			}
 		}
 	}

@@ -96,6 +96,12 @@ const char *cudaGetErrorString(cudaError_t error) {
 	return s ? s : "unrecognized error code";
 }
 
+// The runtime packages check the major version of the library they load.
+cudaError_t cudaRuntimeGetVersion(int *runtimeVersion) {
+	*runtimeVersion = CUDART_VERSION;
+	return cudaSuccess;
+}
+
 // ---- driver: integers, handles, outputs ----
 
 CUresult cuAbiIntegers(signed char i8, unsigned char u8, short i16, unsigned short u16,

@@ -34,6 +34,13 @@ extern const char* CUDARTAPI cudaGetErrorName(cudaError_t error);
 extern const char* CUDARTAPI cudaGetErrorString(cudaError_t error);
 
 /**
+ * \brief Returns the CUDA Runtime version
+ *
+ * \param runtimeVersion - Returns the CUDA Runtime version.
+ */
+extern cudaError_t CUDARTAPI cudaRuntimeGetVersion(int *runtimeVersion);
+
+/**
  * \brief Returns the number of compute-capable devices
  *
  * \param count - Returns the number of devices with compute capability greater or equal to 2.0

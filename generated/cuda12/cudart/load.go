@@ -6,9 +6,10 @@ import "github.com/cugen/cugen/ffi"
 
 // lib is the shared library this package calls, opened on first use.
 var lib = ffi.NewLibrary(ffi.LibraryDesc{
-	EnvVar: "CUGEN_LIBCUDART",
-	Files:  []string{"libcudart.so.12"},
-	Name:   "CUDA 12 runtime",
+	EnvVar:   "CUGEN_LIBCUDART",
+	Files:    []string{"libcudart.so.12"},
+	Name:     "CUDA 12 runtime",
+	Validate: ffi.RuntimeMajor(12),
 })
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

@@ -35,7 +35,10 @@ func TestSymbolsResolve(t *testing.T) {
 		return
 	}
 	report := t.Logf
-	if os.Getenv("CUGEN_REQUIRE_ALL_SYMBOLS") == "1" {
+	// Only a library at least as new as the headers must have every symbol.
+	v, verr := DriverGetVersion()
+	t.Logf("library version %d, headers %d (%v)", v, HeaderVersion, verr)
+	if os.Getenv("CUGEN_REQUIRE_ALL_SYMBOLS") == "1" && verr == nil && v >= HeaderVersion {
 		report = t.Errorf
 	}
 	report("%d symbols missing:\n%s", len(missing), strings.Join(missing, "\n"))

@@ -55,6 +55,32 @@ func GetErrorString(error_ Error) (ret string) {
 	return
 }
 
+// RuntimeGetVersion wraps cudaRuntimeGetVersion (symbol cudaRuntimeGetVersion, cuda_runtime_api.h).
+//
+// Returns the CUDA Runtime version.
+//
+//   - runtimeVersion: Returns the CUDA Runtime version.
+func RuntimeGetVersion() (runtimeVersion int32, err error) {
+	fnPtr, lerr := procRuntimeGetVersion.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	var frame ffi.Frame
+	frame.Int(uintptr(unsafe.Pointer(&runtimeVersion)))
+	ffi.Call(fnPtr, &frame)
+	runtime.KeepAlive(&runtimeVersion)
+	if ferr := frame.Err(); ferr != nil {
+		err = ferr
+		return
+	}
+	if rc := Error(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errRuntimeGetVersion, rc)
+		return
+	}
+	return
+}
+
 // GetDeviceCount wraps cudaGetDeviceCount (symbol cudaGetDeviceCount, cuda_runtime_api.h).
 //
 // Returns the number of compute-capable devices.

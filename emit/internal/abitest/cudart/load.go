@@ -6,9 +6,10 @@ import "github.com/cugen/cugen/ffi"
 
 // lib is the shared library this package calls, opened on first use.
 var lib = ffi.NewLibrary(ffi.LibraryDesc{
-	EnvVar: "CUGEN_LIBCUDART",
-	Files:  []string{"libcudart.so.12"},
-	Name:   "CUDA 12 runtime",
+	EnvVar:   "CUGEN_LIBCUDART",
+	Files:    []string{"libcudart.so.12"},
+	Name:     "CUDA 12 runtime",
+	Validate: ffi.RuntimeMajor(12),
 })
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.
@@ -20,6 +21,7 @@ func SharedLibrary() *ffi.Library {
 var (
 	procGetErrorName        = lib.NewProc("cudaGetErrorName", "")
 	procGetErrorString      = lib.NewProc("cudaGetErrorString", "")
+	procRuntimeGetVersion   = lib.NewProc("cudaRuntimeGetVersion", "")
 	procGetDeviceCount      = lib.NewProc("cudaGetDeviceCount", "")
 	procSetDevice           = lib.NewProc("cudaSetDevice", "")
 	procGetDeviceProperties = lib.NewProc("cudaGetDeviceProperties", "")
@@ -39,10 +41,11 @@ var (
 )
 
 // procs lists every procedure, for the symbol-resolution test.
-var procs = []*ffi.Proc{procGetErrorName, procGetErrorString, procGetDeviceCount, procSetDevice, procGetDeviceProperties, procDeviceSynchronize, procLaunchKernel, procMalloc3D, procMemset3D, procIpcOpenMemHandle, procCreateChannelDesc, procLaunchHostFunc, procStreamAddCallback, procAbiMakeDim3, procAbiScale, procAbiHalf, procAbiNegate, procAbiRecord}
+var procs = []*ffi.Proc{procGetErrorName, procGetErrorString, procRuntimeGetVersion, procGetDeviceCount, procSetDevice, procGetDeviceProperties, procDeviceSynchronize, procLaunchKernel, procMalloc3D, procMemset3D, procIpcOpenMemHandle, procCreateChannelDesc, procLaunchHostFunc, procStreamAddCallback, procAbiMakeDim3, procAbiScale, procAbiHalf, procAbiNegate, procAbiRecord}
 
 // One error cache per function, so a repeated failure does not allocate.
 var (
+	errRuntimeGetVersion   = ffi.ErrCache{Func: "cudaRuntimeGetVersion"}
 	errGetDeviceCount      = ffi.ErrCache{Func: "cudaGetDeviceCount"}
 	errSetDevice           = ffi.ErrCache{Func: "cudaSetDevice"}
 	errGetDeviceProperties = ffi.ErrCache{Func: "cudaGetDeviceProperties"}
