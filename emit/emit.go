@@ -43,6 +43,8 @@ type Package struct {
 	// Stats for cugen's summary line.
 	Declared, Bound int
 	Skipped         []string
+
+	api *ir.API // the package's API, as api.txt records it
 }
 
 // Generate emits the driver package (cu) and the runtime package (cudart).
@@ -107,6 +109,12 @@ func (m *model) generate() (*Package, error) {
 		}
 		pkg.Files[f.name] = b.Bytes()
 	}
+	pkg.api = m.manifestAPI()
+	man, err := m.manifest(pkg.api)
+	if err != nil {
+		return nil, fmt.Errorf("emit %s/%s: %w", m.pkg, manifestFile, err)
+	}
+	pkg.Files[manifestFile] = man
 	src, err := m.symbolsTest()
 	if err != nil {
 		return nil, fmt.Errorf("emit %s/symbols_test.go: %w", m.pkg, err)

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/cugen/cugen/parser"
@@ -18,8 +20,8 @@ import (
 //	cugen diff -old /usr/local/cuda-12.4/include -new /usr/local/cuda/include
 func cmdDiff(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
-	oldArg := fs.String("old", "", "old headers: a CUDA include directory, or set:NAME of the lock file")
-	newArg := fs.String("new", "", "new headers: a CUDA include directory, or set:NAME of the lock file")
+	oldArg := fs.String("old", "", "old headers: a CUDA include directory, set:NAME of the lock file, or ir:FILE")
+	newArg := fs.String("new", "", "new headers: a CUDA include directory, set:NAME of the lock file, or ir:FILE")
 	lockPath := fs.String("lock", "headers.lock", "lock file for set:NAME")
 	asJSON := fs.Bool("json", false, "write the report as JSON")
 	if err := parseFlags(fs, args, stderr); err != nil {
@@ -46,8 +48,20 @@ func cmdDiff(args []string, stdout, stderr io.Writer) error {
 }
 
 // parseHeaders parses a header directory, or the lock entry named by
-// "set:NAME", fetched and verified.
+// "set:NAME", fetched and verified, or reads "ir:FILE" (cugen ir output, for
+// a header set that exists only on another machine).
 func parseHeaders(arg, lockPath string, stderr io.Writer) (*ir.API, error) {
+	if file, ok := strings.CutPrefix(arg, "ir:"); ok {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		api := new(ir.API)
+		if err := json.Unmarshal(b, api); err != nil {
+			return nil, fmt.Errorf("cugen: %s: %w", file, err)
+		}
+		return api, nil
+	}
 	var dir, set string
 	if name, ok := strings.CutPrefix(arg, "set:"); ok {
 		set = name

@@ -29,6 +29,7 @@ import (
 
 	"github.com/cugen/cugen/emit"
 	"github.com/cugen/cugen/parser"
+	"github.com/cugen/cugen/parser/apidiff"
 	"github.com/cugen/cugen/parser/ir"
 	"github.com/cugen/cugen/parser/lock"
 )
@@ -212,7 +213,20 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	}
 	var summary []string
 	for _, p := range pkgs {
-		if err := emit.Write(filepath.Join(*out, p.Name), p); err != nil {
+		dir := filepath.Join(*out, p.Name)
+		// What the new headers change, against the API the package was
+		// last generated from (its api.txt), before it is replaced.
+		if old, err := emit.ReadManifest(dir); err != nil {
+			fmt.Fprintf(stderr, "cugen: %v (no API diff)\n", err)
+		} else if old != nil {
+			if r := apidiff.Compare(old, p.API()); !r.Empty() {
+				fmt.Fprintf(stdout, "cugen: package %s: API changes:\n", p.Name)
+				if err := r.WriteText(stdout); err != nil {
+					return err
+				}
+			}
+		}
+		if err := emit.Write(dir, p); err != nil {
 			return err
 		}
 		summary = append(summary, fmt.Sprintf("%s %d/%d bound, %d skipped", p.Name, p.Bound, p.Declared, len(p.Skipped)))

@@ -56,6 +56,11 @@ func (s *Section[T, C]) Counts() Counts {
 	return Counts{Added: len(s.Added), Removed: len(s.Removed), Changed: len(s.Changed)}
 }
 
+// Empty reports whether the two APIs compared equal.
+func (r *Report) Empty() bool {
+	return r.Summary == Summary{} && r.OldVersion == r.NewVersion
+}
+
 // Summary counts the changes of each kind.
 type Summary struct {
 	Functions Counts `json:"functions"`
