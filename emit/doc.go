@@ -23,6 +23,9 @@ var doxyAliases = map[string]string{
 	"note_devptr_param":              "",
 }
 
+// htmlTags are the inline HTML tags CUDA's comments use for emphasis.
+var htmlTags = strings.NewReplacer("<b>", "", "</b>", "", "<i>", "", "</i>", "", "<tt>", "", "</tt>", "", "<em>", "", "</em>", "", "<br>", "", "<br/>", "")
+
 var (
 	refRE     = regexp.MustCompile(`::(\w+)(\(\))?`)
 	inlineCmd = regexp.MustCompile(`\\(p|e|b|c|a|ref|em)\s+`)
@@ -71,6 +74,9 @@ func (m *model) convertDoc(doc string) string {
 		}
 		// The regexps only run where they can match (most lines have no
 		// markup at all): a third of convertDoc's time otherwise.
+		if strings.Contains(t, "<") {
+			t = htmlTags.Replace(t)
+		}
 		if strings.Contains(t, `\`) {
 			t = inlineCmd.ReplaceAllString(t, "")
 		}
@@ -92,6 +98,20 @@ func (m *model) convertDoc(doc string) string {
 			return ""
 		})
 		out = append(out, strings.TrimRight(t, " "))
+	}
+	// "\deprecated" alone on its line: its text is the next paragraph, and Go
+	// wants it on the "Deprecated:" line.
+	for i := 0; i+1 < len(out); i++ {
+		if strings.TrimSpace(out[i]) == "Deprecated:" {
+			j := i + 1
+			for j < len(out) && strings.TrimSpace(out[j]) == "" {
+				j++
+			}
+			if j < len(out) {
+				out[i] = "Deprecated: " + strings.TrimSpace(out[j])
+				out = append(out[:i+1], out[j+1:]...)
+			}
+		}
 	}
 	// A list ends with a blank line: Go doc would otherwise read the next
 	// line as a paragraph of its own (or a heading).

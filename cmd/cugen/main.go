@@ -53,7 +53,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err := cmd(args[1:], stdout, stderr); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+		var printed errFlagPrinted
+		if errors.Is(err, flag.ErrHelp) || errors.As(err, &printed) {
 			return 2
 		}
 		fmt.Fprintln(stderr, err)
@@ -69,6 +70,9 @@ const usage = `usage:
   cugen libs -lib NAME [-lock FILE]
   cugen diff -old DIR|set:NAME -new DIR|set:NAME [-lock FILE] [-json]
 `
+
+// errFlagPrinted is a flag error the flag package already reported.
+type errFlagPrinted struct{ error }
 
 // source is how a command finds its headers: a directory, or a lock entry.
 type source struct {
@@ -128,7 +132,10 @@ func shortDigest(d string) string {
 func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	if err := fs.Parse(args); err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errFlagPrinted{err} // the flag package has printed it and the usage
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("cugen %s: unexpected argument %q", fs.Name(), fs.Arg(0))

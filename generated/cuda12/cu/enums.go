@@ -1500,9 +1500,7 @@ func (v FuncCache) String() string {
 
 // Sharedconfig is the C enum CUsharedconfig (cuda.h).
 //
-// Deprecated:
-//
-// Shared memory configurations.
+// Deprecated: Shared memory configurations.
 type Sharedconfig int32
 
 const (

@@ -18,8 +18,8 @@ import (
 // If the error code is not recognized, [ErrorInvalidValue]
 // will be returned and *pStr will be set to the NULL address.
 //
-//   - error: Error code to convert to string
-//   - pStr: Address of the string pointer.
+//   - error_: Error code to convert to string
+//   - pStr: (result) Address of the string pointer.
 //
 // Returns:
 // [Success],
@@ -61,8 +61,8 @@ func GetErrorString(error_ Result) (pStr string, err error) {
 // If the error code is not recognized, [ErrorInvalidValue]
 // will be returned and *pStr will be set to the NULL address.
 //
-//   - error: Error code to convert to string
-//   - pStr: Address of the string pointer.
+//   - error_: Error code to convert to string
+//   - pStr: (result) Address of the string pointer.
 //
 // Returns:
 // [Success],
@@ -103,7 +103,7 @@ func GetErrorName(error_ Result) (pStr string, err error) {
 // has not been called, any function from the driver API will return
 // [ErrorNotInitialized].
 //
-//   - Flags: Initialization flag for CUDA.
+//   - flags: Initialization flag for CUDA.
 //
 // Returns:
 // [Success],
@@ -144,7 +144,7 @@ func Init(flags uint32) (err error) {
 // This function automatically returns [ErrorInvalidValue] if
 // driverVersion is NULL.
 //
-//   - driverVersion: Returns the CUDA driver version
+//   - driverVersion: (result) Returns the CUDA driver version
 //
 // Returns:
 // [Success],
@@ -179,10 +179,10 @@ func DriverGetVersion() (driverVersion int32, err error) {
 //
 // Returns a handle to a compute device.
 //
-// Returns in *device a device handle given an ordinal in the range <b>[0,
-// [DeviceGetCount]-1]</b>.
+// Returns in *device a device handle given an ordinal in the range [0,
+// [DeviceGetCount]-1].
 //
-//   - device: Returned device handle
+//   - device: (result) Returned device handle
 //   - ordinal: Device number to get handle for
 //
 // Returns:
@@ -232,7 +232,7 @@ func DeviceGet(ordinal int32) (device Device, err error) {
 // than or equal to 2.0 that are available for execution. If there is no such
 // device, [DeviceGetCount] returns 0.
 //
-//   - count: Returned number of compute-capable devices
+//   - count: (result) Returned number of compute-capable devices
 //
 // Returns:
 // [Success],
@@ -280,8 +280,7 @@ func DeviceGetCount() (count int32, err error) {
 // string pointed to by name. len specifies the maximum length of the
 // string that may be returned.
 //
-//   - name: Returned identifier string for the device
-//   - len: Maximum length of string to store in name
+//   - name: (result) Returned identifier string for the device
 //   - dev: Device to get identifier string for
 //
 // Returns:
@@ -337,7 +336,7 @@ func DeviceGetName(dev Device) (name string, err error) {
 // Returns 16-octets identifying the device dev in the structure
 // pointed by the uuid.
 //
-//   - uuid: Returned UUID
+//   - uuid: (result) Returned UUID
 //   - dev: Device to get identifier string for
 //
 // Returns:
@@ -388,7 +387,7 @@ func DeviceGetUuid(dev Device) (uuid Uuid, err error) {
 // pointed by the uuid. If the device is in MIG mode, returns its
 // MIG UUID which uniquely identifies the subscribed MIG compute instance.
 //
-//   - uuid: Returned UUID
+//   - uuid: (result) Returned UUID
 //   - dev: Device to get identifier string for
 //
 // Returns:
@@ -436,8 +435,8 @@ func DeviceGetUuidV2(dev Device) (uuid Uuid, err error) {
 // Return identifying information (luid and deviceNodeMask) to allow
 // matching device with graphics APIs.
 //
-//   - luid: Returned LUID
-//   - deviceNodeMask: Returned device node mask
+//   - luid: (result) Returned LUID
+//   - deviceNodeMask: (result) Returned device node mask
 //   - dev: Device to get identifier string for
 //
 // Returns:
@@ -487,7 +486,7 @@ func DeviceGetLuid(dev Device) (luid byte, deviceNodeMask uint32, err error) {
 // Returns in *bytes the total amount of memory available on the device
 // dev in bytes.
 //
-//   - bytes: Returned memory available on device in bytes
+//   - bytes: (result) Returned memory available on device in bytes
 //   - dev: Device handle
 //
 // Returns:
@@ -536,7 +535,7 @@ func DeviceTotalMem(dev Device) (bytes uint64, err error) {
 // Returns in maxWidthInElements the maximum number of texture elements allocatable in a 1D linear texture
 // for given format and numChannels.
 //
-//   - maxWidthInElements: Returned maximum number of texture elements allocatable for given format and numChannels.
+//   - maxWidthInElements: (result) Returned maximum number of texture elements allocatable for given format and numChannels.
 //   - format: Texture format.
 //   - numChannels: Number of channels per texture element.
 //   - dev: Device handle.
@@ -781,7 +780,7 @@ func DeviceGetTexture1DLinearMaxWidth(format ArrayFormat, numChannels uint32, de
 // - [DeviceAttributeMempoolSupportedHandleTypes]: Bitmask of handle types supported with mempool based IPC
 // - [DeviceAttributeDeferredMappingCudaArraySupported]: Device supports deferred mapping CUDA arrays and CUDA mipmapped arrays.
 //
-//   - pi: Returned device attribute value
+//   - pi: (result) Returned device attribute value
 //   - attrib: Device attribute to query
 //   - dev: Device handle
 //
@@ -1030,8 +1029,8 @@ func DeviceGetDefaultMemPool(dev Device) (pool_out MemoryPool, err error) {
 // - [ExecAffinityTypeSmCount]: 1 if context with limited SMs is supported by the device,
 // or 0 if not;
 //
-//   - pi: 1 if the execution affinity type type is supported by the device, or 0 if not
-//   - type: Execution affinity type to query
+//   - pi: (result) 1 if the execution affinity type type is supported by the device, or 0 if not
+//   - type_: Execution affinity type to query
 //   - dev: Device handle
 //
 // Returns:
@@ -1126,9 +1125,7 @@ func FlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope Flush
 //
 // Returns properties for a selected device.
 //
-// Deprecated:
-//
-// This function was deprecated as of CUDA 5.0 and replaced by [DeviceGetAttribute].
+// Deprecated: This function was deprecated as of CUDA 5.0 and replaced by [DeviceGetAttribute].
 //
 // Returns in *prop the properties of device dev. The [Devprop]
 // structure is defined as:
@@ -1164,7 +1161,7 @@ func FlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope Flush
 // are aligned to textureAlign bytes do not need an offset applied to
 // texture fetches.
 //
-//   - prop: Returned properties of device
+//   - prop: (result) Returned properties of device
 //   - dev: Device to get properties for
 //
 // Returns:
@@ -1209,16 +1206,14 @@ func DeviceGetProperties(dev Device) (prop Devprop, err error) {
 //
 // Returns the compute capability of the device.
 //
-// Deprecated:
-//
-// This function was deprecated as of CUDA 5.0 and its functionality superseded
+// Deprecated: This function was deprecated as of CUDA 5.0 and its functionality superseded
 // by [DeviceGetAttribute].
 //
 // Returns in *major and *minor the major and minor revision numbers that
 // define the compute capability of the device dev.
 //
-//   - major: Major revision number
-//   - minor: Minor revision number
+//   - major: (result) Major revision number
+//   - minor: (result) Minor revision number
 //   - dev: Device handle
 //
 // Returns:
@@ -1275,14 +1270,14 @@ func DeviceComputeCapability(dev Device) (major int32, minor int32, err error) {
 // if the compute mode of the device is [ComputemodeProhibited]. The function
 // [DeviceGetAttribute] can be used with [DeviceAttributeComputeMode] to
 // determine the compute mode  of the device.
-// The <i>nvidia-smi</i> tool can be used to set the compute mode for
-// devices. Documentation for <i>nvidia-smi</i> can be obtained by passing a
+// The nvidia-smi tool can be used to set the compute mode for
+// devices. Documentation for nvidia-smi can be obtained by passing a
 // -h option to it.
 //
 // Please note that the primary context always supports pinned allocations. Other
 // flags can be specified by [DevicePrimaryCtxSetFlags].
 //
-//   - pctx: Returned context handle of the new context
+//   - pctx: (result) Returned context handle of the new context
 //   - dev: Device for which primary context is requested
 //
 // Returns:
@@ -1416,8 +1411,8 @@ func DevicePrimaryCtxRelease(dev Device) (err error) {
 // synchronization primitive when waiting for the GPU to finish work.
 //
 // - [CtxBlockingSync]: Instruct CUDA to block the CPU thread on a
-// synchronization primitive when waiting for the GPU to finish work. <br>
-// <b>Deprecated:</b> This flag was deprecated as of CUDA 4.0 and was
+// synchronization primitive when waiting for the GPU to finish work.
+// Deprecated: This flag was deprecated as of CUDA 4.0 and was
 // replaced with [CtxSchedBlockingSync].
 //
 // - [CtxSchedAuto]: The default value if the flags parameter is zero,
@@ -1433,8 +1428,8 @@ func DevicePrimaryCtxRelease(dev Device) (err error) {
 // - [CtxLmemResizeToMax]: Instruct CUDA to not reduce local memory
 // after resizing local memory for a kernel. This can prevent thrashing by
 // local memory allocations when launching many kernels with high local
-// memory usage at the cost of potentially increased memory usage. <br>
-// <b>Deprecated:</b> This flag is deprecated and the behavior enabled
+// memory usage at the cost of potentially increased memory usage.
+// Deprecated: This flag is deprecated and the behavior enabled
 // by this flag is now the default and cannot be disabled.
 //
 // - [CtxCoredumpEnable]: If GPU coredumps have not been enabled globally
@@ -1514,8 +1509,8 @@ func DevicePrimaryCtxSetFlags(dev Device, flags uint32) (err error) {
 // values.
 //
 //   - dev: Device to get primary context flags for
-//   - flags: Pointer to store flags
-//   - active: Pointer to store context state; 0 = inactive, 1 = active
+//   - flags: (result) Pointer to store flags
+//   - active: (result) Pointer to store context state; 0 = inactive, 1 = active
 //
 // Returns:
 // [Success],
@@ -1644,8 +1639,8 @@ func DevicePrimaryCtxReset(dev Device) (err error) {
 // synchronization primitive when waiting for the GPU to finish work.
 //
 // - [CtxBlockingSync]: Instruct CUDA to block the CPU thread on a
-// synchronization primitive when waiting for the GPU to finish work. <br>
-// <b>Deprecated:</b> This flag was deprecated as of CUDA 4.0 and was
+// synchronization primitive when waiting for the GPU to finish work.
+// Deprecated: This flag was deprecated as of CUDA 4.0 and was
 // replaced with [CtxSchedBlockingSync].
 //
 // - [CtxSchedAuto]: The default value if the flags parameter is zero,
@@ -1665,8 +1660,8 @@ func DevicePrimaryCtxReset(dev Device) (err error) {
 // - [CtxLmemResizeToMax]: Instruct CUDA to not reduce local memory
 // after resizing local memory for a kernel. This can prevent thrashing by
 // local memory allocations when launching many kernels with high local
-// memory usage at the cost of potentially increased memory usage. <br>
-// <b>Deprecated:</b> This flag is deprecated and the behavior enabled
+// memory usage at the cost of potentially increased memory usage.
+// Deprecated: This flag is deprecated and the behavior enabled
 // by this flag is now the default and cannot be disabled.
 // Instead, the per-thread stack size can be controlled with [CtxSetLimit].
 //
@@ -1705,12 +1700,12 @@ func DevicePrimaryCtxReset(dev Device) (err error) {
 // Context creation will fail with [ErrorUnknown] if the compute mode of
 // the device is [ComputemodeProhibited]. The function [DeviceGetAttribute]
 // can be used with [DeviceAttributeComputeMode] to determine the
-// compute mode of the device. The <i>nvidia-smi</i> tool can be used to set
+// compute mode of the device. The nvidia-smi tool can be used to set
 // the compute mode for * devices.
-// Documentation for <i>nvidia-smi</i> can be obtained by passing a
+// Documentation for nvidia-smi can be obtained by passing a
 // -h option to it.
 //
-//   - pctx: Returned context handle of the new context
+//   - pctx: (result) Returned context handle of the new context
 //   - flags: Context creation flags
 //   - dev: Device to create context on
 //
@@ -1802,8 +1797,8 @@ func CtxCreate(flags uint32, dev Device) (pctx Context, err error) {
 // synchronization primitive when waiting for the GPU to finish work.
 //
 // - [CtxBlockingSync]: Instruct CUDA to block the CPU thread on a
-// synchronization primitive when waiting for the GPU to finish work. <br>
-// <b>Deprecated:</b> This flag was deprecated as of CUDA 4.0 and was
+// synchronization primitive when waiting for the GPU to finish work.
+// Deprecated: This flag was deprecated as of CUDA 4.0 and was
 // replaced with [CtxSchedBlockingSync].
 //
 // - [CtxSchedAuto]: The default value if the flags parameter is zero,
@@ -1823,8 +1818,8 @@ func CtxCreate(flags uint32, dev Device) (pctx Context, err error) {
 // - [CtxLmemResizeToMax]: Instruct CUDA to not reduce local memory
 // after resizing local memory for a kernel. This can prevent thrashing by
 // local memory allocations when launching many kernels with high local
-// memory usage at the cost of potentially increased memory usage. <br>
-// <b>Deprecated:</b> This flag is deprecated and the behavior enabled
+// memory usage at the cost of potentially increased memory usage.
+// Deprecated: This flag is deprecated and the behavior enabled
 // by this flag is now the default and cannot be disabled.
 // Instead, the per-thread stack size can be controlled with [CtxSetLimit].
 //
@@ -1858,12 +1853,12 @@ func CtxCreate(flags uint32, dev Device) (pctx Context, err error) {
 // Context creation will fail with [ErrorUnknown] if the compute mode of
 // the device is [ComputemodeProhibited]. The function [DeviceGetAttribute]
 // can be used with [DeviceAttributeComputeMode] to determine the
-// compute mode of the device. The <i>nvidia-smi</i> tool can be used to set
+// compute mode of the device. The nvidia-smi tool can be used to set
 // the compute mode for * devices.
-// Documentation for <i>nvidia-smi</i> can be obtained by passing a
+// Documentation for nvidia-smi can be obtained by passing a
 // -h option to it.
 //
-//   - pctx: Returned context handle of the new context
+//   - pctx: (result) Returned context handle of the new context
 //   - paramsArray: Execution affinity parameters
 //   - numParams: Number of execution affinity parameters
 //   - flags: Context creation flags
@@ -2048,7 +2043,7 @@ func CtxPushCurrent(ctx Context) (err error) {
 // [CtxPushCurrent] was called, this function makes that context current to
 // the CPU thread again.
 //
-//   - pctx: Returned popped context handle
+//   - pctx: (result) Returned popped context handle
 //
 // Returns:
 // [Success],
@@ -2145,7 +2140,7 @@ func CtxSetCurrent(ctx Context) (err error) {
 // If no context is bound to the calling CPU thread then *pctx is
 // set to NULL and [Success] is returned.
 //
-//   - pctx: Returned context handle
+//   - pctx: (result) Returned context handle
 //
 // Returns:
 // [Success],
@@ -2185,7 +2180,7 @@ func CtxGetCurrent() (pctx Context, err error) {
 //
 // Returns in *device the ordinal of the current context's device.
 //
-//   - device: Returned device ID for the current context
+//   - device: (result) Returned device ID for the current context
 //
 // Returns:
 // [Success],
@@ -2235,7 +2230,7 @@ func CtxGetDevice() (device Device, err error) {
 // Returns in *flags the flags of the current context. See [CtxCreate]
 // for flag values.
 //
-//   - flags: Pointer to store flags of current context
+//   - flags: (result) Pointer to store flags of current context
 //
 // Returns:
 // [Success],
@@ -2334,7 +2329,7 @@ func CtxSetFlags(flags uint32) (err error) {
 // current context is returned.
 //
 //   - ctx: Context for which to obtain the Id
-//   - ctxId: Pointer to store the Id of the context
+//   - ctxId: (result) Pointer to store the Id of the context
 //
 // Returns:
 // [Success],
@@ -2560,7 +2555,7 @@ func CtxSetLimit(limit Limit, value uint64) (err error) {
 // - [LimitPersistingL2CacheSize]: Persisting L2 cache size in bytes
 //
 //   - limit: Limit to query
-//   - pvalue: Returned size of limit
+//   - pvalue: (result) Returned size of limit
 //
 // Returns:
 // [Success],
@@ -2621,7 +2616,7 @@ func CtxGetLimit(limit Limit) (pvalue uint64, err error) {
 // - [FuncCachePreferL1]: prefer larger L1 cache and smaller shared memory
 // - [FuncCachePreferEqual]: prefer equal sized L1 cache and shared memory
 //
-//   - pconfig: Returned cache configuration
+//   - pconfig: (result) Returned cache configuration
 //
 // Returns:
 // [Success],
@@ -2750,7 +2745,7 @@ func CtxSetCacheConfig(config FuncCache) (err error) {
 // the driver version is 4020.
 //
 //   - ctx: Context to check
-//   - version: Pointer to version
+//   - version: (result) Pointer to version
 //
 // Returns:
 // [Success],
@@ -2814,10 +2809,10 @@ func CtxGetApiVersion(ctx Context) (version uint32, err error) {
 // the current context's device does not support stream priorities
 // (see [DeviceGetAttribute]).
 //
-//   - leastPriority: Pointer to an int in which the numerical value for least
+//   - leastPriority: (result) Pointer to an int in which the numerical value for least
 //
 // stream priority is returned
-//   - greatestPriority: Pointer to an int in which the numerical value for greatest
+//   - greatestPriority: (result) Pointer to an int in which the numerical value for greatest
 //
 // stream priority is returned.
 //
@@ -2897,8 +2892,8 @@ func CtxResetPersistingL2Cache() (err error) {
 // [ExecAffinityType] values are:
 // - [ExecAffinityTypeSmCount]: number of SMs the context is limited to use.
 //
-//   - type: Execution affinity type to query
-//   - pExecAffinity: Returned execution affinity
+//   - type_: Execution affinity type to query
+//   - pExecAffinity: (result) Returned execution affinity
 //
 // Returns:
 // [Success],
@@ -2937,9 +2932,7 @@ func CtxGetExecAffinity(type_ ExecAffinityType) (pExecAffinity ExecAffinityParam
 //
 // Increment a context's usage-count.
 //
-// Deprecated:
-//
-// Note that this function is deprecated and should not be used.
+// Deprecated: Note that this function is deprecated and should not be used.
 //
 // Increments the usage count of the context and passes back a context handle
 // in *pctx that must be passed to [CtxDetach] when the application is
@@ -2948,7 +2941,7 @@ func CtxGetExecAffinity(type_ ExecAffinityType) (pExecAffinity ExecAffinityParam
 //
 // Currently, the flags parameter must be 0.
 //
-//   - pctx: Returned context handle of the current context
+//   - pctx: (result) Returned context handle of the current context
 //   - flags: Context attach flags (must be 0)
 //
 // Returns:
@@ -2998,9 +2991,7 @@ func CtxAttach(flags uint32) (pctx Context, err error) {
 //
 // Decrement a context's usage-count.
 //
-// Deprecated:
-//
-// Note that this function is deprecated and should not be used.
+// Deprecated: Note that this function is deprecated and should not be used.
 //
 // Decrements the usage count of the context ctx, and destroys the context
 // if the usage count goes to 0. The context must be a handle that was passed
@@ -3052,9 +3043,7 @@ func CtxDetach(ctx Context) (err error) {
 //
 // Returns the current shared memory configuration for the current context.
 //
-// Deprecated:
-//
-// This function will return in pConfig the current size of shared memory banks
+// Deprecated: This function will return in pConfig the current size of shared memory banks
 // in the current context. On devices with configurable shared memory banks,
 // [CtxSetSharedMemConfig] can be used to change this setting, so that all
 // subsequent kernel launches will by default use the new bank size. When
@@ -3067,7 +3056,7 @@ func CtxDetach(ctx Context) (err error) {
 // - [SharedMemConfigEightByteBankSize]: shared memory bank width will
 // eight bytes.
 //
-//   - pConfig: returned shared memory configuration
+//   - pConfig: (result) returned shared memory configuration
 //
 // Returns:
 // [Success],
@@ -3116,9 +3105,7 @@ func CtxGetSharedMemConfig() (pConfig Sharedconfig, err error) {
 //
 // Sets the shared memory configuration for the current context.
 //
-// Deprecated:
-//
-// On devices with configurable shared memory banks, this function will set
+// Deprecated: On devices with configurable shared memory banks, this function will set
 // the context's shared memory bank size which is used for subsequent kernel
 // launches.
 //
@@ -3197,7 +3184,7 @@ func CtxSetSharedMemConfig(config Sharedconfig) (err error) {
 // nvcc, or a PTX file either as output by nvcc or handwritten, or
 // a fatbin file as output by nvcc from toolchain 4.0 or later.
 //
-//   - module: Returned module
+//   - module: (result) Returned module
 //   - fname: Filename of module to load
 //
 // Returns:
@@ -3257,7 +3244,7 @@ func ModuleLoad(fname string) (module Module, err error) {
 // as output by nvcc, or a NULL-terminated PTX, either as output by nvcc
 // or hand-written.
 //
-//   - module: Returned module
+//   - module: (result) Returned module
 //   - image: Module data to load
 //
 // Returns:
@@ -3314,7 +3301,7 @@ func ModuleLoadData(image unsafe.Pointer) (module Module, err error) {
 // as output by nvcc, or a NULL-terminated PTX, either as output by nvcc
 // or hand-written.
 //
-//   - module: Returned module
+//   - module: (result) Returned module
 //   - image: Module data to load
 //   - numOptions: Number of options
 //   - options: Options for JIT
@@ -3375,17 +3362,17 @@ func ModuleLoadDataEx(image unsafe.Pointer, numOptions uint32, options *JitOptio
 // Load a module's data.
 //
 // Takes a pointer fatCubin and loads the corresponding module module
-// into the current context. The pointer represents a <i>fat binary</i> object,
+// into the current context. The pointer represents a fat binary object,
 // which is a collection of different cubin and/or PTX files, all
 // representing the same device code, but compiled and optimized for different
 // architectures.
 //
 // Prior to CUDA 4.0, there was no documented API for constructing and using
 // fat binary objects by programmers.  Starting with CUDA 4.0, fat binary
-// objects can be constructed by providing the <i>-fatbin option</i> to nvcc.
+// objects can be constructed by providing the -fatbin option to nvcc.
 // More information can be found in the nvcc document.
 //
-//   - module: Returned module
+//   - module: (result) Returned module
 //   - fatCubin: Fat binary to load
 //
 // Returns:
@@ -3488,7 +3475,7 @@ func ModuleUnload(hmod Module) (err error) {
 // Returns lazy loading mode
 // Module loading mode is controlled by CUDA_MODULE_LOADING env variable
 //
-//   - mode: Returns the lazy loading mode
+//   - mode: (result) Returns the lazy loading mode
 //
 // Returns:
 // [Success],
@@ -3526,7 +3513,7 @@ func ModuleGetLoadingMode() (mode ModuleLoadingMode, err error) {
 // module hmod. If no function of that name exists, [ModuleGetFunction]
 // returns [ErrorNotFound].
 //
-//   - hfunc: Returned function handle
+//   - hfunc: (result) Returned function handle
 //   - hmod: Module to retrieve function from
 //   - name: Name of function to retrieve
 //
@@ -3577,7 +3564,7 @@ func ModuleGetFunction(hmod Module, name string) (hfunc Function, err error) {
 //
 // Returns in count the number of functions in mod.
 //
-//   - count: Number of functions found within the module
+//   - count: (result) Number of functions found within the module
 //   - mod: Module to query
 //
 // Returns:
@@ -3664,8 +3651,8 @@ func ModuleEnumerateFunctions(functions *Function, numFunctions uint32, mod Modu
 // One of the parameters dptr or bytes (not both) can be NULL in which
 // case it is ignored.
 //
-//   - dptr: Returned global device pointer
-//   - bytes: Returned global size in bytes
+//   - dptr: (result) Returned global device pointer
+//   - bytes: (result) Returned global size in bytes
 //   - hmod: Module to retrieve global from
 //   - name: Name of global to retrieve
 //
@@ -3737,7 +3724,7 @@ func ModuleGetGlobal(hmod Module, name string) (dptr Deviceptr, bytes uint64, er
 //   - numOptions: Size of options arrays
 //   - options: Array of linker and compiler options
 //   - optionValues: Array of option values, each cast to void *
-//   - stateOut: On success, this will contain a CUlinkState to specify
+//   - stateOut: (result) On success, this will contain a CUlinkState to specify
 //
 // and complete this action.
 //
@@ -3796,7 +3783,7 @@ func LinkCreate(numOptions uint32, options *JitOption, optionValues *unsafe.Poin
 // Note: For LTO-IR input, only LTO-IR compiled with toolkits prior to CUDA 12.0 will be accepted.
 //
 //   - state: A pending linker action.
-//   - type: The type of the input data.
+//   - type_: The type of the input data.
 //   - data: The input data.  PTX must be NULL-terminated.
 //   - size: The length of the input data.
 //   - name: An optional name for this input in log messages.
@@ -3867,7 +3854,7 @@ func LinkAddData(state LinkState, type_ JitInputType, data unsafe.Pointer, size 
 // Note: For LTO-IR input, only LTO-IR compiled with toolkits prior to CUDA 12.0 will be accepted.
 //
 //   - state: A pending linker action
-//   - type: The type of the input data
+//   - type_: The type of the input data
 //   - path: Path to the input file
 //   - numOptions: Size of options
 //   - options: Options to be applied only for this input (overrides options from [LinkCreate])
@@ -3927,8 +3914,8 @@ func LinkAddFile(state LinkState, type_ JitInputType, path string, numOptions ui
 // This call does not destroy state.
 //
 //   - state: A pending linker invocation
-//   - cubinOut: On success, this will point to the output image
-//   - sizeOut: Optional parameter to receive the size of the generated image
+//   - cubinOut: (result) On success, this will point to the output image
+//   - sizeOut: (result) Optional parameter to receive the size of the generated image
 //
 // Returns:
 // [Success],
@@ -3999,15 +3986,13 @@ func LinkDestroy(state LinkState) (err error) {
 //
 // Returns a handle to a texture reference.
 //
-// Deprecated:
-//
-// Returns in *pTexRef the handle of the texture reference of name name
+// Deprecated: Returns in *pTexRef the handle of the texture reference of name name
 // in the module hmod. If no texture reference of that name exists,
 // [ModuleGetTexRef] returns [ErrorNotFound]. This texture reference
 // handle should not be destroyed, since it will be destroyed when the module
 // is unloaded.
 //
-//   - pTexRef: Returned texture reference
+//   - pTexRef: (result) Returned texture reference
 //   - hmod: Module to retrieve texture reference from
 //   - name: Name of texture reference to retrieve
 //
@@ -4058,13 +4043,11 @@ func ModuleGetTexRef(hmod Module, name string) (pTexRef Texref, err error) {
 //
 // Returns a handle to a surface reference.
 //
-// Deprecated:
-//
-// Returns in *pSurfRef the handle of the surface reference of name name
+// Deprecated: Returns in *pSurfRef the handle of the surface reference of name name
 // in the module hmod. If no surface reference of that name exists,
 // [ModuleGetSurfRef] returns [ErrorNotFound].
 //
-//   - pSurfRef: Returned surface reference
+//   - pSurfRef: (result) Returned surface reference
 //   - hmod: Module to retrieve surface reference from
 //   - name: Name of surface reference to retrieve
 //
@@ -4137,7 +4120,7 @@ func ModuleGetSurfRef(hmod Module, name string) (pSurfRef Surfref, err error) {
 // Library load options are passed as an array via libraryOptions and any corresponding parameters are passed in
 // libraryOptionValues. The number of total library load options is supplied via numLibraryOptions.
 //
-//   - library: Returned library
+//   - library: (result) Returned library
 //   - code: Code to load
 //   - jitOptions: Options for JIT
 //   - jitOptionsValues: Option values for JIT
@@ -4223,7 +4206,7 @@ func LibraryLoadData(code unsafe.Pointer, jitOptions *JitOption, jitOptionsValue
 // Library load options are passed as an array via libraryOptions and any corresponding parameters are passed in
 // libraryOptionValues. The number of total library load options is supplied via numLibraryOptions.
 //
-//   - library: Returned library
+//   - library: (result) Returned library
 //   - fileName: File to load from
 //   - jitOptions: Options for JIT
 //   - jitOptionsValues: Option values for JIT
@@ -4328,7 +4311,7 @@ func LibraryUnload(library Library) (err error) {
 // Returns in pKernel the handle of the kernel with name name located in library library.
 // If kernel handle is not found, the call returns [ErrorNotFound].
 //
-//   - pKernel: Returned kernel handle
+//   - pKernel: (result) Returned kernel handle
 //   - library: Library to retrieve kernel from
 //   - name: Name of kernel to retrieve
 //
@@ -4377,7 +4360,7 @@ func LibraryGetKernel(library Library, name string) (pKernel Kernel, err error) 
 //
 // Returns in count the number of kernels in lib.
 //
-//   - count: Number of kernels found within the library
+//   - count: (result) Number of kernels found within the library
 //   - lib: Library to query
 //
 // Returns:
@@ -4453,7 +4436,7 @@ func LibraryEnumerateKernels(kernels *Kernel, numKernels uint32, lib Library) (e
 // Returns in pMod the module handle associated with the current context located in
 // library library. If module handle is not found, the call returns [ErrorNotFound].
 //
-//   - pMod: Returned module handle
+//   - pMod: (result) Returned module handle
 //   - library: Library to retrieve module from
 //
 // Returns:
@@ -4499,7 +4482,7 @@ func LibraryGetModule(library Library) (pMod Module, err error) {
 // Returns in pFunc the handle of the function for the requested kernel kernel and
 // the current context. If function handle is not found, the call returns [ErrorNotFound].
 //
-//   - pFunc: Returned function handle
+//   - pFunc: (result) Returned function handle
 //   - kernel: Kernel to retrieve function for the requested context
 //
 // Returns:
@@ -4550,8 +4533,8 @@ func KernelGetFunction(kernel Kernel) (pFunc Function, err error) {
 // One of the parameters dptr or bytes (not both) can be NULL in which
 // case it is ignored.
 //
-//   - dptr: Returned global device pointer for the requested context
-//   - bytes: Returned global size in bytes
+//   - dptr: (result) Returned global device pointer for the requested context
+//   - bytes: (result) Returned global size in bytes
 //   - library: Library to retrieve global from
 //   - name: Name of global to retrieve
 //
@@ -4611,8 +4594,8 @@ func LibraryGetGlobal(library Library, name string) (dptr Deviceptr, bytes uint6
 // Note: The API requires a CUDA context to be present and initialized on at least one device.
 // If no context is present, the call returns [ErrorNotFound].
 //
-//   - dptr: Returned pointer to the managed memory
-//   - bytes: Returned memory size in bytes
+//   - dptr: (result) Returned pointer to the managed memory
+//   - bytes: (result) Returned memory size in bytes
 //   - library: Library to retrieve managed memory from
 //   - name: Name of managed memory to retrieve
 //
@@ -4663,7 +4646,7 @@ func LibraryGetManaged(library Library, name string) (dptr Deviceptr, bytes uint
 // If there is no device with attribute [DeviceAttributeUnifiedFunctionPointers] present in the system,
 // the call may return [ErrorNotFound].
 //
-//   - fptr: Returned pointer to a unified function
+//   - fptr: (result) Returned pointer to a unified function
 //   - library: Library to retrieve function pointer memory from
 //   - symbol: Name of function pointer to retrieve
 //
@@ -4766,7 +4749,7 @@ func LibraryGetUnifiedFunction(library Library, symbol string) (fptr unsafe.Poin
 // [KernelSetAttribute] simultaneously, the attribute query will give the old or new
 // value depending on the interleavings chosen by the OS scheduler and memory consistency.
 //
-//   - pi: Returned attribute value
+//   - pi: (result) Returned attribute value
 //   - attrib: Attribute requested
 //   - kernel: Kernel to query attribute of
 //   - dev: Device to query attribute of
@@ -5001,7 +4984,7 @@ func KernelSetCacheConfig(kernel Kernel, config FuncCache, dev Device) (err erro
 // the function is not declared as having C linkage. If either **name or hfunc
 // is NULL, [ErrorInvalidValue] is returned.
 //
-//   - name: The returned name of the function
+//   - name: (result) The returned name of the function
 //   - hfunc: The function handle to retrieve the name for
 //
 // Returns:
@@ -5045,8 +5028,8 @@ func KernelGetName(hfunc Kernel) (name string, err error) {
 //
 //   - kernel: The kernel to query
 //   - paramIndex: The parameter index to query
-//   - paramOffset: Returns the offset into the device-side parameter layout at which the parameter resides
-//   - paramSize: Optionally returns the size of the parameter in the device-side parameter layout
+//   - paramOffset: (result) Returns the offset into the device-side parameter layout at which the parameter resides
+//   - paramSize: (result) Optionally returns the size of the parameter in the device-side parameter layout
 //
 // Returns:
 // [Success],
@@ -5098,8 +5081,8 @@ func KernelGetParamInfo(kernel Kernel, paramIndex uint64) (paramOffset uint64, p
 // CPU allocate or access memory. See Tegra app note on how to calculate
 // total and free memory on Tegra.
 //
-//   - free: Returned free memory in bytes
-//   - total: Returned total memory in bytes
+//   - free: (result) Returned free memory in bytes
+//   - total: (result) Returned total memory in bytes
 //
 // Returns:
 // [Success],
@@ -5152,7 +5135,7 @@ func MemGetInfo() (free uint64, total uint64, err error) {
 // aligned for any kind of variable. The memory is not cleared. If bytesize
 // is 0, [MemAlloc] returns [ErrorInvalidValue].
 //
-//   - dptr: Returned device pointer
+//   - dptr: (result) Returned device pointer
 //   - bytesize: Requested allocation size in bytes
 //
 // Returns:
@@ -5230,11 +5213,11 @@ func MemAlloc(bytesize uint64) (dptr Deviceptr, err error) {
 // to match or exceed the alignment requirement for texture binding with
 // [TexRefSetAddress2D].
 //
-//   - dptr: Returned device pointer
-//   - pPitch: Returned pitch of allocation in bytes
-//   - WidthInBytes: Requested allocation width in bytes
-//   - Height: Requested allocation height in rows
-//   - ElementSizeBytes: Size of largest reads/writes for range
+//   - dptr: (result) Returned device pointer
+//   - pPitch: (result) Returned pitch of allocation in bytes
+//   - widthInBytes: Requested allocation width in bytes
+//   - height: Requested allocation height in rows
+//   - elementSizeBytes: Size of largest reads/writes for range
 //
 // Returns:
 // [Success],
@@ -5345,8 +5328,8 @@ func MemFree(dptr Deviceptr) (err error) {
 // pointer dptr. Both parameters pbase and psize are optional. If one
 // of them is NULL, it is ignored.
 //
-//   - pbase: Returned base address
-//   - psize: Returned size of device memory allocation
+//   - pbase: (result) Returned base address
+//   - psize: (result) Returned size of device memory allocation
 //   - dptr: Device pointer to query
 //
 // Returns:
@@ -5418,7 +5401,7 @@ func MemGetAddressRange(dptr Deviceptr) (pbase Deviceptr, psize uint64, err erro
 // contexts is always equal to the returned host pointer *pp.
 // See CUDA_UNIFIED for additional details.
 //
-//   - pp: Returned pointer to host memory
+//   - pp: (result) Returned pointer to host memory
 //   - bytesize: Requested allocation size in bytes
 //
 // Returns:
@@ -5569,9 +5552,9 @@ func MemFreeHost(p unsafe.Pointer) (err error) {
 // to query the device pointer, even if the context supports unified addressing.
 // See CUDA_UNIFIED for additional details.
 //
-//   - pp: Returned pointer to host memory
+//   - pp: (result) Returned pointer to host memory
 //   - bytesize: Requested allocation size in bytes
-//   - Flags: Flags for allocation request
+//   - flags: Flags for allocation request
 //
 // Returns:
 // [Success],
@@ -5644,9 +5627,9 @@ func MemHostAlloc(bytesize uint64, flags uint32) (pp unsafe.Pointer, err error) 
 //
 // Flags provides for future releases. For now, it must be set to 0.
 //
-//   - pdptr: Returned device pointer
+//   - pdptr: (result) Returned device pointer
 //   - p: Host pointer
-//   - Flags: Options (must be 0)
+//   - flags: Options (must be 0)
 //
 // Returns:
 // [Success],
@@ -5701,7 +5684,7 @@ func MemHostGetDevicePointer(p unsafe.Pointer, flags uint32) (pdptr Deviceptr, e
 // [MemHostGetFlags] will fail if the pointer does not reside in
 // an allocation performed by [MemAllocHost] or [MemHostAlloc].
 //
-//   - pFlags: Returned flags word
+//   - pFlags: (result) Returned flags word
 //   - p: Host pointer
 //
 // Returns:
@@ -5821,7 +5804,7 @@ func MemHostGetFlags(p unsafe.Pointer) (pFlags uint32, err error) {
 // in the CUDA programming guide under the "CUDA environment variables" section.
 // - On ARM, managed memory is not available on discrete gpu with Drive PX-2.
 //
-//   - dptr: Returned device pointer
+//   - dptr: (result) Returned device pointer
 //   - bytesize: Requested allocation size in bytes
 //   - flags: Must be one of [MemAttachGlobal] or [MemAttachHost]
 //
@@ -5892,7 +5875,7 @@ func MemAllocManaged(bytesize uint64, flags uint32) (dptr Deviceptr, err error) 
 //   - device: The device on which to register the callback
 //   - callbackFunc: The function to register as a callback
 //   - userData: A generic pointer to user data. This is passed into the callback function.
-//   - callback: A handle representing the registered callback instance
+//   - callback: (result) A handle representing the registered callback instance
 //
 // Returns:
 // [Success]
@@ -5978,7 +5961,7 @@ func DeviceUnregisterAsyncNotification(device Device, callback AsyncCallbackHand
 //
 // Returns in *device a device handle given a PCI bus ID string.
 //
-//   - dev: Returned device handle
+//   - dev: (result) Returned device handle
 //
 //   - pciBusId: String in one of the following forms:
 //
@@ -6032,13 +6015,11 @@ func DeviceGetByPCIBusId(pciBusId string) (dev Device, err error) {
 // string pointed to by pciBusId. len specifies the maximum length of the
 // string that may be returned.
 //
-//   - pciBusId: Returned identifier string for the device in the following format
+//   - pciBusId: (result) Returned identifier string for the device in the following format
 //
 // [domain]:[bus]:[device].[function]
 // where domain, bus, device, and function are all hexadecimal values.
 // pciBusId should be large enough to store 13 characters including the NULL-terminator.
-//
-//   - len: Maximum length of string to store in name
 //
 //   - dev: Device to get identifier string for
 //
@@ -6102,7 +6083,7 @@ func DeviceGetPCIBusId(dev Device) (pciBusId string, err error) {
 // Users can test their device for IPC functionality by calling
 // cuapiDeviceGetAttribute with [DeviceAttributeIpcEventSupported]
 //
-//   - pHandle: Pointer to a user allocated CUipcEventHandle
+//   - pHandle: (result) Pointer to a user allocated CUipcEventHandle
 //
 // in which to return the opaque event handle
 //   - event: Event allocated with [EventInterprocess] and
@@ -6167,7 +6148,7 @@ func IpcGetEventHandle(event Event) (pHandle IpcEventHandle, err error) {
 // Users can test their device for IPC functionality by calling
 // cuapiDeviceGetAttribute with [DeviceAttributeIpcEventSupported]
 //
-//   - phEvent: Returns the imported event
+//   - phEvent: (result) Returns the imported event
 //   - handle: Interprocess handle to open
 //
 // Returns:
@@ -6233,7 +6214,7 @@ func IpcOpenEventHandle(handle IpcEventHandle) (phEvent Event, err error) {
 // Users can test their device for IPC functionality by calling
 // cuapiDeviceGetAttribute with [DeviceAttributeIpcEventSupported]
 //
-//   - pHandle: Pointer to user allocated [IpcMemHandle] to return
+//   - pHandle: (result) Pointer to user allocated [IpcMemHandle] to return
 //
 // the handle in.
 //   - dptr: Base pointer to previously allocated device memory
@@ -6309,9 +6290,9 @@ func IpcGetMemHandle(dptr Deviceptr) (pHandle IpcMemHandle, err error) {
 // Users can test their device for IPC functionality by calling
 // cuapiDeviceGetAttribute with [DeviceAttributeIpcEventSupported]
 //
-//   - pdptr: Returned device pointer
+//   - pdptr: (result) Returned device pointer
 //   - handle: [IpcMemHandle] to open
-//   - Flags: Flags for this operation. Must be specified as [IpcMemLazyEnablePeerAccess]
+//   - flags: Flags for this operation. Must be specified as [IpcMemLazyEnablePeerAccess]
 //
 // Returns:
 // [Success],
@@ -6483,7 +6464,7 @@ func IpcCloseMemHandle(dptr Deviceptr) (err error) {
 //
 //   - p: Host pointer to memory to page-lock
 //   - bytesize: Size in bytes of the address range to page-lock
-//   - Flags: Flags for allocation request
+//   - flags: Flags for allocation request
 //
 // Returns:
 // [Success],
@@ -6583,7 +6564,7 @@ func MemHostUnregister(p unsafe.Pointer) (err error) {
 //
 //   - dst: Destination unified virtual address space pointer
 //   - src: Source unified virtual address space pointer
-//   - ByteCount: Size of memory copy in bytes
+//   - byteCount: Size of memory copy in bytes
 //
 // Returns:
 // [Success],
@@ -6644,7 +6625,7 @@ func Memcpy(dst Deviceptr, src Deviceptr, byteCount uint64) (err error) {
 //   - dstContext: Destination context
 //   - srcDevice: Source device pointer
 //   - srcContext: Source context
-//   - ByteCount: Size of memory copy in bytes
+//   - byteCount: Size of memory copy in bytes
 //
 // Returns:
 // [Success],
@@ -6692,7 +6673,7 @@ func MemcpyPeer(dstDevice Deviceptr, dstContext Context, srcDevice Deviceptr, sr
 //
 //   - dstDevice: Destination device pointer
 //   - srcHost: Source host pointer
-//   - ByteCount: Size of memory copy in bytes
+//   - byteCount: Size of memory copy in bytes
 //
 // Returns:
 // [Success],
@@ -6749,7 +6730,7 @@ func MemcpyHtoD(dstDevice Deviceptr, srcHost unsafe.Pointer, byteCount uint64) (
 //
 //   - dstHost: Destination host pointer
 //   - srcDevice: Source device pointer
-//   - ByteCount: Size of memory copy in bytes
+//   - byteCount: Size of memory copy in bytes
 //
 // Returns:
 // [Success],
@@ -6806,7 +6787,7 @@ func MemcpyDtoH(dstHost unsafe.Pointer, srcDevice Deviceptr, byteCount uint64) (
 //
 //   - dstDevice: Destination device pointer
 //   - srcDevice: Source device pointer
-//   - ByteCount: Size of memory copy in bytes
+//   - byteCount: Size of memory copy in bytes
 //
 // Returns:
 // [Success],
@@ -6864,7 +6845,7 @@ func MemcpyDtoD(dstDevice Deviceptr, srcDevice Deviceptr, byteCount uint64) (err
 //   - dstArray: Destination array
 //   - dstOffset: Offset in bytes of destination array
 //   - srcDevice: Source device pointer
-//   - ByteCount: Size of memory copy in bytes
+//   - byteCount: Size of memory copy in bytes
 //
 // Returns:
 // [Success],
@@ -6923,7 +6904,7 @@ func MemcpyDtoA(dstArray Array, dstOffset uint64, srcDevice Deviceptr, byteCount
 //   - dstDevice: Destination device pointer
 //   - srcArray: Source array
 //   - srcOffset: Offset in bytes of source array
-//   - ByteCount: Size of memory copy in bytes
+//   - byteCount: Size of memory copy in bytes
 //
 // Returns:
 // [Success],
@@ -6980,7 +6961,7 @@ func MemcpyAtoD(dstDevice Deviceptr, srcArray Array, srcOffset uint64, byteCount
 //   - dstArray: Destination array
 //   - dstOffset: Offset in bytes of destination array
 //   - srcHost: Source host pointer
-//   - ByteCount: Size of memory copy in bytes
+//   - byteCount: Size of memory copy in bytes
 //
 // Returns:
 // [Success],
@@ -7039,7 +7020,7 @@ func MemcpyHtoA(dstArray Array, dstOffset uint64, srcHost unsafe.Pointer, byteCo
 //   - dstHost: Destination device pointer
 //   - srcArray: Source array
 //   - srcOffset: Offset in bytes of source array
-//   - ByteCount: Size of memory copy in bytes
+//   - byteCount: Size of memory copy in bytes
 //
 // Returns:
 // [Success],
@@ -7102,7 +7083,7 @@ func MemcpyAtoH(dstHost unsafe.Pointer, srcArray Array, srcOffset uint64, byteCo
 //   - dstOffset: Offset in bytes of destination array
 //   - srcArray: Source array
 //   - srcOffset: Offset in bytes of source array
-//   - ByteCount: Size of memory copy in bytes
+//   - byteCount: Size of memory copy in bytes
 //
 // Returns:
 // [Success],
@@ -7690,7 +7671,7 @@ func CuMemcpy3DPeer(pCopy *Memcpy3DPeer) (err error) {
 //
 //   - dst: Destination unified virtual address space pointer
 //   - src: Source unified virtual address space pointer
-//   - ByteCount: Size of memory copy in bytes
+//   - byteCount: Size of memory copy in bytes
 //   - hStream: Stream identifier
 //
 // Returns:
@@ -7757,7 +7738,7 @@ func MemcpyAsync(dst Deviceptr, src Deviceptr, byteCount uint64, hStream Stream)
 //   - dstContext: Destination context
 //   - srcDevice: Source device pointer
 //   - srcContext: Source context
-//   - ByteCount: Size of memory copy in bytes
+//   - byteCount: Size of memory copy in bytes
 //   - hStream: Stream identifier
 //
 // Returns:
@@ -7809,7 +7790,7 @@ func MemcpyPeerAsync(dstDevice Deviceptr, dstContext Context, srcDevice Devicept
 //
 //   - dstDevice: Destination device pointer
 //   - srcHost: Source host pointer
-//   - ByteCount: Size of memory copy in bytes
+//   - byteCount: Size of memory copy in bytes
 //   - hStream: Stream identifier
 //
 // Returns:
@@ -7872,7 +7853,7 @@ func MemcpyHtoDAsync(dstDevice Deviceptr, srcHost unsafe.Pointer, byteCount uint
 //
 //   - dstHost: Destination host pointer
 //   - srcDevice: Source device pointer
-//   - ByteCount: Size of memory copy in bytes
+//   - byteCount: Size of memory copy in bytes
 //   - hStream: Stream identifier
 //
 // Returns:
@@ -7935,7 +7916,7 @@ func MemcpyDtoHAsync(dstHost unsafe.Pointer, srcDevice Deviceptr, byteCount uint
 //
 //   - dstDevice: Destination device pointer
 //   - srcDevice: Source device pointer
-//   - ByteCount: Size of memory copy in bytes
+//   - byteCount: Size of memory copy in bytes
 //   - hStream: Stream identifier
 //
 // Returns:
@@ -7999,7 +7980,7 @@ func MemcpyDtoDAsync(dstDevice Deviceptr, srcDevice Deviceptr, byteCount uint64,
 //   - dstArray: Destination array
 //   - dstOffset: Offset in bytes of destination array
 //   - srcHost: Source host pointer
-//   - ByteCount: Size of memory copy in bytes
+//   - byteCount: Size of memory copy in bytes
 //   - hStream: Stream identifier
 //
 // Returns:
@@ -8064,7 +8045,7 @@ func MemcpyHtoAAsync(dstArray Array, dstOffset uint64, srcHost unsafe.Pointer, b
 //   - dstHost: Destination pointer
 //   - srcArray: Source array
 //   - srcOffset: Offset in bytes of source array
-//   - ByteCount: Size of memory copy in bytes
+//   - byteCount: Size of memory copy in bytes
 //   - hStream: Stream identifier
 //
 // Returns:
@@ -8511,7 +8492,7 @@ func Memcpy3DPeerAsync(pCopy *Memcpy3DPeer, hStream Stream) (err error) {
 //
 //   - dstDevice: Destination device pointer
 //   - uc: Value to set
-//   - N: Number of elements
+//   - n: Number of elements
 //
 // Returns:
 // [Success],
@@ -8566,7 +8547,7 @@ func MemsetD8(dstDevice Deviceptr, uc uint8, n uint64) (err error) {
 //
 //   - dstDevice: Destination device pointer
 //   - us: Value to set
-//   - N: Number of elements
+//   - n: Number of elements
 //
 // Returns:
 // [Success],
@@ -8621,7 +8602,7 @@ func MemsetD16(dstDevice Deviceptr, us uint16, n uint64) (err error) {
 //
 //   - dstDevice: Destination device pointer
 //   - ui: Value to set
-//   - N: Number of elements
+//   - n: Number of elements
 //
 // Returns:
 // [Success],
@@ -8680,8 +8661,8 @@ func MemsetD32(dstDevice Deviceptr, ui uint32, n uint64) (err error) {
 //   - dstDevice: Destination device pointer
 //   - dstPitch: Pitch of destination device pointer(Unused if Height is 1)
 //   - uc: Value to set
-//   - Width: Width of row
-//   - Height: Number of rows
+//   - width: Width of row
+//   - height: Number of rows
 //
 // Returns:
 // [Success],
@@ -8743,8 +8724,8 @@ func MemsetD2D8(dstDevice Deviceptr, dstPitch uint64, uc uint8, width uint64, he
 //   - dstDevice: Destination device pointer
 //   - dstPitch: Pitch of destination device pointer(Unused if Height is 1)
 //   - us: Value to set
-//   - Width: Width of row
-//   - Height: Number of rows
+//   - width: Width of row
+//   - height: Number of rows
 //
 // Returns:
 // [Success],
@@ -8806,8 +8787,8 @@ func MemsetD2D16(dstDevice Deviceptr, dstPitch uint64, us uint16, width uint64, 
 //   - dstDevice: Destination device pointer
 //   - dstPitch: Pitch of destination device pointer(Unused if Height is 1)
 //   - ui: Value to set
-//   - Width: Width of row
-//   - Height: Number of rows
+//   - width: Width of row
+//   - height: Number of rows
 //
 // Returns:
 // [Success],
@@ -8864,7 +8845,7 @@ func MemsetD2D32(dstDevice Deviceptr, dstPitch uint64, ui uint32, width uint64, 
 //
 //   - dstDevice: Destination device pointer
 //   - uc: Value to set
-//   - N: Number of elements
+//   - n: Number of elements
 //   - hStream: Stream identifier
 //
 // Returns:
@@ -8922,7 +8903,7 @@ func MemsetD8Async(dstDevice Deviceptr, uc uint8, n uint64, hStream Stream) (err
 //
 //   - dstDevice: Destination device pointer
 //   - us: Value to set
-//   - N: Number of elements
+//   - n: Number of elements
 //   - hStream: Stream identifier
 //
 // Returns:
@@ -8980,7 +8961,7 @@ func MemsetD16Async(dstDevice Deviceptr, us uint16, n uint64, hStream Stream) (e
 //
 //   - dstDevice: Destination device pointer
 //   - ui: Value to set
-//   - N: Number of elements
+//   - n: Number of elements
 //   - hStream: Stream identifier
 //
 // Returns:
@@ -9041,8 +9022,8 @@ func MemsetD32Async(dstDevice Deviceptr, ui uint32, n uint64, hStream Stream) (e
 //   - dstDevice: Destination device pointer
 //   - dstPitch: Pitch of destination device pointer(Unused if Height is 1)
 //   - uc: Value to set
-//   - Width: Width of row
-//   - Height: Number of rows
+//   - width: Width of row
+//   - height: Number of rows
 //   - hStream: Stream identifier
 //
 // Returns:
@@ -9107,8 +9088,8 @@ func MemsetD2D8Async(dstDevice Deviceptr, dstPitch uint64, uc uint8, width uint6
 //   - dstDevice: Destination device pointer
 //   - dstPitch: Pitch of destination device pointer(Unused if Height is 1)
 //   - us: Value to set
-//   - Width: Width of row
-//   - Height: Number of rows
+//   - width: Width of row
+//   - height: Number of rows
 //   - hStream: Stream identifier
 //
 // Returns:
@@ -9173,8 +9154,8 @@ func MemsetD2D16Async(dstDevice Deviceptr, dstPitch uint64, us uint16, width uin
 //   - dstDevice: Destination device pointer
 //   - dstPitch: Pitch of destination device pointer(Unused if Height is 1)
 //   - ui: Value to set
-//   - Width: Width of row
-//   - Height: Number of rows
+//   - width: Width of row
+//   - height: Number of rows
 //   - hStream: Stream identifier
 //
 // Returns:
@@ -9298,7 +9279,7 @@ func MemsetD2D32Async(dstDevice Deviceptr, dstPitch uint64, ui uint32, width uin
 //		desc.Width = width;
 //		desc.Height = height;
 //
-//	  - pHandle: Returned array
+//	  - pHandle: (result) Returned array
 //	  - pAllocateArray: Array descriptor
 //
 // Returns:
@@ -9354,7 +9335,7 @@ func ArrayCreate(pAllocateArray *ArrayDescriptor) (pHandle Array, err error) {
 // subroutines that have been passed a CUDA array, but need to know the CUDA
 // array parameters for validation or other purposes.
 //
-//   - pArrayDescriptor: Returned array descriptor
+//   - pArrayDescriptor: (result) Returned array descriptor
 //   - hArray: Array to get descriptor of
 //
 // Returns:
@@ -9418,7 +9399,7 @@ func ArrayGetDescriptor(hArray Array) (pArrayDescriptor ArrayDescriptor, err err
 // [Success]
 // [ErrorInvalidValue]
 //
-//   - sparseProperties: Pointer to [ArraySparseProperties]
+//   - sparseProperties: (result) Pointer to [ArraySparseProperties]
 //   - array: CUDA array to get the sparse properties of
 //
 // See also: [MipmappedArrayGetSparseProperties], [MemMapArrayAsync]
@@ -9464,7 +9445,7 @@ func ArrayGetSparseProperties(array Array) (sparseProperties ArraySparseProperti
 // [Success]
 // [ErrorInvalidValue]
 //
-//   - sparseProperties: Pointer to [ArraySparseProperties]
+//   - sparseProperties: (result) Pointer to [ArraySparseProperties]
 //   - mipmap: CUDA mipmapped array to get the sparse properties of
 //
 // See also: [ArrayGetSparseProperties], [MemMapArrayAsync]
@@ -9507,7 +9488,7 @@ func MipmappedArrayGetSparseProperties(mipmap MipmappedArray) (sparseProperties 
 // [Success]
 // [ErrorInvalidValue]
 //
-//   - memoryRequirements: Pointer to [ArrayMemoryRequirements]
+//   - memoryRequirements: (result) Pointer to [ArrayMemoryRequirements]
 //   - array: CUDA array to get the memory requirements of
 //   - device: Device to get the memory requirements for
 //
@@ -9553,7 +9534,7 @@ func ArrayGetMemoryRequirements(array Array, device Device) (memoryRequirements 
 // [Success]
 // [ErrorInvalidValue]
 //
-//   - memoryRequirements: Pointer to [ArrayMemoryRequirements]
+//   - memoryRequirements: (result) Pointer to [ArrayMemoryRequirements]
 //   - mipmap: CUDA mipmapped array to get the memory requirements of
 //   - device: Device to get the memory requirements for
 //
@@ -9596,7 +9577,7 @@ func MipmappedArrayGetMemoryRequirements(mipmap MipmappedArray, device Device) (
 // If 1 is passed for planeIdx, then the returned CUDA array has half the height and width
 // of hArray with two channels and [AdFormatUnsignedInt8] as its format.
 //
-//   - pPlaneArray: Returned CUDA array referenced by the planeIdx
+//   - pPlaneArray: (result) Returned CUDA array referenced by the planeIdx
 //   - hArray: Multiplanar CUDA array
 //   - planeIdx: Plane index
 //
@@ -9765,11 +9746,11 @@ func ArrayDestroy(hArray Array) (err error) {
 // and [DeviceAttributeMaximumTexture2DGatherHeight] respectively, in that case.
 //
 // <table>
-// <tr><td><b>CUDA array type</b></td>
-// <td><b>Valid extents that must always be met<br>{(width range in elements), (height range),
-// (depth range)}</b></td>
-// <td><b>Valid extents with CUDA_ARRAY3D_SURFACE_LDST set<br>
-// {(width range in elements), (height range), (depth range)}</b></td></tr>
+// <tr><td>CUDA array type</td>
+// <td>Valid extents that must always be met{(width range in elements), (height range),
+// (depth range)}</td>
+// <td>Valid extents with CUDA_ARRAY3D_SURFACE_LDST set
+// {(width range in elements), (height range), (depth range)}</td></tr>
 // <tr><td>1D</td>
 // <td><small>{ (1,TEXTURE1D_WIDTH), 0, 0 }</small></td>
 // <td><small>{ (1,SURFACE1D_WIDTH), 0, 0 }</small></td></tr>
@@ -9778,7 +9759,7 @@ func ArrayDestroy(hArray Array) (err error) {
 // <td><small>{ (1,SURFACE2D_WIDTH), (1,SURFACE2D_HEIGHT), 0 }</small></td></tr>
 // <tr><td>3D</td>
 // <td><small>{ (1,TEXTURE3D_WIDTH), (1,TEXTURE3D_HEIGHT), (1,TEXTURE3D_DEPTH) }
-// <br>OR<br>{ (1,TEXTURE3D_WIDTH_ALTERNATE), (1,TEXTURE3D_HEIGHT_ALTERNATE),
+// OR{ (1,TEXTURE3D_WIDTH_ALTERNATE), (1,TEXTURE3D_HEIGHT_ALTERNATE),
 // (1,TEXTURE3D_DEPTH_ALTERNATE) }</small></td>
 // <td><small>{ (1,SURFACE3D_WIDTH), (1,SURFACE3D_HEIGHT),
 // (1,SURFACE3D_DEPTH) }</small></td></tr>
@@ -9833,7 +9814,7 @@ func ArrayDestroy(hArray Array) (err error) {
 //		desc.Height = height;
 //		desc.Depth = depth;
 //
-//	  - pHandle: Returned array
+//	  - pHandle: (result) Returned array
 //	  - pAllocateArray: 3D array descriptor
 //
 // Returns:
@@ -9892,7 +9873,7 @@ func Array3DCreate(pAllocateArray *Array3DDescriptor) (pHandle Array, err error)
 // This function may be called on 1D and 2D arrays, in which case the Height
 // and/or Depth members of the descriptor struct will be set to 0.
 //
-//   - pArrayDescriptor: Returned 3D array descriptor
+//   - pArrayDescriptor: (result) Returned 3D array descriptor
 //   - hArray: 3D array to get descriptor of
 //
 // Returns:
@@ -10018,11 +9999,11 @@ func Array3DGetDescriptor(hArray Array) (pArrayDescriptor Array3DDescriptor, err
 // [DeviceAttributeMaximumTexture1DMipmappedWidth].
 //
 // <table>
-// <tr><td><b>CUDA array type</b></td>
-// <td><b>Valid extents that must always be met<br>{(width range in elements), (height range),
-// (depth range)}</b></td>
-// <td><b>Valid extents with CUDA_ARRAY3D_SURFACE_LDST set<br>
-// {(width range in elements), (height range), (depth range)}</b></td></tr>
+// <tr><td>CUDA array type</td>
+// <td>Valid extents that must always be met{(width range in elements), (height range),
+// (depth range)}</td>
+// <td>Valid extents with CUDA_ARRAY3D_SURFACE_LDST set
+// {(width range in elements), (height range), (depth range)}</td></tr>
 // <tr><td>1D</td>
 // <td><small>{ (1,TEXTURE1D_MIPMAPPED_WIDTH), 0, 0 }</small></td>
 // <td><small>{ (1,SURFACE1D_WIDTH), 0, 0 }</small></td></tr>
@@ -10031,7 +10012,7 @@ func Array3DGetDescriptor(hArray Array) (pArrayDescriptor Array3DDescriptor, err
 // <td><small>{ (1,SURFACE2D_WIDTH), (1,SURFACE2D_HEIGHT), 0 }</small></td></tr>
 // <tr><td>3D</td>
 // <td><small>{ (1,TEXTURE3D_WIDTH), (1,TEXTURE3D_HEIGHT), (1,TEXTURE3D_DEPTH) }
-// <br>OR<br>{ (1,TEXTURE3D_WIDTH_ALTERNATE), (1,TEXTURE3D_HEIGHT_ALTERNATE),
+// OR{ (1,TEXTURE3D_WIDTH_ALTERNATE), (1,TEXTURE3D_HEIGHT_ALTERNATE),
 // (1,TEXTURE3D_DEPTH_ALTERNATE) }</small></td>
 // <td><small>{ (1,SURFACE3D_WIDTH), (1,SURFACE3D_HEIGHT),
 // (1,SURFACE3D_DEPTH) }</small></td></tr>
@@ -10056,7 +10037,7 @@ func Array3DGetDescriptor(hArray Array) (pArrayDescriptor Array3DDescriptor, err
 // (1,SURFACECUBEMAP_LAYERED_LAYERS) }</small></td></tr>
 // </table>
 //
-//   - pHandle: Returned mipmapped array
+//   - pHandle: (result) Returned mipmapped array
 //   - pMipmappedArrayDesc: mipmapped array descriptor
 //   - numMipmapLevels: Number of mipmap levels
 //
@@ -10109,7 +10090,7 @@ func MipmappedArrayCreate(pMipmappedArrayDesc *Array3DDescriptor, numMipmapLevel
 // If level is greater than the maximum number of levels in this mipmapped array,
 // [ErrorInvalidValue] is returned.
 //
-//   - pLevelArray: Returned mipmap level CUDA array
+//   - pLevelArray: (result) Returned mipmap level CUDA array
 //   - hMipmappedArray: CUDA mipmapped array
 //   - level: Mipmap level
 //
@@ -10261,7 +10242,7 @@ func MemGetHandleForAddressRange(handle unsafe.Pointer, dptr Deviceptr, size uin
 // host page size and the alignment must be a power of two or zero for default
 // alignment.
 //
-//   - ptr: Resulting pointer to start of virtual address range allocated
+//   - ptr: (result) Resulting pointer to start of virtual address range allocated
 //   - size: Size of the reserved virtual address range requested
 //   - alignment: Alignment of the reserved virtual address range requested
 //   - addr: Fixed starting address range requested
@@ -10380,7 +10361,7 @@ func MemAddressFree(ptr Deviceptr, size uint64) (err error) {
 // and sparse CUDA mipmapped arrays.
 // (see [MemMapArrayAsync]).
 //
-//   - handle: Value of handle returned. All operations on this allocation are to be performed using this handle.
+//   - handle: (result) Value of handle returned. All operations on this allocation are to be performed using this handle.
 //   - size: Size of the allocation requested
 //   - prop: Properties of the allocation to create.
 //   - flags: flags for future use, must be zero now.
@@ -10807,7 +10788,7 @@ func MemSetAccess(ptr Deviceptr, size uint64, desc *MemAccessDesc, count uint64)
 //
 // Get the access flags set for the given location and ptr.
 //
-//   - flags: Flags set for this location
+//   - flags: (result) Flags set for this location
 //   - location: Location in which to check the flags for
 //   - ptr: Address in which to check the access flags for
 //
@@ -10918,7 +10899,7 @@ func MemExportToShareableHandle(shareableHandle unsafe.Pointer, handle MemGeneri
 // There is no guarantee that the contents of handle will be the same CUDA memory handle
 // for the same given OS shareable handle, or the same underlying allocation.
 //
-//   - handle: CUDA Memory handle for the memory allocation.
+//   - handle: (result) CUDA Memory handle for the memory allocation.
 //   - osHandle: Shareable Handle representing the memory allocation that is to be imported.
 //   - shHandleType: handle type of the exported handle [MemAllocationHandleType].
 //
@@ -10963,7 +10944,7 @@ func MemImportFromShareableHandle(osHandle unsafe.Pointer, shHandleType MemAlloc
 // for a given allocation specification and returns it in granularity.  This
 // granularity can be used as a multiple for alignment, size, or address mapping.
 //
-//   - granularity: Returned granularity.
+//   - granularity: (result) Returned granularity.
 //   - prop: Property for which to determine the granularity for
 //   - option: Determines which granularity to return
 //
@@ -11004,7 +10985,7 @@ func MemGetAllocationGranularity(prop *MemAllocationProp, option MemAllocationGr
 //
 // Retrieve the contents of the property structure defining properties for this handle.
 //
-//   - prop: Pointer to a properties structure which will hold the information about this handle
+//   - prop: (result) Pointer to a properties structure which will hold the information about this handle
 //   - handle: Handle which to perform the query on
 //
 // Returns:
@@ -11049,7 +11030,7 @@ func MemGetAllocationPropertiesFromHandle(handle MemGenericAllocationHandle) (pr
 // Note: The address addr, can be any address in a range previously mapped
 // by [MemMap], and not necessarily the start address.
 //
-//   - handle: CUDA Memory handle for the backing memory allocation.
+//   - handle: (result) CUDA Memory handle for the backing memory allocation.
 //   - addr: Memory address to query, that has been mapped previously.
 //
 // Returns:
@@ -11143,7 +11124,7 @@ func MemFreeAsync(dptr Deviceptr, hStream Stream) (err error) {
 // the allocation is owned by the graph instead of the memory pool. The memory pool's properties
 // are used to set the node's creation parameters.
 //
-//   - dptr: Returned device pointer
+//   - dptr: (result) Returned device pointer
 //   - bytesize: Number of bytes to allocate
 //   - hStream: The stream establishing the stream ordering contract and the memory pool to allocate from
 //
@@ -11365,7 +11346,7 @@ func MemPoolGetAttribute(pool MemoryPool, attr MemPoolAttribute, value unsafe.Po
 // Controls visibility of pools between devices.
 //
 //   - pool: The pool being modified
-//   - map: Array of access descriptors. Each descriptor instructs the access to enable for a single gpu.
+//   - map_: Array of access descriptors. Each descriptor instructs the access to enable for a single gpu.
 //   - count: Number of descriptors in the map array.
 //
 // Returns:
@@ -11404,7 +11385,7 @@ func MemPoolSetAccess(pool MemoryPool, map_ *MemAccessDesc, count uint64) (err e
 //
 // Returns the accessibility of the pool's memory from the specified location.
 //
-//   - flags: the accessibility of the pool from the specified location
+//   - flags: (result) the accessibility of the pool from the specified location
 //   - memPool: the pool being queried
 //   - location: the location accessing the pool
 //
@@ -11557,7 +11538,7 @@ func MemPoolDestroy(pool MemoryPool) (err error) {
 // the allocation is owned by the graph instead of the memory pool. The memory pool's properties
 // are used to set the node's creation parameters.
 //
-//   - dptr: Returned device pointer
+//   - dptr: (result) Returned device pointer
 //   - bytesize: Number of bytes to allocate
 //   - pool: The pool to allocate from
 //   - hStream: The stream establishing the stream ordering semantic
@@ -11662,7 +11643,7 @@ func MemPoolExportToShareableHandle(handle_out unsafe.Pointer, pool MemoryPool, 
 // As such imported memory pools may not be used in cuDeviceSetMemPool
 // or [MemAllocFromPoolAsync] calls.
 //
-//   - pool_out: Returned memory pool
+//   - pool_out: (result) Returned memory pool
 //   - handle: OS handle of the pool to open
 //   - handleType: The type of handle being imported
 //   - flags: must be 0
@@ -11707,7 +11688,7 @@ func MemPoolImportFromShareableHandle(handle unsafe.Pointer, handleType MemAlloc
 // The recipient process can import the allocation with the [MemPoolImportPointer] api.
 // The data is not a handle and may be shared through any IPC mechanism.
 //
-//   - shareData_out: Returned export data
+//   - shareData_out: (result) Returned export data
 //   - ptr: pointer to memory being exported
 //
 // Returns:
@@ -11755,7 +11736,7 @@ func MemPoolExportPointer(ptr Deviceptr) (shareData_out MemPoolPtrExportData, er
 // cuMemFreeAsync in the exporting process specifies a stream with
 // a stream dependency on the importing process's cuMemFreeAsync.
 //
-//   - ptr_out: pointer to imported memory
+//   - ptr_out: (result) pointer to imported memory
 //   - pool: pool from which to import
 //   - shareData: data specifying the memory to import
 //
@@ -11816,7 +11797,7 @@ func MemPoolImportPointer(pool MemoryPool, shareData *MemPoolPtrExportData) (ptr
 // Multicast objects can be released using the virtual memory management API
 // [MemRelease].
 //
-//   - mcHandle: Value of handle returned.
+//   - mcHandle: (result) Value of handle returned.
 //   - prop: Properties of the multicast object to create.
 //
 // Returns:
@@ -12115,7 +12096,7 @@ func MulticastUnbind(mcHandle MemGenericAllocationHandle, dev Device, mcOffset u
 // can be used as a multiple for size, bind offsets and address mappings of the
 // multicast object.
 //
-//   - granularity: Returned granularity.
+//   - granularity: (result) Returned granularity.
 //   - prop: Properties of the multicast object.
 //   - option: Determines which granularity to return.
 //
@@ -13158,8 +13139,8 @@ func PointerGetAttributes(numAttributes uint32, attributes *PointerAttribute, da
 // stream may run concurrently with work in stream 0 (the NULL stream), and that
 // the created stream should perform no implicit synchronization with stream 0.
 //
-//   - phStream: Returned newly created stream
-//   - Flags: Parameters for stream creation
+//   - phStream: (result) Returned newly created stream
+//   - flags: Parameters for stream creation
 //
 // Returns:
 // [Success],
@@ -13218,7 +13199,7 @@ func StreamCreate(flags uint32) (phStream Stream, err error) {
 // outside the numerical range returned by [CtxGetStreamPriorityRange],
 // it will automatically be clamped to the lowest or the highest number in the range.
 //
-//   - phStream: Returned newly created stream
+//   - phStream: (result) Returned newly created stream
 //   - flags: Flags for stream creation. See [StreamCreate] for a list of
 //
 // valid flags
@@ -13287,7 +13268,7 @@ func StreamCreateWithPriority(flags uint32, priority int32) (phStream Stream, er
 // See [StreamCreateWithPriority] for details about priority clamping.
 //
 //   - hStream: Handle to the stream to be queried
-//   - priority: Pointer to a signed integer in which the stream's priority is returned
+//   - priority: (result) Pointer to a signed integer in which the stream's priority is returned
 //
 // Returns:
 // [Success],
@@ -13335,7 +13316,7 @@ func StreamGetPriority(hStream Stream) (priority int32, err error) {
 // and return the flags in flags.
 //
 //   - hStream: Handle to the stream to be queried
-//   - flags: Pointer to an unsigned integer in which the stream's flags are returned
+//   - flags: (result) Pointer to an unsigned integer in which the stream's flags are returned
 //
 // The value returned in flags is a logical 'OR' of all flags that
 // were used while creating this stream. See [StreamCreate] for the list
@@ -13396,7 +13377,7 @@ func StreamGetFlags(hStream Stream) (flags uint32, err error) {
 // </ul>
 //
 //   - hStream: Handle to the stream to be queried
-//   - streamId: Pointer to store the Id of the stream
+//   - streamId: (result) Pointer to store the Id of the stream
 //
 // Returns:
 // [Success],
@@ -13452,7 +13433,7 @@ func StreamGetId(hStream Stream) (streamId uint64, err error) {
 // </ul>
 //
 //   - hStream: Handle to the stream to be queried
-//   - pctx: Returned context associated with the stream
+//   - pctx: (result) Returned context associated with the stream
 //
 // Returns:
 // [Success],
@@ -13511,7 +13492,7 @@ func StreamGetCtx(hStream Stream) (pctx Context, err error) {
 //
 //   - hStream: Stream to wait
 //   - hEvent: Event to wait on (may not be NULL)
-//   - Flags: See CUevent_capture_flags
+//   - flags: See CUevent_capture_flags
 //
 // Returns:
 // [Success],
@@ -13602,7 +13583,6 @@ func StreamWaitEvent(hStream Stream, hEvent Event, flags uint32) (err error) {
 //
 //   - hStream: Stream to add callback to
 //   - callback: The function to call once preceding stream operations are complete
-//   - userData: User specified data to be passed to the callback function
 //   - flags: Reserved for future use, must be 0
 //
 // Returns:
@@ -13867,7 +13847,7 @@ func ThreadExchangeStreamCaptureMode(mode *StreamCaptureMode) (err error) {
 // [StreamBeginCapture].
 //
 //   - hStream: Stream to query
-//   - phGraph: The captured graph
+//   - phGraph: (result) The captured graph
 //
 // Returns:
 // [Success],
@@ -13928,7 +13908,7 @@ func StreamEndCapture(hStream Stream) (phGraph Graph, err error) {
 // implicit dependency on the capturing stream(s).
 //
 //   - hStream: Stream to query
-//   - captureStatus: Returns the stream's capture status
+//   - captureStatus: (result) Returns the stream's capture status
 //
 // Returns:
 // [Success],
@@ -13978,11 +13958,11 @@ func StreamIsCapturing(hStream Stream) (captureStatus StreamCaptureStatus, err e
 // - the returned capture status is [StreamCaptureStatusActive]
 //
 //   - hStream: The stream to query
-//   - captureStatus_out: Location to return the capture status of the stream; required
-//   - id_out: Optional location to return an id for the capture sequence, which is
+//   - captureStatus_out: (result) Location to return the capture status of the stream; required
+//   - id_out: (result) Optional location to return an id for the capture sequence, which is
 //
 // unique over the lifetime of the process
-//   - graph_out: Optional location to return the graph being captured into. All
+//   - graph_out: (result) Optional location to return the graph being captured into. All
 //
 // operations other than destroy and node removal are permitted on the graph
 // while the capture sequence is in progress. This API does not transfer
@@ -13991,7 +13971,7 @@ func StreamIsCapturing(hStream Stream) (captureStatus StreamCaptureStatus, err e
 // end of capture for certain errors. Nodes that are or become
 // unreachable from the original stream at [StreamEndCapture] due to direct
 // actions on the graph do not trigger [ErrorStreamCaptureUnjoined].
-//   - dependencies_out: Optional location to store a pointer to an array of nodes.
+//   - dependencies_out: (result) Optional location to store a pointer to an array of nodes.
 //
 // The next node to be captured in the stream will depend on this set of nodes,
 // absent operations such as event wait which modify this set. The array pointer
@@ -13999,7 +13979,7 @@ func StreamIsCapturing(hStream Stream) (captureStatus StreamCaptureStatus, err e
 // capture is terminated. The node handles may be copied out and are valid until
 // they or the graph is destroyed. The driver-owned array may also be passed
 // directly to APIs that operate on the graph (not the stream) without copying.
-//   - numDependencies_out: Optional location to store the size of the array
+//   - numDependencies_out: (result) Optional location to store the size of the array
 //
 // returned in dependencies_out.
 //
@@ -14064,11 +14044,11 @@ func StreamGetCaptureInfo(hStream Stream) (captureStatus_out StreamCaptureStatus
 // [ErrorLossyQuery].
 //
 //   - hStream: The stream to query
-//   - captureStatus_out: Location to return the capture status of the stream; required
-//   - id_out: Optional location to return an id for the capture sequence, which is
+//   - captureStatus_out: (result) Location to return the capture status of the stream; required
+//   - id_out: (result) Optional location to return an id for the capture sequence, which is
 //
 // unique over the lifetime of the process
-//   - graph_out: Optional location to return the graph being captured into. All
+//   - graph_out: (result) Optional location to return the graph being captured into. All
 //
 // operations other than destroy and node removal are permitted on the graph
 // while the capture sequence is in progress. This API does not transfer
@@ -14077,7 +14057,7 @@ func StreamGetCaptureInfo(hStream Stream) (captureStatus_out StreamCaptureStatus
 // end of capture for certain errors. Nodes that are or become
 // unreachable from the original stream at [StreamEndCapture] due to direct
 // actions on the graph do not trigger [ErrorStreamCaptureUnjoined].
-//   - dependencies_out: Optional location to store a pointer to an array of nodes.
+//   - dependencies_out: (result) Optional location to store a pointer to an array of nodes.
 //
 // The next node to be captured in the stream will depend on this set of nodes,
 // absent operations such as event wait which modify this set. The array pointer
@@ -14085,13 +14065,13 @@ func StreamGetCaptureInfo(hStream Stream) (captureStatus_out StreamCaptureStatus
 // capture is terminated. The node handles may be copied out and are valid until
 // they or the graph is destroyed. The driver-owned array may also be passed
 // directly to APIs that operate on the graph (not the stream) without copying.
-//   - edgeData_out: Optional location to store a pointer to an array of graph edge
+//   - edgeData_out: (result) Optional location to store a pointer to an array of graph edge
 //
 // data. This array parallels dependencies_out; the next node to be added
 // has an edge to dependencies_out[i] with annotation edgeData_out[i] for
 // each i. The array pointer is valid until the next API call which operates
 // on the stream or until the capture is terminated.
-//   - numDependencies_out: Optional location to store the size of the array
+//   - numDependencies_out: (result) Optional location to store the size of the array
 //
 // returned in dependencies_out.
 //
@@ -14559,7 +14539,7 @@ func StreamCopyAttributes(dst Stream, src Stream) (err error) {
 //
 //   - hStream:
 //   - attr:
-//   - value_out:
+//   - value_out: (result)
 //
 // Returns:
 // [Success],
@@ -14654,8 +14634,8 @@ func StreamSetAttribute(hStream Stream, attr StreamAttrID, value *StreamAttrValu
 // interprocess event by [IpcGetEventHandle]. [EventInterprocess] must
 // be specified along with [EventDisableTiming].
 //
-//   - phEvent: Returns newly created event
-//   - Flags: Event creation flags
+//   - phEvent: (result) Returns newly created event
+//   - flags: Event creation flags
 //
 // Returns:
 // [Success],
@@ -14995,7 +14975,7 @@ func EventDestroy(hEvent Event) (err error) {
 // the [EventDisableTiming] flag, then this function will return
 // [ErrorInvalidHandle].
 //
-//   - pMilliseconds: Time between hStart and hEnd in ms
+//   - pMilliseconds: (result) Time between hStart and hEnd in ms
 //   - hStart: Starting event
 //   - hEnd: Ending event
 //
@@ -15176,7 +15156,7 @@ func EventElapsedTime(hStart Event, hEnd Event) (pMilliseconds float32, err erro
 // [ExternalMemoryHandleTypeD3D11Resource]
 // [ExternalMemoryHandleTypeD3D11ResourceKmt]
 //
-//   - extMem_out: Returned handle to an external memory object
+//   - extMem_out: (result) Returned handle to an external memory object
 //   - memHandleDesc: Memory import handle descriptor
 //
 // Returns:
@@ -15255,7 +15235,7 @@ func ImportExternalMemory(memHandleDesc *ExternalMemoryHandleDesc) (extMem_out E
 //
 // The returned pointer devPtr must be freed using [MemFree].
 //
-//   - devPtr: Returned device pointer to buffer
+//   - devPtr: (result) Returned device pointer to buffer
 //   - extMem: Handle to external memory object
 //   - bufferDesc: Buffer descriptor
 //
@@ -15328,7 +15308,7 @@ func ExternalMemoryGetMappedBuffer(extMem ExternalMemory, bufferDesc *ExternalMe
 //
 // The returned CUDA mipmapped array must be freed using [MipmappedArrayDestroy].
 //
-//   - mipmap: Returned CUDA mipmapped array
+//   - mipmap: (result) Returned CUDA mipmapped array
 //   - extMem: Handle to external memory object
 //   - mipmapDesc: CUDA array descriptor
 //
@@ -15544,7 +15524,7 @@ func DestroyExternalMemory(extMem ExternalMemory) (err error) {
 // call. If [ExternalSemaphoreHandleDesc]handlewin32name
 // is not NULL, then it must name a valid synchronization object.
 //
-//   - extSem_out: Returned handle to an external semaphore
+//   - extSem_out: (result) Returned handle to an external semaphore
 //   - semHandleDesc: Semaphore import handle descriptor
 //
 // Returns:
@@ -16191,7 +16171,7 @@ func StreamBatchMemOp(stream Stream, count uint32, paramArray *StreamBatchMemOpP
 // - [FuncAttributeConstSizeBytes]
 // - [FuncAttributeMaxDynamicSharedSizeBytes]
 //
-//   - pi: Returned attribute value
+//   - pi: (result) Returned attribute value
 //   - attrib: Attribute requested
 //   - hfunc: Function to query attribute of
 //
@@ -16396,7 +16376,7 @@ func FuncSetCacheConfig(hfunc Function, config FuncCache) (err error) {
 // If the handle returned by this API refers to a module loaded by the CUDA runtime,
 // calling [ModuleUnload] on that module will result in undefined behavior.
 //
-//   - hmod: Returned module handle
+//   - hmod: (result) Returned module handle
 //   - hfunc: Function to retrieve module for
 //
 // Returns:
@@ -16440,7 +16420,7 @@ func FuncGetModule(hfunc Function) (hmod Module, err error) {
 // the function is not declared as having C linkage. If either **name or hfunc
 // is NULL, [ErrorInvalidValue] is returned.
 //
-//   - name: The returned name of the function
+//   - name: (result) The returned name of the function
 //   - hfunc: The function handle to retrieve the name for
 //
 // Returns:
@@ -16482,10 +16462,10 @@ func FuncGetName(hfunc Function) (name string, err error) {
 // cudaGraphKernelNodeUpdatesApply. paramIndex must be less than the number of parameters
 // that func takes. paramSize can be set to NULL if only the parameter offset is desired.
 //
-//   - func: The function to query
+//   - func_: The function to query
 //   - paramIndex: The parameter index to query
-//   - paramOffset: Returns the offset into the device-side parameter layout at which the parameter resides
-//   - paramSize: Optionally returns the size of the parameter in the device-side parameter layout
+//   - paramOffset: (result) Returns the offset into the device-side parameter layout at which the parameter resides
+//   - paramSize: (result) Optionally returns the size of the parameter in the device-side parameter layout
 //
 // Returns:
 // [Success],
@@ -16524,7 +16504,7 @@ func FuncGetParamInfo(func_ Function, paramIndex uint64) (paramOffset uint64, pa
 //
 // Returns in state the loading state of function.
 //
-//   - state: returned loading state
+//   - state: (result) returned loading state
 //   - function: the function to check
 //
 // Returns:
@@ -17325,7 +17305,6 @@ func LaunchCooperativeKernelMultiDevice(launchParamsList *LaunchParams, numDevic
 //
 //   - hStream: Stream to enqueue function call in
 //   - fn: The function to call once preceding stream operations are complete
-//   - userData: User-specified data to be passed to the function
 //
 // Returns:
 // [Success],
@@ -17376,9 +17355,7 @@ func LaunchHostFunc(hStream Stream, fn func()) (err error) {
 //
 // Sets the block-dimensions for the function.
 //
-// Deprecated:
-//
-// Specifies the x, y, and z dimensions of the thread blocks that are
+// Deprecated: Specifies the x, y, and z dimensions of the thread blocks that are
 // created when the kernel given by hfunc is launched.
 //
 //   - hfunc: Kernel to specify dimensions of
@@ -17433,9 +17410,7 @@ func FuncSetBlockShape(hfunc Function, x int32, y int32, z int32) (err error) {
 //
 // Sets the dynamic shared-memory size for the function.
 //
-// Deprecated:
-//
-// Sets through bytes the amount of dynamic shared memory that will be
+// Deprecated: Sets through bytes the amount of dynamic shared memory that will be
 // available to each thread block when the kernel given by hfunc is launched.
 //
 //   - hfunc: Kernel to specify dynamic shared-memory size for
@@ -17486,9 +17461,7 @@ func FuncSetSharedSize(hfunc Function, bytes uint32) (err error) {
 //
 // Sets the parameter size for the function.
 //
-// Deprecated:
-//
-// Sets through numbytes the total size in bytes needed by the function
+// Deprecated: Sets through numbytes the total size in bytes needed by the function
 // parameters of the kernel corresponding to hfunc.
 //
 //   - hfunc: Kernel to set parameter size for
@@ -17537,9 +17510,7 @@ func ParamSetSize(hfunc Function, numbytes uint32) (err error) {
 //
 // Adds an integer parameter to the function's argument list.
 //
-// Deprecated:
-//
-// Sets an integer parameter that will be specified the next time the
+// Deprecated: Sets an integer parameter that will be specified the next time the
 // kernel corresponding to hfunc will be invoked. offset is a byte offset.
 //
 //   - hfunc: Kernel to add parameter to
@@ -17590,9 +17561,7 @@ func ParamSeti(hfunc Function, offset int32, value uint32) (err error) {
 //
 // Adds a floating-point parameter to the function's argument list.
 //
-// Deprecated:
-//
-// Sets a floating-point parameter that will be specified the next time the
+// Deprecated: Sets a floating-point parameter that will be specified the next time the
 // kernel corresponding to hfunc will be invoked. offset is a byte offset.
 //
 //   - hfunc: Kernel to add parameter to
@@ -17643,9 +17612,7 @@ func ParamSetf(hfunc Function, offset int32, value float32) (err error) {
 //
 // Adds arbitrary data to the function's argument list.
 //
-// Deprecated:
-//
-// Copies an arbitrary amount of data (specified in numbytes) from ptr
+// Deprecated: Copies an arbitrary amount of data (specified in numbytes) from ptr
 // into the parameter space of the kernel corresponding to hfunc. offset
 // is a byte offset.
 //
@@ -17700,9 +17667,7 @@ func ParamSetv(hfunc Function, offset int32, ptr unsafe.Pointer, numbytes uint32
 //
 // Launches a CUDA function.
 //
-// Deprecated:
-//
-// Invokes the kernel f on a 1 x 1 x 1 grid of blocks. The block
+// Deprecated: Invokes the kernel f on a 1 x 1 x 1 grid of blocks. The block
 // contains the number of threads specified by a previous call to
 // [FuncSetBlockShape].
 //
@@ -17770,9 +17735,7 @@ func Launch(f Function) (err error) {
 //
 // Launches a CUDA function.
 //
-// Deprecated:
-//
-// Invokes the kernel f on a grid_width x grid_height grid of
+// Deprecated: Invokes the kernel f on a grid_width x grid_height grid of
 // blocks. Each block contains the number of threads specified by a previous
 // call to [FuncSetBlockShape].
 //
@@ -17844,9 +17807,7 @@ func LaunchGrid(f Function, grid_width int32, grid_height int32) (err error) {
 //
 // Launches a CUDA function.
 //
-// Deprecated:
-//
-// Invokes the kernel f on a grid_width x grid_height grid of
+// Deprecated: Invokes the kernel f on a grid_width x grid_height grid of
 // blocks. Each block contains the number of threads specified by a previous
 // call to [FuncSetBlockShape].
 //
@@ -17927,9 +17888,7 @@ func LaunchGridAsync(f Function, grid_width int32, grid_height int32, hStream St
 //
 // Adds a texture-reference to the function's argument list.
 //
-// Deprecated:
-//
-// Makes the CUDA array or linear memory bound to the texture reference
+// Deprecated: Makes the CUDA array or linear memory bound to the texture reference
 // hTexRef available to a device program as a texture. In this version of
 // CUDA, the texture-reference must be obtained via [ModuleGetTexRef] and
 // the texunit parameter must be set to [ParamTrDefault].
@@ -17971,9 +17930,7 @@ func ParamSetTexRef(hfunc Function, texunit int32, hTexRef Texref) (err error) {
 //
 // Sets the shared memory configuration for a device function.
 //
-// Deprecated:
-//
-// On devices with configurable shared memory banks, this function will
+// Deprecated: On devices with configurable shared memory banks, this function will
 // force all subsequent launches of the specified device function to have
 // the given shared memory bank size configuration. On any given launch of the
 // function, the shared memory configuration of the device will be temporarily
@@ -18046,7 +18003,7 @@ func FuncSetSharedMemConfig(hfunc Function, config Sharedconfig) (err error) {
 //
 // Creates an empty graph, which is returned via phGraph.
 //
-//   - phGraph: Returns newly created graph
+//   - phGraph: (result) Returns newly created graph
 //   - flags: Graph creation flags, must be 0
 //
 // Returns:
@@ -18165,7 +18122,7 @@ func GraphCreate(flags uint32) (phGraph Graph, err error) {
 // writing through any texture or surface reference is undefined behavior.
 // This restriction does not apply to texture and surface objects.
 //
-//   - phGraphNode: Returns newly created node
+//   - phGraphNode: (result) Returns newly created node
 //   - hGraph: Graph to which to add the node
 //   - dependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -18235,7 +18192,7 @@ func GraphAddKernelNode(hGraph Graph, dependencies *GraphNode, numDependencies u
 // according to which of these was most recently set on the node.
 //
 //   - hNode: Node to get the parameters for
-//   - nodeParams: Pointer to return the parameters
+//   - nodeParams: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -18335,7 +18292,7 @@ func GraphKernelNodeSetParams(hNode GraphNode, nodeParams *KernelNodeParams) (er
 // for those operand(s). The managed memory will be treated as residing on either the
 // host or the device, depending on which memory type is specified.
 //
-//   - phGraphNode: Returns newly created node
+//   - phGraphNode: (result) Returns newly created node
 //   - hGraph: Graph to which to add the node
 //   - dependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -18397,7 +18354,7 @@ func GraphAddMemcpyNode(hGraph Graph, dependencies *GraphNode, numDependencies u
 // Returns the parameters of memcpy node hNode in nodeParams.
 //
 //   - hNode: Node to get the parameters for
-//   - nodeParams: Pointer to return the parameters
+//   - nodeParams: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -18490,7 +18447,7 @@ func GraphMemcpyNodeSetParams(hNode GraphNode, nodeParams *Memcpy3D) (err error)
 // The element size must be 1, 2, or 4 bytes.
 // When the graph is launched, the node will perform the memset described by memsetParams.
 //
-//   - phGraphNode: Returns newly created node
+//   - phGraphNode: (result) Returns newly created node
 //   - hGraph: Graph to which to add the node
 //   - dependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -18553,7 +18510,7 @@ func GraphAddMemsetNode(hGraph Graph, dependencies *GraphNode, numDependencies u
 // Returns the parameters of memset node hNode in nodeParams.
 //
 //   - hNode: Node to get the parameters for
-//   - nodeParams: Pointer to return the parameters
+//   - nodeParams: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -18646,7 +18603,7 @@ func GraphMemsetNodeSetParams(hNode GraphNode, nodeParams *MemsetNodeParams) (er
 // When the graph is launched, the node will invoke the specified CPU function.
 // Host nodes are not supported under MPS with pre-Volta GPUs.
 //
-//   - phGraphNode: Returns newly created node
+//   - phGraphNode: (result) Returns newly created node
 //   - hGraph: Graph to which to add the node
 //   - dependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -18707,7 +18664,7 @@ func GraphAddHostNode(hGraph Graph, dependencies *GraphNode, numDependencies uin
 // Returns the parameters of host node hNode in nodeParams.
 //
 //   - hNode: Node to get the parameters for
-//   - nodeParams: Pointer to return the parameters
+//   - nodeParams: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -18801,7 +18758,7 @@ func GraphHostNodeSetParams(hNode GraphNode, nodeParams *HostNodeParams) (err er
 //
 // The node executes an embedded child graph. The child graph is cloned in this call.
 //
-//   - phGraphNode: Returns newly created node
+//   - phGraphNode: (result) Returns newly created node
 //   - hGraph: Graph to which to add the node
 //   - dependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -18864,7 +18821,7 @@ func GraphAddChildGraphNode(hGraph Graph, dependencies *GraphNode, numDependenci
 // Attempting to do so will return an error.
 //
 //   - hNode: Node to get the embedded graph for
-//   - phGraph: Location to store a handle to the graph
+//   - phGraph: (result) Location to store a handle to the graph
 //
 // Returns:
 // [Success],
@@ -18914,7 +18871,7 @@ func GraphChildGraphNodeGetGraph(hNode GraphNode) (phGraph Graph, err error) {
 // nodes with a barrier between them can be represented using an empty node and
 // 2*n dependency edges, rather than no empty node and n^2 dependency edges.
 //
-//   - phGraphNode: Returns newly created node
+//   - phGraphNode: (result) Returns newly created node
 //   - hGraph: Graph to which to add the node
 //   - dependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -18974,7 +18931,7 @@ func GraphAddEmptyNode(hGraph Graph, dependencies *GraphNode, numDependencies ui
 // Each launch of the graph will record event to capture execution of the
 // node's dependencies.
 //
-//   - phGraphNode: Returns newly created node
+//   - phGraphNode: (result) Returns newly created node
 //   - hGraph: Graph to which to add the node
 //   - dependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -19034,7 +18991,7 @@ func GraphAddEventRecordNode(hGraph Graph, dependencies *GraphNode, numDependenc
 // Returns the event of event record node hNode in event_out.
 //
 //   - hNode: Node to get the event for
-//   - event_out: Pointer to return the event
+//   - event_out: (result) Pointer to return the event
 //
 // Returns:
 // [Success],
@@ -19131,7 +19088,7 @@ func GraphEventRecordNodeSetEvent(hNode GraphNode, event Event) (err error) {
 // for details on what is captured by an event. event may be from a different context
 // or device than the launch stream.
 //
-//   - phGraphNode: Returns newly created node
+//   - phGraphNode: (result) Returns newly created node
 //   - hGraph: Graph to which to add the node
 //   - dependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -19191,7 +19148,7 @@ func GraphAddEventWaitNode(hGraph Graph, dependencies *GraphNode, numDependencie
 // Returns the event of event wait node hNode in event_out.
 //
 //   - hNode: Node to get the event for
-//   - event_out: Pointer to return the event
+//   - event_out: (result) Pointer to return the event
 //
 // Returns:
 // [Success],
@@ -19288,7 +19245,7 @@ func GraphEventWaitNodeSetEvent(hNode GraphNode, event Event) (err error) {
 // when the node is launched.  The operation(s) will occur after all of the node's
 // dependencies have completed.
 //
-//   - phGraphNode: Returns newly created node
+//   - phGraphNode: (result) Returns newly created node
 //   - hGraph: Graph to which to add the node
 //   - dependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -19360,7 +19317,7 @@ func GraphAddExternalSemaphoresSignalNode(hGraph Graph, dependencies *GraphNode,
 // parameters of this node.
 //
 //   - hNode: Node to get the parameters for
-//   - params_out: Pointer to return the parameters
+//   - params_out: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -19459,7 +19416,7 @@ func GraphExternalSemaphoresSignalNodeSetParams(hNode GraphNode, nodeParams *Ext
 // when the node is launched.  The node's dependencies will not be launched until
 // the wait operation has completed.
 //
-//   - phGraphNode: Returns newly created node
+//   - phGraphNode: (result) Returns newly created node
 //   - hGraph: Graph to which to add the node
 //   - dependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -19531,7 +19488,7 @@ func GraphAddExternalSemaphoresWaitNode(hGraph Graph, dependencies *GraphNode, n
 // parameters of this node.
 //
 //   - hNode: Node to get the parameters for
-//   - params_out: Pointer to return the parameters
+//   - params_out: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -19639,7 +19596,7 @@ func GraphExternalSemaphoresWaitNodeSetParams(hNode GraphNode, nodeParams *ExtSe
 // information, see the Stream Memory Operations section in the programming
 // guide(https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html).
 //
-//   - phGraphNode: Returns newly created node
+//   - phGraphNode: (result) Returns newly created node
 //   - hGraph: Graph to which to add the node
 //   - dependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -19709,7 +19666,7 @@ func GraphAddBatchMemOpNode(hGraph Graph, dependencies *GraphNode, numDependenci
 // parameters of this node.
 //
 //   - hNode: Node to get the parameters for
-//   - nodeParams_out: Pointer to return the parameters
+//   - nodeParams_out: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -19870,7 +19827,7 @@ func GraphExecBatchMemOpNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nod
 // at the root of the graph. dependencies may not have any duplicate entries. A handle
 // to the new node will be returned in phGraphNode.
 //
-//   - phGraphNode: Returns newly created node
+//   - phGraphNode: (result) Returns newly created node
 //   - hGraph: Graph to which to add the node
 //   - dependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -19970,7 +19927,7 @@ func GraphAddMemAllocNode(hGraph Graph, dependencies *GraphNode, numDependencies
 // parameters must not be modified.
 //
 //   - hNode: Node to get the parameters for
-//   - params_out: Pointer to return the parameters
+//   - params_out: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -20015,7 +19972,7 @@ func GraphMemAllocNodeGetParams(hNode GraphNode) (params_out MemAllocNodeParams,
 // at the root of the graph. dependencies may not have any duplicate entries. A handle
 // to the new node will be returned in phGraphNode.
 //
-//   - phGraphNode: Returns newly created node
+//   - phGraphNode: (result) Returns newly created node
 //   - hGraph: Graph to which to add the node
 //   - dependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -20094,7 +20051,7 @@ func GraphAddMemFreeNode(hGraph Graph, dependencies *GraphNode, numDependencies 
 // Returns the address of a memory free node hNode in dptr_out.
 //
 //   - hNode: Node to get the parameters for
-//   - dptr_out: Pointer to return the device address
+//   - dptr_out: (result) Pointer to return the device address
 //
 // Returns:
 // [Success],
@@ -20272,7 +20229,7 @@ func DeviceSetGraphMemAttribute(device Device, attr GraphMemAttribute, value uns
 //
 // Child graph nodes in the original graph are recursively copied into the clone.
 //
-//   - phGraphClone: Returns newly created cloned graph
+//   - phGraphClone: (result) Returns newly created cloned graph
 //   - originalGraph: Graph to clone
 //
 // Returns:
@@ -20319,7 +20276,7 @@ func GraphClone(originalGraph Graph) (phGraphClone Graph, err error) {
 // [GraphClone], and the corresponding cloned node in hClonedGraph must not have
 // been removed. The cloned node is then returned via phClonedNode.
 //
-//   - phNode: Returns handle to the cloned node
+//   - phNode: (result) Returns handle to the cloned node
 //   - hOriginalNode: Handle to the original node
 //   - hClonedGraph: Cloned graph to query
 //
@@ -20361,7 +20318,7 @@ func GraphNodeFindInClone(hOriginalNode GraphNode, hClonedGraph Graph) (phNode G
 // Returns the node type of hNode in type.
 //
 //   - hNode: Node to query
-//   - type: Pointer to return the node type
+//   - type_: (result) Pointer to return the node type
 //
 // Returns:
 // [Success],
@@ -21186,7 +21143,7 @@ func GraphDestroyNode(hNode GraphNode) (err error) {
 // - Both operands must be accessible from the current context, and the current context must
 // match the context of other nodes in the graph.
 //
-//   - phGraphExec: Returns instantiated graph
+//   - phGraphExec: (result) Returns instantiated graph
 //   - hGraph: Graph to instantiate
 //   - flags: Flags to control instantiation.  See [GraphInstantiateFlags].
 //
@@ -21317,7 +21274,7 @@ func GraphInstantiate(hGraph Graph, flags uint64) (GraphExec, error) {
 // If instantiation is successful, result_out will be set to [GraphInstantiateSuccess],
 // and hErrNode_out will be set to NULL.
 //
-//   - phGraphExec: Returns instantiated graph
+//   - phGraphExec: (result) Returns instantiated graph
 //   - hGraph: Graph to instantiate
 //   - instantiateParams: Instantiation parameters
 //
@@ -21364,7 +21321,7 @@ func GraphInstantiateWithParams(hGraph Graph, instantiateParams *GraphInstantiat
 // not affect the resulting executable graph.
 //
 //   - hGraphExec: The executable graph to query
-//   - flags: Returns the instantiation flags
+//   - flags: (result) Returns the instantiation flags
 //
 // Returns:
 // [Success],
@@ -22065,7 +22022,7 @@ func GraphNodeSetEnabled(hGraphExec GraphExec, hNode GraphNode, isEnabled uint32
 //
 //   - hGraphExec: The executable graph in which to set the specified node
 //   - hNode: Node from the graph from which graphExec was instantiated
-//   - isEnabled: Location to return the enabled status of the node
+//   - isEnabled: (result) Location to return the enabled status of the node
 //
 // Returns:
 // [Success],
@@ -22436,7 +22393,7 @@ func GraphKernelNodeCopyAttributes(dst GraphNode, src GraphNode) (err error) {
 //
 //   - hNode:
 //   - attr:
-//   - value_out:
+//   - value_out: (result)
 //
 // Returns:
 // [Success],
@@ -22565,7 +22522,7 @@ func GraphDebugDotPrint(hGraph Graph, path string, flags uint32) (err error) {
 //
 // See CUDA User Objects in the CUDA C++ Programming Guide for more information on user objects.
 //
-//   - object_out: Location to return the user object handle
+//   - object_out: (result) Location to return the user object handle
 //   - ptr: The pointer to pass to the destroy function
 //   - destroy: Callback to free the user object when it is no longer in use
 //   - initialRefcount: The initial refcount to create the object with, typically 1. The
@@ -22823,7 +22780,7 @@ func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) (err e
 //
 // A handle to the new node will be returned in phGraphNode.
 //
-//   - phGraphNode: Returns newly created node
+//   - phGraphNode: (result) Returns newly created node
 //   - hGraph: Graph to which to add the node
 //   - dependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -22888,7 +22845,7 @@ func GraphAddNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64,
 //
 // A handle to the new node will be returned in phGraphNode.
 //
-//   - phGraphNode: Returns newly created node
+//   - phGraphNode: (result) Returns newly created node
 //   - hGraph: Graph to which to add the node
 //   - dependencies: Dependencies of the node
 //   - dependencyData: Optional edge data for the dependencies. If NULL, the data is
@@ -23064,7 +23021,7 @@ func GraphExecNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *G
 //
 // Handles can only be set from the context with which they are associated.
 //
-//   - pHandle_out: Pointer used to return the handle to the caller.
+//   - pHandle_out: (result) Pointer used to return the handle to the caller.
 //   - hGraph: Graph which will contain the conditional node using this handle.
 //   - ctx: Context for the handle and associated conditional node.
 //   - defaultLaunchValue: Optional initial value for the conditional variable.
@@ -23111,8 +23068,8 @@ func GraphConditionalHandleCreate(hGraph Graph, ctx Context, defaultLaunchValue 
 // Returns in *numBlocks the number of the maximum active blocks per
 // streaming multiprocessor.
 //
-//   - numBlocks: Returned occupancy
-//   - func: Kernel for which occupancy is calculated
+//   - numBlocks: (result) Returned occupancy
+//   - func_: Kernel for which occupancy is calculated
 //   - blockSize: Block size the kernel is intended to be launched with
 //   - dynamicSMemSize: Per-block dynamic shared memory usage intended, in bytes
 //
@@ -23174,8 +23131,8 @@ func OccupancyMaxActiveBlocksPerMultiprocessor(func_ Function, blockSize int32, 
 // can be found about this feature in the "Unified L1/Texture Cache"
 // section of the Maxwell tuning guide.
 //
-//   - numBlocks: Returned occupancy
-//   - func: Kernel for which occupancy is calculated
+//   - numBlocks: (result) Returned occupancy
+//   - func_: Kernel for which occupancy is calculated
 //   - blockSize: Block size the kernel is intended to be launched with
 //   - dynamicSMemSize: Per-block dynamic shared memory usage intended, in bytes
 //   - flags: Requested behavior for the occupancy calculator
@@ -23246,9 +23203,9 @@ func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ Function, blockSiz
 //		   // Take block size, returns dynamic shared memory needed
 //		   size_t blockToSmem(int blockSize);
 //
-//	  - minGridSize: Returned minimum grid size needed to achieve the maximum occupancy
-//	  - blockSize: Returned maximum block size that can achieve the maximum occupancy
-//	  - func: Kernel for which launch configuration is calculated
+//	  - minGridSize: (result) Returned minimum grid size needed to achieve the maximum occupancy
+//	  - blockSize: (result) Returned maximum block size that can achieve the maximum occupancy
+//	  - func_: Kernel for which launch configuration is calculated
 //	  - blockSizeToDynamicSMemSize: A function that calculates how much per-block dynamic shared memory func uses based on the block size
 //	  - dynamicSMemSize: Dynamic shared memory usage intended, in bytes
 //	  - blockSizeLimit: The maximum block size func is designed to handle
@@ -23316,9 +23273,9 @@ func OccupancyMaxPotentialBlockSize(func_ Function, blockSizeToDynamicSMemSize O
 // can be found about this feature in the "Unified L1/Texture Cache"
 // section of the Maxwell tuning guide.
 //
-//   - minGridSize: Returned minimum grid size needed to achieve the maximum occupancy
-//   - blockSize: Returned maximum block size that can achieve the maximum occupancy
-//   - func: Kernel for which launch configuration is calculated
+//   - minGridSize: (result) Returned minimum grid size needed to achieve the maximum occupancy
+//   - blockSize: (result) Returned maximum block size that can achieve the maximum occupancy
+//   - func_: Kernel for which launch configuration is calculated
 //   - blockSizeToDynamicSMemSize: A function that calculates how much per-block dynamic shared memory func uses based on the block size
 //   - dynamicSMemSize: Dynamic shared memory usage intended, in bytes
 //   - blockSizeLimit: The maximum block size func is designed to handle
@@ -23369,8 +23326,8 @@ func OccupancyMaxPotentialBlockSizeWithFlags(func_ Function, blockSizeToDynamicS
 //
 // Returns in *dynamicSmemSize the maximum size of dynamic shared memory to allow numBlocks blocks per SM.
 //
-//   - dynamicSmemSize: Returned maximum dynamic shared memory
-//   - func: Kernel function for which occupancy is calculated
+//   - dynamicSmemSize: (result) Returned maximum dynamic shared memory
+//   - func_: Kernel function for which occupancy is calculated
 //   - numBlocks: Number of blocks to fit on SM
 //   - blockSize: Size of the blocks
 //
@@ -23421,10 +23378,10 @@ func OccupancyAvailableDynamicSMemPerBlock(func_ Function, numBlocks int32, bloc
 //
 // This function will respect the compile time launch bounds.
 //
-//   - clusterSize: Returned maximum cluster size that can be launched
+//   - clusterSize: (result) Returned maximum cluster size that can be launched
 //
 // for the given kernel function and launch configuration
-//   - func: Kernel function for which maximum cluster
+//   - func_: Kernel function for which maximum cluster
 //
 // size is calculated
 //   - config: Launch configuration for the given kernel function
@@ -23481,10 +23438,10 @@ func OccupancyMaxPotentialClusterSize(func_ Function, config *LaunchConfig) (clu
 // calculation. Runtime environment may affect how the hardware schedules
 // the clusters, so the calculated occupancy is not guaranteed to be achievable.
 //
-//   - numClusters: Returned maximum number of clusters that
+//   - numClusters: (result) Returned maximum number of clusters that
 //
 // could co-exist on the target device
-//   - func: Kernel function for which maximum number
+//   - func_: Kernel function for which maximum number
 //
 // of clusters are calculated
 //   - config: Launch configuration for the given kernel function
@@ -23530,9 +23487,7 @@ func OccupancyMaxActiveClusters(func_ Function, config *LaunchConfig) (numCluste
 //
 // Binds an array as a texture reference.
 //
-// Deprecated:
-//
-// Binds the CUDA array hArray to the texture reference hTexRef. Any
+// Deprecated: Binds the CUDA array hArray to the texture reference hTexRef. Any
 // previous address or CUDA array state associated with the texture reference
 // is superseded by this function. Flags must be set to
 // [TrsaOverrideFormat]. Any CUDA array previously bound to hTexRef is
@@ -23540,7 +23495,7 @@ func OccupancyMaxActiveClusters(func_ Function, config *LaunchConfig) (numCluste
 //
 //   - hTexRef: Texture reference to bind
 //   - hArray: Array to bind
-//   - Flags: Options (must be [TrsaOverrideFormat])
+//   - flags: Options (must be [TrsaOverrideFormat])
 //
 // Returns:
 // [Success],
@@ -23581,16 +23536,14 @@ func TexRefSetArray(hTexRef Texref, hArray Array, flags uint32) (err error) {
 //
 // Binds a mipmapped array to a texture reference.
 //
-// Deprecated:
-//
-// Binds the CUDA mipmapped array hMipmappedArray to the texture reference hTexRef.
+// Deprecated: Binds the CUDA mipmapped array hMipmappedArray to the texture reference hTexRef.
 // Any previous address or CUDA array state associated with the texture reference
 // is superseded by this function. Flags must be set to [TrsaOverrideFormat].
 // Any CUDA array previously bound to hTexRef is unbound.
 //
 //   - hTexRef: Texture reference to bind
 //   - hMipmappedArray: Mipmapped array to bind
-//   - Flags: Options (must be [TrsaOverrideFormat])
+//   - flags: Options (must be [TrsaOverrideFormat])
 //
 // Returns:
 // [Success],
@@ -23631,9 +23584,7 @@ func TexRefSetMipmappedArray(hTexRef Texref, hMipmappedArray MipmappedArray, fla
 //
 // Binds an address as a texture reference.
 //
-// Deprecated:
-//
-// Binds a linear address range to the texture reference hTexRef. Any
+// Deprecated: Binds a linear address range to the texture reference hTexRef. Any
 // previous address or CUDA array state associated with the texture reference
 // is superseded by this function. Any memory previously bound to hTexRef
 // is unbound.
@@ -23654,7 +23605,7 @@ func TexRefSetMipmappedArray(hTexRef Texref, hMipmappedArray MipmappedArray, fla
 // where bytesPerElement is determined from the data format and number of
 // components set using [TexRefSetFormat].
 //
-//   - ByteOffset: Returned byte offset
+//   - byteOffset: (result) Returned byte offset
 //   - hTexRef: Texture reference to bind
 //   - dptr: Device pointer to bind
 //   - bytes: Size of memory to bind in bytes
@@ -23699,9 +23650,7 @@ func TexRefSetAddress(hTexRef Texref, dptr Deviceptr, bytes uint64) (byteOffset 
 //
 // Binds an address as a 2D texture reference.
 //
-// Deprecated:
-//
-// Binds a linear address range to the texture reference hTexRef. Any
+// Deprecated: Binds a linear address range to the texture reference hTexRef. Any
 // previous address or CUDA array state associated with the texture reference
 // is superseded by this function. Any memory previously bound to hTexRef
 // is unbound.
@@ -23733,7 +23682,7 @@ func TexRefSetAddress(hTexRef Texref, dptr Deviceptr, bytes uint64) (byteOffset 
 //   - hTexRef: Texture reference to bind
 //   - desc: Descriptor of CUDA array
 //   - dptr: Device pointer to bind
-//   - Pitch: Line pitch in bytes
+//   - pitch: Line pitch in bytes
 //
 // Returns:
 // [Success],
@@ -23776,9 +23725,7 @@ func TexRefSetAddress2D(hTexRef Texref, desc *ArrayDescriptor, dptr Deviceptr, p
 //
 // Sets the format for a texture reference.
 //
-// Deprecated:
-//
-// Specifies the format of the data to be read by the texture reference
+// Deprecated: Specifies the format of the data to be read by the texture reference
 // hTexRef. fmt and NumPackedComponents are exactly analogous to the
 // Format and NumChannels members of the [ArrayDescriptor] structure:
 // They specify the format of each component and the number of components per
@@ -23786,7 +23733,7 @@ func TexRefSetAddress2D(hTexRef Texref, desc *ArrayDescriptor, dptr Deviceptr, p
 //
 //   - hTexRef: Texture reference
 //   - fmt: Format to set
-//   - NumPackedComponents: Number of components per array element
+//   - numPackedComponents: Number of components per array element
 //
 // Returns:
 // [Success],
@@ -23828,9 +23775,7 @@ func TexRefSetFormat(hTexRef Texref, fmt ArrayFormat, numPackedComponents int32)
 //
 // Sets the addressing mode for a texture reference.
 //
-// Deprecated:
-//
-// Specifies the addressing mode am for the given dimension dim of the
+// Deprecated: Specifies the addressing mode am for the given dimension dim of the
 // texture reference hTexRef. If dim is zero, the addressing mode is
 // applied to the first parameter of the functions used to fetch from the
 // texture; if dim is 1, the second, and so on. [AddressMode] is defined
@@ -23890,9 +23835,7 @@ func TexRefSetAddressMode(hTexRef Texref, dim int32, am AddressMode) (err error)
 //
 // Sets the filtering mode for a texture reference.
 //
-// Deprecated:
-//
-// Specifies the filtering mode fm to be used when reading memory through
+// Deprecated: Specifies the filtering mode fm to be used when reading memory through
 // the texture reference hTexRef. CUfilter_mode_enum is defined as:
 //
 //	typedef enum CUfilter_mode_enum {
@@ -23943,9 +23886,7 @@ func TexRefSetFilterMode(hTexRef Texref, fm FilterMode) (err error) {
 //
 // Sets the mipmap filtering mode for a texture reference.
 //
-// Deprecated:
-//
-// Specifies the mipmap filtering mode fm to be used when reading memory through
+// Deprecated: Specifies the mipmap filtering mode fm to be used when reading memory through
 // the texture reference hTexRef. CUfilter_mode_enum is defined as:
 //
 //	typedef enum CUfilter_mode_enum {
@@ -23996,9 +23937,7 @@ func TexRefSetMipmapFilterMode(hTexRef Texref, fm FilterMode) (err error) {
 //
 // Sets the mipmap level bias for a texture reference.
 //
-// Deprecated:
-//
-// Specifies the mipmap level bias bias to be added to the specified mipmap level when
+// Deprecated: Specifies the mipmap level bias bias to be added to the specified mipmap level when
 // reading memory through the texture reference hTexRef.
 //
 // Note that this call has no effect if hTexRef is not bound to a mipmapped array.
@@ -24044,9 +23983,7 @@ func TexRefSetMipmapLevelBias(hTexRef Texref, bias float32) (err error) {
 //
 // Sets the mipmap min/max mipmap level clamps for a texture reference.
 //
-// Deprecated:
-//
-// Specifies the min/max mipmap level clamps, minMipmapLevelClamp and maxMipmapLevelClamp
+// Deprecated: Specifies the min/max mipmap level clamps, minMipmapLevelClamp and maxMipmapLevelClamp
 // respectively, to be used when reading memory through the texture reference
 // hTexRef.
 //
@@ -24095,9 +24032,7 @@ func TexRefSetMipmapLevelClamp(hTexRef Texref, minMipmapLevelClamp float32, maxM
 //
 // Sets the maximum anisotropy for a texture reference.
 //
-// Deprecated:
-//
-// Specifies the maximum anisotropy maxAniso to be used when reading memory through
+// Deprecated: Specifies the maximum anisotropy maxAniso to be used when reading memory through
 // the texture reference hTexRef.
 //
 // Note that this call has no effect if hTexRef is bound to linear memory.
@@ -24143,9 +24078,7 @@ func TexRefSetMaxAnisotropy(hTexRef Texref, maxAniso uint32) (err error) {
 //
 // Sets the border color for a texture reference.
 //
-// Deprecated:
-//
-// Specifies the value of the RGBA color via the pBorderColor to the texture reference
+// Deprecated: Specifies the value of the RGBA color via the pBorderColor to the texture reference
 // hTexRef. The color value supports only float type and holds color components in
 // the following sequence:
 // pBorderColor[0] holds 'R' component
@@ -24196,9 +24129,7 @@ func TexRefSetBorderColor(hTexRef Texref, pBorderColor *float32) (err error) {
 //
 // Sets the flags for a texture reference.
 //
-// Deprecated:
-//
-// Specifies optional flags via Flags to specify the behavior of data
+// Deprecated: Specifies optional flags via Flags to specify the behavior of data
 // returned through the texture reference hTexRef. The valid flags are:
 //
 // - [TrsfReadAsInteger], which suppresses the default behavior of
@@ -24217,7 +24148,7 @@ func TexRefSetBorderColor(hTexRef Texref, pBorderColor *float32) (err error) {
 // it can closely approximate the expected results.
 //
 //   - hTexRef: Texture reference
-//   - Flags: Optional flags to set
+//   - flags: Optional flags to set
 //
 // Returns:
 // [Success],
@@ -24257,13 +24188,11 @@ func TexRefSetFlags(hTexRef Texref, flags uint32) (err error) {
 //
 // Gets the address associated with a texture reference.
 //
-// Deprecated:
-//
-// Returns in *pdptr the base address bound to the texture reference
+// Deprecated: Returns in *pdptr the base address bound to the texture reference
 // hTexRef, or returns [ErrorInvalidValue] if the texture reference
 // is not bound to any device memory range.
 //
-//   - pdptr: Returned device address
+//   - pdptr: (result) Returned device address
 //   - hTexRef: Texture reference
 //
 // Returns:
@@ -24304,13 +24233,11 @@ func TexRefGetAddress(hTexRef Texref) (pdptr Deviceptr, err error) {
 //
 // Gets the array bound to a texture reference.
 //
-// Deprecated:
-//
-// Returns in *phArray the CUDA array bound to the texture reference
+// Deprecated: Returns in *phArray the CUDA array bound to the texture reference
 // hTexRef, or returns [ErrorInvalidValue] if the texture reference
 // is not bound to any CUDA array.
 //
-//   - phArray: Returned array
+//   - phArray: (result) Returned array
 //   - hTexRef: Texture reference
 //
 // Returns:
@@ -24351,13 +24278,11 @@ func TexRefGetArray(hTexRef Texref) (phArray Array, err error) {
 //
 // Gets the mipmapped array bound to a texture reference.
 //
-// Deprecated:
-//
-// Returns in *phMipmappedArray the CUDA mipmapped array bound to the texture
+// Deprecated: Returns in *phMipmappedArray the CUDA mipmapped array bound to the texture
 // reference hTexRef, or returns [ErrorInvalidValue] if the texture reference
 // is not bound to any CUDA mipmapped array.
 //
-//   - phMipmappedArray: Returned mipmapped array
+//   - phMipmappedArray: (result) Returned mipmapped array
 //   - hTexRef: Texture reference
 //
 // Returns:
@@ -24398,13 +24323,11 @@ func TexRefGetMipmappedArray(hTexRef Texref) (phMipmappedArray MipmappedArray, e
 //
 // Gets the addressing mode used by a texture reference.
 //
-// Deprecated:
-//
-// Returns in *pam the addressing mode corresponding to the
+// Deprecated: Returns in *pam the addressing mode corresponding to the
 // dimension dim of the texture reference hTexRef. Currently, the only
 // valid value for dim are 0 and 1.
 //
-//   - pam: Returned addressing mode
+//   - pam: (result) Returned addressing mode
 //   - hTexRef: Texture reference
 //   - dim: Dimension
 //
@@ -24447,12 +24370,10 @@ func TexRefGetAddressMode(hTexRef Texref, dim int32) (pam AddressMode, err error
 //
 // Gets the filter-mode used by a texture reference.
 //
-// Deprecated:
-//
-// Returns in *pfm the filtering mode of the texture reference
+// Deprecated: Returns in *pfm the filtering mode of the texture reference
 // hTexRef.
 //
-//   - pfm: Returned filtering mode
+//   - pfm: (result) Returned filtering mode
 //   - hTexRef: Texture reference
 //
 // Returns:
@@ -24493,14 +24414,12 @@ func TexRefGetFilterMode(hTexRef Texref) (pfm FilterMode, err error) {
 //
 // Gets the format used by a texture reference.
 //
-// Deprecated:
-//
-// Returns in *pFormat and *pNumChannels the format and number
+// Deprecated: Returns in *pFormat and *pNumChannels the format and number
 // of components of the CUDA array bound to the texture reference hTexRef.
 // If pFormat or pNumChannels is NULL, it will be ignored.
 //
-//   - pFormat: Returned format
-//   - pNumChannels: Returned number of components
+//   - pFormat: (result) Returned format
+//   - pNumChannels: (result) Returned number of components
 //   - hTexRef: Texture reference
 //
 // Returns:
@@ -24543,12 +24462,10 @@ func TexRefGetFormat(hTexRef Texref) (pFormat ArrayFormat, pNumChannels int32, e
 //
 // Gets the mipmap filtering mode for a texture reference.
 //
-// Deprecated:
-//
-// Returns the mipmap filtering mode in pfm that's used when reading memory through
+// Deprecated: Returns the mipmap filtering mode in pfm that's used when reading memory through
 // the texture reference hTexRef.
 //
-//   - pfm: Returned mipmap filtering mode
+//   - pfm: (result) Returned mipmap filtering mode
 //   - hTexRef: Texture reference
 //
 // Returns:
@@ -24589,12 +24506,10 @@ func TexRefGetMipmapFilterMode(hTexRef Texref) (pfm FilterMode, err error) {
 //
 // Gets the mipmap level bias for a texture reference.
 //
-// Deprecated:
-//
-// Returns the mipmap level bias in pBias that's added to the specified mipmap
+// Deprecated: Returns the mipmap level bias in pBias that's added to the specified mipmap
 // level when reading memory through the texture reference hTexRef.
 //
-//   - pbias: Returned mipmap level bias
+//   - pbias: (result) Returned mipmap level bias
 //   - hTexRef: Texture reference
 //
 // Returns:
@@ -24635,13 +24550,11 @@ func TexRefGetMipmapLevelBias(hTexRef Texref) (pbias float32, err error) {
 //
 // Gets the min/max mipmap level clamps for a texture reference.
 //
-// Deprecated:
-//
-// Returns the min/max mipmap level clamps in pminMipmapLevelClamp and pmaxMipmapLevelClamp
+// Deprecated: Returns the min/max mipmap level clamps in pminMipmapLevelClamp and pmaxMipmapLevelClamp
 // that's used when reading memory through the texture reference hTexRef.
 //
-//   - pminMipmapLevelClamp: Returned mipmap min level clamp
-//   - pmaxMipmapLevelClamp: Returned mipmap max level clamp
+//   - pminMipmapLevelClamp: (result) Returned mipmap min level clamp
+//   - pmaxMipmapLevelClamp: (result) Returned mipmap max level clamp
 //   - hTexRef: Texture reference
 //
 // Returns:
@@ -24684,12 +24597,10 @@ func TexRefGetMipmapLevelClamp(hTexRef Texref) (pminMipmapLevelClamp float32, pm
 //
 // Gets the maximum anisotropy for a texture reference.
 //
-// Deprecated:
-//
-// Returns the maximum anisotropy in pmaxAniso that's used when reading memory through
+// Deprecated: Returns the maximum anisotropy in pmaxAniso that's used when reading memory through
 // the texture reference hTexRef.
 //
-//   - pmaxAniso: Returned maximum anisotropy
+//   - pmaxAniso: (result) Returned maximum anisotropy
 //   - hTexRef: Texture reference
 //
 // Returns:
@@ -24730,9 +24641,7 @@ func TexRefGetMaxAnisotropy(hTexRef Texref) (pmaxAniso int32, err error) {
 //
 // Gets the border color used by a texture reference.
 //
-// Deprecated:
-//
-// Returns in pBorderColor, values of the RGBA color used by
+// Deprecated: Returns in pBorderColor, values of the RGBA color used by
 // the texture reference hTexRef.
 // The color value is of type float and holds color components in
 // the following sequence:
@@ -24742,7 +24651,7 @@ func TexRefGetMaxAnisotropy(hTexRef Texref) (pmaxAniso int32, err error) {
 // pBorderColor[3] holds 'A' component
 //
 //   - hTexRef: Texture reference
-//   - pBorderColor: Returned Type and Value of RGBA color
+//   - pBorderColor: (result) Returned Type and Value of RGBA color
 //
 // Returns:
 // [Success],
@@ -24779,11 +24688,9 @@ func TexRefGetBorderColor(hTexRef Texref) (pBorderColor float32, err error) {
 //
 // Gets the flags used by a texture reference.
 //
-// Deprecated:
+// Deprecated: Returns in *pFlags the flags of the texture reference hTexRef.
 //
-// Returns in *pFlags the flags of the texture reference hTexRef.
-//
-//   - pFlags: Returned flags
+//   - pFlags: (result) Returned flags
 //   - hTexRef: Texture reference
 //
 // Returns:
@@ -24824,16 +24731,14 @@ func TexRefGetFlags(hTexRef Texref) (pFlags uint32, err error) {
 //
 // Creates a texture reference.
 //
-// Deprecated:
-//
-// Creates a texture reference and returns its handle in *pTexRef. Once
+// Deprecated: Creates a texture reference and returns its handle in *pTexRef. Once
 // created, the application must call [TexRefSetArray] or
 // [TexRefSetAddress] to associate the reference with allocated memory.
 // Other texture reference functions are used to specify the format and
 // interpretation (addressing, filtering, etc.) to be used when the memory is
 // read through this texture reference.
 //
-//   - pTexRef: Returned texture reference
+//   - pTexRef: (result) Returned texture reference
 //
 // Returns:
 // [Success],
@@ -24868,9 +24773,7 @@ func TexRefCreate() (pTexRef Texref, err error) {
 //
 // Destroys a texture reference.
 //
-// Deprecated:
-//
-// Destroys the texture reference specified by hTexRef.
+// Deprecated: Destroys the texture reference specified by hTexRef.
 //
 //   - hTexRef: Texture reference to destroy
 //
@@ -24906,9 +24809,7 @@ func TexRefDestroy(hTexRef Texref) (err error) {
 //
 // Sets the CUDA array for a surface reference.
 //
-// Deprecated:
-//
-// Sets the CUDA array hArray to be read and written by the surface reference
+// Deprecated: Sets the CUDA array hArray to be read and written by the surface reference
 // hSurfRef.  Any previous CUDA array state associated with the surface
 // reference is superseded by this function.  Flags must be set to 0.
 // The [Array3DSurfaceLdst] flag must have been set for the CUDA array.
@@ -24916,7 +24817,7 @@ func TexRefDestroy(hTexRef Texref) (err error) {
 //
 //   - hSurfRef: Surface reference handle
 //   - hArray: CUDA array handle
-//   - Flags: set to 0
+//   - flags: set to 0
 //
 // Returns:
 // [Success],
@@ -24954,13 +24855,11 @@ func SurfRefSetArray(hSurfRef Surfref, hArray Array, flags uint32) (err error) {
 //
 // Passes back the CUDA array bound to a surface reference.
 //
-// Deprecated:
-//
-// Returns in *phArray the CUDA array bound to the surface reference
+// Deprecated: Returns in *phArray the CUDA array bound to the surface reference
 // hSurfRef, or returns [ErrorInvalidValue] if the surface reference
 // is not bound to any CUDA array.
 //
-//   - phArray: Surface reference handle
+//   - phArray: (result) Surface reference handle
 //   - hSurfRef: Surface reference handle
 //
 // Returns:
@@ -25192,7 +25091,7 @@ func SurfRefGetArray(hSurfRef Surfref) (phArray Array, err error) {
 // - [ResourceViewDesc]lastLayer specifies the last layer index for layered textures. For non-layered resources,
 // this value has to be zero.
 //
-//   - pTexObject: Texture object to create
+//   - pTexObject: (result) Texture object to create
 //   - pResDesc: Resource descriptor
 //   - pTexDesc: Texture descriptor
 //   - pResViewDesc: Resource view descriptor
@@ -25278,7 +25177,7 @@ func TexObjectDestroy(texObject TexObject) (err error) {
 //
 // Returns the resource descriptor for the texture object specified by texObject.
 //
-//   - pResDesc: Resource descriptor
+//   - pResDesc: (result) Resource descriptor
 //   - texObject: Texture object
 //
 // Returns:
@@ -25319,7 +25218,7 @@ func TexObjectGetResourceDesc(texObject TexObject) (pResDesc ResourceDesc, err e
 //
 // Returns the texture descriptor for the texture object specified by texObject.
 //
-//   - pTexDesc: Texture descriptor
+//   - pTexDesc: (result) Texture descriptor
 //   - texObject: Texture object
 //
 // Returns:
@@ -25361,7 +25260,7 @@ func TexObjectGetTextureDesc(texObject TexObject) (pTexDesc TextureDesc, err err
 // Returns the resource view descriptor for the texture object specified by texObject.
 // If no resource view was set for texObject, the [ErrorInvalidValue] is returned.
 //
-//   - pResViewDesc: Resource view descriptor
+//   - pResViewDesc: (result) Resource view descriptor
 //   - texObject: Texture object
 //
 // Returns:
@@ -25409,7 +25308,7 @@ func TexObjectGetResourceViewDesc(texObject TexObject) (pResViewDesc ResourceVie
 // Additionally, a surface object is an opaque value, and, as such, should only be
 // accessed through CUDA API calls.
 //
-//   - pSurfObject: Surface object to create
+//   - pSurfObject: (result) Surface object to create
 //   - pResDesc: Resource descriptor
 //
 // Returns:
@@ -25489,7 +25388,7 @@ func SurfObjectDestroy(surfObject SurfObject) (err error) {
 //
 // Returns the resource descriptor for the surface object specified by surfObject.
 //
-//   - pResDesc: Resource descriptor
+//   - pResDesc: (result) Resource descriptor
 //   - surfObject: Surface object
 //
 // Returns:
@@ -25638,7 +25537,7 @@ func SurfObjectGetResourceDesc(surfObject SurfObject) (pResDesc ResourceDesc, er
 //
 // Note that [TensorMapFloatOobFillNanRequestZeroFma] can only be used when tensorDataType represents a floating-point data type.
 //
-//   - tensorMap: Tensor map object to create
+//   - tensorMap: (result) Tensor map object to create
 //   - tensorDataType: Tensor data type
 //   - tensorRank: Dimensionality of tensor
 //   - globalAddress: Starting address of memory region described by tensor
@@ -25824,7 +25723,7 @@ func TensorMapEncodeTiled(tensorDataType TensorMapDataType, tensorRank uint32, g
 //
 // Note that [TensorMapFloatOobFillNanRequestZeroFma] can only be used when tensorDataType represents a floating-point data type.
 //
-//   - tensorMap: Tensor map object to create
+//   - tensorMap: (result) Tensor map object to create
 //   - tensorDataType: Tensor data type
 //   - tensorRank: Dimensionality of tensor; must be at least 3
 //   - globalAddress: Starting address of memory region described by tensor
@@ -25947,7 +25846,7 @@ func TensorMapReplaceAddress(tensorMap *TensorMap, globalAddress unsafe.Pointer)
 // If direct access of peerDev from dev is possible, then access may be
 // enabled on two specific contexts by calling [CtxEnablePeerAccess].
 //
-//   - canAccessPeer: Returned access capability
+//   - canAccessPeer: (result) Returned access capability
 //   - dev: Device from which allocations on peerDev are to
 //
 // be directly accessed.
@@ -26023,7 +25922,7 @@ func DeviceCanAccessPeer(dev Device, peerDev Device) (canAccessPeer int32, err e
 // Returns [ErrorInvalidValue] if Flags is not 0.
 //
 //   - peerContext: Peer context to enable direct access to from the current context
-//   - Flags: Reserved for future use and must be set to 0
+//   - flags: Reserved for future use and must be set to 0
 //
 // Returns:
 // [Success],
@@ -26126,7 +26025,7 @@ func CtxDisablePeerAccess(peerContext Context) (err error) {
 // Returns [ErrorInvalidValue] if attrib is not valid or if value is
 // a null pointer.
 //
-//   - value: Returned value of the requested attribute
+//   - value: (result) Returned value of the requested attribute
 //   - attrib: The requested attribute of the link between srcDevice and dstDevice.
 //   - srcDevice: The source device of the target link.
 //   - dstDevice: The destination device of the target link.
@@ -26233,7 +26132,7 @@ func GraphicsUnregisterResource(resource GraphicsResource) (err error) {
 // [ErrorInvalidValue] is returned.
 // If resource is not mapped then [ErrorNotMapped] is returned.
 //
-//   - pArray: Returned array through which a subresource of resource may be accessed
+//   - pArray: (result) Returned array through which a subresource of resource may be accessed
 //   - resource: Mapped resource to access
 //   - arrayIndex: Array index for array textures or cubemap face
 //
@@ -26291,7 +26190,7 @@ func GraphicsSubResourceGetMappedArray(resource GraphicsResource, arrayIndex uin
 // [ErrorNotMappedAsArray] is returned.
 // If resource is not mapped then [ErrorNotMapped] is returned.
 //
-//   - pMipmappedArray: Returned mipmapped array through which resource may be accessed
+//   - pMipmappedArray: (result) Returned mipmapped array through which resource may be accessed
 //   - resource: Mapped resource to access
 //
 // Returns:
@@ -26343,8 +26242,8 @@ func GraphicsResourceGetMappedMipmappedArray(resource GraphicsResource) (pMipmap
 // [ErrorNotMappedAsPointer] is returned.
 // If resource is not mapped then [ErrorNotMapped] is returned.
 // *
-//   - pDevPtr: Returned pointer through which resource may be accessed
-//   - pSize: Returned size of the buffer accessible starting at *pPointer
+//   - pDevPtr: (result) Returned pointer through which resource may be accessed
+//   - pSize: (result) Returned size of the buffer accessible starting at *pPointer
 //   - resource: Mapped resource to access
 //
 // Returns:
@@ -26611,10 +26510,10 @@ func GraphicsUnmapResources(count uint32, resources *GraphicsResource, hStream S
 //
 // for the driver API [MemAlloc], symbol would be cuMemAlloc and
 // cudaVersion would be the ABI compatible CUDA version for the _v2 variant.
-//   - pfn: Location to return the function pointer to the requested driver function
+//   - pfn: (result) Location to return the function pointer to the requested driver function
 //   - cudaVersion: The CUDA version to look for the requested driver symbol
 //   - flags: Flags to specify search options.
-//   - symbolStatus: Optional location to store the status of the search for
+//   - symbolStatus: (result) Optional location to store the status of the search for
 //
 // symbol based on cudaVersion. See [DriverProcAddressQueryResult]
 // for possible values.
@@ -26997,7 +26896,7 @@ func GetExportTable(ppExportTable *unsafe.Pointer, pExportTableId *Uuid) (err er
 //
 // Note: The API is not supported on 32-bit platforms.
 //
-//   - phCtx: Pointer for the output handle to the green context
+//   - phCtx: (result) Pointer for the output handle to the green context
 //   - desc: Descriptor generated via [DevResourceGenerateDesc] which contains the set of resources to be used
 //   - dev: Device on which to create the green context.
 //   - flags: One of the supported green context creation flags. CU_GREEN_CTX_DEFAULT_STREAM is required.
@@ -27099,7 +26998,7 @@ func GreenCtxDestroy(hCtx GreenCtx) (err error) {
 // Users are expected to call this API before calling any CUDA APIs that accept a
 // CUcontext. Failing to do so will result in the APIs returning [ErrorInvalidContext].
 //
-//   - pContext: Returned primary context with green context resources
+//   - pContext: (result) Returned primary context with green context resources
 //   - hCtx: Green context to convert
 //
 // Returns:
@@ -27143,8 +27042,8 @@ func CtxFromGreenCtx(hCtx GreenCtx) (pContext Context, err error) {
 // Note: The API is not supported on 32-bit platforms.
 //
 //   - device: Device to get resource for
-//   - resource: Output pointer to a CUdevResource structure
-//   - type: Type of resource to retrieve
+//   - resource: (result) Output pointer to a CUdevResource structure
+//   - type_: Type of resource to retrieve
 //
 // Returns:
 // [Success],
@@ -27188,8 +27087,8 @@ func DeviceGetDevResource(device Device, type_ DevResourceType) (resource DevRes
 //
 // Note: The API is not supported on 32-bit platforms.
 //
-//   - resource: Output pointer to a CUdevResource structure
-//   - type: Type of resource to retrieve
+//   - resource: (result) Output pointer to a CUdevResource structure
+//   - type_: Type of resource to retrieve
 //
 // Returns:
 // [Success],
@@ -27230,8 +27129,8 @@ func CtxGetDevResource(hCtx Context, type_ DevResourceType) (resource DevResourc
 //
 // Get the type resources available to the green context represented by hCtx
 //   - hCtx: Green context to get resource for
-//   - resource: Output pointer to a CUdevResource structure
-//   - type: Type of resource to retrieve
+//   - resource: (result) Output pointer to a CUdevResource structure
+//   - type_: Type of resource to retrieve
 //
 // Returns:
 // [Success]
@@ -27360,7 +27259,7 @@ func DevSmResourceSplitByCount(result *DevResource, nbGroups *uint32, input *Dev
 //
 // Note: The API is not supported on 32-bit platforms.
 //
-//   - phDesc: Output descriptor
+//   - phDesc: (result) Output descriptor
 //   - resources: Array of resources to be included in the descriptor
 //   - nbResources: Number of resources passed in resources
 //
@@ -27517,7 +27416,7 @@ func GreenCtxWaitEvent(hCtx GreenCtx, hEvent Event) (err error) {
 // Passing an invalid handle will result in undefined behavior.
 //
 //   - hStream: Handle to the stream to be queried
-//   - phCtx: Returned green context associated with the stream
+//   - phCtx: (result) Returned green context associated with the stream
 //
 // Returns:
 // [Success],

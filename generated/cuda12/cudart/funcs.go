@@ -218,7 +218,7 @@ func DeviceSetLimit(limit Limit, value uint64) (err error) {
 // - [LimitPersistingL2CacheSize] is the persisting L2 cache size in bytes.
 //
 //   - limit: Limit to query
-//   - pValue: Returned size of the limit
+//   - pValue: (result) Returned size of the limit
 //
 // Returns:
 // [Success],
@@ -260,7 +260,7 @@ func DeviceGetLimit(limit Limit) (pValue uint64, err error) {
 // Returns in maxWidthInElements the maximum number of elements allocatable in a 1D linear texture
 // for given format descriptor fmtDesc.
 //
-//   - maxWidthInElements: Returns maximum number of texture elements allocatable for given fmtDesc.
+//   - maxWidthInElements: (result) Returns maximum number of texture elements allocatable for given fmtDesc.
 //   - fmtDesc: Texture format description.
 //
 // Returns:
@@ -316,7 +316,7 @@ func DeviceGetTexture1DLinearMaxWidth(fmtDesc *ChannelFormatDesc, device int32) 
 // - [FuncCachePreferL1]: prefer larger L1 cache and smaller shared memory
 // - [FuncCachePreferEqual]: prefer equal size L1 cache and shared memory
 //
-//   - pCacheConfig: Returned cache configuration
+//   - pCacheConfig: (result) Returned cache configuration
 //
 // Returns:
 // [Success]
@@ -370,10 +370,10 @@ func DeviceGetCacheConfig() (pCacheConfig FuncCache, err error) {
 // the current context's device does not support stream priorities
 // (see [DeviceGetAttribute]).
 //
-//   - leastPriority: Pointer to an int in which the numerical value for least
+//   - leastPriority: (result) Pointer to an int in which the numerical value for least
 //
 // stream priority is returned
-//   - greatestPriority: Pointer to an int in which the numerical value for greatest
+//   - greatestPriority: (result) Pointer to an int in which the numerical value for greatest
 //
 // stream priority is returned.
 //
@@ -477,7 +477,7 @@ func DeviceSetCacheConfig(cacheConfig FuncCache) (err error) {
 //
 // Returns in *device a device ordinal given a PCI bus ID string.
 //
-//   - device: Returned device ordinal
+//   - device: (result) Returned device ordinal
 //
 //   - pciBusId: String in one of the following forms:
 //
@@ -529,13 +529,11 @@ func DeviceGetByPCIBusId(pciBusId string) (device int32, err error) {
 // string pointed to by pciBusId. len specifies the maximum length of the
 // string that may be returned.
 //
-//   - pciBusId: Returned identifier string for the device in the following format
+//   - pciBusId: (result) Returned identifier string for the device in the following format
 //
 // [domain]:[bus]:[device].[function]
 // where domain, bus, device, and function are all hexadecimal values.
 // pciBusId should be large enough to store 13 characters including the NULL-terminator.
-//
-//   - len: Maximum length of string to store in name
 //
 //   - device: Device to get identifier string for
 //
@@ -597,7 +595,7 @@ func DeviceGetPCIBusId(device int32) (pciBusId string, err error) {
 // Users can test their device for IPC functionality by calling
 // [DeviceGetAttribute] with [DevAttrIpcEventSupport]
 //
-//   - handle: Pointer to a user allocated cudaIpcEventHandle
+//   - handle: (result) Pointer to a user allocated cudaIpcEventHandle
 //
 // in which to return the opaque event handle
 //   - event: Event allocated with [EventInterprocess] and
@@ -665,7 +663,7 @@ func IpcGetEventHandle(event Event) (handle IpcEventHandle, err error) {
 // Users can test their device for IPC functionality by calling
 // [DeviceGetAttribute] with [DevAttrIpcEventSupport]
 //
-//   - event: Returns the imported event
+//   - event: (result) Returns the imported event
 //   - handle: Interprocess handle to open
 //
 // Returns:
@@ -732,7 +730,7 @@ func IpcOpenEventHandle(handle IpcEventHandle) (event Event, err error) {
 // Users can test their device for IPC functionality by calling
 // [DeviceGetAttribute] with [DevAttrIpcEventSupport]
 //
-//   - handle: Pointer to user allocated cudaIpcMemHandle to return
+//   - handle: (result) Pointer to user allocated cudaIpcMemHandle to return
 //
 // the handle in.
 //   - devPtr: Base pointer to previously allocated device memory
@@ -813,7 +811,7 @@ func IpcGetMemHandle(devPtr unsafe.Pointer) (handle IpcMemHandle, err error) {
 // Users can test their device for IPC functionality by calling
 // [DeviceGetAttribute] with [DevAttrIpcEventSupport]
 //
-//   - devPtr: Returned device pointer
+//   - devPtr: (result) Returned device pointer
 //   - handle: cudaIpcMemHandle to open
 //   - flags: Flags for this operation. Must be specified as [IpcMemLazyEnablePeerAccess]
 //
@@ -994,7 +992,7 @@ func DeviceFlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope
 //   - device: The device on which to register the callback
 //   - callbackFunc: The function to register as a callback
 //   - userData: A generic pointer to user data. This is passed into the callback function.
-//   - callback: A handle representing the registered callback instance
+//   - callback: (result) A handle representing the registered callback instance
 //
 // Returns:
 // [Success]
@@ -1078,9 +1076,7 @@ func DeviceUnregisterAsyncNotification(device int32, callback AsyncCallbackHandl
 //
 // Returns the shared memory configuration for the current device.
 //
-// Deprecated:
-//
-// This function will return in pConfig the current size of shared memory banks
+// Deprecated: This function will return in pConfig the current size of shared memory banks
 // on the current device. On devices with configurable shared memory banks,
 // [DeviceSetSharedMemConfig] can be used to change this setting, so that all
 // subsequent kernel launches will by default use the new bank size. When
@@ -1091,7 +1087,7 @@ func DeviceUnregisterAsyncNotification(device int32, callback AsyncCallbackHandl
 // - [SharedMemBankSizeFourByte] - shared memory bank width is four bytes.
 // - [SharedMemBankSizeEightByte] - shared memory bank width is eight bytes.
 //
-//   - pConfig: Returned cache configuration
+//   - pConfig: (result) Returned cache configuration
 //
 // Returns:
 // [Success],
@@ -1130,9 +1126,7 @@ func DeviceGetSharedMemConfig() (pConfig SharedMemConfig, err error) {
 //
 // Sets the shared memory configuration for the current device.
 //
-// Deprecated:
-//
-// On devices with configurable shared memory banks, this function will set
+// Deprecated: On devices with configurable shared memory banks, this function will set
 // the shared memory bank size which is used for all subsequent kernel launches.
 // Any per-function setting of shared memory set via [FuncSetSharedMemConfig]
 // will override the device wide setting.
@@ -1194,9 +1188,7 @@ func DeviceSetSharedMemConfig(config SharedMemConfig) (err error) {
 //
 // Exit and clean up from CUDA launches.
 //
-// Deprecated:
-//
-// Note that this function is deprecated because its name does not
+// Deprecated: Note that this function is deprecated because its name does not
 // reflect its behavior.  Its functionality is identical to the
 // non-deprecated function [DeviceReset], which should be used
 // instead.
@@ -1239,9 +1231,7 @@ func ThreadExit() (err error) {
 //
 // Wait for compute device to finish.
 //
-// Deprecated:
-//
-// Note that this function is deprecated because its name does not
+// Deprecated: Note that this function is deprecated because its name does not
 // reflect its behavior.  Its functionality is similar to the
 // non-deprecated function [DeviceSynchronize], which should be used
 // instead.
@@ -1282,9 +1272,7 @@ func ThreadSynchronize() (err error) {
 //
 // Set resource limits.
 //
-// Deprecated:
-//
-// Note that this function is deprecated because its name does not
+// Deprecated: Note that this function is deprecated because its name does not
 // reflect its behavior.  Its functionality is identical to the
 // non-deprecated function [DeviceSetLimit], which should be used
 // instead.
@@ -1350,9 +1338,7 @@ func ThreadSetLimit(limit Limit, value uint64) (err error) {
 //
 // Returns resource limits.
 //
-// Deprecated:
-//
-// Note that this function is deprecated because its name does not
+// Deprecated: Note that this function is deprecated because its name does not
 // reflect its behavior.  Its functionality is identical to the
 // non-deprecated function [DeviceGetLimit], which should be used
 // instead.
@@ -1366,7 +1352,7 @@ func ThreadSetLimit(limit Limit, value uint64) (err error) {
 // malloc and free device system calls;
 //
 //   - limit: Limit to query
-//   - pValue: Returned size in bytes of limit
+//   - pValue: (result) Returned size in bytes of limit
 //
 // Returns:
 // [Success],
@@ -1403,9 +1389,7 @@ func ThreadGetLimit(limit Limit) (pValue uint64, err error) {
 //
 // Returns the preferred cache configuration for the current device.
 //
-// Deprecated:
-//
-// Note that this function is deprecated because its name does not
+// Deprecated: Note that this function is deprecated because its name does not
 // reflect its behavior.  Its functionality is identical to the
 // non-deprecated function [DeviceGetCacheConfig], which should be
 // used instead.
@@ -1424,7 +1408,7 @@ func ThreadGetLimit(limit Limit) (pValue uint64, err error) {
 // - [FuncCachePreferShared]: prefer larger shared memory and smaller L1 cache
 // - [FuncCachePreferL1]: prefer larger L1 cache and smaller shared memory
 //
-//   - pCacheConfig: Returned cache configuration
+//   - pCacheConfig: (result) Returned cache configuration
 //
 // Returns:
 // [Success]
@@ -1458,9 +1442,7 @@ func ThreadGetCacheConfig() (pCacheConfig FuncCache, err error) {
 //
 // Sets the preferred cache configuration for the current device.
 //
-// Deprecated:
-//
-// Note that this function is deprecated because its name does not
+// Deprecated: Note that this function is deprecated because its name does not
 // reflect its behavior.  Its functionality is identical to the
 // non-deprecated function [DeviceSetCacheConfig], which should be
 // used instead.
@@ -1655,14 +1637,14 @@ func PeekAtLastError() (err error) {
 	return
 }
 
-// GetErrorName wraps cudaGetErrorName (symbol cudaGetErrorName, cuda_runtime_api.h).
+// GetErrorName wraps cudaGetErrorName (symbol cudaGetErrorName, cuda_runtime_api.h). It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why).
 //
 // Returns the string representation of an error code enum name.
 //
 // Returns a string containing the name of an error code in the enum.  If the error
 // code is not recognized, "unrecognized error code" is returned.
 //
-//   - error: Error code to convert to string
+//   - error_: Error code to convert to string
 //
 // Returns:
 // char* pointer to a NULL-terminated string
@@ -1684,14 +1666,14 @@ func GetErrorName(error_ Error) (ret string) {
 	return
 }
 
-// GetErrorString wraps cudaGetErrorString (symbol cudaGetErrorString, cuda_runtime_api.h).
+// GetErrorString wraps cudaGetErrorString (symbol cudaGetErrorString, cuda_runtime_api.h). It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why).
 //
 // Returns the description string for an error code.
 //
 // Returns the description string for an error code.  If the error
 // code is not recognized, "unrecognized error code" is returned.
 //
-//   - error: Error code to convert to string
+//   - error_: Error code to convert to string
 //
 // Returns:
 // char* pointer to a NULL-terminated string
@@ -1720,7 +1702,7 @@ func GetErrorString(error_ Error) (ret string) {
 // Returns in *count the number of devices with compute capability greater
 // or equal to 2.0 that are available for execution.
 //
-//   - count: Returns the number of devices with compute capability
+//   - count: (result) Returns the number of devices with compute capability
 //
 // greater or equal to 2.0.
 //
@@ -1894,7 +1876,9 @@ func GetDeviceCount() (count int32, err error) {
 // [SetDevice] with this device.
 // - cudaComputeModeExclusiveProcess: Compute-exclusive-process mode - Many
 // threads in one process will be able to use [SetDevice] with this device.
-// <br> When an occupied exclusive mode device is chosen with [SetDevice],
+//
+//	When an occupied exclusive mode device is chosen with [SetDevice],
+//
 // all subsequent non-device management runtime functions will return
 // [ErrorDevicesUnavailable].
 // - [DeviceProp]maxTexture1D "maxTexture1D" is the maximum 1D
@@ -2043,7 +2027,7 @@ func GetDeviceCount() (count int32, err error) {
 // - [DeviceProp]unifiedFunctionPointers "unifiedFunctionPointers"
 // is 1 if the device support unified pointers, and 0 otherwise
 //
-//   - prop: Properties for the specified device
+//   - prop: (result) Properties for the specified device
 //   - device: Device number to get properties for
 //
 // Returns:
@@ -2264,7 +2248,7 @@ func GetDeviceProperties(device int32) (prop DeviceProp, err error) {
 // - [DevAttrDeferredMappingCudaArraySupported] : 1 if the device supports deferred mapping CUDA arrays and CUDA mipmapped arrays.
 // - [DevAttrIpcEventSupport]: 1 if the device supports IPC Events.
 //
-//   - value: Returned device attribute value
+//   - value: (result) Returned device attribute value
 //   - attr: Device attribute to query
 //   - device: Device number to query
 //
@@ -2527,7 +2511,7 @@ func DeviceGetNvSciSyncAttributes(nvSciSyncAttrList unsafe.Pointer, device int32
 // Returns [ErrorInvalidValue] if attrib is not valid or if value is
 // a null pointer.
 //
-//   - value: Returned value of the requested attribute
+//   - value: (result) Returned value of the requested attribute
 //   - attrib: The requested attribute of the link between srcDevice and dstDevice.
 //   - srcDevice: The source device of the target link.
 //   - dstDevice: The destination device of the target link.
@@ -2575,7 +2559,7 @@ func DeviceGetP2PAttribute(attr DeviceP2PAttr, srcDevice int32, dstDevice int32)
 // Returns in *device the device which has properties that best match
 // *prop.
 //
-//   - device: Device with best match
+//   - device: (result) Device with best match
 //   - prop: Desired device properties
 //
 // Returns:
@@ -2733,7 +2717,7 @@ func SetDevice(device int32) (err error) {
 //
 // Returns in *device the current device for the calling host thread.
 //
-//   - device: Returns the device on which the active host thread
+//   - device: (result) Returns the device on which the active host thread
 //
 // executes the device code.
 //
@@ -2785,7 +2769,7 @@ func GetDevice() (device int32, err error) {
 // the system, then [ErrorInvalidValue] is returned.
 //
 //   - device_arr: List of devices to try
-//   - len: Number of devices in specified list
+//   - len_: Number of devices in specified list
 //
 // Returns:
 // [Success],
@@ -2855,7 +2839,7 @@ func SetValidDevices(device_arr *int32, len_ int32) (err error) {
 // - [DeviceScheduleBlockingSync]: Instruct CUDA to block the CPU thread
 // on a synchronization primitive when waiting for the device to finish work.
 // - [DeviceBlockingSync]: Instruct CUDA to block the CPU thread on a
-// synchronization primitive when waiting for the device to finish work. <br>
+// synchronization primitive when waiting for the device to finish work.
 // deprecated "Deprecated:" This flag was deprecated as of CUDA 4.0 and
 // replaced with [DeviceScheduleBlockingSync].
 // - [DeviceMapHost]: This flag enables allocating pinned
@@ -2866,7 +2850,7 @@ func SetValidDevices(device_arr *int32, len_ int32) (err error) {
 // - [DeviceLmemResizeToMax]: Instruct CUDA to not reduce local memory
 // after resizing local memory for a kernel. This can prevent thrashing by
 // local memory allocations when launching many kernels with high local
-// memory usage at the cost of potentially increased memory usage. <br>
+// memory usage at the cost of potentially increased memory usage.
 // deprecated "Deprecated:" This flag is deprecated and the behavior enabled
 // by this flag is now the default and cannot be disabled.
 // - [DeviceSyncMemops]: Ensures that synchronous memory operations initiated
@@ -2936,7 +2920,7 @@ func SetDeviceFlags(flags uint32) (err error) {
 // context may have been created via the driver API in which case the flag is
 // not implicit and may be unset.
 //
-//   - flags: Pointer to store the device flags
+//   - flags: (result) Pointer to store the device flags
 //
 // Returns:
 // [Success],
@@ -2977,7 +2961,7 @@ func GetDeviceFlags() (flags uint32, err error) {
 //
 // Creates a new asynchronous stream.
 //
-//   - pStream: Pointer to new stream identifier
+//   - pStream: (result) Pointer to new stream identifier
 //
 // Returns:
 // [Success],
@@ -3028,7 +3012,7 @@ func StreamCreate() (pStream Stream, err error) {
 // stream may run concurrently with work in stream 0 (the NULL stream), and that
 // the created stream should perform no implicit synchronization with stream 0.
 //
-//   - pStream: Pointer to new stream identifier
+//   - pStream: (result) Pointer to new stream identifier
 //   - flags: Parameters for stream creation
 //
 // Returns:
@@ -3085,7 +3069,7 @@ func StreamCreateWithFlags(flags uint32) (pStream Stream, err error) {
 // outside the numerical range returned by [DeviceGetStreamPriorityRange],
 // it will automatically be clamped to the lowest or the highest number in the range.
 //
-//   - pStream: Pointer to new stream identifier
+//   - pStream: (result) Pointer to new stream identifier
 //   - flags: Flags for stream creation. See [StreamCreateWithFlags] for a list of valid flags that can be passed
 //   - priority: Priority of the stream. Lower numbers represent higher priorities.
 //
@@ -3150,7 +3134,7 @@ func StreamCreateWithPriority(flags uint32, priority int32) (pStream Stream, err
 // See [StreamCreateWithPriority] for details about priority clamping.
 //
 //   - hStream: Handle to the stream to be queried
-//   - priority: Pointer to a signed integer in which the stream's priority is returned
+//   - priority: (result) Pointer to a signed integer in which the stream's priority is returned
 //
 // Returns:
 // [Success],
@@ -3194,7 +3178,7 @@ func StreamGetPriority(hStream Stream) (priority int32, err error) {
 // See [StreamCreateWithFlags] for a list of valid flags.
 //
 //   - hStream: Handle to the stream to be queried
-//   - flags: Pointer to an unsigned integer in which the stream's flags are returned
+//   - flags: (result) Pointer to an unsigned integer in which the stream's flags are returned
 //
 // Returns:
 // [Success],
@@ -3250,7 +3234,7 @@ func StreamGetFlags(hStream Stream) (flags uint32, err error) {
 // </ul>
 //
 //   - hStream: Handle to the stream to be queried
-//   - streamId: Pointer to an unsigned long long in which the stream Id is returned
+//   - streamId: (result) Pointer to an unsigned long long in which the stream Id is returned
 //
 // Returns:
 // [Success],
@@ -3369,7 +3353,7 @@ func StreamCopyAttributes(dst Stream, src Stream) (err error) {
 //
 //   - hStream:
 //   - attr:
-//   - value_out:
+//   - value_out: (result)
 //
 // Returns:
 // [Success],
@@ -3596,7 +3580,6 @@ func StreamWaitEvent(stream Stream, event Event, flags uint32) (err error) {
 //
 //   - stream: Stream to add callback to
 //   - callback: The function to call once preceding stream operations are complete
-//   - userData: User specified data to be passed to the callback function
 //   - flags: Reserved for future use, must be 0
 //
 // Returns:
@@ -4035,7 +4018,7 @@ func ThreadExchangeStreamCaptureMode(mode *StreamCaptureMode) (err error) {
 // [StreamBeginCapture].
 //
 //   - stream: Stream to query
-//   - pGraph: The captured graph
+//   - pGraph: (result) The captured graph
 //
 // Returns:
 // [Success],
@@ -4094,7 +4077,7 @@ func StreamEndCapture(stream Stream) (pGraph Graph, err error) {
 // implicit dependency on the capturing stream(s).
 //
 //   - stream: Stream to query
-//   - pCaptureStatus: Returns the stream's capture status
+//   - pCaptureStatus: (result) Returns the stream's capture status
 //
 // Returns:
 // [Success],
@@ -4142,11 +4125,11 @@ func StreamIsCapturing(stream Stream) (pCaptureStatus StreamCaptureStatus, err e
 // - the returned capture status is [StreamCaptureStatusActive]
 //
 //   - stream: The stream to query
-//   - captureStatus_out: Location to return the capture status of the stream; required
-//   - id_out: Optional location to return an id for the capture sequence, which is
+//   - captureStatus_out: (result) Location to return the capture status of the stream; required
+//   - id_out: (result) Optional location to return an id for the capture sequence, which is
 //
 // unique over the lifetime of the process
-//   - graph_out: Optional location to return the graph being captured into. All
+//   - graph_out: (result) Optional location to return the graph being captured into. All
 //
 // operations other than destroy and node removal are permitted on the graph
 // while the capture sequence is in progress. This API does not transfer
@@ -4155,7 +4138,7 @@ func StreamIsCapturing(stream Stream) (pCaptureStatus StreamCaptureStatus, err e
 // end of capture for certain errors. Nodes that are or become
 // unreachable from the original stream at [StreamEndCapture] due to direct
 // actions on the graph do not trigger [ErrorStreamCaptureUnjoined].
-//   - dependencies_out: Optional location to store a pointer to an array of nodes.
+//   - dependencies_out: (result) Optional location to store a pointer to an array of nodes.
 //
 // The next node to be captured in the stream will depend on this set of nodes,
 // absent operations such as event wait which modify this set. The array pointer
@@ -4163,7 +4146,7 @@ func StreamIsCapturing(stream Stream) (pCaptureStatus StreamCaptureStatus, err e
 // capture is terminated. The node handles may be copied out and are valid until
 // they or the graph is destroyed. The driver-owned array may also be passed
 // directly to APIs that operate on the graph (not the stream) without copying.
-//   - numDependencies_out: Optional location to store the size of the array
+//   - numDependencies_out: (result) Optional location to store the size of the array
 //
 // returned in dependencies_out.
 //
@@ -4228,11 +4211,11 @@ func StreamGetCaptureInfo(stream Stream) (captureStatus_out StreamCaptureStatus,
 // [ErrorLossyQuery].
 //
 //   - stream: The stream to query
-//   - captureStatus_out: Location to return the capture status of the stream; required
-//   - id_out: Optional location to return an id for the capture sequence, which is
+//   - captureStatus_out: (result) Location to return the capture status of the stream; required
+//   - id_out: (result) Optional location to return an id for the capture sequence, which is
 //
 // unique over the lifetime of the process
-//   - graph_out: Optional location to return the graph being captured into. All
+//   - graph_out: (result) Optional location to return the graph being captured into. All
 //
 // operations other than destroy and node removal are permitted on the graph
 // while the capture sequence is in progress. This API does not transfer
@@ -4241,7 +4224,7 @@ func StreamGetCaptureInfo(stream Stream) (captureStatus_out StreamCaptureStatus,
 // end of capture for certain errors. Nodes that are or become
 // unreachable from the original stream at [StreamEndCapture] due to direct
 // actions on the graph do not trigger [ErrorStreamCaptureUnjoined].
-//   - dependencies_out: Optional location to store a pointer to an array of nodes.
+//   - dependencies_out: (result) Optional location to store a pointer to an array of nodes.
 //
 // The next node to be captured in the stream will depend on this set of nodes,
 // absent operations such as event wait which modify this set. The array pointer
@@ -4249,13 +4232,13 @@ func StreamGetCaptureInfo(stream Stream) (captureStatus_out StreamCaptureStatus,
 // capture is terminated. The node handles may be copied out and are valid until
 // they or the graph is destroyed. The driver-owned array may also be passed
 // directly to APIs that operate on the graph (not the stream) without copying.
-//   - edgeData_out: Optional location to store a pointer to an array of graph edge
+//   - edgeData_out: (result) Optional location to store a pointer to an array of graph edge
 //
 // data. This array parallels dependencies_out; the next node to be added
 // has an edge to dependencies_out[i] with annotation edgeData_out[i] for
 // each i. The array pointer is valid until the next API call which operates
 // on the stream or until the capture is terminated.
-//   - numDependencies_out: Optional location to store the size of the array
+//   - numDependencies_out: (result) Optional location to store the size of the array
 //
 // returned in dependencies_out.
 //
@@ -4427,7 +4410,7 @@ func StreamUpdateCaptureDependenciesV2(stream Stream, dependencies *GraphNode, d
 //
 // Creates an event object for the current device using [EventDefault].
 //
-//   - event: Newly created event
+//   - event: (result) Newly created event
 //
 // Returns:
 // [Success],
@@ -4483,7 +4466,7 @@ func EventCreate() (event Event, err error) {
 // interprocess event by [IpcGetEventHandle]. [EventInterprocess] must
 // be specified along with [EventDisableTiming].
 //
-//   - event: Newly created event
+//   - event: (result) Newly created event
 //   - flags: Flags for new event
 //
 // Returns:
@@ -4818,7 +4801,7 @@ func EventDestroy(event Event) (err error) {
 // with the [EventDisableTiming] flag, then this function will return
 // [ErrorInvalidResourceHandle].
 //
-//   - ms: Time between start and end in ms
+//   - ms: (result) Time between start and end in ms
 //   - start: Starting event
 //   - end: Ending event
 //
@@ -5000,7 +4983,7 @@ func EventElapsedTime(start Event, end Event) (ms float32, err error) {
 // [ExternalMemoryHandleTypeD3D11Resource]
 // [ExternalMemoryHandleTypeD3D11ResourceKmt]
 //
-//   - extMem_out: Returned handle to an external memory object
+//   - extMem_out: (result) Returned handle to an external memory object
 //   - memHandleDesc: Memory import handle descriptor
 //
 // Returns:
@@ -5080,7 +5063,7 @@ func ImportExternalMemory(memHandleDesc *ExternalMemoryHandleDesc) (extMem_out E
 //
 // The returned pointer devPtr must be freed using [Free].
 //
-//   - devPtr: Returned device pointer to buffer
+//   - devPtr: (result) Returned device pointer to buffer
 //   - extMem: Handle to external memory object
 //   - bufferDesc: Buffer descriptor
 //
@@ -5156,7 +5139,7 @@ func ExternalMemoryGetMappedBuffer(extMem ExternalMemory, bufferDesc *ExternalMe
 //
 // The returned CUDA mipmapped array must be freed using [FreeMipmappedArray].
 //
-//   - mipmap: Returned CUDA mipmapped array
+//   - mipmap: (result) Returned CUDA mipmapped array
 //   - extMem: Handle to external memory object
 //   - mipmapDesc: CUDA array descriptor
 //
@@ -5375,7 +5358,7 @@ func DestroyExternalMemory(extMem ExternalMemory) (err error) {
 // call. If [ExternalSemaphoreHandleDesc]handlewin32name is
 // not NULL, then it must name a valid synchronization object.
 //
-//   - extSem_out: Returned handle to an external semaphore
+//   - extSem_out: (result) Returned handle to an external semaphore
 //   - semHandleDesc: Semaphore import handle descriptor
 //
 // Returns:
@@ -5667,7 +5650,7 @@ func DestroyExternalSemaphore(extSem ExternalSemaphore) (err error) {
 // blockDim.y &times; blockDim.z) threads.
 //
 // If the kernel has N parameters the args should point to array of N pointers.
-// Each pointer, from <tt>args[0]</tt> to <tt>args[N - 1]</tt>, point to the region
+// Each pointer, from args[0] to args[N - 1], point to the region
 // of memory from which the actual parameter will be copied.
 //
 // For templated functions, pass the function symbol as follows:
@@ -5678,7 +5661,7 @@ func DestroyExternalSemaphore(extSem ExternalSemaphore) (err error) {
 //
 // stream specifies a stream the invocation is associated to.
 //
-//   - func: Device function symbol
+//   - func_: Device function symbol
 //   - gridDim: Grid dimensions
 //   - blockDim: Block dimensions
 //   - args: Arguments
@@ -5763,7 +5746,7 @@ func LaunchKernel(func_ unsafe.Pointer, gridDim Dim3, blockDim Dim3, args *unsaf
 // config->numAttrs positions of the config->attrs array.
 //
 // If the kernel has N parameters the args should point to array of N
-// pointers. Each pointer, from <tt>args[0]</tt> to <tt>args[N - 1]</tt>, point
+// pointers. Each pointer, from args[0] to args[N - 1], point
 // to the region of memory from which the actual parameter will be copied.
 //
 // N.B. This function is so named to avoid unintentionally invoking the
@@ -5771,7 +5754,7 @@ func LaunchKernel(func_ unsafe.Pointer, gridDim Dim3, blockDim Dim3, args *unsaf
 // void** or void* parameter.
 //
 //   - config: Launch configuration
-//   - func: Kernel to launch
+//   - func_: Kernel to launch
 //   - args: Array of pointers to kernel parameters
 //
 // Returns:
@@ -5839,7 +5822,7 @@ func LaunchKernelExC(config *LaunchConfig, func_ unsafe.Pointer, args *unsafe.Po
 // The kernel cannot make use of CUDA dynamic parallelism.
 //
 // If the kernel has N parameters the args should point to array of N pointers.
-// Each pointer, from <tt>args[0]</tt> to <tt>args[N - 1]</tt>, point to the region
+// Each pointer, from args[0] to args[N - 1], point to the region
 // of memory from which the actual parameter will be copied.
 //
 // For templated functions, pass the function symbol as follows:
@@ -5850,7 +5833,7 @@ func LaunchKernelExC(config *LaunchConfig, func_ unsafe.Pointer, args *unsafe.Po
 //
 // stream specifies a stream the invocation is associated to.
 //
-//   - func: Device function symbol
+//   - func_: Device function symbol
 //   - gridDim: Grid dimensions
 //   - blockDim: Block dimensions
 //   - args: Arguments
@@ -5962,7 +5945,7 @@ func LaunchCooperativeKernel(func_ unsafe.Pointer, gridDim Dim3, blockDim Dim3, 
 // must match across all kernels launched.
 // - [LaunchParams]args specifies the arguments to the kernel. If the kernel has
 // N parameters then [LaunchParams]args should point to array of N pointers. Each
-// pointer, from <tt>[LaunchParams]args[0]</tt> to <tt>[LaunchParams]args[N - 1]</tt>,
+// pointer, from [LaunchParams]args[0] to [LaunchParams]args[N - 1],
 // point to the region of memory from which the actual parameter will be copied.
 // - [LaunchParams]sharedMem is the dynamic shared-memory size per thread block in bytes.
 // This must match across all kernels launched.
@@ -6053,7 +6036,7 @@ func LaunchCooperativeKernelMultiDevice(launchParamsList *LaunchParams, numDevic
 // - [FuncCachePreferL1]: prefer larger L1 cache and smaller shared memory
 // - [FuncCachePreferEqual]: prefer equal size L1 cache and shared memory
 //
-//   - func: Device function symbol
+//   - func_: Device function symbol
 //   - cacheConfig: Requested cache configuration
 //
 // Returns:
@@ -6106,8 +6089,8 @@ func FuncSetCacheConfig(func_ unsafe.Pointer, cacheConfig FuncCache) (err error)
 // [FuncAttributes]maxThreadsPerBlock "maxThreadsPerBlock"
 // may vary based on the device that is currently being used.
 //
-//   - attr: Return pointer to function's attributes
-//   - func: Device function symbol
+//   - attr: (result) Return pointer to function's attributes
+//   - func_: Device function symbol
 //
 // Returns:
 // [Success],
@@ -6164,7 +6147,7 @@ func FuncGetAttributes(func_ unsafe.Pointer) (attr FuncAttributes, err error) {
 // this sets the shared memory carveout preference, in percent of the total shared memory. See [DevAttrMaxSharedMemoryPerMultiprocessor].
 // This is only a hint, and the driver can choose a different ratio if required to execute the function.
 //
-//   - func: Function to get attributes of
+//   - func_: Function to get attributes of
 //   - attr: Attribute to set
 //   - value: Value to set
 //
@@ -6212,8 +6195,8 @@ func FuncSetAttribute(func_ unsafe.Pointer, attr FuncAttribute, value int32) (er
 // If **name is NULL, [ErrorInvalidValue] is returned. If func is
 // not a device entry function, [ErrorInvalidDeviceFunction] is returned.
 //
-//   - name: The returned name of the function
-//   - func: The function pointer to retrieve name for
+//   - name: (result) The returned name of the function
+//   - func_: The function pointer to retrieve name for
 //
 // Returns:
 // [Success],
@@ -6260,10 +6243,10 @@ func FuncGetName(func_ unsafe.Pointer) (name string, err error) {
 // from the device via cudaGraphKernelNodeSetParam and cudaGraphKernelNodeUpdatesApply.
 // paramIndex must be less than the number of parameters that func takes.
 //
-//   - func: The function to query
+//   - func_: The function to query
 //   - paramIndex: The parameter index to query
-//   - paramOffset: The offset into the device-side parameter layout at which the parameter resides
-//   - paramSize: The size of the parameter in the device-side parameter layout
+//   - paramOffset: (result) The offset into the device-side parameter layout at which the parameter resides
+//   - paramSize: (result) The size of the parameter in the device-side parameter layout
 //
 // Returns:
 // CUDA_SUCCESS,
@@ -6424,7 +6407,6 @@ func SetDoubleForHost(d *float64) (err error) {
 //
 //   - hStream: Stream to enqueue function call in
 //   - fn: The function to call once preceding stream operations are complete
-//   - userData: User-specified data to be passed to the function
 //
 // Returns:
 // [Success],
@@ -6476,9 +6458,7 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 //
 // Sets the shared memory configuration for a device function.
 //
-// Deprecated:
-//
-// On devices with configurable shared memory banks, this function will
+// Deprecated: On devices with configurable shared memory banks, this function will
 // force all subsequent launches of the specified device function to have
 // the given shared memory bank size configuration. On any given launch of the
 // function, the shared memory configuration of the device will be temporarily
@@ -6509,7 +6489,7 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 // - [SharedMemBankSizeEightByte]: set shared memory bank width to be eight
 // bytes natively when launching this function.
 //
-//   - func: Device function symbol
+//   - func_: Device function symbol
 //   - config: Requested shared memory configuration
 //
 // Returns:
@@ -6556,8 +6536,8 @@ func FuncSetSharedMemConfig(func_ unsafe.Pointer, config SharedMemConfig) (err e
 // Returns in *numBlocks the maximum number of active blocks per
 // streaming multiprocessor for the device function.
 //
-//   - numBlocks: Returned occupancy
-//   - func: Kernel function for which occupancy is calculated
+//   - numBlocks: (result) Returned occupancy
+//   - func_: Kernel function for which occupancy is calculated
 //   - blockSize: Block size the kernel is intended to be launched with
 //   - dynamicSMemSize: Per-block dynamic shared memory usage intended, in bytes
 //
@@ -6609,8 +6589,8 @@ func OccupancyMaxActiveBlocksPerMultiprocessor(func_ unsafe.Pointer, blockSize i
 //
 // Returns in *dynamicSmemSize the maximum size of dynamic shared memory to allow numBlocks blocks per SM.
 //
-//   - dynamicSmemSize: Returned maximum dynamic shared memory
-//   - func: Kernel function for which occupancy is calculated
+//   - dynamicSmemSize: (result) Returned maximum dynamic shared memory
+//   - func_: Kernel function for which occupancy is calculated
 //   - numBlocks: Number of blocks to fit on SM
 //   - blockSize: Size of the block
 //
@@ -6675,8 +6655,8 @@ func OccupancyAvailableDynamicSMemPerBlock(func_ unsafe.Pointer, numBlocks int32
 // More information can be found about this feature in the "Unified L1/Texture Cache"
 // section of the Maxwell tuning guide.
 //
-//   - numBlocks: Returned occupancy
-//   - func: Kernel function for which occupancy is calculated
+//   - numBlocks: (result) Returned occupancy
+//   - func_: Kernel function for which occupancy is calculated
 //   - blockSize: Block size the kernel is intended to be launched with
 //   - dynamicSMemSize: Per-block dynamic shared memory usage intended, in bytes
 //   - flags: Requested behavior for the occupancy calculator
@@ -6739,10 +6719,10 @@ func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ unsafe.Pointer, bl
 //
 // This function will respect the compile time launch bounds.
 //
-//   - clusterSize: Returned maximum cluster size that can be launched
+//   - clusterSize: (result) Returned maximum cluster size that can be launched
 //
 // for the given kernel function and launch configuration
-//   - func: Kernel function for which maximum cluster
+//   - func_: Kernel function for which maximum cluster
 //
 // size is calculated
 //   - config: Launch configuration for the given kernel function
@@ -6800,10 +6780,10 @@ func OccupancyMaxPotentialClusterSize(func_ unsafe.Pointer, launchConfig *Launch
 // calculation. Runtime environment may affect how the hardware schedules
 // the clusters, so the calculated occupancy is not guaranteed to be achievable.
 //
-//   - numClusters: Returned maximum number of clusters that
+//   - numClusters: (result) Returned maximum number of clusters that
 //
 // could co-exist on the target device
-//   - func: Kernel function for which maximum number
+//   - func_: Kernel function for which maximum number
 //
 // of clusters are calculated
 //   - config: Launch configuration for the given kernel function
@@ -6930,7 +6910,7 @@ func OccupancyMaxActiveClusters(func_ unsafe.Pointer, launchConfig *LaunchConfig
 // environment variables are described in the CUDA programming guide under the
 // "CUDA environment variables" section.
 //
-//   - devPtr: Pointer to allocated device memory
+//   - devPtr: (result) Pointer to allocated device memory
 //   - size: Requested allocation size in bytes
 //   - flags: Must be either [MemAttachGlobal] or [MemAttachHost] (defaults to [MemAttachGlobal])
 //
@@ -6983,7 +6963,7 @@ func MallocManaged(size uint64, flags uint32) (devPtr unsafe.Pointer, err error)
 // The device version of [Free] cannot be used with a *devPtr
 // allocated using the host API, and vice versa.
 //
-//   - devPtr: Pointer to allocated device memory
+//   - devPtr: (result) Pointer to allocated device memory
 //   - size: Requested allocation size in bytes
 //
 // Returns:
@@ -7040,7 +7020,7 @@ func Malloc(size uint64) (devPtr unsafe.Pointer, err error) {
 // system for paging. As a result, this function is best used sparingly to allocate
 // staging areas for data exchange between host and device.
 //
-//   - ptr: Pointer to allocated host memory
+//   - ptr: (result) Pointer to allocated host memory
 //   - size: Requested allocation size in bytes
 //
 // Returns:
@@ -7100,8 +7080,8 @@ func MallocHost(size uint64) (ptr unsafe.Pointer, err error) {
 // application will be performing 2D memory copies between different regions
 // of device memory (whether linear memory or CUDA arrays).
 //
-//   - devPtr: Pointer to allocated pitched device memory
-//   - pitch: Pitch for allocation
+//   - devPtr: (result) Pointer to allocated pitched device memory
+//   - pitch: (result) Pitch for allocation
 //   - width: Requested pitched allocation width (in bytes)
 //   - height: Requested pitched allocation height
 //
@@ -7174,7 +7154,7 @@ func MallocPitch(width uint64, height uint64) (devPtr unsafe.Pointer, pitch uint
 //
 // width and height must meet certain size requirements. See [Malloc3DArray] for more details.
 //
-//   - array: Pointer to allocated array in device memory
+//   - array: (result) Pointer to allocated array in device memory
 //   - desc: Requested channel format
 //   - width: Requested array allocation width
 //   - height: Requested array allocation height
@@ -7446,7 +7426,7 @@ func FreeMipmappedArray(mipmappedArray MipmappedArray) (err error) {
 //
 // Memory allocated by this function must be freed with [FreeHost].
 //
-//   - pHost: Device pointer to allocated memory
+//   - pHost: (result) Device pointer to allocated memory
 //   - size: Requested allocation size in bytes
 //   - flags: Requested properties of allocated memory
 //
@@ -7675,7 +7655,7 @@ func HostUnregister(ptr unsafe.Pointer) (err error) {
 //
 // flags provides for future releases.  For now, it must be set to 0.
 //
-//   - pDevice: Returned device pointer for mapped memory
+//   - pDevice: (result) Returned device pointer for mapped memory
 //   - pHost: Requested host pointer mapping
 //   - flags: Flags for extensions (must be 0 for now)
 //
@@ -7721,7 +7701,7 @@ func HostGetDevicePointer(pHost unsafe.Pointer, flags uint32) (pDevice unsafe.Po
 // [HostGetFlags] will fail if the input pointer does not
 // reside in an address range allocated by [HostAlloc].
 //
-//   - pFlags: Returned flags word
+//   - pFlags: (result) Returned flags word
 //   - pHost: Host pointer
 //
 // Returns:
@@ -7777,7 +7757,7 @@ func HostGetFlags(pHost unsafe.Pointer) (pFlags uint32, err error) {
 // especially true if the application will be performing memory copies
 // involving 2D or 3D objects (whether linear memory or CUDA arrays).
 //
-//   - pitchedDevPtr: Pointer to allocated pitched device memory
+//   - pitchedDevPtr: (result) Pointer to allocated pitched device memory
 //   - extent: Requested allocation size (width field in bytes)
 //
 // Returns:
@@ -7937,7 +7917,7 @@ func Malloc3D(extent Extent) (pitchedDevPtr PitchedPtr, err error) {
 // </tgroup>
 // </table>
 //
-//   - array: Pointer to allocated array in device memory
+//   - array: (result) Pointer to allocated array in device memory
 //   - desc: Requested channel format
 //   - extent: Requested allocation size (width field in elements)
 //   - flags: Flags for extensions
@@ -8102,7 +8082,7 @@ func Malloc3DArray(desc *ChannelFormatDesc, extent Extent, flags uint32) (array 
 // </tgroup>
 // </table>
 //
-//   - mipmappedArray: Pointer to allocated mipmapped array in device memory
+//   - mipmappedArray: (result) Pointer to allocated mipmapped array in device memory
 //   - desc: Requested channel format
 //   - extent: Requested allocation size (width field in elements)
 //   - numLevels: Number of mipmap levels to allocate
@@ -8162,7 +8142,7 @@ func MallocMipmappedArray(desc *ChannelFormatDesc, extent Extent, numLevels uint
 // If mipmappedArray is NULL,
 // [ErrorInvalidResourceHandle] is returned.
 //
-//   - levelArray: Returned mipmap level CUDA array
+//   - levelArray: (result) Returned mipmap level CUDA array
 //   - mipmappedArray: CUDA mipmapped array
 //   - level: Mipmap level
 //
@@ -8247,13 +8227,13 @@ func GetMipmappedArrayLevel(mipmappedArray MipmappedArrayConst, level uint32) (l
 //
 // The srcPos and dstPos fields are optional offsets into the source and
 // destination objects and are defined in units of each object's elements. The
-// element for a host or device pointer is assumed to be <b>unsigned char</b>.
+// element for a host or device pointer is assumed to be unsigned char.
 //
 // The extent field defines the dimensions of the transferred area in
 // elements. If a CUDA array is participating in the copy, the extent is
 // defined in terms of that array's elements. If no CUDA array is
 // participating in the copy then the extents are defined in elements of
-// <b>unsigned char</b>.
+// unsigned char.
 //
 // The kind field defines the direction of the copy. It must be one of
 // [MemcpyHostToHost], [MemcpyHostToDevice], [MemcpyDeviceToHost],
@@ -8419,7 +8399,7 @@ func Memcpy3DPeer(p *Memcpy3DPeerParms) (err error) {
 //
 // The srcPos and dstPos fields are optional offsets into the source and
 // destination objects and are defined in units of each object's elements. The
-// element for a host or device pointer is assumed to be <b>unsigned char</b>.
+// element for a host or device pointer is assumed to be unsigned char.
 // For CUDA arrays, positions must be in the range [0, 2048) for any
 // dimension.
 //
@@ -8427,7 +8407,7 @@ func Memcpy3DPeer(p *Memcpy3DPeerParms) (err error) {
 // elements. If a CUDA array is participating in the copy, the extent is
 // defined in terms of that array's elements. If no CUDA array is
 // participating in the copy then the extents are defined in elements of
-// <b>unsigned char</b>.
+// unsigned char.
 //
 // The kind field defines the direction of the copy. It must be one of
 // [MemcpyHostToHost], [MemcpyHostToDevice], [MemcpyDeviceToHost],
@@ -8576,8 +8556,8 @@ func Memcpy3DPeerAsync(p *Memcpy3DPeerParms, stream Stream) (err error) {
 // CPU allocate or access memory. See Tegra app note on how to calculate
 // total and free memory on Tegra.
 //
-//   - free: Returned free memory in bytes
-//   - total: Returned total memory in bytes
+//   - free: (result) Returned free memory in bytes
+//   - total: (result) Returned total memory in bytes
 //
 // Returns:
 // [Success],
@@ -8621,9 +8601,9 @@ func MemGetInfo() (free uint64, total uint64, err error) {
 //
 // Any of *desc, *extent and *flags may be specified as NULL.
 //
-//   - desc: Returned array type
-//   - extent: Returned array shape. 2D arrays will have depth of zero
-//   - flags: Returned array flags
+//   - desc: (result) Returned array type
+//   - extent: (result) Returned array shape. 2D arrays will have depth of zero
+//   - flags: (result) Returned array flags
 //   - array: The cudaArray to get info for
 //
 // Returns:
@@ -8677,7 +8657,7 @@ func ArrayGetInfo(array Array) (desc ChannelFormatDesc, extent Extent, flags uin
 // If 1 is passed for planeIdx, then the returned CUDA array has half the height and width
 // of hArray with two 8-bit channels and [ChannelFormatKindUnsigned] as its format kind.
 //
-//   - pPlaneArray: Returned CUDA array referenced by the planeIdx
+//   - pPlaneArray: (result) Returned CUDA array referenced by the planeIdx
 //   - hArray: CUDA array
 //   - planeIdx: Plane index
 //
@@ -8729,7 +8709,7 @@ func ArrayGetPlane(hArray Array, planeIdx uint32) (pPlaneArray Array, err error)
 // [Success]
 // [ErrorInvalidValue]
 //
-//   - memoryRequirements: Pointer to [ArrayMemoryRequirements]
+//   - memoryRequirements: (result) Pointer to [ArrayMemoryRequirements]
 //   - array: CUDA array to get the memory requirements of
 //   - device: Device to get the memory requirements for
 //
@@ -8775,7 +8755,7 @@ func ArrayGetMemoryRequirements(array Array, device int32) (memoryRequirements A
 // [Success]
 // [ErrorInvalidValue]
 //
-//   - memoryRequirements: Pointer to [ArrayMemoryRequirements]
+//   - memoryRequirements: (result) Pointer to [ArrayMemoryRequirements]
 //   - mipmap: CUDA mipmapped array to get the memory requirements of
 //   - device: Device to get the memory requirements for
 //
@@ -8822,7 +8802,7 @@ func MipmappedArrayGetMemoryRequirements(mipmap MipmappedArray, device int32) (m
 // [Success]
 // [ErrorInvalidValue]
 //
-//   - sparseProperties: Pointer to return the [ArraySparseProperties]
+//   - sparseProperties: (result) Pointer to return the [ArraySparseProperties]
 //   - array: The CUDA array to get the sparse properties of
 //
 // See also:
@@ -8870,7 +8850,7 @@ func ArrayGetSparseProperties(array Array) (sparseProperties ArraySparseProperti
 // [Success]
 // [ErrorInvalidValue]
 //
-//   - sparseProperties: Pointer to return [ArraySparseProperties]
+//   - sparseProperties: (result) Pointer to return [ArraySparseProperties]
 //   - mipmap: The CUDA mipmapped array to get the sparse properties of
 //
 // See also:
@@ -10392,7 +10372,7 @@ func Memset3DAsync(pitchedDevPtr PitchedPtr, value int32, extent Extent, stream 
 // global or constant memory space, *devPtr is unchanged and the error
 // [ErrorInvalidSymbol] is returned.
 //
-//   - devPtr: Return device pointer associated with symbol
+//   - devPtr: (result) Return device pointer associated with symbol
 //   - symbol: Device symbol address
 //
 // Returns:
@@ -10440,7 +10420,7 @@ func GetSymbolAddress(symbol unsafe.Pointer) (devPtr unsafe.Pointer, err error) 
 // if symbol is not declared in global or constant memory space, *size is
 // unchanged and the error [ErrorInvalidSymbol] is returned.
 //
-//   - size: Size of object associated with symbol
+//   - size: (result) Size of object associated with symbol
 //   - symbol: Device symbol address
 //
 // Returns:
@@ -11063,9 +11043,7 @@ func MemRangeGetAttributes(data *unsafe.Pointer, dataSizes *uint64, attributes *
 //
 // Copies data between host and device.
 //
-// Deprecated:
-//
-// Copies count bytes from the memory area pointed to by src to the
+// Deprecated: Copies count bytes from the memory area pointed to by src to the
 // CUDA array dst starting at hOffset rows and wOffset bytes from
 // the upper left corner, where kind specifies the direction
 // of the copy, and must be one of [MemcpyHostToHost],
@@ -11130,9 +11108,7 @@ func MemcpyToArray(dst Array, wOffset uint64, hOffset uint64, src unsafe.Pointer
 //
 // Copies data between host and device.
 //
-// Deprecated:
-//
-// Copies count bytes from the CUDA array src starting at hOffset rows
+// Deprecated: Copies count bytes from the CUDA array src starting at hOffset rows
 // and wOffset bytes from the upper left corner to the memory area pointed to
 // by dst, where kind specifies the direction of the copy, and must be one of
 // [MemcpyHostToHost], [MemcpyHostToDevice], [MemcpyDeviceToHost],
@@ -11196,9 +11172,7 @@ func MemcpyFromArray(dst unsafe.Pointer, src ArrayConst, wOffset uint64, hOffset
 //
 // Copies data between host and device.
 //
-// Deprecated:
-//
-// Copies count bytes from the CUDA array src starting at hOffsetSrc
+// Deprecated: Copies count bytes from the CUDA array src starting at hOffsetSrc
 // rows and wOffsetSrc bytes from the upper left corner to the CUDA array
 // dst starting at hOffsetDst rows and wOffsetDst bytes from the upper
 // left corner, where kind specifies the direction of the copy, and must be one of
@@ -11264,9 +11238,7 @@ func MemcpyArrayToArray(dst Array, wOffsetDst uint64, hOffsetDst uint64, src Arr
 //
 // Copies data between host and device.
 //
-// Deprecated:
-//
-// Copies count bytes from the memory area pointed to by src to the
+// Deprecated: Copies count bytes from the memory area pointed to by src to the
 // CUDA array dst starting at hOffset rows and wOffset bytes from
 // the upper left corner, where kind specifies the
 // direction of the copy, and must be one of [MemcpyHostToHost],
@@ -11340,9 +11312,7 @@ func MemcpyToArrayAsync(dst Array, wOffset uint64, hOffset uint64, src unsafe.Po
 //
 // Copies data between host and device.
 //
-// Deprecated:
-//
-// Copies count bytes from the CUDA array src starting at hOffset rows
+// Deprecated: Copies count bytes from the CUDA array src starting at hOffset rows
 // and wOffset bytes from the upper left corner to the memory area pointed to
 // by dst, where kind specifies the direction of the copy, and must be one of
 // [MemcpyHostToHost], [MemcpyHostToDevice], [MemcpyDeviceToHost],
@@ -11428,7 +11398,7 @@ func MemcpyFromArrayAsync(dst unsafe.Pointer, src ArrayConst, wOffset uint64, hO
 // the allocation is owned by the graph instead of the memory pool. The memory pool's properties
 // are used to set the node's creation parameters.
 //
-//   - devPtr: Returned device pointer
+//   - devPtr: (result) Returned device pointer
 //   - size: Number of bytes to allocate
 //   - hStream: The stream establishing the stream ordering contract and the memory pool to allocate from
 //
@@ -11735,7 +11705,7 @@ func MemPoolSetAccess(memPool MemPool, descList *MemAccessDesc, count uint64) (e
 //
 // Returns the accessibility of the pool's memory from the specified location.
 //
-//   - flags: the accessibility of the pool from the specified location
+//   - flags: (result) the accessibility of the pool from the specified location
 //   - memPool: the pool being queried
 //   - location: the location accessing the pool
 //
@@ -11882,7 +11852,7 @@ func MemPoolDestroy(memPool MemPool) (err error) {
 // the allocation is owned by the graph instead of the memory pool. The memory pool's properties
 // are used to set the node's creation parameters.
 //
-//   - ptr: Returned device pointer
+//   - ptr: (result) Returned device pointer
 //   - bytesize: Number of bytes to allocate
 //   - memPool: The pool to allocate from
 //   - stream: The stream establishing the stream ordering semantic
@@ -12151,7 +12121,7 @@ func MemPoolImportPointer(ptr *unsafe.Pointer, memPool MemPool, exportData *MemP
 // If the memory referred to by ptr cannot be accessed directly by the
 // host then this is NULL.
 //
-//   - attributes: Attributes for the specified pointer
+//   - attributes: (result) Attributes for the specified pointer
 //   - ptr: Pointer to get attributes for
 //
 // Returns:
@@ -12197,7 +12167,7 @@ func PointerGetAttributes(ptr unsafe.Pointer) (attributes PointerAttributes, err
 // access of peerDevice from device is possible, then access may be
 // enabled by calling [DeviceEnablePeerAccess].
 //
-//   - canAccessPeer: Returned access capability
+//   - canAccessPeer: (result) Returned access capability
 //   - device: Device from which allocations on peerDevice are to
 //
 // be directly accessed.
@@ -12570,8 +12540,8 @@ func GraphicsUnmapResources(count int32, resources *GraphicsResource, stream Str
 // [ErrorUnknown] is returned.
 // If resource is not mapped then [ErrorUnknown] is returned.
 // *
-//   - devPtr: Returned pointer through which resource may be accessed
-//   - size: Returned size of the buffer accessible starting at *devPtr
+//   - devPtr: (result) Returned pointer through which resource may be accessed
+//   - size: (result) Returned size of the buffer accessible starting at *devPtr
 //   - resource: Mapped resource to access
 //
 // Returns:
@@ -12628,7 +12598,7 @@ func GraphicsResourceGetMappedPointer(resource GraphicsResource) (devPtr unsafe.
 // [ErrorInvalidValue] is returned.
 // If resource is not mapped then [ErrorUnknown] is returned.
 //
-//   - array: Returned array through which a subresource of resource may be accessed
+//   - array: (result) Returned array through which a subresource of resource may be accessed
 //   - resource: Mapped resource to access
 //   - arrayIndex: Array index for array textures or cubemap face
 //
@@ -12684,7 +12654,7 @@ func GraphicsSubResourceGetMappedArray(resource GraphicsResource, arrayIndex uin
 // [ErrorUnknown] is returned.
 // If resource is not mapped then [ErrorUnknown] is returned.
 //
-//   - mipmappedArray: Returned mipmapped array through which resource may be accessed
+//   - mipmappedArray: (result) Returned mipmapped array through which resource may be accessed
 //   - resource: Mapped resource to access
 //
 // Returns:
@@ -12727,7 +12697,7 @@ func GraphicsResourceGetMappedMipmappedArray(resource GraphicsResource) (mipmapp
 //
 // Returns in *desc the channel descriptor of the CUDA array array.
 //
-//   - desc: Channel format
+//   - desc: (result) Channel format
 //   - array: Memory array on device
 //
 // Returns:
@@ -12761,7 +12731,7 @@ func GetChannelDesc(array ArrayConst) (desc ChannelFormatDesc, err error) {
 	return
 }
 
-// CreateChannelDesc wraps cudaCreateChannelDesc (symbol cudaCreateChannelDesc, cuda_runtime_api.h).
+// CreateChannelDesc wraps cudaCreateChannelDesc (symbol cudaCreateChannelDesc, cuda_runtime_api.h). It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why).
 //
 // Returns a channel descriptor using the specified format.
 //
@@ -13008,7 +12978,7 @@ func CreateChannelDesc(x int32, y int32, z int32, w int32, f ChannelFormatKind) 
 // - [ResourceViewDesc]lastLayer specifies the last layer index for layered textures. For non-layered resources,
 // this value has to be zero.
 //
-//   - pTexObject: Texture object to create
+//   - pTexObject: (result) Texture object to create
 //   - pResDesc: Resource descriptor
 //   - pTexDesc: Texture descriptor
 //   - pResViewDesc: Resource view descriptor
@@ -13093,7 +13063,7 @@ func DestroyTextureObject(texObject TextureObject) (err error) {
 //
 // Returns the resource descriptor for the texture object specified by texObject.
 //
-//   - pResDesc: Resource descriptor
+//   - pResDesc: (result) Resource descriptor
 //   - texObject: Texture object
 //
 // Returns:
@@ -13133,7 +13103,7 @@ func GetTextureObjectResourceDesc(texObject TextureObject) (pResDesc ResourceDes
 //
 // Returns the texture descriptor for the texture object specified by texObject.
 //
-//   - pTexDesc: Texture descriptor
+//   - pTexDesc: (result) Texture descriptor
 //   - texObject: Texture object
 //
 // Returns:
@@ -13174,7 +13144,7 @@ func GetTextureObjectTextureDesc(texObject TextureObject) (pTexDesc TextureDesc,
 // Returns the resource view descriptor for the texture object specified by texObject.
 // If no resource view was specified, [ErrorInvalidValue] is returned.
 //
-//   - pResViewDesc: Resource view descriptor
+//   - pResViewDesc: (result) Resource view descriptor
 //   - texObject: Texture object
 //
 // Returns:
@@ -13221,7 +13191,7 @@ func GetTextureObjectResourceViewDesc(texObject TextureObject) (pResViewDesc Res
 // Additionally, a surface object is an opaque value, and, as such, should only be
 // accessed through CUDA API calls.
 //
-//   - pSurfObject: Surface object to create
+//   - pSurfObject: (result) Surface object to create
 //   - pResDesc: Resource descriptor
 //
 // Returns:
@@ -13301,7 +13271,7 @@ func DestroySurfaceObject(surfObject SurfaceObject) (err error) {
 // Returns a surface object's resource descriptor
 // Returns the resource descriptor for the surface object specified by surfObject.
 //
-//   - pResDesc: Resource descriptor
+//   - pResDesc: (result) Resource descriptor
 //   - surfObject: Surface object
 //
 // Returns:
@@ -13347,7 +13317,7 @@ func GetSurfaceObjectResourceDesc(surfObject SurfaceObject) (pResDesc ResourceDe
 // This function automatically returns [ErrorInvalidValue]
 // if driverVersion is NULL.
 //
-//   - driverVersion: Returns the CUDA driver version.
+//   - driverVersion: (result) Returns the CUDA driver version.
 //
 // Returns:
 // [Success],
@@ -13396,7 +13366,7 @@ func DriverGetVersion() (driverVersion int32, err error) {
 // This function automatically returns [ErrorInvalidValue] if
 // the runtimeVersion argument is NULL.
 //
-//   - runtimeVersion: Returns the CUDA Runtime version.
+//   - runtimeVersion: (result) Returns the CUDA Runtime version.
 //
 // Returns:
 // [Success],
@@ -13434,7 +13404,7 @@ func RuntimeGetVersion() (runtimeVersion int32, err error) {
 //
 // Creates an empty graph, which is returned via pGraph.
 //
-//   - pGraph: Returns newly created graph
+//   - pGraph: (result) Returns newly created graph
 //   - flags: Graph creation flags, must be 0
 //
 // Returns:
@@ -13548,7 +13518,7 @@ func GraphCreate(flags uint32) (pGraph Graph, err error) {
 // writing through any texture or surface reference is undefined behavior.
 // This restriction does not apply to texture and surface objects.
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -13618,7 +13588,7 @@ func GraphAddKernelNode(graph Graph, pDependencies *GraphNode, numDependencies u
 // according to which of these was most recently set on the node.
 //
 //   - node: Node to get the parameters for
-//   - pNodeParams: Pointer to return the parameters
+//   - pNodeParams: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -13750,7 +13720,7 @@ func GraphKernelNodeCopyAttributes(hSrc GraphNode, hDst GraphNode) (err error) {
 //
 //   - hNode:
 //   - attr:
-//   - value_out:
+//   - value_out: (result)
 //
 // Returns:
 // [Success],
@@ -13842,7 +13812,7 @@ func GraphKernelNodeSetAttribute(hNode GraphNode, attr LaunchAttributeID, value 
 // system contains at least one device which has a zero value for the device attribute
 // [DevAttrConcurrentManagedAccess].
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -13921,7 +13891,7 @@ func GraphAddMemcpyNode(graph Graph, pDependencies *GraphNode, numDependencies u
 // system contains at least one device which has a zero value for the device attribute
 // [DevAttrConcurrentManagedAccess].
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -14009,7 +13979,7 @@ func GraphAddMemcpyNodeToSymbol(graph Graph, pDependencies *GraphNode, numDepend
 // system contains at least one device which has a zero value for the device attribute
 // [DevAttrConcurrentManagedAccess].
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -14099,7 +14069,7 @@ func GraphAddMemcpyNodeFromSymbol(graph Graph, pDependencies *GraphNode, numDepe
 // system contains at least one device which has a zero value for the device attribute
 // [DevAttrConcurrentManagedAccess].
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -14167,7 +14137,7 @@ func GraphAddMemcpyNode1D(graph Graph, pDependencies *GraphNode, numDependencies
 // Returns the parameters of memcpy node node in pNodeParams.
 //
 //   - node: Node to get the parameters for
-//   - pNodeParams: Pointer to return the parameters
+//   - pNodeParams: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -14451,7 +14421,7 @@ func GraphMemcpyNodeSetParams1D(node GraphNode, dst unsafe.Pointer, src unsafe.P
 // The element size must be 1, 2, or 4 bytes.
 // When the graph is launched, the node will perform the memset described by pMemsetParams.
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -14512,7 +14482,7 @@ func GraphAddMemsetNode(graph Graph, pDependencies *GraphNode, numDependencies u
 // Returns the parameters of memset node node in pNodeParams.
 //
 //   - node: Node to get the parameters for
-//   - pNodeParams: Pointer to return the parameters
+//   - pNodeParams: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -14605,7 +14575,7 @@ func GraphMemsetNodeSetParams(node GraphNode, pNodeParams *MemsetParams) (err er
 // When the graph is launched, the node will invoke the specified CPU function.
 // Host nodes are not supported under MPS with pre-Volta GPUs.
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -14666,7 +14636,7 @@ func GraphAddHostNode(graph Graph, pDependencies *GraphNode, numDependencies uin
 // Returns the parameters of host node node in pNodeParams.
 //
 //   - node: Node to get the parameters for
-//   - pNodeParams: Pointer to return the parameters
+//   - pNodeParams: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -14760,7 +14730,7 @@ func GraphHostNodeSetParams(node GraphNode, pNodeParams *HostNodeParams) (err er
 //
 // The node executes an embedded child graph. The child graph is cloned in this call.
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -14823,7 +14793,7 @@ func GraphAddChildGraphNode(graph Graph, pDependencies *GraphNode, numDependenci
 // Attempting to do so will return an error.
 //
 //   - node: Node to get the embedded graph for
-//   - pGraph: Location to store a handle to the graph
+//   - pGraph: (result) Location to store a handle to the graph
 //
 // Returns:
 // [Success],
@@ -14873,7 +14843,7 @@ func GraphChildGraphNodeGetGraph(node GraphNode) (pGraph Graph, err error) {
 // nodes with a barrier between them can be represented using an empty node and
 // 2*n dependency edges, rather than no empty node and n^2 dependency edges.
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -14993,7 +14963,7 @@ func GraphAddEventRecordNode(graph Graph, pDependencies *GraphNode, numDependenc
 // Returns the event of event record node hNode in event_out.
 //
 //   - hNode: Node to get the event for
-//   - event_out: Pointer to return the event
+//   - event_out: (result) Pointer to return the event
 //
 // Returns:
 // [Success],
@@ -15152,7 +15122,7 @@ func GraphAddEventWaitNode(graph Graph, pDependencies *GraphNode, numDependencie
 // Returns the event of event wait node hNode in event_out.
 //
 //   - hNode: Node to get the event for
-//   - event_out: Pointer to return the event
+//   - event_out: (result) Pointer to return the event
 //
 // Returns:
 // [Success],
@@ -15249,7 +15219,7 @@ func GraphEventWaitNodeSetEvent(node GraphNode, event Event) (err error) {
 // when the node is launched.  The operation(s) will occur after all of the node's
 // dependencies have completed.
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -15320,7 +15290,7 @@ func GraphAddExternalSemaphoresSignalNode(graph Graph, pDependencies *GraphNode,
 // parameters of this node.
 //
 //   - hNode: Node to get the parameters for
-//   - params_out: Pointer to return the parameters
+//   - params_out: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -15419,7 +15389,7 @@ func GraphExternalSemaphoresSignalNodeSetParams(hNode GraphNode, nodeParams *Ext
 // when the node is launched.  The node's dependencies will not be launched until
 // the wait operation has completed.
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -15490,7 +15460,7 @@ func GraphAddExternalSemaphoresWaitNode(graph Graph, pDependencies *GraphNode, n
 // parameters of this node.
 //
 //   - hNode: Node to get the parameters for
-//   - params_out: Pointer to return the parameters
+//   - params_out: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -15585,7 +15555,7 @@ func GraphExternalSemaphoresWaitNodeSetParams(hNode GraphNode, nodeParams *Exter
 // at the root of the graph. pDependencies may not have any duplicate entries. A handle
 // to the new node will be returned in pGraphNode.
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -15686,7 +15656,7 @@ func GraphAddMemAllocNode(graph Graph, pDependencies *GraphNode, numDependencies
 // parameters must not be modified.
 //
 //   - node: Node to get the parameters for
-//   - params_out: Pointer to return the parameters
+//   - params_out: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -15731,7 +15701,7 @@ func GraphMemAllocNodeGetParams(node GraphNode) (params_out MemAllocNodeParams, 
 // at the root of the graph. pDependencies may not have any duplicate entries. A handle
 // to the new node will be returned in pGraphNode.
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -16010,7 +15980,7 @@ func DeviceSetGraphMemAttribute(device int32, attr GraphMemAttributeType, value 
 //
 // Child graph nodes in the original graph are recursively copied into the clone.
 //
-//   - pGraphClone: Returns newly created cloned graph
+//   - pGraphClone: (result) Returns newly created cloned graph
 //   - originalGraph: Graph to clone
 //
 // Returns:
@@ -16059,7 +16029,7 @@ func GraphClone(originalGraph Graph) (pGraphClone Graph, err error) {
 // [GraphClone], and the corresponding cloned node in clonedGraph must not have
 // been removed. The cloned node is then returned via pClonedNode.
 //
-//   - pNode: Returns handle to the cloned node
+//   - pNode: (result) Returns handle to the cloned node
 //   - originalNode: Handle to the original node
 //   - clonedGraph: Cloned graph to query
 //
@@ -16103,7 +16073,7 @@ func GraphNodeFindInClone(originalNode GraphNode, clonedGraph Graph) (pNode Grap
 // Returns the node type of node in pType.
 //
 //   - node: Node to query
-//   - pType: Pointer to return the node type
+//   - pType: (result) Pointer to return the node type
 //
 // Returns:
 // [Success],
@@ -16932,7 +16902,7 @@ func GraphDestroyNode(node GraphNode) (err error) {
 // If graph is not instantiated for launch on the device but contains kernels which
 // call device-side cudaGraphLaunch() from multiple devices, this will result in an error.
 //
-//   - pGraphExec: Returns instantiated graph
+//   - pGraphExec: (result) Returns instantiated graph
 //   - graph: Graph to instantiate
 //   - flags: Flags to control instantiation.  See CUgraphInstantiate_flags.
 //
@@ -17025,7 +16995,7 @@ func GraphInstantiate(graph Graph, flags uint64) (pGraphExec GraphExec, err erro
 // - Both operands must be accessible from the current device, and the current device must
 // match the device of other nodes in the graph.
 //
-//   - pGraphExec: Returns instantiated graph
+//   - pGraphExec: (result) Returns instantiated graph
 //   - graph: Graph to instantiate
 //   - flags: Flags to control instantiation.  See CUgraphInstantiate_flags.
 //
@@ -17151,7 +17121,7 @@ func GraphInstantiateWithFlags(graph Graph, flags uint64) (pGraphExec GraphExec,
 // If instantiation is successful, result_out will be set to [GraphInstantiateSuccess],
 // and hErrNode_out will be set to NULL.
 //
-//   - pGraphExec: Returns instantiated graph
+//   - pGraphExec: (result) Returns instantiated graph
 //   - graph: Graph to instantiate
 //   - instantiateParams: Instantiation parameters
 //
@@ -17201,7 +17171,7 @@ func GraphInstantiateWithParams(graph Graph, instantiateParams *GraphInstantiate
 // not affect the resulting executable graph.
 //
 //   - graphExec: The executable graph to query
-//   - flags: Returns the instantiation flags
+//   - flags: (result) Returns the instantiation flags
 //
 // Returns:
 // [Success],
@@ -18155,7 +18125,7 @@ func GraphNodeSetEnabled(hGraphExec GraphExec, hNode GraphNode, isEnabled uint32
 //
 //   - hGraphExec: The executable graph in which to set the specified node
 //   - hNode: Node from the graph from which graphExec was instantiated
-//   - isEnabled: Location to return the enabled status of the node
+//   - isEnabled: (result) Location to return the enabled status of the node
 //
 // Returns:
 // [Success],
@@ -18531,7 +18501,7 @@ func GraphDebugDotPrint(graph Graph, path string, flags uint32) (err error) {
 //
 // See CUDA User Objects in the CUDA C++ Programming Guide for more information on user objects.
 //
-//   - object_out: Location to return the user object handle
+//   - object_out: (result) Location to return the user object handle
 //   - ptr: The pointer to pass to the destroy function
 //   - destroy: Callback to free the user object when it is no longer in use
 //   - initialRefcount: The initial refcount to create the object with, typically 1. The
@@ -18789,7 +18759,7 @@ func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) (err e
 //
 // A handle to the new node will be returned in phGraphNode.
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -18856,7 +18826,7 @@ func GraphAddNode(graph Graph, pDependencies *GraphNode, numDependencies uint64,
 //
 // A handle to the new node will be returned in phGraphNode.
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - dependencyData: Optional edge data for the dependencies. If NULL, the data is
@@ -19037,7 +19007,7 @@ func GraphExecNodeSetParams(graphExec GraphExec, node GraphNode, nodeParams *Gra
 //
 // Handles not associated with a conditional node may cause graph instantiation to fail.
 //
-//   - pHandle_out: Pointer used to return the handle to the caller.
+//   - pHandle_out: (result) Pointer used to return the handle to the caller.
 //   - hGraph: Graph which will contain the conditional node using this handle.
 //   - defaultLaunchValue: Optional initial value for the conditional variable.
 //   - flags: Currently must be cudaGraphCondAssignDefault or 0.
@@ -19121,9 +19091,9 @@ func GraphConditionalHandleCreate(graph Graph, defaultLaunchValue uint32, flags 
 // Note that the API will use the CUDA runtime version to return the
 // address to the most recent ABI compatible driver symbol, cuMemAlloc
 // or cuMemAlloc_v2.
-//   - funcPtr: Location to return the function pointer to the requested driver function
+//   - funcPtr: (result) Location to return the function pointer to the requested driver function
 //   - flags: Flags to specify search options.
-//   - driverStatus: Optional location to store the status of finding the symbol from
+//   - driverStatus: (result) Optional location to store the status of finding the symbol from
 //
 // the driver. See [DriverEntryPointQueryResult] for
 // possible values.
@@ -19197,7 +19167,7 @@ func GetExportTable(ppExportTable *unsafe.Pointer, pExportTableId *Uuid) (err er
 //
 // Returns in functionPtr the device entry function corresponding to the symbol symbolPtr.
 //
-//   - functionPtr: Returns the device entry function
+//   - functionPtr: (result) Returns the device entry function
 //   - symbolPtr: Pointer to device entry function to search for
 //
 // Returns:
@@ -19231,7 +19201,7 @@ func GetFuncBySymbol(symbolPtr unsafe.Pointer) (functionPtr Function, err error)
 //
 // Returns in kernelPtr the device kernel corresponding to the entry function entryFuncAddr.
 //
-//   - kernelPtr: Returns the device kernel
+//   - kernelPtr: (result) Returns the device kernel
 //   - entryFuncAddr: Address of device entry function to search kernel for
 //
 // Returns:

@@ -1624,9 +1624,7 @@ func (v FuncCache) String() string {
 
 // Sharedconfig is the C enum CUsharedconfig (cuda.h).
 //
-// Deprecated:
-//
-// Shared memory configurations.
+// Deprecated: Shared memory configurations.
 type Sharedconfig int32
 
 const (

@@ -225,7 +225,7 @@ func DeviceSetLimit(limit Limit, value uint64) (err error) {
 // - [LimitPersistingL2CacheSize] is the persisting L2 cache size in bytes.
 //
 //   - limit: Limit to query
-//   - pValue: Returned size of the limit
+//   - pValue: (result) Returned size of the limit
 //
 // Returns:
 // [Success],
@@ -267,7 +267,7 @@ func DeviceGetLimit(limit Limit) (pValue uint64, err error) {
 // Returns in maxWidthInElements the maximum number of elements allocatable in a 1D linear texture
 // for given format descriptor fmtDesc.
 //
-//   - maxWidthInElements: Returns maximum number of texture elements allocatable for given fmtDesc.
+//   - maxWidthInElements: (result) Returns maximum number of texture elements allocatable for given fmtDesc.
 //   - fmtDesc: Texture format description.
 //
 // Returns:
@@ -323,7 +323,7 @@ func DeviceGetTexture1DLinearMaxWidth(fmtDesc *ChannelFormatDesc, device int32) 
 // - [FuncCachePreferL1]: prefer larger L1 cache and smaller shared memory
 // - [FuncCachePreferEqual]: prefer equal size L1 cache and shared memory
 //
-//   - pCacheConfig: Returned cache configuration
+//   - pCacheConfig: (result) Returned cache configuration
 //
 // Returns:
 // [Success]
@@ -377,10 +377,10 @@ func DeviceGetCacheConfig() (pCacheConfig FuncCache, err error) {
 // the current context's device does not support stream priorities
 // (see [DeviceGetAttribute]).
 //
-//   - leastPriority: Pointer to an int in which the numerical value for least
+//   - leastPriority: (result) Pointer to an int in which the numerical value for least
 //
 // stream priority is returned
-//   - greatestPriority: Pointer to an int in which the numerical value for greatest
+//   - greatestPriority: (result) Pointer to an int in which the numerical value for greatest
 //
 // stream priority is returned.
 //
@@ -484,7 +484,7 @@ func DeviceSetCacheConfig(cacheConfig FuncCache) (err error) {
 //
 // Returns in *device a device ordinal given a PCI bus ID string.
 //
-//   - device: Returned device ordinal
+//   - device: (result) Returned device ordinal
 //
 //   - pciBusId: String in one of the following forms:
 //
@@ -536,13 +536,11 @@ func DeviceGetByPCIBusId(pciBusId string) (device int32, err error) {
 // string pointed to by pciBusId. len specifies the maximum length of the
 // string that may be returned.
 //
-//   - pciBusId: Returned identifier string for the device in the following format
+//   - pciBusId: (result) Returned identifier string for the device in the following format
 //
 // [domain]:[bus]:[device].[function]
 // where domain, bus, device, and function are all hexadecimal values.
 // pciBusId should be large enough to store 13 characters including the NULL-terminator.
-//
-//   - len: Maximum length of string to store in name
 //
 //   - device: Device to get identifier string for
 //
@@ -605,7 +603,7 @@ func DeviceGetPCIBusId(device int32) (pciBusId string, err error) {
 // Users can test their device for IPC functionality by calling
 // [DeviceGetAttribute] with [DevAttrIpcEventSupport]
 //
-//   - handle: Pointer to a user allocated cudaIpcEventHandle
+//   - handle: (result) Pointer to a user allocated cudaIpcEventHandle
 //
 // in which to return the opaque event handle
 //   - event: Event allocated with [EventInterprocess] and
@@ -674,7 +672,7 @@ func IpcGetEventHandle(event Event) (handle IpcEventHandle, err error) {
 // Users can test their device for IPC functionality by calling
 // [DeviceGetAttribute] with [DevAttrIpcEventSupport]
 //
-//   - event: Returns the imported event
+//   - event: (result) Returns the imported event
 //   - handle: Interprocess handle to open
 //
 // Returns:
@@ -742,7 +740,7 @@ func IpcOpenEventHandle(handle IpcEventHandle) (event Event, err error) {
 // Users can test their device for IPC functionality by calling
 // [DeviceGetAttribute] with [DevAttrIpcEventSupport]
 //
-//   - handle: Pointer to user allocated cudaIpcMemHandle to return
+//   - handle: (result) Pointer to user allocated cudaIpcMemHandle to return
 //
 // the handle in.
 //   - devPtr: Base pointer to previously allocated device memory
@@ -824,7 +822,7 @@ func IpcGetMemHandle(devPtr unsafe.Pointer) (handle IpcMemHandle, err error) {
 // Users can test their device for IPC functionality by calling
 // [DeviceGetAttribute] with [DevAttrIpcEventSupport]
 //
-//   - devPtr: Returned device pointer
+//   - devPtr: (result) Returned device pointer
 //   - handle: cudaIpcMemHandle to open
 //   - flags: Flags for this operation. Must be specified as [IpcMemLazyEnablePeerAccess]
 //
@@ -1006,7 +1004,7 @@ func DeviceFlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope
 //   - device: The device on which to register the callback
 //   - callbackFunc: The function to register as a callback
 //   - userData: A generic pointer to user data. This is passed into the callback function.
-//   - callback: A handle representing the registered callback instance
+//   - callback: (result) A handle representing the registered callback instance
 //
 // Returns:
 // [Success]
@@ -1090,9 +1088,7 @@ func DeviceUnregisterAsyncNotification(device int32, callback AsyncCallbackHandl
 //
 // Returns the shared memory configuration for the current device.
 //
-// Deprecated:
-//
-// This function will return in pConfig the current size of shared memory banks
+// Deprecated: This function will return in pConfig the current size of shared memory banks
 // on the current device. On devices with configurable shared memory banks,
 // [DeviceSetSharedMemConfig] can be used to change this setting, so that all
 // subsequent kernel launches will by default use the new bank size. When
@@ -1103,7 +1099,7 @@ func DeviceUnregisterAsyncNotification(device int32, callback AsyncCallbackHandl
 // - [SharedMemBankSizeFourByte] - shared memory bank width is four bytes.
 // - [SharedMemBankSizeEightByte] - shared memory bank width is eight bytes.
 //
-//   - pConfig: Returned cache configuration
+//   - pConfig: (result) Returned cache configuration
 //
 // Returns:
 // [Success],
@@ -1142,9 +1138,7 @@ func DeviceGetSharedMemConfig() (pConfig SharedMemConfig, err error) {
 //
 // Sets the shared memory configuration for the current device.
 //
-// Deprecated:
-//
-// On devices with configurable shared memory banks, this function will set
+// Deprecated: On devices with configurable shared memory banks, this function will set
 // the shared memory bank size which is used for all subsequent kernel launches.
 // Any per-function setting of shared memory set via [FuncSetSharedMemConfig]
 // will override the device wide setting.
@@ -1338,14 +1332,14 @@ func PeekAtLastError() (err error) {
 	return
 }
 
-// GetErrorName wraps cudaGetErrorName (symbol cudaGetErrorName, cuda_runtime_api.h).
+// GetErrorName wraps cudaGetErrorName (symbol cudaGetErrorName, cuda_runtime_api.h). It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why).
 //
 // Returns the string representation of an error code enum name.
 //
 // Returns a string containing the name of an error code in the enum.  If the error
 // code is not recognized, "unrecognized error code" is returned.
 //
-//   - error: Error code to convert to string
+//   - error_: Error code to convert to string
 //
 // Returns:
 // char* pointer to a NULL-terminated string
@@ -1367,14 +1361,14 @@ func GetErrorName(error_ Error) (ret string) {
 	return
 }
 
-// GetErrorString wraps cudaGetErrorString (symbol cudaGetErrorString, cuda_runtime_api.h).
+// GetErrorString wraps cudaGetErrorString (symbol cudaGetErrorString, cuda_runtime_api.h). It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why).
 //
 // Returns the description string for an error code.
 //
 // Returns the description string for an error code.  If the error
 // code is not recognized, "unrecognized error code" is returned.
 //
-//   - error: Error code to convert to string
+//   - error_: Error code to convert to string
 //
 // Returns:
 // char* pointer to a NULL-terminated string
@@ -1403,7 +1397,7 @@ func GetErrorString(error_ Error) (ret string) {
 // Returns in *count the number of devices with compute capability greater
 // or equal to 2.0 that are available for execution.
 //
-//   - count: Returns the number of devices with compute capability
+//   - count: (result) Returns the number of devices with compute capability
 //
 // greater or equal to 2.0.
 //
@@ -1443,7 +1437,7 @@ func GetDeviceCount() (count int32, err error) {
 // Returns information about the compute-device.
 //
 // Returns in *prop the properties of device dev.
-//   - prop: Properties for the specified device
+//   - prop: (result) Properties for the specified device
 //   - device: Device number to get properties for
 //
 // Returns:
@@ -1487,7 +1481,7 @@ func GetDeviceProperties(device int32) (prop DeviceProp, err error) {
 // Returns in *value the integer value of the attribute attr on device
 // device.
 //
-//   - value: Returned device attribute value
+//   - value: (result) Returned device attribute value
 //   - attr: Device attribute to query
 //   - device: Device number to query
 //
@@ -1542,7 +1536,7 @@ func DeviceGetAttribute(attr DeviceAttr, device int32) (value int32, err error) 
 // Returns [ErrorInvalidValue] if *capabilities or *operations is NULL, if count is 0,
 // or if any of *operations is not valid.
 //
-//   - capabilities: Returned capability details of each requested operation
+//   - capabilities: (result) Returned capability details of each requested operation
 //   - operations: Requested operations
 //   - count: Count of requested operations and size of capabilities
 //   - dev: Device handle
@@ -1809,7 +1803,7 @@ func DeviceGetNvSciSyncAttributes(nvSciSyncAttrList unsafe.Pointer, device int32
 // Returns [ErrorInvalidValue] if attrib is not valid or if value is
 // a null pointer.
 //
-//   - value: Returned value of the requested attribute
+//   - value: (result) Returned value of the requested attribute
 //   - attrib: The requested attribute of the link between srcDevice and dstDevice.
 //   - srcDevice: The source device of the target link.
 //   - dstDevice: The destination device of the target link.
@@ -1868,7 +1862,7 @@ func DeviceGetP2PAttribute(attr DeviceP2PAttr, srcDevice int32, dstDevice int32)
 // Returns [ErrorInvalidValue] if *capabilities or *operations is NULL, if count is 0,
 // or if any of *operations is not valid.
 //
-//   - capabilities: Returned capability details of each requested operation
+//   - capabilities: (result) Returned capability details of each requested operation
 //   - operations: Requested operations
 //   - count: Count of requested operations and size of capabilities
 //   - srcDevice: The source device of the target link
@@ -1917,7 +1911,7 @@ func DeviceGetP2PAtomicCapabilities(operations *AtomicOperation, count uint32, s
 // Returns in *device the device which has properties that best match
 // *prop.
 //
-//   - device: Device with best match
+//   - device: (result) Device with best match
 //   - prop: Desired device properties
 //
 // Returns:
@@ -2075,7 +2069,7 @@ func SetDevice(device int32) (err error) {
 //
 // Returns in *device the current device for the calling host thread.
 //
-//   - device: Returns the device on which the active host thread
+//   - device: (result) Returns the device on which the active host thread
 //
 // executes the device code.
 //
@@ -2127,7 +2121,7 @@ func GetDevice() (device int32, err error) {
 // the system, then [ErrorInvalidValue] is returned.
 //
 //   - device_arr: List of devices to try
-//   - len: Number of devices in specified list
+//   - len_: Number of devices in specified list
 //
 // Returns:
 // [Success],
@@ -2197,7 +2191,7 @@ func SetValidDevices(device_arr *int32, len_ int32) (err error) {
 // - [DeviceScheduleBlockingSync]: Instruct CUDA to block the CPU thread
 // on a synchronization primitive when waiting for the device to finish work.
 // - [DeviceBlockingSync]: Instruct CUDA to block the CPU thread on a
-// synchronization primitive when waiting for the device to finish work. <br>
+// synchronization primitive when waiting for the device to finish work.
 // deprecated "Deprecated:" This flag was deprecated as of CUDA 4.0 and
 // replaced with [DeviceScheduleBlockingSync].
 // - [DeviceMapHost]: This flag enables allocating pinned
@@ -2208,7 +2202,7 @@ func SetValidDevices(device_arr *int32, len_ int32) (err error) {
 // - [DeviceLmemResizeToMax]: Instruct CUDA to not reduce local memory
 // after resizing local memory for a kernel. This can prevent thrashing by
 // local memory allocations when launching many kernels with high local
-// memory usage at the cost of potentially increased memory usage. <br>
+// memory usage at the cost of potentially increased memory usage.
 // deprecated "Deprecated:" This flag is deprecated and the behavior enabled
 // by this flag is now the default and cannot be disabled.
 // - [DeviceSyncMemops]: Ensures that synchronous memory operations initiated
@@ -2278,7 +2272,7 @@ func SetDeviceFlags(flags uint32) (err error) {
 // context may have been created via the driver API in which case the flag is
 // not implicit and may be unset.
 //
-//   - flags: Pointer to store the device flags
+//   - flags: (result) Pointer to store the device flags
 //
 // Returns:
 // [Success],
@@ -2321,7 +2315,7 @@ func GetDeviceFlags() (flags uint32, err error) {
 // If no context is current to the calling host thread, then the primary context for a device
 // is selected, made current to the calling thread, and initialized before creating a stream on it.
 //
-//   - pStream: Pointer to new stream identifier
+//   - pStream: (result) Pointer to new stream identifier
 //
 // Returns:
 // [Success],
@@ -2376,7 +2370,7 @@ func StreamCreate() (pStream Stream, err error) {
 // stream may run concurrently with work in stream 0 (the NULL stream), and that
 // the created stream should perform no implicit synchronization with stream 0.
 //
-//   - pStream: Pointer to new stream identifier
+//   - pStream: (result) Pointer to new stream identifier
 //   - flags: Parameters for stream creation
 //
 // Returns:
@@ -2438,7 +2432,7 @@ func StreamCreateWithFlags(flags uint32) (pStream Stream, err error) {
 // outside the numerical range returned by [DeviceGetStreamPriorityRange],
 // it will automatically be clamped to the lowest or the highest number in the range.
 //
-//   - pStream: Pointer to new stream identifier
+//   - pStream: (result) Pointer to new stream identifier
 //   - flags: Flags for stream creation. See [StreamCreateWithFlags] for a list of valid flags that can be passed
 //   - priority: Priority of the stream. Lower numbers represent higher priorities.
 //
@@ -2504,7 +2498,7 @@ func StreamCreateWithPriority(flags uint32, priority int32) (pStream Stream, err
 // See [StreamCreateWithPriority] for details about priority clamping.
 //
 //   - hStream: Handle to the stream to be queried
-//   - priority: Pointer to a signed integer in which the stream's priority is returned
+//   - priority: (result) Pointer to a signed integer in which the stream's priority is returned
 //
 // Returns:
 // [Success],
@@ -2549,7 +2543,7 @@ func StreamGetPriority(hStream Stream) (priority int32, err error) {
 // See [StreamCreateWithFlags] for a list of valid flags.
 //
 //   - hStream: Handle to the stream to be queried
-//   - flags: Pointer to an unsigned integer in which the stream's flags are returned
+//   - flags: (result) Pointer to an unsigned integer in which the stream's flags are returned
 //
 // Returns:
 // [Success],
@@ -2606,7 +2600,7 @@ func StreamGetFlags(hStream Stream) (flags uint32, err error) {
 // </ul>
 //
 //   - hStream: Handle to the stream to be queried
-//   - streamId: Pointer to an unsigned long long in which the stream Id is returned
+//   - streamId: (result) Pointer to an unsigned long long in which the stream Id is returned
 //
 // Returns:
 // [Success],
@@ -2651,7 +2645,7 @@ func StreamGetId(hStream Stream) (streamId uint64, err error) {
 // Returns in *device the device of the stream.
 //
 //   - hStream: Handle to the stream to be queried
-//   - device: Returns the device to which the stream belongs
+//   - device: (result) Returns the device to which the stream belongs
 //
 // Returns:
 // [Success],
@@ -2771,7 +2765,7 @@ func StreamCopyAttributes(dst Stream, src Stream) (err error) {
 //
 //   - hStream:
 //   - attr:
-//   - value_out:
+//   - value_out: (result)
 //
 // Returns:
 // [Success],
@@ -2998,7 +2992,6 @@ func StreamWaitEvent(stream Stream, event Event, flags uint32) (err error) {
 //
 //   - stream: Stream to add callback to
 //   - callback: The function to call once preceding stream operations are complete
-//   - userData: User specified data to be passed to the callback function
 //   - flags: Reserved for future use, must be 0
 //
 // Returns:
@@ -3437,7 +3430,7 @@ func ThreadExchangeStreamCaptureMode(mode *StreamCaptureMode) (err error) {
 // [StreamBeginCapture].
 //
 //   - stream: Stream to query
-//   - pGraph: The captured graph
+//   - pGraph: (result) The captured graph
 //
 // Returns:
 // [Success],
@@ -3496,7 +3489,7 @@ func StreamEndCapture(stream Stream) (pGraph Graph, err error) {
 // implicit dependency on the capturing stream(s).
 //
 //   - stream: Stream to query
-//   - pCaptureStatus: Returns the stream's capture status
+//   - pCaptureStatus: (result) Returns the stream's capture status
 //
 // Returns:
 // [Success],
@@ -3549,11 +3542,11 @@ func StreamIsCapturing(stream Stream) (pCaptureStatus StreamCaptureStatus, err e
 // [ErrorLossyQuery].
 //
 //   - stream: The stream to query
-//   - captureStatus_out: Location to return the capture status of the stream; required
-//   - id_out: Optional location to return an id for the capture sequence, which is
+//   - captureStatus_out: (result) Location to return the capture status of the stream; required
+//   - id_out: (result) Optional location to return an id for the capture sequence, which is
 //
 // unique over the lifetime of the process
-//   - graph_out: Optional location to return the graph being captured into. All
+//   - graph_out: (result) Optional location to return the graph being captured into. All
 //
 // operations other than destroy and node removal are permitted on the graph
 // while the capture sequence is in progress. This API does not transfer
@@ -3562,7 +3555,7 @@ func StreamIsCapturing(stream Stream) (pCaptureStatus StreamCaptureStatus, err e
 // end of capture for certain errors. Nodes that are or become
 // unreachable from the original stream at [StreamEndCapture] due to direct
 // actions on the graph do not trigger [ErrorStreamCaptureUnjoined].
-//   - dependencies_out: Optional location to store a pointer to an array of nodes.
+//   - dependencies_out: (result) Optional location to store a pointer to an array of nodes.
 //
 // The next node to be captured in the stream will depend on this set of nodes,
 // absent operations such as event wait which modify this set. The array pointer
@@ -3570,13 +3563,13 @@ func StreamIsCapturing(stream Stream) (pCaptureStatus StreamCaptureStatus, err e
 // capture is terminated. The node handles may be copied out and are valid until
 // they or the graph is destroyed. The driver-owned array may also be passed
 // directly to APIs that operate on the graph (not the stream) without copying.
-//   - edgeData_out: Optional location to store a pointer to an array of graph edge
+//   - edgeData_out: (result) Optional location to store a pointer to an array of graph edge
 //
 // data. This array parallels dependencies_out; the next node to be added
 // has an edge to dependencies_out[i] with annotation edgeData_out[i] for
 // each i. The array pointer is valid until the next API call which operates
 // on the stream or until the capture is terminated.
-//   - numDependencies_out: Optional location to store the size of the array
+//   - numDependencies_out: (result) Optional location to store the size of the array
 //
 // returned in dependencies_out.
 //
@@ -3689,7 +3682,7 @@ func StreamUpdateCaptureDependencies(stream Stream, dependencies *GraphNode, dep
 //
 // Creates an event object for the current device using [EventDefault].
 //
-//   - event: Newly created event
+//   - event: (result) Newly created event
 //
 // Returns:
 // [Success],
@@ -3745,7 +3738,7 @@ func EventCreate() (event Event, err error) {
 // interprocess event by [IpcGetEventHandle]. [EventInterprocess] must
 // be specified along with [EventDisableTiming].
 //
-//   - event: Newly created event
+//   - event: (result) Newly created event
 //   - flags: Flags for new event
 //
 // Returns:
@@ -4083,7 +4076,7 @@ func EventDestroy(event Event) (err error) {
 // with the [EventDisableTiming] flag, then this function will return
 // [ErrorInvalidResourceHandle].
 //
-//   - ms: Time between start and end in ms
+//   - ms: (result) Time between start and end in ms
 //   - start: Starting event
 //   - end: Ending event
 //
@@ -4265,7 +4258,7 @@ func EventElapsedTime(start Event, end Event) (ms float32, err error) {
 // [ExternalMemoryHandleTypeD3D11Resource]
 // [ExternalMemoryHandleTypeD3D11ResourceKmt]
 //
-//   - extMem_out: Returned handle to an external memory object
+//   - extMem_out: (result) Returned handle to an external memory object
 //   - memHandleDesc: Memory import handle descriptor
 //
 // Returns:
@@ -4345,7 +4338,7 @@ func ImportExternalMemory(memHandleDesc *ExternalMemoryHandleDesc) (extMem_out E
 //
 // The returned pointer devPtr must be freed using [Free].
 //
-//   - devPtr: Returned device pointer to buffer
+//   - devPtr: (result) Returned device pointer to buffer
 //   - extMem: Handle to external memory object
 //   - bufferDesc: Buffer descriptor
 //
@@ -4421,7 +4414,7 @@ func ExternalMemoryGetMappedBuffer(extMem ExternalMemory, bufferDesc *ExternalMe
 //
 // The returned CUDA mipmapped array must be freed using [FreeMipmappedArray].
 //
-//   - mipmap: Returned CUDA mipmapped array
+//   - mipmap: (result) Returned CUDA mipmapped array
 //   - extMem: Handle to external memory object
 //   - mipmapDesc: CUDA array descriptor
 //
@@ -4640,7 +4633,7 @@ func DestroyExternalMemory(extMem ExternalMemory) (err error) {
 // call. If [ExternalSemaphoreHandleDesc]handlewin32name is
 // not NULL, then it must name a valid synchronization object.
 //
-//   - extSem_out: Returned handle to an external semaphore
+//   - extSem_out: (result) Returned handle to an external semaphore
 //   - semHandleDesc: Semaphore import handle descriptor
 //
 // Returns:
@@ -4945,7 +4938,7 @@ func DestroyExternalSemaphore(extSem ExternalSemaphore) (err error) {
 // blockDim.y &times; blockDim.z) threads.
 //
 // If the kernel has N parameters the args should point to array of N pointers.
-// Each pointer, from <tt>args[0]</tt> to <tt>args[N - 1]</tt>, point to the region
+// Each pointer, from args[0] to args[N - 1], point to the region
 // of memory from which the actual parameter will be copied.
 //
 // For templated functions, pass the function symbol as follows:
@@ -4956,7 +4949,7 @@ func DestroyExternalSemaphore(extSem ExternalSemaphore) (err error) {
 //
 // stream specifies a stream the invocation is associated to.
 //
-//   - func: Device function symbol
+//   - func_: Device function symbol
 //   - gridDim: Grid dimentions
 //   - blockDim: Block dimentions
 //   - args: Arguments
@@ -5042,7 +5035,7 @@ func LaunchKernel(func_ unsafe.Pointer, gridDim Dim3, blockDim Dim3, args *unsaf
 // config->numAttrs positions of the config->attrs array.
 //
 // If the kernel has N parameters the args should point to array of N
-// pointers. Each pointer, from <tt>args[0]</tt> to <tt>args[N - 1]</tt>, point
+// pointers. Each pointer, from args[0] to args[N - 1], point
 // to the region of memory from which the actual parameter will be copied.
 //
 // N.B. This function is so named to avoid unintentionally invoking the
@@ -5050,7 +5043,7 @@ func LaunchKernel(func_ unsafe.Pointer, gridDim Dim3, blockDim Dim3, args *unsaf
 // void** or void* parameter.
 //
 //   - config: Launch configuration
-//   - func: Kernel to launch
+//   - func_: Kernel to launch
 //   - args: Array of pointers to kernel parameters
 //
 // Returns:
@@ -5119,7 +5112,7 @@ func LaunchKernelExC(config *LaunchConfig, func_ unsafe.Pointer, args *unsafe.Po
 // The kernel cannot make use of CUDA dynamic parallelism.
 //
 // If the kernel has N parameters the args should point to array of N pointers.
-// Each pointer, from <tt>args[0]</tt> to <tt>args[N - 1]</tt>, point to the region
+// Each pointer, from args[0] to args[N - 1], point to the region
 // of memory from which the actual parameter will be copied.
 //
 // For templated functions, pass the function symbol as follows:
@@ -5130,7 +5123,7 @@ func LaunchKernelExC(config *LaunchConfig, func_ unsafe.Pointer, args *unsafe.Po
 //
 // stream specifies a stream the invocation is associated to.
 //
-//   - func: Device function symbol
+//   - func_: Device function symbol
 //   - gridDim: Grid dimentions
 //   - blockDim: Block dimentions
 //   - args: Arguments
@@ -5211,7 +5204,7 @@ func LaunchCooperativeKernel(func_ unsafe.Pointer, gridDim Dim3, blockDim Dim3, 
 // - [FuncCachePreferL1]: prefer larger L1 cache and smaller shared memory
 // - [FuncCachePreferEqual]: prefer equal size L1 cache and shared memory
 //
-//   - func: Device function symbol
+//   - func_: Device function symbol
 //   - cacheConfig: Requested cache configuration
 //
 // Returns:
@@ -5270,8 +5263,8 @@ func FuncSetCacheConfig(func_ unsafe.Pointer, cacheConfig FuncCache) (err error)
 // [FuncAttributes]maxThreadsPerBlock "maxThreadsPerBlock"
 // may vary based on the device that is currently being used.
 //
-//   - attr: Return pointer to function's attributes
-//   - func: Device function symbol
+//   - attr: (result) Return pointer to function's attributes
+//   - func_: Device function symbol
 //
 // Returns:
 // [Success],
@@ -5350,7 +5343,7 @@ func FuncGetAttributes(func_ unsafe.Pointer) (attr FuncAttributes, err error) {
 // - [FuncAttributeClusterSchedulingPolicyPreference]: The block
 // scheduling policy of a function. The value type is cudaClusterSchedulingPolicy.
 //
-//   - func: Function to get attributes of
+//   - func_: Function to get attributes of
 //   - attr: Attribute to set
 //   - value: Value to set
 //
@@ -5400,8 +5393,8 @@ func FuncSetAttribute(func_ unsafe.Pointer, attr FuncAttribute, value int32) (er
 // If func is not a device entry function, then it is assumed to
 // be a [Kernel] and used as is.
 //
-//   - name: The returned name of the function
-//   - func: The function pointer to retrieve name for
+//   - name: (result) The returned name of the function
+//   - func_: The function pointer to retrieve name for
 //
 // Returns:
 // [Success],
@@ -5449,10 +5442,10 @@ func FuncGetName(func_ unsafe.Pointer) (name string, err error) {
 // from the device via cudaGraphKernelNodeSetParam and cudaGraphKernelNodeUpdatesApply.
 // paramIndex must be less than the number of parameters that func takes.
 //
-//   - func: The function to query
+//   - func_: The function to query
 //   - paramIndex: The parameter index to query
-//   - paramOffset: The offset into the device-side parameter layout at which the parameter resides
-//   - paramSize: The size of the parameter in the device-side parameter layout
+//   - paramOffset: (result) The offset into the device-side parameter layout at which the parameter resides
+//   - paramSize: (result) The size of the parameter in the device-side parameter layout
 //
 // Returns:
 // CUDA_SUCCESS,
@@ -5528,7 +5521,6 @@ func FuncGetParamInfo(func_ unsafe.Pointer, paramIndex uint64) (paramOffset uint
 //
 //   - hStream: Stream to enqueue function call in
 //   - fn: The function to call once preceding stream operations are complete
-//   - userData: User-specified data to be passed to the function
 //
 // Returns:
 // [Success],
@@ -5580,9 +5572,7 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 //
 // Sets the shared memory configuration for a device function.
 //
-// Deprecated:
-//
-// On devices with configurable shared memory banks, this function will
+// Deprecated: On devices with configurable shared memory banks, this function will
 // force all subsequent launches of the specified device function to have
 // the given shared memory bank size configuration. On any given launch of the
 // function, the shared memory configuration of the device will be temporarily
@@ -5613,7 +5603,7 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 // - [SharedMemBankSizeEightByte]: set shared memory bank width to be eight
 // bytes natively when launching this function.
 //
-//   - func: Device function symbol
+//   - func_: Device function symbol
 //   - config: Requested shared memory configuration
 //
 // Returns:
@@ -5660,8 +5650,8 @@ func FuncSetSharedMemConfig(func_ unsafe.Pointer, config SharedMemConfig) (err e
 // Returns in *numBlocks the maximum number of active blocks per
 // streaming multiprocessor for the device function.
 //
-//   - numBlocks: Returned occupancy
-//   - func: Kernel function for which occupancy is calculated
+//   - numBlocks: (result) Returned occupancy
+//   - func_: Kernel function for which occupancy is calculated
 //   - blockSize: Block size the kernel is intended to be launched with
 //   - dynamicSMemSize: Per-block dynamic shared memory usage intended, in bytes
 //
@@ -5714,8 +5704,8 @@ func OccupancyMaxActiveBlocksPerMultiprocessor(func_ unsafe.Pointer, blockSize i
 //
 // Returns in *dynamicSmemSize the maximum size of dynamic shared memory to allow numBlocks blocks per SM.
 //
-//   - dynamicSmemSize: Returned maximum dynamic shared memory
-//   - func: Kernel function for which occupancy is calculated
+//   - dynamicSmemSize: (result) Returned maximum dynamic shared memory
+//   - func_: Kernel function for which occupancy is calculated
 //   - numBlocks: Number of blocks to fit on SM
 //   - blockSize: Size of the block
 //
@@ -5781,8 +5771,8 @@ func OccupancyAvailableDynamicSMemPerBlock(func_ unsafe.Pointer, numBlocks int32
 // More information can be found about this feature in the "Unified L1/Texture Cache"
 // section of the Maxwell tuning guide.
 //
-//   - numBlocks: Returned occupancy
-//   - func: Kernel function for which occupancy is calculated
+//   - numBlocks: (result) Returned occupancy
+//   - func_: Kernel function for which occupancy is calculated
 //   - blockSize: Block size the kernel is intended to be launched with
 //   - dynamicSMemSize: Per-block dynamic shared memory usage intended, in bytes
 //   - flags: Requested behavior for the occupancy calculator
@@ -5846,10 +5836,10 @@ func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ unsafe.Pointer, bl
 //
 // This function will respect the compile time launch bounds.
 //
-//   - clusterSize: Returned maximum cluster size that can be launched
+//   - clusterSize: (result) Returned maximum cluster size that can be launched
 //
 // for the given kernel function and launch configuration
-//   - func: Kernel function for which maximum cluster
+//   - func_: Kernel function for which maximum cluster
 //
 // size is calculated
 //   - config: Launch configuration for the given kernel function
@@ -5908,10 +5898,10 @@ func OccupancyMaxPotentialClusterSize(func_ unsafe.Pointer, launchConfig *Launch
 // calculation. Runtime environment may affect how the hardware schedules
 // the clusters, so the calculated occupancy is not guaranteed to be achievable.
 //
-//   - numClusters: Returned maximum number of clusters that
+//   - numClusters: (result) Returned maximum number of clusters that
 //
 // could co-exist on the target device
-//   - func: Kernel function for which maximum number
+//   - func_: Kernel function for which maximum number
 //
 // of clusters are calculated
 //   - config: Launch configuration for the given kernel function
@@ -6039,7 +6029,7 @@ func OccupancyMaxActiveClusters(func_ unsafe.Pointer, launchConfig *LaunchConfig
 // environment variables are described in the CUDA programming guide under the
 // "CUDA environment variables" section.
 //
-//   - devPtr: Pointer to allocated device memory
+//   - devPtr: (result) Pointer to allocated device memory
 //   - size: Requested allocation size in bytes
 //   - flags: Must be either [MemAttachGlobal] or [MemAttachHost] (defaults to [MemAttachGlobal])
 //
@@ -6092,7 +6082,7 @@ func MallocManaged(size uint64, flags uint32) (devPtr unsafe.Pointer, err error)
 // The device version of [Free] cannot be used with a *devPtr
 // allocated using the host API, and vice versa.
 //
-//   - devPtr: Pointer to allocated device memory
+//   - devPtr: (result) Pointer to allocated device memory
 //   - size: Requested allocation size in bytes
 //
 // Returns:
@@ -6149,7 +6139,7 @@ func Malloc(size uint64) (devPtr unsafe.Pointer, err error) {
 // system for paging. As a result, this function is best used sparingly to allocate
 // staging areas for data exchange between host and device.
 //
-//   - ptr: Pointer to allocated host memory
+//   - ptr: (result) Pointer to allocated host memory
 //   - size: Requested allocation size in bytes
 //
 // Returns:
@@ -6209,8 +6199,8 @@ func MallocHost(size uint64) (ptr unsafe.Pointer, err error) {
 // application will be performing 2D memory copies between different regions
 // of device memory (whether linear memory or CUDA arrays).
 //
-//   - devPtr: Pointer to allocated pitched device memory
-//   - pitch: Pitch for allocation
+//   - devPtr: (result) Pointer to allocated pitched device memory
+//   - pitch: (result) Pitch for allocation
 //   - width: Requested pitched allocation width (in bytes)
 //   - height: Requested pitched allocation height
 //
@@ -6283,7 +6273,7 @@ func MallocPitch(width uint64, height uint64) (devPtr unsafe.Pointer, pitch uint
 //
 // width and height must meet certain size requirements. See [Malloc3DArray] for more details.
 //
-//   - array: Pointer to allocated array in device memory
+//   - array: (result) Pointer to allocated array in device memory
 //   - desc: Requested channel format
 //   - width: Requested array allocation width
 //   - height: Requested array allocation height
@@ -6556,7 +6546,7 @@ func FreeMipmappedArray(mipmappedArray MipmappedArray) (err error) {
 //
 // Memory allocated by this function must be freed with [FreeHost].
 //
-//   - pHost: Device pointer to allocated memory
+//   - pHost: (result) Device pointer to allocated memory
 //   - size: Requested allocation size in bytes
 //   - flags: Requested properties of allocated memory
 //
@@ -6785,7 +6775,7 @@ func HostUnregister(ptr unsafe.Pointer) (err error) {
 //
 // flags provides for future releases.  For now, it must be set to 0.
 //
-//   - pDevice: Returned device pointer for mapped memory
+//   - pDevice: (result) Returned device pointer for mapped memory
 //   - pHost: Requested host pointer mapping
 //   - flags: Flags for extensions (must be 0 for now)
 //
@@ -6831,7 +6821,7 @@ func HostGetDevicePointer(pHost unsafe.Pointer, flags uint32) (pDevice unsafe.Po
 // [HostGetFlags] will fail if the input pointer does not
 // reside in an address range allocated by [HostAlloc].
 //
-//   - pFlags: Returned flags word
+//   - pFlags: (result) Returned flags word
 //   - pHost: Host pointer
 //
 // Returns:
@@ -6887,7 +6877,7 @@ func HostGetFlags(pHost unsafe.Pointer) (pFlags uint32, err error) {
 // especially true if the application will be performing memory copies
 // involving 2D or 3D objects (whether linear memory or CUDA arrays).
 //
-//   - pitchedDevPtr: Pointer to allocated pitched device memory
+//   - pitchedDevPtr: (result) Pointer to allocated pitched device memory
 //   - extent: Requested allocation size (width field in bytes)
 //
 // Returns:
@@ -7047,7 +7037,7 @@ func Malloc3D(extent Extent) (pitchedDevPtr PitchedPtr, err error) {
 // </tgroup>
 // </table>
 //
-//   - array: Pointer to allocated array in device memory
+//   - array: (result) Pointer to allocated array in device memory
 //   - desc: Requested channel format
 //   - extent: Requested allocation size (width field in elements)
 //   - flags: Flags for extensions
@@ -7212,7 +7202,7 @@ func Malloc3DArray(desc *ChannelFormatDesc, extent Extent, flags uint32) (array 
 // </tgroup>
 // </table>
 //
-//   - mipmappedArray: Pointer to allocated mipmapped array in device memory
+//   - mipmappedArray: (result) Pointer to allocated mipmapped array in device memory
 //   - desc: Requested channel format
 //   - extent: Requested allocation size (width field in elements)
 //   - numLevels: Number of mipmap levels to allocate
@@ -7272,7 +7262,7 @@ func MallocMipmappedArray(desc *ChannelFormatDesc, extent Extent, numLevels uint
 // If mipmappedArray is NULL,
 // [ErrorInvalidResourceHandle] is returned.
 //
-//   - levelArray: Returned mipmap level CUDA array
+//   - levelArray: (result) Returned mipmap level CUDA array
 //   - mipmappedArray: CUDA mipmapped array
 //   - level: Mipmap level
 //
@@ -7357,13 +7347,13 @@ func GetMipmappedArrayLevel(mipmappedArray MipmappedArrayConst, level uint32) (l
 //
 // The srcPos and dstPos fields are optional offsets into the source and
 // destination objects and are defined in units of each object's elements. The
-// element for a host or device pointer is assumed to be <b>unsigned char</b>.
+// element for a host or device pointer is assumed to be unsigned char.
 //
 // The extent field defines the dimensions of the transferred area in
 // elements. If a CUDA array is participating in the copy, the extent is
 // defined in terms of that array's elements. If no CUDA array is
 // participating in the copy then the extents are defined in elements of
-// <b>unsigned char</b>.
+// unsigned char.
 //
 // The kind field defines the direction of the copy. It must be one of
 // [MemcpyHostToHost], [MemcpyHostToDevice], [MemcpyDeviceToHost],
@@ -7529,7 +7519,7 @@ func Memcpy3DPeer(p *Memcpy3DPeerParms) (err error) {
 //
 // The srcPos and dstPos fields are optional offsets into the source and
 // destination objects and are defined in units of each object's elements. The
-// element for a host or device pointer is assumed to be <b>unsigned char</b>.
+// element for a host or device pointer is assumed to be unsigned char.
 // For CUDA arrays, positions must be in the range [0, 2048) for any
 // dimension.
 //
@@ -7537,7 +7527,7 @@ func Memcpy3DPeer(p *Memcpy3DPeerParms) (err error) {
 // elements. If a CUDA array is participating in the copy, the extent is
 // defined in terms of that array's elements. If no CUDA array is
 // participating in the copy then the extents are defined in elements of
-// <b>unsigned char</b>.
+// unsigned char.
 //
 // The kind field defines the direction of the copy. It must be one of
 // [MemcpyHostToHost], [MemcpyHostToDevice], [MemcpyDeviceToHost],
@@ -7686,8 +7676,8 @@ func Memcpy3DPeerAsync(p *Memcpy3DPeerParms, stream Stream) (err error) {
 // CPU allocate or access memory. See Tegra app note on how to calculate
 // total and free memory on Tegra.
 //
-//   - free: Returned free memory in bytes
-//   - total: Returned total memory in bytes
+//   - free: (result) Returned free memory in bytes
+//   - total: (result) Returned total memory in bytes
 //
 // Returns:
 // [Success],
@@ -7731,9 +7721,9 @@ func MemGetInfo() (free uint64, total uint64, err error) {
 //
 // Any of *desc, *extent and *flags may be specified as NULL.
 //
-//   - desc: Returned array type
-//   - extent: Returned array shape. 2D arrays will have depth of zero
-//   - flags: Returned array flags
+//   - desc: (result) Returned array type
+//   - extent: (result) Returned array shape. 2D arrays will have depth of zero
+//   - flags: (result) Returned array flags
 //   - array: The cudaArray to get info for
 //
 // Returns:
@@ -7787,7 +7777,7 @@ func ArrayGetInfo(array Array) (desc ChannelFormatDesc, extent Extent, flags uin
 // If 1 is passed for planeIdx, then the returned CUDA array has half the height and width
 // of hArray with two 8-bit channels and [ChannelFormatKindUnsigned] as its format kind.
 //
-//   - pPlaneArray: Returned CUDA array referenced by the planeIdx
+//   - pPlaneArray: (result) Returned CUDA array referenced by the planeIdx
 //   - hArray: CUDA array
 //   - planeIdx: Plane index
 //
@@ -7839,7 +7829,7 @@ func ArrayGetPlane(hArray Array, planeIdx uint32) (pPlaneArray Array, err error)
 // [Success]
 // [ErrorInvalidValue]
 //
-//   - memoryRequirements: Pointer to [ArrayMemoryRequirements]
+//   - memoryRequirements: (result) Pointer to [ArrayMemoryRequirements]
 //   - array: CUDA array to get the memory requirements of
 //   - device: Device to get the memory requirements for
 //
@@ -7885,7 +7875,7 @@ func ArrayGetMemoryRequirements(array Array, device int32) (memoryRequirements A
 // [Success]
 // [ErrorInvalidValue]
 //
-//   - memoryRequirements: Pointer to [ArrayMemoryRequirements]
+//   - memoryRequirements: (result) Pointer to [ArrayMemoryRequirements]
 //   - mipmap: CUDA mipmapped array to get the memory requirements of
 //   - device: Device to get the memory requirements for
 //
@@ -7932,7 +7922,7 @@ func MipmappedArrayGetMemoryRequirements(mipmap MipmappedArray, device int32) (m
 // [Success]
 // [ErrorInvalidValue]
 //
-//   - sparseProperties: Pointer to return the [ArraySparseProperties]
+//   - sparseProperties: (result) Pointer to return the [ArraySparseProperties]
 //   - array: The CUDA array to get the sparse properties of
 //
 // See also:
@@ -7980,7 +7970,7 @@ func ArrayGetSparseProperties(array Array) (sparseProperties ArraySparseProperti
 // [Success]
 // [ErrorInvalidValue]
 //
-//   - sparseProperties: Pointer to return [ArraySparseProperties]
+//   - sparseProperties: (result) Pointer to return [ArraySparseProperties]
 //   - mipmap: The CUDA mipmapped array to get the sparse properties of
 //
 // See also:
@@ -9685,7 +9675,7 @@ func Memset3DAsync(pitchedDevPtr PitchedPtr, value int32, extent Extent, stream 
 // global or constant memory space, *devPtr is unchanged and the error
 // [ErrorInvalidSymbol] is returned.
 //
-//   - devPtr: Return device pointer associated with symbol
+//   - devPtr: (result) Return device pointer associated with symbol
 //   - symbol: Device symbol address
 //
 // Returns:
@@ -9733,7 +9723,7 @@ func GetSymbolAddress(symbol unsafe.Pointer) (devPtr unsafe.Pointer, err error) 
 // if symbol is not declared in global or constant memory space, *size is
 // unchanged and the error [ErrorInvalidSymbol] is returned.
 //
-//   - size: Size of object associated with symbol
+//   - size: (result) Size of object associated with symbol
 //   - symbol: Device symbol address
 //
 // Returns:
@@ -10406,9 +10396,7 @@ func MemRangeGetAttributes(data *unsafe.Pointer, dataSizes *uint64, attributes *
 //
 // Copies data between host and device.
 //
-// Deprecated:
-//
-// Copies count bytes from the memory area pointed to by src to the
+// Deprecated: Copies count bytes from the memory area pointed to by src to the
 // CUDA array dst starting at hOffset rows and wOffset bytes from
 // the upper left corner, where kind specifies the direction
 // of the copy, and must be one of [MemcpyHostToHost],
@@ -10473,9 +10461,7 @@ func MemcpyToArray(dst Array, wOffset uint64, hOffset uint64, src unsafe.Pointer
 //
 // Copies data between host and device.
 //
-// Deprecated:
-//
-// Copies count bytes from the CUDA array src starting at hOffset rows
+// Deprecated: Copies count bytes from the CUDA array src starting at hOffset rows
 // and wOffset bytes from the upper left corner to the memory area pointed to
 // by dst, where kind specifies the direction of the copy, and must be one of
 // [MemcpyHostToHost], [MemcpyHostToDevice], [MemcpyDeviceToHost],
@@ -10539,9 +10525,7 @@ func MemcpyFromArray(dst unsafe.Pointer, src ArrayConst, wOffset uint64, hOffset
 //
 // Copies data between host and device.
 //
-// Deprecated:
-//
-// Copies count bytes from the CUDA array src starting at hOffsetSrc
+// Deprecated: Copies count bytes from the CUDA array src starting at hOffsetSrc
 // rows and wOffsetSrc bytes from the upper left corner to the CUDA array
 // dst starting at hOffsetDst rows and wOffsetDst bytes from the upper
 // left corner, where kind specifies the direction of the copy, and must be one of
@@ -10607,9 +10591,7 @@ func MemcpyArrayToArray(dst Array, wOffsetDst uint64, hOffsetDst uint64, src Arr
 //
 // Copies data between host and device.
 //
-// Deprecated:
-//
-// Copies count bytes from the memory area pointed to by src to the
+// Deprecated: Copies count bytes from the memory area pointed to by src to the
 // CUDA array dst starting at hOffset rows and wOffset bytes from
 // the upper left corner, where kind specifies the
 // direction of the copy, and must be one of [MemcpyHostToHost],
@@ -10683,9 +10665,7 @@ func MemcpyToArrayAsync(dst Array, wOffset uint64, hOffset uint64, src unsafe.Po
 //
 // Copies data between host and device.
 //
-// Deprecated:
-//
-// Copies count bytes from the CUDA array src starting at hOffset rows
+// Deprecated: Copies count bytes from the CUDA array src starting at hOffset rows
 // and wOffset bytes from the upper left corner to the memory area pointed to
 // by dst, where kind specifies the direction of the copy, and must be one of
 // [MemcpyHostToHost], [MemcpyHostToDevice], [MemcpyDeviceToHost],
@@ -10771,7 +10751,7 @@ func MemcpyFromArrayAsync(dst unsafe.Pointer, src ArrayConst, wOffset uint64, hO
 // the allocation is owned by the graph instead of the memory pool. The memory pool's properties
 // are used to set the node's creation parameters.
 //
-//   - devPtr: Returned device pointer
+//   - devPtr: (result) Returned device pointer
 //   - size: Number of bytes to allocate
 //   - hStream: The stream establishing the stream ordering contract and the memory pool to allocate from
 //
@@ -11078,7 +11058,7 @@ func MemPoolSetAccess(memPool MemPool, descList *MemAccessDesc, count uint64) (e
 //
 // Returns the accessibility of the pool's memory from the specified location.
 //
-//   - flags: the accessibility of the pool from the specified location
+//   - flags: (result) the accessibility of the pool from the specified location
 //   - memPool: the pool being queried
 //   - location: the location accessing the pool
 //
@@ -11373,7 +11353,7 @@ func MemSetMemPool(location *MemLocation, type_ MemAllocationType, memPool MemPo
 // the allocation is owned by the graph instead of the memory pool. The memory pool's properties
 // are used to set the node's creation parameters.
 //
-//   - ptr: Returned device pointer
+//   - ptr: (result) Returned device pointer
 //   - bytesize: Number of bytes to allocate
 //   - memPool: The pool to allocate from
 //   - stream: The stream establishing the stream ordering semantic
@@ -11642,7 +11622,7 @@ func MemPoolImportPointer(ptr *unsafe.Pointer, memPool MemPool, exportData *MemP
 // If the memory referred to by ptr cannot be accessed directly by the
 // host then this is NULL.
 //
-//   - attributes: Attributes for the specified pointer
+//   - attributes: (result) Attributes for the specified pointer
 //   - ptr: Pointer to get attributes for
 //
 // Returns:
@@ -11688,7 +11668,7 @@ func PointerGetAttributes(ptr unsafe.Pointer) (attributes PointerAttributes, err
 // access of peerDevice from device is possible, then access may be
 // enabled by calling [DeviceEnablePeerAccess].
 //
-//   - canAccessPeer: Returned access capability
+//   - canAccessPeer: (result) Returned access capability
 //   - device: Device from which allocations on peerDevice are to
 //
 // be directly accessed.
@@ -12061,8 +12041,8 @@ func GraphicsUnmapResources(count int32, resources *GraphicsResource, stream Str
 // [ErrorUnknown] is returned.
 // If resource is not mapped then [ErrorUnknown] is returned.
 // *
-//   - devPtr: Returned pointer through which resource may be accessed
-//   - size: Returned size of the buffer accessible starting at *devPtr
+//   - devPtr: (result) Returned pointer through which resource may be accessed
+//   - size: (result) Returned size of the buffer accessible starting at *devPtr
 //   - resource: Mapped resource to access
 //
 // Returns:
@@ -12119,7 +12099,7 @@ func GraphicsResourceGetMappedPointer(resource GraphicsResource) (devPtr unsafe.
 // [ErrorInvalidValue] is returned.
 // If resource is not mapped then [ErrorUnknown] is returned.
 //
-//   - array: Returned array through which a subresource of resource may be accessed
+//   - array: (result) Returned array through which a subresource of resource may be accessed
 //   - resource: Mapped resource to access
 //   - arrayIndex: Array index for array textures or cubemap face
 //
@@ -12175,7 +12155,7 @@ func GraphicsSubResourceGetMappedArray(resource GraphicsResource, arrayIndex uin
 // [ErrorUnknown] is returned.
 // If resource is not mapped then [ErrorUnknown] is returned.
 //
-//   - mipmappedArray: Returned mipmapped array through which resource may be accessed
+//   - mipmappedArray: (result) Returned mipmapped array through which resource may be accessed
 //   - resource: Mapped resource to access
 //
 // Returns:
@@ -12218,7 +12198,7 @@ func GraphicsResourceGetMappedMipmappedArray(resource GraphicsResource) (mipmapp
 //
 // Returns in *desc the channel descriptor of the CUDA array array.
 //
-//   - desc: Channel format
+//   - desc: (result) Channel format
 //   - array: Memory array on device
 //
 // Returns:
@@ -12252,7 +12232,7 @@ func GetChannelDesc(array ArrayConst) (desc ChannelFormatDesc, err error) {
 	return
 }
 
-// CreateChannelDesc wraps cudaCreateChannelDesc (symbol cudaCreateChannelDesc, cuda_runtime_api.h).
+// CreateChannelDesc wraps cudaCreateChannelDesc (symbol cudaCreateChannelDesc, cuda_runtime_api.h). It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why).
 //
 // Returns a channel descriptor using the specified format.
 //
@@ -12500,7 +12480,7 @@ func CreateChannelDesc(x int32, y int32, z int32, w int32, f ChannelFormatKind) 
 // - [ResourceViewDesc]lastLayer specifies the last layer index for layered textures. For non-layered resources,
 // this value has to be zero.
 //
-//   - pTexObject: Texture object to create
+//   - pTexObject: (result) Texture object to create
 //   - pResDesc: Resource descriptor
 //   - pTexDesc: Texture descriptor
 //   - pResViewDesc: Resource view descriptor
@@ -12585,7 +12565,7 @@ func DestroyTextureObject(texObject TextureObject) (err error) {
 //
 // Returns the resource descriptor for the texture object specified by texObject.
 //
-//   - pResDesc: Resource descriptor
+//   - pResDesc: (result) Resource descriptor
 //   - texObject: Texture object
 //
 // Returns:
@@ -12625,7 +12605,7 @@ func GetTextureObjectResourceDesc(texObject TextureObject) (pResDesc ResourceDes
 //
 // Returns the texture descriptor for the texture object specified by texObject.
 //
-//   - pTexDesc: Texture descriptor
+//   - pTexDesc: (result) Texture descriptor
 //   - texObject: Texture object
 //
 // Returns:
@@ -12666,7 +12646,7 @@ func GetTextureObjectTextureDesc(texObject TextureObject) (pTexDesc TextureDesc,
 // Returns the resource view descriptor for the texture object specified by texObject.
 // If no resource view was specified, [ErrorInvalidValue] is returned.
 //
-//   - pResViewDesc: Resource view descriptor
+//   - pResViewDesc: (result) Resource view descriptor
 //   - texObject: Texture object
 //
 // Returns:
@@ -12713,7 +12693,7 @@ func GetTextureObjectResourceViewDesc(texObject TextureObject) (pResViewDesc Res
 // Additionally, a surface object is an opaque value, and, as such, should only be
 // accessed through CUDA API calls.
 //
-//   - pSurfObject: Surface object to create
+//   - pSurfObject: (result) Surface object to create
 //   - pResDesc: Resource descriptor
 //
 // Returns:
@@ -12793,7 +12773,7 @@ func DestroySurfaceObject(surfObject SurfaceObject) (err error) {
 // Returns a surface object's resource descriptor
 // Returns the resource descriptor for the surface object specified by surfObject.
 //
-//   - pResDesc: Resource descriptor
+//   - pResDesc: (result) Resource descriptor
 //   - surfObject: Surface object
 //
 // Returns:
@@ -12839,7 +12819,7 @@ func GetSurfaceObjectResourceDesc(surfObject SurfaceObject) (pResDesc ResourceDe
 // This function automatically returns [ErrorInvalidValue]
 // if driverVersion is NULL.
 //
-//   - driverVersion: Returns the CUDA driver version.
+//   - driverVersion: (result) Returns the CUDA driver version.
 //
 // Returns:
 // [Success],
@@ -12888,7 +12868,7 @@ func DriverGetVersion() (driverVersion int32, err error) {
 // This function automatically returns [ErrorInvalidValue] if
 // the runtimeVersion argument is NULL.
 //
-//   - runtimeVersion: Returns the CUDA Runtime version.
+//   - runtimeVersion: (result) Returns the CUDA Runtime version.
 //
 // Returns:
 // [Success],
@@ -12926,7 +12906,7 @@ func RuntimeGetVersion() (runtimeVersion int32, err error) {
 //
 //   - callbackFunc: The function to register as a callback
 //   - userData: A generic pointer to user data. This is passed into the callback function.
-//   - callback_out: Optional location to store the callback handle after it is registered
+//   - callback_out: (result) Optional location to store the callback handle after it is registered
 //
 // Returns:
 // [Success],
@@ -12988,7 +12968,7 @@ func LogsUnregisterCallback(callback LogsCallbackHandle) (err error) {
 //
 // Sets log iterator to point to the end of log buffer, where the next message would be written.
 //
-//   - iterator_out: Location to store an iterator to the current tail of the logs
+//   - iterator_out: (result) Location to store an iterator to the current tail of the logs
 //   - flags: Reserved for future use, must be 0
 //
 // Returns:
@@ -13129,7 +13109,7 @@ func LogsDumpToMemory(iterator *LogIterator, buffer *byte, size *uint64, flags u
 //
 // Creates an empty graph, which is returned via pGraph.
 //
-//   - pGraph: Returns newly created graph
+//   - pGraph: (result) Returns newly created graph
 //   - flags: Graph creation flags, must be 0
 //
 // Returns:
@@ -13243,7 +13223,7 @@ func GraphCreate(flags uint32) (pGraph Graph, err error) {
 // writing through any texture or surface reference is undefined behavior.
 // This restriction does not apply to texture and surface objects.
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -13314,7 +13294,7 @@ func GraphAddKernelNode(graph Graph, pDependencies *GraphNode, numDependencies u
 // according to which of these was most recently set on the node.
 //
 //   - node: Node to get the parameters for
-//   - pNodeParams: Pointer to return the parameters
+//   - pNodeParams: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -13447,7 +13427,7 @@ func GraphKernelNodeCopyAttributes(hDst GraphNode, hSrc GraphNode) (err error) {
 //
 //   - hNode:
 //   - attr:
-//   - value_out:
+//   - value_out: (result)
 //
 // Returns:
 // [Success],
@@ -13539,7 +13519,7 @@ func GraphKernelNodeSetAttribute(hNode GraphNode, attr LaunchAttributeID, value 
 // system contains at least one device which has a zero value for the device attribute
 // [DevAttrConcurrentManagedAccess].
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -13618,7 +13598,7 @@ func GraphAddMemcpyNode(graph Graph, pDependencies *GraphNode, numDependencies u
 // system contains at least one device which has a zero value for the device attribute
 // [DevAttrConcurrentManagedAccess].
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -13706,7 +13686,7 @@ func GraphAddMemcpyNodeToSymbol(graph Graph, pDependencies *GraphNode, numDepend
 // system contains at least one device which has a zero value for the device attribute
 // [DevAttrConcurrentManagedAccess].
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -13796,7 +13776,7 @@ func GraphAddMemcpyNodeFromSymbol(graph Graph, pDependencies *GraphNode, numDepe
 // system contains at least one device which has a zero value for the device attribute
 // [DevAttrConcurrentManagedAccess].
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -13864,7 +13844,7 @@ func GraphAddMemcpyNode1D(graph Graph, pDependencies *GraphNode, numDependencies
 // Returns the parameters of memcpy node node in pNodeParams.
 //
 //   - node: Node to get the parameters for
-//   - pNodeParams: Pointer to return the parameters
+//   - pNodeParams: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -14148,7 +14128,7 @@ func GraphMemcpyNodeSetParams1D(node GraphNode, dst unsafe.Pointer, src unsafe.P
 // The element size must be 1, 2, or 4 bytes.
 // When the graph is launched, the node will perform the memset described by pMemsetParams.
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -14209,7 +14189,7 @@ func GraphAddMemsetNode(graph Graph, pDependencies *GraphNode, numDependencies u
 // Returns the parameters of memset node node in pNodeParams.
 //
 //   - node: Node to get the parameters for
-//   - pNodeParams: Pointer to return the parameters
+//   - pNodeParams: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -14302,7 +14282,7 @@ func GraphMemsetNodeSetParams(node GraphNode, pNodeParams *MemsetParams) (err er
 // When the graph is launched, the node will invoke the specified CPU function.
 // Host nodes are not supported under MPS with pre-Volta GPUs.
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -14363,7 +14343,7 @@ func GraphAddHostNode(graph Graph, pDependencies *GraphNode, numDependencies uin
 // Returns the parameters of host node node in pNodeParams.
 //
 //   - node: Node to get the parameters for
-//   - pNodeParams: Pointer to return the parameters
+//   - pNodeParams: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -14458,7 +14438,7 @@ func GraphHostNodeSetParams(node GraphNode, pNodeParams *HostNodeParams) (err er
 //
 // The node executes an embedded child graph. The child graph is cloned in this call.
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -14521,7 +14501,7 @@ func GraphAddChildGraphNode(graph Graph, pDependencies *GraphNode, numDependenci
 // Attempting to do so will return an error.
 //
 //   - node: Node to get the embedded graph for
-//   - pGraph: Location to store a handle to the graph
+//   - pGraph: (result) Location to store a handle to the graph
 //
 // Returns:
 // [Success],
@@ -14571,7 +14551,7 @@ func GraphChildGraphNodeGetGraph(node GraphNode) (pGraph Graph, err error) {
 // nodes with a barrier between them can be represented using an empty node and
 // 2*n dependency edges, rather than no empty node and n^2 dependency edges.
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -14691,7 +14671,7 @@ func GraphAddEventRecordNode(graph Graph, pDependencies *GraphNode, numDependenc
 // Returns the event of event record node hNode in event_out.
 //
 //   - hNode: Node to get the event for
-//   - event_out: Pointer to return the event
+//   - event_out: (result) Pointer to return the event
 //
 // Returns:
 // [Success],
@@ -14850,7 +14830,7 @@ func GraphAddEventWaitNode(graph Graph, pDependencies *GraphNode, numDependencie
 // Returns the event of event wait node hNode in event_out.
 //
 //   - hNode: Node to get the event for
-//   - event_out: Pointer to return the event
+//   - event_out: (result) Pointer to return the event
 //
 // Returns:
 // [Success],
@@ -14947,7 +14927,7 @@ func GraphEventWaitNodeSetEvent(node GraphNode, event Event) (err error) {
 // when the node is launched.  The operation(s) will occur after all of the node's
 // dependencies have completed.
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -15018,7 +14998,7 @@ func GraphAddExternalSemaphoresSignalNode(graph Graph, pDependencies *GraphNode,
 // parameters of this node.
 //
 //   - hNode: Node to get the parameters for
-//   - params_out: Pointer to return the parameters
+//   - params_out: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -15117,7 +15097,7 @@ func GraphExternalSemaphoresSignalNodeSetParams(hNode GraphNode, nodeParams *Ext
 // when the node is launched.  The node's dependencies will not be launched until
 // the wait operation has completed.
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -15188,7 +15168,7 @@ func GraphAddExternalSemaphoresWaitNode(graph Graph, pDependencies *GraphNode, n
 // parameters of this node.
 //
 //   - hNode: Node to get the parameters for
-//   - params_out: Pointer to return the parameters
+//   - params_out: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -15283,7 +15263,7 @@ func GraphExternalSemaphoresWaitNodeSetParams(hNode GraphNode, nodeParams *Exter
 // at the root of the graph. pDependencies may not have any duplicate entries. A handle
 // to the new node will be returned in pGraphNode.
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -15384,7 +15364,7 @@ func GraphAddMemAllocNode(graph Graph, pDependencies *GraphNode, numDependencies
 // parameters must not be modified.
 //
 //   - node: Node to get the parameters for
-//   - params_out: Pointer to return the parameters
+//   - params_out: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -15429,7 +15409,7 @@ func GraphMemAllocNodeGetParams(node GraphNode) (params_out MemAllocNodeParams, 
 // at the root of the graph. pDependencies may not have any duplicate entries. A handle
 // to the new node will be returned in pGraphNode.
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
@@ -15711,7 +15691,7 @@ func DeviceSetGraphMemAttribute(device int32, attr GraphMemAttributeType, value 
 // Note: : Cloning is not supported for graphs which contain memory allocation nodes,
 // memory free nodes, or conditional nodes.
 //
-//   - pGraphClone: Returns newly created cloned graph
+//   - pGraphClone: (result) Returns newly created cloned graph
 //   - originalGraph: Graph to clone
 //
 // Returns:
@@ -15760,7 +15740,7 @@ func GraphClone(originalGraph Graph) (pGraphClone Graph, err error) {
 // [GraphClone], and the corresponding cloned node in clonedGraph must not have
 // been removed. The cloned node is then returned via pClonedNode.
 //
-//   - pNode: Returns handle to the cloned node
+//   - pNode: (result) Returns handle to the cloned node
 //   - originalNode: Handle to the original node
 //   - clonedGraph: Cloned graph to query
 //
@@ -15804,7 +15784,7 @@ func GraphNodeFindInClone(originalNode GraphNode, clonedGraph Graph) (pNode Grap
 // Returns the node type of node in pType.
 //
 //   - node: Node to query
-//   - pType: Pointer to return the node type
+//   - pType: (result) Pointer to return the node type
 //
 // Returns:
 // [Success],
@@ -16360,7 +16340,7 @@ func GraphDestroyNode(node GraphNode) (err error) {
 // If graph is not instantiated for launch on the device but contains kernels which
 // call device-side cudaGraphLaunch() from multiple devices, this will result in an error.
 //
-//   - pGraphExec: Returns instantiated graph
+//   - pGraphExec: (result) Returns instantiated graph
 //   - graph: Graph to instantiate
 //   - flags: Flags to control instantiation.  See CUgraphInstantiate_flags.
 //
@@ -16453,7 +16433,7 @@ func GraphInstantiate(graph Graph, flags uint64) (pGraphExec GraphExec, err erro
 // - Both operands must be accessible from the current device, and the current device must
 // match the device of other nodes in the graph.
 //
-//   - pGraphExec: Returns instantiated graph
+//   - pGraphExec: (result) Returns instantiated graph
 //   - graph: Graph to instantiate
 //   - flags: Flags to control instantiation.  See CUgraphInstantiate_flags.
 //
@@ -16579,7 +16559,7 @@ func GraphInstantiateWithFlags(graph Graph, flags uint64) (pGraphExec GraphExec,
 // If instantiation is successful, result_out will be set to [GraphInstantiateSuccess],
 // and hErrNode_out will be set to NULL.
 //
-//   - pGraphExec: Returns instantiated graph
+//   - pGraphExec: (result) Returns instantiated graph
 //   - graph: Graph to instantiate
 //   - instantiateParams: Instantiation parameters
 //
@@ -16629,7 +16609,7 @@ func GraphInstantiateWithParams(graph Graph, instantiateParams *GraphInstantiate
 // not affect the resulting executable graph.
 //
 //   - graphExec: The executable graph to query
-//   - flags: Returns the instantiation flags
+//   - flags: (result) Returns the instantiation flags
 //
 // Returns:
 // [Success],
@@ -17588,7 +17568,7 @@ func GraphNodeSetEnabled(hGraphExec GraphExec, hNode GraphNode, isEnabled uint32
 //
 //   - hGraphExec: The executable graph in which to set the specified node
 //   - hNode: Node from the graph from which graphExec was instantiated
-//   - isEnabled: Location to return the enabled status of the node
+//   - isEnabled: (result) Location to return the enabled status of the node
 //
 // Returns:
 // [Success],
@@ -17966,7 +17946,7 @@ func GraphDebugDotPrint(graph Graph, path string, flags uint32) (err error) {
 //
 // See CUDA User Objects in the CUDA C++ Programming Guide for more information on user objects.
 //
-//   - object_out: Location to return the user object handle
+//   - object_out: (result) Location to return the user object handle
 //   - ptr: The pointer to pass to the destroy function
 //   - destroy: Callback to free the user object when it is no longer in use
 //   - initialRefcount: The initial refcount to create the object with, typically 1. The
@@ -18224,7 +18204,7 @@ func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) (err e
 //
 // A handle to the new node will be returned in phGraphNode.
 //
-//   - pGraphNode: Returns newly created node
+//   - pGraphNode: (result) Returns newly created node
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - dependencyData: Optional edge data for the dependencies. If NULL, the data is
@@ -18405,7 +18385,7 @@ func GraphExecNodeSetParams(graphExec GraphExec, node GraphNode, nodeParams *Gra
 //
 // Handles not associated with a conditional node may cause graph instantiation to fail.
 //
-//   - pHandle_out: Pointer used to return the handle to the caller.
+//   - pHandle_out: (result) Pointer used to return the handle to the caller.
 //   - hGraph: Graph which will contain the conditional node using this handle.
 //   - defaultLaunchValue: Optional initial value for the conditional variable.
 //
@@ -18496,9 +18476,9 @@ func GraphConditionalHandleCreate(graph Graph, defaultLaunchValue uint32, flags 
 // Note that the API will use the CUDA runtime version to return the
 // address to the most recent ABI compatible driver symbol, cuMemAlloc
 // or cuMemAlloc_v2.
-//   - funcPtr: Location to return the function pointer to the requested driver function
+//   - funcPtr: (result) Location to return the function pointer to the requested driver function
 //   - flags: Flags to specify search options.
-//   - driverStatus: Optional location to store the status of finding the symbol from
+//   - driverStatus: (result) Optional location to store the status of finding the symbol from
 //
 // the driver. See [DriverEntryPointQueryResult] for
 // possible values.
@@ -18598,10 +18578,10 @@ func GetDriverEntryPoint(symbol string, flags uint64) (funcPtr unsafe.Pointer, d
 //   - symbol: The base name of the driver API function to look for. As an example,
 //
 // for the driver API cuMemAlloc_v2, symbol would be cuMemAlloc.
-//   - funcPtr: Location to return the function pointer to the requested driver function
+//   - funcPtr: (result) Location to return the function pointer to the requested driver function
 //   - cudaVersion: The CUDA version to look for the requested driver symbol
 //   - flags: Flags to specify search options.
-//   - driverStatus: Optional location to store the status of finding the symbol from
+//   - driverStatus: (result) Optional location to store the status of finding the symbol from
 //
 // the driver. See [DriverEntryPointQueryResult] for
 // possible values.
@@ -18675,7 +18655,7 @@ func GetDriverEntryPointByVersion(symbol string, cudaVersion uint32, flags uint6
 // Library load options are passed as an array via libraryOptions and any corresponding parameters are passed in
 // libraryOptionValues. The number of total library load options is supplied via numLibraryOptions.
 //
-//   - library: Returned library
+//   - library: (result) Returned library
 //   - code: Code to load
 //   - jitOptions: Options for JIT
 //   - jitOptionsValues: Option values for JIT
@@ -18764,7 +18744,7 @@ func LibraryLoadData(code unsafe.Pointer, jitOptions *JitOption, jitOptionsValue
 // Library load options are passed as an array via libraryOptions and any corresponding parameters are passed in
 // libraryOptionValues. The number of total library load options is supplied via numLibraryOptions.
 //
-//   - library: Returned library
+//   - library: (result) Returned library
 //   - fileName: File to load from
 //   - jitOptions: Options for JIT
 //   - jitOptionsValues: Option values for JIT
@@ -18867,7 +18847,7 @@ func LibraryUnload(library Library) (err error) {
 // Returns in pKernel the handle of the kernel with name name located in library library.
 // If kernel handle is not found, the call returns [ErrorSymbolNotFound].
 //
-//   - pKernel: Returned kernel handle
+//   - pKernel: (result) Returned kernel handle
 //   - library: Library to retrieve kernel from
 //   - name: Name of kernel to retrieve
 //
@@ -18920,8 +18900,8 @@ func LibraryGetKernel(library Library, name string) (pKernel Kernel, err error) 
 // such as [MemcpyToSymbol], [MemcpyFromSymbol], [GetSymbolAddress], or
 // [GetSymbolSize].
 //
-//   - dptr: Returned global device pointer for the requested library
-//   - bytes: Returned global size in bytes
+//   - dptr: (result) Returned global device pointer for the requested library
+//   - bytes: (result) Returned global size in bytes
 //   - library: Library to retrieve global from
 //   - name: Name of global to retrieve
 //
@@ -18980,8 +18960,8 @@ func LibraryGetGlobal(library Library, name string) (dptr unsafe.Pointer, bytes 
 // such as [MemcpyToSymbol], [MemcpyFromSymbol], [GetSymbolAddress], or
 // [GetSymbolSize].
 //
-//   - dptr: Returned pointer to the managed memory
-//   - bytes: Returned memory size in bytes
+//   - dptr: (result) Returned pointer to the managed memory
+//   - bytes: (result) Returned memory size in bytes
 //   - library: Library to retrieve managed memory from
 //   - name: Name of managed memory to retrieve
 //
@@ -19034,7 +19014,7 @@ func LibraryGetManaged(library Library, name string) (dptr unsafe.Pointer, bytes
 // If there is no device with attribute [DeviceProp]unifiedFunctionPointers present in the system,
 // the call may return [ErrorSymbolNotFound].
 //
-//   - fptr: Returned pointer to a unified function
+//   - fptr: (result) Returned pointer to a unified function
 //   - library: Library to retrieve function pointer memory from
 //   - symbol: Name of function pointer to retrieve
 //
@@ -19282,7 +19262,7 @@ func GetExportTable(ppExportTable *unsafe.Pointer, pExportTableId *Uuid) (err er
 //
 // Returns in functionPtr the device entry function corresponding to the symbol symbolPtr.
 //
-//   - functionPtr: Returns the device entry function
+//   - functionPtr: (result) Returns the device entry function
 //   - symbolPtr: Pointer to device entry function to search for
 //
 // Returns:
@@ -19324,7 +19304,7 @@ func GetFuncBySymbol(symbolPtr unsafe.Pointer) (functionPtr Function, err error)
 // device functions by using static or hidden visibility attribute in the
 // respective translation units.
 //
-//   - kernelPtr: Returns the device kernel
+//   - kernelPtr: (result) Returns the device kernel
 //   - entryFuncAddr: Address of device entry function to search kernel for
 //
 // Returns:

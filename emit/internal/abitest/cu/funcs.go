@@ -13,8 +13,8 @@ import (
 //
 // Gets the string description of an error code.
 //
-//   - error: Error code to convert to string
-//   - pStr: Address of the string pointer.
+//   - error_: Error code to convert to string
+//   - pStr: (result) Address of the string pointer.
 func GetErrorString(error_ Result) (pStr string, err error) {
 	fnPtr, lerr := procGetErrorString.Addr()
 	if lerr != nil {
@@ -43,8 +43,8 @@ func GetErrorString(error_ Result) (pStr string, err error) {
 //
 // Gets the string representation of an error code enum name.
 //
-//   - error: Error code to convert to string
-//   - pStr: Address of the string pointer.
+//   - error_: Error code to convert to string
+//   - pStr: (result) Address of the string pointer.
 func GetErrorName(error_ Result) (pStr string, err error) {
 	fnPtr, lerr := procGetErrorName.Addr()
 	if lerr != nil {
@@ -143,7 +143,7 @@ func AbiFailAlias(result Result) error {
 // The fixture returns ordinal itself, and [ErrorInvalidValue]
 // when ordinal is 99.
 //
-//   - device: Returned device handle
+//   - device: (result) Returned device handle
 //   - ordinal: Device number to get handle for
 func DeviceGet(ordinal int32) (device Device, err error) {
 	fnPtr, lerr := procDeviceGet.Addr()
@@ -171,7 +171,7 @@ func DeviceGet(ordinal int32) (device Device, err error) {
 //
 // Create a CUDA context.
 //
-//   - pctx: Returned context handle of the new context
+//   - pctx: (result) Returned context handle of the new context
 //   - flags: Context creation flags
 //   - dev: Device to create context on
 func CtxCreate(flags uint32, dev Device) (pctx Context, err error) {
@@ -226,7 +226,7 @@ func CtxSetCurrent(ctx Context) (err error) {
 //
 // Return an UUID for the device.
 //
-//   - uuid: Returned UUID
+//   - uuid: (result) Returned UUID
 //   - dev: Device to get identifier string for
 func DeviceGetUuid(dev Device) (uuid Uuid, err error) {
 	fnPtr, lerr := procDeviceGetUuid.Addr()
@@ -254,8 +254,7 @@ func DeviceGetUuid(dev Device) (uuid Uuid, err error) {
 //
 // Returns an identifier string for the device.
 //
-//   - name: Returned identifier string for the device
-//   - len: Maximum length of string to store in name
+//   - name: (result) Returned identifier string for the device
 //   - dev: Device to get identifier string for
 func DeviceGetName(dev Device) (name string, err error) {
 	fnPtr, lerr := procDeviceGetName.Addr()
@@ -286,7 +285,7 @@ func DeviceGetName(dev Device) (name string, err error) {
 //
 // Computes the elapsed time between two events.
 //
-//   - pMilliseconds: Time between hStart and hEnd in ms
+//   - pMilliseconds: (result) Time between hStart and hEnd in ms
 //   - hStart: Starting event
 //   - hEnd: Ending event
 func EventElapsedTime(hStart Event, hEnd Event) (pMilliseconds float32, err error) {
@@ -318,7 +317,7 @@ func EventElapsedTime(hStart Event, hEnd Event) (pMilliseconds float32, err erro
 //
 // The fixture's handle is the FNV-1a hash of name xor hmod.
 //
-//   - hfunc: Returned function handle
+//   - hfunc: (result) Returned function handle
 //   - hmod: Module to retrieve function from
 //   - name: Name of function to retrieve
 func ModuleGetFunction(hmod Module, name string) (hfunc Function, err error) {
@@ -384,7 +383,7 @@ func MemPrefetchAsync(devPtr Deviceptr, count uint64, location MemLocation, flag
 //
 // Gets an interprocess memory handle for an existing device memory allocation.
 //
-//   - pHandle: Pointer to user allocated [IpcMemHandle] to return the handle in.
+//   - pHandle: (result) Pointer to user allocated [IpcMemHandle] to return the handle in.
 //   - dptr: Base pointer to previously allocated device memory
 func IpcGetMemHandle(dptr Deviceptr) (pHandle IpcMemHandle, err error) {
 	fnPtr, lerr := procIpcGetMemHandle.Addr()
@@ -412,9 +411,9 @@ func IpcGetMemHandle(dptr Deviceptr) (pHandle IpcMemHandle, err error) {
 //
 // Opens an interprocess memory handle exported from another process.
 //
-//   - pdptr: Returned device pointer
+//   - pdptr: (result) Returned device pointer
 //   - handle: [IpcMemHandle] to open
-//   - Flags: Flags for this operation. Must be specified as CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS
+//   - flags: Flags for this operation. Must be specified as CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS
 func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (pdptr Deviceptr, err error) {
 	fnPtr, lerr := procIpcOpenMemHandle.Addr()
 	if lerr != nil {
@@ -489,7 +488,7 @@ func AbiFloats(i0 int32, f0 float32, d0 float64, i1 int64, f1 float32, d1 float6
 //   - m: A mixed integer/float struct
 //   - v: A float-only struct
 //   - after: An integer after the structs
-//   - echo: Returned copy of m with every member doubled
+//   - echo: (result) Returned copy of m with every member doubled
 func AbiStructs(m AbiMixed, v AbiFloat3, after int32) (echo AbiMixed, err error) {
 	fnPtr, lerr := procAbiStructs.Addr()
 	if lerr != nil {
@@ -561,7 +560,6 @@ func AbiPointers(p unsafe.Pointer, cp unsafe.Pointer, slots *unsafe.Pointer, cou
 //
 //   - hStream: Stream to enqueue function call in
 //   - fn: The function to call once preceding stream operations are complete
-//   - userData: User-specified data to be passed to the function
 func LaunchHostFunc(hStream Stream, fn func()) (err error) {
 	fnPtr, lerr := procLaunchHostFunc.Addr()
 	if lerr != nil {
@@ -598,7 +596,6 @@ func LaunchHostFunc(hStream Stream, fn func()) (err error) {
 //
 //   - hStream: Stream to add callback to
 //   - callback: The function to call once preceding stream operations are complete
-//   - userData: User specified data to be passed to the callback function
 //   - flags: Reserved for future use, must be 0
 func StreamAddCallback(hStream Stream, callback func(hStream Stream, status Result), flags uint32) (err error) {
 	fnPtr, lerr := procStreamAddCallback.Addr()

@@ -9,11 +9,11 @@ import (
 	"unsafe"
 )
 
-// GetErrorName wraps cudaGetErrorName (symbol cudaGetErrorName, cuda_runtime_api.h).
+// GetErrorName wraps cudaGetErrorName (symbol cudaGetErrorName, cuda_runtime_api.h). It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why).
 //
 // Returns the string representation of an error code enum name.
 //
-//   - error: Error code to convert to string
+//   - error_: Error code to convert to string
 //
 // Returns:
 // char* pointer to a NULL-terminated string
@@ -32,11 +32,11 @@ func GetErrorName(error_ Error) (ret string) {
 	return
 }
 
-// GetErrorString wraps cudaGetErrorString (symbol cudaGetErrorString, cuda_runtime_api.h).
+// GetErrorString wraps cudaGetErrorString (symbol cudaGetErrorString, cuda_runtime_api.h). It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why).
 //
 // Returns the description string for an error code.
 //
-//   - error: Error code to convert to string
+//   - error_: Error code to convert to string
 //
 // Returns:
 // char* pointer to a NULL-terminated string
@@ -59,7 +59,7 @@ func GetErrorString(error_ Error) (ret string) {
 //
 // Returns the CUDA Runtime version.
 //
-//   - runtimeVersion: Returns the CUDA Runtime version.
+//   - runtimeVersion: (result) Returns the CUDA Runtime version.
 func RuntimeGetVersion() (runtimeVersion int32, err error) {
 	fnPtr, lerr := procRuntimeGetVersion.Addr()
 	if lerr != nil {
@@ -85,7 +85,7 @@ func RuntimeGetVersion() (runtimeVersion int32, err error) {
 //
 // Returns the number of compute-capable devices.
 //
-//   - count: Returns the number of devices with compute capability greater or equal to 2.0
+//   - count: (result) Returns the number of devices with compute capability greater or equal to 2.0
 func GetDeviceCount() (count int32, err error) {
 	fnPtr, lerr := procGetDeviceCount.Addr()
 	if lerr != nil {
@@ -138,7 +138,7 @@ func SetDevice(device int32) (err error) {
 //
 // Returns information about the compute-device.
 //
-//   - prop: Properties for the specified device
+//   - prop: (result) Properties for the specified device
 //   - device: Device number to get properties for
 func GetDeviceProperties(device int32) (prop DeviceProp, err error) {
 	fnPtr, lerr := procGetDeviceProperties.Addr()
@@ -190,7 +190,7 @@ func DeviceSynchronize() (err error) {
 //
 // Launches a device function.
 //
-//   - func: Device function symbol
+//   - func_: Device function symbol
 //   - gridDim: Grid dimentions
 //   - blockDim: Block dimentions
 //   - args: Arguments
@@ -229,7 +229,7 @@ func LaunchKernel(func_ unsafe.Pointer, gridDim Dim3, blockDim Dim3, args *unsaf
 //
 // Allocates logical 1D, 2D, or 3D memory objects on the device.
 //
-//   - pitchedDevPtr: Pointer to allocated pitched device memory
+//   - pitchedDevPtr: (result) Pointer to allocated pitched device memory
 //   - extent: Requested allocation size (width field in bytes)
 func Malloc3D(extent Extent) (pitchedDevPtr PitchedPtr, err error) {
 	fnPtr, lerr := procMalloc3D.Addr()
@@ -289,7 +289,7 @@ func Memset3D(pitchedDevPtr PitchedPtr, value int32, extent Extent) (err error) 
 //
 // Opens an interprocess memory handle exported from another process.
 //
-//   - devPtr: Returned device pointer
+//   - devPtr: (result) Returned device pointer
 //   - handle: cudaIpcMemHandle to open
 //   - flags: Flags for this operation. Must be specified as cudaIpcMemLazyEnablePeerAccess
 func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (devPtr unsafe.Pointer, err error) {
@@ -316,7 +316,7 @@ func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (devPtr unsafe.Pointer,
 	return
 }
 
-// CreateChannelDesc wraps cudaCreateChannelDesc (symbol cudaCreateChannelDesc, cuda_runtime_api.h).
+// CreateChannelDesc wraps cudaCreateChannelDesc (symbol cudaCreateChannelDesc, cuda_runtime_api.h). It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why).
 //
 // Returns a channel descriptor using the specified format.
 //
@@ -353,7 +353,6 @@ func CreateChannelDesc(x int32, y int32, z int32, w int32, f ChannelFormatKind) 
 //
 //   - stream: Stream to enqueue function call in
 //   - fn: The function to call once preceding stream operations are complete
-//   - userData: User-specified data to be passed to the function
 func LaunchHostFunc(stream Stream, fn func()) (err error) {
 	fnPtr, lerr := procLaunchHostFunc.Addr()
 	if lerr != nil {
@@ -389,7 +388,6 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 //
 //   - stream: Stream to add callback to
 //   - callback: The function to call once preceding stream operations are complete
-//   - userData: User specified data to be passed to the callback function
 //   - flags: Reserved for future use, must be 0
 func StreamAddCallback(stream Stream, callback func(stream Stream, status Error), flags uint32) (err error) {
 	fnPtr, lerr := procStreamAddCallback.Addr()
@@ -419,7 +417,7 @@ func StreamAddCallback(stream Stream, callback func(stream Stream, status Error)
 	return
 }
 
-// AbiMakeDim3 wraps cudaAbiMakeDim3 (symbol cudaAbiMakeDim3, cuda_runtime_api.h).
+// AbiMakeDim3 wraps cudaAbiMakeDim3 (symbol cudaAbiMakeDim3, cuda_runtime_api.h). It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why).
 //
 // Fixture: a struct returned in registers.
 func AbiMakeDim3(x uint32, y uint32, z uint32) (ret Dim3) {
@@ -440,7 +438,7 @@ func AbiMakeDim3(x uint32, y uint32, z uint32) (ret Dim3) {
 	return
 }
 
-// AbiScale wraps cudaAbiScale (symbol cudaAbiScale, cuda_runtime_api.h).
+// AbiScale wraps cudaAbiScale (symbol cudaAbiScale, cuda_runtime_api.h). It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why).
 //
 // Fixture: a double result from mixed arguments.
 func AbiScale(f float32, n int32, d float64) (ret float64) {
@@ -460,7 +458,7 @@ func AbiScale(f float32, n int32, d float64) (ret float64) {
 	return
 }
 
-// AbiHalf wraps cudaAbiHalf (symbol cudaAbiHalf, cuda_runtime_api.h).
+// AbiHalf wraps cudaAbiHalf (symbol cudaAbiHalf, cuda_runtime_api.h). It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why).
 //
 // Fixture: a float result.
 func AbiHalf(f float32) (ret float32) {
@@ -478,7 +476,7 @@ func AbiHalf(f float32) (ret float32) {
 	return
 }
 
-// AbiNegate wraps cudaAbiNegate (symbol cudaAbiNegate, cuda_runtime_api.h).
+// AbiNegate wraps cudaAbiNegate (symbol cudaAbiNegate, cuda_runtime_api.h). It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why).
 //
 // Fixture: a plain int result.
 func AbiNegate(v int32) (ret int32) {
