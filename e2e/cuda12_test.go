@@ -5,13 +5,12 @@
 package e2e
 
 import (
-	"errors"
 	"math"
-	"runtime"
 	"testing"
 	"time"
 	"unsafe"
 
+	"github.com/cugen/cugen/e2e/cudatest"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/cudart"
 )
@@ -61,37 +60,10 @@ DONE:
 }
 `
 
-// gpu12 locks the goroutine to its OS thread, makes device 0's primary
-// context current on it and returns a cleanup; it skips without a GPU.
+// gpu12 makes device 0's primary context current on a locked thread.
 func gpu12(t testing.TB) (cu.Device, func()) {
 	t.Helper()
-	runtime.LockOSThread()
-	if err := cu.Init(0); err != nil {
-		runtime.UnlockOSThread()
-		if errors.Is(err, cu.ErrorNoDevice) {
-			t.Skipf("no CUDA device: %v", err)
-		}
-		var le interface{ Unwrap() error }
-		if !errors.As(err, &le) {
-			t.Skipf("no CUDA driver: %v", err)
-		}
-		t.Skipf("cuInit: %v", err)
-	}
-	dev, err := cu.DeviceGet(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, err := cu.DevicePrimaryCtxRetain(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cu.CtxSetCurrent(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return dev, func() {
-		cu.DevicePrimaryCtxRelease(dev)
-		runtime.UnlockOSThread()
-	}
+	return cudatest.Device0(t)
 }
 
 // loadPTX JIT-compiles the test's PTX and returns its functions.

@@ -1,12 +1,10 @@
 package e2e
 
 import (
-	"os"
-	"os/exec"
-	"strings"
 	"testing"
 
 	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ctxdemo"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 )
 
@@ -16,23 +14,8 @@ import (
 // the library reports the mode and the kernel, copies and synchronisation
 // through the per-thread default stream give the right result.
 func TestPerThreadDefaultStream(t *testing.T) {
-	if os.Getenv(ffi.DefaultStreamEnv) != "per-thread" {
-		exe, err := os.Executable()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command(exe, "-test.run=^TestPerThreadDefaultStream$", "-test.v", "-test.count=1")
-		cmd.Env = append(os.Environ(), ffi.DefaultStreamEnv+"=per-thread")
-		out, err := cmd.CombinedOutput()
-		for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-			t.Log("child: " + l)
-		}
-		if err != nil {
-			t.Fatalf("per-thread default stream run failed: %v", err)
-		}
-		if strings.Contains(string(out), "--- SKIP") {
-			t.Skip("skipped in the child (see its log)")
-		}
+	if !ctxdemo.IsChild(t) {
+		ctxdemo.RunChild(t, ffi.DefaultStreamEnv+"=per-thread")
 		return
 	}
 	_, done := gpu12(t)

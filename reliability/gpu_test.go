@@ -4,10 +4,10 @@ package reliability
 
 import (
 	"errors"
-	"runtime"
 	"testing"
 	"unsafe"
 
+	"github.com/cugen/cugen/e2e/cudatest"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/cudart"
 )
@@ -35,30 +35,10 @@ const storePTX = `
 }
 `
 
-// gpu initializes the driver on a locked OS thread and makes device 0's
-// primary context current; it skips where there is no device.
+// gpu makes device 0's primary context current on a locked thread.
 func gpu(t *testing.T) (cu.Device, func()) {
 	t.Helper()
-	runtime.LockOSThread()
-	if err := cu.Init(0); err != nil {
-		runtime.UnlockOSThread()
-		t.Skipf("no CUDA device: %v", err)
-	}
-	dev, err := cu.DeviceGet(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, err := cu.DevicePrimaryCtxRetain(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cu.CtxSetCurrent(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return dev, func() {
-		cu.DevicePrimaryCtxRelease(dev)
-		runtime.UnlockOSThread()
-	}
+	return cudatest.Device0(t)
 }
 
 // TestIllegalAddress: a kernel stores to address 0, then to an address

@@ -17,61 +17,14 @@ package reliability
 
 import (
 	"os"
-	"os/exec"
-	"strings"
 	"testing"
+
+	"github.com/cugen/cugen/ffi/ctxdemo"
 )
 
-// childEnv names the test a re-executed test binary runs as a child.
-const childEnv = "CUGEN_RELIABILITY_CHILD"
-
-// isChild reports whether this process is the child of the running test.
-func isChild(t *testing.T) bool {
-	return os.Getenv(childEnv) == t.Name()
-}
-
-// runChild re-executes the test binary for t alone with the environment
-// changed by env ("NAME=value" sets, "NAME=" unsets) and fails t unless the
-// child passes. It returns the child's output.
-func runChild(t *testing.T, env ...string) string {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.v", "-test.count=1")
-	cmd.Env = childEnviron(append([]string{childEnv + "=" + t.Name()}, env...))
-	out, err := cmd.CombinedOutput()
-	text := string(out)
-	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
-		t.Log("child: " + l)
-	}
-	if err != nil {
-		t.Fatalf("child process failed (%v): a panic or a crash is a failure of this test", err)
-	}
-	if strings.Contains(text, "--- SKIP") {
-		t.Skip("the child skipped")
-	}
-	if !strings.Contains(text, "--- PASS: "+t.Name()) {
-		t.Fatalf("child did not run %s", t.Name())
-	}
-	return text
-}
-
-func childEnviron(env []string) []string {
-	set := map[string]string{}
-	var order []string
-	for _, kv := range append(os.Environ(), env...) {
-		k, v, _ := strings.Cut(kv, "=")
-		if _, ok := set[k]; !ok {
-			order = append(order, k)
-		}
-		set[k] = v
-	}
-	var out []string
-	for _, k := range order {
-		if v := set[k]; v != "" {
-			out = append(out, k+"="+v)
-		}
-	}
-	return out
-}
+// isChild and runChild are ffi/ctxdemo's fresh-process helpers.
+func isChild(t *testing.T) bool                   { return ctxdemo.IsChild(t) }
+func runChild(t *testing.T, env ...string) string { t.Helper(); return ctxdemo.RunChild(t, env...) }
 
 // needLibs skips t unless CUGEN_LIBCUDA and CUGEN_LIBCUDART name existing
 // files, and returns them.

@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/cugen/cugen/parser"
@@ -52,15 +50,7 @@ func cmdDiff(args []string, stdout, stderr io.Writer) error {
 // a header set that exists only on another machine).
 func parseHeaders(arg, lockPath string, stderr io.Writer) (*ir.API, error) {
 	if file, ok := strings.CutPrefix(arg, "ir:"); ok {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			return nil, err
-		}
-		api := new(ir.API)
-		if err := json.Unmarshal(b, api); err != nil {
-			return nil, fmt.Errorf("cugen: %s: %w", file, err)
-		}
-		return api, nil
+		return readIR(file)
 	}
 	var dir, set string
 	if name, ok := strings.CutPrefix(arg, "set:"); ok {

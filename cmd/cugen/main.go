@@ -179,13 +179,9 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 		// Emitting from a saved IR lets a machine without a toolkit's
 		// headers (13.0 lives only on the GPU machine) regenerate its
 		// packages after an emit change; the IR is never committed.
-		b, err := os.ReadFile(*irFile)
-		if err != nil {
+		var err error
+		if api, err = readIR(*irFile); err != nil {
 			return err
-		}
-		api = new(ir.API)
-		if err := json.Unmarshal(b, api); err != nil {
-			return fmt.Errorf("cugen: %s: %w", *irFile, err)
 		}
 		origin = *originFlag
 	} else {
@@ -319,4 +315,17 @@ func modulePath(gomod []byte) string {
 		}
 	}
 	return ""
+}
+
+// readIR reads an IR saved by cugen ir.
+func readIR(file string) (*ir.API, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	api := new(ir.API)
+	if err := json.Unmarshal(b, api); err != nil {
+		return nil, fmt.Errorf("cugen: %s: %w", file, err)
+	}
+	return api, nil
 }

@@ -36,15 +36,16 @@ type API struct {
 	ErrInvalidDevice  error // cudart.ErrorInvalidDevice
 }
 
-const childEnv = "CUGEN_CTXDEMO_CHILD"
+// childEnv names the test a re-executed test binary runs (RunChild).
+const childEnv = "CUGEN_TEST_CHILD"
 
 // Run is the seed's program, step by step, asserting what the original C++
 // program shows on a GPU machine. "Nothing initialised yet" is only true in
 // a fresh process, so Run re-executes the test binary for the test named
 // t.Name() and checks the child's verdict; test order cannot break it.
 func Run(t *testing.T, api API) {
-	if os.Getenv(childEnv) == "" {
-		runChild(t)
+	if !IsChild(t) {
+		RunChild(t)
 		return
 	}
 	runtime.LockOSThread() // the context belongs to this OS thread
@@ -175,16 +176,26 @@ func RunPerThread(t *testing.T, api API) {
 	}
 }
 
-// runChild re-executes this test binary for t alone, with childEnv set, and
-// fails or skips as the child did.
-func runChild(t *testing.T) {
+// IsChild reports whether this process is the fresh child that [RunChild]
+// started for the running test t.
+func IsChild(t *testing.T) bool {
+	return os.Getenv(childEnv) == t.Name()
+}
+
+// RunChild re-executes the test binary for t alone, with the environment
+// changed by env ("NAME=value" sets, "NAME=" unsets), relays the child's
+// output to t's log and fails t unless the child passes (it skips t if the
+// child skipped). Tests that need a process in which CUDA was never
+// initialised, or another library, run their body when IsChild(t) and call
+// RunChild otherwise. It returns the child's output.
+func RunChild(t *testing.T, env ...string) string {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatalf("cannot re-execute the test binary: %v", err)
 	}
 	cmd := exec.Command(exe, "-test.run=^"+t.Name()+"$", "-test.v", "-test.count=1")
-	cmd.Env = append(os.Environ(), childEnv+"=1")
+	cmd.Env = childEnviron(append([]string{childEnv + "=" + t.Name()}, env...))
 	out, err := cmd.CombinedOutput()
 	text := string(out)
 	for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
@@ -192,12 +203,33 @@ func runChild(t *testing.T) {
 	}
 	switch {
 	case err != nil:
-		t.Fatalf("the demo failed in a fresh process: %v", err)
+		t.Fatalf("the fresh process failed (%v): a panic or a crash is a failure of this test", err)
 	case strings.Contains(text, "--- SKIP"):
 		t.Skip(skipReason(text))
-	case !strings.Contains(text, "--- PASS"):
-		t.Fatalf("the fresh process ran no test")
+	case !strings.Contains(text, "--- PASS: "+t.Name()):
+		t.Fatalf("the fresh process did not run %s", t.Name())
 	}
+	return text
+}
+
+// childEnviron applies env to this process's environment; "NAME=" unsets.
+func childEnviron(env []string) []string {
+	set := map[string]string{}
+	var order []string
+	for _, kv := range append(os.Environ(), env...) {
+		k, v, _ := strings.Cut(kv, "=")
+		if _, ok := set[k]; !ok {
+			order = append(order, k)
+		}
+		set[k] = v
+	}
+	var out []string
+	for _, k := range order {
+		if v := set[k]; v != "" {
+			out = append(out, k+"="+v)
+		}
+	}
+	return out
 }
 
 // skipReason is the child's last log line before its "--- SKIP" line
