@@ -18,6 +18,7 @@ const (
 	roleString                     // const char *: Go string, NUL-terminated copy
 	roleStruct                     // struct by value: f.Struct
 	roleOut                        // documented output: a result
+	roleOutAligned                 // an output whose C alignment Go cannot give a variable (CUtensorMap, 64)
 	roleOutString                  // const char ** output: a string result
 	roleOutBuffer                  // char * + length output: a string result
 	roleBufferLen                  // the length that goes with roleOutBuffer
@@ -31,6 +32,7 @@ type param struct {
 	role   paramRole
 	goType jen.Code // Go parameter or result type
 	cb     *callback
+	align  int64 // roleOutAligned: the C alignment
 }
 
 // callback describes a C callback typedef turned into a Go func type.
@@ -93,6 +95,11 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 			} else {
 				p.role = roleOut
 				p.goType = m.goType(elem)
+				if r := m.record(elem); r != nil && r.Align > m.recordGoAlign(r) {
+					p.role = roleOutAligned
+					p.align = r.Align
+					m.audit = append(m.audit, fmt.Sprintf("layout %s.%s: written to a %d-byte aligned buffer, then copied to the result (Go aligns variables to at most 8)", f.Name, p.c.Name, r.Align))
+				}
 			}
 			m.audit = append(m.audit, fmt.Sprintf("out %s.%s: result (%s)", f.Name, p.c.Name, p.c.Why))
 		case t.Kind == ir.Pointer && t.Elem != nil && t.Elem.Kind == ir.Int && t.Elem.Size == 1 && t.Elem.Const:
@@ -307,7 +314,7 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 	for _, p := range ps {
 		switch p.role {
 		case roleUserData, roleBufferLen:
-		case roleOut, roleOutString, roleOutBuffer:
+		case roleOut, roleOutAligned, roleOutString, roleOutBuffer:
 			results = append(results, jen.Id(p.goName).Add(p.goType))
 		default:
 			goParams = append(goParams, jen.Id(p.goName).Add(p.goType))
@@ -342,6 +349,16 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 			body = append(body, jen.Var().Id(p.goName+"C").Uintptr())
 		case roleOutBuffer:
 			body = append(body, jen.Var().Id(p.goName+"Buf").Index(jen.Lit(stringBufferLen)).Byte())
+		case roleOutAligned:
+			// Stack copies move a stack by a multiple of its page-aligned
+			// size, so the alignment computed here survives them.
+			buf := p.goName + "Buf"
+			body = append(body,
+				jen.Var().Id(buf).Index(jen.Qual("unsafe", "Sizeof").Call(jen.Id(p.goName)).Op("+").Lit(int(p.align))).Byte(),
+				jen.Id(p.goName+"P").Op(":=").Qual("unsafe", "Add").Call(
+					jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id(buf)),
+					jen.Parens(jen.Lit(int(p.align)).Op("-").Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id(buf))).Op("%").Lit(int(p.align))).Op("%").Lit(int(p.align))),
+			)
 		case roleCallback:
 			body = append(body,
 				jen.Id("cbAddr").Op(":=").Id(trampolineName(p.cb)).Call(),
@@ -377,6 +394,10 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 		case roleOut:
 			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Add(v)))))
 			keepAlive = append(keepAlive, jen.Op("&").Add(v))
+		case roleOutAligned:
+			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Id(p.goName+"P"))))
+			keepAlive = append(keepAlive, jen.Op("&").Id(p.goName+"Buf"))
+			post = append(post, jen.Id(p.goName).Op("=").Op("*").Parens(jen.Op("*").Add(p.goType)).Call(jen.Id(p.goName+"P")))
 		case roleOutString:
 			tmp := p.goName + "C"
 			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id(tmp)))))
@@ -432,7 +453,7 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 	var args []jen.Code
 	for _, p := range ps {
 		switch p.role {
-		case roleUserData, roleBufferLen, roleOut, roleOutString, roleOutBuffer:
+		case roleUserData, roleBufferLen, roleOut, roleOutAligned, roleOutString, roleOutBuffer:
 		default:
 			args = append(args, jen.Id(p.goName))
 		}
@@ -440,7 +461,7 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 	var resTypes []jen.Code
 	for _, p := range ps {
 		switch p.role {
-		case roleOut, roleOutString, roleOutBuffer:
+		case roleOut, roleOutAligned, roleOutString, roleOutBuffer:
 			resTypes = append(resTypes, p.goType)
 		}
 	}
@@ -496,7 +517,7 @@ func wrapperDoc(doc string, ps []*param) string {
 			case p.role == roleUserData || p.role == roleBufferLen:
 				skipping = true
 				continue
-			case p.role == roleOut || p.role == roleOutString || p.role == roleOutBuffer:
+			case p.role == roleOut || p.role == roleOutAligned || p.role == roleOutString || p.role == roleOutBuffer:
 				line = `\param ` + p.goName + " - (result) " + strings.TrimSpace(t[len(m[0]):])
 			case p.goName != p.c.Name:
 				line = `\param ` + p.goName + " - " + strings.TrimSpace(t[len(m[0]):])

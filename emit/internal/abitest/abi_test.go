@@ -706,3 +706,24 @@ func BenchmarkCall(b *testing.B) {
 		}
 	})
 }
+
+// TestAlignedOut: a struct output whose C alignment (64, like CUtensorMap)
+// exceeds what Go gives a variable reaches C at a 64-byte aligned address
+// (the fixture fails otherwise) and comes back intact, without allocating.
+func TestAlignedOut(t *testing.T) {
+	need(t)
+	for seed := uint64(0); seed < 64; seed++ { // varied stack depths and offsets
+		out, err := cu.AbiAlignedOut(seed)
+		if err != nil {
+			t.Fatalf("seed %d: %v (the fixture saw an unaligned pointer)", seed, err)
+		}
+		for i, w := range out.Words {
+			if w != seed+uint64(i) {
+				t.Fatalf("seed %d: words[%d] = %d", seed, i, w)
+			}
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { cu.AbiAlignedOut(7) }); n != 0 {
+		t.Errorf("AbiAlignedOut: %v allocs, want 0", n)
+	}
+}

@@ -127,6 +127,12 @@ CUresult cuAbiIntegers(signed char i8, unsigned char u8, short i16, unsigned sho
 
 CUresult cuAbiFail(CUresult result) { return result; }
 
+CUresult cuAbiAlignedOut(CUabiAligned *out, unsigned long long seed) {
+	if ((uintptr_t)out % 64 != 0) return CUDA_ERROR_INVALID_VALUE;
+	for (int i = 0; i < 16; i++) out->words[i] = seed + i;
+	return CUDA_SUCCESS;
+}
+
 CUresult cuDeviceGet(CUdevice *device, int ordinal) {
 	if (!device || ordinal == 99) return CUDA_ERROR_INVALID_VALUE;
 	*device = ordinal;

@@ -167,6 +167,19 @@ CUresult CUDAAPI cuAbiIntegers(signed char i8, unsigned char u8, short i16, unsi
  */
 CUresult CUDAAPI cuAbiFail(CUresult result);
 
+/** Like CUtensorMap: a struct whose C alignment (64) exceeds any Go variable's. */
+typedef struct CUabiAligned_st {
+    unsigned long long words[16];
+} __attribute__((aligned(64))) CUabiAligned;
+
+/**
+ * \brief Fills an aligned struct; fails unless \p out is 64-byte aligned
+ *
+ * \param out - Returned struct, words[i] = seed + i
+ * \param seed - First value
+ */
+CUresult CUDAAPI cuAbiAlignedOut(CUabiAligned *out, unsigned long long seed);
+
 /**
  * \brief Returns a handle to a compute device
  *

@@ -25566,8 +25566,10 @@ func TensorMapEncodeTiled(tensorDataType TensorMapDataType, tensorRank uint32, g
 		err = lerr
 		return
 	}
+	var tensorMapBuf [unsafe.Sizeof(tensorMap) + 64]byte
+	tensorMapP := unsafe.Add(unsafe.Pointer(&tensorMapBuf), (64-uintptr(unsafe.Pointer(&tensorMapBuf))%64)%64)
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&tensorMap)))
+	frame.Int(uintptr(tensorMapP))
 	frame.Int(uintptr(tensorDataType))
 	frame.Int(uintptr(tensorRank))
 	frame.Int(uintptr(unsafe.Pointer(globalAddress)))
@@ -25580,7 +25582,7 @@ func TensorMapEncodeTiled(tensorDataType TensorMapDataType, tensorRank uint32, g
 	frame.Int(uintptr(l2Promotion))
 	frame.Int(uintptr(oobFill))
 	ffi.Call(fnPtr, &frame)
-	runtime.KeepAlive(&tensorMap)
+	runtime.KeepAlive(&tensorMapBuf)
 	runtime.KeepAlive(globalAddress)
 	runtime.KeepAlive(globalDim)
 	runtime.KeepAlive(globalStrides)
@@ -25594,6 +25596,7 @@ func TensorMapEncodeTiled(tensorDataType TensorMapDataType, tensorRank uint32, g
 		err = ffi.Fail(&errTensorMapEncodeTiled, rc)
 		return
 	}
+	tensorMap = *(*TensorMap)(tensorMapP)
 	return
 }
 
@@ -25755,8 +25758,10 @@ func TensorMapEncodeIm2col(tensorDataType TensorMapDataType, tensorRank uint32, 
 		err = lerr
 		return
 	}
+	var tensorMapBuf [unsafe.Sizeof(tensorMap) + 64]byte
+	tensorMapP := unsafe.Add(unsafe.Pointer(&tensorMapBuf), (64-uintptr(unsafe.Pointer(&tensorMapBuf))%64)%64)
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&tensorMap)))
+	frame.Int(uintptr(tensorMapP))
 	frame.Int(uintptr(tensorDataType))
 	frame.Int(uintptr(tensorRank))
 	frame.Int(uintptr(unsafe.Pointer(globalAddress)))
@@ -25772,7 +25777,7 @@ func TensorMapEncodeIm2col(tensorDataType TensorMapDataType, tensorRank uint32, 
 	frame.Int(uintptr(l2Promotion))
 	frame.Int(uintptr(oobFill))
 	ffi.Call(fnPtr, &frame)
-	runtime.KeepAlive(&tensorMap)
+	runtime.KeepAlive(&tensorMapBuf)
 	runtime.KeepAlive(globalAddress)
 	runtime.KeepAlive(globalDim)
 	runtime.KeepAlive(globalStrides)
@@ -25787,6 +25792,7 @@ func TensorMapEncodeIm2col(tensorDataType TensorMapDataType, tensorRank uint32, 
 		err = ffi.Fail(&errTensorMapEncodeIm2col, rc)
 		return
 	}
+	tensorMap = *(*TensorMap)(tensorMapP)
 	return
 }
 

@@ -25919,8 +25919,10 @@ func TensorMapEncodeTiled(tensorDataType TensorMapDataType, tensorRank uint32, g
 		err = lerr
 		return
 	}
+	var tensorMapBuf [unsafe.Sizeof(tensorMap) + 128]byte
+	tensorMapP := unsafe.Add(unsafe.Pointer(&tensorMapBuf), (128-uintptr(unsafe.Pointer(&tensorMapBuf))%128)%128)
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&tensorMap)))
+	frame.Int(uintptr(tensorMapP))
 	frame.Int(uintptr(tensorDataType))
 	frame.Int(uintptr(tensorRank))
 	frame.Int(uintptr(unsafe.Pointer(globalAddress)))
@@ -25933,7 +25935,7 @@ func TensorMapEncodeTiled(tensorDataType TensorMapDataType, tensorRank uint32, g
 	frame.Int(uintptr(l2Promotion))
 	frame.Int(uintptr(oobFill))
 	ffi.Call(fnPtr, &frame)
-	runtime.KeepAlive(&tensorMap)
+	runtime.KeepAlive(&tensorMapBuf)
 	runtime.KeepAlive(globalAddress)
 	runtime.KeepAlive(globalDim)
 	runtime.KeepAlive(globalStrides)
@@ -25947,6 +25949,7 @@ func TensorMapEncodeTiled(tensorDataType TensorMapDataType, tensorRank uint32, g
 		err = ffi.Fail(&errTensorMapEncodeTiled, rc)
 		return
 	}
+	tensorMap = *(*TensorMap)(tensorMapP)
 	return
 }
 
@@ -26137,8 +26140,10 @@ func TensorMapEncodeIm2col(tensorDataType TensorMapDataType, tensorRank uint32, 
 		err = lerr
 		return
 	}
+	var tensorMapBuf [unsafe.Sizeof(tensorMap) + 128]byte
+	tensorMapP := unsafe.Add(unsafe.Pointer(&tensorMapBuf), (128-uintptr(unsafe.Pointer(&tensorMapBuf))%128)%128)
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&tensorMap)))
+	frame.Int(uintptr(tensorMapP))
 	frame.Int(uintptr(tensorDataType))
 	frame.Int(uintptr(tensorRank))
 	frame.Int(uintptr(unsafe.Pointer(globalAddress)))
@@ -26154,7 +26159,7 @@ func TensorMapEncodeIm2col(tensorDataType TensorMapDataType, tensorRank uint32, 
 	frame.Int(uintptr(l2Promotion))
 	frame.Int(uintptr(oobFill))
 	ffi.Call(fnPtr, &frame)
-	runtime.KeepAlive(&tensorMap)
+	runtime.KeepAlive(&tensorMapBuf)
 	runtime.KeepAlive(globalAddress)
 	runtime.KeepAlive(globalDim)
 	runtime.KeepAlive(globalStrides)
@@ -26169,6 +26174,7 @@ func TensorMapEncodeIm2col(tensorDataType TensorMapDataType, tensorRank uint32, 
 		err = ffi.Fail(&errTensorMapEncodeIm2col, rc)
 		return
 	}
+	tensorMap = *(*TensorMap)(tensorMapP)
 	return
 }
 
@@ -26358,8 +26364,10 @@ func TensorMapEncodeIm2colWide(tensorDataType TensorMapDataType, tensorRank uint
 		err = lerr
 		return
 	}
+	var tensorMapBuf [unsafe.Sizeof(tensorMap) + 128]byte
+	tensorMapP := unsafe.Add(unsafe.Pointer(&tensorMapBuf), (128-uintptr(unsafe.Pointer(&tensorMapBuf))%128)%128)
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&tensorMap)))
+	frame.Int(uintptr(tensorMapP))
 	frame.Int(uintptr(tensorDataType))
 	frame.Int(uintptr(tensorRank))
 	frame.Int(uintptr(unsafe.Pointer(globalAddress)))
@@ -26376,7 +26384,7 @@ func TensorMapEncodeIm2colWide(tensorDataType TensorMapDataType, tensorRank uint
 	frame.Int(uintptr(l2Promotion))
 	frame.Int(uintptr(oobFill))
 	ffi.Call(fnPtr, &frame)
-	runtime.KeepAlive(&tensorMap)
+	runtime.KeepAlive(&tensorMapBuf)
 	runtime.KeepAlive(globalAddress)
 	runtime.KeepAlive(globalDim)
 	runtime.KeepAlive(globalStrides)
@@ -26389,6 +26397,7 @@ func TensorMapEncodeIm2colWide(tensorDataType TensorMapDataType, tensorRank uint
 		err = ffi.Fail(&errTensorMapEncodeIm2colWide, rc)
 		return
 	}
+	tensorMap = *(*TensorMap)(tensorMapP)
 	return
 }
 

@@ -136,6 +136,37 @@ func AbiFailAlias(result Result) error {
 	return AbiFail(result)
 }
 
+// AbiAlignedOut wraps cuAbiAlignedOut (symbol cuAbiAlignedOut, cuda.h).
+//
+// Fills an aligned struct; fails unless out is 64-byte aligned.
+//
+//   - out: (result) Returned struct, words[i] = seed + i
+//   - seed: First value
+func AbiAlignedOut(seed uint64) (out AbiAligned, err error) {
+	fnPtr, lerr := procAbiAlignedOut.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	var outBuf [unsafe.Sizeof(out) + 64]byte
+	outP := unsafe.Add(unsafe.Pointer(&outBuf), (64-uintptr(unsafe.Pointer(&outBuf))%64)%64)
+	var frame ffi.Frame
+	frame.Int(uintptr(outP))
+	frame.Int(uintptr(seed))
+	ffi.Call(fnPtr, &frame)
+	runtime.KeepAlive(&outBuf)
+	if ferr := frame.Err(); ferr != nil {
+		err = ferr
+		return
+	}
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errAbiAlignedOut, rc)
+		return
+	}
+	out = *(*AbiAligned)(outP)
+	return
+}
+
 // DeviceGet wraps cuDeviceGet (symbol cuDeviceGet, cuda.h).
 //
 // Returns a handle to a compute device.

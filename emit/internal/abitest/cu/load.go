@@ -22,6 +22,7 @@ var (
 	procGetErrorName      = lib.NewProc("cuGetErrorName", "")
 	procAbiIntegers       = lib.NewProc("cuAbiIntegers", "")
 	procAbiFail           = lib.NewProc("cuAbiFail", "")
+	procAbiAlignedOut     = lib.NewProc("cuAbiAlignedOut", "")
 	procDeviceGet         = lib.NewProc("cuDeviceGet", "")
 	procCtxCreate         = lib.NewProc("cuCtxCreate_v2", "")
 	procCtxSetCurrent     = lib.NewProc("cuCtxSetCurrent", "")
@@ -41,7 +42,7 @@ var (
 )
 
 // procs lists every procedure, for the symbol-resolution test.
-var procs = []*ffi.Proc{procGetErrorString, procGetErrorName, procAbiIntegers, procAbiFail, procDeviceGet, procCtxCreate, procCtxSetCurrent, procDeviceGetUuid, procDeviceGetName, procEventElapsedTime, procModuleGetFunction, procMemPrefetchAsync, procIpcGetMemHandle, procIpcOpenMemHandle, procAbiFloats, procAbiStructs, procAbiPointers, procLaunchHostFunc, procStreamAddCallback, procCtxSynchronize}
+var procs = []*ffi.Proc{procGetErrorString, procGetErrorName, procAbiIntegers, procAbiFail, procAbiAlignedOut, procDeviceGet, procCtxCreate, procCtxSetCurrent, procDeviceGetUuid, procDeviceGetName, procEventElapsedTime, procModuleGetFunction, procMemPrefetchAsync, procIpcGetMemHandle, procIpcOpenMemHandle, procAbiFloats, procAbiStructs, procAbiPointers, procLaunchHostFunc, procStreamAddCallback, procCtxSynchronize}
 
 // One error cache per function, so a repeated failure does not allocate.
 var (
@@ -49,6 +50,7 @@ var (
 	errGetErrorName      = ffi.ErrCache{Func: "cuGetErrorName"}
 	errAbiIntegers       = ffi.ErrCache{Func: "cuAbiIntegers"}
 	errAbiFail           = ffi.ErrCache{Func: "cuAbiFail"}
+	errAbiAlignedOut     = ffi.ErrCache{Func: "cuAbiAlignedOut"}
 	errDeviceGet         = ffi.ErrCache{Func: "cuDeviceGet"}
 	errCtxCreate         = ffi.ErrCache{Func: "cuCtxCreate"}
 	errCtxSetCurrent     = ffi.ErrCache{Func: "cuCtxSetCurrent"}

@@ -50,6 +50,13 @@ type AbiFloat3 struct {
 	Z float32
 }
 
+// AbiAligned is the C struct CUabiAligned (cuda.h, 128 bytes).
+//
+// Like CUtensorMap: a struct whose C alignment (64) exceeds any Go variable's.
+type AbiAligned struct {
+	Words [16]uint64
+}
+
 // Layout guards: an index out of range here means the Go layout of a type
 // no longer matches the C layout it was generated from. Regenerate.
 func _() {
@@ -69,4 +76,6 @@ func _() {
 	_ = x[unsafe.Offsetof(AbiFloat3{}.Y)-4]
 	_ = x[unsafe.Offsetof(AbiFloat3{}.Z)-8]
 	_ = x[unsafe.Sizeof(AbiFloat3{})-12]
+	_ = x[unsafe.Offsetof(AbiAligned{}.Words)-0]
+	_ = x[unsafe.Sizeof(AbiAligned{})-128]
 }
