@@ -12,18 +12,18 @@ import (
 type paramRole int
 
 const (
-	roleValue     paramRole = iota // integer, enum, handle: f.Int
-	roleFloat                      // float/double: f.Float32/64
-	rolePointer                    // Go pointer or unsafe.Pointer: f.Int + KeepAlive
-	roleString                     // const char *: Go string, NUL-terminated copy
-	roleStruct                     // struct by value: f.Struct
-	roleOut                        // documented output: a result
-	roleOutAligned                 // an output whose C alignment Go cannot give a variable (CUtensorMap, 64)
-	roleOutString                  // const char ** output: a string result
-	roleOutBuffer                  // char * + length output: a string result
-	roleBufferLen                  // the length that goes with roleOutBuffer
-	roleCallback                   // one-shot Go func through the handle table
-	roleUserData                   // the void * paired with roleCallback
+	roleValue      paramRole = iota // integer, enum, handle: f.Int
+	roleFloat                       // float/double: f.Float32/64
+	rolePointer                     // Go pointer or unsafe.Pointer: f.Int + KeepAlive
+	roleString                      // const char *: Go string, NUL-terminated copy
+	roleStruct                      // struct by value: f.Struct
+	roleOut                         // documented output: a result
+	roleOutAligned                  // an output whose C alignment Go cannot give a variable (CUtensorMap, 64)
+	roleOutString                   // const char ** output: a string result
+	roleOutBuffer                   // char * + length output: a string result
+	roleBufferLen                   // the length that goes with roleOutBuffer
+	roleCallback                    // one-shot Go func through the handle table
+	roleUserData                    // the void * paired with roleCallback
 )
 
 type param struct {
