@@ -261,6 +261,25 @@ func BenchmarkLaunchEmpty(b *testing.B) {
 	})
 }
 
+// BenchmarkLaunchLoopInC launches the empty kernel b.N times from one C
+// loop inside this Go process: the launch rate of a Go process without a
+// Go-to-C transition per launch, to tell the transition's cost from the
+// process's (see BENCHMARKS.md).
+func BenchmarkLaunchLoopInC(b *testing.B) {
+	_, done := gpu12(b)
+	defer done()
+	mod, _, empty := loadPTX(b)
+	defer cu.ModuleUnload(mod)
+	cgoOpen(b)
+	run(b, "cloop", func(b *testing.B) {
+		b.ResetTimer()
+		if r := cgoshim.LaunchLoop(uintptr(empty), b.N); r != 0 {
+			b.Fatal(r)
+		}
+		cu.CtxSynchronize()
+	})
+}
+
 // BenchmarkMemcpy256MB copies 256 MB from pinned host memory to the device
 // with cudaMemcpy (MB/s in the output is the bandwidth).
 func BenchmarkMemcpy256MB(b *testing.B) {

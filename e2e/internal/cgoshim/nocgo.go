@@ -20,3 +20,4 @@ func MemcpyHtoD(dst uint64, src unsafe.Pointer, n uint64) int32  { return -1 }
 func LaunchEmpty(f uintptr) int32                                { return -1 }
 func GetDevice() (int32, int32)                                  { return 0, -1 }
 func Memcpy(dst, src unsafe.Pointer, n uint64, kind int32) int32 { return -1 }
+func LaunchLoop(f uintptr, n int) int32                          { return -1 }

@@ -41,6 +41,13 @@ static int shim_cuLaunchKernel(void *f, void *stream) {
 	return p_cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, stream, NULL, NULL);
 }
 static int shim_cudaGetDevice(int *d) { return p_cudaGetDevice(d); }
+static int shim_launch_loop(void *f, long n) {
+	for (long i = 0; i < n; i++) {
+		int r = p_cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL);
+		if (r) return r;
+	}
+	return 0;
+}
 static int shim_cudaMemcpy(void *dst, const void *src, size_t n, int kind) { return p_cudaMemcpy(dst, src, n, kind); }
 */
 import "C"
@@ -94,6 +101,13 @@ func MemcpyHtoD(dst uint64, src unsafe.Pointer, n uint64) int32 {
 func LaunchEmpty(f uintptr) int32 {
 	// f is a C pointer (a CUfunction), never Go memory.
 	return int32(C.shim_cuLaunchKernel(*(*unsafe.Pointer)(unsafe.Pointer(&f)), nil))
+}
+
+// LaunchLoop launches a parameterless kernel n times from one C loop, so a
+// Go process's launch rate can be measured without a Go-to-C transition per
+// launch.
+func LaunchLoop(f uintptr, n int) int32 {
+	return int32(C.shim_launch_loop(*(*unsafe.Pointer)(unsafe.Pointer(&f)), C.long(n)))
 }
 
 // GetDevice is cudaGetDevice through cgo.
