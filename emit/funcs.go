@@ -12,18 +12,19 @@ import (
 type paramRole int
 
 const (
-	roleValue      paramRole = iota // integer, enum, handle: f.Int
-	roleFloat                       // float/double: f.Float32/64
-	rolePointer                     // Go pointer or unsafe.Pointer: f.Int + KeepAlive
-	roleString                      // const char *: Go string, NUL-terminated copy
-	roleStruct                      // struct by value: f.Struct
-	roleOut                         // documented output: a result
-	roleOutAligned                  // an output whose C alignment Go cannot give a variable (CUtensorMap, 64)
-	roleOutString                   // const char ** output: a string result
-	roleOutBuffer                   // char * + length output: a string result
-	roleBufferLen                   // the length that goes with roleOutBuffer
-	roleCallback                    // one-shot Go func through the handle table
-	roleUserData                    // the void * paired with roleCallback
+	roleValue        paramRole = iota // integer, enum, handle: f.Int
+	roleFloat                         // float/double: f.Float32/64
+	rolePointer                       // Go pointer or unsafe.Pointer: f.Int + KeepAlive
+	roleString                        // const char *: Go string, NUL-terminated copy
+	roleStruct                        // struct by value: f.Struct
+	roleOut                           // documented output: a result
+	roleOutAligned                    // an output whose C alignment Go cannot give a variable (CUtensorMap, 64)
+	roleOutString                     // const char ** output: a string result
+	roleOutBuffer                     // char * + length output: a string result
+	roleBufferLen                     // the length that goes with roleOutBuffer
+	roleCallback                      // Go func through the handle table (one-shot or registered)
+	roleCallbackSync                  // Go func held in a CallbackSlot during the call
+	roleUserData                      // the void * paired with roleCallback
 )
 
 type param struct {
@@ -40,7 +41,8 @@ type callback struct {
 	typedef string // C typedef name, e.g. CUhostFn
 	goFunc  jen.Code
 	sig     *ir.Signature
-	user    int // index of the userData parameter in sig
+	user    int  // index of the userData parameter in sig; -1: none (a synchronous callback)
+	once    bool // the handle is deleted by the callback's one call
 }
 
 // skipped records functions not bound, with the reason.
@@ -74,6 +76,8 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 		ps[i] = &param{c: f.Params[i], goName: goParamName(f.Params[i].Name)}
 	}
 	_, oneShot := oneShotCallbacks[f.Name]
+	_, registered := registeredCallbacks[f.Name]
+	_, synchronous := synchronousCallbacks[f.Name]
 	for i, p := range ps {
 		t := p.c.Type
 		rt := m.resolve(t)
@@ -107,13 +111,24 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 			p.goType = jen.String()
 		case rt.Kind == ir.FuncPtr:
 			cb := m.callbackOf(t)
-			if oneShot && cb != nil && cb.user >= 0 && i+1 < len(ps) && m.isVoidPtr(ps[i+1].c.Type) {
+			switch {
+			case (oneShot || registered) && cb != nil && cb.user >= 0 && m.userDataParam(ps, i) >= 0:
+				cb.once = oneShot
 				p.role = roleCallback
 				p.cb = cb
 				p.goType = cb.goFunc
-				ps[i+1].role = roleUserData
-				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: Go func through one static trampoline and ffi's handle table (%s)", f.Name, p.c.Name, oneShotCallbacks[f.Name]))
-			} else {
+				ps[m.userDataParam(ps, i)].role = roleUserData
+				why := oneShotCallbacks[f.Name]
+				if registered {
+					why = "registered until " + registeredCallbacks[f.Name] + ", which releases its handle"
+				}
+				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: Go func through one static trampoline and ffi's handle table (%s)", f.Name, p.c.Name, why))
+			case synchronous && cb != nil && cb.user < 0:
+				p.role = roleCallbackSync
+				p.cb = cb
+				p.goType = cb.goFunc
+				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: Go func held in an ffi.CallbackSlot during the call (%s)", f.Name, p.c.Name, synchronousCallbacks[f.Name]))
+			default:
 				p.role = roleValue
 				p.goType = m.goType(t)
 				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: C function pointer parameter (not a one-shot callback; make one with ffi.Callback)", f.Name, p.c.Name))
@@ -145,6 +160,20 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 	return ps, nil
 }
 
+// userDataParam is the index of the void * parameter that carries the
+// userData of the callback parameter at i: the one right after it
+// (cuLaunchHostFunc), else the one right before it (cuUserObjectCreate); -1
+// if neither.
+func (m *model) userDataParam(ps []*param, i int) int {
+	if i+1 < len(ps) && m.isVoidPtr(ps[i+1].c.Type) {
+		return i + 1
+	}
+	if i > 0 && m.isVoidPtr(ps[i-1].c.Type) && ps[i-1].c.Direction != ir.Out {
+		return i - 1
+	}
+	return -1
+}
+
 func isLengthParam(p ir.Param) bool {
 	n := strings.ToLower(p.Name)
 	return p.Type.Kind != ir.Pointer && (n == "len" || n == "length" || n == "buflen" || n == "size")
@@ -166,18 +195,35 @@ func (m *model) callbackOf(t *ir.Type) *callback {
 		return nil
 	}
 	cb := &callback{typedef: t.Name, sig: rt.Func, user: -1}
+	// userData is the void * parameter named so, or the only void * one
+	// (cudaAsyncCallback leaves its parameters unnamed).
+	voids := 0
+	for i, p := range rt.Func.Params {
+		if m.isVoidPtr(p.Type) {
+			voids++
+			if cb.user < 0 && strings.Contains(strings.ToLower(p.Name), "data") {
+				cb.user = i
+			}
+		}
+	}
+	if cb.user < 0 && voids == 1 {
+		for i, p := range rt.Func.Params {
+			if m.isVoidPtr(p.Type) {
+				cb.user = i
+			}
+		}
+	}
 	var params []jen.Code
 	for i, p := range rt.Func.Params {
-		if m.isVoidPtr(p.Type) && cb.user < 0 && strings.Contains(strings.ToLower(p.Name), "data") {
-			cb.user = i
+		if i == cb.user {
 			continue
 		}
 		params = append(params, jen.Id(goParamName(p.Name)).Add(m.goType(p.Type)))
 	}
-	if rt.Func.Result.Kind != ir.Void {
-		return nil // only void callbacks go through the handle table
-	}
 	cb.goFunc = jen.Func().Params(params...)
+	if rt.Func.Result.Kind != ir.Void {
+		cb.goFunc = jen.Func().Params(params...).Add(m.goType(rt.Func.Result))
+	}
 	return cb
 }
 
@@ -199,7 +245,7 @@ func (m *model) genFuncs(f *jen.File) error {
 					layoutOrder = append(layoutOrder, p.c.Type)
 				}
 			}
-			if p.role == roleCallback && callbacks[p.cb.typedef] == nil {
+			if (p.role == roleCallback || p.role == roleCallbackSync) && callbacks[p.cb.typedef] == nil {
 				callbacks[p.cb.typedef] = p.cb
 				cbOrder = append(cbOrder, p.cb.typedef)
 			}
@@ -215,6 +261,10 @@ func (m *model) genFuncs(f *jen.File) error {
 	}
 	for _, name := range cbOrder {
 		m.genTrampoline(f, callbacks[name])
+	}
+	if m.usesRegistry {
+		f.Comment("callbackRegistry holds the handles of registered callbacks until they are unregistered.")
+		f.Var().Id("callbackRegistry").Qual(FFIPath, "Registry")
 	}
 	return nil
 }
@@ -244,9 +294,10 @@ func (m *model) genLayout(f *jen.File, t *ir.Type) {
 
 func trampolineName(cb *callback) string { return "trampoline" + goName(cb.typedef) }
 
-// genTrampoline emits the one C entry point for a callback typedef: it finds
-// the Go func by the handle C hands back as userData, releases the handle
-// (the callback is one-shot) and calls the func.
+// genTrampoline emits the one C entry point for a callback typedef. With a
+// userData parameter it finds the Go func by the handle C hands back there
+// (Use deletes a one-shot handle); without one (a synchronous callback) it
+// takes the func from the typedef's CallbackSlot.
 func (m *model) genTrampoline(f *jen.File, cb *callback) {
 	name := trampolineName(cb)
 	var cparams, args []jen.Code
@@ -261,18 +312,37 @@ func (m *model) genTrampoline(f *jen.File, cb *callback) {
 	goFn := "fn" + goName(cb.typedef)
 	f.Commentf("%s is the C address of %sGo, created once: purego allows 2000", name, name)
 	f.Comment("callbacks per process, so every call shares it and finds its Go func")
-	f.Comment("through the handle passed as userData.")
+	if cb.user >= 0 {
+		f.Comment("through the handle passed as userData.")
+	} else {
+		f.Commentf("in %s, held by the call that passes it.", slotName(cb))
+		f.Var().Id(slotName(cb)).Qual(FFIPath, "CallbackSlot")
+	}
 	f.Var().Id(name).Op("=").Qual("sync", "OnceValue").Call(jen.Func().Params().Uintptr().Block(
 		jen.Return(jen.Qual(FFIPath, "Callback").Call(jen.Id(name + "Go"))),
 	))
-	f.Func().Id(name+"Go").Params(cparams...).Block(
-		jen.Id("hdl").Op(":=").Qual(FFIPath, "Handle").Call(jen.Id(fmt.Sprintf("a%d", cb.user))),
-		jen.List(jen.Id(goFn), jen.Id("_")).Op(":=").Id("hdl").Dot("Value").Call().Assert(cb.goFunc),
-		jen.Id("hdl").Dot("Delete").Call(),
-		jen.If(jen.Id(goFn).Op("!=").Nil()).Block(jen.Id(goFn).Call(args...)),
-	)
+	var lookup jen.Code
+	if cb.user >= 0 {
+		lookup = jen.List(jen.Id(goFn), jen.Id("_")).Op(":=").Qual(FFIPath, "Handle").Call(jen.Id(fmt.Sprintf("a%d", cb.user))).Dot("Use").Call().Assert(cb.goFunc)
+	} else {
+		lookup = jen.List(jen.Id(goFn), jen.Id("_")).Op(":=").Id(slotName(cb)).Dot("Value").Call().Assert(cb.goFunc)
+	}
+	if cb.sig.Result.Kind == ir.Void {
+		f.Func().Id(name+"Go").Params(cparams...).Block(
+			lookup,
+			jen.If(jen.Id(goFn).Op("!=").Nil()).Block(jen.Id(goFn).Call(args...)),
+		)
+	} else {
+		f.Func().Id(name+"Go").Params(cparams...).Uintptr().Block(
+			lookup,
+			jen.If(jen.Id(goFn).Op("==").Nil()).Block(jen.Return(jen.Lit(0))),
+			jen.Return(jen.Uintptr().Call(jen.Id(goFn).Call(args...))),
+		)
+	}
 	f.Line()
 }
+
+func slotName(cb *callback) string { return "slot" + goName(cb.typedef) }
 
 // fromUintptr converts a register value back to the Go type of t.
 func (m *model) fromUintptr(t *ir.Type, v jen.Code) jen.Code {
@@ -339,9 +409,30 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 		body = append(body, jen.If(jen.Id("lerr").Op("!=").Nil()).Block(fail))
 	}
 	// Everything that calls a function is prepared before the Frame gets its
-	// first stack address (see the stack invariant on ffi.Frame).
+	// first stack address (see the stack invariant on ffi.Frame). A function
+	// that takes a Go callback may run Go code on this goroutine during the
+	// C call (C calls back on the calling thread), which can move the stack:
+	// its Frame and outputs live on the heap instead.
+	heap := hasCallback(ps)
 	for _, p := range ps {
 		v := jen.Id(p.goName)
+		switch {
+		case !heap:
+		case p.role == roleOut:
+			body = append(body, jen.Id(p.goName+"P").Op(":=").New(p.goType),
+				jen.Qual(FFIPath, "Escape").Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(p.goName+"P"))))
+		case p.role == roleOutString:
+			body = append(body, jen.Id(p.goName+"C").Op(":=").New(jen.Uintptr()),
+				jen.Qual(FFIPath, "Escape").Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(p.goName+"C"))))
+		case p.role == roleOutBuffer:
+			body = append(body, jen.Id(p.goName+"Buf").Op(":=").New(jen.Index(jen.Lit(stringBufferLen)).Byte()),
+				jen.Qual(FFIPath, "Escape").Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(p.goName+"Buf"))))
+		case p.role == rolePointer:
+			body = append(body, jen.Qual(FFIPath, "Escape").Call(jen.Qual("unsafe", "Pointer").Call(v)))
+		}
+		if heap && (p.role == roleOut || p.role == roleOutString || p.role == roleOutBuffer) {
+			continue
+		}
 		switch p.role {
 		case roleString:
 			body = append(body, jen.Id(p.goName+"C").Op(":=").Qual(FFIPath, "CString").Call(v))
@@ -360,13 +451,29 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 					jen.Parens(jen.Lit(int(p.align)).Op("-").Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id(buf))).Op("%").Lit(int(p.align))).Op("%").Lit(int(p.align))),
 			)
 		case roleCallback:
+			newHandle := "NewHandle"
+			if p.cb.once {
+				newHandle = "NewHandleOnce"
+			}
 			body = append(body,
 				jen.Id("cbAddr").Op(":=").Id(trampolineName(p.cb)).Call(),
-				jen.Id("hdl").Op(":=").Qual(FFIPath, "NewHandle").Call(v),
+				jen.Id("hdl").Op(":=").Qual(FFIPath, newHandle).Call(v),
+			)
+		case roleCallbackSync:
+			body = append(body,
+				jen.Id("cbAddr").Op(":=").Id(trampolineName(p.cb)).Call(),
+				jen.Id(slotName(p.cb)).Dot("Hold").Call(v),
+				jen.Defer().Id(slotName(p.cb)).Dot("Release").Call(),
 			)
 		}
 	}
-	body = append(body, jen.Var().Id("frame").Qual(FFIPath, "Frame"))
+	frameRef := jen.Op("&").Id("frame")
+	if heap {
+		body = append(body, jen.Id("frame").Op(":=").Qual(FFIPath, "NewHeapFrame").Call())
+		frameRef = jen.Id("frame")
+	} else {
+		body = append(body, jen.Var().Id("frame").Qual(FFIPath, "Frame"))
+	}
 	if r := m.record(fn.Result); r != nil && cResult != nil {
 		body = append(body, jen.Id("frame").Dot("StructResult").Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id("ret")), jen.Op("&").Id(layoutVar(m.typeName(fn.Result.Name)))))
 	}
@@ -392,6 +499,12 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 			body = append(body, jen.Id("frame").Dot("Struct").Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Add(v)), jen.Op("&").Id(layoutVar(m.typeName(m.structRef(p.c.Type))))))
 			keepAlive = append(keepAlive, jen.Op("&").Add(v))
 		case roleOut:
+			if heap {
+				body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(p.goName+"P")))))
+				keepAlive = append(keepAlive, jen.Id(p.goName+"P"))
+				post = append(post, jen.Id(p.goName).Op("=").Op("*").Id(p.goName+"P"))
+				break
+			}
 			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Add(v)))))
 			keepAlive = append(keepAlive, jen.Op("&").Add(v))
 		case roleOutAligned:
@@ -400,25 +513,35 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 			post = append(post, jen.Id(p.goName).Op("=").Op("*").Parens(jen.Op("*").Add(p.goType)).Call(jen.Id(p.goName+"P")))
 		case roleOutString:
 			tmp := p.goName + "C"
+			if heap {
+				body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(tmp)))))
+				keepAlive = append(keepAlive, jen.Id(tmp))
+				post = append(post, jen.Id(p.goName).Op("=").Qual(FFIPath, "GoString").Call(jen.Op("*").Id(tmp)))
+				break
+			}
 			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id(tmp)))))
 			keepAlive = append(keepAlive, jen.Op("&").Id(tmp))
 			post = append(post, jen.Id(p.goName).Op("=").Qual(FFIPath, "GoString").Call(jen.Id(tmp)))
 		case roleOutBuffer:
 			buf := p.goName + "Buf"
 			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id(buf).Index(jen.Lit(0))))))
-			keepAlive = append(keepAlive, jen.Op("&").Id(buf))
+			if heap {
+				keepAlive = append(keepAlive, jen.Id(buf))
+			} else {
+				keepAlive = append(keepAlive, jen.Op("&").Id(buf))
+			}
 			post = append(post, jen.Id(p.goName).Op("=").Qual(FFIPath, "GoStringN").Call(jen.Id(buf).Index(jen.Op(":"))))
 		case roleBufferLen:
 			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Lit(stringBufferLen)))
-		case roleCallback:
+		case roleCallback, roleCallbackSync:
 			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Id("cbAddr")))
 		case roleUserData:
 			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Id("hdl"))))
 		}
 	}
-	body = append(body, jen.Qual(FFIPath, "Call").Call(jen.Id("fnPtr"), jen.Op("&").Id("frame")))
+	body = append(body, jen.Qual(FFIPath, "Call").Call(jen.Id("fnPtr"), frameRef))
 	frameFail := []jen.Code{}
-	if hasCallback(ps) {
+	if hasHandle(ps) {
 		frameFail = append(frameFail, jen.Id("hdl").Dot("Delete").Call())
 	}
 	if errRes {
@@ -429,7 +552,7 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 	for _, k := range keepAlive {
 		body = append(body, jen.Qual("runtime", "KeepAlive").Call(k))
 	}
-	hasCB := hasCallback(ps)
+	hasCB := hasHandle(ps)
 	body = append(body, post0)
 	switch {
 	case errRes:
@@ -445,6 +568,7 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 		body = append(body, jen.Id("frame").Dot("RetStruct").Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id("ret")), jen.Op("&").Id(layoutVar(m.typeName(cResult.Name)))))
 	}
 	body = append(body, post...)
+	body = append(body, m.registryStmts(fn, ps)...)
 	body = append(body, jen.Return())
 	f.Func().Id(name).Params(goParams...).Params(results...).Block(body...)
 	f.Line()
@@ -485,9 +609,57 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 	}
 }
 
-func hasCallback(ps []*param) bool {
+// registryStmts keeps a registered callback's handle until its unregister
+// call: the register wrapper adds it under the registration handle C
+// returned, the unregister wrapper removes (and deletes) it.
+func (m *model) registryStmts(fn *ir.Function, ps []*param) []jen.Code {
+	if _, ok := registeredCallbacks[fn.Name]; ok && hasHandle(ps) {
+		for _, p := range ps {
+			if p.role == roleOut {
+				m.usesRegistry = true
+				return []jen.Code{jen.Id("callbackRegistry").Dot("Add").Call(jen.Uintptr().Call(jen.Id(p.goName)), jen.Id("hdl"))}
+			}
+		}
+	}
+	for reg, unreg := range registeredCallbacks {
+		if unreg != fn.Name {
+			continue
+		}
+		var key string // the C type of the registration handle
+		for _, g := range m.funcs {
+			if g.Name == reg {
+				for _, p := range g.Params {
+					if p.Direction == ir.Out && p.Type.Elem != nil {
+						key = p.Type.Elem.Name
+					}
+				}
+			}
+		}
+		for _, p := range ps {
+			if key != "" && p.c.Type.Name == key && p.role == roleValue {
+				m.usesRegistry = true
+				return []jen.Code{jen.Id("callbackRegistry").Dot("Remove").Call(jen.Uintptr().Call(jen.Id(p.goName)))}
+			}
+		}
+	}
+	return nil
+}
+
+// hasHandle reports whether the wrapper makes an ffi.Handle (a callback
+// with userData), which a failed call must delete.
+func hasHandle(ps []*param) bool {
 	for _, p := range ps {
 		if p.role == roleCallback {
+			return true
+		}
+	}
+	return false
+}
+
+// hasCallback reports whether the wrapper passes a Go callback to C.
+func hasCallback(ps []*param) bool {
+	for _, p := range ps {
+		if p.role == roleCallback || p.role == roleCallbackSync {
 			return true
 		}
 	}

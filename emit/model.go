@@ -37,8 +37,9 @@ type model struct {
 	macros  []*ir.Macro
 	reached map[string]bool
 
-	audit   []string // lines for the audit file
-	skipped map[*ir.Function]string
+	audit        []string // lines for the audit file
+	usesRegistry bool     // a registered callback needs callbackRegistry
+	skipped      map[*ir.Function]string
 }
 
 // builtinTypedefs are C typedefs that become Go's own types: they name a

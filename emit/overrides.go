@@ -21,3 +21,23 @@ var oneShotCallbacks = map[string]string{
 // followed by its length (cuDeviceGetName, cuDeviceGetPCIBusId, ...): device
 // names and PCI bus ids are far shorter.
 const stringBufferLen = 256
+
+// registeredCallbacks are functions that register a callback until an
+// explicit unregister call, mapped to that unregister function. The wrapper
+// keeps the Go func's handle in the package's ffi.Registry under the
+// registration handle C returns; the unregister wrapper deletes it.
+var registeredCallbacks = map[string]string{
+	"cuDeviceRegisterAsyncNotification":   "cuDeviceUnregisterAsyncNotification",
+	"cudaDeviceRegisterAsyncNotification": "cudaDeviceUnregisterAsyncNotification",
+	"cuLogsRegisterCallback":              "cuLogsUnregisterCallback",
+	"cudaLogsRegisterCallback":            "cudaLogsUnregisterCallback",
+}
+
+// synchronousCallbacks are functions that call their callback only while
+// they run, on the calling thread, and give it no userData: the Go func is
+// held in an ffi.CallbackSlot for the call (calls are serialised per
+// callback type).
+var synchronousCallbacks = map[string]string{
+	"cuOccupancyMaxPotentialBlockSize":          "the block-size-to-shared-memory function is called during the computation",
+	"cuOccupancyMaxPotentialBlockSizeWithFlags": "the block-size-to-shared-memory function is called during the computation",
+}

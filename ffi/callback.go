@@ -5,6 +5,7 @@ package ffi
 import (
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/ebitengine/purego"
 )
@@ -31,6 +32,38 @@ type handleSlot struct {
 	v    any
 	gen  uint32
 	live bool
+	once bool // deleted by its first Use
+}
+
+// NewHandleOnce is NewHandle for a callback C calls exactly once (a host
+// function, a stream callback): the first Use deletes it.
+func NewHandleOnce(v any) Handle {
+	h := NewHandle(v)
+	handles.mu.Lock()
+	if s := h.slot(); s != nil {
+		s.once = true
+	}
+	handles.mu.Unlock()
+	return h
+}
+
+// Use returns h's value, as Value does, and deletes h if it was made by
+// NewHandleOnce. Trampolines call it: one code path for one-shot and
+// registered callbacks.
+func (h Handle) Use() any {
+	handles.mu.Lock()
+	defer handles.mu.Unlock()
+	s := h.slot()
+	if s == nil {
+		return nil
+	}
+	v := s.v
+	if s.once {
+		s.v, s.live, s.once = nil, false, false
+		handles.free = append(handles.free, uint32(h)-1)
+		handles.live--
+	}
+	return v
 }
 
 // NewHandle stores v and returns its handle. The handle stays valid until
@@ -86,7 +119,7 @@ func (h Handle) Delete() {
 	if s == nil {
 		return
 	}
-	s.v, s.live = nil, false // drop the reference so the value can be collected
+	s.v, s.live, s.once = nil, false, false // drop the reference so the value can be collected
 	handles.free = append(handles.free, uint32(h)-1)
 	handles.live--
 }
@@ -111,4 +144,77 @@ var callbacksMade atomic.Int64
 func Callback(fn any) uintptr {
 	callbacksMade.Add(1)
 	return purego.NewCallback(fn)
+}
+
+// Registry keeps the handles of callbacks that stay registered until an
+// explicit unregister call (cuDeviceRegisterAsyncNotification,
+// cuLogsRegisterCallback), keyed by the registration handle C returns.
+// The generated unregister wrapper removes the entry, which deletes the
+// handle: registering and unregistering in a loop leaves the table bounded.
+type Registry struct {
+	m sync.Map // uintptr -> Handle
+}
+
+// Add records h as the callback of registration key.
+func (r *Registry) Add(key uintptr, h Handle) { r.m.Store(key, h) }
+
+// Remove deletes the handle registered under key, if any.
+func (r *Registry) Remove(key uintptr) {
+	if h, ok := r.m.LoadAndDelete(key); ok {
+		h.(Handle).Delete()
+	}
+}
+
+// CallbackSlot holds the Go func of a callback that C calls synchronously,
+// during the call that passes it, and that has no userData to carry a
+// Handle (cuOccupancyMaxPotentialBlockSize's block-size-to-shared-memory
+// function). Hold takes the slot for the duration of that call, so such
+// calls are serialised per callback type.
+type CallbackSlot struct {
+	mu sync.Mutex
+	v  atomic.Value
+}
+
+// Hold locks the slot and stores v for the trampoline.
+func (s *CallbackSlot) Hold(v any) {
+	s.mu.Lock()
+	s.v.Store(&v)
+}
+
+// Release clears the slot and unlocks it.
+func (s *CallbackSlot) Release() {
+	var none any
+	s.v.Store(&none)
+	s.mu.Unlock()
+}
+
+// Value is the func stored by Hold, or nil.
+func (s *CallbackSlot) Value() any {
+	if p, ok := s.v.Load().(*any); ok {
+		return *p
+	}
+	return nil
+}
+
+// escapeSink makes Escape's argument escape (see Escape).
+var escapeSink atomic.Pointer[byte]
+
+// NewHeapFrame returns a Frame on the heap, for a call during which C may
+// run Go code on the calling goroutine (see Escape): a Frame on the stack
+// could move while the trampoline still holds its address.
+//
+//go:noinline
+func NewHeapFrame() *Frame {
+	f := new(Frame)
+	Escape(unsafe.Pointer(f))
+	return f
+}
+
+// Escape makes the compiler keep p's referent on the heap: a wrapper whose C
+// function may run Go code on the calling goroutine (a callback on the
+// calling thread) can see that goroutine's stack move, so memory C holds
+// during the call must not live on it. It stores nothing lasting.
+func Escape(p unsafe.Pointer) {
+	escapeSink.Store((*byte)(p))
+	escapeSink.Store(nil)
 }

@@ -130,3 +130,40 @@ func TestHandleConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestHandleOnceAndRegistry(t *testing.T) {
+	before := ffi.LiveHandles()
+	h := ffi.NewHandleOnce("once")
+	if v := h.Use(); v != "once" {
+		t.Fatalf("Use = %v", v)
+	}
+	if v := h.Use(); v != nil {
+		t.Fatalf("second Use of a once handle = %v, want nil", v)
+	}
+	p := ffi.NewHandle("kept")
+	if p.Use() != "kept" || p.Use() != "kept" {
+		t.Fatal("Use deleted a plain handle")
+	}
+	var r ffi.Registry
+	r.Add(0x1234, p)
+	r.Remove(0x1234)
+	r.Remove(0x1234) // twice: nothing
+	if p.Value() != nil {
+		t.Fatal("Registry.Remove left the handle")
+	}
+	if ffi.LiveHandles() != before {
+		t.Fatalf("live handles %d, want %d", ffi.LiveHandles(), before)
+	}
+	var s ffi.CallbackSlot
+	if s.Value() != nil {
+		t.Fatal("empty slot has a value")
+	}
+	s.Hold(42)
+	if s.Value() != 42 {
+		t.Fatalf("slot value %v", s.Value())
+	}
+	s.Release()
+	if s.Value() != nil {
+		t.Fatal("released slot has a value")
+	}
+}

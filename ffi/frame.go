@@ -46,6 +46,12 @@ import (
 //     heap objects so the collector keeps them, stack objects so the
 //     compiler does not reuse their slots while C uses them.
 //
+// The invariant fails if C runs Go code on the calling goroutine during the
+// call: a callback made on the calling thread (cuOccupancyMaxPotentialBlockSize
+// calls its block-size function before it returns) runs on the goroutine's
+// stack and may grow it, moving everything on it. Wrappers that pass a Go
+// callback therefore use [NewHeapFrame] and heap outputs ([Escape]).
+//
 // # Capacity
 //
 // A Frame has room for every CUDA signature: 16 stack words, where the

@@ -727,3 +727,81 @@ func TestAlignedOut(t *testing.T) {
 		t.Errorf("AbiAlignedOut: %v allocs, want 0", n)
 	}
 }
+
+// TestRegisteredCallbacks: a callback registered until its unregister call
+// runs every time C fires it, with C's arguments; unregistering releases
+// its handle, so a thousand register/unregister rounds leave the table as
+// it was.
+func TestRegisteredCallbacks(t *testing.T) {
+	need(t)
+	before := ffi.LiveHandles()
+	var got []uint64
+	h, err := cu.DeviceRegisterAsyncNotification(0, func(info *cu.AsyncNotificationInfo, cb cu.AsyncCallbackHandle) {
+		got = append(got, info.BytesOverBudget)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []uint64{7, 1 << 40} {
+		if err := cu.AbiFireAsync(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(got) != 2 || got[0] != 7 || got[1] != 1<<40 {
+		t.Fatalf("the registered callback saw %v, want [7 %d]", got, uint64(1<<40))
+	}
+	if err := cu.DeviceUnregisterAsyncNotification(0, h); err != nil {
+		t.Fatal(err)
+	}
+	cu.AbiFireAsync(9)
+	if len(got) != 2 {
+		t.Fatalf("an unregistered callback ran: %v", got)
+	}
+	for i := 0; i < 1000; i++ {
+		h, err := cu.DeviceRegisterAsyncNotification(0, func(*cu.AsyncNotificationInfo, cu.AsyncCallbackHandle) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cu.DeviceUnregisterAsyncNotification(0, h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := ffi.LiveHandles(); n != before {
+		t.Fatalf("live handles %d after register/unregister rounds, want %d", n, before)
+	}
+}
+
+// TestSynchronousCallback: a callback without userData that C calls during
+// the call (cuOccupancyMaxPotentialBlockSize's shared-memory function) runs
+// the Go func given to that call, also from several goroutines at once.
+func TestSynchronousCallback(t *testing.T) {
+	need(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 200; i++ {
+				seen := 0
+				sum, best, err := cu.OccupancyMaxPotentialBlockSize(0, func(block int32) uint64 {
+					seen++
+					return uint64(1000*g + 256 - int(block)) // least memory at 128 threads
+				}, 0, 0)
+				if err != nil {
+					errs <- err
+					return
+				}
+				if want := int32(3*(1000*g+256) - 32 - 64 - 128); seen != 3 || sum != want || best != 128 {
+					errs <- fmt.Errorf("goroutine %d: calls %d, sum %d (want %d), best %d", g, seen, sum, want, best)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}

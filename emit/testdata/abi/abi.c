@@ -474,3 +474,55 @@ void cudaAbiRecord(long long v) {
 	reset();
 	puti(v);
 }
+
+// ---- registered and synchronous callbacks ----
+
+struct CUasyncCallbackEntry_st {
+	CUasyncCallback fn;
+	void *userData;
+	int live;
+};
+static struct CUasyncCallbackEntry_st asyncEntries[4096];
+
+CUresult cuDeviceRegisterAsyncNotification(CUdevice device, CUasyncCallback callbackFunc, void *userData, CUasyncCallbackHandle *callback) {
+	(void)device;
+	for (int i = 0; i < 4096; i++) {
+		if (!asyncEntries[i].live) {
+			asyncEntries[i] = (struct CUasyncCallbackEntry_st){callbackFunc, userData, 1};
+			*callback = &asyncEntries[i];
+			return CUDA_SUCCESS;
+		}
+	}
+	return CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cuDeviceUnregisterAsyncNotification(CUdevice device, CUasyncCallbackHandle callback) {
+	(void)device;
+	if (!callback || !callback->live) return CUDA_ERROR_INVALID_VALUE;
+	callback->live = 0;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuAbiFireAsync(unsigned long long bytes) {
+	for (int i = 0; i < 4096; i++) {
+		if (asyncEntries[i].live) {
+			CUasyncNotificationInfo info = {1, bytes};
+			asyncEntries[i].fn(&info, asyncEntries[i].userData, &asyncEntries[i]);
+		}
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit) {
+	(void)func; (void)dynamicSMemSize; (void)blockSizeLimit;
+	size_t sum = 0, best = (size_t)-1;
+	int bestBlock = 0;
+	for (int b = 32; b <= 128; b *= 2) {
+		size_t s = blockSizeToDynamicSMemSize(b);
+		sum += s;
+		if (s < best) { best = s; bestBlock = b; }
+	}
+	*minGridSize = (int)sum;
+	*blockSize = bestBlock;
+	return CUDA_SUCCESS;
+}

@@ -315,6 +315,54 @@ CUresult CUDAAPI cuAbiPointers(void *p, const void *cp, void **slots, unsigned i
  */
 CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);
 
+/* Registered callbacks: kept until unregistered. */
+typedef struct CUasyncCallbackEntry_st *CUasyncCallbackHandle;
+typedef struct CUasyncNotificationInfo_st {
+    int type;
+    unsigned long long bytesOverBudget;
+} CUasyncNotificationInfo;
+typedef void (*CUasyncCallback)(CUasyncNotificationInfo *info, void *userData, CUasyncCallbackHandle callback);
+
+/**
+ * \brief Registers \p callbackFunc until ::cuDeviceUnregisterAsyncNotification
+ *
+ * \param device - Device
+ * \param callbackFunc - The function to register
+ * \param userData - Passed to the function
+ * \param callback - Returned handle of the registration
+ */
+CUresult CUDAAPI cuDeviceRegisterAsyncNotification(CUdevice device, CUasyncCallback callbackFunc, void *userData, CUasyncCallbackHandle *callback);
+
+/**
+ * \brief Unregisters a callback
+ *
+ * \param device - Device
+ * \param callback - The registration to end
+ */
+CUresult CUDAAPI cuDeviceUnregisterAsyncNotification(CUdevice device, CUasyncCallbackHandle callback);
+
+/**
+ * \brief Fixture: calls every registered callback with \p bytes, on this thread
+ *
+ * \param bytes - bytesOverBudget of the notification
+ */
+CUresult CUDAAPI cuAbiFireAsync(unsigned long long bytes);
+
+/* A synchronous callback without userData. */
+typedef size_t (CUDA_CB *CUoccupancyB2DSize)(int blockSize);
+
+/**
+ * \brief Fixture: calls \p blockSizeToDynamicSMemSize for 32, 64 and 128 threads
+ *
+ * \param minGridSize - Returned sum of the three shared memory sizes
+ * \param blockSize - Returned block size with the least shared memory
+ * \param func - Kernel (unused)
+ * \param blockSizeToDynamicSMemSize - Shared memory for a block size
+ * \param dynamicSMemSize - Unused
+ * \param blockSizeLimit - Unused
+ */
+CUresult CUDAAPI cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit);
+
 /**
  * \brief Add a callback to a compute stream
  *

@@ -5842,7 +5842,6 @@ func MemAllocManaged(bytesize uint64, flags uint32) (dptr Deviceptr, err error) 
 //
 //   - device: The device on which to register the callback
 //   - callbackFunc: The function to register as a callback
-//   - userData: A generic pointer to user data. This is passed into the callback function.
 //   - callback: (result) A handle representing the registered callback instance
 //
 // Returns:
@@ -5856,28 +5855,36 @@ func MemAllocManaged(bytesize uint64, flags uint32) (dptr Deviceptr, err error) 
 //
 // See also:
 // [DeviceUnregisterAsyncNotification]
-func DeviceRegisterAsyncNotification(device Device, callbackFunc AsyncCallback, userData unsafe.Pointer) (callback AsyncCallbackHandle, err error) {
+func DeviceRegisterAsyncNotification(device Device, callbackFunc func(info *AsyncNotificationInfo, callback AsyncCallbackHandle)) (callback AsyncCallbackHandle, err error) {
 	fnPtr, lerr := procDeviceRegisterAsyncNotification.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
+	cbAddr := trampolineAsyncCallback()
+	hdl := ffi.NewHandle(callbackFunc)
+	callbackP := new(AsyncCallbackHandle)
+	ffi.Escape(unsafe.Pointer(callbackP))
+	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(device))
-	frame.Int(uintptr(callbackFunc))
-	frame.Int(uintptr(unsafe.Pointer(userData)))
-	frame.Int(uintptr(unsafe.Pointer(&callback)))
-	ffi.Call(fnPtr, &frame)
-	runtime.KeepAlive(userData)
-	runtime.KeepAlive(&callback)
+	frame.Int(cbAddr)
+	frame.Int(uintptr(hdl))
+	frame.Int(uintptr(unsafe.Pointer(callbackP)))
+	ffi.Call(fnPtr, frame)
+	runtime.KeepAlive(callbackP)
 	if ferr := frame.Err(); ferr != nil {
+		hdl.Delete()
 		err = ferr
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
+		// C never calls back after a failed registration.
+		hdl.Delete()
 		err = ffi.Fail(&errDeviceRegisterAsyncNotification, rc)
 		return
 	}
+	callback = *callbackP
+	callbackRegistry.Add(uintptr(callback), hdl)
 	return
 }
 
@@ -5920,6 +5927,7 @@ func DeviceUnregisterAsyncNotification(device Device, callback AsyncCallbackHand
 		err = ffi.Fail(&errDeviceUnregisterAsyncNotification, rc)
 		return
 	}
+	callbackRegistry.Remove(uintptr(callback))
 	return
 }
 
@@ -14301,13 +14309,13 @@ func StreamAddCallback(hStream Stream, callback func(hStream Stream, status Resu
 		return
 	}
 	cbAddr := trampolineStreamCallback()
-	hdl := ffi.NewHandle(callback)
-	var frame ffi.Frame
+	hdl := ffi.NewHandleOnce(callback)
+	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(hStream))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	ffi.Call(fnPtr, frame)
 	if ferr := frame.Err(); ferr != nil {
 		hdl.Delete()
 		err = ferr
@@ -17945,12 +17953,12 @@ func LaunchHostFunc(hStream Stream, fn func()) (err error) {
 		return
 	}
 	cbAddr := trampolineHostFn()
-	hdl := ffi.NewHandle(fn)
-	var frame ffi.Frame
+	hdl := ffi.NewHandleOnce(fn)
+	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(hStream))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
-	ffi.Call(fnPtr, &frame)
+	ffi.Call(fnPtr, frame)
 	if ferr := frame.Err(); ferr != nil {
 		hdl.Delete()
 		err = ferr
@@ -22873,7 +22881,6 @@ func GraphDebugDotPrint(hGraph Graph, path string, flags uint32) (err error) {
 // See CUDA User Objects in the CUDA C++ Programming Guide for more information on user objects.
 //
 //   - object_out: (result) Location to return the user object handle
-//   - ptr: The pointer to pass to the destroy function
 //   - destroy: Callback to free the user object when it is no longer in use
 //   - initialRefcount: The initial refcount to create the object with, typically 1. The
 //
@@ -22895,29 +22902,36 @@ func GraphDebugDotPrint(hGraph Graph, path string, flags uint32) (err error) {
 // [GraphRetainUserObject],
 // [GraphReleaseUserObject],
 // [GraphCreate]
-func UserObjectCreate(ptr unsafe.Pointer, destroy HostFn, initialRefcount uint32, flags uint32) (object_out UserObject, err error) {
+func UserObjectCreate(destroy func(), initialRefcount uint32, flags uint32) (object_out UserObject, err error) {
 	fnPtr, lerr := procUserObjectCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&object_out)))
-	frame.Int(uintptr(unsafe.Pointer(ptr)))
-	frame.Int(uintptr(destroy))
+	object_outP := new(UserObject)
+	ffi.Escape(unsafe.Pointer(object_outP))
+	cbAddr := trampolineHostFn()
+	hdl := ffi.NewHandleOnce(destroy)
+	frame := ffi.NewHeapFrame()
+	frame.Int(uintptr(unsafe.Pointer(object_outP)))
+	frame.Int(uintptr(hdl))
+	frame.Int(cbAddr)
 	frame.Int(uintptr(initialRefcount))
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	runtime.KeepAlive(&object_out)
-	runtime.KeepAlive(ptr)
+	ffi.Call(fnPtr, frame)
+	runtime.KeepAlive(object_outP)
 	if ferr := frame.Err(); ferr != nil {
+		hdl.Delete()
 		err = ferr
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
+		// C never calls back after a failed registration.
+		hdl.Delete()
 		err = ffi.Fail(&errUserObjectCreate, rc)
 		return
 	}
+	object_out = *object_outP
 	return
 }
 
@@ -23523,22 +23537,29 @@ func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ Function, blockSiz
 //
 // See also:
 // cudaOccupancyMaxPotentialBlockSize
-func OccupancyMaxPotentialBlockSize(func_ Function, blockSizeToDynamicSMemSize OccupancyB2DSize, dynamicSMemSize uint64, blockSizeLimit int32) (minGridSize int32, blockSize int32, err error) {
+func OccupancyMaxPotentialBlockSize(func_ Function, blockSizeToDynamicSMemSize func(blockSize int32) uint64, dynamicSMemSize uint64, blockSizeLimit int32) (minGridSize int32, blockSize int32, err error) {
 	fnPtr, lerr := procOccupancyMaxPotentialBlockSize.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&minGridSize)))
-	frame.Int(uintptr(unsafe.Pointer(&blockSize)))
+	minGridSizeP := new(int32)
+	ffi.Escape(unsafe.Pointer(minGridSizeP))
+	blockSizeP := new(int32)
+	ffi.Escape(unsafe.Pointer(blockSizeP))
+	cbAddr := trampolineOccupancyB2DSize()
+	slotOccupancyB2DSize.Hold(blockSizeToDynamicSMemSize)
+	defer slotOccupancyB2DSize.Release()
+	frame := ffi.NewHeapFrame()
+	frame.Int(uintptr(unsafe.Pointer(minGridSizeP)))
+	frame.Int(uintptr(unsafe.Pointer(blockSizeP)))
 	frame.Int(uintptr(func_))
-	frame.Int(uintptr(blockSizeToDynamicSMemSize))
+	frame.Int(cbAddr)
 	frame.Int(uintptr(dynamicSMemSize))
 	frame.Int(uintptr(blockSizeLimit))
-	ffi.Call(fnPtr, &frame)
-	runtime.KeepAlive(&minGridSize)
-	runtime.KeepAlive(&blockSize)
+	ffi.Call(fnPtr, frame)
+	runtime.KeepAlive(minGridSizeP)
+	runtime.KeepAlive(blockSizeP)
 	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
@@ -23547,6 +23568,8 @@ func OccupancyMaxPotentialBlockSize(func_ Function, blockSizeToDynamicSMemSize O
 		err = ffi.Fail(&errOccupancyMaxPotentialBlockSize, rc)
 		return
 	}
+	minGridSize = *minGridSizeP
+	blockSize = *blockSizeP
 	return
 }
 
@@ -23599,23 +23622,30 @@ func OccupancyMaxPotentialBlockSize(func_ Function, blockSizeToDynamicSMemSize O
 //
 // See also:
 // cudaOccupancyMaxPotentialBlockSizeWithFlags
-func OccupancyMaxPotentialBlockSizeWithFlags(func_ Function, blockSizeToDynamicSMemSize OccupancyB2DSize, dynamicSMemSize uint64, blockSizeLimit int32, flags uint32) (minGridSize int32, blockSize int32, err error) {
+func OccupancyMaxPotentialBlockSizeWithFlags(func_ Function, blockSizeToDynamicSMemSize func(blockSize int32) uint64, dynamicSMemSize uint64, blockSizeLimit int32, flags uint32) (minGridSize int32, blockSize int32, err error) {
 	fnPtr, lerr := procOccupancyMaxPotentialBlockSizeWithFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&minGridSize)))
-	frame.Int(uintptr(unsafe.Pointer(&blockSize)))
+	minGridSizeP := new(int32)
+	ffi.Escape(unsafe.Pointer(minGridSizeP))
+	blockSizeP := new(int32)
+	ffi.Escape(unsafe.Pointer(blockSizeP))
+	cbAddr := trampolineOccupancyB2DSize()
+	slotOccupancyB2DSize.Hold(blockSizeToDynamicSMemSize)
+	defer slotOccupancyB2DSize.Release()
+	frame := ffi.NewHeapFrame()
+	frame.Int(uintptr(unsafe.Pointer(minGridSizeP)))
+	frame.Int(uintptr(unsafe.Pointer(blockSizeP)))
 	frame.Int(uintptr(func_))
-	frame.Int(uintptr(blockSizeToDynamicSMemSize))
+	frame.Int(cbAddr)
 	frame.Int(uintptr(dynamicSMemSize))
 	frame.Int(uintptr(blockSizeLimit))
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	runtime.KeepAlive(&minGridSize)
-	runtime.KeepAlive(&blockSize)
+	ffi.Call(fnPtr, frame)
+	runtime.KeepAlive(minGridSizeP)
+	runtime.KeepAlive(blockSizeP)
 	if ferr := frame.Err(); ferr != nil {
 		err = ferr
 		return
@@ -23624,6 +23654,8 @@ func OccupancyMaxPotentialBlockSizeWithFlags(func_ Function, blockSizeToDynamicS
 		err = ffi.Fail(&errOccupancyMaxPotentialBlockSizeWithFlags, rc)
 		return
 	}
+	minGridSize = *minGridSizeP
+	blockSize = *blockSizeP
 	return
 }
 
@@ -28377,33 +28409,40 @@ func GreenCtxGetId(greenCtx GreenCtx) (greenCtxId uint64, err error) {
 // Register a callback function to receive error log messages.
 //
 //   - callbackFunc: The function to register as a callback
-//   - userData: A generic pointer to user data. This is passed into the callback function.
 //   - callback_out: (result) Optional location to store the callback handle after it is registered
 //
 // Returns:
 // [Success]
 // [ErrorInvalidValue]
-func LogsRegisterCallback(callbackFunc LogsCallback, userData unsafe.Pointer) (callback_out LogsCallbackHandle, err error) {
+func LogsRegisterCallback(callbackFunc func(logLevel LogLevel, message *byte, length uint64)) (callback_out LogsCallbackHandle, err error) {
 	fnPtr, lerr := procLogsRegisterCallback.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(callbackFunc))
-	frame.Int(uintptr(unsafe.Pointer(userData)))
-	frame.Int(uintptr(unsafe.Pointer(&callback_out)))
-	ffi.Call(fnPtr, &frame)
-	runtime.KeepAlive(userData)
-	runtime.KeepAlive(&callback_out)
+	cbAddr := trampolineLogsCallback()
+	hdl := ffi.NewHandle(callbackFunc)
+	callback_outP := new(LogsCallbackHandle)
+	ffi.Escape(unsafe.Pointer(callback_outP))
+	frame := ffi.NewHeapFrame()
+	frame.Int(cbAddr)
+	frame.Int(uintptr(hdl))
+	frame.Int(uintptr(unsafe.Pointer(callback_outP)))
+	ffi.Call(fnPtr, frame)
+	runtime.KeepAlive(callback_outP)
 	if ferr := frame.Err(); ferr != nil {
+		hdl.Delete()
 		err = ferr
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
+		// C never calls back after a failed registration.
+		hdl.Delete()
 		err = ffi.Fail(&errLogsRegisterCallback, rc)
 		return
 	}
+	callback_out = *callback_outP
+	callbackRegistry.Add(uintptr(callback_out), hdl)
 	return
 }
 
@@ -28433,6 +28472,7 @@ func LogsUnregisterCallback(callback LogsCallbackHandle) (err error) {
 		err = ffi.Fail(&errLogsUnregisterCallback, rc)
 		return
 	}
+	callbackRegistry.Remove(uintptr(callback))
 	return
 }
 
@@ -29236,6 +29276,20 @@ var layoutMemLocation = ffi.Layout{
 	Size: 8,
 }
 
+// trampolineAsyncCallback is the C address of trampolineAsyncCallbackGo, created once: purego allows 2000
+// callbacks per process, so every call shares it and finds its Go func
+// through the handle passed as userData.
+var trampolineAsyncCallback = sync.OnceValue(func() uintptr {
+	return ffi.Callback(trampolineAsyncCallbackGo)
+})
+
+func trampolineAsyncCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
+	fnAsyncCallback, _ := ffi.Handle(a1).Use().(func(info *AsyncNotificationInfo, callback AsyncCallbackHandle))
+	if fnAsyncCallback != nil {
+		fnAsyncCallback(*(**AsyncNotificationInfo)(unsafe.Pointer(&a0)), AsyncCallbackHandle(a2))
+	}
+}
+
 // trampolineStreamCallback is the C address of trampolineStreamCallbackGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
 // through the handle passed as userData.
@@ -29244,9 +29298,7 @@ var trampolineStreamCallback = sync.OnceValue(func() uintptr {
 })
 
 func trampolineStreamCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
-	hdl := ffi.Handle(a2)
-	fnStreamCallback, _ := hdl.Value().(func(hStream Stream, status Result))
-	hdl.Delete()
+	fnStreamCallback, _ := ffi.Handle(a2).Use().(func(hStream Stream, status Result))
 	if fnStreamCallback != nil {
 		fnStreamCallback(Stream(a0), Result(a1))
 	}
@@ -29260,10 +29312,41 @@ var trampolineHostFn = sync.OnceValue(func() uintptr {
 })
 
 func trampolineHostFnGo(a0 uintptr) {
-	hdl := ffi.Handle(a0)
-	fnHostFn, _ := hdl.Value().(func())
-	hdl.Delete()
+	fnHostFn, _ := ffi.Handle(a0).Use().(func())
 	if fnHostFn != nil {
 		fnHostFn()
 	}
 }
+
+// trampolineOccupancyB2DSize is the C address of trampolineOccupancyB2DSizeGo, created once: purego allows 2000
+// callbacks per process, so every call shares it and finds its Go func
+// in slotOccupancyB2DSize, held by the call that passes it.
+var slotOccupancyB2DSize ffi.CallbackSlot
+var trampolineOccupancyB2DSize = sync.OnceValue(func() uintptr {
+	return ffi.Callback(trampolineOccupancyB2DSizeGo)
+})
+
+func trampolineOccupancyB2DSizeGo(a0 uintptr) uintptr {
+	fnOccupancyB2DSize, _ := slotOccupancyB2DSize.Value().(func(blockSize int32) uint64)
+	if fnOccupancyB2DSize == nil {
+		return 0
+	}
+	return uintptr(fnOccupancyB2DSize(int32(a0)))
+}
+
+// trampolineLogsCallback is the C address of trampolineLogsCallbackGo, created once: purego allows 2000
+// callbacks per process, so every call shares it and finds its Go func
+// through the handle passed as userData.
+var trampolineLogsCallback = sync.OnceValue(func() uintptr {
+	return ffi.Callback(trampolineLogsCallbackGo)
+})
+
+func trampolineLogsCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr, a3 uintptr) {
+	fnLogsCallback, _ := ffi.Handle(a0).Use().(func(logLevel LogLevel, message *byte, length uint64))
+	if fnLogsCallback != nil {
+		fnLogsCallback(LogLevel(a1), *(**byte)(unsafe.Pointer(&a2)), uint64(a3))
+	}
+}
+
+// callbackRegistry holds the handles of registered callbacks until they are unregistered.
+var callbackRegistry ffi.Registry

@@ -1003,7 +1003,6 @@ func DeviceFlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope
 //
 //   - device: The device on which to register the callback
 //   - callbackFunc: The function to register as a callback
-//   - userData: A generic pointer to user data. This is passed into the callback function.
 //   - callback: (result) A handle representing the registered callback instance
 //
 // Returns:
@@ -1017,28 +1016,36 @@ func DeviceFlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope
 //
 // See also:
 // [DeviceUnregisterAsyncNotification]
-func DeviceRegisterAsyncNotification(device int32, callbackFunc AsyncCallback, userData unsafe.Pointer) (callback AsyncCallbackHandle, err error) {
+func DeviceRegisterAsyncNotification(device int32, callbackFunc func(arg0 *AsyncNotificationInfo, arg2 AsyncCallbackHandle)) (callback AsyncCallbackHandle, err error) {
 	fnPtr, lerr := procDeviceRegisterAsyncNotification.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
+	cbAddr := trampolineAsyncCallback()
+	hdl := ffi.NewHandle(callbackFunc)
+	callbackP := new(AsyncCallbackHandle)
+	ffi.Escape(unsafe.Pointer(callbackP))
+	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(device))
-	frame.Int(uintptr(callbackFunc))
-	frame.Int(uintptr(unsafe.Pointer(userData)))
-	frame.Int(uintptr(unsafe.Pointer(&callback)))
-	ffi.Call(fnPtr, &frame)
-	runtime.KeepAlive(userData)
-	runtime.KeepAlive(&callback)
+	frame.Int(cbAddr)
+	frame.Int(uintptr(hdl))
+	frame.Int(uintptr(unsafe.Pointer(callbackP)))
+	ffi.Call(fnPtr, frame)
+	runtime.KeepAlive(callbackP)
 	if ferr := frame.Err(); ferr != nil {
+		hdl.Delete()
 		err = ferr
 		return
 	}
 	if rc := Error(frame.Ret()); rc != 0 {
+		// C never calls back after a failed registration.
+		hdl.Delete()
 		err = ffi.Fail(&errDeviceRegisterAsyncNotification, rc)
 		return
 	}
+	callback = *callbackP
+	callbackRegistry.Add(uintptr(callback), hdl)
 	return
 }
 
@@ -1081,6 +1088,7 @@ func DeviceUnregisterAsyncNotification(device int32, callback AsyncCallbackHandl
 		err = ffi.Fail(&errDeviceUnregisterAsyncNotification, rc)
 		return
 	}
+	callbackRegistry.Remove(uintptr(callback))
 	return
 }
 
@@ -3013,13 +3021,13 @@ func StreamAddCallback(stream Stream, callback func(stream Stream, status Error)
 		return
 	}
 	cbAddr := trampolineStreamCallback()
-	hdl := ffi.NewHandle(callback)
-	var frame ffi.Frame
+	hdl := ffi.NewHandleOnce(callback)
+	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(stream))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	ffi.Call(fnPtr, frame)
 	if ferr := frame.Err(); ferr != nil {
 		hdl.Delete()
 		err = ferr
@@ -5548,12 +5556,12 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 		return
 	}
 	cbAddr := trampolineHostFn()
-	hdl := ffi.NewHandle(fn)
-	var frame ffi.Frame
+	hdl := ffi.NewHandleOnce(fn)
+	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(stream))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
-	ffi.Call(fnPtr, &frame)
+	ffi.Call(fnPtr, frame)
 	if ferr := frame.Err(); ferr != nil {
 		hdl.Delete()
 		err = ferr
@@ -12905,33 +12913,40 @@ func RuntimeGetVersion() (runtimeVersion int32, err error) {
 // Register a callback function to receive error log messages.
 //
 //   - callbackFunc: The function to register as a callback
-//   - userData: A generic pointer to user data. This is passed into the callback function.
 //   - callback_out: (result) Optional location to store the callback handle after it is registered
 //
 // Returns:
 // [Success],
 // [ErrorInvalidValue],
-func LogsRegisterCallback(callbackFunc LogsCallback, userData unsafe.Pointer) (callback_out LogsCallbackHandle, err error) {
+func LogsRegisterCallback(callbackFunc func(logLevel LogLevel, message *byte, length uint64)) (callback_out LogsCallbackHandle, err error) {
 	fnPtr, lerr := procLogsRegisterCallback.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(callbackFunc))
-	frame.Int(uintptr(unsafe.Pointer(userData)))
-	frame.Int(uintptr(unsafe.Pointer(&callback_out)))
-	ffi.Call(fnPtr, &frame)
-	runtime.KeepAlive(userData)
-	runtime.KeepAlive(&callback_out)
+	cbAddr := trampolineLogsCallback()
+	hdl := ffi.NewHandle(callbackFunc)
+	callback_outP := new(LogsCallbackHandle)
+	ffi.Escape(unsafe.Pointer(callback_outP))
+	frame := ffi.NewHeapFrame()
+	frame.Int(cbAddr)
+	frame.Int(uintptr(hdl))
+	frame.Int(uintptr(unsafe.Pointer(callback_outP)))
+	ffi.Call(fnPtr, frame)
+	runtime.KeepAlive(callback_outP)
 	if ferr := frame.Err(); ferr != nil {
+		hdl.Delete()
 		err = ferr
 		return
 	}
 	if rc := Error(frame.Ret()); rc != 0 {
+		// C never calls back after a failed registration.
+		hdl.Delete()
 		err = ffi.Fail(&errLogsRegisterCallback, rc)
 		return
 	}
+	callback_out = *callback_outP
+	callbackRegistry.Add(uintptr(callback_out), hdl)
 	return
 }
 
@@ -12961,6 +12976,7 @@ func LogsUnregisterCallback(callback LogsCallbackHandle) (err error) {
 		err = ffi.Fail(&errLogsUnregisterCallback, rc)
 		return
 	}
+	callbackRegistry.Remove(uintptr(callback))
 	return
 }
 
@@ -17947,7 +17963,6 @@ func GraphDebugDotPrint(graph Graph, path string, flags uint32) (err error) {
 // See CUDA User Objects in the CUDA C++ Programming Guide for more information on user objects.
 //
 //   - object_out: (result) Location to return the user object handle
-//   - ptr: The pointer to pass to the destroy function
 //   - destroy: Callback to free the user object when it is no longer in use
 //   - initialRefcount: The initial refcount to create the object with, typically 1. The
 //
@@ -17969,29 +17984,36 @@ func GraphDebugDotPrint(graph Graph, path string, flags uint32) (err error) {
 // [GraphRetainUserObject],
 // [GraphReleaseUserObject],
 // [GraphCreate]
-func UserObjectCreate(ptr unsafe.Pointer, destroy HostFn, initialRefcount uint32, flags uint32) (object_out UserObject, err error) {
+func UserObjectCreate(destroy func(), initialRefcount uint32, flags uint32) (object_out UserObject, err error) {
 	fnPtr, lerr := procUserObjectCreate.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&object_out)))
-	frame.Int(uintptr(unsafe.Pointer(ptr)))
-	frame.Int(uintptr(destroy))
+	object_outP := new(UserObject)
+	ffi.Escape(unsafe.Pointer(object_outP))
+	cbAddr := trampolineHostFn()
+	hdl := ffi.NewHandleOnce(destroy)
+	frame := ffi.NewHeapFrame()
+	frame.Int(uintptr(unsafe.Pointer(object_outP)))
+	frame.Int(uintptr(hdl))
+	frame.Int(cbAddr)
 	frame.Int(uintptr(initialRefcount))
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	runtime.KeepAlive(&object_out)
-	runtime.KeepAlive(ptr)
+	ffi.Call(fnPtr, frame)
+	runtime.KeepAlive(object_outP)
 	if ferr := frame.Err(); ferr != nil {
+		hdl.Delete()
 		err = ferr
 		return
 	}
 	if rc := Error(frame.Ret()); rc != 0 {
+		// C never calls back after a failed registration.
+		hdl.Delete()
 		err = ffi.Fail(&errUserObjectCreate, rc)
 		return
 	}
+	object_out = *object_outP
 	return
 }
 
@@ -19819,6 +19841,20 @@ var layoutChannelFormatDesc = ffi.Layout{
 	Size: 20,
 }
 
+// trampolineAsyncCallback is the C address of trampolineAsyncCallbackGo, created once: purego allows 2000
+// callbacks per process, so every call shares it and finds its Go func
+// through the handle passed as userData.
+var trampolineAsyncCallback = sync.OnceValue(func() uintptr {
+	return ffi.Callback(trampolineAsyncCallbackGo)
+})
+
+func trampolineAsyncCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
+	fnAsyncCallback, _ := ffi.Handle(a1).Use().(func(arg0 *AsyncNotificationInfo, arg2 AsyncCallbackHandle))
+	if fnAsyncCallback != nil {
+		fnAsyncCallback(*(**AsyncNotificationInfo)(unsafe.Pointer(&a0)), AsyncCallbackHandle(a2))
+	}
+}
+
 // trampolineStreamCallback is the C address of trampolineStreamCallbackGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
 // through the handle passed as userData.
@@ -19827,9 +19863,7 @@ var trampolineStreamCallback = sync.OnceValue(func() uintptr {
 })
 
 func trampolineStreamCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
-	hdl := ffi.Handle(a2)
-	fnStreamCallback, _ := hdl.Value().(func(stream Stream, status Error))
-	hdl.Delete()
+	fnStreamCallback, _ := ffi.Handle(a2).Use().(func(stream Stream, status Error))
 	if fnStreamCallback != nil {
 		fnStreamCallback(Stream(a0), Error(a1))
 	}
@@ -19843,10 +19877,25 @@ var trampolineHostFn = sync.OnceValue(func() uintptr {
 })
 
 func trampolineHostFnGo(a0 uintptr) {
-	hdl := ffi.Handle(a0)
-	fnHostFn, _ := hdl.Value().(func())
-	hdl.Delete()
+	fnHostFn, _ := ffi.Handle(a0).Use().(func())
 	if fnHostFn != nil {
 		fnHostFn()
 	}
 }
+
+// trampolineLogsCallback is the C address of trampolineLogsCallbackGo, created once: purego allows 2000
+// callbacks per process, so every call shares it and finds its Go func
+// through the handle passed as userData.
+var trampolineLogsCallback = sync.OnceValue(func() uintptr {
+	return ffi.Callback(trampolineLogsCallbackGo)
+})
+
+func trampolineLogsCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr, a3 uintptr) {
+	fnLogsCallback, _ := ffi.Handle(a0).Use().(func(logLevel LogLevel, message *byte, length uint64))
+	if fnLogsCallback != nil {
+		fnLogsCallback(LogLevel(a1), *(**byte)(unsafe.Pointer(&a2)), uint64(a3))
+	}
+}
+
+// callbackRegistry holds the handles of registered callbacks until they are unregistered.
+var callbackRegistry ffi.Registry

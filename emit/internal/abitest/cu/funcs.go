@@ -598,12 +598,12 @@ func LaunchHostFunc(hStream Stream, fn func()) (err error) {
 		return
 	}
 	cbAddr := trampolineHostFn()
-	hdl := ffi.NewHandle(fn)
-	var frame ffi.Frame
+	hdl := ffi.NewHandleOnce(fn)
+	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(hStream))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
-	ffi.Call(fnPtr, &frame)
+	ffi.Call(fnPtr, frame)
 	if ferr := frame.Err(); ferr != nil {
 		hdl.Delete()
 		err = ferr
@@ -615,6 +615,145 @@ func LaunchHostFunc(hStream Stream, fn func()) (err error) {
 		err = ffi.Fail(&errLaunchHostFunc, rc)
 		return
 	}
+	return
+}
+
+// DeviceRegisterAsyncNotification wraps cuDeviceRegisterAsyncNotification (symbol cuDeviceRegisterAsyncNotification, cuda.h).
+//
+// Registers callbackFunc until [DeviceUnregisterAsyncNotification]
+//
+//   - device: Device
+//   - callbackFunc: The function to register
+//   - callback: (result) Returned handle of the registration
+func DeviceRegisterAsyncNotification(device Device, callbackFunc func(info *AsyncNotificationInfo, callback AsyncCallbackHandle)) (callback AsyncCallbackHandle, err error) {
+	fnPtr, lerr := procDeviceRegisterAsyncNotification.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	cbAddr := trampolineAsyncCallback()
+	hdl := ffi.NewHandle(callbackFunc)
+	callbackP := new(AsyncCallbackHandle)
+	ffi.Escape(unsafe.Pointer(callbackP))
+	frame := ffi.NewHeapFrame()
+	frame.Int(uintptr(device))
+	frame.Int(cbAddr)
+	frame.Int(uintptr(hdl))
+	frame.Int(uintptr(unsafe.Pointer(callbackP)))
+	ffi.Call(fnPtr, frame)
+	runtime.KeepAlive(callbackP)
+	if ferr := frame.Err(); ferr != nil {
+		hdl.Delete()
+		err = ferr
+		return
+	}
+	if rc := Result(frame.Ret()); rc != 0 {
+		// C never calls back after a failed registration.
+		hdl.Delete()
+		err = ffi.Fail(&errDeviceRegisterAsyncNotification, rc)
+		return
+	}
+	callback = *callbackP
+	callbackRegistry.Add(uintptr(callback), hdl)
+	return
+}
+
+// DeviceUnregisterAsyncNotification wraps cuDeviceUnregisterAsyncNotification (symbol cuDeviceUnregisterAsyncNotification, cuda.h).
+//
+// Unregisters a callback.
+//
+//   - device: Device
+//   - callback: The registration to end
+func DeviceUnregisterAsyncNotification(device Device, callback AsyncCallbackHandle) (err error) {
+	fnPtr, lerr := procDeviceUnregisterAsyncNotification.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	var frame ffi.Frame
+	frame.Int(uintptr(device))
+	frame.Int(uintptr(callback))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
+		err = ferr
+		return
+	}
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errDeviceUnregisterAsyncNotification, rc)
+		return
+	}
+	callbackRegistry.Remove(uintptr(callback))
+	return
+}
+
+// AbiFireAsync wraps cuAbiFireAsync (symbol cuAbiFireAsync, cuda.h).
+//
+// Fixture: calls every registered callback with bytes, on this thread.
+//
+//   - bytes: bytesOverBudget of the notification
+func AbiFireAsync(bytes uint64) (err error) {
+	fnPtr, lerr := procAbiFireAsync.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	var frame ffi.Frame
+	frame.Int(uintptr(bytes))
+	ffi.Call(fnPtr, &frame)
+	if ferr := frame.Err(); ferr != nil {
+		err = ferr
+		return
+	}
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errAbiFireAsync, rc)
+		return
+	}
+	return
+}
+
+// OccupancyMaxPotentialBlockSize wraps cuOccupancyMaxPotentialBlockSize (symbol cuOccupancyMaxPotentialBlockSize, cuda.h).
+//
+// Fixture: calls blockSizeToDynamicSMemSize for 32, 64 and 128 threads.
+//
+//   - minGridSize: (result) Returned sum of the three shared memory sizes
+//   - blockSize: (result) Returned block size with the least shared memory
+//   - func_: Kernel (unused)
+//   - blockSizeToDynamicSMemSize: Shared memory for a block size
+//   - dynamicSMemSize: Unused
+//   - blockSizeLimit: Unused
+func OccupancyMaxPotentialBlockSize(func_ Function, blockSizeToDynamicSMemSize func(blockSize int32) uint64, dynamicSMemSize uint64, blockSizeLimit int32) (minGridSize int32, blockSize int32, err error) {
+	fnPtr, lerr := procOccupancyMaxPotentialBlockSize.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	minGridSizeP := new(int32)
+	ffi.Escape(unsafe.Pointer(minGridSizeP))
+	blockSizeP := new(int32)
+	ffi.Escape(unsafe.Pointer(blockSizeP))
+	cbAddr := trampolineOccupancyB2DSize()
+	slotOccupancyB2DSize.Hold(blockSizeToDynamicSMemSize)
+	defer slotOccupancyB2DSize.Release()
+	frame := ffi.NewHeapFrame()
+	frame.Int(uintptr(unsafe.Pointer(minGridSizeP)))
+	frame.Int(uintptr(unsafe.Pointer(blockSizeP)))
+	frame.Int(uintptr(func_))
+	frame.Int(cbAddr)
+	frame.Int(uintptr(dynamicSMemSize))
+	frame.Int(uintptr(blockSizeLimit))
+	ffi.Call(fnPtr, frame)
+	runtime.KeepAlive(minGridSizeP)
+	runtime.KeepAlive(blockSizeP)
+	if ferr := frame.Err(); ferr != nil {
+		err = ferr
+		return
+	}
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errOccupancyMaxPotentialBlockSize, rc)
+		return
+	}
+	minGridSize = *minGridSizeP
+	blockSize = *blockSizeP
 	return
 }
 
@@ -635,13 +774,13 @@ func StreamAddCallback(hStream Stream, callback func(hStream Stream, status Resu
 		return
 	}
 	cbAddr := trampolineStreamCallback()
-	hdl := ffi.NewHandle(callback)
-	var frame ffi.Frame
+	hdl := ffi.NewHandleOnce(callback)
+	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(hStream))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	ffi.Call(fnPtr, frame)
 	if ferr := frame.Err(); ferr != nil {
 		hdl.Delete()
 		err = ferr
@@ -937,12 +1076,40 @@ var trampolineHostFn = sync.OnceValue(func() uintptr {
 })
 
 func trampolineHostFnGo(a0 uintptr) {
-	hdl := ffi.Handle(a0)
-	fnHostFn, _ := hdl.Value().(func())
-	hdl.Delete()
+	fnHostFn, _ := ffi.Handle(a0).Use().(func())
 	if fnHostFn != nil {
 		fnHostFn()
 	}
+}
+
+// trampolineAsyncCallback is the C address of trampolineAsyncCallbackGo, created once: purego allows 2000
+// callbacks per process, so every call shares it and finds its Go func
+// through the handle passed as userData.
+var trampolineAsyncCallback = sync.OnceValue(func() uintptr {
+	return ffi.Callback(trampolineAsyncCallbackGo)
+})
+
+func trampolineAsyncCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
+	fnAsyncCallback, _ := ffi.Handle(a1).Use().(func(info *AsyncNotificationInfo, callback AsyncCallbackHandle))
+	if fnAsyncCallback != nil {
+		fnAsyncCallback(*(**AsyncNotificationInfo)(unsafe.Pointer(&a0)), AsyncCallbackHandle(a2))
+	}
+}
+
+// trampolineOccupancyB2DSize is the C address of trampolineOccupancyB2DSizeGo, created once: purego allows 2000
+// callbacks per process, so every call shares it and finds its Go func
+// in slotOccupancyB2DSize, held by the call that passes it.
+var slotOccupancyB2DSize ffi.CallbackSlot
+var trampolineOccupancyB2DSize = sync.OnceValue(func() uintptr {
+	return ffi.Callback(trampolineOccupancyB2DSizeGo)
+})
+
+func trampolineOccupancyB2DSizeGo(a0 uintptr) uintptr {
+	fnOccupancyB2DSize, _ := slotOccupancyB2DSize.Value().(func(blockSize int32) uint64)
+	if fnOccupancyB2DSize == nil {
+		return 0
+	}
+	return uintptr(fnOccupancyB2DSize(int32(a0)))
 }
 
 // trampolineStreamCallback is the C address of trampolineStreamCallbackGo, created once: purego allows 2000
@@ -953,10 +1120,11 @@ var trampolineStreamCallback = sync.OnceValue(func() uintptr {
 })
 
 func trampolineStreamCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
-	hdl := ffi.Handle(a2)
-	fnStreamCallback, _ := hdl.Value().(func(hStream Stream, status Result))
-	hdl.Delete()
+	fnStreamCallback, _ := ffi.Handle(a2).Use().(func(hStream Stream, status Result))
 	if fnStreamCallback != nil {
 		fnStreamCallback(Stream(a0), Result(a1))
 	}
 }
+
+// callbackRegistry holds the handles of registered callbacks until they are unregistered.
+var callbackRegistry ffi.Registry

@@ -18,53 +18,61 @@ func SharedLibrary() *ffi.Library {
 
 // One procedure per function, resolved on its first call.
 var (
-	procGetErrorString    = lib.NewProc("cuGetErrorString", "")
-	procGetErrorName      = lib.NewProc("cuGetErrorName", "")
-	procAbiIntegers       = lib.NewProc("cuAbiIntegers", "")
-	procAbiFail           = lib.NewProc("cuAbiFail", "")
-	procAbiAlignedOut     = lib.NewProc("cuAbiAlignedOut", "")
-	procDeviceGet         = lib.NewProc("cuDeviceGet", "")
-	procCtxCreate         = lib.NewProc("cuCtxCreate_v2", "")
-	procCtxSetCurrent     = lib.NewProc("cuCtxSetCurrent", "")
-	procDeviceGetUuid     = lib.NewProc("cuDeviceGetUuid", "")
-	procDeviceGetName     = lib.NewProc("cuDeviceGetName", "")
-	procEventElapsedTime  = lib.NewProc("cuEventElapsedTime", "")
-	procModuleGetFunction = lib.NewProc("cuModuleGetFunction", "")
-	procMemPrefetchAsync  = lib.NewProc("cuMemPrefetchAsync_v2", "")
-	procIpcGetMemHandle   = lib.NewProc("cuIpcGetMemHandle", "")
-	procIpcOpenMemHandle  = lib.NewProc("cuIpcOpenMemHandle_v2", "")
-	procAbiFloats         = lib.NewProc("cuAbiFloats", "")
-	procAbiStructs        = lib.NewProc("cuAbiStructs", "")
-	procAbiPointers       = lib.NewProc("cuAbiPointers", "")
-	procLaunchHostFunc    = lib.NewProc("cuLaunchHostFunc", "")
-	procStreamAddCallback = lib.NewProc("cuStreamAddCallback", "")
-	procCtxSynchronize    = lib.NewProc("cuCtxSynchronize", "")
+	procGetErrorString                    = lib.NewProc("cuGetErrorString", "")
+	procGetErrorName                      = lib.NewProc("cuGetErrorName", "")
+	procAbiIntegers                       = lib.NewProc("cuAbiIntegers", "")
+	procAbiFail                           = lib.NewProc("cuAbiFail", "")
+	procAbiAlignedOut                     = lib.NewProc("cuAbiAlignedOut", "")
+	procDeviceGet                         = lib.NewProc("cuDeviceGet", "")
+	procCtxCreate                         = lib.NewProc("cuCtxCreate_v2", "")
+	procCtxSetCurrent                     = lib.NewProc("cuCtxSetCurrent", "")
+	procDeviceGetUuid                     = lib.NewProc("cuDeviceGetUuid", "")
+	procDeviceGetName                     = lib.NewProc("cuDeviceGetName", "")
+	procEventElapsedTime                  = lib.NewProc("cuEventElapsedTime", "")
+	procModuleGetFunction                 = lib.NewProc("cuModuleGetFunction", "")
+	procMemPrefetchAsync                  = lib.NewProc("cuMemPrefetchAsync_v2", "")
+	procIpcGetMemHandle                   = lib.NewProc("cuIpcGetMemHandle", "")
+	procIpcOpenMemHandle                  = lib.NewProc("cuIpcOpenMemHandle_v2", "")
+	procAbiFloats                         = lib.NewProc("cuAbiFloats", "")
+	procAbiStructs                        = lib.NewProc("cuAbiStructs", "")
+	procAbiPointers                       = lib.NewProc("cuAbiPointers", "")
+	procLaunchHostFunc                    = lib.NewProc("cuLaunchHostFunc", "")
+	procDeviceRegisterAsyncNotification   = lib.NewProc("cuDeviceRegisterAsyncNotification", "")
+	procDeviceUnregisterAsyncNotification = lib.NewProc("cuDeviceUnregisterAsyncNotification", "")
+	procAbiFireAsync                      = lib.NewProc("cuAbiFireAsync", "")
+	procOccupancyMaxPotentialBlockSize    = lib.NewProc("cuOccupancyMaxPotentialBlockSize", "")
+	procStreamAddCallback                 = lib.NewProc("cuStreamAddCallback", "")
+	procCtxSynchronize                    = lib.NewProc("cuCtxSynchronize", "")
 )
 
 // procs lists every procedure, for the symbol-resolution test.
-var procs = []*ffi.Proc{procGetErrorString, procGetErrorName, procAbiIntegers, procAbiFail, procAbiAlignedOut, procDeviceGet, procCtxCreate, procCtxSetCurrent, procDeviceGetUuid, procDeviceGetName, procEventElapsedTime, procModuleGetFunction, procMemPrefetchAsync, procIpcGetMemHandle, procIpcOpenMemHandle, procAbiFloats, procAbiStructs, procAbiPointers, procLaunchHostFunc, procStreamAddCallback, procCtxSynchronize}
+var procs = []*ffi.Proc{procGetErrorString, procGetErrorName, procAbiIntegers, procAbiFail, procAbiAlignedOut, procDeviceGet, procCtxCreate, procCtxSetCurrent, procDeviceGetUuid, procDeviceGetName, procEventElapsedTime, procModuleGetFunction, procMemPrefetchAsync, procIpcGetMemHandle, procIpcOpenMemHandle, procAbiFloats, procAbiStructs, procAbiPointers, procLaunchHostFunc, procDeviceRegisterAsyncNotification, procDeviceUnregisterAsyncNotification, procAbiFireAsync, procOccupancyMaxPotentialBlockSize, procStreamAddCallback, procCtxSynchronize}
 
 // One error cache per function, so a repeated failure does not allocate.
 var (
-	errGetErrorString    = ffi.ErrCache{Func: "cuGetErrorString"}
-	errGetErrorName      = ffi.ErrCache{Func: "cuGetErrorName"}
-	errAbiIntegers       = ffi.ErrCache{Func: "cuAbiIntegers"}
-	errAbiFail           = ffi.ErrCache{Func: "cuAbiFail"}
-	errAbiAlignedOut     = ffi.ErrCache{Func: "cuAbiAlignedOut"}
-	errDeviceGet         = ffi.ErrCache{Func: "cuDeviceGet"}
-	errCtxCreate         = ffi.ErrCache{Func: "cuCtxCreate"}
-	errCtxSetCurrent     = ffi.ErrCache{Func: "cuCtxSetCurrent"}
-	errDeviceGetUuid     = ffi.ErrCache{Func: "cuDeviceGetUuid"}
-	errDeviceGetName     = ffi.ErrCache{Func: "cuDeviceGetName"}
-	errEventElapsedTime  = ffi.ErrCache{Func: "cuEventElapsedTime"}
-	errModuleGetFunction = ffi.ErrCache{Func: "cuModuleGetFunction"}
-	errMemPrefetchAsync  = ffi.ErrCache{Func: "cuMemPrefetchAsync"}
-	errIpcGetMemHandle   = ffi.ErrCache{Func: "cuIpcGetMemHandle"}
-	errIpcOpenMemHandle  = ffi.ErrCache{Func: "cuIpcOpenMemHandle"}
-	errAbiFloats         = ffi.ErrCache{Func: "cuAbiFloats"}
-	errAbiStructs        = ffi.ErrCache{Func: "cuAbiStructs"}
-	errAbiPointers       = ffi.ErrCache{Func: "cuAbiPointers"}
-	errLaunchHostFunc    = ffi.ErrCache{Func: "cuLaunchHostFunc"}
-	errStreamAddCallback = ffi.ErrCache{Func: "cuStreamAddCallback"}
-	errCtxSynchronize    = ffi.ErrCache{Func: "cuCtxSynchronize"}
+	errGetErrorString                    = ffi.ErrCache{Func: "cuGetErrorString"}
+	errGetErrorName                      = ffi.ErrCache{Func: "cuGetErrorName"}
+	errAbiIntegers                       = ffi.ErrCache{Func: "cuAbiIntegers"}
+	errAbiFail                           = ffi.ErrCache{Func: "cuAbiFail"}
+	errAbiAlignedOut                     = ffi.ErrCache{Func: "cuAbiAlignedOut"}
+	errDeviceGet                         = ffi.ErrCache{Func: "cuDeviceGet"}
+	errCtxCreate                         = ffi.ErrCache{Func: "cuCtxCreate"}
+	errCtxSetCurrent                     = ffi.ErrCache{Func: "cuCtxSetCurrent"}
+	errDeviceGetUuid                     = ffi.ErrCache{Func: "cuDeviceGetUuid"}
+	errDeviceGetName                     = ffi.ErrCache{Func: "cuDeviceGetName"}
+	errEventElapsedTime                  = ffi.ErrCache{Func: "cuEventElapsedTime"}
+	errModuleGetFunction                 = ffi.ErrCache{Func: "cuModuleGetFunction"}
+	errMemPrefetchAsync                  = ffi.ErrCache{Func: "cuMemPrefetchAsync"}
+	errIpcGetMemHandle                   = ffi.ErrCache{Func: "cuIpcGetMemHandle"}
+	errIpcOpenMemHandle                  = ffi.ErrCache{Func: "cuIpcOpenMemHandle"}
+	errAbiFloats                         = ffi.ErrCache{Func: "cuAbiFloats"}
+	errAbiStructs                        = ffi.ErrCache{Func: "cuAbiStructs"}
+	errAbiPointers                       = ffi.ErrCache{Func: "cuAbiPointers"}
+	errLaunchHostFunc                    = ffi.ErrCache{Func: "cuLaunchHostFunc"}
+	errDeviceRegisterAsyncNotification   = ffi.ErrCache{Func: "cuDeviceRegisterAsyncNotification"}
+	errDeviceUnregisterAsyncNotification = ffi.ErrCache{Func: "cuDeviceUnregisterAsyncNotification"}
+	errAbiFireAsync                      = ffi.ErrCache{Func: "cuAbiFireAsync"}
+	errOccupancyMaxPotentialBlockSize    = ffi.ErrCache{Func: "cuOccupancyMaxPotentialBlockSize"}
+	errStreamAddCallback                 = ffi.ErrCache{Func: "cuStreamAddCallback"}
+	errCtxSynchronize                    = ffi.ErrCache{Func: "cuCtxSynchronize"}
 )

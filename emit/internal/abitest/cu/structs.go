@@ -57,6 +57,13 @@ type AbiAligned struct {
 	Words [16]uint64
 }
 
+// AsyncNotificationInfo is the C struct CUasyncNotificationInfo (cuda.h, 16 bytes).
+type AsyncNotificationInfo struct {
+	Type            int32
+	_               [4]byte
+	BytesOverBudget uint64
+}
+
 // Layout guards: an index out of range here means the Go layout of a type
 // no longer matches the C layout it was generated from. Regenerate.
 func _() {
@@ -78,4 +85,7 @@ func _() {
 	_ = x[unsafe.Sizeof(AbiFloat3{})-12]
 	_ = x[unsafe.Offsetof(AbiAligned{}.Words)-0]
 	_ = x[unsafe.Sizeof(AbiAligned{})-128]
+	_ = x[unsafe.Offsetof(AsyncNotificationInfo{}.Type)-0]
+	_ = x[unsafe.Offsetof(AsyncNotificationInfo{}.BytesOverBudget)-8]
+	_ = x[unsafe.Sizeof(AsyncNotificationInfo{})-16]
 }

@@ -52,3 +52,14 @@ type HostFn uintptr
 //
 // It holds a C function pointer.
 type StreamCallback uintptr
+
+// AsyncCallbackHandle is the C type CUasyncCallbackHandle (cuda.h).
+type AsyncCallbackHandle uintptr
+
+// AsyncCallback is the C type CUasyncCallback (cuda.h).
+// It holds a C function pointer.
+type AsyncCallback uintptr
+
+// OccupancyB2DSize is the C type CUoccupancyB2DSize (cuda.h).
+// It holds a C function pointer.
+type OccupancyB2DSize uintptr

@@ -360,12 +360,12 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 		return
 	}
 	cbAddr := trampolineHostFn()
-	hdl := ffi.NewHandle(fn)
-	var frame ffi.Frame
+	hdl := ffi.NewHandleOnce(fn)
+	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(stream))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
-	ffi.Call(fnPtr, &frame)
+	ffi.Call(fnPtr, frame)
 	if ferr := frame.Err(); ferr != nil {
 		hdl.Delete()
 		err = ferr
@@ -396,13 +396,13 @@ func StreamAddCallback(stream Stream, callback func(stream Stream, status Error)
 		return
 	}
 	cbAddr := trampolineStreamCallback()
-	hdl := ffi.NewHandle(callback)
-	var frame ffi.Frame
+	hdl := ffi.NewHandleOnce(callback)
+	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(stream))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	ffi.Call(fnPtr, frame)
 	if ferr := frame.Err(); ferr != nil {
 		hdl.Delete()
 		err = ferr
@@ -791,9 +791,7 @@ var trampolineHostFn = sync.OnceValue(func() uintptr {
 })
 
 func trampolineHostFnGo(a0 uintptr) {
-	hdl := ffi.Handle(a0)
-	fnHostFn, _ := hdl.Value().(func())
-	hdl.Delete()
+	fnHostFn, _ := ffi.Handle(a0).Use().(func())
 	if fnHostFn != nil {
 		fnHostFn()
 	}
@@ -807,9 +805,7 @@ var trampolineStreamCallback = sync.OnceValue(func() uintptr {
 })
 
 func trampolineStreamCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
-	hdl := ffi.Handle(a2)
-	fnStreamCallback, _ := hdl.Value().(func(stream Stream, status Error))
-	hdl.Delete()
+	fnStreamCallback, _ := ffi.Handle(a2).Use().(func(stream Stream, status Error))
 	if fnStreamCallback != nil {
 		fnStreamCallback(Stream(a0), Error(a1))
 	}
