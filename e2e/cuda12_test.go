@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/cugen/cugen/e2e/cudatest"
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/cudart"
 )
@@ -257,4 +258,43 @@ func TestTensorMapEncode12(t *testing.T) {
 		t.Fatal("the encoded tensor map is all zero")
 	}
 	t.Logf("cuTensorMapEncodeTiled: 64x64 float32, 16x16 box: %d of %d words set", nonzero, len(tm.Opaque))
+}
+
+// TestCallbackKinds12: the other callback kinds against the real driver: a
+// synchronous callback (cuOccupancyMaxPotentialBlockSize asks a Go func for
+// the shared memory of each block size it considers) and a registered one
+// (cuDeviceRegisterAsyncNotification, then its unregister call, which
+// releases the Go func's handle).
+func TestCallbackKinds12(t *testing.T) {
+	dev, done := gpu12(t)
+	defer done()
+	mod, vadd, _ := loadPTX(t)
+	defer cu.ModuleUnload(mod)
+	asked := map[int32]bool{}
+	minGrid, block, err := cu.OccupancyMaxPotentialBlockSize(vadd, func(blockSize int32) uint64 {
+		asked[blockSize] = true
+		return uint64(blockSize) * 16 // 16 bytes of shared memory per thread
+	}, 0, 0)
+	if err != nil {
+		t.Fatalf("cuOccupancyMaxPotentialBlockSize: %v", err)
+	}
+	if len(asked) == 0 || block <= 0 || minGrid <= 0 {
+		t.Fatalf("occupancy: grid %d, block %d, the Go func was asked %d block sizes", minGrid, block, len(asked))
+	}
+	t.Logf("cuOccupancyMaxPotentialBlockSize: min grid %d, block %d; the Go callback was asked %d block sizes", minGrid, block, len(asked))
+	before := ffi.LiveHandles()
+	h, err := cu.DeviceRegisterAsyncNotification(dev, func(*cu.AsyncNotificationInfo, cu.AsyncCallbackHandle) {})
+	if err != nil {
+		t.Fatalf("cuDeviceRegisterAsyncNotification: %v", err)
+	}
+	if ffi.LiveHandles() != before+1 {
+		t.Fatalf("registration holds %d handles, want 1", ffi.LiveHandles()-before)
+	}
+	if err := cu.DeviceUnregisterAsyncNotification(dev, h); err != nil {
+		t.Fatalf("cuDeviceUnregisterAsyncNotification: %v", err)
+	}
+	if ffi.LiveHandles() != before {
+		t.Fatalf("unregistering left %d handles", ffi.LiveHandles()-before)
+	}
+	t.Log("cuDeviceRegisterAsyncNotification / Unregister: the Go func's handle lived exactly as long as the registration")
 }
