@@ -197,9 +197,12 @@ func allFields(r *ir.Record) []ir.Field {
 }
 
 // assignNames gives every declaration its Go name. One rule resolves
-// collisions: the first claimant (types, then functions, then enum values,
+// collisions: the first claimant (functions, then types, then enum values,
 // then macros, each in header order) gets the short name; a later one keeps
-// its C prefix (fullGoName). Every collision is listed in the audit file.
+// its C prefix (fullGoName). Functions come first because they are what
+// code names most: cuMemcpy2D is cu.Memcpy2D, and its parameter struct
+// CUDA_MEMCPY2D becomes cu.CudaMemcpy2D. Every collision is listed in the
+// audit file.
 func (m *model) assignNames() error {
 	claim := func(cname, short string) (string, error) {
 		name := short
@@ -216,6 +219,22 @@ func (m *model) assignNames() error {
 	// Reserved by the package's own hand-shaped API.
 	for _, n := range []string{"SharedLibrary", "Check", "OnDevice", "OnPrimaryContext"} {
 		m.taken[n] = "(cugen)"
+	}
+	for _, f := range m.funcs {
+		n, err := claim(f.Name, goName(f.Name))
+		if err != nil {
+			return err
+		}
+		m.funcNames[f] = n
+	}
+	for _, f := range m.funcs {
+		for _, a := range f.Aliases {
+			n, err := claim(a, goName(a))
+			if err != nil {
+				return err
+			}
+			m.aliasNames[a] = n
+		}
 	}
 	for _, r := range m.recs {
 		n, err := claim(r.Name, m.recordShortName(r))
@@ -247,22 +266,6 @@ func (m *model) assignNames() error {
 			return err
 		}
 		m.typeNames[t.Name] = n
-	}
-	for _, f := range m.funcs {
-		n, err := claim(f.Name, goName(f.Name))
-		if err != nil {
-			return err
-		}
-		m.funcNames[f] = n
-	}
-	for _, f := range m.funcs {
-		for _, a := range f.Aliases {
-			n, err := claim(a, goName(a))
-			if err != nil {
-				return err
-			}
-			m.aliasNames[a] = n
-		}
 	}
 	for _, e := range m.ens {
 		for _, v := range e.Values {

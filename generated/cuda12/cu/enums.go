@@ -1614,28 +1614,28 @@ func (v Computemode) String() string {
 	}
 }
 
-// MemAdvise is the C enum CUmem_advise (cuda.h).
+// CUmemAdvise is the C enum CUmem_advise (cuda.h).
 //
 // Memory advise values.
-type MemAdvise int32
+type CUmemAdvise int32
 
 const (
 	// MemAdviseSetReadMostly is CU_MEM_ADVISE_SET_READ_MOSTLY: Data will mostly be read and only occasionally be written to.
-	MemAdviseSetReadMostly MemAdvise = 1
+	MemAdviseSetReadMostly CUmemAdvise = 1
 	// MemAdviseUnsetReadMostly is CU_MEM_ADVISE_UNSET_READ_MOSTLY: Undo the effect of [MemAdviseSetReadMostly].
-	MemAdviseUnsetReadMostly MemAdvise = 2
+	MemAdviseUnsetReadMostly CUmemAdvise = 2
 	// MemAdviseSetPreferredLocation is CU_MEM_ADVISE_SET_PREFERRED_LOCATION: Set the preferred location for the data as the specified device.
-	MemAdviseSetPreferredLocation MemAdvise = 3
+	MemAdviseSetPreferredLocation CUmemAdvise = 3
 	// MemAdviseUnsetPreferredLocation is CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION: Clear the preferred location for the data.
-	MemAdviseUnsetPreferredLocation MemAdvise = 4
+	MemAdviseUnsetPreferredLocation CUmemAdvise = 4
 	// MemAdviseSetAccessedBy is CU_MEM_ADVISE_SET_ACCESSED_BY: Data will be accessed by the specified device, so prevent page faults as much as possible.
-	MemAdviseSetAccessedBy MemAdvise = 5
+	MemAdviseSetAccessedBy CUmemAdvise = 5
 	// MemAdviseUnsetAccessedBy is CU_MEM_ADVISE_UNSET_ACCESSED_BY: Let the Unified Memory subsystem decide on the page faulting policy for the specified device.
-	MemAdviseUnsetAccessedBy MemAdvise = 6
+	MemAdviseUnsetAccessedBy CUmemAdvise = 6
 )
 
 // String returns the C name of v.
-func (v MemAdvise) String() string {
+func (v CUmemAdvise) String() string {
 	switch v {
 	case MemAdviseSetReadMostly:
 		return "CU_MEM_ADVISE_SET_READ_MOSTLY"

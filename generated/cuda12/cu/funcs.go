@@ -5094,8 +5094,8 @@ func KernelGetParamInfo(kernel Kernel, paramIndex uint64) (paramOffset uint64, p
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -5149,8 +5149,8 @@ func MemGetInfo() (free uint64, total uint64, err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -5202,7 +5202,7 @@ func MemAlloc(bytesize uint64) (dptr Deviceptr, err error) {
 //	T* pElement = (T*)((char*)BaseAddress + Row * Pitch) + Column;
 //
 // The pitch returned by [MemAllocPitch] is guaranteed to work with
-// [CuMemcpy2D] under all circumstances. For allocations of 2D arrays, it is
+// [Memcpy2D] under all circumstances. For allocations of 2D arrays, it is
 // recommended that programmers consider performing pitch allocations using
 // [MemAllocPitch]. Due to alignment restrictions in the hardware, this is
 // especially true if the application will be performing 2D memory copies
@@ -5230,8 +5230,8 @@ func MemAlloc(bytesize uint64) (dptr Deviceptr, err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -5291,7 +5291,7 @@ func MemAllocPitch(widthInBytes uint64, height uint64, elementSizeBytes uint32) 
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
 // [MemAllocPitch], [MemAllocManaged], [MemAllocAsync], [MemAllocFromPoolAsync],
-// [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned], [CuMemcpy3D], [Memcpy3DAsync],
+// [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned], [Memcpy3D], [Memcpy3DAsync],
 // [MemcpyAtoA], [MemcpyAtoD], [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA],
 // [MemcpyDtoD], [MemcpyDtoDAsync], [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA],
 // [MemcpyHtoAAsync], [MemcpyHtoD], [MemcpyHtoDAsync], [MemFreeHost],
@@ -5343,8 +5343,8 @@ func MemFree(dptr Deviceptr) (err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -5415,8 +5415,8 @@ func MemGetAddressRange(dptr Deviceptr) (pbase Deviceptr, psize uint64, err erro
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -5465,8 +5465,8 @@ func MemAllocHost(bytesize uint64) (pp unsafe.Pointer, err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree],
@@ -5567,8 +5567,8 @@ func MemFreeHost(p unsafe.Pointer) (err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -5641,8 +5641,8 @@ func MemHostAlloc(bytesize uint64, flags uint32) (pp unsafe.Pointer, err error) 
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -5763,7 +5763,7 @@ func MemHostGetFlags(p unsafe.Pointer) (pFlags uint32, err error) {
 // API returns and instead may be populated on access. In such systems, managed memory can
 // migrate to any processor's memory at any time. The Unified Memory driver will employ heuristics to
 // maintain data locality and prevent excessive page faults to the extent possible. The application
-// can also guide the driver about memory usage patterns via [CuMemAdvise]. The application
+// can also guide the driver about memory usage patterns via [MemAdvise]. The application
 // can also explicitly migrate memory to a desired processor's memory via
 // [MemPrefetchAsync].
 //
@@ -5820,8 +5820,8 @@ func MemHostGetFlags(p unsafe.Pointer) (pFlags uint32, err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -6586,8 +6586,8 @@ func MemHostUnregister(p unsafe.Pointer) (err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -6644,7 +6644,7 @@ func Memcpy(dst Deviceptr, src Deviceptr, byteCount uint64) (err error) {
 // Note that this function may also return error codes from previous, asynchronous launches.
 // Note that this function exhibits synchronous behavior for most use cases.
 //
-// See also: [MemcpyDtoD], [CuMemcpy3DPeer], [MemcpyDtoDAsync], [MemcpyPeerAsync],
+// See also: [MemcpyDtoD], [Memcpy3DPeer], [MemcpyDtoDAsync], [MemcpyPeerAsync],
 // [Memcpy3DPeerAsync],
 // cudaMemcpyPeer
 func MemcpyPeer(dstDevice Deviceptr, dstContext Context, srcDevice Deviceptr, srcContext Context, byteCount uint64) (err error) {
@@ -6695,8 +6695,8 @@ func MemcpyPeer(dstDevice Deviceptr, dstContext Context, srcDevice Deviceptr, sr
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -6752,8 +6752,8 @@ func MemcpyHtoD(dstDevice Deviceptr, srcHost unsafe.Pointer, byteCount uint64) (
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -6808,8 +6808,8 @@ func MemcpyDtoH(dstHost unsafe.Pointer, srcDevice Deviceptr, byteCount uint64) (
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -6866,8 +6866,8 @@ func MemcpyDtoD(dstDevice Deviceptr, srcDevice Deviceptr, byteCount uint64) (err
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -6925,8 +6925,8 @@ func MemcpyDtoA(dstArray Array, dstOffset uint64, srcDevice Deviceptr, byteCount
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -6983,8 +6983,8 @@ func MemcpyAtoD(dstDevice Deviceptr, srcArray Array, srcOffset uint64, byteCount
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -7042,8 +7042,8 @@ func MemcpyHtoA(dstArray Array, dstOffset uint64, srcHost unsafe.Pointer, byteCo
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -7104,8 +7104,8 @@ func MemcpyAtoH(dstHost unsafe.Pointer, srcArray Array, srcOffset uint64, byteCo
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -7137,12 +7137,12 @@ func MemcpyAtoA(dstArray Array, dstOffset uint64, srcArray Array, srcOffset uint
 	return
 }
 
-// CuMemcpy2D wraps cuMemcpy2D (symbol cuMemcpy2D_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
+// Memcpy2D wraps cuMemcpy2D (symbol cuMemcpy2D_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
 //
 // Copies memory for 2D arrays.
 //
 // Perform a 2D memory copy according to the parameters specified in pCopy.
-// The [Memcpy2D] structure is defined as:
+// The [CudaMemcpy2D] structure is defined as:
 //
 //	typedef struct CUDA_MEMCPY2D_st {
 //	unsigned int srcXInBytes, srcY;
@@ -7244,13 +7244,13 @@ func MemcpyAtoA(dstArray Array, dstOffset uint64, srcArray Array, srcOffset uint
 // srcXInBytes, and dstPitch must be greater than or equal to
 // WidthInBytes + dstXInBytes.
 //
-// [CuMemcpy2D] returns an error if any pitch is greater than the maximum
+// [Memcpy2D] returns an error if any pitch is greater than the maximum
 // allowed ([DeviceAttributeMaxPitch]). [MemAllocPitch] passes back
-// pitches that always work with [CuMemcpy2D]. On intra-device memory copies
+// pitches that always work with [Memcpy2D]. On intra-device memory copies
 // (device to device, CUDA array to device, CUDA array to CUDA array),
-// [CuMemcpy2D] may fail for pitches not computed by [MemAllocPitch].
+// [Memcpy2D] may fail for pitches not computed by [MemAllocPitch].
 // [Memcpy2DUnaligned] does not have this restriction, but may run
-// significantly slower in the cases where [CuMemcpy2D] would have returned
+// significantly slower in the cases where [Memcpy2D] would have returned
 // an error code.
 //
 //   - pCopy: Parameters for the memory copy
@@ -7267,7 +7267,7 @@ func MemcpyAtoA(dstArray Array, dstOffset uint64, srcArray Array, srcOffset uint
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
 // [MemAllocPitch], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -7277,8 +7277,8 @@ func MemcpyAtoA(dstArray Array, dstOffset uint64, srcArray Array, srcOffset uint
 // cudaMemcpy2D,
 // cudaMemcpy2DToArray,
 // cudaMemcpy2DFromArray
-func CuMemcpy2D(pCopy *Memcpy2D) (err error) {
-	fnPtr, lerr := procCuMemcpy2D.Addr()
+func Memcpy2D(pCopy *CudaMemcpy2D) (err error) {
+	fnPtr, lerr := procMemcpy2D.Addr()
 	if lerr != nil {
 		err = lerr
 		return
@@ -7292,7 +7292,7 @@ func CuMemcpy2D(pCopy *Memcpy2D) (err error) {
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errCuMemcpy2D, rc)
+		err = ffi.Fail(&errMemcpy2D, rc)
 		return
 	}
 	return
@@ -7303,7 +7303,7 @@ func CuMemcpy2D(pCopy *Memcpy2D) (err error) {
 // Copies memory for 2D arrays.
 //
 // Perform a 2D memory copy according to the parameters specified in pCopy.
-// The [Memcpy2D] structure is defined as:
+// The [CudaMemcpy2D] structure is defined as:
 //
 //	typedef struct CUDA_MEMCPY2D_st {
 //	unsigned int srcXInBytes, srcY;
@@ -7403,13 +7403,13 @@ func CuMemcpy2D(pCopy *Memcpy2D) (err error) {
 // srcXInBytes, and dstPitch must be greater than or equal to
 // WidthInBytes + dstXInBytes.
 //
-// [CuMemcpy2D] returns an error if any pitch is greater than the maximum
+// [Memcpy2D] returns an error if any pitch is greater than the maximum
 // allowed ([DeviceAttributeMaxPitch]). [MemAllocPitch] passes back
-// pitches that always work with [CuMemcpy2D]. On intra-device memory copies
+// pitches that always work with [Memcpy2D]. On intra-device memory copies
 // (device to device, CUDA array to device, CUDA array to CUDA array),
-// [CuMemcpy2D] may fail for pitches not computed by [MemAllocPitch].
+// [Memcpy2D] may fail for pitches not computed by [MemAllocPitch].
 // [Memcpy2DUnaligned] does not have this restriction, but may run
-// significantly slower in the cases where [CuMemcpy2D] would have returned
+// significantly slower in the cases where [Memcpy2D] would have returned
 // an error code.
 //
 //   - pCopy: Parameters for the memory copy
@@ -7425,8 +7425,8 @@ func CuMemcpy2D(pCopy *Memcpy2D) (err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -7436,7 +7436,7 @@ func CuMemcpy2D(pCopy *Memcpy2D) (err error) {
 // cudaMemcpy2D,
 // cudaMemcpy2DToArray,
 // cudaMemcpy2DFromArray
-func Memcpy2DUnaligned(pCopy *Memcpy2D) (err error) {
+func Memcpy2DUnaligned(pCopy *CudaMemcpy2D) (err error) {
 	fnPtr, lerr := procMemcpy2DUnaligned.Addr()
 	if lerr != nil {
 		err = lerr
@@ -7457,12 +7457,12 @@ func Memcpy2DUnaligned(pCopy *Memcpy2D) (err error) {
 	return
 }
 
-// CuMemcpy3D wraps cuMemcpy3D (symbol cuMemcpy3D_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
+// Memcpy3D wraps cuMemcpy3D (symbol cuMemcpy3D_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
 //
 // Copies memory for 3D arrays.
 //
 // Perform a 3D memory copy according to the parameters specified in
-// pCopy. The [Memcpy3D] structure is defined as:
+// pCopy. The [CudaMemcpy3D] structure is defined as:
 //
 //	typedef struct CUDA_MEMCPY3D_st {
 //
@@ -7574,10 +7574,10 @@ func Memcpy2DUnaligned(pCopy *Memcpy2D) (err error) {
 // - If specified, srcHeight must be greater than or equal to Height +
 // srcY, and dstHeight must be greater than or equal to Height + dstY.
 //
-// [CuMemcpy3D] returns an error if any pitch is greater than the maximum
+// [Memcpy3D] returns an error if any pitch is greater than the maximum
 // allowed ([DeviceAttributeMaxPitch]).
 //
-// The srcLOD and dstLOD members of the [Memcpy3D] structure must be
+// The srcLOD and dstLOD members of the [CudaMemcpy3D] structure must be
 // set to 0.
 //
 //   - pCopy: Parameters for the memory copy
@@ -7593,7 +7593,7 @@ func Memcpy2DUnaligned(pCopy *Memcpy2D) (err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
 // [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
@@ -7602,8 +7602,8 @@ func Memcpy2DUnaligned(pCopy *Memcpy2D) (err error) {
 // [MemHostGetDevicePointer], [MemsetD2D8], [MemsetD2D16],
 // [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMemcpy3D
-func CuMemcpy3D(pCopy *Memcpy3D) (err error) {
-	fnPtr, lerr := procCuMemcpy3D.Addr()
+func Memcpy3D(pCopy *CudaMemcpy3D) (err error) {
+	fnPtr, lerr := procMemcpy3D.Addr()
 	if lerr != nil {
 		err = lerr
 		return
@@ -7617,18 +7617,18 @@ func CuMemcpy3D(pCopy *Memcpy3D) (err error) {
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errCuMemcpy3D, rc)
+		err = ffi.Fail(&errMemcpy3D, rc)
 		return
 	}
 	return
 }
 
-// CuMemcpy3DPeer wraps cuMemcpy3DPeer (symbol cuMemcpy3DPeer, cuda.h). It needs a driver of CUDA 4.0 or newer.
+// Memcpy3DPeer wraps cuMemcpy3DPeer (symbol cuMemcpy3DPeer, cuda.h). It needs a driver of CUDA 4.0 or newer.
 //
 // Copies memory between contexts.
 //
 // Perform a 3D memory copy according to the parameters specified in
-// pCopy.  See the definition of the [Memcpy3DPeer] structure
+// pCopy.  See the definition of the [CudaMemcpy3DPeer] structure
 // for documentation of its parameters.
 //
 //   - pCopy: Parameters for the memory copy
@@ -7645,8 +7645,8 @@ func CuMemcpy3D(pCopy *Memcpy3D) (err error) {
 // See also: [MemcpyDtoD], [MemcpyPeer], [MemcpyDtoDAsync], [MemcpyPeerAsync],
 // [Memcpy3DPeerAsync],
 // cudaMemcpy3DPeer
-func CuMemcpy3DPeer(pCopy *Memcpy3DPeer) (err error) {
-	fnPtr, lerr := procCuMemcpy3DPeer.Addr()
+func Memcpy3DPeer(pCopy *CudaMemcpy3DPeer) (err error) {
+	fnPtr, lerr := procMemcpy3DPeer.Addr()
 	if lerr != nil {
 		err = lerr
 		return
@@ -7660,7 +7660,7 @@ func CuMemcpy3DPeer(pCopy *Memcpy3DPeer) (err error) {
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errCuMemcpy3DPeer, rc)
+		err = ffi.Fail(&errMemcpy3DPeer, rc)
 		return
 	}
 	return
@@ -7696,8 +7696,8 @@ func CuMemcpy3DPeer(pCopy *Memcpy3DPeer) (err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -7760,7 +7760,7 @@ func MemcpyAsync(dst Deviceptr, src Deviceptr, byteCount uint64, hStream Stream)
 // Note that this function exhibits asynchronous behavior for most use cases.
 // Note that this function uses standard default stream semantics.
 //
-// See also: [MemcpyDtoD], [MemcpyPeer], [CuMemcpy3DPeer], [MemcpyDtoDAsync],
+// See also: [MemcpyDtoD], [MemcpyPeer], [Memcpy3DPeer], [MemcpyDtoDAsync],
 // [Memcpy3DPeerAsync],
 // cudaMemcpyPeerAsync
 func MemcpyPeerAsync(dstDevice Deviceptr, dstContext Context, srcDevice Deviceptr, srcContext Context, byteCount uint64, hStream Stream) (err error) {
@@ -7815,8 +7815,8 @@ func MemcpyPeerAsync(dstDevice Deviceptr, dstContext Context, srcDevice Devicept
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemFree], [MemFreeHost],
@@ -7878,8 +7878,8 @@ func MemcpyHtoDAsync(dstDevice Deviceptr, srcHost unsafe.Pointer, byteCount uint
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -7940,8 +7940,8 @@ func MemcpyDtoHAsync(dstHost unsafe.Pointer, srcDevice Deviceptr, byteCount uint
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -8005,8 +8005,8 @@ func MemcpyDtoDAsync(dstDevice Deviceptr, srcDevice Deviceptr, byteCount uint64,
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -8070,8 +8070,8 @@ func MemcpyHtoAAsync(dstArray Array, dstOffset uint64, srcHost unsafe.Pointer, b
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -8111,7 +8111,7 @@ func MemcpyAtoHAsync(dstHost unsafe.Pointer, srcArray Array, srcOffset uint64, b
 // Copies memory for 2D arrays.
 //
 // Perform a 2D memory copy according to the parameters specified in pCopy.
-// The [Memcpy2D] structure is defined as:
+// The [CudaMemcpy2D] structure is defined as:
 //
 //	typedef struct CUDA_MEMCPY2D_st {
 //	unsigned int srcXInBytes, srcY;
@@ -8218,7 +8218,7 @@ func MemcpyAtoHAsync(dstHost unsafe.Pointer, srcArray Array, srcOffset uint64, b
 //
 // [Memcpy2DAsync] returns an error if any pitch is greater than the maximum
 // allowed ([DeviceAttributeMaxPitch]). [MemAllocPitch] passes back
-// pitches that always work with [CuMemcpy2D]. On intra-device memory copies
+// pitches that always work with [Memcpy2D]. On intra-device memory copies
 // (device to device, CUDA array to device, CUDA array to CUDA array),
 // [Memcpy2DAsync] may fail for pitches not computed by [MemAllocPitch].
 //
@@ -8238,8 +8238,8 @@ func MemcpyAtoHAsync(dstHost unsafe.Pointer, srcArray Array, srcOffset uint64, b
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -8251,7 +8251,7 @@ func MemcpyAtoHAsync(dstHost unsafe.Pointer, srcArray Array, srcOffset uint64, b
 // cudaMemcpy2DAsync,
 // cudaMemcpy2DToArrayAsync,
 // cudaMemcpy2DFromArrayAsync
-func Memcpy2DAsync(pCopy *Memcpy2D, hStream Stream) (err error) {
+func Memcpy2DAsync(pCopy *CudaMemcpy2D, hStream Stream) (err error) {
 	fnPtr, lerr := procMemcpy2DAsync.Addr()
 	if lerr != nil {
 		err = lerr
@@ -8278,7 +8278,7 @@ func Memcpy2DAsync(pCopy *Memcpy2D, hStream Stream) (err error) {
 // Copies memory for 3D arrays.
 //
 // Perform a 3D memory copy according to the parameters specified in
-// pCopy. The [Memcpy3D] structure is defined as:
+// pCopy. The [CudaMemcpy3D] structure is defined as:
 //
 //	typedef struct CUDA_MEMCPY3D_st {
 //
@@ -8393,7 +8393,7 @@ func Memcpy2DAsync(pCopy *Memcpy2D, hStream Stream) (err error) {
 // [Memcpy3DAsync] returns an error if any pitch is greater than the maximum
 // allowed ([DeviceAttributeMaxPitch]).
 //
-// The srcLOD and dstLOD members of the [Memcpy3D] structure must be
+// The srcLOD and dstLOD members of the [CudaMemcpy3D] structure must be
 // set to 0.
 //
 //   - pCopy: Parameters for the memory copy
@@ -8412,8 +8412,8 @@ func Memcpy2DAsync(pCopy *Memcpy2D, hStream Stream) (err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -8423,7 +8423,7 @@ func Memcpy2DAsync(pCopy *Memcpy2D, hStream Stream) (err error) {
 // [MemsetD8], [MemsetD8Async], [MemsetD16], [MemsetD16Async],
 // [MemsetD32], [MemsetD32Async],
 // cudaMemcpy3DAsync
-func Memcpy3DAsync(pCopy *Memcpy3D, hStream Stream) (err error) {
+func Memcpy3DAsync(pCopy *CudaMemcpy3D, hStream Stream) (err error) {
 	fnPtr, lerr := procMemcpy3DAsync.Addr()
 	if lerr != nil {
 		err = lerr
@@ -8450,7 +8450,7 @@ func Memcpy3DAsync(pCopy *Memcpy3D, hStream Stream) (err error) {
 // Copies memory between contexts asynchronously.
 //
 // Perform a 3D memory copy according to the parameters specified in
-// pCopy.  See the definition of the [Memcpy3DPeer] structure
+// pCopy.  See the definition of the [CudaMemcpy3DPeer] structure
 // for documentation of its parameters.
 //
 //   - pCopy: Parameters for the memory copy
@@ -8469,7 +8469,7 @@ func Memcpy3DAsync(pCopy *Memcpy3D, hStream Stream) (err error) {
 // See also: [MemcpyDtoD], [MemcpyPeer], [MemcpyDtoDAsync], [MemcpyPeerAsync],
 // [Memcpy3DPeerAsync],
 // cudaMemcpy3DPeerAsync
-func Memcpy3DPeerAsync(pCopy *Memcpy3DPeer, hStream Stream) (err error) {
+func Memcpy3DPeerAsync(pCopy *CudaMemcpy3DPeer, hStream Stream) (err error) {
 	fnPtr, lerr := procMemcpy3DPeerAsync.Addr()
 	if lerr != nil {
 		err = lerr
@@ -8513,8 +8513,8 @@ func Memcpy3DPeerAsync(pCopy *Memcpy3DPeer, hStream Stream) (err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -8568,8 +8568,8 @@ func MemsetD8(dstDevice Deviceptr, uc uint8, n uint64) (err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -8623,8 +8623,8 @@ func MemsetD16(dstDevice Deviceptr, us uint16, n uint64) (err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -8683,8 +8683,8 @@ func MemsetD32(dstDevice Deviceptr, ui uint32, n uint64) (err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -8746,8 +8746,8 @@ func MemsetD2D8(dstDevice Deviceptr, dstPitch uint64, uc uint8, width uint64, he
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -8809,8 +8809,8 @@ func MemsetD2D16(dstDevice Deviceptr, dstPitch uint64, us uint16, width uint64, 
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -8868,8 +8868,8 @@ func MemsetD2D32(dstDevice Deviceptr, dstPitch uint64, ui uint32, width uint64, 
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -8926,8 +8926,8 @@ func MemsetD8Async(dstDevice Deviceptr, uc uint8, n uint64, hStream Stream) (err
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -8984,8 +8984,8 @@ func MemsetD16Async(dstDevice Deviceptr, us uint16, n uint64, hStream Stream) (e
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -9046,8 +9046,8 @@ func MemsetD32Async(dstDevice Deviceptr, ui uint32, n uint64, hStream Stream) (e
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -9112,8 +9112,8 @@ func MemsetD2D8Async(dstDevice Deviceptr, dstPitch uint64, uc uint8, width uint6
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -9178,8 +9178,8 @@ func MemsetD2D16Async(dstDevice Deviceptr, dstPitch uint64, us uint16, width uin
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -9302,8 +9302,8 @@ func MemsetD2D32Async(dstDevice Deviceptr, dstPitch uint64, ui uint32, width uin
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -9357,8 +9357,8 @@ func ArrayCreate(pAllocateArray *ArrayDescriptor) (pHandle Array, err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -9644,8 +9644,8 @@ func ArrayGetPlane(hArray Array, planeIdx uint32) (pPlaneArray Array, err error)
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -9837,8 +9837,8 @@ func ArrayDestroy(hArray Array) (err error) {
 //
 // See also: [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -9896,8 +9896,8 @@ func Array3DCreate(pAllocateArray *Array3DDescriptor) (pHandle Array, err error)
 //
 // See also: [Array3DCreate], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -12379,7 +12379,7 @@ func PointerGetAttribute(data unsafe.Pointer, attribute PointerAttribute, ptr De
 //
 // By default, any mappings to the previous location of the migrated pages are removed and
 // mappings for the new location are only setup on dstDevice. The exact behavior however
-// also depends on the settings applied to this memory range via [CuMemAdvise] as described
+// also depends on the settings applied to this memory range via [MemAdvise] as described
 // below:
 //
 // If [MemAdviseSetReadMostly] was set on any subset of this memory range,
@@ -12416,7 +12416,7 @@ func PointerGetAttribute(data unsafe.Pointer, attribute PointerAttribute, ptr De
 // Note that this function uses standard default stream semantics.
 //
 // See also: [Memcpy], [MemcpyPeer], [MemcpyAsync],
-// [Memcpy3DPeerAsync], [CuMemAdvise], [MemPrefetchAsync]
+// [Memcpy3DPeerAsync], [MemAdvise], [MemPrefetchAsync]
 // cudaMemPrefetchAsync_v2
 func MemPrefetchAsync(devPtr Deviceptr, count uint64, dstDevice Device, hStream Stream) (err error) {
 	fnPtr, lerr := procMemPrefetchAsync.Addr()
@@ -12474,7 +12474,7 @@ func MemPrefetchAsync(devPtr Deviceptr, count uint64, dstDevice Device, hStream 
 //
 // By default, any mappings to the previous location of the migrated pages are removed and
 // mappings for the new location are only setup on the destination location. The exact behavior however
-// also depends on the settings applied to this memory range via [CuMemAdvise] as described
+// also depends on the settings applied to this memory range via [MemAdvise] as described
 // below:
 //
 // If [MemAdviseSetReadMostly] was set on any subset of this memory range,
@@ -12514,7 +12514,7 @@ func MemPrefetchAsync(devPtr Deviceptr, count uint64, dstDevice Device, hStream 
 // Note that this function uses standard default stream semantics.
 //
 // See also: [Memcpy], [MemcpyPeer], [MemcpyAsync],
-// [Memcpy3DPeerAsync], [CuMemAdvise], [MemPrefetchAsync]
+// [Memcpy3DPeerAsync], [MemAdvise], [MemPrefetchAsync]
 // cudaMemPrefetchAsync_v2
 func MemPrefetchAsyncV2(devPtr Deviceptr, count uint64, location MemLocation, flags uint32, hStream Stream) (err error) {
 	fnPtr, lerr := procMemPrefetchAsyncV2.Addr()
@@ -12541,7 +12541,7 @@ func MemPrefetchAsyncV2(devPtr Deviceptr, count uint64, location MemLocation, fl
 	return
 }
 
-// CuMemAdvise wraps cuMemAdvise (symbol cuMemAdvise, cuda.h). It needs a driver of CUDA 8.0 or newer.
+// MemAdvise wraps cuMemAdvise (symbol cuMemAdvise, cuda.h). It needs a driver of CUDA 8.0 or newer.
 //
 // Advise about the usage of a given memory range.
 //
@@ -12654,8 +12654,8 @@ func MemPrefetchAsyncV2(devPtr Deviceptr, count uint64, location MemLocation, fl
 // See also: [Memcpy], [MemcpyPeer], [MemcpyAsync],
 // [Memcpy3DPeerAsync], [MemPrefetchAsync], [MemAdviseV2]
 // cudaMemAdvise
-func CuMemAdvise(devPtr Deviceptr, count uint64, advice MemAdvise, device Device) (err error) {
-	fnPtr, lerr := procCuMemAdvise.Addr()
+func MemAdvise(devPtr Deviceptr, count uint64, advice CUmemAdvise, device Device) (err error) {
+	fnPtr, lerr := procMemAdvise.Addr()
 	if lerr != nil {
 		err = lerr
 		return
@@ -12671,7 +12671,7 @@ func CuMemAdvise(devPtr Deviceptr, count uint64, advice MemAdvise, device Device
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errCuMemAdvise, rc)
+		err = ffi.Fail(&errMemAdvise, rc)
 		return
 	}
 	return
@@ -12794,9 +12794,9 @@ func CuMemAdvise(devPtr Deviceptr, count uint64, advice MemAdvise, device Device
 // Note that this function uses standard default stream semantics.
 //
 // See also: [Memcpy], [MemcpyPeer], [MemcpyAsync],
-// [Memcpy3DPeerAsync], [MemPrefetchAsync], [CuMemAdvise]
+// [Memcpy3DPeerAsync], [MemPrefetchAsync], [MemAdvise]
 // cudaMemAdvise
-func MemAdviseV2(devPtr Deviceptr, count uint64, advice MemAdvise, location MemLocation) (err error) {
+func MemAdviseV2(devPtr Deviceptr, count uint64, advice CUmemAdvise, location MemLocation) (err error) {
 	fnPtr, lerr := procMemAdviseV2.Addr()
 	if lerr != nil {
 		err = lerr
@@ -12898,7 +12898,7 @@ func MemAdviseV2(devPtr Deviceptr, count uint64, advice MemAdvise, location MemL
 // Note that this function uses standard default stream semantics.
 //
 // See also: [MemRangeGetAttributes], [MemPrefetchAsync],
-// [CuMemAdvise],
+// [MemAdvise],
 // cudaMemRangeGetAttribute
 func MemRangeGetAttribute(data unsafe.Pointer, dataSize uint64, attribute MemRangeAttribute, devPtr Deviceptr, count uint64) (err error) {
 	fnPtr, lerr := procMemRangeGetAttribute.Addr()
@@ -12966,7 +12966,7 @@ func MemRangeGetAttribute(data unsafe.Pointer, dataSize uint64, attribute MemRan
 // [ErrorInvalidDevice]
 // Note that this function may also return error codes from previous, asynchronous launches.
 //
-// See also: [MemRangeGetAttribute], [CuMemAdvise],
+// See also: [MemRangeGetAttribute], [MemAdvise],
 // [MemPrefetchAsync],
 // cudaMemRangeGetAttributes
 func MemRangeGetAttributes(data *unsafe.Pointer, dataSizes *uint64, attributes *MemRangeAttribute, numAttributes uint64, devPtr Deviceptr, count uint64) (err error) {
@@ -18291,7 +18291,7 @@ func GraphKernelNodeSetParams(hNode GraphNode, nodeParams *KernelNodeParams) (er
 // A handle to the new node will be returned in phGraphNode.
 //
 // When the graph is launched, the node will perform the memcpy described by copyParams.
-// See [CuMemcpy3D] for a description of the structure and its restrictions.
+// See [Memcpy3D] for a description of the structure and its restrictions.
 //
 // Memcpy nodes have some additional restrictions with regards to managed memory, if the
 // system contains at least one device which has a zero value for the device attribute
@@ -18317,7 +18317,7 @@ func GraphKernelNodeSetParams(hNode GraphNode, nodeParams *KernelNodeParams) (er
 //
 // See also:
 // [GraphAddNode],
-// [CuMemcpy3D],
+// [Memcpy3D],
 // [GraphMemcpyNodeGetParams],
 // [GraphMemcpyNodeSetParams],
 // [GraphCreate],
@@ -18327,7 +18327,7 @@ func GraphKernelNodeSetParams(hNode GraphNode, nodeParams *KernelNodeParams) (er
 // [GraphAddKernelNode],
 // [GraphAddHostNode],
 // [GraphAddMemsetNode]
-func GraphAddMemcpyNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, copyParams *Memcpy3D, ctx Context) (phGraphNode GraphNode, err error) {
+func GraphAddMemcpyNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, copyParams *CudaMemcpy3D, ctx Context) (phGraphNode GraphNode, err error) {
 	fnPtr, lerr := procGraphAddMemcpyNode.Addr()
 	if lerr != nil {
 		err = lerr
@@ -18373,10 +18373,10 @@ func GraphAddMemcpyNode(hGraph Graph, dependencies *GraphNode, numDependencies u
 // Note that this function may also return error codes from previous, asynchronous launches.
 //
 // See also:
-// [CuMemcpy3D],
+// [Memcpy3D],
 // [GraphAddMemcpyNode],
 // [GraphMemcpyNodeSetParams]
-func GraphMemcpyNodeGetParams(hNode GraphNode) (nodeParams Memcpy3D, err error) {
+func GraphMemcpyNodeGetParams(hNode GraphNode) (nodeParams CudaMemcpy3D, err error) {
 	fnPtr, lerr := procGraphMemcpyNodeGetParams.Addr()
 	if lerr != nil {
 		err = lerr
@@ -18417,10 +18417,10 @@ func GraphMemcpyNodeGetParams(hNode GraphNode) (nodeParams Memcpy3D, err error) 
 //
 // See also:
 // [GraphNodeSetParams],
-// [CuMemcpy3D],
+// [Memcpy3D],
 // [GraphAddMemcpyNode],
 // [GraphMemcpyNodeGetParams]
-func GraphMemcpyNodeSetParams(hNode GraphNode, nodeParams *Memcpy3D) (err error) {
+func GraphMemcpyNodeSetParams(hNode GraphNode, nodeParams *CudaMemcpy3D) (err error) {
 	fnPtr, lerr := procGraphMemcpyNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
@@ -21485,7 +21485,7 @@ func GraphExecKernelNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodePar
 // [GraphExecExternalSemaphoresWaitNodeSetParams],
 // [GraphExecUpdate],
 // cuGraphInstantiate
-func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, hNode GraphNode, copyParams *Memcpy3D, ctx Context) (err error) {
+func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, hNode GraphNode, copyParams *CudaMemcpy3D, ctx Context) (err error) {
 	fnPtr, lerr := procGraphExecMemcpyNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr

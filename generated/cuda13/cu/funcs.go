@@ -5061,8 +5061,8 @@ func KernelGetParamInfo(kernel Kernel, paramIndex uint64) (paramOffset uint64, p
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -5116,8 +5116,8 @@ func MemGetInfo() (free uint64, total uint64, err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -5169,7 +5169,7 @@ func MemAlloc(bytesize uint64) (dptr Deviceptr, err error) {
 //	T* pElement = (T*)((char*)BaseAddress + Row * Pitch) + Column;
 //
 // The pitch returned by [MemAllocPitch] is guaranteed to work with
-// [CuMemcpy2D] under all circumstances. For allocations of 2D arrays, it is
+// [Memcpy2D] under all circumstances. For allocations of 2D arrays, it is
 // recommended that programmers consider performing pitch allocations using
 // [MemAllocPitch]. Due to alignment restrictions in the hardware, this is
 // especially true if the application will be performing 2D memory copies
@@ -5197,8 +5197,8 @@ func MemAlloc(bytesize uint64) (dptr Deviceptr, err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -5259,7 +5259,7 @@ func MemAllocPitch(widthInBytes uint64, height uint64, elementSizeBytes uint32) 
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
 // [MemAllocPitch], [MemAllocManaged], [MemAllocAsync], [MemAllocFromPoolAsync],
-// [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned], [CuMemcpy3D], [Memcpy3DAsync],
+// [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned], [Memcpy3D], [Memcpy3DAsync],
 // [MemcpyAtoA], [MemcpyAtoD], [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA],
 // [MemcpyDtoD], [MemcpyDtoDAsync], [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA],
 // [MemcpyHtoAAsync], [MemcpyHtoD], [MemcpyHtoDAsync], [MemFreeHost],
@@ -5311,8 +5311,8 @@ func MemFree(dptr Deviceptr) (err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -5383,8 +5383,8 @@ func MemGetAddressRange(dptr Deviceptr) (pbase Deviceptr, psize uint64, err erro
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -5433,8 +5433,8 @@ func MemAllocHost(bytesize uint64) (pp unsafe.Pointer, err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree],
@@ -5535,8 +5535,8 @@ func MemFreeHost(p unsafe.Pointer) (err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -5609,8 +5609,8 @@ func MemHostAlloc(bytesize uint64, flags uint32) (pp unsafe.Pointer, err error) 
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -5731,7 +5731,7 @@ func MemHostGetFlags(p unsafe.Pointer) (pFlags uint32, err error) {
 // API returns and instead may be populated on access. In such systems, managed memory can
 // migrate to any processor's memory at any time. The Unified Memory driver will employ heuristics to
 // maintain data locality and prevent excessive page faults to the extent possible. The application
-// can also guide the driver about memory usage patterns via [CuMemAdvise]. The application
+// can also guide the driver about memory usage patterns via [MemAdvise]. The application
 // can also explicitly migrate memory to a desired processor's memory via
 // [MemPrefetchAsync].
 //
@@ -5788,8 +5788,8 @@ func MemHostGetFlags(p unsafe.Pointer) (pFlags uint32, err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -6559,8 +6559,8 @@ func MemHostUnregister(p unsafe.Pointer) (err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -6617,7 +6617,7 @@ func Memcpy(dst Deviceptr, src Deviceptr, byteCount uint64) (err error) {
 // Note that this function may also return error codes from previous, asynchronous launches.
 // Note that this function exhibits synchronous behavior for most use cases.
 //
-// See also: [MemcpyDtoD], [CuMemcpy3DPeer], [MemcpyDtoDAsync], [MemcpyPeerAsync],
+// See also: [MemcpyDtoD], [Memcpy3DPeer], [MemcpyDtoDAsync], [MemcpyPeerAsync],
 // [Memcpy3DPeerAsync],
 // cudaMemcpyPeer
 func MemcpyPeer(dstDevice Deviceptr, dstContext Context, srcDevice Deviceptr, srcContext Context, byteCount uint64) (err error) {
@@ -6668,8 +6668,8 @@ func MemcpyPeer(dstDevice Deviceptr, dstContext Context, srcDevice Deviceptr, sr
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -6725,8 +6725,8 @@ func MemcpyHtoD(dstDevice Deviceptr, srcHost unsafe.Pointer, byteCount uint64) (
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -6781,8 +6781,8 @@ func MemcpyDtoH(dstHost unsafe.Pointer, srcDevice Deviceptr, byteCount uint64) (
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -6839,8 +6839,8 @@ func MemcpyDtoD(dstDevice Deviceptr, srcDevice Deviceptr, byteCount uint64) (err
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -6898,8 +6898,8 @@ func MemcpyDtoA(dstArray Array, dstOffset uint64, srcDevice Deviceptr, byteCount
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -6956,8 +6956,8 @@ func MemcpyAtoD(dstDevice Deviceptr, srcArray Array, srcOffset uint64, byteCount
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -7015,8 +7015,8 @@ func MemcpyHtoA(dstArray Array, dstOffset uint64, srcHost unsafe.Pointer, byteCo
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -7077,8 +7077,8 @@ func MemcpyAtoH(dstHost unsafe.Pointer, srcArray Array, srcOffset uint64, byteCo
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -7110,12 +7110,12 @@ func MemcpyAtoA(dstArray Array, dstOffset uint64, srcArray Array, srcOffset uint
 	return
 }
 
-// CuMemcpy2D wraps cuMemcpy2D (symbol cuMemcpy2D_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
+// Memcpy2D wraps cuMemcpy2D (symbol cuMemcpy2D_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
 //
 // Copies memory for 2D arrays.
 //
 // Perform a 2D memory copy according to the parameters specified in pCopy.
-// The [Memcpy2D] structure is defined as:
+// The [CudaMemcpy2D] structure is defined as:
 //
 //	typedef struct CUDA_MEMCPY2D_st {
 //	unsigned int srcXInBytes, srcY;
@@ -7217,13 +7217,13 @@ func MemcpyAtoA(dstArray Array, dstOffset uint64, srcArray Array, srcOffset uint
 // srcXInBytes, and dstPitch must be greater than or equal to
 // WidthInBytes + dstXInBytes.
 //
-// [CuMemcpy2D] returns an error if any pitch is greater than the maximum
+// [Memcpy2D] returns an error if any pitch is greater than the maximum
 // allowed ([DeviceAttributeMaxPitch]). [MemAllocPitch] passes back
-// pitches that always work with [CuMemcpy2D]. On intra-device memory copies
+// pitches that always work with [Memcpy2D]. On intra-device memory copies
 // (device to device, CUDA array to device, CUDA array to CUDA array),
-// [CuMemcpy2D] may fail for pitches not computed by [MemAllocPitch].
+// [Memcpy2D] may fail for pitches not computed by [MemAllocPitch].
 // [Memcpy2DUnaligned] does not have this restriction, but may run
-// significantly slower in the cases where [CuMemcpy2D] would have returned
+// significantly slower in the cases where [Memcpy2D] would have returned
 // an error code.
 //
 //   - pCopy: Parameters for the memory copy
@@ -7240,7 +7240,7 @@ func MemcpyAtoA(dstArray Array, dstOffset uint64, srcArray Array, srcOffset uint
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
 // [MemAllocPitch], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -7250,8 +7250,8 @@ func MemcpyAtoA(dstArray Array, dstOffset uint64, srcArray Array, srcOffset uint
 // cudaMemcpy2D,
 // cudaMemcpy2DToArray,
 // cudaMemcpy2DFromArray
-func CuMemcpy2D(pCopy *Memcpy2D) (err error) {
-	fnPtr, lerr := procCuMemcpy2D.Addr()
+func Memcpy2D(pCopy *CudaMemcpy2D) (err error) {
+	fnPtr, lerr := procMemcpy2D.Addr()
 	if lerr != nil {
 		err = lerr
 		return
@@ -7265,7 +7265,7 @@ func CuMemcpy2D(pCopy *Memcpy2D) (err error) {
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errCuMemcpy2D, rc)
+		err = ffi.Fail(&errMemcpy2D, rc)
 		return
 	}
 	return
@@ -7276,7 +7276,7 @@ func CuMemcpy2D(pCopy *Memcpy2D) (err error) {
 // Copies memory for 2D arrays.
 //
 // Perform a 2D memory copy according to the parameters specified in pCopy.
-// The [Memcpy2D] structure is defined as:
+// The [CudaMemcpy2D] structure is defined as:
 //
 //	typedef struct CUDA_MEMCPY2D_st {
 //	unsigned int srcXInBytes, srcY;
@@ -7376,13 +7376,13 @@ func CuMemcpy2D(pCopy *Memcpy2D) (err error) {
 // srcXInBytes, and dstPitch must be greater than or equal to
 // WidthInBytes + dstXInBytes.
 //
-// [CuMemcpy2D] returns an error if any pitch is greater than the maximum
+// [Memcpy2D] returns an error if any pitch is greater than the maximum
 // allowed ([DeviceAttributeMaxPitch]). [MemAllocPitch] passes back
-// pitches that always work with [CuMemcpy2D]. On intra-device memory copies
+// pitches that always work with [Memcpy2D]. On intra-device memory copies
 // (device to device, CUDA array to device, CUDA array to CUDA array),
-// [CuMemcpy2D] may fail for pitches not computed by [MemAllocPitch].
+// [Memcpy2D] may fail for pitches not computed by [MemAllocPitch].
 // [Memcpy2DUnaligned] does not have this restriction, but may run
-// significantly slower in the cases where [CuMemcpy2D] would have returned
+// significantly slower in the cases where [Memcpy2D] would have returned
 // an error code.
 //
 //   - pCopy: Parameters for the memory copy
@@ -7398,8 +7398,8 @@ func CuMemcpy2D(pCopy *Memcpy2D) (err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -7409,7 +7409,7 @@ func CuMemcpy2D(pCopy *Memcpy2D) (err error) {
 // cudaMemcpy2D,
 // cudaMemcpy2DToArray,
 // cudaMemcpy2DFromArray
-func Memcpy2DUnaligned(pCopy *Memcpy2D) (err error) {
+func Memcpy2DUnaligned(pCopy *CudaMemcpy2D) (err error) {
 	fnPtr, lerr := procMemcpy2DUnaligned.Addr()
 	if lerr != nil {
 		err = lerr
@@ -7430,12 +7430,12 @@ func Memcpy2DUnaligned(pCopy *Memcpy2D) (err error) {
 	return
 }
 
-// CuMemcpy3D wraps cuMemcpy3D (symbol cuMemcpy3D_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
+// Memcpy3D wraps cuMemcpy3D (symbol cuMemcpy3D_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
 //
 // Copies memory for 3D arrays.
 //
 // Perform a 3D memory copy according to the parameters specified in
-// pCopy. The [Memcpy3D] structure is defined as:
+// pCopy. The [CudaMemcpy3D] structure is defined as:
 //
 //	typedef struct CUDA_MEMCPY3D_st {
 //
@@ -7547,10 +7547,10 @@ func Memcpy2DUnaligned(pCopy *Memcpy2D) (err error) {
 // - If specified, srcHeight must be greater than or equal to Height +
 // srcY, and dstHeight must be greater than or equal to Height + dstY.
 //
-// [CuMemcpy3D] returns an error if any pitch is greater than the maximum
+// [Memcpy3D] returns an error if any pitch is greater than the maximum
 // allowed ([DeviceAttributeMaxPitch]).
 //
-// The srcLOD and dstLOD members of the [Memcpy3D] structure must be
+// The srcLOD and dstLOD members of the [CudaMemcpy3D] structure must be
 // set to 0.
 //
 //   - pCopy: Parameters for the memory copy
@@ -7566,7 +7566,7 @@ func Memcpy2DUnaligned(pCopy *Memcpy2D) (err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
 // [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
@@ -7575,8 +7575,8 @@ func Memcpy2DUnaligned(pCopy *Memcpy2D) (err error) {
 // [MemHostGetDevicePointer], [MemsetD2D8], [MemsetD2D16],
 // [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMemcpy3D
-func CuMemcpy3D(pCopy *Memcpy3D) (err error) {
-	fnPtr, lerr := procCuMemcpy3D.Addr()
+func Memcpy3D(pCopy *CudaMemcpy3D) (err error) {
+	fnPtr, lerr := procMemcpy3D.Addr()
 	if lerr != nil {
 		err = lerr
 		return
@@ -7590,18 +7590,18 @@ func CuMemcpy3D(pCopy *Memcpy3D) (err error) {
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errCuMemcpy3D, rc)
+		err = ffi.Fail(&errMemcpy3D, rc)
 		return
 	}
 	return
 }
 
-// CuMemcpy3DPeer wraps cuMemcpy3DPeer (symbol cuMemcpy3DPeer, cuda.h). It needs a driver of CUDA 4.0 or newer.
+// Memcpy3DPeer wraps cuMemcpy3DPeer (symbol cuMemcpy3DPeer, cuda.h). It needs a driver of CUDA 4.0 or newer.
 //
 // Copies memory between contexts.
 //
 // Perform a 3D memory copy according to the parameters specified in
-// pCopy.  See the definition of the [Memcpy3DPeer] structure
+// pCopy.  See the definition of the [CudaMemcpy3DPeer] structure
 // for documentation of its parameters.
 //
 //   - pCopy: Parameters for the memory copy
@@ -7618,8 +7618,8 @@ func CuMemcpy3D(pCopy *Memcpy3D) (err error) {
 // See also: [MemcpyDtoD], [MemcpyPeer], [MemcpyDtoDAsync], [MemcpyPeerAsync],
 // [Memcpy3DPeerAsync],
 // cudaMemcpy3DPeer
-func CuMemcpy3DPeer(pCopy *Memcpy3DPeer) (err error) {
-	fnPtr, lerr := procCuMemcpy3DPeer.Addr()
+func Memcpy3DPeer(pCopy *CudaMemcpy3DPeer) (err error) {
+	fnPtr, lerr := procMemcpy3DPeer.Addr()
 	if lerr != nil {
 		err = lerr
 		return
@@ -7633,7 +7633,7 @@ func CuMemcpy3DPeer(pCopy *Memcpy3DPeer) (err error) {
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errCuMemcpy3DPeer, rc)
+		err = ffi.Fail(&errMemcpy3DPeer, rc)
 		return
 	}
 	return
@@ -7669,8 +7669,8 @@ func CuMemcpy3DPeer(pCopy *Memcpy3DPeer) (err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -7733,7 +7733,7 @@ func MemcpyAsync(dst Deviceptr, src Deviceptr, byteCount uint64, hStream Stream)
 // Note that this function exhibits asynchronous behavior for most use cases.
 // Note that this function uses standard default stream semantics.
 //
-// See also: [MemcpyDtoD], [MemcpyPeer], [CuMemcpy3DPeer], [MemcpyDtoDAsync],
+// See also: [MemcpyDtoD], [MemcpyPeer], [Memcpy3DPeer], [MemcpyDtoDAsync],
 // [Memcpy3DPeerAsync],
 // cudaMemcpyPeerAsync
 func MemcpyPeerAsync(dstDevice Deviceptr, dstContext Context, srcDevice Deviceptr, srcContext Context, byteCount uint64, hStream Stream) (err error) {
@@ -7788,8 +7788,8 @@ func MemcpyPeerAsync(dstDevice Deviceptr, dstContext Context, srcDevice Devicept
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemFree], [MemFreeHost],
@@ -7851,8 +7851,8 @@ func MemcpyHtoDAsync(dstDevice Deviceptr, srcHost unsafe.Pointer, byteCount uint
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -7913,8 +7913,8 @@ func MemcpyDtoHAsync(dstHost unsafe.Pointer, srcDevice Deviceptr, byteCount uint
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -7978,8 +7978,8 @@ func MemcpyDtoDAsync(dstDevice Deviceptr, srcDevice Deviceptr, byteCount uint64,
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -8043,8 +8043,8 @@ func MemcpyHtoAAsync(dstArray Array, dstOffset uint64, srcHost unsafe.Pointer, b
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -8084,7 +8084,7 @@ func MemcpyAtoHAsync(dstHost unsafe.Pointer, srcArray Array, srcOffset uint64, b
 // Copies memory for 2D arrays.
 //
 // Perform a 2D memory copy according to the parameters specified in pCopy.
-// The [Memcpy2D] structure is defined as:
+// The [CudaMemcpy2D] structure is defined as:
 //
 //	typedef struct CUDA_MEMCPY2D_st {
 //	unsigned int srcXInBytes, srcY;
@@ -8191,7 +8191,7 @@ func MemcpyAtoHAsync(dstHost unsafe.Pointer, srcArray Array, srcOffset uint64, b
 //
 // [Memcpy2DAsync] returns an error if any pitch is greater than the maximum
 // allowed ([DeviceAttributeMaxPitch]). [MemAllocPitch] passes back
-// pitches that always work with [CuMemcpy2D]. On intra-device memory copies
+// pitches that always work with [Memcpy2D]. On intra-device memory copies
 // (device to device, CUDA array to device, CUDA array to CUDA array),
 // [Memcpy2DAsync] may fail for pitches not computed by [MemAllocPitch].
 //
@@ -8211,8 +8211,8 @@ func MemcpyAtoHAsync(dstHost unsafe.Pointer, srcArray Array, srcOffset uint64, b
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -8224,7 +8224,7 @@ func MemcpyAtoHAsync(dstHost unsafe.Pointer, srcArray Array, srcOffset uint64, b
 // cudaMemcpy2DAsync,
 // cudaMemcpy2DToArrayAsync,
 // cudaMemcpy2DFromArrayAsync
-func Memcpy2DAsync(pCopy *Memcpy2D, hStream Stream) (err error) {
+func Memcpy2DAsync(pCopy *CudaMemcpy2D, hStream Stream) (err error) {
 	fnPtr, lerr := procMemcpy2DAsync.Addr()
 	if lerr != nil {
 		err = lerr
@@ -8251,7 +8251,7 @@ func Memcpy2DAsync(pCopy *Memcpy2D, hStream Stream) (err error) {
 // Copies memory for 3D arrays.
 //
 // Perform a 3D memory copy according to the parameters specified in
-// pCopy. The [Memcpy3D] structure is defined as:
+// pCopy. The [CudaMemcpy3D] structure is defined as:
 //
 //	typedef struct CUDA_MEMCPY3D_st {
 //
@@ -8366,7 +8366,7 @@ func Memcpy2DAsync(pCopy *Memcpy2D, hStream Stream) (err error) {
 // [Memcpy3DAsync] returns an error if any pitch is greater than the maximum
 // allowed ([DeviceAttributeMaxPitch]).
 //
-// The srcLOD and dstLOD members of the [Memcpy3D] structure must be
+// The srcLOD and dstLOD members of the [CudaMemcpy3D] structure must be
 // set to 0.
 //
 //   - pCopy: Parameters for the memory copy
@@ -8385,8 +8385,8 @@ func Memcpy2DAsync(pCopy *Memcpy2D, hStream Stream) (err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -8396,7 +8396,7 @@ func Memcpy2DAsync(pCopy *Memcpy2D, hStream Stream) (err error) {
 // [MemsetD8], [MemsetD8Async], [MemsetD16], [MemsetD16Async],
 // [MemsetD32], [MemsetD32Async],
 // cudaMemcpy3DAsync
-func Memcpy3DAsync(pCopy *Memcpy3D, hStream Stream) (err error) {
+func Memcpy3DAsync(pCopy *CudaMemcpy3D, hStream Stream) (err error) {
 	fnPtr, lerr := procMemcpy3DAsync.Addr()
 	if lerr != nil {
 		err = lerr
@@ -8423,7 +8423,7 @@ func Memcpy3DAsync(pCopy *Memcpy3D, hStream Stream) (err error) {
 // Copies memory between contexts asynchronously.
 //
 // Perform a 3D memory copy according to the parameters specified in
-// pCopy.  See the definition of the [Memcpy3DPeer] structure
+// pCopy.  See the definition of the [CudaMemcpy3DPeer] structure
 // for documentation of its parameters.
 //
 //   - pCopy: Parameters for the memory copy
@@ -8442,7 +8442,7 @@ func Memcpy3DAsync(pCopy *Memcpy3D, hStream Stream) (err error) {
 // See also: [MemcpyDtoD], [MemcpyPeer], [MemcpyDtoDAsync], [MemcpyPeerAsync],
 // [Memcpy3DPeerAsync],
 // cudaMemcpy3DPeerAsync
-func Memcpy3DPeerAsync(pCopy *Memcpy3DPeer, hStream Stream) (err error) {
+func Memcpy3DPeerAsync(pCopy *CudaMemcpy3DPeer, hStream Stream) (err error) {
 	fnPtr, lerr := procMemcpy3DPeerAsync.Addr()
 	if lerr != nil {
 		err = lerr
@@ -8673,8 +8673,8 @@ func Memcpy3DBatchAsync(numOps uint64, opList *Memcpy3DBatchOp, flags uint64, hS
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -8728,8 +8728,8 @@ func MemsetD8(dstDevice Deviceptr, uc uint8, n uint64) (err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -8783,8 +8783,8 @@ func MemsetD16(dstDevice Deviceptr, us uint16, n uint64) (err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -8843,8 +8843,8 @@ func MemsetD32(dstDevice Deviceptr, ui uint32, n uint64) (err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -8906,8 +8906,8 @@ func MemsetD2D8(dstDevice Deviceptr, dstPitch uint64, uc uint8, width uint64, he
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -8969,8 +8969,8 @@ func MemsetD2D16(dstDevice Deviceptr, dstPitch uint64, us uint16, width uint64, 
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -9028,8 +9028,8 @@ func MemsetD2D32(dstDevice Deviceptr, dstPitch uint64, ui uint32, width uint64, 
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -9086,8 +9086,8 @@ func MemsetD8Async(dstDevice Deviceptr, uc uint8, n uint64, hStream Stream) (err
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -9144,8 +9144,8 @@ func MemsetD16Async(dstDevice Deviceptr, us uint16, n uint64, hStream Stream) (e
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -9206,8 +9206,8 @@ func MemsetD32Async(dstDevice Deviceptr, ui uint32, n uint64, hStream Stream) (e
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -9272,8 +9272,8 @@ func MemsetD2D8Async(dstDevice Deviceptr, dstPitch uint64, uc uint8, width uint6
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -9338,8 +9338,8 @@ func MemsetD2D16Async(dstDevice Deviceptr, dstPitch uint64, us uint16, width uin
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -9505,8 +9505,8 @@ func MemsetD2D32Async(dstDevice Deviceptr, dstPitch uint64, ui uint32, width uin
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -9560,8 +9560,8 @@ func ArrayCreate(pAllocateArray *ArrayDescriptor) (pHandle Array, err error) {
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -9847,8 +9847,8 @@ func ArrayGetPlane(hArray Array, planeIdx uint32) (pPlaneArray Array, err error)
 //
 // See also: [Array3DCreate], [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -10083,8 +10083,8 @@ func ArrayDestroy(hArray Array) (err error) {
 //
 // See also: [Array3DGetDescriptor], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -10142,8 +10142,8 @@ func Array3DCreate(pAllocateArray *Array3DDescriptor) (pHandle Array, err error)
 //
 // See also: [Array3DCreate], [ArrayCreate],
 // [ArrayDestroy], [ArrayGetDescriptor], [MemAlloc], [MemAllocHost],
-// [MemAllocPitch], [CuMemcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
-// [CuMemcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
+// [MemAllocPitch], [Memcpy2D], [Memcpy2DAsync], [Memcpy2DUnaligned],
+// [Memcpy3D], [Memcpy3DAsync], [MemcpyAtoA], [MemcpyAtoD],
 // [MemcpyAtoH], [MemcpyAtoHAsync], [MemcpyDtoA], [MemcpyDtoD], [MemcpyDtoDAsync],
 // [MemcpyDtoH], [MemcpyDtoHAsync], [MemcpyHtoA], [MemcpyHtoAAsync],
 // [MemcpyHtoD], [MemcpyHtoDAsync], [MemFree], [MemFreeHost],
@@ -12958,7 +12958,7 @@ func PointerGetAttribute(data unsafe.Pointer, attribute PointerAttribute, ptr De
 //
 // By default, any mappings to the previous location of the migrated pages are removed and
 // mappings for the new location are only setup on the destination location. The exact behavior however
-// also depends on the settings applied to this memory range via [CuMemAdvise] as described
+// also depends on the settings applied to this memory range via [MemAdvise] as described
 // below:
 //
 // If [MemAdviseSetReadMostly] was set on any subset of this memory range,
@@ -12998,7 +12998,7 @@ func PointerGetAttribute(data unsafe.Pointer, attribute PointerAttribute, ptr De
 // Note that this function uses standard default stream semantics.
 //
 // See also: [Memcpy], [MemcpyPeer], [MemcpyAsync],
-// [Memcpy3DPeerAsync], [CuMemAdvise],
+// [Memcpy3DPeerAsync], [MemAdvise],
 // cudaMemPrefetchAsync
 func MemPrefetchAsync(devPtr Deviceptr, count uint64, location MemLocation, flags uint32, hStream Stream) (err error) {
 	fnPtr, lerr := procMemPrefetchAsync.Addr()
@@ -13025,7 +13025,7 @@ func MemPrefetchAsync(devPtr Deviceptr, count uint64, location MemLocation, flag
 	return
 }
 
-// CuMemAdvise wraps cuMemAdvise (symbol cuMemAdvise_v2, cuda.h). It needs a driver of CUDA 12.2 or newer.
+// MemAdvise wraps cuMemAdvise (symbol cuMemAdvise_v2, cuda.h). It needs a driver of CUDA 12.2 or newer.
 //
 // Advise about the usage of a given memory range.
 //
@@ -13144,8 +13144,8 @@ func MemPrefetchAsync(devPtr Deviceptr, count uint64, location MemLocation, flag
 // See also: [Memcpy], [MemcpyPeer], [MemcpyAsync],
 // [Memcpy3DPeerAsync], [MemPrefetchAsync],
 // cudaMemAdvise
-func CuMemAdvise(devPtr Deviceptr, count uint64, advice MemAdvise, location MemLocation) (err error) {
-	fnPtr, lerr := procCuMemAdvise.Addr()
+func MemAdvise(devPtr Deviceptr, count uint64, advice CUmemAdvise, location MemLocation) (err error) {
+	fnPtr, lerr := procMemAdvise.Addr()
 	if lerr != nil {
 		err = lerr
 		return
@@ -13162,7 +13162,7 @@ func CuMemAdvise(devPtr Deviceptr, count uint64, advice MemAdvise, location MemL
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errCuMemAdvise, rc)
+		err = ffi.Fail(&errMemAdvise, rc)
 		return
 	}
 	return
@@ -13447,7 +13447,7 @@ func MemDiscardAndPrefetchBatchAsync(dptrs *Deviceptr, sizes *uint64, count uint
 // Note that this function uses standard default stream semantics.
 //
 // See also: [MemRangeGetAttributes], [MemPrefetchAsync],
-// [CuMemAdvise],
+// [MemAdvise],
 // cudaMemRangeGetAttribute
 func MemRangeGetAttribute(data unsafe.Pointer, dataSize uint64, attribute MemRangeAttribute, devPtr Deviceptr, count uint64) (err error) {
 	fnPtr, lerr := procMemRangeGetAttribute.Addr()
@@ -13515,7 +13515,7 @@ func MemRangeGetAttribute(data unsafe.Pointer, dataSize uint64, attribute MemRan
 // [ErrorInvalidDevice]
 // Note that this function may also return error codes from previous, asynchronous launches.
 //
-// See also: [MemRangeGetAttribute], [CuMemAdvise],
+// See also: [MemRangeGetAttribute], [MemAdvise],
 // [MemPrefetchAsync],
 // cudaMemRangeGetAttributes
 func MemRangeGetAttributes(data *unsafe.Pointer, dataSizes *uint64, attributes *MemRangeAttribute, numAttributes uint64, devPtr Deviceptr, count uint64) (err error) {
@@ -18905,7 +18905,7 @@ func GraphKernelNodeSetParams(hNode GraphNode, nodeParams *KernelNodeParams) (er
 // A handle to the new node will be returned in phGraphNode.
 //
 // When the graph is launched, the node will perform the memcpy described by copyParams.
-// See [CuMemcpy3D] for a description of the structure and its restrictions.
+// See [Memcpy3D] for a description of the structure and its restrictions.
 //
 // Memcpy nodes have some additional restrictions with regards to managed memory, if the
 // system contains at least one device which has a zero value for the device attribute
@@ -18931,7 +18931,7 @@ func GraphKernelNodeSetParams(hNode GraphNode, nodeParams *KernelNodeParams) (er
 //
 // See also:
 // [GraphAddNode],
-// [CuMemcpy3D],
+// [Memcpy3D],
 // [GraphMemcpyNodeGetParams],
 // [GraphMemcpyNodeSetParams],
 // [GraphCreate],
@@ -18941,7 +18941,7 @@ func GraphKernelNodeSetParams(hNode GraphNode, nodeParams *KernelNodeParams) (er
 // [GraphAddKernelNode],
 // [GraphAddHostNode],
 // [GraphAddMemsetNode]
-func GraphAddMemcpyNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, copyParams *Memcpy3D, ctx Context) (phGraphNode GraphNode, err error) {
+func GraphAddMemcpyNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, copyParams *CudaMemcpy3D, ctx Context) (phGraphNode GraphNode, err error) {
 	fnPtr, lerr := procGraphAddMemcpyNode.Addr()
 	if lerr != nil {
 		err = lerr
@@ -18987,10 +18987,10 @@ func GraphAddMemcpyNode(hGraph Graph, dependencies *GraphNode, numDependencies u
 // Note that this function may also return error codes from previous, asynchronous launches.
 //
 // See also:
-// [CuMemcpy3D],
+// [Memcpy3D],
 // [GraphAddMemcpyNode],
 // [GraphMemcpyNodeSetParams]
-func GraphMemcpyNodeGetParams(hNode GraphNode) (nodeParams Memcpy3D, err error) {
+func GraphMemcpyNodeGetParams(hNode GraphNode) (nodeParams CudaMemcpy3D, err error) {
 	fnPtr, lerr := procGraphMemcpyNodeGetParams.Addr()
 	if lerr != nil {
 		err = lerr
@@ -19031,10 +19031,10 @@ func GraphMemcpyNodeGetParams(hNode GraphNode) (nodeParams Memcpy3D, err error) 
 //
 // See also:
 // [GraphNodeSetParams],
-// [CuMemcpy3D],
+// [Memcpy3D],
 // [GraphAddMemcpyNode],
 // [GraphMemcpyNodeGetParams]
-func GraphMemcpyNodeSetParams(hNode GraphNode, nodeParams *Memcpy3D) (err error) {
+func GraphMemcpyNodeSetParams(hNode GraphNode, nodeParams *CudaMemcpy3D) (err error) {
 	fnPtr, lerr := procGraphMemcpyNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
@@ -21829,7 +21829,7 @@ func GraphExecKernelNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodePar
 // [GraphExecExternalSemaphoresWaitNodeSetParams],
 // [GraphExecUpdate],
 // cuGraphInstantiate
-func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, hNode GraphNode, copyParams *Memcpy3D, ctx Context) (err error) {
+func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, hNode GraphNode, copyParams *CudaMemcpy3D, ctx Context) (err error) {
 	fnPtr, lerr := procGraphExecMemcpyNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr

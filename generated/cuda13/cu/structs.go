@@ -837,7 +837,7 @@ type MemcpyNodeParams struct {
 	// Context on which to run the node.
 	CopyCtx Context
 	// Parameters for the memory copy.
-	CopyParams Memcpy3D
+	CopyParams CudaMemcpy3D
 }
 
 // ArrayDescriptorV2 is the C struct CUDA_ARRAY_DESCRIPTOR_v2 (cuda.h, 24 bytes).

@@ -196,14 +196,14 @@ type StreamCallback uintptr
 // It holds a C function pointer.
 type OccupancyB2DSize uintptr
 
-// Memcpy2D is the C type CUDA_MEMCPY2D (cuda.h).
-type Memcpy2D = Memcpy2DV2
+// CudaMemcpy2D is the C type CUDA_MEMCPY2D (cuda.h).
+type CudaMemcpy2D = Memcpy2DV2
 
-// Memcpy3D is the C type CUDA_MEMCPY3D (cuda.h).
-type Memcpy3D = Memcpy3DV2
+// CudaMemcpy3D is the C type CUDA_MEMCPY3D (cuda.h).
+type CudaMemcpy3D = Memcpy3DV2
 
-// Memcpy3DPeer is the C type CUDA_MEMCPY3D_PEER (cuda.h).
-type Memcpy3DPeer = Memcpy3DPeerV1
+// CudaMemcpy3DPeer is the C type CUDA_MEMCPY3D_PEER (cuda.h).
+type CudaMemcpy3DPeer = Memcpy3DPeerV1
 
 // ArrayDescriptor is the C type CUDA_ARRAY_DESCRIPTOR (cuda.h).
 type ArrayDescriptor = ArrayDescriptorV2
