@@ -26,14 +26,7 @@ func demoTest(drv, rt *model, importPath string) ([]byte, error) {
 	fn := map[string]string{}
 	for _, m := range []*model{drv, rt} {
 		for _, need := range demoNeeds[m.pkg] {
-			found := false
-			for f, g := range m.funcNames {
-				if f.Name == need {
-					fn[need] = g
-					found = true
-				}
-			}
-			if !found {
+			if fn[need] = m.goFunc(need); fn[need] == "" {
 				return nil, fmt.Errorf("the headers lack %s", need)
 			}
 		}
