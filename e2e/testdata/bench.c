@@ -4,6 +4,9 @@
 //
 //	gcc -O2 -o bench bench.c -ldl && ./bench libcuda.so.1 path/to/libcudart.so.12
 //
+// With "launch N" after the libraries it runs only the two launch
+// measurements, N launches each.
+//
 // Output: one "name ns/op" line per benchmark (and GB/s for the copy).
 #include <dlfcn.h>
 #include <stdio.h>
@@ -23,6 +26,12 @@ static CUresult (*cuModuleGetFunction)(void **, void *, const char *);
 static CUresult (*cuMemAlloc)(unsigned long long *, size_t);
 static CUresult (*cuMemcpyHtoD)(unsigned long long, const void *, size_t);
 static CUresult (*cuLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, void **, void **);
+static CUresult (*cuStreamCreate)(void **, unsigned);
+static CUresult (*cuStreamBeginCapture)(void *, int);
+static CUresult (*cuStreamEndCapture)(void *, void **);
+static CUresult (*cuStreamSynchronize)(void *);
+static CUresult (*cuGraphInstantiate)(void **, void *, unsigned long long);
+static CUresult (*cuGraphLaunch)(void *, void *);
 static int (*cudaSetDevice)(int);
 static int (*cudaGetDevice)(int *);
 static int (*cudaMallocHost)(void **, size_t);
@@ -47,8 +56,42 @@ static void *must(void *lib, const char *name) {
 
 #define CHECK(x) do { int r_ = (x); if (r_) { fprintf(stderr, "%s = %d\n", #x, r_); exit(1); } } while (0)
 
+// launch times n launches of the empty kernel and the wait for them (the
+// launch rate, as BenchmarkLaunchEmpty measures it), the same in blocks of
+// 1000 with a wait after each (as BenchmarkLaunchInterleaved does), then n
+// launches in bursts of 64 with the wait between bursts untimed (the CPU's
+// cost of one launch while the queue has room, as BenchmarkLaunchSubmit
+// measures it). n is rounded up to whole blocks and bursts.
+static void launch(void *fn, int n) {
+	for (int i = 0; i < 1000; i++) CHECK(cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+	CHECK(cuCtxSynchronize());
+	double t = now();
+	for (int i = 0; i < n; i++) CHECK(cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+	CHECK(cuCtxSynchronize());
+	printf("LaunchEmpty %.1f ns/op\n", (now() - t) / n);
+	int blocks = (n + 999) / 1000;
+	t = now();
+	for (int k = 0; k < blocks; k++) {
+		for (int i = 0; i < 1000; i++) CHECK(cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+		CHECK(cuCtxSynchronize());
+	}
+	printf("LaunchBlocks %.1f ns/op\n", (now() - t) / (blocks * 1000.0));
+	double submit = 0;
+	int bursts = (n + 63) / 64;
+	for (int k = 0; k < bursts; k++) {
+		t = now();
+		for (int i = 0; i < 64; i++) CHECK(cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
+		submit += now() - t;
+		CHECK(cuCtxSynchronize());
+	}
+	printf("LaunchSubmit %.1f ns/op\n", submit / (bursts * 64.0));
+}
+
 int main(int argc, char **argv) {
-	if (argc != 3) { fprintf(stderr, "usage: bench LIBCUDA LIBCUDART\n"); return 2; }
+	if (argc != 3 && !(argc == 5 && !strcmp(argv[3], "launch"))) {
+		fprintf(stderr, "usage: bench LIBCUDA LIBCUDART [launch N]\n");
+		return 2;
+	}
 	void *d = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL), *r = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
 	if (!d || !r) { fprintf(stderr, "dlopen: %s\n", dlerror()); return 1; }
 	cuInit = must(d, "cuInit"); cuDeviceGet = must(d, "cuDeviceGet");
@@ -56,13 +99,21 @@ int main(int argc, char **argv) {
 	cuCtxGetCurrent = must(d, "cuCtxGetCurrent"); cuCtxSynchronize = must(d, "cuCtxSynchronize");
 	cuModuleLoadData = must(d, "cuModuleLoadData"); cuModuleGetFunction = must(d, "cuModuleGetFunction");
 	cuMemAlloc = must(d, "cuMemAlloc_v2"); cuMemcpyHtoD = must(d, "cuMemcpyHtoD_v2"); cuLaunchKernel = must(d, "cuLaunchKernel");
+	cuStreamCreate = must(d, "cuStreamCreate"); cuStreamBeginCapture = must(d, "cuStreamBeginCapture_v2");
+	cuStreamEndCapture = must(d, "cuStreamEndCapture"); cuStreamSynchronize = must(d, "cuStreamSynchronize");
+	cuGraphInstantiate = must(d, "cuGraphInstantiateWithFlags"); cuGraphLaunch = must(d, "cuGraphLaunch");
 	cudaSetDevice = must(r, "cudaSetDevice"); cudaGetDevice = must(r, "cudaGetDevice");
 	cudaMallocHost = must(r, "cudaMallocHost"); cudaMalloc = must(r, "cudaMalloc"); cudaMemcpy = must(r, "cudaMemcpy");
 
 	int dev; void *ctx, *mod, *fn;
+	double ns;
 	CHECK(cuInit(0)); CHECK(cuDeviceGet(&dev, 0)); CHECK(cuDevicePrimaryCtxRetain(&ctx, dev)); CHECK(cuCtxSetCurrent(ctx));
 	CHECK(cudaSetDevice(0));
 	CHECK(cuModuleLoadData(&mod, ptx)); CHECK(cuModuleGetFunction(&fn, mod, "empty"));
+	if (argc == 5) { // launch only: the launch-rate rounds of BENCHMARKS.md
+		launch(fn, atoi(argv[4]));
+		return 0;
+	}
 
 	const int n = 2000000;
 	double t = now();
@@ -82,12 +133,24 @@ int main(int argc, char **argv) {
 	for (int i = 0; i < m; i++) CHECK(cuMemcpyHtoD(dst, &src, 8));
 	printf("MemcpyHtoD8B %.1f ns/op\n", (now() - t) / m);
 
-	for (int i = 0; i < 1000; i++) CHECK(cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
-	CHECK(cuCtxSynchronize());
+	launch(fn, m);
+
+	// A graph of 100 empty kernels captured from a stream (1 = CU_STREAM_NON_BLOCKING,
+	// 1 = CU_STREAM_CAPTURE_MODE_THREAD_LOCAL), as BenchmarkGraphLaunch builds it.
+	void *stream, *graph, *exec;
+	CHECK(cuStreamCreate(&stream, 1));
+	CHECK(cuStreamBeginCapture(stream, 1));
+	for (int i = 0; i < 100; i++) CHECK(cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, stream, NULL, NULL));
+	CHECK(cuStreamEndCapture(stream, &graph));
+	CHECK(cuGraphInstantiate(&exec, graph, 0));
+	const int g = 20000;
+	for (int i = 0; i < 100; i++) CHECK(cuGraphLaunch(exec, stream));
+	CHECK(cuStreamSynchronize(stream));
 	t = now();
-	for (int i = 0; i < m; i++) CHECK(cuLaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, NULL, NULL, NULL));
-	CHECK(cuCtxSynchronize());
-	printf("LaunchEmpty %.1f ns/op\n", (now() - t) / m);
+	for (int i = 0; i < g; i++) CHECK(cuGraphLaunch(exec, stream));
+	CHECK(cuStreamSynchronize(stream));
+	ns = (now() - t) / g;
+	printf("GraphLaunch %.1f ns/op %.1f ns/kernel\n", ns, ns / 100);
 
 	const size_t size = 256u << 20;
 	void *host, *devp;
@@ -97,7 +160,7 @@ int main(int argc, char **argv) {
 	const int k = 10;
 	t = now();
 	for (int i = 0; i < k; i++) CHECK(cudaMemcpy(devp, host, size, 1));
-	double ns = (now() - t) / k;
+	ns = (now() - t) / k;
 	printf("Memcpy256MB %.0f ns/op %.2f GB/s\n", ns, size / ns);
 	return 0;
 }

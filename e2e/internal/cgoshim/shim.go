@@ -17,6 +17,7 @@ static int (*p_cuDriverGetVersion)(int *);
 static int (*p_cuDeviceGet)(int *, int);
 static int (*p_cuMemcpyHtoD)(unsigned long long, const void *, size_t);
 static int (*p_cuLaunchKernel)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, void **, void **);
+static int (*p_cuGraphLaunch)(void *, void *);
 static int (*p_cudaGetDevice)(int *);
 static int (*p_cudaMemcpy)(void *, const void *, size_t, int);
 
@@ -29,9 +30,10 @@ static int shim_open(const char *cuda, const char *cudart) {
 	p_cuDeviceGet = dlsym(d, "cuDeviceGet");
 	p_cuMemcpyHtoD = dlsym(d, "cuMemcpyHtoD_v2");
 	p_cuLaunchKernel = dlsym(d, "cuLaunchKernel");
+	p_cuGraphLaunch = dlsym(d, "cuGraphLaunch");
 	p_cudaGetDevice = dlsym(r, "cudaGetDevice");
 	p_cudaMemcpy = dlsym(r, "cudaMemcpy");
-	return p_cuCtxGetCurrent && p_cuDriverGetVersion && p_cuDeviceGet && p_cuMemcpyHtoD && p_cuLaunchKernel && p_cudaGetDevice && p_cudaMemcpy ? 0 : -2;
+	return p_cuCtxGetCurrent && p_cuDriverGetVersion && p_cuDeviceGet && p_cuMemcpyHtoD && p_cuLaunchKernel && p_cuGraphLaunch && p_cudaGetDevice && p_cudaMemcpy ? 0 : -2;
 }
 static int shim_cuCtxGetCurrent(void **c) { return p_cuCtxGetCurrent(c); }
 static int shim_cuDriverGetVersion(int *v) { return p_cuDriverGetVersion(v); }
@@ -40,6 +42,7 @@ static int shim_cuMemcpyHtoD(unsigned long long dst, const void *src, size_t n) 
 static int shim_cuLaunchKernel(void *f, void *stream) {
 	return p_cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, stream, NULL, NULL);
 }
+static int shim_cuGraphLaunch(void *exec, void *stream) { return p_cuGraphLaunch(exec, stream); }
 static int shim_cudaGetDevice(int *d) { return p_cudaGetDevice(d); }
 static int shim_launch_loop(void *f, long n) {
 	for (long i = 0; i < n; i++) {
@@ -108,6 +111,11 @@ func LaunchEmpty(f uintptr) int32 {
 // launch.
 func LaunchLoop(f uintptr, n int) int32 {
 	return int32(C.shim_launch_loop(*(*unsafe.Pointer)(unsafe.Pointer(&f)), C.long(n)))
+}
+
+// GraphLaunch is cuGraphLaunch through cgo; exec and stream are C handles.
+func GraphLaunch(exec, stream uintptr) int32 {
+	return int32(C.shim_cuGraphLaunch(*(*unsafe.Pointer)(unsafe.Pointer(&exec)), *(*unsafe.Pointer)(unsafe.Pointer(&stream))))
 }
 
 // GetDevice is cudaGetDevice through cgo.
