@@ -470,3 +470,81 @@ func TestStackMoves(t *testing.T) {
 	}
 	recurse(300)
 }
+
+// TestCallInts passes 0 to 6 integer arguments through CallInts, each with
+// all 64 bits in use, and checks what C received and returned.
+func TestCallInts(t *testing.T) {
+	var vals [6]uintptr
+	for i := range vals {
+		vals[i] = uintptr(0x0101010101010101*uint64(i+1) ^ uint64(i%2)<<63)
+	}
+	for n := 0; n <= 6; n++ {
+		var a [6]uintptr
+		copy(a[:n], vals[:n])
+		got, err := ffi.CallInts(fn(t, "i"+string(rune('0'+n))), a[0], a[1], a[2], a[3], a[4], a[5])
+		if err != nil {
+			t.Fatalf("i%d: %v", n, err)
+		}
+		want := uint64(n)
+		if n == 0 {
+			want = 0x1122334455667788
+		}
+		if uint64(got) != want {
+			t.Errorf("i%d returned %#x, want %#x", n, got, want)
+		}
+		w := make([]uint64, n)
+		for i := range w {
+			w[i] = uint64(vals[i])
+		}
+		expect(t, rec(t), w)
+	}
+	// Narrow C types: the caller extends, the result is cut to the C width.
+	var x int32
+	d, e := int32(-40), int32(2)
+	r, err := ffi.CallInts(fn(t, "b6"), uintptr(unsafe.Pointer(&x)), uintptr(unsafe.Pointer(&x)), 5, uintptr(int64(d)), uintptr(int64(e)), 0)
+	runtime.KeepAlive(&x)
+	if err != nil || int32(r) != d+e+5+1 {
+		t.Errorf("b6 = %d, %v; want %d", int32(r), err, d+e+5+1)
+	}
+	if _, err := ffi.CallInts(0, 1, 2, 3, 4, 5, 6); err != ffi.ErrNilFunc {
+		t.Errorf("CallInts(0): %v, want ErrNilFunc", err)
+	}
+}
+
+// TestCallIntsAllocs: a stack out-parameter passed through CallInts stays
+// on the stack, and nothing allocates.
+func TestCallIntsAllocs(t *testing.T) {
+	b2 := fn(t, "b2")
+	allocs := testing.AllocsPerRun(1000, func() {
+		var out uintptr
+		r, err := ffi.CallInts(b2, uintptr(unsafe.Pointer(&out)), 7, 0, 0, 0, 0)
+		runtime.KeepAlive(&out)
+		if err != nil || int32(r) != 8 {
+			t.Fatalf("b2 = %d, %v", int32(r), err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per call, want 0", allocs)
+	}
+}
+
+// TestCallIntsStackMoves is TestStackMoves for CallInts.
+func TestCallIntsStackMoves(t *testing.T) {
+	i1 := fn(t, "i1")
+	r := rec(t)
+	var recurse func(n int)
+	recurse = func(n int) {
+		var pad [64]uintptr // grow the stack quickly
+		var out uintptr
+		ffi.CallInts(i1, uintptr(unsafe.Pointer(&out)), 0, 0, 0, 0, 0)
+		if r[0] != uint64(uintptr(unsafe.Pointer(&out))) {
+			t.Fatalf("depth %d: C got %#x, &out is %p", n, r[0], &out)
+		}
+		runtime.KeepAlive(&out)
+		if n > 0 {
+			recurse(n - 1)
+		}
+		runtime.KeepAlive(&pad)
+	}
+	recurse(300)
+}

@@ -11,7 +11,8 @@ import (
 )
 
 // Benchmarks of one call of a trivial C function (testdata/abi.c b0, b2, b6,
-// bf) through ffi.Call as generated code makes it, and through purego.
+// bf) through ffi.Call and ffi.CallInts as generated code makes them, and
+// through purego.
 
 func BenchmarkCall(b *testing.B) {
 	b0, b2, b6, bf := fn(b, "b0"), fn(b, "b2"), fn(b, "b6"), fn(b, "bf")
@@ -55,6 +56,25 @@ func BenchmarkCall(b *testing.B) {
 			f.Float32(4)
 			ffi.Call(bf, &f)
 			_ = f.RetFloat64()
+		}
+	})
+
+	b.Run("CallInts/0args", func(b *testing.B) {
+		for b.Loop() {
+			r, _ := ffi.CallInts(b0, 0, 0, 0, 0, 0, 0)
+			_ = int32(r)
+		}
+	})
+	b.Run("CallInts/2args", func(b *testing.B) {
+		for b.Loop() {
+			r, _ := ffi.CallInts(b2, uintptr(unsafe.Pointer(&x)), 7, 0, 0, 0, 0)
+			_ = int32(r)
+		}
+	})
+	b.Run("CallInts/6args", func(b *testing.B) {
+		for b.Loop() {
+			r, _ := ffi.CallInts(b6, uintptr(unsafe.Pointer(&x)), uintptr(unsafe.Pointer(&x)), 1<<20, 3, 4, 0)
+			_ = int32(r)
 		}
 	})
 

@@ -63,3 +63,27 @@ copied:
 	MOVQ X1, Frame_floats+8(R11)
 	XORL AX, AX // cgocall's errno result: none
 	RET
+
+// trampolineInts(c *intsCall) is CallInts's trampoline: c arrives in DI,
+// SP is 8 mod 16. It loads the six integer argument registers from c,
+// calls c.fn and stores rax in c.ret. The frame holds the saved c; 16
+// keeps SP 16-byte aligned at the CALL (16 + saved BP + return address).
+GLOBL ·trampolineIntsABI0(SB), NOPTR|RODATA, $8
+DATA ·trampolineIntsABI0(SB)/8, $·trampolineInts(SB)
+
+TEXT ·trampolineInts(SB), NOSPLIT, $16-0
+	MOVQ DI, 0(SP)
+	MOVQ DI, R11
+	MOVQ intsCall_args+0(R11), DI
+	MOVQ intsCall_args+8(R11), SI
+	MOVQ intsCall_args+16(R11), DX
+	MOVQ intsCall_args+24(R11), CX
+	MOVQ intsCall_args+32(R11), R8
+	MOVQ intsCall_args+40(R11), R9
+	XORL AX, AX // AL: no vector registers, for a variadic callee
+	MOVQ intsCall_fn(R11), R10
+	CALL R10
+	MOVQ 0(SP), R11
+	MOVQ AX, intsCall_ret(R11)
+	XORL AX, AX // cgocall's errno result: none
+	RET

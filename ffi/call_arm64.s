@@ -67,3 +67,28 @@ copied:
 	FMOVD F3, Frame_floats+24(R9)
 	MOVD  $0, R0 // cgocall's errno result: none
 	RET
+
+// trampolineInts(c *intsCall) is CallInts's trampoline: c arrives in R0.
+// It loads x0-x5 from c, calls c.fn and stores x0 in c.ret. The frame is
+// 16 bytes for the saved c, keeping RSP 16-byte aligned; the BL makes the
+// assembler save LR and FP as in trampoline.
+GLOBL ·trampolineIntsABI0(SB), NOPTR|RODATA, $8
+DATA ·trampolineIntsABI0(SB)/8, $·trampolineInts(SB)
+
+TEXT ·trampolineInts(SB), NOSPLIT, $0-0
+	SUB  $16, RSP
+	MOVD R0, 0(RSP)
+	MOVD R0, R9
+	MOVD intsCall_args+0(R9), R0
+	MOVD intsCall_args+8(R9), R1
+	MOVD intsCall_args+16(R9), R2
+	MOVD intsCall_args+24(R9), R3
+	MOVD intsCall_args+32(R9), R4
+	MOVD intsCall_args+40(R9), R5
+	MOVD intsCall_fn(R9), R10
+	BL   (R10)
+	MOVD 0(RSP), R9
+	ADD  $16, RSP
+	MOVD R0, intsCall_ret(R9)
+	MOVD $0, R0 // cgocall's errno result: none
+	RET
