@@ -130,6 +130,10 @@ func (m *model) header() string {
 	return fmt.Sprintf("%s from %s. DO NOT EDIT.", Marker, m.opts.Origin)
 }
 
+// ffiVersion is the version of package ffi's API the generated code needs
+// (ffi.Version): 2 added ffi.CallInts.
+const ffiVersion = 2
+
 func (m *model) newFile() *jen.File {
 	f := jen.NewFile(m.pkg)
 	f.HeaderComment(m.header())
@@ -160,8 +164,8 @@ func (m *model) genDoc(f *jen.File) error {
 	f.PackageComment("CUDA's current context belongs to the OS thread: call runtime.LockOSThread")
 	f.PackageComment("in a goroutine that relies on it.")
 	f.Comment("The generated code needs this version of package ffi or newer.")
-	f.Const().Id("_").Op("=").Qual(FFIPath, "EnforceVersion").Call(jen.Qual(FFIPath, "Version").Op("-").Lit(1))
-	f.Const().Id("_").Op("=").Qual(FFIPath, "EnforceVersion").Call(jen.Lit(1).Op("-").Qual(FFIPath, "MinVersion"))
+	f.Const().Id("_").Op("=").Qual(FFIPath, "EnforceVersion").Call(jen.Qual(FFIPath, "Version").Op("-").Lit(ffiVersion))
+	f.Const().Id("_").Op("=").Qual(FFIPath, "EnforceVersion").Call(jen.Lit(ffiVersion).Op("-").Qual(FFIPath, "MinVersion"))
 	f.Line()
 	f.Comment(fmt.Sprintf("HeaderVersion is the CUDA version of the headers this package was generated from (%s).", versionString(m.headerVersion())))
 	f.Const().Id("HeaderVersion").Op("=").Lit(int(m.headerVersion()))

@@ -467,64 +467,58 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 			)
 		}
 	}
-	frameRef := jen.Op("&").Id("frame")
-	if heap {
-		body = append(body, jen.Id("frame").Op(":=").Qual(FFIPath, "NewHeapFrame").Call())
-		frameRef = jen.Id("frame")
-	} else {
-		body = append(body, jen.Var().Id("frame").Qual(FFIPath, "Frame"))
-	}
-	if r := m.record(fn.Result); r != nil && cResult != nil {
-		body = append(body, jen.Id("frame").Dot("StructResult").Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id("ret")), jen.Op("&").Id(layoutVar(m.typeName(fn.Result.Name)))))
-	}
+	// The C arguments in order: an integer-register word each, except
+	// floats and by-value structs, which only a Frame can pass.
+	var cargs []callArg
+	word := func(x jen.Code) { cargs = append(cargs, callArg{word: x}) }
 	for _, p := range ps {
 		v := jen.Id(p.goName)
 		switch p.role {
 		case roleValue:
-			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(v)))
+			word(jen.Uintptr().Call(v))
 		case roleFloat:
 			if m.resolve(p.c.Type).Size == 4 {
-				body = append(body, jen.Id("frame").Dot("Float32").Call(jen.Float32().Call(v)))
+				cargs = append(cargs, callArg{frame: jen.Id("frame").Dot("Float32").Call(jen.Float32().Call(v))})
 			} else {
-				body = append(body, jen.Id("frame").Dot("Float64").Call(jen.Float64().Call(v)))
+				cargs = append(cargs, callArg{frame: jen.Id("frame").Dot("Float64").Call(jen.Float64().Call(v))})
 			}
 		case rolePointer:
-			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(v))))
+			word(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(v)))
 			keepAlive = append(keepAlive, v)
 		case roleString:
 			cs := p.goName + "C"
-			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(cs)))))
+			word(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(cs))))
 			keepAlive = append(keepAlive, jen.Id(cs))
 		case roleStruct:
-			body = append(body, jen.Id("frame").Dot("Struct").Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Add(v)), jen.Op("&").Id(layoutVar(m.typeName(m.structRef(p.c.Type))))))
+			cargs = append(cargs, callArg{frame: jen.Id("frame").Dot("Struct").Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Add(v)), jen.Op("&").Id(layoutVar(m.typeName(m.structRef(p.c.Type)))))})
 			keepAlive = append(keepAlive, jen.Op("&").Add(v))
 		case roleOut:
 			if heap {
-				body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(p.goName+"P")))))
+				word(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(p.goName + "P"))))
 				keepAlive = append(keepAlive, jen.Id(p.goName+"P"))
 				post = append(post, jen.Id(p.goName).Op("=").Op("*").Id(p.goName+"P"))
 				break
 			}
-			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Add(v)))))
+			word(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Add(v))))
 			keepAlive = append(keepAlive, jen.Op("&").Add(v))
 		case roleOutAligned:
-			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Id(p.goName+"P"))))
+			word(jen.Uintptr().Call(jen.Id(p.goName + "P")))
 			keepAlive = append(keepAlive, jen.Op("&").Id(p.goName+"Buf"))
 			post = append(post, jen.Id(p.goName).Op("=").Op("*").Parens(jen.Op("*").Add(p.goType)).Call(jen.Id(p.goName+"P")))
 		case roleOutString:
 			tmp := p.goName + "C"
 			if heap {
-				body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(tmp)))))
+				word(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(tmp))))
 				keepAlive = append(keepAlive, jen.Id(tmp))
 				post = append(post, jen.Id(p.goName).Op("=").Qual(FFIPath, "GoString").Call(jen.Op("*").Id(tmp)))
 				break
 			}
-			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id(tmp)))))
+			word(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id(tmp))))
 			keepAlive = append(keepAlive, jen.Op("&").Id(tmp))
 			post = append(post, jen.Id(p.goName).Op("=").Qual(FFIPath, "GoString").Call(jen.Id(tmp)))
 		case roleOutBuffer:
 			buf := p.goName + "Buf"
-			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id(buf).Index(jen.Lit(0))))))
+			word(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id(buf).Index(jen.Lit(0)))))
 			if heap {
 				keepAlive = append(keepAlive, jen.Id(buf))
 			} else {
@@ -532,14 +526,52 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 			}
 			post = append(post, jen.Id(p.goName).Op("=").Qual(FFIPath, "GoStringN").Call(jen.Id(buf).Index(jen.Op(":"))))
 		case roleBufferLen:
-			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Lit(stringBufferLen)))
+			word(jen.Lit(stringBufferLen))
 		case roleCallback, roleCallbackSync:
-			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Id("cbAddr")))
+			word(jen.Id("cbAddr"))
 		case roleUserData:
-			body = append(body, jen.Id("frame").Dot("Int").Call(jen.Uintptr().Call(jen.Id("hdl"))))
+			word(jen.Uintptr().Call(jen.Id("hdl")))
 		}
 	}
-	body = append(body, jen.Qual(FFIPath, "Call").Call(jen.Id("fnPtr"), frameRef))
+	// retRaw is the C result register as a uintptr.
+	var retRaw jen.Code
+	if m.callsInts(fn, cargs, heap) {
+		// ffi.CallInts: the arguments go straight to registers.
+		callArgs := []jen.Code{jen.Id("fnPtr")}
+		for _, a := range cargs {
+			callArgs = append(callArgs, a.word)
+		}
+		for len(callArgs) < 1+ffiIntsArgs {
+			callArgs = append(callArgs, jen.Lit(0))
+		}
+		rawVar := jen.Id("raw")
+		if !errRes && cResult == nil {
+			rawVar = jen.Id("_") // void
+		}
+		body = append(body, jen.List(rawVar, jen.Id("ferr")).Op(":=").Qual(FFIPath, "CallInts").Call(callArgs...))
+		retRaw = jen.Id("raw")
+	} else {
+		frameRef := jen.Op("&").Id("frame")
+		if heap {
+			body = append(body, jen.Id("frame").Op(":=").Qual(FFIPath, "NewHeapFrame").Call())
+			frameRef = jen.Id("frame")
+		} else {
+			body = append(body, jen.Var().Id("frame").Qual(FFIPath, "Frame"))
+		}
+		if r := m.record(fn.Result); r != nil && cResult != nil {
+			body = append(body, jen.Id("frame").Dot("StructResult").Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id("ret")), jen.Op("&").Id(layoutVar(m.typeName(fn.Result.Name)))))
+		}
+		for _, a := range cargs {
+			if a.frame != nil {
+				body = append(body, a.frame)
+			} else {
+				body = append(body, jen.Id("frame").Dot("Int").Call(a.word))
+			}
+		}
+		body = append(body, jen.Qual(FFIPath, "Call").Call(jen.Id("fnPtr"), frameRef))
+		body = append(body, jen.Id("ferr").Op(":=").Id("frame").Dot("Err").Call())
+		retRaw = jen.Id("frame").Dot("Ret").Call()
+	}
 	frameFail := []jen.Code{}
 	if hasHandle(ps) {
 		frameFail = append(frameFail, jen.Id("hdl").Dot("Delete").Call())
@@ -548,7 +580,7 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 		frameFail = append(frameFail, jen.Id("err").Op("=").Id("ferr"))
 	}
 	frameFail = append(frameFail, jen.Return())
-	post0 := jen.If(jen.Id("ferr").Op(":=").Id("frame").Dot("Err").Call(), jen.Id("ferr").Op("!=").Nil()).Block(frameFail...)
+	post0 := jen.If(jen.Id("ferr").Op("!=").Nil()).Block(frameFail...)
 	for _, k := range keepAlive {
 		body = append(body, jen.Qual("runtime", "KeepAlive").Call(k))
 	}
@@ -561,9 +593,9 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 			onErr = append(onErr, jen.Comment("C never calls back after a failed registration."), jen.Id("hdl").Dot("Delete").Call())
 		}
 		onErr = append(onErr, jen.Id("err").Op("=").Qual(FFIPath, "Fail").Call(jen.Op("&").Id(m.errCacheName(fn)), jen.Id("rc")), jen.Return())
-		body = append(body, jen.If(jen.Id("rc").Op(":=").Id(errType).Call(jen.Id("frame").Dot("Ret").Call()), jen.Id("rc").Op("!=").Lit(0)).Block(onErr...))
+		body = append(body, jen.If(jen.Id("rc").Op(":=").Id(errType).Call(retRaw), jen.Id("rc").Op("!=").Lit(0)).Block(onErr...))
 	case cResult != nil && m.record(cResult) == nil:
-		body = append(body, jen.Id("ret").Op("=").Add(m.retConversion(cResult)))
+		body = append(body, jen.Id("ret").Op("=").Add(m.retConversion(cResult, retRaw)))
 	case cResult != nil:
 		body = append(body, jen.Id("frame").Dot("RetStruct").Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id("ret")), jen.Op("&").Id(layoutVar(m.typeName(cResult.Name)))))
 	}
@@ -721,15 +753,50 @@ func (m *model) resultGoType(t *ir.Type) jen.Code {
 	return m.goType(t)
 }
 
-func (m *model) retConversion(t *ir.Type) jen.Code {
+// retConversion converts a scalar C result to its Go type: raw is the
+// integer result register (a uintptr expression); float results come from
+// the Frame, the only call path that returns them.
+func (m *model) retConversion(t *ir.Type, raw jen.Code) jen.Code {
 	r := m.resolve(t)
 	switch {
 	case r.Kind == ir.Pointer && r.Elem != nil && r.Elem.Kind == ir.Int && r.Elem.Size == 1:
-		return jen.Qual(FFIPath, "GoString").Call(jen.Id("frame").Dot("Ret").Call())
+		return jen.Qual(FFIPath, "GoString").Call(raw)
 	case r.Kind == ir.Float && r.Size == 4:
 		return jen.Id("frame").Dot("RetFloat32").Call()
 	case r.Kind == ir.Float:
 		return jen.Id("frame").Dot("RetFloat64").Call()
 	}
-	return jen.Add(m.goType(t)).Call(jen.Id("frame").Dot("Ret").Call())
+	return jen.Add(m.goType(t)).Call(raw)
+}
+
+// callArg is one C argument of a call: an integer-register word, or (for
+// floats and by-value structs) the Frame statement that adds it.
+type callArg struct {
+	word  jen.Code
+	frame jen.Code
+}
+
+// ffiIntsArgs is the number of arguments ffi.CallInts takes.
+const ffiIntsArgs = 6
+
+// callsInts reports whether fn is called through ffi.CallInts rather than
+// a Frame: every argument an integer-register word and at most six of them,
+// a result that is void, an integer or a pointer, and no Go callback (a
+// callback needs the heap Frame, see the stack invariant on ffi.Frame).
+func (m *model) callsInts(fn *ir.Function, args []callArg, heap bool) bool {
+	if heap || len(args) > ffiIntsArgs {
+		return false
+	}
+	for _, a := range args {
+		if a.frame != nil {
+			return false
+		}
+	}
+	if fn.Result.Kind == ir.Void {
+		return true
+	}
+	if m.record(fn.Result) != nil {
+		return false
+	}
+	return m.resolve(fn.Result).Kind != ir.Float
 }

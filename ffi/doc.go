@@ -16,10 +16,13 @@
 //   - Loading: [Library] and [Proc] open a shared library and resolve symbols
 //     lazily, once, and report failures as [*LoadError] and [*SymbolError]
 //     values naming every path tried and the CUDA version a symbol needs.
-//   - Calling: [Frame] is the register image of one C call, built argument
-//     by argument and classified for the System V AMD64 ABI (linux/amd64) or
-//     AAPCS64 (linux/arm64); [Call] runs it through runtime.cgocall and a
-//     small assembly trampoline. A call costs no allocation.
+//   - Calling: [CallInts] calls a function of up to six integer or pointer
+//     arguments, which most CUDA functions are, straight from registers.
+//     Every other signature goes through a [Frame], the register image of
+//     one C call, built argument by argument and classified for the System
+//     V AMD64 ABI (linux/amd64) or AAPCS64 (linux/arm64), and [Call]. Both
+//     run through runtime.cgocall and a small assembly trampoline; a call
+//     costs no allocation.
 //   - Callbacks: one static C entry point per callback typedef ([Callback])
 //     dispatches on a [Handle] passed as the C userData pointer, so the
 //     process-wide limit of purego callbacks is never reached.
@@ -36,7 +39,8 @@ type EnforceVersion uint
 const (
 	// Version is the version of this package's API for generated code.
 	// Generated code requires Version >= the version it was generated for.
-	Version = 1
+	// 2 added CallInts.
+	Version = 2
 
 	// MinVersion is the oldest generated code this package still supports.
 	MinVersion = 1

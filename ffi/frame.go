@@ -9,9 +9,10 @@ import (
 )
 
 // A Frame is the register image of one C call: integer registers, floating
-// point registers and outgoing stack words, plus counters. Generated code
-// declares one on its stack, adds the arguments in C declaration order and
-// calls [Call]:
+// point registers and outgoing stack words, plus counters. For a signature
+// [CallInts] cannot take (a float or a struct by value, more than six
+// arguments, a float or struct result) generated code declares one on its
+// stack, adds the arguments in C declaration order and calls [Call]:
 //
 //	var f ffi.Frame
 //	f.Int(uintptr(unsafe.Pointer(&out))) // pointers, integers of any width

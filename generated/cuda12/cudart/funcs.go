@@ -40,13 +40,12 @@ func DeviceReset() (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceReset, rc)
 		return
 	}
@@ -79,13 +78,12 @@ func DeviceSynchronize() (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceSynchronize, rc)
 		return
 	}
@@ -182,15 +180,12 @@ func DeviceSetLimit(limit Limit, value uint64) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(limit))
-	frame.Int(uintptr(value))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(limit), uintptr(value), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceSetLimit, rc)
 		return
 	}
@@ -237,16 +232,13 @@ func DeviceGetLimit(limit Limit) (pValue uint64, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pValue)))
-	frame.Int(uintptr(limit))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pValue)), uintptr(limit), 0, 0, 0, 0)
 	runtime.KeepAlive(&pValue)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetLimit, rc)
 		return
 	}
@@ -279,18 +271,14 @@ func DeviceGetTexture1DLinearMaxWidth(fmtDesc *ChannelFormatDesc, device int32) 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&maxWidthInElements)))
-	frame.Int(uintptr(unsafe.Pointer(fmtDesc)))
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&maxWidthInElements)), uintptr(unsafe.Pointer(fmtDesc)), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&maxWidthInElements)
 	runtime.KeepAlive(fmtDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetTexture1DLinearMaxWidth, rc)
 		return
 	}
@@ -334,15 +322,13 @@ func DeviceGetCacheConfig() (pCacheConfig FuncCache, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pCacheConfig)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pCacheConfig)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pCacheConfig)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetCacheConfig, rc)
 		return
 	}
@@ -392,17 +378,14 @@ func DeviceGetStreamPriorityRange() (leastPriority int32, greatestPriority int32
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&leastPriority)))
-	frame.Int(uintptr(unsafe.Pointer(&greatestPriority)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&leastPriority)), uintptr(unsafe.Pointer(&greatestPriority)), 0, 0, 0, 0)
 	runtime.KeepAlive(&leastPriority)
 	runtime.KeepAlive(&greatestPriority)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetStreamPriorityRange, rc)
 		return
 	}
@@ -457,14 +440,12 @@ func DeviceSetCacheConfig(cacheConfig FuncCache) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(cacheConfig))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(cacheConfig), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceSetCacheConfig, rc)
 		return
 	}
@@ -504,17 +485,14 @@ func DeviceGetByPCIBusId(pciBusId string) (device int32, err error) {
 		return
 	}
 	pciBusIdC := ffi.CString(pciBusId)
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&device)))
-	frame.Int(uintptr(unsafe.Pointer(pciBusIdC)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&device)), uintptr(unsafe.Pointer(pciBusIdC)), 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
 	runtime.KeepAlive(pciBusIdC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetByPCIBusId, rc)
 		return
 	}
@@ -555,17 +533,13 @@ func DeviceGetPCIBusId(device int32) (pciBusId string, err error) {
 		return
 	}
 	var pciBusIdBuf [256]byte
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pciBusIdBuf[0])))
-	frame.Int(256)
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pciBusIdBuf[0])), 256, uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&pciBusIdBuf)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetPCIBusId, rc)
 		return
 	}
@@ -629,16 +603,13 @@ func IpcGetEventHandle(event Event) (handle IpcEventHandle, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&handle)))
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&handle)), uintptr(event), 0, 0, 0, 0)
 	runtime.KeepAlive(&handle)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errIpcGetEventHandle, rc)
 		return
 	}
@@ -696,9 +667,10 @@ func IpcOpenEventHandle(handle IpcEventHandle) (event Event, err error) {
 	frame.Int(uintptr(unsafe.Pointer(&event)))
 	frame.Struct(unsafe.Pointer(&handle), &layoutIpcEventHandle)
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&event)
 	runtime.KeepAlive(&handle)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -758,17 +730,14 @@ func IpcGetMemHandle(devPtr unsafe.Pointer) (handle IpcMemHandle, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&handle)))
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&handle)), uintptr(unsafe.Pointer(devPtr)), 0, 0, 0, 0)
 	runtime.KeepAlive(&handle)
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errIpcGetMemHandle, rc)
 		return
 	}
@@ -850,9 +819,10 @@ func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (devPtr unsafe.Pointer,
 	frame.Struct(unsafe.Pointer(&handle), &layoutIpcMemHandle)
 	frame.Int(uintptr(flags))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(&handle)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -905,15 +875,13 @@ func IpcCloseMemHandle(devPtr unsafe.Pointer) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errIpcCloseMemHandle, rc)
 		return
 	}
@@ -955,15 +923,12 @@ func DeviceFlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(target))
-	frame.Int(uintptr(scope))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(target), uintptr(scope), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceFlushGPUDirectRDMAWrites, rc)
 		return
 	}
@@ -1020,8 +985,9 @@ func DeviceRegisterAsyncNotification(device int32, callbackFunc func(arg0 *Async
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(unsafe.Pointer(callbackP)))
 	ffi.Call(fnPtr, frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(callbackP)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		hdl.Delete()
 		err = ferr
 		return
@@ -1064,15 +1030,12 @@ func DeviceUnregisterAsyncNotification(device int32, callback AsyncCallbackHandl
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(device))
-	frame.Int(uintptr(callback))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(callback), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceUnregisterAsyncNotification, rc)
 		return
 	}
@@ -1115,15 +1078,13 @@ func DeviceGetSharedMemConfig() (pConfig SharedMemConfig, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pConfig)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pConfig)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pConfig)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetSharedMemConfig, rc)
 		return
 	}
@@ -1178,14 +1139,12 @@ func DeviceSetSharedMemConfig(config SharedMemConfig) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(config))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(config), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceSetSharedMemConfig, rc)
 		return
 	}
@@ -1222,13 +1181,12 @@ func ThreadExit() (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errThreadExit, rc)
 		return
 	}
@@ -1263,13 +1221,12 @@ func ThreadSynchronize() (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errThreadSynchronize, rc)
 		return
 	}
@@ -1327,15 +1284,12 @@ func ThreadSetLimit(limit Limit, value uint64) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(limit))
-	frame.Int(uintptr(value))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(limit), uintptr(value), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errThreadSetLimit, rc)
 		return
 	}
@@ -1377,16 +1331,13 @@ func ThreadGetLimit(limit Limit) (pValue uint64, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pValue)))
-	frame.Int(uintptr(limit))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pValue)), uintptr(limit), 0, 0, 0, 0)
 	runtime.KeepAlive(&pValue)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errThreadGetLimit, rc)
 		return
 	}
@@ -1431,15 +1382,13 @@ func ThreadGetCacheConfig() (pCacheConfig FuncCache, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pCacheConfig)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pCacheConfig)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pCacheConfig)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errThreadGetCacheConfig, rc)
 		return
 	}
@@ -1495,14 +1444,12 @@ func ThreadSetCacheConfig(cacheConfig FuncCache) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(cacheConfig))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(cacheConfig), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errThreadSetCacheConfig, rc)
 		return
 	}
@@ -1564,13 +1511,12 @@ func GetLastError() (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetLastError, rc)
 		return
 	}
@@ -1632,13 +1578,12 @@ func PeekAtLastError() (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errPeekAtLastError, rc)
 		return
 	}
@@ -1664,13 +1609,11 @@ func GetErrorName(error_ Error) (ret string) {
 	if lerr != nil {
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(error_))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(error_), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		return
 	}
-	ret = ffi.GoString(frame.Ret())
+	ret = ffi.GoString(raw)
 	return
 }
 
@@ -1693,13 +1636,11 @@ func GetErrorString(error_ Error) (ret string) {
 	if lerr != nil {
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(error_))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(error_), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		return
 	}
-	ret = ffi.GoString(frame.Ret())
+	ret = ffi.GoString(raw)
 	return
 }
 
@@ -1730,15 +1671,13 @@ func GetDeviceCount() (count int32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&count)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&count)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&count)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetDeviceCount, rc)
 		return
 	}
@@ -2056,16 +1995,13 @@ func GetDeviceProperties(device int32) (prop DeviceProp, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&prop)))
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&prop)), uintptr(device), 0, 0, 0, 0)
 	runtime.KeepAlive(&prop)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetDeviceProperties, rc)
 		return
 	}
@@ -2278,17 +2214,13 @@ func DeviceGetAttribute(attr DeviceAttr, device int32) (value int32, err error) 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&value)))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&value)), uintptr(attr), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetAttribute, rc)
 		return
 	}
@@ -2317,16 +2249,13 @@ func DeviceGetDefaultMemPool(device int32) (memPool MemPool, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&memPool)))
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memPool)), uintptr(device), 0, 0, 0, 0)
 	runtime.KeepAlive(&memPool)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetDefaultMemPool, rc)
 		return
 	}
@@ -2360,15 +2289,12 @@ func DeviceSetMemPool(device int32, memPool MemPool) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(device))
-	frame.Int(uintptr(memPool))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(memPool), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceSetMemPool, rc)
 		return
 	}
@@ -2399,16 +2325,13 @@ func DeviceGetMemPool(device int32) (memPool MemPool, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&memPool)))
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memPool)), uintptr(device), 0, 0, 0, 0)
 	runtime.KeepAlive(&memPool)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetMemPool, rc)
 		return
 	}
@@ -2481,17 +2404,13 @@ func DeviceGetNvSciSyncAttributes(nvSciSyncAttrList unsafe.Pointer, device int32
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(nvSciSyncAttrList)))
-	frame.Int(uintptr(device))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(nvSciSyncAttrList)), uintptr(device), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(nvSciSyncAttrList)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetNvSciSyncAttributes, rc)
 		return
 	}
@@ -2542,18 +2461,13 @@ func DeviceGetP2PAttribute(attr DeviceP2PAttr, srcDevice int32, dstDevice int32)
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&value)))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(srcDevice))
-	frame.Int(uintptr(dstDevice))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&value)), uintptr(attr), uintptr(srcDevice), uintptr(dstDevice), 0, 0)
 	runtime.KeepAlive(&value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetP2PAttribute, rc)
 		return
 	}
@@ -2586,17 +2500,14 @@ func ChooseDevice(prop *DeviceProp) (device int32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&device)))
-	frame.Int(uintptr(unsafe.Pointer(prop)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&device)), uintptr(unsafe.Pointer(prop)), 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
 	runtime.KeepAlive(prop)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errChooseDevice, rc)
 		return
 	}
@@ -2637,16 +2548,12 @@ func InitDevice(device int32, deviceFlags uint32, flags uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(device))
-	frame.Int(uintptr(deviceFlags))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(deviceFlags), uintptr(flags), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errInitDevice, rc)
 		return
 	}
@@ -2705,14 +2612,12 @@ func SetDevice(device int32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errSetDevice, rc)
 		return
 	}
@@ -2746,15 +2651,13 @@ func GetDevice() (device int32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&device)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&device)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetDevice, rc)
 		return
 	}
@@ -2796,16 +2699,13 @@ func SetValidDevices(device_arr *int32, len_ int32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(device_arr)))
-	frame.Int(uintptr(len_))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(device_arr)), uintptr(len_), 0, 0, 0, 0)
 	runtime.KeepAlive(device_arr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errSetValidDevices, rc)
 		return
 	}
@@ -2886,14 +2786,12 @@ func SetDeviceFlags(flags uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(flags), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errSetDeviceFlags, rc)
 		return
 	}
@@ -2948,15 +2846,13 @@ func GetDeviceFlags() (flags uint32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&flags)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetDeviceFlags, rc)
 		return
 	}
@@ -2994,15 +2890,13 @@ func StreamCreate() (pStream Stream, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pStream)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pStream)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pStream)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamCreate, rc)
 		return
 	}
@@ -3045,16 +2939,13 @@ func StreamCreateWithFlags(flags uint32) (pStream Stream, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pStream)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pStream)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&pStream)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamCreateWithFlags, rc)
 		return
 	}
@@ -3114,17 +3005,13 @@ func StreamCreateWithPriority(flags uint32, priority int32) (pStream Stream, err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pStream)))
-	frame.Int(uintptr(flags))
-	frame.Int(uintptr(priority))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pStream)), uintptr(flags), uintptr(priority), 0, 0, 0)
 	runtime.KeepAlive(&pStream)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamCreateWithPriority, rc)
 		return
 	}
@@ -3162,16 +3049,13 @@ func StreamGetPriority(hStream Stream) (priority int32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(unsafe.Pointer(&priority)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&priority)), 0, 0, 0, 0)
 	runtime.KeepAlive(&priority)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamGetPriority, rc)
 		return
 	}
@@ -3207,16 +3091,13 @@ func StreamGetFlags(hStream Stream) (flags uint32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(unsafe.Pointer(&flags)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamGetFlags, rc)
 		return
 	}
@@ -3264,16 +3145,13 @@ func StreamGetId(hStream Stream) (streamId uint64, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(unsafe.Pointer(&streamId)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&streamId)), 0, 0, 0, 0)
 	runtime.KeepAlive(&streamId)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamGetId, rc)
 		return
 	}
@@ -3299,13 +3177,12 @@ func CtxResetPersistingL2Cache() (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errCtxResetPersistingL2Cache, rc)
 		return
 	}
@@ -3337,15 +3214,12 @@ func StreamCopyAttributes(dst Stream, src Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dst))
-	frame.Int(uintptr(src))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dst), uintptr(src), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamCopyAttributes, rc)
 		return
 	}
@@ -3377,17 +3251,13 @@ func StreamGetAttribute(hStream Stream, attr LaunchAttributeID) (value_out Launc
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(&value_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(&value_out)), 0, 0, 0)
 	runtime.KeepAlive(&value_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamGetAttribute, rc)
 		return
 	}
@@ -3420,17 +3290,13 @@ func StreamSetAttribute(hStream Stream, attr LaunchAttributeID, value *LaunchAtt
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamSetAttribute, rc)
 		return
 	}
@@ -3473,14 +3339,12 @@ func StreamDestroy(stream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamDestroy, rc)
 		return
 	}
@@ -3522,16 +3386,12 @@ func StreamWaitEvent(stream Stream, event Event, flags uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	frame.Int(uintptr(event))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(event), uintptr(flags), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamWaitEvent, rc)
 		return
 	}
@@ -3616,7 +3476,8 @@ func StreamAddCallback(stream Stream, callback func(stream Stream, status Error)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(flags))
 	ffi.Call(fnPtr, frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		hdl.Delete()
 		err = ferr
 		return
@@ -3657,14 +3518,12 @@ func StreamSynchronize(stream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamSynchronize, rc)
 		return
 	}
@@ -3700,14 +3559,12 @@ func StreamQuery(stream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamQuery, rc)
 		return
 	}
@@ -3802,18 +3659,13 @@ func StreamAttachMemAsync(stream Stream, devPtr unsafe.Pointer, length uint64, f
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	frame.Int(uintptr(length))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(unsafe.Pointer(devPtr)), uintptr(length), uintptr(flags), 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamAttachMemAsync, rc)
 		return
 	}
@@ -3861,15 +3713,12 @@ func StreamBeginCapture(stream Stream, mode StreamCaptureMode) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	frame.Int(uintptr(mode))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(mode), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamBeginCapture, rc)
 		return
 	}
@@ -3922,21 +3771,14 @@ func StreamBeginCaptureToGraph(stream Stream, graph Graph, dependencies *GraphNo
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(dependencies)))
-	frame.Int(uintptr(unsafe.Pointer(dependencyData)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(mode))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(graph), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(mode))
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamBeginCaptureToGraph, rc)
 		return
 	}
@@ -3997,15 +3839,13 @@ func ThreadExchangeStreamCaptureMode(mode *StreamCaptureMode) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(mode)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(mode)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(mode)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errThreadExchangeStreamCaptureMode, rc)
 		return
 	}
@@ -4045,16 +3885,13 @@ func StreamEndCapture(stream Stream) (pGraph Graph, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	frame.Int(uintptr(unsafe.Pointer(&pGraph)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(unsafe.Pointer(&pGraph)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pGraph)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamEndCapture, rc)
 		return
 	}
@@ -4103,16 +3940,13 @@ func StreamIsCapturing(stream Stream) (pCaptureStatus StreamCaptureStatus, err e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	frame.Int(uintptr(unsafe.Pointer(&pCaptureStatus)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(unsafe.Pointer(&pCaptureStatus)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pCaptureStatus)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamIsCapturing, rc)
 		return
 	}
@@ -4176,24 +4010,17 @@ func StreamGetCaptureInfo(stream Stream) (captureStatus_out StreamCaptureStatus,
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	frame.Int(uintptr(unsafe.Pointer(&captureStatus_out)))
-	frame.Int(uintptr(unsafe.Pointer(&id_out)))
-	frame.Int(uintptr(unsafe.Pointer(&graph_out)))
-	frame.Int(uintptr(unsafe.Pointer(&dependencies_out)))
-	frame.Int(uintptr(unsafe.Pointer(&numDependencies_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(unsafe.Pointer(&captureStatus_out)), uintptr(unsafe.Pointer(&id_out)), uintptr(unsafe.Pointer(&graph_out)), uintptr(unsafe.Pointer(&dependencies_out)), uintptr(unsafe.Pointer(&numDependencies_out)))
 	runtime.KeepAlive(&captureStatus_out)
 	runtime.KeepAlive(&id_out)
 	runtime.KeepAlive(&graph_out)
 	runtime.KeepAlive(&dependencies_out)
 	runtime.KeepAlive(&numDependencies_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamGetCaptureInfo, rc)
 		return
 	}
@@ -4277,13 +4104,14 @@ func StreamGetCaptureInfoV3(stream Stream) (captureStatus_out StreamCaptureStatu
 	frame.Int(uintptr(unsafe.Pointer(&edgeData_out)))
 	frame.Int(uintptr(unsafe.Pointer(&numDependencies_out)))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&captureStatus_out)
 	runtime.KeepAlive(&id_out)
 	runtime.KeepAlive(&graph_out)
 	runtime.KeepAlive(&dependencies_out)
 	runtime.KeepAlive(&edgeData_out)
 	runtime.KeepAlive(&numDependencies_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -4335,18 +4163,13 @@ func StreamUpdateCaptureDependencies(stream Stream, dependencies *GraphNode, num
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	frame.Int(uintptr(unsafe.Pointer(dependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(flags), 0, 0)
 	runtime.KeepAlive(dependencies)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamUpdateCaptureDependencies, rc)
 		return
 	}
@@ -4392,20 +4215,14 @@ func StreamUpdateCaptureDependenciesV2(stream Stream, dependencies *GraphNode, d
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	frame.Int(uintptr(unsafe.Pointer(dependencies)))
-	frame.Int(uintptr(unsafe.Pointer(dependencyData)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(flags), 0)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamUpdateCaptureDependenciesV2, rc)
 		return
 	}
@@ -4440,15 +4257,13 @@ func EventCreate() (event Event, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&event)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&event)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&event)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errEventCreate, rc)
 		return
 	}
@@ -4496,16 +4311,13 @@ func EventCreateWithFlags(flags uint32) (event Event, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&event)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&event)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&event)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errEventCreateWithFlags, rc)
 		return
 	}
@@ -4557,15 +4369,12 @@ func EventRecord(event Event, stream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(event))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(event), uintptr(stream), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errEventRecord, rc)
 		return
 	}
@@ -4623,16 +4432,12 @@ func EventRecordWithFlags(event Event, stream Stream, flags uint32) (err error) 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(event))
-	frame.Int(uintptr(stream))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(event), uintptr(stream), uintptr(flags), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errEventRecordWithFlags, rc)
 		return
 	}
@@ -4675,14 +4480,12 @@ func EventQuery(event Event) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(event), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errEventQuery, rc)
 		return
 	}
@@ -4724,14 +4527,12 @@ func EventSynchronize(event Event) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(event), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errEventSynchronize, rc)
 		return
 	}
@@ -4772,14 +4573,12 @@ func EventDestroy(event Event) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(event), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errEventDestroy, rc)
 		return
 	}
@@ -4835,17 +4634,13 @@ func EventElapsedTime(start Event, end Event) (ms float32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&ms)))
-	frame.Int(uintptr(start))
-	frame.Int(uintptr(end))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&ms)), uintptr(start), uintptr(end), 0, 0, 0)
 	runtime.KeepAlive(&ms)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errEventElapsedTime, rc)
 		return
 	}
@@ -5018,17 +4813,14 @@ func ImportExternalMemory(memHandleDesc *ExternalMemoryHandleDesc) (extMem_out E
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&extMem_out)))
-	frame.Int(uintptr(unsafe.Pointer(memHandleDesc)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&extMem_out)), uintptr(unsafe.Pointer(memHandleDesc)), 0, 0, 0, 0)
 	runtime.KeepAlive(&extMem_out)
 	runtime.KeepAlive(memHandleDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errImportExternalMemory, rc)
 		return
 	}
@@ -5092,18 +4884,14 @@ func ExternalMemoryGetMappedBuffer(extMem ExternalMemory, bufferDesc *ExternalMe
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
-	frame.Int(uintptr(extMem))
-	frame.Int(uintptr(unsafe.Pointer(bufferDesc)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(extMem), uintptr(unsafe.Pointer(bufferDesc)), 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(bufferDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errExternalMemoryGetMappedBuffer, rc)
 		return
 	}
@@ -5172,18 +4960,14 @@ func ExternalMemoryGetMappedMipmappedArray(extMem ExternalMemory, mipmapDesc *Ex
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&mipmap)))
-	frame.Int(uintptr(extMem))
-	frame.Int(uintptr(unsafe.Pointer(mipmapDesc)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&mipmap)), uintptr(extMem), uintptr(unsafe.Pointer(mipmapDesc)), 0, 0, 0)
 	runtime.KeepAlive(&mipmap)
 	runtime.KeepAlive(mipmapDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errExternalMemoryGetMappedMipmappedArray, rc)
 		return
 	}
@@ -5218,14 +5002,12 @@ func DestroyExternalMemory(extMem ExternalMemory) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(extMem))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(extMem), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDestroyExternalMemory, rc)
 		return
 	}
@@ -5386,17 +5168,14 @@ func ImportExternalSemaphore(semHandleDesc *ExternalSemaphoreHandleDesc) (extSem
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&extSem_out)))
-	frame.Int(uintptr(unsafe.Pointer(semHandleDesc)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&extSem_out)), uintptr(unsafe.Pointer(semHandleDesc)), 0, 0, 0, 0)
 	runtime.KeepAlive(&extSem_out)
 	runtime.KeepAlive(semHandleDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errImportExternalSemaphore, rc)
 		return
 	}
@@ -5490,19 +5269,14 @@ func SignalExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(extSemArray)))
-	frame.Int(uintptr(unsafe.Pointer(paramsArray)))
-	frame.Int(uintptr(numExtSems))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
 	runtime.KeepAlive(extSemArray)
 	runtime.KeepAlive(paramsArray)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errSignalExternalSemaphoresAsync, rc)
 		return
 	}
@@ -5589,19 +5363,14 @@ func WaitExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *Ex
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(extSemArray)))
-	frame.Int(uintptr(unsafe.Pointer(paramsArray)))
-	frame.Int(uintptr(numExtSems))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
 	runtime.KeepAlive(extSemArray)
 	runtime.KeepAlive(paramsArray)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errWaitExternalSemaphoresAsync, rc)
 		return
 	}
@@ -5635,14 +5404,12 @@ func DestroyExternalSemaphore(extSem ExternalSemaphore) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(extSem))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(extSem), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDestroyExternalSemaphore, rc)
 		return
 	}
@@ -5711,11 +5478,12 @@ func LaunchKernel(func_ unsafe.Pointer, gridDim Dim3, blockDim Dim3, args *unsaf
 	frame.Int(uintptr(sharedMem))
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(func_)
 	runtime.KeepAlive(&gridDim)
 	runtime.KeepAlive(&blockDim)
 	runtime.KeepAlive(args)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -5792,19 +5560,15 @@ func LaunchKernelExC(config *LaunchConfig, func_ unsafe.Pointer, args *unsafe.Po
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(config)))
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	frame.Int(uintptr(unsafe.Pointer(args)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(config)), uintptr(unsafe.Pointer(func_)), uintptr(unsafe.Pointer(args)), 0, 0, 0)
 	runtime.KeepAlive(config)
 	runtime.KeepAlive(func_)
 	runtime.KeepAlive(args)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errLaunchKernelExC, rc)
 		return
 	}
@@ -5880,11 +5644,12 @@ func LaunchCooperativeKernel(func_ unsafe.Pointer, gridDim Dim3, blockDim Dim3, 
 	frame.Int(uintptr(sharedMem))
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(func_)
 	runtime.KeepAlive(&gridDim)
 	runtime.KeepAlive(&blockDim)
 	runtime.KeepAlive(args)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -6000,17 +5765,13 @@ func LaunchCooperativeKernelMultiDevice(launchParamsList *LaunchParams, numDevic
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(launchParamsList)))
-	frame.Int(uintptr(numDevices))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(launchParamsList)), uintptr(numDevices), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(launchParamsList)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errLaunchCooperativeKernelMultiDevice, rc)
 		return
 	}
@@ -6066,16 +5827,13 @@ func FuncSetCacheConfig(func_ unsafe.Pointer, cacheConfig FuncCache) (err error)
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	frame.Int(uintptr(cacheConfig))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(func_)), uintptr(cacheConfig), 0, 0, 0, 0)
 	runtime.KeepAlive(func_)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errFuncSetCacheConfig, rc)
 		return
 	}
@@ -6119,17 +5877,14 @@ func FuncGetAttributes(func_ unsafe.Pointer) (attr FuncAttributes, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&attr)))
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&attr)), uintptr(unsafe.Pointer(func_)), 0, 0, 0, 0)
 	runtime.KeepAlive(&attr)
 	runtime.KeepAlive(func_)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errFuncGetAttributes, rc)
 		return
 	}
@@ -6176,17 +5931,13 @@ func FuncSetAttribute(func_ unsafe.Pointer, attr FuncAttribute, value int32) (er
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(value))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(func_)), uintptr(attr), uintptr(value), 0, 0, 0)
 	runtime.KeepAlive(func_)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errFuncSetAttribute, rc)
 		return
 	}
@@ -6222,17 +5973,14 @@ func FuncGetName(func_ unsafe.Pointer) (name string, err error) {
 		return
 	}
 	var nameC uintptr
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&nameC)))
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&nameC)), uintptr(unsafe.Pointer(func_)), 0, 0, 0, 0)
 	runtime.KeepAlive(&nameC)
 	runtime.KeepAlive(func_)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errFuncGetName, rc)
 		return
 	}
@@ -6266,20 +6014,15 @@ func FuncGetParamInfo(func_ unsafe.Pointer, paramIndex uint64) (paramOffset uint
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	frame.Int(uintptr(paramIndex))
-	frame.Int(uintptr(unsafe.Pointer(&paramOffset)))
-	frame.Int(uintptr(unsafe.Pointer(&paramSize)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(func_)), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
 	runtime.KeepAlive(func_)
 	runtime.KeepAlive(&paramOffset)
 	runtime.KeepAlive(&paramSize)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errFuncGetParamInfo, rc)
 		return
 	}
@@ -6314,15 +6057,13 @@ func SetDoubleForDevice(d *float64) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(d)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(d)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errSetDoubleForDevice, rc)
 		return
 	}
@@ -6357,15 +6098,13 @@ func SetDoubleForHost(d *float64) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(d)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(d)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(d)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errSetDoubleForHost, rc)
 		return
 	}
@@ -6448,7 +6187,8 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	ffi.Call(fnPtr, frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		hdl.Delete()
 		err = ferr
 		return
@@ -6521,16 +6261,13 @@ func FuncSetSharedMemConfig(func_ unsafe.Pointer, config SharedMemConfig) (err e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	frame.Int(uintptr(config))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(func_)), uintptr(config), 0, 0, 0, 0)
 	runtime.KeepAlive(func_)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errFuncSetSharedMemConfig, rc)
 		return
 	}
@@ -6572,19 +6309,14 @@ func OccupancyMaxActiveBlocksPerMultiprocessor(func_ unsafe.Pointer, blockSize i
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&numBlocks)))
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	frame.Int(uintptr(blockSize))
-	frame.Int(uintptr(dynamicSMemSize))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numBlocks)), uintptr(unsafe.Pointer(func_)), uintptr(blockSize), uintptr(dynamicSMemSize), 0, 0)
 	runtime.KeepAlive(&numBlocks)
 	runtime.KeepAlive(func_)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errOccupancyMaxActiveBlocksPerMultiprocessor, rc)
 		return
 	}
@@ -6624,19 +6356,14 @@ func OccupancyAvailableDynamicSMemPerBlock(func_ unsafe.Pointer, numBlocks int32
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&dynamicSmemSize)))
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	frame.Int(uintptr(numBlocks))
-	frame.Int(uintptr(blockSize))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dynamicSmemSize)), uintptr(unsafe.Pointer(func_)), uintptr(numBlocks), uintptr(blockSize), 0, 0)
 	runtime.KeepAlive(&dynamicSmemSize)
 	runtime.KeepAlive(func_)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errOccupancyAvailableDynamicSMemPerBlock, rc)
 		return
 	}
@@ -6692,20 +6419,14 @@ func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ unsafe.Pointer, bl
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&numBlocks)))
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	frame.Int(uintptr(blockSize))
-	frame.Int(uintptr(dynamicSMemSize))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numBlocks)), uintptr(unsafe.Pointer(func_)), uintptr(blockSize), uintptr(dynamicSMemSize), uintptr(flags), 0)
 	runtime.KeepAlive(&numBlocks)
 	runtime.KeepAlive(func_)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, rc)
 		return
 	}
@@ -6753,19 +6474,15 @@ func OccupancyMaxPotentialClusterSize(func_ unsafe.Pointer, launchConfig *Launch
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&clusterSize)))
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	frame.Int(uintptr(unsafe.Pointer(launchConfig)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&clusterSize)), uintptr(unsafe.Pointer(func_)), uintptr(unsafe.Pointer(launchConfig)), 0, 0, 0)
 	runtime.KeepAlive(&clusterSize)
 	runtime.KeepAlive(func_)
 	runtime.KeepAlive(launchConfig)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errOccupancyMaxPotentialClusterSize, rc)
 		return
 	}
@@ -6816,19 +6533,15 @@ func OccupancyMaxActiveClusters(func_ unsafe.Pointer, launchConfig *LaunchConfig
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&numClusters)))
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	frame.Int(uintptr(unsafe.Pointer(launchConfig)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numClusters)), uintptr(unsafe.Pointer(func_)), uintptr(unsafe.Pointer(launchConfig)), 0, 0, 0)
 	runtime.KeepAlive(&numClusters)
 	runtime.KeepAlive(func_)
 	runtime.KeepAlive(launchConfig)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errOccupancyMaxActiveClusters, rc)
 		return
 	}
@@ -6942,17 +6655,13 @@ func MallocManaged(size uint64, flags uint32) (devPtr unsafe.Pointer, err error)
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
-	frame.Int(uintptr(size))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMallocManaged, rc)
 		return
 	}
@@ -6993,16 +6702,13 @@ func Malloc(size uint64) (devPtr unsafe.Pointer, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
-	frame.Int(uintptr(size))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), 0, 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMalloc, rc)
 		return
 	}
@@ -7050,16 +6756,13 @@ func MallocHost(size uint64) (ptr unsafe.Pointer, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&ptr)))
-	frame.Int(uintptr(size))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&ptr)), uintptr(size), 0, 0, 0, 0)
 	runtime.KeepAlive(&ptr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMallocHost, rc)
 		return
 	}
@@ -7112,19 +6815,14 @@ func MallocPitch(width uint64, height uint64) (devPtr unsafe.Pointer, pitch uint
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
-	frame.Int(uintptr(unsafe.Pointer(&pitch)))
-	frame.Int(uintptr(width))
-	frame.Int(uintptr(height))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(unsafe.Pointer(&pitch)), uintptr(width), uintptr(height), 0, 0)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(&pitch)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMallocPitch, rc)
 		return
 	}
@@ -7187,20 +6885,14 @@ func MallocArray(desc *ChannelFormatDesc, width uint64, height uint64, flags uin
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&array)))
-	frame.Int(uintptr(unsafe.Pointer(desc)))
-	frame.Int(uintptr(width))
-	frame.Int(uintptr(height))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&array)), uintptr(unsafe.Pointer(desc)), uintptr(width), uintptr(height), uintptr(flags), 0)
 	runtime.KeepAlive(&array)
 	runtime.KeepAlive(desc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMallocArray, rc)
 		return
 	}
@@ -7249,15 +6941,13 @@ func Free(devPtr unsafe.Pointer) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errFree, rc)
 		return
 	}
@@ -7291,15 +6981,13 @@ func FreeHost(ptr unsafe.Pointer) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(ptr)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(ptr)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(ptr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errFreeHost, rc)
 		return
 	}
@@ -7333,14 +7021,12 @@ func FreeArray(array Array) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(array))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(array), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errFreeArray, rc)
 		return
 	}
@@ -7374,14 +7060,12 @@ func FreeMipmappedArray(mipmappedArray MipmappedArray) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(mipmappedArray))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(mipmappedArray), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errFreeMipmappedArray, rc)
 		return
 	}
@@ -7457,17 +7141,13 @@ func HostAlloc(size uint64, flags uint32) (pHost unsafe.Pointer, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pHost)))
-	frame.Int(uintptr(size))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pHost)), uintptr(size), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pHost)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errHostAlloc, rc)
 		return
 	}
@@ -7575,17 +7255,13 @@ func HostRegister(ptr unsafe.Pointer, size uint64, flags uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(ptr)))
-	frame.Int(uintptr(size))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(ptr)), uintptr(size), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(ptr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errHostRegister, rc)
 		return
 	}
@@ -7619,15 +7295,13 @@ func HostUnregister(ptr unsafe.Pointer) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(ptr)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(ptr)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(ptr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errHostUnregister, rc)
 		return
 	}
@@ -7683,18 +7357,14 @@ func HostGetDevicePointer(pHost unsafe.Pointer, flags uint32) (pDevice unsafe.Po
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pDevice)))
-	frame.Int(uintptr(unsafe.Pointer(pHost)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pDevice)), uintptr(unsafe.Pointer(pHost)), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pDevice)
 	runtime.KeepAlive(pHost)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errHostGetDevicePointer, rc)
 		return
 	}
@@ -7727,17 +7397,14 @@ func HostGetFlags(pHost unsafe.Pointer) (pFlags uint32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pFlags)))
-	frame.Int(uintptr(unsafe.Pointer(pHost)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pFlags)), uintptr(unsafe.Pointer(pHost)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pFlags)
 	runtime.KeepAlive(pHost)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errHostGetFlags, rc)
 		return
 	}
@@ -7791,9 +7458,10 @@ func Malloc3D(extent Extent) (pitchedDevPtr PitchedPtr, err error) {
 	frame.Int(uintptr(unsafe.Pointer(&pitchedDevPtr)))
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -7956,10 +7624,11 @@ func Malloc3DArray(desc *ChannelFormatDesc, extent Extent, flags uint32) (array 
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
 	frame.Int(uintptr(flags))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&array)
 	runtime.KeepAlive(desc)
 	runtime.KeepAlive(&extent)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -8123,10 +7792,11 @@ func MallocMipmappedArray(desc *ChannelFormatDesc, extent Extent, numLevels uint
 	frame.Int(uintptr(numLevels))
 	frame.Int(uintptr(flags))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&mipmappedArray)
 	runtime.KeepAlive(desc)
 	runtime.KeepAlive(&extent)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -8174,17 +7844,13 @@ func GetMipmappedArrayLevel(mipmappedArray MipmappedArrayConst, level uint32) (l
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&levelArray)))
-	frame.Int(uintptr(mipmappedArray))
-	frame.Int(uintptr(level))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&levelArray)), uintptr(mipmappedArray), uintptr(level), 0, 0, 0)
 	runtime.KeepAlive(&levelArray)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetMipmappedArrayLevel, rc)
 		return
 	}
@@ -8297,15 +7963,13 @@ func Memcpy3D(p *Memcpy3DParms) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpy3D, rc)
 		return
 	}
@@ -8348,15 +8012,13 @@ func Memcpy3DPeer(p *Memcpy3DPeerParms) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpy3DPeer, rc)
 		return
 	}
@@ -8482,16 +8144,13 @@ func Memcpy3DAsync(p *Memcpy3DParms, stream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), uintptr(stream), 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpy3DAsync, rc)
 		return
 	}
@@ -8529,16 +8188,13 @@ func Memcpy3DPeerAsync(p *Memcpy3DPeerParms, stream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), uintptr(stream), 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpy3DPeerAsync, rc)
 		return
 	}
@@ -8583,17 +8239,14 @@ func MemGetInfo() (free uint64, total uint64, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&free)))
-	frame.Int(uintptr(unsafe.Pointer(&total)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&free)), uintptr(unsafe.Pointer(&total)), 0, 0, 0, 0)
 	runtime.KeepAlive(&free)
 	runtime.KeepAlive(&total)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemGetInfo, rc)
 		return
 	}
@@ -8630,20 +8283,15 @@ func ArrayGetInfo(array Array) (desc ChannelFormatDesc, extent Extent, flags uin
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&desc)))
-	frame.Int(uintptr(unsafe.Pointer(&extent)))
-	frame.Int(uintptr(unsafe.Pointer(&flags)))
-	frame.Int(uintptr(array))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&desc)), uintptr(unsafe.Pointer(&extent)), uintptr(unsafe.Pointer(&flags)), uintptr(array), 0, 0)
 	runtime.KeepAlive(&desc)
 	runtime.KeepAlive(&extent)
 	runtime.KeepAlive(&flags)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errArrayGetInfo, rc)
 		return
 	}
@@ -8683,17 +8331,13 @@ func ArrayGetPlane(hArray Array, planeIdx uint32) (pPlaneArray Array, err error)
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pPlaneArray)))
-	frame.Int(uintptr(hArray))
-	frame.Int(uintptr(planeIdx))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pPlaneArray)), uintptr(hArray), uintptr(planeIdx), 0, 0, 0)
 	runtime.KeepAlive(&pPlaneArray)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errArrayGetPlane, rc)
 		return
 	}
@@ -8728,17 +8372,13 @@ func ArrayGetMemoryRequirements(array Array, device int32) (memoryRequirements A
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&memoryRequirements)))
-	frame.Int(uintptr(array))
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(array), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&memoryRequirements)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errArrayGetMemoryRequirements, rc)
 		return
 	}
@@ -8774,17 +8414,13 @@ func MipmappedArrayGetMemoryRequirements(mipmap MipmappedArray, device int32) (m
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&memoryRequirements)))
-	frame.Int(uintptr(mipmap))
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(mipmap), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&memoryRequirements)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMipmappedArrayGetMemoryRequirements, rc)
 		return
 	}
@@ -8822,16 +8458,13 @@ func ArrayGetSparseProperties(array Array) (sparseProperties ArraySparseProperti
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&sparseProperties)))
-	frame.Int(uintptr(array))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(array), 0, 0, 0, 0)
 	runtime.KeepAlive(&sparseProperties)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errArrayGetSparseProperties, rc)
 		return
 	}
@@ -8870,16 +8503,13 @@ func MipmappedArrayGetSparseProperties(mipmap MipmappedArray) (sparseProperties 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&sparseProperties)))
-	frame.Int(uintptr(mipmap))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(mipmap), 0, 0, 0, 0)
 	runtime.KeepAlive(&sparseProperties)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMipmappedArrayGetSparseProperties, rc)
 		return
 	}
@@ -8934,19 +8564,14 @@ func Memcpy(dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind MemcpyKin
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(kind), 0, 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpy, rc)
 		return
 	}
@@ -8992,20 +8617,14 @@ func MemcpyPeer(dst unsafe.Pointer, dstDevice int32, src unsafe.Pointer, srcDevi
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(srcDevice))
-	frame.Int(uintptr(count))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(dstDevice), uintptr(unsafe.Pointer(src)), uintptr(srcDevice), uintptr(count), 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyPeer, rc)
 		return
 	}
@@ -9074,9 +8693,10 @@ func Memcpy2D(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch uint
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -9151,8 +8771,9 @@ func Memcpy2DToArray(dst Array, wOffset uint64, hOffset uint64, src unsafe.Point
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -9227,8 +8848,9 @@ func Memcpy2DFromArray(dst unsafe.Pointer, dpitch uint64, src ArrayConst, wOffse
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(dst)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -9301,7 +8923,8 @@ func Memcpy2DArrayToArray(dst Array, wOffsetDst uint64, hOffsetDst uint64, src A
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
 	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -9359,20 +8982,14 @@ func MemcpyToSymbol(symbol unsafe.Pointer, src unsafe.Pointer, count uint64, off
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(offset))
-	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(symbol)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(offset), uintptr(kind), 0)
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyToSymbol, rc)
 		return
 	}
@@ -9426,20 +9043,14 @@ func MemcpyFromSymbol(dst unsafe.Pointer, symbol unsafe.Pointer, count uint64, o
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(offset))
-	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(symbol)), uintptr(count), uintptr(offset), uintptr(kind), 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyFromSymbol, rc)
 		return
 	}
@@ -9506,20 +9117,14 @@ func MemcpyAsync(dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind Memc
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(kind))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(kind), uintptr(stream), 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyAsync, rc)
 		return
 	}
@@ -9565,21 +9170,14 @@ func MemcpyPeerAsync(dst unsafe.Pointer, dstDevice int32, src unsafe.Pointer, sr
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(srcDevice))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(dstDevice), uintptr(unsafe.Pointer(src)), uintptr(srcDevice), uintptr(count), uintptr(stream))
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyPeerAsync, rc)
 		return
 	}
@@ -9663,9 +9261,10 @@ func Memcpy2DAsync(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -9749,8 +9348,9 @@ func Memcpy2DToArrayAsync(dst Array, wOffset uint64, hOffset uint64, src unsafe.
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -9833,8 +9433,9 @@ func Memcpy2DFromArrayAsync(dst unsafe.Pointer, dpitch uint64, src ArrayConst, w
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(dst)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -9900,21 +9501,14 @@ func MemcpyToSymbolAsync(symbol unsafe.Pointer, src unsafe.Pointer, count uint64
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(offset))
-	frame.Int(uintptr(kind))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(symbol)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(offset), uintptr(kind), uintptr(stream))
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyToSymbolAsync, rc)
 		return
 	}
@@ -9976,21 +9570,14 @@ func MemcpyFromSymbolAsync(dst unsafe.Pointer, symbol unsafe.Pointer, count uint
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(offset))
-	frame.Int(uintptr(kind))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(symbol)), uintptr(count), uintptr(offset), uintptr(kind), uintptr(stream))
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyFromSymbolAsync, rc)
 		return
 	}
@@ -10029,17 +9616,13 @@ func Memset(devPtr unsafe.Pointer, value int32, count uint64) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	frame.Int(uintptr(value))
-	frame.Int(uintptr(count))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(value), uintptr(count), 0, 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemset, rc)
 		return
 	}
@@ -10084,19 +9667,13 @@ func Memset2D(devPtr unsafe.Pointer, pitch uint64, value int32, width uint64, he
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	frame.Int(uintptr(pitch))
-	frame.Int(uintptr(value))
-	frame.Int(uintptr(width))
-	frame.Int(uintptr(height))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(pitch), uintptr(value), uintptr(width), uintptr(height), 0)
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemset2D, rc)
 		return
 	}
@@ -10158,9 +9735,10 @@ func Memset3D(pitchedDevPtr PitchedPtr, value int32, extent Extent) (err error) 
 	frame.Int(uintptr(value))
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -10211,18 +9789,13 @@ func MemsetAsync(devPtr unsafe.Pointer, value int32, count uint64, stream Stream
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	frame.Int(uintptr(value))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(value), uintptr(count), uintptr(stream), 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemsetAsync, rc)
 		return
 	}
@@ -10274,20 +9847,13 @@ func Memset2DAsync(devPtr unsafe.Pointer, pitch uint64, value int32, width uint6
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	frame.Int(uintptr(pitch))
-	frame.Int(uintptr(value))
-	frame.Int(uintptr(width))
-	frame.Int(uintptr(height))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(pitch), uintptr(value), uintptr(width), uintptr(height), uintptr(stream))
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemset2DAsync, rc)
 		return
 	}
@@ -10357,9 +9923,10 @@ func Memset3DAsync(pitchedDevPtr PitchedPtr, value int32, extent Extent, stream 
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -10402,17 +9969,14 @@ func GetSymbolAddress(symbol unsafe.Pointer) (devPtr unsafe.Pointer, err error) 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(unsafe.Pointer(symbol)), 0, 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(symbol)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetSymbolAddress, rc)
 		return
 	}
@@ -10450,17 +10014,14 @@ func GetSymbolSize(symbol unsafe.Pointer) (size uint64, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&size)))
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&size)), uintptr(unsafe.Pointer(symbol)), 0, 0, 0, 0)
 	runtime.KeepAlive(&size)
 	runtime.KeepAlive(symbol)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetSymbolSize, rc)
 		return
 	}
@@ -10541,18 +10102,13 @@ func MemPrefetchAsync(devPtr unsafe.Pointer, count uint64, dstDevice int32, stre
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(count), uintptr(dstDevice), uintptr(stream), 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemPrefetchAsync, rc)
 		return
 	}
@@ -10573,9 +10129,10 @@ func MemPrefetchAsyncV2(devPtr unsafe.Pointer, count uint64, location MemLocatio
 	frame.Int(uintptr(flags))
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(devPtr)
 	runtime.KeepAlive(&location)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -10704,18 +10261,13 @@ func MemAdvise(devPtr unsafe.Pointer, count uint64, advice MemoryAdvise, device 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(advice))
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(count), uintptr(advice), uintptr(device), 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemAdvise, rc)
 		return
 	}
@@ -10855,9 +10407,10 @@ func MemAdviseV2(devPtr unsafe.Pointer, count uint64, advice MemoryAdvise, locat
 	frame.Int(uintptr(advice))
 	frame.Struct(unsafe.Pointer(&location), &layoutMemLocation)
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(devPtr)
 	runtime.KeepAlive(&location)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -10955,20 +10508,14 @@ func MemRangeGetAttribute(data unsafe.Pointer, dataSize uint64, attribute MemRan
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(data)))
-	frame.Int(uintptr(dataSize))
-	frame.Int(uintptr(attribute))
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	frame.Int(uintptr(count))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(data)), uintptr(dataSize), uintptr(attribute), uintptr(unsafe.Pointer(devPtr)), uintptr(count), 0)
 	runtime.KeepAlive(data)
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemRangeGetAttribute, rc)
 		return
 	}
@@ -11024,23 +10571,16 @@ func MemRangeGetAttributes(data *unsafe.Pointer, dataSizes *uint64, attributes *
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(data)))
-	frame.Int(uintptr(unsafe.Pointer(dataSizes)))
-	frame.Int(uintptr(unsafe.Pointer(attributes)))
-	frame.Int(uintptr(numAttributes))
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	frame.Int(uintptr(count))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(data)), uintptr(unsafe.Pointer(dataSizes)), uintptr(unsafe.Pointer(attributes)), uintptr(numAttributes), uintptr(unsafe.Pointer(devPtr)), uintptr(count))
 	runtime.KeepAlive(data)
 	runtime.KeepAlive(dataSizes)
 	runtime.KeepAlive(attributes)
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemRangeGetAttributes, rc)
 		return
 	}
@@ -11092,20 +10632,13 @@ func MemcpyToArray(dst Array, wOffset uint64, hOffset uint64, src unsafe.Pointer
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dst))
-	frame.Int(uintptr(wOffset))
-	frame.Int(uintptr(hOffset))
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dst), uintptr(wOffset), uintptr(hOffset), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(kind))
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyToArray, rc)
 		return
 	}
@@ -11156,20 +10689,13 @@ func MemcpyFromArray(dst unsafe.Pointer, src ArrayConst, wOffset uint64, hOffset
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(src))
-	frame.Int(uintptr(wOffset))
-	frame.Int(uintptr(hOffset))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(src), uintptr(wOffset), uintptr(hOffset), uintptr(count), uintptr(kind))
 	runtime.KeepAlive(dst)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyFromArray, rc)
 		return
 	}
@@ -11231,7 +10757,8 @@ func MemcpyArrayToArray(dst Array, wOffsetDst uint64, hOffsetDst uint64, src Arr
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(kind))
 	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -11304,8 +10831,9 @@ func MemcpyToArrayAsync(dst Array, wOffset uint64, hOffset uint64, src unsafe.Po
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -11377,8 +10905,9 @@ func MemcpyFromArrayAsync(dst unsafe.Pointer, src ArrayConst, wOffset uint64, hO
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(dst)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -11429,17 +10958,13 @@ func MallocAsync(size uint64, hStream Stream) (devPtr unsafe.Pointer, err error)
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
-	frame.Int(uintptr(size))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), uintptr(hStream), 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMallocAsync, rc)
 		return
 	}
@@ -11477,16 +11002,13 @@ func FreeAsync(devPtr unsafe.Pointer, hStream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(hStream), 0, 0, 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errFreeAsync, rc)
 		return
 	}
@@ -11524,15 +11046,12 @@ func MemPoolTrimTo(memPool MemPool, minBytesToKeep uint64) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(memPool))
-	frame.Int(uintptr(minBytesToKeep))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(memPool), uintptr(minBytesToKeep), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolTrimTo, rc)
 		return
 	}
@@ -11586,17 +11105,13 @@ func MemPoolSetAttribute(memPool MemPool, attr MemPoolAttr, value unsafe.Pointer
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(memPool))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(memPool), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolSetAttribute, rc)
 		return
 	}
@@ -11654,17 +11169,13 @@ func MemPoolGetAttribute(memPool MemPool, attr MemPoolAttr, value unsafe.Pointer
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(memPool))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(memPool), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolGetAttribute, rc)
 		return
 	}
@@ -11690,17 +11201,13 @@ func MemPoolSetAccess(memPool MemPool, descList *MemAccessDesc, count uint64) (e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(memPool))
-	frame.Int(uintptr(unsafe.Pointer(descList)))
-	frame.Int(uintptr(count))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(memPool), uintptr(unsafe.Pointer(descList)), uintptr(count), 0, 0, 0)
 	runtime.KeepAlive(descList)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolSetAccess, rc)
 		return
 	}
@@ -11724,18 +11231,14 @@ func MemPoolGetAccess(memPool MemPool, location *MemLocation) (flags MemAccessFl
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&flags)))
-	frame.Int(uintptr(memPool))
-	frame.Int(uintptr(unsafe.Pointer(location)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&flags)), uintptr(memPool), uintptr(unsafe.Pointer(location)), 0, 0, 0)
 	runtime.KeepAlive(&flags)
 	runtime.KeepAlive(location)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolGetAccess, rc)
 		return
 	}
@@ -11783,17 +11286,14 @@ func MemPoolCreate(poolProps *MemPoolProps) (memPool MemPool, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&memPool)))
-	frame.Int(uintptr(unsafe.Pointer(poolProps)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memPool)), uintptr(unsafe.Pointer(poolProps)), 0, 0, 0, 0)
 	runtime.KeepAlive(&memPool)
 	runtime.KeepAlive(poolProps)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolCreate, rc)
 		return
 	}
@@ -11826,14 +11326,12 @@ func MemPoolDestroy(memPool MemPool) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(memPool))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(memPool), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolDestroy, rc)
 		return
 	}
@@ -11880,18 +11378,13 @@ func MallocFromPoolAsync(size uint64, memPool MemPool, stream Stream) (ptr unsaf
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&ptr)))
-	frame.Int(uintptr(size))
-	frame.Int(uintptr(memPool))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&ptr)), uintptr(size), uintptr(memPool), uintptr(stream), 0, 0)
 	runtime.KeepAlive(&ptr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMallocFromPoolAsync, rc)
 		return
 	}
@@ -11927,18 +11420,13 @@ func MemPoolExportToShareableHandle(shareableHandle unsafe.Pointer, memPool MemP
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(shareableHandle)))
-	frame.Int(uintptr(memPool))
-	frame.Int(uintptr(handleType))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(shareableHandle)), uintptr(memPool), uintptr(handleType), uintptr(flags), 0, 0)
 	runtime.KeepAlive(shareableHandle)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolExportToShareableHandle, rc)
 		return
 	}
@@ -11972,19 +11460,14 @@ func MemPoolImportFromShareableHandle(shareableHandle unsafe.Pointer, handleType
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&memPool)))
-	frame.Int(uintptr(unsafe.Pointer(shareableHandle)))
-	frame.Int(uintptr(handleType))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memPool)), uintptr(unsafe.Pointer(shareableHandle)), uintptr(handleType), uintptr(flags), 0, 0)
 	runtime.KeepAlive(&memPool)
 	runtime.KeepAlive(shareableHandle)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolImportFromShareableHandle, rc)
 		return
 	}
@@ -12014,17 +11497,14 @@ func MemPoolExportPointer(ptr unsafe.Pointer) (exportData MemPoolPtrExportData, 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&exportData)))
-	frame.Int(uintptr(unsafe.Pointer(ptr)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&exportData)), uintptr(unsafe.Pointer(ptr)), 0, 0, 0, 0)
 	runtime.KeepAlive(&exportData)
 	runtime.KeepAlive(ptr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolExportPointer, rc)
 		return
 	}
@@ -12064,18 +11544,14 @@ func MemPoolImportPointer(ptr *unsafe.Pointer, memPool MemPool, exportData *MemP
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(ptr)))
-	frame.Int(uintptr(memPool))
-	frame.Int(uintptr(unsafe.Pointer(exportData)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(ptr)), uintptr(memPool), uintptr(unsafe.Pointer(exportData)), 0, 0, 0)
 	runtime.KeepAlive(ptr)
 	runtime.KeepAlive(exportData)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolImportPointer, rc)
 		return
 	}
@@ -12149,17 +11625,14 @@ func PointerGetAttributes(ptr unsafe.Pointer) (attributes PointerAttributes, err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&attributes)))
-	frame.Int(uintptr(unsafe.Pointer(ptr)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&attributes)), uintptr(unsafe.Pointer(ptr)), 0, 0, 0, 0)
 	runtime.KeepAlive(&attributes)
 	runtime.KeepAlive(ptr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errPointerGetAttributes, rc)
 		return
 	}
@@ -12199,17 +11672,13 @@ func DeviceCanAccessPeer(device int32, peerDevice int32) (canAccessPeer int32, e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&canAccessPeer)))
-	frame.Int(uintptr(device))
-	frame.Int(uintptr(peerDevice))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&canAccessPeer)), uintptr(device), uintptr(peerDevice), 0, 0, 0)
 	runtime.KeepAlive(&canAccessPeer)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceCanAccessPeer, rc)
 		return
 	}
@@ -12262,15 +11731,12 @@ func DeviceEnablePeerAccess(peerDevice int32, flags uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(peerDevice))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(peerDevice), uintptr(flags), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceEnablePeerAccess, rc)
 		return
 	}
@@ -12303,14 +11769,12 @@ func DeviceDisablePeerAccess(peerDevice int32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(peerDevice))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(peerDevice), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceDisablePeerAccess, rc)
 		return
 	}
@@ -12351,14 +11815,12 @@ func GraphicsUnregisterResource(resource GraphicsResource) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(resource))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(resource), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphicsUnregisterResource, rc)
 		return
 	}
@@ -12404,15 +11866,12 @@ func GraphicsResourceSetMapFlags(resource GraphicsResource, flags uint32) (err e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(resource))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(resource), uintptr(flags), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphicsResourceSetMapFlags, rc)
 		return
 	}
@@ -12462,17 +11921,13 @@ func GraphicsMapResources(count int32, resources *GraphicsResource, stream Strea
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(unsafe.Pointer(resources)))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(stream), 0, 0, 0)
 	runtime.KeepAlive(resources)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphicsMapResources, rc)
 		return
 	}
@@ -12518,17 +11973,13 @@ func GraphicsUnmapResources(count int32, resources *GraphicsResource, stream Str
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(unsafe.Pointer(resources)))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(stream), 0, 0, 0)
 	runtime.KeepAlive(resources)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphicsUnmapResources, rc)
 		return
 	}
@@ -12571,18 +12022,14 @@ func GraphicsResourceGetMappedPointer(resource GraphicsResource) (devPtr unsafe.
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
-	frame.Int(uintptr(unsafe.Pointer(&size)))
-	frame.Int(uintptr(resource))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(unsafe.Pointer(&size)), uintptr(resource), 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(&size)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphicsResourceGetMappedPointer, rc)
 		return
 	}
@@ -12632,18 +12079,13 @@ func GraphicsSubResourceGetMappedArray(resource GraphicsResource, arrayIndex uin
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&array)))
-	frame.Int(uintptr(resource))
-	frame.Int(uintptr(arrayIndex))
-	frame.Int(uintptr(mipLevel))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&array)), uintptr(resource), uintptr(arrayIndex), uintptr(mipLevel), 0, 0)
 	runtime.KeepAlive(&array)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphicsSubResourceGetMappedArray, rc)
 		return
 	}
@@ -12683,16 +12125,13 @@ func GraphicsResourceGetMappedMipmappedArray(resource GraphicsResource) (mipmapp
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&mipmappedArray)))
-	frame.Int(uintptr(resource))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&mipmappedArray)), uintptr(resource), 0, 0, 0, 0)
 	runtime.KeepAlive(&mipmappedArray)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphicsResourceGetMappedMipmappedArray, rc)
 		return
 	}
@@ -12723,16 +12162,13 @@ func GetChannelDesc(array ArrayConst) (desc ChannelFormatDesc, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&desc)))
-	frame.Int(uintptr(array))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&desc)), uintptr(array), 0, 0, 0, 0)
 	runtime.KeepAlive(&desc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetChannelDesc, rc)
 		return
 	}
@@ -12779,7 +12215,8 @@ func CreateChannelDesc(x int32, y int32, z int32, w int32, f ChannelFormatKind) 
 	frame.Int(uintptr(w))
 	frame.Int(uintptr(f))
 	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		return
 	}
 	frame.RetStruct(unsafe.Pointer(&ret), &layoutChannelFormatDesc)
@@ -13006,21 +12443,16 @@ func CreateTextureObject(pResDesc *ResourceDesc, pTexDesc *TextureDesc, pResView
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pTexObject)))
-	frame.Int(uintptr(unsafe.Pointer(pResDesc)))
-	frame.Int(uintptr(unsafe.Pointer(pTexDesc)))
-	frame.Int(uintptr(unsafe.Pointer(pResViewDesc)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pTexObject)), uintptr(unsafe.Pointer(pResDesc)), uintptr(unsafe.Pointer(pTexDesc)), uintptr(unsafe.Pointer(pResViewDesc)), 0, 0)
 	runtime.KeepAlive(&pTexObject)
 	runtime.KeepAlive(pResDesc)
 	runtime.KeepAlive(pTexDesc)
 	runtime.KeepAlive(pResViewDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errCreateTextureObject, rc)
 		return
 	}
@@ -13051,14 +12483,12 @@ func DestroyTextureObject(texObject TextureObject) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(texObject))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(texObject), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDestroyTextureObject, rc)
 		return
 	}
@@ -13089,16 +12519,13 @@ func GetTextureObjectResourceDesc(texObject TextureObject) (pResDesc ResourceDes
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pResDesc)))
-	frame.Int(uintptr(texObject))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pResDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetTextureObjectResourceDesc, rc)
 		return
 	}
@@ -13129,16 +12556,13 @@ func GetTextureObjectTextureDesc(texObject TextureObject) (pTexDesc TextureDesc,
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pTexDesc)))
-	frame.Int(uintptr(texObject))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pTexDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pTexDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetTextureObjectTextureDesc, rc)
 		return
 	}
@@ -13170,16 +12594,13 @@ func GetTextureObjectResourceViewDesc(texObject TextureObject) (pResViewDesc Res
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pResViewDesc)))
-	frame.Int(uintptr(texObject))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pResViewDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResViewDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetTextureObjectResourceViewDesc, rc)
 		return
 	}
@@ -13219,17 +12640,14 @@ func CreateSurfaceObject(pResDesc *ResourceDesc) (pSurfObject SurfaceObject, err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pSurfObject)))
-	frame.Int(uintptr(unsafe.Pointer(pResDesc)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pSurfObject)), uintptr(unsafe.Pointer(pResDesc)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pSurfObject)
 	runtime.KeepAlive(pResDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errCreateSurfaceObject, rc)
 		return
 	}
@@ -13260,14 +12678,12 @@ func DestroySurfaceObject(surfObject SurfaceObject) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(surfObject))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(surfObject), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDestroySurfaceObject, rc)
 		return
 	}
@@ -13297,16 +12713,13 @@ func GetSurfaceObjectResourceDesc(surfObject SurfaceObject) (pResDesc ResourceDe
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pResDesc)))
-	frame.Int(uintptr(surfObject))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pResDesc)), uintptr(surfObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetSurfaceObjectResourceDesc, rc)
 		return
 	}
@@ -13343,15 +12756,13 @@ func DriverGetVersion() (driverVersion int32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&driverVersion)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&driverVersion)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&driverVersion)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDriverGetVersion, rc)
 		return
 	}
@@ -13391,15 +12802,13 @@ func RuntimeGetVersion() (runtimeVersion int32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&runtimeVersion)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&runtimeVersion)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&runtimeVersion)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errRuntimeGetVersion, rc)
 		return
 	}
@@ -13443,16 +12852,13 @@ func GraphCreate(flags uint32) (pGraph Graph, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraph)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraph)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&pGraph)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphCreate, rc)
 		return
 	}
@@ -13559,21 +12965,15 @@ func GraphAddKernelNode(graph Graph, pDependencies *GraphNode, numDependencies u
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pNodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddKernelNode, rc)
 		return
 	}
@@ -13617,16 +13017,13 @@ func GraphKernelNodeGetParams(node GraphNode) (pNodeParams KernelNodeParams, err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(&pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphKernelNodeGetParams, rc)
 		return
 	}
@@ -13663,16 +13060,13 @@ func GraphKernelNodeSetParams(node GraphNode, pNodeParams *KernelNodeParams) (er
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphKernelNodeSetParams, rc)
 		return
 	}
@@ -13704,15 +13098,12 @@ func GraphKernelNodeCopyAttributes(hSrc GraphNode, hDst GraphNode) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hSrc))
-	frame.Int(uintptr(hDst))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hSrc), uintptr(hDst), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphKernelNodeCopyAttributes, rc)
 		return
 	}
@@ -13744,17 +13135,13 @@ func GraphKernelNodeGetAttribute(hNode GraphNode, attr LaunchAttributeID) (value
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(&value_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(&value_out)), 0, 0, 0)
 	runtime.KeepAlive(&value_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphKernelNodeGetAttribute, rc)
 		return
 	}
@@ -13786,17 +13173,13 @@ func GraphKernelNodeSetAttribute(hNode GraphNode, attr LaunchAttributeID, value 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphKernelNodeSetAttribute, rc)
 		return
 	}
@@ -13855,21 +13238,15 @@ func GraphAddMemcpyNode(graph Graph, pDependencies *GraphNode, numDependencies u
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(pCopyParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pCopyParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pCopyParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddMemcpyNode, rc)
 		return
 	}
@@ -13949,11 +13326,12 @@ func GraphAddMemcpyNodeToSymbol(graph Graph, pDependencies *GraphNode, numDepend
 	frame.Int(uintptr(offset))
 	frame.Int(uintptr(kind))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -14037,11 +13415,12 @@ func GraphAddMemcpyNodeFromSymbol(graph Graph, pDependencies *GraphNode, numDepe
 	frame.Int(uintptr(offset))
 	frame.Int(uintptr(kind))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -14123,11 +13502,12 @@ func GraphAddMemcpyNode1D(graph Graph, pDependencies *GraphNode, numDependencies
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(kind))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -14165,16 +13545,13 @@ func GraphMemcpyNodeGetParams(node GraphNode) (pNodeParams Memcpy3DParms, err er
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(&pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemcpyNodeGetParams, rc)
 		return
 	}
@@ -14212,16 +13589,13 @@ func GraphMemcpyNodeSetParams(node GraphNode, pNodeParams *Memcpy3DParms) (err e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemcpyNodeSetParams, rc)
 		return
 	}
@@ -14270,21 +13644,14 @@ func GraphMemcpyNodeSetParamsToSymbol(node GraphNode, symbol unsafe.Pointer, src
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(offset))
-	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(symbol)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(offset), uintptr(kind))
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemcpyNodeSetParamsToSymbol, rc)
 		return
 	}
@@ -14333,21 +13700,14 @@ func GraphMemcpyNodeSetParamsFromSymbol(node GraphNode, dst unsafe.Pointer, symb
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(offset))
-	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(symbol)), uintptr(count), uintptr(offset), uintptr(kind))
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemcpyNodeSetParamsFromSymbol, rc)
 		return
 	}
@@ -14396,20 +13756,14 @@ func GraphMemcpyNodeSetParams1D(node GraphNode, dst unsafe.Pointer, src unsafe.P
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(kind), 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemcpyNodeSetParams1D, rc)
 		return
 	}
@@ -14462,21 +13816,15 @@ func GraphAddMemsetNode(graph Graph, pDependencies *GraphNode, numDependencies u
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(pMemsetParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pMemsetParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pMemsetParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddMemsetNode, rc)
 		return
 	}
@@ -14510,16 +13858,13 @@ func GraphMemsetNodeGetParams(node GraphNode) (pNodeParams MemsetParams, err err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(&pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemsetNodeGetParams, rc)
 		return
 	}
@@ -14554,16 +13899,13 @@ func GraphMemsetNodeSetParams(node GraphNode, pNodeParams *MemsetParams) (err er
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemsetNodeSetParams, rc)
 		return
 	}
@@ -14616,21 +13958,15 @@ func GraphAddHostNode(graph Graph, pDependencies *GraphNode, numDependencies uin
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pNodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddHostNode, rc)
 		return
 	}
@@ -14664,16 +14000,13 @@ func GraphHostNodeGetParams(node GraphNode) (pNodeParams HostNodeParams, err err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(&pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphHostNodeGetParams, rc)
 		return
 	}
@@ -14708,16 +14041,13 @@ func GraphHostNodeSetParams(node GraphNode, pNodeParams *HostNodeParams) (err er
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphHostNodeSetParams, rc)
 		return
 	}
@@ -14769,20 +14099,14 @@ func GraphAddChildGraphNode(graph Graph, pDependencies *GraphNode, numDependenci
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(childGraph))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(childGraph), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddChildGraphNode, rc)
 		return
 	}
@@ -14820,16 +14144,13 @@ func GraphChildGraphNodeGetGraph(node GraphNode) (pGraph Graph, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(&pGraph)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pGraph)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pGraph)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphChildGraphNodeGetGraph, rc)
 		return
 	}
@@ -14878,19 +14199,14 @@ func GraphAddEmptyNode(graph Graph, pDependencies *GraphNode, numDependencies ui
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), 0, 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddEmptyNode, rc)
 		return
 	}
@@ -14944,20 +14260,14 @@ func GraphAddEventRecordNode(graph Graph, pDependencies *GraphNode, numDependenc
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(event), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddEventRecordNode, rc)
 		return
 	}
@@ -14993,16 +14303,13 @@ func GraphEventRecordNodeGetEvent(node GraphNode) (event_out Event, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(&event_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&event_out)), 0, 0, 0, 0)
 	runtime.KeepAlive(&event_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphEventRecordNodeGetEvent, rc)
 		return
 	}
@@ -15039,15 +14346,12 @@ func GraphEventRecordNodeSetEvent(node GraphNode, event Event) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(event), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphEventRecordNodeSetEvent, rc)
 		return
 	}
@@ -15103,20 +14407,14 @@ func GraphAddEventWaitNode(graph Graph, pDependencies *GraphNode, numDependencie
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(event), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddEventWaitNode, rc)
 		return
 	}
@@ -15152,16 +14450,13 @@ func GraphEventWaitNodeGetEvent(node GraphNode) (event_out Event, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(&event_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&event_out)), 0, 0, 0, 0)
 	runtime.KeepAlive(&event_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphEventWaitNodeGetEvent, rc)
 		return
 	}
@@ -15198,15 +14493,12 @@ func GraphEventWaitNodeSetEvent(node GraphNode, event Event) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(event), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphEventWaitNodeSetEvent, rc)
 		return
 	}
@@ -15265,21 +14557,15 @@ func GraphAddExternalSemaphoresSignalNode(graph Graph, pDependencies *GraphNode,
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddExternalSemaphoresSignalNode, rc)
 		return
 	}
@@ -15321,16 +14607,13 @@ func GraphExternalSemaphoresSignalNodeGetParams(hNode GraphNode) (params_out Ext
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(&params_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&params_out)), 0, 0, 0, 0)
 	runtime.KeepAlive(&params_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExternalSemaphoresSignalNodeGetParams, rc)
 		return
 	}
@@ -15367,16 +14650,13 @@ func GraphExternalSemaphoresSignalNodeSetParams(hNode GraphNode, nodeParams *Ext
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExternalSemaphoresSignalNodeSetParams, rc)
 		return
 	}
@@ -15435,21 +14715,15 @@ func GraphAddExternalSemaphoresWaitNode(graph Graph, pDependencies *GraphNode, n
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddExternalSemaphoresWaitNode, rc)
 		return
 	}
@@ -15491,16 +14765,13 @@ func GraphExternalSemaphoresWaitNodeGetParams(hNode GraphNode) (params_out Exter
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(&params_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&params_out)), 0, 0, 0, 0)
 	runtime.KeepAlive(&params_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExternalSemaphoresWaitNodeGetParams, rc)
 		return
 	}
@@ -15537,16 +14808,13 @@ func GraphExternalSemaphoresWaitNodeSetParams(hNode GraphNode, nodeParams *Exter
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExternalSemaphoresWaitNodeSetParams, rc)
 		return
 	}
@@ -15633,21 +14901,15 @@ func GraphAddMemAllocNode(graph Graph, pDependencies *GraphNode, numDependencies
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddMemAllocNode, rc)
 		return
 	}
@@ -15683,16 +14945,13 @@ func GraphMemAllocNodeGetParams(node GraphNode) (params_out MemAllocNodeParams, 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(&params_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&params_out)), 0, 0, 0, 0)
 	runtime.KeepAlive(&params_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemAllocNodeGetParams, rc)
 		return
 	}
@@ -15762,21 +15021,15 @@ func GraphAddMemFreeNode(graph Graph, pDependencies *GraphNode, numDependencies 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(dptr)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(dptr)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dptr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddMemFreeNode, rc)
 		return
 	}
@@ -15809,16 +15062,13 @@ func GraphMemFreeNodeGetParams(node GraphNode, dptr_out unsafe.Pointer) (err err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(dptr_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(dptr_out)), 0, 0, 0, 0)
 	runtime.KeepAlive(dptr_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemFreeNodeGetParams, rc)
 		return
 	}
@@ -15855,14 +15105,12 @@ func DeviceGraphMemTrim(device int32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGraphMemTrim, rc)
 		return
 	}
@@ -15908,17 +15156,13 @@ func DeviceGetGraphMemAttribute(device int32, attr GraphMemAttributeType, value 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(device))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetGraphMemAttribute, rc)
 		return
 	}
@@ -15961,17 +15205,13 @@ func DeviceSetGraphMemAttribute(device int32, attr GraphMemAttributeType, value 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(device))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceSetGraphMemAttribute, rc)
 		return
 	}
@@ -16009,16 +15249,13 @@ func GraphClone(originalGraph Graph) (pGraphClone Graph, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphClone)))
-	frame.Int(uintptr(originalGraph))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphClone)), uintptr(originalGraph), 0, 0, 0, 0)
 	runtime.KeepAlive(&pGraphClone)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphClone, rc)
 		return
 	}
@@ -16057,17 +15294,13 @@ func GraphNodeFindInClone(originalNode GraphNode, clonedGraph Graph) (pNode Grap
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pNode)))
-	frame.Int(uintptr(originalNode))
-	frame.Int(uintptr(clonedGraph))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pNode)), uintptr(originalNode), uintptr(clonedGraph), 0, 0, 0)
 	runtime.KeepAlive(&pNode)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphNodeFindInClone, rc)
 		return
 	}
@@ -16109,16 +15342,13 @@ func GraphNodeGetType(node GraphNode) (pType GraphNodeType, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(&pType)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pType)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pType)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphNodeGetType, rc)
 		return
 	}
@@ -16160,18 +15390,14 @@ func GraphGetNodes(graph Graph, nodes *GraphNode, numNodes *uint64) (err error) 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(nodes)))
-	frame.Int(uintptr(unsafe.Pointer(numNodes)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(nodes)), uintptr(unsafe.Pointer(numNodes)), 0, 0, 0)
 	runtime.KeepAlive(nodes)
 	runtime.KeepAlive(numNodes)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphGetNodes, rc)
 		return
 	}
@@ -16213,18 +15439,14 @@ func GraphGetRootNodes(graph Graph, pRootNodes *GraphNode, pNumRootNodes *uint64
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pRootNodes)))
-	frame.Int(uintptr(unsafe.Pointer(pNumRootNodes)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(pRootNodes)), uintptr(unsafe.Pointer(pNumRootNodes)), 0, 0, 0)
 	runtime.KeepAlive(pRootNodes)
 	runtime.KeepAlive(pNumRootNodes)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphGetRootNodes, rc)
 		return
 	}
@@ -16269,20 +15491,15 @@ func GraphGetEdges(graph Graph, from *GraphNode, to *GraphNode, numEdges *uint64
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(from)))
-	frame.Int(uintptr(unsafe.Pointer(to)))
-	frame.Int(uintptr(unsafe.Pointer(numEdges)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(numEdges)), 0, 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(numEdges)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphGetEdges, rc)
 		return
 	}
@@ -16333,22 +15550,16 @@ func GraphGetEdgesV2(graph Graph, from *GraphNode, to *GraphNode, edgeData *Grap
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(from)))
-	frame.Int(uintptr(unsafe.Pointer(to)))
-	frame.Int(uintptr(unsafe.Pointer(edgeData)))
-	frame.Int(uintptr(unsafe.Pointer(numEdges)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(numEdges)), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(numEdges)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphGetEdgesV2, rc)
 		return
 	}
@@ -16390,18 +15601,14 @@ func GraphNodeGetDependencies(node GraphNode, pDependencies *GraphNode, pNumDepe
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(unsafe.Pointer(pNumDependencies)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pDependencies)), uintptr(unsafe.Pointer(pNumDependencies)), 0, 0, 0)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pNumDependencies)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphNodeGetDependencies, rc)
 		return
 	}
@@ -16449,20 +15656,15 @@ func GraphNodeGetDependenciesV2(node GraphNode, pDependencies *GraphNode, edgeDa
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(unsafe.Pointer(edgeData)))
-	frame.Int(uintptr(unsafe.Pointer(pNumDependencies)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pDependencies)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(pNumDependencies)), 0, 0)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(pNumDependencies)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphNodeGetDependenciesV2, rc)
 		return
 	}
@@ -16505,18 +15707,14 @@ func GraphNodeGetDependentNodes(node GraphNode, pDependentNodes *GraphNode, pNum
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(pDependentNodes)))
-	frame.Int(uintptr(unsafe.Pointer(pNumDependentNodes)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pDependentNodes)), uintptr(unsafe.Pointer(pNumDependentNodes)), 0, 0, 0)
 	runtime.KeepAlive(pDependentNodes)
 	runtime.KeepAlive(pNumDependentNodes)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphNodeGetDependentNodes, rc)
 		return
 	}
@@ -16565,20 +15763,15 @@ func GraphNodeGetDependentNodesV2(node GraphNode, pDependentNodes *GraphNode, ed
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(pDependentNodes)))
-	frame.Int(uintptr(unsafe.Pointer(edgeData)))
-	frame.Int(uintptr(unsafe.Pointer(pNumDependentNodes)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pDependentNodes)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(pNumDependentNodes)), 0, 0)
 	runtime.KeepAlive(pDependentNodes)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(pNumDependentNodes)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphNodeGetDependentNodesV2, rc)
 		return
 	}
@@ -16620,19 +15813,14 @@ func GraphAddDependencies(graph Graph, from *GraphNode, to *GraphNode, numDepend
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(from)))
-	frame.Int(uintptr(unsafe.Pointer(to)))
-	frame.Int(uintptr(numDependencies))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(numDependencies), 0, 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddDependencies, rc)
 		return
 	}
@@ -16675,21 +15863,15 @@ func GraphAddDependenciesV2(graph Graph, from *GraphNode, to *GraphNode, edgeDat
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(from)))
-	frame.Int(uintptr(unsafe.Pointer(to)))
-	frame.Int(uintptr(unsafe.Pointer(edgeData)))
-	frame.Int(uintptr(numDependencies))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddDependenciesV2, rc)
 		return
 	}
@@ -16731,19 +15913,14 @@ func GraphRemoveDependencies(graph Graph, from *GraphNode, to *GraphNode, numDep
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(from)))
-	frame.Int(uintptr(unsafe.Pointer(to)))
-	frame.Int(uintptr(numDependencies))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(numDependencies), 0, 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphRemoveDependencies, rc)
 		return
 	}
@@ -16790,21 +15967,15 @@ func GraphRemoveDependenciesV2(graph Graph, from *GraphNode, to *GraphNode, edge
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(from)))
-	frame.Int(uintptr(unsafe.Pointer(to)))
-	frame.Int(uintptr(unsafe.Pointer(edgeData)))
-	frame.Int(uintptr(numDependencies))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphRemoveDependenciesV2, rc)
 		return
 	}
@@ -16845,14 +16016,12 @@ func GraphDestroyNode(node GraphNode) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphDestroyNode, rc)
 		return
 	}
@@ -16934,17 +16103,13 @@ func GraphInstantiate(graph Graph, flags uint64) (pGraphExec GraphExec, err erro
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphExec)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pGraphExec)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphInstantiate, rc)
 		return
 	}
@@ -17027,17 +16192,13 @@ func GraphInstantiateWithFlags(graph Graph, flags uint64) (pGraphExec GraphExec,
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphExec)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pGraphExec)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphInstantiateWithFlags, rc)
 		return
 	}
@@ -17152,18 +16313,14 @@ func GraphInstantiateWithParams(graph Graph, instantiateParams *GraphInstantiate
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphExec)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(instantiateParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(unsafe.Pointer(instantiateParams)), 0, 0, 0)
 	runtime.KeepAlive(&pGraphExec)
 	runtime.KeepAlive(instantiateParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphInstantiateWithParams, rc)
 		return
 	}
@@ -17199,16 +16356,13 @@ func GraphExecGetFlags(graphExec GraphExec) (flags uint64, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graphExec))
-	frame.Int(uintptr(unsafe.Pointer(&flags)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graphExec), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecGetFlags, rc)
 		return
 	}
@@ -17278,17 +16432,13 @@ func GraphExecKernelNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodePar
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecKernelNodeSetParams, rc)
 		return
 	}
@@ -17350,17 +16500,13 @@ func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodePar
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecMemcpyNodeSetParams, rc)
 		return
 	}
@@ -17434,9 +16580,10 @@ func GraphExecMemcpyNodeSetParamsToSymbol(hGraphExec GraphExec, node GraphNode, 
 	frame.Int(uintptr(offset))
 	frame.Int(uintptr(kind))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -17514,9 +16661,10 @@ func GraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec GraphExec, node GraphNode
 	frame.Int(uintptr(offset))
 	frame.Int(uintptr(kind))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -17583,21 +16731,14 @@ func GraphExecMemcpyNodeSetParams1D(hGraphExec GraphExec, node GraphNode, dst un
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(kind))
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecMemcpyNodeSetParams1D, rc)
 		return
 	}
@@ -17656,17 +16797,13 @@ func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodePar
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecMemsetNodeSetParams, rc)
 		return
 	}
@@ -17717,17 +16854,13 @@ func GraphExecHostNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodeParam
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecHostNodeSetParams, rc)
 		return
 	}
@@ -17784,16 +16917,12 @@ func GraphExecChildGraphNodeSetParams(hGraphExec GraphExec, node GraphNode, chil
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(childGraph))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(node), uintptr(childGraph), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecChildGraphNodeSetParams, rc)
 		return
 	}
@@ -17847,16 +16976,12 @@ func GraphExecEventRecordNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, eve
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecEventRecordNodeSetEvent, rc)
 		return
 	}
@@ -17910,16 +17035,12 @@ func GraphExecEventWaitNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecEventWaitNodeSetEvent, rc)
 		return
 	}
@@ -17976,17 +17097,13 @@ func GraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec GraphExec, hNode 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecExternalSemaphoresSignalNodeSetParams, rc)
 		return
 	}
@@ -18043,17 +17160,13 @@ func GraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec GraphExec, hNode Gr
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecExternalSemaphoresWaitNodeSetParams, rc)
 		return
 	}
@@ -18102,16 +17215,12 @@ func GraphNodeSetEnabled(hGraphExec GraphExec, hNode GraphNode, isEnabled uint32
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(isEnabled))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(isEnabled), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphNodeSetEnabled, rc)
 		return
 	}
@@ -18154,17 +17263,13 @@ func GraphNodeGetEnabled(hGraphExec GraphExec, hNode GraphNode) (isEnabled uint3
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(&isEnabled)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(&isEnabled)), 0, 0, 0)
 	runtime.KeepAlive(&isEnabled)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphNodeGetEnabled, rc)
 		return
 	}
@@ -18266,17 +17371,13 @@ func GraphExecUpdate(hGraphExec GraphExec, hGraph Graph, resultInfo *GraphExecUp
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(resultInfo)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hGraph), uintptr(unsafe.Pointer(resultInfo)), 0, 0, 0)
 	runtime.KeepAlive(resultInfo)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecUpdate, rc)
 		return
 	}
@@ -18311,15 +17412,12 @@ func GraphUpload(graphExec GraphExec, stream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graphExec))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graphExec), uintptr(stream), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphUpload, rc)
 		return
 	}
@@ -18360,15 +17458,12 @@ func GraphLaunch(graphExec GraphExec, stream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graphExec))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graphExec), uintptr(stream), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphLaunch, rc)
 		return
 	}
@@ -18402,14 +17497,12 @@ func GraphExecDestroy(graphExec GraphExec) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graphExec))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graphExec), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecDestroy, rc)
 		return
 	}
@@ -18441,14 +17534,12 @@ func GraphDestroy(graph Graph) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graph))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphDestroy, rc)
 		return
 	}
@@ -18479,17 +17570,13 @@ func GraphDebugDotPrint(graph Graph, path string, flags uint32) (err error) {
 		return
 	}
 	pathC := ffi.CString(path)
-	var frame ffi.Frame
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pathC)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(pathC)), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(pathC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphDebugDotPrint, rc)
 		return
 	}
@@ -18548,8 +17635,9 @@ func UserObjectCreate(destroy func(), initialRefcount uint32, flags uint32) (obj
 	frame.Int(uintptr(initialRefcount))
 	frame.Int(uintptr(flags))
 	ffi.Call(fnPtr, frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(object_outP)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		hdl.Delete()
 		err = ferr
 		return
@@ -18593,15 +17681,12 @@ func UserObjectRetain(object UserObject, count uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(object))
-	frame.Int(uintptr(count))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(object), uintptr(count), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errUserObjectRetain, rc)
 		return
 	}
@@ -18641,15 +17726,12 @@ func UserObjectRelease(object UserObject, count uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(object))
-	frame.Int(uintptr(count))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(object), uintptr(count), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errUserObjectRelease, rc)
 		return
 	}
@@ -18690,17 +17772,12 @@ func GraphRetainUserObject(graph Graph, object UserObject, count uint32, flags u
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(object))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(object), uintptr(count), uintptr(flags), 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphRetainUserObject, rc)
 		return
 	}
@@ -18737,16 +17814,12 @@ func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) (err e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(object))
-	frame.Int(uintptr(count))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(object), uintptr(count), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphReleaseUserObject, rc)
 		return
 	}
@@ -18799,21 +17872,15 @@ func GraphAddNode(graph Graph, pDependencies *GraphNode, numDependencies uint64,
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddNode, rc)
 		return
 	}
@@ -18869,23 +17936,16 @@ func GraphAddNodeV2(graph Graph, pDependencies *GraphNode, dependencyData *Graph
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(unsafe.Pointer(dependencyData)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)))
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dependencyData)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddNodeV2, rc)
 		return
 	}
@@ -18925,16 +17985,13 @@ func GraphNodeSetParams(node GraphNode, nodeParams *GraphNodeParams) (err error)
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphNodeSetParams, rc)
 		return
 	}
@@ -18994,17 +18051,13 @@ func GraphExecNodeSetParams(graphExec GraphExec, node GraphNode, nodeParams *Gra
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graphExec))
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graphExec), uintptr(node), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecNodeSetParams, rc)
 		return
 	}
@@ -19041,18 +18094,13 @@ func GraphConditionalHandleCreate(graph Graph, defaultLaunchValue uint32, flags 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pHandle_out)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(defaultLaunchValue))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pHandle_out)), uintptr(graph), uintptr(defaultLaunchValue), uintptr(flags), 0, 0)
 	runtime.KeepAlive(&pHandle_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphConditionalHandleCreate, rc)
 		return
 	}
@@ -19129,20 +18177,15 @@ func GetDriverEntryPoint(symbol string, flags uint64) (funcPtr unsafe.Pointer, d
 		return
 	}
 	symbolC := ffi.CString(symbol)
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(symbolC)))
-	frame.Int(uintptr(unsafe.Pointer(&funcPtr)))
-	frame.Int(uintptr(flags))
-	frame.Int(uintptr(unsafe.Pointer(&driverStatus)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(symbolC)), uintptr(unsafe.Pointer(&funcPtr)), uintptr(flags), uintptr(unsafe.Pointer(&driverStatus)), 0, 0)
 	runtime.KeepAlive(symbolC)
 	runtime.KeepAlive(&funcPtr)
 	runtime.KeepAlive(&driverStatus)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetDriverEntryPoint, rc)
 		return
 	}
@@ -19158,17 +18201,14 @@ func GetExportTable(ppExportTable *unsafe.Pointer, pExportTableId *Uuid) (err er
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(ppExportTable)))
-	frame.Int(uintptr(unsafe.Pointer(pExportTableId)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(ppExportTable)), uintptr(unsafe.Pointer(pExportTableId)), 0, 0, 0, 0)
 	runtime.KeepAlive(ppExportTable)
 	runtime.KeepAlive(pExportTableId)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetExportTable, rc)
 		return
 	}
@@ -19192,17 +18232,14 @@ func GetFuncBySymbol(symbolPtr unsafe.Pointer) (functionPtr Function, err error)
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&functionPtr)))
-	frame.Int(uintptr(unsafe.Pointer(symbolPtr)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&functionPtr)), uintptr(unsafe.Pointer(symbolPtr)), 0, 0, 0, 0)
 	runtime.KeepAlive(&functionPtr)
 	runtime.KeepAlive(symbolPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetFuncBySymbol, rc)
 		return
 	}
@@ -19229,17 +18266,14 @@ func GetKernel(entryFuncAddr unsafe.Pointer) (kernelPtr Kernel, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&kernelPtr)))
-	frame.Int(uintptr(unsafe.Pointer(entryFuncAddr)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&kernelPtr)), uintptr(unsafe.Pointer(entryFuncAddr)), 0, 0, 0, 0)
 	runtime.KeepAlive(&kernelPtr)
 	runtime.KeepAlive(entryFuncAddr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetKernel, rc)
 		return
 	}

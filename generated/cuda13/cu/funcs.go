@@ -35,16 +35,13 @@ func GetErrorString(error_ Result) (pStr string, err error) {
 		return
 	}
 	var pStrC uintptr
-	var frame ffi.Frame
-	frame.Int(uintptr(error_))
-	frame.Int(uintptr(unsafe.Pointer(&pStrC)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(error_), uintptr(unsafe.Pointer(&pStrC)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pStrC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGetErrorString, rc)
 		return
 	}
@@ -78,16 +75,13 @@ func GetErrorName(error_ Result) (pStr string, err error) {
 		return
 	}
 	var pStrC uintptr
-	var frame ffi.Frame
-	frame.Int(uintptr(error_))
-	frame.Int(uintptr(unsafe.Pointer(&pStrC)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(error_), uintptr(unsafe.Pointer(&pStrC)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pStrC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGetErrorName, rc)
 		return
 	}
@@ -122,14 +116,12 @@ func Init(flags uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(flags), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errInit, rc)
 		return
 	}
@@ -164,15 +156,13 @@ func DriverGetVersion() (driverVersion int32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&driverVersion)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&driverVersion)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&driverVersion)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDriverGetVersion, rc)
 		return
 	}
@@ -212,16 +202,13 @@ func DeviceGet(ordinal int32) (device Device, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&device)))
-	frame.Int(uintptr(ordinal))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&device)), uintptr(ordinal), 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGet, rc)
 		return
 	}
@@ -261,15 +248,13 @@ func DeviceGetCount() (count int32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&count)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&count)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&count)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetCount, rc)
 		return
 	}
@@ -312,17 +297,13 @@ func DeviceGetName(dev Device) (name string, err error) {
 		return
 	}
 	var nameBuf [256]byte
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&nameBuf[0])))
-	frame.Int(256)
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&nameBuf[0])), 256, uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&nameBuf)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetName, rc)
 		return
 	}
@@ -363,16 +344,13 @@ func DeviceGetUuid(dev Device) (uuid Uuid, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&uuid)))
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&uuid)), uintptr(dev), 0, 0, 0, 0)
 	runtime.KeepAlive(&uuid)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetUuid, rc)
 		return
 	}
@@ -412,18 +390,14 @@ func DeviceGetLuid(dev Device) (luid byte, deviceNodeMask uint32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&luid)))
-	frame.Int(uintptr(unsafe.Pointer(&deviceNodeMask)))
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&luid)), uintptr(unsafe.Pointer(&deviceNodeMask)), uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&luid)
 	runtime.KeepAlive(&deviceNodeMask)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetLuid, rc)
 		return
 	}
@@ -463,16 +437,13 @@ func DeviceTotalMem(dev Device) (bytes uint64, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&bytes)))
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&bytes)), uintptr(dev), 0, 0, 0, 0)
 	runtime.KeepAlive(&bytes)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceTotalMem, rc)
 		return
 	}
@@ -514,18 +485,13 @@ func DeviceGetTexture1DLinearMaxWidth(format ArrayFormat, numChannels uint32, de
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&maxWidthInElements)))
-	frame.Int(uintptr(format))
-	frame.Int(uintptr(numChannels))
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&maxWidthInElements)), uintptr(format), uintptr(numChannels), uintptr(dev), 0, 0)
 	runtime.KeepAlive(&maxWidthInElements)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetTexture1DLinearMaxWidth, rc)
 		return
 	}
@@ -567,17 +533,13 @@ func DeviceGetAttribute(attrib DeviceAttribute, dev Device) (pi int32, err error
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pi)))
-	frame.Int(uintptr(attrib))
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pi)), uintptr(attrib), uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&pi)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetAttribute, rc)
 		return
 	}
@@ -621,19 +583,14 @@ func DeviceGetHostAtomicCapabilities(operations *AtomicOperation, count uint32, 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&capabilities)))
-	frame.Int(uintptr(unsafe.Pointer(operations)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&capabilities)), uintptr(unsafe.Pointer(operations)), uintptr(count), uintptr(dev), 0, 0)
 	runtime.KeepAlive(&capabilities)
 	runtime.KeepAlive(operations)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetHostAtomicCapabilities, rc)
 		return
 	}
@@ -707,17 +664,13 @@ func DeviceGetNvSciSyncAttributes(nvSciSyncAttrList unsafe.Pointer, dev Device, 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(nvSciSyncAttrList)))
-	frame.Int(uintptr(dev))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(nvSciSyncAttrList)), uintptr(dev), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(nvSciSyncAttrList)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetNvSciSyncAttributes, rc)
 		return
 	}
@@ -746,15 +699,12 @@ func DeviceSetMemPool(dev Device, pool MemoryPool) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dev))
-	frame.Int(uintptr(pool))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dev), uintptr(pool), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceSetMemPool, rc)
 		return
 	}
@@ -781,16 +731,13 @@ func DeviceGetMemPool(dev Device) (pool MemoryPool, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pool)))
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pool)), uintptr(dev), 0, 0, 0, 0)
 	runtime.KeepAlive(&pool)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetMemPool, rc)
 		return
 	}
@@ -819,16 +766,13 @@ func DeviceGetDefaultMemPool(dev Device) (pool_out MemoryPool, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pool_out)))
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pool_out)), uintptr(dev), 0, 0, 0, 0)
 	runtime.KeepAlive(&pool_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetDefaultMemPool, rc)
 		return
 	}
@@ -870,17 +814,13 @@ func DeviceGetExecAffinitySupport(type_ ExecAffinityType, dev Device) (pi int32,
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pi)))
-	frame.Int(uintptr(type_))
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pi)), uintptr(type_), uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&pi)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetExecAffinitySupport, rc)
 		return
 	}
@@ -930,15 +870,12 @@ func FlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope Flush
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(target))
-	frame.Int(uintptr(scope))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(target), uintptr(scope), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errFlushGPUDirectRDMAWrites, rc)
 		return
 	}
@@ -1010,16 +947,13 @@ func DeviceGetProperties(dev Device) (prop Devprop, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&prop)))
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&prop)), uintptr(dev), 0, 0, 0, 0)
 	runtime.KeepAlive(&prop)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetProperties, rc)
 		return
 	}
@@ -1062,18 +996,14 @@ func DeviceComputeCapability(dev Device) (major int32, minor int32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&major)))
-	frame.Int(uintptr(unsafe.Pointer(&minor)))
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&major)), uintptr(unsafe.Pointer(&minor)), uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&major)
 	runtime.KeepAlive(&minor)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceComputeCapability, rc)
 		return
 	}
@@ -1134,16 +1064,13 @@ func DevicePrimaryCtxRetain(dev Device) (pctx Context, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pctx)))
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pctx)), uintptr(dev), 0, 0, 0, 0)
 	runtime.KeepAlive(&pctx)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDevicePrimaryCtxRetain, rc)
 		return
 	}
@@ -1195,14 +1122,12 @@ func DevicePrimaryCtxRelease(dev Device) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dev), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDevicePrimaryCtxRelease, rc)
 		return
 	}
@@ -1309,15 +1234,12 @@ func DevicePrimaryCtxSetFlags(dev Device, flags uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dev))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dev), uintptr(flags), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDevicePrimaryCtxSetFlags, rc)
 		return
 	}
@@ -1355,18 +1277,14 @@ func DevicePrimaryCtxGetState(dev Device) (flags uint32, active int32, err error
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dev))
-	frame.Int(uintptr(unsafe.Pointer(&flags)))
-	frame.Int(uintptr(unsafe.Pointer(&active)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dev), uintptr(unsafe.Pointer(&flags)), uintptr(unsafe.Pointer(&active)), 0, 0, 0)
 	runtime.KeepAlive(&flags)
 	runtime.KeepAlive(&active)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDevicePrimaryCtxGetState, rc)
 		return
 	}
@@ -1417,14 +1335,12 @@ func DevicePrimaryCtxReset(dev Device) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dev), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDevicePrimaryCtxReset, rc)
 		return
 	}
@@ -1593,19 +1509,14 @@ func CtxCreate(ctxCreateParams *CtxCreateParams, flags uint32, dev Device) (pctx
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pctx)))
-	frame.Int(uintptr(unsafe.Pointer(ctxCreateParams)))
-	frame.Int(uintptr(flags))
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pctx)), uintptr(unsafe.Pointer(ctxCreateParams)), uintptr(flags), uintptr(dev), 0, 0)
 	runtime.KeepAlive(&pctx)
 	runtime.KeepAlive(ctxCreateParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxCreate, rc)
 		return
 	}
@@ -1667,14 +1578,12 @@ func CtxDestroy(ctx Context) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(ctx))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(ctx), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxDestroy, rc)
 		return
 	}
@@ -1719,14 +1628,12 @@ func CtxPushCurrent(ctx Context) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(ctx))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(ctx), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxPushCurrent, rc)
 		return
 	}
@@ -1771,15 +1678,13 @@ func CtxPopCurrent() (pctx Context, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pctx)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pctx)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pctx)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxPopCurrent, rc)
 		return
 	}
@@ -1820,14 +1725,12 @@ func CtxSetCurrent(ctx Context) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(ctx))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(ctx), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxSetCurrent, rc)
 		return
 	}
@@ -1861,15 +1764,13 @@ func CtxGetCurrent() (pctx Context, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pctx)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pctx)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pctx)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxGetCurrent, rc)
 		return
 	}
@@ -1910,15 +1811,13 @@ func CtxGetDevice() (device Device, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&device)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&device)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxGetDevice, rc)
 		return
 	}
@@ -1952,16 +1851,13 @@ func CtxGetDeviceV2(ctx Context) (device Device, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&device)))
-	frame.Int(uintptr(ctx))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&device)), uintptr(ctx), 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxGetDeviceV2, rc)
 		return
 	}
@@ -2001,15 +1897,13 @@ func CtxGetFlags() (flags uint32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&flags)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxGetFlags, rc)
 		return
 	}
@@ -2050,14 +1944,12 @@ func CtxSetFlags(flags uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(flags), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxSetFlags, rc)
 		return
 	}
@@ -2099,16 +1991,13 @@ func CtxGetId(ctx Context) (ctxId uint64, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(ctx))
-	frame.Int(uintptr(unsafe.Pointer(&ctxId)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(ctx), uintptr(unsafe.Pointer(&ctxId)), 0, 0, 0, 0)
 	runtime.KeepAlive(&ctxId)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxGetId, rc)
 		return
 	}
@@ -2151,13 +2040,12 @@ func CtxSynchronize() (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxSynchronize, rc)
 		return
 	}
@@ -2200,14 +2088,12 @@ func CtxSynchronizeV2(ctx Context) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(ctx))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(ctx), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxSynchronizeV2, rc)
 		return
 	}
@@ -2317,15 +2203,12 @@ func CtxSetLimit(limit Limit, value uint64) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(limit))
-	frame.Int(uintptr(value))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(limit), uintptr(value), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxSetLimit, rc)
 		return
 	}
@@ -2378,16 +2261,13 @@ func CtxGetLimit(limit Limit) (pvalue uint64, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pvalue)))
-	frame.Int(uintptr(limit))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pvalue)), uintptr(limit), 0, 0, 0, 0)
 	runtime.KeepAlive(&pvalue)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxGetLimit, rc)
 		return
 	}
@@ -2442,15 +2322,13 @@ func CtxGetCacheConfig() (pconfig FuncCache, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pconfig)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pconfig)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pconfig)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxGetCacheConfig, rc)
 		return
 	}
@@ -2513,14 +2391,12 @@ func CtxSetCacheConfig(config FuncCache) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(config))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(config), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxSetCacheConfig, rc)
 		return
 	}
@@ -2569,16 +2445,13 @@ func CtxGetApiVersion(ctx Context) (version uint32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(ctx))
-	frame.Int(uintptr(unsafe.Pointer(&version)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(ctx), uintptr(unsafe.Pointer(&version)), 0, 0, 0, 0)
 	runtime.KeepAlive(&version)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxGetApiVersion, rc)
 		return
 	}
@@ -2631,17 +2504,14 @@ func CtxGetStreamPriorityRange() (leastPriority int32, greatestPriority int32, e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&leastPriority)))
-	frame.Int(uintptr(unsafe.Pointer(&greatestPriority)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&leastPriority)), uintptr(unsafe.Pointer(&greatestPriority)), 0, 0, 0, 0)
 	runtime.KeepAlive(&leastPriority)
 	runtime.KeepAlive(&greatestPriority)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxGetStreamPriorityRange, rc)
 		return
 	}
@@ -2668,13 +2538,12 @@ func CtxResetPersistingL2Cache() (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxResetPersistingL2Cache, rc)
 		return
 	}
@@ -2709,16 +2578,13 @@ func CtxGetExecAffinity(type_ ExecAffinityType) (pExecAffinity ExecAffinityParam
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pExecAffinity)))
-	frame.Int(uintptr(type_))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pExecAffinity)), uintptr(type_), 0, 0, 0, 0)
 	runtime.KeepAlive(&pExecAffinity)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxGetExecAffinity, rc)
 		return
 	}
@@ -2766,15 +2632,12 @@ func CtxRecordEvent(hCtx Context, hEvent Event) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hCtx))
-	frame.Int(uintptr(hEvent))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hCtx), uintptr(hEvent), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxRecordEvent, rc)
 		return
 	}
@@ -2822,15 +2685,12 @@ func CtxWaitEvent(hCtx Context, hEvent Event) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hCtx))
-	frame.Int(uintptr(hEvent))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hCtx), uintptr(hEvent), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxWaitEvent, rc)
 		return
 	}
@@ -2880,16 +2740,13 @@ func CtxAttach(flags uint32) (pctx Context, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pctx)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pctx)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&pctx)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxAttach, rc)
 		return
 	}
@@ -2934,14 +2791,12 @@ func CtxDetach(ctx Context) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(ctx))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(ctx), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxDetach, rc)
 		return
 	}
@@ -2995,15 +2850,13 @@ func CtxGetSharedMemConfig() (pConfig Sharedconfig, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pConfig)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pConfig)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pConfig)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxGetSharedMemConfig, rc)
 		return
 	}
@@ -3067,14 +2920,12 @@ func CtxSetSharedMemConfig(config Sharedconfig) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(config))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(config), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxSetSharedMemConfig, rc)
 		return
 	}
@@ -3127,17 +2978,14 @@ func ModuleLoad(fname string) (module Module, err error) {
 		return
 	}
 	fnameC := ffi.CString(fname)
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&module)))
-	frame.Int(uintptr(unsafe.Pointer(fnameC)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&module)), uintptr(unsafe.Pointer(fnameC)), 0, 0, 0, 0)
 	runtime.KeepAlive(&module)
 	runtime.KeepAlive(fnameC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errModuleLoad, rc)
 		return
 	}
@@ -3184,17 +3032,14 @@ func ModuleLoadData(image unsafe.Pointer) (module Module, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&module)))
-	frame.Int(uintptr(unsafe.Pointer(image)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&module)), uintptr(unsafe.Pointer(image)), 0, 0, 0, 0)
 	runtime.KeepAlive(&module)
 	runtime.KeepAlive(image)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errModuleLoadData, rc)
 		return
 	}
@@ -3244,22 +3089,16 @@ func ModuleLoadDataEx(image unsafe.Pointer, numOptions uint32, options *JitOptio
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&module)))
-	frame.Int(uintptr(unsafe.Pointer(image)))
-	frame.Int(uintptr(numOptions))
-	frame.Int(uintptr(unsafe.Pointer(options)))
-	frame.Int(uintptr(unsafe.Pointer(optionValues)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&module)), uintptr(unsafe.Pointer(image)), uintptr(numOptions), uintptr(unsafe.Pointer(options)), uintptr(unsafe.Pointer(optionValues)), 0)
 	runtime.KeepAlive(&module)
 	runtime.KeepAlive(image)
 	runtime.KeepAlive(options)
 	runtime.KeepAlive(optionValues)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errModuleLoadDataEx, rc)
 		return
 	}
@@ -3313,17 +3152,14 @@ func ModuleLoadFatBinary(fatCubin unsafe.Pointer) (module Module, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&module)))
-	frame.Int(uintptr(unsafe.Pointer(fatCubin)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&module)), uintptr(unsafe.Pointer(fatCubin)), 0, 0, 0, 0)
 	runtime.KeepAlive(&module)
 	runtime.KeepAlive(fatCubin)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errModuleLoadFatBinary, rc)
 		return
 	}
@@ -3363,14 +3199,12 @@ func ModuleUnload(hmod Module) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hmod))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hmod), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errModuleUnload, rc)
 		return
 	}
@@ -3399,15 +3233,13 @@ func ModuleGetLoadingMode() (mode ModuleLoadingMode, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&mode)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&mode)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&mode)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errModuleGetLoadingMode, rc)
 		return
 	}
@@ -3449,18 +3281,14 @@ func ModuleGetFunction(hmod Module, name string) (hfunc Function, err error) {
 		return
 	}
 	nameC := ffi.CString(name)
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&hfunc)))
-	frame.Int(uintptr(hmod))
-	frame.Int(uintptr(unsafe.Pointer(nameC)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&hfunc)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
 	runtime.KeepAlive(&hfunc)
 	runtime.KeepAlive(nameC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errModuleGetFunction, rc)
 		return
 	}
@@ -3486,16 +3314,13 @@ func ModuleGetFunctionCount(mod Module) (count uint32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&count)))
-	frame.Int(uintptr(mod))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&count)), uintptr(mod), 0, 0, 0, 0)
 	runtime.KeepAlive(&count)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errModuleGetFunctionCount, rc)
 		return
 	}
@@ -3533,17 +3358,13 @@ func ModuleEnumerateFunctions(functions *Function, numFunctions uint32, mod Modu
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(functions)))
-	frame.Int(uintptr(numFunctions))
-	frame.Int(uintptr(mod))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(functions)), uintptr(numFunctions), uintptr(mod), 0, 0, 0)
 	runtime.KeepAlive(functions)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errModuleEnumerateFunctions, rc)
 		return
 	}
@@ -3590,20 +3411,15 @@ func ModuleGetGlobal(hmod Module, name string) (dptr Deviceptr, bytes uint64, er
 		return
 	}
 	nameC := ffi.CString(name)
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&dptr)))
-	frame.Int(uintptr(unsafe.Pointer(&bytes)))
-	frame.Int(uintptr(hmod))
-	frame.Int(uintptr(unsafe.Pointer(nameC)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0)
 	runtime.KeepAlive(&dptr)
 	runtime.KeepAlive(&bytes)
 	runtime.KeepAlive(nameC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errModuleGetGlobal, rc)
 		return
 	}
@@ -3662,20 +3478,15 @@ func LinkCreate(numOptions uint32, options *JitOption, optionValues *unsafe.Poin
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(numOptions))
-	frame.Int(uintptr(unsafe.Pointer(options)))
-	frame.Int(uintptr(unsafe.Pointer(optionValues)))
-	frame.Int(uintptr(unsafe.Pointer(&stateOut)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(numOptions), uintptr(unsafe.Pointer(options)), uintptr(unsafe.Pointer(optionValues)), uintptr(unsafe.Pointer(&stateOut)), 0, 0)
 	runtime.KeepAlive(options)
 	runtime.KeepAlive(optionValues)
 	runtime.KeepAlive(&stateOut)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errLinkCreate, rc)
 		return
 	}
@@ -3736,11 +3547,12 @@ func LinkAddData(state LinkState, type_ JitInputType, data unsafe.Pointer, size 
 	frame.Int(uintptr(unsafe.Pointer(options)))
 	frame.Int(uintptr(unsafe.Pointer(optionValues)))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(data)
 	runtime.KeepAlive(nameC)
 	runtime.KeepAlive(options)
 	runtime.KeepAlive(optionValues)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -3796,22 +3608,15 @@ func LinkAddFile(state LinkState, type_ JitInputType, path string, numOptions ui
 		return
 	}
 	pathC := ffi.CString(path)
-	var frame ffi.Frame
-	frame.Int(uintptr(state))
-	frame.Int(uintptr(type_))
-	frame.Int(uintptr(unsafe.Pointer(pathC)))
-	frame.Int(uintptr(numOptions))
-	frame.Int(uintptr(unsafe.Pointer(options)))
-	frame.Int(uintptr(unsafe.Pointer(optionValues)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(state), uintptr(type_), uintptr(unsafe.Pointer(pathC)), uintptr(numOptions), uintptr(unsafe.Pointer(options)), uintptr(unsafe.Pointer(optionValues)))
 	runtime.KeepAlive(pathC)
 	runtime.KeepAlive(options)
 	runtime.KeepAlive(optionValues)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errLinkAddFile, rc)
 		return
 	}
@@ -3847,18 +3652,14 @@ func LinkComplete(state LinkState) (cubinOut unsafe.Pointer, sizeOut uint64, err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(state))
-	frame.Int(uintptr(unsafe.Pointer(&cubinOut)))
-	frame.Int(uintptr(unsafe.Pointer(&sizeOut)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(state), uintptr(unsafe.Pointer(&cubinOut)), uintptr(unsafe.Pointer(&sizeOut)), 0, 0, 0)
 	runtime.KeepAlive(&cubinOut)
 	runtime.KeepAlive(&sizeOut)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errLinkComplete, rc)
 		return
 	}
@@ -3882,14 +3683,12 @@ func LinkDestroy(state LinkState) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(state))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(state), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errLinkDestroy, rc)
 		return
 	}
@@ -3935,18 +3734,14 @@ func ModuleGetTexRef(hmod Module, name string) (pTexRef Texref, err error) {
 		return
 	}
 	nameC := ffi.CString(name)
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pTexRef)))
-	frame.Int(uintptr(hmod))
-	frame.Int(uintptr(unsafe.Pointer(nameC)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pTexRef)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
 	runtime.KeepAlive(&pTexRef)
 	runtime.KeepAlive(nameC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errModuleGetTexRef, rc)
 		return
 	}
@@ -3990,18 +3785,14 @@ func ModuleGetSurfRef(hmod Module, name string) (pSurfRef Surfref, err error) {
 		return
 	}
 	nameC := ffi.CString(name)
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pSurfRef)))
-	frame.Int(uintptr(hmod))
-	frame.Int(uintptr(unsafe.Pointer(nameC)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pSurfRef)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
 	runtime.KeepAlive(&pSurfRef)
 	runtime.KeepAlive(nameC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errModuleGetSurfRef, rc)
 		return
 	}
@@ -4082,13 +3873,14 @@ func LibraryLoadData(code unsafe.Pointer, jitOptions *JitOption, jitOptionsValue
 	frame.Int(uintptr(unsafe.Pointer(libraryOptionValues)))
 	frame.Int(uintptr(numLibraryOptions))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&library)
 	runtime.KeepAlive(code)
 	runtime.KeepAlive(jitOptions)
 	runtime.KeepAlive(jitOptionsValues)
 	runtime.KeepAlive(libraryOptions)
 	runtime.KeepAlive(libraryOptionValues)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -4174,13 +3966,14 @@ func LibraryLoadFromFile(fileName string, jitOptions *JitOption, jitOptionsValue
 	frame.Int(uintptr(unsafe.Pointer(libraryOptionValues)))
 	frame.Int(uintptr(numLibraryOptions))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&library)
 	runtime.KeepAlive(fileNameC)
 	runtime.KeepAlive(jitOptions)
 	runtime.KeepAlive(jitOptionsValues)
 	runtime.KeepAlive(libraryOptions)
 	runtime.KeepAlive(libraryOptionValues)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -4214,14 +4007,12 @@ func LibraryUnload(library Library) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(library))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(library), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errLibraryUnload, rc)
 		return
 	}
@@ -4260,18 +4051,14 @@ func LibraryGetKernel(library Library, name string) (pKernel Kernel, err error) 
 		return
 	}
 	nameC := ffi.CString(name)
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pKernel)))
-	frame.Int(uintptr(library))
-	frame.Int(uintptr(unsafe.Pointer(nameC)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pKernel)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
 	runtime.KeepAlive(&pKernel)
 	runtime.KeepAlive(nameC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errLibraryGetKernel, rc)
 		return
 	}
@@ -4297,16 +4084,13 @@ func LibraryGetKernelCount(lib Library) (count uint32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&count)))
-	frame.Int(uintptr(lib))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&count)), uintptr(lib), 0, 0, 0, 0)
 	runtime.KeepAlive(&count)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errLibraryGetKernelCount, rc)
 		return
 	}
@@ -4336,17 +4120,13 @@ func LibraryEnumerateKernels(kernels *Kernel, numKernels uint32, lib Library) (e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(kernels)))
-	frame.Int(uintptr(numKernels))
-	frame.Int(uintptr(lib))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(kernels)), uintptr(numKernels), uintptr(lib), 0, 0, 0)
 	runtime.KeepAlive(kernels)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errLibraryEnumerateKernels, rc)
 		return
 	}
@@ -4383,16 +4163,13 @@ func LibraryGetModule(library Library) (pMod Module, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pMod)))
-	frame.Int(uintptr(library))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pMod)), uintptr(library), 0, 0, 0, 0)
 	runtime.KeepAlive(&pMod)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errLibraryGetModule, rc)
 		return
 	}
@@ -4431,16 +4208,13 @@ func KernelGetFunction(kernel Kernel) (pFunc Function, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pFunc)))
-	frame.Int(uintptr(kernel))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pFunc)), uintptr(kernel), 0, 0, 0, 0)
 	runtime.KeepAlive(&pFunc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errKernelGetFunction, rc)
 		return
 	}
@@ -4474,16 +4248,13 @@ func KernelGetLibrary(kernel Kernel) (pLib Library, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pLib)))
-	frame.Int(uintptr(kernel))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pLib)), uintptr(kernel), 0, 0, 0, 0)
 	runtime.KeepAlive(&pLib)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errKernelGetLibrary, rc)
 		return
 	}
@@ -4527,20 +4298,15 @@ func LibraryGetGlobal(library Library, name string) (dptr Deviceptr, bytes uint6
 		return
 	}
 	nameC := ffi.CString(name)
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&dptr)))
-	frame.Int(uintptr(unsafe.Pointer(&bytes)))
-	frame.Int(uintptr(library))
-	frame.Int(uintptr(unsafe.Pointer(nameC)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0)
 	runtime.KeepAlive(&dptr)
 	runtime.KeepAlive(&bytes)
 	runtime.KeepAlive(nameC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errLibraryGetGlobal, rc)
 		return
 	}
@@ -4581,20 +4347,15 @@ func LibraryGetManaged(library Library, name string) (dptr Deviceptr, bytes uint
 		return
 	}
 	nameC := ffi.CString(name)
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&dptr)))
-	frame.Int(uintptr(unsafe.Pointer(&bytes)))
-	frame.Int(uintptr(library))
-	frame.Int(uintptr(unsafe.Pointer(nameC)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0)
 	runtime.KeepAlive(&dptr)
 	runtime.KeepAlive(&bytes)
 	runtime.KeepAlive(nameC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errLibraryGetManaged, rc)
 		return
 	}
@@ -4632,18 +4393,14 @@ func LibraryGetUnifiedFunction(library Library, symbol string) (fptr unsafe.Poin
 		return
 	}
 	symbolC := ffi.CString(symbol)
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&fptr)))
-	frame.Int(uintptr(library))
-	frame.Int(uintptr(unsafe.Pointer(symbolC)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&fptr)), uintptr(library), uintptr(unsafe.Pointer(symbolC)), 0, 0, 0)
 	runtime.KeepAlive(&fptr)
 	runtime.KeepAlive(symbolC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errLibraryGetUnifiedFunction, rc)
 		return
 	}
@@ -4742,18 +4499,13 @@ func KernelGetAttribute(attrib FunctionAttribute, kernel Kernel, dev Device) (pi
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pi)))
-	frame.Int(uintptr(attrib))
-	frame.Int(uintptr(kernel))
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pi)), uintptr(attrib), uintptr(kernel), uintptr(dev), 0, 0)
 	runtime.KeepAlive(&pi)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errKernelGetAttribute, rc)
 		return
 	}
@@ -4845,17 +4597,12 @@ func KernelSetAttribute(attrib FunctionAttribute, val int32, kernel Kernel, dev 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(attrib))
-	frame.Int(uintptr(val))
-	frame.Int(uintptr(kernel))
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(attrib), uintptr(val), uintptr(kernel), uintptr(dev), 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errKernelSetAttribute, rc)
 		return
 	}
@@ -4924,16 +4671,12 @@ func KernelSetCacheConfig(kernel Kernel, config FuncCache, dev Device) (err erro
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(kernel))
-	frame.Int(uintptr(config))
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(kernel), uintptr(config), uintptr(dev), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errKernelSetCacheConfig, rc)
 		return
 	}
@@ -4965,16 +4708,13 @@ func KernelGetName(hfunc Kernel) (name string, err error) {
 		return
 	}
 	var nameC uintptr
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&nameC)))
-	frame.Int(uintptr(hfunc))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&nameC)), uintptr(hfunc), 0, 0, 0, 0)
 	runtime.KeepAlive(&nameC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errKernelGetName, rc)
 		return
 	}
@@ -5010,19 +4750,14 @@ func KernelGetParamInfo(kernel Kernel, paramIndex uint64) (paramOffset uint64, p
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(kernel))
-	frame.Int(uintptr(paramIndex))
-	frame.Int(uintptr(unsafe.Pointer(&paramOffset)))
-	frame.Int(uintptr(unsafe.Pointer(&paramSize)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(kernel), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
 	runtime.KeepAlive(&paramOffset)
 	runtime.KeepAlive(&paramSize)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errKernelGetParamInfo, rc)
 		return
 	}
@@ -5076,17 +4811,14 @@ func MemGetInfo() (free uint64, total uint64, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&free)))
-	frame.Int(uintptr(unsafe.Pointer(&total)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&free)), uintptr(unsafe.Pointer(&total)), 0, 0, 0, 0)
 	runtime.KeepAlive(&free)
 	runtime.KeepAlive(&total)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemGetInfo, rc)
 		return
 	}
@@ -5131,16 +4863,13 @@ func MemAlloc(bytesize uint64) (dptr Deviceptr, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&dptr)))
-	frame.Int(uintptr(bytesize))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dptr)), uintptr(bytesize), 0, 0, 0, 0)
 	runtime.KeepAlive(&dptr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemAlloc, rc)
 		return
 	}
@@ -5212,20 +4941,14 @@ func MemAllocPitch(widthInBytes uint64, height uint64, elementSizeBytes uint32) 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&dptr)))
-	frame.Int(uintptr(unsafe.Pointer(&pPitch)))
-	frame.Int(uintptr(widthInBytes))
-	frame.Int(uintptr(height))
-	frame.Int(uintptr(elementSizeBytes))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&pPitch)), uintptr(widthInBytes), uintptr(height), uintptr(elementSizeBytes), 0)
 	runtime.KeepAlive(&dptr)
 	runtime.KeepAlive(&pPitch)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemAllocPitch, rc)
 		return
 	}
@@ -5273,14 +4996,12 @@ func MemFree(dptr Deviceptr) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dptr))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dptr), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemFree, rc)
 		return
 	}
@@ -5325,18 +5046,14 @@ func MemGetAddressRange(dptr Deviceptr) (pbase Deviceptr, psize uint64, err erro
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pbase)))
-	frame.Int(uintptr(unsafe.Pointer(&psize)))
-	frame.Int(uintptr(dptr))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pbase)), uintptr(unsafe.Pointer(&psize)), uintptr(dptr), 0, 0, 0)
 	runtime.KeepAlive(&pbase)
 	runtime.KeepAlive(&psize)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemGetAddressRange, rc)
 		return
 	}
@@ -5398,16 +5115,13 @@ func MemAllocHost(bytesize uint64) (pp unsafe.Pointer, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pp)))
-	frame.Int(uintptr(bytesize))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pp)), uintptr(bytesize), 0, 0, 0, 0)
 	runtime.KeepAlive(&pp)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemAllocHost, rc)
 		return
 	}
@@ -5448,15 +5162,13 @@ func MemFreeHost(p unsafe.Pointer) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemFreeHost, rc)
 		return
 	}
@@ -5550,17 +5262,13 @@ func MemHostAlloc(bytesize uint64, flags uint32) (pp unsafe.Pointer, err error) 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pp)))
-	frame.Int(uintptr(bytesize))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pp)), uintptr(bytesize), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pp)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemHostAlloc, rc)
 		return
 	}
@@ -5624,18 +5332,14 @@ func MemHostGetDevicePointer(p unsafe.Pointer, flags uint32) (pdptr Deviceptr, e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pdptr)))
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pdptr)), uintptr(unsafe.Pointer(p)), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pdptr)
 	runtime.KeepAlive(p)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemHostGetDevicePointer, rc)
 		return
 	}
@@ -5673,17 +5377,14 @@ func MemHostGetFlags(p unsafe.Pointer) (pFlags uint32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pFlags)))
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pFlags)), uintptr(unsafe.Pointer(p)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pFlags)
 	runtime.KeepAlive(p)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemHostGetFlags, rc)
 		return
 	}
@@ -5804,17 +5505,13 @@ func MemAllocManaged(bytesize uint64, flags uint32) (dptr Deviceptr, err error) 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&dptr)))
-	frame.Int(uintptr(bytesize))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dptr)), uintptr(bytesize), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&dptr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemAllocManaged, rc)
 		return
 	}
@@ -5871,8 +5568,9 @@ func DeviceRegisterAsyncNotification(device Device, callbackFunc func(info *Asyn
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(unsafe.Pointer(callbackP)))
 	ffi.Call(fnPtr, frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(callbackP)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		hdl.Delete()
 		err = ferr
 		return
@@ -5915,15 +5613,12 @@ func DeviceUnregisterAsyncNotification(device Device, callback AsyncCallbackHand
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(device))
-	frame.Int(uintptr(callback))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(callback), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceUnregisterAsyncNotification, rc)
 		return
 	}
@@ -5966,17 +5661,14 @@ func DeviceGetByPCIBusId(pciBusId string) (dev Device, err error) {
 		return
 	}
 	pciBusIdC := ffi.CString(pciBusId)
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&dev)))
-	frame.Int(uintptr(unsafe.Pointer(pciBusIdC)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dev)), uintptr(unsafe.Pointer(pciBusIdC)), 0, 0, 0, 0)
 	runtime.KeepAlive(&dev)
 	runtime.KeepAlive(pciBusIdC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetByPCIBusId, rc)
 		return
 	}
@@ -6019,17 +5711,13 @@ func DeviceGetPCIBusId(dev Device) (pciBusId string, err error) {
 		return
 	}
 	var pciBusIdBuf [256]byte
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pciBusIdBuf[0])))
-	frame.Int(256)
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pciBusIdBuf[0])), 256, uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&pciBusIdBuf)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetPCIBusId, rc)
 		return
 	}
@@ -6091,16 +5779,13 @@ func IpcGetEventHandle(event Event) (pHandle IpcEventHandle, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pHandle)))
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pHandle)), uintptr(event), 0, 0, 0, 0)
 	runtime.KeepAlive(&pHandle)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errIpcGetEventHandle, rc)
 		return
 	}
@@ -6158,9 +5843,10 @@ func IpcOpenEventHandle(handle IpcEventHandle) (phEvent Event, err error) {
 	frame.Int(uintptr(unsafe.Pointer(&phEvent)))
 	frame.Struct(unsafe.Pointer(&handle), &layoutIpcEventHandle)
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&phEvent)
 	runtime.KeepAlive(&handle)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -6220,16 +5906,13 @@ func IpcGetMemHandle(dptr Deviceptr) (pHandle IpcMemHandle, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pHandle)))
-	frame.Int(uintptr(dptr))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pHandle)), uintptr(dptr), 0, 0, 0, 0)
 	runtime.KeepAlive(&pHandle)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errIpcGetMemHandle, rc)
 		return
 	}
@@ -6306,9 +5989,10 @@ func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (pdptr Deviceptr, err e
 	frame.Struct(unsafe.Pointer(&handle), &layoutIpcMemHandle)
 	frame.Int(uintptr(flags))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&pdptr)
 	runtime.KeepAlive(&handle)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -6361,14 +6045,12 @@ func IpcCloseMemHandle(dptr Deviceptr) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dptr))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dptr), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errIpcCloseMemHandle, rc)
 		return
 	}
@@ -6470,17 +6152,13 @@ func MemHostRegister(p unsafe.Pointer, bytesize uint64, flags uint32) (err error
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(bytesize))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), uintptr(bytesize), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(p)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemHostRegister, rc)
 		return
 	}
@@ -6517,15 +6195,13 @@ func MemHostUnregister(p unsafe.Pointer) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemHostUnregister, rc)
 		return
 	}
@@ -6576,16 +6252,12 @@ func Memcpy(dst Deviceptr, src Deviceptr, byteCount uint64) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dst))
-	frame.Int(uintptr(src))
-	frame.Int(uintptr(byteCount))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dst), uintptr(src), uintptr(byteCount), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpy, rc)
 		return
 	}
@@ -6626,18 +6298,12 @@ func MemcpyPeer(dstDevice Deviceptr, dstContext Context, srcDevice Deviceptr, sr
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(dstContext))
-	frame.Int(uintptr(srcDevice))
-	frame.Int(uintptr(srcContext))
-	frame.Int(uintptr(byteCount))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(dstContext), uintptr(srcDevice), uintptr(srcContext), uintptr(byteCount), 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyPeer, rc)
 		return
 	}
@@ -6684,17 +6350,13 @@ func MemcpyHtoD(dstDevice Deviceptr, srcHost unsafe.Pointer, byteCount uint64) (
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(unsafe.Pointer(srcHost)))
-	frame.Int(uintptr(byteCount))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(unsafe.Pointer(srcHost)), uintptr(byteCount), 0, 0, 0)
 	runtime.KeepAlive(srcHost)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyHtoD, rc)
 		return
 	}
@@ -6741,17 +6403,13 @@ func MemcpyDtoH(dstHost unsafe.Pointer, srcDevice Deviceptr, byteCount uint64) (
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dstHost)))
-	frame.Int(uintptr(srcDevice))
-	frame.Int(uintptr(byteCount))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dstHost)), uintptr(srcDevice), uintptr(byteCount), 0, 0, 0)
 	runtime.KeepAlive(dstHost)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyDtoH, rc)
 		return
 	}
@@ -6798,16 +6456,12 @@ func MemcpyDtoD(dstDevice Deviceptr, srcDevice Deviceptr, byteCount uint64) (err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(srcDevice))
-	frame.Int(uintptr(byteCount))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(srcDevice), uintptr(byteCount), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyDtoD, rc)
 		return
 	}
@@ -6854,17 +6508,12 @@ func MemcpyDtoA(dstArray Array, dstOffset uint64, srcDevice Deviceptr, byteCount
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dstArray))
-	frame.Int(uintptr(dstOffset))
-	frame.Int(uintptr(srcDevice))
-	frame.Int(uintptr(byteCount))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstArray), uintptr(dstOffset), uintptr(srcDevice), uintptr(byteCount), 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyDtoA, rc)
 		return
 	}
@@ -6913,17 +6562,12 @@ func MemcpyAtoD(dstDevice Deviceptr, srcArray Array, srcOffset uint64, byteCount
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(srcArray))
-	frame.Int(uintptr(srcOffset))
-	frame.Int(uintptr(byteCount))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(srcArray), uintptr(srcOffset), uintptr(byteCount), 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyAtoD, rc)
 		return
 	}
@@ -6971,18 +6615,13 @@ func MemcpyHtoA(dstArray Array, dstOffset uint64, srcHost unsafe.Pointer, byteCo
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dstArray))
-	frame.Int(uintptr(dstOffset))
-	frame.Int(uintptr(unsafe.Pointer(srcHost)))
-	frame.Int(uintptr(byteCount))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstArray), uintptr(dstOffset), uintptr(unsafe.Pointer(srcHost)), uintptr(byteCount), 0, 0)
 	runtime.KeepAlive(srcHost)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyHtoA, rc)
 		return
 	}
@@ -7030,18 +6669,13 @@ func MemcpyAtoH(dstHost unsafe.Pointer, srcArray Array, srcOffset uint64, byteCo
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dstHost)))
-	frame.Int(uintptr(srcArray))
-	frame.Int(uintptr(srcOffset))
-	frame.Int(uintptr(byteCount))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dstHost)), uintptr(srcArray), uintptr(srcOffset), uintptr(byteCount), 0, 0)
 	runtime.KeepAlive(dstHost)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyAtoH, rc)
 		return
 	}
@@ -7092,18 +6726,12 @@ func MemcpyAtoA(dstArray Array, dstOffset uint64, srcArray Array, srcOffset uint
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dstArray))
-	frame.Int(uintptr(dstOffset))
-	frame.Int(uintptr(srcArray))
-	frame.Int(uintptr(srcOffset))
-	frame.Int(uintptr(byteCount))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstArray), uintptr(dstOffset), uintptr(srcArray), uintptr(srcOffset), uintptr(byteCount), 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyAtoA, rc)
 		return
 	}
@@ -7256,15 +6884,13 @@ func Memcpy2D(pCopy *CudaMemcpy2D) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(pCopy)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(pCopy)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(pCopy)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpy2D, rc)
 		return
 	}
@@ -7415,15 +7041,13 @@ func Memcpy2DUnaligned(pCopy *CudaMemcpy2D) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(pCopy)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(pCopy)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(pCopy)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpy2DUnaligned, rc)
 		return
 	}
@@ -7581,15 +7205,13 @@ func Memcpy3D(pCopy *CudaMemcpy3D) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(pCopy)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(pCopy)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(pCopy)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpy3D, rc)
 		return
 	}
@@ -7624,15 +7246,13 @@ func Memcpy3DPeer(pCopy *CudaMemcpy3DPeer) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(pCopy)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(pCopy)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(pCopy)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpy3DPeer, rc)
 		return
 	}
@@ -7688,17 +7308,12 @@ func MemcpyAsync(dst Deviceptr, src Deviceptr, byteCount uint64, hStream Stream)
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dst))
-	frame.Int(uintptr(src))
-	frame.Int(uintptr(byteCount))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dst), uintptr(src), uintptr(byteCount), uintptr(hStream), 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyAsync, rc)
 		return
 	}
@@ -7742,19 +7357,12 @@ func MemcpyPeerAsync(dstDevice Deviceptr, dstContext Context, srcDevice Devicept
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(dstContext))
-	frame.Int(uintptr(srcDevice))
-	frame.Int(uintptr(srcContext))
-	frame.Int(uintptr(byteCount))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(dstContext), uintptr(srcDevice), uintptr(srcContext), uintptr(byteCount), uintptr(hStream))
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyPeerAsync, rc)
 		return
 	}
@@ -7806,18 +7414,13 @@ func MemcpyHtoDAsync(dstDevice Deviceptr, srcHost unsafe.Pointer, byteCount uint
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(unsafe.Pointer(srcHost)))
-	frame.Int(uintptr(byteCount))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(unsafe.Pointer(srcHost)), uintptr(byteCount), uintptr(hStream), 0, 0)
 	runtime.KeepAlive(srcHost)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyHtoDAsync, rc)
 		return
 	}
@@ -7869,18 +7472,13 @@ func MemcpyDtoHAsync(dstHost unsafe.Pointer, srcDevice Deviceptr, byteCount uint
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dstHost)))
-	frame.Int(uintptr(srcDevice))
-	frame.Int(uintptr(byteCount))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dstHost)), uintptr(srcDevice), uintptr(byteCount), uintptr(hStream), 0, 0)
 	runtime.KeepAlive(dstHost)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyDtoHAsync, rc)
 		return
 	}
@@ -7932,17 +7530,12 @@ func MemcpyDtoDAsync(dstDevice Deviceptr, srcDevice Deviceptr, byteCount uint64,
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(srcDevice))
-	frame.Int(uintptr(byteCount))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(srcDevice), uintptr(byteCount), uintptr(hStream), 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyDtoDAsync, rc)
 		return
 	}
@@ -7995,19 +7588,13 @@ func MemcpyHtoAAsync(dstArray Array, dstOffset uint64, srcHost unsafe.Pointer, b
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dstArray))
-	frame.Int(uintptr(dstOffset))
-	frame.Int(uintptr(unsafe.Pointer(srcHost)))
-	frame.Int(uintptr(byteCount))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstArray), uintptr(dstOffset), uintptr(unsafe.Pointer(srcHost)), uintptr(byteCount), uintptr(hStream), 0)
 	runtime.KeepAlive(srcHost)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyHtoAAsync, rc)
 		return
 	}
@@ -8060,19 +7647,13 @@ func MemcpyAtoHAsync(dstHost unsafe.Pointer, srcArray Array, srcOffset uint64, b
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dstHost)))
-	frame.Int(uintptr(srcArray))
-	frame.Int(uintptr(srcOffset))
-	frame.Int(uintptr(byteCount))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dstHost)), uintptr(srcArray), uintptr(srcOffset), uintptr(byteCount), uintptr(hStream), 0)
 	runtime.KeepAlive(dstHost)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyAtoHAsync, rc)
 		return
 	}
@@ -8230,16 +7811,13 @@ func Memcpy2DAsync(pCopy *CudaMemcpy2D, hStream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(pCopy)))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(pCopy)), uintptr(hStream), 0, 0, 0, 0)
 	runtime.KeepAlive(pCopy)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpy2DAsync, rc)
 		return
 	}
@@ -8402,16 +7980,13 @@ func Memcpy3DAsync(pCopy *CudaMemcpy3D, hStream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(pCopy)))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(pCopy)), uintptr(hStream), 0, 0, 0, 0)
 	runtime.KeepAlive(pCopy)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpy3DAsync, rc)
 		return
 	}
@@ -8448,16 +8023,13 @@ func Memcpy3DPeerAsync(pCopy *CudaMemcpy3DPeer, hStream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(pCopy)))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(pCopy)), uintptr(hStream), 0, 0, 0, 0)
 	runtime.KeepAlive(pCopy)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpy3DPeerAsync, rc)
 		return
 	}
@@ -8548,12 +8120,13 @@ func MemcpyBatchAsync(dsts *Deviceptr, srcs *Deviceptr, sizes *uint64, count uin
 	frame.Int(uintptr(numAttrs))
 	frame.Int(uintptr(hStream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(dsts)
 	runtime.KeepAlive(srcs)
 	runtime.KeepAlive(sizes)
 	runtime.KeepAlive(attrs)
 	runtime.KeepAlive(attrsIdxs)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -8633,18 +8206,13 @@ func Memcpy3DBatchAsync(numOps uint64, opList *Memcpy3DBatchOp, flags uint64, hS
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(numOps))
-	frame.Int(uintptr(unsafe.Pointer(opList)))
-	frame.Int(uintptr(flags))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(numOps), uintptr(unsafe.Pointer(opList)), uintptr(flags), uintptr(hStream), 0, 0)
 	runtime.KeepAlive(opList)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpy3DBatchAsync, rc)
 		return
 	}
@@ -8690,16 +8258,12 @@ func MemsetD8(dstDevice Deviceptr, uc uint8, n uint64) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(uc))
-	frame.Int(uintptr(n))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(uc), uintptr(n), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemsetD8, rc)
 		return
 	}
@@ -8745,16 +8309,12 @@ func MemsetD16(dstDevice Deviceptr, us uint16, n uint64) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(us))
-	frame.Int(uintptr(n))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(us), uintptr(n), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemsetD16, rc)
 		return
 	}
@@ -8800,16 +8360,12 @@ func MemsetD32(dstDevice Deviceptr, ui uint32, n uint64) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(ui))
-	frame.Int(uintptr(n))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(ui), uintptr(n), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemsetD32, rc)
 		return
 	}
@@ -8860,18 +8416,12 @@ func MemsetD2D8(dstDevice Deviceptr, dstPitch uint64, uc uint8, width uint64, he
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(dstPitch))
-	frame.Int(uintptr(uc))
-	frame.Int(uintptr(width))
-	frame.Int(uintptr(height))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(dstPitch), uintptr(uc), uintptr(width), uintptr(height), 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemsetD2D8, rc)
 		return
 	}
@@ -8923,18 +8473,12 @@ func MemsetD2D16(dstDevice Deviceptr, dstPitch uint64, us uint16, width uint64, 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(dstPitch))
-	frame.Int(uintptr(us))
-	frame.Int(uintptr(width))
-	frame.Int(uintptr(height))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(dstPitch), uintptr(us), uintptr(width), uintptr(height), 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemsetD2D16, rc)
 		return
 	}
@@ -8986,18 +8530,12 @@ func MemsetD2D32(dstDevice Deviceptr, dstPitch uint64, ui uint32, width uint64, 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(dstPitch))
-	frame.Int(uintptr(ui))
-	frame.Int(uintptr(width))
-	frame.Int(uintptr(height))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(dstPitch), uintptr(ui), uintptr(width), uintptr(height), 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemsetD2D32, rc)
 		return
 	}
@@ -9045,17 +8583,12 @@ func MemsetD8Async(dstDevice Deviceptr, uc uint8, n uint64, hStream Stream) (err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(uc))
-	frame.Int(uintptr(n))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(uc), uintptr(n), uintptr(hStream), 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemsetD8Async, rc)
 		return
 	}
@@ -9103,17 +8636,12 @@ func MemsetD16Async(dstDevice Deviceptr, us uint16, n uint64, hStream Stream) (e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(us))
-	frame.Int(uintptr(n))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(us), uintptr(n), uintptr(hStream), 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemsetD16Async, rc)
 		return
 	}
@@ -9160,17 +8688,12 @@ func MemsetD32Async(dstDevice Deviceptr, ui uint32, n uint64, hStream Stream) (e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(ui))
-	frame.Int(uintptr(n))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(ui), uintptr(n), uintptr(hStream), 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemsetD32Async, rc)
 		return
 	}
@@ -9223,19 +8746,12 @@ func MemsetD2D8Async(dstDevice Deviceptr, dstPitch uint64, uc uint8, width uint6
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(dstPitch))
-	frame.Int(uintptr(uc))
-	frame.Int(uintptr(width))
-	frame.Int(uintptr(height))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(dstPitch), uintptr(uc), uintptr(width), uintptr(height), uintptr(hStream))
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemsetD2D8Async, rc)
 		return
 	}
@@ -9289,19 +8805,12 @@ func MemsetD2D16Async(dstDevice Deviceptr, dstPitch uint64, us uint16, width uin
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(dstPitch))
-	frame.Int(uintptr(us))
-	frame.Int(uintptr(width))
-	frame.Int(uintptr(height))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(dstPitch), uintptr(us), uintptr(width), uintptr(height), uintptr(hStream))
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemsetD2D16Async, rc)
 		return
 	}
@@ -9355,19 +8864,12 @@ func MemsetD2D32Async(dstDevice Deviceptr, dstPitch uint64, ui uint32, width uin
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(dstPitch))
-	frame.Int(uintptr(ui))
-	frame.Int(uintptr(width))
-	frame.Int(uintptr(height))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(dstPitch), uintptr(ui), uintptr(width), uintptr(height), uintptr(hStream))
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemsetD2D32Async, rc)
 		return
 	}
@@ -9520,17 +9022,14 @@ func ArrayCreate(pAllocateArray *ArrayDescriptor) (pHandle Array, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pHandle)))
-	frame.Int(uintptr(unsafe.Pointer(pAllocateArray)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pHandle)), uintptr(unsafe.Pointer(pAllocateArray)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pHandle)
 	runtime.KeepAlive(pAllocateArray)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errArrayCreate, rc)
 		return
 	}
@@ -9575,16 +9074,13 @@ func ArrayGetDescriptor(hArray Array) (pArrayDescriptor ArrayDescriptor, err err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pArrayDescriptor)))
-	frame.Int(uintptr(hArray))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pArrayDescriptor)), uintptr(hArray), 0, 0, 0, 0)
 	runtime.KeepAlive(&pArrayDescriptor)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errArrayGetDescriptor, rc)
 		return
 	}
@@ -9620,16 +9116,13 @@ func ArrayGetSparseProperties(array Array) (sparseProperties ArraySparseProperti
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&sparseProperties)))
-	frame.Int(uintptr(array))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(array), 0, 0, 0, 0)
 	runtime.KeepAlive(&sparseProperties)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errArrayGetSparseProperties, rc)
 		return
 	}
@@ -9666,16 +9159,13 @@ func MipmappedArrayGetSparseProperties(mipmap MipmappedArray) (sparseProperties 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&sparseProperties)))
-	frame.Int(uintptr(mipmap))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(mipmap), 0, 0, 0, 0)
 	runtime.KeepAlive(&sparseProperties)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMipmappedArrayGetSparseProperties, rc)
 		return
 	}
@@ -9710,17 +9200,13 @@ func ArrayGetMemoryRequirements(array Array, device Device) (memoryRequirements 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&memoryRequirements)))
-	frame.Int(uintptr(array))
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(array), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&memoryRequirements)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errArrayGetMemoryRequirements, rc)
 		return
 	}
@@ -9756,17 +9242,13 @@ func MipmappedArrayGetMemoryRequirements(mipmap MipmappedArray, device Device) (
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&memoryRequirements)))
-	frame.Int(uintptr(mipmap))
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(mipmap), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&memoryRequirements)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMipmappedArrayGetMemoryRequirements, rc)
 		return
 	}
@@ -9810,17 +9292,13 @@ func ArrayGetPlane(hArray Array, planeIdx uint32) (pPlaneArray Array, err error)
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pPlaneArray)))
-	frame.Int(uintptr(hArray))
-	frame.Int(uintptr(planeIdx))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pPlaneArray)), uintptr(hArray), uintptr(planeIdx), 0, 0, 0)
 	runtime.KeepAlive(&pPlaneArray)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errArrayGetPlane, rc)
 		return
 	}
@@ -9862,14 +9340,12 @@ func ArrayDestroy(hArray Array) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hArray))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hArray), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errArrayDestroy, rc)
 		return
 	}
@@ -10098,17 +9574,14 @@ func Array3DCreate(pAllocateArray *Array3DDescriptor) (pHandle Array, err error)
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pHandle)))
-	frame.Int(uintptr(unsafe.Pointer(pAllocateArray)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pHandle)), uintptr(unsafe.Pointer(pAllocateArray)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pHandle)
 	runtime.KeepAlive(pAllocateArray)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errArray3DCreate, rc)
 		return
 	}
@@ -10157,16 +9630,13 @@ func Array3DGetDescriptor(hArray Array) (pArrayDescriptor Array3DDescriptor, err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pArrayDescriptor)))
-	frame.Int(uintptr(hArray))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pArrayDescriptor)), uintptr(hArray), 0, 0, 0, 0)
 	runtime.KeepAlive(&pArrayDescriptor)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errArray3DGetDescriptor, rc)
 		return
 	}
@@ -10359,18 +9829,14 @@ func MipmappedArrayCreate(pMipmappedArrayDesc *Array3DDescriptor, numMipmapLevel
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pHandle)))
-	frame.Int(uintptr(unsafe.Pointer(pMipmappedArrayDesc)))
-	frame.Int(uintptr(numMipmapLevels))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pHandle)), uintptr(unsafe.Pointer(pMipmappedArrayDesc)), uintptr(numMipmapLevels), 0, 0, 0)
 	runtime.KeepAlive(&pHandle)
 	runtime.KeepAlive(pMipmappedArrayDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMipmappedArrayCreate, rc)
 		return
 	}
@@ -10411,17 +9877,13 @@ func MipmappedArrayGetLevel(hMipmappedArray MipmappedArray, level uint32) (pLeve
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pLevelArray)))
-	frame.Int(uintptr(hMipmappedArray))
-	frame.Int(uintptr(level))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pLevelArray)), uintptr(hMipmappedArray), uintptr(level), 0, 0, 0)
 	runtime.KeepAlive(&pLevelArray)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMipmappedArrayGetLevel, rc)
 		return
 	}
@@ -10457,14 +9919,12 @@ func MipmappedArrayDestroy(hMipmappedArray MipmappedArray) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hMipmappedArray))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hMipmappedArray), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMipmappedArrayDestroy, rc)
 		return
 	}
@@ -10523,19 +9983,13 @@ func MemGetHandleForAddressRange(handle unsafe.Pointer, dptr Deviceptr, size uin
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(handle)))
-	frame.Int(uintptr(dptr))
-	frame.Int(uintptr(size))
-	frame.Int(uintptr(handleType))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(handle)), uintptr(dptr), uintptr(size), uintptr(handleType), uintptr(flags), 0)
 	runtime.KeepAlive(handle)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemGetHandleForAddressRange, rc)
 		return
 	}
@@ -10609,20 +10063,14 @@ func MemBatchDecompressAsync(paramsArray *MemDecompressParams, count uint64, fla
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(paramsArray)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(flags))
-	frame.Int(uintptr(unsafe.Pointer(&errorIndex)))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(paramsArray)), uintptr(count), uintptr(flags), uintptr(unsafe.Pointer(&errorIndex)), uintptr(stream), 0)
 	runtime.KeepAlive(paramsArray)
 	runtime.KeepAlive(&errorIndex)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemBatchDecompressAsync, rc)
 		return
 	}
@@ -10663,19 +10111,13 @@ func MemAddressReserve(size uint64, alignment uint64, addr Deviceptr, flags uint
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&ptr)))
-	frame.Int(uintptr(size))
-	frame.Int(uintptr(alignment))
-	frame.Int(uintptr(addr))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&ptr)), uintptr(size), uintptr(alignment), uintptr(addr), uintptr(flags), 0)
 	runtime.KeepAlive(&ptr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemAddressReserve, rc)
 		return
 	}
@@ -10708,15 +10150,12 @@ func MemAddressFree(ptr Deviceptr, size uint64) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(ptr))
-	frame.Int(uintptr(size))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(ptr), uintptr(size), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemAddressFree, rc)
 		return
 	}
@@ -10794,19 +10233,14 @@ func MemCreate(size uint64, prop *MemAllocationProp, flags uint64) (handle MemGe
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&handle)))
-	frame.Int(uintptr(size))
-	frame.Int(uintptr(unsafe.Pointer(prop)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&handle)), uintptr(size), uintptr(unsafe.Pointer(prop)), uintptr(flags), 0, 0)
 	runtime.KeepAlive(&handle)
 	runtime.KeepAlive(prop)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemCreate, rc)
 		return
 	}
@@ -10845,14 +10279,12 @@ func MemRelease(handle MemGenericAllocationHandle) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(handle))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(handle), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemRelease, rc)
 		return
 	}
@@ -10922,18 +10354,12 @@ func MemMap(ptr Deviceptr, size uint64, offset uint64, handle MemGenericAllocati
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(ptr))
-	frame.Int(uintptr(size))
-	frame.Int(uintptr(offset))
-	frame.Int(uintptr(handle))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(ptr), uintptr(size), uintptr(offset), uintptr(handle), uintptr(flags), 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemMap, rc)
 		return
 	}
@@ -11077,17 +10503,13 @@ func MemMapArrayAsync(mapInfoList *ArrayMapInfo, count uint32, hStream Stream) (
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(mapInfoList)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(mapInfoList)), uintptr(count), uintptr(hStream), 0, 0, 0)
 	runtime.KeepAlive(mapInfoList)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemMapArrayAsync, rc)
 		return
 	}
@@ -11128,15 +10550,12 @@ func MemUnmap(ptr Deviceptr, size uint64) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(ptr))
-	frame.Int(uintptr(size))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(ptr), uintptr(size), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemUnmap, rc)
 		return
 	}
@@ -11183,18 +10602,13 @@ func MemSetAccess(ptr Deviceptr, size uint64, desc *MemAccessDesc, count uint64)
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(ptr))
-	frame.Int(uintptr(size))
-	frame.Int(uintptr(unsafe.Pointer(desc)))
-	frame.Int(uintptr(count))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(ptr), uintptr(size), uintptr(unsafe.Pointer(desc)), uintptr(count), 0, 0)
 	runtime.KeepAlive(desc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemSetAccess, rc)
 		return
 	}
@@ -11225,18 +10639,14 @@ func MemGetAccess(location *MemLocation, ptr Deviceptr) (flags uint64, err error
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&flags)))
-	frame.Int(uintptr(unsafe.Pointer(location)))
-	frame.Int(uintptr(ptr))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&flags)), uintptr(unsafe.Pointer(location)), uintptr(ptr), 0, 0, 0)
 	runtime.KeepAlive(&flags)
 	runtime.KeepAlive(location)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemGetAccess, rc)
 		return
 	}
@@ -11281,18 +10691,13 @@ func MemExportToShareableHandle(shareableHandle unsafe.Pointer, handle MemGeneri
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(shareableHandle)))
-	frame.Int(uintptr(handle))
-	frame.Int(uintptr(handleType))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(shareableHandle)), uintptr(handle), uintptr(handleType), uintptr(flags), 0, 0)
 	runtime.KeepAlive(shareableHandle)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemExportToShareableHandle, rc)
 		return
 	}
@@ -11335,18 +10740,14 @@ func MemImportFromShareableHandle(osHandle unsafe.Pointer, shHandleType MemAlloc
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&handle)))
-	frame.Int(uintptr(unsafe.Pointer(osHandle)))
-	frame.Int(uintptr(shHandleType))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&handle)), uintptr(unsafe.Pointer(osHandle)), uintptr(shHandleType), 0, 0, 0)
 	runtime.KeepAlive(&handle)
 	runtime.KeepAlive(osHandle)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemImportFromShareableHandle, rc)
 		return
 	}
@@ -11380,18 +10781,14 @@ func MemGetAllocationGranularity(prop *MemAllocationProp, option MemAllocationGr
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&granularity)))
-	frame.Int(uintptr(unsafe.Pointer(prop)))
-	frame.Int(uintptr(option))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&granularity)), uintptr(unsafe.Pointer(prop)), uintptr(option), 0, 0, 0)
 	runtime.KeepAlive(&granularity)
 	runtime.KeepAlive(prop)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemGetAllocationGranularity, rc)
 		return
 	}
@@ -11420,16 +10817,13 @@ func MemGetAllocationPropertiesFromHandle(handle MemGenericAllocationHandle) (pr
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&prop)))
-	frame.Int(uintptr(handle))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&prop)), uintptr(handle), 0, 0, 0, 0)
 	runtime.KeepAlive(&prop)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemGetAllocationPropertiesFromHandle, rc)
 		return
 	}
@@ -11465,17 +10859,14 @@ func MemRetainAllocationHandle(addr unsafe.Pointer) (handle MemGenericAllocation
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&handle)))
-	frame.Int(uintptr(unsafe.Pointer(addr)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&handle)), uintptr(unsafe.Pointer(addr)), 0, 0, 0, 0)
 	runtime.KeepAlive(&handle)
 	runtime.KeepAlive(addr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemRetainAllocationHandle, rc)
 		return
 	}
@@ -11509,15 +10900,12 @@ func MemFreeAsync(dptr Deviceptr, hStream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dptr))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dptr), uintptr(hStream), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemFreeAsync, rc)
 		return
 	}
@@ -11562,17 +10950,13 @@ func MemAllocAsync(bytesize uint64, hStream Stream) (dptr Deviceptr, err error) 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&dptr)))
-	frame.Int(uintptr(bytesize))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dptr)), uintptr(bytesize), uintptr(hStream), 0, 0, 0)
 	runtime.KeepAlive(&dptr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemAllocAsync, rc)
 		return
 	}
@@ -11611,15 +10995,12 @@ func MemPoolTrimTo(pool MemoryPool, minBytesToKeep uint64) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(pool))
-	frame.Int(uintptr(minBytesToKeep))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(pool), uintptr(minBytesToKeep), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolTrimTo, rc)
 		return
 	}
@@ -11673,17 +11054,13 @@ func MemPoolSetAttribute(pool MemoryPool, attr MemPoolAttribute, value unsafe.Po
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(pool))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(pool), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolSetAttribute, rc)
 		return
 	}
@@ -11741,17 +11118,13 @@ func MemPoolGetAttribute(pool MemoryPool, attr MemPoolAttribute, value unsafe.Po
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(pool))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(pool), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolGetAttribute, rc)
 		return
 	}
@@ -11779,17 +11152,13 @@ func MemPoolSetAccess(pool MemoryPool, map_ *MemAccessDesc, count uint64) (err e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(pool))
-	frame.Int(uintptr(unsafe.Pointer(map_)))
-	frame.Int(uintptr(count))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(pool), uintptr(unsafe.Pointer(map_)), uintptr(count), 0, 0, 0)
 	runtime.KeepAlive(map_)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolSetAccess, rc)
 		return
 	}
@@ -11814,18 +11183,14 @@ func MemPoolGetAccess(memPool MemoryPool, location *MemLocation) (flags MemAcces
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&flags)))
-	frame.Int(uintptr(memPool))
-	frame.Int(uintptr(unsafe.Pointer(location)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&flags)), uintptr(memPool), uintptr(unsafe.Pointer(location)), 0, 0, 0)
 	runtime.KeepAlive(&flags)
 	runtime.KeepAlive(location)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolGetAccess, rc)
 		return
 	}
@@ -11890,17 +11255,14 @@ func MemPoolCreate(poolProps *MemPoolProps) (pool MemoryPool, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pool)))
-	frame.Int(uintptr(unsafe.Pointer(poolProps)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pool)), uintptr(unsafe.Pointer(poolProps)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pool)
 	runtime.KeepAlive(poolProps)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolCreate, rc)
 		return
 	}
@@ -11934,14 +11296,12 @@ func MemPoolDestroy(pool MemoryPool) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(pool))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(pool), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolDestroy, rc)
 		return
 	}
@@ -11974,18 +11334,14 @@ func MemGetDefaultMemPool(pool_out *MemoryPool, location *MemLocation, type_ Mem
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(pool_out)))
-	frame.Int(uintptr(unsafe.Pointer(location)))
-	frame.Int(uintptr(type_))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(pool_out)), uintptr(unsafe.Pointer(location)), uintptr(type_), 0, 0, 0)
 	runtime.KeepAlive(pool_out)
 	runtime.KeepAlive(location)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemGetDefaultMemPool, rc)
 		return
 	}
@@ -12018,18 +11374,14 @@ func MemGetMemPool(pool *MemoryPool, location *MemLocation, type_ MemAllocationT
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(pool)))
-	frame.Int(uintptr(unsafe.Pointer(location)))
-	frame.Int(uintptr(type_))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(pool)), uintptr(unsafe.Pointer(location)), uintptr(type_), 0, 0, 0)
 	runtime.KeepAlive(pool)
 	runtime.KeepAlive(location)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemGetMemPool, rc)
 		return
 	}
@@ -12067,17 +11419,13 @@ func MemSetMemPool(location *MemLocation, type_ MemAllocationType, pool MemoryPo
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(location)))
-	frame.Int(uintptr(type_))
-	frame.Int(uintptr(pool))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(location)), uintptr(type_), uintptr(pool), 0, 0, 0)
 	runtime.KeepAlive(location)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemSetMemPool, rc)
 		return
 	}
@@ -12126,18 +11474,13 @@ func MemAllocFromPoolAsync(bytesize uint64, pool MemoryPool, hStream Stream) (dp
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&dptr)))
-	frame.Int(uintptr(bytesize))
-	frame.Int(uintptr(pool))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dptr)), uintptr(bytesize), uintptr(pool), uintptr(hStream), 0, 0)
 	runtime.KeepAlive(&dptr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemAllocFromPoolAsync, rc)
 		return
 	}
@@ -12177,18 +11520,13 @@ func MemPoolExportToShareableHandle(handle_out unsafe.Pointer, pool MemoryPool, 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(handle_out)))
-	frame.Int(uintptr(pool))
-	frame.Int(uintptr(handleType))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(handle_out)), uintptr(pool), uintptr(handleType), uintptr(flags), 0, 0)
 	runtime.KeepAlive(handle_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolExportToShareableHandle, rc)
 		return
 	}
@@ -12227,19 +11565,14 @@ func MemPoolImportFromShareableHandle(handle unsafe.Pointer, handleType MemAlloc
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pool_out)))
-	frame.Int(uintptr(unsafe.Pointer(handle)))
-	frame.Int(uintptr(handleType))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pool_out)), uintptr(unsafe.Pointer(handle)), uintptr(handleType), uintptr(flags), 0, 0)
 	runtime.KeepAlive(&pool_out)
 	runtime.KeepAlive(handle)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolImportFromShareableHandle, rc)
 		return
 	}
@@ -12270,16 +11603,13 @@ func MemPoolExportPointer(ptr Deviceptr) (shareData_out MemPoolPtrExportData, er
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&shareData_out)))
-	frame.Int(uintptr(ptr))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&shareData_out)), uintptr(ptr), 0, 0, 0, 0)
 	runtime.KeepAlive(&shareData_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolExportPointer, rc)
 		return
 	}
@@ -12319,18 +11649,14 @@ func MemPoolImportPointer(pool MemoryPool, shareData *MemPoolPtrExportData) (ptr
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&ptr_out)))
-	frame.Int(uintptr(pool))
-	frame.Int(uintptr(unsafe.Pointer(shareData)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&ptr_out)), uintptr(pool), uintptr(unsafe.Pointer(shareData)), 0, 0, 0)
 	runtime.KeepAlive(&ptr_out)
 	runtime.KeepAlive(shareData)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolImportPointer, rc)
 		return
 	}
@@ -12385,17 +11711,14 @@ func MulticastCreate(prop *MulticastObjectProp) (mcHandle MemGenericAllocationHa
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&mcHandle)))
-	frame.Int(uintptr(unsafe.Pointer(prop)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&mcHandle)), uintptr(unsafe.Pointer(prop)), 0, 0, 0, 0)
 	runtime.KeepAlive(&mcHandle)
 	runtime.KeepAlive(prop)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMulticastCreate, rc)
 		return
 	}
@@ -12440,15 +11763,12 @@ func MulticastAddDevice(mcHandle MemGenericAllocationHandle, dev Device) (err er
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(mcHandle))
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(mcHandle), uintptr(dev), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMulticastAddDevice, rc)
 		return
 	}
@@ -12515,19 +11835,12 @@ func MulticastBindMem(mcHandle MemGenericAllocationHandle, mcOffset uint64, memH
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(mcHandle))
-	frame.Int(uintptr(mcOffset))
-	frame.Int(uintptr(memHandle))
-	frame.Int(uintptr(memOffset))
-	frame.Int(uintptr(size))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(mcHandle), uintptr(mcOffset), uintptr(memHandle), uintptr(memOffset), uintptr(size), uintptr(flags))
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMulticastBindMem, rc)
 		return
 	}
@@ -12592,18 +11905,12 @@ func MulticastBindAddr(mcHandle MemGenericAllocationHandle, mcOffset uint64, mem
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(mcHandle))
-	frame.Int(uintptr(mcOffset))
-	frame.Int(uintptr(memptr))
-	frame.Int(uintptr(size))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(mcHandle), uintptr(mcOffset), uintptr(memptr), uintptr(size), uintptr(flags), 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMulticastBindAddr, rc)
 		return
 	}
@@ -12648,17 +11955,12 @@ func MulticastUnbind(mcHandle MemGenericAllocationHandle, dev Device, mcOffset u
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(mcHandle))
-	frame.Int(uintptr(dev))
-	frame.Int(uintptr(mcOffset))
-	frame.Int(uintptr(size))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(mcHandle), uintptr(dev), uintptr(mcOffset), uintptr(size), 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMulticastUnbind, rc)
 		return
 	}
@@ -12693,18 +11995,14 @@ func MulticastGetGranularity(prop *MulticastObjectProp, option MulticastGranular
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&granularity)))
-	frame.Int(uintptr(unsafe.Pointer(prop)))
-	frame.Int(uintptr(option))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&granularity)), uintptr(unsafe.Pointer(prop)), uintptr(option), 0, 0, 0)
 	runtime.KeepAlive(&granularity)
 	runtime.KeepAlive(prop)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMulticastGetGranularity, rc)
 		return
 	}
@@ -12908,17 +12206,13 @@ func PointerGetAttribute(data unsafe.Pointer, attribute PointerAttribute, ptr De
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(data)))
-	frame.Int(uintptr(attribute))
-	frame.Int(uintptr(ptr))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(data)), uintptr(attribute), uintptr(ptr), 0, 0, 0)
 	runtime.KeepAlive(data)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errPointerGetAttribute, rc)
 		return
 	}
@@ -13013,8 +12307,9 @@ func MemPrefetchAsync(devPtr Deviceptr, count uint64, location MemLocation, flag
 	frame.Int(uintptr(flags))
 	frame.Int(uintptr(hStream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&location)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -13156,8 +12451,9 @@ func MemAdvise(devPtr Deviceptr, count uint64, advice CUmemAdvise, location MemL
 	frame.Int(uintptr(advice))
 	frame.Struct(unsafe.Pointer(&location), &layoutMemLocation)
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&location)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -13223,11 +12519,12 @@ func MemPrefetchBatchAsync(dptrs *Deviceptr, sizes *uint64, count uint64, prefet
 	frame.Int(uintptr(flags))
 	frame.Int(uintptr(hStream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(dptrs)
 	runtime.KeepAlive(sizes)
 	runtime.KeepAlive(prefetchLocs)
 	runtime.KeepAlive(prefetchLocIdxs)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -13272,20 +12569,14 @@ func MemDiscardBatchAsync(dptrs *Deviceptr, sizes *uint64, count uint64, flags u
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dptrs)))
-	frame.Int(uintptr(unsafe.Pointer(sizes)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(flags))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dptrs)), uintptr(unsafe.Pointer(sizes)), uintptr(count), uintptr(flags), uintptr(hStream), 0)
 	runtime.KeepAlive(dptrs)
 	runtime.KeepAlive(sizes)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemDiscardBatchAsync, rc)
 		return
 	}
@@ -13354,11 +12645,12 @@ func MemDiscardAndPrefetchBatchAsync(dptrs *Deviceptr, sizes *uint64, count uint
 	frame.Int(uintptr(flags))
 	frame.Int(uintptr(hStream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(dptrs)
 	runtime.KeepAlive(sizes)
 	runtime.KeepAlive(prefetchLocs)
 	runtime.KeepAlive(prefetchLocIdxs)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -13455,19 +12747,13 @@ func MemRangeGetAttribute(data unsafe.Pointer, dataSize uint64, attribute MemRan
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(data)))
-	frame.Int(uintptr(dataSize))
-	frame.Int(uintptr(attribute))
-	frame.Int(uintptr(devPtr))
-	frame.Int(uintptr(count))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(data)), uintptr(dataSize), uintptr(attribute), uintptr(devPtr), uintptr(count), 0)
 	runtime.KeepAlive(data)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemRangeGetAttribute, rc)
 		return
 	}
@@ -13524,22 +12810,15 @@ func MemRangeGetAttributes(data *unsafe.Pointer, dataSizes *uint64, attributes *
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(data)))
-	frame.Int(uintptr(unsafe.Pointer(dataSizes)))
-	frame.Int(uintptr(unsafe.Pointer(attributes)))
-	frame.Int(uintptr(numAttributes))
-	frame.Int(uintptr(devPtr))
-	frame.Int(uintptr(count))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(data)), uintptr(unsafe.Pointer(dataSizes)), uintptr(unsafe.Pointer(attributes)), uintptr(numAttributes), uintptr(devPtr), uintptr(count))
 	runtime.KeepAlive(data)
 	runtime.KeepAlive(dataSizes)
 	runtime.KeepAlive(attributes)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errMemRangeGetAttributes, rc)
 		return
 	}
@@ -13592,17 +12871,13 @@ func PointerSetAttribute(value unsafe.Pointer, attribute PointerAttribute, ptr D
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(value)))
-	frame.Int(uintptr(attribute))
-	frame.Int(uintptr(ptr))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(value)), uintptr(attribute), uintptr(ptr), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errPointerSetAttribute, rc)
 		return
 	}
@@ -13665,19 +12940,14 @@ func PointerGetAttributes(numAttributes uint32, attributes *PointerAttribute, da
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(numAttributes))
-	frame.Int(uintptr(unsafe.Pointer(attributes)))
-	frame.Int(uintptr(unsafe.Pointer(data)))
-	frame.Int(uintptr(ptr))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(numAttributes), uintptr(unsafe.Pointer(attributes)), uintptr(unsafe.Pointer(data)), uintptr(ptr), 0, 0)
 	runtime.KeepAlive(attributes)
 	runtime.KeepAlive(data)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errPointerGetAttributes, rc)
 		return
 	}
@@ -13727,16 +12997,13 @@ func StreamCreate(flags uint32) (phStream Stream, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phStream)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phStream)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&phStream)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamCreate, rc)
 		return
 	}
@@ -13802,17 +13069,13 @@ func StreamCreateWithPriority(flags uint32, priority int32) (phStream Stream, er
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phStream)))
-	frame.Int(uintptr(flags))
-	frame.Int(uintptr(priority))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phStream)), uintptr(flags), uintptr(priority), 0, 0, 0)
 	runtime.KeepAlive(&phStream)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamCreateWithPriority, rc)
 		return
 	}
@@ -13856,16 +13119,13 @@ func StreamGetPriority(hStream Stream) (priority int32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(unsafe.Pointer(&priority)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&priority)), 0, 0, 0, 0)
 	runtime.KeepAlive(&priority)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamGetPriority, rc)
 		return
 	}
@@ -13902,16 +13162,13 @@ func StreamGetDevice(hStream Stream) (device Device, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(unsafe.Pointer(&device)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&device)), 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamGetDevice, rc)
 		return
 	}
@@ -13954,16 +13211,13 @@ func StreamGetFlags(hStream Stream) (flags uint32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(unsafe.Pointer(&flags)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamGetFlags, rc)
 		return
 	}
@@ -14007,16 +13261,13 @@ func StreamGetId(hStream Stream) (streamId uint64, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(unsafe.Pointer(&streamId)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&streamId)), 0, 0, 0, 0)
 	runtime.KeepAlive(&streamId)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamGetId, rc)
 		return
 	}
@@ -14077,16 +13328,13 @@ func StreamGetCtx(hStream Stream) (pctx Context, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(unsafe.Pointer(&pctx)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&pctx)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pctx)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamGetCtx, rc)
 		return
 	}
@@ -14155,18 +13403,14 @@ func StreamGetCtxV2(hStream Stream) (pCtx Context, pGreenCtx GreenCtx, err error
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(unsafe.Pointer(&pCtx)))
-	frame.Int(uintptr(unsafe.Pointer(&pGreenCtx)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&pCtx)), uintptr(unsafe.Pointer(&pGreenCtx)), 0, 0, 0)
 	runtime.KeepAlive(&pCtx)
 	runtime.KeepAlive(&pGreenCtx)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamGetCtxV2, rc)
 		return
 	}
@@ -14214,16 +13458,12 @@ func StreamWaitEvent(hStream Stream, hEvent Event, flags uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(hEvent))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(hEvent), uintptr(flags), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamWaitEvent, rc)
 		return
 	}
@@ -14316,7 +13556,8 @@ func StreamAddCallback(hStream Stream, callback func(hStream Stream, status Resu
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(flags))
 	ffi.Call(fnPtr, frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		hdl.Delete()
 		err = ferr
 		return
@@ -14373,15 +13614,12 @@ func StreamBeginCapture(hStream Stream, mode StreamCaptureMode) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(mode))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(mode), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamBeginCapture, rc)
 		return
 	}
@@ -14439,21 +13677,14 @@ func StreamBeginCaptureToGraph(hStream Stream, hGraph Graph, dependencies *Graph
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(dependencies)))
-	frame.Int(uintptr(unsafe.Pointer(dependencyData)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(mode))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(mode))
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamBeginCaptureToGraph, rc)
 		return
 	}
@@ -14516,15 +13747,13 @@ func ThreadExchangeStreamCaptureMode(mode *StreamCaptureMode) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(mode)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(mode)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(mode)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errThreadExchangeStreamCaptureMode, rc)
 		return
 	}
@@ -14566,16 +13795,13 @@ func StreamEndCapture(hStream Stream) (phGraph Graph, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(unsafe.Pointer(&phGraph)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&phGraph)), 0, 0, 0, 0)
 	runtime.KeepAlive(&phGraph)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamEndCapture, rc)
 		return
 	}
@@ -14626,16 +13852,13 @@ func StreamIsCapturing(hStream Stream) (captureStatus StreamCaptureStatus, err e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(unsafe.Pointer(&captureStatus)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&captureStatus)), 0, 0, 0, 0)
 	runtime.KeepAlive(&captureStatus)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamIsCapturing, rc)
 		return
 	}
@@ -14719,13 +13942,14 @@ func StreamGetCaptureInfo(hStream Stream) (captureStatus_out StreamCaptureStatus
 	frame.Int(uintptr(unsafe.Pointer(&edgeData_out)))
 	frame.Int(uintptr(unsafe.Pointer(&numDependencies_out)))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&captureStatus_out)
 	runtime.KeepAlive(&id_out)
 	runtime.KeepAlive(&graph_out)
 	runtime.KeepAlive(&dependencies_out)
 	runtime.KeepAlive(&edgeData_out)
 	runtime.KeepAlive(&numDependencies_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -14775,20 +13999,14 @@ func StreamUpdateCaptureDependencies(hStream Stream, dependencies *GraphNode, de
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(unsafe.Pointer(dependencies)))
-	frame.Int(uintptr(unsafe.Pointer(dependencyData)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(flags), 0)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamUpdateCaptureDependencies, rc)
 		return
 	}
@@ -14888,17 +14106,12 @@ func StreamAttachMemAsync(hStream Stream, dptr Deviceptr, length uint64, flags u
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(dptr))
-	frame.Int(uintptr(length))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(dptr), uintptr(length), uintptr(flags), 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamAttachMemAsync, rc)
 		return
 	}
@@ -14939,14 +14152,12 @@ func StreamQuery(hStream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamQuery, rc)
 		return
 	}
@@ -14986,14 +14197,12 @@ func StreamSynchronize(hStream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamSynchronize, rc)
 		return
 	}
@@ -15034,14 +14243,12 @@ func StreamDestroy(hStream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamDestroy, rc)
 		return
 	}
@@ -15073,15 +14280,12 @@ func StreamCopyAttributes(dst Stream, src Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dst))
-	frame.Int(uintptr(src))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dst), uintptr(src), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamCopyAttributes, rc)
 		return
 	}
@@ -15113,17 +14317,13 @@ func StreamGetAttribute(hStream Stream, attr StreamAttrID) (value_out StreamAttr
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(&value_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(&value_out)), 0, 0, 0)
 	runtime.KeepAlive(&value_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamGetAttribute, rc)
 		return
 	}
@@ -15156,17 +14356,13 @@ func StreamSetAttribute(hStream Stream, attr StreamAttrID, value *StreamAttrValu
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamSetAttribute, rc)
 		return
 	}
@@ -15218,16 +14414,13 @@ func EventCreate(flags uint32) (phEvent Event, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phEvent)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phEvent)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&phEvent)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errEventCreate, rc)
 		return
 	}
@@ -15281,15 +14474,12 @@ func EventRecord(hEvent Event, hStream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hEvent))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hEvent), uintptr(hStream), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errEventRecord, rc)
 		return
 	}
@@ -15350,16 +14540,12 @@ func EventRecordWithFlags(hEvent Event, hStream Stream, flags uint32) (err error
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hEvent))
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hEvent), uintptr(hStream), uintptr(flags), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errEventRecordWithFlags, rc)
 		return
 	}
@@ -15402,14 +14588,12 @@ func EventQuery(hEvent Event) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hEvent))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hEvent), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errEventQuery, rc)
 		return
 	}
@@ -15451,14 +14635,12 @@ func EventSynchronize(hEvent Event) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hEvent))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hEvent), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errEventSynchronize, rc)
 		return
 	}
@@ -15498,14 +14680,12 @@ func EventDestroy(hEvent Event) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hEvent))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hEvent), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errEventDestroy, rc)
 		return
 	}
@@ -15564,17 +14744,13 @@ func EventElapsedTime(hStart Event, hEnd Event) (pMilliseconds float32, err erro
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pMilliseconds)))
-	frame.Int(uintptr(hStart))
-	frame.Int(uintptr(hEnd))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pMilliseconds)), uintptr(hStart), uintptr(hEnd), 0, 0, 0)
 	runtime.KeepAlive(&pMilliseconds)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errEventElapsedTime, rc)
 		return
 	}
@@ -15756,17 +14932,14 @@ func ImportExternalMemory(memHandleDesc *ExternalMemoryHandleDesc) (extMem_out E
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&extMem_out)))
-	frame.Int(uintptr(unsafe.Pointer(memHandleDesc)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&extMem_out)), uintptr(unsafe.Pointer(memHandleDesc)), 0, 0, 0, 0)
 	runtime.KeepAlive(&extMem_out)
 	runtime.KeepAlive(memHandleDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errImportExternalMemory, rc)
 		return
 	}
@@ -15829,18 +15002,14 @@ func ExternalMemoryGetMappedBuffer(extMem ExternalMemory, bufferDesc *ExternalMe
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
-	frame.Int(uintptr(extMem))
-	frame.Int(uintptr(unsafe.Pointer(bufferDesc)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(extMem), uintptr(unsafe.Pointer(bufferDesc)), 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(bufferDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errExternalMemoryGetMappedBuffer, rc)
 		return
 	}
@@ -15905,18 +15074,14 @@ func ExternalMemoryGetMappedMipmappedArray(extMem ExternalMemory, mipmapDesc *Ex
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&mipmap)))
-	frame.Int(uintptr(extMem))
-	frame.Int(uintptr(unsafe.Pointer(mipmapDesc)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&mipmap)), uintptr(extMem), uintptr(unsafe.Pointer(mipmapDesc)), 0, 0, 0)
 	runtime.KeepAlive(&mipmap)
 	runtime.KeepAlive(mipmapDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errExternalMemoryGetMappedMipmappedArray, rc)
 		return
 	}
@@ -15949,14 +15114,12 @@ func DestroyExternalMemory(extMem ExternalMemory) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(extMem))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(extMem), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDestroyExternalMemory, rc)
 		return
 	}
@@ -16121,17 +15284,14 @@ func ImportExternalSemaphore(semHandleDesc *ExternalSemaphoreHandleDesc) (extSem
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&extSem_out)))
-	frame.Int(uintptr(unsafe.Pointer(semHandleDesc)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&extSem_out)), uintptr(unsafe.Pointer(semHandleDesc)), 0, 0, 0, 0)
 	runtime.KeepAlive(&extSem_out)
 	runtime.KeepAlive(semHandleDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errImportExternalSemaphore, rc)
 		return
 	}
@@ -16237,19 +15397,14 @@ func SignalExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(extSemArray)))
-	frame.Int(uintptr(unsafe.Pointer(paramsArray)))
-	frame.Int(uintptr(numExtSems))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
 	runtime.KeepAlive(extSemArray)
 	runtime.KeepAlive(paramsArray)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errSignalExternalSemaphoresAsync, rc)
 		return
 	}
@@ -16336,19 +15491,14 @@ func WaitExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *Ex
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(extSemArray)))
-	frame.Int(uintptr(unsafe.Pointer(paramsArray)))
-	frame.Int(uintptr(numExtSems))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
 	runtime.KeepAlive(extSemArray)
 	runtime.KeepAlive(paramsArray)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errWaitExternalSemaphoresAsync, rc)
 		return
 	}
@@ -16380,14 +15530,12 @@ func DestroyExternalSemaphore(extSem ExternalSemaphore) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(extSem))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(extSem), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDestroyExternalSemaphore, rc)
 		return
 	}
@@ -16442,17 +15590,12 @@ func StreamWaitValue32(stream Stream, addr Deviceptr, value uint32, flags uint32
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	frame.Int(uintptr(addr))
-	frame.Int(uintptr(value))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(addr), uintptr(value), uintptr(flags), 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamWaitValue32, rc)
 		return
 	}
@@ -16506,17 +15649,12 @@ func StreamWaitValue64(stream Stream, addr Deviceptr, value uint64, flags uint32
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	frame.Int(uintptr(addr))
-	frame.Int(uintptr(value))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(addr), uintptr(value), uintptr(flags), 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamWaitValue64, rc)
 		return
 	}
@@ -16556,17 +15694,12 @@ func StreamWriteValue32(stream Stream, addr Deviceptr, value uint32, flags uint3
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	frame.Int(uintptr(addr))
-	frame.Int(uintptr(value))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(addr), uintptr(value), uintptr(flags), 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamWriteValue32, rc)
 		return
 	}
@@ -16608,17 +15741,12 @@ func StreamWriteValue64(stream Stream, addr Deviceptr, value uint64, flags uint3
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	frame.Int(uintptr(addr))
-	frame.Int(uintptr(value))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(addr), uintptr(value), uintptr(flags), 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamWriteValue64, rc)
 		return
 	}
@@ -16670,18 +15798,13 @@ func StreamBatchMemOp(stream Stream, count uint32, paramArray *StreamBatchMemOpP
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(unsafe.Pointer(paramArray)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(count), uintptr(unsafe.Pointer(paramArray)), uintptr(flags), 0, 0)
 	runtime.KeepAlive(paramArray)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamBatchMemOp, rc)
 		return
 	}
@@ -16788,17 +15911,13 @@ func FuncGetAttribute(attrib FunctionAttribute, hfunc Function) (pi int32, err e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pi)))
-	frame.Int(uintptr(attrib))
-	frame.Int(uintptr(hfunc))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pi)), uintptr(attrib), uintptr(hfunc), 0, 0, 0)
 	runtime.KeepAlive(&pi)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errFuncGetAttribute, rc)
 		return
 	}
@@ -16876,16 +15995,12 @@ func FuncSetAttribute(hfunc Function, attrib FunctionAttribute, value int32) (er
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hfunc))
-	frame.Int(uintptr(attrib))
-	frame.Int(uintptr(value))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hfunc), uintptr(attrib), uintptr(value), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errFuncSetAttribute, rc)
 		return
 	}
@@ -16940,15 +16055,12 @@ func FuncSetCacheConfig(hfunc Function, config FuncCache) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hfunc))
-	frame.Int(uintptr(config))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hfunc), uintptr(config), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errFuncSetCacheConfig, rc)
 		return
 	}
@@ -16984,16 +16096,13 @@ func FuncGetModule(hfunc Function) (hmod Module, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&hmod)))
-	frame.Int(uintptr(hfunc))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&hmod)), uintptr(hfunc), 0, 0, 0, 0)
 	runtime.KeepAlive(&hmod)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errFuncGetModule, rc)
 		return
 	}
@@ -17025,16 +16134,13 @@ func FuncGetName(hfunc Function) (name string, err error) {
 		return
 	}
 	var nameC uintptr
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&nameC)))
-	frame.Int(uintptr(hfunc))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&nameC)), uintptr(hfunc), 0, 0, 0, 0)
 	runtime.KeepAlive(&nameC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errFuncGetName, rc)
 		return
 	}
@@ -17070,19 +16176,14 @@ func FuncGetParamInfo(func_ Function, paramIndex uint64) (paramOffset uint64, pa
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(func_))
-	frame.Int(uintptr(paramIndex))
-	frame.Int(uintptr(unsafe.Pointer(&paramOffset)))
-	frame.Int(uintptr(unsafe.Pointer(&paramSize)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(func_), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
 	runtime.KeepAlive(&paramOffset)
 	runtime.KeepAlive(&paramSize)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errFuncGetParamInfo, rc)
 		return
 	}
@@ -17111,16 +16212,13 @@ func FuncIsLoaded(function Function) (state FunctionLoadingState, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&state)))
-	frame.Int(uintptr(function))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&state)), uintptr(function), 0, 0, 0, 0)
 	runtime.KeepAlive(&state)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errFuncIsLoaded, rc)
 		return
 	}
@@ -17149,14 +16247,12 @@ func FuncLoad(function Function) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(function))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(function), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errFuncLoad, rc)
 		return
 	}
@@ -17300,9 +16396,10 @@ func LaunchKernel(f Function, gridDimX uint32, gridDimY uint32, gridDimZ uint32,
 	frame.Int(uintptr(unsafe.Pointer(kernelParams)))
 	frame.Int(uintptr(unsafe.Pointer(extra)))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(kernelParams)
 	runtime.KeepAlive(extra)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -17585,20 +16682,15 @@ func LaunchKernelEx(config *LaunchConfig, f Function, kernelParams *unsafe.Point
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(config)))
-	frame.Int(uintptr(f))
-	frame.Int(uintptr(unsafe.Pointer(kernelParams)))
-	frame.Int(uintptr(unsafe.Pointer(extra)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(config)), uintptr(f), uintptr(unsafe.Pointer(kernelParams)), uintptr(unsafe.Pointer(extra)), 0, 0)
 	runtime.KeepAlive(config)
 	runtime.KeepAlive(kernelParams)
 	runtime.KeepAlive(extra)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errLaunchKernelEx, rc)
 		return
 	}
@@ -17711,8 +16803,9 @@ func LaunchCooperativeKernel(f Function, gridDimX uint32, gridDimY uint32, gridD
 	frame.Int(uintptr(hStream))
 	frame.Int(uintptr(unsafe.Pointer(kernelParams)))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(kernelParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -17867,17 +16960,13 @@ func LaunchCooperativeKernelMultiDevice(launchParamsList *LaunchParams, numDevic
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(launchParamsList)))
-	frame.Int(uintptr(numDevices))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(launchParamsList)), uintptr(numDevices), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(launchParamsList)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errLaunchCooperativeKernelMultiDevice, rc)
 		return
 	}
@@ -17959,7 +17048,8 @@ func LaunchHostFunc(hStream Stream, fn func()) (err error) {
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	ffi.Call(fnPtr, frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		hdl.Delete()
 		err = ferr
 		return
@@ -18011,17 +17101,12 @@ func FuncSetBlockShape(hfunc Function, x int32, y int32, z int32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hfunc))
-	frame.Int(uintptr(x))
-	frame.Int(uintptr(y))
-	frame.Int(uintptr(z))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hfunc), uintptr(x), uintptr(y), uintptr(z), 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errFuncSetBlockShape, rc)
 		return
 	}
@@ -18064,15 +17149,12 @@ func FuncSetSharedSize(hfunc Function, bytes uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hfunc))
-	frame.Int(uintptr(bytes))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hfunc), uintptr(bytes), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errFuncSetSharedSize, rc)
 		return
 	}
@@ -18113,15 +17195,12 @@ func ParamSetSize(hfunc Function, numbytes uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hfunc))
-	frame.Int(uintptr(numbytes))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hfunc), uintptr(numbytes), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errParamSetSize, rc)
 		return
 	}
@@ -18163,16 +17242,12 @@ func ParamSeti(hfunc Function, offset int32, value uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hfunc))
-	frame.Int(uintptr(offset))
-	frame.Int(uintptr(value))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hfunc), uintptr(offset), uintptr(value), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errParamSeti, rc)
 		return
 	}
@@ -18219,7 +17294,8 @@ func ParamSetf(hfunc Function, offset int32, value float32) (err error) {
 	frame.Int(uintptr(offset))
 	frame.Float32(float32(value))
 	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -18267,18 +17343,13 @@ func ParamSetv(hfunc Function, offset int32, ptr unsafe.Pointer, numbytes uint32
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hfunc))
-	frame.Int(uintptr(offset))
-	frame.Int(uintptr(unsafe.Pointer(ptr)))
-	frame.Int(uintptr(numbytes))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hfunc), uintptr(offset), uintptr(unsafe.Pointer(ptr)), uintptr(numbytes), 0, 0)
 	runtime.KeepAlive(ptr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errParamSetv, rc)
 		return
 	}
@@ -18339,14 +17410,12 @@ func Launch(f Function) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(f))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(f), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errLaunch, rc)
 		return
 	}
@@ -18409,16 +17478,12 @@ func LaunchGrid(f Function, grid_width int32, grid_height int32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(f))
-	frame.Int(uintptr(grid_width))
-	frame.Int(uintptr(grid_height))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(f), uintptr(grid_width), uintptr(grid_height), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errLaunchGrid, rc)
 		return
 	}
@@ -18489,17 +17554,12 @@ func LaunchGridAsync(f Function, grid_width int32, grid_height int32, hStream St
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(f))
-	frame.Int(uintptr(grid_width))
-	frame.Int(uintptr(grid_height))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(f), uintptr(grid_width), uintptr(grid_height), uintptr(hStream), 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errLaunchGridAsync, rc)
 		return
 	}
@@ -18532,16 +17592,12 @@ func ParamSetTexRef(hfunc Function, texunit int32, hTexRef Texref) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hfunc))
-	frame.Int(uintptr(texunit))
-	frame.Int(uintptr(hTexRef))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hfunc), uintptr(texunit), uintptr(hTexRef), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errParamSetTexRef, rc)
 		return
 	}
@@ -18604,15 +17660,12 @@ func FuncSetSharedMemConfig(hfunc Function, config Sharedconfig) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hfunc))
-	frame.Int(uintptr(config))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hfunc), uintptr(config), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errFuncSetSharedMemConfig, rc)
 		return
 	}
@@ -18656,16 +17709,13 @@ func GraphCreate(flags uint32) (phGraph Graph, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phGraph)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraph)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&phGraph)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphCreate, rc)
 		return
 	}
@@ -18777,21 +17827,15 @@ func GraphAddKernelNode(hGraph Graph, dependencies *GraphNode, numDependencies u
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(dependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddKernelNode, rc)
 		return
 	}
@@ -18834,16 +17878,13 @@ func GraphKernelNodeGetParams(hNode GraphNode) (nodeParams KernelNodeParams, err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(&nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphKernelNodeGetParams, rc)
 		return
 	}
@@ -18878,16 +17919,13 @@ func GraphKernelNodeSetParams(hNode GraphNode, nodeParams *KernelNodeParams) (er
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphKernelNodeSetParams, rc)
 		return
 	}
@@ -18947,22 +17985,15 @@ func GraphAddMemcpyNode(hGraph Graph, dependencies *GraphNode, numDependencies u
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(dependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(copyParams)))
-	frame.Int(uintptr(ctx))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(copyParams)), uintptr(ctx))
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(copyParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddMemcpyNode, rc)
 		return
 	}
@@ -18996,16 +18027,13 @@ func GraphMemcpyNodeGetParams(hNode GraphNode) (nodeParams CudaMemcpy3D, err err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(&nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemcpyNodeGetParams, rc)
 		return
 	}
@@ -19040,16 +18068,13 @@ func GraphMemcpyNodeSetParams(hNode GraphNode, nodeParams *CudaMemcpy3D) (err er
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemcpyNodeSetParams, rc)
 		return
 	}
@@ -19103,22 +18128,15 @@ func GraphAddMemsetNode(hGraph Graph, dependencies *GraphNode, numDependencies u
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(dependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(memsetParams)))
-	frame.Int(uintptr(ctx))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(memsetParams)), uintptr(ctx))
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(memsetParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddMemsetNode, rc)
 		return
 	}
@@ -19152,16 +18170,13 @@ func GraphMemsetNodeGetParams(hNode GraphNode) (nodeParams MemsetNodeParams, err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(&nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemsetNodeGetParams, rc)
 		return
 	}
@@ -19196,16 +18211,13 @@ func GraphMemsetNodeSetParams(hNode GraphNode, nodeParams *MemsetNodeParams) (er
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemsetNodeSetParams, rc)
 		return
 	}
@@ -19258,21 +18270,15 @@ func GraphAddHostNode(hGraph Graph, dependencies *GraphNode, numDependencies uin
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(dependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddHostNode, rc)
 		return
 	}
@@ -19306,16 +18312,13 @@ func GraphHostNodeGetParams(hNode GraphNode) (nodeParams HostNodeParams, err err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(&nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphHostNodeGetParams, rc)
 		return
 	}
@@ -19350,16 +18353,13 @@ func GraphHostNodeSetParams(hNode GraphNode, nodeParams *HostNodeParams) (err er
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphHostNodeSetParams, rc)
 		return
 	}
@@ -19412,20 +18412,14 @@ func GraphAddChildGraphNode(hGraph Graph, dependencies *GraphNode, numDependenci
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(dependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(childGraph))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(childGraph), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddChildGraphNode, rc)
 		return
 	}
@@ -19463,16 +18457,13 @@ func GraphChildGraphNodeGetGraph(hNode GraphNode) (phGraph Graph, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(&phGraph)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&phGraph)), 0, 0, 0, 0)
 	runtime.KeepAlive(&phGraph)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphChildGraphNodeGetGraph, rc)
 		return
 	}
@@ -19522,19 +18513,14 @@ func GraphAddEmptyNode(hGraph Graph, dependencies *GraphNode, numDependencies ui
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(dependencies)))
-	frame.Int(uintptr(numDependencies))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), 0, 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddEmptyNode, rc)
 		return
 	}
@@ -19587,20 +18573,14 @@ func GraphAddEventRecordNode(hGraph Graph, dependencies *GraphNode, numDependenc
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(dependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(event), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddEventRecordNode, rc)
 		return
 	}
@@ -19636,16 +18616,13 @@ func GraphEventRecordNodeGetEvent(hNode GraphNode) (event_out Event, err error) 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(&event_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&event_out)), 0, 0, 0, 0)
 	runtime.KeepAlive(&event_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphEventRecordNodeGetEvent, rc)
 		return
 	}
@@ -19682,15 +18659,12 @@ func GraphEventRecordNodeSetEvent(hNode GraphNode, event Event) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(event), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphEventRecordNodeSetEvent, rc)
 		return
 	}
@@ -19744,20 +18718,14 @@ func GraphAddEventWaitNode(hGraph Graph, dependencies *GraphNode, numDependencie
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(dependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(event), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddEventWaitNode, rc)
 		return
 	}
@@ -19793,16 +18761,13 @@ func GraphEventWaitNodeGetEvent(hNode GraphNode) (event_out Event, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(&event_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&event_out)), 0, 0, 0, 0)
 	runtime.KeepAlive(&event_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphEventWaitNodeGetEvent, rc)
 		return
 	}
@@ -19839,15 +18804,12 @@ func GraphEventWaitNodeSetEvent(hNode GraphNode, event Event) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(event), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphEventWaitNodeSetEvent, rc)
 		return
 	}
@@ -19907,21 +18869,15 @@ func GraphAddExternalSemaphoresSignalNode(hGraph Graph, dependencies *GraphNode,
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(dependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddExternalSemaphoresSignalNode, rc)
 		return
 	}
@@ -19963,16 +18919,13 @@ func GraphExternalSemaphoresSignalNodeGetParams(hNode GraphNode) (params_out Ext
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(&params_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&params_out)), 0, 0, 0, 0)
 	runtime.KeepAlive(&params_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExternalSemaphoresSignalNodeGetParams, rc)
 		return
 	}
@@ -20009,16 +18962,13 @@ func GraphExternalSemaphoresSignalNodeSetParams(hNode GraphNode, nodeParams *Ext
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExternalSemaphoresSignalNodeSetParams, rc)
 		return
 	}
@@ -20078,21 +19028,15 @@ func GraphAddExternalSemaphoresWaitNode(hGraph Graph, dependencies *GraphNode, n
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(dependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddExternalSemaphoresWaitNode, rc)
 		return
 	}
@@ -20134,16 +19078,13 @@ func GraphExternalSemaphoresWaitNodeGetParams(hNode GraphNode) (params_out ExtSe
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(&params_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&params_out)), 0, 0, 0, 0)
 	runtime.KeepAlive(&params_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExternalSemaphoresWaitNodeGetParams, rc)
 		return
 	}
@@ -20180,16 +19121,13 @@ func GraphExternalSemaphoresWaitNodeSetParams(hNode GraphNode, nodeParams *ExtSe
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExternalSemaphoresWaitNodeSetParams, rc)
 		return
 	}
@@ -20254,21 +19192,15 @@ func GraphAddBatchMemOpNode(hGraph Graph, dependencies *GraphNode, numDependenci
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(dependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddBatchMemOpNode, rc)
 		return
 	}
@@ -20307,16 +19239,13 @@ func GraphBatchMemOpNodeGetParams(hNode GraphNode) (nodeParams_out BatchMemOpNod
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(&nodeParams_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams_out)), 0, 0, 0, 0)
 	runtime.KeepAlive(&nodeParams_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphBatchMemOpNodeGetParams, rc)
 		return
 	}
@@ -20354,16 +19283,13 @@ func GraphBatchMemOpNodeSetParams(hNode GraphNode, nodeParams *BatchMemOpNodePar
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphBatchMemOpNodeSetParams, rc)
 		return
 	}
@@ -20421,17 +19347,13 @@ func GraphExecBatchMemOpNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nod
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecBatchMemOpNodeSetParams, rc)
 		return
 	}
@@ -20517,21 +19439,15 @@ func GraphAddMemAllocNode(hGraph Graph, dependencies *GraphNode, numDependencies
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(dependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddMemAllocNode, rc)
 		return
 	}
@@ -20567,16 +19483,13 @@ func GraphMemAllocNodeGetParams(hNode GraphNode) (params_out MemAllocNodeParams,
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(&params_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&params_out)), 0, 0, 0, 0)
 	runtime.KeepAlive(&params_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemAllocNodeGetParams, rc)
 		return
 	}
@@ -20645,20 +19558,14 @@ func GraphAddMemFreeNode(hGraph Graph, dependencies *GraphNode, numDependencies 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(dependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(dptr))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(dptr), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddMemFreeNode, rc)
 		return
 	}
@@ -20691,16 +19598,13 @@ func GraphMemFreeNodeGetParams(hNode GraphNode) (dptr_out Deviceptr, err error) 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(&dptr_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&dptr_out)), 0, 0, 0, 0)
 	runtime.KeepAlive(&dptr_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemFreeNodeGetParams, rc)
 		return
 	}
@@ -20731,14 +19635,12 @@ func DeviceGraphMemTrim(device Device) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGraphMemTrim, rc)
 		return
 	}
@@ -20777,17 +19679,13 @@ func DeviceGetGraphMemAttribute(device Device, attr GraphMemAttribute, value uns
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(device))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetGraphMemAttribute, rc)
 		return
 	}
@@ -20823,17 +19721,13 @@ func DeviceSetGraphMemAttribute(device Device, attr GraphMemAttribute, value uns
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(device))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceSetGraphMemAttribute, rc)
 		return
 	}
@@ -20872,16 +19766,13 @@ func GraphClone(originalGraph Graph) (phGraphClone Graph, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phGraphClone)))
-	frame.Int(uintptr(originalGraph))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphClone)), uintptr(originalGraph), 0, 0, 0, 0)
 	runtime.KeepAlive(&phGraphClone)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphClone, rc)
 		return
 	}
@@ -20918,17 +19809,13 @@ func GraphNodeFindInClone(hOriginalNode GraphNode, hClonedGraph Graph) (phNode G
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phNode)))
-	frame.Int(uintptr(hOriginalNode))
-	frame.Int(uintptr(hClonedGraph))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phNode)), uintptr(hOriginalNode), uintptr(hClonedGraph), 0, 0, 0)
 	runtime.KeepAlive(&phNode)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphNodeFindInClone, rc)
 		return
 	}
@@ -20970,16 +19857,13 @@ func GraphNodeGetType(hNode GraphNode) (type_ GraphNodeType, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(&type_)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&type_)), 0, 0, 0, 0)
 	runtime.KeepAlive(&type_)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphNodeGetType, rc)
 		return
 	}
@@ -21021,18 +19905,14 @@ func GraphGetNodes(hGraph Graph, nodes *GraphNode, numNodes *uint64) (err error)
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(nodes)))
-	frame.Int(uintptr(unsafe.Pointer(numNodes)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraph), uintptr(unsafe.Pointer(nodes)), uintptr(unsafe.Pointer(numNodes)), 0, 0, 0)
 	runtime.KeepAlive(nodes)
 	runtime.KeepAlive(numNodes)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphGetNodes, rc)
 		return
 	}
@@ -21074,18 +19954,14 @@ func GraphGetRootNodes(hGraph Graph, rootNodes *GraphNode, numRootNodes *uint64)
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(rootNodes)))
-	frame.Int(uintptr(unsafe.Pointer(numRootNodes)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraph), uintptr(unsafe.Pointer(rootNodes)), uintptr(unsafe.Pointer(numRootNodes)), 0, 0, 0)
 	runtime.KeepAlive(rootNodes)
 	runtime.KeepAlive(numRootNodes)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphGetRootNodes, rc)
 		return
 	}
@@ -21136,22 +20012,16 @@ func GraphGetEdges(hGraph Graph, from *GraphNode, to *GraphNode, edgeData *Graph
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(from)))
-	frame.Int(uintptr(unsafe.Pointer(to)))
-	frame.Int(uintptr(unsafe.Pointer(edgeData)))
-	frame.Int(uintptr(unsafe.Pointer(numEdges)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(numEdges)), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(numEdges)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphGetEdges, rc)
 		return
 	}
@@ -21199,20 +20069,15 @@ func GraphNodeGetDependencies(hNode GraphNode, dependencies *GraphNode, edgeData
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(dependencies)))
-	frame.Int(uintptr(unsafe.Pointer(edgeData)))
-	frame.Int(uintptr(unsafe.Pointer(numDependencies)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(numDependencies)), 0, 0)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(numDependencies)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphNodeGetDependencies, rc)
 		return
 	}
@@ -21261,20 +20126,15 @@ func GraphNodeGetDependentNodes(hNode GraphNode, dependentNodes *GraphNode, edge
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(dependentNodes)))
-	frame.Int(uintptr(unsafe.Pointer(edgeData)))
-	frame.Int(uintptr(unsafe.Pointer(numDependentNodes)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(dependentNodes)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(numDependentNodes)), 0, 0)
 	runtime.KeepAlive(dependentNodes)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(numDependentNodes)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphNodeGetDependentNodes, rc)
 		return
 	}
@@ -21315,21 +20175,15 @@ func GraphAddDependencies(hGraph Graph, from *GraphNode, to *GraphNode, edgeData
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(from)))
-	frame.Int(uintptr(unsafe.Pointer(to)))
-	frame.Int(uintptr(unsafe.Pointer(edgeData)))
-	frame.Int(uintptr(numDependencies))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddDependencies, rc)
 		return
 	}
@@ -21377,21 +20231,15 @@ func GraphRemoveDependencies(hGraph Graph, from *GraphNode, to *GraphNode, edgeD
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(from)))
-	frame.Int(uintptr(unsafe.Pointer(to)))
-	frame.Int(uintptr(unsafe.Pointer(edgeData)))
-	frame.Int(uintptr(numDependencies))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphRemoveDependencies, rc)
 		return
 	}
@@ -21429,14 +20277,12 @@ func GraphDestroyNode(hNode GraphNode) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphDestroyNode, rc)
 		return
 	}
@@ -21519,17 +20365,13 @@ func GraphInstantiateWithFlags(hGraph Graph, flags uint64) (phGraphExec GraphExe
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phGraphExec)))
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphExec)), uintptr(hGraph), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&phGraphExec)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphInstantiateWithFlags, rc)
 		return
 	}
@@ -21646,18 +20488,14 @@ func GraphInstantiateWithParams(hGraph Graph, instantiateParams *GraphInstantiat
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phGraphExec)))
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(instantiateParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphExec)), uintptr(hGraph), uintptr(unsafe.Pointer(instantiateParams)), 0, 0, 0)
 	runtime.KeepAlive(&phGraphExec)
 	runtime.KeepAlive(instantiateParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphInstantiateWithParams, rc)
 		return
 	}
@@ -21690,16 +20528,13 @@ func GraphExecGetFlags(hGraphExec GraphExec) (flags uint64, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(unsafe.Pointer(&flags)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecGetFlags, rc)
 		return
 	}
@@ -21767,17 +20602,13 @@ func GraphExecKernelNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodePar
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecKernelNodeSetParams, rc)
 		return
 	}
@@ -21835,18 +20666,13 @@ func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, hNode GraphNode, copyPar
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(copyParams)))
-	frame.Int(uintptr(ctx))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(copyParams)), uintptr(ctx), 0, 0)
 	runtime.KeepAlive(copyParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecMemcpyNodeSetParams, rc)
 		return
 	}
@@ -21908,18 +20734,13 @@ func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, hNode GraphNode, memsetP
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(memsetParams)))
-	frame.Int(uintptr(ctx))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(memsetParams)), uintptr(ctx), 0, 0)
 	runtime.KeepAlive(memsetParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecMemsetNodeSetParams, rc)
 		return
 	}
@@ -21968,17 +20789,13 @@ func GraphExecHostNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParam
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecHostNodeSetParams, rc)
 		return
 	}
@@ -22033,16 +20850,12 @@ func GraphExecChildGraphNodeSetParams(hGraphExec GraphExec, hNode GraphNode, chi
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(childGraph))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(childGraph), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecChildGraphNodeSetParams, rc)
 		return
 	}
@@ -22094,16 +20907,12 @@ func GraphExecEventRecordNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, eve
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecEventRecordNodeSetEvent, rc)
 		return
 	}
@@ -22155,16 +20964,12 @@ func GraphExecEventWaitNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecEventWaitNodeSetEvent, rc)
 		return
 	}
@@ -22219,17 +21024,13 @@ func GraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec GraphExec, hNode 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecExternalSemaphoresSignalNodeSetParams, rc)
 		return
 	}
@@ -22284,17 +21085,13 @@ func GraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec GraphExec, hNode Gr
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecExternalSemaphoresWaitNodeSetParams, rc)
 		return
 	}
@@ -22346,16 +21143,12 @@ func GraphNodeSetEnabled(hGraphExec GraphExec, hNode GraphNode, isEnabled uint32
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(isEnabled))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(isEnabled), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphNodeSetEnabled, rc)
 		return
 	}
@@ -22397,17 +21190,13 @@ func GraphNodeGetEnabled(hGraphExec GraphExec, hNode GraphNode) (isEnabled uint3
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(&isEnabled)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(&isEnabled)), 0, 0, 0)
 	runtime.KeepAlive(&isEnabled)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphNodeGetEnabled, rc)
 		return
 	}
@@ -22444,15 +21233,12 @@ func GraphUpload(hGraphExec GraphExec, hStream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hStream), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphUpload, rc)
 		return
 	}
@@ -22493,15 +21279,12 @@ func GraphLaunch(hGraphExec GraphExec, hStream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hStream), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphLaunch, rc)
 		return
 	}
@@ -22537,14 +21320,12 @@ func GraphExecDestroy(hGraphExec GraphExec) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecDestroy, rc)
 		return
 	}
@@ -22575,14 +21356,12 @@ func GraphDestroy(hGraph Graph) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraph))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraph), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphDestroy, rc)
 		return
 	}
@@ -22685,17 +21464,13 @@ func GraphExecUpdate(hGraphExec GraphExec, hGraph Graph, resultInfo *GraphExecUp
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(resultInfo)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hGraph), uintptr(unsafe.Pointer(resultInfo)), 0, 0, 0)
 	runtime.KeepAlive(resultInfo)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecUpdate, rc)
 		return
 	}
@@ -22727,15 +21502,12 @@ func GraphKernelNodeCopyAttributes(dst GraphNode, src GraphNode) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dst))
-	frame.Int(uintptr(src))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dst), uintptr(src), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphKernelNodeCopyAttributes, rc)
 		return
 	}
@@ -22767,17 +21539,13 @@ func GraphKernelNodeGetAttribute(hNode GraphNode, attr KernelNodeAttrID) (value_
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(&value_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(&value_out)), 0, 0, 0)
 	runtime.KeepAlive(&value_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphKernelNodeGetAttribute, rc)
 		return
 	}
@@ -22809,17 +21577,13 @@ func GraphKernelNodeSetAttribute(hNode GraphNode, attr KernelNodeAttrID, value *
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphKernelNodeSetAttribute, rc)
 		return
 	}
@@ -22850,17 +21614,13 @@ func GraphDebugDotPrint(hGraph Graph, path string, flags uint32) (err error) {
 		return
 	}
 	pathC := ffi.CString(path)
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(pathC)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraph), uintptr(unsafe.Pointer(pathC)), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(pathC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphDebugDotPrint, rc)
 		return
 	}
@@ -22919,8 +21679,9 @@ func UserObjectCreate(destroy func(), initialRefcount uint32, flags uint32) (obj
 	frame.Int(uintptr(initialRefcount))
 	frame.Int(uintptr(flags))
 	ffi.Call(fnPtr, frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(object_outP)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		hdl.Delete()
 		err = ferr
 		return
@@ -22964,15 +21725,12 @@ func UserObjectRetain(object UserObject, count uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(object))
-	frame.Int(uintptr(count))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(object), uintptr(count), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errUserObjectRetain, rc)
 		return
 	}
@@ -23012,15 +21770,12 @@ func UserObjectRelease(object UserObject, count uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(object))
-	frame.Int(uintptr(count))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(object), uintptr(count), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errUserObjectRelease, rc)
 		return
 	}
@@ -23061,17 +21816,12 @@ func GraphRetainUserObject(graph Graph, object UserObject, count uint32, flags u
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(object))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(object), uintptr(count), uintptr(flags), 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphRetainUserObject, rc)
 		return
 	}
@@ -23108,16 +21858,12 @@ func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) (err e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(object))
-	frame.Int(uintptr(count))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(object), uintptr(count), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphReleaseUserObject, rc)
 		return
 	}
@@ -23171,23 +21917,16 @@ func GraphAddNode(hGraph Graph, dependencies *GraphNode, dependencyData *GraphEd
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phGraphNode)))
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(dependencies)))
-	frame.Int(uintptr(unsafe.Pointer(dependencyData)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)))
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddNode, rc)
 		return
 	}
@@ -23224,16 +21963,13 @@ func GraphNodeSetParams(hNode GraphNode, nodeParams *GraphNodeParams) (err error
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphNodeSetParams, rc)
 		return
 	}
@@ -23291,17 +22027,13 @@ func GraphExecNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *G
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecNodeSetParams, rc)
 		return
 	}
@@ -23343,19 +22075,13 @@ func GraphConditionalHandleCreate(hGraph Graph, ctx Context, defaultLaunchValue 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pHandle_out)))
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(ctx))
-	frame.Int(uintptr(defaultLaunchValue))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pHandle_out)), uintptr(hGraph), uintptr(ctx), uintptr(defaultLaunchValue), uintptr(flags), 0)
 	runtime.KeepAlive(&pHandle_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphConditionalHandleCreate, rc)
 		return
 	}
@@ -23396,18 +22122,13 @@ func OccupancyMaxActiveBlocksPerMultiprocessor(func_ Function, blockSize int32, 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&numBlocks)))
-	frame.Int(uintptr(func_))
-	frame.Int(uintptr(blockSize))
-	frame.Int(uintptr(dynamicSMemSize))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numBlocks)), uintptr(func_), uintptr(blockSize), uintptr(dynamicSMemSize), 0, 0)
 	runtime.KeepAlive(&numBlocks)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errOccupancyMaxActiveBlocksPerMultiprocessor, rc)
 		return
 	}
@@ -23465,19 +22186,13 @@ func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ Function, blockSiz
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&numBlocks)))
-	frame.Int(uintptr(func_))
-	frame.Int(uintptr(blockSize))
-	frame.Int(uintptr(dynamicSMemSize))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numBlocks)), uintptr(func_), uintptr(blockSize), uintptr(dynamicSMemSize), uintptr(flags), 0)
 	runtime.KeepAlive(&numBlocks)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, rc)
 		return
 	}
@@ -23558,9 +22273,10 @@ func OccupancyMaxPotentialBlockSize(func_ Function, blockSizeToDynamicSMemSize f
 	frame.Int(uintptr(dynamicSMemSize))
 	frame.Int(uintptr(blockSizeLimit))
 	ffi.Call(fnPtr, frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(minGridSizeP)
 	runtime.KeepAlive(blockSizeP)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -23644,9 +22360,10 @@ func OccupancyMaxPotentialBlockSizeWithFlags(func_ Function, blockSizeToDynamicS
 	frame.Int(uintptr(blockSizeLimit))
 	frame.Int(uintptr(flags))
 	ffi.Call(fnPtr, frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(minGridSizeP)
 	runtime.KeepAlive(blockSizeP)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -23689,18 +22406,13 @@ func OccupancyAvailableDynamicSMemPerBlock(func_ Function, numBlocks int32, bloc
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&dynamicSmemSize)))
-	frame.Int(uintptr(func_))
-	frame.Int(uintptr(numBlocks))
-	frame.Int(uintptr(blockSize))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dynamicSmemSize)), uintptr(func_), uintptr(numBlocks), uintptr(blockSize), 0, 0)
 	runtime.KeepAlive(&dynamicSmemSize)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errOccupancyAvailableDynamicSMemPerBlock, rc)
 		return
 	}
@@ -23754,18 +22466,14 @@ func OccupancyMaxPotentialClusterSize(func_ Function, config *LaunchConfig) (clu
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&clusterSize)))
-	frame.Int(uintptr(func_))
-	frame.Int(uintptr(unsafe.Pointer(config)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&clusterSize)), uintptr(func_), uintptr(unsafe.Pointer(config)), 0, 0, 0)
 	runtime.KeepAlive(&clusterSize)
 	runtime.KeepAlive(config)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errOccupancyMaxPotentialClusterSize, rc)
 		return
 	}
@@ -23821,18 +22529,14 @@ func OccupancyMaxActiveClusters(func_ Function, config *LaunchConfig) (numCluste
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&numClusters)))
-	frame.Int(uintptr(func_))
-	frame.Int(uintptr(unsafe.Pointer(config)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numClusters)), uintptr(func_), uintptr(unsafe.Pointer(config)), 0, 0, 0)
 	runtime.KeepAlive(&numClusters)
 	runtime.KeepAlive(config)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errOccupancyMaxActiveClusters, rc)
 		return
 	}
@@ -23872,16 +22576,12 @@ func TexRefSetArray(hTexRef Texref, hArray Array, flags uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hTexRef))
-	frame.Int(uintptr(hArray))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hTexRef), uintptr(hArray), uintptr(flags), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefSetArray, rc)
 		return
 	}
@@ -23920,16 +22620,12 @@ func TexRefSetMipmappedArray(hTexRef Texref, hMipmappedArray MipmappedArray, fla
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hTexRef))
-	frame.Int(uintptr(hMipmappedArray))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hTexRef), uintptr(hMipmappedArray), uintptr(flags), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefSetMipmappedArray, rc)
 		return
 	}
@@ -23984,18 +22680,13 @@ func TexRefSetAddress(hTexRef Texref, dptr Deviceptr, bytes uint64) (byteOffset 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&byteOffset)))
-	frame.Int(uintptr(hTexRef))
-	frame.Int(uintptr(dptr))
-	frame.Int(uintptr(bytes))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&byteOffset)), uintptr(hTexRef), uintptr(dptr), uintptr(bytes), 0, 0)
 	runtime.KeepAlive(&byteOffset)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefSetAddress, rc)
 		return
 	}
@@ -24059,18 +22750,13 @@ func TexRefSetAddress2D(hTexRef Texref, desc *ArrayDescriptor, dptr Deviceptr, p
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hTexRef))
-	frame.Int(uintptr(unsafe.Pointer(desc)))
-	frame.Int(uintptr(dptr))
-	frame.Int(uintptr(pitch))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hTexRef), uintptr(unsafe.Pointer(desc)), uintptr(dptr), uintptr(pitch), 0, 0)
 	runtime.KeepAlive(desc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefSetAddress2D, rc)
 		return
 	}
@@ -24111,16 +22797,12 @@ func TexRefSetFormat(hTexRef Texref, fmt ArrayFormat, numPackedComponents int32)
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hTexRef))
-	frame.Int(uintptr(fmt))
-	frame.Int(uintptr(numPackedComponents))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hTexRef), uintptr(fmt), uintptr(numPackedComponents), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefSetFormat, rc)
 		return
 	}
@@ -24171,16 +22853,12 @@ func TexRefSetAddressMode(hTexRef Texref, dim int32, am AddressMode) (err error)
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hTexRef))
-	frame.Int(uintptr(dim))
-	frame.Int(uintptr(am))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hTexRef), uintptr(dim), uintptr(am), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefSetAddressMode, rc)
 		return
 	}
@@ -24223,15 +22901,12 @@ func TexRefSetFilterMode(hTexRef Texref, fm FilterMode) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hTexRef))
-	frame.Int(uintptr(fm))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hTexRef), uintptr(fm), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefSetFilterMode, rc)
 		return
 	}
@@ -24274,15 +22949,12 @@ func TexRefSetMipmapFilterMode(hTexRef Texref, fm FilterMode) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hTexRef))
-	frame.Int(uintptr(fm))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hTexRef), uintptr(fm), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefSetMipmapFilterMode, rc)
 		return
 	}
@@ -24324,7 +22996,8 @@ func TexRefSetMipmapLevelBias(hTexRef Texref, bias float32) (err error) {
 	frame.Int(uintptr(hTexRef))
 	frame.Float32(float32(bias))
 	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -24373,7 +23046,8 @@ func TexRefSetMipmapLevelClamp(hTexRef Texref, minMipmapLevelClamp float32, maxM
 	frame.Float32(float32(minMipmapLevelClamp))
 	frame.Float32(float32(maxMipmapLevelClamp))
 	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -24415,15 +23089,12 @@ func TexRefSetMaxAnisotropy(hTexRef Texref, maxAniso uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hTexRef))
-	frame.Int(uintptr(maxAniso))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hTexRef), uintptr(maxAniso), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefSetMaxAnisotropy, rc)
 		return
 	}
@@ -24465,16 +23136,13 @@ func TexRefSetBorderColor(hTexRef Texref, pBorderColor *float32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hTexRef))
-	frame.Int(uintptr(unsafe.Pointer(pBorderColor)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hTexRef), uintptr(unsafe.Pointer(pBorderColor)), 0, 0, 0, 0)
 	runtime.KeepAlive(pBorderColor)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefSetBorderColor, rc)
 		return
 	}
@@ -24525,15 +23193,12 @@ func TexRefSetFlags(hTexRef Texref, flags uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hTexRef))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hTexRef), uintptr(flags), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefSetFlags, rc)
 		return
 	}
@@ -24569,16 +23234,13 @@ func TexRefGetAddress(hTexRef Texref) (pdptr Deviceptr, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pdptr)))
-	frame.Int(uintptr(hTexRef))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pdptr)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&pdptr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefGetAddress, rc)
 		return
 	}
@@ -24614,16 +23276,13 @@ func TexRefGetArray(hTexRef Texref) (phArray Array, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phArray)))
-	frame.Int(uintptr(hTexRef))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phArray)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&phArray)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefGetArray, rc)
 		return
 	}
@@ -24659,16 +23318,13 @@ func TexRefGetMipmappedArray(hTexRef Texref) (phMipmappedArray MipmappedArray, e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phMipmappedArray)))
-	frame.Int(uintptr(hTexRef))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phMipmappedArray)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&phMipmappedArray)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefGetMipmappedArray, rc)
 		return
 	}
@@ -24705,17 +23361,13 @@ func TexRefGetAddressMode(hTexRef Texref, dim int32) (pam AddressMode, err error
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pam)))
-	frame.Int(uintptr(hTexRef))
-	frame.Int(uintptr(dim))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pam)), uintptr(hTexRef), uintptr(dim), 0, 0, 0)
 	runtime.KeepAlive(&pam)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefGetAddressMode, rc)
 		return
 	}
@@ -24750,16 +23402,13 @@ func TexRefGetFilterMode(hTexRef Texref) (pfm FilterMode, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pfm)))
-	frame.Int(uintptr(hTexRef))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pfm)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&pfm)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefGetFilterMode, rc)
 		return
 	}
@@ -24796,18 +23445,14 @@ func TexRefGetFormat(hTexRef Texref) (pFormat ArrayFormat, pNumChannels int32, e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pFormat)))
-	frame.Int(uintptr(unsafe.Pointer(&pNumChannels)))
-	frame.Int(uintptr(hTexRef))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pFormat)), uintptr(unsafe.Pointer(&pNumChannels)), uintptr(hTexRef), 0, 0, 0)
 	runtime.KeepAlive(&pFormat)
 	runtime.KeepAlive(&pNumChannels)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefGetFormat, rc)
 		return
 	}
@@ -24842,16 +23487,13 @@ func TexRefGetMipmapFilterMode(hTexRef Texref) (pfm FilterMode, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pfm)))
-	frame.Int(uintptr(hTexRef))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pfm)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&pfm)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefGetMipmapFilterMode, rc)
 		return
 	}
@@ -24886,16 +23528,13 @@ func TexRefGetMipmapLevelBias(hTexRef Texref) (pbias float32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pbias)))
-	frame.Int(uintptr(hTexRef))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pbias)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&pbias)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefGetMipmapLevelBias, rc)
 		return
 	}
@@ -24931,18 +23570,14 @@ func TexRefGetMipmapLevelClamp(hTexRef Texref) (pminMipmapLevelClamp float32, pm
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pminMipmapLevelClamp)))
-	frame.Int(uintptr(unsafe.Pointer(&pmaxMipmapLevelClamp)))
-	frame.Int(uintptr(hTexRef))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pminMipmapLevelClamp)), uintptr(unsafe.Pointer(&pmaxMipmapLevelClamp)), uintptr(hTexRef), 0, 0, 0)
 	runtime.KeepAlive(&pminMipmapLevelClamp)
 	runtime.KeepAlive(&pmaxMipmapLevelClamp)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefGetMipmapLevelClamp, rc)
 		return
 	}
@@ -24977,16 +23612,13 @@ func TexRefGetMaxAnisotropy(hTexRef Texref) (pmaxAniso int32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pmaxAniso)))
-	frame.Int(uintptr(hTexRef))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pmaxAniso)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&pmaxAniso)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefGetMaxAnisotropy, rc)
 		return
 	}
@@ -25024,16 +23656,13 @@ func TexRefGetBorderColor(hTexRef Texref) (pBorderColor float32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pBorderColor)))
-	frame.Int(uintptr(hTexRef))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pBorderColor)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&pBorderColor)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefGetBorderColor, rc)
 		return
 	}
@@ -25067,16 +23696,13 @@ func TexRefGetFlags(hTexRef Texref) (pFlags uint32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pFlags)))
-	frame.Int(uintptr(hTexRef))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pFlags)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&pFlags)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefGetFlags, rc)
 		return
 	}
@@ -25110,15 +23736,13 @@ func TexRefCreate() (pTexRef Texref, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pTexRef)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pTexRef)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pTexRef)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefCreate, rc)
 		return
 	}
@@ -25147,14 +23771,12 @@ func TexRefDestroy(hTexRef Texref) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hTexRef))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hTexRef), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexRefDestroy, rc)
 		return
 	}
@@ -25191,16 +23813,12 @@ func SurfRefSetArray(hSurfRef Surfref, hArray Array, flags uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hSurfRef))
-	frame.Int(uintptr(hArray))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hSurfRef), uintptr(hArray), uintptr(flags), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errSurfRefSetArray, rc)
 		return
 	}
@@ -25232,16 +23850,13 @@ func SurfRefGetArray(hSurfRef Surfref) (phArray Array, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phArray)))
-	frame.Int(uintptr(hSurfRef))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phArray)), uintptr(hSurfRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&phArray)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errSurfRefGetArray, rc)
 		return
 	}
@@ -25469,21 +24084,16 @@ func TexObjectCreate(pResDesc *ResourceDesc, pTexDesc *TextureDesc, pResViewDesc
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pTexObject)))
-	frame.Int(uintptr(unsafe.Pointer(pResDesc)))
-	frame.Int(uintptr(unsafe.Pointer(pTexDesc)))
-	frame.Int(uintptr(unsafe.Pointer(pResViewDesc)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pTexObject)), uintptr(unsafe.Pointer(pResDesc)), uintptr(unsafe.Pointer(pTexDesc)), uintptr(unsafe.Pointer(pResViewDesc)), 0, 0)
 	runtime.KeepAlive(&pTexObject)
 	runtime.KeepAlive(pResDesc)
 	runtime.KeepAlive(pTexDesc)
 	runtime.KeepAlive(pResViewDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexObjectCreate, rc)
 		return
 	}
@@ -25514,14 +24124,12 @@ func TexObjectDestroy(texObject TexObject) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(texObject))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(texObject), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexObjectDestroy, rc)
 		return
 	}
@@ -25553,16 +24161,13 @@ func TexObjectGetResourceDesc(texObject TexObject) (pResDesc ResourceDesc, err e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pResDesc)))
-	frame.Int(uintptr(texObject))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pResDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexObjectGetResourceDesc, rc)
 		return
 	}
@@ -25594,16 +24199,13 @@ func TexObjectGetTextureDesc(texObject TexObject) (pTexDesc TextureDesc, err err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pTexDesc)))
-	frame.Int(uintptr(texObject))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pTexDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pTexDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexObjectGetTextureDesc, rc)
 		return
 	}
@@ -25636,16 +24238,13 @@ func TexObjectGetResourceViewDesc(texObject TexObject) (pResViewDesc ResourceVie
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pResViewDesc)))
-	frame.Int(uintptr(texObject))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pResViewDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResViewDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTexObjectGetResourceViewDesc, rc)
 		return
 	}
@@ -25684,17 +24283,14 @@ func SurfObjectCreate(pResDesc *ResourceDesc) (pSurfObject SurfObject, err error
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pSurfObject)))
-	frame.Int(uintptr(unsafe.Pointer(pResDesc)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pSurfObject)), uintptr(unsafe.Pointer(pResDesc)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pSurfObject)
 	runtime.KeepAlive(pResDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errSurfObjectCreate, rc)
 		return
 	}
@@ -25725,14 +24321,12 @@ func SurfObjectDestroy(surfObject SurfObject) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(surfObject))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(surfObject), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errSurfObjectDestroy, rc)
 		return
 	}
@@ -25764,16 +24358,13 @@ func SurfObjectGetResourceDesc(surfObject SurfObject) (pResDesc ResourceDesc, er
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pResDesc)))
-	frame.Int(uintptr(surfObject))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pResDesc)), uintptr(surfObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errSurfObjectGetResourceDesc, rc)
 		return
 	}
@@ -25967,13 +24558,14 @@ func TensorMapEncodeTiled(tensorDataType TensorMapDataType, tensorRank uint32, g
 	frame.Int(uintptr(l2Promotion))
 	frame.Int(uintptr(oobFill))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&tensorMapBuf)
 	runtime.KeepAlive(globalAddress)
 	runtime.KeepAlive(globalDim)
 	runtime.KeepAlive(globalStrides)
 	runtime.KeepAlive(boxDim)
 	runtime.KeepAlive(elementStrides)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -26191,6 +24783,7 @@ func TensorMapEncodeIm2col(tensorDataType TensorMapDataType, tensorRank uint32, 
 	frame.Int(uintptr(l2Promotion))
 	frame.Int(uintptr(oobFill))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&tensorMapBuf)
 	runtime.KeepAlive(globalAddress)
 	runtime.KeepAlive(globalDim)
@@ -26198,7 +24791,7 @@ func TensorMapEncodeIm2col(tensorDataType TensorMapDataType, tensorRank uint32, 
 	runtime.KeepAlive(pixelBoxLowerCorner)
 	runtime.KeepAlive(pixelBoxUpperCorner)
 	runtime.KeepAlive(elementStrides)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -26416,12 +25009,13 @@ func TensorMapEncodeIm2colWide(tensorDataType TensorMapDataType, tensorRank uint
 	frame.Int(uintptr(l2Promotion))
 	frame.Int(uintptr(oobFill))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&tensorMapBuf)
 	runtime.KeepAlive(globalAddress)
 	runtime.KeepAlive(globalDim)
 	runtime.KeepAlive(globalStrides)
 	runtime.KeepAlive(elementStrides)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -26464,17 +25058,14 @@ func TensorMapReplaceAddress(tensorMap *TensorMap, globalAddress unsafe.Pointer)
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(tensorMap)))
-	frame.Int(uintptr(unsafe.Pointer(globalAddress)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(tensorMap)), uintptr(unsafe.Pointer(globalAddress)), 0, 0, 0, 0)
 	runtime.KeepAlive(tensorMap)
 	runtime.KeepAlive(globalAddress)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errTensorMapReplaceAddress, rc)
 		return
 	}
@@ -26515,17 +25106,13 @@ func DeviceCanAccessPeer(dev Device, peerDev Device) (canAccessPeer int32, err e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&canAccessPeer)))
-	frame.Int(uintptr(dev))
-	frame.Int(uintptr(peerDev))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&canAccessPeer)), uintptr(dev), uintptr(peerDev), 0, 0, 0)
 	runtime.KeepAlive(&canAccessPeer)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceCanAccessPeer, rc)
 		return
 	}
@@ -26589,15 +25176,12 @@ func CtxEnablePeerAccess(peerContext Context, flags uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(peerContext))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(peerContext), uintptr(flags), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxEnablePeerAccess, rc)
 		return
 	}
@@ -26635,14 +25219,12 @@ func CtxDisablePeerAccess(peerContext Context) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(peerContext))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(peerContext), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxDisablePeerAccess, rc)
 		return
 	}
@@ -26697,18 +25279,13 @@ func DeviceGetP2PAttribute(attrib DeviceP2PAttribute, srcDevice Device, dstDevic
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&value)))
-	frame.Int(uintptr(attrib))
-	frame.Int(uintptr(srcDevice))
-	frame.Int(uintptr(dstDevice))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&value)), uintptr(attrib), uintptr(srcDevice), uintptr(dstDevice), 0, 0)
 	runtime.KeepAlive(&value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetP2PAttribute, rc)
 		return
 	}
@@ -26754,20 +25331,14 @@ func DeviceGetP2PAtomicCapabilities(operations *AtomicOperation, count uint32, s
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&capabilities)))
-	frame.Int(uintptr(unsafe.Pointer(operations)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(srcDevice))
-	frame.Int(uintptr(dstDevice))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&capabilities)), uintptr(unsafe.Pointer(operations)), uintptr(count), uintptr(srcDevice), uintptr(dstDevice), 0)
 	runtime.KeepAlive(&capabilities)
 	runtime.KeepAlive(operations)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetP2PAtomicCapabilities, rc)
 		return
 	}
@@ -26808,14 +25379,12 @@ func GraphicsUnregisterResource(resource GraphicsResource) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(resource))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(resource), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphicsUnregisterResource, rc)
 		return
 	}
@@ -26867,18 +25436,13 @@ func GraphicsSubResourceGetMappedArray(resource GraphicsResource, arrayIndex uin
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pArray)))
-	frame.Int(uintptr(resource))
-	frame.Int(uintptr(arrayIndex))
-	frame.Int(uintptr(mipLevel))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pArray)), uintptr(resource), uintptr(arrayIndex), uintptr(mipLevel), 0, 0)
 	runtime.KeepAlive(&pArray)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphicsSubResourceGetMappedArray, rc)
 		return
 	}
@@ -26920,16 +25484,13 @@ func GraphicsResourceGetMappedMipmappedArray(resource GraphicsResource) (pMipmap
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pMipmappedArray)))
-	frame.Int(uintptr(resource))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pMipmappedArray)), uintptr(resource), 0, 0, 0, 0)
 	runtime.KeepAlive(&pMipmappedArray)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphicsResourceGetMappedMipmappedArray, rc)
 		return
 	}
@@ -26974,18 +25535,14 @@ func GraphicsResourceGetMappedPointer(resource GraphicsResource) (pDevPtr Device
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pDevPtr)))
-	frame.Int(uintptr(unsafe.Pointer(&pSize)))
-	frame.Int(uintptr(resource))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pDevPtr)), uintptr(unsafe.Pointer(&pSize)), uintptr(resource), 0, 0, 0)
 	runtime.KeepAlive(&pDevPtr)
 	runtime.KeepAlive(&pSize)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphicsResourceGetMappedPointer, rc)
 		return
 	}
@@ -27037,15 +25594,12 @@ func GraphicsResourceSetMapFlags(resource GraphicsResource, flags uint32) (err e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(resource))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(resource), uintptr(flags), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphicsResourceSetMapFlags, rc)
 		return
 	}
@@ -27096,17 +25650,13 @@ func GraphicsMapResources(count uint32, resources *GraphicsResource, hStream Str
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(unsafe.Pointer(resources)))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(hStream), 0, 0, 0)
 	runtime.KeepAlive(resources)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphicsMapResources, rc)
 		return
 	}
@@ -27153,17 +25703,13 @@ func GraphicsUnmapResources(count uint32, resources *GraphicsResource, hStream S
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(unsafe.Pointer(resources)))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(hStream), 0, 0, 0)
 	runtime.KeepAlive(resources)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGraphicsUnmapResources, rc)
 		return
 	}
@@ -27241,21 +25787,15 @@ func GetProcAddress(symbol string, cudaVersion int32, flags uint64) (pfn unsafe.
 		return
 	}
 	symbolC := ffi.CString(symbol)
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(symbolC)))
-	frame.Int(uintptr(unsafe.Pointer(&pfn)))
-	frame.Int(uintptr(cudaVersion))
-	frame.Int(uintptr(flags))
-	frame.Int(uintptr(unsafe.Pointer(&symbolStatus)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(symbolC)), uintptr(unsafe.Pointer(&pfn)), uintptr(cudaVersion), uintptr(flags), uintptr(unsafe.Pointer(&symbolStatus)), 0)
 	runtime.KeepAlive(symbolC)
 	runtime.KeepAlive(&pfn)
 	runtime.KeepAlive(&symbolStatus)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGetProcAddress, rc)
 		return
 	}
@@ -27336,18 +25876,14 @@ func CoredumpGetAttribute(attrib CoredumpSettings, value unsafe.Pointer, size *u
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(attrib))
-	frame.Int(uintptr(unsafe.Pointer(value)))
-	frame.Int(uintptr(unsafe.Pointer(size)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(attrib), uintptr(unsafe.Pointer(value)), uintptr(unsafe.Pointer(size)), 0, 0, 0)
 	runtime.KeepAlive(value)
 	runtime.KeepAlive(size)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCoredumpGetAttribute, rc)
 		return
 	}
@@ -27422,18 +25958,14 @@ func CoredumpGetAttributeGlobal(attrib CoredumpSettings, value unsafe.Pointer, s
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(attrib))
-	frame.Int(uintptr(unsafe.Pointer(value)))
-	frame.Int(uintptr(unsafe.Pointer(size)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(attrib), uintptr(unsafe.Pointer(value)), uintptr(unsafe.Pointer(size)), 0, 0, 0)
 	runtime.KeepAlive(value)
 	runtime.KeepAlive(size)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCoredumpGetAttributeGlobal, rc)
 		return
 	}
@@ -27521,18 +26053,14 @@ func CoredumpSetAttribute(attrib CoredumpSettings, value unsafe.Pointer, size *u
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(attrib))
-	frame.Int(uintptr(unsafe.Pointer(value)))
-	frame.Int(uintptr(unsafe.Pointer(size)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(attrib), uintptr(unsafe.Pointer(value)), uintptr(unsafe.Pointer(size)), 0, 0, 0)
 	runtime.KeepAlive(value)
 	runtime.KeepAlive(size)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCoredumpSetAttribute, rc)
 		return
 	}
@@ -27617,18 +26145,14 @@ func CoredumpSetAttributeGlobal(attrib CoredumpSettings, value unsafe.Pointer, s
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(attrib))
-	frame.Int(uintptr(unsafe.Pointer(value)))
-	frame.Int(uintptr(unsafe.Pointer(size)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(attrib), uintptr(unsafe.Pointer(value)), uintptr(unsafe.Pointer(size)), 0, 0, 0)
 	runtime.KeepAlive(value)
 	runtime.KeepAlive(size)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCoredumpSetAttributeGlobal, rc)
 		return
 	}
@@ -27644,17 +26168,14 @@ func GetExportTable(ppExportTable *unsafe.Pointer, pExportTableId *Uuid) (err er
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(ppExportTable)))
-	frame.Int(uintptr(unsafe.Pointer(pExportTableId)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(ppExportTable)), uintptr(unsafe.Pointer(pExportTableId)), 0, 0, 0, 0)
 	runtime.KeepAlive(ppExportTable)
 	runtime.KeepAlive(pExportTableId)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGetExportTable, rc)
 		return
 	}
@@ -27710,18 +26231,13 @@ func GreenCtxCreate(desc DevResourceDesc, dev Device, flags uint32) (phCtx Green
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phCtx)))
-	frame.Int(uintptr(desc))
-	frame.Int(uintptr(dev))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phCtx)), uintptr(desc), uintptr(dev), uintptr(flags), 0, 0)
 	runtime.KeepAlive(&phCtx)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGreenCtxCreate, rc)
 		return
 	}
@@ -27758,14 +26274,12 @@ func GreenCtxDestroy(hCtx GreenCtx) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hCtx))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hCtx), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGreenCtxDestroy, rc)
 		return
 	}
@@ -27803,16 +26317,13 @@ func CtxFromGreenCtx(hCtx GreenCtx) (pContext Context, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pContext)))
-	frame.Int(uintptr(hCtx))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pContext)), uintptr(hCtx), 0, 0, 0, 0)
 	runtime.KeepAlive(&pContext)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxFromGreenCtx, rc)
 		return
 	}
@@ -27848,17 +26359,13 @@ func DeviceGetDevResource(device Device, type_ DevResourceType) (resource DevRes
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(device))
-	frame.Int(uintptr(unsafe.Pointer(&resource)))
-	frame.Int(uintptr(type_))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(unsafe.Pointer(&resource)), uintptr(type_), 0, 0, 0)
 	runtime.KeepAlive(&resource)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetDevResource, rc)
 		return
 	}
@@ -27893,17 +26400,13 @@ func CtxGetDevResource(hCtx Context, type_ DevResourceType) (resource DevResourc
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hCtx))
-	frame.Int(uintptr(unsafe.Pointer(&resource)))
-	frame.Int(uintptr(type_))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hCtx), uintptr(unsafe.Pointer(&resource)), uintptr(type_), 0, 0, 0)
 	runtime.KeepAlive(&resource)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxGetDevResource, rc)
 		return
 	}
@@ -27935,17 +26438,13 @@ func GreenCtxGetDevResource(hCtx GreenCtx, type_ DevResourceType) (resource DevR
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hCtx))
-	frame.Int(uintptr(unsafe.Pointer(&resource)))
-	frame.Int(uintptr(type_))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hCtx), uintptr(unsafe.Pointer(&resource)), uintptr(type_), 0, 0, 0)
 	runtime.KeepAlive(&resource)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGreenCtxGetDevResource, rc)
 		return
 	}
@@ -28021,23 +26520,16 @@ func DevSmResourceSplitByCount(result *DevResource, nbGroups *uint32, input *Dev
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(result)))
-	frame.Int(uintptr(unsafe.Pointer(nbGroups)))
-	frame.Int(uintptr(unsafe.Pointer(input)))
-	frame.Int(uintptr(unsafe.Pointer(remaining)))
-	frame.Int(uintptr(useFlags))
-	frame.Int(uintptr(minCount))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(result)), uintptr(unsafe.Pointer(nbGroups)), uintptr(unsafe.Pointer(input)), uintptr(unsafe.Pointer(remaining)), uintptr(useFlags), uintptr(minCount))
 	runtime.KeepAlive(result)
 	runtime.KeepAlive(nbGroups)
 	runtime.KeepAlive(input)
 	runtime.KeepAlive(remaining)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDevSmResourceSplitByCount, rc)
 		return
 	}
@@ -28083,18 +26575,14 @@ func DevResourceGenerateDesc(resources *DevResource, nbResources uint32) (phDesc
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phDesc)))
-	frame.Int(uintptr(unsafe.Pointer(resources)))
-	frame.Int(uintptr(nbResources))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phDesc)), uintptr(unsafe.Pointer(resources)), uintptr(nbResources), 0, 0, 0)
 	runtime.KeepAlive(&phDesc)
 	runtime.KeepAlive(resources)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDevResourceGenerateDesc, rc)
 		return
 	}
@@ -28138,15 +26626,12 @@ func GreenCtxRecordEvent(hCtx GreenCtx, hEvent Event) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hCtx))
-	frame.Int(uintptr(hEvent))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hCtx), uintptr(hEvent), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGreenCtxRecordEvent, rc)
 		return
 	}
@@ -28191,15 +26676,12 @@ func GreenCtxWaitEvent(hCtx GreenCtx, hEvent Event) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hCtx))
-	frame.Int(uintptr(hEvent))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hCtx), uintptr(hEvent), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGreenCtxWaitEvent, rc)
 		return
 	}
@@ -28263,16 +26745,13 @@ func StreamGetGreenCtx(hStream Stream) (phCtx GreenCtx, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(unsafe.Pointer(&phCtx)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&phCtx)), 0, 0, 0, 0)
 	runtime.KeepAlive(&phCtx)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errStreamGetGreenCtx, rc)
 		return
 	}
@@ -28340,18 +26819,13 @@ func GreenCtxStreamCreate(greenCtx GreenCtx, flags uint32, priority int32) (phSt
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&phStream)))
-	frame.Int(uintptr(greenCtx))
-	frame.Int(uintptr(flags))
-	frame.Int(uintptr(priority))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phStream)), uintptr(greenCtx), uintptr(flags), uintptr(priority), 0, 0)
 	runtime.KeepAlive(&phStream)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGreenCtxStreamCreate, rc)
 		return
 	}
@@ -28388,16 +26862,13 @@ func GreenCtxGetId(greenCtx GreenCtx) (greenCtxId uint64, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(greenCtx))
-	frame.Int(uintptr(unsafe.Pointer(&greenCtxId)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(greenCtx), uintptr(unsafe.Pointer(&greenCtxId)), 0, 0, 0, 0)
 	runtime.KeepAlive(&greenCtxId)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGreenCtxGetId, rc)
 		return
 	}
@@ -28429,8 +26900,9 @@ func LogsRegisterCallback(callbackFunc func(logLevel LogLevel, message *byte, le
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(unsafe.Pointer(callback_outP)))
 	ffi.Call(fnPtr, frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(callback_outP)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		hdl.Delete()
 		err = ferr
 		return
@@ -28461,14 +26933,12 @@ func LogsUnregisterCallback(callback LogsCallbackHandle) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(callback))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(callback), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errLogsUnregisterCallback, rc)
 		return
 	}
@@ -28492,16 +26962,13 @@ func LogsCurrent(flags uint32) (iterator_out LogIterator, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&iterator_out)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&iterator_out)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&iterator_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errLogsCurrent, rc)
 		return
 	}
@@ -28537,18 +27004,14 @@ func LogsDumpToFile(iterator *LogIterator, pathToFile string, flags uint32) (err
 		return
 	}
 	pathToFileC := ffi.CString(pathToFile)
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(iterator)))
-	frame.Int(uintptr(unsafe.Pointer(pathToFileC)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(iterator)), uintptr(unsafe.Pointer(pathToFileC)), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(iterator)
 	runtime.KeepAlive(pathToFileC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errLogsDumpToFile, rc)
 		return
 	}
@@ -28595,20 +27058,15 @@ func LogsDumpToMemory(iterator *LogIterator, buffer *byte, size *uint64, flags u
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(iterator)))
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
-	frame.Int(uintptr(unsafe.Pointer(size)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(iterator)), uintptr(unsafe.Pointer(buffer)), uintptr(unsafe.Pointer(size)), uintptr(flags), 0, 0)
 	runtime.KeepAlive(iterator)
 	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(size)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errLogsDumpToMemory, rc)
 		return
 	}
@@ -28636,16 +27094,13 @@ func CheckpointProcessGetRestoreThreadId(pid int32) (tid int32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(pid))
-	frame.Int(uintptr(unsafe.Pointer(&tid)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(pid), uintptr(unsafe.Pointer(&tid)), 0, 0, 0, 0)
 	runtime.KeepAlive(&tid)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCheckpointProcessGetRestoreThreadId, rc)
 		return
 	}
@@ -28672,16 +27127,13 @@ func CheckpointProcessGetState(pid int32) (state ProcessState, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(pid))
-	frame.Int(uintptr(unsafe.Pointer(&state)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(pid), uintptr(unsafe.Pointer(&state)), 0, 0, 0, 0)
 	runtime.KeepAlive(&state)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCheckpointProcessGetState, rc)
 		return
 	}
@@ -28716,16 +27168,13 @@ func CheckpointProcessLock(pid int32, args *CheckpointLockArgs) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(pid))
-	frame.Int(uintptr(unsafe.Pointer(args)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(pid), uintptr(unsafe.Pointer(args)), 0, 0, 0, 0)
 	runtime.KeepAlive(args)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCheckpointProcessLock, rc)
 		return
 	}
@@ -28758,16 +27207,13 @@ func CheckpointProcessCheckpoint(pid int32, args *CheckpointCheckpointArgs) (err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(pid))
-	frame.Int(uintptr(unsafe.Pointer(args)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(pid), uintptr(unsafe.Pointer(args)), 0, 0, 0, 0)
 	runtime.KeepAlive(args)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCheckpointProcessCheckpoint, rc)
 		return
 	}
@@ -28809,16 +27255,13 @@ func CheckpointProcessRestore(pid int32, args *CheckpointRestoreArgs) (err error
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(pid))
-	frame.Int(uintptr(unsafe.Pointer(args)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(pid), uintptr(unsafe.Pointer(args)), 0, 0, 0, 0)
 	runtime.KeepAlive(args)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCheckpointProcessRestore, rc)
 		return
 	}
@@ -28849,16 +27292,13 @@ func CheckpointProcessUnlock(pid int32, args *CheckpointUnlockArgs) (err error) 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(pid))
-	frame.Int(uintptr(unsafe.Pointer(args)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(pid), uintptr(unsafe.Pointer(args)), 0, 0, 0, 0)
 	runtime.KeepAlive(args)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCheckpointProcessUnlock, rc)
 		return
 	}

@@ -47,13 +47,12 @@ func DeviceReset() (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceReset, rc)
 		return
 	}
@@ -86,13 +85,12 @@ func DeviceSynchronize() (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceSynchronize, rc)
 		return
 	}
@@ -189,15 +187,12 @@ func DeviceSetLimit(limit Limit, value uint64) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(limit))
-	frame.Int(uintptr(value))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(limit), uintptr(value), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceSetLimit, rc)
 		return
 	}
@@ -244,16 +239,13 @@ func DeviceGetLimit(limit Limit) (pValue uint64, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pValue)))
-	frame.Int(uintptr(limit))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pValue)), uintptr(limit), 0, 0, 0, 0)
 	runtime.KeepAlive(&pValue)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetLimit, rc)
 		return
 	}
@@ -286,18 +278,14 @@ func DeviceGetTexture1DLinearMaxWidth(fmtDesc *ChannelFormatDesc, device int32) 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&maxWidthInElements)))
-	frame.Int(uintptr(unsafe.Pointer(fmtDesc)))
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&maxWidthInElements)), uintptr(unsafe.Pointer(fmtDesc)), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&maxWidthInElements)
 	runtime.KeepAlive(fmtDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetTexture1DLinearMaxWidth, rc)
 		return
 	}
@@ -341,15 +329,13 @@ func DeviceGetCacheConfig() (pCacheConfig FuncCache, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pCacheConfig)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pCacheConfig)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pCacheConfig)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetCacheConfig, rc)
 		return
 	}
@@ -399,17 +385,14 @@ func DeviceGetStreamPriorityRange() (leastPriority int32, greatestPriority int32
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&leastPriority)))
-	frame.Int(uintptr(unsafe.Pointer(&greatestPriority)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&leastPriority)), uintptr(unsafe.Pointer(&greatestPriority)), 0, 0, 0, 0)
 	runtime.KeepAlive(&leastPriority)
 	runtime.KeepAlive(&greatestPriority)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetStreamPriorityRange, rc)
 		return
 	}
@@ -464,14 +447,12 @@ func DeviceSetCacheConfig(cacheConfig FuncCache) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(cacheConfig))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(cacheConfig), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceSetCacheConfig, rc)
 		return
 	}
@@ -511,17 +492,14 @@ func DeviceGetByPCIBusId(pciBusId string) (device int32, err error) {
 		return
 	}
 	pciBusIdC := ffi.CString(pciBusId)
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&device)))
-	frame.Int(uintptr(unsafe.Pointer(pciBusIdC)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&device)), uintptr(unsafe.Pointer(pciBusIdC)), 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
 	runtime.KeepAlive(pciBusIdC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetByPCIBusId, rc)
 		return
 	}
@@ -562,17 +540,13 @@ func DeviceGetPCIBusId(device int32) (pciBusId string, err error) {
 		return
 	}
 	var pciBusIdBuf [256]byte
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pciBusIdBuf[0])))
-	frame.Int(256)
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pciBusIdBuf[0])), 256, uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&pciBusIdBuf)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetPCIBusId, rc)
 		return
 	}
@@ -637,16 +611,13 @@ func IpcGetEventHandle(event Event) (handle IpcEventHandle, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&handle)))
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&handle)), uintptr(event), 0, 0, 0, 0)
 	runtime.KeepAlive(&handle)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errIpcGetEventHandle, rc)
 		return
 	}
@@ -705,9 +676,10 @@ func IpcOpenEventHandle(handle IpcEventHandle) (event Event, err error) {
 	frame.Int(uintptr(unsafe.Pointer(&event)))
 	frame.Struct(unsafe.Pointer(&handle), &layoutIpcEventHandle)
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&event)
 	runtime.KeepAlive(&handle)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -768,17 +740,14 @@ func IpcGetMemHandle(devPtr unsafe.Pointer) (handle IpcMemHandle, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&handle)))
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&handle)), uintptr(unsafe.Pointer(devPtr)), 0, 0, 0, 0)
 	runtime.KeepAlive(&handle)
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errIpcGetMemHandle, rc)
 		return
 	}
@@ -861,9 +830,10 @@ func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (devPtr unsafe.Pointer,
 	frame.Struct(unsafe.Pointer(&handle), &layoutIpcMemHandle)
 	frame.Int(uintptr(flags))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(&handle)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -917,15 +887,13 @@ func IpcCloseMemHandle(devPtr unsafe.Pointer) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errIpcCloseMemHandle, rc)
 		return
 	}
@@ -967,15 +935,12 @@ func DeviceFlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(target))
-	frame.Int(uintptr(scope))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(target), uintptr(scope), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceFlushGPUDirectRDMAWrites, rc)
 		return
 	}
@@ -1032,8 +997,9 @@ func DeviceRegisterAsyncNotification(device int32, callbackFunc func(arg0 *Async
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(unsafe.Pointer(callbackP)))
 	ffi.Call(fnPtr, frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(callbackP)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		hdl.Delete()
 		err = ferr
 		return
@@ -1076,15 +1042,12 @@ func DeviceUnregisterAsyncNotification(device int32, callback AsyncCallbackHandl
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(device))
-	frame.Int(uintptr(callback))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(callback), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceUnregisterAsyncNotification, rc)
 		return
 	}
@@ -1127,15 +1090,13 @@ func DeviceGetSharedMemConfig() (pConfig SharedMemConfig, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pConfig)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pConfig)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pConfig)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetSharedMemConfig, rc)
 		return
 	}
@@ -1190,14 +1151,12 @@ func DeviceSetSharedMemConfig(config SharedMemConfig) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(config))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(config), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceSetSharedMemConfig, rc)
 		return
 	}
@@ -1259,13 +1218,12 @@ func GetLastError() (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetLastError, rc)
 		return
 	}
@@ -1327,13 +1285,12 @@ func PeekAtLastError() (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errPeekAtLastError, rc)
 		return
 	}
@@ -1359,13 +1316,11 @@ func GetErrorName(error_ Error) (ret string) {
 	if lerr != nil {
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(error_))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(error_), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		return
 	}
-	ret = ffi.GoString(frame.Ret())
+	ret = ffi.GoString(raw)
 	return
 }
 
@@ -1388,13 +1343,11 @@ func GetErrorString(error_ Error) (ret string) {
 	if lerr != nil {
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(error_))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(error_), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		return
 	}
-	ret = ffi.GoString(frame.Ret())
+	ret = ffi.GoString(raw)
 	return
 }
 
@@ -1425,15 +1378,13 @@ func GetDeviceCount() (count int32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&count)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&count)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&count)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetDeviceCount, rc)
 		return
 	}
@@ -1466,16 +1417,13 @@ func GetDeviceProperties(device int32) (prop DeviceProp, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&prop)))
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&prop)), uintptr(device), 0, 0, 0, 0)
 	runtime.KeepAlive(&prop)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetDeviceProperties, rc)
 		return
 	}
@@ -1511,17 +1459,13 @@ func DeviceGetAttribute(attr DeviceAttr, device int32) (value int32, err error) 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&value)))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&value)), uintptr(attr), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetAttribute, rc)
 		return
 	}
@@ -1565,19 +1509,14 @@ func DeviceGetHostAtomicCapabilities(operations *AtomicOperation, count uint32, 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&capabilities)))
-	frame.Int(uintptr(unsafe.Pointer(operations)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&capabilities)), uintptr(unsafe.Pointer(operations)), uintptr(count), uintptr(device), 0, 0)
 	runtime.KeepAlive(&capabilities)
 	runtime.KeepAlive(operations)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetHostAtomicCapabilities, rc)
 		return
 	}
@@ -1606,16 +1545,13 @@ func DeviceGetDefaultMemPool(device int32) (memPool MemPool, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&memPool)))
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memPool)), uintptr(device), 0, 0, 0, 0)
 	runtime.KeepAlive(&memPool)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetDefaultMemPool, rc)
 		return
 	}
@@ -1649,15 +1585,12 @@ func DeviceSetMemPool(device int32, memPool MemPool) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(device))
-	frame.Int(uintptr(memPool))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(memPool), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceSetMemPool, rc)
 		return
 	}
@@ -1688,16 +1621,13 @@ func DeviceGetMemPool(device int32) (memPool MemPool, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&memPool)))
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memPool)), uintptr(device), 0, 0, 0, 0)
 	runtime.KeepAlive(&memPool)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetMemPool, rc)
 		return
 	}
@@ -1770,17 +1700,13 @@ func DeviceGetNvSciSyncAttributes(nvSciSyncAttrList unsafe.Pointer, device int32
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(nvSciSyncAttrList)))
-	frame.Int(uintptr(device))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(nvSciSyncAttrList)), uintptr(device), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(nvSciSyncAttrList)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetNvSciSyncAttributes, rc)
 		return
 	}
@@ -1835,18 +1761,13 @@ func DeviceGetP2PAttribute(attr DeviceP2PAttr, srcDevice int32, dstDevice int32)
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&value)))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(srcDevice))
-	frame.Int(uintptr(dstDevice))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&value)), uintptr(attr), uintptr(srcDevice), uintptr(dstDevice), 0, 0)
 	runtime.KeepAlive(&value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetP2PAttribute, rc)
 		return
 	}
@@ -1892,20 +1813,14 @@ func DeviceGetP2PAtomicCapabilities(operations *AtomicOperation, count uint32, s
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&capabilities)))
-	frame.Int(uintptr(unsafe.Pointer(operations)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(srcDevice))
-	frame.Int(uintptr(dstDevice))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&capabilities)), uintptr(unsafe.Pointer(operations)), uintptr(count), uintptr(srcDevice), uintptr(dstDevice), 0)
 	runtime.KeepAlive(&capabilities)
 	runtime.KeepAlive(operations)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetP2PAtomicCapabilities, rc)
 		return
 	}
@@ -1938,17 +1853,14 @@ func ChooseDevice(prop *DeviceProp) (device int32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&device)))
-	frame.Int(uintptr(unsafe.Pointer(prop)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&device)), uintptr(unsafe.Pointer(prop)), 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
 	runtime.KeepAlive(prop)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errChooseDevice, rc)
 		return
 	}
@@ -1989,16 +1901,12 @@ func InitDevice(device int32, deviceFlags uint32, flags uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(device))
-	frame.Int(uintptr(deviceFlags))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(deviceFlags), uintptr(flags), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errInitDevice, rc)
 		return
 	}
@@ -2057,14 +1965,12 @@ func SetDevice(device int32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errSetDevice, rc)
 		return
 	}
@@ -2098,15 +2004,13 @@ func GetDevice() (device int32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&device)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&device)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetDevice, rc)
 		return
 	}
@@ -2148,16 +2052,13 @@ func SetValidDevices(device_arr *int32, len_ int32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(device_arr)))
-	frame.Int(uintptr(len_))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(device_arr)), uintptr(len_), 0, 0, 0, 0)
 	runtime.KeepAlive(device_arr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errSetValidDevices, rc)
 		return
 	}
@@ -2238,14 +2139,12 @@ func SetDeviceFlags(flags uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(flags), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errSetDeviceFlags, rc)
 		return
 	}
@@ -2300,15 +2199,13 @@ func GetDeviceFlags() (flags uint32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&flags)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetDeviceFlags, rc)
 		return
 	}
@@ -2350,15 +2247,13 @@ func StreamCreate() (pStream Stream, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pStream)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pStream)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pStream)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamCreate, rc)
 		return
 	}
@@ -2405,16 +2300,13 @@ func StreamCreateWithFlags(flags uint32) (pStream Stream, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pStream)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pStream)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&pStream)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamCreateWithFlags, rc)
 		return
 	}
@@ -2478,17 +2370,13 @@ func StreamCreateWithPriority(flags uint32, priority int32) (pStream Stream, err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pStream)))
-	frame.Int(uintptr(flags))
-	frame.Int(uintptr(priority))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pStream)), uintptr(flags), uintptr(priority), 0, 0, 0)
 	runtime.KeepAlive(&pStream)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamCreateWithPriority, rc)
 		return
 	}
@@ -2527,16 +2415,13 @@ func StreamGetPriority(hStream Stream) (priority int32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(unsafe.Pointer(&priority)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&priority)), 0, 0, 0, 0)
 	runtime.KeepAlive(&priority)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamGetPriority, rc)
 		return
 	}
@@ -2573,16 +2458,13 @@ func StreamGetFlags(hStream Stream) (flags uint32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(unsafe.Pointer(&flags)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamGetFlags, rc)
 		return
 	}
@@ -2630,16 +2512,13 @@ func StreamGetId(hStream Stream) (streamId uint64, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(unsafe.Pointer(&streamId)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&streamId)), 0, 0, 0, 0)
 	runtime.KeepAlive(&streamId)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamGetId, rc)
 		return
 	}
@@ -2676,16 +2555,13 @@ func StreamGetDevice(hStream Stream) (device int32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(unsafe.Pointer(&device)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&device)), 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamGetDevice, rc)
 		return
 	}
@@ -2711,13 +2587,12 @@ func CtxResetPersistingL2Cache() (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errCtxResetPersistingL2Cache, rc)
 		return
 	}
@@ -2749,15 +2624,12 @@ func StreamCopyAttributes(dst Stream, src Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dst))
-	frame.Int(uintptr(src))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dst), uintptr(src), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamCopyAttributes, rc)
 		return
 	}
@@ -2789,17 +2661,13 @@ func StreamGetAttribute(hStream Stream, attr LaunchAttributeID) (value_out Launc
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(&value_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(&value_out)), 0, 0, 0)
 	runtime.KeepAlive(&value_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamGetAttribute, rc)
 		return
 	}
@@ -2832,17 +2700,13 @@ func StreamSetAttribute(hStream Stream, attr LaunchAttributeID, value *LaunchAtt
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamSetAttribute, rc)
 		return
 	}
@@ -2885,14 +2749,12 @@ func StreamDestroy(stream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamDestroy, rc)
 		return
 	}
@@ -2934,16 +2796,12 @@ func StreamWaitEvent(stream Stream, event Event, flags uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	frame.Int(uintptr(event))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(event), uintptr(flags), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamWaitEvent, rc)
 		return
 	}
@@ -3028,7 +2886,8 @@ func StreamAddCallback(stream Stream, callback func(stream Stream, status Error)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(flags))
 	ffi.Call(fnPtr, frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		hdl.Delete()
 		err = ferr
 		return
@@ -3069,14 +2928,12 @@ func StreamSynchronize(stream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamSynchronize, rc)
 		return
 	}
@@ -3112,14 +2969,12 @@ func StreamQuery(stream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamQuery, rc)
 		return
 	}
@@ -3214,18 +3069,13 @@ func StreamAttachMemAsync(stream Stream, devPtr unsafe.Pointer, length uint64, f
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	frame.Int(uintptr(length))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(unsafe.Pointer(devPtr)), uintptr(length), uintptr(flags), 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamAttachMemAsync, rc)
 		return
 	}
@@ -3273,15 +3123,12 @@ func StreamBeginCapture(stream Stream, mode StreamCaptureMode) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	frame.Int(uintptr(mode))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(mode), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamBeginCapture, rc)
 		return
 	}
@@ -3334,21 +3181,14 @@ func StreamBeginCaptureToGraph(stream Stream, graph Graph, dependencies *GraphNo
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(dependencies)))
-	frame.Int(uintptr(unsafe.Pointer(dependencyData)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(mode))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(graph), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(mode))
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamBeginCaptureToGraph, rc)
 		return
 	}
@@ -3409,15 +3249,13 @@ func ThreadExchangeStreamCaptureMode(mode *StreamCaptureMode) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(mode)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(mode)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(mode)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errThreadExchangeStreamCaptureMode, rc)
 		return
 	}
@@ -3457,16 +3295,13 @@ func StreamEndCapture(stream Stream) (pGraph Graph, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	frame.Int(uintptr(unsafe.Pointer(&pGraph)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(unsafe.Pointer(&pGraph)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pGraph)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamEndCapture, rc)
 		return
 	}
@@ -3515,16 +3350,13 @@ func StreamIsCapturing(stream Stream) (pCaptureStatus StreamCaptureStatus, err e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	frame.Int(uintptr(unsafe.Pointer(&pCaptureStatus)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(unsafe.Pointer(&pCaptureStatus)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pCaptureStatus)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamIsCapturing, rc)
 		return
 	}
@@ -3608,13 +3440,14 @@ func StreamGetCaptureInfo(stream Stream) (captureStatus_out StreamCaptureStatus,
 	frame.Int(uintptr(unsafe.Pointer(&edgeData_out)))
 	frame.Int(uintptr(unsafe.Pointer(&numDependencies_out)))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&captureStatus_out)
 	runtime.KeepAlive(&id_out)
 	runtime.KeepAlive(&graph_out)
 	runtime.KeepAlive(&dependencies_out)
 	runtime.KeepAlive(&edgeData_out)
 	runtime.KeepAlive(&numDependencies_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -3664,20 +3497,14 @@ func StreamUpdateCaptureDependencies(stream Stream, dependencies *GraphNode, dep
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(stream))
-	frame.Int(uintptr(unsafe.Pointer(dependencies)))
-	frame.Int(uintptr(unsafe.Pointer(dependencyData)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(flags), 0)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errStreamUpdateCaptureDependencies, rc)
 		return
 	}
@@ -3712,15 +3539,13 @@ func EventCreate() (event Event, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&event)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&event)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&event)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errEventCreate, rc)
 		return
 	}
@@ -3768,16 +3593,13 @@ func EventCreateWithFlags(flags uint32) (event Event, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&event)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&event)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&event)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errEventCreateWithFlags, rc)
 		return
 	}
@@ -3829,15 +3651,12 @@ func EventRecord(event Event, stream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(event))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(event), uintptr(stream), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errEventRecord, rc)
 		return
 	}
@@ -3895,16 +3714,12 @@ func EventRecordWithFlags(event Event, stream Stream, flags uint32) (err error) 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(event))
-	frame.Int(uintptr(stream))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(event), uintptr(stream), uintptr(flags), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errEventRecordWithFlags, rc)
 		return
 	}
@@ -3947,14 +3762,12 @@ func EventQuery(event Event) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(event), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errEventQuery, rc)
 		return
 	}
@@ -3996,14 +3809,12 @@ func EventSynchronize(event Event) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(event), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errEventSynchronize, rc)
 		return
 	}
@@ -4044,14 +3855,12 @@ func EventDestroy(event Event) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(event), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errEventDestroy, rc)
 		return
 	}
@@ -4110,17 +3919,13 @@ func EventElapsedTime(start Event, end Event) (ms float32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&ms)))
-	frame.Int(uintptr(start))
-	frame.Int(uintptr(end))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&ms)), uintptr(start), uintptr(end), 0, 0, 0)
 	runtime.KeepAlive(&ms)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errEventElapsedTime, rc)
 		return
 	}
@@ -4293,17 +4098,14 @@ func ImportExternalMemory(memHandleDesc *ExternalMemoryHandleDesc) (extMem_out E
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&extMem_out)))
-	frame.Int(uintptr(unsafe.Pointer(memHandleDesc)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&extMem_out)), uintptr(unsafe.Pointer(memHandleDesc)), 0, 0, 0, 0)
 	runtime.KeepAlive(&extMem_out)
 	runtime.KeepAlive(memHandleDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errImportExternalMemory, rc)
 		return
 	}
@@ -4367,18 +4169,14 @@ func ExternalMemoryGetMappedBuffer(extMem ExternalMemory, bufferDesc *ExternalMe
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
-	frame.Int(uintptr(extMem))
-	frame.Int(uintptr(unsafe.Pointer(bufferDesc)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(extMem), uintptr(unsafe.Pointer(bufferDesc)), 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(bufferDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errExternalMemoryGetMappedBuffer, rc)
 		return
 	}
@@ -4447,18 +4245,14 @@ func ExternalMemoryGetMappedMipmappedArray(extMem ExternalMemory, mipmapDesc *Ex
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&mipmap)))
-	frame.Int(uintptr(extMem))
-	frame.Int(uintptr(unsafe.Pointer(mipmapDesc)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&mipmap)), uintptr(extMem), uintptr(unsafe.Pointer(mipmapDesc)), 0, 0, 0)
 	runtime.KeepAlive(&mipmap)
 	runtime.KeepAlive(mipmapDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errExternalMemoryGetMappedMipmappedArray, rc)
 		return
 	}
@@ -4493,14 +4287,12 @@ func DestroyExternalMemory(extMem ExternalMemory) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(extMem))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(extMem), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDestroyExternalMemory, rc)
 		return
 	}
@@ -4661,17 +4453,14 @@ func ImportExternalSemaphore(semHandleDesc *ExternalSemaphoreHandleDesc) (extSem
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&extSem_out)))
-	frame.Int(uintptr(unsafe.Pointer(semHandleDesc)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&extSem_out)), uintptr(unsafe.Pointer(semHandleDesc)), 0, 0, 0, 0)
 	runtime.KeepAlive(&extSem_out)
 	runtime.KeepAlive(semHandleDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errImportExternalSemaphore, rc)
 		return
 	}
@@ -4778,19 +4567,14 @@ func SignalExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(extSemArray)))
-	frame.Int(uintptr(unsafe.Pointer(paramsArray)))
-	frame.Int(uintptr(numExtSems))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
 	runtime.KeepAlive(extSemArray)
 	runtime.KeepAlive(paramsArray)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errSignalExternalSemaphoresAsync, rc)
 		return
 	}
@@ -4877,19 +4661,14 @@ func WaitExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *Ex
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(extSemArray)))
-	frame.Int(uintptr(unsafe.Pointer(paramsArray)))
-	frame.Int(uintptr(numExtSems))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
 	runtime.KeepAlive(extSemArray)
 	runtime.KeepAlive(paramsArray)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errWaitExternalSemaphoresAsync, rc)
 		return
 	}
@@ -4923,14 +4702,12 @@ func DestroyExternalSemaphore(extSem ExternalSemaphore) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(extSem))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(extSem), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDestroyExternalSemaphore, rc)
 		return
 	}
@@ -5000,11 +4777,12 @@ func LaunchKernel(func_ unsafe.Pointer, gridDim Dim3, blockDim Dim3, args *unsaf
 	frame.Int(uintptr(sharedMem))
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(func_)
 	runtime.KeepAlive(&gridDim)
 	runtime.KeepAlive(&blockDim)
 	runtime.KeepAlive(args)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -5082,19 +4860,15 @@ func LaunchKernelExC(config *LaunchConfig, func_ unsafe.Pointer, args *unsafe.Po
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(config)))
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	frame.Int(uintptr(unsafe.Pointer(args)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(config)), uintptr(unsafe.Pointer(func_)), uintptr(unsafe.Pointer(args)), 0, 0, 0)
 	runtime.KeepAlive(config)
 	runtime.KeepAlive(func_)
 	runtime.KeepAlive(args)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errLaunchKernelExC, rc)
 		return
 	}
@@ -5170,11 +4944,12 @@ func LaunchCooperativeKernel(func_ unsafe.Pointer, gridDim Dim3, blockDim Dim3, 
 	frame.Int(uintptr(sharedMem))
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(func_)
 	runtime.KeepAlive(&gridDim)
 	runtime.KeepAlive(&blockDim)
 	runtime.KeepAlive(args)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -5239,16 +5014,13 @@ func FuncSetCacheConfig(func_ unsafe.Pointer, cacheConfig FuncCache) (err error)
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	frame.Int(uintptr(cacheConfig))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(func_)), uintptr(cacheConfig), 0, 0, 0, 0)
 	runtime.KeepAlive(func_)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errFuncSetCacheConfig, rc)
 		return
 	}
@@ -5294,17 +5066,14 @@ func FuncGetAttributes(func_ unsafe.Pointer) (attr FuncAttributes, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&attr)))
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&attr)), uintptr(unsafe.Pointer(func_)), 0, 0, 0, 0)
 	runtime.KeepAlive(&attr)
 	runtime.KeepAlive(func_)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errFuncGetAttributes, rc)
 		return
 	}
@@ -5373,17 +5142,13 @@ func FuncSetAttribute(func_ unsafe.Pointer, attr FuncAttribute, value int32) (er
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(value))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(func_)), uintptr(attr), uintptr(value), 0, 0, 0)
 	runtime.KeepAlive(func_)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errFuncSetAttribute, rc)
 		return
 	}
@@ -5421,17 +5186,14 @@ func FuncGetName(func_ unsafe.Pointer) (name string, err error) {
 		return
 	}
 	var nameC uintptr
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&nameC)))
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&nameC)), uintptr(unsafe.Pointer(func_)), 0, 0, 0, 0)
 	runtime.KeepAlive(&nameC)
 	runtime.KeepAlive(func_)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errFuncGetName, rc)
 		return
 	}
@@ -5466,20 +5228,15 @@ func FuncGetParamInfo(func_ unsafe.Pointer, paramIndex uint64) (paramOffset uint
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	frame.Int(uintptr(paramIndex))
-	frame.Int(uintptr(unsafe.Pointer(&paramOffset)))
-	frame.Int(uintptr(unsafe.Pointer(&paramSize)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(func_)), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
 	runtime.KeepAlive(func_)
 	runtime.KeepAlive(&paramOffset)
 	runtime.KeepAlive(&paramSize)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errFuncGetParamInfo, rc)
 		return
 	}
@@ -5562,7 +5319,8 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	ffi.Call(fnPtr, frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		hdl.Delete()
 		err = ferr
 		return
@@ -5635,16 +5393,13 @@ func FuncSetSharedMemConfig(func_ unsafe.Pointer, config SharedMemConfig) (err e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	frame.Int(uintptr(config))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(func_)), uintptr(config), 0, 0, 0, 0)
 	runtime.KeepAlive(func_)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errFuncSetSharedMemConfig, rc)
 		return
 	}
@@ -5687,19 +5442,14 @@ func OccupancyMaxActiveBlocksPerMultiprocessor(func_ unsafe.Pointer, blockSize i
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&numBlocks)))
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	frame.Int(uintptr(blockSize))
-	frame.Int(uintptr(dynamicSMemSize))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numBlocks)), uintptr(unsafe.Pointer(func_)), uintptr(blockSize), uintptr(dynamicSMemSize), 0, 0)
 	runtime.KeepAlive(&numBlocks)
 	runtime.KeepAlive(func_)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errOccupancyMaxActiveBlocksPerMultiprocessor, rc)
 		return
 	}
@@ -5740,19 +5490,14 @@ func OccupancyAvailableDynamicSMemPerBlock(func_ unsafe.Pointer, numBlocks int32
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&dynamicSmemSize)))
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	frame.Int(uintptr(numBlocks))
-	frame.Int(uintptr(blockSize))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dynamicSmemSize)), uintptr(unsafe.Pointer(func_)), uintptr(numBlocks), uintptr(blockSize), 0, 0)
 	runtime.KeepAlive(&dynamicSmemSize)
 	runtime.KeepAlive(func_)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errOccupancyAvailableDynamicSMemPerBlock, rc)
 		return
 	}
@@ -5809,20 +5554,14 @@ func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ unsafe.Pointer, bl
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&numBlocks)))
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	frame.Int(uintptr(blockSize))
-	frame.Int(uintptr(dynamicSMemSize))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numBlocks)), uintptr(unsafe.Pointer(func_)), uintptr(blockSize), uintptr(dynamicSMemSize), uintptr(flags), 0)
 	runtime.KeepAlive(&numBlocks)
 	runtime.KeepAlive(func_)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, rc)
 		return
 	}
@@ -5871,19 +5610,15 @@ func OccupancyMaxPotentialClusterSize(func_ unsafe.Pointer, launchConfig *Launch
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&clusterSize)))
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	frame.Int(uintptr(unsafe.Pointer(launchConfig)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&clusterSize)), uintptr(unsafe.Pointer(func_)), uintptr(unsafe.Pointer(launchConfig)), 0, 0, 0)
 	runtime.KeepAlive(&clusterSize)
 	runtime.KeepAlive(func_)
 	runtime.KeepAlive(launchConfig)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errOccupancyMaxPotentialClusterSize, rc)
 		return
 	}
@@ -5935,19 +5670,15 @@ func OccupancyMaxActiveClusters(func_ unsafe.Pointer, launchConfig *LaunchConfig
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&numClusters)))
-	frame.Int(uintptr(unsafe.Pointer(func_)))
-	frame.Int(uintptr(unsafe.Pointer(launchConfig)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numClusters)), uintptr(unsafe.Pointer(func_)), uintptr(unsafe.Pointer(launchConfig)), 0, 0, 0)
 	runtime.KeepAlive(&numClusters)
 	runtime.KeepAlive(func_)
 	runtime.KeepAlive(launchConfig)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errOccupancyMaxActiveClusters, rc)
 		return
 	}
@@ -6061,17 +5792,13 @@ func MallocManaged(size uint64, flags uint32) (devPtr unsafe.Pointer, err error)
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
-	frame.Int(uintptr(size))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMallocManaged, rc)
 		return
 	}
@@ -6112,16 +5839,13 @@ func Malloc(size uint64) (devPtr unsafe.Pointer, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
-	frame.Int(uintptr(size))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), 0, 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMalloc, rc)
 		return
 	}
@@ -6169,16 +5893,13 @@ func MallocHost(size uint64) (ptr unsafe.Pointer, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&ptr)))
-	frame.Int(uintptr(size))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&ptr)), uintptr(size), 0, 0, 0, 0)
 	runtime.KeepAlive(&ptr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMallocHost, rc)
 		return
 	}
@@ -6231,19 +5952,14 @@ func MallocPitch(width uint64, height uint64) (devPtr unsafe.Pointer, pitch uint
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
-	frame.Int(uintptr(unsafe.Pointer(&pitch)))
-	frame.Int(uintptr(width))
-	frame.Int(uintptr(height))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(unsafe.Pointer(&pitch)), uintptr(width), uintptr(height), 0, 0)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(&pitch)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMallocPitch, rc)
 		return
 	}
@@ -6306,20 +6022,14 @@ func MallocArray(desc *ChannelFormatDesc, width uint64, height uint64, flags uin
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&array)))
-	frame.Int(uintptr(unsafe.Pointer(desc)))
-	frame.Int(uintptr(width))
-	frame.Int(uintptr(height))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&array)), uintptr(unsafe.Pointer(desc)), uintptr(width), uintptr(height), uintptr(flags), 0)
 	runtime.KeepAlive(&array)
 	runtime.KeepAlive(desc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMallocArray, rc)
 		return
 	}
@@ -6369,15 +6079,13 @@ func Free(devPtr unsafe.Pointer) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errFree, rc)
 		return
 	}
@@ -6411,15 +6119,13 @@ func FreeHost(ptr unsafe.Pointer) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(ptr)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(ptr)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(ptr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errFreeHost, rc)
 		return
 	}
@@ -6453,14 +6159,12 @@ func FreeArray(array Array) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(array))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(array), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errFreeArray, rc)
 		return
 	}
@@ -6494,14 +6198,12 @@ func FreeMipmappedArray(mipmappedArray MipmappedArray) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(mipmappedArray))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(mipmappedArray), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errFreeMipmappedArray, rc)
 		return
 	}
@@ -6577,17 +6279,13 @@ func HostAlloc(size uint64, flags uint32) (pHost unsafe.Pointer, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pHost)))
-	frame.Int(uintptr(size))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pHost)), uintptr(size), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pHost)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errHostAlloc, rc)
 		return
 	}
@@ -6695,17 +6393,13 @@ func HostRegister(ptr unsafe.Pointer, size uint64, flags uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(ptr)))
-	frame.Int(uintptr(size))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(ptr)), uintptr(size), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(ptr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errHostRegister, rc)
 		return
 	}
@@ -6739,15 +6433,13 @@ func HostUnregister(ptr unsafe.Pointer) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(ptr)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(ptr)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(ptr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errHostUnregister, rc)
 		return
 	}
@@ -6803,18 +6495,14 @@ func HostGetDevicePointer(pHost unsafe.Pointer, flags uint32) (pDevice unsafe.Po
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pDevice)))
-	frame.Int(uintptr(unsafe.Pointer(pHost)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pDevice)), uintptr(unsafe.Pointer(pHost)), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pDevice)
 	runtime.KeepAlive(pHost)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errHostGetDevicePointer, rc)
 		return
 	}
@@ -6847,17 +6535,14 @@ func HostGetFlags(pHost unsafe.Pointer) (pFlags uint32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pFlags)))
-	frame.Int(uintptr(unsafe.Pointer(pHost)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pFlags)), uintptr(unsafe.Pointer(pHost)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pFlags)
 	runtime.KeepAlive(pHost)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errHostGetFlags, rc)
 		return
 	}
@@ -6911,9 +6596,10 @@ func Malloc3D(extent Extent) (pitchedDevPtr PitchedPtr, err error) {
 	frame.Int(uintptr(unsafe.Pointer(&pitchedDevPtr)))
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -7076,10 +6762,11 @@ func Malloc3DArray(desc *ChannelFormatDesc, extent Extent, flags uint32) (array 
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
 	frame.Int(uintptr(flags))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&array)
 	runtime.KeepAlive(desc)
 	runtime.KeepAlive(&extent)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -7243,10 +6930,11 @@ func MallocMipmappedArray(desc *ChannelFormatDesc, extent Extent, numLevels uint
 	frame.Int(uintptr(numLevels))
 	frame.Int(uintptr(flags))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&mipmappedArray)
 	runtime.KeepAlive(desc)
 	runtime.KeepAlive(&extent)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -7294,17 +6982,13 @@ func GetMipmappedArrayLevel(mipmappedArray MipmappedArrayConst, level uint32) (l
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&levelArray)))
-	frame.Int(uintptr(mipmappedArray))
-	frame.Int(uintptr(level))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&levelArray)), uintptr(mipmappedArray), uintptr(level), 0, 0, 0)
 	runtime.KeepAlive(&levelArray)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetMipmappedArrayLevel, rc)
 		return
 	}
@@ -7417,15 +7101,13 @@ func Memcpy3D(p *Memcpy3DParms) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpy3D, rc)
 		return
 	}
@@ -7468,15 +7150,13 @@ func Memcpy3DPeer(p *Memcpy3DPeerParms) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpy3DPeer, rc)
 		return
 	}
@@ -7602,16 +7282,13 @@ func Memcpy3DAsync(p *Memcpy3DParms, stream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), uintptr(stream), 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpy3DAsync, rc)
 		return
 	}
@@ -7649,16 +7326,13 @@ func Memcpy3DPeerAsync(p *Memcpy3DPeerParms, stream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), uintptr(stream), 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpy3DPeerAsync, rc)
 		return
 	}
@@ -7703,17 +7377,14 @@ func MemGetInfo() (free uint64, total uint64, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&free)))
-	frame.Int(uintptr(unsafe.Pointer(&total)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&free)), uintptr(unsafe.Pointer(&total)), 0, 0, 0, 0)
 	runtime.KeepAlive(&free)
 	runtime.KeepAlive(&total)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemGetInfo, rc)
 		return
 	}
@@ -7750,20 +7421,15 @@ func ArrayGetInfo(array Array) (desc ChannelFormatDesc, extent Extent, flags uin
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&desc)))
-	frame.Int(uintptr(unsafe.Pointer(&extent)))
-	frame.Int(uintptr(unsafe.Pointer(&flags)))
-	frame.Int(uintptr(array))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&desc)), uintptr(unsafe.Pointer(&extent)), uintptr(unsafe.Pointer(&flags)), uintptr(array), 0, 0)
 	runtime.KeepAlive(&desc)
 	runtime.KeepAlive(&extent)
 	runtime.KeepAlive(&flags)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errArrayGetInfo, rc)
 		return
 	}
@@ -7803,17 +7469,13 @@ func ArrayGetPlane(hArray Array, planeIdx uint32) (pPlaneArray Array, err error)
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pPlaneArray)))
-	frame.Int(uintptr(hArray))
-	frame.Int(uintptr(planeIdx))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pPlaneArray)), uintptr(hArray), uintptr(planeIdx), 0, 0, 0)
 	runtime.KeepAlive(&pPlaneArray)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errArrayGetPlane, rc)
 		return
 	}
@@ -7848,17 +7510,13 @@ func ArrayGetMemoryRequirements(array Array, device int32) (memoryRequirements A
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&memoryRequirements)))
-	frame.Int(uintptr(array))
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(array), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&memoryRequirements)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errArrayGetMemoryRequirements, rc)
 		return
 	}
@@ -7894,17 +7552,13 @@ func MipmappedArrayGetMemoryRequirements(mipmap MipmappedArray, device int32) (m
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&memoryRequirements)))
-	frame.Int(uintptr(mipmap))
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(mipmap), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&memoryRequirements)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMipmappedArrayGetMemoryRequirements, rc)
 		return
 	}
@@ -7942,16 +7596,13 @@ func ArrayGetSparseProperties(array Array) (sparseProperties ArraySparseProperti
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&sparseProperties)))
-	frame.Int(uintptr(array))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(array), 0, 0, 0, 0)
 	runtime.KeepAlive(&sparseProperties)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errArrayGetSparseProperties, rc)
 		return
 	}
@@ -7990,16 +7641,13 @@ func MipmappedArrayGetSparseProperties(mipmap MipmappedArray) (sparseProperties 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&sparseProperties)))
-	frame.Int(uintptr(mipmap))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(mipmap), 0, 0, 0, 0)
 	runtime.KeepAlive(&sparseProperties)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMipmappedArrayGetSparseProperties, rc)
 		return
 	}
@@ -8054,19 +7702,14 @@ func Memcpy(dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind MemcpyKin
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(kind), 0, 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpy, rc)
 		return
 	}
@@ -8112,20 +7755,14 @@ func MemcpyPeer(dst unsafe.Pointer, dstDevice int32, src unsafe.Pointer, srcDevi
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(srcDevice))
-	frame.Int(uintptr(count))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(dstDevice), uintptr(unsafe.Pointer(src)), uintptr(srcDevice), uintptr(count), 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyPeer, rc)
 		return
 	}
@@ -8194,9 +7831,10 @@ func Memcpy2D(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch uint
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -8271,8 +7909,9 @@ func Memcpy2DToArray(dst Array, wOffset uint64, hOffset uint64, src unsafe.Point
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -8347,8 +7986,9 @@ func Memcpy2DFromArray(dst unsafe.Pointer, dpitch uint64, src ArrayConst, wOffse
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(dst)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -8421,7 +8061,8 @@ func Memcpy2DArrayToArray(dst Array, wOffsetDst uint64, hOffsetDst uint64, src A
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
 	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -8479,20 +8120,14 @@ func MemcpyToSymbol(symbol unsafe.Pointer, src unsafe.Pointer, count uint64, off
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(offset))
-	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(symbol)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(offset), uintptr(kind), 0)
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyToSymbol, rc)
 		return
 	}
@@ -8546,20 +8181,14 @@ func MemcpyFromSymbol(dst unsafe.Pointer, symbol unsafe.Pointer, count uint64, o
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(offset))
-	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(symbol)), uintptr(count), uintptr(offset), uintptr(kind), 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyFromSymbol, rc)
 		return
 	}
@@ -8626,20 +8255,14 @@ func MemcpyAsync(dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind Memc
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(kind))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(kind), uintptr(stream), 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyAsync, rc)
 		return
 	}
@@ -8685,21 +8308,14 @@ func MemcpyPeerAsync(dst unsafe.Pointer, dstDevice int32, src unsafe.Pointer, sr
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(dstDevice))
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(srcDevice))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(dstDevice), uintptr(unsafe.Pointer(src)), uintptr(srcDevice), uintptr(count), uintptr(stream))
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyPeerAsync, rc)
 		return
 	}
@@ -8788,12 +8404,13 @@ func MemcpyBatchAsync(dsts *unsafe.Pointer, srcs *unsafe.Pointer, sizes *uint64,
 	frame.Int(uintptr(numAttrs))
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(dsts)
 	runtime.KeepAlive(srcs)
 	runtime.KeepAlive(sizes)
 	runtime.KeepAlive(attrs)
 	runtime.KeepAlive(attrsIdxs)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -8871,18 +8488,13 @@ func Memcpy3DBatchAsync(numOps uint64, opList *Memcpy3DBatchOp, flags uint64, st
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(numOps))
-	frame.Int(uintptr(unsafe.Pointer(opList)))
-	frame.Int(uintptr(flags))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(numOps), uintptr(unsafe.Pointer(opList)), uintptr(flags), uintptr(stream), 0, 0)
 	runtime.KeepAlive(opList)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpy3DBatchAsync, rc)
 		return
 	}
@@ -8966,9 +8578,10 @@ func Memcpy2DAsync(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -9052,8 +8665,9 @@ func Memcpy2DToArrayAsync(dst Array, wOffset uint64, hOffset uint64, src unsafe.
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -9136,8 +8750,9 @@ func Memcpy2DFromArrayAsync(dst unsafe.Pointer, dpitch uint64, src ArrayConst, w
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(dst)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -9203,21 +8818,14 @@ func MemcpyToSymbolAsync(symbol unsafe.Pointer, src unsafe.Pointer, count uint64
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(offset))
-	frame.Int(uintptr(kind))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(symbol)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(offset), uintptr(kind), uintptr(stream))
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyToSymbolAsync, rc)
 		return
 	}
@@ -9279,21 +8887,14 @@ func MemcpyFromSymbolAsync(dst unsafe.Pointer, symbol unsafe.Pointer, count uint
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(offset))
-	frame.Int(uintptr(kind))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(symbol)), uintptr(count), uintptr(offset), uintptr(kind), uintptr(stream))
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyFromSymbolAsync, rc)
 		return
 	}
@@ -9332,17 +8933,13 @@ func Memset(devPtr unsafe.Pointer, value int32, count uint64) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	frame.Int(uintptr(value))
-	frame.Int(uintptr(count))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(value), uintptr(count), 0, 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemset, rc)
 		return
 	}
@@ -9387,19 +8984,13 @@ func Memset2D(devPtr unsafe.Pointer, pitch uint64, value int32, width uint64, he
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	frame.Int(uintptr(pitch))
-	frame.Int(uintptr(value))
-	frame.Int(uintptr(width))
-	frame.Int(uintptr(height))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(pitch), uintptr(value), uintptr(width), uintptr(height), 0)
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemset2D, rc)
 		return
 	}
@@ -9461,9 +9052,10 @@ func Memset3D(pitchedDevPtr PitchedPtr, value int32, extent Extent) (err error) 
 	frame.Int(uintptr(value))
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -9514,18 +9106,13 @@ func MemsetAsync(devPtr unsafe.Pointer, value int32, count uint64, stream Stream
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	frame.Int(uintptr(value))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(value), uintptr(count), uintptr(stream), 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemsetAsync, rc)
 		return
 	}
@@ -9577,20 +9164,13 @@ func Memset2DAsync(devPtr unsafe.Pointer, pitch uint64, value int32, width uint6
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	frame.Int(uintptr(pitch))
-	frame.Int(uintptr(value))
-	frame.Int(uintptr(width))
-	frame.Int(uintptr(height))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(pitch), uintptr(value), uintptr(width), uintptr(height), uintptr(stream))
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemset2DAsync, rc)
 		return
 	}
@@ -9660,9 +9240,10 @@ func Memset3DAsync(pitchedDevPtr PitchedPtr, value int32, extent Extent, stream 
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -9705,17 +9286,14 @@ func GetSymbolAddress(symbol unsafe.Pointer) (devPtr unsafe.Pointer, err error) 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(unsafe.Pointer(symbol)), 0, 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(symbol)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetSymbolAddress, rc)
 		return
 	}
@@ -9753,17 +9331,14 @@ func GetSymbolSize(symbol unsafe.Pointer) (size uint64, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&size)))
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&size)), uintptr(unsafe.Pointer(symbol)), 0, 0, 0, 0)
 	runtime.KeepAlive(&size)
 	runtime.KeepAlive(symbol)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetSymbolSize, rc)
 		return
 	}
@@ -9861,9 +9436,10 @@ func MemPrefetchAsync(devPtr unsafe.Pointer, count uint64, location MemLocation,
 	frame.Int(uintptr(flags))
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(devPtr)
 	runtime.KeepAlive(&location)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -9929,11 +9505,12 @@ func MemPrefetchBatchAsync(dptrs *unsafe.Pointer, sizes *uint64, count uint64, p
 	frame.Int(uintptr(flags))
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(dptrs)
 	runtime.KeepAlive(sizes)
 	runtime.KeepAlive(prefetchLocs)
 	runtime.KeepAlive(prefetchLocIdxs)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -9978,20 +9555,14 @@ func MemDiscardBatchAsync(dptrs *unsafe.Pointer, sizes *uint64, count uint64, fl
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dptrs)))
-	frame.Int(uintptr(unsafe.Pointer(sizes)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(flags))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dptrs)), uintptr(unsafe.Pointer(sizes)), uintptr(count), uintptr(flags), uintptr(stream), 0)
 	runtime.KeepAlive(dptrs)
 	runtime.KeepAlive(sizes)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemDiscardBatchAsync, rc)
 		return
 	}
@@ -10060,11 +9631,12 @@ func MemDiscardAndPrefetchBatchAsync(dptrs *unsafe.Pointer, sizes *uint64, count
 	frame.Int(uintptr(flags))
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(dptrs)
 	runtime.KeepAlive(sizes)
 	runtime.KeepAlive(prefetchLocs)
 	runtime.KeepAlive(prefetchLocIdxs)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -10208,9 +9780,10 @@ func MemAdvise(devPtr unsafe.Pointer, count uint64, advice MemoryAdvise, locatio
 	frame.Int(uintptr(advice))
 	frame.Struct(unsafe.Pointer(&location), &layoutMemLocation)
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(devPtr)
 	runtime.KeepAlive(&location)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -10308,20 +9881,14 @@ func MemRangeGetAttribute(data unsafe.Pointer, dataSize uint64, attribute MemRan
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(data)))
-	frame.Int(uintptr(dataSize))
-	frame.Int(uintptr(attribute))
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	frame.Int(uintptr(count))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(data)), uintptr(dataSize), uintptr(attribute), uintptr(unsafe.Pointer(devPtr)), uintptr(count), 0)
 	runtime.KeepAlive(data)
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemRangeGetAttribute, rc)
 		return
 	}
@@ -10377,23 +9944,16 @@ func MemRangeGetAttributes(data *unsafe.Pointer, dataSizes *uint64, attributes *
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(data)))
-	frame.Int(uintptr(unsafe.Pointer(dataSizes)))
-	frame.Int(uintptr(unsafe.Pointer(attributes)))
-	frame.Int(uintptr(numAttributes))
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	frame.Int(uintptr(count))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(data)), uintptr(unsafe.Pointer(dataSizes)), uintptr(unsafe.Pointer(attributes)), uintptr(numAttributes), uintptr(unsafe.Pointer(devPtr)), uintptr(count))
 	runtime.KeepAlive(data)
 	runtime.KeepAlive(dataSizes)
 	runtime.KeepAlive(attributes)
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemRangeGetAttributes, rc)
 		return
 	}
@@ -10445,20 +10005,13 @@ func MemcpyToArray(dst Array, wOffset uint64, hOffset uint64, src unsafe.Pointer
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(dst))
-	frame.Int(uintptr(wOffset))
-	frame.Int(uintptr(hOffset))
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(dst), uintptr(wOffset), uintptr(hOffset), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(kind))
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyToArray, rc)
 		return
 	}
@@ -10509,20 +10062,13 @@ func MemcpyFromArray(dst unsafe.Pointer, src ArrayConst, wOffset uint64, hOffset
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(src))
-	frame.Int(uintptr(wOffset))
-	frame.Int(uintptr(hOffset))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(src), uintptr(wOffset), uintptr(hOffset), uintptr(count), uintptr(kind))
 	runtime.KeepAlive(dst)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemcpyFromArray, rc)
 		return
 	}
@@ -10584,7 +10130,8 @@ func MemcpyArrayToArray(dst Array, wOffsetDst uint64, hOffsetDst uint64, src Arr
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(kind))
 	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -10657,8 +10204,9 @@ func MemcpyToArrayAsync(dst Array, wOffset uint64, hOffset uint64, src unsafe.Po
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -10730,8 +10278,9 @@ func MemcpyFromArrayAsync(dst unsafe.Pointer, src ArrayConst, wOffset uint64, hO
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(dst)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -10782,17 +10331,13 @@ func MallocAsync(size uint64, hStream Stream) (devPtr unsafe.Pointer, err error)
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
-	frame.Int(uintptr(size))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), uintptr(hStream), 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMallocAsync, rc)
 		return
 	}
@@ -10830,16 +10375,13 @@ func FreeAsync(devPtr unsafe.Pointer, hStream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
-	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(hStream), 0, 0, 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errFreeAsync, rc)
 		return
 	}
@@ -10877,15 +10419,12 @@ func MemPoolTrimTo(memPool MemPool, minBytesToKeep uint64) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(memPool))
-	frame.Int(uintptr(minBytesToKeep))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(memPool), uintptr(minBytesToKeep), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolTrimTo, rc)
 		return
 	}
@@ -10939,17 +10478,13 @@ func MemPoolSetAttribute(memPool MemPool, attr MemPoolAttr, value unsafe.Pointer
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(memPool))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(memPool), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolSetAttribute, rc)
 		return
 	}
@@ -11007,17 +10542,13 @@ func MemPoolGetAttribute(memPool MemPool, attr MemPoolAttr, value unsafe.Pointer
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(memPool))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(memPool), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolGetAttribute, rc)
 		return
 	}
@@ -11043,17 +10574,13 @@ func MemPoolSetAccess(memPool MemPool, descList *MemAccessDesc, count uint64) (e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(memPool))
-	frame.Int(uintptr(unsafe.Pointer(descList)))
-	frame.Int(uintptr(count))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(memPool), uintptr(unsafe.Pointer(descList)), uintptr(count), 0, 0, 0)
 	runtime.KeepAlive(descList)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolSetAccess, rc)
 		return
 	}
@@ -11077,18 +10604,14 @@ func MemPoolGetAccess(memPool MemPool, location *MemLocation) (flags MemAccessFl
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&flags)))
-	frame.Int(uintptr(memPool))
-	frame.Int(uintptr(unsafe.Pointer(location)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&flags)), uintptr(memPool), uintptr(unsafe.Pointer(location)), 0, 0, 0)
 	runtime.KeepAlive(&flags)
 	runtime.KeepAlive(location)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolGetAccess, rc)
 		return
 	}
@@ -11149,17 +10672,14 @@ func MemPoolCreate(poolProps *MemPoolProps) (memPool MemPool, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&memPool)))
-	frame.Int(uintptr(unsafe.Pointer(poolProps)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memPool)), uintptr(unsafe.Pointer(poolProps)), 0, 0, 0, 0)
 	runtime.KeepAlive(&memPool)
 	runtime.KeepAlive(poolProps)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolCreate, rc)
 		return
 	}
@@ -11192,14 +10712,12 @@ func MemPoolDestroy(memPool MemPool) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(memPool))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(memPool), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolDestroy, rc)
 		return
 	}
@@ -11229,18 +10747,14 @@ func MemGetDefaultMemPool(memPool *MemPool, location *MemLocation, type_ MemAllo
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(memPool)))
-	frame.Int(uintptr(unsafe.Pointer(location)))
-	frame.Int(uintptr(type_))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(memPool)), uintptr(unsafe.Pointer(location)), uintptr(type_), 0, 0, 0)
 	runtime.KeepAlive(memPool)
 	runtime.KeepAlive(location)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemGetDefaultMemPool, rc)
 		return
 	}
@@ -11274,18 +10788,14 @@ func MemGetMemPool(memPool *MemPool, location *MemLocation, type_ MemAllocationT
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(memPool)))
-	frame.Int(uintptr(unsafe.Pointer(location)))
-	frame.Int(uintptr(type_))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(memPool)), uintptr(unsafe.Pointer(location)), uintptr(type_), 0, 0, 0)
 	runtime.KeepAlive(memPool)
 	runtime.KeepAlive(location)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemGetMemPool, rc)
 		return
 	}
@@ -11324,17 +10834,13 @@ func MemSetMemPool(location *MemLocation, type_ MemAllocationType, memPool MemPo
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(location)))
-	frame.Int(uintptr(type_))
-	frame.Int(uintptr(memPool))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(location)), uintptr(type_), uintptr(memPool), 0, 0, 0)
 	runtime.KeepAlive(location)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemSetMemPool, rc)
 		return
 	}
@@ -11381,18 +10887,13 @@ func MallocFromPoolAsync(size uint64, memPool MemPool, stream Stream) (ptr unsaf
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&ptr)))
-	frame.Int(uintptr(size))
-	frame.Int(uintptr(memPool))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&ptr)), uintptr(size), uintptr(memPool), uintptr(stream), 0, 0)
 	runtime.KeepAlive(&ptr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMallocFromPoolAsync, rc)
 		return
 	}
@@ -11428,18 +10929,13 @@ func MemPoolExportToShareableHandle(shareableHandle unsafe.Pointer, memPool MemP
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(shareableHandle)))
-	frame.Int(uintptr(memPool))
-	frame.Int(uintptr(handleType))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(shareableHandle)), uintptr(memPool), uintptr(handleType), uintptr(flags), 0, 0)
 	runtime.KeepAlive(shareableHandle)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolExportToShareableHandle, rc)
 		return
 	}
@@ -11473,19 +10969,14 @@ func MemPoolImportFromShareableHandle(shareableHandle unsafe.Pointer, handleType
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&memPool)))
-	frame.Int(uintptr(unsafe.Pointer(shareableHandle)))
-	frame.Int(uintptr(handleType))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memPool)), uintptr(unsafe.Pointer(shareableHandle)), uintptr(handleType), uintptr(flags), 0, 0)
 	runtime.KeepAlive(&memPool)
 	runtime.KeepAlive(shareableHandle)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolImportFromShareableHandle, rc)
 		return
 	}
@@ -11515,17 +11006,14 @@ func MemPoolExportPointer(ptr unsafe.Pointer) (exportData MemPoolPtrExportData, 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&exportData)))
-	frame.Int(uintptr(unsafe.Pointer(ptr)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&exportData)), uintptr(unsafe.Pointer(ptr)), 0, 0, 0, 0)
 	runtime.KeepAlive(&exportData)
 	runtime.KeepAlive(ptr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolExportPointer, rc)
 		return
 	}
@@ -11565,18 +11053,14 @@ func MemPoolImportPointer(ptr *unsafe.Pointer, memPool MemPool, exportData *MemP
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(ptr)))
-	frame.Int(uintptr(memPool))
-	frame.Int(uintptr(unsafe.Pointer(exportData)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(ptr)), uintptr(memPool), uintptr(unsafe.Pointer(exportData)), 0, 0, 0)
 	runtime.KeepAlive(ptr)
 	runtime.KeepAlive(exportData)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errMemPoolImportPointer, rc)
 		return
 	}
@@ -11650,17 +11134,14 @@ func PointerGetAttributes(ptr unsafe.Pointer) (attributes PointerAttributes, err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&attributes)))
-	frame.Int(uintptr(unsafe.Pointer(ptr)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&attributes)), uintptr(unsafe.Pointer(ptr)), 0, 0, 0, 0)
 	runtime.KeepAlive(&attributes)
 	runtime.KeepAlive(ptr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errPointerGetAttributes, rc)
 		return
 	}
@@ -11700,17 +11181,13 @@ func DeviceCanAccessPeer(device int32, peerDevice int32) (canAccessPeer int32, e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&canAccessPeer)))
-	frame.Int(uintptr(device))
-	frame.Int(uintptr(peerDevice))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&canAccessPeer)), uintptr(device), uintptr(peerDevice), 0, 0, 0)
 	runtime.KeepAlive(&canAccessPeer)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceCanAccessPeer, rc)
 		return
 	}
@@ -11763,15 +11240,12 @@ func DeviceEnablePeerAccess(peerDevice int32, flags uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(peerDevice))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(peerDevice), uintptr(flags), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceEnablePeerAccess, rc)
 		return
 	}
@@ -11804,14 +11278,12 @@ func DeviceDisablePeerAccess(peerDevice int32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(peerDevice))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(peerDevice), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceDisablePeerAccess, rc)
 		return
 	}
@@ -11852,14 +11324,12 @@ func GraphicsUnregisterResource(resource GraphicsResource) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(resource))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(resource), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphicsUnregisterResource, rc)
 		return
 	}
@@ -11905,15 +11375,12 @@ func GraphicsResourceSetMapFlags(resource GraphicsResource, flags uint32) (err e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(resource))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(resource), uintptr(flags), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphicsResourceSetMapFlags, rc)
 		return
 	}
@@ -11963,17 +11430,13 @@ func GraphicsMapResources(count int32, resources *GraphicsResource, stream Strea
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(unsafe.Pointer(resources)))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(stream), 0, 0, 0)
 	runtime.KeepAlive(resources)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphicsMapResources, rc)
 		return
 	}
@@ -12019,17 +11482,13 @@ func GraphicsUnmapResources(count int32, resources *GraphicsResource, stream Str
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(unsafe.Pointer(resources)))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(stream), 0, 0, 0)
 	runtime.KeepAlive(resources)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphicsUnmapResources, rc)
 		return
 	}
@@ -12072,18 +11531,14 @@ func GraphicsResourceGetMappedPointer(resource GraphicsResource) (devPtr unsafe.
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
-	frame.Int(uintptr(unsafe.Pointer(&size)))
-	frame.Int(uintptr(resource))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(unsafe.Pointer(&size)), uintptr(resource), 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(&size)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphicsResourceGetMappedPointer, rc)
 		return
 	}
@@ -12133,18 +11588,13 @@ func GraphicsSubResourceGetMappedArray(resource GraphicsResource, arrayIndex uin
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&array)))
-	frame.Int(uintptr(resource))
-	frame.Int(uintptr(arrayIndex))
-	frame.Int(uintptr(mipLevel))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&array)), uintptr(resource), uintptr(arrayIndex), uintptr(mipLevel), 0, 0)
 	runtime.KeepAlive(&array)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphicsSubResourceGetMappedArray, rc)
 		return
 	}
@@ -12184,16 +11634,13 @@ func GraphicsResourceGetMappedMipmappedArray(resource GraphicsResource) (mipmapp
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&mipmappedArray)))
-	frame.Int(uintptr(resource))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&mipmappedArray)), uintptr(resource), 0, 0, 0, 0)
 	runtime.KeepAlive(&mipmappedArray)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphicsResourceGetMappedMipmappedArray, rc)
 		return
 	}
@@ -12224,16 +11671,13 @@ func GetChannelDesc(array ArrayConst) (desc ChannelFormatDesc, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&desc)))
-	frame.Int(uintptr(array))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&desc)), uintptr(array), 0, 0, 0, 0)
 	runtime.KeepAlive(&desc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetChannelDesc, rc)
 		return
 	}
@@ -12280,7 +11724,8 @@ func CreateChannelDesc(x int32, y int32, z int32, w int32, f ChannelFormatKind) 
 	frame.Int(uintptr(w))
 	frame.Int(uintptr(f))
 	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		return
 	}
 	frame.RetStruct(unsafe.Pointer(&ret), &layoutChannelFormatDesc)
@@ -12508,21 +11953,16 @@ func CreateTextureObject(pResDesc *ResourceDesc, pTexDesc *TextureDesc, pResView
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pTexObject)))
-	frame.Int(uintptr(unsafe.Pointer(pResDesc)))
-	frame.Int(uintptr(unsafe.Pointer(pTexDesc)))
-	frame.Int(uintptr(unsafe.Pointer(pResViewDesc)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pTexObject)), uintptr(unsafe.Pointer(pResDesc)), uintptr(unsafe.Pointer(pTexDesc)), uintptr(unsafe.Pointer(pResViewDesc)), 0, 0)
 	runtime.KeepAlive(&pTexObject)
 	runtime.KeepAlive(pResDesc)
 	runtime.KeepAlive(pTexDesc)
 	runtime.KeepAlive(pResViewDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errCreateTextureObject, rc)
 		return
 	}
@@ -12553,14 +11993,12 @@ func DestroyTextureObject(texObject TextureObject) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(texObject))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(texObject), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDestroyTextureObject, rc)
 		return
 	}
@@ -12591,16 +12029,13 @@ func GetTextureObjectResourceDesc(texObject TextureObject) (pResDesc ResourceDes
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pResDesc)))
-	frame.Int(uintptr(texObject))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pResDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetTextureObjectResourceDesc, rc)
 		return
 	}
@@ -12631,16 +12066,13 @@ func GetTextureObjectTextureDesc(texObject TextureObject) (pTexDesc TextureDesc,
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pTexDesc)))
-	frame.Int(uintptr(texObject))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pTexDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pTexDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetTextureObjectTextureDesc, rc)
 		return
 	}
@@ -12672,16 +12104,13 @@ func GetTextureObjectResourceViewDesc(texObject TextureObject) (pResViewDesc Res
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pResViewDesc)))
-	frame.Int(uintptr(texObject))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pResViewDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResViewDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetTextureObjectResourceViewDesc, rc)
 		return
 	}
@@ -12721,17 +12150,14 @@ func CreateSurfaceObject(pResDesc *ResourceDesc) (pSurfObject SurfaceObject, err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pSurfObject)))
-	frame.Int(uintptr(unsafe.Pointer(pResDesc)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pSurfObject)), uintptr(unsafe.Pointer(pResDesc)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pSurfObject)
 	runtime.KeepAlive(pResDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errCreateSurfaceObject, rc)
 		return
 	}
@@ -12762,14 +12188,12 @@ func DestroySurfaceObject(surfObject SurfaceObject) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(surfObject))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(surfObject), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDestroySurfaceObject, rc)
 		return
 	}
@@ -12799,16 +12223,13 @@ func GetSurfaceObjectResourceDesc(surfObject SurfaceObject) (pResDesc ResourceDe
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pResDesc)))
-	frame.Int(uintptr(surfObject))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pResDesc)), uintptr(surfObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResDesc)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetSurfaceObjectResourceDesc, rc)
 		return
 	}
@@ -12845,15 +12266,13 @@ func DriverGetVersion() (driverVersion int32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&driverVersion)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&driverVersion)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&driverVersion)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDriverGetVersion, rc)
 		return
 	}
@@ -12893,15 +12312,13 @@ func RuntimeGetVersion() (runtimeVersion int32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&runtimeVersion)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&runtimeVersion)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&runtimeVersion)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errRuntimeGetVersion, rc)
 		return
 	}
@@ -12933,8 +12350,9 @@ func LogsRegisterCallback(callbackFunc func(logLevel LogLevel, message *byte, le
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(unsafe.Pointer(callback_outP)))
 	ffi.Call(fnPtr, frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(callback_outP)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		hdl.Delete()
 		err = ferr
 		return
@@ -12965,14 +12383,12 @@ func LogsUnregisterCallback(callback LogsCallbackHandle) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(callback))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(callback), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errLogsUnregisterCallback, rc)
 		return
 	}
@@ -12996,16 +12412,13 @@ func LogsCurrent(flags uint32) (iterator_out LogIterator, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&iterator_out)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&iterator_out)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&iterator_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errLogsCurrent, rc)
 		return
 	}
@@ -13041,18 +12454,14 @@ func LogsDumpToFile(iterator *LogIterator, pathToFile string, flags uint32) (err
 		return
 	}
 	pathToFileC := ffi.CString(pathToFile)
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(iterator)))
-	frame.Int(uintptr(unsafe.Pointer(pathToFileC)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(iterator)), uintptr(unsafe.Pointer(pathToFileC)), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(iterator)
 	runtime.KeepAlive(pathToFileC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errLogsDumpToFile, rc)
 		return
 	}
@@ -13099,20 +12508,15 @@ func LogsDumpToMemory(iterator *LogIterator, buffer *byte, size *uint64, flags u
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(iterator)))
-	frame.Int(uintptr(unsafe.Pointer(buffer)))
-	frame.Int(uintptr(unsafe.Pointer(size)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(iterator)), uintptr(unsafe.Pointer(buffer)), uintptr(unsafe.Pointer(size)), uintptr(flags), 0, 0)
 	runtime.KeepAlive(iterator)
 	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(size)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errLogsDumpToMemory, rc)
 		return
 	}
@@ -13156,16 +12560,13 @@ func GraphCreate(flags uint32) (pGraph Graph, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraph)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraph)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&pGraph)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphCreate, rc)
 		return
 	}
@@ -13273,21 +12674,15 @@ func GraphAddKernelNode(graph Graph, pDependencies *GraphNode, numDependencies u
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pNodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddKernelNode, rc)
 		return
 	}
@@ -13331,16 +12726,13 @@ func GraphKernelNodeGetParams(node GraphNode) (pNodeParams KernelNodeParams, err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(&pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphKernelNodeGetParams, rc)
 		return
 	}
@@ -13378,16 +12770,13 @@ func GraphKernelNodeSetParams(node GraphNode, pNodeParams *KernelNodeParams) (er
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphKernelNodeSetParams, rc)
 		return
 	}
@@ -13419,15 +12808,12 @@ func GraphKernelNodeCopyAttributes(hDst GraphNode, hSrc GraphNode) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hDst))
-	frame.Int(uintptr(hSrc))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hDst), uintptr(hSrc), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphKernelNodeCopyAttributes, rc)
 		return
 	}
@@ -13459,17 +12845,13 @@ func GraphKernelNodeGetAttribute(hNode GraphNode, attr LaunchAttributeID) (value
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(&value_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(&value_out)), 0, 0, 0)
 	runtime.KeepAlive(&value_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphKernelNodeGetAttribute, rc)
 		return
 	}
@@ -13501,17 +12883,13 @@ func GraphKernelNodeSetAttribute(hNode GraphNode, attr LaunchAttributeID, value 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphKernelNodeSetAttribute, rc)
 		return
 	}
@@ -13570,21 +12948,15 @@ func GraphAddMemcpyNode(graph Graph, pDependencies *GraphNode, numDependencies u
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(pCopyParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pCopyParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pCopyParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddMemcpyNode, rc)
 		return
 	}
@@ -13664,11 +13036,12 @@ func GraphAddMemcpyNodeToSymbol(graph Graph, pDependencies *GraphNode, numDepend
 	frame.Int(uintptr(offset))
 	frame.Int(uintptr(kind))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -13752,11 +13125,12 @@ func GraphAddMemcpyNodeFromSymbol(graph Graph, pDependencies *GraphNode, numDepe
 	frame.Int(uintptr(offset))
 	frame.Int(uintptr(kind))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -13838,11 +13212,12 @@ func GraphAddMemcpyNode1D(graph Graph, pDependencies *GraphNode, numDependencies
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(kind))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -13880,16 +13255,13 @@ func GraphMemcpyNodeGetParams(node GraphNode) (pNodeParams Memcpy3DParms, err er
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(&pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemcpyNodeGetParams, rc)
 		return
 	}
@@ -13927,16 +13299,13 @@ func GraphMemcpyNodeSetParams(node GraphNode, pNodeParams *Memcpy3DParms) (err e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemcpyNodeSetParams, rc)
 		return
 	}
@@ -13985,21 +13354,14 @@ func GraphMemcpyNodeSetParamsToSymbol(node GraphNode, symbol unsafe.Pointer, src
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(offset))
-	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(symbol)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(offset), uintptr(kind))
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemcpyNodeSetParamsToSymbol, rc)
 		return
 	}
@@ -14048,21 +13410,14 @@ func GraphMemcpyNodeSetParamsFromSymbol(node GraphNode, dst unsafe.Pointer, symb
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(offset))
-	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(symbol)), uintptr(count), uintptr(offset), uintptr(kind))
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemcpyNodeSetParamsFromSymbol, rc)
 		return
 	}
@@ -14111,20 +13466,14 @@ func GraphMemcpyNodeSetParams1D(node GraphNode, dst unsafe.Pointer, src unsafe.P
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(kind), 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemcpyNodeSetParams1D, rc)
 		return
 	}
@@ -14177,21 +13526,15 @@ func GraphAddMemsetNode(graph Graph, pDependencies *GraphNode, numDependencies u
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(pMemsetParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pMemsetParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pMemsetParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddMemsetNode, rc)
 		return
 	}
@@ -14225,16 +13568,13 @@ func GraphMemsetNodeGetParams(node GraphNode) (pNodeParams MemsetParams, err err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(&pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemsetNodeGetParams, rc)
 		return
 	}
@@ -14269,16 +13609,13 @@ func GraphMemsetNodeSetParams(node GraphNode, pNodeParams *MemsetParams) (err er
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemsetNodeSetParams, rc)
 		return
 	}
@@ -14331,21 +13668,15 @@ func GraphAddHostNode(graph Graph, pDependencies *GraphNode, numDependencies uin
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pNodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddHostNode, rc)
 		return
 	}
@@ -14379,16 +13710,13 @@ func GraphHostNodeGetParams(node GraphNode) (pNodeParams HostNodeParams, err err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(&pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphHostNodeGetParams, rc)
 		return
 	}
@@ -14423,16 +13751,13 @@ func GraphHostNodeSetParams(node GraphNode, pNodeParams *HostNodeParams) (err er
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphHostNodeSetParams, rc)
 		return
 	}
@@ -14485,20 +13810,14 @@ func GraphAddChildGraphNode(graph Graph, pDependencies *GraphNode, numDependenci
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(childGraph))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(childGraph), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddChildGraphNode, rc)
 		return
 	}
@@ -14536,16 +13855,13 @@ func GraphChildGraphNodeGetGraph(node GraphNode) (pGraph Graph, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(&pGraph)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pGraph)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pGraph)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphChildGraphNodeGetGraph, rc)
 		return
 	}
@@ -14594,19 +13910,14 @@ func GraphAddEmptyNode(graph Graph, pDependencies *GraphNode, numDependencies ui
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), 0, 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddEmptyNode, rc)
 		return
 	}
@@ -14660,20 +13971,14 @@ func GraphAddEventRecordNode(graph Graph, pDependencies *GraphNode, numDependenc
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(event), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddEventRecordNode, rc)
 		return
 	}
@@ -14709,16 +14014,13 @@ func GraphEventRecordNodeGetEvent(node GraphNode) (event_out Event, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(&event_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&event_out)), 0, 0, 0, 0)
 	runtime.KeepAlive(&event_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphEventRecordNodeGetEvent, rc)
 		return
 	}
@@ -14755,15 +14057,12 @@ func GraphEventRecordNodeSetEvent(node GraphNode, event Event) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(event), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphEventRecordNodeSetEvent, rc)
 		return
 	}
@@ -14819,20 +14118,14 @@ func GraphAddEventWaitNode(graph Graph, pDependencies *GraphNode, numDependencie
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(event), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddEventWaitNode, rc)
 		return
 	}
@@ -14868,16 +14161,13 @@ func GraphEventWaitNodeGetEvent(node GraphNode) (event_out Event, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(&event_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&event_out)), 0, 0, 0, 0)
 	runtime.KeepAlive(&event_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphEventWaitNodeGetEvent, rc)
 		return
 	}
@@ -14914,15 +14204,12 @@ func GraphEventWaitNodeSetEvent(node GraphNode, event Event) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(event), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphEventWaitNodeSetEvent, rc)
 		return
 	}
@@ -14981,21 +14268,15 @@ func GraphAddExternalSemaphoresSignalNode(graph Graph, pDependencies *GraphNode,
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddExternalSemaphoresSignalNode, rc)
 		return
 	}
@@ -15037,16 +14318,13 @@ func GraphExternalSemaphoresSignalNodeGetParams(hNode GraphNode) (params_out Ext
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(&params_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&params_out)), 0, 0, 0, 0)
 	runtime.KeepAlive(&params_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExternalSemaphoresSignalNodeGetParams, rc)
 		return
 	}
@@ -15083,16 +14361,13 @@ func GraphExternalSemaphoresSignalNodeSetParams(hNode GraphNode, nodeParams *Ext
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExternalSemaphoresSignalNodeSetParams, rc)
 		return
 	}
@@ -15151,21 +14426,15 @@ func GraphAddExternalSemaphoresWaitNode(graph Graph, pDependencies *GraphNode, n
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddExternalSemaphoresWaitNode, rc)
 		return
 	}
@@ -15207,16 +14476,13 @@ func GraphExternalSemaphoresWaitNodeGetParams(hNode GraphNode) (params_out Exter
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(&params_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&params_out)), 0, 0, 0, 0)
 	runtime.KeepAlive(&params_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExternalSemaphoresWaitNodeGetParams, rc)
 		return
 	}
@@ -15253,16 +14519,13 @@ func GraphExternalSemaphoresWaitNodeSetParams(hNode GraphNode, nodeParams *Exter
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExternalSemaphoresWaitNodeSetParams, rc)
 		return
 	}
@@ -15349,21 +14612,15 @@ func GraphAddMemAllocNode(graph Graph, pDependencies *GraphNode, numDependencies
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddMemAllocNode, rc)
 		return
 	}
@@ -15399,16 +14656,13 @@ func GraphMemAllocNodeGetParams(node GraphNode) (params_out MemAllocNodeParams, 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(&params_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&params_out)), 0, 0, 0, 0)
 	runtime.KeepAlive(&params_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemAllocNodeGetParams, rc)
 		return
 	}
@@ -15478,21 +14732,15 @@ func GraphAddMemFreeNode(graph Graph, pDependencies *GraphNode, numDependencies 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(dptr)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(dptr)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dptr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddMemFreeNode, rc)
 		return
 	}
@@ -15525,16 +14773,13 @@ func GraphMemFreeNodeGetParams(node GraphNode, dptr_out unsafe.Pointer) (err err
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(dptr_out)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(dptr_out)), 0, 0, 0, 0)
 	runtime.KeepAlive(dptr_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphMemFreeNodeGetParams, rc)
 		return
 	}
@@ -15571,14 +14816,12 @@ func DeviceGraphMemTrim(device int32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGraphMemTrim, rc)
 		return
 	}
@@ -15624,17 +14867,13 @@ func DeviceGetGraphMemAttribute(device int32, attr GraphMemAttributeType, value 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(device))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetGraphMemAttribute, rc)
 		return
 	}
@@ -15677,17 +14916,13 @@ func DeviceSetGraphMemAttribute(device int32, attr GraphMemAttributeType, value 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(device))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(unsafe.Pointer(value)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceSetGraphMemAttribute, rc)
 		return
 	}
@@ -15728,16 +14963,13 @@ func GraphClone(originalGraph Graph) (pGraphClone Graph, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphClone)))
-	frame.Int(uintptr(originalGraph))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphClone)), uintptr(originalGraph), 0, 0, 0, 0)
 	runtime.KeepAlive(&pGraphClone)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphClone, rc)
 		return
 	}
@@ -15776,17 +15008,13 @@ func GraphNodeFindInClone(originalNode GraphNode, clonedGraph Graph) (pNode Grap
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pNode)))
-	frame.Int(uintptr(originalNode))
-	frame.Int(uintptr(clonedGraph))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pNode)), uintptr(originalNode), uintptr(clonedGraph), 0, 0, 0)
 	runtime.KeepAlive(&pNode)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphNodeFindInClone, rc)
 		return
 	}
@@ -15828,16 +15056,13 @@ func GraphNodeGetType(node GraphNode) (pType GraphNodeType, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(&pType)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pType)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pType)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphNodeGetType, rc)
 		return
 	}
@@ -15879,18 +15104,14 @@ func GraphGetNodes(graph Graph, nodes *GraphNode, numNodes *uint64) (err error) 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(nodes)))
-	frame.Int(uintptr(unsafe.Pointer(numNodes)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(nodes)), uintptr(unsafe.Pointer(numNodes)), 0, 0, 0)
 	runtime.KeepAlive(nodes)
 	runtime.KeepAlive(numNodes)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphGetNodes, rc)
 		return
 	}
@@ -15932,18 +15153,14 @@ func GraphGetRootNodes(graph Graph, pRootNodes *GraphNode, pNumRootNodes *uint64
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pRootNodes)))
-	frame.Int(uintptr(unsafe.Pointer(pNumRootNodes)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(pRootNodes)), uintptr(unsafe.Pointer(pNumRootNodes)), 0, 0, 0)
 	runtime.KeepAlive(pRootNodes)
 	runtime.KeepAlive(pNumRootNodes)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphGetRootNodes, rc)
 		return
 	}
@@ -15994,22 +15211,16 @@ func GraphGetEdges(graph Graph, from *GraphNode, to *GraphNode, edgeData *GraphE
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(from)))
-	frame.Int(uintptr(unsafe.Pointer(to)))
-	frame.Int(uintptr(unsafe.Pointer(edgeData)))
-	frame.Int(uintptr(unsafe.Pointer(numEdges)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(numEdges)), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(numEdges)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphGetEdges, rc)
 		return
 	}
@@ -16057,20 +15268,15 @@ func GraphNodeGetDependencies(node GraphNode, pDependencies *GraphNode, edgeData
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(unsafe.Pointer(edgeData)))
-	frame.Int(uintptr(unsafe.Pointer(pNumDependencies)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pDependencies)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(pNumDependencies)), 0, 0)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(pNumDependencies)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphNodeGetDependencies, rc)
 		return
 	}
@@ -16119,20 +15325,15 @@ func GraphNodeGetDependentNodes(node GraphNode, pDependentNodes *GraphNode, edge
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(pDependentNodes)))
-	frame.Int(uintptr(unsafe.Pointer(edgeData)))
-	frame.Int(uintptr(unsafe.Pointer(pNumDependentNodes)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pDependentNodes)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(pNumDependentNodes)), 0, 0)
 	runtime.KeepAlive(pDependentNodes)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(pNumDependentNodes)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphNodeGetDependentNodes, rc)
 		return
 	}
@@ -16175,21 +15376,15 @@ func GraphAddDependencies(graph Graph, from *GraphNode, to *GraphNode, edgeData 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(from)))
-	frame.Int(uintptr(unsafe.Pointer(to)))
-	frame.Int(uintptr(unsafe.Pointer(edgeData)))
-	frame.Int(uintptr(numDependencies))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddDependencies, rc)
 		return
 	}
@@ -16236,21 +15431,15 @@ func GraphRemoveDependencies(graph Graph, from *GraphNode, to *GraphNode, edgeDa
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(from)))
-	frame.Int(uintptr(unsafe.Pointer(to)))
-	frame.Int(uintptr(unsafe.Pointer(edgeData)))
-	frame.Int(uintptr(numDependencies))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphRemoveDependencies, rc)
 		return
 	}
@@ -16291,14 +15480,12 @@ func GraphDestroyNode(node GraphNode) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphDestroyNode, rc)
 		return
 	}
@@ -16380,17 +15567,13 @@ func GraphInstantiate(graph Graph, flags uint64) (pGraphExec GraphExec, err erro
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphExec)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pGraphExec)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphInstantiate, rc)
 		return
 	}
@@ -16473,17 +15656,13 @@ func GraphInstantiateWithFlags(graph Graph, flags uint64) (pGraphExec GraphExec,
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphExec)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pGraphExec)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphInstantiateWithFlags, rc)
 		return
 	}
@@ -16598,18 +15777,14 @@ func GraphInstantiateWithParams(graph Graph, instantiateParams *GraphInstantiate
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphExec)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(instantiateParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(unsafe.Pointer(instantiateParams)), 0, 0, 0)
 	runtime.KeepAlive(&pGraphExec)
 	runtime.KeepAlive(instantiateParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphInstantiateWithParams, rc)
 		return
 	}
@@ -16645,16 +15820,13 @@ func GraphExecGetFlags(graphExec GraphExec) (flags uint64, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graphExec))
-	frame.Int(uintptr(unsafe.Pointer(&flags)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graphExec), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecGetFlags, rc)
 		return
 	}
@@ -16725,17 +15897,13 @@ func GraphExecKernelNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodePar
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecKernelNodeSetParams, rc)
 		return
 	}
@@ -16797,17 +15965,13 @@ func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodePar
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecMemcpyNodeSetParams, rc)
 		return
 	}
@@ -16881,9 +16045,10 @@ func GraphExecMemcpyNodeSetParamsToSymbol(hGraphExec GraphExec, node GraphNode, 
 	frame.Int(uintptr(offset))
 	frame.Int(uintptr(kind))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -16961,9 +16126,10 @@ func GraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec GraphExec, node GraphNode
 	frame.Int(uintptr(offset))
 	frame.Int(uintptr(kind))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -17030,21 +16196,14 @@ func GraphExecMemcpyNodeSetParams1D(hGraphExec GraphExec, node GraphNode, dst un
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(src)))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(kind))
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecMemcpyNodeSetParams1D, rc)
 		return
 	}
@@ -17107,17 +16266,13 @@ func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodePar
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecMemsetNodeSetParams, rc)
 		return
 	}
@@ -17168,17 +16323,13 @@ func GraphExecHostNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodeParam
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(pNodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecHostNodeSetParams, rc)
 		return
 	}
@@ -17235,16 +16386,12 @@ func GraphExecChildGraphNodeSetParams(hGraphExec GraphExec, node GraphNode, chil
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(childGraph))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(node), uintptr(childGraph), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecChildGraphNodeSetParams, rc)
 		return
 	}
@@ -17298,16 +16445,12 @@ func GraphExecEventRecordNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, eve
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecEventRecordNodeSetEvent, rc)
 		return
 	}
@@ -17361,16 +16504,12 @@ func GraphExecEventWaitNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(event))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecEventWaitNodeSetEvent, rc)
 		return
 	}
@@ -17427,17 +16566,13 @@ func GraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec GraphExec, hNode 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecExternalSemaphoresSignalNodeSetParams, rc)
 		return
 	}
@@ -17494,17 +16629,13 @@ func GraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec GraphExec, hNode Gr
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecExternalSemaphoresWaitNodeSetParams, rc)
 		return
 	}
@@ -17553,16 +16684,12 @@ func GraphNodeSetEnabled(hGraphExec GraphExec, hNode GraphNode, isEnabled uint32
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(isEnabled))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(isEnabled), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphNodeSetEnabled, rc)
 		return
 	}
@@ -17605,17 +16732,13 @@ func GraphNodeGetEnabled(hGraphExec GraphExec, hNode GraphNode) (isEnabled uint3
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hNode))
-	frame.Int(uintptr(unsafe.Pointer(&isEnabled)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(&isEnabled)), 0, 0, 0)
 	runtime.KeepAlive(&isEnabled)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphNodeGetEnabled, rc)
 		return
 	}
@@ -17719,17 +16842,13 @@ func GraphExecUpdate(hGraphExec GraphExec, hGraph Graph, resultInfo *GraphExecUp
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(hGraphExec))
-	frame.Int(uintptr(hGraph))
-	frame.Int(uintptr(unsafe.Pointer(resultInfo)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hGraph), uintptr(unsafe.Pointer(resultInfo)), 0, 0, 0)
 	runtime.KeepAlive(resultInfo)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecUpdate, rc)
 		return
 	}
@@ -17764,15 +16883,12 @@ func GraphUpload(graphExec GraphExec, stream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graphExec))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graphExec), uintptr(stream), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphUpload, rc)
 		return
 	}
@@ -17813,15 +16929,12 @@ func GraphLaunch(graphExec GraphExec, stream Stream) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graphExec))
-	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graphExec), uintptr(stream), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphLaunch, rc)
 		return
 	}
@@ -17855,14 +16968,12 @@ func GraphExecDestroy(graphExec GraphExec) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graphExec))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graphExec), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecDestroy, rc)
 		return
 	}
@@ -17894,14 +17005,12 @@ func GraphDestroy(graph Graph) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graph))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphDestroy, rc)
 		return
 	}
@@ -17932,17 +17041,13 @@ func GraphDebugDotPrint(graph Graph, path string, flags uint32) (err error) {
 		return
 	}
 	pathC := ffi.CString(path)
-	var frame ffi.Frame
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pathC)))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(pathC)), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(pathC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphDebugDotPrint, rc)
 		return
 	}
@@ -18001,8 +17106,9 @@ func UserObjectCreate(destroy func(), initialRefcount uint32, flags uint32) (obj
 	frame.Int(uintptr(initialRefcount))
 	frame.Int(uintptr(flags))
 	ffi.Call(fnPtr, frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(object_outP)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		hdl.Delete()
 		err = ferr
 		return
@@ -18046,15 +17152,12 @@ func UserObjectRetain(object UserObject, count uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(object))
-	frame.Int(uintptr(count))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(object), uintptr(count), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errUserObjectRetain, rc)
 		return
 	}
@@ -18094,15 +17197,12 @@ func UserObjectRelease(object UserObject, count uint32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(object))
-	frame.Int(uintptr(count))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(object), uintptr(count), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errUserObjectRelease, rc)
 		return
 	}
@@ -18143,17 +17243,12 @@ func GraphRetainUserObject(graph Graph, object UserObject, count uint32, flags u
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(object))
-	frame.Int(uintptr(count))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(object), uintptr(count), uintptr(flags), 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphRetainUserObject, rc)
 		return
 	}
@@ -18190,16 +17285,12 @@ func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) (err e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(object))
-	frame.Int(uintptr(count))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(object), uintptr(count), 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphReleaseUserObject, rc)
 		return
 	}
@@ -18255,23 +17346,16 @@ func GraphAddNode(graph Graph, pDependencies *GraphNode, dependencyData *GraphEd
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
-	frame.Int(uintptr(unsafe.Pointer(dependencyData)))
-	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)))
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dependencyData)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphAddNode, rc)
 		return
 	}
@@ -18311,16 +17395,13 @@ func GraphNodeSetParams(node GraphNode, nodeParams *GraphNodeParams) (err error)
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphNodeSetParams, rc)
 		return
 	}
@@ -18380,17 +17461,13 @@ func GraphExecNodeSetParams(graphExec GraphExec, node GraphNode, nodeParams *Gra
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(graphExec))
-	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(nodeParams)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graphExec), uintptr(node), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphExecNodeSetParams, rc)
 		return
 	}
@@ -18429,18 +17506,13 @@ func GraphConditionalHandleCreate(graph Graph, defaultLaunchValue uint32, flags 
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pHandle_out)))
-	frame.Int(uintptr(graph))
-	frame.Int(uintptr(defaultLaunchValue))
-	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pHandle_out)), uintptr(graph), uintptr(defaultLaunchValue), uintptr(flags), 0, 0)
 	runtime.KeepAlive(&pHandle_out)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGraphConditionalHandleCreate, rc)
 		return
 	}
@@ -18525,20 +17597,15 @@ func GetDriverEntryPoint(symbol string, flags uint64) (funcPtr unsafe.Pointer, d
 		return
 	}
 	symbolC := ffi.CString(symbol)
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(symbolC)))
-	frame.Int(uintptr(unsafe.Pointer(&funcPtr)))
-	frame.Int(uintptr(flags))
-	frame.Int(uintptr(unsafe.Pointer(&driverStatus)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(symbolC)), uintptr(unsafe.Pointer(&funcPtr)), uintptr(flags), uintptr(unsafe.Pointer(&driverStatus)), 0, 0)
 	runtime.KeepAlive(symbolC)
 	runtime.KeepAlive(&funcPtr)
 	runtime.KeepAlive(&driverStatus)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetDriverEntryPoint, rc)
 		return
 	}
@@ -18625,21 +17692,15 @@ func GetDriverEntryPointByVersion(symbol string, cudaVersion uint32, flags uint6
 		return
 	}
 	symbolC := ffi.CString(symbol)
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(symbolC)))
-	frame.Int(uintptr(unsafe.Pointer(&funcPtr)))
-	frame.Int(uintptr(cudaVersion))
-	frame.Int(uintptr(flags))
-	frame.Int(uintptr(unsafe.Pointer(&driverStatus)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(symbolC)), uintptr(unsafe.Pointer(&funcPtr)), uintptr(cudaVersion), uintptr(flags), uintptr(unsafe.Pointer(&driverStatus)), 0)
 	runtime.KeepAlive(symbolC)
 	runtime.KeepAlive(&funcPtr)
 	runtime.KeepAlive(&driverStatus)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetDriverEntryPointByVersion, rc)
 		return
 	}
@@ -18718,13 +17779,14 @@ func LibraryLoadData(code unsafe.Pointer, jitOptions *JitOption, jitOptionsValue
 	frame.Int(uintptr(unsafe.Pointer(libraryOptionValues)))
 	frame.Int(uintptr(numLibraryOptions))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&library)
 	runtime.KeepAlive(code)
 	runtime.KeepAlive(jitOptions)
 	runtime.KeepAlive(jitOptionsValues)
 	runtime.KeepAlive(libraryOptions)
 	runtime.KeepAlive(libraryOptionValues)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -18808,13 +17870,14 @@ func LibraryLoadFromFile(fileName string, jitOptions *JitOption, jitOptionsValue
 	frame.Int(uintptr(unsafe.Pointer(libraryOptionValues)))
 	frame.Int(uintptr(numLibraryOptions))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&library)
 	runtime.KeepAlive(fileNameC)
 	runtime.KeepAlive(jitOptions)
 	runtime.KeepAlive(jitOptionsValues)
 	runtime.KeepAlive(libraryOptions)
 	runtime.KeepAlive(libraryOptionValues)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -18848,14 +17911,12 @@ func LibraryUnload(library Library) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(library))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(library), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errLibraryUnload, rc)
 		return
 	}
@@ -18892,18 +17953,14 @@ func LibraryGetKernel(library Library, name string) (pKernel Kernel, err error) 
 		return
 	}
 	nameC := ffi.CString(name)
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pKernel)))
-	frame.Int(uintptr(library))
-	frame.Int(uintptr(unsafe.Pointer(nameC)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pKernel)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
 	runtime.KeepAlive(&pKernel)
 	runtime.KeepAlive(nameC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errLibraryGetKernel, rc)
 		return
 	}
@@ -18949,20 +18006,15 @@ func LibraryGetGlobal(library Library, name string) (dptr unsafe.Pointer, bytes 
 		return
 	}
 	nameC := ffi.CString(name)
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&dptr)))
-	frame.Int(uintptr(unsafe.Pointer(&bytes)))
-	frame.Int(uintptr(library))
-	frame.Int(uintptr(unsafe.Pointer(nameC)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0)
 	runtime.KeepAlive(&dptr)
 	runtime.KeepAlive(&bytes)
 	runtime.KeepAlive(nameC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errLibraryGetGlobal, rc)
 		return
 	}
@@ -19007,20 +18059,15 @@ func LibraryGetManaged(library Library, name string) (dptr unsafe.Pointer, bytes
 		return
 	}
 	nameC := ffi.CString(name)
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&dptr)))
-	frame.Int(uintptr(unsafe.Pointer(&bytes)))
-	frame.Int(uintptr(library))
-	frame.Int(uintptr(unsafe.Pointer(nameC)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0)
 	runtime.KeepAlive(&dptr)
 	runtime.KeepAlive(&bytes)
 	runtime.KeepAlive(nameC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errLibraryGetManaged, rc)
 		return
 	}
@@ -19059,18 +18106,14 @@ func LibraryGetUnifiedFunction(library Library, symbol string) (fptr unsafe.Poin
 		return
 	}
 	symbolC := ffi.CString(symbol)
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&fptr)))
-	frame.Int(uintptr(library))
-	frame.Int(uintptr(unsafe.Pointer(symbolC)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&fptr)), uintptr(library), uintptr(unsafe.Pointer(symbolC)), 0, 0, 0)
 	runtime.KeepAlive(&fptr)
 	runtime.KeepAlive(symbolC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errLibraryGetUnifiedFunction, rc)
 		return
 	}
@@ -19103,16 +18146,13 @@ func LibraryGetKernelCount(count *uint32, lib Library) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(count)))
-	frame.Int(uintptr(lib))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(count)), uintptr(lib), 0, 0, 0, 0)
 	runtime.KeepAlive(count)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errLibraryGetKernelCount, rc)
 		return
 	}
@@ -19145,17 +18185,13 @@ func LibraryEnumerateKernels(kernels *Kernel, numKernels uint32, lib Library) (e
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(kernels)))
-	frame.Int(uintptr(numKernels))
-	frame.Int(uintptr(lib))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(kernels)), uintptr(numKernels), uintptr(lib), 0, 0, 0)
 	runtime.KeepAlive(kernels)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errLibraryEnumerateKernels, rc)
 		return
 	}
@@ -19235,17 +18271,12 @@ func KernelSetAttributeForDevice(kernel Kernel, attr FuncAttribute, value int32,
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(kernel))
-	frame.Int(uintptr(attr))
-	frame.Int(uintptr(value))
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(kernel), uintptr(attr), uintptr(value), uintptr(device), 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errKernelSetAttributeForDevice, rc)
 		return
 	}
@@ -19261,17 +18292,14 @@ func GetExportTable(ppExportTable *unsafe.Pointer, pExportTableId *Uuid) (err er
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(ppExportTable)))
-	frame.Int(uintptr(unsafe.Pointer(pExportTableId)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(ppExportTable)), uintptr(unsafe.Pointer(pExportTableId)), 0, 0, 0, 0)
 	runtime.KeepAlive(ppExportTable)
 	runtime.KeepAlive(pExportTableId)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetExportTable, rc)
 		return
 	}
@@ -19295,17 +18323,14 @@ func GetFuncBySymbol(symbolPtr unsafe.Pointer) (functionPtr Function, err error)
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&functionPtr)))
-	frame.Int(uintptr(unsafe.Pointer(symbolPtr)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&functionPtr)), uintptr(unsafe.Pointer(symbolPtr)), 0, 0, 0, 0)
 	runtime.KeepAlive(&functionPtr)
 	runtime.KeepAlive(symbolPtr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetFuncBySymbol, rc)
 		return
 	}
@@ -19340,17 +18365,14 @@ func GetKernel(entryFuncAddr unsafe.Pointer) (kernelPtr Kernel, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&kernelPtr)))
-	frame.Int(uintptr(unsafe.Pointer(entryFuncAddr)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&kernelPtr)), uintptr(unsafe.Pointer(entryFuncAddr)), 0, 0, 0, 0)
 	runtime.KeepAlive(&kernelPtr)
 	runtime.KeepAlive(entryFuncAddr)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetKernel, rc)
 		return
 	}

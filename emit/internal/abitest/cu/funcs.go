@@ -22,16 +22,13 @@ func GetErrorString(error_ Result) (pStr string, err error) {
 		return
 	}
 	var pStrC uintptr
-	var frame ffi.Frame
-	frame.Int(uintptr(error_))
-	frame.Int(uintptr(unsafe.Pointer(&pStrC)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(error_), uintptr(unsafe.Pointer(&pStrC)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pStrC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGetErrorString, rc)
 		return
 	}
@@ -52,16 +49,13 @@ func GetErrorName(error_ Result) (pStr string, err error) {
 		return
 	}
 	var pStrC uintptr
-	var frame ffi.Frame
-	frame.Int(uintptr(error_))
-	frame.Int(uintptr(unsafe.Pointer(&pStrC)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(error_), uintptr(unsafe.Pointer(&pStrC)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pStrC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errGetErrorName, rc)
 		return
 	}
@@ -95,7 +89,8 @@ func AbiIntegers(i8 int8, u8 uint8, i16 int16, u16 uint16, i32 int32, u32 uint32
 	frame.Int(uintptr(sign))
 	frame.Int(uintptr(loc))
 	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -117,14 +112,12 @@ func AbiFail(result Result) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(result))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(result), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errAbiFail, rc)
 		return
 	}
@@ -150,16 +143,13 @@ func AbiAlignedOut(seed uint64) (out AbiAligned, err error) {
 	}
 	var outBuf [unsafe.Sizeof(out) + 64]byte
 	outP := unsafe.Add(unsafe.Pointer(&outBuf), (64-uintptr(unsafe.Pointer(&outBuf))%64)%64)
-	var frame ffi.Frame
-	frame.Int(uintptr(outP))
-	frame.Int(uintptr(seed))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(outP), uintptr(seed), 0, 0, 0, 0)
 	runtime.KeepAlive(&outBuf)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errAbiAlignedOut, rc)
 		return
 	}
@@ -182,16 +172,13 @@ func DeviceGet(ordinal int32) (device Device, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&device)))
-	frame.Int(uintptr(ordinal))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&device)), uintptr(ordinal), 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGet, rc)
 		return
 	}
@@ -211,17 +198,13 @@ func CtxCreate(flags uint32, dev Device) (pctx Context, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pctx)))
-	frame.Int(uintptr(flags))
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pctx)), uintptr(flags), uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&pctx)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxCreate, rc)
 		return
 	}
@@ -239,14 +222,12 @@ func CtxSetCurrent(ctx Context) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(ctx))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(ctx), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxSetCurrent, rc)
 		return
 	}
@@ -265,16 +246,13 @@ func DeviceGetUuid(dev Device) (uuid Uuid, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&uuid)))
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&uuid)), uintptr(dev), 0, 0, 0, 0)
 	runtime.KeepAlive(&uuid)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetUuid, rc)
 		return
 	}
@@ -294,17 +272,13 @@ func DeviceGetName(dev Device) (name string, err error) {
 		return
 	}
 	var nameBuf [256]byte
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&nameBuf[0])))
-	frame.Int(256)
-	frame.Int(uintptr(dev))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&nameBuf[0])), 256, uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&nameBuf)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceGetName, rc)
 		return
 	}
@@ -325,17 +299,13 @@ func EventElapsedTime(hStart Event, hEnd Event) (pMilliseconds float32, err erro
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pMilliseconds)))
-	frame.Int(uintptr(hStart))
-	frame.Int(uintptr(hEnd))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pMilliseconds)), uintptr(hStart), uintptr(hEnd), 0, 0, 0)
 	runtime.KeepAlive(&pMilliseconds)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errEventElapsedTime, rc)
 		return
 	}
@@ -358,18 +328,14 @@ func ModuleGetFunction(hmod Module, name string) (hfunc Function, err error) {
 		return
 	}
 	nameC := ffi.CString(name)
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&hfunc)))
-	frame.Int(uintptr(hmod))
-	frame.Int(uintptr(unsafe.Pointer(nameC)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&hfunc)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
 	runtime.KeepAlive(&hfunc)
 	runtime.KeepAlive(nameC)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errModuleGetFunction, rc)
 		return
 	}
@@ -398,8 +364,9 @@ func MemPrefetchAsync(devPtr Deviceptr, count uint64, location MemLocation, flag
 	frame.Int(uintptr(flags))
 	frame.Int(uintptr(hStream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&location)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -422,16 +389,13 @@ func IpcGetMemHandle(dptr Deviceptr) (pHandle IpcMemHandle, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&pHandle)))
-	frame.Int(uintptr(dptr))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pHandle)), uintptr(dptr), 0, 0, 0, 0)
 	runtime.KeepAlive(&pHandle)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errIpcGetMemHandle, rc)
 		return
 	}
@@ -456,9 +420,10 @@ func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (pdptr Deviceptr, err e
 	frame.Struct(unsafe.Pointer(&handle), &layoutIpcMemHandle)
 	frame.Int(uintptr(flags))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&pdptr)
 	runtime.KeepAlive(&handle)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -501,7 +466,8 @@ func AbiFloats(i0 int32, f0 float32, d0 float64, i1 int64, f1 float32, d1 float6
 	frame.Int(uintptr(i6))
 	frame.Int(uintptr(i7))
 	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -532,10 +498,11 @@ func AbiStructs(m AbiMixed, v AbiFloat3, after int32) (echo AbiMixed, err error)
 	frame.Int(uintptr(after))
 	frame.Int(uintptr(unsafe.Pointer(&echo)))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&m)
 	runtime.KeepAlive(&v)
 	runtime.KeepAlive(&echo)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -560,21 +527,16 @@ func AbiPointers(p unsafe.Pointer, cp unsafe.Pointer, slots *unsafe.Pointer, cou
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(p)))
-	frame.Int(uintptr(unsafe.Pointer(cp)))
-	frame.Int(uintptr(unsafe.Pointer(slots)))
-	frame.Int(uintptr(unsafe.Pointer(counter)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(cp)), uintptr(unsafe.Pointer(slots)), uintptr(unsafe.Pointer(counter)), 0, 0)
 	runtime.KeepAlive(p)
 	runtime.KeepAlive(cp)
 	runtime.KeepAlive(slots)
 	runtime.KeepAlive(counter)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errAbiPointers, rc)
 		return
 	}
@@ -604,7 +566,8 @@ func LaunchHostFunc(hStream Stream, fn func()) (err error) {
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	ffi.Call(fnPtr, frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		hdl.Delete()
 		err = ferr
 		return
@@ -641,8 +604,9 @@ func DeviceRegisterAsyncNotification(device Device, callbackFunc func(info *Asyn
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(unsafe.Pointer(callbackP)))
 	ffi.Call(fnPtr, frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(callbackP)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		hdl.Delete()
 		err = ferr
 		return
@@ -670,15 +634,12 @@ func DeviceUnregisterAsyncNotification(device Device, callback AsyncCallbackHand
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(device))
-	frame.Int(uintptr(callback))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(callback), 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceUnregisterAsyncNotification, rc)
 		return
 	}
@@ -697,14 +658,12 @@ func AbiFireAsync(bytes uint64) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(bytes))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(bytes), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errAbiFireAsync, rc)
 		return
 	}
@@ -742,9 +701,10 @@ func OccupancyMaxPotentialBlockSize(func_ Function, blockSizeToDynamicSMemSize f
 	frame.Int(uintptr(dynamicSMemSize))
 	frame.Int(uintptr(blockSizeLimit))
 	ffi.Call(fnPtr, frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(minGridSizeP)
 	runtime.KeepAlive(blockSizeP)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -781,7 +741,8 @@ func StreamAddCallback(hStream Stream, callback func(hStream Stream, status Resu
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(flags))
 	ffi.Call(fnPtr, frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		hdl.Delete()
 		err = ferr
 		return
@@ -806,13 +767,12 @@ func CtxSynchronize() (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
+	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxSynchronize, rc)
 		return
 	}

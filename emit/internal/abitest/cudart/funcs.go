@@ -22,13 +22,11 @@ func GetErrorName(error_ Error) (ret string) {
 	if lerr != nil {
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(error_))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(error_), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		return
 	}
-	ret = ffi.GoString(frame.Ret())
+	ret = ffi.GoString(raw)
 	return
 }
 
@@ -45,13 +43,11 @@ func GetErrorString(error_ Error) (ret string) {
 	if lerr != nil {
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(error_))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(error_), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		return
 	}
-	ret = ffi.GoString(frame.Ret())
+	ret = ffi.GoString(raw)
 	return
 }
 
@@ -66,15 +62,13 @@ func RuntimeGetVersion() (runtimeVersion int32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&runtimeVersion)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&runtimeVersion)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&runtimeVersion)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errRuntimeGetVersion, rc)
 		return
 	}
@@ -92,15 +86,13 @@ func GetDeviceCount() (count int32, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&count)))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&count)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&count)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetDeviceCount, rc)
 		return
 	}
@@ -120,14 +112,12 @@ func SetDevice(device int32) (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errSetDevice, rc)
 		return
 	}
@@ -146,16 +136,13 @@ func GetDeviceProperties(device int32) (prop DeviceProp, err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(&prop)))
-	frame.Int(uintptr(device))
-	ffi.Call(fnPtr, &frame)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&prop)), uintptr(device), 0, 0, 0, 0)
 	runtime.KeepAlive(&prop)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errGetDeviceProperties, rc)
 		return
 	}
@@ -173,13 +160,12 @@ func DeviceSynchronize() (err error) {
 		err = lerr
 		return
 	}
-	var frame ffi.Frame
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
+	if ferr != nil {
 		err = ferr
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
+	if rc := Error(raw); rc != 0 {
 		err = ffi.Fail(&errDeviceSynchronize, rc)
 		return
 	}
@@ -210,11 +196,12 @@ func LaunchKernel(func_ unsafe.Pointer, gridDim Dim3, blockDim Dim3, args *unsaf
 	frame.Int(uintptr(sharedMem))
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(func_)
 	runtime.KeepAlive(&gridDim)
 	runtime.KeepAlive(&blockDim)
 	runtime.KeepAlive(args)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -241,9 +228,10 @@ func Malloc3D(extent Extent) (pitchedDevPtr PitchedPtr, err error) {
 	frame.Int(uintptr(unsafe.Pointer(&pitchedDevPtr)))
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -272,9 +260,10 @@ func Memset3D(pitchedDevPtr PitchedPtr, value int32, extent Extent) (err error) 
 	frame.Int(uintptr(value))
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -303,9 +292,10 @@ func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (devPtr unsafe.Pointer,
 	frame.Struct(unsafe.Pointer(&handle), &layoutIpcMemHandle)
 	frame.Int(uintptr(flags))
 	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(&handle)
-	if ferr := frame.Err(); ferr != nil {
+	if ferr != nil {
 		err = ferr
 		return
 	}
@@ -338,7 +328,8 @@ func CreateChannelDesc(x int32, y int32, z int32, w int32, f ChannelFormatKind) 
 	frame.Int(uintptr(w))
 	frame.Int(uintptr(f))
 	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		return
 	}
 	frame.RetStruct(unsafe.Pointer(&ret), &layoutChannelFormatDesc)
@@ -366,7 +357,8 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	ffi.Call(fnPtr, frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		hdl.Delete()
 		err = ferr
 		return
@@ -403,7 +395,8 @@ func StreamAddCallback(stream Stream, callback func(stream Stream, status Error)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(flags))
 	ffi.Call(fnPtr, frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		hdl.Delete()
 		err = ferr
 		return
@@ -431,7 +424,8 @@ func AbiMakeDim3(x uint32, y uint32, z uint32) (ret Dim3) {
 	frame.Int(uintptr(y))
 	frame.Int(uintptr(z))
 	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		return
 	}
 	frame.RetStruct(unsafe.Pointer(&ret), &layoutDim3)
@@ -451,7 +445,8 @@ func AbiScale(f float32, n int32, d float64) (ret float64) {
 	frame.Int(uintptr(n))
 	frame.Float64(float64(d))
 	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		return
 	}
 	ret = frame.RetFloat64()
@@ -469,7 +464,8 @@ func AbiHalf(f float32) (ret float32) {
 	var frame ffi.Frame
 	frame.Float32(float32(f))
 	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	ferr := frame.Err()
+	if ferr != nil {
 		return
 	}
 	ret = frame.RetFloat32()
@@ -484,13 +480,11 @@ func AbiNegate(v int32) (ret int32) {
 	if lerr != nil {
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(v))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(v), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		return
 	}
-	ret = int32(frame.Ret())
+	ret = int32(raw)
 	return
 }
 
@@ -502,10 +496,8 @@ func AbiRecord(v int64) {
 	if lerr != nil {
 		return
 	}
-	var frame ffi.Frame
-	frame.Int(uintptr(v))
-	ffi.Call(fnPtr, &frame)
-	if ferr := frame.Err(); ferr != nil {
+	_, ferr := ffi.CallInts(fnPtr, uintptr(v), 0, 0, 0, 0, 0)
+	if ferr != nil {
 		return
 	}
 	return
