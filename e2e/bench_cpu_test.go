@@ -53,6 +53,34 @@ func BenchmarkDriverGetVersion(b *testing.B) {
 	})
 }
 
+// BenchmarkDriverGetVersionInterleaved is BenchmarkDriverGetVersion's
+// generated and cgo columns in rotating blocks of 1000 calls (see
+// BenchmarkCallInterleaved): ns/op is the generated call, gen/cgo the ratio.
+func BenchmarkDriverGetVersionInterleaved(b *testing.B) {
+	needDriver(b)
+	cgoOpen(b)
+	gen := func(n int) int32 {
+		for range n {
+			if _, err := cu.DriverGetVersion(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return 0
+	}
+	viaCgo := func(n int) int32 {
+		for range n {
+			if _, r := cgoshim.DriverGetVersion(); r != 0 {
+				return r
+			}
+		}
+		return 0
+	}
+	spent := rotate(b, []func(int) int32{gen, viaCgo}, 1000, false)
+	b.ReportMetric(float64(spent[0].Nanoseconds())/float64(b.N), "ns/op")
+	b.ReportMetric(float64(spent[1].Nanoseconds())/float64(b.N), "cgo-ns/call")
+	b.ReportMetric(float64(spent[0])/float64(spent[1]), "gen/cgo")
+}
+
 func BenchmarkCudaGetErrorName(b *testing.B) {
 	if err := cudart.SharedLibrary().Load(); err != nil {
 		b.Skipf("no CUDA runtime library: %v", err)

@@ -325,7 +325,6 @@ func BenchmarkLaunchInterleaved(b *testing.B) {
 	defer cu.ModuleUnload(mod)
 	cgoOpen(b)
 	run(b, "rotate", func(b *testing.B) {
-		const block = 1000
 		ways := [...]func(n int) int32{
 			func(n int) int32 { // generated
 				for range n {
@@ -345,29 +344,97 @@ func BenchmarkLaunchInterleaved(b *testing.B) {
 			},
 			func(n int) int32 { return cgoshim.LaunchLoop(uintptr(empty), n) }, // C loop
 		}
-		var spent [len(ways)]time.Duration
-		b.ReportAllocs()
-		for round, launched := 0, 0; launched < b.N; round++ {
-			n := min(block, b.N-launched)
-			for k := range ways {
-				w := (round + k) % len(ways)
-				start := time.Now()
-				if r := ways[w](n); r != 0 {
-					b.Fatal(r)
-				}
-				if err := cu.CtxSynchronize(); err != nil {
-					b.Fatal(err)
-				}
-				spent[w] += time.Since(start)
-			}
-			launched += n
-		}
+		spent := rotate(b, ways[:], 1000, true)
 		perLaunch := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N) }
 		b.ReportMetric(perLaunch(spent[0]), "ns/op")
 		b.ReportMetric(perLaunch(spent[1]), "cgo-ns/launch")
 		b.ReportMetric(perLaunch(spent[2]), "C-ns/launch")
 		b.ReportMetric(100*float64(spent[2])/float64(spent[0]), "gen-rate-%C")
 	})
+}
+
+// rotate runs b.N calls of each way in blocks, rotating the order every
+// round, and returns the time each way took: the ways see the same drift of
+// the machine (see BenchmarkLaunchInterleaved). With wait, each block's time
+// includes waiting for the device. A way returns a nonzero C result to fail.
+// The interleaved benchmarks report no allocations: they would mix the ways'
+// (the cgo shim allocates); the per-way benchmarks report them.
+func rotate(b *testing.B, ways []func(n int) int32, block int, wait bool) []time.Duration {
+	spent := make([]time.Duration, len(ways))
+	for round, done := 0, 0; done < b.N; round++ {
+		n := min(block, b.N-done)
+		for k := range ways {
+			w := (round + k) % len(ways)
+			start := time.Now()
+			if r := ways[w](n); r != 0 {
+				b.Fatal(r)
+			}
+			if wait {
+				if err := cu.CtxSynchronize(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			spent[w] += time.Since(start)
+		}
+		done += n
+	}
+	return spent
+}
+
+// BenchmarkCallInterleaved times the cheap calls of the cgo comparison
+// through the generated package and through cgo, in rotating blocks of
+// 1000 calls (as BenchmarkLaunchInterleaved does for launches), so the
+// generated/cgo ratio does not depend on which of two separate benchmarks
+// met the machine at a slower moment. ns/op is the generated call;
+// gen/cgo is the ratio of the two.
+func BenchmarkCallInterleaved(b *testing.B) {
+	_, done := gpu12(b)
+	defer done()
+	if err := cudart.SetDevice(0); err != nil {
+		b.Fatal(err)
+	}
+	calls := []struct {
+		name     string
+		gen, cgo func() int32
+	}{
+		{"CtxGetCurrent", func() int32 {
+			if _, err := cu.CtxGetCurrent(); err != nil {
+				b.Fatal(err)
+			}
+			return 0
+		}, func() int32 { _, r := cgoshim.CtxGetCurrent(); return r }},
+		{"CudaGetDevice", func() int32 {
+			if _, err := cudart.GetDevice(); err != nil {
+				b.Fatal(err)
+			}
+			return 0
+		}, func() int32 { _, r := cgoshim.GetDevice(); return r }},
+		{"DeviceGet", func() int32 {
+			if _, err := cu.DeviceGet(0); err != nil {
+				b.Fatal(err)
+			}
+			return 0
+		}, func() int32 { _, r := cgoshim.DeviceGet(0); return r }},
+	}
+	for _, c := range calls {
+		run(b, c.name, func(b *testing.B) {
+			cgoOpen(b)
+			loop := func(call func() int32) func(n int) int32 {
+				return func(n int) int32 {
+					for range n {
+						if r := call(); r != 0 {
+							return r
+						}
+					}
+					return 0
+				}
+			}
+			spent := rotate(b, []func(int) int32{loop(c.gen), loop(c.cgo)}, 1000, false)
+			b.ReportMetric(float64(spent[0].Nanoseconds())/float64(b.N), "ns/op")
+			b.ReportMetric(float64(spent[1].Nanoseconds())/float64(b.N), "cgo-ns/call")
+			b.ReportMetric(float64(spent[0])/float64(spent[1]), "gen/cgo")
+		})
+	}
 }
 
 // graphKernels is the number of empty-kernel nodes in BenchmarkGraphLaunch's
