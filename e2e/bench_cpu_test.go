@@ -55,7 +55,9 @@ func BenchmarkDriverGetVersion(b *testing.B) {
 
 // BenchmarkDriverGetVersionInterleaved is BenchmarkDriverGetVersion's
 // generated and cgo columns in rotating blocks of 1000 calls (see
-// BenchmarkCallInterleaved): ns/op is the generated call, gen/cgo the ratio.
+// BenchmarkCallInterleaved), plus cgo with #cgo noescape, which does not
+// allocate: ns/op is the generated call, gen/cgo and gen/cgo-noescape the
+// ratios.
 func BenchmarkDriverGetVersionInterleaved(b *testing.B) {
 	needDriver(b)
 	cgoOpen(b)
@@ -75,10 +77,20 @@ func BenchmarkDriverGetVersionInterleaved(b *testing.B) {
 		}
 		return 0
 	}
-	spent := rotate(b, []func(int) int32{gen, viaCgo}, 1000, false)
+	noEscape := func(n int) int32 {
+		for range n {
+			if _, r := cgoshim.DriverGetVersionNoEscape(); r != 0 {
+				return r
+			}
+		}
+		return 0
+	}
+	spent := rotate(b, []func(int) int32{gen, viaCgo, noEscape}, 1000, false)
 	b.ReportMetric(float64(spent[0].Nanoseconds())/float64(b.N), "ns/op")
 	b.ReportMetric(float64(spent[1].Nanoseconds())/float64(b.N), "cgo-ns/call")
+	b.ReportMetric(float64(spent[2].Nanoseconds())/float64(b.N), "cgo-noescape-ns/call")
 	b.ReportMetric(float64(spent[0])/float64(spent[1]), "gen/cgo")
+	b.ReportMetric(float64(spent[0])/float64(spent[2]), "gen/cgo-noescape")
 }
 
 func BenchmarkCudaGetErrorName(b *testing.B) {

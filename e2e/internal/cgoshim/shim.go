@@ -8,6 +8,8 @@ package cgoshim
 
 /*
 #cgo LDFLAGS: -ldl
+#cgo noescape shim_cuDriverGetVersion_noescape
+#cgo nocallback shim_cuDriverGetVersion_noescape
 #include <dlfcn.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -37,6 +39,9 @@ static int shim_open(const char *cuda, const char *cudart) {
 }
 static int shim_cuCtxGetCurrent(void **c) { return p_cuCtxGetCurrent(c); }
 static int shim_cuDriverGetVersion(int *v) { return p_cuDriverGetVersion(v); }
+// The same, declared noescape and nocallback below: cgo then keeps the out
+// variable on the Go stack, the best a cgo call can do.
+static int shim_cuDriverGetVersion_noescape(int *v) { return p_cuDriverGetVersion(v); }
 static int shim_cuDeviceGet(int *d, int o) { return p_cuDeviceGet(d, o); }
 static int shim_cuMemcpyHtoD(unsigned long long dst, const void *src, size_t n) { return p_cuMemcpyHtoD(dst, src, n); }
 static int shim_cuLaunchKernel(void *f, void *stream) {
@@ -85,6 +90,14 @@ func CtxGetCurrent() (uintptr, int32) {
 func DriverGetVersion() (int32, int32) {
 	var v C.int
 	r := C.shim_cuDriverGetVersion(&v)
+	return int32(v), int32(r)
+}
+
+// DriverGetVersionNoEscape is cuDriverGetVersion through cgo with the
+// noescape and nocallback annotations: no allocation.
+func DriverGetVersionNoEscape() (int32, int32) {
+	var v C.int
+	r := C.shim_cuDriverGetVersion_noescape(&v)
 	return int32(v), int32(r)
 }
 
