@@ -382,11 +382,12 @@ func rotate(b *testing.B, ways []func(n int) int32, block int, wait bool) []time
 }
 
 // BenchmarkCallInterleaved times the cheap calls of the cgo comparison
-// through the generated package and through cgo, in rotating blocks of
-// 1000 calls (as BenchmarkLaunchInterleaved does for launches), so the
-// generated/cgo ratio does not depend on which of two separate benchmarks
-// met the machine at a slower moment. ns/op is the generated call;
-// gen/cgo is the ratio of the two.
+// through the generated package, through cgo, and through cgo with the
+// #cgo noescape annotation (no allocation), in rotating blocks of 1000
+// calls (as BenchmarkLaunchInterleaved does for launches), so the ratios do
+// not depend on which of separate benchmarks met the machine at a slower
+// moment. ns/op is the generated call; gen/cgo and gen/cgo-noescape are the
+// ratios.
 func BenchmarkCallInterleaved(b *testing.B) {
 	_, done := gpu12(b)
 	defer done()
@@ -394,27 +395,30 @@ func BenchmarkCallInterleaved(b *testing.B) {
 		b.Fatal(err)
 	}
 	calls := []struct {
-		name     string
-		gen, cgo func() int32
+		name               string
+		gen, cgo, noEscape func() int32
 	}{
 		{"CtxGetCurrent", func() int32 {
 			if _, err := cu.CtxGetCurrent(); err != nil {
 				b.Fatal(err)
 			}
 			return 0
-		}, func() int32 { _, r := cgoshim.CtxGetCurrent(); return r }},
+		}, func() int32 { _, r := cgoshim.CtxGetCurrent(); return r },
+			func() int32 { _, r := cgoshim.CtxGetCurrentNoEscape(); return r }},
 		{"CudaGetDevice", func() int32 {
 			if _, err := cudart.GetDevice(); err != nil {
 				b.Fatal(err)
 			}
 			return 0
-		}, func() int32 { _, r := cgoshim.GetDevice(); return r }},
+		}, func() int32 { _, r := cgoshim.GetDevice(); return r },
+			func() int32 { _, r := cgoshim.GetDeviceNoEscape(); return r }},
 		{"DeviceGet", func() int32 {
 			if _, err := cu.DeviceGet(0); err != nil {
 				b.Fatal(err)
 			}
 			return 0
-		}, func() int32 { _, r := cgoshim.DeviceGet(0); return r }},
+		}, func() int32 { _, r := cgoshim.DeviceGet(0); return r },
+			func() int32 { _, r := cgoshim.DeviceGetNoEscape(0); return r }},
 	}
 	for _, c := range calls {
 		run(b, c.name, func(b *testing.B) {
@@ -429,10 +433,12 @@ func BenchmarkCallInterleaved(b *testing.B) {
 					return 0
 				}
 			}
-			spent := rotate(b, []func(int) int32{loop(c.gen), loop(c.cgo)}, 1000, false)
+			spent := rotate(b, []func(int) int32{loop(c.gen), loop(c.cgo), loop(c.noEscape)}, 1000, false)
 			b.ReportMetric(float64(spent[0].Nanoseconds())/float64(b.N), "ns/op")
 			b.ReportMetric(float64(spent[1].Nanoseconds())/float64(b.N), "cgo-ns/call")
+			b.ReportMetric(float64(spent[2].Nanoseconds())/float64(b.N), "cgo-noescape-ns/call")
 			b.ReportMetric(float64(spent[0])/float64(spent[1]), "gen/cgo")
+			b.ReportMetric(float64(spent[0])/float64(spent[2]), "gen/cgo-noescape")
 		})
 	}
 }

@@ -23,3 +23,6 @@ func Memcpy(dst, src unsafe.Pointer, n uint64, kind int32) int32 { return -1 }
 func LaunchLoop(f uintptr, n int) int32                          { return -1 }
 func GraphLaunch(exec, stream uintptr) int32                     { return -1 }
 func DriverGetVersionNoEscape() (int32, int32)                   { return 0, -1 }
+func CtxGetCurrentNoEscape() (uintptr, int32)                    { return 0, -1 }
+func DeviceGetNoEscape(ordinal int32) (int32, int32)             { return 0, -1 }
+func GetDeviceNoEscape() (int32, int32)                          { return 0, -1 }

@@ -10,6 +10,12 @@ package cgoshim
 #cgo LDFLAGS: -ldl
 #cgo noescape shim_cuDriverGetVersion_noescape
 #cgo nocallback shim_cuDriverGetVersion_noescape
+#cgo noescape shim_cuCtxGetCurrent_noescape
+#cgo nocallback shim_cuCtxGetCurrent_noescape
+#cgo noescape shim_cuDeviceGet_noescape
+#cgo nocallback shim_cuDeviceGet_noescape
+#cgo noescape shim_cudaGetDevice_noescape
+#cgo nocallback shim_cudaGetDevice_noescape
 #include <dlfcn.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -39,9 +45,13 @@ static int shim_open(const char *cuda, const char *cudart) {
 }
 static int shim_cuCtxGetCurrent(void **c) { return p_cuCtxGetCurrent(c); }
 static int shim_cuDriverGetVersion(int *v) { return p_cuDriverGetVersion(v); }
-// The same, declared noescape and nocallback below: cgo then keeps the out
-// variable on the Go stack, the best a cgo call can do.
+// The _noescape functions are the same calls, declared noescape and
+// nocallback above: cgo then keeps the out variable on the Go stack, the
+// best a cgo call can do.
 static int shim_cuDriverGetVersion_noescape(int *v) { return p_cuDriverGetVersion(v); }
+static int shim_cuCtxGetCurrent_noescape(void **c) { return p_cuCtxGetCurrent(c); }
+static int shim_cuDeviceGet_noescape(int *d, int o) { return p_cuDeviceGet(d, o); }
+static int shim_cudaGetDevice_noescape(int *d) { return p_cudaGetDevice(d); }
 static int shim_cuDeviceGet(int *d, int o) { return p_cuDeviceGet(d, o); }
 static int shim_cuMemcpyHtoD(unsigned long long dst, const void *src, size_t n) { return p_cuMemcpyHtoD(dst, src, n); }
 static int shim_cuLaunchKernel(void *f, void *stream) {
@@ -99,6 +109,27 @@ func DriverGetVersionNoEscape() (int32, int32) {
 	var v C.int
 	r := C.shim_cuDriverGetVersion_noescape(&v)
 	return int32(v), int32(r)
+}
+
+// CtxGetCurrentNoEscape is CtxGetCurrent with #cgo noescape.
+func CtxGetCurrentNoEscape() (uintptr, int32) {
+	var c unsafe.Pointer
+	r := C.shim_cuCtxGetCurrent_noescape(&c)
+	return uintptr(c), int32(r)
+}
+
+// DeviceGetNoEscape is DeviceGet with #cgo noescape.
+func DeviceGetNoEscape(ordinal int32) (int32, int32) {
+	var d C.int
+	r := C.shim_cuDeviceGet_noescape(&d, C.int(ordinal))
+	return int32(d), int32(r)
+}
+
+// GetDeviceNoEscape is GetDevice with #cgo noescape.
+func GetDeviceNoEscape() (int32, int32) {
+	var d C.int
+	r := C.shim_cudaGetDevice_noescape(&d)
+	return int32(d), int32(r)
 }
 
 // DeviceGet is cuDeviceGet through cgo.
