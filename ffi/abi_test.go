@@ -548,3 +548,33 @@ func TestCallIntsStackMoves(t *testing.T) {
 	}
 	recurse(300)
 }
+
+// TestStackAlignment checks the stack pointer C sees at entry through both
+// trampolines: 16-byte alignment at the call instruction, as both ABIs
+// require (compilers use aligned vector stores to the stack on that
+// assumption).
+func TestStackAlignment(t *testing.T) {
+	want := uint64(0) // arm64: SP itself is aligned
+	if runtime.GOARCH == "amd64" {
+		want = 8 // the return address sits on the aligned stack
+	}
+	entry := fn(t, "entry_sp")
+	var f ffi.Frame
+	ffi.Call(entry, &f)
+	if got := uint64(f.Ret()) % 16; got != want {
+		t.Errorf("Call: SP at entry = %#x, %d mod 16, want %d", f.Ret(), got, want)
+	}
+	// A Frame with stack words takes the same path with outgoing words.
+	var g ffi.Frame
+	for range 10 {
+		g.Int(1)
+	}
+	ffi.Call(entry, &g)
+	if got := uint64(g.Ret()) % 16; got != want {
+		t.Errorf("Call with stack words: SP at entry = %#x, %d mod 16, want %d", g.Ret(), got, want)
+	}
+	sp, err := ffi.CallInts(entry, 0, 0, 0, 0, 0, 0)
+	if got := uint64(sp) % 16; err != nil || got != want {
+		t.Errorf("CallInts: SP at entry = %#x (%v), %d mod 16, want %d", sp, err, got, want)
+	}
+}

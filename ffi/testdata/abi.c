@@ -175,3 +175,17 @@ int b0(void) { return 0; }
 int b2(void *p, int n) { return n + (p != 0); }
 int b6(void *a, void *b, size_t c, int d, int e, void *f) { return d + e + (int)c + (a == b) + (f != 0); }
 double bf(int a, float b, double c, float d) { return a + b + c + d; }
+
+// ---- the stack pointer the callee sees at entry (a leaf: no prologue
+// moves it before the asm reads it). amd64 wants SP = 8 mod 16 there (the
+// CALL pushed the return address onto a 16-byte aligned stack); arm64
+// wants SP = 0 mod 16.
+uint64_t entry_sp(void) {
+	uint64_t sp;
+#if defined(__x86_64__)
+	__asm__ volatile("mov %%rsp, %0" : "=r"(sp));
+#elif defined(__aarch64__)
+	__asm__ volatile("mov %0, sp" : "=r"(sp));
+#endif
+	return sp;
+}
