@@ -4,6 +4,7 @@ package ffi_test
 
 import (
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/cugen/cugen/ffi"
@@ -134,4 +135,33 @@ func BenchmarkProcAddr(b *testing.B) {
 	for b.Loop() {
 		p.Addr()
 	}
+}
+
+// BenchmarkCallIntsVsFrame times the same 2-argument call through CallInts
+// and through a Frame in alternating blocks of 1000 calls, so the two see
+// the same drift of the machine: ns/op is CallInts, frame-ns the Frame.
+func BenchmarkCallIntsVsFrame(b *testing.B) {
+	b2 := fn(b, "b2")
+	var x int32
+	var ints, frame time.Duration
+	for done := 0; done < b.N; done += 1000 {
+		start := time.Now()
+		for range 1000 {
+			r, _ := ffi.CallInts(b2, uintptr(unsafe.Pointer(&x)), 7, 0, 0, 0, 0)
+			_ = int32(r)
+		}
+		mid := time.Now()
+		for range 1000 {
+			var f ffi.Frame
+			f.Int(uintptr(unsafe.Pointer(&x)))
+			f.Int(7)
+			ffi.Call(b2, &f)
+			_ = int32(f.Ret())
+		}
+		ints += mid.Sub(start)
+		frame += time.Since(mid)
+	}
+	n := float64((b.N + 999) / 1000 * 1000)
+	b.ReportMetric(float64(ints.Nanoseconds())/n, "ns/op")
+	b.ReportMetric(float64(frame.Nanoseconds())/n, "frame-ns")
 }
