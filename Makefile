@@ -84,7 +84,9 @@ downstream: deps
 	CGO_ENABLED=0 $(GO) test -count=1 ./...
 
 # test-arm64 runs ffi's ABI conformance tests for linux/arm64 under qemu-user
-# (AAPCS64: register classes, HFAs, by-reference structs, struct returns).
+# (AAPCS64: register classes, HFAs, by-reference structs, struct returns),
+# and the generated wrappers' (emit/internal/abitest) against the same
+# fixture library cross-compiled for arm64.
 ARM64_DEBS ?= qemu-user-static gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 deps-arm64:
 	@missing=; for p in $(ARM64_DEBS); do \
@@ -95,7 +97,7 @@ deps-arm64:
 
 test-arm64: deps-arm64
 	GOARCH=arm64 CC=aarch64-linux-gnu-gcc $(GO) test -count=1 -exec 'qemu-aarch64-static -L /usr/aarch64-linux-gnu' ./ffi
-	GOARCH=arm64 CGO_ENABLED=0 CC=aarch64-linux-gnu-gcc $(GO) test -count=1 -exec 'qemu-aarch64-static -L /usr/aarch64-linux-gnu' ./ffi
+	GOARCH=arm64 CGO_ENABLED=0 CC=aarch64-linux-gnu-gcc $(GO) test -count=1 -exec 'qemu-aarch64-static -L /usr/aarch64-linux-gnu' ./ffi ./emit/internal/abitest/...
 
 # bench runs the benchmarks that need no GPU (the GPU ones skip; see
 # BENCHMARKS.md for the H200 run).
