@@ -447,8 +447,9 @@ func TestCallAllocs(t *testing.T) {
 }
 
 // TestStackMoves checks the stack invariant from the other side: calls made
-// at many stack depths, with the goroutine stack growing in between, still
-// pass pointers to the right stack objects.
+// at many stack depths, through a Frame and through CallInts, with the
+// goroutine stack growing in between, still pass pointers to the right stack
+// objects.
 func TestStackMoves(t *testing.T) {
 	i1 := fn(t, "i1")
 	r := rec(t)
@@ -463,6 +464,12 @@ func TestStackMoves(t *testing.T) {
 			t.Fatalf("depth %d: C got %#x, &out is %p", n, r[0], &out)
 		}
 		runtime.KeepAlive(&out)
+		var out2 uintptr
+		ffi.CallInts(i1, uintptr(unsafe.Pointer(&out2)), 0, 0, 0, 0, 0)
+		if r[0] != uint64(uintptr(unsafe.Pointer(&out2))) {
+			t.Fatalf("depth %d, CallInts: C got %#x, &out2 is %p", n, r[0], &out2)
+		}
+		runtime.KeepAlive(&out2)
 		if n > 0 {
 			recurse(n - 1)
 		}
@@ -526,27 +533,6 @@ func TestCallIntsAllocs(t *testing.T) {
 	if allocs != 0 {
 		t.Errorf("%v allocations per call, want 0", allocs)
 	}
-}
-
-// TestCallIntsStackMoves is TestStackMoves for CallInts.
-func TestCallIntsStackMoves(t *testing.T) {
-	i1 := fn(t, "i1")
-	r := rec(t)
-	var recurse func(n int)
-	recurse = func(n int) {
-		var pad [64]uintptr // grow the stack quickly
-		var out uintptr
-		ffi.CallInts(i1, uintptr(unsafe.Pointer(&out)), 0, 0, 0, 0, 0)
-		if r[0] != uint64(uintptr(unsafe.Pointer(&out))) {
-			t.Fatalf("depth %d: C got %#x, &out is %p", n, r[0], &out)
-		}
-		runtime.KeepAlive(&out)
-		if n > 0 {
-			recurse(n - 1)
-		}
-		runtime.KeepAlive(&pad)
-	}
-	recurse(300)
 }
 
 // TestStackAlignment checks the stack pointer C sees at entry through both
