@@ -252,14 +252,15 @@ type Proc struct {
 // Addr returns the symbol's address, loading the library and resolving the
 // symbol on first use. A failure (a [*LoadError] or a [*SymbolError]) is
 // cached like a success; it never panics.
-func (p *Proc) Addr() (uintptr, error) {
-	if a := p.addr.Load(); a != 0 {
-		return a, nil
+func (p *Proc) Addr() (a uintptr, err error) {
+	if a = p.addr.Load(); a == 0 {
+		a, err = p.resolve()
 	}
-	return p.resolve()
+	return
 }
 
-// resolve is the slow path of Addr, kept out of line so Addr inlines.
+// resolve is the slow path of Addr, kept out of line so that Addr inlines
+// (TestAddrInlines).
 func (p *Proc) resolve() (uintptr, error) {
 	p.once.Do(func() {
 		if err := p.lib.Load(); err != nil {

@@ -4,6 +4,7 @@ package ffi_test
 
 import (
 	"errors"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -154,4 +155,32 @@ func TestProcConcurrent(t *testing.T) {
 			t.Fatalf("concurrent Addr() gave %#x and %#x", first, a)
 		}
 	}
+}
+
+// TestAddrInlines guards the inlining of Proc.Addr into every generated
+// wrapper: the compiler's budget is 80 and a harmless-looking edit can pass
+// it (one did: two returns instead of one cost 86), adding a call to every
+// CUDA call.
+func TestAddrInlines(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to ask the compiler:", err)
+	}
+	out, err := exec.Command(goTool, "build", "-gcflags=-m=2", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build -gcflags=-m=2: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "can inline (*Proc).Addr") {
+		t.Errorf("(*Proc).Addr does not inline any more; the compiler said:\n%s", grepLines(string(out), "(*Proc).Addr"))
+	}
+}
+
+func grepLines(s, sub string) string {
+	var b strings.Builder
+	for line := range strings.Lines(s) {
+		if strings.Contains(line, sub) {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
 }
