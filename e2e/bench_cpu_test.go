@@ -3,9 +3,11 @@ package e2e
 import (
 	"errors"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/cugen/cugen/e2e/internal/cgoshim"
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/cudart"
 	"github.com/ebitengine/purego"
@@ -56,7 +58,8 @@ func BenchmarkDriverGetVersion(b *testing.B) {
 // BenchmarkDriverGetVersionInterleaved is BenchmarkDriverGetVersion's
 // generated and cgo columns in rotating blocks of 1000 calls (see
 // BenchmarkCallInterleaved), plus cgo with #cgo noescape, which does not
-// allocate: ns/op is the generated call, gen/cgo and gen/cgo-noescape the
+// allocate, and the two ffi call paths on the symbol without the generated
+// wrapper: ns/op is the generated call, gen/cgo and gen/cgo-noescape the
 // ratios.
 func BenchmarkDriverGetVersionInterleaved(b *testing.B) {
 	needDriver(b)
@@ -85,10 +88,37 @@ func BenchmarkDriverGetVersionInterleaved(b *testing.B) {
 		}
 		return 0
 	}
-	spent := rotate(b, []func(int) int32{gen, viaCgo, noEscape}, 1000, false)
-	b.ReportMetric(float64(spent[0].Nanoseconds())/float64(b.N), "ns/op")
-	b.ReportMetric(float64(spent[1].Nanoseconds())/float64(b.N), "cgo-ns/call")
-	b.ReportMetric(float64(spent[2].Nanoseconds())/float64(b.N), "cgo-noescape-ns/call")
+	// The generated call's parts: ffi.CallInts and ffi.Call with a Frame on
+	// the symbol's address, without the wrapper.
+	d, _ := rawLibs(b)
+	fn := sym(b, d, "cuDriverGetVersion")
+	var v int32
+	callInts := func(n int) int32 {
+		for range n {
+			if r, err := ffi.CallInts(fn, uintptr(unsafe.Pointer(&v)), 0, 0, 0, 0, 0); err != nil || r != 0 {
+				return -1
+			}
+		}
+		return 0
+	}
+	frame := func(n int) int32 {
+		for range n {
+			var f ffi.Frame
+			f.Int(uintptr(unsafe.Pointer(&v)))
+			ffi.Call(fn, &f)
+			if f.Err() != nil || f.Ret() != 0 {
+				return -1
+			}
+		}
+		return 0
+	}
+	spent := rotate(b, []func(int) int32{gen, viaCgo, noEscape, callInts, frame}, 1000, false)
+	perCall := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N) }
+	b.ReportMetric(perCall(spent[0]), "ns/op")
+	b.ReportMetric(perCall(spent[1]), "cgo-ns/call")
+	b.ReportMetric(perCall(spent[2]), "cgo-noescape-ns/call")
+	b.ReportMetric(perCall(spent[3]), "callints-ns/call")
+	b.ReportMetric(perCall(spent[4]), "frame-ns/call")
 	b.ReportMetric(float64(spent[0])/float64(spent[1]), "gen/cgo")
 	b.ReportMetric(float64(spent[0])/float64(spent[2]), "gen/cgo-noescape")
 }
