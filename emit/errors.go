@@ -107,13 +107,6 @@ func (m *model) genLoad(f *jen.File) error {
 	f.Comment("One procedure per function, resolved on its first call.")
 	f.Var().Defs(defs...)
 	f.Line()
-	var all []jen.Code
-	for _, fn := range m.funcs {
-		all = append(all, jen.Id(m.procName(fn)))
-	}
-	f.Comment("procs lists every procedure, for the symbol-resolution test.")
-	f.Var().Id("procs").Op("=").Index().Op("*").Qual(FFIPath, "Proc").Values(all...)
-	f.Line()
 	var errs []jen.Code
 	for _, fn := range m.funcs {
 		if m.isErrorResult(fn.Result) {
@@ -135,51 +128,29 @@ func (m *model) versionFunc() string {
 }
 
 // symbolsTest emits symbols_test.go: every bound function must resolve in
-// the library found at test time. A symbol newer than that library is
-// logged; with CUGEN_REQUIRE_ALL_SYMBOLS=1 (cugen's own CI) a missing symbol
-// fails the test when the library is at least as new as the headers.
+// the library found at test time. The logic is ffitest.Symbols; the test
+// hands it the package's procedures and version function.
 func (m *model) symbolsTest() ([]byte, error) {
 	f := jen.NewFile(m.pkg)
 	f.HeaderComment(m.header())
 	f.ImportName(FFIPath, "ffi")
-	t := jen.Id("t")
-	// Only a library at least as new as the headers must have every symbol;
-	// a package without a version function (a test fixture) only logs.
-	strict := jen.Null()
+	f.ImportName(FFITestPath, "ffitest")
+	// A package without a version function (a test fixture) only logs.
+	version := jen.Nil()
 	if vf := m.versionFunc(); vf != "" {
-		strict = jen.Comment("Only a library at least as new as the headers must have every symbol.").Line().
-			List(jen.Id("v"), jen.Id("verr")).Op(":=").Id(vf).Call().Line().
-			Id("t").Dot("Logf").Call(jen.Lit("library version %d, headers %d (%v)"), jen.Id("v"), jen.Id("HeaderVersion"), jen.Id("verr")).Line().
-			If(jen.Qual("os", "Getenv").Call(jen.Lit("CUGEN_REQUIRE_ALL_SYMBOLS")).Op("==").Lit("1").Op("&&").Id("verr").Op("==").Nil().Op("&&").Id("v").Op(">=").Id("HeaderVersion")).Block(
-			jen.Id("report").Op("=").Id("t").Dot("Errorf"),
-		)
+		version = jen.Id(vf)
 	}
 	f.Comment("TestSymbolsResolve resolves every bound function in the library.")
-	f.Func().Id("TestSymbolsResolve").Params(t.Clone().Op("*").Qual("testing", "T")).Block(
-		jen.If(jen.Id("err").Op(":=").Id("lib").Dot("Load").Call(), jen.Id("err").Op("!=").Nil()).Block(
-			jen.Id("t").Dot("Skipf").Call(jen.Lit("library not found: %v"), jen.Id("err")),
-		),
-		jen.Var().Id("missing").Index().String(),
-		jen.For(jen.List(jen.Id("_"), jen.Id("p")).Op(":=").Range().Id("procs")).Block(
-			jen.If(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Id("p").Dot("Addr").Call(), jen.Id("err").Op("!=").Nil()).Block(
-				jen.Id("missing").Op("=").Append(jen.Id("missing"), jen.Id("err").Dot("Error").Call()),
-			),
-		),
-		jen.Id("t").Dot("Logf").Call(jen.Lit("%d of %d symbols resolve in %s"), jen.Len(jen.Id("procs")).Op("-").Len(jen.Id("missing")), jen.Len(jen.Id("procs")), jen.Id("lib").Dot("Path").Call()),
-		jen.Id("perThread").Op(":=").Lit(0),
-		jen.For(jen.List(jen.Id("_"), jen.Id("p")).Op(":=").Range().Id("procs")).Block(
-			jen.If(jen.Id("p").Dot("PerThreadName").Call().Op("==").Lit("")).Block(jen.Continue()),
-			jen.Id("perThread").Op("++"),
-			jen.If(jen.List(jen.Id("_"), jen.Id("err")).Op(":=").Id("lib").Dot("Lookup").Call(jen.Id("p").Dot("PerThreadName").Call()), jen.Id("err").Op("!=").Nil()).Block(
-				jen.Id("missing").Op("=").Append(jen.Id("missing"), jen.Id("err").Dot("Error").Call()),
-			),
-		),
-		jen.Id("t").Dot("Logf").Call(jen.Lit("%d per-thread-default-stream variants checked"), jen.Id("perThread")),
-		jen.If(jen.Len(jen.Id("missing")).Op("==").Lit(0)).Block(jen.Return()),
-		jen.Id("report").Op(":=").Id("t").Dot("Logf"),
-		strict,
-		jen.Id("report").Call(jen.Lit("%d symbols missing:\n%s"), jen.Len(jen.Id("missing")), jen.Qual("strings", "Join").Call(jen.Id("missing"), jen.Lit("\n"))),
+	f.Func().Id("TestSymbolsResolve").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
+		jen.Qual(FFITestPath, "Symbols").Call(jen.Id("t"), jen.Id("lib"), jen.Id("procs"), version, jen.Id("HeaderVersion")),
 	)
+	f.Line()
+	var all []jen.Code
+	for _, fn := range m.funcs {
+		all = append(all, jen.Id(m.procName(fn)))
+	}
+	f.Comment("procs lists every procedure.")
+	f.Var().Id("procs").Op("=").Index().Op("*").Qual(FFIPath, "Proc").Values(all...)
 	var b bytes.Buffer
 	if err := f.Render(&b); err != nil {
 		return nil, err

@@ -3,43 +3,15 @@
 package cudart
 
 import (
-	"os"
-	"strings"
+	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffitest"
 	"testing"
 )
 
 // TestSymbolsResolve resolves every bound function in the library.
 func TestSymbolsResolve(t *testing.T) {
-	if err := lib.Load(); err != nil {
-		t.Skipf("library not found: %v", err)
-	}
-	var missing []string
-	for _, p := range procs {
-		if _, err := p.Addr(); err != nil {
-			missing = append(missing, err.Error())
-		}
-	}
-	t.Logf("%d of %d symbols resolve in %s", len(procs)-len(missing), len(procs), lib.Path())
-	perThread := 0
-	for _, p := range procs {
-		if p.PerThreadName() == "" {
-			continue
-		}
-		perThread++
-		if _, err := lib.Lookup(p.PerThreadName()); err != nil {
-			missing = append(missing, err.Error())
-		}
-	}
-	t.Logf("%d per-thread-default-stream variants checked", perThread)
-	if len(missing) == 0 {
-		return
-	}
-	report := t.Logf
-	// Only a library at least as new as the headers must have every symbol.
-	v, verr := RuntimeGetVersion()
-	t.Logf("library version %d, headers %d (%v)", v, HeaderVersion, verr)
-	if os.Getenv("CUGEN_REQUIRE_ALL_SYMBOLS") == "1" && verr == nil && v >= HeaderVersion {
-		report = t.Errorf
-	}
-	report("%d symbols missing:\n%s", len(missing), strings.Join(missing, "\n"))
+	ffitest.Symbols(t, lib, procs, RuntimeGetVersion, HeaderVersion)
 }
+
+// procs lists every procedure.
+var procs = []*ffi.Proc{procDeviceReset, procDeviceSynchronize, procDeviceSetLimit, procDeviceGetLimit, procDeviceGetTexture1DLinearMaxWidth, procDeviceGetCacheConfig, procDeviceGetStreamPriorityRange, procDeviceSetCacheConfig, procDeviceGetByPCIBusId, procDeviceGetPCIBusId, procIpcGetEventHandle, procIpcOpenEventHandle, procIpcGetMemHandle, procIpcOpenMemHandle, procIpcCloseMemHandle, procDeviceFlushGPUDirectRDMAWrites, procDeviceRegisterAsyncNotification, procDeviceUnregisterAsyncNotification, procDeviceGetSharedMemConfig, procDeviceSetSharedMemConfig, procThreadExit, procThreadSynchronize, procThreadSetLimit, procThreadGetLimit, procThreadGetCacheConfig, procThreadSetCacheConfig, procGetLastError, procPeekAtLastError, procGetErrorName, procGetErrorString, procGetDeviceCount, procGetDeviceProperties, procDeviceGetAttribute, procDeviceGetDefaultMemPool, procDeviceSetMemPool, procDeviceGetMemPool, procDeviceGetNvSciSyncAttributes, procDeviceGetP2PAttribute, procChooseDevice, procInitDevice, procSetDevice, procGetDevice, procSetValidDevices, procSetDeviceFlags, procGetDeviceFlags, procStreamCreate, procStreamCreateWithFlags, procStreamCreateWithPriority, procStreamGetPriority, procStreamGetFlags, procStreamGetId, procCtxResetPersistingL2Cache, procStreamCopyAttributes, procStreamGetAttribute, procStreamSetAttribute, procStreamDestroy, procStreamWaitEvent, procStreamAddCallback, procStreamSynchronize, procStreamQuery, procStreamAttachMemAsync, procStreamBeginCapture, procStreamBeginCaptureToGraph, procThreadExchangeStreamCaptureMode, procStreamEndCapture, procStreamIsCapturing, procStreamGetCaptureInfo, procStreamGetCaptureInfoV3, procStreamUpdateCaptureDependencies, procStreamUpdateCaptureDependenciesV2, procEventCreate, procEventCreateWithFlags, procEventRecord, procEventRecordWithFlags, procEventQuery, procEventSynchronize, procEventDestroy, procEventElapsedTime, procImportExternalMemory, procExternalMemoryGetMappedBuffer, procExternalMemoryGetMappedMipmappedArray, procDestroyExternalMemory, procImportExternalSemaphore, procSignalExternalSemaphoresAsync, procWaitExternalSemaphoresAsync, procDestroyExternalSemaphore, procLaunchKernel, procLaunchKernelExC, procLaunchCooperativeKernel, procLaunchCooperativeKernelMultiDevice, procFuncSetCacheConfig, procFuncGetAttributes, procFuncSetAttribute, procFuncGetName, procFuncGetParamInfo, procSetDoubleForDevice, procSetDoubleForHost, procLaunchHostFunc, procFuncSetSharedMemConfig, procOccupancyMaxActiveBlocksPerMultiprocessor, procOccupancyAvailableDynamicSMemPerBlock, procOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, procOccupancyMaxPotentialClusterSize, procOccupancyMaxActiveClusters, procMallocManaged, procMalloc, procMallocHost, procMallocPitch, procMallocArray, procFree, procFreeHost, procFreeArray, procFreeMipmappedArray, procHostAlloc, procHostRegister, procHostUnregister, procHostGetDevicePointer, procHostGetFlags, procMalloc3D, procMalloc3DArray, procMallocMipmappedArray, procGetMipmappedArrayLevel, procMemcpy3D, procMemcpy3DPeer, procMemcpy3DAsync, procMemcpy3DPeerAsync, procMemGetInfo, procArrayGetInfo, procArrayGetPlane, procArrayGetMemoryRequirements, procMipmappedArrayGetMemoryRequirements, procArrayGetSparseProperties, procMipmappedArrayGetSparseProperties, procMemcpy, procMemcpyPeer, procMemcpy2D, procMemcpy2DToArray, procMemcpy2DFromArray, procMemcpy2DArrayToArray, procMemcpyToSymbol, procMemcpyFromSymbol, procMemcpyAsync, procMemcpyPeerAsync, procMemcpy2DAsync, procMemcpy2DToArrayAsync, procMemcpy2DFromArrayAsync, procMemcpyToSymbolAsync, procMemcpyFromSymbolAsync, procMemset, procMemset2D, procMemset3D, procMemsetAsync, procMemset2DAsync, procMemset3DAsync, procGetSymbolAddress, procGetSymbolSize, procMemPrefetchAsync, procMemPrefetchAsyncV2, procMemAdvise, procMemAdviseV2, procMemRangeGetAttribute, procMemRangeGetAttributes, procMemcpyToArray, procMemcpyFromArray, procMemcpyArrayToArray, procMemcpyToArrayAsync, procMemcpyFromArrayAsync, procMallocAsync, procFreeAsync, procMemPoolTrimTo, procMemPoolSetAttribute, procMemPoolGetAttribute, procMemPoolSetAccess, procMemPoolGetAccess, procMemPoolCreate, procMemPoolDestroy, procMallocFromPoolAsync, procMemPoolExportToShareableHandle, procMemPoolImportFromShareableHandle, procMemPoolExportPointer, procMemPoolImportPointer, procPointerGetAttributes, procDeviceCanAccessPeer, procDeviceEnablePeerAccess, procDeviceDisablePeerAccess, procGraphicsUnregisterResource, procGraphicsResourceSetMapFlags, procGraphicsMapResources, procGraphicsUnmapResources, procGraphicsResourceGetMappedPointer, procGraphicsSubResourceGetMappedArray, procGraphicsResourceGetMappedMipmappedArray, procGetChannelDesc, procCreateChannelDesc, procCreateTextureObject, procDestroyTextureObject, procGetTextureObjectResourceDesc, procGetTextureObjectTextureDesc, procGetTextureObjectResourceViewDesc, procCreateSurfaceObject, procDestroySurfaceObject, procGetSurfaceObjectResourceDesc, procDriverGetVersion, procRuntimeGetVersion, procGraphCreate, procGraphAddKernelNode, procGraphKernelNodeGetParams, procGraphKernelNodeSetParams, procGraphKernelNodeCopyAttributes, procGraphKernelNodeGetAttribute, procGraphKernelNodeSetAttribute, procGraphAddMemcpyNode, procGraphAddMemcpyNodeToSymbol, procGraphAddMemcpyNodeFromSymbol, procGraphAddMemcpyNode1D, procGraphMemcpyNodeGetParams, procGraphMemcpyNodeSetParams, procGraphMemcpyNodeSetParamsToSymbol, procGraphMemcpyNodeSetParamsFromSymbol, procGraphMemcpyNodeSetParams1D, procGraphAddMemsetNode, procGraphMemsetNodeGetParams, procGraphMemsetNodeSetParams, procGraphAddHostNode, procGraphHostNodeGetParams, procGraphHostNodeSetParams, procGraphAddChildGraphNode, procGraphChildGraphNodeGetGraph, procGraphAddEmptyNode, procGraphAddEventRecordNode, procGraphEventRecordNodeGetEvent, procGraphEventRecordNodeSetEvent, procGraphAddEventWaitNode, procGraphEventWaitNodeGetEvent, procGraphEventWaitNodeSetEvent, procGraphAddExternalSemaphoresSignalNode, procGraphExternalSemaphoresSignalNodeGetParams, procGraphExternalSemaphoresSignalNodeSetParams, procGraphAddExternalSemaphoresWaitNode, procGraphExternalSemaphoresWaitNodeGetParams, procGraphExternalSemaphoresWaitNodeSetParams, procGraphAddMemAllocNode, procGraphMemAllocNodeGetParams, procGraphAddMemFreeNode, procGraphMemFreeNodeGetParams, procDeviceGraphMemTrim, procDeviceGetGraphMemAttribute, procDeviceSetGraphMemAttribute, procGraphClone, procGraphNodeFindInClone, procGraphNodeGetType, procGraphGetNodes, procGraphGetRootNodes, procGraphGetEdges, procGraphGetEdgesV2, procGraphNodeGetDependencies, procGraphNodeGetDependenciesV2, procGraphNodeGetDependentNodes, procGraphNodeGetDependentNodesV2, procGraphAddDependencies, procGraphAddDependenciesV2, procGraphRemoveDependencies, procGraphRemoveDependenciesV2, procGraphDestroyNode, procGraphInstantiate, procGraphInstantiateWithFlags, procGraphInstantiateWithParams, procGraphExecGetFlags, procGraphExecKernelNodeSetParams, procGraphExecMemcpyNodeSetParams, procGraphExecMemcpyNodeSetParamsToSymbol, procGraphExecMemcpyNodeSetParamsFromSymbol, procGraphExecMemcpyNodeSetParams1D, procGraphExecMemsetNodeSetParams, procGraphExecHostNodeSetParams, procGraphExecChildGraphNodeSetParams, procGraphExecEventRecordNodeSetEvent, procGraphExecEventWaitNodeSetEvent, procGraphExecExternalSemaphoresSignalNodeSetParams, procGraphExecExternalSemaphoresWaitNodeSetParams, procGraphNodeSetEnabled, procGraphNodeGetEnabled, procGraphExecUpdate, procGraphUpload, procGraphLaunch, procGraphExecDestroy, procGraphDestroy, procGraphDebugDotPrint, procUserObjectCreate, procUserObjectRetain, procUserObjectRelease, procGraphRetainUserObject, procGraphReleaseUserObject, procGraphAddNode, procGraphAddNodeV2, procGraphNodeSetParams, procGraphExecNodeSetParams, procGraphConditionalHandleCreate, procGetDriverEntryPoint, procGetExportTable, procGetFuncBySymbol, procGetKernel}

@@ -45,9 +45,6 @@ var (
 	procCtxSynchronize                    = lib.NewProc("cuCtxSynchronize", "")
 )
 
-// procs lists every procedure, for the symbol-resolution test.
-var procs = []*ffi.Proc{procGetErrorString, procGetErrorName, procAbiIntegers, procAbiFail, procAbiAlignedOut, procDeviceGet, procCtxCreate, procCtxSetCurrent, procDeviceGetUuid, procDeviceGetName, procEventElapsedTime, procModuleGetFunction, procMemPrefetchAsync, procIpcGetMemHandle, procIpcOpenMemHandle, procAbiFloats, procAbiStructs, procAbiPointers, procLaunchHostFunc, procDeviceRegisterAsyncNotification, procDeviceUnregisterAsyncNotification, procAbiFireAsync, procOccupancyMaxPotentialBlockSize, procStreamAddCallback, procCtxSynchronize}
-
 // One error cache per function, so a repeated failure does not allocate.
 var (
 	errGetErrorString                    = ffi.ErrCache{Func: "cuGetErrorString"}

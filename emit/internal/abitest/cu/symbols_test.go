@@ -3,36 +3,15 @@
 package cu
 
 import (
-	"strings"
+	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffitest"
 	"testing"
 )
 
 // TestSymbolsResolve resolves every bound function in the library.
 func TestSymbolsResolve(t *testing.T) {
-	if err := lib.Load(); err != nil {
-		t.Skipf("library not found: %v", err)
-	}
-	var missing []string
-	for _, p := range procs {
-		if _, err := p.Addr(); err != nil {
-			missing = append(missing, err.Error())
-		}
-	}
-	t.Logf("%d of %d symbols resolve in %s", len(procs)-len(missing), len(procs), lib.Path())
-	perThread := 0
-	for _, p := range procs {
-		if p.PerThreadName() == "" {
-			continue
-		}
-		perThread++
-		if _, err := lib.Lookup(p.PerThreadName()); err != nil {
-			missing = append(missing, err.Error())
-		}
-	}
-	t.Logf("%d per-thread-default-stream variants checked", perThread)
-	if len(missing) == 0 {
-		return
-	}
-	report := t.Logf
-	report("%d symbols missing:\n%s", len(missing), strings.Join(missing, "\n"))
+	ffitest.Symbols(t, lib, procs, nil, HeaderVersion)
 }
+
+// procs lists every procedure.
+var procs = []*ffi.Proc{procGetErrorString, procGetErrorName, procAbiIntegers, procAbiFail, procAbiAlignedOut, procDeviceGet, procCtxCreate, procCtxSetCurrent, procDeviceGetUuid, procDeviceGetName, procEventElapsedTime, procModuleGetFunction, procMemPrefetchAsync, procIpcGetMemHandle, procIpcOpenMemHandle, procAbiFloats, procAbiStructs, procAbiPointers, procLaunchHostFunc, procDeviceRegisterAsyncNotification, procDeviceUnregisterAsyncNotification, procAbiFireAsync, procOccupancyMaxPotentialBlockSize, procStreamAddCallback, procCtxSynchronize}

@@ -40,9 +40,6 @@ var (
 	procAbiRecord           = lib.NewProc("cudaAbiRecord", "")
 )
 
-// procs lists every procedure, for the symbol-resolution test.
-var procs = []*ffi.Proc{procGetErrorName, procGetErrorString, procRuntimeGetVersion, procGetDeviceCount, procSetDevice, procGetDeviceProperties, procDeviceSynchronize, procLaunchKernel, procMalloc3D, procMemset3D, procIpcOpenMemHandle, procCreateChannelDesc, procLaunchHostFunc, procStreamAddCallback, procAbiMakeDim3, procAbiScale, procAbiHalf, procAbiNegate, procAbiRecord}
-
 // One error cache per function, so a repeated failure does not allocate.
 var (
 	errRuntimeGetVersion   = ffi.ErrCache{Func: "cudaRuntimeGetVersion"}

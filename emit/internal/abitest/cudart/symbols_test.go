@@ -3,43 +3,15 @@
 package cudart
 
 import (
-	"os"
-	"strings"
+	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffitest"
 	"testing"
 )
 
 // TestSymbolsResolve resolves every bound function in the library.
 func TestSymbolsResolve(t *testing.T) {
-	if err := lib.Load(); err != nil {
-		t.Skipf("library not found: %v", err)
-	}
-	var missing []string
-	for _, p := range procs {
-		if _, err := p.Addr(); err != nil {
-			missing = append(missing, err.Error())
-		}
-	}
-	t.Logf("%d of %d symbols resolve in %s", len(procs)-len(missing), len(procs), lib.Path())
-	perThread := 0
-	for _, p := range procs {
-		if p.PerThreadName() == "" {
-			continue
-		}
-		perThread++
-		if _, err := lib.Lookup(p.PerThreadName()); err != nil {
-			missing = append(missing, err.Error())
-		}
-	}
-	t.Logf("%d per-thread-default-stream variants checked", perThread)
-	if len(missing) == 0 {
-		return
-	}
-	report := t.Logf
-	// Only a library at least as new as the headers must have every symbol.
-	v, verr := RuntimeGetVersion()
-	t.Logf("library version %d, headers %d (%v)", v, HeaderVersion, verr)
-	if os.Getenv("CUGEN_REQUIRE_ALL_SYMBOLS") == "1" && verr == nil && v >= HeaderVersion {
-		report = t.Errorf
-	}
-	report("%d symbols missing:\n%s", len(missing), strings.Join(missing, "\n"))
+	ffitest.Symbols(t, lib, procs, RuntimeGetVersion, HeaderVersion)
 }
+
+// procs lists every procedure.
+var procs = []*ffi.Proc{procGetErrorName, procGetErrorString, procRuntimeGetVersion, procGetDeviceCount, procSetDevice, procGetDeviceProperties, procDeviceSynchronize, procLaunchKernel, procMalloc3D, procMemset3D, procIpcOpenMemHandle, procCreateChannelDesc, procLaunchHostFunc, procStreamAddCallback, procAbiMakeDim3, procAbiScale, procAbiHalf, procAbiNegate, procAbiRecord}

@@ -1,0 +1,63 @@
+// Package ffitest holds the logic of the tests cugen generates into every
+// package, so that each generated package carries a few lines of test
+// rather than a copy of it (as ffi/ctxdemo does for the context demo).
+//
+// It is imported only by generated tests.
+package ffitest
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/cugen/cugen/ffi"
+)
+
+// RequireAllEnv is the environment variable that makes a missing symbol a
+// failure (cugen's own CI sets it) instead of a log line.
+const RequireAllEnv = "CUGEN_REQUIRE_ALL_SYMBOLS"
+
+// Symbols resolves every procedure in procs, and the per-thread-default-
+// stream variant of those that have one, in lib, and logs the counts. It
+// skips the test if lib cannot be loaded.
+//
+// A library older than the headers may lack their newest functions, so a
+// missing symbol is logged, and fails the test only when RequireAllEnv is
+// "1" and version (the library's own version function, nil for a package
+// that has none) reports a library at least as new as headerVersion.
+func Symbols(t testing.TB, lib *ffi.Library, procs []*ffi.Proc, version func() (int32, error), headerVersion int32) {
+	t.Helper()
+	if err := lib.Load(); err != nil {
+		t.Skipf("library not found: %v", err)
+	}
+	var missing []string
+	for _, p := range procs {
+		if _, err := p.Addr(); err != nil {
+			missing = append(missing, err.Error())
+		}
+	}
+	t.Logf("%d of %d symbols resolve in %s", len(procs)-len(missing), len(procs), lib.Path())
+	perThread := 0
+	for _, p := range procs {
+		if p.PerThreadName() == "" {
+			continue
+		}
+		perThread++
+		if _, err := lib.Lookup(p.PerThreadName()); err != nil {
+			missing = append(missing, err.Error())
+		}
+	}
+	t.Logf("%d per-thread-default-stream variants checked", perThread)
+	if len(missing) == 0 {
+		return
+	}
+	report := t.Logf
+	if version != nil {
+		v, err := version()
+		t.Logf("library version %d, headers %d (%v)", v, headerVersion, err)
+		if os.Getenv(RequireAllEnv) == "1" && err == nil && v >= headerVersion {
+			report = t.Errorf
+		}
+	}
+	report("%d symbols missing:\n%s", len(missing), strings.Join(missing, "\n"))
+}

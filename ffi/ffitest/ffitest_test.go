@@ -1,0 +1,75 @@
+package ffitest_test
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffitest"
+)
+
+// recorder is a testing.TB that records what Symbols reports.
+type recorder struct {
+	testing.TB
+	logs, errs []string
+	skipped    bool
+}
+
+func (r *recorder) Helper()                   {}
+func (r *recorder) Logf(f string, a ...any)   { r.logs = append(r.logs, fmt.Sprintf(f, a...)) }
+func (r *recorder) Errorf(f string, a ...any) { r.errs = append(r.errs, fmt.Sprintf(f, a...)) }
+func (r *recorder) Skipf(f string, a ...any)  { r.skipped = true; runtime.Goexit() }
+func (r *recorder) text() string              { return strings.Join(append(r.logs, r.errs...), "\n") }
+func (r *recorder) run(f func(testing.TB)) *recorder {
+	done := make(chan struct{})
+	go func() { defer close(done); f(r) }()
+	<-done
+	return r
+}
+
+// libm with one function it has and one it lacks.
+func libm() (*ffi.Library, []*ffi.Proc) {
+	lib := ffi.NewLibrary(ffi.LibraryDesc{Name: "C math", Files: []string{"libm.so.6"}})
+	return lib, []*ffi.Proc{lib.NewProc("cos", ""), lib.NewProc("cugen_no_such_function", "CUDA 99.0")}
+}
+
+func version(v int32) func() (int32, error) { return func() (int32, error) { return v, nil } }
+
+func TestSymbols(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		require string
+		version func() (int32, error)
+		fail    bool
+	}{
+		{"no version function", "1", nil, false},
+		{"library older than the headers", "1", version(12000), false},
+		{"library as new, not required", "", version(12040), false},
+		{"library as new, required", "1", version(12040), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Setenv(ffitest.RequireAllEnv, c.require)
+			lib, procs := libm()
+			r := (&recorder{TB: t}).run(func(tb testing.TB) { ffitest.Symbols(tb, lib, procs, c.version, 12040) })
+			if r.skipped {
+				t.Skip("libm.so.6 does not load here")
+			}
+			if !strings.Contains(r.text(), "1 of 2 symbols resolve") || !strings.Contains(r.text(), "cugen_no_such_function") {
+				t.Errorf("the report does not count and name the missing symbol:\n%s", r.text())
+			}
+			if failed := len(r.errs) > 0; failed != c.fail {
+				t.Errorf("failed = %v, want %v (errors %q)", failed, c.fail, r.errs)
+			}
+		})
+	}
+}
+
+func TestSymbolsSkipsWithoutLibrary(t *testing.T) {
+	lib := ffi.NewLibrary(ffi.LibraryDesc{Name: "nothing", Files: []string{"libcugen-nope.so"}})
+	r := (&recorder{TB: t}).run(func(tb testing.TB) { ffitest.Symbols(tb, lib, nil, nil, 0) })
+	if !r.skipped || len(r.errs) > 0 {
+		t.Errorf("skipped = %v, errors %q; want a skip", r.skipped, r.errs)
+	}
+}
