@@ -135,8 +135,8 @@ func (m *model) header() string {
 }
 
 // ffiVersion is the version of package ffi's API the generated code needs
-// (ffi.Version): 2 added ffi.CallInts.
-const ffiVersion = 2
+// (ffi.Version): 2 added ffi.CallInts, 3 Scalar.Count.
+const ffiVersion = 3
 
 func (m *model) newFile() *jen.File {
 	f := jen.NewFile(m.pkg)

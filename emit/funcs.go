@@ -271,14 +271,43 @@ func (m *model) genFuncs(f *jen.File) error {
 
 func layoutVar(goType string) string { return "layout" + goType }
 
+// scalarRun is one ffi.Scalar: count equal leaves, each size bytes after
+// the one before.
+type scalarRun struct {
+	offset, size, count int64
+	float               bool
+}
+
+// scalarRuns merges the leaves layoutScalars lists ({offset, size, float})
+// into runs where equal leaves lie end to end, so an array is one
+// ffi.Scalar with a Count rather than a line per element (the 64 chars of
+// an IPC handle were 64 Scalars).
+func scalarRuns(leaves [][3]int64) []scalarRun {
+	var runs []scalarRun
+	for _, l := range leaves {
+		if n := len(runs); n > 0 {
+			p := &runs[n-1]
+			if p.size == l[1] && p.float == (l[2] == 1) && p.offset+p.count*p.size == l[0] {
+				p.count++
+				continue
+			}
+		}
+		runs = append(runs, scalarRun{offset: l[0], size: l[1], count: 1, float: l[2] == 1})
+	}
+	return runs
+}
+
 func (m *model) genLayout(f *jen.File, t *ir.Type) {
 	var sc [][3]int64
 	m.layoutScalars(t, 0, &sc)
 	var elems []jen.Code
-	for _, s := range sc {
-		d := jen.Dict{jen.Id("Offset"): jen.Lit(int(s[0])), jen.Id("Size"): jen.Lit(int(s[1]))}
-		if s[2] == 1 {
+	for _, r := range scalarRuns(sc) {
+		d := jen.Dict{jen.Id("Offset"): jen.Lit(int(r.offset)), jen.Id("Size"): jen.Lit(int(r.size))}
+		if r.float {
 			d[jen.Id("Float")] = jen.True()
+		}
+		if r.count > 1 {
+			d[jen.Id("Count")] = jen.Lit(int(r.count))
 		}
 		elems = append(elems, jen.Values(d))
 	}

@@ -180,8 +180,7 @@ func (m *model) layoutScalars(t *ir.Type, base int64, out *[][3]int64) {
 			m.layoutScalars(t.Elem, base+i*t.Elem.Size, out)
 		}
 	case ir.Named:
-		if g, ok := builtinTypedefs[t.Name]; ok {
-			_ = g
+		if _, ok := builtinTypedefs[t.Name]; ok {
 			*out = append(*out, [3]int64{base, t0.Size, 0})
 			return
 		}

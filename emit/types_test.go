@@ -220,6 +220,32 @@ func TestLayoutScalars(t *testing.T) {
 	}
 }
 
+// TestScalarRuns checks how leaves merge into the runs emitted as
+// ffi.Scalar: equal leaves end to end merge; a gap, another size or another
+// class starts a new run.
+func TestScalarRuns(t *testing.T) {
+	uuid := make([][3]int64, 16)
+	for i := range uuid {
+		uuid[i] = [3]int64{int64(i), 1, 0}
+	}
+	for _, c := range []struct {
+		name   string
+		leaves [][3]int64
+		want   []scalarRun
+	}{
+		{"char[16]", uuid, []scalarRun{{0, 1, 16, false}}},
+		{"float x, y, z", [][3]int64{{0, 4, 1}, {4, 4, 1}, {8, 4, 1}}, []scalarRun{{0, 4, 3, true}}},
+		{"int, float, double", [][3]int64{{0, 4, 0}, {4, 4, 1}, {8, 8, 1}}, []scalarRun{{0, 4, 1, false}, {4, 4, 1, true}, {8, 8, 1, true}}},
+		{"char, short at 2 (padding)", [][3]int64{{0, 1, 0}, {2, 2, 0}, {4, 2, 0}}, []scalarRun{{0, 1, 1, false}, {2, 2, 2, false}}},
+		{"int, gap, int", [][3]int64{{0, 4, 0}, {8, 4, 0}}, []scalarRun{{0, 4, 1, false}, {8, 4, 1, false}}},
+		{"none", nil, nil},
+	} {
+		if got := scalarRuns(c.leaves); !slices.Equal(got, c.want) {
+			t.Errorf("%s: runs %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
 // TestIntType is the integer table behind goType.
 func TestIntType(t *testing.T) {
 	for _, c := range []struct {

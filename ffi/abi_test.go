@@ -239,7 +239,17 @@ func TestStructIPC(t *testing.T) {
 	expect(t, rec(t), u(uint64(uintptr(unsafe.Pointer(&dev)))), words(&h), u(1))
 }
 
-func TestStructSmallClasses(t *testing.T) {
+// layoutForms runs a struct test with the layouts as listed leaves and as
+// runs of equal leaves (Scalar.Count), the form the generator emits for
+// arrays: both must pass the same way.
+func layoutForms(t *testing.T, test func(t *testing.T, l func(*ffi.Layout) *ffi.Layout)) {
+	t.Run("leaves", func(t *testing.T) { test(t, func(l *ffi.Layout) *ffi.Layout { return l }) })
+	t.Run("runs", func(t *testing.T) { test(t, runs) })
+}
+
+func TestStructSmallClasses(t *testing.T) { layoutForms(t, structSmallClasses) }
+
+func structSmallClasses(t *testing.T, L func(*ffi.Layout) *ffi.Layout) {
 	a := s4{-2, 0x7ffe}
 	b := s8{1, -3}
 	c := s16{-1 << 62, 1<<63 - 2}
@@ -250,15 +260,15 @@ func TestStructSmallClasses(t *testing.T) {
 	i := hfa3{1, 2, 3}
 	j := hfa4d{1e-300, 2, -3, 4.5}
 	var f ffi.Frame
-	f.Struct(unsafe.Pointer(&a), lS4)
-	f.Struct(unsafe.Pointer(&b), lS8)
-	f.Struct(unsafe.Pointer(&c), lS16)
-	f.Struct(unsafe.Pointer(&d), lS16m)
-	f.Struct(unsafe.Pointer(&e), lHFA2)
-	f.Struct(unsafe.Pointer(&g), lS16r)
-	f.Struct(unsafe.Pointer(&h), lFdesc)
-	f.Struct(unsafe.Pointer(&i), lHFA3)
-	f.Struct(unsafe.Pointer(&j), lHFA4d)
+	f.Struct(unsafe.Pointer(&a), L(lS4))
+	f.Struct(unsafe.Pointer(&b), L(lS8))
+	f.Struct(unsafe.Pointer(&c), L(lS16))
+	f.Struct(unsafe.Pointer(&d), L(lS16m))
+	f.Struct(unsafe.Pointer(&e), L(lHFA2))
+	f.Struct(unsafe.Pointer(&g), L(lS16r))
+	f.Struct(unsafe.Pointer(&h), L(lFdesc))
+	f.Struct(unsafe.Pointer(&i), L(lHFA3))
+	f.Struct(unsafe.Pointer(&j), L(lHFA4d))
 	ffi.Call(fn(t, "small"), &f)
 	if err := f.Err(); err != nil {
 		t.Fatal(err)
@@ -269,13 +279,15 @@ func TestStructSmallClasses(t *testing.T) {
 	expect(t, rec(t), words(&a), words(&b), words(&c), words(&d), words(&e), words(&g), words(&h), words(&i), words(&j))
 }
 
-func TestStructStraddle(t *testing.T) {
+func TestStructStraddle(t *testing.T) { layoutForms(t, structStraddle) }
+
+func structStraddle(t *testing.T, L func(*ffi.Layout) *ffi.Layout) {
 	s := s16{0x0123456789abcdef, -0x0123456789abcdef}
 	var f ffi.Frame
 	for i := range int64(7) {
 		f.Int(uintptr(i + 1))
 	}
-	f.Struct(unsafe.Pointer(&s), lS16)
+	f.Struct(unsafe.Pointer(&s), L(lS16))
 	f.Int(0xfeedface)
 	ffi.Call(fn(t, "straddle"), &f)
 	if int32(f.Ret()) != 7 {
@@ -291,9 +303,9 @@ func TestStructStraddle(t *testing.T) {
 		f.Float64(float64(i) + 0.5)
 		ds = append(ds, f64(float64(i)+0.5)...)
 	}
-	f.Struct(unsafe.Pointer(&h), lHFA3)
+	f.Struct(unsafe.Pointer(&h), L(lHFA3))
 	f.Float64(99.5)
-	f.Struct(unsafe.Pointer(&m), lS16m)
+	f.Struct(unsafe.Pointer(&m), L(lS16m))
 	ffi.Call(fn(t, "fstraddle"), &f)
 	if got := f.RetFloat64(); got != 0.5+99.5 {
 		t.Errorf("fstraddle returned %v", got)

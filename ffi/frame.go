@@ -95,14 +95,23 @@ type Layout struct {
 	// Scalars lists every scalar leaf, flattened through nested structs,
 	// arrays and unions, in offset order. Pointers, enums and integers of
 	// every width have Float false; float and double have Float true.
+	// Equal leaves laid end to end (an array) may be one Scalar with a
+	// Count.
 	Scalars []Scalar
 }
 
-// Scalar is one scalar leaf of a [Layout].
+// Scalar is one scalar leaf of a [Layout], or with Count > 1 a run of Count
+// equal leaves, each Size bytes after the one before.
 type Scalar struct {
 	Offset, Size uintptr
 	Float        bool
+	Count        uintptr // leaves in the run; 0 means 1
 }
+
+// leaves returns the number of leaves s stands for.
+//
+//go:nosplit
+func (s Scalar) leaves() uintptr { return max(s.Count, 1) }
 
 // Call calls the C function at fn with the arguments in f and leaves the
 // results in f. If f recorded an error (see [Frame.Err]) or fn is zero, Call

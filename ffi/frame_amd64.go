@@ -63,15 +63,18 @@ func classify(l *Layout) (c [2]uint8, ok bool) {
 		return c, false
 	}
 	for _, s := range l.Scalars {
-		i := s.Offset / 8
-		if i > 1 || s.Offset%8+s.Size > 8 {
-			return c, false
-		}
-		switch {
-		case !s.Float:
-			c[i] = classInt // INTEGER wins over SSE in an eightbyte
-		case c[i] == classNone:
-			c[i] = classSSE
+		for k := range s.leaves() {
+			off := s.Offset + k*s.Size
+			i := off / 8
+			if i > 1 || off%8+s.Size > 8 {
+				return c, false
+			}
+			switch {
+			case !s.Float:
+				c[i] = classInt // INTEGER wins over SSE in an eightbyte
+			case c[i] == classNone:
+				c[i] = classSSE
+			}
 		}
 	}
 	return c, true

@@ -52,6 +52,8 @@ func hfa(l *Layout) (n int, size uintptr) {
 	if size != 4 && size != 8 {
 		return 0, 0
 	}
+	// A run of leaves (Count > 1) is aligned throughout if its first is:
+	// its leaves are size apart.
 	for _, s := range l.Scalars {
 		if !s.Float || s.Size != size || s.Offset%size != 0 {
 			return 0, 0

@@ -120,6 +120,23 @@ func layoutOf[T any]() *ffi.Layout {
 	return l
 }
 
+// runs returns l with equal leaves laid end to end merged into runs
+// (Scalar.Count), as the generator emits arrays.
+func runs(l *ffi.Layout) *ffi.Layout {
+	r := &ffi.Layout{Size: l.Size, Align: l.Align}
+	for _, s := range l.Scalars {
+		if n := len(r.Scalars); n > 0 {
+			p := &r.Scalars[n-1]
+			if p.Size == s.Size && p.Float == s.Float && p.Offset+max(p.Count, 1)*p.Size == s.Offset {
+				p.Count = max(p.Count, 1) + 1
+				continue
+			}
+		}
+		r.Scalars = append(r.Scalars, s)
+	}
+	return r
+}
+
 // words returns *p as the fixtures record it: 8-byte words, tail zeroed.
 func words[T any](p *T) []uint64 {
 	n := unsafe.Sizeof(*p)

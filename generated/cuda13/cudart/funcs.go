@@ -18383,196 +18383,8 @@ func GetKernel(entryFuncAddr unsafe.Pointer) (kernelPtr Kernel, err error) {
 var layoutIpcEventHandle = ffi.Layout{
 	Align: 1,
 	Scalars: []ffi.Scalar{{
+		Count:  64,
 		Offset: 0,
-		Size:   1,
-	}, {
-		Offset: 1,
-		Size:   1,
-	}, {
-		Offset: 2,
-		Size:   1,
-	}, {
-		Offset: 3,
-		Size:   1,
-	}, {
-		Offset: 4,
-		Size:   1,
-	}, {
-		Offset: 5,
-		Size:   1,
-	}, {
-		Offset: 6,
-		Size:   1,
-	}, {
-		Offset: 7,
-		Size:   1,
-	}, {
-		Offset: 8,
-		Size:   1,
-	}, {
-		Offset: 9,
-		Size:   1,
-	}, {
-		Offset: 10,
-		Size:   1,
-	}, {
-		Offset: 11,
-		Size:   1,
-	}, {
-		Offset: 12,
-		Size:   1,
-	}, {
-		Offset: 13,
-		Size:   1,
-	}, {
-		Offset: 14,
-		Size:   1,
-	}, {
-		Offset: 15,
-		Size:   1,
-	}, {
-		Offset: 16,
-		Size:   1,
-	}, {
-		Offset: 17,
-		Size:   1,
-	}, {
-		Offset: 18,
-		Size:   1,
-	}, {
-		Offset: 19,
-		Size:   1,
-	}, {
-		Offset: 20,
-		Size:   1,
-	}, {
-		Offset: 21,
-		Size:   1,
-	}, {
-		Offset: 22,
-		Size:   1,
-	}, {
-		Offset: 23,
-		Size:   1,
-	}, {
-		Offset: 24,
-		Size:   1,
-	}, {
-		Offset: 25,
-		Size:   1,
-	}, {
-		Offset: 26,
-		Size:   1,
-	}, {
-		Offset: 27,
-		Size:   1,
-	}, {
-		Offset: 28,
-		Size:   1,
-	}, {
-		Offset: 29,
-		Size:   1,
-	}, {
-		Offset: 30,
-		Size:   1,
-	}, {
-		Offset: 31,
-		Size:   1,
-	}, {
-		Offset: 32,
-		Size:   1,
-	}, {
-		Offset: 33,
-		Size:   1,
-	}, {
-		Offset: 34,
-		Size:   1,
-	}, {
-		Offset: 35,
-		Size:   1,
-	}, {
-		Offset: 36,
-		Size:   1,
-	}, {
-		Offset: 37,
-		Size:   1,
-	}, {
-		Offset: 38,
-		Size:   1,
-	}, {
-		Offset: 39,
-		Size:   1,
-	}, {
-		Offset: 40,
-		Size:   1,
-	}, {
-		Offset: 41,
-		Size:   1,
-	}, {
-		Offset: 42,
-		Size:   1,
-	}, {
-		Offset: 43,
-		Size:   1,
-	}, {
-		Offset: 44,
-		Size:   1,
-	}, {
-		Offset: 45,
-		Size:   1,
-	}, {
-		Offset: 46,
-		Size:   1,
-	}, {
-		Offset: 47,
-		Size:   1,
-	}, {
-		Offset: 48,
-		Size:   1,
-	}, {
-		Offset: 49,
-		Size:   1,
-	}, {
-		Offset: 50,
-		Size:   1,
-	}, {
-		Offset: 51,
-		Size:   1,
-	}, {
-		Offset: 52,
-		Size:   1,
-	}, {
-		Offset: 53,
-		Size:   1,
-	}, {
-		Offset: 54,
-		Size:   1,
-	}, {
-		Offset: 55,
-		Size:   1,
-	}, {
-		Offset: 56,
-		Size:   1,
-	}, {
-		Offset: 57,
-		Size:   1,
-	}, {
-		Offset: 58,
-		Size:   1,
-	}, {
-		Offset: 59,
-		Size:   1,
-	}, {
-		Offset: 60,
-		Size:   1,
-	}, {
-		Offset: 61,
-		Size:   1,
-	}, {
-		Offset: 62,
-		Size:   1,
-	}, {
-		Offset: 63,
 		Size:   1,
 	}},
 	Size: 64,
@@ -18582,196 +18394,8 @@ var layoutIpcEventHandle = ffi.Layout{
 var layoutIpcMemHandle = ffi.Layout{
 	Align: 1,
 	Scalars: []ffi.Scalar{{
+		Count:  64,
 		Offset: 0,
-		Size:   1,
-	}, {
-		Offset: 1,
-		Size:   1,
-	}, {
-		Offset: 2,
-		Size:   1,
-	}, {
-		Offset: 3,
-		Size:   1,
-	}, {
-		Offset: 4,
-		Size:   1,
-	}, {
-		Offset: 5,
-		Size:   1,
-	}, {
-		Offset: 6,
-		Size:   1,
-	}, {
-		Offset: 7,
-		Size:   1,
-	}, {
-		Offset: 8,
-		Size:   1,
-	}, {
-		Offset: 9,
-		Size:   1,
-	}, {
-		Offset: 10,
-		Size:   1,
-	}, {
-		Offset: 11,
-		Size:   1,
-	}, {
-		Offset: 12,
-		Size:   1,
-	}, {
-		Offset: 13,
-		Size:   1,
-	}, {
-		Offset: 14,
-		Size:   1,
-	}, {
-		Offset: 15,
-		Size:   1,
-	}, {
-		Offset: 16,
-		Size:   1,
-	}, {
-		Offset: 17,
-		Size:   1,
-	}, {
-		Offset: 18,
-		Size:   1,
-	}, {
-		Offset: 19,
-		Size:   1,
-	}, {
-		Offset: 20,
-		Size:   1,
-	}, {
-		Offset: 21,
-		Size:   1,
-	}, {
-		Offset: 22,
-		Size:   1,
-	}, {
-		Offset: 23,
-		Size:   1,
-	}, {
-		Offset: 24,
-		Size:   1,
-	}, {
-		Offset: 25,
-		Size:   1,
-	}, {
-		Offset: 26,
-		Size:   1,
-	}, {
-		Offset: 27,
-		Size:   1,
-	}, {
-		Offset: 28,
-		Size:   1,
-	}, {
-		Offset: 29,
-		Size:   1,
-	}, {
-		Offset: 30,
-		Size:   1,
-	}, {
-		Offset: 31,
-		Size:   1,
-	}, {
-		Offset: 32,
-		Size:   1,
-	}, {
-		Offset: 33,
-		Size:   1,
-	}, {
-		Offset: 34,
-		Size:   1,
-	}, {
-		Offset: 35,
-		Size:   1,
-	}, {
-		Offset: 36,
-		Size:   1,
-	}, {
-		Offset: 37,
-		Size:   1,
-	}, {
-		Offset: 38,
-		Size:   1,
-	}, {
-		Offset: 39,
-		Size:   1,
-	}, {
-		Offset: 40,
-		Size:   1,
-	}, {
-		Offset: 41,
-		Size:   1,
-	}, {
-		Offset: 42,
-		Size:   1,
-	}, {
-		Offset: 43,
-		Size:   1,
-	}, {
-		Offset: 44,
-		Size:   1,
-	}, {
-		Offset: 45,
-		Size:   1,
-	}, {
-		Offset: 46,
-		Size:   1,
-	}, {
-		Offset: 47,
-		Size:   1,
-	}, {
-		Offset: 48,
-		Size:   1,
-	}, {
-		Offset: 49,
-		Size:   1,
-	}, {
-		Offset: 50,
-		Size:   1,
-	}, {
-		Offset: 51,
-		Size:   1,
-	}, {
-		Offset: 52,
-		Size:   1,
-	}, {
-		Offset: 53,
-		Size:   1,
-	}, {
-		Offset: 54,
-		Size:   1,
-	}, {
-		Offset: 55,
-		Size:   1,
-	}, {
-		Offset: 56,
-		Size:   1,
-	}, {
-		Offset: 57,
-		Size:   1,
-	}, {
-		Offset: 58,
-		Size:   1,
-	}, {
-		Offset: 59,
-		Size:   1,
-	}, {
-		Offset: 60,
-		Size:   1,
-	}, {
-		Offset: 61,
-		Size:   1,
-	}, {
-		Offset: 62,
-		Size:   1,
-	}, {
-		Offset: 63,
 		Size:   1,
 	}},
 	Size: 64,
@@ -18781,13 +18405,8 @@ var layoutIpcMemHandle = ffi.Layout{
 var layoutDim3 = ffi.Layout{
 	Align: 4,
 	Scalars: []ffi.Scalar{{
+		Count:  3,
 		Offset: 0,
-		Size:   4,
-	}, {
-		Offset: 4,
-		Size:   4,
-	}, {
-		Offset: 8,
 		Size:   4,
 	}},
 	Size: 12,
@@ -18797,13 +18416,8 @@ var layoutDim3 = ffi.Layout{
 var layoutExtent = ffi.Layout{
 	Align: 8,
 	Scalars: []ffi.Scalar{{
+		Count:  3,
 		Offset: 0,
-		Size:   8,
-	}, {
-		Offset: 8,
-		Size:   8,
-	}, {
-		Offset: 16,
 		Size:   8,
 	}},
 	Size: 24,
@@ -18813,16 +18427,8 @@ var layoutExtent = ffi.Layout{
 var layoutPitchedPtr = ffi.Layout{
 	Align: 8,
 	Scalars: []ffi.Scalar{{
+		Count:  4,
 		Offset: 0,
-		Size:   8,
-	}, {
-		Offset: 8,
-		Size:   8,
-	}, {
-		Offset: 16,
-		Size:   8,
-	}, {
-		Offset: 24,
 		Size:   8,
 	}},
 	Size: 32,
@@ -18832,10 +18438,8 @@ var layoutPitchedPtr = ffi.Layout{
 var layoutMemLocation = ffi.Layout{
 	Align: 4,
 	Scalars: []ffi.Scalar{{
+		Count:  2,
 		Offset: 0,
-		Size:   4,
-	}, {
-		Offset: 4,
 		Size:   4,
 	}},
 	Size: 8,
@@ -18845,19 +18449,8 @@ var layoutMemLocation = ffi.Layout{
 var layoutChannelFormatDesc = ffi.Layout{
 	Align: 4,
 	Scalars: []ffi.Scalar{{
+		Count:  5,
 		Offset: 0,
-		Size:   4,
-	}, {
-		Offset: 4,
-		Size:   4,
-	}, {
-		Offset: 8,
-		Size:   4,
-	}, {
-		Offset: 12,
-		Size:   4,
-	}, {
-		Offset: 16,
 		Size:   4,
 	}},
 	Size: 20,
