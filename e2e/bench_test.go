@@ -511,20 +511,9 @@ func BenchmarkGraphLaunch(b *testing.B) {
 func BenchmarkMemcpy256MB(b *testing.B) {
 	_, done := gpu12(b)
 	defer done()
-	if err := cudart.SetDevice(0); err != nil {
-		b.Fatal(err)
-	}
 	const size = 256 << 20
-	host, err := cudart.MallocHost(size)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cudart.FreeHost(host)
-	dev, err := cudart.Malloc(size)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cudart.Free(dev)
+	host, dev, free := pinnedBuffers(b, size)
+	defer free()
 	run(b, "generated", func(b *testing.B) {
 		b.SetBytes(size)
 		b.ReportAllocs()

@@ -68,22 +68,10 @@ func gpu12(t testing.TB) (cu.Device, func()) {
 }
 
 // loadPTX JIT-compiles the test's PTX and returns its functions.
-func loadPTX(t testing.TB) (cu.Module, cu.Function, cu.Function) {
+func loadPTX(t testing.TB) (mod cu.Module, vadd, empty cu.Function) {
 	t.Helper()
-	src := append([]byte(vecAddPTX), 0)
-	mod, err := cu.ModuleLoadData(unsafe.Pointer(&src[0]))
-	if err != nil {
-		t.Fatalf("cuModuleLoadData: %v", err)
-	}
-	vadd, err := cu.ModuleGetFunction(mod, "vadd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	empty, err := cu.ModuleGetFunction(mod, "empty")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return mod, vadd, empty
+	mod, fns := cudatest.LoadPTX(t, vecAddPTX, "vadd", "empty")
+	return mod, fns[0], fns[1]
 }
 
 // TestVectorAdd12: PTX through cuModuleLoadData, cuMemAlloc, copies in,
@@ -182,25 +170,36 @@ func TestHostCallbacks12(t *testing.T) {
 	t.Logf("%d host functions and 1 stream callback ran in order", calls)
 }
 
+// pinnedBuffers makes device 0 the runtime's current device and allocates
+// size bytes of pinned host memory and of device memory; free releases
+// both.
+func pinnedBuffers(t testing.TB, size uint64) (host, dev unsafe.Pointer, free func()) {
+	t.Helper()
+	if err := cudart.SetDevice(0); err != nil {
+		t.Fatal(err)
+	}
+	host, err := cudart.MallocHost(size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dev, err = cudart.Malloc(size); err != nil {
+		cudart.FreeHost(host)
+		t.Fatal(err)
+	}
+	return host, dev, func() {
+		cudart.Free(dev)
+		cudart.FreeHost(host)
+	}
+}
+
 // TestPinnedCopy12 copies 256 MB from pinned host memory to the device with
 // cudaMemcpy and reports the bandwidth (best of 5).
 func TestPinnedCopy12(t *testing.T) {
 	_, done := gpu12(t)
 	defer done()
-	if err := cudart.SetDevice(0); err != nil {
-		t.Fatal(err)
-	}
 	const size = 256 << 20
-	host, err := cudart.MallocHost(size)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cudart.FreeHost(host)
-	devPtr, err := cudart.Malloc(size)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cudart.Free(devPtr)
+	host, devPtr, free := pinnedBuffers(t, size)
+	defer free()
 	hb := unsafe.Slice((*byte)(host), size)
 	for i := range hb {
 		hb[i] = byte(i * 7)

@@ -56,15 +56,10 @@ func TestIllegalAddress(t *testing.T) {
 			}
 			dev, done := gpu(t)
 			defer done()
-			src := append([]byte(storePTX), 0)
-			mod, err := cu.ModuleLoadData(unsafe.Pointer(&src[0]))
-			if err != nil {
-				t.Fatalf("cuModuleLoadData: %v", err)
-			}
-			fn, err := cu.ModuleGetFunction(mod, "store")
-			if err != nil {
-				t.Fatal(err)
-			}
+			// The module is not unloaded: the fault ruins the context.
+			_, fns := cudatest.LoadPTX(t, storePTX, "store")
+			fn := fns[0]
+			var err error
 			var base cu.Deviceptr
 			var off uint64
 			if where == "far" {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"runtime"
 	"testing"
+	"unsafe"
 
 	"github.com/cugen/cugen/generated/cuda12/cu"
 )
@@ -40,4 +41,23 @@ func Device0(t testing.TB) (cu.Device, func()) {
 		cu.DevicePrimaryCtxRelease(dev)
 		runtime.UnlockOSThread()
 	}
+}
+
+// LoadPTX JIT-compiles ptx (PTX text) into a module in the current context
+// and returns it with the named functions, in order. The caller unloads
+// the module while its context is still current.
+func LoadPTX(t testing.TB, ptx string, names ...string) (cu.Module, []cu.Function) {
+	t.Helper()
+	src := append([]byte(ptx), 0)
+	mod, err := cu.ModuleLoadData(unsafe.Pointer(&src[0]))
+	if err != nil {
+		t.Fatalf("cuModuleLoadData: %v", err)
+	}
+	fns := make([]cu.Function, len(names))
+	for i, name := range names {
+		if fns[i], err = cu.ModuleGetFunction(mod, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return mod, fns
 }
