@@ -16,14 +16,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		s.Functions, s.Records, s.Enums, s.Typedefs, s.Macros)
 
 	fs := &r.Functions
-	p.section("functions added", len(fs.Added))
-	for _, f := range fs.Added {
-		p.printf("  + %s (%s, %s)\n", f.Name, f.Library, f.Symbol)
-	}
-	p.section("functions removed", len(fs.Removed))
-	for _, f := range fs.Removed {
-		p.printf("  - %s (%s, %s)\n", f.Name, f.Library, f.Symbol)
-	}
+	addedRemoved(p, "functions", fs.Added, fs.Removed, func(f Func) string {
+		return fmt.Sprintf("%s (%s, %s)", f.Name, f.Library, f.Symbol)
+	})
 	p.section("functions changed", len(fs.Changed))
 	for _, f := range fs.Changed {
 		p.printf("  ~ %s (%s)\n", f.Name, f.Library)
@@ -31,14 +26,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 
 	rs := &r.Records
-	p.section("records added", len(rs.Added))
-	for _, x := range rs.Added {
-		p.printf("  + %s\n", recordLine(x))
-	}
-	p.section("records removed", len(rs.Removed))
-	for _, x := range rs.Removed {
-		p.printf("  - %s\n", recordLine(x))
-	}
+	addedRemoved(p, "records", rs.Added, rs.Removed, recordLine)
 	p.section("records changed", len(rs.Changed))
 	for _, x := range rs.Changed {
 		p.printf("  ~ %s (%s)\n", x.Name, x.Library)
@@ -58,14 +46,9 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 
 	es := &r.Enums
-	p.section("enums added", len(es.Added))
-	for _, e := range es.Added {
-		p.printf("  + %s (%s, %d values)\n", e.Name, e.Library, e.Values)
-	}
-	p.section("enums removed", len(es.Removed))
-	for _, e := range es.Removed {
-		p.printf("  - %s (%s, %d values)\n", e.Name, e.Library, e.Values)
-	}
+	addedRemoved(p, "enums", es.Added, es.Removed, func(e Enum) string {
+		return fmt.Sprintf("%s (%s, %d values)", e.Name, e.Library, e.Values)
+	})
 	p.section("enums changed", len(es.Changed))
 	for _, e := range es.Changed {
 		p.printf("  ~ %s (%s)\n", e.Name, e.Library)
@@ -82,28 +65,18 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 
 	ts := &r.Typedefs
-	p.section("typedefs added", len(ts.Added))
-	for _, t := range ts.Added {
-		p.printf("  + %s = %s (%s)\n", t.Name, t.Type, t.Library)
-	}
-	p.section("typedefs removed", len(ts.Removed))
-	for _, t := range ts.Removed {
-		p.printf("  - %s = %s (%s)\n", t.Name, t.Type, t.Library)
-	}
+	addedRemoved(p, "typedefs", ts.Added, ts.Removed, func(t Typedef) string {
+		return fmt.Sprintf("%s = %s (%s)", t.Name, t.Type, t.Library)
+	})
 	p.section("typedefs changed", len(ts.Changed))
 	for _, t := range ts.Changed {
 		p.printf("  ~ %s (%s): %s -> %s\n", t.Name, t.Library, t.Old, t.New)
 	}
 
 	ms := &r.Macros
-	p.section("macros added", len(ms.Added))
-	for _, m := range ms.Added {
-		p.printf("  + %s = %s (%s, %s)\n", m.Name, m.Value, m.Library, m.CType)
-	}
-	p.section("macros removed", len(ms.Removed))
-	for _, m := range ms.Removed {
-		p.printf("  - %s = %s (%s, %s)\n", m.Name, m.Value, m.Library, m.CType)
-	}
+	addedRemoved(p, "macros", ms.Added, ms.Removed, func(m Macro) string {
+		return fmt.Sprintf("%s = %s (%s, %s)", m.Name, m.Value, m.Library, m.CType)
+	})
 	p.section("macros changed", len(ms.Changed))
 	for _, m := range ms.Changed {
 		if m.OldCType != "" || m.NewCType != "" {
@@ -129,6 +102,19 @@ type printer struct {
 func (p *printer) printf(format string, args ...any) {
 	if p.err == nil {
 		_, p.err = fmt.Fprintf(p.w, format, args...)
+	}
+}
+
+// addedRemoved prints the "added" and "removed" sections of one kind of
+// declaration, line giving each item's text after its sign.
+func addedRemoved[T any](p *printer, kind string, added, removed []T, line func(T) string) {
+	p.section(kind+" added", len(added))
+	for _, x := range added {
+		p.printf("  + %s\n", line(x))
+	}
+	p.section(kind+" removed", len(removed))
+	for _, x := range removed {
+		p.printf("  - %s\n", line(x))
 	}
 }
 
