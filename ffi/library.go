@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -85,7 +86,7 @@ func (l *Library) Lookup(symbol string) (uintptr, error) {
 		return 0, err
 	}
 	r := l.res.Load()
-	a, err := purego.Dlsym(r.handle, symbol)
+	a, err := dlsym(r.handle, symbol)
 	if err != nil {
 		return 0, &SymbolError{Library: l.desc.Name, Path: r.path, Symbol: symbol, Err: err}
 	}
@@ -138,9 +139,9 @@ func (l *Library) load() *loadResult {
 		// rather than killing the process at some later first call.
 		// RTLD_LOCAL: libcudart finds an already loaded libcuda.so.1 by its
 		// soname anyway, so nothing needs to be global.
-		h, err := purego.Dlopen(p, purego.RTLD_NOW|purego.RTLD_LOCAL)
+		h, err := dlopen(p, purego.RTLD_NOW|purego.RTLD_LOCAL)
 		if err == nil && l.desc.Validate != nil {
-			if verr := l.desc.Validate(func(s string) (uintptr, error) { return purego.Dlsym(h, s) }); verr != nil {
+			if verr := l.desc.Validate(func(s string) (uintptr, error) { return dlsym(h, s) }); verr != nil {
 				purego.Dlclose(h)
 				e.Tried = append(e.Tried, p+": "+verr.Error())
 				continue
@@ -154,6 +155,23 @@ func (l *Library) load() *loadResult {
 		e.Tried = append(e.Tried, p+": "+msg)
 	}
 	return &loadResult{err: e}
+}
+
+// dlopen and dlsym are purego's on a locked OS thread. dlerror's text is
+// per thread, and purego reads it in a second C call after the failing one:
+// unlocked, the goroutine can move to another thread in between and report
+// that thread's error state, usually none (seen as an empty reason in a
+// LoadError under qemu, where the scheduler moves goroutines more).
+func dlopen(path string, mode int) (uintptr, error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	return purego.Dlopen(path, mode)
+}
+
+func dlsym(handle uintptr, name string) (uintptr, error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	return purego.Dlsym(handle, name)
 }
 
 // candidates lists the paths to try, in order. If the environment variable
@@ -272,7 +290,7 @@ func (p *Proc) resolve() (uintptr, error) {
 		if r.perThread && p.ptName != "" {
 			name = p.ptName
 		}
-		a, err := purego.Dlsym(r.handle, name)
+		a, err := dlsym(r.handle, name)
 		if err != nil {
 			p.err = &SymbolError{Library: p.lib.desc.Name, Path: r.path, Symbol: name, Since: p.since, Err: err}
 			return
