@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -809,5 +810,60 @@ func TestWriteSetConcurrent(t *testing.T) {
 			t.Fatalf("round %d: not one whole set: cu %d files, cudart %d files", round, len(a), len(b))
 		}
 		noLeftovers(t, filepath.Join(out, "cu"), "cudart")
+	}
+}
+
+// TestWriteSetKilled: a child process (this test binary) is killed with
+// SIGKILL before each step of a WriteSet: no deferred function runs, the
+// kernel releases the lock. The next WriteSet's recovery leaves the whole
+// old set (killed before the journal) or the whole new one (after), and
+// then the set it writes.
+func TestWriteSetKilled(t *testing.T) {
+	if step := os.Getenv("CUGEN_TEST_KILL_STEP"); step != "" {
+		writeHook = func(s string) error {
+			if s == step {
+				syscall.Kill(os.Getpid(), syscall.SIGKILL)
+				select {}
+			}
+			return nil
+		}
+		err := WriteSet(os.Getenv("CUGEN_TEST_KILL_OUT"), testSet("v2"), nil)
+		fmt.Fprintf(os.Stderr, "WriteSet returned %v without reaching %s\n", err, step)
+		os.Exit(3)
+	}
+	if testing.Short() {
+		t.Skip("-short: one child process per step")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, step := range setSteps() {
+		committed := i > slices.Index(setSteps(), "journal")
+		t.Run(strings.ReplaceAll(step, " ", "_"), func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			if err := WriteSet(out, testSet("v1"), nil); err != nil {
+				t.Fatal(err)
+			}
+			addUserFiles(t, filepath.Join(out, "cu"))
+			cmd := exec.Command(exe, "-test.run=^TestWriteSetKilled$")
+			cmd.Env = append(os.Environ(), "CUGEN_TEST_KILL_STEP="+step, "CUGEN_TEST_KILL_OUT="+out)
+			b, err := cmd.CombinedOutput()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+				t.Fatalf("child: %v, want killed by SIGKILL\n%s", err, b)
+			}
+			if err := Recover(out); err != nil {
+				t.Fatal(err)
+			}
+			wantV := "v1"
+			if committed {
+				wantV = "v2"
+			}
+			if v := setVersion(t, out, userFiles); v != wantV {
+				t.Errorf("killed before %s, recovered: set %s, want %s", step, v, wantV)
+			}
+			noLeftovers(t, filepath.Join(out, "cu"), "cudart")
+		})
 	}
 }
