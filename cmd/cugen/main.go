@@ -11,6 +11,10 @@
 //	cugen libs -lib libcudart12      fetch and verify a locked library package, print its directory
 //	cugen diff -old set:12.4 -new set:13.0   what changed in the API between two header sets
 //
+// Exit status: 0 on success, 1 when the command fails (its error is the
+// last line on stderr), 2 for a usage error (no or an unknown command, an
+// unknown flag or one missing its value; the usage is printed).
+//
 // From a downstream module:
 //
 //	//go:generate go run github.com/cugen/cugen/cmd/cugen gen -headers /usr/local/cuda/include -out cuda
@@ -64,11 +68,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 const usage = `usage:
-  cugen gen (-headers DIR | -set NAME [-lock FILE]) [-out DIR] [-demo=false]
+  cugen gen (-headers DIR | -set NAME [-lock FILE]) [-out DIR] [-importpath PATH] [-demo=false]
   cugen ir (-headers DIR | -set NAME [-lock FILE])
   cugen headers -set NAME [-lock FILE]
   cugen libs -lib NAME [-lock FILE]
   cugen diff -old DIR|set:NAME -new DIR|set:NAME [-lock FILE] [-json]
+exit status: 0 ok, 1 failure, 2 usage error
 `
 
 // errFlagPrinted is a flag error the flag package already reported.
