@@ -474,21 +474,25 @@ func recoverOut(out string) error {
 	// No journal: nothing was committed. Undo staging.
 	for _, e := range entries {
 		n := e.Name()
-		if name, ok := strings.CutSuffix(n, ".cugen-old"); ok && strings.HasPrefix(name, ".") && len(name) > 1 {
+		if name, ok := workName(n, ".cugen-old"); ok {
 			// Left by a cugen from before the journal (one package at a
 			// time): put it back, or finish its cleanup.
-			old, dir := filepath.Join(out, n), filepath.Join(out, name[1:])
+			old, dir := filepath.Join(out, n), filepath.Join(out, name)
 			if _, err := workDir(old); err != nil {
 				return err
 			}
 			if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
-				if _, err := os.Lstat(filepath.Join(out, newDirName(name[1:]))); errors.Is(err, fs.ErrNotExist) {
+				hasNew, err := workDir(filepath.Join(out, newDirName(name)))
+				if err != nil {
+					return err
+				}
+				if !hasNew {
 					if err := os.Rename(old, dir); err != nil {
 						return fmt.Errorf("cugen: recovering %s from an interrupted run: %w", dir, err)
 					}
 					continue
 				}
-				if err := os.Rename(filepath.Join(out, newDirName(name[1:])), dir); err != nil {
+				if err := os.Rename(filepath.Join(out, newDirName(name)), dir); err != nil {
 					return fmt.Errorf("cugen: recovering %s from an interrupted run: %w", dir, err)
 				}
 			}
@@ -499,13 +503,16 @@ func recoverOut(out string) error {
 	}
 	for _, e := range entries {
 		n := e.Name()
-		if name, ok := strings.CutSuffix(n, ".cugen-new"); ok && strings.HasPrefix(name, ".") && len(name) > 1 {
+		if name, ok := workName(n, ".cugen-new"); ok {
 			newDir := filepath.Join(out, n)
 			ok, err := workDir(newDir)
-			if err != nil || !ok {
+			if err != nil {
 				return err
 			}
-			if err := returnUserEntries(newDir, filepath.Join(out, name[1:])); err != nil {
+			if !ok {
+				continue // renamed into place above
+			}
+			if err := returnUserEntries(newDir, filepath.Join(out, name)); err != nil {
 				return err
 			}
 			if err := removeGenerated(newDir); err != nil {
@@ -514,6 +521,18 @@ func recoverOut(out string) error {
 		}
 	}
 	return nil
+}
+
+// workName returns NAME for a work directory .NAME+suffix, where NAME is
+// a package directory name cugen could have written (not hidden, no
+// separator); other names are not cugen's and are left alone.
+func workName(entry, suffix string) (string, bool) {
+	name, ok := strings.CutSuffix(entry, suffix)
+	if !ok || !strings.HasPrefix(name, ".") {
+		return "", false
+	}
+	name = name[1:]
+	return name, plainName(name) && !strings.HasPrefix(name, ".")
 }
 
 // rollForward completes the swap the journal records.

@@ -870,3 +870,83 @@ func TestWriteSetKilled(t *testing.T) {
 		})
 	}
 }
+
+// TestRecoverIgnoresOtherNames: entries that only look like work
+// directories (hidden or empty package names) are not cugen's: recovery
+// leaves them and everything else alone.
+func TestRecoverIgnoresOtherNames(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	if err := WriteSet(out, testSet("v1"), nil); err != nil {
+		t.Fatal(err)
+	}
+	gen := string(testPkg("v0", "gen.go").Files["gen.go"])
+	var planted []string
+	for _, n := range []string{"...cugen-new", "...cugen-old", "..x.cugen-new", ".cugen-new", "..cugen-old"} {
+		p := filepath.Join(out, n)
+		if err := os.Mkdir(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(p, "gen.go"), []byte(gen), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		planted = append(planted, n)
+	}
+	before := tree(t, out)
+	if err := Recover(out); err != nil {
+		t.Fatal(err)
+	}
+	diffTree(t, "after Recover", tree(t, out), before)
+	if err := WriteSet(out, testSet("v2"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if v := setVersion(t, out, nil); v != "v2" {
+		t.Errorf("set %s", v)
+	}
+	for _, n := range planted {
+		if b, err := os.ReadFile(filepath.Join(out, n, "gen.go")); err != nil || string(b) != gen {
+			t.Errorf("%s/gen.go: %q, %v", n, b, err)
+		}
+	}
+}
+
+// TestRecoverLegacyWorkDirs: work directories left by a cugen from before
+// the journal (one package at a time, no .cugen-swap) are finished or
+// undone as that version promised.
+func TestRecoverLegacyWorkDirs(t *testing.T) {
+	v1, v2 := testPkg("v1", "doc.go"), testPkg("v2", "doc.go")
+	write := func(d string, p *Package) {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for n, b := range p.Files {
+			if err := os.WriteFile(filepath.Join(d, n), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, c := range []struct {
+		name           string
+		dir, old, new_ *Package
+		want           *Package
+	}{
+		{"died between the renames", nil, v1, v2, v2},
+		{"died after the renames", v2, v1, nil, v2},
+		{"died before the renames", v1, nil, v2, v1},
+		{"only the old one", nil, v1, nil, v1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out")
+			os.MkdirAll(out, 0o755)
+			for d, p := range map[string]*Package{"cu": c.dir, ".cu.cugen-old": c.old, ".cu.cugen-new": c.new_} {
+				if p != nil {
+					write(filepath.Join(out, d), p)
+				}
+			}
+			if err := Recover(out); err != nil {
+				t.Fatal(err)
+			}
+			diffTree(t, "cu", tree(t, filepath.Join(out, "cu")), want(c.want, nil))
+			noLeftovers(t, filepath.Join(out, "cu"))
+		})
+	}
+}
