@@ -609,7 +609,7 @@ func checkFiles(pkg *Package) ([]string, error) {
 			return nil, fmt.Errorf("cugen: generated file name %q is not a plain file name", n)
 		}
 		if !IsGenerated(b) {
-			return nil, fmt.Errorf("cugen: generated file %s does not start with %q: a later run could not replace it", n, Marker)
+			return nil, fmt.Errorf("cugen: generated file %s does not start with the line \"// %s ... DO NOT EDIT.\": a later run could not replace it", n, Marker)
 		}
 		names = append(names, n)
 	}
