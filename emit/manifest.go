@@ -129,10 +129,19 @@ func (m *model) manifest(api *ir.API) ([]byte, error) {
 // ReadManifest reads the api.txt of a generated package directory; it
 // returns nil, nil when there is none (a first generation).
 func ReadManifest(dir string) (*ir.API, error) {
-	f, err := os.Open(dir + string(os.PathSeparator) + manifestFile)
+	p := dir + string(os.PathSeparator) + manifestFile
+	// Never open anything but a regular file: a FIFO would block the run.
+	st, err := os.Lstat(p)
 	if os.IsNotExist(err) {
 		return nil, nil
 	}
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("cugen: %s is not a regular file (%v): not written by cugen", p, st.Mode().Type())
+	}
+	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,10 @@
 //	cugen libs -lib libcudart12      fetch and verify a locked library package, print its directory
 //	cugen diff -old set:12.4 -new set:13.0   what changed in the API between two header sets
 //
+// Exit status: 0 on success, 1 when the command fails (its error is the
+// last line on stderr), 2 for a usage error (no or an unknown command, an
+// unknown flag or one missing its value; the usage is printed).
+//
 // From a downstream module:
 //
 //	//go:generate go run github.com/cugen/cugen/cmd/cugen gen -headers /usr/local/cuda/include -out cuda
@@ -64,11 +68,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 const usage = `usage:
-  cugen gen (-headers DIR | -set NAME [-lock FILE]) [-out DIR] [-demo=false]
+  cugen gen (-headers DIR | -set NAME [-lock FILE]) [-out DIR] [-importpath PATH] [-demo=false]
   cugen ir (-headers DIR | -set NAME [-lock FILE])
   cugen headers -set NAME [-lock FILE]
   cugen libs -lib NAME [-lock FILE]
   cugen diff -old DIR|set:NAME -new DIR|set:NAME [-lock FILE] [-json]
+exit status: 0 ok, 1 failure, 2 usage error
 `
 
 // errFlagPrinted is a flag error the flag package already reported.
@@ -173,6 +178,17 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
+	// Wrong outputs fail before the headers are parsed.
+	if *out != "" {
+		if err := checkOut(*out); err != nil {
+			return err
+		}
+	}
+	if *importPath != "" {
+		if err := checkImportPath(*importPath); err != nil {
+			return err
+		}
+	}
 	var api *ir.API
 	var origin string
 	if *irFile != "" {
@@ -203,12 +219,20 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		*out = filepath.Join("generated", fmt.Sprintf("cuda%d", api.CUDAVersion/1000))
 	}
-	if *importPath == "" {
+	if err := checkOut(*out); err != nil {
+		return err
+	}
+	if *importPath == "" { // from the go.mod above -out; checked too
 		p, err := importPathOf(*out)
 		if err != nil {
 			return err
 		}
 		*importPath = p
+	}
+	if *importPath != "" {
+		if err := checkImportPath(*importPath); err != nil {
+			return err
+		}
 	}
 	pkgs, err := emit.Generate(api, emit.Options{Origin: origin, Demo: *demo, ImportPath: *importPath})
 	if err != nil {
@@ -229,10 +253,12 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 				}
 			}
 		}
-		if err := emit.Write(dir, p); err != nil {
-			return err
-		}
 		summary = append(summary, fmt.Sprintf("%s %d/%d bound, %d skipped", p.Name, p.Bound, p.Declared, len(p.Skipped)))
+	}
+	// All packages of one run are one unit: after a crash, the next run
+	// has the whole old set or the whole new one.
+	if err := emit.WriteSet(*out, pkgs, stderr); err != nil {
+		return err
 	}
 	fmt.Fprintf(stdout, "cugen: %s: %s -> %s\n", ver, strings.Join(summary, "; "), *out)
 	return nil
@@ -274,6 +300,54 @@ func cmdLibs(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintln(stdout, dir)
+	return nil
+}
+
+// checkOut refuses output directories that cannot be meant: the file
+// system's root (cugen would create /cu), an existing file.
+func checkOut(out string) error {
+	abs, err := filepath.Abs(out)
+	if err != nil {
+		return fmt.Errorf("cugen: -out %s: %w", out, err)
+	}
+	if filepath.Dir(abs) == abs {
+		return fmt.Errorf("cugen: -out %s is the file system's root: give a directory of your module (packages go to OUT/cu and OUT/cudart)", out)
+	}
+	if st, err := os.Stat(abs); err == nil && !st.IsDir() {
+		return fmt.Errorf("cugen: -out %s is not a directory", out)
+	}
+	return nil
+}
+
+// checkImportPath checks p as the go command checks an import path
+// (golang.org/x/mod/module.CheckImportPath, which this module does not
+// depend on): slash-separated elements, each non-empty, of ASCII letters,
+// digits and "-._~+", not starting or ending with a dot; no leading slash
+// or dash. It goes into a generated import declaration.
+func checkImportPath(p string) error {
+	bad := func(why string) error {
+		return fmt.Errorf("cugen: -importpath %q is not a valid Go import path: %s", p, why)
+	}
+	if p == "" {
+		return bad("empty")
+	}
+	if p[0] == '-' {
+		return bad("leading dash")
+	}
+	for _, elem := range strings.Split(p, "/") {
+		switch {
+		case elem == "":
+			return bad("empty path element (leading, trailing or double slash)")
+		case elem[0] == '.' || elem[len(elem)-1] == '.':
+			return bad(fmt.Sprintf("element %q starts or ends with a dot", elem))
+		}
+		for _, c := range elem {
+			ok := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.ContainsRune("-._~+", c)
+			if !ok {
+				return bad(fmt.Sprintf("character %q not allowed", c))
+			}
+		}
+	}
 	return nil
 }
 

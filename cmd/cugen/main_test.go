@@ -5,10 +5,13 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // cugen runs the command in-process and returns its exit code and output.
@@ -95,13 +98,15 @@ func TestMissingHeaderDir(t *testing.T) {
 	untouched(t, out)
 }
 
-// TestUsage: no command, an unknown one, a missing or doubled source, an
-// unknown flag or a stray argument: non-zero exit, a message, no panic.
+// TestUsage: no command, an unknown one or an unknown flag is a usage
+// error, exit 2; a missing or doubled source, a stray argument, an output
+// that cannot be meant (the root) or an invalid -importpath exit 1 with one
+// message; no panic, nothing written.
 func TestUsage(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	for _, c := range []struct {
 		args []string
-		code int // -1: any failure
+		code int
 		msg  string
 	}{
 		{nil, 2, "usage:"},
@@ -109,13 +114,21 @@ func TestUsage(t *testing.T) {
 		{[]string{"gen", "-out", out}, 1, "-headers DIR or -set NAME is required"},
 		{[]string{"ir"}, 1, "-headers DIR or -set NAME is required"},
 		{[]string{"gen", "-headers", "x", "-set", "12.4", "-out", out}, 1, "not both"},
-		{[]string{"gen", "-bogus", "-out", out}, -1, "flag provided but not defined"},
+		{[]string{"gen", "-bogus", "-out", out}, 2, "flag provided but not defined"},
+		{[]string{"libs", "-lib"}, 2, "flag needs an argument"},
+		{[]string{"gen", "-headers", "x", "-out", "/"}, 1, "-out / is the file system's root"},
+		{[]string{"gen", "-headers", "x", "-out", "/.."}, 1, "is the file system's root"},
+		{[]string{"gen", "-headers", "x", "-out", out, "-importpath", `bad"x`}, 1, `-importpath "bad\"x" is not a valid Go import path`},
+		{[]string{"gen", "-headers", "x", "-out", out, "-importpath", "a//b"}, 1, "not a valid Go import path"},
+		{[]string{"gen", "-headers", "x", "-out", out, "-importpath", "/abs"}, 1, "not a valid Go import path"},
+		{[]string{"gen", "-headers", "x", "-out", out, "-importpath", "a/../b"}, 1, "not a valid Go import path"},
+		{[]string{"gen", "-headers", "x", "-out", out, "-importpath", "a b"}, 1, "not a valid Go import path"},
 		{[]string{"gen", "-headers", "x", "-out", out, "extra"}, 1, `unexpected argument "extra"`},
 		{[]string{"headers"}, 1, "-set NAME is required"},
 		{[]string{"libs"}, 1, "-lib NAME is required"},
 	} {
 		code, stdout, stderr := cugen(t, c.args...)
-		if (code != c.code && !(c.code == -1 && code != 0)) || !strings.Contains(stderr, c.msg) {
+		if code != c.code || !strings.Contains(stderr, c.msg) {
 			t.Errorf("cugen %q: exit %d, stderr %q; want exit %d and %q", c.args, code, stderr, c.code, c.msg)
 		}
 		if stdout != "" {
@@ -207,16 +220,7 @@ func firstLine(s string) string {
 // TestGenWritesOnlyOut: a good run over a tiny header set writes the two
 // packages and nothing else, and a rerun keeps a user file.
 func TestGenWritesOnlyOut(t *testing.T) {
-	dir := t.TempDir()
-	src := "#define CUDA_VERSION 12040\ntypedef enum cudaError_enum { CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1 } CUresult;\n" +
-		"typedef int CUdevice;\n/**\n * \\param count - Returned number of devices\n */\nCUresult cuDeviceGetCount(int *count);\n"
-	rt := "#define CUDART_VERSION 12040\ntypedef enum cudaError { cudaSuccess = 0, cudaErrorInvalidValue = 1 } cudaError_t;\n" +
-		"/**\n * \\param count - Returns the number of devices\n */\nextern cudaError_t cudaGetDeviceCount(int *count);\n"
-	for name, text := range map[string]string{"cuda.h": src, "cuda_runtime.h": "#include \"cuda_runtime_api.h\"\n", "cuda_runtime_api.h": rt} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := tinyHeaders(t)
 	root := t.TempDir()
 	out := filepath.Join(root, "out")
 	for i := 0; i < 2; i++ {
@@ -239,5 +243,185 @@ func TestGenWritesOnlyOut(t *testing.T) {
 	entries, _ := os.ReadDir(root)
 	if len(entries) != 1 {
 		t.Errorf("%s holds %d entries, want only out", root, len(entries))
+	}
+	entries, _ = os.ReadDir(out)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if strings.Join(names, " ") != ".cugen.lock cu cudart" {
+		t.Errorf("%s holds %q, want .cugen.lock, cu and cudart", out, names)
+	}
+}
+
+// tinyHeaders writes a minimal header set (one driver and one runtime
+// function) and returns its directory.
+func tinyHeaders(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	src := "#define CUDA_VERSION 12040\ntypedef enum cudaError_enum { CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1 } CUresult;\n" +
+		"typedef int CUdevice;\n/**\n * \\param count - Returned number of devices\n */\nCUresult cuDeviceGetCount(int *count);\n"
+	rt := "#define CUDART_VERSION 12040\ntypedef enum cudaError { cudaSuccess = 0, cudaErrorInvalidValue = 1 } cudaError_t;\n" +
+		"/**\n * \\param count - Returns the number of devices\n */\nextern cudaError_t cudaGetDeviceCount(int *count);\n"
+	for name, text := range map[string]string{"cuda.h": src, "cuda_runtime.h": "#include \"cuda_runtime_api.h\"\n", "cuda_runtime_api.h": rt} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestGenBadOutput: what is found in -out fails the run with an error
+// naming it, promptly, and changes nothing: a FIFO named api.txt (it hung
+// the run: opening a FIFO waits for a writer), a symbolic link planted as
+// the work directory .cu.cugen-new (recovery moved files out of its
+// target), a user file whose first line is another generator's marker
+// beginning with cugen's name (it was deleted as stale).
+func TestGenBadOutput(t *testing.T) {
+	dir := tinyHeaders(t)
+	gen := func(t *testing.T, out string) (int, string) {
+		done := make(chan struct{})
+		var code int
+		var stderr string
+		go func() {
+			code, _, stderr = cugen(t, "gen", "-headers", dir, "-out", out, "-importpath", "example.com/out")
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatal("cugen gen hangs")
+		}
+		return code, stderr
+	}
+	fresh := func(t *testing.T) string {
+		out := filepath.Join(t.TempDir(), "out")
+		if code, stderr := gen(t, out); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		return out
+	}
+
+	t.Run("fifo", func(t *testing.T) {
+		out := fresh(t)
+		fifo := filepath.Join(out, "cu", "api.txt")
+		os.Remove(fifo)
+		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+			t.Skip(err)
+		}
+		if code, stderr := gen(t, out); code != 1 || !strings.Contains(stderr, fifo) {
+			t.Errorf("exit %d, stderr %q; want 1 and the FIFO's path", code, stderr)
+		}
+	})
+	t.Run("planted-link", func(t *testing.T) {
+		out := fresh(t)
+		elsewhere := t.TempDir()
+		mine := filepath.Join(elsewhere, "precious.go")
+		os.WriteFile(mine, []byte("package x\n"), 0o644)
+		link := filepath.Join(out, ".cu.cugen-new")
+		if err := os.Symlink(elsewhere, link); err != nil {
+			t.Fatal(err)
+		}
+		if code, stderr := gen(t, out); code != 1 || !strings.Contains(stderr, link) {
+			t.Errorf("exit %d, stderr %q; want 1 and the link's path", code, stderr)
+		}
+		if b, err := os.ReadFile(mine); err != nil || string(b) != "package x\n" {
+			t.Errorf("file in the link's target: %q, %v", b, err)
+		}
+	})
+	t.Run("other-generator", func(t *testing.T) {
+		out := fresh(t)
+		p := filepath.Join(out, "cu", "ext.go")
+		text := "// Code generated by cugenext from my.yaml. DO NOT EDIT.\n\npackage cu\n"
+		os.WriteFile(p, []byte(text), 0o644)
+		if code, stderr := gen(t, out); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if b, err := os.ReadFile(p); err != nil || string(b) != text {
+			t.Errorf("%s after regeneration: %q, %v", p, b, err)
+		}
+	})
+	t.Run("read-only-package", func(t *testing.T) {
+		if os.Geteuid() == 0 {
+			t.Skip("running as root: permissions are not enforced")
+		}
+		out := fresh(t)
+		cu := filepath.Join(out, "cu")
+		os.Chmod(cu, 0o555)
+		defer os.Chmod(cu, 0o755)
+		if code, stderr := gen(t, out); code != 1 || !strings.Contains(stderr, cu) {
+			t.Errorf("exit %d, stderr %q; want 1 and %s", code, stderr, cu)
+		}
+		entries, _ := os.ReadDir(out)
+		for _, e := range entries {
+			if strings.Contains(e.Name(), "cugen-") {
+				t.Errorf("left in %s: %s", out, e.Name())
+			}
+		}
+	})
+}
+
+// TestMain lets TestGenConcurrent run this test binary as cugen.
+func TestMain(m *testing.M) {
+	if os.Getenv("CUGEN_TEST_AS_CUGEN") == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// TestGenConcurrent: two cugen processes generating into one -out at the
+// same time take turns (OUT/.cugen.lock): both exit 0 and OUT holds the
+// complete set. Before the lock, 16 of 30 tries left 14-22 of 24 files
+// and one run still exited 0.
+func TestGenConcurrent(t *testing.T) {
+	dir := tinyHeaders(t)
+	ref := filepath.Join(t.TempDir(), "ref")
+	if code, _, stderr := cugen(t, "gen", "-headers", dir, "-out", ref, "-importpath", "example.com/out"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	snapshot := func(out string) map[string]string {
+		m := map[string]string{}
+		for _, p := range []string{"cu", "cudart"} {
+			entries, _ := os.ReadDir(filepath.Join(out, p))
+			for _, e := range entries {
+				b, _ := os.ReadFile(filepath.Join(out, p, e.Name()))
+				m[p+"/"+e.Name()] = string(b)
+			}
+		}
+		return m
+	}
+	want := snapshot(ref)
+	for round := range 10 {
+		out := filepath.Join(t.TempDir(), "out")
+		var cmds []*exec.Cmd
+		var outs []*bytes.Buffer
+		for range 2 {
+			c := exec.Command(exe, "gen", "-headers", dir, "-out", out, "-importpath", "example.com/out")
+			c.Env = append(os.Environ(), "CUGEN_TEST_AS_CUGEN=1")
+			var b bytes.Buffer
+			c.Stdout, c.Stderr = &b, &b
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			cmds, outs = append(cmds, c), append(outs, &b)
+		}
+		for i, c := range cmds {
+			if err := c.Wait(); err != nil {
+				t.Errorf("round %d, run %d: %v\n%s", round, i, err, outs[i])
+			}
+		}
+		got := snapshot(out)
+		if len(got) != len(want) {
+			t.Errorf("round %d: %d files, want %d", round, len(got), len(want))
+		}
+		for k, v := range want {
+			if got[k] != v {
+				t.Errorf("round %d: %s differs from a single run's", round, k)
+			}
+		}
 	}
 }

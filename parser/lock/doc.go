@@ -46,6 +46,10 @@
 //	sha256 HASH PATH                        one per file, PATH relative to root (or to the
 //	                                        toolkit's include directory); at least one
 //
+// NAME becomes a directory name in the cache, so it is one path element:
+// letters, digits and "._+-", starting with a letter or digit ([CheckName]);
+// "..", "." or "a/b" is an error when the lock is read. The deb fields
+// (part of a file name in the cache) follow the same rule, with "~" and ":".
 // Exactly one of deb and toolkit is required. Paths are slash separated,
 // relative, without "." or ".." elements or white space. Blank lines and
 // lines starting with # are ignored.
@@ -68,7 +72,12 @@
 //
 // An extracted directory is only ever created by renaming a fully extracted
 // and verified temporary directory into place, so a crash leaves either the
-// old directory or the new one. When the extracted files already verify,
+// old directory or the new one. Directories are created 0755 and files
+// keep the .deb's modes (both less the umask), so one cache can be shared
+// between users. Fetch only ever removes entries strictly inside the
+// cache's debs/, headers/ and libs/ directories (its temporary and
+// replaced directories), never the cache itself or anything outside it.
+// When the extracted files already verify,
 // Fetch neither runs apt nor touches the network.
 //
 // The Debian mirror is the one the machine's own apt sources use

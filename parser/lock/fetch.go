@@ -115,11 +115,15 @@ func Fetch(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (stri
 		}
 		cacheDir = d
 	}
+	if err := CheckName(e.Name); err != nil {
+		return "", fmt.Errorf("%s: %w", e, err)
+	}
 	cacheDir, err := filepath.Abs(cacheDir)
 	if err != nil {
 		return "", err
 	}
-	dest := filepath.Join(cacheDir, kindDir(e.Kind), e.Name)
+	kind := filepath.Join(cacheDir, kindDir(e.Kind)) // everything Fetch removes is in here
+	dest := filepath.Join(kind, e.Name)
 	out := filepath.Join(dest, filepath.FromSlash(e.Root))
 	if len(e.Files) > 0 && Verify(out, e) == nil {
 		return out, nil
@@ -136,17 +140,21 @@ func Fetch(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (stri
 	if len(e.Files) > 0 && Verify(out, e) == nil { // fetched while we waited for the lock
 		return out, nil
 	}
-	removeGlob(filepath.Join(filepath.Dir(dest), "."+e.Name+".tmp-*")) // left by a crash
+	if err := removeGlob(kind, "."+e.Name+".tmp-*"); err != nil { // left by a crash
+		return "", err
+	}
 
 	deb, err := debFile(ctx, e, cacheDir, logw)
 	if err != nil {
 		return "", err
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dest), "."+e.Name+".tmp-")
-	if err != nil {
+	// Under the cache's lock, so the name is ours; 0755 (less the umask),
+	// like the rest of the cache, so that a cache shared between users works.
+	tmp := filepath.Join(kind, fmt.Sprintf(".%s.tmp-%d", e.Name, os.Getpid()))
+	if err := os.Mkdir(tmp, 0o755); err != nil {
 		return "", err
 	}
-	defer os.RemoveAll(tmp)
+	defer removeIn(kind, tmp)
 	fmt.Fprintf(logw, "cugen: extracting ./%s from %s\n", e.Root, deb)
 	if err := extract(ctx, deb, tmp, e.Root); err != nil {
 		return "", fmt.Errorf("%s: %w", e, err)
@@ -159,7 +167,7 @@ func Fetch(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (stri
 		if err := os.Rename(dest, old); err != nil {
 			return "", err
 		}
-		defer os.RemoveAll(old)
+		defer removeIn(kind, old)
 	}
 	if err := os.Rename(tmp, dest); err != nil {
 		return "", err
@@ -175,11 +183,32 @@ func kindDir(k Kind) string {
 	return "headers"
 }
 
-func removeGlob(pattern string) {
-	m, _ := filepath.Glob(pattern)
-	for _, p := range m {
-		os.RemoveAll(p)
+// removeGlob removes the entries of dir whose names match pattern (one
+// path element), through removeIn.
+func removeGlob(dir, pattern string) error {
+	m, err := filepath.Glob(filepath.Join(dir, pattern))
+	if err != nil {
+		return err
 	}
+	for _, p := range m {
+		if err := removeIn(dir, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// removeIn removes p and everything under it (a symbolic link is removed,
+// never followed), only if p is an entry strictly inside root, a
+// directory of cugen's cache: every removal in the cache goes through
+// it, so a bad name can never remove the cache itself or anything outside.
+func removeIn(root, p string) error {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) ||
+		filepath.IsAbs(rel) || !strings.HasPrefix(filepath.Clean(p), filepath.Clean(root)+string(filepath.Separator)) {
+		return fmt.Errorf("cugen: refusing to remove %s: not inside the cache directory %s", p, root)
+	}
+	return os.RemoveAll(p)
 }
 
 // DebFileName is the name apt-get download gives d's .deb.
@@ -208,12 +237,14 @@ func debFile(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (st
 	if err := os.MkdirAll(debs, 0o755); err != nil {
 		return "", err
 	}
-	removeGlob(filepath.Join(debs, ".download-*"))
+	if err := removeGlob(debs, ".download-*"); err != nil {
+		return "", err
+	}
 	tmp, err := os.MkdirTemp(debs, ".download-")
 	if err != nil {
 		return "", err
 	}
-	defer os.RemoveAll(tmp)
+	defer removeIn(debs, tmp)
 	a, err := newApt(cacheDir, d)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", e, err)

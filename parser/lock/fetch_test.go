@@ -1,6 +1,7 @@
 package lock
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -211,5 +212,87 @@ func TestFetchLibs(t *testing.T) {
 	}
 	if _, err := FetchLibs(context.Background(), path, "libcuda1", cache); err == nil || !strings.Contains(err.Error(), `no lib "libcuda1"`) {
 		t.Errorf("FetchLibs(libcuda1) = %v", err)
+	}
+}
+
+// TestFetchBadNameRemovesNothing: a lock entry named ".." (valid hashes)
+// once made Fetch rename the whole cache directory aside and delete it.
+// The name is refused when the lock is read, and Fetch refuses an entry
+// built in memory with such a name; the cache is untouched.
+func TestFetchBadNameRemovesNothing(t *testing.T) {
+	cache := t.TempDir()
+	e := fakeDeb(t, cache)
+	keep := filepath.Join(cache, "keep")
+	writeTree(t, keep, map[string]string{"precious": "mine\n"})
+
+	var b bytes.Buffer
+	lib := *e
+	lib.Kind, lib.CUDA, lib.Name = KindLib, "", ".."
+	lib.format(&b)
+	lockFile := filepath.Join(t.TempDir(), "x.lock")
+	if err := os.WriteFile(lockFile, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FetchLibs(context.Background(), lockFile, "..", cache); err == nil || !strings.Contains(err.Error(), `entry name ".."`) {
+		t.Errorf("FetchLibs(lib ..) = %v, want an entry name error", err)
+	}
+	for _, name := range []string{"..", ".", "../..", "a/../..", ""} {
+		bad := lib
+		bad.Name = name
+		if _, err := Fetch(context.Background(), &bad, cache, nil); err == nil || !strings.Contains(err.Error(), "entry name") {
+			t.Errorf("Fetch(lib %q) = %v, want an entry name error", name, err)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(keep, "precious")); err != nil || string(b) != "mine\n" {
+		t.Errorf("cache file after Fetch: %q, %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(cache, "debs", DebFileName(e.Deb))); err != nil {
+		t.Errorf("cached .deb: %v", err)
+	}
+}
+
+// TestRemoveIn: removals in the cache stay strictly inside their root.
+func TestRemoveIn(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "libs")
+	writeTree(t, root, map[string]string{"x/f": "1\n"})
+	for _, p := range []string{root, filepath.Dir(root), root + "/..", root + "/x/../..", "/", root + "2"} {
+		if err := removeIn(root, p); err == nil {
+			t.Errorf("removeIn(%s) = nil, want a refusal", p)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "x/f")); err != nil {
+		t.Fatal(err)
+	}
+	if err := removeIn(root, filepath.Join(root, "x")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "x")); err == nil {
+		t.Error("removeIn(root/x) left it")
+	}
+}
+
+// TestFetchSharedCacheModes: extracted directories get 0755 less the
+// umask, like the rest of the cache (they were 0700, from os.MkdirTemp,
+// so another user sharing the cache could not read them).
+func TestFetchSharedCacheModes(t *testing.T) {
+	cache := t.TempDir()
+	e := fakeDeb(t, cache)
+	dir, err := Fetch(context.Background(), e, cache, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe := filepath.Join(t.TempDir(), "probe")
+	if err := os.Mkdir(probe, 0o755); err != nil { // the umask applied
+		t.Fatal(err)
+	}
+	ps, _ := os.Stat(probe)
+	for d := dir; d != filepath.Join(cache, "headers"); d = filepath.Dir(d) {
+		st, err := os.Stat(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != ps.Mode().Perm() {
+			t.Errorf("%s: mode %v, want %v", d, st.Mode().Perm(), ps.Mode().Perm())
+		}
 	}
 }

@@ -166,6 +166,9 @@ func Parse(r io.Reader, name string) (*Lock, error) {
 			if err := nargs(1); err != nil {
 				return nil, err
 			}
+			if err := CheckName(args[0]); err != nil {
+				return nil, errf("%s: %v", key, err)
+			}
 			e = &Entry{Kind: Kind(key), Name: args[0], Lock: name, Line: lineNo}
 			if prev := entries[e.String()]; prev != nil {
 				return nil, errf("%s already defined at line %d", e, prev.Line)
@@ -202,6 +205,11 @@ func Parse(r io.Reader, name string) (*Lock, error) {
 			}
 			if !isHash(args[4]) {
 				return nil, errf("deb: %q is not a sha256 (64 lower-case hex digits)", args[4])
+			}
+			for i, what := range []string{"package", "version", "architecture", "suite"} {
+				if !debField(args[i]) {
+					return nil, errf("deb: %s %q: only letters, digits and \".+~:_-\" (not first) are allowed", what, args[i])
+				}
 			}
 			e.Deb = &Deb{Package: args[0], Version: args[1], Arch: args[2], Suite: args[3], SHA256: args[4]}
 		case "toolkit":
@@ -253,6 +261,35 @@ func Parse(r io.Reader, name string) (*Lock, error) {
 		return nil, fmt.Errorf("%s: no entries", name)
 	}
 	return l, nil
+}
+
+// CheckName reports whether name can name an entry. The name is a
+// directory name in the cache (CACHE/headers/NAME, CACHE/libs/NAME), so it
+// is one path element made of letters, digits and "._+-", starting with a
+// letter or digit: never ".", "..", a separator or a hidden name.
+func CheckName(name string) error {
+	if name == "" || len(name) > 100 {
+		return fmt.Errorf("entry name %q: want 1 to 100 characters", name)
+	}
+	for i, c := range []byte(name) {
+		alnum := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+		if !alnum && (i == 0 || !strings.ContainsRune("._+-", rune(c))) {
+			return fmt.Errorf("entry name %q: only letters, digits and \"._+-\" (not first) are allowed", name)
+		}
+	}
+	return nil
+}
+
+// debField reports whether s is a plausible Debian package name, version,
+// architecture or suite: they become parts of file names in the cache.
+func debField(s string) bool {
+	for i, c := range []byte(s) {
+		alnum := 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+		if !alnum && (i == 0 || !strings.ContainsRune(".+~:_-", rune(c))) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 func isHash(s string) bool {

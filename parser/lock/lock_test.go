@@ -176,6 +176,16 @@ func TestParseErrors(t *testing.T) {
 		{"lib l\ncuda 1.0\n", "x.lock:2: cuda line in lib l: only sets have one"},
 		{"lib l\ntoolkit\n" + file, "x.lock:1: lib l: toolkit origin: libs need a deb line"},
 		{"set 1\ncuda 1.0\n" + deb + "root usr/include\n" + file + "note\n", "x.lock:6: empty note"},
+		// Entry names are cache directory names: never a path.
+		{"lib ..\n" + deb + "root usr/lib\n" + file, `x.lock:1: lib: entry name ".."`},
+		{"lib .\n" + deb + "root usr/lib\n" + file, `x.lock:1: lib: entry name "."`},
+		{"set ../../x\n", `x.lock:1: set: entry name "../../x"`},
+		{"set a/b\n", `x.lock:1: set: entry name "a/b"`},
+		{"lib a\\b\n", `x.lock:1: lib: entry name "a\\b"`},
+		{"lib .hidden\n", `x.lock:1: lib: entry name ".hidden"`},
+		{"lib -x\n", `x.lock:1: lib: entry name "-x"`},
+		{"lib l\ndeb ../../p 1 amd64 trixie " + h1 + "\n", `x.lock:2: deb: package "../../p"`},
+		{"lib l\ndeb p 1/2 amd64 trixie " + h1 + "\n", `x.lock:2: deb: version "1/2"`},
 	} {
 		_, err := Parse(strings.NewReader(tc.in), "x.lock")
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -1,24 +1,27 @@
 //go:build unix
 
-package lock
+package flock
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"syscall"
 	"time"
 )
 
-// lockDir takes an exclusive lock on path (created if need be), so that
-// two fetches into one cache, for example from test packages run in
-// parallel, take turns. The returned function releases it.
-func lockDir(ctx context.Context, path string, logw io.Writer) (func(), error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+func lock(ctx context.Context, path string, waiting func()) (func(), error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o644)
 	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, fmt.Errorf("lock file %s is a symbolic link: remove it", path)
+		}
 		return nil, err
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("lock file %s is not a regular file: remove it", path)
 	}
 	for waited := false; ; waited = true {
 		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
@@ -29,14 +32,14 @@ func lockDir(ctx context.Context, path string, logw io.Writer) (func(), error) {
 			f.Close()
 			return nil, fmt.Errorf("locking %s: %w", path, err)
 		}
-		if !waited {
-			fmt.Fprintf(logw, "cugen: waiting for another fetch holding %s\n", path)
+		if !waited && waiting != nil {
+			waiting()
 		}
 		select {
 		case <-ctx.Done():
 			f.Close()
 			return nil, fmt.Errorf("waiting for %s: %w", path, ctx.Err())
-		case <-time.After(200 * time.Millisecond):
+		case <-time.After(100 * time.Millisecond):
 		}
 	}
 }
