@@ -28,6 +28,11 @@
 //     process-wide limit of purego callbacks is never reached.
 //   - Errors: [CallError] carries the C function name and unwraps to the
 //     generated result code, so errors.Is works against generated constants.
+//     [Check] prints them the way the seed's checkRuntime does, passing over
+//     the functions [Helper] marks.
+//   - Launches and pointers: [Extra] builds cuLaunchKernel's extra array
+//     from a packed argument buffer in uintptr words; [Pointer] turns a
+//     device address into the unsafe.Pointer a runtime void * takes.
 //
 // Only linux/amd64 and linux/arm64 are supported.
 package ffi
