@@ -62,6 +62,7 @@ func (m *model) genHelpers(f *jen.File) error {
 	f.Line()
 	m.genDefaultOne(f)
 	m.genDevicePointers(f)
+	m.genLaunchExtra(f)
 	if m.lib == ir.Driver {
 		init, retain, release, setCur := m.goFunc("cuInit"), m.goFunc("cuDevicePrimaryCtxRetain"), m.goFunc("cuDevicePrimaryCtxRelease"), m.goFunc("cuCtxSetCurrent")
 		if init == "" || retain == "" || release == "" || setCur == "" {
@@ -179,4 +180,32 @@ func (m *model) genDevicePointers(f *jen.File) {
 		f.Line()
 		m.audit = append(m.audit, fmt.Sprintf("helper %s.Pointer: %s as unsafe.Pointer for runtime void * parameters (%s)", name, td.Name, devicePointerTypes[td.Name]))
 	}
+}
+
+// genLaunchExtra emits LaunchExtra in a package with a struct member that
+// holds an extra array (memberType types it *uintptr): the words for a
+// packed argument buffer, built and kept alive by ffi.ExtraWords.
+func (m *model) genLaunchExtra(f *jen.File) {
+	var members []string
+	for _, r := range m.recs {
+		for _, fl := range allFields(r) {
+			if fl.Name == "extra" && m.isVoidPtrPtr(fl.Type) {
+				members = append(members, m.typeName(r.Name)+"."+fieldName(fl.Name))
+			}
+		}
+	}
+	if len(members) == 0 {
+		return
+	}
+	f.Comment("LaunchExtra returns the extra words for a kernel's packed argument buffer,")
+	f.Comment("for the Extra member of the kernel node parameters (nil for a nil buf):")
+	f.Comment("{CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,")
+	f.Comment("CU_LAUNCH_PARAM_END}, in one heap object the returned pointer keeps alive")
+	f.Comment("with buf. CUDA copies the arguments when the node is added or updated.")
+	f.Comment("")
+	f.Comment("\tparams.Extra = LaunchExtra(buf)")
+	f.Func().Id("LaunchExtra").Params(jen.Id("buf").Index().Byte()).Op("*").Uintptr().Block(
+		jen.Return(jen.Qual(FFIPath, "ExtraWords").Call(jen.Id("buf"))))
+	f.Line()
+	m.audit = append(m.audit, fmt.Sprintf("helper LaunchExtra: the extra words of a packed argument buffer for %s", strings.Join(members, ", ")))
 }

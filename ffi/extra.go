@@ -62,3 +62,24 @@ func (e *Extra) Set(buf []byte) uintptr {
 func Pointer(a uintptr) unsafe.Pointer {
 	return unsafe.Add(nil, a)
 }
+
+// heapExtra is an [Extra] that outlives the call it is made in, with the
+// buffer it points to.
+type heapExtra struct {
+	words Extra
+	buf   []byte // keeps the buffer alive as long as the words are
+}
+
+// ExtraWords returns the first of the extra words for buf, for a struct
+// member that holds an extra array (the Extra member of the kernel node
+// parameters), or nil for a nil buf. The words and buf live in one heap
+// object that the returned pointer keeps alive, so they stay valid for as
+// long as the struct holding the pointer does; nothing needs pinning.
+func ExtraWords(buf []byte) *uintptr {
+	if buf == nil {
+		return nil
+	}
+	h := &heapExtra{buf: buf}
+	h.words.Set(buf)
+	return &h.words[0]
+}

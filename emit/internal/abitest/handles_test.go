@@ -192,3 +192,34 @@ func TestVetClean(t *testing.T) {
 		t.Errorf("go vet ./testdata/vetcontrol did not flag the unsafe conversion: %v\n%s", err, out)
 	}
 }
+
+// TestLaunchExtraMember: the Extra member of kernel node parameters is a
+// *uintptr, and LaunchExtra's words (and the buffer) stay valid as long as
+// the struct holds them, across collections and without the caller keeping
+// anything else alive.
+func TestLaunchExtraMember(t *testing.T) {
+	need(t)
+	p := &cudart.KernelNodeParams{Func: 0x77, GridDim: cudart.Dim1(9)}
+	func() {
+		buf := make([]byte, 20)
+		for i := range buf {
+			buf[i] = byte(3 * i)
+		}
+		p.Extra = cudart.LaunchExtra(buf)
+	}()
+	for range 3 {
+		runtime.GC()
+	}
+	want := make([]byte, 20)
+	for i := range want {
+		want[i] = byte(3 * i)
+	}
+	check(t, "AbiKernelNode", cudart.AbiKernelNode(p))
+	expectRec(t, "AbiKernelNode", 0x77, 9, 1, 20, fnv1a(want), uint64(*(*uint64)(unsafe.Pointer(&want[0]))))
+	if cudart.LaunchExtra(nil) != nil {
+		t.Error("LaunchExtra(nil) != nil")
+	}
+	p.Extra = nil
+	check(t, "AbiKernelNode(nil extra)", cudart.AbiKernelNode(p))
+	expectRec(t, "AbiKernelNode(nil extra)", 0x77, 9, 0)
+}

@@ -116,6 +116,14 @@ extern cudaError_t CUDARTAPI cudaFree(void *devPtr);
 extern cudaError_t CUDARTAPI cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset, size_t *paramSize);
 
 /**
+ * \brief Reads kernel node parameters: the fixture records \p p->func,
+ * \p p->gridDim.x, then \p p->extra as cuLaunchKernel records it.
+ *
+ * \param p - Kernel node parameters
+ */
+extern cudaError_t CUDARTAPI cudaAbiKernelNode(const struct cudaKernelNodeParams *p);
+
+/**
  * \brief Allocates logical 1D, 2D, or 3D memory objects on the device
  *
  * \param pitchedDevPtr - Pointer to allocated pitched device memory

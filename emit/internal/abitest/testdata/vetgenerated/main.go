@@ -44,4 +44,6 @@ func main() {
 	var fn cu.Function
 	_ = cu.LaunchKernel(fn, 1, 1, 1, 256, 1, 1, 0, s, args, nil)
 	_ = cu.LaunchKernel(fn, 1, 1, 1, 256, 1, 1, 0, s, nil, make([]byte, 12))
+	node2 := cu.KernelNodeParams{Func: fn, GridDimX: 1, GridDimY: 1, GridDimZ: 1, Extra: cu.LaunchExtra(make([]byte, 12))}
+	_ = node2
 }
