@@ -56,6 +56,17 @@ func (p DeviceptrV2) Pointer() unsafe.Pointer {
 	return ffi.Pointer(uintptr(p))
 }
 
+// LaunchExtra returns the extra words for a kernel's packed argument buffer,
+// for the Extra member of the kernel node parameters (nil for a nil buf):
+// {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+// CU_LAUNCH_PARAM_END}, in one heap object the returned pointer keeps alive
+// with buf. CUDA copies the arguments when the node is added or updated.
+//
+//	params.Extra = LaunchExtra(buf)
+func LaunchExtra(buf []byte) *uintptr {
+	return ffi.ExtraWords(buf)
+}
+
 // OnPrimaryContext runs fn on a goroutine locked to an OS thread of its own,
 // with dev's primary context retained and current, and returns fn's error.
 // CUDA's current context belongs to the OS thread and Go moves goroutines

@@ -53,6 +53,17 @@ func Dim2(x uint32, y uint32) Dim3 {
 	return Dim3{X: x, Y: y, Z: 1}
 }
 
+// LaunchExtra returns the extra words for a kernel's packed argument buffer,
+// for the Extra member of the kernel node parameters (nil for a nil buf):
+// {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+// CU_LAUNCH_PARAM_END}, in one heap object the returned pointer keeps alive
+// with buf. CUDA copies the arguments when the node is added or updated.
+//
+//	params.Extra = LaunchExtra(buf)
+func LaunchExtra(buf []byte) *uintptr {
+	return ffi.ExtraWords(buf)
+}
+
 // OnDevice runs fn on a goroutine locked to an OS thread of its own, after
 // cudaSetDevice(device) on that thread (which makes the device's primary
 // context current), and returns fn's error. The runtime's current device

@@ -34,7 +34,7 @@
 // cu.LaunchKernel's extra is the packed argument buffer, a []byte: the
 // wrapper builds the CU_LAUNCH_PARAM_* array in words the collector never
 // reads as pointers. The Extra member of the kernel node parameters is a
-// *uintptr for the same reason. cudart.Dim1(x) and cudart.Dim2(x, y) give
+// *uintptr for the same reason: set it to LaunchExtra(buf). cudart.Dim1(x) and cudart.Dim2(x, y) give
 // dim3's C++ defaults (1 for the omitted dimensions).
 package cudart
 

@@ -270,6 +270,31 @@ func FuncGetParamInfo(func_ Kernel, paramIndex uint64) (paramOffset uint64, para
 	return
 }
 
+// AbiKernelNode wraps cudaAbiKernelNode (symbol cudaAbiKernelNode, cuda_runtime_api.h).
+//
+// Reads kernel node parameters: the fixture records p->func,
+// p->gridDim.x, then p->extra as cuLaunchKernel records it.
+//
+//   - p: Kernel node parameters
+func AbiKernelNode(p *KernelNodeParams) (err error) {
+	fnPtr, lerr := procAbiKernelNode.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
+	runtime.KeepAlive(p)
+	if ferr != nil {
+		err = ferr
+		return
+	}
+	if rc := Error(raw); rc != 0 {
+		err = ffi.Fail(&errAbiKernelNode, rc)
+		return
+	}
+	return
+}
+
 // Malloc3D wraps cudaMalloc3D (symbol cudaMalloc3D, cuda_runtime_api.h).
 //
 // Allocates logical 1D, 2D, or 3D memory objects on the device.

@@ -29,6 +29,7 @@ var (
 	procLaunchKernel        = lib.NewProc("cudaLaunchKernel", "")
 	procFree                = lib.NewProc("cudaFree", "")
 	procFuncGetParamInfo    = lib.NewProc("cudaFuncGetParamInfo", "")
+	procAbiKernelNode       = lib.NewProc("cudaAbiKernelNode", "")
 	procMalloc3D            = lib.NewProc("cudaMalloc3D", "")
 	procMemset3D            = lib.NewProc("cudaMemset3D", "")
 	procIpcOpenMemHandle    = lib.NewProc("cudaIpcOpenMemHandle", "")
@@ -52,6 +53,7 @@ var (
 	errLaunchKernel        = ffi.ErrCache{Func: "cudaLaunchKernel"}
 	errFree                = ffi.ErrCache{Func: "cudaFree"}
 	errFuncGetParamInfo    = ffi.ErrCache{Func: "cudaFuncGetParamInfo"}
+	errAbiKernelNode       = ffi.ErrCache{Func: "cudaAbiKernelNode"}
 	errMalloc3D            = ffi.ErrCache{Func: "cudaMalloc3D"}
 	errMemset3D            = ffi.ErrCache{Func: "cudaMemset3D"}
 	errIpcOpenMemHandle    = ffi.ErrCache{Func: "cudaIpcOpenMemHandle"}
