@@ -110,7 +110,7 @@ func TestVectorAdd12(t *testing.T) {
 	count := uint32(n)
 	args := []unsafe.Pointer{unsafe.Pointer(&dev3[0]), unsafe.Pointer(&dev3[1]), unsafe.Pointer(&dev3[2]), unsafe.Pointer(&count)}
 	const block = 256
-	if err := cu.LaunchKernel(vadd, (n+block-1)/block, 1, 1, block, 1, 1, 0, 0, &args[0], nil); err != nil {
+	if err := cu.LaunchKernel(vadd, (n+block-1)/block, 1, 1, block, 1, 1, 0, 0, args, nil); err != nil {
 		t.Fatalf("cuLaunchKernel: %v", err)
 	}
 	if err := cu.CtxSynchronize(); err != nil {

@@ -128,7 +128,7 @@ func vecAddOn(d int) error {
 	}
 	count := uint32(n)
 	args := []unsafe.Pointer{unsafe.Pointer(&p[0]), unsafe.Pointer(&p[1]), unsafe.Pointer(&p[2]), unsafe.Pointer(&count)}
-	if err := cu.LaunchKernel(fn, n/256, 1, 1, 256, 1, 1, 0, 0, &args[0], nil); err != nil {
+	if err := cu.LaunchKernel(fn, n/256, 1, 1, 256, 1, 1, 0, 0, args, nil); err != nil {
 		return err
 	}
 	if err := cu.CtxSynchronize(); err != nil {

@@ -135,8 +135,8 @@ func (m *model) header() string {
 }
 
 // ffiVersion is the version of package ffi's API the generated code needs
-// (ffi.Version): 2 added ffi.CallInts, 3 Scalar.Count.
-const ffiVersion = 3
+// (ffi.Version): 2 added ffi.CallInts, 3 Scalar.Count, 4 ffi.Helper.
+const ffiVersion = 4
 
 func (m *model) newFile() *jen.File {
 	f := jen.NewFile(m.pkg)
@@ -167,6 +167,9 @@ func (m *model) genDoc(f *jen.File) error {
 	f.PackageComment("")
 	f.PackageComment("CUDA's current context belongs to the OS thread: call runtime.LockOSThread")
 	f.PackageComment("in a goroutine that relies on it.")
+	for _, l := range strings.Split(handleRules, "\n") {
+		f.PackageComment(l)
+	}
 	f.Comment("The generated code needs this version of package ffi or newer.")
 	f.Const().Id("_").Op("=").Qual(FFIPath, "EnforceVersion").Call(jen.Qual(FFIPath, "Version").Op("-").Lit(ffiVersion))
 	f.Const().Id("_").Op("=").Qual(FFIPath, "EnforceVersion").Call(jen.Lit(ffiVersion).Op("-").Qual(FFIPath, "MinVersion"))
@@ -323,3 +326,33 @@ func (m *model) auditText() []byte {
 	fmt.Fprintf(&b, "# bound %d of %d functions\n", len(m.funcs)-len(m.skipped), len(m.funcs))
 	return []byte(b.String())
 }
+
+// handleRules is the package documentation of the handle, pointer and
+// launch rules (funcs.go, records.go, helpers.go), the same in cu and
+// cudart.
+const handleRules = `
+# Handles, pointers and launches
+
+Every CUDA handle is a named uintptr (Stream, Event, Graph, Kernel, ...).
+Where the driver and the runtime name one C type twice (CUstream and
+cudaStream_t, CUevent and cudaEvent_t, CUgraph and cudaGraph_t, CUkernel and
+cudaKernel_t, ...) a plain conversion passes a handle from one package to
+the other: cudart.Stream(s), cu.Stream(s).
+
+A runtime void * that takes a kernel (every parameter or member named func,
+as in cudaLaunchKernel, cudaFuncGetAttributes, the cudaOccupancy functions
+and cudaKernelNodeParams, and those audit.txt lists) is a cudart.Kernel: a
+cudaKernel_t, or the address of a kernel's host entry function.
+
+Every other void * is an unsafe.Pointer: it may take host memory, and Go
+memory must stay a real pointer for the collector to keep it alive during
+the call. A driver device address (cu.Deviceptr) passes as d.Pointer(); an
+unsafe.Pointer from the runtime converts back as cu.Deviceptr(uintptr(p)).
+Neither needs a conversion go vet flags.
+
+Kernel arguments are a []unsafe.Pointer, one pointer per kernel parameter.
+cu.LaunchKernel's extra is the packed argument buffer, a []byte: the
+wrapper builds the CU_LAUNCH_PARAM_* array in words the collector never
+reads as pointers. The Extra member of the kernel node parameters is a
+*uintptr for the same reason: set it to LaunchExtra(buf). cudart.Dim1(x) and cudart.Dim2(x, y) give
+dim3's C++ defaults (1 for the omitted dimensions).`

@@ -25,6 +25,8 @@ const (
 	roleCallback                      // Go func through the handle table (one-shot or registered)
 	roleCallbackSync                  // Go func held in a CallbackSlot during the call
 	roleUserData                      // the void * paired with roleCallback
+	roleKernelArgs                    // void ** kernel argument pointers of a launch: []unsafe.Pointer
+	roleLaunchExtra                   // void ** extra of a launch: the packed argument buffer []byte
 )
 
 type param struct {
@@ -84,6 +86,18 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 		switch {
 		case p.role == roleUserData || p.role == roleBufferLen:
 			continue
+		case m.isVoidPtrPtr(t) && m.takesKernel(f) && p.c.Name == "extra":
+			p.role = roleLaunchExtra
+			p.goType = jen.Index().Byte()
+			m.audit = append(m.audit, fmt.Sprintf("launch %s.%s: the packed argument buffer []byte (nil: NULL); the wrapper passes {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END} from uintptr words (ffi.Extra)", f.Name, p.c.Name))
+		case m.isVoidPtrPtr(t) && m.takesKernel(f):
+			p.role = roleKernelArgs
+			p.goType = jen.Index().Qual("unsafe", "Pointer")
+			m.audit = append(m.audit, fmt.Sprintf("launch %s.%s: the kernel's argument pointers []unsafe.Pointer, one per kernel parameter (nil: NULL)", f.Name, p.c.Name))
+		case m.isKernelPointer(f.Name, p.c.Name, t):
+			p.role = roleValue
+			p.goType = jen.Id(m.typeName(kernelTypedef))
+			m.audit = append(m.audit, fmt.Sprintf("kernel %s.%s: %s (a cudaKernel_t, or the address of a kernel's host entry function), not unsafe.Pointer", f.Name, p.c.Name, m.typeName(kernelTypedef)))
 		case t.Kind == ir.Pointer && t.Elem != nil && t.Elem.Kind == ir.Int && t.Elem.Size == 1 && !t.Elem.Const &&
 			i+1 < len(ps) && isLengthParam(ps[i+1].c):
 			p.role = roleOutBuffer
@@ -177,6 +191,39 @@ func (m *model) userDataParam(ps []*param, i int) int {
 func isLengthParam(p ir.Param) bool {
 	n := strings.ToLower(p.Name)
 	return p.Type.Kind != ir.Pointer && (n == "len" || n == "length" || n == "buflen" || n == "size")
+}
+
+// isVoidPtrPtr reports whether t is void ** (through typedefs).
+func (m *model) isVoidPtrPtr(t *ir.Type) bool {
+	r := m.resolve(t)
+	return r.Kind == ir.Pointer && r.Elem != nil && m.isVoidPtr(r.Elem)
+}
+
+// kernelTypedef is the runtime's kernel handle type.
+const kernelTypedef = "cudaKernel_t"
+
+// isKernelPointer reports whether the runtime `void *` parameter or member
+// name of owner (a function or struct C name) takes a kernel: every one
+// named func (the header's "Device function symbol", which may be a
+// cudaKernel_t), and the audited kernelPointers. It is typed as Kernel.
+func (m *model) isKernelPointer(owner, name string, t *ir.Type) bool {
+	if m.lib != ir.Runtime || t.Kind != ir.Pointer || !m.isVoidPtr(t) || m.typeName(kernelTypedef) == "" {
+		return false
+	}
+	_, listed := kernelPointers[owner+"."+name]
+	return name == "func" || listed
+}
+
+// takesKernel reports whether f launches or describes a kernel: it has a
+// CUfunction parameter or a runtime kernel pointer (isKernelPointer). Its
+// void ** parameters are the kernel's argument arrays.
+func (m *model) takesKernel(f *ir.Function) bool {
+	for _, p := range f.Params {
+		if p.Type.Kind == ir.Named && p.Type.Name == "CUfunction" || m.isKernelPointer(f.Name, p.Name, p.Type) {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *model) isVoidPtr(t *ir.Type) bool {
@@ -402,6 +449,9 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 	if d := m.convertDoc(doc); d != "" {
 		text += "\n\n" + d
 	}
+	if d := launchArrayDoc(ps); d != "" {
+		text += "\n\n" + d
+	}
 	if fn.Deprecated && !strings.Contains(text, "Deprecated:") {
 		text += "\n\nDeprecated: the header marks " + fn.Name + " deprecated."
 	}
@@ -458,6 +508,8 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 				jen.Qual(FFIPath, "Escape").Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(p.goName+"Buf"))))
 		case p.role == rolePointer:
 			body = append(body, jen.Qual(FFIPath, "Escape").Call(jen.Qual("unsafe", "Pointer").Call(v)))
+		case p.role == roleKernelArgs:
+			body = append(body, jen.Qual(FFIPath, "Escape").Call(jen.Qual("unsafe", "Pointer").Call(jen.Qual("unsafe", "SliceData").Call(v))))
 		}
 		if heap && (p.role == roleOut || p.role == roleOutString || p.role == roleOutBuffer) {
 			continue
@@ -488,6 +540,12 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 				jen.Id("cbAddr").Op(":=").Id(trampolineName(p.cb)).Call(),
 				jen.Id("hdl").Op(":=").Qual(FFIPath, newHandle).Call(v),
 			)
+		case roleLaunchExtra:
+			if heap {
+				body = append(body, jen.Id(p.goName+"C").Op(":=").New(jen.Qual(FFIPath, "Extra")))
+			} else {
+				body = append(body, jen.Var().Id(p.goName+"C").Qual(FFIPath, "Extra"))
+			}
 		case roleCallbackSync:
 			body = append(body,
 				jen.Id("cbAddr").Op(":=").Id(trampolineName(p.cb)).Call(),
@@ -514,6 +572,18 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 		case rolePointer:
 			word(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(v)))
 			keepAlive = append(keepAlive, v)
+		case roleKernelArgs:
+			word(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Qual("unsafe", "SliceData").Call(v))))
+			keepAlive = append(keepAlive, v)
+		case roleLaunchExtra:
+			// Set is nosplit and calls nothing: the stack invariant holds.
+			word(jen.Id(p.goName + "C").Dot("Set").Call(v))
+			keepAlive = append(keepAlive, v)
+			if heap {
+				keepAlive = append(keepAlive, jen.Id(p.goName+"C"))
+			} else {
+				keepAlive = append(keepAlive, jen.Op("&").Id(p.goName+"C"))
+			}
 		case roleString:
 			cs := p.goName + "C"
 			word(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(cs))))
@@ -828,4 +898,23 @@ func (m *model) callsInts(fn *ir.Function, args []callArg, heap bool) bool {
 		return false
 	}
 	return m.resolve(fn.Result).Kind != ir.Float
+}
+
+// launchArrayDoc explains the Go form of a launch's argument arrays.
+func launchArrayDoc(ps []*param) string {
+	var out []string
+	for _, p := range ps {
+		switch p.role {
+		case roleKernelArgs:
+			out = append(out, p.goName+" holds one pointer per kernel parameter, each to a Go value of the\n"+
+				"parameter's C type (nil: NULL); CUDA copies the values when the launch is\n"+
+				"enqueued, so they may change once the call returns.")
+		case roleLaunchExtra:
+			out = append(out, p.goName+" is the kernel's arguments packed into one buffer at the offsets\n"+
+				"the kernel expects (nil: NULL); the wrapper passes it to C as\n"+
+				"{CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,\n"+
+				"CU_LAUNCH_PARAM_END}. Give either the pointers or the buffer, not both.")
+		}
+	}
+	return strings.Join(out, "\n\n")
 }

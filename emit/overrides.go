@@ -41,3 +41,26 @@ var synchronousCallbacks = map[string]string{
 	"cuOccupancyMaxPotentialBlockSize":          "the block-size-to-shared-memory function is called during the computation",
 	"cuOccupancyMaxPotentialBlockSizeWithFlags": "the block-size-to-shared-memory function is called during the computation",
 }
+
+// defaultOneRecords are structs whose C++ constructor gives omitted fields
+// the value 1, which a Go composite literal (zero for omitted fields) cannot
+// do: helpers.go gets constructors with that default (Dim1, Dim2).
+var defaultOneRecords = map[string]string{
+	"dim3": "vector_types.h: dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1); a zero dimension is an invalid launch configuration",
+}
+
+// kernelPointers are the runtime's `const void *` parameters, besides those
+// named func (the rule, see isKernelPointer), that take a kernel: the
+// address of a kernel's host entry function or a cudaKernel_t. They are
+// typed as the Kernel handle, so a cudaKernel_t passes without unsafe.
+var kernelPointers = map[string]string{
+	"cudaGetKernel.entryFuncAddr":   "the entry function address cudaGetKernel turns into a cudaKernel_t",
+	"cudaGetFuncBySymbol.symbolPtr": "the entry function address cudaGetFuncBySymbol turns into a cudaFunction_t",
+}
+
+// devicePointerTypes are integer typedefs that hold a device address
+// (CUdeviceptr): helpers.go gives them a Pointer method, the one vet-clean
+// way to hand the address to a runtime `void *` parameter.
+var devicePointerTypes = map[string]string{
+	"CUdeviceptr_v2": "a device address as an integer; runtime calls take it as void *",
+}

@@ -23,7 +23,15 @@ func (m *model) genRecords(f *jen.File) error {
 		if r.Parent != "" {
 			cname = fmt.Sprintf("the anonymous %s of member %s of %s", what, r.Member, stripKeyword(r.Parent))
 		}
-		m.docComment(f, name, fmt.Sprintf("is the C %s %s (%s, %d bytes).", what, cname, r.Pos.File, r.Size), r.Doc)
+		lead := fmt.Sprintf("is the C %s %s (%s, %d bytes).", what, cname, r.Pos.File, r.Size)
+		if _, ok := defaultOneRecords[r.Name]; ok && len(r.Fields) == 3 {
+			// The constructors genDefaultOne emits.
+			lead += fmt.Sprintf("\nC++'s %[1]s constructor defaults omitted fields to 1, a Go literal to 0,\n"+
+				"and a zero dimension is an invalid launch configuration: %[2]s{X: 512}\n"+
+				"is {512, 0, 0} where C++'s %[1]s(512) is {512, 1, 1}. Use [Dim1](x) or\n"+
+				"[Dim2](x, y) for C++'s defaults, or set all three fields.", r.Name, name)
+		}
+		m.docComment(f, name, lead, r.Doc)
 		var fields []jen.Code
 		var accessors []accessor
 		if r.Union {
@@ -122,7 +130,7 @@ func (m *model) structFields(r *ir.Record) ([]jen.Code, []placedField, []accesso
 			}
 			pad(fl.Offset)
 			name := fieldName(fl.Name)
-			c := jen.Id(name).Add(m.goType(fl.Type))
+			c := jen.Id(name).Add(m.memberType(r, fl))
 			if fl.Doc != "" {
 				c = commentBlock(firstSentence(m.convertDoc(fl.Doc))).Add(c)
 			}
@@ -203,4 +211,22 @@ func (m *model) recordScalars(fs []ir.Field, base int64, out *[][3]int64) {
 		}
 		m.layoutScalars(fl.Type, base+fl.Offset, out)
 	}
+}
+
+// memberType is the Go type of a struct member: goType, except that a
+// runtime `void *func` member takes a kernel (isKernelPointer) and is typed
+// as the Kernel handle, and the `void **extra` member of kernel parameters
+// holds launch words that are not all pointers (CU_LAUNCH_PARAM_BUFFER_SIZE
+// is 2), so it is *uintptr: an unsafe.Pointer holding 2 makes the runtime
+// throw when it scans or moves the stack.
+func (m *model) memberType(r *ir.Record, fl ir.Field) jen.Code {
+	switch {
+	case m.isKernelPointer(r.Name, fl.Name, fl.Type):
+		m.audit = append(m.audit, fmt.Sprintf("kernel %s.%s: %s (a cudaKernel_t, or the address of a kernel's host entry function), not unsafe.Pointer", r.Name, fl.Name, m.typeName(kernelTypedef)))
+		return jen.Id(m.typeName(kernelTypedef))
+	case fl.Name == "extra" && m.isVoidPtrPtr(fl.Type):
+		m.audit = append(m.audit, fmt.Sprintf("launch %s.%s: *uintptr, the first of the extra words (launch markers such as CU_LAUNCH_PARAM_BUFFER_SIZE are not pointers)", r.Name, fl.Name))
+		return jen.Op("*").Uintptr()
+	}
+	return m.goType(fl.Type)
 }

@@ -309,6 +309,14 @@ func TestSignatures(t *testing.T) {
 		  CUresult CUDAAPI cuS14(CUcontext *ctx, CUuuid *uuid, unsigned long long *flags, CUdeviceptr dptr);`,
 			"func S14(dptr Deviceptr) (ctx Context, uuid Uuid, flags uint64, err error)"},
 		{`CUresult CUDAAPI cuS15(CUuuid *uuid);`, "func S15(uuid *Uuid) (err error)"},
+		// A function that takes a kernel: its void ** parameters are the
+		// kernel's argument pointers, and extra the packed buffer.
+		{`typedef struct CUfunc_st *CUfunction;
+		  CUresult CUDAAPI cuS16(CUfunction f, void **kernelParams, void **extra);`,
+			"func S16(f Function, kernelParams []unsafe.Pointer, extra []byte) (err error)"},
+		// Elsewhere a void ** stays a pointer, whatever its name.
+		{`CUresult CUDAAPI cuS17(void **extra, void **kernelParams);`,
+			"func S17(extra *unsafe.Pointer, kernelParams *unsafe.Pointer) (err error)"},
 	}
 	var src strings.Builder
 	for _, r := range rows {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 )
 
 // CheckOutput is where Check prints; tests may redirect it.
@@ -19,11 +20,67 @@ type codeText interface {
 	Message() string
 }
 
+// apiNamer is implemented by the generated result types: which CUDA API
+// the code belongs to ("driver" for cu.Result, "runtime" for cudart.Error).
+type apiNamer interface {
+	API() string
+}
+
+// helpers holds the entry PCs of the functions marked by [Helper].
+var helpers sync.Map // uintptr -> struct{}
+
+// Helper marks the function that calls it as a check helper, the way
+// testing.T.Helper does: [Check] reports the first caller that is not a
+// helper, so a user's checkCudaErrors-style wrapper reports the line that
+// called it, not its own line. Generated packages export it as
+// cu.CheckHelper and cudart.CheckHelper (skip 1: their caller).
+//
+// skip is the number of frames above Helper's caller to mark (0: the
+// caller itself). Marking is cheap after the first call of each function.
+func Helper(skip int) {
+	var pc [1]uintptr
+	if runtime.Callers(skip+2, pc[:]) == 0 {
+		return
+	}
+	frame, _ := runtime.CallersFrames(pc[:]).Next()
+	if frame.Entry != 0 {
+		helpers.LoadOrStore(frame.Entry, struct{}{})
+	}
+}
+
+// callerLine returns the file (base name) and line of the first frame, at
+// least skip frames above callerLine's caller, whose function is not a
+// helper; "?" and 0 if the stack ends first.
+func callerLine(skip int) (string, int) {
+	var pcs [64]uintptr
+	n := runtime.Callers(skip+2, pcs[:])
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		if f.PC == 0 {
+			break
+		}
+		if _, helper := helpers.Load(f.Entry); !helper {
+			return filepath.Base(f.File), f.Line
+		}
+		if !more {
+			break
+		}
+	}
+	return "?", 0
+}
+
 // Check is the seed's checkRuntime for code that prefers printing and going
 // on to `if err != nil`: for a non-nil err it prints where the call was
 // made, which C function failed, and the error's C name and message, then
 // returns false. skip is the number of frames above Check's caller to
-// report (0: the caller itself).
+// report (0: the caller itself); from there, functions marked by [Helper]
+// are passed over, so the line printed is the first caller that is not a
+// helper.
+//
+// The message names the API the error belongs to, from the code's API
+// method: "driver error" for a cu.Result, "runtime error" for a
+// cudart.Error, "CUDA error" for an error that is neither.
 //
 //	runtime error main.go:42  cudaSetDevice failed.
 //	  code = cudaErrorInvalidDevice, message = invalid device ordinal
@@ -31,21 +88,23 @@ func Check(err error, skip int) bool {
 	if err == nil {
 		return true
 	}
-	file, line := "?", 0
-	if _, f, l, ok := runtime.Caller(skip + 1); ok {
-		file, line = filepath.Base(f), l
-	}
+	file, line := callerLine(skip + 1)
 	call := "call"
 	var ce *CallError
 	if errors.As(err, &ce) {
 		call = ce.Func
 		err = ce.Code
 	}
+	api := "CUDA"
+	var an apiNamer
+	if errors.As(err, &an) {
+		api = an.API()
+	}
 	var ct codeText
 	if errors.As(err, &ct) {
-		fmt.Fprintf(CheckOutput, "runtime error %s:%d  %s failed.\n  code = %s, message = %s\n", file, line, call, ct.String(), ct.Message())
+		fmt.Fprintf(CheckOutput, "%s error %s:%d  %s failed.\n  code = %s, message = %s\n", api, file, line, call, ct.String(), ct.Message())
 	} else {
-		fmt.Fprintf(CheckOutput, "runtime error %s:%d  %s failed.\n  %v\n", file, line, call, err)
+		fmt.Fprintf(CheckOutput, "%s error %s:%d  %s failed.\n  %v\n", api, file, line, call, err)
 	}
 	return false
 }

@@ -28,6 +28,11 @@
 //     process-wide limit of purego callbacks is never reached.
 //   - Errors: [CallError] carries the C function name and unwraps to the
 //     generated result code, so errors.Is works against generated constants.
+//     [Check] prints them the way the seed's checkRuntime does, passing over
+//     the functions [Helper] marks.
+//   - Launches and pointers: [Extra] builds cuLaunchKernel's extra array
+//     from a packed argument buffer in uintptr words; [Pointer] turns a
+//     device address into the unsafe.Pointer a runtime void * takes.
 //
 // Only linux/amd64 and linux/arm64 are supported.
 package ffi
@@ -39,8 +44,9 @@ type EnforceVersion uint
 const (
 	// Version is the version of this package's API for generated code.
 	// Generated code requires Version >= the version it was generated for.
-	// 2 added CallInts, 3 Scalar.Count.
-	Version = 3
+	// 2 added CallInts, 3 Scalar.Count, 4 Helper and the API method
+	// Check reads.
+	Version = 4
 
 	// MinVersion is the oldest generated code this package still supports.
 	MinVersion = 1

@@ -69,7 +69,7 @@ func TestIllegalAddress(t *testing.T) {
 				off = 1 << 40
 			}
 			args := []unsafe.Pointer{unsafe.Pointer(&base), unsafe.Pointer(&off)}
-			if err := cu.LaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, 0, &args[0], nil); err != nil {
+			if err := cu.LaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, 0, args, nil); err != nil {
 				t.Fatalf("cuLaunchKernel: %v (the fault should surface at the synchronization)", err)
 			}
 			err = cu.CtxSynchronize()
@@ -86,7 +86,7 @@ func TestIllegalAddress(t *testing.T) {
 			if _, err := cu.MemAlloc(4096); !errors.Is(err, cu.ErrorIllegalAddress) {
 				t.Errorf("cuMemAlloc after the fault: %v, want the sticky CUDA_ERROR_ILLEGAL_ADDRESS", err)
 			}
-			if err := cu.LaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, 0, &args[0], nil); !errors.Is(err, cu.ErrorIllegalAddress) {
+			if err := cu.LaunchKernel(fn, 1, 1, 1, 1, 1, 1, 0, 0, args, nil); !errors.Is(err, cu.ErrorIllegalAddress) {
 				t.Errorf("cuLaunchKernel after the fault: %v", err)
 			}
 			// The runtime shares the primary context and sees it too.

@@ -334,7 +334,7 @@ func TestStructsByValue(t *testing.T) {
 
 	gArgs[0] = unsafe.Pointer(&g2)
 	grid, block := cudart.Dim3{X: 1, Y: 0xFFFFFFFF, Z: 3}, cudart.Dim3{X: 4, Y: 5, Z: 0x80000000}
-	check(t, "LaunchKernel", cudart.LaunchKernel(unsafe.Pointer(&g1), grid, block, &gArgs[0], 4096, 7))
+	check(t, "LaunchKernel", cudart.LaunchKernel(cudart.Kernel(uintptr(unsafe.Pointer(&g1))), grid, block, gArgs[:], 4096, 7))
 	expectRec(t, "LaunchKernel", uint64(uintptr(unsafe.Pointer(&g1))), 1, 0xFFFFFFFF, 3, 4, 5, 0x80000000,
 		uint64(uintptr(unsafe.Pointer(&gArgs[0]))), uint64(uintptr(unsafe.Pointer(&g2))), 4096, 7)
 
@@ -659,7 +659,9 @@ func TestZeroAllocs(t *testing.T) {
 		{"cudart.GetDeviceCount", func() error { _, err := cudart.GetDeviceCount(); return err }},
 		{"cudart.SetDevice", func() error { return cudart.SetDevice(1) }},
 		{"cudart.GetDeviceProperties", func() error { _, err := cudart.GetDeviceProperties(1); return err }},
-		{"cudart.LaunchKernel", func() error { return cudart.LaunchKernel(unsafe.Pointer(&g1), dim, dim, &gArgs[0], 0, 0) }},
+		{"cudart.LaunchKernel", func() error {
+			return cudart.LaunchKernel(cudart.Kernel(uintptr(unsafe.Pointer(&g1))), dim, dim, gArgs[:], 0, 0)
+		}},
 		{"cudart.Malloc3D", func() error { _, err := cudart.Malloc3D(ext); return err }},
 		{"cudart.Memset3D", func() error { return cudart.Memset3D(pp, 0, ext) }},
 		{"cudart.IpcOpenMemHandle", func() error { _, err := cudart.IpcOpenMemHandle(rh, 0); return err }},
@@ -696,7 +698,7 @@ func BenchmarkCall(b *testing.B) {
 	b.Run("cudart.LaunchKernel", func(b *testing.B) {
 		dim := cudart.Dim3{X: 1, Y: 1, Z: 1}
 		for b.Loop() {
-			cudart.LaunchKernel(unsafe.Pointer(&g1), dim, dim, &gArgs[0], 0, 0)
+			cudart.LaunchKernel(cudart.Kernel(uintptr(unsafe.Pointer(&g1))), dim, dim, gArgs[:], 0, 0)
 		}
 	})
 	b.Run("cu.LaunchHostFunc", func(b *testing.B) {

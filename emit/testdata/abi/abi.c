@@ -417,6 +417,64 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void
 	return cudaSuccess;
 }
 
+// putExtra records a launch's extra array (0 for NULL; else 1, the size,
+// the buffer's FNV-1a hash and its first 8 bytes); -1 if it is malformed.
+static int putExtra(void **extra) {
+	if (!extra) {
+		put(0);
+		return 0;
+	}
+	if (extra[0] != CU_LAUNCH_PARAM_BUFFER_POINTER || extra[2] != CU_LAUNCH_PARAM_BUFFER_SIZE || extra[4] != CU_LAUNCH_PARAM_END)
+		return -1;
+	size_t n = *(size_t *)extra[3];
+	uint64_t first = 0;
+	memcpy(&first, extra[1], n < 8 ? n : 8);
+	put(1);
+	put(n);
+	put(fnv1a(extra[1], n));
+	put(first);
+	return 0;
+}
+
+cudaError_t cudaAbiKernelNode(const struct cudaKernelNodeParams *p) {
+	if (!p) return cudaErrorInvalidValue;
+	reset();
+	put((uintptr_t)p->func);
+	put(p->gridDim.x);
+	return putExtra(p->extra) ? cudaErrorInvalidValue : cudaSuccess;
+}
+
+CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra) {
+	reset();
+	put((uintptr_t)f);
+	put(gridDimX);
+	put(gridDimY);
+	put(gridDimZ);
+	put(blockDimX);
+	put(blockDimY);
+	put(blockDimZ);
+	put(sharedMemBytes);
+	put((uintptr_t)hStream);
+	put(kernelParams ? (uint64_t)*(int *)kernelParams[0] : 0);
+	return putExtra(extra) ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+
+cudaError_t cudaFree(void *devPtr) {
+	reset();
+	put((uintptr_t)devPtr);
+	return cudaSuccess;
+}
+
+cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset, size_t *paramSize) {
+	if (!paramOffset || !paramSize) return cudaErrorInvalidValue;
+	reset();
+	put((uintptr_t)func);
+	put(paramIndex);
+	*paramOffset = paramIndex * 8;
+	*paramSize = (uint32_t)(uintptr_t)func;
+	return cudaSuccess;
+}
+
 cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent) {
 	if (!pitchedDevPtr) return cudaErrorInvalidValue;
 	reset();

@@ -27,6 +27,7 @@ typedef CUdevice_v1 CUdevice;                                /**< CUDA device */
 typedef struct CUctx_st *CUcontext;                          /**< A regular context handle */
 typedef struct CUmod_st *CUmodule;                           /**< CUDA module */
 typedef struct CUfunc_st *CUfunction;                        /**< CUDA function */
+typedef struct CUkern_st *CUkernel;                          /**< CUDA kernel */
 typedef struct CUevent_st *CUevent;                          /**< CUDA event */
 typedef struct CUstream_st *CUstream;                        /**< CUDA stream */
 
@@ -314,6 +315,38 @@ CUresult CUDAAPI cuAbiPointers(void *p, const void *cp, void **slots, unsigned i
  * \param userData - User-specified data to be passed to the function
  */
 CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);
+
+#define CU_LAUNCH_PARAM_END_AS_INT            0x00
+#define CU_LAUNCH_PARAM_END                   ((void*)CU_LAUNCH_PARAM_END_AS_INT)
+#define CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT 0x01
+#define CU_LAUNCH_PARAM_BUFFER_POINTER        ((void*)CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT)
+#define CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT    0x02
+#define CU_LAUNCH_PARAM_BUFFER_SIZE           ((void*)CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT)
+
+/**
+ * \brief Launches a CUDA function
+ *
+ * The fixture records \p f, the dimensions, \p sharedMemBytes and
+ * \p hStream, then \p kernelParams (NULL: 0; else the int its first entry
+ * points to) and \p extra (NULL: 0; else 1, the buffer size, the FNV-1a
+ * hash of the buffer and its first 8 bytes). It fails with
+ * ::CUDA_ERROR_INVALID_VALUE if \p extra is not the array of
+ * ::CU_LAUNCH_PARAM_BUFFER_POINTER, ::CU_LAUNCH_PARAM_BUFFER_SIZE and
+ * ::CU_LAUNCH_PARAM_END the header describes.
+ *
+ * \param f              - Kernel to launch
+ * \param gridDimX       - Width of grid in blocks
+ * \param gridDimY       - Height of grid in blocks
+ * \param gridDimZ       - Depth of grid in blocks
+ * \param blockDimX      - X dimension of each thread block
+ * \param blockDimY      - Y dimension of each thread block
+ * \param blockDimZ      - Z dimension of each thread block
+ * \param sharedMemBytes - Dynamic shared-memory size per thread block in bytes
+ * \param hStream        - Stream identifier
+ * \param kernelParams   - Array of pointers to kernel parameters
+ * \param extra          - Extra options
+ */
+CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra);
 
 /* Registered callbacks: kept until unregistered. */
 typedef struct CUasyncCallbackEntry_st *CUasyncCallbackHandle;

@@ -14,6 +14,18 @@
 #include "vector_types.h"
 
 /**
+ * CUDA GPU kernel node parameters
+ */
+struct cudaKernelNodeParams {
+    void* func;                     /**< Kernel to launch */
+    dim3 gridDim;                   /**< Grid dimensions */
+    dim3 blockDim;                  /**< Block dimensions */
+    unsigned int sharedMemBytes;    /**< Dynamic shared-memory size per thread block in bytes */
+    void **kernelParams;            /**< Array of pointers to individual kernel arguments*/
+    void **extra;                   /**< Pointer to kernel arguments in the "extra" format */
+};
+
+/**
  * \brief Returns the string representation of an error code enum name
  *
  * \param error - Error code to convert to string
@@ -82,6 +94,34 @@ extern cudaError_t CUDARTAPI cudaDeviceSynchronize(void);
  * \param stream    - Stream identifier
  */
 extern cudaError_t CUDARTAPI cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
+
+/**
+ * \brief Frees memory on the device
+ *
+ * The fixture records \p devPtr.
+ *
+ * \param devPtr - Device pointer to memory to free
+ */
+extern cudaError_t CUDARTAPI cudaFree(void *devPtr);
+
+/**
+ * \brief Returns attributes of a kernel: the fixture records \p func and
+ * returns its low 32 bits as \p paramSize.
+ *
+ * \param func       - Device function symbol
+ * \param paramIndex - Parameter index
+ * \param paramOffset - Returned offset
+ * \param paramSize  - Returned size
+ */
+extern cudaError_t CUDARTAPI cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset, size_t *paramSize);
+
+/**
+ * \brief Reads kernel node parameters: the fixture records \p p->func,
+ * \p p->gridDim.x, then \p p->extra as cuLaunchKernel records it.
+ *
+ * \param p - Kernel node parameters
+ */
+extern cudaError_t CUDARTAPI cudaAbiKernelNode(const struct cudaKernelNodeParams *p);
 
 /**
  * \brief Allocates logical 1D, 2D, or 3D memory objects on the device

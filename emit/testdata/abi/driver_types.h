@@ -47,6 +47,11 @@ typedef enum cudaError cudaError_t;
 typedef struct CUstream_st *cudaStream_t;
 
 /**
+ * CUDA kernel
+ */
+typedef struct CUkern_st *cudaKernel_t;
+
+/**
  * Channel format kind
  */
 enum cudaChannelFormatKind {

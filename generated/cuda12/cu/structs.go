@@ -254,7 +254,7 @@ type KernelNodeParamsV1 struct {
 	// Array of pointers to kernel parameters.
 	KernelParams *unsafe.Pointer
 	// Extra options.
-	Extra *unsafe.Pointer
+	Extra *uintptr
 }
 
 // KernelNodeParamsV2 is the C struct CUDA_KERNEL_NODE_PARAMS_v2 (cuda.h, 72 bytes).
@@ -281,7 +281,7 @@ type KernelNodeParamsV2 struct {
 	// Array of pointers to kernel parameters.
 	KernelParams *unsafe.Pointer
 	// Extra options.
-	Extra *unsafe.Pointer
+	Extra *uintptr
 	// Kernel to launch, will only be referenced if func is NULL.
 	Kern Kernel
 	// Context for the kernel task to run in.
@@ -312,7 +312,7 @@ type KernelNodeParamsV3 struct {
 	// Array of pointers to kernel parameters.
 	KernelParams *unsafe.Pointer
 	// Extra options.
-	Extra *unsafe.Pointer
+	Extra *uintptr
 	// Kernel to launch, will only be referenced if func is NULL.
 	Kern Kernel
 	// Context for the kernel task to run in.

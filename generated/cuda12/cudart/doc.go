@@ -10,13 +10,39 @@
 //
 // CUDA's current context belongs to the OS thread: call runtime.LockOSThread
 // in a goroutine that relies on it.
+//
+// # Handles, pointers and launches
+//
+// Every CUDA handle is a named uintptr (Stream, Event, Graph, Kernel, ...).
+// Where the driver and the runtime name one C type twice (CUstream and
+// cudaStream_t, CUevent and cudaEvent_t, CUgraph and cudaGraph_t, CUkernel and
+// cudaKernel_t, ...) a plain conversion passes a handle from one package to
+// the other: cudart.Stream(s), cu.Stream(s).
+//
+// A runtime void * that takes a kernel (every parameter or member named func,
+// as in cudaLaunchKernel, cudaFuncGetAttributes, the cudaOccupancy functions
+// and cudaKernelNodeParams, and those audit.txt lists) is a cudart.Kernel: a
+// cudaKernel_t, or the address of a kernel's host entry function.
+//
+// Every other void * is an unsafe.Pointer: it may take host memory, and Go
+// memory must stay a real pointer for the collector to keep it alive during
+// the call. A driver device address (cu.Deviceptr) passes as d.Pointer(); an
+// unsafe.Pointer from the runtime converts back as cu.Deviceptr(uintptr(p)).
+// Neither needs a conversion go vet flags.
+//
+// Kernel arguments are a []unsafe.Pointer, one pointer per kernel parameter.
+// cu.LaunchKernel's extra is the packed argument buffer, a []byte: the
+// wrapper builds the CU_LAUNCH_PARAM_* array in words the collector never
+// reads as pointers. The Extra member of the kernel node parameters is a
+// *uintptr for the same reason: set it to LaunchExtra(buf). cudart.Dim1(x) and cudart.Dim2(x, y) give
+// dim3's C++ defaults (1 for the omitted dimensions).
 package cudart
 
 import "github.com/cugen/cugen/ffi"
 
 // The generated code needs this version of package ffi or newer.
-const _ = ffi.EnforceVersion(ffi.Version - 3)
-const _ = ffi.EnforceVersion(3 - ffi.MinVersion)
+const _ = ffi.EnforceVersion(ffi.Version - 4)
+const _ = ffi.EnforceVersion(4 - ffi.MinVersion)
 
 // HeaderVersion is the CUDA version of the headers this package was generated from (12.4).
 const HeaderVersion = 12040

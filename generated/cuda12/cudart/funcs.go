@@ -5464,22 +5464,25 @@ func DestroyExternalSemaphore(extSem ExternalSemaphore) (err error) {
 // See also:
 // [LaunchKernel](const T *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream) "cudaLaunchKernel (C++ API)",
 // cuLaunchKernel
-func LaunchKernel(func_ unsafe.Pointer, gridDim Dim3, blockDim Dim3, args *unsafe.Pointer, sharedMem uint64, stream Stream) (err error) {
+//
+// args holds one pointer per kernel parameter, each to a Go value of the
+// parameter's C type (nil: NULL); CUDA copies the values when the launch is
+// enqueued, so they may change once the call returns.
+func LaunchKernel(func_ Kernel, gridDim Dim3, blockDim Dim3, args []unsafe.Pointer, sharedMem uint64, stream Stream) (err error) {
 	fnPtr, lerr := procLaunchKernel.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(func_)))
+	frame.Int(uintptr(func_))
 	frame.Struct(unsafe.Pointer(&gridDim), &layoutDim3)
 	frame.Struct(unsafe.Pointer(&blockDim), &layoutDim3)
-	frame.Int(uintptr(unsafe.Pointer(args)))
+	frame.Int(uintptr(unsafe.Pointer(unsafe.SliceData(args))))
 	frame.Int(uintptr(sharedMem))
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
 	ferr := frame.Err()
-	runtime.KeepAlive(func_)
 	runtime.KeepAlive(&gridDim)
 	runtime.KeepAlive(&blockDim)
 	runtime.KeepAlive(args)
@@ -5554,15 +5557,18 @@ func LaunchKernel(func_ unsafe.Pointer, gridDim Dim3, blockDim Dim3, args *unsaf
 // See also:
 // cudaLaunchKernelEx(const cudaLaunchConfig_t *config, void (*kernel)(ExpTypes...), ActTypes &&... args) "cudaLaunchKernelEx (C++ API)",
 // cuLaunchKernelEx
-func LaunchKernelExC(config *LaunchConfig, func_ unsafe.Pointer, args *unsafe.Pointer) (err error) {
+//
+// args holds one pointer per kernel parameter, each to a Go value of the
+// parameter's C type (nil: NULL); CUDA copies the values when the launch is
+// enqueued, so they may change once the call returns.
+func LaunchKernelExC(config *LaunchConfig, func_ Kernel, args []unsafe.Pointer) (err error) {
 	fnPtr, lerr := procLaunchKernelExC.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(config)), uintptr(unsafe.Pointer(func_)), uintptr(unsafe.Pointer(args)), 0, 0, 0)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(config)), uintptr(func_), uintptr(unsafe.Pointer(unsafe.SliceData(args))), 0, 0, 0)
 	runtime.KeepAlive(config)
-	runtime.KeepAlive(func_)
 	runtime.KeepAlive(args)
 	if ferr != nil {
 		err = ferr
@@ -5630,22 +5636,25 @@ func LaunchKernelExC(config *LaunchConfig, func_ unsafe.Pointer, args *unsafe.Po
 // [LaunchCooperativeKernel](const T *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream) "cudaLaunchCooperativeKernel (C++ API)",
 // [LaunchCooperativeKernelMultiDevice],
 // cuLaunchCooperativeKernel
-func LaunchCooperativeKernel(func_ unsafe.Pointer, gridDim Dim3, blockDim Dim3, args *unsafe.Pointer, sharedMem uint64, stream Stream) (err error) {
+//
+// args holds one pointer per kernel parameter, each to a Go value of the
+// parameter's C type (nil: NULL); CUDA copies the values when the launch is
+// enqueued, so they may change once the call returns.
+func LaunchCooperativeKernel(func_ Kernel, gridDim Dim3, blockDim Dim3, args []unsafe.Pointer, sharedMem uint64, stream Stream) (err error) {
 	fnPtr, lerr := procLaunchCooperativeKernel.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(func_)))
+	frame.Int(uintptr(func_))
 	frame.Struct(unsafe.Pointer(&gridDim), &layoutDim3)
 	frame.Struct(unsafe.Pointer(&blockDim), &layoutDim3)
-	frame.Int(uintptr(unsafe.Pointer(args)))
+	frame.Int(uintptr(unsafe.Pointer(unsafe.SliceData(args))))
 	frame.Int(uintptr(sharedMem))
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
 	ferr := frame.Err()
-	runtime.KeepAlive(func_)
 	runtime.KeepAlive(&gridDim)
 	runtime.KeepAlive(&blockDim)
 	runtime.KeepAlive(args)
@@ -5821,14 +5830,13 @@ func LaunchCooperativeKernelMultiDevice(launchParamsList *LaunchParams, numDevic
 // [FuncGetAttributes](struct cudaFuncAttributes*, const void*) "cudaFuncGetAttributes (C API)",
 // [LaunchKernel](const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream) "cudaLaunchKernel (C API)",
 // cuFuncSetCacheConfig
-func FuncSetCacheConfig(func_ unsafe.Pointer, cacheConfig FuncCache) (err error) {
+func FuncSetCacheConfig(func_ Kernel, cacheConfig FuncCache) (err error) {
 	fnPtr, lerr := procFuncSetCacheConfig.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(func_)), uintptr(cacheConfig), 0, 0, 0, 0)
-	runtime.KeepAlive(func_)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(func_), uintptr(cacheConfig), 0, 0, 0, 0)
 	if ferr != nil {
 		err = ferr
 		return
@@ -5871,15 +5879,14 @@ func FuncSetCacheConfig(func_ unsafe.Pointer, cacheConfig FuncCache) (err error)
 // [FuncGetAttributes](struct cudaFuncAttributes*, T*) "cudaFuncGetAttributes (C++ API)",
 // [LaunchKernel](const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream) "cudaLaunchKernel (C API)",
 // cuFuncGetAttribute
-func FuncGetAttributes(func_ unsafe.Pointer) (attr FuncAttributes, err error) {
+func FuncGetAttributes(func_ Kernel) (attr FuncAttributes, err error) {
 	fnPtr, lerr := procFuncGetAttributes.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&attr)), uintptr(unsafe.Pointer(func_)), 0, 0, 0, 0)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&attr)), uintptr(func_), 0, 0, 0, 0)
 	runtime.KeepAlive(&attr)
-	runtime.KeepAlive(func_)
 	if ferr != nil {
 		err = ferr
 		return
@@ -5925,14 +5932,13 @@ func FuncGetAttributes(func_ unsafe.Pointer) (attr FuncAttributes, err error) {
 // [LaunchKernel](const T *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream) "cudaLaunchKernel (C++ API)",
 // [FuncSetCacheConfig](T*, enum cudaFuncCache) "cudaFuncSetCacheConfig (C++ API)",
 // [FuncGetAttributes](struct cudaFuncAttributes*, const void*) "cudaFuncGetAttributes (C API)",
-func FuncSetAttribute(func_ unsafe.Pointer, attr FuncAttribute, value int32) (err error) {
+func FuncSetAttribute(func_ Kernel, attr FuncAttribute, value int32) (err error) {
 	fnPtr, lerr := procFuncSetAttribute.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(func_)), uintptr(attr), uintptr(value), 0, 0, 0)
-	runtime.KeepAlive(func_)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(func_), uintptr(attr), uintptr(value), 0, 0, 0)
 	if ferr != nil {
 		err = ferr
 		return
@@ -5966,16 +5972,15 @@ func FuncSetAttribute(func_ unsafe.Pointer, attr FuncAttribute, value int32) (er
 // Note that this function may not be called from a callback.
 //
 // [FuncGetName](const char **name, const T *func) "cudaFuncGetName (C++ API)".
-func FuncGetName(func_ unsafe.Pointer) (name string, err error) {
+func FuncGetName(func_ Kernel) (name string, err error) {
 	fnPtr, lerr := procFuncGetName.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	var nameC uintptr
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&nameC)), uintptr(unsafe.Pointer(func_)), 0, 0, 0, 0)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&nameC)), uintptr(func_), 0, 0, 0, 0)
 	runtime.KeepAlive(&nameC)
-	runtime.KeepAlive(func_)
 	if ferr != nil {
 		err = ferr
 		return
@@ -6008,14 +6013,13 @@ func FuncGetName(func_ unsafe.Pointer) (name string, err error) {
 // CUDA_SUCCESS,
 // CUDA_ERROR_INVALID_VALUE,
 // Note that this function may also return error codes from previous, asynchronous launches.
-func FuncGetParamInfo(func_ unsafe.Pointer, paramIndex uint64) (paramOffset uint64, paramSize uint64, err error) {
+func FuncGetParamInfo(func_ Kernel, paramIndex uint64) (paramOffset uint64, paramSize uint64, err error) {
 	fnPtr, lerr := procFuncGetParamInfo.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(func_)), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
-	runtime.KeepAlive(func_)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(func_), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
 	runtime.KeepAlive(&paramOffset)
 	runtime.KeepAlive(&paramSize)
 	if ferr != nil {
@@ -6255,14 +6259,13 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 // [DeviceGetCacheConfig],
 // [FuncSetCacheConfig],
 // cuFuncSetSharedMemConfig
-func FuncSetSharedMemConfig(func_ unsafe.Pointer, config SharedMemConfig) (err error) {
+func FuncSetSharedMemConfig(func_ Kernel, config SharedMemConfig) (err error) {
 	fnPtr, lerr := procFuncSetSharedMemConfig.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(func_)), uintptr(config), 0, 0, 0, 0)
-	runtime.KeepAlive(func_)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(func_), uintptr(config), 0, 0, 0, 0)
 	if ferr != nil {
 		err = ferr
 		return
@@ -6303,15 +6306,14 @@ func FuncSetSharedMemConfig(func_ unsafe.Pointer, config SharedMemConfig) (err e
 // cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(int*, int*, T, UnaryFunction, int, unsigned int) "cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags (C++ API)",
 // [OccupancyAvailableDynamicSMemPerBlock](size_t*, T, int, int) "cudaOccupancyAvailableDynamicSMemPerBlock (C++ API)",
 // cuOccupancyMaxActiveBlocksPerMultiprocessor
-func OccupancyMaxActiveBlocksPerMultiprocessor(func_ unsafe.Pointer, blockSize int32, dynamicSMemSize uint64) (numBlocks int32, err error) {
+func OccupancyMaxActiveBlocksPerMultiprocessor(func_ Kernel, blockSize int32, dynamicSMemSize uint64) (numBlocks int32, err error) {
 	fnPtr, lerr := procOccupancyMaxActiveBlocksPerMultiprocessor.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numBlocks)), uintptr(unsafe.Pointer(func_)), uintptr(blockSize), uintptr(dynamicSMemSize), 0, 0)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numBlocks)), uintptr(func_), uintptr(blockSize), uintptr(dynamicSMemSize), 0, 0)
 	runtime.KeepAlive(&numBlocks)
-	runtime.KeepAlive(func_)
 	if ferr != nil {
 		err = ferr
 		return
@@ -6350,15 +6352,14 @@ func OccupancyMaxActiveBlocksPerMultiprocessor(func_ unsafe.Pointer, blockSize i
 // cudaOccupancyMaxPotentialBlockSizeVariableSMem(int*, int*, T, UnaryFunction, int) "cudaOccupancyMaxPotentialBlockSizeVariableSMem (C++ API)",
 // cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(int*, int*, T, UnaryFunction, int, unsigned int) "cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags (C++ API)",
 // [OccupancyAvailableDynamicSMemPerBlock]
-func OccupancyAvailableDynamicSMemPerBlock(func_ unsafe.Pointer, numBlocks int32, blockSize int32) (dynamicSmemSize uint64, err error) {
+func OccupancyAvailableDynamicSMemPerBlock(func_ Kernel, numBlocks int32, blockSize int32) (dynamicSmemSize uint64, err error) {
 	fnPtr, lerr := procOccupancyAvailableDynamicSMemPerBlock.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dynamicSmemSize)), uintptr(unsafe.Pointer(func_)), uintptr(numBlocks), uintptr(blockSize), 0, 0)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dynamicSmemSize)), uintptr(func_), uintptr(numBlocks), uintptr(blockSize), 0, 0)
 	runtime.KeepAlive(&dynamicSmemSize)
-	runtime.KeepAlive(func_)
 	if ferr != nil {
 		err = ferr
 		return
@@ -6413,15 +6414,14 @@ func OccupancyAvailableDynamicSMemPerBlock(func_ unsafe.Pointer, numBlocks int32
 // cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(int*, int*, T, UnaryFunction, int, unsigned int) "cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags (C++ API)",
 // [OccupancyAvailableDynamicSMemPerBlock](size_t*, T, int, int) "cudaOccupancyAvailableDynamicSMemPerBlock (C++ API)",
 // cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
-func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ unsafe.Pointer, blockSize int32, dynamicSMemSize uint64, flags uint32) (numBlocks int32, err error) {
+func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ Kernel, blockSize int32, dynamicSMemSize uint64, flags uint32) (numBlocks int32, err error) {
 	fnPtr, lerr := procOccupancyMaxActiveBlocksPerMultiprocessorWithFlags.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numBlocks)), uintptr(unsafe.Pointer(func_)), uintptr(blockSize), uintptr(dynamicSMemSize), uintptr(flags), 0)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numBlocks)), uintptr(func_), uintptr(blockSize), uintptr(dynamicSMemSize), uintptr(flags), 0)
 	runtime.KeepAlive(&numBlocks)
-	runtime.KeepAlive(func_)
 	if ferr != nil {
 		err = ferr
 		return
@@ -6468,15 +6468,14 @@ func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ unsafe.Pointer, bl
 // See also: [FuncGetAttributes]
 // [OccupancyMaxPotentialClusterSize](int*, T, const cudaLaunchConfig_t*) "cudaOccupancyMaxPotentialClusterSize (C++ API)",
 // cuOccupancyMaxPotentialClusterSize
-func OccupancyMaxPotentialClusterSize(func_ unsafe.Pointer, launchConfig *LaunchConfig) (clusterSize int32, err error) {
+func OccupancyMaxPotentialClusterSize(func_ Kernel, launchConfig *LaunchConfig) (clusterSize int32, err error) {
 	fnPtr, lerr := procOccupancyMaxPotentialClusterSize.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&clusterSize)), uintptr(unsafe.Pointer(func_)), uintptr(unsafe.Pointer(launchConfig)), 0, 0, 0)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&clusterSize)), uintptr(func_), uintptr(unsafe.Pointer(launchConfig)), 0, 0, 0)
 	runtime.KeepAlive(&clusterSize)
-	runtime.KeepAlive(func_)
 	runtime.KeepAlive(launchConfig)
 	if ferr != nil {
 		err = ferr
@@ -6527,15 +6526,14 @@ func OccupancyMaxPotentialClusterSize(func_ unsafe.Pointer, launchConfig *Launch
 // [FuncGetAttributes]
 // [OccupancyMaxActiveClusters](int*, T, const cudaLaunchConfig_t*) "cudaOccupancyMaxActiveClusters (C++ API)",
 // cuOccupancyMaxActiveClusters
-func OccupancyMaxActiveClusters(func_ unsafe.Pointer, launchConfig *LaunchConfig) (numClusters int32, err error) {
+func OccupancyMaxActiveClusters(func_ Kernel, launchConfig *LaunchConfig) (numClusters int32, err error) {
 	fnPtr, lerr := procOccupancyMaxActiveClusters.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numClusters)), uintptr(unsafe.Pointer(func_)), uintptr(unsafe.Pointer(launchConfig)), 0, 0, 0)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numClusters)), uintptr(func_), uintptr(unsafe.Pointer(launchConfig)), 0, 0, 0)
 	runtime.KeepAlive(&numClusters)
-	runtime.KeepAlive(func_)
 	runtime.KeepAlive(launchConfig)
 	if ferr != nil {
 		err = ferr
@@ -18226,15 +18224,14 @@ func GetExportTable(ppExportTable *unsafe.Pointer, pExportTableId *Uuid) (err er
 //
 // Returns:
 // [Success]
-func GetFuncBySymbol(symbolPtr unsafe.Pointer) (functionPtr Function, err error) {
+func GetFuncBySymbol(symbolPtr Kernel) (functionPtr Function, err error) {
 	fnPtr, lerr := procGetFuncBySymbol.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&functionPtr)), uintptr(unsafe.Pointer(symbolPtr)), 0, 0, 0, 0)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&functionPtr)), uintptr(symbolPtr), 0, 0, 0, 0)
 	runtime.KeepAlive(&functionPtr)
-	runtime.KeepAlive(symbolPtr)
 	if ferr != nil {
 		err = ferr
 		return
@@ -18260,15 +18257,14 @@ func GetFuncBySymbol(symbolPtr unsafe.Pointer) (functionPtr Function, err error)
 //
 // See also:
 // [GetKernel](cudaKernel_t *kernelPtr, const T *entryFuncAddr) "cudaGetKernel (C++ API)"
-func GetKernel(entryFuncAddr unsafe.Pointer) (kernelPtr Kernel, err error) {
+func GetKernel(entryFuncAddr Kernel) (kernelPtr Kernel, err error) {
 	fnPtr, lerr := procGetKernel.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&kernelPtr)), uintptr(unsafe.Pointer(entryFuncAddr)), 0, 0, 0, 0)
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&kernelPtr)), uintptr(entryFuncAddr), 0, 0, 0, 0)
 	runtime.KeepAlive(&kernelPtr)
-	runtime.KeepAlive(entryFuncAddr)
 	if ferr != nil {
 		err = ferr
 		return

@@ -957,7 +957,7 @@ type ExternalSemaphoreWaitParamsParamsKeyedMutex struct {
 // CUDA launch parameters.
 type LaunchParams struct {
 	// Device function symbol.
-	Func unsafe.Pointer
+	Func Kernel
 	// Grid dimensions.
 	GridDim Dim3
 	// Block dimensions.
@@ -975,7 +975,7 @@ type LaunchParams struct {
 // CUDA GPU kernel node parameters.
 type KernelNodeParams struct {
 	// Kernel to launch.
-	Func unsafe.Pointer
+	Func Kernel
 	// Grid dimensions.
 	GridDim Dim3
 	// Block dimensions.
@@ -986,7 +986,7 @@ type KernelNodeParams struct {
 	// Array of pointers to individual kernel arguments.
 	KernelParams *unsafe.Pointer
 	// Pointer to kernel arguments in the "extra" format.
-	Extra *unsafe.Pointer
+	Extra *uintptr
 }
 
 // KernelNodeParamsV2 is the C struct cudaKernelNodeParamsV2 (driver_types.h, 56 bytes).
@@ -994,7 +994,7 @@ type KernelNodeParams struct {
 // CUDA GPU kernel node parameters.
 type KernelNodeParamsV2 struct {
 	// Kernel to launch.
-	Func unsafe.Pointer
+	Func Kernel
 	// Grid dimensions.
 	GridDim Dim3
 	// Block dimensions.
@@ -1005,7 +1005,7 @@ type KernelNodeParamsV2 struct {
 	// Array of pointers to individual kernel arguments.
 	KernelParams *unsafe.Pointer
 	// Pointer to kernel arguments in the "extra" format.
-	Extra *unsafe.Pointer
+	Extra *uintptr
 }
 
 // ExternalSemaphoreSignalNodeParams is the C struct cudaExternalSemaphoreSignalNodeParams (driver_types.h, 24 bytes).
@@ -1777,6 +1777,10 @@ type Double4 struct {
 }
 
 // Dim3 is the C struct dim3 (vector_types.h, 12 bytes).
+// C++'s dim3 constructor defaults omitted fields to 1, a Go literal to 0,
+// and a zero dimension is an invalid launch configuration: Dim3{X: 512}
+// is {512, 0, 0} where C++'s dim3(512) is {512, 1, 1}. Use [Dim1](x) or
+// [Dim2](x, y) for C++'s defaults, or set all three fields.
 //
 // ****************************************************************************
 // *

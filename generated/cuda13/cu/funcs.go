@@ -16377,12 +16377,22 @@ func FuncLoad(function Function) (err error) {
 // [KernelSetCacheConfig],
 // [KernelGetAttribute],
 // [KernelSetAttribute]
-func LaunchKernel(f Function, gridDimX uint32, gridDimY uint32, gridDimZ uint32, blockDimX uint32, blockDimY uint32, blockDimZ uint32, sharedMemBytes uint32, hStream Stream, kernelParams *unsafe.Pointer, extra *unsafe.Pointer) (err error) {
+//
+// kernelParams holds one pointer per kernel parameter, each to a Go value of the
+// parameter's C type (nil: NULL); CUDA copies the values when the launch is
+// enqueued, so they may change once the call returns.
+//
+// extra is the kernel's arguments packed into one buffer at the offsets
+// the kernel expects (nil: NULL); the wrapper passes it to C as
+// {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+// CU_LAUNCH_PARAM_END}. Give either the pointers or the buffer, not both.
+func LaunchKernel(f Function, gridDimX uint32, gridDimY uint32, gridDimZ uint32, blockDimX uint32, blockDimY uint32, blockDimZ uint32, sharedMemBytes uint32, hStream Stream, kernelParams []unsafe.Pointer, extra []byte) (err error) {
 	fnPtr, lerr := procLaunchKernel.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
+	var extraC ffi.Extra
 	var frame ffi.Frame
 	frame.Int(uintptr(f))
 	frame.Int(uintptr(gridDimX))
@@ -16393,12 +16403,13 @@ func LaunchKernel(f Function, gridDimX uint32, gridDimY uint32, gridDimZ uint32,
 	frame.Int(uintptr(blockDimZ))
 	frame.Int(uintptr(sharedMemBytes))
 	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(unsafe.Pointer(kernelParams)))
-	frame.Int(uintptr(unsafe.Pointer(extra)))
+	frame.Int(uintptr(unsafe.Pointer(unsafe.SliceData(kernelParams))))
+	frame.Int(extraC.Set(extra))
 	ffi.Call(fnPtr, &frame)
 	ferr := frame.Err()
 	runtime.KeepAlive(kernelParams)
 	runtime.KeepAlive(extra)
+	runtime.KeepAlive(&extraC)
 	if ferr != nil {
 		err = ferr
 		return
@@ -16676,16 +16687,27 @@ func LaunchKernel(f Function, gridDimX uint32, gridDimY uint32, gridDimZ uint32,
 // [KernelSetCacheConfig],
 // [KernelGetAttribute],
 // [KernelSetAttribute]
-func LaunchKernelEx(config *LaunchConfig, f Function, kernelParams *unsafe.Pointer, extra *unsafe.Pointer) (err error) {
+//
+// kernelParams holds one pointer per kernel parameter, each to a Go value of the
+// parameter's C type (nil: NULL); CUDA copies the values when the launch is
+// enqueued, so they may change once the call returns.
+//
+// extra is the kernel's arguments packed into one buffer at the offsets
+// the kernel expects (nil: NULL); the wrapper passes it to C as
+// {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+// CU_LAUNCH_PARAM_END}. Give either the pointers or the buffer, not both.
+func LaunchKernelEx(config *LaunchConfig, f Function, kernelParams []unsafe.Pointer, extra []byte) (err error) {
 	fnPtr, lerr := procLaunchKernelEx.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(config)), uintptr(f), uintptr(unsafe.Pointer(kernelParams)), uintptr(unsafe.Pointer(extra)), 0, 0)
+	var extraC ffi.Extra
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(config)), uintptr(f), uintptr(unsafe.Pointer(unsafe.SliceData(kernelParams))), extraC.Set(extra), 0, 0)
 	runtime.KeepAlive(config)
 	runtime.KeepAlive(kernelParams)
 	runtime.KeepAlive(extra)
+	runtime.KeepAlive(&extraC)
 	if ferr != nil {
 		err = ferr
 		return
@@ -16785,7 +16807,11 @@ func LaunchKernelEx(config *LaunchConfig, f Function, kernelParams *unsafe.Point
 // [KernelSetCacheConfig],
 // [KernelGetAttribute],
 // [KernelSetAttribute]
-func LaunchCooperativeKernel(f Function, gridDimX uint32, gridDimY uint32, gridDimZ uint32, blockDimX uint32, blockDimY uint32, blockDimZ uint32, sharedMemBytes uint32, hStream Stream, kernelParams *unsafe.Pointer) (err error) {
+//
+// kernelParams holds one pointer per kernel parameter, each to a Go value of the
+// parameter's C type (nil: NULL); CUDA copies the values when the launch is
+// enqueued, so they may change once the call returns.
+func LaunchCooperativeKernel(f Function, gridDimX uint32, gridDimY uint32, gridDimZ uint32, blockDimX uint32, blockDimY uint32, blockDimZ uint32, sharedMemBytes uint32, hStream Stream, kernelParams []unsafe.Pointer) (err error) {
 	fnPtr, lerr := procLaunchCooperativeKernel.Addr()
 	if lerr != nil {
 		err = lerr
@@ -16801,7 +16827,7 @@ func LaunchCooperativeKernel(f Function, gridDimX uint32, gridDimY uint32, gridD
 	frame.Int(uintptr(blockDimZ))
 	frame.Int(uintptr(sharedMemBytes))
 	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(unsafe.Pointer(kernelParams)))
+	frame.Int(uintptr(unsafe.Pointer(unsafe.SliceData(kernelParams))))
 	ffi.Call(fnPtr, &frame)
 	ferr := frame.Err()
 	runtime.KeepAlive(kernelParams)

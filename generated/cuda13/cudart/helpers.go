@@ -4,13 +4,64 @@ package cudart
 
 import "github.com/cugen/cugen/ffi"
 
+// API returns "runtime": [Check] names the API an error belongs to.
+func (r Error) API() string {
+	return "runtime"
+}
+
 // Check is the seed's checkRuntime for Go: for a non-nil err it prints the
-// caller's file:line, the C function that failed, the error's C name and the
-// library's message, and returns false; for nil it returns true.
+// caller's file:line, the C function that failed, the error's C name and
+// the library's message ("runtime error" for this package's errors, "driver error"
+// for the other package's), and returns false; for nil it returns true.
 //
 //	if !Check(err) { ... }
+//
+// Check reports the first caller that is not a helper: a function that wraps
+// Check (a checkCudaErrors of your own) calls [CheckHelper] first, and the
+// line printed is its caller's.
 func Check(err error) bool {
 	return ffi.Check(err, 1)
+}
+
+// CheckDepth is Check reporting the caller depth frames above its own caller
+// (0: the caller, as Check), then passing over helpers as Check does.
+func CheckDepth(err error, depth int) bool {
+	return ffi.Check(err, depth+1)
+}
+
+// CheckHelper marks the calling function as a check helper, as
+// testing.T.Helper does for tests: [Check] and [CheckDepth] pass over it and
+// report the line that called it.
+//
+//	func checkCudaErrors(err error) {
+//		CheckHelper()
+//		if !Check(err) {
+//			os.Exit(1)
+//		}
+//	}
+func CheckHelper() {
+	ffi.Helper(1)
+}
+
+// Dim1 returns the Dim3 C++'s dim3(x) makes: Y and Z set to 1.
+func Dim1(x uint32) Dim3 {
+	return Dim3{X: x, Y: 1, Z: 1}
+}
+
+// Dim2 returns the Dim3 C++'s dim3(x, y) makes: Z set to 1.
+func Dim2(x uint32, y uint32) Dim3 {
+	return Dim3{X: x, Y: y, Z: 1}
+}
+
+// LaunchExtra returns the extra words for a kernel's packed argument buffer,
+// for the Extra member of the kernel node parameters (nil for a nil buf):
+// {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+// CU_LAUNCH_PARAM_END}, in one heap object the returned pointer keeps alive
+// with buf. CUDA copies the arguments when the node is added or updated.
+//
+//	params.Extra = LaunchExtra(buf)
+func LaunchExtra(buf []byte) *uintptr {
+	return ffi.ExtraWords(buf)
 }
 
 // OnDevice runs fn on a goroutine locked to an OS thread of its own, after

@@ -8,4 +8,16 @@ package cu
 const (
 	// Version is CUDA_VERSION (cuda.h).
 	Version = 12040
+	// LaunchParamEndAsInt is CU_LAUNCH_PARAM_END_AS_INT (cuda.h).
+	LaunchParamEndAsInt = 0
+	// LaunchParamEnd is CU_LAUNCH_PARAM_END (cuda.h).
+	LaunchParamEnd uintptr = 0
+	// LaunchParamBufferPointerAsInt is CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT (cuda.h).
+	LaunchParamBufferPointerAsInt = 1
+	// LaunchParamBufferPointer is CU_LAUNCH_PARAM_BUFFER_POINTER (cuda.h).
+	LaunchParamBufferPointer uintptr = 1
+	// LaunchParamBufferSizeAsInt is CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT (cuda.h).
+	LaunchParamBufferSizeAsInt = 2
+	// LaunchParamBufferSize is CU_LAUNCH_PARAM_BUFFER_SIZE (cuda.h).
+	LaunchParamBufferSize uintptr = 2
 )

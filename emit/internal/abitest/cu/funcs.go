@@ -581,6 +581,73 @@ func LaunchHostFunc(hStream Stream, fn func()) (err error) {
 	return
 }
 
+// LaunchKernel wraps cuLaunchKernel (symbol cuLaunchKernel, cuda.h).
+//
+// Launches a CUDA function.
+//
+// The fixture records f, the dimensions, sharedMemBytes and
+// hStream, then kernelParams (NULL: 0; else the int its first entry
+// points to) and extra (NULL: 0; else 1, the buffer size, the FNV-1a
+// hash of the buffer and its first 8 bytes). It fails with
+// [ErrorInvalidValue] if extra is not the array of
+// [LaunchParamBufferPointer], [LaunchParamBufferSize] and
+// [LaunchParamEnd] the header describes.
+//
+//   - f: Kernel to launch
+//   - gridDimX: Width of grid in blocks
+//   - gridDimY: Height of grid in blocks
+//   - gridDimZ: Depth of grid in blocks
+//   - blockDimX: X dimension of each thread block
+//   - blockDimY: Y dimension of each thread block
+//   - blockDimZ: Z dimension of each thread block
+//   - sharedMemBytes: Dynamic shared-memory size per thread block in bytes
+//   - hStream: Stream identifier
+//   - kernelParams: Array of pointers to kernel parameters
+//   - extra: Extra options
+//
+// kernelParams holds one pointer per kernel parameter, each to a Go value of the
+// parameter's C type (nil: NULL); CUDA copies the values when the launch is
+// enqueued, so they may change once the call returns.
+//
+// extra is the kernel's arguments packed into one buffer at the offsets
+// the kernel expects (nil: NULL); the wrapper passes it to C as
+// {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+// CU_LAUNCH_PARAM_END}. Give either the pointers or the buffer, not both.
+func LaunchKernel(f Function, gridDimX uint32, gridDimY uint32, gridDimZ uint32, blockDimX uint32, blockDimY uint32, blockDimZ uint32, sharedMemBytes uint32, hStream Stream, kernelParams []unsafe.Pointer, extra []byte) (err error) {
+	fnPtr, lerr := procLaunchKernel.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	var extraC ffi.Extra
+	var frame ffi.Frame
+	frame.Int(uintptr(f))
+	frame.Int(uintptr(gridDimX))
+	frame.Int(uintptr(gridDimY))
+	frame.Int(uintptr(gridDimZ))
+	frame.Int(uintptr(blockDimX))
+	frame.Int(uintptr(blockDimY))
+	frame.Int(uintptr(blockDimZ))
+	frame.Int(uintptr(sharedMemBytes))
+	frame.Int(uintptr(hStream))
+	frame.Int(uintptr(unsafe.Pointer(unsafe.SliceData(kernelParams))))
+	frame.Int(extraC.Set(extra))
+	ffi.Call(fnPtr, &frame)
+	ferr := frame.Err()
+	runtime.KeepAlive(kernelParams)
+	runtime.KeepAlive(extra)
+	runtime.KeepAlive(&extraC)
+	if ferr != nil {
+		err = ferr
+		return
+	}
+	if rc := Result(frame.Ret()); rc != 0 {
+		err = ffi.Fail(&errLaunchKernel, rc)
+		return
+	}
+	return
+}
+
 // DeviceRegisterAsyncNotification wraps cuDeviceRegisterAsyncNotification (symbol cuDeviceRegisterAsyncNotification, cuda.h).
 //
 // Registers callbackFunc until [DeviceUnregisterAsyncNotification]

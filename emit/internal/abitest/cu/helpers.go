@@ -2,13 +2,56 @@
 
 package cu
 
-import "github.com/cugen/cugen/ffi"
+import (
+	"github.com/cugen/cugen/ffi"
+	"unsafe"
+)
+
+// API returns "driver": [Check] names the API an error belongs to.
+func (r Result) API() string {
+	return "driver"
+}
 
 // Check is the seed's checkRuntime for Go: for a non-nil err it prints the
-// caller's file:line, the C function that failed, the error's C name and the
-// library's message, and returns false; for nil it returns true.
+// caller's file:line, the C function that failed, the error's C name and
+// the library's message ("driver error" for this package's errors, "runtime error"
+// for the other package's), and returns false; for nil it returns true.
 //
 //	if !Check(err) { ... }
+//
+// Check reports the first caller that is not a helper: a function that wraps
+// Check (a checkCudaErrors of your own) calls [CheckHelper] first, and the
+// line printed is its caller's.
 func Check(err error) bool {
 	return ffi.Check(err, 1)
+}
+
+// CheckDepth is Check reporting the caller depth frames above its own caller
+// (0: the caller, as Check), then passing over helpers as Check does.
+func CheckDepth(err error, depth int) bool {
+	return ffi.Check(err, depth+1)
+}
+
+// CheckHelper marks the calling function as a check helper, as
+// testing.T.Helper does for tests: [Check] and [CheckDepth] pass over it and
+// report the line that called it.
+//
+//	func checkCudaErrors(err error) {
+//		CheckHelper()
+//		if !Check(err) {
+//			os.Exit(1)
+//		}
+//	}
+func CheckHelper() {
+	ffi.Helper(1)
+}
+
+// Pointer returns the device address p as an unsafe.Pointer, for the
+// runtime API's `void *` parameters (cudart.Memcpy, cudart.Free, ...):
+// under unified addressing a device address is valid in every CUDA call.
+// It is the vet-clean form of unsafe.Pointer(uintptr(p)); the collector
+// ignores the address, which is never in Go's heap. The other way needs
+// no unsafe: Deviceptr(uintptr(ptr)).
+func (p DeviceptrV2) Pointer() unsafe.Pointer {
+	return ffi.Pointer(uintptr(p))
 }

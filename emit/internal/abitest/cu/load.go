@@ -37,6 +37,7 @@ var (
 	procAbiStructs                        = lib.NewProc("cuAbiStructs", "")
 	procAbiPointers                       = lib.NewProc("cuAbiPointers", "")
 	procLaunchHostFunc                    = lib.NewProc("cuLaunchHostFunc", "")
+	procLaunchKernel                      = lib.NewProc("cuLaunchKernel", "")
 	procDeviceRegisterAsyncNotification   = lib.NewProc("cuDeviceRegisterAsyncNotification", "")
 	procDeviceUnregisterAsyncNotification = lib.NewProc("cuDeviceUnregisterAsyncNotification", "")
 	procAbiFireAsync                      = lib.NewProc("cuAbiFireAsync", "")
@@ -66,6 +67,7 @@ var (
 	errAbiStructs                        = ffi.ErrCache{Func: "cuAbiStructs"}
 	errAbiPointers                       = ffi.ErrCache{Func: "cuAbiPointers"}
 	errLaunchHostFunc                    = ffi.ErrCache{Func: "cuLaunchHostFunc"}
+	errLaunchKernel                      = ffi.ErrCache{Func: "cuLaunchKernel"}
 	errDeviceRegisterAsyncNotification   = ffi.ErrCache{Func: "cuDeviceRegisterAsyncNotification"}
 	errDeviceUnregisterAsyncNotification = ffi.ErrCache{Func: "cuDeviceUnregisterAsyncNotification"}
 	errAbiFireAsync                      = ffi.ErrCache{Func: "cuAbiFireAsync"}

@@ -23,6 +23,9 @@ type Module uintptr
 // Function is the C type CUfunction (cuda.h).
 type Function uintptr
 
+// Kernel is the C type CUkernel (cuda.h).
+type Kernel uintptr
+
 // Event is the C type CUevent (cuda.h).
 type Event uintptr
 

@@ -182,22 +182,25 @@ func DeviceSynchronize() (err error) {
 //   - args: Arguments
 //   - sharedMem: Shared memory
 //   - stream: Stream identifier
-func LaunchKernel(func_ unsafe.Pointer, gridDim Dim3, blockDim Dim3, args *unsafe.Pointer, sharedMem uint64, stream Stream) (err error) {
+//
+// args holds one pointer per kernel parameter, each to a Go value of the
+// parameter's C type (nil: NULL); CUDA copies the values when the launch is
+// enqueued, so they may change once the call returns.
+func LaunchKernel(func_ Kernel, gridDim Dim3, blockDim Dim3, args []unsafe.Pointer, sharedMem uint64, stream Stream) (err error) {
 	fnPtr, lerr := procLaunchKernel.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(func_)))
+	frame.Int(uintptr(func_))
 	frame.Struct(unsafe.Pointer(&gridDim), &layoutDim3)
 	frame.Struct(unsafe.Pointer(&blockDim), &layoutDim3)
-	frame.Int(uintptr(unsafe.Pointer(args)))
+	frame.Int(uintptr(unsafe.Pointer(unsafe.SliceData(args))))
 	frame.Int(uintptr(sharedMem))
 	frame.Int(uintptr(stream))
 	ffi.Call(fnPtr, &frame)
 	ferr := frame.Err()
-	runtime.KeepAlive(func_)
 	runtime.KeepAlive(&gridDim)
 	runtime.KeepAlive(&blockDim)
 	runtime.KeepAlive(args)
@@ -207,6 +210,86 @@ func LaunchKernel(func_ unsafe.Pointer, gridDim Dim3, blockDim Dim3, args *unsaf
 	}
 	if rc := Error(frame.Ret()); rc != 0 {
 		err = ffi.Fail(&errLaunchKernel, rc)
+		return
+	}
+	return
+}
+
+// Free wraps cudaFree (symbol cudaFree, cuda_runtime_api.h).
+//
+// Frees memory on the device.
+//
+// The fixture records devPtr.
+//
+//   - devPtr: Device pointer to memory to free
+func Free(devPtr unsafe.Pointer) (err error) {
+	fnPtr, lerr := procFree.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), 0, 0, 0, 0, 0)
+	runtime.KeepAlive(devPtr)
+	if ferr != nil {
+		err = ferr
+		return
+	}
+	if rc := Error(raw); rc != 0 {
+		err = ffi.Fail(&errFree, rc)
+		return
+	}
+	return
+}
+
+// FuncGetParamInfo wraps cudaFuncGetParamInfo (symbol cudaFuncGetParamInfo, cuda_runtime_api.h).
+//
+// Returns attributes of a kernel: the fixture records func and
+// returns its low 32 bits as paramSize.
+//
+//   - func_: Device function symbol
+//   - paramIndex: Parameter index
+//   - paramOffset: (result) Returned offset
+//   - paramSize: (result) Returned size
+func FuncGetParamInfo(func_ Kernel, paramIndex uint64) (paramOffset uint64, paramSize uint64, err error) {
+	fnPtr, lerr := procFuncGetParamInfo.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(func_), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
+	runtime.KeepAlive(&paramOffset)
+	runtime.KeepAlive(&paramSize)
+	if ferr != nil {
+		err = ferr
+		return
+	}
+	if rc := Error(raw); rc != 0 {
+		err = ffi.Fail(&errFuncGetParamInfo, rc)
+		return
+	}
+	return
+}
+
+// AbiKernelNode wraps cudaAbiKernelNode (symbol cudaAbiKernelNode, cuda_runtime_api.h).
+//
+// Reads kernel node parameters: the fixture records p->func,
+// p->gridDim.x, then p->extra as cuLaunchKernel records it.
+//
+//   - p: Kernel node parameters
+func AbiKernelNode(p *KernelNodeParams) (err error) {
+	fnPtr, lerr := procAbiKernelNode.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
+	runtime.KeepAlive(p)
+	if ferr != nil {
+		err = ferr
+		return
+	}
+	if rc := Error(raw); rc != 0 {
+		err = ffi.Fail(&errAbiKernelNode, rc)
 		return
 	}
 	return

@@ -27,6 +27,9 @@ var (
 	procGetDeviceProperties = lib.NewProc("cudaGetDeviceProperties", "")
 	procDeviceSynchronize   = lib.NewProc("cudaDeviceSynchronize", "")
 	procLaunchKernel        = lib.NewProc("cudaLaunchKernel", "")
+	procFree                = lib.NewProc("cudaFree", "")
+	procFuncGetParamInfo    = lib.NewProc("cudaFuncGetParamInfo", "")
+	procAbiKernelNode       = lib.NewProc("cudaAbiKernelNode", "")
 	procMalloc3D            = lib.NewProc("cudaMalloc3D", "")
 	procMemset3D            = lib.NewProc("cudaMemset3D", "")
 	procIpcOpenMemHandle    = lib.NewProc("cudaIpcOpenMemHandle", "")
@@ -48,6 +51,9 @@ var (
 	errGetDeviceProperties = ffi.ErrCache{Func: "cudaGetDeviceProperties"}
 	errDeviceSynchronize   = ffi.ErrCache{Func: "cudaDeviceSynchronize"}
 	errLaunchKernel        = ffi.ErrCache{Func: "cudaLaunchKernel"}
+	errFree                = ffi.ErrCache{Func: "cudaFree"}
+	errFuncGetParamInfo    = ffi.ErrCache{Func: "cudaFuncGetParamInfo"}
+	errAbiKernelNode       = ffi.ErrCache{Func: "cudaAbiKernelNode"}
 	errMalloc3D            = ffi.ErrCache{Func: "cudaMalloc3D"}
 	errMemset3D            = ffi.ErrCache{Func: "cudaMemset3D"}
 	errIpcOpenMemHandle    = ffi.ErrCache{Func: "cudaIpcOpenMemHandle"}

@@ -4,6 +4,25 @@ package cudart
 
 import "unsafe"
 
+// KernelNodeParams is the C struct cudaKernelNodeParams (cuda_runtime_api.h, 56 bytes).
+//
+// CUDA GPU kernel node parameters.
+type KernelNodeParams struct {
+	// Kernel to launch.
+	Func Kernel
+	// Grid dimensions.
+	GridDim Dim3
+	// Block dimensions.
+	BlockDim Dim3
+	// Dynamic shared-memory size per thread block in bytes.
+	SharedMemBytes uint32
+	_              [4]byte
+	// Array of pointers to individual kernel arguments.
+	KernelParams *unsafe.Pointer
+	// Pointer to kernel arguments in the "extra" format.
+	Extra *uintptr
+}
+
 // ChannelFormatDesc is the C struct cudaChannelFormatDesc (driver_types.h, 20 bytes).
 //
 // CUDA Channel format descriptor.
@@ -77,6 +96,10 @@ type DeviceProp struct {
 }
 
 // Dim3 is the C struct dim3 (vector_types.h, 12 bytes).
+// C++'s dim3 constructor defaults omitted fields to 1, a Go literal to 0,
+// and a zero dimension is an invalid launch configuration: Dim3{X: 512}
+// is {512, 0, 0} where C++'s dim3(512) is {512, 1, 1}. Use [Dim1](x) or
+// [Dim2](x, y) for C++'s defaults, or set all three fields.
 type Dim3 struct {
 	X uint32
 	Y uint32
@@ -87,6 +110,13 @@ type Dim3 struct {
 // no longer matches the C layout it was generated from. Regenerate.
 func _() {
 	var x [1]struct{}
+	_ = x[unsafe.Offsetof(KernelNodeParams{}.Func)-0]
+	_ = x[unsafe.Offsetof(KernelNodeParams{}.GridDim)-8]
+	_ = x[unsafe.Offsetof(KernelNodeParams{}.BlockDim)-20]
+	_ = x[unsafe.Offsetof(KernelNodeParams{}.SharedMemBytes)-32]
+	_ = x[unsafe.Offsetof(KernelNodeParams{}.KernelParams)-40]
+	_ = x[unsafe.Offsetof(KernelNodeParams{}.Extra)-48]
+	_ = x[unsafe.Sizeof(KernelNodeParams{})-56]
 	_ = x[unsafe.Offsetof(ChannelFormatDesc{}.X)-0]
 	_ = x[unsafe.Offsetof(ChannelFormatDesc{}.Y)-4]
 	_ = x[unsafe.Offsetof(ChannelFormatDesc{}.Z)-8]

@@ -14,4 +14,4 @@ func TestSymbolsResolve(t *testing.T) {
 }
 
 // procs lists every procedure.
-var procs = []*ffi.Proc{procGetErrorName, procGetErrorString, procRuntimeGetVersion, procGetDeviceCount, procSetDevice, procGetDeviceProperties, procDeviceSynchronize, procLaunchKernel, procMalloc3D, procMemset3D, procIpcOpenMemHandle, procCreateChannelDesc, procLaunchHostFunc, procStreamAddCallback, procAbiMakeDim3, procAbiScale, procAbiHalf, procAbiNegate, procAbiRecord}
+var procs = []*ffi.Proc{procGetErrorName, procGetErrorString, procRuntimeGetVersion, procGetDeviceCount, procSetDevice, procGetDeviceProperties, procDeviceSynchronize, procLaunchKernel, procFree, procFuncGetParamInfo, procAbiKernelNode, procMalloc3D, procMemset3D, procIpcOpenMemHandle, procCreateChannelDesc, procLaunchHostFunc, procStreamAddCallback, procAbiMakeDim3, procAbiScale, procAbiHalf, procAbiNegate, procAbiRecord}

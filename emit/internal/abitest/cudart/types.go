@@ -7,6 +7,11 @@ package cudart
 // CUDA stream.
 type Stream uintptr
 
+// Kernel is the C type cudaKernel_t (driver_types.h).
+//
+// CUDA kernel.
+type Kernel uintptr
+
 // HostFn is the C type cudaHostFn_t (driver_types.h).
 //
 // CUDA host function
