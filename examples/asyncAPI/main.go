@@ -92,8 +92,8 @@ func run() int {
 	sample.Check(err)
 	sample.Check(cudart.Memset(dA, 255, nbytes))
 
-	threads := sample.Dim3(512)
-	blocks := sample.Dim3(n / threads.X)
+	threads := cudart.Dim1(512)
+	blocks := cudart.Dim1(n / threads.X)
 
 	start, err := cudart.EventCreate()
 	sample.Check(err)
@@ -109,7 +109,7 @@ func run() int {
 	sample.Check(cudart.EventRecord(start, 0))
 	sample.Check(cudart.MemcpyAsync(dA, hostA, nbytes, cudart.MemcpyHostToDevice, 0))
 	args := []unsafe.Pointer{unsafe.Pointer(&dA), unsafe.Pointer(&value)}
-	sample.Check(cudart.LaunchKernel(sample.KernelFunc(incrementKernel), blocks, threads, &args[0], 0, 0))
+	sample.Check(cudart.LaunchKernel(incrementKernel, blocks, threads, args, 0, 0))
 	sample.Check(cudart.MemcpyAsync(hostA, dA, nbytes, cudart.MemcpyDeviceToHost, 0))
 	sample.Check(cudart.EventRecord(stop, 0))
 	cpuTime := time.Since(began)

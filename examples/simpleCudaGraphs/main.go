@@ -151,9 +151,9 @@ func cudaGraphsManual(inputVecH, inputVecD, outputVecD, resultD unsafe.Pointer, 
 	deps := []cudart.GraphNode{memsetNode, memcpyNode}
 	kernelArgs := []unsafe.Pointer{unsafe.Pointer(&inputVecD), unsafe.Pointer(&outputVecD), unsafe.Pointer(&inputSize), unsafe.Pointer(&numOfBlocks)}
 	kernelNodeParams := cudart.KernelNodeParams{
-		Func:         sample.KernelFunc(kernels.reduce),
-		GridDim:      sample.Dim3(uint32(numOfBlocks)),
-		BlockDim:     sample.Dim3(threadsPerBlock),
+		Func:         kernels.reduce,
+		GridDim:      cudart.Dim1(uint32(numOfBlocks)),
+		BlockDim:     cudart.Dim1(threadsPerBlock),
 		KernelParams: &kernelArgs[0],
 	}
 	kernelNode, err := cudart.GraphAddKernelNode(graph, &deps[0], uint64(len(deps)), &kernelNodeParams)
@@ -166,9 +166,9 @@ func cudaGraphsManual(inputVecH, inputVecD, outputVecD, resultD unsafe.Pointer, 
 	deps = []cudart.GraphNode{kernelNode, memsetNode}
 	kernelArgs2 := []unsafe.Pointer{unsafe.Pointer(&outputVecD), unsafe.Pointer(&resultD), unsafe.Pointer(&numOfBlocks)}
 	kernelNodeParams = cudart.KernelNodeParams{
-		Func:         sample.KernelFunc(kernels.reduceFinal),
-		GridDim:      sample.Dim3(1),
-		BlockDim:     sample.Dim3(threadsPerBlock),
+		Func:         kernels.reduceFinal,
+		GridDim:      cudart.Dim1(1),
+		BlockDim:     cudart.Dim1(threadsPerBlock),
 		KernelParams: &kernelArgs2[0],
 	}
 	kernelNode, err = cudart.GraphAddKernelNode(graph, &deps[0], uint64(len(deps)), &kernelNodeParams)
@@ -256,11 +256,11 @@ func cudaGraphsUsingStreamCapture(inputVecH, inputVecD, outputVecD, resultD unsa
 
 	sample.Check(cudart.StreamWaitEvent(stream1, memsetEvent1, 0))
 	args := []unsafe.Pointer{unsafe.Pointer(&inputVecD), unsafe.Pointer(&outputVecD), unsafe.Pointer(&inputSize), unsafe.Pointer(&numOfBlocks)}
-	sample.Check(cudart.LaunchKernel(sample.KernelFunc(kernels.reduce), sample.Dim3(uint32(numOfBlocks)), sample.Dim3(threadsPerBlock), &args[0], 0, stream1))
+	sample.Check(cudart.LaunchKernel(kernels.reduce, cudart.Dim1(uint32(numOfBlocks)), cudart.Dim1(threadsPerBlock), args, 0, stream1))
 
 	sample.Check(cudart.StreamWaitEvent(stream1, memsetEvent2, 0))
 	args2 := []unsafe.Pointer{unsafe.Pointer(&outputVecD), unsafe.Pointer(&resultD), unsafe.Pointer(&numOfBlocks)}
-	sample.Check(cudart.LaunchKernel(sample.KernelFunc(kernels.reduceFinal), sample.Dim3(1), sample.Dim3(threadsPerBlock), &args2[0], 0, stream1))
+	sample.Check(cudart.LaunchKernel(kernels.reduceFinal, cudart.Dim1(1), cudart.Dim1(threadsPerBlock), args2, 0, stream1))
 	sample.Check(cudart.MemcpyAsync(unsafe.Pointer(host.result), resultD, 8, cudart.MemcpyDefault, stream1))
 
 	// Captured, cudaLaunchHostFunc becomes a host node that the graph runs on

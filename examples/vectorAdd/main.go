@@ -78,7 +78,7 @@ func run() int {
 	fmt.Printf("CUDA kernel launch with %d blocks of %d threads\n", blocksPerGrid, threadsPerBlock)
 	n := int32(numElements)
 	args := []unsafe.Pointer{unsafe.Pointer(&dA), unsafe.Pointer(&dB), unsafe.Pointer(&dC), unsafe.Pointer(&n)}
-	sample.Check(cudart.LaunchKernel(sample.KernelFunc(vectorAdd), sample.Dim3(blocksPerGrid), sample.Dim3(threadsPerBlock), &args[0], 0, 0))
+	sample.Check(cudart.LaunchKernel(vectorAdd, cudart.Dim1(blocksPerGrid), cudart.Dim1(threadsPerBlock), args, 0, 0))
 	sample.Check(cudart.GetLastError())
 
 	fmt.Println("Copy output data from the CUDA device to the host memory")

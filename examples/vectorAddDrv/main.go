@@ -91,9 +91,8 @@ func run() int {
 	count := int32(n)
 	// kernelParams: one pointer per kernel parameter, to its value.
 	args := []unsafe.Pointer{unsafe.Pointer(&dA), unsafe.Pointer(&dB), unsafe.Pointer(&dC), unsafe.Pointer(&count)}
-	// extra is NULL. (issue 12, bug 7: when cuLaunchKernel's extra gets a safe
-	// Go form, this nil becomes that form's empty value.)
-	sample.Check(cu.LaunchKernel(vecAdd, blocksPerGrid, 1, 1, threadsPerBlock, 1, 1, 0, 0, &args[0], nil))
+	// extra (the packed-buffer form of the arguments) is nil: NULL.
+	sample.Check(cu.LaunchKernel(vecAdd, blocksPerGrid, 1, 1, threadsPerBlock, 1, 1, 0, 0, args, nil))
 
 	// cuMemcpyDtoH waits for the kernel (the NULL stream orders them).
 	sample.Check(cu.MemcpyDtoH(unsafe.Pointer(&hC[0]), dC, size))

@@ -1,58 +1,26 @@
 // Package sample holds what the ports of NVIDIA's cuda-samples under
 // examples/ share: the samples' helper behaviour (checkCudaErrors, device
-// selection and its printed line, the C library's rand()) and the few
-// conversions today's generated API still needs. Each conversion sits in one
-// function here, so that when the API changes only that function changes.
+// selection and its printed line, the C library's rand()).
 package sample
 
 import (
 	"fmt"
 	"os"
-	"path/filepath"
-	"runtime"
-	"unsafe"
 
 	"github.com/cugen/cugen/generated/cuda13/cu"
 	"github.com/cugen/cugen/generated/cuda13/cudart"
 )
 
-// Check is the samples' checkCudaErrors: for a non-nil err it prints the
-// caller's file:line and the error (which names the C function, the error's
-// C name and the library's message) on stderr and exits with status 1.
-//
-// It prints by itself instead of calling cudart.Check or cu.Check: today
-// those report their own caller with a fixed skip, so wrapped here they would
-// name this line, and cudart.Check's text says "runtime error" for a driver
-// call too (issue 12, bug 9).
+// Check is the samples' checkCudaErrors: for a non-nil err it prints, on
+// stderr, the line that called Check, the C function that failed and the
+// error's C name and message (cudart.Check's report), then exits with
+// status 1. cudart.CheckHelper makes the report name Check's caller, not
+// this function.
 func Check(err error) {
-	if err == nil {
-		return
+	cudart.CheckHelper()
+	if !cudart.Check(err) {
+		os.Exit(1)
 	}
-	file, line := "?", 0
-	if _, f, l, ok := runtime.Caller(1); ok {
-		file, line = filepath.Base(f), l
-	}
-	fmt.Fprintf(os.Stderr, "CUDA error at %s:%d: %v\n", file, line, err)
-	os.Exit(1)
-}
-
-// KernelFunc turns a kernel handle from cudaLibraryGetKernel into the
-// `const void *func` that cudaLaunchKernel, cudaKernelNodeParams.func and
-// cudaFuncGetAttributes take: CUDA documents that a cudaKernel_t may be
-// passed there. Today cudart.Kernel is a uintptr and those parameters are
-// unsafe.Pointer, and converting with unsafe.Pointer(k) is flagged by go vet
-// (issue 12, bug 6); unsafe.Add from nil makes the same pointer value
-// without a conversion. The handle is memory of the CUDA library, never of
-// Go, so the garbage collector has nothing to track in it. When Kernel
-// becomes passable as is, callers pass the handle and this function goes.
-func KernelFunc(k cudart.Kernel) unsafe.Pointer {
-	return unsafe.Add(unsafe.Pointer(nil), uintptr(k))
-}
-
-// Dim3 is C++'s dim3(x): {x, 1, 1}. A Go composite literal leaves the
-// unnamed fields 0, an invalid launch configuration (issue 12, bug 8).
-func Dim3(x uint32) cudart.Dim3 {
-	return cudart.Dim3{X: x, Y: 1, Z: 1}
 }
 
 // archNames maps a compute capability (major<<4 | minor) to the
