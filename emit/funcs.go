@@ -78,6 +78,11 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 	_, oneShot := oneShotCallbacks[f.Name]
 	_, registered := registeredCallbacks[f.Name]
 	_, synchronous := synchronousCallbacks[f.Name]
+	for _, p := range ps {
+		if a := p.c.Array; a != nil {
+			m.audit = append(m.audit, fmt.Sprintf("array %s.%s: %s", f.Name, p.c.Name, arrayAudit(p.c)))
+		}
+	}
 	for i, p := range ps {
 		t := p.c.Type
 		rt := m.resolve(t)
@@ -96,6 +101,13 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 			if re.Kind == ir.Pointer && re.Elem != nil && re.Elem.Kind == ir.Int && re.Elem.Size == 1 {
 				p.role = roleOutString
 				p.goType = jen.String()
+			} else if a := p.c.Array; a != nil && a.Len > 0 {
+				// A fixed number of elements: a Go array result C fills
+				// completely (the 8 bytes of a LUID), never one element.
+				p.role = roleOut
+				p.goType = jen.Index(jen.Lit(int(a.Len))).Add(m.goType(elem))
+			} else if a != nil {
+				return nil, fmt.Errorf("%s:%d: %s: output parameter %s is an array of unfixed size (%s): it cannot be a result", f.Pos.File, f.Pos.Line, f.Name, p.c.Name, a.Source)
 			} else {
 				p.role = roleOut
 				p.goType = m.goType(elem)
@@ -158,6 +170,21 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 		}
 	}
 	return ps, nil
+}
+
+// arrayAudit says how many elements an array parameter has and where
+// the number comes from, for the audit file.
+func arrayAudit(p ir.Param) string {
+	a := p.Array
+	switch {
+	case a.Len > 0 && p.Direction == ir.Out:
+		return fmt.Sprintf("%d elements, a [%d] array result (%s)", a.Len, a.Len, a.Source)
+	case a.Len > 0:
+		return fmt.Sprintf("%d elements, a pointer to the first (%s)", a.Len, a.Source)
+	case a.Param != "":
+		return fmt.Sprintf("%s elements, a pointer to the first (%s)", a.Param, a.Source)
+	}
+	return "a pointer to the first element; size: " + a.Source
 }
 
 // userDataParam is the index of the void * parameter that carries the

@@ -56,3 +56,18 @@ var directionOverrides = map[string]directionOverride{
 	"cudaGraphAddEventRecordNode.pGraphNode":            {ir.Out, "undocumented; the created node, like every other cudaGraphAdd*Node"},
 	"cudaGraphAddEventWaitNode.pGraphNode":              {ir.Out, "undocumented; the created node, like every other cudaGraphAdd*Node"},
 }
+
+// arrayOverride is one audited array size the documentation does not give
+// in words the rule can read: len is a fixed element count, param the
+// parameter holding the count.
+type arrayOverride struct {
+	len   int64
+	param string
+	why   string
+}
+
+// arrayOverrides is keyed by "<API name>.<parameter>". A fixed len with an
+// output becomes a Go array result ([8]byte), so C never writes past it.
+var arrayOverrides = map[string]arrayOverride{
+	"cuDeviceGetLuid.luid": {len: 8, why: "a LUID is 8 bytes (cudaDeviceProp.luid is char[8], \"8-byte locally unique identifier\")"},
+}

@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/cugen/cugen/parser/ir"
 	"modernc.org/cc/v4"
@@ -416,18 +417,20 @@ func lastDocComment(sep []byte) string {
 	}
 }
 
-// cleanComment strips the leading " * " of each line and trims.
+// cleanComment strips the leading " * " of each line and trims. Any
+// Unicode space counts as indentation: some CUDA 13 comments indent their
+// '*' with a no-break space (U+00A0), which left the '*' in the text.
 func cleanComment(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		t := strings.TrimLeft(l, " \t")
+		t := strings.TrimLeftFunc(l, unicode.IsSpace)
 		if strings.HasPrefix(t, "*") && !strings.HasPrefix(t, "*/") {
 			t = strings.TrimPrefix(t, "*")
 			if strings.HasPrefix(t, " ") {
 				t = t[1:]
 			}
 		}
-		lines[i] = strings.TrimRight(t, " \t\r")
+		lines[i] = strings.TrimRightFunc(t, unicode.IsSpace)
 	}
 	return strings.TrimSpace(strings.Join(lines, "\n"))
 }
