@@ -12,7 +12,19 @@ import (
 
 	"github.com/cugen/cugen/parser"
 	"github.com/cugen/cugen/parser/ir"
+	"github.com/cugen/cugen/parser/lock"
 )
+
+// filter returns the elements of ss equal to s.
+func filter(ss []string, s string) []string {
+	var out []string
+	for _, x := range ss {
+		if x == s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
 
 var update = flag.Bool("update", false, "rewrite testdata/*/ir.golden.json from the parser's output")
 
@@ -21,6 +33,7 @@ var goldenCases = []string{
 	"aliases",    // #define cuX cuX_v2, PFN_cuX_vNNNN versions
 	"ptds",       // __CUDA_API_PTDS/PTSZ, runtime mappings in an inactive #if
 	"outparams",  // Returned, \param[out], const in, arrays, See description
+	"profiler",   // cudaProfiler.h and cuda_profiler_api.h join their libraries
 	"arrays",     // array sizes (fixed, from a count, undocumented); outputs in other words
 	"unions",     // tagged unions, anonymous records as named member types
 	"anonymous",  // unnamed struct/union members
@@ -192,6 +205,39 @@ func TestGoldenRules(t *testing.T) {
 			if got := dir(api, c.fn, c.param); got != string(c.want) {
 				t.Errorf("%s.%s: %s, want %s", c.fn, c.param, got, c.want)
 			}
+		}
+	})
+
+	t.Run("profiler", func(t *testing.T) {
+		api := load(t, "profiler")
+		libs := map[string]ir.Library{}
+		for _, f := range api.Functions {
+			libs[f.Name] = f.Library
+		}
+		for name, want := range map[string]ir.Library{
+			"cuInit": ir.Driver, "cuProfilerStart": ir.Driver, "cuProfilerStop": ir.Driver,
+			"cudaGetDevice": ir.Runtime, "cudaProfilerStart": ir.Runtime, "cudaProfilerStop": ir.Runtime,
+		} {
+			if got, ok := libs[name]; !ok || got != want {
+				t.Errorf("%s: library %q (declared: %v), want %s", name, got, ok, want)
+			}
+		}
+		for _, e := range api.Enums {
+			if e.Name == "CUoutput_mode" && e.Library != ir.Driver {
+				t.Errorf("CUoutput_mode in the %s library, want the driver's (cudaProfiler.h)", e.Library)
+			}
+		}
+		for _, h := range []string{"cudaProfiler.h", "cuda_profiler_api.h"} {
+			if !equalStrings([]string{h}, filter(api.Sources, h)) {
+				t.Errorf("Sources %v lack %s", api.Sources, h)
+			}
+		}
+	})
+
+	// parser.Headers is the list the lock package pins by default.
+	t.Run("headers", func(t *testing.T) {
+		if got := parser.Headers(); !equalStrings(got, lock.DefaultHeaders) {
+			t.Errorf("parser.Headers() = %v, lock.DefaultHeaders = %v", got, lock.DefaultHeaders)
 		}
 	})
 
