@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/cugen/cugen/parser/ir"
@@ -765,10 +766,25 @@ func wrapperDoc(doc string, ps []*param) string {
 	for _, p := range ps {
 		byName[p.c.Name] = p
 	}
+	// The description may name a parameter the wrapper fills itself (the
+	// length of a string buffer): say what the wrapper passes.
+	var folded []*regexp.Regexp
+	var foldedText []string
+	for _, p := range ps {
+		if p.role == roleBufferLen {
+			folded = append(folded, regexp.MustCompile(`\\p\s+`+regexp.QuoteMeta(p.c.Name)+`\b`))
+			foldedText = append(foldedText, fmt.Sprintf("the buffer length (%d bytes, passed by the wrapper)", stringBufferLen))
+		}
+	}
 	var out []string
 	skipping := false
 	for _, line := range strings.Split(doc, "\n") {
 		t := strings.TrimSpace(line)
+		for i, re := range folded {
+			if !paramLine.MatchString(t) && re.MatchString(line) {
+				line = re.ReplaceAllString(line, foldedText[i])
+			}
+		}
 		if m := paramLine.FindStringSubmatch(t); m != nil {
 			skipping = false
 			p := byName[m[1]]
@@ -777,6 +793,8 @@ func wrapperDoc(doc string, ps []*param) string {
 			case p.role == roleUserData || p.role == roleBufferLen:
 				skipping = true
 				continue
+			case p.role == roleOut && p.c.Array != nil && p.c.Array.Len > 0:
+				line = `\param ` + p.goName + fmt.Sprintf(" - (result, %d elements) ", p.c.Array.Len) + strings.TrimSpace(t[len(m[0]):])
 			case p.role == roleOut || p.role == roleOutAligned || p.role == roleOutString || p.role == roleOutBuffer:
 				line = `\param ` + p.goName + " - (result) " + strings.TrimSpace(t[len(m[0]):])
 			case p.goName != p.c.Name:

@@ -453,8 +453,13 @@ func lastDocComment(sep []byte) string {
 		}
 		// A doc comment separated from the declaration by a blank
 		// line plus other text is still the declaration's in CUDA's
-		// headers, so only the comment itself is cleaned.
-		return cleanComment(string(body))
+		// headers, so only the comment itself is cleaned. A banner of
+		// asterisks (/****...*/ before dim3) is a separator, not a doc.
+		doc := cleanComment(string(body))
+		if strings.Trim(doc, "* \t\r\n") == "" {
+			return ""
+		}
+		return doc
 	}
 }
 
