@@ -240,6 +240,9 @@ func arrayOf(fn *ir.Function, prm *ir.Param, pd paramDoc) *ir.ArraySize {
 	if n := sizeParam(fn, prm, pd); n != "" {
 		return &ir.ArraySize{Param: n, Source: "count in parameter " + n}
 	}
+	if c := countParam(fn); c != "" {
+		return &ir.ArraySize{Param: c, Source: "the in/out count " + c + ` ("See description")`}
+	}
 	if charBuf {
 		return &ir.ArraySize{Source: "a char buffer whose size the header does not give"}
 	}
@@ -275,12 +278,36 @@ func sizeParam(fn *ir.Function, prm *ir.Param, pd paramDoc) string {
 	if len(cands) == 1 {
 		return cands[0]
 	}
+	// Several counts: one whose own text names prm ("Size of \p attrs and
+	// \p attrsIdxs arrays"), else the only one whose text names no other
+	// parameter.
+	docOf := map[string]string{}
+	for _, q := range fn.Params {
+		docOf[q.Name] = q.Doc
+	}
+	var naming, free []string
 	for _, c := range cands {
-		if c == "count" {
-			return c
+		refs := pRefRE.FindAllStringSubmatch(docOf[c], -1)
+		names := false
+		for _, r := range refs {
+			if r[1] == prm.Name {
+				names = true
+			}
+		}
+		switch {
+		case names:
+			naming = append(naming, c)
+		case len(refs) == 0:
+			free = append(free, c)
 		}
 	}
-	return ""
+	if len(naming) == 1 {
+		return naming[0]
+	}
+	if len(naming) == 0 && len(free) == 1 {
+		return free[0]
+	}
+	return "" // several counts and nothing naming one: not guessed
 }
 
 // namedCount names the integer parameter that counts prm by name:
@@ -306,8 +333,11 @@ func namedCount(fn *ir.Function, prm *ir.Param) string {
 // countLike reports whether a parameter name reads as an element count.
 func countLike(name string) bool {
 	l := strings.ToLower(name)
+	if strings.HasPrefix(l, "min") || strings.HasPrefix(l, "max") {
+		return false // a bound (minCount), not the count
+	}
 	switch l {
-	case "count", "len", "length", "buflen", "size", "n":
+	case "count", "len", "length", "buflen", "n": // not "size": that is bytes
 		return true
 	}
 	return strings.HasPrefix(l, "num") || strings.HasSuffix(l, "count") || strings.HasPrefix(l, "nb") || strings.HasSuffix(l, "rank")
