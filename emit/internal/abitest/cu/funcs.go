@@ -293,7 +293,7 @@ func DeviceGetName(dev Device) (name string, err error) {
 // Return identifying information (luid and deviceNodeMask) to allow
 // matching device with graphics APIs.
 //
-//   - luid: (result) Returned LUID
+//   - luid: (result, 8 elements) Returned LUID
 //   - deviceNodeMask: (result) Returned device node mask
 //   - dev: Device to get identifier string for
 func DeviceGetLuid(dev Device) (luid [8]byte, deviceNodeMask uint32, err error) {
