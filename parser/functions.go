@@ -225,7 +225,11 @@ func arrayOf(fn *ir.Function, prm *ir.Param, pd paramDoc) *ir.ArraySize {
 			isArray = true
 		}
 	}
-	if !isArray && hasCountParam(fn) && !strings.EqualFold(strings.TrimSpace(pd.text), "see description") {
+	charBuf := !t.Elem.Const && t.Elem.Kind == ir.Int && t.Elem.Size == 1
+	// Query-then-fill: the buffers the call fills ("Pointer to return the
+	// nodes", a char buffer), not its other pointers (an iterator).
+	if !isArray && hasCountParam(fn) && !strings.EqualFold(strings.TrimSpace(pd.text), "see description") &&
+		(strings.Contains(low, "return") || charBuf) {
 		return &ir.ArraySize{Param: countParam(fn), Source: "the in/out count " + countParam(fn) + ` ("See description")`}
 	}
 	if !isArray {
@@ -233,7 +237,6 @@ func arrayOf(fn *ir.Function, prm *ir.Param, pd paramDoc) *ir.ArraySize {
 			return &ir.ArraySize{Param: n, Source: "count in parameter " + n + ", named for it"}
 		}
 	}
-	charBuf := !t.Elem.Const && t.Elem.Kind == ir.Int && t.Elem.Size == 1
 	if !isArray && !charBuf {
 		return nil
 	}

@@ -268,6 +268,8 @@ func TestGoldenRules(t *testing.T) {
 			{"cudaMemGetMemPool.location", ir.InOut, -1, ""},                         // not the first parameter
 			{"cudaMemPoolImportPointer.ptr", ir.Out, -1, ""},                         // \param[out] ptr_out, by position
 			{"cudaMemPoolImportPointer.exportData", ir.In, -1, ""},                   // \param[in] shareData, by position
+			{"cuLogsDumpToMemory.iterator", ir.InOut, -1, ""},                        // query-then-fill, but not filled
+			{"cuLogsDumpToMemory.buffer", ir.InOut, 0, "size"},                       // filled: *size bytes
 			{"cudaLibraryGetKernelCount.count", ir.Out, -1, ""},                      // "Returns in \p count"
 		} {
 			p, ok := params[c.param]

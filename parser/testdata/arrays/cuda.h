@@ -13,6 +13,7 @@ typedef struct CUgraphicsResource_st *CUgraphicsResource;
 typedef struct CUstream_st *CUstream;
 typedef enum CUatomicOperation_enum { CU_ATOMIC_OPERATION_INTEGER_ADD = 0 } CUatomicOperation;
 typedef enum cudaError_enum { CUDA_SUCCESS = 0 } CUresult;
+typedef unsigned int CUlogIterator;
 
 /**
  * \brief Return an LUID and device node mask for the device
@@ -74,5 +75,16 @@ CUresult CUDAAPI cuStreamGetFlags(CUstream hStream, unsigned int *flags);
  * \param dev  - Device to get identifier string for
  */
 CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice dev);
+
+/**
+ * \brief Dump accumulated driver logs into a buffer: query-then-fill, with one
+ * pointer (the iterator) that is not an array
+ *
+ * \param iterator - Optional auto-advancing iterator specifying the starting log to read.
+ * \param buffer   - Pointer to dump logs
+ * \param size     - See description
+ * \param flags    - Reserved for future use, must be 0
+ */
+CUresult CUDAAPI cuLogsDumpToMemory(CUlogIterator *iterator, char *buffer, size_t *size, unsigned int flags);
 
 #endif
