@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"html"
 	"regexp"
 	"strings"
 
@@ -21,6 +22,15 @@ var doxyAliases = map[string]string{
 	"note_string_api_deprecation2":   "",
 	"note_string_api_deprecation_50": "",
 	"note_devptr_param":              "",
+	// The texts below say in our words what NVIDIA's Doxygen aliases
+	// expand to in the CUDA API reference manuals.
+	"note_cudaKernel_t":           "A kernel handle (cudaKernel_t, from cudaLibraryGetKernel or cudaGetKernel) may be passed where this function takes a function symbol.",
+	"note_graph_thread_safety":    "Graph objects are not thread-safe: calls that use the same graph must not run concurrently (see \"Graph object thread safety\" in the CUDA Runtime API manual).",
+	"note_null_event":             "Passing a NULL event is an error (an invalid handle).",
+	"note_destroy_ub":             "Using the handle after this call is undefined behavior.",
+	"note_memcpy":                 "A copy may not span host memory that is partly registered with CUDA and partly not: the whole region must be registered, or (pageable) not at all.",
+	"note_version_mixing":         "Which runtime, driver and library versions may be mixed is described in \"Rules for version mixing\" in the CUDA Runtime API manual.",
+	"note_device_sync_deprecated": "Calling cudaDeviceSynchronize from device code was deprecated in CUDA 11.6 and is not supported for compute_90 and newer.",
 }
 
 // htmlTags are the inline HTML tags CUDA's comments use for emphasis.
@@ -37,8 +47,8 @@ var (
 // \param as a list, ::cuX as a doc link [X] where X is in this package,
 // inline markup removed, aliases expanded, code blocks indented.
 func (m *model) convertDoc(doc string) string {
-	var out []string
-	inCode := false
+	var out, deprecated []string
+	inCode, inDeprecated := false, false
 	for _, line := range strings.Split(doc, "\n") {
 		l := strings.TrimRight(line, " ")
 		t := strings.TrimSpace(l)
@@ -67,8 +77,23 @@ func (m *model) convertDoc(doc string) string {
 			out = append(out, "")
 			t = "See also: " + strings.TrimSpace(strings.TrimPrefix(t, `\sa`))
 		case strings.HasPrefix(t, `\deprecated`):
-			out = append(out, "")
-			t = "Deprecated: " + strings.TrimSpace(strings.TrimPrefix(t, `\deprecated`))
+			// Go wants the description first and the deprecation in a
+			// paragraph of its own: the \deprecated paragraph is moved to
+			// the end. A bare \deprecated (its reason, if any, is the
+			// description that follows) becomes a short notice there.
+			rest := strings.TrimSpace(strings.TrimPrefix(t, `\deprecated`))
+			if rest == "" {
+				deprecated = append(deprecated, "the header marks this deprecated.")
+			} else {
+				deprecated = append(deprecated, rest)
+				inDeprecated = true
+			}
+			continue
+		case inDeprecated && (t == "" || strings.HasPrefix(t, `\`)):
+			inDeprecated = false
+		case inDeprecated:
+			deprecated = append(deprecated, t)
+			continue
 		case strings.HasPrefix(t, `\note`) && !aliasKnown(t):
 			t = "Note: " + strings.TrimSpace(strings.TrimPrefix(t, `\note`))
 		}
@@ -76,6 +101,9 @@ func (m *model) convertDoc(doc string) string {
 		// markup at all): a third of convertDoc's time otherwise.
 		if strings.Contains(t, "<") {
 			t = htmlTags.Replace(t)
+		}
+		if strings.Contains(t, "&") {
+			t = html.UnescapeString(t) // &times; -> ×
 		}
 		if strings.Contains(t, `\`) {
 			t = inlineCmd.ReplaceAllString(t, "")
@@ -99,19 +127,9 @@ func (m *model) convertDoc(doc string) string {
 		})
 		out = append(out, strings.TrimRight(t, " "))
 	}
-	// "\deprecated" alone on its line: its text is the next paragraph, and Go
-	// wants it on the "Deprecated:" line.
-	for i := 0; i+1 < len(out); i++ {
-		if strings.TrimSpace(out[i]) == "Deprecated:" {
-			j := i + 1
-			for j < len(out) && strings.TrimSpace(out[j]) == "" {
-				j++
-			}
-			if j < len(out) {
-				out[i] = "Deprecated: " + strings.TrimSpace(out[j])
-				out = append(out[:i+1], out[j+1:]...)
-			}
-		}
+	if len(deprecated) > 0 {
+		d := m.convertDoc(strings.Join(deprecated, "\n"))
+		out = append(out, "", "Deprecated: "+strings.Join(strings.Fields(d), " "))
 	}
 	// A list ends with a blank line: Go doc would otherwise read the next
 	// line as a paragraph of its own (or a heading).

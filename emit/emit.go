@@ -316,7 +316,8 @@ func (m *model) auditText() []byte {
 	fmt.Fprintf(&b, "# %s\n", m.header())
 	fmt.Fprintf(&b, "# Decisions cugen made for package %s, one per line. Kinds: out (a parameter\n", m.pkg)
 	b.WriteString("# became a result), inout (a pointer parameter stays a pointer), name (collision\n")
-	b.WriteString("# rule), skip (not bound), layout, callback.\n")
+	b.WriteString("# rule), skip (not bound), layout, callback, array (a pointer to several elements:\n")
+	b.WriteString("# how many, and where the number comes from).\n")
 	lines := append([]string(nil), m.audit...)
 	sort.Strings(lines)
 	for _, l := range lines {

@@ -3,6 +3,8 @@ package emit
 import (
 	"bytes"
 	"fmt"
+	"html"
+	"regexp"
 	"strings"
 
 	"github.com/cugen/cugen/parser/ir"
@@ -62,9 +64,18 @@ func (m *model) genErrors(f *jen.File) error {
 	return nil
 }
 
-// headerMessage shortens an enum value's doc to a message.
+// deprecatedRE is a \deprecated command and the space after it.
+var deprecatedRE = regexp.MustCompile(`\\deprecated\s*`)
+
+// headerMessage shortens an enum value's doc to a message. A \deprecated
+// marker is dropped: the message is what the value means ("This error
+// return is deprecated as of CUDA 5.0" says the rest), not Doxygen markup.
 func headerMessage(doc string) string {
-	s := firstSentence(strings.NewReplacer("::", "", `\p `, "", `\ref `, "", `\deprecated `, "deprecated: ").Replace(doc))
+	doc = deprecatedRE.ReplaceAllString(doc, "")
+	s := firstSentence(strings.NewReplacer("::", "", `\p `, "", `\ref `, "").Replace(doc))
+	if strings.Contains(s, "&") {
+		s = html.UnescapeString(s)
+	}
 	return strings.TrimSuffix(s, ".")
 }
 

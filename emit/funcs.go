@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/cugen/cugen/parser/ir"
@@ -80,6 +81,11 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 	_, oneShot := oneShotCallbacks[f.Name]
 	_, registered := registeredCallbacks[f.Name]
 	_, synchronous := synchronousCallbacks[f.Name]
+	for _, p := range ps {
+		if a := p.c.Array; a != nil {
+			m.audit = append(m.audit, fmt.Sprintf("array %s.%s: %s", f.Name, p.c.Name, arrayAudit(p.c)))
+		}
+	}
 	for i, p := range ps {
 		t := p.c.Type
 		rt := m.resolve(t)
@@ -110,6 +116,13 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 			if re.Kind == ir.Pointer && re.Elem != nil && re.Elem.Kind == ir.Int && re.Elem.Size == 1 {
 				p.role = roleOutString
 				p.goType = jen.String()
+			} else if a := p.c.Array; a != nil && a.Len > 0 {
+				// A fixed number of elements: a Go array result C fills
+				// completely (the 8 bytes of a LUID), never one element.
+				p.role = roleOut
+				p.goType = jen.Index(jen.Lit(int(a.Len))).Add(m.goType(elem))
+			} else if a != nil {
+				return nil, fmt.Errorf("%s:%d: %s: output parameter %s is an array of unfixed size (%s): it cannot be a result", f.Pos.File, f.Pos.Line, f.Name, p.c.Name, a.Source)
 			} else {
 				p.role = roleOut
 				p.goType = m.goType(elem)
@@ -172,6 +185,21 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 		}
 	}
 	return ps, nil
+}
+
+// arrayAudit says how many elements an array parameter has and where
+// the number comes from, for the audit file.
+func arrayAudit(p ir.Param) string {
+	a := p.Array
+	switch {
+	case a.Len > 0 && p.Direction == ir.Out:
+		return fmt.Sprintf("%d elements, a [%d] array result (%s)", a.Len, a.Len, a.Source)
+	case a.Len > 0:
+		return fmt.Sprintf("%d elements, a pointer to the first (%s)", a.Len, a.Source)
+	case a.Param != "":
+		return fmt.Sprintf("%s elements, a pointer to the first (%s)", a.Param, a.Source)
+	}
+	return "a pointer to the first element; size: " + a.Source
 }
 
 // userDataParam is the index of the void * parameter that carries the
@@ -808,10 +836,25 @@ func wrapperDoc(doc string, ps []*param) string {
 	for _, p := range ps {
 		byName[p.c.Name] = p
 	}
+	// The description may name a parameter the wrapper fills itself (the
+	// length of a string buffer): say what the wrapper passes.
+	var folded []*regexp.Regexp
+	var foldedText []string
+	for _, p := range ps {
+		if p.role == roleBufferLen {
+			folded = append(folded, regexp.MustCompile(`\\p\s+`+regexp.QuoteMeta(p.c.Name)+`\b`))
+			foldedText = append(foldedText, fmt.Sprintf("the buffer length (%d bytes, passed by the wrapper)", stringBufferLen))
+		}
+	}
 	var out []string
 	skipping := false
 	for _, line := range strings.Split(doc, "\n") {
 		t := strings.TrimSpace(line)
+		for i, re := range folded {
+			if !paramLine.MatchString(t) && re.MatchString(line) {
+				line = re.ReplaceAllString(line, foldedText[i])
+			}
+		}
 		if m := paramLine.FindStringSubmatch(t); m != nil {
 			skipping = false
 			p := byName[m[1]]
@@ -820,6 +863,8 @@ func wrapperDoc(doc string, ps []*param) string {
 			case p.role == roleUserData || p.role == roleBufferLen:
 				skipping = true
 				continue
+			case p.role == roleOut && p.c.Array != nil && p.c.Array.Len > 0:
+				line = `\param ` + p.goName + fmt.Sprintf(" - (result, %d elements) ", p.c.Array.Len) + strings.TrimSpace(t[len(m[0]):])
 			case p.role == roleOut || p.role == roleOutAligned || p.role == roleOutString || p.role == roleOutBuffer:
 				line = `\param ` + p.goName + " - (result) " + strings.TrimSpace(t[len(m[0]):])
 			case p.goName != p.c.Name:

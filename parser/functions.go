@@ -1,7 +1,9 @@
 package parser
 
 import (
+	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/cugen/cugen/parser/ir"
@@ -20,16 +22,22 @@ func (p *parse) function(d *cc.Declarator, name string, lib ir.Library, doc stri
 		Pos:     p.pos(pos.Filename, pos.Line),
 	}
 	fn.Deprecated = strings.Contains(doc, `\deprecated`) || hasDeprecatedAttr(p.declarationOf(d))
-	pdocs := paramDocs(doc)
 	sig := p.signature(ft)
 	fn.Params = sig.Params
+	pdocs := matchParamDocs(fn.Params, paramDocList(doc))
 	for i := range fn.Params {
-		fn.Params[i].Doc = pdocs[fn.Params[i].Name].text
+		fn.Params[i].Doc = pdocs[i].text
 	}
+	returned := returnedIn(doc)
 	for i := range fn.Params {
 		prm := &fn.Params[i]
-		pd := pdocs[prm.Name]
-		prm.Direction, prm.Why = direction(fn, prm, pd)
+		prm.Array = arrayOf(fn, prm, pdocs[i])
+		prm.Direction, prm.Why = direction(fn, prm, paramFacts{
+			doc:      pdocs[i],
+			first:    i == 0,
+			returned: returned[prm.Name],
+			handle:   prm.Type.Kind == ir.Pointer && p.isHandle(prm.Type.Elem),
+		})
 	}
 	return fn, nil
 }
@@ -63,35 +71,87 @@ func hasDeprecatedAttr(decl *cc.Declaration) bool {
 
 // paramDoc is one \param entry of a Doxygen comment.
 type paramDoc struct {
+	name string
 	text string
 	tag  string // "in", "out", "in,out" from \param[...], if written
 }
 
 var paramRE = regexp.MustCompile(`^\\param(?:\[([a-z, ]+)\])?\s+(\w+)\s*-?\s*(.*)$`)
 
-// paramDocs splits a Doxygen comment into its \param entries by name.
-func paramDocs(doc string) map[string]paramDoc {
-	out := map[string]paramDoc{}
-	var cur string
+// paramDocList splits a Doxygen comment into its \param entries, in order.
+func paramDocList(doc string) []paramDoc {
+	var out []paramDoc
+	cur := -1
 	for _, line := range strings.Split(doc, "\n") {
 		l := strings.TrimSpace(line)
 		if m := paramRE.FindStringSubmatch(l); m != nil {
-			cur = m[2]
-			out[cur] = paramDoc{text: m[3], tag: strings.ReplaceAll(m[1], " ", "")}
+			out = append(out, paramDoc{name: m[2], text: m[3], tag: strings.ReplaceAll(m[1], " ", "")})
+			cur = len(out) - 1
 			continue
 		}
-		if cur == "" {
+		if cur < 0 {
 			continue
 		}
 		if l == "" || strings.HasPrefix(l, `\`) {
-			cur = ""
+			cur = -1
 			continue
 		}
-		pd := out[cur]
-		pd.text = strings.TrimSpace(pd.text + " " + l)
-		out[cur] = pd
+		out[cur].text = strings.TrimSpace(out[cur].text + " " + l)
 	}
 	return out
+}
+
+// matchParamDocs gives each parameter its \param entry: by name, or, where
+// the comment names parameters the declaration does not have (cudaMemPoolImportPointer
+// documents ptr_out, pool, shareData for ptr, memPool, exportData), by
+// position, when the comment has exactly one entry per parameter.
+func matchParamDocs(params []ir.Param, docs []paramDoc) []paramDoc {
+	out := make([]paramDoc, len(params))
+	byName := map[string]paramDoc{}
+	for _, d := range docs {
+		if _, dup := byName[d.name]; !dup {
+			byName[d.name] = d
+		}
+	}
+	isParam := map[string]bool{}
+	for _, p := range params {
+		isParam[p.Name] = true
+	}
+	positional := len(docs) == len(params)
+	for i, p := range params {
+		if d, ok := byName[p.Name]; ok {
+			out[i] = d
+		} else if positional && !isParam[docs[i].name] {
+			out[i] = docs[i]
+		}
+	}
+	return out
+}
+
+// returnedRE finds "Returns in \p X" (and "returned in \p *X") in a
+// function's description: X is written by the callee.
+var returnedRE = regexp.MustCompile(`(?i)\breturn(?:s|ed)?\s+in\s+\\p\s+\*?(\w+)`)
+
+func returnedIn(doc string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range returnedRE.FindAllStringSubmatch(doc, -1) {
+		out[m[1]] = true
+	}
+	return out
+}
+
+// briefVerb is the first word of a comment's \brief, lower case.
+func briefVerb(doc string) string {
+	for _, line := range strings.Split(doc, "\n") {
+		l := strings.TrimSpace(line)
+		if rest, ok := strings.CutPrefix(l, `\brief`); ok {
+			if f := strings.Fields(rest); len(f) > 0 {
+				return strings.ToLower(f[0])
+			}
+			return ""
+		}
+	}
+	return ""
 }
 
 // outPhrases start a \param text that documents a value the callee writes.
@@ -108,19 +168,215 @@ var outPhrases = []string{
 	"pointer to an int in which", "pointer to a signed integer in", "pointer to an unsigned integer in",
 }
 
-// arrayPhrases mark a parameter as a caller-provided array, which must stay
-// a pointer: returning one element would let C write past it.
-var arrayPhrases = []string{
-	"array of", "an array of", "output array", "optional array", "buffer where",
-	"array containing", "a two-dimensional array", "list of",
+// arrayPhrases start a \param text (after "the", "an", "optional") that
+// documents a pointer to several elements; arrayAnywhere may appear
+// anywhere in it.
+var (
+	arrayPhrases = []string{
+		"array of", "array containing", "array to return", "output array", "buffer where",
+		"list of", "set of", "two-dimensional array",
+	}
+	arrayAnywhere = []string{"of each requested"}
+)
+
+// fixedSizeRE finds a fixed element count in a \param text: "8-byte
+// LUID", "16 bytes", "array of 4".
+var fixedSizeRE = regexp.MustCompile(`(?i)\b(\d+)[- ]bytes?\b|\barray of (\d+)\b`)
+
+// pRefRE finds "\p NAME" references in a \param text.
+var pRefRE = regexp.MustCompile(`\\p\s+\*?(\w+)`)
+
+// arrayOf decides whether the pointer parameter prm points to several
+// elements, and how many: the array table first, then the documentation
+// ("8-byte ...", "Array of ...", "List of ..."), then the query-then-fill
+// pattern (an in/out count documented "See description"). A non-const char
+// pointer with no size anywhere is an array of unknown size: C writes a
+// string there, never one char.
+func arrayOf(fn *ir.Function, prm *ir.Param, pd paramDoc) *ir.ArraySize {
+	t := prm.Type
+	if t.Kind != ir.Pointer || t.Elem == nil || t.Elem.Kind == ir.Void {
+		return nil
+	}
+	if o, ok := arrayOverrides[fn.Name+"."+prm.Name]; ok {
+		return &ir.ArraySize{Len: o.len, Param: o.param, Source: "override: " + o.why}
+	}
+	low := strings.ToLower(pd.text)
+	if m := fixedSizeRE.FindStringSubmatch(pd.text); m != nil {
+		n, unit := m[1], "byte"
+		if n == "" {
+			n, unit = m[2], "element"
+		}
+		if v, err := strconv.ParseInt(n, 10, 64); err == nil && v > 1 && (unit == "element" || t.Elem.Size == 1) {
+			return &ir.ArraySize{Len: v, Source: `documented "` + m[0] + `"`}
+		}
+	}
+	isArray := false
+	head := low
+	for _, w := range []string{"the ", "an ", "a ", "optional "} {
+		head = strings.TrimPrefix(head, w)
+	}
+	for _, ph := range arrayPhrases {
+		if strings.HasPrefix(head, ph) {
+			isArray = true
+		}
+	}
+	for _, ph := range arrayAnywhere {
+		if strings.Contains(low, ph) {
+			isArray = true
+		}
+	}
+	charBuf := !t.Elem.Const && t.Elem.Kind == ir.Int && t.Elem.Size == 1
+	// Query-then-fill: the buffers the call fills ("Pointer to return the
+	// nodes", a char buffer), not its other pointers (an iterator).
+	if !isArray && hasCountParam(fn) && !strings.EqualFold(strings.TrimSpace(pd.text), "see description") &&
+		(strings.Contains(low, "return") || charBuf) {
+		return &ir.ArraySize{Param: countParam(fn), Source: "the in/out count " + countParam(fn) + ` ("See description")`}
+	}
+	if !isArray {
+		if n := namedCount(fn, prm); n != "" {
+			return &ir.ArraySize{Param: n, Source: "count in parameter " + n + ", named for it"}
+		}
+	}
+	if !isArray && !charBuf {
+		return nil
+	}
+	if n := sizeParam(fn, prm, pd); n != "" {
+		return &ir.ArraySize{Param: n, Source: "count in parameter " + n}
+	}
+	if c := countParam(fn); c != "" {
+		return &ir.ArraySize{Param: c, Source: "the in/out count " + c + ` ("See description")`}
+	}
+	if charBuf {
+		return &ir.ArraySize{Source: "a char buffer whose size the header does not give"}
+	}
+	return &ir.ArraySize{Source: `documented "` + firstWords(pd.text, 4) + `", size not documented`}
 }
+
+// sizeParam names the integer parameter that holds prm's element count: one
+// the \param text names with \p, else the only count-like parameter
+// (count, num*, len, ...), preferring one whose name contains prm's.
+func sizeParam(fn *ir.Function, prm *ir.Param, pd paramDoc) string {
+	isInt := map[string]bool{}
+	for _, q := range fn.Params {
+		if q.Name != prm.Name && q.Type.Kind != ir.Pointer && q.Type.Kind != ir.FuncPtr {
+			isInt[q.Name] = true
+		}
+	}
+	for _, m := range pRefRE.FindAllStringSubmatch(pd.text, -1) {
+		if isInt[m[1]] && countLike(m[1]) {
+			return m[1]
+		}
+	}
+	var cands []string
+	for _, q := range fn.Params {
+		if isInt[q.Name] && countLike(q.Name) {
+			cands = append(cands, q.Name)
+		}
+	}
+	for _, c := range cands {
+		if strings.Contains(strings.ToLower(c), strings.ToLower(prm.Name)) {
+			return c
+		}
+	}
+	if len(cands) == 1 {
+		return cands[0]
+	}
+	// Several counts: one whose own text names prm ("Size of \p attrs and
+	// \p attrsIdxs arrays"), else the only one whose text names no other
+	// parameter.
+	docOf := map[string]string{}
+	for _, q := range fn.Params {
+		docOf[q.Name] = q.Doc
+	}
+	var naming, free []string
+	for _, c := range cands {
+		refs := pRefRE.FindAllStringSubmatch(docOf[c], -1)
+		names := false
+		for _, r := range refs {
+			if r[1] == prm.Name {
+				names = true
+			}
+		}
+		switch {
+		case names:
+			naming = append(naming, c)
+		case len(refs) == 0:
+			free = append(free, c)
+		}
+	}
+	if len(naming) == 1 {
+		return naming[0]
+	}
+	if len(naming) == 0 && len(free) == 1 {
+		return free[0]
+	}
+	return "" // several counts and nothing naming one: not guessed
+}
+
+// namedCount names the integer parameter that counts prm by name:
+// numDependencies for dependencies, or a count documented "Number of
+// resources ..." for resources.
+func namedCount(fn *ir.Function, prm *ir.Param) string {
+	name := strings.ToLower(prm.Name)
+	if len(name) < 3 {
+		return ""
+	}
+	for _, q := range fn.Params {
+		if q.Name == prm.Name || q.Type.Kind == ir.Pointer || q.Type.Kind == ir.FuncPtr || !countLike(q.Name) {
+			continue
+		}
+		qn, qd := strings.ToLower(q.Name), strings.ToLower(q.Doc)
+		if strings.HasSuffix(qn, name) || strings.HasPrefix(qd, "number of "+name) {
+			return q.Name
+		}
+	}
+	return ""
+}
+
+// countLike reports whether a parameter name reads as an element count.
+func countLike(name string) bool {
+	l := strings.ToLower(name)
+	if strings.HasPrefix(l, "min") || strings.HasPrefix(l, "max") {
+		return false // a bound (minCount), not the count
+	}
+	switch l {
+	case "count", "len", "length", "buflen", "n": // not "size": that is bytes
+		return true
+	}
+	return strings.HasPrefix(l, "num") || strings.HasSuffix(l, "count") || strings.HasPrefix(l, "nb") || strings.HasSuffix(l, "rank")
+}
+
+// countParam is the name of fn's in/out count parameter ("See description").
+func countParam(fn *ir.Function) string {
+	for _, p := range fn.Params {
+		if strings.EqualFold(strings.TrimSpace(p.Doc), "see description") && p.Type.Kind == ir.Pointer {
+			return p.Name
+		}
+	}
+	return ""
+}
+
+// paramFacts is what direction knows of one parameter beyond its type.
+type paramFacts struct {
+	doc      paramDoc
+	first    bool // the function's first parameter
+	returned bool // the description says "Returns in \p NAME"
+	handle   bool // a pointer to a handle typedef (CUmemoryPool *)
+}
+
+// briefGetters are the \brief verbs of functions whose undocumented first
+// handle pointer is their result (cudaMemGetMemPool: "Gets the current memory
+// pool ..."; cuDeviceGetDefaultMemPool: "Returns the default ...").
+var briefGetters = map[string]bool{"returns": true, "gets": true, "creates": true, "imports": true}
 
 // direction decides in/out for one parameter of fn. Only a pointer to
 // non-const, non-void data can be an output; of those, in order: the
-// override table, a \param[dir] tag, array markers, then the header's own
-// words. What nothing decides stays a pointer (InOut), which is always safe.
-func direction(fn *ir.Function, prm *ir.Param, pd paramDoc) (ir.Direction, string) {
+// override table, arrays (which stay pointers unless their size is fixed),
+// a \param[dir] tag, then the header's own words. What nothing decides
+// stays a pointer (InOut), which is always safe.
+func direction(fn *ir.Function, prm *ir.Param, pf paramFacts) (ir.Direction, string) {
 	t := prm.Type
+	pd := pf.doc
 	if t.Kind != ir.Pointer || t.Elem == nil {
 		return ir.In, ""
 	}
@@ -129,6 +385,19 @@ func direction(fn *ir.Function, prm *ir.Param, pd paramDoc) (ir.Direction, strin
 	}
 	if t.Elem.Kind == ir.Void {
 		return ir.In, "void * buffer"
+	}
+	if a := prm.Array; a != nil && !(a.Len == 0 && a.Param != "" && t.Elem.Kind == ir.Int && t.Elem.Size == 1) {
+		// C writes or reads several elements: never a scalar result. A
+		// fixed count of outputs becomes a Go array result. (A char
+		// buffer with its length is left to the words below: emit returns
+		// an output one as a string.)
+		if pd.tag == "in" {
+			return ir.In, `documented \param[in], array: ` + a.Source
+		}
+		if a.Len > 0 {
+			return ir.Out, "array of " + fmt.Sprint(a.Len) + ": " + a.Source
+		}
+		return ir.InOut, "array: " + a.Source
 	}
 	if o, ok := directionOverrides[fn.Name+"."+prm.Name]; ok {
 		return o.dir, "override: " + o.why
@@ -145,14 +414,6 @@ func direction(fn *ir.Function, prm *ir.Param, pd paramDoc) (ir.Direction, strin
 	if low == "see description" {
 		return ir.InOut, `documented "See description": an in/out element count`
 	}
-	for _, ph := range arrayPhrases {
-		if strings.HasPrefix(low, ph) {
-			return ir.InOut, `array: documented "` + ph + `"`
-		}
-	}
-	if hasCountParam(fn) {
-		return ir.InOut, "array: the function also takes an in/out element count"
-	}
 	for _, ph := range outPhrases {
 		if strings.HasPrefix(low, ph) {
 			return ir.Out, `documented "` + firstWords(pd.text, 5) + `"`
@@ -160,6 +421,12 @@ func direction(fn *ir.Function, prm *ir.Param, pd paramDoc) (ir.Direction, strin
 	}
 	if strings.Contains(low, "returned") || strings.Contains(low, "to return") || strings.HasSuffix(low, "object to create") {
 		return ir.Out, `documented "` + firstWords(pd.text, 6) + `"`
+	}
+	if pf.returned {
+		return ir.Out, `the description says "Returns in \p ` + prm.Name + `"`
+	}
+	if pd.text == "" && pf.first && pf.handle && briefGetters[briefVerb(fn.Doc)] {
+		return ir.Out, "undocumented first parameter, a handle pointer, of a function whose \\brief starts " + strconv.Quote(briefVerb(fn.Doc))
 	}
 	return ir.InOut, "non-const pointer, not documented as returned"
 }

@@ -12,7 +12,19 @@ import (
 
 	"github.com/cugen/cugen/parser"
 	"github.com/cugen/cugen/parser/ir"
+	"github.com/cugen/cugen/parser/lock"
 )
+
+// filter returns the elements of ss equal to s.
+func filter(ss []string, s string) []string {
+	var out []string
+	for _, x := range ss {
+		if x == s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
 
 var update = flag.Bool("update", false, "rewrite testdata/*/ir.golden.json from the parser's output")
 
@@ -21,6 +33,8 @@ var goldenCases = []string{
 	"aliases",    // #define cuX cuX_v2, PFN_cuX_vNNNN versions
 	"ptds",       // __CUDA_API_PTDS/PTSZ, runtime mappings in an inactive #if
 	"outparams",  // Returned, \param[out], const in, arrays, See description
+	"profiler",   // cudaProfiler.h and cuda_profiler_api.h join their libraries
+	"arrays",     // array sizes (fixed, from a count, undocumented); outputs in other words
 	"unions",     // tagged unions, anonymous records as named member types
 	"anonymous",  // unnamed struct/union members
 	"bitfields",  // named and unnamed bitfields
@@ -190,6 +204,89 @@ func TestGoldenRules(t *testing.T) {
 		} {
 			if got := dir(api, c.fn, c.param); got != string(c.want) {
 				t.Errorf("%s.%s: %s, want %s", c.fn, c.param, got, c.want)
+			}
+		}
+	})
+
+	t.Run("profiler", func(t *testing.T) {
+		api := load(t, "profiler")
+		libs := map[string]ir.Library{}
+		for _, f := range api.Functions {
+			libs[f.Name] = f.Library
+		}
+		for name, want := range map[string]ir.Library{
+			"cuInit": ir.Driver, "cuProfilerStart": ir.Driver, "cuProfilerStop": ir.Driver,
+			"cudaGetDevice": ir.Runtime, "cudaProfilerStart": ir.Runtime, "cudaProfilerStop": ir.Runtime,
+		} {
+			if got, ok := libs[name]; !ok || got != want {
+				t.Errorf("%s: library %q (declared: %v), want %s", name, got, ok, want)
+			}
+		}
+		for _, e := range api.Enums {
+			if e.Name == "CUoutput_mode" && e.Library != ir.Driver {
+				t.Errorf("CUoutput_mode in the %s library, want the driver's (cudaProfiler.h)", e.Library)
+			}
+		}
+		for _, h := range []string{"cudaProfiler.h", "cuda_profiler_api.h"} {
+			if !equalStrings([]string{h}, filter(api.Sources, h)) {
+				t.Errorf("Sources %v lack %s", api.Sources, h)
+			}
+		}
+	})
+
+	// parser.Headers is the list the lock package pins by default.
+	t.Run("headers", func(t *testing.T) {
+		if got := parser.Headers(); !equalStrings(got, lock.DefaultHeaders) {
+			t.Errorf("parser.Headers() = %v, lock.DefaultHeaders = %v", got, lock.DefaultHeaders)
+		}
+	})
+
+	t.Run("arrays", func(t *testing.T) {
+		api := load(t, "arrays")
+		params := map[string]ir.Param{}
+		for _, f := range api.Functions {
+			for _, p := range f.Params {
+				params[f.Name+"."+p.Name] = p
+			}
+		}
+		for _, c := range []struct {
+			param string
+			dir   ir.Direction
+			len   int64  // fixed element count; -1: not an array
+			count string // the parameter holding the count
+		}{
+			{"cuDeviceGetLuid.luid", ir.Out, 8, ""},                                  // override table: 8 bytes, not one
+			{"cuDeviceGetLuid.deviceNodeMask", ir.Out, -1, ""},                       // a scalar
+			{"cuFixtureGetKey.key", ir.Out, 16, ""},                                  // "16-byte"
+			{"cuFixtureGetTag.tag", ir.InOut, 0, ""},                                 // char * of unknown size: a pointer
+			{"cuDeviceGetHostAtomicCapabilities.capabilities", ir.InOut, 0, "count"}, // "of each requested operation"
+			{"cuDeviceGetHostAtomicCapabilities.operations", ir.In, -1, ""},          // const
+			{"cuGraphicsMapResources.resources", ir.InOut, 0, "count"},               // "Number of resources to map"
+			{"cuStreamGetFlags.flags", ir.Out, -1, ""},                               // "the list of valid flags" is not an array
+			{"cuDeviceGetName.name", ir.Out, 0, "len"},                               // a string buffer and its length
+			{"cudaMemGetMemPool.memPool", ir.Out, -1, ""},                            // undocumented, \brief "Gets"; no-break-space comment
+			{"cudaMemGetMemPool.location", ir.InOut, -1, ""},                         // not the first parameter
+			{"cudaMemPoolImportPointer.ptr", ir.Out, -1, ""},                         // \param[out] ptr_out, by position
+			{"cudaMemPoolImportPointer.exportData", ir.In, -1, ""},                   // \param[in] shareData, by position
+			{"cuLogsDumpToMemory.iterator", ir.InOut, -1, ""},                        // query-then-fill, but not filled
+			{"cuLogsDumpToMemory.buffer", ir.InOut, 0, "size"},                       // filled: *size bytes
+			{"cudaLibraryGetKernelCount.count", ir.Out, -1, ""},                      // "Returns in \p count"
+		} {
+			p, ok := params[c.param]
+			if !ok {
+				t.Errorf("%s: no such parameter", c.param)
+				continue
+			}
+			if p.Direction != c.dir {
+				t.Errorf("%s: %s (%s), want %s", c.param, p.Direction, p.Why, c.dir)
+			}
+			switch {
+			case c.len < 0 && p.Array != nil:
+				t.Errorf("%s: array %+v, want a single element", c.param, *p.Array)
+			case c.len >= 0 && p.Array == nil:
+				t.Errorf("%s: not an array (%s)", c.param, p.Why)
+			case c.len >= 0 && (p.Array.Len != c.len || p.Array.Param != c.count):
+				t.Errorf("%s: array %+v, want len %d count %q", c.param, *p.Array, c.len, c.count)
 			}
 		}
 	})

@@ -191,7 +191,7 @@ func checkLayout(t *testing.T, dir string, api *ir.API) layoutCounts {
 
 	var src bytes.Buffer
 	src.WriteString("#include <stddef.h>\n#include <stdio.h>\n#include <string.h>\n")
-	for _, h := range []string{"cuda.h", "cuda_runtime.h", "cudaTypedefs.h"} {
+	for _, h := range parser.Headers() {
 		if _, err := os.Stat(filepath.Join(dir, h)); err == nil {
 			fmt.Fprintf(&src, "#include <%s>\n", h)
 		}

@@ -123,7 +123,7 @@ var ptdsRE = regexp.MustCompile(`(?m)^\s*#\s*define\s+(\w+)\s+__CUDA(?:RT)?_API_
 // `#define X __CUDA(RT)_API_PTDS(sym)` means sym has a sym_ptds twin.
 func (p *parse) perThreadSymbols() (map[string]string, error) {
 	out := map[string]string{}
-	for _, h := range []string{driverHeader, runtimeAPI} {
+	for _, h := range apiHeaders() {
 		b, err := os.ReadFile(filepath.Join(p.dir, h))
 		if err != nil {
 			if os.IsNotExist(err) {

@@ -56,3 +56,34 @@ var directionOverrides = map[string]directionOverride{
 	"cudaGraphAddEventRecordNode.pGraphNode":            {ir.Out, "undocumented; the created node, like every other cudaGraphAdd*Node"},
 	"cudaGraphAddEventWaitNode.pGraphNode":              {ir.Out, "undocumented; the created node, like every other cudaGraphAdd*Node"},
 }
+
+// arrayOverride is one audited array size the documentation does not give
+// in words the rule can read: len is a fixed element count, param the
+// parameter holding the count.
+type arrayOverride struct {
+	len   int64
+	param string
+	why   string
+}
+
+// arrayOverrides is keyed by "<API name>.<parameter>". A fixed len with an
+// output becomes a Go array result ([8]byte), so C never writes past it.
+var arrayOverrides = map[string]arrayOverride{
+	"cuDeviceGetLuid.luid": {len: 8, why: "a LUID is 8 bytes (cudaDeviceProp.luid is char[8], \"8-byte locally unique identifier\")"},
+	// The description says "data ... dataSizes ... numAttributes" entries;
+	// the signature also has a count (the range's bytes), so the rule
+	// cannot pick.
+	"cuMemRangeGetAttributes.data":        {param: "numAttributes", why: "one result pointer per attribute queried (the description)"},
+	"cuMemRangeGetAttributes.dataSizes":   {param: "numAttributes", why: "one size per attribute queried (the description)"},
+	"cudaMemRangeGetAttributes.data":      {param: "numAttributes", why: "one result pointer per attribute queried (the description)"},
+	"cudaMemRangeGetAttributes.dataSizes": {param: "numAttributes", why: "one size per attribute queried (the description)"},
+	"cuDevSmResourceSplitByCount.result":  {param: "nbGroups", why: "*nbGroups elements: nbGroups is an in/out pointer"},
+	// Kernel arguments: one pointer per parameter of the kernel, whose
+	// signature (not this call's) gives the count.
+	"cuLaunchKernel.kernelParams":            {why: "one pointer per kernel parameter (the kernel's signature gives the count)"},
+	"cuLaunchKernelEx.kernelParams":          {why: "one pointer per kernel parameter (the kernel's signature gives the count)"},
+	"cuLaunchCooperativeKernel.kernelParams": {why: "one pointer per kernel parameter (the kernel's signature gives the count)"},
+	"cudaLaunchKernel.args":                  {why: "one pointer per kernel parameter (the kernel's signature gives the count)"},
+	"cudaLaunchKernelExC.args":               {why: "one pointer per kernel parameter (the kernel's signature gives the count)"},
+	"cudaLaunchCooperativeKernel.args":       {why: "one pointer per kernel parameter (the kernel's signature gives the count)"},
+}

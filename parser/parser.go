@@ -5,11 +5,16 @@
 // The translation unit is the one a C program of the seed sees:
 //
 //	#include <cuda.h>
+//	#include <cudaProfiler.h>
 //	#include <cuda_runtime.h>
+//	#include <cuda_profiler_api.h>
 //	#include <cudaTypedefs.h>   // when present: PFN_cuX_vNNNN versions
 //
-// Extern functions declared in cuda.h belong to the driver library and those
-// declared in cuda_runtime_api.h to the runtime library; types and macros are
+// (the include lists of packageHeaders, then cudaTypedefs.h).
+//
+// Extern functions declared in cuda.h (and cudaProfiler.h) belong to the
+// driver library and those declared in cuda_runtime_api.h (and
+// cuda_profiler_api.h) to the runtime library; types and macros are
 // attributed the same way (everything the runtime headers include, such as
 // driver_types.h, belongs to the runtime package).
 package parser
@@ -22,20 +27,55 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/cugen/cugen/parser/ir"
 	"modernc.org/cc/v4"
 )
 
-// Headers the translation unit includes, in order. Only the first is
-// required; a header set without the runtime (a driver-only snippet in a
-// test) or without cudaTypedefs.h still parses.
-const (
-	driverHeader   = "cuda.h"
-	runtimeHeader  = "cuda_runtime.h"
-	runtimeAPI     = "cuda_runtime_api.h"
-	typedefsHeader = "cudaTypedefs.h"
-)
+// driverHeader is the one header a header directory must have.
+const driverHeader = "cuda.h"
+
+// packageHeaders lists, per library, the headers cugen reads: include are
+// included by the translation unit, in order, when present (only cuda.h is
+// required: a driver-only snippet in a test still parses); declare are the
+// headers whose extern functions, types and macros belong to the library.
+// Anything else the runtime's headers include (driver_types.h,
+// vector_types.h, ...) is the runtime's. A header of an existing library
+// (the profiler's) is one more entry here, not another special case.
+var packageHeaders = []struct {
+	lib     ir.Library
+	include []string
+	declare []string
+}{
+	{ir.Driver, []string{"cuda.h", "cudaProfiler.h"}, []string{"cuda.h", "cudaProfiler.h", typedefsHeader}},
+	{ir.Runtime, []string{"cuda_runtime.h", "cuda_profiler_api.h"}, []string{"cuda_runtime_api.h", "cuda_profiler_api.h"}},
+}
+
+// typedefsHeader declares only PFN_ typedefs (the version each driver
+// symbol appeared in), never functions to bind.
+const typedefsHeader = "cudaTypedefs.h"
+
+// Headers returns every header the translation unit includes, in order:
+// the include lists of packageHeaders, then cudaTypedefs.h. headers.lock
+// pins them and everything they include.
+func Headers() []string {
+	var out []string
+	for _, ph := range packageHeaders {
+		out = append(out, ph.include...)
+	}
+	return append(out, typedefsHeader)
+}
+
+// apiHeaders are the headers whose function declarations belong to a
+// library, in the order packageHeaders lists them.
+func apiHeaders() []string {
+	var out []string
+	for _, ph := range packageHeaders {
+		out = append(out, ph.declare...)
+	}
+	return out
+}
 
 // expansionLimit bounds the C preprocessor's macro expansion work per
 // Parse (cc.Config.ExpansionLimit). A variable only so that FuzzParse can
@@ -160,7 +200,7 @@ func (p *parse) run() (*ir.API, error) {
 	}
 
 	var src strings.Builder
-	for _, h := range []string{driverHeader, runtimeHeader, typedefsHeader} {
+	for _, h := range Headers() {
 		if _, err := os.Stat(filepath.Join(p.dir, h)); err == nil {
 			fmt.Fprintf(&src, "#include <%s>\n", h)
 		}
@@ -263,14 +303,16 @@ func (p *parse) sysName(file string) string {
 }
 
 // libraryOf attributes a declaration to a library by the header that
-// declares it: cuda.h and what only it includes is the driver's, the rest
-// (cuda_runtime*.h, driver_types.h, vector_types.h, ...) the runtime's.
-func libraryOf(file string) (ir.Library, bool) {
-	switch filepath.Base(file) {
-	case driverHeader, typedefsHeader:
-		return ir.Driver, true
-	case "cuda_runtime_api.h":
-		return ir.Runtime, true
+// declares it (packageHeaders); ok is false for the other headers, whose
+// types are the runtime's (driver_types.h, vector_types.h, ...).
+func libraryOf(file string) (lib ir.Library, ok bool) {
+	base := filepath.Base(file)
+	for _, ph := range packageHeaders {
+		for _, h := range ph.declare {
+			if h == base {
+				return ph.lib, true
+			}
+		}
 	}
 	return ir.Runtime, false
 }
@@ -411,23 +453,30 @@ func lastDocComment(sep []byte) string {
 		}
 		// A doc comment separated from the declaration by a blank
 		// line plus other text is still the declaration's in CUDA's
-		// headers, so only the comment itself is cleaned.
-		return cleanComment(string(body))
+		// headers, so only the comment itself is cleaned. A banner of
+		// asterisks (/****...*/ before dim3) is a separator, not a doc.
+		doc := cleanComment(string(body))
+		if strings.Trim(doc, "* \t\r\n") == "" {
+			return ""
+		}
+		return doc
 	}
 }
 
-// cleanComment strips the leading " * " of each line and trims.
+// cleanComment strips the leading " * " of each line and trims. Any
+// Unicode space counts as indentation: some CUDA 13 comments indent their
+// '*' with a no-break space (U+00A0), which left the '*' in the text.
 func cleanComment(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		t := strings.TrimLeft(l, " \t")
+		t := strings.TrimLeftFunc(l, unicode.IsSpace)
 		if strings.HasPrefix(t, "*") && !strings.HasPrefix(t, "*/") {
 			t = strings.TrimPrefix(t, "*")
 			if strings.HasPrefix(t, " ") {
 				t = t[1:]
 			}
 		}
-		lines[i] = strings.TrimRight(t, " \t\r")
+		lines[i] = strings.TrimRightFunc(t, unicode.IsSpace)
 	}
 	return strings.TrimSpace(strings.Join(lines, "\n"))
 }

@@ -533,3 +533,16 @@ func (p *parse) trailingDoc(file string, line int) string {
 	}
 	return cleanComment(text)
 }
+
+// isHandle reports whether t names a typedef of a pointer (CUcontext,
+// cudaMemPool_t), following typedef chains.
+func (p *parse) isHandle(t *ir.Type) bool {
+	for i := 0; t != nil && t.Kind == ir.Named && i < 16; i++ {
+		td := p.typedefs[t.Name]
+		if td == nil {
+			return false
+		}
+		t = td.Type
+	}
+	return t != nil && t.Kind == ir.Pointer
+}

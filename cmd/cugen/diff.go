@@ -7,7 +7,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/cugen/cugen/parser"
 	"github.com/cugen/cugen/parser/apidiff"
 	"github.com/cugen/cugen/parser/ir"
 )
@@ -58,10 +57,10 @@ func parseHeaders(arg, lockPath string, stderr io.Writer) (*ir.API, error) {
 	} else {
 		dir = arg
 	}
-	src := source{headers: &dir, set: &set, lockPath: &lockPath}
+	src := &source{headers: &dir, set: &set, lockPath: &lockPath}
 	dir, _, err := src.resolve(stderr)
 	if err != nil {
 		return nil, err
 	}
-	return parser.Parse(dir)
+	return src.parse(dir)
 }

@@ -8,6 +8,7 @@
 //	cugen gen -headers /usr/local/cuda/include -out ./cuda
 //	cugen ir -headers DIR            the parsed IR as JSON
 //	cugen headers -set 12.4          fetch and verify a locked header set, print its directory
+//	cugen lock -set 12.4             pin every header the parse reads in headers.lock
 //	cugen libs -lib libcudart12      fetch and verify a locked library package, print its directory
 //	cugen diff -old set:12.4 -new set:13.0   what changed in the API between two header sets
 //
@@ -50,6 +51,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	cmds := map[string]func([]string, io.Writer, io.Writer) error{
 		"gen": cmdGen, "ir": cmdIR, "headers": cmdHeaders, "libs": cmdLibs, "diff": cmdDiff,
+		"lock": cmdLock,
 	}
 	cmd, ok := cmds[args[0]]
 	if !ok {
@@ -71,6 +73,7 @@ const usage = `usage:
   cugen gen (-headers DIR | -set NAME [-lock FILE]) [-out DIR] [-importpath PATH] [-demo=false]
   cugen ir (-headers DIR | -set NAME [-lock FILE])
   cugen headers -set NAME [-lock FILE]
+  cugen lock -set NAME [-lock FILE]
   cugen libs -lib NAME [-lock FILE]
   cugen diff -old DIR|set:NAME -new DIR|set:NAME [-lock FILE] [-json]
 exit status: 0 ok, 1 failure, 2 usage error
@@ -82,10 +85,12 @@ type errFlagPrinted struct{ error }
 // source is how a command finds its headers: a directory, or a lock entry.
 type source struct {
 	headers, set, lockPath *string
+	lock                   *lock.Lock  // with -set, after resolve
+	entry                  *lock.Entry // with -set, after resolve
 }
 
-func addSource(fs *flag.FlagSet) source {
-	return source{
+func addSource(fs *flag.FlagSet) *source {
+	return &source{
 		headers:  fs.String("headers", "", "CUDA include directory (e.g. /usr/local/cuda/include)"),
 		set:      fs.String("set", "", "header set of the lock file (e.g. 12.4), fetched and verified"),
 		lockPath: fs.String("lock", "headers.lock", "lock file for -set"),
@@ -93,7 +98,7 @@ func addSource(fs *flag.FlagSet) source {
 }
 
 // resolve returns the header directory and a label for generated headers.
-func (s source) resolve(stderr io.Writer) (dir, origin string, err error) {
+func (s *source) resolve(stderr io.Writer) (dir, origin string, err error) {
 	switch {
 	case *s.headers != "" && *s.set != "":
 		return "", "", errors.New("cugen: give -headers or -set, not both")
@@ -108,6 +113,7 @@ func (s source) resolve(stderr io.Writer) (dir, origin string, err error) {
 		if err != nil {
 			return "", "", err
 		}
+		s.lock, s.entry = l, e
 		var dir string
 		if e.Toolkit() {
 			// A toolkit set (13.0) is verified in place, never fetched.
@@ -124,6 +130,31 @@ func (s source) resolve(stderr io.Writer) (dir, origin string, err error) {
 		return dir, fmt.Sprintf("headers.lock set %s (sha256 %s)", e.Name, shortDigest(e.Digest())), nil
 	}
 	return "", "", errors.New("cugen: -headers DIR or -set NAME is required")
+}
+
+// parse parses the resolved headers; with -set, every file the parse read
+// must be pinned by the lock entry (a header added to the parser's list
+// needs its sha256 line: cugen lock -set NAME writes it).
+func (s *source) parse(dir string) (*ir.API, error) {
+	api, err := parser.Parse(dir)
+	if err != nil || s.entry == nil {
+		return api, err
+	}
+	pinned := map[string]bool{}
+	for _, f := range s.entry.Files {
+		pinned[f.Path] = true
+	}
+	var missing []string
+	for _, f := range api.Sources {
+		if !pinned[f] {
+			missing = append(missing, f)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("cugen: %s: %s does not pin %s, which the parse reads: run cugen lock -set %s -lock %s",
+			s.entry, *s.lockPath, strings.Join(missing, ", "), s.entry.Name, *s.lockPath)
+	}
+	return api, nil
 }
 
 func shortDigest(d string) string {
@@ -158,7 +189,7 @@ func cmdIR(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	api, err := parser.Parse(dir)
+	api, err := src.parse(dir)
 	if err != nil {
 		return err
 	}
@@ -205,7 +236,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if api, err = parser.Parse(dir); err != nil {
+		if api, err = src.parse(dir); err != nil {
 			return err
 		}
 		origin = o
@@ -278,6 +309,37 @@ func cmdHeaders(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintln(stdout, dir)
+	return nil
+}
+
+// cmdLock rewrites a set's sha256 lines in the lock file: every header the
+// parse of that set reads, hashed where it lies (the files already locked
+// are verified first, by -set's fetch or toolkit check).
+func cmdLock(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("lock", flag.ContinueOnError)
+	src := addSource(fs)
+	if err := parseFlags(fs, args, stderr); err != nil {
+		return err
+	}
+	if *src.set == "" || *src.headers != "" {
+		return errors.New("cugen lock: -set NAME is required (and -headers is not allowed)")
+	}
+	dir, _, err := src.resolve(stderr)
+	if err != nil {
+		return err
+	}
+	api, err := parser.Parse(dir)
+	if err != nil {
+		return err
+	}
+	before := len(src.entry.Files)
+	if err := lock.Update(src.entry, dir, api.Sources); err != nil {
+		return err
+	}
+	if err := src.lock.WriteFile(*src.lockPath); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "cugen: %s: %d files pinned (%d before) in %s\n", src.entry, len(src.entry.Files), before, *src.lockPath)
 	return nil
 }
 

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -423,5 +425,72 @@ func TestGenConcurrent(t *testing.T) {
 				t.Errorf("round %d: %s differs from a single run's", round, k)
 			}
 		}
+	}
+}
+
+// TestLockUnpinnedHeader: a header the parse reads but the lock does not
+// pin (a header added to parser's list, like the profiler's) stops gen with
+// the file's name, and `cugen lock` pins it. The set is a toolkit entry
+// over a copy of parser/testdata/profiler.
+func TestLockUnpinnedHeader(t *testing.T) {
+	tmp := t.TempDir()
+	inc := filepath.Join(tmp, "tk", "include")
+	if err := os.MkdirAll(inc, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := "../../parser/testdata/profiler"
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(inc, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sum := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(inc, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("%x", sha256.Sum256(b))
+	}
+	// The lock pins everything but the two profiler headers.
+	var lk strings.Builder
+	lk.WriteString("set t1\n\tcuda 12.4\n\ttoolkit\n")
+	for _, f := range []string{"cuda.h", "cuda_runtime.h", "cuda_runtime_api.h", "driver_types.h"} {
+		fmt.Fprintf(&lk, "\tsha256 %s %s\n", sum(f), f)
+	}
+	lockFile := filepath.Join(tmp, "t.lock")
+	if err := os.WriteFile(lockFile, []byte(lk.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CUDA_HOME", filepath.Join(tmp, "tk"))
+	out := filepath.Join(tmp, "out")
+
+	code, _, stderr := cugen(t, "gen", "-set", "t1", "-lock", lockFile, "-out", out, "-importpath", "example.com/x")
+	if code != 1 || !strings.Contains(stderr, "does not pin cudaProfiler.h, cuda_profiler_api.h") || !strings.Contains(stderr, "cugen lock -set t1") {
+		t.Fatalf("gen with an unpinned header: exit %d, stderr %q", code, stderr)
+	}
+	untouched(t, out)
+
+	if code, stdout, stderr := cugen(t, "lock", "-set", "t1", "-lock", lockFile); code != 0 {
+		t.Fatalf("lock: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	b, err := os.ReadFile(lockFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"cudaProfiler.h", "cuda_profiler_api.h"} {
+		if line := "sha256 " + sum(f) + " " + f; !strings.Contains(string(b), line) {
+			t.Errorf("lock after cugen lock lacks %q:\n%s", line, b)
+		}
+	}
+	if code, _, stderr := cugen(t, "gen", "-set", "t1", "-lock", lockFile, "-out", out, "-importpath", "example.com/x"); code != 0 {
+		t.Fatalf("gen after cugen lock: exit %d, stderr %q", code, stderr)
 	}
 }

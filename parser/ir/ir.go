@@ -79,6 +79,22 @@ type Param struct {
 	Why string `json:"why,omitempty"`
 	// Doc is the header's \param text for this parameter.
 	Doc string `json:"doc,omitempty"`
+	// Array is set when the pointer points to several elements, not one:
+	// C reads or writes that many. Nil for a pointer to a single value.
+	Array *ArraySize `json:"array,omitempty"`
+}
+
+// ArraySize says how many elements an array parameter has, and where that
+// number comes from.
+type ArraySize struct {
+	// Len is a fixed element count (the 8 bytes of a LUID); 0 when the
+	// count is not fixed.
+	Len int64 `json:"len,omitempty"`
+	// Param names the parameter that holds the count, if one does.
+	Param string `json:"param,omitempty"`
+	// Source says in words where the size comes from (the documentation
+	// phrase or override row); the audit file quotes it.
+	Source string `json:"source"`
 }
 
 // Kind classifies a C type.

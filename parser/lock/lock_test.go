@@ -120,17 +120,19 @@ func TestCommittedLock(t *testing.T) {
 	if got := l.Format(); !bytes.Equal(got, data) {
 		t.Errorf("headers.lock is not in canonical form; rewrite it with Lock.WriteFile")
 	}
-	for _, set := range []string{"11.8", "12.4", "12.5"} {
+	for _, set := range []string{"11.8", "12.4", "12.5", "13.0"} {
 		e, err := l.Entry(set)
 		if err != nil {
 			t.Error(err)
 			continue
 		}
-		if e.Deb == nil || e.Deb.Package != "nvidia-cuda-dev" || !strings.HasPrefix(e.CUDA, set+".") {
+		if (e.Deb == nil || e.Deb.Package != "nvidia-cuda-dev") && set != "13.0" || !strings.HasPrefix(e.CUDA, set) {
 			t.Errorf("set %s = %+v", set, e)
 		}
-		if !has(e, "cuda.h") || !has(e, "cuda_runtime.h") || !has(e, "cudaTypedefs.h") {
-			t.Errorf("set %s does not lock cuda.h, cuda_runtime.h and cudaTypedefs.h", set)
+		for _, h := range DefaultHeaders {
+			if !has(e, h) {
+				t.Errorf("set %s does not lock %s", set, h)
+			}
 		}
 	}
 	for _, lib := range []string{"libcudart12", "libcuda1"} {

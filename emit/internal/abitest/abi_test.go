@@ -238,6 +238,17 @@ func TestOutParams(t *testing.T) {
 	if want := "ABI device 3 (len 256)"; name != want {
 		t.Errorf("DeviceGetName(3) = %q, want %q", name, want)
 	}
+	// The LUID is an 8-byte array C fills completely (issue 12, bug 4: it
+	// was one byte, and C wrote 7 past it).
+	luid, mask, err := cu.DeviceGetLuid(2)
+	check(t, "DeviceGetLuid", err)
+	var wantLuid [8]byte
+	for i := range wantLuid {
+		wantLuid[i] = byte(0xA0 + 2*8 + i)
+	}
+	if luid != wantLuid || mask != 1<<2 {
+		t.Errorf("DeviceGetLuid(2) = %x, %#x; want %x, 0x4", luid, mask, wantLuid)
+	}
 	ms, err := cu.EventElapsedTime(1000, 1006)
 	check(t, "EventElapsedTime", err)
 	if ms != 1.5 {

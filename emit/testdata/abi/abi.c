@@ -163,6 +163,15 @@ CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
 	return CUDA_SUCCESS;
 }
 
+/* cuDeviceGetLuid writes all 8 bytes of the LUID, as a driver does: a
+   binding that passes the address of one byte is overwritten past it. */
+CUresult cuDeviceGetLuid(char *luid, unsigned int *deviceNodeMask, CUdevice dev) {
+	if (!luid || !deviceNodeMask) return CUDA_ERROR_INVALID_VALUE;
+	for (int i = 0; i < 8; i++) luid[i] = (char)(0xA0 + dev * 8 + i);
+	*deviceNodeMask = 1u << dev;
+	return CUDA_SUCCESS;
+}
+
 CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd) {
 	if (!pMilliseconds) return CUDA_ERROR_INVALID_VALUE;
 	*pMilliseconds = (float)((uintptr_t)hEnd - (uintptr_t)hStart) / 4.0f;

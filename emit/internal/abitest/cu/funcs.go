@@ -286,6 +286,36 @@ func DeviceGetName(dev Device) (name string, err error) {
 	return
 }
 
+// DeviceGetLuid wraps cuDeviceGetLuid (symbol cuDeviceGetLuid, cuda.h).
+//
+// Return an LUID and device node mask for the device.
+//
+// Return identifying information (luid and deviceNodeMask) to allow
+// matching device with graphics APIs.
+//
+//   - luid: (result, 8 elements) Returned LUID
+//   - deviceNodeMask: (result) Returned device node mask
+//   - dev: Device to get identifier string for
+func DeviceGetLuid(dev Device) (luid [8]byte, deviceNodeMask uint32, err error) {
+	fnPtr, lerr := procDeviceGetLuid.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&luid)), uintptr(unsafe.Pointer(&deviceNodeMask)), uintptr(dev), 0, 0, 0)
+	runtime.KeepAlive(&luid)
+	runtime.KeepAlive(&deviceNodeMask)
+	if ferr != nil {
+		err = ferr
+		return
+	}
+	if rc := Result(raw); rc != 0 {
+		err = ffi.Fail(&errDeviceGetLuid, rc)
+		return
+	}
+	return
+}
+
 // EventElapsedTime wraps cuEventElapsedTime (symbol cuEventElapsedTime, cuda.h).
 //
 // Computes the elapsed time between two events.

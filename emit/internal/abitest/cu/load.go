@@ -28,6 +28,7 @@ var (
 	procCtxSetCurrent                     = lib.NewProc("cuCtxSetCurrent", "")
 	procDeviceGetUuid                     = lib.NewProc("cuDeviceGetUuid", "")
 	procDeviceGetName                     = lib.NewProc("cuDeviceGetName", "")
+	procDeviceGetLuid                     = lib.NewProc("cuDeviceGetLuid", "")
 	procEventElapsedTime                  = lib.NewProc("cuEventElapsedTime", "")
 	procModuleGetFunction                 = lib.NewProc("cuModuleGetFunction", "")
 	procMemPrefetchAsync                  = lib.NewProc("cuMemPrefetchAsync_v2", "")
@@ -58,6 +59,7 @@ var (
 	errCtxSetCurrent                     = ffi.ErrCache{Func: "cuCtxSetCurrent"}
 	errDeviceGetUuid                     = ffi.ErrCache{Func: "cuDeviceGetUuid"}
 	errDeviceGetName                     = ffi.ErrCache{Func: "cuDeviceGetName"}
+	errDeviceGetLuid                     = ffi.ErrCache{Func: "cuDeviceGetLuid"}
 	errEventElapsedTime                  = ffi.ErrCache{Func: "cuEventElapsedTime"}
 	errModuleGetFunction                 = ffi.ErrCache{Func: "cuModuleGetFunction"}
 	errMemPrefetchAsync                  = ffi.ErrCache{Func: "cuMemPrefetchAsync"}
