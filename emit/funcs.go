@@ -33,7 +33,31 @@ type param struct {
 	role   paramRole
 	goType jen.Code // Go parameter or result type
 	cb     *callback
-	align  int64 // roleOutAligned: the C alignment
+	life   cbLife // roleCallback, roleCallbackSync: how long the Go func is kept
+	align  int64  // roleOutAligned: the C alignment
+}
+
+// cbLife is how long a wrapper keeps the Go func of a callback parameter.
+type cbLife int
+
+const (
+	lifeOnce       cbLife = iota // a one-shot handle, deleted by the callback's one call
+	lifeStream                   // one-shot; while the stream is capturing, retained by the capture graph
+	lifeRegistered               // kept until the unregister call
+	lifeSync                     // held by the call's ffi.CallbackScope, for the call only
+)
+
+// String is the lifetime as the audit file states it.
+func (l cbLife) String() string {
+	switch l {
+	case lifeStream:
+		return "one-shot; inside stream capture, graph-retained (a user object of the capture graph releases it when the graph and its last exec and clone are destroyed)"
+	case lifeRegistered:
+		return "registered"
+	case lifeSync:
+		return "synchronous (the call only; reentrant)"
+	}
+	return "one-shot"
 }
 
 // callback describes a C callback typedef turned into a Go func type.
@@ -41,8 +65,7 @@ type callback struct {
 	typedef string // C typedef name, e.g. CUhostFn
 	goFunc  jen.Code
 	sig     *ir.Signature
-	user    int  // index of the userData parameter in sig; -1: none (a synchronous callback)
-	once    bool // the handle is deleted by the callback's one call
+	user    int // index of the userData parameter in sig; -1: none (a synchronous callback)
 }
 
 // skipped records functions not bound, with the reason.
@@ -113,25 +136,31 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 			cb := m.callbackOf(t)
 			switch {
 			case (oneShot || registered) && cb != nil && cb.user >= 0 && m.userDataParam(ps, i) >= 0:
-				cb.once = oneShot
 				p.role = roleCallback
 				p.cb = cb
 				p.goType = cb.goFunc
 				ps[m.userDataParam(ps, i)].role = roleUserData
 				why := oneShotCallbacks[f.Name]
-				if registered {
+				p.life = lifeOnce
+				switch {
+				case registered:
 					why = "registered until " + registeredCallbacks[f.Name] + ", which releases its handle"
+					p.life = lifeRegistered
+				case m.streamParam(ps) != nil && m.isErrorResult(f.Result):
+					p.life = lifeStream
+					m.usesGraph = true
 				}
-				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: Go func through one static trampoline and ffi's handle table (%s)", f.Name, p.c.Name, why))
+				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: Go func through one static trampoline and ffi's handle table (%s); nil: NULL, no handle; lifetime: %s", f.Name, p.c.Name, why, p.life))
 			case synchronous && cb != nil && cb.user < 0:
 				p.role = roleCallbackSync
 				p.cb = cb
 				p.goType = cb.goFunc
-				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: Go func held in an ffi.CallbackSlot during the call (%s)", f.Name, p.c.Name, synchronousCallbacks[f.Name]))
+				p.life = lifeSync
+				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: Go func held by the call's ffi.CallbackScope (%s); nil: NULL; lifetime: %s", f.Name, p.c.Name, synchronousCallbacks[f.Name], p.life))
 			default:
 				p.role = roleValue
 				p.goType = m.goType(t)
-				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: C function pointer parameter (not a one-shot callback; make one with ffi.Callback)", f.Name, p.c.Name))
+				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: C function pointer parameter (not a one-shot callback; make one with ffi.Callback); nil: 0 is NULL; lifetime: the caller's", f.Name, p.c.Name))
 			}
 		case rt.Kind == ir.Float:
 			p.role = roleFloat
@@ -229,6 +258,7 @@ func (m *model) callbackOf(t *ir.Type) *callback {
 
 func (m *model) genFuncs(f *jen.File) error {
 	m.skipped = map[*ir.Function]string{}
+	m.graph = m.findGraphAPI()
 	layouts := map[string]bool{}
 	var layoutOrder []*ir.Type
 	callbacks := map[string]*callback{}
@@ -261,6 +291,9 @@ func (m *model) genFuncs(f *jen.File) error {
 	}
 	for _, name := range cbOrder {
 		m.genTrampoline(f, callbacks[name])
+	}
+	if m.usesGraph {
+		m.genGraphGlue(f)
 	}
 	if m.usesRegistry {
 		f.Comment("callbackRegistry holds the handles of registered callbacks until they are unregistered.")
@@ -342,9 +375,13 @@ func (m *model) genTrampoline(f *jen.File, cb *callback) {
 	f.Commentf("%s is the C address of %sGo, created once: purego allows 2000", name, name)
 	f.Comment("callbacks per process, so every call shares it and finds its Go func")
 	if cb.user >= 0 {
-		f.Comment("through the handle passed as userData.")
+		f.Comment("through the handle passed as userData. A panic in the Go func never")
 	} else {
-		f.Commentf("in %s, held by the call that passes it.", slotName(cb))
+		f.Commentf("through %s in the ffi.CallbackScope of the call that passes", slotName(cb))
+		f.Comment("it, on this thread. A panic in the Go func never")
+	}
+	f.Comment("unwinds through C's frames (see ffi.Recover).")
+	if cb.user < 0 {
 		f.Var().Id(slotName(cb)).Qual(FFIPath, "CallbackSlot")
 	}
 	f.Var().Id(name).Op("=").Qual("sync", "OnceValue").Call(jen.Func().Params().Uintptr().Block(
@@ -358,11 +395,13 @@ func (m *model) genTrampoline(f *jen.File, cb *callback) {
 	}
 	if cb.sig.Result.Kind == ir.Void {
 		f.Func().Id(name+"Go").Params(cparams...).Block(
+			jen.Defer().Qual(FFIPath, "Recover").Call(),
 			lookup,
 			jen.If(jen.Id(goFn).Op("!=").Nil()).Block(jen.Id(goFn).Call(args...)),
 		)
 	} else {
 		f.Func().Id(name+"Go").Params(cparams...).Uintptr().Block(
+			jen.Defer().Qual(FFIPath, "Recover").Call(), // a panic returns 0 to C
 			lookup,
 			jen.If(jen.Id(goFn).Op("==").Nil()).Block(jen.Return(jen.Lit(0))),
 			jen.Return(jen.Uintptr().Call(jen.Id(goFn).Call(args...))),
@@ -480,19 +519,38 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 					jen.Parens(jen.Lit(int(p.align)).Op("-").Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id(buf))).Op("%").Lit(int(p.align))).Op("%").Lit(int(p.align))),
 			)
 		case roleCallback:
-			newHandle := "NewHandle"
-			if p.cb.once {
-				newHandle = "NewHandleOnce"
+			// nil is NULL: no trampoline, no handle (hdl 0 is NULL userData).
+			set := []jen.Code{jen.Id("cbAddr").Op("=").Id(trampolineName(p.cb)).Call()}
+			switch p.life {
+			case lifeOnce:
+				set = append(set, jen.Id("hdl").Op("=").Qual(FFIPath, "NewHandleOnce").Call(v))
+			case lifeRegistered:
+				set = append(set, jen.Id("hdl").Op("=").Qual(FFIPath, "NewHandle").Call(v))
+			case lifeStream:
+				// A capturing stream records the callback into a graph node
+				// that runs on every launch of the graph: its handle then
+				// lives as long as the graph (see retainHandle).
+				set = append(set, jen.If(jen.Id("cbGraph").Op("=").Id("captureGraph").Call(jen.Id(m.streamParam(ps).goName)), jen.Id("cbGraph").Op("!=").Lit(0)).Block(
+					jen.Id("hdl").Op("=").Qual(FFIPath, "NewHandle").Call(v),
+				).Else().Block(
+					jen.Id("hdl").Op("=").Qual(FFIPath, "NewHandleOnce").Call(v),
+				))
+				body = append(body, jen.Var().Id("cbGraph").Id(m.graph.graphType))
 			}
+			body = append(body, m.scopeStmts()...)
 			body = append(body,
-				jen.Id("cbAddr").Op(":=").Id(trampolineName(p.cb)).Call(),
-				jen.Id("hdl").Op(":=").Qual(FFIPath, newHandle).Call(v),
+				jen.Var().Id("cbAddr").Uintptr(),
+				jen.Var().Id("hdl").Qual(FFIPath, "Handle"),
+				jen.If(jen.Id(p.goName).Op("!=").Nil()).Block(set...),
 			)
 		case roleCallbackSync:
+			body = append(body, m.scopeStmts()...)
 			body = append(body,
-				jen.Id("cbAddr").Op(":=").Id(trampolineName(p.cb)).Call(),
-				jen.Id(slotName(p.cb)).Dot("Hold").Call(v),
-				jen.Defer().Id(slotName(p.cb)).Dot("Release").Call(),
+				jen.Var().Id("cbAddr").Uintptr(),
+				jen.If(jen.Id(p.goName).Op("!=").Nil()).Block(
+					jen.Id("cbAddr").Op("=").Id(trampolineName(p.cb)).Call(),
+					jen.Id("cbScope").Dot("Hold").Call(jen.Op("&").Id(slotName(p.cb)), v),
+				),
 			)
 		}
 	}
@@ -630,6 +688,11 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 	}
 	body = append(body, post...)
 	body = append(body, m.registryStmts(fn, ps)...)
+	if hasLife(ps, lifeStream) {
+		body = append(body, jen.If(jen.Id("cbGraph").Op("!=").Lit(0)).Block(
+			jen.Id("err").Op("=").Id("retainHandle").Call(jen.Id("cbGraph"), jen.Id("hdl")),
+		))
+	}
 	body = append(body, jen.Return())
 	f.Func().Id(name).Params(goParams...).Params(results...).Block(body...)
 	f.Line()
@@ -715,6 +778,39 @@ func hasHandle(ps []*param) bool {
 		}
 	}
 	return false
+}
+
+// hasLife reports whether the wrapper has a callback kept for life l.
+func hasLife(ps []*param, l cbLife) bool {
+	for _, p := range ps {
+		if (p.role == roleCallback || p.role == roleCallbackSync) && p.life == l {
+			return true
+		}
+	}
+	return false
+}
+
+// scopeStmts opens the wrapper's ffi.CallbackScope: C may run the Go
+// callback on this thread during the call (see ffi.Recover).
+func (m *model) scopeStmts() []jen.Code {
+	return []jen.Code{
+		jen.Id("cbScope").Op(":=").Qual(FFIPath, "EnterCallbacks").Call(),
+		jen.Defer().Id("cbScope").Dot("Exit").Call(),
+	}
+}
+
+// streamParam is the wrapper's stream parameter (CUstream, cudaStream_t),
+// or nil.
+func (m *model) streamParam(ps []*param) *param {
+	if m.graph == nil {
+		return nil
+	}
+	for _, p := range ps {
+		if p.c.Type.Kind == ir.Named && p.c.Type.Name == m.graph.api.stream && p.role == roleValue {
+			return p
+		}
+	}
+	return nil
 }
 
 // hasCallback reports whether the wrapper passes a Go callback to C.

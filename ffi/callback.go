@@ -3,8 +3,13 @@
 package ffi
 
 import (
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
@@ -165,35 +170,145 @@ func (r *Registry) Remove(key uintptr) {
 	}
 }
 
-// CallbackSlot holds the Go func of a callback that C calls synchronously,
-// during the call that passes it, and that has no userData to carry a
-// Handle (cuOccupancyMaxPotentialBlockSize's block-size-to-shared-memory
-// function). Hold takes the slot for the duration of that call, so such
-// calls are serialised per callback type.
+// CallbackSlot names a callback type that C calls synchronously, during
+// the call that passes it, and that has no userData to carry a Handle
+// (cuOccupancyMaxPotentialBlockSize's block-size-to-shared-memory
+// function). The Go func of each call lives in that call's CallbackScope,
+// per OS thread: calls from several threads run at once, and a callback
+// that calls the same API again (on its own thread) gets its own func and
+// does not deadlock.
 type CallbackSlot struct {
-	mu sync.Mutex
-	v  atomic.Value
+	_ byte // distinct addresses: the slot's address is its identity
 }
 
-// Hold locks the slot and stores v for the trampoline.
-func (s *CallbackSlot) Hold(v any) {
-	s.mu.Lock()
-	s.v.Store(&v)
-}
-
-// Release clears the slot and unlocks it.
-func (s *CallbackSlot) Release() {
-	var none any
-	s.v.Store(&none)
-	s.mu.Unlock()
-}
-
-// Value is the func stored by Hold, or nil.
+// Value is the func the innermost call on this OS thread holds for s, or
+// nil when none does (C called the trampoline from another thread).
 func (s *CallbackSlot) Value() any {
-	if p, ok := s.v.Load().(*any); ok {
-		return *p
+	tid := syscall.Gettid()
+	scopes.mu.Lock()
+	defer scopes.mu.Unlock()
+	st := scopes.m[tid]
+	for i := len(st) - 1; i >= 0; i-- {
+		if st[i].slot == s {
+			return st[i].fn
+		}
 	}
 	return nil
+}
+
+// CallbackScope is held by a wrapper that passes a Go callback to C, for
+// the duration of the C call. C may run the callback on the calling thread
+// during the call; a Go panic must not unwind through C's frames (C's
+// locks and state would be abandoned), so the trampoline recovers it
+// (Recover), stores it here and returns zero to C, and Exit panics again
+// with it, in the caller's goroutine, once C has returned.
+type CallbackScope struct {
+	tid  int
+	slot *CallbackSlot
+	fn   any
+	p    *CallbackPanic
+}
+
+var scopes = struct {
+	mu sync.Mutex
+	m  map[int][]*CallbackScope // per OS thread id, innermost last
+}{m: map[int][]*CallbackScope{}}
+
+// EnterCallbacks locks the goroutine to its OS thread and opens a scope on
+// it. The caller must call Exit (deferred) after the C call.
+func EnterCallbacks() *CallbackScope {
+	runtime.LockOSThread()
+	s := &CallbackScope{tid: syscall.Gettid()}
+	scopes.mu.Lock()
+	scopes.m[s.tid] = append(scopes.m[s.tid], s)
+	scopes.mu.Unlock()
+	return s
+}
+
+// Hold makes fn the func of slot's trampoline for this call.
+func (s *CallbackScope) Hold(slot *CallbackSlot, fn any) { s.slot, s.fn = slot, fn }
+
+// Exit closes the scope and unlocks the thread; if a callback panicked
+// during the call, it panics with a *CallbackPanic holding the value and
+// the callback's stack.
+func (s *CallbackScope) Exit() {
+	scopes.mu.Lock()
+	st := scopes.m[s.tid]
+	for i := len(st) - 1; i >= 0; i-- {
+		if st[i] == s {
+			st = append(st[:i], st[i+1:]...)
+			break
+		}
+	}
+	if len(st) == 0 {
+		delete(scopes.m, s.tid)
+	} else {
+		scopes.m[s.tid] = st
+	}
+	scopes.mu.Unlock()
+	s.fn = nil
+	runtime.UnlockOSThread()
+	if s.p != nil {
+		panic(s.p)
+	}
+}
+
+// currentScope is the innermost scope of this OS thread, or nil.
+func currentScope() *CallbackScope {
+	tid := syscall.Gettid()
+	scopes.mu.Lock()
+	defer scopes.mu.Unlock()
+	if st := scopes.m[tid]; len(st) > 0 {
+		return st[len(st)-1]
+	}
+	return nil
+}
+
+// CallbackPanic is the value a wrapper panics with when a Go callback that
+// C called during the wrapper's call panicked: the callback's panic value
+// and its stack (the wrapper's own stack is the panic's).
+type CallbackPanic struct {
+	Value any
+	Stack []byte
+}
+
+func (p *CallbackPanic) Error() string {
+	return fmt.Sprintf("panic in a Go callback called from C: %v\n\ncallback stack:\n%s", p.Value, p.Stack)
+}
+
+// Unwrap returns the callback's panic value if it is an error.
+func (p *CallbackPanic) Unwrap() error {
+	err, _ := p.Value.(error)
+	return err
+}
+
+// exit ends the process after a callback panic that no Go caller waits
+// for; a variable for the tests.
+var exit = os.Exit
+
+// Recover is deferred by every trampoline. A panic in the callback never
+// unwinds through C's frames: if a wrapper on this thread is in its C call
+// (a CallbackScope), the panic is stored there, the trampoline returns
+// zero to C, and the wrapper panics again after C returns. Otherwise no Go
+// caller waits for the callback (C runs it on a thread of its own, or
+// during a call that passes no Go callback, such as a user object's
+// destructor run by cuGraphDestroy): the panic and the callback's stack go
+// to standard error and the process exits with status 2, as an
+// unrecovered panic does.
+func Recover() {
+	v := recover()
+	if v == nil {
+		return
+	}
+	stack := debug.Stack()
+	if s := currentScope(); s != nil {
+		if s.p == nil { // the first panic of the call wins
+			s.p = &CallbackPanic{Value: v, Stack: stack}
+		}
+		return
+	}
+	fmt.Fprintf(os.Stderr, "panic: %v [in a Go callback called from C on a thread no Go call waits on]\n\n%s", v, stack)
+	exit(2)
 }
 
 // escapeSink makes Escape's argument escape (see Escape).
