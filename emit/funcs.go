@@ -25,6 +25,7 @@ const (
 	roleCallback                      // Go func through the handle table (one-shot or registered)
 	roleCallbackSync                  // Go func held in a CallbackSlot during the call
 	roleUserData                      // the void * paired with roleCallback
+	roleHostParams                    // a pointer to a host node's {fn, userData} struct: a Go func
 )
 
 type param struct {
@@ -35,6 +36,8 @@ type param struct {
 	cb     *callback
 	life   cbLife // roleCallback, roleCallbackSync: how long the Go func is kept
 	align  int64  // roleOutAligned: the C alignment
+	host   *hostParams
+	owner  *param // roleHostParams with lifeGraph: the graph parameter (nil: added as ownerGraph)
 }
 
 // cbLife is how long a wrapper keeps the Go func of a callback parameter.
@@ -45,6 +48,8 @@ const (
 	lifeStream                   // one-shot; while the stream is capturing, retained by the capture graph
 	lifeRegistered               // kept until the unregister call
 	lifeSync                     // held by the call's ffi.CallbackScope, for the call only
+	lifeGraph                    // retained by a graph (a user object), so by its execs and clones
+	lifeExec                     // kept in the package registry until the exec is destroyed
 )
 
 // String is the lifetime as the audit file states it.
@@ -56,6 +61,10 @@ func (l cbLife) String() string {
 		return "registered"
 	case lifeSync:
 		return "synchronous (the call only; reentrant)"
+	case lifeGraph:
+		return "graph-retained (a user object of the graph releases it when the graph and its last exec and clone are destroyed)"
+	case lifeExec:
+		return "exec-retained (kept until the exec is destroyed through the package's GraphExecDestroy)"
 	}
 	return "one-shot"
 }
@@ -162,6 +171,31 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 				p.goType = m.goType(t)
 				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: C function pointer parameter (not a one-shot callback; make one with ffi.Callback); nil: 0 is NULL; lifetime: the caller's", f.Name, p.c.Name))
 			}
+		case m.hostParamsOf(t) != nil && p.c.Direction != ir.Out:
+			hp := m.hostParamsOf(t)
+			life, owner, ok := m.hostNodeOwner(f, ps)
+			if !ok {
+				p.role = rolePointer
+				p.goType = m.goType(t)
+				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: host node struct with a raw C function pointer (no graph or exec parameter to own a Go func)", f.Name, p.c.Name))
+				break
+			}
+			p.role, p.host, p.cb, p.life, p.owner = roleHostParams, hp, hp.cb, life, owner
+			p.goType = hp.cb.goFunc
+			p.goName = "fn"
+			if life == lifeGraph {
+				m.usesGraph = true
+			} else {
+				m.usesRegistry = true
+			}
+			who := "the graph parameter"
+			switch {
+			case life == lifeExec:
+				who = "the exec parameter"
+			case owner == nil:
+				who = "ownerGraph, a parameter the wrapper adds: the graph the node belongs to"
+			}
+			m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: a Go func fn instead of the struct's %s and %s, through one static trampoline and ffi's handle table, owned by %s; nil: NULL %s, no handle; lifetime: %s", f.Name, p.c.Name, hp.fnName, hp.udName, who, hp.fnName, life))
 		case rt.Kind == ir.Float:
 			p.role = roleFloat
 			p.goType = m.goType(t)
@@ -275,7 +309,7 @@ func (m *model) genFuncs(f *jen.File) error {
 					layoutOrder = append(layoutOrder, p.c.Type)
 				}
 			}
-			if (p.role == roleCallback || p.role == roleCallbackSync) && callbacks[p.cb.typedef] == nil {
+			if (p.role == roleCallback || p.role == roleCallbackSync || p.role == roleHostParams) && callbacks[p.cb.typedef] == nil {
 				callbacks[p.cb.typedef] = p.cb
 				cbOrder = append(cbOrder, p.cb.typedef)
 			}
@@ -441,6 +475,19 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 	if d := m.convertDoc(doc); d != "" {
 		text += "\n\n" + d
 	}
+	for _, p := range ps {
+		if p.role != roleHostParams {
+			continue
+		}
+		switch {
+		case p.life == lifeExec:
+			text += fmt.Sprintf("\n\nThe Go func fn replaces the C struct's %s and %s. The package keeps it until the exec is destroyed with [%s]; destroy the exec only after its launches have completed.", p.host.fnName, p.host.udName, m.goFunc(m.graph.api.execDestroy))
+		case p.owner == nil:
+			text += fmt.Sprintf("\n\nThe Go func fn replaces the C struct's %s and %s. ownerGraph, which the C function does not take, must be the graph the node belongs to: a user object of that graph keeps fn alive until the graph and its last exec and clone are destroyed (no call in these headers finds a node's graph).", p.host.fnName, p.host.udName)
+		default:
+			text += fmt.Sprintf("\n\nThe Go func fn replaces the C struct's %s and %s. A user object of %s keeps it alive until the graph and its last exec and clone are destroyed, so it runs on every launch.", p.host.fnName, p.host.udName, p.owner.goName)
+		}
+	}
 	if fn.Deprecated && !strings.Contains(text, "Deprecated:") {
 		text += "\n\nDeprecated: the header marks " + fn.Name + " deprecated."
 	}
@@ -457,6 +504,9 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 		default:
 			goParams = append(goParams, jen.Id(p.goName).Add(p.goType))
 		}
+	}
+	if owned := addsOwnerGraph(ps); owned {
+		goParams = append(goParams, jen.Id("ownerGraph").Id(m.graph.graphType))
 	}
 	// Results: outputs in order, then error (or the C result).
 	var cResult *ir.Type
@@ -543,6 +593,20 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 				jen.Var().Id("hdl").Qual(FFIPath, "Handle"),
 				jen.If(jen.Id(p.goName).Op("!=").Nil()).Block(set...),
 			)
+		case roleHostParams:
+			h := p.host
+			c := p.goName + "C"
+			body = append(body, m.scopeStmts()...)
+			body = append(body,
+				jen.Var().Id("hdl").Qual(FFIPath, "Handle"),
+				jen.Id(c).Op(":=").New(jen.Index(jen.Lit(int(h.size/8))).Uintptr()),
+				jen.Qual(FFIPath, "Escape").Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(c))),
+				jen.If(jen.Id(p.goName).Op("!=").Nil()).Block(
+					jen.Id("hdl").Op("=").Qual(FFIPath, "NewHandle").Call(jen.Id(p.goName)),
+					jen.Id(c).Index(jen.Lit(int(h.fnOff/8))).Op("=").Id(trampolineName(p.cb)).Call(),
+					jen.Id(c).Index(jen.Lit(int(h.udOff/8))).Op("=").Uintptr().Call(jen.Id("hdl")),
+				),
+			)
 		case roleCallbackSync:
 			body = append(body, m.scopeStmts()...)
 			body = append(body,
@@ -616,6 +680,9 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 			word(jen.Lit(stringBufferLen))
 		case roleCallback, roleCallbackSync:
 			word(jen.Id("cbAddr"))
+		case roleHostParams:
+			word(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(p.goName + "C"))))
+			keepAlive = append(keepAlive, jen.Id(p.goName+"C"))
 		case roleUserData:
 			word(jen.Uintptr().Call(jen.Id("hdl")))
 		}
@@ -688,6 +755,21 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 	}
 	body = append(body, post...)
 	body = append(body, m.registryStmts(fn, ps)...)
+	for _, p := range ps {
+		if p.role != roleHostParams {
+			continue
+		}
+		var keep jen.Code
+		switch {
+		case p.life == lifeExec:
+			keep = jen.Id("callbackRegistry").Dot("Add").Call(jen.Uintptr().Call(jen.Id(p.owner.goName)), jen.Id("hdl"))
+		case p.owner == nil:
+			keep = jen.Id("err").Op("=").Id("retainHandle").Call(jen.Id("ownerGraph"), jen.Id("hdl"))
+		default:
+			keep = jen.Id("err").Op("=").Id("retainHandle").Call(jen.Id(p.owner.goName), jen.Id("hdl"))
+		}
+		body = append(body, jen.If(jen.Id("hdl").Op("!=").Lit(0)).Block(keep))
+	}
 	if hasLife(ps, lifeStream) {
 		body = append(body, jen.If(jen.Id("cbGraph").Op("!=").Lit(0)).Block(
 			jen.Id("err").Op("=").Id("retainHandle").Call(jen.Id("cbGraph"), jen.Id("hdl")),
@@ -705,6 +787,9 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 		default:
 			args = append(args, jen.Id(p.goName))
 		}
+	}
+	if addsOwnerGraph(ps) {
+		args = append(args, jen.Id("ownerGraph"))
 	}
 	var resTypes []jen.Code
 	for _, p := range ps {
@@ -745,6 +830,12 @@ func (m *model) registryStmts(fn *ir.Function, ps []*param) []jen.Code {
 			}
 		}
 	}
+	if m.graph != nil && m.graph.execOwned && fn.Name == m.graph.api.execDestroy {
+		if p := handleParam(ps, m.graph.api.exec); p != nil && p.role == roleValue {
+			m.usesRegistry = true
+			return []jen.Code{jen.Comment("Release the Go funcs given to the exec's host nodes."), jen.Id("callbackRegistry").Dot("Remove").Call(jen.Uintptr().Call(jen.Id(p.goName)))}
+		}
+	}
 	for reg, unreg := range registeredCallbacks {
 		if unreg != fn.Name {
 			continue
@@ -773,7 +864,18 @@ func (m *model) registryStmts(fn *ir.Function, ps []*param) []jen.Code {
 // with userData), which a failed call must delete.
 func hasHandle(ps []*param) bool {
 	for _, p := range ps {
-		if p.role == roleCallback {
+		if p.role == roleCallback || p.role == roleHostParams {
+			return true
+		}
+	}
+	return false
+}
+
+// addsOwnerGraph reports whether the wrapper takes an ownerGraph parameter
+// the C function lacks (see hostNodeOwner).
+func addsOwnerGraph(ps []*param) bool {
+	for _, p := range ps {
+		if p.role == roleHostParams && p.life == lifeGraph && p.owner == nil {
 			return true
 		}
 	}
@@ -816,7 +918,7 @@ func (m *model) streamParam(ps []*param) *param {
 // hasCallback reports whether the wrapper passes a Go callback to C.
 func hasCallback(ps []*param) bool {
 	for _, p := range ps {
-		if p.role == roleCallback || p.role == roleCallbackSync {
+		if p.role == roleCallback || p.role == roleCallbackSync || p.role == roleHostParams {
 			return true
 		}
 	}

@@ -9,10 +9,11 @@ import (
 
 // graphAPI is one library's row of graphAPIs (C names).
 type graphAPI struct {
-	stream, graph           string // the stream and graph handle typedefs
-	captureInfo, active     string // the capture query and its "capturing" status
-	create, retain, release string // user object calls
-	noSync, move            string // their flags
+	stream, graph, exec, node string // the stream, graph, exec and node handle typedefs
+	execDestroy               string // releases the Go funcs an exec's host nodes were given
+	captureInfo, active       string // the capture query and its "capturing" status
+	create, retain, release   string // user object calls
+	noSync, move              string // their flags
 }
 
 // graphGlue is graphAPI resolved to this package's Go names.
@@ -24,6 +25,7 @@ type graphGlue struct {
 	active                  string
 	create, retain, release string
 	noSync, move            string
+	execOwned               bool // an exec's host node takes a Go func: its destroy releases them
 }
 
 // findGraphAPI resolves graphAPIs for this package, or returns nil (and
@@ -77,6 +79,14 @@ func (m *model) findGraphAPI() *graphGlue {
 		m.audit = append(m.audit, fmt.Sprintf("callback lifetime: %s returns no capture status and graph: stream-ordered callbacks are one-shot even inside stream capture", a.captureInfo))
 		return nil
 	}
+	for _, f := range m.funcs {
+		var host, exec bool
+		for _, p := range f.Params {
+			host = host || (p.Direction != ir.Out && m.hostParamsOf(p.Type) != nil)
+			exec = exec || (p.Type.Kind == ir.Named && p.Type.Name == a.exec)
+		}
+		g.execOwned = g.execOwned || (host && exec)
+	}
 	return g
 }
 
@@ -118,4 +128,69 @@ func (m *model) genGraphGlue(f *jen.File) {
 		jen.Return(jen.Nil()),
 	)
 	f.Line()
+}
+
+// hostParams describes a host node's parameter struct: exactly a callback
+// with userData and the void * userData it is called with
+// (CUDA_HOST_NODE_PARAMS, cudaHostNodeParams).
+type hostParams struct {
+	cb             *callback
+	fnOff, udOff   int64
+	size           int64
+	fnName, udName string
+}
+
+// hostParamsOf returns the host node struct t points to, or nil.
+func (m *model) hostParamsOf(t *ir.Type) *hostParams {
+	if t.Kind != ir.Pointer || t.Elem == nil {
+		return nil
+	}
+	r := m.record(t.Elem)
+	if r == nil || r.Union || len(r.Fields) != 2 || r.Size%8 != 0 {
+		return nil
+	}
+	f0, f1 := r.Fields[0], r.Fields[1]
+	if m.resolve(f0.Type).Kind != ir.FuncPtr || !m.isVoidPtr(f1.Type) || f0.Offset%8 != 0 || f1.Offset%8 != 0 {
+		return nil
+	}
+	cb := m.callbackOf(f0.Type)
+	if cb == nil || cb.user < 0 {
+		return nil
+	}
+	return &hostParams{cb: cb, fnOff: f0.Offset, udOff: f1.Offset, size: r.Size, fnName: f0.Name, udName: f1.Name}
+}
+
+// handleParam is the first parameter of ps whose C type is the typedef
+// name, or nil.
+func handleParam(ps []*param, name string) *param {
+	for _, p := range ps {
+		if p.c.Type.Kind == ir.Named && p.c.Type.Name == name {
+			return p
+		}
+	}
+	return nil
+}
+
+// hostNodeOwner decides who keeps the Go func of a host node parameter
+// struct alive, from the wrapper's other parameters: the graph the node is
+// added to (cuGraphAddHostNode); the exec whose node is changed
+// (cuGraphExecHostNodeSetParams: CUDA cannot attach a user object to an
+// exec, so the package registry keeps it until cuGraphExecDestroy); else,
+// for a node of a graph (cuGraphHostNodeSetParams: no call in these
+// headers finds a node's graph), a graph the wrapper adds as its last
+// parameter. ok is false when the struct cannot take a Go func here.
+func (m *model) hostNodeOwner(f *ir.Function, ps []*param) (life cbLife, owner *param, ok bool) {
+	if m.graph == nil || !m.isErrorResult(f.Result) {
+		return 0, nil, false
+	}
+	if p := handleParam(ps, m.graph.api.graph); p != nil {
+		return lifeGraph, p, true
+	}
+	if p := handleParam(ps, m.graph.api.exec); p != nil {
+		return lifeExec, p, true
+	}
+	if handleParam(ps, m.graph.api.node) != nil {
+		return lifeGraph, nil, true
+	}
+	return 0, nil, false
 }

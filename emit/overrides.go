@@ -53,13 +53,13 @@ var synchronousCallbacks = map[string]string{
 // when the last of them is destroyed.
 var graphAPIs = map[ir.Library]graphAPI{
 	ir.Driver: {
-		stream: "CUstream", graph: "CUgraph",
+		stream: "CUstream", graph: "CUgraph", exec: "CUgraphExec", node: "CUgraphNode", execDestroy: "cuGraphExecDestroy",
 		captureInfo: "cuStreamGetCaptureInfo", active: "CU_STREAM_CAPTURE_STATUS_ACTIVE",
 		create: "cuUserObjectCreate", retain: "cuGraphRetainUserObject", release: "cuUserObjectRelease",
 		noSync: "CU_USER_OBJECT_NO_DESTRUCTOR_SYNC", move: "CU_GRAPH_USER_OBJECT_MOVE",
 	},
 	ir.Runtime: {
-		stream: "cudaStream_t", graph: "cudaGraph_t",
+		stream: "cudaStream_t", graph: "cudaGraph_t", exec: "cudaGraphExec_t", node: "cudaGraphNode_t", execDestroy: "cudaGraphExecDestroy",
 		captureInfo: "cudaStreamGetCaptureInfo", active: "cudaStreamCaptureStatusActive",
 		create: "cudaUserObjectCreate", retain: "cudaGraphRetainUserObject", release: "cudaUserObjectRelease",
 		noSync: "cudaUserObjectNoDestructorSync", move: "cudaGraphUserObjectMove",

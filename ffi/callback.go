@@ -151,22 +151,36 @@ func Callback(fn any) uintptr {
 	return purego.NewCallback(fn)
 }
 
-// Registry keeps the handles of callbacks that stay registered until an
-// explicit unregister call (cuDeviceRegisterAsyncNotification,
-// cuLogsRegisterCallback), keyed by the registration handle C returns.
-// The generated unregister wrapper removes the entry, which deletes the
-// handle: registering and unregistering in a loop leaves the table bounded.
+// Registry keeps the handles of callbacks that live until an explicit
+// release call, keyed by a handle C returns or takes: registrations
+// (cuDeviceRegisterAsyncNotification, cuLogsRegisterCallback) until their
+// unregister call, and the Go funcs given to an executable graph's host
+// nodes (cuGraphExecHostNodeSetParams) until cuGraphExecDestroy. The
+// generated release wrapper removes the key, which deletes its handles:
+// registering and releasing in a loop leaves the table bounded.
 type Registry struct {
-	m sync.Map // uintptr -> Handle
+	mu sync.Mutex
+	m  map[uintptr][]Handle
 }
 
-// Add records h as the callback of registration key.
-func (r *Registry) Add(key uintptr, h Handle) { r.m.Store(key, h) }
+// Add records h under key, beside any handles already there.
+func (r *Registry) Add(key uintptr, h Handle) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.m == nil {
+		r.m = map[uintptr][]Handle{}
+	}
+	r.m[key] = append(r.m[key], h)
+}
 
-// Remove deletes the handle registered under key, if any.
+// Remove deletes the handles recorded under key, if any.
 func (r *Registry) Remove(key uintptr) {
-	if h, ok := r.m.LoadAndDelete(key); ok {
-		h.(Handle).Delete()
+	r.mu.Lock()
+	hs := r.m[key]
+	delete(r.m, key)
+	r.mu.Unlock()
+	for _, h := range hs {
+		h.Delete()
 	}
 }
 

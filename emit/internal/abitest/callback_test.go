@@ -241,3 +241,54 @@ func contains(s []string, v string) bool {
 	}
 	return false
 }
+
+// TestGraphHostNodes: graph host nodes take Go funcs. A node added to a
+// graph runs on every launch; a node's new func reaches execs instantiated
+// afterwards, an exec's new func only that exec; every handle is released
+// when its last owner (graph, exec made after the change, or the exec
+// itself) is destroyed.
+func TestGraphHostNodes(t *testing.T) {
+	need(t)
+	objects := data[int64](t, "abi_user_objects")
+	live, objs := ffi.LiveHandles(), *objects
+	var a, b, c int
+	graph, err := cu.GraphCreate(0)
+	check(t, "GraphCreate", err)
+	node, err := cu.GraphAddHostNode(graph, nil, 0, func() { a++ })
+	check(t, "GraphAddHostNode", err)
+	exec1, err := cu.GraphInstantiate(graph, 0)
+	check(t, "GraphInstantiate", err)
+	for range 5 {
+		check(t, "GraphLaunch", cu.GraphLaunch(exec1, 0))
+	}
+	if a != 5 {
+		t.Fatalf("5 launches ran the node's Go func %d times", a)
+	}
+	check(t, "GraphHostNodeSetParams", cu.GraphHostNodeSetParams(node, func() { b++ }, graph))
+	check(t, "GraphLaunch", cu.GraphLaunch(exec1, 0))
+	exec2, err := cu.GraphInstantiate(graph, 0)
+	check(t, "GraphInstantiate", err)
+	check(t, "GraphLaunch", cu.GraphLaunch(exec2, 0))
+	check(t, "GraphExecHostNodeSetParams", cu.GraphExecHostNodeSetParams(exec1, node, func() { c++ }))
+	check(t, "GraphLaunch", cu.GraphLaunch(exec1, 0))
+	if a != 6 || b != 1 || c != 1 {
+		t.Fatalf("calls a=%d b=%d c=%d, want 6 1 1", a, b, c)
+	}
+	if _, err := cu.GraphAddHostNode(graph, nil, 0, nil); err == nil {
+		t.Error("GraphAddHostNode with a nil func succeeded: C saw a non-NULL fn")
+	}
+	if got := ffi.LiveHandles() - live; got < 3 {
+		t.Fatalf("%d handles live for 3 Go funcs", got)
+	}
+	check(t, "GraphExecDestroy(exec1)", cu.GraphExecDestroy(exec1))
+	check(t, "GraphDestroy", cu.GraphDestroy(graph))
+	// exec2 still runs the node's second func.
+	check(t, "GraphLaunch", cu.GraphLaunch(exec2, 0))
+	if b != 2 {
+		t.Fatalf("exec2 after its graph was destroyed: b=%d, want 2", b)
+	}
+	check(t, "GraphExecDestroy(exec2)", cu.GraphExecDestroy(exec2))
+	if got := ffi.LiveHandles(); got != live || *objects != objs {
+		t.Errorf("after destroying all: %d handles, %d user objects; want %d, %d", got, *objects, live, objs)
+	}
+}

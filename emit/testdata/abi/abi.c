@@ -652,3 +652,40 @@ CUresult cuGraphDestroy(CUgraph hGraph) {
 }
 
 CUresult cuGraphExecDestroy(CUgraphExec hGraphExec) { return cuGraphDestroy(hGraphExec); }
+
+struct CUgraphNode_st {
+	CUgraph g;
+	int i;
+};
+static struct CUgraphNode_st nodePool[4096];
+static int nodesUsed;
+
+CUresult cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_HOST_NODE_PARAMS *nodeParams) {
+	(void)dependencies; (void)numDependencies;
+	if (!phGraphNode || !hGraph || !nodeParams || !nodeParams->fn || hGraph->nnodes == 16 || nodesUsed == 4096) return CUDA_ERROR_INVALID_VALUE;
+	hGraph->fns[hGraph->nnodes] = nodeParams->fn;
+	hGraph->uds[hGraph->nnodes] = nodeParams->userData;
+	nodePool[nodesUsed] = (struct CUgraphNode_st){hGraph, hGraph->nnodes++};
+	*phGraphNode = &nodePool[nodesUsed++];
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams) {
+	if (!hNode || !nodeParams || !nodeParams->fn) return CUDA_ERROR_INVALID_VALUE;
+	hNode->g->fns[hNode->i] = nodeParams->fn;
+	hNode->g->uds[hNode->i] = nodeParams->userData;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams) {
+	if (!hGraphExec || !hNode || !nodeParams || !nodeParams->fn || hNode->i >= hGraphExec->nnodes) return CUDA_ERROR_INVALID_VALUE;
+	hGraphExec->fns[hNode->i] = nodeParams->fn;
+	hGraphExec->uds[hNode->i] = nodeParams->userData;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphCreate(CUgraph *phGraph, unsigned int flags) {
+	if (!phGraph || flags) return CUDA_ERROR_INVALID_VALUE;
+	*phGraph = calloc(1, sizeof **phGraph);
+	return *phGraph ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
