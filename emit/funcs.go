@@ -213,6 +213,11 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 			if p.c.Direction == ir.InOut {
 				m.audit = append(m.audit, fmt.Sprintf("inout %s.%s: pointer parameter (%s)", f.Name, p.c.Name, p.c.Why))
 			}
+			if t.Elem != nil && p.c.Direction != ir.Out {
+				if path := m.callbackField(t.Elem, 0); path != "" {
+					m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: the struct's %s stays a raw C function pointer, not a Go func (for a host node, the host node wrappers take a Go func); nil: 0 is NULL; lifetime: the caller's", f.Name, p.c.Name, path))
+				}
+			}
 		case m.record(t) != nil:
 			p.role = roleStruct
 			p.goType = m.goType(t)
@@ -880,6 +885,37 @@ func addsOwnerGraph(ps []*param) bool {
 		}
 	}
 	return false
+}
+
+// callbackField returns the path of the first function pointer field
+// inside the record t names, looking through nested records and unions
+// ("host.fn"), or "".
+func (m *model) callbackField(t *ir.Type, depth int) string {
+	return m.callbackFieldIn(m.record(t), depth)
+}
+
+func (m *model) callbackFieldIn(r *ir.Record, depth int) string {
+	if r == nil || depth > 4 {
+		return ""
+	}
+	for _, f := range r.Fields {
+		if m.resolve(f.Type).Kind == ir.FuncPtr {
+			return f.Name
+		}
+		sub := ""
+		if f.Record != nil {
+			sub = m.callbackFieldIn(f.Record, depth+1)
+		} else if f.Type.Kind != ir.Pointer {
+			sub = m.callbackField(f.Type, depth+1)
+		}
+		if sub != "" {
+			if f.Name == "" || f.Anonymous {
+				return sub
+			}
+			return f.Name + "." + sub
+		}
+	}
+	return ""
 }
 
 // hasLife reports whether the wrapper has a callback kept for life l.
