@@ -336,6 +336,9 @@ func (m *model) genFuncs(f *jen.File) error {
 	}
 	if m.usesRegistry {
 		f.Comment("callbackRegistry holds the handles of registered callbacks until they are unregistered.")
+		if m.graph != nil && m.graph.execOwned {
+			f.Commentf("It also holds the Go funcs of exec host nodes until %s.", m.goFunc(m.graph.api.execDestroy))
+		}
 		f.Var().Id("callbackRegistry").Qual(FFIPath, "Registry")
 	}
 	return nil
