@@ -37,8 +37,8 @@ var registeredCallbacks = map[string]string{
 
 // synchronousCallbacks are functions that call their callback only while
 // they run, on the calling thread, and give it no userData: the Go func is
-// held in an ffi.CallbackSlot for the call (calls are serialised per
-// callback type).
+// held for the call by the ffi.CallbackScope the wrapper opens on its OS
+// thread (calls from several threads run at once and may nest).
 var synchronousCallbacks = map[string]string{
 	"cuOccupancyMaxPotentialBlockSize":          "the block-size-to-shared-memory function is called during the computation",
 	"cuOccupancyMaxPotentialBlockSizeWithFlags": "the block-size-to-shared-memory function is called during the computation",
