@@ -192,12 +192,23 @@ func (r *Registry) Remove(key uintptr) {
 // that calls the same API again (on its own thread) gets its own func and
 // does not deadlock.
 type CallbackSlot struct {
-	_ byte // distinct addresses: the slot's address is its identity
+	holders int            // scopes holding a func for this slot; scopes.mu
+	only    *CallbackScope // the one holder when holders == 1
 }
 
 // Value is the func the innermost call on this OS thread holds for s, or
-// nil when none does (C called the trampoline from another thread).
+// nil when none does (C called the trampoline from another thread). With
+// one call in flight for s it is that call's func, found without asking
+// the thread's id: C calls a synchronous callback only during the call
+// that passes it.
 func (s *CallbackSlot) Value() any {
+	scopes.mu.Lock()
+	if s.holders == 1 {
+		fn := s.only.fn
+		scopes.mu.Unlock()
+		return fn
+	}
+	scopes.mu.Unlock()
 	tid := syscall.Gettid()
 	scopes.mu.Lock()
 	defer scopes.mu.Unlock()
@@ -239,8 +250,18 @@ func EnterCallbacks() *CallbackScope {
 	return s
 }
 
-// Hold makes fn the func of slot's trampoline for this call.
-func (s *CallbackScope) Hold(slot *CallbackSlot, fn any) { s.slot, s.fn = slot, fn }
+// Hold makes fn the func of slot's trampoline for this call. A scope
+// holds at most one slot.
+func (s *CallbackScope) Hold(slot *CallbackSlot, fn any) {
+	scopes.mu.Lock()
+	defer scopes.mu.Unlock()
+	if s.slot != nil {
+		panic("ffi: CallbackScope.Hold called twice")
+	}
+	s.slot, s.fn = slot, fn
+	slot.holders++
+	slot.only = s
+}
 
 // Exit closes the scope and unlocks the thread; if a callback panicked
 // during the call, it panics with a *CallbackPanic holding the value and
@@ -259,8 +280,20 @@ func (s *CallbackScope) Exit() {
 	} else {
 		scopes.m[s.tid] = st
 	}
+	if sl := s.slot; sl != nil {
+		sl.holders--
+		sl.only = nil
+		if sl.holders == 1 { // find the other holder (rare: nested or concurrent calls)
+			for _, st := range scopes.m {
+				for _, o := range st {
+					if o.slot == sl {
+						sl.only = o
+					}
+				}
+			}
+		}
+	}
 	scopes.mu.Unlock()
-	s.fn = nil
 	runtime.UnlockOSThread()
 	if s.p != nil {
 		panic(s.p)

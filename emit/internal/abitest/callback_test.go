@@ -292,3 +292,13 @@ func TestGraphHostNodes(t *testing.T) {
 		t.Errorf("after destroying all: %d handles, %d user objects; want %d, %d", got, *objects, live, objs)
 	}
 }
+
+// BenchmarkSynchronousCallback: one cuOccupancyMaxPotentialBlockSize call,
+// which calls its Go func 3 times.
+func BenchmarkSynchronousCallback(b *testing.B) {
+	need(b)
+	f := func(block int32) uint64 { return uint64(block) }
+	for b.Loop() {
+		cu.OccupancyMaxPotentialBlockSize(0, f, 0, 0)
+	}
+}
