@@ -329,10 +329,6 @@ func (p *CallbackPanic) Unwrap() error {
 	return err
 }
 
-// exit ends the process after a callback panic that no Go caller waits
-// for; a variable for the tests.
-var exit = os.Exit
-
 // Recover is deferred by every trampoline. A panic in the callback never
 // unwinds through C's frames: if a wrapper on this thread is in its C call
 // (a CallbackScope), the panic is stored there, the trampoline returns
@@ -355,7 +351,7 @@ func Recover() {
 		return
 	}
 	fmt.Fprintf(os.Stderr, "panic: %v [in a Go callback called from C on a thread no Go call waits on]\n\n%s", v, stack)
-	exit(2)
+	os.Exit(2)
 }
 
 // escapeSink makes Escape's argument escape (see Escape).
