@@ -135,7 +135,8 @@ func (m *model) header() string {
 }
 
 // ffiVersion is the version of package ffi's API the generated code needs
-// (ffi.Version): 2 added ffi.CallInts, 3 Scalar.Count, 4 ffi.Helper.
+// (ffi.Version): 2 added ffi.CallInts, 3 Scalar.Count, 4 ffi.Helper,
+// CallbackScope and Recover.
 const ffiVersion = 4
 
 func (m *model) newFile() *jen.File {

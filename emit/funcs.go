@@ -28,6 +28,7 @@ const (
 	roleUserData                      // the void * paired with roleCallback
 	roleKernelArgs                    // void ** kernel argument pointers of a launch: []unsafe.Pointer
 	roleLaunchExtra                   // void ** extra of a launch: the packed argument buffer []byte
+	roleHostParams                    // a pointer to a host node's {fn, userData} struct: a Go func
 )
 
 type param struct {
@@ -36,7 +37,39 @@ type param struct {
 	role   paramRole
 	goType jen.Code // Go parameter or result type
 	cb     *callback
-	align  int64 // roleOutAligned: the C alignment
+	life   cbLife // roleCallback, roleCallbackSync: how long the Go func is kept
+	align  int64  // roleOutAligned: the C alignment
+	host   *hostParams
+	owner  *param // roleHostParams with lifeGraph: the graph parameter (nil: added as ownerGraph)
+}
+
+// cbLife is how long a wrapper keeps the Go func of a callback parameter.
+type cbLife int
+
+const (
+	lifeOnce       cbLife = iota // a one-shot handle, deleted by the callback's one call
+	lifeStream                   // one-shot; while the stream is capturing, retained by the capture graph
+	lifeRegistered               // kept until the unregister call
+	lifeSync                     // held by the call's ffi.CallbackScope, for the call only
+	lifeGraph                    // retained by a graph (a user object), so by its execs and clones
+	lifeExec                     // kept in the package registry until the exec is destroyed
+)
+
+// String is the lifetime as the audit file states it.
+func (l cbLife) String() string {
+	switch l {
+	case lifeStream:
+		return "one-shot; inside stream capture, graph-retained (a user object of the capture graph releases it when the graph and its last exec and clone are destroyed)"
+	case lifeRegistered:
+		return "registered"
+	case lifeSync:
+		return "synchronous (the call only; reentrant)"
+	case lifeGraph:
+		return "graph-retained (a user object of the graph releases it when the graph and its last exec and clone are destroyed)"
+	case lifeExec:
+		return "exec-retained (kept until the exec is destroyed through the package's GraphExecDestroy)"
+	}
+	return "one-shot"
 }
 
 // callback describes a C callback typedef turned into a Go func type.
@@ -44,8 +77,7 @@ type callback struct {
 	typedef string // C typedef name, e.g. CUhostFn
 	goFunc  jen.Code
 	sig     *ir.Signature
-	user    int  // index of the userData parameter in sig; -1: none (a synchronous callback)
-	once    bool // the handle is deleted by the callback's one call
+	user    int // index of the userData parameter in sig; -1: none (a synchronous callback)
 }
 
 // skipped records functions not bound, with the reason.
@@ -140,26 +172,57 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 			cb := m.callbackOf(t)
 			switch {
 			case (oneShot || registered) && cb != nil && cb.user >= 0 && m.userDataParam(ps, i) >= 0:
-				cb.once = oneShot
 				p.role = roleCallback
 				p.cb = cb
 				p.goType = cb.goFunc
 				ps[m.userDataParam(ps, i)].role = roleUserData
 				why := oneShotCallbacks[f.Name]
-				if registered {
+				p.life = lifeOnce
+				switch {
+				case registered:
 					why = "registered until " + registeredCallbacks[f.Name] + ", which releases its handle"
+					p.life = lifeRegistered
+				case m.streamParam(ps) != nil && m.isErrorResult(f.Result):
+					p.life = lifeStream
+					m.usesGraph = true
 				}
-				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: Go func through one static trampoline and ffi's handle table (%s)", f.Name, p.c.Name, why))
+				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: Go func through one static trampoline and ffi's handle table (%s); nil: NULL, no handle; lifetime: %s", f.Name, p.c.Name, why, p.life))
 			case synchronous && cb != nil && cb.user < 0:
 				p.role = roleCallbackSync
 				p.cb = cb
 				p.goType = cb.goFunc
-				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: Go func held in an ffi.CallbackSlot during the call (%s)", f.Name, p.c.Name, synchronousCallbacks[f.Name]))
+				p.life = lifeSync
+				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: Go func held by the call's ffi.CallbackScope (%s); nil: NULL; lifetime: %s", f.Name, p.c.Name, synchronousCallbacks[f.Name], p.life))
 			default:
 				p.role = roleValue
 				p.goType = m.goType(t)
-				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: C function pointer parameter (not a one-shot callback; make one with ffi.Callback)", f.Name, p.c.Name))
+				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: C function pointer parameter (not a one-shot callback; make one with ffi.Callback); nil: 0 is NULL; lifetime: the caller's", f.Name, p.c.Name))
 			}
+		case m.hostParamsOf(t) != nil && p.c.Direction != ir.Out:
+			hp := m.hostParamsOf(t)
+			life, owner, ok := m.hostNodeOwner(f, ps)
+			if !ok {
+				p.role = rolePointer
+				p.goType = m.goType(t)
+				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: host node struct with a raw C function pointer (no graph or exec parameter to own a Go func)", f.Name, p.c.Name))
+				break
+			}
+			p.role, p.host, p.cb, p.life, p.owner = roleHostParams, hp, hp.cb, life, owner
+			p.goType = hp.cb.goFunc
+			p.goName = "fn"
+			if life == lifeGraph {
+				m.usesGraph = true
+			} else {
+				m.usesRegistry = true
+			}
+			who := "the graph parameter"
+			switch {
+			case life == lifeExec:
+				who = "the exec parameter"
+			case owner == nil:
+				who = "ownerGraph, a parameter the wrapper adds: the graph the node belongs to"
+			}
+			m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: a Go func fn instead of the struct's %s and %s, through one static trampoline and ffi's handle table, owned by %s; nil: NULL %s, no handle; lifetime: %s", f.Name, p.c.Name, hp.fnName, hp.udName, who, hp.fnName, life))
 		case rt.Kind == ir.Float:
 			p.role = roleFloat
 			p.goType = m.goType(t)
@@ -176,6 +239,11 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 			p.goType = m.goType(t)
 			if p.c.Direction == ir.InOut {
 				m.audit = append(m.audit, fmt.Sprintf("inout %s.%s: pointer parameter (%s)", f.Name, p.c.Name, p.c.Why))
+			}
+			if t.Elem != nil && p.c.Direction != ir.Out {
+				if path := m.callbackField(t.Elem, 0); path != "" {
+					m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: the struct's %s stays a raw C function pointer, not a Go func (for a host node, the host node wrappers take a Go func); nil: 0 is NULL; lifetime: the caller's", f.Name, p.c.Name, path))
+				}
 			}
 		case m.record(t) != nil:
 			p.role = roleStruct
@@ -304,6 +372,7 @@ func (m *model) callbackOf(t *ir.Type) *callback {
 
 func (m *model) genFuncs(f *jen.File) error {
 	m.skipped = map[*ir.Function]string{}
+	m.graph = m.findGraphAPI()
 	layouts := map[string]bool{}
 	var layoutOrder []*ir.Type
 	callbacks := map[string]*callback{}
@@ -320,7 +389,7 @@ func (m *model) genFuncs(f *jen.File) error {
 					layoutOrder = append(layoutOrder, p.c.Type)
 				}
 			}
-			if (p.role == roleCallback || p.role == roleCallbackSync) && callbacks[p.cb.typedef] == nil {
+			if (p.role == roleCallback || p.role == roleCallbackSync || p.role == roleHostParams) && callbacks[p.cb.typedef] == nil {
 				callbacks[p.cb.typedef] = p.cb
 				cbOrder = append(cbOrder, p.cb.typedef)
 			}
@@ -337,8 +406,14 @@ func (m *model) genFuncs(f *jen.File) error {
 	for _, name := range cbOrder {
 		m.genTrampoline(f, callbacks[name])
 	}
+	if m.usesGraph {
+		m.genGraphGlue(f)
+	}
 	if m.usesRegistry {
 		f.Comment("callbackRegistry holds the handles of registered callbacks until they are unregistered.")
+		if m.graph != nil && m.graph.execOwned {
+			f.Commentf("It also holds the Go funcs of exec host nodes until %s.", m.goFunc(m.graph.api.execDestroy))
+		}
 		f.Var().Id("callbackRegistry").Qual(FFIPath, "Registry")
 	}
 	return nil
@@ -417,9 +492,13 @@ func (m *model) genTrampoline(f *jen.File, cb *callback) {
 	f.Commentf("%s is the C address of %sGo, created once: purego allows 2000", name, name)
 	f.Comment("callbacks per process, so every call shares it and finds its Go func")
 	if cb.user >= 0 {
-		f.Comment("through the handle passed as userData.")
+		f.Comment("through the handle passed as userData. A panic in the Go func never")
 	} else {
-		f.Commentf("in %s, held by the call that passes it.", slotName(cb))
+		f.Commentf("through %s in the ffi.CallbackScope of the call that passes", slotName(cb))
+		f.Comment("it, on this thread. A panic in the Go func never")
+	}
+	f.Comment("unwinds through C's frames (see ffi.Recover).")
+	if cb.user < 0 {
 		f.Var().Id(slotName(cb)).Qual(FFIPath, "CallbackSlot")
 	}
 	f.Var().Id(name).Op("=").Qual("sync", "OnceValue").Call(jen.Func().Params().Uintptr().Block(
@@ -433,11 +512,13 @@ func (m *model) genTrampoline(f *jen.File, cb *callback) {
 	}
 	if cb.sig.Result.Kind == ir.Void {
 		f.Func().Id(name+"Go").Params(cparams...).Block(
+			jen.Defer().Qual(FFIPath, "Recover").Call(),
 			lookup,
 			jen.If(jen.Id(goFn).Op("!=").Nil()).Block(jen.Id(goFn).Call(args...)),
 		)
 	} else {
 		f.Func().Id(name+"Go").Params(cparams...).Uintptr().Block(
+			jen.Defer().Qual(FFIPath, "Recover").Call(), // a panic returns 0 to C
 			lookup,
 			jen.If(jen.Id(goFn).Op("==").Nil()).Block(jen.Return(jen.Lit(0))),
 			jen.Return(jen.Uintptr().Call(jen.Id(goFn).Call(args...))),
@@ -480,6 +561,19 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 	if d := launchArrayDoc(ps); d != "" {
 		text += "\n\n" + d
 	}
+	for _, p := range ps {
+		if p.role != roleHostParams {
+			continue
+		}
+		switch {
+		case p.life == lifeExec:
+			text += fmt.Sprintf("\n\nThe Go func fn replaces the C struct's %s and %s. The package keeps it until the exec is destroyed with [%s]; destroy the exec only after its launches have completed.", p.host.fnName, p.host.udName, m.goFunc(m.graph.api.execDestroy))
+		case p.owner == nil:
+			text += fmt.Sprintf("\n\nThe Go func fn replaces the C struct's %s and %s. ownerGraph, which the C function does not take, must be the graph the node belongs to: a user object of that graph keeps fn alive until the graph and its last exec and clone are destroyed (no call in these headers finds a node's graph).", p.host.fnName, p.host.udName)
+		default:
+			text += fmt.Sprintf("\n\nThe Go func fn replaces the C struct's %s and %s. A user object of %s keeps it alive until the graph and its last exec and clone are destroyed, so it runs on every launch.", p.host.fnName, p.host.udName, p.owner.goName)
+		}
+	}
 	if fn.Deprecated && !strings.Contains(text, "Deprecated:") {
 		text += "\n\nDeprecated: the header marks " + fn.Name + " deprecated."
 	}
@@ -496,6 +590,9 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 		default:
 			goParams = append(goParams, jen.Id(p.goName).Add(p.goType))
 		}
+	}
+	if owned := addsOwnerGraph(ps); owned {
+		goParams = append(goParams, jen.Id("ownerGraph").Id(m.graph.graphType))
 	}
 	// Results: outputs in order, then error (or the C result).
 	var cResult *ir.Type
@@ -560,13 +657,43 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 					jen.Parens(jen.Lit(int(p.align)).Op("-").Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id(buf))).Op("%").Lit(int(p.align))).Op("%").Lit(int(p.align))),
 			)
 		case roleCallback:
-			newHandle := "NewHandle"
-			if p.cb.once {
-				newHandle = "NewHandleOnce"
+			// nil is NULL: no trampoline, no handle (hdl 0 is NULL userData).
+			set := []jen.Code{jen.Id("cbAddr").Op("=").Id(trampolineName(p.cb)).Call()}
+			switch p.life {
+			case lifeOnce:
+				set = append(set, jen.Id("hdl").Op("=").Qual(FFIPath, "NewHandleOnce").Call(v))
+			case lifeRegistered:
+				set = append(set, jen.Id("hdl").Op("=").Qual(FFIPath, "NewHandle").Call(v))
+			case lifeStream:
+				// A capturing stream records the callback into a graph node
+				// that runs on every launch of the graph: its handle then
+				// lives as long as the graph (see retainHandle).
+				set = append(set, jen.If(jen.Id("cbGraph").Op("=").Id("captureGraph").Call(jen.Id(m.streamParam(ps).goName)), jen.Id("cbGraph").Op("!=").Lit(0)).Block(
+					jen.Id("hdl").Op("=").Qual(FFIPath, "NewHandle").Call(v),
+				).Else().Block(
+					jen.Id("hdl").Op("=").Qual(FFIPath, "NewHandleOnce").Call(v),
+				))
+				body = append(body, jen.Var().Id("cbGraph").Id(m.graph.graphType))
 			}
+			body = append(body, m.scopeStmts()...)
 			body = append(body,
-				jen.Id("cbAddr").Op(":=").Id(trampolineName(p.cb)).Call(),
-				jen.Id("hdl").Op(":=").Qual(FFIPath, newHandle).Call(v),
+				jen.Var().Id("cbAddr").Uintptr(),
+				jen.Var().Id("hdl").Qual(FFIPath, "Handle"),
+				jen.If(jen.Id(p.goName).Op("!=").Nil()).Block(set...),
+			)
+		case roleHostParams:
+			h := p.host
+			c := p.goName + "C"
+			body = append(body, m.scopeStmts()...)
+			body = append(body,
+				jen.Var().Id("hdl").Qual(FFIPath, "Handle"),
+				jen.Id(c).Op(":=").New(jen.Index(jen.Lit(int(h.size/8))).Uintptr()),
+				jen.Qual(FFIPath, "Escape").Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(c))),
+				jen.If(jen.Id(p.goName).Op("!=").Nil()).Block(
+					jen.Id("hdl").Op("=").Qual(FFIPath, "NewHandle").Call(jen.Id(p.goName)),
+					jen.Id(c).Index(jen.Lit(int(h.fnOff/8))).Op("=").Id(trampolineName(p.cb)).Call(),
+					jen.Id(c).Index(jen.Lit(int(h.udOff/8))).Op("=").Uintptr().Call(jen.Id("hdl")),
+				),
 			)
 		case roleLaunchExtra:
 			if heap {
@@ -575,10 +702,13 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 				body = append(body, jen.Var().Id(p.goName+"C").Qual(FFIPath, "Extra"))
 			}
 		case roleCallbackSync:
+			body = append(body, m.scopeStmts()...)
 			body = append(body,
-				jen.Id("cbAddr").Op(":=").Id(trampolineName(p.cb)).Call(),
-				jen.Id(slotName(p.cb)).Dot("Hold").Call(v),
-				jen.Defer().Id(slotName(p.cb)).Dot("Release").Call(),
+				jen.Var().Id("cbAddr").Uintptr(),
+				jen.If(jen.Id(p.goName).Op("!=").Nil()).Block(
+					jen.Id("cbAddr").Op("=").Id(trampolineName(p.cb)).Call(),
+					jen.Id("cbScope").Dot("Hold").Call(jen.Op("&").Id(slotName(p.cb)), v),
+				),
 			)
 		}
 	}
@@ -656,6 +786,9 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 			word(jen.Lit(stringBufferLen))
 		case roleCallback, roleCallbackSync:
 			word(jen.Id("cbAddr"))
+		case roleHostParams:
+			word(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(p.goName + "C"))))
+			keepAlive = append(keepAlive, jen.Id(p.goName+"C"))
 		case roleUserData:
 			word(jen.Uintptr().Call(jen.Id("hdl")))
 		}
@@ -728,6 +861,26 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 	}
 	body = append(body, post...)
 	body = append(body, m.registryStmts(fn, ps)...)
+	for _, p := range ps {
+		if p.role != roleHostParams {
+			continue
+		}
+		var keep jen.Code
+		switch {
+		case p.life == lifeExec:
+			keep = jen.Id("callbackRegistry").Dot("Add").Call(jen.Uintptr().Call(jen.Id(p.owner.goName)), jen.Id("hdl"))
+		case p.owner == nil:
+			keep = jen.Id("err").Op("=").Id("retainHandle").Call(jen.Id("ownerGraph"), jen.Id("hdl"))
+		default:
+			keep = jen.Id("err").Op("=").Id("retainHandle").Call(jen.Id(p.owner.goName), jen.Id("hdl"))
+		}
+		body = append(body, jen.If(jen.Id("hdl").Op("!=").Lit(0)).Block(keep))
+	}
+	if hasLife(ps, lifeStream) {
+		body = append(body, jen.If(jen.Id("cbGraph").Op("!=").Lit(0)).Block(
+			jen.Id("err").Op("=").Id("retainHandle").Call(jen.Id("cbGraph"), jen.Id("hdl")),
+		))
+	}
 	body = append(body, jen.Return())
 	f.Func().Id(name).Params(goParams...).Params(results...).Block(body...)
 	f.Line()
@@ -740,6 +893,9 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 		default:
 			args = append(args, jen.Id(p.goName))
 		}
+	}
+	if addsOwnerGraph(ps) {
+		args = append(args, jen.Id("ownerGraph"))
 	}
 	var resTypes []jen.Code
 	for _, p := range ps {
@@ -780,6 +936,12 @@ func (m *model) registryStmts(fn *ir.Function, ps []*param) []jen.Code {
 			}
 		}
 	}
+	if m.graph != nil && m.graph.execOwned && fn.Name == m.graph.api.execDestroy {
+		if p := handleParam(ps, m.graph.api.exec); p != nil && p.role == roleValue {
+			m.usesRegistry = true
+			return []jen.Code{jen.Comment("Release the Go funcs given to the exec's host nodes."), jen.Id("callbackRegistry").Dot("Remove").Call(jen.Uintptr().Call(jen.Id(p.goName)))}
+		}
+	}
 	for reg, unreg := range registeredCallbacks {
 		if unreg != fn.Name {
 			continue
@@ -808,17 +970,92 @@ func (m *model) registryStmts(fn *ir.Function, ps []*param) []jen.Code {
 // with userData), which a failed call must delete.
 func hasHandle(ps []*param) bool {
 	for _, p := range ps {
-		if p.role == roleCallback {
+		if p.role == roleCallback || p.role == roleHostParams {
 			return true
 		}
 	}
 	return false
 }
 
+// addsOwnerGraph reports whether the wrapper takes an ownerGraph parameter
+// the C function lacks (see hostNodeOwner).
+func addsOwnerGraph(ps []*param) bool {
+	for _, p := range ps {
+		if p.role == roleHostParams && p.life == lifeGraph && p.owner == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// callbackField returns the path of the first function pointer field
+// inside the record t names, looking through nested records and unions
+// ("host.fn"), or "".
+func (m *model) callbackField(t *ir.Type, depth int) string {
+	return m.callbackFieldIn(m.record(t), depth)
+}
+
+func (m *model) callbackFieldIn(r *ir.Record, depth int) string {
+	if r == nil || depth > 4 {
+		return ""
+	}
+	for _, f := range r.Fields {
+		if m.resolve(f.Type).Kind == ir.FuncPtr {
+			return f.Name
+		}
+		sub := ""
+		if f.Record != nil {
+			sub = m.callbackFieldIn(f.Record, depth+1)
+		} else if f.Type.Kind != ir.Pointer {
+			sub = m.callbackField(f.Type, depth+1)
+		}
+		if sub != "" {
+			if f.Name == "" || f.Anonymous {
+				return sub
+			}
+			return f.Name + "." + sub
+		}
+	}
+	return ""
+}
+
+// hasLife reports whether the wrapper has a callback kept for life l.
+func hasLife(ps []*param, l cbLife) bool {
+	for _, p := range ps {
+		if (p.role == roleCallback || p.role == roleCallbackSync) && p.life == l {
+			return true
+		}
+	}
+	return false
+}
+
+// scopeStmts opens the wrapper's ffi.CallbackScope: C may run the Go
+// callback on this thread during the call (see ffi.Recover).
+func (m *model) scopeStmts() []jen.Code {
+	return []jen.Code{
+		jen.Id("cbScope").Op(":=").Qual(FFIPath, "EnterCallbacks").Call(),
+		jen.Defer().Id("cbScope").Dot("Exit").Call(),
+	}
+}
+
+// streamParam is the wrapper's stream parameter (CUstream, cudaStream_t),
+// or nil.
+func (m *model) streamParam(ps []*param) *param {
+	if m.graph == nil {
+		return nil
+	}
+	for _, p := range ps {
+		if p.c.Type.Kind == ir.Named && p.c.Type.Name == m.graph.api.stream && p.role == roleValue {
+			return p
+		}
+	}
+	return nil
+}
+
 // hasCallback reports whether the wrapper passes a Go callback to C.
 func hasCallback(ps []*param) bool {
 	for _, p := range ps {
-		if p.role == roleCallback || p.role == roleCallbackSync {
+		if p.role == roleCallback || p.role == roleCallbackSync || p.role == roleHostParams {
 			return true
 		}
 	}

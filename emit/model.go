@@ -39,6 +39,8 @@ type model struct {
 
 	audit        []string // lines for the audit file
 	usesRegistry bool     // a registered callback needs callbackRegistry
+	usesGraph    bool     // a callback kept by a graph needs captureGraph and retainHandle
+	graph        *graphGlue
 	skipped      map[*ir.Function]string
 }
 

@@ -122,7 +122,7 @@ var goKeywords = map[string]bool{
 var predeclared = map[string]bool{
 	"len": true, "cap": true, "string": true, "int": true, "byte": true, "error": true,
 	"err": true, "unsafe": true, "ffi": true, "runtime": true, "fnPtr": true, "frame": true, "rc": true,
-	"hdl": true, "cbAddr": true, "lerr": true, "ferr": true, "ret": true, "raw": true,
+	"hdl": true, "cbAddr": true, "cbScope": true, "cbGraph": true, "ownerGraph": true, "fnC": true, "lerr": true, "ferr": true, "ret": true, "raw": true,
 	"copy": true, "new": true, "make": true, "nil": true, "true": true, "false": true,
 	"uintptr": true, "any": true, "append": true, "delete": true, "close": true, "min": true, "max": true,
 	"print": true, "panic": true, "real": true, "imag": true, "clear": true,

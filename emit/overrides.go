@@ -1,5 +1,7 @@
 package emit
 
+import "github.com/cugen/cugen/parser/ir"
+
 // Audited exceptions for emit, one row each with its reason. The audit file
 // of each generated package repeats the rows that applied.
 
@@ -35,8 +37,8 @@ var registeredCallbacks = map[string]string{
 
 // synchronousCallbacks are functions that call their callback only while
 // they run, on the calling thread, and give it no userData: the Go func is
-// held in an ffi.CallbackSlot for the call (calls are serialised per
-// callback type).
+// held for the call by the ffi.CallbackScope the wrapper opens on its OS
+// thread (calls from several threads run at once and may nest).
 var synchronousCallbacks = map[string]string{
 	"cuOccupancyMaxPotentialBlockSize":          "the block-size-to-shared-memory function is called during the computation",
 	"cuOccupancyMaxPotentialBlockSizeWithFlags": "the block-size-to-shared-memory function is called during the computation",
@@ -63,4 +65,26 @@ var kernelPointers = map[string]string{
 // way to hand the address to a runtime `void *` parameter.
 var devicePointerTypes = map[string]string{
 	"CUdeviceptr_v2": "a device address as an integer; runtime calls take it as void *",
+}
+
+// graphAPIs names, per library, the calls and constants with which a
+// wrapper keeps a Go func alive as long as a CUDA graph: a stream-ordered
+// callback (cuLaunchHostFunc) recorded by stream capture becomes a graph
+// node that runs on every launch of the graph and of its execs and clones.
+// CUDA's user objects exist for this: a user object retained by a graph is
+// retained by every exec and clone made from it, and its destructor runs
+// when the last of them is destroyed.
+var graphAPIs = map[ir.Library]graphAPI{
+	ir.Driver: {
+		stream: "CUstream", graph: "CUgraph", exec: "CUgraphExec", node: "CUgraphNode", execDestroy: "cuGraphExecDestroy",
+		captureInfo: "cuStreamGetCaptureInfo", active: "CU_STREAM_CAPTURE_STATUS_ACTIVE",
+		create: "cuUserObjectCreate", retain: "cuGraphRetainUserObject", release: "cuUserObjectRelease",
+		noSync: "CU_USER_OBJECT_NO_DESTRUCTOR_SYNC", move: "CU_GRAPH_USER_OBJECT_MOVE",
+	},
+	ir.Runtime: {
+		stream: "cudaStream_t", graph: "cudaGraph_t", exec: "cudaGraphExec_t", node: "cudaGraphNode_t", execDestroy: "cudaGraphExecDestroy",
+		captureInfo: "cudaStreamGetCaptureInfo", active: "cudaStreamCaptureStatusActive",
+		create: "cudaUserObjectCreate", retain: "cudaGraphRetainUserObject", release: "cudaUserObjectRelease",
+		noSync: "cudaUserObjectNoDestructorSync", move: "cudaGraphUserObjectMove",
+	},
 }

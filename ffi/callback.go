@@ -3,8 +3,13 @@
 package ffi
 
 import (
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
@@ -146,54 +151,207 @@ func Callback(fn any) uintptr {
 	return purego.NewCallback(fn)
 }
 
-// Registry keeps the handles of callbacks that stay registered until an
-// explicit unregister call (cuDeviceRegisterAsyncNotification,
-// cuLogsRegisterCallback), keyed by the registration handle C returns.
-// The generated unregister wrapper removes the entry, which deletes the
-// handle: registering and unregistering in a loop leaves the table bounded.
+// Registry keeps the handles of callbacks that live until an explicit
+// release call, keyed by a handle C returns or takes: registrations
+// (cuDeviceRegisterAsyncNotification, cuLogsRegisterCallback) until their
+// unregister call, and the Go funcs given to an executable graph's host
+// nodes (cuGraphExecHostNodeSetParams) until cuGraphExecDestroy. The
+// generated release wrapper removes the key, which deletes its handles:
+// registering and releasing in a loop leaves the table bounded.
 type Registry struct {
-	m sync.Map // uintptr -> Handle
+	mu sync.Mutex
+	m  map[uintptr][]Handle
 }
 
-// Add records h as the callback of registration key.
-func (r *Registry) Add(key uintptr, h Handle) { r.m.Store(key, h) }
+// Add records h under key, beside any handles already there.
+func (r *Registry) Add(key uintptr, h Handle) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.m == nil {
+		r.m = map[uintptr][]Handle{}
+	}
+	r.m[key] = append(r.m[key], h)
+}
 
-// Remove deletes the handle registered under key, if any.
+// Remove deletes the handles recorded under key, if any.
 func (r *Registry) Remove(key uintptr) {
-	if h, ok := r.m.LoadAndDelete(key); ok {
-		h.(Handle).Delete()
+	r.mu.Lock()
+	hs := r.m[key]
+	delete(r.m, key)
+	r.mu.Unlock()
+	for _, h := range hs {
+		h.Delete()
 	}
 }
 
-// CallbackSlot holds the Go func of a callback that C calls synchronously,
-// during the call that passes it, and that has no userData to carry a
-// Handle (cuOccupancyMaxPotentialBlockSize's block-size-to-shared-memory
-// function). Hold takes the slot for the duration of that call, so such
-// calls are serialised per callback type.
+// CallbackSlot names a callback type that C calls synchronously, during
+// the call that passes it, and that has no userData to carry a Handle
+// (cuOccupancyMaxPotentialBlockSize's block-size-to-shared-memory
+// function). The Go func of each call lives in that call's CallbackScope,
+// per OS thread: calls from several threads run at once, and a callback
+// that calls the same API again (on its own thread) gets its own func and
+// does not deadlock.
 type CallbackSlot struct {
-	mu sync.Mutex
-	v  atomic.Value
+	holders int            // scopes holding a func for this slot; scopes.mu
+	only    *CallbackScope // the one holder when holders == 1
 }
 
-// Hold locks the slot and stores v for the trampoline.
-func (s *CallbackSlot) Hold(v any) {
-	s.mu.Lock()
-	s.v.Store(&v)
-}
-
-// Release clears the slot and unlocks it.
-func (s *CallbackSlot) Release() {
-	var none any
-	s.v.Store(&none)
-	s.mu.Unlock()
-}
-
-// Value is the func stored by Hold, or nil.
+// Value is the func the innermost call on this OS thread holds for s, or
+// nil when none does (C called the trampoline from another thread). With
+// one call in flight for s it is that call's func, found without asking
+// the thread's id: C calls a synchronous callback only during the call
+// that passes it.
 func (s *CallbackSlot) Value() any {
-	if p, ok := s.v.Load().(*any); ok {
-		return *p
+	scopes.mu.Lock()
+	if s.holders == 1 {
+		fn := s.only.fn
+		scopes.mu.Unlock()
+		return fn
+	}
+	scopes.mu.Unlock()
+	tid := syscall.Gettid()
+	scopes.mu.Lock()
+	defer scopes.mu.Unlock()
+	st := scopes.m[tid]
+	for i := len(st) - 1; i >= 0; i-- {
+		if st[i].slot == s {
+			return st[i].fn
+		}
 	}
 	return nil
+}
+
+// CallbackScope is held by a wrapper that passes a Go callback to C, for
+// the duration of the C call. C may run the callback on the calling thread
+// during the call; a Go panic must not unwind through C's frames (C's
+// locks and state would be abandoned), so the trampoline recovers it
+// (Recover), stores it here and returns zero to C, and Exit panics again
+// with it, in the caller's goroutine, once C has returned.
+type CallbackScope struct {
+	tid  int
+	slot *CallbackSlot
+	fn   any
+	p    *CallbackPanic
+}
+
+var scopes = struct {
+	mu sync.Mutex
+	m  map[int][]*CallbackScope // per OS thread id, innermost last
+}{m: map[int][]*CallbackScope{}}
+
+// EnterCallbacks locks the goroutine to its OS thread and opens a scope on
+// it. The caller must call Exit (deferred) after the C call.
+func EnterCallbacks() *CallbackScope {
+	runtime.LockOSThread()
+	s := &CallbackScope{tid: syscall.Gettid()}
+	scopes.mu.Lock()
+	scopes.m[s.tid] = append(scopes.m[s.tid], s)
+	scopes.mu.Unlock()
+	return s
+}
+
+// Hold makes fn the func of slot's trampoline for this call. A scope
+// holds at most one slot.
+func (s *CallbackScope) Hold(slot *CallbackSlot, fn any) {
+	scopes.mu.Lock()
+	defer scopes.mu.Unlock()
+	if s.slot != nil {
+		panic("ffi: CallbackScope.Hold called twice")
+	}
+	s.slot, s.fn = slot, fn
+	slot.holders++
+	slot.only = s
+}
+
+// Exit closes the scope and unlocks the thread; if a callback panicked
+// during the call, it panics with a *CallbackPanic holding the value and
+// the callback's stack.
+func (s *CallbackScope) Exit() {
+	scopes.mu.Lock()
+	st := scopes.m[s.tid]
+	for i := len(st) - 1; i >= 0; i-- {
+		if st[i] == s {
+			st = append(st[:i], st[i+1:]...)
+			break
+		}
+	}
+	if len(st) == 0 {
+		delete(scopes.m, s.tid)
+	} else {
+		scopes.m[s.tid] = st
+	}
+	if sl := s.slot; sl != nil {
+		sl.holders--
+		sl.only = nil
+		if sl.holders == 1 { // find the other holder (rare: nested or concurrent calls)
+			for _, st := range scopes.m {
+				for _, o := range st {
+					if o.slot == sl {
+						sl.only = o
+					}
+				}
+			}
+		}
+	}
+	scopes.mu.Unlock()
+	runtime.UnlockOSThread()
+	if s.p != nil {
+		panic(s.p)
+	}
+}
+
+// currentScope is the innermost scope of this OS thread, or nil.
+func currentScope() *CallbackScope {
+	tid := syscall.Gettid()
+	scopes.mu.Lock()
+	defer scopes.mu.Unlock()
+	if st := scopes.m[tid]; len(st) > 0 {
+		return st[len(st)-1]
+	}
+	return nil
+}
+
+// CallbackPanic is the value a wrapper panics with when a Go callback that
+// C called during the wrapper's call panicked: the callback's panic value
+// and its stack (the wrapper's own stack is the panic's).
+type CallbackPanic struct {
+	Value any
+	Stack []byte
+}
+
+func (p *CallbackPanic) Error() string {
+	return fmt.Sprintf("panic in a Go callback called from C: %v\n\ncallback stack:\n%s", p.Value, p.Stack)
+}
+
+// Unwrap returns the callback's panic value if it is an error.
+func (p *CallbackPanic) Unwrap() error {
+	err, _ := p.Value.(error)
+	return err
+}
+
+// Recover is deferred by every trampoline. A panic in the callback never
+// unwinds through C's frames: if a wrapper on this thread is in its C call
+// (a CallbackScope), the panic is stored there, the trampoline returns
+// zero to C, and the wrapper panics again after C returns. Otherwise no Go
+// caller waits for the callback (C runs it on a thread of its own, or
+// during a call that passes no Go callback, such as a user object's
+// destructor run by cuGraphDestroy): the panic and the callback's stack go
+// to standard error and the process exits with status 2, as an
+// unrecovered panic does.
+func Recover() {
+	v := recover()
+	if v == nil {
+		return
+	}
+	stack := debug.Stack()
+	if s := currentScope(); s != nil {
+		if s.p == nil { // the first panic of the call wins
+			s.p = &CallbackPanic{Value: v, Stack: stack}
+		}
+		return
+	}
+	fmt.Fprintf(os.Stderr, "panic: %v [in a Go callback called from C on a thread no Go call waits on]\n\n%s", v, stack)
+	os.Exit(2)
 }
 
 // escapeSink makes Escape's argument escape (see Escape).

@@ -154,15 +154,25 @@ func TestHandleOnceAndRegistry(t *testing.T) {
 	if ffi.LiveHandles() != before {
 		t.Fatalf("live handles %d, want %d", ffi.LiveHandles(), before)
 	}
-	var s ffi.CallbackSlot
+	var s, other ffi.CallbackSlot
 	if s.Value() != nil {
 		t.Fatal("empty slot has a value")
 	}
-	s.Hold(42)
-	if s.Value() != 42 {
-		t.Fatalf("slot value %v", s.Value())
+	outer := ffi.EnterCallbacks()
+	outer.Hold(&s, 42)
+	if s.Value() != 42 || other.Value() != nil {
+		t.Fatalf("slot value %v, other slot %v", s.Value(), other.Value())
 	}
-	s.Release()
+	inner := ffi.EnterCallbacks() // a callback calling the same API again
+	inner.Hold(&s, 43)
+	if s.Value() != 43 {
+		t.Fatalf("nested slot value %v, want 43", s.Value())
+	}
+	inner.Exit()
+	if s.Value() != 42 {
+		t.Fatalf("slot value after the nested call %v, want 42", s.Value())
+	}
+	outer.Exit()
 	if s.Value() != nil {
 		t.Fatal("released slot has a value")
 	}

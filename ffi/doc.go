@@ -5,8 +5,8 @@
 // the generator, guarded by [Version] and [MinVersion] the way protobuf's
 // runtime guards its generated code:
 //
-//	const _ = ffi.EnforceVersion(ffi.Version - 1) // ffi is too old for this code
-//	const _ = ffi.EnforceVersion(1 - ffi.MinVersion) // this code is too old for ffi
+//	const _ = ffi.EnforceVersion(ffi.Version - 4) // ffi is too old for this code
+//	const _ = ffi.EnforceVersion(4 - ffi.MinVersion) // this code is too old for ffi
 //
 // A failing guard is a compile error (a negative constant converted to an
 // unsigned type), so version skew breaks the build, not the run.
@@ -25,7 +25,17 @@
 //     costs no allocation.
 //   - Callbacks: one static C entry point per callback typedef ([Callback])
 //     dispatches on a [Handle] passed as the C userData pointer, so the
-//     process-wide limit of purego callbacks is never reached.
+//     process-wide limit of purego callbacks is never reached. A callback
+//     without userData that C calls during the call (a synchronous one)
+//     finds its Go func through a [CallbackSlot] in the [CallbackScope]
+//     the call opened on its OS thread: such calls run concurrently from
+//     several threads and may nest (a callback may call the same API
+//     again). A panic in a callback never unwinds through C's frames
+//     ([Recover]): on the calling thread, C returns normally and the
+//     wrapper panics again with a [*CallbackPanic]; on a thread of C's own,
+//     the process exits with status 2 after printing the panic and the
+//     callback's stack. runtime.Goexit (t.FailNow) in a callback is not
+//     supported: it would unwind through C.
 //   - Errors: [CallError] carries the C function name and unwraps to the
 //     generated result code, so errors.Is works against generated constants.
 //     [Check] prints them the way the seed's checkRuntime does, passing over
@@ -45,9 +55,11 @@ const (
 	// Version is the version of this package's API for generated code.
 	// Generated code requires Version >= the version it was generated for.
 	// 2 added CallInts, 3 Scalar.Count, 4 Helper and the API method
-	// Check reads.
+	// Check reads, CallbackScope and Recover (CallbackSlot lost Hold and
+	// Release).
 	Version = 4
 
 	// MinVersion is the oldest generated code this package still supports.
-	MinVersion = 1
+	// Code older than 4 holds a CallbackSlot with Hold and Release.
+	MinVersion = 4
 )

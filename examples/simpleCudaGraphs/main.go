@@ -42,7 +42,6 @@ import (
 	"unsafe"
 
 	"github.com/cugen/cugen/examples/internal/sample"
-	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/generated/cuda13/cudart"
 )
 
@@ -109,18 +108,6 @@ func newHostCheck(fnName string, want float64) *hostCheck {
 
 func (h *hostCheck) free() { sample.Check(cudart.FreeHost(unsafe.Pointer(h.result))) }
 
-// addHostNode adds to graph, after deps, a host node that runs fn on every
-// launch of the graph, of its clones, and of their execs.
-//
-// Issue 12, bug 2: today cudaGraphAddHostNode takes only a C function
-// pointer (cudart.HostFn), so this makes one for fn with ffi.Callback, the
-// support package's entry point maker (one per call, never freed). When
-// graph host nodes take Go funcs, this body becomes that call with fn.
-func addHostNode(graph cudart.Graph, deps []cudart.GraphNode, fn func()) (cudart.GraphNode, error) {
-	params := cudart.HostNodeParams{Fn: cudart.HostFn(ffi.Callback(func(userData uintptr) { fn() }))}
-	return cudart.GraphAddHostNode(graph, &deps[0], uint64(len(deps)), &params)
-}
-
 func cudaGraphsManual(inputVecH, inputVecD, outputVecD, resultD unsafe.Pointer, inputSize, numOfBlocks uint64, want float64) bool {
 	streamForGraph, err := cudart.StreamCreate()
 	sample.Check(err)
@@ -185,7 +172,9 @@ func cudaGraphsManual(inputVecH, inputVecD, outputVecD, resultD unsafe.Pointer, 
 	sample.Check(err)
 
 	deps = []cudart.GraphNode{memcpyNode}
-	_, err = addHostNode(graph, deps, host.callback)
+	// The graph keeps the Go func alive (a CUDA user object) for as long as
+	// it, its clones and their execs exist: it runs on every launch.
+	_, err = cudart.GraphAddHostNode(graph, &deps[0], uint64(len(deps)), host.callback)
 	sample.Check(err)
 
 	var numNodes uint64
@@ -264,8 +253,9 @@ func cudaGraphsUsingStreamCapture(inputVecH, inputVecD, outputVecD, resultD unsa
 	sample.Check(cudart.MemcpyAsync(unsafe.Pointer(host.result), resultD, 8, cudart.MemcpyDefault, stream1))
 
 	// Captured, cudaLaunchHostFunc becomes a host node that the graph runs on
-	// every launch. (Issue 12, bug 1: until it is fixed the Go func runs on
-	// the first launch only, and this graph prints 1 sum instead of 6.)
+	// every launch: the package keeps the Go func alive with a user object of
+	// the capture graph, so it runs on all 6 launches of the graph and its
+	// clone.
 	sample.Check(cudart.LaunchHostFunc(stream1, host.callback))
 	graph, err := cudart.StreamEndCapture(stream1)
 	sample.Check(err)

@@ -344,8 +344,11 @@ static void drain(void) {
 	}
 }
 
+static int captureHost(CUstream s, CUhostFn fn, void *ud);
+
 CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData) {
 	if (!fn) return CUDA_ERROR_INVALID_VALUE;
+	if (captureHost(hStream, fn, userData)) return CUDA_SUCCESS;
 	if ((uintptr_t)hStream != BAD_STREAM) noteFn((uintptr_t)fn);
 	return (CUresult)submit((struct job){.host = fn, .stream = hStream, .ud = userData});
 }
@@ -580,16 +583,176 @@ CUresult cuAbiFireAsync(unsigned long long bytes) {
 	return CUDA_SUCCESS;
 }
 
+int abi_occupancy_returns; // cuOccupancyMaxPotentialBlockSize calls that returned
+
 CUresult cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit) {
-	(void)func; (void)dynamicSMemSize; (void)blockSizeLimit;
+	(void)func; (void)blockSizeLimit;
 	size_t sum = 0, best = (size_t)-1;
 	int bestBlock = 0;
 	for (int b = 32; b <= 128; b *= 2) {
-		size_t s = blockSizeToDynamicSMemSize(b);
+		size_t s = blockSizeToDynamicSMemSize ? blockSizeToDynamicSMemSize(b) : dynamicSMemSize;
 		sum += s;
 		if (s < best) { best = s; bestBlock = b; }
 	}
 	*minGridSize = (int)sum;
 	*blockSize = bestBlock;
+	abi_occupancy_returns++;
 	return CUDA_SUCCESS;
+}
+
+// ---- graphs, stream capture, user objects ----
+// Stream 0xCA9 can capture. A graph (or exec: the same struct) holds host
+// nodes and references to user objects; clones and execs copy both and
+// take their own references; destroying any releases its references, and
+// the last release runs the user object's destructor on that thread.
+
+#define CAPTURE_STREAM ((uintptr_t)0xCA9)
+
+struct CUuserObject_st {
+	int refs;
+	void *ptr;
+	CUhostFn destroy;
+};
+
+struct CUgraph_st {
+	int nnodes, nobjs;
+	CUhostFn fns[16];
+	void *uds[16];
+	CUuserObject objs[16];
+	unsigned int counts[16];
+};
+
+static CUgraph capturing; // the graph CAPTURE_STREAM captures into, or NULL
+long long abi_user_objects; // user objects alive
+
+static int captureHost(CUstream s, CUhostFn fn, void *ud) {
+	if ((uintptr_t)s != CAPTURE_STREAM || !capturing || capturing->nnodes == 16) return 0;
+	capturing->fns[capturing->nnodes] = fn;
+	capturing->uds[capturing->nnodes++] = ud;
+	return 1;
+}
+
+CUresult cuStreamBeginCapture_v2(CUstream hStream, CUstreamCaptureMode mode) {
+	(void)mode;
+	if ((uintptr_t)hStream != CAPTURE_STREAM || capturing) return CUDA_ERROR_INVALID_VALUE;
+	capturing = calloc(1, sizeof *capturing);
+	return capturing ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+CUresult cuStreamEndCapture(CUstream hStream, CUgraph *phGraph) {
+	if ((uintptr_t)hStream != CAPTURE_STREAM || !capturing || !phGraph) return CUDA_ERROR_INVALID_VALUE;
+	*phGraph = capturing;
+	capturing = NULL;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
+        unsigned long long *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out) {
+	if (!captureStatus_out) return CUDA_ERROR_INVALID_VALUE;
+	int on = (uintptr_t)hStream == CAPTURE_STREAM && capturing;
+	*captureStatus_out = on ? CU_STREAM_CAPTURE_STATUS_ACTIVE : CU_STREAM_CAPTURE_STATUS_NONE;
+	if (id_out) *id_out = on;
+	if (graph_out) *graph_out = on ? capturing : NULL;
+	if (dependencies_out) *dependencies_out = NULL;
+	if (numDependencies_out) *numDependencies_out = 0;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destroy, unsigned int initialRefcount, unsigned int flags) {
+	if (!object_out || !destroy || initialRefcount == 0 || flags != CU_USER_OBJECT_NO_DESTRUCTOR_SYNC) return CUDA_ERROR_INVALID_VALUE;
+	CUuserObject o = malloc(sizeof *o);
+	if (!o) return CUDA_ERROR_OUT_OF_MEMORY;
+	*o = (struct CUuserObject_st){(int)initialRefcount, ptr, destroy};
+	abi_user_objects++;
+	*object_out = o;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuUserObjectRelease(CUuserObject object, unsigned int count) {
+	if (!object || count == 0 || (int)count > object->refs) return CUDA_ERROR_INVALID_VALUE;
+	object->refs -= (int)count;
+	if (object->refs == 0) {
+		object->destroy(object->ptr);
+		abi_user_objects--;
+		free(object);
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned int count, unsigned int flags) {
+	if (!graph || !object || count == 0 || graph->nobjs == 16) return CUDA_ERROR_INVALID_VALUE;
+	if (!(flags & CU_GRAPH_USER_OBJECT_MOVE)) object->refs += (int)count;
+	graph->objs[graph->nobjs] = object;
+	graph->counts[graph->nobjs++] = count;
+	return CUDA_SUCCESS;
+}
+
+static CUresult copyGraph(CUgraph *out, CUgraph g) {
+	if (!out || !g) return CUDA_ERROR_INVALID_VALUE;
+	CUgraph c = malloc(sizeof *c);
+	if (!c) return CUDA_ERROR_OUT_OF_MEMORY;
+	*c = *g;
+	for (int i = 0; i < c->nobjs; i++) c->objs[i]->refs += (int)c->counts[i];
+	*out = c;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph) { return copyGraph(phGraphClone, originalGraph); }
+
+CUresult cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags) {
+	(void)flags;
+	return copyGraph(phGraphExec, hGraph);
+}
+
+CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream) {
+	(void)hStream;
+	if (!hGraphExec) return CUDA_ERROR_INVALID_VALUE;
+	for (int i = 0; i < hGraphExec->nnodes; i++) hGraphExec->fns[i](hGraphExec->uds[i]);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphDestroy(CUgraph hGraph) {
+	if (!hGraph) return CUDA_ERROR_INVALID_VALUE;
+	for (int i = 0; i < hGraph->nobjs; i++) cuUserObjectRelease(hGraph->objs[i], hGraph->counts[i]);
+	free(hGraph);
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphExecDestroy(CUgraphExec hGraphExec) { return cuGraphDestroy(hGraphExec); }
+
+struct CUgraphNode_st {
+	CUgraph g;
+	int i;
+};
+static struct CUgraphNode_st nodePool[4096];
+static int nodesUsed;
+
+CUresult cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_HOST_NODE_PARAMS *nodeParams) {
+	(void)dependencies; (void)numDependencies;
+	if (!phGraphNode || !hGraph || !nodeParams || !nodeParams->fn || hGraph->nnodes == 16 || nodesUsed == 4096) return CUDA_ERROR_INVALID_VALUE;
+	hGraph->fns[hGraph->nnodes] = nodeParams->fn;
+	hGraph->uds[hGraph->nnodes] = nodeParams->userData;
+	nodePool[nodesUsed] = (struct CUgraphNode_st){hGraph, hGraph->nnodes++};
+	*phGraphNode = &nodePool[nodesUsed++];
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams) {
+	if (!hNode || !nodeParams || !nodeParams->fn) return CUDA_ERROR_INVALID_VALUE;
+	hNode->g->fns[hNode->i] = nodeParams->fn;
+	hNode->g->uds[hNode->i] = nodeParams->userData;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams) {
+	if (!hGraphExec || !hNode || !nodeParams || !nodeParams->fn || hNode->i >= hGraphExec->nnodes) return CUDA_ERROR_INVALID_VALUE;
+	hGraphExec->fns[hNode->i] = nodeParams->fn;
+	hGraphExec->uds[hNode->i] = nodeParams->userData;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuGraphCreate(CUgraph *phGraph, unsigned int flags) {
+	if (!phGraph || flags) return CUDA_ERROR_INVALID_VALUE;
+	*phGraph = calloc(1, sizeof **phGraph);
+	return *phGraph ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }

@@ -17,6 +17,8 @@
 #define cuMemPrefetchAsync cuMemPrefetchAsync_v2
 /* A non-versioned alias macro: a Go function of its own calls cuAbiFail. */
 #define cuAbiFailAlias     cuAbiFail
+#define cuStreamGetCaptureInfo cuStreamGetCaptureInfo_v2
+#define cuGraphInstantiate cuGraphInstantiateWithFlags
 
 typedef __SIZE_TYPE__ size_t;
 
@@ -397,13 +399,13 @@ CUresult CUDAAPI cuAbiFireAsync(unsigned long long bytes);
 typedef size_t (CUDA_CB *CUoccupancyB2DSize)(int blockSize);
 
 /**
- * \brief Fixture: calls \p blockSizeToDynamicSMemSize for 32, 64 and 128 threads
+ * \brief Fixture: calls \p blockSizeToDynamicSMemSize for 32, 64 and 128 threads (NULL: uses \p dynamicSMemSize)
  *
  * \param minGridSize - Returned sum of the three shared memory sizes
  * \param blockSize - Returned block size with the least shared memory
  * \param func - Kernel (unused)
  * \param blockSizeToDynamicSMemSize - Shared memory for a block size
- * \param dynamicSMemSize - Unused
+ * \param dynamicSMemSize - Shared memory for every block size when \p blockSizeToDynamicSMemSize is NULL
  * \param blockSizeLimit - Unused
  */
 CUresult CUDAAPI cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction func, CUoccupancyB2DSize blockSizeToDynamicSMemSize, size_t dynamicSMemSize, int blockSizeLimit);
@@ -427,5 +429,187 @@ CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback
  * The fixture waits until every callback it started has returned.
  */
 CUresult CUDAAPI cuCtxSynchronize(void);
+
+/* Graphs, stream capture and user objects: enough of them to run a Go
+ * callback recorded by stream capture on every launch of a graph. */
+typedef struct CUgraph_st *CUgraph;                          /**< CUDA graph */
+typedef struct CUgraphNode_st *CUgraphNode;                  /**< CUDA graph node */
+typedef struct CUgraph_st *CUgraphExec;                      /**< CUDA executable graph */
+typedef struct CUuserObject_st *CUuserObject;                /**< CUDA user object for graphs */
+
+typedef enum CUstreamCaptureStatus_enum {
+    CU_STREAM_CAPTURE_STATUS_NONE        = 0, /**< Stream is not capturing */
+    CU_STREAM_CAPTURE_STATUS_ACTIVE      = 1, /**< Stream is actively capturing */
+    CU_STREAM_CAPTURE_STATUS_INVALIDATED = 2  /**< Stream is part of a capture sequence that has been invalidated */
+} CUstreamCaptureStatus;
+
+typedef enum CUstreamCaptureMode_enum {
+    CU_STREAM_CAPTURE_MODE_GLOBAL       = 0,
+    CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1,
+    CU_STREAM_CAPTURE_MODE_RELAXED      = 2
+} CUstreamCaptureMode;
+
+typedef enum CUuserObject_flags_enum {
+    CU_USER_OBJECT_NO_DESTRUCTOR_SYNC = 1 /**< Indicates the destructor execution is not synchronized by any CUDA handle. */
+} CUuserObject_flags;
+
+typedef enum CUuserObjectRetain_flags_enum {
+    CU_GRAPH_USER_OBJECT_MOVE = 1 /**< Transfer references from the caller rather than creating new references. */
+} CUuserObjectRetain_flags;
+
+/**
+ * \brief Begins graph capture on a stream
+ *
+ * The fixture captures host functions launched into \p hStream.
+ *
+ * \param hStream - Stream in which to initiate capture
+ * \param mode    - Capture mode
+ */
+CUresult CUDAAPI cuStreamBeginCapture_v2(CUstream hStream, CUstreamCaptureMode mode);
+#define cuStreamBeginCapture cuStreamBeginCapture_v2
+
+/**
+ * \brief Ends capture on a stream, returning the captured graph
+ *
+ * \param hStream - Stream to query
+ * \param phGraph - The captured graph
+ */
+CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph *phGraph);
+
+/**
+ * \brief Query a stream's capture state
+ *
+ * \param hStream - The stream to query
+ * \param captureStatus_out - Location to return the capture status of the stream; required
+ * \param id_out - Optional location to return an id for the capture sequence.
+ * \param graph_out - Optional location to return the graph being captured into.
+ * \param dependencies_out - Optional location to store a pointer to an array of nodes.
+ * \param numDependencies_out - Optional location to store the size of the array
+ *        returned in dependencies_out.
+ */
+CUresult CUDAAPI cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus *captureStatus_out,
+        unsigned long long *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);
+
+/**
+ * \brief Create a user object
+ *
+ * The fixture calls \p destroy with \p ptr on the thread that drops the last reference.
+ *
+ * \param object_out      - Location to return the user object handle
+ * \param ptr             - The pointer to pass to the destroy function
+ * \param destroy         - Callback to free the user object when it is no longer in use
+ * \param initialRefcount - The initial refcount to create the object with, typically 1.
+ * \param flags           - Currently it is required to pass ::CU_USER_OBJECT_NO_DESTRUCTOR_SYNC
+ */
+CUresult CUDAAPI cuUserObjectCreate(CUuserObject *object_out, void *ptr, CUhostFn destroy,
+                                    unsigned int initialRefcount, unsigned int flags);
+
+/**
+ * \brief Release a reference to a user object
+ *
+ * \param object - The object to release
+ * \param count  - The number of references to release
+ */
+CUresult CUDAAPI cuUserObjectRelease(CUuserObject object, unsigned int count);
+
+/**
+ * \brief Retain a reference to a user object from a graph
+ *
+ * \param graph  - The graph to associate the reference with
+ * \param object - The user object to retain a reference for
+ * \param count  - The number of references to add to the graph
+ * \param flags  - The optional flag ::CU_GRAPH_USER_OBJECT_MOVE transfers references
+ */
+CUresult CUDAAPI cuGraphRetainUserObject(CUgraph graph, CUuserObject object, unsigned int count, unsigned int flags);
+
+/**
+ * \brief Clones a graph
+ *
+ * The clone retains the user objects of \p originalGraph.
+ *
+ * \param phGraphClone  - Returns newly created cloned graph
+ * \param originalGraph - Graph to clone
+ */
+CUresult CUDAAPI cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph);
+
+/**
+ * \brief Creates an executable graph from a graph
+ *
+ * The exec retains the user objects of \p hGraph.
+ *
+ * \param phGraphExec - Returns instantiated graph
+ * \param hGraph      - Graph to instantiate
+ * \param flags       - Flags to control instantiation.
+ */
+CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec *phGraphExec, CUgraph hGraph, unsigned long long flags);
+
+/**
+ * \brief Launches an executable graph in a stream
+ *
+ * The fixture runs the graph's host nodes on the calling thread, in order.
+ *
+ * \param hGraphExec - Executable graph to launch
+ * \param hStream    - Stream in which to launch the graph
+ */
+CUresult CUDAAPI cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream);
+
+/**
+ * \brief Destroys a graph, releasing its user objects
+ *
+ * \param hGraph - Graph to destroy
+ */
+CUresult CUDAAPI cuGraphDestroy(CUgraph hGraph);
+
+/**
+ * \brief Destroys an executable graph, releasing its user objects
+ *
+ * \param hGraphExec - Executable graph to destroy
+ */
+CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec hGraphExec);
+
+/**
+ * Host node parameters
+ */
+typedef struct CUDA_HOST_NODE_PARAMS_st {
+    CUhostFn fn;    /**< The function to call when the node executes */
+    void* userData; /**< Argument to pass to the function */
+} CUDA_HOST_NODE_PARAMS_v1;
+typedef CUDA_HOST_NODE_PARAMS_v1 CUDA_HOST_NODE_PARAMS;
+
+/**
+ * \brief Creates a graph
+ *
+ * \param phGraph - Returns newly created graph
+ * \param flags   - Graph creation flags, must be 0
+ */
+CUresult CUDAAPI cuGraphCreate(CUgraph *phGraph, unsigned int flags);
+
+/**
+ * \brief Creates a host execution node and adds it to a graph
+ *
+ * \param phGraphNode     - Returns newly created node
+ * \param hGraph          - Graph to which to add the node
+ * \param dependencies    - Dependencies of the node
+ * \param numDependencies - Number of dependencies
+ * \param nodeParams      - Parameters for the host node
+ */
+CUresult CUDAAPI cuGraphAddHostNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, const CUDA_HOST_NODE_PARAMS *nodeParams);
+
+/**
+ * \brief Sets a host node's parameters
+ *
+ * \param hNode      - Node to set the parameters for
+ * \param nodeParams - Parameters to copy
+ */
+CUresult CUDAAPI cuGraphHostNodeSetParams(CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams);
+
+/**
+ * \brief Sets the parameters for a host node in the given graphExec.
+ *
+ * \param hGraphExec - The executable graph in which to set the specified node
+ * \param hNode      - Host node from the graph which was used to instantiate graphExec
+ * \param nodeParams - The updated parameters to set
+ */
+CUresult CUDAAPI cuGraphExecHostNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, const CUDA_HOST_NODE_PARAMS *nodeParams);
 
 #endif /* __cuda_cuda_h__ */

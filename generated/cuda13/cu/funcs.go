@@ -5574,8 +5574,14 @@ func DeviceRegisterAsyncNotification(device Device, callbackFunc func(info *Asyn
 		err = lerr
 		return
 	}
-	cbAddr := trampolineAsyncCallback()
-	hdl := ffi.NewHandle(callbackFunc)
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var cbAddr uintptr
+	var hdl ffi.Handle
+	if callbackFunc != nil {
+		cbAddr = trampolineAsyncCallback()
+		hdl = ffi.NewHandle(callbackFunc)
+	}
 	callbackP := new(AsyncCallbackHandle)
 	ffi.Escape(unsafe.Pointer(callbackP))
 	frame := ffi.NewHeapFrame()
@@ -13564,8 +13570,19 @@ func StreamAddCallback(hStream Stream, callback func(hStream Stream, status Resu
 		err = lerr
 		return
 	}
-	cbAddr := trampolineStreamCallback()
-	hdl := ffi.NewHandleOnce(callback)
+	var cbGraph Graph
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var cbAddr uintptr
+	var hdl ffi.Handle
+	if callback != nil {
+		cbAddr = trampolineStreamCallback()
+		if cbGraph = captureGraph(hStream); cbGraph != 0 {
+			hdl = ffi.NewHandle(callback)
+		} else {
+			hdl = ffi.NewHandleOnce(callback)
+		}
+	}
 	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(hStream))
 	frame.Int(cbAddr)
@@ -13583,6 +13600,9 @@ func StreamAddCallback(hStream Stream, callback func(hStream Stream, status Resu
 		hdl.Delete()
 		err = ffi.Fail(&errStreamAddCallback, rc)
 		return
+	}
+	if cbGraph != 0 {
+		err = retainHandle(cbGraph, hdl)
 	}
 	return
 }
@@ -17083,8 +17103,19 @@ func LaunchHostFunc(hStream Stream, fn func()) (err error) {
 		err = lerr
 		return
 	}
-	cbAddr := trampolineHostFn()
-	hdl := ffi.NewHandleOnce(fn)
+	var cbGraph Graph
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var cbAddr uintptr
+	var hdl ffi.Handle
+	if fn != nil {
+		cbAddr = trampolineHostFn()
+		if cbGraph = captureGraph(hStream); cbGraph != 0 {
+			hdl = ffi.NewHandle(fn)
+		} else {
+			hdl = ffi.NewHandleOnce(fn)
+		}
+	}
 	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(hStream))
 	frame.Int(cbAddr)
@@ -17101,6 +17132,9 @@ func LaunchHostFunc(hStream Stream, fn func()) (err error) {
 		hdl.Delete()
 		err = ffi.Fail(&errLaunchHostFunc, rc)
 		return
+	}
+	if cbGraph != 0 {
+		err = retainHandle(cbGraph, hdl)
 	}
 	return
 }
@@ -18305,7 +18339,7 @@ func GraphMemsetNodeSetParams(hNode GraphNode, nodeParams *MemsetNodeParams) (er
 //   - hGraph: Graph to which to add the node
 //   - dependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
-//   - nodeParams: Parameters for the host node
+//   - fn: Parameters for the host node
 //
 // Returns:
 // [Success],
@@ -18328,23 +18362,52 @@ func GraphMemsetNodeSetParams(hNode GraphNode, nodeParams *MemsetNodeParams) (er
 // [GraphAddKernelNode],
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
-func GraphAddHostNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, nodeParams *HostNodeParams) (phGraphNode GraphNode, err error) {
+//
+// The Go func fn replaces the C struct's fn and userData. A user object of hGraph keeps it alive until the graph and its last exec and clone are destroyed, so it runs on every launch.
+func GraphAddHostNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, fn func()) (phGraphNode GraphNode, err error) {
 	fnPtr, lerr := procGraphAddHostNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
-	runtime.KeepAlive(&phGraphNode)
+	phGraphNodeP := new(GraphNode)
+	ffi.Escape(unsafe.Pointer(phGraphNodeP))
+	ffi.Escape(unsafe.Pointer(dependencies))
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var hdl ffi.Handle
+	fnC := new([2]uintptr)
+	ffi.Escape(unsafe.Pointer(fnC))
+	if fn != nil {
+		hdl = ffi.NewHandle(fn)
+		fnC[0] = trampolineHostFn()
+		fnC[1] = uintptr(hdl)
+	}
+	frame := ffi.NewHeapFrame()
+	frame.Int(uintptr(unsafe.Pointer(phGraphNodeP)))
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(fnC)))
+	ffi.Call(fnPtr, frame)
+	ferr := frame.Err()
+	runtime.KeepAlive(phGraphNodeP)
 	runtime.KeepAlive(dependencies)
-	runtime.KeepAlive(nodeParams)
+	runtime.KeepAlive(fnC)
 	if ferr != nil {
+		hdl.Delete()
 		err = ferr
 		return
 	}
-	if rc := Result(raw); rc != 0 {
+	if rc := Result(frame.Ret()); rc != 0 {
+		// C never calls back after a failed registration.
+		hdl.Delete()
 		err = ffi.Fail(&errGraphAddHostNode, rc)
 		return
+	}
+	phGraphNode = *phGraphNodeP
+	if hdl != 0 {
+		err = retainHandle(hGraph, hdl)
 	}
 	return
 }
@@ -18396,7 +18459,7 @@ func GraphHostNodeGetParams(hNode GraphNode) (nodeParams HostNodeParams, err err
 // Sets the parameters of host node hNode to nodeParams.
 //
 //   - hNode: Node to set the parameters for
-//   - nodeParams: Parameters to copy
+//   - fn: Parameters to copy
 //
 // Returns:
 // [Success],
@@ -18411,21 +18474,43 @@ func GraphHostNodeGetParams(hNode GraphNode) (nodeParams HostNodeParams, err err
 // [LaunchHostFunc],
 // [GraphAddHostNode],
 // [GraphHostNodeGetParams]
-func GraphHostNodeSetParams(hNode GraphNode, nodeParams *HostNodeParams) (err error) {
+//
+// The Go func fn replaces the C struct's fn and userData. ownerGraph, which the C function does not take, must be the graph the node belongs to: a user object of that graph keeps fn alive until the graph and its last exec and clone are destroyed (no call in these headers finds a node's graph).
+func GraphHostNodeSetParams(hNode GraphNode, fn func(), ownerGraph Graph) (err error) {
 	fnPtr, lerr := procGraphHostNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
-	runtime.KeepAlive(nodeParams)
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var hdl ffi.Handle
+	fnC := new([2]uintptr)
+	ffi.Escape(unsafe.Pointer(fnC))
+	if fn != nil {
+		hdl = ffi.NewHandle(fn)
+		fnC[0] = trampolineHostFn()
+		fnC[1] = uintptr(hdl)
+	}
+	frame := ffi.NewHeapFrame()
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(fnC)))
+	ffi.Call(fnPtr, frame)
+	ferr := frame.Err()
+	runtime.KeepAlive(fnC)
 	if ferr != nil {
+		hdl.Delete()
 		err = ferr
 		return
 	}
-	if rc := Result(raw); rc != 0 {
+	if rc := Result(frame.Ret()); rc != 0 {
+		// C never calls back after a failed registration.
+		hdl.Delete()
 		err = ffi.Fail(&errGraphHostNodeSetParams, rc)
 		return
+	}
+	if hdl != 0 {
+		err = retainHandle(ownerGraph, hdl)
 	}
 	return
 }
@@ -20825,7 +20910,7 @@ func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, hNode GraphNode, memsetP
 //
 //   - hGraphExec: The executable graph in which to set the specified node
 //   - hNode: Host node from the graph which was used to instantiate graphExec
-//   - nodeParams: The updated parameters to set
+//   - fn: The updated parameters to set
 //
 // Returns:
 // [Success],
@@ -20847,21 +20932,44 @@ func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, hNode GraphNode, memsetP
 // [GraphExecExternalSemaphoresWaitNodeSetParams],
 // [GraphExecUpdate],
 // cuGraphInstantiate
-func GraphExecHostNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *HostNodeParams) (err error) {
+//
+// The Go func fn replaces the C struct's fn and userData. The package keeps it until the exec is destroyed with [GraphExecDestroy]; destroy the exec only after its launches have completed.
+func GraphExecHostNodeSetParams(hGraphExec GraphExec, hNode GraphNode, fn func()) (err error) {
 	fnPtr, lerr := procGraphExecHostNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
-	runtime.KeepAlive(nodeParams)
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var hdl ffi.Handle
+	fnC := new([2]uintptr)
+	ffi.Escape(unsafe.Pointer(fnC))
+	if fn != nil {
+		hdl = ffi.NewHandle(fn)
+		fnC[0] = trampolineHostFn()
+		fnC[1] = uintptr(hdl)
+	}
+	frame := ffi.NewHeapFrame()
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(fnC)))
+	ffi.Call(fnPtr, frame)
+	ferr := frame.Err()
+	runtime.KeepAlive(fnC)
 	if ferr != nil {
+		hdl.Delete()
 		err = ferr
 		return
 	}
-	if rc := Result(raw); rc != 0 {
+	if rc := Result(frame.Ret()); rc != 0 {
+		// C never calls back after a failed registration.
+		hdl.Delete()
 		err = ffi.Fail(&errGraphExecHostNodeSetParams, rc)
 		return
+	}
+	if hdl != 0 {
+		callbackRegistry.Add(uintptr(hGraphExec), hdl)
 	}
 	return
 }
@@ -21393,6 +21501,8 @@ func GraphExecDestroy(hGraphExec GraphExec) (err error) {
 		err = ffi.Fail(&errGraphExecDestroy, rc)
 		return
 	}
+	// Release the Go funcs given to the exec's host nodes.
+	callbackRegistry.Remove(uintptr(hGraphExec))
 	return
 }
 
@@ -21734,8 +21844,14 @@ func UserObjectCreate(destroy func(), initialRefcount uint32, flags uint32) (obj
 	}
 	object_outP := new(UserObject)
 	ffi.Escape(unsafe.Pointer(object_outP))
-	cbAddr := trampolineHostFn()
-	hdl := ffi.NewHandleOnce(destroy)
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var cbAddr uintptr
+	var hdl ffi.Handle
+	if destroy != nil {
+		cbAddr = trampolineHostFn()
+		hdl = ffi.NewHandleOnce(destroy)
+	}
 	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(unsafe.Pointer(object_outP)))
 	frame.Int(uintptr(hdl))
@@ -22326,9 +22442,13 @@ func OccupancyMaxPotentialBlockSize(func_ Function, blockSizeToDynamicSMemSize f
 	ffi.Escape(unsafe.Pointer(minGridSizeP))
 	blockSizeP := new(int32)
 	ffi.Escape(unsafe.Pointer(blockSizeP))
-	cbAddr := trampolineOccupancyB2DSize()
-	slotOccupancyB2DSize.Hold(blockSizeToDynamicSMemSize)
-	defer slotOccupancyB2DSize.Release()
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var cbAddr uintptr
+	if blockSizeToDynamicSMemSize != nil {
+		cbAddr = trampolineOccupancyB2DSize()
+		cbScope.Hold(&slotOccupancyB2DSize, blockSizeToDynamicSMemSize)
+	}
 	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(unsafe.Pointer(minGridSizeP)))
 	frame.Int(uintptr(unsafe.Pointer(blockSizeP)))
@@ -22412,9 +22532,13 @@ func OccupancyMaxPotentialBlockSizeWithFlags(func_ Function, blockSizeToDynamicS
 	ffi.Escape(unsafe.Pointer(minGridSizeP))
 	blockSizeP := new(int32)
 	ffi.Escape(unsafe.Pointer(blockSizeP))
-	cbAddr := trampolineOccupancyB2DSize()
-	slotOccupancyB2DSize.Hold(blockSizeToDynamicSMemSize)
-	defer slotOccupancyB2DSize.Release()
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var cbAddr uintptr
+	if blockSizeToDynamicSMemSize != nil {
+		cbAddr = trampolineOccupancyB2DSize()
+		cbScope.Hold(&slotOccupancyB2DSize, blockSizeToDynamicSMemSize)
+	}
 	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(unsafe.Pointer(minGridSizeP)))
 	frame.Int(uintptr(unsafe.Pointer(blockSizeP)))
@@ -27013,8 +27137,14 @@ func LogsRegisterCallback(callbackFunc func(logLevel LogLevel, message *byte, le
 		err = lerr
 		return
 	}
-	cbAddr := trampolineLogsCallback()
-	hdl := ffi.NewHandle(callbackFunc)
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var cbAddr uintptr
+	var hdl ffi.Handle
+	if callbackFunc != nil {
+		cbAddr = trampolineLogsCallback()
+		hdl = ffi.NewHandle(callbackFunc)
+	}
 	callback_outP := new(LogsCallbackHandle)
 	ffi.Escape(unsafe.Pointer(callback_outP))
 	frame := ffi.NewHeapFrame()
@@ -27614,12 +27744,14 @@ var layoutMemLocation = ffi.Layout{
 
 // trampolineAsyncCallback is the C address of trampolineAsyncCallbackGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
-// through the handle passed as userData.
+// through the handle passed as userData. A panic in the Go func never
+// unwinds through C's frames (see ffi.Recover).
 var trampolineAsyncCallback = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineAsyncCallbackGo)
 })
 
 func trampolineAsyncCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
+	defer ffi.Recover()
 	fnAsyncCallback, _ := ffi.Handle(a1).Use().(func(info *AsyncNotificationInfo, callback AsyncCallbackHandle))
 	if fnAsyncCallback != nil {
 		fnAsyncCallback(*(**AsyncNotificationInfo)(unsafe.Pointer(&a0)), AsyncCallbackHandle(a2))
@@ -27628,12 +27760,14 @@ func trampolineAsyncCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
 
 // trampolineStreamCallback is the C address of trampolineStreamCallbackGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
-// through the handle passed as userData.
+// through the handle passed as userData. A panic in the Go func never
+// unwinds through C's frames (see ffi.Recover).
 var trampolineStreamCallback = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineStreamCallbackGo)
 })
 
 func trampolineStreamCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
+	defer ffi.Recover()
 	fnStreamCallback, _ := ffi.Handle(a2).Use().(func(hStream Stream, status Result))
 	if fnStreamCallback != nil {
 		fnStreamCallback(Stream(a0), Result(a1))
@@ -27642,12 +27776,14 @@ func trampolineStreamCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
 
 // trampolineHostFn is the C address of trampolineHostFnGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
-// through the handle passed as userData.
+// through the handle passed as userData. A panic in the Go func never
+// unwinds through C's frames (see ffi.Recover).
 var trampolineHostFn = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineHostFnGo)
 })
 
 func trampolineHostFnGo(a0 uintptr) {
+	defer ffi.Recover()
 	fnHostFn, _ := ffi.Handle(a0).Use().(func())
 	if fnHostFn != nil {
 		fnHostFn()
@@ -27656,13 +27792,16 @@ func trampolineHostFnGo(a0 uintptr) {
 
 // trampolineOccupancyB2DSize is the C address of trampolineOccupancyB2DSizeGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
-// in slotOccupancyB2DSize, held by the call that passes it.
+// through slotOccupancyB2DSize in the ffi.CallbackScope of the call that passes
+// it, on this thread. A panic in the Go func never
+// unwinds through C's frames (see ffi.Recover).
 var slotOccupancyB2DSize ffi.CallbackSlot
 var trampolineOccupancyB2DSize = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineOccupancyB2DSizeGo)
 })
 
 func trampolineOccupancyB2DSizeGo(a0 uintptr) uintptr {
+	defer ffi.Recover()
 	fnOccupancyB2DSize, _ := slotOccupancyB2DSize.Value().(func(blockSize int32) uint64)
 	if fnOccupancyB2DSize == nil {
 		return 0
@@ -27672,17 +27811,51 @@ func trampolineOccupancyB2DSizeGo(a0 uintptr) uintptr {
 
 // trampolineLogsCallback is the C address of trampolineLogsCallbackGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
-// through the handle passed as userData.
+// through the handle passed as userData. A panic in the Go func never
+// unwinds through C's frames (see ffi.Recover).
 var trampolineLogsCallback = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineLogsCallbackGo)
 })
 
 func trampolineLogsCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr, a3 uintptr) {
+	defer ffi.Recover()
 	fnLogsCallback, _ := ffi.Handle(a0).Use().(func(logLevel LogLevel, message *byte, length uint64))
 	if fnLogsCallback != nil {
 		fnLogsCallback(LogLevel(a1), *(**byte)(unsafe.Pointer(&a2)), uint64(a3))
 	}
 }
 
+// captureGraph returns the graph stream is capturing into, or 0 when it is
+// not capturing (or cuStreamGetCaptureInfo fails: the call that follows fails too,
+// or records nothing).
+func captureGraph(stream Stream) Graph {
+	status, _, graph, _, _, _, err := StreamGetCaptureInfo(stream)
+	if err != nil || status != StreamCaptureStatusActive {
+		return 0
+	}
+	return graph
+}
+
+// retainHandle makes graph own hdl, the handle of a Go func that a node of
+// graph calls: a user object whose destructor deletes hdl, its one reference
+// moved into graph. CUDA retains a graph's user objects in every exec and
+// clone made from it and runs the destructor when the last of them is
+// destroyed, so the Go func runs on every launch and is released exactly
+// then. If the graph cannot take the reference, the user object is released
+// (deleting hdl: the node then calls nothing) and the error returned.
+func retainHandle(graph Graph, hdl ffi.Handle) error {
+	obj, err := UserObjectCreate(hdl.Delete, 1, uint32(UserObjectNoDestructorSync))
+	if err != nil {
+		hdl.Delete()
+		return err
+	}
+	if err := GraphRetainUserObject(graph, obj, 1, uint32(GraphUserObjectMove)); err != nil {
+		UserObjectRelease(obj, 1)
+		return err
+	}
+	return nil
+}
+
 // callbackRegistry holds the handles of registered callbacks until they are unregistered.
+// It also holds the Go funcs of exec host nodes until GraphExecDestroy.
 var callbackRegistry ffi.Registry

@@ -987,8 +987,14 @@ func DeviceRegisterAsyncNotification(device int32, callbackFunc func(arg0 *Async
 		err = lerr
 		return
 	}
-	cbAddr := trampolineAsyncCallback()
-	hdl := ffi.NewHandle(callbackFunc)
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var cbAddr uintptr
+	var hdl ffi.Handle
+	if callbackFunc != nil {
+		cbAddr = trampolineAsyncCallback()
+		hdl = ffi.NewHandle(callbackFunc)
+	}
 	callbackP := new(AsyncCallbackHandle)
 	ffi.Escape(unsafe.Pointer(callbackP))
 	frame := ffi.NewHeapFrame()
@@ -2882,8 +2888,19 @@ func StreamAddCallback(stream Stream, callback func(stream Stream, status Error)
 		err = lerr
 		return
 	}
-	cbAddr := trampolineStreamCallback()
-	hdl := ffi.NewHandleOnce(callback)
+	var cbGraph Graph
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var cbAddr uintptr
+	var hdl ffi.Handle
+	if callback != nil {
+		cbAddr = trampolineStreamCallback()
+		if cbGraph = captureGraph(stream); cbGraph != 0 {
+			hdl = ffi.NewHandle(callback)
+		} else {
+			hdl = ffi.NewHandleOnce(callback)
+		}
+	}
 	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(stream))
 	frame.Int(cbAddr)
@@ -2901,6 +2918,9 @@ func StreamAddCallback(stream Stream, callback func(stream Stream, status Error)
 		hdl.Delete()
 		err = ffi.Fail(&errStreamAddCallback, rc)
 		return
+	}
+	if cbGraph != 0 {
+		err = retainHandle(cbGraph, hdl)
 	}
 	return
 }
@@ -5320,8 +5340,19 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 		err = lerr
 		return
 	}
-	cbAddr := trampolineHostFn()
-	hdl := ffi.NewHandleOnce(fn)
+	var cbGraph Graph
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var cbAddr uintptr
+	var hdl ffi.Handle
+	if fn != nil {
+		cbAddr = trampolineHostFn()
+		if cbGraph = captureGraph(stream); cbGraph != 0 {
+			hdl = ffi.NewHandle(fn)
+		} else {
+			hdl = ffi.NewHandleOnce(fn)
+		}
+	}
 	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(stream))
 	frame.Int(cbAddr)
@@ -5338,6 +5369,9 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 		hdl.Delete()
 		err = ffi.Fail(&errLaunchHostFunc, rc)
 		return
+	}
+	if cbGraph != 0 {
+		err = retainHandle(cbGraph, hdl)
 	}
 	return
 }
@@ -12355,8 +12389,14 @@ func LogsRegisterCallback(callbackFunc func(logLevel LogLevel, message *byte, le
 		err = lerr
 		return
 	}
-	cbAddr := trampolineLogsCallback()
-	hdl := ffi.NewHandle(callbackFunc)
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var cbAddr uintptr
+	var hdl ffi.Handle
+	if callbackFunc != nil {
+		cbAddr = trampolineLogsCallback()
+		hdl = ffi.NewHandle(callbackFunc)
+	}
 	callback_outP := new(LogsCallbackHandle)
 	ffi.Escape(unsafe.Pointer(callback_outP))
 	frame := ffi.NewHeapFrame()
@@ -13653,7 +13693,7 @@ func GraphMemsetNodeSetParams(node GraphNode, pNodeParams *MemsetParams) (err er
 //   - graph: Graph to which to add the node
 //   - pDependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
-//   - pNodeParams: Parameters for the host node
+//   - fn: Parameters for the host node
 //
 // Returns:
 // [Success],
@@ -13676,23 +13716,52 @@ func GraphMemsetNodeSetParams(node GraphNode, pNodeParams *MemsetParams) (err er
 // [GraphAddKernelNode],
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
-func GraphAddHostNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, pNodeParams *HostNodeParams) (pGraphNode GraphNode, err error) {
+//
+// The Go func fn replaces the C struct's fn and userData. A user object of graph keeps it alive until the graph and its last exec and clone are destroyed, so it runs on every launch.
+func GraphAddHostNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, fn func()) (pGraphNode GraphNode, err error) {
 	fnPtr, lerr := procGraphAddHostNode.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pNodeParams)), 0)
-	runtime.KeepAlive(&pGraphNode)
+	pGraphNodeP := new(GraphNode)
+	ffi.Escape(unsafe.Pointer(pGraphNodeP))
+	ffi.Escape(unsafe.Pointer(pDependencies))
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var hdl ffi.Handle
+	fnC := new([2]uintptr)
+	ffi.Escape(unsafe.Pointer(fnC))
+	if fn != nil {
+		hdl = ffi.NewHandle(fn)
+		fnC[0] = trampolineHostFn()
+		fnC[1] = uintptr(hdl)
+	}
+	frame := ffi.NewHeapFrame()
+	frame.Int(uintptr(unsafe.Pointer(pGraphNodeP)))
+	frame.Int(uintptr(graph))
+	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(fnC)))
+	ffi.Call(fnPtr, frame)
+	ferr := frame.Err()
+	runtime.KeepAlive(pGraphNodeP)
 	runtime.KeepAlive(pDependencies)
-	runtime.KeepAlive(pNodeParams)
+	runtime.KeepAlive(fnC)
 	if ferr != nil {
+		hdl.Delete()
 		err = ferr
 		return
 	}
-	if rc := Error(raw); rc != 0 {
+	if rc := Error(frame.Ret()); rc != 0 {
+		// C never calls back after a failed registration.
+		hdl.Delete()
 		err = ffi.Fail(&errGraphAddHostNode, rc)
 		return
+	}
+	pGraphNode = *pGraphNodeP
+	if hdl != 0 {
+		err = retainHandle(graph, hdl)
 	}
 	return
 }
@@ -13744,7 +13813,7 @@ func GraphHostNodeGetParams(node GraphNode) (pNodeParams HostNodeParams, err err
 // Sets the parameters of host node node to nodeParams.
 //
 //   - node: Node to set the parameters for
-//   - pNodeParams: Parameters to copy
+//   - fn: Parameters to copy
 //
 // Returns:
 // [Success],
@@ -13759,21 +13828,43 @@ func GraphHostNodeGetParams(node GraphNode) (pNodeParams HostNodeParams, err err
 // [LaunchHostFunc],
 // [GraphAddHostNode],
 // [GraphHostNodeGetParams]
-func GraphHostNodeSetParams(node GraphNode, pNodeParams *HostNodeParams) (err error) {
+//
+// The Go func fn replaces the C struct's fn and userData. ownerGraph, which the C function does not take, must be the graph the node belongs to: a user object of that graph keeps fn alive until the graph and its last exec and clone are destroyed (no call in these headers finds a node's graph).
+func GraphHostNodeSetParams(node GraphNode, fn func(), ownerGraph Graph) (err error) {
 	fnPtr, lerr := procGraphHostNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
-	runtime.KeepAlive(pNodeParams)
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var hdl ffi.Handle
+	fnC := new([2]uintptr)
+	ffi.Escape(unsafe.Pointer(fnC))
+	if fn != nil {
+		hdl = ffi.NewHandle(fn)
+		fnC[0] = trampolineHostFn()
+		fnC[1] = uintptr(hdl)
+	}
+	frame := ffi.NewHeapFrame()
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(fnC)))
+	ffi.Call(fnPtr, frame)
+	ferr := frame.Err()
+	runtime.KeepAlive(fnC)
 	if ferr != nil {
+		hdl.Delete()
 		err = ferr
 		return
 	}
-	if rc := Error(raw); rc != 0 {
+	if rc := Error(frame.Ret()); rc != 0 {
+		// C never calls back after a failed registration.
+		hdl.Delete()
 		err = ffi.Fail(&errGraphHostNodeSetParams, rc)
 		return
+	}
+	if hdl != 0 {
+		err = retainHandle(ownerGraph, hdl)
 	}
 	return
 }
@@ -16307,7 +16398,7 @@ func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodePar
 //
 //   - hGraphExec: The executable graph in which to set the specified node
 //   - node: Host node from the graph which was used to instantiate graphExec
-//   - pNodeParams: Updated Parameters to set
+//   - fn: Updated Parameters to set
 //
 // Returns:
 // [Success],
@@ -16331,21 +16422,44 @@ func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodePar
 // [GraphExecExternalSemaphoresWaitNodeSetParams],
 // [GraphExecUpdate],
 // [GraphInstantiate]
-func GraphExecHostNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodeParams *HostNodeParams) (err error) {
+//
+// The Go func fn replaces the C struct's fn and userData. The package keeps it until the exec is destroyed with [GraphExecDestroy]; destroy the exec only after its launches have completed.
+func GraphExecHostNodeSetParams(hGraphExec GraphExec, node GraphNode, fn func()) (err error) {
 	fnPtr, lerr := procGraphExecHostNodeSetParams.Addr()
 	if lerr != nil {
 		err = lerr
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
-	runtime.KeepAlive(pNodeParams)
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var hdl ffi.Handle
+	fnC := new([2]uintptr)
+	ffi.Escape(unsafe.Pointer(fnC))
+	if fn != nil {
+		hdl = ffi.NewHandle(fn)
+		fnC[0] = trampolineHostFn()
+		fnC[1] = uintptr(hdl)
+	}
+	frame := ffi.NewHeapFrame()
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(node))
+	frame.Int(uintptr(unsafe.Pointer(fnC)))
+	ffi.Call(fnPtr, frame)
+	ferr := frame.Err()
+	runtime.KeepAlive(fnC)
 	if ferr != nil {
+		hdl.Delete()
 		err = ferr
 		return
 	}
-	if rc := Error(raw); rc != 0 {
+	if rc := Error(frame.Ret()); rc != 0 {
+		// C never calls back after a failed registration.
+		hdl.Delete()
 		err = ffi.Fail(&errGraphExecHostNodeSetParams, rc)
 		return
+	}
+	if hdl != 0 {
+		callbackRegistry.Add(uintptr(hGraphExec), hdl)
 	}
 	return
 }
@@ -16991,6 +17105,8 @@ func GraphExecDestroy(graphExec GraphExec) (err error) {
 		err = ffi.Fail(&errGraphExecDestroy, rc)
 		return
 	}
+	// Release the Go funcs given to the exec's host nodes.
+	callbackRegistry.Remove(uintptr(graphExec))
 	return
 }
 
@@ -17111,8 +17227,14 @@ func UserObjectCreate(destroy func(), initialRefcount uint32, flags uint32) (obj
 	}
 	object_outP := new(UserObject)
 	ffi.Escape(unsafe.Pointer(object_outP))
-	cbAddr := trampolineHostFn()
-	hdl := ffi.NewHandleOnce(destroy)
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var cbAddr uintptr
+	var hdl ffi.Handle
+	if destroy != nil {
+		cbAddr = trampolineHostFn()
+		hdl = ffi.NewHandleOnce(destroy)
+	}
 	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(unsafe.Pointer(object_outP)))
 	frame.Int(uintptr(hdl))
@@ -18544,12 +18666,14 @@ var layoutChannelFormatDesc = ffi.Layout{
 
 // trampolineAsyncCallback is the C address of trampolineAsyncCallbackGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
-// through the handle passed as userData.
+// through the handle passed as userData. A panic in the Go func never
+// unwinds through C's frames (see ffi.Recover).
 var trampolineAsyncCallback = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineAsyncCallbackGo)
 })
 
 func trampolineAsyncCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
+	defer ffi.Recover()
 	fnAsyncCallback, _ := ffi.Handle(a1).Use().(func(arg0 *AsyncNotificationInfo, arg2 AsyncCallbackHandle))
 	if fnAsyncCallback != nil {
 		fnAsyncCallback(*(**AsyncNotificationInfo)(unsafe.Pointer(&a0)), AsyncCallbackHandle(a2))
@@ -18558,12 +18682,14 @@ func trampolineAsyncCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
 
 // trampolineStreamCallback is the C address of trampolineStreamCallbackGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
-// through the handle passed as userData.
+// through the handle passed as userData. A panic in the Go func never
+// unwinds through C's frames (see ffi.Recover).
 var trampolineStreamCallback = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineStreamCallbackGo)
 })
 
 func trampolineStreamCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
+	defer ffi.Recover()
 	fnStreamCallback, _ := ffi.Handle(a2).Use().(func(stream Stream, status Error))
 	if fnStreamCallback != nil {
 		fnStreamCallback(Stream(a0), Error(a1))
@@ -18572,12 +18698,14 @@ func trampolineStreamCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
 
 // trampolineHostFn is the C address of trampolineHostFnGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
-// through the handle passed as userData.
+// through the handle passed as userData. A panic in the Go func never
+// unwinds through C's frames (see ffi.Recover).
 var trampolineHostFn = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineHostFnGo)
 })
 
 func trampolineHostFnGo(a0 uintptr) {
+	defer ffi.Recover()
 	fnHostFn, _ := ffi.Handle(a0).Use().(func())
 	if fnHostFn != nil {
 		fnHostFn()
@@ -18586,17 +18714,51 @@ func trampolineHostFnGo(a0 uintptr) {
 
 // trampolineLogsCallback is the C address of trampolineLogsCallbackGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
-// through the handle passed as userData.
+// through the handle passed as userData. A panic in the Go func never
+// unwinds through C's frames (see ffi.Recover).
 var trampolineLogsCallback = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineLogsCallbackGo)
 })
 
 func trampolineLogsCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr, a3 uintptr) {
+	defer ffi.Recover()
 	fnLogsCallback, _ := ffi.Handle(a0).Use().(func(logLevel LogLevel, message *byte, length uint64))
 	if fnLogsCallback != nil {
 		fnLogsCallback(LogLevel(a1), *(**byte)(unsafe.Pointer(&a2)), uint64(a3))
 	}
 }
 
+// captureGraph returns the graph stream is capturing into, or 0 when it is
+// not capturing (or cudaStreamGetCaptureInfo fails: the call that follows fails too,
+// or records nothing).
+func captureGraph(stream Stream) Graph {
+	status, _, graph, _, _, _, err := StreamGetCaptureInfo(stream)
+	if err != nil || status != StreamCaptureStatusActive {
+		return 0
+	}
+	return graph
+}
+
+// retainHandle makes graph own hdl, the handle of a Go func that a node of
+// graph calls: a user object whose destructor deletes hdl, its one reference
+// moved into graph. CUDA retains a graph's user objects in every exec and
+// clone made from it and runs the destructor when the last of them is
+// destroyed, so the Go func runs on every launch and is released exactly
+// then. If the graph cannot take the reference, the user object is released
+// (deleting hdl: the node then calls nothing) and the error returned.
+func retainHandle(graph Graph, hdl ffi.Handle) error {
+	obj, err := UserObjectCreate(hdl.Delete, 1, uint32(UserObjectNoDestructorSync))
+	if err != nil {
+		hdl.Delete()
+		return err
+	}
+	if err := GraphRetainUserObject(graph, obj, 1, uint32(GraphUserObjectMove)); err != nil {
+		UserObjectRelease(obj, 1)
+		return err
+	}
+	return nil
+}
+
 // callbackRegistry holds the handles of registered callbacks until they are unregistered.
+// It also holds the Go funcs of exec host nodes until GraphExecDestroy.
 var callbackRegistry ffi.Registry

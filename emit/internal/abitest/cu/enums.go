@@ -99,3 +99,91 @@ func (v Result) String() string {
 		return ffi.UnknownName("CUresult", int64(v))
 	}
 }
+
+// StreamCaptureStatus is the C enum CUstreamCaptureStatus (cuda.h).
+type StreamCaptureStatus int32
+
+const (
+	// StreamCaptureStatusNone is CU_STREAM_CAPTURE_STATUS_NONE: Stream is not capturing.
+	StreamCaptureStatusNone StreamCaptureStatus = 0
+	// StreamCaptureStatusActive is CU_STREAM_CAPTURE_STATUS_ACTIVE: Stream is actively capturing.
+	StreamCaptureStatusActive StreamCaptureStatus = 1
+	// StreamCaptureStatusInvalidated is CU_STREAM_CAPTURE_STATUS_INVALIDATED: Stream is part of a capture sequence that has been invalidated.
+	StreamCaptureStatusInvalidated StreamCaptureStatus = 2
+)
+
+// String returns the C name of v.
+func (v StreamCaptureStatus) String() string {
+	switch v {
+	case StreamCaptureStatusNone:
+		return "CU_STREAM_CAPTURE_STATUS_NONE"
+	case StreamCaptureStatusActive:
+		return "CU_STREAM_CAPTURE_STATUS_ACTIVE"
+	case StreamCaptureStatusInvalidated:
+		return "CU_STREAM_CAPTURE_STATUS_INVALIDATED"
+	default:
+		return ffi.UnknownName("CUstreamCaptureStatus", int64(v))
+	}
+}
+
+// StreamCaptureMode is the C enum CUstreamCaptureMode (cuda.h).
+type StreamCaptureMode int32
+
+const (
+	// StreamCaptureModeGlobal is CU_STREAM_CAPTURE_MODE_GLOBAL.
+	StreamCaptureModeGlobal StreamCaptureMode = 0
+	// StreamCaptureModeThreadLocal is CU_STREAM_CAPTURE_MODE_THREAD_LOCAL.
+	StreamCaptureModeThreadLocal StreamCaptureMode = 1
+	// StreamCaptureModeRelaxed is CU_STREAM_CAPTURE_MODE_RELAXED.
+	StreamCaptureModeRelaxed StreamCaptureMode = 2
+)
+
+// String returns the C name of v.
+func (v StreamCaptureMode) String() string {
+	switch v {
+	case StreamCaptureModeGlobal:
+		return "CU_STREAM_CAPTURE_MODE_GLOBAL"
+	case StreamCaptureModeThreadLocal:
+		return "CU_STREAM_CAPTURE_MODE_THREAD_LOCAL"
+	case StreamCaptureModeRelaxed:
+		return "CU_STREAM_CAPTURE_MODE_RELAXED"
+	default:
+		return ffi.UnknownName("CUstreamCaptureMode", int64(v))
+	}
+}
+
+// UserObjectFlags is the C enum CUuserObject_flags (cuda.h).
+type UserObjectFlags int32
+
+const (
+	// UserObjectNoDestructorSync is CU_USER_OBJECT_NO_DESTRUCTOR_SYNC: Indicates the destructor execution is not synchronized by any CUDA handle.
+	UserObjectNoDestructorSync UserObjectFlags = 1
+)
+
+// String returns the C name of v.
+func (v UserObjectFlags) String() string {
+	switch v {
+	case UserObjectNoDestructorSync:
+		return "CU_USER_OBJECT_NO_DESTRUCTOR_SYNC"
+	default:
+		return ffi.UnknownName("CUuserObject_flags", int64(v))
+	}
+}
+
+// UserObjectRetainFlags is the C enum CUuserObjectRetain_flags (cuda.h).
+type UserObjectRetainFlags int32
+
+const (
+	// GraphUserObjectMove is CU_GRAPH_USER_OBJECT_MOVE: Transfer references from the caller rather than creating new references.
+	GraphUserObjectMove UserObjectRetainFlags = 1
+)
+
+// String returns the C name of v.
+func (v UserObjectRetainFlags) String() string {
+	switch v {
+	case GraphUserObjectMove:
+		return "CU_GRAPH_USER_OBJECT_MOVE"
+	default:
+		return ffi.UnknownName("CUuserObjectRetain_flags", int64(v))
+	}
+}

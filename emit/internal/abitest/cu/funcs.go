@@ -589,8 +589,19 @@ func LaunchHostFunc(hStream Stream, fn func()) (err error) {
 		err = lerr
 		return
 	}
-	cbAddr := trampolineHostFn()
-	hdl := ffi.NewHandleOnce(fn)
+	var cbGraph Graph
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var cbAddr uintptr
+	var hdl ffi.Handle
+	if fn != nil {
+		cbAddr = trampolineHostFn()
+		if cbGraph = captureGraph(hStream); cbGraph != 0 {
+			hdl = ffi.NewHandle(fn)
+		} else {
+			hdl = ffi.NewHandleOnce(fn)
+		}
+	}
 	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(hStream))
 	frame.Int(cbAddr)
@@ -607,6 +618,9 @@ func LaunchHostFunc(hStream Stream, fn func()) (err error) {
 		hdl.Delete()
 		err = ffi.Fail(&errLaunchHostFunc, rc)
 		return
+	}
+	if cbGraph != 0 {
+		err = retainHandle(cbGraph, hdl)
 	}
 	return
 }
@@ -691,8 +705,14 @@ func DeviceRegisterAsyncNotification(device Device, callbackFunc func(info *Asyn
 		err = lerr
 		return
 	}
-	cbAddr := trampolineAsyncCallback()
-	hdl := ffi.NewHandle(callbackFunc)
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var cbAddr uintptr
+	var hdl ffi.Handle
+	if callbackFunc != nil {
+		cbAddr = trampolineAsyncCallback()
+		hdl = ffi.NewHandle(callbackFunc)
+	}
 	callbackP := new(AsyncCallbackHandle)
 	ffi.Escape(unsafe.Pointer(callbackP))
 	frame := ffi.NewHeapFrame()
@@ -769,13 +789,13 @@ func AbiFireAsync(bytes uint64) (err error) {
 
 // OccupancyMaxPotentialBlockSize wraps cuOccupancyMaxPotentialBlockSize (symbol cuOccupancyMaxPotentialBlockSize, cuda.h).
 //
-// Fixture: calls blockSizeToDynamicSMemSize for 32, 64 and 128 threads.
+// Fixture: calls blockSizeToDynamicSMemSize for 32, 64 and 128 threads (NULL: uses dynamicSMemSize)
 //
 //   - minGridSize: (result) Returned sum of the three shared memory sizes
 //   - blockSize: (result) Returned block size with the least shared memory
 //   - func_: Kernel (unused)
 //   - blockSizeToDynamicSMemSize: Shared memory for a block size
-//   - dynamicSMemSize: Unused
+//   - dynamicSMemSize: Shared memory for every block size when blockSizeToDynamicSMemSize is NULL
 //   - blockSizeLimit: Unused
 func OccupancyMaxPotentialBlockSize(func_ Function, blockSizeToDynamicSMemSize func(blockSize int32) uint64, dynamicSMemSize uint64, blockSizeLimit int32) (minGridSize int32, blockSize int32, err error) {
 	fnPtr, lerr := procOccupancyMaxPotentialBlockSize.Addr()
@@ -787,9 +807,13 @@ func OccupancyMaxPotentialBlockSize(func_ Function, blockSizeToDynamicSMemSize f
 	ffi.Escape(unsafe.Pointer(minGridSizeP))
 	blockSizeP := new(int32)
 	ffi.Escape(unsafe.Pointer(blockSizeP))
-	cbAddr := trampolineOccupancyB2DSize()
-	slotOccupancyB2DSize.Hold(blockSizeToDynamicSMemSize)
-	defer slotOccupancyB2DSize.Release()
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var cbAddr uintptr
+	if blockSizeToDynamicSMemSize != nil {
+		cbAddr = trampolineOccupancyB2DSize()
+		cbScope.Hold(&slotOccupancyB2DSize, blockSizeToDynamicSMemSize)
+	}
 	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(unsafe.Pointer(minGridSizeP)))
 	frame.Int(uintptr(unsafe.Pointer(blockSizeP)))
@@ -830,8 +854,19 @@ func StreamAddCallback(hStream Stream, callback func(hStream Stream, status Resu
 		err = lerr
 		return
 	}
-	cbAddr := trampolineStreamCallback()
-	hdl := ffi.NewHandleOnce(callback)
+	var cbGraph Graph
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var cbAddr uintptr
+	var hdl ffi.Handle
+	if callback != nil {
+		cbAddr = trampolineStreamCallback()
+		if cbGraph = captureGraph(hStream); cbGraph != 0 {
+			hdl = ffi.NewHandle(callback)
+		} else {
+			hdl = ffi.NewHandleOnce(callback)
+		}
+	}
 	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(hStream))
 	frame.Int(cbAddr)
@@ -849,6 +884,9 @@ func StreamAddCallback(hStream Stream, callback func(hStream Stream, status Resu
 		hdl.Delete()
 		err = ffi.Fail(&errStreamAddCallback, rc)
 		return
+	}
+	if cbGraph != 0 {
+		err = retainHandle(cbGraph, hdl)
 	}
 	return
 }
@@ -872,6 +910,506 @@ func CtxSynchronize() (err error) {
 	if rc := Result(raw); rc != 0 {
 		err = ffi.Fail(&errCtxSynchronize, rc)
 		return
+	}
+	return
+}
+
+// StreamBeginCapture wraps cuStreamBeginCapture (symbol cuStreamBeginCapture_v2, cuda.h).
+//
+// Begins graph capture on a stream.
+//
+// The fixture captures host functions launched into hStream.
+//
+//   - hStream: Stream in which to initiate capture
+//   - mode: Capture mode
+func StreamBeginCapture(hStream Stream, mode StreamCaptureMode) (err error) {
+	fnPtr, lerr := procStreamBeginCapture.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(mode), 0, 0, 0, 0)
+	if ferr != nil {
+		err = ferr
+		return
+	}
+	if rc := Result(raw); rc != 0 {
+		err = ffi.Fail(&errStreamBeginCapture, rc)
+		return
+	}
+	return
+}
+
+// StreamEndCapture wraps cuStreamEndCapture (symbol cuStreamEndCapture, cuda.h).
+//
+// Ends capture on a stream, returning the captured graph.
+//
+//   - hStream: Stream to query
+//   - phGraph: (result) The captured graph
+func StreamEndCapture(hStream Stream) (phGraph Graph, err error) {
+	fnPtr, lerr := procStreamEndCapture.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&phGraph)), 0, 0, 0, 0)
+	runtime.KeepAlive(&phGraph)
+	if ferr != nil {
+		err = ferr
+		return
+	}
+	if rc := Result(raw); rc != 0 {
+		err = ffi.Fail(&errStreamEndCapture, rc)
+		return
+	}
+	return
+}
+
+// StreamGetCaptureInfo wraps cuStreamGetCaptureInfo (symbol cuStreamGetCaptureInfo_v2, cuda.h).
+//
+// Query a stream's capture state.
+//
+//   - hStream: The stream to query
+//   - captureStatus_out: (result) Location to return the capture status of the stream; required
+//   - id_out: (result) Optional location to return an id for the capture sequence.
+//   - graph_out: (result) Optional location to return the graph being captured into.
+//   - dependencies_out: (result) Optional location to store a pointer to an array of nodes.
+//   - numDependencies_out: (result) Optional location to store the size of the array
+//
+// returned in dependencies_out.
+func StreamGetCaptureInfo(hStream Stream) (captureStatus_out StreamCaptureStatus, id_out uint64, graph_out Graph, dependencies_out *GraphNode, numDependencies_out uint64, err error) {
+	fnPtr, lerr := procStreamGetCaptureInfo.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&captureStatus_out)), uintptr(unsafe.Pointer(&id_out)), uintptr(unsafe.Pointer(&graph_out)), uintptr(unsafe.Pointer(&dependencies_out)), uintptr(unsafe.Pointer(&numDependencies_out)))
+	runtime.KeepAlive(&captureStatus_out)
+	runtime.KeepAlive(&id_out)
+	runtime.KeepAlive(&graph_out)
+	runtime.KeepAlive(&dependencies_out)
+	runtime.KeepAlive(&numDependencies_out)
+	if ferr != nil {
+		err = ferr
+		return
+	}
+	if rc := Result(raw); rc != 0 {
+		err = ffi.Fail(&errStreamGetCaptureInfo, rc)
+		return
+	}
+	return
+}
+
+// UserObjectCreate wraps cuUserObjectCreate (symbol cuUserObjectCreate, cuda.h).
+//
+// Create a user object.
+//
+// The fixture calls destroy with ptr on the thread that drops the last reference.
+//
+//   - object_out: (result) Location to return the user object handle
+//   - destroy: Callback to free the user object when it is no longer in use
+//   - initialRefcount: The initial refcount to create the object with, typically 1.
+//   - flags: Currently it is required to pass [UserObjectNoDestructorSync]
+func UserObjectCreate(destroy func(), initialRefcount uint32, flags uint32) (object_out UserObject, err error) {
+	fnPtr, lerr := procUserObjectCreate.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	object_outP := new(UserObject)
+	ffi.Escape(unsafe.Pointer(object_outP))
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var cbAddr uintptr
+	var hdl ffi.Handle
+	if destroy != nil {
+		cbAddr = trampolineHostFn()
+		hdl = ffi.NewHandleOnce(destroy)
+	}
+	frame := ffi.NewHeapFrame()
+	frame.Int(uintptr(unsafe.Pointer(object_outP)))
+	frame.Int(uintptr(hdl))
+	frame.Int(cbAddr)
+	frame.Int(uintptr(initialRefcount))
+	frame.Int(uintptr(flags))
+	ffi.Call(fnPtr, frame)
+	ferr := frame.Err()
+	runtime.KeepAlive(object_outP)
+	if ferr != nil {
+		hdl.Delete()
+		err = ferr
+		return
+	}
+	if rc := Result(frame.Ret()); rc != 0 {
+		// C never calls back after a failed registration.
+		hdl.Delete()
+		err = ffi.Fail(&errUserObjectCreate, rc)
+		return
+	}
+	object_out = *object_outP
+	return
+}
+
+// UserObjectRelease wraps cuUserObjectRelease (symbol cuUserObjectRelease, cuda.h).
+//
+// Release a reference to a user object.
+//
+//   - object: The object to release
+//   - count: The number of references to release
+func UserObjectRelease(object UserObject, count uint32) (err error) {
+	fnPtr, lerr := procUserObjectRelease.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(object), uintptr(count), 0, 0, 0, 0)
+	if ferr != nil {
+		err = ferr
+		return
+	}
+	if rc := Result(raw); rc != 0 {
+		err = ffi.Fail(&errUserObjectRelease, rc)
+		return
+	}
+	return
+}
+
+// GraphRetainUserObject wraps cuGraphRetainUserObject (symbol cuGraphRetainUserObject, cuda.h).
+//
+// Retain a reference to a user object from a graph.
+//
+//   - graph: The graph to associate the reference with
+//   - object: The user object to retain a reference for
+//   - count: The number of references to add to the graph
+//   - flags: The optional flag [GraphUserObjectMove] transfers references
+func GraphRetainUserObject(graph Graph, object UserObject, count uint32, flags uint32) (err error) {
+	fnPtr, lerr := procGraphRetainUserObject.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(object), uintptr(count), uintptr(flags), 0, 0)
+	if ferr != nil {
+		err = ferr
+		return
+	}
+	if rc := Result(raw); rc != 0 {
+		err = ffi.Fail(&errGraphRetainUserObject, rc)
+		return
+	}
+	return
+}
+
+// GraphClone wraps cuGraphClone (symbol cuGraphClone, cuda.h).
+//
+// Clones a graph.
+//
+// The clone retains the user objects of originalGraph.
+//
+//   - phGraphClone: (result) Returns newly created cloned graph
+//   - originalGraph: Graph to clone
+func GraphClone(originalGraph Graph) (phGraphClone Graph, err error) {
+	fnPtr, lerr := procGraphClone.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphClone)), uintptr(originalGraph), 0, 0, 0, 0)
+	runtime.KeepAlive(&phGraphClone)
+	if ferr != nil {
+		err = ferr
+		return
+	}
+	if rc := Result(raw); rc != 0 {
+		err = ffi.Fail(&errGraphClone, rc)
+		return
+	}
+	return
+}
+
+// GraphInstantiateWithFlags wraps cuGraphInstantiateWithFlags (symbol cuGraphInstantiateWithFlags, cuda.h).
+//
+// Creates an executable graph from a graph.
+//
+// The exec retains the user objects of hGraph.
+//
+//   - phGraphExec: (result) Returns instantiated graph
+//   - hGraph: Graph to instantiate
+//   - flags: Flags to control instantiation.
+func GraphInstantiateWithFlags(hGraph Graph, flags uint64) (phGraphExec GraphExec, err error) {
+	fnPtr, lerr := procGraphInstantiateWithFlags.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphExec)), uintptr(hGraph), uintptr(flags), 0, 0, 0)
+	runtime.KeepAlive(&phGraphExec)
+	if ferr != nil {
+		err = ferr
+		return
+	}
+	if rc := Result(raw); rc != 0 {
+		err = ffi.Fail(&errGraphInstantiateWithFlags, rc)
+		return
+	}
+	return
+}
+
+// GraphInstantiate is cuGraphInstantiate, which cuda.h defines as cuGraphInstantiateWithFlags: it calls [GraphInstantiateWithFlags].
+func GraphInstantiate(hGraph Graph, flags uint64) (GraphExec, error) {
+	return GraphInstantiateWithFlags(hGraph, flags)
+}
+
+// GraphLaunch wraps cuGraphLaunch (symbol cuGraphLaunch, cuda.h).
+//
+// Launches an executable graph in a stream.
+//
+// The fixture runs the graph's host nodes on the calling thread, in order.
+//
+//   - hGraphExec: Executable graph to launch
+//   - hStream: Stream in which to launch the graph
+func GraphLaunch(hGraphExec GraphExec, hStream Stream) (err error) {
+	fnPtr, lerr := procGraphLaunch.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hStream), 0, 0, 0, 0)
+	if ferr != nil {
+		err = ferr
+		return
+	}
+	if rc := Result(raw); rc != 0 {
+		err = ffi.Fail(&errGraphLaunch, rc)
+		return
+	}
+	return
+}
+
+// GraphDestroy wraps cuGraphDestroy (symbol cuGraphDestroy, cuda.h).
+//
+// Destroys a graph, releasing its user objects.
+//
+//   - hGraph: Graph to destroy
+func GraphDestroy(hGraph Graph) (err error) {
+	fnPtr, lerr := procGraphDestroy.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraph), 0, 0, 0, 0, 0)
+	if ferr != nil {
+		err = ferr
+		return
+	}
+	if rc := Result(raw); rc != 0 {
+		err = ffi.Fail(&errGraphDestroy, rc)
+		return
+	}
+	return
+}
+
+// GraphExecDestroy wraps cuGraphExecDestroy (symbol cuGraphExecDestroy, cuda.h).
+//
+// Destroys an executable graph, releasing its user objects.
+//
+//   - hGraphExec: Executable graph to destroy
+func GraphExecDestroy(hGraphExec GraphExec) (err error) {
+	fnPtr, lerr := procGraphExecDestroy.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), 0, 0, 0, 0, 0)
+	if ferr != nil {
+		err = ferr
+		return
+	}
+	if rc := Result(raw); rc != 0 {
+		err = ffi.Fail(&errGraphExecDestroy, rc)
+		return
+	}
+	// Release the Go funcs given to the exec's host nodes.
+	callbackRegistry.Remove(uintptr(hGraphExec))
+	return
+}
+
+// GraphCreate wraps cuGraphCreate (symbol cuGraphCreate, cuda.h).
+//
+// Creates a graph.
+//
+//   - phGraph: (result) Returns newly created graph
+//   - flags: Graph creation flags, must be 0
+func GraphCreate(flags uint32) (phGraph Graph, err error) {
+	fnPtr, lerr := procGraphCreate.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraph)), uintptr(flags), 0, 0, 0, 0)
+	runtime.KeepAlive(&phGraph)
+	if ferr != nil {
+		err = ferr
+		return
+	}
+	if rc := Result(raw); rc != 0 {
+		err = ffi.Fail(&errGraphCreate, rc)
+		return
+	}
+	return
+}
+
+// GraphAddHostNode wraps cuGraphAddHostNode (symbol cuGraphAddHostNode, cuda.h).
+//
+// Creates a host execution node and adds it to a graph.
+//
+//   - phGraphNode: (result) Returns newly created node
+//   - hGraph: Graph to which to add the node
+//   - dependencies: Dependencies of the node
+//   - numDependencies: Number of dependencies
+//   - fn: Parameters for the host node
+//
+// The Go func fn replaces the C struct's fn and userData. A user object of hGraph keeps it alive until the graph and its last exec and clone are destroyed, so it runs on every launch.
+func GraphAddHostNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, fn func()) (phGraphNode GraphNode, err error) {
+	fnPtr, lerr := procGraphAddHostNode.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	phGraphNodeP := new(GraphNode)
+	ffi.Escape(unsafe.Pointer(phGraphNodeP))
+	ffi.Escape(unsafe.Pointer(dependencies))
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var hdl ffi.Handle
+	fnC := new([2]uintptr)
+	ffi.Escape(unsafe.Pointer(fnC))
+	if fn != nil {
+		hdl = ffi.NewHandle(fn)
+		fnC[0] = trampolineHostFn()
+		fnC[1] = uintptr(hdl)
+	}
+	frame := ffi.NewHeapFrame()
+	frame.Int(uintptr(unsafe.Pointer(phGraphNodeP)))
+	frame.Int(uintptr(hGraph))
+	frame.Int(uintptr(unsafe.Pointer(dependencies)))
+	frame.Int(uintptr(numDependencies))
+	frame.Int(uintptr(unsafe.Pointer(fnC)))
+	ffi.Call(fnPtr, frame)
+	ferr := frame.Err()
+	runtime.KeepAlive(phGraphNodeP)
+	runtime.KeepAlive(dependencies)
+	runtime.KeepAlive(fnC)
+	if ferr != nil {
+		hdl.Delete()
+		err = ferr
+		return
+	}
+	if rc := Result(frame.Ret()); rc != 0 {
+		// C never calls back after a failed registration.
+		hdl.Delete()
+		err = ffi.Fail(&errGraphAddHostNode, rc)
+		return
+	}
+	phGraphNode = *phGraphNodeP
+	if hdl != 0 {
+		err = retainHandle(hGraph, hdl)
+	}
+	return
+}
+
+// GraphHostNodeSetParams wraps cuGraphHostNodeSetParams (symbol cuGraphHostNodeSetParams, cuda.h).
+//
+// Sets a host node's parameters.
+//
+//   - hNode: Node to set the parameters for
+//   - fn: Parameters to copy
+//
+// The Go func fn replaces the C struct's fn and userData. ownerGraph, which the C function does not take, must be the graph the node belongs to: a user object of that graph keeps fn alive until the graph and its last exec and clone are destroyed (no call in these headers finds a node's graph).
+func GraphHostNodeSetParams(hNode GraphNode, fn func(), ownerGraph Graph) (err error) {
+	fnPtr, lerr := procGraphHostNodeSetParams.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var hdl ffi.Handle
+	fnC := new([2]uintptr)
+	ffi.Escape(unsafe.Pointer(fnC))
+	if fn != nil {
+		hdl = ffi.NewHandle(fn)
+		fnC[0] = trampolineHostFn()
+		fnC[1] = uintptr(hdl)
+	}
+	frame := ffi.NewHeapFrame()
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(fnC)))
+	ffi.Call(fnPtr, frame)
+	ferr := frame.Err()
+	runtime.KeepAlive(fnC)
+	if ferr != nil {
+		hdl.Delete()
+		err = ferr
+		return
+	}
+	if rc := Result(frame.Ret()); rc != 0 {
+		// C never calls back after a failed registration.
+		hdl.Delete()
+		err = ffi.Fail(&errGraphHostNodeSetParams, rc)
+		return
+	}
+	if hdl != 0 {
+		err = retainHandle(ownerGraph, hdl)
+	}
+	return
+}
+
+// GraphExecHostNodeSetParams wraps cuGraphExecHostNodeSetParams (symbol cuGraphExecHostNodeSetParams, cuda.h).
+//
+// Sets the parameters for a host node in the given graphExec.
+//
+//   - hGraphExec: The executable graph in which to set the specified node
+//   - hNode: Host node from the graph which was used to instantiate graphExec
+//   - fn: The updated parameters to set
+//
+// The Go func fn replaces the C struct's fn and userData. The package keeps it until the exec is destroyed with [GraphExecDestroy]; destroy the exec only after its launches have completed.
+func GraphExecHostNodeSetParams(hGraphExec GraphExec, hNode GraphNode, fn func()) (err error) {
+	fnPtr, lerr := procGraphExecHostNodeSetParams.Addr()
+	if lerr != nil {
+		err = lerr
+		return
+	}
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var hdl ffi.Handle
+	fnC := new([2]uintptr)
+	ffi.Escape(unsafe.Pointer(fnC))
+	if fn != nil {
+		hdl = ffi.NewHandle(fn)
+		fnC[0] = trampolineHostFn()
+		fnC[1] = uintptr(hdl)
+	}
+	frame := ffi.NewHeapFrame()
+	frame.Int(uintptr(hGraphExec))
+	frame.Int(uintptr(hNode))
+	frame.Int(uintptr(unsafe.Pointer(fnC)))
+	ffi.Call(fnPtr, frame)
+	ferr := frame.Err()
+	runtime.KeepAlive(fnC)
+	if ferr != nil {
+		hdl.Delete()
+		err = ferr
+		return
+	}
+	if rc := Result(frame.Ret()); rc != 0 {
+		// C never calls back after a failed registration.
+		hdl.Delete()
+		err = ffi.Fail(&errGraphExecHostNodeSetParams, rc)
+		return
+	}
+	if hdl != 0 {
+		callbackRegistry.Add(uintptr(hGraphExec), hdl)
 	}
 	return
 }
@@ -930,12 +1468,14 @@ var layoutAbiFloat3 = ffi.Layout{
 
 // trampolineHostFn is the C address of trampolineHostFnGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
-// through the handle passed as userData.
+// through the handle passed as userData. A panic in the Go func never
+// unwinds through C's frames (see ffi.Recover).
 var trampolineHostFn = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineHostFnGo)
 })
 
 func trampolineHostFnGo(a0 uintptr) {
+	defer ffi.Recover()
 	fnHostFn, _ := ffi.Handle(a0).Use().(func())
 	if fnHostFn != nil {
 		fnHostFn()
@@ -944,12 +1484,14 @@ func trampolineHostFnGo(a0 uintptr) {
 
 // trampolineAsyncCallback is the C address of trampolineAsyncCallbackGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
-// through the handle passed as userData.
+// through the handle passed as userData. A panic in the Go func never
+// unwinds through C's frames (see ffi.Recover).
 var trampolineAsyncCallback = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineAsyncCallbackGo)
 })
 
 func trampolineAsyncCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
+	defer ffi.Recover()
 	fnAsyncCallback, _ := ffi.Handle(a1).Use().(func(info *AsyncNotificationInfo, callback AsyncCallbackHandle))
 	if fnAsyncCallback != nil {
 		fnAsyncCallback(*(**AsyncNotificationInfo)(unsafe.Pointer(&a0)), AsyncCallbackHandle(a2))
@@ -958,13 +1500,16 @@ func trampolineAsyncCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
 
 // trampolineOccupancyB2DSize is the C address of trampolineOccupancyB2DSizeGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
-// in slotOccupancyB2DSize, held by the call that passes it.
+// through slotOccupancyB2DSize in the ffi.CallbackScope of the call that passes
+// it, on this thread. A panic in the Go func never
+// unwinds through C's frames (see ffi.Recover).
 var slotOccupancyB2DSize ffi.CallbackSlot
 var trampolineOccupancyB2DSize = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineOccupancyB2DSizeGo)
 })
 
 func trampolineOccupancyB2DSizeGo(a0 uintptr) uintptr {
+	defer ffi.Recover()
 	fnOccupancyB2DSize, _ := slotOccupancyB2DSize.Value().(func(blockSize int32) uint64)
 	if fnOccupancyB2DSize == nil {
 		return 0
@@ -974,17 +1519,51 @@ func trampolineOccupancyB2DSizeGo(a0 uintptr) uintptr {
 
 // trampolineStreamCallback is the C address of trampolineStreamCallbackGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
-// through the handle passed as userData.
+// through the handle passed as userData. A panic in the Go func never
+// unwinds through C's frames (see ffi.Recover).
 var trampolineStreamCallback = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineStreamCallbackGo)
 })
 
 func trampolineStreamCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
+	defer ffi.Recover()
 	fnStreamCallback, _ := ffi.Handle(a2).Use().(func(hStream Stream, status Result))
 	if fnStreamCallback != nil {
 		fnStreamCallback(Stream(a0), Result(a1))
 	}
 }
 
+// captureGraph returns the graph stream is capturing into, or 0 when it is
+// not capturing (or cuStreamGetCaptureInfo fails: the call that follows fails too,
+// or records nothing).
+func captureGraph(stream Stream) Graph {
+	status, _, graph, _, _, err := StreamGetCaptureInfo(stream)
+	if err != nil || status != StreamCaptureStatusActive {
+		return 0
+	}
+	return graph
+}
+
+// retainHandle makes graph own hdl, the handle of a Go func that a node of
+// graph calls: a user object whose destructor deletes hdl, its one reference
+// moved into graph. CUDA retains a graph's user objects in every exec and
+// clone made from it and runs the destructor when the last of them is
+// destroyed, so the Go func runs on every launch and is released exactly
+// then. If the graph cannot take the reference, the user object is released
+// (deleting hdl: the node then calls nothing) and the error returned.
+func retainHandle(graph Graph, hdl ffi.Handle) error {
+	obj, err := UserObjectCreate(hdl.Delete, 1, uint32(UserObjectNoDestructorSync))
+	if err != nil {
+		hdl.Delete()
+		return err
+	}
+	if err := GraphRetainUserObject(graph, obj, 1, uint32(GraphUserObjectMove)); err != nil {
+		UserObjectRelease(obj, 1)
+		return err
+	}
+	return nil
+}
+
 // callbackRegistry holds the handles of registered callbacks until they are unregistered.
+// It also holds the Go funcs of exec host nodes until GraphExecDestroy.
 var callbackRegistry ffi.Registry

@@ -45,6 +45,21 @@ var (
 	procOccupancyMaxPotentialBlockSize    = lib.NewProc("cuOccupancyMaxPotentialBlockSize", "")
 	procStreamAddCallback                 = lib.NewProc("cuStreamAddCallback", "")
 	procCtxSynchronize                    = lib.NewProc("cuCtxSynchronize", "")
+	procStreamBeginCapture                = lib.NewProc("cuStreamBeginCapture_v2", "")
+	procStreamEndCapture                  = lib.NewProc("cuStreamEndCapture", "")
+	procStreamGetCaptureInfo              = lib.NewProc("cuStreamGetCaptureInfo_v2", "")
+	procUserObjectCreate                  = lib.NewProc("cuUserObjectCreate", "")
+	procUserObjectRelease                 = lib.NewProc("cuUserObjectRelease", "")
+	procGraphRetainUserObject             = lib.NewProc("cuGraphRetainUserObject", "")
+	procGraphClone                        = lib.NewProc("cuGraphClone", "")
+	procGraphInstantiateWithFlags         = lib.NewProc("cuGraphInstantiateWithFlags", "")
+	procGraphLaunch                       = lib.NewProc("cuGraphLaunch", "")
+	procGraphDestroy                      = lib.NewProc("cuGraphDestroy", "")
+	procGraphExecDestroy                  = lib.NewProc("cuGraphExecDestroy", "")
+	procGraphCreate                       = lib.NewProc("cuGraphCreate", "")
+	procGraphAddHostNode                  = lib.NewProc("cuGraphAddHostNode", "")
+	procGraphHostNodeSetParams            = lib.NewProc("cuGraphHostNodeSetParams", "")
+	procGraphExecHostNodeSetParams        = lib.NewProc("cuGraphExecHostNodeSetParams", "")
 )
 
 // One error cache per function, so a repeated failure does not allocate.
@@ -76,4 +91,19 @@ var (
 	errOccupancyMaxPotentialBlockSize    = ffi.ErrCache{Func: "cuOccupancyMaxPotentialBlockSize"}
 	errStreamAddCallback                 = ffi.ErrCache{Func: "cuStreamAddCallback"}
 	errCtxSynchronize                    = ffi.ErrCache{Func: "cuCtxSynchronize"}
+	errStreamBeginCapture                = ffi.ErrCache{Func: "cuStreamBeginCapture"}
+	errStreamEndCapture                  = ffi.ErrCache{Func: "cuStreamEndCapture"}
+	errStreamGetCaptureInfo              = ffi.ErrCache{Func: "cuStreamGetCaptureInfo"}
+	errUserObjectCreate                  = ffi.ErrCache{Func: "cuUserObjectCreate"}
+	errUserObjectRelease                 = ffi.ErrCache{Func: "cuUserObjectRelease"}
+	errGraphRetainUserObject             = ffi.ErrCache{Func: "cuGraphRetainUserObject"}
+	errGraphClone                        = ffi.ErrCache{Func: "cuGraphClone"}
+	errGraphInstantiateWithFlags         = ffi.ErrCache{Func: "cuGraphInstantiateWithFlags"}
+	errGraphLaunch                       = ffi.ErrCache{Func: "cuGraphLaunch"}
+	errGraphDestroy                      = ffi.ErrCache{Func: "cuGraphDestroy"}
+	errGraphExecDestroy                  = ffi.ErrCache{Func: "cuGraphExecDestroy"}
+	errGraphCreate                       = ffi.ErrCache{Func: "cuGraphCreate"}
+	errGraphAddHostNode                  = ffi.ErrCache{Func: "cuGraphAddHostNode"}
+	errGraphHostNodeSetParams            = ffi.ErrCache{Func: "cuGraphHostNodeSetParams"}
+	errGraphExecHostNodeSetParams        = ffi.ErrCache{Func: "cuGraphExecHostNodeSetParams"}
 )

@@ -64,6 +64,16 @@ type AsyncNotificationInfo struct {
 	BytesOverBudget uint64
 }
 
+// HostNodeParamsV1 is the C struct CUDA_HOST_NODE_PARAMS_v1 (cuda.h, 16 bytes).
+//
+// Host node parameters.
+type HostNodeParamsV1 struct {
+	// The function to call when the node executes.
+	Fn HostFn
+	// Argument to pass to the function.
+	UserData unsafe.Pointer
+}
+
 // Layout guards: an index out of range here means the Go layout of a type
 // no longer matches the C layout it was generated from. Regenerate.
 func _() {
@@ -88,4 +98,7 @@ func _() {
 	_ = x[unsafe.Offsetof(AsyncNotificationInfo{}.Type)-0]
 	_ = x[unsafe.Offsetof(AsyncNotificationInfo{}.BytesOverBudget)-8]
 	_ = x[unsafe.Sizeof(AsyncNotificationInfo{})-16]
+	_ = x[unsafe.Offsetof(HostNodeParamsV1{}.Fn)-0]
+	_ = x[unsafe.Offsetof(HostNodeParamsV1{}.UserData)-8]
+	_ = x[unsafe.Sizeof(HostNodeParamsV1{})-16]
 }

@@ -66,3 +66,18 @@ type AsyncCallback uintptr
 // OccupancyB2DSize is the C type CUoccupancyB2DSize (cuda.h).
 // It holds a C function pointer.
 type OccupancyB2DSize uintptr
+
+// Graph is the C type CUgraph (cuda.h).
+type Graph uintptr
+
+// GraphNode is the C type CUgraphNode (cuda.h).
+type GraphNode uintptr
+
+// GraphExec is the C type CUgraphExec (cuda.h).
+type GraphExec uintptr
+
+// UserObject is the C type CUuserObject (cuda.h).
+type UserObject uintptr
+
+// HostNodeParams is the C type CUDA_HOST_NODE_PARAMS (cuda.h).
+type HostNodeParams = HostNodeParamsV1

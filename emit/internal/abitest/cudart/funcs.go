@@ -433,8 +433,14 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 		err = lerr
 		return
 	}
-	cbAddr := trampolineHostFn()
-	hdl := ffi.NewHandleOnce(fn)
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var cbAddr uintptr
+	var hdl ffi.Handle
+	if fn != nil {
+		cbAddr = trampolineHostFn()
+		hdl = ffi.NewHandleOnce(fn)
+	}
 	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(stream))
 	frame.Int(cbAddr)
@@ -470,8 +476,14 @@ func StreamAddCallback(stream Stream, callback func(stream Stream, status Error)
 		err = lerr
 		return
 	}
-	cbAddr := trampolineStreamCallback()
-	hdl := ffi.NewHandleOnce(callback)
+	cbScope := ffi.EnterCallbacks()
+	defer cbScope.Exit()
+	var cbAddr uintptr
+	var hdl ffi.Handle
+	if callback != nil {
+		cbAddr = trampolineStreamCallback()
+		hdl = ffi.NewHandleOnce(callback)
+	}
 	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(stream))
 	frame.Int(cbAddr)
@@ -643,12 +655,14 @@ var layoutChannelFormatDesc = ffi.Layout{
 
 // trampolineHostFn is the C address of trampolineHostFnGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
-// through the handle passed as userData.
+// through the handle passed as userData. A panic in the Go func never
+// unwinds through C's frames (see ffi.Recover).
 var trampolineHostFn = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineHostFnGo)
 })
 
 func trampolineHostFnGo(a0 uintptr) {
+	defer ffi.Recover()
 	fnHostFn, _ := ffi.Handle(a0).Use().(func())
 	if fnHostFn != nil {
 		fnHostFn()
@@ -657,12 +671,14 @@ func trampolineHostFnGo(a0 uintptr) {
 
 // trampolineStreamCallback is the C address of trampolineStreamCallbackGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
-// through the handle passed as userData.
+// through the handle passed as userData. A panic in the Go func never
+// unwinds through C's frames (see ffi.Recover).
 var trampolineStreamCallback = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineStreamCallbackGo)
 })
 
 func trampolineStreamCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
+	defer ffi.Recover()
 	fnStreamCallback, _ := ffi.Handle(a2).Use().(func(stream Stream, status Error))
 	if fnStreamCallback != nil {
 		fnStreamCallback(Stream(a0), Error(a1))
