@@ -187,9 +187,12 @@ func versionString(v int64) string {
 	return fmt.Sprintf("%d.%d", v/1000, v%1000/10)
 }
 
+// driverEnvVar selects the driver library, for every generated package.
+const driverEnvVar = "CUGEN_LIBCUDA"
+
 func (m *model) envVar() string {
 	if m.lib == ir.Driver {
-		return "CUGEN_LIBCUDA"
+		return driverEnvVar
 	}
 	return "CUGEN_LIBCUDART"
 }
