@@ -397,8 +397,14 @@ func (e *LoadError) Error() string {
 	b.WriteString(e.Library)
 	b.WriteString(" library: ")
 	if e.Driver != nil {
-		b.WriteString("it needs the driver library, which did not load: ")
-		b.WriteString(strings.TrimPrefix(e.Driver.Error(), "cugen: "))
+		msg := strings.TrimPrefix(e.Driver.Error(), "cugen: ")
+		name := "driver"
+		var de *LoadError
+		if errors.As(e.Driver, &de) {
+			name = de.Library
+			msg = strings.TrimPrefix(msg, "cannot load "+name+" library: ")
+		}
+		b.WriteString("it needs the " + name + " library, which did not load: " + msg)
 		return b.String()
 	}
 	if e.envSet && e.notLib != "" && len(e.Tried) == 1 {
