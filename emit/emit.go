@@ -135,8 +135,9 @@ func (m *model) header() string {
 }
 
 // ffiVersion is the version of package ffi's API the generated code needs
-// (ffi.Version): 2 added ffi.CallInts, 3 Scalar.Count.
-const ffiVersion = 3
+// (ffi.Version): 2 added ffi.CallInts, 3 Scalar.Count, 4 ffi.DriverLibrary
+// and LibraryDesc.Identify and Driver.
+const ffiVersion = 4
 
 func (m *model) newFile() *jen.File {
 	f := jen.NewFile(m.pkg)

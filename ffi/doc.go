@@ -39,8 +39,9 @@ type EnforceVersion uint
 const (
 	// Version is the version of this package's API for generated code.
 	// Generated code requires Version >= the version it was generated for.
-	// 2 added CallInts, 3 Scalar.Count.
-	Version = 3
+	// 2 added CallInts, 3 Scalar.Count, 4 DriverLibrary and
+	// LibraryDesc.Identify and Driver.
+	Version = 4
 
 	// MinVersion is the oldest generated code this package still supports.
 	MinVersion = 1
