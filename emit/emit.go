@@ -136,7 +136,8 @@ func (m *model) header() string {
 
 // ffiVersion is the version of package ffi's API the generated code needs
 // (ffi.Version): 2 added ffi.CallInts, 3 Scalar.Count, 4 ffi.Helper,
-// CallbackScope and Recover.
+// CallbackScope and Recover, DriverLibrary and LibraryDesc.Identify and
+// Driver.
 const ffiVersion = 4
 
 func (m *model) newFile() *jen.File {
@@ -191,9 +192,12 @@ func versionString(v int64) string {
 	return fmt.Sprintf("%d.%d", v/1000, v%1000/10)
 }
 
+// driverEnvVar selects the driver library, for every generated package.
+const driverEnvVar = "CUGEN_LIBCUDA"
+
 func (m *model) envVar() string {
 	if m.lib == ir.Driver {
-		return "CUGEN_LIBCUDA"
+		return driverEnvVar
 	}
 	return "CUGEN_LIBCUDART"
 }

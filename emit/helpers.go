@@ -74,7 +74,8 @@ func (m *model) genHelpers(f *jen.File) error {
 		f.Comment("with dev's primary context retained and current, and returns fn's error.")
 		f.Comment("CUDA's current context belongs to the OS thread and Go moves goroutines")
 		f.Comment("between threads, so code that relies on the current context must run")
-		f.Comment("this way (or call runtime.LockOSThread itself).")
+		f.Comment("this way (or call runtime.LockOSThread itself). A panic or runtime.Goexit")
+		f.Comment("(t.Fatal) in fn ends the caller the same way; see ffi.RunLocked.")
 		f.Func().Id("OnPrimaryContext").Params(jen.Id("dev").Id(dev), jen.Id("fn").Func().Params(jen.Id("ctx").Id(ctx)).Error()).Error().Block(
 			jen.Return(jen.Qual(FFIPath, "RunLocked").Call(jen.Func().Params().Error().Block(
 				jen.If(jen.Id("err").Op(":=").Id(init).Call(jen.Lit(0)), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("err"))),
@@ -97,6 +98,8 @@ func (m *model) genHelpers(f *jen.File) error {
 	f.Comment("context current), and returns fn's error. The runtime's current device")
 	f.Comment("belongs to the OS thread and Go moves goroutines between threads, so code")
 	f.Comment("that relies on it must run this way (or call runtime.LockOSThread itself).")
+	f.Comment("A panic or runtime.Goexit (t.Fatal) in fn ends the caller the same way;")
+	f.Comment("see ffi.RunLocked.")
 	f.Func().Id("OnDevice").Params(jen.Id("device").Int32(), jen.Id("fn").Func().Params().Error()).Error().Block(
 		jen.Return(jen.Qual(FFIPath, "RunLocked").Call(jen.Func().Params().Error().Block(
 			jen.If(jen.Id("err").Op(":=").Id(setDev).Call(jen.Id("device")), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("err"))),

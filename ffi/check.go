@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sync"
 )
 
@@ -115,16 +116,68 @@ func Check(err error, skip int) bool {
 // fn may rely on both for its whole run. The thread is discarded afterwards
 // (the goroutine exits locked), so the context state fn leaves behind never
 // leaks into another goroutine.
+//
+// RunLocked ends the way fn ends, as if fn had run on the caller's
+// goroutine, once fn's deferred calls have run:
+//   - fn returns: RunLocked returns its error.
+//   - fn panics: RunLocked panics in the caller with a [*LockedPanic] that
+//     holds the original value and the stack of the locked goroutine where
+//     it panicked (its Error text shows both, so an unrecovered panic prints
+//     where fn failed, not only where RunLocked was called).
+//   - fn calls runtime.Goexit (t.Fatal, t.FailNow, t.Skip do): RunLocked
+//     calls runtime.Goexit in the caller. In a test, t.Fatal inside
+//     cudart.OnDevice or cu.OnPrimaryContext thus ends the test, marked
+//     failed, as it would outside. Never a hang.
 func RunLocked(fn func() error) error {
-	done := make(chan error, 1)
+	type result struct {
+		err    error
+		panic  *LockedPanic
+		goexit bool
+	}
+	done := make(chan result, 1)
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+		returned := false
 		defer func() {
-			if r := recover(); r != nil {
-				done <- fmt.Errorf("cugen: panic on the locked CUDA thread: %v", r)
+			if returned {
+				return
 			}
+			// Still on the panicking stack: debug.Stack shows where fn panicked.
+			if r := recover(); r != nil {
+				done <- result{panic: &LockedPanic{Value: r, Stack: debug.Stack()}}
+				return
+			}
+			done <- result{goexit: true} // recover is nil only for runtime.Goexit
 		}()
-		done <- fn()
+		err := fn()
+		returned = true
+		done <- result{err: err}
 	}()
-	return <-done
+	r := <-done
+	switch {
+	case r.panic != nil:
+		panic(r.panic)
+	case r.goexit:
+		runtime.Goexit()
+	}
+	return r.err
+}
+
+// LockedPanic is the value [RunLocked] panics with when its function
+// panicked on the locked thread: the original value and that goroutine's
+// stack at the panic.
+type LockedPanic struct {
+	Value any    // what fn panicked with
+	Stack []byte // debug.Stack() of the locked goroutine, taken while panicking
+}
+
+func (p *LockedPanic) Error() string {
+	return fmt.Sprintf("%v\n\n[panic on the locked CUDA thread (ffi.RunLocked); its stack:]\n%s", p.Value, p.Stack)
+}
+
+// Unwrap returns the original value if it is an error, so that errors.Is
+// and errors.As see through a recovered LockedPanic.
+func (p *LockedPanic) Unwrap() error {
+	err, _ := p.Value.(error)
+	return err
 }

@@ -56,7 +56,7 @@ const (
 	// Generated code requires Version >= the version it was generated for.
 	// 2 added CallInts, 3 Scalar.Count, 4 Helper and the API method
 	// Check reads, CallbackScope and Recover (CallbackSlot lost Hold and
-	// Release).
+	// Release), DriverLibrary and LibraryDesc.Identify and Driver.
 	Version = 4
 
 	// MinVersion is the oldest generated code this package still supports.

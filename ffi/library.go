@@ -30,20 +30,68 @@ type LibraryDesc struct {
 	EnvVar string   // if set in the environment, its value is the only path tried
 	Files  []string // file names (sonames) tried in order, e.g. "libcuda.so.1"
 	Dirs   []string // directories tried after the dynamic loader's own search
+	// Identify names a symbol every genuine copy of the library exports
+	// (cuDriverGetVersion for the driver, cudaRuntimeGetVersion for the
+	// runtime). A file that opens but lacks it is refused before anything
+	// else is looked up or called in it: "CUGEN_LIBCUDA=.../libc.so.6 is not
+	// the CUDA driver library (no cuDriverGetVersion)".
+	Identify string
 	// Validate, if set, is called for each file that opens, with a lookup of
 	// its symbols; an error rejects the file (it is closed and the next
 	// candidate tried) and is reported in the LoadError. The runtime
 	// packages use it to refuse a libcudart of another CUDA major.
 	Validate func(lookup func(symbol string) (uintptr, error)) error
+	// Driver, if set, is loaded before this library, and if it cannot be
+	// loaded neither is this one. The runtime packages set it to the
+	// driver library ([DriverLibrary]): libcudart opens "libcuda.so.1" by
+	// its soname, and the dynamic loader hands back an object already
+	// loaded under that soname, so the runtime calls the very driver the
+	// driver package calls (CUGEN_LIBCUDA included), whichever package is
+	// called first, and no second copy is ever mapped.
+	Driver *Library
+}
+
+var drivers struct {
+	sync.Mutex
+	libs map[string]*Library
+}
+
+// DriverLibrary returns the process's one Library for the driver that d
+// describes: every call with an equal description (Name, EnvVar, Files,
+// Dirs, Identify) returns the same *Library, loaded at most once. The
+// generated driver packages use it as their library and the runtime
+// packages as their LibraryDesc.Driver, so that one process has one CUDA
+// driver whatever the call order. It shares the per-thread default stream
+// choice too. d.Validate and d.Driver must be nil (it panics otherwise, at
+// the package initialization that calls it).
+func DriverLibrary(d LibraryDesc) *Library {
+	if d.Validate != nil || d.Driver != nil {
+		panic("ffi.DriverLibrary: " + d.Name + ": a driver description has no Validate and no Driver")
+	}
+	key := strings.Join([]string{d.Name, d.EnvVar, strings.Join(d.Files, "\x00"), strings.Join(d.Dirs, "\x00"), d.Identify}, "\x01")
+	drivers.Lock()
+	defer drivers.Unlock()
+	if l, ok := drivers.libs[key]; ok {
+		return l
+	}
+	if drivers.libs == nil {
+		drivers.libs = make(map[string]*Library)
+	}
+	l := NewLibrary(d)
+	drivers.libs[key] = l
+	return l
 }
 
 // Library is a shared library opened lazily, at most once, on first use.
 // Its methods are safe for concurrent use.
 type Library struct {
-	desc      LibraryDesc
-	once      sync.Once
-	res       atomic.Pointer[loadResult] // nil until the one load attempt finished
-	perThread atomic.Bool                // requested by UsePerThreadDefaultStream
+	desc LibraryDesc
+	once sync.Once
+	res  atomic.Pointer[loadResult] // nil until the one load attempt finished
+
+	mu        sync.Mutex // orders UsePerThreadDefaultStream against the start of the load
+	started   bool       // the load has begun: the default stream is chosen
+	perThread bool       // requested by UsePerThreadDefaultStream
 }
 
 type loadResult struct {
@@ -62,13 +110,16 @@ const DefaultStreamEnv = "CUGEN_DEFAULT_STREAM"
 // CUDA_API_PER_THREAD_DEFAULT_STREAM (nvcc --default-stream per-thread) does:
 // their _ptds/_ptsz symbols are bound instead. Setting DefaultStreamEnv to
 // "per-thread" does the same for every library. It must be called before the
-// library loads (before the first call into it); afterwards it returns an
-// error and changes nothing.
+// library loads (before the first call into it); once the load has begun
+// it returns an error and changes nothing. A nil error means it took
+// effect, also when it races the first call.
 func (l *Library) UsePerThreadDefaultStream() error {
-	if l.res.Load() != nil {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.started {
 		return errors.New("cugen: " + l.desc.Name + " library already loaded: choose the default stream before the first call")
 	}
-	l.perThread.Store(true)
+	l.perThread = true
 	return nil
 }
 
@@ -107,8 +158,20 @@ func (l *Library) Load() error {
 		return r.err
 	}
 	l.once.Do(func() {
-		r := l.load()
-		r.perThread = l.perThread.Load() || os.Getenv(DefaultStreamEnv) == "per-thread"
+		l.mu.Lock()
+		l.started = true
+		perThread := l.perThread
+		l.mu.Unlock()
+		var r *loadResult
+		if d := l.desc.Driver; d != nil {
+			if err := d.Load(); err != nil {
+				r = &loadResult{err: &LoadError{Library: l.desc.Name, Driver: err}}
+			}
+		}
+		if r == nil {
+			r = l.load()
+		}
+		r.perThread = perThread || os.Getenv(DefaultStreamEnv) == "per-thread"
 		l.res.Store(r)
 	})
 	return l.res.Load().err
@@ -140,6 +203,17 @@ func (l *Library) load() *loadResult {
 		// RTLD_LOCAL: libcudart finds an already loaded libcuda.so.1 by its
 		// soname anyway, so nothing needs to be global.
 		h, err := dlopen(p, purego.RTLD_NOW|purego.RTLD_LOCAL)
+		if err == nil && l.desc.Identify != "" {
+			if _, serr := dlsym(h, l.desc.Identify); serr != nil {
+				purego.Dlclose(h)
+				reason := "not the " + l.desc.Name + " library (no " + l.desc.Identify + ")"
+				e.Tried = append(e.Tried, p+": "+reason)
+				if env != "" {
+					e.notLib = reason
+				}
+				continue
+			}
+		}
 		if err == nil && l.desc.Validate != nil {
 			if verr := l.desc.Validate(func(s string) (uintptr, error) { return dlsym(h, s) }); verr != nil {
 				purego.Dlclose(h)
@@ -307,16 +381,38 @@ func (p *Proc) Name() string { return p.name }
 type LoadError struct {
 	Library string   // human name, e.g. "CUDA driver"
 	Tried   []string // one "path: dlerror text" per attempt, in order
+	// Driver is the driver library's error when this library (the
+	// runtime) was not tried because the driver it needs did not load
+	// (LibraryDesc.Driver); Tried is then empty.
+	Driver error
 
 	envVar string // the environment variable that selects the library, if any
 	envSet bool   // whether envVar was set (and so the only path tried)
+	notLib string // the file envVar names opened but is not this library: why
 }
 
 func (e *LoadError) Error() string {
 	var b strings.Builder
 	b.WriteString("cugen: cannot load ")
 	b.WriteString(e.Library)
-	b.WriteString(" library: tried ")
+	b.WriteString(" library: ")
+	if e.Driver != nil {
+		msg := strings.TrimPrefix(e.Driver.Error(), "cugen: ")
+		name := "driver"
+		var de *LoadError
+		if errors.As(e.Driver, &de) {
+			name = de.Library
+			msg = strings.TrimPrefix(msg, "cannot load "+name+" library: ")
+		}
+		b.WriteString("it needs the " + name + " library, which did not load: " + msg)
+		return b.String()
+	}
+	if e.envSet && e.notLib != "" && len(e.Tried) == 1 {
+		path, _, _ := strings.Cut(e.Tried[0], ": ")
+		b.WriteString(e.envVar + "=" + path + " is " + e.notLib + ": fix or unset " + e.envVar)
+		return b.String()
+	}
+	b.WriteString("tried ")
 	for i, t := range e.Tried {
 		if i > 0 {
 			b.WriteString(", ")
@@ -338,8 +434,14 @@ func (e *LoadError) Error() string {
 	return b.String()
 }
 
-// Unwrap makes errors.Is(err, ErrNotLoaded) true.
-func (e *LoadError) Unwrap() error { return ErrNotLoaded }
+// Unwrap makes errors.Is(err, ErrNotLoaded) true, and exposes the driver's
+// error if that is the reason.
+func (e *LoadError) Unwrap() []error {
+	if e.Driver != nil {
+		return []error{ErrNotLoaded, e.Driver}
+	}
+	return []error{ErrNotLoaded}
+}
 
 // SymbolError reports that a loaded library does not export a symbol.
 type SymbolError struct {

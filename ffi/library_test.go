@@ -7,7 +7,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/cugen/cugen/ffi"
 )
@@ -183,4 +185,144 @@ func grepLines(s, sub string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestIdentify: a file that opens but lacks the identifying symbol is
+// refused at load, named with the variable that chose it, before any call
+// (before: libc.so.6 loaded as the "CUDA driver", and every call then said
+// its symbol was "introduced in CUDA 2.0; this library is older").
+func TestIdentify(t *testing.T) {
+	t.Setenv("CUGEN_TEST_LIBC", "libc.so.6")
+	lib := ffi.NewLibrary(ffi.LibraryDesc{Name: "CUDA driver", EnvVar: "CUGEN_TEST_LIBC", Files: []string{"libcuda.so.1"}, Identify: "cuDriverGetVersion"})
+	err := lib.Load()
+	want := "CUGEN_TEST_LIBC=libc.so.6 is not the CUDA driver library (no cuDriverGetVersion)"
+	if !errors.Is(err, ffi.ErrNotLoaded) || err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("libc.so.6 as the driver: Load = %v, want a LoadError containing %q", err, want)
+	}
+	t.Log(err)
+	if _, err2 := lib.NewProc("cuInit", "CUDA 2.0").Addr(); !errors.Is(err2, ffi.ErrNotLoaded) || errors.Is(err2, ffi.ErrNoSymbol) {
+		t.Errorf("a call into the refused library: %v, want the LoadError", err2)
+	}
+	if lib.Path() != "" {
+		t.Errorf("Path() = %q for a refused library", lib.Path())
+	}
+
+	// Found by search: each refused candidate is listed with the reason.
+	t.Setenv("CUGEN_TEST_LIBC", "")
+	lib = ffi.NewLibrary(ffi.LibraryDesc{Name: "CUDA driver", EnvVar: "CUGEN_TEST_LIBC", Files: []string{"libc.so.6"}, Identify: "cuDriverGetVersion"})
+	err = lib.Load()
+	if err == nil || !strings.Contains(err.Error(), "libc.so.6 (not the CUDA driver library (no cuDriverGetVersion))") {
+		t.Errorf("libc.so.6 found by search: %v", err)
+	}
+
+	// The symbol present: the file loads.
+	lib = ffi.NewLibrary(ffi.LibraryDesc{Name: "C library", Files: []string{"libc.so.6"}, Identify: "getpid"})
+	if err := lib.Load(); err != nil {
+		t.Errorf("libc.so.6 identified by getpid: %v", err)
+	}
+}
+
+// TestDriverLibraryShared: equal descriptions share one Library.
+func TestDriverLibraryShared(t *testing.T) {
+	d := ffi.LibraryDesc{Name: "test driver", EnvVar: "CUGEN_TEST_SHARED", Files: []string{"libm.so.6"}, Identify: "cos"}
+	a, b := ffi.DriverLibrary(d), ffi.DriverLibrary(d)
+	if a != b {
+		t.Errorf("two DriverLibrary calls with one description gave two Libraries")
+	}
+	d.Files = []string{"libm.so.6", "libm.so"}
+	if ffi.DriverLibrary(d) == a {
+		t.Errorf("another description gave the same Library")
+	}
+}
+
+// TestDriverLoadedFirst: a library with a Driver loads the driver first; if
+// the driver cannot be loaded, neither is the library, and the error says
+// why and names the driver's path and variable.
+func TestDriverLoadedFirst(t *testing.T) {
+	t.Setenv("CUGEN_TEST_DRV", "")
+	drv := ffi.NewLibrary(ffi.LibraryDesc{Name: "C math", EnvVar: "CUGEN_TEST_DRV", Files: []string{"libm.so.6"}, Identify: "cos"})
+	rt := ffi.NewLibrary(ffi.LibraryDesc{Name: "C library", Files: []string{"libc.so.6"}, Driver: drv})
+	if err := rt.Load(); err != nil {
+		t.Fatal(err)
+	}
+	if drv.Path() == "" {
+		t.Errorf("the library loaded without its driver")
+	}
+
+	t.Setenv("CUGEN_TEST_DRV", "/nonexistent/cugen/libm.so.6")
+	drv = ffi.NewLibrary(ffi.LibraryDesc{Name: "C math", EnvVar: "CUGEN_TEST_DRV", Files: []string{"libm.so.6"}})
+	rt = ffi.NewLibrary(ffi.LibraryDesc{Name: "C library", Files: []string{"libc.so.6"}, Driver: drv})
+	err := rt.Load()
+	var le *ffi.LoadError
+	if !errors.As(err, &le) || le.Driver == nil || len(le.Tried) != 0 || rt.Path() != "" {
+		t.Fatalf("Load with a missing driver = %v, want a LoadError with Driver set and nothing tried", err)
+	}
+	for _, s := range []string{"cannot load C library library: it needs the C math library, which did not load: tried /nonexistent/cugen/libm.so.6 (", "/nonexistent/cugen/libm.so.6", "CUGEN_TEST_DRV"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("error %q lacks %q", err, s)
+		}
+	}
+	if !errors.Is(err, ffi.ErrNotLoaded) || !errors.Is(err, drv.Load()) {
+		t.Errorf("errors.Is(err, ErrNotLoaded / the driver's error) false for %v", err)
+	}
+}
+
+// TestPerThreadRace: UsePerThreadDefaultStream racing the first Load either
+// takes effect or returns an error, never nil while being ignored. Before
+// the fix, under go test -race, 1 to 6 of 10,000 races returned nil and the
+// library bound the legacy symbols (8 runs of 8 failed); without -race the
+// window is too narrow to hit here. make test runs it with -race.
+func TestPerThreadRace(t *testing.T) {
+	n := 10000
+	if testing.Short() {
+		n = 1000
+	}
+	// An absolute path: no search, so a load takes about the same time
+	// every run. The call is delayed so that it lands at the boundary
+	// between "before the load" (it takes effect) and "after" (refused),
+	// where the unsafe window is: each outcome moves the delay towards the
+	// other by a small step.
+	libm := ffi.NewLibrary(ffi.LibraryDesc{Name: "C math", Files: []string{"libm.so.6"}})
+	if err := libm.Load(); err != nil {
+		t.Skip(err)
+	}
+	var delay time.Duration
+	const step = 50 * time.Nanosecond
+	ignored, refused := 0, 0
+	for range n {
+		lib := ffi.NewLibrary(ffi.LibraryDesc{Name: "C math", Files: []string{libm.Path()}})
+		var wg sync.WaitGroup
+		var useErr error
+		start := make(chan struct{})
+		wg.Add(2)
+		go func() { defer wg.Done(); <-start; lib.Load() }()
+		go func() {
+			defer wg.Done()
+			<-start
+			for t := time.Now(); time.Since(t) < delay; {
+			}
+			useErr = lib.UsePerThreadDefaultStream()
+		}()
+		close(start)
+		wg.Wait()
+		switch {
+		case useErr == nil && lib.PerThreadDefaultStream():
+			delay += step
+		case useErr == nil && !lib.PerThreadDefaultStream():
+			ignored++
+		case useErr != nil:
+			refused++
+			delay = max(0, delay-step)
+			if lib.PerThreadDefaultStream() {
+				t.Fatalf("UsePerThreadDefaultStream returned %v, yet took effect", useErr)
+			}
+		}
+		if err := lib.UsePerThreadDefaultStream(); err == nil {
+			t.Fatal("UsePerThreadDefaultStream after the load returned nil")
+		}
+	}
+	t.Logf("%d races (the call delayed %v at the end): %d took effect, %d refused, %d returned nil but were ignored", n, delay, n-refused-ignored, refused, ignored)
+	if ignored > 0 {
+		t.Errorf("%d of %d calls racing the load returned nil but were ignored", ignored, n)
+	}
 }

@@ -18,7 +18,8 @@ import (
 
 // TestLibraryAbsent: both libraries point at missing files. Load and every
 // call return a *ffi.LoadError naming the path tried and the variable it
-// came from (errors.Is ffi.ErrNotLoaded); error texts fall back to the
+// came from (errors.Is ffi.ErrNotLoaded); the runtime, which needs the
+// driver and loads it first, names the driver's; error texts fall back to the
 // header's messages; string-only functions return ""; nothing panics and the
 // program goes on. Needs no library at all.
 func TestLibraryAbsent(t *testing.T) {
@@ -40,7 +41,10 @@ func TestLibraryAbsent(t *testing.T) {
 		}
 	}
 	check("cu.SharedLibrary().Load", cu.SharedLibrary().Load(), missingCU, "CUGEN_LIBCUDA")
-	check("cudart.SharedLibrary().Load", cudart.SharedLibrary().Load(), missingRT, "CUGEN_LIBCUDART")
+	check("cudart.SharedLibrary().Load", cudart.SharedLibrary().Load(), missingCU, "CUGEN_LIBCUDA")
+	if err := cudart.SharedLibrary().Load(); !strings.Contains(err.Error(), "runtime library: it needs the CUDA driver library, which did not load") {
+		t.Errorf("cudart load error %q does not say the driver is missing", err)
+	}
 	check("cu.Load again", cu.SharedLibrary().Load(), missingCU, "CUGEN_LIBCUDA") // cached, same answer
 	t.Logf("cu load error: %v", cu.SharedLibrary().Load())
 
@@ -55,10 +59,10 @@ func TestLibraryAbsent(t *testing.T) {
 	_, err = cu.GetErrorName(cu.ErrorInvalidValue)
 	check("cu.GetErrorName", err, missingCU, "CUGEN_LIBCUDA")
 	_, err = cudart.GetDeviceCount()
-	check("cudart.GetDeviceCount", err, missingRT, "CUGEN_LIBCUDART")
-	check("cudart.SetDevice", cudart.SetDevice(0), missingRT, "CUGEN_LIBCUDART")
+	check("cudart.GetDeviceCount", err, missingCU, "CUGEN_LIBCUDA")
+	check("cudart.SetDevice", cudart.SetDevice(0), missingCU, "CUGEN_LIBCUDA")
 	_, err = cudart.Malloc(1 << 20)
-	check("cudart.Malloc", err, missingRT, "CUGEN_LIBCUDART")
+	check("cudart.Malloc", err, missingCU, "CUGEN_LIBCUDA")
 
 	// Functions that return only a string cannot report the failure: "".
 	if s := cudart.GetErrorString(cudart.ErrorInvalidValue); s != "" {
@@ -93,7 +97,8 @@ func TestLibraryNotFoundBySearch(t *testing.T) {
 	}
 	t.Logf("cu: %v", err)
 	if err := cudart.SharedLibrary().Load(); err != nil {
-		if !strings.Contains(err.Error(), "libcudart.so.12") || !strings.Contains(err.Error(), "set CUGEN_LIBCUDART") {
+		// The runtime needs the driver, and says so.
+		if !strings.Contains(err.Error(), "needs the CUDA driver library") || !strings.Contains(err.Error(), "set CUGEN_LIBCUDA ") {
 			t.Errorf("cudart load error %q", err)
 		}
 		t.Logf("cudart: %v", err)
@@ -102,7 +107,7 @@ func TestLibraryNotFoundBySearch(t *testing.T) {
 
 // TestWrongLibrary: libcuda.so.1 offered as the runtime library opens (it is
 // a valid shared object) but is refused: it has no cudaRuntimeGetVersion, so
-// it is not a CUDA runtime. Every runtime call is a *ffi.LoadError saying so
+// it is not the CUDA runtime. Every runtime call is a *ffi.LoadError saying so
 // (errors.Is ffi.ErrNotLoaded); the driver package keeps working.
 func TestWrongLibrary(t *testing.T) {
 	libcuda, _ := needLibs(t)
@@ -111,7 +116,7 @@ func TestWrongLibrary(t *testing.T) {
 		return
 	}
 	err := cudart.SharedLibrary().Load()
-	if !errors.Is(err, ffi.ErrNotLoaded) || !strings.Contains(err.Error(), "not a CUDA runtime library") || !strings.Contains(err.Error(), libcuda) {
+	if !errors.Is(err, ffi.ErrNotLoaded) || !strings.Contains(err.Error(), "CUGEN_LIBCUDART="+libcuda+" is not the CUDA 12 runtime library (no cudaRuntimeGetVersion)") {
 		t.Fatalf("libcuda.so.1 as the runtime: Load = %v, want a LoadError naming it as not a CUDA runtime", err)
 	}
 	t.Logf("cudart: %v", err)

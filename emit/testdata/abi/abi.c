@@ -102,6 +102,14 @@ cudaError_t cudaRuntimeGetVersion(int *runtimeVersion) {
 	return cudaSuccess;
 }
 
+// The driver packages identify the library they load by this symbol
+// (LibraryDesc.Identify); the headers here do not declare it, so nothing
+// binds it.
+CUresult cuDriverGetVersion(int *driverVersion) {
+	*driverVersion = CUDA_VERSION;
+	return CUDA_SUCCESS;
+}
+
 // ---- driver: integers, handles, outputs ----
 
 CUresult cuAbiIntegers(signed char i8, unsigned char u8, short i16, unsigned short u16,

@@ -71,7 +71,8 @@ func LaunchExtra(buf []byte) *uintptr {
 // with dev's primary context retained and current, and returns fn's error.
 // CUDA's current context belongs to the OS thread and Go moves goroutines
 // between threads, so code that relies on the current context must run
-// this way (or call runtime.LockOSThread itself).
+// this way (or call runtime.LockOSThread itself). A panic or runtime.Goexit
+// (t.Fatal) in fn ends the caller the same way; see ffi.RunLocked.
 func OnPrimaryContext(dev Device, fn func(ctx Context) error) error {
 	return ffi.RunLocked(func() error {
 		if err := Init(0); err != nil {

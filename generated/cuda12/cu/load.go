@@ -4,11 +4,15 @@ package cu
 
 import "github.com/cugen/cugen/ffi"
 
-// lib is the shared library this package calls, opened on first use.
-var lib = ffi.NewLibrary(ffi.LibraryDesc{
-	EnvVar: "CUGEN_LIBCUDA",
-	Files:  []string{"libcuda.so.1", "libcuda.so"},
-	Name:   "CUDA driver",
+// lib is the CUDA driver library this package calls, opened on first use.
+// It is the process's one driver library (ffi.DriverLibrary), which the
+// runtime packages load before libcudart: the runtime then calls the same
+// driver, whichever package is called first.
+var lib = ffi.DriverLibrary(ffi.LibraryDesc{
+	EnvVar:   "CUGEN_LIBCUDA",
+	Files:    []string{"libcuda.so.1", "libcuda.so"},
+	Identify: "cuDriverGetVersion",
+	Name:     "CUDA driver",
 })
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

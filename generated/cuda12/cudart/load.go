@@ -4,10 +4,20 @@ package cudart
 
 import "github.com/cugen/cugen/ffi"
 
-// lib is the shared library this package calls, opened on first use.
+// lib is the shared library this package calls, opened on first use. The
+// driver library (ffi.DriverLibrary, the one the driver packages call) is
+// loaded first: libcudart opens libcuda.so.1 by its soname and is handed
+// that copy, so one process has one driver whatever the call order.
 var lib = ffi.NewLibrary(ffi.LibraryDesc{
+	Driver: ffi.DriverLibrary(ffi.LibraryDesc{
+		EnvVar:   "CUGEN_LIBCUDA",
+		Files:    []string{"libcuda.so.1", "libcuda.so"},
+		Identify: "cuDriverGetVersion",
+		Name:     "CUDA driver",
+	}),
 	EnvVar:   "CUGEN_LIBCUDART",
 	Files:    []string{"libcudart.so.12"},
+	Identify: "cudaRuntimeGetVersion",
 	Name:     "CUDA 12 runtime",
 	Validate: ffi.RuntimeMajor(12),
 })

@@ -69,6 +69,8 @@ func LaunchExtra(buf []byte) *uintptr {
 // context current), and returns fn's error. The runtime's current device
 // belongs to the OS thread and Go moves goroutines between threads, so code
 // that relies on it must run this way (or call runtime.LockOSThread itself).
+// A panic or runtime.Goexit (t.Fatal) in fn ends the caller the same way;
+// see ffi.RunLocked.
 func OnDevice(device int32, fn func() error) error {
 	return ffi.RunLocked(func() error {
 		if err := SetDevice(device); err != nil {
