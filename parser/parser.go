@@ -116,7 +116,10 @@ type parse struct {
 
 	// The source file system (source.go).
 	served       map[string]*servedFile // by absolute name; nil: refused or missing
+	files        []*servedFile          // in the order read
+	marking      bool                   // first pass: files between include markers
 	total        int                    // bytes read
+	tokens       int                    // tokens read, roughly (scan)
 	fail         *Error                 // the first bound or rule broken
 	objectMacros map[string]ir.Pos      // object-like macros seen, where first defined
 	trailer      []string               // sorted objectMacros, once taken
@@ -192,7 +195,10 @@ func (p *parse) run() (*ir.API, error) {
 	cfg.ExpansionLimit = expansionLimit
 	out := &outputBound{p: p}
 	pre := append(slices.Clone(sources), cc.Source{Name: trailerSource, FS: macroTrailer{p}})
-	if err := p.prepassError(preprocess(cfg, pre, out), out.err); err != nil {
+	p.marking = true
+	err = p.prepassError(preprocess(cfg, pre, out), out.err)
+	p.marking = false
+	if err != nil {
 		return nil, err
 	}
 
@@ -275,7 +281,12 @@ func (p *parse) prepassError(ccErr error, outErr *Error) error {
 			}
 			return &Error{File: p.dir, Msg: fmt.Sprintf("macro expansion limit exceeded (%d units of work) when expanding the headers' macros", expansionLimit)}
 		}
-		return p.locate(errors.New(l))
+		// The first pass reads each file after a marker line.
+		err := p.locate(errors.New(l))
+		if e, ok := err.(*Error); ok && e.Line > 1 && !strings.HasPrefix(e.File, "<") {
+			e.Line--
+		}
+		return err
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -28,20 +29,30 @@ import (
 const (
 	// maxFileSize bounds one header file (the largest CUDA header,
 	// cuda.h of 13.0, is about 1 MB).
-	maxFileSize = 16 << 20
+	maxFileSize = 4 << 20
 	// maxTotalSize bounds the bytes of all headers a parse reads, the
 	// system's included (CUDA 12.4 with libc: about 1.6 MB).
-	maxTotalSize = 32 << 20
+	maxTotalSize = 8 << 20
 	// maxOutput bounds the preprocessed translation unit, which is what
 	// the C parser holds in memory (CUDA 12.4: about 1.3 MB). An #include
 	// nested without end (a header including itself without a guard)
 	// stops here.
-	maxOutput = 16 << 20
+	maxOutput = 1 << 20
 	// maxNesting bounds how deeply (, [ and { nest, in a header's text and
 	// in the preprocessed translation unit, macros expanded: clang's
 	// default -fbracket-depth. The C front end parses nesting by
 	// recursion, and Go cannot recover from a stack overflow.
 	maxNesting = 256
+	// maxTokens bounds the tokens of all headers read (counted roughly:
+	// an operator of two characters counts two), skipped #if branches
+	// included, since the preprocessor tokenizes those too.
+	maxTokens = 300_000
+	// maxMacros bounds the number of object-like macros: the C front end
+	// evaluates each after the parse, at about 0.1 ms apiece (CUDA 13.0
+	// with libc: about 1,500).
+	maxMacros = 16384
+	// maxIncludeDepth bounds how deeply #include nests, as gcc's 200.
+	maxIncludeDepth = 200
 )
 
 // A budgetError is a bound or rule of the source file system that a parse
@@ -62,7 +73,39 @@ type sourceFS struct {
 
 // servedFile is one file as the parse read it.
 type servedFile struct {
-	data []byte
+	data   []byte
+	shown  string // its name in messages: header-relative or <sys.h>
+	marked []byte // data between include markers, for the first pass
+}
+
+// Include markers: the first pass reads every file between two string
+// literals (no macro can change a string literal), so outputBound sees
+// each inclusion begin and end and can bound how deeply includes nest.
+// cc's own include depth check does not work (cc/v4 v4.34.0 decrements its
+// counter as soon as the included file is pushed), and a header including
+// itself without a guard otherwise recurses until memory runs out.
+const (
+	beginMarker = `"__cugen_begin__`
+	endMarker   = `"__cugen_end__"`
+)
+
+func (f *servedFile) markedData(index int) []byte {
+	if f.marked == nil {
+		var b bytes.Buffer
+		fmt.Fprintf(&b, "%s %d\"\n", beginMarker, index)
+		b.Write(f.data)
+		b.WriteString("\n" + endMarker + "\n")
+		f.marked = b.Bytes()
+	}
+	return f.marked
+}
+
+// data returns what the preprocessor is to read of f.
+func (p *parse) contents(f *servedFile) []byte {
+	if !p.marking {
+		return f.data
+	}
+	return f.markedData(slices.Index(p.files, f))
 }
 
 func (s sourceFS) Open(name string) (fs.File, error) {
@@ -72,7 +115,7 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 		if f == nil {
 			return nil, notFound(name)
 		}
-		return newMemFile(name, f.data), nil
+		return newMemFile(name, p.contents(f)), nil
 	}
 	if p.fail != nil {
 		// A bound already tripped: stop the preprocessor as soon as it
@@ -88,8 +131,10 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 		}
 		return nil, notFound(name)
 	}
-	p.served[name] = &servedFile{data: data}
-	return newMemFile(name, data), nil
+	f := &servedFile{data: data, shown: p.shownName(name)}
+	p.served[name] = f
+	p.files = append(p.files, f)
+	return newMemFile(name, p.contents(f)), nil
 }
 
 func notFound(name string) error {
@@ -105,10 +150,8 @@ func (p *parse) read(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	shown := p.sysName(name)
-	if inDir {
-		shown = rel
-	} else if !p.inSysDir(name) {
+	shown := p.shownName(name)
+	if !inDir && !p.inSysDir(name) {
 		return nil, &Error{File: p.sysName(name), Msg: "include of a file outside the header directory and the system include directories"}
 	}
 	if st.IsDir() {
@@ -165,6 +208,15 @@ func (p *parse) read(name string) ([]byte, error) {
 		p.opened[rel] = true
 	}
 	return data, nil
+}
+
+// shownName names a file in messages: relative to the header directory, or
+// <sys.h>.
+func (p *parse) shownName(name string) string {
+	if rel, ok := p.rel(name); ok {
+		return rel
+	}
+	return p.sysName(name)
 }
 
 // inSysDir reports whether name lies in one of the C front end's system
@@ -252,22 +304,40 @@ func (p *parse) scan(file string, inDir bool, data []byte) error {
 			if i+1 < len(data) && data[i+1] == c {
 				i++
 			}
+			p.tokens++
+		case isIdent(c):
+			// One identifier, keyword or number: a token.
+			for i+1 < len(data) && (isIdent(data[i+1]) || data[i+1] == '.') {
+				i++
+			}
+			p.tokens++
 		case c == '#' && bol:
 			if err := p.directive(file, inDir, line, data, i); err != nil {
 				return err
 			}
 		case c == '(' || c == '[' || c == '{':
+			p.tokens++
 			if depth++; depth > maxNesting {
 				return &Error{File: file, Line: line, Col: col(data, i), Msg: fmt.Sprintf("(, [ and { nested more than %d deep", maxNesting)}
 			}
 		case c == ')' || c == ']' || c == '}':
+			p.tokens++
 			if depth > 0 {
 				depth--
 			}
+		default:
+			p.tokens++ // punctuation, counted a character at a time
 		}
 		bol = false
+		if p.tokens > maxTokens {
+			return &Error{File: file, Line: line, Col: col(data, i), Msg: fmt.Sprintf("the headers read exceed %d tokens in all", maxTokens)}
+		}
 	}
 	return nil
+}
+
+func isIdent(c byte) bool {
+	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c >= 0x80
 }
 
 // col returns the 1-based column of data[i] in its line.
@@ -296,6 +366,9 @@ func (p *parse) directive(file string, inDir bool, line int, data []byte, i int)
 			n++
 		}
 		if _, seen := p.objectMacros[arg[:n]]; n > 0 && (n == len(arg) || arg[n] != '(') && !seen {
+			if len(p.objectMacros) == maxMacros {
+				return &Error{File: file, Line: line, Col: 1, Msg: fmt.Sprintf("more than %d object-like macros", maxMacros)}
+			}
 			p.objectMacros[arg[:n]] = ir.Pos{File: file, Line: line}
 		}
 	case "include", "include_next":
@@ -362,8 +435,9 @@ type outputBound struct {
 	p       *parse
 	n       int
 	depth   int
-	trailer bool // past the marker: each line expands one macro
-	line    int  // line of the trailer
+	files   []int // the include stack, by index in p.files
+	trailer bool  // past the marker: each line expands one macro
+	line    int   // line of the trailer
 	err     *Error
 }
 
@@ -376,7 +450,21 @@ func (w *outputBound) Write(b []byte) (int, error) {
 		w.err = &Error{File: w.p.dir, Msg: fmt.Sprintf("the preprocessed headers exceed %d MiB (a header included again and again without a guard?)", maxOutput>>20)}
 		return 0, w.err
 	}
+	if s := string(b); strings.HasPrefix(s, beginMarker) {
+		var i int
+		fmt.Sscan(strings.TrimSuffix(strings.TrimPrefix(s, beginMarker+" "), `"`), &i)
+		if len(w.files) >= maxIncludeDepth {
+			w.err = w.p.includeDepthError(w.files[len(w.files)-1], i)
+			return 0, w.err
+		}
+		w.files = append(w.files, i)
+		return len(b), nil
+	}
 	switch s := string(b); s {
+	case endMarker:
+		if len(w.files) > 0 {
+			w.files = w.files[:len(w.files)-1]
+		}
 	case "(", "[", "{":
 		if w.depth++; w.depth > maxNesting {
 			msg := fmt.Sprintf("(, [ and { nested more than %d deep once macros are expanded", maxNesting)
@@ -400,6 +488,24 @@ func (w *outputBound) Write(b []byte) (int, error) {
 		}
 	}
 	return len(b), nil
+}
+
+// includeDepthError reports the #include in file from that nests too deep,
+// at its line when the line can be found (it includes a file of the same
+// base name).
+func (p *parse) includeDepthError(from, to int) *Error {
+	msg := fmt.Sprintf("#include nested more than %d deep (a header that includes itself without a guard?)", maxIncludeDepth)
+	if from < 0 || from >= len(p.files) || to < 0 || to >= len(p.files) {
+		return &Error{File: p.dir, Msg: msg}
+	}
+	f, base := p.files[from], path.Base(strings.Trim(p.files[to].shown, "<>"))
+	for n, l := range strings.Split(string(f.data), "\n") {
+		t := strings.TrimLeft(l, " \t")
+		if strings.HasPrefix(t, "#") && strings.Contains(t, "include") && strings.Contains(t, base) {
+			return &Error{File: f.shown, Line: n + 1, Col: 1, Msg: msg}
+		}
+	}
+	return &Error{File: f.shown, Msg: msg}
 }
 
 // memFile is an fs.File over bytes already read.
