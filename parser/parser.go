@@ -125,6 +125,7 @@ type parse struct {
 	trailer      []string               // sorted objectMacros, once taken
 	pinned       map[string]string      // Options.Pinned
 	pinnedBy     string
+	unpinned     []string // files read that Pinned does not list, or with another hash
 
 	enums    map[string]*ir.Enum   // by tag or typedef name
 	records  map[string]*ir.Record // by tag or typedef name
@@ -155,7 +156,11 @@ func (p *parse) run() (*ir.API, error) {
 	}
 	cfg.FS = sourceFS{p}
 	cfg.FSOnly = true // every file goes through sourceFS, never plain os.Open
-	cfg.IncludePaths = append([]string{p.dir}, cfg.IncludePaths...)
+	// Quoted names: beside the including file, then the header directory
+	// (gcc's order for -I), then the system's. Angle names: the header
+	// directory, so <cuda.h> is its own, then the system's; a file that
+	// would shadow a system header is refused (sourceFS).
+	cfg.IncludePaths = append([]string{"", p.dir}, slices.DeleteFunc(cfg.IncludePaths, func(d string) bool { return d == "" || d == "@" })...)
 	cfg.SysIncludePaths = append([]string{p.dir}, cfg.SysIncludePaths...)
 	for _, d := range append(cfg.IncludePaths, cfg.SysIncludePaths...) {
 		if d != p.dir && filepath.IsAbs(d) && !slices.Contains(p.sysDirs, filepath.Clean(d)) {
@@ -212,7 +217,7 @@ func (p *parse) run() (*ir.API, error) {
 	ast, err := translate(cfg, sources)
 	switch {
 	case p.fail != nil:
-		return nil, p.failError(err)
+		return nil, p.failError(err, false)
 	case err != nil:
 		return nil, p.locate(err)
 	}
@@ -256,7 +261,11 @@ func (e *frontEndPanic) Error() string {
 // the first.
 func (p *parse) prepassError(ccErr error, outErr *Error) error {
 	if p.fail != nil {
-		return p.failError(ccErr)
+		return p.failError(ccErr, true)
+	}
+	if len(p.unpinned) > 0 {
+		return &Error{File: strings.Fields(p.unpinned[0])[0], Msg: fmt.Sprintf("the parse read %d file(s) of the header directory that %s does not pin: %s",
+			len(p.unpinned), p.pinnedBy, strings.Join(p.unpinned, ", "))}
 	}
 	if outErr != nil {
 		return outErr
@@ -302,7 +311,7 @@ func (p *parse) macroError(name, msg string) *Error {
 
 // failError returns p.fail, located at the #include that opened the
 // refused file when p.fail has no line of its own and cc reported one.
-func (p *parse) failError(ccErr error) error {
+func (p *parse) failError(ccErr error, firstPass bool) error {
 	if p.fail.Line > 0 || ccErr == nil {
 		return p.fail
 	}
@@ -311,7 +320,10 @@ func (p *parse) failError(ccErr error) error {
 			continue
 		}
 		var site *Error
-		if errors.As(p.locate(errors.New(l)), &site) && site.Line > 0 {
+		if errors.As(p.locate(errors.New(l)), &site) && site.Line > 0 && !strings.HasPrefix(site.File, "<") {
+			if firstPass && site.Line > 1 {
+				site.Line-- // the first pass reads each file after a marker line
+			}
 			return &Error{File: site.File, Line: site.Line, Col: site.Col, Msg: fmt.Sprintf("#include of %s: %s", p.fail.File, p.fail.Msg)}
 		}
 	}

@@ -179,10 +179,13 @@ func (p *parse) read(name string) ([]byte, error) {
 		return nil, &Error{File: shown, Msg: "not a regular file: only regular files are read"}
 	}
 	// A "regular file" such as /proc/self/pagemap reports a size it does
-	// not have: read at most one byte past the bound.
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	// not have: read at most a little past the bound.
+	data, err := readAtMost(f, maxFileSize)
 	if err != nil {
-		return nil, &Error{File: shown, Msg: err.Error()}
+		if errors.Unwrap(err) != nil {
+			err = errors.Unwrap(err) // no machine path in the message
+		}
+		return nil, &Error{File: shown, Msg: "reading: " + err.Error()}
 	}
 	if len(data) > maxFileSize {
 		return nil, &Error{File: shown, Msg: fmt.Sprintf("more than the %d MiB a header may have", maxFileSize>>20)}
@@ -191,14 +194,15 @@ func (p *parse) read(name string) ([]byte, error) {
 		return nil, &Error{File: shown, Msg: fmt.Sprintf("the headers read exceed %d MiB in all", maxTotalSize>>20)}
 	}
 	if inDir && p.pinned != nil {
+		// Every file the lock does not pin is named: the parse goes on
+		// reading (the first pass only) and fails after it.
 		want, ok := p.pinned[rel]
 		sum := sha256.Sum256(data)
-		got := hex.EncodeToString(sum[:])
-		switch {
+		switch got := hex.EncodeToString(sum[:]); {
 		case !ok:
-			return nil, &Error{File: rel, Msg: fmt.Sprintf("read by the parse but not listed in %s: the lock does not pin it", p.pinnedBy)}
+			p.unpinned = append(p.unpinned, rel)
 		case got != want:
-			return nil, &Error{File: rel, Msg: fmt.Sprintf("sha256 %s, but %s pins %s", got, p.pinnedBy, want)}
+			p.unpinned = append(p.unpinned, fmt.Sprintf("%s (sha256 %s, pinned %s)", rel, got, want))
 		}
 	}
 	if err := p.scan(shown, inDir, data); err != nil {
@@ -217,6 +221,24 @@ func (p *parse) shownName(name string) string {
 		return rel
 	}
 	return p.sysName(name)
+}
+
+// readAtMost reads r to its end or until it has read more than max bytes,
+// in blocks of 64 KiB (files in /proc refuse reads of odd sizes).
+func readAtMost(r io.Reader, max int) ([]byte, error) {
+	var b []byte
+	buf := make([]byte, 64<<10)
+	for len(b) <= max {
+		n, err := r.Read(buf)
+		b = append(b, buf[:n]...)
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }
 
 // inSysDir reports whether name lies in one of the C front end's system
@@ -388,13 +410,16 @@ func (p *parse) directive(file string, inDir bool, line int, data []byte, i int)
 		switch {
 		case strings.HasPrefix(name, "/"):
 			return &Error{File: file, Line: line, Col: 1, Msg: fmt.Sprintf("#include of an absolute path %q: a header may only include files of the header directory and the system's", name)}
-		case strings.HasPrefix(path.Clean(name), "../") || path.Clean(name) == ".." ||
-			(arg[0] == '"' && strings.HasPrefix(path.Join(dir, name), "../")):
+		case escapes(path.Clean(name)) && arg[0] == '<' || escapes(path.Join(dir, name)) && arg[0] == '"':
+			// A quoted name is looked up first beside the including
+			// file (gcc's order), so "../x.h" in crt/ is x.h.
 			return &Error{File: file, Line: line, Col: 1, Msg: fmt.Sprintf("#include %c%s%c leaves the header directory", arg[0], name, closing)}
 		}
 	}
 	return nil
 }
+
+func escapes(p string) bool { return p == ".." || strings.HasPrefix(p, "../") }
 
 // macroTrailer is the last source of the first pass: every object-like
 // macro name the headers define, one a line, after a marker line. The
