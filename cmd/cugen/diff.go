@@ -7,7 +7,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/cugen/cugen/parser"
 	"github.com/cugen/cugen/parser/apidiff"
 	"github.com/cugen/cugen/parser/ir"
 )
@@ -59,9 +58,6 @@ func parseHeaders(arg, lockPath string, stderr io.Writer) (*ir.API, error) {
 		dir = arg
 	}
 	src := source{headers: &dir, set: &set, lockPath: &lockPath}
-	dir, _, err := src.resolve(stderr)
-	if err != nil {
-		return nil, err
-	}
-	return parser.Parse(dir)
+	api, _, err := src.parse(stderr)
+	return api, err
 }

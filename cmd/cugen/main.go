@@ -87,21 +87,22 @@ func addSource(fs *flag.FlagSet) source {
 	}
 }
 
-// resolve returns the header directory and a label for generated headers.
-func (s source) resolve(stderr io.Writer) (dir, origin string, err error) {
+// resolve returns the header directory, a label for generated headers and
+// the parser options that hold the parse to the lock entry, if any.
+func (s source) resolve(stderr io.Writer) (dir, origin string, opts parser.Options, err error) {
 	switch {
 	case *s.headers != "" && *s.set != "":
-		return "", "", errors.New("cugen: give -headers or -set, not both")
+		return "", "", opts, errors.New("cugen: give -headers or -set, not both")
 	case *s.headers != "":
-		return *s.headers, "", nil
+		return *s.headers, "", opts, nil
 	case *s.set != "":
 		l, err := lock.ReadFile(*s.lockPath)
 		if err != nil {
-			return "", "", err
+			return "", "", opts, err
 		}
 		e, err := l.Entry(*s.set)
 		if err != nil {
-			return "", "", err
+			return "", "", opts, err
 		}
 		var dir string
 		if e.Toolkit() {
@@ -114,11 +115,30 @@ func (s source) resolve(stderr io.Writer) (dir, origin string, err error) {
 			}
 		}
 		if err != nil {
-			return "", "", err
+			return "", "", opts, err
 		}
-		return dir, fmt.Sprintf("headers.lock set %s (sha256 %s)", e.Name, shortDigest(e.Digest())), nil
+		// Verified above are the files the entry lists; the parser
+		// holds every file it reads from dir to the same list and
+		// hashes, so a file the entry does not list (cut short, or
+		// dropped into the directory) fails the run.
+		opts.Pinned = map[string]string{}
+		for _, f := range e.Files {
+			opts.Pinned[f.Path] = f.SHA256
+		}
+		opts.PinnedBy = fmt.Sprintf("%s of %s", e, l.Path)
+		return dir, fmt.Sprintf("headers.lock set %s (sha256 %s)", e.Name, shortDigest(e.Digest())), opts, nil
 	}
-	return "", "", errors.New("cugen: -headers DIR or -set NAME is required")
+	return "", "", opts, errors.New("cugen: -headers DIR or -set NAME is required")
+}
+
+// parse resolves the source and parses its headers.
+func (s source) parse(stderr io.Writer) (api *ir.API, origin string, err error) {
+	dir, origin, opts, err := s.resolve(stderr)
+	if err != nil {
+		return nil, "", err
+	}
+	api, err = parser.ParseWith(dir, opts)
+	return api, origin, err
 }
 
 func shortDigest(d string) string {
@@ -149,11 +169,7 @@ func cmdIR(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
-	dir, _, err := src.resolve(stderr)
-	if err != nil {
-		return err
-	}
-	api, err := parser.Parse(dir)
+	api, _, err := src.parse(stderr)
 	if err != nil {
 		return err
 	}
@@ -185,14 +201,10 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 		}
 		origin = *originFlag
 	} else {
-		dir, o, err := src.resolve(stderr)
-		if err != nil {
+		var err error
+		if api, origin, err = src.parse(stderr); err != nil {
 			return err
 		}
-		if api, err = parser.Parse(dir); err != nil {
-			return err
-		}
-		origin = o
 	}
 	ver := fmt.Sprintf("CUDA %d.%d headers", api.CUDAVersion/1000, api.CUDAVersion%1000/10)
 	if origin != "" {
@@ -247,7 +259,7 @@ func cmdHeaders(args []string, stdout, stderr io.Writer) error {
 	if *src.set == "" {
 		return errors.New("cugen headers: -set NAME is required")
 	}
-	dir, _, err := src.resolve(stderr)
+	dir, _, _, err := src.resolve(stderr)
 	if err != nil {
 		return err
 	}
