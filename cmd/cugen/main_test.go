@@ -351,3 +351,20 @@ func TestLockCutShortRealSet(t *testing.T) {
 		}
 	}
 }
+
+// TestDriverOnlyHeaders: a header directory holding only cuda.h cannot
+// give the cudart package; the error says what is missing. Was: "no error
+// enum (CUresult / cudaError_t) in the headers".
+func TestDriverOnlyHeaders(t *testing.T) {
+	dir := t.TempDir()
+	src := "#define CUDA_VERSION 12040\ntypedef enum cudaError_enum { CUDA_SUCCESS = 0 } CUresult;\nCUresult cuInit(unsigned int flags);\n"
+	if err := os.WriteFile(filepath.Join(dir, "cuda.h"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	code, _, stderr := cugen(t, "gen", "-headers", dir, "-out", out, "-importpath", "example.com/out")
+	if want := "cuda_runtime_api.h not found in the header directory"; code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr %q; want exit 1 and %q", code, stderr, want)
+	}
+	untouched(t, out)
+}
