@@ -166,7 +166,10 @@ func (p *parse) run() (*ir.API, error) {
 		if d != p.dir && filepath.IsAbs(d) && !slices.Contains(p.sysDirs, filepath.Clean(d)) {
 			d = filepath.Clean(d)
 			p.sysDirs = append(p.sysDirs, d)
-			if _, err := os.Stat(filepath.Join(d, driverHeader)); err != nil {
+			// The compiler's and the C library's directories; not
+			// /usr/local/include, where local installs go and no C
+			// library header lives.
+			if _, err := os.Stat(filepath.Join(d, driverHeader)); err != nil && d != "/usr/local/include" {
 				p.libcDirs = append(p.libcDirs, d)
 			}
 		}
