@@ -187,9 +187,8 @@ func TestBoundExpansionInUnusedMacro(t *testing.T) {
 	if err == nil || !regexp.MustCompile(`^cuda\.h:\d+:1: macro e\d+: macro expansion limit exceeded`).MatchString(err.Error()) {
 		t.Fatalf("Parse: %v; want cuda.h:LINE:1: macro eN: macro expansion limit exceeded", err)
 	}
-	for i := 0; i < 2; i++ {
-		parseFails(t, dir, parser.Options{}, err.Error(), "")
-	}
+	// Once more: the same error (it was a different one nearly every run).
+	parseFails(t, dir, parser.Options{}, err.Error(), "")
 }
 
 // TestBoundSizes: the bounds on all headers together: tokens, object-like
