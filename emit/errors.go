@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/cugen/cugen/parser/ir"
@@ -19,6 +20,12 @@ func (m *model) genErrors(f *jen.File) error {
 	typ := m.errorType()
 	e := m.enum(&ir.Type{Kind: ir.Named, Name: map[ir.Library]string{ir.Driver: "CUresult", ir.Runtime: "cudaError_t"}[m.lib]})
 	if typ == "" || e == nil {
+		// Name what is missing: a header directory holding only cuda.h
+		// has no runtime API at all.
+		header := map[ir.Library]string{ir.Driver: "cuda.h", ir.Runtime: "cuda_runtime_api.h"}[m.lib]
+		if !slices.Contains(m.api.Sources, header) && len(m.api.Sources) > 0 {
+			return fmt.Errorf("no %s in the headers: %s not found in the header directory (the %s package needs it)", map[ir.Library]string{ir.Driver: "CUresult", ir.Runtime: "cudaError_t"}[m.lib], header, m.pkg)
+		}
 		return fmt.Errorf("no error enum (CUresult / cudaError_t) in the headers")
 	}
 	var getStr *ir.Function

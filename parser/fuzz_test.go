@@ -119,6 +119,11 @@ CUresult cuInit(unsigned int Flags);
 	// Exponential macro expansion: stopped by the expansion limit.
 	"#define a0 x x\n#define a1 a0 a0\n#define a2 a1 a1\n#define a3 a2 a2\n#define a4 a3 a3\n#define a5 a4 a4\n#define a6 a5 a5\n#define a7 a6 a6\n#define a8 a7 a7\n#define a9 a8 a8\n#define b0 a9 a9\n#define b1 b0 b0\n#define b2 b1 b1\n#define b3 b2 b2\n#define b4 b3 b3\n#define b5 b4 b4\n#define b6 b5 b5\n#define b7 b6 b6\n#define b8 b7 b7\n#define b9 b8 b8\nb9\n",
 	"\x00\xff\xfe#define CUDA_VERSION 12040\n",
+	// Issue 13: each was a crash, a hang or unbounded memory.
+	"#define CUDA_VERSION 12040\nint x;\n#include \"cuda.h\"\n",
+	"#define CUDA_VERSION 12040\n#include \"../../../../../../../../../proc/self/pagemap\"\n",
+	"#define CUDA_VERSION 12040\n#define X " + strings.Repeat("(", 300) + "1" + strings.Repeat(")", 300) + "\n",
+	"#define CUDA_VERSION 12040\n#include \"/etc/passwd\"\n",
 }
 
 // FuzzParse writes the input as cuda.h (with a fixed tiny runtime header

@@ -21,10 +21,12 @@ package parser
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
-	"io/fs"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -98,7 +100,23 @@ func (e *Error) Error() string {
 }
 
 // Parse translates the CUDA headers in dir and returns their IR.
-func Parse(dir string) (*ir.API, error) {
+func Parse(dir string) (*ir.API, error) { return ParseWith(dir, Options{}) }
+
+// Options adjust ParseWith.
+type Options struct {
+	// Pinned, when not nil, lists every file the parse may read from the
+	// header directory: slash-separated path relative to it -> sha256 in
+	// lower-case hex (a headers.lock entry). A file the headers include
+	// from the directory that is not listed, or whose bytes have another
+	// sha256, fails the parse with an *Error naming it. The bytes hashed
+	// are the bytes parsed.
+	Pinned map[string]string
+	// PinnedBy names the list in messages: "set 12.4 of headers.lock".
+	PinnedBy string
+}
+
+// ParseWith is Parse with options.
+func ParseWith(dir string, o Options) (*ir.API, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
 		return nil, fmt.Errorf("cugen: header directory: %w", err)
@@ -113,16 +131,41 @@ func Parse(dir string) (*ir.API, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &parse{dir: abs, opened: map[string]bool{}, lines: map[string][]string{}}
+	p := &parse{
+		dir:          abs,
+		opened:       map[string]bool{},
+		lines:        map[string][]string{},
+		served:       map[string]*servedFile{},
+		objectMacros: map[string]ir.Pos{},
+		pinned:       o.Pinned,
+		pinnedBy:     o.PinnedBy,
+	}
+	if p.pinnedBy == "" {
+		p.pinnedBy = "the lock"
+	}
 	return p.run()
 }
 
 type parse struct {
-	dir     string
-	sysDirs []string        // the C front end's other include directories
-	opened  map[string]bool // header-dir-relative files cc opened
-	ast     *cc.AST
-	api     *ir.API
+	dir      string
+	sysDirs  []string        // the C front end's other include directories
+	libcDirs []string        // those of them that are not a CUDA installation
+	opened   map[string]bool // header-dir-relative files cc opened
+	ast      *cc.AST
+	api      *ir.API
+
+	// The source file system (source.go).
+	served       map[string]*servedFile // by absolute name; nil: refused or missing
+	files        []*servedFile          // in the order read
+	marking      bool                   // first pass: files between include markers
+	total        int                    // bytes read
+	tokens       int                    // tokens read, roughly (scan)
+	fail         *Error                 // the first bound or rule broken
+	objectMacros map[string]ir.Pos      // object-like macros seen, where first defined
+	trailer      []string               // sorted objectMacros, once taken
+	pinned       map[string]string      // Options.Pinned
+	pinnedBy     string
+	unpinned     []string // files read that Pinned does not list, or with another hash
 
 	enums    map[string]*ir.Enum   // by tag or typedef name
 	records  map[string]*ir.Record // by tag or typedef name
@@ -132,31 +175,6 @@ type parse struct {
 	recordKeys map[cc.Type]string
 	declOf     map[*cc.Declarator]*cc.Declaration
 	lines      map[string][]string // header lines, for trailing /**< */ docs
-}
-
-// recordingFS serves the host file system and remembers which files under
-// the header directory the preprocessor opened, so headers.lock can pin
-// exactly the parse's inputs.
-type recordingFS struct {
-	p *parse
-}
-
-// Open opens regular files only: `#include "../../dev/zero"` in a header would
-// otherwise read forever (and a FIFO or /dev/stdin block forever); such an
-// include is reported as not found, at its line.
-func (r recordingFS) Open(name string) (fs.File, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		f.Close()
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
-	}
-	if rel, ok := r.p.rel(name); ok {
-		r.p.opened[rel] = true
-	}
-	return f, nil
 }
 
 // rel reports name relative to the header directory, if it lies inside it.
@@ -176,26 +194,24 @@ func (p *parse) run() (*ir.API, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cugen: configuring the C front end: %w", err)
 	}
-	cfg.Header = true
-	cfg.EvalAllMacros = true
-	// gcc's layout, bit-fields included; without it cc/v4 keeps groups of
-	// bit-fields apart from other members (struct { char c; int x:3; } is
-	// 8 bytes instead of 4).
-	cfg.ABILayout = true
-	cfg.FS = recordingFS{p}
-	cfg.FSOnly = true // every file goes through recordingFS, never plain os.Open
-	// Macro expansion can grow exponentially: a few hundred bytes can take
-	// hours and all memory. CUDA 11.8-12.5 need about 170,000 units of work
-	// (tokens processed, see cc.Config), so 5M leaves a 30x margin and stops
-	// a pathological header within seconds, with an error at the macro.
-	// (Exceeded while evaluating macros after the parse, it would silently
-	// leave the remaining macros without a value: hence the margin.)
-	cfg.ExpansionLimit = expansionLimit
-	cfg.IncludePaths = append([]string{p.dir}, cfg.IncludePaths...)
+	cfg.FS = sourceFS{p}
+	cfg.FSOnly = true // every file goes through sourceFS, never plain os.Open
+	// Quoted names: beside the including file, then the header directory
+	// (gcc's order for -I), then the system's. Angle names: the header
+	// directory, so <cuda.h> is its own, then the system's; a file that
+	// would shadow a system header is refused (sourceFS).
+	cfg.IncludePaths = append([]string{"", p.dir}, slices.DeleteFunc(cfg.IncludePaths, func(d string) bool { return d == "" || d == "@" })...)
 	cfg.SysIncludePaths = append([]string{p.dir}, cfg.SysIncludePaths...)
 	for _, d := range append(cfg.IncludePaths, cfg.SysIncludePaths...) {
-		if d != p.dir && filepath.IsAbs(d) {
-			p.sysDirs = append(p.sysDirs, filepath.Clean(d))
+		if d != p.dir && filepath.IsAbs(d) && !slices.Contains(p.sysDirs, filepath.Clean(d)) {
+			d = filepath.Clean(d)
+			p.sysDirs = append(p.sysDirs, d)
+			// The compiler's and the C library's directories; not
+			// /usr/local/include, where local installs go and no C
+			// library header lives.
+			if _, err := os.Stat(filepath.Join(d, driverHeader)); err != nil && d != "/usr/local/include" {
+				p.libcDirs = append(p.libcDirs, d)
+			}
 		}
 	}
 
@@ -205,12 +221,47 @@ func (p *parse) run() (*ir.API, error) {
 			fmt.Fprintf(&src, "#include <%s>\n", h)
 		}
 	}
-	ast, err := translate(cfg, []cc.Source{
+	sources := []cc.Source{
 		{Name: "<predefined>", Value: cfg.Predefined},
 		{Name: "<builtin>", Value: cc.Builtin},
 		{Name: "<cugen>", Value: src.String()},
-	})
+	}
+
+	// Macro expansion can grow exponentially: a few hundred bytes can take
+	// hours and all memory. CUDA 11.8-13.0 need about 170,000 units of
+	// work (tokens processed, see cc.Config), so the limit leaves a 30x
+	// margin and stops a pathological header within a second.
+	//
+	// First pass: preprocess only, every object-like macro expanded once
+	// more at the end (macroTrailer), the output bounded (outputBound). It
+	// reads every header (sourceFS checks and keeps them) and does all the
+	// expansion work the second pass will do, EvalAllMacros included, so
+	// every bound trips here, deterministically, with an error. cc's
+	// EvalAllMacros stops silently at the limit, leaving the remaining
+	// macros (in map order) without a value: the second pass gets twice
+	// the limit and so never reaches it.
+	cfg.ExpansionLimit = expansionLimit
+	out := &outputBound{p: p}
+	pre := append(slices.Clone(sources), cc.Source{Name: trailerSource, FS: macroTrailer{p}})
+	p.marking = true
+	err = p.prepassError(preprocess(cfg, pre, out), out.err)
+	p.marking = false
 	if err != nil {
+		return nil, err
+	}
+
+	cfg.Header = true
+	cfg.EvalAllMacros = true
+	// gcc's layout, bit-fields included; without it cc/v4 keeps groups of
+	// bit-fields apart from other members (struct { char c; int x:3; } is
+	// 8 bytes instead of 4).
+	cfg.ABILayout = true
+	cfg.ExpansionLimit = 2 * expansionLimit
+	ast, err := translate(cfg, sources)
+	switch {
+	case p.fail != nil:
+		return nil, p.failError(err, false)
+	case err != nil:
 		return nil, p.locate(err)
 	}
 	p.ast = ast
@@ -228,6 +279,98 @@ func (p *parse) run() (*ir.API, error) {
 	}
 	sort.Strings(p.api.Sources)
 	return p.api, nil
+}
+
+// preprocess is cc.Preprocess that turns a panic of the C front end into
+// an error, as translate does.
+func preprocess(cfg *cc.Config, srcs []cc.Source, w io.Writer) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &frontEndPanic{r}
+		}
+	}()
+	return cc.Preprocess(cfg, srcs, w)
+}
+
+type frontEndPanic struct{ v any }
+
+func (e *frontEndPanic) Error() string {
+	return fmt.Sprintf("the C front end (modernc.org/cc/v4) failed on these headers: %v (an #include nested without end?)", e.v)
+}
+
+// prepassError returns the error of the first pass: a bound of sourceFS or
+// of outputBound, or cc's macro expansion limit. Other errors of cc are
+// left to the second pass, which reports them the same way with or without
+// the first.
+func (p *parse) prepassError(ccErr error, outErr *Error) error {
+	if p.fail != nil {
+		return p.failError(ccErr, true)
+	}
+	if len(p.unpinned) > 0 {
+		return &Error{File: strings.Fields(p.unpinned[0])[0], Msg: fmt.Sprintf("the parse read %d file(s) of the header directory that %s does not pin: %s",
+			len(p.unpinned), p.pinnedBy, strings.Join(p.unpinned, ", "))}
+	}
+	if outErr != nil {
+		return outErr
+	}
+	var fp *frontEndPanic
+	if errors.As(ccErr, &fp) {
+		return &Error{File: p.dir, Msg: fp.Error()}
+	}
+	if ccErr == nil {
+		return nil
+	}
+	for _, l := range strings.Split(ccErr.Error(), "\n") {
+		if !strings.Contains(l, "macro expansion limit exceeded") {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(l, trailerSource+":"); ok {
+			// Line 1 and 2 are the marker; line k+2 expands macro k.
+			var line int
+			fmt.Sscan(strings.SplitN(rest, ":", 2)[0], &line)
+			if i := line - 3; i >= 0 && i < len(p.trailer) {
+				return p.macroError(p.trailer[i], fmt.Sprintf("macro expansion limit exceeded (%d units of work) when expanding it", expansionLimit))
+			}
+			return &Error{File: p.dir, Msg: fmt.Sprintf("macro expansion limit exceeded (%d units of work) when expanding the headers' macros", expansionLimit)}
+		}
+		// The first pass reads each file after a marker line.
+		err := p.locate(errors.New(l))
+		if e, ok := err.(*Error); ok && e.Line > 1 && !strings.HasPrefix(e.File, "<") {
+			e.Line--
+		}
+		return err
+	}
+	return nil
+}
+
+// macroError is an error at the #define of an object-like macro.
+func (p *parse) macroError(name, msg string) *Error {
+	pos := p.objectMacros[name]
+	if pos.Line == 0 {
+		return &Error{File: p.dir, Msg: fmt.Sprintf("macro %s: %s", name, msg)}
+	}
+	return &Error{File: pos.File, Line: pos.Line, Col: 1, Msg: fmt.Sprintf("macro %s: %s", name, msg)}
+}
+
+// failError returns p.fail, located at the #include that opened the
+// refused file when p.fail has no line of its own and cc reported one.
+func (p *parse) failError(ccErr error, firstPass bool) error {
+	if p.fail.Line > 0 || ccErr == nil {
+		return p.fail
+	}
+	for _, l := range strings.Split(ccErr.Error(), "\n") {
+		if !strings.Contains(l, "include file not found") {
+			continue
+		}
+		var site *Error
+		if errors.As(p.locate(errors.New(l)), &site) && site.Line > 0 && !strings.HasPrefix(site.File, "<") {
+			if firstPass && site.Line > 1 {
+				site.Line-- // the first pass reads each file after a marker line
+			}
+			return &Error{File: site.File, Line: site.Line, Col: site.Col, Msg: fmt.Sprintf("#include of %s: %s", p.fail.File, p.fail.Msg)}
+		}
+	}
+	return p.fail
 }
 
 // translate is cc.Translate that turns a panic of the C front end into an

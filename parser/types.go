@@ -2,7 +2,7 @@ package parser
 
 import (
 	"fmt"
-	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/cugen/cugen/parser/ir"
@@ -510,9 +510,10 @@ func (p *parse) isCUDAFile(file string) bool {
 func (p *parse) trailingDoc(file string, line int) string {
 	lines, ok := p.lines[file]
 	if !ok {
-		b, err := os.ReadFile(file)
-		if err == nil {
-			lines = strings.Split(string(b), "\n")
+		// The bytes the parse read (and the lock pinned), never the
+		// file as it may be now.
+		if f := p.served[filepath.Clean(file)]; f != nil {
+			lines = strings.Split(string(f.data), "\n")
 		}
 		p.lines[file] = lines
 	}

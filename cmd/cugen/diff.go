@@ -58,9 +58,6 @@ func parseHeaders(arg, lockPath string, stderr io.Writer) (*ir.API, error) {
 		dir = arg
 	}
 	src := &source{headers: &dir, set: &set, lockPath: &lockPath}
-	dir, _, err := src.resolve(stderr)
-	if err != nil {
-		return nil, err
-	}
-	return src.parse(dir)
+	api, _, err := src.parse(stderr)
+	return api, err
 }

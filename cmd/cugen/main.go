@@ -97,21 +97,22 @@ func addSource(fs *flag.FlagSet) *source {
 	}
 }
 
-// resolve returns the header directory and a label for generated headers.
-func (s *source) resolve(stderr io.Writer) (dir, origin string, err error) {
+// resolve returns the header directory, a label for generated headers and
+// the parser options that hold the parse to the lock entry, if any.
+func (s *source) resolve(stderr io.Writer) (dir, origin string, opts parser.Options, err error) {
 	switch {
 	case *s.headers != "" && *s.set != "":
-		return "", "", errors.New("cugen: give -headers or -set, not both")
+		return "", "", opts, errors.New("cugen: give -headers or -set, not both")
 	case *s.headers != "":
-		return *s.headers, "", nil
+		return *s.headers, "", opts, nil
 	case *s.set != "":
 		l, err := lock.ReadFile(*s.lockPath)
 		if err != nil {
-			return "", "", err
+			return "", "", opts, err
 		}
 		e, err := l.Entry(*s.set)
 		if err != nil {
-			return "", "", err
+			return "", "", opts, err
 		}
 		s.lock, s.entry = l, e
 		var dir string
@@ -125,36 +126,31 @@ func (s *source) resolve(stderr io.Writer) (dir, origin string, err error) {
 			}
 		}
 		if err != nil {
-			return "", "", err
+			return "", "", opts, err
 		}
-		return dir, fmt.Sprintf("headers.lock set %s (sha256 %s)", e.Name, shortDigest(e.Digest())), nil
+		// Verified above are the files the entry lists; the parser
+		// holds every file it reads from dir to the same list and
+		// hashes, so a file the entry does not list (cut short, or
+		// dropped into the directory) fails the run.
+		opts.Pinned = map[string]string{}
+		for _, f := range e.Files {
+			opts.Pinned[f.Path] = f.SHA256
+		}
+		opts.PinnedBy = fmt.Sprintf("%s of %s (cugen lock -set %s pins a header added to the parser's list)", e, l.Path, e.Name)
+		s.lock, s.entry = l, e
+		return dir, fmt.Sprintf("headers.lock set %s (sha256 %s)", e.Name, shortDigest(e.Digest())), opts, nil
 	}
-	return "", "", errors.New("cugen: -headers DIR or -set NAME is required")
+	return "", "", opts, errors.New("cugen: -headers DIR or -set NAME is required")
 }
 
-// parse parses the resolved headers; with -set, every file the parse read
-// must be pinned by the lock entry (a header added to the parser's list
-// needs its sha256 line: cugen lock -set NAME writes it).
-func (s *source) parse(dir string) (*ir.API, error) {
-	api, err := parser.Parse(dir)
-	if err != nil || s.entry == nil {
-		return api, err
+// parse resolves the source and parses its headers.
+func (s *source) parse(stderr io.Writer) (api *ir.API, origin string, err error) {
+	dir, origin, opts, err := s.resolve(stderr)
+	if err != nil {
+		return nil, "", err
 	}
-	pinned := map[string]bool{}
-	for _, f := range s.entry.Files {
-		pinned[f.Path] = true
-	}
-	var missing []string
-	for _, f := range api.Sources {
-		if !pinned[f] {
-			missing = append(missing, f)
-		}
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("cugen: %s: %s does not pin %s, which the parse reads: run cugen lock -set %s -lock %s",
-			s.entry, *s.lockPath, strings.Join(missing, ", "), s.entry.Name, *s.lockPath)
-	}
-	return api, nil
+	api, err = parser.ParseWith(dir, opts)
+	return api, origin, err
 }
 
 func shortDigest(d string) string {
@@ -185,11 +181,7 @@ func cmdIR(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
-	dir, _, err := src.resolve(stderr)
-	if err != nil {
-		return err
-	}
-	api, err := src.parse(dir)
+	api, _, err := src.parse(stderr)
 	if err != nil {
 		return err
 	}
@@ -232,14 +224,10 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 		}
 		origin = *originFlag
 	} else {
-		dir, o, err := src.resolve(stderr)
-		if err != nil {
+		var err error
+		if api, origin, err = src.parse(stderr); err != nil {
 			return err
 		}
-		if api, err = src.parse(dir); err != nil {
-			return err
-		}
-		origin = o
 	}
 	ver := fmt.Sprintf("CUDA %d.%d headers", api.CUDAVersion/1000, api.CUDAVersion%1000/10)
 	if origin != "" {
@@ -304,7 +292,7 @@ func cmdHeaders(args []string, stdout, stderr io.Writer) error {
 	if *src.set == "" {
 		return errors.New("cugen headers: -set NAME is required")
 	}
-	dir, _, err := src.resolve(stderr)
+	dir, _, _, err := src.resolve(stderr)
 	if err != nil {
 		return err
 	}
@@ -324,7 +312,8 @@ func cmdLock(args []string, stdout, stderr io.Writer) error {
 	if *src.set == "" || *src.headers != "" {
 		return errors.New("cugen lock: -set NAME is required (and -headers is not allowed)")
 	}
-	dir, _, err := src.resolve(stderr)
+	// The parse is not held to the entry: adding what it reads is the point.
+	dir, _, _, err := src.resolve(stderr)
 	if err != nil {
 		return err
 	}

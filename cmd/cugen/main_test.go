@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -14,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cugen/cugen/parser/lock"
 )
 
 // cugen runs the command in-process and returns its exit code and output.
@@ -473,7 +476,7 @@ func TestLockUnpinnedHeader(t *testing.T) {
 	out := filepath.Join(tmp, "out")
 
 	code, _, stderr := cugen(t, "gen", "-set", "t1", "-lock", lockFile, "-out", out, "-importpath", "example.com/x")
-	if code != 1 || !strings.Contains(stderr, "does not pin cudaProfiler.h, cuda_profiler_api.h") || !strings.Contains(stderr, "cugen lock -set t1") {
+	if code != 1 || !strings.Contains(stderr, "does not pin: cudaProfiler.h, cuda_profiler_api.h") || !strings.Contains(stderr, "cugen lock -set t1") {
 		t.Fatalf("gen with an unpinned header: exit %d, stderr %q", code, stderr)
 	}
 	untouched(t, out)
@@ -493,4 +496,124 @@ func TestLockUnpinnedHeader(t *testing.T) {
 	if code, _, stderr := cugen(t, "gen", "-set", "t1", "-lock", lockFile, "-out", out, "-importpath", "example.com/x"); code != 0 {
 		t.Fatalf("gen after cugen lock: exit %d, stderr %q", code, stderr)
 	}
+}
+
+// TestLockPinsParsedFiles: with -set, every file the parse reads from the
+// header directory must be listed in the lock entry with its sha256. Was:
+// a lock cut short, or a header dropped into the verified directory, was
+// parsed unverified and the output stamped with the set's name.
+func TestLockPinsParsedFiles(t *testing.T) {
+	home := t.TempDir()
+	inc := filepath.Join(home, "include")
+	files := map[string]string{
+		"cuda.h": "#define CUDA_VERSION 12040\ntypedef enum cudaError_enum { CUDA_SUCCESS = 0 } CUresult;\n" +
+			"#include \"a.h\"\n#include \"b.h\"\n#if __has_include(\"opt.h\")\n#include \"opt.h\"\n#endif\n",
+		"a.h": "typedef int CUdevice;\n",
+		"b.h": "typedef struct CUctx_st *CUcontext;\n",
+	}
+	os.MkdirAll(inc, 0o755)
+	var all, short strings.Builder
+	for _, name := range []string{"a.h", "b.h", "cuda.h"} {
+		if err := os.WriteFile(filepath.Join(inc, name), []byte(files[name]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256([]byte(files[name]))
+		line := "\tsha256 " + hex.EncodeToString(sum[:]) + " " + name + "\n"
+		all.WriteString(line)
+		if name == "cuda.h" {
+			short.WriteString(line)
+		}
+	}
+	t.Setenv("CUDA_HOME", home)
+	t.Setenv("CUDA_PATH", "")
+	tmp := t.TempDir()
+	writeLock := func(name, shas string) string {
+		p := filepath.Join(tmp, name)
+		if err := os.WriteFile(p, []byte("set t\n\tcuda 12.4.1\n\ttoolkit\n"+shas), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	full, cut := writeLock("full.lock", all.String()), writeLock("cut.lock", short.String())
+
+	if code, _, stderr := cugen(t, "ir", "-set", "t", "-lock", full); code != 0 {
+		t.Fatalf("full lock: exit %d: %s", code, stderr)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	code, _, stderr := cugen(t, "gen", "-set", "t", "-lock", cut, "-out", out, "-importpath", "example.com/out")
+	t.Logf("cut lock: exit %d: %s", code, stderr)
+	if want := "a.h: the parse read 2 file(s) of the header directory that set t of " + cut + " (cugen lock -set t pins a header added to the parser's list) does not pin: a.h, b.h"; code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("cut lock: exit %d, stderr %q; want exit 1 and %q", code, stderr, want)
+	}
+	untouched(t, out)
+
+	// A header dropped into the verified directory.
+	if err := os.WriteFile(filepath.Join(inc, "opt.h"), []byte("typedef int CUstream;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"gen", "-set", "t", "-lock", full, "-out", out, "-importpath", "example.com/out"},
+		{"ir", "-set", "t", "-lock", full},
+		{"diff", "-old", "set:t", "-new", "set:t", "-lock", full},
+	} {
+		code, _, stderr := cugen(t, args...)
+		if !strings.Contains(stderr, "opt.h: the parse read 1 file(s)") || code != 1 {
+			t.Errorf("cugen %s with opt.h planted: exit %d, stderr %q", args[0], code, stderr)
+		}
+	}
+	untouched(t, out)
+}
+
+// TestLockCutShortRealSet: set 12.4 locked by only 7 of its 18 sha256
+// lines: the 11 others are named. Uses the shared header cache; skipped
+// where set 12.4 is not fetched.
+func TestLockCutShortRealSet(t *testing.T) {
+	l, err := lock.ReadFile("../../headers.lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := l.Entry("12.4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache, err := lock.DefaultCacheDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	if err := lock.Verify(filepath.Join(cache, "headers", e.Name, e.Root), e); err != nil {
+		t.Skipf("set 12.4 not in the cache (make headers): %v", firstLine(err.Error()))
+	}
+	cut := *e
+	cut.Files = e.Files[:7]
+	p := filepath.Join(t.TempDir(), "cut.lock")
+	if err := (&lock.Lock{Entries: []*lock.Entry{&cut}}).WriteFile(p); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := cugen(t, "ir", "-set", "12.4", "-lock", p)
+	t.Logf("exit %d: %s", code, stderr)
+	if code != 1 || !strings.Contains(stderr, fmt.Sprintf("the parse read %d file(s) of the header directory that set 12.4 of %s", len(e.Files)-7, p)) {
+		t.Errorf("exit %d, stderr %q; want exit 1 and the 11 files not pinned", code, stderr)
+	}
+	for _, f := range e.Files[7:] {
+		if !strings.Contains(stderr, f.Path) {
+			t.Errorf("stderr does not name %s", f.Path)
+		}
+	}
+}
+
+// TestDriverOnlyHeaders: a header directory holding only cuda.h cannot
+// give the cudart package; the error says what is missing. Was: "no error
+// enum (CUresult / cudaError_t) in the headers".
+func TestDriverOnlyHeaders(t *testing.T) {
+	dir := t.TempDir()
+	src := "#define CUDA_VERSION 12040\ntypedef enum cudaError_enum { CUDA_SUCCESS = 0 } CUresult;\nCUresult cuInit(unsigned int flags);\n"
+	if err := os.WriteFile(filepath.Join(dir, "cuda.h"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	code, _, stderr := cugen(t, "gen", "-headers", dir, "-out", out, "-importpath", "example.com/out")
+	if want := "cuda_runtime_api.h not found in the header directory"; code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr %q; want exit 1 and %q", code, stderr, want)
+	}
+	untouched(t, out)
 }

@@ -7,7 +7,12 @@
 // list, never the system's) or from a CUDA toolkit installed on some
 // machine (verified in place, never downloaded). Either way every header
 // the parser opens is listed in headers.lock with its sha256, so two
-// machines that agree on headers.lock parse the same bytes.
+// machines that agree on headers.lock parse the same bytes. cugen holds the
+// parse to this: with -set, every file the parser reads from the set's
+// directory must be listed in the entry, with the sha256 of the bytes it
+// parses (parser.Options.Pinned), or the run fails naming each file that is
+// not. System headers (the C library's) are not pinned; a set's directory
+// cannot replace them.
 //
 // # Format
 //
