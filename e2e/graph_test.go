@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -41,11 +42,18 @@ func handlesBackTo(t *testing.T, want int, after string) {
 func TestGraphCapturedHostFunc12(t *testing.T) {
 	_, done := gpu12(t)
 	defer done()
+	ctx, err := cu.CtxGetCurrent()
+	must(t, "cuCtxGetCurrent", err)
 	stream, err := cu.StreamCreate(0)
 	must(t, "cuStreamCreate", err)
 	defer cu.StreamDestroy(stream)
 	for _, order := range []string{"graph clone exec", "exec graph clone", "clone exec graph"} {
 		t.Run(strings.ReplaceAll(order, " ", "-"), func(t *testing.T) {
+			// A subtest is a goroutine of its own: the context is the
+			// OS thread's, so make it current on this one.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			must(t, "cuCtxSetCurrent", cu.CtxSetCurrent(ctx))
 			live := ffi.LiveHandles()
 			var calls atomic.Int64
 			must(t, "cuStreamBeginCapture", cu.StreamBeginCapture(stream, cu.StreamCaptureModeGlobal))

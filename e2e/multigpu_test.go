@@ -8,6 +8,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/cugen/cugen/e2e/cudatest"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/cudart"
 )
@@ -97,7 +98,7 @@ func TestKernelsOnEveryDevice(t *testing.T) {
 // vecAddOn runs vadd with inputs that depend on the device, in the current
 // context, and checks the output.
 func vecAddOn(d int) error {
-	src := append([]byte(vecAddPTX), 0)
+	src := append([]byte(cudatest.VecAddPTX), 0)
 	mod, err := cu.ModuleLoadData(unsafe.Pointer(&src[0]))
 	if err != nil {
 		return err

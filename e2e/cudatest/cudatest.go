@@ -61,3 +61,49 @@ func LoadPTX(t testing.TB, ptx string, names ...string) (cu.Module, []cu.Functio
 	}
 	return mod, fns
 }
+
+// VecAddPTX holds vadd, c[i] = a[i] + b[i] for i < n (a, b, c float
+// pointers, n a u32), and empty, both written by hand in PTX so the tests
+// need no compiler: the driver JIT-compiles it for the device.
+const VecAddPTX = `
+.version 7.0
+.target sm_52
+.address_size 64
+
+.visible .entry vadd(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u32 n)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<6>;
+	.reg .f32 %f<4>;
+	.reg .b64 %rd<11>;
+
+	ld.param.u64 %rd1, [pa];
+	ld.param.u64 %rd2, [pb];
+	ld.param.u64 %rd3, [pc];
+	ld.param.u32 %r2, [n];
+	mov.u32 %r3, %ctaid.x;
+	mov.u32 %r4, %ntid.x;
+	mov.u32 %r5, %tid.x;
+	mad.lo.s32 %r1, %r3, %r4, %r5;
+	setp.ge.u32 %p1, %r1, %r2;
+	@%p1 bra DONE;
+	cvta.to.global.u64 %rd4, %rd1;
+	cvta.to.global.u64 %rd5, %rd2;
+	cvta.to.global.u64 %rd6, %rd3;
+	mul.wide.u32 %rd7, %r1, 4;
+	add.s64 %rd8, %rd4, %rd7;
+	add.s64 %rd9, %rd5, %rd7;
+	add.s64 %rd10, %rd6, %rd7;
+	ld.global.f32 %f1, [%rd8];
+	ld.global.f32 %f2, [%rd9];
+	add.f32 %f3, %f1, %f2;
+	st.global.f32 [%rd10], %f3;
+DONE:
+	ret;
+}
+
+.visible .entry empty()
+{
+	ret;
+}
+`
