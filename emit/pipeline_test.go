@@ -13,7 +13,7 @@ import (
 
 	"github.com/cugen/cugen/parser"
 	"github.com/cugen/cugen/parser/ir"
-	"github.com/cugen/cugen/parser/lock"
+	"github.com/cugen/cugen/internal/lock"
 )
 
 // The 12.4 header set, parsed once per test binary.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/cugen/cugen/parser"
 	"github.com/cugen/cugen/parser/ir"
-	"github.com/cugen/cugen/parser/lock"
+	"github.com/cugen/cugen/internal/lock"
 )
 
 // filter returns the elements of ss equal to s.

@@ -34,9 +34,9 @@ import (
 
 	"github.com/cugen/cugen/emit"
 	"github.com/cugen/cugen/parser"
-	"github.com/cugen/cugen/parser/apidiff"
+	"github.com/cugen/cugen/internal/apidiff"
 	"github.com/cugen/cugen/parser/ir"
-	"github.com/cugen/cugen/parser/lock"
+	"github.com/cugen/cugen/internal/lock"
 )
 
 func main() {

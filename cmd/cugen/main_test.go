@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cugen/cugen/parser/lock"
+	"github.com/cugen/cugen/internal/lock"
 )
 
 // cugen runs the command in-process and returns its exit code and output.
