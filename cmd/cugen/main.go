@@ -33,10 +33,10 @@ import (
 	"strings"
 
 	"github.com/cugen/cugen/emit"
-	"github.com/cugen/cugen/parser"
 	"github.com/cugen/cugen/internal/apidiff"
-	"github.com/cugen/cugen/parser/ir"
 	"github.com/cugen/cugen/internal/lock"
+	"github.com/cugen/cugen/parser"
+	"github.com/cugen/cugen/parser/ir"
 )
 
 func main() {
