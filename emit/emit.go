@@ -19,9 +19,9 @@ import (
 // FFIPath is the import path of the support package generated code uses.
 const FFIPath = "github.com/cugen/cugen/ffi"
 
-// FFITestPath is the hand-written package holding the logic of the
-// generated symbols_test.go; only generated tests import it.
-const FFITestPath = "github.com/cugen/cugen/ffi/ffitest"
+// TestPath is the hand-written package holding the logic of the generated
+// tests (symbols_test.go, context_demo_test.go); only tests import it.
+const TestPath = "github.com/cugen/cugen/cugentest"
 
 // Marker is the text every generated file starts with; the writer refuses to
 // replace a file that lacks it.

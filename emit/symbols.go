@@ -7,13 +7,13 @@ import (
 )
 
 // symbolsTest emits symbols_test.go: every bound function must resolve in
-// the library found at test time. The logic is ffitest.Symbols; the test
+// the library found at test time. The logic is cugentest.Symbols; the test
 // hands it the package's procedures and version function.
 func (m *model) symbolsTest() ([]byte, error) {
 	f := jen.NewFile(m.pkg)
 	f.HeaderComment(m.header())
 	f.ImportName(FFIPath, "ffi")
-	f.ImportName(FFITestPath, "ffitest")
+	f.ImportName(TestPath, "cugentest")
 	// A package without a version function (a test fixture) only logs.
 	version := jen.Nil()
 	if vf := m.versionFunc(); vf != "" {
@@ -21,7 +21,7 @@ func (m *model) symbolsTest() ([]byte, error) {
 	}
 	f.Comment("TestSymbolsResolve resolves every bound function in the library.")
 	f.Func().Id("TestSymbolsResolve").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
-		jen.Qual(FFITestPath, "Symbols").Call(jen.Id("t"), jen.Id("lib"), jen.Id("procs"), version, jen.Id("HeaderVersion")),
+		jen.Qual(TestPath, "Symbols").Call(jen.Id("t"), jen.Id("lib"), jen.Id("procs"), version, jen.Id("HeaderVersion")),
 	)
 	f.Line()
 	var all []jen.Code
