@@ -33,8 +33,8 @@ func (m *model) genErrors(f *jen.File) error {
 			getStr = fn
 		}
 	}
-	f.Commentf("Error returns the C error name and the library's message, as the seed's")
-	f.Comment("checkRuntime prints them: \"NAME: message\".")
+	f.Comment("Error returns the C error name and the library's message, as the")
+	f.Comment("checkRuntime macro of CUDA C++ code prints them: \"NAME: message\".")
 	f.Func().Params(jen.Id("r").Id(typ)).Id("Error").Params().String().Block(
 		jen.Return(jen.Id("r").Dot("String").Call().Op("+").Lit(": ").Op("+").Id("r").Dot("Message").Call()),
 	)

@@ -2,7 +2,7 @@
 // returns the IR of package ir. It is the only package of cugen that imports
 // cc; nothing of cc's types leaves it.
 //
-// The translation unit is the one a C program of the seed sees:
+// The translation unit is the one a C program calling both APIs sees:
 //
 //	#include <cuda.h>
 //	#include <cudaProfiler.h>
