@@ -5,6 +5,14 @@
 //
 // Generated code is thin: library loading, the call path, error text and
 // callback trampolines live in the hand-written package ffi.
+//
+// A generated file's generator is in the file of the same name here
+// (enums.go, consts.go, structs.go, errors.go, funcs.go, load.go,
+// helpers.go; audit.go writes audit.txt, api.go api.txt, symbols.go
+// symbols_test.go, context_demo.go context_demo_test.go); emit.go holds
+// Generate and the generators of doc.go and types.go. doxygen.go turns the
+// headers' Doxygen comments into Go doc comments, gotype.go maps C types to
+// Go types, write.go writes a package set to disk.
 package emit
 
 import (
