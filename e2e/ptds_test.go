@@ -3,8 +3,8 @@ package e2e
 import (
 	"testing"
 
+	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/ffi"
-	"github.com/cugen/cugen/ffi/ctxdemo"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 )
 
@@ -14,8 +14,8 @@ import (
 // the library reports the mode and the kernel, copies and synchronisation
 // through the per-thread default stream give the right result.
 func TestPerThreadDefaultStream(t *testing.T) {
-	if !ctxdemo.IsChild(t) {
-		ctxdemo.RunChild(t, ffi.DefaultStreamEnv+"=per-thread")
+	if !cugentest.IsChild(t) {
+		cugentest.RunChild(t, ffi.DefaultStreamEnv+"=per-thread")
 		return
 	}
 	_, done := gpu12(t)

@@ -5,12 +5,19 @@
 //
 // Generated code is thin: library loading, the call path, error text and
 // callback trampolines live in the hand-written package ffi.
+//
+// A generated file's generator is in the file of the same name here
+// (enums.go, consts.go, structs.go, errors.go, funcs.go, load.go,
+// helpers.go; audit.go writes audit.txt, api.go api.txt, symbols.go
+// symbols_test.go, context_demo.go context_demo_test.go); emit.go holds
+// Generate and the generators of doc.go and types.go. doxygen.go turns the
+// headers' Doxygen comments into Go doc comments, gotype.go maps C types to
+// Go types, write.go writes a package set to disk.
 package emit
 
 import (
 	"bytes"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/cugen/cugen/parser/ir"
@@ -20,9 +27,9 @@ import (
 // FFIPath is the import path of the support package generated code uses.
 const FFIPath = "github.com/cugen/cugen/ffi"
 
-// FFITestPath is the hand-written package holding the logic of the
-// generated symbols_test.go; only generated tests import it.
-const FFITestPath = "github.com/cugen/cugen/ffi/ffitest"
+// TestPath is the hand-written package holding the logic of the generated
+// tests (symbols_test.go, context_demo_test.go); only tests import it.
+const TestPath = "github.com/cugen/cugen/cugentest"
 
 // Marker is the text every generated file starts with; the writer refuses to
 // replace a file that lacks it.
@@ -154,6 +161,7 @@ func (m *model) libWord() string {
 	return "runtime"
 }
 
+// genDoc emits doc.go: the package documentation and HeaderVersion.
 func (m *model) genDoc(f *jen.File) error {
 	hdr := "cuda.h"
 	if m.lib == ir.Runtime {
@@ -202,7 +210,7 @@ func (m *model) envVar() string {
 	return "CUGEN_LIBCUDART"
 }
 
-// genTypedefs emits handles, scalar typedefs and aliases.
+// genTypedefs emits types.go: handles, scalar typedefs and aliases.
 func (m *model) genTypedefs(f *jen.File) error {
 	for _, t := range m.tds {
 		name, ok := m.typeNames[t.Name]
@@ -234,107 +242,8 @@ func (m *model) genTypedefs(f *jen.File) error {
 	return nil
 }
 
-func (m *model) genEnums(f *jen.File) error {
-	for _, e := range m.ens {
-		name := m.typeNames[e.Name]
-		base := "uint32"
-		if e.Signed {
-			base = "int32"
-		}
-		if e.Size == 8 {
-			base = strings.Replace(base, "32", "64", 1)
-		}
-		m.docComment(f, name, fmt.Sprintf("is the C enum %s (%s).", e.Name, e.Pos.File), e.Doc)
-		f.Type().Id(name).Id(base)
-		var defs []jen.Code
-		for _, v := range e.Values {
-			c := jen.Id(m.valNames[v.Name]).Id(name).Op("=").Lit(int(v.Value))
-			if v.Doc != "" {
-				c = commentBlock(fmt.Sprintf("%s is %s: %s", m.valNames[v.Name], v.Name, firstSentence(m.convertDoc(v.Doc)))).Add(c)
-			} else {
-				c = commentBlock(fmt.Sprintf("%s is %s.", m.valNames[v.Name], v.Name)).Add(c)
-			}
-			defs = append(defs, c)
-		}
-		if len(defs) > 0 {
-			f.Const().Defs(defs...)
-		}
-		// String gives the C name; values that share a number print the
-		// first name the header gives them.
-		seen := map[int64]bool{}
-		var cases []jen.Code
-		for _, v := range e.Values {
-			if seen[v.Value] {
-				continue
-			}
-			seen[v.Value] = true
-			cases = append(cases, jen.Case(jen.Id(m.valNames[v.Name])).Block(jen.Return(jen.Lit(v.Name))))
-		}
-		cases = append(cases, jen.Default().Block(jen.Return(jen.Qual(FFIPath, "UnknownName").Call(jen.Lit(stripKW(e.Name)), jen.Int64().Call(jen.Id("v"))))))
-		f.Comment("String returns the C name of v.")
-		f.Func().Params(jen.Id("v").Id(name)).Id("String").Params().String().Block(jen.Switch(jen.Id("v")).Block(cases...))
-		f.Line()
-	}
-	return nil
-}
-
-func stripKW(s string) string { return stripKeyword(s) }
-
-func (m *model) genMacros(f *jen.File) error {
-	var defs []jen.Code
-	for _, mc := range m.macros {
-		name := m.valNames[mc.Name]
-		var val jen.Code
-		switch mc.Kind {
-		case ir.Float:
-			val = jen.Op(mc.Value)
-		default:
-			val = jen.Op(mc.Value)
-		}
-		var typ jen.Code
-		if tn := m.typeName(mc.CType); tn != "" {
-			typ = jen.Id(tn)
-		} else if mc.Kind == ir.Pointer {
-			typ = jen.Uintptr()
-		}
-		doc := fmt.Sprintf("%s is %s (%s).", name, mc.Name, mc.Pos.File)
-		if mc.Doc != "" {
-			doc = fmt.Sprintf("%s is %s: %s", name, mc.Name, firstSentence(m.convertDoc(mc.Doc)))
-		}
-		c := commentBlock(doc).Id(name)
-		if typ != nil {
-			c.Add(typ)
-		}
-		defs = append(defs, c.Op("=").Add(val))
-	}
-	if len(defs) > 0 {
-		f.Comment("Constants from the header's object-like macros. A macro whose C type is")
-		f.Comment("plain int is untyped here, as C converts it implicitly; one with a cast or")
-		f.Comment("suffix keeps its type.")
-		f.Const().Defs(defs...)
-	}
-	return nil
-}
-
-func (m *model) auditText() []byte {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n", m.header())
-	fmt.Fprintf(&b, "# Decisions cugen made for package %s, one per line. Kinds: out (a parameter\n", m.pkg)
-	b.WriteString("# became a result), inout (a pointer parameter stays a pointer), name (collision\n")
-	b.WriteString("# rule), skip (not bound), layout, callback, array (a pointer to several elements:\n")
-	b.WriteString("# how many, and where the number comes from).\n")
-	lines := append([]string(nil), m.audit...)
-	sort.Strings(lines)
-	for _, l := range lines {
-		b.WriteString(l)
-		b.WriteByte('\n')
-	}
-	fmt.Fprintf(&b, "# bound %d of %d functions\n", len(m.funcs)-len(m.skipped), len(m.funcs))
-	return []byte(b.String())
-}
-
 // handleRules is the package documentation of the handle, pointer and
-// launch rules (funcs.go, records.go, helpers.go), the same in cu and
+// launch rules (funcs.go, structs.go, helpers.go), the same in cu and
 // cudart.
 const handleRules = `
 # Handles, pointers and launches

@@ -1,7 +1,6 @@
 package emit
 
 import (
-	"bytes"
 	"fmt"
 	"html"
 	"regexp"
@@ -34,8 +33,8 @@ func (m *model) genErrors(f *jen.File) error {
 			getStr = fn
 		}
 	}
-	f.Commentf("Error returns the C error name and the library's message, as the seed's")
-	f.Comment("checkRuntime prints them: \"NAME: message\".")
+	f.Comment("Error returns the C error name and the library's message, as the")
+	f.Comment("checkRuntime macro of CUDA C++ code prints them: \"NAME: message\".")
 	f.Func().Params(jen.Id("r").Id(typ)).Id("Error").Params().String().Block(
 		jen.Return(jen.Id("r").Dot("String").Call().Op("+").Lit(": ").Op("+").Id("r").Dot("Message").Call()),
 	)
@@ -84,106 +83,4 @@ func headerMessage(doc string) string {
 		s = html.UnescapeString(s)
 	}
 	return strings.TrimSuffix(s, ".")
-}
-
-// genLoad emits the library and one lazily resolved procedure per function.
-func (m *model) genLoad(f *jen.File) error {
-	major := m.headerVersion() / 1000
-	// The driver's description is the same in every generated package, so
-	// that ffi.DriverLibrary hands them all one Library: one process, one
-	// driver, whichever package calls first.
-	driver := jen.Qual(FFIPath, "DriverLibrary").Call(jen.Qual(FFIPath, "LibraryDesc").Values(jen.Dict{
-		jen.Id("Name"):     jen.Lit("CUDA driver"),
-		jen.Id("EnvVar"):   jen.Lit(driverEnvVar),
-		jen.Id("Files"):    jen.Index().String().Values(jen.Lit("libcuda.so.1"), jen.Lit("libcuda.so")),
-		jen.Id("Identify"): jen.Lit("cuDriverGetVersion"),
-	}))
-	if m.lib == ir.Driver {
-		f.Comment("lib is the CUDA driver library this package calls, opened on first use.")
-		f.Comment("It is the process's one driver library (ffi.DriverLibrary), which the")
-		f.Comment("runtime packages load before libcudart: the runtime then calls the same")
-		f.Comment("driver, whichever package is called first.")
-		f.Var().Id("lib").Op("=").Add(driver)
-	} else {
-		f.Comment("lib is the shared library this package calls, opened on first use. The")
-		f.Comment("driver library (ffi.DriverLibrary, the one the driver packages call) is")
-		f.Comment("loaded first: libcudart opens libcuda.so.1 by its soname and is handed")
-		f.Comment("that copy, so one process has one driver whatever the call order.")
-		f.Var().Id("lib").Op("=").Qual(FFIPath, "NewLibrary").Call(jen.Qual(FFIPath, "LibraryDesc").Values(jen.Dict{
-			jen.Id("Name"):     jen.Lit(fmt.Sprintf("CUDA %d runtime", major)),
-			jen.Id("EnvVar"):   jen.Lit(m.envVar()),
-			jen.Id("Files"):    jen.Index().String().Values(jen.Lit(fmt.Sprintf("libcudart.so.%d", major))),
-			jen.Id("Identify"): jen.Lit("cudaRuntimeGetVersion"),
-			jen.Id("Validate"): jen.Qual(FFIPath, "RuntimeMajor").Call(jen.Lit(int(major))),
-			jen.Id("Driver"):   driver,
-		}))
-	}
-	f.Line()
-	f.Comment("SharedLibrary returns the library handle, to load it eagerly or ask its path.")
-	f.Func().Id("SharedLibrary").Params().Op("*").Qual(FFIPath, "Library").Block(jen.Return(jen.Id("lib")))
-	f.Line()
-	var defs []jen.Code
-	for _, fn := range m.funcs {
-		since := ""
-		if fn.SinceVersion != 0 {
-			since = "CUDA " + versionString(int64(fn.SinceVersion))
-		}
-		proc := jen.Id("lib").Dot("NewProc").Call(jen.Lit(fn.Symbol), jen.Lit(since))
-		if fn.PerThreadSymbol != "" {
-			proc = proc.Dot("PerThread").Call(jen.Lit(fn.PerThreadSymbol))
-		}
-		defs = append(defs, jen.Id(m.procName(fn)).Op("=").Add(proc))
-	}
-	f.Comment("One procedure per function, resolved on its first call.")
-	f.Var().Defs(defs...)
-	f.Line()
-	var errs []jen.Code
-	for _, fn := range m.funcs {
-		if m.isErrorResult(fn.Result) {
-			errs = append(errs, jen.Id(m.errCacheName(fn)).Op("=").Qual(FFIPath, "ErrCache").Values(jen.Dict{jen.Id("Func"): jen.Lit(fn.Name)}))
-		}
-	}
-	f.Comment("One error cache per function, so a repeated failure does not allocate.")
-	f.Var().Defs(errs...)
-	return nil
-}
-
-// versionFunc is the Go name of the function that reports the library's
-// CUDA version (cuDriverGetVersion, cudaRuntimeGetVersion).
-func (m *model) versionFunc() string {
-	if m.lib == ir.Driver {
-		return m.goFunc("cuDriverGetVersion")
-	}
-	return m.goFunc("cudaRuntimeGetVersion")
-}
-
-// symbolsTest emits symbols_test.go: every bound function must resolve in
-// the library found at test time. The logic is ffitest.Symbols; the test
-// hands it the package's procedures and version function.
-func (m *model) symbolsTest() ([]byte, error) {
-	f := jen.NewFile(m.pkg)
-	f.HeaderComment(m.header())
-	f.ImportName(FFIPath, "ffi")
-	f.ImportName(FFITestPath, "ffitest")
-	// A package without a version function (a test fixture) only logs.
-	version := jen.Nil()
-	if vf := m.versionFunc(); vf != "" {
-		version = jen.Id(vf)
-	}
-	f.Comment("TestSymbolsResolve resolves every bound function in the library.")
-	f.Func().Id("TestSymbolsResolve").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
-		jen.Qual(FFITestPath, "Symbols").Call(jen.Id("t"), jen.Id("lib"), jen.Id("procs"), version, jen.Id("HeaderVersion")),
-	)
-	f.Line()
-	var all []jen.Code
-	for _, fn := range m.funcs {
-		all = append(all, jen.Id(m.procName(fn)))
-	}
-	f.Comment("procs lists every procedure.")
-	f.Var().Id("procs").Op("=").Index().Op("*").Qual(FFIPath, "Proc").Values(all...)
-	var b bytes.Buffer
-	if err := f.Render(&b); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
 }

@@ -19,8 +19,8 @@ func (m *model) goFunc(cname string) string {
 }
 
 // genHelpers emits the package's hand-shaped API around the generated
-// functions: Check (the seed's checkRuntime) and the thread-rule helper
-// (OnPrimaryContext for cu, OnDevice for cudart). The logic is in ffi.
+// functions: Check (like CUDA C++'s checkRuntime macro) and the thread-rule
+// helper (OnPrimaryContext for cu, OnDevice for cudart). The logic is in ffi.
 func (m *model) genHelpers(f *jen.File) error {
 	api := "runtime"
 	if m.lib == ir.Driver {
@@ -30,10 +30,11 @@ func (m *model) genHelpers(f *jen.File) error {
 	f.Commentf("API returns %q: [Check] names the API an error belongs to.", api)
 	f.Func().Params(jen.Id("r").Id(errType)).Id("API").Params().String().Block(jen.Return(jen.Lit(api)))
 	f.Line()
-	f.Comment("Check is the seed's checkRuntime for Go: for a non-nil err it prints the")
-	f.Comment("caller's file:line, the C function that failed, the error's C name and")
-	f.Commentf("the library's message (%q for this package's errors, %q", api+" error", otherAPI(api)+" error")
-	f.Comment("for the other package's), and returns false; for nil it returns true.")
+	f.Comment("Check checks err like the checkRuntime macro of CUDA C++ code: for a")
+	f.Comment("non-nil err it prints the caller's file:line, the C function that failed,")
+	f.Commentf("the error's C name and the library's message (%q for this package's", api+" error")
+	f.Commentf("errors, %q for the other package's), and returns false; for nil it", otherAPI(api)+" error")
+	f.Comment("returns true.")
 	f.Comment("")
 	f.Comment("\tif !Check(err) { ... }")
 	f.Comment("")

@@ -11,9 +11,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/cugen/cugen/internal/lock"
 	"github.com/cugen/cugen/parser"
 	"github.com/cugen/cugen/parser/ir"
-	"github.com/cugen/cugen/parser/lock"
 )
 
 // The 12.4 header set, parsed once per test binary.

@@ -71,13 +71,13 @@ func callerLine(skip int) (string, int) {
 	return "?", 0
 }
 
-// Check is the seed's checkRuntime for code that prefers printing and going
-// on to `if err != nil`: for a non-nil err it prints where the call was
-// made, which C function failed, and the error's C name and message, then
-// returns false. skip is the number of frames above Check's caller to
-// report (0: the caller itself); from there, functions marked by [Helper]
-// are passed over, so the line printed is the first caller that is not a
-// helper.
+// Check checks err like the checkRuntime macro of CUDA C++ code, for code
+// that prefers printing and going on to `if err != nil`: for a non-nil err
+// it prints where the call was made, which C function failed, and the
+// error's C name and message, then returns false. skip is the number of
+// frames above Check's caller to report (0: the caller itself); from there,
+// functions marked by [Helper] are passed over, so the line printed is the
+// first caller that is not a helper.
 //
 // The message names the API the error belongs to, from the code's API
 // method: "driver error" for a cu.Result, "runtime error" for a

@@ -38,8 +38,8 @@
 //     supported: it would unwind through C.
 //   - Errors: [CallError] carries the C function name and unwraps to the
 //     generated result code, so errors.Is works against generated constants.
-//     [Check] prints them the way the seed's checkRuntime does, passing over
-//     the functions [Helper] marks.
+//     [Check] prints them the way the checkRuntime macro of CUDA C++ code
+//     does, passing over the functions [Helper] marks.
 //   - Launches and pointers: [Extra] builds cuLaunchKernel's extra array
 //     from a packed argument buffer in uintptr words; [Pointer] turns a
 //     device address into the unsafe.Pointer a runtime void * takes.

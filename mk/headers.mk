@@ -1,6 +1,6 @@
 # mk/headers.mk: NVIDIA headers and libraries, pinned by headers.lock and
 # fetched into the cache (${CUGEN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cugen}),
-# never into the repository. See the package doc of ./parser/lock.
+# never into the repository. See the package doc of ./internal/lock.
 #
 #	make headers              fetch and verify header set $(CUDA), print its directory
 #	make headers CUDA=11.8    another set in headers.lock (13.0: verified in place

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cugen/cugen/internal/lock"
 	"github.com/cugen/cugen/parser"
 	"github.com/cugen/cugen/parser/ir"
-	"github.com/cugen/cugen/parser/lock"
 )
 
 // filter returns the elements of ss equal to s.

@@ -7,9 +7,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/cugen/cugen/internal/lock"
 	"github.com/cugen/cugen/parser"
 	"github.com/cugen/cugen/parser/ir"
-	"github.com/cugen/cugen/parser/lock"
 )
 
 // lockPath is the repository's lock file, seen from the package directory.

@@ -2,7 +2,7 @@
 // returns the IR of package ir. It is the only package of cugen that imports
 // cc; nothing of cc's types leaves it.
 //
-// The translation unit is the one a C program of the seed sees:
+// The translation unit is the one a C program calling both APIs sees:
 //
 //	#include <cuda.h>
 //	#include <cudaProfiler.h>
@@ -170,8 +170,9 @@ type parse struct {
 	enums    map[string]*ir.Enum   // by tag or typedef name
 	records  map[string]*ir.Record // by tag or typedef name
 	typedefs map[string]*ir.Typedef
-	// recordTypes and enumTypes map cc types to what we emitted, so a
-	// typedef of an anonymous struct and its later uses agree.
+	// recordKeys maps a cc struct or union type to its key in records
+	// (its Ref), so a typedef of an anonymous struct and its later uses
+	// agree.
 	recordKeys map[cc.Type]string
 	declOf     map[*cc.Declarator]*cc.Declaration
 	lines      map[string][]string // header lines, for trailing /**< */ docs

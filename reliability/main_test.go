@@ -19,12 +19,12 @@ import (
 	"os"
 	"testing"
 
-	"github.com/cugen/cugen/ffi/ctxdemo"
+	"github.com/cugen/cugen/cugentest"
 )
 
-// isChild and runChild are ffi/ctxdemo's fresh-process helpers.
-func isChild(t *testing.T) bool                   { return ctxdemo.IsChild(t) }
-func runChild(t *testing.T, env ...string) string { t.Helper(); return ctxdemo.RunChild(t, env...) }
+// isChild and runChild are cugentest's fresh-process helpers.
+func isChild(t *testing.T) bool                   { return cugentest.IsChild(t) }
+func runChild(t *testing.T, env ...string) string { t.Helper(); return cugentest.RunChild(t, env...) }
 
 // needLibs skips t unless CUGEN_LIBCUDA and CUGEN_LIBCUDART name existing
 // files, and returns them.

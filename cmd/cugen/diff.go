@@ -7,7 +7,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/cugen/cugen/parser/apidiff"
+	"github.com/cugen/cugen/internal/apidiff"
 	"github.com/cugen/cugen/parser/ir"
 )
 

@@ -7,6 +7,7 @@
 //	cugen gen -set 12.4 [-lock headers.lock] [-out generated/cuda12]
 //	cugen gen -headers /usr/local/cuda/include -out ./cuda
 //	cugen ir -headers DIR            the parsed IR as JSON
+//	cugen gen -ir FILE -origin TEXT -out DIR   generate from a saved IR
 //	cugen headers -set 12.4          fetch and verify a locked header set, print its directory
 //	cugen lock -set 12.4             pin every header the parse reads in headers.lock
 //	cugen libs -lib libcudart12      fetch and verify a locked library package, print its directory
@@ -33,14 +34,20 @@ import (
 	"strings"
 
 	"github.com/cugen/cugen/emit"
+	"github.com/cugen/cugen/internal/apidiff"
+	"github.com/cugen/cugen/internal/lock"
 	"github.com/cugen/cugen/parser"
-	"github.com/cugen/cugen/parser/apidiff"
 	"github.com/cugen/cugen/parser/ir"
-	"github.com/cugen/cugen/parser/lock"
 )
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// commands are cugen's commands by name; usage lists each with every flag.
+var commands = map[string]func([]string, io.Writer, io.Writer) error{
+	"gen": cmdGen, "ir": cmdIR, "headers": cmdHeaders, "libs": cmdLibs, "diff": cmdDiff,
+	"lock": cmdLock,
 }
 
 // run is main without the exit, for tests.
@@ -49,11 +56,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
-	cmds := map[string]func([]string, io.Writer, io.Writer) error{
-		"gen": cmdGen, "ir": cmdIR, "headers": cmdHeaders, "libs": cmdLibs, "diff": cmdDiff,
-		"lock": cmdLock,
-	}
-	cmd, ok := cmds[args[0]]
+	cmd, ok := commands[args[0]]
 	if !ok {
 		fmt.Fprint(stderr, usage)
 		return 2
@@ -69,13 +72,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// usage names every flag of every command (TestUsageListsEveryFlag).
 const usage = `usage:
-  cugen gen (-headers DIR | -set NAME [-lock FILE]) [-out DIR] [-importpath PATH] [-demo=false]
+  cugen gen (-headers DIR | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-out DIR] [-importpath PATH] [-demo=false]
   cugen ir (-headers DIR | -set NAME [-lock FILE])
   cugen headers -set NAME [-lock FILE]
   cugen lock -set NAME [-lock FILE]
   cugen libs -lib NAME [-lock FILE]
-  cugen diff -old DIR|set:NAME -new DIR|set:NAME [-lock FILE] [-json]
+  cugen diff -old DIR|set:NAME|ir:FILE -new DIR|set:NAME|ir:FILE [-lock FILE] [-json]
 exit status: 0 ok, 1 failure, 2 usage error
 `
 
@@ -89,9 +93,18 @@ type source struct {
 	entry                  *lock.Entry // with -set, after resolve
 }
 
+// addSource registers -headers, -set and -lock.
 func addSource(fs *flag.FlagSet) *source {
+	s := addSet(fs)
+	s.headers = fs.String("headers", "", "CUDA include directory (e.g. /usr/local/cuda/include)")
+	return s
+}
+
+// addSet registers -set and -lock only, for the commands that work on a
+// lock entry (headers, lock): -headers is then an unknown flag.
+func addSet(fs *flag.FlagSet) *source {
 	return &source{
-		headers:  fs.String("headers", "", "CUDA include directory (e.g. /usr/local/cuda/include)"),
+		headers:  new(string),
 		set:      fs.String("set", "", "header set of the lock file (e.g. 12.4), fetched and verified"),
 		lockPath: fs.String("lock", "headers.lock", "lock file for -set"),
 	}
@@ -285,7 +298,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 
 func cmdHeaders(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("headers", flag.ContinueOnError)
-	src := addSource(fs)
+	src := addSet(fs)
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
@@ -305,12 +318,12 @@ func cmdHeaders(args []string, stdout, stderr io.Writer) error {
 // are verified first, by -set's fetch or toolkit check).
 func cmdLock(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("lock", flag.ContinueOnError)
-	src := addSource(fs)
+	src := addSet(fs)
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
-	if *src.set == "" || *src.headers != "" {
-		return errors.New("cugen lock: -set NAME is required (and -headers is not allowed)")
+	if *src.set == "" {
+		return errors.New("cugen lock: -set NAME is required")
 	}
 	// The parse is not held to the entry: adding what it reads is the point.
 	dir, _, _, err := src.resolve(stderr)

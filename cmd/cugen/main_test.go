@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cugen/cugen/parser/lock"
+	"github.com/cugen/cugen/internal/lock"
 )
 
 // cugen runs the command in-process and returns its exit code and output.
@@ -141,6 +141,56 @@ func TestUsage(t *testing.T) {
 		}
 	}
 	untouched(t, out)
+}
+
+// TestUsageListsEveryFlag: the usage string has one line per command, and
+// each line names exactly the flags that command's FlagSet defines (as -h
+// prints them), so a flag added to a command cannot be left out of it.
+func TestUsageListsEveryFlag(t *testing.T) {
+	lines := map[string]string{}
+	for _, l := range strings.Split(usage, "\n") {
+		if f := strings.Fields(l); len(f) > 1 && f[0] == "cugen" {
+			lines[f[1]] = l
+		}
+	}
+	defined := regexp.MustCompile(`(?m)^  -([a-z]+)`)
+	named := regexp.MustCompile(`(?:^|[ (|\[])-([a-z]+)`)
+	for name := range commands {
+		line, ok := lines[name]
+		if !ok {
+			t.Errorf("usage has no line for command %s", name)
+			continue
+		}
+		code, _, stderr := cugen(t, name, "-h")
+		if code != 2 {
+			t.Errorf("cugen %s -h: exit %d, want 2", name, code)
+		}
+		want := map[string]bool{}
+		for _, m := range defined.FindAllStringSubmatch(stderr, -1) {
+			want[m[1]] = true
+		}
+		if len(want) == 0 {
+			t.Errorf("cugen %s -h printed no flags: %q", name, stderr)
+		}
+		got := map[string]bool{}
+		for _, m := range named.FindAllStringSubmatch(line, -1) {
+			got[m[1]] = true
+		}
+		for f := range want {
+			if !got[f] {
+				t.Errorf("usage line %q lacks -%s, a flag of cugen %s", line, f, name)
+			}
+		}
+		for f := range got {
+			if !want[f] {
+				t.Errorf("usage line %q names -%s, which cugen %s does not define", line, f, name)
+			}
+		}
+		delete(lines, name)
+	}
+	for name, l := range lines {
+		t.Errorf("usage line %q names no command %s", l, name)
+	}
 }
 
 // TestLockFailures: an unknown set, a malformed lock and a lock whose

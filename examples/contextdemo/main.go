@@ -1,5 +1,5 @@
-// Command contextdemo tells the story of the seed document in Go: how the
-// CUDA runtime API rides on the driver API. The first runtime call
+// Command contextdemo shows in Go how the CUDA runtime API rides on the
+// driver API. The first runtime call
 // initialises the driver (cuInit); the first runtime call that needs a
 // context retains the device's primary context and makes it current on the
 // calling OS thread. Run it on a machine with an NVIDIA GPU:
@@ -49,7 +49,7 @@ func main() {
 	cudart.Check(err)
 	fmt.Printf("4. cudaGetDevice = %d\n", dev)
 
-	fmt.Println("5. A bad device ordinal, checked the seed's way:")
+	fmt.Println("5. A bad device ordinal, checked as CUDA C++'s checkRuntime does:")
 	cudart.Check(cudart.SetDevice(99))
 
 	fmt.Println("6. Another OS thread has its own context stack:")

@@ -189,9 +189,10 @@ type Record struct {
 	Member string `json:"member,omitempty"`
 }
 
-// Field is one member. Members of anonymous structs/unions are listed with
-// their offsets relative to the enclosing record and Path naming the route
-// ("u.a" style, using "_anon0" for unnamed members).
+// Field is one member, its Offset relative to the outermost record. An
+// unnamed struct/union member is one field named "_anon0", "_anon1", ...
+// with Anonymous set and its members in Record (their offsets, too, relative
+// to the outermost record), so a union inside a struct stays one union.
 type Field struct {
 	Name   string `json:"name"`
 	Type   *Type  `json:"type"`

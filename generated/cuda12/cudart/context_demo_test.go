@@ -3,16 +3,16 @@
 package cudart_test
 
 import (
-	"github.com/cugen/cugen/ffi/ctxdemo"
+	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/cudart"
 	"testing"
 )
 
 // demoAPI hands this package's functions, and the sibling cu package's, to the
-// hand-written demo in ctxdemo.
-func demoAPI() ctxdemo.API {
-	return ctxdemo.API{
+// hand-written demo in package cugentest.
+func demoAPI() cugentest.ContextAPI {
+	return cugentest.ContextAPI{
 		CtxGetCurrent: func() (uintptr, error) {
 			c, err := cu.CtxGetCurrent()
 			return uintptr(c), err
@@ -41,14 +41,15 @@ func demoAPI() ctxdemo.API {
 	}
 }
 
-// TestContextDemo is the seed's program: the first runtime call initialises the
-// driver, the first one that needs a context makes the primary context current.
-// It runs in a fresh process; without a GPU it checks what needs none and skips.
+// TestContextDemo shows how the runtime API rides on the driver API: the first
+// runtime call initialises the driver, the first one that needs a context makes
+// the primary context current. It runs in a fresh process; without a GPU it
+// checks what needs none and skips.
 func TestContextDemo(t *testing.T) {
-	ctxdemo.Run(t, demoAPI())
+	cugentest.ContextDemo(t, demoAPI())
 }
 
 // TestContextPerThread shows that the current context belongs to the OS thread.
 func TestContextPerThread(t *testing.T) {
-	ctxdemo.RunPerThread(t, demoAPI())
+	cugentest.ContextPerThread(t, demoAPI())
 }

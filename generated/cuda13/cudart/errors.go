@@ -2,8 +2,8 @@
 
 package cudart
 
-// Error returns the C error name and the library's message, as the seed's
-// checkRuntime prints them: "NAME: message".
+// Error returns the C error name and the library's message, as the
+// checkRuntime macro of CUDA C++ code prints them: "NAME: message".
 func (r Error) Error() string {
 	return r.String() + ": " + r.Message()
 }

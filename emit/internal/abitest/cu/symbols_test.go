@@ -3,14 +3,14 @@
 package cu
 
 import (
+	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/ffi"
-	"github.com/cugen/cugen/ffi/ffitest"
 	"testing"
 )
 
 // TestSymbolsResolve resolves every bound function in the library.
 func TestSymbolsResolve(t *testing.T) {
-	ffitest.Symbols(t, lib, procs, nil, HeaderVersion)
+	cugentest.Symbols(t, lib, procs, nil, HeaderVersion)
 }
 
 // procs lists every procedure.

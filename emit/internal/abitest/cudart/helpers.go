@@ -9,10 +9,11 @@ func (r Error) API() string {
 	return "runtime"
 }
 
-// Check is the seed's checkRuntime for Go: for a non-nil err it prints the
-// caller's file:line, the C function that failed, the error's C name and
-// the library's message ("runtime error" for this package's errors, "driver error"
-// for the other package's), and returns false; for nil it returns true.
+// Check checks err like the checkRuntime macro of CUDA C++ code: for a
+// non-nil err it prints the caller's file:line, the C function that failed,
+// the error's C name and the library's message ("runtime error" for this package's
+// errors, "driver error" for the other package's), and returns false; for nil it
+// returns true.
 //
 //	if !Check(err) { ... }
 //

@@ -1,4 +1,4 @@
-package ffitest_test
+package cugentest_test
 
 import (
 	"fmt"
@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/ffi"
-	"github.com/cugen/cugen/ffi/ffitest"
 )
 
 // recorder is a testing.TB that records what Symbols reports.
@@ -50,9 +50,9 @@ func TestSymbols(t *testing.T) {
 		{"library as new, required", "1", version(12040), true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			t.Setenv(ffitest.RequireAllEnv, c.require)
+			t.Setenv(cugentest.RequireAllEnv, c.require)
 			lib, procs := libm()
-			r := (&recorder{TB: t}).run(func(tb testing.TB) { ffitest.Symbols(tb, lib, procs, c.version, 12040) })
+			r := (&recorder{TB: t}).run(func(tb testing.TB) { cugentest.Symbols(tb, lib, procs, c.version, 12040) })
 			if r.skipped {
 				t.Skip("libm.so.6 does not load here")
 			}
@@ -68,7 +68,7 @@ func TestSymbols(t *testing.T) {
 
 func TestSymbolsSkipsWithoutLibrary(t *testing.T) {
 	lib := ffi.NewLibrary(ffi.LibraryDesc{Name: "nothing", Files: []string{"libcugen-nope.so"}})
-	r := (&recorder{TB: t}).run(func(tb testing.TB) { ffitest.Symbols(tb, lib, nil, nil, 0) })
+	r := (&recorder{TB: t}).run(func(tb testing.TB) { cugentest.Symbols(tb, lib, nil, nil, 0) })
 	if !r.skipped || len(r.errs) > 0 {
 		t.Errorf("skipped = %v, errors %q; want a skip", r.skipped, r.errs)
 	}

@@ -1,9 +1,4 @@
-// Package ffitest holds the logic of the tests cugen generates into every
-// package, so that each generated package carries a few lines of test
-// rather than a copy of it (as ffi/ctxdemo does for the context demo).
-//
-// It is imported only by generated tests.
-package ffitest
+package cugentest
 
 import (
 	"os"

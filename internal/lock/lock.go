@@ -308,7 +308,7 @@ func isHash(s string) bool {
 const Preamble = `# headers.lock: the NVIDIA files cugen reads, pinned by sha256.
 # NVIDIA's files are never committed: "make headers CUDA=12.4" fetches a set
 # into the cache and verifies it against this file. Format and cache: see
-# the package doc of github.com/cugen/cugen/parser/lock. Written by cugen;
+# the package doc of github.com/cugen/cugen/internal/lock. Written by cugen;
 # comments other than this one are not kept.
 #
 #	set NAME | lib NAME                       starts an entry

@@ -7,10 +7,6 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
-// CtxDemoPath is the hand-written package holding the context demo's logic;
-// generated tests only adapt their package's functions to it.
-const CtxDemoPath = "github.com/cugen/cugen/ffi/ctxdemo"
-
 // demoNeeds are the C functions the context demo calls, per package.
 var demoNeeds = map[string][]string{
 	"cu": {"cuCtxGetCurrent", "cuCtxSetCurrent", "cuDevicePrimaryCtxRetain",
@@ -18,10 +14,11 @@ var demoNeeds = map[string][]string{
 	"cudart": {"cudaGetDeviceCount", "cudaSetDevice", "cudaGetDevice"},
 }
 
-// demoTest emits cudart's context_demo_test.go: the seed's program, run
-// against this package and its sibling cu. It needs the import path of the
-// output directory; without it (no go.mod above the output) the demo is
-// left out and the audit says so.
+// demoTest emits cudart's context_demo_test.go: cugentest's context demo
+// (how the runtime rides on the driver's primary context), run against this
+// package and its sibling cu. It needs the import path of the output
+// directory; without it (no go.mod above the output) the demo is left out
+// and the audit says so.
 func demoTest(drv, rt *model, importPath string) ([]byte, error) {
 	fn := map[string]string{}
 	for _, m := range []*model{drv, rt} {
@@ -37,7 +34,7 @@ func demoTest(drv, rt *model, importPath string) ([]byte, error) {
 	f.HeaderComment(rt.header())
 	f.ImportName(cuPath, "cu")
 	f.ImportName(rtPath, "cudart")
-	f.ImportName(CtxDemoPath, "ctxdemo")
+	f.ImportName(TestPath, "cugentest")
 	cu := func(name string) *jen.Statement { return jen.Qual(cuPath, fn[name]) }
 	crt := func(name string) *jen.Statement { return jen.Qual(rtPath, fn[name]) }
 	ctx := func(call jen.Code) []jen.Code {
@@ -48,8 +45,8 @@ func demoTest(drv, rt *model, importPath string) ([]byte, error) {
 	}
 	dev := func(v string) jen.Code { return jen.Qual(cuPath, drv.typeName("CUdevice")).Call(jen.Id(v)) }
 	f.Comment("demoAPI hands this package's functions, and the sibling cu package's, to the")
-	f.Comment("hand-written demo in ctxdemo.")
-	f.Func().Id("demoAPI").Params().Qual(CtxDemoPath, "API").Block(jen.Return(jen.Qual(CtxDemoPath, "API").Values(jen.Dict{
+	f.Comment("hand-written demo in package cugentest.")
+	f.Func().Id("demoAPI").Params().Qual(TestPath, "ContextAPI").Block(jen.Return(jen.Qual(TestPath, "ContextAPI").Values(jen.Dict{
 		jen.Id("LoadDriver"):  jen.Qual(cuPath, "SharedLibrary").Call().Dot("Load"),
 		jen.Id("LoadRuntime"): jen.Qual(rtPath, "SharedLibrary").Call().Dot("Load"),
 		jen.Id("CtxGetCurrent"): jen.Func().Params().Params(jen.Uintptr(), jen.Error()).Block(
@@ -71,15 +68,16 @@ func demoTest(drv, rt *model, importPath string) ([]byte, error) {
 		jen.Id("ErrInvalidDevice"):  jen.Qual(rtPath, rt.valNames["cudaErrorInvalidDevice"]),
 	})))
 	f.Line()
-	f.Comment("TestContextDemo is the seed's program: the first runtime call initialises the")
-	f.Comment("driver, the first one that needs a context makes the primary context current.")
-	f.Comment("It runs in a fresh process; without a GPU it checks what needs none and skips.")
+	f.Comment("TestContextDemo shows how the runtime API rides on the driver API: the first")
+	f.Comment("runtime call initialises the driver, the first one that needs a context makes")
+	f.Comment("the primary context current. It runs in a fresh process; without a GPU it")
+	f.Comment("checks what needs none and skips.")
 	f.Func().Id("TestContextDemo").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
-		jen.Qual(CtxDemoPath, "Run").Call(jen.Id("t"), jen.Id("demoAPI").Call()))
+		jen.Qual(TestPath, "ContextDemo").Call(jen.Id("t"), jen.Id("demoAPI").Call()))
 	f.Line()
 	f.Comment("TestContextPerThread shows that the current context belongs to the OS thread.")
 	f.Func().Id("TestContextPerThread").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
-		jen.Qual(CtxDemoPath, "RunPerThread").Call(jen.Id("t"), jen.Id("demoAPI").Call()))
+		jen.Qual(TestPath, "ContextPerThread").Call(jen.Id("t"), jen.Id("demoAPI").Call()))
 	var b bytes.Buffer
 	if err := f.Render(&b); err != nil {
 		return nil, err

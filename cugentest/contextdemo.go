@@ -1,11 +1,4 @@
-// Package ctxdemo is the seed's context demo (how the CUDA runtime rides on
-// the driver's primary context) as Go tests. Every generated cudart package
-// has a thin test that hands its functions and the sibling cu package's to
-// [Run] and [RunPerThread], so each downstream `go generate` gets the demo
-// and regeneration keeps it; the logic is written once, here.
-//
-// It is imported only by generated tests.
-package ctxdemo
+package cugentest
 
 import (
 	"errors"
@@ -16,9 +9,9 @@ import (
 	"testing"
 )
 
-// API is what the demo needs from a generated cu/cudart pair. Handles are
-// passed as uintptr so one demo serves every CUDA major.
-type API struct {
+// ContextAPI is what the context demo needs from a generated cu/cudart
+// pair. Handles are passed as uintptr so one demo serves every CUDA major.
+type ContextAPI struct {
 	LoadDriver  func() error // cu.SharedLibrary().Load
 	LoadRuntime func() error // cudart.SharedLibrary().Load
 
@@ -39,11 +32,12 @@ type API struct {
 // childEnv names the test a re-executed test binary runs (RunChild).
 const childEnv = "CUGEN_TEST_CHILD"
 
-// Run is the seed's program, step by step, asserting what the original C++
-// program shows on a GPU machine. "Nothing initialised yet" is only true in
-// a fresh process, so Run re-executes the test binary for the test named
-// t.Name() and checks the child's verdict; test order cannot break it.
-func Run(t *testing.T, api API) {
+// ContextDemo shows how the CUDA runtime rides on the driver's primary
+// context, step by step, asserting what the equivalent C++ program shows on
+// a GPU machine. "Nothing initialised yet" is only true in a fresh process,
+// so ContextDemo re-executes the test binary for the test named t.Name()
+// and checks the child's verdict; test order cannot break it.
+func ContextDemo(t *testing.T, api ContextAPI) {
 	if !IsChild(t) {
 		RunChild(t)
 		return
@@ -121,10 +115,10 @@ func Run(t *testing.T, api API) {
 	}
 }
 
-// RunPerThread shows the seed's "one context stack per thread" in Go: after
+// ContextPerThread shows CUDA's "one context stack per thread" in Go: after
 // cudaSetDevice on one locked OS thread, a goroutine locked to another OS
 // thread sees no current context until it makes one current itself.
-func RunPerThread(t *testing.T, api API) {
+func ContextPerThread(t *testing.T, api ContextAPI) {
 	if err := api.LoadDriver(); err != nil {
 		t.Skipf("no CUDA driver library: %v", err)
 	}

@@ -9,10 +9,10 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/cugen/cugen/internal/apidiff"
+	"github.com/cugen/cugen/internal/lock"
 	"github.com/cugen/cugen/parser"
-	"github.com/cugen/cugen/parser/apidiff"
 	"github.com/cugen/cugen/parser/ir"
-	"github.com/cugen/cugen/parser/lock"
 )
 
 // The facts below were checked against the headers themselves: layouts by

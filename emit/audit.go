@@ -1,0 +1,26 @@
+package emit
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// auditText is audit.txt: every decision the generator made for the
+// package (outputs, renames, skips, layouts, callbacks, arrays), sorted.
+func (m *model) auditText() []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n", m.header())
+	fmt.Fprintf(&b, "# Decisions cugen made for package %s, one per line. Kinds: out (a parameter\n", m.pkg)
+	b.WriteString("# became a result), inout (a pointer parameter stays a pointer), name (collision\n")
+	b.WriteString("# rule), skip (not bound), layout, callback, array (a pointer to several elements:\n")
+	b.WriteString("# how many, and where the number comes from).\n")
+	lines := append([]string(nil), m.audit...)
+	sort.Strings(lines)
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "# bound %d of %d functions\n", len(m.funcs)-len(m.skipped), len(m.funcs))
+	return []byte(b.String())
+}

@@ -1,0 +1,80 @@
+package emit
+
+import (
+	"fmt"
+
+	"github.com/cugen/cugen/parser/ir"
+	"github.com/dave/jennifer/jen"
+)
+
+// genLoad emits load.go: the library and one lazily resolved procedure per
+// function.
+func (m *model) genLoad(f *jen.File) error {
+	major := m.headerVersion() / 1000
+	// The driver's description is the same in every generated package, so
+	// that ffi.DriverLibrary hands them all one Library: one process, one
+	// driver, whichever package calls first.
+	driver := jen.Qual(FFIPath, "DriverLibrary").Call(jen.Qual(FFIPath, "LibraryDesc").Values(jen.Dict{
+		jen.Id("Name"):     jen.Lit("CUDA driver"),
+		jen.Id("EnvVar"):   jen.Lit(driverEnvVar),
+		jen.Id("Files"):    jen.Index().String().Values(jen.Lit("libcuda.so.1"), jen.Lit("libcuda.so")),
+		jen.Id("Identify"): jen.Lit("cuDriverGetVersion"),
+	}))
+	if m.lib == ir.Driver {
+		f.Comment("lib is the CUDA driver library this package calls, opened on first use.")
+		f.Comment("It is the process's one driver library (ffi.DriverLibrary), which the")
+		f.Comment("runtime packages load before libcudart: the runtime then calls the same")
+		f.Comment("driver, whichever package is called first.")
+		f.Var().Id("lib").Op("=").Add(driver)
+	} else {
+		f.Comment("lib is the shared library this package calls, opened on first use. The")
+		f.Comment("driver library (ffi.DriverLibrary, the one the driver packages call) is")
+		f.Comment("loaded first: libcudart opens libcuda.so.1 by its soname and is handed")
+		f.Comment("that copy, so one process has one driver whatever the call order.")
+		f.Var().Id("lib").Op("=").Qual(FFIPath, "NewLibrary").Call(jen.Qual(FFIPath, "LibraryDesc").Values(jen.Dict{
+			jen.Id("Name"):     jen.Lit(fmt.Sprintf("CUDA %d runtime", major)),
+			jen.Id("EnvVar"):   jen.Lit(m.envVar()),
+			jen.Id("Files"):    jen.Index().String().Values(jen.Lit(fmt.Sprintf("libcudart.so.%d", major))),
+			jen.Id("Identify"): jen.Lit("cudaRuntimeGetVersion"),
+			jen.Id("Validate"): jen.Qual(FFIPath, "RuntimeMajor").Call(jen.Lit(int(major))),
+			jen.Id("Driver"):   driver,
+		}))
+	}
+	f.Line()
+	f.Comment("SharedLibrary returns the library handle, to load it eagerly or ask its path.")
+	f.Func().Id("SharedLibrary").Params().Op("*").Qual(FFIPath, "Library").Block(jen.Return(jen.Id("lib")))
+	f.Line()
+	var defs []jen.Code
+	for _, fn := range m.funcs {
+		since := ""
+		if fn.SinceVersion != 0 {
+			since = "CUDA " + versionString(int64(fn.SinceVersion))
+		}
+		proc := jen.Id("lib").Dot("NewProc").Call(jen.Lit(fn.Symbol), jen.Lit(since))
+		if fn.PerThreadSymbol != "" {
+			proc = proc.Dot("PerThread").Call(jen.Lit(fn.PerThreadSymbol))
+		}
+		defs = append(defs, jen.Id(m.procName(fn)).Op("=").Add(proc))
+	}
+	f.Comment("One procedure per function, resolved on its first call.")
+	f.Var().Defs(defs...)
+	f.Line()
+	var errs []jen.Code
+	for _, fn := range m.funcs {
+		if m.isErrorResult(fn.Result) {
+			errs = append(errs, jen.Id(m.errCacheName(fn)).Op("=").Qual(FFIPath, "ErrCache").Values(jen.Dict{jen.Id("Func"): jen.Lit(fn.Name)}))
+		}
+	}
+	f.Comment("One error cache per function, so a repeated failure does not allocate.")
+	f.Var().Defs(errs...)
+	return nil
+}
+
+// versionFunc is the Go name of the function that reports the library's
+// CUDA version (cuDriverGetVersion, cudaRuntimeGetVersion).
+func (m *model) versionFunc() string {
+	if m.lib == ir.Driver {
+		return m.goFunc("cuDriverGetVersion")
+	}
+	return m.goFunc("cudaRuntimeGetVersion")
+}
