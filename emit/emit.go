@@ -114,11 +114,7 @@ func (m *model) generate() (*Package, error) {
 		pkg.Files[f.name] = b.Bytes()
 	}
 	pkg.api = m.manifestAPI()
-	man, err := m.manifest(pkg.api)
-	if err != nil {
-		return nil, fmt.Errorf("emit %s/%s: %w", m.pkg, manifestFile, err)
-	}
-	pkg.Files[manifestFile] = man
+	pkg.Files[manifestFile] = m.manifest(pkg.api)
 	src, err := m.symbolsTest()
 	if err != nil {
 		return nil, fmt.Errorf("emit %s/symbols_test.go: %w", m.pkg, err)
