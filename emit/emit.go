@@ -240,17 +240,20 @@ func (m *model) genEnums(f *jen.File) error {
 		if e.Size == 8 {
 			base = strings.Replace(base, "32", "64", 1)
 		}
-		m.docComment(f, name, fmt.Sprintf("is the C enum %s (%s).", e.Name, e.Pos.File), e.Doc)
+		text := fmt.Sprintf("%s is the C enum %s (%s).", name, e.Name, e.Pos.File)
+		if d := m.convertDoc(e.Doc); d != "" {
+			text += "\n\n" + d
+		}
+		comment(f, wrapText(text, docCommentWidth))
 		f.Type().Id(name).Id(base)
 		var defs []jen.Code
 		for _, v := range e.Values {
-			c := jen.Id(m.valNames[v.Name]).Id(name).Op("=").Lit(int(v.Value))
+			doc := fmt.Sprintf("%s is %s.", m.valNames[v.Name], v.Name)
 			if v.Doc != "" {
-				c = commentBlock(fmt.Sprintf("%s is %s: %s", m.valNames[v.Name], v.Name, firstSentence(m.convertDoc(v.Doc)))).Add(c)
-			} else {
-				c = commentBlock(fmt.Sprintf("%s is %s.", m.valNames[v.Name], v.Name)).Add(c)
+				doc = fmt.Sprintf("%s is %s: %s", m.valNames[v.Name], v.Name, firstSentence(m.convertDoc(v.Doc)))
 			}
-			defs = append(defs, c)
+			c := jen.Id(m.valNames[v.Name]).Id(name).Op("=").Lit(int(v.Value))
+			defs = append(defs, commentBlock(wrapText(doc, specCommentWidth)).Add(c))
 		}
 		if len(defs) > 0 {
 			f.Const().Defs(defs...)
@@ -297,7 +300,7 @@ func (m *model) genMacros(f *jen.File) error {
 		if mc.Doc != "" {
 			doc = fmt.Sprintf("%s is %s: %s", name, mc.Name, firstSentence(m.convertDoc(mc.Doc)))
 		}
-		c := commentBlock(doc).Id(name)
+		c := commentBlock(wrapText(doc, specCommentWidth)).Id(name)
 		if typ != nil {
 			c.Add(typ)
 		}
