@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/cugen/cugen/parser/ir"
 	"github.com/dave/jennifer/jen"
@@ -124,6 +125,10 @@ func (m *model) structFields(r *ir.Record) ([]jen.Code, []placedField, []accesso
 				acc = append(acc, m.unionAccessors(fl.Record.Fields, 0)...)
 				continue
 			}
+			if reservedMember(fl.Name) {
+				m.audit = append(m.audit, fmt.Sprintf("layout %s.%s: reserved member kept as padding", r.Name, fl.Name))
+				continue // the next member's (or the end's) padding covers it
+			}
 			a := m.goAlign(fl.Type)
 			if roundUp(off, a) > fl.Offset || fl.Offset%a != 0 {
 				return fmt.Errorf("record %s: member %s at C offset %d cannot be placed in Go (alignment %d, Go offset %d)", r.Name, fl.Name, fl.Offset, a, off)
@@ -156,13 +161,22 @@ func (m *model) unionAccessors(fs []ir.Field, _ int64) []accessor {
 			out = append(out, m.unionAccessors(fl.Record.Fields, 0)...)
 			continue
 		}
-		if fl.BitWidth > 0 || fl.Name == "" {
+		if fl.BitWidth > 0 || fl.Name == "" || reservedMember(fl.Name) {
 			continue
 		}
 		out = append(out, accessor{name: fieldName(fl.Name), cname: fl.Name, offset: fl.Offset, typ: m.goType(fl.Type)})
 	}
 	return out
 }
+
+// reservedMember reports whether a C member is reserved by its header: a
+// name that starts with an underscore (CUdevResource's _internal_padding,
+// the _oversize member that sizes its union for future resource types).
+// Go gives it storage only: padding in a struct (the reserved bytes do not
+// take part in ==, like other padding), no accessor in a union. An
+// accessor named _oversize would be unexported, so no caller could reach
+// it.
+func reservedMember(name string) bool { return strings.HasPrefix(name, "_") }
 
 func roundUp(n, a int64) int64 {
 	if a <= 1 {
