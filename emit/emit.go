@@ -205,7 +205,23 @@ func (m *model) genTypedefs(f *jen.File) error {
 		if !ok || (t.Type.Kind == ir.Named && m.typeName(t.Type.Name) == name) {
 			continue
 		}
-		m.docComment(f, name, fmt.Sprintf("is the C type %s (%s).", t.Name, t.Pos.File), t.Doc)
+		lead, paired := m.versionedLead(t.Name, "type", t.Pos.File)
+		if !paired {
+			lead = fmt.Sprintf("is the C type %s (%s).", t.Name, t.Pos.File)
+		}
+		if y, ok := m.versioned[t.Name]; ok {
+			// typedef CUdeviceptr_v2 CUdeviceptr: DeviceptrV2 = Deviceptr.
+			m.docComment(f, m.typeNames[y], lead, "")
+			f.Type().Id(m.typeNames[y]).Op("=").Id(name)
+			f.Line()
+			continue
+		}
+		name = m.declName(t.Name)
+		doc := t.Doc
+		if x, ok := m.unversioned[t.Name]; ok && doc == "" {
+			doc = m.typedefs[x].Doc
+		}
+		m.docComment(f, name, lead, doc)
 		tt := t.Type
 		switch {
 		case m.isHandleType(tt):
@@ -232,7 +248,7 @@ func (m *model) genTypedefs(f *jen.File) error {
 
 func (m *model) genEnums(f *jen.File) error {
 	for _, e := range m.ens {
-		name := m.typeNames[e.Name]
+		name := m.declName(e.Name)
 		base := "uint32"
 		if e.Signed {
 			base = "int32"
@@ -240,7 +256,11 @@ func (m *model) genEnums(f *jen.File) error {
 		if e.Size == 8 {
 			base = strings.Replace(base, "32", "64", 1)
 		}
-		text := fmt.Sprintf("%s is the C enum %s (%s).", name, e.Name, e.Pos.File)
+		lead, paired := m.versionedLead(e.Name, "enum", e.Pos.File)
+		if !paired {
+			lead = fmt.Sprintf("is the C enum %s (%s).", e.Name, e.Pos.File)
+		}
+		text := name + " " + lead
 		if d := m.convertDoc(e.Doc); d != "" {
 			text += "\n\n" + d
 		}

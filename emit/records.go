@@ -15,7 +15,7 @@ import (
 func (m *model) genRecords(f *jen.File) error {
 	var guards []jen.Code
 	for _, r := range m.recs {
-		name := m.typeNames[r.Name]
+		name := m.declName(r.Name)
 		what := "struct"
 		if r.Union {
 			what = "union"
@@ -24,7 +24,10 @@ func (m *model) genRecords(f *jen.File) error {
 		if r.Parent != "" {
 			cname = fmt.Sprintf("the anonymous %s of member %s of %s", what, r.Member, stripKeyword(r.Parent))
 		}
-		lead := fmt.Sprintf("is the C %s %s (%s, %d bytes).", what, cname, r.Pos.File, r.Size)
+		lead, paired := m.versionedLead(r.Name, what, fmt.Sprintf("%s, %d bytes", r.Pos.File, r.Size))
+		if !paired {
+			lead = fmt.Sprintf("is the C %s %s (%s, %d bytes).", what, cname, r.Pos.File, r.Size)
+		}
 		if _, ok := defaultOneRecords[r.Name]; ok && len(r.Fields) == 3 {
 			// The constructors genDefaultOne emits.
 			lead += fmt.Sprintf("\nC++'s %[1]s constructor defaults omitted fields to 1, a Go literal to 0,\n"+
