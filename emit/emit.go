@@ -172,9 +172,20 @@ func (m *model) genDoc(f *jen.File) error {
 	f.Const().Id("_").Op("=").Qual(FFIPath, "EnforceVersion").Call(jen.Qual(FFIPath, "Version").Op("-").Lit(ffiVersion))
 	f.Const().Id("_").Op("=").Qual(FFIPath, "EnforceVersion").Call(jen.Lit(ffiVersion).Op("-").Qual(FFIPath, "MinVersion"))
 	f.Line()
-	f.Comment(fmt.Sprintf("HeaderVersion is the CUDA version of the headers this package was generated from (%s).", versionString(m.headerVersion())))
-	f.Const().Id("HeaderVersion").Op("=").Lit(int(m.headerVersion()))
+	hv := m.headerVersion()
+	comment(f, wrapText(fmt.Sprintf("HeaderVersion is %s of %s: the CUDA version of the headers this package was generated from (%s).", m.versionMacro(), hdr, versionString(hv)), docCommentWidth))
+	f.Const().Id("HeaderVersion").Op("=").Lit(int(hv))
 	return nil
+}
+
+// versionMacro is the macro of the library's header that holds its
+// version, CUDA_VERSION or CUDART_VERSION: the package declares it once,
+// as HeaderVersion, not again among the macros of consts.go.
+func (m *model) versionMacro() string {
+	if m.lib == ir.Runtime && m.api.RuntimeVersion != 0 {
+		return "CUDART_VERSION"
+	}
+	return "CUDA_VERSION"
 }
 
 func (m *model) headerVersion() int64 {
@@ -302,6 +313,9 @@ func stripKW(s string) string { return stripKeyword(s) }
 func (m *model) genMacros(f *jen.File) error {
 	var defs []jen.Code
 	for _, mc := range m.macros {
+		if mc.Name == m.versionMacro() {
+			continue // HeaderVersion, in doc.go
+		}
 		name := m.valNames[mc.Name]
 		var val jen.Code
 		switch mc.Kind {

@@ -286,7 +286,11 @@ func (m *model) assignNames() error {
 		if _, ok := m.valNames[mc.Name]; ok {
 			continue
 		}
-		n, err := claim(mc.Name, goName(mc.Name))
+		short := goName(mc.Name)
+		if mc.Name == m.versionMacro() {
+			short = "HeaderVersion" // genDoc declares it; see there
+		}
+		n, err := claim(mc.Name, short)
 		if err != nil {
 			return err
 		}
