@@ -222,7 +222,7 @@ func (m *model) genTypedefs(f *jen.File) error {
 		}
 		if y, ok := m.versioned[t.Name]; ok {
 			// typedef CUdeviceptr_v2 CUdeviceptr: DeviceptrV2 = Deviceptr.
-			m.docComment(f, m.typeNames[y], lead, "")
+			m.pairDocComment(f, m.typeNames[y], lead, "")
 			f.Type().Id(m.typeNames[y]).Op("=").Id(name)
 			f.Line()
 			continue
@@ -232,7 +232,11 @@ func (m *model) genTypedefs(f *jen.File) error {
 		if x, ok := m.unversioned[t.Name]; ok && doc == "" {
 			doc = m.typedefs[x].Doc
 		}
-		m.docComment(f, name, lead, doc)
+		if paired {
+			m.pairDocComment(f, name, lead, doc)
+		} else {
+			m.docComment(f, name, lead, doc)
+		}
 		tt := t.Type
 		switch {
 		case m.isHandleType(tt):

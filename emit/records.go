@@ -35,7 +35,11 @@ func (m *model) genRecords(f *jen.File) error {
 				"is {512, 0, 0} where C++'s %[1]s(512) is {512, 1, 1}. Use [Dim1](x) or\n"+
 				"[Dim2](x, y) for C++'s defaults, or set all three fields.", r.Name, name)
 		}
-		m.docComment(f, name, lead, r.Doc)
+		if paired {
+			m.pairDocComment(f, name, lead, r.Doc)
+		} else {
+			m.docComment(f, name, lead, r.Doc)
+		}
 		var fields []jen.Code
 		var accessors []accessor
 		if r.Union {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 
 	"github.com/cugen/cugen/parser/ir"
+	"github.com/dave/jennifer/jen"
 )
 
 // versionSuffix matches the version CUDA appends to a type it may change
@@ -82,4 +83,14 @@ func (m *model) versionedLead(cname, what, where string) (lead string, ok bool) 
 		return fmt.Sprintf("is the C type %s (%s), the versioned name of %s: the same type as [%s].", y, where, cname, m.typeNames[cname]), true
 	}
 	return "", false
+}
+
+// pairDocComment is docComment for the declarations of a versioned pair,
+// whose first line, naming both, is folded to the comment width.
+func (m *model) pairDocComment(f *jen.File, name, lead, doc string) {
+	text := wrapText(name+" "+lead, docCommentWidth)
+	if d := m.convertDoc(doc); d != "" {
+		text += "\n\n" + d
+	}
+	comment(f, text)
 }
