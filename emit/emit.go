@@ -47,8 +47,6 @@ type Package struct {
 	// Stats for cugen's summary line.
 	Declared, Bound int
 	Skipped         []string
-
-	api *ir.API // the package's API, as api.txt records it
 }
 
 // Generate emits the driver package (cu) and the runtime package (cudart).
@@ -113,8 +111,7 @@ func (m *model) generate() (*Package, error) {
 		}
 		pkg.Files[f.name] = b.Bytes()
 	}
-	pkg.api = m.manifestAPI()
-	pkg.Files[manifestFile] = m.manifest(pkg.api)
+	pkg.Files[manifestFile] = m.manifest(m.manifestAPI())
 	src, err := m.symbolsTest()
 	if err != nil {
 		return nil, fmt.Errorf("emit %s/symbols_test.go: %w", m.pkg, err)

@@ -34,9 +34,8 @@ import (
 
 const manifestFile = "api.txt"
 
-// API returns the package's part of the IR: what the manifest holds.
-func (p *Package) API() *ir.API { return p.api }
-
+// manifestAPI is the package's part of the IR, without documentation or
+// header positions: what api.txt records.
 func (m *model) manifestAPI() *ir.API {
 	api := &ir.API{CUDAVersion: m.api.CUDAVersion, RuntimeVersion: m.api.RuntimeVersion}
 	for _, f := range m.funcs {
