@@ -1,36 +1,41 @@
 package emit
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
+	"github.com/cugen/cugen/internal/apidiff"
 	"github.com/cugen/cugen/parser/ir"
 )
 
 // The API manifest (api.txt in every generated package) is the package's C
-// API without documentation: one JSON object per line, one line per
-// function, record, enum, typedef and macro, in header order. A review of a
-// regeneration shows each API change as a changed line, and cugen gen reads
-// the previous manifest back to print what a new header set changed
-// (apidiff), since the old headers may no longer be at hand.
+// API without documentation, one declaration a line in header order, in the
+// spirit of Go's own api/go1.N.txt:
+//
+//	version cuda 12040 runtime 12040
+//	func cuMemAlloc(CUdeviceptr *dptr, size_t bytesize) CUresult // symbol cuMemAlloc_v2
+//	struct CUDA_MEMCPY2D_v2, tag CUDA_MEMCPY2D_st, size 128, align 8
+//	struct CUDA_MEMCPY2D_v2.srcXInBytes size_t, offset 0
+//	enum CUresult, size 4, signed
+//	enum CUresult.CUDA_SUCCESS = 0
+//	typedef CUdeviceptr = CUdeviceptr_v2
+//	#define CU_IPC_HANDLE_SIZE 64 // int
+//
+// Every line starts with its key: the kind and the name (a record's member
+// is RECORD.member, an enumerator ENUM.VALUE, an anonymous struct or union
+// PARENT.member as apidiff names it, so a declaration that only moved in the
+// header changes no line). A review of a regeneration shows each API change
+// as one changed line, and cugen gen reads the previous manifest back to
+// print what a new header set changed (DiffManifests), since the old
+// headers may no longer be at hand.
 
 const manifestFile = "api.txt"
 
-type manifestLine struct {
-	Function *ir.Function `json:"function,omitempty"`
-	Record   *ir.Record   `json:"record,omitempty"`
-	Enum     *ir.Enum     `json:"enum,omitempty"`
-	Typedef  *ir.Typedef  `json:"typedef,omitempty"`
-	Macro    *ir.Macro    `json:"macro,omitempty"`
-}
-
-// API returns the package's part of the IR: what the manifest holds.
-func (p *Package) API() *ir.API { return p.api }
-
+// manifestAPI is the package's part of the IR, without documentation or
+// header positions: what api.txt records.
 func (m *model) manifestAPI() *ir.API {
 	api := &ir.API{CUDAVersion: m.api.CUDAVersion, RuntimeVersion: m.api.RuntimeVersion}
 	for _, f := range m.funcs {
@@ -84,51 +89,99 @@ func stripFields(fs []ir.Field) []ir.Field {
 	return out
 }
 
-func (m *model) manifest(api *ir.API) ([]byte, error) {
+// manifest writes api's declarations, one a line (see the top of this file).
+func (m *model) manifest(api *ir.API) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# %s\n", m.header())
-	fmt.Fprintf(&b, "# The C API of package %s without documentation, one JSON object a line.\n", m.pkg)
-	fmt.Fprintf(&b, "# version %d %d\n", api.CUDAVersion, api.RuntimeVersion)
-	add := func(l manifestLine) error {
-		j, err := json.Marshal(l)
-		if err != nil {
-			return err
-		}
-		b.Write(j)
-		b.WriteByte('\n')
-		return nil
-	}
+	fmt.Fprintf(&b, "# The C API of package %s without documentation, one declaration a line.\n", m.pkg)
+	writeManifest(&b, api)
+	return b.Bytes()
+}
+
+func writeManifest(w *bytes.Buffer, api *ir.API) {
+	names := apidiff.NewNames(api)
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "version cuda %d runtime %d\n", api.CUDAVersion, api.RuntimeVersion)
 	for _, f := range api.Functions {
-		if err := add(manifestLine{Function: f}); err != nil {
-			return nil, err
+		fmt.Fprintf(&b, "func %s%s %s", f.Name, names.Params(f.Params), names.CType(f.Result))
+		var attrs []string
+		if f.Symbol != f.Name {
+			attrs = append(attrs, "symbol "+f.Symbol)
 		}
+		if f.PerThreadSymbol != "" {
+			attrs = append(attrs, "per-thread "+f.PerThreadSymbol)
+		}
+		if len(f.Aliases) > 0 {
+			attrs = append(attrs, "aliases "+strings.Join(f.Aliases, " "))
+		}
+		if f.Deprecated {
+			attrs = append(attrs, "deprecated")
+		}
+		if len(attrs) > 0 {
+			fmt.Fprintf(&b, " // %s", strings.Join(attrs, ", "))
+		}
+		b.WriteByte('\n')
 	}
 	for _, r := range api.Records {
-		if err := add(manifestLine{Record: r}); err != nil {
-			return nil, err
+		name := names.Record(r)
+		kind := "struct"
+		if r.Union {
+			kind = "union"
+		}
+		fmt.Fprintf(&b, "%s %s", kind, name)
+		if r.Tag != "" && r.Tag != name {
+			fmt.Fprintf(&b, ", tag %s", r.Tag)
+		}
+		if r.Opaque {
+			b.WriteString(", opaque\n")
+			continue
+		}
+		fmt.Fprintf(&b, ", size %d, align %d\n", r.Size, r.Align)
+		for _, f := range names.Fields(r) {
+			fmt.Fprintf(&b, "%s %s.%s %s, offset %d", kind, name, f.Name, f.Type, f.Offset)
+			if f.BitWidth > 0 {
+				fmt.Fprintf(&b, ", bits %d:%d", f.BitOffset, f.BitWidth)
+			}
+			b.WriteByte('\n')
 		}
 	}
 	for _, e := range api.Enums {
-		if err := add(manifestLine{Enum: e}); err != nil {
-			return nil, err
+		name := e.Name
+		if name == "" {
+			name = e.Ref
+		}
+		sign := "unsigned"
+		if e.Signed {
+			sign = "signed"
+		}
+		fmt.Fprintf(&b, "enum %s, size %d, %s\n", name, e.Size, sign)
+		for _, v := range e.Values {
+			fmt.Fprintf(&b, "enum %s.%s = %d\n", name, v.Name, v.Value)
 		}
 	}
 	for _, t := range api.Typedefs {
-		if err := add(manifestLine{Typedef: t}); err != nil {
-			return nil, err
-		}
+		fmt.Fprintf(&b, "typedef %s = %s\n", t.Name, names.CType(t.Type))
 	}
 	for _, mc := range api.Macros {
-		if err := add(manifestLine{Macro: mc}); err != nil {
-			return nil, err
-		}
+		fmt.Fprintf(&b, "#define %s %s // %s\n", mc.Name, mc.Value, mc.CType)
 	}
-	return b.Bytes(), nil
+	// The IR spells a pointer to a pointer "char * *"; C code writes "char **".
+	out := b.Bytes()
+	for bytes.Contains(out, []byte("* *")) {
+		out = bytes.ReplaceAll(out, []byte("* *"), []byte("**"))
+	}
+	w.Write(out)
+}
+
+// Manifest is a package's api.txt read back: its declaration lines by key.
+type Manifest struct {
+	lines []string
+	byKey map[string]string
 }
 
 // ReadManifest reads the api.txt of a generated package directory; it
 // returns nil, nil when there is none (a first generation).
-func ReadManifest(dir string) (*ir.API, error) {
+func ReadManifest(dir string) (*Manifest, error) {
 	p := dir + string(os.PathSeparator) + manifestFile
 	// Never open anything but a regular file: a FIFO would block the run.
 	st, err := os.Lstat(p)
@@ -141,39 +194,123 @@ func ReadManifest(dir string) (*ir.API, error) {
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("cugen: %s is not a regular file (%v): not written by cugen", p, st.Mode().Type())
 	}
-	f, err := os.Open(p)
+	data, err := os.ReadFile(p)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	api := &ir.API{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if v, ok := strings.CutPrefix(line, "# version "); ok {
-			fmt.Sscan(v, &api.CUDAVersion, &api.RuntimeVersion)
+	return ParseManifest(p, data)
+}
+
+// maxManifest bounds what ParseManifest accepts: cuda.h's manifest is
+// about 0.3 MB.
+const maxManifest = 64 << 20
+
+// ParseManifest reads the lines of an api.txt; name labels its errors.
+func ParseManifest(name string, data []byte) (*Manifest, error) {
+	if len(data) > maxManifest {
+		return nil, fmt.Errorf("%s: %d bytes, more than an API manifest can be", name, len(data))
+	}
+	mf := &Manifest{byKey: map[string]string{}}
+	for n, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "# ") {
 			continue
 		}
-		if strings.HasPrefix(line, "#") || line == "" {
-			continue
+		if strings.HasPrefix(line, "{") {
+			return nil, fmt.Errorf("%s:%d: a JSON manifest of an earlier cugen: no API changes to show this time", name, n+1)
 		}
-		var l manifestLine
-		if err := json.Unmarshal([]byte(line), &l); err != nil {
-			return nil, fmt.Errorf("%s/%s:%d: %w", dir, manifestFile, n, err)
+		k := manifestKey(line)
+		if k == "" {
+			return nil, fmt.Errorf("%s:%d: not a declaration: %.80q", name, n+1, line)
 		}
-		switch {
-		case l.Function != nil:
-			api.Functions = append(api.Functions, l.Function)
-		case l.Record != nil:
-			api.Records = append(api.Records, l.Record)
-		case l.Enum != nil:
-			api.Enums = append(api.Enums, l.Enum)
-		case l.Typedef != nil:
-			api.Typedefs = append(api.Typedefs, l.Typedef)
-		case l.Macro != nil:
-			api.Macros = append(api.Macros, l.Macro)
+		if _, dup := mf.byKey[k]; dup {
+			return nil, fmt.Errorf("%s:%d: %s declared twice", name, n+1, k)
+		}
+		mf.byKey[k] = line
+		mf.lines = append(mf.lines, line)
+	}
+	return mf, nil
+}
+
+// manifestKey is what identifies a line across versions: its kind (struct
+// and union are both records; a record's member, whose C type follows its
+// name, is a field) and its name; "" for a line that is none.
+func manifestKey(line string) string {
+	kind, rest, ok := strings.Cut(line, " ")
+	if !ok {
+		return ""
+	}
+	switch kind {
+	case "struct", "union":
+		kind = "record"
+	case "version", "func", "enum", "typedef", "#define":
+	default:
+		return ""
+	}
+	name, sep := rest, byte(0)
+	if i := strings.IndexAny(rest, " (,"); i >= 0 {
+		name, sep = rest[:i], rest[i]
+	}
+	if name == "" {
+		return ""
+	}
+	if kind == "record" && sep == ' ' { // a member: its C type follows its name
+		kind = "field"
+	}
+	return kind + " " + name
+}
+
+// Manifest returns the package's api.txt, read back.
+func (p *Package) Manifest() (*Manifest, error) {
+	return ParseManifest(p.Name+"/"+manifestFile, p.Files[manifestFile])
+}
+
+// ManifestChanges are the declaration lines that differ between two
+// manifests: Removed and Added in their manifest's order, Changed as
+// {old, new} pairs in the new manifest's order.
+type ManifestChanges struct {
+	Removed, Added []string
+	Changed        [][2]string
+}
+
+// Empty reports whether the manifests declare the same API.
+func (c *ManifestChanges) Empty() bool {
+	return len(c.Removed)+len(c.Added)+len(c.Changed) == 0
+}
+
+// DiffManifests compares two manifests line by line, matching lines by key.
+func DiffManifests(old, new *Manifest) *ManifestChanges {
+	c := &ManifestChanges{}
+	for _, l := range old.lines {
+		if _, ok := new.byKey[manifestKey(l)]; !ok {
+			c.Removed = append(c.Removed, l)
 		}
 	}
-	return api, sc.Err()
+	for _, l := range new.lines {
+		o, ok := old.byKey[manifestKey(l)]
+		switch {
+		case !ok:
+			c.Added = append(c.Added, l)
+		case o != l:
+			c.Changed = append(c.Changed, [2]string{o, l})
+		}
+	}
+	return c
+}
+
+// WriteText writes c for people: a count line, then "-" for each removed
+// line, "+" for each added one, and "-" and "+" for each changed one.
+func (c *ManifestChanges) WriteText(w io.Writer) error {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%d removed, %d added, %d changed\n", len(c.Removed), len(c.Added), len(c.Changed))
+	for _, l := range c.Removed {
+		fmt.Fprintf(&b, "  - %s\n", l)
+	}
+	for _, l := range c.Added {
+		fmt.Fprintf(&b, "  + %s\n", l)
+	}
+	for _, p := range c.Changed {
+		fmt.Fprintf(&b, "  - %s\n  + %s\n", p[0], p[1])
+	}
+	_, err := w.Write(b.Bytes())
+	return err
 }

@@ -11,6 +11,9 @@ import (
 func (m *model) genMacros(f *jen.File) error {
 	var defs []jen.Code
 	for _, mc := range m.macros {
+		if mc.Name == m.versionMacro() {
+			continue // HeaderVersion, in doc.go
+		}
 		name := m.valNames[mc.Name]
 		var val jen.Code
 		switch mc.Kind {
@@ -29,7 +32,7 @@ func (m *model) genMacros(f *jen.File) error {
 		if mc.Doc != "" {
 			doc = fmt.Sprintf("%s is %s: %s", name, mc.Name, firstSentence(m.convertDoc(mc.Doc)))
 		}
-		c := commentBlock(doc).Id(name)
+		c := commentBlock(wrapText(doc, specCommentWidth)).Id(name)
 		if typ != nil {
 			c.Add(typ)
 		}

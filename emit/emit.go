@@ -54,8 +54,6 @@ type Package struct {
 	// Stats for cugen's summary line.
 	Declared, Bound int
 	Skipped         []string
-
-	api *ir.API // the package's API, as api.txt records it
 }
 
 // Generate emits the driver package (cu) and the runtime package (cudart).
@@ -120,12 +118,7 @@ func (m *model) generate() (*Package, error) {
 		}
 		pkg.Files[f.name] = b.Bytes()
 	}
-	pkg.api = m.manifestAPI()
-	man, err := m.manifest(pkg.api)
-	if err != nil {
-		return nil, fmt.Errorf("emit %s/%s: %w", m.pkg, manifestFile, err)
-	}
-	pkg.Files[manifestFile] = man
+	pkg.Files[manifestFile] = m.manifest(m.manifestAPI())
 	src, err := m.symbolsTest()
 	if err != nil {
 		return nil, fmt.Errorf("emit %s/symbols_test.go: %w", m.pkg, err)
@@ -184,9 +177,20 @@ func (m *model) genDoc(f *jen.File) error {
 	f.Const().Id("_").Op("=").Qual(FFIPath, "EnforceVersion").Call(jen.Qual(FFIPath, "Version").Op("-").Lit(ffiVersion))
 	f.Const().Id("_").Op("=").Qual(FFIPath, "EnforceVersion").Call(jen.Lit(ffiVersion).Op("-").Qual(FFIPath, "MinVersion"))
 	f.Line()
-	f.Comment(fmt.Sprintf("HeaderVersion is the CUDA version of the headers this package was generated from (%s).", versionString(m.headerVersion())))
-	f.Const().Id("HeaderVersion").Op("=").Lit(int(m.headerVersion()))
+	hv := m.headerVersion()
+	comment(f, wrapText(fmt.Sprintf("HeaderVersion is %s of %s: the CUDA version of the headers this package was generated from (%s).", m.versionMacro(), hdr, versionString(hv)), docCommentWidth))
+	f.Const().Id("HeaderVersion").Op("=").Lit(int(hv))
 	return nil
+}
+
+// versionMacro is the macro of the library's header that holds its
+// version, CUDA_VERSION or CUDART_VERSION: the package declares it once,
+// as HeaderVersion, not again among the macros of consts.go.
+func (m *model) versionMacro() string {
+	if m.lib == ir.Runtime && m.api.RuntimeVersion != 0 {
+		return "CUDART_VERSION"
+	}
+	return "CUDA_VERSION"
 }
 
 func (m *model) headerVersion() int64 {
@@ -217,7 +221,27 @@ func (m *model) genTypedefs(f *jen.File) error {
 		if !ok || (t.Type.Kind == ir.Named && m.typeName(t.Type.Name) == name) {
 			continue
 		}
-		m.docComment(f, name, fmt.Sprintf("is the C type %s (%s).", t.Name, t.Pos.File), t.Doc)
+		lead, paired := m.versionedLead(t.Name, "type", t.Pos.File)
+		if !paired {
+			lead = fmt.Sprintf("is the C type %s (%s).", t.Name, t.Pos.File)
+		}
+		if y, ok := m.versioned[t.Name]; ok {
+			// typedef CUdeviceptr_v2 CUdeviceptr: DeviceptrV2 = Deviceptr.
+			m.pairDocComment(f, m.typeNames[y], lead, "")
+			f.Type().Id(m.typeNames[y]).Op("=").Id(name)
+			f.Line()
+			continue
+		}
+		name = m.declName(t.Name)
+		doc := t.Doc
+		if x, ok := m.unversioned[t.Name]; ok && doc == "" {
+			doc = m.typedefs[x].Doc
+		}
+		if paired {
+			m.pairDocComment(f, name, lead, doc)
+		} else {
+			m.docComment(f, name, lead, doc)
+		}
 		tt := t.Type
 		switch {
 		case m.isHandleType(tt):

@@ -11,7 +11,7 @@ import (
 // as constants and a String method giving the C name.
 func (m *model) genEnums(f *jen.File) error {
 	for _, e := range m.ens {
-		name := m.typeNames[e.Name]
+		name := m.declName(e.Name)
 		base := "uint32"
 		if e.Signed {
 			base = "int32"
@@ -19,17 +19,24 @@ func (m *model) genEnums(f *jen.File) error {
 		if e.Size == 8 {
 			base = strings.Replace(base, "32", "64", 1)
 		}
-		m.docComment(f, name, fmt.Sprintf("is the C enum %s (%s).", e.Name, e.Pos.File), e.Doc)
+		lead, paired := m.versionedLead(e.Name, "enum", e.Pos.File)
+		if !paired {
+			lead = fmt.Sprintf("is the C enum %s (%s).", e.Name, e.Pos.File)
+		}
+		text := name + " " + lead
+		if d := m.convertDoc(e.Doc); d != "" {
+			text += "\n\n" + d
+		}
+		comment(f, wrapText(text, docCommentWidth))
 		f.Type().Id(name).Id(base)
 		var defs []jen.Code
 		for _, v := range e.Values {
-			c := jen.Id(m.valNames[v.Name]).Id(name).Op("=").Lit(int(v.Value))
+			doc := fmt.Sprintf("%s is %s.", m.valNames[v.Name], v.Name)
 			if v.Doc != "" {
-				c = commentBlock(fmt.Sprintf("%s is %s: %s", m.valNames[v.Name], v.Name, firstSentence(m.convertDoc(v.Doc)))).Add(c)
-			} else {
-				c = commentBlock(fmt.Sprintf("%s is %s.", m.valNames[v.Name], v.Name)).Add(c)
+				doc = fmt.Sprintf("%s is %s: %s", m.valNames[v.Name], v.Name, firstSentence(m.convertDoc(v.Doc)))
 			}
-			defs = append(defs, c)
+			c := jen.Id(m.valNames[v.Name]).Id(name).Op("=").Lit(int(v.Value))
+			defs = append(defs, commentBlock(wrapText(doc, specCommentWidth)).Add(c))
 		}
 		if len(defs) > 0 {
 			f.Const().Defs(defs...)

@@ -28,6 +28,9 @@ type model struct {
 	aliasNames map[string]string // C alias macro -> Go name
 	funcByC    map[string]string // C API name or symbol -> Go name, built by docLink
 	valNames   map[string]string // enum value / macro C name -> Go name
+	// Versioned typedef pairs (typedef CUdeviceptr_v2 CUdeviceptr): the
+	// versioned C name -> the unversioned one, and the reverse.
+	unversioned, versioned map[string]string
 
 	// Declarations emitted, in IR order.
 	recs    []*ir.Record
@@ -87,6 +90,7 @@ func newModel(api *ir.API, lib ir.Library, opts Options) (*model, error) {
 	if err := m.assignNames(); err != nil {
 		return nil, err
 	}
+	m.findVersionedPairs()
 	return m, nil
 }
 
@@ -282,7 +286,11 @@ func (m *model) assignNames() error {
 		if _, ok := m.valNames[mc.Name]; ok {
 			continue
 		}
-		n, err := claim(mc.Name, goName(mc.Name))
+		short := goName(mc.Name)
+		if mc.Name == m.versionMacro() {
+			short = "HeaderVersion" // genDoc declares it; see there
+		}
+		n, err := claim(mc.Name, short)
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/cugen/cugen/parser/ir"
 	"github.com/dave/jennifer/jen"
@@ -14,7 +15,7 @@ import (
 func (m *model) genRecords(f *jen.File) error {
 	var guards []jen.Code
 	for _, r := range m.recs {
-		name := m.typeNames[r.Name]
+		name := m.declName(r.Name)
 		what := "struct"
 		if r.Union {
 			what = "union"
@@ -23,7 +24,10 @@ func (m *model) genRecords(f *jen.File) error {
 		if r.Parent != "" {
 			cname = fmt.Sprintf("the anonymous %s of member %s of %s", what, r.Member, stripKeyword(r.Parent))
 		}
-		lead := fmt.Sprintf("is the C %s %s (%s, %d bytes).", what, cname, r.Pos.File, r.Size)
+		lead, paired := m.versionedLead(r.Name, what, fmt.Sprintf("%s, %d bytes", r.Pos.File, r.Size))
+		if !paired {
+			lead = fmt.Sprintf("is the C %s %s (%s, %d bytes).", what, cname, r.Pos.File, r.Size)
+		}
 		if _, ok := defaultOneRecords[r.Name]; ok && len(r.Fields) == 3 {
 			// The constructors genDefaultOne emits.
 			lead += fmt.Sprintf("\nC++'s %[1]s constructor defaults omitted fields to 1, a Go literal to 0,\n"+
@@ -31,7 +35,11 @@ func (m *model) genRecords(f *jen.File) error {
 				"is {512, 0, 0} where C++'s %[1]s(512) is {512, 1, 1}. Use [Dim1](x) or\n"+
 				"[Dim2](x, y) for C++'s defaults, or set all three fields.", r.Name, name)
 		}
-		m.docComment(f, name, lead, r.Doc)
+		if paired {
+			m.pairDocComment(f, name, lead, r.Doc)
+		} else {
+			m.docComment(f, name, lead, r.Doc)
+		}
 		var fields []jen.Code
 		var accessors []accessor
 		if r.Union {
@@ -124,6 +132,10 @@ func (m *model) structFields(r *ir.Record) ([]jen.Code, []placedField, []accesso
 				acc = append(acc, m.unionAccessors(fl.Record.Fields, 0)...)
 				continue
 			}
+			if reservedMember(fl.Name) {
+				m.audit = append(m.audit, fmt.Sprintf("layout %s.%s: reserved member kept as padding", r.Name, fl.Name))
+				continue // the next member's (or the end's) padding covers it
+			}
 			a := m.goAlign(fl.Type)
 			if roundUp(off, a) > fl.Offset || fl.Offset%a != 0 {
 				return fmt.Errorf("record %s: member %s at C offset %d cannot be placed in Go (alignment %d, Go offset %d)", r.Name, fl.Name, fl.Offset, a, off)
@@ -156,13 +168,22 @@ func (m *model) unionAccessors(fs []ir.Field, _ int64) []accessor {
 			out = append(out, m.unionAccessors(fl.Record.Fields, 0)...)
 			continue
 		}
-		if fl.BitWidth > 0 || fl.Name == "" {
+		if fl.BitWidth > 0 || fl.Name == "" || reservedMember(fl.Name) {
 			continue
 		}
 		out = append(out, accessor{name: fieldName(fl.Name), cname: fl.Name, offset: fl.Offset, typ: m.goType(fl.Type)})
 	}
 	return out
 }
+
+// reservedMember reports whether a C member is reserved by its header: a
+// name that starts with an underscore (CUdevResource's _internal_padding,
+// the _oversize member that sizes its union for future resource types).
+// Go gives it storage only: padding in a struct (the reserved bytes do not
+// take part in ==, like other padding), no accessor in a union. An
+// accessor named _oversize would be unexported, so no caller could reach
+// it.
+func reservedMember(name string) bool { return strings.HasPrefix(name, "_") }
 
 func roundUp(n, a int64) int64 {
 	if a <= 1 {

@@ -34,7 +34,6 @@ import (
 	"strings"
 
 	"github.com/cugen/cugen/emit"
-	"github.com/cugen/cugen/internal/apidiff"
 	"github.com/cugen/cugen/internal/lock"
 	"github.com/cugen/cugen/parser"
 	"github.com/cugen/cugen/parser/ir"
@@ -278,9 +277,13 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 		if old, err := emit.ReadManifest(dir); err != nil {
 			fmt.Fprintf(stderr, "cugen: %v (no API diff)\n", err)
 		} else if old != nil {
-			if r := apidiff.Compare(old, p.API()); !r.Empty() {
-				fmt.Fprintf(stdout, "cugen: package %s: API changes:\n", p.Name)
-				if err := r.WriteText(stdout); err != nil {
+			cur, err := p.Manifest()
+			if err != nil {
+				return err
+			}
+			if c := emit.DiffManifests(old, cur); !c.Empty() {
+				fmt.Fprintf(stdout, "cugen: package %s: API changes (api.txt): ", p.Name)
+				if err := c.WriteText(stdout); err != nil {
 					return err
 				}
 			}

@@ -11,64 +11,68 @@ type Uuid struct {
 	Bytes [16]byte
 }
 
-// MemFabricHandleV1 is the C struct CUmemFabricHandle_v1 (cuda.h, 64 bytes).
+// MemFabricHandle is the C struct CUmemFabricHandle (cuda.h, 64 bytes),
+// declared as CUmemFabricHandle_v1 ([MemFabricHandleV1]).
 //
 // Fabric handle - An opaque handle representing a memory allocation
 // that can be exported to processes in same or different nodes. For IPC
 // between processes on different nodes they must be connected via the
 // NVSwitch fabric.
-type MemFabricHandleV1 struct {
+type MemFabricHandle struct {
 	Data [64]uint8
 }
 
-// IpcEventHandleV1 is the C struct CUipcEventHandle_v1 (cuda.h, 64 bytes).
+// IpcEventHandle is the C struct CUipcEventHandle (cuda.h, 64 bytes), declared
+// as CUipcEventHandle_v1 ([IpcEventHandleV1]).
 //
 // CUDA IPC event handle.
-type IpcEventHandleV1 struct {
+type IpcEventHandle struct {
 	Reserved [64]byte
 }
 
-// IpcMemHandleV1 is the C struct CUipcMemHandle_v1 (cuda.h, 64 bytes).
+// IpcMemHandle is the C struct CUipcMemHandle (cuda.h, 64 bytes), declared as
+// CUipcMemHandle_v1 ([IpcMemHandleV1]).
 //
 // CUDA IPC mem handle.
-type IpcMemHandleV1 struct {
+type IpcMemHandle struct {
 	Reserved [64]byte
 }
 
-// StreamBatchMemOpParamsV1 is the C union CUstreamBatchMemOpParams_v1 (cuda.h, 48 bytes).
+// StreamBatchMemOpParams is the C union CUstreamBatchMemOpParams (cuda.h, 48
+// bytes), declared as CUstreamBatchMemOpParams_v1 ([StreamBatchMemOpParamsV1]).
 //
 // Per-operation parameters for [StreamBatchMemOp]
-type StreamBatchMemOpParamsV1 struct {
+type StreamBatchMemOpParams struct {
 	raw [6]uint64
 }
 
 // Operation returns a pointer to the C member operation (offset 0).
-func (s *StreamBatchMemOpParamsV1) Operation() *StreamBatchMemOpType {
+func (s *StreamBatchMemOpParams) Operation() *StreamBatchMemOpType {
 	return (*StreamBatchMemOpType)(unsafe.Pointer(s))
 }
 
 // WaitValue returns a pointer to the C member waitValue (offset 0).
-func (s *StreamBatchMemOpParamsV1) WaitValue() *StreamMemOpWaitValueParams {
+func (s *StreamBatchMemOpParams) WaitValue() *StreamMemOpWaitValueParams {
 	return (*StreamMemOpWaitValueParams)(unsafe.Pointer(s))
 }
 
 // WriteValue returns a pointer to the C member writeValue (offset 0).
-func (s *StreamBatchMemOpParamsV1) WriteValue() *StreamMemOpWriteValueParams {
+func (s *StreamBatchMemOpParams) WriteValue() *StreamMemOpWriteValueParams {
 	return (*StreamMemOpWriteValueParams)(unsafe.Pointer(s))
 }
 
 // FlushRemoteWrites returns a pointer to the C member flushRemoteWrites (offset 0).
-func (s *StreamBatchMemOpParamsV1) FlushRemoteWrites() *StreamMemOpFlushRemoteWritesParams {
+func (s *StreamBatchMemOpParams) FlushRemoteWrites() *StreamMemOpFlushRemoteWritesParams {
 	return (*StreamMemOpFlushRemoteWritesParams)(unsafe.Pointer(s))
 }
 
 // MemoryBarrier returns a pointer to the C member memoryBarrier (offset 0).
-func (s *StreamBatchMemOpParamsV1) MemoryBarrier() *StreamMemOpMemoryBarrierParams {
+func (s *StreamBatchMemOpParams) MemoryBarrier() *StreamMemOpMemoryBarrierParams {
 	return (*StreamMemOpMemoryBarrierParams)(unsafe.Pointer(s))
 }
 
 // Pad returns a pointer to the C member pad (offset 0).
-func (s *StreamBatchMemOpParamsV1) Pad() *[6]uint64 {
+func (s *StreamBatchMemOpParams) Pad() *[6]uint64 {
 	return (*[6]uint64)(unsafe.Pointer(s))
 }
 
@@ -128,8 +132,10 @@ type StreamMemOpMemoryBarrierParams struct {
 	Flags     uint32
 }
 
-// BatchMemOpNodeParamsV1 is the C struct CUDA_BATCH_MEM_OP_NODE_PARAMS_v1 (cuda.h, 32 bytes).
-type BatchMemOpNodeParamsV1 struct {
+// BatchMemOpNodeParams is the C struct CUDA_BATCH_MEM_OP_NODE_PARAMS (cuda.h,
+// 32 bytes), declared as CUDA_BATCH_MEM_OP_NODE_PARAMS_v1
+// ([BatchMemOpNodeParamsV1]).
+type BatchMemOpNodeParams struct {
 	Ctx        Context
 	Count      uint32
 	_          [4]byte
@@ -178,10 +184,11 @@ func (s *AsyncNotificationInfoInfo) OverBudget() *AsyncNotificationInfoInfoOverB
 	return (*AsyncNotificationInfoInfoOverBudget)(unsafe.Pointer(s))
 }
 
-// DevpropV1 is the C struct CUdevprop_v1 (cuda.h, 56 bytes).
+// Devprop is the C struct CUdevprop (cuda.h, 56 bytes), declared as
+// CUdevprop_v1 ([DevpropV1]).
 //
 // Legacy device properties.
-type DevpropV1 struct {
+type Devprop struct {
 	// Maximum number of threads per block.
 	MaxThreadsPerBlock int32
 	// Maximum size of each dimension of a block.
@@ -204,7 +211,8 @@ type DevpropV1 struct {
 	TextureAlign int32
 }
 
-// AccessPolicyWindowV1 is the C struct CUaccessPolicyWindow_v1 (cuda.h, 32 bytes).
+// AccessPolicyWindow is the C struct CUaccessPolicyWindow (cuda.h, 32 bytes),
+// declared as CUaccessPolicyWindow_v1 ([AccessPolicyWindowV1]).
 //
 // Specifies an access policy for a window, a contiguous extent of memory
 // beginning at base_ptr and ending at base_ptr + num_bytes.
@@ -216,7 +224,7 @@ type DevpropV1 struct {
 // the architecture.
 // Accesses in a hit segment apply the hitProp access policy.
 // Accesses in a miss segment apply the missProp access policy.
-type AccessPolicyWindowV1 struct {
+type AccessPolicyWindow struct {
 	// Starting address of the access policy window.
 	Base_ptr unsafe.Pointer
 	// Size in bytes of the window policy.
@@ -257,10 +265,11 @@ type KernelNodeParamsV1 struct {
 	Extra *uintptr
 }
 
-// KernelNodeParamsV2 is the C struct CUDA_KERNEL_NODE_PARAMS_v2 (cuda.h, 72 bytes).
+// KernelNodeParams is the C struct CUDA_KERNEL_NODE_PARAMS (cuda.h, 72 bytes),
+// declared as CUDA_KERNEL_NODE_PARAMS_v2 ([KernelNodeParamsV2]).
 //
 // GPU kernel node parameters.
-type KernelNodeParamsV2 struct {
+type KernelNodeParams struct {
 	// Kernel to launch.
 	Func Function
 	// Width of grid in blocks.
@@ -319,10 +328,11 @@ type KernelNodeParamsV3 struct {
 	Ctx Context
 }
 
-// MemsetNodeParamsV1 is the C struct CUDA_MEMSET_NODE_PARAMS_v1 (cuda.h, 40 bytes).
+// MemsetNodeParams is the C struct CUDA_MEMSET_NODE_PARAMS (cuda.h, 40 bytes),
+// declared as CUDA_MEMSET_NODE_PARAMS_v1 ([MemsetNodeParamsV1]).
 //
 // Memset node parameters.
-type MemsetNodeParamsV1 struct {
+type MemsetNodeParams struct {
 	// Destination device pointer.
 	Dst Deviceptr
 	// Pitch of destination device pointer.
@@ -357,10 +367,11 @@ type MemsetNodeParamsV2 struct {
 	Ctx Context
 }
 
-// HostNodeParamsV1 is the C struct CUDA_HOST_NODE_PARAMS_v1 (cuda.h, 16 bytes).
+// HostNodeParams is the C struct CUDA_HOST_NODE_PARAMS (cuda.h, 16 bytes),
+// declared as CUDA_HOST_NODE_PARAMS_v1 ([HostNodeParamsV1]).
 //
 // Host node parameters.
-type HostNodeParamsV1 struct {
+type HostNodeParams struct {
 	// The function to call when the node executes.
 	Fn HostFn
 	// Argument to pass to the function.
@@ -588,18 +599,20 @@ type LaunchConfig struct {
 	_        [4]byte
 }
 
-// ExecAffinitySmCountV1 is the C struct CUexecAffinitySmCount_v1 (cuda.h, 4 bytes).
+// ExecAffinitySmCount is the C struct CUexecAffinitySmCount (cuda.h, 4 bytes),
+// declared as CUexecAffinitySmCount_v1 ([ExecAffinitySmCountV1]).
 //
 // Value for [ExecAffinityTypeSmCount]
-type ExecAffinitySmCountV1 struct {
+type ExecAffinitySmCount struct {
 	// The number of SMs the context is limited to use.
 	Val uint32
 }
 
-// ExecAffinityParamV1 is the C struct CUexecAffinityParam_v1 (cuda.h, 8 bytes).
+// ExecAffinityParam is the C struct CUexecAffinityParam (cuda.h, 8 bytes),
+// declared as CUexecAffinityParam_v1 ([ExecAffinityParamV1]).
 //
 // Execution Affinity Parameters.
-type ExecAffinityParamV1 struct {
+type ExecAffinityParam struct {
 	Type  ExecAffinityType
 	Param ExecAffinityParamV1Param
 }
@@ -622,10 +635,11 @@ type LibraryHostUniversalFunctionAndDataTable struct {
 	DataWindowSize     uint64
 }
 
-// Memcpy2DV2 is the C struct CUDA_MEMCPY2D_v2 (cuda.h, 128 bytes).
+// CudaMemcpy2D is the C struct CUDA_MEMCPY2D (cuda.h, 128 bytes), declared as
+// CUDA_MEMCPY2D_v2 ([Memcpy2DV2]).
 //
 // 2D memory copy parameters.
-type Memcpy2DV2 struct {
+type CudaMemcpy2D struct {
 	// Source X in bytes.
 	SrcXInBytes uint64
 	// Source Y.
@@ -662,10 +676,11 @@ type Memcpy2DV2 struct {
 	Height uint64
 }
 
-// Memcpy3DV2 is the C struct CUDA_MEMCPY3D_v2 (cuda.h, 200 bytes).
+// CudaMemcpy3D is the C struct CUDA_MEMCPY3D (cuda.h, 200 bytes), declared as
+// CUDA_MEMCPY3D_v2 ([Memcpy3DV2]).
 //
 // 3D memory copy parameters.
-type Memcpy3DV2 struct {
+type CudaMemcpy3D struct {
 	// Source X in bytes.
 	SrcXInBytes uint64
 	// Source Y.
@@ -720,10 +735,11 @@ type Memcpy3DV2 struct {
 	Depth uint64
 }
 
-// Memcpy3DPeerV1 is the C struct CUDA_MEMCPY3D_PEER_v1 (cuda.h, 200 bytes).
+// CudaMemcpy3DPeer is the C struct CUDA_MEMCPY3D_PEER (cuda.h, 200 bytes),
+// declared as CUDA_MEMCPY3D_PEER_v1 ([Memcpy3DPeerV1]).
 //
 // 3D memory cross-context copy parameters.
-type Memcpy3DPeerV1 struct {
+type CudaMemcpy3DPeer struct {
 	// Source X in bytes.
 	SrcXInBytes uint64
 	// Source Y.
@@ -792,10 +808,11 @@ type MemcpyNodeParams struct {
 	CopyParams CudaMemcpy3D
 }
 
-// ArrayDescriptorV2 is the C struct CUDA_ARRAY_DESCRIPTOR_v2 (cuda.h, 24 bytes).
+// ArrayDescriptor is the C struct CUDA_ARRAY_DESCRIPTOR (cuda.h, 24 bytes),
+// declared as CUDA_ARRAY_DESCRIPTOR_v2 ([ArrayDescriptorV2]).
 //
 // Array descriptor.
-type ArrayDescriptorV2 struct {
+type ArrayDescriptor struct {
 	// Width of array.
 	Width uint64
 	// Height of array.
@@ -806,10 +823,11 @@ type ArrayDescriptorV2 struct {
 	NumChannels uint32
 }
 
-// Array3DDescriptorV2 is the C struct CUDA_ARRAY3D_DESCRIPTOR_v2 (cuda.h, 40 bytes).
+// Array3DDescriptor is the C struct CUDA_ARRAY3D_DESCRIPTOR (cuda.h, 40 bytes),
+// declared as CUDA_ARRAY3D_DESCRIPTOR_v2 ([Array3DDescriptorV2]).
 //
 // 3D array descriptor.
-type Array3DDescriptorV2 struct {
+type Array3DDescriptor struct {
 	// Width of 3D array.
 	Width uint64
 	// Height of 3D array.
@@ -825,10 +843,12 @@ type Array3DDescriptorV2 struct {
 	_     [4]byte
 }
 
-// ArraySparsePropertiesV1 is the C struct CUDA_ARRAY_SPARSE_PROPERTIES_v1 (cuda.h, 48 bytes).
+// ArraySparseProperties is the C struct CUDA_ARRAY_SPARSE_PROPERTIES (cuda.h,
+// 48 bytes), declared as CUDA_ARRAY_SPARSE_PROPERTIES_v1
+// ([ArraySparsePropertiesV1]).
 //
 // CUDA array sparse properties.
-type ArraySparsePropertiesV1 struct {
+type ArraySparseProperties struct {
 	TileExtent        ArraySparsePropertiesV1TileExtent
 	MiptailFirstLevel uint32
 	MiptailSize       uint64
@@ -847,10 +867,12 @@ type ArraySparsePropertiesV1TileExtent struct {
 	Depth uint32
 }
 
-// ArrayMemoryRequirementsV1 is the C struct CUDA_ARRAY_MEMORY_REQUIREMENTS_v1 (cuda.h, 32 bytes).
+// ArrayMemoryRequirements is the C struct CUDA_ARRAY_MEMORY_REQUIREMENTS
+// (cuda.h, 32 bytes), declared as CUDA_ARRAY_MEMORY_REQUIREMENTS_v1
+// ([ArrayMemoryRequirementsV1]).
 //
 // CUDA array memory requirements.
-type ArrayMemoryRequirementsV1 struct {
+type ArrayMemoryRequirements struct {
 	// Total required memory size.
 	Size uint64
 	// alignment requirement.
@@ -858,10 +880,11 @@ type ArrayMemoryRequirementsV1 struct {
 	Reserved  [4]uint32
 }
 
-// ResourceDescV1 is the C struct CUDA_RESOURCE_DESC_v1 (cuda.h, 144 bytes).
+// ResourceDesc is the C struct CUDA_RESOURCE_DESC (cuda.h, 144 bytes), declared
+// as CUDA_RESOURCE_DESC_v1 ([ResourceDescV1]).
 //
 // CUDA Resource descriptor.
-type ResourceDescV1 struct {
+type ResourceDesc struct {
 	// Resource type.
 	ResType Resourcetype
 	_       [4]byte
@@ -946,10 +969,11 @@ type ResourceDescV1ResReserved struct {
 	Reserved [32]int32
 }
 
-// TextureDescV1 is the C struct CUDA_TEXTURE_DESC_v1 (cuda.h, 104 bytes).
+// TextureDesc is the C struct CUDA_TEXTURE_DESC (cuda.h, 104 bytes), declared
+// as CUDA_TEXTURE_DESC_v1 ([TextureDescV1]).
 //
 // Texture descriptor.
-type TextureDescV1 struct {
+type TextureDesc struct {
 	// Address modes.
 	AddressMode [3]AddressMode
 	// Filter mode.
@@ -971,10 +995,11 @@ type TextureDescV1 struct {
 	Reserved    [12]int32
 }
 
-// ResourceViewDescV1 is the C struct CUDA_RESOURCE_VIEW_DESC_v1 (cuda.h, 112 bytes).
+// ResourceViewDesc is the C struct CUDA_RESOURCE_VIEW_DESC (cuda.h, 112 bytes),
+// declared as CUDA_RESOURCE_VIEW_DESC_v1 ([ResourceViewDescV1]).
 //
 // Resource view descriptor.
-type ResourceViewDescV1 struct {
+type ResourceViewDesc struct {
 	// Resource view format.
 	Format ResourceViewFormat
 	_      [4]byte
@@ -1002,19 +1027,22 @@ type TensorMap struct {
 	Opaque [16]uint64
 }
 
-// PointerAttributeP2PTokensV1 is the C struct CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_v1 (cuda.h, 16 bytes).
+// PointerAttributeP2PTokens is the C struct CUDA_POINTER_ATTRIBUTE_P2P_TOKENS
+// (cuda.h, 16 bytes), declared as CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_v1
+// ([PointerAttributeP2PTokensV1]).
 //
 // GPU Direct v3 tokens.
-type PointerAttributeP2PTokensV1 struct {
+type PointerAttributeP2PTokens struct {
 	P2pToken     uint64
 	VaSpaceToken uint32
 	_            [4]byte
 }
 
-// LaunchParamsV1 is the C struct CUDA_LAUNCH_PARAMS_v1 (cuda.h, 56 bytes).
+// LaunchParams is the C struct CUDA_LAUNCH_PARAMS (cuda.h, 56 bytes), declared
+// as CUDA_LAUNCH_PARAMS_v1 ([LaunchParamsV1]).
 //
 // Kernel launch parameters.
-type LaunchParamsV1 struct {
+type LaunchParams struct {
 	// Kernel to launch.
 	Function Function
 	// Width of grid in blocks.
@@ -1038,10 +1066,12 @@ type LaunchParamsV1 struct {
 	KernelParams *unsafe.Pointer
 }
 
-// ExternalMemoryHandleDescV1 is the C struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1 (cuda.h, 104 bytes).
+// ExternalMemoryHandleDesc is the C struct CUDA_EXTERNAL_MEMORY_HANDLE_DESC
+// (cuda.h, 104 bytes), declared as CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1
+// ([ExternalMemoryHandleDescV1]).
 //
 // External memory handle descriptor.
-type ExternalMemoryHandleDescV1 struct {
+type ExternalMemoryHandleDesc struct {
 	Type     ExternalMemoryHandleType
 	_        [4]byte
 	Handle   ExternalMemoryHandleDescV1Handle
@@ -1077,10 +1107,12 @@ type ExternalMemoryHandleDescV1HandleWin32 struct {
 	Name   unsafe.Pointer
 }
 
-// ExternalMemoryBufferDescV1 is the C struct CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1 (cuda.h, 88 bytes).
+// ExternalMemoryBufferDesc is the C struct CUDA_EXTERNAL_MEMORY_BUFFER_DESC
+// (cuda.h, 88 bytes), declared as CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1
+// ([ExternalMemoryBufferDescV1]).
 //
 // External memory buffer descriptor.
-type ExternalMemoryBufferDescV1 struct {
+type ExternalMemoryBufferDesc struct {
 	Offset   uint64
 	Size     uint64
 	Flags    uint32
@@ -1088,10 +1120,13 @@ type ExternalMemoryBufferDescV1 struct {
 	_        [4]byte
 }
 
-// ExternalMemoryMipmappedArrayDescV1 is the C struct CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1 (cuda.h, 120 bytes).
+// ExternalMemoryMipmappedArrayDesc is the C struct
+// CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC (cuda.h, 120 bytes), declared as
+// CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1
+// ([ExternalMemoryMipmappedArrayDescV1]).
 //
 // External memory mipmap descriptor.
-type ExternalMemoryMipmappedArrayDescV1 struct {
+type ExternalMemoryMipmappedArrayDesc struct {
 	Offset    uint64
 	ArrayDesc Array3DDescriptor
 	NumLevels uint32
@@ -1099,10 +1134,12 @@ type ExternalMemoryMipmappedArrayDescV1 struct {
 	_         [4]byte
 }
 
-// ExternalSemaphoreHandleDescV1 is the C struct CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1 (cuda.h, 96 bytes).
+// ExternalSemaphoreHandleDesc is the C struct
+// CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC (cuda.h, 96 bytes), declared as
+// CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1 ([ExternalSemaphoreHandleDescV1]).
 //
 // External semaphore handle descriptor.
-type ExternalSemaphoreHandleDescV1 struct {
+type ExternalSemaphoreHandleDesc struct {
 	Type     ExternalSemaphoreHandleType
 	_        [4]byte
 	Handle   ExternalSemaphoreHandleDescV1Handle
@@ -1137,10 +1174,12 @@ type ExternalSemaphoreHandleDescV1HandleWin32 struct {
 	Name   unsafe.Pointer
 }
 
-// ExternalSemaphoreSignalParamsV1 is the C struct CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1 (cuda.h, 144 bytes).
+// ExternalSemaphoreSignalParams is the C struct
+// CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS (cuda.h, 144 bytes), declared as
+// CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1 ([ExternalSemaphoreSignalParamsV1]).
 //
 // External semaphore signal parameters.
-type ExternalSemaphoreSignalParamsV1 struct {
+type ExternalSemaphoreSignalParams struct {
 	Params   ExternalSemaphoreSignalParamsV1Params
 	Flags    uint32
 	Reserved [16]uint32
@@ -1180,10 +1219,12 @@ type ExternalSemaphoreSignalParamsV1ParamsKeyedMutex struct {
 	Key uint64
 }
 
-// ExternalSemaphoreWaitParamsV1 is the C struct CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1 (cuda.h, 144 bytes).
+// ExternalSemaphoreWaitParams is the C struct
+// CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS (cuda.h, 144 bytes), declared as
+// CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1 ([ExternalSemaphoreWaitParamsV1]).
 //
 // External semaphore wait parameters.
-type ExternalSemaphoreWaitParamsV1 struct {
+type ExternalSemaphoreWaitParams struct {
 	Params   ExternalSemaphoreWaitParamsV1Params
 	Flags    uint32
 	Reserved [16]uint32
@@ -1225,10 +1266,12 @@ type ExternalSemaphoreWaitParamsV1ParamsKeyedMutex struct {
 	_         [4]byte
 }
 
-// ExtSemSignalNodeParamsV1 is the C struct CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1 (cuda.h, 24 bytes).
+// ExtSemSignalNodeParams is the C struct CUDA_EXT_SEM_SIGNAL_NODE_PARAMS
+// (cuda.h, 24 bytes), declared as CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1
+// ([ExtSemSignalNodeParamsV1]).
 //
 // Semaphore signal node parameters.
-type ExtSemSignalNodeParamsV1 struct {
+type ExtSemSignalNodeParams struct {
 	// Array of external semaphore handles.
 	ExtSemArray *ExternalSemaphore
 	// Array of external semaphore signal parameters.
@@ -1251,10 +1294,12 @@ type ExtSemSignalNodeParamsV2 struct {
 	_          [4]byte
 }
 
-// ExtSemWaitNodeParamsV1 is the C struct CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1 (cuda.h, 24 bytes).
+// ExtSemWaitNodeParams is the C struct CUDA_EXT_SEM_WAIT_NODE_PARAMS (cuda.h,
+// 24 bytes), declared as CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1
+// ([ExtSemWaitNodeParamsV1]).
 //
 // Semaphore wait node parameters.
-type ExtSemWaitNodeParamsV1 struct {
+type ExtSemWaitNodeParams struct {
 	// Array of external semaphore handles.
 	ExtSemArray *ExternalSemaphore
 	// Array of external semaphore wait parameters.
@@ -1277,10 +1322,11 @@ type ExtSemWaitNodeParamsV2 struct {
 	_          [4]byte
 }
 
-// ArrayMapInfoV1 is the C struct CUarrayMapInfo_v1 (cuda.h, 96 bytes).
+// ArrayMapInfo is the C struct CUarrayMapInfo (cuda.h, 96 bytes), declared as
+// CUarrayMapInfo_v1 ([ArrayMapInfoV1]).
 //
 // Specifies the CUDA array or CUDA mipmapped array memory mapping information.
-type ArrayMapInfoV1 struct {
+type ArrayMapInfo struct {
 	// Resource type.
 	ResourceType Resourcetype
 	_            [4]byte
@@ -1375,20 +1421,22 @@ func (s *ArrayMapInfoV1MemHandle) MemHandle() *MemGenericAllocationHandle {
 	return (*MemGenericAllocationHandle)(unsafe.Pointer(s))
 }
 
-// MemLocationV1 is the C struct CUmemLocation_v1 (cuda.h, 8 bytes).
+// MemLocation is the C struct CUmemLocation (cuda.h, 8 bytes), declared as
+// CUmemLocation_v1 ([MemLocationV1]).
 //
 // Specifies a memory location.
-type MemLocationV1 struct {
+type MemLocation struct {
 	// Specifies the location type, which modifies the meaning of id.
 	Type MemLocationType
 	// identifier for a given this location's [MemLocationType].
 	Id int32
 }
 
-// MemAllocationPropV1 is the C struct CUmemAllocationProp_v1 (cuda.h, 32 bytes).
+// MemAllocationProp is the C struct CUmemAllocationProp (cuda.h, 32 bytes),
+// declared as CUmemAllocationProp_v1 ([MemAllocationPropV1]).
 //
 // Specifies the allocation properties for a allocation.
-type MemAllocationPropV1 struct {
+type MemAllocationProp struct {
 	Type                 MemAllocationType
 	RequestedHandleTypes MemAllocationHandleType
 	Location             MemLocation
@@ -1404,10 +1452,11 @@ type MemAllocationPropV1AllocFlags struct {
 	Reserved             [4]uint8
 }
 
-// MulticastObjectPropV1 is the C struct CUmulticastObjectProp_v1 (cuda.h, 32 bytes).
+// MulticastObjectProp is the C struct CUmulticastObjectProp (cuda.h, 32 bytes),
+// declared as CUmulticastObjectProp_v1 ([MulticastObjectPropV1]).
 //
 // Specifies the properties for a multicast object.
-type MulticastObjectPropV1 struct {
+type MulticastObjectProp struct {
 	NumDevices  uint32
 	_           [4]byte
 	Size        uint64
@@ -1415,30 +1464,34 @@ type MulticastObjectPropV1 struct {
 	Flags       uint64
 }
 
-// MemAccessDescV1 is the C struct CUmemAccessDesc_v1 (cuda.h, 12 bytes).
+// MemAccessDesc is the C struct CUmemAccessDesc (cuda.h, 12 bytes), declared as
+// CUmemAccessDesc_v1 ([MemAccessDescV1]).
 //
 // Memory access descriptor.
-type MemAccessDescV1 struct {
+type MemAccessDesc struct {
 	// Location on which the request is to change it's accessibility.
 	Location MemLocation
 	// CUmemProt accessibility flags to set on the request.
 	Flags MemAccessFlags
 }
 
-// GraphExecUpdateResultInfoV1 is the C struct CUgraphExecUpdateResultInfo_v1 (cuda.h, 24 bytes).
+// GraphExecUpdateResultInfo is the C struct CUgraphExecUpdateResultInfo
+// (cuda.h, 24 bytes), declared as CUgraphExecUpdateResultInfo_v1
+// ([GraphExecUpdateResultInfoV1]).
 //
 // Result information returned by cuGraphExecUpdate.
-type GraphExecUpdateResultInfoV1 struct {
+type GraphExecUpdateResultInfo struct {
 	Result        GraphExecUpdateResult
 	_             [4]byte
 	ErrorNode     GraphNode
 	ErrorFromNode GraphNode
 }
 
-// MemPoolPropsV1 is the C struct CUmemPoolProps_v1 (cuda.h, 88 bytes).
+// MemPoolProps is the C struct CUmemPoolProps (cuda.h, 88 bytes), declared as
+// CUmemPoolProps_v1 ([MemPoolPropsV1]).
 //
 // Specifies the properties of allocations made from the pool.
-type MemPoolPropsV1 struct {
+type MemPoolProps struct {
 	// Allocation type.
 	AllocType MemAllocationType
 	// Handle types that will be supported by allocations from the pool.
@@ -1452,17 +1505,19 @@ type MemPoolPropsV1 struct {
 	Reserved [56]uint8
 }
 
-// MemPoolPtrExportDataV1 is the C struct CUmemPoolPtrExportData_v1 (cuda.h, 64 bytes).
+// MemPoolPtrExportData is the C struct CUmemPoolPtrExportData (cuda.h, 64
+// bytes), declared as CUmemPoolPtrExportData_v1 ([MemPoolPtrExportDataV1]).
 //
 // Opaque data for exporting a pool allocation.
-type MemPoolPtrExportDataV1 struct {
+type MemPoolPtrExportData struct {
 	Reserved [64]uint8
 }
 
-// MemAllocNodeParamsV1 is the C struct CUDA_MEM_ALLOC_NODE_PARAMS_v1 (cuda.h, 120 bytes).
+// MemAllocNodeParams is the C struct CUDA_MEM_ALLOC_NODE_PARAMS (cuda.h, 120
+// bytes), declared as CUDA_MEM_ALLOC_NODE_PARAMS_v1 ([MemAllocNodeParamsV1]).
 //
 // Memory allocation node parameters.
-type MemAllocNodeParamsV1 struct {
+type MemAllocNodeParams struct {
 	PoolProps MemPoolProps
 	// in: array of memory access descriptors.
 	AccessDescs *MemAccessDesc
@@ -1610,22 +1665,18 @@ type DevSmResource struct {
 	SmCount uint32
 }
 
-// DevResourceV1 is the C struct CUdevResource_v1 (cuda.h, 144 bytes).
-type DevResourceV1 struct {
+// DevResource is the C struct CUdevResource (cuda.h, 144 bytes), declared as
+// CUdevResource_v1 ([DevResourceV1]).
+type DevResource struct {
 	// Type of resource, dictates which union field was last set.
-	Type              DevResourceType
-	_internal_padding [92]uint8
-	_anon0            [12]uint32
+	Type   DevResourceType
+	_      [92]byte
+	_anon0 [12]uint32
 }
 
 // Sm returns a pointer to the C member sm (offset 96).
-func (s *DevResourceV1) Sm() *DevSmResource {
+func (s *DevResource) Sm() *DevSmResource {
 	return (*DevSmResource)(unsafe.Add(unsafe.Pointer(s), 96))
-}
-
-// _oversize returns a pointer to the C member _oversize (offset 96).
-func (s *DevResourceV1) _oversize() *[48]uint8 {
-	return (*[48]uint8)(unsafe.Add(unsafe.Pointer(s), 96))
 }
 
 // Layout guards: an index out of range here means the Go layout of a type
@@ -1634,13 +1685,13 @@ func _() {
 	var x [1]struct{}
 	_ = x[unsafe.Offsetof(Uuid{}.Bytes)-0]
 	_ = x[unsafe.Sizeof(Uuid{})-16]
-	_ = x[unsafe.Offsetof(MemFabricHandleV1{}.Data)-0]
-	_ = x[unsafe.Sizeof(MemFabricHandleV1{})-64]
-	_ = x[unsafe.Offsetof(IpcEventHandleV1{}.Reserved)-0]
-	_ = x[unsafe.Sizeof(IpcEventHandleV1{})-64]
-	_ = x[unsafe.Offsetof(IpcMemHandleV1{}.Reserved)-0]
-	_ = x[unsafe.Sizeof(IpcMemHandleV1{})-64]
-	_ = x[unsafe.Sizeof(StreamBatchMemOpParamsV1{})-48]
+	_ = x[unsafe.Offsetof(MemFabricHandle{}.Data)-0]
+	_ = x[unsafe.Sizeof(MemFabricHandle{})-64]
+	_ = x[unsafe.Offsetof(IpcEventHandle{}.Reserved)-0]
+	_ = x[unsafe.Sizeof(IpcEventHandle{})-64]
+	_ = x[unsafe.Offsetof(IpcMemHandle{}.Reserved)-0]
+	_ = x[unsafe.Sizeof(IpcMemHandle{})-64]
+	_ = x[unsafe.Sizeof(StreamBatchMemOpParams{})-48]
 	_ = x[unsafe.Offsetof(StreamMemOpWaitValueParams{}.Operation)-0]
 	_ = x[unsafe.Offsetof(StreamMemOpWaitValueParams{}.Address)-8]
 	_ = x[unsafe.Offsetof(StreamMemOpWaitValueParams{}.Flags)-24]
@@ -1657,11 +1708,11 @@ func _() {
 	_ = x[unsafe.Offsetof(StreamMemOpMemoryBarrierParams{}.Operation)-0]
 	_ = x[unsafe.Offsetof(StreamMemOpMemoryBarrierParams{}.Flags)-4]
 	_ = x[unsafe.Sizeof(StreamMemOpMemoryBarrierParams{})-8]
-	_ = x[unsafe.Offsetof(BatchMemOpNodeParamsV1{}.Ctx)-0]
-	_ = x[unsafe.Offsetof(BatchMemOpNodeParamsV1{}.Count)-8]
-	_ = x[unsafe.Offsetof(BatchMemOpNodeParamsV1{}.ParamArray)-16]
-	_ = x[unsafe.Offsetof(BatchMemOpNodeParamsV1{}.Flags)-24]
-	_ = x[unsafe.Sizeof(BatchMemOpNodeParamsV1{})-32]
+	_ = x[unsafe.Offsetof(BatchMemOpNodeParams{}.Ctx)-0]
+	_ = x[unsafe.Offsetof(BatchMemOpNodeParams{}.Count)-8]
+	_ = x[unsafe.Offsetof(BatchMemOpNodeParams{}.ParamArray)-16]
+	_ = x[unsafe.Offsetof(BatchMemOpNodeParams{}.Flags)-24]
+	_ = x[unsafe.Sizeof(BatchMemOpNodeParams{})-32]
 	_ = x[unsafe.Offsetof(BatchMemOpNodeParamsV2{}.Ctx)-0]
 	_ = x[unsafe.Offsetof(BatchMemOpNodeParamsV2{}.Count)-8]
 	_ = x[unsafe.Offsetof(BatchMemOpNodeParamsV2{}.ParamArray)-16]
@@ -1673,23 +1724,23 @@ func _() {
 	_ = x[unsafe.Offsetof(AsyncNotificationInfoInfoOverBudget{}.BytesOverBudget)-0]
 	_ = x[unsafe.Sizeof(AsyncNotificationInfoInfoOverBudget{})-8]
 	_ = x[unsafe.Sizeof(AsyncNotificationInfoInfo{})-8]
-	_ = x[unsafe.Offsetof(DevpropV1{}.MaxThreadsPerBlock)-0]
-	_ = x[unsafe.Offsetof(DevpropV1{}.MaxThreadsDim)-4]
-	_ = x[unsafe.Offsetof(DevpropV1{}.MaxGridSize)-16]
-	_ = x[unsafe.Offsetof(DevpropV1{}.SharedMemPerBlock)-28]
-	_ = x[unsafe.Offsetof(DevpropV1{}.TotalConstantMemory)-32]
-	_ = x[unsafe.Offsetof(DevpropV1{}.SIMDWidth)-36]
-	_ = x[unsafe.Offsetof(DevpropV1{}.MemPitch)-40]
-	_ = x[unsafe.Offsetof(DevpropV1{}.RegsPerBlock)-44]
-	_ = x[unsafe.Offsetof(DevpropV1{}.ClockRate)-48]
-	_ = x[unsafe.Offsetof(DevpropV1{}.TextureAlign)-52]
-	_ = x[unsafe.Sizeof(DevpropV1{})-56]
-	_ = x[unsafe.Offsetof(AccessPolicyWindowV1{}.Base_ptr)-0]
-	_ = x[unsafe.Offsetof(AccessPolicyWindowV1{}.Num_bytes)-8]
-	_ = x[unsafe.Offsetof(AccessPolicyWindowV1{}.HitRatio)-16]
-	_ = x[unsafe.Offsetof(AccessPolicyWindowV1{}.HitProp)-20]
-	_ = x[unsafe.Offsetof(AccessPolicyWindowV1{}.MissProp)-24]
-	_ = x[unsafe.Sizeof(AccessPolicyWindowV1{})-32]
+	_ = x[unsafe.Offsetof(Devprop{}.MaxThreadsPerBlock)-0]
+	_ = x[unsafe.Offsetof(Devprop{}.MaxThreadsDim)-4]
+	_ = x[unsafe.Offsetof(Devprop{}.MaxGridSize)-16]
+	_ = x[unsafe.Offsetof(Devprop{}.SharedMemPerBlock)-28]
+	_ = x[unsafe.Offsetof(Devprop{}.TotalConstantMemory)-32]
+	_ = x[unsafe.Offsetof(Devprop{}.SIMDWidth)-36]
+	_ = x[unsafe.Offsetof(Devprop{}.MemPitch)-40]
+	_ = x[unsafe.Offsetof(Devprop{}.RegsPerBlock)-44]
+	_ = x[unsafe.Offsetof(Devprop{}.ClockRate)-48]
+	_ = x[unsafe.Offsetof(Devprop{}.TextureAlign)-52]
+	_ = x[unsafe.Sizeof(Devprop{})-56]
+	_ = x[unsafe.Offsetof(AccessPolicyWindow{}.Base_ptr)-0]
+	_ = x[unsafe.Offsetof(AccessPolicyWindow{}.Num_bytes)-8]
+	_ = x[unsafe.Offsetof(AccessPolicyWindow{}.HitRatio)-16]
+	_ = x[unsafe.Offsetof(AccessPolicyWindow{}.HitProp)-20]
+	_ = x[unsafe.Offsetof(AccessPolicyWindow{}.MissProp)-24]
+	_ = x[unsafe.Sizeof(AccessPolicyWindow{})-32]
 	_ = x[unsafe.Offsetof(KernelNodeParamsV1{}.Func)-0]
 	_ = x[unsafe.Offsetof(KernelNodeParamsV1{}.GridDimX)-8]
 	_ = x[unsafe.Offsetof(KernelNodeParamsV1{}.GridDimY)-12]
@@ -1701,19 +1752,19 @@ func _() {
 	_ = x[unsafe.Offsetof(KernelNodeParamsV1{}.KernelParams)-40]
 	_ = x[unsafe.Offsetof(KernelNodeParamsV1{}.Extra)-48]
 	_ = x[unsafe.Sizeof(KernelNodeParamsV1{})-56]
-	_ = x[unsafe.Offsetof(KernelNodeParamsV2{}.Func)-0]
-	_ = x[unsafe.Offsetof(KernelNodeParamsV2{}.GridDimX)-8]
-	_ = x[unsafe.Offsetof(KernelNodeParamsV2{}.GridDimY)-12]
-	_ = x[unsafe.Offsetof(KernelNodeParamsV2{}.GridDimZ)-16]
-	_ = x[unsafe.Offsetof(KernelNodeParamsV2{}.BlockDimX)-20]
-	_ = x[unsafe.Offsetof(KernelNodeParamsV2{}.BlockDimY)-24]
-	_ = x[unsafe.Offsetof(KernelNodeParamsV2{}.BlockDimZ)-28]
-	_ = x[unsafe.Offsetof(KernelNodeParamsV2{}.SharedMemBytes)-32]
-	_ = x[unsafe.Offsetof(KernelNodeParamsV2{}.KernelParams)-40]
-	_ = x[unsafe.Offsetof(KernelNodeParamsV2{}.Extra)-48]
-	_ = x[unsafe.Offsetof(KernelNodeParamsV2{}.Kern)-56]
-	_ = x[unsafe.Offsetof(KernelNodeParamsV2{}.Ctx)-64]
-	_ = x[unsafe.Sizeof(KernelNodeParamsV2{})-72]
+	_ = x[unsafe.Offsetof(KernelNodeParams{}.Func)-0]
+	_ = x[unsafe.Offsetof(KernelNodeParams{}.GridDimX)-8]
+	_ = x[unsafe.Offsetof(KernelNodeParams{}.GridDimY)-12]
+	_ = x[unsafe.Offsetof(KernelNodeParams{}.GridDimZ)-16]
+	_ = x[unsafe.Offsetof(KernelNodeParams{}.BlockDimX)-20]
+	_ = x[unsafe.Offsetof(KernelNodeParams{}.BlockDimY)-24]
+	_ = x[unsafe.Offsetof(KernelNodeParams{}.BlockDimZ)-28]
+	_ = x[unsafe.Offsetof(KernelNodeParams{}.SharedMemBytes)-32]
+	_ = x[unsafe.Offsetof(KernelNodeParams{}.KernelParams)-40]
+	_ = x[unsafe.Offsetof(KernelNodeParams{}.Extra)-48]
+	_ = x[unsafe.Offsetof(KernelNodeParams{}.Kern)-56]
+	_ = x[unsafe.Offsetof(KernelNodeParams{}.Ctx)-64]
+	_ = x[unsafe.Sizeof(KernelNodeParams{})-72]
 	_ = x[unsafe.Offsetof(KernelNodeParamsV3{}.Func)-0]
 	_ = x[unsafe.Offsetof(KernelNodeParamsV3{}.GridDimX)-8]
 	_ = x[unsafe.Offsetof(KernelNodeParamsV3{}.GridDimY)-12]
@@ -1727,13 +1778,13 @@ func _() {
 	_ = x[unsafe.Offsetof(KernelNodeParamsV3{}.Kern)-56]
 	_ = x[unsafe.Offsetof(KernelNodeParamsV3{}.Ctx)-64]
 	_ = x[unsafe.Sizeof(KernelNodeParamsV3{})-72]
-	_ = x[unsafe.Offsetof(MemsetNodeParamsV1{}.Dst)-0]
-	_ = x[unsafe.Offsetof(MemsetNodeParamsV1{}.Pitch)-8]
-	_ = x[unsafe.Offsetof(MemsetNodeParamsV1{}.Value)-16]
-	_ = x[unsafe.Offsetof(MemsetNodeParamsV1{}.ElementSize)-20]
-	_ = x[unsafe.Offsetof(MemsetNodeParamsV1{}.Width)-24]
-	_ = x[unsafe.Offsetof(MemsetNodeParamsV1{}.Height)-32]
-	_ = x[unsafe.Sizeof(MemsetNodeParamsV1{})-40]
+	_ = x[unsafe.Offsetof(MemsetNodeParams{}.Dst)-0]
+	_ = x[unsafe.Offsetof(MemsetNodeParams{}.Pitch)-8]
+	_ = x[unsafe.Offsetof(MemsetNodeParams{}.Value)-16]
+	_ = x[unsafe.Offsetof(MemsetNodeParams{}.ElementSize)-20]
+	_ = x[unsafe.Offsetof(MemsetNodeParams{}.Width)-24]
+	_ = x[unsafe.Offsetof(MemsetNodeParams{}.Height)-32]
+	_ = x[unsafe.Sizeof(MemsetNodeParams{})-40]
 	_ = x[unsafe.Offsetof(MemsetNodeParamsV2{}.Dst)-0]
 	_ = x[unsafe.Offsetof(MemsetNodeParamsV2{}.Pitch)-8]
 	_ = x[unsafe.Offsetof(MemsetNodeParamsV2{}.Value)-16]
@@ -1742,9 +1793,9 @@ func _() {
 	_ = x[unsafe.Offsetof(MemsetNodeParamsV2{}.Height)-32]
 	_ = x[unsafe.Offsetof(MemsetNodeParamsV2{}.Ctx)-40]
 	_ = x[unsafe.Sizeof(MemsetNodeParamsV2{})-48]
-	_ = x[unsafe.Offsetof(HostNodeParamsV1{}.Fn)-0]
-	_ = x[unsafe.Offsetof(HostNodeParamsV1{}.UserData)-8]
-	_ = x[unsafe.Sizeof(HostNodeParamsV1{})-16]
+	_ = x[unsafe.Offsetof(HostNodeParams{}.Fn)-0]
+	_ = x[unsafe.Offsetof(HostNodeParams{}.UserData)-8]
+	_ = x[unsafe.Sizeof(HostNodeParams{})-16]
 	_ = x[unsafe.Offsetof(HostNodeParamsV2{}.Fn)-0]
 	_ = x[unsafe.Offsetof(HostNodeParamsV2{}.UserData)-8]
 	_ = x[unsafe.Sizeof(HostNodeParamsV2{})-16]
@@ -1797,121 +1848,121 @@ func _() {
 	_ = x[unsafe.Offsetof(LaunchConfig{}.Attrs)-40]
 	_ = x[unsafe.Offsetof(LaunchConfig{}.NumAttrs)-48]
 	_ = x[unsafe.Sizeof(LaunchConfig{})-56]
-	_ = x[unsafe.Offsetof(ExecAffinitySmCountV1{}.Val)-0]
-	_ = x[unsafe.Sizeof(ExecAffinitySmCountV1{})-4]
-	_ = x[unsafe.Offsetof(ExecAffinityParamV1{}.Type)-0]
-	_ = x[unsafe.Offsetof(ExecAffinityParamV1{}.Param)-4]
-	_ = x[unsafe.Sizeof(ExecAffinityParamV1{})-8]
+	_ = x[unsafe.Offsetof(ExecAffinitySmCount{}.Val)-0]
+	_ = x[unsafe.Sizeof(ExecAffinitySmCount{})-4]
+	_ = x[unsafe.Offsetof(ExecAffinityParam{}.Type)-0]
+	_ = x[unsafe.Offsetof(ExecAffinityParam{}.Param)-4]
+	_ = x[unsafe.Sizeof(ExecAffinityParam{})-8]
 	_ = x[unsafe.Sizeof(ExecAffinityParamV1Param{})-4]
 	_ = x[unsafe.Offsetof(LibraryHostUniversalFunctionAndDataTable{}.FunctionTable)-0]
 	_ = x[unsafe.Offsetof(LibraryHostUniversalFunctionAndDataTable{}.FunctionWindowSize)-8]
 	_ = x[unsafe.Offsetof(LibraryHostUniversalFunctionAndDataTable{}.DataTable)-16]
 	_ = x[unsafe.Offsetof(LibraryHostUniversalFunctionAndDataTable{}.DataWindowSize)-24]
 	_ = x[unsafe.Sizeof(LibraryHostUniversalFunctionAndDataTable{})-32]
-	_ = x[unsafe.Offsetof(Memcpy2DV2{}.SrcXInBytes)-0]
-	_ = x[unsafe.Offsetof(Memcpy2DV2{}.SrcY)-8]
-	_ = x[unsafe.Offsetof(Memcpy2DV2{}.SrcMemoryType)-16]
-	_ = x[unsafe.Offsetof(Memcpy2DV2{}.SrcHost)-24]
-	_ = x[unsafe.Offsetof(Memcpy2DV2{}.SrcDevice)-32]
-	_ = x[unsafe.Offsetof(Memcpy2DV2{}.SrcArray)-40]
-	_ = x[unsafe.Offsetof(Memcpy2DV2{}.SrcPitch)-48]
-	_ = x[unsafe.Offsetof(Memcpy2DV2{}.DstXInBytes)-56]
-	_ = x[unsafe.Offsetof(Memcpy2DV2{}.DstY)-64]
-	_ = x[unsafe.Offsetof(Memcpy2DV2{}.DstMemoryType)-72]
-	_ = x[unsafe.Offsetof(Memcpy2DV2{}.DstHost)-80]
-	_ = x[unsafe.Offsetof(Memcpy2DV2{}.DstDevice)-88]
-	_ = x[unsafe.Offsetof(Memcpy2DV2{}.DstArray)-96]
-	_ = x[unsafe.Offsetof(Memcpy2DV2{}.DstPitch)-104]
-	_ = x[unsafe.Offsetof(Memcpy2DV2{}.WidthInBytes)-112]
-	_ = x[unsafe.Offsetof(Memcpy2DV2{}.Height)-120]
-	_ = x[unsafe.Sizeof(Memcpy2DV2{})-128]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.SrcXInBytes)-0]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.SrcY)-8]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.SrcZ)-16]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.SrcLOD)-24]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.SrcMemoryType)-32]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.SrcHost)-40]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.SrcDevice)-48]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.SrcArray)-56]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.Reserved0)-64]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.SrcPitch)-72]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.SrcHeight)-80]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.DstXInBytes)-88]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.DstY)-96]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.DstZ)-104]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.DstLOD)-112]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.DstMemoryType)-120]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.DstHost)-128]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.DstDevice)-136]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.DstArray)-144]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.Reserved1)-152]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.DstPitch)-160]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.DstHeight)-168]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.WidthInBytes)-176]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.Height)-184]
-	_ = x[unsafe.Offsetof(Memcpy3DV2{}.Depth)-192]
-	_ = x[unsafe.Sizeof(Memcpy3DV2{})-200]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.SrcXInBytes)-0]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.SrcY)-8]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.SrcZ)-16]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.SrcLOD)-24]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.SrcMemoryType)-32]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.SrcHost)-40]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.SrcDevice)-48]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.SrcArray)-56]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.SrcContext)-64]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.SrcPitch)-72]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.SrcHeight)-80]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.DstXInBytes)-88]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.DstY)-96]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.DstZ)-104]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.DstLOD)-112]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.DstMemoryType)-120]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.DstHost)-128]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.DstDevice)-136]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.DstArray)-144]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.DstContext)-152]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.DstPitch)-160]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.DstHeight)-168]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.WidthInBytes)-176]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.Height)-184]
-	_ = x[unsafe.Offsetof(Memcpy3DPeerV1{}.Depth)-192]
-	_ = x[unsafe.Sizeof(Memcpy3DPeerV1{})-200]
+	_ = x[unsafe.Offsetof(CudaMemcpy2D{}.SrcXInBytes)-0]
+	_ = x[unsafe.Offsetof(CudaMemcpy2D{}.SrcY)-8]
+	_ = x[unsafe.Offsetof(CudaMemcpy2D{}.SrcMemoryType)-16]
+	_ = x[unsafe.Offsetof(CudaMemcpy2D{}.SrcHost)-24]
+	_ = x[unsafe.Offsetof(CudaMemcpy2D{}.SrcDevice)-32]
+	_ = x[unsafe.Offsetof(CudaMemcpy2D{}.SrcArray)-40]
+	_ = x[unsafe.Offsetof(CudaMemcpy2D{}.SrcPitch)-48]
+	_ = x[unsafe.Offsetof(CudaMemcpy2D{}.DstXInBytes)-56]
+	_ = x[unsafe.Offsetof(CudaMemcpy2D{}.DstY)-64]
+	_ = x[unsafe.Offsetof(CudaMemcpy2D{}.DstMemoryType)-72]
+	_ = x[unsafe.Offsetof(CudaMemcpy2D{}.DstHost)-80]
+	_ = x[unsafe.Offsetof(CudaMemcpy2D{}.DstDevice)-88]
+	_ = x[unsafe.Offsetof(CudaMemcpy2D{}.DstArray)-96]
+	_ = x[unsafe.Offsetof(CudaMemcpy2D{}.DstPitch)-104]
+	_ = x[unsafe.Offsetof(CudaMemcpy2D{}.WidthInBytes)-112]
+	_ = x[unsafe.Offsetof(CudaMemcpy2D{}.Height)-120]
+	_ = x[unsafe.Sizeof(CudaMemcpy2D{})-128]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.SrcXInBytes)-0]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.SrcY)-8]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.SrcZ)-16]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.SrcLOD)-24]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.SrcMemoryType)-32]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.SrcHost)-40]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.SrcDevice)-48]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.SrcArray)-56]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.Reserved0)-64]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.SrcPitch)-72]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.SrcHeight)-80]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.DstXInBytes)-88]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.DstY)-96]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.DstZ)-104]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.DstLOD)-112]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.DstMemoryType)-120]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.DstHost)-128]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.DstDevice)-136]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.DstArray)-144]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.Reserved1)-152]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.DstPitch)-160]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.DstHeight)-168]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.WidthInBytes)-176]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.Height)-184]
+	_ = x[unsafe.Offsetof(CudaMemcpy3D{}.Depth)-192]
+	_ = x[unsafe.Sizeof(CudaMemcpy3D{})-200]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.SrcXInBytes)-0]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.SrcY)-8]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.SrcZ)-16]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.SrcLOD)-24]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.SrcMemoryType)-32]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.SrcHost)-40]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.SrcDevice)-48]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.SrcArray)-56]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.SrcContext)-64]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.SrcPitch)-72]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.SrcHeight)-80]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.DstXInBytes)-88]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.DstY)-96]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.DstZ)-104]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.DstLOD)-112]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.DstMemoryType)-120]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.DstHost)-128]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.DstDevice)-136]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.DstArray)-144]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.DstContext)-152]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.DstPitch)-160]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.DstHeight)-168]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.WidthInBytes)-176]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.Height)-184]
+	_ = x[unsafe.Offsetof(CudaMemcpy3DPeer{}.Depth)-192]
+	_ = x[unsafe.Sizeof(CudaMemcpy3DPeer{})-200]
 	_ = x[unsafe.Offsetof(MemcpyNodeParams{}.Flags)-0]
 	_ = x[unsafe.Offsetof(MemcpyNodeParams{}.Reserved)-4]
 	_ = x[unsafe.Offsetof(MemcpyNodeParams{}.CopyCtx)-8]
 	_ = x[unsafe.Offsetof(MemcpyNodeParams{}.CopyParams)-16]
 	_ = x[unsafe.Sizeof(MemcpyNodeParams{})-216]
-	_ = x[unsafe.Offsetof(ArrayDescriptorV2{}.Width)-0]
-	_ = x[unsafe.Offsetof(ArrayDescriptorV2{}.Height)-8]
-	_ = x[unsafe.Offsetof(ArrayDescriptorV2{}.Format)-16]
-	_ = x[unsafe.Offsetof(ArrayDescriptorV2{}.NumChannels)-20]
-	_ = x[unsafe.Sizeof(ArrayDescriptorV2{})-24]
-	_ = x[unsafe.Offsetof(Array3DDescriptorV2{}.Width)-0]
-	_ = x[unsafe.Offsetof(Array3DDescriptorV2{}.Height)-8]
-	_ = x[unsafe.Offsetof(Array3DDescriptorV2{}.Depth)-16]
-	_ = x[unsafe.Offsetof(Array3DDescriptorV2{}.Format)-24]
-	_ = x[unsafe.Offsetof(Array3DDescriptorV2{}.NumChannels)-28]
-	_ = x[unsafe.Offsetof(Array3DDescriptorV2{}.Flags)-32]
-	_ = x[unsafe.Sizeof(Array3DDescriptorV2{})-40]
-	_ = x[unsafe.Offsetof(ArraySparsePropertiesV1{}.TileExtent)-0]
-	_ = x[unsafe.Offsetof(ArraySparsePropertiesV1{}.MiptailFirstLevel)-12]
-	_ = x[unsafe.Offsetof(ArraySparsePropertiesV1{}.MiptailSize)-16]
-	_ = x[unsafe.Offsetof(ArraySparsePropertiesV1{}.Flags)-24]
-	_ = x[unsafe.Offsetof(ArraySparsePropertiesV1{}.Reserved)-28]
-	_ = x[unsafe.Sizeof(ArraySparsePropertiesV1{})-48]
+	_ = x[unsafe.Offsetof(ArrayDescriptor{}.Width)-0]
+	_ = x[unsafe.Offsetof(ArrayDescriptor{}.Height)-8]
+	_ = x[unsafe.Offsetof(ArrayDescriptor{}.Format)-16]
+	_ = x[unsafe.Offsetof(ArrayDescriptor{}.NumChannels)-20]
+	_ = x[unsafe.Sizeof(ArrayDescriptor{})-24]
+	_ = x[unsafe.Offsetof(Array3DDescriptor{}.Width)-0]
+	_ = x[unsafe.Offsetof(Array3DDescriptor{}.Height)-8]
+	_ = x[unsafe.Offsetof(Array3DDescriptor{}.Depth)-16]
+	_ = x[unsafe.Offsetof(Array3DDescriptor{}.Format)-24]
+	_ = x[unsafe.Offsetof(Array3DDescriptor{}.NumChannels)-28]
+	_ = x[unsafe.Offsetof(Array3DDescriptor{}.Flags)-32]
+	_ = x[unsafe.Sizeof(Array3DDescriptor{})-40]
+	_ = x[unsafe.Offsetof(ArraySparseProperties{}.TileExtent)-0]
+	_ = x[unsafe.Offsetof(ArraySparseProperties{}.MiptailFirstLevel)-12]
+	_ = x[unsafe.Offsetof(ArraySparseProperties{}.MiptailSize)-16]
+	_ = x[unsafe.Offsetof(ArraySparseProperties{}.Flags)-24]
+	_ = x[unsafe.Offsetof(ArraySparseProperties{}.Reserved)-28]
+	_ = x[unsafe.Sizeof(ArraySparseProperties{})-48]
 	_ = x[unsafe.Offsetof(ArraySparsePropertiesV1TileExtent{}.Width)-0]
 	_ = x[unsafe.Offsetof(ArraySparsePropertiesV1TileExtent{}.Height)-4]
 	_ = x[unsafe.Offsetof(ArraySparsePropertiesV1TileExtent{}.Depth)-8]
 	_ = x[unsafe.Sizeof(ArraySparsePropertiesV1TileExtent{})-12]
-	_ = x[unsafe.Offsetof(ArrayMemoryRequirementsV1{}.Size)-0]
-	_ = x[unsafe.Offsetof(ArrayMemoryRequirementsV1{}.Alignment)-8]
-	_ = x[unsafe.Offsetof(ArrayMemoryRequirementsV1{}.Reserved)-16]
-	_ = x[unsafe.Sizeof(ArrayMemoryRequirementsV1{})-32]
-	_ = x[unsafe.Offsetof(ResourceDescV1{}.ResType)-0]
-	_ = x[unsafe.Offsetof(ResourceDescV1{}.Res)-8]
-	_ = x[unsafe.Offsetof(ResourceDescV1{}.Flags)-136]
-	_ = x[unsafe.Sizeof(ResourceDescV1{})-144]
+	_ = x[unsafe.Offsetof(ArrayMemoryRequirements{}.Size)-0]
+	_ = x[unsafe.Offsetof(ArrayMemoryRequirements{}.Alignment)-8]
+	_ = x[unsafe.Offsetof(ArrayMemoryRequirements{}.Reserved)-16]
+	_ = x[unsafe.Sizeof(ArrayMemoryRequirements{})-32]
+	_ = x[unsafe.Offsetof(ResourceDesc{}.ResType)-0]
+	_ = x[unsafe.Offsetof(ResourceDesc{}.Res)-8]
+	_ = x[unsafe.Offsetof(ResourceDesc{}.Flags)-136]
+	_ = x[unsafe.Sizeof(ResourceDesc{})-144]
 	_ = x[unsafe.Offsetof(ResourceDescV1ResArray{}.HArray)-0]
 	_ = x[unsafe.Sizeof(ResourceDescV1ResArray{})-8]
 	_ = x[unsafe.Sizeof(ResourceDescV1Res{})-128]
@@ -1931,76 +1982,76 @@ func _() {
 	_ = x[unsafe.Sizeof(ResourceDescV1ResPitch2D{})-40]
 	_ = x[unsafe.Offsetof(ResourceDescV1ResReserved{}.Reserved)-0]
 	_ = x[unsafe.Sizeof(ResourceDescV1ResReserved{})-128]
-	_ = x[unsafe.Offsetof(TextureDescV1{}.AddressMode)-0]
-	_ = x[unsafe.Offsetof(TextureDescV1{}.FilterMode)-12]
-	_ = x[unsafe.Offsetof(TextureDescV1{}.Flags)-16]
-	_ = x[unsafe.Offsetof(TextureDescV1{}.MaxAnisotropy)-20]
-	_ = x[unsafe.Offsetof(TextureDescV1{}.MipmapFilterMode)-24]
-	_ = x[unsafe.Offsetof(TextureDescV1{}.MipmapLevelBias)-28]
-	_ = x[unsafe.Offsetof(TextureDescV1{}.MinMipmapLevelClamp)-32]
-	_ = x[unsafe.Offsetof(TextureDescV1{}.MaxMipmapLevelClamp)-36]
-	_ = x[unsafe.Offsetof(TextureDescV1{}.BorderColor)-40]
-	_ = x[unsafe.Offsetof(TextureDescV1{}.Reserved)-56]
-	_ = x[unsafe.Sizeof(TextureDescV1{})-104]
-	_ = x[unsafe.Offsetof(ResourceViewDescV1{}.Format)-0]
-	_ = x[unsafe.Offsetof(ResourceViewDescV1{}.Width)-8]
-	_ = x[unsafe.Offsetof(ResourceViewDescV1{}.Height)-16]
-	_ = x[unsafe.Offsetof(ResourceViewDescV1{}.Depth)-24]
-	_ = x[unsafe.Offsetof(ResourceViewDescV1{}.FirstMipmapLevel)-32]
-	_ = x[unsafe.Offsetof(ResourceViewDescV1{}.LastMipmapLevel)-36]
-	_ = x[unsafe.Offsetof(ResourceViewDescV1{}.FirstLayer)-40]
-	_ = x[unsafe.Offsetof(ResourceViewDescV1{}.LastLayer)-44]
-	_ = x[unsafe.Offsetof(ResourceViewDescV1{}.Reserved)-48]
-	_ = x[unsafe.Sizeof(ResourceViewDescV1{})-112]
+	_ = x[unsafe.Offsetof(TextureDesc{}.AddressMode)-0]
+	_ = x[unsafe.Offsetof(TextureDesc{}.FilterMode)-12]
+	_ = x[unsafe.Offsetof(TextureDesc{}.Flags)-16]
+	_ = x[unsafe.Offsetof(TextureDesc{}.MaxAnisotropy)-20]
+	_ = x[unsafe.Offsetof(TextureDesc{}.MipmapFilterMode)-24]
+	_ = x[unsafe.Offsetof(TextureDesc{}.MipmapLevelBias)-28]
+	_ = x[unsafe.Offsetof(TextureDesc{}.MinMipmapLevelClamp)-32]
+	_ = x[unsafe.Offsetof(TextureDesc{}.MaxMipmapLevelClamp)-36]
+	_ = x[unsafe.Offsetof(TextureDesc{}.BorderColor)-40]
+	_ = x[unsafe.Offsetof(TextureDesc{}.Reserved)-56]
+	_ = x[unsafe.Sizeof(TextureDesc{})-104]
+	_ = x[unsafe.Offsetof(ResourceViewDesc{}.Format)-0]
+	_ = x[unsafe.Offsetof(ResourceViewDesc{}.Width)-8]
+	_ = x[unsafe.Offsetof(ResourceViewDesc{}.Height)-16]
+	_ = x[unsafe.Offsetof(ResourceViewDesc{}.Depth)-24]
+	_ = x[unsafe.Offsetof(ResourceViewDesc{}.FirstMipmapLevel)-32]
+	_ = x[unsafe.Offsetof(ResourceViewDesc{}.LastMipmapLevel)-36]
+	_ = x[unsafe.Offsetof(ResourceViewDesc{}.FirstLayer)-40]
+	_ = x[unsafe.Offsetof(ResourceViewDesc{}.LastLayer)-44]
+	_ = x[unsafe.Offsetof(ResourceViewDesc{}.Reserved)-48]
+	_ = x[unsafe.Sizeof(ResourceViewDesc{})-112]
 	_ = x[unsafe.Offsetof(TensorMap{}.Opaque)-0]
 	_ = x[unsafe.Sizeof(TensorMap{})-128]
-	_ = x[unsafe.Offsetof(PointerAttributeP2PTokensV1{}.P2pToken)-0]
-	_ = x[unsafe.Offsetof(PointerAttributeP2PTokensV1{}.VaSpaceToken)-8]
-	_ = x[unsafe.Sizeof(PointerAttributeP2PTokensV1{})-16]
-	_ = x[unsafe.Offsetof(LaunchParamsV1{}.Function)-0]
-	_ = x[unsafe.Offsetof(LaunchParamsV1{}.GridDimX)-8]
-	_ = x[unsafe.Offsetof(LaunchParamsV1{}.GridDimY)-12]
-	_ = x[unsafe.Offsetof(LaunchParamsV1{}.GridDimZ)-16]
-	_ = x[unsafe.Offsetof(LaunchParamsV1{}.BlockDimX)-20]
-	_ = x[unsafe.Offsetof(LaunchParamsV1{}.BlockDimY)-24]
-	_ = x[unsafe.Offsetof(LaunchParamsV1{}.BlockDimZ)-28]
-	_ = x[unsafe.Offsetof(LaunchParamsV1{}.SharedMemBytes)-32]
-	_ = x[unsafe.Offsetof(LaunchParamsV1{}.HStream)-40]
-	_ = x[unsafe.Offsetof(LaunchParamsV1{}.KernelParams)-48]
-	_ = x[unsafe.Sizeof(LaunchParamsV1{})-56]
-	_ = x[unsafe.Offsetof(ExternalMemoryHandleDescV1{}.Type)-0]
-	_ = x[unsafe.Offsetof(ExternalMemoryHandleDescV1{}.Handle)-8]
-	_ = x[unsafe.Offsetof(ExternalMemoryHandleDescV1{}.Size)-24]
-	_ = x[unsafe.Offsetof(ExternalMemoryHandleDescV1{}.Flags)-32]
-	_ = x[unsafe.Offsetof(ExternalMemoryHandleDescV1{}.Reserved)-36]
-	_ = x[unsafe.Sizeof(ExternalMemoryHandleDescV1{})-104]
+	_ = x[unsafe.Offsetof(PointerAttributeP2PTokens{}.P2pToken)-0]
+	_ = x[unsafe.Offsetof(PointerAttributeP2PTokens{}.VaSpaceToken)-8]
+	_ = x[unsafe.Sizeof(PointerAttributeP2PTokens{})-16]
+	_ = x[unsafe.Offsetof(LaunchParams{}.Function)-0]
+	_ = x[unsafe.Offsetof(LaunchParams{}.GridDimX)-8]
+	_ = x[unsafe.Offsetof(LaunchParams{}.GridDimY)-12]
+	_ = x[unsafe.Offsetof(LaunchParams{}.GridDimZ)-16]
+	_ = x[unsafe.Offsetof(LaunchParams{}.BlockDimX)-20]
+	_ = x[unsafe.Offsetof(LaunchParams{}.BlockDimY)-24]
+	_ = x[unsafe.Offsetof(LaunchParams{}.BlockDimZ)-28]
+	_ = x[unsafe.Offsetof(LaunchParams{}.SharedMemBytes)-32]
+	_ = x[unsafe.Offsetof(LaunchParams{}.HStream)-40]
+	_ = x[unsafe.Offsetof(LaunchParams{}.KernelParams)-48]
+	_ = x[unsafe.Sizeof(LaunchParams{})-56]
+	_ = x[unsafe.Offsetof(ExternalMemoryHandleDesc{}.Type)-0]
+	_ = x[unsafe.Offsetof(ExternalMemoryHandleDesc{}.Handle)-8]
+	_ = x[unsafe.Offsetof(ExternalMemoryHandleDesc{}.Size)-24]
+	_ = x[unsafe.Offsetof(ExternalMemoryHandleDesc{}.Flags)-32]
+	_ = x[unsafe.Offsetof(ExternalMemoryHandleDesc{}.Reserved)-36]
+	_ = x[unsafe.Sizeof(ExternalMemoryHandleDesc{})-104]
 	_ = x[unsafe.Sizeof(ExternalMemoryHandleDescV1Handle{})-16]
 	_ = x[unsafe.Offsetof(ExternalMemoryHandleDescV1HandleWin32{}.Handle)-0]
 	_ = x[unsafe.Offsetof(ExternalMemoryHandleDescV1HandleWin32{}.Name)-8]
 	_ = x[unsafe.Sizeof(ExternalMemoryHandleDescV1HandleWin32{})-16]
-	_ = x[unsafe.Offsetof(ExternalMemoryBufferDescV1{}.Offset)-0]
-	_ = x[unsafe.Offsetof(ExternalMemoryBufferDescV1{}.Size)-8]
-	_ = x[unsafe.Offsetof(ExternalMemoryBufferDescV1{}.Flags)-16]
-	_ = x[unsafe.Offsetof(ExternalMemoryBufferDescV1{}.Reserved)-20]
-	_ = x[unsafe.Sizeof(ExternalMemoryBufferDescV1{})-88]
-	_ = x[unsafe.Offsetof(ExternalMemoryMipmappedArrayDescV1{}.Offset)-0]
-	_ = x[unsafe.Offsetof(ExternalMemoryMipmappedArrayDescV1{}.ArrayDesc)-8]
-	_ = x[unsafe.Offsetof(ExternalMemoryMipmappedArrayDescV1{}.NumLevels)-48]
-	_ = x[unsafe.Offsetof(ExternalMemoryMipmappedArrayDescV1{}.Reserved)-52]
-	_ = x[unsafe.Sizeof(ExternalMemoryMipmappedArrayDescV1{})-120]
-	_ = x[unsafe.Offsetof(ExternalSemaphoreHandleDescV1{}.Type)-0]
-	_ = x[unsafe.Offsetof(ExternalSemaphoreHandleDescV1{}.Handle)-8]
-	_ = x[unsafe.Offsetof(ExternalSemaphoreHandleDescV1{}.Flags)-24]
-	_ = x[unsafe.Offsetof(ExternalSemaphoreHandleDescV1{}.Reserved)-28]
-	_ = x[unsafe.Sizeof(ExternalSemaphoreHandleDescV1{})-96]
+	_ = x[unsafe.Offsetof(ExternalMemoryBufferDesc{}.Offset)-0]
+	_ = x[unsafe.Offsetof(ExternalMemoryBufferDesc{}.Size)-8]
+	_ = x[unsafe.Offsetof(ExternalMemoryBufferDesc{}.Flags)-16]
+	_ = x[unsafe.Offsetof(ExternalMemoryBufferDesc{}.Reserved)-20]
+	_ = x[unsafe.Sizeof(ExternalMemoryBufferDesc{})-88]
+	_ = x[unsafe.Offsetof(ExternalMemoryMipmappedArrayDesc{}.Offset)-0]
+	_ = x[unsafe.Offsetof(ExternalMemoryMipmappedArrayDesc{}.ArrayDesc)-8]
+	_ = x[unsafe.Offsetof(ExternalMemoryMipmappedArrayDesc{}.NumLevels)-48]
+	_ = x[unsafe.Offsetof(ExternalMemoryMipmappedArrayDesc{}.Reserved)-52]
+	_ = x[unsafe.Sizeof(ExternalMemoryMipmappedArrayDesc{})-120]
+	_ = x[unsafe.Offsetof(ExternalSemaphoreHandleDesc{}.Type)-0]
+	_ = x[unsafe.Offsetof(ExternalSemaphoreHandleDesc{}.Handle)-8]
+	_ = x[unsafe.Offsetof(ExternalSemaphoreHandleDesc{}.Flags)-24]
+	_ = x[unsafe.Offsetof(ExternalSemaphoreHandleDesc{}.Reserved)-28]
+	_ = x[unsafe.Sizeof(ExternalSemaphoreHandleDesc{})-96]
 	_ = x[unsafe.Sizeof(ExternalSemaphoreHandleDescV1Handle{})-16]
 	_ = x[unsafe.Offsetof(ExternalSemaphoreHandleDescV1HandleWin32{}.Handle)-0]
 	_ = x[unsafe.Offsetof(ExternalSemaphoreHandleDescV1HandleWin32{}.Name)-8]
 	_ = x[unsafe.Sizeof(ExternalSemaphoreHandleDescV1HandleWin32{})-16]
-	_ = x[unsafe.Offsetof(ExternalSemaphoreSignalParamsV1{}.Params)-0]
-	_ = x[unsafe.Offsetof(ExternalSemaphoreSignalParamsV1{}.Flags)-72]
-	_ = x[unsafe.Offsetof(ExternalSemaphoreSignalParamsV1{}.Reserved)-76]
-	_ = x[unsafe.Sizeof(ExternalSemaphoreSignalParamsV1{})-144]
+	_ = x[unsafe.Offsetof(ExternalSemaphoreSignalParams{}.Params)-0]
+	_ = x[unsafe.Offsetof(ExternalSemaphoreSignalParams{}.Flags)-72]
+	_ = x[unsafe.Offsetof(ExternalSemaphoreSignalParams{}.Reserved)-76]
+	_ = x[unsafe.Sizeof(ExternalSemaphoreSignalParams{})-144]
 	_ = x[unsafe.Offsetof(ExternalSemaphoreSignalParamsV1ParamsFence{}.Value)-0]
 	_ = x[unsafe.Sizeof(ExternalSemaphoreSignalParamsV1ParamsFence{})-8]
 	_ = x[unsafe.Offsetof(ExternalSemaphoreSignalParamsV1Params{}.Fence)-0]
@@ -2011,10 +2062,10 @@ func _() {
 	_ = x[unsafe.Sizeof(ExternalSemaphoreSignalParamsV1ParamsNvSciSync{})-8]
 	_ = x[unsafe.Offsetof(ExternalSemaphoreSignalParamsV1ParamsKeyedMutex{}.Key)-0]
 	_ = x[unsafe.Sizeof(ExternalSemaphoreSignalParamsV1ParamsKeyedMutex{})-8]
-	_ = x[unsafe.Offsetof(ExternalSemaphoreWaitParamsV1{}.Params)-0]
-	_ = x[unsafe.Offsetof(ExternalSemaphoreWaitParamsV1{}.Flags)-72]
-	_ = x[unsafe.Offsetof(ExternalSemaphoreWaitParamsV1{}.Reserved)-76]
-	_ = x[unsafe.Sizeof(ExternalSemaphoreWaitParamsV1{})-144]
+	_ = x[unsafe.Offsetof(ExternalSemaphoreWaitParams{}.Params)-0]
+	_ = x[unsafe.Offsetof(ExternalSemaphoreWaitParams{}.Flags)-72]
+	_ = x[unsafe.Offsetof(ExternalSemaphoreWaitParams{}.Reserved)-76]
+	_ = x[unsafe.Sizeof(ExternalSemaphoreWaitParams{})-144]
 	_ = x[unsafe.Offsetof(ExternalSemaphoreWaitParamsV1ParamsFence{}.Value)-0]
 	_ = x[unsafe.Sizeof(ExternalSemaphoreWaitParamsV1ParamsFence{})-8]
 	_ = x[unsafe.Offsetof(ExternalSemaphoreWaitParamsV1Params{}.Fence)-0]
@@ -2026,34 +2077,34 @@ func _() {
 	_ = x[unsafe.Offsetof(ExternalSemaphoreWaitParamsV1ParamsKeyedMutex{}.Key)-0]
 	_ = x[unsafe.Offsetof(ExternalSemaphoreWaitParamsV1ParamsKeyedMutex{}.TimeoutMs)-8]
 	_ = x[unsafe.Sizeof(ExternalSemaphoreWaitParamsV1ParamsKeyedMutex{})-16]
-	_ = x[unsafe.Offsetof(ExtSemSignalNodeParamsV1{}.ExtSemArray)-0]
-	_ = x[unsafe.Offsetof(ExtSemSignalNodeParamsV1{}.ParamsArray)-8]
-	_ = x[unsafe.Offsetof(ExtSemSignalNodeParamsV1{}.NumExtSems)-16]
-	_ = x[unsafe.Sizeof(ExtSemSignalNodeParamsV1{})-24]
+	_ = x[unsafe.Offsetof(ExtSemSignalNodeParams{}.ExtSemArray)-0]
+	_ = x[unsafe.Offsetof(ExtSemSignalNodeParams{}.ParamsArray)-8]
+	_ = x[unsafe.Offsetof(ExtSemSignalNodeParams{}.NumExtSems)-16]
+	_ = x[unsafe.Sizeof(ExtSemSignalNodeParams{})-24]
 	_ = x[unsafe.Offsetof(ExtSemSignalNodeParamsV2{}.ExtSemArray)-0]
 	_ = x[unsafe.Offsetof(ExtSemSignalNodeParamsV2{}.ParamsArray)-8]
 	_ = x[unsafe.Offsetof(ExtSemSignalNodeParamsV2{}.NumExtSems)-16]
 	_ = x[unsafe.Sizeof(ExtSemSignalNodeParamsV2{})-24]
-	_ = x[unsafe.Offsetof(ExtSemWaitNodeParamsV1{}.ExtSemArray)-0]
-	_ = x[unsafe.Offsetof(ExtSemWaitNodeParamsV1{}.ParamsArray)-8]
-	_ = x[unsafe.Offsetof(ExtSemWaitNodeParamsV1{}.NumExtSems)-16]
-	_ = x[unsafe.Sizeof(ExtSemWaitNodeParamsV1{})-24]
+	_ = x[unsafe.Offsetof(ExtSemWaitNodeParams{}.ExtSemArray)-0]
+	_ = x[unsafe.Offsetof(ExtSemWaitNodeParams{}.ParamsArray)-8]
+	_ = x[unsafe.Offsetof(ExtSemWaitNodeParams{}.NumExtSems)-16]
+	_ = x[unsafe.Sizeof(ExtSemWaitNodeParams{})-24]
 	_ = x[unsafe.Offsetof(ExtSemWaitNodeParamsV2{}.ExtSemArray)-0]
 	_ = x[unsafe.Offsetof(ExtSemWaitNodeParamsV2{}.ParamsArray)-8]
 	_ = x[unsafe.Offsetof(ExtSemWaitNodeParamsV2{}.NumExtSems)-16]
 	_ = x[unsafe.Sizeof(ExtSemWaitNodeParamsV2{})-24]
-	_ = x[unsafe.Offsetof(ArrayMapInfoV1{}.ResourceType)-0]
-	_ = x[unsafe.Offsetof(ArrayMapInfoV1{}.Resource)-8]
-	_ = x[unsafe.Offsetof(ArrayMapInfoV1{}.SubresourceType)-16]
-	_ = x[unsafe.Offsetof(ArrayMapInfoV1{}.Subresource)-24]
-	_ = x[unsafe.Offsetof(ArrayMapInfoV1{}.MemOperationType)-56]
-	_ = x[unsafe.Offsetof(ArrayMapInfoV1{}.MemHandleType)-60]
-	_ = x[unsafe.Offsetof(ArrayMapInfoV1{}.MemHandle)-64]
-	_ = x[unsafe.Offsetof(ArrayMapInfoV1{}.Offset)-72]
-	_ = x[unsafe.Offsetof(ArrayMapInfoV1{}.DeviceBitMask)-80]
-	_ = x[unsafe.Offsetof(ArrayMapInfoV1{}.Flags)-84]
-	_ = x[unsafe.Offsetof(ArrayMapInfoV1{}.Reserved)-88]
-	_ = x[unsafe.Sizeof(ArrayMapInfoV1{})-96]
+	_ = x[unsafe.Offsetof(ArrayMapInfo{}.ResourceType)-0]
+	_ = x[unsafe.Offsetof(ArrayMapInfo{}.Resource)-8]
+	_ = x[unsafe.Offsetof(ArrayMapInfo{}.SubresourceType)-16]
+	_ = x[unsafe.Offsetof(ArrayMapInfo{}.Subresource)-24]
+	_ = x[unsafe.Offsetof(ArrayMapInfo{}.MemOperationType)-56]
+	_ = x[unsafe.Offsetof(ArrayMapInfo{}.MemHandleType)-60]
+	_ = x[unsafe.Offsetof(ArrayMapInfo{}.MemHandle)-64]
+	_ = x[unsafe.Offsetof(ArrayMapInfo{}.Offset)-72]
+	_ = x[unsafe.Offsetof(ArrayMapInfo{}.DeviceBitMask)-80]
+	_ = x[unsafe.Offsetof(ArrayMapInfo{}.Flags)-84]
+	_ = x[unsafe.Offsetof(ArrayMapInfo{}.Reserved)-88]
+	_ = x[unsafe.Sizeof(ArrayMapInfo{})-96]
 	_ = x[unsafe.Sizeof(ArrayMapInfoV1Resource{})-8]
 	_ = x[unsafe.Offsetof(ArrayMapInfoV1SubresourceSparseLevel{}.Level)-0]
 	_ = x[unsafe.Offsetof(ArrayMapInfoV1SubresourceSparseLevel{}.Layer)-4]
@@ -2070,47 +2121,47 @@ func _() {
 	_ = x[unsafe.Offsetof(ArrayMapInfoV1SubresourceMiptail{}.Size)-16]
 	_ = x[unsafe.Sizeof(ArrayMapInfoV1SubresourceMiptail{})-24]
 	_ = x[unsafe.Sizeof(ArrayMapInfoV1MemHandle{})-8]
-	_ = x[unsafe.Offsetof(MemLocationV1{}.Type)-0]
-	_ = x[unsafe.Offsetof(MemLocationV1{}.Id)-4]
-	_ = x[unsafe.Sizeof(MemLocationV1{})-8]
-	_ = x[unsafe.Offsetof(MemAllocationPropV1{}.Type)-0]
-	_ = x[unsafe.Offsetof(MemAllocationPropV1{}.RequestedHandleTypes)-4]
-	_ = x[unsafe.Offsetof(MemAllocationPropV1{}.Location)-8]
-	_ = x[unsafe.Offsetof(MemAllocationPropV1{}.Win32HandleMetaData)-16]
-	_ = x[unsafe.Offsetof(MemAllocationPropV1{}.AllocFlags)-24]
-	_ = x[unsafe.Sizeof(MemAllocationPropV1{})-32]
+	_ = x[unsafe.Offsetof(MemLocation{}.Type)-0]
+	_ = x[unsafe.Offsetof(MemLocation{}.Id)-4]
+	_ = x[unsafe.Sizeof(MemLocation{})-8]
+	_ = x[unsafe.Offsetof(MemAllocationProp{}.Type)-0]
+	_ = x[unsafe.Offsetof(MemAllocationProp{}.RequestedHandleTypes)-4]
+	_ = x[unsafe.Offsetof(MemAllocationProp{}.Location)-8]
+	_ = x[unsafe.Offsetof(MemAllocationProp{}.Win32HandleMetaData)-16]
+	_ = x[unsafe.Offsetof(MemAllocationProp{}.AllocFlags)-24]
+	_ = x[unsafe.Sizeof(MemAllocationProp{})-32]
 	_ = x[unsafe.Offsetof(MemAllocationPropV1AllocFlags{}.CompressionType)-0]
 	_ = x[unsafe.Offsetof(MemAllocationPropV1AllocFlags{}.GpuDirectRDMACapable)-1]
 	_ = x[unsafe.Offsetof(MemAllocationPropV1AllocFlags{}.Usage)-2]
 	_ = x[unsafe.Offsetof(MemAllocationPropV1AllocFlags{}.Reserved)-4]
 	_ = x[unsafe.Sizeof(MemAllocationPropV1AllocFlags{})-8]
-	_ = x[unsafe.Offsetof(MulticastObjectPropV1{}.NumDevices)-0]
-	_ = x[unsafe.Offsetof(MulticastObjectPropV1{}.Size)-8]
-	_ = x[unsafe.Offsetof(MulticastObjectPropV1{}.HandleTypes)-16]
-	_ = x[unsafe.Offsetof(MulticastObjectPropV1{}.Flags)-24]
-	_ = x[unsafe.Sizeof(MulticastObjectPropV1{})-32]
-	_ = x[unsafe.Offsetof(MemAccessDescV1{}.Location)-0]
-	_ = x[unsafe.Offsetof(MemAccessDescV1{}.Flags)-8]
-	_ = x[unsafe.Sizeof(MemAccessDescV1{})-12]
-	_ = x[unsafe.Offsetof(GraphExecUpdateResultInfoV1{}.Result)-0]
-	_ = x[unsafe.Offsetof(GraphExecUpdateResultInfoV1{}.ErrorNode)-8]
-	_ = x[unsafe.Offsetof(GraphExecUpdateResultInfoV1{}.ErrorFromNode)-16]
-	_ = x[unsafe.Sizeof(GraphExecUpdateResultInfoV1{})-24]
-	_ = x[unsafe.Offsetof(MemPoolPropsV1{}.AllocType)-0]
-	_ = x[unsafe.Offsetof(MemPoolPropsV1{}.HandleTypes)-4]
-	_ = x[unsafe.Offsetof(MemPoolPropsV1{}.Location)-8]
-	_ = x[unsafe.Offsetof(MemPoolPropsV1{}.Win32SecurityAttributes)-16]
-	_ = x[unsafe.Offsetof(MemPoolPropsV1{}.MaxSize)-24]
-	_ = x[unsafe.Offsetof(MemPoolPropsV1{}.Reserved)-32]
-	_ = x[unsafe.Sizeof(MemPoolPropsV1{})-88]
-	_ = x[unsafe.Offsetof(MemPoolPtrExportDataV1{}.Reserved)-0]
-	_ = x[unsafe.Sizeof(MemPoolPtrExportDataV1{})-64]
-	_ = x[unsafe.Offsetof(MemAllocNodeParamsV1{}.PoolProps)-0]
-	_ = x[unsafe.Offsetof(MemAllocNodeParamsV1{}.AccessDescs)-88]
-	_ = x[unsafe.Offsetof(MemAllocNodeParamsV1{}.AccessDescCount)-96]
-	_ = x[unsafe.Offsetof(MemAllocNodeParamsV1{}.Bytesize)-104]
-	_ = x[unsafe.Offsetof(MemAllocNodeParamsV1{}.Dptr)-112]
-	_ = x[unsafe.Sizeof(MemAllocNodeParamsV1{})-120]
+	_ = x[unsafe.Offsetof(MulticastObjectProp{}.NumDevices)-0]
+	_ = x[unsafe.Offsetof(MulticastObjectProp{}.Size)-8]
+	_ = x[unsafe.Offsetof(MulticastObjectProp{}.HandleTypes)-16]
+	_ = x[unsafe.Offsetof(MulticastObjectProp{}.Flags)-24]
+	_ = x[unsafe.Sizeof(MulticastObjectProp{})-32]
+	_ = x[unsafe.Offsetof(MemAccessDesc{}.Location)-0]
+	_ = x[unsafe.Offsetof(MemAccessDesc{}.Flags)-8]
+	_ = x[unsafe.Sizeof(MemAccessDesc{})-12]
+	_ = x[unsafe.Offsetof(GraphExecUpdateResultInfo{}.Result)-0]
+	_ = x[unsafe.Offsetof(GraphExecUpdateResultInfo{}.ErrorNode)-8]
+	_ = x[unsafe.Offsetof(GraphExecUpdateResultInfo{}.ErrorFromNode)-16]
+	_ = x[unsafe.Sizeof(GraphExecUpdateResultInfo{})-24]
+	_ = x[unsafe.Offsetof(MemPoolProps{}.AllocType)-0]
+	_ = x[unsafe.Offsetof(MemPoolProps{}.HandleTypes)-4]
+	_ = x[unsafe.Offsetof(MemPoolProps{}.Location)-8]
+	_ = x[unsafe.Offsetof(MemPoolProps{}.Win32SecurityAttributes)-16]
+	_ = x[unsafe.Offsetof(MemPoolProps{}.MaxSize)-24]
+	_ = x[unsafe.Offsetof(MemPoolProps{}.Reserved)-32]
+	_ = x[unsafe.Sizeof(MemPoolProps{})-88]
+	_ = x[unsafe.Offsetof(MemPoolPtrExportData{}.Reserved)-0]
+	_ = x[unsafe.Sizeof(MemPoolPtrExportData{})-64]
+	_ = x[unsafe.Offsetof(MemAllocNodeParams{}.PoolProps)-0]
+	_ = x[unsafe.Offsetof(MemAllocNodeParams{}.AccessDescs)-88]
+	_ = x[unsafe.Offsetof(MemAllocNodeParams{}.AccessDescCount)-96]
+	_ = x[unsafe.Offsetof(MemAllocNodeParams{}.Bytesize)-104]
+	_ = x[unsafe.Offsetof(MemAllocNodeParams{}.Dptr)-112]
+	_ = x[unsafe.Sizeof(MemAllocNodeParams{})-120]
 	_ = x[unsafe.Offsetof(MemAllocNodeParamsV2{}.PoolProps)-0]
 	_ = x[unsafe.Offsetof(MemAllocNodeParamsV2{}.AccessDescs)-88]
 	_ = x[unsafe.Offsetof(MemAllocNodeParamsV2{}.AccessDescCount)-96]
@@ -2131,7 +2182,6 @@ func _() {
 	_ = x[unsafe.Sizeof(GraphNodeParams{})-256]
 	_ = x[unsafe.Offsetof(DevSmResource{}.SmCount)-0]
 	_ = x[unsafe.Sizeof(DevSmResource{})-4]
-	_ = x[unsafe.Offsetof(DevResourceV1{}.Type)-0]
-	_ = x[unsafe.Offsetof(DevResourceV1{}._internal_padding)-4]
-	_ = x[unsafe.Sizeof(DevResourceV1{})-144]
+	_ = x[unsafe.Offsetof(DevResource{}.Type)-0]
+	_ = x[unsafe.Sizeof(DevResource{})-144]
 }

@@ -2,20 +2,23 @@
 
 package cu
 
-// DeviceptrV2 is the C type CUdeviceptr_v2 (cuda.h).
+// Deviceptr is the C type CUdeviceptr (cuda.h), declared as CUdeviceptr_v2
+// ([DeviceptrV2]).
 //
 // CUDA device pointer
 // CUdeviceptr is defined as an unsigned integer type whose size matches the size of a pointer on the target platform.
-type DeviceptrV2 uint64
+type Deviceptr uint64
 
-// Deviceptr is the C type CUdeviceptr (cuda.h).
-type Deviceptr = DeviceptrV2
+// DeviceptrV2 is the C type CUdeviceptr_v2 (cuda.h), the versioned name of
+// CUdeviceptr: the same type as [Deviceptr].
+type DeviceptrV2 = Deviceptr
 
-// DeviceV1 is the C type CUdevice_v1 (cuda.h).
-type DeviceV1 int32
+// Device is the C type CUdevice (cuda.h), declared as CUdevice_v1 ([DeviceV1]).
+type Device int32
 
-// Device is the C type CUdevice (cuda.h).
-type Device = DeviceV1
+// DeviceV1 is the C type CUdevice_v1 (cuda.h), the versioned name of CUdevice:
+// the same type as [Device].
+type DeviceV1 = Device
 
 // Context is the C type CUcontext (cuda.h).
 type Context uintptr
@@ -53,17 +56,21 @@ type Stream uintptr
 // GraphicsResource is the C type CUgraphicsResource (cuda.h).
 type GraphicsResource uintptr
 
-// TexObjectV1 is the C type CUtexObject_v1 (cuda.h).
-type TexObjectV1 uint64
+// TexObject is the C type CUtexObject (cuda.h), declared as CUtexObject_v1
+// ([TexObjectV1]).
+type TexObject uint64
 
-// TexObject is the C type CUtexObject (cuda.h).
-type TexObject = TexObjectV1
+// TexObjectV1 is the C type CUtexObject_v1 (cuda.h), the versioned name of
+// CUtexObject: the same type as [TexObject].
+type TexObjectV1 = TexObject
 
-// SurfObjectV1 is the C type CUsurfObject_v1 (cuda.h).
-type SurfObjectV1 uint64
+// SurfObject is the C type CUsurfObject (cuda.h), declared as CUsurfObject_v1
+// ([SurfObjectV1]).
+type SurfObject uint64
 
-// SurfObject is the C type CUsurfObject (cuda.h).
-type SurfObject = SurfObjectV1
+// SurfObjectV1 is the C type CUsurfObject_v1 (cuda.h), the versioned name of
+// CUsurfObject: the same type as [SurfObject].
+type SurfObjectV1 = SurfObject
 
 // ExternalMemory is the C type CUexternalMemory (cuda.h).
 type ExternalMemory uintptr
@@ -95,20 +102,27 @@ type GraphDeviceNode uintptr
 // AsyncCallbackHandle is the C type CUasyncCallbackHandle (cuda.h).
 type AsyncCallbackHandle uintptr
 
-// MemFabricHandle is the C type CUmemFabricHandle (cuda.h).
-type MemFabricHandle = MemFabricHandleV1
+// MemFabricHandleV1 is the C type CUmemFabricHandle_v1 (cuda.h), the versioned
+// name of CUmemFabricHandle: the same type as [MemFabricHandle].
+type MemFabricHandleV1 = MemFabricHandle
 
-// IpcEventHandle is the C type CUipcEventHandle (cuda.h).
-type IpcEventHandle = IpcEventHandleV1
+// IpcEventHandleV1 is the C type CUipcEventHandle_v1 (cuda.h), the versioned
+// name of CUipcEventHandle: the same type as [IpcEventHandle].
+type IpcEventHandleV1 = IpcEventHandle
 
-// IpcMemHandle is the C type CUipcMemHandle (cuda.h).
-type IpcMemHandle = IpcMemHandleV1
+// IpcMemHandleV1 is the C type CUipcMemHandle_v1 (cuda.h), the versioned name
+// of CUipcMemHandle: the same type as [IpcMemHandle].
+type IpcMemHandleV1 = IpcMemHandle
 
-// StreamBatchMemOpParams is the C type CUstreamBatchMemOpParams (cuda.h).
-type StreamBatchMemOpParams = StreamBatchMemOpParamsV1
+// StreamBatchMemOpParamsV1 is the C type CUstreamBatchMemOpParams_v1 (cuda.h),
+// the versioned name of CUstreamBatchMemOpParams: the same type as
+// [StreamBatchMemOpParams].
+type StreamBatchMemOpParamsV1 = StreamBatchMemOpParams
 
-// BatchMemOpNodeParams is the C type CUDA_BATCH_MEM_OP_NODE_PARAMS (cuda.h).
-type BatchMemOpNodeParams = BatchMemOpNodeParamsV1
+// BatchMemOpNodeParamsV1 is the C type CUDA_BATCH_MEM_OP_NODE_PARAMS_v1
+// (cuda.h), the versioned name of CUDA_BATCH_MEM_OP_NODE_PARAMS: the same type
+// as [BatchMemOpNodeParams].
+type BatchMemOpNodeParamsV1 = BatchMemOpNodeParams
 
 // AsyncCallback is the C type CUasyncCallback (cuda.h).
 //
@@ -120,8 +134,9 @@ type BatchMemOpNodeParams = BatchMemOpNodeParamsV1
 // It holds a C function pointer.
 type AsyncCallback uintptr
 
-// Devprop is the C type CUdevprop (cuda.h).
-type Devprop = DevpropV1
+// DevpropV1 is the C type CUdevprop_v1 (cuda.h), the versioned name of
+// CUdevprop: the same type as [Devprop].
+type DevpropV1 = Devprop
 
 // LinkState is the C type CUlinkState (cuda.h).
 type LinkState uintptr
@@ -134,45 +149,56 @@ type LinkState uintptr
 // It holds a C function pointer.
 type HostFn uintptr
 
-// AccessPolicyWindow is the C type CUaccessPolicyWindow (cuda.h).
-//
-// Access policy window.
-type AccessPolicyWindow = AccessPolicyWindowV1
+// AccessPolicyWindowV1 is the C type CUaccessPolicyWindow_v1 (cuda.h), the
+// versioned name of CUaccessPolicyWindow: the same type as
+// [AccessPolicyWindow].
+type AccessPolicyWindowV1 = AccessPolicyWindow
 
-// KernelNodeParams is the C type CUDA_KERNEL_NODE_PARAMS (cuda.h).
-type KernelNodeParams = KernelNodeParamsV2
+// KernelNodeParamsV2 is the C type CUDA_KERNEL_NODE_PARAMS_v2 (cuda.h), the
+// versioned name of CUDA_KERNEL_NODE_PARAMS: the same type as
+// [KernelNodeParams].
+type KernelNodeParamsV2 = KernelNodeParams
 
-// MemsetNodeParams is the C type CUDA_MEMSET_NODE_PARAMS (cuda.h).
-type MemsetNodeParams = MemsetNodeParamsV1
+// MemsetNodeParamsV1 is the C type CUDA_MEMSET_NODE_PARAMS_v1 (cuda.h), the
+// versioned name of CUDA_MEMSET_NODE_PARAMS: the same type as
+// [MemsetNodeParams].
+type MemsetNodeParamsV1 = MemsetNodeParams
 
-// HostNodeParams is the C type CUDA_HOST_NODE_PARAMS (cuda.h).
-type HostNodeParams = HostNodeParamsV1
+// HostNodeParamsV1 is the C type CUDA_HOST_NODE_PARAMS_v1 (cuda.h), the
+// versioned name of CUDA_HOST_NODE_PARAMS: the same type as [HostNodeParams].
+type HostNodeParamsV1 = HostNodeParams
 
 // KernelNodeAttrID is the C type CUkernelNodeAttrID (cuda.h).
 type KernelNodeAttrID = LaunchAttributeID
 
-// KernelNodeAttrValueV1 is the C type CUkernelNodeAttrValue_v1 (cuda.h).
-type KernelNodeAttrValueV1 = LaunchAttributeValue
+// KernelNodeAttrValue is the C type CUkernelNodeAttrValue (cuda.h), declared as
+// CUkernelNodeAttrValue_v1 ([KernelNodeAttrValueV1]).
+type KernelNodeAttrValue = LaunchAttributeValue
 
-// KernelNodeAttrValue is the C type CUkernelNodeAttrValue (cuda.h).
-type KernelNodeAttrValue = KernelNodeAttrValueV1
+// KernelNodeAttrValueV1 is the C type CUkernelNodeAttrValue_v1 (cuda.h), the
+// versioned name of CUkernelNodeAttrValue: the same type as
+// [KernelNodeAttrValue].
+type KernelNodeAttrValueV1 = KernelNodeAttrValue
 
 // StreamAttrID is the C type CUstreamAttrID (cuda.h).
 type StreamAttrID = LaunchAttributeID
 
-// StreamAttrValueV1 is the C type CUstreamAttrValue_v1 (cuda.h).
-type StreamAttrValueV1 = LaunchAttributeValue
+// StreamAttrValue is the C type CUstreamAttrValue (cuda.h), declared as
+// CUstreamAttrValue_v1 ([StreamAttrValueV1]).
+type StreamAttrValue = LaunchAttributeValue
 
-// StreamAttrValue is the C type CUstreamAttrValue (cuda.h).
-type StreamAttrValue = StreamAttrValueV1
+// StreamAttrValueV1 is the C type CUstreamAttrValue_v1 (cuda.h), the versioned
+// name of CUstreamAttrValue: the same type as [StreamAttrValue].
+type StreamAttrValueV1 = StreamAttrValue
 
-// ExecAffinitySmCount is the C type CUexecAffinitySmCount (cuda.h).
-type ExecAffinitySmCount = ExecAffinitySmCountV1
+// ExecAffinitySmCountV1 is the C type CUexecAffinitySmCount_v1 (cuda.h), the
+// versioned name of CUexecAffinitySmCount: the same type as
+// [ExecAffinitySmCount].
+type ExecAffinitySmCountV1 = ExecAffinitySmCount
 
-// ExecAffinityParam is the C type CUexecAffinityParam (cuda.h).
-//
-// Execution Affinity Parameters.
-type ExecAffinityParam = ExecAffinityParamV1
+// ExecAffinityParamV1 is the C type CUexecAffinityParam_v1 (cuda.h), the
+// versioned name of CUexecAffinityParam: the same type as [ExecAffinityParam].
+type ExecAffinityParamV1 = ExecAffinityParam
 
 // StreamCallback is the C type CUstreamCallback (cuda.h).
 //
@@ -193,98 +219,153 @@ type StreamCallback uintptr
 // It holds a C function pointer.
 type OccupancyB2DSize uintptr
 
-// CudaMemcpy2D is the C type CUDA_MEMCPY2D (cuda.h).
-type CudaMemcpy2D = Memcpy2DV2
+// Memcpy2DV2 is the C type CUDA_MEMCPY2D_v2 (cuda.h), the versioned name of
+// CUDA_MEMCPY2D: the same type as [CudaMemcpy2D].
+type Memcpy2DV2 = CudaMemcpy2D
 
-// CudaMemcpy3D is the C type CUDA_MEMCPY3D (cuda.h).
-type CudaMemcpy3D = Memcpy3DV2
+// Memcpy3DV2 is the C type CUDA_MEMCPY3D_v2 (cuda.h), the versioned name of
+// CUDA_MEMCPY3D: the same type as [CudaMemcpy3D].
+type Memcpy3DV2 = CudaMemcpy3D
 
-// CudaMemcpy3DPeer is the C type CUDA_MEMCPY3D_PEER (cuda.h).
-type CudaMemcpy3DPeer = Memcpy3DPeerV1
+// Memcpy3DPeerV1 is the C type CUDA_MEMCPY3D_PEER_v1 (cuda.h), the versioned
+// name of CUDA_MEMCPY3D_PEER: the same type as [CudaMemcpy3DPeer].
+type Memcpy3DPeerV1 = CudaMemcpy3DPeer
 
-// ArrayDescriptor is the C type CUDA_ARRAY_DESCRIPTOR (cuda.h).
-type ArrayDescriptor = ArrayDescriptorV2
+// ArrayDescriptorV2 is the C type CUDA_ARRAY_DESCRIPTOR_v2 (cuda.h), the
+// versioned name of CUDA_ARRAY_DESCRIPTOR: the same type as [ArrayDescriptor].
+type ArrayDescriptorV2 = ArrayDescriptor
 
-// Array3DDescriptor is the C type CUDA_ARRAY3D_DESCRIPTOR (cuda.h).
-type Array3DDescriptor = Array3DDescriptorV2
+// Array3DDescriptorV2 is the C type CUDA_ARRAY3D_DESCRIPTOR_v2 (cuda.h), the
+// versioned name of CUDA_ARRAY3D_DESCRIPTOR: the same type as
+// [Array3DDescriptor].
+type Array3DDescriptorV2 = Array3DDescriptor
 
-// ArraySparseProperties is the C type CUDA_ARRAY_SPARSE_PROPERTIES (cuda.h).
-type ArraySparseProperties = ArraySparsePropertiesV1
+// ArraySparsePropertiesV1 is the C type CUDA_ARRAY_SPARSE_PROPERTIES_v1
+// (cuda.h), the versioned name of CUDA_ARRAY_SPARSE_PROPERTIES: the same type
+// as [ArraySparseProperties].
+type ArraySparsePropertiesV1 = ArraySparseProperties
 
-// ArrayMemoryRequirements is the C type CUDA_ARRAY_MEMORY_REQUIREMENTS (cuda.h).
-type ArrayMemoryRequirements = ArrayMemoryRequirementsV1
+// ArrayMemoryRequirementsV1 is the C type CUDA_ARRAY_MEMORY_REQUIREMENTS_v1
+// (cuda.h), the versioned name of CUDA_ARRAY_MEMORY_REQUIREMENTS: the same type
+// as [ArrayMemoryRequirements].
+type ArrayMemoryRequirementsV1 = ArrayMemoryRequirements
 
-// ResourceDesc is the C type CUDA_RESOURCE_DESC (cuda.h).
-type ResourceDesc = ResourceDescV1
+// ResourceDescV1 is the C type CUDA_RESOURCE_DESC_v1 (cuda.h), the versioned
+// name of CUDA_RESOURCE_DESC: the same type as [ResourceDesc].
+type ResourceDescV1 = ResourceDesc
 
-// TextureDesc is the C type CUDA_TEXTURE_DESC (cuda.h).
-type TextureDesc = TextureDescV1
+// TextureDescV1 is the C type CUDA_TEXTURE_DESC_v1 (cuda.h), the versioned name
+// of CUDA_TEXTURE_DESC: the same type as [TextureDesc].
+type TextureDescV1 = TextureDesc
 
-// ResourceViewDesc is the C type CUDA_RESOURCE_VIEW_DESC (cuda.h).
-type ResourceViewDesc = ResourceViewDescV1
+// ResourceViewDescV1 is the C type CUDA_RESOURCE_VIEW_DESC_v1 (cuda.h), the
+// versioned name of CUDA_RESOURCE_VIEW_DESC: the same type as
+// [ResourceViewDesc].
+type ResourceViewDescV1 = ResourceViewDesc
 
-// PointerAttributeP2PTokens is the C type CUDA_POINTER_ATTRIBUTE_P2P_TOKENS (cuda.h).
-type PointerAttributeP2PTokens = PointerAttributeP2PTokensV1
+// PointerAttributeP2PTokensV1 is the C type
+// CUDA_POINTER_ATTRIBUTE_P2P_TOKENS_v1 (cuda.h), the versioned name of
+// CUDA_POINTER_ATTRIBUTE_P2P_TOKENS: the same type as
+// [PointerAttributeP2PTokens].
+type PointerAttributeP2PTokensV1 = PointerAttributeP2PTokens
 
-// LaunchParams is the C type CUDA_LAUNCH_PARAMS (cuda.h).
-type LaunchParams = LaunchParamsV1
+// LaunchParamsV1 is the C type CUDA_LAUNCH_PARAMS_v1 (cuda.h), the versioned
+// name of CUDA_LAUNCH_PARAMS: the same type as [LaunchParams].
+type LaunchParamsV1 = LaunchParams
 
-// ExternalMemoryHandleDesc is the C type CUDA_EXTERNAL_MEMORY_HANDLE_DESC (cuda.h).
-type ExternalMemoryHandleDesc = ExternalMemoryHandleDescV1
+// ExternalMemoryHandleDescV1 is the C type CUDA_EXTERNAL_MEMORY_HANDLE_DESC_v1
+// (cuda.h), the versioned name of CUDA_EXTERNAL_MEMORY_HANDLE_DESC: the same
+// type as [ExternalMemoryHandleDesc].
+type ExternalMemoryHandleDescV1 = ExternalMemoryHandleDesc
 
-// ExternalMemoryBufferDesc is the C type CUDA_EXTERNAL_MEMORY_BUFFER_DESC (cuda.h).
-type ExternalMemoryBufferDesc = ExternalMemoryBufferDescV1
+// ExternalMemoryBufferDescV1 is the C type CUDA_EXTERNAL_MEMORY_BUFFER_DESC_v1
+// (cuda.h), the versioned name of CUDA_EXTERNAL_MEMORY_BUFFER_DESC: the same
+// type as [ExternalMemoryBufferDesc].
+type ExternalMemoryBufferDescV1 = ExternalMemoryBufferDesc
 
-// ExternalMemoryMipmappedArrayDesc is the C type CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC (cuda.h).
-type ExternalMemoryMipmappedArrayDesc = ExternalMemoryMipmappedArrayDescV1
+// ExternalMemoryMipmappedArrayDescV1 is the C type
+// CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC_v1 (cuda.h), the versioned name of
+// CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC: the same type as
+// [ExternalMemoryMipmappedArrayDesc].
+type ExternalMemoryMipmappedArrayDescV1 = ExternalMemoryMipmappedArrayDesc
 
-// ExternalSemaphoreHandleDesc is the C type CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC (cuda.h).
-type ExternalSemaphoreHandleDesc = ExternalSemaphoreHandleDescV1
+// ExternalSemaphoreHandleDescV1 is the C type
+// CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC_v1 (cuda.h), the versioned name of
+// CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC: the same type as
+// [ExternalSemaphoreHandleDesc].
+type ExternalSemaphoreHandleDescV1 = ExternalSemaphoreHandleDesc
 
-// ExternalSemaphoreSignalParams is the C type CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS (cuda.h).
-type ExternalSemaphoreSignalParams = ExternalSemaphoreSignalParamsV1
+// ExternalSemaphoreSignalParamsV1 is the C type
+// CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS_v1 (cuda.h), the versioned name of
+// CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS: the same type as
+// [ExternalSemaphoreSignalParams].
+type ExternalSemaphoreSignalParamsV1 = ExternalSemaphoreSignalParams
 
-// ExternalSemaphoreWaitParams is the C type CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS (cuda.h).
-type ExternalSemaphoreWaitParams = ExternalSemaphoreWaitParamsV1
+// ExternalSemaphoreWaitParamsV1 is the C type
+// CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS_v1 (cuda.h), the versioned name of
+// CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS: the same type as
+// [ExternalSemaphoreWaitParams].
+type ExternalSemaphoreWaitParamsV1 = ExternalSemaphoreWaitParams
 
-// ExtSemSignalNodeParams is the C type CUDA_EXT_SEM_SIGNAL_NODE_PARAMS (cuda.h).
-type ExtSemSignalNodeParams = ExtSemSignalNodeParamsV1
+// ExtSemSignalNodeParamsV1 is the C type CUDA_EXT_SEM_SIGNAL_NODE_PARAMS_v1
+// (cuda.h), the versioned name of CUDA_EXT_SEM_SIGNAL_NODE_PARAMS: the same
+// type as [ExtSemSignalNodeParams].
+type ExtSemSignalNodeParamsV1 = ExtSemSignalNodeParams
 
-// ExtSemWaitNodeParams is the C type CUDA_EXT_SEM_WAIT_NODE_PARAMS (cuda.h).
-type ExtSemWaitNodeParams = ExtSemWaitNodeParamsV1
+// ExtSemWaitNodeParamsV1 is the C type CUDA_EXT_SEM_WAIT_NODE_PARAMS_v1
+// (cuda.h), the versioned name of CUDA_EXT_SEM_WAIT_NODE_PARAMS: the same type
+// as [ExtSemWaitNodeParams].
+type ExtSemWaitNodeParamsV1 = ExtSemWaitNodeParams
 
-// MemGenericAllocationHandleV1 is the C type CUmemGenericAllocationHandle_v1 (cuda.h).
-type MemGenericAllocationHandleV1 uint64
+// MemGenericAllocationHandle is the C type CUmemGenericAllocationHandle
+// (cuda.h), declared as CUmemGenericAllocationHandle_v1
+// ([MemGenericAllocationHandleV1]).
+type MemGenericAllocationHandle uint64
 
-// MemGenericAllocationHandle is the C type CUmemGenericAllocationHandle (cuda.h).
-type MemGenericAllocationHandle = MemGenericAllocationHandleV1
+// MemGenericAllocationHandleV1 is the C type CUmemGenericAllocationHandle_v1
+// (cuda.h), the versioned name of CUmemGenericAllocationHandle: the same type
+// as [MemGenericAllocationHandle].
+type MemGenericAllocationHandleV1 = MemGenericAllocationHandle
 
-// ArrayMapInfo is the C type CUarrayMapInfo (cuda.h).
-type ArrayMapInfo = ArrayMapInfoV1
+// ArrayMapInfoV1 is the C type CUarrayMapInfo_v1 (cuda.h), the versioned name
+// of CUarrayMapInfo: the same type as [ArrayMapInfo].
+type ArrayMapInfoV1 = ArrayMapInfo
 
-// MemLocation is the C type CUmemLocation (cuda.h).
-type MemLocation = MemLocationV1
+// MemLocationV1 is the C type CUmemLocation_v1 (cuda.h), the versioned name of
+// CUmemLocation: the same type as [MemLocation].
+type MemLocationV1 = MemLocation
 
-// MemAllocationProp is the C type CUmemAllocationProp (cuda.h).
-type MemAllocationProp = MemAllocationPropV1
+// MemAllocationPropV1 is the C type CUmemAllocationProp_v1 (cuda.h), the
+// versioned name of CUmemAllocationProp: the same type as [MemAllocationProp].
+type MemAllocationPropV1 = MemAllocationProp
 
-// MulticastObjectProp is the C type CUmulticastObjectProp (cuda.h).
-type MulticastObjectProp = MulticastObjectPropV1
+// MulticastObjectPropV1 is the C type CUmulticastObjectProp_v1 (cuda.h), the
+// versioned name of CUmulticastObjectProp: the same type as
+// [MulticastObjectProp].
+type MulticastObjectPropV1 = MulticastObjectProp
 
-// MemAccessDesc is the C type CUmemAccessDesc (cuda.h).
-type MemAccessDesc = MemAccessDescV1
+// MemAccessDescV1 is the C type CUmemAccessDesc_v1 (cuda.h), the versioned name
+// of CUmemAccessDesc: the same type as [MemAccessDesc].
+type MemAccessDescV1 = MemAccessDesc
 
-// GraphExecUpdateResultInfo is the C type CUgraphExecUpdateResultInfo (cuda.h).
-type GraphExecUpdateResultInfo = GraphExecUpdateResultInfoV1
+// GraphExecUpdateResultInfoV1 is the C type CUgraphExecUpdateResultInfo_v1
+// (cuda.h), the versioned name of CUgraphExecUpdateResultInfo: the same type as
+// [GraphExecUpdateResultInfo].
+type GraphExecUpdateResultInfoV1 = GraphExecUpdateResultInfo
 
-// MemPoolProps is the C type CUmemPoolProps (cuda.h).
-type MemPoolProps = MemPoolPropsV1
+// MemPoolPropsV1 is the C type CUmemPoolProps_v1 (cuda.h), the versioned name
+// of CUmemPoolProps: the same type as [MemPoolProps].
+type MemPoolPropsV1 = MemPoolProps
 
-// MemPoolPtrExportData is the C type CUmemPoolPtrExportData (cuda.h).
-type MemPoolPtrExportData = MemPoolPtrExportDataV1
+// MemPoolPtrExportDataV1 is the C type CUmemPoolPtrExportData_v1 (cuda.h), the
+// versioned name of CUmemPoolPtrExportData: the same type as
+// [MemPoolPtrExportData].
+type MemPoolPtrExportDataV1 = MemPoolPtrExportData
 
-// MemAllocNodeParams is the C type CUDA_MEM_ALLOC_NODE_PARAMS (cuda.h).
-type MemAllocNodeParams = MemAllocNodeParamsV1
+// MemAllocNodeParamsV1 is the C type CUDA_MEM_ALLOC_NODE_PARAMS_v1 (cuda.h),
+// the versioned name of CUDA_MEM_ALLOC_NODE_PARAMS: the same type as
+// [MemAllocNodeParams].
+type MemAllocNodeParamsV1 = MemAllocNodeParams
 
 // GreenCtx is the C type CUgreenCtx (cuda.h).
 //
@@ -331,5 +412,6 @@ type GreenCtx uintptr
 // DevResourceDesc is the C type CUdevResourceDesc (cuda.h).
 type DevResourceDesc uintptr
 
-// DevResource is the C type CUdevResource (cuda.h).
-type DevResource = DevResourceV1
+// DevResourceV1 is the C type CUdevResource_v1 (cuda.h), the versioned name of
+// CUdevResource: the same type as [DevResource].
+type DevResourceV1 = DevResource

@@ -13,6 +13,8 @@ import (
 // hand-written demo in package cugentest.
 func demoAPI() cugentest.ContextAPI {
 	return cugentest.ContextAPI{
+		LoadDriver:  cu.SharedLibrary().Load,
+		LoadRuntime: cudart.SharedLibrary().Load,
 		CtxGetCurrent: func() (uintptr, error) {
 			c, err := cu.CtxGetCurrent()
 			return uintptr(c), err
@@ -20,24 +22,22 @@ func demoAPI() cugentest.ContextAPI {
 		CtxSetCurrent: func(c uintptr) error {
 			return cu.CtxSetCurrent(cu.Context(c))
 		},
-		DevicePrimaryCtxGetState: func(d int32) (uint32, bool, error) {
-			flags, active, err := cu.DevicePrimaryCtxGetState(cu.Device(d))
-			return uint32(flags), active != 0, err
-		},
-		DevicePrimaryCtxRelease: func(d int32) error {
-			return cu.DevicePrimaryCtxRelease(cu.Device(d))
-		},
 		DevicePrimaryCtxRetain: func(d int32) (uintptr, error) {
 			c, err := cu.DevicePrimaryCtxRetain(cu.Device(d))
 			return uintptr(c), err
 		},
-		ErrInvalidDevice:  cudart.ErrorInvalidDevice,
-		ErrNotInitialized: cu.ErrorNotInitialized,
-		GetDevice:         cudart.GetDevice,
+		DevicePrimaryCtxRelease: func(d int32) error {
+			return cu.DevicePrimaryCtxRelease(cu.Device(d))
+		},
+		DevicePrimaryCtxGetState: func(d int32) (uint32, bool, error) {
+			flags, active, err := cu.DevicePrimaryCtxGetState(cu.Device(d))
+			return uint32(flags), active != 0, err
+		},
 		GetDeviceCount:    cudart.GetDeviceCount,
-		LoadDriver:        cu.SharedLibrary().Load,
-		LoadRuntime:       cudart.SharedLibrary().Load,
 		SetDevice:         cudart.SetDevice,
+		GetDevice:         cudart.GetDevice,
+		ErrNotInitialized: cu.ErrorNotInitialized,
+		ErrInvalidDevice:  cudart.ErrorInvalidDevice,
 	}
 }
 

@@ -44,5 +44,6 @@ import "github.com/cugen/cugen/ffi"
 const _ = ffi.EnforceVersion(ffi.Version - 4)
 const _ = ffi.EnforceVersion(4 - ffi.MinVersion)
 
-// HeaderVersion is the CUDA version of the headers this package was generated from (12.4).
+// HeaderVersion is CUDART_VERSION of cuda_runtime_api.h: the CUDA version of
+// the headers this package was generated from (12.4).
 const HeaderVersion = 12040

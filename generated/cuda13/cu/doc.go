@@ -44,5 +44,6 @@ import "github.com/cugen/cugen/ffi"
 const _ = ffi.EnforceVersion(ffi.Version - 4)
 const _ = ffi.EnforceVersion(4 - ffi.MinVersion)
 
-// HeaderVersion is the CUDA version of the headers this package was generated from (13.0).
+// HeaderVersion is CUDA_VERSION of cuda.h: the CUDA version of the headers this
+// package was generated from (13.0).
 const HeaderVersion = 13000

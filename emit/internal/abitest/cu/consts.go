@@ -6,17 +6,17 @@ package cu
 // plain int is untyped here, as C converts it implicitly; one with a cast or
 // suffix keeps its type.
 const (
-	// Version is CUDA_VERSION (cuda.h).
-	Version = 12040
 	// LaunchParamEndAsInt is CU_LAUNCH_PARAM_END_AS_INT (cuda.h).
 	LaunchParamEndAsInt = 0
 	// LaunchParamEnd is CU_LAUNCH_PARAM_END (cuda.h).
 	LaunchParamEnd uintptr = 0
-	// LaunchParamBufferPointerAsInt is CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT (cuda.h).
+	// LaunchParamBufferPointerAsInt is CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT
+	// (cuda.h).
 	LaunchParamBufferPointerAsInt = 1
 	// LaunchParamBufferPointer is CU_LAUNCH_PARAM_BUFFER_POINTER (cuda.h).
 	LaunchParamBufferPointer uintptr = 1
-	// LaunchParamBufferSizeAsInt is CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT (cuda.h).
+	// LaunchParamBufferSizeAsInt is CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT
+	// (cuda.h).
 	LaunchParamBufferSizeAsInt = 2
 	// LaunchParamBufferSize is CU_LAUNCH_PARAM_BUFFER_SIZE (cuda.h).
 	LaunchParamBufferSize uintptr = 2

@@ -11,17 +11,19 @@ type Uuid struct {
 	Bytes [16]byte
 }
 
-// IpcMemHandleV1 is the C struct CUipcMemHandle_v1 (cuda.h, 64 bytes).
+// IpcMemHandle is the C struct CUipcMemHandle (cuda.h, 64 bytes), declared as
+// CUipcMemHandle_v1 ([IpcMemHandleV1]).
 //
 // CUDA IPC mem handle.
-type IpcMemHandleV1 struct {
+type IpcMemHandle struct {
 	Reserved [64]byte
 }
 
-// MemLocationV1 is the C struct CUmemLocation_v1 (cuda.h, 8 bytes).
+// MemLocation is the C struct CUmemLocation (cuda.h, 8 bytes), declared as
+// CUmemLocation_v1 ([MemLocationV1]).
 //
 // Specifies a memory location.
-type MemLocationV1 struct {
+type MemLocation struct {
 	// Specifies the location type.
 	Type MemLocationType
 	// identifier for a given this location's [MemLocationType].
@@ -64,10 +66,11 @@ type AsyncNotificationInfo struct {
 	BytesOverBudget uint64
 }
 
-// HostNodeParamsV1 is the C struct CUDA_HOST_NODE_PARAMS_v1 (cuda.h, 16 bytes).
+// HostNodeParams is the C struct CUDA_HOST_NODE_PARAMS (cuda.h, 16 bytes),
+// declared as CUDA_HOST_NODE_PARAMS_v1 ([HostNodeParamsV1]).
 //
 // Host node parameters.
-type HostNodeParamsV1 struct {
+type HostNodeParams struct {
 	// The function to call when the node executes.
 	Fn HostFn
 	// Argument to pass to the function.
@@ -80,11 +83,11 @@ func _() {
 	var x [1]struct{}
 	_ = x[unsafe.Offsetof(Uuid{}.Bytes)-0]
 	_ = x[unsafe.Sizeof(Uuid{})-16]
-	_ = x[unsafe.Offsetof(IpcMemHandleV1{}.Reserved)-0]
-	_ = x[unsafe.Sizeof(IpcMemHandleV1{})-64]
-	_ = x[unsafe.Offsetof(MemLocationV1{}.Type)-0]
-	_ = x[unsafe.Offsetof(MemLocationV1{}.Id)-4]
-	_ = x[unsafe.Sizeof(MemLocationV1{})-8]
+	_ = x[unsafe.Offsetof(IpcMemHandle{}.Reserved)-0]
+	_ = x[unsafe.Sizeof(IpcMemHandle{})-64]
+	_ = x[unsafe.Offsetof(MemLocation{}.Type)-0]
+	_ = x[unsafe.Offsetof(MemLocation{}.Id)-4]
+	_ = x[unsafe.Sizeof(MemLocation{})-8]
 	_ = x[unsafe.Offsetof(AbiMixed{}.I)-0]
 	_ = x[unsafe.Offsetof(AbiMixed{}.F)-4]
 	_ = x[unsafe.Offsetof(AbiMixed{}.D)-8]
@@ -98,7 +101,7 @@ func _() {
 	_ = x[unsafe.Offsetof(AsyncNotificationInfo{}.Type)-0]
 	_ = x[unsafe.Offsetof(AsyncNotificationInfo{}.BytesOverBudget)-8]
 	_ = x[unsafe.Sizeof(AsyncNotificationInfo{})-16]
-	_ = x[unsafe.Offsetof(HostNodeParamsV1{}.Fn)-0]
-	_ = x[unsafe.Offsetof(HostNodeParamsV1{}.UserData)-8]
-	_ = x[unsafe.Sizeof(HostNodeParamsV1{})-16]
+	_ = x[unsafe.Offsetof(HostNodeParams{}.Fn)-0]
+	_ = x[unsafe.Offsetof(HostNodeParams{}.UserData)-8]
+	_ = x[unsafe.Sizeof(HostNodeParams{})-16]
 }

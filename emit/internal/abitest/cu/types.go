@@ -2,17 +2,20 @@
 
 package cu
 
-// DeviceptrV2 is the C type CUdeviceptr_v2 (cuda.h).
-type DeviceptrV2 uint64
+// Deviceptr is the C type CUdeviceptr (cuda.h), declared as CUdeviceptr_v2
+// ([DeviceptrV2]).
+type Deviceptr uint64
 
-// Deviceptr is the C type CUdeviceptr (cuda.h).
-type Deviceptr = DeviceptrV2
+// DeviceptrV2 is the C type CUdeviceptr_v2 (cuda.h), the versioned name of
+// CUdeviceptr: the same type as [Deviceptr].
+type DeviceptrV2 = Deviceptr
 
-// DeviceV1 is the C type CUdevice_v1 (cuda.h).
-type DeviceV1 int32
+// Device is the C type CUdevice (cuda.h), declared as CUdevice_v1 ([DeviceV1]).
+type Device int32
 
-// Device is the C type CUdevice (cuda.h).
-type Device = DeviceV1
+// DeviceV1 is the C type CUdevice_v1 (cuda.h), the versioned name of CUdevice:
+// the same type as [Device].
+type DeviceV1 = Device
 
 // Context is the C type CUcontext (cuda.h).
 type Context uintptr
@@ -32,11 +35,13 @@ type Event uintptr
 // Stream is the C type CUstream (cuda.h).
 type Stream uintptr
 
-// IpcMemHandle is the C type CUipcMemHandle (cuda.h).
-type IpcMemHandle = IpcMemHandleV1
+// IpcMemHandleV1 is the C type CUipcMemHandle_v1 (cuda.h), the versioned name
+// of CUipcMemHandle: the same type as [IpcMemHandle].
+type IpcMemHandleV1 = IpcMemHandle
 
-// MemLocation is the C type CUmemLocation (cuda.h).
-type MemLocation = MemLocationV1
+// MemLocationV1 is the C type CUmemLocation_v1 (cuda.h), the versioned name of
+// CUmemLocation: the same type as [MemLocation].
+type MemLocationV1 = MemLocation
 
 // HostFn is the C type CUhostFn (cuda.h).
 //
@@ -79,5 +84,6 @@ type GraphExec uintptr
 // UserObject is the C type CUuserObject (cuda.h).
 type UserObject uintptr
 
-// HostNodeParams is the C type CUDA_HOST_NODE_PARAMS (cuda.h).
-type HostNodeParams = HostNodeParamsV1
+// HostNodeParamsV1 is the C type CUDA_HOST_NODE_PARAMS_v1 (cuda.h), the
+// versioned name of CUDA_HOST_NODE_PARAMS: the same type as [HostNodeParams].
+type HostNodeParamsV1 = HostNodeParams

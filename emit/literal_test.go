@@ -1,0 +1,82 @@
+package emit
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/cugen/cugen/cugentest"
+	"github.com/cugen/cugen/ffi"
+)
+
+// literalTypes are the structs generated code spells as keyed literals.
+// ffi.Layout and ffi.Scalar (genLayout in funcs.go) are not listed yet:
+// their literals still come from jen.Dict.
+var literalTypes = map[string]reflect.Type{
+	"ffi.LibraryDesc":      reflect.TypeOf(ffi.LibraryDesc{}),
+	"cugentest.ContextAPI": reflect.TypeOf(cugentest.ContextAPI{}),
+}
+
+// TestLiteralKeysDeclaredOrder: a struct literal in generated code lists
+// its keys in the struct's declared order, as a person writes it, not
+// sorted by name (jen.Dict's order; load.go had EnvVar, Files, Identify,
+// Name).
+func TestLiteralKeysDeclaredOrder(t *testing.T) {
+	api, origin := load124(t)
+	opts := opts124(origin)
+	opts.Demo, opts.ImportPath = true, "example.com/out"
+	pkgs, err := Generate(api, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, p := range pkgs {
+		for name, src := range p.Files {
+			if !strings.HasSuffix(name, ".go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), name, src, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				lit, ok := n.(*ast.CompositeLit)
+				if !ok {
+					return true
+				}
+				sel, ok := lit.Type.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				typ := sel.X.(*ast.Ident).Name + "." + sel.Sel.Name
+				rt, ok := literalTypes[typ]
+				if !ok {
+					return true
+				}
+				seen[typ]++
+				last := -1
+				for _, e := range lit.Elts {
+					key := e.(*ast.KeyValueExpr).Key.(*ast.Ident).Name
+					sf, ok := rt.FieldByName(key)
+					if !ok {
+						t.Errorf("%s/%s: %s has no field %s", p.Name, name, typ, key)
+						continue
+					}
+					if sf.Index[0] < last {
+						t.Errorf("%s/%s: %s literal: %s is out of its declared order", p.Name, name, typ, key)
+					}
+					last = sf.Index[0]
+				}
+				return true
+			})
+		}
+	}
+	for typ := range literalTypes {
+		if seen[typ] == 0 {
+			t.Errorf("no %s literal in the generated packages", typ)
+		}
+	}
+}

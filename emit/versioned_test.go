@@ -1,0 +1,108 @@
+package emit
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/cugen/cugen/parser/ir"
+)
+
+// typeSpecs returns every type declaration of Go source files: name ->
+// the alias target's name, or "" for a defined type.
+func typeSpecs(t *testing.T, files map[string][]byte) map[string]string {
+	t.Helper()
+	specs := map[string]string{}
+	for name, src := range files {
+		if !strings.HasSuffix(name, ".go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if ts, ok := n.(*ast.TypeSpec); ok {
+				specs[ts.Name.Name] = ""
+				if id, ok := ts.Type.(*ast.Ident); ok && ts.Assign.IsValid() {
+					specs[ts.Name.Name] = id.Name
+				}
+			}
+			return true
+		})
+	}
+	return specs
+}
+
+// TestVersionedPairs: for every typedef X_vN X of the 12.4 headers, Go
+// declares X's name as the type X_vN's declaration gives and X_vN's as its
+// alias (type Deviceptr
+// uint64; type DeviceptrV2 = Deviceptr), the way round users write it. It
+// was the reverse (type Deviceptr = DeviceptrV2).
+func TestVersionedPairs(t *testing.T) {
+	api, origin := load124(t)
+	pkgs, err := Generate(api, opts124(origin))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs := 0
+	for _, p := range pkgs {
+		lib := ir.Runtime
+		if p.Name == "cu" {
+			lib = ir.Driver
+		}
+		m, err := newModel(api, lib, opts124(origin))
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs := typeSpecs(t, p.Files)
+		for x, y := range m.versioned {
+			gx, gy := m.typeNames[x], m.typeNames[y]
+			pairs++
+			// GoX takes the declaration of X_vN: a defined type, or the
+			// alias X_vN is of a third type (CUkernelNodeAttrValue_v1 of
+			// CUlaunchAttributeValue).
+			if target, ok := specs[gx]; !ok || target == gy {
+				t.Errorf("%s: %s (C %s) is not declared, or an alias of %s", p.Name, gx, x, target)
+			}
+			if specs[gy] != gx {
+				t.Errorf("%s: %s (C %s) is %q, want an alias of %s", p.Name, gy, y, specs[gy], gx)
+			}
+		}
+	}
+	if pairs < 45 {
+		t.Errorf("%d versioned pairs in the 12.4 packages, want the 49 of CUDA 12.4", pairs)
+	}
+}
+
+// reverseAliasRE is an alias of a name to that name with a version suffix.
+var reverseAliasRE = regexp.MustCompile(`(?m)^type (\w+) = (\w+)V[0-9]+$`)
+
+// TestCommittedVersionedPairs checks the committed packages of both
+// majors: no type is an alias of its own versioned name.
+func TestCommittedVersionedPairs(t *testing.T) {
+	for _, dir := range []string{"../generated/cuda12", "../generated/cuda13"} {
+		for _, pkg := range []string{"cu", "cudart"} {
+			files, _ := filepath.Glob(filepath.Join(dir, pkg, "*.go"))
+			if len(files) == 0 {
+				t.Fatalf("no Go files in %s/%s", dir, pkg)
+			}
+			for _, file := range files {
+				src, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, m := range reverseAliasRE.FindAllStringSubmatch(string(src), -1) {
+					if m[1] == m[2] {
+						t.Errorf("%s: %s, want the unversioned name defined and the versioned one its alias", file, m[0])
+					}
+				}
+			}
+		}
+	}
+}
