@@ -249,7 +249,7 @@ func (m *model) genEnums(f *jen.File) error {
 		var defs []jen.Code
 		for _, v := range e.Values {
 			c := jen.Id(m.valNames[v.Name]).Id(name).Op("=").Lit(int(v.Value))
-			if v.Doc != "" {
+			if v.Doc != nil {
 				c = commentBlock(fmt.Sprintf("%s is %s: %s", m.valNames[v.Name], v.Name, firstSentence(m.convertDoc(v.Doc)))).Add(c)
 			} else {
 				c = commentBlock(fmt.Sprintf("%s is %s.", m.valNames[v.Name], v.Name)).Add(c)
@@ -298,7 +298,7 @@ func (m *model) genMacros(f *jen.File) error {
 			typ = jen.Uintptr()
 		}
 		doc := fmt.Sprintf("%s is %s (%s).", name, mc.Name, mc.Pos.File)
-		if mc.Doc != "" {
+		if mc.Doc != nil {
 			doc = fmt.Sprintf("%s is %s: %s", name, mc.Name, firstSentence(m.convertDoc(mc.Doc)))
 		}
 		c := commentBlock(doc).Id(name)
