@@ -18,7 +18,7 @@ const docWidth = 77
 
 var (
 	docRefRE   = regexp.MustCompile(`::(\w+)(\(\))?`)
-	docParamRE = regexp.MustCompile(`\\p\s+\*?(\w+)`)
+	docParamRE = regexp.MustCompile(`\\p\s+\**(\w*)`)
 )
 
 // docParam says how a function's wrapper documents one C parameter.
@@ -43,7 +43,7 @@ func (m *model) renderDoc(d *ir.Doc, params map[string]docParam) string {
 		if strings.Contains(s, `\p`) {
 			s = docParamRE.ReplaceAllStringFunc(s, func(r string) string {
 				name := docParamRE.FindStringSubmatch(r)[1]
-				if p, ok := params[name]; ok {
+				if p, ok := params[name]; ok && name != "" {
 					if p.ref != "" {
 						return p.ref
 					}
@@ -58,22 +58,38 @@ func (m *model) renderDoc(d *ir.Doc, params map[string]docParam) string {
 		return s
 	}
 	var blocks []string
+	var kinds []ir.BlockKind
+	add := func(k ir.BlockKind, text string) {
+		blocks, kinds = append(blocks, text), append(kinds, k)
+	}
 	para := func(s string) {
 		if s = inline(s); s != "" {
-			blocks = append(blocks, paragraph(s))
+			add(ir.Paragraph, wrap(s, "", docWidth))
 		}
 	}
 	para(d.Brief)
-	for _, b := range d.Body {
+	for i, b := range d.Body {
 		switch b.Kind {
 		case ir.Paragraph:
 			para(b.Text)
 		case ir.List:
-			var items []string
-			for _, it := range b.Items {
-				items = append(items, listItem(inline(it)))
+			items := b.Items
+			if i+1 < len(d.Body) && d.Body[i+1].Kind == ir.Code {
+				// Go doc lists cannot hold code: the indented lines would
+				// continue the last item. The item that introduces the
+				// code becomes a paragraph.
+				items = items[:len(items)-1]
 			}
-			blocks = append(blocks, strings.Join(items, "\n"))
+			var lines []string
+			for _, it := range items {
+				lines = append(lines, listItem(inline(it)))
+			}
+			if len(lines) > 0 {
+				add(ir.List, strings.Join(lines, "\n"))
+			}
+			if len(items) < len(b.Items) {
+				para(b.Items[len(items)])
+			}
 		case ir.Code:
 			lines := strings.Split(b.Text, "\n")
 			for i, l := range lines {
@@ -81,7 +97,16 @@ func (m *model) renderDoc(d *ir.Doc, params map[string]docParam) string {
 					lines[i] = "\t" + l
 				}
 			}
-			blocks = append(blocks, strings.Join(lines, "\n"))
+			add(ir.Code, strings.Join(lines, "\n"))
+		}
+	}
+	// A one-line paragraph without final punctuation would read as a
+	// heading to gofmt (CUDA's \brief lines often lack the period): it
+	// gets one, unless it introduces code (then it is no heading).
+	for i, b := range blocks {
+		if kinds[i] == ir.Paragraph && !strings.Contains(b, "\n") && !strings.ContainsAny(b[len(b)-1:], ".:!?)]") &&
+			(i+1 == len(blocks) || kinds[i+1] != ir.Code) {
+			blocks[i] += "."
 		}
 	}
 	var items []string
@@ -99,40 +124,33 @@ func (m *model) renderDoc(d *ir.Doc, params map[string]docParam) string {
 		items = append(items, listItem(name+": "+inline(text)))
 	}
 	if len(items) > 0 {
-		blocks = append(blocks, strings.Join(items, "\n"))
+		if len(kinds) > 0 && kinds[len(kinds)-1] == ir.List {
+			// Two lists in a row would read as one.
+			add(ir.Paragraph, "Parameters:")
+		}
+		add(ir.List, strings.Join(items, "\n"))
 	}
 	if d.Returns != "" {
-		blocks = append(blocks, wrap("Returns: "+inline(d.Returns), "", docWidth))
+		add(ir.Paragraph, wrap("Returns: "+inline(d.Returns), "", docWidth))
 	}
 	for _, n := range d.Notes {
-		blocks = append(blocks, wrap("Note: "+inline(n), "", docWidth))
+		add(ir.Paragraph, wrap("Note: "+inline(n), "", docWidth))
 	}
 	if len(d.SeeAlso) > 0 {
 		links := make([]string, len(d.SeeAlso))
 		for i, s := range d.SeeAlso {
 			links[i] = m.docLink(s)
 		}
-		blocks = append(blocks, wrap("See also: "+strings.Join(links, ", ")+".", "", docWidth))
+		add(ir.Paragraph, wrap("See also: "+strings.Join(links, ", ")+".", "", docWidth))
 	}
 	if d.Deprecated {
 		text := inline(d.DeprecatedText)
 		if text == "" {
 			text = "the header marks this deprecated."
 		}
-		blocks = append(blocks, wrap("Deprecated: "+text, "", docWidth))
+		add(ir.Paragraph, wrap("Deprecated: "+text, "", docWidth))
 	}
 	return strings.Join(blocks, "\n\n")
-}
-
-// paragraph wraps a paragraph. A one-line paragraph without final
-// punctuation would read as a heading to gofmt (CUDA's \brief lines often
-// lack the period): it gets one.
-func paragraph(s string) string {
-	w := wrap(s, "", docWidth)
-	if !strings.Contains(w, "\n") && !strings.ContainsAny(w[len(w)-1:], ".:!?)]") {
-		w += "."
-	}
-	return w
 }
 
 // listItem is one "  - " item of a Go doc list, its continuation lines

@@ -74,10 +74,14 @@ func comment(f *jen.File, text string) {
 }
 
 // commentBlock is text as // lines followed by a new line, to prefix a
-// const, var or field definition.
+// const, var or field definition. Long lines of text are wrapped.
 func commentBlock(text string) *jen.Statement {
 	s := jen.Null()
 	for _, l := range strings.Split(text, "\n") {
+		if len(l) > docWidth && !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "\t") {
+			s.Add(commentBlock(wrap(l, "", docWidth)))
+			continue
+		}
 		s.Comment(strings.TrimRight(l, " \t")).Line()
 	}
 	return s

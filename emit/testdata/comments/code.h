@@ -22,3 +22,24 @@ CUresult CUDAAPI cuLaunchSketch(void **extra);
 
 /** \brief Synchronizes */
 CUresult CUDAAPI cuCtxSynchronize(void);
+
+/**
+ * \brief A code block inside a list item (cuMemcpy2D)
+ *
+ * where:
+ * - first item;
+ * - srcMemoryType and dstMemoryType specify the type of memory of the
+ *   source and destination, respectively; CUmemorytype_enum is defined as:
+ *
+ * \code
+   typedef enum CUmemorytype_enum {
+      CU_MEMORYTYPE_HOST = 0x01
+   } CUmemorytype;
+ * \endcode
+ *
+ * For host pointers, the starting address is
+ * \code
+  void* Start = (void*)((char*)srcHost+srcY*srcPitch + srcXInBytes);
+ * \endcode
+ */
+CUresult CUDAAPI cuCodeInList(void);
