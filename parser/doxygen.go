@@ -65,6 +65,8 @@ var (
 	htmlTagRE  = regexp.MustCompile(`</?(?:br|ul|ol|li|table|tr|td|th|thead|tbody|tgroup|row|entry|p)\s*/?>`)
 	breakRE    = regexp.MustCompile(`\\n\b`)
 	wordRE     = regexp.MustCompile(`^\w+$`)
+	// escapeRE is a Doxygen escape: \<arch\> in nvrtc.h is "<arch>".
+	escapeRE = regexp.MustCompile(`\\([<>#&$@%\\".|-]|::)`)
 )
 
 // paramDoc is one \param entry as the function classifier reads it: the
@@ -357,6 +359,7 @@ func inlineText(s string) string {
 		s = html.UnescapeString(s) // &times; -> ×
 	}
 	if strings.Contains(s, `\`) {
+		s = escapeRE.ReplaceAllString(s, "$1")
 		s = linkRE.ReplaceAllStringFunc(s, func(l string) string {
 			m := linkRE.FindStringSubmatch(l)
 			text := strings.TrimSpace(m[2])

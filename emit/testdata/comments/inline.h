@@ -12,7 +12,7 @@
  * \link #CUresult CUDA_SUCCESS \endlink.
  * Parameters: \p count, \p *count and \p **count; a typo in the header: \phCount;
  * an option: ptxas \p --abi-compile no.
- * Line breaks: one\n two<br> three.
+ * Line breaks: one\n two<br> three. Escapes (nvrtc.h): --gpu-architecture=\<arch\>, \#define.
  *
  * A table:
  * <table>
