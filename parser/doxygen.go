@@ -271,9 +271,13 @@ func parseDoc(text string) comment {
 				continue // a line of tags only (<ul>, </table>)
 			}
 			open(inPara, t)
-		case state == inBrief && len(buf) == 1 && !strings.ContainsAny(buf[0][len(buf[0])-1:], ".:!?") && startsSentence(t):
+		case (state == inBrief || state == inPara && d.Brief == "" && len(d.Body) == 0) && len(buf) == 1 && len(strings.Fields(buf[0])) <= 6 && !strings.ContainsAny(buf[0][len(buf[0])-1:], ".:!?") && startsSentence(t):
 			// "\brief Initialize the CUDA driver API" directly followed by
 			// "Initializes the driver API and ...": the brief is its line.
+			// So is a comment's first line, a title, without \brief ("CUDA
+			// device pointer" above "CUdeviceptr is defined as ..."). A
+			// longer line is a sentence that goes on ("... by the installed"
+			// above "CUDA driver.").
 			open(inPara, t)
 		default:
 			buf = append(buf, t)

@@ -33,3 +33,9 @@ CUresult CUDAAPI cuCtxGetApiVersion(CUcontext ctx, unsigned int *version);
  * A comment with no brief command: its first paragraph opens the description
  */
 CUresult CUDAAPI cuCtxSynchronize(void);
+
+/**
+ * CUDA device pointer
+ * CUdeviceptr is defined as an unsigned integer type whose size matches the size of a pointer on the target platform.
+ */
+typedef unsigned long long CUdeviceptr_title;

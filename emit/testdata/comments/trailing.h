@@ -30,3 +30,12 @@ typedef struct CUthing_st *CUthing;
  * A documented limit
  */
 #define CU_THING_MAX 8
+
+/** Errors */
+typedef enum CUwrapErr_enum {
+    /**
+     * This indicates that no CUDA-capable devices were detected by the installed
+     * CUDA driver.
+     */
+    CU_WRAP_NO_DEVICE = 100
+} CUwrapErr;
