@@ -90,6 +90,21 @@ func (m *model) renderDoc(d *ir.Doc, params map[string]docParam) string {
 			if len(items) < len(b.Items) {
 				para(b.Items[len(items)])
 			}
+		case ir.Table:
+			// A table becomes a list: a row's first cell, then the others.
+			var lines []string
+			for _, row := range b.Rows {
+				text := inline(row[0])
+				if len(row) > 1 {
+					var rest []string
+					for _, c := range row[1:] {
+						rest = append(rest, inline(c))
+					}
+					text += ": " + strings.Join(rest, "; ")
+				}
+				lines = append(lines, listItem(text))
+			}
+			add(ir.List, strings.Join(lines, "\n"))
 		case ir.Code:
 			lines := strings.Split(b.Text, "\n")
 			for i, l := range lines {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -126,6 +127,35 @@ typedef struct dim3 dim3;
 	for _, r := range api.Records {
 		if r.Tag == "dim3" && r.Doc != nil {
 			t.Errorf("dim3 doc = %+v, want none", r.Doc)
+		}
+	}
+}
+
+// markupRE finds Doxygen or HTML markup in a doc comment's text: a
+// command (\p, \ref), an entity (&times;) or a tag (<b>).
+var markupRE = regexp.MustCompile(`\\[a-zA-Z]|&[a-z]+;|</?[a-z]+>`)
+
+// TestGeneratedDocsPlain: the committed packages' doc comments carry no
+// Doxygen or HTML markup (code blocks, indented by a tab, excepted): every
+// construct the headers use is parsed or decoded.
+func TestGeneratedDocsPlain(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "generated", "*", "*", "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no generated packages: %v", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range strings.Split(string(b), "\n") {
+			text, ok := strings.CutPrefix(strings.TrimLeft(l, "\t"), "//")
+			if !ok || strings.HasPrefix(text, "\t") || strings.HasPrefix(text, "go:") {
+				continue
+			}
+			if m := markupRE.FindString(text); m != "" {
+				t.Errorf("%s:%d: %q in %q", f, i+1, m, l)
+			}
 		}
 	}
 }

@@ -108,6 +108,7 @@ func parseDoc(text string) comment {
 	var buf []string // the open section's lines
 	var code []string
 	inCode, skipTo := false, ""
+	var table []string // the lines of an open <table>
 	rawCur := -1
 	flush := func() {
 		t := inlineText(strings.Join(buf, " "))
@@ -177,6 +178,14 @@ func parseDoc(text string) comment {
 		}
 
 		switch {
+		case table != nil || strings.HasPrefix(t, "<table"):
+			table = append(table, t)
+			if strings.Contains(t, "</table>") {
+				flush()
+				d.Body = append(d.Body, parseTable(strings.Join(table, " ")))
+				table = nil
+			}
+			continue
 		case skipTo != "":
 			if strings.HasPrefix(t, `\`+skipTo) {
 				skipTo = ""
@@ -283,6 +292,9 @@ func parseDoc(text string) comment {
 			buf = append(buf, t)
 		}
 	}
+	if table != nil {
+		d.Body = append(d.Body, parseTable(strings.Join(table, " ")))
+	}
 	if inCode && len(code) > 0 {
 		d.Body = append(d.Body, ir.Block{Kind: ir.Code, Text: strings.Join(trimCode(code), "\n")})
 	}
@@ -293,6 +305,27 @@ func parseDoc(text string) comment {
 	}
 	c.doc = d
 	return c
+}
+
+var (
+	rowRE  = regexp.MustCompile(`<tr[^>]*>`)
+	cellRE = regexp.MustCompile(`<t[dh][^>]*>`)
+)
+
+// parseTable reads an HTML table (cuArray3DCreate's extents): one row per
+// <tr>, one cell per <td> or <th>.
+func parseTable(html string) ir.Block {
+	b := ir.Block{Kind: ir.Table}
+	for _, row := range rowRE.Split(html, -1)[1:] {
+		var cells []string
+		for _, cell := range cellRE.Split(row, -1)[1:] {
+			cells = append(cells, inlineText(strings.NewReplacer("</td>", "", "</th>", "", "</tr>", "", "</table>", "").Replace(cell)))
+		}
+		if len(cells) > 0 {
+			b.Rows = append(b.Rows, cells)
+		}
+	}
+	return b
 }
 
 // listItem reports whether a line starts a list item ("- text", "-# text",

@@ -35,8 +35,9 @@ type BlockKind string
 
 const (
 	Paragraph BlockKind = "paragraph"
-	List      BlockKind = "list" // "- item" lines, <li> items
-	Code      BlockKind = "code" // \code ... \endcode, verbatim
+	List      BlockKind = "list"  // "- item" lines, <li> items
+	Code      BlockKind = "code"  // \code ... \endcode, verbatim
+	Table     BlockKind = "table" // <table>: rows of cells
 )
 
 // Block is one paragraph, list or code block of a description.
@@ -46,6 +47,9 @@ type Block struct {
 	Text string `json:"text,omitempty"`
 	// Items are a list's items, each on one line (nested items flattened).
 	Items []string `json:"items,omitempty"`
+	// Rows are a table's rows, each a list of cells (the first row is the
+	// header, if the table has one).
+	Rows [][]string `json:"rows,omitempty"`
 }
 
 // ParamDoc is one \param entry.
