@@ -16,117 +16,207 @@ const (
 	StreamPerThread Stream = 2
 	// ComputeAcceleratedTargetBase is CU_COMPUTE_ACCELERATED_TARGET_BASE (cuda.h).
 	ComputeAcceleratedTargetBase = 65536
-	// GraphCondAssignDefault is CU_GRAPH_COND_ASSIGN_DEFAULT: Default value is applied when graph is launched.
+	// GraphCondAssignDefault is CU_GRAPH_COND_ASSIGN_DEFAULT: Default value is
+	// applied when graph is launched.
 	GraphCondAssignDefault = 1
-	// GraphKernelNodePortDefault is CU_GRAPH_KERNEL_NODE_PORT_DEFAULT: This port activates when the kernel has finished executing.
+	// GraphKernelNodePortDefault is CU_GRAPH_KERNEL_NODE_PORT_DEFAULT: This port
+	// activates when the kernel has finished executing.
 	GraphKernelNodePortDefault = 0
-	// GraphKernelNodePortProgrammatic is CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC: This port activates when all blocks of the kernel have performed cudaTriggerProgrammaticLaunchCompletion() or have terminated.
+	// GraphKernelNodePortProgrammatic is CU_GRAPH_KERNEL_NODE_PORT_PROGRAMMATIC:
+	// This port activates when all blocks of the kernel have performed
+	// cudaTriggerProgrammaticLaunchCompletion() or have terminated.
 	GraphKernelNodePortProgrammatic = 1
-	// GraphKernelNodePortLaunchOrder is CU_GRAPH_KERNEL_NODE_PORT_LAUNCH_ORDER: This port activates when all blocks of the kernel have begun execution.
+	// GraphKernelNodePortLaunchOrder is CU_GRAPH_KERNEL_NODE_PORT_LAUNCH_ORDER:
+	// This port activates when all blocks of the kernel have begun execution.
 	GraphKernelNodePortLaunchOrder = 2
-	// KernelNodeAttributeAccessPolicyWindow is CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW (cuda.h).
+	// KernelNodeAttributeAccessPolicyWindow is
+	// CU_KERNEL_NODE_ATTRIBUTE_ACCESS_POLICY_WINDOW (cuda.h).
 	KernelNodeAttributeAccessPolicyWindow = 1
-	// KernelNodeAttributeCooperative is CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE (cuda.h).
+	// KernelNodeAttributeCooperative is CU_KERNEL_NODE_ATTRIBUTE_COOPERATIVE
+	// (cuda.h).
 	KernelNodeAttributeCooperative = 2
-	// KernelNodeAttributeClusterDimension is CU_KERNEL_NODE_ATTRIBUTE_CLUSTER_DIMENSION (cuda.h).
+	// KernelNodeAttributeClusterDimension is
+	// CU_KERNEL_NODE_ATTRIBUTE_CLUSTER_DIMENSION (cuda.h).
 	KernelNodeAttributeClusterDimension = 4
-	// KernelNodeAttributeClusterSchedulingPolicyPreference is CU_KERNEL_NODE_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE (cuda.h).
+	// KernelNodeAttributeClusterSchedulingPolicyPreference is
+	// CU_KERNEL_NODE_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE (cuda.h).
 	KernelNodeAttributeClusterSchedulingPolicyPreference = 5
 	// KernelNodeAttributePriority is CU_KERNEL_NODE_ATTRIBUTE_PRIORITY (cuda.h).
 	KernelNodeAttributePriority = 8
-	// KernelNodeAttributeMemSyncDomainMap is CU_KERNEL_NODE_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP (cuda.h).
+	// KernelNodeAttributeMemSyncDomainMap is
+	// CU_KERNEL_NODE_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP (cuda.h).
 	KernelNodeAttributeMemSyncDomainMap = 9
-	// KernelNodeAttributeMemSyncDomain is CU_KERNEL_NODE_ATTRIBUTE_MEM_SYNC_DOMAIN (cuda.h).
+	// KernelNodeAttributeMemSyncDomain is CU_KERNEL_NODE_ATTRIBUTE_MEM_SYNC_DOMAIN
+	// (cuda.h).
 	KernelNodeAttributeMemSyncDomain = 10
-	// KernelNodeAttributeDeviceUpdatableKernelNode is CU_KERNEL_NODE_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE (cuda.h).
+	// KernelNodeAttributeDeviceUpdatableKernelNode is
+	// CU_KERNEL_NODE_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE (cuda.h).
 	KernelNodeAttributeDeviceUpdatableKernelNode = 13
-	// StreamAttributeAccessPolicyWindow is CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW (cuda.h).
+	// StreamAttributeAccessPolicyWindow is CU_STREAM_ATTRIBUTE_ACCESS_POLICY_WINDOW
+	// (cuda.h).
 	StreamAttributeAccessPolicyWindow = 1
-	// StreamAttributeSynchronizationPolicy is CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY (cuda.h).
+	// StreamAttributeSynchronizationPolicy is
+	// CU_STREAM_ATTRIBUTE_SYNCHRONIZATION_POLICY (cuda.h).
 	StreamAttributeSynchronizationPolicy = 3
 	// StreamAttributePriority is CU_STREAM_ATTRIBUTE_PRIORITY (cuda.h).
 	StreamAttributePriority = 8
-	// StreamAttributeMemSyncDomainMap is CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP (cuda.h).
+	// StreamAttributeMemSyncDomainMap is CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP
+	// (cuda.h).
 	StreamAttributeMemSyncDomainMap = 9
 	// StreamAttributeMemSyncDomain is CU_STREAM_ATTRIBUTE_MEM_SYNC_DOMAIN (cuda.h).
 	StreamAttributeMemSyncDomain = 10
-	// MemhostallocPortable is CU_MEMHOSTALLOC_PORTABLE: If set, host memory is portable between CUDA contexts.
+	// MemhostallocPortable is CU_MEMHOSTALLOC_PORTABLE: If set, host memory is
+	// portable between CUDA contexts.
 	MemhostallocPortable = 1
-	// MemhostallocDevicemap is CU_MEMHOSTALLOC_DEVICEMAP: If set, host memory is mapped into CUDA address space and [MemHostGetDevicePointer] may be called on the host pointer.
+	// MemhostallocDevicemap is CU_MEMHOSTALLOC_DEVICEMAP: If set, host memory is
+	// mapped into CUDA address space and [MemHostGetDevicePointer] may be called on
+	// the host pointer.
 	MemhostallocDevicemap = 2
-	// MemhostallocWritecombined is CU_MEMHOSTALLOC_WRITECOMBINED: If set, host memory is allocated as write-combined - fast to write, faster to DMA, slow to read except via SSE4 streaming load instruction (MOVNTDQA).
+	// MemhostallocWritecombined is CU_MEMHOSTALLOC_WRITECOMBINED: If set, host
+	// memory is allocated as write-combined - fast to write, faster to DMA, slow to
+	// read except via SSE4 streaming load instruction (MOVNTDQA).
 	MemhostallocWritecombined = 4
-	// MemhostregisterPortable is CU_MEMHOSTREGISTER_PORTABLE: If set, host memory is portable between CUDA contexts.
+	// MemhostregisterPortable is CU_MEMHOSTREGISTER_PORTABLE: If set, host memory
+	// is portable between CUDA contexts.
 	MemhostregisterPortable = 1
-	// MemhostregisterDevicemap is CU_MEMHOSTREGISTER_DEVICEMAP: If set, host memory is mapped into CUDA address space and [MemHostGetDevicePointer] may be called on the host pointer.
+	// MemhostregisterDevicemap is CU_MEMHOSTREGISTER_DEVICEMAP: If set, host memory
+	// is mapped into CUDA address space and [MemHostGetDevicePointer] may be called
+	// on the host pointer.
 	MemhostregisterDevicemap = 2
-	// MemhostregisterIomemory is CU_MEMHOSTREGISTER_IOMEMORY: If set, the passed memory pointer is treated as pointing to some memory-mapped I/O space, e.g.
+	// MemhostregisterIomemory is CU_MEMHOSTREGISTER_IOMEMORY: If set, the passed
+	// memory pointer is treated as pointing to some memory-mapped I/O space, e.g.
 	MemhostregisterIomemory = 4
-	// MemhostregisterReadOnly is CU_MEMHOSTREGISTER_READ_ONLY: If set, the passed memory pointer is treated as pointing to memory that is considered read-only by the device.
+	// MemhostregisterReadOnly is CU_MEMHOSTREGISTER_READ_ONLY: If set, the passed
+	// memory pointer is treated as pointing to memory that is considered read-only
+	// by the device.
 	MemhostregisterReadOnly = 8
-	// ArraySparsePropertiesSingleMiptail is CU_ARRAY_SPARSE_PROPERTIES_SINGLE_MIPTAIL: Indicates that the layered sparse CUDA array or CUDA mipmapped array has a single mip tail region for all layers.
+	// ArraySparsePropertiesSingleMiptail is
+	// CU_ARRAY_SPARSE_PROPERTIES_SINGLE_MIPTAIL: Indicates that the layered sparse
+	// CUDA array or CUDA mipmapped array has a single mip tail region for all
+	// layers.
 	ArraySparsePropertiesSingleMiptail = 1
-	// TensorMapNumQwords is CU_TENSOR_MAP_NUM_QWORDS: Size of tensor map descriptor.
+	// TensorMapNumQwords is CU_TENSOR_MAP_NUM_QWORDS: Size of tensor map
+	// descriptor.
 	TensorMapNumQwords = 16
-	// ExternalMemoryDedicated is CUDA_EXTERNAL_MEMORY_DEDICATED: Indicates that the external memory object is a dedicated resource.
+	// ExternalMemoryDedicated is CUDA_EXTERNAL_MEMORY_DEDICATED: Indicates that the
+	// external memory object is a dedicated resource.
 	ExternalMemoryDedicated = 1
-	// ExternalSemaphoreSignalSkipNvscibufMemsync is CUDA_EXTERNAL_SEMAPHORE_SIGNAL_SKIP_NVSCIBUF_MEMSYNC: When the flags parameter of [ExternalSemaphoreSignalParams] contains this flag, it indicates that signaling an external semaphore object should skip performing appropriate memory synchronization operations over all the external memory objects that are imported as [ExternalMemoryHandleTypeNvscibuf], which otherwise are performed by default to ensure data coherency with other importers of the same NvSciBuf memory objects.
+	// ExternalSemaphoreSignalSkipNvscibufMemsync is
+	// CUDA_EXTERNAL_SEMAPHORE_SIGNAL_SKIP_NVSCIBUF_MEMSYNC: When the flags
+	// parameter of [ExternalSemaphoreSignalParams] contains this flag, it indicates
+	// that signaling an external semaphore object should skip performing
+	// appropriate memory synchronization operations over all the external memory
+	// objects that are imported as [ExternalMemoryHandleTypeNvscibuf], which
+	// otherwise are performed by default to ensure data coherency with other
+	// importers of the same NvSciBuf memory objects.
 	ExternalSemaphoreSignalSkipNvscibufMemsync = 1
-	// ExternalSemaphoreWaitSkipNvscibufMemsync is CUDA_EXTERNAL_SEMAPHORE_WAIT_SKIP_NVSCIBUF_MEMSYNC: When the flags parameter of [ExternalSemaphoreWaitParams] contains this flag, it indicates that waiting on an external semaphore object should skip performing appropriate memory synchronization operations over all the external memory objects that are imported as [ExternalMemoryHandleTypeNvscibuf], which otherwise are performed by default to ensure data coherency with other importers of the same NvSciBuf memory objects.
+	// ExternalSemaphoreWaitSkipNvscibufMemsync is
+	// CUDA_EXTERNAL_SEMAPHORE_WAIT_SKIP_NVSCIBUF_MEMSYNC: When the flags parameter
+	// of [ExternalSemaphoreWaitParams] contains this flag, it indicates that
+	// waiting on an external semaphore object should skip performing appropriate
+	// memory synchronization operations over all the external memory objects that
+	// are imported as [ExternalMemoryHandleTypeNvscibuf], which otherwise are
+	// performed by default to ensure data coherency with other importers of the
+	// same NvSciBuf memory objects.
 	ExternalSemaphoreWaitSkipNvscibufMemsync = 2
-	// NvscisyncAttrSignal is CUDA_NVSCISYNC_ATTR_SIGNAL: When flags of [DeviceGetNvSciSyncAttributes] is set to this, it indicates that application needs signaler specific NvSciSyncAttr to be filled by [DeviceGetNvSciSyncAttributes].
+	// NvscisyncAttrSignal is CUDA_NVSCISYNC_ATTR_SIGNAL: When flags of
+	// [DeviceGetNvSciSyncAttributes] is set to this, it indicates that application
+	// needs signaler specific NvSciSyncAttr to be filled by
+	// [DeviceGetNvSciSyncAttributes].
 	NvscisyncAttrSignal = 1
-	// NvscisyncAttrWait is CUDA_NVSCISYNC_ATTR_WAIT: When flags of [DeviceGetNvSciSyncAttributes] is set to this, it indicates that application needs waiter specific NvSciSyncAttr to be filled by [DeviceGetNvSciSyncAttributes].
+	// NvscisyncAttrWait is CUDA_NVSCISYNC_ATTR_WAIT: When flags of
+	// [DeviceGetNvSciSyncAttributes] is set to this, it indicates that application
+	// needs waiter specific NvSciSyncAttr to be filled by
+	// [DeviceGetNvSciSyncAttributes].
 	NvscisyncAttrWait = 2
-	// MemCreateUsageTilePool is CU_MEM_CREATE_USAGE_TILE_POOL: This flag if set indicates that the memory will be used as a tile pool.
+	// MemCreateUsageTilePool is CU_MEM_CREATE_USAGE_TILE_POOL: This flag if set
+	// indicates that the memory will be used as a tile pool.
 	MemCreateUsageTilePool = 1
-	// CooperativeLaunchMultiDeviceNoPreLaunchSync is CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_PRE_LAUNCH_SYNC: If set, each kernel launched as part of [LaunchCooperativeKernelMultiDevice] only waits for prior work in the stream corresponding to that GPU to complete before the kernel begins execution.
+	// CooperativeLaunchMultiDeviceNoPreLaunchSync is
+	// CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_PRE_LAUNCH_SYNC: If set, each kernel
+	// launched as part of [LaunchCooperativeKernelMultiDevice] only waits for prior
+	// work in the stream corresponding to that GPU to complete before the kernel
+	// begins execution.
 	CooperativeLaunchMultiDeviceNoPreLaunchSync = 1
-	// CooperativeLaunchMultiDeviceNoPostLaunchSync is CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_POST_LAUNCH_SYNC: If set, any subsequent work pushed in a stream that participated in a call to [LaunchCooperativeKernelMultiDevice] will only wait for the kernel launched on the GPU corresponding to that stream to complete before it begins execution.
+	// CooperativeLaunchMultiDeviceNoPostLaunchSync is
+	// CUDA_COOPERATIVE_LAUNCH_MULTI_DEVICE_NO_POST_LAUNCH_SYNC: If set, any
+	// subsequent work pushed in a stream that participated in a call to
+	// [LaunchCooperativeKernelMultiDevice] will only wait for the kernel launched
+	// on the GPU corresponding to that stream to complete before it begins
+	// execution.
 	CooperativeLaunchMultiDeviceNoPostLaunchSync = 2
-	// Array3DLayered is CUDA_ARRAY3D_LAYERED: If set, the CUDA array is a collection of layers, where each layer is either a 1D or a 2D array and the Depth member of CUDA_ARRAY3D_DESCRIPTOR specifies the number of layers, not the depth of a 3D array.
+	// Array3DLayered is CUDA_ARRAY3D_LAYERED: If set, the CUDA array is a
+	// collection of layers, where each layer is either a 1D or a 2D array and the
+	// Depth member of CUDA_ARRAY3D_DESCRIPTOR specifies the number of layers, not
+	// the depth of a 3D array.
 	Array3DLayered = 1
 	// Array3D2Darray is CUDA_ARRAY3D_2DARRAY: Deprecated, use CUDA_ARRAY3D_LAYERED.
 	Array3D2Darray = 1
-	// Array3DSurfaceLdst is CUDA_ARRAY3D_SURFACE_LDST: This flag must be set in order to bind a surface reference to the CUDA array.
+	// Array3DSurfaceLdst is CUDA_ARRAY3D_SURFACE_LDST: This flag must be set in
+	// order to bind a surface reference to the CUDA array.
 	Array3DSurfaceLdst = 2
-	// Array3DCubemap is CUDA_ARRAY3D_CUBEMAP: If set, the CUDA array is a collection of six 2D arrays, representing faces of a cube.
+	// Array3DCubemap is CUDA_ARRAY3D_CUBEMAP: If set, the CUDA array is a
+	// collection of six 2D arrays, representing faces of a cube.
 	Array3DCubemap = 4
-	// Array3DTextureGather is CUDA_ARRAY3D_TEXTURE_GATHER: This flag must be set in order to perform texture gather operations on a CUDA array.
+	// Array3DTextureGather is CUDA_ARRAY3D_TEXTURE_GATHER: This flag must be set in
+	// order to perform texture gather operations on a CUDA array.
 	Array3DTextureGather = 8
-	// Array3DDepthTexture is CUDA_ARRAY3D_DEPTH_TEXTURE: This flag if set indicates that the CUDA array is a DEPTH_TEXTURE.
+	// Array3DDepthTexture is CUDA_ARRAY3D_DEPTH_TEXTURE: This flag if set indicates
+	// that the CUDA array is a DEPTH_TEXTURE.
 	Array3DDepthTexture = 16
-	// Array3DColorAttachment is CUDA_ARRAY3D_COLOR_ATTACHMENT: This flag indicates that the CUDA array may be bound as a color target in an external graphics API.
+	// Array3DColorAttachment is CUDA_ARRAY3D_COLOR_ATTACHMENT: This flag indicates
+	// that the CUDA array may be bound as a color target in an external graphics
+	// API.
 	Array3DColorAttachment = 32
-	// Array3DSparse is CUDA_ARRAY3D_SPARSE: This flag if set indicates that the CUDA array or CUDA mipmapped array is a sparse CUDA array or CUDA mipmapped array respectively.
+	// Array3DSparse is CUDA_ARRAY3D_SPARSE: This flag if set indicates that the
+	// CUDA array or CUDA mipmapped array is a sparse CUDA array or CUDA mipmapped
+	// array respectively.
 	Array3DSparse = 64
-	// Array3DDeferredMapping is CUDA_ARRAY3D_DEFERRED_MAPPING: This flag if set indicates that the CUDA array or CUDA mipmapped array will allow deferred memory mapping.
+	// Array3DDeferredMapping is CUDA_ARRAY3D_DEFERRED_MAPPING: This flag if set
+	// indicates that the CUDA array or CUDA mipmapped array will allow deferred
+	// memory mapping.
 	Array3DDeferredMapping = 128
-	// TrsaOverrideFormat is CU_TRSA_OVERRIDE_FORMAT: Override the texref format with a format inferred from the array.
+	// TrsaOverrideFormat is CU_TRSA_OVERRIDE_FORMAT: Override the texref format
+	// with a format inferred from the array.
 	TrsaOverrideFormat = 1
-	// TrsfReadAsInteger is CU_TRSF_READ_AS_INTEGER: Read the texture as integers rather than promoting the values to floats in the range [0,1].
+	// TrsfReadAsInteger is CU_TRSF_READ_AS_INTEGER: Read the texture as integers
+	// rather than promoting the values to floats in the range [0,1].
 	TrsfReadAsInteger = 1
-	// TrsfNormalizedCoordinates is CU_TRSF_NORMALIZED_COORDINATES: Use normalized texture coordinates in the range [0,1) instead of [0,dim).
+	// TrsfNormalizedCoordinates is CU_TRSF_NORMALIZED_COORDINATES: Use normalized
+	// texture coordinates in the range [0,1) instead of [0,dim).
 	TrsfNormalizedCoordinates = 2
-	// TrsfSrgb is CU_TRSF_SRGB: Perform sRGB->linear conversion during texture read.
+	// TrsfSrgb is CU_TRSF_SRGB: Perform sRGB->linear conversion during texture
+	// read.
 	TrsfSrgb = 16
-	// TrsfDisableTrilinearOptimization is CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION: Disable any trilinear filtering optimizations.
+	// TrsfDisableTrilinearOptimization is CU_TRSF_DISABLE_TRILINEAR_OPTIMIZATION:
+	// Disable any trilinear filtering optimizations.
 	TrsfDisableTrilinearOptimization = 32
-	// TrsfSeamlessCubemap is CU_TRSF_SEAMLESS_CUBEMAP: Enable seamless cube map filtering.
+	// TrsfSeamlessCubemap is CU_TRSF_SEAMLESS_CUBEMAP: Enable seamless cube map
+	// filtering.
 	TrsfSeamlessCubemap = 64
-	// LaunchParamEndAsInt is CU_LAUNCH_PARAM_END_AS_INT: C++ compile time constant for CU_LAUNCH_PARAM_END.
+	// LaunchParamEndAsInt is CU_LAUNCH_PARAM_END_AS_INT: C++ compile time constant
+	// for CU_LAUNCH_PARAM_END.
 	LaunchParamEndAsInt = 0
-	// LaunchParamEnd is CU_LAUNCH_PARAM_END: End of array terminator for the extra parameter to [LaunchKernel].
+	// LaunchParamEnd is CU_LAUNCH_PARAM_END: End of array terminator for the extra
+	// parameter to [LaunchKernel].
 	LaunchParamEnd uintptr = 0
-	// LaunchParamBufferPointerAsInt is CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT: C++ compile time constant for CU_LAUNCH_PARAM_BUFFER_POINTER.
+	// LaunchParamBufferPointerAsInt is CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT: C++
+	// compile time constant for CU_LAUNCH_PARAM_BUFFER_POINTER.
 	LaunchParamBufferPointerAsInt = 1
-	// LaunchParamBufferPointer is CU_LAUNCH_PARAM_BUFFER_POINTER: Indicator that the next value in the extra parameter to [LaunchKernel] will be a pointer to a buffer containing all kernel parameters used for launching kernel f.
+	// LaunchParamBufferPointer is CU_LAUNCH_PARAM_BUFFER_POINTER: Indicator that
+	// the next value in the extra parameter to [LaunchKernel] will be a pointer to
+	// a buffer containing all kernel parameters used for launching kernel f.
 	LaunchParamBufferPointer uintptr = 1
-	// LaunchParamBufferSizeAsInt is CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT: C++ compile time constant for CU_LAUNCH_PARAM_BUFFER_SIZE.
+	// LaunchParamBufferSizeAsInt is CU_LAUNCH_PARAM_BUFFER_SIZE_AS_INT: C++ compile
+	// time constant for CU_LAUNCH_PARAM_BUFFER_SIZE.
 	LaunchParamBufferSizeAsInt = 2
-	// LaunchParamBufferSize is CU_LAUNCH_PARAM_BUFFER_SIZE: Indicator that the next value in the extra parameter to [LaunchKernel] will be a pointer to a size_t which contains the size of the buffer specified with [LaunchParamBufferPointer].
+	// LaunchParamBufferSize is CU_LAUNCH_PARAM_BUFFER_SIZE: Indicator that the next
+	// value in the extra parameter to [LaunchKernel] will be a pointer to a size_t
+	// which contains the size of the buffer specified with
+	// [LaunchParamBufferPointer].
 	LaunchParamBufferSize uintptr = 2
-	// ParamTrDefault is CU_PARAM_TR_DEFAULT: For texture references loaded into the module, use default texunit from texture reference.
+	// ParamTrDefault is CU_PARAM_TR_DEFAULT: For texture references loaded into the
+	// module, use default texunit from texture reference.
 	ParamTrDefault = -1
 	// DeviceCpu is CU_DEVICE_CPU: Device that represents the CPU.
 	DeviceCpu Device = -1

@@ -10,7 +10,8 @@ import "github.com/cugen/cugen/ffi"
 type IpcMemFlags int32
 
 const (
-	// IpcMemLazyEnablePeerAccess is CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS: Automatically enable peer access between remote devices as needed.
+	// IpcMemLazyEnablePeerAccess is CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS:
+	// Automatically enable peer access between remote devices as needed.
 	IpcMemLazyEnablePeerAccess IpcMemFlags = 1
 )
 
@@ -30,11 +31,14 @@ func (v IpcMemFlags) String() string {
 type MemAttachFlags int32
 
 const (
-	// MemAttachGlobal is CU_MEM_ATTACH_GLOBAL: Memory can be accessed by any stream on any device.
+	// MemAttachGlobal is CU_MEM_ATTACH_GLOBAL: Memory can be accessed by any stream
+	// on any device.
 	MemAttachGlobal MemAttachFlags = 1
-	// MemAttachHost is CU_MEM_ATTACH_HOST: Memory cannot be accessed by any stream on any device.
+	// MemAttachHost is CU_MEM_ATTACH_HOST: Memory cannot be accessed by any stream
+	// on any device.
 	MemAttachHost MemAttachFlags = 2
-	// MemAttachSingle is CU_MEM_ATTACH_SINGLE: Memory can only be accessed by a single stream on the associated device.
+	// MemAttachSingle is CU_MEM_ATTACH_SINGLE: Memory can only be accessed by a
+	// single stream on the associated device.
 	MemAttachSingle MemAttachFlags = 4
 )
 
@@ -64,21 +68,28 @@ const (
 	CtxSchedSpin CtxFlags = 1
 	// CtxSchedYield is CU_CTX_SCHED_YIELD: Set yield as default scheduling.
 	CtxSchedYield CtxFlags = 2
-	// CtxSchedBlockingSync is CU_CTX_SCHED_BLOCKING_SYNC: Set blocking synchronization as default scheduling.
+	// CtxSchedBlockingSync is CU_CTX_SCHED_BLOCKING_SYNC: Set blocking
+	// synchronization as default scheduling.
 	CtxSchedBlockingSync CtxFlags = 4
-	// CtxBlockingSync is CU_CTX_BLOCKING_SYNC: Set blocking synchronization as default scheduling.
+	// CtxBlockingSync is CU_CTX_BLOCKING_SYNC: Set blocking synchronization as
+	// default scheduling.
 	CtxBlockingSync CtxFlags = 4
 	// CtxSchedMask is CU_CTX_SCHED_MASK.
 	CtxSchedMask CtxFlags = 7
-	// CtxMapHost is CU_CTX_MAP_HOST: Deprecated: This flag was deprecated as of CUDA 11.0 and it no longer has any effect.
+	// CtxMapHost is CU_CTX_MAP_HOST: Deprecated: This flag was deprecated as of
+	// CUDA 11.0 and it no longer has any effect.
 	CtxMapHost CtxFlags = 8
-	// CtxLmemResizeToMax is CU_CTX_LMEM_RESIZE_TO_MAX: Keep local memory allocation after launch.
+	// CtxLmemResizeToMax is CU_CTX_LMEM_RESIZE_TO_MAX: Keep local memory allocation
+	// after launch.
 	CtxLmemResizeToMax CtxFlags = 16
-	// CtxCoredumpEnable is CU_CTX_COREDUMP_ENABLE: Trigger coredumps from exceptions in this context.
+	// CtxCoredumpEnable is CU_CTX_COREDUMP_ENABLE: Trigger coredumps from
+	// exceptions in this context.
 	CtxCoredumpEnable CtxFlags = 32
-	// CtxUserCoredumpEnable is CU_CTX_USER_COREDUMP_ENABLE: Enable user pipe to trigger coredumps in this context.
+	// CtxUserCoredumpEnable is CU_CTX_USER_COREDUMP_ENABLE: Enable user pipe to
+	// trigger coredumps in this context.
 	CtxUserCoredumpEnable CtxFlags = 64
-	// CtxSyncMemops is CU_CTX_SYNC_MEMOPS: Ensure synchronous memory operations on this context will synchronize.
+	// CtxSyncMemops is CU_CTX_SYNC_MEMOPS: Ensure synchronous memory operations on
+	// this context will synchronize.
 	CtxSyncMemops CtxFlags = 128
 	// CtxFlagsMask is CU_CTX_FLAGS_MASK.
 	CtxFlagsMask CtxFlags = 255
@@ -126,7 +137,8 @@ const (
 	EventSchedSpin EventSchedFlags = 1
 	// EventSchedYield is CU_EVENT_SCHED_YIELD: Set yield as default scheduling.
 	EventSchedYield EventSchedFlags = 2
-	// EventSchedBlockingSync is CU_EVENT_SCHED_BLOCKING_SYNC: Set blocking synchronization as default scheduling.
+	// EventSchedBlockingSync is CU_EVENT_SCHED_BLOCKING_SYNC: Set blocking
+	// synchronization as default scheduling.
 	EventSchedBlockingSync EventSchedFlags = 4
 )
 
@@ -156,9 +168,11 @@ const (
 	NvclEventSchedAuto ClEventFlags = 0
 	// NvclEventSchedSpin is NVCL_EVENT_SCHED_SPIN: Set spin as default scheduling.
 	NvclEventSchedSpin ClEventFlags = 1
-	// NvclEventSchedYield is NVCL_EVENT_SCHED_YIELD: Set yield as default scheduling.
+	// NvclEventSchedYield is NVCL_EVENT_SCHED_YIELD: Set yield as default
+	// scheduling.
 	NvclEventSchedYield ClEventFlags = 2
-	// NvclEventSchedBlockingSync is NVCL_EVENT_SCHED_BLOCKING_SYNC: Set blocking synchronization as default scheduling.
+	// NvclEventSchedBlockingSync is NVCL_EVENT_SCHED_BLOCKING_SYNC: Set blocking
+	// synchronization as default scheduling.
 	NvclEventSchedBlockingSync ClEventFlags = 4
 )
 
@@ -190,7 +204,8 @@ const (
 	NvclCtxSchedSpin ClContextFlags = 1
 	// NvclCtxSchedYield is NVCL_CTX_SCHED_YIELD: Set yield as default scheduling.
 	NvclCtxSchedYield ClContextFlags = 2
-	// NvclCtxSchedBlockingSync is NVCL_CTX_SCHED_BLOCKING_SYNC: Set blocking synchronization as default scheduling.
+	// NvclCtxSchedBlockingSync is NVCL_CTX_SCHED_BLOCKING_SYNC: Set blocking
+	// synchronization as default scheduling.
 	NvclCtxSchedBlockingSync ClContextFlags = 4
 )
 
@@ -218,7 +233,8 @@ type StreamFlags int32
 const (
 	// StreamDefault is CU_STREAM_DEFAULT: Default stream flag.
 	StreamDefault StreamFlags = 0
-	// StreamNonBlocking is CU_STREAM_NON_BLOCKING: Stream does not synchronize with stream 0 (the NULL stream).
+	// StreamNonBlocking is CU_STREAM_NON_BLOCKING: Stream does not synchronize with
+	// stream 0 (the NULL stream).
 	StreamNonBlocking StreamFlags = 1
 )
 
@@ -242,11 +258,14 @@ type EventFlags int32
 const (
 	// EventDefault is CU_EVENT_DEFAULT: Default event flag.
 	EventDefault EventFlags = 0
-	// EventBlockingSync is CU_EVENT_BLOCKING_SYNC: Event uses blocking synchronization.
+	// EventBlockingSync is CU_EVENT_BLOCKING_SYNC: Event uses blocking
+	// synchronization.
 	EventBlockingSync EventFlags = 1
-	// EventDisableTiming is CU_EVENT_DISABLE_TIMING: Event will not record timing data.
+	// EventDisableTiming is CU_EVENT_DISABLE_TIMING: Event will not record timing
+	// data.
 	EventDisableTiming EventFlags = 2
-	// EventInterprocess is CU_EVENT_INTERPROCESS: Event is suitable for interprocess use.
+	// EventInterprocess is CU_EVENT_INTERPROCESS: Event is suitable for
+	// interprocess use.
 	EventInterprocess EventFlags = 4
 )
 
@@ -274,7 +293,8 @@ type EventRecordFlags int32
 const (
 	// EventRecordDefault is CU_EVENT_RECORD_DEFAULT: Default event record flag.
 	EventRecordDefault EventRecordFlags = 0
-	// EventRecordExternal is CU_EVENT_RECORD_EXTERNAL: When using stream capture, create an event record node instead of the default behavior.
+	// EventRecordExternal is CU_EVENT_RECORD_EXTERNAL: When using stream capture,
+	// create an event record node instead of the default behavior.
 	EventRecordExternal EventRecordFlags = 1
 )
 
@@ -298,7 +318,8 @@ type EventWaitFlags int32
 const (
 	// EventWaitDefault is CU_EVENT_WAIT_DEFAULT: Default event wait flag.
 	EventWaitDefault EventWaitFlags = 0
-	// EventWaitExternal is CU_EVENT_WAIT_EXTERNAL: When using stream capture, create an event wait node instead of the default behavior.
+	// EventWaitExternal is CU_EVENT_WAIT_EXTERNAL: When using stream capture,
+	// create an event wait node instead of the default behavior.
 	EventWaitExternal EventWaitFlags = 1
 )
 
@@ -320,15 +341,19 @@ func (v EventWaitFlags) String() string {
 type StreamWaitValueFlags int32
 
 const (
-	// StreamWaitValueGeq is CU_STREAM_WAIT_VALUE_GEQ: Wait until (int32_t)(*addr - value) >= 0 (or int64_t for 64 bit values).
+	// StreamWaitValueGeq is CU_STREAM_WAIT_VALUE_GEQ: Wait until (int32_t)(*addr -
+	// value) >= 0 (or int64_t for 64 bit values).
 	StreamWaitValueGeq StreamWaitValueFlags = 0
 	// StreamWaitValueEq is CU_STREAM_WAIT_VALUE_EQ: Wait until *addr == value.
 	StreamWaitValueEq StreamWaitValueFlags = 1
-	// StreamWaitValueAnd is CU_STREAM_WAIT_VALUE_AND: Wait until (*addr & value) != 0.
+	// StreamWaitValueAnd is CU_STREAM_WAIT_VALUE_AND: Wait until (*addr & value) !=
+	// 0.
 	StreamWaitValueAnd StreamWaitValueFlags = 2
-	// StreamWaitValueNor is CU_STREAM_WAIT_VALUE_NOR: Wait until ~(*addr | value) != 0.
+	// StreamWaitValueNor is CU_STREAM_WAIT_VALUE_NOR: Wait until ~(*addr | value)
+	// != 0.
 	StreamWaitValueNor StreamWaitValueFlags = 3
-	// StreamWaitValueFlush is CU_STREAM_WAIT_VALUE_FLUSH: Follow the wait operation with a flush of outstanding remote writes.
+	// StreamWaitValueFlush is CU_STREAM_WAIT_VALUE_FLUSH: Follow the wait operation
+	// with a flush of outstanding remote writes.
 	StreamWaitValueFlush StreamWaitValueFlags = 1073741824
 )
 
@@ -358,7 +383,9 @@ type StreamWriteValueFlags int32
 const (
 	// StreamWriteValueDefault is CU_STREAM_WRITE_VALUE_DEFAULT: Default behavior.
 	StreamWriteValueDefault StreamWriteValueFlags = 0
-	// StreamWriteValueNoMemoryBarrier is CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER: Permits the write to be reordered with writes which were issued before it, as a performance optimization.
+	// StreamWriteValueNoMemoryBarrier is CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER:
+	// Permits the write to be reordered with writes which were issued before it, as
+	// a performance optimization.
 	StreamWriteValueNoMemoryBarrier StreamWriteValueFlags = 1
 )
 
@@ -380,17 +407,23 @@ func (v StreamWriteValueFlags) String() string {
 type StreamBatchMemOpType int32
 
 const (
-	// StreamMemOpWaitValue32 is CU_STREAM_MEM_OP_WAIT_VALUE_32: Represents a [StreamWaitValue32] operation.
+	// StreamMemOpWaitValue32 is CU_STREAM_MEM_OP_WAIT_VALUE_32: Represents a
+	// [StreamWaitValue32] operation.
 	StreamMemOpWaitValue32 StreamBatchMemOpType = 1
-	// StreamMemOpWriteValue32 is CU_STREAM_MEM_OP_WRITE_VALUE_32: Represents a [StreamWriteValue32] operation.
+	// StreamMemOpWriteValue32 is CU_STREAM_MEM_OP_WRITE_VALUE_32: Represents a
+	// [StreamWriteValue32] operation.
 	StreamMemOpWriteValue32 StreamBatchMemOpType = 2
-	// StreamMemOpWaitValue64 is CU_STREAM_MEM_OP_WAIT_VALUE_64: Represents a [StreamWaitValue64] operation.
+	// StreamMemOpWaitValue64 is CU_STREAM_MEM_OP_WAIT_VALUE_64: Represents a
+	// [StreamWaitValue64] operation.
 	StreamMemOpWaitValue64 StreamBatchMemOpType = 4
-	// StreamMemOpWriteValue64 is CU_STREAM_MEM_OP_WRITE_VALUE_64: Represents a [StreamWriteValue64] operation.
+	// StreamMemOpWriteValue64 is CU_STREAM_MEM_OP_WRITE_VALUE_64: Represents a
+	// [StreamWriteValue64] operation.
 	StreamMemOpWriteValue64 StreamBatchMemOpType = 5
-	// StreamMemOpBarrier is CU_STREAM_MEM_OP_BARRIER: Insert a memory barrier of the specified type.
+	// StreamMemOpBarrier is CU_STREAM_MEM_OP_BARRIER: Insert a memory barrier of
+	// the specified type.
 	StreamMemOpBarrier StreamBatchMemOpType = 6
-	// StreamMemOpFlushRemoteWrites is CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES: This has the same effect as [StreamWaitValueFlush], but as a standalone operation.
+	// StreamMemOpFlushRemoteWrites is CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES: This
+	// has the same effect as [StreamWaitValueFlush], but as a standalone operation.
 	StreamMemOpFlushRemoteWrites StreamBatchMemOpType = 3
 )
 
@@ -420,9 +453,11 @@ func (v StreamBatchMemOpType) String() string {
 type StreamMemoryBarrierFlags int32
 
 const (
-	// StreamMemoryBarrierTypeSys is CU_STREAM_MEMORY_BARRIER_TYPE_SYS: System-wide memory barrier.
+	// StreamMemoryBarrierTypeSys is CU_STREAM_MEMORY_BARRIER_TYPE_SYS: System-wide
+	// memory barrier.
 	StreamMemoryBarrierTypeSys StreamMemoryBarrierFlags = 0
-	// StreamMemoryBarrierTypeGpu is CU_STREAM_MEMORY_BARRIER_TYPE_GPU: Limit memory barrier scope to the GPU.
+	// StreamMemoryBarrierTypeGpu is CU_STREAM_MEMORY_BARRIER_TYPE_GPU: Limit memory
+	// barrier scope to the GPU.
 	StreamMemoryBarrierTypeGpu StreamMemoryBarrierFlags = 1
 )
 
@@ -446,7 +481,8 @@ type OccupancyFlags int32
 const (
 	// OccupancyDefault is CU_OCCUPANCY_DEFAULT: Default behavior.
 	OccupancyDefault OccupancyFlags = 0
-	// OccupancyDisableCachingOverride is CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE: Assume global caching is enabled and cannot be automatically turned off.
+	// OccupancyDisableCachingOverride is CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE:
+	// Assume global caching is enabled and cannot be automatically turned off.
 	OccupancyDisableCachingOverride OccupancyFlags = 1
 )
 
@@ -468,9 +504,11 @@ func (v OccupancyFlags) String() string {
 type StreamUpdateCaptureDependenciesFlags int32
 
 const (
-	// StreamAddCaptureDependencies is CU_STREAM_ADD_CAPTURE_DEPENDENCIES: Add new nodes to the dependency set.
+	// StreamAddCaptureDependencies is CU_STREAM_ADD_CAPTURE_DEPENDENCIES: Add new
+	// nodes to the dependency set.
 	StreamAddCaptureDependencies StreamUpdateCaptureDependenciesFlags = 0
-	// StreamSetCaptureDependencies is CU_STREAM_SET_CAPTURE_DEPENDENCIES: Replace the dependency set with the new nodes.
+	// StreamSetCaptureDependencies is CU_STREAM_SET_CAPTURE_DEPENDENCIES: Replace
+	// the dependency set with the new nodes.
 	StreamSetCaptureDependencies StreamUpdateCaptureDependenciesFlags = 1
 )
 
@@ -514,9 +552,11 @@ type ArrayFormat int32
 const (
 	// AdFormatUnsignedInt8 is CU_AD_FORMAT_UNSIGNED_INT8: Unsigned 8-bit integers.
 	AdFormatUnsignedInt8 ArrayFormat = 1
-	// AdFormatUnsignedInt16 is CU_AD_FORMAT_UNSIGNED_INT16: Unsigned 16-bit integers.
+	// AdFormatUnsignedInt16 is CU_AD_FORMAT_UNSIGNED_INT16: Unsigned 16-bit
+	// integers.
 	AdFormatUnsignedInt16 ArrayFormat = 2
-	// AdFormatUnsignedInt32 is CU_AD_FORMAT_UNSIGNED_INT32: Unsigned 32-bit integers.
+	// AdFormatUnsignedInt32 is CU_AD_FORMAT_UNSIGNED_INT32: Unsigned 32-bit
+	// integers.
 	AdFormatUnsignedInt32 ArrayFormat = 3
 	// AdFormatSignedInt8 is CU_AD_FORMAT_SIGNED_INT8: Signed 8-bit integers.
 	AdFormatSignedInt8 ArrayFormat = 8
@@ -528,59 +568,86 @@ const (
 	AdFormatHalf ArrayFormat = 16
 	// AdFormatFloat is CU_AD_FORMAT_FLOAT: 32-bit floating point.
 	AdFormatFloat ArrayFormat = 32
-	// AdFormatNv12 is CU_AD_FORMAT_NV12: 8-bit YUV planar format, with 4:2:0 sampling.
+	// AdFormatNv12 is CU_AD_FORMAT_NV12: 8-bit YUV planar format, with 4:2:0
+	// sampling.
 	AdFormatNv12 ArrayFormat = 176
-	// AdFormatUnormInt8X1 is CU_AD_FORMAT_UNORM_INT8X1: 1 channel unsigned 8-bit normalized integer.
+	// AdFormatUnormInt8X1 is CU_AD_FORMAT_UNORM_INT8X1: 1 channel unsigned 8-bit
+	// normalized integer.
 	AdFormatUnormInt8X1 ArrayFormat = 192
-	// AdFormatUnormInt8X2 is CU_AD_FORMAT_UNORM_INT8X2: 2 channel unsigned 8-bit normalized integer.
+	// AdFormatUnormInt8X2 is CU_AD_FORMAT_UNORM_INT8X2: 2 channel unsigned 8-bit
+	// normalized integer.
 	AdFormatUnormInt8X2 ArrayFormat = 193
-	// AdFormatUnormInt8X4 is CU_AD_FORMAT_UNORM_INT8X4: 4 channel unsigned 8-bit normalized integer.
+	// AdFormatUnormInt8X4 is CU_AD_FORMAT_UNORM_INT8X4: 4 channel unsigned 8-bit
+	// normalized integer.
 	AdFormatUnormInt8X4 ArrayFormat = 194
-	// AdFormatUnormInt16X1 is CU_AD_FORMAT_UNORM_INT16X1: 1 channel unsigned 16-bit normalized integer.
+	// AdFormatUnormInt16X1 is CU_AD_FORMAT_UNORM_INT16X1: 1 channel unsigned 16-bit
+	// normalized integer.
 	AdFormatUnormInt16X1 ArrayFormat = 195
-	// AdFormatUnormInt16X2 is CU_AD_FORMAT_UNORM_INT16X2: 2 channel unsigned 16-bit normalized integer.
+	// AdFormatUnormInt16X2 is CU_AD_FORMAT_UNORM_INT16X2: 2 channel unsigned 16-bit
+	// normalized integer.
 	AdFormatUnormInt16X2 ArrayFormat = 196
-	// AdFormatUnormInt16X4 is CU_AD_FORMAT_UNORM_INT16X4: 4 channel unsigned 16-bit normalized integer.
+	// AdFormatUnormInt16X4 is CU_AD_FORMAT_UNORM_INT16X4: 4 channel unsigned 16-bit
+	// normalized integer.
 	AdFormatUnormInt16X4 ArrayFormat = 197
-	// AdFormatSnormInt8X1 is CU_AD_FORMAT_SNORM_INT8X1: 1 channel signed 8-bit normalized integer.
+	// AdFormatSnormInt8X1 is CU_AD_FORMAT_SNORM_INT8X1: 1 channel signed 8-bit
+	// normalized integer.
 	AdFormatSnormInt8X1 ArrayFormat = 198
-	// AdFormatSnormInt8X2 is CU_AD_FORMAT_SNORM_INT8X2: 2 channel signed 8-bit normalized integer.
+	// AdFormatSnormInt8X2 is CU_AD_FORMAT_SNORM_INT8X2: 2 channel signed 8-bit
+	// normalized integer.
 	AdFormatSnormInt8X2 ArrayFormat = 199
-	// AdFormatSnormInt8X4 is CU_AD_FORMAT_SNORM_INT8X4: 4 channel signed 8-bit normalized integer.
+	// AdFormatSnormInt8X4 is CU_AD_FORMAT_SNORM_INT8X4: 4 channel signed 8-bit
+	// normalized integer.
 	AdFormatSnormInt8X4 ArrayFormat = 200
-	// AdFormatSnormInt16X1 is CU_AD_FORMAT_SNORM_INT16X1: 1 channel signed 16-bit normalized integer.
+	// AdFormatSnormInt16X1 is CU_AD_FORMAT_SNORM_INT16X1: 1 channel signed 16-bit
+	// normalized integer.
 	AdFormatSnormInt16X1 ArrayFormat = 201
-	// AdFormatSnormInt16X2 is CU_AD_FORMAT_SNORM_INT16X2: 2 channel signed 16-bit normalized integer.
+	// AdFormatSnormInt16X2 is CU_AD_FORMAT_SNORM_INT16X2: 2 channel signed 16-bit
+	// normalized integer.
 	AdFormatSnormInt16X2 ArrayFormat = 202
-	// AdFormatSnormInt16X4 is CU_AD_FORMAT_SNORM_INT16X4: 4 channel signed 16-bit normalized integer.
+	// AdFormatSnormInt16X4 is CU_AD_FORMAT_SNORM_INT16X4: 4 channel signed 16-bit
+	// normalized integer.
 	AdFormatSnormInt16X4 ArrayFormat = 203
-	// AdFormatBc1Unorm is CU_AD_FORMAT_BC1_UNORM: 4 channel unsigned normalized block-compressed (BC1 compression) format.
+	// AdFormatBc1Unorm is CU_AD_FORMAT_BC1_UNORM: 4 channel unsigned normalized
+	// block-compressed (BC1 compression) format.
 	AdFormatBc1Unorm ArrayFormat = 145
-	// AdFormatBc1UnormSrgb is CU_AD_FORMAT_BC1_UNORM_SRGB: 4 channel unsigned normalized block-compressed (BC1 compression) format with sRGB encoding.
+	// AdFormatBc1UnormSrgb is CU_AD_FORMAT_BC1_UNORM_SRGB: 4 channel unsigned
+	// normalized block-compressed (BC1 compression) format with sRGB encoding.
 	AdFormatBc1UnormSrgb ArrayFormat = 146
-	// AdFormatBc2Unorm is CU_AD_FORMAT_BC2_UNORM: 4 channel unsigned normalized block-compressed (BC2 compression) format.
+	// AdFormatBc2Unorm is CU_AD_FORMAT_BC2_UNORM: 4 channel unsigned normalized
+	// block-compressed (BC2 compression) format.
 	AdFormatBc2Unorm ArrayFormat = 147
-	// AdFormatBc2UnormSrgb is CU_AD_FORMAT_BC2_UNORM_SRGB: 4 channel unsigned normalized block-compressed (BC2 compression) format with sRGB encoding.
+	// AdFormatBc2UnormSrgb is CU_AD_FORMAT_BC2_UNORM_SRGB: 4 channel unsigned
+	// normalized block-compressed (BC2 compression) format with sRGB encoding.
 	AdFormatBc2UnormSrgb ArrayFormat = 148
-	// AdFormatBc3Unorm is CU_AD_FORMAT_BC3_UNORM: 4 channel unsigned normalized block-compressed (BC3 compression) format.
+	// AdFormatBc3Unorm is CU_AD_FORMAT_BC3_UNORM: 4 channel unsigned normalized
+	// block-compressed (BC3 compression) format.
 	AdFormatBc3Unorm ArrayFormat = 149
-	// AdFormatBc3UnormSrgb is CU_AD_FORMAT_BC3_UNORM_SRGB: 4 channel unsigned normalized block-compressed (BC3 compression) format with sRGB encoding.
+	// AdFormatBc3UnormSrgb is CU_AD_FORMAT_BC3_UNORM_SRGB: 4 channel unsigned
+	// normalized block-compressed (BC3 compression) format with sRGB encoding.
 	AdFormatBc3UnormSrgb ArrayFormat = 150
-	// AdFormatBc4Unorm is CU_AD_FORMAT_BC4_UNORM: 1 channel unsigned normalized block-compressed (BC4 compression) format.
+	// AdFormatBc4Unorm is CU_AD_FORMAT_BC4_UNORM: 1 channel unsigned normalized
+	// block-compressed (BC4 compression) format.
 	AdFormatBc4Unorm ArrayFormat = 151
-	// AdFormatBc4Snorm is CU_AD_FORMAT_BC4_SNORM: 1 channel signed normalized block-compressed (BC4 compression) format.
+	// AdFormatBc4Snorm is CU_AD_FORMAT_BC4_SNORM: 1 channel signed normalized
+	// block-compressed (BC4 compression) format.
 	AdFormatBc4Snorm ArrayFormat = 152
-	// AdFormatBc5Unorm is CU_AD_FORMAT_BC5_UNORM: 2 channel unsigned normalized block-compressed (BC5 compression) format.
+	// AdFormatBc5Unorm is CU_AD_FORMAT_BC5_UNORM: 2 channel unsigned normalized
+	// block-compressed (BC5 compression) format.
 	AdFormatBc5Unorm ArrayFormat = 153
-	// AdFormatBc5Snorm is CU_AD_FORMAT_BC5_SNORM: 2 channel signed normalized block-compressed (BC5 compression) format.
+	// AdFormatBc5Snorm is CU_AD_FORMAT_BC5_SNORM: 2 channel signed normalized
+	// block-compressed (BC5 compression) format.
 	AdFormatBc5Snorm ArrayFormat = 154
-	// AdFormatBc6HUf16 is CU_AD_FORMAT_BC6H_UF16: 3 channel unsigned half-float block-compressed (BC6H compression) format.
+	// AdFormatBc6HUf16 is CU_AD_FORMAT_BC6H_UF16: 3 channel unsigned half-float
+	// block-compressed (BC6H compression) format.
 	AdFormatBc6HUf16 ArrayFormat = 155
-	// AdFormatBc6HSf16 is CU_AD_FORMAT_BC6H_SF16: 3 channel signed half-float block-compressed (BC6H compression) format.
+	// AdFormatBc6HSf16 is CU_AD_FORMAT_BC6H_SF16: 3 channel signed half-float
+	// block-compressed (BC6H compression) format.
 	AdFormatBc6HSf16 ArrayFormat = 156
-	// AdFormatBc7Unorm is CU_AD_FORMAT_BC7_UNORM: 4 channel unsigned normalized block-compressed (BC7 compression) format.
+	// AdFormatBc7Unorm is CU_AD_FORMAT_BC7_UNORM: 4 channel unsigned normalized
+	// block-compressed (BC7 compression) format.
 	AdFormatBc7Unorm ArrayFormat = 157
-	// AdFormatBc7UnormSrgb is CU_AD_FORMAT_BC7_UNORM_SRGB: 4 channel unsigned normalized block-compressed (BC7 compression) format with sRGB encoding.
+	// AdFormatBc7UnormSrgb is CU_AD_FORMAT_BC7_UNORM_SRGB: 4 channel unsigned
+	// normalized block-compressed (BC7 compression) format with sRGB encoding.
 	AdFormatBc7UnormSrgb ArrayFormat = 158
 )
 
@@ -724,285 +791,522 @@ func (v FilterMode) String() string {
 type DeviceAttribute int32
 
 const (
-	// DeviceAttributeMaxThreadsPerBlock is CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: Maximum number of threads per block.
+	// DeviceAttributeMaxThreadsPerBlock is
+	// CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: Maximum number of threads per
+	// block.
 	DeviceAttributeMaxThreadsPerBlock DeviceAttribute = 1
-	// DeviceAttributeMaxBlockDimX is CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: Maximum block dimension X.
+	// DeviceAttributeMaxBlockDimX is CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: Maximum
+	// block dimension X.
 	DeviceAttributeMaxBlockDimX DeviceAttribute = 2
-	// DeviceAttributeMaxBlockDimY is CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: Maximum block dimension Y.
+	// DeviceAttributeMaxBlockDimY is CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: Maximum
+	// block dimension Y.
 	DeviceAttributeMaxBlockDimY DeviceAttribute = 3
-	// DeviceAttributeMaxBlockDimZ is CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: Maximum block dimension Z.
+	// DeviceAttributeMaxBlockDimZ is CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: Maximum
+	// block dimension Z.
 	DeviceAttributeMaxBlockDimZ DeviceAttribute = 4
-	// DeviceAttributeMaxGridDimX is CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: Maximum grid dimension X.
+	// DeviceAttributeMaxGridDimX is CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: Maximum
+	// grid dimension X.
 	DeviceAttributeMaxGridDimX DeviceAttribute = 5
-	// DeviceAttributeMaxGridDimY is CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: Maximum grid dimension Y.
+	// DeviceAttributeMaxGridDimY is CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: Maximum
+	// grid dimension Y.
 	DeviceAttributeMaxGridDimY DeviceAttribute = 6
-	// DeviceAttributeMaxGridDimZ is CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: Maximum grid dimension Z.
+	// DeviceAttributeMaxGridDimZ is CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: Maximum
+	// grid dimension Z.
 	DeviceAttributeMaxGridDimZ DeviceAttribute = 7
-	// DeviceAttributeMaxSharedMemoryPerBlock is CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: Maximum shared memory available per block in bytes.
+	// DeviceAttributeMaxSharedMemoryPerBlock is
+	// CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: Maximum shared memory
+	// available per block in bytes.
 	DeviceAttributeMaxSharedMemoryPerBlock DeviceAttribute = 8
-	// DeviceAttributeSharedMemoryPerBlock is CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK: Deprecated, use CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK.
+	// DeviceAttributeSharedMemoryPerBlock is
+	// CU_DEVICE_ATTRIBUTE_SHARED_MEMORY_PER_BLOCK: Deprecated, use
+	// CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK.
 	DeviceAttributeSharedMemoryPerBlock DeviceAttribute = 8
-	// DeviceAttributeTotalConstantMemory is CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: Memory available on device for __constant__ variables in a CUDA C kernel in bytes.
+	// DeviceAttributeTotalConstantMemory is
+	// CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: Memory available on device for
+	// __constant__ variables in a CUDA C kernel in bytes.
 	DeviceAttributeTotalConstantMemory DeviceAttribute = 9
-	// DeviceAttributeWarpSize is CU_DEVICE_ATTRIBUTE_WARP_SIZE: Warp size in threads.
+	// DeviceAttributeWarpSize is CU_DEVICE_ATTRIBUTE_WARP_SIZE: Warp size in
+	// threads.
 	DeviceAttributeWarpSize DeviceAttribute = 10
-	// DeviceAttributeMaxPitch is CU_DEVICE_ATTRIBUTE_MAX_PITCH: Maximum pitch in bytes allowed by memory copies.
+	// DeviceAttributeMaxPitch is CU_DEVICE_ATTRIBUTE_MAX_PITCH: Maximum pitch in
+	// bytes allowed by memory copies.
 	DeviceAttributeMaxPitch DeviceAttribute = 11
-	// DeviceAttributeMaxRegistersPerBlock is CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK: Maximum number of 32-bit registers available per block.
+	// DeviceAttributeMaxRegistersPerBlock is
+	// CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK: Maximum number of 32-bit
+	// registers available per block.
 	DeviceAttributeMaxRegistersPerBlock DeviceAttribute = 12
-	// DeviceAttributeRegistersPerBlock is CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK: Deprecated, use CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK.
+	// DeviceAttributeRegistersPerBlock is CU_DEVICE_ATTRIBUTE_REGISTERS_PER_BLOCK:
+	// Deprecated, use CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK.
 	DeviceAttributeRegistersPerBlock DeviceAttribute = 12
-	// DeviceAttributeClockRate is CU_DEVICE_ATTRIBUTE_CLOCK_RATE: Typical clock frequency in kilohertz.
+	// DeviceAttributeClockRate is CU_DEVICE_ATTRIBUTE_CLOCK_RATE: Typical clock
+	// frequency in kilohertz.
 	DeviceAttributeClockRate DeviceAttribute = 13
-	// DeviceAttributeTextureAlignment is CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT: Alignment requirement for textures.
+	// DeviceAttributeTextureAlignment is CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT:
+	// Alignment requirement for textures.
 	DeviceAttributeTextureAlignment DeviceAttribute = 14
-	// DeviceAttributeGpuOverlap is CU_DEVICE_ATTRIBUTE_GPU_OVERLAP: Device can possibly copy memory and execute a kernel concurrently.
+	// DeviceAttributeGpuOverlap is CU_DEVICE_ATTRIBUTE_GPU_OVERLAP: Device can
+	// possibly copy memory and execute a kernel concurrently.
 	DeviceAttributeGpuOverlap DeviceAttribute = 15
-	// DeviceAttributeMultiprocessorCount is CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: Number of multiprocessors on device.
+	// DeviceAttributeMultiprocessorCount is
+	// CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: Number of multiprocessors on
+	// device.
 	DeviceAttributeMultiprocessorCount DeviceAttribute = 16
-	// DeviceAttributeKernelExecTimeout is CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT: Specifies whether there is a run time limit on kernels.
+	// DeviceAttributeKernelExecTimeout is CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT:
+	// Specifies whether there is a run time limit on kernels.
 	DeviceAttributeKernelExecTimeout DeviceAttribute = 17
-	// DeviceAttributeIntegrated is CU_DEVICE_ATTRIBUTE_INTEGRATED: Device is integrated with host memory.
+	// DeviceAttributeIntegrated is CU_DEVICE_ATTRIBUTE_INTEGRATED: Device is
+	// integrated with host memory.
 	DeviceAttributeIntegrated DeviceAttribute = 18
-	// DeviceAttributeCanMapHostMemory is CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY: Device can map host memory into CUDA address space.
+	// DeviceAttributeCanMapHostMemory is CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY:
+	// Device can map host memory into CUDA address space.
 	DeviceAttributeCanMapHostMemory DeviceAttribute = 19
-	// DeviceAttributeComputeMode is CU_DEVICE_ATTRIBUTE_COMPUTE_MODE: Compute mode (See [Computemode] for details).
+	// DeviceAttributeComputeMode is CU_DEVICE_ATTRIBUTE_COMPUTE_MODE: Compute mode
+	// (See [Computemode] for details).
 	DeviceAttributeComputeMode DeviceAttribute = 20
-	// DeviceAttributeMaximumTexture1DWidth is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH: Maximum 1D texture width.
+	// DeviceAttributeMaximumTexture1DWidth is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_WIDTH: Maximum 1D texture width.
 	DeviceAttributeMaximumTexture1DWidth DeviceAttribute = 21
-	// DeviceAttributeMaximumTexture2DWidth is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH: Maximum 2D texture width.
+	// DeviceAttributeMaximumTexture2DWidth is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_WIDTH: Maximum 2D texture width.
 	DeviceAttributeMaximumTexture2DWidth DeviceAttribute = 22
-	// DeviceAttributeMaximumTexture2DHeight is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT: Maximum 2D texture height.
+	// DeviceAttributeMaximumTexture2DHeight is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_HEIGHT: Maximum 2D texture height.
 	DeviceAttributeMaximumTexture2DHeight DeviceAttribute = 23
-	// DeviceAttributeMaximumTexture3DWidth is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH: Maximum 3D texture width.
+	// DeviceAttributeMaximumTexture3DWidth is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH: Maximum 3D texture width.
 	DeviceAttributeMaximumTexture3DWidth DeviceAttribute = 24
-	// DeviceAttributeMaximumTexture3DHeight is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT: Maximum 3D texture height.
+	// DeviceAttributeMaximumTexture3DHeight is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT: Maximum 3D texture height.
 	DeviceAttributeMaximumTexture3DHeight DeviceAttribute = 25
-	// DeviceAttributeMaximumTexture3DDepth is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH: Maximum 3D texture depth.
+	// DeviceAttributeMaximumTexture3DDepth is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH: Maximum 3D texture depth.
 	DeviceAttributeMaximumTexture3DDepth DeviceAttribute = 26
-	// DeviceAttributeMaximumTexture2DLayeredWidth is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH: Maximum 2D layered texture width.
+	// DeviceAttributeMaximumTexture2DLayeredWidth is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH: Maximum 2D layered
+	// texture width.
 	DeviceAttributeMaximumTexture2DLayeredWidth DeviceAttribute = 27
-	// DeviceAttributeMaximumTexture2DLayeredHeight is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT: Maximum 2D layered texture height.
+	// DeviceAttributeMaximumTexture2DLayeredHeight is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT: Maximum 2D layered
+	// texture height.
 	DeviceAttributeMaximumTexture2DLayeredHeight DeviceAttribute = 28
-	// DeviceAttributeMaximumTexture2DLayeredLayers is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS: Maximum layers in a 2D layered texture.
+	// DeviceAttributeMaximumTexture2DLayeredLayers is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS: Maximum layers in a 2D
+	// layered texture.
 	DeviceAttributeMaximumTexture2DLayeredLayers DeviceAttribute = 29
-	// DeviceAttributeMaximumTexture2DArrayWidth is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH: Deprecated, use CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH.
+	// DeviceAttributeMaximumTexture2DArrayWidth is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_WIDTH: Deprecated, use
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_WIDTH.
 	DeviceAttributeMaximumTexture2DArrayWidth DeviceAttribute = 27
-	// DeviceAttributeMaximumTexture2DArrayHeight is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT: Deprecated, use CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT.
+	// DeviceAttributeMaximumTexture2DArrayHeight is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_HEIGHT: Deprecated, use
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_HEIGHT.
 	DeviceAttributeMaximumTexture2DArrayHeight DeviceAttribute = 28
-	// DeviceAttributeMaximumTexture2DArrayNumslices is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_NUMSLICES: Deprecated, use CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS.
+	// DeviceAttributeMaximumTexture2DArrayNumslices is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_ARRAY_NUMSLICES: Deprecated, use
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LAYERED_LAYERS.
 	DeviceAttributeMaximumTexture2DArrayNumslices DeviceAttribute = 29
-	// DeviceAttributeSurfaceAlignment is CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT: Alignment requirement for surfaces.
+	// DeviceAttributeSurfaceAlignment is CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT:
+	// Alignment requirement for surfaces.
 	DeviceAttributeSurfaceAlignment DeviceAttribute = 30
-	// DeviceAttributeConcurrentKernels is CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: Device can possibly execute multiple kernels concurrently.
+	// DeviceAttributeConcurrentKernels is CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS:
+	// Device can possibly execute multiple kernels concurrently.
 	DeviceAttributeConcurrentKernels DeviceAttribute = 31
-	// DeviceAttributeEccEnabled is CU_DEVICE_ATTRIBUTE_ECC_ENABLED: Device has ECC support enabled.
+	// DeviceAttributeEccEnabled is CU_DEVICE_ATTRIBUTE_ECC_ENABLED: Device has ECC
+	// support enabled.
 	DeviceAttributeEccEnabled DeviceAttribute = 32
-	// DeviceAttributePciBusId is CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: PCI bus ID of the device.
+	// DeviceAttributePciBusId is CU_DEVICE_ATTRIBUTE_PCI_BUS_ID: PCI bus ID of the
+	// device.
 	DeviceAttributePciBusId DeviceAttribute = 33
-	// DeviceAttributePciDeviceId is CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID: PCI device ID of the device.
+	// DeviceAttributePciDeviceId is CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID: PCI device
+	// ID of the device.
 	DeviceAttributePciDeviceId DeviceAttribute = 34
-	// DeviceAttributeTccDriver is CU_DEVICE_ATTRIBUTE_TCC_DRIVER: Device is using TCC driver model.
+	// DeviceAttributeTccDriver is CU_DEVICE_ATTRIBUTE_TCC_DRIVER: Device is using
+	// TCC driver model.
 	DeviceAttributeTccDriver DeviceAttribute = 35
-	// DeviceAttributeMemoryClockRate is CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: Peak memory clock frequency in kilohertz.
+	// DeviceAttributeMemoryClockRate is CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: Peak
+	// memory clock frequency in kilohertz.
 	DeviceAttributeMemoryClockRate DeviceAttribute = 36
-	// DeviceAttributeGlobalMemoryBusWidth is CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: Global memory bus width in bits.
+	// DeviceAttributeGlobalMemoryBusWidth is
+	// CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: Global memory bus width in bits.
 	DeviceAttributeGlobalMemoryBusWidth DeviceAttribute = 37
-	// DeviceAttributeL2CacheSize is CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: Size of L2 cache in bytes.
+	// DeviceAttributeL2CacheSize is CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: Size of L2
+	// cache in bytes.
 	DeviceAttributeL2CacheSize DeviceAttribute = 38
-	// DeviceAttributeMaxThreadsPerMultiprocessor is CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: Maximum resident threads per multiprocessor.
+	// DeviceAttributeMaxThreadsPerMultiprocessor is
+	// CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: Maximum resident threads
+	// per multiprocessor.
 	DeviceAttributeMaxThreadsPerMultiprocessor DeviceAttribute = 39
-	// DeviceAttributeAsyncEngineCount is CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT: Number of asynchronous engines.
+	// DeviceAttributeAsyncEngineCount is CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT:
+	// Number of asynchronous engines.
 	DeviceAttributeAsyncEngineCount DeviceAttribute = 40
-	// DeviceAttributeUnifiedAddressing is CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: Device shares a unified address space with the host.
+	// DeviceAttributeUnifiedAddressing is CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING:
+	// Device shares a unified address space with the host.
 	DeviceAttributeUnifiedAddressing DeviceAttribute = 41
-	// DeviceAttributeMaximumTexture1DLayeredWidth is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH: Maximum 1D layered texture width.
+	// DeviceAttributeMaximumTexture1DLayeredWidth is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_WIDTH: Maximum 1D layered
+	// texture width.
 	DeviceAttributeMaximumTexture1DLayeredWidth DeviceAttribute = 42
-	// DeviceAttributeMaximumTexture1DLayeredLayers is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS: Maximum layers in a 1D layered texture.
+	// DeviceAttributeMaximumTexture1DLayeredLayers is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LAYERED_LAYERS: Maximum layers in a 1D
+	// layered texture.
 	DeviceAttributeMaximumTexture1DLayeredLayers DeviceAttribute = 43
-	// DeviceAttributeCanTex2DGather is CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER: Deprecated, do not use.
+	// DeviceAttributeCanTex2DGather is CU_DEVICE_ATTRIBUTE_CAN_TEX2D_GATHER:
+	// Deprecated, do not use.
 	DeviceAttributeCanTex2DGather DeviceAttribute = 44
-	// DeviceAttributeMaximumTexture2DGatherWidth is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH: Maximum 2D texture width if CUDA_ARRAY3D_TEXTURE_GATHER is set.
+	// DeviceAttributeMaximumTexture2DGatherWidth is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_WIDTH: Maximum 2D texture width
+	// if CUDA_ARRAY3D_TEXTURE_GATHER is set.
 	DeviceAttributeMaximumTexture2DGatherWidth DeviceAttribute = 45
-	// DeviceAttributeMaximumTexture2DGatherHeight is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT: Maximum 2D texture height if CUDA_ARRAY3D_TEXTURE_GATHER is set.
+	// DeviceAttributeMaximumTexture2DGatherHeight is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_GATHER_HEIGHT: Maximum 2D texture
+	// height if CUDA_ARRAY3D_TEXTURE_GATHER is set.
 	DeviceAttributeMaximumTexture2DGatherHeight DeviceAttribute = 46
-	// DeviceAttributeMaximumTexture3DWidthAlternate is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE: Alternate maximum 3D texture width.
+	// DeviceAttributeMaximumTexture3DWidthAlternate is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_WIDTH_ALTERNATE: Alternate maximum 3D
+	// texture width.
 	DeviceAttributeMaximumTexture3DWidthAlternate DeviceAttribute = 47
-	// DeviceAttributeMaximumTexture3DHeightAlternate is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE: Alternate maximum 3D texture height.
+	// DeviceAttributeMaximumTexture3DHeightAlternate is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_HEIGHT_ALTERNATE: Alternate maximum 3D
+	// texture height.
 	DeviceAttributeMaximumTexture3DHeightAlternate DeviceAttribute = 48
-	// DeviceAttributeMaximumTexture3DDepthAlternate is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE: Alternate maximum 3D texture depth.
+	// DeviceAttributeMaximumTexture3DDepthAlternate is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE3D_DEPTH_ALTERNATE: Alternate maximum 3D
+	// texture depth.
 	DeviceAttributeMaximumTexture3DDepthAlternate DeviceAttribute = 49
-	// DeviceAttributePciDomainId is CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID: PCI domain ID of the device.
+	// DeviceAttributePciDomainId is CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID: PCI domain
+	// ID of the device.
 	DeviceAttributePciDomainId DeviceAttribute = 50
-	// DeviceAttributeTexturePitchAlignment is CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT: Pitch alignment requirement for textures.
+	// DeviceAttributeTexturePitchAlignment is
+	// CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT: Pitch alignment requirement for
+	// textures.
 	DeviceAttributeTexturePitchAlignment DeviceAttribute = 51
-	// DeviceAttributeMaximumTexturecubemapWidth is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH: Maximum cubemap texture width/height.
+	// DeviceAttributeMaximumTexturecubemapWidth is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_WIDTH: Maximum cubemap texture
+	// width/height.
 	DeviceAttributeMaximumTexturecubemapWidth DeviceAttribute = 52
-	// DeviceAttributeMaximumTexturecubemapLayeredWidth is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH: Maximum cubemap layered texture width/height.
+	// DeviceAttributeMaximumTexturecubemapLayeredWidth is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_WIDTH: Maximum cubemap
+	// layered texture width/height.
 	DeviceAttributeMaximumTexturecubemapLayeredWidth DeviceAttribute = 53
-	// DeviceAttributeMaximumTexturecubemapLayeredLayers is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS: Maximum layers in a cubemap layered texture.
+	// DeviceAttributeMaximumTexturecubemapLayeredLayers is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURECUBEMAP_LAYERED_LAYERS: Maximum layers in
+	// a cubemap layered texture.
 	DeviceAttributeMaximumTexturecubemapLayeredLayers DeviceAttribute = 54
-	// DeviceAttributeMaximumSurface1DWidth is CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH: Maximum 1D surface width.
+	// DeviceAttributeMaximumSurface1DWidth is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_WIDTH: Maximum 1D surface width.
 	DeviceAttributeMaximumSurface1DWidth DeviceAttribute = 55
-	// DeviceAttributeMaximumSurface2DWidth is CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH: Maximum 2D surface width.
+	// DeviceAttributeMaximumSurface2DWidth is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_WIDTH: Maximum 2D surface width.
 	DeviceAttributeMaximumSurface2DWidth DeviceAttribute = 56
-	// DeviceAttributeMaximumSurface2DHeight is CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT: Maximum 2D surface height.
+	// DeviceAttributeMaximumSurface2DHeight is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_HEIGHT: Maximum 2D surface height.
 	DeviceAttributeMaximumSurface2DHeight DeviceAttribute = 57
-	// DeviceAttributeMaximumSurface3DWidth is CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH: Maximum 3D surface width.
+	// DeviceAttributeMaximumSurface3DWidth is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_WIDTH: Maximum 3D surface width.
 	DeviceAttributeMaximumSurface3DWidth DeviceAttribute = 58
-	// DeviceAttributeMaximumSurface3DHeight is CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT: Maximum 3D surface height.
+	// DeviceAttributeMaximumSurface3DHeight is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_HEIGHT: Maximum 3D surface height.
 	DeviceAttributeMaximumSurface3DHeight DeviceAttribute = 59
-	// DeviceAttributeMaximumSurface3DDepth is CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH: Maximum 3D surface depth.
+	// DeviceAttributeMaximumSurface3DDepth is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE3D_DEPTH: Maximum 3D surface depth.
 	DeviceAttributeMaximumSurface3DDepth DeviceAttribute = 60
-	// DeviceAttributeMaximumSurface1DLayeredWidth is CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH: Maximum 1D layered surface width.
+	// DeviceAttributeMaximumSurface1DLayeredWidth is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_WIDTH: Maximum 1D layered
+	// surface width.
 	DeviceAttributeMaximumSurface1DLayeredWidth DeviceAttribute = 61
-	// DeviceAttributeMaximumSurface1DLayeredLayers is CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS: Maximum layers in a 1D layered surface.
+	// DeviceAttributeMaximumSurface1DLayeredLayers is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE1D_LAYERED_LAYERS: Maximum layers in a 1D
+	// layered surface.
 	DeviceAttributeMaximumSurface1DLayeredLayers DeviceAttribute = 62
-	// DeviceAttributeMaximumSurface2DLayeredWidth is CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH: Maximum 2D layered surface width.
+	// DeviceAttributeMaximumSurface2DLayeredWidth is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_WIDTH: Maximum 2D layered
+	// surface width.
 	DeviceAttributeMaximumSurface2DLayeredWidth DeviceAttribute = 63
-	// DeviceAttributeMaximumSurface2DLayeredHeight is CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT: Maximum 2D layered surface height.
+	// DeviceAttributeMaximumSurface2DLayeredHeight is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_HEIGHT: Maximum 2D layered
+	// surface height.
 	DeviceAttributeMaximumSurface2DLayeredHeight DeviceAttribute = 64
-	// DeviceAttributeMaximumSurface2DLayeredLayers is CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS: Maximum layers in a 2D layered surface.
+	// DeviceAttributeMaximumSurface2DLayeredLayers is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACE2D_LAYERED_LAYERS: Maximum layers in a 2D
+	// layered surface.
 	DeviceAttributeMaximumSurface2DLayeredLayers DeviceAttribute = 65
-	// DeviceAttributeMaximumSurfacecubemapWidth is CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH: Maximum cubemap surface width.
+	// DeviceAttributeMaximumSurfacecubemapWidth is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_WIDTH: Maximum cubemap surface
+	// width.
 	DeviceAttributeMaximumSurfacecubemapWidth DeviceAttribute = 66
-	// DeviceAttributeMaximumSurfacecubemapLayeredWidth is CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH: Maximum cubemap layered surface width.
+	// DeviceAttributeMaximumSurfacecubemapLayeredWidth is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_WIDTH: Maximum cubemap
+	// layered surface width.
 	DeviceAttributeMaximumSurfacecubemapLayeredWidth DeviceAttribute = 67
-	// DeviceAttributeMaximumSurfacecubemapLayeredLayers is CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS: Maximum layers in a cubemap layered surface.
+	// DeviceAttributeMaximumSurfacecubemapLayeredLayers is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_SURFACECUBEMAP_LAYERED_LAYERS: Maximum layers in
+	// a cubemap layered surface.
 	DeviceAttributeMaximumSurfacecubemapLayeredLayers DeviceAttribute = 68
-	// DeviceAttributeMaximumTexture1DLinearWidth is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH: Deprecated, do not use.
+	// DeviceAttributeMaximumTexture1DLinearWidth is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_LINEAR_WIDTH: Deprecated, do not use.
 	DeviceAttributeMaximumTexture1DLinearWidth DeviceAttribute = 69
-	// DeviceAttributeMaximumTexture2DLinearWidth is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH: Maximum 2D linear texture width.
+	// DeviceAttributeMaximumTexture2DLinearWidth is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH: Maximum 2D linear texture
+	// width.
 	DeviceAttributeMaximumTexture2DLinearWidth DeviceAttribute = 70
-	// DeviceAttributeMaximumTexture2DLinearHeight is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT: Maximum 2D linear texture height.
+	// DeviceAttributeMaximumTexture2DLinearHeight is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT: Maximum 2D linear
+	// texture height.
 	DeviceAttributeMaximumTexture2DLinearHeight DeviceAttribute = 71
-	// DeviceAttributeMaximumTexture2DLinearPitch is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH: Maximum 2D linear texture pitch in bytes.
+	// DeviceAttributeMaximumTexture2DLinearPitch is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH: Maximum 2D linear texture
+	// pitch in bytes.
 	DeviceAttributeMaximumTexture2DLinearPitch DeviceAttribute = 72
-	// DeviceAttributeMaximumTexture2DMipmappedWidth is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH: Maximum mipmapped 2D texture width.
+	// DeviceAttributeMaximumTexture2DMipmappedWidth is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_WIDTH: Maximum mipmapped 2D
+	// texture width.
 	DeviceAttributeMaximumTexture2DMipmappedWidth DeviceAttribute = 73
-	// DeviceAttributeMaximumTexture2DMipmappedHeight is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT: Maximum mipmapped 2D texture height.
+	// DeviceAttributeMaximumTexture2DMipmappedHeight is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_MIPMAPPED_HEIGHT: Maximum mipmapped 2D
+	// texture height.
 	DeviceAttributeMaximumTexture2DMipmappedHeight DeviceAttribute = 74
-	// DeviceAttributeComputeCapabilityMajor is CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: Major compute capability version number.
+	// DeviceAttributeComputeCapabilityMajor is
+	// CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: Major compute capability
+	// version number.
 	DeviceAttributeComputeCapabilityMajor DeviceAttribute = 75
-	// DeviceAttributeComputeCapabilityMinor is CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: Minor compute capability version number.
+	// DeviceAttributeComputeCapabilityMinor is
+	// CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: Minor compute capability
+	// version number.
 	DeviceAttributeComputeCapabilityMinor DeviceAttribute = 76
-	// DeviceAttributeMaximumTexture1DMipmappedWidth is CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH: Maximum mipmapped 1D texture width.
+	// DeviceAttributeMaximumTexture1DMipmappedWidth is
+	// CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE1D_MIPMAPPED_WIDTH: Maximum mipmapped 1D
+	// texture width.
 	DeviceAttributeMaximumTexture1DMipmappedWidth DeviceAttribute = 77
-	// DeviceAttributeStreamPrioritiesSupported is CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED: Device supports stream priorities.
+	// DeviceAttributeStreamPrioritiesSupported is
+	// CU_DEVICE_ATTRIBUTE_STREAM_PRIORITIES_SUPPORTED: Device supports stream
+	// priorities.
 	DeviceAttributeStreamPrioritiesSupported DeviceAttribute = 78
-	// DeviceAttributeGlobalL1CacheSupported is CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED: Device supports caching globals in L1.
+	// DeviceAttributeGlobalL1CacheSupported is
+	// CU_DEVICE_ATTRIBUTE_GLOBAL_L1_CACHE_SUPPORTED: Device supports caching
+	// globals in L1.
 	DeviceAttributeGlobalL1CacheSupported DeviceAttribute = 79
-	// DeviceAttributeLocalL1CacheSupported is CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED: Device supports caching locals in L1.
+	// DeviceAttributeLocalL1CacheSupported is
+	// CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED: Device supports caching locals
+	// in L1.
 	DeviceAttributeLocalL1CacheSupported DeviceAttribute = 80
-	// DeviceAttributeMaxSharedMemoryPerMultiprocessor is CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: Maximum shared memory available per multiprocessor in bytes.
+	// DeviceAttributeMaxSharedMemoryPerMultiprocessor is
+	// CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: Maximum shared
+	// memory available per multiprocessor in bytes.
 	DeviceAttributeMaxSharedMemoryPerMultiprocessor DeviceAttribute = 81
-	// DeviceAttributeMaxRegistersPerMultiprocessor is CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: Maximum number of 32-bit registers available per multiprocessor.
+	// DeviceAttributeMaxRegistersPerMultiprocessor is
+	// CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: Maximum number of
+	// 32-bit registers available per multiprocessor.
 	DeviceAttributeMaxRegistersPerMultiprocessor DeviceAttribute = 82
-	// DeviceAttributeManagedMemory is CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY: Device can allocate managed memory on this system.
+	// DeviceAttributeManagedMemory is CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY: Device
+	// can allocate managed memory on this system.
 	DeviceAttributeManagedMemory DeviceAttribute = 83
-	// DeviceAttributeMultiGpuBoard is CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD: Device is on a multi-GPU board.
+	// DeviceAttributeMultiGpuBoard is CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD: Device
+	// is on a multi-GPU board.
 	DeviceAttributeMultiGpuBoard DeviceAttribute = 84
-	// DeviceAttributeMultiGpuBoardGroupId is CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID: Unique id for a group of devices on the same multi-GPU board.
+	// DeviceAttributeMultiGpuBoardGroupId is
+	// CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD_GROUP_ID: Unique id for a group of
+	// devices on the same multi-GPU board.
 	DeviceAttributeMultiGpuBoardGroupId DeviceAttribute = 85
-	// DeviceAttributeHostNativeAtomicSupported is CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED: Link between the device and the host supports native atomic operations (this is a placeholder attribute, and is not supported on any current hardware).
+	// DeviceAttributeHostNativeAtomicSupported is
+	// CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED: Link between the device and
+	// the host supports native atomic operations (this is a placeholder attribute,
+	// and is not supported on any current hardware).
 	DeviceAttributeHostNativeAtomicSupported DeviceAttribute = 86
-	// DeviceAttributeSingleToDoublePrecisionPerfRatio is CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO: Ratio of single precision performance (in floating-point operations per second) to double precision performance.
+	// DeviceAttributeSingleToDoublePrecisionPerfRatio is
+	// CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO: Ratio of single
+	// precision performance (in floating-point operations per second) to double
+	// precision performance.
 	DeviceAttributeSingleToDoublePrecisionPerfRatio DeviceAttribute = 87
-	// DeviceAttributePageableMemoryAccess is CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS: Device supports coherently accessing pageable memory without calling cudaHostRegister on it.
+	// DeviceAttributePageableMemoryAccess is
+	// CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS: Device supports coherently
+	// accessing pageable memory without calling cudaHostRegister on it.
 	DeviceAttributePageableMemoryAccess DeviceAttribute = 88
-	// DeviceAttributeConcurrentManagedAccess is CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS: Device can coherently access managed memory concurrently with the CPU.
+	// DeviceAttributeConcurrentManagedAccess is
+	// CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS: Device can coherently access
+	// managed memory concurrently with the CPU.
 	DeviceAttributeConcurrentManagedAccess DeviceAttribute = 89
-	// DeviceAttributeComputePreemptionSupported is CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED: Device supports compute preemption.
+	// DeviceAttributeComputePreemptionSupported is
+	// CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED: Device supports compute
+	// preemption.
 	DeviceAttributeComputePreemptionSupported DeviceAttribute = 90
-	// DeviceAttributeCanUseHostPointerForRegisteredMem is CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM: Device can access host registered memory at the same virtual address as the CPU.
+	// DeviceAttributeCanUseHostPointerForRegisteredMem is
+	// CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM: Device can
+	// access host registered memory at the same virtual address as the CPU.
 	DeviceAttributeCanUseHostPointerForRegisteredMem DeviceAttribute = 91
-	// DeviceAttributeCanUseStreamMemOpsV1 is CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1: Deprecated, along with v1 MemOps API, [StreamBatchMemOp] and related APIs are supported.
+	// DeviceAttributeCanUseStreamMemOpsV1 is
+	// CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_MEM_OPS_V1: Deprecated, along with v1
+	// MemOps API, [StreamBatchMemOp] and related APIs are supported.
 	DeviceAttributeCanUseStreamMemOpsV1 DeviceAttribute = 92
-	// DeviceAttributeCanUse64BitStreamMemOpsV1 is CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1: Deprecated, along with v1 MemOps API, 64-bit operations are supported in [StreamBatchMemOp] and related APIs.
+	// DeviceAttributeCanUse64BitStreamMemOpsV1 is
+	// CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS_V1: Deprecated, along with
+	// v1 MemOps API, 64-bit operations are supported in [StreamBatchMemOp] and
+	// related APIs.
 	DeviceAttributeCanUse64BitStreamMemOpsV1 DeviceAttribute = 93
-	// DeviceAttributeCanUseStreamWaitValueNorV1 is CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1: Deprecated, along with v1 MemOps API, [StreamWaitValueNor] is supported.
+	// DeviceAttributeCanUseStreamWaitValueNorV1 is
+	// CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR_V1: Deprecated, along with
+	// v1 MemOps API, [StreamWaitValueNor] is supported.
 	DeviceAttributeCanUseStreamWaitValueNorV1 DeviceAttribute = 94
-	// DeviceAttributeCooperativeLaunch is CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH: Device supports launching cooperative kernels via [LaunchCooperativeKernel].
+	// DeviceAttributeCooperativeLaunch is CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH:
+	// Device supports launching cooperative kernels via [LaunchCooperativeKernel].
 	DeviceAttributeCooperativeLaunch DeviceAttribute = 95
-	// DeviceAttributeCooperativeMultiDeviceLaunch is CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH: Deprecated, [LaunchCooperativeKernelMultiDevice] is deprecated.
+	// DeviceAttributeCooperativeMultiDeviceLaunch is
+	// CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH: Deprecated,
+	// [LaunchCooperativeKernelMultiDevice] is deprecated.
 	DeviceAttributeCooperativeMultiDeviceLaunch DeviceAttribute = 96
-	// DeviceAttributeMaxSharedMemoryPerBlockOptin is CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: Maximum optin shared memory per block.
+	// DeviceAttributeMaxSharedMemoryPerBlockOptin is
+	// CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: Maximum optin shared
+	// memory per block.
 	DeviceAttributeMaxSharedMemoryPerBlockOptin DeviceAttribute = 97
-	// DeviceAttributeCanFlushRemoteWrites is CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES: The [StreamWaitValueFlush] flag and the [StreamMemOpFlushRemoteWrites] MemOp are supported on the device.
+	// DeviceAttributeCanFlushRemoteWrites is
+	// CU_DEVICE_ATTRIBUTE_CAN_FLUSH_REMOTE_WRITES: The [StreamWaitValueFlush] flag
+	// and the [StreamMemOpFlushRemoteWrites] MemOp are supported on the device.
 	DeviceAttributeCanFlushRemoteWrites DeviceAttribute = 98
-	// DeviceAttributeHostRegisterSupported is CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED: Device supports host memory registration via cudaHostRegister.
+	// DeviceAttributeHostRegisterSupported is
+	// CU_DEVICE_ATTRIBUTE_HOST_REGISTER_SUPPORTED: Device supports host memory
+	// registration via cudaHostRegister.
 	DeviceAttributeHostRegisterSupported DeviceAttribute = 99
-	// DeviceAttributePageableMemoryAccessUsesHostPageTables is CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES: Device accesses pageable memory via the host's page tables.
+	// DeviceAttributePageableMemoryAccessUsesHostPageTables is
+	// CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES: Device
+	// accesses pageable memory via the host's page tables.
 	DeviceAttributePageableMemoryAccessUsesHostPageTables DeviceAttribute = 100
-	// DeviceAttributeDirectManagedMemAccessFromHost is CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST: The host can directly access managed memory on the device without migration.
+	// DeviceAttributeDirectManagedMemAccessFromHost is
+	// CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST: The host can
+	// directly access managed memory on the device without migration.
 	DeviceAttributeDirectManagedMemAccessFromHost DeviceAttribute = 101
-	// DeviceAttributeVirtualAddressManagementSupported is CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED: Deprecated, Use CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED.
+	// DeviceAttributeVirtualAddressManagementSupported is
+	// CU_DEVICE_ATTRIBUTE_VIRTUAL_ADDRESS_MANAGEMENT_SUPPORTED: Deprecated, Use
+	// CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED.
 	DeviceAttributeVirtualAddressManagementSupported DeviceAttribute = 102
-	// DeviceAttributeVirtualMemoryManagementSupported is CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: Device supports virtual memory management APIs like [MemAddressReserve], [MemCreate], [MemMap] and related APIs.
+	// DeviceAttributeVirtualMemoryManagementSupported is
+	// CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: Device supports
+	// virtual memory management APIs like [MemAddressReserve], [MemCreate],
+	// [MemMap] and related APIs.
 	DeviceAttributeVirtualMemoryManagementSupported DeviceAttribute = 102
-	// DeviceAttributeHandleTypePosixFileDescriptorSupported is CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED: Device supports exporting memory to a posix file descriptor with [MemExportToShareableHandle], if requested via [MemCreate].
+	// DeviceAttributeHandleTypePosixFileDescriptorSupported is
+	// CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED: Device
+	// supports exporting memory to a posix file descriptor with
+	// [MemExportToShareableHandle], if requested via [MemCreate].
 	DeviceAttributeHandleTypePosixFileDescriptorSupported DeviceAttribute = 103
-	// DeviceAttributeHandleTypeWin32HandleSupported is CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED: Device supports exporting memory to a Win32 NT handle with [MemExportToShareableHandle], if requested via [MemCreate].
+	// DeviceAttributeHandleTypeWin32HandleSupported is
+	// CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED: Device supports
+	// exporting memory to a Win32 NT handle with [MemExportToShareableHandle], if
+	// requested via [MemCreate].
 	DeviceAttributeHandleTypeWin32HandleSupported DeviceAttribute = 104
-	// DeviceAttributeHandleTypeWin32KmtHandleSupported is CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED: Device supports exporting memory to a Win32 KMT handle with [MemExportToShareableHandle], if requested via [MemCreate].
+	// DeviceAttributeHandleTypeWin32KmtHandleSupported is
+	// CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED: Device supports
+	// exporting memory to a Win32 KMT handle with [MemExportToShareableHandle], if
+	// requested via [MemCreate].
 	DeviceAttributeHandleTypeWin32KmtHandleSupported DeviceAttribute = 105
-	// DeviceAttributeMaxBlocksPerMultiprocessor is CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: Maximum number of blocks per multiprocessor.
+	// DeviceAttributeMaxBlocksPerMultiprocessor is
+	// CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: Maximum number of blocks
+	// per multiprocessor.
 	DeviceAttributeMaxBlocksPerMultiprocessor DeviceAttribute = 106
-	// DeviceAttributeGenericCompressionSupported is CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED: Device supports compression of memory.
+	// DeviceAttributeGenericCompressionSupported is
+	// CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED: Device supports
+	// compression of memory.
 	DeviceAttributeGenericCompressionSupported DeviceAttribute = 107
-	// DeviceAttributeMaxPersistingL2CacheSize is CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE: Maximum L2 persisting lines capacity setting in bytes.
+	// DeviceAttributeMaxPersistingL2CacheSize is
+	// CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE: Maximum L2 persisting lines
+	// capacity setting in bytes.
 	DeviceAttributeMaxPersistingL2CacheSize DeviceAttribute = 108
-	// DeviceAttributeMaxAccessPolicyWindowSize is CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE: Maximum value of CUaccessPolicyWindownum_bytes.
+	// DeviceAttributeMaxAccessPolicyWindowSize is
+	// CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE: Maximum value of
+	// CUaccessPolicyWindownum_bytes.
 	DeviceAttributeMaxAccessPolicyWindowSize DeviceAttribute = 109
-	// DeviceAttributeGpuDirectRdmaWithCudaVmmSupported is CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED: Device supports specifying the GPUDirect RDMA flag with [MemCreate].
+	// DeviceAttributeGpuDirectRdmaWithCudaVmmSupported is
+	// CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED: Device supports
+	// specifying the GPUDirect RDMA flag with [MemCreate].
 	DeviceAttributeGpuDirectRdmaWithCudaVmmSupported DeviceAttribute = 110
-	// DeviceAttributeReservedSharedMemoryPerBlock is CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK: Shared memory reserved by CUDA driver per block in bytes.
+	// DeviceAttributeReservedSharedMemoryPerBlock is
+	// CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK: Shared memory reserved
+	// by CUDA driver per block in bytes.
 	DeviceAttributeReservedSharedMemoryPerBlock DeviceAttribute = 111
-	// DeviceAttributeSparseCudaArraySupported is CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED: Device supports sparse CUDA arrays and sparse CUDA mipmapped arrays.
+	// DeviceAttributeSparseCudaArraySupported is
+	// CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED: Device supports sparse CUDA
+	// arrays and sparse CUDA mipmapped arrays.
 	DeviceAttributeSparseCudaArraySupported DeviceAttribute = 112
-	// DeviceAttributeReadOnlyHostRegisterSupported is CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED: Device supports using the [MemHostRegister] flag CU_MEMHOSTERGISTER_READ_ONLY to register memory that must be mapped as read-only to the GPU.
+	// DeviceAttributeReadOnlyHostRegisterSupported is
+	// CU_DEVICE_ATTRIBUTE_READ_ONLY_HOST_REGISTER_SUPPORTED: Device supports using
+	// the [MemHostRegister] flag CU_MEMHOSTERGISTER_READ_ONLY to register memory
+	// that must be mapped as read-only to the GPU.
 	DeviceAttributeReadOnlyHostRegisterSupported DeviceAttribute = 113
-	// DeviceAttributeTimelineSemaphoreInteropSupported is CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED: External timeline semaphore interop is supported on the device.
+	// DeviceAttributeTimelineSemaphoreInteropSupported is
+	// CU_DEVICE_ATTRIBUTE_TIMELINE_SEMAPHORE_INTEROP_SUPPORTED: External timeline
+	// semaphore interop is supported on the device.
 	DeviceAttributeTimelineSemaphoreInteropSupported DeviceAttribute = 114
-	// DeviceAttributeMemoryPoolsSupported is CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: Device supports using the [MemAllocAsync] and cuMemPool family of APIs.
+	// DeviceAttributeMemoryPoolsSupported is
+	// CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED: Device supports using the
+	// [MemAllocAsync] and cuMemPool family of APIs.
 	DeviceAttributeMemoryPoolsSupported DeviceAttribute = 115
-	// DeviceAttributeGpuDirectRdmaSupported is CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED: Device supports GPUDirect RDMA APIs, like nvidia_p2p_get_pages (see https://docs.nvidia.com/cuda/gpudirect-rdma for more information).
+	// DeviceAttributeGpuDirectRdmaSupported is
+	// CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED: Device supports GPUDirect RDMA
+	// APIs, like nvidia_p2p_get_pages (see
+	// https://docs.nvidia.com/cuda/gpudirect-rdma for more information).
 	DeviceAttributeGpuDirectRdmaSupported DeviceAttribute = 116
-	// DeviceAttributeGpuDirectRdmaFlushWritesOptions is CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS: The returned attribute shall be interpreted as a bitmask, where the individual bits are described by the [FlushGPUDirectRDMAWritesOptions] enum.
+	// DeviceAttributeGpuDirectRdmaFlushWritesOptions is
+	// CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS: The returned
+	// attribute shall be interpreted as a bitmask, where the individual bits are
+	// described by the [FlushGPUDirectRDMAWritesOptions] enum.
 	DeviceAttributeGpuDirectRdmaFlushWritesOptions DeviceAttribute = 117
-	// DeviceAttributeGpuDirectRdmaWritesOrdering is CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING: GPUDirect RDMA writes to the device do not need to be flushed for consumers within the scope indicated by the returned attribute.
+	// DeviceAttributeGpuDirectRdmaWritesOrdering is
+	// CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING: GPUDirect RDMA writes to
+	// the device do not need to be flushed for consumers within the scope indicated
+	// by the returned attribute.
 	DeviceAttributeGpuDirectRdmaWritesOrdering DeviceAttribute = 118
-	// DeviceAttributeMempoolSupportedHandleTypes is CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES: Handle types supported with mempool based IPC.
+	// DeviceAttributeMempoolSupportedHandleTypes is
+	// CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES: Handle types supported
+	// with mempool based IPC.
 	DeviceAttributeMempoolSupportedHandleTypes DeviceAttribute = 119
-	// DeviceAttributeClusterLaunch is CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: Indicates device supports cluster launch.
+	// DeviceAttributeClusterLaunch is CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: Indicates
+	// device supports cluster launch.
 	DeviceAttributeClusterLaunch DeviceAttribute = 120
-	// DeviceAttributeDeferredMappingCudaArraySupported is CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED: Device supports deferred mapping CUDA arrays and CUDA mipmapped arrays.
+	// DeviceAttributeDeferredMappingCudaArraySupported is
+	// CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED: Device supports
+	// deferred mapping CUDA arrays and CUDA mipmapped arrays.
 	DeviceAttributeDeferredMappingCudaArraySupported DeviceAttribute = 121
-	// DeviceAttributeCanUse64BitStreamMemOps is CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS: 64-bit operations are supported in [StreamBatchMemOp] and related MemOp APIs.
+	// DeviceAttributeCanUse64BitStreamMemOps is
+	// CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS: 64-bit operations are
+	// supported in [StreamBatchMemOp] and related MemOp APIs.
 	DeviceAttributeCanUse64BitStreamMemOps DeviceAttribute = 122
-	// DeviceAttributeCanUseStreamWaitValueNor is CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR: [StreamWaitValueNor] is supported by MemOp APIs.
+	// DeviceAttributeCanUseStreamWaitValueNor is
+	// CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR: [StreamWaitValueNor] is
+	// supported by MemOp APIs.
 	DeviceAttributeCanUseStreamWaitValueNor DeviceAttribute = 123
-	// DeviceAttributeDmaBufSupported is CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED: Device supports buffer sharing with dma_buf mechanism.
+	// DeviceAttributeDmaBufSupported is CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED:
+	// Device supports buffer sharing with dma_buf mechanism.
 	DeviceAttributeDmaBufSupported DeviceAttribute = 124
-	// DeviceAttributeIpcEventSupported is CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED: Device supports IPC Events.
+	// DeviceAttributeIpcEventSupported is CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED:
+	// Device supports IPC Events.
 	DeviceAttributeIpcEventSupported DeviceAttribute = 125
-	// DeviceAttributeMemSyncDomainCount is CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT: Number of memory domains the device supports.
+	// DeviceAttributeMemSyncDomainCount is
+	// CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT: Number of memory domains the
+	// device supports.
 	DeviceAttributeMemSyncDomainCount DeviceAttribute = 126
-	// DeviceAttributeTensorMapAccessSupported is CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED: Device supports accessing memory using Tensor Map.
+	// DeviceAttributeTensorMapAccessSupported is
+	// CU_DEVICE_ATTRIBUTE_TENSOR_MAP_ACCESS_SUPPORTED: Device supports accessing
+	// memory using Tensor Map.
 	DeviceAttributeTensorMapAccessSupported DeviceAttribute = 127
-	// DeviceAttributeHandleTypeFabricSupported is CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED: Device supports exporting memory to a fabric handle with cuMemExportToShareableHandle() or requested with cuMemCreate().
+	// DeviceAttributeHandleTypeFabricSupported is
+	// CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED: Device supports exporting
+	// memory to a fabric handle with cuMemExportToShareableHandle() or requested
+	// with cuMemCreate().
 	DeviceAttributeHandleTypeFabricSupported DeviceAttribute = 128
-	// DeviceAttributeUnifiedFunctionPointers is CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS: Device supports unified function pointers.
+	// DeviceAttributeUnifiedFunctionPointers is
+	// CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS: Device supports unified
+	// function pointers.
 	DeviceAttributeUnifiedFunctionPointers DeviceAttribute = 129
 	// DeviceAttributeNumaConfig is CU_DEVICE_ATTRIBUTE_NUMA_CONFIG.
 	DeviceAttributeNumaConfig DeviceAttribute = 130
 	// DeviceAttributeNumaId is CU_DEVICE_ATTRIBUTE_NUMA_ID.
 	DeviceAttributeNumaId DeviceAttribute = 131
-	// DeviceAttributeMulticastSupported is CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED: Device supports switch multicast and reduction operations.
+	// DeviceAttributeMulticastSupported is CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED:
+	// Device supports switch multicast and reduction operations.
 	DeviceAttributeMulticastSupported DeviceAttribute = 132
-	// DeviceAttributeMpsEnabled is CU_DEVICE_ATTRIBUTE_MPS_ENABLED: Indicates if contexts created on this device will be shared via MPS.
+	// DeviceAttributeMpsEnabled is CU_DEVICE_ATTRIBUTE_MPS_ENABLED: Indicates if
+	// contexts created on this device will be shared via MPS.
 	DeviceAttributeMpsEnabled DeviceAttribute = 133
-	// DeviceAttributeHostNumaId is CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID: NUMA ID of the host node closest to the device.
+	// DeviceAttributeHostNumaId is CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID: NUMA ID of the
+	// host node closest to the device.
 	DeviceAttributeHostNumaId DeviceAttribute = 134
 	// DeviceAttributeMax is CU_DEVICE_ATTRIBUTE_MAX.
 	DeviceAttributeMax DeviceAttribute = 135
@@ -1292,45 +1596,71 @@ func (v DeviceAttribute) String() string {
 type PointerAttribute int32
 
 const (
-	// PointerAttributeContext is CU_POINTER_ATTRIBUTE_CONTEXT: The [Context] on which a pointer was allocated or registered.
+	// PointerAttributeContext is CU_POINTER_ATTRIBUTE_CONTEXT: The [Context] on
+	// which a pointer was allocated or registered.
 	PointerAttributeContext PointerAttribute = 1
-	// PointerAttributeMemoryType is CU_POINTER_ATTRIBUTE_MEMORY_TYPE: The [Memorytype] describing the physical location of a pointer.
+	// PointerAttributeMemoryType is CU_POINTER_ATTRIBUTE_MEMORY_TYPE: The
+	// [Memorytype] describing the physical location of a pointer.
 	PointerAttributeMemoryType PointerAttribute = 2
-	// PointerAttributeDevicePointer is CU_POINTER_ATTRIBUTE_DEVICE_POINTER: The address at which a pointer's memory may be accessed on the device.
+	// PointerAttributeDevicePointer is CU_POINTER_ATTRIBUTE_DEVICE_POINTER: The
+	// address at which a pointer's memory may be accessed on the device.
 	PointerAttributeDevicePointer PointerAttribute = 3
-	// PointerAttributeHostPointer is CU_POINTER_ATTRIBUTE_HOST_POINTER: The address at which a pointer's memory may be accessed on the host.
+	// PointerAttributeHostPointer is CU_POINTER_ATTRIBUTE_HOST_POINTER: The address
+	// at which a pointer's memory may be accessed on the host.
 	PointerAttributeHostPointer PointerAttribute = 4
-	// CuPointerAttributeP2PTokens is CU_POINTER_ATTRIBUTE_P2P_TOKENS: A pair of tokens for use with the nv-p2p.h Linux kernel interface.
+	// CuPointerAttributeP2PTokens is CU_POINTER_ATTRIBUTE_P2P_TOKENS: A pair of
+	// tokens for use with the nv-p2p.h Linux kernel interface.
 	CuPointerAttributeP2PTokens PointerAttribute = 5
-	// PointerAttributeSyncMemops is CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: Synchronize every synchronous memory operation initiated on this region.
+	// PointerAttributeSyncMemops is CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: Synchronize
+	// every synchronous memory operation initiated on this region.
 	PointerAttributeSyncMemops PointerAttribute = 6
-	// PointerAttributeBufferId is CU_POINTER_ATTRIBUTE_BUFFER_ID: A process-wide unique ID for an allocated memory region.
+	// PointerAttributeBufferId is CU_POINTER_ATTRIBUTE_BUFFER_ID: A process-wide
+	// unique ID for an allocated memory region.
 	PointerAttributeBufferId PointerAttribute = 7
-	// PointerAttributeIsManaged is CU_POINTER_ATTRIBUTE_IS_MANAGED: Indicates if the pointer points to managed memory.
+	// PointerAttributeIsManaged is CU_POINTER_ATTRIBUTE_IS_MANAGED: Indicates if
+	// the pointer points to managed memory.
 	PointerAttributeIsManaged PointerAttribute = 8
-	// PointerAttributeDeviceOrdinal is CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: A device ordinal of a device on which a pointer was allocated or registered.
+	// PointerAttributeDeviceOrdinal is CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: A
+	// device ordinal of a device on which a pointer was allocated or registered.
 	PointerAttributeDeviceOrdinal PointerAttribute = 9
-	// PointerAttributeIsLegacyCudaIpcCapable is CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE: 1 if this pointer maps to an allocation that is suitable for cudaIpcGetMemHandle, 0 otherwise *.
+	// PointerAttributeIsLegacyCudaIpcCapable is
+	// CU_POINTER_ATTRIBUTE_IS_LEGACY_CUDA_IPC_CAPABLE: 1 if this pointer maps to an
+	// allocation that is suitable for cudaIpcGetMemHandle, 0 otherwise *.
 	PointerAttributeIsLegacyCudaIpcCapable PointerAttribute = 10
-	// PointerAttributeRangeStartAddr is CU_POINTER_ATTRIBUTE_RANGE_START_ADDR: Starting address for this requested pointer.
+	// PointerAttributeRangeStartAddr is CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+	// Starting address for this requested pointer.
 	PointerAttributeRangeStartAddr PointerAttribute = 11
-	// PointerAttributeRangeSize is CU_POINTER_ATTRIBUTE_RANGE_SIZE: Size of the address range for this requested pointer.
+	// PointerAttributeRangeSize is CU_POINTER_ATTRIBUTE_RANGE_SIZE: Size of the
+	// address range for this requested pointer.
 	PointerAttributeRangeSize PointerAttribute = 12
-	// PointerAttributeMapped is CU_POINTER_ATTRIBUTE_MAPPED: 1 if this pointer is in a valid address range that is mapped to a backing allocation, 0 otherwise *.
+	// PointerAttributeMapped is CU_POINTER_ATTRIBUTE_MAPPED: 1 if this pointer is
+	// in a valid address range that is mapped to a backing allocation, 0 otherwise
+	// *.
 	PointerAttributeMapped PointerAttribute = 13
-	// PointerAttributeAllowedHandleTypes is CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES: Bitmask of allowed [MemAllocationHandleType] for this allocation *.
+	// PointerAttributeAllowedHandleTypes is
+	// CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES: Bitmask of allowed
+	// [MemAllocationHandleType] for this allocation *.
 	PointerAttributeAllowedHandleTypes PointerAttribute = 14
-	// PointerAttributeIsGpuDirectRdmaCapable is CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE: 1 if the memory this pointer is referencing can be used with the GPUDirect RDMA API *.
+	// PointerAttributeIsGpuDirectRdmaCapable is
+	// CU_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE: 1 if the memory this pointer
+	// is referencing can be used with the GPUDirect RDMA API *.
 	PointerAttributeIsGpuDirectRdmaCapable PointerAttribute = 15
-	// CuPointerAttributeAccessFlags is CU_POINTER_ATTRIBUTE_ACCESS_FLAGS: Returns the access flags the device associated with the current context has on the corresponding memory referenced by the pointer given.
+	// CuPointerAttributeAccessFlags is CU_POINTER_ATTRIBUTE_ACCESS_FLAGS: Returns
+	// the access flags the device associated with the current context has on the
+	// corresponding memory referenced by the pointer given.
 	CuPointerAttributeAccessFlags PointerAttribute = 16
-	// PointerAttributeMempoolHandle is CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: Returns the mempool handle for the allocation if it was allocated from a mempool.
+	// PointerAttributeMempoolHandle is CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE: Returns
+	// the mempool handle for the allocation if it was allocated from a mempool.
 	PointerAttributeMempoolHandle PointerAttribute = 17
-	// PointerAttributeMappingSize is CU_POINTER_ATTRIBUTE_MAPPING_SIZE: Size of the actual underlying mapping that the pointer belongs to *.
+	// PointerAttributeMappingSize is CU_POINTER_ATTRIBUTE_MAPPING_SIZE: Size of the
+	// actual underlying mapping that the pointer belongs to *.
 	PointerAttributeMappingSize PointerAttribute = 18
-	// PointerAttributeMappingBaseAddr is CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR: The start address of the mapping that the pointer belongs to *.
+	// PointerAttributeMappingBaseAddr is CU_POINTER_ATTRIBUTE_MAPPING_BASE_ADDR:
+	// The start address of the mapping that the pointer belongs to *.
 	PointerAttributeMappingBaseAddr PointerAttribute = 19
-	// PointerAttributeMemoryBlockId is CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID: A process-wide unique id corresponding to the physical allocation the pointer belongs to *.
+	// PointerAttributeMemoryBlockId is CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID: A
+	// process-wide unique id corresponding to the physical allocation the pointer
+	// belongs to *.
 	PointerAttributeMemoryBlockId PointerAttribute = 20
 )
 
@@ -1388,37 +1718,64 @@ func (v PointerAttribute) String() string {
 type FunctionAttribute int32
 
 const (
-	// FuncAttributeMaxThreadsPerBlock is CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: The maximum number of threads per block, beyond which a launch of the function would fail.
+	// FuncAttributeMaxThreadsPerBlock is CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+	// The maximum number of threads per block, beyond which a launch of the
+	// function would fail.
 	FuncAttributeMaxThreadsPerBlock FunctionAttribute = 0
-	// FuncAttributeSharedSizeBytes is CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: The size in bytes of statically-allocated shared memory required by this function.
+	// FuncAttributeSharedSizeBytes is CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: The size
+	// in bytes of statically-allocated shared memory required by this function.
 	FuncAttributeSharedSizeBytes FunctionAttribute = 1
-	// FuncAttributeConstSizeBytes is CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: The size in bytes of user-allocated constant memory required by this function.
+	// FuncAttributeConstSizeBytes is CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: The size
+	// in bytes of user-allocated constant memory required by this function.
 	FuncAttributeConstSizeBytes FunctionAttribute = 2
-	// FuncAttributeLocalSizeBytes is CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: The size in bytes of local memory used by each thread of this function.
+	// FuncAttributeLocalSizeBytes is CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: The size
+	// in bytes of local memory used by each thread of this function.
 	FuncAttributeLocalSizeBytes FunctionAttribute = 3
-	// FuncAttributeNumRegs is CU_FUNC_ATTRIBUTE_NUM_REGS: The number of registers used by each thread of this function.
+	// FuncAttributeNumRegs is CU_FUNC_ATTRIBUTE_NUM_REGS: The number of registers
+	// used by each thread of this function.
 	FuncAttributeNumRegs FunctionAttribute = 4
-	// FuncAttributePtxVersion is CU_FUNC_ATTRIBUTE_PTX_VERSION: The PTX virtual architecture version for which the function was compiled.
+	// FuncAttributePtxVersion is CU_FUNC_ATTRIBUTE_PTX_VERSION: The PTX virtual
+	// architecture version for which the function was compiled.
 	FuncAttributePtxVersion FunctionAttribute = 5
-	// FuncAttributeBinaryVersion is CU_FUNC_ATTRIBUTE_BINARY_VERSION: The binary architecture version for which the function was compiled.
+	// FuncAttributeBinaryVersion is CU_FUNC_ATTRIBUTE_BINARY_VERSION: The binary
+	// architecture version for which the function was compiled.
 	FuncAttributeBinaryVersion FunctionAttribute = 6
-	// FuncAttributeCacheModeCa is CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: The attribute to indicate whether the function has been compiled with user specified option "-Xptxas --dlcm=ca" set .
+	// FuncAttributeCacheModeCa is CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: The attribute to
+	// indicate whether the function has been compiled with user specified option
+	// "-Xptxas --dlcm=ca" set .
 	FuncAttributeCacheModeCa FunctionAttribute = 7
-	// FuncAttributeMaxDynamicSharedSizeBytes is CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: The maximum size in bytes of dynamically-allocated shared memory that can be used by this function.
+	// FuncAttributeMaxDynamicSharedSizeBytes is
+	// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: The maximum size in bytes of
+	// dynamically-allocated shared memory that can be used by this function.
 	FuncAttributeMaxDynamicSharedSizeBytes FunctionAttribute = 8
-	// FuncAttributePreferredSharedMemoryCarveout is CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: On devices where the L1 cache and shared memory use the same hardware resources, this sets the shared memory carveout preference, in percent of the total shared memory.
+	// FuncAttributePreferredSharedMemoryCarveout is
+	// CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: On devices where the L1
+	// cache and shared memory use the same hardware resources, this sets the shared
+	// memory carveout preference, in percent of the total shared memory.
 	FuncAttributePreferredSharedMemoryCarveout FunctionAttribute = 9
-	// FuncAttributeClusterSizeMustBeSet is CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET: If this attribute is set, the kernel must launch with a valid cluster size specified.
+	// FuncAttributeClusterSizeMustBeSet is
+	// CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET: If this attribute is set, the
+	// kernel must launch with a valid cluster size specified.
 	FuncAttributeClusterSizeMustBeSet FunctionAttribute = 10
-	// FuncAttributeRequiredClusterWidth is CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH: The required cluster width in blocks.
+	// FuncAttributeRequiredClusterWidth is
+	// CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH: The required cluster width in
+	// blocks.
 	FuncAttributeRequiredClusterWidth FunctionAttribute = 11
-	// FuncAttributeRequiredClusterHeight is CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT: The required cluster height in blocks.
+	// FuncAttributeRequiredClusterHeight is
+	// CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT: The required cluster height in
+	// blocks.
 	FuncAttributeRequiredClusterHeight FunctionAttribute = 12
-	// FuncAttributeRequiredClusterDepth is CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: The required cluster depth in blocks.
+	// FuncAttributeRequiredClusterDepth is
+	// CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: The required cluster depth in
+	// blocks.
 	FuncAttributeRequiredClusterDepth FunctionAttribute = 13
-	// FuncAttributeNonPortableClusterSizeAllowed is CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: Whether the function can be launched with non-portable cluster size.
+	// FuncAttributeNonPortableClusterSizeAllowed is
+	// CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: Whether the function can
+	// be launched with non-portable cluster size.
 	FuncAttributeNonPortableClusterSizeAllowed FunctionAttribute = 14
-	// FuncAttributeClusterSchedulingPolicyPreference is CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: The block scheduling policy of a function.
+	// FuncAttributeClusterSchedulingPolicyPreference is
+	// CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: The block scheduling
+	// policy of a function.
 	FuncAttributeClusterSchedulingPolicyPreference FunctionAttribute = 15
 	// FuncAttributeMax is CU_FUNC_ATTRIBUTE_MAX.
 	FuncAttributeMax FunctionAttribute = 16
@@ -1472,13 +1829,17 @@ func (v FunctionAttribute) String() string {
 type FuncCache int32
 
 const (
-	// FuncCachePreferNone is CU_FUNC_CACHE_PREFER_NONE: no preference for shared memory or L1 (default).
+	// FuncCachePreferNone is CU_FUNC_CACHE_PREFER_NONE: no preference for shared
+	// memory or L1 (default).
 	FuncCachePreferNone FuncCache = 0
-	// FuncCachePreferShared is CU_FUNC_CACHE_PREFER_SHARED: prefer larger shared memory and smaller L1 cache.
+	// FuncCachePreferShared is CU_FUNC_CACHE_PREFER_SHARED: prefer larger shared
+	// memory and smaller L1 cache.
 	FuncCachePreferShared FuncCache = 1
-	// FuncCachePreferL1 is CU_FUNC_CACHE_PREFER_L1: prefer larger L1 cache and smaller shared memory.
+	// FuncCachePreferL1 is CU_FUNC_CACHE_PREFER_L1: prefer larger L1 cache and
+	// smaller shared memory.
 	FuncCachePreferL1 FuncCache = 2
-	// FuncCachePreferEqual is CU_FUNC_CACHE_PREFER_EQUAL: prefer equal sized L1 cache and shared memory.
+	// FuncCachePreferEqual is CU_FUNC_CACHE_PREFER_EQUAL: prefer equal sized L1
+	// cache and shared memory.
 	FuncCachePreferEqual FuncCache = 3
 )
 
@@ -1506,11 +1867,15 @@ func (v FuncCache) String() string {
 type Sharedconfig int32
 
 const (
-	// SharedMemConfigDefaultBankSize is CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE: set default shared memory bank size.
+	// SharedMemConfigDefaultBankSize is CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE: set
+	// default shared memory bank size.
 	SharedMemConfigDefaultBankSize Sharedconfig = 0
-	// SharedMemConfigFourByteBankSize is CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE: set shared memory bank width to four bytes.
+	// SharedMemConfigFourByteBankSize is CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE:
+	// set shared memory bank width to four bytes.
 	SharedMemConfigFourByteBankSize Sharedconfig = 1
-	// SharedMemConfigEightByteBankSize is CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE: set shared memory bank width to eight bytes.
+	// SharedMemConfigEightByteBankSize is
+	// CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE: set shared memory bank width to
+	// eight bytes.
 	SharedMemConfigEightByteBankSize Sharedconfig = 2
 )
 
@@ -1530,15 +1895,19 @@ func (v Sharedconfig) String() string {
 
 // SharedCarveout is the C enum CUshared_carveout (cuda.h).
 //
-// Shared memory carveout configurations. These may be passed to [FuncSetAttribute] or [KernelSetAttribute]
+// Shared memory carveout configurations. These may be passed to
+// [FuncSetAttribute] or [KernelSetAttribute]
 type SharedCarveout int32
 
 const (
-	// SharedmemCarveoutDefault is CU_SHAREDMEM_CARVEOUT_DEFAULT: No preference for shared memory or L1 (default).
+	// SharedmemCarveoutDefault is CU_SHAREDMEM_CARVEOUT_DEFAULT: No preference for
+	// shared memory or L1 (default).
 	SharedmemCarveoutDefault SharedCarveout = -1
-	// SharedmemCarveoutMaxShared is CU_SHAREDMEM_CARVEOUT_MAX_SHARED: Prefer maximum available shared memory, minimum L1 cache.
+	// SharedmemCarveoutMaxShared is CU_SHAREDMEM_CARVEOUT_MAX_SHARED: Prefer
+	// maximum available shared memory, minimum L1 cache.
 	SharedmemCarveoutMaxShared SharedCarveout = 100
-	// SharedmemCarveoutMaxL1 is CU_SHAREDMEM_CARVEOUT_MAX_L1: Prefer maximum available L1 cache, minimum shared memory.
+	// SharedmemCarveoutMaxL1 is CU_SHAREDMEM_CARVEOUT_MAX_L1: Prefer maximum
+	// available L1 cache, minimum shared memory.
 	SharedmemCarveoutMaxL1 SharedCarveout = 0
 )
 
@@ -1594,11 +1963,15 @@ func (v Memorytype) String() string {
 type Computemode int32
 
 const (
-	// ComputemodeDefault is CU_COMPUTEMODE_DEFAULT: Default compute mode (Multiple contexts allowed per device).
+	// ComputemodeDefault is CU_COMPUTEMODE_DEFAULT: Default compute mode (Multiple
+	// contexts allowed per device).
 	ComputemodeDefault Computemode = 0
-	// ComputemodeProhibited is CU_COMPUTEMODE_PROHIBITED: Compute-prohibited mode (No contexts can be created on this device at this time).
+	// ComputemodeProhibited is CU_COMPUTEMODE_PROHIBITED: Compute-prohibited mode
+	// (No contexts can be created on this device at this time).
 	ComputemodeProhibited Computemode = 2
-	// ComputemodeExclusiveProcess is CU_COMPUTEMODE_EXCLUSIVE_PROCESS: Compute-exclusive-process mode (Only one context used by a single process can be present on this device at a time).
+	// ComputemodeExclusiveProcess is CU_COMPUTEMODE_EXCLUSIVE_PROCESS:
+	// Compute-exclusive-process mode (Only one context used by a single process can
+	// be present on this device at a time).
 	ComputemodeExclusiveProcess Computemode = 3
 )
 
@@ -1622,17 +1995,23 @@ func (v Computemode) String() string {
 type CUmemAdvise int32
 
 const (
-	// MemAdviseSetReadMostly is CU_MEM_ADVISE_SET_READ_MOSTLY: Data will mostly be read and only occasionally be written to.
+	// MemAdviseSetReadMostly is CU_MEM_ADVISE_SET_READ_MOSTLY: Data will mostly be
+	// read and only occasionally be written to.
 	MemAdviseSetReadMostly CUmemAdvise = 1
-	// MemAdviseUnsetReadMostly is CU_MEM_ADVISE_UNSET_READ_MOSTLY: Undo the effect of [MemAdviseSetReadMostly].
+	// MemAdviseUnsetReadMostly is CU_MEM_ADVISE_UNSET_READ_MOSTLY: Undo the effect
+	// of [MemAdviseSetReadMostly].
 	MemAdviseUnsetReadMostly CUmemAdvise = 2
-	// MemAdviseSetPreferredLocation is CU_MEM_ADVISE_SET_PREFERRED_LOCATION: Set the preferred location for the data as the specified device.
+	// MemAdviseSetPreferredLocation is CU_MEM_ADVISE_SET_PREFERRED_LOCATION: Set
+	// the preferred location for the data as the specified device.
 	MemAdviseSetPreferredLocation CUmemAdvise = 3
-	// MemAdviseUnsetPreferredLocation is CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION: Clear the preferred location for the data.
+	// MemAdviseUnsetPreferredLocation is CU_MEM_ADVISE_UNSET_PREFERRED_LOCATION:
+	// Clear the preferred location for the data.
 	MemAdviseUnsetPreferredLocation CUmemAdvise = 4
-	// MemAdviseSetAccessedBy is CU_MEM_ADVISE_SET_ACCESSED_BY: Data will be accessed by the specified device, so prevent page faults as much as possible.
+	// MemAdviseSetAccessedBy is CU_MEM_ADVISE_SET_ACCESSED_BY: Data will be
+	// accessed by the specified device, so prevent page faults as much as possible.
 	MemAdviseSetAccessedBy CUmemAdvise = 5
-	// MemAdviseUnsetAccessedBy is CU_MEM_ADVISE_UNSET_ACCESSED_BY: Let the Unified Memory subsystem decide on the page faulting policy for the specified device.
+	// MemAdviseUnsetAccessedBy is CU_MEM_ADVISE_UNSET_ACCESSED_BY: Let the Unified
+	// Memory subsystem decide on the page faulting policy for the specified device.
 	MemAdviseUnsetAccessedBy CUmemAdvise = 6
 )
 
@@ -1660,21 +2039,35 @@ func (v CUmemAdvise) String() string {
 type MemRangeAttribute int32
 
 const (
-	// MemRangeAttributeReadMostly is CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY: Whether the range will mostly be read and only occasionally be written to.
+	// MemRangeAttributeReadMostly is CU_MEM_RANGE_ATTRIBUTE_READ_MOSTLY: Whether
+	// the range will mostly be read and only occasionally be written to.
 	MemRangeAttributeReadMostly MemRangeAttribute = 1
-	// MemRangeAttributePreferredLocation is CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION: The preferred location of the range.
+	// MemRangeAttributePreferredLocation is
+	// CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION: The preferred location of the
+	// range.
 	MemRangeAttributePreferredLocation MemRangeAttribute = 2
-	// MemRangeAttributeAccessedBy is CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY: Memory range has [MemAdviseSetAccessedBy] set for specified device.
+	// MemRangeAttributeAccessedBy is CU_MEM_RANGE_ATTRIBUTE_ACCESSED_BY: Memory
+	// range has [MemAdviseSetAccessedBy] set for specified device.
 	MemRangeAttributeAccessedBy MemRangeAttribute = 3
-	// MemRangeAttributeLastPrefetchLocation is CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION: The last location to which the range was prefetched.
+	// MemRangeAttributeLastPrefetchLocation is
+	// CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION: The last location to which the
+	// range was prefetched.
 	MemRangeAttributeLastPrefetchLocation MemRangeAttribute = 4
-	// MemRangeAttributePreferredLocationType is CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE: The preferred location type of the range.
+	// MemRangeAttributePreferredLocationType is
+	// CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE: The preferred location type
+	// of the range.
 	MemRangeAttributePreferredLocationType MemRangeAttribute = 5
-	// MemRangeAttributePreferredLocationId is CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID: The preferred location id of the range.
+	// MemRangeAttributePreferredLocationId is
+	// CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID: The preferred location id of
+	// the range.
 	MemRangeAttributePreferredLocationId MemRangeAttribute = 6
-	// MemRangeAttributeLastPrefetchLocationType is CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE: The last location type to which the range was prefetched.
+	// MemRangeAttributeLastPrefetchLocationType is
+	// CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE: The last location type to
+	// which the range was prefetched.
 	MemRangeAttributeLastPrefetchLocationType MemRangeAttribute = 7
-	// MemRangeAttributeLastPrefetchLocationId is CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID: The last location id to which the range was prefetched.
+	// MemRangeAttributeLastPrefetchLocationId is
+	// CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID: The last location id to
+	// which the range was prefetched.
 	MemRangeAttributeLastPrefetchLocationId MemRangeAttribute = 8
 )
 
@@ -1708,73 +2101,125 @@ func (v MemRangeAttribute) String() string {
 type JitOption int32
 
 const (
-	// JitMaxRegisters is CU_JIT_MAX_REGISTERS: Max number of registers that a thread may use.
+	// JitMaxRegisters is CU_JIT_MAX_REGISTERS: Max number of registers that a
+	// thread may use.
 	JitMaxRegisters JitOption = 0
-	// JitThreadsPerBlock is CU_JIT_THREADS_PER_BLOCK: IN: Specifies minimum number of threads per block to target compilation for OUT: Returns the number of threads the compiler actually targeted.
+	// JitThreadsPerBlock is CU_JIT_THREADS_PER_BLOCK: IN: Specifies minimum number
+	// of threads per block to target compilation for OUT: Returns the number of
+	// threads the compiler actually targeted.
 	JitThreadsPerBlock JitOption = 1
-	// JitWallTime is CU_JIT_WALL_TIME: Overwrites the option value with the total wall clock time, in milliseconds, spent in the compiler and linker Option type: float Applies to: compiler and linker.
+	// JitWallTime is CU_JIT_WALL_TIME: Overwrites the option value with the total
+	// wall clock time, in milliseconds, spent in the compiler and linker Option
+	// type: float Applies to: compiler and linker.
 	JitWallTime JitOption = 2
-	// JitInfoLogBuffer is CU_JIT_INFO_LOG_BUFFER: Pointer to a buffer in which to print any log messages that are informational in nature (the buffer size is specified via option [JitInfoLogBufferSizeBytes]) Option type: char * Applies to: compiler and linker.
+	// JitInfoLogBuffer is CU_JIT_INFO_LOG_BUFFER: Pointer to a buffer in which to
+	// print any log messages that are informational in nature (the buffer size is
+	// specified via option [JitInfoLogBufferSizeBytes]) Option type: char * Applies
+	// to: compiler and linker.
 	JitInfoLogBuffer JitOption = 3
-	// JitInfoLogBufferSizeBytes is CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: IN: Log buffer size in bytes.
+	// JitInfoLogBufferSizeBytes is CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: IN: Log
+	// buffer size in bytes.
 	JitInfoLogBufferSizeBytes JitOption = 4
-	// JitErrorLogBuffer is CU_JIT_ERROR_LOG_BUFFER: Pointer to a buffer in which to print any log messages that reflect errors (the buffer size is specified via option [JitErrorLogBufferSizeBytes]) Option type: char * Applies to: compiler and linker.
+	// JitErrorLogBuffer is CU_JIT_ERROR_LOG_BUFFER: Pointer to a buffer in which to
+	// print any log messages that reflect errors (the buffer size is specified via
+	// option [JitErrorLogBufferSizeBytes]) Option type: char * Applies to: compiler
+	// and linker.
 	JitErrorLogBuffer JitOption = 5
-	// JitErrorLogBufferSizeBytes is CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: IN: Log buffer size in bytes.
+	// JitErrorLogBufferSizeBytes is CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: IN: Log
+	// buffer size in bytes.
 	JitErrorLogBufferSizeBytes JitOption = 6
-	// JitOptimizationLevel is CU_JIT_OPTIMIZATION_LEVEL: Level of optimizations to apply to generated code (0 - 4), with 4 being the default and highest level of optimizations.
+	// JitOptimizationLevel is CU_JIT_OPTIMIZATION_LEVEL: Level of optimizations to
+	// apply to generated code (0 - 4), with 4 being the default and highest level
+	// of optimizations.
 	JitOptimizationLevel JitOption = 7
-	// JitTargetFromCucontext is CU_JIT_TARGET_FROM_CUCONTEXT: No option value required.
+	// JitTargetFromCucontext is CU_JIT_TARGET_FROM_CUCONTEXT: No option value
+	// required.
 	JitTargetFromCucontext JitOption = 8
 	// CuJitTarget is CU_JIT_TARGET: Target is chosen based on supplied [JitTarget].
 	CuJitTarget JitOption = 9
-	// JitFallbackStrategy is CU_JIT_FALLBACK_STRATEGY: Specifies choice of fallback strategy if matching cubin is not found.
+	// JitFallbackStrategy is CU_JIT_FALLBACK_STRATEGY: Specifies choice of fallback
+	// strategy if matching cubin is not found.
 	JitFallbackStrategy JitOption = 10
-	// JitGenerateDebugInfo is CU_JIT_GENERATE_DEBUG_INFO: Specifies whether to create debug information in output (-g) (0: false, default) Option type: int Applies to: compiler and linker.
+	// JitGenerateDebugInfo is CU_JIT_GENERATE_DEBUG_INFO: Specifies whether to
+	// create debug information in output (-g) (0: false, default) Option type: int
+	// Applies to: compiler and linker.
 	JitGenerateDebugInfo JitOption = 11
-	// JitLogVerbose is CU_JIT_LOG_VERBOSE: Generate verbose log messages (0: false, default) Option type: int Applies to: compiler and linker.
+	// JitLogVerbose is CU_JIT_LOG_VERBOSE: Generate verbose log messages (0: false,
+	// default) Option type: int Applies to: compiler and linker.
 	JitLogVerbose JitOption = 12
-	// JitGenerateLineInfo is CU_JIT_GENERATE_LINE_INFO: Generate line number information (-lineinfo) (0: false, default) Option type: int Applies to: compiler only.
+	// JitGenerateLineInfo is CU_JIT_GENERATE_LINE_INFO: Generate line number
+	// information (-lineinfo) (0: false, default) Option type: int Applies to:
+	// compiler only.
 	JitGenerateLineInfo JitOption = 13
-	// CuJitCacheMode is CU_JIT_CACHE_MODE: Specifies whether to enable caching explicitly (-dlcm) Choice is based on supplied CUjit_cacheMode_enum.
+	// CuJitCacheMode is CU_JIT_CACHE_MODE: Specifies whether to enable caching
+	// explicitly (-dlcm) Choice is based on supplied CUjit_cacheMode_enum.
 	CuJitCacheMode JitOption = 14
-	// JitNewSm3XOpt is CU_JIT_NEW_SM3X_OPT: This jit option is deprecated and should not be used.
+	// JitNewSm3XOpt is CU_JIT_NEW_SM3X_OPT: This jit option is deprecated and
+	// should not be used.
 	JitNewSm3XOpt JitOption = 15
-	// JitFastCompile is CU_JIT_FAST_COMPILE: This jit option is used for internal purpose only.
+	// JitFastCompile is CU_JIT_FAST_COMPILE: This jit option is used for internal
+	// purpose only.
 	JitFastCompile JitOption = 16
-	// JitGlobalSymbolNames is CU_JIT_GLOBAL_SYMBOL_NAMES: Array of device symbol names that will be relocated to the corresponding host addresses stored in [JitGlobalSymbolAddresses].
+	// JitGlobalSymbolNames is CU_JIT_GLOBAL_SYMBOL_NAMES: Array of device symbol
+	// names that will be relocated to the corresponding host addresses stored in
+	// [JitGlobalSymbolAddresses].
 	JitGlobalSymbolNames JitOption = 17
-	// JitGlobalSymbolAddresses is CU_JIT_GLOBAL_SYMBOL_ADDRESSES: Array of host addresses that will be used to relocate corresponding device symbols stored in [JitGlobalSymbolNames].
+	// JitGlobalSymbolAddresses is CU_JIT_GLOBAL_SYMBOL_ADDRESSES: Array of host
+	// addresses that will be used to relocate corresponding device symbols stored
+	// in [JitGlobalSymbolNames].
 	JitGlobalSymbolAddresses JitOption = 18
-	// JitGlobalSymbolCount is CU_JIT_GLOBAL_SYMBOL_COUNT: Number of entries in [JitGlobalSymbolNames] and [JitGlobalSymbolAddresses] arrays.
+	// JitGlobalSymbolCount is CU_JIT_GLOBAL_SYMBOL_COUNT: Number of entries in
+	// [JitGlobalSymbolNames] and [JitGlobalSymbolAddresses] arrays.
 	JitGlobalSymbolCount JitOption = 19
-	// JitLto is CU_JIT_LTO: Enable link-time optimization (-dlto) for device code (Disabled by default).
+	// JitLto is CU_JIT_LTO: Enable link-time optimization (-dlto) for device code
+	// (Disabled by default).
 	JitLto JitOption = 20
-	// JitFtz is CU_JIT_FTZ: Control single-precision denormals (-ftz) support (0: false, default).
+	// JitFtz is CU_JIT_FTZ: Control single-precision denormals (-ftz) support (0:
+	// false, default).
 	JitFtz JitOption = 21
-	// JitPrecDiv is CU_JIT_PREC_DIV: Control single-precision floating-point division and reciprocals (-prec-div) support (1: true, default).
+	// JitPrecDiv is CU_JIT_PREC_DIV: Control single-precision floating-point
+	// division and reciprocals (-prec-div) support (1: true, default).
 	JitPrecDiv JitOption = 22
-	// JitPrecSqrt is CU_JIT_PREC_SQRT: Control single-precision floating-point square root (-prec-sqrt) support (1: true, default).
+	// JitPrecSqrt is CU_JIT_PREC_SQRT: Control single-precision floating-point
+	// square root (-prec-sqrt) support (1: true, default).
 	JitPrecSqrt JitOption = 23
-	// JitFma is CU_JIT_FMA: Enable/Disable the contraction of floating-point multiplies and adds/subtracts into floating-point multiply-add (-fma) operations (1: Enable, default; 0: Disable).
+	// JitFma is CU_JIT_FMA: Enable/Disable the contraction of floating-point
+	// multiplies and adds/subtracts into floating-point multiply-add (-fma)
+	// operations (1: Enable, default; 0: Disable).
 	JitFma JitOption = 24
-	// JitReferencedKernelNames is CU_JIT_REFERENCED_KERNEL_NAMES: Array of kernel names that should be preserved at link time while others can be removed.
+	// JitReferencedKernelNames is CU_JIT_REFERENCED_KERNEL_NAMES: Array of kernel
+	// names that should be preserved at link time while others can be removed.
 	JitReferencedKernelNames JitOption = 25
-	// JitReferencedKernelCount is CU_JIT_REFERENCED_KERNEL_COUNT: Number of entries in [JitReferencedKernelNames] array.
+	// JitReferencedKernelCount is CU_JIT_REFERENCED_KERNEL_COUNT: Number of entries
+	// in [JitReferencedKernelNames] array.
 	JitReferencedKernelCount JitOption = 26
-	// JitReferencedVariableNames is CU_JIT_REFERENCED_VARIABLE_NAMES: Array of variable names (__device__ and/or __constant__) that should be preserved at link time while others can be removed.
+	// JitReferencedVariableNames is CU_JIT_REFERENCED_VARIABLE_NAMES: Array of
+	// variable names (__device__ and/or __constant__) that should be preserved at
+	// link time while others can be removed.
 	JitReferencedVariableNames JitOption = 27
-	// JitReferencedVariableCount is CU_JIT_REFERENCED_VARIABLE_COUNT: Number of entries in [JitReferencedVariableNames] array.
+	// JitReferencedVariableCount is CU_JIT_REFERENCED_VARIABLE_COUNT: Number of
+	// entries in [JitReferencedVariableNames] array.
 	JitReferencedVariableCount JitOption = 28
-	// JitOptimizeUnusedDeviceVariables is CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES: This option serves as a hint to enable the JIT compiler/linker to remove constant (__constant__) and device (__device__) variables unreferenced in device code (Disabled by default).
+	// JitOptimizeUnusedDeviceVariables is CU_JIT_OPTIMIZE_UNUSED_DEVICE_VARIABLES:
+	// This option serves as a hint to enable the JIT compiler/linker to remove
+	// constant (__constant__) and device (__device__) variables unreferenced in
+	// device code (Disabled by default).
 	JitOptimizeUnusedDeviceVariables JitOption = 29
-	// JitPositionIndependentCode is CU_JIT_POSITION_INDEPENDENT_CODE: Generate position independent code (0: false) Option type: int Applies to: compiler only.
+	// JitPositionIndependentCode is CU_JIT_POSITION_INDEPENDENT_CODE: Generate
+	// position independent code (0: false).
 	JitPositionIndependentCode JitOption = 30
-	// JitMinCtaPerSm is CU_JIT_MIN_CTA_PER_SM: This option hints to the JIT compiler the minimum number of CTAs from the kernel’s grid to be mapped to a SM.
+	// JitMinCtaPerSm is CU_JIT_MIN_CTA_PER_SM: This option hints to the JIT
+	// compiler the minimum number of CTAs from the kernel’s grid to be mapped to
+	// a SM.
 	JitMinCtaPerSm JitOption = 31
-	// JitMaxThreadsPerBlock is CU_JIT_MAX_THREADS_PER_BLOCK: Maximum number threads in a thread block, computed as the product of the maximum extent specifed for each dimension of the block.
+	// JitMaxThreadsPerBlock is CU_JIT_MAX_THREADS_PER_BLOCK: Maximum number threads
+	// in a thread block, computed as the product of the maximum extent specifed for
+	// each dimension of the block.
 	JitMaxThreadsPerBlock JitOption = 32
-	// JitOverrideDirectiveValues is CU_JIT_OVERRIDE_DIRECTIVE_VALUES: This option lets the values specified using [JitMaxRegisters], [JitThreadsPerBlock], [JitMaxThreadsPerBlock] and [JitMinCtaPerSm] take precedence over any PTX directives.
+	// JitOverrideDirectiveValues is CU_JIT_OVERRIDE_DIRECTIVE_VALUES: This option
+	// lets the values specified using [JitMaxRegisters], [JitThreadsPerBlock],
+	// [JitMaxThreadsPerBlock] and [JitMinCtaPerSm] take precedence over any PTX
+	// directives.
 	JitOverrideDirectiveValues JitOption = 33
 	// JitNumOptions is CU_JIT_NUM_OPTIONS.
 	JitNumOptions JitOption = 34
@@ -1956,9 +2401,11 @@ func (v JitTarget) String() string {
 type JitFallback int32
 
 const (
-	// PreferPtx is CU_PREFER_PTX: Prefer to compile ptx if exact binary match not found.
+	// PreferPtx is CU_PREFER_PTX: Prefer to compile ptx if exact binary match not
+	// found.
 	PreferPtx JitFallback = 0
-	// PreferBinary is CU_PREFER_BINARY: Prefer to fall back to compatible binary code if exact match not found.
+	// PreferBinary is CU_PREFER_BINARY: Prefer to fall back to compatible binary
+	// code if exact match not found.
 	PreferBinary JitFallback = 1
 )
 
@@ -1980,7 +2427,8 @@ func (v JitFallback) String() string {
 type JitCacheMode int32
 
 const (
-	// JitCacheOptionNone is CU_JIT_CACHE_OPTION_NONE: Compile with no -dlcm flag specified.
+	// JitCacheOptionNone is CU_JIT_CACHE_OPTION_NONE: Compile with no -dlcm flag
+	// specified.
 	JitCacheOptionNone JitCacheMode = 0
 	// JitCacheOptionCg is CU_JIT_CACHE_OPTION_CG: Compile with L1 cache disabled.
 	JitCacheOptionCg JitCacheMode = 1
@@ -2008,17 +2456,23 @@ func (v JitCacheMode) String() string {
 type JitInputType int32
 
 const (
-	// JitInputCubin is CU_JIT_INPUT_CUBIN: Compiled device-class-specific device code Applicable options: none.
+	// JitInputCubin is CU_JIT_INPUT_CUBIN: Compiled device-class-specific device
+	// code.
 	JitInputCubin JitInputType = 0
-	// JitInputPtx is CU_JIT_INPUT_PTX: PTX source code Applicable options: PTX compiler options.
+	// JitInputPtx is CU_JIT_INPUT_PTX: PTX source code.
 	JitInputPtx JitInputType = 1
-	// JitInputFatbinary is CU_JIT_INPUT_FATBINARY: Bundle of multiple cubins and/or PTX of some device code Applicable options: PTX compiler options, [JitFallbackStrategy].
+	// JitInputFatbinary is CU_JIT_INPUT_FATBINARY: Bundle of multiple cubins and/or
+	// PTX of some device code Applicable options: PTX compiler options,
+	// [JitFallbackStrategy].
 	JitInputFatbinary JitInputType = 2
-	// JitInputObject is CU_JIT_INPUT_OBJECT: Host object with embedded device code Applicable options: PTX compiler options, [JitFallbackStrategy].
+	// JitInputObject is CU_JIT_INPUT_OBJECT: Host object with embedded device code.
 	JitInputObject JitInputType = 3
-	// JitInputLibrary is CU_JIT_INPUT_LIBRARY: Archive of host objects with embedded device code Applicable options: PTX compiler options, [JitFallbackStrategy].
+	// JitInputLibrary is CU_JIT_INPUT_LIBRARY: Archive of host objects with
+	// embedded device code Applicable options: PTX compiler options,
+	// [JitFallbackStrategy].
 	JitInputLibrary JitInputType = 4
-	// JitInputNvvm is CU_JIT_INPUT_NVVM: High-level intermediate code for link-time optimization Applicable options: NVVM compiler options, PTX compiler options.
+	// JitInputNvvm is CU_JIT_INPUT_NVVM: High-level intermediate code for link-time
+	// optimization.
 	JitInputNvvm JitInputType = 5
 	// JitNumInputTypes is CU_JIT_NUM_INPUT_TYPES.
 	JitNumInputTypes JitInputType = 6
@@ -2056,11 +2510,13 @@ const (
 	GraphicsRegisterFlagsNone GraphicsRegisterFlags = 0
 	// GraphicsRegisterFlagsReadOnly is CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY.
 	GraphicsRegisterFlagsReadOnly GraphicsRegisterFlags = 1
-	// GraphicsRegisterFlagsWriteDiscard is CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD.
+	// GraphicsRegisterFlagsWriteDiscard is
+	// CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD.
 	GraphicsRegisterFlagsWriteDiscard GraphicsRegisterFlags = 2
 	// GraphicsRegisterFlagsSurfaceLdst is CU_GRAPHICS_REGISTER_FLAGS_SURFACE_LDST.
 	GraphicsRegisterFlagsSurfaceLdst GraphicsRegisterFlags = 4
-	// GraphicsRegisterFlagsTextureGather is CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER.
+	// GraphicsRegisterFlagsTextureGather is
+	// CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER.
 	GraphicsRegisterFlagsTextureGather GraphicsRegisterFlags = 8
 )
 
@@ -2092,7 +2548,8 @@ const (
 	GraphicsMapResourceFlagsNone GraphicsMapResourceFlags = 0
 	// GraphicsMapResourceFlagsReadOnly is CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY.
 	GraphicsMapResourceFlagsReadOnly GraphicsMapResourceFlags = 1
-	// GraphicsMapResourceFlagsWriteDiscard is CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD.
+	// GraphicsMapResourceFlagsWriteDiscard is
+	// CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD.
 	GraphicsMapResourceFlagsWriteDiscard GraphicsMapResourceFlags = 2
 )
 
@@ -2116,17 +2573,23 @@ func (v GraphicsMapResourceFlags) String() string {
 type ArrayCubemapFace int32
 
 const (
-	// CubemapFacePositiveX is CU_CUBEMAP_FACE_POSITIVE_X: Positive X face of cubemap.
+	// CubemapFacePositiveX is CU_CUBEMAP_FACE_POSITIVE_X: Positive X face of
+	// cubemap.
 	CubemapFacePositiveX ArrayCubemapFace = 0
-	// CubemapFaceNegativeX is CU_CUBEMAP_FACE_NEGATIVE_X: Negative X face of cubemap.
+	// CubemapFaceNegativeX is CU_CUBEMAP_FACE_NEGATIVE_X: Negative X face of
+	// cubemap.
 	CubemapFaceNegativeX ArrayCubemapFace = 1
-	// CubemapFacePositiveY is CU_CUBEMAP_FACE_POSITIVE_Y: Positive Y face of cubemap.
+	// CubemapFacePositiveY is CU_CUBEMAP_FACE_POSITIVE_Y: Positive Y face of
+	// cubemap.
 	CubemapFacePositiveY ArrayCubemapFace = 2
-	// CubemapFaceNegativeY is CU_CUBEMAP_FACE_NEGATIVE_Y: Negative Y face of cubemap.
+	// CubemapFaceNegativeY is CU_CUBEMAP_FACE_NEGATIVE_Y: Negative Y face of
+	// cubemap.
 	CubemapFaceNegativeY ArrayCubemapFace = 3
-	// CubemapFacePositiveZ is CU_CUBEMAP_FACE_POSITIVE_Z: Positive Z face of cubemap.
+	// CubemapFacePositiveZ is CU_CUBEMAP_FACE_POSITIVE_Z: Positive Z face of
+	// cubemap.
 	CubemapFacePositiveZ ArrayCubemapFace = 4
-	// CubemapFaceNegativeZ is CU_CUBEMAP_FACE_NEGATIVE_Z: Negative Z face of cubemap.
+	// CubemapFaceNegativeZ is CU_CUBEMAP_FACE_NEGATIVE_Z: Negative Z face of
+	// cubemap.
 	CubemapFaceNegativeZ ArrayCubemapFace = 5
 )
 
@@ -2162,13 +2625,19 @@ const (
 	LimitPrintfFifoSize Limit = 1
 	// LimitMallocHeapSize is CU_LIMIT_MALLOC_HEAP_SIZE: GPU malloc heap size.
 	LimitMallocHeapSize Limit = 2
-	// LimitDevRuntimeSyncDepth is CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH: GPU device runtime launch synchronize depth.
+	// LimitDevRuntimeSyncDepth is CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH: GPU device
+	// runtime launch synchronize depth.
 	LimitDevRuntimeSyncDepth Limit = 3
-	// LimitDevRuntimePendingLaunchCount is CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: GPU device runtime pending launch count.
+	// LimitDevRuntimePendingLaunchCount is
+	// CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: GPU device runtime pending launch
+	// count.
 	LimitDevRuntimePendingLaunchCount Limit = 4
-	// LimitMaxL2FetchGranularity is CU_LIMIT_MAX_L2_FETCH_GRANULARITY: A value between 0 and 128 that indicates the maximum fetch granularity of L2 (in Bytes).
+	// LimitMaxL2FetchGranularity is CU_LIMIT_MAX_L2_FETCH_GRANULARITY: A value
+	// between 0 and 128 that indicates the maximum fetch granularity of L2 (in
+	// Bytes).
 	LimitMaxL2FetchGranularity Limit = 5
-	// LimitPersistingL2CacheSize is CU_LIMIT_PERSISTING_L2_CACHE_SIZE: A size in bytes for L2 persisting lines cache size.
+	// LimitPersistingL2CacheSize is CU_LIMIT_PERSISTING_L2_CACHE_SIZE: A size in
+	// bytes for L2 persisting lines cache size.
 	LimitPersistingL2CacheSize Limit = 6
 	// LimitMax is CU_LIMIT_MAX.
 	LimitMax Limit = 7
@@ -2206,7 +2675,8 @@ type Resourcetype int32
 const (
 	// ResourceTypeArray is CU_RESOURCE_TYPE_ARRAY: Array resource.
 	ResourceTypeArray Resourcetype = 0
-	// ResourceTypeMipmappedArray is CU_RESOURCE_TYPE_MIPMAPPED_ARRAY: Mipmapped array resource.
+	// ResourceTypeMipmappedArray is CU_RESOURCE_TYPE_MIPMAPPED_ARRAY: Mipmapped
+	// array resource.
 	ResourceTypeMipmappedArray Resourcetype = 1
 	// ResourceTypeLinear is CU_RESOURCE_TYPE_LINEAR: Linear resource.
 	ResourceTypeLinear Resourcetype = 2
@@ -2232,15 +2702,18 @@ func (v Resourcetype) String() string {
 
 // AccessProperty is the C enum CUaccessProperty (cuda.h).
 //
-// Specifies performance hint with [AccessPolicyWindow] for hitProp and missProp members.
+// Specifies performance hint with [AccessPolicyWindow] for hitProp and missProp
+// members.
 type AccessProperty int32
 
 const (
 	// AccessPropertyNormal is CU_ACCESS_PROPERTY_NORMAL: Normal cache persistence.
 	AccessPropertyNormal AccessProperty = 0
-	// AccessPropertyStreaming is CU_ACCESS_PROPERTY_STREAMING: Streaming access is less likely to persit from cache.
+	// AccessPropertyStreaming is CU_ACCESS_PROPERTY_STREAMING: Streaming access is
+	// less likely to persit from cache.
 	AccessPropertyStreaming AccessProperty = 1
-	// AccessPropertyPersisting is CU_ACCESS_PROPERTY_PERSISTING: Persisting access is more likely to persist in cache.
+	// AccessPropertyPersisting is CU_ACCESS_PROPERTY_PERSISTING: Persisting access
+	// is more likely to persist in cache.
 	AccessPropertyPersisting AccessProperty = 2
 )
 
@@ -2296,19 +2769,25 @@ const (
 	GraphNodeTypeMemset GraphNodeType = 2
 	// GraphNodeTypeHost is CU_GRAPH_NODE_TYPE_HOST: Host (executable) node.
 	GraphNodeTypeHost GraphNodeType = 3
-	// GraphNodeTypeGraph is CU_GRAPH_NODE_TYPE_GRAPH: Node which executes an embedded graph.
+	// GraphNodeTypeGraph is CU_GRAPH_NODE_TYPE_GRAPH: Node which executes an
+	// embedded graph.
 	GraphNodeTypeGraph GraphNodeType = 4
 	// GraphNodeTypeEmpty is CU_GRAPH_NODE_TYPE_EMPTY: Empty (no-op) node.
 	GraphNodeTypeEmpty GraphNodeType = 5
-	// GraphNodeTypeWaitEvent is CU_GRAPH_NODE_TYPE_WAIT_EVENT: External event wait node.
+	// GraphNodeTypeWaitEvent is CU_GRAPH_NODE_TYPE_WAIT_EVENT: External event wait
+	// node.
 	GraphNodeTypeWaitEvent GraphNodeType = 6
-	// GraphNodeTypeEventRecord is CU_GRAPH_NODE_TYPE_EVENT_RECORD: External event record node.
+	// GraphNodeTypeEventRecord is CU_GRAPH_NODE_TYPE_EVENT_RECORD: External event
+	// record node.
 	GraphNodeTypeEventRecord GraphNodeType = 7
-	// GraphNodeTypeExtSemasSignal is CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL: External semaphore signal node.
+	// GraphNodeTypeExtSemasSignal is CU_GRAPH_NODE_TYPE_EXT_SEMAS_SIGNAL: External
+	// semaphore signal node.
 	GraphNodeTypeExtSemasSignal GraphNodeType = 8
-	// GraphNodeTypeExtSemasWait is CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT: External semaphore wait node.
+	// GraphNodeTypeExtSemasWait is CU_GRAPH_NODE_TYPE_EXT_SEMAS_WAIT: External
+	// semaphore wait node.
 	GraphNodeTypeExtSemasWait GraphNodeType = 9
-	// GraphNodeTypeMemAlloc is CU_GRAPH_NODE_TYPE_MEM_ALLOC: Memory Allocation Node.
+	// GraphNodeTypeMemAlloc is CU_GRAPH_NODE_TYPE_MEM_ALLOC: Memory Allocation
+	// Node.
 	GraphNodeTypeMemAlloc GraphNodeType = 10
 	// GraphNodeTypeMemFree is CU_GRAPH_NODE_TYPE_MEM_FREE: Memory Free Node.
 	GraphNodeTypeMemFree GraphNodeType = 11
@@ -2356,13 +2835,17 @@ func (v GraphNodeType) String() string {
 
 // GraphDependencyType is the C enum CUgraphDependencyType (cuda.h).
 //
-// Type annotations that can be applied to graph edges as part of [GraphEdgeData].
+// Type annotations that can be applied to graph edges as part of
+// [GraphEdgeData].
 type GraphDependencyType int32
 
 const (
-	// GraphDependencyTypeDefault is CU_GRAPH_DEPENDENCY_TYPE_DEFAULT: This is an ordinary dependency.
+	// GraphDependencyTypeDefault is CU_GRAPH_DEPENDENCY_TYPE_DEFAULT: This is an
+	// ordinary dependency.
 	GraphDependencyTypeDefault GraphDependencyType = 0
-	// GraphDependencyTypeProgrammatic is CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC: This dependency type allows the downstream node to use cudaGridDependencySynchronize().
+	// GraphDependencyTypeProgrammatic is CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC:
+	// This dependency type allows the downstream node to use
+	// cudaGridDependencySynchronize().
 	GraphDependencyTypeProgrammatic GraphDependencyType = 1
 )
 
@@ -2384,15 +2867,23 @@ func (v GraphDependencyType) String() string {
 type GraphInstantiateResult int32
 
 const (
-	// GraphInstantiateSuccess is CUDA_GRAPH_INSTANTIATE_SUCCESS: Instantiation succeeded.
+	// GraphInstantiateSuccess is CUDA_GRAPH_INSTANTIATE_SUCCESS: Instantiation
+	// succeeded.
 	GraphInstantiateSuccess GraphInstantiateResult = 0
-	// GraphInstantiateError is CUDA_GRAPH_INSTANTIATE_ERROR: Instantiation failed for an unexpected reason which is described in the return value of the function.
+	// GraphInstantiateError is CUDA_GRAPH_INSTANTIATE_ERROR: Instantiation failed
+	// for an unexpected reason which is described in the return value of the
+	// function.
 	GraphInstantiateError GraphInstantiateResult = 1
-	// GraphInstantiateInvalidStructure is CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE: Instantiation failed due to invalid structure, such as cycles.
+	// GraphInstantiateInvalidStructure is CUDA_GRAPH_INSTANTIATE_INVALID_STRUCTURE:
+	// Instantiation failed due to invalid structure, such as cycles.
 	GraphInstantiateInvalidStructure GraphInstantiateResult = 2
-	// GraphInstantiateNodeOperationNotSupported is CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED: Instantiation for device launch failed because the graph contained an unsupported operation.
+	// GraphInstantiateNodeOperationNotSupported is
+	// CUDA_GRAPH_INSTANTIATE_NODE_OPERATION_NOT_SUPPORTED: Instantiation for device
+	// launch failed because the graph contained an unsupported operation.
 	GraphInstantiateNodeOperationNotSupported GraphInstantiateResult = 3
-	// GraphInstantiateMultipleCtxsNotSupported is CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED: Instantiation for device launch failed due to the nodes belonging to different contexts.
+	// GraphInstantiateMultipleCtxsNotSupported is
+	// CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED: Instantiation for device
+	// launch failed due to the nodes belonging to different contexts.
 	GraphInstantiateMultipleCtxsNotSupported GraphInstantiateResult = 4
 )
 
@@ -2446,15 +2937,20 @@ func (v SynchronizationPolicy) String() string {
 
 // ClusterSchedulingPolicy is the C enum CUclusterSchedulingPolicy (cuda.h).
 //
-// Cluster scheduling policies. These may be passed to [FuncSetAttribute] or [KernelSetAttribute]
+// Cluster scheduling policies. These may be passed to [FuncSetAttribute] or
+// [KernelSetAttribute]
 type ClusterSchedulingPolicy int32
 
 const (
-	// ClusterSchedulingPolicyDefault is CU_CLUSTER_SCHEDULING_POLICY_DEFAULT: the default policy.
+	// ClusterSchedulingPolicyDefault is CU_CLUSTER_SCHEDULING_POLICY_DEFAULT: the
+	// default policy.
 	ClusterSchedulingPolicyDefault ClusterSchedulingPolicy = 0
-	// ClusterSchedulingPolicySpread is CU_CLUSTER_SCHEDULING_POLICY_SPREAD: spread the blocks within a cluster to the SMs.
+	// ClusterSchedulingPolicySpread is CU_CLUSTER_SCHEDULING_POLICY_SPREAD: spread
+	// the blocks within a cluster to the SMs.
 	ClusterSchedulingPolicySpread ClusterSchedulingPolicy = 1
-	// ClusterSchedulingPolicyLoadBalancing is CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING: allow the hardware to load-balance the blocks in a cluster to the SMs.
+	// ClusterSchedulingPolicyLoadBalancing is
+	// CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING: allow the hardware to
+	// load-balance the blocks in a cluster to the SMs.
 	ClusterSchedulingPolicyLoadBalancing ClusterSchedulingPolicy = 2
 )
 
@@ -2476,24 +2972,29 @@ func (v ClusterSchedulingPolicy) String() string {
 //
 // Memory Synchronization Domain.
 //
-// A kernel can be launched in a specified memory synchronization domain that affects all memory operations issued by
-// that kernel. A memory barrier issued in one domain will only order memory operations in that domain, thus eliminating
-// latency increase from memory barriers ordering unrelated traffic.
+// A kernel can be launched in a specified memory synchronization domain that
+// affects all memory operations issued by that kernel. A memory barrier issued
+// in one domain will only order memory operations in that domain, thus
+// eliminating latency increase from memory barriers ordering unrelated traffic.
 //
-// By default, kernels are launched in domain 0. Kernel launched with [LaunchMemSyncDomainRemote] will have a
-// different domain ID. User may also alter the domain ID with [LaunchMemSyncDomainMap] for a specific stream /
-// graph node / kernel launch. See [LaunchAttributeMemSyncDomain], [StreamSetAttribute], [LaunchKernelEx],
-// [GraphKernelNodeSetAttribute].
+// By default, kernels are launched in domain 0. Kernel launched with
+// [LaunchMemSyncDomainRemote] will have a different domain ID. User may also
+// alter the domain ID with [LaunchMemSyncDomainMap] for a specific stream /
+// graph node / kernel launch. See [LaunchAttributeMemSyncDomain],
+// [StreamSetAttribute], [LaunchKernelEx], [GraphKernelNodeSetAttribute].
 //
-// Memory operations done in kernels launched in different domains are considered system-scope distanced. In other
-// words, a GPU scoped memory synchronization is not sufficient for memory order to be observed by kernels in another
-// memory synchronization domain even if they are on the same GPU.
+// Memory operations done in kernels launched in different domains are
+// considered system-scope distanced. In other words, a GPU scoped memory
+// synchronization is not sufficient for memory order to be observed by kernels
+// in another memory synchronization domain even if they are on the same GPU.
 type LaunchMemSyncDomain int32
 
 const (
-	// LaunchMemSyncDomainDefault is CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT: Launch kernels in the default domain.
+	// LaunchMemSyncDomainDefault is CU_LAUNCH_MEM_SYNC_DOMAIN_DEFAULT: Launch
+	// kernels in the default domain.
 	LaunchMemSyncDomainDefault LaunchMemSyncDomain = 0
-	// LaunchMemSyncDomainRemote is CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE: Launch kernels in the remote domain.
+	// LaunchMemSyncDomainRemote is CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE: Launch kernels
+	// in the remote domain.
 	LaunchMemSyncDomainRemote LaunchMemSyncDomain = 1
 )
 
@@ -2515,31 +3016,47 @@ func (v LaunchMemSyncDomain) String() string {
 type LaunchAttributeID int32
 
 const (
-	// LaunchAttributeIgnore is CU_LAUNCH_ATTRIBUTE_IGNORE: Ignored entry, for convenient composition.
+	// LaunchAttributeIgnore is CU_LAUNCH_ATTRIBUTE_IGNORE: Ignored entry, for
+	// convenient composition.
 	LaunchAttributeIgnore LaunchAttributeID = 0
-	// LaunchAttributeAccessPolicyWindow is CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW: Valid for streams, graph nodes, launches.
+	// LaunchAttributeAccessPolicyWindow is
+	// CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW: Valid for streams, graph nodes,
+	// launches.
 	LaunchAttributeAccessPolicyWindow LaunchAttributeID = 1
-	// LaunchAttributeCooperative is CU_LAUNCH_ATTRIBUTE_COOPERATIVE: Valid for graph nodes, launches.
+	// LaunchAttributeCooperative is CU_LAUNCH_ATTRIBUTE_COOPERATIVE: Valid for
+	// graph nodes, launches.
 	LaunchAttributeCooperative LaunchAttributeID = 2
-	// LaunchAttributeSynchronizationPolicy is CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY: Valid for streams.
+	// LaunchAttributeSynchronizationPolicy is
+	// CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY: Valid for streams.
 	LaunchAttributeSynchronizationPolicy LaunchAttributeID = 3
-	// LaunchAttributeClusterDimension is CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION: Valid for graph nodes, launches.
+	// LaunchAttributeClusterDimension is CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
+	// Valid for graph nodes, launches.
 	LaunchAttributeClusterDimension LaunchAttributeID = 4
-	// LaunchAttributeClusterSchedulingPolicyPreference is CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: Valid for graph nodes, launches.
+	// LaunchAttributeClusterSchedulingPolicyPreference is
+	// CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: Valid for graph
+	// nodes, launches.
 	LaunchAttributeClusterSchedulingPolicyPreference LaunchAttributeID = 5
-	// LaunchAttributeProgrammaticStreamSerialization is CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION: Valid for launches.
+	// LaunchAttributeProgrammaticStreamSerialization is
+	// CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION: Valid for launches.
 	LaunchAttributeProgrammaticStreamSerialization LaunchAttributeID = 6
-	// LaunchAttributeProgrammaticEvent is CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT: Valid for launches.
+	// LaunchAttributeProgrammaticEvent is CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT:
+	// Valid for launches.
 	LaunchAttributeProgrammaticEvent LaunchAttributeID = 7
-	// LaunchAttributePriority is CU_LAUNCH_ATTRIBUTE_PRIORITY: Valid for streams, graph nodes, launches.
+	// LaunchAttributePriority is CU_LAUNCH_ATTRIBUTE_PRIORITY: Valid for streams,
+	// graph nodes, launches.
 	LaunchAttributePriority LaunchAttributeID = 8
-	// LaunchAttributeMemSyncDomainMap is CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP: Valid for streams, graph nodes, launches.
+	// LaunchAttributeMemSyncDomainMap is CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+	// Valid for streams, graph nodes, launches.
 	LaunchAttributeMemSyncDomainMap LaunchAttributeID = 9
-	// LaunchAttributeMemSyncDomain is CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN: Valid for streams, graph nodes, launches.
+	// LaunchAttributeMemSyncDomain is CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN: Valid
+	// for streams, graph nodes, launches.
 	LaunchAttributeMemSyncDomain LaunchAttributeID = 10
-	// LaunchAttributeLaunchCompletionEvent is CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT: Valid for launches.
+	// LaunchAttributeLaunchCompletionEvent is
+	// CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT: Valid for launches.
 	LaunchAttributeLaunchCompletionEvent LaunchAttributeID = 12
-	// LaunchAttributeDeviceUpdatableKernelNode is CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE: Valid for graph nodes, launches.
+	// LaunchAttributeDeviceUpdatableKernelNode is
+	// CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE: Valid for graph nodes,
+	// launches.
 	LaunchAttributeDeviceUpdatableKernelNode LaunchAttributeID = 13
 )
 
@@ -2583,11 +3100,15 @@ func (v LaunchAttributeID) String() string {
 type StreamCaptureStatus int32
 
 const (
-	// StreamCaptureStatusNone is CU_STREAM_CAPTURE_STATUS_NONE: Stream is not capturing.
+	// StreamCaptureStatusNone is CU_STREAM_CAPTURE_STATUS_NONE: Stream is not
+	// capturing.
 	StreamCaptureStatusNone StreamCaptureStatus = 0
-	// StreamCaptureStatusActive is CU_STREAM_CAPTURE_STATUS_ACTIVE: Stream is actively capturing.
+	// StreamCaptureStatusActive is CU_STREAM_CAPTURE_STATUS_ACTIVE: Stream is
+	// actively capturing.
 	StreamCaptureStatusActive StreamCaptureStatus = 1
-	// StreamCaptureStatusInvalidated is CU_STREAM_CAPTURE_STATUS_INVALIDATED: Stream is part of a capture sequence that has been invalidated, but not terminated.
+	// StreamCaptureStatusInvalidated is CU_STREAM_CAPTURE_STATUS_INVALIDATED:
+	// Stream is part of a capture sequence that has been invalidated, but not
+	// terminated.
 	StreamCaptureStatusInvalidated StreamCaptureStatus = 2
 )
 
@@ -2640,11 +3161,15 @@ func (v StreamCaptureMode) String() string {
 type DriverProcAddressFlags int32
 
 const (
-	// GetProcAddressDefault is CU_GET_PROC_ADDRESS_DEFAULT: Default search mode for driver symbols.
+	// GetProcAddressDefault is CU_GET_PROC_ADDRESS_DEFAULT: Default search mode for
+	// driver symbols.
 	GetProcAddressDefault DriverProcAddressFlags = 0
-	// GetProcAddressLegacyStream is CU_GET_PROC_ADDRESS_LEGACY_STREAM: Search for legacy versions of driver symbols.
+	// GetProcAddressLegacyStream is CU_GET_PROC_ADDRESS_LEGACY_STREAM: Search for
+	// legacy versions of driver symbols.
 	GetProcAddressLegacyStream DriverProcAddressFlags = 1
-	// GetProcAddressPerThreadDefaultStream is CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM: Search for per-thread versions of driver symbols.
+	// GetProcAddressPerThreadDefaultStream is
+	// CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM: Search for per-thread versions
+	// of driver symbols.
 	GetProcAddressPerThreadDefaultStream DriverProcAddressFlags = 2
 )
 
@@ -2668,11 +3193,15 @@ func (v DriverProcAddressFlags) String() string {
 type DriverProcAddressQueryResult int32
 
 const (
-	// GetProcAddressSuccess is CU_GET_PROC_ADDRESS_SUCCESS: Symbol was succesfully found.
+	// GetProcAddressSuccess is CU_GET_PROC_ADDRESS_SUCCESS: Symbol was succesfully
+	// found.
 	GetProcAddressSuccess DriverProcAddressQueryResult = 0
-	// GetProcAddressSymbolNotFound is CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND: Symbol was not found in search.
+	// GetProcAddressSymbolNotFound is CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND: Symbol
+	// was not found in search.
 	GetProcAddressSymbolNotFound DriverProcAddressQueryResult = 1
-	// GetProcAddressVersionNotSufficient is CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT: Symbol was found but version supplied was not sufficient.
+	// GetProcAddressVersionNotSufficient is
+	// CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT: Symbol was found but version
+	// supplied was not sufficient.
 	GetProcAddressVersionNotSufficient DriverProcAddressQueryResult = 2
 )
 
@@ -2696,7 +3225,8 @@ func (v DriverProcAddressQueryResult) String() string {
 type ExecAffinityType int32
 
 const (
-	// ExecAffinityTypeSmCount is CU_EXEC_AFFINITY_TYPE_SM_COUNT: Create a context with limited SMs.
+	// ExecAffinityTypeSmCount is CU_EXEC_AFFINITY_TYPE_SM_COUNT: Create a context
+	// with limited SMs.
 	ExecAffinityTypeSmCount ExecAffinityType = 0
 	// ExecAffinityTypeMax is CU_EXEC_AFFINITY_TYPE_MAX.
 	ExecAffinityTypeMax ExecAffinityType = 1
@@ -2716,13 +3246,16 @@ func (v ExecAffinityType) String() string {
 
 // LibraryOption is the C enum CUlibraryOption (cuda.h).
 //
-// Library options to be specified with [LibraryLoadData] or [LibraryLoadFromFile]
+// Library options to be specified with [LibraryLoadData] or
+// [LibraryLoadFromFile]
 type LibraryOption int32
 
 const (
-	// CuLibraryHostUniversalFunctionAndDataTable is CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE.
+	// CuLibraryHostUniversalFunctionAndDataTable is
+	// CU_LIBRARY_HOST_UNIVERSAL_FUNCTION_AND_DATA_TABLE.
 	CuLibraryHostUniversalFunctionAndDataTable LibraryOption = 0
-	// LibraryBinaryIsPreserved is CU_LIBRARY_BINARY_IS_PRESERVED: Specifes that the argument code passed to [LibraryLoadData] will be preserved.
+	// LibraryBinaryIsPreserved is CU_LIBRARY_BINARY_IS_PRESERVED: Specifes that the
+	// argument code passed to [LibraryLoadData] will be preserved.
 	LibraryBinaryIsPreserved LibraryOption = 1
 	// LibraryNumOptions is CU_LIBRARY_NUM_OPTIONS.
 	LibraryNumOptions LibraryOption = 2
@@ -2750,197 +3283,344 @@ type Result int32
 const (
 	// Success is CUDA_SUCCESS: The API call returned with no errors.
 	Success Result = 0
-	// ErrorInvalidValue is CUDA_ERROR_INVALID_VALUE: This indicates that one or more of the parameters passed to the API call is not within an acceptable range of values.
+	// ErrorInvalidValue is CUDA_ERROR_INVALID_VALUE: This indicates that one or
+	// more of the parameters passed to the API call is not within an acceptable
+	// range of values.
 	ErrorInvalidValue Result = 1
-	// ErrorOutOfMemory is CUDA_ERROR_OUT_OF_MEMORY: The API call failed because it was unable to allocate enough memory or other resources to perform the requested operation.
+	// ErrorOutOfMemory is CUDA_ERROR_OUT_OF_MEMORY: The API call failed because it
+	// was unable to allocate enough memory or other resources to perform the
+	// requested operation.
 	ErrorOutOfMemory Result = 2
-	// ErrorNotInitialized is CUDA_ERROR_NOT_INITIALIZED: This indicates that the CUDA driver has not been initialized with [Init] or that initialization has failed.
+	// ErrorNotInitialized is CUDA_ERROR_NOT_INITIALIZED: This indicates that the
+	// CUDA driver has not been initialized with [Init] or that initialization has
+	// failed.
 	ErrorNotInitialized Result = 3
-	// ErrorDeinitialized is CUDA_ERROR_DEINITIALIZED: This indicates that the CUDA driver is in the process of shutting down.
+	// ErrorDeinitialized is CUDA_ERROR_DEINITIALIZED: This indicates that the CUDA
+	// driver is in the process of shutting down.
 	ErrorDeinitialized Result = 4
-	// ErrorProfilerDisabled is CUDA_ERROR_PROFILER_DISABLED: This indicates profiler is not initialized for this run.
+	// ErrorProfilerDisabled is CUDA_ERROR_PROFILER_DISABLED: This indicates
+	// profiler is not initialized for this run.
 	ErrorProfilerDisabled Result = 5
-	// ErrorProfilerNotInitialized is CUDA_ERROR_PROFILER_NOT_INITIALIZED: This error return is deprecated as of CUDA 5.0.
+	// ErrorProfilerNotInitialized is CUDA_ERROR_PROFILER_NOT_INITIALIZED: This
+	// error return is deprecated as of CUDA 5.0.
 	ErrorProfilerNotInitialized Result = 6
-	// ErrorProfilerAlreadyStarted is CUDA_ERROR_PROFILER_ALREADY_STARTED: This error return is deprecated as of CUDA 5.0.
+	// ErrorProfilerAlreadyStarted is CUDA_ERROR_PROFILER_ALREADY_STARTED: This
+	// error return is deprecated as of CUDA 5.0.
 	ErrorProfilerAlreadyStarted Result = 7
-	// ErrorProfilerAlreadyStopped is CUDA_ERROR_PROFILER_ALREADY_STOPPED: This error return is deprecated as of CUDA 5.0.
+	// ErrorProfilerAlreadyStopped is CUDA_ERROR_PROFILER_ALREADY_STOPPED: This
+	// error return is deprecated as of CUDA 5.0.
 	ErrorProfilerAlreadyStopped Result = 8
-	// ErrorStubLibrary is CUDA_ERROR_STUB_LIBRARY: This indicates that the CUDA driver that the application has loaded is a stub library.
+	// ErrorStubLibrary is CUDA_ERROR_STUB_LIBRARY: This indicates that the CUDA
+	// driver that the application has loaded is a stub library.
 	ErrorStubLibrary Result = 34
-	// ErrorDeviceUnavailable is CUDA_ERROR_DEVICE_UNAVAILABLE: This indicates that requested CUDA device is unavailable at the current time.
+	// ErrorDeviceUnavailable is CUDA_ERROR_DEVICE_UNAVAILABLE: This indicates that
+	// requested CUDA device is unavailable at the current time.
 	ErrorDeviceUnavailable Result = 46
-	// ErrorNoDevice is CUDA_ERROR_NO_DEVICE: This indicates that no CUDA-capable devices were detected by the installed CUDA driver.
+	// ErrorNoDevice is CUDA_ERROR_NO_DEVICE: This indicates that no CUDA-capable
+	// devices were detected by the installed CUDA driver.
 	ErrorNoDevice Result = 100
-	// ErrorInvalidDevice is CUDA_ERROR_INVALID_DEVICE: This indicates that the device ordinal supplied by the user does not correspond to a valid CUDA device or that the action requested is invalid for the specified device.
+	// ErrorInvalidDevice is CUDA_ERROR_INVALID_DEVICE: This indicates that the
+	// device ordinal supplied by the user does not correspond to a valid CUDA
+	// device or that the action requested is invalid for the specified device.
 	ErrorInvalidDevice Result = 101
-	// ErrorDeviceNotLicensed is CUDA_ERROR_DEVICE_NOT_LICENSED: This error indicates that the Grid license is not applied.
+	// ErrorDeviceNotLicensed is CUDA_ERROR_DEVICE_NOT_LICENSED: This error
+	// indicates that the Grid license is not applied.
 	ErrorDeviceNotLicensed Result = 102
-	// ErrorInvalidImage is CUDA_ERROR_INVALID_IMAGE: This indicates that the device kernel image is invalid.
+	// ErrorInvalidImage is CUDA_ERROR_INVALID_IMAGE: This indicates that the device
+	// kernel image is invalid.
 	ErrorInvalidImage Result = 200
-	// ErrorInvalidContext is CUDA_ERROR_INVALID_CONTEXT: This most frequently indicates that there is no context bound to the current thread.
+	// ErrorInvalidContext is CUDA_ERROR_INVALID_CONTEXT: This most frequently
+	// indicates that there is no context bound to the current thread.
 	ErrorInvalidContext Result = 201
-	// ErrorContextAlreadyCurrent is CUDA_ERROR_CONTEXT_ALREADY_CURRENT: This indicated that the context being supplied as a parameter to the API call was already the active context.
+	// ErrorContextAlreadyCurrent is CUDA_ERROR_CONTEXT_ALREADY_CURRENT: This
+	// indicated that the context being supplied as a parameter to the API call was
+	// already the active context.
 	ErrorContextAlreadyCurrent Result = 202
-	// ErrorMapFailed is CUDA_ERROR_MAP_FAILED: This indicates that a map or register operation has failed.
+	// ErrorMapFailed is CUDA_ERROR_MAP_FAILED: This indicates that a map or
+	// register operation has failed.
 	ErrorMapFailed Result = 205
-	// ErrorUnmapFailed is CUDA_ERROR_UNMAP_FAILED: This indicates that an unmap or unregister operation has failed.
+	// ErrorUnmapFailed is CUDA_ERROR_UNMAP_FAILED: This indicates that an unmap or
+	// unregister operation has failed.
 	ErrorUnmapFailed Result = 206
-	// ErrorArrayIsMapped is CUDA_ERROR_ARRAY_IS_MAPPED: This indicates that the specified array is currently mapped and thus cannot be destroyed.
+	// ErrorArrayIsMapped is CUDA_ERROR_ARRAY_IS_MAPPED: This indicates that the
+	// specified array is currently mapped and thus cannot be destroyed.
 	ErrorArrayIsMapped Result = 207
-	// ErrorAlreadyMapped is CUDA_ERROR_ALREADY_MAPPED: This indicates that the resource is already mapped.
+	// ErrorAlreadyMapped is CUDA_ERROR_ALREADY_MAPPED: This indicates that the
+	// resource is already mapped.
 	ErrorAlreadyMapped Result = 208
-	// ErrorNoBinaryForGpu is CUDA_ERROR_NO_BINARY_FOR_GPU: This indicates that there is no kernel image available that is suitable for the device.
+	// ErrorNoBinaryForGpu is CUDA_ERROR_NO_BINARY_FOR_GPU: This indicates that
+	// there is no kernel image available that is suitable for the device.
 	ErrorNoBinaryForGpu Result = 209
-	// ErrorAlreadyAcquired is CUDA_ERROR_ALREADY_ACQUIRED: This indicates that a resource has already been acquired.
+	// ErrorAlreadyAcquired is CUDA_ERROR_ALREADY_ACQUIRED: This indicates that a
+	// resource has already been acquired.
 	ErrorAlreadyAcquired Result = 210
-	// ErrorNotMapped is CUDA_ERROR_NOT_MAPPED: This indicates that a resource is not mapped.
+	// ErrorNotMapped is CUDA_ERROR_NOT_MAPPED: This indicates that a resource is
+	// not mapped.
 	ErrorNotMapped Result = 211
-	// ErrorNotMappedAsArray is CUDA_ERROR_NOT_MAPPED_AS_ARRAY: This indicates that a mapped resource is not available for access as an array.
+	// ErrorNotMappedAsArray is CUDA_ERROR_NOT_MAPPED_AS_ARRAY: This indicates that
+	// a mapped resource is not available for access as an array.
 	ErrorNotMappedAsArray Result = 212
-	// ErrorNotMappedAsPointer is CUDA_ERROR_NOT_MAPPED_AS_POINTER: This indicates that a mapped resource is not available for access as a pointer.
+	// ErrorNotMappedAsPointer is CUDA_ERROR_NOT_MAPPED_AS_POINTER: This indicates
+	// that a mapped resource is not available for access as a pointer.
 	ErrorNotMappedAsPointer Result = 213
-	// ErrorEccUncorrectable is CUDA_ERROR_ECC_UNCORRECTABLE: This indicates that an uncorrectable ECC error was detected during execution.
+	// ErrorEccUncorrectable is CUDA_ERROR_ECC_UNCORRECTABLE: This indicates that an
+	// uncorrectable ECC error was detected during execution.
 	ErrorEccUncorrectable Result = 214
-	// ErrorUnsupportedLimit is CUDA_ERROR_UNSUPPORTED_LIMIT: This indicates that the [Limit] passed to the API call is not supported by the active device.
+	// ErrorUnsupportedLimit is CUDA_ERROR_UNSUPPORTED_LIMIT: This indicates that
+	// the [Limit] passed to the API call is not supported by the active device.
 	ErrorUnsupportedLimit Result = 215
-	// ErrorContextAlreadyInUse is CUDA_ERROR_CONTEXT_ALREADY_IN_USE: This indicates that the [Context] passed to the API call can only be bound to a single CPU thread at a time but is already bound to a CPU thread.
+	// ErrorContextAlreadyInUse is CUDA_ERROR_CONTEXT_ALREADY_IN_USE: This indicates
+	// that the [Context] passed to the API call can only be bound to a single CPU
+	// thread at a time but is already bound to a CPU thread.
 	ErrorContextAlreadyInUse Result = 216
-	// ErrorPeerAccessUnsupported is CUDA_ERROR_PEER_ACCESS_UNSUPPORTED: This indicates that peer access is not supported across the given devices.
+	// ErrorPeerAccessUnsupported is CUDA_ERROR_PEER_ACCESS_UNSUPPORTED: This
+	// indicates that peer access is not supported across the given devices.
 	ErrorPeerAccessUnsupported Result = 217
-	// ErrorInvalidPtx is CUDA_ERROR_INVALID_PTX: This indicates that a PTX JIT compilation failed.
+	// ErrorInvalidPtx is CUDA_ERROR_INVALID_PTX: This indicates that a PTX JIT
+	// compilation failed.
 	ErrorInvalidPtx Result = 218
-	// ErrorInvalidGraphicsContext is CUDA_ERROR_INVALID_GRAPHICS_CONTEXT: This indicates an error with OpenGL or DirectX context.
+	// ErrorInvalidGraphicsContext is CUDA_ERROR_INVALID_GRAPHICS_CONTEXT: This
+	// indicates an error with OpenGL or DirectX context.
 	ErrorInvalidGraphicsContext Result = 219
-	// ErrorNvlinkUncorrectable is CUDA_ERROR_NVLINK_UNCORRECTABLE: This indicates that an uncorrectable NVLink error was detected during the execution.
+	// ErrorNvlinkUncorrectable is CUDA_ERROR_NVLINK_UNCORRECTABLE: This indicates
+	// that an uncorrectable NVLink error was detected during the execution.
 	ErrorNvlinkUncorrectable Result = 220
-	// ErrorJitCompilerNotFound is CUDA_ERROR_JIT_COMPILER_NOT_FOUND: This indicates that the PTX JIT compiler library was not found.
+	// ErrorJitCompilerNotFound is CUDA_ERROR_JIT_COMPILER_NOT_FOUND: This indicates
+	// that the PTX JIT compiler library was not found.
 	ErrorJitCompilerNotFound Result = 221
-	// ErrorUnsupportedPtxVersion is CUDA_ERROR_UNSUPPORTED_PTX_VERSION: This indicates that the provided PTX was compiled with an unsupported toolchain.
+	// ErrorUnsupportedPtxVersion is CUDA_ERROR_UNSUPPORTED_PTX_VERSION: This
+	// indicates that the provided PTX was compiled with an unsupported toolchain.
 	ErrorUnsupportedPtxVersion Result = 222
-	// ErrorJitCompilationDisabled is CUDA_ERROR_JIT_COMPILATION_DISABLED: This indicates that the PTX JIT compilation was disabled.
+	// ErrorJitCompilationDisabled is CUDA_ERROR_JIT_COMPILATION_DISABLED: This
+	// indicates that the PTX JIT compilation was disabled.
 	ErrorJitCompilationDisabled Result = 223
-	// ErrorUnsupportedExecAffinity is CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY: This indicates that the [ExecAffinityType] passed to the API call is not supported by the active device.
+	// ErrorUnsupportedExecAffinity is CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY: This
+	// indicates that the [ExecAffinityType] passed to the API call is not supported
+	// by the active device.
 	ErrorUnsupportedExecAffinity Result = 224
-	// ErrorUnsupportedDevsideSync is CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC: This indicates that the code to be compiled by the PTX JIT contains unsupported call to cudaDeviceSynchronize.
+	// ErrorUnsupportedDevsideSync is CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC: This
+	// indicates that the code to be compiled by the PTX JIT contains unsupported
+	// call to cudaDeviceSynchronize.
 	ErrorUnsupportedDevsideSync Result = 225
-	// ErrorInvalidSource is CUDA_ERROR_INVALID_SOURCE: This indicates that the device kernel source is invalid.
+	// ErrorInvalidSource is CUDA_ERROR_INVALID_SOURCE: This indicates that the
+	// device kernel source is invalid.
 	ErrorInvalidSource Result = 300
-	// ErrorFileNotFound is CUDA_ERROR_FILE_NOT_FOUND: This indicates that the file specified was not found.
+	// ErrorFileNotFound is CUDA_ERROR_FILE_NOT_FOUND: This indicates that the file
+	// specified was not found.
 	ErrorFileNotFound Result = 301
-	// ErrorSharedObjectSymbolNotFound is CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND: This indicates that a link to a shared object failed to resolve.
+	// ErrorSharedObjectSymbolNotFound is CUDA_ERROR_SHARED_OBJECT_SYMBOL_NOT_FOUND:
+	// This indicates that a link to a shared object failed to resolve.
 	ErrorSharedObjectSymbolNotFound Result = 302
-	// ErrorSharedObjectInitFailed is CUDA_ERROR_SHARED_OBJECT_INIT_FAILED: This indicates that initialization of a shared object failed.
+	// ErrorSharedObjectInitFailed is CUDA_ERROR_SHARED_OBJECT_INIT_FAILED: This
+	// indicates that initialization of a shared object failed.
 	ErrorSharedObjectInitFailed Result = 303
-	// ErrorOperatingSystem is CUDA_ERROR_OPERATING_SYSTEM: This indicates that an OS call failed.
+	// ErrorOperatingSystem is CUDA_ERROR_OPERATING_SYSTEM: This indicates that an
+	// OS call failed.
 	ErrorOperatingSystem Result = 304
-	// ErrorInvalidHandle is CUDA_ERROR_INVALID_HANDLE: This indicates that a resource handle passed to the API call was not valid.
+	// ErrorInvalidHandle is CUDA_ERROR_INVALID_HANDLE: This indicates that a
+	// resource handle passed to the API call was not valid.
 	ErrorInvalidHandle Result = 400
-	// ErrorIllegalState is CUDA_ERROR_ILLEGAL_STATE: This indicates that a resource required by the API call is not in a valid state to perform the requested operation.
+	// ErrorIllegalState is CUDA_ERROR_ILLEGAL_STATE: This indicates that a resource
+	// required by the API call is not in a valid state to perform the requested
+	// operation.
 	ErrorIllegalState Result = 401
-	// ErrorLossyQuery is CUDA_ERROR_LOSSY_QUERY: This indicates an attempt was made to introspect an object in a way that would discard semantically important information.
+	// ErrorLossyQuery is CUDA_ERROR_LOSSY_QUERY: This indicates an attempt was made
+	// to introspect an object in a way that would discard semantically important
+	// information.
 	ErrorLossyQuery Result = 402
-	// ErrorNotFound is CUDA_ERROR_NOT_FOUND: This indicates that a named symbol was not found.
+	// ErrorNotFound is CUDA_ERROR_NOT_FOUND: This indicates that a named symbol was
+	// not found.
 	ErrorNotFound Result = 500
-	// ErrorNotReady is CUDA_ERROR_NOT_READY: This indicates that asynchronous operations issued previously have not completed yet.
+	// ErrorNotReady is CUDA_ERROR_NOT_READY: This indicates that asynchronous
+	// operations issued previously have not completed yet.
 	ErrorNotReady Result = 600
-	// ErrorIllegalAddress is CUDA_ERROR_ILLEGAL_ADDRESS: While executing a kernel, the device encountered a load or store instruction on an invalid memory address.
+	// ErrorIllegalAddress is CUDA_ERROR_ILLEGAL_ADDRESS: While executing a kernel,
+	// the device encountered a load or store instruction on an invalid memory
+	// address.
 	ErrorIllegalAddress Result = 700
-	// ErrorLaunchOutOfResources is CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: This indicates that a launch did not occur because it did not have appropriate resources.
+	// ErrorLaunchOutOfResources is CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: This
+	// indicates that a launch did not occur because it did not have appropriate
+	// resources.
 	ErrorLaunchOutOfResources Result = 701
-	// ErrorLaunchTimeout is CUDA_ERROR_LAUNCH_TIMEOUT: This indicates that the device kernel took too long to execute.
+	// ErrorLaunchTimeout is CUDA_ERROR_LAUNCH_TIMEOUT: This indicates that the
+	// device kernel took too long to execute.
 	ErrorLaunchTimeout Result = 702
-	// ErrorLaunchIncompatibleTexturing is CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING: This error indicates a kernel launch that uses an incompatible texturing mode.
+	// ErrorLaunchIncompatibleTexturing is CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING:
+	// This error indicates a kernel launch that uses an incompatible texturing
+	// mode.
 	ErrorLaunchIncompatibleTexturing Result = 703
-	// ErrorPeerAccessAlreadyEnabled is CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED: This error indicates that a call to [CtxEnablePeerAccess] is trying to re-enable peer access to a context which has already had peer access to it enabled.
+	// ErrorPeerAccessAlreadyEnabled is CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED: This
+	// error indicates that a call to [CtxEnablePeerAccess] is trying to re-enable
+	// peer access to a context which has already had peer access to it enabled.
 	ErrorPeerAccessAlreadyEnabled Result = 704
-	// ErrorPeerAccessNotEnabled is CUDA_ERROR_PEER_ACCESS_NOT_ENABLED: This error indicates that [CtxDisablePeerAccess] is trying to disable peer access which has not been enabled yet via [CtxEnablePeerAccess].
+	// ErrorPeerAccessNotEnabled is CUDA_ERROR_PEER_ACCESS_NOT_ENABLED: This error
+	// indicates that [CtxDisablePeerAccess] is trying to disable peer access which
+	// has not been enabled yet via [CtxEnablePeerAccess].
 	ErrorPeerAccessNotEnabled Result = 705
-	// ErrorPrimaryContextActive is CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE: This error indicates that the primary context for the specified device has already been initialized.
+	// ErrorPrimaryContextActive is CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE: This error
+	// indicates that the primary context for the specified device has already been
+	// initialized.
 	ErrorPrimaryContextActive Result = 708
-	// ErrorContextIsDestroyed is CUDA_ERROR_CONTEXT_IS_DESTROYED: This error indicates that the context current to the calling thread has been destroyed using [CtxDestroy], or is a primary context which has not yet been initialized.
+	// ErrorContextIsDestroyed is CUDA_ERROR_CONTEXT_IS_DESTROYED: This error
+	// indicates that the context current to the calling thread has been destroyed
+	// using [CtxDestroy], or is a primary context which has not yet been
+	// initialized.
 	ErrorContextIsDestroyed Result = 709
-	// ErrorAssert is CUDA_ERROR_ASSERT: A device-side assert triggered during kernel execution.
+	// ErrorAssert is CUDA_ERROR_ASSERT: A device-side assert triggered during
+	// kernel execution.
 	ErrorAssert Result = 710
-	// ErrorTooManyPeers is CUDA_ERROR_TOO_MANY_PEERS: This error indicates that the hardware resources required to enable peer access have been exhausted for one or more of the devices passed to [CtxEnablePeerAccess].
+	// ErrorTooManyPeers is CUDA_ERROR_TOO_MANY_PEERS: This error indicates that the
+	// hardware resources required to enable peer access have been exhausted for one
+	// or more of the devices passed to [CtxEnablePeerAccess].
 	ErrorTooManyPeers Result = 711
-	// ErrorHostMemoryAlreadyRegistered is CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED: This error indicates that the memory range passed to [MemHostRegister] has already been registered.
+	// ErrorHostMemoryAlreadyRegistered is
+	// CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED: This error indicates that the
+	// memory range passed to [MemHostRegister] has already been registered.
 	ErrorHostMemoryAlreadyRegistered Result = 712
-	// ErrorHostMemoryNotRegistered is CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED: This error indicates that the pointer passed to [MemHostUnregister] does not correspond to any currently registered memory region.
+	// ErrorHostMemoryNotRegistered is CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED: This
+	// error indicates that the pointer passed to [MemHostUnregister] does not
+	// correspond to any currently registered memory region.
 	ErrorHostMemoryNotRegistered Result = 713
-	// ErrorHardwareStackError is CUDA_ERROR_HARDWARE_STACK_ERROR: While executing a kernel, the device encountered a stack error.
+	// ErrorHardwareStackError is CUDA_ERROR_HARDWARE_STACK_ERROR: While executing a
+	// kernel, the device encountered a stack error.
 	ErrorHardwareStackError Result = 714
-	// ErrorIllegalInstruction is CUDA_ERROR_ILLEGAL_INSTRUCTION: While executing a kernel, the device encountered an illegal instruction.
+	// ErrorIllegalInstruction is CUDA_ERROR_ILLEGAL_INSTRUCTION: While executing a
+	// kernel, the device encountered an illegal instruction.
 	ErrorIllegalInstruction Result = 715
-	// ErrorMisalignedAddress is CUDA_ERROR_MISALIGNED_ADDRESS: While executing a kernel, the device encountered a load or store instruction on a memory address which is not aligned.
+	// ErrorMisalignedAddress is CUDA_ERROR_MISALIGNED_ADDRESS: While executing a
+	// kernel, the device encountered a load or store instruction on a memory
+	// address which is not aligned.
 	ErrorMisalignedAddress Result = 716
-	// ErrorInvalidAddressSpace is CUDA_ERROR_INVALID_ADDRESS_SPACE: While executing a kernel, the device encountered an instruction which can only operate on memory locations in certain address spaces (global, shared, or local), but was supplied a memory address not belonging to an allowed address space.
+	// ErrorInvalidAddressSpace is CUDA_ERROR_INVALID_ADDRESS_SPACE: While executing
+	// a kernel, the device encountered an instruction which can only operate on
+	// memory locations in certain address spaces (global, shared, or local), but
+	// was supplied a memory address not belonging to an allowed address space.
 	ErrorInvalidAddressSpace Result = 717
-	// ErrorInvalidPc is CUDA_ERROR_INVALID_PC: While executing a kernel, the device program counter wrapped its address space.
+	// ErrorInvalidPc is CUDA_ERROR_INVALID_PC: While executing a kernel, the device
+	// program counter wrapped its address space.
 	ErrorInvalidPc Result = 718
-	// ErrorLaunchFailed is CUDA_ERROR_LAUNCH_FAILED: An exception occurred on the device while executing a kernel.
+	// ErrorLaunchFailed is CUDA_ERROR_LAUNCH_FAILED: An exception occurred on the
+	// device while executing a kernel.
 	ErrorLaunchFailed Result = 719
-	// ErrorCooperativeLaunchTooLarge is CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: This error indicates that the number of blocks launched per grid for a kernel that was launched via either [LaunchCooperativeKernel] or [LaunchCooperativeKernelMultiDevice] exceeds the maximum number of blocks as allowed by [OccupancyMaxActiveBlocksPerMultiprocessor] or [OccupancyMaxActiveBlocksPerMultiprocessorWithFlags] times the number of multiprocessors as specified by the device attribute [DeviceAttributeMultiprocessorCount].
+	// ErrorCooperativeLaunchTooLarge is CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE:
+	// This error indicates that the number of blocks launched per grid for a kernel
+	// that was launched via either [LaunchCooperativeKernel] or
+	// [LaunchCooperativeKernelMultiDevice] exceeds the maximum number of blocks as
+	// allowed by [OccupancyMaxActiveBlocksPerMultiprocessor] or
+	// [OccupancyMaxActiveBlocksPerMultiprocessorWithFlags] times the number of
+	// multiprocessors as specified by the device attribute
+	// [DeviceAttributeMultiprocessorCount].
 	ErrorCooperativeLaunchTooLarge Result = 720
-	// ErrorNotPermitted is CUDA_ERROR_NOT_PERMITTED: This error indicates that the attempted operation is not permitted.
+	// ErrorNotPermitted is CUDA_ERROR_NOT_PERMITTED: This error indicates that the
+	// attempted operation is not permitted.
 	ErrorNotPermitted Result = 800
-	// ErrorNotSupported is CUDA_ERROR_NOT_SUPPORTED: This error indicates that the attempted operation is not supported on the current system or device.
+	// ErrorNotSupported is CUDA_ERROR_NOT_SUPPORTED: This error indicates that the
+	// attempted operation is not supported on the current system or device.
 	ErrorNotSupported Result = 801
-	// ErrorSystemNotReady is CUDA_ERROR_SYSTEM_NOT_READY: This error indicates that the system is not yet ready to start any CUDA work.
+	// ErrorSystemNotReady is CUDA_ERROR_SYSTEM_NOT_READY: This error indicates that
+	// the system is not yet ready to start any CUDA work.
 	ErrorSystemNotReady Result = 802
-	// ErrorSystemDriverMismatch is CUDA_ERROR_SYSTEM_DRIVER_MISMATCH: This error indicates that there is a mismatch between the versions of the display driver and the CUDA driver.
+	// ErrorSystemDriverMismatch is CUDA_ERROR_SYSTEM_DRIVER_MISMATCH: This error
+	// indicates that there is a mismatch between the versions of the display driver
+	// and the CUDA driver.
 	ErrorSystemDriverMismatch Result = 803
-	// ErrorCompatNotSupportedOnDevice is CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE: This error indicates that the system was upgraded to run with forward compatibility but the visible hardware detected by CUDA does not support this configuration.
+	// ErrorCompatNotSupportedOnDevice is CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE:
+	// This error indicates that the system was upgraded to run with forward
+	// compatibility but the visible hardware detected by CUDA does not support this
+	// configuration.
 	ErrorCompatNotSupportedOnDevice Result = 804
-	// ErrorMpsConnectionFailed is CUDA_ERROR_MPS_CONNECTION_FAILED: This error indicates that the MPS client failed to connect to the MPS control daemon or the MPS server.
+	// ErrorMpsConnectionFailed is CUDA_ERROR_MPS_CONNECTION_FAILED: This error
+	// indicates that the MPS client failed to connect to the MPS control daemon or
+	// the MPS server.
 	ErrorMpsConnectionFailed Result = 805
-	// ErrorMpsRpcFailure is CUDA_ERROR_MPS_RPC_FAILURE: This error indicates that the remote procedural call between the MPS server and the MPS client failed.
+	// ErrorMpsRpcFailure is CUDA_ERROR_MPS_RPC_FAILURE: This error indicates that
+	// the remote procedural call between the MPS server and the MPS client failed.
 	ErrorMpsRpcFailure Result = 806
-	// ErrorMpsServerNotReady is CUDA_ERROR_MPS_SERVER_NOT_READY: This error indicates that the MPS server is not ready to accept new MPS client requests.
+	// ErrorMpsServerNotReady is CUDA_ERROR_MPS_SERVER_NOT_READY: This error
+	// indicates that the MPS server is not ready to accept new MPS client requests.
 	ErrorMpsServerNotReady Result = 807
-	// ErrorMpsMaxClientsReached is CUDA_ERROR_MPS_MAX_CLIENTS_REACHED: This error indicates that the hardware resources required to create MPS client have been exhausted.
+	// ErrorMpsMaxClientsReached is CUDA_ERROR_MPS_MAX_CLIENTS_REACHED: This error
+	// indicates that the hardware resources required to create MPS client have been
+	// exhausted.
 	ErrorMpsMaxClientsReached Result = 808
-	// ErrorMpsMaxConnectionsReached is CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED: This error indicates the the hardware resources required to support device connections have been exhausted.
+	// ErrorMpsMaxConnectionsReached is CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED: This
+	// error indicates the the hardware resources required to support device
+	// connections have been exhausted.
 	ErrorMpsMaxConnectionsReached Result = 809
-	// ErrorMpsClientTerminated is CUDA_ERROR_MPS_CLIENT_TERMINATED: This error indicates that the MPS client has been terminated by the server.
+	// ErrorMpsClientTerminated is CUDA_ERROR_MPS_CLIENT_TERMINATED: This error
+	// indicates that the MPS client has been terminated by the server.
 	ErrorMpsClientTerminated Result = 810
-	// ErrorCdpNotSupported is CUDA_ERROR_CDP_NOT_SUPPORTED: This error indicates that the module is using CUDA Dynamic Parallelism, but the current configuration, like MPS, does not support it.
+	// ErrorCdpNotSupported is CUDA_ERROR_CDP_NOT_SUPPORTED: This error indicates
+	// that the module is using CUDA Dynamic Parallelism, but the current
+	// configuration, like MPS, does not support it.
 	ErrorCdpNotSupported Result = 811
-	// ErrorCdpVersionMismatch is CUDA_ERROR_CDP_VERSION_MISMATCH: This error indicates that a module contains an unsupported interaction between different versions of CUDA Dynamic Parallelism.
+	// ErrorCdpVersionMismatch is CUDA_ERROR_CDP_VERSION_MISMATCH: This error
+	// indicates that a module contains an unsupported interaction between different
+	// versions of CUDA Dynamic Parallelism.
 	ErrorCdpVersionMismatch Result = 812
-	// ErrorStreamCaptureUnsupported is CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED: This error indicates that the operation is not permitted when the stream is capturing.
+	// ErrorStreamCaptureUnsupported is CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED: This
+	// error indicates that the operation is not permitted when the stream is
+	// capturing.
 	ErrorStreamCaptureUnsupported Result = 900
-	// ErrorStreamCaptureInvalidated is CUDA_ERROR_STREAM_CAPTURE_INVALIDATED: This error indicates that the current capture sequence on the stream has been invalidated due to a previous error.
+	// ErrorStreamCaptureInvalidated is CUDA_ERROR_STREAM_CAPTURE_INVALIDATED: This
+	// error indicates that the current capture sequence on the stream has been
+	// invalidated due to a previous error.
 	ErrorStreamCaptureInvalidated Result = 901
-	// ErrorStreamCaptureMerge is CUDA_ERROR_STREAM_CAPTURE_MERGE: This error indicates that the operation would have resulted in a merge of two independent capture sequences.
+	// ErrorStreamCaptureMerge is CUDA_ERROR_STREAM_CAPTURE_MERGE: This error
+	// indicates that the operation would have resulted in a merge of two
+	// independent capture sequences.
 	ErrorStreamCaptureMerge Result = 902
-	// ErrorStreamCaptureUnmatched is CUDA_ERROR_STREAM_CAPTURE_UNMATCHED: This error indicates that the capture was not initiated in this stream.
+	// ErrorStreamCaptureUnmatched is CUDA_ERROR_STREAM_CAPTURE_UNMATCHED: This
+	// error indicates that the capture was not initiated in this stream.
 	ErrorStreamCaptureUnmatched Result = 903
-	// ErrorStreamCaptureUnjoined is CUDA_ERROR_STREAM_CAPTURE_UNJOINED: This error indicates that the capture sequence contains a fork that was not joined to the primary stream.
+	// ErrorStreamCaptureUnjoined is CUDA_ERROR_STREAM_CAPTURE_UNJOINED: This error
+	// indicates that the capture sequence contains a fork that was not joined to
+	// the primary stream.
 	ErrorStreamCaptureUnjoined Result = 904
-	// ErrorStreamCaptureIsolation is CUDA_ERROR_STREAM_CAPTURE_ISOLATION: This error indicates that a dependency would have been created which crosses the capture sequence boundary.
+	// ErrorStreamCaptureIsolation is CUDA_ERROR_STREAM_CAPTURE_ISOLATION: This
+	// error indicates that a dependency would have been created which crosses the
+	// capture sequence boundary.
 	ErrorStreamCaptureIsolation Result = 905
-	// ErrorStreamCaptureImplicit is CUDA_ERROR_STREAM_CAPTURE_IMPLICIT: This error indicates a disallowed implicit dependency on a current capture sequence from cudaStreamLegacy.
+	// ErrorStreamCaptureImplicit is CUDA_ERROR_STREAM_CAPTURE_IMPLICIT: This error
+	// indicates a disallowed implicit dependency on a current capture sequence from
+	// cudaStreamLegacy.
 	ErrorStreamCaptureImplicit Result = 906
-	// ErrorCapturedEvent is CUDA_ERROR_CAPTURED_EVENT: This error indicates that the operation is not permitted on an event which was last recorded in a capturing stream.
+	// ErrorCapturedEvent is CUDA_ERROR_CAPTURED_EVENT: This error indicates that
+	// the operation is not permitted on an event which was last recorded in a
+	// capturing stream.
 	ErrorCapturedEvent Result = 907
-	// ErrorStreamCaptureWrongThread is CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD: A stream capture sequence not initiated with the [StreamCaptureModeRelaxed] argument to [StreamBeginCapture] was passed to [StreamEndCapture] in a different thread.
+	// ErrorStreamCaptureWrongThread is CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD: A
+	// stream capture sequence not initiated with the [StreamCaptureModeRelaxed]
+	// argument to [StreamBeginCapture] was passed to [StreamEndCapture] in a
+	// different thread.
 	ErrorStreamCaptureWrongThread Result = 908
-	// ErrorTimeout is CUDA_ERROR_TIMEOUT: This error indicates that the timeout specified for the wait operation has lapsed.
+	// ErrorTimeout is CUDA_ERROR_TIMEOUT: This error indicates that the timeout
+	// specified for the wait operation has lapsed.
 	ErrorTimeout Result = 909
-	// ErrorGraphExecUpdateFailure is CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE: This error indicates that the graph update was not performed because it included changes which violated constraints specific to instantiated graph update.
+	// ErrorGraphExecUpdateFailure is CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE: This
+	// error indicates that the graph update was not performed because it included
+	// changes which violated constraints specific to instantiated graph update.
 	ErrorGraphExecUpdateFailure Result = 910
-	// ErrorExternalDevice is CUDA_ERROR_EXTERNAL_DEVICE: This indicates that an async error has occurred in a device outside of CUDA.
+	// ErrorExternalDevice is CUDA_ERROR_EXTERNAL_DEVICE: This indicates that an
+	// async error has occurred in a device outside of CUDA.
 	ErrorExternalDevice Result = 911
-	// ErrorInvalidClusterSize is CUDA_ERROR_INVALID_CLUSTER_SIZE: Indicates a kernel launch error due to cluster misconfiguration.
+	// ErrorInvalidClusterSize is CUDA_ERROR_INVALID_CLUSTER_SIZE: Indicates a
+	// kernel launch error due to cluster misconfiguration.
 	ErrorInvalidClusterSize Result = 912
-	// ErrorFunctionNotLoaded is CUDA_ERROR_FUNCTION_NOT_LOADED: Indiciates a function handle is not loaded when calling an API that requires a loaded function.
+	// ErrorFunctionNotLoaded is CUDA_ERROR_FUNCTION_NOT_LOADED: Indiciates a
+	// function handle is not loaded when calling an API that requires a loaded
+	// function.
 	ErrorFunctionNotLoaded Result = 913
-	// ErrorInvalidResourceType is CUDA_ERROR_INVALID_RESOURCE_TYPE: This error indicates one or more resources passed in are not valid resource types for the operation.
+	// ErrorInvalidResourceType is CUDA_ERROR_INVALID_RESOURCE_TYPE: This error
+	// indicates one or more resources passed in are not valid resource types for
+	// the operation.
 	ErrorInvalidResourceType Result = 914
-	// ErrorInvalidResourceConfiguration is CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION: This error indicates one or more resources are insufficient or non-applicable for the operation.
+	// ErrorInvalidResourceConfiguration is
+	// CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION: This error indicates one or more
+	// resources are insufficient or non-applicable for the operation.
 	ErrorInvalidResourceConfiguration Result = 915
-	// ErrorUnknown is CUDA_ERROR_UNKNOWN: This indicates that an unknown internal error has occurred.
+	// ErrorUnknown is CUDA_ERROR_UNKNOWN: This indicates that an unknown internal
+	// error has occurred.
 	ErrorUnknown Result = 999
 )
 
@@ -3152,15 +3832,24 @@ func (v Result) String() string {
 type DeviceP2PAttribute int32
 
 const (
-	// DeviceP2PAttributePerformanceRank is CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK: A relative value indicating the performance of the link between two devices.
+	// DeviceP2PAttributePerformanceRank is
+	// CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK: A relative value indicating the
+	// performance of the link between two devices.
 	DeviceP2PAttributePerformanceRank DeviceP2PAttribute = 1
-	// DeviceP2PAttributeAccessSupported is CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED: P2P Access is enable.
+	// DeviceP2PAttributeAccessSupported is
+	// CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED: P2P Access is enable.
 	DeviceP2PAttributeAccessSupported DeviceP2PAttribute = 2
-	// DeviceP2PAttributeNativeAtomicSupported is CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED: Atomic operation over the link supported.
+	// DeviceP2PAttributeNativeAtomicSupported is
+	// CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED: Atomic operation over the
+	// link supported.
 	DeviceP2PAttributeNativeAtomicSupported DeviceP2PAttribute = 3
-	// DeviceP2PAttributeAccessAccessSupported is CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED: Deprecated: use CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED instead.
+	// DeviceP2PAttributeAccessAccessSupported is
+	// CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED: Deprecated: use
+	// CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED instead.
 	DeviceP2PAttributeAccessAccessSupported DeviceP2PAttribute = 4
-	// DeviceP2PAttributeCudaArrayAccessSupported is CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED: Accessing CUDA arrays over the link supported.
+	// DeviceP2PAttributeCudaArrayAccessSupported is
+	// CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED: Accessing CUDA arrays
+	// over the link supported.
 	DeviceP2PAttributeCudaArrayAccessSupported DeviceP2PAttribute = 4
 )
 
@@ -3186,75 +3875,110 @@ func (v DeviceP2PAttribute) String() string {
 type ResourceViewFormat int32
 
 const (
-	// ResViewFormatNone is CU_RES_VIEW_FORMAT_NONE: No resource view format (use underlying resource format).
+	// ResViewFormatNone is CU_RES_VIEW_FORMAT_NONE: No resource view format (use
+	// underlying resource format).
 	ResViewFormatNone ResourceViewFormat = 0
-	// ResViewFormatUint1X8 is CU_RES_VIEW_FORMAT_UINT_1X8: 1 channel unsigned 8-bit integers.
+	// ResViewFormatUint1X8 is CU_RES_VIEW_FORMAT_UINT_1X8: 1 channel unsigned 8-bit
+	// integers.
 	ResViewFormatUint1X8 ResourceViewFormat = 1
-	// ResViewFormatUint2X8 is CU_RES_VIEW_FORMAT_UINT_2X8: 2 channel unsigned 8-bit integers.
+	// ResViewFormatUint2X8 is CU_RES_VIEW_FORMAT_UINT_2X8: 2 channel unsigned 8-bit
+	// integers.
 	ResViewFormatUint2X8 ResourceViewFormat = 2
-	// ResViewFormatUint4X8 is CU_RES_VIEW_FORMAT_UINT_4X8: 4 channel unsigned 8-bit integers.
+	// ResViewFormatUint4X8 is CU_RES_VIEW_FORMAT_UINT_4X8: 4 channel unsigned 8-bit
+	// integers.
 	ResViewFormatUint4X8 ResourceViewFormat = 3
-	// ResViewFormatSint1X8 is CU_RES_VIEW_FORMAT_SINT_1X8: 1 channel signed 8-bit integers.
+	// ResViewFormatSint1X8 is CU_RES_VIEW_FORMAT_SINT_1X8: 1 channel signed 8-bit
+	// integers.
 	ResViewFormatSint1X8 ResourceViewFormat = 4
-	// ResViewFormatSint2X8 is CU_RES_VIEW_FORMAT_SINT_2X8: 2 channel signed 8-bit integers.
+	// ResViewFormatSint2X8 is CU_RES_VIEW_FORMAT_SINT_2X8: 2 channel signed 8-bit
+	// integers.
 	ResViewFormatSint2X8 ResourceViewFormat = 5
-	// ResViewFormatSint4X8 is CU_RES_VIEW_FORMAT_SINT_4X8: 4 channel signed 8-bit integers.
+	// ResViewFormatSint4X8 is CU_RES_VIEW_FORMAT_SINT_4X8: 4 channel signed 8-bit
+	// integers.
 	ResViewFormatSint4X8 ResourceViewFormat = 6
-	// ResViewFormatUint1X16 is CU_RES_VIEW_FORMAT_UINT_1X16: 1 channel unsigned 16-bit integers.
+	// ResViewFormatUint1X16 is CU_RES_VIEW_FORMAT_UINT_1X16: 1 channel unsigned
+	// 16-bit integers.
 	ResViewFormatUint1X16 ResourceViewFormat = 7
-	// ResViewFormatUint2X16 is CU_RES_VIEW_FORMAT_UINT_2X16: 2 channel unsigned 16-bit integers.
+	// ResViewFormatUint2X16 is CU_RES_VIEW_FORMAT_UINT_2X16: 2 channel unsigned
+	// 16-bit integers.
 	ResViewFormatUint2X16 ResourceViewFormat = 8
-	// ResViewFormatUint4X16 is CU_RES_VIEW_FORMAT_UINT_4X16: 4 channel unsigned 16-bit integers.
+	// ResViewFormatUint4X16 is CU_RES_VIEW_FORMAT_UINT_4X16: 4 channel unsigned
+	// 16-bit integers.
 	ResViewFormatUint4X16 ResourceViewFormat = 9
-	// ResViewFormatSint1X16 is CU_RES_VIEW_FORMAT_SINT_1X16: 1 channel signed 16-bit integers.
+	// ResViewFormatSint1X16 is CU_RES_VIEW_FORMAT_SINT_1X16: 1 channel signed
+	// 16-bit integers.
 	ResViewFormatSint1X16 ResourceViewFormat = 10
-	// ResViewFormatSint2X16 is CU_RES_VIEW_FORMAT_SINT_2X16: 2 channel signed 16-bit integers.
+	// ResViewFormatSint2X16 is CU_RES_VIEW_FORMAT_SINT_2X16: 2 channel signed
+	// 16-bit integers.
 	ResViewFormatSint2X16 ResourceViewFormat = 11
-	// ResViewFormatSint4X16 is CU_RES_VIEW_FORMAT_SINT_4X16: 4 channel signed 16-bit integers.
+	// ResViewFormatSint4X16 is CU_RES_VIEW_FORMAT_SINT_4X16: 4 channel signed
+	// 16-bit integers.
 	ResViewFormatSint4X16 ResourceViewFormat = 12
-	// ResViewFormatUint1X32 is CU_RES_VIEW_FORMAT_UINT_1X32: 1 channel unsigned 32-bit integers.
+	// ResViewFormatUint1X32 is CU_RES_VIEW_FORMAT_UINT_1X32: 1 channel unsigned
+	// 32-bit integers.
 	ResViewFormatUint1X32 ResourceViewFormat = 13
-	// ResViewFormatUint2X32 is CU_RES_VIEW_FORMAT_UINT_2X32: 2 channel unsigned 32-bit integers.
+	// ResViewFormatUint2X32 is CU_RES_VIEW_FORMAT_UINT_2X32: 2 channel unsigned
+	// 32-bit integers.
 	ResViewFormatUint2X32 ResourceViewFormat = 14
-	// ResViewFormatUint4X32 is CU_RES_VIEW_FORMAT_UINT_4X32: 4 channel unsigned 32-bit integers.
+	// ResViewFormatUint4X32 is CU_RES_VIEW_FORMAT_UINT_4X32: 4 channel unsigned
+	// 32-bit integers.
 	ResViewFormatUint4X32 ResourceViewFormat = 15
-	// ResViewFormatSint1X32 is CU_RES_VIEW_FORMAT_SINT_1X32: 1 channel signed 32-bit integers.
+	// ResViewFormatSint1X32 is CU_RES_VIEW_FORMAT_SINT_1X32: 1 channel signed
+	// 32-bit integers.
 	ResViewFormatSint1X32 ResourceViewFormat = 16
-	// ResViewFormatSint2X32 is CU_RES_VIEW_FORMAT_SINT_2X32: 2 channel signed 32-bit integers.
+	// ResViewFormatSint2X32 is CU_RES_VIEW_FORMAT_SINT_2X32: 2 channel signed
+	// 32-bit integers.
 	ResViewFormatSint2X32 ResourceViewFormat = 17
-	// ResViewFormatSint4X32 is CU_RES_VIEW_FORMAT_SINT_4X32: 4 channel signed 32-bit integers.
+	// ResViewFormatSint4X32 is CU_RES_VIEW_FORMAT_SINT_4X32: 4 channel signed
+	// 32-bit integers.
 	ResViewFormatSint4X32 ResourceViewFormat = 18
-	// ResViewFormatFloat1X16 is CU_RES_VIEW_FORMAT_FLOAT_1X16: 1 channel 16-bit floating point.
+	// ResViewFormatFloat1X16 is CU_RES_VIEW_FORMAT_FLOAT_1X16: 1 channel 16-bit
+	// floating point.
 	ResViewFormatFloat1X16 ResourceViewFormat = 19
-	// ResViewFormatFloat2X16 is CU_RES_VIEW_FORMAT_FLOAT_2X16: 2 channel 16-bit floating point.
+	// ResViewFormatFloat2X16 is CU_RES_VIEW_FORMAT_FLOAT_2X16: 2 channel 16-bit
+	// floating point.
 	ResViewFormatFloat2X16 ResourceViewFormat = 20
-	// ResViewFormatFloat4X16 is CU_RES_VIEW_FORMAT_FLOAT_4X16: 4 channel 16-bit floating point.
+	// ResViewFormatFloat4X16 is CU_RES_VIEW_FORMAT_FLOAT_4X16: 4 channel 16-bit
+	// floating point.
 	ResViewFormatFloat4X16 ResourceViewFormat = 21
-	// ResViewFormatFloat1X32 is CU_RES_VIEW_FORMAT_FLOAT_1X32: 1 channel 32-bit floating point.
+	// ResViewFormatFloat1X32 is CU_RES_VIEW_FORMAT_FLOAT_1X32: 1 channel 32-bit
+	// floating point.
 	ResViewFormatFloat1X32 ResourceViewFormat = 22
-	// ResViewFormatFloat2X32 is CU_RES_VIEW_FORMAT_FLOAT_2X32: 2 channel 32-bit floating point.
+	// ResViewFormatFloat2X32 is CU_RES_VIEW_FORMAT_FLOAT_2X32: 2 channel 32-bit
+	// floating point.
 	ResViewFormatFloat2X32 ResourceViewFormat = 23
-	// ResViewFormatFloat4X32 is CU_RES_VIEW_FORMAT_FLOAT_4X32: 4 channel 32-bit floating point.
+	// ResViewFormatFloat4X32 is CU_RES_VIEW_FORMAT_FLOAT_4X32: 4 channel 32-bit
+	// floating point.
 	ResViewFormatFloat4X32 ResourceViewFormat = 24
-	// ResViewFormatUnsignedBc1 is CU_RES_VIEW_FORMAT_UNSIGNED_BC1: Block compressed 1.
+	// ResViewFormatUnsignedBc1 is CU_RES_VIEW_FORMAT_UNSIGNED_BC1: Block compressed
+	// 1.
 	ResViewFormatUnsignedBc1 ResourceViewFormat = 25
-	// ResViewFormatUnsignedBc2 is CU_RES_VIEW_FORMAT_UNSIGNED_BC2: Block compressed 2.
+	// ResViewFormatUnsignedBc2 is CU_RES_VIEW_FORMAT_UNSIGNED_BC2: Block compressed
+	// 2.
 	ResViewFormatUnsignedBc2 ResourceViewFormat = 26
-	// ResViewFormatUnsignedBc3 is CU_RES_VIEW_FORMAT_UNSIGNED_BC3: Block compressed 3.
+	// ResViewFormatUnsignedBc3 is CU_RES_VIEW_FORMAT_UNSIGNED_BC3: Block compressed
+	// 3.
 	ResViewFormatUnsignedBc3 ResourceViewFormat = 27
-	// ResViewFormatUnsignedBc4 is CU_RES_VIEW_FORMAT_UNSIGNED_BC4: Block compressed 4 unsigned.
+	// ResViewFormatUnsignedBc4 is CU_RES_VIEW_FORMAT_UNSIGNED_BC4: Block compressed
+	// 4 unsigned.
 	ResViewFormatUnsignedBc4 ResourceViewFormat = 28
-	// ResViewFormatSignedBc4 is CU_RES_VIEW_FORMAT_SIGNED_BC4: Block compressed 4 signed.
+	// ResViewFormatSignedBc4 is CU_RES_VIEW_FORMAT_SIGNED_BC4: Block compressed 4
+	// signed.
 	ResViewFormatSignedBc4 ResourceViewFormat = 29
-	// ResViewFormatUnsignedBc5 is CU_RES_VIEW_FORMAT_UNSIGNED_BC5: Block compressed 5 unsigned.
+	// ResViewFormatUnsignedBc5 is CU_RES_VIEW_FORMAT_UNSIGNED_BC5: Block compressed
+	// 5 unsigned.
 	ResViewFormatUnsignedBc5 ResourceViewFormat = 30
-	// ResViewFormatSignedBc5 is CU_RES_VIEW_FORMAT_SIGNED_BC5: Block compressed 5 signed.
+	// ResViewFormatSignedBc5 is CU_RES_VIEW_FORMAT_SIGNED_BC5: Block compressed 5
+	// signed.
 	ResViewFormatSignedBc5 ResourceViewFormat = 31
-	// ResViewFormatUnsignedBc6H is CU_RES_VIEW_FORMAT_UNSIGNED_BC6H: Block compressed 6 unsigned half-float.
+	// ResViewFormatUnsignedBc6H is CU_RES_VIEW_FORMAT_UNSIGNED_BC6H: Block
+	// compressed 6 unsigned half-float.
 	ResViewFormatUnsignedBc6H ResourceViewFormat = 32
-	// ResViewFormatSignedBc6H is CU_RES_VIEW_FORMAT_SIGNED_BC6H: Block compressed 6 signed half-float.
+	// ResViewFormatSignedBc6H is CU_RES_VIEW_FORMAT_SIGNED_BC6H: Block compressed 6
+	// signed half-float.
 	ResViewFormatSignedBc6H ResourceViewFormat = 33
-	// ResViewFormatUnsignedBc7 is CU_RES_VIEW_FORMAT_UNSIGNED_BC7: Block compressed 7.
+	// ResViewFormatUnsignedBc7 is CU_RES_VIEW_FORMAT_UNSIGNED_BC7: Block compressed
+	// 7.
 	ResViewFormatUnsignedBc7 ResourceViewFormat = 34
 )
 
@@ -3504,7 +4228,8 @@ type TensorMapFloatOOBfill int32
 const (
 	// TensorMapFloatOobFillNone is CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE.
 	TensorMapFloatOobFillNone TensorMapFloatOOBfill = 0
-	// TensorMapFloatOobFillNanRequestZeroFma is CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA.
+	// TensorMapFloatOobFillNanRequestZeroFma is
+	// CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA.
 	TensorMapFloatOobFillNanRequestZeroFma TensorMapFloatOOBfill = 1
 )
 
@@ -3522,16 +4247,22 @@ func (v TensorMapFloatOOBfill) String() string {
 
 // PointerAttributeAccessFlags is the C enum CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS (cuda.h).
 //
-// Access flags that specify the level of access the current context's device has
-// on the memory referenced.
+// Access flags that specify the level of access the current context's device
+// has on the memory referenced.
 type PointerAttributeAccessFlags int32
 
 const (
-	// PointerAttributeAccessFlagNone is CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE: No access, meaning the device cannot access this memory at all, thus must be staged through accessible memory in order to complete certain operations.
+	// PointerAttributeAccessFlagNone is CU_POINTER_ATTRIBUTE_ACCESS_FLAG_NONE: No
+	// access, meaning the device cannot access this memory at all, thus must be
+	// staged through accessible memory in order to complete certain operations.
 	PointerAttributeAccessFlagNone PointerAttributeAccessFlags = 0
-	// PointerAttributeAccessFlagRead is CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ: Read-only access, meaning writes to this memory are considered invalid accesses and thus return error in that case.
+	// PointerAttributeAccessFlagRead is CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READ:
+	// Read-only access, meaning writes to this memory are considered invalid
+	// accesses and thus return error in that case.
 	PointerAttributeAccessFlagRead PointerAttributeAccessFlags = 1
-	// PointerAttributeAccessFlagReadwrite is CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE: Read-write access, the device has full read-write access to the memory.
+	// PointerAttributeAccessFlagReadwrite is
+	// CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE: Read-write access, the device has
+	// full read-write access to the memory.
 	PointerAttributeAccessFlagReadwrite PointerAttributeAccessFlags = 3
 )
 
@@ -3555,21 +4286,34 @@ func (v PointerAttributeAccessFlags) String() string {
 type ExternalMemoryHandleType int32
 
 const (
-	// ExternalMemoryHandleTypeOpaqueFd is CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD: Handle is an opaque file descriptor.
+	// ExternalMemoryHandleTypeOpaqueFd is CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD:
+	// Handle is an opaque file descriptor.
 	ExternalMemoryHandleTypeOpaqueFd ExternalMemoryHandleType = 1
-	// ExternalMemoryHandleTypeOpaqueWin32 is CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32: Handle is an opaque shared NT handle.
+	// ExternalMemoryHandleTypeOpaqueWin32 is
+	// CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32: Handle is an opaque shared NT
+	// handle.
 	ExternalMemoryHandleTypeOpaqueWin32 ExternalMemoryHandleType = 2
-	// ExternalMemoryHandleTypeOpaqueWin32Kmt is CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT: Handle is an opaque, globally shared handle.
+	// ExternalMemoryHandleTypeOpaqueWin32Kmt is
+	// CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_WIN32_KMT: Handle is an opaque,
+	// globally shared handle.
 	ExternalMemoryHandleTypeOpaqueWin32Kmt ExternalMemoryHandleType = 3
-	// ExternalMemoryHandleTypeD3D12Heap is CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP: Handle is a D3D12 heap object.
+	// ExternalMemoryHandleTypeD3D12Heap is
+	// CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_HEAP: Handle is a D3D12 heap object.
 	ExternalMemoryHandleTypeD3D12Heap ExternalMemoryHandleType = 4
-	// ExternalMemoryHandleTypeD3D12Resource is CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE: Handle is a D3D12 committed resource.
+	// ExternalMemoryHandleTypeD3D12Resource is
+	// CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D12_RESOURCE: Handle is a D3D12 committed
+	// resource.
 	ExternalMemoryHandleTypeD3D12Resource ExternalMemoryHandleType = 5
-	// ExternalMemoryHandleTypeD3D11Resource is CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE: Handle is a shared NT handle to a D3D11 resource.
+	// ExternalMemoryHandleTypeD3D11Resource is
+	// CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE: Handle is a shared NT handle
+	// to a D3D11 resource.
 	ExternalMemoryHandleTypeD3D11Resource ExternalMemoryHandleType = 6
-	// ExternalMemoryHandleTypeD3D11ResourceKmt is CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT: Handle is a globally shared handle to a D3D11 resource.
+	// ExternalMemoryHandleTypeD3D11ResourceKmt is
+	// CU_EXTERNAL_MEMORY_HANDLE_TYPE_D3D11_RESOURCE_KMT: Handle is a globally
+	// shared handle to a D3D11 resource.
 	ExternalMemoryHandleTypeD3D11ResourceKmt ExternalMemoryHandleType = 7
-	// ExternalMemoryHandleTypeNvscibuf is CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF: Handle is an NvSciBuf object.
+	// ExternalMemoryHandleTypeNvscibuf is CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF:
+	// Handle is an NvSciBuf object.
 	ExternalMemoryHandleTypeNvscibuf ExternalMemoryHandleType = 8
 )
 
@@ -3603,25 +4347,45 @@ func (v ExternalMemoryHandleType) String() string {
 type ExternalSemaphoreHandleType int32
 
 const (
-	// ExternalSemaphoreHandleTypeOpaqueFd is CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD: Handle is an opaque file descriptor.
+	// ExternalSemaphoreHandleTypeOpaqueFd is
+	// CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD: Handle is an opaque file
+	// descriptor.
 	ExternalSemaphoreHandleTypeOpaqueFd ExternalSemaphoreHandleType = 1
-	// ExternalSemaphoreHandleTypeOpaqueWin32 is CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32: Handle is an opaque shared NT handle.
+	// ExternalSemaphoreHandleTypeOpaqueWin32 is
+	// CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32: Handle is an opaque shared NT
+	// handle.
 	ExternalSemaphoreHandleTypeOpaqueWin32 ExternalSemaphoreHandleType = 2
-	// ExternalSemaphoreHandleTypeOpaqueWin32Kmt is CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT: Handle is an opaque, globally shared handle.
+	// ExternalSemaphoreHandleTypeOpaqueWin32Kmt is
+	// CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_WIN32_KMT: Handle is an opaque,
+	// globally shared handle.
 	ExternalSemaphoreHandleTypeOpaqueWin32Kmt ExternalSemaphoreHandleType = 3
-	// ExternalSemaphoreHandleTypeD3D12Fence is CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE: Handle is a shared NT handle referencing a D3D12 fence object.
+	// ExternalSemaphoreHandleTypeD3D12Fence is
+	// CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D12_FENCE: Handle is a shared NT handle
+	// referencing a D3D12 fence object.
 	ExternalSemaphoreHandleTypeD3D12Fence ExternalSemaphoreHandleType = 4
-	// ExternalSemaphoreHandleTypeD3D11Fence is CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE: Handle is a shared NT handle referencing a D3D11 fence object.
+	// ExternalSemaphoreHandleTypeD3D11Fence is
+	// CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_FENCE: Handle is a shared NT handle
+	// referencing a D3D11 fence object.
 	ExternalSemaphoreHandleTypeD3D11Fence ExternalSemaphoreHandleType = 5
-	// ExternalSemaphoreHandleTypeNvscisync is CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_NVSCISYNC: Opaque handle to NvSciSync Object.
+	// ExternalSemaphoreHandleTypeNvscisync is
+	// CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_NVSCISYNC: Opaque handle to NvSciSync
+	// Object.
 	ExternalSemaphoreHandleTypeNvscisync ExternalSemaphoreHandleType = 6
-	// ExternalSemaphoreHandleTypeD3D11KeyedMutex is CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX: Handle is a shared NT handle referencing a D3D11 keyed mutex object.
+	// ExternalSemaphoreHandleTypeD3D11KeyedMutex is
+	// CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX: Handle is a shared NT
+	// handle referencing a D3D11 keyed mutex object.
 	ExternalSemaphoreHandleTypeD3D11KeyedMutex ExternalSemaphoreHandleType = 7
-	// ExternalSemaphoreHandleTypeD3D11KeyedMutexKmt is CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT: Handle is a globally shared handle referencing a D3D11 keyed mutex object.
+	// ExternalSemaphoreHandleTypeD3D11KeyedMutexKmt is
+	// CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_D3D11_KEYED_MUTEX_KMT: Handle is a globally
+	// shared handle referencing a D3D11 keyed mutex object.
 	ExternalSemaphoreHandleTypeD3D11KeyedMutexKmt ExternalSemaphoreHandleType = 8
-	// ExternalSemaphoreHandleTypeTimelineSemaphoreFd is CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD: Handle is an opaque file descriptor referencing a timeline semaphore.
+	// ExternalSemaphoreHandleTypeTimelineSemaphoreFd is
+	// CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD: Handle is an opaque
+	// file descriptor referencing a timeline semaphore.
 	ExternalSemaphoreHandleTypeTimelineSemaphoreFd ExternalSemaphoreHandleType = 9
-	// ExternalSemaphoreHandleTypeTimelineSemaphoreWin32 is CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32: Handle is an opaque shared NT handle referencing a timeline semaphore.
+	// ExternalSemaphoreHandleTypeTimelineSemaphoreWin32 is
+	// CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32: Handle is an
+	// opaque shared NT handle referencing a timeline semaphore.
 	ExternalSemaphoreHandleTypeTimelineSemaphoreWin32 ExternalSemaphoreHandleType = 10
 )
 
@@ -3659,15 +4423,20 @@ func (v ExternalSemaphoreHandleType) String() string {
 type MemAllocationHandleType int32
 
 const (
-	// MemHandleTypeNone is CU_MEM_HANDLE_TYPE_NONE: Does not allow any export mechanism.
+	// MemHandleTypeNone is CU_MEM_HANDLE_TYPE_NONE: Does not allow any export
+	// mechanism.
 	MemHandleTypeNone MemAllocationHandleType = 0
-	// MemHandleTypePosixFileDescriptor is CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR: Allows a file descriptor to be used for exporting.
+	// MemHandleTypePosixFileDescriptor is CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR:
+	// Allows a file descriptor to be used for exporting.
 	MemHandleTypePosixFileDescriptor MemAllocationHandleType = 1
-	// MemHandleTypeWin32 is CU_MEM_HANDLE_TYPE_WIN32: Allows a Win32 NT handle to be used for exporting.
+	// MemHandleTypeWin32 is CU_MEM_HANDLE_TYPE_WIN32: Allows a Win32 NT handle to
+	// be used for exporting.
 	MemHandleTypeWin32 MemAllocationHandleType = 2
-	// MemHandleTypeWin32Kmt is CU_MEM_HANDLE_TYPE_WIN32_KMT: Allows a Win32 KMT handle to be used for exporting.
+	// MemHandleTypeWin32Kmt is CU_MEM_HANDLE_TYPE_WIN32_KMT: Allows a Win32 KMT
+	// handle to be used for exporting.
 	MemHandleTypeWin32Kmt MemAllocationHandleType = 4
-	// MemHandleTypeFabric is CU_MEM_HANDLE_TYPE_FABRIC: Allows a fabric handle to be used for exporting.
+	// MemHandleTypeFabric is CU_MEM_HANDLE_TYPE_FABRIC: Allows a fabric handle to
+	// be used for exporting.
 	MemHandleTypeFabric MemAllocationHandleType = 8
 	// MemHandleTypeMax is CU_MEM_HANDLE_TYPE_MAX.
 	MemHandleTypeMax MemAllocationHandleType = 2147483647
@@ -3699,11 +4468,14 @@ func (v MemAllocationHandleType) String() string {
 type MemAccessFlags int32
 
 const (
-	// MemAccessFlagsProtNone is CU_MEM_ACCESS_FLAGS_PROT_NONE: Default, make the address range not accessible.
+	// MemAccessFlagsProtNone is CU_MEM_ACCESS_FLAGS_PROT_NONE: Default, make the
+	// address range not accessible.
 	MemAccessFlagsProtNone MemAccessFlags = 0
-	// MemAccessFlagsProtRead is CU_MEM_ACCESS_FLAGS_PROT_READ: Make the address range read accessible.
+	// MemAccessFlagsProtRead is CU_MEM_ACCESS_FLAGS_PROT_READ: Make the address
+	// range read accessible.
 	MemAccessFlagsProtRead MemAccessFlags = 1
-	// MemAccessFlagsProtReadwrite is CU_MEM_ACCESS_FLAGS_PROT_READWRITE: Make the address range read-write accessible.
+	// MemAccessFlagsProtReadwrite is CU_MEM_ACCESS_FLAGS_PROT_READWRITE: Make the
+	// address range read-write accessible.
 	MemAccessFlagsProtReadwrite MemAccessFlags = 3
 	// MemAccessFlagsProtMax is CU_MEM_ACCESS_FLAGS_PROT_MAX.
 	MemAccessFlagsProtMax MemAccessFlags = 2147483647
@@ -3733,13 +4505,17 @@ type MemLocationType int32
 const (
 	// MemLocationTypeInvalid is CU_MEM_LOCATION_TYPE_INVALID.
 	MemLocationTypeInvalid MemLocationType = 0
-	// MemLocationTypeDevice is CU_MEM_LOCATION_TYPE_DEVICE: Location is a device location, thus id is a device ordinal.
+	// MemLocationTypeDevice is CU_MEM_LOCATION_TYPE_DEVICE: Location is a device
+	// location, thus id is a device ordinal.
 	MemLocationTypeDevice MemLocationType = 1
-	// MemLocationTypeHost is CU_MEM_LOCATION_TYPE_HOST: Location is host, id is ignored.
+	// MemLocationTypeHost is CU_MEM_LOCATION_TYPE_HOST: Location is host, id is
+	// ignored.
 	MemLocationTypeHost MemLocationType = 2
-	// MemLocationTypeHostNuma is CU_MEM_LOCATION_TYPE_HOST_NUMA: Location is a host NUMA node, thus id is a host NUMA node id.
+	// MemLocationTypeHostNuma is CU_MEM_LOCATION_TYPE_HOST_NUMA: Location is a host
+	// NUMA node, thus id is a host NUMA node id.
 	MemLocationTypeHostNuma MemLocationType = 3
-	// MemLocationTypeHostNumaCurrent is CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT: Location is a host NUMA node of the current thread, id is ignored.
+	// MemLocationTypeHostNumaCurrent is CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
+	// Location is a host NUMA node of the current thread, id is ignored.
 	MemLocationTypeHostNumaCurrent MemLocationType = 4
 	// MemLocationTypeMax is CU_MEM_LOCATION_TYPE_MAX.
 	MemLocationTypeMax MemLocationType = 2147483647
@@ -3773,7 +4549,8 @@ type MemAllocationType int32
 const (
 	// MemAllocationTypeInvalid is CU_MEM_ALLOCATION_TYPE_INVALID.
 	MemAllocationTypeInvalid MemAllocationType = 0
-	// MemAllocationTypePinned is CU_MEM_ALLOCATION_TYPE_PINNED: This allocation type is 'pinned', i.e.
+	// MemAllocationTypePinned is CU_MEM_ALLOCATION_TYPE_PINNED: This allocation
+	// type is 'pinned', i.e.
 	MemAllocationTypePinned MemAllocationType = 1
 	// MemAllocationTypeMax is CU_MEM_ALLOCATION_TYPE_MAX.
 	MemAllocationTypeMax MemAllocationType = 2147483647
@@ -3795,13 +4572,16 @@ func (v MemAllocationType) String() string {
 
 // MemAllocationGranularityFlags is the C enum CUmemAllocationGranularity_flags (cuda.h).
 //
-// Flag for requesting different optimal and required granularities for an allocation.
+// Flag for requesting different optimal and required granularities for an
+// allocation.
 type MemAllocationGranularityFlags int32
 
 const (
-	// MemAllocGranularityMinimum is CU_MEM_ALLOC_GRANULARITY_MINIMUM: Minimum required granularity for allocation.
+	// MemAllocGranularityMinimum is CU_MEM_ALLOC_GRANULARITY_MINIMUM: Minimum
+	// required granularity for allocation.
 	MemAllocGranularityMinimum MemAllocationGranularityFlags = 0
-	// MemAllocGranularityRecommended is CU_MEM_ALLOC_GRANULARITY_RECOMMENDED: Recommended granularity for allocation for best performance.
+	// MemAllocGranularityRecommended is CU_MEM_ALLOC_GRANULARITY_RECOMMENDED:
+	// Recommended granularity for allocation for best performance.
 	MemAllocGranularityRecommended MemAllocationGranularityFlags = 1
 )
 
@@ -3847,9 +4627,11 @@ func (v MemRangeHandleType) String() string {
 type ArraySparseSubresourceType int32
 
 const (
-	// ArraySparseSubresourceTypeSparseLevel is CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL.
+	// ArraySparseSubresourceTypeSparseLevel is
+	// CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL.
 	ArraySparseSubresourceTypeSparseLevel ArraySparseSubresourceType = 0
-	// ArraySparseSubresourceTypeMiptail is CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL.
+	// ArraySparseSubresourceTypeMiptail is
+	// CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL.
 	ArraySparseSubresourceTypeMiptail ArraySparseSubresourceType = 1
 )
 
@@ -3915,9 +4697,11 @@ func (v MemHandleType) String() string {
 type MemAllocationCompType int32
 
 const (
-	// MemAllocationCompNone is CU_MEM_ALLOCATION_COMP_NONE: Allocating non-compressible memory.
+	// MemAllocationCompNone is CU_MEM_ALLOCATION_COMP_NONE: Allocating
+	// non-compressible memory.
 	MemAllocationCompNone MemAllocationCompType = 0
-	// MemAllocationCompGeneric is CU_MEM_ALLOCATION_COMP_GENERIC: Allocating compressible memory.
+	// MemAllocationCompGeneric is CU_MEM_ALLOCATION_COMP_GENERIC: Allocating
+	// compressible memory.
 	MemAllocationCompGeneric MemAllocationCompType = 1
 )
 
@@ -3939,9 +4723,11 @@ func (v MemAllocationCompType) String() string {
 type MulticastGranularityFlags int32
 
 const (
-	// MulticastGranularityMinimum is CU_MULTICAST_GRANULARITY_MINIMUM: Minimum required granularity.
+	// MulticastGranularityMinimum is CU_MULTICAST_GRANULARITY_MINIMUM: Minimum
+	// required granularity.
 	MulticastGranularityMinimum MulticastGranularityFlags = 0
-	// MulticastGranularityRecommended is CU_MULTICAST_GRANULARITY_RECOMMENDED: Recommended granularity for best performance.
+	// MulticastGranularityRecommended is CU_MULTICAST_GRANULARITY_RECOMMENDED:
+	// Recommended granularity for best performance.
 	MulticastGranularityRecommended MulticastGranularityFlags = 1
 )
 
@@ -3965,21 +4751,35 @@ type GraphExecUpdateResult int32
 const (
 	// GraphExecUpdateSuccess is CU_GRAPH_EXEC_UPDATE_SUCCESS: The update succeeded.
 	GraphExecUpdateSuccess GraphExecUpdateResult = 0
-	// GraphExecUpdateError is CU_GRAPH_EXEC_UPDATE_ERROR: The update failed for an unexpected reason which is described in the return value of the function.
+	// GraphExecUpdateError is CU_GRAPH_EXEC_UPDATE_ERROR: The update failed for an
+	// unexpected reason which is described in the return value of the function.
 	GraphExecUpdateError GraphExecUpdateResult = 1
-	// GraphExecUpdateErrorTopologyChanged is CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED: The update failed because the topology changed.
+	// GraphExecUpdateErrorTopologyChanged is
+	// CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED: The update failed because the
+	// topology changed.
 	GraphExecUpdateErrorTopologyChanged GraphExecUpdateResult = 2
-	// GraphExecUpdateErrorNodeTypeChanged is CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED: The update failed because a node type changed.
+	// GraphExecUpdateErrorNodeTypeChanged is
+	// CU_GRAPH_EXEC_UPDATE_ERROR_NODE_TYPE_CHANGED: The update failed because a
+	// node type changed.
 	GraphExecUpdateErrorNodeTypeChanged GraphExecUpdateResult = 3
-	// GraphExecUpdateErrorFunctionChanged is CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED: The update failed because the function of a kernel node changed (CUDA driver < 11.2).
+	// GraphExecUpdateErrorFunctionChanged is
+	// CU_GRAPH_EXEC_UPDATE_ERROR_FUNCTION_CHANGED: The update failed because the
+	// function of a kernel node changed (CUDA driver < 11.2).
 	GraphExecUpdateErrorFunctionChanged GraphExecUpdateResult = 4
-	// GraphExecUpdateErrorParametersChanged is CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED: The update failed because the parameters changed in a way that is not supported.
+	// GraphExecUpdateErrorParametersChanged is
+	// CU_GRAPH_EXEC_UPDATE_ERROR_PARAMETERS_CHANGED: The update failed because the
+	// parameters changed in a way that is not supported.
 	GraphExecUpdateErrorParametersChanged GraphExecUpdateResult = 5
-	// GraphExecUpdateErrorNotSupported is CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED: The update failed because something about the node is not supported.
+	// GraphExecUpdateErrorNotSupported is CU_GRAPH_EXEC_UPDATE_ERROR_NOT_SUPPORTED:
+	// The update failed because something about the node is not supported.
 	GraphExecUpdateErrorNotSupported GraphExecUpdateResult = 6
-	// GraphExecUpdateErrorUnsupportedFunctionChange is CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE: The update failed because the function of a kernel node changed in an unsupported way.
+	// GraphExecUpdateErrorUnsupportedFunctionChange is
+	// CU_GRAPH_EXEC_UPDATE_ERROR_UNSUPPORTED_FUNCTION_CHANGE: The update failed
+	// because the function of a kernel node changed in an unsupported way.
 	GraphExecUpdateErrorUnsupportedFunctionChange GraphExecUpdateResult = 7
-	// GraphExecUpdateErrorAttributesChanged is CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED: The update failed because the node attributes changed in a way that is not supported.
+	// GraphExecUpdateErrorAttributesChanged is
+	// CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED: The update failed because the
+	// node attributes changed in a way that is not supported.
 	GraphExecUpdateErrorAttributesChanged GraphExecUpdateResult = 8
 )
 
@@ -4015,21 +4815,29 @@ func (v GraphExecUpdateResult) String() string {
 type MemPoolAttribute int32
 
 const (
-	// MempoolAttrReuseFollowEventDependencies is CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES: (value type = int) Allow cuMemAllocAsync to use memory asynchronously freed in another streams as long as a stream ordering dependency of the allocating stream on the free action exists.
+	// MempoolAttrReuseFollowEventDependencies is
+	// CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES: (value type = int).
 	MempoolAttrReuseFollowEventDependencies MemPoolAttribute = 1
-	// MempoolAttrReuseAllowOpportunistic is CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC: (value type = int) Allow reuse of already completed frees when there is no dependency between the free and allocation.
+	// MempoolAttrReuseAllowOpportunistic is
+	// CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC: (value type = int).
 	MempoolAttrReuseAllowOpportunistic MemPoolAttribute = 2
-	// MempoolAttrReuseAllowInternalDependencies is CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES: (value type = int) Allow cuMemAllocAsync to insert new stream dependencies in order to establish the stream ordering required to reuse a piece of memory released by cuFreeAsync (default enabled).
+	// MempoolAttrReuseAllowInternalDependencies is
+	// CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES: (value type = int).
 	MempoolAttrReuseAllowInternalDependencies MemPoolAttribute = 3
-	// MempoolAttrReleaseThreshold is CU_MEMPOOL_ATTR_RELEASE_THRESHOLD: (value type = cuuint64_t) Amount of reserved memory in bytes to hold onto before trying to release memory back to the OS.
+	// MempoolAttrReleaseThreshold is CU_MEMPOOL_ATTR_RELEASE_THRESHOLD: (value type
+	// = cuuint64_t).
 	MempoolAttrReleaseThreshold MemPoolAttribute = 4
-	// MempoolAttrReservedMemCurrent is CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT: (value type = cuuint64_t) Amount of backing memory currently allocated for the mempool.
+	// MempoolAttrReservedMemCurrent is CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT: (value
+	// type = cuuint64_t).
 	MempoolAttrReservedMemCurrent MemPoolAttribute = 5
-	// MempoolAttrReservedMemHigh is CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH: (value type = cuuint64_t) High watermark of backing memory allocated for the mempool since the last time it was reset.
+	// MempoolAttrReservedMemHigh is CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH: (value type
+	// = cuuint64_t).
 	MempoolAttrReservedMemHigh MemPoolAttribute = 6
-	// MempoolAttrUsedMemCurrent is CU_MEMPOOL_ATTR_USED_MEM_CURRENT: (value type = cuuint64_t) Amount of memory from the pool that is currently in use by the application.
+	// MempoolAttrUsedMemCurrent is CU_MEMPOOL_ATTR_USED_MEM_CURRENT: (value type =
+	// cuuint64_t).
 	MempoolAttrUsedMemCurrent MemPoolAttribute = 7
-	// MempoolAttrUsedMemHigh is CU_MEMPOOL_ATTR_USED_MEM_HIGH: (value type = cuuint64_t) High watermark of the amount of memory from the pool that was in use by the application since the last time it was reset.
+	// MempoolAttrUsedMemHigh is CU_MEMPOOL_ATTR_USED_MEM_HIGH: (value type =
+	// cuuint64_t).
 	MempoolAttrUsedMemHigh MemPoolAttribute = 8
 )
 
@@ -4061,13 +4869,17 @@ func (v MemPoolAttribute) String() string {
 type GraphMemAttribute int32
 
 const (
-	// GraphMemAttrUsedMemCurrent is CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT: (value type = cuuint64_t) Amount of memory, in bytes, currently associated with graphs.
+	// GraphMemAttrUsedMemCurrent is CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT: (value type
+	// = cuuint64_t).
 	GraphMemAttrUsedMemCurrent GraphMemAttribute = 0
-	// GraphMemAttrUsedMemHigh is CU_GRAPH_MEM_ATTR_USED_MEM_HIGH: (value type = cuuint64_t) High watermark of memory, in bytes, associated with graphs since the last time it was reset.
+	// GraphMemAttrUsedMemHigh is CU_GRAPH_MEM_ATTR_USED_MEM_HIGH: (value type =
+	// cuuint64_t).
 	GraphMemAttrUsedMemHigh GraphMemAttribute = 1
-	// GraphMemAttrReservedMemCurrent is CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT: (value type = cuuint64_t) Amount of memory, in bytes, currently allocated for use by the CUDA graphs asynchronous allocator.
+	// GraphMemAttrReservedMemCurrent is CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT:
+	// (value type = cuuint64_t).
 	GraphMemAttrReservedMemCurrent GraphMemAttribute = 2
-	// GraphMemAttrReservedMemHigh is CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH: (value type = cuuint64_t) High watermark of memory, in bytes, currently allocated for use by the CUDA graphs asynchronous allocator.
+	// GraphMemAttrReservedMemHigh is CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH: (value
+	// type = cuuint64_t).
 	GraphMemAttrReservedMemHigh GraphMemAttribute = 3
 )
 
@@ -4093,9 +4905,14 @@ func (v GraphMemAttribute) String() string {
 type FlushGPUDirectRDMAWritesOptions int32
 
 const (
-	// FlushGpuDirectRdmaWritesOptionHost is CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST: [FlushGPUDirectRDMAWrites] and its CUDA Runtime API counterpart are supported on the device.
+	// FlushGpuDirectRdmaWritesOptionHost is
+	// CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST: [FlushGPUDirectRDMAWrites] and
+	// its CUDA Runtime API counterpart are supported on the device.
 	FlushGpuDirectRdmaWritesOptionHost FlushGPUDirectRDMAWritesOptions = 1
-	// FlushGpuDirectRdmaWritesOptionMemops is CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS: The [StreamWaitValueFlush] flag and the [StreamMemOpFlushRemoteWrites] MemOp are supported on the device.
+	// FlushGpuDirectRdmaWritesOptionMemops is
+	// CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS: The [StreamWaitValueFlush]
+	// flag and the [StreamMemOpFlushRemoteWrites] MemOp are supported on the
+	// device.
 	FlushGpuDirectRdmaWritesOptionMemops FlushGPUDirectRDMAWritesOptions = 2
 )
 
@@ -4117,11 +4934,16 @@ func (v FlushGPUDirectRDMAWritesOptions) String() string {
 type GPUDirectRDMAWritesOrdering int32
 
 const (
-	// GpuDirectRdmaWritesOrderingNone is CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE: The device does not natively support ordering of remote writes.
+	// GpuDirectRdmaWritesOrderingNone is CU_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE:
+	// The device does not natively support ordering of remote writes.
 	GpuDirectRdmaWritesOrderingNone GPUDirectRDMAWritesOrdering = 0
-	// GpuDirectRdmaWritesOrderingOwner is CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER: Natively, the device can consistently consume remote writes, although other CUDA devices may not.
+	// GpuDirectRdmaWritesOrderingOwner is CU_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER:
+	// Natively, the device can consistently consume remote writes, although other
+	// CUDA devices may not.
 	GpuDirectRdmaWritesOrderingOwner GPUDirectRDMAWritesOrdering = 100
-	// GpuDirectRdmaWritesOrderingAllDevices is CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES: Any CUDA device in the system can consistently consume remote writes to this device.
+	// GpuDirectRdmaWritesOrderingAllDevices is
+	// CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES: Any CUDA device in the system
+	// can consistently consume remote writes to this device.
 	GpuDirectRdmaWritesOrderingAllDevices GPUDirectRDMAWritesOrdering = 200
 )
 
@@ -4145,9 +4967,13 @@ func (v GPUDirectRDMAWritesOrdering) String() string {
 type FlushGPUDirectRDMAWritesScope int32
 
 const (
-	// FlushGpuDirectRdmaWritesToOwner is CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER: Blocks until remote writes are visible to the CUDA device context owning the data.
+	// FlushGpuDirectRdmaWritesToOwner is CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER:
+	// Blocks until remote writes are visible to the CUDA device context owning the
+	// data.
 	FlushGpuDirectRdmaWritesToOwner FlushGPUDirectRDMAWritesScope = 100
-	// FlushGpuDirectRdmaWritesToAllDevices is CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES: Blocks until remote writes are visible to all CUDA device contexts.
+	// FlushGpuDirectRdmaWritesToAllDevices is
+	// CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES: Blocks until remote writes
+	// are visible to all CUDA device contexts.
 	FlushGpuDirectRdmaWritesToAllDevices FlushGPUDirectRDMAWritesScope = 200
 )
 
@@ -4169,7 +4995,9 @@ func (v FlushGPUDirectRDMAWritesScope) String() string {
 type FlushGPUDirectRDMAWritesTarget int32
 
 const (
-	// FlushGpuDirectRdmaWritesTargetCurrentCtx is CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX: Sets the target for [FlushGPUDirectRDMAWrites] to the currently active CUDA device context.
+	// FlushGpuDirectRdmaWritesTargetCurrentCtx is
+	// CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX: Sets the target for
+	// [FlushGPUDirectRDMAWrites] to the currently active CUDA device context.
 	FlushGpuDirectRdmaWritesTargetCurrentCtx FlushGPUDirectRDMAWritesTarget = 0
 )
 
@@ -4189,37 +5017,65 @@ func (v FlushGPUDirectRDMAWritesTarget) String() string {
 type GraphDebugDotFlags int32
 
 const (
-	// GraphDebugDotFlagsVerbose is CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE: Output all debug data as if every debug flag is enabled.
+	// GraphDebugDotFlagsVerbose is CU_GRAPH_DEBUG_DOT_FLAGS_VERBOSE: Output all
+	// debug data as if every debug flag is enabled.
 	GraphDebugDotFlagsVerbose GraphDebugDotFlags = 1
-	// GraphDebugDotFlagsRuntimeTypes is CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES: Use CUDA Runtime structures for output.
+	// GraphDebugDotFlagsRuntimeTypes is CU_GRAPH_DEBUG_DOT_FLAGS_RUNTIME_TYPES: Use
+	// CUDA Runtime structures for output.
 	GraphDebugDotFlagsRuntimeTypes GraphDebugDotFlags = 2
-	// GraphDebugDotFlagsKernelNodeParams is CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS: Adds CUDA_KERNEL_NODE_PARAMS values to output.
+	// GraphDebugDotFlagsKernelNodeParams is
+	// CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_PARAMS: Adds CUDA_KERNEL_NODE_PARAMS
+	// values to output.
 	GraphDebugDotFlagsKernelNodeParams GraphDebugDotFlags = 4
-	// GraphDebugDotFlagsMemcpyNodeParams is CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS: Adds CUDA_MEMCPY3D values to output.
+	// GraphDebugDotFlagsMemcpyNodeParams is
+	// CU_GRAPH_DEBUG_DOT_FLAGS_MEMCPY_NODE_PARAMS: Adds CUDA_MEMCPY3D values to
+	// output.
 	GraphDebugDotFlagsMemcpyNodeParams GraphDebugDotFlags = 8
-	// GraphDebugDotFlagsMemsetNodeParams is CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS: Adds CUDA_MEMSET_NODE_PARAMS values to output.
+	// GraphDebugDotFlagsMemsetNodeParams is
+	// CU_GRAPH_DEBUG_DOT_FLAGS_MEMSET_NODE_PARAMS: Adds CUDA_MEMSET_NODE_PARAMS
+	// values to output.
 	GraphDebugDotFlagsMemsetNodeParams GraphDebugDotFlags = 16
-	// GraphDebugDotFlagsHostNodeParams is CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS: Adds CUDA_HOST_NODE_PARAMS values to output.
+	// GraphDebugDotFlagsHostNodeParams is
+	// CU_GRAPH_DEBUG_DOT_FLAGS_HOST_NODE_PARAMS: Adds CUDA_HOST_NODE_PARAMS values
+	// to output.
 	GraphDebugDotFlagsHostNodeParams GraphDebugDotFlags = 32
-	// GraphDebugDotFlagsEventNodeParams is CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS: Adds CUevent handle from record and wait nodes to output.
+	// GraphDebugDotFlagsEventNodeParams is
+	// CU_GRAPH_DEBUG_DOT_FLAGS_EVENT_NODE_PARAMS: Adds CUevent handle from record
+	// and wait nodes to output.
 	GraphDebugDotFlagsEventNodeParams GraphDebugDotFlags = 64
-	// GraphDebugDotFlagsExtSemasSignalNodeParams is CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS: Adds CUDA_EXT_SEM_SIGNAL_NODE_PARAMS values to output.
+	// GraphDebugDotFlagsExtSemasSignalNodeParams is
+	// CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_SIGNAL_NODE_PARAMS: Adds
+	// CUDA_EXT_SEM_SIGNAL_NODE_PARAMS values to output.
 	GraphDebugDotFlagsExtSemasSignalNodeParams GraphDebugDotFlags = 128
-	// GraphDebugDotFlagsExtSemasWaitNodeParams is CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS: Adds CUDA_EXT_SEM_WAIT_NODE_PARAMS values to output.
+	// GraphDebugDotFlagsExtSemasWaitNodeParams is
+	// CU_GRAPH_DEBUG_DOT_FLAGS_EXT_SEMAS_WAIT_NODE_PARAMS: Adds
+	// CUDA_EXT_SEM_WAIT_NODE_PARAMS values to output.
 	GraphDebugDotFlagsExtSemasWaitNodeParams GraphDebugDotFlags = 256
-	// GraphDebugDotFlagsKernelNodeAttributes is CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES: Adds CUkernelNodeAttrValue values to output.
+	// GraphDebugDotFlagsKernelNodeAttributes is
+	// CU_GRAPH_DEBUG_DOT_FLAGS_KERNEL_NODE_ATTRIBUTES: Adds CUkernelNodeAttrValue
+	// values to output.
 	GraphDebugDotFlagsKernelNodeAttributes GraphDebugDotFlags = 512
-	// GraphDebugDotFlagsHandles is CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES: Adds node handles and every kernel function handle to output.
+	// GraphDebugDotFlagsHandles is CU_GRAPH_DEBUG_DOT_FLAGS_HANDLES: Adds node
+	// handles and every kernel function handle to output.
 	GraphDebugDotFlagsHandles GraphDebugDotFlags = 1024
-	// GraphDebugDotFlagsMemAllocNodeParams is CU_GRAPH_DEBUG_DOT_FLAGS_MEM_ALLOC_NODE_PARAMS: Adds memory alloc node parameters to output.
+	// GraphDebugDotFlagsMemAllocNodeParams is
+	// CU_GRAPH_DEBUG_DOT_FLAGS_MEM_ALLOC_NODE_PARAMS: Adds memory alloc node
+	// parameters to output.
 	GraphDebugDotFlagsMemAllocNodeParams GraphDebugDotFlags = 2048
-	// GraphDebugDotFlagsMemFreeNodeParams is CU_GRAPH_DEBUG_DOT_FLAGS_MEM_FREE_NODE_PARAMS: Adds memory free node parameters to output.
+	// GraphDebugDotFlagsMemFreeNodeParams is
+	// CU_GRAPH_DEBUG_DOT_FLAGS_MEM_FREE_NODE_PARAMS: Adds memory free node
+	// parameters to output.
 	GraphDebugDotFlagsMemFreeNodeParams GraphDebugDotFlags = 4096
-	// GraphDebugDotFlagsBatchMemOpNodeParams is CU_GRAPH_DEBUG_DOT_FLAGS_BATCH_MEM_OP_NODE_PARAMS: Adds batch mem op node parameters to output.
+	// GraphDebugDotFlagsBatchMemOpNodeParams is
+	// CU_GRAPH_DEBUG_DOT_FLAGS_BATCH_MEM_OP_NODE_PARAMS: Adds batch mem op node
+	// parameters to output.
 	GraphDebugDotFlagsBatchMemOpNodeParams GraphDebugDotFlags = 8192
-	// GraphDebugDotFlagsExtraTopoInfo is CU_GRAPH_DEBUG_DOT_FLAGS_EXTRA_TOPO_INFO: Adds edge numbering information.
+	// GraphDebugDotFlagsExtraTopoInfo is CU_GRAPH_DEBUG_DOT_FLAGS_EXTRA_TOPO_INFO:
+	// Adds edge numbering information.
 	GraphDebugDotFlagsExtraTopoInfo GraphDebugDotFlags = 16384
-	// GraphDebugDotFlagsConditionalNodeParams is CU_GRAPH_DEBUG_DOT_FLAGS_CONDITIONAL_NODE_PARAMS: Adds conditional node parameters to output.
+	// GraphDebugDotFlagsConditionalNodeParams is
+	// CU_GRAPH_DEBUG_DOT_FLAGS_CONDITIONAL_NODE_PARAMS: Adds conditional node
+	// parameters to output.
 	GraphDebugDotFlagsConditionalNodeParams GraphDebugDotFlags = 32768
 )
 
@@ -4269,7 +5125,8 @@ func (v GraphDebugDotFlags) String() string {
 type UserObjectFlags int32
 
 const (
-	// UserObjectNoDestructorSync is CU_USER_OBJECT_NO_DESTRUCTOR_SYNC: Indicates the destructor execution is not synchronized by any CUDA handle.
+	// UserObjectNoDestructorSync is CU_USER_OBJECT_NO_DESTRUCTOR_SYNC: Indicates
+	// the destructor execution is not synchronized by any CUDA handle.
 	UserObjectNoDestructorSync UserObjectFlags = 1
 )
 
@@ -4289,7 +5146,8 @@ func (v UserObjectFlags) String() string {
 type UserObjectRetainFlags int32
 
 const (
-	// GraphUserObjectMove is CU_GRAPH_USER_OBJECT_MOVE: Transfer references from the caller rather than creating new references.
+	// GraphUserObjectMove is CU_GRAPH_USER_OBJECT_MOVE: Transfer references from
+	// the caller rather than creating new references.
 	GraphUserObjectMove UserObjectRetainFlags = 1
 )
 
@@ -4309,13 +5167,21 @@ func (v UserObjectRetainFlags) String() string {
 type GraphInstantiateFlags int32
 
 const (
-	// GraphInstantiateFlagAutoFreeOnLaunch is CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH: Automatically free memory allocated in a graph before relaunching.
+	// GraphInstantiateFlagAutoFreeOnLaunch is
+	// CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH: Automatically free memory
+	// allocated in a graph before relaunching.
 	GraphInstantiateFlagAutoFreeOnLaunch GraphInstantiateFlags = 1
-	// GraphInstantiateFlagUpload is CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD: Automatically upload the graph after instantiation.
+	// GraphInstantiateFlagUpload is CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD:
+	// Automatically upload the graph after instantiation.
 	GraphInstantiateFlagUpload GraphInstantiateFlags = 2
-	// GraphInstantiateFlagDeviceLaunch is CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH: Instantiate the graph to be launchable from the device.
+	// GraphInstantiateFlagDeviceLaunch is
+	// CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH: Instantiate the graph to be
+	// launchable from the device.
 	GraphInstantiateFlagDeviceLaunch GraphInstantiateFlags = 4
-	// GraphInstantiateFlagUseNodePriority is CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY: Run the graph using the per-node priority attributes rather than the priority of the stream it is launched into.
+	// GraphInstantiateFlagUseNodePriority is
+	// CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY: Run the graph using the
+	// per-node priority attributes rather than the priority of the stream it is
+	// launched into.
 	GraphInstantiateFlagUseNodePriority GraphInstantiateFlags = 8
 )
 
@@ -4339,9 +5205,11 @@ func (v GraphInstantiateFlags) String() string {
 type DeviceNumaConfig int32
 
 const (
-	// DeviceNumaConfigNone is CU_DEVICE_NUMA_CONFIG_NONE: The GPU is not a NUMA node.
+	// DeviceNumaConfigNone is CU_DEVICE_NUMA_CONFIG_NONE: The GPU is not a NUMA
+	// node.
 	DeviceNumaConfigNone DeviceNumaConfig = 0
-	// DeviceNumaConfigNumaNode is CU_DEVICE_NUMA_CONFIG_NUMA_NODE: The GPU is a NUMA node, CU_DEVICE_ATTRIBUTE_NUMA_ID contains its NUMA ID.
+	// DeviceNumaConfigNumaNode is CU_DEVICE_NUMA_CONFIG_NUMA_NODE: The GPU is a
+	// NUMA node, CU_DEVICE_ATTRIBUTE_NUMA_ID contains its NUMA ID.
 	DeviceNumaConfigNumaNode DeviceNumaConfig = 1
 )
 
@@ -4363,7 +5231,8 @@ func (v DeviceNumaConfig) String() string {
 type ModuleLoadingMode int32
 
 const (
-	// ModuleEagerLoading is CU_MODULE_EAGER_LOADING: Lazy Kernel Loading is not enabled.
+	// ModuleEagerLoading is CU_MODULE_EAGER_LOADING: Lazy Kernel Loading is not
+	// enabled.
 	ModuleEagerLoading ModuleLoadingMode = 1
 	// ModuleLazyLoading is CU_MODULE_LAZY_LOADING: Lazy Kernel Loading is enabled.
 	ModuleLazyLoading ModuleLoadingMode = 2
@@ -4475,7 +5344,8 @@ type DevResourceType int32
 const (
 	// DevResourceTypeInvalid is CU_DEV_RESOURCE_TYPE_INVALID.
 	DevResourceTypeInvalid DevResourceType = 0
-	// DevResourceTypeSm is CU_DEV_RESOURCE_TYPE_SM: Streaming multiprocessors related information.
+	// DevResourceTypeSm is CU_DEV_RESOURCE_TYPE_SM: Streaming multiprocessors
+	// related information.
 	DevResourceTypeSm DevResourceType = 1
 )
 

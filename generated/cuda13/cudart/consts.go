@@ -8,29 +8,36 @@ package cudart
 const (
 	// Version is CUDART_VERSION: CUDA Runtime API Version.
 	Version = 13000
-	// HostAllocDefault is cudaHostAllocDefault: Default page-locked allocation flag.
+	// HostAllocDefault is cudaHostAllocDefault: Default page-locked allocation
+	// flag.
 	HostAllocDefault = 0
-	// HostAllocPortable is cudaHostAllocPortable: Pinned memory accessible by all CUDA contexts.
+	// HostAllocPortable is cudaHostAllocPortable: Pinned memory accessible by all
+	// CUDA contexts.
 	HostAllocPortable = 1
 	// HostAllocMapped is cudaHostAllocMapped: Map allocation into device space.
 	HostAllocMapped = 2
 	// HostAllocWriteCombined is cudaHostAllocWriteCombined: Write-combined memory.
 	HostAllocWriteCombined = 4
-	// HostRegisterDefault is cudaHostRegisterDefault: Default host memory registration flag.
+	// HostRegisterDefault is cudaHostRegisterDefault: Default host memory
+	// registration flag.
 	HostRegisterDefault = 0
-	// HostRegisterPortable is cudaHostRegisterPortable: Pinned memory accessible by all CUDA contexts.
+	// HostRegisterPortable is cudaHostRegisterPortable: Pinned memory accessible by
+	// all CUDA contexts.
 	HostRegisterPortable = 1
-	// HostRegisterMapped is cudaHostRegisterMapped: Map registered memory into device space.
+	// HostRegisterMapped is cudaHostRegisterMapped: Map registered memory into
+	// device space.
 	HostRegisterMapped = 2
 	// HostRegisterIoMemory is cudaHostRegisterIoMemory: Memory-mapped I/O space.
 	HostRegisterIoMemory = 4
 	// HostRegisterReadOnly is cudaHostRegisterReadOnly: Memory-mapped read-only.
 	HostRegisterReadOnly = 8
-	// PeerAccessDefault is cudaPeerAccessDefault: Default peer addressing enable flag.
+	// PeerAccessDefault is cudaPeerAccessDefault: Default peer addressing enable
+	// flag.
 	PeerAccessDefault = 0
 	// StreamDefault is cudaStreamDefault: Default stream flag.
 	StreamDefault = 0
-	// StreamNonBlocking is cudaStreamNonBlocking: Stream does not synchronize with stream 0 (the NULL stream).
+	// StreamNonBlocking is cudaStreamNonBlocking: Stream does not synchronize with
+	// stream 0 (the NULL stream).
 	StreamNonBlocking = 1
 	// StreamLegacy is cudaStreamLegacy: Legacy stream handle.
 	StreamLegacy Stream = 1
@@ -38,125 +45,201 @@ const (
 	StreamPerThread Stream = 2
 	// EventDefault is cudaEventDefault: Default event flag.
 	EventDefault = 0
-	// EventBlockingSync is cudaEventBlockingSync: Event uses blocking synchronization.
+	// EventBlockingSync is cudaEventBlockingSync: Event uses blocking
+	// synchronization.
 	EventBlockingSync = 1
-	// EventDisableTiming is cudaEventDisableTiming: Event will not record timing data.
+	// EventDisableTiming is cudaEventDisableTiming: Event will not record timing
+	// data.
 	EventDisableTiming = 2
-	// EventInterprocess is cudaEventInterprocess: Event is suitable for interprocess use.
+	// EventInterprocess is cudaEventInterprocess: Event is suitable for
+	// interprocess use.
 	EventInterprocess = 4
 	// EventRecordDefault is cudaEventRecordDefault: Default event record flag.
 	EventRecordDefault = 0
-	// EventRecordExternal is cudaEventRecordExternal: Event is captured in the graph as an external event node when performing stream capture.
+	// EventRecordExternal is cudaEventRecordExternal: Event is captured in the
+	// graph as an external event node when performing stream capture.
 	EventRecordExternal = 1
 	// EventWaitDefault is cudaEventWaitDefault: Default event wait flag.
 	EventWaitDefault = 0
-	// EventWaitExternal is cudaEventWaitExternal: Event is captured in the graph as an external event node when performing stream capture.
+	// EventWaitExternal is cudaEventWaitExternal: Event is captured in the graph as
+	// an external event node when performing stream capture.
 	EventWaitExternal = 1
-	// DeviceScheduleAuto is cudaDeviceScheduleAuto: Device flag - Automatic scheduling.
+	// DeviceScheduleAuto is cudaDeviceScheduleAuto: Device flag - Automatic
+	// scheduling.
 	DeviceScheduleAuto = 0
-	// DeviceScheduleSpin is cudaDeviceScheduleSpin: Device flag - Spin default scheduling.
+	// DeviceScheduleSpin is cudaDeviceScheduleSpin: Device flag - Spin default
+	// scheduling.
 	DeviceScheduleSpin = 1
-	// DeviceScheduleYield is cudaDeviceScheduleYield: Device flag - Yield default scheduling.
+	// DeviceScheduleYield is cudaDeviceScheduleYield: Device flag - Yield default
+	// scheduling.
 	DeviceScheduleYield = 2
-	// DeviceScheduleBlockingSync is cudaDeviceScheduleBlockingSync: Device flag - Use blocking synchronization.
+	// DeviceScheduleBlockingSync is cudaDeviceScheduleBlockingSync: Device flag -
+	// Use blocking synchronization.
 	DeviceScheduleBlockingSync = 4
-	// DeviceBlockingSync is cudaDeviceBlockingSync: Device flag - Use blocking synchronization.
+	// DeviceBlockingSync is cudaDeviceBlockingSync: Device flag - Use blocking
+	// synchronization.
 	DeviceBlockingSync = 4
 	// DeviceScheduleMask is cudaDeviceScheduleMask: Device schedule flags mask.
 	DeviceScheduleMask = 7
-	// DeviceMapHost is cudaDeviceMapHost: Device flag - Support mapped pinned allocations.
+	// DeviceMapHost is cudaDeviceMapHost: Device flag - Support mapped pinned
+	// allocations.
 	DeviceMapHost = 8
-	// DeviceLmemResizeToMax is cudaDeviceLmemResizeToMax: Device flag - Keep local memory allocation after launch.
+	// DeviceLmemResizeToMax is cudaDeviceLmemResizeToMax: Device flag - Keep local
+	// memory allocation after launch.
 	DeviceLmemResizeToMax = 16
-	// DeviceSyncMemops is cudaDeviceSyncMemops: Device flag - Ensure synchronous memory operations on this context will synchronize.
+	// DeviceSyncMemops is cudaDeviceSyncMemops: Device flag - Ensure synchronous
+	// memory operations on this context will synchronize.
 	DeviceSyncMemops = 128
 	// DeviceMask is cudaDeviceMask: Device flags mask.
 	DeviceMask = 255
 	// ArrayDefault is cudaArrayDefault: Default CUDA array allocation flag.
 	ArrayDefault = 0
-	// ArrayLayered is cudaArrayLayered: Must be set in cudaMalloc3DArray to create a layered CUDA array.
+	// ArrayLayered is cudaArrayLayered: Must be set in cudaMalloc3DArray to create
+	// a layered CUDA array.
 	ArrayLayered = 1
-	// ArraySurfaceLoadStore is cudaArraySurfaceLoadStore: Must be set in cudaMallocArray or cudaMalloc3DArray in order to bind surfaces to the CUDA array.
+	// ArraySurfaceLoadStore is cudaArraySurfaceLoadStore: Must be set in
+	// cudaMallocArray or cudaMalloc3DArray in order to bind surfaces to the CUDA
+	// array.
 	ArraySurfaceLoadStore = 2
-	// ArrayCubemap is cudaArrayCubemap: Must be set in cudaMalloc3DArray to create a cubemap CUDA array.
+	// ArrayCubemap is cudaArrayCubemap: Must be set in cudaMalloc3DArray to create
+	// a cubemap CUDA array.
 	ArrayCubemap = 4
-	// ArrayTextureGather is cudaArrayTextureGather: Must be set in cudaMallocArray or cudaMalloc3DArray in order to perform texture gather operations on the CUDA array.
+	// ArrayTextureGather is cudaArrayTextureGather: Must be set in cudaMallocArray
+	// or cudaMalloc3DArray in order to perform texture gather operations on the
+	// CUDA array.
 	ArrayTextureGather = 8
-	// ArrayColorAttachment is cudaArrayColorAttachment: Must be set in cudaExternalMemoryGetMappedMipmappedArray if the mipmapped array is used as a color target in a graphics API.
+	// ArrayColorAttachment is cudaArrayColorAttachment: Must be set in
+	// cudaExternalMemoryGetMappedMipmappedArray if the mipmapped array is used as a
+	// color target in a graphics API.
 	ArrayColorAttachment = 32
-	// ArraySparse is cudaArraySparse: Must be set in cudaMallocArray, cudaMalloc3DArray or cudaMallocMipmappedArray in order to create a sparse CUDA array or CUDA mipmapped array.
+	// ArraySparse is cudaArraySparse: Must be set in cudaMallocArray,
+	// cudaMalloc3DArray or cudaMallocMipmappedArray in order to create a sparse
+	// CUDA array or CUDA mipmapped array.
 	ArraySparse = 64
-	// ArrayDeferredMapping is cudaArrayDeferredMapping: Must be set in cudaMallocArray, cudaMalloc3DArray or cudaMallocMipmappedArray in order to create a deferred mapping CUDA array or CUDA mipmapped array.
+	// ArrayDeferredMapping is cudaArrayDeferredMapping: Must be set in
+	// cudaMallocArray, cudaMalloc3DArray or cudaMallocMipmappedArray in order to
+	// create a deferred mapping CUDA array or CUDA mipmapped array.
 	ArrayDeferredMapping = 128
-	// IpcMemLazyEnablePeerAccess is cudaIpcMemLazyEnablePeerAccess: Automatically enable peer access between remote devices as needed.
+	// IpcMemLazyEnablePeerAccess is cudaIpcMemLazyEnablePeerAccess: Automatically
+	// enable peer access between remote devices as needed.
 	IpcMemLazyEnablePeerAccess = 1
-	// MemAttachGlobal is cudaMemAttachGlobal: Memory can be accessed by any stream on any device.
+	// MemAttachGlobal is cudaMemAttachGlobal: Memory can be accessed by any stream
+	// on any device.
 	MemAttachGlobal = 1
-	// MemAttachHost is cudaMemAttachHost: Memory cannot be accessed by any stream on any device.
+	// MemAttachHost is cudaMemAttachHost: Memory cannot be accessed by any stream
+	// on any device.
 	MemAttachHost = 2
-	// MemAttachSingle is cudaMemAttachSingle: Memory can only be accessed by a single stream on the associated device.
+	// MemAttachSingle is cudaMemAttachSingle: Memory can only be accessed by a
+	// single stream on the associated device.
 	MemAttachSingle = 4
 	// OccupancyDefault is cudaOccupancyDefault: Default behavior.
 	OccupancyDefault = 0
-	// OccupancyDisableCachingOverride is cudaOccupancyDisableCachingOverride: Assume global caching is enabled and cannot be automatically turned off.
+	// OccupancyDisableCachingOverride is cudaOccupancyDisableCachingOverride:
+	// Assume global caching is enabled and cannot be automatically turned off.
 	OccupancyDisableCachingOverride = 1
 	// CpuDeviceId is cudaCpuDeviceId: Device id that represents the CPU.
 	CpuDeviceId = -1
-	// InvalidDeviceId is cudaInvalidDeviceId: Device id that represents an invalid device.
+	// InvalidDeviceId is cudaInvalidDeviceId: Device id that represents an invalid
+	// device.
 	InvalidDeviceId = -2
-	// InitDeviceFlagsAreValid is cudaInitDeviceFlagsAreValid: Tell the CUDA runtime that DeviceFlags is being set in cudaInitDevice call.
+	// InitDeviceFlagsAreValid is cudaInitDeviceFlagsAreValid: Tell the CUDA runtime
+	// that DeviceFlags is being set in cudaInitDevice call.
 	InitDeviceFlagsAreValid = 1
-	// ArraySparsePropertiesSingleMipTail is cudaArraySparsePropertiesSingleMipTail: Indicates that the layered sparse CUDA array or CUDA mipmapped array has a single mip tail region for all layers.
+	// ArraySparsePropertiesSingleMipTail is cudaArraySparsePropertiesSingleMipTail:
+	// Indicates that the layered sparse CUDA array or CUDA mipmapped array has a
+	// single mip tail region for all layers.
 	ArraySparsePropertiesSingleMipTail = 1
-	// MemPoolCreateUsageHwDecompress is cudaMemPoolCreateUsageHwDecompress: This flag, if set, indicates that the memory will be used as a buffer for hardware accelerated decompression.
+	// MemPoolCreateUsageHwDecompress is cudaMemPoolCreateUsageHwDecompress: This
+	// flag, if set, indicates that the memory will be used as a buffer for hardware
+	// accelerated decompression.
 	MemPoolCreateUsageHwDecompress = 2
 	// IpcHandleSize is CUDA_IPC_HANDLE_SIZE: CUDA IPC Handle Size.
 	IpcHandleSize = 64
-	// ExternalMemoryDedicated is cudaExternalMemoryDedicated: Indicates that the external memory object is a dedicated resource.
+	// ExternalMemoryDedicated is cudaExternalMemoryDedicated: Indicates that the
+	// external memory object is a dedicated resource.
 	ExternalMemoryDedicated = 1
-	// ExternalSemaphoreSignalSkipNvSciBufMemSync is cudaExternalSemaphoreSignalSkipNvSciBufMemSync: When the /p flags parameter of [ExternalSemaphoreSignalParams] contains this flag, it indicates that signaling an external semaphore object should skip performing appropriate memory synchronization operations over all the external memory objects that are imported as [ExternalMemoryHandleTypeNvSciBuf], which otherwise are performed by default to ensure data coherency with other importers of the same NvSciBuf memory objects.
+	// ExternalSemaphoreSignalSkipNvSciBufMemSync is
+	// cudaExternalSemaphoreSignalSkipNvSciBufMemSync: When the /p flags parameter
+	// of [ExternalSemaphoreSignalParams] contains this flag, it indicates that
+	// signaling an external semaphore object should skip performing appropriate
+	// memory synchronization operations over all the external memory objects that
+	// are imported as [ExternalMemoryHandleTypeNvSciBuf], which otherwise are
+	// performed by default to ensure data coherency with other importers of the
+	// same NvSciBuf memory objects.
 	ExternalSemaphoreSignalSkipNvSciBufMemSync = 1
-	// ExternalSemaphoreWaitSkipNvSciBufMemSync is cudaExternalSemaphoreWaitSkipNvSciBufMemSync: When the /p flags parameter of [ExternalSemaphoreWaitParams] contains this flag, it indicates that waiting an external semaphore object should skip performing appropriate memory synchronization operations over all the external memory objects that are imported as [ExternalMemoryHandleTypeNvSciBuf], which otherwise are performed by default to ensure data coherency with other importers of the same NvSciBuf memory objects.
+	// ExternalSemaphoreWaitSkipNvSciBufMemSync is
+	// cudaExternalSemaphoreWaitSkipNvSciBufMemSync: When the /p flags parameter of
+	// [ExternalSemaphoreWaitParams] contains this flag, it indicates that waiting
+	// an external semaphore object should skip performing appropriate memory
+	// synchronization operations over all the external memory objects that are
+	// imported as [ExternalMemoryHandleTypeNvSciBuf], which otherwise are performed
+	// by default to ensure data coherency with other importers of the same NvSciBuf
+	// memory objects.
 	ExternalSemaphoreWaitSkipNvSciBufMemSync = 2
-	// NvSciSyncAttrSignal is cudaNvSciSyncAttrSignal: When /p flags of [DeviceGetNvSciSyncAttributes] is set to this, it indicates that application need signaler specific NvSciSyncAttr to be filled by [DeviceGetNvSciSyncAttributes].
+	// NvSciSyncAttrSignal is cudaNvSciSyncAttrSignal: When /p flags of
+	// [DeviceGetNvSciSyncAttributes] is set to this, it indicates that application
+	// need signaler specific NvSciSyncAttr to be filled by
+	// [DeviceGetNvSciSyncAttributes].
 	NvSciSyncAttrSignal = 1
-	// NvSciSyncAttrWait is cudaNvSciSyncAttrWait: When /p flags of [DeviceGetNvSciSyncAttributes] is set to this, it indicates that application need waiter specific NvSciSyncAttr to be filled by [DeviceGetNvSciSyncAttributes].
+	// NvSciSyncAttrWait is cudaNvSciSyncAttrWait: When /p flags of
+	// [DeviceGetNvSciSyncAttributes] is set to this, it indicates that application
+	// need waiter specific NvSciSyncAttr to be filled by
+	// [DeviceGetNvSciSyncAttributes].
 	NvSciSyncAttrWait = 2
-	// GraphKernelNodePortDefault is cudaGraphKernelNodePortDefault: This port activates when the kernel has finished executing.
+	// GraphKernelNodePortDefault is cudaGraphKernelNodePortDefault: This port
+	// activates when the kernel has finished executing.
 	GraphKernelNodePortDefault = 0
-	// GraphKernelNodePortProgrammatic is cudaGraphKernelNodePortProgrammatic: This port activates when all blocks of the kernel have performed cudaTriggerProgrammaticLaunchCompletion() or have terminated.
+	// GraphKernelNodePortProgrammatic is cudaGraphKernelNodePortProgrammatic: This
+	// port activates when all blocks of the kernel have performed
+	// cudaTriggerProgrammaticLaunchCompletion() or have terminated.
 	GraphKernelNodePortProgrammatic = 1
-	// GraphKernelNodePortLaunchCompletion is cudaGraphKernelNodePortLaunchCompletion: This port activates when all blocks of the kernel have begun execution.
+	// GraphKernelNodePortLaunchCompletion is
+	// cudaGraphKernelNodePortLaunchCompletion: This port activates when all blocks
+	// of the kernel have begun execution.
 	GraphKernelNodePortLaunchCompletion = 2
-	// StreamAttributeAccessPolicyWindow is cudaStreamAttributeAccessPolicyWindow (driver_types.h).
+	// StreamAttributeAccessPolicyWindow is cudaStreamAttributeAccessPolicyWindow
+	// (driver_types.h).
 	StreamAttributeAccessPolicyWindow = 1
-	// StreamAttributeSynchronizationPolicy is cudaStreamAttributeSynchronizationPolicy (driver_types.h).
+	// StreamAttributeSynchronizationPolicy is
+	// cudaStreamAttributeSynchronizationPolicy (driver_types.h).
 	StreamAttributeSynchronizationPolicy = 3
-	// StreamAttributeMemSyncDomainMap is cudaStreamAttributeMemSyncDomainMap (driver_types.h).
+	// StreamAttributeMemSyncDomainMap is cudaStreamAttributeMemSyncDomainMap
+	// (driver_types.h).
 	StreamAttributeMemSyncDomainMap = 9
-	// StreamAttributeMemSyncDomain is cudaStreamAttributeMemSyncDomain (driver_types.h).
+	// StreamAttributeMemSyncDomain is cudaStreamAttributeMemSyncDomain
+	// (driver_types.h).
 	StreamAttributeMemSyncDomain = 10
 	// StreamAttributePriority is cudaStreamAttributePriority (driver_types.h).
 	StreamAttributePriority = 8
-	// KernelNodeAttributeAccessPolicyWindow is cudaKernelNodeAttributeAccessPolicyWindow (driver_types.h).
+	// KernelNodeAttributeAccessPolicyWindow is
+	// cudaKernelNodeAttributeAccessPolicyWindow (driver_types.h).
 	KernelNodeAttributeAccessPolicyWindow = 1
-	// KernelNodeAttributeCooperative is cudaKernelNodeAttributeCooperative (driver_types.h).
+	// KernelNodeAttributeCooperative is cudaKernelNodeAttributeCooperative
+	// (driver_types.h).
 	KernelNodeAttributeCooperative = 2
-	// KernelNodeAttributePriority is cudaKernelNodeAttributePriority (driver_types.h).
+	// KernelNodeAttributePriority is cudaKernelNodeAttributePriority
+	// (driver_types.h).
 	KernelNodeAttributePriority = 8
-	// KernelNodeAttributeClusterDimension is cudaKernelNodeAttributeClusterDimension (driver_types.h).
+	// KernelNodeAttributeClusterDimension is
+	// cudaKernelNodeAttributeClusterDimension (driver_types.h).
 	KernelNodeAttributeClusterDimension = 4
-	// KernelNodeAttributeClusterSchedulingPolicyPreference is cudaKernelNodeAttributeClusterSchedulingPolicyPreference (driver_types.h).
+	// KernelNodeAttributeClusterSchedulingPolicyPreference is
+	// cudaKernelNodeAttributeClusterSchedulingPolicyPreference (driver_types.h).
 	KernelNodeAttributeClusterSchedulingPolicyPreference = 5
-	// KernelNodeAttributeMemSyncDomainMap is cudaKernelNodeAttributeMemSyncDomainMap (driver_types.h).
+	// KernelNodeAttributeMemSyncDomainMap is
+	// cudaKernelNodeAttributeMemSyncDomainMap (driver_types.h).
 	KernelNodeAttributeMemSyncDomainMap = 9
-	// KernelNodeAttributeMemSyncDomain is cudaKernelNodeAttributeMemSyncDomain (driver_types.h).
+	// KernelNodeAttributeMemSyncDomain is cudaKernelNodeAttributeMemSyncDomain
+	// (driver_types.h).
 	KernelNodeAttributeMemSyncDomain = 10
-	// KernelNodeAttributePreferredSharedMemoryCarveout is cudaKernelNodeAttributePreferredSharedMemoryCarveout (driver_types.h).
+	// KernelNodeAttributePreferredSharedMemoryCarveout is
+	// cudaKernelNodeAttributePreferredSharedMemoryCarveout (driver_types.h).
 	KernelNodeAttributePreferredSharedMemoryCarveout = 14
-	// KernelNodeAttributeDeviceUpdatableKernelNode is cudaKernelNodeAttributeDeviceUpdatableKernelNode (driver_types.h).
+	// KernelNodeAttributeDeviceUpdatableKernelNode is
+	// cudaKernelNodeAttributeDeviceUpdatableKernelNode (driver_types.h).
 	KernelNodeAttributeDeviceUpdatableKernelNode = 13
-	// KernelNodeAttributeNvlinkUtilCentricScheduling is cudaKernelNodeAttributeNvlinkUtilCentricScheduling (driver_types.h).
+	// KernelNodeAttributeNvlinkUtilCentricScheduling is
+	// cudaKernelNodeAttributeNvlinkUtilCentricScheduling (driver_types.h).
 	KernelNodeAttributeNvlinkUtilCentricScheduling = 16
 	// SurfaceType1D is cudaSurfaceType1D (surface_types.h).
 	SurfaceType1D = 1

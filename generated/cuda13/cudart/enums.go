@@ -42,269 +42,471 @@ type Error int32
 const (
 	// Success is cudaSuccess: The API call returned with no errors.
 	Success Error = 0
-	// ErrorInvalidValue is cudaErrorInvalidValue: This indicates that one or more of the parameters passed to the API call is not within an acceptable range of values.
+	// ErrorInvalidValue is cudaErrorInvalidValue: This indicates that one or more
+	// of the parameters passed to the API call is not within an acceptable range of
+	// values.
 	ErrorInvalidValue Error = 1
-	// ErrorMemoryAllocation is cudaErrorMemoryAllocation: The API call failed because it was unable to allocate enough memory or other resources to perform the requested operation.
+	// ErrorMemoryAllocation is cudaErrorMemoryAllocation: The API call failed
+	// because it was unable to allocate enough memory or other resources to perform
+	// the requested operation.
 	ErrorMemoryAllocation Error = 2
-	// ErrorInitializationError is cudaErrorInitializationError: The API call failed because the CUDA driver and runtime could not be initialized.
+	// ErrorInitializationError is cudaErrorInitializationError: The API call failed
+	// because the CUDA driver and runtime could not be initialized.
 	ErrorInitializationError Error = 3
-	// ErrorCudartUnloading is cudaErrorCudartUnloading: This indicates that a CUDA Runtime API call cannot be executed because it is being called during process shut down, at a point in time after CUDA driver has been unloaded.
+	// ErrorCudartUnloading is cudaErrorCudartUnloading: This indicates that a CUDA
+	// Runtime API call cannot be executed because it is being called during process
+	// shut down, at a point in time after CUDA driver has been unloaded.
 	ErrorCudartUnloading Error = 4
-	// ErrorProfilerDisabled is cudaErrorProfilerDisabled: This indicates profiler is not initialized for this run.
+	// ErrorProfilerDisabled is cudaErrorProfilerDisabled: This indicates profiler
+	// is not initialized for this run.
 	ErrorProfilerDisabled Error = 5
-	// ErrorProfilerNotInitialized is cudaErrorProfilerNotInitialized: This error return is deprecated as of CUDA 5.0.
+	// ErrorProfilerNotInitialized is cudaErrorProfilerNotInitialized: This error
+	// return is deprecated as of CUDA 5.0.
 	ErrorProfilerNotInitialized Error = 6
-	// ErrorProfilerAlreadyStarted is cudaErrorProfilerAlreadyStarted: This error return is deprecated as of CUDA 5.0.
+	// ErrorProfilerAlreadyStarted is cudaErrorProfilerAlreadyStarted: This error
+	// return is deprecated as of CUDA 5.0.
 	ErrorProfilerAlreadyStarted Error = 7
-	// ErrorProfilerAlreadyStopped is cudaErrorProfilerAlreadyStopped: This error return is deprecated as of CUDA 5.0.
+	// ErrorProfilerAlreadyStopped is cudaErrorProfilerAlreadyStopped: This error
+	// return is deprecated as of CUDA 5.0.
 	ErrorProfilerAlreadyStopped Error = 8
-	// ErrorInvalidConfiguration is cudaErrorInvalidConfiguration: This indicates that a kernel launch is requesting resources that can never be satisfied by the current device.
+	// ErrorInvalidConfiguration is cudaErrorInvalidConfiguration: This indicates
+	// that a kernel launch is requesting resources that can never be satisfied by
+	// the current device.
 	ErrorInvalidConfiguration Error = 9
-	// ErrorInvalidPitchValue is cudaErrorInvalidPitchValue: This indicates that one or more of the pitch-related parameters passed to the API call is not within the acceptable range for pitch.
+	// ErrorInvalidPitchValue is cudaErrorInvalidPitchValue: This indicates that one
+	// or more of the pitch-related parameters passed to the API call is not within
+	// the acceptable range for pitch.
 	ErrorInvalidPitchValue Error = 12
-	// ErrorInvalidSymbol is cudaErrorInvalidSymbol: This indicates that the symbol name/identifier passed to the API call is not a valid name or identifier.
+	// ErrorInvalidSymbol is cudaErrorInvalidSymbol: This indicates that the symbol
+	// name/identifier passed to the API call is not a valid name or identifier.
 	ErrorInvalidSymbol Error = 13
-	// ErrorInvalidHostPointer is cudaErrorInvalidHostPointer: This indicates that at least one host pointer passed to the API call is not a valid host pointer.
+	// ErrorInvalidHostPointer is cudaErrorInvalidHostPointer: This indicates that
+	// at least one host pointer passed to the API call is not a valid host pointer.
 	ErrorInvalidHostPointer Error = 16
-	// ErrorInvalidDevicePointer is cudaErrorInvalidDevicePointer: This indicates that at least one device pointer passed to the API call is not a valid device pointer.
+	// ErrorInvalidDevicePointer is cudaErrorInvalidDevicePointer: This indicates
+	// that at least one device pointer passed to the API call is not a valid device
+	// pointer.
 	ErrorInvalidDevicePointer Error = 17
-	// ErrorInvalidTexture is cudaErrorInvalidTexture: This indicates that the texture passed to the API call is not a valid texture.
+	// ErrorInvalidTexture is cudaErrorInvalidTexture: This indicates that the
+	// texture passed to the API call is not a valid texture.
 	ErrorInvalidTexture Error = 18
-	// ErrorInvalidTextureBinding is cudaErrorInvalidTextureBinding: This indicates that the texture binding is not valid.
+	// ErrorInvalidTextureBinding is cudaErrorInvalidTextureBinding: This indicates
+	// that the texture binding is not valid.
 	ErrorInvalidTextureBinding Error = 19
-	// ErrorInvalidChannelDescriptor is cudaErrorInvalidChannelDescriptor: This indicates that the channel descriptor passed to the API call is not valid.
+	// ErrorInvalidChannelDescriptor is cudaErrorInvalidChannelDescriptor: This
+	// indicates that the channel descriptor passed to the API call is not valid.
 	ErrorInvalidChannelDescriptor Error = 20
-	// ErrorInvalidMemcpyDirection is cudaErrorInvalidMemcpyDirection: This indicates that the direction of the memcpy passed to the API call is not one of the types specified by [MemcpyKind].
+	// ErrorInvalidMemcpyDirection is cudaErrorInvalidMemcpyDirection: This
+	// indicates that the direction of the memcpy passed to the API call is not one
+	// of the types specified by [MemcpyKind].
 	ErrorInvalidMemcpyDirection Error = 21
-	// ErrorAddressOfConstant is cudaErrorAddressOfConstant: This indicated that the user has taken the address of a constant variable, which was forbidden up until the CUDA 3.1 release.
+	// ErrorAddressOfConstant is cudaErrorAddressOfConstant: This indicated that the
+	// user has taken the address of a constant variable, which was forbidden up
+	// until the CUDA 3.1 release.
 	ErrorAddressOfConstant Error = 22
-	// ErrorTextureFetchFailed is cudaErrorTextureFetchFailed: This indicated that a texture fetch was not able to be performed.
+	// ErrorTextureFetchFailed is cudaErrorTextureFetchFailed: This indicated that a
+	// texture fetch was not able to be performed.
 	ErrorTextureFetchFailed Error = 23
-	// ErrorTextureNotBound is cudaErrorTextureNotBound: This indicated that a texture was not bound for access.
+	// ErrorTextureNotBound is cudaErrorTextureNotBound: This indicated that a
+	// texture was not bound for access.
 	ErrorTextureNotBound Error = 24
-	// ErrorSynchronizationError is cudaErrorSynchronizationError: This indicated that a synchronization operation had failed.
+	// ErrorSynchronizationError is cudaErrorSynchronizationError: This indicated
+	// that a synchronization operation had failed.
 	ErrorSynchronizationError Error = 25
-	// ErrorInvalidFilterSetting is cudaErrorInvalidFilterSetting: This indicates that a non-float texture was being accessed with linear filtering.
+	// ErrorInvalidFilterSetting is cudaErrorInvalidFilterSetting: This indicates
+	// that a non-float texture was being accessed with linear filtering.
 	ErrorInvalidFilterSetting Error = 26
-	// ErrorInvalidNormSetting is cudaErrorInvalidNormSetting: This indicates that an attempt was made to read an unsupported data type as a normalized float.
+	// ErrorInvalidNormSetting is cudaErrorInvalidNormSetting: This indicates that
+	// an attempt was made to read an unsupported data type as a normalized float.
 	ErrorInvalidNormSetting Error = 27
-	// ErrorMixedDeviceExecution is cudaErrorMixedDeviceExecution: Mixing of device and device emulation code was not allowed.
+	// ErrorMixedDeviceExecution is cudaErrorMixedDeviceExecution: Mixing of device
+	// and device emulation code was not allowed.
 	ErrorMixedDeviceExecution Error = 28
-	// ErrorNotYetImplemented is cudaErrorNotYetImplemented: This indicates that the API call is not yet implemented.
+	// ErrorNotYetImplemented is cudaErrorNotYetImplemented: This indicates that the
+	// API call is not yet implemented.
 	ErrorNotYetImplemented Error = 31
-	// ErrorMemoryValueTooLarge is cudaErrorMemoryValueTooLarge: This indicated that an emulated device pointer exceeded the 32-bit address range.
+	// ErrorMemoryValueTooLarge is cudaErrorMemoryValueTooLarge: This indicated that
+	// an emulated device pointer exceeded the 32-bit address range.
 	ErrorMemoryValueTooLarge Error = 32
-	// ErrorStubLibrary is cudaErrorStubLibrary: This indicates that the CUDA driver that the application has loaded is a stub library.
+	// ErrorStubLibrary is cudaErrorStubLibrary: This indicates that the CUDA driver
+	// that the application has loaded is a stub library.
 	ErrorStubLibrary Error = 34
-	// ErrorInsufficientDriver is cudaErrorInsufficientDriver: This indicates that the installed NVIDIA CUDA driver is older than the CUDA runtime library.
+	// ErrorInsufficientDriver is cudaErrorInsufficientDriver: This indicates that
+	// the installed NVIDIA CUDA driver is older than the CUDA runtime library.
 	ErrorInsufficientDriver Error = 35
-	// ErrorCallRequiresNewerDriver is cudaErrorCallRequiresNewerDriver: This indicates that the API call requires a newer CUDA driver than the one currently installed.
+	// ErrorCallRequiresNewerDriver is cudaErrorCallRequiresNewerDriver: This
+	// indicates that the API call requires a newer CUDA driver than the one
+	// currently installed.
 	ErrorCallRequiresNewerDriver Error = 36
-	// ErrorInvalidSurface is cudaErrorInvalidSurface: This indicates that the surface passed to the API call is not a valid surface.
+	// ErrorInvalidSurface is cudaErrorInvalidSurface: This indicates that the
+	// surface passed to the API call is not a valid surface.
 	ErrorInvalidSurface Error = 37
-	// ErrorDuplicateVariableName is cudaErrorDuplicateVariableName: This indicates that multiple global or constant variables (across separate CUDA source files in the application) share the same string name.
+	// ErrorDuplicateVariableName is cudaErrorDuplicateVariableName: This indicates
+	// that multiple global or constant variables (across separate CUDA source files
+	// in the application) share the same string name.
 	ErrorDuplicateVariableName Error = 43
-	// ErrorDuplicateTextureName is cudaErrorDuplicateTextureName: This indicates that multiple textures (across separate CUDA source files in the application) share the same string name.
+	// ErrorDuplicateTextureName is cudaErrorDuplicateTextureName: This indicates
+	// that multiple textures (across separate CUDA source files in the application)
+	// share the same string name.
 	ErrorDuplicateTextureName Error = 44
-	// ErrorDuplicateSurfaceName is cudaErrorDuplicateSurfaceName: This indicates that multiple surfaces (across separate CUDA source files in the application) share the same string name.
+	// ErrorDuplicateSurfaceName is cudaErrorDuplicateSurfaceName: This indicates
+	// that multiple surfaces (across separate CUDA source files in the application)
+	// share the same string name.
 	ErrorDuplicateSurfaceName Error = 45
-	// ErrorDevicesUnavailable is cudaErrorDevicesUnavailable: This indicates that all CUDA devices are busy or unavailable at the current time.
+	// ErrorDevicesUnavailable is cudaErrorDevicesUnavailable: This indicates that
+	// all CUDA devices are busy or unavailable at the current time.
 	ErrorDevicesUnavailable Error = 46
-	// ErrorIncompatibleDriverContext is cudaErrorIncompatibleDriverContext: This indicates that the current context is not compatible with this the CUDA Runtime.
+	// ErrorIncompatibleDriverContext is cudaErrorIncompatibleDriverContext: This
+	// indicates that the current context is not compatible with this the CUDA
+	// Runtime.
 	ErrorIncompatibleDriverContext Error = 49
-	// ErrorMissingConfiguration is cudaErrorMissingConfiguration: The device function being invoked (usually via [LaunchKernel]) was not previously configured via the cudaConfigureCall function.
+	// ErrorMissingConfiguration is cudaErrorMissingConfiguration: The device
+	// function being invoked (usually via [LaunchKernel]) was not previously
+	// configured via the cudaConfigureCall function.
 	ErrorMissingConfiguration Error = 52
-	// ErrorPriorLaunchFailure is cudaErrorPriorLaunchFailure: This indicated that a previous kernel launch failed.
+	// ErrorPriorLaunchFailure is cudaErrorPriorLaunchFailure: This indicated that a
+	// previous kernel launch failed.
 	ErrorPriorLaunchFailure Error = 53
-	// ErrorLaunchMaxDepthExceeded is cudaErrorLaunchMaxDepthExceeded: This error indicates that a device runtime grid launch did not occur because the depth of the child grid would exceed the maximum supported number of nested grid launches.
+	// ErrorLaunchMaxDepthExceeded is cudaErrorLaunchMaxDepthExceeded: This error
+	// indicates that a device runtime grid launch did not occur because the depth
+	// of the child grid would exceed the maximum supported number of nested grid
+	// launches.
 	ErrorLaunchMaxDepthExceeded Error = 65
-	// ErrorLaunchFileScopedTex is cudaErrorLaunchFileScopedTex: This error indicates that a grid launch did not occur because the kernel uses file-scoped textures which are unsupported by the device runtime.
+	// ErrorLaunchFileScopedTex is cudaErrorLaunchFileScopedTex: This error
+	// indicates that a grid launch did not occur because the kernel uses
+	// file-scoped textures which are unsupported by the device runtime.
 	ErrorLaunchFileScopedTex Error = 66
-	// ErrorLaunchFileScopedSurf is cudaErrorLaunchFileScopedSurf: This error indicates that a grid launch did not occur because the kernel uses file-scoped surfaces which are unsupported by the device runtime.
+	// ErrorLaunchFileScopedSurf is cudaErrorLaunchFileScopedSurf: This error
+	// indicates that a grid launch did not occur because the kernel uses
+	// file-scoped surfaces which are unsupported by the device runtime.
 	ErrorLaunchFileScopedSurf Error = 67
-	// ErrorSyncDepthExceeded is cudaErrorSyncDepthExceeded: This error indicates that a call to [DeviceSynchronize] made from the device runtime failed because the call was made at grid depth greater than than either the default (2 levels of grids) or user specified device limit [LimitDevRuntimeSyncDepth].
+	// ErrorSyncDepthExceeded is cudaErrorSyncDepthExceeded: This error indicates
+	// that a call to [DeviceSynchronize] made from the device runtime failed
+	// because the call was made at grid depth greater than than either the default
+	// (2 levels of grids) or user specified device limit
+	// [LimitDevRuntimeSyncDepth].
 	ErrorSyncDepthExceeded Error = 68
-	// ErrorLaunchPendingCountExceeded is cudaErrorLaunchPendingCountExceeded: This error indicates that a device runtime grid launch failed because the launch would exceed the limit [LimitDevRuntimePendingLaunchCount].
+	// ErrorLaunchPendingCountExceeded is cudaErrorLaunchPendingCountExceeded: This
+	// error indicates that a device runtime grid launch failed because the launch
+	// would exceed the limit [LimitDevRuntimePendingLaunchCount].
 	ErrorLaunchPendingCountExceeded Error = 69
-	// ErrorInvalidDeviceFunction is cudaErrorInvalidDeviceFunction: The requested device function does not exist or is not compiled for the proper device architecture.
+	// ErrorInvalidDeviceFunction is cudaErrorInvalidDeviceFunction: The requested
+	// device function does not exist or is not compiled for the proper device
+	// architecture.
 	ErrorInvalidDeviceFunction Error = 98
-	// ErrorNoDevice is cudaErrorNoDevice: This indicates that no CUDA-capable devices were detected by the installed CUDA driver.
+	// ErrorNoDevice is cudaErrorNoDevice: This indicates that no CUDA-capable
+	// devices were detected by the installed CUDA driver.
 	ErrorNoDevice Error = 100
-	// ErrorInvalidDevice is cudaErrorInvalidDevice: This indicates that the device ordinal supplied by the user does not correspond to a valid CUDA device or that the action requested is invalid for the specified device.
+	// ErrorInvalidDevice is cudaErrorInvalidDevice: This indicates that the device
+	// ordinal supplied by the user does not correspond to a valid CUDA device or
+	// that the action requested is invalid for the specified device.
 	ErrorInvalidDevice Error = 101
-	// ErrorDeviceNotLicensed is cudaErrorDeviceNotLicensed: This indicates that the device doesn't have a valid Grid License.
+	// ErrorDeviceNotLicensed is cudaErrorDeviceNotLicensed: This indicates that the
+	// device doesn't have a valid Grid License.
 	ErrorDeviceNotLicensed Error = 102
-	// ErrorSoftwareValidityNotEstablished is cudaErrorSoftwareValidityNotEstablished: By default, the CUDA runtime may perform a minimal set of self-tests, as well as CUDA driver tests, to establish the validity of both.
+	// ErrorSoftwareValidityNotEstablished is
+	// cudaErrorSoftwareValidityNotEstablished: By default, the CUDA runtime may
+	// perform a minimal set of self-tests, as well as CUDA driver tests, to
+	// establish the validity of both.
 	ErrorSoftwareValidityNotEstablished Error = 103
-	// ErrorStartupFailure is cudaErrorStartupFailure: This indicates an internal startup failure in the CUDA runtime.
+	// ErrorStartupFailure is cudaErrorStartupFailure: This indicates an internal
+	// startup failure in the CUDA runtime.
 	ErrorStartupFailure Error = 127
-	// ErrorInvalidKernelImage is cudaErrorInvalidKernelImage: This indicates that the device kernel image is invalid.
+	// ErrorInvalidKernelImage is cudaErrorInvalidKernelImage: This indicates that
+	// the device kernel image is invalid.
 	ErrorInvalidKernelImage Error = 200
-	// ErrorDeviceUninitialized is cudaErrorDeviceUninitialized: This most frequently indicates that there is no context bound to the current thread.
+	// ErrorDeviceUninitialized is cudaErrorDeviceUninitialized: This most
+	// frequently indicates that there is no context bound to the current thread.
 	ErrorDeviceUninitialized Error = 201
-	// ErrorMapBufferObjectFailed is cudaErrorMapBufferObjectFailed: This indicates that the buffer object could not be mapped.
+	// ErrorMapBufferObjectFailed is cudaErrorMapBufferObjectFailed: This indicates
+	// that the buffer object could not be mapped.
 	ErrorMapBufferObjectFailed Error = 205
-	// ErrorUnmapBufferObjectFailed is cudaErrorUnmapBufferObjectFailed: This indicates that the buffer object could not be unmapped.
+	// ErrorUnmapBufferObjectFailed is cudaErrorUnmapBufferObjectFailed: This
+	// indicates that the buffer object could not be unmapped.
 	ErrorUnmapBufferObjectFailed Error = 206
-	// ErrorArrayIsMapped is cudaErrorArrayIsMapped: This indicates that the specified array is currently mapped and thus cannot be destroyed.
+	// ErrorArrayIsMapped is cudaErrorArrayIsMapped: This indicates that the
+	// specified array is currently mapped and thus cannot be destroyed.
 	ErrorArrayIsMapped Error = 207
-	// ErrorAlreadyMapped is cudaErrorAlreadyMapped: This indicates that the resource is already mapped.
+	// ErrorAlreadyMapped is cudaErrorAlreadyMapped: This indicates that the
+	// resource is already mapped.
 	ErrorAlreadyMapped Error = 208
-	// ErrorNoKernelImageForDevice is cudaErrorNoKernelImageForDevice: This indicates that there is no kernel image available that is suitable for the device.
+	// ErrorNoKernelImageForDevice is cudaErrorNoKernelImageForDevice: This
+	// indicates that there is no kernel image available that is suitable for the
+	// device.
 	ErrorNoKernelImageForDevice Error = 209
-	// ErrorAlreadyAcquired is cudaErrorAlreadyAcquired: This indicates that a resource has already been acquired.
+	// ErrorAlreadyAcquired is cudaErrorAlreadyAcquired: This indicates that a
+	// resource has already been acquired.
 	ErrorAlreadyAcquired Error = 210
-	// ErrorNotMapped is cudaErrorNotMapped: This indicates that a resource is not mapped.
+	// ErrorNotMapped is cudaErrorNotMapped: This indicates that a resource is not
+	// mapped.
 	ErrorNotMapped Error = 211
-	// ErrorNotMappedAsArray is cudaErrorNotMappedAsArray: This indicates that a mapped resource is not available for access as an array.
+	// ErrorNotMappedAsArray is cudaErrorNotMappedAsArray: This indicates that a
+	// mapped resource is not available for access as an array.
 	ErrorNotMappedAsArray Error = 212
-	// ErrorNotMappedAsPointer is cudaErrorNotMappedAsPointer: This indicates that a mapped resource is not available for access as a pointer.
+	// ErrorNotMappedAsPointer is cudaErrorNotMappedAsPointer: This indicates that a
+	// mapped resource is not available for access as a pointer.
 	ErrorNotMappedAsPointer Error = 213
-	// ErrorECCUncorrectable is cudaErrorECCUncorrectable: This indicates that an uncorrectable ECC error was detected during execution.
+	// ErrorECCUncorrectable is cudaErrorECCUncorrectable: This indicates that an
+	// uncorrectable ECC error was detected during execution.
 	ErrorECCUncorrectable Error = 214
-	// ErrorUnsupportedLimit is cudaErrorUnsupportedLimit: This indicates that the [Limit] passed to the API call is not supported by the active device.
+	// ErrorUnsupportedLimit is cudaErrorUnsupportedLimit: This indicates that the
+	// [Limit] passed to the API call is not supported by the active device.
 	ErrorUnsupportedLimit Error = 215
-	// ErrorDeviceAlreadyInUse is cudaErrorDeviceAlreadyInUse: This indicates that a call tried to access an exclusive-thread device that is already in use by a different thread.
+	// ErrorDeviceAlreadyInUse is cudaErrorDeviceAlreadyInUse: This indicates that a
+	// call tried to access an exclusive-thread device that is already in use by a
+	// different thread.
 	ErrorDeviceAlreadyInUse Error = 216
-	// ErrorPeerAccessUnsupported is cudaErrorPeerAccessUnsupported: This error indicates that P2P access is not supported across the given devices.
+	// ErrorPeerAccessUnsupported is cudaErrorPeerAccessUnsupported: This error
+	// indicates that P2P access is not supported across the given devices.
 	ErrorPeerAccessUnsupported Error = 217
 	// ErrorInvalidPtx is cudaErrorInvalidPtx: A PTX compilation failed.
 	ErrorInvalidPtx Error = 218
-	// ErrorInvalidGraphicsContext is cudaErrorInvalidGraphicsContext: This indicates an error with the OpenGL or DirectX context.
+	// ErrorInvalidGraphicsContext is cudaErrorInvalidGraphicsContext: This
+	// indicates an error with the OpenGL or DirectX context.
 	ErrorInvalidGraphicsContext Error = 219
-	// ErrorNvlinkUncorrectable is cudaErrorNvlinkUncorrectable: This indicates that an uncorrectable NVLink error was detected during the execution.
+	// ErrorNvlinkUncorrectable is cudaErrorNvlinkUncorrectable: This indicates that
+	// an uncorrectable NVLink error was detected during the execution.
 	ErrorNvlinkUncorrectable Error = 220
-	// ErrorJitCompilerNotFound is cudaErrorJitCompilerNotFound: This indicates that the PTX JIT compiler library was not found.
+	// ErrorJitCompilerNotFound is cudaErrorJitCompilerNotFound: This indicates that
+	// the PTX JIT compiler library was not found.
 	ErrorJitCompilerNotFound Error = 221
-	// ErrorUnsupportedPtxVersion is cudaErrorUnsupportedPtxVersion: This indicates that the provided PTX was compiled with an unsupported toolchain.
+	// ErrorUnsupportedPtxVersion is cudaErrorUnsupportedPtxVersion: This indicates
+	// that the provided PTX was compiled with an unsupported toolchain.
 	ErrorUnsupportedPtxVersion Error = 222
-	// ErrorJitCompilationDisabled is cudaErrorJitCompilationDisabled: This indicates that the JIT compilation was disabled.
+	// ErrorJitCompilationDisabled is cudaErrorJitCompilationDisabled: This
+	// indicates that the JIT compilation was disabled.
 	ErrorJitCompilationDisabled Error = 223
-	// ErrorUnsupportedExecAffinity is cudaErrorUnsupportedExecAffinity: This indicates that the provided execution affinity is not supported by the device.
+	// ErrorUnsupportedExecAffinity is cudaErrorUnsupportedExecAffinity: This
+	// indicates that the provided execution affinity is not supported by the
+	// device.
 	ErrorUnsupportedExecAffinity Error = 224
-	// ErrorUnsupportedDevSideSync is cudaErrorUnsupportedDevSideSync: This indicates that the code to be compiled by the PTX JIT contains unsupported call to cudaDeviceSynchronize.
+	// ErrorUnsupportedDevSideSync is cudaErrorUnsupportedDevSideSync: This
+	// indicates that the code to be compiled by the PTX JIT contains unsupported
+	// call to cudaDeviceSynchronize.
 	ErrorUnsupportedDevSideSync Error = 225
-	// ErrorContained is cudaErrorContained: This indicates that an exception occurred on the device that is now contained by the GPU's error containment capability.
+	// ErrorContained is cudaErrorContained: This indicates that an exception
+	// occurred on the device that is now contained by the GPU's error containment
+	// capability.
 	ErrorContained Error = 226
-	// ErrorInvalidSource is cudaErrorInvalidSource: This indicates that the device kernel source is invalid.
+	// ErrorInvalidSource is cudaErrorInvalidSource: This indicates that the device
+	// kernel source is invalid.
 	ErrorInvalidSource Error = 300
-	// ErrorFileNotFound is cudaErrorFileNotFound: This indicates that the file specified was not found.
+	// ErrorFileNotFound is cudaErrorFileNotFound: This indicates that the file
+	// specified was not found.
 	ErrorFileNotFound Error = 301
-	// ErrorSharedObjectSymbolNotFound is cudaErrorSharedObjectSymbolNotFound: This indicates that a link to a shared object failed to resolve.
+	// ErrorSharedObjectSymbolNotFound is cudaErrorSharedObjectSymbolNotFound: This
+	// indicates that a link to a shared object failed to resolve.
 	ErrorSharedObjectSymbolNotFound Error = 302
-	// ErrorSharedObjectInitFailed is cudaErrorSharedObjectInitFailed: This indicates that initialization of a shared object failed.
+	// ErrorSharedObjectInitFailed is cudaErrorSharedObjectInitFailed: This
+	// indicates that initialization of a shared object failed.
 	ErrorSharedObjectInitFailed Error = 303
-	// ErrorOperatingSystem is cudaErrorOperatingSystem: This error indicates that an OS call failed.
+	// ErrorOperatingSystem is cudaErrorOperatingSystem: This error indicates that
+	// an OS call failed.
 	ErrorOperatingSystem Error = 304
-	// ErrorInvalidResourceHandle is cudaErrorInvalidResourceHandle: This indicates that a resource handle passed to the API call was not valid.
+	// ErrorInvalidResourceHandle is cudaErrorInvalidResourceHandle: This indicates
+	// that a resource handle passed to the API call was not valid.
 	ErrorInvalidResourceHandle Error = 400
-	// ErrorIllegalState is cudaErrorIllegalState: This indicates that a resource required by the API call is not in a valid state to perform the requested operation.
+	// ErrorIllegalState is cudaErrorIllegalState: This indicates that a resource
+	// required by the API call is not in a valid state to perform the requested
+	// operation.
 	ErrorIllegalState Error = 401
-	// ErrorLossyQuery is cudaErrorLossyQuery: This indicates an attempt was made to introspect an object in a way that would discard semantically important information.
+	// ErrorLossyQuery is cudaErrorLossyQuery: This indicates an attempt was made to
+	// introspect an object in a way that would discard semantically important
+	// information.
 	ErrorLossyQuery Error = 402
-	// ErrorSymbolNotFound is cudaErrorSymbolNotFound: This indicates that a named symbol was not found.
+	// ErrorSymbolNotFound is cudaErrorSymbolNotFound: This indicates that a named
+	// symbol was not found.
 	ErrorSymbolNotFound Error = 500
-	// ErrorNotReady is cudaErrorNotReady: This indicates that asynchronous operations issued previously have not completed yet.
+	// ErrorNotReady is cudaErrorNotReady: This indicates that asynchronous
+	// operations issued previously have not completed yet.
 	ErrorNotReady Error = 600
-	// ErrorIllegalAddress is cudaErrorIllegalAddress: The device encountered a load or store instruction on an invalid memory address.
+	// ErrorIllegalAddress is cudaErrorIllegalAddress: The device encountered a load
+	// or store instruction on an invalid memory address.
 	ErrorIllegalAddress Error = 700
-	// ErrorLaunchOutOfResources is cudaErrorLaunchOutOfResources: This indicates that a launch did not occur because it did not have appropriate resources.
+	// ErrorLaunchOutOfResources is cudaErrorLaunchOutOfResources: This indicates
+	// that a launch did not occur because it did not have appropriate resources.
 	ErrorLaunchOutOfResources Error = 701
-	// ErrorLaunchTimeout is cudaErrorLaunchTimeout: This indicates that the device kernel took too long to execute.
+	// ErrorLaunchTimeout is cudaErrorLaunchTimeout: This indicates that the device
+	// kernel took too long to execute.
 	ErrorLaunchTimeout Error = 702
-	// ErrorLaunchIncompatibleTexturing is cudaErrorLaunchIncompatibleTexturing: This error indicates a kernel launch that uses an incompatible texturing mode.
+	// ErrorLaunchIncompatibleTexturing is cudaErrorLaunchIncompatibleTexturing:
+	// This error indicates a kernel launch that uses an incompatible texturing
+	// mode.
 	ErrorLaunchIncompatibleTexturing Error = 703
-	// ErrorPeerAccessAlreadyEnabled is cudaErrorPeerAccessAlreadyEnabled: This error indicates that a call to [DeviceEnablePeerAccess] is trying to re-enable peer addressing on from a context which has already had peer addressing enabled.
+	// ErrorPeerAccessAlreadyEnabled is cudaErrorPeerAccessAlreadyEnabled: This
+	// error indicates that a call to [DeviceEnablePeerAccess] is trying to
+	// re-enable peer addressing on from a context which has already had peer
+	// addressing enabled.
 	ErrorPeerAccessAlreadyEnabled Error = 704
-	// ErrorPeerAccessNotEnabled is cudaErrorPeerAccessNotEnabled: This error indicates that [DeviceDisablePeerAccess] is trying to disable peer addressing which has not been enabled yet via [DeviceEnablePeerAccess].
+	// ErrorPeerAccessNotEnabled is cudaErrorPeerAccessNotEnabled: This error
+	// indicates that [DeviceDisablePeerAccess] is trying to disable peer addressing
+	// which has not been enabled yet via [DeviceEnablePeerAccess].
 	ErrorPeerAccessNotEnabled Error = 705
-	// ErrorSetOnActiveProcess is cudaErrorSetOnActiveProcess: This indicates that the user has called [SetValidDevices], [SetDeviceFlags], cudaD3D9SetDirect3DDevice, cudaD3D10SetDirect3DDevice, cudaD3D11SetDirect3DDevice, or cudaVDPAUSetVDPAUDevice after initializing the CUDA runtime by calling non-device management operations (allocating memory and launching kernels are examples of non-device management operations).
+	// ErrorSetOnActiveProcess is cudaErrorSetOnActiveProcess: This indicates that
+	// the user has called [SetValidDevices], [SetDeviceFlags],
+	// cudaD3D9SetDirect3DDevice, cudaD3D10SetDirect3DDevice,
+	// cudaD3D11SetDirect3DDevice, or cudaVDPAUSetVDPAUDevice after initializing the
+	// CUDA runtime by calling non-device management operations (allocating memory
+	// and launching kernels are examples of non-device management operations).
 	ErrorSetOnActiveProcess Error = 708
-	// ErrorContextIsDestroyed is cudaErrorContextIsDestroyed: This error indicates that the context current to the calling thread has been destroyed using cuCtxDestroy, or is a primary context which has not yet been initialized.
+	// ErrorContextIsDestroyed is cudaErrorContextIsDestroyed: This error indicates
+	// that the context current to the calling thread has been destroyed using
+	// cuCtxDestroy, or is a primary context which has not yet been initialized.
 	ErrorContextIsDestroyed Error = 709
-	// ErrorAssert is cudaErrorAssert: An assert triggered in device code during kernel execution.
+	// ErrorAssert is cudaErrorAssert: An assert triggered in device code during
+	// kernel execution.
 	ErrorAssert Error = 710
-	// ErrorTooManyPeers is cudaErrorTooManyPeers: This error indicates that the hardware resources required to enable peer access have been exhausted for one or more of the devices passed to cudaEnablePeerAccess.
+	// ErrorTooManyPeers is cudaErrorTooManyPeers: This error indicates that the
+	// hardware resources required to enable peer access have been exhausted for one
+	// or more of the devices passed to cudaEnablePeerAccess.
 	ErrorTooManyPeers Error = 711
-	// ErrorHostMemoryAlreadyRegistered is cudaErrorHostMemoryAlreadyRegistered: This error indicates that the memory range passed to [HostRegister] has already been registered.
+	// ErrorHostMemoryAlreadyRegistered is cudaErrorHostMemoryAlreadyRegistered:
+	// This error indicates that the memory range passed to [HostRegister] has
+	// already been registered.
 	ErrorHostMemoryAlreadyRegistered Error = 712
-	// ErrorHostMemoryNotRegistered is cudaErrorHostMemoryNotRegistered: This error indicates that the pointer passed to [HostUnregister] does not correspond to any currently registered memory region.
+	// ErrorHostMemoryNotRegistered is cudaErrorHostMemoryNotRegistered: This error
+	// indicates that the pointer passed to [HostUnregister] does not correspond to
+	// any currently registered memory region.
 	ErrorHostMemoryNotRegistered Error = 713
-	// ErrorHardwareStackError is cudaErrorHardwareStackError: Device encountered an error in the call stack during kernel execution, possibly due to stack corruption or exceeding the stack size limit.
+	// ErrorHardwareStackError is cudaErrorHardwareStackError: Device encountered an
+	// error in the call stack during kernel execution, possibly due to stack
+	// corruption or exceeding the stack size limit.
 	ErrorHardwareStackError Error = 714
-	// ErrorIllegalInstruction is cudaErrorIllegalInstruction: The device encountered an illegal instruction during kernel execution This leaves the process in an inconsistent state and any further CUDA work will return the same error.
+	// ErrorIllegalInstruction is cudaErrorIllegalInstruction: The device
+	// encountered an illegal instruction during kernel execution This leaves the
+	// process in an inconsistent state and any further CUDA work will return the
+	// same error.
 	ErrorIllegalInstruction Error = 715
-	// ErrorMisalignedAddress is cudaErrorMisalignedAddress: The device encountered a load or store instruction on a memory address which is not aligned.
+	// ErrorMisalignedAddress is cudaErrorMisalignedAddress: The device encountered
+	// a load or store instruction on a memory address which is not aligned.
 	ErrorMisalignedAddress Error = 716
-	// ErrorInvalidAddressSpace is cudaErrorInvalidAddressSpace: While executing a kernel, the device encountered an instruction which can only operate on memory locations in certain address spaces (global, shared, or local), but was supplied a memory address not belonging to an allowed address space.
+	// ErrorInvalidAddressSpace is cudaErrorInvalidAddressSpace: While executing a
+	// kernel, the device encountered an instruction which can only operate on
+	// memory locations in certain address spaces (global, shared, or local), but
+	// was supplied a memory address not belonging to an allowed address space.
 	ErrorInvalidAddressSpace Error = 717
-	// ErrorInvalidPc is cudaErrorInvalidPc: The device encountered an invalid program counter.
+	// ErrorInvalidPc is cudaErrorInvalidPc: The device encountered an invalid
+	// program counter.
 	ErrorInvalidPc Error = 718
-	// ErrorLaunchFailure is cudaErrorLaunchFailure: An exception occurred on the device while executing a kernel.
+	// ErrorLaunchFailure is cudaErrorLaunchFailure: An exception occurred on the
+	// device while executing a kernel.
 	ErrorLaunchFailure Error = 719
-	// ErrorCooperativeLaunchTooLarge is cudaErrorCooperativeLaunchTooLarge: This error indicates that the number of blocks launched per grid for a kernel that was launched via either [LaunchCooperativeKernel] exceeds the maximum number of blocks as allowed by [OccupancyMaxActiveBlocksPerMultiprocessor] or [OccupancyMaxActiveBlocksPerMultiprocessorWithFlags] times the number of multiprocessors as specified by the device attribute [DevAttrMultiProcessorCount].
+	// ErrorCooperativeLaunchTooLarge is cudaErrorCooperativeLaunchTooLarge: This
+	// error indicates that the number of blocks launched per grid for a kernel that
+	// was launched via either [LaunchCooperativeKernel] exceeds the maximum number
+	// of blocks as allowed by [OccupancyMaxActiveBlocksPerMultiprocessor] or
+	// [OccupancyMaxActiveBlocksPerMultiprocessorWithFlags] times the number of
+	// multiprocessors as specified by the device attribute
+	// [DevAttrMultiProcessorCount].
 	ErrorCooperativeLaunchTooLarge Error = 720
-	// ErrorTensorMemoryLeak is cudaErrorTensorMemoryLeak: An exception occurred on the device while exiting a kernel using tensor memory: the tensor memory was not completely deallocated.
+	// ErrorTensorMemoryLeak is cudaErrorTensorMemoryLeak: An exception occurred on
+	// the device while exiting a kernel using tensor memory: the tensor memory was
+	// not completely deallocated.
 	ErrorTensorMemoryLeak Error = 721
-	// ErrorNotPermitted is cudaErrorNotPermitted: This error indicates the attempted operation is not permitted.
+	// ErrorNotPermitted is cudaErrorNotPermitted: This error indicates the
+	// attempted operation is not permitted.
 	ErrorNotPermitted Error = 800
-	// ErrorNotSupported is cudaErrorNotSupported: This error indicates the attempted operation is not supported on the current system or device.
+	// ErrorNotSupported is cudaErrorNotSupported: This error indicates the
+	// attempted operation is not supported on the current system or device.
 	ErrorNotSupported Error = 801
-	// ErrorSystemNotReady is cudaErrorSystemNotReady: This error indicates that the system is not yet ready to start any CUDA work.
+	// ErrorSystemNotReady is cudaErrorSystemNotReady: This error indicates that the
+	// system is not yet ready to start any CUDA work.
 	ErrorSystemNotReady Error = 802
-	// ErrorSystemDriverMismatch is cudaErrorSystemDriverMismatch: This error indicates that there is a mismatch between the versions of the display driver and the CUDA driver.
+	// ErrorSystemDriverMismatch is cudaErrorSystemDriverMismatch: This error
+	// indicates that there is a mismatch between the versions of the display driver
+	// and the CUDA driver.
 	ErrorSystemDriverMismatch Error = 803
-	// ErrorCompatNotSupportedOnDevice is cudaErrorCompatNotSupportedOnDevice: This error indicates that the system was upgraded to run with forward compatibility but the visible hardware detected by CUDA does not support this configuration.
+	// ErrorCompatNotSupportedOnDevice is cudaErrorCompatNotSupportedOnDevice: This
+	// error indicates that the system was upgraded to run with forward
+	// compatibility but the visible hardware detected by CUDA does not support this
+	// configuration.
 	ErrorCompatNotSupportedOnDevice Error = 804
-	// ErrorMpsConnectionFailed is cudaErrorMpsConnectionFailed: This error indicates that the MPS client failed to connect to the MPS control daemon or the MPS server.
+	// ErrorMpsConnectionFailed is cudaErrorMpsConnectionFailed: This error
+	// indicates that the MPS client failed to connect to the MPS control daemon or
+	// the MPS server.
 	ErrorMpsConnectionFailed Error = 805
-	// ErrorMpsRpcFailure is cudaErrorMpsRpcFailure: This error indicates that the remote procedural call between the MPS server and the MPS client failed.
+	// ErrorMpsRpcFailure is cudaErrorMpsRpcFailure: This error indicates that the
+	// remote procedural call between the MPS server and the MPS client failed.
 	ErrorMpsRpcFailure Error = 806
-	// ErrorMpsServerNotReady is cudaErrorMpsServerNotReady: This error indicates that the MPS server is not ready to accept new MPS client requests.
+	// ErrorMpsServerNotReady is cudaErrorMpsServerNotReady: This error indicates
+	// that the MPS server is not ready to accept new MPS client requests.
 	ErrorMpsServerNotReady Error = 807
-	// ErrorMpsMaxClientsReached is cudaErrorMpsMaxClientsReached: This error indicates that the hardware resources required to create MPS client have been exhausted.
+	// ErrorMpsMaxClientsReached is cudaErrorMpsMaxClientsReached: This error
+	// indicates that the hardware resources required to create MPS client have been
+	// exhausted.
 	ErrorMpsMaxClientsReached Error = 808
-	// ErrorMpsMaxConnectionsReached is cudaErrorMpsMaxConnectionsReached: This error indicates the the hardware resources required to device connections have been exhausted.
+	// ErrorMpsMaxConnectionsReached is cudaErrorMpsMaxConnectionsReached: This
+	// error indicates the the hardware resources required to device connections
+	// have been exhausted.
 	ErrorMpsMaxConnectionsReached Error = 809
-	// ErrorMpsClientTerminated is cudaErrorMpsClientTerminated: This error indicates that the MPS client has been terminated by the server.
+	// ErrorMpsClientTerminated is cudaErrorMpsClientTerminated: This error
+	// indicates that the MPS client has been terminated by the server.
 	ErrorMpsClientTerminated Error = 810
-	// ErrorCdpNotSupported is cudaErrorCdpNotSupported: This error indicates, that the program is using CUDA Dynamic Parallelism, but the current configuration, like MPS, does not support it.
+	// ErrorCdpNotSupported is cudaErrorCdpNotSupported: This error indicates, that
+	// the program is using CUDA Dynamic Parallelism, but the current configuration,
+	// like MPS, does not support it.
 	ErrorCdpNotSupported Error = 811
-	// ErrorCdpVersionMismatch is cudaErrorCdpVersionMismatch: This error indicates, that the program contains an unsupported interaction between different versions of CUDA Dynamic Parallelism.
+	// ErrorCdpVersionMismatch is cudaErrorCdpVersionMismatch: This error indicates,
+	// that the program contains an unsupported interaction between different
+	// versions of CUDA Dynamic Parallelism.
 	ErrorCdpVersionMismatch Error = 812
-	// ErrorStreamCaptureUnsupported is cudaErrorStreamCaptureUnsupported: The operation is not permitted when the stream is capturing.
+	// ErrorStreamCaptureUnsupported is cudaErrorStreamCaptureUnsupported: The
+	// operation is not permitted when the stream is capturing.
 	ErrorStreamCaptureUnsupported Error = 900
-	// ErrorStreamCaptureInvalidated is cudaErrorStreamCaptureInvalidated: The current capture sequence on the stream has been invalidated due to a previous error.
+	// ErrorStreamCaptureInvalidated is cudaErrorStreamCaptureInvalidated: The
+	// current capture sequence on the stream has been invalidated due to a previous
+	// error.
 	ErrorStreamCaptureInvalidated Error = 901
-	// ErrorStreamCaptureMerge is cudaErrorStreamCaptureMerge: The operation would have resulted in a merge of two independent capture sequences.
+	// ErrorStreamCaptureMerge is cudaErrorStreamCaptureMerge: The operation would
+	// have resulted in a merge of two independent capture sequences.
 	ErrorStreamCaptureMerge Error = 902
-	// ErrorStreamCaptureUnmatched is cudaErrorStreamCaptureUnmatched: The capture was not initiated in this stream.
+	// ErrorStreamCaptureUnmatched is cudaErrorStreamCaptureUnmatched: The capture
+	// was not initiated in this stream.
 	ErrorStreamCaptureUnmatched Error = 903
-	// ErrorStreamCaptureUnjoined is cudaErrorStreamCaptureUnjoined: The capture sequence contains a fork that was not joined to the primary stream.
+	// ErrorStreamCaptureUnjoined is cudaErrorStreamCaptureUnjoined: The capture
+	// sequence contains a fork that was not joined to the primary stream.
 	ErrorStreamCaptureUnjoined Error = 904
-	// ErrorStreamCaptureIsolation is cudaErrorStreamCaptureIsolation: A dependency would have been created which crosses the capture sequence boundary.
+	// ErrorStreamCaptureIsolation is cudaErrorStreamCaptureIsolation: A dependency
+	// would have been created which crosses the capture sequence boundary.
 	ErrorStreamCaptureIsolation Error = 905
-	// ErrorStreamCaptureImplicit is cudaErrorStreamCaptureImplicit: The operation would have resulted in a disallowed implicit dependency on a current capture sequence from cudaStreamLegacy.
+	// ErrorStreamCaptureImplicit is cudaErrorStreamCaptureImplicit: The operation
+	// would have resulted in a disallowed implicit dependency on a current capture
+	// sequence from cudaStreamLegacy.
 	ErrorStreamCaptureImplicit Error = 906
-	// ErrorCapturedEvent is cudaErrorCapturedEvent: The operation is not permitted on an event which was last recorded in a capturing stream.
+	// ErrorCapturedEvent is cudaErrorCapturedEvent: The operation is not permitted
+	// on an event which was last recorded in a capturing stream.
 	ErrorCapturedEvent Error = 907
-	// ErrorStreamCaptureWrongThread is cudaErrorStreamCaptureWrongThread: A stream capture sequence not initiated with the [StreamCaptureModeRelaxed] argument to [StreamBeginCapture] was passed to [StreamEndCapture] in a different thread.
+	// ErrorStreamCaptureWrongThread is cudaErrorStreamCaptureWrongThread: A stream
+	// capture sequence not initiated with the [StreamCaptureModeRelaxed] argument
+	// to [StreamBeginCapture] was passed to [StreamEndCapture] in a different
+	// thread.
 	ErrorStreamCaptureWrongThread Error = 908
-	// ErrorTimeout is cudaErrorTimeout: This indicates that the wait operation has timed out.
+	// ErrorTimeout is cudaErrorTimeout: This indicates that the wait operation has
+	// timed out.
 	ErrorTimeout Error = 909
-	// ErrorGraphExecUpdateFailure is cudaErrorGraphExecUpdateFailure: This error indicates that the graph update was not performed because it included changes which violated constraints specific to instantiated graph update.
+	// ErrorGraphExecUpdateFailure is cudaErrorGraphExecUpdateFailure: This error
+	// indicates that the graph update was not performed because it included changes
+	// which violated constraints specific to instantiated graph update.
 	ErrorGraphExecUpdateFailure Error = 910
-	// ErrorExternalDevice is cudaErrorExternalDevice: This indicates that an async error has occurred in a device outside of CUDA.
+	// ErrorExternalDevice is cudaErrorExternalDevice: This indicates that an async
+	// error has occurred in a device outside of CUDA.
 	ErrorExternalDevice Error = 911
-	// ErrorInvalidClusterSize is cudaErrorInvalidClusterSize: This indicates that a kernel launch error has occurred due to cluster misconfiguration.
+	// ErrorInvalidClusterSize is cudaErrorInvalidClusterSize: This indicates that a
+	// kernel launch error has occurred due to cluster misconfiguration.
 	ErrorInvalidClusterSize Error = 912
-	// ErrorFunctionNotLoaded is cudaErrorFunctionNotLoaded: Indiciates a function handle is not loaded when calling an API that requires a loaded function.
+	// ErrorFunctionNotLoaded is cudaErrorFunctionNotLoaded: Indiciates a function
+	// handle is not loaded when calling an API that requires a loaded function.
 	ErrorFunctionNotLoaded Error = 913
-	// ErrorInvalidResourceType is cudaErrorInvalidResourceType: This error indicates one or more resources passed in are not valid resource types for the operation.
+	// ErrorInvalidResourceType is cudaErrorInvalidResourceType: This error
+	// indicates one or more resources passed in are not valid resource types for
+	// the operation.
 	ErrorInvalidResourceType Error = 914
-	// ErrorInvalidResourceConfiguration is cudaErrorInvalidResourceConfiguration: This error indicates one or more resources are insufficient or non-applicable for the operation.
+	// ErrorInvalidResourceConfiguration is cudaErrorInvalidResourceConfiguration:
+	// This error indicates one or more resources are insufficient or non-applicable
+	// for the operation.
 	ErrorInvalidResourceConfiguration Error = 915
-	// ErrorUnknown is cudaErrorUnknown: This indicates that an unknown internal error has occurred.
+	// ErrorUnknown is cudaErrorUnknown: This indicates that an unknown internal
+	// error has occurred.
 	ErrorUnknown Error = 999
 	// ErrorApiFailureBase is cudaErrorApiFailureBase.
 	ErrorApiFailureBase Error = 10000
@@ -592,69 +794,126 @@ func (v Error) String() string {
 type ChannelFormatKind int32
 
 const (
-	// ChannelFormatKindSigned is cudaChannelFormatKindSigned: Signed channel format.
+	// ChannelFormatKindSigned is cudaChannelFormatKindSigned: Signed channel
+	// format.
 	ChannelFormatKindSigned ChannelFormatKind = 0
-	// ChannelFormatKindUnsigned is cudaChannelFormatKindUnsigned: Unsigned channel format.
+	// ChannelFormatKindUnsigned is cudaChannelFormatKindUnsigned: Unsigned channel
+	// format.
 	ChannelFormatKindUnsigned ChannelFormatKind = 1
 	// ChannelFormatKindFloat is cudaChannelFormatKindFloat: Float channel format.
 	ChannelFormatKindFloat ChannelFormatKind = 2
 	// ChannelFormatKindNone is cudaChannelFormatKindNone: No channel format.
 	ChannelFormatKindNone ChannelFormatKind = 3
-	// ChannelFormatKindNV12 is cudaChannelFormatKindNV12: Unsigned 8-bit integers, planar 4:2:0 YUV format.
+	// ChannelFormatKindNV12 is cudaChannelFormatKindNV12: Unsigned 8-bit integers,
+	// planar 4:2:0 YUV format.
 	ChannelFormatKindNV12 ChannelFormatKind = 4
-	// ChannelFormatKindUnsignedNormalized8X1 is cudaChannelFormatKindUnsignedNormalized8X1: 1 channel unsigned 8-bit normalized integer.
+	// ChannelFormatKindUnsignedNormalized8X1 is
+	// cudaChannelFormatKindUnsignedNormalized8X1: 1 channel unsigned 8-bit
+	// normalized integer.
 	ChannelFormatKindUnsignedNormalized8X1 ChannelFormatKind = 5
-	// ChannelFormatKindUnsignedNormalized8X2 is cudaChannelFormatKindUnsignedNormalized8X2: 2 channel unsigned 8-bit normalized integer.
+	// ChannelFormatKindUnsignedNormalized8X2 is
+	// cudaChannelFormatKindUnsignedNormalized8X2: 2 channel unsigned 8-bit
+	// normalized integer.
 	ChannelFormatKindUnsignedNormalized8X2 ChannelFormatKind = 6
-	// ChannelFormatKindUnsignedNormalized8X4 is cudaChannelFormatKindUnsignedNormalized8X4: 4 channel unsigned 8-bit normalized integer.
+	// ChannelFormatKindUnsignedNormalized8X4 is
+	// cudaChannelFormatKindUnsignedNormalized8X4: 4 channel unsigned 8-bit
+	// normalized integer.
 	ChannelFormatKindUnsignedNormalized8X4 ChannelFormatKind = 7
-	// ChannelFormatKindUnsignedNormalized16X1 is cudaChannelFormatKindUnsignedNormalized16X1: 1 channel unsigned 16-bit normalized integer.
+	// ChannelFormatKindUnsignedNormalized16X1 is
+	// cudaChannelFormatKindUnsignedNormalized16X1: 1 channel unsigned 16-bit
+	// normalized integer.
 	ChannelFormatKindUnsignedNormalized16X1 ChannelFormatKind = 8
-	// ChannelFormatKindUnsignedNormalized16X2 is cudaChannelFormatKindUnsignedNormalized16X2: 2 channel unsigned 16-bit normalized integer.
+	// ChannelFormatKindUnsignedNormalized16X2 is
+	// cudaChannelFormatKindUnsignedNormalized16X2: 2 channel unsigned 16-bit
+	// normalized integer.
 	ChannelFormatKindUnsignedNormalized16X2 ChannelFormatKind = 9
-	// ChannelFormatKindUnsignedNormalized16X4 is cudaChannelFormatKindUnsignedNormalized16X4: 4 channel unsigned 16-bit normalized integer.
+	// ChannelFormatKindUnsignedNormalized16X4 is
+	// cudaChannelFormatKindUnsignedNormalized16X4: 4 channel unsigned 16-bit
+	// normalized integer.
 	ChannelFormatKindUnsignedNormalized16X4 ChannelFormatKind = 10
-	// ChannelFormatKindSignedNormalized8X1 is cudaChannelFormatKindSignedNormalized8X1: 1 channel signed 8-bit normalized integer.
+	// ChannelFormatKindSignedNormalized8X1 is
+	// cudaChannelFormatKindSignedNormalized8X1: 1 channel signed 8-bit normalized
+	// integer.
 	ChannelFormatKindSignedNormalized8X1 ChannelFormatKind = 11
-	// ChannelFormatKindSignedNormalized8X2 is cudaChannelFormatKindSignedNormalized8X2: 2 channel signed 8-bit normalized integer.
+	// ChannelFormatKindSignedNormalized8X2 is
+	// cudaChannelFormatKindSignedNormalized8X2: 2 channel signed 8-bit normalized
+	// integer.
 	ChannelFormatKindSignedNormalized8X2 ChannelFormatKind = 12
-	// ChannelFormatKindSignedNormalized8X4 is cudaChannelFormatKindSignedNormalized8X4: 4 channel signed 8-bit normalized integer.
+	// ChannelFormatKindSignedNormalized8X4 is
+	// cudaChannelFormatKindSignedNormalized8X4: 4 channel signed 8-bit normalized
+	// integer.
 	ChannelFormatKindSignedNormalized8X4 ChannelFormatKind = 13
-	// ChannelFormatKindSignedNormalized16X1 is cudaChannelFormatKindSignedNormalized16X1: 1 channel signed 16-bit normalized integer.
+	// ChannelFormatKindSignedNormalized16X1 is
+	// cudaChannelFormatKindSignedNormalized16X1: 1 channel signed 16-bit normalized
+	// integer.
 	ChannelFormatKindSignedNormalized16X1 ChannelFormatKind = 14
-	// ChannelFormatKindSignedNormalized16X2 is cudaChannelFormatKindSignedNormalized16X2: 2 channel signed 16-bit normalized integer.
+	// ChannelFormatKindSignedNormalized16X2 is
+	// cudaChannelFormatKindSignedNormalized16X2: 2 channel signed 16-bit normalized
+	// integer.
 	ChannelFormatKindSignedNormalized16X2 ChannelFormatKind = 15
-	// ChannelFormatKindSignedNormalized16X4 is cudaChannelFormatKindSignedNormalized16X4: 4 channel signed 16-bit normalized integer.
+	// ChannelFormatKindSignedNormalized16X4 is
+	// cudaChannelFormatKindSignedNormalized16X4: 4 channel signed 16-bit normalized
+	// integer.
 	ChannelFormatKindSignedNormalized16X4 ChannelFormatKind = 16
-	// ChannelFormatKindUnsignedBlockCompressed1 is cudaChannelFormatKindUnsignedBlockCompressed1: 4 channel unsigned normalized block-compressed (BC1 compression) format.
+	// ChannelFormatKindUnsignedBlockCompressed1 is
+	// cudaChannelFormatKindUnsignedBlockCompressed1: 4 channel unsigned normalized
+	// block-compressed (BC1 compression) format.
 	ChannelFormatKindUnsignedBlockCompressed1 ChannelFormatKind = 17
-	// ChannelFormatKindUnsignedBlockCompressed1SRGB is cudaChannelFormatKindUnsignedBlockCompressed1SRGB: 4 channel unsigned normalized block-compressed (BC1 compression) format with sRGB encoding.
+	// ChannelFormatKindUnsignedBlockCompressed1SRGB is
+	// cudaChannelFormatKindUnsignedBlockCompressed1SRGB: 4 channel unsigned
+	// normalized block-compressed (BC1 compression) format with sRGB encoding.
 	ChannelFormatKindUnsignedBlockCompressed1SRGB ChannelFormatKind = 18
-	// ChannelFormatKindUnsignedBlockCompressed2 is cudaChannelFormatKindUnsignedBlockCompressed2: 4 channel unsigned normalized block-compressed (BC2 compression) format.
+	// ChannelFormatKindUnsignedBlockCompressed2 is
+	// cudaChannelFormatKindUnsignedBlockCompressed2: 4 channel unsigned normalized
+	// block-compressed (BC2 compression) format.
 	ChannelFormatKindUnsignedBlockCompressed2 ChannelFormatKind = 19
-	// ChannelFormatKindUnsignedBlockCompressed2SRGB is cudaChannelFormatKindUnsignedBlockCompressed2SRGB: 4 channel unsigned normalized block-compressed (BC2 compression) format with sRGB encoding.
+	// ChannelFormatKindUnsignedBlockCompressed2SRGB is
+	// cudaChannelFormatKindUnsignedBlockCompressed2SRGB: 4 channel unsigned
+	// normalized block-compressed (BC2 compression) format with sRGB encoding.
 	ChannelFormatKindUnsignedBlockCompressed2SRGB ChannelFormatKind = 20
-	// ChannelFormatKindUnsignedBlockCompressed3 is cudaChannelFormatKindUnsignedBlockCompressed3: 4 channel unsigned normalized block-compressed (BC3 compression) format.
+	// ChannelFormatKindUnsignedBlockCompressed3 is
+	// cudaChannelFormatKindUnsignedBlockCompressed3: 4 channel unsigned normalized
+	// block-compressed (BC3 compression) format.
 	ChannelFormatKindUnsignedBlockCompressed3 ChannelFormatKind = 21
-	// ChannelFormatKindUnsignedBlockCompressed3SRGB is cudaChannelFormatKindUnsignedBlockCompressed3SRGB: 4 channel unsigned normalized block-compressed (BC3 compression) format with sRGB encoding.
+	// ChannelFormatKindUnsignedBlockCompressed3SRGB is
+	// cudaChannelFormatKindUnsignedBlockCompressed3SRGB: 4 channel unsigned
+	// normalized block-compressed (BC3 compression) format with sRGB encoding.
 	ChannelFormatKindUnsignedBlockCompressed3SRGB ChannelFormatKind = 22
-	// ChannelFormatKindUnsignedBlockCompressed4 is cudaChannelFormatKindUnsignedBlockCompressed4: 1 channel unsigned normalized block-compressed (BC4 compression) format.
+	// ChannelFormatKindUnsignedBlockCompressed4 is
+	// cudaChannelFormatKindUnsignedBlockCompressed4: 1 channel unsigned normalized
+	// block-compressed (BC4 compression) format.
 	ChannelFormatKindUnsignedBlockCompressed4 ChannelFormatKind = 23
-	// ChannelFormatKindSignedBlockCompressed4 is cudaChannelFormatKindSignedBlockCompressed4: 1 channel signed normalized block-compressed (BC4 compression) format.
+	// ChannelFormatKindSignedBlockCompressed4 is
+	// cudaChannelFormatKindSignedBlockCompressed4: 1 channel signed normalized
+	// block-compressed (BC4 compression) format.
 	ChannelFormatKindSignedBlockCompressed4 ChannelFormatKind = 24
-	// ChannelFormatKindUnsignedBlockCompressed5 is cudaChannelFormatKindUnsignedBlockCompressed5: 2 channel unsigned normalized block-compressed (BC5 compression) format.
+	// ChannelFormatKindUnsignedBlockCompressed5 is
+	// cudaChannelFormatKindUnsignedBlockCompressed5: 2 channel unsigned normalized
+	// block-compressed (BC5 compression) format.
 	ChannelFormatKindUnsignedBlockCompressed5 ChannelFormatKind = 25
-	// ChannelFormatKindSignedBlockCompressed5 is cudaChannelFormatKindSignedBlockCompressed5: 2 channel signed normalized block-compressed (BC5 compression) format.
+	// ChannelFormatKindSignedBlockCompressed5 is
+	// cudaChannelFormatKindSignedBlockCompressed5: 2 channel signed normalized
+	// block-compressed (BC5 compression) format.
 	ChannelFormatKindSignedBlockCompressed5 ChannelFormatKind = 26
-	// ChannelFormatKindUnsignedBlockCompressed6H is cudaChannelFormatKindUnsignedBlockCompressed6H: 3 channel unsigned half-float block-compressed (BC6H compression) format.
+	// ChannelFormatKindUnsignedBlockCompressed6H is
+	// cudaChannelFormatKindUnsignedBlockCompressed6H: 3 channel unsigned half-float
+	// block-compressed (BC6H compression) format.
 	ChannelFormatKindUnsignedBlockCompressed6H ChannelFormatKind = 27
-	// ChannelFormatKindSignedBlockCompressed6H is cudaChannelFormatKindSignedBlockCompressed6H: 3 channel signed half-float block-compressed (BC6H compression) format.
+	// ChannelFormatKindSignedBlockCompressed6H is
+	// cudaChannelFormatKindSignedBlockCompressed6H: 3 channel signed half-float
+	// block-compressed (BC6H compression) format.
 	ChannelFormatKindSignedBlockCompressed6H ChannelFormatKind = 28
-	// ChannelFormatKindUnsignedBlockCompressed7 is cudaChannelFormatKindUnsignedBlockCompressed7: 4 channel unsigned normalized block-compressed (BC7 compression) format.
+	// ChannelFormatKindUnsignedBlockCompressed7 is
+	// cudaChannelFormatKindUnsignedBlockCompressed7: 4 channel unsigned normalized
+	// block-compressed (BC7 compression) format.
 	ChannelFormatKindUnsignedBlockCompressed7 ChannelFormatKind = 29
-	// ChannelFormatKindUnsignedBlockCompressed7SRGB is cudaChannelFormatKindUnsignedBlockCompressed7SRGB: 4 channel unsigned normalized block-compressed (BC7 compression) format with sRGB encoding.
+	// ChannelFormatKindUnsignedBlockCompressed7SRGB is
+	// cudaChannelFormatKindUnsignedBlockCompressed7SRGB: 4 channel unsigned
+	// normalized block-compressed (BC7 compression) format with sRGB encoding.
 	ChannelFormatKindUnsignedBlockCompressed7SRGB ChannelFormatKind = 30
-	// ChannelFormatKindUnsignedNormalized1010102 is cudaChannelFormatKindUnsignedNormalized1010102: 4 channel unsigned normalized (10-bit, 10-bit, 10-bit, 2-bit) format.
+	// ChannelFormatKindUnsignedNormalized1010102 is
+	// cudaChannelFormatKindUnsignedNormalized1010102: 4 channel unsigned normalized
+	// (10-bit, 10-bit, 10-bit, 2-bit) format.
 	ChannelFormatKindUnsignedNormalized1010102 ChannelFormatKind = 31
 )
 
@@ -776,7 +1035,8 @@ const (
 	MemcpyDeviceToHost MemcpyKind = 2
 	// MemcpyDeviceToDevice is cudaMemcpyDeviceToDevice: Device -> Device.
 	MemcpyDeviceToDevice MemcpyKind = 3
-	// MemcpyDefault is cudaMemcpyDefault: Direction of the transfer is inferred from the pointer values.
+	// MemcpyDefault is cudaMemcpyDefault: Direction of the transfer is inferred
+	// from the pointer values.
 	MemcpyDefault MemcpyKind = 4
 )
 
@@ -800,15 +1060,18 @@ func (v MemcpyKind) String() string {
 
 // AccessProperty is the C enum cudaAccessProperty (driver_types.h).
 //
-// Specifies performance hint with [AccessPolicyWindow] for hitProp and missProp members.
+// Specifies performance hint with [AccessPolicyWindow] for hitProp and missProp
+// members.
 type AccessProperty int32
 
 const (
 	// AccessPropertyNormal is cudaAccessPropertyNormal: Normal cache persistence.
 	AccessPropertyNormal AccessProperty = 0
-	// AccessPropertyStreaming is cudaAccessPropertyStreaming: Streaming access is less likely to persit from cache.
+	// AccessPropertyStreaming is cudaAccessPropertyStreaming: Streaming access is
+	// less likely to persit from cache.
 	AccessPropertyStreaming AccessProperty = 1
-	// AccessPropertyPersisting is cudaAccessPropertyPersisting: Persisting access is more likely to persist in cache.
+	// AccessPropertyPersisting is cudaAccessPropertyPersisting: Persisting access
+	// is more likely to persist in cache.
 	AccessPropertyPersisting AccessProperty = 2
 )
 
@@ -832,11 +1095,14 @@ func (v AccessProperty) String() string {
 type StreamCaptureStatus int32
 
 const (
-	// StreamCaptureStatusNone is cudaStreamCaptureStatusNone: Stream is not capturing.
+	// StreamCaptureStatusNone is cudaStreamCaptureStatusNone: Stream is not
+	// capturing.
 	StreamCaptureStatusNone StreamCaptureStatus = 0
-	// StreamCaptureStatusActive is cudaStreamCaptureStatusActive: Stream is actively capturing.
+	// StreamCaptureStatusActive is cudaStreamCaptureStatusActive: Stream is
+	// actively capturing.
 	StreamCaptureStatusActive StreamCaptureStatus = 1
-	// StreamCaptureStatusInvalidated is cudaStreamCaptureStatusInvalidated: Stream is part of a capture sequence that has been invalidated, but not terminated.
+	// StreamCaptureStatusInvalidated is cudaStreamCaptureStatusInvalidated: Stream
+	// is part of a capture sequence that has been invalidated, but not terminated.
 	StreamCaptureStatusInvalidated StreamCaptureStatus = 2
 )
 
@@ -919,11 +1185,15 @@ func (v SynchronizationPolicy) String() string {
 type ClusterSchedulingPolicy int32
 
 const (
-	// ClusterSchedulingPolicyDefault is cudaClusterSchedulingPolicyDefault: the default policy.
+	// ClusterSchedulingPolicyDefault is cudaClusterSchedulingPolicyDefault: the
+	// default policy.
 	ClusterSchedulingPolicyDefault ClusterSchedulingPolicy = 0
-	// ClusterSchedulingPolicySpread is cudaClusterSchedulingPolicySpread: spread the blocks within a cluster to the SMs.
+	// ClusterSchedulingPolicySpread is cudaClusterSchedulingPolicySpread: spread
+	// the blocks within a cluster to the SMs.
 	ClusterSchedulingPolicySpread ClusterSchedulingPolicy = 1
-	// ClusterSchedulingPolicyLoadBalancing is cudaClusterSchedulingPolicyLoadBalancing: allow the hardware to load-balance the blocks in a cluster to the SMs.
+	// ClusterSchedulingPolicyLoadBalancing is
+	// cudaClusterSchedulingPolicyLoadBalancing: allow the hardware to load-balance
+	// the blocks in a cluster to the SMs.
 	ClusterSchedulingPolicyLoadBalancing ClusterSchedulingPolicy = 2
 )
 
@@ -947,9 +1217,11 @@ func (v ClusterSchedulingPolicy) String() string {
 type StreamUpdateCaptureDependenciesFlags int32
 
 const (
-	// StreamAddCaptureDependencies is cudaStreamAddCaptureDependencies: Add new nodes to the dependency set.
+	// StreamAddCaptureDependencies is cudaStreamAddCaptureDependencies: Add new
+	// nodes to the dependency set.
 	StreamAddCaptureDependencies StreamUpdateCaptureDependenciesFlags = 0
-	// StreamSetCaptureDependencies is cudaStreamSetCaptureDependencies: Replace the dependency set with the new nodes.
+	// StreamSetCaptureDependencies is cudaStreamSetCaptureDependencies: Replace the
+	// dependency set with the new nodes.
 	StreamSetCaptureDependencies StreamUpdateCaptureDependenciesFlags = 1
 )
 
@@ -971,7 +1243,8 @@ func (v StreamUpdateCaptureDependenciesFlags) String() string {
 type UserObjectFlags int32
 
 const (
-	// UserObjectNoDestructorSync is cudaUserObjectNoDestructorSync: Indicates the destructor execution is not synchronized by any CUDA handle.
+	// UserObjectNoDestructorSync is cudaUserObjectNoDestructorSync: Indicates the
+	// destructor execution is not synchronized by any CUDA handle.
 	UserObjectNoDestructorSync UserObjectFlags = 1
 )
 
@@ -991,7 +1264,8 @@ func (v UserObjectFlags) String() string {
 type UserObjectRetainFlags int32
 
 const (
-	// GraphUserObjectMove is cudaGraphUserObjectMove: Transfer references from the caller rather than creating new references.
+	// GraphUserObjectMove is cudaGraphUserObjectMove: Transfer references from the
+	// caller rather than creating new references.
 	GraphUserObjectMove UserObjectRetainFlags = 1
 )
 
@@ -1013,13 +1287,18 @@ type GraphicsRegisterFlags int32
 const (
 	// GraphicsRegisterFlagsNone is cudaGraphicsRegisterFlagsNone: Default.
 	GraphicsRegisterFlagsNone GraphicsRegisterFlags = 0
-	// GraphicsRegisterFlagsReadOnly is cudaGraphicsRegisterFlagsReadOnly: CUDA will not write to this resource.
+	// GraphicsRegisterFlagsReadOnly is cudaGraphicsRegisterFlagsReadOnly: CUDA will
+	// not write to this resource.
 	GraphicsRegisterFlagsReadOnly GraphicsRegisterFlags = 1
-	// GraphicsRegisterFlagsWriteDiscard is cudaGraphicsRegisterFlagsWriteDiscard: CUDA will only write to and will not read from this resource.
+	// GraphicsRegisterFlagsWriteDiscard is cudaGraphicsRegisterFlagsWriteDiscard:
+	// CUDA will only write to and will not read from this resource.
 	GraphicsRegisterFlagsWriteDiscard GraphicsRegisterFlags = 2
-	// GraphicsRegisterFlagsSurfaceLoadStore is cudaGraphicsRegisterFlagsSurfaceLoadStore: CUDA will bind this resource to a surface reference.
+	// GraphicsRegisterFlagsSurfaceLoadStore is
+	// cudaGraphicsRegisterFlagsSurfaceLoadStore: CUDA will bind this resource to a
+	// surface reference.
 	GraphicsRegisterFlagsSurfaceLoadStore GraphicsRegisterFlags = 4
-	// GraphicsRegisterFlagsTextureGather is cudaGraphicsRegisterFlagsTextureGather: CUDA will perform texture gather operations on this resource.
+	// GraphicsRegisterFlagsTextureGather is cudaGraphicsRegisterFlagsTextureGather:
+	// CUDA will perform texture gather operations on this resource.
 	GraphicsRegisterFlagsTextureGather GraphicsRegisterFlags = 8
 )
 
@@ -1047,11 +1326,14 @@ func (v GraphicsRegisterFlags) String() string {
 type GraphicsMapFlags int32
 
 const (
-	// GraphicsMapFlagsNone is cudaGraphicsMapFlagsNone: Default; Assume resource can be read/written.
+	// GraphicsMapFlagsNone is cudaGraphicsMapFlagsNone: Default; Assume resource
+	// can be read/written.
 	GraphicsMapFlagsNone GraphicsMapFlags = 0
-	// GraphicsMapFlagsReadOnly is cudaGraphicsMapFlagsReadOnly: CUDA will not write to this resource.
+	// GraphicsMapFlagsReadOnly is cudaGraphicsMapFlagsReadOnly: CUDA will not write
+	// to this resource.
 	GraphicsMapFlagsReadOnly GraphicsMapFlags = 1
-	// GraphicsMapFlagsWriteDiscard is cudaGraphicsMapFlagsWriteDiscard: CUDA will only write to and will not read from this resource.
+	// GraphicsMapFlagsWriteDiscard is cudaGraphicsMapFlagsWriteDiscard: CUDA will
+	// only write to and will not read from this resource.
 	GraphicsMapFlagsWriteDiscard GraphicsMapFlags = 2
 )
 
@@ -1075,17 +1357,23 @@ func (v GraphicsMapFlags) String() string {
 type GraphicsCubeFace int32
 
 const (
-	// GraphicsCubeFacePositiveX is cudaGraphicsCubeFacePositiveX: Positive X face of cubemap.
+	// GraphicsCubeFacePositiveX is cudaGraphicsCubeFacePositiveX: Positive X face
+	// of cubemap.
 	GraphicsCubeFacePositiveX GraphicsCubeFace = 0
-	// GraphicsCubeFaceNegativeX is cudaGraphicsCubeFaceNegativeX: Negative X face of cubemap.
+	// GraphicsCubeFaceNegativeX is cudaGraphicsCubeFaceNegativeX: Negative X face
+	// of cubemap.
 	GraphicsCubeFaceNegativeX GraphicsCubeFace = 1
-	// GraphicsCubeFacePositiveY is cudaGraphicsCubeFacePositiveY: Positive Y face of cubemap.
+	// GraphicsCubeFacePositiveY is cudaGraphicsCubeFacePositiveY: Positive Y face
+	// of cubemap.
 	GraphicsCubeFacePositiveY GraphicsCubeFace = 2
-	// GraphicsCubeFaceNegativeY is cudaGraphicsCubeFaceNegativeY: Negative Y face of cubemap.
+	// GraphicsCubeFaceNegativeY is cudaGraphicsCubeFaceNegativeY: Negative Y face
+	// of cubemap.
 	GraphicsCubeFaceNegativeY GraphicsCubeFace = 3
-	// GraphicsCubeFacePositiveZ is cudaGraphicsCubeFacePositiveZ: Positive Z face of cubemap.
+	// GraphicsCubeFacePositiveZ is cudaGraphicsCubeFacePositiveZ: Positive Z face
+	// of cubemap.
 	GraphicsCubeFacePositiveZ GraphicsCubeFace = 4
-	// GraphicsCubeFaceNegativeZ is cudaGraphicsCubeFaceNegativeZ: Negative Z face of cubemap.
+	// GraphicsCubeFaceNegativeZ is cudaGraphicsCubeFaceNegativeZ: Negative Z face
+	// of cubemap.
 	GraphicsCubeFaceNegativeZ GraphicsCubeFace = 5
 )
 
@@ -1117,7 +1405,8 @@ type ResourceType int32
 const (
 	// ResourceTypeArray is cudaResourceTypeArray: Array resource.
 	ResourceTypeArray ResourceType = 0
-	// ResourceTypeMipmappedArray is cudaResourceTypeMipmappedArray: Mipmapped array resource.
+	// ResourceTypeMipmappedArray is cudaResourceTypeMipmappedArray: Mipmapped array
+	// resource.
 	ResourceTypeMipmappedArray ResourceType = 1
 	// ResourceTypeLinear is cudaResourceTypeLinear: Linear resource.
 	ResourceTypeLinear ResourceType = 2
@@ -1147,75 +1436,112 @@ func (v ResourceType) String() string {
 type ResourceViewFormat int32
 
 const (
-	// ResViewFormatNone is cudaResViewFormatNone: No resource view format (use underlying resource format).
+	// ResViewFormatNone is cudaResViewFormatNone: No resource view format (use
+	// underlying resource format).
 	ResViewFormatNone ResourceViewFormat = 0
-	// ResViewFormatUnsignedChar1 is cudaResViewFormatUnsignedChar1: 1 channel unsigned 8-bit integers.
+	// ResViewFormatUnsignedChar1 is cudaResViewFormatUnsignedChar1: 1 channel
+	// unsigned 8-bit integers.
 	ResViewFormatUnsignedChar1 ResourceViewFormat = 1
-	// ResViewFormatUnsignedChar2 is cudaResViewFormatUnsignedChar2: 2 channel unsigned 8-bit integers.
+	// ResViewFormatUnsignedChar2 is cudaResViewFormatUnsignedChar2: 2 channel
+	// unsigned 8-bit integers.
 	ResViewFormatUnsignedChar2 ResourceViewFormat = 2
-	// ResViewFormatUnsignedChar4 is cudaResViewFormatUnsignedChar4: 4 channel unsigned 8-bit integers.
+	// ResViewFormatUnsignedChar4 is cudaResViewFormatUnsignedChar4: 4 channel
+	// unsigned 8-bit integers.
 	ResViewFormatUnsignedChar4 ResourceViewFormat = 3
-	// ResViewFormatSignedChar1 is cudaResViewFormatSignedChar1: 1 channel signed 8-bit integers.
+	// ResViewFormatSignedChar1 is cudaResViewFormatSignedChar1: 1 channel signed
+	// 8-bit integers.
 	ResViewFormatSignedChar1 ResourceViewFormat = 4
-	// ResViewFormatSignedChar2 is cudaResViewFormatSignedChar2: 2 channel signed 8-bit integers.
+	// ResViewFormatSignedChar2 is cudaResViewFormatSignedChar2: 2 channel signed
+	// 8-bit integers.
 	ResViewFormatSignedChar2 ResourceViewFormat = 5
-	// ResViewFormatSignedChar4 is cudaResViewFormatSignedChar4: 4 channel signed 8-bit integers.
+	// ResViewFormatSignedChar4 is cudaResViewFormatSignedChar4: 4 channel signed
+	// 8-bit integers.
 	ResViewFormatSignedChar4 ResourceViewFormat = 6
-	// ResViewFormatUnsignedShort1 is cudaResViewFormatUnsignedShort1: 1 channel unsigned 16-bit integers.
+	// ResViewFormatUnsignedShort1 is cudaResViewFormatUnsignedShort1: 1 channel
+	// unsigned 16-bit integers.
 	ResViewFormatUnsignedShort1 ResourceViewFormat = 7
-	// ResViewFormatUnsignedShort2 is cudaResViewFormatUnsignedShort2: 2 channel unsigned 16-bit integers.
+	// ResViewFormatUnsignedShort2 is cudaResViewFormatUnsignedShort2: 2 channel
+	// unsigned 16-bit integers.
 	ResViewFormatUnsignedShort2 ResourceViewFormat = 8
-	// ResViewFormatUnsignedShort4 is cudaResViewFormatUnsignedShort4: 4 channel unsigned 16-bit integers.
+	// ResViewFormatUnsignedShort4 is cudaResViewFormatUnsignedShort4: 4 channel
+	// unsigned 16-bit integers.
 	ResViewFormatUnsignedShort4 ResourceViewFormat = 9
-	// ResViewFormatSignedShort1 is cudaResViewFormatSignedShort1: 1 channel signed 16-bit integers.
+	// ResViewFormatSignedShort1 is cudaResViewFormatSignedShort1: 1 channel signed
+	// 16-bit integers.
 	ResViewFormatSignedShort1 ResourceViewFormat = 10
-	// ResViewFormatSignedShort2 is cudaResViewFormatSignedShort2: 2 channel signed 16-bit integers.
+	// ResViewFormatSignedShort2 is cudaResViewFormatSignedShort2: 2 channel signed
+	// 16-bit integers.
 	ResViewFormatSignedShort2 ResourceViewFormat = 11
-	// ResViewFormatSignedShort4 is cudaResViewFormatSignedShort4: 4 channel signed 16-bit integers.
+	// ResViewFormatSignedShort4 is cudaResViewFormatSignedShort4: 4 channel signed
+	// 16-bit integers.
 	ResViewFormatSignedShort4 ResourceViewFormat = 12
-	// ResViewFormatUnsignedInt1 is cudaResViewFormatUnsignedInt1: 1 channel unsigned 32-bit integers.
+	// ResViewFormatUnsignedInt1 is cudaResViewFormatUnsignedInt1: 1 channel
+	// unsigned 32-bit integers.
 	ResViewFormatUnsignedInt1 ResourceViewFormat = 13
-	// ResViewFormatUnsignedInt2 is cudaResViewFormatUnsignedInt2: 2 channel unsigned 32-bit integers.
+	// ResViewFormatUnsignedInt2 is cudaResViewFormatUnsignedInt2: 2 channel
+	// unsigned 32-bit integers.
 	ResViewFormatUnsignedInt2 ResourceViewFormat = 14
-	// ResViewFormatUnsignedInt4 is cudaResViewFormatUnsignedInt4: 4 channel unsigned 32-bit integers.
+	// ResViewFormatUnsignedInt4 is cudaResViewFormatUnsignedInt4: 4 channel
+	// unsigned 32-bit integers.
 	ResViewFormatUnsignedInt4 ResourceViewFormat = 15
-	// ResViewFormatSignedInt1 is cudaResViewFormatSignedInt1: 1 channel signed 32-bit integers.
+	// ResViewFormatSignedInt1 is cudaResViewFormatSignedInt1: 1 channel signed
+	// 32-bit integers.
 	ResViewFormatSignedInt1 ResourceViewFormat = 16
-	// ResViewFormatSignedInt2 is cudaResViewFormatSignedInt2: 2 channel signed 32-bit integers.
+	// ResViewFormatSignedInt2 is cudaResViewFormatSignedInt2: 2 channel signed
+	// 32-bit integers.
 	ResViewFormatSignedInt2 ResourceViewFormat = 17
-	// ResViewFormatSignedInt4 is cudaResViewFormatSignedInt4: 4 channel signed 32-bit integers.
+	// ResViewFormatSignedInt4 is cudaResViewFormatSignedInt4: 4 channel signed
+	// 32-bit integers.
 	ResViewFormatSignedInt4 ResourceViewFormat = 18
-	// ResViewFormatHalf1 is cudaResViewFormatHalf1: 1 channel 16-bit floating point.
+	// ResViewFormatHalf1 is cudaResViewFormatHalf1: 1 channel 16-bit floating
+	// point.
 	ResViewFormatHalf1 ResourceViewFormat = 19
-	// ResViewFormatHalf2 is cudaResViewFormatHalf2: 2 channel 16-bit floating point.
+	// ResViewFormatHalf2 is cudaResViewFormatHalf2: 2 channel 16-bit floating
+	// point.
 	ResViewFormatHalf2 ResourceViewFormat = 20
-	// ResViewFormatHalf4 is cudaResViewFormatHalf4: 4 channel 16-bit floating point.
+	// ResViewFormatHalf4 is cudaResViewFormatHalf4: 4 channel 16-bit floating
+	// point.
 	ResViewFormatHalf4 ResourceViewFormat = 21
-	// ResViewFormatFloat1 is cudaResViewFormatFloat1: 1 channel 32-bit floating point.
+	// ResViewFormatFloat1 is cudaResViewFormatFloat1: 1 channel 32-bit floating
+	// point.
 	ResViewFormatFloat1 ResourceViewFormat = 22
-	// ResViewFormatFloat2 is cudaResViewFormatFloat2: 2 channel 32-bit floating point.
+	// ResViewFormatFloat2 is cudaResViewFormatFloat2: 2 channel 32-bit floating
+	// point.
 	ResViewFormatFloat2 ResourceViewFormat = 23
-	// ResViewFormatFloat4 is cudaResViewFormatFloat4: 4 channel 32-bit floating point.
+	// ResViewFormatFloat4 is cudaResViewFormatFloat4: 4 channel 32-bit floating
+	// point.
 	ResViewFormatFloat4 ResourceViewFormat = 24
-	// ResViewFormatUnsignedBlockCompressed1 is cudaResViewFormatUnsignedBlockCompressed1: Block compressed 1.
+	// ResViewFormatUnsignedBlockCompressed1 is
+	// cudaResViewFormatUnsignedBlockCompressed1: Block compressed 1.
 	ResViewFormatUnsignedBlockCompressed1 ResourceViewFormat = 25
-	// ResViewFormatUnsignedBlockCompressed2 is cudaResViewFormatUnsignedBlockCompressed2: Block compressed 2.
+	// ResViewFormatUnsignedBlockCompressed2 is
+	// cudaResViewFormatUnsignedBlockCompressed2: Block compressed 2.
 	ResViewFormatUnsignedBlockCompressed2 ResourceViewFormat = 26
-	// ResViewFormatUnsignedBlockCompressed3 is cudaResViewFormatUnsignedBlockCompressed3: Block compressed 3.
+	// ResViewFormatUnsignedBlockCompressed3 is
+	// cudaResViewFormatUnsignedBlockCompressed3: Block compressed 3.
 	ResViewFormatUnsignedBlockCompressed3 ResourceViewFormat = 27
-	// ResViewFormatUnsignedBlockCompressed4 is cudaResViewFormatUnsignedBlockCompressed4: Block compressed 4 unsigned.
+	// ResViewFormatUnsignedBlockCompressed4 is
+	// cudaResViewFormatUnsignedBlockCompressed4: Block compressed 4 unsigned.
 	ResViewFormatUnsignedBlockCompressed4 ResourceViewFormat = 28
-	// ResViewFormatSignedBlockCompressed4 is cudaResViewFormatSignedBlockCompressed4: Block compressed 4 signed.
+	// ResViewFormatSignedBlockCompressed4 is
+	// cudaResViewFormatSignedBlockCompressed4: Block compressed 4 signed.
 	ResViewFormatSignedBlockCompressed4 ResourceViewFormat = 29
-	// ResViewFormatUnsignedBlockCompressed5 is cudaResViewFormatUnsignedBlockCompressed5: Block compressed 5 unsigned.
+	// ResViewFormatUnsignedBlockCompressed5 is
+	// cudaResViewFormatUnsignedBlockCompressed5: Block compressed 5 unsigned.
 	ResViewFormatUnsignedBlockCompressed5 ResourceViewFormat = 30
-	// ResViewFormatSignedBlockCompressed5 is cudaResViewFormatSignedBlockCompressed5: Block compressed 5 signed.
+	// ResViewFormatSignedBlockCompressed5 is
+	// cudaResViewFormatSignedBlockCompressed5: Block compressed 5 signed.
 	ResViewFormatSignedBlockCompressed5 ResourceViewFormat = 31
-	// ResViewFormatUnsignedBlockCompressed6H is cudaResViewFormatUnsignedBlockCompressed6H: Block compressed 6 unsigned half-float.
+	// ResViewFormatUnsignedBlockCompressed6H is
+	// cudaResViewFormatUnsignedBlockCompressed6H: Block compressed 6 unsigned
+	// half-float.
 	ResViewFormatUnsignedBlockCompressed6H ResourceViewFormat = 32
-	// ResViewFormatSignedBlockCompressed6H is cudaResViewFormatSignedBlockCompressed6H: Block compressed 6 signed half-float.
+	// ResViewFormatSignedBlockCompressed6H is
+	// cudaResViewFormatSignedBlockCompressed6H: Block compressed 6 signed
+	// half-float.
 	ResViewFormatSignedBlockCompressed6H ResourceViewFormat = 33
-	// ResViewFormatUnsignedBlockCompressed7 is cudaResViewFormatUnsignedBlockCompressed7: Block compressed 7.
+	// ResViewFormatUnsignedBlockCompressed7 is
+	// cudaResViewFormatUnsignedBlockCompressed7: Block compressed 7.
 	ResViewFormatUnsignedBlockCompressed7 ResourceViewFormat = 34
 )
 
@@ -1303,21 +1629,33 @@ func (v ResourceViewFormat) String() string {
 type FuncAttribute int32
 
 const (
-	// FuncAttributeMaxDynamicSharedMemorySize is cudaFuncAttributeMaxDynamicSharedMemorySize: Maximum dynamic shared memory size.
+	// FuncAttributeMaxDynamicSharedMemorySize is
+	// cudaFuncAttributeMaxDynamicSharedMemorySize: Maximum dynamic shared memory
+	// size.
 	FuncAttributeMaxDynamicSharedMemorySize FuncAttribute = 8
-	// FuncAttributePreferredSharedMemoryCarveout is cudaFuncAttributePreferredSharedMemoryCarveout: Preferred shared memory-L1 cache split.
+	// FuncAttributePreferredSharedMemoryCarveout is
+	// cudaFuncAttributePreferredSharedMemoryCarveout: Preferred shared memory-L1
+	// cache split.
 	FuncAttributePreferredSharedMemoryCarveout FuncAttribute = 9
-	// FuncAttributeClusterDimMustBeSet is cudaFuncAttributeClusterDimMustBeSet: Indicator to enforce valid cluster dimension specification on kernel launch.
+	// FuncAttributeClusterDimMustBeSet is cudaFuncAttributeClusterDimMustBeSet:
+	// Indicator to enforce valid cluster dimension specification on kernel launch.
 	FuncAttributeClusterDimMustBeSet FuncAttribute = 10
-	// FuncAttributeRequiredClusterWidth is cudaFuncAttributeRequiredClusterWidth: Required cluster width.
+	// FuncAttributeRequiredClusterWidth is cudaFuncAttributeRequiredClusterWidth:
+	// Required cluster width.
 	FuncAttributeRequiredClusterWidth FuncAttribute = 11
-	// FuncAttributeRequiredClusterHeight is cudaFuncAttributeRequiredClusterHeight: Required cluster height.
+	// FuncAttributeRequiredClusterHeight is cudaFuncAttributeRequiredClusterHeight:
+	// Required cluster height.
 	FuncAttributeRequiredClusterHeight FuncAttribute = 12
-	// FuncAttributeRequiredClusterDepth is cudaFuncAttributeRequiredClusterDepth: Required cluster depth.
+	// FuncAttributeRequiredClusterDepth is cudaFuncAttributeRequiredClusterDepth:
+	// Required cluster depth.
 	FuncAttributeRequiredClusterDepth FuncAttribute = 13
-	// FuncAttributeNonPortableClusterSizeAllowed is cudaFuncAttributeNonPortableClusterSizeAllowed: Whether non-portable cluster scheduling policy is supported.
+	// FuncAttributeNonPortableClusterSizeAllowed is
+	// cudaFuncAttributeNonPortableClusterSizeAllowed: Whether non-portable cluster
+	// scheduling policy is supported.
 	FuncAttributeNonPortableClusterSizeAllowed FuncAttribute = 14
-	// FuncAttributeClusterSchedulingPolicyPreference is cudaFuncAttributeClusterSchedulingPolicyPreference: Required cluster scheduling policy preference.
+	// FuncAttributeClusterSchedulingPolicyPreference is
+	// cudaFuncAttributeClusterSchedulingPolicyPreference: Required cluster
+	// scheduling policy preference.
 	FuncAttributeClusterSchedulingPolicyPreference FuncAttribute = 15
 	// FuncAttributeMax is cudaFuncAttributeMax.
 	FuncAttributeMax FuncAttribute = 16
@@ -1355,13 +1693,17 @@ func (v FuncAttribute) String() string {
 type FuncCache int32
 
 const (
-	// FuncCachePreferNone is cudaFuncCachePreferNone: Default function cache configuration, no preference.
+	// FuncCachePreferNone is cudaFuncCachePreferNone: Default function cache
+	// configuration, no preference.
 	FuncCachePreferNone FuncCache = 0
-	// FuncCachePreferShared is cudaFuncCachePreferShared: Prefer larger shared memory and smaller L1 cache.
+	// FuncCachePreferShared is cudaFuncCachePreferShared: Prefer larger shared
+	// memory and smaller L1 cache.
 	FuncCachePreferShared FuncCache = 1
-	// FuncCachePreferL1 is cudaFuncCachePreferL1: Prefer larger L1 cache and smaller shared memory.
+	// FuncCachePreferL1 is cudaFuncCachePreferL1: Prefer larger L1 cache and
+	// smaller shared memory.
 	FuncCachePreferL1 FuncCache = 2
-	// FuncCachePreferEqual is cudaFuncCachePreferEqual: Prefer equal size L1 cache and shared memory.
+	// FuncCachePreferEqual is cudaFuncCachePreferEqual: Prefer equal size L1 cache
+	// and shared memory.
 	FuncCachePreferEqual FuncCache = 3
 )
 
@@ -1413,15 +1755,19 @@ func (v SharedMemConfig) String() string {
 
 // SharedCarveout is the C enum cudaSharedCarveout (driver_types.h).
 //
-// Shared memory carveout configurations. These may be passed to cudaFuncSetAttribute.
+// Shared memory carveout configurations. These may be passed to
+// cudaFuncSetAttribute
 type SharedCarveout int32
 
 const (
-	// SharedmemCarveoutDefault is cudaSharedmemCarveoutDefault: No preference for shared memory or L1 (default).
+	// SharedmemCarveoutDefault is cudaSharedmemCarveoutDefault: No preference for
+	// shared memory or L1 (default).
 	SharedmemCarveoutDefault SharedCarveout = -1
-	// SharedmemCarveoutMaxShared is cudaSharedmemCarveoutMaxShared: Prefer maximum available shared memory, minimum L1 cache.
+	// SharedmemCarveoutMaxShared is cudaSharedmemCarveoutMaxShared: Prefer maximum
+	// available shared memory, minimum L1 cache.
 	SharedmemCarveoutMaxShared SharedCarveout = 100
-	// SharedmemCarveoutMaxL1 is cudaSharedmemCarveoutMaxL1: Prefer maximum available L1 cache, minimum shared memory.
+	// SharedmemCarveoutMaxL1 is cudaSharedmemCarveoutMaxL1: Prefer maximum
+	// available L1 cache, minimum shared memory.
 	SharedmemCarveoutMaxL1 SharedCarveout = 0
 )
 
@@ -1445,13 +1791,19 @@ func (v SharedCarveout) String() string {
 type ComputeMode int32
 
 const (
-	// ComputeModeDefault is cudaComputeModeDefault: Default compute mode (Multiple threads can use [SetDevice] with this device).
+	// ComputeModeDefault is cudaComputeModeDefault: Default compute mode (Multiple
+	// threads can use [SetDevice] with this device).
 	ComputeModeDefault ComputeMode = 0
-	// ComputeModeExclusive is cudaComputeModeExclusive: Compute-exclusive-thread mode (Only one thread in one process will be able to use [SetDevice] with this device).
+	// ComputeModeExclusive is cudaComputeModeExclusive: Compute-exclusive-thread
+	// mode (Only one thread in one process will be able to use [SetDevice] with
+	// this device).
 	ComputeModeExclusive ComputeMode = 1
-	// ComputeModeProhibited is cudaComputeModeProhibited: Compute-prohibited mode (No threads can use [SetDevice] with this device).
+	// ComputeModeProhibited is cudaComputeModeProhibited: Compute-prohibited mode
+	// (No threads can use [SetDevice] with this device).
 	ComputeModeProhibited ComputeMode = 2
-	// ComputeModeExclusiveProcess is cudaComputeModeExclusiveProcess: Compute-exclusive-process mode (Many threads in one process will be able to use [SetDevice] with this device).
+	// ComputeModeExclusiveProcess is cudaComputeModeExclusiveProcess:
+	// Compute-exclusive-process mode (Many threads in one process will be able to
+	// use [SetDevice] with this device).
 	ComputeModeExclusiveProcess ComputeMode = 3
 )
 
@@ -1483,13 +1835,17 @@ const (
 	LimitPrintfFifoSize Limit = 1
 	// LimitMallocHeapSize is cudaLimitMallocHeapSize: GPU malloc heap size.
 	LimitMallocHeapSize Limit = 2
-	// LimitDevRuntimeSyncDepth is cudaLimitDevRuntimeSyncDepth: GPU device runtime synchronize depth.
+	// LimitDevRuntimeSyncDepth is cudaLimitDevRuntimeSyncDepth: GPU device runtime
+	// synchronize depth.
 	LimitDevRuntimeSyncDepth Limit = 3
-	// LimitDevRuntimePendingLaunchCount is cudaLimitDevRuntimePendingLaunchCount: GPU device runtime pending launch count.
+	// LimitDevRuntimePendingLaunchCount is cudaLimitDevRuntimePendingLaunchCount:
+	// GPU device runtime pending launch count.
 	LimitDevRuntimePendingLaunchCount Limit = 4
-	// LimitMaxL2FetchGranularity is cudaLimitMaxL2FetchGranularity: A value between 0 and 128 that indicates the maximum fetch granularity of L2 (in Bytes).
+	// LimitMaxL2FetchGranularity is cudaLimitMaxL2FetchGranularity: A value between
+	// 0 and 128 that indicates the maximum fetch granularity of L2 (in Bytes).
 	LimitMaxL2FetchGranularity Limit = 5
-	// LimitPersistingL2CacheSize is cudaLimitPersistingL2CacheSize: A size in bytes for L2 persisting lines cache size.
+	// LimitPersistingL2CacheSize is cudaLimitPersistingL2CacheSize: A size in bytes
+	// for L2 persisting lines cache size.
 	LimitPersistingL2CacheSize Limit = 6
 )
 
@@ -1521,17 +1877,23 @@ func (v Limit) String() string {
 type MemoryAdvise int32
 
 const (
-	// MemAdviseSetReadMostly is cudaMemAdviseSetReadMostly: Data will mostly be read and only occassionally be written to.
+	// MemAdviseSetReadMostly is cudaMemAdviseSetReadMostly: Data will mostly be
+	// read and only occassionally be written to.
 	MemAdviseSetReadMostly MemoryAdvise = 1
-	// MemAdviseUnsetReadMostly is cudaMemAdviseUnsetReadMostly: Undo the effect of [MemAdviseSetReadMostly].
+	// MemAdviseUnsetReadMostly is cudaMemAdviseUnsetReadMostly: Undo the effect of
+	// [MemAdviseSetReadMostly].
 	MemAdviseUnsetReadMostly MemoryAdvise = 2
-	// MemAdviseSetPreferredLocation is cudaMemAdviseSetPreferredLocation: Set the preferred location for the data as the specified device.
+	// MemAdviseSetPreferredLocation is cudaMemAdviseSetPreferredLocation: Set the
+	// preferred location for the data as the specified device.
 	MemAdviseSetPreferredLocation MemoryAdvise = 3
-	// MemAdviseUnsetPreferredLocation is cudaMemAdviseUnsetPreferredLocation: Clear the preferred location for the data.
+	// MemAdviseUnsetPreferredLocation is cudaMemAdviseUnsetPreferredLocation: Clear
+	// the preferred location for the data.
 	MemAdviseUnsetPreferredLocation MemoryAdvise = 4
-	// MemAdviseSetAccessedBy is cudaMemAdviseSetAccessedBy: Data will be accessed by the specified device, so prevent page faults as much as possible.
+	// MemAdviseSetAccessedBy is cudaMemAdviseSetAccessedBy: Data will be accessed
+	// by the specified device, so prevent page faults as much as possible.
 	MemAdviseSetAccessedBy MemoryAdvise = 5
-	// MemAdviseUnsetAccessedBy is cudaMemAdviseUnsetAccessedBy: Let the Unified Memory subsystem decide on the page faulting policy for the specified device.
+	// MemAdviseUnsetAccessedBy is cudaMemAdviseUnsetAccessedBy: Let the Unified
+	// Memory subsystem decide on the page faulting policy for the specified device.
 	MemAdviseUnsetAccessedBy MemoryAdvise = 6
 )
 
@@ -1561,21 +1923,34 @@ func (v MemoryAdvise) String() string {
 type MemRangeAttribute int32
 
 const (
-	// MemRangeAttributeReadMostly is cudaMemRangeAttributeReadMostly: Whether the range will mostly be read and only occassionally be written to.
+	// MemRangeAttributeReadMostly is cudaMemRangeAttributeReadMostly: Whether the
+	// range will mostly be read and only occassionally be written to.
 	MemRangeAttributeReadMostly MemRangeAttribute = 1
-	// MemRangeAttributePreferredLocation is cudaMemRangeAttributePreferredLocation: The preferred location of the range.
+	// MemRangeAttributePreferredLocation is cudaMemRangeAttributePreferredLocation:
+	// The preferred location of the range.
 	MemRangeAttributePreferredLocation MemRangeAttribute = 2
-	// MemRangeAttributeAccessedBy is cudaMemRangeAttributeAccessedBy: Memory range has [MemAdviseSetAccessedBy] set for specified device.
+	// MemRangeAttributeAccessedBy is cudaMemRangeAttributeAccessedBy: Memory range
+	// has [MemAdviseSetAccessedBy] set for specified device.
 	MemRangeAttributeAccessedBy MemRangeAttribute = 3
-	// MemRangeAttributeLastPrefetchLocation is cudaMemRangeAttributeLastPrefetchLocation: The last location to which the range was prefetched.
+	// MemRangeAttributeLastPrefetchLocation is
+	// cudaMemRangeAttributeLastPrefetchLocation: The last location to which the
+	// range was prefetched.
 	MemRangeAttributeLastPrefetchLocation MemRangeAttribute = 4
-	// MemRangeAttributePreferredLocationType is cudaMemRangeAttributePreferredLocationType: The preferred location type of the range.
+	// MemRangeAttributePreferredLocationType is
+	// cudaMemRangeAttributePreferredLocationType: The preferred location type of
+	// the range.
 	MemRangeAttributePreferredLocationType MemRangeAttribute = 5
-	// MemRangeAttributePreferredLocationId is cudaMemRangeAttributePreferredLocationId: The preferred location id of the range.
+	// MemRangeAttributePreferredLocationId is
+	// cudaMemRangeAttributePreferredLocationId: The preferred location id of the
+	// range.
 	MemRangeAttributePreferredLocationId MemRangeAttribute = 6
-	// MemRangeAttributeLastPrefetchLocationType is cudaMemRangeAttributeLastPrefetchLocationType: The last location type to which the range was prefetched.
+	// MemRangeAttributeLastPrefetchLocationType is
+	// cudaMemRangeAttributeLastPrefetchLocationType: The last location type to
+	// which the range was prefetched.
 	MemRangeAttributeLastPrefetchLocationType MemRangeAttribute = 7
-	// MemRangeAttributeLastPrefetchLocationId is cudaMemRangeAttributeLastPrefetchLocationId: The last location id to which the range was prefetched.
+	// MemRangeAttributeLastPrefetchLocationId is
+	// cudaMemRangeAttributeLastPrefetchLocationId: The last location id to which
+	// the range was prefetched.
 	MemRangeAttributeLastPrefetchLocationId MemRangeAttribute = 8
 )
 
@@ -1609,9 +1984,14 @@ func (v MemRangeAttribute) String() string {
 type FlushGPUDirectRDMAWritesOptions int32
 
 const (
-	// FlushGPUDirectRDMAWritesOptionHost is cudaFlushGPUDirectRDMAWritesOptionHost: [DeviceFlushGPUDirectRDMAWrites] and its CUDA Driver API counterpart are supported on the device.
+	// FlushGPUDirectRDMAWritesOptionHost is cudaFlushGPUDirectRDMAWritesOptionHost:
+	// [DeviceFlushGPUDirectRDMAWrites] and its CUDA Driver API counterpart are
+	// supported on the device.
 	FlushGPUDirectRDMAWritesOptionHost FlushGPUDirectRDMAWritesOptions = 1
-	// FlushGPUDirectRDMAWritesOptionMemOps is cudaFlushGPUDirectRDMAWritesOptionMemOps: The CU_STREAM_WAIT_VALUE_FLUSH flag and the CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES MemOp are supported on the CUDA device.
+	// FlushGPUDirectRDMAWritesOptionMemOps is
+	// cudaFlushGPUDirectRDMAWritesOptionMemOps: The CU_STREAM_WAIT_VALUE_FLUSH flag
+	// and the CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES MemOp are supported on the CUDA
+	// device.
 	FlushGPUDirectRDMAWritesOptionMemOps FlushGPUDirectRDMAWritesOptions = 2
 )
 
@@ -1633,11 +2013,16 @@ func (v FlushGPUDirectRDMAWritesOptions) String() string {
 type GPUDirectRDMAWritesOrdering int32
 
 const (
-	// GPUDirectRDMAWritesOrderingNone is cudaGPUDirectRDMAWritesOrderingNone: The device does not natively support ordering of GPUDirect RDMA writes.
+	// GPUDirectRDMAWritesOrderingNone is cudaGPUDirectRDMAWritesOrderingNone: The
+	// device does not natively support ordering of GPUDirect RDMA writes.
 	GPUDirectRDMAWritesOrderingNone GPUDirectRDMAWritesOrdering = 0
-	// GPUDirectRDMAWritesOrderingOwner is cudaGPUDirectRDMAWritesOrderingOwner: Natively, the device can consistently consume GPUDirect RDMA writes, although other CUDA devices may not.
+	// GPUDirectRDMAWritesOrderingOwner is cudaGPUDirectRDMAWritesOrderingOwner:
+	// Natively, the device can consistently consume GPUDirect RDMA writes, although
+	// other CUDA devices may not.
 	GPUDirectRDMAWritesOrderingOwner GPUDirectRDMAWritesOrdering = 100
-	// GPUDirectRDMAWritesOrderingAllDevices is cudaGPUDirectRDMAWritesOrderingAllDevices: Any CUDA device in the system can consistently consume GPUDirect RDMA writes to this device.
+	// GPUDirectRDMAWritesOrderingAllDevices is
+	// cudaGPUDirectRDMAWritesOrderingAllDevices: Any CUDA device in the system can
+	// consistently consume GPUDirect RDMA writes to this device.
 	GPUDirectRDMAWritesOrderingAllDevices GPUDirectRDMAWritesOrdering = 200
 )
 
@@ -1661,9 +2046,13 @@ func (v GPUDirectRDMAWritesOrdering) String() string {
 type FlushGPUDirectRDMAWritesScope int32
 
 const (
-	// FlushGPUDirectRDMAWritesToOwner is cudaFlushGPUDirectRDMAWritesToOwner: Blocks until remote writes are visible to the CUDA device context owning the data.
+	// FlushGPUDirectRDMAWritesToOwner is cudaFlushGPUDirectRDMAWritesToOwner:
+	// Blocks until remote writes are visible to the CUDA device context owning the
+	// data.
 	FlushGPUDirectRDMAWritesToOwner FlushGPUDirectRDMAWritesScope = 100
-	// FlushGPUDirectRDMAWritesToAllDevices is cudaFlushGPUDirectRDMAWritesToAllDevices: Blocks until remote writes are visible to all CUDA device contexts.
+	// FlushGPUDirectRDMAWritesToAllDevices is
+	// cudaFlushGPUDirectRDMAWritesToAllDevices: Blocks until remote writes are
+	// visible to all CUDA device contexts.
 	FlushGPUDirectRDMAWritesToAllDevices FlushGPUDirectRDMAWritesScope = 200
 )
 
@@ -1685,7 +2074,9 @@ func (v FlushGPUDirectRDMAWritesScope) String() string {
 type FlushGPUDirectRDMAWritesTarget int32
 
 const (
-	// FlushGPUDirectRDMAWritesTargetCurrentDevice is cudaFlushGPUDirectRDMAWritesTargetCurrentDevice: Sets the target for [DeviceFlushGPUDirectRDMAWrites] to the currently active CUDA device context.
+	// FlushGPUDirectRDMAWritesTargetCurrentDevice is
+	// cudaFlushGPUDirectRDMAWritesTargetCurrentDevice: Sets the target for
+	// [DeviceFlushGPUDirectRDMAWrites] to the currently active CUDA device context.
 	FlushGPUDirectRDMAWritesTargetCurrentDevice FlushGPUDirectRDMAWritesTarget = 0
 )
 
@@ -1705,7 +2096,8 @@ func (v FlushGPUDirectRDMAWritesTarget) String() string {
 type DeviceAttr int32
 
 const (
-	// DevAttrMaxThreadsPerBlock is cudaDevAttrMaxThreadsPerBlock: Maximum number of threads per block.
+	// DevAttrMaxThreadsPerBlock is cudaDevAttrMaxThreadsPerBlock: Maximum number of
+	// threads per block.
 	DevAttrMaxThreadsPerBlock DeviceAttr = 1
 	// DevAttrMaxBlockDimX is cudaDevAttrMaxBlockDimX: Maximum block dimension X.
 	DevAttrMaxBlockDimX DeviceAttr = 2
@@ -1719,53 +2111,75 @@ const (
 	DevAttrMaxGridDimY DeviceAttr = 6
 	// DevAttrMaxGridDimZ is cudaDevAttrMaxGridDimZ: Maximum grid dimension Z.
 	DevAttrMaxGridDimZ DeviceAttr = 7
-	// DevAttrMaxSharedMemoryPerBlock is cudaDevAttrMaxSharedMemoryPerBlock: Maximum shared memory available per block in bytes.
+	// DevAttrMaxSharedMemoryPerBlock is cudaDevAttrMaxSharedMemoryPerBlock: Maximum
+	// shared memory available per block in bytes.
 	DevAttrMaxSharedMemoryPerBlock DeviceAttr = 8
-	// DevAttrTotalConstantMemory is cudaDevAttrTotalConstantMemory: Memory available on device for __constant__ variables in a CUDA C kernel in bytes.
+	// DevAttrTotalConstantMemory is cudaDevAttrTotalConstantMemory: Memory
+	// available on device for __constant__ variables in a CUDA C kernel in bytes.
 	DevAttrTotalConstantMemory DeviceAttr = 9
 	// DevAttrWarpSize is cudaDevAttrWarpSize: Warp size in threads.
 	DevAttrWarpSize DeviceAttr = 10
-	// DevAttrMaxPitch is cudaDevAttrMaxPitch: Maximum pitch in bytes allowed by memory copies.
+	// DevAttrMaxPitch is cudaDevAttrMaxPitch: Maximum pitch in bytes allowed by
+	// memory copies.
 	DevAttrMaxPitch DeviceAttr = 11
-	// DevAttrMaxRegistersPerBlock is cudaDevAttrMaxRegistersPerBlock: Maximum number of 32-bit registers available per block.
+	// DevAttrMaxRegistersPerBlock is cudaDevAttrMaxRegistersPerBlock: Maximum
+	// number of 32-bit registers available per block.
 	DevAttrMaxRegistersPerBlock DeviceAttr = 12
 	// DevAttrClockRate is cudaDevAttrClockRate: Peak clock frequency in kilohertz.
 	DevAttrClockRate DeviceAttr = 13
-	// DevAttrTextureAlignment is cudaDevAttrTextureAlignment: Alignment requirement for textures.
+	// DevAttrTextureAlignment is cudaDevAttrTextureAlignment: Alignment requirement
+	// for textures.
 	DevAttrTextureAlignment DeviceAttr = 14
-	// DevAttrGpuOverlap is cudaDevAttrGpuOverlap: Device can possibly copy memory and execute a kernel concurrently.
+	// DevAttrGpuOverlap is cudaDevAttrGpuOverlap: Device can possibly copy memory
+	// and execute a kernel concurrently.
 	DevAttrGpuOverlap DeviceAttr = 15
-	// DevAttrMultiProcessorCount is cudaDevAttrMultiProcessorCount: Number of multiprocessors on device.
+	// DevAttrMultiProcessorCount is cudaDevAttrMultiProcessorCount: Number of
+	// multiprocessors on device.
 	DevAttrMultiProcessorCount DeviceAttr = 16
-	// DevAttrKernelExecTimeout is cudaDevAttrKernelExecTimeout: Specifies whether there is a run time limit on kernels.
+	// DevAttrKernelExecTimeout is cudaDevAttrKernelExecTimeout: Specifies whether
+	// there is a run time limit on kernels.
 	DevAttrKernelExecTimeout DeviceAttr = 17
-	// DevAttrIntegrated is cudaDevAttrIntegrated: Device is integrated with host memory.
+	// DevAttrIntegrated is cudaDevAttrIntegrated: Device is integrated with host
+	// memory.
 	DevAttrIntegrated DeviceAttr = 18
-	// DevAttrCanMapHostMemory is cudaDevAttrCanMapHostMemory: Device can map host memory into CUDA address space.
+	// DevAttrCanMapHostMemory is cudaDevAttrCanMapHostMemory: Device can map host
+	// memory into CUDA address space.
 	DevAttrCanMapHostMemory DeviceAttr = 19
-	// DevAttrComputeMode is cudaDevAttrComputeMode: Compute mode (See [ComputeMode] for details).
+	// DevAttrComputeMode is cudaDevAttrComputeMode: Compute mode (See [ComputeMode]
+	// for details).
 	DevAttrComputeMode DeviceAttr = 20
-	// DevAttrMaxTexture1DWidth is cudaDevAttrMaxTexture1DWidth: Maximum 1D texture width.
+	// DevAttrMaxTexture1DWidth is cudaDevAttrMaxTexture1DWidth: Maximum 1D texture
+	// width.
 	DevAttrMaxTexture1DWidth DeviceAttr = 21
-	// DevAttrMaxTexture2DWidth is cudaDevAttrMaxTexture2DWidth: Maximum 2D texture width.
+	// DevAttrMaxTexture2DWidth is cudaDevAttrMaxTexture2DWidth: Maximum 2D texture
+	// width.
 	DevAttrMaxTexture2DWidth DeviceAttr = 22
-	// DevAttrMaxTexture2DHeight is cudaDevAttrMaxTexture2DHeight: Maximum 2D texture height.
+	// DevAttrMaxTexture2DHeight is cudaDevAttrMaxTexture2DHeight: Maximum 2D
+	// texture height.
 	DevAttrMaxTexture2DHeight DeviceAttr = 23
-	// DevAttrMaxTexture3DWidth is cudaDevAttrMaxTexture3DWidth: Maximum 3D texture width.
+	// DevAttrMaxTexture3DWidth is cudaDevAttrMaxTexture3DWidth: Maximum 3D texture
+	// width.
 	DevAttrMaxTexture3DWidth DeviceAttr = 24
-	// DevAttrMaxTexture3DHeight is cudaDevAttrMaxTexture3DHeight: Maximum 3D texture height.
+	// DevAttrMaxTexture3DHeight is cudaDevAttrMaxTexture3DHeight: Maximum 3D
+	// texture height.
 	DevAttrMaxTexture3DHeight DeviceAttr = 25
-	// DevAttrMaxTexture3DDepth is cudaDevAttrMaxTexture3DDepth: Maximum 3D texture depth.
+	// DevAttrMaxTexture3DDepth is cudaDevAttrMaxTexture3DDepth: Maximum 3D texture
+	// depth.
 	DevAttrMaxTexture3DDepth DeviceAttr = 26
-	// DevAttrMaxTexture2DLayeredWidth is cudaDevAttrMaxTexture2DLayeredWidth: Maximum 2D layered texture width.
+	// DevAttrMaxTexture2DLayeredWidth is cudaDevAttrMaxTexture2DLayeredWidth:
+	// Maximum 2D layered texture width.
 	DevAttrMaxTexture2DLayeredWidth DeviceAttr = 27
-	// DevAttrMaxTexture2DLayeredHeight is cudaDevAttrMaxTexture2DLayeredHeight: Maximum 2D layered texture height.
+	// DevAttrMaxTexture2DLayeredHeight is cudaDevAttrMaxTexture2DLayeredHeight:
+	// Maximum 2D layered texture height.
 	DevAttrMaxTexture2DLayeredHeight DeviceAttr = 28
-	// DevAttrMaxTexture2DLayeredLayers is cudaDevAttrMaxTexture2DLayeredLayers: Maximum layers in a 2D layered texture.
+	// DevAttrMaxTexture2DLayeredLayers is cudaDevAttrMaxTexture2DLayeredLayers:
+	// Maximum layers in a 2D layered texture.
 	DevAttrMaxTexture2DLayeredLayers DeviceAttr = 29
-	// DevAttrSurfaceAlignment is cudaDevAttrSurfaceAlignment: Alignment requirement for surfaces.
+	// DevAttrSurfaceAlignment is cudaDevAttrSurfaceAlignment: Alignment requirement
+	// for surfaces.
 	DevAttrSurfaceAlignment DeviceAttr = 30
-	// DevAttrConcurrentKernels is cudaDevAttrConcurrentKernels: Device can possibly execute multiple kernels concurrently.
+	// DevAttrConcurrentKernels is cudaDevAttrConcurrentKernels: Device can possibly
+	// execute multiple kernels concurrently.
 	DevAttrConcurrentKernels DeviceAttr = 31
 	// DevAttrEccEnabled is cudaDevAttrEccEnabled: Device has ECC support enabled.
 	DevAttrEccEnabled DeviceAttr = 32
@@ -1775,115 +2189,178 @@ const (
 	DevAttrPciDeviceId DeviceAttr = 34
 	// DevAttrTccDriver is cudaDevAttrTccDriver: Device is using TCC driver model.
 	DevAttrTccDriver DeviceAttr = 35
-	// DevAttrMemoryClockRate is cudaDevAttrMemoryClockRate: Peak memory clock frequency in kilohertz.
+	// DevAttrMemoryClockRate is cudaDevAttrMemoryClockRate: Peak memory clock
+	// frequency in kilohertz.
 	DevAttrMemoryClockRate DeviceAttr = 36
-	// DevAttrGlobalMemoryBusWidth is cudaDevAttrGlobalMemoryBusWidth: Global memory bus width in bits.
+	// DevAttrGlobalMemoryBusWidth is cudaDevAttrGlobalMemoryBusWidth: Global memory
+	// bus width in bits.
 	DevAttrGlobalMemoryBusWidth DeviceAttr = 37
 	// DevAttrL2CacheSize is cudaDevAttrL2CacheSize: Size of L2 cache in bytes.
 	DevAttrL2CacheSize DeviceAttr = 38
-	// DevAttrMaxThreadsPerMultiProcessor is cudaDevAttrMaxThreadsPerMultiProcessor: Maximum resident threads per multiprocessor.
+	// DevAttrMaxThreadsPerMultiProcessor is cudaDevAttrMaxThreadsPerMultiProcessor:
+	// Maximum resident threads per multiprocessor.
 	DevAttrMaxThreadsPerMultiProcessor DeviceAttr = 39
-	// DevAttrAsyncEngineCount is cudaDevAttrAsyncEngineCount: Number of asynchronous engines.
+	// DevAttrAsyncEngineCount is cudaDevAttrAsyncEngineCount: Number of
+	// asynchronous engines.
 	DevAttrAsyncEngineCount DeviceAttr = 40
-	// DevAttrUnifiedAddressing is cudaDevAttrUnifiedAddressing: Device shares a unified address space with the host.
+	// DevAttrUnifiedAddressing is cudaDevAttrUnifiedAddressing: Device shares a
+	// unified address space with the host.
 	DevAttrUnifiedAddressing DeviceAttr = 41
-	// DevAttrMaxTexture1DLayeredWidth is cudaDevAttrMaxTexture1DLayeredWidth: Maximum 1D layered texture width.
+	// DevAttrMaxTexture1DLayeredWidth is cudaDevAttrMaxTexture1DLayeredWidth:
+	// Maximum 1D layered texture width.
 	DevAttrMaxTexture1DLayeredWidth DeviceAttr = 42
-	// DevAttrMaxTexture1DLayeredLayers is cudaDevAttrMaxTexture1DLayeredLayers: Maximum layers in a 1D layered texture.
+	// DevAttrMaxTexture1DLayeredLayers is cudaDevAttrMaxTexture1DLayeredLayers:
+	// Maximum layers in a 1D layered texture.
 	DevAttrMaxTexture1DLayeredLayers DeviceAttr = 43
-	// DevAttrMaxTexture2DGatherWidth is cudaDevAttrMaxTexture2DGatherWidth: Maximum 2D texture width if cudaArrayTextureGather is set.
+	// DevAttrMaxTexture2DGatherWidth is cudaDevAttrMaxTexture2DGatherWidth: Maximum
+	// 2D texture width if cudaArrayTextureGather is set.
 	DevAttrMaxTexture2DGatherWidth DeviceAttr = 45
-	// DevAttrMaxTexture2DGatherHeight is cudaDevAttrMaxTexture2DGatherHeight: Maximum 2D texture height if cudaArrayTextureGather is set.
+	// DevAttrMaxTexture2DGatherHeight is cudaDevAttrMaxTexture2DGatherHeight:
+	// Maximum 2D texture height if cudaArrayTextureGather is set.
 	DevAttrMaxTexture2DGatherHeight DeviceAttr = 46
-	// DevAttrMaxTexture3DWidthAlt is cudaDevAttrMaxTexture3DWidthAlt: Alternate maximum 3D texture width.
+	// DevAttrMaxTexture3DWidthAlt is cudaDevAttrMaxTexture3DWidthAlt: Alternate
+	// maximum 3D texture width.
 	DevAttrMaxTexture3DWidthAlt DeviceAttr = 47
-	// DevAttrMaxTexture3DHeightAlt is cudaDevAttrMaxTexture3DHeightAlt: Alternate maximum 3D texture height.
+	// DevAttrMaxTexture3DHeightAlt is cudaDevAttrMaxTexture3DHeightAlt: Alternate
+	// maximum 3D texture height.
 	DevAttrMaxTexture3DHeightAlt DeviceAttr = 48
-	// DevAttrMaxTexture3DDepthAlt is cudaDevAttrMaxTexture3DDepthAlt: Alternate maximum 3D texture depth.
+	// DevAttrMaxTexture3DDepthAlt is cudaDevAttrMaxTexture3DDepthAlt: Alternate
+	// maximum 3D texture depth.
 	DevAttrMaxTexture3DDepthAlt DeviceAttr = 49
 	// DevAttrPciDomainId is cudaDevAttrPciDomainId: PCI domain ID of the device.
 	DevAttrPciDomainId DeviceAttr = 50
-	// DevAttrTexturePitchAlignment is cudaDevAttrTexturePitchAlignment: Pitch alignment requirement for textures.
+	// DevAttrTexturePitchAlignment is cudaDevAttrTexturePitchAlignment: Pitch
+	// alignment requirement for textures.
 	DevAttrTexturePitchAlignment DeviceAttr = 51
-	// DevAttrMaxTextureCubemapWidth is cudaDevAttrMaxTextureCubemapWidth: Maximum cubemap texture width/height.
+	// DevAttrMaxTextureCubemapWidth is cudaDevAttrMaxTextureCubemapWidth: Maximum
+	// cubemap texture width/height.
 	DevAttrMaxTextureCubemapWidth DeviceAttr = 52
-	// DevAttrMaxTextureCubemapLayeredWidth is cudaDevAttrMaxTextureCubemapLayeredWidth: Maximum cubemap layered texture width/height.
+	// DevAttrMaxTextureCubemapLayeredWidth is
+	// cudaDevAttrMaxTextureCubemapLayeredWidth: Maximum cubemap layered texture
+	// width/height.
 	DevAttrMaxTextureCubemapLayeredWidth DeviceAttr = 53
-	// DevAttrMaxTextureCubemapLayeredLayers is cudaDevAttrMaxTextureCubemapLayeredLayers: Maximum layers in a cubemap layered texture.
+	// DevAttrMaxTextureCubemapLayeredLayers is
+	// cudaDevAttrMaxTextureCubemapLayeredLayers: Maximum layers in a cubemap
+	// layered texture.
 	DevAttrMaxTextureCubemapLayeredLayers DeviceAttr = 54
-	// DevAttrMaxSurface1DWidth is cudaDevAttrMaxSurface1DWidth: Maximum 1D surface width.
+	// DevAttrMaxSurface1DWidth is cudaDevAttrMaxSurface1DWidth: Maximum 1D surface
+	// width.
 	DevAttrMaxSurface1DWidth DeviceAttr = 55
-	// DevAttrMaxSurface2DWidth is cudaDevAttrMaxSurface2DWidth: Maximum 2D surface width.
+	// DevAttrMaxSurface2DWidth is cudaDevAttrMaxSurface2DWidth: Maximum 2D surface
+	// width.
 	DevAttrMaxSurface2DWidth DeviceAttr = 56
-	// DevAttrMaxSurface2DHeight is cudaDevAttrMaxSurface2DHeight: Maximum 2D surface height.
+	// DevAttrMaxSurface2DHeight is cudaDevAttrMaxSurface2DHeight: Maximum 2D
+	// surface height.
 	DevAttrMaxSurface2DHeight DeviceAttr = 57
-	// DevAttrMaxSurface3DWidth is cudaDevAttrMaxSurface3DWidth: Maximum 3D surface width.
+	// DevAttrMaxSurface3DWidth is cudaDevAttrMaxSurface3DWidth: Maximum 3D surface
+	// width.
 	DevAttrMaxSurface3DWidth DeviceAttr = 58
-	// DevAttrMaxSurface3DHeight is cudaDevAttrMaxSurface3DHeight: Maximum 3D surface height.
+	// DevAttrMaxSurface3DHeight is cudaDevAttrMaxSurface3DHeight: Maximum 3D
+	// surface height.
 	DevAttrMaxSurface3DHeight DeviceAttr = 59
-	// DevAttrMaxSurface3DDepth is cudaDevAttrMaxSurface3DDepth: Maximum 3D surface depth.
+	// DevAttrMaxSurface3DDepth is cudaDevAttrMaxSurface3DDepth: Maximum 3D surface
+	// depth.
 	DevAttrMaxSurface3DDepth DeviceAttr = 60
-	// DevAttrMaxSurface1DLayeredWidth is cudaDevAttrMaxSurface1DLayeredWidth: Maximum 1D layered surface width.
+	// DevAttrMaxSurface1DLayeredWidth is cudaDevAttrMaxSurface1DLayeredWidth:
+	// Maximum 1D layered surface width.
 	DevAttrMaxSurface1DLayeredWidth DeviceAttr = 61
-	// DevAttrMaxSurface1DLayeredLayers is cudaDevAttrMaxSurface1DLayeredLayers: Maximum layers in a 1D layered surface.
+	// DevAttrMaxSurface1DLayeredLayers is cudaDevAttrMaxSurface1DLayeredLayers:
+	// Maximum layers in a 1D layered surface.
 	DevAttrMaxSurface1DLayeredLayers DeviceAttr = 62
-	// DevAttrMaxSurface2DLayeredWidth is cudaDevAttrMaxSurface2DLayeredWidth: Maximum 2D layered surface width.
+	// DevAttrMaxSurface2DLayeredWidth is cudaDevAttrMaxSurface2DLayeredWidth:
+	// Maximum 2D layered surface width.
 	DevAttrMaxSurface2DLayeredWidth DeviceAttr = 63
-	// DevAttrMaxSurface2DLayeredHeight is cudaDevAttrMaxSurface2DLayeredHeight: Maximum 2D layered surface height.
+	// DevAttrMaxSurface2DLayeredHeight is cudaDevAttrMaxSurface2DLayeredHeight:
+	// Maximum 2D layered surface height.
 	DevAttrMaxSurface2DLayeredHeight DeviceAttr = 64
-	// DevAttrMaxSurface2DLayeredLayers is cudaDevAttrMaxSurface2DLayeredLayers: Maximum layers in a 2D layered surface.
+	// DevAttrMaxSurface2DLayeredLayers is cudaDevAttrMaxSurface2DLayeredLayers:
+	// Maximum layers in a 2D layered surface.
 	DevAttrMaxSurface2DLayeredLayers DeviceAttr = 65
-	// DevAttrMaxSurfaceCubemapWidth is cudaDevAttrMaxSurfaceCubemapWidth: Maximum cubemap surface width.
+	// DevAttrMaxSurfaceCubemapWidth is cudaDevAttrMaxSurfaceCubemapWidth: Maximum
+	// cubemap surface width.
 	DevAttrMaxSurfaceCubemapWidth DeviceAttr = 66
-	// DevAttrMaxSurfaceCubemapLayeredWidth is cudaDevAttrMaxSurfaceCubemapLayeredWidth: Maximum cubemap layered surface width.
+	// DevAttrMaxSurfaceCubemapLayeredWidth is
+	// cudaDevAttrMaxSurfaceCubemapLayeredWidth: Maximum cubemap layered surface
+	// width.
 	DevAttrMaxSurfaceCubemapLayeredWidth DeviceAttr = 67
-	// DevAttrMaxSurfaceCubemapLayeredLayers is cudaDevAttrMaxSurfaceCubemapLayeredLayers: Maximum layers in a cubemap layered surface.
+	// DevAttrMaxSurfaceCubemapLayeredLayers is
+	// cudaDevAttrMaxSurfaceCubemapLayeredLayers: Maximum layers in a cubemap
+	// layered surface.
 	DevAttrMaxSurfaceCubemapLayeredLayers DeviceAttr = 68
-	// DevAttrMaxTexture1DLinearWidth is cudaDevAttrMaxTexture1DLinearWidth: Maximum 1D linear texture width.
+	// DevAttrMaxTexture1DLinearWidth is cudaDevAttrMaxTexture1DLinearWidth: Maximum
+	// 1D linear texture width.
 	DevAttrMaxTexture1DLinearWidth DeviceAttr = 69
-	// DevAttrMaxTexture2DLinearWidth is cudaDevAttrMaxTexture2DLinearWidth: Maximum 2D linear texture width.
+	// DevAttrMaxTexture2DLinearWidth is cudaDevAttrMaxTexture2DLinearWidth: Maximum
+	// 2D linear texture width.
 	DevAttrMaxTexture2DLinearWidth DeviceAttr = 70
-	// DevAttrMaxTexture2DLinearHeight is cudaDevAttrMaxTexture2DLinearHeight: Maximum 2D linear texture height.
+	// DevAttrMaxTexture2DLinearHeight is cudaDevAttrMaxTexture2DLinearHeight:
+	// Maximum 2D linear texture height.
 	DevAttrMaxTexture2DLinearHeight DeviceAttr = 71
-	// DevAttrMaxTexture2DLinearPitch is cudaDevAttrMaxTexture2DLinearPitch: Maximum 2D linear texture pitch in bytes.
+	// DevAttrMaxTexture2DLinearPitch is cudaDevAttrMaxTexture2DLinearPitch: Maximum
+	// 2D linear texture pitch in bytes.
 	DevAttrMaxTexture2DLinearPitch DeviceAttr = 72
-	// DevAttrMaxTexture2DMipmappedWidth is cudaDevAttrMaxTexture2DMipmappedWidth: Maximum mipmapped 2D texture width.
+	// DevAttrMaxTexture2DMipmappedWidth is cudaDevAttrMaxTexture2DMipmappedWidth:
+	// Maximum mipmapped 2D texture width.
 	DevAttrMaxTexture2DMipmappedWidth DeviceAttr = 73
-	// DevAttrMaxTexture2DMipmappedHeight is cudaDevAttrMaxTexture2DMipmappedHeight: Maximum mipmapped 2D texture height.
+	// DevAttrMaxTexture2DMipmappedHeight is cudaDevAttrMaxTexture2DMipmappedHeight:
+	// Maximum mipmapped 2D texture height.
 	DevAttrMaxTexture2DMipmappedHeight DeviceAttr = 74
-	// DevAttrComputeCapabilityMajor is cudaDevAttrComputeCapabilityMajor: Major compute capability version number.
+	// DevAttrComputeCapabilityMajor is cudaDevAttrComputeCapabilityMajor: Major
+	// compute capability version number.
 	DevAttrComputeCapabilityMajor DeviceAttr = 75
-	// DevAttrComputeCapabilityMinor is cudaDevAttrComputeCapabilityMinor: Minor compute capability version number.
+	// DevAttrComputeCapabilityMinor is cudaDevAttrComputeCapabilityMinor: Minor
+	// compute capability version number.
 	DevAttrComputeCapabilityMinor DeviceAttr = 76
-	// DevAttrMaxTexture1DMipmappedWidth is cudaDevAttrMaxTexture1DMipmappedWidth: Maximum mipmapped 1D texture width.
+	// DevAttrMaxTexture1DMipmappedWidth is cudaDevAttrMaxTexture1DMipmappedWidth:
+	// Maximum mipmapped 1D texture width.
 	DevAttrMaxTexture1DMipmappedWidth DeviceAttr = 77
-	// DevAttrStreamPrioritiesSupported is cudaDevAttrStreamPrioritiesSupported: Device supports stream priorities.
+	// DevAttrStreamPrioritiesSupported is cudaDevAttrStreamPrioritiesSupported:
+	// Device supports stream priorities.
 	DevAttrStreamPrioritiesSupported DeviceAttr = 78
-	// DevAttrGlobalL1CacheSupported is cudaDevAttrGlobalL1CacheSupported: Device supports caching globals in L1.
+	// DevAttrGlobalL1CacheSupported is cudaDevAttrGlobalL1CacheSupported: Device
+	// supports caching globals in L1.
 	DevAttrGlobalL1CacheSupported DeviceAttr = 79
-	// DevAttrLocalL1CacheSupported is cudaDevAttrLocalL1CacheSupported: Device supports caching locals in L1.
+	// DevAttrLocalL1CacheSupported is cudaDevAttrLocalL1CacheSupported: Device
+	// supports caching locals in L1.
 	DevAttrLocalL1CacheSupported DeviceAttr = 80
-	// DevAttrMaxSharedMemoryPerMultiprocessor is cudaDevAttrMaxSharedMemoryPerMultiprocessor: Maximum shared memory available per multiprocessor in bytes.
+	// DevAttrMaxSharedMemoryPerMultiprocessor is
+	// cudaDevAttrMaxSharedMemoryPerMultiprocessor: Maximum shared memory available
+	// per multiprocessor in bytes.
 	DevAttrMaxSharedMemoryPerMultiprocessor DeviceAttr = 81
-	// DevAttrMaxRegistersPerMultiprocessor is cudaDevAttrMaxRegistersPerMultiprocessor: Maximum number of 32-bit registers available per multiprocessor.
+	// DevAttrMaxRegistersPerMultiprocessor is
+	// cudaDevAttrMaxRegistersPerMultiprocessor: Maximum number of 32-bit registers
+	// available per multiprocessor.
 	DevAttrMaxRegistersPerMultiprocessor DeviceAttr = 82
-	// DevAttrManagedMemory is cudaDevAttrManagedMemory: Device can allocate managed memory on this system.
+	// DevAttrManagedMemory is cudaDevAttrManagedMemory: Device can allocate managed
+	// memory on this system.
 	DevAttrManagedMemory DeviceAttr = 83
-	// DevAttrIsMultiGpuBoard is cudaDevAttrIsMultiGpuBoard: Device is on a multi-GPU board.
+	// DevAttrIsMultiGpuBoard is cudaDevAttrIsMultiGpuBoard: Device is on a
+	// multi-GPU board.
 	DevAttrIsMultiGpuBoard DeviceAttr = 84
-	// DevAttrMultiGpuBoardGroupID is cudaDevAttrMultiGpuBoardGroupID: Unique identifier for a group of devices on the same multi-GPU board.
+	// DevAttrMultiGpuBoardGroupID is cudaDevAttrMultiGpuBoardGroupID: Unique
+	// identifier for a group of devices on the same multi-GPU board.
 	DevAttrMultiGpuBoardGroupID DeviceAttr = 85
-	// DevAttrHostNativeAtomicSupported is cudaDevAttrHostNativeAtomicSupported: Link between the device and the host supports native atomic operations.
+	// DevAttrHostNativeAtomicSupported is cudaDevAttrHostNativeAtomicSupported:
+	// Link between the device and the host supports native atomic operations.
 	DevAttrHostNativeAtomicSupported DeviceAttr = 86
-	// DevAttrSingleToDoublePrecisionPerfRatio is cudaDevAttrSingleToDoublePrecisionPerfRatio: Ratio of single precision performance (in floating-point operations per second) to double precision performance.
+	// DevAttrSingleToDoublePrecisionPerfRatio is
+	// cudaDevAttrSingleToDoublePrecisionPerfRatio: Ratio of single precision
+	// performance (in floating-point operations per second) to double precision
+	// performance.
 	DevAttrSingleToDoublePrecisionPerfRatio DeviceAttr = 87
-	// DevAttrPageableMemoryAccess is cudaDevAttrPageableMemoryAccess: Device supports coherently accessing pageable memory without calling cudaHostRegister on it.
+	// DevAttrPageableMemoryAccess is cudaDevAttrPageableMemoryAccess: Device
+	// supports coherently accessing pageable memory without calling
+	// cudaHostRegister on it.
 	DevAttrPageableMemoryAccess DeviceAttr = 88
-	// DevAttrConcurrentManagedAccess is cudaDevAttrConcurrentManagedAccess: Device can coherently access managed memory concurrently with the CPU.
+	// DevAttrConcurrentManagedAccess is cudaDevAttrConcurrentManagedAccess: Device
+	// can coherently access managed memory concurrently with the CPU.
 	DevAttrConcurrentManagedAccess DeviceAttr = 89
-	// DevAttrComputePreemptionSupported is cudaDevAttrComputePreemptionSupported: Device supports Compute Preemption.
+	// DevAttrComputePreemptionSupported is cudaDevAttrComputePreemptionSupported:
+	// Device supports Compute Preemption.
 	DevAttrComputePreemptionSupported DeviceAttr = 90
-	// DevAttrCanUseHostPointerForRegisteredMem is cudaDevAttrCanUseHostPointerForRegisteredMem: Device can access host registered memory at the same virtual address as the CPU.
+	// DevAttrCanUseHostPointerForRegisteredMem is
+	// cudaDevAttrCanUseHostPointerForRegisteredMem: Device can access host
+	// registered memory at the same virtual address as the CPU.
 	DevAttrCanUseHostPointerForRegisteredMem DeviceAttr = 91
 	// DevAttrReserved92 is cudaDevAttrReserved92.
 	DevAttrReserved92 DeviceAttr = 92
@@ -1891,47 +2368,80 @@ const (
 	DevAttrReserved93 DeviceAttr = 93
 	// DevAttrReserved94 is cudaDevAttrReserved94.
 	DevAttrReserved94 DeviceAttr = 94
-	// DevAttrCooperativeLaunch is cudaDevAttrCooperativeLaunch: Device supports launching cooperative kernels via [LaunchCooperativeKernel].
+	// DevAttrCooperativeLaunch is cudaDevAttrCooperativeLaunch: Device supports
+	// launching cooperative kernels via [LaunchCooperativeKernel].
 	DevAttrCooperativeLaunch DeviceAttr = 95
 	// DevAttrReserved96 is cudaDevAttrReserved96.
 	DevAttrReserved96 DeviceAttr = 96
-	// DevAttrMaxSharedMemoryPerBlockOptin is cudaDevAttrMaxSharedMemoryPerBlockOptin: The maximum optin shared memory per block.
+	// DevAttrMaxSharedMemoryPerBlockOptin is
+	// cudaDevAttrMaxSharedMemoryPerBlockOptin: The maximum optin shared memory per
+	// block.
 	DevAttrMaxSharedMemoryPerBlockOptin DeviceAttr = 97
-	// DevAttrCanFlushRemoteWrites is cudaDevAttrCanFlushRemoteWrites: Device supports flushing of outstanding remote writes.
+	// DevAttrCanFlushRemoteWrites is cudaDevAttrCanFlushRemoteWrites: Device
+	// supports flushing of outstanding remote writes.
 	DevAttrCanFlushRemoteWrites DeviceAttr = 98
-	// DevAttrHostRegisterSupported is cudaDevAttrHostRegisterSupported: Device supports host memory registration via [HostRegister].
+	// DevAttrHostRegisterSupported is cudaDevAttrHostRegisterSupported: Device
+	// supports host memory registration via [HostRegister].
 	DevAttrHostRegisterSupported DeviceAttr = 99
-	// DevAttrPageableMemoryAccessUsesHostPageTables is cudaDevAttrPageableMemoryAccessUsesHostPageTables: Device accesses pageable memory via the host's page tables.
+	// DevAttrPageableMemoryAccessUsesHostPageTables is
+	// cudaDevAttrPageableMemoryAccessUsesHostPageTables: Device accesses pageable
+	// memory via the host's page tables.
 	DevAttrPageableMemoryAccessUsesHostPageTables DeviceAttr = 100
-	// DevAttrDirectManagedMemAccessFromHost is cudaDevAttrDirectManagedMemAccessFromHost: Host can directly access managed memory on the device without migration.
+	// DevAttrDirectManagedMemAccessFromHost is
+	// cudaDevAttrDirectManagedMemAccessFromHost: Host can directly access managed
+	// memory on the device without migration.
 	DevAttrDirectManagedMemAccessFromHost DeviceAttr = 101
-	// DevAttrMaxBlocksPerMultiprocessor is cudaDevAttrMaxBlocksPerMultiprocessor: Maximum number of blocks per multiprocessor.
+	// DevAttrMaxBlocksPerMultiprocessor is cudaDevAttrMaxBlocksPerMultiprocessor:
+	// Maximum number of blocks per multiprocessor.
 	DevAttrMaxBlocksPerMultiprocessor DeviceAttr = 106
-	// DevAttrMaxPersistingL2CacheSize is cudaDevAttrMaxPersistingL2CacheSize: Maximum L2 persisting lines capacity setting in bytes.
+	// DevAttrMaxPersistingL2CacheSize is cudaDevAttrMaxPersistingL2CacheSize:
+	// Maximum L2 persisting lines capacity setting in bytes.
 	DevAttrMaxPersistingL2CacheSize DeviceAttr = 108
-	// DevAttrMaxAccessPolicyWindowSize is cudaDevAttrMaxAccessPolicyWindowSize: Maximum value of cudaAccessPolicyWindownum_bytes.
+	// DevAttrMaxAccessPolicyWindowSize is cudaDevAttrMaxAccessPolicyWindowSize:
+	// Maximum value of cudaAccessPolicyWindownum_bytes.
 	DevAttrMaxAccessPolicyWindowSize DeviceAttr = 109
-	// DevAttrReservedSharedMemoryPerBlock is cudaDevAttrReservedSharedMemoryPerBlock: Shared memory reserved by CUDA driver per block in bytes.
+	// DevAttrReservedSharedMemoryPerBlock is
+	// cudaDevAttrReservedSharedMemoryPerBlock: Shared memory reserved by CUDA
+	// driver per block in bytes.
 	DevAttrReservedSharedMemoryPerBlock DeviceAttr = 111
-	// DevAttrSparseCudaArraySupported is cudaDevAttrSparseCudaArraySupported: Device supports sparse CUDA arrays and sparse CUDA mipmapped arrays.
+	// DevAttrSparseCudaArraySupported is cudaDevAttrSparseCudaArraySupported:
+	// Device supports sparse CUDA arrays and sparse CUDA mipmapped arrays.
 	DevAttrSparseCudaArraySupported DeviceAttr = 112
-	// DevAttrHostRegisterReadOnlySupported is cudaDevAttrHostRegisterReadOnlySupported: Device supports using the [HostRegister] flag cudaHostRegisterReadOnly to register memory that must be mapped as read-only to the GPU.
+	// DevAttrHostRegisterReadOnlySupported is
+	// cudaDevAttrHostRegisterReadOnlySupported: Device supports using the
+	// [HostRegister] flag cudaHostRegisterReadOnly to register memory that must be
+	// mapped as read-only to the GPU.
 	DevAttrHostRegisterReadOnlySupported DeviceAttr = 113
-	// DevAttrTimelineSemaphoreInteropSupported is cudaDevAttrTimelineSemaphoreInteropSupported: External timeline semaphore interop is supported on the device.
+	// DevAttrTimelineSemaphoreInteropSupported is
+	// cudaDevAttrTimelineSemaphoreInteropSupported: External timeline semaphore
+	// interop is supported on the device.
 	DevAttrTimelineSemaphoreInteropSupported DeviceAttr = 114
-	// DevAttrMemoryPoolsSupported is cudaDevAttrMemoryPoolsSupported: Device supports using the [MallocAsync] and cudaMemPool family of APIs.
+	// DevAttrMemoryPoolsSupported is cudaDevAttrMemoryPoolsSupported: Device
+	// supports using the [MallocAsync] and cudaMemPool family of APIs.
 	DevAttrMemoryPoolsSupported DeviceAttr = 115
-	// DevAttrGPUDirectRDMASupported is cudaDevAttrGPUDirectRDMASupported: Device supports GPUDirect RDMA APIs, like nvidia_p2p_get_pages (see https://docs.nvidia.com/cuda/gpudirect-rdma for more information).
+	// DevAttrGPUDirectRDMASupported is cudaDevAttrGPUDirectRDMASupported: Device
+	// supports GPUDirect RDMA APIs, like nvidia_p2p_get_pages (see
+	// https://docs.nvidia.com/cuda/gpudirect-rdma for more information).
 	DevAttrGPUDirectRDMASupported DeviceAttr = 116
-	// DevAttrGPUDirectRDMAFlushWritesOptions is cudaDevAttrGPUDirectRDMAFlushWritesOptions: The returned attribute shall be interpreted as a bitmask, where the individual bits are listed in the [FlushGPUDirectRDMAWritesOptions] enum.
+	// DevAttrGPUDirectRDMAFlushWritesOptions is
+	// cudaDevAttrGPUDirectRDMAFlushWritesOptions: The returned attribute shall be
+	// interpreted as a bitmask, where the individual bits are listed in the
+	// [FlushGPUDirectRDMAWritesOptions] enum.
 	DevAttrGPUDirectRDMAFlushWritesOptions DeviceAttr = 117
-	// DevAttrGPUDirectRDMAWritesOrdering is cudaDevAttrGPUDirectRDMAWritesOrdering: GPUDirect RDMA writes to the device do not need to be flushed for consumers within the scope indicated by the returned attribute.
+	// DevAttrGPUDirectRDMAWritesOrdering is cudaDevAttrGPUDirectRDMAWritesOrdering:
+	// GPUDirect RDMA writes to the device do not need to be flushed for consumers
+	// within the scope indicated by the returned attribute.
 	DevAttrGPUDirectRDMAWritesOrdering DeviceAttr = 118
-	// DevAttrMemoryPoolSupportedHandleTypes is cudaDevAttrMemoryPoolSupportedHandleTypes: Handle types supported with mempool based IPC.
+	// DevAttrMemoryPoolSupportedHandleTypes is
+	// cudaDevAttrMemoryPoolSupportedHandleTypes: Handle types supported with
+	// mempool based IPC.
 	DevAttrMemoryPoolSupportedHandleTypes DeviceAttr = 119
-	// DevAttrClusterLaunch is cudaDevAttrClusterLaunch: Indicates device supports cluster launch.
+	// DevAttrClusterLaunch is cudaDevAttrClusterLaunch: Indicates device supports
+	// cluster launch.
 	DevAttrClusterLaunch DeviceAttr = 120
-	// DevAttrDeferredMappingCudaArraySupported is cudaDevAttrDeferredMappingCudaArraySupported: Device supports deferred mapping CUDA arrays and CUDA mipmapped arrays.
+	// DevAttrDeferredMappingCudaArraySupported is
+	// cudaDevAttrDeferredMappingCudaArraySupported: Device supports deferred
+	// mapping CUDA arrays and CUDA mipmapped arrays.
 	DevAttrDeferredMappingCudaArraySupported DeviceAttr = 121
 	// DevAttrReserved122 is cudaDevAttrReserved122.
 	DevAttrReserved122 DeviceAttr = 122
@@ -1939,9 +2449,11 @@ const (
 	DevAttrReserved123 DeviceAttr = 123
 	// DevAttrReserved124 is cudaDevAttrReserved124.
 	DevAttrReserved124 DeviceAttr = 124
-	// DevAttrIpcEventSupport is cudaDevAttrIpcEventSupport: Device supports IPC Events.
+	// DevAttrIpcEventSupport is cudaDevAttrIpcEventSupport: Device supports IPC
+	// Events.
 	DevAttrIpcEventSupport DeviceAttr = 125
-	// DevAttrMemSyncDomainCount is cudaDevAttrMemSyncDomainCount: Number of memory synchronization domains the device supports.
+	// DevAttrMemSyncDomainCount is cudaDevAttrMemSyncDomainCount: Number of memory
+	// synchronization domains the device supports.
 	DevAttrMemSyncDomainCount DeviceAttr = 126
 	// DevAttrReserved127 is cudaDevAttrReserved127.
 	DevAttrReserved127 DeviceAttr = 127
@@ -1949,35 +2461,50 @@ const (
 	DevAttrReserved128 DeviceAttr = 128
 	// DevAttrReserved129 is cudaDevAttrReserved129.
 	DevAttrReserved129 DeviceAttr = 129
-	// DevAttrNumaConfig is cudaDevAttrNumaConfig: NUMA configuration of a device: value is of type [DeviceNumaConfig] enum.
+	// DevAttrNumaConfig is cudaDevAttrNumaConfig: NUMA configuration of a device:
+	// value is of type [DeviceNumaConfig] enum.
 	DevAttrNumaConfig DeviceAttr = 130
 	// DevAttrNumaId is cudaDevAttrNumaId: NUMA node ID of the GPU memory.
 	DevAttrNumaId DeviceAttr = 131
 	// DevAttrReserved132 is cudaDevAttrReserved132.
 	DevAttrReserved132 DeviceAttr = 132
-	// DevAttrMpsEnabled is cudaDevAttrMpsEnabled: Contexts created on this device will be shared via MPS.
+	// DevAttrMpsEnabled is cudaDevAttrMpsEnabled: Contexts created on this device
+	// will be shared via MPS.
 	DevAttrMpsEnabled DeviceAttr = 133
-	// DevAttrHostNumaId is cudaDevAttrHostNumaId: NUMA ID of the host node closest to the device or -1 when system does not support NUMA.
+	// DevAttrHostNumaId is cudaDevAttrHostNumaId: NUMA ID of the host node closest
+	// to the device or -1 when system does not support NUMA.
 	DevAttrHostNumaId DeviceAttr = 134
-	// DevAttrD3D12CigSupported is cudaDevAttrD3D12CigSupported: Device supports CIG with D3D12.
+	// DevAttrD3D12CigSupported is cudaDevAttrD3D12CigSupported: Device supports CIG
+	// with D3D12.
 	DevAttrD3D12CigSupported DeviceAttr = 135
-	// DevAttrVulkanCigSupported is cudaDevAttrVulkanCigSupported: Device supports CIG with Vulkan.
+	// DevAttrVulkanCigSupported is cudaDevAttrVulkanCigSupported: Device supports
+	// CIG with Vulkan.
 	DevAttrVulkanCigSupported DeviceAttr = 138
-	// DevAttrGpuPciDeviceId is cudaDevAttrGpuPciDeviceId: The combined 16-bit PCI device ID and 16-bit PCI vendor ID.
+	// DevAttrGpuPciDeviceId is cudaDevAttrGpuPciDeviceId: The combined 16-bit PCI
+	// device ID and 16-bit PCI vendor ID.
 	DevAttrGpuPciDeviceId DeviceAttr = 139
-	// DevAttrGpuPciSubsystemId is cudaDevAttrGpuPciSubsystemId: The combined 16-bit PCI subsystem ID and 16-bit PCI subsystem vendor ID.
+	// DevAttrGpuPciSubsystemId is cudaDevAttrGpuPciSubsystemId: The combined 16-bit
+	// PCI subsystem ID and 16-bit PCI subsystem vendor ID.
 	DevAttrGpuPciSubsystemId DeviceAttr = 140
 	// DevAttrReserved141 is cudaDevAttrReserved141.
 	DevAttrReserved141 DeviceAttr = 141
-	// DevAttrHostNumaMemoryPoolsSupported is cudaDevAttrHostNumaMemoryPoolsSupported: Device supports HOST_NUMA location with the [MallocAsync] and cudaMemPool family of APIs.
+	// DevAttrHostNumaMemoryPoolsSupported is
+	// cudaDevAttrHostNumaMemoryPoolsSupported: Device supports HOST_NUMA location
+	// with the [MallocAsync] and cudaMemPool family of APIs.
 	DevAttrHostNumaMemoryPoolsSupported DeviceAttr = 142
-	// DevAttrHostNumaMultinodeIpcSupported is cudaDevAttrHostNumaMultinodeIpcSupported: Device supports HostNuma location IPC between nodes in a multi-node system.
+	// DevAttrHostNumaMultinodeIpcSupported is
+	// cudaDevAttrHostNumaMultinodeIpcSupported: Device supports HostNuma location
+	// IPC between nodes in a multi-node system.
 	DevAttrHostNumaMultinodeIpcSupported DeviceAttr = 143
-	// DevAttrHostMemoryPoolsSupported is cudaDevAttrHostMemoryPoolsSupported: Device suports HOST location with the cuMemAllocAsync and cuMemPool family of APIs.
+	// DevAttrHostMemoryPoolsSupported is cudaDevAttrHostMemoryPoolsSupported:
+	// Device suports HOST location with the cuMemAllocAsync and cuMemPool family of
+	// APIs.
 	DevAttrHostMemoryPoolsSupported DeviceAttr = 144
 	// DevAttrReserved145 is cudaDevAttrReserved145.
 	DevAttrReserved145 DeviceAttr = 145
-	// DevAttrOnlyPartialHostNativeAtomicSupported is cudaDevAttrOnlyPartialHostNativeAtomicSupported: Link between the device and the host supports only some native atomic operations.
+	// DevAttrOnlyPartialHostNativeAtomicSupported is
+	// cudaDevAttrOnlyPartialHostNativeAtomicSupported: Link between the device and
+	// the host supports only some native atomic operations.
 	DevAttrOnlyPartialHostNativeAtomicSupported DeviceAttr = 147
 	// DevAttrMax is cudaDevAttrMax.
 	DevAttrMax DeviceAttr = 148
@@ -2273,21 +2800,29 @@ func (v DeviceAttr) String() string {
 type MemPoolAttr int32
 
 const (
-	// MemPoolReuseFollowEventDependencies is cudaMemPoolReuseFollowEventDependencies: (value type = int) Allow cuMemAllocAsync to use memory asynchronously freed in another streams as long as a stream ordering dependency of the allocating stream on the free action exists.
+	// MemPoolReuseFollowEventDependencies is
+	// cudaMemPoolReuseFollowEventDependencies: (value type = int).
 	MemPoolReuseFollowEventDependencies MemPoolAttr = 1
-	// MemPoolReuseAllowOpportunistic is cudaMemPoolReuseAllowOpportunistic: (value type = int) Allow reuse of already completed frees when there is no dependency between the free and allocation.
+	// MemPoolReuseAllowOpportunistic is cudaMemPoolReuseAllowOpportunistic: (value
+	// type = int).
 	MemPoolReuseAllowOpportunistic MemPoolAttr = 2
-	// MemPoolReuseAllowInternalDependencies is cudaMemPoolReuseAllowInternalDependencies: (value type = int) Allow cuMemAllocAsync to insert new stream dependencies in order to establish the stream ordering required to reuse a piece of memory released by cuFreeAsync (default enabled).
+	// MemPoolReuseAllowInternalDependencies is
+	// cudaMemPoolReuseAllowInternalDependencies: (value type = int).
 	MemPoolReuseAllowInternalDependencies MemPoolAttr = 3
-	// MemPoolAttrReleaseThreshold is cudaMemPoolAttrReleaseThreshold: (value type = cuuint64_t) Amount of reserved memory in bytes to hold onto before trying to release memory back to the OS.
+	// MemPoolAttrReleaseThreshold is cudaMemPoolAttrReleaseThreshold: (value type =
+	// cuuint64_t).
 	MemPoolAttrReleaseThreshold MemPoolAttr = 4
-	// MemPoolAttrReservedMemCurrent is cudaMemPoolAttrReservedMemCurrent: (value type = cuuint64_t) Amount of backing memory currently allocated for the mempool.
+	// MemPoolAttrReservedMemCurrent is cudaMemPoolAttrReservedMemCurrent: (value
+	// type = cuuint64_t).
 	MemPoolAttrReservedMemCurrent MemPoolAttr = 5
-	// MemPoolAttrReservedMemHigh is cudaMemPoolAttrReservedMemHigh: (value type = cuuint64_t) High watermark of backing memory allocated for the mempool since the last time it was reset.
+	// MemPoolAttrReservedMemHigh is cudaMemPoolAttrReservedMemHigh: (value type =
+	// cuuint64_t).
 	MemPoolAttrReservedMemHigh MemPoolAttr = 6
-	// MemPoolAttrUsedMemCurrent is cudaMemPoolAttrUsedMemCurrent: (value type = cuuint64_t) Amount of memory from the pool that is currently in use by the application.
+	// MemPoolAttrUsedMemCurrent is cudaMemPoolAttrUsedMemCurrent: (value type =
+	// cuuint64_t).
 	MemPoolAttrUsedMemCurrent MemPoolAttr = 7
-	// MemPoolAttrUsedMemHigh is cudaMemPoolAttrUsedMemHigh: (value type = cuuint64_t) High watermark of the amount of memory from the pool that was in use by the application since the last time it was reset.
+	// MemPoolAttrUsedMemHigh is cudaMemPoolAttrUsedMemHigh: (value type =
+	// cuuint64_t).
 	MemPoolAttrUsedMemHigh MemPoolAttr = 8
 )
 
@@ -2325,13 +2860,18 @@ const (
 	MemLocationTypeInvalid MemLocationType = 0
 	// MemLocationTypeNone is cudaMemLocationTypeNone: Location is unspecified.
 	MemLocationTypeNone MemLocationType = 0
-	// MemLocationTypeDevice is cudaMemLocationTypeDevice: Location is a device location, thus id is a device ordinal.
+	// MemLocationTypeDevice is cudaMemLocationTypeDevice: Location is a device
+	// location, thus id is a device ordinal.
 	MemLocationTypeDevice MemLocationType = 1
-	// MemLocationTypeHost is cudaMemLocationTypeHost: Location is host, id is ignored.
+	// MemLocationTypeHost is cudaMemLocationTypeHost: Location is host, id is
+	// ignored.
 	MemLocationTypeHost MemLocationType = 2
-	// MemLocationTypeHostNuma is cudaMemLocationTypeHostNuma: Location is a host NUMA node, thus id is a host NUMA node id.
+	// MemLocationTypeHostNuma is cudaMemLocationTypeHostNuma: Location is a host
+	// NUMA node, thus id is a host NUMA node id.
 	MemLocationTypeHostNuma MemLocationType = 3
-	// MemLocationTypeHostNumaCurrent is cudaMemLocationTypeHostNumaCurrent: Location is the host NUMA node closest to the current thread's CPU, id is ignored.
+	// MemLocationTypeHostNumaCurrent is cudaMemLocationTypeHostNumaCurrent:
+	// Location is the host NUMA node closest to the current thread's CPU, id is
+	// ignored.
 	MemLocationTypeHostNumaCurrent MemLocationType = 4
 )
 
@@ -2359,11 +2899,14 @@ func (v MemLocationType) String() string {
 type MemAccessFlags int32
 
 const (
-	// MemAccessFlagsProtNone is cudaMemAccessFlagsProtNone: Default, make the address range not accessible.
+	// MemAccessFlagsProtNone is cudaMemAccessFlagsProtNone: Default, make the
+	// address range not accessible.
 	MemAccessFlagsProtNone MemAccessFlags = 0
-	// MemAccessFlagsProtRead is cudaMemAccessFlagsProtRead: Make the address range read accessible.
+	// MemAccessFlagsProtRead is cudaMemAccessFlagsProtRead: Make the address range
+	// read accessible.
 	MemAccessFlagsProtRead MemAccessFlags = 1
-	// MemAccessFlagsProtReadWrite is cudaMemAccessFlagsProtReadWrite: Make the address range read-write accessible.
+	// MemAccessFlagsProtReadWrite is cudaMemAccessFlagsProtReadWrite: Make the
+	// address range read-write accessible.
 	MemAccessFlagsProtReadWrite MemAccessFlags = 3
 )
 
@@ -2389,9 +2932,11 @@ type MemAllocationType int32
 const (
 	// MemAllocationTypeInvalid is cudaMemAllocationTypeInvalid.
 	MemAllocationTypeInvalid MemAllocationType = 0
-	// MemAllocationTypePinned is cudaMemAllocationTypePinned: This allocation type is 'pinned', i.e.
+	// MemAllocationTypePinned is cudaMemAllocationTypePinned: This allocation type
+	// is 'pinned', i.e.
 	MemAllocationTypePinned MemAllocationType = 1
-	// MemAllocationTypeManaged is cudaMemAllocationTypeManaged: This allocation type is managed memory.
+	// MemAllocationTypeManaged is cudaMemAllocationTypeManaged: This allocation
+	// type is managed memory.
 	MemAllocationTypeManaged MemAllocationType = 2
 	// MemAllocationTypeMax is cudaMemAllocationTypeMax.
 	MemAllocationTypeMax MemAllocationType = 2147483647
@@ -2419,15 +2964,20 @@ func (v MemAllocationType) String() string {
 type MemAllocationHandleType int32
 
 const (
-	// MemHandleTypeNone is cudaMemHandleTypeNone: Does not allow any export mechanism.
+	// MemHandleTypeNone is cudaMemHandleTypeNone: Does not allow any export
+	// mechanism.
 	MemHandleTypeNone MemAllocationHandleType = 0
-	// MemHandleTypePosixFileDescriptor is cudaMemHandleTypePosixFileDescriptor: Allows a file descriptor to be used for exporting.
+	// MemHandleTypePosixFileDescriptor is cudaMemHandleTypePosixFileDescriptor:
+	// Allows a file descriptor to be used for exporting.
 	MemHandleTypePosixFileDescriptor MemAllocationHandleType = 1
-	// MemHandleTypeWin32 is cudaMemHandleTypeWin32: Allows a Win32 NT handle to be used for exporting.
+	// MemHandleTypeWin32 is cudaMemHandleTypeWin32: Allows a Win32 NT handle to be
+	// used for exporting.
 	MemHandleTypeWin32 MemAllocationHandleType = 2
-	// MemHandleTypeWin32Kmt is cudaMemHandleTypeWin32Kmt: Allows a Win32 KMT handle to be used for exporting.
+	// MemHandleTypeWin32Kmt is cudaMemHandleTypeWin32Kmt: Allows a Win32 KMT handle
+	// to be used for exporting.
 	MemHandleTypeWin32Kmt MemAllocationHandleType = 4
-	// MemHandleTypeFabric is cudaMemHandleTypeFabric: Allows a fabric handle to be used for exporting.
+	// MemHandleTypeFabric is cudaMemHandleTypeFabric: Allows a fabric handle to be
+	// used for exporting.
 	MemHandleTypeFabric MemAllocationHandleType = 8
 )
 
@@ -2455,13 +3005,17 @@ func (v MemAllocationHandleType) String() string {
 type GraphMemAttributeType int32
 
 const (
-	// GraphMemAttrUsedMemCurrent is cudaGraphMemAttrUsedMemCurrent: (value type = cuuint64_t) Amount of memory, in bytes, currently associated with graphs.
+	// GraphMemAttrUsedMemCurrent is cudaGraphMemAttrUsedMemCurrent: (value type =
+	// cuuint64_t).
 	GraphMemAttrUsedMemCurrent GraphMemAttributeType = 0
-	// GraphMemAttrUsedMemHigh is cudaGraphMemAttrUsedMemHigh: (value type = cuuint64_t) High watermark of memory, in bytes, associated with graphs since the last time it was reset.
+	// GraphMemAttrUsedMemHigh is cudaGraphMemAttrUsedMemHigh: (value type =
+	// cuuint64_t).
 	GraphMemAttrUsedMemHigh GraphMemAttributeType = 1
-	// GraphMemAttrReservedMemCurrent is cudaGraphMemAttrReservedMemCurrent: (value type = cuuint64_t) Amount of memory, in bytes, currently allocated for use by the CUDA graphs asynchronous allocator.
+	// GraphMemAttrReservedMemCurrent is cudaGraphMemAttrReservedMemCurrent: (value
+	// type = cuuint64_t).
 	GraphMemAttrReservedMemCurrent GraphMemAttributeType = 2
-	// GraphMemAttrReservedMemHigh is cudaGraphMemAttrReservedMemHigh: (value type = cuuint64_t) High watermark of memory, in bytes, currently allocated for use by the CUDA graphs asynchronous allocator.
+	// GraphMemAttrReservedMemHigh is cudaGraphMemAttrReservedMemHigh: (value type =
+	// cuuint64_t).
 	GraphMemAttrReservedMemHigh GraphMemAttributeType = 3
 )
 
@@ -2483,13 +3037,15 @@ func (v GraphMemAttributeType) String() string {
 
 // MemcpyFlags is the C enum cudaMemcpyFlags (driver_types.h).
 //
-// Flags to specify for copies within a batch. For more details see [MemcpyBatchAsync].
+// Flags to specify for copies within a batch. For more details see
+// [MemcpyBatchAsync].
 type MemcpyFlags int32
 
 const (
 	// MemcpyFlagDefault is cudaMemcpyFlagDefault.
 	MemcpyFlagDefault MemcpyFlags = 0
-	// MemcpyFlagPreferOverlapWithCompute is cudaMemcpyFlagPreferOverlapWithCompute: Hint to the driver to try and overlap the copy with compute work on the SMs.
+	// MemcpyFlagPreferOverlapWithCompute is cudaMemcpyFlagPreferOverlapWithCompute:
+	// Hint to the driver to try and overlap the copy with compute work on the SMs.
 	MemcpyFlagPreferOverlapWithCompute MemcpyFlags = 1
 )
 
@@ -2509,13 +3065,19 @@ func (v MemcpyFlags) String() string {
 type MemcpySrcAccessOrder int32
 
 const (
-	// MemcpySrcAccessOrderInvalid is cudaMemcpySrcAccessOrderInvalid: Default invalid.
+	// MemcpySrcAccessOrderInvalid is cudaMemcpySrcAccessOrderInvalid: Default
+	// invalid.
 	MemcpySrcAccessOrderInvalid MemcpySrcAccessOrder = 0
-	// MemcpySrcAccessOrderStream is cudaMemcpySrcAccessOrderStream: Indicates that access to the source pointer must be in stream order.
+	// MemcpySrcAccessOrderStream is cudaMemcpySrcAccessOrderStream: Indicates that
+	// access to the source pointer must be in stream order.
 	MemcpySrcAccessOrderStream MemcpySrcAccessOrder = 1
-	// MemcpySrcAccessOrderDuringApiCall is cudaMemcpySrcAccessOrderDuringApiCall: Indicates that access to the source pointer can be out of stream order and all accesses must be complete before the API call returns.
+	// MemcpySrcAccessOrderDuringApiCall is cudaMemcpySrcAccessOrderDuringApiCall:
+	// Indicates that access to the source pointer can be out of stream order and
+	// all accesses must be complete before the API call returns.
 	MemcpySrcAccessOrderDuringApiCall MemcpySrcAccessOrder = 2
-	// MemcpySrcAccessOrderAny is cudaMemcpySrcAccessOrderAny: Indicates that access to the source pointer can be out of stream order and the accesses can happen even after the API call returns.
+	// MemcpySrcAccessOrderAny is cudaMemcpySrcAccessOrderAny: Indicates that access
+	// to the source pointer can be out of stream order and the accesses can happen
+	// even after the API call returns.
 	MemcpySrcAccessOrderAny MemcpySrcAccessOrder = 3
 	// MemcpySrcAccessOrderMax is cudaMemcpySrcAccessOrderMax.
 	MemcpySrcAccessOrderMax MemcpySrcAccessOrder = 2147483647
@@ -2541,13 +3103,16 @@ func (v MemcpySrcAccessOrder) String() string {
 
 // Memcpy3DOperandType is the C enum cudaMemcpy3DOperandType (driver_types.h).
 //
-// These flags allow applications to convey the operand type for individual copies specified in [Memcpy3DBatchAsync].
+// These flags allow applications to convey the operand type for individual
+// copies specified in [Memcpy3DBatchAsync].
 type Memcpy3DOperandType int32
 
 const (
-	// MemcpyOperandTypePointer is cudaMemcpyOperandTypePointer: Memcpy operand is a valid pointer.
+	// MemcpyOperandTypePointer is cudaMemcpyOperandTypePointer: Memcpy operand is a
+	// valid pointer.
 	MemcpyOperandTypePointer Memcpy3DOperandType = 1
-	// MemcpyOperandTypeArray is cudaMemcpyOperandTypeArray: Memcpy operand is a CUarray.
+	// MemcpyOperandTypeArray is cudaMemcpyOperandTypeArray: Memcpy operand is a
+	// CUarray.
 	MemcpyOperandTypeArray Memcpy3DOperandType = 2
 	// MemcpyOperandTypeMax is cudaMemcpyOperandTypeMax.
 	MemcpyOperandTypeMax Memcpy3DOperandType = 2147483647
@@ -2573,15 +3138,21 @@ func (v Memcpy3DOperandType) String() string {
 type DeviceP2PAttr int32
 
 const (
-	// DevP2PAttrPerformanceRank is cudaDevP2PAttrPerformanceRank: A relative value indicating the performance of the link between two devices.
+	// DevP2PAttrPerformanceRank is cudaDevP2PAttrPerformanceRank: A relative value
+	// indicating the performance of the link between two devices.
 	DevP2PAttrPerformanceRank DeviceP2PAttr = 1
-	// DevP2PAttrAccessSupported is cudaDevP2PAttrAccessSupported: Peer access is enabled.
+	// DevP2PAttrAccessSupported is cudaDevP2PAttrAccessSupported: Peer access is
+	// enabled.
 	DevP2PAttrAccessSupported DeviceP2PAttr = 2
-	// DevP2PAttrNativeAtomicSupported is cudaDevP2PAttrNativeAtomicSupported: Native atomic operation over the link supported.
+	// DevP2PAttrNativeAtomicSupported is cudaDevP2PAttrNativeAtomicSupported:
+	// Native atomic operation over the link supported.
 	DevP2PAttrNativeAtomicSupported DeviceP2PAttr = 3
-	// DevP2PAttrCudaArrayAccessSupported is cudaDevP2PAttrCudaArrayAccessSupported: Accessing CUDA arrays over the link supported.
+	// DevP2PAttrCudaArrayAccessSupported is cudaDevP2PAttrCudaArrayAccessSupported:
+	// Accessing CUDA arrays over the link supported.
 	DevP2PAttrCudaArrayAccessSupported DeviceP2PAttr = 4
-	// DevP2PAttrOnlyPartialNativeAtomicSupported is cudaDevP2PAttrOnlyPartialNativeAtomicSupported: Only some CUDA-valid atomic operations over the link are supported.
+	// DevP2PAttrOnlyPartialNativeAtomicSupported is
+	// cudaDevP2PAttrOnlyPartialNativeAtomicSupported: Only some CUDA-valid atomic
+	// operations over the link are supported.
 	DevP2PAttrOnlyPartialNativeAtomicSupported DeviceP2PAttr = 5
 )
 
@@ -2721,21 +3292,34 @@ func (v AtomicOperationCapability) String() string {
 type ExternalMemoryHandleType int32
 
 const (
-	// ExternalMemoryHandleTypeOpaqueFd is cudaExternalMemoryHandleTypeOpaqueFd: Handle is an opaque file descriptor.
+	// ExternalMemoryHandleTypeOpaqueFd is cudaExternalMemoryHandleTypeOpaqueFd:
+	// Handle is an opaque file descriptor.
 	ExternalMemoryHandleTypeOpaqueFd ExternalMemoryHandleType = 1
-	// ExternalMemoryHandleTypeOpaqueWin32 is cudaExternalMemoryHandleTypeOpaqueWin32: Handle is an opaque shared NT handle.
+	// ExternalMemoryHandleTypeOpaqueWin32 is
+	// cudaExternalMemoryHandleTypeOpaqueWin32: Handle is an opaque shared NT
+	// handle.
 	ExternalMemoryHandleTypeOpaqueWin32 ExternalMemoryHandleType = 2
-	// ExternalMemoryHandleTypeOpaqueWin32Kmt is cudaExternalMemoryHandleTypeOpaqueWin32Kmt: Handle is an opaque, globally shared handle.
+	// ExternalMemoryHandleTypeOpaqueWin32Kmt is
+	// cudaExternalMemoryHandleTypeOpaqueWin32Kmt: Handle is an opaque, globally
+	// shared handle.
 	ExternalMemoryHandleTypeOpaqueWin32Kmt ExternalMemoryHandleType = 3
-	// ExternalMemoryHandleTypeD3D12Heap is cudaExternalMemoryHandleTypeD3D12Heap: Handle is a D3D12 heap object.
+	// ExternalMemoryHandleTypeD3D12Heap is cudaExternalMemoryHandleTypeD3D12Heap:
+	// Handle is a D3D12 heap object.
 	ExternalMemoryHandleTypeD3D12Heap ExternalMemoryHandleType = 4
-	// ExternalMemoryHandleTypeD3D12Resource is cudaExternalMemoryHandleTypeD3D12Resource: Handle is a D3D12 committed resource.
+	// ExternalMemoryHandleTypeD3D12Resource is
+	// cudaExternalMemoryHandleTypeD3D12Resource: Handle is a D3D12 committed
+	// resource.
 	ExternalMemoryHandleTypeD3D12Resource ExternalMemoryHandleType = 5
-	// ExternalMemoryHandleTypeD3D11Resource is cudaExternalMemoryHandleTypeD3D11Resource: Handle is a shared NT handle to a D3D11 resource.
+	// ExternalMemoryHandleTypeD3D11Resource is
+	// cudaExternalMemoryHandleTypeD3D11Resource: Handle is a shared NT handle to a
+	// D3D11 resource.
 	ExternalMemoryHandleTypeD3D11Resource ExternalMemoryHandleType = 6
-	// ExternalMemoryHandleTypeD3D11ResourceKmt is cudaExternalMemoryHandleTypeD3D11ResourceKmt: Handle is a globally shared handle to a D3D11 resource.
+	// ExternalMemoryHandleTypeD3D11ResourceKmt is
+	// cudaExternalMemoryHandleTypeD3D11ResourceKmt: Handle is a globally shared
+	// handle to a D3D11 resource.
 	ExternalMemoryHandleTypeD3D11ResourceKmt ExternalMemoryHandleType = 7
-	// ExternalMemoryHandleTypeNvSciBuf is cudaExternalMemoryHandleTypeNvSciBuf: Handle is an NvSciBuf object.
+	// ExternalMemoryHandleTypeNvSciBuf is cudaExternalMemoryHandleTypeNvSciBuf:
+	// Handle is an NvSciBuf object.
 	ExternalMemoryHandleTypeNvSciBuf ExternalMemoryHandleType = 8
 )
 
@@ -2769,25 +3353,43 @@ func (v ExternalMemoryHandleType) String() string {
 type ExternalSemaphoreHandleType int32
 
 const (
-	// ExternalSemaphoreHandleTypeOpaqueFd is cudaExternalSemaphoreHandleTypeOpaqueFd: Handle is an opaque file descriptor.
+	// ExternalSemaphoreHandleTypeOpaqueFd is
+	// cudaExternalSemaphoreHandleTypeOpaqueFd: Handle is an opaque file descriptor.
 	ExternalSemaphoreHandleTypeOpaqueFd ExternalSemaphoreHandleType = 1
-	// ExternalSemaphoreHandleTypeOpaqueWin32 is cudaExternalSemaphoreHandleTypeOpaqueWin32: Handle is an opaque shared NT handle.
+	// ExternalSemaphoreHandleTypeOpaqueWin32 is
+	// cudaExternalSemaphoreHandleTypeOpaqueWin32: Handle is an opaque shared NT
+	// handle.
 	ExternalSemaphoreHandleTypeOpaqueWin32 ExternalSemaphoreHandleType = 2
-	// ExternalSemaphoreHandleTypeOpaqueWin32Kmt is cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt: Handle is an opaque, globally shared handle.
+	// ExternalSemaphoreHandleTypeOpaqueWin32Kmt is
+	// cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt: Handle is an opaque, globally
+	// shared handle.
 	ExternalSemaphoreHandleTypeOpaqueWin32Kmt ExternalSemaphoreHandleType = 3
-	// ExternalSemaphoreHandleTypeD3D12Fence is cudaExternalSemaphoreHandleTypeD3D12Fence: Handle is a shared NT handle referencing a D3D12 fence object.
+	// ExternalSemaphoreHandleTypeD3D12Fence is
+	// cudaExternalSemaphoreHandleTypeD3D12Fence: Handle is a shared NT handle
+	// referencing a D3D12 fence object.
 	ExternalSemaphoreHandleTypeD3D12Fence ExternalSemaphoreHandleType = 4
-	// ExternalSemaphoreHandleTypeD3D11Fence is cudaExternalSemaphoreHandleTypeD3D11Fence: Handle is a shared NT handle referencing a D3D11 fence object.
+	// ExternalSemaphoreHandleTypeD3D11Fence is
+	// cudaExternalSemaphoreHandleTypeD3D11Fence: Handle is a shared NT handle
+	// referencing a D3D11 fence object.
 	ExternalSemaphoreHandleTypeD3D11Fence ExternalSemaphoreHandleType = 5
-	// ExternalSemaphoreHandleTypeNvSciSync is cudaExternalSemaphoreHandleTypeNvSciSync: Opaque handle to NvSciSync Object.
+	// ExternalSemaphoreHandleTypeNvSciSync is
+	// cudaExternalSemaphoreHandleTypeNvSciSync: Opaque handle to NvSciSync Object.
 	ExternalSemaphoreHandleTypeNvSciSync ExternalSemaphoreHandleType = 6
-	// ExternalSemaphoreHandleTypeKeyedMutex is cudaExternalSemaphoreHandleTypeKeyedMutex: Handle is a shared NT handle referencing a D3D11 keyed mutex object.
+	// ExternalSemaphoreHandleTypeKeyedMutex is
+	// cudaExternalSemaphoreHandleTypeKeyedMutex: Handle is a shared NT handle
+	// referencing a D3D11 keyed mutex object.
 	ExternalSemaphoreHandleTypeKeyedMutex ExternalSemaphoreHandleType = 7
-	// ExternalSemaphoreHandleTypeKeyedMutexKmt is cudaExternalSemaphoreHandleTypeKeyedMutexKmt: Handle is a shared KMT handle referencing a D3D11 keyed mutex object.
+	// ExternalSemaphoreHandleTypeKeyedMutexKmt is
+	// cudaExternalSemaphoreHandleTypeKeyedMutexKmt: Handle is a shared KMT handle
+	// referencing a D3D11 keyed mutex object.
 	ExternalSemaphoreHandleTypeKeyedMutexKmt ExternalSemaphoreHandleType = 8
-	// ExternalSemaphoreHandleTypeTimelineSemaphoreFd is cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd: Handle is an opaque handle file descriptor referencing a timeline semaphore.
+	// ExternalSemaphoreHandleTypeTimelineSemaphoreFd is
+	// cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd: Handle is an opaque
+	// handle file descriptor referencing a timeline semaphore.
 	ExternalSemaphoreHandleTypeTimelineSemaphoreFd ExternalSemaphoreHandleType = 9
-	// ExternalSemaphoreHandleTypeTimelineSemaphoreWin32 is cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32: Handle is an opaque handle file descriptor referencing a timeline semaphore.
+	// ExternalSemaphoreHandleTypeTimelineSemaphoreWin32 is
+	// cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32: Handle is an opaque
+	// handle file descriptor referencing a timeline semaphore.
 	ExternalSemaphoreHandleTypeTimelineSemaphoreWin32 ExternalSemaphoreHandleType = 10
 )
 
@@ -2825,39 +3427,68 @@ func (v ExternalSemaphoreHandleType) String() string {
 type JitOption int32
 
 const (
-	// JitMaxRegisters is cudaJitMaxRegisters: Max number of registers that a thread may use.
+	// JitMaxRegisters is cudaJitMaxRegisters: Max number of registers that a thread
+	// may use.
 	JitMaxRegisters JitOption = 0
-	// JitThreadsPerBlock is cudaJitThreadsPerBlock: IN: Specifies minimum number of threads per block to target compilation for OUT: Returns the number of threads the compiler actually targeted.
+	// JitThreadsPerBlock is cudaJitThreadsPerBlock: IN: Specifies minimum number of
+	// threads per block to target compilation for OUT: Returns the number of
+	// threads the compiler actually targeted.
 	JitThreadsPerBlock JitOption = 1
-	// JitWallTime is cudaJitWallTime: Overwrites the option value with the total wall clock time, in milliseconds, spent in the compiler and linker Option type: float Applies to: compiler and linker.
+	// JitWallTime is cudaJitWallTime: Overwrites the option value with the total
+	// wall clock time, in milliseconds, spent in the compiler and linker Option
+	// type: float Applies to: compiler and linker.
 	JitWallTime JitOption = 2
-	// JitInfoLogBuffer is cudaJitInfoLogBuffer: Pointer to a buffer in which to print any log messages that are informational in nature (the buffer size is specified via option [JitInfoLogBufferSizeBytes]) Option type: char * Applies to: compiler and linker.
+	// JitInfoLogBuffer is cudaJitInfoLogBuffer: Pointer to a buffer in which to
+	// print any log messages that are informational in nature (the buffer size is
+	// specified via option [JitInfoLogBufferSizeBytes]) Option type: char * Applies
+	// to: compiler and linker.
 	JitInfoLogBuffer JitOption = 3
-	// JitInfoLogBufferSizeBytes is cudaJitInfoLogBufferSizeBytes: IN: Log buffer size in bytes.
+	// JitInfoLogBufferSizeBytes is cudaJitInfoLogBufferSizeBytes: IN: Log buffer
+	// size in bytes.
 	JitInfoLogBufferSizeBytes JitOption = 4
-	// JitErrorLogBuffer is cudaJitErrorLogBuffer: Pointer to a buffer in which to print any log messages that reflect errors (the buffer size is specified via option [JitErrorLogBufferSizeBytes]) Option type: char * Applies to: compiler and linker.
+	// JitErrorLogBuffer is cudaJitErrorLogBuffer: Pointer to a buffer in which to
+	// print any log messages that reflect errors (the buffer size is specified via
+	// option [JitErrorLogBufferSizeBytes]) Option type: char * Applies to: compiler
+	// and linker.
 	JitErrorLogBuffer JitOption = 5
-	// JitErrorLogBufferSizeBytes is cudaJitErrorLogBufferSizeBytes: IN: Log buffer size in bytes.
+	// JitErrorLogBufferSizeBytes is cudaJitErrorLogBufferSizeBytes: IN: Log buffer
+	// size in bytes.
 	JitErrorLogBufferSizeBytes JitOption = 6
-	// JitOptimizationLevel is cudaJitOptimizationLevel: Level of optimizations to apply to generated code (0 - 4), with 4 being the default and highest level of optimizations.
+	// JitOptimizationLevel is cudaJitOptimizationLevel: Level of optimizations to
+	// apply to generated code (0 - 4), with 4 being the default and highest level
+	// of optimizations.
 	JitOptimizationLevel JitOption = 7
-	// JitFallbackStrategy is cudaJitFallbackStrategy: Specifies choice of fallback strategy if matching cubin is not found.
+	// JitFallbackStrategy is cudaJitFallbackStrategy: Specifies choice of fallback
+	// strategy if matching cubin is not found.
 	JitFallbackStrategy JitOption = 10
-	// JitGenerateDebugInfo is cudaJitGenerateDebugInfo: Specifies whether to create debug information in output (-g) (0: false, default) Option type: int Applies to: compiler and linker.
+	// JitGenerateDebugInfo is cudaJitGenerateDebugInfo: Specifies whether to create
+	// debug information in output (-g) (0: false, default) Option type: int Applies
+	// to: compiler and linker.
 	JitGenerateDebugInfo JitOption = 11
-	// JitLogVerbose is cudaJitLogVerbose: Generate verbose log messages (0: false, default) Option type: int Applies to: compiler and linker.
+	// JitLogVerbose is cudaJitLogVerbose: Generate verbose log messages (0: false,
+	// default) Option type: int Applies to: compiler and linker.
 	JitLogVerbose JitOption = 12
-	// JitGenerateLineInfo is cudaJitGenerateLineInfo: Generate line number information (-lineinfo) (0: false, default) Option type: int Applies to: compiler only.
+	// JitGenerateLineInfo is cudaJitGenerateLineInfo: Generate line number
+	// information (-lineinfo) (0: false, default) Option type: int Applies to:
+	// compiler only.
 	JitGenerateLineInfo JitOption = 13
-	// CudaJitCacheMode is cudaJitCacheMode: Specifies whether to enable caching explicitly (-dlcm) Choice is based on supplied [JitCacheMode].
+	// CudaJitCacheMode is cudaJitCacheMode: Specifies whether to enable caching
+	// explicitly (-dlcm) Choice is based on supplied [JitCacheMode].
 	CudaJitCacheMode JitOption = 14
-	// JitPositionIndependentCode is cudaJitPositionIndependentCode: Generate position independent code (0: false) Option type: int Applies to: compiler only.
+	// JitPositionIndependentCode is cudaJitPositionIndependentCode: Generate
+	// position independent code (0: false).
 	JitPositionIndependentCode JitOption = 30
-	// JitMinCtaPerSm is cudaJitMinCtaPerSm: This option hints to the JIT compiler the minimum number of CTAs from the kernel’s grid to be mapped to a SM.
+	// JitMinCtaPerSm is cudaJitMinCtaPerSm: This option hints to the JIT compiler
+	// the minimum number of CTAs from the kernel’s grid to be mapped to a SM.
 	JitMinCtaPerSm JitOption = 31
-	// JitMaxThreadsPerBlock is cudaJitMaxThreadsPerBlock: Maximum number threads in a thread block, computed as the product of the maximum extent specifed for each dimension of the block.
+	// JitMaxThreadsPerBlock is cudaJitMaxThreadsPerBlock: Maximum number threads in
+	// a thread block, computed as the product of the maximum extent specifed for
+	// each dimension of the block.
 	JitMaxThreadsPerBlock JitOption = 32
-	// JitOverrideDirectiveValues is cudaJitOverrideDirectiveValues: This option lets the values specified using [JitMaxRegisters], [JitThreadsPerBlock], [JitMaxThreadsPerBlock] and [JitMinCtaPerSm] take precedence over any PTX directives.
+	// JitOverrideDirectiveValues is cudaJitOverrideDirectiveValues: This option
+	// lets the values specified using [JitMaxRegisters], [JitThreadsPerBlock],
+	// [JitMaxThreadsPerBlock] and [JitMinCtaPerSm] take precedence over any PTX
+	// directives.
 	JitOverrideDirectiveValues JitOption = 33
 )
 
@@ -2905,13 +3536,16 @@ func (v JitOption) String() string {
 
 // LibraryOption is the C enum cudaLibraryOption (driver_types.h).
 //
-// Library options to be specified with [LibraryLoadData] or [LibraryLoadFromFile]
+// Library options to be specified with [LibraryLoadData] or
+// [LibraryLoadFromFile]
 type LibraryOption int32
 
 const (
-	// LibraryHostUniversalFunctionAndDataTable is cudaLibraryHostUniversalFunctionAndDataTable.
+	// LibraryHostUniversalFunctionAndDataTable is
+	// cudaLibraryHostUniversalFunctionAndDataTable.
 	LibraryHostUniversalFunctionAndDataTable LibraryOption = 0
-	// LibraryBinaryIsPreserved is cudaLibraryBinaryIsPreserved: Specifes that the argument code passed to [LibraryLoadData] will be preserved.
+	// LibraryBinaryIsPreserved is cudaLibraryBinaryIsPreserved: Specifes that the
+	// argument code passed to [LibraryLoadData] will be preserved.
 	LibraryBinaryIsPreserved LibraryOption = 1
 )
 
@@ -2933,7 +3567,8 @@ func (v LibraryOption) String() string {
 type JitCacheMode int32
 
 const (
-	// JitCacheOptionNone is cudaJitCacheOptionNone: Compile with no -dlcm flag specified.
+	// JitCacheOptionNone is cudaJitCacheOptionNone: Compile with no -dlcm flag
+	// specified.
 	JitCacheOptionNone JitCacheMode = 0
 	// JitCacheOptionCG is cudaJitCacheOptionCG: Compile with L1 cache disabled.
 	JitCacheOptionCG JitCacheMode = 1
@@ -2961,9 +3596,11 @@ func (v JitCacheMode) String() string {
 type JitFallback int32
 
 const (
-	// PreferPtx is cudaPreferPtx: Prefer to compile ptx if exact binary match not found.
+	// PreferPtx is cudaPreferPtx: Prefer to compile ptx if exact binary match not
+	// found.
 	PreferPtx JitFallback = 0
-	// PreferBinary is cudaPreferBinary: Prefer to fall back to compatible binary code if exact match not found.
+	// PreferBinary is cudaPreferBinary: Prefer to fall back to compatible binary
+	// code if exact match not found.
 	PreferBinary JitFallback = 1
 )
 
@@ -3011,7 +3648,8 @@ func (v CGScope) String() string {
 type GraphConditionalHandleFlags int32
 
 const (
-	// GraphCondAssignDefault is cudaGraphCondAssignDefault: Apply default handle value when graph is launched.
+	// GraphCondAssignDefault is cudaGraphCondAssignDefault: Apply default handle
+	// value when graph is launched.
 	GraphCondAssignDefault GraphConditionalHandleFlags = 1
 )
 
@@ -3067,17 +3705,22 @@ const (
 	GraphNodeTypeMemset GraphNodeType = 2
 	// GraphNodeTypeHost is cudaGraphNodeTypeHost: Host (executable) node.
 	GraphNodeTypeHost GraphNodeType = 3
-	// GraphNodeTypeGraph is cudaGraphNodeTypeGraph: Node which executes an embedded graph.
+	// GraphNodeTypeGraph is cudaGraphNodeTypeGraph: Node which executes an embedded
+	// graph.
 	GraphNodeTypeGraph GraphNodeType = 4
 	// GraphNodeTypeEmpty is cudaGraphNodeTypeEmpty: Empty (no-op) node.
 	GraphNodeTypeEmpty GraphNodeType = 5
-	// GraphNodeTypeWaitEvent is cudaGraphNodeTypeWaitEvent: External event wait node.
+	// GraphNodeTypeWaitEvent is cudaGraphNodeTypeWaitEvent: External event wait
+	// node.
 	GraphNodeTypeWaitEvent GraphNodeType = 6
-	// GraphNodeTypeEventRecord is cudaGraphNodeTypeEventRecord: External event record node.
+	// GraphNodeTypeEventRecord is cudaGraphNodeTypeEventRecord: External event
+	// record node.
 	GraphNodeTypeEventRecord GraphNodeType = 7
-	// GraphNodeTypeExtSemaphoreSignal is cudaGraphNodeTypeExtSemaphoreSignal: External semaphore signal node.
+	// GraphNodeTypeExtSemaphoreSignal is cudaGraphNodeTypeExtSemaphoreSignal:
+	// External semaphore signal node.
 	GraphNodeTypeExtSemaphoreSignal GraphNodeType = 8
-	// GraphNodeTypeExtSemaphoreWait is cudaGraphNodeTypeExtSemaphoreWait: External semaphore wait node.
+	// GraphNodeTypeExtSemaphoreWait is cudaGraphNodeTypeExtSemaphoreWait: External
+	// semaphore wait node.
 	GraphNodeTypeExtSemaphoreWait GraphNodeType = 9
 	// GraphNodeTypeMemAlloc is cudaGraphNodeTypeMemAlloc: Memory allocation node.
 	GraphNodeTypeMemAlloc GraphNodeType = 10
@@ -3131,9 +3774,11 @@ func (v GraphNodeType) String() string {
 type GraphChildGraphNodeOwnership int32
 
 const (
-	// GraphChildGraphOwnershipClone is cudaGraphChildGraphOwnershipClone: Default behavior for a child graph node.
+	// GraphChildGraphOwnershipClone is cudaGraphChildGraphOwnershipClone: Default
+	// behavior for a child graph node.
 	GraphChildGraphOwnershipClone GraphChildGraphNodeOwnership = 0
-	// GraphChildGraphOwnershipMove is cudaGraphChildGraphOwnershipMove: The child graph is moved to the parent.
+	// GraphChildGraphOwnershipMove is cudaGraphChildGraphOwnershipMove: The child
+	// graph is moved to the parent.
 	GraphChildGraphOwnershipMove GraphChildGraphNodeOwnership = 1
 )
 
@@ -3151,13 +3796,17 @@ func (v GraphChildGraphNodeOwnership) String() string {
 
 // GraphDependencyType is the C enum cudaGraphDependencyType (driver_types.h).
 //
-// Type annotations that can be applied to graph edges as part of [GraphEdgeData].
+// Type annotations that can be applied to graph edges as part of
+// [GraphEdgeData].
 type GraphDependencyType int32
 
 const (
-	// GraphDependencyTypeDefault is cudaGraphDependencyTypeDefault: This is an ordinary dependency.
+	// GraphDependencyTypeDefault is cudaGraphDependencyTypeDefault: This is an
+	// ordinary dependency.
 	GraphDependencyTypeDefault GraphDependencyType = 0
-	// GraphDependencyTypeProgrammatic is cudaGraphDependencyTypeProgrammatic: This dependency type allows the downstream node to use cudaGridDependencySynchronize().
+	// GraphDependencyTypeProgrammatic is cudaGraphDependencyTypeProgrammatic: This
+	// dependency type allows the downstream node to use
+	// cudaGridDependencySynchronize().
 	GraphDependencyTypeProgrammatic GraphDependencyType = 1
 )
 
@@ -3181,21 +3830,35 @@ type GraphExecUpdateResult int32
 const (
 	// GraphExecUpdateSuccess is cudaGraphExecUpdateSuccess: The update succeeded.
 	GraphExecUpdateSuccess GraphExecUpdateResult = 0
-	// GraphExecUpdateError is cudaGraphExecUpdateError: The update failed for an unexpected reason which is described in the return value of the function.
+	// GraphExecUpdateError is cudaGraphExecUpdateError: The update failed for an
+	// unexpected reason which is described in the return value of the function.
 	GraphExecUpdateError GraphExecUpdateResult = 1
-	// GraphExecUpdateErrorTopologyChanged is cudaGraphExecUpdateErrorTopologyChanged: The update failed because the topology changed.
+	// GraphExecUpdateErrorTopologyChanged is
+	// cudaGraphExecUpdateErrorTopologyChanged: The update failed because the
+	// topology changed.
 	GraphExecUpdateErrorTopologyChanged GraphExecUpdateResult = 2
-	// GraphExecUpdateErrorNodeTypeChanged is cudaGraphExecUpdateErrorNodeTypeChanged: The update failed because a node type changed.
+	// GraphExecUpdateErrorNodeTypeChanged is
+	// cudaGraphExecUpdateErrorNodeTypeChanged: The update failed because a node
+	// type changed.
 	GraphExecUpdateErrorNodeTypeChanged GraphExecUpdateResult = 3
-	// GraphExecUpdateErrorFunctionChanged is cudaGraphExecUpdateErrorFunctionChanged: The update failed because the function of a kernel node changed (CUDA driver < 11.2).
+	// GraphExecUpdateErrorFunctionChanged is
+	// cudaGraphExecUpdateErrorFunctionChanged: The update failed because the
+	// function of a kernel node changed (CUDA driver < 11.2).
 	GraphExecUpdateErrorFunctionChanged GraphExecUpdateResult = 4
-	// GraphExecUpdateErrorParametersChanged is cudaGraphExecUpdateErrorParametersChanged: The update failed because the parameters changed in a way that is not supported.
+	// GraphExecUpdateErrorParametersChanged is
+	// cudaGraphExecUpdateErrorParametersChanged: The update failed because the
+	// parameters changed in a way that is not supported.
 	GraphExecUpdateErrorParametersChanged GraphExecUpdateResult = 5
-	// GraphExecUpdateErrorNotSupported is cudaGraphExecUpdateErrorNotSupported: The update failed because something about the node is not supported.
+	// GraphExecUpdateErrorNotSupported is cudaGraphExecUpdateErrorNotSupported: The
+	// update failed because something about the node is not supported.
 	GraphExecUpdateErrorNotSupported GraphExecUpdateResult = 6
-	// GraphExecUpdateErrorUnsupportedFunctionChange is cudaGraphExecUpdateErrorUnsupportedFunctionChange: The update failed because the function of a kernel node changed in an unsupported way.
+	// GraphExecUpdateErrorUnsupportedFunctionChange is
+	// cudaGraphExecUpdateErrorUnsupportedFunctionChange: The update failed because
+	// the function of a kernel node changed in an unsupported way.
 	GraphExecUpdateErrorUnsupportedFunctionChange GraphExecUpdateResult = 7
-	// GraphExecUpdateErrorAttributesChanged is cudaGraphExecUpdateErrorAttributesChanged: The update failed because the node attributes changed in a way that is not supported.
+	// GraphExecUpdateErrorAttributesChanged is
+	// cudaGraphExecUpdateErrorAttributesChanged: The update failed because the node
+	// attributes changed in a way that is not supported.
 	GraphExecUpdateErrorAttributesChanged GraphExecUpdateResult = 8
 )
 
@@ -3231,17 +3894,26 @@ func (v GraphExecUpdateResult) String() string {
 type GraphInstantiateResult int32
 
 const (
-	// GraphInstantiateSuccess is cudaGraphInstantiateSuccess: Instantiation succeeded.
+	// GraphInstantiateSuccess is cudaGraphInstantiateSuccess: Instantiation
+	// succeeded.
 	GraphInstantiateSuccess GraphInstantiateResult = 0
-	// GraphInstantiateError is cudaGraphInstantiateError: Instantiation failed for an unexpected reason which is described in the return value of the function.
+	// GraphInstantiateError is cudaGraphInstantiateError: Instantiation failed for
+	// an unexpected reason which is described in the return value of the function.
 	GraphInstantiateError GraphInstantiateResult = 1
-	// GraphInstantiateInvalidStructure is cudaGraphInstantiateInvalidStructure: Instantiation failed due to invalid structure, such as cycles.
+	// GraphInstantiateInvalidStructure is cudaGraphInstantiateInvalidStructure:
+	// Instantiation failed due to invalid structure, such as cycles.
 	GraphInstantiateInvalidStructure GraphInstantiateResult = 2
-	// GraphInstantiateNodeOperationNotSupported is cudaGraphInstantiateNodeOperationNotSupported: Instantiation for device launch failed because the graph contained an unsupported operation.
+	// GraphInstantiateNodeOperationNotSupported is
+	// cudaGraphInstantiateNodeOperationNotSupported: Instantiation for device
+	// launch failed because the graph contained an unsupported operation.
 	GraphInstantiateNodeOperationNotSupported GraphInstantiateResult = 3
-	// GraphInstantiateMultipleDevicesNotSupported is cudaGraphInstantiateMultipleDevicesNotSupported: Instantiation for device launch failed due to the nodes belonging to different contexts.
+	// GraphInstantiateMultipleDevicesNotSupported is
+	// cudaGraphInstantiateMultipleDevicesNotSupported: Instantiation for device
+	// launch failed due to the nodes belonging to different contexts.
 	GraphInstantiateMultipleDevicesNotSupported GraphInstantiateResult = 4
-	// GraphInstantiateConditionalHandleUnused is cudaGraphInstantiateConditionalHandleUnused: One or more conditional handles are not associated with conditional nodes.
+	// GraphInstantiateConditionalHandleUnused is
+	// cudaGraphInstantiateConditionalHandleUnused: One or more conditional handles
+	// are not associated with conditional nodes.
 	GraphInstantiateConditionalHandleUnused GraphInstantiateResult = 5
 )
 
@@ -3267,17 +3939,22 @@ func (v GraphInstantiateResult) String() string {
 
 // GraphKernelNodeField is the C enum cudaGraphKernelNodeField (driver_types.h).
 //
-// Specifies the field to update when performing multiple node updates from the device.
+// Specifies the field to update when performing multiple node updates from the
+// device
 type GraphKernelNodeField int32
 
 const (
-	// GraphKernelNodeFieldInvalid is cudaGraphKernelNodeFieldInvalid: Invalid field.
+	// GraphKernelNodeFieldInvalid is cudaGraphKernelNodeFieldInvalid: Invalid
+	// field.
 	GraphKernelNodeFieldInvalid GraphKernelNodeField = 0
-	// GraphKernelNodeFieldGridDim is cudaGraphKernelNodeFieldGridDim: Grid dimension update.
+	// GraphKernelNodeFieldGridDim is cudaGraphKernelNodeFieldGridDim: Grid
+	// dimension update.
 	GraphKernelNodeFieldGridDim GraphKernelNodeField = 1
-	// GraphKernelNodeFieldParam is cudaGraphKernelNodeFieldParam: Kernel parameter update.
+	// GraphKernelNodeFieldParam is cudaGraphKernelNodeFieldParam: Kernel parameter
+	// update.
 	GraphKernelNodeFieldParam GraphKernelNodeField = 2
-	// GraphKernelNodeFieldEnabled is cudaGraphKernelNodeFieldEnabled: Node enable/disable.
+	// GraphKernelNodeFieldEnabled is cudaGraphKernelNodeFieldEnabled: Node
+	// enable/disable.
 	GraphKernelNodeFieldEnabled GraphKernelNodeField = 3
 )
 
@@ -3299,16 +3976,18 @@ func (v GraphKernelNodeField) String() string {
 
 // GetDriverEntryPointFlags is the C enum cudaGetDriverEntryPointFlags (driver_types.h).
 //
-// Flags to specify search options to be used with [GetDriverEntryPoint]
-// For more details see cuGetProcAddress
+// Flags to specify search options to be used with [GetDriverEntryPoint] For
+// more details see cuGetProcAddress
 type GetDriverEntryPointFlags int32
 
 const (
 	// EnableDefault is cudaEnableDefault: Default search mode for driver symbols.
 	EnableDefault GetDriverEntryPointFlags = 0
-	// EnableLegacyStream is cudaEnableLegacyStream: Search for legacy versions of driver symbols.
+	// EnableLegacyStream is cudaEnableLegacyStream: Search for legacy versions of
+	// driver symbols.
 	EnableLegacyStream GetDriverEntryPointFlags = 1
-	// EnablePerThreadDefaultStream is cudaEnablePerThreadDefaultStream: Search for per-thread versions of driver symbols.
+	// EnablePerThreadDefaultStream is cudaEnablePerThreadDefaultStream: Search for
+	// per-thread versions of driver symbols.
 	EnablePerThreadDefaultStream GetDriverEntryPointFlags = 2
 )
 
@@ -3328,15 +4007,20 @@ func (v GetDriverEntryPointFlags) String() string {
 
 // DriverEntryPointQueryResult is the C enum cudaDriverEntryPointQueryResult (driver_types.h).
 //
-// Enum for status from obtaining driver entry points, used with cudaApiGetDriverEntryPoint.
+// Enum for status from obtaining driver entry points, used with
+// cudaApiGetDriverEntryPoint
 type DriverEntryPointQueryResult int32
 
 const (
-	// DriverEntryPointSuccess is cudaDriverEntryPointSuccess: Search for symbol found a match.
+	// DriverEntryPointSuccess is cudaDriverEntryPointSuccess: Search for symbol
+	// found a match.
 	DriverEntryPointSuccess DriverEntryPointQueryResult = 0
-	// DriverEntryPointSymbolNotFound is cudaDriverEntryPointSymbolNotFound: Search for symbol was not found.
+	// DriverEntryPointSymbolNotFound is cudaDriverEntryPointSymbolNotFound: Search
+	// for symbol was not found.
 	DriverEntryPointSymbolNotFound DriverEntryPointQueryResult = 1
-	// DriverEntryPointVersionNotSufficent is cudaDriverEntryPointVersionNotSufficent: Search for symbol was found but version wasn't great enough.
+	// DriverEntryPointVersionNotSufficent is
+	// cudaDriverEntryPointVersionNotSufficent: Search for symbol was found but
+	// version wasn't great enough.
 	DriverEntryPointVersionNotSufficent DriverEntryPointQueryResult = 2
 )
 
@@ -3360,27 +4044,42 @@ func (v DriverEntryPointQueryResult) String() string {
 type GraphDebugDotFlags int32
 
 const (
-	// GraphDebugDotFlagsVerbose is cudaGraphDebugDotFlagsVerbose: Output all debug data as if every debug flag is enabled.
+	// GraphDebugDotFlagsVerbose is cudaGraphDebugDotFlagsVerbose: Output all debug
+	// data as if every debug flag is enabled.
 	GraphDebugDotFlagsVerbose GraphDebugDotFlags = 1
-	// GraphDebugDotFlagsKernelNodeParams is cudaGraphDebugDotFlagsKernelNodeParams: Adds cudaKernelNodeParams to output.
+	// GraphDebugDotFlagsKernelNodeParams is cudaGraphDebugDotFlagsKernelNodeParams:
+	// Adds cudaKernelNodeParams to output.
 	GraphDebugDotFlagsKernelNodeParams GraphDebugDotFlags = 4
-	// GraphDebugDotFlagsMemcpyNodeParams is cudaGraphDebugDotFlagsMemcpyNodeParams: Adds cudaMemcpy3DParms to output.
+	// GraphDebugDotFlagsMemcpyNodeParams is cudaGraphDebugDotFlagsMemcpyNodeParams:
+	// Adds cudaMemcpy3DParms to output.
 	GraphDebugDotFlagsMemcpyNodeParams GraphDebugDotFlags = 8
-	// GraphDebugDotFlagsMemsetNodeParams is cudaGraphDebugDotFlagsMemsetNodeParams: Adds cudaMemsetParams to output.
+	// GraphDebugDotFlagsMemsetNodeParams is cudaGraphDebugDotFlagsMemsetNodeParams:
+	// Adds cudaMemsetParams to output.
 	GraphDebugDotFlagsMemsetNodeParams GraphDebugDotFlags = 16
-	// GraphDebugDotFlagsHostNodeParams is cudaGraphDebugDotFlagsHostNodeParams: Adds cudaHostNodeParams to output.
+	// GraphDebugDotFlagsHostNodeParams is cudaGraphDebugDotFlagsHostNodeParams:
+	// Adds cudaHostNodeParams to output.
 	GraphDebugDotFlagsHostNodeParams GraphDebugDotFlags = 32
-	// GraphDebugDotFlagsEventNodeParams is cudaGraphDebugDotFlagsEventNodeParams: Adds cudaEvent_t handle from record and wait nodes to output.
+	// GraphDebugDotFlagsEventNodeParams is cudaGraphDebugDotFlagsEventNodeParams:
+	// Adds cudaEvent_t handle from record and wait nodes to output.
 	GraphDebugDotFlagsEventNodeParams GraphDebugDotFlags = 64
-	// GraphDebugDotFlagsExtSemasSignalNodeParams is cudaGraphDebugDotFlagsExtSemasSignalNodeParams: Adds cudaExternalSemaphoreSignalNodeParams values to output.
+	// GraphDebugDotFlagsExtSemasSignalNodeParams is
+	// cudaGraphDebugDotFlagsExtSemasSignalNodeParams: Adds
+	// cudaExternalSemaphoreSignalNodeParams values to output.
 	GraphDebugDotFlagsExtSemasSignalNodeParams GraphDebugDotFlags = 128
-	// GraphDebugDotFlagsExtSemasWaitNodeParams is cudaGraphDebugDotFlagsExtSemasWaitNodeParams: Adds cudaExternalSemaphoreWaitNodeParams to output.
+	// GraphDebugDotFlagsExtSemasWaitNodeParams is
+	// cudaGraphDebugDotFlagsExtSemasWaitNodeParams: Adds
+	// cudaExternalSemaphoreWaitNodeParams to output.
 	GraphDebugDotFlagsExtSemasWaitNodeParams GraphDebugDotFlags = 256
-	// GraphDebugDotFlagsKernelNodeAttributes is cudaGraphDebugDotFlagsKernelNodeAttributes: Adds cudaKernelNodeAttrID values to output.
+	// GraphDebugDotFlagsKernelNodeAttributes is
+	// cudaGraphDebugDotFlagsKernelNodeAttributes: Adds cudaKernelNodeAttrID values
+	// to output.
 	GraphDebugDotFlagsKernelNodeAttributes GraphDebugDotFlags = 512
-	// GraphDebugDotFlagsHandles is cudaGraphDebugDotFlagsHandles: Adds node handles and every kernel function handle to output.
+	// GraphDebugDotFlagsHandles is cudaGraphDebugDotFlagsHandles: Adds node handles
+	// and every kernel function handle to output.
 	GraphDebugDotFlagsHandles GraphDebugDotFlags = 1024
-	// GraphDebugDotFlagsConditionalNodeParams is cudaGraphDebugDotFlagsConditionalNodeParams: Adds cudaConditionalNodeParams to output.
+	// GraphDebugDotFlagsConditionalNodeParams is
+	// cudaGraphDebugDotFlagsConditionalNodeParams: Adds cudaConditionalNodeParams
+	// to output.
 	GraphDebugDotFlagsConditionalNodeParams GraphDebugDotFlags = 32768
 )
 
@@ -3420,13 +4119,20 @@ func (v GraphDebugDotFlags) String() string {
 type GraphInstantiateFlags int32
 
 const (
-	// GraphInstantiateFlagAutoFreeOnLaunch is cudaGraphInstantiateFlagAutoFreeOnLaunch: Automatically free memory allocated in a graph before relaunching.
+	// GraphInstantiateFlagAutoFreeOnLaunch is
+	// cudaGraphInstantiateFlagAutoFreeOnLaunch: Automatically free memory allocated
+	// in a graph before relaunching.
 	GraphInstantiateFlagAutoFreeOnLaunch GraphInstantiateFlags = 1
-	// GraphInstantiateFlagUpload is cudaGraphInstantiateFlagUpload: Automatically upload the graph after instantiation.
+	// GraphInstantiateFlagUpload is cudaGraphInstantiateFlagUpload: Automatically
+	// upload the graph after instantiation.
 	GraphInstantiateFlagUpload GraphInstantiateFlags = 2
-	// GraphInstantiateFlagDeviceLaunch is cudaGraphInstantiateFlagDeviceLaunch: Instantiate the graph to be launchable from the device.
+	// GraphInstantiateFlagDeviceLaunch is cudaGraphInstantiateFlagDeviceLaunch:
+	// Instantiate the graph to be launchable from the device.
 	GraphInstantiateFlagDeviceLaunch GraphInstantiateFlags = 4
-	// GraphInstantiateFlagUseNodePriority is cudaGraphInstantiateFlagUseNodePriority: Run the graph using the per-node priority attributes rather than the priority of the stream it is launched into.
+	// GraphInstantiateFlagUseNodePriority is
+	// cudaGraphInstantiateFlagUseNodePriority: Run the graph using the per-node
+	// priority attributes rather than the priority of the stream it is launched
+	// into.
 	GraphInstantiateFlagUseNodePriority GraphInstantiateFlags = 8
 )
 
@@ -3450,24 +4156,29 @@ func (v GraphInstantiateFlags) String() string {
 //
 // Memory Synchronization Domain.
 //
-// A kernel can be launched in a specified memory synchronization domain that affects all memory operations issued by
-// that kernel. A memory barrier issued in one domain will only order memory operations in that domain, thus eliminating
-// latency increase from memory barriers ordering unrelated traffic.
+// A kernel can be launched in a specified memory synchronization domain that
+// affects all memory operations issued by that kernel. A memory barrier issued
+// in one domain will only order memory operations in that domain, thus
+// eliminating latency increase from memory barriers ordering unrelated traffic.
 //
-// By default, kernels are launched in domain 0. Kernel launched with [LaunchMemSyncDomainRemote] will have a
-// different domain ID. User may also alter the domain ID with [LaunchMemSyncDomainMap] for a specific stream /
-// graph node / kernel launch. See [LaunchAttributeMemSyncDomain], [StreamSetAttribute], cudaLaunchKernelEx,
-// [GraphKernelNodeSetAttribute].
+// By default, kernels are launched in domain 0. Kernel launched with
+// [LaunchMemSyncDomainRemote] will have a different domain ID. User may also
+// alter the domain ID with [LaunchMemSyncDomainMap] for a specific stream /
+// graph node / kernel launch. See [LaunchAttributeMemSyncDomain],
+// [StreamSetAttribute], cudaLaunchKernelEx, [GraphKernelNodeSetAttribute].
 //
-// Memory operations done in kernels launched in different domains are considered system-scope distanced. In other
-// words, a GPU scoped memory synchronization is not sufficient for memory order to be observed by kernels in another
-// memory synchronization domain even if they are on the same GPU.
+// Memory operations done in kernels launched in different domains are
+// considered system-scope distanced. In other words, a GPU scoped memory
+// synchronization is not sufficient for memory order to be observed by kernels
+// in another memory synchronization domain even if they are on the same GPU.
 type LaunchMemSyncDomain int32
 
 const (
-	// LaunchMemSyncDomainDefault is cudaLaunchMemSyncDomainDefault: Launch kernels in the default domain.
+	// LaunchMemSyncDomainDefault is cudaLaunchMemSyncDomainDefault: Launch kernels
+	// in the default domain.
 	LaunchMemSyncDomainDefault LaunchMemSyncDomain = 0
-	// LaunchMemSyncDomainRemote is cudaLaunchMemSyncDomainRemote: Launch kernels in the remote domain.
+	// LaunchMemSyncDomainRemote is cudaLaunchMemSyncDomainRemote: Launch kernels in
+	// the remote domain.
 	LaunchMemSyncDomainRemote LaunchMemSyncDomain = 1
 )
 
@@ -3489,37 +4200,57 @@ func (v LaunchMemSyncDomain) String() string {
 type LaunchAttributeID int32
 
 const (
-	// LaunchAttributeIgnore is cudaLaunchAttributeIgnore: Ignored entry, for convenient composition.
+	// LaunchAttributeIgnore is cudaLaunchAttributeIgnore: Ignored entry, for
+	// convenient composition.
 	LaunchAttributeIgnore LaunchAttributeID = 0
-	// LaunchAttributeAccessPolicyWindow is cudaLaunchAttributeAccessPolicyWindow: Valid for streams, graph nodes, launches.
+	// LaunchAttributeAccessPolicyWindow is cudaLaunchAttributeAccessPolicyWindow:
+	// Valid for streams, graph nodes, launches.
 	LaunchAttributeAccessPolicyWindow LaunchAttributeID = 1
-	// LaunchAttributeCooperative is cudaLaunchAttributeCooperative: Valid for graph nodes, launches.
+	// LaunchAttributeCooperative is cudaLaunchAttributeCooperative: Valid for graph
+	// nodes, launches.
 	LaunchAttributeCooperative LaunchAttributeID = 2
-	// LaunchAttributeSynchronizationPolicy is cudaLaunchAttributeSynchronizationPolicy: Valid for streams.
+	// LaunchAttributeSynchronizationPolicy is
+	// cudaLaunchAttributeSynchronizationPolicy: Valid for streams.
 	LaunchAttributeSynchronizationPolicy LaunchAttributeID = 3
-	// LaunchAttributeClusterDimension is cudaLaunchAttributeClusterDimension: Valid for graph nodes, launches.
+	// LaunchAttributeClusterDimension is cudaLaunchAttributeClusterDimension: Valid
+	// for graph nodes, launches.
 	LaunchAttributeClusterDimension LaunchAttributeID = 4
-	// LaunchAttributeClusterSchedulingPolicyPreference is cudaLaunchAttributeClusterSchedulingPolicyPreference: Valid for graph nodes, launches.
+	// LaunchAttributeClusterSchedulingPolicyPreference is
+	// cudaLaunchAttributeClusterSchedulingPolicyPreference: Valid for graph nodes,
+	// launches.
 	LaunchAttributeClusterSchedulingPolicyPreference LaunchAttributeID = 5
-	// LaunchAttributeProgrammaticStreamSerialization is cudaLaunchAttributeProgrammaticStreamSerialization: Valid for launches.
+	// LaunchAttributeProgrammaticStreamSerialization is
+	// cudaLaunchAttributeProgrammaticStreamSerialization: Valid for launches.
 	LaunchAttributeProgrammaticStreamSerialization LaunchAttributeID = 6
-	// LaunchAttributeProgrammaticEvent is cudaLaunchAttributeProgrammaticEvent: Valid for launches.
+	// LaunchAttributeProgrammaticEvent is cudaLaunchAttributeProgrammaticEvent:
+	// Valid for launches.
 	LaunchAttributeProgrammaticEvent LaunchAttributeID = 7
-	// LaunchAttributePriority is cudaLaunchAttributePriority: Valid for streams, graph nodes, launches.
+	// LaunchAttributePriority is cudaLaunchAttributePriority: Valid for streams,
+	// graph nodes, launches.
 	LaunchAttributePriority LaunchAttributeID = 8
-	// LaunchAttributeMemSyncDomainMap is cudaLaunchAttributeMemSyncDomainMap: Valid for streams, graph nodes, launches.
+	// LaunchAttributeMemSyncDomainMap is cudaLaunchAttributeMemSyncDomainMap: Valid
+	// for streams, graph nodes, launches.
 	LaunchAttributeMemSyncDomainMap LaunchAttributeID = 9
-	// LaunchAttributeMemSyncDomain is cudaLaunchAttributeMemSyncDomain: Valid for streams, graph nodes, launches.
+	// LaunchAttributeMemSyncDomain is cudaLaunchAttributeMemSyncDomain: Valid for
+	// streams, graph nodes, launches.
 	LaunchAttributeMemSyncDomain LaunchAttributeID = 10
-	// LaunchAttributePreferredClusterDimension is cudaLaunchAttributePreferredClusterDimension: Valid for graph nodes and launches.
+	// LaunchAttributePreferredClusterDimension is
+	// cudaLaunchAttributePreferredClusterDimension: Valid for graph nodes and
+	// launches.
 	LaunchAttributePreferredClusterDimension LaunchAttributeID = 11
-	// LaunchAttributeLaunchCompletionEvent is cudaLaunchAttributeLaunchCompletionEvent: Valid for launches.
+	// LaunchAttributeLaunchCompletionEvent is
+	// cudaLaunchAttributeLaunchCompletionEvent: Valid for launches.
 	LaunchAttributeLaunchCompletionEvent LaunchAttributeID = 12
-	// LaunchAttributeDeviceUpdatableKernelNode is cudaLaunchAttributeDeviceUpdatableKernelNode: Valid for graph nodes, launches.
+	// LaunchAttributeDeviceUpdatableKernelNode is
+	// cudaLaunchAttributeDeviceUpdatableKernelNode: Valid for graph nodes,
+	// launches.
 	LaunchAttributeDeviceUpdatableKernelNode LaunchAttributeID = 13
-	// LaunchAttributePreferredSharedMemoryCarveout is cudaLaunchAttributePreferredSharedMemoryCarveout: Valid for launches.
+	// LaunchAttributePreferredSharedMemoryCarveout is
+	// cudaLaunchAttributePreferredSharedMemoryCarveout: Valid for launches.
 	LaunchAttributePreferredSharedMemoryCarveout LaunchAttributeID = 14
-	// LaunchAttributeNvlinkUtilCentricScheduling is cudaLaunchAttributeNvlinkUtilCentricScheduling: Valid for streams, graph nodes, launches.
+	// LaunchAttributeNvlinkUtilCentricScheduling is
+	// cudaLaunchAttributeNvlinkUtilCentricScheduling: Valid for streams, graph
+	// nodes, launches.
 	LaunchAttributeNvlinkUtilCentricScheduling LaunchAttributeID = 16
 )
 
@@ -3571,7 +4302,8 @@ type DeviceNumaConfig int32
 const (
 	// DeviceNumaConfigNone is cudaDeviceNumaConfigNone: The GPU is not a NUMA node.
 	DeviceNumaConfigNone DeviceNumaConfig = 0
-	// DeviceNumaConfigNumaNode is cudaDeviceNumaConfigNumaNode: The GPU is a NUMA node, cudaDevAttrNumaId contains its NUMA ID.
+	// DeviceNumaConfigNumaNode is cudaDeviceNumaConfigNumaNode: The GPU is a NUMA
+	// node, cudaDevAttrNumaId contains its NUMA ID.
 	DeviceNumaConfigNumaNode DeviceNumaConfig = 1
 )
 
@@ -3593,7 +4325,8 @@ func (v DeviceNumaConfig) String() string {
 type AsyncNotificationType int32
 
 const (
-	// AsyncNotificationTypeOverBudget is cudaAsyncNotificationTypeOverBudget: Sent when the process has exceeded its device memory budget.
+	// AsyncNotificationTypeOverBudget is cudaAsyncNotificationTypeOverBudget: Sent
+	// when the process has exceeded its device memory budget.
 	AsyncNotificationTypeOverBudget AsyncNotificationType = 1
 )
 
@@ -3789,11 +4522,15 @@ func (v DataType) String() string {
 type EmulationStrategy int32
 
 const (
-	// EmulationStrategyDefault is CUDA_EMULATION_STRATEGY_DEFAULT: The default emulation strategy.
+	// EmulationStrategyDefault is CUDA_EMULATION_STRATEGY_DEFAULT: The default
+	// emulation strategy.
 	EmulationStrategyDefault EmulationStrategy = 0
-	// EmulationStrategyPerformant is CUDA_EMULATION_STRATEGY_PERFORMANT: An emulation strategy which configures libraries to use emulation when it provides a performance benefit.
+	// EmulationStrategyPerformant is CUDA_EMULATION_STRATEGY_PERFORMANT: An
+	// emulation strategy which configures libraries to use emulation when it
+	// provides a performance benefit.
 	EmulationStrategyPerformant EmulationStrategy = 1
-	// EmulationStrategyEager is CUDA_EMULATION_STRATEGY_EAGER: An emulation strategy which configures libraries to use emulation whenever possible.
+	// EmulationStrategyEager is CUDA_EMULATION_STRATEGY_EAGER: An emulation
+	// strategy which configures libraries to use emulation whenever possible.
 	EmulationStrategyEager EmulationStrategy = 2
 )
 
@@ -3818,9 +4555,13 @@ func (v EmulationStrategy) String() string {
 type EmulationMantissaControl int32
 
 const (
-	// EmulationMantissaControlDynamic is CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC: The number of retained mantissa bits are computed at runtime to ensure the same or better accuracy than the floating point representation being emulated.
+	// EmulationMantissaControlDynamic is CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC:
+	// The number of retained mantissa bits are computed at runtime to ensure the
+	// same or better accuracy than the floating point representation being
+	// emulated.
 	EmulationMantissaControlDynamic EmulationMantissaControl = 0
-	// EmulationMantissaControlFixed is CUDA_EMULATION_MANTISSA_CONTROL_FIXED: The number of retained mantissa bits are known at runtime.
+	// EmulationMantissaControlFixed is CUDA_EMULATION_MANTISSA_CONTROL_FIXED: The
+	// number of retained mantissa bits are known at runtime.
 	EmulationMantissaControlFixed EmulationMantissaControl = 1
 )
 
@@ -3843,13 +4584,21 @@ func (v EmulationMantissaControl) String() string {
 type EmulationSpecialValuesSupport int32
 
 const (
-	// EmulationSpecialValuesSupportDefault is CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_DEFAULT: The default special value support mask which contains support for signed infinities and NaN values.
+	// EmulationSpecialValuesSupportDefault is
+	// CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_DEFAULT: The default special value
+	// support mask which contains support for signed infinities and NaN values.
 	EmulationSpecialValuesSupportDefault EmulationSpecialValuesSupport = 65535
-	// EmulationSpecialValuesSupportNone is CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NONE: There are no requirements for emulation algorithms to support special values.
+	// EmulationSpecialValuesSupportNone is
+	// CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NONE: There are no requirements for
+	// emulation algorithms to support special values.
 	EmulationSpecialValuesSupportNone EmulationSpecialValuesSupport = 0
-	// EmulationSpecialValuesSupportInfinity is CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_INFINITY: Require emulation algorithms to handle signed infinity inputs and outputs.
+	// EmulationSpecialValuesSupportInfinity is
+	// CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_INFINITY: Require emulation algorithms
+	// to handle signed infinity inputs and outputs.
 	EmulationSpecialValuesSupportInfinity EmulationSpecialValuesSupport = 1
-	// EmulationSpecialValuesSupportNan is CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NAN: Require emulation algorithms to handle NaN inputs and outputs.
+	// EmulationSpecialValuesSupportNan is
+	// CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NAN: Require emulation algorithms to
+	// handle NaN inputs and outputs.
 	EmulationSpecialValuesSupportNan EmulationSpecialValuesSupport = 2
 )
 
@@ -4009,9 +4758,11 @@ func (v TextureFilterMode) String() string {
 type TextureReadMode int32
 
 const (
-	// ReadModeElementType is cudaReadModeElementType: Read texture as specified element type.
+	// ReadModeElementType is cudaReadModeElementType: Read texture as specified
+	// element type.
 	ReadModeElementType TextureReadMode = 0
-	// ReadModeNormalizedFloat is cudaReadModeNormalizedFloat: Read texture as normalized float.
+	// ReadModeNormalizedFloat is cudaReadModeNormalizedFloat: Read texture as
+	// normalized float.
 	ReadModeNormalizedFloat TextureReadMode = 1
 )
 

@@ -12,7 +12,8 @@ const (
 	LaunchParamEndAsInt = 0
 	// LaunchParamEnd is CU_LAUNCH_PARAM_END (cuda.h).
 	LaunchParamEnd uintptr = 0
-	// LaunchParamBufferPointerAsInt is CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT (cuda.h).
+	// LaunchParamBufferPointerAsInt is CU_LAUNCH_PARAM_BUFFER_POINTER_AS_INT
+	// (cuda.h).
 	LaunchParamBufferPointerAsInt = 1
 	// LaunchParamBufferPointer is CU_LAUNCH_PARAM_BUFFER_POINTER (cuda.h).
 	LaunchParamBufferPointer uintptr = 1

@@ -12,7 +12,8 @@ type MemLocationType int32
 const (
 	// MemLocationTypeInvalid is CU_MEM_LOCATION_TYPE_INVALID.
 	MemLocationTypeInvalid MemLocationType = 0
-	// MemLocationTypeDevice is CU_MEM_LOCATION_TYPE_DEVICE: Location is a device location.
+	// MemLocationTypeDevice is CU_MEM_LOCATION_TYPE_DEVICE: Location is a device
+	// location.
 	MemLocationTypeDevice MemLocationType = 1
 	// MemLocationTypeHost is CU_MEM_LOCATION_TYPE_HOST: Location is host.
 	MemLocationTypeHost MemLocationType = 2
@@ -72,13 +73,19 @@ type Result int32
 const (
 	// Success is CUDA_SUCCESS: The API call returned with no errors.
 	Success Result = 0
-	// ErrorInvalidValue is CUDA_ERROR_INVALID_VALUE: This indicates that one or more of the parameters passed to the API call is not within an acceptable range of values.
+	// ErrorInvalidValue is CUDA_ERROR_INVALID_VALUE: This indicates that one or
+	// more of the parameters passed to the API call is not within an acceptable
+	// range of values.
 	ErrorInvalidValue Result = 1
-	// ErrorOutOfMemory is CUDA_ERROR_OUT_OF_MEMORY: The API call failed because it was unable to allocate enough memory.
+	// ErrorOutOfMemory is CUDA_ERROR_OUT_OF_MEMORY: The API call failed because it
+	// was unable to allocate enough memory.
 	ErrorOutOfMemory Result = 2
-	// ErrorInvalidDevice is CUDA_ERROR_INVALID_DEVICE: This indicates that the device ordinal supplied by the user does not correspond to a valid CUDA device.
+	// ErrorInvalidDevice is CUDA_ERROR_INVALID_DEVICE: This indicates that the
+	// device ordinal supplied by the user does not correspond to a valid CUDA
+	// device.
 	ErrorInvalidDevice Result = 101
-	// ErrorUnknown is CUDA_ERROR_UNKNOWN: This indicates that an unknown internal error has occurred.
+	// ErrorUnknown is CUDA_ERROR_UNKNOWN: This indicates that an unknown internal
+	// error has occurred.
 	ErrorUnknown Result = 999
 )
 
@@ -104,11 +111,14 @@ func (v Result) String() string {
 type StreamCaptureStatus int32
 
 const (
-	// StreamCaptureStatusNone is CU_STREAM_CAPTURE_STATUS_NONE: Stream is not capturing.
+	// StreamCaptureStatusNone is CU_STREAM_CAPTURE_STATUS_NONE: Stream is not
+	// capturing.
 	StreamCaptureStatusNone StreamCaptureStatus = 0
-	// StreamCaptureStatusActive is CU_STREAM_CAPTURE_STATUS_ACTIVE: Stream is actively capturing.
+	// StreamCaptureStatusActive is CU_STREAM_CAPTURE_STATUS_ACTIVE: Stream is
+	// actively capturing.
 	StreamCaptureStatusActive StreamCaptureStatus = 1
-	// StreamCaptureStatusInvalidated is CU_STREAM_CAPTURE_STATUS_INVALIDATED: Stream is part of a capture sequence that has been invalidated.
+	// StreamCaptureStatusInvalidated is CU_STREAM_CAPTURE_STATUS_INVALIDATED:
+	// Stream is part of a capture sequence that has been invalidated.
 	StreamCaptureStatusInvalidated StreamCaptureStatus = 2
 )
 
@@ -156,7 +166,8 @@ func (v StreamCaptureMode) String() string {
 type UserObjectFlags int32
 
 const (
-	// UserObjectNoDestructorSync is CU_USER_OBJECT_NO_DESTRUCTOR_SYNC: Indicates the destructor execution is not synchronized by any CUDA handle.
+	// UserObjectNoDestructorSync is CU_USER_OBJECT_NO_DESTRUCTOR_SYNC: Indicates
+	// the destructor execution is not synchronized by any CUDA handle.
 	UserObjectNoDestructorSync UserObjectFlags = 1
 )
 
@@ -174,7 +185,8 @@ func (v UserObjectFlags) String() string {
 type UserObjectRetainFlags int32
 
 const (
-	// GraphUserObjectMove is CU_GRAPH_USER_OBJECT_MOVE: Transfer references from the caller rather than creating new references.
+	// GraphUserObjectMove is CU_GRAPH_USER_OBJECT_MOVE: Transfer references from
+	// the caller rather than creating new references.
 	GraphUserObjectMove UserObjectRetainFlags = 1
 )
 

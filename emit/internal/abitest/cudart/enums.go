@@ -12,13 +12,18 @@ type Error int32
 const (
 	// Success is cudaSuccess: The API call returned with no errors.
 	Success Error = 0
-	// ErrorInvalidValue is cudaErrorInvalidValue: This indicates that one or more of the parameters passed to the API call is not within an acceptable range of values.
+	// ErrorInvalidValue is cudaErrorInvalidValue: This indicates that one or more
+	// of the parameters passed to the API call is not within an acceptable range of
+	// values.
 	ErrorInvalidValue Error = 1
-	// ErrorMemoryAllocation is cudaErrorMemoryAllocation: The API call failed because it was unable to allocate enough memory.
+	// ErrorMemoryAllocation is cudaErrorMemoryAllocation: The API call failed
+	// because it was unable to allocate enough memory.
 	ErrorMemoryAllocation Error = 2
-	// ErrorInvalidDevice is cudaErrorInvalidDevice: This indicates that the device ordinal supplied by the user does not correspond to a valid CUDA device.
+	// ErrorInvalidDevice is cudaErrorInvalidDevice: This indicates that the device
+	// ordinal supplied by the user does not correspond to a valid CUDA device.
 	ErrorInvalidDevice Error = 101
-	// ErrorUnknown is cudaErrorUnknown: This indicates that an unknown internal error has occurred.
+	// ErrorUnknown is cudaErrorUnknown: This indicates that an unknown internal
+	// error has occurred.
 	ErrorUnknown Error = 999
 )
 
@@ -46,9 +51,11 @@ func (v Error) String() string {
 type ChannelFormatKind int32
 
 const (
-	// ChannelFormatKindSigned is cudaChannelFormatKindSigned: Signed channel format.
+	// ChannelFormatKindSigned is cudaChannelFormatKindSigned: Signed channel
+	// format.
 	ChannelFormatKindSigned ChannelFormatKind = 0
-	// ChannelFormatKindUnsigned is cudaChannelFormatKindUnsigned: Unsigned channel format.
+	// ChannelFormatKindUnsigned is cudaChannelFormatKindUnsigned: Unsigned channel
+	// format.
 	ChannelFormatKindUnsigned ChannelFormatKind = 1
 	// ChannelFormatKindFloat is cudaChannelFormatKindFloat: Float channel format.
 	ChannelFormatKindFloat ChannelFormatKind = 2
