@@ -82,13 +82,12 @@ type paramDoc struct {
 type comment struct {
 	doc    *ir.Doc
 	params []paramDoc // the \param entries as written
-	raw    string     // the comment text, for the classifier's description phrases
 	brief  string     // the first word of \brief as written, lower case
 }
 
 // parseDoc parses a comment. An empty comment gives a nil Doc.
 func parseDoc(text string) comment {
-	c := comment{raw: text}
+	var c comment
 	if strings.TrimSpace(text) == "" {
 		return c
 	}
