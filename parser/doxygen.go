@@ -52,7 +52,6 @@ var (
 	// (nvrtc.h), with an optional "-" before the text.
 	paramRE   = regexp.MustCompile(`^\\param\s*(?:\[([a-z, ]+)\])?\s+(\w+)\s*-?\s*(.*)$`)
 	commandRE = regexp.MustCompile(`^\\(\w+|\{|\})\s*(.*)$`)
-	returnsRE = regexp.MustCompile(`^\\returns?(?:\s+(.*))?$`)
 
 	linkRE    = regexp.MustCompile(`\\link\s+#?(?:::)?([\w:]+)\s*(.*?)\s*\\endlink`)
 	refQRE    = regexp.MustCompile(`\\ref\s+\S+?(?:\([^)]*\))?\s+"([^"]*)"`)
@@ -156,9 +155,14 @@ func parseDoc(text string) comment {
 	}
 	for _, line := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(line)
+		// The regexps run only where they can match: most lines are text.
+		var pm []string
+		if strings.HasPrefix(t, `\param`) {
+			pm = paramRE.FindStringSubmatch(t)
+		}
 		// The classifier's \param texts, as before: a \param line, then
 		// lines up to a blank one or one that starts with a command.
-		if m := paramRE.FindStringSubmatch(t); m != nil {
+		if m := pm; m != nil {
 			c.params = append(c.params, paramDoc{name: m[2], text: m[3], tag: strings.ReplaceAll(m[1], " ", "")})
 			rawCur = len(c.params) - 1
 		} else if rawCur >= 0 {
@@ -203,17 +207,13 @@ func parseDoc(text string) comment {
 			flush()
 			continue
 		}
-		if m := paramRE.FindStringSubmatch(t); m != nil {
+		if m := pm; m != nil {
 			flush()
 			d.Params = append(d.Params, ir.ParamDoc{Name: m[2], Dir: strings.ReplaceAll(m[1], " ", "")})
 			open(inParam, m[3])
 			continue
 		}
-		if m := returnsRE.FindStringSubmatch(t); m != nil {
-			open(inReturns, m[1])
-			continue
-		}
-		if m := commandRE.FindStringSubmatch(t); m != nil {
+		if m := commandAt(t); m != nil {
 			cmd, rest := m[1], m[2]
 			if alias, ok := doxyAliases[cmd]; ok {
 				flush()
@@ -251,6 +251,9 @@ func parseDoc(text string) comment {
 				continue
 			case cmd == "note" || cmd == "remark" || cmd == "remarks" || cmd == "attention" || cmd == "warning":
 				open(inNote, rest)
+				continue
+			case cmd == "return" || cmd == "returns":
+				open(inReturns, rest)
 				continue
 			case cmd == "sa" || cmd == "see":
 				open(inSeeAlso, rest)
@@ -327,6 +330,16 @@ func parseTable(html string) ir.Block {
 	return b
 }
 
+// commandAt matches a line that starts with a command: the command's name
+// and the rest of the line. Most lines are text: the regexp runs only on
+// those that start with a backslash.
+func commandAt(t string) []string {
+	if !strings.HasPrefix(t, `\`) {
+		return nil
+	}
+	return commandRE.FindStringSubmatch(t)
+}
+
 // listItem reports whether a line starts a list item ("- text", "-# text",
 // "<li>text") and returns the item's text.
 func listItem(t string) (string, bool) {
@@ -394,7 +407,9 @@ func inlineText(s string) string {
 	if strings.Contains(s, "&") {
 		s = html.UnescapeString(s) // &times; -> ×
 	}
-	if strings.Contains(s, `\`) {
+	// Most texts have no command but \p, which stays: the regexps run
+	// only where one can match.
+	if n := strings.Count(s, `\`); n > 0 && n != strings.Count(s, `\p `) {
 		s = escapeRE.ReplaceAllString(s, "$1")
 		s = linkRE.ReplaceAllStringFunc(s, func(l string) string {
 			m := linkRE.FindStringSubmatch(l)
