@@ -64,6 +64,9 @@ var (
 	htmlTagRE  = regexp.MustCompile(`</?(?:br|ul|ol|li|table|tr|td|th|thead|tbody|tgroup|row|entry|p)\s*/?>`)
 	breakRE    = regexp.MustCompile(`\\n\b`)
 	wordRE     = regexp.MustCompile(`^\w+$`)
+	// typoRE is a \p written without its space before a handle parameter
+	// (cuda.h's \phEvent, \phCtx): "p" and a name like hEvent.
+	typoRE = regexp.MustCompile(`^p[a-z][A-Z]\w*$`)
 	// escapeRE is a Doxygen escape: \<arch\> in nvrtc.h is "<arch>".
 	escapeRE = regexp.MustCompile(`\\([<>#&$@%\\".|-]|::)`)
 )
@@ -428,8 +431,11 @@ func inlineText(s string) string {
 		s = breakRE.ReplaceAllString(s, " ")
 		s = commandIn.ReplaceAllStringFunc(s, func(c string) string {
 			name := c[1:]
-			if name == "p" {
+			switch {
+			case name == "p":
 				return c
+			case typoRE.MatchString(name):
+				return `\p ` + name[1:] // \phEvent: \p hEvent
 			}
 			return doxyAliases[name] // unknown commands are dropped
 		})

@@ -10,7 +10,7 @@
  * \ref ::cuDeviceGetCount "the count (C API)", \ref ::cuDeviceGetCount(),
  * \ref CUDART_HIGHLEVEL "C++ API", \link ::cuDeviceGetCount \endlink and
  * \link #CUresult CUDA_SUCCESS \endlink.
- * Parameters: \p count, \p *count and \p **count; a typo in the header: \phCount;
+ * Parameters: \p count, \p *count and \p **count; a typo in the header: \phCount, \pdata;
  * an option: ptxas \p --abi-compile no.
  * Line breaks: one\n two<br> three. Escapes (nvrtc.h): --gpu-architecture=\<arch\>, \#define.
  *
