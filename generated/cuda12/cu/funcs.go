@@ -24482,10 +24482,11 @@ func DevResourceGenerateDesc(resources *DevResource, nbResources uint32) (phDesc
 //
 // Records an event.
 //
-// Captures in all the activities of the green context of at the time of this
-// call. and must be from the same CUDA context. Calls such as [EventQuery] or
-// [GreenCtxWaitEvent] will then examine or wait for completion of the work that
-// was captured. Uses of hCtx after this call do not modify hEvent.
+// Captures in hEvent all the activities of the green context of hCtx at the
+// time of this call. hEvent and hCtx must be from the same CUDA context. Calls
+// such as [EventQuery] or [GreenCtxWaitEvent] will then examine or wait for
+// completion of the work that was captured. Uses of hCtx after this call do not
+// modify hEvent.
 //
 //   - hCtx: Green context to record event for
 //   - hEvent: Event to record
@@ -24520,10 +24521,10 @@ func GreenCtxRecordEvent(hCtx GreenCtx, hEvent Event) (err error) {
 //
 // Make a green context wait on an event.
 //
-// Makes all future work submitted to green context wait for all work captured
-// in . The synchronization will be performed on the device and will not block
-// the calling CPU thread. See [GreenCtxRecordEvent] for details on what is
-// captured by an event.
+// Makes all future work submitted to green context hCtx wait for all work
+// captured in hEvent. The synchronization will be performed on the device and
+// will not block the calling CPU thread. See [GreenCtxRecordEvent] for details
+// on what is captured by an event.
 //
 //   - hCtx: Green context to wait
 //   - hEvent: Event to wait on (may not be NULL)
