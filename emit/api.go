@@ -40,7 +40,7 @@ func (m *model) manifestAPI() *ir.API {
 	api := &ir.API{CUDAVersion: m.api.CUDAVersion, RuntimeVersion: m.api.RuntimeVersion}
 	for _, f := range m.funcs {
 		c := *f
-		c.Doc, c.Pos = "", ir.Pos{}
+		c.Doc, c.Pos = nil, ir.Pos{}
 		c.Params = append([]ir.Param(nil), f.Params...)
 		for i := range c.Params {
 			c.Params[i].Doc, c.Params[i].Why = "", ""
@@ -49,27 +49,27 @@ func (m *model) manifestAPI() *ir.API {
 	}
 	for _, r := range m.recs {
 		c := *r
-		c.Doc, c.Pos = "", ir.Pos{}
+		c.Doc, c.Pos = nil, ir.Pos{}
 		c.Fields = stripFields(r.Fields)
 		api.Records = append(api.Records, &c)
 	}
 	for _, e := range m.ens {
 		c := *e
-		c.Doc, c.Pos = "", ir.Pos{}
+		c.Doc, c.Pos = nil, ir.Pos{}
 		c.Values = append([]ir.EnumValue(nil), e.Values...)
 		for i := range c.Values {
-			c.Values[i].Doc = ""
+			c.Values[i].Doc = nil
 		}
 		api.Enums = append(api.Enums, &c)
 	}
 	for _, t := range m.tds {
 		c := *t
-		c.Doc, c.Pos = "", ir.Pos{}
+		c.Doc, c.Pos = nil, ir.Pos{}
 		api.Typedefs = append(api.Typedefs, &c)
 	}
 	for _, mc := range m.macros {
 		c := *mc
-		c.Doc, c.Pos = "", ir.Pos{}
+		c.Doc, c.Pos = nil, ir.Pos{}
 		api.Macros = append(api.Macros, &c)
 	}
 	return api
@@ -78,10 +78,10 @@ func (m *model) manifestAPI() *ir.API {
 func stripFields(fs []ir.Field) []ir.Field {
 	out := append([]ir.Field(nil), fs...)
 	for i := range out {
-		out[i].Doc = ""
+		out[i].Doc = nil
 		if out[i].Record != nil {
 			r := *out[i].Record
-			r.Doc, r.Pos = "", ir.Pos{}
+			r.Doc, r.Pos = nil, ir.Pos{}
 			r.Fields = stripFields(r.Fields)
 			out[i].Record = &r
 		}

@@ -29,7 +29,7 @@ func (m *model) genMacros(f *jen.File) error {
 			typ = jen.Uintptr()
 		}
 		doc := fmt.Sprintf("%s is %s (%s).", name, mc.Name, mc.Pos.File)
-		if mc.Doc != "" {
+		if mc.Doc != nil {
 			doc = fmt.Sprintf("%s is %s: %s", name, mc.Name, firstSentence(m.convertDoc(mc.Doc)))
 		}
 		c := commentBlock(wrapText(doc, specCommentWidth)).Id(name)

@@ -227,14 +227,14 @@ func (m *model) genTypedefs(f *jen.File) error {
 		}
 		if y, ok := m.versioned[t.Name]; ok {
 			// typedef CUdeviceptr_v2 CUdeviceptr: DeviceptrV2 = Deviceptr.
-			m.pairDocComment(f, m.typeNames[y], lead, "")
+			m.pairDocComment(f, m.typeNames[y], lead, nil)
 			f.Type().Id(m.typeNames[y]).Op("=").Id(name)
 			f.Line()
 			continue
 		}
 		name = m.declName(t.Name)
 		doc := t.Doc
-		if x, ok := m.unversioned[t.Name]; ok && doc == "" {
+		if x, ok := m.unversioned[t.Name]; ok && doc == nil {
 			doc = m.typedefs[x].Doc
 		}
 		if paired {

@@ -32,7 +32,7 @@ func (m *model) genEnums(f *jen.File) error {
 		var defs []jen.Code
 		for _, v := range e.Values {
 			doc := fmt.Sprintf("%s is %s.", m.valNames[v.Name], v.Name)
-			if v.Doc != "" {
+			if v.Doc != nil {
 				doc = fmt.Sprintf("%s is %s: %s", m.valNames[v.Name], v.Name, firstSentence(m.convertDoc(v.Doc)))
 			}
 			c := jen.Id(m.valNames[v.Name]).Id(name).Op("=").Lit(int(v.Value))

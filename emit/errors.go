@@ -2,10 +2,7 @@ package emit
 
 import (
 	"fmt"
-	"html"
-	"regexp"
 	"slices"
-	"strings"
 
 	"github.com/cugen/cugen/parser/ir"
 	"github.com/dave/jennifer/jen"
@@ -58,7 +55,7 @@ func (m *model) genErrors(f *jen.File) error {
 	var cases []jen.Code
 	seen := map[int64]bool{}
 	for _, v := range e.Values {
-		if seen[v.Value] || v.Doc == "" {
+		if seen[v.Value] || v.Doc == nil {
 			continue
 		}
 		seen[v.Value] = true
@@ -68,19 +65,4 @@ func (m *model) genErrors(f *jen.File) error {
 	f.Comment("headerMessage is the first sentence the header gives each value.")
 	f.Func().Params(jen.Id("r").Id(typ)).Id("headerMessage").Params().String().Block(jen.Switch(jen.Id("r")).Block(cases...))
 	return nil
-}
-
-// deprecatedRE is a \deprecated command and the space after it.
-var deprecatedRE = regexp.MustCompile(`\\deprecated\s*`)
-
-// headerMessage shortens an enum value's doc to a message. A \deprecated
-// marker is dropped: the message is what the value means ("This error
-// return is deprecated as of CUDA 5.0" says the rest), not Doxygen markup.
-func headerMessage(doc string) string {
-	doc = deprecatedRE.ReplaceAllString(doc, "")
-	s := firstSentence(strings.NewReplacer("::", "", `\p `, "", `\ref `, "").Replace(doc))
-	if strings.Contains(s, "&") {
-		s = html.UnescapeString(s)
-	}
-	return strings.TrimSuffix(s, ".")
 }

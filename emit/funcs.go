@@ -2,7 +2,6 @@ package emit
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/cugen/cugen/parser/ir"
@@ -547,7 +546,6 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 	errType := m.errorType()
 
 	lead := fmt.Sprintf("wraps %s (symbol %s, %s).", fn.Name, fn.Symbol, fn.Pos.File)
-	doc := wrapperDoc(fn.Doc, ps)
 	text := name + " " + lead
 	if fn.SinceVersion != 0 {
 		text += fmt.Sprintf(" It needs a driver of CUDA %s or newer.", versionString(int64(fn.SinceVersion)))
@@ -555,7 +553,7 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 	if !errRes && fn.Result.Kind != ir.Void {
 		text += " It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why)."
 	}
-	if d := m.convertDoc(doc); d != "" {
+	if d := m.wrapperDoc(fn, ps); d != "" {
 		text += "\n\n" + d
 	}
 	if d := launchArrayDoc(ps); d != "" {
@@ -1063,59 +1061,6 @@ func hasCallback(ps []*param) bool {
 }
 
 func (m *model) errCacheName(fn *ir.Function) string { return "err" + m.funcNames[fn] }
-
-// wrapperDoc adapts a function's \param list to its Go wrapper: parameters
-// the wrapper fills itself (a callback's userData, a buffer's length) are
-// dropped, outputs are marked as results, and renamed parameters (error ->
-// error_) use their Go names.
-func wrapperDoc(doc string, ps []*param) string {
-	byName := map[string]*param{}
-	for _, p := range ps {
-		byName[p.c.Name] = p
-	}
-	// The description may name a parameter the wrapper fills itself (the
-	// length of a string buffer): say what the wrapper passes.
-	var folded []*regexp.Regexp
-	var foldedText []string
-	for _, p := range ps {
-		if p.role == roleBufferLen {
-			folded = append(folded, regexp.MustCompile(`\\p\s+`+regexp.QuoteMeta(p.c.Name)+`\b`))
-			foldedText = append(foldedText, fmt.Sprintf("the buffer length (%d bytes, passed by the wrapper)", stringBufferLen))
-		}
-	}
-	var out []string
-	skipping := false
-	for _, line := range strings.Split(doc, "\n") {
-		t := strings.TrimSpace(line)
-		for i, re := range folded {
-			if !paramLine.MatchString(t) && re.MatchString(line) {
-				line = re.ReplaceAllString(line, foldedText[i])
-			}
-		}
-		if m := paramLine.FindStringSubmatch(t); m != nil {
-			skipping = false
-			p := byName[m[1]]
-			switch {
-			case p == nil:
-			case p.role == roleUserData || p.role == roleBufferLen:
-				skipping = true
-				continue
-			case p.role == roleOut && p.c.Array != nil && p.c.Array.Len > 0:
-				line = `\param ` + p.goName + fmt.Sprintf(" - (result, %d elements) ", p.c.Array.Len) + strings.TrimSpace(t[len(m[0]):])
-			case p.role == roleOut || p.role == roleOutAligned || p.role == roleOutString || p.role == roleOutBuffer:
-				line = `\param ` + p.goName + " - (result) " + strings.TrimSpace(t[len(m[0]):])
-			case p.goName != p.c.Name:
-				line = `\param ` + p.goName + " - " + strings.TrimSpace(t[len(m[0]):])
-			}
-		} else if skipping && (t == "" || strings.HasPrefix(t, `\`)) {
-			skipping = false
-		}
-		if !skipping {
-			out = append(out, line)
-		}
-	}
-	return strings.Join(out, "\n")
-}
 
 // structRef returns the reference name of the record a by-value parameter
 // type names, following typedefs to the one that has a Go name.

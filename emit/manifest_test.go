@@ -29,7 +29,7 @@ func manifestTestAPI(line string, symbol string, offset int64) *ir.API {
 		CUDAVersion: 12040, RuntimeVersion: 12040,
 		Functions: []*ir.Function{
 			{Name: "cuMemAlloc", Symbol: symbol, Library: ir.Driver, Result: cNamed("CUresult", 4),
-				Doc: "Allocates device memory.", Pos: ir.Pos{File: "cuda.h", Line: 7},
+				Doc: &ir.Doc{Brief: "Allocates device memory."}, Pos: ir.Pos{File: "cuda.h", Line: 7},
 				Params: []ir.Param{
 					{Name: "dptr", Type: cPtr(cNamed("CUdeviceptr", 8), "CUdeviceptr *"), Direction: ir.Out, Doc: "Returned pointer"},
 					{Name: "bytesize", Type: cNamed("size_t", 8)},
@@ -41,7 +41,7 @@ func manifestTestAPI(line string, symbol string, offset int64) *ir.API {
 		},
 		Records: []*ir.Record{
 			{Name: "CUinfo", Tag: "CUinfo_st", Ref: "struct CUinfo_st", Size: 24, Align: 8, Library: ir.Driver,
-				Doc: "Information.", Pos: ir.Pos{File: "cuda.h", Line: 3},
+				Doc: &ir.Doc{Brief: "Information."}, Pos: ir.Pos{File: "cuda.h", Line: 3},
 				Fields: []ir.Field{
 					{Name: "type", Type: u32, Offset: 0},
 					{Name: "flags", Type: u32, Offset: 4, BitOffset: 3, BitWidth: 2},
@@ -57,7 +57,7 @@ func manifestTestAPI(line string, symbol string, offset int64) *ir.API {
 			{Name: "CUctx_st", Tag: "CUctx_st", Ref: "struct CUctx_st", Opaque: true, Library: ir.Driver},
 		},
 		Enums: []*ir.Enum{{Name: "CUresult", Tag: "cudaError_enum", Size: 4, Signed: true, Library: ir.Driver,
-			Values: []ir.EnumValue{{Name: "CUDA_SUCCESS", Value: 0, Doc: "No error."}, {Name: "CUDA_ERROR_INVALID_VALUE", Value: 1}}}},
+			Values: []ir.EnumValue{{Name: "CUDA_SUCCESS", Value: 0, Doc: &ir.Doc{Brief: "No error."}}, {Name: "CUDA_ERROR_INVALID_VALUE", Value: 1}}}},
 		Typedefs: []*ir.Typedef{
 			{Name: "CUdeviceptr_v2", Type: cInt("unsigned long long", 8, false), Library: ir.Driver},
 			{Name: "CUdeviceptr", Type: cNamed("CUdeviceptr_v2", 8), Library: ir.Driver},

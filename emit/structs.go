@@ -143,7 +143,7 @@ func (m *model) structFields(r *ir.Record) ([]jen.Code, []placedField, []accesso
 			pad(fl.Offset)
 			name := fieldName(fl.Name)
 			c := jen.Id(name).Add(m.memberType(r, fl))
-			if fl.Doc != "" {
+			if fl.Doc != nil {
 				c = commentBlock(firstSentence(m.convertDoc(fl.Doc))).Add(c)
 			}
 			out = append(out, c)

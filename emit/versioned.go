@@ -87,7 +87,7 @@ func (m *model) versionedLead(cname, what, where string) (lead string, ok bool) 
 
 // pairDocComment is docComment for the declarations of a versioned pair,
 // whose first line, naming both, is folded to the comment width.
-func (m *model) pairDocComment(f *jen.File, name, lead, doc string) {
+func (m *model) pairDocComment(f *jen.File, name, lead string, doc *ir.Doc) {
 	text := wrapText(name+" "+lead, docCommentWidth)
 	if d := m.convertDoc(doc); d != "" {
 		text += "\n\n" + d

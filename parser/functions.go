@@ -18,25 +18,33 @@ func (p *parse) function(d *cc.Declarator, name string, lib ir.Library, doc stri
 		Symbol:  d.Name(),
 		Library: lib,
 		Result:  p.typ(ft.Result()),
-		Doc:     doc,
 		Pos:     p.pos(pos.Filename, pos.Line),
 	}
-	fn.Deprecated = strings.Contains(doc, `\deprecated`) || hasDeprecatedAttr(p.declarationOf(d))
+	c := parseDoc(doc)
+	fn.Doc = c.doc
+	fn.Deprecated = c.doc != nil && c.doc.Deprecated || hasDeprecatedAttr(p.declarationOf(d))
 	sig := p.signature(ft)
 	fn.Params = sig.Params
-	pdocs := matchParamDocs(fn.Params, paramDocList(doc))
-	for i := range fn.Params {
-		fn.Params[i].Doc = pdocs[i].text
+	// The classifier reads the \param texts as written (pdocs); the IR
+	// holds them parsed, matched to the parameters the same way.
+	pdocs := matchParamDocs(fn.Params, c.params)
+	var irDocs []ir.ParamDoc
+	if c.doc != nil {
+		irDocs = c.doc.Params
+	}
+	for i, d := range matchParamDocs(fn.Params, irParamDocs(irDocs)) {
+		fn.Params[i].Doc = d.text
 	}
 	returned := returnedIn(doc)
 	for i := range fn.Params {
 		prm := &fn.Params[i]
-		prm.Array = arrayOf(fn, prm, pdocs[i])
+		prm.Array = arrayOf(fn, prm, pdocs, i)
 		prm.Direction, prm.Why = direction(fn, prm, paramFacts{
 			doc:      pdocs[i],
 			first:    i == 0,
 			returned: returned[prm.Name],
 			handle:   prm.Type.Kind == ir.Pointer && p.isHandle(prm.Type.Elem),
+			brief:    c.brief,
 		})
 	}
 	return fn, nil
@@ -67,38 +75,6 @@ func hasDeprecatedAttr(decl *cc.Declaration) bool {
 		}
 	}
 	return false
-}
-
-// paramDoc is one \param entry of a Doxygen comment.
-type paramDoc struct {
-	name string
-	text string
-	tag  string // "in", "out", "in,out" from \param[...], if written
-}
-
-var paramRE = regexp.MustCompile(`^\\param(?:\[([a-z, ]+)\])?\s+(\w+)\s*-?\s*(.*)$`)
-
-// paramDocList splits a Doxygen comment into its \param entries, in order.
-func paramDocList(doc string) []paramDoc {
-	var out []paramDoc
-	cur := -1
-	for _, line := range strings.Split(doc, "\n") {
-		l := strings.TrimSpace(line)
-		if m := paramRE.FindStringSubmatch(l); m != nil {
-			out = append(out, paramDoc{name: m[2], text: m[3], tag: strings.ReplaceAll(m[1], " ", "")})
-			cur = len(out) - 1
-			continue
-		}
-		if cur < 0 {
-			continue
-		}
-		if l == "" || strings.HasPrefix(l, `\`) {
-			cur = -1
-			continue
-		}
-		out[cur].text = strings.TrimSpace(out[cur].text + " " + l)
-	}
-	return out
 }
 
 // matchParamDocs gives each parameter its \param entry: by name, or, where
@@ -140,18 +116,13 @@ func returnedIn(doc string) map[string]bool {
 	return out
 }
 
-// briefVerb is the first word of a comment's \brief, lower case.
-func briefVerb(doc string) string {
-	for _, line := range strings.Split(doc, "\n") {
-		l := strings.TrimSpace(line)
-		if rest, ok := strings.CutPrefix(l, `\brief`); ok {
-			if f := strings.Fields(rest); len(f) > 0 {
-				return strings.ToLower(f[0])
-			}
-			return ""
-		}
+// irParamDocs gives parsed \param entries the shape matchParamDocs takes.
+func irParamDocs(ds []ir.ParamDoc) []paramDoc {
+	out := make([]paramDoc, len(ds))
+	for i, d := range ds {
+		out[i] = paramDoc{name: d.Name, text: d.Text, tag: d.Dir}
 	}
-	return ""
+	return out
 }
 
 // outPhrases start a \param text that documents a value the callee writes.
@@ -192,7 +163,8 @@ var pRefRE = regexp.MustCompile(`\\p\s+\*?(\w+)`)
 // pattern (an in/out count documented "See description"). A non-const char
 // pointer with no size anywhere is an array of unknown size: C writes a
 // string there, never one char.
-func arrayOf(fn *ir.Function, prm *ir.Param, pd paramDoc) *ir.ArraySize {
+func arrayOf(fn *ir.Function, prm *ir.Param, pds []paramDoc, i int) *ir.ArraySize {
+	pd := pds[i]
 	t := prm.Type
 	if t.Kind != ir.Pointer || t.Elem == nil || t.Elem.Kind == ir.Void {
 		return nil
@@ -228,22 +200,22 @@ func arrayOf(fn *ir.Function, prm *ir.Param, pd paramDoc) *ir.ArraySize {
 	charBuf := !t.Elem.Const && t.Elem.Kind == ir.Int && t.Elem.Size == 1
 	// Query-then-fill: the buffers the call fills ("Pointer to return the
 	// nodes", a char buffer), not its other pointers (an iterator).
-	if !isArray && hasCountParam(fn) && !strings.EqualFold(strings.TrimSpace(pd.text), "see description") &&
+	if !isArray && countParam(fn, pds) != "" && !strings.EqualFold(strings.TrimSpace(pd.text), "see description") &&
 		(strings.Contains(low, "return") || charBuf) {
-		return &ir.ArraySize{Param: countParam(fn), Source: "the in/out count " + countParam(fn) + ` ("See description")`}
+		return &ir.ArraySize{Param: countParam(fn, pds), Source: "the in/out count " + countParam(fn, pds) + ` ("See description")`}
 	}
 	if !isArray {
-		if n := namedCount(fn, prm); n != "" {
+		if n := namedCount(fn, prm, pds); n != "" {
 			return &ir.ArraySize{Param: n, Source: "count in parameter " + n + ", named for it"}
 		}
 	}
 	if !isArray && !charBuf {
 		return nil
 	}
-	if n := sizeParam(fn, prm, pd); n != "" {
+	if n := sizeParam(fn, prm, pds, pd); n != "" {
 		return &ir.ArraySize{Param: n, Source: "count in parameter " + n}
 	}
-	if c := countParam(fn); c != "" {
+	if c := countParam(fn, pds); c != "" {
 		return &ir.ArraySize{Param: c, Source: "the in/out count " + c + ` ("See description")`}
 	}
 	if charBuf {
@@ -255,7 +227,7 @@ func arrayOf(fn *ir.Function, prm *ir.Param, pd paramDoc) *ir.ArraySize {
 // sizeParam names the integer parameter that holds prm's element count: one
 // the \param text names with \p, else the only count-like parameter
 // (count, num*, len, ...), preferring one whose name contains prm's.
-func sizeParam(fn *ir.Function, prm *ir.Param, pd paramDoc) string {
+func sizeParam(fn *ir.Function, prm *ir.Param, pds []paramDoc, pd paramDoc) string {
 	isInt := map[string]bool{}
 	for _, q := range fn.Params {
 		if q.Name != prm.Name && q.Type.Kind != ir.Pointer && q.Type.Kind != ir.FuncPtr {
@@ -285,8 +257,8 @@ func sizeParam(fn *ir.Function, prm *ir.Param, pd paramDoc) string {
 	// \p attrsIdxs arrays"), else the only one whose text names no other
 	// parameter.
 	docOf := map[string]string{}
-	for _, q := range fn.Params {
-		docOf[q.Name] = q.Doc
+	for j, q := range fn.Params {
+		docOf[q.Name] = pds[j].text
 	}
 	var naming, free []string
 	for _, c := range cands {
@@ -316,16 +288,16 @@ func sizeParam(fn *ir.Function, prm *ir.Param, pd paramDoc) string {
 // namedCount names the integer parameter that counts prm by name:
 // numDependencies for dependencies, or a count documented "Number of
 // resources ..." for resources.
-func namedCount(fn *ir.Function, prm *ir.Param) string {
+func namedCount(fn *ir.Function, prm *ir.Param, pds []paramDoc) string {
 	name := strings.ToLower(prm.Name)
 	if len(name) < 3 {
 		return ""
 	}
-	for _, q := range fn.Params {
+	for j, q := range fn.Params {
 		if q.Name == prm.Name || q.Type.Kind == ir.Pointer || q.Type.Kind == ir.FuncPtr || !countLike(q.Name) {
 			continue
 		}
-		qn, qd := strings.ToLower(q.Name), strings.ToLower(q.Doc)
+		qn, qd := strings.ToLower(q.Name), strings.ToLower(pds[j].text)
 		if strings.HasSuffix(qn, name) || strings.HasPrefix(qd, "number of "+name) {
 			return q.Name
 		}
@@ -347,9 +319,9 @@ func countLike(name string) bool {
 }
 
 // countParam is the name of fn's in/out count parameter ("See description").
-func countParam(fn *ir.Function) string {
-	for _, p := range fn.Params {
-		if strings.EqualFold(strings.TrimSpace(p.Doc), "see description") && p.Type.Kind == ir.Pointer {
+func countParam(fn *ir.Function, pds []paramDoc) string {
+	for i, p := range fn.Params {
+		if strings.EqualFold(strings.TrimSpace(pds[i].text), "see description") && p.Type.Kind == ir.Pointer {
 			return p.Name
 		}
 	}
@@ -359,9 +331,10 @@ func countParam(fn *ir.Function) string {
 // paramFacts is what direction knows of one parameter beyond its type.
 type paramFacts struct {
 	doc      paramDoc
-	first    bool // the function's first parameter
-	returned bool // the description says "Returns in \p NAME"
-	handle   bool // a pointer to a handle typedef (CUmemoryPool *)
+	first    bool   // the function's first parameter
+	returned bool   // the description says "Returns in \p NAME"
+	handle   bool   // a pointer to a handle typedef (CUmemoryPool *)
+	brief    string // the first word of the function's \brief, lower case
 }
 
 // briefGetters are the \brief verbs of functions whose undocumented first
@@ -425,22 +398,10 @@ func direction(fn *ir.Function, prm *ir.Param, pf paramFacts) (ir.Direction, str
 	if pf.returned {
 		return ir.Out, `the description says "Returns in \p ` + prm.Name + `"`
 	}
-	if pd.text == "" && pf.first && pf.handle && briefGetters[briefVerb(fn.Doc)] {
-		return ir.Out, "undocumented first parameter, a handle pointer, of a function whose \\brief starts " + strconv.Quote(briefVerb(fn.Doc))
+	if pd.text == "" && pf.first && pf.handle && briefGetters[pf.brief] {
+		return ir.Out, "undocumented first parameter, a handle pointer, of a function whose \\brief starts " + strconv.Quote(pf.brief)
 	}
 	return ir.InOut, "non-const pointer, not documented as returned"
-}
-
-// hasCountParam reports whether fn takes an in/out element count, which CUDA
-// documents as "See description" (the query-then-fill pattern of
-// cuGraphGetNodes and friends): its other pointers are arrays.
-func hasCountParam(fn *ir.Function) bool {
-	for _, p := range fn.Params {
-		if strings.EqualFold(strings.TrimSpace(p.Doc), "see description") && p.Type.Kind == ir.Pointer {
-			return true
-		}
-	}
-	return false
 }
 
 func firstWords(s string, n int) string {

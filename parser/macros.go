@@ -270,9 +270,9 @@ func (p *parse) collectMacros() error {
 			// cc reports e.g. 0xffffffffU as Int64Value with an unsigned type.
 			mc.Signed = false
 		}
-		mc.Doc = p.trailingDoc(pos.Filename, pos.Line)
-		if mc.Doc == "" {
-			mc.Doc = p.leadingDoc(pos.Filename, pos.Line)
+		mc.Doc = parseDoc(p.trailingDoc(pos.Filename, pos.Line)).doc
+		if mc.Doc == nil {
+			mc.Doc = parseDoc(p.leadingDoc(pos.Filename, pos.Line)).doc
 		}
 		p.api.Macros = append(p.api.Macros, mc)
 	}

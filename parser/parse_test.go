@@ -236,7 +236,7 @@ func TestParse12_4Functions(t *testing.T) {
 		if f.Deprecated != c.deprecated {
 			t.Errorf("%s: Deprecated %v, want %v", c.name, f.Deprecated, c.deprecated)
 		}
-		if f.Doc == "" {
+		if f.Doc == nil {
 			t.Errorf("%s: no doc comment", c.name)
 		}
 		for pname, want := range c.dirs {

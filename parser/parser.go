@@ -609,7 +609,9 @@ func lastDocComment(sep []byte) string {
 
 // cleanComment strips the leading " * " of each line and trims. Any
 // Unicode space counts as indentation: some CUDA 13 comments indent their
-// '*' with a no-break space (U+00A0), which left the '*' in the text.
+// '*' with a no-break space (U+00A0), which left the '*' in the text. A
+// line without the '*' keeps its indentation: cuda.h writes the lines of
+// its \code blocks so.
 func cleanComment(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
@@ -619,6 +621,8 @@ func cleanComment(s string) string {
 			if strings.HasPrefix(t, " ") {
 				t = t[1:]
 			}
+		} else if i > 0 {
+			t = l
 		}
 		lines[i] = strings.TrimRightFunc(t, unicode.IsSpace)
 	}

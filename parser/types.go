@@ -178,8 +178,8 @@ func (p *parse) ensureTypedef(d *cc.Declarator) {
 func (p *parse) typedef(d *cc.Declarator, doc string) error {
 	p.ensureTypedef(d)
 	td := p.typedefs[d.Name()]
-	if td.Doc == "" {
-		td.Doc = doc
+	if td.Doc == nil {
+		td.Doc = parseDoc(doc).doc
 	}
 	// A record or enum typedef'd directly (typedef struct X {...} Y) takes
 	// the typedef's name: the name C programmers use.
@@ -192,11 +192,11 @@ func (p *parse) typedef(d *cc.Declarator, doc string) error {
 			e.Name = td.Name
 			p.enums[td.Name] = e
 		}
-		if r, ok := p.records[td.Type.Name]; ok && r.Doc == "" {
-			r.Doc = doc
+		if r, ok := p.records[td.Type.Name]; ok && r.Doc == nil {
+			r.Doc = parseDoc(doc).doc
 		}
-		if e, ok := p.enums[td.Type.Name]; ok && e.Doc == "" {
-			e.Doc = doc
+		if e, ok := p.enums[td.Type.Name]; ok && e.Doc == nil {
+			e.Doc = parseDoc(doc).doc
 		}
 	}
 	return nil
@@ -396,7 +396,7 @@ func (p *parse) fields(t cc.Type, base int64, owner string) []ir.Field {
 		}
 		if d := f.Declarator(); d != nil {
 			pos := d.Position()
-			fld.Doc = p.trailingDoc(pos.Filename, pos.Line)
+			fld.Doc = parseDoc(p.trailingDoc(pos.Filename, pos.Line)).doc
 		}
 		out = append(out, fld)
 	}
@@ -451,9 +451,9 @@ func (p *parse) enum(e *cc.EnumType, typedefName string) string {
 			v.Value = int64(val)
 		}
 		ps := x.Position()
-		v.Doc = p.trailingDoc(ps.Filename, ps.Line)
-		if v.Doc == "" {
-			v.Doc = docBefore(x)
+		v.Doc = parseDoc(p.trailingDoc(ps.Filename, ps.Line)).doc
+		if v.Doc == nil {
+			v.Doc = parseDoc(docBefore(x)).doc
 		}
 		en.Values = append(en.Values, v)
 	}
@@ -479,8 +479,8 @@ func (p *parse) declSpecTypes(decl *cc.Declaration, doc string) {
 			if es := ts.EnumSpecifier; es != nil && es.Case == cc.EnumSpecifierDef {
 				if et, ok := es.Type().(*cc.EnumType); ok {
 					k := p.enum(et, "")
-					if e := p.enums[k]; e != nil && e.Doc == "" {
-						e.Doc = doc
+					if e := p.enums[k]; e != nil && e.Doc == nil {
+						e.Doc = parseDoc(doc).doc
 					}
 				}
 			}
@@ -489,8 +489,8 @@ func (p *parse) declSpecTypes(decl *cc.Declaration, doc string) {
 				t := su.Type()
 				if t.Kind() == cc.Struct || t.Kind() == cc.Union {
 					k := p.record(t)
-					if r := p.records[k]; r != nil && r.Doc == "" {
-						r.Doc = doc
+					if r := p.records[k]; r != nil && r.Doc == nil {
+						r.Doc = parseDoc(doc).doc
 					}
 				}
 			}

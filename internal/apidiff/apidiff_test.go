@@ -189,7 +189,7 @@ func TestCompare(t *testing.T) {
 			name: "doc, position, direction and since are not API changes",
 			old:  ir.API{Functions: []*ir.Function{ctxCreate}},
 			new: ir.API{Functions: []*ir.Function{with(ctxCreate, func(f *ir.Function) {
-				f.Doc, f.Pos, f.SinceVersion = "Create a CUDA context", ir.Pos{File: "cuda.h", Line: 99}, 3020
+				f.Doc, f.Pos, f.SinceVersion = &ir.Doc{Brief: "Create a CUDA context"}, ir.Pos{File: "cuda.h", Line: 99}, 3020
 				f.Params = []ir.Param{param("pctx", "CUcontext *"), param("flags", "unsigned int"), param("dev", "CUdevice")}
 				f.Params[0].Direction, f.Params[0].Doc = ir.Out, "Returned context handle"
 			})}},

@@ -52,8 +52,10 @@ type Function struct {
 	Library         Library `json:"library"`
 	Params          []Param `json:"params"`
 	Result          *Type   `json:"result"`
-	Doc             string  `json:"doc,omitempty"`
-	Deprecated      bool    `json:"deprecated,omitempty"`
+	Doc             *Doc    `json:"doc,omitempty"`
+	// Deprecated is set by a \deprecated in the comment or a deprecated
+	// attribute on the declaration.
+	Deprecated bool `json:"deprecated,omitempty"`
 	// SinceVersion is the CUDA version (e.g. 12000) whose cudaTypedefs.h
 	// PFN_<name>_v<N> matches this symbol; 0 when unknown (runtime functions).
 	SinceVersion int `json:"since_version,omitempty"`
@@ -77,7 +79,8 @@ type Param struct {
 	// Why explains Direction: the documentation phrase or override that
 	// decided it. Written to the generated audit file.
 	Why string `json:"why,omitempty"`
-	// Doc is the header's \param text for this parameter.
+	// Doc is the header's \param text for this parameter (the text of the
+	// function's Doc.Params entry that names it), in ir.Doc's inline form.
 	Doc string `json:"doc,omitempty"`
 	// Array is set when the pointer points to several elements, not one:
 	// C reads or writes that many. Nil for a pointer to a single value.
@@ -152,7 +155,7 @@ type Enum struct {
 	Size    int64       `json:"size"`
 	Signed  bool        `json:"signed"`
 	Values  []EnumValue `json:"values"`
-	Doc     string      `json:"doc,omitempty"`
+	Doc     *Doc        `json:"doc,omitempty"`
 	Library Library     `json:"library"`
 	Pos     Pos         `json:"pos"`
 }
@@ -161,7 +164,7 @@ type Enum struct {
 type EnumValue struct {
 	Name  string `json:"name"`
 	Value int64  `json:"value"`
-	Doc   string `json:"doc,omitempty"`
+	Doc   *Doc   `json:"doc,omitempty"`
 }
 
 // Record is a struct or union with its exact C layout.
@@ -177,7 +180,7 @@ type Record struct {
 	Size    int64   `json:"size"`
 	Align   int64   `json:"align"`
 	Fields  []Field `json:"fields"`
-	Doc     string  `json:"doc,omitempty"`
+	Doc     *Doc    `json:"doc,omitempty"`
 	Library Library `json:"library"`
 	Pos     Pos     `json:"pos"`
 	// Opaque records are declared but never defined (struct CUctx_st).
@@ -199,9 +202,9 @@ type Field struct {
 	Offset int64  `json:"offset"`
 	// BitOffset/BitWidth are set for bitfields (BitWidth > 0); BitOffset
 	// counts from Offset's byte.
-	BitOffset int    `json:"bit_offset,omitempty"`
-	BitWidth  int    `json:"bit_width,omitempty"`
-	Doc       string `json:"doc,omitempty"`
+	BitOffset int  `json:"bit_offset,omitempty"`
+	BitWidth  int  `json:"bit_width,omitempty"`
+	Doc       *Doc `json:"doc,omitempty"`
 	// Anonymous marks an unnamed struct/union member; its Type is the
 	// anonymous record (Kind Named with Name "" and the record inline in Record).
 	Anonymous bool    `json:"anonymous,omitempty"`
@@ -212,7 +215,7 @@ type Field struct {
 type Typedef struct {
 	Name    string  `json:"name"`
 	Type    *Type   `json:"type"`
-	Doc     string  `json:"doc,omitempty"`
+	Doc     *Doc    `json:"doc,omitempty"`
 	Library Library `json:"library"`
 	Pos     Pos     `json:"pos"`
 }
@@ -226,7 +229,7 @@ type Macro struct {
 	Signed bool   `json:"signed,omitempty"`
 	// CType is the C type of the expression, e.g. "unsigned int", "CUstream".
 	CType   string  `json:"ctype"`
-	Doc     string  `json:"doc,omitempty"`
+	Doc     *Doc    `json:"doc,omitempty"`
 	Library Library `json:"library"`
 	Pos     Pos     `json:"pos"`
 }

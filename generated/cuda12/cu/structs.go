@@ -14,10 +14,9 @@ type Uuid struct {
 // MemFabricHandle is the C struct CUmemFabricHandle (cuda.h, 64 bytes),
 // declared as CUmemFabricHandle_v1 ([MemFabricHandleV1]).
 //
-// Fabric handle - An opaque handle representing a memory allocation
-// that can be exported to processes in same or different nodes. For IPC
-// between processes on different nodes they must be connected via the
-// NVSwitch fabric.
+// Fabric handle - An opaque handle representing a memory allocation that can be
+// exported to processes in same or different nodes. For IPC between processes
+// on different nodes they must be connected via the NVSwitch fabric.
 type MemFabricHandle struct {
 	Data [64]uint8
 }
@@ -215,21 +214,20 @@ type Devprop struct {
 // declared as CUaccessPolicyWindow_v1 ([AccessPolicyWindowV1]).
 //
 // Specifies an access policy for a window, a contiguous extent of memory
-// beginning at base_ptr and ending at base_ptr + num_bytes.
-// num_bytes is limited by CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE.
-// Partition into many segments and assign segments such that:
-// sum of "hit segments" / window == approx. ratio.
-// sum of "miss segments" / window == approx 1-ratio.
-// Segments and ratio specifications are fitted to the capabilities of
-// the architecture.
-// Accesses in a hit segment apply the hitProp access policy.
-// Accesses in a miss segment apply the missProp access policy.
+// beginning at base_ptr and ending at base_ptr + num_bytes. num_bytes is
+// limited by CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE. Partition into
+// many segments and assign segments such that: sum of "hit segments" / window
+// == approx. ratio. sum of "miss segments" / window == approx 1-ratio. Segments
+// and ratio specifications are fitted to the capabilities of the architecture.
+// Accesses in a hit segment apply the hitProp access policy. Accesses in a miss
+// segment apply the missProp access policy.
 type AccessPolicyWindow struct {
 	// Starting address of the access policy window.
 	Base_ptr unsafe.Pointer
 	// Size in bytes of the window policy.
 	Num_bytes uint64
-	// hitRatio specifies percentage of lines assigned hitProp, rest are assigned missProp.
+	// hitRatio specifies percentage of lines assigned hitProp, rest are assigned
+	// missProp.
 	HitRatio float32
 	// [AccessProperty] set for hit.
 	HitProp AccessProperty
@@ -398,7 +396,8 @@ type ConditionalNodeParams struct {
 	Type GraphConditionalNodeType
 	// Size of graph output array.
 	Size uint32
-	// CUDA-owned array populated with conditional node child graphs during creation of the node.
+	// CUDA-owned array populated with conditional node child graphs during creation
+	// of the node.
 	PhGraph_out *Graph
 	// Context on which to run the node.
 	Ctx Context
@@ -406,13 +405,16 @@ type ConditionalNodeParams struct {
 
 // GraphEdgeData is the C struct CUgraphEdgeData (cuda.h, 8 bytes).
 //
-// Optional annotation for edges in a CUDA graph. Note, all edges implicitly have annotations and
-// default to a zero-initialized value if not specified. A zero-initialized struct indicates a
-// standard full serialization of two nodes with memory visibility.
+// Optional annotation for edges in a CUDA graph. Note, all edges implicitly
+// have annotations and default to a zero-initialized value if not specified. A
+// zero-initialized struct indicates a standard full serialization of two nodes
+// with memory visibility.
 type GraphEdgeData struct {
-	// This indicates when the dependency is triggered from the upstream node on the edge.
+	// This indicates when the dependency is triggered from the upstream node on the
+	// edge.
 	From_port uint8
-	// This indicates what portion of the downstream node is dependent on the upstream node or portion thereof (indicated by from_port).
+	// This indicates what portion of the downstream node is dependent on the
+	// upstream node or portion thereof (indicated by from_port).
 	To_port uint8
 	// This should be populated with a value from [GraphDependencyType].
 	Type uint8
@@ -441,8 +443,9 @@ type GraphInstantiateParams struct {
 //
 // See cudaLaunchMemSyncDomain.
 //
-// By default, kernels are launched in domain 0. Kernel launched with [LaunchMemSyncDomainRemote] will have a
-// different domain ID. User may also alter the domain ID with [LaunchMemSyncDomainMap] for a specific stream /
+// By default, kernels are launched in domain 0. Kernel launched with
+// [LaunchMemSyncDomainRemote] will have a different domain ID. User may also
+// alter the domain ID with [LaunchMemSyncDomainMap] for a specific stream /
 // graph node / kernel launch. See [LaunchAttributeMemSyncDomainMap].
 //
 // Domain ID range is available through [DeviceAttributeMemSyncDomainCount].
@@ -538,7 +541,8 @@ type LaunchAttributeValueProgrammaticEvent struct {
 	Event Event
 	// Event record flags, see [EventRecordWithFlags].
 	Flags int32
-	// If this is set to non-0, each block launch will automatically trigger the event.
+	// If this is set to non-0, each block launch will automatically trigger the
+	// event.
 	TriggerAtBlockStart int32
 }
 
@@ -1556,7 +1560,8 @@ type MemFreeNodeParams struct {
 //
 // Child graph node parameters.
 type ChildGraphNodeParams struct {
-	// The child graph to clone into the node for node creation, or a handle to the graph owned by the node for node query.
+	// The child graph to clone into the node for node creation, or a handle to the
+	// graph owned by the node for node query.
 	Graph Graph
 }
 
@@ -1578,7 +1583,7 @@ type EventWaitNodeParams struct {
 
 // GraphNodeParams is the C struct CUgraphNodeParams (cuda.h, 256 bytes).
 //
-// Graph node parameters.  See [GraphAddNode].
+// Graph node parameters. See [GraphAddNode].
 type GraphNodeParams struct {
 	// Type of the node.
 	Type GraphNodeType

@@ -5,8 +5,10 @@ package cu
 // Deviceptr is the C type CUdeviceptr (cuda.h), declared as CUdeviceptr_v2
 // ([DeviceptrV2]).
 //
-// CUDA device pointer
-// CUdeviceptr is defined as an unsigned integer type whose size matches the size of a pointer on the target platform.
+// CUDA device pointer.
+//
+// CUdeviceptr is defined as an unsigned integer type whose size matches the
+// size of a pointer on the target platform.
 type Deviceptr uint64
 
 // DeviceptrV2 is the C type CUdeviceptr_v2 (cuda.h), the versioned name of
@@ -126,8 +128,10 @@ type BatchMemOpNodeParamsV1 = BatchMemOpNodeParams
 
 // AsyncCallback is the C type CUasyncCallback (cuda.h).
 //
-// CUDA async notification callback
-//   - info: Information describing what actions to take as a result of this trim notification.
+// CUDA async notification callback.
+//
+//   - info: Information describing what actions to take as a result of this
+//     trim notification.
 //   - userData: Pointer to user defined data provided at registration.
 //   - callback: The callback handle associated with this specific callback.
 //
@@ -143,7 +147,8 @@ type LinkState uintptr
 
 // HostFn is the C type CUhostFn (cuda.h).
 //
-// CUDA host function
+// CUDA host function.
+//
 //   - userData: Argument value passed to the function
 //
 // It holds a C function pointer.
@@ -202,8 +207,10 @@ type ExecAffinityParamV1 = ExecAffinityParam
 
 // StreamCallback is the C type CUstreamCallback (cuda.h).
 //
-// CUDA stream callback
-//   - hStream: The stream the callback was added to, as passed to [StreamAddCallback].  May be NULL.
+// CUDA stream callback.
+//
+//   - hStream: The stream the callback was added to, as passed to
+//     [StreamAddCallback]. May be NULL.
 //   - status: [Success] or any persistent error on the stream.
 //   - userData: User parameter provided at registration.
 //
@@ -212,8 +219,8 @@ type StreamCallback uintptr
 
 // OccupancyB2DSize is the C type CUoccupancyB2DSize (cuda.h).
 //
-// Block size to per-block dynamic shared memory mapping for a certain
-// kernel  blockSize Block size of the kernel.
+// Block size to per-block dynamic shared memory mapping for a certain kernel
+// blockSize Block size of the kernel.
 //
 // Returns: The dynamic shared memory needed by a block.
 // It holds a C function pointer.
@@ -369,42 +376,62 @@ type MemAllocNodeParamsV1 = MemAllocNodeParams
 
 // GreenCtx is the C type CUgreenCtx (cuda.h).
 //
-// CUDA_GREEN_CONTEXTS Green Contexts.
+// ___MANBRIEF___ Driver level API for creation and manipulation of green
+// contexts (___CURRENT_FILE___) ___ENDMANBRIEF___
 //
-// ___MANBRIEF___ Driver level API for creation and manipulation of green contexts
-// (___CURRENT_FILE___) ___ENDMANBRIEF___
-//
-// This section describes the APIs for creation and manipulation of green contexts in the CUDA
-// driver. Green contexts are a lightweight alternative to traditional contexts, with the ability
-// to pass in a set of resources that they should be initialized with. This allows the developer to
-// represent distinct spatial partitions of the GPU, provision resources for them, and target them
-// via the same programming model that CUDA exposes (streams, kernel launches, etc.).
+// This section describes the APIs for creation and manipulation of green
+// contexts in the CUDA driver. Green contexts are a lightweight alternative to
+// traditional contexts, with the ability to pass in a set of resources that
+// they should be initialized with. This allows the developer to represent
+// distinct spatial partitions of the GPU, provision resources for them, and
+// target them via the same programming model that CUDA exposes (streams, kernel
+// launches, etc.).
 //
 // There are 4 main steps to using these new set of APIs.
-// - (1) Start with an initial set of resources, for example via [DeviceGetDevResource]. Only SM type is supported today.
-// - (2) Partition this set of resources by providing them as input to a partition API, for example: [DevSmResourceSplitByCount].
-// - (3) Finalize the specification of resources by creating a descriptor via [DevResourceGenerateDesc].
-// - (4) Provision the resources and create a green context via [GreenCtxCreate].
 //
-// For CU_DEV_RESOURCE_TYPE_SM, the partitions created have minimum SM count requirements, often rounding up and aligning the
-// minCount provided to [DevSmResourceSplitByCount]. The following is a guideline for each architecture
-// and may be subject to change:
-// - On Compute Architecture 6.X: The minimum count is 1 SM.
-// - On Compute Architecture 7.X: The minimum count is 2 SMs and must be a multiple of 2.
-// - On Compute Architecture 8.X: The minimum count is 4 SMs and must be a multiple of 2.
-// - On Compute Architecture 9.0+: The minimum count is 8 SMs and must be a multiple of 8.
+//   - (1) Start with an initial set of resources, for example via
+//     [DeviceGetDevResource]. Only SM type is supported today.
+//   - (2) Partition this set of resources by providing them as input to a
+//     partition API, for example: [DevSmResourceSplitByCount].
+//   - (3) Finalize the specification of resources by creating a descriptor via
+//     [DevResourceGenerateDesc].
+//   - (4) Provision the resources and create a green context via
+//     [GreenCtxCreate].
 //
-// In the future, flags can be provided to tradeoff functional and performance characteristics versus finer grained SM partitions.
+// For CU_DEV_RESOURCE_TYPE_SM, the partitions created have minimum SM count
+// requirements, often rounding up and aligning the minCount provided to
+// [DevSmResourceSplitByCount]. The following is a guideline for each
+// architecture and may be subject to change:
 //
-// Even if the green contexts have disjoint SM partitions, it is not guaranteed that the kernels launched
-// in them will run concurrently or have forward progress guarantees. This is due to other resources (like HW connections,
-// see CUDA_DEVICE_MAX_CONNECTIONS) that could cause a dependency. Additionally, in certain scenarios,
-// it is possible for the workload to run on more SMs than was provisioned (but never less).
-// The following are two scenarios which can exhibit this behavior:
-// - On Volta+ MPS: When CUDA_MPS_ACTIVE_THREAD_PERCENTAGE is used,
-// the set of SMs that are used for running kernels can be scaled up to the value of SMs used for the MPS client.
-// - On Compute Architecture 9.x: When a module with dynamic parallelism (CDP) is loaded, all future
-// kernels running under green contexts may use and share an additional set of 2 SMs.
+//   - On Compute Architecture 6.X: The minimum count is 1 SM.
+//   - On Compute Architecture 7.X: The minimum count is 2 SMs and must be a
+//     multiple of 2.
+//   - On Compute Architecture 8.X: The minimum count is 4 SMs and must be a
+//     multiple of 2.
+//   - On Compute Architecture 9.0+: The minimum count is 8 SMs and must be a
+//     multiple of 8.
+//
+// In the future, flags can be provided to tradeoff functional and performance
+// characteristics versus finer grained SM partitions.
+//
+// Even if the green contexts have disjoint SM partitions, it is not guaranteed
+// that the kernels launched in them will run concurrently or have forward
+// progress guarantees. This is due to other resources (like HW connections, see
+// CUDA_DEVICE_MAX_CONNECTIONS) that could cause a dependency. Additionally, in
+// certain scenarios, it is possible for the workload to run on more SMs than
+// was provisioned (but never less). The following are two scenarios which can
+// exhibit this behavior:
+//
+//   - On Volta+ MPS: When CUDA_MPS_ACTIVE_THREAD_PERCENTAGE is used,
+//
+// the set of SMs that are used for running kernels can be scaled up to the
+// value of SMs used for the MPS client.
+//
+//   - On Compute Architecture 9.x: When a module with dynamic parallelism (CDP)
+//     is loaded, all future
+//
+// kernels running under green contexts may use and share an additional set of 2
+// SMs.
 //
 // @{.
 type GreenCtx uintptr

@@ -1752,7 +1752,7 @@ func (v SharedMemConfig) String() string {
 // SharedCarveout is the C enum cudaSharedCarveout (driver_types.h).
 //
 // Shared memory carveout configurations. These may be passed to
-// cudaFuncSetAttribute.
+// cudaFuncSetAttribute
 type SharedCarveout int32
 
 const (
@@ -2777,40 +2777,28 @@ type MemPoolAttr int32
 
 const (
 	// MemPoolReuseFollowEventDependencies is
-	// cudaMemPoolReuseFollowEventDependencies: (value type = int) Allow
-	// cuMemAllocAsync to use memory asynchronously freed in another streams as
-	// long as a stream ordering dependency of the allocating stream on the free
-	// action exists.
+	// cudaMemPoolReuseFollowEventDependencies: (value type = int).
 	MemPoolReuseFollowEventDependencies MemPoolAttr = 1
 	// MemPoolReuseAllowOpportunistic is cudaMemPoolReuseAllowOpportunistic:
-	// (value type = int) Allow reuse of already completed frees when there is
-	// no dependency between the free and allocation.
+	// (value type = int).
 	MemPoolReuseAllowOpportunistic MemPoolAttr = 2
 	// MemPoolReuseAllowInternalDependencies is
-	// cudaMemPoolReuseAllowInternalDependencies: (value type = int) Allow
-	// cuMemAllocAsync to insert new stream dependencies in order to establish
-	// the stream ordering required to reuse a piece of memory released by
-	// cuFreeAsync (default enabled).
+	// cudaMemPoolReuseAllowInternalDependencies: (value type = int).
 	MemPoolReuseAllowInternalDependencies MemPoolAttr = 3
 	// MemPoolAttrReleaseThreshold is cudaMemPoolAttrReleaseThreshold: (value
-	// type = cuuint64_t) Amount of reserved memory in bytes to hold onto before
-	// trying to release memory back to the OS.
+	// type = cuuint64_t).
 	MemPoolAttrReleaseThreshold MemPoolAttr = 4
 	// MemPoolAttrReservedMemCurrent is cudaMemPoolAttrReservedMemCurrent:
-	// (value type = cuuint64_t) Amount of backing memory currently allocated
-	// for the mempool.
+	// (value type = cuuint64_t).
 	MemPoolAttrReservedMemCurrent MemPoolAttr = 5
 	// MemPoolAttrReservedMemHigh is cudaMemPoolAttrReservedMemHigh: (value type
-	// = cuuint64_t) High watermark of backing memory allocated for the mempool
-	// since the last time it was reset.
+	// = cuuint64_t).
 	MemPoolAttrReservedMemHigh MemPoolAttr = 6
 	// MemPoolAttrUsedMemCurrent is cudaMemPoolAttrUsedMemCurrent: (value type =
-	// cuuint64_t) Amount of memory from the pool that is currently in use by
-	// the application.
+	// cuuint64_t).
 	MemPoolAttrUsedMemCurrent MemPoolAttr = 7
 	// MemPoolAttrUsedMemHigh is cudaMemPoolAttrUsedMemHigh: (value type =
-	// cuuint64_t) High watermark of the amount of memory from the pool that was
-	// in use by the application since the last time it was reset.
+	// cuuint64_t).
 	MemPoolAttrUsedMemHigh MemPoolAttr = 8
 )
 
@@ -2989,20 +2977,16 @@ type GraphMemAttributeType int32
 
 const (
 	// GraphMemAttrUsedMemCurrent is cudaGraphMemAttrUsedMemCurrent: (value type
-	// = cuuint64_t) Amount of memory, in bytes, currently associated with
-	// graphs.
+	// = cuuint64_t).
 	GraphMemAttrUsedMemCurrent GraphMemAttributeType = 0
 	// GraphMemAttrUsedMemHigh is cudaGraphMemAttrUsedMemHigh: (value type =
-	// cuuint64_t) High watermark of memory, in bytes, associated with graphs
-	// since the last time it was reset.
+	// cuuint64_t).
 	GraphMemAttrUsedMemHigh GraphMemAttributeType = 1
 	// GraphMemAttrReservedMemCurrent is cudaGraphMemAttrReservedMemCurrent:
-	// (value type = cuuint64_t) Amount of memory, in bytes, currently allocated
-	// for use by the CUDA graphs asynchronous allocator.
+	// (value type = cuuint64_t).
 	GraphMemAttrReservedMemCurrent GraphMemAttributeType = 2
 	// GraphMemAttrReservedMemHigh is cudaGraphMemAttrReservedMemHigh: (value
-	// type = cuuint64_t) High watermark of memory, in bytes, currently
-	// allocated for use by the CUDA graphs asynchronous allocator.
+	// type = cuuint64_t).
 	GraphMemAttrReservedMemHigh GraphMemAttributeType = 3
 )
 
@@ -3496,7 +3480,7 @@ func (v GraphInstantiateResult) String() string {
 // GraphKernelNodeField is the C enum cudaGraphKernelNodeField (driver_types.h).
 //
 // Specifies the field to update when performing multiple node updates from the
-// device.
+// device
 type GraphKernelNodeField int32
 
 const (
@@ -3567,7 +3551,7 @@ func (v GetDriverEntryPointFlags) String() string {
 // (driver_types.h).
 //
 // Enum for status from obtaining driver entry points, used with
-// cudaApiGetDriverEntryPoint.
+// cudaApiGetDriverEntryPoint
 type DriverEntryPointQueryResult int32
 
 const (

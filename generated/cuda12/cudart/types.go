@@ -24,7 +24,8 @@ type MipmappedArrayConst uintptr
 
 // HostFn is the C type cudaHostFn_t (driver_types.h).
 //
-// CUDA host function
+// CUDA host function.
+//
 //   - userData: Argument value passed to the function
 //
 // It holds a C function pointer.
@@ -122,6 +123,7 @@ type TextureObject uint64
 // StreamCallback is the C type cudaStreamCallback_t (cuda_runtime_api.h).
 //
 // Type of stream callback functions.
+//
 //   - stream: The stream as passed to [StreamAddCallback], may be NULL.
 //   - status: [Success] or any persistent error on the stream.
 //   - userData: User parameter provided at registration.

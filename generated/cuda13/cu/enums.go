@@ -1852,7 +1852,7 @@ const (
 	// pointer belongs to *.
 	PointerAttributeMemoryBlockId PointerAttribute = 20
 	// PointerAttributeIsHwDecompressCapable is
-	// CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE: Returns in *data a boolean
+	// CU_POINTER_ATTRIBUTE_IS_HW_DECOMPRESS_CAPABLE: Returns in data a boolean
 	// that indicates whether the pointer points to memory that is capable to be
 	// used for hardware accelerated decompression.
 	PointerAttributeIsHwDecompressCapable PointerAttribute = 21
@@ -2414,8 +2414,7 @@ const (
 	// default).
 	JitOptimizeUnusedDeviceVariables JitOption = 29
 	// JitPositionIndependentCode is CU_JIT_POSITION_INDEPENDENT_CODE: Generate
-	// position independent code (0: false) Option type: int Applies to:
-	// compiler only.
+	// position independent code (0: false).
 	JitPositionIndependentCode JitOption = 30
 	// JitMinCtaPerSm is CU_JIT_MIN_CTA_PER_SM: This option hints to the JIT
 	// compiler the minimum number of CTAs from the kernel’s grid to be mapped
@@ -2734,25 +2733,23 @@ type JitInputType int32
 
 const (
 	// JitInputCubin is CU_JIT_INPUT_CUBIN: Compiled device-class-specific
-	// device code Applicable options: none.
+	// device code.
 	JitInputCubin JitInputType = 0
-	// JitInputPtx is CU_JIT_INPUT_PTX: PTX source code Applicable options: PTX
-	// compiler options.
+	// JitInputPtx is CU_JIT_INPUT_PTX: PTX source code.
 	JitInputPtx JitInputType = 1
 	// JitInputFatbinary is CU_JIT_INPUT_FATBINARY: Bundle of multiple cubins
 	// and/or PTX of some device code Applicable options: PTX compiler options,
 	// [JitFallbackStrategy].
 	JitInputFatbinary JitInputType = 2
 	// JitInputObject is CU_JIT_INPUT_OBJECT: Host object with embedded device
-	// code Applicable options: PTX compiler options, [JitFallbackStrategy].
+	// code.
 	JitInputObject JitInputType = 3
 	// JitInputLibrary is CU_JIT_INPUT_LIBRARY: Archive of host objects with
 	// embedded device code Applicable options: PTX compiler options,
 	// [JitFallbackStrategy].
 	JitInputLibrary JitInputType = 4
 	// JitInputNvvm is CU_JIT_INPUT_NVVM: High-level intermediate code for
-	// link-time optimization Applicable options: NVVM compiler options, PTX
-	// compiler options.
+	// link-time optimization.
 	JitInputNvvm JitInputType = 5
 	// JitNumInputTypes is CU_JIT_NUM_INPUT_TYPES.
 	JitNumInputTypes JitInputType = 6
@@ -3097,8 +3094,7 @@ const (
 	// GraphNodeTypeMemFree is CU_GRAPH_NODE_TYPE_MEM_FREE: Memory Free Node.
 	GraphNodeTypeMemFree GraphNodeType = 11
 	// GraphNodeTypeBatchMemOp is CU_GRAPH_NODE_TYPE_BATCH_MEM_OP: Batch MemOp
-	// Node See [StreamBatchMemOp] and [StreamBatchMemOpType] for what these
-	// nodes can do.
+	// Node.
 	GraphNodeTypeBatchMemOp GraphNodeType = 12
 	// GraphNodeTypeConditional is CU_GRAPH_NODE_TYPE_CONDITIONAL: Conditional
 	// Node.
@@ -5426,41 +5422,28 @@ type MemPoolAttribute int32
 
 const (
 	// MempoolAttrReuseFollowEventDependencies is
-	// CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES: (value type = int) Allow
-	// cuMemAllocAsync to use memory asynchronously freed in another streams as
-	// long as a stream ordering dependency of the allocating stream on the free
-	// action exists.
+	// CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES: (value type = int).
 	MempoolAttrReuseFollowEventDependencies MemPoolAttribute = 1
 	// MempoolAttrReuseAllowOpportunistic is
-	// CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC: (value type = int) Allow reuse
-	// of already completed frees when there is no dependency between the free
-	// and allocation.
+	// CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC: (value type = int).
 	MempoolAttrReuseAllowOpportunistic MemPoolAttribute = 2
 	// MempoolAttrReuseAllowInternalDependencies is
-	// CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES: (value type = int)
-	// Allow cuMemAllocAsync to insert new stream dependencies in order to
-	// establish the stream ordering required to reuse a piece of memory
-	// released by cuMemFreeAsync (default enabled).
+	// CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES: (value type = int).
 	MempoolAttrReuseAllowInternalDependencies MemPoolAttribute = 3
 	// MempoolAttrReleaseThreshold is CU_MEMPOOL_ATTR_RELEASE_THRESHOLD: (value
-	// type = cuuint64_t) Amount of reserved memory in bytes to hold onto before
-	// trying to release memory back to the OS.
+	// type = cuuint64_t).
 	MempoolAttrReleaseThreshold MemPoolAttribute = 4
 	// MempoolAttrReservedMemCurrent is CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT:
-	// (value type = cuuint64_t) Amount of backing memory currently allocated
-	// for the mempool.
+	// (value type = cuuint64_t).
 	MempoolAttrReservedMemCurrent MemPoolAttribute = 5
 	// MempoolAttrReservedMemHigh is CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH: (value
-	// type = cuuint64_t) High watermark of backing memory allocated for the
-	// mempool since the last time it was reset.
+	// type = cuuint64_t).
 	MempoolAttrReservedMemHigh MemPoolAttribute = 6
 	// MempoolAttrUsedMemCurrent is CU_MEMPOOL_ATTR_USED_MEM_CURRENT: (value
-	// type = cuuint64_t) Amount of memory from the pool that is currently in
-	// use by the application.
+	// type = cuuint64_t).
 	MempoolAttrUsedMemCurrent MemPoolAttribute = 7
 	// MempoolAttrUsedMemHigh is CU_MEMPOOL_ATTR_USED_MEM_HIGH: (value type =
-	// cuuint64_t) High watermark of the amount of memory from the pool that was
-	// in use by the application since the last time it was reset.
+	// cuuint64_t).
 	MempoolAttrUsedMemHigh MemPoolAttribute = 8
 )
 
@@ -5595,20 +5578,16 @@ type GraphMemAttribute int32
 
 const (
 	// GraphMemAttrUsedMemCurrent is CU_GRAPH_MEM_ATTR_USED_MEM_CURRENT: (value
-	// type = cuuint64_t) Amount of memory, in bytes, currently associated with
-	// graphs.
+	// type = cuuint64_t).
 	GraphMemAttrUsedMemCurrent GraphMemAttribute = 0
 	// GraphMemAttrUsedMemHigh is CU_GRAPH_MEM_ATTR_USED_MEM_HIGH: (value type =
-	// cuuint64_t) High watermark of memory, in bytes, associated with graphs
-	// since the last time it was reset.
+	// cuuint64_t).
 	GraphMemAttrUsedMemHigh GraphMemAttribute = 1
 	// GraphMemAttrReservedMemCurrent is CU_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT:
-	// (value type = cuuint64_t) Amount of memory, in bytes, currently allocated
-	// for use by the CUDA graphs asynchronous allocator.
+	// (value type = cuuint64_t).
 	GraphMemAttrReservedMemCurrent GraphMemAttribute = 2
 	// GraphMemAttrReservedMemHigh is CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH:
-	// (value type = cuuint64_t) High watermark of memory, in bytes, currently
-	// allocated for use by the CUDA graphs asynchronous allocator.
+	// (value type = cuuint64_t).
 	GraphMemAttrReservedMemHigh GraphMemAttribute = 3
 )
 
@@ -6277,8 +6256,6 @@ func (v DevResourceType) String() string {
 }
 
 // LogLevel is the C enum CUlogLevel (cuda.h).
-//
-// CUDA_LOGS Error Log Management Functions.
 //
 // ___MANBRIEF___ error log management functions for the low-level CUDA API
 // (___CURRENT_FILE___) ___ENDMANBRIEF___

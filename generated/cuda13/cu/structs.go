@@ -14,10 +14,9 @@ type Uuid struct {
 // MemFabricHandle is the C struct CUmemFabricHandle (cuda.h, 64 bytes),
 // declared as CUmemFabricHandle_v1 ([MemFabricHandleV1]).
 //
-// Fabric handle - An opaque handle representing a memory allocation
-// that can be exported to processes in same or different nodes. For IPC
-// between processes on different nodes they must be connected via the
-// NVSwitch fabric.
+// Fabric handle - An opaque handle representing a memory allocation that can be
+// exported to processes in same or different nodes. For IPC between processes
+// on different nodes they must be connected via the NVSwitch fabric.
 type MemFabricHandle struct {
 	Data [64]uint8
 }
@@ -142,8 +141,8 @@ type StreamMemOpMemoryBarrierParams struct {
 //
 // Batch memory operation node parameters.
 //
-// Used in the legacy [GraphAddBatchMemOpNode] api.
-// New code should use [GraphAddNode]
+// Used in the legacy [GraphAddBatchMemOpNode] api. New code should use
+// [GraphAddNode]
 type BatchMemOpNodeParams struct {
 	Ctx        Context
 	Count      uint32
@@ -182,7 +181,8 @@ type AsyncNotificationInfo struct {
 
 // AsyncNotificationInfoInfoOverBudget is the C struct the anonymous struct of member overBudget of <anonymous at cuda.h:632> (cuda.h, 8 bytes).
 type AsyncNotificationInfoInfoOverBudget struct {
-	// The number of bytes that the process has allocated above its device memory budget.
+	// The number of bytes that the process has allocated above its device memory
+	// budget.
 	BytesOverBudget uint64
 }
 
@@ -227,21 +227,20 @@ type Devprop struct {
 // declared as CUaccessPolicyWindow_v1 ([AccessPolicyWindowV1]).
 //
 // Specifies an access policy for a window, a contiguous extent of memory
-// beginning at base_ptr and ending at base_ptr + num_bytes.
-// num_bytes is limited by CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE.
-// Partition into many segments and assign segments such that:
-// sum of "hit segments" / window == approx. ratio.
-// sum of "miss segments" / window == approx 1-ratio.
-// Segments and ratio specifications are fitted to the capabilities of
-// the architecture.
-// Accesses in a hit segment apply the hitProp access policy.
-// Accesses in a miss segment apply the missProp access policy.
+// beginning at base_ptr and ending at base_ptr + num_bytes. num_bytes is
+// limited by CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE. Partition into
+// many segments and assign segments such that: sum of "hit segments" / window
+// == approx. ratio. sum of "miss segments" / window == approx 1-ratio. Segments
+// and ratio specifications are fitted to the capabilities of the architecture.
+// Accesses in a hit segment apply the hitProp access policy. Accesses in a miss
+// segment apply the missProp access policy.
 type AccessPolicyWindow struct {
 	// Starting address of the access policy window.
 	Base_ptr unsafe.Pointer
 	// Size in bytes of the window policy.
 	Num_bytes uint64
-	// hitRatio specifies percentage of lines assigned hitProp, rest are assigned missProp.
+	// hitRatio specifies percentage of lines assigned hitProp, rest are assigned
+	// missProp.
 	HitRatio float32
 	// [AccessProperty] set for hit.
 	HitProp AccessProperty
@@ -410,7 +409,8 @@ type ConditionalNodeParams struct {
 	Type GraphConditionalNodeType
 	// Size of graph output array.
 	Size uint32
-	// CUDA-owned array populated with conditional node child graphs during creation of the node.
+	// CUDA-owned array populated with conditional node child graphs during creation
+	// of the node.
 	PhGraph_out *Graph
 	// Context on which to run the node.
 	Ctx Context
@@ -418,13 +418,16 @@ type ConditionalNodeParams struct {
 
 // GraphEdgeData is the C struct CUgraphEdgeData (cuda.h, 8 bytes).
 //
-// Optional annotation for edges in a CUDA graph. Note, all edges implicitly have annotations and
-// default to a zero-initialized value if not specified. A zero-initialized struct indicates a
-// standard full serialization of two nodes with memory visibility.
+// Optional annotation for edges in a CUDA graph. Note, all edges implicitly
+// have annotations and default to a zero-initialized value if not specified. A
+// zero-initialized struct indicates a standard full serialization of two nodes
+// with memory visibility.
 type GraphEdgeData struct {
-	// This indicates when the dependency is triggered from the upstream node on the edge.
+	// This indicates when the dependency is triggered from the upstream node on the
+	// edge.
 	From_port uint8
-	// This indicates what portion of the downstream node is dependent on the upstream node or portion thereof (indicated by from_port).
+	// This indicates what portion of the downstream node is dependent on the
+	// upstream node or portion thereof (indicated by from_port).
 	To_port uint8
 	// This should be populated with a value from [GraphDependencyType].
 	Type uint8
@@ -453,8 +456,9 @@ type GraphInstantiateParams struct {
 //
 // See cudaLaunchMemSyncDomain.
 //
-// By default, kernels are launched in domain 0. Kernel launched with [LaunchMemSyncDomainRemote] will have a
-// different domain ID. User may also alter the domain ID with [LaunchMemSyncDomainMap] for a specific stream /
+// By default, kernels are launched in domain 0. Kernel launched with
+// [LaunchMemSyncDomainRemote] will have a different domain ID. User may also
+// alter the domain ID with [LaunchMemSyncDomainMap] for a specific stream /
 // graph node / kernel launch. See [LaunchAttributeMemSyncDomainMap].
 //
 // Domain ID range is available through [DeviceAttributeMemSyncDomainCount].
@@ -665,9 +669,9 @@ type CtxCigParam struct {
 
 // CtxCreateParams is the C struct CUctxCreateParams (cuda.h, 24 bytes).
 //
-// Params for creating CUDA context
-// Exactly one of execAffinityParams and cigParams
-// must be non-NULL.
+// Params for creating CUDA context.
+//
+// Exactly one of execAffinityParams and cigParams must be non-NULL.
 type CtxCreateParams struct {
 	ExecAffinityParams    *ExecAffinityParam
 	NumExecAffinityParams int32
@@ -1566,7 +1570,8 @@ type MemPoolPtrExportData struct {
 // MemcpyAttributes is the C struct CUmemcpyAttributes (cuda.h, 24 bytes),
 // declared as CUmemcpyAttributes_v1 ([MemcpyAttributesV1]).
 //
-// Attributes specific to copies within a batch. For more details on usage see [MemcpyBatchAsync].
+// Attributes specific to copies within a batch. For more details on usage see
+// [MemcpyBatchAsync].
 type MemcpyAttributes struct {
 	// Source access ordering to be observed for copies with this attribute.
 	SrcAccessOrder MemcpySrcAccessOrder
@@ -1698,7 +1703,8 @@ type MemFreeNodeParams struct {
 //
 // Child graph node parameters.
 type ChildGraphNodeParams struct {
-	// The child graph to clone into the node for node creation, or a handle to the graph owned by the node for node query.
+	// The child graph to clone into the node for node creation, or a handle to the
+	// graph owned by the node for node query.
 	Graph Graph
 	// The ownership relationship of the child graph node.
 	Ownership GraphChildGraphNodeOwnership
@@ -1723,7 +1729,7 @@ type EventWaitNodeParams struct {
 
 // GraphNodeParams is the C struct CUgraphNodeParams (cuda.h, 256 bytes).
 //
-// Graph node parameters.  See [GraphAddNode].
+// Graph node parameters. See [GraphAddNode].
 type GraphNodeParams struct {
 	// Type of the node.
 	Type GraphNodeType
@@ -1808,7 +1814,8 @@ func (s *GraphNodeParams) Conditional() *ConditionalNodeParams {
 //
 // CUDA checkpoint optional lock arguments.
 type CheckpointLockArgs struct {
-	// Timeout in milliseconds to attempt to lock the process, 0 indicates no timeout.
+	// Timeout in milliseconds to attempt to lock the process, 0 indicates no
+	// timeout.
 	TimeoutMs uint32
 	// Reserved for future use, must be zero.
 	Reserved0 uint32
@@ -1858,8 +1865,8 @@ type CheckpointUnlockArgs struct {
 
 // MemDecompressParams is the C struct CUmemDecompressParams (cuda.h, 64 bytes).
 //
-// Structure describing the parameters that compose a single
-// decompression operation.
+// Structure describing the parameters that compose a single decompression
+// operation.
 type MemDecompressParams struct {
 	SrcNumBytes uint64
 	DstNumBytes uint64
@@ -1874,9 +1881,11 @@ type MemDecompressParams struct {
 type DevSmResource struct {
 	// The amount of streaming multiprocessors available in this resource.
 	SmCount uint32
-	// The minimum number of streaming multiprocessors required to partition this resource.
+	// The minimum number of streaming multiprocessors required to partition this
+	// resource.
 	MinSmPartitionSize uint32
-	// The number of streaming multiprocessors in this resource that are guaranteed to be co-scheduled on the same GPU processing cluster.
+	// The number of streaming multiprocessors in this resource that are guaranteed
+	// to be co-scheduled on the same GPU processing cluster.
 	SmCoscheduledAlignment uint32
 }
 

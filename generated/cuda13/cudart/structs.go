@@ -85,7 +85,8 @@ type PitchedPtr struct {
 //
 // See also: make_cudaExtent.
 type Extent struct {
-	// Width in elements when referring to array memory, in bytes when referring to linear memory.
+	// Width in elements when referring to array memory, in bytes when referring to
+	// linear memory.
 	Width uint64
 	// Height in elements.
 	Height uint64
@@ -207,20 +208,19 @@ type MemsetParamsV2 struct {
 // AccessPolicyWindow is the C struct cudaAccessPolicyWindow (driver_types.h, 32 bytes).
 //
 // Specifies an access policy for a window, a contiguous extent of memory
-// beginning at base_ptr and ending at base_ptr + num_bytes.
-// Partition into many segments and assign segments such that.
-// sum of "hit segments" / window == approx. ratio.
-// sum of "miss segments" / window == approx 1-ratio.
-// Segments and ratio specifications are fitted to the capabilities of
-// the architecture.
-// Accesses in a hit segment apply the hitProp access policy.
-// Accesses in a miss segment apply the missProp access policy.
+// beginning at base_ptr and ending at base_ptr + num_bytes. Partition into many
+// segments and assign segments such that. sum of "hit segments" / window ==
+// approx. ratio. sum of "miss segments" / window == approx 1-ratio. Segments
+// and ratio specifications are fitted to the capabilities of the architecture.
+// Accesses in a hit segment apply the hitProp access policy. Accesses in a miss
+// segment apply the missProp access policy.
 type AccessPolicyWindow struct {
 	// Starting address of the access policy window.
 	Base_ptr unsafe.Pointer
 	// Size in bytes of the window policy.
 	Num_bytes uint64
-	// hitRatio specifies percentage of lines assigned hitProp, rest are assigned missProp.
+	// hitRatio specifies percentage of lines assigned hitProp, rest are assigned
+	// missProp.
 	HitRatio float32
 	// CUaccessProperty set for hit.
 	HitProp AccessProperty
@@ -399,8 +399,9 @@ type FuncAttributes struct {
 //
 // Specifies a memory location.
 //
-// To specify a gpu, set type = [MemLocationTypeDevice] and set id = the gpu's device ordinal.
-// To specify a cpu NUMA node, set type = [MemLocationTypeHostNuma] and set id = host NUMA node id.
+// To specify a gpu, set type = [MemLocationTypeDevice] and set id = the gpu's
+// device ordinal. To specify a cpu NUMA node, set type =
+// [MemLocationTypeHostNuma] and set id = host NUMA node id.
 type MemLocation struct {
 	// Specifies the location type, which modifies the meaning of id.
 	Type MemLocationType
@@ -486,7 +487,8 @@ type MemFreeNodeParams struct {
 
 // MemcpyAttributes is the C struct cudaMemcpyAttributes (driver_types.h, 24 bytes).
 //
-// Attributes specific to copies within a batch. For more details on usage see [MemcpyBatchAsync].
+// Attributes specific to copies within a batch. For more details on usage see
+// [MemcpyBatchAsync].
 type MemcpyAttributes struct {
 	// Source access ordering to be observed for copies with this attribute.
 	SrcAccessOrder MemcpySrcAccessOrder
@@ -616,9 +618,11 @@ type DeviceProp struct {
 	MaxTexture2D [2]int32
 	// Maximum 2D mipmapped texture dimensions.
 	MaxTexture2DMipmap [2]int32
-	// Maximum dimensions (width, height, pitch) for 2D textures bound to pitched memory.
+	// Maximum dimensions (width, height, pitch) for 2D textures bound to pitched
+	// memory.
 	MaxTexture2DLinear [3]int32
-	// Maximum 2D texture dimensions if texture gather operations have to be performed.
+	// Maximum 2D texture dimensions if texture gather operations have to be
+	// performed.
 	MaxTexture2DGather [2]int32
 	// Maximum 3D texture dimensions.
 	MaxTexture3D [3]int32
@@ -691,13 +695,15 @@ type DeviceProp struct {
 	MultiGpuBoardGroupID int32
 	// Link between the device and the host supports native atomic operations.
 	HostNativeAtomicSupported int32
-	// Device supports coherently accessing pageable memory without calling cudaHostRegister on it.
+	// Device supports coherently accessing pageable memory without calling
+	// cudaHostRegister on it.
 	PageableMemoryAccess int32
 	// Device can coherently access managed memory concurrently with the CPU.
 	ConcurrentManagedAccess int32
 	// Device supports Compute Preemption.
 	ComputePreemptionSupported int32
-	// Device can access host registered memory at the same virtual address as the CPU.
+	// Device can access host registered memory at the same virtual address as the
+	// CPU.
 	CanUseHostPointerForRegisteredMem int32
 	// Device supports launching cooperative kernels via [LaunchCooperativeKernel].
 	CooperativeLaunch int32
@@ -715,23 +721,28 @@ type DeviceProp struct {
 	ReservedSharedMemPerBlock uint64
 	// Device supports host memory registration via [HostRegister].
 	HostRegisterSupported int32
-	// 1 if the device supports sparse CUDA arrays and sparse CUDA mipmapped arrays, 0 otherwise.
+	// 1 if the device supports sparse CUDA arrays and sparse CUDA mipmapped arrays,
+	// 0 otherwise.
 	SparseCudaArraySupported int32
-	// Device supports using the [HostRegister] flag cudaHostRegisterReadOnly to register memory that must be mapped as read-only to the GPU.
+	// Device supports using the [HostRegister] flag cudaHostRegisterReadOnly to
+	// register memory that must be mapped as read-only to the GPU.
 	HostRegisterReadOnlySupported int32
 	// External timeline semaphore interop is supported on the device.
 	TimelineSemaphoreInteropSupported int32
-	// 1 if the device supports using the cudaMallocAsync and cudaMemPool family of APIs, 0 otherwise.
+	// 1 if the device supports using the cudaMallocAsync and cudaMemPool family of
+	// APIs, 0 otherwise.
 	MemoryPoolsSupported int32
 	// 1 if the device supports GPUDirect RDMA APIs, 0 otherwise.
 	GpuDirectRDMASupported int32
-	// Bitmask to be interpreted according to the [FlushGPUDirectRDMAWritesOptions] enum.
+	// Bitmask to be interpreted according to the [FlushGPUDirectRDMAWritesOptions]
+	// enum.
 	GpuDirectRDMAFlushWritesOptions uint32
 	// See the [GPUDirectRDMAWritesOrdering] enum for numerical values.
 	GpuDirectRDMAWritesOrdering int32
 	// Bitmask of handle types supported with mempool-based IPC.
 	MemoryPoolSupportedHandleTypes uint32
-	// 1 if the device supports deferred mapping CUDA arrays and CUDA mipmapped arrays.
+	// 1 if the device supports deferred mapping CUDA arrays and CUDA mipmapped
+	// arrays.
 	DeferredMappingCudaArraySupported int32
 	// Device supports IPC Events.
 	IpcEventSupported int32
@@ -745,13 +756,15 @@ type DeviceProp struct {
 	DeviceNumaId int32
 	// Indicates if contexts created on this device will be shared via MPS.
 	MpsEnabled int32
-	// NUMA ID of the host node closest to the device or -1 when system does not support NUMA.
+	// NUMA ID of the host node closest to the device or -1 when system does not
+	// support NUMA.
 	HostNumaId int32
 	// The combined 16-bit PCI device ID and 16-bit PCI vendor ID.
 	GpuPciDeviceID uint32
 	// The combined 16-bit PCI subsystem ID and 16-bit PCI subsystem vendor ID.
 	GpuPciSubsystemID uint32
-	// 1 if the device supports HostNuma location IPC between nodes in a multi-node system.
+	// 1 if the device supports HostNuma location IPC between nodes in a multi-node
+	// system.
 	HostNumaMultinodeIpcSupported int32
 	// Reserved for future use.
 	Reserved [56]int32
@@ -1073,7 +1086,8 @@ type ConditionalNodeParams struct {
 	Type GraphConditionalNodeType
 	// Size of graph output array.
 	Size uint32
-	// CUDA-owned array populated with conditional node child graphs during creation of the node.
+	// CUDA-owned array populated with conditional node child graphs during creation
+	// of the node.
 	PhGraph_out *Graph
 }
 
@@ -1081,7 +1095,8 @@ type ConditionalNodeParams struct {
 //
 // Child graph node parameters.
 type ChildGraphNodeParams struct {
-	// The child graph to clone into the node for node creation, or a handle to the graph owned by the node for node query.
+	// The child graph to clone into the node for node creation, or a handle to the
+	// graph owned by the node for node query.
 	Graph Graph
 	// The ownership relationship of the child graph node.
 	Ownership GraphChildGraphNodeOwnership
@@ -1106,7 +1121,7 @@ type EventWaitNodeParams struct {
 
 // GraphNodeParams is the C struct cudaGraphNodeParams (driver_types.h, 256 bytes).
 //
-// Graph node parameters.  See [GraphAddNode].
+// Graph node parameters. See [GraphAddNode].
 type GraphNodeParams struct {
 	// Type of the node.
 	Type GraphNodeType
@@ -1184,13 +1199,16 @@ func (s *GraphNodeParams) Conditional() *ConditionalNodeParams {
 
 // GraphEdgeData is the C struct cudaGraphEdgeData (driver_types.h, 8 bytes).
 //
-// Optional annotation for edges in a CUDA graph. Note, all edges implicitly have annotations and
-// default to a zero-initialized value if not specified. A zero-initialized struct indicates a
-// standard full serialization of two nodes with memory visibility.
+// Optional annotation for edges in a CUDA graph. Note, all edges implicitly
+// have annotations and default to a zero-initialized value if not specified. A
+// zero-initialized struct indicates a standard full serialization of two nodes
+// with memory visibility.
 type GraphEdgeData struct {
-	// This indicates when the dependency is triggered from the upstream node on the edge.
+	// This indicates when the dependency is triggered from the upstream node on the
+	// edge.
 	From_port uint8
-	// This indicates what portion of the downstream node is dependent on the upstream node or portion thereof (indicated by from_port).
+	// This indicates what portion of the downstream node is dependent on the
+	// upstream node or portion thereof (indicated by from_port).
 	To_port uint8
 	// This should be populated with a value from [GraphDependencyType].
 	Type uint8
@@ -1225,7 +1243,8 @@ type GraphExecUpdateResultInfo struct {
 
 // GraphKernelNodeUpdate is the C struct cudaGraphKernelNodeUpdate (driver_types.h, 40 bytes).
 //
-// Struct to specify a single node update to pass as part of a larger array to cudaGraphKernelNodeUpdatesApply.
+// Struct to specify a single node update to pass as part of a larger array to
+// cudaGraphKernelNodeUpdatesApply
 type GraphKernelNodeUpdate struct {
 	// Node to update.
 	Node GraphDeviceNode
@@ -1272,8 +1291,9 @@ type GraphKernelNodeUpdateUpdateDataParam struct {
 //
 // See [LaunchMemSyncDomain].
 //
-// By default, kernels are launched in domain 0. Kernel launched with [LaunchMemSyncDomainRemote] will have a
-// different domain ID. User may also alter the domain ID with [LaunchMemSyncDomainMap] for a specific stream /
+// By default, kernels are launched in domain 0. Kernel launched with
+// [LaunchMemSyncDomainRemote] will have a different domain ID. User may also
+// alter the domain ID with [LaunchMemSyncDomainMap] for a specific stream /
 // graph node / kernel launch. See [LaunchAttributeMemSyncDomainMap].
 //
 // Domain ID range is available through [DevAttrMemSyncDomainCount].
@@ -1449,7 +1469,8 @@ type AsyncNotificationInfo struct {
 
 // AsyncNotificationInfoInfoOverBudget is the C struct the anonymous struct of member overBudget of <anonymous at driver_types.h:4082> (driver_types.h, 8 bytes).
 type AsyncNotificationInfoInfoOverBudget struct {
-	// The number of bytes that the process has allocated above its device memory budget.
+	// The number of bytes that the process has allocated above its device memory
+	// budget.
 	BytesOverBudget uint64
 }
 

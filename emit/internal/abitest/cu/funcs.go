@@ -161,8 +161,8 @@ func AbiAlignedOut(seed uint64) (out AbiAligned, err error) {
 //
 // Returns a handle to a compute device.
 //
-// The fixture returns ordinal itself, and [ErrorInvalidValue]
-// when ordinal is 99.
+// The fixture returns ordinal itself, and [ErrorInvalidValue] when ordinal is
+// 99.
 //
 //   - device: (result) Returned device handle
 //   - ordinal: Device number to get handle for
@@ -290,8 +290,8 @@ func DeviceGetName(dev Device) (name string, err error) {
 //
 // Return an LUID and device node mask for the device.
 //
-// Return identifying information (luid and deviceNodeMask) to allow
-// matching device with graphics APIs.
+// Return identifying information (luid and deviceNodeMask) to allow matching
+// device with graphics APIs.
 //
 //   - luid: (result, 8 elements) Returned LUID
 //   - deviceNodeMask: (result) Returned device node mask
@@ -411,7 +411,8 @@ func MemPrefetchAsync(devPtr Deviceptr, count uint64, location MemLocation, flag
 //
 // Gets an interprocess memory handle for an existing device memory allocation.
 //
-//   - pHandle: (result) Pointer to user allocated [IpcMemHandle] to return the handle in.
+//   - pHandle: (result) Pointer to user allocated [IpcMemHandle] to return the
+//     handle in.
 //   - dptr: Base pointer to previously allocated device memory
 func IpcGetMemHandle(dptr Deviceptr) (pHandle IpcMemHandle, err error) {
 	fnPtr, lerr := procIpcGetMemHandle.Addr()
@@ -438,7 +439,8 @@ func IpcGetMemHandle(dptr Deviceptr) (pHandle IpcMemHandle, err error) {
 //
 //   - pdptr: (result) Returned device pointer
 //   - handle: [IpcMemHandle] to open
-//   - flags: Flags for this operation. Must be specified as CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS
+//   - flags: Flags for this operation. Must be specified as
+//     CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS
 func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (pdptr Deviceptr, err error) {
 	fnPtr, lerr := procIpcOpenMemHandle.Addr()
 	if lerr != nil {
@@ -468,8 +470,8 @@ func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (pdptr Deviceptr, err e
 //
 // Fixture: records ten floating-point and eight integer arguments, interleaved.
 //
-// More floating-point arguments than registers: the last two go on the
-// stack between integer stack arguments.
+// More floating-point arguments than registers: the last two go on the stack
+// between integer stack arguments.
 func AbiFloats(i0 int32, f0 float32, d0 float64, i1 int64, f1 float32, d1 float64, i2 uint32, f2 float32, d2 float64, i3 int16, f3 float32, d3 float64, i4 uint8, f4 float32, d4 float64, i5 uint64, i6 Deviceptr, i7 int32) (err error) {
 	fnPtr, lerr := procAbiFloats.Addr()
 	if lerr != nil {
@@ -545,7 +547,8 @@ func AbiStructs(m AbiMixed, v AbiFloat3, after int32) (echo AbiMixed, err error)
 
 // AbiPointers wraps cuAbiPointers (symbol cuAbiPointers, cuda.h).
 //
-// Fixture: records pointer arguments; doubles counter and stores p through slots.
+// Fixture: records pointer arguments; doubles counter and stores p through
+// slots
 //
 //   - p: A pointer the fixture records
 //   - cp: A pointer to const data; the fixture records its first byte
@@ -577,9 +580,9 @@ func AbiPointers(p unsafe.Pointer, cp unsafe.Pointer, slots *unsafe.Pointer, cou
 //
 // Enqueues a host function call in a stream.
 //
-// The fixture calls fn from a new thread; on the NULL stream it calls
-// fn before returning, on the calling thread; on stream 0xBAD it fails
-// with [ErrorInvalidValue] and never calls fn.
+// The fixture calls fn from a new thread; on the NULL stream it calls fn before
+// returning, on the calling thread; on stream 0xBAD it fails with
+// [ErrorInvalidValue] and never calls fn.
 //
 //   - hStream: Stream to enqueue function call in
 //   - fn: The function to call once preceding stream operations are complete
@@ -629,13 +632,12 @@ func LaunchHostFunc(hStream Stream, fn func()) (err error) {
 //
 // Launches a CUDA function.
 //
-// The fixture records f, the dimensions, sharedMemBytes and
-// hStream, then kernelParams (NULL: 0; else the int its first entry
-// points to) and extra (NULL: 0; else 1, the buffer size, the FNV-1a
-// hash of the buffer and its first 8 bytes). It fails with
-// [ErrorInvalidValue] if extra is not the array of
-// [LaunchParamBufferPointer], [LaunchParamBufferSize] and
-// [LaunchParamEnd] the header describes.
+// The fixture records f, the dimensions, sharedMemBytes and hStream, then
+// kernelParams (NULL: 0; else the int its first entry points to) and extra
+// (NULL: 0; else 1, the buffer size, the FNV-1a hash of the buffer and its
+// first 8 bytes). It fails with [ErrorInvalidValue] if extra is not the array
+// of [LaunchParamBufferPointer], [LaunchParamBufferSize] and [LaunchParamEnd]
+// the header describes.
 //
 //   - f: Kernel to launch
 //   - gridDimX: Width of grid in blocks
@@ -789,13 +791,15 @@ func AbiFireAsync(bytes uint64) (err error) {
 
 // OccupancyMaxPotentialBlockSize wraps cuOccupancyMaxPotentialBlockSize (symbol cuOccupancyMaxPotentialBlockSize, cuda.h).
 //
-// Fixture: calls blockSizeToDynamicSMemSize for 32, 64 and 128 threads (NULL: uses dynamicSMemSize)
+// Fixture: calls blockSizeToDynamicSMemSize for 32, 64 and 128 threads (NULL:
+// uses dynamicSMemSize)
 //
 //   - minGridSize: (result) Returned sum of the three shared memory sizes
 //   - blockSize: (result) Returned block size with the least shared memory
 //   - func_: Kernel (unused)
 //   - blockSizeToDynamicSMemSize: Shared memory for a block size
-//   - dynamicSMemSize: Shared memory for every block size when blockSizeToDynamicSMemSize is NULL
+//   - dynamicSMemSize: Shared memory for every block size when
+//     blockSizeToDynamicSMemSize is NULL
 //   - blockSizeLimit: Unused
 func OccupancyMaxPotentialBlockSize(func_ Function, blockSizeToDynamicSMemSize func(blockSize int32) uint64, dynamicSMemSize uint64, blockSizeLimit int32) (minGridSize int32, blockSize int32, err error) {
 	fnPtr, lerr := procOccupancyMaxPotentialBlockSize.Addr()
@@ -842,11 +846,12 @@ func OccupancyMaxPotentialBlockSize(func_ Function, blockSizeToDynamicSMemSize f
 //
 // Add a callback to a compute stream.
 //
-// The fixture calls callback from a new thread with hStream and a
-// status of flags.
+// The fixture calls callback from a new thread with hStream and a status of
+// flags.
 //
 //   - hStream: Stream to add callback to
-//   - callback: The function to call once preceding stream operations are complete
+//   - callback: The function to call once preceding stream operations are
+//     complete
 //   - flags: Reserved for future use, must be 0
 func StreamAddCallback(hStream Stream, callback func(hStream Stream, status Result), flags uint32) (err error) {
 	fnPtr, lerr := procStreamAddCallback.Addr()
@@ -970,13 +975,16 @@ func StreamEndCapture(hStream Stream) (phGraph Graph, err error) {
 // Query a stream's capture state.
 //
 //   - hStream: The stream to query
-//   - captureStatus_out: (result) Location to return the capture status of the stream; required
-//   - id_out: (result) Optional location to return an id for the capture sequence.
-//   - graph_out: (result) Optional location to return the graph being captured into.
-//   - dependencies_out: (result) Optional location to store a pointer to an array of nodes.
-//   - numDependencies_out: (result) Optional location to store the size of the array
-//
-// returned in dependencies_out.
+//   - captureStatus_out: (result) Location to return the capture status of the
+//     stream; required
+//   - id_out: (result) Optional location to return an id for the capture
+//     sequence.
+//   - graph_out: (result) Optional location to return the graph being captured
+//     into.
+//   - dependencies_out: (result) Optional location to store a pointer to an
+//     array of nodes.
+//   - numDependencies_out: (result) Optional location to store the size of the
+//     array returned in dependencies_out.
 func StreamGetCaptureInfo(hStream Stream) (captureStatus_out StreamCaptureStatus, id_out uint64, graph_out Graph, dependencies_out *GraphNode, numDependencies_out uint64, err error) {
 	fnPtr, lerr := procStreamGetCaptureInfo.Addr()
 	if lerr != nil {
@@ -1004,11 +1012,13 @@ func StreamGetCaptureInfo(hStream Stream) (captureStatus_out StreamCaptureStatus
 //
 // Create a user object.
 //
-// The fixture calls destroy with ptr on the thread that drops the last reference.
+// The fixture calls destroy with ptr on the thread that drops the last
+// reference.
 //
 //   - object_out: (result) Location to return the user object handle
 //   - destroy: Callback to free the user object when it is no longer in use
-//   - initialRefcount: The initial refcount to create the object with, typically 1.
+//   - initialRefcount: The initial refcount to create the object with,
+//     typically 1.
 //   - flags: Currently it is required to pass [UserObjectNoDestructorSync]
 func UserObjectCreate(destroy func(), initialRefcount uint32, flags uint32) (object_out UserObject, err error) {
 	fnPtr, lerr := procUserObjectCreate.Addr()

@@ -32,8 +32,8 @@ type MemLocation struct {
 
 // AbiMixed is the C struct CUabiMixed (cuda.h, 16 bytes).
 //
-// Fixture: integer and floating members in one struct passed by value
-// (System V: one INTEGER and one SSE eightbyte).
+// Fixture: integer and floating members in one struct passed by value (System
+// V: one INTEGER and one SSE eightbyte).
 type AbiMixed struct {
 	// an integer.
 	I int32

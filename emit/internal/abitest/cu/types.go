@@ -45,7 +45,8 @@ type MemLocationV1 = MemLocation
 
 // HostFn is the C type CUhostFn (cuda.h).
 //
-// CUDA host function
+// CUDA host function.
+//
 //   - userData: Argument value passed to the function
 //
 // It holds a C function pointer.
@@ -53,8 +54,10 @@ type HostFn uintptr
 
 // StreamCallback is the C type CUstreamCallback (cuda.h).
 //
-// CUDA stream callback
-//   - hStream: The stream the callback was added to, as passed to [StreamAddCallback].  May be NULL.
+// CUDA stream callback.
+//
+//   - hStream: The stream the callback was added to, as passed to
+//     [StreamAddCallback]. May be NULL.
 //   - status: [Success] or any persistent error on the stream.
 //   - userData: User parameter provided at registration.
 //

@@ -15,8 +15,7 @@ import (
 //
 //   - error_: Error code to convert to string
 //
-// Returns:
-// char* pointer to a NULL-terminated string
+// Returns: char* pointer to a NULL-terminated string
 func GetErrorName(error_ Error) (ret string) {
 	fnPtr, lerr := procGetErrorName.Addr()
 	if lerr != nil {
@@ -36,8 +35,7 @@ func GetErrorName(error_ Error) (ret string) {
 //
 //   - error_: Error code to convert to string
 //
-// Returns:
-// char* pointer to a NULL-terminated string
+// Returns: char* pointer to a NULL-terminated string
 func GetErrorString(error_ Error) (ret string) {
 	fnPtr, lerr := procGetErrorString.Addr()
 	if lerr != nil {
@@ -79,7 +77,8 @@ func RuntimeGetVersion() (runtimeVersion int32, err error) {
 //
 // Returns the number of compute-capable devices.
 //
-//   - count: (result) Returns the number of devices with compute capability greater or equal to 2.0
+//   - count: (result) Returns the number of devices with compute capability
+//     greater or equal to 2.0
 func GetDeviceCount() (count int32, err error) {
 	fnPtr, lerr := procGetDeviceCount.Addr()
 	if lerr != nil {
@@ -105,7 +104,8 @@ func GetDeviceCount() (count int32, err error) {
 //
 // The fixture accepts devices 0 to 7.
 //
-//   - device: Device on which the active host thread should execute the device code.
+//   - device: Device on which the active host thread should execute the device
+//     code.
 func SetDevice(device int32) (err error) {
 	fnPtr, lerr := procSetDevice.Addr()
 	if lerr != nil {
@@ -243,8 +243,8 @@ func Free(devPtr unsafe.Pointer) (err error) {
 
 // FuncGetParamInfo wraps cudaFuncGetParamInfo (symbol cudaFuncGetParamInfo, cuda_runtime_api.h).
 //
-// Returns attributes of a kernel: the fixture records func and
-// returns its low 32 bits as paramSize.
+// Returns attributes of a kernel: the fixture records func_ and returns its low
+// 32 bits as paramSize.
 //
 //   - func_: Device function symbol
 //   - paramIndex: Parameter index
@@ -272,8 +272,8 @@ func FuncGetParamInfo(func_ Kernel, paramIndex uint64) (paramOffset uint64, para
 
 // AbiKernelNode wraps cudaAbiKernelNode (symbol cudaAbiKernelNode, cuda_runtime_api.h).
 //
-// Reads kernel node parameters: the fixture records p->func,
-// p->gridDim.x, then p->extra as cuLaunchKernel records it.
+// Reads kernel node parameters: the fixture records p->func, p->gridDim.x, then
+// p->extra as cuLaunchKernel records it.
 //
 //   - p: Kernel node parameters
 func AbiKernelNode(p *KernelNodeParams) (err error) {
@@ -331,7 +331,8 @@ func Malloc3D(extent Extent) (pitchedDevPtr PitchedPtr, err error) {
 //
 //   - pitchedDevPtr: Pointer to pitched device memory
 //   - value: Value to set for each byte of specified memory
-//   - extent: Size parameters for where to set device memory (width field in bytes)
+//   - extent: Size parameters for where to set device memory (width field in
+//     bytes)
 func Memset3D(pitchedDevPtr PitchedPtr, value int32, extent Extent) (err error) {
 	fnPtr, lerr := procMemset3D.Addr()
 	if lerr != nil {
@@ -363,7 +364,8 @@ func Memset3D(pitchedDevPtr PitchedPtr, value int32, extent Extent) (err error) 
 //
 //   - devPtr: (result) Returned device pointer
 //   - handle: cudaIpcMemHandle to open
-//   - flags: Flags for this operation. Must be specified as cudaIpcMemLazyEnablePeerAccess
+//   - flags: Flags for this operation. Must be specified as
+//     cudaIpcMemLazyEnablePeerAccess
 func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (devPtr unsafe.Pointer, err error) {
 	fnPtr, lerr := procIpcOpenMemHandle.Addr()
 	if lerr != nil {
@@ -468,7 +470,8 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 // The fixture behaves as cuStreamAddCallback does.
 //
 //   - stream: Stream to add callback to
-//   - callback: The function to call once preceding stream operations are complete
+//   - callback: The function to call once preceding stream operations are
+//     complete
 //   - flags: Reserved for future use, must be 0
 func StreamAddCallback(stream Stream, callback func(stream Stream, status Error), flags uint32) (err error) {
 	fnPtr, lerr := procStreamAddCallback.Addr()

@@ -43,7 +43,8 @@ type ChannelFormatDesc struct {
 //
 // CUDA extent.
 type Extent struct {
-	// Width in elements when referring to array memory, in bytes when referring to linear memory.
+	// Width in elements when referring to array memory, in bytes when referring to
+	// linear memory.
 	Width uint64
 	// Height in elements.
 	Height uint64

@@ -14,7 +14,8 @@ type Kernel uintptr
 
 // HostFn is the C type cudaHostFn_t (driver_types.h).
 //
-// CUDA host function
+// CUDA host function.
+//
 //   - userData: Argument value passed to the function
 //
 // It holds a C function pointer.
@@ -23,6 +24,7 @@ type HostFn uintptr
 // StreamCallback is the C type cudaStreamCallback_t (driver_types.h).
 //
 // Type of stream callback functions.
+//
 //   - stream: The stream as passed to [StreamAddCallback], may be NULL.
 //   - status: [Success] or any persistent error on the stream.
 //   - userData: User parameter provided at registration.

@@ -1,0 +1,243 @@
+package emit
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/cugen/cugen/parser/ir"
+)
+
+// This file renders the parser's ir.Doc as Go doc comments, the one place
+// emit turns header documentation into text: paragraphs and lists wrapped,
+// code blocks indented, ::cuX as a doc link [X] where X is in this package,
+// \p x as the parameter's Go name, the Deprecated: paragraph last.
+
+// docWidth is the width paragraphs are wrapped to, without the "// ".
+const docWidth = 77
+
+var (
+	docRefRE   = regexp.MustCompile(`::(\w+)(\(\))?`)
+	docParamRE = regexp.MustCompile(`\\p\s+\**(\w*)`)
+)
+
+// docParam says how a function's wrapper documents one C parameter.
+type docParam struct {
+	goName string // the name the Go text uses for it
+	drop   bool   // the wrapper passes it itself: not in the list
+	mark   string // "(result)" and the like, before the text
+	ref    string // what a \p reference to it reads as, if not goName
+}
+
+// convertDoc renders the documentation of a declaration other than a
+// function (a type, enum, record, constant).
+func (m *model) convertDoc(d *ir.Doc) string { return m.renderDoc(d, nil) }
+
+// renderDoc renders d; params, for a function's wrapper, says how each C
+// parameter appears.
+func (m *model) renderDoc(d *ir.Doc, params map[string]docParam) string {
+	if d == nil {
+		return ""
+	}
+	inline := func(s string) string {
+		if strings.Contains(s, `\p`) {
+			s = docParamRE.ReplaceAllStringFunc(s, func(r string) string {
+				name := docParamRE.FindStringSubmatch(r)[1]
+				if p, ok := params[name]; ok && name != "" {
+					if p.ref != "" {
+						return p.ref
+					}
+					return p.goName
+				}
+				return name
+			})
+		}
+		if strings.Contains(s, "::") {
+			s = docRefRE.ReplaceAllStringFunc(s, m.docLink)
+		}
+		return s
+	}
+	var blocks []string
+	var kinds []ir.BlockKind
+	add := func(k ir.BlockKind, text string) {
+		blocks, kinds = append(blocks, text), append(kinds, k)
+	}
+	para := func(s string) {
+		if s = inline(s); s != "" {
+			add(ir.Paragraph, wrap(s, "", docWidth))
+		}
+	}
+	para(d.Brief)
+	for i, b := range d.Body {
+		switch b.Kind {
+		case ir.Paragraph:
+			para(b.Text)
+		case ir.List:
+			items := b.Items
+			if i+1 < len(d.Body) && d.Body[i+1].Kind == ir.Code {
+				// Go doc lists cannot hold code: the indented lines would
+				// continue the last item. The item that introduces the
+				// code becomes a paragraph.
+				items = items[:len(items)-1]
+			}
+			var lines []string
+			for _, it := range items {
+				lines = append(lines, listItem(inline(it)))
+			}
+			if len(lines) > 0 {
+				add(ir.List, strings.Join(lines, "\n"))
+			}
+			if len(items) < len(b.Items) {
+				para(b.Items[len(items)])
+			}
+		case ir.Table:
+			// A table becomes a list: a row's first cell, then the others.
+			var lines []string
+			for _, row := range b.Rows {
+				text := inline(row[0])
+				if len(row) > 1 {
+					var rest []string
+					for _, c := range row[1:] {
+						rest = append(rest, inline(c))
+					}
+					text += ": " + strings.Join(rest, "; ")
+				}
+				lines = append(lines, listItem(text))
+			}
+			add(ir.List, strings.Join(lines, "\n"))
+		case ir.Code:
+			lines := strings.Split(b.Text, "\n")
+			for i, l := range lines {
+				if l != "" {
+					lines[i] = "\t" + l
+				}
+			}
+			add(ir.Code, strings.Join(lines, "\n"))
+		}
+	}
+	// A one-line paragraph without final punctuation would read as a
+	// heading to gofmt (CUDA's \brief lines often lack the period): it
+	// gets one, unless it introduces code (then it is no heading).
+	for i, b := range blocks {
+		if kinds[i] == ir.Paragraph && !strings.Contains(b, "\n") && !strings.ContainsAny(b[len(b)-1:], ".:!?)]") &&
+			(i+1 == len(blocks) || kinds[i+1] != ir.Code) {
+			blocks[i] += "."
+		}
+	}
+	var items []string
+	for _, p := range d.Params {
+		name, text := p.Name, p.Text
+		if dp, ok := params[p.Name]; ok {
+			if dp.drop {
+				continue
+			}
+			name = dp.goName
+			if dp.mark != "" {
+				text = strings.TrimSpace(dp.mark + " " + text)
+			}
+		}
+		items = append(items, listItem(name+": "+inline(text)))
+	}
+	if len(items) > 0 {
+		if len(kinds) > 0 && kinds[len(kinds)-1] == ir.List {
+			// Two lists in a row would read as one.
+			add(ir.Paragraph, "Parameters:")
+		}
+		add(ir.List, strings.Join(items, "\n"))
+	}
+	if d.Returns != "" {
+		add(ir.Paragraph, wrap("Returns: "+inline(d.Returns), "", docWidth))
+	}
+	for _, n := range d.Notes {
+		add(ir.Paragraph, wrap("Note: "+inline(n), "", docWidth))
+	}
+	if len(d.SeeAlso) > 0 {
+		links := make([]string, len(d.SeeAlso))
+		for i, s := range d.SeeAlso {
+			links[i] = m.docLink(s)
+		}
+		add(ir.Paragraph, wrap("See also: "+strings.Join(links, ", ")+".", "", docWidth))
+	}
+	if d.Deprecated {
+		text := inline(d.DeprecatedText)
+		if text == "" {
+			text = "the header marks this deprecated."
+		}
+		add(ir.Paragraph, wrap("Deprecated: "+text, "", docWidth))
+	}
+	return strings.Join(blocks, "\n\n")
+}
+
+// listItem is one "  - " item of a Go doc list, its continuation lines
+// indented under its text.
+func listItem(s string) string {
+	return "  - " + wrap(s, "    ", docWidth-4)
+}
+
+// wrap breaks s at spaces into lines of at most width characters (a longer
+// word stays whole), indenting the lines after the first.
+func wrap(s, indent string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(s) {
+		switch {
+		case i == 0:
+		case n+1+len(w) > width:
+			b.WriteString("\n" + indent)
+			n = 0
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	return b.String()
+}
+
+// wrapperDoc renders a function's documentation for its Go wrapper:
+// parameters the wrapper fills itself (a callback's userData, a buffer's
+// length) are not listed, and a reference to a buffer's length says what
+// the wrapper passes; outputs are marked as results; parameters have their
+// Go names.
+func (m *model) wrapperDoc(fn *ir.Function, ps []*param) string {
+	params := make(map[string]docParam, len(ps))
+	for _, p := range ps {
+		dp := docParam{goName: p.goName}
+		switch p.role {
+		case roleUserData:
+			dp.drop, dp.goName = true, p.c.Name
+		case roleBufferLen:
+			dp.drop = true
+			dp.ref = fmt.Sprintf("the buffer length (%d bytes, passed by the wrapper)", stringBufferLen)
+		case roleOut, roleOutAligned, roleOutString, roleOutBuffer:
+			dp.mark = "(result)"
+			if p.role == roleOut && p.c.Array != nil && p.c.Array.Len > 0 {
+				dp.mark = fmt.Sprintf("(result, %d elements)", p.c.Array.Len)
+			}
+		}
+		params[p.c.Name] = dp
+	}
+	return m.renderDoc(fn.Doc, params)
+}
+
+// headerMessage shortens an enum value's doc to a message: the first
+// sentence of its description, in plain text (a \deprecated marker is not
+// part of it: "This error return is deprecated as of CUDA 5.0" says so).
+func headerMessage(d *ir.Doc) string {
+	if d == nil {
+		return ""
+	}
+	s := d.Brief
+	for _, b := range d.Body {
+		if s == "" && b.Kind == ir.Paragraph {
+			s = b.Text
+		}
+	}
+	if s == "" {
+		s = d.DeprecatedText
+	}
+	s = docParamRE.ReplaceAllString(s, "$1")
+	s = docRefRE.ReplaceAllString(s, "$1$2")
+	return strings.TrimSuffix(firstSentence(s), ".")
+}

@@ -1,0 +1,161 @@
+package emit
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/cugen/cugen/parser/ir"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/comments/*.golden from the parser's and the renderer's output")
+
+// TestComments is the doc comments' golden test, in the style of
+// protoc-gen-go's testdata/comments: each testdata/comments/NAME.h is a
+// snippet of the Doxygen constructs CUDA's headers (cuda.h,
+// cuda_runtime_api.h, nvrtc.h) use; NAME.golden holds, for every documented
+// declaration, the IR the parser makes of its comment and the Go doc
+// comment emit renders from it. go test -run TestComments -update rewrites
+// the goldens.
+func TestComments(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "comments", "*.h"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no testdata/comments/*.h: %v", err)
+	}
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".h")
+		t.Run(name, func(t *testing.T) {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, api := parseSnippet(t, string(src))
+			got := renderComments(t, m, api)
+			golden := strings.TrimSuffix(file, ".h") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -run TestComments -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("%s differs from the output (run go test -run TestComments -update and review the diff):\n%s", golden, got)
+			}
+		})
+	}
+}
+
+// renderComments lists every declaration of the snippet (not the shared
+// prelude) that has a comment: its parsed ir.Doc as JSON and its rendered
+// Go doc comment.
+func renderComments(t *testing.T, m *model, api *ir.API) string {
+	var b strings.Builder
+	entry := func(kind, name string, d *ir.Doc, text string) {
+		if d == nil {
+			return
+		}
+		j, err := json.MarshalIndent(d, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "=== %s %s\n%s\n", kind, name, j)
+		for _, l := range strings.Split(text, "\n") {
+			b.WriteString(strings.TrimRight("// "+l, " ") + "\n")
+		}
+		b.WriteString("\n")
+	}
+	inSnippet := func(p ir.Pos) bool { return p.Line > strings.Count(typesPrelude, "\n") }
+	for _, f := range api.Functions {
+		ps, err := m.classify(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entry("func", f.Name, f.Doc, m.wrapperDoc(f, ps))
+	}
+	for _, e := range api.Enums {
+		if !inSnippet(e.Pos) {
+			continue
+		}
+		entry("enum", e.Name, e.Doc, m.convertDoc(e.Doc))
+		for _, v := range e.Values {
+			entry("value", v.Name, v.Doc, firstSentence(m.convertDoc(v.Doc))+"\nmessage: "+headerMessage(v.Doc))
+		}
+	}
+	for _, r := range api.Records {
+		if !inSnippet(r.Pos) {
+			continue
+		}
+		entry("record", r.Name, r.Doc, m.convertDoc(r.Doc))
+		for _, f := range r.Fields {
+			entry("field", r.Name+"."+f.Name, f.Doc, firstSentence(m.convertDoc(f.Doc)))
+		}
+	}
+	for _, td := range api.Typedefs {
+		if inSnippet(td.Pos) {
+			entry("typedef", td.Name, td.Doc, m.convertDoc(td.Doc))
+		}
+	}
+	for _, mc := range api.Macros {
+		if inSnippet(mc.Pos) {
+			entry("macro", mc.Name, mc.Doc, firstSentence(m.convertDoc(mc.Doc)))
+		}
+	}
+	return b.String()
+}
+
+// TestBannerNoDoc: a banner of asterisks before a declaration (dim3 in
+// vector_types.h) is not its documentation.
+func TestBannerNoDoc(t *testing.T) {
+	_, api := parseSnippet(t, `
+/*******************************************************************************
+*                                                                              *
+*                                                                              *
+*******************************************************************************/
+
+struct dim3 { unsigned int x, y, z; };
+typedef struct dim3 dim3;
+`)
+	for _, r := range api.Records {
+		if r.Tag == "dim3" && r.Doc != nil {
+			t.Errorf("dim3 doc = %+v, want none", r.Doc)
+		}
+	}
+}
+
+// markupRE finds Doxygen or HTML markup in a doc comment's text: a
+// command (\p, \ref), an entity (&times;) or a tag (<b>).
+var markupRE = regexp.MustCompile(`\\[a-zA-Z]|&[a-z]+;|</?[a-z]+>`)
+
+// TestGeneratedDocsPlain: the committed packages' doc comments carry no
+// Doxygen or HTML markup (code blocks, indented by a tab, excepted): every
+// construct the headers use is parsed or decoded.
+func TestGeneratedDocsPlain(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "generated", "*", "*", "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no generated packages: %v", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range strings.Split(string(b), "\n") {
+			text, ok := strings.CutPrefix(strings.TrimLeft(l, "\t"), "//")
+			if !ok || strings.HasPrefix(text, "\t") || strings.HasPrefix(text, "go:") {
+				continue
+			}
+			if m := markupRE.FindString(text); m != "" {
+				t.Errorf("%s:%d: %q in %q", f, i+1, m, l)
+			}
+		}
+	}
+}
