@@ -129,22 +129,17 @@ func (m *model) genLoad(f *jen.File) error {
 			since = "CUDA " + versionString(int64(fn.SinceVersion))
 		}
 		proc := jen.Id("lib").Dot("NewProc").Call(jen.Lit(fn.Symbol), jen.Lit(since))
+		if fn.Name != fn.Symbol {
+			proc = proc.Dot("API").Call(jen.Lit(fn.Name)) // errors name the API, not the symbol
+		}
 		if fn.PerThreadSymbol != "" {
 			proc = proc.Dot("PerThread").Call(jen.Lit(fn.PerThreadSymbol))
 		}
 		defs = append(defs, jen.Id(m.procName(fn)).Op("=").Add(proc))
 	}
-	f.Comment("One procedure per function, resolved on its first call.")
+	f.Comment("One procedure per function, resolved on its first call; it also holds")
+	f.Comment("the errors the function returns (ffi.Error). lib.Procs lists them.")
 	f.Var().Defs(defs...)
-	f.Line()
-	var errs []jen.Code
-	for _, fn := range m.funcs {
-		if m.isErrorResult(fn.Result) {
-			errs = append(errs, jen.Id(m.errCacheName(fn)).Op("=").Qual(FFIPath, "ErrCache").Values(jen.Dict{jen.Id("Func"): jen.Lit(fn.Name)}))
-		}
-	}
-	f.Comment("One error cache per function, so a repeated failure does not allocate.")
-	f.Var().Defs(errs...)
 	return nil
 }
 
@@ -158,12 +153,12 @@ func (m *model) versionFunc() string {
 }
 
 // symbolsTest emits symbols_test.go: every bound function must resolve in
-// the library found at test time. The logic is ffitest.Symbols; the test
-// hands it the package's procedures and version function.
+// the library found at test time. The logic is ffitest.Symbols, which
+// finds the package's procedures through the library (ffi.Library.Procs);
+// the test hands it the library and the version function.
 func (m *model) symbolsTest() ([]byte, error) {
 	f := jen.NewFile(m.pkg)
 	f.HeaderComment(m.header())
-	f.ImportName(FFIPath, "ffi")
 	f.ImportName(FFITestPath, "ffitest")
 	// A package without a version function (a test fixture) only logs.
 	version := jen.Nil()
@@ -172,15 +167,8 @@ func (m *model) symbolsTest() ([]byte, error) {
 	}
 	f.Comment("TestSymbolsResolve resolves every bound function in the library.")
 	f.Func().Id("TestSymbolsResolve").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
-		jen.Qual(FFITestPath, "Symbols").Call(jen.Id("t"), jen.Id("lib"), jen.Id("procs"), version, jen.Id("HeaderVersion")),
+		jen.Qual(FFITestPath, "Symbols").Call(jen.Id("t"), jen.Id("lib"), version, jen.Id("HeaderVersion")),
 	)
-	f.Line()
-	var all []jen.Code
-	for _, fn := range m.funcs {
-		all = append(all, jen.Id(m.procName(fn)))
-	}
-	f.Comment("procs lists every procedure.")
-	f.Var().Id("procs").Op("=").Index().Op("*").Qual(FFIPath, "Proc").Values(all...)
 	var b bytes.Buffer
 	if err := f.Render(&b); err != nil {
 		return nil, err

@@ -288,35 +288,35 @@ func TestSignatures(t *testing.T) {
 			"func S1(dev Device) (name string, err error)"},
 		{`/** \param pStr - Returned string */
 		  CUresult CUDAAPI cuS2(CUresult error, const char **pStr);`,
-			"func S2(error_ Result) (pStr string, err error)"},
+			"func S2(errorCode Result) (pStr string, err error)"},
 		{`CUresult CUDAAPI cuS3(const char *name, const void *data);`,
-			"func S3(name string, data unsafe.Pointer) (err error)"},
+			"func S3(name string, data unsafe.Pointer) error"},
 		{`CUresult CUDAAPI cuS4(CUmixed m, float f, double d, CUvec3 v);`,
-			"func S4(m Mixed, f float32, d float64, v Vec3) (err error)"},
+			"func S4(m Mixed, f float32, d float64, v Vec3) error"},
 		{`CUmixed CUDAAPI cuS5(int x);`, "func S5(x int32) (ret Mixed)"},
 		{`const char *CUDAAPI cuS6(CUresult e);`, "func S6(e Result) (ret string)"},
 		{`void CUDAAPI cuS7(void);`, "func S7()"},
-		{`CUresult CUDAAPI cuS8(unsigned int *flags);`, "func S8(flags *uint32) (err error)"},
-		{`CUresult CUDAAPI cuS9(void *p, size_t n, void **pp);`, "func S9(p unsafe.Pointer, n uint64, pp *unsafe.Pointer) (err error)"},
+		{`CUresult CUDAAPI cuS8(unsigned int *flags);`, "func S8(flags *uint32) error"},
+		{`CUresult CUDAAPI cuS9(void *p, size_t n, void **pp);`, "func S9(p unsafe.Pointer, n uint64, pp *unsafe.Pointer) error"},
 		{`CUresult CUDAAPI cuLaunchHostFunc(CUcontext s, CUhostFn fn, void *userData);`,
 			"func LaunchHostFunc(s Context, fn func()) (err error)"},
-		{`CUresult CUDAAPI cuS11(CUhostFn fn, void *userData);`, "func S11(fn HostFn, userData unsafe.Pointer) (err error)"},
+		{`CUresult CUDAAPI cuS11(CUhostFn fn, void *userData);`, "func S11(fn HostFn, userData unsafe.Pointer) error"},
 		{`double CUDAAPI cuS12(float f);`, "func S12(f float32) (ret float64)"},
-		{`int CUDAAPI cuS13(int type, unsigned char u, signed char s);`, "func S13(type_ int32, u uint8, s int8) (ret int32)"},
+		{`int CUDAAPI cuS13(int type, unsigned char u, signed char s);`, "func S13(typ int32, u uint8, s int8) (ret int32)"},
 		{`/** \param ctx - Returned context
 		     \param uuid - Returned UUID
 		     \param flags - Returned flags */
 		  CUresult CUDAAPI cuS14(CUcontext *ctx, CUuuid *uuid, unsigned long long *flags, CUdeviceptr dptr);`,
 			"func S14(dptr Deviceptr) (ctx Context, uuid Uuid, flags uint64, err error)"},
-		{`CUresult CUDAAPI cuS15(CUuuid *uuid);`, "func S15(uuid *Uuid) (err error)"},
+		{`CUresult CUDAAPI cuS15(CUuuid *uuid);`, "func S15(uuid *Uuid) error"},
 		// A function that takes a kernel: its void ** parameters are the
 		// kernel's argument pointers, and extra the packed buffer.
 		{`typedef struct CUfunc_st *CUfunction;
 		  CUresult CUDAAPI cuS16(CUfunction f, void **kernelParams, void **extra);`,
-			"func S16(f Function, kernelParams []unsafe.Pointer, extra []byte) (err error)"},
+			"func S16(f Function, kernelParams []unsafe.Pointer, extra []byte) error"},
 		// Elsewhere a void ** stays a pointer, whatever its name.
 		{`CUresult CUDAAPI cuS17(void **extra, void **kernelParams);`,
-			"func S17(extra *unsafe.Pointer, kernelParams *unsafe.Pointer) (err error)"},
+			"func S17(extra, kernelParams *unsafe.Pointer) error"},
 	}
 	var src strings.Builder
 	for _, r := range rows {
