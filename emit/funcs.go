@@ -444,6 +444,13 @@ func (m *model) genFuncs(f *jen.File) error {
 
 func layoutVar(goType string) string { return "layout" + goType }
 
+// scalarLeaf is one scalar of a by-value record (layoutScalars): its
+// offset and size, and whether it is floating point.
+type scalarLeaf struct {
+	offset, size int64
+	float        bool
+}
+
 // scalarRun is one ffi.Scalar: count equal leaves, each size bytes after
 // the one before.
 type scalarRun struct {
@@ -451,27 +458,26 @@ type scalarRun struct {
 	float               bool
 }
 
-// scalarRuns merges the leaves layoutScalars lists ({offset, size, float})
-// into runs where equal leaves lie end to end, so an array is one
-// ffi.Scalar with a Count rather than a line per element (the 64 chars of
-// an IPC handle were 64 Scalars).
-func scalarRuns(leaves [][3]int64) []scalarRun {
+// scalarRuns merges leaves into runs where equal leaves lie end to end, so
+// an array is one ffi.Scalar with a Count rather than a line per element
+// (the 64 chars of an IPC handle were 64 Scalars).
+func scalarRuns(leaves []scalarLeaf) []scalarRun {
 	var runs []scalarRun
 	for _, l := range leaves {
 		if n := len(runs); n > 0 {
 			p := &runs[n-1]
-			if p.size == l[1] && p.float == (l[2] == 1) && p.offset+p.count*p.size == l[0] {
+			if p.size == l.size && p.float == l.float && p.offset+p.count*p.size == l.offset {
 				p.count++
 				continue
 			}
 		}
-		runs = append(runs, scalarRun{offset: l[0], size: l[1], count: 1, float: l[2] == 1})
+		runs = append(runs, scalarRun{offset: l.offset, size: l.size, count: 1, float: l.float})
 	}
 	return runs
 }
 
 func (m *model) genLayout(f *jen.File, t *ir.Type) {
-	var sc [][3]int64
+	var sc []scalarLeaf
 	m.layoutScalars(t, 0, &sc)
 	var elems []jen.Code
 	for _, r := range scalarRuns(sc) {

@@ -180,20 +180,20 @@ func TestGoTypeFields(t *testing.T) {
 // passed by value: offsets, sizes and which are floating point decide the
 // registers (System V eightbytes, AAPCS64 HFAs).
 func TestLayoutScalars(t *testing.T) {
-	type sc = [3]int64 // offset, size, float
+	type sc = scalarLeaf
 	rows := []struct {
 		c    string
 		want []sc
 	}{
-		{"CUmixed", []sc{{0, 4, 0}, {4, 4, 1}, {8, 8, 1}}},
-		{"CUvec3", []sc{{0, 4, 1}, {4, 4, 1}, {8, 4, 1}}},
-		{"CUnested", []sc{{0, 4, 0}, {4, 4, 1}, {8, 8, 1}, {16, 1, 0}}},
-		{"CUptrs", []sc{{0, 8, 0}, {8, 8, 0}, {16, 8, 0}, {24, 8, 0}}},
-		{"CUsmall", []sc{{0, 1, 0}, {2, 2, 0}, {4, 4, 0}}},
+		{"CUmixed", []sc{{0, 4, false}, {4, 4, true}, {8, 8, true}}},
+		{"CUvec3", []sc{{0, 4, true}, {4, 4, true}, {8, 4, true}}},
+		{"CUnested", []sc{{0, 4, false}, {4, 4, true}, {8, 8, true}, {16, 1, false}}},
+		{"CUptrs", []sc{{0, 8, false}, {8, 8, false}, {16, 8, false}, {24, 8, false}}},
+		{"CUsmall", []sc{{0, 1, false}, {2, 2, false}, {4, 4, false}}},
 		{"CUuuid", func() []sc {
 			var s []sc
 			for i := range int64(16) {
-				s = append(s, sc{i, 1, 0})
+				s = append(s, sc{i, 1, false})
 			}
 			return s
 		}()},
@@ -224,20 +224,20 @@ func TestLayoutScalars(t *testing.T) {
 // ffi.Scalar: equal leaves end to end merge; a gap, another size or another
 // class starts a new run.
 func TestScalarRuns(t *testing.T) {
-	uuid := make([][3]int64, 16)
+	uuid := make([]scalarLeaf, 16)
 	for i := range uuid {
-		uuid[i] = [3]int64{int64(i), 1, 0}
+		uuid[i] = scalarLeaf{int64(i), 1, false}
 	}
 	for _, c := range []struct {
 		name   string
-		leaves [][3]int64
+		leaves []scalarLeaf
 		want   []scalarRun
 	}{
 		{"char[16]", uuid, []scalarRun{{0, 1, 16, false}}},
-		{"float x, y, z", [][3]int64{{0, 4, 1}, {4, 4, 1}, {8, 4, 1}}, []scalarRun{{0, 4, 3, true}}},
-		{"int, float, double", [][3]int64{{0, 4, 0}, {4, 4, 1}, {8, 8, 1}}, []scalarRun{{0, 4, 1, false}, {4, 4, 1, true}, {8, 8, 1, true}}},
-		{"char, short at 2 (padding)", [][3]int64{{0, 1, 0}, {2, 2, 0}, {4, 2, 0}}, []scalarRun{{0, 1, 1, false}, {2, 2, 2, false}}},
-		{"int, gap, int", [][3]int64{{0, 4, 0}, {8, 4, 0}}, []scalarRun{{0, 4, 1, false}, {8, 4, 1, false}}},
+		{"float x, y, z", []scalarLeaf{{0, 4, true}, {4, 4, true}, {8, 4, true}}, []scalarRun{{0, 4, 3, true}}},
+		{"int, float, double", []scalarLeaf{{0, 4, false}, {4, 4, true}, {8, 8, true}}, []scalarRun{{0, 4, 1, false}, {4, 4, 1, true}, {8, 8, 1, true}}},
+		{"char, short at 2 (padding)", []scalarLeaf{{0, 1, false}, {2, 2, false}, {4, 2, false}}, []scalarRun{{0, 1, 1, false}, {2, 2, 2, false}}},
+		{"int, gap, int", []scalarLeaf{{0, 4, false}, {8, 4, false}}, []scalarRun{{0, 4, 1, false}, {8, 4, 1, false}}},
 		{"none", nil, nil},
 	} {
 		if got := scalarRuns(c.leaves); !slices.Equal(got, c.want) {
