@@ -41,22 +41,13 @@ import (
 // Note that this function may not be called from a callback.
 //
 // See also: [DeviceSynchronize]
-func DeviceReset() (err error) {
-	fnPtr, lerr := procDeviceReset.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceReset() error {
+	sym, err := procDeviceReset.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceReset, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffi.Error(procDeviceReset, Error(r))
 }
 
 // DeviceSynchronize wraps cudaDeviceSynchronize (symbol cudaDeviceSynchronize, cuda_runtime_api.h).
@@ -79,22 +70,13 @@ func DeviceReset() (err error) {
 // See also:
 // [DeviceReset],
 // cuCtxSynchronize
-func DeviceSynchronize() (err error) {
-	fnPtr, lerr := procDeviceSynchronize.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceSynchronize() error {
+	sym, err := procDeviceSynchronize.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceSynchronize, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffi.Error(procDeviceSynchronize, Error(r))
 }
 
 // DeviceSetLimit wraps cudaDeviceSetLimit (symbol cudaDeviceSetLimit, cuda_runtime_api.h).
@@ -181,22 +163,13 @@ func DeviceSynchronize() (err error) {
 // See also:
 // [DeviceGetLimit],
 // cuCtxSetLimit
-func DeviceSetLimit(limit Limit, value uint64) (err error) {
-	fnPtr, lerr := procDeviceSetLimit.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceSetLimit(limit Limit, value uint64) error {
+	sym, err := procDeviceSetLimit.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(limit), uintptr(value), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceSetLimit, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(limit), uintptr(value), 0, 0, 0, 0)
+	return ffi.Error(procDeviceSetLimit, Error(r))
 }
 
 // DeviceGetLimit wraps cudaDeviceGetLimit (symbol cudaDeviceGetLimit, cuda_runtime_api.h).
@@ -234,22 +207,13 @@ func DeviceSetLimit(limit Limit, value uint64) (err error) {
 // [DeviceSetLimit],
 // cuCtxGetLimit
 func DeviceGetLimit(limit Limit) (pValue uint64, err error) {
-	fnPtr, lerr := procDeviceGetLimit.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetLimit.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pValue)), uintptr(limit), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pValue)), uintptr(limit), 0, 0, 0, 0)
 	runtime.KeepAlive(&pValue)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetLimit, rc)
-		return
-	}
-	return
+	return pValue, ffi.Error(procDeviceGetLimit, Error(r))
 }
 
 // DeviceGetTexture1DLinearMaxWidth wraps cudaDeviceGetTexture1DLinearMaxWidth (symbol cudaDeviceGetTexture1DLinearMaxWidth, cuda_runtime_api.h).
@@ -273,23 +237,14 @@ func DeviceGetLimit(limit Limit) (pValue uint64, err error) {
 // See also:
 // cuDeviceGetTexture1DLinearMaxWidth
 func DeviceGetTexture1DLinearMaxWidth(fmtDesc *ChannelFormatDesc, device int32) (maxWidthInElements uint64, err error) {
-	fnPtr, lerr := procDeviceGetTexture1DLinearMaxWidth.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetTexture1DLinearMaxWidth.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&maxWidthInElements)), uintptr(unsafe.Pointer(fmtDesc)), uintptr(device), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&maxWidthInElements)), uintptr(unsafe.Pointer(fmtDesc)), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&maxWidthInElements)
 	runtime.KeepAlive(fmtDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetTexture1DLinearMaxWidth, rc)
-		return
-	}
-	return
+	return maxWidthInElements, ffi.Error(procDeviceGetTexture1DLinearMaxWidth, Error(r))
 }
 
 // DeviceGetCacheConfig wraps cudaDeviceGetCacheConfig (symbol cudaDeviceGetCacheConfig, cuda_runtime_api.h).
@@ -324,22 +279,13 @@ func DeviceGetTexture1DLinearMaxWidth(fmtDesc *ChannelFormatDesc, device int32) 
 // [FuncSetCacheConfig](T*, enum cudaFuncCache) "cudaFuncSetCacheConfig (C++ API)",
 // cuCtxGetCacheConfig
 func DeviceGetCacheConfig() (pCacheConfig FuncCache, err error) {
-	fnPtr, lerr := procDeviceGetCacheConfig.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetCacheConfig.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pCacheConfig)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pCacheConfig)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pCacheConfig)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetCacheConfig, rc)
-		return
-	}
-	return
+	return pCacheConfig, ffi.Error(procDeviceGetCacheConfig, Error(r))
 }
 
 // DeviceGetStreamPriorityRange wraps cudaDeviceGetStreamPriorityRange (symbol cudaDeviceGetStreamPriorityRange, cuda_runtime_api.h).
@@ -379,24 +325,15 @@ func DeviceGetCacheConfig() (pCacheConfig FuncCache, err error) {
 // See also: [StreamCreateWithPriority],
 // [StreamGetPriority],
 // cuCtxGetStreamPriorityRange
-func DeviceGetStreamPriorityRange() (leastPriority int32, greatestPriority int32, err error) {
-	fnPtr, lerr := procDeviceGetStreamPriorityRange.Addr()
-	if lerr != nil {
-		err = lerr
+func DeviceGetStreamPriorityRange() (leastPriority, greatestPriority int32, err error) {
+	sym, err := procDeviceGetStreamPriorityRange.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&leastPriority)), uintptr(unsafe.Pointer(&greatestPriority)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&leastPriority)), uintptr(unsafe.Pointer(&greatestPriority)), 0, 0, 0, 0)
 	runtime.KeepAlive(&leastPriority)
 	runtime.KeepAlive(&greatestPriority)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetStreamPriorityRange, rc)
-		return
-	}
-	return
+	return leastPriority, greatestPriority, ffi.Error(procDeviceGetStreamPriorityRange, Error(r))
 }
 
 // DeviceSetCacheConfig wraps cudaDeviceSetCacheConfig (symbol cudaDeviceSetCacheConfig, cuda_runtime_api.h).
@@ -441,22 +378,13 @@ func DeviceGetStreamPriorityRange() (leastPriority int32, greatestPriority int32
 // [FuncSetCacheConfig](const void*, enum cudaFuncCache) "cudaFuncSetCacheConfig (C API)",
 // [FuncSetCacheConfig](T*, enum cudaFuncCache) "cudaFuncSetCacheConfig (C++ API)",
 // cuCtxSetCacheConfig
-func DeviceSetCacheConfig(cacheConfig FuncCache) (err error) {
-	fnPtr, lerr := procDeviceSetCacheConfig.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceSetCacheConfig(cacheConfig FuncCache) error {
+	sym, err := procDeviceSetCacheConfig.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(cacheConfig), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceSetCacheConfig, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(cacheConfig), 0, 0, 0, 0, 0)
+	return ffi.Error(procDeviceSetCacheConfig, Error(r))
 }
 
 // DeviceGetByPCIBusId wraps cudaDeviceGetByPCIBusId (symbol cudaDeviceGetByPCIBusId, cuda_runtime_api.h).
@@ -486,24 +414,15 @@ func DeviceSetCacheConfig(cacheConfig FuncCache) (err error) {
 // [DeviceGetPCIBusId],
 // cuDeviceGetByPCIBusId
 func DeviceGetByPCIBusId(pciBusId string) (device int32, err error) {
-	fnPtr, lerr := procDeviceGetByPCIBusId.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetByPCIBusId.Addr()
+	if err != nil {
 		return
 	}
 	pciBusIdC := ffi.CString(pciBusId)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&device)), uintptr(unsafe.Pointer(pciBusIdC)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&device)), uintptr(unsafe.Pointer(pciBusIdC)), 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
 	runtime.KeepAlive(pciBusIdC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetByPCIBusId, rc)
-		return
-	}
-	return
+	return device, ffi.Error(procDeviceGetByPCIBusId, Error(r))
 }
 
 // DeviceGetPCIBusId wraps cudaDeviceGetPCIBusId (symbol cudaDeviceGetPCIBusId, cuda_runtime_api.h).
@@ -534,24 +453,15 @@ func DeviceGetByPCIBusId(pciBusId string) (device int32, err error) {
 // [DeviceGetByPCIBusId],
 // cuDeviceGetPCIBusId
 func DeviceGetPCIBusId(device int32) (pciBusId string, err error) {
-	fnPtr, lerr := procDeviceGetPCIBusId.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetPCIBusId.Addr()
+	if err != nil {
 		return
 	}
 	var pciBusIdBuf [256]byte
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pciBusIdBuf[0])), 256, uintptr(device), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pciBusIdBuf[0])), 256, uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&pciBusIdBuf)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetPCIBusId, rc)
-		return
-	}
 	pciBusId = ffi.GoStringN(pciBusIdBuf[:])
-	return
+	return pciBusId, ffi.Error(procDeviceGetPCIBusId, Error(r))
 }
 
 // IpcGetEventHandle wraps cudaIpcGetEventHandle (symbol cudaIpcGetEventHandle, cuda_runtime_api.h).
@@ -606,22 +516,13 @@ func DeviceGetPCIBusId(device int32) (pciBusId string, err error) {
 // [IpcCloseMemHandle],
 // cuIpcGetEventHandle
 func IpcGetEventHandle(event Event) (handle IpcEventHandle, err error) {
-	fnPtr, lerr := procIpcGetEventHandle.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procIpcGetEventHandle.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&handle)), uintptr(event), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&handle)), uintptr(event), 0, 0, 0, 0)
 	runtime.KeepAlive(&handle)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errIpcGetEventHandle, rc)
-		return
-	}
-	return
+	return handle, ffi.Error(procIpcGetEventHandle, Error(r))
 }
 
 // IpcOpenEventHandle wraps cudaIpcOpenEventHandle (symbol cudaIpcOpenEventHandle, cuda_runtime_api.h).
@@ -667,27 +568,20 @@ func IpcGetEventHandle(event Event) (handle IpcEventHandle, err error) {
 // [IpcCloseMemHandle],
 // cuIpcOpenEventHandle
 func IpcOpenEventHandle(handle IpcEventHandle) (event Event, err error) {
-	fnPtr, lerr := procIpcOpenEventHandle.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procIpcOpenEventHandle.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(unsafe.Pointer(&event)))
 	frame.Struct(unsafe.Pointer(&handle), &layoutIpcEventHandle)
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&event)
 	runtime.KeepAlive(&handle)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errIpcOpenEventHandle, rc)
-		return
-	}
-	return
+	return event, ffi.Error(procIpcOpenEventHandle, Error(frame.Ret()))
 }
 
 // IpcGetMemHandle wraps cudaIpcGetMemHandle (symbol cudaIpcGetMemHandle, cuda_runtime_api.h).
@@ -735,23 +629,14 @@ func IpcOpenEventHandle(handle IpcEventHandle) (event Event, err error) {
 // [IpcCloseMemHandle],
 // cuIpcGetMemHandle
 func IpcGetMemHandle(devPtr unsafe.Pointer) (handle IpcMemHandle, err error) {
-	fnPtr, lerr := procIpcGetMemHandle.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procIpcGetMemHandle.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&handle)), uintptr(unsafe.Pointer(devPtr)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&handle)), uintptr(devPtr), 0, 0, 0, 0)
 	runtime.KeepAlive(&handle)
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errIpcGetMemHandle, rc)
-		return
-	}
-	return
+	return handle, ffi.Error(procIpcGetMemHandle, Error(r))
 }
 
 // IpcOpenMemHandle wraps cudaIpcOpenMemHandle (symbol cudaIpcOpenMemHandle, cuda_runtime_api.h).
@@ -820,28 +705,21 @@ func IpcGetMemHandle(devPtr unsafe.Pointer) (handle IpcMemHandle, err error) {
 // [DeviceCanAccessPeer],
 // cuIpcOpenMemHandle
 func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (devPtr unsafe.Pointer, err error) {
-	fnPtr, lerr := procIpcOpenMemHandle.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procIpcOpenMemHandle.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
 	frame.Struct(unsafe.Pointer(&handle), &layoutIpcMemHandle)
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(&handle)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errIpcOpenMemHandle, rc)
-		return
-	}
-	return
+	return devPtr, ffi.Error(procIpcOpenMemHandle, Error(frame.Ret()))
 }
 
 // IpcCloseMemHandle wraps cudaIpcCloseMemHandle (symbol cudaIpcCloseMemHandle, cuda_runtime_api.h).
@@ -881,23 +759,14 @@ func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (devPtr unsafe.Pointer,
 // [IpcGetMemHandle],
 // [IpcOpenMemHandle],
 // cuIpcCloseMemHandle
-func IpcCloseMemHandle(devPtr unsafe.Pointer) (err error) {
-	fnPtr, lerr := procIpcCloseMemHandle.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func IpcCloseMemHandle(devPtr unsafe.Pointer) error {
+	sym, err := procIpcCloseMemHandle.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(devPtr), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errIpcCloseMemHandle, rc)
-		return
-	}
-	return
+	return ffi.Error(procIpcCloseMemHandle, Error(r))
 }
 
 // DeviceFlushGPUDirectRDMAWrites wraps cudaDeviceFlushGPUDirectRDMAWrites (symbol cudaDeviceFlushGPUDirectRDMAWrites, cuda_runtime_api.h).
@@ -929,22 +798,13 @@ func IpcCloseMemHandle(devPtr unsafe.Pointer) (err error) {
 //
 // See also:
 // cuFlushGPUDirectRDMAWrites
-func DeviceFlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope FlushGPUDirectRDMAWritesScope) (err error) {
-	fnPtr, lerr := procDeviceFlushGPUDirectRDMAWrites.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceFlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope FlushGPUDirectRDMAWritesScope) error {
+	sym, err := procDeviceFlushGPUDirectRDMAWrites.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(target), uintptr(scope), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceFlushGPUDirectRDMAWrites, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(target), uintptr(scope), 0, 0, 0, 0)
+	return ffi.Error(procDeviceFlushGPUDirectRDMAWrites, Error(r))
 }
 
 // DeviceRegisterAsyncNotification wraps cudaDeviceRegisterAsyncNotification (symbol cudaDeviceRegisterAsyncNotification, cuda_runtime_api.h).
@@ -982,9 +842,8 @@ func DeviceFlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope
 // See also:
 // [DeviceUnregisterAsyncNotification]
 func DeviceRegisterAsyncNotification(device int32, callbackFunc func(arg0 *AsyncNotificationInfo, arg2 AsyncCallbackHandle)) (callback AsyncCallbackHandle, err error) {
-	fnPtr, lerr := procDeviceRegisterAsyncNotification.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceRegisterAsyncNotification.Addr()
+	if err != nil {
 		return
 	}
 	cbScope := ffi.EnterCallbacks()
@@ -1002,18 +861,16 @@ func DeviceRegisterAsyncNotification(device int32, callbackFunc func(arg0 *Async
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(unsafe.Pointer(callbackP)))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
+	ffi.Call(sym, frame)
 	runtime.KeepAlive(callbackP)
-	if ferr != nil {
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errDeviceRegisterAsyncNotification, rc)
+		err = ffi.Error(procDeviceRegisterAsyncNotification, rc)
 		return
 	}
 	callback = *callbackP
@@ -1043,18 +900,13 @@ func DeviceRegisterAsyncNotification(device int32, callbackFunc func(arg0 *Async
 // See also:
 // [DeviceRegisterAsyncNotification]
 func DeviceUnregisterAsyncNotification(device int32, callback AsyncCallbackHandle) (err error) {
-	fnPtr, lerr := procDeviceUnregisterAsyncNotification.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceUnregisterAsyncNotification.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(callback), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceUnregisterAsyncNotification, rc)
+	r := ffi.CallInts(sym, uintptr(device), uintptr(callback), 0, 0, 0, 0)
+	if rc := Error(r); rc != 0 {
+		err = ffi.Error(procDeviceUnregisterAsyncNotification, rc)
 		return
 	}
 	callbackRegistry.Remove(uintptr(callback))
@@ -1093,22 +945,13 @@ func DeviceUnregisterAsyncNotification(device int32, callback AsyncCallbackHandl
 //
 // Deprecated: the header marks this deprecated.
 func DeviceGetSharedMemConfig() (pConfig SharedMemConfig, err error) {
-	fnPtr, lerr := procDeviceGetSharedMemConfig.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetSharedMemConfig.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pConfig)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pConfig)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pConfig)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetSharedMemConfig, rc)
-		return
-	}
-	return
+	return pConfig, ffi.Error(procDeviceGetSharedMemConfig, Error(r))
 }
 
 // DeviceSetSharedMemConfig wraps cudaDeviceSetSharedMemConfig (symbol cudaDeviceSetSharedMemConfig, cuda_runtime_api.h).
@@ -1155,22 +998,13 @@ func DeviceGetSharedMemConfig() (pConfig SharedMemConfig, err error) {
 // cuCtxSetSharedMemConfig
 //
 // Deprecated: the header marks this deprecated.
-func DeviceSetSharedMemConfig(config SharedMemConfig) (err error) {
-	fnPtr, lerr := procDeviceSetSharedMemConfig.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceSetSharedMemConfig(config SharedMemConfig) error {
+	sym, err := procDeviceSetSharedMemConfig.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(config), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceSetSharedMemConfig, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(config), 0, 0, 0, 0, 0)
+	return ffi.Error(procDeviceSetSharedMemConfig, Error(r))
 }
 
 // GetLastError wraps cudaGetLastError (symbol cudaGetLastError, cuda_runtime_api.h).
@@ -1222,22 +1056,13 @@ func DeviceSetSharedMemConfig(config SharedMemConfig) (err error) {
 // Note that this function may not be called from a callback.
 //
 // See also: [PeekAtLastError], [GetErrorName], [GetErrorString], cudaError.
-func GetLastError() (err error) {
-	fnPtr, lerr := procGetLastError.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GetLastError() error {
+	sym, err := procGetLastError.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetLastError, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffi.Error(procGetLastError, Error(r))
 }
 
 // PeekAtLastError wraps cudaPeekAtLastError (symbol cudaPeekAtLastError, cuda_runtime_api.h).
@@ -1289,22 +1114,13 @@ func GetLastError() (err error) {
 // Note that this function may not be called from a callback.
 //
 // See also: [GetLastError], [GetErrorName], [GetErrorString], cudaError.
-func PeekAtLastError() (err error) {
-	fnPtr, lerr := procPeekAtLastError.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func PeekAtLastError() error {
+	sym, err := procPeekAtLastError.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errPeekAtLastError, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffi.Error(procPeekAtLastError, Error(r))
 }
 
 // GetErrorName wraps cudaGetErrorName (symbol cudaGetErrorName, cuda_runtime_api.h). It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why).
@@ -1314,23 +1130,20 @@ func PeekAtLastError() (err error) {
 // Returns a string containing the name of an error code in the enum.  If the error
 // code is not recognized, "unrecognized error code" is returned.
 //
-//   - error_: Error code to convert to string
+//   - errorCode: Error code to convert to string
 //
 // Returns:
 // char* pointer to a NULL-terminated string
 //
 // See also: [GetErrorString], [GetLastError], [PeekAtLastError], cudaError,
 // cuGetErrorName
-func GetErrorName(error_ Error) (ret string) {
-	fnPtr, lerr := procGetErrorName.Addr()
-	if lerr != nil {
+func GetErrorName(errorCode Error) (ret string) {
+	sym, err := procGetErrorName.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(error_), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		return
-	}
-	ret = ffi.GoString(raw)
+	r := ffi.CallInts(sym, uintptr(errorCode), 0, 0, 0, 0, 0)
+	ret = ffi.GoString(r)
 	return
 }
 
@@ -1341,23 +1154,20 @@ func GetErrorName(error_ Error) (ret string) {
 // Returns the description string for an error code.  If the error
 // code is not recognized, "unrecognized error code" is returned.
 //
-//   - error_: Error code to convert to string
+//   - errorCode: Error code to convert to string
 //
 // Returns:
 // char* pointer to a NULL-terminated string
 //
 // See also: [GetErrorName], [GetLastError], [PeekAtLastError], cudaError,
 // cuGetErrorString
-func GetErrorString(error_ Error) (ret string) {
-	fnPtr, lerr := procGetErrorString.Addr()
-	if lerr != nil {
+func GetErrorString(errorCode Error) (ret string) {
+	sym, err := procGetErrorString.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(error_), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		return
-	}
-	ret = ffi.GoString(raw)
+	r := ffi.CallInts(sym, uintptr(errorCode), 0, 0, 0, 0, 0)
+	ret = ffi.GoString(r)
 	return
 }
 
@@ -1383,22 +1193,13 @@ func GetErrorString(error_ Error) (ret string) {
 // [InitDevice],
 // cuDeviceGetCount
 func GetDeviceCount() (count int32, err error) {
-	fnPtr, lerr := procGetDeviceCount.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetDeviceCount.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&count)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&count)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&count)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetDeviceCount, rc)
-		return
-	}
-	return
+	return count, ffi.Error(procGetDeviceCount, Error(r))
 }
 
 // GetDeviceProperties wraps cudaGetDeviceProperties (symbol cudaGetDeviceProperties, cuda_runtime_api.h).
@@ -1422,22 +1223,13 @@ func GetDeviceCount() (count int32, err error) {
 // cuDeviceGetAttribute,
 // cuDeviceGetName
 func GetDeviceProperties(device int32) (prop DeviceProp, err error) {
-	fnPtr, lerr := procGetDeviceProperties.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetDeviceProperties.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&prop)), uintptr(device), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&prop)), uintptr(device), 0, 0, 0, 0)
 	runtime.KeepAlive(&prop)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetDeviceProperties, rc)
-		return
-	}
-	return
+	return prop, ffi.Error(procGetDeviceProperties, Error(r))
 }
 
 // DeviceGetAttribute wraps cudaDeviceGetAttribute (symbol cudaDeviceGetAttribute, cuda_runtime_api.h).
@@ -1464,22 +1256,13 @@ func GetDeviceProperties(device int32) (prop DeviceProp, err error) {
 // [InitDevice],
 // cuDeviceGetAttribute
 func DeviceGetAttribute(attr DeviceAttr, device int32) (value int32, err error) {
-	fnPtr, lerr := procDeviceGetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetAttribute.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&value)), uintptr(attr), uintptr(device), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&value)), uintptr(attr), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetAttribute, rc)
-		return
-	}
-	return
+	return value, ffi.Error(procDeviceGetAttribute, Error(r))
 }
 
 // DeviceGetHostAtomicCapabilities wraps cudaDeviceGetHostAtomicCapabilities (symbol cudaDeviceGetHostAtomicCapabilities, cuda_runtime_api.h).
@@ -1513,24 +1296,15 @@ func DeviceGetAttribute(attr DeviceAttr, device int32) (value int32, err error) 
 // [DeviceGetAttribute],
 // [DeviceGetP2PAtomicCapabilities],
 // cuDeviceGeHostAtomicCapabilities
-func DeviceGetHostAtomicCapabilities(capabilities *uint32, operations *AtomicOperation, count uint32, device int32) (err error) {
-	fnPtr, lerr := procDeviceGetHostAtomicCapabilities.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceGetHostAtomicCapabilities(capabilities *uint32, operations *AtomicOperation, count uint32, device int32) error {
+	sym, err := procDeviceGetHostAtomicCapabilities.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(capabilities)), uintptr(unsafe.Pointer(operations)), uintptr(count), uintptr(device), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(capabilities)), uintptr(unsafe.Pointer(operations)), uintptr(count), uintptr(device), 0, 0)
 	runtime.KeepAlive(capabilities)
 	runtime.KeepAlive(operations)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetHostAtomicCapabilities, rc)
-		return
-	}
-	return
+	return ffi.Error(procDeviceGetHostAtomicCapabilities, Error(r))
 }
 
 // DeviceGetDefaultMemPool wraps cudaDeviceGetDefaultMemPool (symbol cudaDeviceGetDefaultMemPool, cuda_runtime_api.h).
@@ -1550,22 +1324,13 @@ func DeviceGetHostAtomicCapabilities(capabilities *uint32, operations *AtomicOpe
 //
 // See also: cuDeviceGetDefaultMemPool, [MallocAsync], [MemPoolTrimTo], [MemPoolGetAttribute], [DeviceSetMemPool], [MemPoolSetAttribute], [MemPoolSetAccess]
 func DeviceGetDefaultMemPool(device int32) (memPool MemPool, err error) {
-	fnPtr, lerr := procDeviceGetDefaultMemPool.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetDefaultMemPool.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memPool)), uintptr(device), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memPool)), uintptr(device), 0, 0, 0, 0)
 	runtime.KeepAlive(&memPool)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetDefaultMemPool, rc)
-		return
-	}
-	return
+	return memPool, ffi.Error(procDeviceGetDefaultMemPool, Error(r))
 }
 
 // DeviceSetMemPool wraps cudaDeviceSetMemPool (symbol cudaDeviceSetMemPool, cuda_runtime_api.h).
@@ -1589,22 +1354,13 @@ func DeviceGetDefaultMemPool(device int32) (memPool MemPool, err error) {
 // Note that this function may not be called from a callback.
 //
 // See also: cuDeviceSetMemPool, [DeviceGetMemPool], [DeviceGetDefaultMemPool], [MemPoolCreate], [MemPoolDestroy], [MallocFromPoolAsync]
-func DeviceSetMemPool(device int32, memPool MemPool) (err error) {
-	fnPtr, lerr := procDeviceSetMemPool.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceSetMemPool(device int32, memPool MemPool) error {
+	sym, err := procDeviceSetMemPool.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(memPool), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceSetMemPool, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(device), uintptr(memPool), 0, 0, 0, 0)
+	return ffi.Error(procDeviceSetMemPool, Error(r))
 }
 
 // DeviceGetMemPool wraps cudaDeviceGetMemPool (symbol cudaDeviceGetMemPool, cuda_runtime_api.h).
@@ -1626,22 +1382,13 @@ func DeviceSetMemPool(device int32, memPool MemPool) (err error) {
 //
 // See also: cuDeviceGetMemPool, [DeviceGetDefaultMemPool], [DeviceSetMemPool]
 func DeviceGetMemPool(device int32) (memPool MemPool, err error) {
-	fnPtr, lerr := procDeviceGetMemPool.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetMemPool.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memPool)), uintptr(device), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memPool)), uintptr(device), 0, 0, 0, 0)
 	runtime.KeepAlive(&memPool)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetMemPool, rc)
-		return
-	}
-	return
+	return memPool, ffi.Error(procDeviceGetMemPool, Error(r))
 }
 
 // DeviceGetNvSciSyncAttributes wraps cudaDeviceGetNvSciSyncAttributes (symbol cudaDeviceGetNvSciSyncAttributes, cuda_runtime_api.h).
@@ -1704,23 +1451,14 @@ func DeviceGetMemPool(device int32) (memPool MemPool, err error) {
 // [DestroyExternalSemaphore],
 // [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync]
-func DeviceGetNvSciSyncAttributes(nvSciSyncAttrList unsafe.Pointer, device int32, flags int32) (err error) {
-	fnPtr, lerr := procDeviceGetNvSciSyncAttributes.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceGetNvSciSyncAttributes(nvSciSyncAttrList unsafe.Pointer, device, flags int32) error {
+	sym, err := procDeviceGetNvSciSyncAttributes.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(nvSciSyncAttrList)), uintptr(device), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(nvSciSyncAttrList), uintptr(device), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(nvSciSyncAttrList)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetNvSciSyncAttributes, rc)
-		return
-	}
-	return
+	return ffi.Error(procDeviceGetNvSciSyncAttributes, Error(r))
 }
 
 // DeviceGetP2PAttribute wraps cudaDeviceGetP2PAttribute (symbol cudaDeviceGetP2PAttribute, cuda_runtime_api.h).
@@ -1765,23 +1503,14 @@ func DeviceGetNvSciSyncAttributes(nvSciSyncAttrList unsafe.Pointer, device int32
 // [DeviceCanAccessPeer],
 // cuDeviceGetP2PAttribute
 // [DeviceGetP2PAtomicCapabilities]
-func DeviceGetP2PAttribute(attr DeviceP2PAttr, srcDevice int32, dstDevice int32) (value int32, err error) {
-	fnPtr, lerr := procDeviceGetP2PAttribute.Addr()
-	if lerr != nil {
-		err = lerr
+func DeviceGetP2PAttribute(attr DeviceP2PAttr, srcDevice, dstDevice int32) (value int32, err error) {
+	sym, err := procDeviceGetP2PAttribute.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&value)), uintptr(attr), uintptr(srcDevice), uintptr(dstDevice), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&value)), uintptr(attr), uintptr(srcDevice), uintptr(dstDevice), 0, 0)
 	runtime.KeepAlive(&value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetP2PAttribute, rc)
-		return
-	}
-	return
+	return value, ffi.Error(procDeviceGetP2PAttribute, Error(r))
 }
 
 // DeviceGetP2PAtomicCapabilities wraps cudaDeviceGetP2PAtomicCapabilities (symbol cudaDeviceGetP2PAtomicCapabilities, cuda_runtime_api.h).
@@ -1817,24 +1546,15 @@ func DeviceGetP2PAttribute(attr DeviceP2PAttr, srcDevice int32, dstDevice int32)
 // [DeviceGetP2PAttribute],
 // cuDeviceGetP2PAttribute,
 // cuDeviceGetP2PAtomicCapabilities
-func DeviceGetP2PAtomicCapabilities(capabilities *uint32, operations *AtomicOperation, count uint32, srcDevice int32, dstDevice int32) (err error) {
-	fnPtr, lerr := procDeviceGetP2PAtomicCapabilities.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceGetP2PAtomicCapabilities(capabilities *uint32, operations *AtomicOperation, count uint32, srcDevice, dstDevice int32) error {
+	sym, err := procDeviceGetP2PAtomicCapabilities.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(capabilities)), uintptr(unsafe.Pointer(operations)), uintptr(count), uintptr(srcDevice), uintptr(dstDevice), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(capabilities)), uintptr(unsafe.Pointer(operations)), uintptr(count), uintptr(srcDevice), uintptr(dstDevice), 0)
 	runtime.KeepAlive(capabilities)
 	runtime.KeepAlive(operations)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetP2PAtomicCapabilities, rc)
-		return
-	}
-	return
+	return ffi.Error(procDeviceGetP2PAtomicCapabilities, Error(r))
 }
 
 // ChooseDevice wraps cudaChooseDevice (symbol cudaChooseDevice, cuda_runtime_api.h).
@@ -1858,23 +1578,14 @@ func DeviceGetP2PAtomicCapabilities(capabilities *uint32, operations *AtomicOper
 // [GetDeviceProperties],
 // [InitDevice]
 func ChooseDevice(prop *DeviceProp) (device int32, err error) {
-	fnPtr, lerr := procChooseDevice.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procChooseDevice.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&device)), uintptr(unsafe.Pointer(prop)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&device)), uintptr(unsafe.Pointer(prop)), 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
 	runtime.KeepAlive(prop)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errChooseDevice, rc)
-		return
-	}
-	return
+	return device, ffi.Error(procChooseDevice, Error(r))
 }
 
 // InitDevice wraps cudaInitDevice (symbol cudaInitDevice, cuda_runtime_api.h).
@@ -1905,22 +1616,13 @@ func ChooseDevice(prop *DeviceProp) (device int32, err error) {
 // See also: [GetDeviceCount], [GetDevice], [GetDeviceProperties],
 // [ChooseDevice], [SetDevice]
 // cuCtxSetCurrent
-func InitDevice(device int32, deviceFlags uint32, flags uint32) (err error) {
-	fnPtr, lerr := procInitDevice.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func InitDevice(device int32, deviceFlags, flags uint32) error {
+	sym, err := procInitDevice.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(deviceFlags), uintptr(flags), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errInitDevice, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(device), uintptr(deviceFlags), uintptr(flags), 0, 0, 0)
+	return ffi.Error(procInitDevice, Error(r))
 }
 
 // SetDevice wraps cudaSetDevice (symbol cudaSetDevice, cuda_runtime_api.h).
@@ -1969,22 +1671,13 @@ func InitDevice(device int32, deviceFlags uint32, flags uint32) (err error) {
 // [ChooseDevice],
 // [InitDevice],
 // cuCtxSetCurrent
-func SetDevice(device int32) (err error) {
-	fnPtr, lerr := procSetDevice.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func SetDevice(device int32) error {
+	sym, err := procSetDevice.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errSetDevice, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(device), 0, 0, 0, 0, 0)
+	return ffi.Error(procSetDevice, Error(r))
 }
 
 // GetDevice wraps cudaGetDevice (symbol cudaGetDevice, cuda_runtime_api.h).
@@ -2009,22 +1702,13 @@ func SetDevice(device int32) (err error) {
 // [ChooseDevice],
 // cuCtxGetCurrent
 func GetDevice() (device int32, err error) {
-	fnPtr, lerr := procGetDevice.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetDevice.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&device)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&device)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetDevice, rc)
-		return
-	}
-	return
+	return device, ffi.Error(procGetDevice, Error(r))
 }
 
 // SetValidDevices wraps cudaSetValidDevices (symbol cudaSetValidDevices, cuda_runtime_api.h).
@@ -2043,7 +1727,7 @@ func GetDevice() (device int32, err error) {
 // the system, then [ErrorInvalidValue] is returned.
 //
 //   - device_arr: List of devices to try
-//   - len_: Number of devices in specified list
+//   - length: Number of devices in specified list
 //
 // Returns:
 // [Success],
@@ -2056,23 +1740,14 @@ func GetDevice() (device int32, err error) {
 // See also: [GetDeviceCount], [SetDevice], [GetDeviceProperties],
 // [SetDeviceFlags],
 // [ChooseDevice]
-func SetValidDevices(device_arr *int32, len_ int32) (err error) {
-	fnPtr, lerr := procSetValidDevices.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func SetValidDevices(device_arr *int32, length int32) error {
+	sym, err := procSetValidDevices.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(device_arr)), uintptr(len_), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(device_arr)), uintptr(length), 0, 0, 0, 0)
 	runtime.KeepAlive(device_arr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errSetValidDevices, rc)
-		return
-	}
-	return
+	return ffi.Error(procSetValidDevices, Error(r))
 }
 
 // SetDeviceFlags wraps cudaSetDeviceFlags (symbol cudaSetDeviceFlags, cuda_runtime_api.h).
@@ -2143,22 +1818,13 @@ func SetValidDevices(device_arr *int32, len_ int32) (err error) {
 // [InitDevice],
 // [ChooseDevice],
 // cuDevicePrimaryCtxSetFlags
-func SetDeviceFlags(flags uint32) (err error) {
-	fnPtr, lerr := procSetDeviceFlags.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func SetDeviceFlags(flags uint32) error {
+	sym, err := procSetDeviceFlags.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(flags), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errSetDeviceFlags, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(flags), 0, 0, 0, 0, 0)
+	return ffi.Error(procSetDeviceFlags, Error(r))
 }
 
 // GetDeviceFlags wraps cudaGetDeviceFlags (symbol cudaGetDeviceFlags, cuda_runtime_api.h).
@@ -2204,22 +1870,13 @@ func SetDeviceFlags(flags uint32) (err error) {
 // cuCtxGetFlags,
 // cuDevicePrimaryCtxGetState
 func GetDeviceFlags() (flags uint32, err error) {
-	fnPtr, lerr := procGetDeviceFlags.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetDeviceFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetDeviceFlags, rc)
-		return
-	}
-	return
+	return flags, ffi.Error(procGetDeviceFlags, Error(r))
 }
 
 // StreamCreate wraps cudaStreamCreate (symbol cudaStreamCreate, cuda_runtime_api.h).
@@ -2252,22 +1909,13 @@ func GetDeviceFlags() (flags uint32, err error) {
 // [StreamDestroy],
 // cuStreamCreate
 func StreamCreate() (pStream Stream, err error) {
-	fnPtr, lerr := procStreamCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pStream)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pStream)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pStream)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamCreate, rc)
-		return
-	}
-	return
+	return pStream, ffi.Error(procStreamCreate, Error(r))
 }
 
 // StreamCreateWithFlags wraps cudaStreamCreateWithFlags (symbol cudaStreamCreateWithFlags, cuda_runtime_api.h).
@@ -2305,22 +1953,13 @@ func StreamCreate() (pStream Stream, err error) {
 // [StreamDestroy],
 // cuStreamCreate
 func StreamCreateWithFlags(flags uint32) (pStream Stream, err error) {
-	fnPtr, lerr := procStreamCreateWithFlags.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamCreateWithFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pStream)), uintptr(flags), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pStream)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&pStream)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamCreateWithFlags, rc)
-		return
-	}
-	return
+	return pStream, ffi.Error(procStreamCreateWithFlags, Error(r))
 }
 
 // StreamCreateWithPriority wraps cudaStreamCreateWithPriority (symbol cudaStreamCreateWithPriority, cuda_runtime_api.h).
@@ -2375,22 +2014,13 @@ func StreamCreateWithFlags(flags uint32) (pStream Stream, err error) {
 // [StreamDestroy],
 // cuStreamCreateWithPriority
 func StreamCreateWithPriority(flags uint32, priority int32) (pStream Stream, err error) {
-	fnPtr, lerr := procStreamCreateWithPriority.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamCreateWithPriority.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pStream)), uintptr(flags), uintptr(priority), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pStream)), uintptr(flags), uintptr(priority), 0, 0, 0)
 	runtime.KeepAlive(&pStream)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamCreateWithPriority, rc)
-		return
-	}
-	return
+	return pStream, ffi.Error(procStreamCreateWithPriority, Error(r))
 }
 
 // StreamGetPriority wraps cudaStreamGetPriority (symbol cudaStreamGetPriority, cuda_runtime_api.h).
@@ -2420,22 +2050,13 @@ func StreamCreateWithPriority(flags uint32, priority int32) (pStream Stream, err
 // [StreamGetDevice],
 // cuStreamGetPriority
 func StreamGetPriority(hStream Stream) (priority int32, err error) {
-	fnPtr, lerr := procStreamGetPriority.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamGetPriority.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&priority)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&priority)), 0, 0, 0, 0)
 	runtime.KeepAlive(&priority)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamGetPriority, rc)
-		return
-	}
-	return
+	return priority, ffi.Error(procStreamGetPriority, Error(r))
 }
 
 // StreamGetFlags wraps cudaStreamGetFlags (symbol cudaStreamGetFlags, cuda_runtime_api.h).
@@ -2463,22 +2084,13 @@ func StreamGetPriority(hStream Stream) (priority int32, err error) {
 // [StreamGetDevice],
 // cuStreamGetFlags
 func StreamGetFlags(hStream Stream) (flags uint32, err error) {
-	fnPtr, lerr := procStreamGetFlags.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamGetFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamGetFlags, rc)
-		return
-	}
-	return
+	return flags, ffi.Error(procStreamGetFlags, Error(r))
 }
 
 // StreamGetId wraps cudaStreamGetId (symbol cudaStreamGetId, cuda_runtime_api.h).
@@ -2517,22 +2129,13 @@ func StreamGetFlags(hStream Stream) (flags uint32, err error) {
 // [StreamGetFlags],
 // cuStreamGetId
 func StreamGetId(hStream Stream) (streamId uint64, err error) {
-	fnPtr, lerr := procStreamGetId.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamGetId.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&streamId)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&streamId)), 0, 0, 0, 0)
 	runtime.KeepAlive(&streamId)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamGetId, rc)
-		return
-	}
-	return
+	return streamId, ffi.Error(procStreamGetId, Error(r))
 }
 
 // StreamGetDevice wraps cudaStreamGetDevice (symbol cudaStreamGetDevice, cuda_runtime_api.h).
@@ -2560,22 +2163,13 @@ func StreamGetId(hStream Stream) (streamId uint64, err error) {
 // [StreamGetFlags],
 // cuStreamGetId
 func StreamGetDevice(hStream Stream) (device int32, err error) {
-	fnPtr, lerr := procStreamGetDevice.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamGetDevice.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&device)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&device)), 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamGetDevice, rc)
-		return
-	}
-	return
+	return device, ffi.Error(procStreamGetDevice, Error(r))
 }
 
 // CtxResetPersistingL2Cache wraps cudaCtxResetPersistingL2Cache (symbol cudaCtxResetPersistingL2Cache, cuda_runtime_api.h).
@@ -2591,22 +2185,13 @@ func StreamGetDevice(hStream Stream) (device int32, err error) {
 //
 // See also:
 // [AccessPolicyWindow]
-func CtxResetPersistingL2Cache() (err error) {
-	fnPtr, lerr := procCtxResetPersistingL2Cache.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func CtxResetPersistingL2Cache() error {
+	sym, err := procCtxResetPersistingL2Cache.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errCtxResetPersistingL2Cache, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffi.Error(procCtxResetPersistingL2Cache, Error(r))
 }
 
 // StreamCopyAttributes wraps cudaStreamCopyAttributes (symbol cudaStreamCopyAttributes, cuda_runtime_api.h).
@@ -2628,22 +2213,13 @@ func CtxResetPersistingL2Cache() (err error) {
 //
 // See also:
 // [AccessPolicyWindow]
-func StreamCopyAttributes(dst Stream, src Stream) (err error) {
-	fnPtr, lerr := procStreamCopyAttributes.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamCopyAttributes(dst, src Stream) error {
+	sym, err := procStreamCopyAttributes.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dst), uintptr(src), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamCopyAttributes, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dst), uintptr(src), 0, 0, 0, 0)
+	return ffi.Error(procStreamCopyAttributes, Error(r))
 }
 
 // StreamGetAttribute wraps cudaStreamGetAttribute (symbol cudaStreamGetAttribute, cuda_runtime_api.h).
@@ -2655,7 +2231,7 @@ func StreamCopyAttributes(dst Stream, src Stream) (err error) {
 //
 //   - hStream:
 //   - attr:
-//   - value_out: (result)
+//   - value: (result)
 //
 // Returns:
 // [Success],
@@ -2665,23 +2241,14 @@ func StreamCopyAttributes(dst Stream, src Stream) (err error) {
 //
 // See also:
 // [AccessPolicyWindow]
-func StreamGetAttribute(hStream Stream, attr LaunchAttributeID) (value_out LaunchAttributeValue, err error) {
-	fnPtr, lerr := procStreamGetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
+func StreamGetAttribute(hStream Stream, attr LaunchAttributeID) (value LaunchAttributeValue, err error) {
+	sym, err := procStreamGetAttribute.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(&value_out)), 0, 0, 0)
-	runtime.KeepAlive(&value_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamGetAttribute, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(&value)), 0, 0, 0)
+	runtime.KeepAlive(&value)
+	return value, ffi.Error(procStreamGetAttribute, Error(r))
 }
 
 // StreamSetAttribute wraps cudaStreamSetAttribute (symbol cudaStreamSetAttribute, cuda_runtime_api.h).
@@ -2704,23 +2271,14 @@ func StreamGetAttribute(hStream Stream, attr LaunchAttributeID) (value_out Launc
 //
 // See also:
 // [AccessPolicyWindow]
-func StreamSetAttribute(hStream Stream, attr LaunchAttributeID, value *LaunchAttributeValue) (err error) {
-	fnPtr, lerr := procStreamSetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamSetAttribute(hStream Stream, attr LaunchAttributeID, value *LaunchAttributeValue) error {
+	sym, err := procStreamSetAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamSetAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procStreamSetAttribute, Error(r))
 }
 
 // StreamDestroy wraps cudaStreamDestroy (symbol cudaStreamDestroy, cuda_runtime_api.h).
@@ -2753,22 +2311,13 @@ func StreamSetAttribute(hStream Stream, attr LaunchAttributeID, value *LaunchAtt
 // [StreamSynchronize],
 // [StreamAddCallback],
 // cuStreamDestroy
-func StreamDestroy(stream Stream) (err error) {
-	fnPtr, lerr := procStreamDestroy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamDestroy(stream Stream) error {
+	sym, err := procStreamDestroy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamDestroy, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(stream), 0, 0, 0, 0, 0)
+	return ffi.Error(procStreamDestroy, Error(r))
 }
 
 // StreamWaitEvent wraps cudaStreamWaitEvent (symbol cudaStreamWaitEvent, cuda_runtime_api.h).
@@ -2800,22 +2349,13 @@ func StreamDestroy(stream Stream) (err error) {
 //
 // See also: [StreamCreate], [StreamCreateWithFlags], [StreamQuery], [StreamSynchronize], [StreamAddCallback], [StreamDestroy],
 // cuStreamWaitEvent
-func StreamWaitEvent(stream Stream, event Event, flags uint32) (err error) {
-	fnPtr, lerr := procStreamWaitEvent.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamWaitEvent(stream Stream, event Event, flags uint32) error {
+	sym, err := procStreamWaitEvent.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(event), uintptr(flags), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamWaitEvent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(stream), uintptr(event), uintptr(flags), 0, 0, 0)
+	return ffi.Error(procStreamWaitEvent, Error(r))
 }
 
 // StreamAddCallback wraps cudaStreamAddCallback (symbol cudaStreamAddCallback, cuda_runtime_api.h).
@@ -2883,9 +2423,8 @@ func StreamWaitEvent(stream Stream, event Event, flags uint32) (err error) {
 // See also: [StreamCreate], [StreamCreateWithFlags], [StreamQuery], [StreamSynchronize], [StreamWaitEvent], [StreamDestroy], [MallocManaged], [StreamAttachMemAsync],
 // [LaunchHostFunc], cuStreamAddCallback
 func StreamAddCallback(stream Stream, callback func(stream Stream, status Error), flags uint32) (err error) {
-	fnPtr, lerr := procStreamAddCallback.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamAddCallback.Addr()
+	if err != nil {
 		return
 	}
 	var cbGraph Graph
@@ -2906,17 +2445,15 @@ func StreamAddCallback(stream Stream, callback func(stream Stream, status Error)
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
-	if ferr != nil {
+	ffi.Call(sym, frame)
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errStreamAddCallback, rc)
+		err = ffi.Error(procStreamAddCallback, rc)
 		return
 	}
 	if cbGraph != 0 {
@@ -2946,22 +2483,13 @@ func StreamAddCallback(stream Stream, callback func(stream Stream, status Error)
 //
 // See also: [StreamCreate], [StreamCreateWithFlags], [StreamQuery], [StreamWaitEvent], [StreamAddCallback], [StreamDestroy],
 // cuStreamSynchronize
-func StreamSynchronize(stream Stream) (err error) {
-	fnPtr, lerr := procStreamSynchronize.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamSynchronize(stream Stream) error {
+	sym, err := procStreamSynchronize.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamSynchronize, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(stream), 0, 0, 0, 0, 0)
+	return ffi.Error(procStreamSynchronize, Error(r))
 }
 
 // StreamQuery wraps cudaStreamQuery (symbol cudaStreamQuery, cuda_runtime_api.h).
@@ -2987,22 +2515,13 @@ func StreamSynchronize(stream Stream) (err error) {
 //
 // See also: [StreamCreate], [StreamCreateWithFlags], [StreamWaitEvent], [StreamSynchronize], [StreamAddCallback], [StreamDestroy],
 // cuStreamQuery
-func StreamQuery(stream Stream) (err error) {
-	fnPtr, lerr := procStreamQuery.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamQuery(stream Stream) error {
+	sym, err := procStreamQuery.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamQuery, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(stream), 0, 0, 0, 0, 0)
+	return ffi.Error(procStreamQuery, Error(r))
 }
 
 // StreamAttachMemAsync wraps cudaStreamAttachMemAsync (symbol cudaStreamAttachMemAsync, cuda_runtime_api.h).
@@ -3087,23 +2606,14 @@ func StreamQuery(stream Stream) (err error) {
 //
 // See also: [StreamCreate], [StreamCreateWithFlags], [StreamWaitEvent], [StreamSynchronize], [StreamAddCallback], [StreamDestroy], [MallocManaged],
 // cuStreamAttachMemAsync
-func StreamAttachMemAsync(stream Stream, devPtr unsafe.Pointer, length uint64, flags uint32) (err error) {
-	fnPtr, lerr := procStreamAttachMemAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamAttachMemAsync(stream Stream, devPtr unsafe.Pointer, length uint64, flags uint32) error {
+	sym, err := procStreamAttachMemAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(unsafe.Pointer(devPtr)), uintptr(length), uintptr(flags), 0, 0)
+	r := ffi.CallInts(sym, uintptr(stream), uintptr(devPtr), uintptr(length), uintptr(flags), 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamAttachMemAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procStreamAttachMemAsync, Error(r))
 }
 
 // StreamBeginCapture wraps cudaStreamBeginCapture (symbol cudaStreamBeginCapture, cuda_runtime_api.h).
@@ -3141,22 +2651,13 @@ func StreamAttachMemAsync(stream Stream, devPtr unsafe.Pointer, length uint64, f
 // [StreamIsCapturing],
 // [StreamEndCapture],
 // [ThreadExchangeStreamCaptureMode]
-func StreamBeginCapture(stream Stream, mode StreamCaptureMode) (err error) {
-	fnPtr, lerr := procStreamBeginCapture.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamBeginCapture(stream Stream, mode StreamCaptureMode) error {
+	sym, err := procStreamBeginCapture.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(mode), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamBeginCapture, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(stream), uintptr(mode), 0, 0, 0, 0)
+	return ffi.Error(procStreamBeginCapture, Error(r))
 }
 
 // StreamBeginCaptureToGraph wraps cudaStreamBeginCaptureToGraph (symbol cudaStreamBeginCaptureToGraph, cuda_runtime_api.h).
@@ -3199,24 +2700,15 @@ func StreamBeginCapture(stream Stream, mode StreamCaptureMode) (err error) {
 // [StreamIsCapturing],
 // [StreamEndCapture],
 // [ThreadExchangeStreamCaptureMode]
-func StreamBeginCaptureToGraph(stream Stream, graph Graph, dependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, mode StreamCaptureMode) (err error) {
-	fnPtr, lerr := procStreamBeginCaptureToGraph.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamBeginCaptureToGraph(stream Stream, graph Graph, dependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, mode StreamCaptureMode) error {
+	sym, err := procStreamBeginCaptureToGraph.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(graph), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(mode))
+	r := ffi.CallInts(sym, uintptr(stream), uintptr(graph), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(mode))
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamBeginCaptureToGraph, rc)
-		return
-	}
-	return
+	return ffi.Error(procStreamBeginCaptureToGraph, Error(r))
 }
 
 // ThreadExchangeStreamCaptureMode wraps cudaThreadExchangeStreamCaptureMode (symbol cudaThreadExchangeStreamCaptureMode, cuda_runtime_api.h).
@@ -3267,23 +2759,14 @@ func StreamBeginCaptureToGraph(stream Stream, graph Graph, dependencies *GraphNo
 //
 // See also:
 // [StreamBeginCapture]
-func ThreadExchangeStreamCaptureMode(mode *StreamCaptureMode) (err error) {
-	fnPtr, lerr := procThreadExchangeStreamCaptureMode.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func ThreadExchangeStreamCaptureMode(mode *StreamCaptureMode) error {
+	sym, err := procThreadExchangeStreamCaptureMode.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(mode)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(mode)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(mode)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errThreadExchangeStreamCaptureMode, rc)
-		return
-	}
-	return
+	return ffi.Error(procThreadExchangeStreamCaptureMode, Error(r))
 }
 
 // StreamEndCapture wraps cudaStreamEndCapture (symbol cudaStreamEndCapture, cuda_runtime_api.h).
@@ -3314,22 +2797,13 @@ func ThreadExchangeStreamCaptureMode(mode *StreamCaptureMode) (err error) {
 // [StreamIsCapturing],
 // [GraphDestroy]
 func StreamEndCapture(stream Stream) (pGraph Graph, err error) {
-	fnPtr, lerr := procStreamEndCapture.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamEndCapture.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(unsafe.Pointer(&pGraph)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(stream), uintptr(unsafe.Pointer(&pGraph)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pGraph)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamEndCapture, rc)
-		return
-	}
-	return
+	return pGraph, ffi.Error(procStreamEndCapture, Error(r))
 }
 
 // StreamIsCapturing wraps cudaStreamIsCapturing (symbol cudaStreamIsCapturing, cuda_runtime_api.h).
@@ -3369,22 +2843,13 @@ func StreamEndCapture(stream Stream) (pGraph Graph, err error) {
 // [StreamBeginCapture],
 // [StreamEndCapture]
 func StreamIsCapturing(stream Stream) (pCaptureStatus StreamCaptureStatus, err error) {
-	fnPtr, lerr := procStreamIsCapturing.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamIsCapturing.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(unsafe.Pointer(&pCaptureStatus)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(stream), uintptr(unsafe.Pointer(&pCaptureStatus)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pCaptureStatus)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamIsCapturing, rc)
-		return
-	}
-	return
+	return pCaptureStatus, ffi.Error(procStreamIsCapturing, Error(r))
 }
 
 // StreamGetCaptureInfo wraps cudaStreamGetCaptureInfo (symbol cudaStreamGetCaptureInfo, cuda_runtime_api.h).
@@ -3406,11 +2871,11 @@ func StreamIsCapturing(stream Stream) (pCaptureStatus StreamCaptureStatus, err e
 // [ErrorLossyQuery].
 //
 //   - stream: The stream to query
-//   - captureStatus_out: (result) Location to return the capture status of the stream; required
-//   - id_out: (result) Optional location to return an id for the capture sequence, which is
+//   - captureStatus: (result) Location to return the capture status of the stream; required
+//   - id: (result) Optional location to return an id for the capture sequence, which is
 //
 // unique over the lifetime of the process
-//   - graph_out: (result) Optional location to return the graph being captured into. All
+//   - graph: (result) Optional location to return the graph being captured into. All
 //
 // operations other than destroy and node removal are permitted on the graph
 // while the capture sequence is in progress. This API does not transfer
@@ -3419,7 +2884,7 @@ func StreamIsCapturing(stream Stream) (pCaptureStatus StreamCaptureStatus, err e
 // end of capture for certain errors. Nodes that are or become
 // unreachable from the original stream at [StreamEndCapture] due to direct
 // actions on the graph do not trigger [ErrorStreamCaptureUnjoined].
-//   - dependencies_out: (result) Optional location to store a pointer to an array of nodes.
+//   - dependencies: (result) Optional location to store a pointer to an array of nodes.
 //
 // The next node to be captured in the stream will depend on this set of nodes,
 // absent operations such as event wait which modify this set. The array pointer
@@ -3427,13 +2892,13 @@ func StreamIsCapturing(stream Stream) (pCaptureStatus StreamCaptureStatus, err e
 // capture is terminated. The node handles may be copied out and are valid until
 // they or the graph is destroyed. The driver-owned array may also be passed
 // directly to APIs that operate on the graph (not the stream) without copying.
-//   - edgeData_out: (result) Optional location to store a pointer to an array of graph edge
+//   - edgeData: (result) Optional location to store a pointer to an array of graph edge
 //
 // data. This array parallels dependencies_out; the next node to be added
 // has an edge to dependencies_out[i] with annotation edgeData_out[i] for
 // each i. The array pointer is valid until the next API call which operates
 // on the stream or until the capture is terminated.
-//   - numDependencies_out: (result) Optional location to store the size of the array
+//   - numDependencies: (result) Optional location to store the size of the array
 //
 // returned in dependencies_out.
 //
@@ -3449,37 +2914,30 @@ func StreamIsCapturing(stream Stream) (pCaptureStatus StreamCaptureStatus, err e
 // [StreamBeginCapture],
 // [StreamIsCapturing],
 // [StreamUpdateCaptureDependencies]
-func StreamGetCaptureInfo(stream Stream) (captureStatus_out StreamCaptureStatus, id_out uint64, graph_out Graph, dependencies_out *GraphNode, edgeData_out *GraphEdgeData, numDependencies_out uint64, err error) {
-	fnPtr, lerr := procStreamGetCaptureInfo.Addr()
-	if lerr != nil {
-		err = lerr
+func StreamGetCaptureInfo(stream Stream) (captureStatus StreamCaptureStatus, id uint64, graph Graph, dependencies *GraphNode, edgeData *GraphEdgeData, numDependencies uint64, err error) {
+	sym, err := procStreamGetCaptureInfo.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(stream))
-	frame.Int(uintptr(unsafe.Pointer(&captureStatus_out)))
-	frame.Int(uintptr(unsafe.Pointer(&id_out)))
-	frame.Int(uintptr(unsafe.Pointer(&graph_out)))
-	frame.Int(uintptr(unsafe.Pointer(&dependencies_out)))
-	frame.Int(uintptr(unsafe.Pointer(&edgeData_out)))
-	frame.Int(uintptr(unsafe.Pointer(&numDependencies_out)))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
-	runtime.KeepAlive(&captureStatus_out)
-	runtime.KeepAlive(&id_out)
-	runtime.KeepAlive(&graph_out)
-	runtime.KeepAlive(&dependencies_out)
-	runtime.KeepAlive(&edgeData_out)
-	runtime.KeepAlive(&numDependencies_out)
-	if ferr != nil {
-		err = ferr
+	frame.Int(uintptr(unsafe.Pointer(&captureStatus)))
+	frame.Int(uintptr(unsafe.Pointer(&id)))
+	frame.Int(uintptr(unsafe.Pointer(&graph)))
+	frame.Int(uintptr(unsafe.Pointer(&dependencies)))
+	frame.Int(uintptr(unsafe.Pointer(&edgeData)))
+	frame.Int(uintptr(unsafe.Pointer(&numDependencies)))
+	ffi.Call(sym, &frame)
+	runtime.KeepAlive(&captureStatus)
+	runtime.KeepAlive(&id)
+	runtime.KeepAlive(&graph)
+	runtime.KeepAlive(&dependencies)
+	runtime.KeepAlive(&edgeData)
+	runtime.KeepAlive(&numDependencies)
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errStreamGetCaptureInfo, rc)
-		return
-	}
-	return
+	return captureStatus, id, graph, dependencies, edgeData, numDependencies, ffi.Error(procStreamGetCaptureInfo, Error(frame.Ret()))
 }
 
 // StreamUpdateCaptureDependencies wraps cudaStreamUpdateCaptureDependencies (symbol cudaStreamUpdateCaptureDependencies, cuda_runtime_api.h).
@@ -3515,24 +2973,15 @@ func StreamGetCaptureInfo(stream Stream) (captureStatus_out StreamCaptureStatus,
 // See also:
 // [StreamBeginCapture],
 // [StreamGetCaptureInfo],
-func StreamUpdateCaptureDependencies(stream Stream, dependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, flags uint32) (err error) {
-	fnPtr, lerr := procStreamUpdateCaptureDependencies.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamUpdateCaptureDependencies(stream Stream, dependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, flags uint32) error {
+	sym, err := procStreamUpdateCaptureDependencies.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(flags), 0)
+	r := ffi.CallInts(sym, uintptr(stream), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(flags), 0)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamUpdateCaptureDependencies, rc)
-		return
-	}
-	return
+	return ffi.Error(procStreamUpdateCaptureDependencies, Error(r))
 }
 
 // EventCreate wraps cudaEventCreate (symbol cudaEventCreate, cuda_runtime_api.h).
@@ -3558,22 +3007,13 @@ func StreamUpdateCaptureDependencies(stream Stream, dependencies *GraphNode, dep
 // [StreamWaitEvent],
 // cuEventCreate
 func EventCreate() (event Event, err error) {
-	fnPtr, lerr := procEventCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procEventCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&event)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&event)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&event)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errEventCreate, rc)
-		return
-	}
-	return
+	return event, ffi.Error(procEventCreate, Error(r))
 }
 
 // EventCreateWithFlags wraps cudaEventCreateWithFlags (symbol cudaEventCreateWithFlags, cuda_runtime_api.h).
@@ -3612,22 +3052,13 @@ func EventCreate() (event Event, err error) {
 // [StreamWaitEvent],
 // cuEventCreate
 func EventCreateWithFlags(flags uint32) (event Event, err error) {
-	fnPtr, lerr := procEventCreateWithFlags.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procEventCreateWithFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&event)), uintptr(flags), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&event)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&event)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errEventCreateWithFlags, rc)
-		return
-	}
-	return
+	return event, ffi.Error(procEventCreateWithFlags, Error(r))
 }
 
 // EventRecord wraps cudaEventRecord (symbol cudaEventRecord, cuda_runtime_api.h).
@@ -3669,22 +3100,13 @@ func EventCreateWithFlags(flags uint32) (event Event, err error) {
 // [StreamWaitEvent],
 // [EventRecordWithFlags],
 // cuEventRecord
-func EventRecord(event Event, stream Stream) (err error) {
-	fnPtr, lerr := procEventRecord.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func EventRecord(event Event, stream Stream) error {
+	sym, err := procEventRecord.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(event), uintptr(stream), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errEventRecord, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(event), uintptr(stream), 0, 0, 0, 0)
+	return ffi.Error(procEventRecord, Error(r))
 }
 
 // EventRecordWithFlags wraps cudaEventRecordWithFlags (symbol cudaEventRecordWithFlags, cuda_runtime_api.h).
@@ -3732,22 +3154,13 @@ func EventRecord(event Event, stream Stream) (err error) {
 // [StreamWaitEvent],
 // [EventRecord],
 // cuEventRecord,
-func EventRecordWithFlags(event Event, stream Stream, flags uint32) (err error) {
-	fnPtr, lerr := procEventRecordWithFlags.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func EventRecordWithFlags(event Event, stream Stream, flags uint32) error {
+	sym, err := procEventRecordWithFlags.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(event), uintptr(stream), uintptr(flags), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errEventRecordWithFlags, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(event), uintptr(stream), uintptr(flags), 0, 0, 0)
+	return ffi.Error(procEventRecordWithFlags, Error(r))
 }
 
 // EventQuery wraps cudaEventQuery (symbol cudaEventQuery, cuda_runtime_api.h).
@@ -3780,22 +3193,13 @@ func EventRecordWithFlags(event Event, stream Stream, flags uint32) (err error) 
 // [EventCreateWithFlags], [EventRecord],
 // [EventSynchronize], [EventDestroy], [EventElapsedTime],
 // cuEventQuery
-func EventQuery(event Event) (err error) {
-	fnPtr, lerr := procEventQuery.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func EventQuery(event Event) error {
+	sym, err := procEventQuery.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(event), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errEventQuery, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(event), 0, 0, 0, 0, 0)
+	return ffi.Error(procEventQuery, Error(r))
 }
 
 // EventSynchronize wraps cudaEventSynchronize (symbol cudaEventSynchronize, cuda_runtime_api.h).
@@ -3827,22 +3231,13 @@ func EventQuery(event Event) (err error) {
 // [EventCreateWithFlags], [EventRecord],
 // [EventQuery], [EventDestroy], [EventElapsedTime],
 // cuEventSynchronize
-func EventSynchronize(event Event) (err error) {
-	fnPtr, lerr := procEventSynchronize.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func EventSynchronize(event Event) error {
+	sym, err := procEventSynchronize.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(event), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errEventSynchronize, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(event), 0, 0, 0, 0, 0)
+	return ffi.Error(procEventSynchronize, Error(r))
 }
 
 // EventDestroy wraps cudaEventDestroy (symbol cudaEventDestroy, cuda_runtime_api.h).
@@ -3873,22 +3268,13 @@ func EventSynchronize(event Event) (err error) {
 // [EventCreateWithFlags], [EventQuery],
 // [EventSynchronize], [EventRecord], [EventElapsedTime],
 // cuEventDestroy
-func EventDestroy(event Event) (err error) {
-	fnPtr, lerr := procEventDestroy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func EventDestroy(event Event) error {
+	sym, err := procEventDestroy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(event), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errEventDestroy, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(event), 0, 0, 0, 0, 0)
+	return ffi.Error(procEventDestroy, Error(r))
 }
 
 // EventElapsedTime wraps cudaEventElapsedTime (symbol cudaEventElapsedTime, cuda_runtime_api.h).
@@ -3937,23 +3323,14 @@ func EventDestroy(event Event) (err error) {
 // [EventCreateWithFlags], [EventQuery],
 // [EventSynchronize], [EventDestroy], [EventRecord],
 // cuEventElapsedTime
-func EventElapsedTime(start Event, end Event) (ms float32, err error) {
-	fnPtr, lerr := procEventElapsedTime.Addr()
-	if lerr != nil {
-		err = lerr
+func EventElapsedTime(start, end Event) (ms float32, err error) {
+	sym, err := procEventElapsedTime.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&ms)), uintptr(start), uintptr(end), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&ms)), uintptr(start), uintptr(end), 0, 0, 0)
 	runtime.KeepAlive(&ms)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errEventElapsedTime, rc)
-		return
-	}
-	return
+	return ms, ffi.Error(procEventElapsedTime, Error(r))
 }
 
 // ImportExternalMemory wraps cudaImportExternalMemory (symbol cudaImportExternalMemory, cuda_runtime_api.h).
@@ -4095,7 +3472,7 @@ func EventElapsedTime(start Event, end Event) (ms float32, err error) {
 // [ExternalMemoryHandleTypeD3D11Resource]
 // [ExternalMemoryHandleTypeD3D11ResourceKmt]
 //
-//   - extMem_out: (result) Returned handle to an external memory object
+//   - extMem: (result) Returned handle to an external memory object
 //   - memHandleDesc: Memory import handle descriptor
 //
 // Returns:
@@ -4116,24 +3493,15 @@ func EventElapsedTime(start Event, end Event) (ms float32, err error) {
 // See also: [DestroyExternalMemory],
 // [ExternalMemoryGetMappedBuffer],
 // [ExternalMemoryGetMappedMipmappedArray]
-func ImportExternalMemory(memHandleDesc *ExternalMemoryHandleDesc) (extMem_out ExternalMemory, err error) {
-	fnPtr, lerr := procImportExternalMemory.Addr()
-	if lerr != nil {
-		err = lerr
+func ImportExternalMemory(memHandleDesc *ExternalMemoryHandleDesc) (extMem ExternalMemory, err error) {
+	sym, err := procImportExternalMemory.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&extMem_out)), uintptr(unsafe.Pointer(memHandleDesc)), 0, 0, 0, 0)
-	runtime.KeepAlive(&extMem_out)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&extMem)), uintptr(unsafe.Pointer(memHandleDesc)), 0, 0, 0, 0)
+	runtime.KeepAlive(&extMem)
 	runtime.KeepAlive(memHandleDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errImportExternalMemory, rc)
-		return
-	}
-	return
+	return extMem, ffi.Error(procImportExternalMemory, Error(r))
 }
 
 // ExternalMemoryGetMappedBuffer wraps cudaExternalMemoryGetMappedBuffer (symbol cudaExternalMemoryGetMappedBuffer, cuda_runtime_api.h).
@@ -4188,23 +3556,14 @@ func ImportExternalMemory(memHandleDesc *ExternalMemoryHandleDesc) (extMem_out E
 // [DestroyExternalMemory],
 // [ExternalMemoryGetMappedMipmappedArray]
 func ExternalMemoryGetMappedBuffer(extMem ExternalMemory, bufferDesc *ExternalMemoryBufferDesc) (devPtr unsafe.Pointer, err error) {
-	fnPtr, lerr := procExternalMemoryGetMappedBuffer.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procExternalMemoryGetMappedBuffer.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(extMem), uintptr(unsafe.Pointer(bufferDesc)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(extMem), uintptr(unsafe.Pointer(bufferDesc)), 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(bufferDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errExternalMemoryGetMappedBuffer, rc)
-		return
-	}
-	return
+	return devPtr, ffi.Error(procExternalMemoryGetMappedBuffer, Error(r))
 }
 
 // ExternalMemoryGetMappedMipmappedArray wraps cudaExternalMemoryGetMappedMipmappedArray (symbol cudaExternalMemoryGetMappedMipmappedArray, cuda_runtime_api.h).
@@ -4264,23 +3623,14 @@ func ExternalMemoryGetMappedBuffer(extMem ExternalMemory, bufferDesc *ExternalMe
 // [ExternalMemoryHandleTypeNvSciBuf], then
 // [ExternalMemoryMipmappedArrayDesc]numLevels must not be greater than 1.
 func ExternalMemoryGetMappedMipmappedArray(extMem ExternalMemory, mipmapDesc *ExternalMemoryMipmappedArrayDesc) (mipmap MipmappedArray, err error) {
-	fnPtr, lerr := procExternalMemoryGetMappedMipmappedArray.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procExternalMemoryGetMappedMipmappedArray.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&mipmap)), uintptr(extMem), uintptr(unsafe.Pointer(mipmapDesc)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&mipmap)), uintptr(extMem), uintptr(unsafe.Pointer(mipmapDesc)), 0, 0, 0)
 	runtime.KeepAlive(&mipmap)
 	runtime.KeepAlive(mipmapDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errExternalMemoryGetMappedMipmappedArray, rc)
-		return
-	}
-	return
+	return mipmap, ffi.Error(procExternalMemoryGetMappedMipmappedArray, Error(r))
 }
 
 // DestroyExternalMemory wraps cudaDestroyExternalMemory (symbol cudaDestroyExternalMemory, cuda_runtime_api.h).
@@ -4305,22 +3655,13 @@ func ExternalMemoryGetMappedMipmappedArray(extMem ExternalMemory, mipmapDesc *Ex
 // See also: [ImportExternalMemory],
 // [ExternalMemoryGetMappedBuffer],
 // [ExternalMemoryGetMappedMipmappedArray]
-func DestroyExternalMemory(extMem ExternalMemory) (err error) {
-	fnPtr, lerr := procDestroyExternalMemory.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DestroyExternalMemory(extMem ExternalMemory) error {
+	sym, err := procDestroyExternalMemory.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(extMem), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDestroyExternalMemory, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(extMem), 0, 0, 0, 0, 0)
+	return ffi.Error(procDestroyExternalMemory, Error(r))
 }
 
 // ImportExternalSemaphore wraps cudaImportExternalSemaphore (symbol cudaImportExternalSemaphore, cuda_runtime_api.h).
@@ -4457,7 +3798,7 @@ func DestroyExternalMemory(extMem ExternalMemory) (err error) {
 // call. If [ExternalSemaphoreHandleDesc]handlewin32name is
 // not NULL, then it must name a valid synchronization object.
 //
-//   - extSem_out: (result) Returned handle to an external semaphore
+//   - extSem: (result) Returned handle to an external semaphore
 //   - semHandleDesc: Semaphore import handle descriptor
 //
 // Returns:
@@ -4471,24 +3812,15 @@ func DestroyExternalMemory(extMem ExternalMemory) (err error) {
 // See also: [DestroyExternalSemaphore],
 // [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync]
-func ImportExternalSemaphore(semHandleDesc *ExternalSemaphoreHandleDesc) (extSem_out ExternalSemaphore, err error) {
-	fnPtr, lerr := procImportExternalSemaphore.Addr()
-	if lerr != nil {
-		err = lerr
+func ImportExternalSemaphore(semHandleDesc *ExternalSemaphoreHandleDesc) (extSem ExternalSemaphore, err error) {
+	sym, err := procImportExternalSemaphore.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&extSem_out)), uintptr(unsafe.Pointer(semHandleDesc)), 0, 0, 0, 0)
-	runtime.KeepAlive(&extSem_out)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&extSem)), uintptr(unsafe.Pointer(semHandleDesc)), 0, 0, 0, 0)
+	runtime.KeepAlive(&extSem)
 	runtime.KeepAlive(semHandleDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errImportExternalSemaphore, rc)
-		return
-	}
-	return
+	return extSem, ffi.Error(procImportExternalSemaphore, Error(r))
 }
 
 // SignalExternalSemaphoresAsync wraps cudaSignalExternalSemaphoresAsync (symbol cudaSignalExternalSemaphoresAsync, cuda_runtime_api.h).
@@ -4585,24 +3917,15 @@ func ImportExternalSemaphore(semHandleDesc *ExternalSemaphoreHandleDesc) (extSem
 // See also: [ImportExternalSemaphore],
 // [DestroyExternalSemaphore],
 // [WaitExternalSemaphoresAsync]
-func SignalExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *ExternalSemaphoreSignalParams, numExtSems uint32, stream Stream) (err error) {
-	fnPtr, lerr := procSignalExternalSemaphoresAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func SignalExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *ExternalSemaphoreSignalParams, numExtSems uint32, stream Stream) error {
+	sym, err := procSignalExternalSemaphoresAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
 	runtime.KeepAlive(extSemArray)
 	runtime.KeepAlive(paramsArray)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errSignalExternalSemaphoresAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procSignalExternalSemaphoresAsync, Error(r))
 }
 
 // WaitExternalSemaphoresAsync wraps cudaWaitExternalSemaphoresAsync (symbol cudaWaitExternalSemaphoresAsync, cuda_runtime_api.h).
@@ -4679,24 +4002,15 @@ func SignalExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *
 // See also: [ImportExternalSemaphore],
 // [DestroyExternalSemaphore],
 // [SignalExternalSemaphoresAsync]
-func WaitExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *ExternalSemaphoreWaitParams, numExtSems uint32, stream Stream) (err error) {
-	fnPtr, lerr := procWaitExternalSemaphoresAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func WaitExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *ExternalSemaphoreWaitParams, numExtSems uint32, stream Stream) error {
+	sym, err := procWaitExternalSemaphoresAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
 	runtime.KeepAlive(extSemArray)
 	runtime.KeepAlive(paramsArray)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errWaitExternalSemaphoresAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procWaitExternalSemaphoresAsync, Error(r))
 }
 
 // DestroyExternalSemaphore wraps cudaDestroyExternalSemaphore (symbol cudaDestroyExternalSemaphore, cuda_runtime_api.h).
@@ -4720,22 +4034,13 @@ func WaitExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *Ex
 // See also: [ImportExternalSemaphore],
 // [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync]
-func DestroyExternalSemaphore(extSem ExternalSemaphore) (err error) {
-	fnPtr, lerr := procDestroyExternalSemaphore.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DestroyExternalSemaphore(extSem ExternalSemaphore) error {
+	sym, err := procDestroyExternalSemaphore.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(extSem), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDestroyExternalSemaphore, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(extSem), 0, 0, 0, 0, 0)
+	return ffi.Error(procDestroyExternalSemaphore, Error(r))
 }
 
 // LaunchKernel wraps cudaLaunchKernel (symbol cudaLaunchKernel, cuda_runtime_api.h).
@@ -4758,7 +4063,7 @@ func DestroyExternalSemaphore(extSem ExternalSemaphore) (err error) {
 //
 // stream specifies a stream the invocation is associated to.
 //
-//   - func_: Device function symbol
+//   - fn: Device function symbol
 //   - gridDim: Grid dimentions
 //   - blockDim: Block dimentions
 //   - args: Arguments
@@ -4791,33 +4096,26 @@ func DestroyExternalSemaphore(extSem ExternalSemaphore) (err error) {
 // args holds one pointer per kernel parameter, each to a Go value of the
 // parameter's C type (nil: NULL); CUDA copies the values when the launch is
 // enqueued, so they may change once the call returns.
-func LaunchKernel(func_ Kernel, gridDim Dim3, blockDim Dim3, args []unsafe.Pointer, sharedMem uint64, stream Stream) (err error) {
-	fnPtr, lerr := procLaunchKernel.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LaunchKernel(fn Kernel, gridDim, blockDim Dim3, args []unsafe.Pointer, sharedMem uint64, stream Stream) error {
+	sym, err := procLaunchKernel.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
-	frame.Int(uintptr(func_))
+	frame.Int(uintptr(fn))
 	frame.Struct(unsafe.Pointer(&gridDim), &layoutDim3)
 	frame.Struct(unsafe.Pointer(&blockDim), &layoutDim3)
 	frame.Int(uintptr(unsafe.Pointer(unsafe.SliceData(args))))
 	frame.Int(uintptr(sharedMem))
 	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&gridDim)
 	runtime.KeepAlive(&blockDim)
 	runtime.KeepAlive(args)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errLaunchKernel, rc)
-		return
-	}
-	return
+	return ffi.Error(procLaunchKernel, Error(frame.Ret()))
 }
 
 // LaunchKernelExC wraps cudaLaunchKernelExC (symbol cudaLaunchKernelExC, cuda_runtime_api.h).
@@ -4856,7 +4154,7 @@ func LaunchKernel(func_ Kernel, gridDim Dim3, blockDim Dim3, args []unsafe.Point
 // void** or void* parameter.
 //
 //   - config: Launch configuration
-//   - func_: Kernel to launch
+//   - fn: Kernel to launch
 //   - args: Array of pointers to kernel parameters
 //
 // Returns:
@@ -4885,24 +4183,15 @@ func LaunchKernel(func_ Kernel, gridDim Dim3, blockDim Dim3, args []unsafe.Point
 // args holds one pointer per kernel parameter, each to a Go value of the
 // parameter's C type (nil: NULL); CUDA copies the values when the launch is
 // enqueued, so they may change once the call returns.
-func LaunchKernelExC(config *LaunchConfig, func_ Kernel, args []unsafe.Pointer) (err error) {
-	fnPtr, lerr := procLaunchKernelExC.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LaunchKernelExC(config *LaunchConfig, fn Kernel, args []unsafe.Pointer) error {
+	sym, err := procLaunchKernelExC.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(config)), uintptr(func_), uintptr(unsafe.Pointer(unsafe.SliceData(args))), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(config)), uintptr(fn), uintptr(unsafe.Pointer(unsafe.SliceData(args))), 0, 0, 0)
 	runtime.KeepAlive(config)
 	runtime.KeepAlive(args)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errLaunchKernelExC, rc)
-		return
-	}
-	return
+	return ffi.Error(procLaunchKernelExC, Error(r))
 }
 
 // LaunchCooperativeKernel wraps cudaLaunchCooperativeKernel (symbol cudaLaunchCooperativeKernel, cuda_runtime_api.h).
@@ -4935,7 +4224,7 @@ func LaunchKernelExC(config *LaunchConfig, func_ Kernel, args []unsafe.Pointer) 
 //
 // stream specifies a stream the invocation is associated to.
 //
-//   - func_: Device function symbol
+//   - fn: Device function symbol
 //   - gridDim: Grid dimentions
 //   - blockDim: Block dimentions
 //   - args: Arguments
@@ -4964,33 +4253,26 @@ func LaunchKernelExC(config *LaunchConfig, func_ Kernel, args []unsafe.Pointer) 
 // args holds one pointer per kernel parameter, each to a Go value of the
 // parameter's C type (nil: NULL); CUDA copies the values when the launch is
 // enqueued, so they may change once the call returns.
-func LaunchCooperativeKernel(func_ Kernel, gridDim Dim3, blockDim Dim3, args []unsafe.Pointer, sharedMem uint64, stream Stream) (err error) {
-	fnPtr, lerr := procLaunchCooperativeKernel.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LaunchCooperativeKernel(fn Kernel, gridDim, blockDim Dim3, args []unsafe.Pointer, sharedMem uint64, stream Stream) error {
+	sym, err := procLaunchCooperativeKernel.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
-	frame.Int(uintptr(func_))
+	frame.Int(uintptr(fn))
 	frame.Struct(unsafe.Pointer(&gridDim), &layoutDim3)
 	frame.Struct(unsafe.Pointer(&blockDim), &layoutDim3)
 	frame.Int(uintptr(unsafe.Pointer(unsafe.SliceData(args))))
 	frame.Int(uintptr(sharedMem))
 	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&gridDim)
 	runtime.KeepAlive(&blockDim)
 	runtime.KeepAlive(args)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errLaunchCooperativeKernel, rc)
-		return
-	}
-	return
+	return ffi.Error(procLaunchCooperativeKernel, Error(frame.Ret()))
 }
 
 // FuncSetCacheConfig wraps cudaFuncSetCacheConfig (symbol cudaFuncSetCacheConfig, cuda_runtime_api.h).
@@ -5020,7 +4302,7 @@ func LaunchCooperativeKernel(func_ Kernel, gridDim Dim3, blockDim Dim3, args []u
 // - [FuncCachePreferL1]: prefer larger L1 cache and smaller shared memory
 // - [FuncCachePreferEqual]: prefer equal size L1 cache and shared memory
 //
-//   - func_: Device function symbol
+//   - fn: Device function symbol
 //   - cacheConfig: Requested cache configuration
 //
 // Returns:
@@ -5041,22 +4323,13 @@ func LaunchCooperativeKernel(func_ Kernel, gridDim Dim3, blockDim Dim3, args []u
 // [FuncGetAttributes](struct cudaFuncAttributes*, const void*) "cudaFuncGetAttributes (C API)",
 // [LaunchKernel](const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream) "cudaLaunchKernel (C API)",
 // cuFuncSetCacheConfig
-func FuncSetCacheConfig(func_ Kernel, cacheConfig FuncCache) (err error) {
-	fnPtr, lerr := procFuncSetCacheConfig.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func FuncSetCacheConfig(fn Kernel, cacheConfig FuncCache) error {
+	sym, err := procFuncSetCacheConfig.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(func_), uintptr(cacheConfig), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFuncSetCacheConfig, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(fn), uintptr(cacheConfig), 0, 0, 0, 0)
+	return ffi.Error(procFuncSetCacheConfig, Error(r))
 }
 
 // FuncGetAttributes wraps cudaFuncGetAttributes (symbol cudaFuncGetAttributes, cuda_runtime_api.h).
@@ -5076,7 +4349,7 @@ func FuncSetCacheConfig(func_ Kernel, cacheConfig FuncCache) (err error) {
 // may vary based on the device that is currently being used.
 //
 //   - attr: (result) Return pointer to function's attributes
-//   - func_: Device function symbol
+//   - fn: Device function symbol
 //
 // Returns:
 // [Success],
@@ -5092,23 +4365,14 @@ func FuncSetCacheConfig(func_ Kernel, cacheConfig FuncCache) (err error) {
 // [FuncGetAttributes](struct cudaFuncAttributes*, T*) "cudaFuncGetAttributes (C++ API)",
 // [LaunchKernel](const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream) "cudaLaunchKernel (C API)",
 // cuFuncGetAttribute
-func FuncGetAttributes(func_ Kernel) (attr FuncAttributes, err error) {
-	fnPtr, lerr := procFuncGetAttributes.Addr()
-	if lerr != nil {
-		err = lerr
+func FuncGetAttributes(fn Kernel) (attr FuncAttributes, err error) {
+	sym, err := procFuncGetAttributes.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&attr)), uintptr(func_), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&attr)), uintptr(fn), 0, 0, 0, 0)
 	runtime.KeepAlive(&attr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFuncGetAttributes, rc)
-		return
-	}
-	return
+	return attr, ffi.Error(procFuncGetAttributes, Error(r))
 }
 
 // FuncSetAttribute wraps cudaFuncSetAttribute (symbol cudaFuncSetAttribute, cuda_runtime_api.h).
@@ -5151,7 +4415,7 @@ func FuncGetAttributes(func_ Kernel) (attr FuncAttributes, err error) {
 // - [FuncAttributeClusterSchedulingPolicyPreference]: The block
 // scheduling policy of a function. The value type is cudaClusterSchedulingPolicy.
 //
-//   - func_: Function to get attributes of
+//   - fn: Function to get attributes of
 //   - attr: Attribute to set
 //   - value: Value to set
 //
@@ -5167,22 +4431,13 @@ func FuncGetAttributes(func_ Kernel) (attr FuncAttributes, err error) {
 // [LaunchKernel](const T *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream) "cudaLaunchKernel (C++ API)",
 // [FuncSetCacheConfig](T*, enum cudaFuncCache) "cudaFuncSetCacheConfig (C++ API)",
 // [FuncGetAttributes](struct cudaFuncAttributes*, const void*) "cudaFuncGetAttributes (C API)",
-func FuncSetAttribute(func_ Kernel, attr FuncAttribute, value int32) (err error) {
-	fnPtr, lerr := procFuncSetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func FuncSetAttribute(fn Kernel, attr FuncAttribute, value int32) error {
+	sym, err := procFuncSetAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(func_), uintptr(attr), uintptr(value), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFuncSetAttribute, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(fn), uintptr(attr), uintptr(value), 0, 0, 0)
+	return ffi.Error(procFuncSetAttribute, Error(r))
 }
 
 // FuncGetName wraps cudaFuncGetName (symbol cudaFuncGetName, cuda_runtime_api.h).
@@ -5197,7 +4452,7 @@ func FuncSetAttribute(func_ Kernel, attr FuncAttribute, value int32) (err error)
 // be a [Kernel] and used as is.
 //
 //   - name: (result) The returned name of the function
-//   - func_: The function pointer to retrieve name for
+//   - fn: The function pointer to retrieve name for
 //
 // Returns:
 // [Success],
@@ -5209,25 +4464,16 @@ func FuncSetAttribute(func_ Kernel, attr FuncAttribute, value int32) (err error)
 // A kernel handle (cudaKernel_t, from cudaLibraryGetKernel or cudaGetKernel) may be passed where this function takes a function symbol.
 //
 // [FuncGetName](const char **name, const T *func) "cudaFuncGetName (C++ API)".
-func FuncGetName(func_ Kernel) (name string, err error) {
-	fnPtr, lerr := procFuncGetName.Addr()
-	if lerr != nil {
-		err = lerr
+func FuncGetName(fn Kernel) (name string, err error) {
+	sym, err := procFuncGetName.Addr()
+	if err != nil {
 		return
 	}
 	var nameC uintptr
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&nameC)), uintptr(func_), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&nameC)), uintptr(fn), 0, 0, 0, 0)
 	runtime.KeepAlive(&nameC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFuncGetName, rc)
-		return
-	}
 	name = ffi.GoString(nameC)
-	return
+	return name, ffi.Error(procFuncGetName, Error(r))
 }
 
 // FuncGetParamInfo wraps cudaFuncGetParamInfo (symbol cudaFuncGetParamInfo, cuda_runtime_api.h).
@@ -5241,7 +4487,7 @@ func FuncGetName(func_ Kernel) (name string, err error) {
 // from the device via cudaGraphKernelNodeSetParam and cudaGraphKernelNodeUpdatesApply.
 // paramIndex must be less than the number of parameters that func takes.
 //
-//   - func_: The function to query
+//   - fn: The function to query
 //   - paramIndex: The parameter index to query
 //   - paramOffset: (result) The offset into the device-side parameter layout at which the parameter resides
 //   - paramSize: (result) The size of the parameter in the device-side parameter layout
@@ -5251,24 +4497,15 @@ func FuncGetName(func_ Kernel) (name string, err error) {
 // CUDA_ERROR_INVALID_VALUE,
 // Note that this function may also return error codes from previous, asynchronous launches.
 // A kernel handle (cudaKernel_t, from cudaLibraryGetKernel or cudaGetKernel) may be passed where this function takes a function symbol.
-func FuncGetParamInfo(func_ Kernel, paramIndex uint64) (paramOffset uint64, paramSize uint64, err error) {
-	fnPtr, lerr := procFuncGetParamInfo.Addr()
-	if lerr != nil {
-		err = lerr
+func FuncGetParamInfo(fn Kernel, paramIndex uint64) (paramOffset, paramSize uint64, err error) {
+	sym, err := procFuncGetParamInfo.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(func_), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(fn), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
 	runtime.KeepAlive(&paramOffset)
 	runtime.KeepAlive(&paramSize)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFuncGetParamInfo, rc)
-		return
-	}
-	return
+	return paramOffset, paramSize, ffi.Error(procFuncGetParamInfo, Error(r))
 }
 
 // LaunchHostFunc wraps cudaLaunchHostFunc (symbol cudaLaunchHostFunc, cuda_runtime_api.h).
@@ -5335,9 +4572,8 @@ func FuncGetParamInfo(func_ Kernel, paramIndex uint64) (paramOffset uint64, para
 // [StreamAddCallback],
 // cuLaunchHostFunc
 func LaunchHostFunc(stream Stream, fn func()) (err error) {
-	fnPtr, lerr := procLaunchHostFunc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procLaunchHostFunc.Addr()
+	if err != nil {
 		return
 	}
 	var cbGraph Graph
@@ -5357,17 +4593,15 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 	frame.Int(uintptr(stream))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
-	if ferr != nil {
+	ffi.Call(sym, frame)
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errLaunchHostFunc, rc)
+		err = ffi.Error(procLaunchHostFunc, rc)
 		return
 	}
 	if cbGraph != 0 {
@@ -5411,7 +4645,7 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 // - [SharedMemBankSizeEightByte]: set shared memory bank width to be eight
 // bytes natively when launching this function.
 //
-//   - func_: Device function symbol
+//   - fn: Device function symbol
 //   - config: Requested shared memory configuration
 //
 // Returns:
@@ -5431,22 +4665,13 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 // cuFuncSetSharedMemConfig
 //
 // Deprecated: the header marks this deprecated.
-func FuncSetSharedMemConfig(func_ Kernel, config SharedMemConfig) (err error) {
-	fnPtr, lerr := procFuncSetSharedMemConfig.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func FuncSetSharedMemConfig(fn Kernel, config SharedMemConfig) error {
+	sym, err := procFuncSetSharedMemConfig.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(func_), uintptr(config), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFuncSetSharedMemConfig, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(fn), uintptr(config), 0, 0, 0, 0)
+	return ffi.Error(procFuncSetSharedMemConfig, Error(r))
 }
 
 // OccupancyMaxActiveBlocksPerMultiprocessor wraps cudaOccupancyMaxActiveBlocksPerMultiprocessor (symbol cudaOccupancyMaxActiveBlocksPerMultiprocessor, cuda_runtime_api.h).
@@ -5457,7 +4682,7 @@ func FuncSetSharedMemConfig(func_ Kernel, config SharedMemConfig) (err error) {
 // streaming multiprocessor for the device function.
 //
 //   - numBlocks: (result) Returned occupancy
-//   - func_: Kernel function for which occupancy is calculated
+//   - fn: Kernel function for which occupancy is calculated
 //   - blockSize: Block size the kernel is intended to be launched with
 //   - dynamicSMemSize: Per-block dynamic shared memory usage intended, in bytes
 //
@@ -5479,23 +4704,14 @@ func FuncSetSharedMemConfig(func_ Kernel, config SharedMemConfig) (err error) {
 // cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(int*, int*, T, UnaryFunction, int, unsigned int) "cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags (C++ API)",
 // [OccupancyAvailableDynamicSMemPerBlock](size_t*, T, int, int) "cudaOccupancyAvailableDynamicSMemPerBlock (C++ API)",
 // cuOccupancyMaxActiveBlocksPerMultiprocessor
-func OccupancyMaxActiveBlocksPerMultiprocessor(func_ Kernel, blockSize int32, dynamicSMemSize uint64) (numBlocks int32, err error) {
-	fnPtr, lerr := procOccupancyMaxActiveBlocksPerMultiprocessor.Addr()
-	if lerr != nil {
-		err = lerr
+func OccupancyMaxActiveBlocksPerMultiprocessor(fn Kernel, blockSize int32, dynamicSMemSize uint64) (numBlocks int32, err error) {
+	sym, err := procOccupancyMaxActiveBlocksPerMultiprocessor.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numBlocks)), uintptr(func_), uintptr(blockSize), uintptr(dynamicSMemSize), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&numBlocks)), uintptr(fn), uintptr(blockSize), uintptr(dynamicSMemSize), 0, 0)
 	runtime.KeepAlive(&numBlocks)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errOccupancyMaxActiveBlocksPerMultiprocessor, rc)
-		return
-	}
-	return
+	return numBlocks, ffi.Error(procOccupancyMaxActiveBlocksPerMultiprocessor, Error(r))
 }
 
 // OccupancyAvailableDynamicSMemPerBlock wraps cudaOccupancyAvailableDynamicSMemPerBlock (symbol cudaOccupancyAvailableDynamicSMemPerBlock, cuda_runtime_api.h).
@@ -5505,7 +4721,7 @@ func OccupancyMaxActiveBlocksPerMultiprocessor(func_ Kernel, blockSize int32, dy
 // Returns in *dynamicSmemSize the maximum size of dynamic shared memory to allow numBlocks blocks per SM.
 //
 //   - dynamicSmemSize: (result) Returned maximum dynamic shared memory
-//   - func_: Kernel function for which occupancy is calculated
+//   - fn: Kernel function for which occupancy is calculated
 //   - numBlocks: Number of blocks to fit on SM
 //   - blockSize: Size of the block
 //
@@ -5526,23 +4742,14 @@ func OccupancyMaxActiveBlocksPerMultiprocessor(func_ Kernel, blockSize int32, dy
 // cudaOccupancyMaxPotentialBlockSizeVariableSMem(int*, int*, T, UnaryFunction, int) "cudaOccupancyMaxPotentialBlockSizeVariableSMem (C++ API)",
 // cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(int*, int*, T, UnaryFunction, int, unsigned int) "cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags (C++ API)",
 // [OccupancyAvailableDynamicSMemPerBlock]
-func OccupancyAvailableDynamicSMemPerBlock(func_ Kernel, numBlocks int32, blockSize int32) (dynamicSmemSize uint64, err error) {
-	fnPtr, lerr := procOccupancyAvailableDynamicSMemPerBlock.Addr()
-	if lerr != nil {
-		err = lerr
+func OccupancyAvailableDynamicSMemPerBlock(fn Kernel, numBlocks, blockSize int32) (dynamicSmemSize uint64, err error) {
+	sym, err := procOccupancyAvailableDynamicSMemPerBlock.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dynamicSmemSize)), uintptr(func_), uintptr(numBlocks), uintptr(blockSize), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dynamicSmemSize)), uintptr(fn), uintptr(numBlocks), uintptr(blockSize), 0, 0)
 	runtime.KeepAlive(&dynamicSmemSize)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errOccupancyAvailableDynamicSMemPerBlock, rc)
-		return
-	}
-	return
+	return dynamicSmemSize, ffi.Error(procOccupancyAvailableDynamicSMemPerBlock, Error(r))
 }
 
 // OccupancyMaxActiveBlocksPerMultiprocessorWithFlags wraps cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags (symbol cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cuda_runtime_api.h).
@@ -5566,7 +4773,7 @@ func OccupancyAvailableDynamicSMemPerBlock(func_ Kernel, numBlocks int32, blockS
 // section of the Maxwell tuning guide.
 //
 //   - numBlocks: (result) Returned occupancy
-//   - func_: Kernel function for which occupancy is calculated
+//   - fn: Kernel function for which occupancy is calculated
 //   - blockSize: Block size the kernel is intended to be launched with
 //   - dynamicSMemSize: Per-block dynamic shared memory usage intended, in bytes
 //   - flags: Requested behavior for the occupancy calculator
@@ -5589,23 +4796,14 @@ func OccupancyAvailableDynamicSMemPerBlock(func_ Kernel, numBlocks int32, blockS
 // cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(int*, int*, T, UnaryFunction, int, unsigned int) "cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags (C++ API)",
 // [OccupancyAvailableDynamicSMemPerBlock](size_t*, T, int, int) "cudaOccupancyAvailableDynamicSMemPerBlock (C++ API)",
 // cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
-func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ Kernel, blockSize int32, dynamicSMemSize uint64, flags uint32) (numBlocks int32, err error) {
-	fnPtr, lerr := procOccupancyMaxActiveBlocksPerMultiprocessorWithFlags.Addr()
-	if lerr != nil {
-		err = lerr
+func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(fn Kernel, blockSize int32, dynamicSMemSize uint64, flags uint32) (numBlocks int32, err error) {
+	sym, err := procOccupancyMaxActiveBlocksPerMultiprocessorWithFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numBlocks)), uintptr(func_), uintptr(blockSize), uintptr(dynamicSMemSize), uintptr(flags), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&numBlocks)), uintptr(fn), uintptr(blockSize), uintptr(dynamicSMemSize), uintptr(flags), 0)
 	runtime.KeepAlive(&numBlocks)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, rc)
-		return
-	}
-	return
+	return numBlocks, ffi.Error(procOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, Error(r))
 }
 
 // OccupancyMaxPotentialClusterSize wraps cudaOccupancyMaxPotentialClusterSize (symbol cudaOccupancyMaxPotentialClusterSize, cuda_runtime_api.h).
@@ -5626,7 +4824,7 @@ func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ Kernel, blockSize 
 //   - clusterSize: (result) Returned maximum cluster size that can be launched
 //
 // for the given kernel function and launch configuration
-//   - func_: Kernel function for which maximum cluster
+//   - fn: Kernel function for which maximum cluster
 //
 // size is calculated
 //   - config: Launch configuration for the given kernel function
@@ -5644,24 +4842,15 @@ func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ Kernel, blockSize 
 // See also: [FuncGetAttributes]
 // [OccupancyMaxPotentialClusterSize](int*, T, const cudaLaunchConfig_t*) "cudaOccupancyMaxPotentialClusterSize (C++ API)",
 // cuOccupancyMaxPotentialClusterSize
-func OccupancyMaxPotentialClusterSize(func_ Kernel, launchConfig *LaunchConfig) (clusterSize int32, err error) {
-	fnPtr, lerr := procOccupancyMaxPotentialClusterSize.Addr()
-	if lerr != nil {
-		err = lerr
+func OccupancyMaxPotentialClusterSize(fn Kernel, launchConfig *LaunchConfig) (clusterSize int32, err error) {
+	sym, err := procOccupancyMaxPotentialClusterSize.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&clusterSize)), uintptr(func_), uintptr(unsafe.Pointer(launchConfig)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&clusterSize)), uintptr(fn), uintptr(unsafe.Pointer(launchConfig)), 0, 0, 0)
 	runtime.KeepAlive(&clusterSize)
 	runtime.KeepAlive(launchConfig)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errOccupancyMaxPotentialClusterSize, rc)
-		return
-	}
-	return
+	return clusterSize, ffi.Error(procOccupancyMaxPotentialClusterSize, Error(r))
 }
 
 // OccupancyMaxActiveClusters wraps cudaOccupancyMaxActiveClusters (symbol cudaOccupancyMaxActiveClusters, cuda_runtime_api.h).
@@ -5683,7 +4872,7 @@ func OccupancyMaxPotentialClusterSize(func_ Kernel, launchConfig *LaunchConfig) 
 //   - numClusters: (result) Returned maximum number of clusters that
 //
 // could co-exist on the target device
-//   - func_: Kernel function for which maximum number
+//   - fn: Kernel function for which maximum number
 //
 // of clusters are calculated
 //   - config: Launch configuration for the given kernel function
@@ -5703,24 +4892,15 @@ func OccupancyMaxPotentialClusterSize(func_ Kernel, launchConfig *LaunchConfig) 
 // [FuncGetAttributes]
 // [OccupancyMaxActiveClusters](int*, T, const cudaLaunchConfig_t*) "cudaOccupancyMaxActiveClusters (C++ API)",
 // cuOccupancyMaxActiveClusters
-func OccupancyMaxActiveClusters(func_ Kernel, launchConfig *LaunchConfig) (numClusters int32, err error) {
-	fnPtr, lerr := procOccupancyMaxActiveClusters.Addr()
-	if lerr != nil {
-		err = lerr
+func OccupancyMaxActiveClusters(fn Kernel, launchConfig *LaunchConfig) (numClusters int32, err error) {
+	sym, err := procOccupancyMaxActiveClusters.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numClusters)), uintptr(func_), uintptr(unsafe.Pointer(launchConfig)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&numClusters)), uintptr(fn), uintptr(unsafe.Pointer(launchConfig)), 0, 0, 0)
 	runtime.KeepAlive(&numClusters)
 	runtime.KeepAlive(launchConfig)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errOccupancyMaxActiveClusters, rc)
-		return
-	}
-	return
+	return numClusters, ffi.Error(procOccupancyMaxActiveClusters, Error(r))
 }
 
 // MallocManaged wraps cudaMallocManaged (symbol cudaMallocManaged, cuda_runtime_api.h).
@@ -5825,22 +5005,13 @@ func OccupancyMaxActiveClusters(func_ Kernel, launchConfig *LaunchConfig) (numCl
 // [FreeHost], [HostAlloc], [DeviceGetAttribute], [StreamAttachMemAsync],
 // cuMemAllocManaged
 func MallocManaged(size uint64, flags uint32) (devPtr unsafe.Pointer, err error) {
-	fnPtr, lerr := procMallocManaged.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMallocManaged.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMallocManaged, rc)
-		return
-	}
-	return
+	return devPtr, ffi.Error(procMallocManaged, Error(r))
 }
 
 // Malloc wraps cudaMalloc (symbol cudaMalloc, cuda_runtime_api.h).
@@ -5872,22 +5043,13 @@ func MallocManaged(size uint64, flags uint32) (devPtr unsafe.Pointer, err error)
 // [FreeHost], [HostAlloc],
 // cuMemAlloc
 func Malloc(size uint64) (devPtr unsafe.Pointer, err error) {
-	fnPtr, lerr := procMalloc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMalloc.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), 0, 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMalloc, rc)
-		return
-	}
-	return
+	return devPtr, ffi.Error(procMalloc, Error(r))
 }
 
 // MallocHost wraps cudaMallocHost (symbol cudaMallocHost, cuda_runtime_api.h).
@@ -5926,22 +5088,13 @@ func Malloc(size uint64) (devPtr unsafe.Pointer, err error) {
 // [FreeHost], [HostAlloc],
 // cuMemAllocHost
 func MallocHost(size uint64) (ptr unsafe.Pointer, err error) {
-	fnPtr, lerr := procMallocHost.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMallocHost.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&ptr)), uintptr(size), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&ptr)), uintptr(size), 0, 0, 0, 0)
 	runtime.KeepAlive(&ptr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMallocHost, rc)
-		return
-	}
-	return
+	return ptr, ffi.Error(procMallocHost, Error(r))
 }
 
 // MallocPitch wraps cudaMallocPitch (symbol cudaMallocPitch, cuda_runtime_api.h).
@@ -5984,24 +5137,15 @@ func MallocHost(size uint64) (ptr unsafe.Pointer, err error) {
 // [FreeHost], [Malloc3D], [Malloc3DArray],
 // [HostAlloc],
 // cuMemAllocPitch
-func MallocPitch(width uint64, height uint64) (devPtr unsafe.Pointer, pitch uint64, err error) {
-	fnPtr, lerr := procMallocPitch.Addr()
-	if lerr != nil {
-		err = lerr
+func MallocPitch(width, height uint64) (devPtr unsafe.Pointer, pitch uint64, err error) {
+	sym, err := procMallocPitch.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(unsafe.Pointer(&pitch)), uintptr(width), uintptr(height), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(unsafe.Pointer(&pitch)), uintptr(width), uintptr(height), 0, 0)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(&pitch)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMallocPitch, rc)
-		return
-	}
-	return
+	return devPtr, pitch, ffi.Error(procMallocPitch, Error(r))
 }
 
 // MallocArray wraps cudaMallocArray (symbol cudaMallocArray, cuda_runtime_api.h).
@@ -6054,24 +5198,15 @@ func MallocPitch(width uint64, height uint64) (devPtr unsafe.Pointer, pitch uint
 // [FreeHost], [Malloc3D], [Malloc3DArray],
 // [HostAlloc],
 // cuArrayCreate
-func MallocArray(desc *ChannelFormatDesc, width uint64, height uint64, flags uint32) (array Array, err error) {
-	fnPtr, lerr := procMallocArray.Addr()
-	if lerr != nil {
-		err = lerr
+func MallocArray(desc *ChannelFormatDesc, width, height uint64, flags uint32) (array Array, err error) {
+	sym, err := procMallocArray.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&array)), uintptr(unsafe.Pointer(desc)), uintptr(width), uintptr(height), uintptr(flags), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&array)), uintptr(unsafe.Pointer(desc)), uintptr(width), uintptr(height), uintptr(flags), 0)
 	runtime.KeepAlive(&array)
 	runtime.KeepAlive(desc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMallocArray, rc)
-		return
-	}
-	return
+	return array, ffi.Error(procMallocArray, Error(r))
 }
 
 // Free wraps cudaFree (symbol cudaFree, cuda_runtime_api.h).
@@ -6111,23 +5246,14 @@ func MallocArray(desc *ChannelFormatDesc, width uint64, height uint64, flags uin
 // [FreeHost], [Malloc3D], [Malloc3DArray], [FreeAsync]
 // [HostAlloc],
 // cuMemFree
-func Free(devPtr unsafe.Pointer) (err error) {
-	fnPtr, lerr := procFree.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Free(devPtr unsafe.Pointer) error {
+	sym, err := procFree.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(devPtr), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFree, rc)
-		return
-	}
-	return
+	return ffi.Error(procFree, Error(r))
 }
 
 // FreeHost wraps cudaFreeHost (symbol cudaFreeHost, cuda_runtime_api.h).
@@ -6151,23 +5277,14 @@ func Free(devPtr unsafe.Pointer) (err error) {
 // [MallocHost](void**, size_t) "cudaMallocHost (C API)",
 // [Malloc3D], [Malloc3DArray], [HostAlloc],
 // cuMemFreeHost
-func FreeHost(ptr unsafe.Pointer) (err error) {
-	fnPtr, lerr := procFreeHost.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func FreeHost(ptr unsafe.Pointer) error {
+	sym, err := procFreeHost.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(ptr)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(ptr), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(ptr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFreeHost, rc)
-		return
-	}
-	return
+	return ffi.Error(procFreeHost, Error(r))
 }
 
 // FreeArray wraps cudaFreeArray (symbol cudaFreeArray, cuda_runtime_api.h).
@@ -6191,22 +5308,13 @@ func FreeHost(ptr unsafe.Pointer) (err error) {
 // [MallocHost](void**, size_t) "cudaMallocHost (C API)",
 // [FreeHost], [HostAlloc],
 // cuArrayDestroy
-func FreeArray(array Array) (err error) {
-	fnPtr, lerr := procFreeArray.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func FreeArray(array Array) error {
+	sym, err := procFreeArray.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(array), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFreeArray, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(array), 0, 0, 0, 0, 0)
+	return ffi.Error(procFreeArray, Error(r))
 }
 
 // FreeMipmappedArray wraps cudaFreeMipmappedArray (symbol cudaFreeMipmappedArray, cuda_runtime_api.h).
@@ -6230,22 +5338,13 @@ func FreeArray(array Array) (err error) {
 // [MallocHost](void**, size_t) "cudaMallocHost (C API)",
 // [FreeHost], [HostAlloc],
 // cuMipmappedArrayDestroy
-func FreeMipmappedArray(mipmappedArray MipmappedArray) (err error) {
-	fnPtr, lerr := procFreeMipmappedArray.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func FreeMipmappedArray(mipmappedArray MipmappedArray) error {
+	sym, err := procFreeMipmappedArray.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(mipmappedArray), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFreeMipmappedArray, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(mipmappedArray), 0, 0, 0, 0, 0)
+	return ffi.Error(procFreeMipmappedArray, Error(r))
 }
 
 // HostAlloc wraps cudaHostAlloc (symbol cudaHostAlloc, cuda_runtime_api.h).
@@ -6312,22 +5411,13 @@ func FreeMipmappedArray(mipmappedArray MipmappedArray) (err error) {
 // [GetDeviceFlags],
 // cuMemHostAlloc
 func HostAlloc(size uint64, flags uint32) (pHost unsafe.Pointer, err error) {
-	fnPtr, lerr := procHostAlloc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procHostAlloc.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pHost)), uintptr(size), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pHost)), uintptr(size), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pHost)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errHostAlloc, rc)
-		return
-	}
-	return
+	return pHost, ffi.Error(procHostAlloc, Error(r))
 }
 
 // HostRegister wraps cudaHostRegister (symbol cudaHostRegister, cuda_runtime_api.h).
@@ -6425,23 +5515,14 @@ func HostAlloc(size uint64, flags uint32) (pHost unsafe.Pointer, err error) {
 //
 // See also: [HostUnregister], [HostGetFlags], [HostGetDevicePointer],
 // cuMemHostRegister
-func HostRegister(ptr unsafe.Pointer, size uint64, flags uint32) (err error) {
-	fnPtr, lerr := procHostRegister.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func HostRegister(ptr unsafe.Pointer, size uint64, flags uint32) error {
+	sym, err := procHostRegister.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(ptr)), uintptr(size), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(ptr), uintptr(size), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(ptr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errHostRegister, rc)
-		return
-	}
-	return
+	return ffi.Error(procHostRegister, Error(r))
 }
 
 // HostUnregister wraps cudaHostUnregister (symbol cudaHostUnregister, cuda_runtime_api.h).
@@ -6465,23 +5546,14 @@ func HostRegister(ptr unsafe.Pointer, size uint64, flags uint32) (err error) {
 //
 // See also: [HostUnregister],
 // cuMemHostUnregister
-func HostUnregister(ptr unsafe.Pointer) (err error) {
-	fnPtr, lerr := procHostUnregister.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func HostUnregister(ptr unsafe.Pointer) error {
+	sym, err := procHostUnregister.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(ptr)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(ptr), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(ptr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errHostUnregister, rc)
-		return
-	}
-	return
+	return ffi.Error(procHostUnregister, Error(r))
 }
 
 // HostGetDevicePointer wraps cudaHostGetDevicePointer (symbol cudaHostGetDevicePointer, cuda_runtime_api.h).
@@ -6528,23 +5600,14 @@ func HostUnregister(ptr unsafe.Pointer) (err error) {
 // See also: [SetDeviceFlags], [HostAlloc],
 // cuMemHostGetDevicePointer
 func HostGetDevicePointer(pHost unsafe.Pointer, flags uint32) (pDevice unsafe.Pointer, err error) {
-	fnPtr, lerr := procHostGetDevicePointer.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procHostGetDevicePointer.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pDevice)), uintptr(unsafe.Pointer(pHost)), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pDevice)), uintptr(pHost), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pDevice)
 	runtime.KeepAlive(pHost)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errHostGetDevicePointer, rc)
-		return
-	}
-	return
+	return pDevice, ffi.Error(procHostGetDevicePointer, Error(r))
 }
 
 // HostGetFlags wraps cudaHostGetFlags (symbol cudaHostGetFlags, cuda_runtime_api.h).
@@ -6568,23 +5631,14 @@ func HostGetDevicePointer(pHost unsafe.Pointer, flags uint32) (pDevice unsafe.Po
 // See also: [HostAlloc],
 // cuMemHostGetFlags
 func HostGetFlags(pHost unsafe.Pointer) (pFlags uint32, err error) {
-	fnPtr, lerr := procHostGetFlags.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procHostGetFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pFlags)), uintptr(unsafe.Pointer(pHost)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pFlags)), uintptr(pHost), 0, 0, 0, 0)
 	runtime.KeepAlive(&pFlags)
 	runtime.KeepAlive(pHost)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errHostGetFlags, rc)
-		return
-	}
-	return
+	return pFlags, ffi.Error(procHostGetFlags, Error(r))
 }
 
 // Malloc3D wraps cudaMalloc3D (symbol cudaMalloc3D, cuda_runtime_api.h).
@@ -6625,27 +5679,20 @@ func HostGetFlags(pHost unsafe.Pointer) (pFlags uint32, err error) {
 // [FreeHost], [HostAlloc], make_cudaPitchedPtr, make_cudaExtent,
 // cuMemAllocPitch
 func Malloc3D(extent Extent) (pitchedDevPtr PitchedPtr, err error) {
-	fnPtr, lerr := procMalloc3D.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMalloc3D.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(unsafe.Pointer(&pitchedDevPtr)))
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMalloc3D, rc)
-		return
-	}
-	return
+	return pitchedDevPtr, ffi.Error(procMalloc3D, Error(frame.Ret()))
 }
 
 // Malloc3DArray wraps cudaMalloc3DArray (symbol cudaMalloc3DArray, cuda_runtime_api.h).
@@ -6789,9 +5836,8 @@ func Malloc3D(extent Extent) (pitchedDevPtr PitchedPtr, err error) {
 // make_cudaExtent,
 // cuArray3DCreate
 func Malloc3DArray(desc *ChannelFormatDesc, extent Extent, flags uint32) (array Array, err error) {
-	fnPtr, lerr := procMalloc3DArray.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMalloc3DArray.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
@@ -6799,20 +5845,14 @@ func Malloc3DArray(desc *ChannelFormatDesc, extent Extent, flags uint32) (array 
 	frame.Int(uintptr(unsafe.Pointer(desc)))
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&array)
 	runtime.KeepAlive(desc)
 	runtime.KeepAlive(&extent)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMalloc3DArray, rc)
-		return
-	}
-	return
+	return array, ffi.Error(procMalloc3DArray, Error(frame.Ret()))
 }
 
 // MallocMipmappedArray wraps cudaMallocMipmappedArray (symbol cudaMallocMipmappedArray, cuda_runtime_api.h).
@@ -6955,10 +5995,9 @@ func Malloc3DArray(desc *ChannelFormatDesc, extent Extent, flags uint32) (array 
 // [FreeHost], [HostAlloc],
 // make_cudaExtent,
 // cuMipmappedArrayCreate
-func MallocMipmappedArray(desc *ChannelFormatDesc, extent Extent, numLevels uint32, flags uint32) (mipmappedArray MipmappedArray, err error) {
-	fnPtr, lerr := procMallocMipmappedArray.Addr()
-	if lerr != nil {
-		err = lerr
+func MallocMipmappedArray(desc *ChannelFormatDesc, extent Extent, numLevels, flags uint32) (mipmappedArray MipmappedArray, err error) {
+	sym, err := procMallocMipmappedArray.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
@@ -6967,20 +6006,14 @@ func MallocMipmappedArray(desc *ChannelFormatDesc, extent Extent, numLevels uint
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
 	frame.Int(uintptr(numLevels))
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&mipmappedArray)
 	runtime.KeepAlive(desc)
 	runtime.KeepAlive(&extent)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMallocMipmappedArray, rc)
-		return
-	}
-	return
+	return mipmappedArray, ffi.Error(procMallocMipmappedArray, Error(frame.Ret()))
 }
 
 // GetMipmappedArrayLevel wraps cudaGetMipmappedArrayLevel (symbol cudaGetMipmappedArrayLevel, cuda_runtime_api.h).
@@ -7015,22 +6048,13 @@ func MallocMipmappedArray(desc *ChannelFormatDesc, extent Extent, numLevels uint
 // make_cudaExtent,
 // cuMipmappedArrayGetLevel
 func GetMipmappedArrayLevel(mipmappedArray MipmappedArrayConst, level uint32) (levelArray Array, err error) {
-	fnPtr, lerr := procGetMipmappedArrayLevel.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetMipmappedArrayLevel.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&levelArray)), uintptr(mipmappedArray), uintptr(level), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&levelArray)), uintptr(mipmappedArray), uintptr(level), 0, 0, 0)
 	runtime.KeepAlive(&levelArray)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetMipmappedArrayLevel, rc)
-		return
-	}
-	return
+	return levelArray, ffi.Error(procGetMipmappedArrayLevel, Error(r))
 }
 
 // Memcpy3D wraps cudaMemcpy3D (symbol cudaMemcpy3D, cuda_runtime_api.h).
@@ -7133,23 +6157,14 @@ func GetMipmappedArrayLevel(mipmappedArray MipmappedArrayConst, level uint32) (l
 // [MemcpyToSymbolAsync], [MemcpyFromSymbolAsync],
 // make_cudaExtent, make_cudaPos,
 // cuMemcpy3D
-func Memcpy3D(p *Memcpy3DParms) (err error) {
-	fnPtr, lerr := procMemcpy3D.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy3D(p *Memcpy3DParms) error {
+	sym, err := procMemcpy3D.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpy3D, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy3D, Error(r))
 }
 
 // Memcpy3DPeer wraps cudaMemcpy3DPeer (symbol cudaMemcpy3DPeer, cuda_runtime_api.h).
@@ -7182,23 +6197,14 @@ func Memcpy3D(p *Memcpy3DParms) (err error) {
 // See also: [Memcpy], [MemcpyPeer], [MemcpyAsync], [MemcpyPeerAsync],
 // [Memcpy3DPeerAsync],
 // cuMemcpy3DPeer
-func Memcpy3DPeer(p *Memcpy3DPeerParms) (err error) {
-	fnPtr, lerr := procMemcpy3DPeer.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy3DPeer(p *Memcpy3DPeerParms) error {
+	sym, err := procMemcpy3DPeer.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpy3DPeer, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy3DPeer, Error(r))
 }
 
 // Memcpy3DAsync wraps cudaMemcpy3DAsync (symbol cudaMemcpy3DAsync, cuda_runtime_api.h).
@@ -7314,23 +6320,14 @@ func Memcpy3DPeer(p *Memcpy3DPeerParms) (err error) {
 // [MemcpyToSymbolAsync], [MemcpyFromSymbolAsync],
 // make_cudaExtent, make_cudaPos,
 // cuMemcpy3DAsync
-func Memcpy3DAsync(p *Memcpy3DParms, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpy3DAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy3DAsync(p *Memcpy3DParms, stream Stream) error {
+	sym, err := procMemcpy3DAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), uintptr(stream), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(p)), uintptr(stream), 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpy3DAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy3DAsync, Error(r))
 }
 
 // Memcpy3DPeerAsync wraps cudaMemcpy3DPeerAsync (symbol cudaMemcpy3DPeerAsync, cuda_runtime_api.h).
@@ -7358,23 +6355,14 @@ func Memcpy3DAsync(p *Memcpy3DParms, stream Stream) (err error) {
 // See also: [Memcpy], [MemcpyPeer], [MemcpyAsync], [MemcpyPeerAsync],
 // [Memcpy3DPeerAsync],
 // cuMemcpy3DPeerAsync
-func Memcpy3DPeerAsync(p *Memcpy3DPeerParms, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpy3DPeerAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy3DPeerAsync(p *Memcpy3DPeerParms, stream Stream) error {
+	sym, err := procMemcpy3DPeerAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), uintptr(stream), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(p)), uintptr(stream), 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpy3DPeerAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy3DPeerAsync, Error(r))
 }
 
 // MemGetInfo wraps cudaMemGetInfo (symbol cudaMemGetInfo, cuda_runtime_api.h).
@@ -7409,24 +6397,15 @@ func Memcpy3DPeerAsync(p *Memcpy3DPeerParms, stream Stream) (err error) {
 //
 // See also:
 // cuMemGetInfo
-func MemGetInfo() (free uint64, total uint64, err error) {
-	fnPtr, lerr := procMemGetInfo.Addr()
-	if lerr != nil {
-		err = lerr
+func MemGetInfo() (free, total uint64, err error) {
+	sym, err := procMemGetInfo.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&free)), uintptr(unsafe.Pointer(&total)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&free)), uintptr(unsafe.Pointer(&total)), 0, 0, 0, 0)
 	runtime.KeepAlive(&free)
 	runtime.KeepAlive(&total)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemGetInfo, rc)
-		return
-	}
-	return
+	return free, total, ffi.Error(procMemGetInfo, Error(r))
 }
 
 // ArrayGetInfo wraps cudaArrayGetInfo (symbol cudaArrayGetInfo, cuda_runtime_api.h).
@@ -7454,24 +6433,15 @@ func MemGetInfo() (free uint64, total uint64, err error) {
 // cuArrayGetDescriptor,
 // cuArray3DGetDescriptor
 func ArrayGetInfo(array Array) (desc ChannelFormatDesc, extent Extent, flags uint32, err error) {
-	fnPtr, lerr := procArrayGetInfo.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procArrayGetInfo.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&desc)), uintptr(unsafe.Pointer(&extent)), uintptr(unsafe.Pointer(&flags)), uintptr(array), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&desc)), uintptr(unsafe.Pointer(&extent)), uintptr(unsafe.Pointer(&flags)), uintptr(array), 0, 0)
 	runtime.KeepAlive(&desc)
 	runtime.KeepAlive(&extent)
 	runtime.KeepAlive(&flags)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errArrayGetInfo, rc)
-		return
-	}
-	return
+	return desc, extent, flags, ffi.Error(procArrayGetInfo, Error(r))
 }
 
 // ArrayGetPlane wraps cudaArrayGetPlane (symbol cudaArrayGetPlane, cuda_runtime_api.h).
@@ -7502,22 +6472,13 @@ func ArrayGetInfo(array Array) (desc ChannelFormatDesc, extent Extent, flags uin
 // See also:
 // cuArrayGetPlane
 func ArrayGetPlane(hArray Array, planeIdx uint32) (pPlaneArray Array, err error) {
-	fnPtr, lerr := procArrayGetPlane.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procArrayGetPlane.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pPlaneArray)), uintptr(hArray), uintptr(planeIdx), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pPlaneArray)), uintptr(hArray), uintptr(planeIdx), 0, 0, 0)
 	runtime.KeepAlive(&pPlaneArray)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errArrayGetPlane, rc)
-		return
-	}
-	return
+	return pPlaneArray, ffi.Error(procArrayGetPlane, Error(r))
 }
 
 // ArrayGetMemoryRequirements wraps cudaArrayGetMemoryRequirements (symbol cudaArrayGetMemoryRequirements, cuda_runtime_api.h).
@@ -7543,22 +6504,13 @@ func ArrayGetPlane(hArray Array, planeIdx uint32) (pPlaneArray Array, err error)
 //
 // See also: [MipmappedArrayGetMemoryRequirements]
 func ArrayGetMemoryRequirements(array Array, device int32) (memoryRequirements ArrayMemoryRequirements, err error) {
-	fnPtr, lerr := procArrayGetMemoryRequirements.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procArrayGetMemoryRequirements.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(array), uintptr(device), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(array), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&memoryRequirements)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errArrayGetMemoryRequirements, rc)
-		return
-	}
-	return
+	return memoryRequirements, ffi.Error(procArrayGetMemoryRequirements, Error(r))
 }
 
 // MipmappedArrayGetMemoryRequirements wraps cudaMipmappedArrayGetMemoryRequirements (symbol cudaMipmappedArrayGetMemoryRequirements, cuda_runtime_api.h).
@@ -7585,22 +6537,13 @@ func ArrayGetMemoryRequirements(array Array, device int32) (memoryRequirements A
 //
 // See also: [ArrayGetMemoryRequirements]
 func MipmappedArrayGetMemoryRequirements(mipmap MipmappedArray, device int32) (memoryRequirements ArrayMemoryRequirements, err error) {
-	fnPtr, lerr := procMipmappedArrayGetMemoryRequirements.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMipmappedArrayGetMemoryRequirements.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(mipmap), uintptr(device), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(mipmap), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&memoryRequirements)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMipmappedArrayGetMemoryRequirements, rc)
-		return
-	}
-	return
+	return memoryRequirements, ffi.Error(procMipmappedArrayGetMemoryRequirements, Error(r))
 }
 
 // ArrayGetSparseProperties wraps cudaArrayGetSparseProperties (symbol cudaArrayGetSparseProperties, cuda_runtime_api.h).
@@ -7629,22 +6572,13 @@ func MipmappedArrayGetMemoryRequirements(mipmap MipmappedArray, device int32) (m
 // [MipmappedArrayGetSparseProperties],
 // cuMemMapArrayAsync
 func ArrayGetSparseProperties(array Array) (sparseProperties ArraySparseProperties, err error) {
-	fnPtr, lerr := procArrayGetSparseProperties.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procArrayGetSparseProperties.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(array), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(array), 0, 0, 0, 0)
 	runtime.KeepAlive(&sparseProperties)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errArrayGetSparseProperties, rc)
-		return
-	}
-	return
+	return sparseProperties, ffi.Error(procArrayGetSparseProperties, Error(r))
 }
 
 // MipmappedArrayGetSparseProperties wraps cudaMipmappedArrayGetSparseProperties (symbol cudaMipmappedArrayGetSparseProperties, cuda_runtime_api.h).
@@ -7674,22 +6608,13 @@ func ArrayGetSparseProperties(array Array) (sparseProperties ArraySparseProperti
 // [ArrayGetSparseProperties],
 // cuMemMapArrayAsync
 func MipmappedArrayGetSparseProperties(mipmap MipmappedArray) (sparseProperties ArraySparseProperties, err error) {
-	fnPtr, lerr := procMipmappedArrayGetSparseProperties.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMipmappedArrayGetSparseProperties.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(mipmap), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(mipmap), 0, 0, 0, 0)
 	runtime.KeepAlive(&sparseProperties)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMipmappedArrayGetSparseProperties, rc)
-		return
-	}
-	return
+	return sparseProperties, ffi.Error(procMipmappedArrayGetSparseProperties, Error(r))
 }
 
 // Memcpy wraps cudaMemcpy (symbol cudaMemcpy, cuda_runtime_api.h).
@@ -7734,24 +6659,15 @@ func MipmappedArrayGetSparseProperties(mipmap MipmappedArray) (sparseProperties 
 // cuMemcpyHtoD,
 // cuMemcpyDtoD,
 // cuMemcpy
-func Memcpy(dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procMemcpy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy(dst, src unsafe.Pointer, count uint64, kind MemcpyKind) error {
+	sym, err := procMemcpy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(kind), 0, 0)
+	r := ffi.CallInts(sym, uintptr(dst), uintptr(src), uintptr(count), uintptr(kind), 0, 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpy, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy, Error(r))
 }
 
 // MemcpyPeer wraps cudaMemcpyPeer (symbol cudaMemcpyPeer, cuda_runtime_api.h).
@@ -7787,24 +6703,15 @@ func Memcpy(dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind MemcpyKin
 // See also: [Memcpy], [MemcpyAsync], [MemcpyPeerAsync],
 // [Memcpy3DPeerAsync],
 // cuMemcpyPeer
-func MemcpyPeer(dst unsafe.Pointer, dstDevice int32, src unsafe.Pointer, srcDevice int32, count uint64) (err error) {
-	fnPtr, lerr := procMemcpyPeer.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyPeer(dst unsafe.Pointer, dstDevice int32, src unsafe.Pointer, srcDevice int32, count uint64) error {
+	sym, err := procMemcpyPeer.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(dstDevice), uintptr(unsafe.Pointer(src)), uintptr(srcDevice), uintptr(count), 0)
+	r := ffi.CallInts(sym, uintptr(dst), uintptr(dstDevice), uintptr(src), uintptr(srcDevice), uintptr(count), 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyPeer, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyPeer, Error(r))
 }
 
 // Memcpy2D wraps cudaMemcpy2D (symbol cudaMemcpy2D, cuda_runtime_api.h).
@@ -7854,33 +6761,26 @@ func MemcpyPeer(dst unsafe.Pointer, dstDevice int32, src unsafe.Pointer, srcDevi
 // [MemcpyToSymbolAsync], [MemcpyFromSymbolAsync],
 // cuMemcpy2D,
 // cuMemcpy2DUnaligned
-func Memcpy2D(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch uint64, width uint64, height uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procMemcpy2D.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy2D(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch, width, height uint64, kind MemcpyKind) error {
+	sym, err := procMemcpy2D.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(dpitch))
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(spitch))
 	frame.Int(uintptr(width))
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemcpy2D, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy2D, Error(frame.Ret()))
 }
 
 // Memcpy2DToArray wraps cudaMemcpy2DToArray (symbol cudaMemcpy2DToArray, cuda_runtime_api.h).
@@ -7931,33 +6831,26 @@ func Memcpy2D(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch uint
 // [MemcpyToSymbolAsync], [MemcpyFromSymbolAsync],
 // cuMemcpy2D,
 // cuMemcpy2DUnaligned
-func Memcpy2DToArray(dst Array, wOffset uint64, hOffset uint64, src unsafe.Pointer, spitch uint64, width uint64, height uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procMemcpy2DToArray.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy2DToArray(dst Array, wOffset, hOffset uint64, src unsafe.Pointer, spitch, width, height uint64, kind MemcpyKind) error {
+	sym, err := procMemcpy2DToArray.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(dst))
 	frame.Int(uintptr(wOffset))
 	frame.Int(uintptr(hOffset))
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(spitch))
 	frame.Int(uintptr(width))
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemcpy2DToArray, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy2DToArray, Error(frame.Ret()))
 }
 
 // Memcpy2DFromArray wraps cudaMemcpy2DFromArray (symbol cudaMemcpy2DFromArray, cuda_runtime_api.h).
@@ -8008,14 +6901,13 @@ func Memcpy2DToArray(dst Array, wOffset uint64, hOffset uint64, src unsafe.Point
 // [MemcpyToSymbolAsync], [MemcpyFromSymbolAsync],
 // cuMemcpy2D,
 // cuMemcpy2DUnaligned
-func Memcpy2DFromArray(dst unsafe.Pointer, dpitch uint64, src ArrayConst, wOffset uint64, hOffset uint64, width uint64, height uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procMemcpy2DFromArray.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy2DFromArray(dst unsafe.Pointer, dpitch uint64, src ArrayConst, wOffset, hOffset, width, height uint64, kind MemcpyKind) error {
+	sym, err := procMemcpy2DFromArray.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(dpitch))
 	frame.Int(uintptr(src))
 	frame.Int(uintptr(wOffset))
@@ -8023,18 +6915,12 @@ func Memcpy2DFromArray(dst unsafe.Pointer, dpitch uint64, src ArrayConst, wOffse
 	frame.Int(uintptr(width))
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(dst)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemcpy2DFromArray, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy2DFromArray, Error(frame.Ret()))
 }
 
 // Memcpy2DArrayToArray wraps cudaMemcpy2DArrayToArray (symbol cudaMemcpy2DArrayToArray, cuda_runtime_api.h).
@@ -8082,11 +6968,10 @@ func Memcpy2DFromArray(dst unsafe.Pointer, dpitch uint64, src ArrayConst, wOffse
 // [MemcpyToSymbolAsync], [MemcpyFromSymbolAsync],
 // cuMemcpy2D,
 // cuMemcpy2DUnaligned
-func Memcpy2DArrayToArray(dst Array, wOffsetDst uint64, hOffsetDst uint64, src ArrayConst, wOffsetSrc uint64, hOffsetSrc uint64, width uint64, height uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procMemcpy2DArrayToArray.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy2DArrayToArray(dst Array, wOffsetDst, hOffsetDst uint64, src ArrayConst, wOffsetSrc, hOffsetSrc, width, height uint64, kind MemcpyKind) error {
+	sym, err := procMemcpy2DArrayToArray.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(dst))
@@ -8098,17 +6983,11 @@ func Memcpy2DArrayToArray(dst Array, wOffsetDst uint64, hOffsetDst uint64, src A
 	frame.Int(uintptr(width))
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
-	if ferr != nil {
-		err = ferr
-		return
+	ffi.Call(sym, &frame)
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemcpy2DArrayToArray, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy2DArrayToArray, Error(frame.Ret()))
 }
 
 // MemcpyToSymbol wraps cudaMemcpyToSymbol (symbol cudaMemcpyToSymbol, cuda_runtime_api.h).
@@ -8152,24 +7031,15 @@ func Memcpy2DArrayToArray(dst Array, wOffsetDst uint64, hOffsetDst uint64, src A
 // cuMemcpy,
 // cuMemcpyHtoD,
 // cuMemcpyDtoD
-func MemcpyToSymbol(symbol unsafe.Pointer, src unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procMemcpyToSymbol.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyToSymbol(symbol, src unsafe.Pointer, count, offset uint64, kind MemcpyKind) error {
+	sym, err := procMemcpyToSymbol.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(symbol)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(offset), uintptr(kind), 0)
+	r := ffi.CallInts(sym, uintptr(symbol), uintptr(src), uintptr(count), uintptr(offset), uintptr(kind), 0)
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyToSymbol, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyToSymbol, Error(r))
 }
 
 // MemcpyFromSymbol wraps cudaMemcpyFromSymbol (symbol cudaMemcpyFromSymbol, cuda_runtime_api.h).
@@ -8213,24 +7083,15 @@ func MemcpyToSymbol(symbol unsafe.Pointer, src unsafe.Pointer, count uint64, off
 // cuMemcpy,
 // cuMemcpyDtoH,
 // cuMemcpyDtoD
-func MemcpyFromSymbol(dst unsafe.Pointer, symbol unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procMemcpyFromSymbol.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyFromSymbol(dst, symbol unsafe.Pointer, count, offset uint64, kind MemcpyKind) error {
+	sym, err := procMemcpyFromSymbol.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(symbol)), uintptr(count), uintptr(offset), uintptr(kind), 0)
+	r := ffi.CallInts(sym, uintptr(dst), uintptr(symbol), uintptr(count), uintptr(offset), uintptr(kind), 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyFromSymbol, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyFromSymbol, Error(r))
 }
 
 // MemcpyAsync wraps cudaMemcpyAsync (symbol cudaMemcpyAsync, cuda_runtime_api.h).
@@ -8287,24 +7148,15 @@ func MemcpyFromSymbol(dst unsafe.Pointer, symbol unsafe.Pointer, count uint64, o
 // cuMemcpyDtoHAsync,
 // cuMemcpyHtoDAsync,
 // cuMemcpyDtoDAsync
-func MemcpyAsync(dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind MemcpyKind, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpyAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyAsync(dst, src unsafe.Pointer, count uint64, kind MemcpyKind, stream Stream) error {
+	sym, err := procMemcpyAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(kind), uintptr(stream), 0)
+	r := ffi.CallInts(sym, uintptr(dst), uintptr(src), uintptr(count), uintptr(kind), uintptr(stream), 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyAsync, Error(r))
 }
 
 // MemcpyPeerAsync wraps cudaMemcpyPeerAsync (symbol cudaMemcpyPeerAsync, cuda_runtime_api.h).
@@ -8340,24 +7192,15 @@ func MemcpyAsync(dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind Memc
 // See also: [Memcpy], [MemcpyPeer], [MemcpyAsync],
 // [Memcpy3DPeerAsync],
 // cuMemcpyPeerAsync
-func MemcpyPeerAsync(dst unsafe.Pointer, dstDevice int32, src unsafe.Pointer, srcDevice int32, count uint64, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpyPeerAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyPeerAsync(dst unsafe.Pointer, dstDevice int32, src unsafe.Pointer, srcDevice int32, count uint64, stream Stream) error {
+	sym, err := procMemcpyPeerAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(dstDevice), uintptr(unsafe.Pointer(src)), uintptr(srcDevice), uintptr(count), uintptr(stream))
+	r := ffi.CallInts(sym, uintptr(dst), uintptr(dstDevice), uintptr(src), uintptr(srcDevice), uintptr(count), uintptr(stream))
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyPeerAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyPeerAsync, Error(r))
 }
 
 // MemcpyBatchAsync wraps cudaMemcpyBatchAsync (symbol cudaMemcpyBatchAsync, cuda_runtime_api.h).
@@ -8426,11 +7269,10 @@ func MemcpyPeerAsync(dst unsafe.Pointer, dstDevice int32, src unsafe.Pointer, sr
 // Note that this function may also return error codes from previous, asynchronous launches.
 // Note that this function exhibits asynchronous behavior for most use cases.
 // A copy may not span host memory that is partly registered with CUDA and partly not: the whole region must be registered, or (pageable) not at all.
-func MemcpyBatchAsync(dsts *unsafe.Pointer, srcs *unsafe.Pointer, sizes *uint64, count uint64, attrs *MemcpyAttributes, attrsIdxs *uint64, numAttrs uint64, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpyBatchAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyBatchAsync(dsts, srcs *unsafe.Pointer, sizes *uint64, count uint64, attrs *MemcpyAttributes, attrsIdxs *uint64, numAttrs uint64, stream Stream) error {
+	sym, err := procMemcpyBatchAsync.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(unsafe.Pointer(dsts)))
@@ -8441,22 +7283,16 @@ func MemcpyBatchAsync(dsts *unsafe.Pointer, srcs *unsafe.Pointer, sizes *uint64,
 	frame.Int(uintptr(unsafe.Pointer(attrsIdxs)))
 	frame.Int(uintptr(numAttrs))
 	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(dsts)
 	runtime.KeepAlive(srcs)
 	runtime.KeepAlive(sizes)
 	runtime.KeepAlive(attrs)
 	runtime.KeepAlive(attrsIdxs)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemcpyBatchAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyBatchAsync, Error(frame.Ret()))
 }
 
 // Memcpy3DBatchAsync wraps cudaMemcpy3DBatchAsync (symbol cudaMemcpy3DBatchAsync, cuda_runtime_api.h).
@@ -8520,23 +7356,14 @@ func MemcpyBatchAsync(dsts *unsafe.Pointer, srcs *unsafe.Pointer, sizes *uint64,
 // Note that this function may also return error codes from previous, asynchronous launches.
 // Note that this function exhibits asynchronous behavior for most use cases.
 // A copy may not span host memory that is partly registered with CUDA and partly not: the whole region must be registered, or (pageable) not at all.
-func Memcpy3DBatchAsync(numOps uint64, opList *Memcpy3DBatchOp, flags uint64, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpy3DBatchAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy3DBatchAsync(numOps uint64, opList *Memcpy3DBatchOp, flags uint64, stream Stream) error {
+	sym, err := procMemcpy3DBatchAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(numOps), uintptr(unsafe.Pointer(opList)), uintptr(flags), uintptr(stream), 0, 0)
+	r := ffi.CallInts(sym, uintptr(numOps), uintptr(unsafe.Pointer(opList)), uintptr(flags), uintptr(stream), 0, 0)
 	runtime.KeepAlive(opList)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpy3DBatchAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy3DBatchAsync, Error(r))
 }
 
 // Memcpy2DAsync wraps cudaMemcpy2DAsync (symbol cudaMemcpy2DAsync, cuda_runtime_api.h).
@@ -8600,34 +7427,27 @@ func Memcpy3DBatchAsync(numOps uint64, opList *Memcpy3DBatchOp, flags uint64, st
 // [Memcpy2DFromArrayAsync],
 // [MemcpyToSymbolAsync], [MemcpyFromSymbolAsync],
 // cuMemcpy2DAsync
-func Memcpy2DAsync(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch uint64, width uint64, height uint64, kind MemcpyKind, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpy2DAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy2DAsync(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch, width, height uint64, kind MemcpyKind, stream Stream) error {
+	sym, err := procMemcpy2DAsync.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(dpitch))
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(spitch))
 	frame.Int(uintptr(width))
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemcpy2DAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy2DAsync, Error(frame.Ret()))
 }
 
 // Memcpy2DToArrayAsync wraps cudaMemcpy2DToArrayAsync (symbol cudaMemcpy2DToArrayAsync, cuda_runtime_api.h).
@@ -8686,34 +7506,27 @@ func Memcpy2DAsync(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch
 // [Memcpy2DFromArrayAsync],
 // [MemcpyToSymbolAsync], [MemcpyFromSymbolAsync],
 // cuMemcpy2DAsync
-func Memcpy2DToArrayAsync(dst Array, wOffset uint64, hOffset uint64, src unsafe.Pointer, spitch uint64, width uint64, height uint64, kind MemcpyKind, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpy2DToArrayAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy2DToArrayAsync(dst Array, wOffset, hOffset uint64, src unsafe.Pointer, spitch, width, height uint64, kind MemcpyKind, stream Stream) error {
+	sym, err := procMemcpy2DToArrayAsync.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(dst))
 	frame.Int(uintptr(wOffset))
 	frame.Int(uintptr(hOffset))
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(spitch))
 	frame.Int(uintptr(width))
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemcpy2DToArrayAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy2DToArrayAsync, Error(frame.Ret()))
 }
 
 // Memcpy2DFromArrayAsync wraps cudaMemcpy2DFromArrayAsync (symbol cudaMemcpy2DFromArrayAsync, cuda_runtime_api.h).
@@ -8771,14 +7584,13 @@ func Memcpy2DToArrayAsync(dst Array, wOffset uint64, hOffset uint64, src unsafe.
 //
 // [MemcpyToSymbolAsync], [MemcpyFromSymbolAsync],
 // cuMemcpy2DAsync
-func Memcpy2DFromArrayAsync(dst unsafe.Pointer, dpitch uint64, src ArrayConst, wOffset uint64, hOffset uint64, width uint64, height uint64, kind MemcpyKind, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpy2DFromArrayAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy2DFromArrayAsync(dst unsafe.Pointer, dpitch uint64, src ArrayConst, wOffset, hOffset, width, height uint64, kind MemcpyKind, stream Stream) error {
+	sym, err := procMemcpy2DFromArrayAsync.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(dpitch))
 	frame.Int(uintptr(src))
 	frame.Int(uintptr(wOffset))
@@ -8787,18 +7599,12 @@ func Memcpy2DFromArrayAsync(dst unsafe.Pointer, dpitch uint64, src ArrayConst, w
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(dst)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemcpy2DFromArrayAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy2DFromArrayAsync, Error(frame.Ret()))
 }
 
 // MemcpyToSymbolAsync wraps cudaMemcpyToSymbolAsync (symbol cudaMemcpyToSymbolAsync, cuda_runtime_api.h).
@@ -8850,24 +7656,15 @@ func Memcpy2DFromArrayAsync(dst unsafe.Pointer, dpitch uint64, src ArrayConst, w
 // cuMemcpyAsync,
 // cuMemcpyHtoDAsync,
 // cuMemcpyDtoDAsync
-func MemcpyToSymbolAsync(symbol unsafe.Pointer, src unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpyToSymbolAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyToSymbolAsync(symbol, src unsafe.Pointer, count, offset uint64, kind MemcpyKind, stream Stream) error {
+	sym, err := procMemcpyToSymbolAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(symbol)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(offset), uintptr(kind), uintptr(stream))
+	r := ffi.CallInts(sym, uintptr(symbol), uintptr(src), uintptr(count), uintptr(offset), uintptr(kind), uintptr(stream))
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyToSymbolAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyToSymbolAsync, Error(r))
 }
 
 // MemcpyFromSymbolAsync wraps cudaMemcpyFromSymbolAsync (symbol cudaMemcpyFromSymbolAsync, cuda_runtime_api.h).
@@ -8919,24 +7716,15 @@ func MemcpyToSymbolAsync(symbol unsafe.Pointer, src unsafe.Pointer, count uint64
 // cuMemcpyAsync,
 // cuMemcpyDtoHAsync,
 // cuMemcpyDtoDAsync
-func MemcpyFromSymbolAsync(dst unsafe.Pointer, symbol unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpyFromSymbolAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyFromSymbolAsync(dst, symbol unsafe.Pointer, count, offset uint64, kind MemcpyKind, stream Stream) error {
+	sym, err := procMemcpyFromSymbolAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(symbol)), uintptr(count), uintptr(offset), uintptr(kind), uintptr(stream))
+	r := ffi.CallInts(sym, uintptr(dst), uintptr(symbol), uintptr(count), uintptr(offset), uintptr(kind), uintptr(stream))
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyFromSymbolAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyFromSymbolAsync, Error(r))
 }
 
 // Memset wraps cudaMemset (symbol cudaMemset, cuda_runtime_api.h).
@@ -8965,23 +7753,14 @@ func MemcpyFromSymbolAsync(dst unsafe.Pointer, symbol unsafe.Pointer, count uint
 // cuMemsetD8,
 // cuMemsetD16,
 // cuMemsetD32
-func Memset(devPtr unsafe.Pointer, value int32, count uint64) (err error) {
-	fnPtr, lerr := procMemset.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memset(devPtr unsafe.Pointer, value int32, count uint64) error {
+	sym, err := procMemset.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(value), uintptr(count), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(devPtr), uintptr(value), uintptr(count), 0, 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemset, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemset, Error(r))
 }
 
 // Memset2D wraps cudaMemset2D (symbol cudaMemset2D, cuda_runtime_api.h).
@@ -9016,23 +7795,14 @@ func Memset(devPtr unsafe.Pointer, value int32, count uint64) (err error) {
 // cuMemsetD2D8,
 // cuMemsetD2D16,
 // cuMemsetD2D32
-func Memset2D(devPtr unsafe.Pointer, pitch uint64, value int32, width uint64, height uint64) (err error) {
-	fnPtr, lerr := procMemset2D.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memset2D(devPtr unsafe.Pointer, pitch uint64, value int32, width, height uint64) error {
+	sym, err := procMemset2D.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(pitch), uintptr(value), uintptr(width), uintptr(height), 0)
+	r := ffi.CallInts(sym, uintptr(devPtr), uintptr(pitch), uintptr(value), uintptr(width), uintptr(height), 0)
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemset2D, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemset2D, Error(r))
 }
 
 // Memset3D wraps cudaMemset3D (symbol cudaMemset3D, cuda_runtime_api.h).
@@ -9079,29 +7849,22 @@ func Memset2D(devPtr unsafe.Pointer, pitch uint64, value int32, width uint64, he
 // [MemsetAsync], [Memset2DAsync], [Memset3DAsync],
 // [Malloc3D], make_cudaPitchedPtr,
 // make_cudaExtent
-func Memset3D(pitchedDevPtr PitchedPtr, value int32, extent Extent) (err error) {
-	fnPtr, lerr := procMemset3D.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memset3D(pitchedDevPtr PitchedPtr, value int32, extent Extent) error {
+	sym, err := procMemset3D.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Struct(unsafe.Pointer(&pitchedDevPtr), &layoutPitchedPtr)
 	frame.Int(uintptr(value))
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemset3D, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemset3D, Error(frame.Ret()))
 }
 
 // MemsetAsync wraps cudaMemsetAsync (symbol cudaMemsetAsync, cuda_runtime_api.h).
@@ -9138,23 +7901,14 @@ func Memset3D(pitchedDevPtr PitchedPtr, value int32, extent Extent) (err error) 
 // cuMemsetD8Async,
 // cuMemsetD16Async,
 // cuMemsetD32Async
-func MemsetAsync(devPtr unsafe.Pointer, value int32, count uint64, stream Stream) (err error) {
-	fnPtr, lerr := procMemsetAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemsetAsync(devPtr unsafe.Pointer, value int32, count uint64, stream Stream) error {
+	sym, err := procMemsetAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(value), uintptr(count), uintptr(stream), 0, 0)
+	r := ffi.CallInts(sym, uintptr(devPtr), uintptr(value), uintptr(count), uintptr(stream), 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemsetAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemsetAsync, Error(r))
 }
 
 // Memset2DAsync wraps cudaMemset2DAsync (symbol cudaMemset2DAsync, cuda_runtime_api.h).
@@ -9196,23 +7950,14 @@ func MemsetAsync(devPtr unsafe.Pointer, value int32, count uint64, stream Stream
 // cuMemsetD2D8Async,
 // cuMemsetD2D16Async,
 // cuMemsetD2D32Async
-func Memset2DAsync(devPtr unsafe.Pointer, pitch uint64, value int32, width uint64, height uint64, stream Stream) (err error) {
-	fnPtr, lerr := procMemset2DAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memset2DAsync(devPtr unsafe.Pointer, pitch uint64, value int32, width, height uint64, stream Stream) error {
+	sym, err := procMemset2DAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(pitch), uintptr(value), uintptr(width), uintptr(height), uintptr(stream))
+	r := ffi.CallInts(sym, uintptr(devPtr), uintptr(pitch), uintptr(value), uintptr(width), uintptr(height), uintptr(stream))
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemset2DAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemset2DAsync, Error(r))
 }
 
 // Memset3DAsync wraps cudaMemset3DAsync (symbol cudaMemset3DAsync, cuda_runtime_api.h).
@@ -9266,30 +8011,23 @@ func Memset2DAsync(devPtr unsafe.Pointer, pitch uint64, value int32, width uint6
 // [MemsetAsync], [Memset2DAsync],
 // [Malloc3D], make_cudaPitchedPtr,
 // make_cudaExtent
-func Memset3DAsync(pitchedDevPtr PitchedPtr, value int32, extent Extent, stream Stream) (err error) {
-	fnPtr, lerr := procMemset3DAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memset3DAsync(pitchedDevPtr PitchedPtr, value int32, extent Extent, stream Stream) error {
+	sym, err := procMemset3DAsync.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Struct(unsafe.Pointer(&pitchedDevPtr), &layoutPitchedPtr)
 	frame.Int(uintptr(value))
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
 	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemset3DAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemset3DAsync, Error(frame.Ret()))
 }
 
 // GetSymbolAddress wraps cudaGetSymbolAddress (symbol cudaGetSymbolAddress, cuda_runtime_api.h).
@@ -9319,23 +8057,14 @@ func Memset3DAsync(pitchedDevPtr PitchedPtr, value int32, extent Extent, stream 
 // [GetSymbolSize](size_t*, const void*) "cudaGetSymbolSize (C API)",
 // cuModuleGetGlobal
 func GetSymbolAddress(symbol unsafe.Pointer) (devPtr unsafe.Pointer, err error) {
-	fnPtr, lerr := procGetSymbolAddress.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetSymbolAddress.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(unsafe.Pointer(symbol)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(symbol), 0, 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(symbol)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetSymbolAddress, rc)
-		return
-	}
-	return
+	return devPtr, ffi.Error(procGetSymbolAddress, Error(r))
 }
 
 // GetSymbolSize wraps cudaGetSymbolSize (symbol cudaGetSymbolSize, cuda_runtime_api.h).
@@ -9364,23 +8093,14 @@ func GetSymbolAddress(symbol unsafe.Pointer) (devPtr unsafe.Pointer, err error) 
 // [GetSymbolSize](size_t*, const T&) "cudaGetSymbolSize (C++ API)",
 // cuModuleGetGlobal
 func GetSymbolSize(symbol unsafe.Pointer) (size uint64, err error) {
-	fnPtr, lerr := procGetSymbolSize.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetSymbolSize.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&size)), uintptr(unsafe.Pointer(symbol)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&size)), uintptr(symbol), 0, 0, 0, 0)
 	runtime.KeepAlive(&size)
 	runtime.KeepAlive(symbol)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetSymbolSize, rc)
-		return
-	}
-	return
+	return size, ffi.Error(procGetSymbolSize, Error(r))
 }
 
 // MemPrefetchAsync wraps cudaMemPrefetchAsync (symbol cudaMemPrefetchAsync, cuda_runtime_api.h).
@@ -9461,31 +8181,24 @@ func GetSymbolSize(symbol unsafe.Pointer) (size uint64, err error) {
 //
 // See also: [Memcpy], [MemcpyPeer], [MemcpyAsync],
 // [Memcpy3DPeerAsync], [MemAdvise], cuMemPrefetchAsync
-func MemPrefetchAsync(devPtr unsafe.Pointer, count uint64, location MemLocation, flags uint32, stream Stream) (err error) {
-	fnPtr, lerr := procMemPrefetchAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPrefetchAsync(devPtr unsafe.Pointer, count uint64, location MemLocation, flags uint32, stream Stream) error {
+	sym, err := procMemPrefetchAsync.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
+	frame.Int(uintptr(devPtr))
 	frame.Int(uintptr(count))
 	frame.Struct(unsafe.Pointer(&location), &layoutMemLocation)
 	frame.Int(uintptr(flags))
 	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(devPtr)
 	runtime.KeepAlive(&location)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemPrefetchAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemPrefetchAsync, Error(frame.Ret()))
 }
 
 // MemPrefetchBatchAsync wraps cudaMemPrefetchBatchAsync (symbol cudaMemPrefetchBatchAsync, cuda_runtime_api.h).
@@ -9527,11 +8240,10 @@ func MemPrefetchAsync(devPtr unsafe.Pointer, count uint64, location MemLocation,
 //   - numPrefetchLocs: Size of prefetchLocs and prefetchLocIdxs arrays.
 //   - flags: Flags reserved for future use. Must be zero.
 //   - hStream: The stream to enqueue the operations in. Must not be legacy NULL stream.
-func MemPrefetchBatchAsync(dptrs *unsafe.Pointer, sizes *uint64, count uint64, prefetchLocs *MemLocation, prefetchLocIdxs *uint64, numPrefetchLocs uint64, flags uint64, stream Stream) (err error) {
-	fnPtr, lerr := procMemPrefetchBatchAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPrefetchBatchAsync(dptrs *unsafe.Pointer, sizes *uint64, count uint64, prefetchLocs *MemLocation, prefetchLocIdxs *uint64, numPrefetchLocs, flags uint64, stream Stream) error {
+	sym, err := procMemPrefetchBatchAsync.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(unsafe.Pointer(dptrs)))
@@ -9542,21 +8254,15 @@ func MemPrefetchBatchAsync(dptrs *unsafe.Pointer, sizes *uint64, count uint64, p
 	frame.Int(uintptr(numPrefetchLocs))
 	frame.Int(uintptr(flags))
 	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(dptrs)
 	runtime.KeepAlive(sizes)
 	runtime.KeepAlive(prefetchLocs)
 	runtime.KeepAlive(prefetchLocIdxs)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemPrefetchBatchAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemPrefetchBatchAsync, Error(frame.Ret()))
 }
 
 // MemDiscardBatchAsync wraps cudaMemDiscardBatchAsync (symbol cudaMemDiscardBatchAsync, cuda_runtime_api.h).
@@ -9587,24 +8293,15 @@ func MemPrefetchBatchAsync(dptrs *unsafe.Pointer, sizes *uint64, count uint64, p
 //   - count: Size of dptrs and sizes arrays.
 //   - flags: Flags reserved for future use. Must be zero.
 //   - hStream: The stream to enqueue the operations in. Must not be legacy NULL stream.
-func MemDiscardBatchAsync(dptrs *unsafe.Pointer, sizes *uint64, count uint64, flags uint64, stream Stream) (err error) {
-	fnPtr, lerr := procMemDiscardBatchAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemDiscardBatchAsync(dptrs *unsafe.Pointer, sizes *uint64, count, flags uint64, stream Stream) error {
+	sym, err := procMemDiscardBatchAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dptrs)), uintptr(unsafe.Pointer(sizes)), uintptr(count), uintptr(flags), uintptr(stream), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(dptrs)), uintptr(unsafe.Pointer(sizes)), uintptr(count), uintptr(flags), uintptr(stream), 0)
 	runtime.KeepAlive(dptrs)
 	runtime.KeepAlive(sizes)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemDiscardBatchAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemDiscardBatchAsync, Error(r))
 }
 
 // MemDiscardAndPrefetchBatchAsync wraps cudaMemDiscardAndPrefetchBatchAsync (symbol cudaMemDiscardAndPrefetchBatchAsync, cuda_runtime_api.h).
@@ -9653,11 +8350,10 @@ func MemDiscardBatchAsync(dptrs *unsafe.Pointer, sizes *uint64, count uint64, fl
 //   - numPrefetchLocs: Size of prefetchLocs and prefetchLocIdxs arrays.
 //   - flags: Flags reserved for future use. Must be zero.
 //   - hStream: The stream to enqueue the operations in. Must not be legacy NULL stream.
-func MemDiscardAndPrefetchBatchAsync(dptrs *unsafe.Pointer, sizes *uint64, count uint64, prefetchLocs *MemLocation, prefetchLocIdxs *uint64, numPrefetchLocs uint64, flags uint64, stream Stream) (err error) {
-	fnPtr, lerr := procMemDiscardAndPrefetchBatchAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemDiscardAndPrefetchBatchAsync(dptrs *unsafe.Pointer, sizes *uint64, count uint64, prefetchLocs *MemLocation, prefetchLocIdxs *uint64, numPrefetchLocs, flags uint64, stream Stream) error {
+	sym, err := procMemDiscardAndPrefetchBatchAsync.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(unsafe.Pointer(dptrs)))
@@ -9668,21 +8364,15 @@ func MemDiscardAndPrefetchBatchAsync(dptrs *unsafe.Pointer, sizes *uint64, count
 	frame.Int(uintptr(numPrefetchLocs))
 	frame.Int(uintptr(flags))
 	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(dptrs)
 	runtime.KeepAlive(sizes)
 	runtime.KeepAlive(prefetchLocs)
 	runtime.KeepAlive(prefetchLocIdxs)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemDiscardAndPrefetchBatchAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemDiscardAndPrefetchBatchAsync, Error(frame.Ret()))
 }
 
 // MemAdvise wraps cudaMemAdvise (symbol cudaMemAdvise, cuda_runtime_api.h).
@@ -9806,30 +8496,23 @@ func MemDiscardAndPrefetchBatchAsync(dptrs *unsafe.Pointer, sizes *uint64, count
 // See also: [Memcpy], [MemcpyPeer], [MemcpyAsync],
 // [Memcpy3DPeerAsync], [MemPrefetchAsync],
 // cuMemAdvise
-func MemAdvise(devPtr unsafe.Pointer, count uint64, advice MemoryAdvise, location MemLocation) (err error) {
-	fnPtr, lerr := procMemAdvise.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemAdvise(devPtr unsafe.Pointer, count uint64, advice MemoryAdvise, location MemLocation) error {
+	sym, err := procMemAdvise.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
+	frame.Int(uintptr(devPtr))
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(advice))
 	frame.Struct(unsafe.Pointer(&location), &layoutMemLocation)
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(devPtr)
 	runtime.KeepAlive(&location)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemAdvise, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemAdvise, Error(frame.Ret()))
 }
 
 // MemRangeGetAttribute wraps cudaMemRangeGetAttribute (symbol cudaMemRangeGetAttribute, cuda_runtime_api.h).
@@ -9913,24 +8596,15 @@ func MemAdvise(devPtr unsafe.Pointer, count uint64, advice MemoryAdvise, locatio
 // See also: [MemRangeGetAttributes], [MemPrefetchAsync],
 // [MemAdvise],
 // cuMemRangeGetAttribute
-func MemRangeGetAttribute(data unsafe.Pointer, dataSize uint64, attribute MemRangeAttribute, devPtr unsafe.Pointer, count uint64) (err error) {
-	fnPtr, lerr := procMemRangeGetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemRangeGetAttribute(data unsafe.Pointer, dataSize uint64, attribute MemRangeAttribute, devPtr unsafe.Pointer, count uint64) error {
+	sym, err := procMemRangeGetAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(data)), uintptr(dataSize), uintptr(attribute), uintptr(unsafe.Pointer(devPtr)), uintptr(count), 0)
+	r := ffi.CallInts(sym, uintptr(data), uintptr(dataSize), uintptr(attribute), uintptr(devPtr), uintptr(count), 0)
 	runtime.KeepAlive(data)
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemRangeGetAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemRangeGetAttribute, Error(r))
 }
 
 // MemRangeGetAttributes wraps cudaMemRangeGetAttributes (symbol cudaMemRangeGetAttributes, cuda_runtime_api.h).
@@ -9976,26 +8650,17 @@ func MemRangeGetAttribute(data unsafe.Pointer, dataSize uint64, attribute MemRan
 // See also: [MemRangeGetAttribute], [MemAdvise],
 // [MemPrefetchAsync],
 // cuMemRangeGetAttributes
-func MemRangeGetAttributes(data *unsafe.Pointer, dataSizes *uint64, attributes *MemRangeAttribute, numAttributes uint64, devPtr unsafe.Pointer, count uint64) (err error) {
-	fnPtr, lerr := procMemRangeGetAttributes.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemRangeGetAttributes(data *unsafe.Pointer, dataSizes *uint64, attributes *MemRangeAttribute, numAttributes uint64, devPtr unsafe.Pointer, count uint64) error {
+	sym, err := procMemRangeGetAttributes.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(data)), uintptr(unsafe.Pointer(dataSizes)), uintptr(unsafe.Pointer(attributes)), uintptr(numAttributes), uintptr(unsafe.Pointer(devPtr)), uintptr(count))
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(data)), uintptr(unsafe.Pointer(dataSizes)), uintptr(unsafe.Pointer(attributes)), uintptr(numAttributes), uintptr(devPtr), uintptr(count))
 	runtime.KeepAlive(data)
 	runtime.KeepAlive(dataSizes)
 	runtime.KeepAlive(attributes)
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemRangeGetAttributes, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemRangeGetAttributes, Error(r))
 }
 
 // MemcpyToArray wraps cudaMemcpyToArray (symbol cudaMemcpyToArray, cuda_runtime_api.h).
@@ -10039,23 +8704,14 @@ func MemRangeGetAttributes(data *unsafe.Pointer, dataSizes *uint64, attributes *
 // cuMemcpyDtoA
 //
 // Deprecated: the header marks this deprecated.
-func MemcpyToArray(dst Array, wOffset uint64, hOffset uint64, src unsafe.Pointer, count uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procMemcpyToArray.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyToArray(dst Array, wOffset, hOffset uint64, src unsafe.Pointer, count uint64, kind MemcpyKind) error {
+	sym, err := procMemcpyToArray.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dst), uintptr(wOffset), uintptr(hOffset), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(kind))
+	r := ffi.CallInts(sym, uintptr(dst), uintptr(wOffset), uintptr(hOffset), uintptr(src), uintptr(count), uintptr(kind))
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyToArray, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyToArray, Error(r))
 }
 
 // MemcpyFromArray wraps cudaMemcpyFromArray (symbol cudaMemcpyFromArray, cuda_runtime_api.h).
@@ -10098,23 +8754,14 @@ func MemcpyToArray(dst Array, wOffset uint64, hOffset uint64, src unsafe.Pointer
 // cuMemcpyAtoD
 //
 // Deprecated: the header marks this deprecated.
-func MemcpyFromArray(dst unsafe.Pointer, src ArrayConst, wOffset uint64, hOffset uint64, count uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procMemcpyFromArray.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyFromArray(dst unsafe.Pointer, src ArrayConst, wOffset, hOffset, count uint64, kind MemcpyKind) error {
+	sym, err := procMemcpyFromArray.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(src), uintptr(wOffset), uintptr(hOffset), uintptr(count), uintptr(kind))
+	r := ffi.CallInts(sym, uintptr(dst), uintptr(src), uintptr(wOffset), uintptr(hOffset), uintptr(count), uintptr(kind))
 	runtime.KeepAlive(dst)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyFromArray, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyFromArray, Error(r))
 }
 
 // MemcpyArrayToArray wraps cudaMemcpyArrayToArray (symbol cudaMemcpyArrayToArray, cuda_runtime_api.h).
@@ -10158,11 +8805,10 @@ func MemcpyFromArray(dst unsafe.Pointer, src ArrayConst, wOffset uint64, hOffset
 // cuMemcpyAtoA
 //
 // Deprecated: the header marks this deprecated.
-func MemcpyArrayToArray(dst Array, wOffsetDst uint64, hOffsetDst uint64, src ArrayConst, wOffsetSrc uint64, hOffsetSrc uint64, count uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procMemcpyArrayToArray.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyArrayToArray(dst Array, wOffsetDst, hOffsetDst uint64, src ArrayConst, wOffsetSrc, hOffsetSrc, count uint64, kind MemcpyKind) error {
+	sym, err := procMemcpyArrayToArray.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(dst))
@@ -10173,17 +8819,11 @@ func MemcpyArrayToArray(dst Array, wOffsetDst uint64, hOffsetDst uint64, src Arr
 	frame.Int(uintptr(hOffsetSrc))
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
-	if ferr != nil {
-		err = ferr
-		return
+	ffi.Call(sym, &frame)
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemcpyArrayToArray, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyArrayToArray, Error(frame.Ret()))
 }
 
 // MemcpyToArrayAsync wraps cudaMemcpyToArrayAsync (symbol cudaMemcpyToArrayAsync, cuda_runtime_api.h).
@@ -10235,32 +8875,25 @@ func MemcpyArrayToArray(dst Array, wOffsetDst uint64, hOffsetDst uint64, src Arr
 // cuMemcpy2DAsync
 //
 // Deprecated: the header marks this deprecated.
-func MemcpyToArrayAsync(dst Array, wOffset uint64, hOffset uint64, src unsafe.Pointer, count uint64, kind MemcpyKind, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpyToArrayAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyToArrayAsync(dst Array, wOffset, hOffset uint64, src unsafe.Pointer, count uint64, kind MemcpyKind, stream Stream) error {
+	sym, err := procMemcpyToArrayAsync.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(dst))
 	frame.Int(uintptr(wOffset))
 	frame.Int(uintptr(hOffset))
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemcpyToArrayAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyToArrayAsync, Error(frame.Ret()))
 }
 
 // MemcpyFromArrayAsync wraps cudaMemcpyFromArrayAsync (symbol cudaMemcpyFromArrayAsync, cuda_runtime_api.h).
@@ -10311,32 +8944,25 @@ func MemcpyToArrayAsync(dst Array, wOffset uint64, hOffset uint64, src unsafe.Po
 // cuMemcpy2DAsync
 //
 // Deprecated: the header marks this deprecated.
-func MemcpyFromArrayAsync(dst unsafe.Pointer, src ArrayConst, wOffset uint64, hOffset uint64, count uint64, kind MemcpyKind, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpyFromArrayAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyFromArrayAsync(dst unsafe.Pointer, src ArrayConst, wOffset, hOffset, count uint64, kind MemcpyKind, stream Stream) error {
+	sym, err := procMemcpyFromArrayAsync.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(src))
 	frame.Int(uintptr(wOffset))
 	frame.Int(uintptr(hOffset))
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(dst)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemcpyFromArrayAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyFromArrayAsync, Error(frame.Ret()))
 }
 
 // MallocAsync wraps cudaMallocAsync (symbol cudaMallocAsync, cuda_runtime_api.h).
@@ -10374,22 +9000,13 @@ func MemcpyFromArrayAsync(dst unsafe.Pointer, src ArrayConst, wOffset uint64, hO
 // [MallocAsync](void** ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream)  "cudaMallocAsync (C++ API)",
 // [MallocFromPoolAsync], [FreeAsync], [DeviceSetMemPool], [DeviceGetDefaultMemPool], [DeviceGetMemPool], [MemPoolSetAccess], [MemPoolSetAttribute], [MemPoolGetAttribute]
 func MallocAsync(size uint64, hStream Stream) (devPtr unsafe.Pointer, err error) {
-	fnPtr, lerr := procMallocAsync.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMallocAsync.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), uintptr(hStream), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), uintptr(hStream), 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMallocAsync, rc)
-		return
-	}
-	return
+	return devPtr, ffi.Error(procMallocAsync, Error(r))
 }
 
 // FreeAsync wraps cudaFreeAsync (symbol cudaFreeAsync, cuda_runtime_api.h).
@@ -10417,23 +9034,14 @@ func MallocAsync(size uint64, hStream Stream) (devPtr unsafe.Pointer, err error)
 // Note that this function may not be called from a callback.
 //
 // See also: cuMemFreeAsync, [MallocAsync]
-func FreeAsync(devPtr unsafe.Pointer, hStream Stream) (err error) {
-	fnPtr, lerr := procFreeAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func FreeAsync(devPtr unsafe.Pointer, hStream Stream) error {
+	sym, err := procFreeAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(hStream), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(devPtr), uintptr(hStream), 0, 0, 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFreeAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procFreeAsync, Error(r))
 }
 
 // MemPoolTrimTo wraps cudaMemPoolTrimTo (symbol cudaMemPoolTrimTo, cuda_runtime_api.h).
@@ -10461,22 +9069,13 @@ func FreeAsync(devPtr unsafe.Pointer, hStream Stream) (err error) {
 // Note that this function may not be called from a callback.
 //
 // See also: cuMemPoolTrimTo, [MallocAsync], [FreeAsync], [DeviceGetDefaultMemPool], [DeviceGetMemPool], [MemPoolCreate]
-func MemPoolTrimTo(memPool MemPool, minBytesToKeep uint64) (err error) {
-	fnPtr, lerr := procMemPoolTrimTo.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPoolTrimTo(memPool MemPool, minBytesToKeep uint64) error {
+	sym, err := procMemPoolTrimTo.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(memPool), uintptr(minBytesToKeep), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolTrimTo, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(memPool), uintptr(minBytesToKeep), 0, 0, 0, 0)
+	return ffi.Error(procMemPoolTrimTo, Error(r))
 }
 
 // MemPoolSetAttribute wraps cudaMemPoolSetAttribute (symbol cudaMemPoolSetAttribute, cuda_runtime_api.h).
@@ -10520,23 +9119,14 @@ func MemPoolTrimTo(memPool MemPool, minBytesToKeep uint64) (err error) {
 // Note that this function may not be called from a callback.
 //
 // See also: cuMemPoolSetAttribute, [MallocAsync], [FreeAsync], [DeviceGetDefaultMemPool], [DeviceGetMemPool], [MemPoolCreate]
-func MemPoolSetAttribute(memPool MemPool, attr MemPoolAttr, value unsafe.Pointer) (err error) {
-	fnPtr, lerr := procMemPoolSetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPoolSetAttribute(memPool MemPool, attr MemPoolAttr, value unsafe.Pointer) error {
+	sym, err := procMemPoolSetAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(memPool), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(memPool), uintptr(attr), uintptr(value), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolSetAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemPoolSetAttribute, Error(r))
 }
 
 // MemPoolGetAttribute wraps cudaMemPoolGetAttribute (symbol cudaMemPoolGetAttribute, cuda_runtime_api.h).
@@ -10584,23 +9174,14 @@ func MemPoolSetAttribute(memPool MemPool, attr MemPoolAttr, value unsafe.Pointer
 // Note that this function may not be called from a callback.
 //
 // See also: cuMemPoolGetAttribute, [MallocAsync], [FreeAsync], [DeviceGetDefaultMemPool], [DeviceGetMemPool], [MemPoolCreate]
-func MemPoolGetAttribute(memPool MemPool, attr MemPoolAttr, value unsafe.Pointer) (err error) {
-	fnPtr, lerr := procMemPoolGetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPoolGetAttribute(memPool MemPool, attr MemPoolAttr, value unsafe.Pointer) error {
+	sym, err := procMemPoolGetAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(memPool), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(memPool), uintptr(attr), uintptr(value), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolGetAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemPoolGetAttribute, Error(r))
 }
 
 // MemPoolSetAccess wraps cudaMemPoolSetAccess (symbol cudaMemPoolSetAccess, cuda_runtime_api.h).
@@ -10616,23 +9197,14 @@ func MemPoolGetAttribute(memPool MemPool, attr MemPoolAttr, value unsafe.Pointer
 // [ErrorInvalidValue]
 //
 // See also: cuMemPoolSetAccess, [MemPoolGetAccess], [MallocAsync], cudaFreeAsync.
-func MemPoolSetAccess(memPool MemPool, descList *MemAccessDesc, count uint64) (err error) {
-	fnPtr, lerr := procMemPoolSetAccess.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPoolSetAccess(memPool MemPool, descList *MemAccessDesc, count uint64) error {
+	sym, err := procMemPoolSetAccess.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(memPool), uintptr(unsafe.Pointer(descList)), uintptr(count), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(memPool), uintptr(unsafe.Pointer(descList)), uintptr(count), 0, 0, 0)
 	runtime.KeepAlive(descList)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolSetAccess, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemPoolSetAccess, Error(r))
 }
 
 // MemPoolGetAccess wraps cudaMemPoolGetAccess (symbol cudaMemPoolGetAccess, cuda_runtime_api.h).
@@ -10647,23 +9219,14 @@ func MemPoolSetAccess(memPool MemPool, descList *MemAccessDesc, count uint64) (e
 //
 // See also: cuMemPoolGetAccess, [MemPoolSetAccess]
 func MemPoolGetAccess(memPool MemPool, location *MemLocation) (flags MemAccessFlags, err error) {
-	fnPtr, lerr := procMemPoolGetAccess.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemPoolGetAccess.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&flags)), uintptr(memPool), uintptr(unsafe.Pointer(location)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&flags)), uintptr(memPool), uintptr(unsafe.Pointer(location)), 0, 0, 0)
 	runtime.KeepAlive(&flags)
 	runtime.KeepAlive(location)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolGetAccess, rc)
-		return
-	}
-	return
+	return flags, ffi.Error(procMemPoolGetAccess, Error(r))
 }
 
 // MemPoolCreate wraps cudaMemPoolCreate (symbol cudaMemPoolCreate, cuda_runtime_api.h).
@@ -10715,23 +9278,14 @@ func MemPoolGetAccess(memPool MemPool, location *MemLocation) (flags MemAccessFl
 //
 // See also: cuMemPoolCreate, [DeviceSetMemPool], [MallocFromPoolAsync], [MemPoolExportToShareableHandle], [DeviceGetDefaultMemPool], [DeviceGetMemPool]
 func MemPoolCreate(poolProps *MemPoolProps) (memPool MemPool, err error) {
-	fnPtr, lerr := procMemPoolCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemPoolCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memPool)), uintptr(unsafe.Pointer(poolProps)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memPool)), uintptr(unsafe.Pointer(poolProps)), 0, 0, 0, 0)
 	runtime.KeepAlive(&memPool)
 	runtime.KeepAlive(poolProps)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolCreate, rc)
-		return
-	}
-	return
+	return memPool, ffi.Error(procMemPoolCreate, Error(r))
 }
 
 // MemPoolDestroy wraps cudaMemPoolDestroy (symbol cudaMemPoolDestroy, cuda_runtime_api.h).
@@ -10754,22 +9308,13 @@ func MemPoolCreate(poolProps *MemPoolProps) (memPool MemPool, err error) {
 // [ErrorInvalidValue]
 //
 // See also: cuMemPoolDestroy, [FreeAsync], [DeviceSetMemPool], [DeviceGetDefaultMemPool], [DeviceGetMemPool], [MemPoolCreate]
-func MemPoolDestroy(memPool MemPool) (err error) {
-	fnPtr, lerr := procMemPoolDestroy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPoolDestroy(memPool MemPool) error {
+	sym, err := procMemPoolDestroy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(memPool), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolDestroy, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(memPool), 0, 0, 0, 0, 0)
+	return ffi.Error(procMemPoolDestroy, Error(r))
 }
 
 // MemGetDefaultMemPool wraps cudaMemGetDefaultMemPool (symbol cudaMemGetDefaultMemPool, cuda_runtime_api.h).
@@ -10789,24 +9334,15 @@ func MemPoolDestroy(memPool MemPool) (err error) {
 // Note that this function may also return error codes from previous, asynchronous launches.
 //
 // See also: cuMemAllocAsync, cuMemPoolTrimTo, cuMemPoolGetAttribute, cuMemPoolSetAttribute, cuMemPoolSetAccess, cuMemGetMemPool, cuMemPoolCreate.
-func MemGetDefaultMemPool(location *MemLocation, type_ MemAllocationType) (memPool MemPool, err error) {
-	fnPtr, lerr := procMemGetDefaultMemPool.Addr()
-	if lerr != nil {
-		err = lerr
+func MemGetDefaultMemPool(location *MemLocation, typ MemAllocationType) (memPool MemPool, err error) {
+	sym, err := procMemGetDefaultMemPool.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memPool)), uintptr(unsafe.Pointer(location)), uintptr(type_), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memPool)), uintptr(unsafe.Pointer(location)), uintptr(typ), 0, 0, 0)
 	runtime.KeepAlive(&memPool)
 	runtime.KeepAlive(location)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemGetDefaultMemPool, rc)
-		return
-	}
-	return
+	return memPool, ffi.Error(procMemGetDefaultMemPool, Error(r))
 }
 
 // MemGetMemPool wraps cudaMemGetMemPool (symbol cudaMemGetMemPool, cuda_runtime_api.h).
@@ -10830,24 +9366,15 @@ func MemGetDefaultMemPool(location *MemLocation, type_ MemAllocationType) (memPo
 // [ErrorInvalidValue]
 //
 // See also: cuDeviceGetDefaultMemPool, cuMemPoolCreate, cuDeviceSetMemPool, cuMemSetMemPool.
-func MemGetMemPool(location *MemLocation, type_ MemAllocationType) (memPool MemPool, err error) {
-	fnPtr, lerr := procMemGetMemPool.Addr()
-	if lerr != nil {
-		err = lerr
+func MemGetMemPool(location *MemLocation, typ MemAllocationType) (memPool MemPool, err error) {
+	sym, err := procMemGetMemPool.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memPool)), uintptr(unsafe.Pointer(location)), uintptr(type_), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memPool)), uintptr(unsafe.Pointer(location)), uintptr(typ), 0, 0, 0)
 	runtime.KeepAlive(&memPool)
 	runtime.KeepAlive(location)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemGetMemPool, rc)
-		return
-	}
-	return
+	return memPool, ffi.Error(procMemGetMemPool, Error(r))
 }
 
 // MemSetMemPool wraps cudaMemSetMemPool (symbol cudaMemSetMemPool, cuda_runtime_api.h).
@@ -10876,23 +9403,14 @@ func MemGetMemPool(location *MemLocation, type_ MemAllocationType) (memPool MemP
 // [ErrorInvalidValue]
 //
 // See also: cuDeviceGetDefaultMemPool, cuDeviceGetMemPool, cuMemGetMemPool, cuMemPoolCreate, cuMemPoolDestroy, cuMemAllocFromPoolAsync.
-func MemSetMemPool(location *MemLocation, type_ MemAllocationType, memPool MemPool) (err error) {
-	fnPtr, lerr := procMemSetMemPool.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemSetMemPool(location *MemLocation, typ MemAllocationType, memPool MemPool) error {
+	sym, err := procMemSetMemPool.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(location)), uintptr(type_), uintptr(memPool), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(location)), uintptr(typ), uintptr(memPool), 0, 0, 0)
 	runtime.KeepAlive(location)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemSetMemPool, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemSetMemPool, Error(r))
 }
 
 // MallocFromPoolAsync wraps cudaMallocFromPoolAsync (symbol cudaMallocFromPoolAsync, cuda_runtime_api.h).
@@ -10930,22 +9448,13 @@ func MemSetMemPool(location *MemLocation, type_ MemAllocationType, memPool MemPo
 // [MallocAsync](void** ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream)  "cudaMallocAsync (C++ API)",
 // [MallocAsync], [FreeAsync], [DeviceGetDefaultMemPool], [MemPoolCreate], [MemPoolSetAccess], [MemPoolSetAttribute]
 func MallocFromPoolAsync(size uint64, memPool MemPool, stream Stream) (ptr unsafe.Pointer, err error) {
-	fnPtr, lerr := procMallocFromPoolAsync.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMallocFromPoolAsync.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&ptr)), uintptr(size), uintptr(memPool), uintptr(stream), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&ptr)), uintptr(size), uintptr(memPool), uintptr(stream), 0, 0)
 	runtime.KeepAlive(&ptr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMallocFromPoolAsync, rc)
-		return
-	}
-	return
+	return ptr, ffi.Error(procMallocFromPoolAsync, Error(r))
 }
 
 // MemPoolExportToShareableHandle wraps cudaMemPoolExportToShareableHandle (symbol cudaMemPoolExportToShareableHandle, cuda_runtime_api.h).
@@ -10971,23 +9480,14 @@ func MallocFromPoolAsync(size uint64, memPool MemPool, stream Stream) (ptr unsaf
 // cudaErrorOutOfMemory
 //
 // See also: cuMemPoolExportToShareableHandle, [MemPoolImportFromShareableHandle], [MemPoolExportPointer], [MemPoolImportPointer]
-func MemPoolExportToShareableHandle(shareableHandle unsafe.Pointer, memPool MemPool, handleType MemAllocationHandleType, flags uint32) (err error) {
-	fnPtr, lerr := procMemPoolExportToShareableHandle.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPoolExportToShareableHandle(shareableHandle unsafe.Pointer, memPool MemPool, handleType MemAllocationHandleType, flags uint32) error {
+	sym, err := procMemPoolExportToShareableHandle.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(shareableHandle)), uintptr(memPool), uintptr(handleType), uintptr(flags), 0, 0)
+	r := ffi.CallInts(sym, uintptr(shareableHandle), uintptr(memPool), uintptr(handleType), uintptr(flags), 0, 0)
 	runtime.KeepAlive(shareableHandle)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolExportToShareableHandle, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemPoolExportToShareableHandle, Error(r))
 }
 
 // MemPoolImportFromShareableHandle wraps cudaMemPoolImportFromShareableHandle (symbol cudaMemPoolImportFromShareableHandle, cuda_runtime_api.h).
@@ -11012,23 +9512,14 @@ func MemPoolExportToShareableHandle(shareableHandle unsafe.Pointer, memPool MemP
 //
 // See also: cuMemPoolImportFromShareableHandle, [MemPoolExportToShareableHandle], [MemPoolExportPointer], [MemPoolImportPointer]
 func MemPoolImportFromShareableHandle(shareableHandle unsafe.Pointer, handleType MemAllocationHandleType, flags uint32) (memPool MemPool, err error) {
-	fnPtr, lerr := procMemPoolImportFromShareableHandle.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemPoolImportFromShareableHandle.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memPool)), uintptr(unsafe.Pointer(shareableHandle)), uintptr(handleType), uintptr(flags), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memPool)), uintptr(shareableHandle), uintptr(handleType), uintptr(flags), 0, 0)
 	runtime.KeepAlive(&memPool)
 	runtime.KeepAlive(shareableHandle)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolImportFromShareableHandle, rc)
-		return
-	}
-	return
+	return memPool, ffi.Error(procMemPoolImportFromShareableHandle, Error(r))
 }
 
 // MemPoolExportPointer wraps cudaMemPoolExportPointer (symbol cudaMemPoolExportPointer, cuda_runtime_api.h).
@@ -11049,23 +9540,14 @@ func MemPoolImportFromShareableHandle(shareableHandle unsafe.Pointer, handleType
 //
 // See also: cuMemPoolExportPointer, [MemPoolExportToShareableHandle], [MemPoolImportFromShareableHandle], [MemPoolImportPointer]
 func MemPoolExportPointer(ptr unsafe.Pointer) (exportData MemPoolPtrExportData, err error) {
-	fnPtr, lerr := procMemPoolExportPointer.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemPoolExportPointer.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&exportData)), uintptr(unsafe.Pointer(ptr)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&exportData)), uintptr(ptr), 0, 0, 0, 0)
 	runtime.KeepAlive(&exportData)
 	runtime.KeepAlive(ptr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolExportPointer, rc)
-		return
-	}
-	return
+	return exportData, ffi.Error(procMemPoolExportPointer, Error(r))
 }
 
 // MemPoolImportPointer wraps cudaMemPoolImportPointer (symbol cudaMemPoolImportPointer, cuda_runtime_api.h).
@@ -11096,23 +9578,14 @@ func MemPoolExportPointer(ptr unsafe.Pointer) (exportData MemPoolPtrExportData, 
 //
 // See also: cuMemPoolImportPointer, [MemPoolExportToShareableHandle], [MemPoolImportFromShareableHandle], [MemPoolExportPointer]
 func MemPoolImportPointer(memPool MemPool, exportData *MemPoolPtrExportData) (ptr unsafe.Pointer, err error) {
-	fnPtr, lerr := procMemPoolImportPointer.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemPoolImportPointer.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&ptr)), uintptr(memPool), uintptr(unsafe.Pointer(exportData)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&ptr)), uintptr(memPool), uintptr(unsafe.Pointer(exportData)), 0, 0, 0)
 	runtime.KeepAlive(&ptr)
 	runtime.KeepAlive(exportData)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolImportPointer, rc)
-		return
-	}
-	return
+	return ptr, ffi.Error(procMemPoolImportPointer, Error(r))
 }
 
 // PointerGetAttributes wraps cudaPointerGetAttributes (symbol cudaPointerGetAttributes, cuda_runtime_api.h).
@@ -11177,23 +9650,14 @@ func MemPoolImportPointer(memPool MemPool, exportData *MemPoolPtrExportData) (pt
 // [InitDevice],
 // cuPointerGetAttributes
 func PointerGetAttributes(ptr unsafe.Pointer) (attributes PointerAttributes, err error) {
-	fnPtr, lerr := procPointerGetAttributes.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procPointerGetAttributes.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&attributes)), uintptr(unsafe.Pointer(ptr)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&attributes)), uintptr(ptr), 0, 0, 0, 0)
 	runtime.KeepAlive(&attributes)
 	runtime.KeepAlive(ptr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errPointerGetAttributes, rc)
-		return
-	}
-	return
+	return attributes, ffi.Error(procPointerGetAttributes, Error(r))
 }
 
 // DeviceCanAccessPeer wraps cudaDeviceCanAccessPeer (symbol cudaDeviceCanAccessPeer, cuda_runtime_api.h).
@@ -11223,23 +9687,14 @@ func PointerGetAttributes(ptr unsafe.Pointer) (attributes PointerAttributes, err
 // See also: [DeviceEnablePeerAccess],
 // [DeviceDisablePeerAccess],
 // cuDeviceCanAccessPeer
-func DeviceCanAccessPeer(device int32, peerDevice int32) (canAccessPeer int32, err error) {
-	fnPtr, lerr := procDeviceCanAccessPeer.Addr()
-	if lerr != nil {
-		err = lerr
+func DeviceCanAccessPeer(device, peerDevice int32) (canAccessPeer int32, err error) {
+	sym, err := procDeviceCanAccessPeer.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&canAccessPeer)), uintptr(device), uintptr(peerDevice), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&canAccessPeer)), uintptr(device), uintptr(peerDevice), 0, 0, 0)
 	runtime.KeepAlive(&canAccessPeer)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceCanAccessPeer, rc)
-		return
-	}
-	return
+	return canAccessPeer, ffi.Error(procDeviceCanAccessPeer, Error(r))
 }
 
 // DeviceEnablePeerAccess wraps cudaDeviceEnablePeerAccess (symbol cudaDeviceEnablePeerAccess, cuda_runtime_api.h).
@@ -11282,22 +9737,13 @@ func DeviceCanAccessPeer(device int32, peerDevice int32) (canAccessPeer int32, e
 // See also: [DeviceCanAccessPeer],
 // [DeviceDisablePeerAccess],
 // cuCtxEnablePeerAccess
-func DeviceEnablePeerAccess(peerDevice int32, flags uint32) (err error) {
-	fnPtr, lerr := procDeviceEnablePeerAccess.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceEnablePeerAccess(peerDevice int32, flags uint32) error {
+	sym, err := procDeviceEnablePeerAccess.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(peerDevice), uintptr(flags), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceEnablePeerAccess, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(peerDevice), uintptr(flags), 0, 0, 0, 0)
+	return ffi.Error(procDeviceEnablePeerAccess, Error(r))
 }
 
 // DeviceDisablePeerAccess wraps cudaDeviceDisablePeerAccess (symbol cudaDeviceDisablePeerAccess, cuda_runtime_api.h).
@@ -11320,22 +9766,13 @@ func DeviceEnablePeerAccess(peerDevice int32, flags uint32) (err error) {
 // See also: [DeviceCanAccessPeer],
 // [DeviceEnablePeerAccess],
 // cuCtxDisablePeerAccess
-func DeviceDisablePeerAccess(peerDevice int32) (err error) {
-	fnPtr, lerr := procDeviceDisablePeerAccess.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceDisablePeerAccess(peerDevice int32) error {
+	sym, err := procDeviceDisablePeerAccess.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(peerDevice), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceDisablePeerAccess, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(peerDevice), 0, 0, 0, 0, 0)
+	return ffi.Error(procDeviceDisablePeerAccess, Error(r))
 }
 
 // GraphicsUnregisterResource wraps cudaGraphicsUnregisterResource (symbol cudaGraphicsUnregisterResource, cuda_runtime_api.h).
@@ -11366,22 +9803,13 @@ func DeviceDisablePeerAccess(peerDevice int32) (err error) {
 // cudaGraphicsGLRegisterBuffer,
 // cudaGraphicsGLRegisterImage,
 // cuGraphicsUnregisterResource
-func GraphicsUnregisterResource(resource GraphicsResource) (err error) {
-	fnPtr, lerr := procGraphicsUnregisterResource.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphicsUnregisterResource(resource GraphicsResource) error {
+	sym, err := procGraphicsUnregisterResource.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(resource), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphicsUnregisterResource, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(resource), 0, 0, 0, 0, 0)
+	return ffi.Error(procGraphicsUnregisterResource, Error(r))
 }
 
 // GraphicsResourceSetMapFlags wraps cudaGraphicsResourceSetMapFlags (symbol cudaGraphicsResourceSetMapFlags, cuda_runtime_api.h).
@@ -11417,22 +9845,13 @@ func GraphicsUnregisterResource(resource GraphicsResource) (err error) {
 // See also:
 // [GraphicsMapResources],
 // cuGraphicsResourceSetMapFlags
-func GraphicsResourceSetMapFlags(resource GraphicsResource, flags uint32) (err error) {
-	fnPtr, lerr := procGraphicsResourceSetMapFlags.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphicsResourceSetMapFlags(resource GraphicsResource, flags uint32) error {
+	sym, err := procGraphicsResourceSetMapFlags.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(resource), uintptr(flags), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphicsResourceSetMapFlags, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(resource), uintptr(flags), 0, 0, 0, 0)
+	return ffi.Error(procGraphicsResourceSetMapFlags, Error(r))
 }
 
 // GraphicsMapResources wraps cudaGraphicsMapResources (symbol cudaGraphicsMapResources, cuda_runtime_api.h).
@@ -11472,23 +9891,14 @@ func GraphicsResourceSetMapFlags(resource GraphicsResource, flags uint32) (err e
 // [GraphicsSubResourceGetMappedArray],
 // [GraphicsUnmapResources],
 // cuGraphicsMapResources
-func GraphicsMapResources(count int32, resources *GraphicsResource, stream Stream) (err error) {
-	fnPtr, lerr := procGraphicsMapResources.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphicsMapResources(count int32, resources *GraphicsResource, stream Stream) error {
+	sym, err := procGraphicsMapResources.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(stream), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(stream), 0, 0, 0)
 	runtime.KeepAlive(resources)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphicsMapResources, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphicsMapResources, Error(r))
 }
 
 // GraphicsUnmapResources wraps cudaGraphicsUnmapResources (symbol cudaGraphicsUnmapResources, cuda_runtime_api.h).
@@ -11524,23 +9934,14 @@ func GraphicsMapResources(count int32, resources *GraphicsResource, stream Strea
 // See also:
 // [GraphicsMapResources],
 // cuGraphicsUnmapResources
-func GraphicsUnmapResources(count int32, resources *GraphicsResource, stream Stream) (err error) {
-	fnPtr, lerr := procGraphicsUnmapResources.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphicsUnmapResources(count int32, resources *GraphicsResource, stream Stream) error {
+	sym, err := procGraphicsUnmapResources.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(stream), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(stream), 0, 0, 0)
 	runtime.KeepAlive(resources)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphicsUnmapResources, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphicsUnmapResources, Error(r))
 }
 
 // GraphicsResourceGetMappedPointer wraps cudaGraphicsResourceGetMappedPointer (symbol cudaGraphicsResourceGetMappedPointer, cuda_runtime_api.h).
@@ -11574,23 +9975,14 @@ func GraphicsUnmapResources(count int32, resources *GraphicsResource, stream Str
 // [GraphicsSubResourceGetMappedArray],
 // cuGraphicsResourceGetMappedPointer
 func GraphicsResourceGetMappedPointer(resource GraphicsResource) (devPtr unsafe.Pointer, size uint64, err error) {
-	fnPtr, lerr := procGraphicsResourceGetMappedPointer.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphicsResourceGetMappedPointer.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(unsafe.Pointer(&size)), uintptr(resource), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(unsafe.Pointer(&size)), uintptr(resource), 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(&size)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphicsResourceGetMappedPointer, rc)
-		return
-	}
-	return
+	return devPtr, size, ffi.Error(procGraphicsResourceGetMappedPointer, Error(r))
 }
 
 // GraphicsSubResourceGetMappedArray wraps cudaGraphicsSubResourceGetMappedArray (symbol cudaGraphicsSubResourceGetMappedArray, cuda_runtime_api.h).
@@ -11630,23 +10022,14 @@ func GraphicsResourceGetMappedPointer(resource GraphicsResource) (devPtr unsafe.
 // See also:
 // [GraphicsResourceGetMappedPointer],
 // cuGraphicsSubResourceGetMappedArray
-func GraphicsSubResourceGetMappedArray(resource GraphicsResource, arrayIndex uint32, mipLevel uint32) (array Array, err error) {
-	fnPtr, lerr := procGraphicsSubResourceGetMappedArray.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphicsSubResourceGetMappedArray(resource GraphicsResource, arrayIndex, mipLevel uint32) (array Array, err error) {
+	sym, err := procGraphicsSubResourceGetMappedArray.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&array)), uintptr(resource), uintptr(arrayIndex), uintptr(mipLevel), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&array)), uintptr(resource), uintptr(arrayIndex), uintptr(mipLevel), 0, 0)
 	runtime.KeepAlive(&array)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphicsSubResourceGetMappedArray, rc)
-		return
-	}
-	return
+	return array, ffi.Error(procGraphicsSubResourceGetMappedArray, Error(r))
 }
 
 // GraphicsResourceGetMappedMipmappedArray wraps cudaGraphicsResourceGetMappedMipmappedArray (symbol cudaGraphicsResourceGetMappedMipmappedArray, cuda_runtime_api.h).
@@ -11677,22 +10060,13 @@ func GraphicsSubResourceGetMappedArray(resource GraphicsResource, arrayIndex uin
 // [GraphicsResourceGetMappedPointer],
 // cuGraphicsResourceGetMappedMipmappedArray
 func GraphicsResourceGetMappedMipmappedArray(resource GraphicsResource) (mipmappedArray MipmappedArray, err error) {
-	fnPtr, lerr := procGraphicsResourceGetMappedMipmappedArray.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphicsResourceGetMappedMipmappedArray.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&mipmappedArray)), uintptr(resource), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&mipmappedArray)), uintptr(resource), 0, 0, 0, 0)
 	runtime.KeepAlive(&mipmappedArray)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphicsResourceGetMappedMipmappedArray, rc)
-		return
-	}
-	return
+	return mipmappedArray, ffi.Error(procGraphicsResourceGetMappedMipmappedArray, Error(r))
 }
 
 // GetChannelDesc wraps cudaGetChannelDesc (symbol cudaGetChannelDesc, cuda_runtime_api.h).
@@ -11714,22 +10088,13 @@ func GraphicsResourceGetMappedMipmappedArray(resource GraphicsResource) (mipmapp
 // See also: [CreateChannelDesc](int, int, int, int, cudaChannelFormatKind) "cudaCreateChannelDesc (C API)",
 // [CreateTextureObject], [CreateSurfaceObject]
 func GetChannelDesc(array ArrayConst) (desc ChannelFormatDesc, err error) {
-	fnPtr, lerr := procGetChannelDesc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetChannelDesc.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&desc)), uintptr(array), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&desc)), uintptr(array), 0, 0, 0, 0)
 	runtime.KeepAlive(&desc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetChannelDesc, rc)
-		return
-	}
-	return
+	return desc, ffi.Error(procGetChannelDesc, Error(r))
 }
 
 // CreateChannelDesc wraps cudaCreateChannelDesc (symbol cudaCreateChannelDesc, cuda_runtime_api.h). It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why).
@@ -11759,9 +10124,9 @@ func GetChannelDesc(array ArrayConst) (desc ChannelFormatDesc, err error) {
 //
 // See also: [CreateChannelDesc](void) "cudaCreateChannelDesc (C++ API)",
 // [GetChannelDesc], [CreateTextureObject], [CreateSurfaceObject]
-func CreateChannelDesc(x int32, y int32, z int32, w int32, f ChannelFormatKind) (ret ChannelFormatDesc) {
-	fnPtr, lerr := procCreateChannelDesc.Addr()
-	if lerr != nil {
+func CreateChannelDesc(x, y, z, w int32, f ChannelFormatKind) (ret ChannelFormatDesc) {
+	sym, err := procCreateChannelDesc.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
@@ -11771,9 +10136,8 @@ func CreateChannelDesc(x int32, y int32, z int32, w int32, f ChannelFormatKind) 
 	frame.Int(uintptr(z))
 	frame.Int(uintptr(w))
 	frame.Int(uintptr(f))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
-	if ferr != nil {
+	ffi.Call(sym, &frame)
+	if err = frame.Err(); err != nil {
 		return
 	}
 	frame.RetStruct(unsafe.Pointer(&ret), &layoutChannelFormatDesc)
@@ -11996,25 +10360,16 @@ func CreateChannelDesc(x int32, y int32, z int32, w int32, f ChannelFormatKind) 
 // [DestroyTextureObject],
 // cuTexObjectCreate
 func CreateTextureObject(pResDesc *ResourceDesc, pTexDesc *TextureDesc, pResViewDesc *ResourceViewDesc) (pTexObject TextureObject, err error) {
-	fnPtr, lerr := procCreateTextureObject.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procCreateTextureObject.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pTexObject)), uintptr(unsafe.Pointer(pResDesc)), uintptr(unsafe.Pointer(pTexDesc)), uintptr(unsafe.Pointer(pResViewDesc)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pTexObject)), uintptr(unsafe.Pointer(pResDesc)), uintptr(unsafe.Pointer(pTexDesc)), uintptr(unsafe.Pointer(pResViewDesc)), 0, 0)
 	runtime.KeepAlive(&pTexObject)
 	runtime.KeepAlive(pResDesc)
 	runtime.KeepAlive(pTexDesc)
 	runtime.KeepAlive(pResViewDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errCreateTextureObject, rc)
-		return
-	}
-	return
+	return pTexObject, ffi.Error(procCreateTextureObject, Error(r))
 }
 
 // DestroyTextureObject wraps cudaDestroyTextureObject (symbol cudaDestroyTextureObject, cuda_runtime_api.h).
@@ -12035,22 +10390,13 @@ func CreateTextureObject(pResDesc *ResourceDesc, pTexDesc *TextureDesc, pResView
 // See also:
 // [CreateTextureObject],
 // cuTexObjectDestroy
-func DestroyTextureObject(texObject TextureObject) (err error) {
-	fnPtr, lerr := procDestroyTextureObject.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DestroyTextureObject(texObject TextureObject) error {
+	sym, err := procDestroyTextureObject.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(texObject), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDestroyTextureObject, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(texObject), 0, 0, 0, 0, 0)
+	return ffi.Error(procDestroyTextureObject, Error(r))
 }
 
 // GetTextureObjectResourceDesc wraps cudaGetTextureObjectResourceDesc (symbol cudaGetTextureObjectResourceDesc, cuda_runtime_api.h).
@@ -12072,22 +10418,13 @@ func DestroyTextureObject(texObject TextureObject) (err error) {
 // [CreateTextureObject],
 // cuTexObjectGetResourceDesc
 func GetTextureObjectResourceDesc(texObject TextureObject) (pResDesc ResourceDesc, err error) {
-	fnPtr, lerr := procGetTextureObjectResourceDesc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetTextureObjectResourceDesc.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pResDesc)), uintptr(texObject), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pResDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetTextureObjectResourceDesc, rc)
-		return
-	}
-	return
+	return pResDesc, ffi.Error(procGetTextureObjectResourceDesc, Error(r))
 }
 
 // GetTextureObjectTextureDesc wraps cudaGetTextureObjectTextureDesc (symbol cudaGetTextureObjectTextureDesc, cuda_runtime_api.h).
@@ -12109,22 +10446,13 @@ func GetTextureObjectResourceDesc(texObject TextureObject) (pResDesc ResourceDes
 // [CreateTextureObject],
 // cuTexObjectGetTextureDesc
 func GetTextureObjectTextureDesc(texObject TextureObject) (pTexDesc TextureDesc, err error) {
-	fnPtr, lerr := procGetTextureObjectTextureDesc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetTextureObjectTextureDesc.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pTexDesc)), uintptr(texObject), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pTexDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pTexDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetTextureObjectTextureDesc, rc)
-		return
-	}
-	return
+	return pTexDesc, ffi.Error(procGetTextureObjectTextureDesc, Error(r))
 }
 
 // GetTextureObjectResourceViewDesc wraps cudaGetTextureObjectResourceViewDesc (symbol cudaGetTextureObjectResourceViewDesc, cuda_runtime_api.h).
@@ -12147,22 +10475,13 @@ func GetTextureObjectTextureDesc(texObject TextureObject) (pTexDesc TextureDesc,
 // [CreateTextureObject],
 // cuTexObjectGetResourceViewDesc
 func GetTextureObjectResourceViewDesc(texObject TextureObject) (pResViewDesc ResourceViewDesc, err error) {
-	fnPtr, lerr := procGetTextureObjectResourceViewDesc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetTextureObjectResourceViewDesc.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pResViewDesc)), uintptr(texObject), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pResViewDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResViewDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetTextureObjectResourceViewDesc, rc)
-		return
-	}
-	return
+	return pResViewDesc, ffi.Error(procGetTextureObjectResourceViewDesc, Error(r))
 }
 
 // CreateSurfaceObject wraps cudaCreateSurfaceObject (symbol cudaCreateSurfaceObject, cuda_runtime_api.h).
@@ -12193,23 +10512,14 @@ func GetTextureObjectResourceViewDesc(texObject TextureObject) (pResViewDesc Res
 // [DestroySurfaceObject],
 // cuSurfObjectCreate
 func CreateSurfaceObject(pResDesc *ResourceDesc) (pSurfObject SurfaceObject, err error) {
-	fnPtr, lerr := procCreateSurfaceObject.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procCreateSurfaceObject.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pSurfObject)), uintptr(unsafe.Pointer(pResDesc)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pSurfObject)), uintptr(unsafe.Pointer(pResDesc)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pSurfObject)
 	runtime.KeepAlive(pResDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errCreateSurfaceObject, rc)
-		return
-	}
-	return
+	return pSurfObject, ffi.Error(procCreateSurfaceObject, Error(r))
 }
 
 // DestroySurfaceObject wraps cudaDestroySurfaceObject (symbol cudaDestroySurfaceObject, cuda_runtime_api.h).
@@ -12230,22 +10540,13 @@ func CreateSurfaceObject(pResDesc *ResourceDesc) (pSurfObject SurfaceObject, err
 // See also:
 // [CreateSurfaceObject],
 // cuSurfObjectDestroy
-func DestroySurfaceObject(surfObject SurfaceObject) (err error) {
-	fnPtr, lerr := procDestroySurfaceObject.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DestroySurfaceObject(surfObject SurfaceObject) error {
+	sym, err := procDestroySurfaceObject.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(surfObject), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDestroySurfaceObject, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(surfObject), 0, 0, 0, 0, 0)
+	return ffi.Error(procDestroySurfaceObject, Error(r))
 }
 
 // GetSurfaceObjectResourceDesc wraps cudaGetSurfaceObjectResourceDesc (symbol cudaGetSurfaceObjectResourceDesc, cuda_runtime_api.h).
@@ -12266,22 +10567,13 @@ func DestroySurfaceObject(surfObject SurfaceObject) (err error) {
 // [CreateSurfaceObject],
 // cuSurfObjectGetResourceDesc
 func GetSurfaceObjectResourceDesc(surfObject SurfaceObject) (pResDesc ResourceDesc, err error) {
-	fnPtr, lerr := procGetSurfaceObjectResourceDesc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetSurfaceObjectResourceDesc.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pResDesc)), uintptr(surfObject), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pResDesc)), uintptr(surfObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetSurfaceObjectResourceDesc, rc)
-		return
-	}
-	return
+	return pResDesc, ffi.Error(procGetSurfaceObjectResourceDesc, Error(r))
 }
 
 // DriverGetVersion wraps cudaDriverGetVersion (symbol cudaDriverGetVersion, cuda_runtime_api.h).
@@ -12309,22 +10601,13 @@ func GetSurfaceObjectResourceDesc(surfObject SurfaceObject) (pResDesc ResourceDe
 // [RuntimeGetVersion],
 // cuDriverGetVersion
 func DriverGetVersion() (driverVersion int32, err error) {
-	fnPtr, lerr := procDriverGetVersion.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDriverGetVersion.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&driverVersion)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&driverVersion)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&driverVersion)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDriverGetVersion, rc)
-		return
-	}
-	return
+	return driverVersion, ffi.Error(procDriverGetVersion, Error(r))
 }
 
 // RuntimeGetVersion wraps cudaRuntimeGetVersion (symbol cudaRuntimeGetVersion, cuda_runtime_api.h).
@@ -12355,22 +10638,13 @@ func DriverGetVersion() (driverVersion int32, err error) {
 // [DriverGetVersion],
 // cuDriverGetVersion
 func RuntimeGetVersion() (runtimeVersion int32, err error) {
-	fnPtr, lerr := procRuntimeGetVersion.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procRuntimeGetVersion.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&runtimeVersion)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&runtimeVersion)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&runtimeVersion)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errRuntimeGetVersion, rc)
-		return
-	}
-	return
+	return runtimeVersion, ffi.Error(procRuntimeGetVersion, Error(r))
 }
 
 // LogsRegisterCallback wraps cudaLogsRegisterCallback (symbol cudaLogsRegisterCallback, cuda_runtime_api.h).
@@ -12378,15 +10652,14 @@ func RuntimeGetVersion() (runtimeVersion int32, err error) {
 // Register a callback function to receive error log messages.
 //
 //   - callbackFunc: The function to register as a callback
-//   - callback_out: (result) Optional location to store the callback handle after it is registered
+//   - callback: (result) Optional location to store the callback handle after it is registered
 //
 // Returns:
 // [Success],
 // [ErrorInvalidValue],
-func LogsRegisterCallback(callbackFunc func(logLevel LogLevel, message *byte, length uint64)) (callback_out LogsCallbackHandle, err error) {
-	fnPtr, lerr := procLogsRegisterCallback.Addr()
-	if lerr != nil {
-		err = lerr
+func LogsRegisterCallback(callbackFunc func(logLevel LogLevel, message *byte, length uint64)) (callback LogsCallbackHandle, err error) {
+	sym, err := procLogsRegisterCallback.Addr()
+	if err != nil {
 		return
 	}
 	cbScope := ffi.EnterCallbacks()
@@ -12397,28 +10670,26 @@ func LogsRegisterCallback(callbackFunc func(logLevel LogLevel, message *byte, le
 		cbAddr = trampolineLogsCallback()
 		hdl = ffi.NewHandle(callbackFunc)
 	}
-	callback_outP := new(LogsCallbackHandle)
-	ffi.Escape(unsafe.Pointer(callback_outP))
+	callbackP := new(LogsCallbackHandle)
+	ffi.Escape(unsafe.Pointer(callbackP))
 	frame := ffi.NewHeapFrame()
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
-	frame.Int(uintptr(unsafe.Pointer(callback_outP)))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
-	runtime.KeepAlive(callback_outP)
-	if ferr != nil {
+	frame.Int(uintptr(unsafe.Pointer(callbackP)))
+	ffi.Call(sym, frame)
+	runtime.KeepAlive(callbackP)
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errLogsRegisterCallback, rc)
+		err = ffi.Error(procLogsRegisterCallback, rc)
 		return
 	}
-	callback_out = *callback_outP
-	callbackRegistry.Add(uintptr(callback_out), hdl)
+	callback = *callbackP
+	callbackRegistry.Add(uintptr(callback), hdl)
 	return
 }
 
@@ -12432,18 +10703,13 @@ func LogsRegisterCallback(callbackFunc func(logLevel LogLevel, message *byte, le
 // [Success],
 // [ErrorInvalidValue],
 func LogsUnregisterCallback(callback LogsCallbackHandle) (err error) {
-	fnPtr, lerr := procLogsUnregisterCallback.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procLogsUnregisterCallback.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(callback), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errLogsUnregisterCallback, rc)
+	r := ffi.CallInts(sym, uintptr(callback), 0, 0, 0, 0, 0)
+	if rc := Error(r); rc != 0 {
+		err = ffi.Error(procLogsUnregisterCallback, rc)
 		return
 	}
 	callbackRegistry.Remove(uintptr(callback))
@@ -12454,29 +10720,20 @@ func LogsUnregisterCallback(callback LogsCallbackHandle) (err error) {
 //
 // Sets log iterator to point to the end of log buffer, where the next message would be written.
 //
-//   - iterator_out: (result) Location to store an iterator to the current tail of the logs
+//   - iterator: (result) Location to store an iterator to the current tail of the logs
 //   - flags: Reserved for future use, must be 0
 //
 // Returns:
 // [Success],
 // [ErrorInvalidValue],
-func LogsCurrent(flags uint32) (iterator_out LogIterator, err error) {
-	fnPtr, lerr := procLogsCurrent.Addr()
-	if lerr != nil {
-		err = lerr
+func LogsCurrent(flags uint32) (iterator LogIterator, err error) {
+	sym, err := procLogsCurrent.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&iterator_out)), uintptr(flags), 0, 0, 0, 0)
-	runtime.KeepAlive(&iterator_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errLogsCurrent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&iterator)), uintptr(flags), 0, 0, 0, 0)
+	runtime.KeepAlive(&iterator)
+	return iterator, ffi.Error(procLogsCurrent, Error(r))
 }
 
 // LogsDumpToFile wraps cudaLogsDumpToFile (symbol cudaLogsDumpToFile, cuda_runtime_api.h).
@@ -12501,25 +10758,16 @@ func LogsCurrent(flags uint32) (iterator_out LogIterator, err error) {
 // Returns:
 // [Success],
 // [ErrorInvalidValue],
-func LogsDumpToFile(iterator *LogIterator, pathToFile string, flags uint32) (err error) {
-	fnPtr, lerr := procLogsDumpToFile.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LogsDumpToFile(iterator *LogIterator, pathToFile string, flags uint32) error {
+	sym, err := procLogsDumpToFile.Addr()
+	if err != nil {
+		return err
 	}
 	pathToFileC := ffi.CString(pathToFile)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(iterator)), uintptr(unsafe.Pointer(pathToFileC)), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(iterator)), uintptr(unsafe.Pointer(pathToFileC)), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(iterator)
 	runtime.KeepAlive(pathToFileC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errLogsDumpToFile, rc)
-		return
-	}
-	return
+	return ffi.Error(procLogsDumpToFile, Error(r))
 }
 
 // LogsDumpToMemory wraps cudaLogsDumpToMemory (symbol cudaLogsDumpToMemory, cuda_runtime_api.h).
@@ -12556,25 +10804,16 @@ func LogsDumpToFile(iterator *LogIterator, pathToFile string, flags uint32) (err
 // Returns:
 // [Success],
 // [ErrorInvalidValue],
-func LogsDumpToMemory(iterator *LogIterator, buffer *byte, size *uint64, flags uint32) (err error) {
-	fnPtr, lerr := procLogsDumpToMemory.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LogsDumpToMemory(iterator *LogIterator, buffer *byte, size *uint64, flags uint32) error {
+	sym, err := procLogsDumpToMemory.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(iterator)), uintptr(unsafe.Pointer(buffer)), uintptr(unsafe.Pointer(size)), uintptr(flags), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(iterator)), uintptr(unsafe.Pointer(buffer)), uintptr(unsafe.Pointer(size)), uintptr(flags), 0, 0)
 	runtime.KeepAlive(iterator)
 	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(size)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errLogsDumpToMemory, rc)
-		return
-	}
-	return
+	return ffi.Error(procLogsDumpToMemory, Error(r))
 }
 
 // GraphCreate wraps cudaGraphCreate (symbol cudaGraphCreate, cuda_runtime_api.h).
@@ -12609,22 +10848,13 @@ func LogsDumpToMemory(iterator *LogIterator, buffer *byte, size *uint64, flags u
 // [GraphGetEdges],
 // [GraphClone]
 func GraphCreate(flags uint32) (pGraph Graph, err error) {
-	fnPtr, lerr := procGraphCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraph)), uintptr(flags), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraph)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&pGraph)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphCreate, rc)
-		return
-	}
-	return
+	return pGraph, ffi.Error(procGraphCreate, Error(r))
 }
 
 // GraphAddKernelNode wraps cudaGraphAddKernelNode (symbol cudaGraphAddKernelNode, cuda_runtime_api.h).
@@ -12723,24 +10953,15 @@ func GraphCreate(flags uint32) (pGraph Graph, err error) {
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddKernelNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, pNodeParams *KernelNodeParams) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddKernelNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddKernelNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pNodeParams)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pNodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pNodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddKernelNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddKernelNode, Error(r))
 }
 
 // GraphKernelNodeGetParams wraps cudaGraphKernelNodeGetParams (symbol cudaGraphKernelNodeGetParams, cuda_runtime_api.h).
@@ -12775,22 +10996,13 @@ func GraphAddKernelNode(graph Graph, pDependencies *GraphNode, numDependencies u
 // [GraphAddKernelNode],
 // [GraphKernelNodeSetParams]
 func GraphKernelNodeGetParams(node GraphNode) (pNodeParams KernelNodeParams, err error) {
-	fnPtr, lerr := procGraphKernelNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphKernelNodeGetParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pNodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphKernelNodeGetParams, rc)
-		return
-	}
-	return
+	return pNodeParams, ffi.Error(procGraphKernelNodeGetParams, Error(r))
 }
 
 // GraphKernelNodeSetParams wraps cudaGraphKernelNodeSetParams (symbol cudaGraphKernelNodeSetParams, cuda_runtime_api.h).
@@ -12818,23 +11030,14 @@ func GraphKernelNodeGetParams(node GraphNode) (pNodeParams KernelNodeParams, err
 // [LaunchKernel],
 // [GraphAddKernelNode],
 // [GraphKernelNodeGetParams]
-func GraphKernelNodeSetParams(node GraphNode, pNodeParams *KernelNodeParams) (err error) {
-	fnPtr, lerr := procGraphKernelNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphKernelNodeSetParams(node GraphNode, pNodeParams *KernelNodeParams) error {
+	sym, err := procGraphKernelNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphKernelNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphKernelNodeSetParams, Error(r))
 }
 
 // GraphKernelNodeCopyAttributes wraps cudaGraphKernelNodeCopyAttributes (symbol cudaGraphKernelNodeCopyAttributes, cuda_runtime_api.h).
@@ -12856,22 +11059,13 @@ func GraphKernelNodeSetParams(node GraphNode, pNodeParams *KernelNodeParams) (er
 //
 // See also:
 // [AccessPolicyWindow]
-func GraphKernelNodeCopyAttributes(hDst GraphNode, hSrc GraphNode) (err error) {
-	fnPtr, lerr := procGraphKernelNodeCopyAttributes.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphKernelNodeCopyAttributes(hDst, hSrc GraphNode) error {
+	sym, err := procGraphKernelNodeCopyAttributes.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hDst), uintptr(hSrc), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphKernelNodeCopyAttributes, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hDst), uintptr(hSrc), 0, 0, 0, 0)
+	return ffi.Error(procGraphKernelNodeCopyAttributes, Error(r))
 }
 
 // GraphKernelNodeGetAttribute wraps cudaGraphKernelNodeGetAttribute (symbol cudaGraphKernelNodeGetAttribute, cuda_runtime_api.h).
@@ -12883,7 +11077,7 @@ func GraphKernelNodeCopyAttributes(hDst GraphNode, hSrc GraphNode) (err error) {
 //
 //   - hNode:
 //   - attr:
-//   - value_out: (result)
+//   - value: (result)
 //
 // Returns:
 // [Success],
@@ -12893,23 +11087,14 @@ func GraphKernelNodeCopyAttributes(hDst GraphNode, hSrc GraphNode) (err error) {
 //
 // See also:
 // [AccessPolicyWindow]
-func GraphKernelNodeGetAttribute(hNode GraphNode, attr LaunchAttributeID) (value_out LaunchAttributeValue, err error) {
-	fnPtr, lerr := procGraphKernelNodeGetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphKernelNodeGetAttribute(hNode GraphNode, attr LaunchAttributeID) (value LaunchAttributeValue, err error) {
+	sym, err := procGraphKernelNodeGetAttribute.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(&value_out)), 0, 0, 0)
-	runtime.KeepAlive(&value_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphKernelNodeGetAttribute, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(&value)), 0, 0, 0)
+	runtime.KeepAlive(&value)
+	return value, ffi.Error(procGraphKernelNodeGetAttribute, Error(r))
 }
 
 // GraphKernelNodeSetAttribute wraps cudaGraphKernelNodeSetAttribute (symbol cudaGraphKernelNodeSetAttribute, cuda_runtime_api.h).
@@ -12931,23 +11116,14 @@ func GraphKernelNodeGetAttribute(hNode GraphNode, attr LaunchAttributeID) (value
 //
 // See also:
 // [AccessPolicyWindow]
-func GraphKernelNodeSetAttribute(hNode GraphNode, attr LaunchAttributeID, value *LaunchAttributeValue) (err error) {
-	fnPtr, lerr := procGraphKernelNodeSetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphKernelNodeSetAttribute(hNode GraphNode, attr LaunchAttributeID, value *LaunchAttributeValue) error {
+	sym, err := procGraphKernelNodeSetAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphKernelNodeSetAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphKernelNodeSetAttribute, Error(r))
 }
 
 // GraphAddMemcpyNode wraps cudaGraphAddMemcpyNode (symbol cudaGraphAddMemcpyNode, cuda_runtime_api.h).
@@ -12997,24 +11173,15 @@ func GraphKernelNodeSetAttribute(hNode GraphNode, attr LaunchAttributeID, value 
 // [GraphAddHostNode],
 // [GraphAddMemsetNode]
 func GraphAddMemcpyNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, pCopyParams *Memcpy3DParms) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddMemcpyNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddMemcpyNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pCopyParams)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pCopyParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pCopyParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddMemcpyNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddMemcpyNode, Error(r))
 }
 
 // GraphAddMemcpyNodeToSymbol wraps cudaGraphAddMemcpyNodeToSymbol (symbol cudaGraphAddMemcpyNodeToSymbol, cuda_runtime_api.h).
@@ -13073,10 +11240,9 @@ func GraphAddMemcpyNode(graph Graph, pDependencies *GraphNode, numDependencies u
 // [GraphAddKernelNode],
 // [GraphAddHostNode],
 // [GraphAddMemsetNode]
-func GraphAddMemcpyNodeToSymbol(graph Graph, pDependencies *GraphNode, numDependencies uint64, symbol unsafe.Pointer, src unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddMemcpyNodeToSymbol.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphAddMemcpyNodeToSymbol(graph Graph, pDependencies *GraphNode, numDependencies uint64, symbol, src unsafe.Pointer, count, offset uint64, kind MemcpyKind) (pGraphNode GraphNode, err error) {
+	sym, err := procGraphAddMemcpyNodeToSymbol.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
@@ -13084,26 +11250,20 @@ func GraphAddMemcpyNodeToSymbol(graph Graph, pDependencies *GraphNode, numDepend
 	frame.Int(uintptr(graph))
 	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
 	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(symbol))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(offset))
 	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errGraphAddMemcpyNodeToSymbol, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddMemcpyNodeToSymbol, Error(frame.Ret()))
 }
 
 // GraphAddMemcpyNodeFromSymbol wraps cudaGraphAddMemcpyNodeFromSymbol (symbol cudaGraphAddMemcpyNodeFromSymbol, cuda_runtime_api.h).
@@ -13162,10 +11322,9 @@ func GraphAddMemcpyNodeToSymbol(graph Graph, pDependencies *GraphNode, numDepend
 // [GraphAddKernelNode],
 // [GraphAddHostNode],
 // [GraphAddMemsetNode]
-func GraphAddMemcpyNodeFromSymbol(graph Graph, pDependencies *GraphNode, numDependencies uint64, dst unsafe.Pointer, symbol unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddMemcpyNodeFromSymbol.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphAddMemcpyNodeFromSymbol(graph Graph, pDependencies *GraphNode, numDependencies uint64, dst, symbol unsafe.Pointer, count, offset uint64, kind MemcpyKind) (pGraphNode GraphNode, err error) {
+	sym, err := procGraphAddMemcpyNodeFromSymbol.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
@@ -13173,26 +11332,20 @@ func GraphAddMemcpyNodeFromSymbol(graph Graph, pDependencies *GraphNode, numDepe
 	frame.Int(uintptr(graph))
 	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
 	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(symbol))
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(offset))
 	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errGraphAddMemcpyNodeFromSymbol, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddMemcpyNodeFromSymbol, Error(frame.Ret()))
 }
 
 // GraphAddMemcpyNode1D wraps cudaGraphAddMemcpyNode1D (symbol cudaGraphAddMemcpyNode1D, cuda_runtime_api.h).
@@ -13250,10 +11403,9 @@ func GraphAddMemcpyNodeFromSymbol(graph Graph, pDependencies *GraphNode, numDepe
 // [GraphAddKernelNode],
 // [GraphAddHostNode],
 // [GraphAddMemsetNode]
-func GraphAddMemcpyNode1D(graph Graph, pDependencies *GraphNode, numDependencies uint64, dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind MemcpyKind) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddMemcpyNode1D.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphAddMemcpyNode1D(graph Graph, pDependencies *GraphNode, numDependencies uint64, dst, src unsafe.Pointer, count uint64, kind MemcpyKind) (pGraphNode GraphNode, err error) {
+	sym, err := procGraphAddMemcpyNode1D.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
@@ -13261,25 +11413,19 @@ func GraphAddMemcpyNode1D(graph Graph, pDependencies *GraphNode, numDependencies
 	frame.Int(uintptr(graph))
 	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
 	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errGraphAddMemcpyNode1D, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddMemcpyNode1D, Error(frame.Ret()))
 }
 
 // GraphMemcpyNodeGetParams wraps cudaGraphMemcpyNodeGetParams (symbol cudaGraphMemcpyNodeGetParams, cuda_runtime_api.h).
@@ -13304,22 +11450,13 @@ func GraphAddMemcpyNode1D(graph Graph, pDependencies *GraphNode, numDependencies
 // [GraphAddMemcpyNode],
 // [GraphMemcpyNodeSetParams]
 func GraphMemcpyNodeGetParams(node GraphNode) (pNodeParams Memcpy3DParms, err error) {
-	fnPtr, lerr := procGraphMemcpyNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphMemcpyNodeGetParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pNodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemcpyNodeGetParams, rc)
-		return
-	}
-	return
+	return pNodeParams, ffi.Error(procGraphMemcpyNodeGetParams, Error(r))
 }
 
 // GraphMemcpyNodeSetParams wraps cudaGraphMemcpyNodeSetParams (symbol cudaGraphMemcpyNodeSetParams, cuda_runtime_api.h).
@@ -13347,23 +11484,14 @@ func GraphMemcpyNodeGetParams(node GraphNode) (pNodeParams Memcpy3DParms, err er
 // [GraphMemcpyNodeSetParams1D],
 // [GraphAddMemcpyNode],
 // [GraphMemcpyNodeGetParams]
-func GraphMemcpyNodeSetParams(node GraphNode, pNodeParams *Memcpy3DParms) (err error) {
-	fnPtr, lerr := procGraphMemcpyNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphMemcpyNodeSetParams(node GraphNode, pNodeParams *Memcpy3DParms) error {
+	sym, err := procGraphMemcpyNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemcpyNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphMemcpyNodeSetParams, Error(r))
 }
 
 // GraphMemcpyNodeSetParamsToSymbol wraps cudaGraphMemcpyNodeSetParamsToSymbol (symbol cudaGraphMemcpyNodeSetParamsToSymbol, cuda_runtime_api.h).
@@ -13402,24 +11530,15 @@ func GraphMemcpyNodeSetParams(node GraphNode, pNodeParams *Memcpy3DParms) (err e
 // [GraphMemcpyNodeSetParamsFromSymbol],
 // [GraphAddMemcpyNode],
 // [GraphMemcpyNodeGetParams]
-func GraphMemcpyNodeSetParamsToSymbol(node GraphNode, symbol unsafe.Pointer, src unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procGraphMemcpyNodeSetParamsToSymbol.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphMemcpyNodeSetParamsToSymbol(node GraphNode, symbol, src unsafe.Pointer, count, offset uint64, kind MemcpyKind) error {
+	sym, err := procGraphMemcpyNodeSetParamsToSymbol.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(symbol)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(offset), uintptr(kind))
+	r := ffi.CallInts(sym, uintptr(node), uintptr(symbol), uintptr(src), uintptr(count), uintptr(offset), uintptr(kind))
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemcpyNodeSetParamsToSymbol, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphMemcpyNodeSetParamsToSymbol, Error(r))
 }
 
 // GraphMemcpyNodeSetParamsFromSymbol wraps cudaGraphMemcpyNodeSetParamsFromSymbol (symbol cudaGraphMemcpyNodeSetParamsFromSymbol, cuda_runtime_api.h).
@@ -13458,24 +11577,15 @@ func GraphMemcpyNodeSetParamsToSymbol(node GraphNode, symbol unsafe.Pointer, src
 // [GraphMemcpyNodeSetParamsToSymbol],
 // [GraphAddMemcpyNode],
 // [GraphMemcpyNodeGetParams]
-func GraphMemcpyNodeSetParamsFromSymbol(node GraphNode, dst unsafe.Pointer, symbol unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procGraphMemcpyNodeSetParamsFromSymbol.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphMemcpyNodeSetParamsFromSymbol(node GraphNode, dst, symbol unsafe.Pointer, count, offset uint64, kind MemcpyKind) error {
+	sym, err := procGraphMemcpyNodeSetParamsFromSymbol.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(symbol)), uintptr(count), uintptr(offset), uintptr(kind))
+	r := ffi.CallInts(sym, uintptr(node), uintptr(dst), uintptr(symbol), uintptr(count), uintptr(offset), uintptr(kind))
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemcpyNodeSetParamsFromSymbol, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphMemcpyNodeSetParamsFromSymbol, Error(r))
 }
 
 // GraphMemcpyNodeSetParams1D wraps cudaGraphMemcpyNodeSetParams1D (symbol cudaGraphMemcpyNodeSetParams1D, cuda_runtime_api.h).
@@ -13514,24 +11624,15 @@ func GraphMemcpyNodeSetParamsFromSymbol(node GraphNode, dst unsafe.Pointer, symb
 // [GraphMemcpyNodeSetParams],
 // [GraphAddMemcpyNode],
 // [GraphMemcpyNodeGetParams]
-func GraphMemcpyNodeSetParams1D(node GraphNode, dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procGraphMemcpyNodeSetParams1D.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphMemcpyNodeSetParams1D(node GraphNode, dst, src unsafe.Pointer, count uint64, kind MemcpyKind) error {
+	sym, err := procGraphMemcpyNodeSetParams1D.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(kind), 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(dst), uintptr(src), uintptr(count), uintptr(kind), 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemcpyNodeSetParams1D, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphMemcpyNodeSetParams1D, Error(r))
 }
 
 // GraphAddMemsetNode wraps cudaGraphAddMemsetNode (symbol cudaGraphAddMemsetNode, cuda_runtime_api.h).
@@ -13575,24 +11676,15 @@ func GraphMemcpyNodeSetParams1D(node GraphNode, dst unsafe.Pointer, src unsafe.P
 // [GraphAddHostNode],
 // [GraphAddMemcpyNode]
 func GraphAddMemsetNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, pMemsetParams *MemsetParams) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddMemsetNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddMemsetNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pMemsetParams)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pMemsetParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pMemsetParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddMemsetNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddMemsetNode, Error(r))
 }
 
 // GraphMemsetNodeGetParams wraps cudaGraphMemsetNodeGetParams (symbol cudaGraphMemsetNodeGetParams, cuda_runtime_api.h).
@@ -13617,22 +11709,13 @@ func GraphAddMemsetNode(graph Graph, pDependencies *GraphNode, numDependencies u
 // [GraphAddMemsetNode],
 // [GraphMemsetNodeSetParams]
 func GraphMemsetNodeGetParams(node GraphNode) (pNodeParams MemsetParams, err error) {
-	fnPtr, lerr := procGraphMemsetNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphMemsetNodeGetParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pNodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemsetNodeGetParams, rc)
-		return
-	}
-	return
+	return pNodeParams, ffi.Error(procGraphMemsetNodeGetParams, Error(r))
 }
 
 // GraphMemsetNodeSetParams wraps cudaGraphMemsetNodeSetParams (symbol cudaGraphMemsetNodeSetParams, cuda_runtime_api.h).
@@ -13657,23 +11740,14 @@ func GraphMemsetNodeGetParams(node GraphNode) (pNodeParams MemsetParams, err err
 // [Memset2D],
 // [GraphAddMemsetNode],
 // [GraphMemsetNodeGetParams]
-func GraphMemsetNodeSetParams(node GraphNode, pNodeParams *MemsetParams) (err error) {
-	fnPtr, lerr := procGraphMemsetNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphMemsetNodeSetParams(node GraphNode, pNodeParams *MemsetParams) error {
+	sym, err := procGraphMemsetNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemsetNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphMemsetNodeSetParams, Error(r))
 }
 
 // GraphAddHostNode wraps cudaGraphAddHostNode (symbol cudaGraphAddHostNode, cuda_runtime_api.h).
@@ -13719,9 +11793,8 @@ func GraphMemsetNodeSetParams(node GraphNode, pNodeParams *MemsetParams) (err er
 //
 // The Go func fn replaces the C struct's fn and userData. A user object of graph keeps it alive until the graph and its last exec and clone are destroyed, so it runs on every launch.
 func GraphAddHostNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, fn func()) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddHostNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddHostNode.Addr()
+	if err != nil {
 		return
 	}
 	pGraphNodeP := new(GraphNode)
@@ -13743,20 +11816,18 @@ func GraphAddHostNode(graph Graph, pDependencies *GraphNode, numDependencies uin
 	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
 	frame.Int(uintptr(numDependencies))
 	frame.Int(uintptr(unsafe.Pointer(fnC)))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
+	ffi.Call(sym, frame)
 	runtime.KeepAlive(pGraphNodeP)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(fnC)
-	if ferr != nil {
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errGraphAddHostNode, rc)
+		err = ffi.Error(procGraphAddHostNode, rc)
 		return
 	}
 	pGraphNode = *pGraphNodeP
@@ -13788,22 +11859,13 @@ func GraphAddHostNode(graph Graph, pDependencies *GraphNode, numDependencies uin
 // [GraphAddHostNode],
 // [GraphHostNodeSetParams]
 func GraphHostNodeGetParams(node GraphNode) (pNodeParams HostNodeParams, err error) {
-	fnPtr, lerr := procGraphHostNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphHostNodeGetParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pNodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphHostNodeGetParams, rc)
-		return
-	}
-	return
+	return pNodeParams, ffi.Error(procGraphHostNodeGetParams, Error(r))
 }
 
 // GraphHostNodeSetParams wraps cudaGraphHostNodeSetParams (symbol cudaGraphHostNodeSetParams, cuda_runtime_api.h).
@@ -13831,9 +11893,8 @@ func GraphHostNodeGetParams(node GraphNode) (pNodeParams HostNodeParams, err err
 //
 // The Go func fn replaces the C struct's fn and userData. ownerGraph, which the C function does not take, must be the graph the node belongs to: a user object of that graph keeps fn alive until the graph and its last exec and clone are destroyed (no call in these headers finds a node's graph).
 func GraphHostNodeSetParams(node GraphNode, fn func(), ownerGraph Graph) (err error) {
-	fnPtr, lerr := procGraphHostNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphHostNodeSetParams.Addr()
+	if err != nil {
 		return
 	}
 	cbScope := ffi.EnterCallbacks()
@@ -13849,18 +11910,16 @@ func GraphHostNodeSetParams(node GraphNode, fn func(), ownerGraph Graph) (err er
 	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(node))
 	frame.Int(uintptr(unsafe.Pointer(fnC)))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
+	ffi.Call(sym, frame)
 	runtime.KeepAlive(fnC)
-	if ferr != nil {
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errGraphHostNodeSetParams, rc)
+		err = ffi.Error(procGraphHostNodeSetParams, rc)
 		return
 	}
 	if hdl != 0 {
@@ -13910,23 +11969,14 @@ func GraphHostNodeSetParams(node GraphNode, fn func(), ownerGraph Graph) (err er
 // [GraphAddMemsetNode],
 // [GraphClone]
 func GraphAddChildGraphNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, childGraph Graph) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddChildGraphNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddChildGraphNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(childGraph), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(childGraph), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddChildGraphNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddChildGraphNode, Error(r))
 }
 
 // GraphChildGraphNodeGetGraph wraps cudaGraphChildGraphNodeGetGraph (symbol cudaGraphChildGraphNodeGetGraph, cuda_runtime_api.h).
@@ -13955,22 +12005,13 @@ func GraphAddChildGraphNode(graph Graph, pDependencies *GraphNode, numDependenci
 // [GraphAddChildGraphNode],
 // [GraphNodeFindInClone]
 func GraphChildGraphNodeGetGraph(node GraphNode) (pGraph Graph, err error) {
-	fnPtr, lerr := procGraphChildGraphNodeGetGraph.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphChildGraphNodeGetGraph.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pGraph)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pGraph)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pGraph)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphChildGraphNodeGetGraph, rc)
-		return
-	}
-	return
+	return pGraph, ffi.Error(procGraphChildGraphNodeGetGraph, Error(r))
 }
 
 // GraphAddEmptyNode wraps cudaGraphAddEmptyNode (symbol cudaGraphAddEmptyNode, cuda_runtime_api.h).
@@ -14010,23 +12051,14 @@ func GraphChildGraphNodeGetGraph(node GraphNode) (pGraph Graph, err error) {
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddEmptyNode(graph Graph, pDependencies *GraphNode, numDependencies uint64) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddEmptyNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddEmptyNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), 0, 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddEmptyNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddEmptyNode, Error(r))
 }
 
 // GraphAddEventRecordNode wraps cudaGraphAddEventRecordNode (symbol cudaGraphAddEventRecordNode, cuda_runtime_api.h).
@@ -14071,23 +12103,14 @@ func GraphAddEmptyNode(graph Graph, pDependencies *GraphNode, numDependencies ui
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddEventRecordNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, event Event) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddEventRecordNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddEventRecordNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(event), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(event), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddEventRecordNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddEventRecordNode, Error(r))
 }
 
 // GraphEventRecordNodeGetEvent wraps cudaGraphEventRecordNodeGetEvent (symbol cudaGraphEventRecordNodeGetEvent, cuda_runtime_api.h).
@@ -14097,7 +12120,7 @@ func GraphAddEventRecordNode(graph Graph, pDependencies *GraphNode, numDependenc
 // Returns the event of event record node hNode in event_out.
 //
 //   - hNode: Node to get the event for
-//   - event_out: (result) Pointer to return the event
+//   - event: (result) Pointer to return the event
 //
 // Returns:
 // [Success],
@@ -14113,23 +12136,14 @@ func GraphAddEventRecordNode(graph Graph, pDependencies *GraphNode, numDependenc
 // [GraphEventWaitNodeGetEvent],
 // [EventRecordWithFlags],
 // [StreamWaitEvent]
-func GraphEventRecordNodeGetEvent(node GraphNode) (event_out Event, err error) {
-	fnPtr, lerr := procGraphEventRecordNodeGetEvent.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphEventRecordNodeGetEvent(node GraphNode) (event Event, err error) {
+	sym, err := procGraphEventRecordNodeGetEvent.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&event_out)), 0, 0, 0, 0)
-	runtime.KeepAlive(&event_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphEventRecordNodeGetEvent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&event)), 0, 0, 0, 0)
+	runtime.KeepAlive(&event)
+	return event, ffi.Error(procGraphEventRecordNodeGetEvent, Error(r))
 }
 
 // GraphEventRecordNodeSetEvent wraps cudaGraphEventRecordNodeSetEvent (symbol cudaGraphEventRecordNodeSetEvent, cuda_runtime_api.h).
@@ -14156,22 +12170,13 @@ func GraphEventRecordNodeGetEvent(node GraphNode) (event_out Event, err error) {
 // [GraphEventWaitNodeSetEvent],
 // [EventRecordWithFlags],
 // [StreamWaitEvent]
-func GraphEventRecordNodeSetEvent(node GraphNode, event Event) (err error) {
-	fnPtr, lerr := procGraphEventRecordNodeSetEvent.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphEventRecordNodeSetEvent(node GraphNode, event Event) error {
+	sym, err := procGraphEventRecordNodeSetEvent.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(event), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphEventRecordNodeSetEvent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(node), uintptr(event), 0, 0, 0, 0)
+	return ffi.Error(procGraphEventRecordNodeSetEvent, Error(r))
 }
 
 // GraphAddEventWaitNode wraps cudaGraphAddEventWaitNode (symbol cudaGraphAddEventWaitNode, cuda_runtime_api.h).
@@ -14218,23 +12223,14 @@ func GraphEventRecordNodeSetEvent(node GraphNode, event Event) (err error) {
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddEventWaitNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, event Event) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddEventWaitNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddEventWaitNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(event), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(event), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddEventWaitNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddEventWaitNode, Error(r))
 }
 
 // GraphEventWaitNodeGetEvent wraps cudaGraphEventWaitNodeGetEvent (symbol cudaGraphEventWaitNodeGetEvent, cuda_runtime_api.h).
@@ -14244,7 +12240,7 @@ func GraphAddEventWaitNode(graph Graph, pDependencies *GraphNode, numDependencie
 // Returns the event of event wait node hNode in event_out.
 //
 //   - hNode: Node to get the event for
-//   - event_out: (result) Pointer to return the event
+//   - event: (result) Pointer to return the event
 //
 // Returns:
 // [Success],
@@ -14260,23 +12256,14 @@ func GraphAddEventWaitNode(graph Graph, pDependencies *GraphNode, numDependencie
 // [GraphEventRecordNodeGetEvent],
 // [EventRecordWithFlags],
 // [StreamWaitEvent]
-func GraphEventWaitNodeGetEvent(node GraphNode) (event_out Event, err error) {
-	fnPtr, lerr := procGraphEventWaitNodeGetEvent.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphEventWaitNodeGetEvent(node GraphNode) (event Event, err error) {
+	sym, err := procGraphEventWaitNodeGetEvent.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&event_out)), 0, 0, 0, 0)
-	runtime.KeepAlive(&event_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphEventWaitNodeGetEvent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&event)), 0, 0, 0, 0)
+	runtime.KeepAlive(&event)
+	return event, ffi.Error(procGraphEventWaitNodeGetEvent, Error(r))
 }
 
 // GraphEventWaitNodeSetEvent wraps cudaGraphEventWaitNodeSetEvent (symbol cudaGraphEventWaitNodeSetEvent, cuda_runtime_api.h).
@@ -14303,22 +12290,13 @@ func GraphEventWaitNodeGetEvent(node GraphNode) (event_out Event, err error) {
 // [GraphEventRecordNodeSetEvent],
 // [EventRecordWithFlags],
 // [StreamWaitEvent]
-func GraphEventWaitNodeSetEvent(node GraphNode, event Event) (err error) {
-	fnPtr, lerr := procGraphEventWaitNodeSetEvent.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphEventWaitNodeSetEvent(node GraphNode, event Event) error {
+	sym, err := procGraphEventWaitNodeSetEvent.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(event), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphEventWaitNodeSetEvent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(node), uintptr(event), 0, 0, 0, 0)
+	return ffi.Error(procGraphEventWaitNodeSetEvent, Error(r))
 }
 
 // GraphAddExternalSemaphoresSignalNode wraps cudaGraphAddExternalSemaphoresSignalNode (symbol cudaGraphAddExternalSemaphoresSignalNode, cuda_runtime_api.h).
@@ -14368,24 +12346,15 @@ func GraphEventWaitNodeSetEvent(node GraphNode, event Event) (err error) {
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddExternalSemaphoresSignalNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, nodeParams *ExternalSemaphoreSignalNodeParams) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddExternalSemaphoresSignalNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddExternalSemaphoresSignalNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddExternalSemaphoresSignalNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddExternalSemaphoresSignalNode, Error(r))
 }
 
 // GraphExternalSemaphoresSignalNodeGetParams wraps cudaGraphExternalSemaphoresSignalNodeGetParams (symbol cudaGraphExternalSemaphoresSignalNodeGetParams, cuda_runtime_api.h).
@@ -14400,7 +12369,7 @@ func GraphAddExternalSemaphoresSignalNode(graph Graph, pDependencies *GraphNode,
 // parameters of this node.
 //
 //   - hNode: Node to get the parameters for
-//   - params_out: (result) Pointer to return the parameters
+//   - params: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -14417,23 +12386,14 @@ func GraphAddExternalSemaphoresSignalNode(graph Graph, pDependencies *GraphNode,
 // [GraphAddExternalSemaphoresWaitNode],
 // [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync]
-func GraphExternalSemaphoresSignalNodeGetParams(hNode GraphNode) (params_out ExternalSemaphoreSignalNodeParams, err error) {
-	fnPtr, lerr := procGraphExternalSemaphoresSignalNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphExternalSemaphoresSignalNodeGetParams(hNode GraphNode) (params ExternalSemaphoreSignalNodeParams, err error) {
+	sym, err := procGraphExternalSemaphoresSignalNodeGetParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&params_out)), 0, 0, 0, 0)
-	runtime.KeepAlive(&params_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExternalSemaphoresSignalNodeGetParams, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&params)), 0, 0, 0, 0)
+	runtime.KeepAlive(&params)
+	return params, ffi.Error(procGraphExternalSemaphoresSignalNodeGetParams, Error(r))
 }
 
 // GraphExternalSemaphoresSignalNodeSetParams wraps cudaGraphExternalSemaphoresSignalNodeSetParams (symbol cudaGraphExternalSemaphoresSignalNodeSetParams, cuda_runtime_api.h).
@@ -14460,23 +12420,14 @@ func GraphExternalSemaphoresSignalNodeGetParams(hNode GraphNode) (params_out Ext
 // [GraphAddExternalSemaphoresWaitNode],
 // [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync]
-func GraphExternalSemaphoresSignalNodeSetParams(hNode GraphNode, nodeParams *ExternalSemaphoreSignalNodeParams) (err error) {
-	fnPtr, lerr := procGraphExternalSemaphoresSignalNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExternalSemaphoresSignalNodeSetParams(hNode GraphNode, nodeParams *ExternalSemaphoreSignalNodeParams) error {
+	sym, err := procGraphExternalSemaphoresSignalNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExternalSemaphoresSignalNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExternalSemaphoresSignalNodeSetParams, Error(r))
 }
 
 // GraphAddExternalSemaphoresWaitNode wraps cudaGraphAddExternalSemaphoresWaitNode (symbol cudaGraphAddExternalSemaphoresWaitNode, cuda_runtime_api.h).
@@ -14526,24 +12477,15 @@ func GraphExternalSemaphoresSignalNodeSetParams(hNode GraphNode, nodeParams *Ext
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddExternalSemaphoresWaitNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, nodeParams *ExternalSemaphoreWaitNodeParams) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddExternalSemaphoresWaitNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddExternalSemaphoresWaitNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddExternalSemaphoresWaitNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddExternalSemaphoresWaitNode, Error(r))
 }
 
 // GraphExternalSemaphoresWaitNodeGetParams wraps cudaGraphExternalSemaphoresWaitNodeGetParams (symbol cudaGraphExternalSemaphoresWaitNodeGetParams, cuda_runtime_api.h).
@@ -14558,7 +12500,7 @@ func GraphAddExternalSemaphoresWaitNode(graph Graph, pDependencies *GraphNode, n
 // parameters of this node.
 //
 //   - hNode: Node to get the parameters for
-//   - params_out: (result) Pointer to return the parameters
+//   - params: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -14575,23 +12517,14 @@ func GraphAddExternalSemaphoresWaitNode(graph Graph, pDependencies *GraphNode, n
 // [GraphAddExternalSemaphoresWaitNode],
 // [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync]
-func GraphExternalSemaphoresWaitNodeGetParams(hNode GraphNode) (params_out ExternalSemaphoreWaitNodeParams, err error) {
-	fnPtr, lerr := procGraphExternalSemaphoresWaitNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphExternalSemaphoresWaitNodeGetParams(hNode GraphNode) (params ExternalSemaphoreWaitNodeParams, err error) {
+	sym, err := procGraphExternalSemaphoresWaitNodeGetParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&params_out)), 0, 0, 0, 0)
-	runtime.KeepAlive(&params_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExternalSemaphoresWaitNodeGetParams, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&params)), 0, 0, 0, 0)
+	runtime.KeepAlive(&params)
+	return params, ffi.Error(procGraphExternalSemaphoresWaitNodeGetParams, Error(r))
 }
 
 // GraphExternalSemaphoresWaitNodeSetParams wraps cudaGraphExternalSemaphoresWaitNodeSetParams (symbol cudaGraphExternalSemaphoresWaitNodeSetParams, cuda_runtime_api.h).
@@ -14618,23 +12551,14 @@ func GraphExternalSemaphoresWaitNodeGetParams(hNode GraphNode) (params_out Exter
 // [GraphAddExternalSemaphoresWaitNode],
 // [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync]
-func GraphExternalSemaphoresWaitNodeSetParams(hNode GraphNode, nodeParams *ExternalSemaphoreWaitNodeParams) (err error) {
-	fnPtr, lerr := procGraphExternalSemaphoresWaitNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExternalSemaphoresWaitNodeSetParams(hNode GraphNode, nodeParams *ExternalSemaphoreWaitNodeParams) error {
+	sym, err := procGraphExternalSemaphoresWaitNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExternalSemaphoresWaitNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExternalSemaphoresWaitNodeSetParams, Error(r))
 }
 
 // GraphAddMemAllocNode wraps cudaGraphAddMemAllocNode (symbol cudaGraphAddMemAllocNode, cuda_runtime_api.h).
@@ -14712,24 +12636,15 @@ func GraphExternalSemaphoresWaitNodeSetParams(hNode GraphNode, nodeParams *Exter
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddMemAllocNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, nodeParams *MemAllocNodeParams) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddMemAllocNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddMemAllocNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddMemAllocNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddMemAllocNode, Error(r))
 }
 
 // GraphMemAllocNodeGetParams wraps cudaGraphMemAllocNodeGetParams (symbol cudaGraphMemAllocNodeGetParams, cuda_runtime_api.h).
@@ -14742,7 +12657,7 @@ func GraphAddMemAllocNode(graph Graph, pDependencies *GraphNode, numDependencies
 // parameters must not be modified.
 //
 //   - node: Node to get the parameters for
-//   - params_out: (result) Pointer to return the parameters
+//   - params: (result) Pointer to return the parameters
 //
 // Returns:
 // [Success],
@@ -14755,23 +12670,14 @@ func GraphAddMemAllocNode(graph Graph, pDependencies *GraphNode, numDependencies
 // See also:
 // [GraphAddMemAllocNode],
 // [GraphMemFreeNodeGetParams]
-func GraphMemAllocNodeGetParams(node GraphNode) (params_out MemAllocNodeParams, err error) {
-	fnPtr, lerr := procGraphMemAllocNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphMemAllocNodeGetParams(node GraphNode) (params MemAllocNodeParams, err error) {
+	sym, err := procGraphMemAllocNodeGetParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&params_out)), 0, 0, 0, 0)
-	runtime.KeepAlive(&params_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemAllocNodeGetParams, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&params)), 0, 0, 0, 0)
+	runtime.KeepAlive(&params)
+	return params, ffi.Error(procGraphMemAllocNodeGetParams, Error(r))
 }
 
 // GraphAddMemFreeNode wraps cudaGraphAddMemFreeNode (symbol cudaGraphAddMemFreeNode, cuda_runtime_api.h).
@@ -14832,24 +12738,15 @@ func GraphMemAllocNodeGetParams(node GraphNode) (params_out MemAllocNodeParams, 
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
 func GraphAddMemFreeNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, dptr unsafe.Pointer) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddMemFreeNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddMemFreeNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(dptr)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(dptr), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dptr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddMemFreeNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddMemFreeNode, Error(r))
 }
 
 // GraphMemFreeNodeGetParams wraps cudaGraphMemFreeNodeGetParams (symbol cudaGraphMemFreeNodeGetParams, cuda_runtime_api.h).
@@ -14859,7 +12756,7 @@ func GraphAddMemFreeNode(graph Graph, pDependencies *GraphNode, numDependencies 
 // Returns the address of a memory free node hNode in dptr_out.
 //
 //   - node: Node to get the parameters for
-//   - dptr_out: Pointer to return the device address
+//   - dptr: Pointer to return the device address
 //
 // Returns:
 // [Success],
@@ -14872,23 +12769,14 @@ func GraphAddMemFreeNode(graph Graph, pDependencies *GraphNode, numDependencies 
 // See also:
 // [GraphAddMemFreeNode],
 // [GraphMemFreeNodeGetParams]
-func GraphMemFreeNodeGetParams(node GraphNode, dptr_out unsafe.Pointer) (err error) {
-	fnPtr, lerr := procGraphMemFreeNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphMemFreeNodeGetParams(node GraphNode, dptr unsafe.Pointer) error {
+	sym, err := procGraphMemFreeNodeGetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(dptr_out)), 0, 0, 0, 0)
-	runtime.KeepAlive(dptr_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemFreeNodeGetParams, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(node), uintptr(dptr), 0, 0, 0, 0)
+	runtime.KeepAlive(dptr)
+	return ffi.Error(procGraphMemFreeNodeGetParams, Error(r))
 }
 
 // DeviceGraphMemTrim wraps cudaDeviceGraphMemTrim (symbol cudaDeviceGraphMemTrim, cuda_runtime_api.h).
@@ -14915,22 +12803,13 @@ func GraphMemFreeNodeGetParams(node GraphNode, dptr_out unsafe.Pointer) (err err
 // [DeviceSetGraphMemAttribute],
 // [MallocAsync],
 // [FreeAsync]
-func DeviceGraphMemTrim(device int32) (err error) {
-	fnPtr, lerr := procDeviceGraphMemTrim.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceGraphMemTrim(device int32) error {
+	sym, err := procDeviceGraphMemTrim.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGraphMemTrim, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(device), 0, 0, 0, 0, 0)
+	return ffi.Error(procDeviceGraphMemTrim, Error(r))
 }
 
 // DeviceGetGraphMemAttribute wraps cudaDeviceGetGraphMemAttribute (symbol cudaDeviceGetGraphMemAttribute, cuda_runtime_api.h).
@@ -14966,23 +12845,14 @@ func DeviceGraphMemTrim(device int32) (err error) {
 // [DeviceGraphMemTrim],
 // [MallocAsync],
 // [FreeAsync]
-func DeviceGetGraphMemAttribute(device int32, attr GraphMemAttributeType, value unsafe.Pointer) (err error) {
-	fnPtr, lerr := procDeviceGetGraphMemAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceGetGraphMemAttribute(device int32, attr GraphMemAttributeType, value unsafe.Pointer) error {
+	sym, err := procDeviceGetGraphMemAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(device), uintptr(attr), uintptr(value), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetGraphMemAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procDeviceGetGraphMemAttribute, Error(r))
 }
 
 // DeviceSetGraphMemAttribute wraps cudaDeviceSetGraphMemAttribute (symbol cudaDeviceSetGraphMemAttribute, cuda_runtime_api.h).
@@ -15015,23 +12885,14 @@ func DeviceGetGraphMemAttribute(device int32, attr GraphMemAttributeType, value 
 // [DeviceGraphMemTrim],
 // [MallocAsync],
 // [FreeAsync]
-func DeviceSetGraphMemAttribute(device int32, attr GraphMemAttributeType, value unsafe.Pointer) (err error) {
-	fnPtr, lerr := procDeviceSetGraphMemAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceSetGraphMemAttribute(device int32, attr GraphMemAttributeType, value unsafe.Pointer) error {
+	sym, err := procDeviceSetGraphMemAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(device), uintptr(attr), uintptr(value), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceSetGraphMemAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procDeviceSetGraphMemAttribute, Error(r))
 }
 
 // GraphClone wraps cudaGraphClone (symbol cudaGraphClone, cuda_runtime_api.h).
@@ -15063,22 +12924,13 @@ func DeviceSetGraphMemAttribute(device int32, attr GraphMemAttributeType, value 
 // [GraphCreate],
 // [GraphNodeFindInClone]
 func GraphClone(originalGraph Graph) (pGraphClone Graph, err error) {
-	fnPtr, lerr := procGraphClone.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphClone.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphClone)), uintptr(originalGraph), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphClone)), uintptr(originalGraph), 0, 0, 0, 0)
 	runtime.KeepAlive(&pGraphClone)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphClone, rc)
-		return
-	}
-	return
+	return pGraphClone, ffi.Error(procGraphClone, Error(r))
 }
 
 // GraphNodeFindInClone wraps cudaGraphNodeFindInClone (symbol cudaGraphNodeFindInClone, cuda_runtime_api.h).
@@ -15108,22 +12960,13 @@ func GraphClone(originalGraph Graph) (pGraphClone Graph, err error) {
 // See also:
 // [GraphClone]
 func GraphNodeFindInClone(originalNode GraphNode, clonedGraph Graph) (pNode GraphNode, err error) {
-	fnPtr, lerr := procGraphNodeFindInClone.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphNodeFindInClone.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pNode)), uintptr(originalNode), uintptr(clonedGraph), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pNode)), uintptr(originalNode), uintptr(clonedGraph), 0, 0, 0)
 	runtime.KeepAlive(&pNode)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeFindInClone, rc)
-		return
-	}
-	return
+	return pNode, ffi.Error(procGraphNodeFindInClone, Error(r))
 }
 
 // GraphNodeGetType wraps cudaGraphNodeGetType (symbol cudaGraphNodeGetType, cuda_runtime_api.h).
@@ -15156,22 +12999,13 @@ func GraphNodeFindInClone(originalNode GraphNode, clonedGraph Graph) (pNode Grap
 // [GraphMemsetNodeGetParams],
 // [GraphMemsetNodeSetParams]
 func GraphNodeGetType(node GraphNode) (pType GraphNodeType, err error) {
-	fnPtr, lerr := procGraphNodeGetType.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphNodeGetType.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pType)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pType)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pType)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeGetType, rc)
-		return
-	}
-	return
+	return pType, ffi.Error(procGraphNodeGetType, Error(r))
 }
 
 // GraphGetNodes wraps cudaGraphGetNodes (symbol cudaGraphGetNodes, cuda_runtime_api.h).
@@ -15203,24 +13037,15 @@ func GraphNodeGetType(node GraphNode) (pType GraphNodeType, err error) {
 // [GraphNodeGetType],
 // [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes]
-func GraphGetNodes(graph Graph, nodes *GraphNode, numNodes *uint64) (err error) {
-	fnPtr, lerr := procGraphGetNodes.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphGetNodes(graph Graph, nodes *GraphNode, numNodes *uint64) error {
+	sym, err := procGraphGetNodes.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(nodes)), uintptr(unsafe.Pointer(numNodes)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(nodes)), uintptr(unsafe.Pointer(numNodes)), 0, 0, 0)
 	runtime.KeepAlive(nodes)
 	runtime.KeepAlive(numNodes)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphGetNodes, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphGetNodes, Error(r))
 }
 
 // GraphGetRootNodes wraps cudaGraphGetRootNodes (symbol cudaGraphGetRootNodes, cuda_runtime_api.h).
@@ -15252,24 +13077,15 @@ func GraphGetNodes(graph Graph, nodes *GraphNode, numNodes *uint64) (err error) 
 // [GraphNodeGetType],
 // [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes]
-func GraphGetRootNodes(graph Graph, pRootNodes *GraphNode, pNumRootNodes *uint64) (err error) {
-	fnPtr, lerr := procGraphGetRootNodes.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphGetRootNodes(graph Graph, pRootNodes *GraphNode, pNumRootNodes *uint64) error {
+	sym, err := procGraphGetRootNodes.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(pRootNodes)), uintptr(unsafe.Pointer(pNumRootNodes)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(pRootNodes)), uintptr(unsafe.Pointer(pNumRootNodes)), 0, 0, 0)
 	runtime.KeepAlive(pRootNodes)
 	runtime.KeepAlive(pNumRootNodes)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphGetRootNodes, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphGetRootNodes, Error(r))
 }
 
 // GraphGetEdges wraps cudaGraphGetEdges (symbol cudaGraphGetEdges, cuda_runtime_api.h).
@@ -15310,26 +13126,17 @@ func GraphGetRootNodes(graph Graph, pRootNodes *GraphNode, pNumRootNodes *uint64
 // [GraphRemoveDependencies],
 // [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes]
-func GraphGetEdges(graph Graph, from *GraphNode, to *GraphNode, edgeData *GraphEdgeData, numEdges *uint64) (err error) {
-	fnPtr, lerr := procGraphGetEdges.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphGetEdges(graph Graph, from, to *GraphNode, edgeData *GraphEdgeData, numEdges *uint64) error {
+	sym, err := procGraphGetEdges.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(numEdges)), 0)
+	r := ffi.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(numEdges)), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(numEdges)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphGetEdges, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphGetEdges, Error(r))
 }
 
 // GraphNodeGetDependencies wraps cudaGraphNodeGetDependencies (symbol cudaGraphNodeGetDependencies, cuda_runtime_api.h).
@@ -15367,25 +13174,16 @@ func GraphGetEdges(graph Graph, from *GraphNode, to *GraphNode, edgeData *GraphE
 // [GraphGetEdges],
 // [GraphAddDependencies],
 // [GraphRemoveDependencies]
-func GraphNodeGetDependencies(node GraphNode, pDependencies *GraphNode, edgeData *GraphEdgeData, pNumDependencies *uint64) (err error) {
-	fnPtr, lerr := procGraphNodeGetDependencies.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphNodeGetDependencies(node GraphNode, pDependencies *GraphNode, edgeData *GraphEdgeData, pNumDependencies *uint64) error {
+	sym, err := procGraphNodeGetDependencies.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pDependencies)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(pNumDependencies)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(pDependencies)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(pNumDependencies)), 0, 0)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(pNumDependencies)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeGetDependencies, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphNodeGetDependencies, Error(r))
 }
 
 // GraphNodeGetDependentNodes wraps cudaGraphNodeGetDependentNodes (symbol cudaGraphNodeGetDependentNodes, cuda_runtime_api.h).
@@ -15424,25 +13222,16 @@ func GraphNodeGetDependencies(node GraphNode, pDependencies *GraphNode, edgeData
 // [GraphGetEdges],
 // [GraphAddDependencies],
 // [GraphRemoveDependencies]
-func GraphNodeGetDependentNodes(node GraphNode, pDependentNodes *GraphNode, edgeData *GraphEdgeData, pNumDependentNodes *uint64) (err error) {
-	fnPtr, lerr := procGraphNodeGetDependentNodes.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphNodeGetDependentNodes(node GraphNode, pDependentNodes *GraphNode, edgeData *GraphEdgeData, pNumDependentNodes *uint64) error {
+	sym, err := procGraphNodeGetDependentNodes.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pDependentNodes)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(pNumDependentNodes)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(pDependentNodes)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(pNumDependentNodes)), 0, 0)
 	runtime.KeepAlive(pDependentNodes)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(pNumDependentNodes)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeGetDependentNodes, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphNodeGetDependentNodes, Error(r))
 }
 
 // GraphAddDependencies wraps cudaGraphAddDependencies (symbol cudaGraphAddDependencies, cuda_runtime_api.h).
@@ -15475,25 +13264,16 @@ func GraphNodeGetDependentNodes(node GraphNode, pDependentNodes *GraphNode, edge
 // [GraphGetEdges],
 // [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes]
-func GraphAddDependencies(graph Graph, from *GraphNode, to *GraphNode, edgeData *GraphEdgeData, numDependencies uint64) (err error) {
-	fnPtr, lerr := procGraphAddDependencies.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphAddDependencies(graph Graph, from, to *GraphNode, edgeData *GraphEdgeData, numDependencies uint64) error {
+	sym, err := procGraphAddDependencies.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
+	r := ffi.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddDependencies, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphAddDependencies, Error(r))
 }
 
 // GraphRemoveDependencies wraps cudaGraphRemoveDependencies (symbol cudaGraphRemoveDependencies, cuda_runtime_api.h).
@@ -15530,25 +13310,16 @@ func GraphAddDependencies(graph Graph, from *GraphNode, to *GraphNode, edgeData 
 // [GraphGetEdges],
 // [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes]
-func GraphRemoveDependencies(graph Graph, from *GraphNode, to *GraphNode, edgeData *GraphEdgeData, numDependencies uint64) (err error) {
-	fnPtr, lerr := procGraphRemoveDependencies.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphRemoveDependencies(graph Graph, from, to *GraphNode, edgeData *GraphEdgeData, numDependencies uint64) error {
+	sym, err := procGraphRemoveDependencies.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
+	r := ffi.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphRemoveDependencies, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphRemoveDependencies, Error(r))
 }
 
 // GraphDestroyNode wraps cudaGraphDestroyNode (symbol cudaGraphDestroyNode, cuda_runtime_api.h).
@@ -15579,22 +13350,13 @@ func GraphRemoveDependencies(graph Graph, from *GraphNode, to *GraphNode, edgeDa
 // [GraphAddHostNode],
 // [GraphAddMemcpyNode],
 // [GraphAddMemsetNode]
-func GraphDestroyNode(node GraphNode) (err error) {
-	fnPtr, lerr := procGraphDestroyNode.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphDestroyNode(node GraphNode) error {
+	sym, err := procGraphDestroyNode.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphDestroyNode, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(node), 0, 0, 0, 0, 0)
+	return ffi.Error(procGraphDestroyNode, Error(r))
 }
 
 // GraphInstantiate wraps cudaGraphInstantiate (symbol cudaGraphInstantiate, cuda_runtime_api.h).
@@ -15667,22 +13429,13 @@ func GraphDestroyNode(node GraphNode) (err error) {
 // [GraphLaunch],
 // [GraphExecDestroy]
 func GraphInstantiate(graph Graph, flags uint64) (pGraphExec GraphExec, err error) {
-	fnPtr, lerr := procGraphInstantiate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphInstantiate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pGraphExec)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphInstantiate, rc)
-		return
-	}
-	return
+	return pGraphExec, ffi.Error(procGraphInstantiate, Error(r))
 }
 
 // GraphInstantiateWithFlags wraps cudaGraphInstantiateWithFlags (symbol cudaGraphInstantiateWithFlags, cuda_runtime_api.h).
@@ -15756,22 +13509,13 @@ func GraphInstantiate(graph Graph, flags uint64) (pGraphExec GraphExec, err erro
 // [GraphLaunch],
 // [GraphExecDestroy]
 func GraphInstantiateWithFlags(graph Graph, flags uint64) (pGraphExec GraphExec, err error) {
-	fnPtr, lerr := procGraphInstantiateWithFlags.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphInstantiateWithFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pGraphExec)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphInstantiateWithFlags, rc)
-		return
-	}
-	return
+	return pGraphExec, ffi.Error(procGraphInstantiateWithFlags, Error(r))
 }
 
 // GraphInstantiateWithParams wraps cudaGraphInstantiateWithParams (symbol cudaGraphInstantiateWithParams, cuda_runtime_api.h).
@@ -15877,23 +13621,14 @@ func GraphInstantiateWithFlags(graph Graph, flags uint64) (pGraphExec GraphExec,
 // [GraphInstantiateWithFlags],
 // [GraphExecDestroy]
 func GraphInstantiateWithParams(graph Graph, instantiateParams *GraphInstantiateParams) (pGraphExec GraphExec, err error) {
-	fnPtr, lerr := procGraphInstantiateWithParams.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphInstantiateWithParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(unsafe.Pointer(instantiateParams)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(unsafe.Pointer(instantiateParams)), 0, 0, 0)
 	runtime.KeepAlive(&pGraphExec)
 	runtime.KeepAlive(instantiateParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphInstantiateWithParams, rc)
-		return
-	}
-	return
+	return pGraphExec, ffi.Error(procGraphInstantiateWithParams, Error(r))
 }
 
 // GraphExecGetFlags wraps cudaGraphExecGetFlags (symbol cudaGraphExecGetFlags, cuda_runtime_api.h).
@@ -15920,22 +13655,13 @@ func GraphInstantiateWithParams(graph Graph, instantiateParams *GraphInstantiate
 // [GraphInstantiateWithFlags],
 // [GraphInstantiateWithParams]
 func GraphExecGetFlags(graphExec GraphExec) (flags uint64, err error) {
-	fnPtr, lerr := procGraphExecGetFlags.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphExecGetFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graphExec), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(graphExec), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecGetFlags, rc)
-		return
-	}
-	return
+	return flags, ffi.Error(procGraphExecGetFlags, Error(r))
 }
 
 // GraphExecKernelNodeSetParams wraps cudaGraphExecKernelNodeSetParams (symbol cudaGraphExecKernelNodeSetParams, cuda_runtime_api.h).
@@ -15996,23 +13722,14 @@ func GraphExecGetFlags(graphExec GraphExec) (flags uint64, err error) {
 // [GraphExecExternalSemaphoresWaitNodeSetParams],
 // [GraphExecUpdate],
 // [GraphInstantiate]
-func GraphExecKernelNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodeParams *KernelNodeParams) (err error) {
-	fnPtr, lerr := procGraphExecKernelNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecKernelNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodeParams *KernelNodeParams) error {
+	sym, err := procGraphExecKernelNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecKernelNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecKernelNodeSetParams, Error(r))
 }
 
 // GraphExecMemcpyNodeSetParams wraps cudaGraphExecMemcpyNodeSetParams (symbol cudaGraphExecMemcpyNodeSetParams, cuda_runtime_api.h).
@@ -16064,23 +13781,14 @@ func GraphExecKernelNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodePar
 // [GraphExecExternalSemaphoresWaitNodeSetParams],
 // [GraphExecUpdate],
 // [GraphInstantiate]
-func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodeParams *Memcpy3DParms) (err error) {
-	fnPtr, lerr := procGraphExecMemcpyNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodeParams *Memcpy3DParms) error {
+	sym, err := procGraphExecMemcpyNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecMemcpyNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecMemcpyNodeSetParams, Error(r))
 }
 
 // GraphExecMemcpyNodeSetParamsToSymbol wraps cudaGraphExecMemcpyNodeSetParamsToSymbol (symbol cudaGraphExecMemcpyNodeSetParamsToSymbol, cuda_runtime_api.h).
@@ -16135,33 +13843,26 @@ func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodePar
 // [GraphExecExternalSemaphoresWaitNodeSetParams],
 // [GraphExecUpdate],
 // [GraphInstantiate]
-func GraphExecMemcpyNodeSetParamsToSymbol(hGraphExec GraphExec, node GraphNode, symbol unsafe.Pointer, src unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procGraphExecMemcpyNodeSetParamsToSymbol.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecMemcpyNodeSetParamsToSymbol(hGraphExec GraphExec, node GraphNode, symbol, src unsafe.Pointer, count, offset uint64, kind MemcpyKind) error {
+	sym, err := procGraphExecMemcpyNodeSetParamsToSymbol.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(hGraphExec))
 	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(symbol))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(offset))
 	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errGraphExecMemcpyNodeSetParamsToSymbol, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecMemcpyNodeSetParamsToSymbol, Error(frame.Ret()))
 }
 
 // GraphExecMemcpyNodeSetParamsFromSymbol wraps cudaGraphExecMemcpyNodeSetParamsFromSymbol (symbol cudaGraphExecMemcpyNodeSetParamsFromSymbol, cuda_runtime_api.h).
@@ -16216,33 +13917,26 @@ func GraphExecMemcpyNodeSetParamsToSymbol(hGraphExec GraphExec, node GraphNode, 
 // [GraphExecExternalSemaphoresWaitNodeSetParams],
 // [GraphExecUpdate],
 // [GraphInstantiate]
-func GraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec GraphExec, node GraphNode, dst unsafe.Pointer, symbol unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procGraphExecMemcpyNodeSetParamsFromSymbol.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec GraphExec, node GraphNode, dst, symbol unsafe.Pointer, count, offset uint64, kind MemcpyKind) error {
+	sym, err := procGraphExecMemcpyNodeSetParamsFromSymbol.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(hGraphExec))
 	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(symbol))
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(offset))
 	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errGraphExecMemcpyNodeSetParamsFromSymbol, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecMemcpyNodeSetParamsFromSymbol, Error(frame.Ret()))
 }
 
 // GraphExecMemcpyNodeSetParams1D wraps cudaGraphExecMemcpyNodeSetParams1D (symbol cudaGraphExecMemcpyNodeSetParams1D, cuda_runtime_api.h).
@@ -16295,24 +13989,15 @@ func GraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec GraphExec, node GraphNode
 // [GraphExecExternalSemaphoresWaitNodeSetParams],
 // [GraphExecUpdate],
 // [GraphInstantiate]
-func GraphExecMemcpyNodeSetParams1D(hGraphExec GraphExec, node GraphNode, dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procGraphExecMemcpyNodeSetParams1D.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecMemcpyNodeSetParams1D(hGraphExec GraphExec, node GraphNode, dst, src unsafe.Pointer, count uint64, kind MemcpyKind) error {
+	sym, err := procGraphExecMemcpyNodeSetParams1D.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(kind))
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(node), uintptr(dst), uintptr(src), uintptr(count), uintptr(kind))
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecMemcpyNodeSetParams1D, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecMemcpyNodeSetParams1D, Error(r))
 }
 
 // GraphExecMemsetNodeSetParams wraps cudaGraphExecMemsetNodeSetParams (symbol cudaGraphExecMemsetNodeSetParams, cuda_runtime_api.h).
@@ -16365,23 +14050,14 @@ func GraphExecMemcpyNodeSetParams1D(hGraphExec GraphExec, node GraphNode, dst un
 // [GraphExecExternalSemaphoresWaitNodeSetParams],
 // [GraphExecUpdate],
 // [GraphInstantiate]
-func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodeParams *MemsetParams) (err error) {
-	fnPtr, lerr := procGraphExecMemsetNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodeParams *MemsetParams) error {
+	sym, err := procGraphExecMemsetNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecMemsetNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecMemsetNodeSetParams, Error(r))
 }
 
 // GraphExecHostNodeSetParams wraps cudaGraphExecHostNodeSetParams (symbol cudaGraphExecHostNodeSetParams, cuda_runtime_api.h).
@@ -16425,9 +14101,8 @@ func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodePar
 //
 // The Go func fn replaces the C struct's fn and userData. The package keeps it until the exec is destroyed with [GraphExecDestroy]; destroy the exec only after its launches have completed.
 func GraphExecHostNodeSetParams(hGraphExec GraphExec, node GraphNode, fn func()) (err error) {
-	fnPtr, lerr := procGraphExecHostNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphExecHostNodeSetParams.Addr()
+	if err != nil {
 		return
 	}
 	cbScope := ffi.EnterCallbacks()
@@ -16444,18 +14119,16 @@ func GraphExecHostNodeSetParams(hGraphExec GraphExec, node GraphNode, fn func())
 	frame.Int(uintptr(hGraphExec))
 	frame.Int(uintptr(node))
 	frame.Int(uintptr(unsafe.Pointer(fnC)))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
+	ffi.Call(sym, frame)
 	runtime.KeepAlive(fnC)
-	if ferr != nil {
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errGraphExecHostNodeSetParams, rc)
+		err = ffi.Error(procGraphExecHostNodeSetParams, rc)
 		return
 	}
 	if hdl != 0 {
@@ -16508,22 +14181,13 @@ func GraphExecHostNodeSetParams(hGraphExec GraphExec, node GraphNode, fn func())
 // [GraphExecExternalSemaphoresWaitNodeSetParams],
 // [GraphExecUpdate],
 // [GraphInstantiate]
-func GraphExecChildGraphNodeSetParams(hGraphExec GraphExec, node GraphNode, childGraph Graph) (err error) {
-	fnPtr, lerr := procGraphExecChildGraphNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecChildGraphNodeSetParams(hGraphExec GraphExec, node GraphNode, childGraph Graph) error {
+	sym, err := procGraphExecChildGraphNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(node), uintptr(childGraph), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecChildGraphNodeSetParams, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(node), uintptr(childGraph), 0, 0, 0)
+	return ffi.Error(procGraphExecChildGraphNodeSetParams, Error(r))
 }
 
 // GraphExecEventRecordNodeSetEvent wraps cudaGraphExecEventRecordNodeSetEvent (symbol cudaGraphExecEventRecordNodeSetEvent, cuda_runtime_api.h).
@@ -16567,22 +14231,13 @@ func GraphExecChildGraphNodeSetParams(hGraphExec GraphExec, node GraphNode, chil
 // [GraphExecExternalSemaphoresWaitNodeSetParams],
 // [GraphExecUpdate],
 // [GraphInstantiate]
-func GraphExecEventRecordNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event Event) (err error) {
-	fnPtr, lerr := procGraphExecEventRecordNodeSetEvent.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecEventRecordNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event Event) error {
+	sym, err := procGraphExecEventRecordNodeSetEvent.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecEventRecordNodeSetEvent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
+	return ffi.Error(procGraphExecEventRecordNodeSetEvent, Error(r))
 }
 
 // GraphExecEventWaitNodeSetEvent wraps cudaGraphExecEventWaitNodeSetEvent (symbol cudaGraphExecEventWaitNodeSetEvent, cuda_runtime_api.h).
@@ -16626,22 +14281,13 @@ func GraphExecEventRecordNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, eve
 // [GraphExecExternalSemaphoresWaitNodeSetParams],
 // [GraphExecUpdate],
 // [GraphInstantiate]
-func GraphExecEventWaitNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event Event) (err error) {
-	fnPtr, lerr := procGraphExecEventWaitNodeSetEvent.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecEventWaitNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event Event) error {
+	sym, err := procGraphExecEventWaitNodeSetEvent.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecEventWaitNodeSetEvent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
+	return ffi.Error(procGraphExecEventWaitNodeSetEvent, Error(r))
 }
 
 // GraphExecExternalSemaphoresSignalNodeSetParams wraps cudaGraphExecExternalSemaphoresSignalNodeSetParams (symbol cudaGraphExecExternalSemaphoresSignalNodeSetParams, cuda_runtime_api.h).
@@ -16688,23 +14334,14 @@ func GraphExecEventWaitNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event
 // [GraphExecExternalSemaphoresWaitNodeSetParams],
 // [GraphExecUpdate],
 // [GraphInstantiate]
-func GraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *ExternalSemaphoreSignalNodeParams) (err error) {
-	fnPtr, lerr := procGraphExecExternalSemaphoresSignalNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *ExternalSemaphoreSignalNodeParams) error {
+	sym, err := procGraphExecExternalSemaphoresSignalNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecExternalSemaphoresSignalNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecExternalSemaphoresSignalNodeSetParams, Error(r))
 }
 
 // GraphExecExternalSemaphoresWaitNodeSetParams wraps cudaGraphExecExternalSemaphoresWaitNodeSetParams (symbol cudaGraphExecExternalSemaphoresWaitNodeSetParams, cuda_runtime_api.h).
@@ -16751,23 +14388,14 @@ func GraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec GraphExec, hNode 
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecUpdate],
 // [GraphInstantiate]
-func GraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *ExternalSemaphoreWaitNodeParams) (err error) {
-	fnPtr, lerr := procGraphExecExternalSemaphoresWaitNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *ExternalSemaphoreWaitNodeParams) error {
+	sym, err := procGraphExecExternalSemaphoresWaitNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecExternalSemaphoresWaitNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecExternalSemaphoresWaitNodeSetParams, Error(r))
 }
 
 // GraphNodeSetEnabled wraps cudaGraphNodeSetEnabled (symbol cudaGraphNodeSetEnabled, cuda_runtime_api.h).
@@ -16806,22 +14434,13 @@ func GraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec GraphExec, hNode Gr
 // [GraphExecUpdate],
 // [GraphInstantiate]
 // [GraphLaunch]
-func GraphNodeSetEnabled(hGraphExec GraphExec, hNode GraphNode, isEnabled uint32) (err error) {
-	fnPtr, lerr := procGraphNodeSetEnabled.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphNodeSetEnabled(hGraphExec GraphExec, hNode GraphNode, isEnabled uint32) error {
+	sym, err := procGraphNodeSetEnabled.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(isEnabled), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeSetEnabled, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(isEnabled), 0, 0, 0)
+	return ffi.Error(procGraphNodeSetEnabled, Error(r))
 }
 
 // GraphNodeGetEnabled wraps cudaGraphNodeGetEnabled (symbol cudaGraphNodeGetEnabled, cuda_runtime_api.h).
@@ -16855,22 +14474,13 @@ func GraphNodeSetEnabled(hGraphExec GraphExec, hNode GraphNode, isEnabled uint32
 // [GraphInstantiate]
 // [GraphLaunch]
 func GraphNodeGetEnabled(hGraphExec GraphExec, hNode GraphNode) (isEnabled uint32, err error) {
-	fnPtr, lerr := procGraphNodeGetEnabled.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphNodeGetEnabled.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(&isEnabled)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(&isEnabled)), 0, 0, 0)
 	runtime.KeepAlive(&isEnabled)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeGetEnabled, rc)
-		return
-	}
-	return
+	return isEnabled, ffi.Error(procGraphNodeGetEnabled, Error(r))
 }
 
 // GraphExecUpdate wraps cudaGraphExecUpdate (symbol cudaGraphExecUpdate, cuda_runtime_api.h).
@@ -16964,23 +14574,14 @@ func GraphNodeGetEnabled(hGraphExec GraphExec, hNode GraphNode) (isEnabled uint3
 //
 // See also:
 // [GraphInstantiate]
-func GraphExecUpdate(hGraphExec GraphExec, hGraph Graph, resultInfo *GraphExecUpdateResultInfo) (err error) {
-	fnPtr, lerr := procGraphExecUpdate.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecUpdate(hGraphExec GraphExec, hGraph Graph, resultInfo *GraphExecUpdateResultInfo) error {
+	sym, err := procGraphExecUpdate.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hGraph), uintptr(unsafe.Pointer(resultInfo)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hGraph), uintptr(unsafe.Pointer(resultInfo)), 0, 0, 0)
 	runtime.KeepAlive(resultInfo)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecUpdate, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecUpdate, Error(r))
 }
 
 // GraphUpload wraps cudaGraphUpload (symbol cudaGraphUpload, cuda_runtime_api.h).
@@ -17005,22 +14606,13 @@ func GraphExecUpdate(hGraphExec GraphExec, hGraph Graph, resultInfo *GraphExecUp
 // [GraphInstantiate],
 // [GraphLaunch],
 // [GraphExecDestroy]
-func GraphUpload(graphExec GraphExec, stream Stream) (err error) {
-	fnPtr, lerr := procGraphUpload.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphUpload(graphExec GraphExec, stream Stream) error {
+	sym, err := procGraphUpload.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graphExec), uintptr(stream), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphUpload, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(graphExec), uintptr(stream), 0, 0, 0, 0)
+	return ffi.Error(procGraphUpload, Error(r))
 }
 
 // GraphLaunch wraps cudaGraphLaunch (symbol cudaGraphLaunch, cuda_runtime_api.h).
@@ -17051,22 +14643,13 @@ func GraphUpload(graphExec GraphExec, stream Stream) (err error) {
 // [GraphInstantiate],
 // [GraphUpload],
 // [GraphExecDestroy]
-func GraphLaunch(graphExec GraphExec, stream Stream) (err error) {
-	fnPtr, lerr := procGraphLaunch.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphLaunch(graphExec GraphExec, stream Stream) error {
+	sym, err := procGraphLaunch.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graphExec), uintptr(stream), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphLaunch, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(graphExec), uintptr(stream), 0, 0, 0, 0)
+	return ffi.Error(procGraphLaunch, Error(r))
 }
 
 // GraphExecDestroy wraps cudaGraphExecDestroy (symbol cudaGraphExecDestroy, cuda_runtime_api.h).
@@ -17091,18 +14674,13 @@ func GraphLaunch(graphExec GraphExec, stream Stream) (err error) {
 // [GraphUpload],
 // [GraphLaunch]
 func GraphExecDestroy(graphExec GraphExec) (err error) {
-	fnPtr, lerr := procGraphExecDestroy.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphExecDestroy.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graphExec), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecDestroy, rc)
+	r := ffi.CallInts(sym, uintptr(graphExec), 0, 0, 0, 0, 0)
+	if rc := Error(r); rc != 0 {
+		err = ffi.Error(procGraphExecDestroy, rc)
 		return
 	}
 	// Release the Go funcs given to the exec's host nodes.
@@ -17129,22 +14707,13 @@ func GraphExecDestroy(graphExec GraphExec) (err error) {
 //
 // See also:
 // [GraphCreate]
-func GraphDestroy(graph Graph) (err error) {
-	fnPtr, lerr := procGraphDestroy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphDestroy(graph Graph) error {
+	sym, err := procGraphDestroy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphDestroy, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(graph), 0, 0, 0, 0, 0)
+	return ffi.Error(procGraphDestroy, Error(r))
 }
 
 // GraphDebugDotPrint wraps cudaGraphDebugDotPrint (symbol cudaGraphDebugDotPrint, cuda_runtime_api.h).
@@ -17164,24 +14733,15 @@ func GraphDestroy(graph Graph) (err error) {
 // [Success],
 // [ErrorInvalidValue],
 // [ErrorOperatingSystem]
-func GraphDebugDotPrint(graph Graph, path string, flags uint32) (err error) {
-	fnPtr, lerr := procGraphDebugDotPrint.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphDebugDotPrint(graph Graph, path string, flags uint32) error {
+	sym, err := procGraphDebugDotPrint.Addr()
+	if err != nil {
+		return err
 	}
 	pathC := ffi.CString(path)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(pathC)), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(pathC)), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(pathC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphDebugDotPrint, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphDebugDotPrint, Error(r))
 }
 
 // UserObjectCreate wraps cudaUserObjectCreate (symbol cudaUserObjectCreate, cuda_runtime_api.h).
@@ -17197,7 +14757,7 @@ func GraphDebugDotPrint(graph Graph, path string, flags uint32) (err error) {
 //
 // See CUDA User Objects in the CUDA C++ Programming Guide for more information on user objects.
 //
-//   - object_out: (result) Location to return the user object handle
+//   - object: (result) Location to return the user object handle
 //   - destroy: Callback to free the user object when it is no longer in use
 //   - initialRefcount: The initial refcount to create the object with, typically 1. The
 //
@@ -17219,14 +14779,13 @@ func GraphDebugDotPrint(graph Graph, path string, flags uint32) (err error) {
 // [GraphRetainUserObject],
 // [GraphReleaseUserObject],
 // [GraphCreate]
-func UserObjectCreate(destroy func(), initialRefcount uint32, flags uint32) (object_out UserObject, err error) {
-	fnPtr, lerr := procUserObjectCreate.Addr()
-	if lerr != nil {
-		err = lerr
+func UserObjectCreate(destroy func(), initialRefcount, flags uint32) (object UserObject, err error) {
+	sym, err := procUserObjectCreate.Addr()
+	if err != nil {
 		return
 	}
-	object_outP := new(UserObject)
-	ffi.Escape(unsafe.Pointer(object_outP))
+	objectP := new(UserObject)
+	ffi.Escape(unsafe.Pointer(objectP))
 	cbScope := ffi.EnterCallbacks()
 	defer cbScope.Exit()
 	var cbAddr uintptr
@@ -17236,26 +14795,24 @@ func UserObjectCreate(destroy func(), initialRefcount uint32, flags uint32) (obj
 		hdl = ffi.NewHandleOnce(destroy)
 	}
 	frame := ffi.NewHeapFrame()
-	frame.Int(uintptr(unsafe.Pointer(object_outP)))
+	frame.Int(uintptr(unsafe.Pointer(objectP)))
 	frame.Int(uintptr(hdl))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(initialRefcount))
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
-	runtime.KeepAlive(object_outP)
-	if ferr != nil {
+	ffi.Call(sym, frame)
+	runtime.KeepAlive(objectP)
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errUserObjectCreate, rc)
+		err = ffi.Error(procUserObjectCreate, rc)
 		return
 	}
-	object_out = *object_outP
+	object = *objectP
 	return
 }
 
@@ -17282,22 +14839,13 @@ func UserObjectCreate(destroy func(), initialRefcount uint32, flags uint32) (obj
 // [GraphRetainUserObject],
 // [GraphReleaseUserObject],
 // [GraphCreate]
-func UserObjectRetain(object UserObject, count uint32) (err error) {
-	fnPtr, lerr := procUserObjectRetain.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func UserObjectRetain(object UserObject, count uint32) error {
+	sym, err := procUserObjectRetain.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(object), uintptr(count), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errUserObjectRetain, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(object), uintptr(count), 0, 0, 0, 0)
+	return ffi.Error(procUserObjectRetain, Error(r))
 }
 
 // UserObjectRelease wraps cudaUserObjectRelease (symbol cudaUserObjectRelease, cuda_runtime_api.h).
@@ -17327,22 +14875,13 @@ func UserObjectRetain(object UserObject, count uint32) (err error) {
 // [GraphRetainUserObject],
 // [GraphReleaseUserObject],
 // [GraphCreate]
-func UserObjectRelease(object UserObject, count uint32) (err error) {
-	fnPtr, lerr := procUserObjectRelease.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func UserObjectRelease(object UserObject, count uint32) error {
+	sym, err := procUserObjectRelease.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(object), uintptr(count), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errUserObjectRelease, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(object), uintptr(count), 0, 0, 0, 0)
+	return ffi.Error(procUserObjectRelease, Error(r))
 }
 
 // GraphRetainUserObject wraps cudaGraphRetainUserObject (symbol cudaGraphRetainUserObject, cuda_runtime_api.h).
@@ -17373,22 +14912,13 @@ func UserObjectRelease(object UserObject, count uint32) (err error) {
 // [UserObjectRelease],
 // [GraphReleaseUserObject],
 // [GraphCreate]
-func GraphRetainUserObject(graph Graph, object UserObject, count uint32, flags uint32) (err error) {
-	fnPtr, lerr := procGraphRetainUserObject.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphRetainUserObject(graph Graph, object UserObject, count, flags uint32) error {
+	sym, err := procGraphRetainUserObject.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(object), uintptr(count), uintptr(flags), 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphRetainUserObject, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(graph), uintptr(object), uintptr(count), uintptr(flags), 0, 0)
+	return ffi.Error(procGraphRetainUserObject, Error(r))
 }
 
 // GraphReleaseUserObject wraps cudaGraphReleaseUserObject (symbol cudaGraphReleaseUserObject, cuda_runtime_api.h).
@@ -17415,22 +14945,13 @@ func GraphRetainUserObject(graph Graph, object UserObject, count uint32, flags u
 // [UserObjectRelease],
 // [GraphRetainUserObject],
 // [GraphCreate]
-func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) (err error) {
-	fnPtr, lerr := procGraphReleaseUserObject.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) error {
+	sym, err := procGraphReleaseUserObject.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(object), uintptr(count), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphReleaseUserObject, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(graph), uintptr(object), uintptr(count), 0, 0, 0)
+	return ffi.Error(procGraphReleaseUserObject, Error(r))
 }
 
 // GraphAddNode wraps cudaGraphAddNode (symbol cudaGraphAddNode, cuda_runtime_api.h).
@@ -17477,25 +14998,16 @@ func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) (err e
 // [GraphNodeSetParams],
 // [GraphExecNodeSetParams]
 func GraphAddNode(graph Graph, pDependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, nodeParams *GraphNodeParams) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)))
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)))
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dependencyData)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddNode, Error(r))
 }
 
 // GraphNodeSetParams wraps cudaGraphNodeSetParams (symbol cudaGraphNodeSetParams, cuda_runtime_api.h).
@@ -17525,23 +15037,14 @@ func GraphAddNode(graph Graph, pDependencies *GraphNode, dependencyData *GraphEd
 // See also:
 // [GraphAddNode],
 // [GraphExecNodeSetParams]
-func GraphNodeSetParams(node GraphNode, nodeParams *GraphNodeParams) (err error) {
-	fnPtr, lerr := procGraphNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphNodeSetParams(node GraphNode, nodeParams *GraphNodeParams) error {
+	sym, err := procGraphNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphNodeSetParams, Error(r))
 }
 
 // GraphExecNodeSetParams wraps cudaGraphExecNodeSetParams (symbol cudaGraphExecNodeSetParams, cuda_runtime_api.h).
@@ -17591,23 +15094,14 @@ func GraphNodeSetParams(node GraphNode, nodeParams *GraphNodeParams) (err error)
 // [GraphNodeSetParams]
 // [GraphExecUpdate],
 // [GraphInstantiate]
-func GraphExecNodeSetParams(graphExec GraphExec, node GraphNode, nodeParams *GraphNodeParams) (err error) {
-	fnPtr, lerr := procGraphExecNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecNodeSetParams(graphExec GraphExec, node GraphNode, nodeParams *GraphNodeParams) error {
+	sym, err := procGraphExecNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graphExec), uintptr(node), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(graphExec), uintptr(node), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecNodeSetParams, Error(r))
 }
 
 // GraphConditionalHandleCreate wraps cudaGraphConditionalHandleCreate (symbol cudaGraphConditionalHandleCreate, cuda_runtime_api.h).
@@ -17620,7 +15114,7 @@ func GraphExecNodeSetParams(graphExec GraphExec, node GraphNode, nodeParams *Gra
 //
 // Handles not associated with a conditional node may cause graph instantiation to fail.
 //
-//   - pHandle_out: (result) Pointer used to return the handle to the caller.
+//   - pHandle: (result) Pointer used to return the handle to the caller.
 //   - hGraph: Graph which will contain the conditional node using this handle.
 //   - defaultLaunchValue: Optional initial value for the conditional variable.
 //
@@ -17636,23 +15130,14 @@ func GraphExecNodeSetParams(graphExec GraphExec, node GraphNode, nodeParams *Gra
 //
 // See also:
 // cuGraphAddNode,
-func GraphConditionalHandleCreate(graph Graph, defaultLaunchValue uint32, flags uint32) (pHandle_out GraphConditionalHandle, err error) {
-	fnPtr, lerr := procGraphConditionalHandleCreate.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphConditionalHandleCreate(graph Graph, defaultLaunchValue, flags uint32) (pHandle GraphConditionalHandle, err error) {
+	sym, err := procGraphConditionalHandleCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pHandle_out)), uintptr(graph), uintptr(defaultLaunchValue), uintptr(flags), 0, 0)
-	runtime.KeepAlive(&pHandle_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphConditionalHandleCreate, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(graph), uintptr(defaultLaunchValue), uintptr(flags), 0, 0)
+	runtime.KeepAlive(&pHandle)
+	return pHandle, ffi.Error(procGraphConditionalHandleCreate, Error(r))
 }
 
 // GetDriverEntryPoint wraps cudaGetDriverEntryPoint (symbol cudaGetDriverEntryPoint, cuda_runtime_api.h).
@@ -17727,25 +15212,16 @@ func GraphConditionalHandleCreate(graph Graph, defaultLaunchValue uint32, flags 
 //
 // Deprecated: This function is deprecated as of CUDA 13.0.
 func GetDriverEntryPoint(symbol string, flags uint64) (funcPtr unsafe.Pointer, driverStatus DriverEntryPointQueryResult, err error) {
-	fnPtr, lerr := procGetDriverEntryPoint.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetDriverEntryPoint.Addr()
+	if err != nil {
 		return
 	}
 	symbolC := ffi.CString(symbol)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(symbolC)), uintptr(unsafe.Pointer(&funcPtr)), uintptr(flags), uintptr(unsafe.Pointer(&driverStatus)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(symbolC)), uintptr(unsafe.Pointer(&funcPtr)), uintptr(flags), uintptr(unsafe.Pointer(&driverStatus)), 0, 0)
 	runtime.KeepAlive(symbolC)
 	runtime.KeepAlive(&funcPtr)
 	runtime.KeepAlive(&driverStatus)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetDriverEntryPoint, rc)
-		return
-	}
-	return
+	return funcPtr, driverStatus, ffi.Error(procGetDriverEntryPoint, Error(r))
 }
 
 // GetDriverEntryPointByVersion wraps cudaGetDriverEntryPointByVersion (symbol cudaGetDriverEntryPointByVersion, cuda_runtime_api.h).
@@ -17822,25 +15298,16 @@ func GetDriverEntryPoint(symbol string, flags uint64) (funcPtr unsafe.Pointer, d
 // See also:
 // cuGetProcAddress
 func GetDriverEntryPointByVersion(symbol string, cudaVersion uint32, flags uint64) (funcPtr unsafe.Pointer, driverStatus DriverEntryPointQueryResult, err error) {
-	fnPtr, lerr := procGetDriverEntryPointByVersion.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetDriverEntryPointByVersion.Addr()
+	if err != nil {
 		return
 	}
 	symbolC := ffi.CString(symbol)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(symbolC)), uintptr(unsafe.Pointer(&funcPtr)), uintptr(cudaVersion), uintptr(flags), uintptr(unsafe.Pointer(&driverStatus)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(symbolC)), uintptr(unsafe.Pointer(&funcPtr)), uintptr(cudaVersion), uintptr(flags), uintptr(unsafe.Pointer(&driverStatus)), 0)
 	runtime.KeepAlive(symbolC)
 	runtime.KeepAlive(&funcPtr)
 	runtime.KeepAlive(&driverStatus)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetDriverEntryPointByVersion, rc)
-		return
-	}
-	return
+	return funcPtr, driverStatus, ffi.Error(procGetDriverEntryPointByVersion, Error(r))
 }
 
 // LibraryLoadData wraps cudaLibraryLoadData (symbol cudaLibraryLoadData, cuda_runtime_api.h).
@@ -17900,37 +15367,30 @@ func GetDriverEntryPointByVersion(symbol string, cudaVersion uint32, flags uint6
 // [LibraryUnload],
 // cuLibraryLoadData
 func LibraryLoadData(code unsafe.Pointer, jitOptions *JitOption, jitOptionsValues *unsafe.Pointer, numJitOptions uint32, libraryOptions *LibraryOption, libraryOptionValues *unsafe.Pointer, numLibraryOptions uint32) (library Library, err error) {
-	fnPtr, lerr := procLibraryLoadData.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procLibraryLoadData.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(unsafe.Pointer(&library)))
-	frame.Int(uintptr(unsafe.Pointer(code)))
+	frame.Int(uintptr(code))
 	frame.Int(uintptr(unsafe.Pointer(jitOptions)))
 	frame.Int(uintptr(unsafe.Pointer(jitOptionsValues)))
 	frame.Int(uintptr(numJitOptions))
 	frame.Int(uintptr(unsafe.Pointer(libraryOptions)))
 	frame.Int(uintptr(unsafe.Pointer(libraryOptionValues)))
 	frame.Int(uintptr(numLibraryOptions))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&library)
 	runtime.KeepAlive(code)
 	runtime.KeepAlive(jitOptions)
 	runtime.KeepAlive(jitOptionsValues)
 	runtime.KeepAlive(libraryOptions)
 	runtime.KeepAlive(libraryOptionValues)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errLibraryLoadData, rc)
-		return
-	}
-	return
+	return library, ffi.Error(procLibraryLoadData, Error(frame.Ret()))
 }
 
 // LibraryLoadFromFile wraps cudaLibraryLoadFromFile (symbol cudaLibraryLoadFromFile, cuda_runtime_api.h).
@@ -17990,9 +15450,8 @@ func LibraryLoadData(code unsafe.Pointer, jitOptions *JitOption, jitOptionsValue
 // [LibraryUnload],
 // cuLibraryLoadFromFile
 func LibraryLoadFromFile(fileName string, jitOptions *JitOption, jitOptionsValues *unsafe.Pointer, numJitOptions uint32, libraryOptions *LibraryOption, libraryOptionValues *unsafe.Pointer, numLibraryOptions uint32) (library Library, err error) {
-	fnPtr, lerr := procLibraryLoadFromFile.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procLibraryLoadFromFile.Addr()
+	if err != nil {
 		return
 	}
 	fileNameC := ffi.CString(fileName)
@@ -18005,23 +15464,17 @@ func LibraryLoadFromFile(fileName string, jitOptions *JitOption, jitOptionsValue
 	frame.Int(uintptr(unsafe.Pointer(libraryOptions)))
 	frame.Int(uintptr(unsafe.Pointer(libraryOptionValues)))
 	frame.Int(uintptr(numLibraryOptions))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&library)
 	runtime.KeepAlive(fileNameC)
 	runtime.KeepAlive(jitOptions)
 	runtime.KeepAlive(jitOptionsValues)
 	runtime.KeepAlive(libraryOptions)
 	runtime.KeepAlive(libraryOptionValues)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errLibraryLoadFromFile, rc)
-		return
-	}
-	return
+	return library, ffi.Error(procLibraryLoadFromFile, Error(frame.Ret()))
 }
 
 // LibraryUnload wraps cudaLibraryUnload (symbol cudaLibraryUnload, cuda_runtime_api.h).
@@ -18041,22 +15494,13 @@ func LibraryLoadFromFile(fileName string, jitOptions *JitOption, jitOptionsValue
 // See also: [LibraryLoadData],
 // [LibraryLoadFromFile],
 // cuLibraryUnload
-func LibraryUnload(library Library) (err error) {
-	fnPtr, lerr := procLibraryUnload.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LibraryUnload(library Library) error {
+	sym, err := procLibraryUnload.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(library), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errLibraryUnload, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(library), 0, 0, 0, 0, 0)
+	return ffi.Error(procLibraryUnload, Error(r))
 }
 
 // LibraryGetKernel wraps cudaLibraryGetKernel (symbol cudaLibraryGetKernel, cuda_runtime_api.h).
@@ -18083,24 +15527,15 @@ func LibraryUnload(library Library) (err error) {
 // [LibraryUnload],
 // cuLibraryGetKernel
 func LibraryGetKernel(library Library, name string) (pKernel Kernel, err error) {
-	fnPtr, lerr := procLibraryGetKernel.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procLibraryGetKernel.Addr()
+	if err != nil {
 		return
 	}
 	nameC := ffi.CString(name)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pKernel)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pKernel)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
 	runtime.KeepAlive(&pKernel)
 	runtime.KeepAlive(nameC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errLibraryGetKernel, rc)
-		return
-	}
-	return
+	return pKernel, ffi.Error(procLibraryGetKernel, Error(r))
 }
 
 // LibraryGetGlobal wraps cudaLibraryGetGlobal (symbol cudaLibraryGetGlobal, cuda_runtime_api.h).
@@ -18136,25 +15571,16 @@ func LibraryGetKernel(library Library, name string) (pKernel Kernel, err error) 
 // [LibraryGetManaged],
 // cuLibraryGetGlobal
 func LibraryGetGlobal(library Library, name string) (dptr unsafe.Pointer, bytes uint64, err error) {
-	fnPtr, lerr := procLibraryGetGlobal.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procLibraryGetGlobal.Addr()
+	if err != nil {
 		return
 	}
 	nameC := ffi.CString(name)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0)
 	runtime.KeepAlive(&dptr)
 	runtime.KeepAlive(&bytes)
 	runtime.KeepAlive(nameC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errLibraryGetGlobal, rc)
-		return
-	}
-	return
+	return dptr, bytes, ffi.Error(procLibraryGetGlobal, Error(r))
 }
 
 // LibraryGetManaged wraps cudaLibraryGetManaged (symbol cudaLibraryGetManaged, cuda_runtime_api.h).
@@ -18189,25 +15615,16 @@ func LibraryGetGlobal(library Library, name string) (dptr unsafe.Pointer, bytes 
 // [LibraryGetGlobal],
 // cuLibraryGetManaged
 func LibraryGetManaged(library Library, name string) (dptr unsafe.Pointer, bytes uint64, err error) {
-	fnPtr, lerr := procLibraryGetManaged.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procLibraryGetManaged.Addr()
+	if err != nil {
 		return
 	}
 	nameC := ffi.CString(name)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0)
 	runtime.KeepAlive(&dptr)
 	runtime.KeepAlive(&bytes)
 	runtime.KeepAlive(nameC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errLibraryGetManaged, rc)
-		return
-	}
-	return
+	return dptr, bytes, ffi.Error(procLibraryGetManaged, Error(r))
 }
 
 // LibraryGetUnifiedFunction wraps cudaLibraryGetUnifiedFunction (symbol cudaLibraryGetUnifiedFunction, cuda_runtime_api.h).
@@ -18236,24 +15653,15 @@ func LibraryGetManaged(library Library, name string) (dptr unsafe.Pointer, bytes
 // [LibraryUnload],
 // cuLibraryGetUnifiedFunction
 func LibraryGetUnifiedFunction(library Library, symbol string) (fptr unsafe.Pointer, err error) {
-	fnPtr, lerr := procLibraryGetUnifiedFunction.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procLibraryGetUnifiedFunction.Addr()
+	if err != nil {
 		return
 	}
 	symbolC := ffi.CString(symbol)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&fptr)), uintptr(library), uintptr(unsafe.Pointer(symbolC)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&fptr)), uintptr(library), uintptr(unsafe.Pointer(symbolC)), 0, 0, 0)
 	runtime.KeepAlive(&fptr)
 	runtime.KeepAlive(symbolC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errLibraryGetUnifiedFunction, rc)
-		return
-	}
-	return
+	return fptr, ffi.Error(procLibraryGetUnifiedFunction, Error(r))
 }
 
 // LibraryGetKernelCount wraps cudaLibraryGetKernelCount (symbol cudaLibraryGetKernelCount, cuda_runtime_api.h).
@@ -18277,22 +15685,13 @@ func LibraryGetUnifiedFunction(library Library, symbol string) (fptr unsafe.Poin
 // [LibraryLoadData],
 // cuLibraryGetKernelCount
 func LibraryGetKernelCount(lib Library) (count uint32, err error) {
-	fnPtr, lerr := procLibraryGetKernelCount.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procLibraryGetKernelCount.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&count)), uintptr(lib), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&count)), uintptr(lib), 0, 0, 0, 0)
 	runtime.KeepAlive(&count)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errLibraryGetKernelCount, rc)
-		return
-	}
-	return
+	return count, ffi.Error(procLibraryGetKernelCount, Error(r))
 }
 
 // LibraryEnumerateKernels wraps cudaLibraryEnumerateKernels (symbol cudaLibraryEnumerateKernels, cuda_runtime_api.h).
@@ -18315,23 +15714,14 @@ func LibraryGetKernelCount(lib Library) (count uint32, err error) {
 //
 // See also: [LibraryGetKernelCount],
 // cuLibraryEnumerateKernels
-func LibraryEnumerateKernels(kernels *Kernel, numKernels uint32, lib Library) (err error) {
-	fnPtr, lerr := procLibraryEnumerateKernels.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LibraryEnumerateKernels(kernels *Kernel, numKernels uint32, lib Library) error {
+	sym, err := procLibraryEnumerateKernels.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(kernels)), uintptr(numKernels), uintptr(lib), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(kernels)), uintptr(numKernels), uintptr(lib), 0, 0, 0)
 	runtime.KeepAlive(kernels)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errLibraryEnumerateKernels, rc)
-		return
-	}
-	return
+	return ffi.Error(procLibraryEnumerateKernels, Error(r))
 }
 
 // KernelSetAttributeForDevice wraps cudaKernelSetAttributeForDevice (symbol cudaKernelSetAttributeForDevice, cuda_runtime_api.h).
@@ -18401,45 +15791,27 @@ func LibraryEnumerateKernels(kernels *Kernel, numKernels uint32, lib Library) (e
 // [LaunchKernel],
 // [FuncSetAttribute],
 // cuKernelSetAttribute
-func KernelSetAttributeForDevice(kernel Kernel, attr FuncAttribute, value int32, device int32) (err error) {
-	fnPtr, lerr := procKernelSetAttributeForDevice.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func KernelSetAttributeForDevice(kernel Kernel, attr FuncAttribute, value, device int32) error {
+	sym, err := procKernelSetAttributeForDevice.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(kernel), uintptr(attr), uintptr(value), uintptr(device), 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errKernelSetAttributeForDevice, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(kernel), uintptr(attr), uintptr(value), uintptr(device), 0, 0)
+	return ffi.Error(procKernelSetAttributeForDevice, Error(r))
 }
 
 // GetExportTable wraps cudaGetExportTable (symbol cudaGetExportTable, cuda_runtime_api.h).
 //
 // impl_private.
-func GetExportTable(ppExportTable *unsafe.Pointer, pExportTableId *Uuid) (err error) {
-	fnPtr, lerr := procGetExportTable.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GetExportTable(ppExportTable *unsafe.Pointer, pExportTableId *Uuid) error {
+	sym, err := procGetExportTable.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(ppExportTable)), uintptr(unsafe.Pointer(pExportTableId)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(ppExportTable)), uintptr(unsafe.Pointer(pExportTableId)), 0, 0, 0, 0)
 	runtime.KeepAlive(ppExportTable)
 	runtime.KeepAlive(pExportTableId)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetExportTable, rc)
-		return
-	}
-	return
+	return ffi.Error(procGetExportTable, Error(r))
 }
 
 // GetFuncBySymbol wraps cudaGetFuncBySymbol (symbol cudaGetFuncBySymbol, cuda_runtime_api.h).
@@ -18454,22 +15826,13 @@ func GetExportTable(ppExportTable *unsafe.Pointer, pExportTableId *Uuid) (err er
 // Returns:
 // [Success]
 func GetFuncBySymbol(symbolPtr Kernel) (functionPtr Function, err error) {
-	fnPtr, lerr := procGetFuncBySymbol.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetFuncBySymbol.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&functionPtr)), uintptr(symbolPtr), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&functionPtr)), uintptr(symbolPtr), 0, 0, 0, 0)
 	runtime.KeepAlive(&functionPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetFuncBySymbol, rc)
-		return
-	}
-	return
+	return functionPtr, ffi.Error(procGetFuncBySymbol, Error(r))
 }
 
 // GetKernel wraps cudaGetKernel (symbol cudaGetKernel, cuda_runtime_api.h).
@@ -18495,22 +15858,13 @@ func GetFuncBySymbol(symbolPtr Kernel) (functionPtr Function, err error) {
 // See also:
 // [GetKernel](cudaKernel_t *kernelPtr, const T *entryFuncAddr) "cudaGetKernel (C++ API)"
 func GetKernel(entryFuncAddr Kernel) (kernelPtr Kernel, err error) {
-	fnPtr, lerr := procGetKernel.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetKernel.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&kernelPtr)), uintptr(entryFuncAddr), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&kernelPtr)), uintptr(entryFuncAddr), 0, 0, 0, 0)
 	runtime.KeepAlive(&kernelPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetKernel, rc)
-		return
-	}
-	return
+	return kernelPtr, ffi.Error(procGetKernel, Error(r))
 }
 
 // ProfilerStart wraps cudaProfilerStart (symbol cudaProfilerStart, cuda_profiler_api.h).
@@ -18532,22 +15886,13 @@ func GetKernel(entryFuncAddr Kernel) (kernelPtr Kernel, err error) {
 // See also:
 // [ProfilerStop],
 // cuProfilerStart
-func ProfilerStart() (err error) {
-	fnPtr, lerr := procProfilerStart.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func ProfilerStart() error {
+	sym, err := procProfilerStart.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errProfilerStart, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffi.Error(procProfilerStart, Error(r))
 }
 
 // ProfilerStop wraps cudaProfilerStop (symbol cudaProfilerStop, cuda_profiler_api.h).
@@ -18569,22 +15914,13 @@ func ProfilerStart() (err error) {
 // See also:
 // [ProfilerStart],
 // cuProfilerStop
-func ProfilerStop() (err error) {
-	fnPtr, lerr := procProfilerStop.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func ProfilerStop() error {
+	sym, err := procProfilerStop.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errProfilerStop, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffi.Error(procProfilerStop, Error(r))
 }
 
 // layoutIpcEventHandle describes cudaIpcEventHandle_t for passing by value.
@@ -18672,7 +16008,7 @@ var trampolineAsyncCallback = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineAsyncCallbackGo)
 })
 
-func trampolineAsyncCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
+func trampolineAsyncCallbackGo(a0, a1, a2 uintptr) {
 	defer ffi.Recover()
 	fnAsyncCallback, _ := ffi.Handle(a1).Use().(func(arg0 *AsyncNotificationInfo, arg2 AsyncCallbackHandle))
 	if fnAsyncCallback != nil {
@@ -18688,7 +16024,7 @@ var trampolineStreamCallback = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineStreamCallbackGo)
 })
 
-func trampolineStreamCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
+func trampolineStreamCallbackGo(a0, a1, a2 uintptr) {
 	defer ffi.Recover()
 	fnStreamCallback, _ := ffi.Handle(a2).Use().(func(stream Stream, status Error))
 	if fnStreamCallback != nil {
@@ -18720,7 +16056,7 @@ var trampolineLogsCallback = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineLogsCallbackGo)
 })
 
-func trampolineLogsCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr, a3 uintptr) {
+func trampolineLogsCallbackGo(a0, a1, a2, a3 uintptr) {
 	defer ffi.Recover()
 	fnLogsCallback, _ := ffi.Handle(a0).Use().(func(logLevel LogLevel, message *byte, length uint64))
 	if fnLogsCallback != nil {

@@ -3,15 +3,11 @@
 package cu
 
 import (
-	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffitest"
 	"testing"
 )
 
 // TestSymbolsResolve resolves every bound function in the library.
 func TestSymbolsResolve(t *testing.T) {
-	ffitest.Symbols(t, lib, procs, nil, HeaderVersion)
+	ffitest.Symbols(t, lib, nil, HeaderVersion)
 }
-
-// procs lists every procedure.
-var procs = []*ffi.Proc{procGetErrorString, procGetErrorName, procAbiIntegers, procAbiFail, procAbiAlignedOut, procDeviceGet, procCtxCreate, procCtxSetCurrent, procDeviceGetUuid, procDeviceGetName, procDeviceGetLuid, procEventElapsedTime, procModuleGetFunction, procMemPrefetchAsync, procIpcGetMemHandle, procIpcOpenMemHandle, procAbiFloats, procAbiStructs, procAbiPointers, procLaunchHostFunc, procLaunchKernel, procDeviceRegisterAsyncNotification, procDeviceUnregisterAsyncNotification, procAbiFireAsync, procOccupancyMaxPotentialBlockSize, procStreamAddCallback, procCtxSynchronize, procStreamBeginCapture, procStreamEndCapture, procStreamGetCaptureInfo, procUserObjectCreate, procUserObjectRelease, procGraphRetainUserObject, procGraphClone, procGraphInstantiateWithFlags, procGraphLaunch, procGraphDestroy, procGraphExecDestroy, procGraphCreate, procGraphAddHostNode, procGraphHostNodeSetParams, procGraphExecHostNodeSetParams}

@@ -3,15 +3,11 @@
 package cudart
 
 import (
-	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffitest"
 	"testing"
 )
 
 // TestSymbolsResolve resolves every bound function in the library.
 func TestSymbolsResolve(t *testing.T) {
-	ffitest.Symbols(t, lib, procs, RuntimeGetVersion, HeaderVersion)
+	ffitest.Symbols(t, lib, RuntimeGetVersion, HeaderVersion)
 }
-
-// procs lists every procedure.
-var procs = []*ffi.Proc{procGetErrorName, procGetErrorString, procRuntimeGetVersion, procGetDeviceCount, procSetDevice, procGetDeviceProperties, procDeviceSynchronize, procLaunchKernel, procFree, procFuncGetParamInfo, procAbiKernelNode, procMalloc3D, procMemset3D, procIpcOpenMemHandle, procCreateChannelDesc, procLaunchHostFunc, procStreamAddCallback, procAbiMakeDim3, procAbiScale, procAbiHalf, procAbiNegate, procAbiRecord}
