@@ -40,6 +40,12 @@ func (r paramRole) isResult() bool {
 	return false
 }
 
+// takesGoFunc reports whether the parameter is a Go func the wrapper hands
+// C through a trampoline (a callback, or a host node's function).
+func (r paramRole) takesGoFunc() bool {
+	return r == roleCallback || r == roleCallbackSync || r == roleHostParams
+}
+
 // filled reports whether the wrapper passes the parameter itself (a
 // callback's userData, a buffer's length): the caller does not give it.
 func (r paramRole) filled() bool { return r == roleUserData || r == roleBufferLen }
@@ -412,7 +418,7 @@ func (m *model) genFuncs(f *jen.File) error {
 					layoutOrder = append(layoutOrder, p.c.Type)
 				}
 			}
-			if (p.role == roleCallback || p.role == roleCallbackSync || p.role == roleHostParams) && callbacks[p.cb.typedef] == nil {
+			if p.role.takesGoFunc() && callbacks[p.cb.typedef] == nil {
 				callbacks[p.cb.typedef] = p.cb
 				cbOrder = append(cbOrder, p.cb.typedef)
 			}
@@ -963,7 +969,7 @@ func (w *wrapper) call() {
 	} else {
 		w.body = append(w.body, jen.Var().Id("frame").Qual(FFIPath, "Frame"))
 	}
-	if r := m.record(w.fn.Result); r != nil && w.cResult != nil {
+	if w.cResult != nil && m.record(w.cResult) != nil {
 		w.body = append(w.body, jen.Id("frame").Dot("StructResult").Call(unsafePointer(jen.Op("&").Id("ret")), jen.Op("&").Id(layoutVar(m.typeName(w.fn.Result.Name)))))
 	}
 	for _, a := range w.cargs {
@@ -1264,7 +1270,7 @@ func (m *model) streamParam(ps []*param) *param {
 // hasCallback reports whether the wrapper passes a Go callback to C.
 func hasCallback(ps []*param) bool {
 	for _, p := range ps {
-		if p.role == roleCallback || p.role == roleCallbackSync || p.role == roleHostParams {
+		if p.role.takesGoFunc() {
 			return true
 		}
 	}

@@ -28,7 +28,7 @@ type ResultCode interface {
 // Error returns nil for a zero (success) code, and otherwise the
 // *CallError of p's C function for code. A generated wrapper ends with it:
 //
-//	r := ffi.CallInts(fn, uintptr(hStream), 0, 0, 0, 0, 0)
+//	r := ffi.CallInts(sym, uintptr(hStream), 0, 0, 0, 0, 0)
 //	return ffi.Error(procStreamQuery, Result(r))
 //
 // The Proc keeps the last few errors it made, so the error path of a
