@@ -1072,8 +1072,8 @@ func (w *wrapper) tailStmts() []jen.Code {
 }
 
 // genAliases gives each C alias macro (#define cuGraphInstantiate
-// cuGraphInstantiateWithFlags) a Go function of its own name that calls
-// the wrapper.
+// cuGraphInstantiateWithFlags) a Go function of its own name, with the
+// wrapper's signature, that calls the wrapper.
 func (m *model) genAliases(f *jen.File, w *wrapper) {
 	fn := w.fn
 	var args []jen.Code
@@ -1085,27 +1085,15 @@ func (m *model) genAliases(f *jen.File, w *wrapper) {
 	if addsOwnerGraph(w.ps) {
 		args = append(args, jen.Id("ownerGraph"))
 	}
-	var resTypes []jen.Code
-	for _, p := range w.ps {
-		if p.role.isResult() {
-			resTypes = append(resTypes, p.goType)
-		}
-	}
-	switch {
-	case w.errRes:
-		resTypes = append(resTypes, jen.Error())
-	case w.cResult != nil:
-		resTypes = append(resTypes, m.resultGoType(w.cResult))
-	}
+	results := w.results()
 	for _, a := range fn.Aliases {
 		an := m.aliasNames[a]
 		comment(f, fmt.Sprintf("%s is %s, which %s defines as %s: it calls [%s].", an, a, fn.Pos.File, fn.Name, w.name))
-		call := jen.Id(w.name).Call(args...)
-		var stmt jen.Code = jen.Return(call)
-		if len(resTypes) == 0 {
-			stmt = call
+		var stmt jen.Code = jen.Return(jen.Id(w.name).Call(args...))
+		if len(results) == 0 {
+			stmt = jen.Id(w.name).Call(args...)
 		}
-		f.Func().Id(an).Params(w.params()...).Params(resTypes...).Block(stmt)
+		f.Func().Id(an).Params(w.params()...).Params(results...).Block(stmt)
 		f.Line()
 		m.audit = append(m.audit, fmt.Sprintf("name %s: alias macro of %s, a Go function calling %s", a, fn.Name, w.name))
 	}
