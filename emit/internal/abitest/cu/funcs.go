@@ -883,7 +883,7 @@ func GraphInstantiateWithFlags(hGraph Graph, flags uint64) (phGraphExec GraphExe
 }
 
 // GraphInstantiate is cuGraphInstantiate, which cuda.h defines as cuGraphInstantiateWithFlags: it calls [GraphInstantiateWithFlags].
-func GraphInstantiate(hGraph Graph, flags uint64) (GraphExec, error) {
+func GraphInstantiate(hGraph Graph, flags uint64) (phGraphExec GraphExec, err error) {
 	return GraphInstantiateWithFlags(hGraph, flags)
 }
 
