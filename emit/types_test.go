@@ -347,3 +347,72 @@ func TestSignatures(t *testing.T) {
 		}
 	}
 }
+
+// TestWrapperBodies pins the wrapper forms: the common one (integer and
+// pointer arguments, a status result) resolves its symbol, calls through
+// ffi.CallInts and returns ffi.Error, with no check after the call (it
+// cannot fail) and errors returned directly; a Frame call keeps its check
+// (the arguments may not fit the architecture's Frame).
+func TestWrapperBodies(t *testing.T) {
+	rows := []struct{ c, want string }{
+		{`CUresult CUDAAPI cuW0(CUcontext ctx);`, `func W0(ctx Context) error {
+	sym, err := procW0.Addr()
+	if err != nil {
+		return err
+	}
+	r := ffi.CallInts(sym, uintptr(ctx), 0, 0, 0, 0, 0)
+	return ffi.Error(procW0, Result(r))
+}`},
+		{`/** \param device - Returned device handle */
+		  CUresult CUDAAPI cuW1(CUdevice *device, int ordinal, void *p);`, `func W1(ordinal int32, p unsafe.Pointer) (device Device, err error) {
+	sym, err := procW1.Addr()
+	if err != nil {
+		return
+	}
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&device)), uintptr(ordinal), uintptr(p), 0, 0, 0)
+	runtime.KeepAlive(&device)
+	runtime.KeepAlive(p)
+	return device, ffi.Error(procW1, Result(r))
+}`},
+		{`CUresult CUDAAPI cuW2(float f);`, `func W2(f float32) error {
+	sym, err := procW2.Addr()
+	if err != nil {
+		return err
+	}
+	var frame ffi.Frame
+	frame.Float32(float32(f))
+	ffi.Call(sym, &frame)
+	if err = frame.Err(); err != nil {
+		return err
+	}
+	return ffi.Error(procW2, Result(frame.Ret()))
+}`},
+		{`void CUDAAPI cuW3(int x, int y);`, `func W3(x, y int32) {
+	sym, err := procW3.Addr()
+	if err != nil {
+		return
+	}
+	ffi.CallInts(sym, uintptr(x), uintptr(y), 0, 0, 0, 0)
+}`},
+	}
+	var src strings.Builder
+	for _, r := range rows {
+		src.WriteString(r.c + "\n")
+	}
+	m, api := parseSnippet(t, src.String())
+	for i, r := range rows {
+		fn := funcNamed(t, api, fmt.Sprintf("cuW%d", i))
+		ps, err := m.classify(fn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := m.newFile()
+		m.genFunc(f, fn, ps)
+		out := f.GoString()
+		got := out[strings.Index(out, "\nfunc ")+1:]
+		got = strings.TrimSpace(got)
+		if got != r.want {
+			t.Errorf("%s:\ngot\n%s\nwant\n%s", strings.TrimSpace(r.c), got, r.want)
+		}
+	}
+}
