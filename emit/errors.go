@@ -92,12 +92,12 @@ func (m *model) genLoad(f *jen.File) error {
 	// The driver's description is the same in every generated package, so
 	// that ffi.DriverLibrary hands them all one Library: one process, one
 	// driver, whichever package calls first.
-	driver := jen.Qual(FFIPath, "DriverLibrary").Call(jen.Qual(FFIPath, "LibraryDesc").Values(jen.Dict{
-		jen.Id("Name"):     jen.Lit("CUDA driver"),
-		jen.Id("EnvVar"):   jen.Lit(driverEnvVar),
-		jen.Id("Files"):    jen.Index().String().Values(jen.Lit("libcuda.so.1"), jen.Lit("libcuda.so")),
-		jen.Id("Identify"): jen.Lit("cuDriverGetVersion"),
-	}))
+	driver := jen.Qual(FFIPath, "DriverLibrary").Call(jen.Qual(FFIPath, "LibraryDesc").Add(keyed(true,
+		kv{"Name", jen.Lit("CUDA driver")},
+		kv{"EnvVar", jen.Lit(driverEnvVar)},
+		kv{"Files", jen.Index().String().Values(jen.Lit("libcuda.so.1"), jen.Lit("libcuda.so"))},
+		kv{"Identify", jen.Lit("cuDriverGetVersion")},
+	)))
 	if m.lib == ir.Driver {
 		f.Comment("lib is the CUDA driver library this package calls, opened on first use.")
 		f.Comment("It is the process's one driver library (ffi.DriverLibrary), which the")
@@ -109,14 +109,14 @@ func (m *model) genLoad(f *jen.File) error {
 		f.Comment("driver library (ffi.DriverLibrary, the one the driver packages call) is")
 		f.Comment("loaded first: libcudart opens libcuda.so.1 by its soname and is handed")
 		f.Comment("that copy, so one process has one driver whatever the call order.")
-		f.Var().Id("lib").Op("=").Qual(FFIPath, "NewLibrary").Call(jen.Qual(FFIPath, "LibraryDesc").Values(jen.Dict{
-			jen.Id("Name"):     jen.Lit(fmt.Sprintf("CUDA %d runtime", major)),
-			jen.Id("EnvVar"):   jen.Lit(m.envVar()),
-			jen.Id("Files"):    jen.Index().String().Values(jen.Lit(fmt.Sprintf("libcudart.so.%d", major))),
-			jen.Id("Identify"): jen.Lit("cudaRuntimeGetVersion"),
-			jen.Id("Validate"): jen.Qual(FFIPath, "RuntimeMajor").Call(jen.Lit(int(major))),
-			jen.Id("Driver"):   driver,
-		}))
+		f.Var().Id("lib").Op("=").Qual(FFIPath, "NewLibrary").Call(jen.Qual(FFIPath, "LibraryDesc").Add(keyed(true,
+			kv{"Name", jen.Lit(fmt.Sprintf("CUDA %d runtime", major))},
+			kv{"EnvVar", jen.Lit(m.envVar())},
+			kv{"Files", jen.Index().String().Values(jen.Lit(fmt.Sprintf("libcudart.so.%d", major)))},
+			kv{"Identify", jen.Lit("cudaRuntimeGetVersion")},
+			kv{"Validate", jen.Qual(FFIPath, "RuntimeMajor").Call(jen.Lit(int(major)))},
+			kv{"Driver", driver},
+		)))
 	}
 	f.Line()
 	f.Comment("SharedLibrary returns the library handle, to load it eagerly or ask its path.")

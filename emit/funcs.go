@@ -487,23 +487,40 @@ func (m *model) genLayout(f *jen.File, t *ir.Type) {
 	m.layoutScalars(t, 0, &sc)
 	var elems []jen.Code
 	for _, r := range scalarRuns(sc) {
-		d := jen.Dict{jen.Id("Offset"): jen.Lit(int(r.offset)), jen.Id("Size"): jen.Lit(int(r.size))}
+		e := []kv{{"Offset", jen.Lit(int(r.offset))}, {"Size", jen.Lit(int(r.size))}}
 		if r.float {
-			d[jen.Id("Float")] = jen.True()
+			e = append(e, kv{"Float", jen.True()})
 		}
 		if r.count > 1 {
-			d[jen.Id("Count")] = jen.Lit(int(r.count))
+			e = append(e, kv{"Count", jen.Lit(int(r.count))})
 		}
-		elems = append(elems, jen.Values(d))
+		elems = append(elems, keyed(false, e...))
 	}
 	name := m.typeName(t.Name)
 	r := m.record(t)
 	f.Commentf("%s describes %s for passing by value.", layoutVar(name), t.C)
-	f.Var().Id(layoutVar(name)).Op("=").Qual(FFIPath, "Layout").Values(jen.Dict{
-		jen.Id("Size"):    jen.Lit(int(r.Size)),
-		jen.Id("Align"):   jen.Lit(int(r.Align)),
-		jen.Id("Scalars"): jen.Index().Qual(FFIPath, "Scalar").Values(elems...),
-	})
+	f.Var().Id(layoutVar(name)).Op("=").Qual(FFIPath, "Layout").Add(keyed(true,
+		kv{"Size", jen.Lit(int(r.Size))},
+		kv{"Align", jen.Lit(int(r.Align))},
+		kv{"Scalars", jen.Index().Qual(FFIPath, "Scalar").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, elems...)},
+	))
+}
+
+// kv is one element of a keyed composite literal.
+type kv struct {
+	key string
+	val jen.Code
+}
+
+// keyed is a keyed composite literal's body with the keys in the order
+// given, the struct's declared order (jen.Dict sorts them: Align before
+// Size), one element a line if multi.
+func keyed(multi bool, kvs ...kv) jen.Code {
+	items := make([]jen.Code, len(kvs))
+	for i, e := range kvs {
+		items[i] = jen.Id(e.key).Op(":").Add(e.val)
+	}
+	return jen.Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: multi}, items...)
 }
 
 func trampolineName(cb *callback) string { return "trampoline" + goName(cb.typedef) }
