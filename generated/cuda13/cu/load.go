@@ -9,10 +9,10 @@ import "github.com/cugen/cugen/ffi"
 // runtime packages load before libcudart: the runtime then calls the same
 // driver, whichever package is called first.
 var lib = ffi.DriverLibrary(ffi.LibraryDesc{
+	Name:     "CUDA driver",
 	EnvVar:   "CUGEN_LIBCUDA",
 	Files:    []string{"libcuda.so.1", "libcuda.so"},
 	Identify: "cuDriverGetVersion",
-	Name:     "CUDA driver",
 })
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

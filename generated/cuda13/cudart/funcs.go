@@ -15925,79 +15925,65 @@ func ProfilerStop() error {
 
 // layoutIpcEventHandle describes cudaIpcEventHandle_t for passing by value.
 var layoutIpcEventHandle = ffi.Layout{
+	Size:  64,
 	Align: 1,
-	Scalars: []ffi.Scalar{{
-		Count:  64,
-		Offset: 0,
-		Size:   1,
-	}},
-	Size: 64,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 1, Count: 64},
+	},
 }
 
 // layoutIpcMemHandle describes cudaIpcMemHandle_t for passing by value.
 var layoutIpcMemHandle = ffi.Layout{
+	Size:  64,
 	Align: 1,
-	Scalars: []ffi.Scalar{{
-		Count:  64,
-		Offset: 0,
-		Size:   1,
-	}},
-	Size: 64,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 1, Count: 64},
+	},
 }
 
 // layoutDim3 describes dim3 for passing by value.
 var layoutDim3 = ffi.Layout{
+	Size:  12,
 	Align: 4,
-	Scalars: []ffi.Scalar{{
-		Count:  3,
-		Offset: 0,
-		Size:   4,
-	}},
-	Size: 12,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 4, Count: 3},
+	},
 }
 
 // layoutExtent describes struct cudaExtent for passing by value.
 var layoutExtent = ffi.Layout{
+	Size:  24,
 	Align: 8,
-	Scalars: []ffi.Scalar{{
-		Count:  3,
-		Offset: 0,
-		Size:   8,
-	}},
-	Size: 24,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 8, Count: 3},
+	},
 }
 
 // layoutPitchedPtr describes struct cudaPitchedPtr for passing by value.
 var layoutPitchedPtr = ffi.Layout{
+	Size:  32,
 	Align: 8,
-	Scalars: []ffi.Scalar{{
-		Count:  4,
-		Offset: 0,
-		Size:   8,
-	}},
-	Size: 32,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 8, Count: 4},
+	},
 }
 
 // layoutMemLocation describes struct cudaMemLocation for passing by value.
 var layoutMemLocation = ffi.Layout{
+	Size:  8,
 	Align: 4,
-	Scalars: []ffi.Scalar{{
-		Count:  2,
-		Offset: 0,
-		Size:   4,
-	}},
-	Size: 8,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 4, Count: 2},
+	},
 }
 
 // layoutChannelFormatDesc describes struct cudaChannelFormatDesc for passing by value.
 var layoutChannelFormatDesc = ffi.Layout{
+	Size:  20,
 	Align: 4,
-	Scalars: []ffi.Scalar{{
-		Count:  5,
-		Offset: 0,
-		Size:   4,
-	}},
-	Size: 20,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 4, Count: 5},
+	},
 }
 
 // trampolineAsyncCallback is the C address of trampolineAsyncCallbackGo, created once: purego allows 2000

@@ -9,17 +9,17 @@ import "github.com/cugen/cugen/ffi"
 // loaded first: libcudart opens libcuda.so.1 by its soname and is handed
 // that copy, so one process has one driver whatever the call order.
 var lib = ffi.NewLibrary(ffi.LibraryDesc{
-	Driver: ffi.DriverLibrary(ffi.LibraryDesc{
-		EnvVar:   "CUGEN_LIBCUDA",
-		Files:    []string{"libcuda.so.1", "libcuda.so"},
-		Identify: "cuDriverGetVersion",
-		Name:     "CUDA driver",
-	}),
+	Name:     "CUDA 13 runtime",
 	EnvVar:   "CUGEN_LIBCUDART",
 	Files:    []string{"libcudart.so.13"},
 	Identify: "cudaRuntimeGetVersion",
-	Name:     "CUDA 13 runtime",
 	Validate: ffi.RuntimeMajor(13),
+	Driver: ffi.DriverLibrary(ffi.LibraryDesc{
+		Name:     "CUDA driver",
+		EnvVar:   "CUGEN_LIBCUDA",
+		Files:    []string{"libcuda.so.1", "libcuda.so"},
+		Identify: "cuDriverGetVersion",
+	}),
 })
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

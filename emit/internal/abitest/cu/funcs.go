@@ -1102,54 +1102,40 @@ func GraphExecHostNodeSetParams(hGraphExec GraphExec, hNode GraphNode, fn func()
 
 // layoutMemLocation describes CUmemLocation for passing by value.
 var layoutMemLocation = ffi.Layout{
+	Size:  8,
 	Align: 4,
-	Scalars: []ffi.Scalar{{
-		Count:  2,
-		Offset: 0,
-		Size:   4,
-	}},
-	Size: 8,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 4, Count: 2},
+	},
 }
 
 // layoutIpcMemHandle describes CUipcMemHandle for passing by value.
 var layoutIpcMemHandle = ffi.Layout{
+	Size:  64,
 	Align: 1,
-	Scalars: []ffi.Scalar{{
-		Count:  64,
-		Offset: 0,
-		Size:   1,
-	}},
-	Size: 64,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 1, Count: 64},
+	},
 }
 
 // layoutAbiMixed describes CUabiMixed for passing by value.
 var layoutAbiMixed = ffi.Layout{
+	Size:  16,
 	Align: 8,
-	Scalars: []ffi.Scalar{{
-		Offset: 0,
-		Size:   4,
-	}, {
-		Float:  true,
-		Offset: 4,
-		Size:   4,
-	}, {
-		Float:  true,
-		Offset: 8,
-		Size:   8,
-	}},
-	Size: 16,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 4},
+		{Offset: 4, Size: 4, Float: true},
+		{Offset: 8, Size: 8, Float: true},
+	},
 }
 
 // layoutAbiFloat3 describes CUabiFloat3 for passing by value.
 var layoutAbiFloat3 = ffi.Layout{
+	Size:  12,
 	Align: 4,
-	Scalars: []ffi.Scalar{{
-		Count:  3,
-		Float:  true,
-		Offset: 0,
-		Size:   4,
-	}},
-	Size: 12,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 4, Float: true, Count: 3},
+	},
 }
 
 // trampolineHostFn is the C address of trampolineHostFnGo, created once: purego allows 2000

@@ -477,57 +477,47 @@ func AbiRecord(v int64) {
 
 // layoutDim3 describes dim3 for passing by value.
 var layoutDim3 = ffi.Layout{
+	Size:  12,
 	Align: 4,
-	Scalars: []ffi.Scalar{{
-		Count:  3,
-		Offset: 0,
-		Size:   4,
-	}},
-	Size: 12,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 4, Count: 3},
+	},
 }
 
 // layoutExtent describes struct cudaExtent for passing by value.
 var layoutExtent = ffi.Layout{
+	Size:  24,
 	Align: 8,
-	Scalars: []ffi.Scalar{{
-		Count:  3,
-		Offset: 0,
-		Size:   8,
-	}},
-	Size: 24,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 8, Count: 3},
+	},
 }
 
 // layoutPitchedPtr describes struct cudaPitchedPtr for passing by value.
 var layoutPitchedPtr = ffi.Layout{
+	Size:  32,
 	Align: 8,
-	Scalars: []ffi.Scalar{{
-		Count:  4,
-		Offset: 0,
-		Size:   8,
-	}},
-	Size: 32,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 8, Count: 4},
+	},
 }
 
 // layoutIpcMemHandle describes cudaIpcMemHandle_t for passing by value.
 var layoutIpcMemHandle = ffi.Layout{
+	Size:  64,
 	Align: 1,
-	Scalars: []ffi.Scalar{{
-		Count:  64,
-		Offset: 0,
-		Size:   1,
-	}},
-	Size: 64,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 1, Count: 64},
+	},
 }
 
 // layoutChannelFormatDesc describes struct cudaChannelFormatDesc for passing by value.
 var layoutChannelFormatDesc = ffi.Layout{
+	Size:  20,
 	Align: 4,
-	Scalars: []ffi.Scalar{{
-		Count:  5,
-		Offset: 0,
-		Size:   4,
-	}},
-	Size: 20,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 4, Count: 5},
+	},
 }
 
 // trampolineHostFn is the C address of trampolineHostFnGo, created once: purego allows 2000
