@@ -12,16 +12,18 @@ import (
 // failure (cugen's own CI sets it) instead of a log line.
 const RequireAllEnv = "CUGEN_REQUIRE_ALL_SYMBOLS"
 
-// Symbols resolves every procedure in procs, and the per-thread-default-
-// stream variant of those that have one, in lib, and logs the counts. It
+// Symbols resolves every procedure of lib (lib.Procs: those the package
+// made with NewProc), and the per-thread-default-stream variant of those
+// that have one, and logs the counts. It
 // skips the test if lib cannot be loaded.
 //
 // A library older than the headers may lack their newest functions, so a
 // missing symbol is logged, and fails the test only when RequireAllEnv is
 // "1" and version (the library's own version function, nil for a package
 // that has none) reports a library at least as new as headerVersion.
-func Symbols(t testing.TB, lib *ffi.Library, procs []*ffi.Proc, version func() (int32, error), headerVersion int32) {
+func Symbols(t testing.TB, lib *ffi.Library, version func() (int32, error), headerVersion int32) {
 	t.Helper()
+	procs := lib.Procs()
 	if err := lib.Load(); err != nil {
 		t.Skipf("library not found: %v", err)
 	}

@@ -30,9 +30,11 @@ func (r *recorder) run(f func(testing.TB)) *recorder {
 }
 
 // libm with one function it has and one it lacks.
-func libm() (*ffi.Library, []*ffi.Proc) {
+func libm() *ffi.Library {
 	lib := ffi.NewLibrary(ffi.LibraryDesc{Name: "C math", Files: []string{"libm.so.6"}})
-	return lib, []*ffi.Proc{lib.NewProc("cos", ""), lib.NewProc("cugen_no_such_function", "CUDA 99.0")}
+	lib.NewProc("cos", "")
+	lib.NewProc("cugen_no_such_function", "CUDA 99.0")
+	return lib
 }
 
 func version(v int32) func() (int32, error) { return func() (int32, error) { return v, nil } }
@@ -51,8 +53,8 @@ func TestSymbols(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Setenv(cugentest.RequireAllEnv, c.require)
-			lib, procs := libm()
-			r := (&recorder{TB: t}).run(func(tb testing.TB) { cugentest.Symbols(tb, lib, procs, c.version, 12040) })
+			lib := libm()
+			r := (&recorder{TB: t}).run(func(tb testing.TB) { cugentest.Symbols(tb, lib, c.version, 12040) })
 			if r.skipped {
 				t.Skip("libm.so.6 does not load here")
 			}
@@ -68,7 +70,7 @@ func TestSymbols(t *testing.T) {
 
 func TestSymbolsSkipsWithoutLibrary(t *testing.T) {
 	lib := ffi.NewLibrary(ffi.LibraryDesc{Name: "nothing", Files: []string{"libcugen-nope.so"}})
-	r := (&recorder{TB: t}).run(func(tb testing.TB) { cugentest.Symbols(tb, lib, nil, nil, 0) })
+	r := (&recorder{TB: t}).run(func(tb testing.TB) { cugentest.Symbols(tb, lib, nil, 0) })
 	if !r.skipped || len(r.errs) > 0 {
 		t.Errorf("skipped = %v, errors %q; want a skip", r.skipped, r.errs)
 	}

@@ -46,27 +46,27 @@ func demoTest(drv, rt *model, importPath string) ([]byte, error) {
 	dev := func(v string) jen.Code { return jen.Qual(cuPath, drv.typeName("CUdevice")).Call(jen.Id(v)) }
 	f.Comment("demoAPI hands this package's functions, and the sibling cu package's, to the")
 	f.Comment("hand-written demo in package cugentest.")
-	f.Func().Id("demoAPI").Params().Qual(TestPath, "ContextAPI").Block(jen.Return(jen.Qual(TestPath, "ContextAPI").Values(fields(
-		field{"LoadDriver", jen.Qual(cuPath, "SharedLibrary").Call().Dot("Load")},
-		field{"LoadRuntime", jen.Qual(rtPath, "SharedLibrary").Call().Dot("Load")},
-		field{"CtxGetCurrent", jen.Func().Params().Params(jen.Uintptr(), jen.Error()).Block(
+	f.Func().Id("demoAPI").Params().Qual(TestPath, "ContextAPI").Block(jen.Return(jen.Qual(TestPath, "ContextAPI").Add(keyed(true,
+		kv{"LoadDriver", jen.Qual(cuPath, "SharedLibrary").Call().Dot("Load")},
+		kv{"LoadRuntime", jen.Qual(rtPath, "SharedLibrary").Call().Dot("Load")},
+		kv{"CtxGetCurrent", jen.Func().Params().Params(jen.Uintptr(), jen.Error()).Block(
 			ctx(cu("cuCtxGetCurrent").Call())...)},
-		field{"CtxSetCurrent", jen.Func().Params(jen.Id("c").Uintptr()).Error().Block(
+		kv{"CtxSetCurrent", jen.Func().Params(jen.Id("c").Uintptr()).Error().Block(
 			jen.Return(cu("cuCtxSetCurrent").Call(jen.Qual(cuPath, drv.typeName("CUcontext")).Call(jen.Id("c")))))},
-		field{"DevicePrimaryCtxRetain", jen.Func().Params(jen.Id("d").Int32()).Params(jen.Uintptr(), jen.Error()).Block(
+		kv{"DevicePrimaryCtxRetain", jen.Func().Params(jen.Id("d").Int32()).Params(jen.Uintptr(), jen.Error()).Block(
 			ctx(cu("cuDevicePrimaryCtxRetain").Call(dev("d")))...)},
-		field{"DevicePrimaryCtxRelease", jen.Func().Params(jen.Id("d").Int32()).Error().Block(
+		kv{"DevicePrimaryCtxRelease", jen.Func().Params(jen.Id("d").Int32()).Error().Block(
 			jen.Return(cu("cuDevicePrimaryCtxRelease").Call(dev("d"))))},
-		field{"DevicePrimaryCtxGetState", jen.Func().Params(jen.Id("d").Int32()).Params(jen.Uint32(), jen.Bool(), jen.Error()).Block(
+		kv{"DevicePrimaryCtxGetState", jen.Func().Params(jen.Id("d").Int32()).Params(jen.Uint32(), jen.Bool(), jen.Error()).Block(
 			jen.List(jen.Id("flags"), jen.Id("active"), jen.Id("err")).Op(":=").Add(cu("cuDevicePrimaryCtxGetState").Call(dev("d"))),
 			jen.Return(jen.Uint32().Call(jen.Id("flags")), jen.Id("active").Op("!=").Lit(0), jen.Id("err")),
 		)},
-		field{"GetDeviceCount", crt("cudaGetDeviceCount")},
-		field{"SetDevice", crt("cudaSetDevice")},
-		field{"GetDevice", crt("cudaGetDevice")},
-		field{"ErrNotInitialized", jen.Qual(cuPath, drv.valNames["CUDA_ERROR_NOT_INITIALIZED"])},
-		field{"ErrInvalidDevice", jen.Qual(rtPath, rt.valNames["cudaErrorInvalidDevice"])},
-	)...)))
+		kv{"GetDeviceCount", crt("cudaGetDeviceCount")},
+		kv{"SetDevice", crt("cudaSetDevice")},
+		kv{"GetDevice", crt("cudaGetDevice")},
+		kv{"ErrNotInitialized", jen.Qual(cuPath, drv.valNames["CUDA_ERROR_NOT_INITIALIZED"])},
+		kv{"ErrInvalidDevice", jen.Qual(rtPath, rt.valNames["cudaErrorInvalidDevice"])},
+	))))
 	f.Line()
 	f.Comment("TestContextDemo shows how the runtime API rides on the driver API: the first")
 	f.Comment("runtime call initialises the driver, the first one that needs a context makes")

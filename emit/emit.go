@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/parser/ir"
 	"github.com/dave/jennifer/jen"
 )
@@ -134,11 +135,10 @@ func (m *model) header() string {
 	return fmt.Sprintf("%s from %s. DO NOT EDIT.", Marker, m.opts.Origin)
 }
 
-// ffiVersion is the version of package ffi's API the generated code needs
-// (ffi.Version): 2 added ffi.CallInts, 3 Scalar.Count, 4 ffi.Helper,
-// CallbackScope and Recover, DriverLibrary and LibraryDesc.Identify and
-// Driver.
-const ffiVersion = 4
+// ffiVersion is the version of package ffi's API the generated code needs:
+// the generator and ffi change together, so it is ffi.Version itself (as
+// protoc-gen-go writes protoimpl.GenVersion into its output).
+const ffiVersion = ffi.Version
 
 func (m *model) newFile() *jen.File {
 	f := jen.NewFile(m.pkg)

@@ -160,3 +160,35 @@ func TestGenerateNeedsErrorEnums(t *testing.T) {
 		t.Errorf("Generate without error enums: %v, want an error naming the error enum", err)
 	}
 }
+
+// TestHelperNames: every exported function the generator writes besides
+// the wrappers (helpers.go, load.go of the committed packages) is in
+// helperNames, the one list assignNames keeps C names off.
+func TestHelperNames(t *testing.T) {
+	listed := map[string]bool{}
+	for _, n := range helperNames {
+		listed[n] = true
+	}
+	seen := map[string]bool{}
+	for _, dir := range []string{"../generated/cuda12/cu", "../generated/cuda12/cudart", "../generated/cuda13/cu", "../generated/cuda13/cudart"} {
+		for _, file := range []string{"helpers.go", "load.go"} {
+			f, err := parser.ParseFile(token.NewFileSet(), dir+"/"+file, nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.IsExported() {
+					seen[fd.Name.Name] = true
+					if !listed[fd.Name.Name] {
+						t.Errorf("%s/%s: %s is not in helperNames", dir, file, fd.Name.Name)
+					}
+				}
+			}
+		}
+	}
+	for _, n := range helperNames {
+		if !seen[n] {
+			t.Errorf("helperNames lists %s, which no generated package declares", n)
+		}
+	}
+}

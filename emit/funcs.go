@@ -30,6 +30,25 @@ const (
 	roleHostParams                    // a pointer to a host node's {fn, userData} struct: a Go func
 )
 
+// isResult reports whether the wrapper returns the parameter: an output.
+func (r paramRole) isResult() bool {
+	switch r {
+	case roleOut, roleOutAligned, roleOutString, roleOutBuffer:
+		return true
+	}
+	return false
+}
+
+// takesGoFunc reports whether the parameter is a Go func the wrapper hands
+// C through a trampoline (a callback, or a host node's function).
+func (r paramRole) takesGoFunc() bool {
+	return r == roleCallback || r == roleCallbackSync || r == roleHostParams
+}
+
+// filled reports whether the wrapper passes the parameter itself (a
+// callback's userData, a buffer's length): the caller does not give it.
+func (r paramRole) filled() bool { return r == roleUserData || r == roleBufferLen }
+
 type param struct {
 	c      ir.Param
 	goName string
@@ -106,8 +125,12 @@ func (m *model) procName(f *ir.Function) string { return "proc" + m.funcNames[f]
 // classify decides each parameter's role.
 func (m *model) classify(f *ir.Function) ([]*param, error) {
 	ps := make([]*param, len(f.Params))
-	for i := range f.Params {
-		ps[i] = &param{c: f.Params[i], goName: goParamName(f.Params[i].Name)}
+	names := make([]string, len(f.Params))
+	for i, p := range f.Params {
+		names[i] = p.Name
+	}
+	for i, n := range goParamNames(names) {
+		ps[i] = &param{c: f.Params[i], goName: n}
 	}
 	_, oneShot := oneShotCallbacks[f.Name]
 	_, registered := registeredCallbacks[f.Name]
@@ -121,7 +144,7 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 		t := p.c.Type
 		rt := m.resolve(t)
 		switch {
-		case p.role == roleUserData || p.role == roleBufferLen:
+		case p.role.filled():
 			continue
 		case m.isVoidPtrPtr(t) && m.takesKernel(f) && p.c.Name == "extra":
 			p.role = roleLaunchExtra
@@ -355,13 +378,19 @@ func (m *model) callbackOf(t *ir.Type) *callback {
 			}
 		}
 	}
-	var params []jen.Code
+	var cnames []string
+	for _, p := range rt.Func.Params {
+		cnames = append(cnames, p.Name)
+	}
+	names := goParamNames(cnames)
+	var fs []field
 	for i, p := range rt.Func.Params {
 		if i == cb.user {
 			continue
 		}
-		params = append(params, jen.Id(goParamName(p.Name)).Add(m.goType(p.Type)))
+		fs = append(fs, field{names[i], m.goType(p.Type)})
 	}
+	params := fieldList(fs)
 	cb.goFunc = jen.Func().Params(params...)
 	if rt.Func.Result.Kind != ir.Void {
 		cb.goFunc = jen.Func().Params(params...).Add(m.goType(rt.Func.Result))
@@ -388,7 +417,7 @@ func (m *model) genFuncs(f *jen.File) error {
 					layoutOrder = append(layoutOrder, p.c.Type)
 				}
 			}
-			if (p.role == roleCallback || p.role == roleCallbackSync || p.role == roleHostParams) && callbacks[p.cb.typedef] == nil {
+			if p.role.takesGoFunc() && callbacks[p.cb.typedef] == nil {
 				callbacks[p.cb.typedef] = p.cb
 				cbOrder = append(cbOrder, p.cb.typedef)
 			}
@@ -420,6 +449,13 @@ func (m *model) genFuncs(f *jen.File) error {
 
 func layoutVar(goType string) string { return "layout" + goType }
 
+// scalarLeaf is one scalar of a by-value record (layoutScalars): its
+// offset and size, and whether it is floating point.
+type scalarLeaf struct {
+	offset, size int64
+	float        bool
+}
+
 // scalarRun is one ffi.Scalar: count equal leaves, each size bytes after
 // the one before.
 type scalarRun struct {
@@ -427,47 +463,63 @@ type scalarRun struct {
 	float               bool
 }
 
-// scalarRuns merges the leaves layoutScalars lists ({offset, size, float})
-// into runs where equal leaves lie end to end, so an array is one
-// ffi.Scalar with a Count rather than a line per element (the 64 chars of
-// an IPC handle were 64 Scalars).
-func scalarRuns(leaves [][3]int64) []scalarRun {
+// scalarRuns merges leaves into runs where equal leaves lie end to end, so
+// an array is one ffi.Scalar with a Count rather than a line per element
+// (the 64 chars of an IPC handle were 64 Scalars).
+func scalarRuns(leaves []scalarLeaf) []scalarRun {
 	var runs []scalarRun
 	for _, l := range leaves {
 		if n := len(runs); n > 0 {
 			p := &runs[n-1]
-			if p.size == l[1] && p.float == (l[2] == 1) && p.offset+p.count*p.size == l[0] {
+			if p.size == l.size && p.float == l.float && p.offset+p.count*p.size == l.offset {
 				p.count++
 				continue
 			}
 		}
-		runs = append(runs, scalarRun{offset: l[0], size: l[1], count: 1, float: l[2] == 1})
+		runs = append(runs, scalarRun{offset: l.offset, size: l.size, count: 1, float: l.float})
 	}
 	return runs
 }
 
 func (m *model) genLayout(f *jen.File, t *ir.Type) {
-	var sc [][3]int64
+	var sc []scalarLeaf
 	m.layoutScalars(t, 0, &sc)
 	var elems []jen.Code
 	for _, r := range scalarRuns(sc) {
-		d := jen.Dict{jen.Id("Offset"): jen.Lit(int(r.offset)), jen.Id("Size"): jen.Lit(int(r.size))}
+		e := []kv{{"Offset", jen.Lit(int(r.offset))}, {"Size", jen.Lit(int(r.size))}}
 		if r.float {
-			d[jen.Id("Float")] = jen.True()
+			e = append(e, kv{"Float", jen.True()})
 		}
 		if r.count > 1 {
-			d[jen.Id("Count")] = jen.Lit(int(r.count))
+			e = append(e, kv{"Count", jen.Lit(int(r.count))})
 		}
-		elems = append(elems, jen.Values(d))
+		elems = append(elems, keyed(false, e...))
 	}
 	name := m.typeName(t.Name)
 	r := m.record(t)
 	f.Commentf("%s describes %s for passing by value.", layoutVar(name), t.C)
-	f.Var().Id(layoutVar(name)).Op("=").Qual(FFIPath, "Layout").Values(jen.Dict{
-		jen.Id("Size"):    jen.Lit(int(r.Size)),
-		jen.Id("Align"):   jen.Lit(int(r.Align)),
-		jen.Id("Scalars"): jen.Index().Qual(FFIPath, "Scalar").Values(elems...),
-	})
+	f.Var().Id(layoutVar(name)).Op("=").Qual(FFIPath, "Layout").Add(keyed(true,
+		kv{"Size", jen.Lit(int(r.Size))},
+		kv{"Align", jen.Lit(int(r.Align))},
+		kv{"Scalars", jen.Index().Qual(FFIPath, "Scalar").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, elems...)},
+	))
+}
+
+// kv is one element of a keyed composite literal.
+type kv struct {
+	key string
+	val jen.Code
+}
+
+// keyed is a keyed composite literal's body with the keys in the order
+// given, the struct's declared order (jen.Dict sorts them: Align before
+// Size), one element a line if multi.
+func keyed(multi bool, kvs ...kv) jen.Code {
+	items := make([]jen.Code, len(kvs))
+	for i, e := range kvs {
+		items[i] = jen.Id(e.key).Op(":").Add(e.val)
+	}
+	return jen.Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: multi}, items...)
 }
 
 func trampolineName(cb *callback) string { return "trampoline" + goName(cb.typedef) }
@@ -478,15 +530,17 @@ func trampolineName(cb *callback) string { return "trampoline" + goName(cb.typed
 // takes the func from the typedef's CallbackSlot.
 func (m *model) genTrampoline(f *jen.File, cb *callback) {
 	name := trampolineName(cb)
-	var cparams, args []jen.Code
+	var cfields []field
+	var args []jen.Code
 	for i, p := range cb.sig.Params {
 		pn := fmt.Sprintf("a%d", i)
-		cparams = append(cparams, jen.Id(pn).Uintptr())
+		cfields = append(cfields, field{pn, jen.Uintptr()})
 		if i == cb.user {
 			continue
 		}
 		args = append(args, m.fromUintptr(p.Type, jen.Id(pn)))
 	}
+	cparams := fieldList(cfields)
 	goFn := "fn" + goName(cb.typedef)
 	f.Commentf("%s is the C address of %sGo, created once: purego allows 2000", name, name)
 	f.Comment("callbacks per process, so every call shares it and finds its Go func")
@@ -540,13 +594,69 @@ func (m *model) fromUintptr(t *ir.Type, v jen.Code) jen.Code {
 	return jen.Add(gt).Call(v)
 }
 
+// genFunc emits fn's wrapper, then a function per C alias macro of it.
+// The wrapper is built in steps, each a method of wrapper: the doc comment,
+// the locals prepared before the call, the C arguments, the call, and the
+// result check.
 func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
+	w := m.newWrapper(fn, ps)
+	comment(f, m.funcDoc(fn, ps))
+	w.load()
+	w.prepare()
+	w.arguments()
+	w.call()
+	w.result()
+	f.Func().Id(w.name).Params(w.params()...).Params(w.results()...).Block(w.body...)
+	f.Line()
+	m.genAliases(f, w)
+}
+
+// wrapper is the Go function being built for one C function.
+type wrapper struct {
+	m       *model
+	fn      *ir.Function
+	ps      []*param
+	name    string   // Go name
+	proc    string   // its ffi.Proc variable
+	errRes  bool     // the C result is the library's status type: an error result
+	cResult *ir.Type // another non-void C result: the ret result
+	heap    bool     // Frame and outputs on the heap (a Go callback may move the stack)
+	// named: the results have names (outputs, ret, or err set after the
+	// check); otherwise the only result is an unnamed error, returned
+	// directly.
+	named bool
+
+	body      []jen.Code
+	keepAlive []jen.Code // objects whose address C got: kept alive after the call
+	post      []jen.Code // converting outputs after the call
+	tail      []jen.Code // after a successful call: keeping callback handles
+	cargs     []callArg
+	ints      bool     // called through ffi.CallInts, not a Frame
+	ret       jen.Code // the C result register as a uintptr
+}
+
+func (m *model) newWrapper(fn *ir.Function, ps []*param) *wrapper {
+	w := &wrapper{m: m, fn: fn, ps: ps, name: m.funcNames[fn], proc: m.procName(fn), heap: hasCallback(ps)}
+	switch {
+	case m.isErrorResult(fn.Result):
+		w.errRes = true
+	case fn.Result.Kind != ir.Void:
+		w.cResult = fn.Result
+	}
+	w.tail = w.tailStmts()
+	w.named = w.cResult != nil || w.errRes && (len(w.tail) > 0 || hasHandle(ps))
+	for _, p := range ps {
+		w.named = w.named || p.role.isResult()
+	}
+	return w
+}
+
+// funcDoc is the wrapper's doc comment: what it wraps, the header's text
+// adapted to the Go parameters, and what the wrapper adds.
+func (m *model) funcDoc(fn *ir.Function, ps []*param) string {
 	name := m.funcNames[fn]
 	errRes := m.isErrorResult(fn.Result)
-	errType := m.errorType()
-
-	lead := fmt.Sprintf("wraps %s (symbol %s, %s).", fn.Name, fn.Symbol, fn.Pos.File)
-	text := name + " " + lead
+	text := name + " " + fmt.Sprintf("wraps %s (symbol %s, %s).", fn.Name, fn.Symbol, fn.Pos.File)
 	if fn.SinceVersion != 0 {
 		text += fmt.Sprintf(" It needs a driver of CUDA %s or newer.", versionString(int64(fn.SinceVersion)))
 	}
@@ -575,84 +685,112 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 	if fn.Deprecated && !strings.Contains(text, "Deprecated:") {
 		text += "\n\nDeprecated: the header marks " + fn.Name + " deprecated."
 	}
-	comment(f, text)
+	return text
+}
 
-	var goParams, results, body []jen.Code
-	var keepAlive []jen.Code
-	var post []jen.Code // converting outputs after the call
-	for _, p := range ps {
-		switch p.role {
-		case roleUserData, roleBufferLen:
-		case roleOut, roleOutAligned, roleOutString, roleOutBuffer:
-			results = append(results, jen.Id(p.goName).Add(p.goType))
-		default:
-			goParams = append(goParams, jen.Id(p.goName).Add(p.goType))
+// params is the wrapper's parameter list: the C parameters the caller
+// gives (not those the wrapper fills or returns), plus ownerGraph where
+// the wrapper needs it.
+func (w *wrapper) params() []jen.Code {
+	var fs []field
+	for _, p := range w.ps {
+		if !p.role.isResult() && !p.role.filled() {
+			fs = append(fs, field{p.goName, p.goType})
 		}
 	}
-	if owned := addsOwnerGraph(ps); owned {
-		goParams = append(goParams, jen.Id("ownerGraph").Id(m.graph.graphType))
+	if addsOwnerGraph(w.ps) {
+		fs = append(fs, field{"ownerGraph", jen.Id(w.m.graph.graphType)})
 	}
-	// Results: outputs in order, then error (or the C result).
-	var cResult *ir.Type
-	switch {
-	case errRes:
-		results = append(results, jen.Id("err").Error())
-	case fn.Result.Kind == ir.Void:
-	default:
-		cResult = fn.Result
-		results = append(results, jen.Id("ret").Add(m.resultGoType(fn.Result)))
-	}
+	return fieldList(fs)
+}
 
-	fail := jen.Return()
-	body = append(body, jen.List(jen.Id("fnPtr"), jen.Id("lerr")).Op(":=").Id(m.procName(fn)).Dot("Addr").Call())
-	if errRes {
-		body = append(body, jen.If(jen.Id("lerr").Op("!=").Nil()).Block(jen.Id("err").Op("=").Id("lerr"), fail))
-	} else {
-		body = append(body, jen.If(jen.Id("lerr").Op("!=").Nil()).Block(fail))
+// results is the wrapper's result list: the outputs in order, then the
+// error (or the C result), named if w.named.
+func (w *wrapper) results() []jen.Code {
+	var fs []field
+	for _, p := range w.ps {
+		if p.role.isResult() {
+			fs = append(fs, field{p.goName, p.goType})
+		}
 	}
-	// Everything that calls a function is prepared before the Frame gets its
-	// first stack address (see the stack invariant on ffi.Frame). A function
-	// that takes a Go callback may run Go code on this goroutine during the
-	// C call (C calls back on the calling thread), which can move the stack:
-	// its Frame and outputs live on the heap instead.
-	heap := hasCallback(ps)
-	for _, p := range ps {
+	switch {
+	case w.errRes:
+		fs = append(fs, field{"err", jen.Error()})
+	case w.cResult != nil:
+		fs = append(fs, field{"ret", w.m.resultGoType(w.cResult)})
+	}
+	if !w.named {
+		var types []jen.Code
+		for _, f := range fs {
+			types = append(types, f.typ)
+		}
+		return types
+	}
+	return fieldList(fs)
+}
+
+// fail returns from the wrapper with the error in err (named results, or
+// a wrapper without an error result: the zero values), after the
+// statements first.
+func (w *wrapper) fail(first ...jen.Code) jen.Code {
+	if w.named || !w.errRes {
+		return jen.Block(append(first, jen.Return())...)
+	}
+	return jen.Block(append(first, jen.Return(jen.Id("err")))...)
+}
+
+// load resolves the symbol: an error (the library or the symbol missing)
+// is the wrapper's error.
+func (w *wrapper) load() {
+	w.body = append(w.body,
+		jen.List(jen.Id("sym"), jen.Id("err")).Op(":=").Id(w.proc).Dot("Addr").Call(),
+		jen.If(jen.Id("err").Op("!=").Nil()).Add(w.fail()),
+	)
+}
+
+// prepare declares what the C arguments point to. Everything that calls a
+// function is prepared before the Frame gets its first stack address (see
+// the stack invariant on ffi.Frame). A function that takes a Go callback
+// may run Go code on this goroutine during the C call (C calls back on the
+// calling thread), which can move the stack: its Frame and outputs live on
+// the heap instead.
+func (w *wrapper) prepare() {
+	m := w.m
+	escape := func(x jen.Code) jen.Code { return jen.Qual(FFIPath, "Escape").Call(x) }
+	for _, p := range w.ps {
 		v := jen.Id(p.goName)
 		switch {
-		case !heap:
+		case !w.heap:
 		case p.role == roleOut:
-			body = append(body, jen.Id(p.goName+"P").Op(":=").New(p.goType),
-				jen.Qual(FFIPath, "Escape").Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(p.goName+"P"))))
+			w.body = append(w.body, jen.Id(p.goName+"P").Op(":=").New(p.goType), escape(unsafePointer(jen.Id(p.goName+"P"))))
 		case p.role == roleOutString:
-			body = append(body, jen.Id(p.goName+"C").Op(":=").New(jen.Uintptr()),
-				jen.Qual(FFIPath, "Escape").Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(p.goName+"C"))))
+			w.body = append(w.body, jen.Id(p.goName+"C").Op(":=").New(jen.Uintptr()), escape(unsafePointer(jen.Id(p.goName+"C"))))
 		case p.role == roleOutBuffer:
-			body = append(body, jen.Id(p.goName+"Buf").Op(":=").New(jen.Index(jen.Lit(stringBufferLen)).Byte()),
-				jen.Qual(FFIPath, "Escape").Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(p.goName+"Buf"))))
+			w.body = append(w.body, jen.Id(p.goName+"Buf").Op(":=").New(jen.Index(jen.Lit(stringBufferLen)).Byte()), escape(unsafePointer(jen.Id(p.goName+"Buf"))))
 		case p.role == rolePointer:
-			body = append(body, jen.Qual(FFIPath, "Escape").Call(jen.Qual("unsafe", "Pointer").Call(v)))
+			w.body = append(w.body, escape(p.asUnsafePointer()))
 		case p.role == roleKernelArgs:
-			body = append(body, jen.Qual(FFIPath, "Escape").Call(jen.Qual("unsafe", "Pointer").Call(jen.Qual("unsafe", "SliceData").Call(v))))
+			w.body = append(w.body, escape(unsafePointer(jen.Qual("unsafe", "SliceData").Call(v))))
 		}
-		if heap && (p.role == roleOut || p.role == roleOutString || p.role == roleOutBuffer) {
+		if w.heap && (p.role == roleOut || p.role == roleOutString || p.role == roleOutBuffer) {
 			continue
 		}
 		switch p.role {
 		case roleString:
-			body = append(body, jen.Id(p.goName+"C").Op(":=").Qual(FFIPath, "CString").Call(v))
+			w.body = append(w.body, jen.Id(p.goName+"C").Op(":=").Qual(FFIPath, "CString").Call(v))
 		case roleOutString:
-			body = append(body, jen.Var().Id(p.goName+"C").Uintptr())
+			w.body = append(w.body, jen.Var().Id(p.goName+"C").Uintptr())
 		case roleOutBuffer:
-			body = append(body, jen.Var().Id(p.goName+"Buf").Index(jen.Lit(stringBufferLen)).Byte())
+			w.body = append(w.body, jen.Var().Id(p.goName+"Buf").Index(jen.Lit(stringBufferLen)).Byte())
 		case roleOutAligned:
 			// Stack copies move a stack by a multiple of its page-aligned
 			// size, so the alignment computed here survives them.
 			buf := p.goName + "Buf"
-			body = append(body,
+			w.body = append(w.body,
 				jen.Var().Id(buf).Index(jen.Qual("unsafe", "Sizeof").Call(jen.Id(p.goName)).Op("+").Lit(int(p.align))).Byte(),
 				jen.Id(p.goName+"P").Op(":=").Qual("unsafe", "Add").Call(
-					jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id(buf)),
-					jen.Parens(jen.Lit(int(p.align)).Op("-").Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id(buf))).Op("%").Lit(int(p.align))).Op("%").Lit(int(p.align))),
+					unsafePointer(jen.Op("&").Id(buf)),
+					jen.Parens(jen.Lit(int(p.align)).Op("-").Uintptr().Call(unsafePointer(jen.Op("&").Id(buf))).Op("%").Lit(int(p.align))).Op("%").Lit(int(p.align))),
 			)
 		case roleCallback:
 			// nil is NULL: no trampoline, no handle (hdl 0 is NULL userData).
@@ -666,15 +804,15 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 				// A capturing stream records the callback into a graph node
 				// that runs on every launch of the graph: its handle then
 				// lives as long as the graph (see retainHandle).
-				set = append(set, jen.If(jen.Id("cbGraph").Op("=").Id("captureGraph").Call(jen.Id(m.streamParam(ps).goName)), jen.Id("cbGraph").Op("!=").Lit(0)).Block(
+				set = append(set, jen.If(jen.Id("cbGraph").Op("=").Id("captureGraph").Call(jen.Id(m.streamParam(w.ps).goName)), jen.Id("cbGraph").Op("!=").Lit(0)).Block(
 					jen.Id("hdl").Op("=").Qual(FFIPath, "NewHandle").Call(v),
 				).Else().Block(
 					jen.Id("hdl").Op("=").Qual(FFIPath, "NewHandleOnce").Call(v),
 				))
-				body = append(body, jen.Var().Id("cbGraph").Id(m.graph.graphType))
+				w.body = append(w.body, jen.Var().Id("cbGraph").Id(m.graph.graphType))
 			}
-			body = append(body, m.scopeStmts()...)
-			body = append(body,
+			w.body = append(w.body, m.scopeStmts()...)
+			w.body = append(w.body,
 				jen.Var().Id("cbAddr").Uintptr(),
 				jen.Var().Id("hdl").Qual(FFIPath, "Handle"),
 				jen.If(jen.Id(p.goName).Op("!=").Nil()).Block(set...),
@@ -682,11 +820,11 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 		case roleHostParams:
 			h := p.host
 			c := p.goName + "C"
-			body = append(body, m.scopeStmts()...)
-			body = append(body,
+			w.body = append(w.body, m.scopeStmts()...)
+			w.body = append(w.body,
 				jen.Var().Id("hdl").Qual(FFIPath, "Handle"),
 				jen.Id(c).Op(":=").New(jen.Index(jen.Lit(int(h.size/8))).Uintptr()),
-				jen.Qual(FFIPath, "Escape").Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(c))),
+				escape(unsafePointer(jen.Id(c))),
 				jen.If(jen.Id(p.goName).Op("!=").Nil()).Block(
 					jen.Id("hdl").Op("=").Qual(FFIPath, "NewHandle").Call(jen.Id(p.goName)),
 					jen.Id(c).Index(jen.Lit(int(h.fnOff/8))).Op("=").Id(trampolineName(p.cb)).Call(),
@@ -694,14 +832,14 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 				),
 			)
 		case roleLaunchExtra:
-			if heap {
-				body = append(body, jen.Id(p.goName+"C").Op(":=").New(jen.Qual(FFIPath, "Extra")))
+			if w.heap {
+				w.body = append(w.body, jen.Id(p.goName+"C").Op(":=").New(jen.Qual(FFIPath, "Extra")))
 			} else {
-				body = append(body, jen.Var().Id(p.goName+"C").Qual(FFIPath, "Extra"))
+				w.body = append(w.body, jen.Var().Id(p.goName+"C").Qual(FFIPath, "Extra"))
 			}
 		case roleCallbackSync:
-			body = append(body, m.scopeStmts()...)
-			body = append(body,
+			w.body = append(w.body, m.scopeStmts()...)
+			w.body = append(w.body,
 				jen.Var().Id("cbAddr").Uintptr(),
 				jen.If(jen.Id(p.goName).Op("!=").Nil()).Block(
 					jen.Id("cbAddr").Op("=").Id(trampolineName(p.cb)).Call(),
@@ -710,156 +848,223 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 			)
 		}
 	}
-	// The C arguments in order: an integer-register word each, except
-	// floats and by-value structs, which only a Frame can pass.
-	var cargs []callArg
-	word := func(x jen.Code) { cargs = append(cargs, callArg{word: x}) }
-	for _, p := range ps {
+}
+
+// unsafePointer is unsafe.Pointer(x).
+func unsafePointer(x jen.Code) jen.Code { return jen.Qual("unsafe", "Pointer").Call(x) }
+
+// asUnsafePointer is the rolePointer parameter p as an unsafe.Pointer:
+// itself if it is one already.
+func (p *param) asUnsafePointer() jen.Code {
+	if fmt.Sprintf("%#v", p.goType) == "unsafe.Pointer" {
+		return jen.Id(p.goName)
+	}
+	return unsafePointer(jen.Id(p.goName))
+}
+
+// arguments lists the C arguments in order: an integer-register word
+// each, except floats and by-value structs, which only a Frame can pass.
+// It notes what must stay alive through the call and the conversions of
+// outputs after it.
+func (w *wrapper) arguments() {
+	m := w.m
+	word := func(x jen.Code) { w.cargs = append(w.cargs, callArg{word: x}) }
+	keep := func(x ...jen.Code) { w.keepAlive = append(w.keepAlive, x...) }
+	for _, p := range w.ps {
 		v := jen.Id(p.goName)
 		switch p.role {
 		case roleValue:
 			word(jen.Uintptr().Call(v))
 		case roleFloat:
 			if m.resolve(p.c.Type).Size == 4 {
-				cargs = append(cargs, callArg{frame: jen.Id("frame").Dot("Float32").Call(jen.Float32().Call(v))})
+				w.cargs = append(w.cargs, callArg{frame: jen.Id("frame").Dot("Float32").Call(jen.Float32().Call(v))})
 			} else {
-				cargs = append(cargs, callArg{frame: jen.Id("frame").Dot("Float64").Call(jen.Float64().Call(v))})
+				w.cargs = append(w.cargs, callArg{frame: jen.Id("frame").Dot("Float64").Call(jen.Float64().Call(v))})
 			}
 		case rolePointer:
-			word(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(v)))
-			keepAlive = append(keepAlive, v)
+			word(jen.Uintptr().Call(p.asUnsafePointer()))
+			keep(v)
 		case roleKernelArgs:
-			word(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Qual("unsafe", "SliceData").Call(v))))
-			keepAlive = append(keepAlive, v)
+			word(jen.Uintptr().Call(unsafePointer(jen.Qual("unsafe", "SliceData").Call(v))))
+			keep(v)
 		case roleLaunchExtra:
 			// Set is nosplit and calls nothing: the stack invariant holds.
 			word(jen.Id(p.goName + "C").Dot("Set").Call(v))
-			keepAlive = append(keepAlive, v)
-			if heap {
-				keepAlive = append(keepAlive, jen.Id(p.goName+"C"))
+			keep(v)
+			if w.heap {
+				keep(jen.Id(p.goName + "C"))
 			} else {
-				keepAlive = append(keepAlive, jen.Op("&").Id(p.goName+"C"))
+				keep(jen.Op("&").Id(p.goName + "C"))
 			}
 		case roleString:
 			cs := p.goName + "C"
-			word(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(cs))))
-			keepAlive = append(keepAlive, jen.Id(cs))
+			word(jen.Uintptr().Call(unsafePointer(jen.Id(cs))))
+			keep(jen.Id(cs))
 		case roleStruct:
-			cargs = append(cargs, callArg{frame: jen.Id("frame").Dot("Struct").Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Add(v)), jen.Op("&").Id(layoutVar(m.typeName(m.structRef(p.c.Type)))))})
-			keepAlive = append(keepAlive, jen.Op("&").Add(v))
+			w.cargs = append(w.cargs, callArg{frame: jen.Id("frame").Dot("Struct").Call(unsafePointer(jen.Op("&").Add(v)), jen.Op("&").Id(layoutVar(m.typeName(m.structRef(p.c.Type)))))})
+			keep(jen.Op("&").Add(v))
 		case roleOut:
-			if heap {
-				word(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(p.goName + "P"))))
-				keepAlive = append(keepAlive, jen.Id(p.goName+"P"))
-				post = append(post, jen.Id(p.goName).Op("=").Op("*").Id(p.goName+"P"))
+			if w.heap {
+				word(jen.Uintptr().Call(unsafePointer(jen.Id(p.goName + "P"))))
+				keep(jen.Id(p.goName + "P"))
+				w.post = append(w.post, jen.Id(p.goName).Op("=").Op("*").Id(p.goName+"P"))
 				break
 			}
-			word(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Add(v))))
-			keepAlive = append(keepAlive, jen.Op("&").Add(v))
+			word(jen.Uintptr().Call(unsafePointer(jen.Op("&").Add(v))))
+			keep(jen.Op("&").Add(v))
 		case roleOutAligned:
 			word(jen.Uintptr().Call(jen.Id(p.goName + "P")))
-			keepAlive = append(keepAlive, jen.Op("&").Id(p.goName+"Buf"))
-			post = append(post, jen.Id(p.goName).Op("=").Op("*").Parens(jen.Op("*").Add(p.goType)).Call(jen.Id(p.goName+"P")))
+			keep(jen.Op("&").Id(p.goName + "Buf"))
+			w.post = append(w.post, jen.Id(p.goName).Op("=").Op("*").Parens(jen.Op("*").Add(p.goType)).Call(jen.Id(p.goName+"P")))
 		case roleOutString:
 			tmp := p.goName + "C"
-			if heap {
-				word(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(tmp))))
-				keepAlive = append(keepAlive, jen.Id(tmp))
-				post = append(post, jen.Id(p.goName).Op("=").Qual(FFIPath, "GoString").Call(jen.Op("*").Id(tmp)))
+			if w.heap {
+				word(jen.Uintptr().Call(unsafePointer(jen.Id(tmp))))
+				keep(jen.Id(tmp))
+				w.post = append(w.post, jen.Id(p.goName).Op("=").Qual(FFIPath, "GoString").Call(jen.Op("*").Id(tmp)))
 				break
 			}
-			word(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id(tmp))))
-			keepAlive = append(keepAlive, jen.Op("&").Id(tmp))
-			post = append(post, jen.Id(p.goName).Op("=").Qual(FFIPath, "GoString").Call(jen.Id(tmp)))
+			word(jen.Uintptr().Call(unsafePointer(jen.Op("&").Id(tmp))))
+			keep(jen.Op("&").Id(tmp))
+			w.post = append(w.post, jen.Id(p.goName).Op("=").Qual(FFIPath, "GoString").Call(jen.Id(tmp)))
 		case roleOutBuffer:
 			buf := p.goName + "Buf"
-			word(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id(buf).Index(jen.Lit(0)))))
-			if heap {
-				keepAlive = append(keepAlive, jen.Id(buf))
+			word(jen.Uintptr().Call(unsafePointer(jen.Op("&").Id(buf).Index(jen.Lit(0)))))
+			if w.heap {
+				keep(jen.Id(buf))
 			} else {
-				keepAlive = append(keepAlive, jen.Op("&").Id(buf))
+				keep(jen.Op("&").Id(buf))
 			}
-			post = append(post, jen.Id(p.goName).Op("=").Qual(FFIPath, "GoStringN").Call(jen.Id(buf).Index(jen.Op(":"))))
+			w.post = append(w.post, jen.Id(p.goName).Op("=").Qual(FFIPath, "GoStringN").Call(jen.Id(buf).Index(jen.Op(":"))))
 		case roleBufferLen:
 			word(jen.Lit(stringBufferLen))
 		case roleCallback, roleCallbackSync:
 			word(jen.Id("cbAddr"))
 		case roleHostParams:
-			word(jen.Uintptr().Call(jen.Qual("unsafe", "Pointer").Call(jen.Id(p.goName + "C"))))
-			keepAlive = append(keepAlive, jen.Id(p.goName+"C"))
+			word(jen.Uintptr().Call(unsafePointer(jen.Id(p.goName + "C"))))
+			keep(jen.Id(p.goName + "C"))
 		case roleUserData:
 			word(jen.Uintptr().Call(jen.Id("hdl")))
 		}
 	}
-	// retRaw is the C result register as a uintptr.
-	var retRaw jen.Code
-	if m.callsInts(fn, cargs, heap) {
-		// ffi.CallInts: the arguments go straight to registers.
-		callArgs := []jen.Code{jen.Id("fnPtr")}
-		for _, a := range cargs {
-			callArgs = append(callArgs, a.word)
+	w.ints = w.m.callsInts(w.fn, w.cargs, w.heap)
+}
+
+// call makes the C call, through ffi.CallInts where every argument is a
+// register word, else through a Frame, and keeps the arguments alive.
+//
+// A CallInts call cannot fail once the symbol resolved. A Frame call can:
+// whether the arguments fit the Frame is decided by ffi's classification
+// for the architecture it runs on (on arm64 a large struct is copied into
+// the Frame's stack area), which the generator does not model, so the
+// wrapper checks frame.Err and returns it.
+func (w *wrapper) call() {
+	m := w.m
+	if w.ints {
+		args := []jen.Code{jen.Id("sym")}
+		for _, a := range w.cargs {
+			args = append(args, a.word)
 		}
-		for len(callArgs) < 1+ffiIntsArgs {
-			callArgs = append(callArgs, jen.Lit(0))
+		for len(args) < 1+ffiIntsArgs {
+			args = append(args, jen.Lit(0))
 		}
-		rawVar := jen.Id("raw")
-		if !errRes && cResult == nil {
-			rawVar = jen.Id("_") // void
-		}
-		body = append(body, jen.List(rawVar, jen.Id("ferr")).Op(":=").Qual(FFIPath, "CallInts").Call(callArgs...))
-		retRaw = jen.Id("raw")
-	} else {
-		frameRef := jen.Op("&").Id("frame")
-		if heap {
-			body = append(body, jen.Id("frame").Op(":=").Qual(FFIPath, "NewHeapFrame").Call())
-			frameRef = jen.Id("frame")
+		call := jen.Qual(FFIPath, "CallInts").Call(args...)
+		if w.errRes || w.cResult != nil {
+			w.body = append(w.body, jen.Id("r").Op(":=").Add(call))
 		} else {
-			body = append(body, jen.Var().Id("frame").Qual(FFIPath, "Frame"))
+			w.body = append(w.body, call) // void
 		}
-		if r := m.record(fn.Result); r != nil && cResult != nil {
-			body = append(body, jen.Id("frame").Dot("StructResult").Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id("ret")), jen.Op("&").Id(layoutVar(m.typeName(fn.Result.Name)))))
+		w.ret = jen.Id("r")
+		w.keepAlives()
+		return
+	}
+	frameRef := jen.Op("&").Id("frame")
+	if w.heap {
+		w.body = append(w.body, jen.Id("frame").Op(":=").Qual(FFIPath, "NewHeapFrame").Call())
+		frameRef = jen.Id("frame")
+	} else {
+		w.body = append(w.body, jen.Var().Id("frame").Qual(FFIPath, "Frame"))
+	}
+	if w.cResult != nil && m.record(w.cResult) != nil {
+		w.body = append(w.body, jen.Id("frame").Dot("StructResult").Call(unsafePointer(jen.Op("&").Id("ret")), jen.Op("&").Id(layoutVar(m.typeName(w.fn.Result.Name)))))
+	}
+	for _, a := range w.cargs {
+		if a.frame != nil {
+			w.body = append(w.body, a.frame)
+		} else {
+			w.body = append(w.body, jen.Id("frame").Dot("Int").Call(a.word))
 		}
-		for _, a := range cargs {
-			if a.frame != nil {
-				body = append(body, a.frame)
-			} else {
-				body = append(body, jen.Id("frame").Dot("Int").Call(a.word))
-			}
-		}
-		body = append(body, jen.Qual(FFIPath, "Call").Call(jen.Id("fnPtr"), frameRef))
-		body = append(body, jen.Id("ferr").Op(":=").Id("frame").Dot("Err").Call())
-		retRaw = jen.Id("frame").Dot("Ret").Call()
 	}
-	frameFail := []jen.Code{}
-	if hasHandle(ps) {
-		frameFail = append(frameFail, jen.Id("hdl").Dot("Delete").Call())
+	w.body = append(w.body, jen.Qual(FFIPath, "Call").Call(jen.Id("sym"), frameRef))
+	w.keepAlives()
+	var cleanup []jen.Code
+	if hasHandle(w.ps) {
+		cleanup = append(cleanup, jen.Id("hdl").Dot("Delete").Call())
 	}
-	if errRes {
-		frameFail = append(frameFail, jen.Id("err").Op("=").Id("ferr"))
+	w.body = append(w.body, jen.If(jen.Id("err").Op("=").Id("frame").Dot("Err").Call(), jen.Id("err").Op("!=").Nil()).Add(w.fail(cleanup...)))
+	w.ret = jen.Id("frame").Dot("Ret").Call()
+}
+
+func (w *wrapper) keepAlives() {
+	for _, k := range w.keepAlive {
+		w.body = append(w.body, jen.Qual("runtime", "KeepAlive").Call(k))
 	}
-	frameFail = append(frameFail, jen.Return())
-	post0 := jen.If(jen.Id("ferr").Op("!=").Nil()).Block(frameFail...)
-	for _, k := range keepAlive {
-		body = append(body, jen.Qual("runtime", "KeepAlive").Call(k))
-	}
-	hasCB := hasHandle(ps)
-	body = append(body, post0)
+}
+
+// result turns the C result into the wrapper's: the error of a status
+// code (ffi.Error: nil for success), or the converted C result, then the
+// outputs and what a successful call keeps.
+func (w *wrapper) result() {
+	m := w.m
+	errOf := func(code jen.Code) jen.Code { return jen.Qual(FFIPath, "Error").Call(jen.Id(w.proc), code) }
 	switch {
-	case errRes:
-		onErr := []jen.Code{}
-		if hasCB {
+	case w.errRes && (hasHandle(w.ps) || len(w.tail) > 0):
+		// Keeping a handle is for a successful call only.
+		var onErr []jen.Code
+		if hasHandle(w.ps) {
 			onErr = append(onErr, jen.Comment("C never calls back after a failed registration."), jen.Id("hdl").Dot("Delete").Call())
 		}
-		onErr = append(onErr, jen.Id("err").Op("=").Qual(FFIPath, "Fail").Call(jen.Op("&").Id(m.errCacheName(fn)), jen.Id("rc")), jen.Return())
-		body = append(body, jen.If(jen.Id("rc").Op(":=").Id(errType).Call(retRaw), jen.Id("rc").Op("!=").Lit(0)).Block(onErr...))
-	case cResult != nil && m.record(cResult) == nil:
-		body = append(body, jen.Id("ret").Op("=").Add(m.retConversion(cResult, retRaw)))
-	case cResult != nil:
-		body = append(body, jen.Id("frame").Dot("RetStruct").Call(jen.Qual("unsafe", "Pointer").Call(jen.Op("&").Id("ret")), jen.Op("&").Id(layoutVar(m.typeName(cResult.Name)))))
+		onErr = append(onErr, jen.Id("err").Op("=").Add(errOf(jen.Id("rc"))), jen.Return())
+		w.body = append(w.body, jen.If(jen.Id("rc").Op(":=").Id(m.errorType()).Call(w.ret), jen.Id("rc").Op("!=").Lit(0)).Block(onErr...))
+		w.body = append(w.body, w.post...)
+		w.body = append(w.body, w.tail...)
+		w.body = append(w.body, jen.Return())
+		return
+	case w.errRes && !w.named:
+		w.body = append(w.body, jen.Return(errOf(jen.Id(m.errorType()).Call(w.ret))))
+		return
+	case w.errRes:
+		// Outputs are converted either way: after a failure they are the
+		// zero values or what C left in them.
+		w.body = append(w.body, w.post...)
+		var res []jen.Code
+		for _, p := range w.ps {
+			if p.role.isResult() {
+				res = append(res, jen.Id(p.goName))
+			}
+		}
+		w.body = append(w.body, jen.Return(append(res, errOf(jen.Id(m.errorType()).Call(w.ret)))...))
+		return
+	case w.cResult != nil && m.record(w.cResult) == nil:
+		w.body = append(w.body, jen.Id("ret").Op("=").Add(m.retConversion(w.cResult, w.ret)))
+		w.body = append(w.body, w.post...)
+	case w.cResult != nil:
+		w.body = append(w.body, jen.Id("frame").Dot("RetStruct").Call(unsafePointer(jen.Op("&").Id("ret")), jen.Op("&").Id(layoutVar(m.typeName(w.cResult.Name)))))
+		w.body = append(w.body, w.post...)
+	default:
+		w.body = append(w.body, w.post...)
 	}
-	body = append(body, post...)
-	body = append(body, m.registryStmts(fn, ps)...)
-	for _, p := range ps {
+	w.body = append(w.body, w.tail...)
+	if w.named {
+		w.body = append(w.body, jen.Return())
+	}
+}
+
+// tailStmts are what a successful call keeps: a registered callback's
+// handle, a host node's Go func, a callback recorded into a capture graph.
+func (w *wrapper) tailStmts() []jen.Code {
+	stmts := w.m.registryStmts(w.fn, w.ps)
+	for _, p := range w.ps {
 		if p.role != roleHostParams {
 			continue
 		}
@@ -872,55 +1077,71 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 		default:
 			keep = jen.Id("err").Op("=").Id("retainHandle").Call(jen.Id(p.owner.goName), jen.Id("hdl"))
 		}
-		body = append(body, jen.If(jen.Id("hdl").Op("!=").Lit(0)).Block(keep))
+		stmts = append(stmts, jen.If(jen.Id("hdl").Op("!=").Lit(0)).Block(keep))
 	}
-	if hasLife(ps, lifeStream) {
-		body = append(body, jen.If(jen.Id("cbGraph").Op("!=").Lit(0)).Block(
+	if hasLife(w.ps, lifeStream) {
+		stmts = append(stmts, jen.If(jen.Id("cbGraph").Op("!=").Lit(0)).Block(
 			jen.Id("err").Op("=").Id("retainHandle").Call(jen.Id("cbGraph"), jen.Id("hdl")),
 		))
 	}
-	body = append(body, jen.Return())
-	f.Func().Id(name).Params(goParams...).Params(results...).Block(body...)
-	f.Line()
-	// A C alias macro (#define cuGraphInstantiate cuGraphInstantiateWithFlags)
-	// gets a Go function of its own name that calls the real one.
+	return stmts
+}
+
+// genAliases gives each C alias macro (#define cuGraphInstantiate
+// cuGraphInstantiateWithFlags) a Go function of its own name, with the
+// wrapper's signature, that calls the wrapper.
+func (m *model) genAliases(f *jen.File, w *wrapper) {
+	fn := w.fn
 	var args []jen.Code
-	for _, p := range ps {
-		switch p.role {
-		case roleUserData, roleBufferLen, roleOut, roleOutAligned, roleOutString, roleOutBuffer:
-		default:
+	for _, p := range w.ps {
+		if !p.role.isResult() && !p.role.filled() {
 			args = append(args, jen.Id(p.goName))
 		}
 	}
-	if addsOwnerGraph(ps) {
+	if addsOwnerGraph(w.ps) {
 		args = append(args, jen.Id("ownerGraph"))
 	}
-	var resTypes []jen.Code
-	for _, p := range ps {
-		switch p.role {
-		case roleOut, roleOutAligned, roleOutString, roleOutBuffer:
-			resTypes = append(resTypes, p.goType)
-		}
-	}
-	switch {
-	case errRes:
-		resTypes = append(resTypes, jen.Error())
-	case cResult != nil:
-		resTypes = append(resTypes, m.resultGoType(cResult))
-	}
+	results := w.results()
 	for _, a := range fn.Aliases {
 		an := m.aliasNames[a]
-		comment(f, fmt.Sprintf("%s is %s, which %s defines as %s: it calls [%s].", an, a, fn.Pos.File, fn.Name, name))
-		call := jen.Id(name).Call(args...)
-		var stmt jen.Code = jen.Return(call)
-		if len(resTypes) == 0 {
-			stmt = call
+		comment(f, fmt.Sprintf("%s is %s, which %s defines as %s: it calls [%s].", an, a, fn.Pos.File, fn.Name, w.name))
+		var stmt jen.Code = jen.Return(jen.Id(w.name).Call(args...))
+		if len(results) == 0 {
+			stmt = jen.Id(w.name).Call(args...)
 		}
-		f.Func().Id(an).Params(goParams...).Params(resTypes...).Block(stmt)
+		f.Func().Id(an).Params(w.params()...).Params(results...).Block(stmt)
 		f.Line()
-		m.audit = append(m.audit, fmt.Sprintf("name %s: alias macro of %s, a Go function calling %s", a, fn.Name, name))
+		m.audit = append(m.audit, fmt.Sprintf("name %s: alias macro of %s, a Go function calling %s", a, fn.Name, w.name))
 	}
 }
+
+// field is a named parameter or result.
+type field struct {
+	name string
+	typ  jen.Code
+}
+
+// fieldList writes fields as Go does by hand: consecutive fields of one
+// type share it, (x, y, z uint32).
+func fieldList(fs []field) []jen.Code {
+	var out []jen.Code
+	for i := 0; i < len(fs); {
+		j := i + 1
+		for j < len(fs) && sameType(fs[j].typ, fs[i].typ) {
+			j++
+		}
+		var names []jen.Code
+		for _, f := range fs[i:j] {
+			names = append(names, jen.Id(f.name))
+		}
+		out = append(out, jen.List(names...).Add(fs[i].typ))
+		i = j
+	}
+	return out
+}
+
+// sameType reports whether two Go types render the same.
+func sameType(a, b jen.Code) bool { return fmt.Sprintf("%#v", a) == fmt.Sprintf("%#v", b) }
 
 // registryStmts keeps a registered callback's handle until its unregister
 // call: the register wrapper adds it under the registration handle C
@@ -1053,14 +1274,12 @@ func (m *model) streamParam(ps []*param) *param {
 // hasCallback reports whether the wrapper passes a Go callback to C.
 func hasCallback(ps []*param) bool {
 	for _, p := range ps {
-		if p.role == roleCallback || p.role == roleCallbackSync || p.role == roleHostParams {
+		if p.role.takesGoFunc() {
 			return true
 		}
 	}
 	return false
 }
-
-func (m *model) errCacheName(fn *ir.Function) string { return "err" + m.funcNames[fn] }
 
 // structRef returns the reference name of the record a by-value parameter
 // type names, following typedefs to the one that has a Go name.

@@ -61,19 +61,19 @@ func (m *model) findGraphAPI() *graphGlue {
 	}
 	var status, graph bool
 	for _, p := range ps {
-		switch p.role {
-		case roleOut, roleOutAligned, roleOutString, roleOutBuffer:
-			r := "_"
-			if p.c.Type.Elem != nil && p.c.Type.Elem.Kind == ir.Named {
-				switch {
-				case p.c.Type.Elem.Name == a.graph:
-					r, graph = "graph", true
-				case m.enum(p.c.Type.Elem) != nil && !status:
-					r, status = "status", true
-				}
-			}
-			g.results = append(g.results, r)
+		if !p.role.isResult() {
+			continue
 		}
+		r := "_"
+		if p.c.Type.Elem != nil && p.c.Type.Elem.Kind == ir.Named {
+			switch {
+			case p.c.Type.Elem.Name == a.graph:
+				r, graph = "graph", true
+			case m.enum(p.c.Type.Elem) != nil && !status:
+				r, status = "status", true
+			}
+		}
+		g.results = append(g.results, r)
 	}
 	if !status || !graph || !m.isErrorResult(info.Result) {
 		m.audit = append(m.audit, fmt.Sprintf("callback lifetime: %s returns no capture status and graph: stream-ordered callbacks are one-shot even inside stream capture", a.captureInfo))

@@ -180,20 +180,20 @@ func TestGoTypeFields(t *testing.T) {
 // passed by value: offsets, sizes and which are floating point decide the
 // registers (System V eightbytes, AAPCS64 HFAs).
 func TestLayoutScalars(t *testing.T) {
-	type sc = [3]int64 // offset, size, float
+	type sc = scalarLeaf
 	rows := []struct {
 		c    string
 		want []sc
 	}{
-		{"CUmixed", []sc{{0, 4, 0}, {4, 4, 1}, {8, 8, 1}}},
-		{"CUvec3", []sc{{0, 4, 1}, {4, 4, 1}, {8, 4, 1}}},
-		{"CUnested", []sc{{0, 4, 0}, {4, 4, 1}, {8, 8, 1}, {16, 1, 0}}},
-		{"CUptrs", []sc{{0, 8, 0}, {8, 8, 0}, {16, 8, 0}, {24, 8, 0}}},
-		{"CUsmall", []sc{{0, 1, 0}, {2, 2, 0}, {4, 4, 0}}},
+		{"CUmixed", []sc{{0, 4, false}, {4, 4, true}, {8, 8, true}}},
+		{"CUvec3", []sc{{0, 4, true}, {4, 4, true}, {8, 4, true}}},
+		{"CUnested", []sc{{0, 4, false}, {4, 4, true}, {8, 8, true}, {16, 1, false}}},
+		{"CUptrs", []sc{{0, 8, false}, {8, 8, false}, {16, 8, false}, {24, 8, false}}},
+		{"CUsmall", []sc{{0, 1, false}, {2, 2, false}, {4, 4, false}}},
 		{"CUuuid", func() []sc {
 			var s []sc
 			for i := range int64(16) {
-				s = append(s, sc{i, 1, 0})
+				s = append(s, sc{i, 1, false})
 			}
 			return s
 		}()},
@@ -224,20 +224,20 @@ func TestLayoutScalars(t *testing.T) {
 // ffi.Scalar: equal leaves end to end merge; a gap, another size or another
 // class starts a new run.
 func TestScalarRuns(t *testing.T) {
-	uuid := make([][3]int64, 16)
+	uuid := make([]scalarLeaf, 16)
 	for i := range uuid {
-		uuid[i] = [3]int64{int64(i), 1, 0}
+		uuid[i] = scalarLeaf{int64(i), 1, false}
 	}
 	for _, c := range []struct {
 		name   string
-		leaves [][3]int64
+		leaves []scalarLeaf
 		want   []scalarRun
 	}{
 		{"char[16]", uuid, []scalarRun{{0, 1, 16, false}}},
-		{"float x, y, z", [][3]int64{{0, 4, 1}, {4, 4, 1}, {8, 4, 1}}, []scalarRun{{0, 4, 3, true}}},
-		{"int, float, double", [][3]int64{{0, 4, 0}, {4, 4, 1}, {8, 8, 1}}, []scalarRun{{0, 4, 1, false}, {4, 4, 1, true}, {8, 8, 1, true}}},
-		{"char, short at 2 (padding)", [][3]int64{{0, 1, 0}, {2, 2, 0}, {4, 2, 0}}, []scalarRun{{0, 1, 1, false}, {2, 2, 2, false}}},
-		{"int, gap, int", [][3]int64{{0, 4, 0}, {8, 4, 0}}, []scalarRun{{0, 4, 1, false}, {8, 4, 1, false}}},
+		{"float x, y, z", []scalarLeaf{{0, 4, true}, {4, 4, true}, {8, 4, true}}, []scalarRun{{0, 4, 3, true}}},
+		{"int, float, double", []scalarLeaf{{0, 4, false}, {4, 4, true}, {8, 8, true}}, []scalarRun{{0, 4, 1, false}, {4, 4, 1, true}, {8, 8, 1, true}}},
+		{"char, short at 2 (padding)", []scalarLeaf{{0, 1, false}, {2, 2, false}, {4, 2, false}}, []scalarRun{{0, 1, 1, false}, {2, 2, 2, false}}},
+		{"int, gap, int", []scalarLeaf{{0, 4, false}, {8, 4, false}}, []scalarRun{{0, 4, 1, false}, {8, 4, 1, false}}},
 		{"none", nil, nil},
 	} {
 		if got := scalarRuns(c.leaves); !slices.Equal(got, c.want) {
@@ -288,35 +288,35 @@ func TestSignatures(t *testing.T) {
 			"func S1(dev Device) (name string, err error)"},
 		{`/** \param pStr - Returned string */
 		  CUresult CUDAAPI cuS2(CUresult error, const char **pStr);`,
-			"func S2(error_ Result) (pStr string, err error)"},
+			"func S2(errorCode Result) (pStr string, err error)"},
 		{`CUresult CUDAAPI cuS3(const char *name, const void *data);`,
-			"func S3(name string, data unsafe.Pointer) (err error)"},
+			"func S3(name string, data unsafe.Pointer) error"},
 		{`CUresult CUDAAPI cuS4(CUmixed m, float f, double d, CUvec3 v);`,
-			"func S4(m Mixed, f float32, d float64, v Vec3) (err error)"},
+			"func S4(m Mixed, f float32, d float64, v Vec3) error"},
 		{`CUmixed CUDAAPI cuS5(int x);`, "func S5(x int32) (ret Mixed)"},
 		{`const char *CUDAAPI cuS6(CUresult e);`, "func S6(e Result) (ret string)"},
 		{`void CUDAAPI cuS7(void);`, "func S7()"},
-		{`CUresult CUDAAPI cuS8(unsigned int *flags);`, "func S8(flags *uint32) (err error)"},
-		{`CUresult CUDAAPI cuS9(void *p, size_t n, void **pp);`, "func S9(p unsafe.Pointer, n uint64, pp *unsafe.Pointer) (err error)"},
+		{`CUresult CUDAAPI cuS8(unsigned int *flags);`, "func S8(flags *uint32) error"},
+		{`CUresult CUDAAPI cuS9(void *p, size_t n, void **pp);`, "func S9(p unsafe.Pointer, n uint64, pp *unsafe.Pointer) error"},
 		{`CUresult CUDAAPI cuLaunchHostFunc(CUcontext s, CUhostFn fn, void *userData);`,
 			"func LaunchHostFunc(s Context, fn func()) (err error)"},
-		{`CUresult CUDAAPI cuS11(CUhostFn fn, void *userData);`, "func S11(fn HostFn, userData unsafe.Pointer) (err error)"},
+		{`CUresult CUDAAPI cuS11(CUhostFn fn, void *userData);`, "func S11(fn HostFn, userData unsafe.Pointer) error"},
 		{`double CUDAAPI cuS12(float f);`, "func S12(f float32) (ret float64)"},
-		{`int CUDAAPI cuS13(int type, unsigned char u, signed char s);`, "func S13(type_ int32, u uint8, s int8) (ret int32)"},
+		{`int CUDAAPI cuS13(int type, unsigned char u, signed char s);`, "func S13(typ int32, u uint8, s int8) (ret int32)"},
 		{`/** \param ctx - Returned context
 		     \param uuid - Returned UUID
 		     \param flags - Returned flags */
 		  CUresult CUDAAPI cuS14(CUcontext *ctx, CUuuid *uuid, unsigned long long *flags, CUdeviceptr dptr);`,
 			"func S14(dptr Deviceptr) (ctx Context, uuid Uuid, flags uint64, err error)"},
-		{`CUresult CUDAAPI cuS15(CUuuid *uuid);`, "func S15(uuid *Uuid) (err error)"},
+		{`CUresult CUDAAPI cuS15(CUuuid *uuid);`, "func S15(uuid *Uuid) error"},
 		// A function that takes a kernel: its void ** parameters are the
 		// kernel's argument pointers, and extra the packed buffer.
 		{`typedef struct CUfunc_st *CUfunction;
 		  CUresult CUDAAPI cuS16(CUfunction f, void **kernelParams, void **extra);`,
-			"func S16(f Function, kernelParams []unsafe.Pointer, extra []byte) (err error)"},
+			"func S16(f Function, kernelParams []unsafe.Pointer, extra []byte) error"},
 		// Elsewhere a void ** stays a pointer, whatever its name.
 		{`CUresult CUDAAPI cuS17(void **extra, void **kernelParams);`,
-			"func S17(extra *unsafe.Pointer, kernelParams *unsafe.Pointer) (err error)"},
+			"func S17(extra, kernelParams *unsafe.Pointer) error"},
 	}
 	var src strings.Builder
 	for _, r := range rows {
@@ -344,6 +344,75 @@ func TestSignatures(t *testing.T) {
 		}
 		if got != r.want {
 			t.Errorf("%s:\ngot  %s\nwant %s", strings.TrimSpace(r.c), got, r.want)
+		}
+	}
+}
+
+// TestWrapperBodies pins the wrapper forms: the common one (integer and
+// pointer arguments, a status result) resolves its symbol, calls through
+// ffi.CallInts and returns ffi.Error, with no check after the call (it
+// cannot fail) and errors returned directly; a Frame call keeps its check
+// (the arguments may not fit the architecture's Frame).
+func TestWrapperBodies(t *testing.T) {
+	rows := []struct{ c, want string }{
+		{`CUresult CUDAAPI cuW0(CUcontext ctx);`, `func W0(ctx Context) error {
+	sym, err := procW0.Addr()
+	if err != nil {
+		return err
+	}
+	r := ffi.CallInts(sym, uintptr(ctx), 0, 0, 0, 0, 0)
+	return ffi.Error(procW0, Result(r))
+}`},
+		{`/** \param device - Returned device handle */
+		  CUresult CUDAAPI cuW1(CUdevice *device, int ordinal, void *p);`, `func W1(ordinal int32, p unsafe.Pointer) (device Device, err error) {
+	sym, err := procW1.Addr()
+	if err != nil {
+		return
+	}
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&device)), uintptr(ordinal), uintptr(p), 0, 0, 0)
+	runtime.KeepAlive(&device)
+	runtime.KeepAlive(p)
+	return device, ffi.Error(procW1, Result(r))
+}`},
+		{`CUresult CUDAAPI cuW2(float f);`, `func W2(f float32) error {
+	sym, err := procW2.Addr()
+	if err != nil {
+		return err
+	}
+	var frame ffi.Frame
+	frame.Float32(float32(f))
+	ffi.Call(sym, &frame)
+	if err = frame.Err(); err != nil {
+		return err
+	}
+	return ffi.Error(procW2, Result(frame.Ret()))
+}`},
+		{`void CUDAAPI cuW3(int x, int y);`, `func W3(x, y int32) {
+	sym, err := procW3.Addr()
+	if err != nil {
+		return
+	}
+	ffi.CallInts(sym, uintptr(x), uintptr(y), 0, 0, 0, 0)
+}`},
+	}
+	var src strings.Builder
+	for _, r := range rows {
+		src.WriteString(r.c + "\n")
+	}
+	m, api := parseSnippet(t, src.String())
+	for i, r := range rows {
+		fn := funcNamed(t, api, fmt.Sprintf("cuW%d", i))
+		ps, err := m.classify(fn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := m.newFile()
+		m.genFunc(f, fn, ps)
+		out := f.GoString()
+		got := out[strings.Index(out, "\nfunc ")+1:]
+		got = strings.TrimSpace(got)
+		if got != r.want {
+			t.Errorf("%s:\ngot\n%s\nwant\n%s", strings.TrimSpace(r.c), got, r.want)
 		}
 	}
 }

@@ -8,6 +8,11 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
+// helperNames are the exported functions the generator writes beside the
+// wrappers (helpers.go, load.go): no C name takes them (assignNames).
+// TestHelperNames checks the list against the generated files.
+var helperNames = []string{"SharedLibrary", "Check", "CheckDepth", "CheckHelper", "OnDevice", "OnPrimaryContext", "Dim1", "Dim2", "LaunchExtra"}
+
 // goFunc returns the Go name of the C function name in this package, or "".
 func (m *model) goFunc(cname string) string {
 	for _, f := range m.funcs {

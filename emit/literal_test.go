@@ -13,10 +13,10 @@ import (
 )
 
 // literalTypes are the structs generated code spells as keyed literals.
-// ffi.Layout and ffi.Scalar (genLayout in funcs.go) are not listed yet:
-// their literals still come from jen.Dict.
 var literalTypes = map[string]reflect.Type{
 	"ffi.LibraryDesc":      reflect.TypeOf(ffi.LibraryDesc{}),
+	"ffi.Layout":           reflect.TypeOf(ffi.Layout{}),
+	"ffi.Scalar":           reflect.TypeOf(ffi.Scalar{}),
 	"cugentest.ContextAPI": reflect.TypeOf(cugentest.ContextAPI{}),
 }
 

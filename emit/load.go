@@ -14,12 +14,12 @@ func (m *model) genLoad(f *jen.File) error {
 	// The driver's description is the same in every generated package, so
 	// that ffi.DriverLibrary hands them all one Library: one process, one
 	// driver, whichever package calls first.
-	driver := jen.Qual(FFIPath, "DriverLibrary").Call(jen.Qual(FFIPath, "LibraryDesc").Values(fields(
-		field{"Name", jen.Lit("CUDA driver")},
-		field{"EnvVar", jen.Lit(driverEnvVar)},
-		field{"Files", jen.Index().String().Values(jen.Lit("libcuda.so.1"), jen.Lit("libcuda.so"))},
-		field{"Identify", jen.Lit("cuDriverGetVersion")},
-	)...))
+	driver := jen.Qual(FFIPath, "DriverLibrary").Call(jen.Qual(FFIPath, "LibraryDesc").Add(keyed(true,
+		kv{"Name", jen.Lit("CUDA driver")},
+		kv{"EnvVar", jen.Lit(driverEnvVar)},
+		kv{"Files", jen.Index().String().Values(jen.Lit("libcuda.so.1"), jen.Lit("libcuda.so"))},
+		kv{"Identify", jen.Lit("cuDriverGetVersion")},
+	)))
 	if m.lib == ir.Driver {
 		f.Comment("lib is the CUDA driver library this package calls, opened on first use.")
 		f.Comment("It is the process's one driver library (ffi.DriverLibrary), which the")
@@ -31,14 +31,14 @@ func (m *model) genLoad(f *jen.File) error {
 		f.Comment("driver library (ffi.DriverLibrary, the one the driver packages call) is")
 		f.Comment("loaded first: libcudart opens libcuda.so.1 by its soname and is handed")
 		f.Comment("that copy, so one process has one driver whatever the call order.")
-		f.Var().Id("lib").Op("=").Qual(FFIPath, "NewLibrary").Call(jen.Qual(FFIPath, "LibraryDesc").Values(fields(
-			field{"Name", jen.Lit(fmt.Sprintf("CUDA %d runtime", major))},
-			field{"EnvVar", jen.Lit(m.envVar())},
-			field{"Files", jen.Index().String().Values(jen.Lit(fmt.Sprintf("libcudart.so.%d", major)))},
-			field{"Identify", jen.Lit("cudaRuntimeGetVersion")},
-			field{"Validate", jen.Qual(FFIPath, "RuntimeMajor").Call(jen.Lit(int(major)))},
-			field{"Driver", driver},
-		)...))
+		f.Var().Id("lib").Op("=").Qual(FFIPath, "NewLibrary").Call(jen.Qual(FFIPath, "LibraryDesc").Add(keyed(true,
+			kv{"Name", jen.Lit(fmt.Sprintf("CUDA %d runtime", major))},
+			kv{"EnvVar", jen.Lit(m.envVar())},
+			kv{"Files", jen.Index().String().Values(jen.Lit(fmt.Sprintf("libcudart.so.%d", major)))},
+			kv{"Identify", jen.Lit("cudaRuntimeGetVersion")},
+			kv{"Validate", jen.Qual(FFIPath, "RuntimeMajor").Call(jen.Lit(int(major)))},
+			kv{"Driver", driver},
+		)))
 	}
 	f.Line()
 	f.Comment("SharedLibrary returns the library handle, to load it eagerly or ask its path.")
@@ -51,22 +51,17 @@ func (m *model) genLoad(f *jen.File) error {
 			since = "CUDA " + versionString(int64(fn.SinceVersion))
 		}
 		proc := jen.Id("lib").Dot("NewProc").Call(jen.Lit(fn.Symbol), jen.Lit(since))
+		if fn.Name != fn.Symbol {
+			proc = proc.Dot("API").Call(jen.Lit(fn.Name)) // errors name the API, not the symbol
+		}
 		if fn.PerThreadSymbol != "" {
 			proc = proc.Dot("PerThread").Call(jen.Lit(fn.PerThreadSymbol))
 		}
 		defs = append(defs, jen.Id(m.procName(fn)).Op("=").Add(proc))
 	}
-	f.Comment("One procedure per function, resolved on its first call.")
+	f.Comment("One procedure per function, resolved on its first call; it also holds")
+	f.Comment("the errors the function returns (ffi.Error). lib.Procs lists them.")
 	f.Var().Defs(defs...)
-	f.Line()
-	var errs []jen.Code
-	for _, fn := range m.funcs {
-		if m.isErrorResult(fn.Result) {
-			errs = append(errs, jen.Id(m.errCacheName(fn)).Op("=").Qual(FFIPath, "ErrCache").Values(jen.Dict{jen.Id("Func"): jen.Lit(fn.Name)}))
-		}
-	}
-	f.Comment("One error cache per function, so a repeated failure does not allocate.")
-	f.Var().Defs(errs...)
 	return nil
 }
 

@@ -223,7 +223,7 @@ func (m *model) assignNames() error {
 		return name, nil
 	}
 	// Reserved by the package's own hand-shaped API.
-	for _, n := range []string{"SharedLibrary", "Check", "CheckDepth", "CheckHelper", "OnDevice", "OnPrimaryContext", "Dim1", "Dim2", "LaunchExtra"} {
+	for _, n := range helperNames {
 		m.taken[n] = "(cugen)"
 	}
 	for _, f := range m.funcs {

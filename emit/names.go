@@ -1,6 +1,9 @@
 package emit
 
 import (
+	"fmt"
+	"go/token"
+	"go/types"
 	"strings"
 	"unicode"
 )
@@ -97,33 +100,88 @@ func isUpperWord(w string) bool {
 	return hasUpper
 }
 
-// goParamName makes a C parameter name a valid, unexported Go identifier.
-func goParamName(c string) string {
-	if c == "" {
-		return "arg"
+// goParamName is goParamNames for one parameter.
+func goParamName(c string) string { return goParamNames([]string{c})[0] }
+
+// goParamNames makes the C parameter names of one function (or callback
+// signature) Go parameter names, by one rule:
+//
+//   - the first letter is lowered (Flags -> flags), an unnamed parameter
+//     is arg;
+//   - the _out marker of an output is dropped (captureStatus_out ->
+//     captureStatus), or spelled Out if another parameter has the plain
+//     name;
+//   - a Go keyword, a predeclared identifier or a name the generated body
+//     uses (bodyNames) is replaced by its entry in paramRenames (error ->
+//     errorCode, type -> typ, func -> fn, len -> length), the first one no
+//     other parameter has, else gets Arg appended (string -> stringArg).
+func goParamNames(cs []string) []string {
+	lowered := make([]string, len(cs))
+	plain := map[string]bool{}
+	for i, c := range cs {
+		n := "arg"
+		if c != "" {
+			rs := []rune(c)
+			rs[0] = unicode.ToLower(rs[0])
+			n = string(rs)
+		}
+		lowered[i] = n
+		plain[n] = true
 	}
-	rs := []rune(c)
-	rs[0] = unicode.ToLower(rs[0])
-	n := string(rs)
-	if goKeywords[n] || predeclared[n] {
-		n += "_"
+	out := make([]string, len(cs))
+	used := map[string]bool{}
+	for i, n := range lowered {
+		var cands []string
+		switch base, ok := strings.CutSuffix(n, "_out"); {
+		case ok && base != "":
+			cands = []string{base, base + "Out"}
+		case reservedParam(n):
+			cands = append(append([]string(nil), paramRenames[n]...), n+"Arg")
+		default:
+			cands = []string{n}
+		}
+		for _, c := range cands {
+			if !reservedParam(c) && !used[c] && (c == n || !plain[c]) {
+				out[i] = c
+				break
+			}
+		}
+		if out[i] == "" { // every candidate taken: number it
+			out[i] = fmt.Sprintf("%sArg%d", n, i)
+		}
+		used[out[i]] = true
 	}
-	return n
+	return out
 }
 
-var goKeywords = map[string]bool{
-	"break": true, "case": true, "chan": true, "const": true, "continue": true, "default": true,
-	"defer": true, "else": true, "fallthrough": true, "for": true, "func": true, "go": true,
-	"goto": true, "if": true, "import": true, "interface": true, "map": true, "package": true,
-	"range": true, "return": true, "select": true, "struct": true, "switch": true, "type": true, "var": true,
+// paramRenames are the Go names of C parameter names that Go or the
+// generated body already uses, in order of preference.
+var paramRenames = map[string][]string{
+	"error": {"errorCode"}, // err is the wrapper's error result
+	"err":   {"errorCode"},
+	"type":  {"typ"},
+	"func":  {"fn", "kernel"},
+	"len":   {"length", "n"},
+	"map":   {"m"},
 }
 
-// predeclared names a parameter must not shadow in generated bodies.
-var predeclared = map[string]bool{
-	"len": true, "cap": true, "string": true, "int": true, "byte": true, "error": true,
-	"err": true, "unsafe": true, "ffi": true, "runtime": true, "fnPtr": true, "frame": true, "rc": true,
-	"hdl": true, "cbAddr": true, "cbScope": true, "cbGraph": true, "ownerGraph": true, "fnC": true, "lerr": true, "ferr": true, "ret": true, "raw": true,
-	"copy": true, "new": true, "make": true, "nil": true, "true": true, "false": true,
-	"uintptr": true, "any": true, "append": true, "delete": true, "close": true, "min": true, "max": true,
-	"print": true, "panic": true, "real": true, "imag": true, "clear": true,
+// reservedParam reports whether a parameter named n would clash with Go
+// (a keyword, or a predeclared identifier such as len, string or uintptr,
+// which a body or a parameter type may use) or with bodyNames.
+func reservedParam(n string) bool {
+	return token.IsKeyword(n) || types.Universe.Lookup(n) != nil || bodyNames[n]
+}
+
+// bodyNames are the identifiers a generated wrapper declares or refers to
+// besides its parameters: its locals, the packages it imports and the
+// package-level helpers it calls. (Temporaries are named after the
+// parameter they serve: nameC, nameBuf, nameP.)
+var bodyNames = map[string]bool{
+	// locals
+	"sym": true, "err": true, "r": true, "rc": true, "ret": true, "frame": true,
+	"hdl": true, "cbAddr": true, "cbScope": true, "cbGraph": true, "ownerGraph": true,
+	// packages
+	"ffi": true, "unsafe": true, "runtime": true, "sync": true,
+	// package-level helpers
+	"captureGraph": true, "retainHandle": true, "callbackRegistry": true,
 }

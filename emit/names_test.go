@@ -1,6 +1,9 @@
 package emit
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestGoName(t *testing.T) {
 	for _, c := range []struct{ c, want string }{
@@ -110,31 +113,53 @@ func TestGoParamName(t *testing.T) {
 		{"ordinal", "ordinal"},
 		{"Flags", "flags"},
 		{"pCtx", "pCtx"},
-		// Keywords and the names generated bodies use.
-		{"type", "type_"},
-		{"func", "func_"},
-		{"range", "range_"},
-		{"len", "len_"},
-		{"error", "error_"},
-		{"err", "err_"},
-		{"string", "string_"},
-		{"frame", "frame_"},
-		{"fnPtr", "fnPtr_"},
-		{"lerr", "lerr_"},
-		{"ferr", "ferr_"},
-		{"rc", "rc_"},
-		{"ret", "ret_"},
-		{"hdl", "hdl_"},
-		{"cbAddr", "cbAddr_"},
-		{"unsafe", "unsafe_"},
-		{"runtime", "runtime_"},
-		{"ffi", "ffi_"},
-		{"nil", "nil_"},
-		{"max", "max_"},
-		{"Type", "type_"},
+		// The renames table: err is the wrapper's error result.
+		{"error", "errorCode"},
+		{"err", "errorCode"},
+		{"type", "typ"},
+		{"Type", "typ"},
+		{"func", "fn"},
+		{"len", "length"},
+		{"map", "m"},
+		// Other keywords and predeclared identifiers.
+		{"range", "rangeArg"},
+		{"string", "stringArg"},
+		{"nil", "nilArg"},
+		{"max", "maxArg"},
+		// Names the generated bodies use.
+		{"sym", "symArg"},
+		{"frame", "frameArg"},
+		{"r", "rArg"},
+		{"ret", "retArg"},
+		{"hdl", "hdlArg"},
+		{"cbAddr", "cbAddrArg"},
+		{"unsafe", "unsafeArg"},
+		{"runtime", "runtimeArg"},
+		{"ffi", "ffiArg"},
+		// The _out marker of an output.
+		{"captureStatus_out", "captureStatus"},
+		{"_out", "_out"},
 	} {
 		if got := goParamName(c.in); got != c.want {
 			t.Errorf("goParamName(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestGoParamNamesClash: a rename or a dropped _out never takes the name
+// of another parameter of the same function.
+func TestGoParamNamesClash(t *testing.T) {
+	for _, c := range []struct{ in, want []string }{
+		{[]string{"graph_out", "graph"}, []string{"graphOut", "graph"}},
+		{[]string{"graph", "graph_out"}, []string{"graph", "graphOut"}},
+		{[]string{"func", "fn"}, []string{"kernel", "fn"}},
+		{[]string{"len", "length"}, []string{"n", "length"}},
+		{[]string{"type", "typ", "typeArg"}, []string{"typeArg0", "typ", "typeArg"}},
+		{[]string{"error", "errorCode"}, []string{"errorArg", "errorCode"}},
+	} {
+		got := goParamNames(c.in)
+		if strings.Join(got, ",") != strings.Join(c.want, ",") {
+			t.Errorf("goParamNames(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }

@@ -194,23 +194,23 @@ func roundUp(n, a int64) int64 {
 
 // layoutScalars flattens a by-value record to its scalar leaves for the ABI
 // classification done by ffi (System V eightbytes, AAPCS64 HFAs).
-func (m *model) layoutScalars(t *ir.Type, base int64, out *[][3]int64) {
+func (m *model) layoutScalars(t *ir.Type, base int64, out *[]scalarLeaf) {
 	t0 := t
 	t = m.resolve(t)
 	switch t.Kind {
 	case ir.Int:
-		*out = append(*out, [3]int64{base, t.Size, 0})
+		*out = append(*out, scalarLeaf{base, t.Size, false})
 	case ir.Float:
-		*out = append(*out, [3]int64{base, t.Size, 1})
+		*out = append(*out, scalarLeaf{base, t.Size, true})
 	case ir.Pointer, ir.FuncPtr:
-		*out = append(*out, [3]int64{base, 8, 0})
+		*out = append(*out, scalarLeaf{base, 8, false})
 	case ir.Array:
 		for i := int64(0); i < t.Len; i++ {
 			m.layoutScalars(t.Elem, base+i*t.Elem.Size, out)
 		}
 	case ir.Named:
 		if _, ok := builtinTypedefs[t.Name]; ok {
-			*out = append(*out, [3]int64{base, t0.Size, 0})
+			*out = append(*out, scalarLeaf{base, t0.Size, false})
 			return
 		}
 		if r, ok := m.records[t.Name]; ok {
@@ -218,12 +218,12 @@ func (m *model) layoutScalars(t *ir.Type, base int64, out *[][3]int64) {
 			return
 		}
 		if e, ok := m.enums[t.Name]; ok {
-			*out = append(*out, [3]int64{base, e.Size, 0})
+			*out = append(*out, scalarLeaf{base, e.Size, false})
 		}
 	}
 }
 
-func (m *model) recordScalars(fs []ir.Field, base int64, out *[][3]int64) {
+func (m *model) recordScalars(fs []ir.Field, base int64, out *[]scalarLeaf) {
 	for _, fl := range fs {
 		if fl.Anonymous && fl.Record != nil {
 			// Anonymous member offsets are already absolute in the IR.

@@ -62,19 +62,19 @@ func BenchmarkCall(b *testing.B) {
 
 	b.Run("CallInts/0args", func(b *testing.B) {
 		for b.Loop() {
-			r, _ := ffi.CallInts(b0, 0, 0, 0, 0, 0, 0)
+			r := ffi.CallInts(b0, 0, 0, 0, 0, 0, 0)
 			_ = int32(r)
 		}
 	})
 	b.Run("CallInts/2args", func(b *testing.B) {
 		for b.Loop() {
-			r, _ := ffi.CallInts(b2, uintptr(unsafe.Pointer(&x)), 7, 0, 0, 0, 0)
+			r := ffi.CallInts(b2, uintptr(unsafe.Pointer(&x)), 7, 0, 0, 0, 0)
 			_ = int32(r)
 		}
 	})
 	b.Run("CallInts/6args", func(b *testing.B) {
 		for b.Loop() {
-			r, _ := ffi.CallInts(b6, uintptr(unsafe.Pointer(&x)), uintptr(unsafe.Pointer(&x)), 1<<20, 3, 4, 0)
+			r := ffi.CallInts(b6, uintptr(unsafe.Pointer(&x)), uintptr(unsafe.Pointer(&x)), 1<<20, 3, 4, 0)
 			_ = int32(r)
 		}
 	})
@@ -147,7 +147,7 @@ func BenchmarkCallIntsVsFrame(b *testing.B) {
 	for done := 0; done < b.N; done += 1000 {
 		start := time.Now()
 		for range 1000 {
-			r, _ := ffi.CallInts(b2, uintptr(unsafe.Pointer(&x)), 7, 0, 0, 0, 0)
+			r := ffi.CallInts(b2, uintptr(unsafe.Pointer(&x)), 7, 0, 0, 0, 0)
 			_ = int32(r)
 		}
 		mid := time.Now()

@@ -5,8 +5,8 @@
 // the generator, guarded by [Version] and [MinVersion] the way protobuf's
 // runtime guards its generated code:
 //
-//	const _ = ffi.EnforceVersion(ffi.Version - 4) // ffi is too old for this code
-//	const _ = ffi.EnforceVersion(4 - ffi.MinVersion) // this code is too old for ffi
+//	const _ = ffi.EnforceVersion(ffi.Version - 5) // ffi is too old for this code
+//	const _ = ffi.EnforceVersion(5 - ffi.MinVersion) // this code is too old for ffi
 //
 // A failing guard is a compile error (a negative constant converted to an
 // unsigned type), so version skew breaks the build, not the run.
@@ -36,8 +36,9 @@
 //     the process exits with status 2 after printing the panic and the
 //     callback's stack. runtime.Goexit (t.FailNow) in a callback is not
 //     supported: it would unwind through C.
-//   - Errors: [CallError] carries the C function name and unwraps to the
-//     generated result code, so errors.Is works against generated constants.
+//   - Errors: [Error] turns a result code into a [CallError], which carries
+//     the C function name and unwraps to the generated result code, so
+//     errors.Is works against generated constants.
 //     [Check] prints them the way the checkRuntime macro of CUDA C++ code
 //     does, passing over the functions [Helper] marks.
 //   - Launches and pointers: [Extra] builds cuLaunchKernel's extra array
@@ -56,10 +57,13 @@ const (
 	// Generated code requires Version >= the version it was generated for.
 	// 2 added CallInts, 3 Scalar.Count, 4 Helper and the API method
 	// Check reads, CallbackScope and Recover (CallbackSlot lost Hold and
-	// Release), DriverLibrary and LibraryDesc.Identify and Driver.
-	Version = 4
+	// Release), DriverLibrary and LibraryDesc.Identify and Driver; 5
+	// Error (a Proc holds its function's errors: ErrCache and Fail are
+	// gone), Proc.API, Library.Procs, and CallInts without an error result.
+	Version = 5
 
 	// MinVersion is the oldest generated code this package still supports.
-	// Code older than 4 holds a CallbackSlot with Hold and Release.
-	MinVersion = 4
+	// Code older than 5 declares an ErrCache per function and reads an
+	// error from CallInts.
+	MinVersion = 5
 )

@@ -25,20 +25,33 @@ type ResultCode interface {
 	error
 }
 
-// ErrCache keeps the last few [CallError] values of one C function, so the
-// error path of a wrapper that fails repeatedly with the same code (polling
-// cuStreamQuery for ErrorNotReady, say) does not allocate. Generated code
-// declares one per function:
+// Error returns nil for a zero (success) code, and otherwise the
+// *CallError of p's C function for code. A generated wrapper ends with it:
 //
-//	var errStreamQuery = ffi.ErrCache{Func: "cuStreamQuery"}
-//	...
-//	if r != 0 {
-//		return ffi.Fail(&errStreamQuery, Result(r))
-//	}
+//	r := ffi.CallInts(sym, uintptr(hStream), 0, 0, 0, 0, 0)
+//	return ffi.Error(procStreamQuery, Result(r))
 //
-// The cached errors are shared and must not be modified.
-type ErrCache struct {
-	Func  string
+// The Proc keeps the last few errors it made, so the error path of a
+// wrapper that fails repeatedly with the same code (polling cuStreamQuery
+// for ErrorNotReady, say) does not allocate. The errors are shared and must
+// not be modified. Error is safe for concurrent use.
+func Error[C ResultCode](p *Proc, code C) error {
+	if code == 0 {
+		return nil
+	}
+	c := &p.errs
+	for i := range c.slots {
+		if e := c.slots[i].Load(); e != nil && e.code == int32(code) {
+			return &e.err
+		}
+	}
+	e := &cachedError{code: int32(code), err: CallError{Func: p.Func(), Code: code}}
+	c.slots[c.next.Add(1)%errCacheSlots].Store(e)
+	return &e.err
+}
+
+// errCache holds the last few [CallError] values of one Proc.
+type errCache struct {
 	slots [errCacheSlots]atomic.Pointer[cachedError]
 	next  atomic.Uint32
 }
@@ -48,17 +61,4 @@ const errCacheSlots = 4
 type cachedError struct {
 	code int32
 	err  CallError
-}
-
-// Fail returns the *CallError for code from c, making and caching it on a
-// miss. It is safe for concurrent use.
-func Fail[C ResultCode](c *ErrCache, code C) error {
-	for i := range c.slots {
-		if e := c.slots[i].Load(); e != nil && e.code == int32(code) {
-			return &e.err
-		}
-	}
-	e := &cachedError{code: int32(code), err: CallError{Func: c.Func, Code: code}}
-	c.slots[c.next.Add(1)%errCacheSlots].Store(e)
-	return &e.err
 }

@@ -28,8 +28,12 @@ func (e cudaError) Error() string {
 }
 
 func TestCallError(t *testing.T) {
-	var c = ffi.ErrCache{Func: "cudaSetDevice"}
-	err := ffi.Fail(&c, errInvalidDevice)
+	lib := ffi.NewLibrary(ffi.LibraryDesc{Name: "test"})
+	c := lib.NewProc("cudaSetDevice_v2", "").API("cudaSetDevice")
+	if err := ffi.Error(c, cudaError(0)); err != nil {
+		t.Errorf("Error(0) = %v, want nil", err)
+	}
+	err := ffi.Error(c, errInvalidDevice)
 	if got, want := err.Error(), "cudaSetDevice: cudaErrorInvalidDevice: invalid device ordinal"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
@@ -45,17 +49,20 @@ func TestCallError(t *testing.T) {
 		t.Errorf("errors.As(*CallError) gave %+v", ce)
 	}
 
-	// The error path of a repeated code does not allocate, for any code.
+	// The success path and the error path of a repeated code does not allocate, for any code.
+	if n := testing.AllocsPerRun(100, func() { _ = ffi.Error(c, cudaError(0)) }); n != 0 {
+		t.Errorf("Error(0) allocates %v times", n)
+	}
 	for _, code := range []cudaError{errInvalidValue, errUnknown} {
-		ffi.Fail(&c, code)
-		if n := testing.AllocsPerRun(100, func() { _ = ffi.Fail(&c, code) }); n != 0 {
-			t.Errorf("Fail(%d) allocates %v times once cached", code, n)
+		_ = ffi.Error(c, code)
+		if n := testing.AllocsPerRun(100, func() { _ = ffi.Error(c, code) }); n != 0 {
+			t.Errorf("Error(%d) allocates %v times once cached", code, n)
 		}
 	}
 	// More distinct codes than slots: still correct.
 	for i := range cudaError(20) {
-		if e := ffi.Fail(&c, i+1); !errors.Is(e, i+1) {
-			t.Errorf("Fail(%d) = %v", i+1, e)
+		if e := ffi.Error(c, i+1); !errors.Is(e, i+1) {
+			t.Errorf("Error(%d) = %v", i+1, e)
 		}
 	}
 }

@@ -74,7 +74,8 @@ var ErrFrameOverflow = errors.New("ffi: arguments do not fit in a Frame; the fun
 var ErrFrameOrder = errors.New("ffi: Frame.StructResult must come before the arguments; the function was not called")
 
 // ErrNilFunc is returned by [Frame.Err] when Call was given a zero function
-// address; nothing was called.
+// address, and is the value [CallInts] panics with for one; nothing was
+// called.
 var ErrNilFunc = errors.New("ffi: Call of a nil function pointer")
 
 // Frame.flags bits.
@@ -262,14 +263,18 @@ func load64(p unsafe.Pointer, n uintptr) uint64 {
 // invariant described on [Frame] holds the same way: the arguments are
 // evaluated with nothing that calls a function between them and the call,
 // CallInts is go:nosplit and calls only nosplit code, and the caller keeps
-// every object whose address it passed alive after the call. A zero fn
-// (never one from [Proc.Addr] without an error) calls nothing and returns
-// [ErrNilFunc].
+// every object whose address it passed alive after the call.
+//
+// Nothing about the call can fail once fn is known: the arguments are
+// registers, so unlike a Frame there is no capacity to exceed, and there is
+// no error result. fn must be non-zero, as [Proc.Addr] returns it whenever
+// its error is nil; a zero fn panics with [ErrNilFunc], as a call of a nil
+// func value panics in Go, and calls nothing.
 //
 //go:nosplit
-func CallInts(fn, a0, a1, a2, a3, a4, a5 uintptr) (uintptr, error) {
+func CallInts(fn, a0, a1, a2, a3, a4, a5 uintptr) uintptr {
 	if fn == 0 {
-		return 0, ErrNilFunc
+		panic(ErrNilFunc)
 	}
 	// Field by field: a composite literal is built in a temporary and
 	// copied with 16-byte moves that read back the 8-byte stores just
@@ -280,7 +285,7 @@ func CallInts(fn, a0, a1, a2, a3, a4, a5 uintptr) (uintptr, error) {
 	c.args[0], c.args[1], c.args[2] = a0, a1, a2
 	c.args[3], c.args[4], c.args[5] = a3, a4, a5
 	runtime_cgocall(trampolineIntsABI0, unsafe.Pointer(&c))
-	return c.ret, nil
+	return c.ret
 }
 
 // intsCall is CallInts's argument block; call_GOARCH.s reads it through

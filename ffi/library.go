@@ -92,6 +92,7 @@ type Library struct {
 	mu        sync.Mutex // orders UsePerThreadDefaultStream against the start of the load
 	started   bool       // the load has begun: the default stream is chosen
 	perThread bool       // requested by UsePerThreadDefaultStream
+	procs     []*Proc    // every Proc made by NewProc, in order (guarded by mu)
 }
 
 type loadResult struct {
@@ -311,12 +312,26 @@ func resolvedPath(p string) string {
 	return p
 }
 
-// NewProc returns a Proc for symbol in l. since names the release that
-// introduced the symbol, e.g. "CUDA 12.2" (may be empty); it only improves
-// the error text. NewProc does no I/O: it is called at package
-// initialization for hundreds of symbols.
+// NewProc returns a Proc for symbol in l and records it in l (see
+// [Library.Procs]). since names the release that introduced the symbol,
+// e.g. "CUDA 12.2" (may be empty); it only improves the error text. NewProc
+// does no I/O: it is called at package initialization for hundreds of
+// symbols.
 func (l *Library) NewProc(symbol, since string) *Proc {
-	return &Proc{lib: l, name: symbol, since: since}
+	p := &Proc{lib: l, name: symbol, since: since}
+	l.mu.Lock()
+	l.procs = append(l.procs, p)
+	l.mu.Unlock()
+	return p
+}
+
+// Procs returns every Proc made by l's NewProc, in the order they were made:
+// for a generated package, one per bound function (a test resolves them
+// all). The slice is a copy.
+func (l *Library) Procs() []*Proc {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]*Proc(nil), l.procs...)
 }
 
 // PerThread names the symbol's per-thread-default-stream variant (e.g.
@@ -330,15 +345,36 @@ func (p *Proc) PerThread(symbol string) *Proc {
 // PerThreadName returns the per-thread-default-stream variant, or "".
 func (p *Proc) PerThreadName() string { return p.ptName }
 
-// Proc is a symbol of a Library, resolved on its first Addr call.
+// API names the C function the symbol implements, when the header's name
+// differs from the linked symbol (cuCtxCreate for cuCtxCreate_v2): errors
+// from [Error] carry it. It returns p, for use in a var block at
+// initialization.
+func (p *Proc) API(name string) *Proc {
+	p.api = name
+	return p
+}
+
+// Func returns the C function's name that errors carry: the API name if
+// one was set, else the symbol.
+func (p *Proc) Func() string {
+	if p.api != "" {
+		return p.api
+	}
+	return p.name
+}
+
+// Proc is a symbol of a Library, resolved on its first Addr call. It also
+// holds the errors its function's result codes make (see [Error]).
 type Proc struct {
 	addr   atomic.Uintptr // non-zero once resolved
 	lib    *Library
 	name   string
 	ptName string // per-thread-default-stream variant, if any
+	api    string // C API name, if not name
 	since  string
 	once   sync.Once
 	err    error // set by the one resolution attempt if it failed
+	errs   errCache
 }
 
 // Addr returns the symbol's address, loading the library and resolving the

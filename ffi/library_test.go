@@ -326,3 +326,23 @@ func TestPerThreadRace(t *testing.T) {
 		t.Errorf("%d of %d calls racing the load returned nil but were ignored", ignored, n)
 	}
 }
+
+// TestLibraryProcs: a Library lists the Procs made from it, in order, so a
+// generated package's test can resolve them all without a list of its own,
+// and a Proc's errors carry its API name rather than its linked symbol.
+func TestLibraryProcs(t *testing.T) {
+	lib := ffi.NewLibrary(ffi.LibraryDesc{Name: "test"})
+	a := lib.NewProc("cuCtxCreate_v2", "CUDA 3.2").API("cuCtxCreate")
+	b := lib.NewProc("cuInit", "")
+	got := lib.Procs()
+	if len(got) != 2 || got[0] != a || got[1] != b {
+		t.Fatalf("Procs() = %v, want [a b]", got)
+	}
+	got[0] = nil // a copy: the library's list is unchanged
+	if lib.Procs()[0] != a {
+		t.Errorf("Procs returned the library's own slice")
+	}
+	if a.Func() != "cuCtxCreate" || a.Name() != "cuCtxCreate_v2" || b.Func() != "cuInit" {
+		t.Errorf("Func/Name = %q/%q, %q", a.Func(), a.Name(), b.Func())
+	}
+}

@@ -16,8 +16,8 @@ import (
 
 // The generated-code version guards, exactly as the generator writes them.
 const (
-	_ = ffi.EnforceVersion(ffi.Version - 4)
-	_ = ffi.EnforceVersion(4 - ffi.MinVersion)
+	_ = ffi.EnforceVersion(ffi.Version - 5)
+	_ = ffi.EnforceVersion(5 - ffi.MinVersion)
 )
 
 const libEnv = "CUGEN_FFI_TEST_LIB"

@@ -41,8 +41,8 @@ package cu
 import "github.com/cugen/cugen/ffi"
 
 // The generated code needs this version of package ffi or newer.
-const _ = ffi.EnforceVersion(ffi.Version - 4)
-const _ = ffi.EnforceVersion(4 - ffi.MinVersion)
+const _ = ffi.EnforceVersion(ffi.Version - 5)
+const _ = ffi.EnforceVersion(5 - ffi.MinVersion)
 
 // HeaderVersion is CUDA_VERSION of cuda.h: the CUDA version of the headers this
 // package was generated from (12.4).

@@ -14,34 +14,25 @@ import (
 // Gets the string description of an error code.
 //
 // Sets pStr to the address of a NULL-terminated string description of the error
-// code error_. If the error code is not recognized, [ErrorInvalidValue] will be
-// returned and pStr will be set to the NULL address.
+// code errorCode. If the error code is not recognized, [ErrorInvalidValue] will
+// be returned and pStr will be set to the NULL address.
 //
-//   - error_: Error code to convert to string
+//   - errorCode: Error code to convert to string
 //   - pStr: (result) Address of the string pointer.
 //
 // Returns: [Success], [ErrorInvalidValue]
 //
 // See also: [Result], cudaGetErrorString.
-func GetErrorString(error_ Result) (pStr string, err error) {
-	fnPtr, lerr := procGetErrorString.Addr()
-	if lerr != nil {
-		err = lerr
+func GetErrorString(errorCode Result) (pStr string, err error) {
+	sym, err := procGetErrorString.Addr()
+	if err != nil {
 		return
 	}
 	var pStrC uintptr
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(error_), uintptr(unsafe.Pointer(&pStrC)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(errorCode), uintptr(unsafe.Pointer(&pStrC)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pStrC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGetErrorString, rc)
-		return
-	}
 	pStr = ffi.GoString(pStrC)
-	return
+	return pStr, ffi.Error(procGetErrorString, Result(r))
 }
 
 // GetErrorName wraps cuGetErrorName (symbol cuGetErrorName, cuda.h). It needs a driver of CUDA 6.0 or newer.
@@ -49,35 +40,26 @@ func GetErrorString(error_ Result) (pStr string, err error) {
 // Gets the string representation of an error code enum name.
 //
 // Sets pStr to the address of a NULL-terminated string representation of the
-// name of the enum error code error_. If the error code is not recognized,
+// name of the enum error code errorCode. If the error code is not recognized,
 // [ErrorInvalidValue] will be returned and pStr will be set to the NULL
 // address.
 //
-//   - error_: Error code to convert to string
+//   - errorCode: Error code to convert to string
 //   - pStr: (result) Address of the string pointer.
 //
 // Returns: [Success], [ErrorInvalidValue]
 //
 // See also: [Result], cudaGetErrorName.
-func GetErrorName(error_ Result) (pStr string, err error) {
-	fnPtr, lerr := procGetErrorName.Addr()
-	if lerr != nil {
-		err = lerr
+func GetErrorName(errorCode Result) (pStr string, err error) {
+	sym, err := procGetErrorName.Addr()
+	if err != nil {
 		return
 	}
 	var pStrC uintptr
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(error_), uintptr(unsafe.Pointer(&pStrC)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(errorCode), uintptr(unsafe.Pointer(&pStrC)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pStrC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGetErrorName, rc)
-		return
-	}
 	pStr = ffi.GoString(pStrC)
-	return
+	return pStr, ffi.Error(procGetErrorName, Result(r))
 }
 
 // Init wraps cuInit (symbol cuInit, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -96,22 +78,13 @@ func GetErrorName(error_ Result) (pStr string, err error) {
 //
 // Note: This function may also return error codes from previous, asynchronous
 // launches.
-func Init(flags uint32) (err error) {
-	fnPtr, lerr := procInit.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Init(flags uint32) error {
+	sym, err := procInit.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(flags), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errInit, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(flags), 0, 0, 0, 0, 0)
+	return ffi.Error(procInit, Result(r))
 }
 
 // DriverGetVersion wraps cuDriverGetVersion (symbol cuDriverGetVersion, cuda.h). It needs a driver of CUDA 2.2 or newer.
@@ -134,22 +107,13 @@ func Init(flags uint32) (err error) {
 //
 // See also: cudaDriverGetVersion, cudaRuntimeGetVersion.
 func DriverGetVersion() (driverVersion int32, err error) {
-	fnPtr, lerr := procDriverGetVersion.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDriverGetVersion.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&driverVersion)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&driverVersion)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&driverVersion)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDriverGetVersion, rc)
-		return
-	}
-	return
+	return driverVersion, ffi.Error(procDriverGetVersion, Result(r))
 }
 
 // DeviceGet wraps cuDeviceGet (symbol cuDeviceGet, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -172,22 +136,13 @@ func DriverGetVersion() (driverVersion int32, err error) {
 // [DeviceGetUuid], [DeviceGetLuid], [DeviceTotalMem],
 // [DeviceGetExecAffinitySupport].
 func DeviceGet(ordinal int32) (device Device, err error) {
-	fnPtr, lerr := procDeviceGet.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGet.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&device)), uintptr(ordinal), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&device)), uintptr(ordinal), 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGet, rc)
-		return
-	}
-	return
+	return device, ffi.Error(procDeviceGet, Result(r))
 }
 
 // DeviceGetCount wraps cuDeviceGetCount (symbol cuDeviceGetCount, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -210,22 +165,13 @@ func DeviceGet(ordinal int32) (device Device, err error) {
 // [DeviceGetLuid], [DeviceGet], [DeviceTotalMem],
 // [DeviceGetExecAffinitySupport], cudaGetDeviceCount.
 func DeviceGetCount() (count int32, err error) {
-	fnPtr, lerr := procDeviceGetCount.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetCount.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&count)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&count)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&count)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetCount, rc)
-		return
-	}
-	return
+	return count, ffi.Error(procDeviceGetCount, Result(r))
 }
 
 // DeviceGetName wraps cuDeviceGetName (symbol cuDeviceGetName, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -249,24 +195,15 @@ func DeviceGetCount() (count int32, err error) {
 // [DeviceGetCount], [DeviceGet], [DeviceTotalMem],
 // [DeviceGetExecAffinitySupport], cudaGetDeviceProperties.
 func DeviceGetName(dev Device) (name string, err error) {
-	fnPtr, lerr := procDeviceGetName.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetName.Addr()
+	if err != nil {
 		return
 	}
 	var nameBuf [256]byte
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&nameBuf[0])), 256, uintptr(dev), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&nameBuf[0])), 256, uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&nameBuf)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetName, rc)
-		return
-	}
 	name = ffi.GoStringN(nameBuf[:])
-	return
+	return name, ffi.Error(procDeviceGetName, Result(r))
 }
 
 // DeviceGetUuid wraps cuDeviceGetUuid (symbol cuDeviceGetUuid, cuda.h). It needs a driver of CUDA 9.2 or newer.
@@ -293,22 +230,13 @@ func DeviceGetName(dev Device) (name string, err error) {
 // [DeviceGetName], [DeviceGetLuid], [DeviceGet], [DeviceTotalMem],
 // [DeviceGetExecAffinitySupport], cudaGetDeviceProperties.
 func DeviceGetUuid(dev Device) (uuid Uuid, err error) {
-	fnPtr, lerr := procDeviceGetUuid.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetUuid.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&uuid)), uintptr(dev), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&uuid)), uintptr(dev), 0, 0, 0, 0)
 	runtime.KeepAlive(&uuid)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetUuid, rc)
-		return
-	}
-	return
+	return uuid, ffi.Error(procDeviceGetUuid, Result(r))
 }
 
 // DeviceGetUuidV2 wraps cuDeviceGetUuid_v2 (symbol cuDeviceGetUuid_v2, cuda.h). It needs a driver of CUDA 9.2 or newer.
@@ -331,22 +259,13 @@ func DeviceGetUuid(dev Device) (uuid Uuid, err error) {
 // See also: [DeviceGetAttribute], [DeviceGetCount], [DeviceGetName],
 // [DeviceGetLuid], [DeviceGet], [DeviceTotalMem], cudaGetDeviceProperties.
 func DeviceGetUuidV2(dev Device) (uuid Uuid, err error) {
-	fnPtr, lerr := procDeviceGetUuidV2.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetUuidV2.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&uuid)), uintptr(dev), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&uuid)), uintptr(dev), 0, 0, 0, 0)
 	runtime.KeepAlive(&uuid)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetUuidV2, rc)
-		return
-	}
-	return
+	return uuid, ffi.Error(procDeviceGetUuidV2, Result(r))
 }
 
 // DeviceGetLuid wraps cuDeviceGetLuid (symbol cuDeviceGetLuid, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -370,23 +289,14 @@ func DeviceGetUuidV2(dev Device) (uuid Uuid, err error) {
 // [DeviceGet], [DeviceTotalMem], [DeviceGetExecAffinitySupport],
 // cudaGetDeviceProperties.
 func DeviceGetLuid(dev Device) (luid [8]byte, deviceNodeMask uint32, err error) {
-	fnPtr, lerr := procDeviceGetLuid.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetLuid.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&luid)), uintptr(unsafe.Pointer(&deviceNodeMask)), uintptr(dev), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&luid)), uintptr(unsafe.Pointer(&deviceNodeMask)), uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&luid)
 	runtime.KeepAlive(&deviceNodeMask)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetLuid, rc)
-		return
-	}
-	return
+	return luid, deviceNodeMask, ffi.Error(procDeviceGetLuid, Result(r))
 }
 
 // DeviceTotalMem wraps cuDeviceTotalMem (symbol cuDeviceTotalMem_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -408,22 +318,13 @@ func DeviceGetLuid(dev Device) (luid [8]byte, deviceNodeMask uint32, err error) 
 // See also: [DeviceGetAttribute], [DeviceGetCount], [DeviceGetName],
 // [DeviceGetUuid], [DeviceGet], [DeviceGetExecAffinitySupport], cudaMemGetInfo.
 func DeviceTotalMem(dev Device) (bytes uint64, err error) {
-	fnPtr, lerr := procDeviceTotalMem.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceTotalMem.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&bytes)), uintptr(dev), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&bytes)), uintptr(dev), 0, 0, 0, 0)
 	runtime.KeepAlive(&bytes)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceTotalMem, rc)
-		return
-	}
-	return
+	return bytes, ffi.Error(procDeviceTotalMem, Result(r))
 }
 
 // DeviceGetTexture1DLinearMaxWidth wraps cuDeviceGetTexture1DLinearMaxWidth (symbol cuDeviceGetTexture1DLinearMaxWidth, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -449,22 +350,13 @@ func DeviceTotalMem(dev Device) (bytes uint64, err error) {
 // See also: [DeviceGetAttribute], [DeviceGetCount], [DeviceGetName],
 // [DeviceGetUuid], [DeviceGet], cudaMemGetInfo, [DeviceTotalMem].
 func DeviceGetTexture1DLinearMaxWidth(format ArrayFormat, numChannels uint32, dev Device) (maxWidthInElements uint64, err error) {
-	fnPtr, lerr := procDeviceGetTexture1DLinearMaxWidth.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetTexture1DLinearMaxWidth.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&maxWidthInElements)), uintptr(format), uintptr(numChannels), uintptr(dev), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&maxWidthInElements)), uintptr(format), uintptr(numChannels), uintptr(dev), 0, 0)
 	runtime.KeepAlive(&maxWidthInElements)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetTexture1DLinearMaxWidth, rc)
-		return
-	}
-	return
+	return maxWidthInElements, ffi.Error(procDeviceGetTexture1DLinearMaxWidth, Result(r))
 }
 
 // DeviceGetAttribute wraps cuDeviceGetAttribute (symbol cuDeviceGetAttribute, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -708,22 +600,13 @@ func DeviceGetTexture1DLinearMaxWidth(format ArrayFormat, numChannels uint32, de
 // [DeviceTotalMem], [DeviceGetExecAffinitySupport], cudaDeviceGetAttribute,
 // cudaGetDeviceProperties.
 func DeviceGetAttribute(attrib DeviceAttribute, dev Device) (pi int32, err error) {
-	fnPtr, lerr := procDeviceGetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetAttribute.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pi)), uintptr(attrib), uintptr(dev), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pi)), uintptr(attrib), uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&pi)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetAttribute, rc)
-		return
-	}
-	return
+	return pi, ffi.Error(procDeviceGetAttribute, Result(r))
 }
 
 // DeviceGetNvSciSyncAttributes wraps cuDeviceGetNvSciSyncAttributes (symbol cuDeviceGetNvSciSyncAttributes, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -785,23 +668,14 @@ func DeviceGetAttribute(attrib DeviceAttribute, dev Device) (pi int32, err error
 //
 // See also: [ImportExternalSemaphore], [DestroyExternalSemaphore],
 // [SignalExternalSemaphoresAsync], [WaitExternalSemaphoresAsync].
-func DeviceGetNvSciSyncAttributes(nvSciSyncAttrList unsafe.Pointer, dev Device, flags int32) (err error) {
-	fnPtr, lerr := procDeviceGetNvSciSyncAttributes.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceGetNvSciSyncAttributes(nvSciSyncAttrList unsafe.Pointer, dev Device, flags int32) error {
+	sym, err := procDeviceGetNvSciSyncAttributes.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(nvSciSyncAttrList)), uintptr(dev), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(nvSciSyncAttrList), uintptr(dev), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(nvSciSyncAttrList)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetNvSciSyncAttributes, rc)
-		return
-	}
-	return
+	return ffi.Error(procDeviceGetNvSciSyncAttributes, Result(r))
 }
 
 // DeviceSetMemPool wraps cuDeviceSetMemPool (symbol cuDeviceSetMemPool, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -819,22 +693,13 @@ func DeviceGetNvSciSyncAttributes(nvSciSyncAttrList unsafe.Pointer, dev Device, 
 //
 // See also: [DeviceGetDefaultMemPool], [DeviceGetMemPool], [MemPoolCreate],
 // [MemPoolDestroy], [MemAllocFromPoolAsync].
-func DeviceSetMemPool(dev Device, pool MemoryPool) (err error) {
-	fnPtr, lerr := procDeviceSetMemPool.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceSetMemPool(dev Device, pool MemoryPool) error {
+	sym, err := procDeviceSetMemPool.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dev), uintptr(pool), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceSetMemPool, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dev), uintptr(pool), 0, 0, 0, 0)
+	return ffi.Error(procDeviceSetMemPool, Result(r))
 }
 
 // DeviceGetMemPool wraps cuDeviceGetMemPool (symbol cuDeviceGetMemPool, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -850,22 +715,13 @@ func DeviceSetMemPool(dev Device, pool MemoryPool) (err error) {
 //
 // See also: [DeviceGetDefaultMemPool], [MemPoolCreate], [DeviceSetMemPool].
 func DeviceGetMemPool(dev Device) (pool MemoryPool, err error) {
-	fnPtr, lerr := procDeviceGetMemPool.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetMemPool.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pool)), uintptr(dev), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pool)), uintptr(dev), 0, 0, 0, 0)
 	runtime.KeepAlive(&pool)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetMemPool, rc)
-		return
-	}
-	return
+	return pool, ffi.Error(procDeviceGetMemPool, Result(r))
 }
 
 // DeviceGetDefaultMemPool wraps cuDeviceGetDefaultMemPool (symbol cuDeviceGetDefaultMemPool, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -883,40 +739,31 @@ func DeviceGetMemPool(dev Device) (pool MemoryPool, err error) {
 // See also: [MemAllocAsync], [MemPoolTrimTo], [MemPoolGetAttribute],
 // [MemPoolSetAttribute], [MemPoolSetAccess], [DeviceGetMemPool],
 // [MemPoolCreate].
-func DeviceGetDefaultMemPool(dev Device) (pool_out MemoryPool, err error) {
-	fnPtr, lerr := procDeviceGetDefaultMemPool.Addr()
-	if lerr != nil {
-		err = lerr
+func DeviceGetDefaultMemPool(dev Device) (pool MemoryPool, err error) {
+	sym, err := procDeviceGetDefaultMemPool.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pool_out)), uintptr(dev), 0, 0, 0, 0)
-	runtime.KeepAlive(&pool_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetDefaultMemPool, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pool)), uintptr(dev), 0, 0, 0, 0)
+	runtime.KeepAlive(&pool)
+	return pool, ffi.Error(procDeviceGetDefaultMemPool, Result(r))
 }
 
 // DeviceGetExecAffinitySupport wraps cuDeviceGetExecAffinitySupport (symbol cuDeviceGetExecAffinitySupport, cuda.h). It needs a driver of CUDA 11.4 or newer.
 //
 // Returns information about the execution affinity support of the device.
 //
-// Returns in pi whether execution affinity type type_ is supported by device
-// dev. The supported types are:
+// Returns in pi whether execution affinity type typ is supported by device dev.
+// The supported types are:
 //
 //   - [ExecAffinityTypeSmCount]: 1 if context with limited SMs is supported by
 //     the device, or 0 if not;
 //
 // Parameters:
 //
-//   - pi: (result) 1 if the execution affinity type type_ is supported by the
+//   - pi: (result) 1 if the execution affinity type typ is supported by the
 //     device, or 0 if not
-//   - type_: Execution affinity type to query
+//   - typ: Execution affinity type to query
 //   - dev: Device handle
 //
 // Returns: [Success], [ErrorDeinitialized], [ErrorNotInitialized],
@@ -927,23 +774,14 @@ func DeviceGetDefaultMemPool(dev Device) (pool_out MemoryPool, err error) {
 //
 // See also: [DeviceGetAttribute], [DeviceGetCount], [DeviceGetName],
 // [DeviceGetUuid], [DeviceGet], [DeviceTotalMem].
-func DeviceGetExecAffinitySupport(type_ ExecAffinityType, dev Device) (pi int32, err error) {
-	fnPtr, lerr := procDeviceGetExecAffinitySupport.Addr()
-	if lerr != nil {
-		err = lerr
+func DeviceGetExecAffinitySupport(typ ExecAffinityType, dev Device) (pi int32, err error) {
+	sym, err := procDeviceGetExecAffinitySupport.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pi)), uintptr(type_), uintptr(dev), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pi)), uintptr(typ), uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&pi)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetExecAffinitySupport, rc)
-		return
-	}
-	return
+	return pi, ffi.Error(procDeviceGetExecAffinitySupport, Result(r))
 }
 
 // FlushGPUDirectRDMAWrites wraps cuFlushGPUDirectRDMAWrites (symbol cuFlushGPUDirectRDMAWrites, cuda.h). It needs a driver of CUDA 11.3 or newer.
@@ -972,22 +810,13 @@ func DeviceGetExecAffinitySupport(type_ ExecAffinityType, dev Device) (pi int32,
 //
 // Note: This function may also return error codes from previous, asynchronous
 // launches.
-func FlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope FlushGPUDirectRDMAWritesScope) (err error) {
-	fnPtr, lerr := procFlushGPUDirectRDMAWrites.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func FlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope FlushGPUDirectRDMAWritesScope) error {
+	sym, err := procFlushGPUDirectRDMAWrites.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(target), uintptr(scope), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errFlushGPUDirectRDMAWrites, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(target), uintptr(scope), 0, 0, 0, 0)
+	return ffi.Error(procFlushGPUDirectRDMAWrites, Result(r))
 }
 
 // DeviceGetProperties wraps cuDeviceGetProperties (symbol cuDeviceGetProperties, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -1047,22 +876,13 @@ func FlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope Flush
 //
 // Deprecated: the header marks this deprecated.
 func DeviceGetProperties(dev Device) (prop Devprop, err error) {
-	fnPtr, lerr := procDeviceGetProperties.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetProperties.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&prop)), uintptr(dev), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&prop)), uintptr(dev), 0, 0, 0, 0)
 	runtime.KeepAlive(&prop)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetProperties, rc)
-		return
-	}
-	return
+	return prop, ffi.Error(procDeviceGetProperties, Result(r))
 }
 
 // DeviceComputeCapability wraps cuDeviceComputeCapability (symbol cuDeviceComputeCapability, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -1089,24 +909,15 @@ func DeviceGetProperties(dev Device) (prop Devprop, err error) {
 // [DeviceGetUuid], [DeviceGet], [DeviceTotalMem].
 //
 // Deprecated: the header marks this deprecated.
-func DeviceComputeCapability(dev Device) (major int32, minor int32, err error) {
-	fnPtr, lerr := procDeviceComputeCapability.Addr()
-	if lerr != nil {
-		err = lerr
+func DeviceComputeCapability(dev Device) (major, minor int32, err error) {
+	sym, err := procDeviceComputeCapability.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&major)), uintptr(unsafe.Pointer(&minor)), uintptr(dev), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&major)), uintptr(unsafe.Pointer(&minor)), uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&major)
 	runtime.KeepAlive(&minor)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceComputeCapability, rc)
-		return
-	}
-	return
+	return major, minor, ffi.Error(procDeviceComputeCapability, Result(r))
 }
 
 // DevicePrimaryCtxRetain wraps cuDevicePrimaryCtxRetain (symbol cuDevicePrimaryCtxRetain, cuda.h). It needs a driver of CUDA 7.0 or newer.
@@ -1144,22 +955,13 @@ func DeviceComputeCapability(dev Device) (major int32, minor int32, err error) {
 // [CtxGetLimit], [CtxPopCurrent], [CtxPushCurrent], [CtxSetCacheConfig],
 // [CtxSetLimit], [CtxSynchronize].
 func DevicePrimaryCtxRetain(dev Device) (pctx Context, err error) {
-	fnPtr, lerr := procDevicePrimaryCtxRetain.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDevicePrimaryCtxRetain.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pctx)), uintptr(dev), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pctx)), uintptr(dev), 0, 0, 0, 0)
 	runtime.KeepAlive(&pctx)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDevicePrimaryCtxRetain, rc)
-		return
-	}
-	return
+	return pctx, ffi.Error(procDevicePrimaryCtxRetain, Result(r))
 }
 
 // DevicePrimaryCtxRelease wraps cuDevicePrimaryCtxRelease (symbol cuDevicePrimaryCtxRelease_v2, cuda.h). It needs a driver of CUDA 11.0 or newer.
@@ -1191,22 +993,13 @@ func DevicePrimaryCtxRetain(dev Device) (pctx Context, err error) {
 // [CtxGetCacheConfig], [CtxGetDevice], [CtxGetFlags], [CtxGetLimit],
 // [CtxPopCurrent], [CtxPushCurrent], [CtxSetCacheConfig], [CtxSetLimit],
 // [CtxSynchronize].
-func DevicePrimaryCtxRelease(dev Device) (err error) {
-	fnPtr, lerr := procDevicePrimaryCtxRelease.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DevicePrimaryCtxRelease(dev Device) error {
+	sym, err := procDevicePrimaryCtxRelease.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dev), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDevicePrimaryCtxRelease, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dev), 0, 0, 0, 0, 0)
+	return ffi.Error(procDevicePrimaryCtxRelease, Result(r))
 }
 
 // DevicePrimaryCtxSetFlags wraps cuDevicePrimaryCtxSetFlags (symbol cuDevicePrimaryCtxSetFlags_v2, cuda.h). It needs a driver of CUDA 11.0 or newer.
@@ -1303,22 +1096,13 @@ func DevicePrimaryCtxRelease(dev Device) (err error) {
 //
 // See also: [DevicePrimaryCtxRetain], [DevicePrimaryCtxGetState], [CtxCreate],
 // [CtxGetFlags], [CtxSetFlags], cudaSetDeviceFlags.
-func DevicePrimaryCtxSetFlags(dev Device, flags uint32) (err error) {
-	fnPtr, lerr := procDevicePrimaryCtxSetFlags.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DevicePrimaryCtxSetFlags(dev Device, flags uint32) error {
+	sym, err := procDevicePrimaryCtxSetFlags.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dev), uintptr(flags), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDevicePrimaryCtxSetFlags, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dev), uintptr(flags), 0, 0, 0, 0)
+	return ffi.Error(procDevicePrimaryCtxSetFlags, Result(r))
 }
 
 // DevicePrimaryCtxGetState wraps cuDevicePrimaryCtxGetState (symbol cuDevicePrimaryCtxGetState, cuda.h). It needs a driver of CUDA 7.0 or newer.
@@ -1341,23 +1125,14 @@ func DevicePrimaryCtxSetFlags(dev Device, flags uint32) (err error) {
 // See also: [DevicePrimaryCtxSetFlags], [CtxGetFlags], [CtxSetFlags],
 // cudaGetDeviceFlags.
 func DevicePrimaryCtxGetState(dev Device) (flags uint32, active int32, err error) {
-	fnPtr, lerr := procDevicePrimaryCtxGetState.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDevicePrimaryCtxGetState.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dev), uintptr(unsafe.Pointer(&flags)), uintptr(unsafe.Pointer(&active)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(dev), uintptr(unsafe.Pointer(&flags)), uintptr(unsafe.Pointer(&active)), 0, 0, 0)
 	runtime.KeepAlive(&flags)
 	runtime.KeepAlive(&active)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDevicePrimaryCtxGetState, rc)
-		return
-	}
-	return
+	return flags, active, ffi.Error(procDevicePrimaryCtxGetState, Result(r))
 }
 
 // DevicePrimaryCtxReset wraps cuDevicePrimaryCtxReset (symbol cuDevicePrimaryCtxReset_v2, cuda.h). It needs a driver of CUDA 11.0 or newer.
@@ -1386,22 +1161,13 @@ func DevicePrimaryCtxGetState(dev Device) (flags uint32, active int32, err error
 // [CtxGetApiVersion], [CtxGetCacheConfig], [CtxGetDevice], [CtxGetFlags],
 // [CtxGetLimit], [CtxPopCurrent], [CtxPushCurrent], [CtxSetCacheConfig],
 // [CtxSetLimit], [CtxSynchronize], cudaDeviceReset.
-func DevicePrimaryCtxReset(dev Device) (err error) {
-	fnPtr, lerr := procDevicePrimaryCtxReset.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DevicePrimaryCtxReset(dev Device) error {
+	sym, err := procDevicePrimaryCtxReset.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dev), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDevicePrimaryCtxReset, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dev), 0, 0, 0, 0, 0)
+	return ffi.Error(procDevicePrimaryCtxReset, Result(r))
 }
 
 // CtxCreate wraps cuCtxCreate (symbol cuCtxCreate_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -1524,22 +1290,13 @@ func DevicePrimaryCtxReset(dev Device) (err error) {
 // [CtxPushCurrent], [CtxSetCacheConfig], [CtxSetLimit],
 // [CoredumpSetAttributeGlobal], [CoredumpSetAttribute], [CtxSynchronize].
 func CtxCreate(flags uint32, dev Device) (pctx Context, err error) {
-	fnPtr, lerr := procCtxCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procCtxCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pctx)), uintptr(flags), uintptr(dev), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pctx)), uintptr(flags), uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&pctx)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxCreate, rc)
-		return
-	}
-	return
+	return pctx, ffi.Error(procCtxCreate, Result(r))
 }
 
 // CtxCreateV3 wraps cuCtxCreate_v3 (symbol cuCtxCreate_v3, cuda.h). It needs a driver of CUDA 11.4 or newer.
@@ -1671,23 +1428,14 @@ func CtxCreate(flags uint32, dev Device) (pctx Context, err error) {
 // [CtxPushCurrent], [CtxSetCacheConfig], [CtxSetLimit], [CtxSynchronize],
 // [CoredumpSetAttributeGlobal], [CoredumpSetAttribute], [ExecAffinityParam].
 func CtxCreateV3(paramsArray *ExecAffinityParam, numParams int32, flags uint32, dev Device) (pctx Context, err error) {
-	fnPtr, lerr := procCtxCreateV3.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procCtxCreateV3.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pctx)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numParams), uintptr(flags), uintptr(dev), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pctx)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numParams), uintptr(flags), uintptr(dev), 0)
 	runtime.KeepAlive(&pctx)
 	runtime.KeepAlive(paramsArray)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxCreateV3, rc)
-		return
-	}
-	return
+	return pctx, ffi.Error(procCtxCreateV3, Result(r))
 }
 
 // CtxDestroy wraps cuCtxDestroy (symbol cuCtxDestroy_v2, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -1724,22 +1472,13 @@ func CtxCreateV3(paramsArray *ExecAffinityParam, numParams int32, flags uint32, 
 // See also: [CtxCreate], [CtxGetApiVersion], [CtxGetCacheConfig],
 // [CtxGetDevice], [CtxGetFlags], [CtxGetLimit], [CtxPopCurrent],
 // [CtxPushCurrent], [CtxSetCacheConfig], [CtxSetLimit], [CtxSynchronize].
-func CtxDestroy(ctx Context) (err error) {
-	fnPtr, lerr := procCtxDestroy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func CtxDestroy(ctx Context) error {
+	sym, err := procCtxDestroy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(ctx), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxDestroy, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(ctx), 0, 0, 0, 0, 0)
+	return ffi.Error(procCtxDestroy, Result(r))
 }
 
 // CtxPushCurrent wraps cuCtxPushCurrent (symbol cuCtxPushCurrent_v2, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -1764,22 +1503,13 @@ func CtxDestroy(ctx Context) (err error) {
 // See also: [CtxCreate], [CtxDestroy], [CtxGetApiVersion], [CtxGetCacheConfig],
 // [CtxGetDevice], [CtxGetFlags], [CtxGetLimit], [CtxPopCurrent],
 // [CtxSetCacheConfig], [CtxSetLimit], [CtxSynchronize].
-func CtxPushCurrent(ctx Context) (err error) {
-	fnPtr, lerr := procCtxPushCurrent.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func CtxPushCurrent(ctx Context) error {
+	sym, err := procCtxPushCurrent.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(ctx), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxPushCurrent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(ctx), 0, 0, 0, 0, 0)
+	return ffi.Error(procCtxPushCurrent, Result(r))
 }
 
 // CtxPopCurrent wraps cuCtxPopCurrent (symbol cuCtxPopCurrent_v2, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -1806,22 +1536,13 @@ func CtxPushCurrent(ctx Context) (err error) {
 // [CtxGetDevice], [CtxGetFlags], [CtxGetLimit], [CtxPushCurrent],
 // [CtxSetCacheConfig], [CtxSetLimit], [CtxSynchronize].
 func CtxPopCurrent() (pctx Context, err error) {
-	fnPtr, lerr := procCtxPopCurrent.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procCtxPopCurrent.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pctx)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pctx)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pctx)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxPopCurrent, rc)
-		return
-	}
-	return
+	return pctx, ffi.Error(procCtxPopCurrent, Result(r))
 }
 
 // CtxSetCurrent wraps cuCtxSetCurrent (symbol cuCtxSetCurrent, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -1846,22 +1567,13 @@ func CtxPopCurrent() (pctx Context, err error) {
 // launches.
 //
 // See also: [CtxGetCurrent], [CtxCreate], [CtxDestroy], cudaSetDevice.
-func CtxSetCurrent(ctx Context) (err error) {
-	fnPtr, lerr := procCtxSetCurrent.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func CtxSetCurrent(ctx Context) error {
+	sym, err := procCtxSetCurrent.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(ctx), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxSetCurrent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(ctx), 0, 0, 0, 0, 0)
+	return ffi.Error(procCtxSetCurrent, Result(r))
 }
 
 // CtxGetCurrent wraps cuCtxGetCurrent (symbol cuCtxGetCurrent, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -1881,22 +1593,13 @@ func CtxSetCurrent(ctx Context) (err error) {
 //
 // See also: [CtxSetCurrent], [CtxCreate], [CtxDestroy], cudaGetDevice.
 func CtxGetCurrent() (pctx Context, err error) {
-	fnPtr, lerr := procCtxGetCurrent.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procCtxGetCurrent.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pctx)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pctx)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pctx)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxGetCurrent, rc)
-		return
-	}
-	return
+	return pctx, ffi.Error(procCtxGetCurrent, Result(r))
 }
 
 // CtxGetDevice wraps cuCtxGetDevice (symbol cuCtxGetDevice, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -1917,22 +1620,13 @@ func CtxGetCurrent() (pctx Context, err error) {
 // [CtxGetFlags], [CtxGetLimit], [CtxPopCurrent], [CtxPushCurrent],
 // [CtxSetCacheConfig], [CtxSetLimit], [CtxSynchronize], cudaGetDevice.
 func CtxGetDevice() (device Device, err error) {
-	fnPtr, lerr := procCtxGetDevice.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procCtxGetDevice.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&device)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&device)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxGetDevice, rc)
-		return
-	}
-	return
+	return device, ffi.Error(procCtxGetDevice, Result(r))
 }
 
 // CtxGetFlags wraps cuCtxGetFlags (symbol cuCtxGetFlags, cuda.h). It needs a driver of CUDA 7.0 or newer.
@@ -1954,22 +1648,13 @@ func CtxGetDevice() (device Device, err error) {
 // [CtxGetCurrent], [CtxGetDevice], [CtxGetLimit], [CtxGetSharedMemConfig],
 // [CtxGetStreamPriorityRange], [CtxSetFlags], cudaGetDeviceFlags.
 func CtxGetFlags() (flags uint32, err error) {
-	fnPtr, lerr := procCtxGetFlags.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procCtxGetFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxGetFlags, rc)
-		return
-	}
-	return
+	return flags, ffi.Error(procCtxGetFlags, Result(r))
 }
 
 // CtxSetFlags wraps cuCtxSetFlags (symbol cuCtxSetFlags, cuda.h). It needs a driver of CUDA 12.1 or newer.
@@ -1991,22 +1676,13 @@ func CtxGetFlags() (flags uint32, err error) {
 // [CtxGetCurrent], [CtxGetDevice], [CtxGetLimit], [CtxGetSharedMemConfig],
 // [CtxGetStreamPriorityRange], [CtxGetFlags], cudaGetDeviceFlags,
 // [DevicePrimaryCtxSetFlags].
-func CtxSetFlags(flags uint32) (err error) {
-	fnPtr, lerr := procCtxSetFlags.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func CtxSetFlags(flags uint32) error {
+	sym, err := procCtxSetFlags.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(flags), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxSetFlags, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(flags), 0, 0, 0, 0, 0)
+	return ffi.Error(procCtxSetFlags, Result(r))
 }
 
 // CtxGetId wraps cuCtxGetId (symbol cuCtxGetId, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -2030,22 +1706,13 @@ func CtxSetFlags(flags uint32) (err error) {
 // See also: [CtxCreate], [CtxDestroy], [CtxGetApiVersion], [CtxGetCacheConfig],
 // [CtxGetDevice], [CtxGetFlags], [CtxGetLimit], [CtxPushCurrent].
 func CtxGetId(ctx Context) (ctxId uint64, err error) {
-	fnPtr, lerr := procCtxGetId.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procCtxGetId.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(ctx), uintptr(unsafe.Pointer(&ctxId)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(ctx), uintptr(unsafe.Pointer(&ctxId)), 0, 0, 0, 0)
 	runtime.KeepAlive(&ctxId)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxGetId, rc)
-		return
-	}
-	return
+	return ctxId, ffi.Error(procCtxGetId, Result(r))
 }
 
 // CtxSynchronize wraps cuCtxSynchronize (symbol cuCtxSynchronize, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -2066,22 +1733,13 @@ func CtxGetId(ctx Context) (ctxId uint64, err error) {
 // See also: [CtxCreate], [CtxDestroy], [CtxGetApiVersion], [CtxGetCacheConfig],
 // [CtxGetDevice], [CtxGetFlags], [CtxGetLimit], [CtxPopCurrent],
 // [CtxPushCurrent], [CtxSetCacheConfig], [CtxSetLimit], cudaDeviceSynchronize.
-func CtxSynchronize() (err error) {
-	fnPtr, lerr := procCtxSynchronize.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func CtxSynchronize() error {
+	sym, err := procCtxSynchronize.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxSynchronize, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffi.Error(procCtxSynchronize, Result(r))
 }
 
 // CtxSetLimit wraps cuCtxSetLimit (symbol cuCtxSetLimit, cuda.h). It needs a driver of CUDA 3.1 or newer.
@@ -2162,22 +1820,13 @@ func CtxSynchronize() (err error) {
 // See also: [CtxCreate], [CtxDestroy], [CtxGetApiVersion], [CtxGetCacheConfig],
 // [CtxGetDevice], [CtxGetFlags], [CtxGetLimit], [CtxPopCurrent],
 // [CtxPushCurrent], [CtxSetCacheConfig], [CtxSynchronize], cudaDeviceSetLimit.
-func CtxSetLimit(limit Limit, value uint64) (err error) {
-	fnPtr, lerr := procCtxSetLimit.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func CtxSetLimit(limit Limit, value uint64) error {
+	sym, err := procCtxSetLimit.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(limit), uintptr(value), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxSetLimit, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(limit), uintptr(value), 0, 0, 0, 0)
+	return ffi.Error(procCtxSetLimit, Result(r))
 }
 
 // CtxGetLimit wraps cuCtxGetLimit (symbol cuCtxGetLimit, cuda.h). It needs a driver of CUDA 3.1 or newer.
@@ -2214,22 +1863,13 @@ func CtxSetLimit(limit Limit, value uint64) (err error) {
 // [CtxGetDevice], [CtxGetFlags], [CtxPopCurrent], [CtxPushCurrent],
 // [CtxSetCacheConfig], [CtxSetLimit], [CtxSynchronize], cudaDeviceGetLimit.
 func CtxGetLimit(limit Limit) (pvalue uint64, err error) {
-	fnPtr, lerr := procCtxGetLimit.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procCtxGetLimit.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pvalue)), uintptr(limit), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pvalue)), uintptr(limit), 0, 0, 0, 0)
 	runtime.KeepAlive(&pvalue)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxGetLimit, rc)
-		return
-	}
-	return
+	return pvalue, ffi.Error(procCtxGetLimit, Result(r))
 }
 
 // CtxGetCacheConfig wraps cuCtxGetCacheConfig (symbol cuCtxGetCacheConfig, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -2267,22 +1907,13 @@ func CtxGetLimit(limit Limit) (pvalue uint64, err error) {
 // [CtxSetCacheConfig], [CtxSetLimit], [CtxSynchronize], [FuncSetCacheConfig],
 // cudaDeviceGetCacheConfig.
 func CtxGetCacheConfig() (pconfig FuncCache, err error) {
-	fnPtr, lerr := procCtxGetCacheConfig.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procCtxGetCacheConfig.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pconfig)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pconfig)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pconfig)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxGetCacheConfig, rc)
-		return
-	}
-	return
+	return pconfig, ffi.Error(procCtxGetCacheConfig, Result(r))
 }
 
 // CtxSetCacheConfig wraps cuCtxSetCacheConfig (symbol cuCtxSetCacheConfig, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -2326,22 +1957,13 @@ func CtxGetCacheConfig() (pconfig FuncCache, err error) {
 // [CtxGetDevice], [CtxGetFlags], [CtxGetLimit], [CtxPopCurrent],
 // [CtxPushCurrent], [CtxSetLimit], [CtxSynchronize], [FuncSetCacheConfig],
 // cudaDeviceSetCacheConfig, [KernelSetCacheConfig].
-func CtxSetCacheConfig(config FuncCache) (err error) {
-	fnPtr, lerr := procCtxSetCacheConfig.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func CtxSetCacheConfig(config FuncCache) error {
+	sym, err := procCtxSetCacheConfig.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(config), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxSetCacheConfig, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(config), 0, 0, 0, 0, 0)
+	return ffi.Error(procCtxSetCacheConfig, Result(r))
 }
 
 // CtxGetApiVersion wraps cuCtxGetApiVersion (symbol cuCtxGetApiVersion, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -2371,22 +1993,13 @@ func CtxSetCacheConfig(config FuncCache) (err error) {
 // [CtxGetLimit], [CtxPopCurrent], [CtxPushCurrent], [CtxSetCacheConfig],
 // [CtxSetLimit], [CtxSynchronize].
 func CtxGetApiVersion(ctx Context) (version uint32, err error) {
-	fnPtr, lerr := procCtxGetApiVersion.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procCtxGetApiVersion.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(ctx), uintptr(unsafe.Pointer(&version)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(ctx), uintptr(unsafe.Pointer(&version)), 0, 0, 0, 0)
 	runtime.KeepAlive(&version)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxGetApiVersion, rc)
-		return
-	}
-	return
+	return version, ffi.Error(procCtxGetApiVersion, Result(r))
 }
 
 // CtxGetStreamPriorityRange wraps cuCtxGetStreamPriorityRange (symbol cuCtxGetStreamPriorityRange, cuda.h). It needs a driver of CUDA 5.5 or newer.
@@ -2422,24 +2035,15 @@ func CtxGetApiVersion(ctx Context) (version uint32, err error) {
 // See also: [StreamCreateWithPriority], [StreamGetPriority], [CtxGetDevice],
 // [CtxGetFlags], [CtxSetLimit], [CtxSynchronize],
 // cudaDeviceGetStreamPriorityRange.
-func CtxGetStreamPriorityRange() (leastPriority int32, greatestPriority int32, err error) {
-	fnPtr, lerr := procCtxGetStreamPriorityRange.Addr()
-	if lerr != nil {
-		err = lerr
+func CtxGetStreamPriorityRange() (leastPriority, greatestPriority int32, err error) {
+	sym, err := procCtxGetStreamPriorityRange.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&leastPriority)), uintptr(unsafe.Pointer(&greatestPriority)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&leastPriority)), uintptr(unsafe.Pointer(&greatestPriority)), 0, 0, 0, 0)
 	runtime.KeepAlive(&leastPriority)
 	runtime.KeepAlive(&greatestPriority)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxGetStreamPriorityRange, rc)
-		return
-	}
-	return
+	return leastPriority, greatestPriority, ffi.Error(procCtxGetStreamPriorityRange, Result(r))
 }
 
 // CtxResetPersistingL2Cache wraps cuCtxResetPersistingL2Cache (symbol cuCtxResetPersistingL2Cache, cuda.h). It needs a driver of CUDA 11.0 or newer.
@@ -2455,36 +2059,27 @@ func CtxGetStreamPriorityRange() (leastPriority int32, greatestPriority int32, e
 // launches.
 //
 // See also: [AccessPolicyWindow].
-func CtxResetPersistingL2Cache() (err error) {
-	fnPtr, lerr := procCtxResetPersistingL2Cache.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func CtxResetPersistingL2Cache() error {
+	sym, err := procCtxResetPersistingL2Cache.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxResetPersistingL2Cache, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffi.Error(procCtxResetPersistingL2Cache, Result(r))
 }
 
 // CtxGetExecAffinity wraps cuCtxGetExecAffinity (symbol cuCtxGetExecAffinity, cuda.h). It needs a driver of CUDA 11.4 or newer.
 //
 // Returns the execution affinity setting for the current context.
 //
-// Returns in pExecAffinity the current value of type_. The supported
+// Returns in pExecAffinity the current value of typ. The supported
 // [ExecAffinityType] values are:
 //
 //   - [ExecAffinityTypeSmCount]: number of SMs the context is limited to use.
 //
 // Parameters:
 //
-//   - type_: Execution affinity type to query
+//   - typ: Execution affinity type to query
 //   - pExecAffinity: (result) Returned execution affinity
 //
 // Returns: [Success], [ErrorDeinitialized], [ErrorNotInitialized],
@@ -2494,23 +2089,14 @@ func CtxResetPersistingL2Cache() (err error) {
 // launches.
 //
 // See also: [ExecAffinityParam].
-func CtxGetExecAffinity(type_ ExecAffinityType) (pExecAffinity ExecAffinityParam, err error) {
-	fnPtr, lerr := procCtxGetExecAffinity.Addr()
-	if lerr != nil {
-		err = lerr
+func CtxGetExecAffinity(typ ExecAffinityType) (pExecAffinity ExecAffinityParam, err error) {
+	sym, err := procCtxGetExecAffinity.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pExecAffinity)), uintptr(type_), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pExecAffinity)), uintptr(typ), 0, 0, 0, 0)
 	runtime.KeepAlive(&pExecAffinity)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxGetExecAffinity, rc)
-		return
-	}
-	return
+	return pExecAffinity, ffi.Error(procCtxGetExecAffinity, Result(r))
 }
 
 // CtxAttach wraps cuCtxAttach (symbol cuCtxAttach, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -2541,22 +2127,13 @@ func CtxGetExecAffinity(type_ ExecAffinityType) (pExecAffinity ExecAffinityParam
 //
 // Deprecated: the header marks this deprecated.
 func CtxAttach(flags uint32) (pctx Context, err error) {
-	fnPtr, lerr := procCtxAttach.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procCtxAttach.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pctx)), uintptr(flags), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pctx)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&pctx)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxAttach, rc)
-		return
-	}
-	return
+	return pctx, ffi.Error(procCtxAttach, Result(r))
 }
 
 // CtxDetach wraps cuCtxDetach (symbol cuCtxDetach, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -2582,22 +2159,13 @@ func CtxAttach(flags uint32) (pctx Context, err error) {
 // [CtxPushCurrent], [CtxSetCacheConfig], [CtxSetLimit], [CtxSynchronize].
 //
 // Deprecated: the header marks this deprecated.
-func CtxDetach(ctx Context) (err error) {
-	fnPtr, lerr := procCtxDetach.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func CtxDetach(ctx Context) error {
+	sym, err := procCtxDetach.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(ctx), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxDetach, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(ctx), 0, 0, 0, 0, 0)
+	return ffi.Error(procCtxDetach, Result(r))
 }
 
 // CtxGetSharedMemConfig wraps cuCtxGetSharedMemConfig (symbol cuCtxGetSharedMemConfig, cuda.h). It needs a driver of CUDA 4.2 or newer.
@@ -2635,22 +2203,13 @@ func CtxDetach(ctx Context) (err error) {
 //
 // Deprecated: the header marks this deprecated.
 func CtxGetSharedMemConfig() (pConfig Sharedconfig, err error) {
-	fnPtr, lerr := procCtxGetSharedMemConfig.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procCtxGetSharedMemConfig.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pConfig)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pConfig)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pConfig)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxGetSharedMemConfig, rc)
-		return
-	}
-	return
+	return pConfig, ffi.Error(procCtxGetSharedMemConfig, Result(r))
 }
 
 // CtxSetSharedMemConfig wraps cuCtxSetSharedMemConfig (symbol cuCtxSetSharedMemConfig, cuda.h). It needs a driver of CUDA 4.2 or newer.
@@ -2697,22 +2256,13 @@ func CtxGetSharedMemConfig() (pConfig Sharedconfig, err error) {
 // [FuncSetCacheConfig], cudaDeviceSetSharedMemConfig.
 //
 // Deprecated: the header marks this deprecated.
-func CtxSetSharedMemConfig(config Sharedconfig) (err error) {
-	fnPtr, lerr := procCtxSetSharedMemConfig.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func CtxSetSharedMemConfig(config Sharedconfig) error {
+	sym, err := procCtxSetSharedMemConfig.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(config), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxSetSharedMemConfig, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(config), 0, 0, 0, 0, 0)
+	return ffi.Error(procCtxSetSharedMemConfig, Result(r))
 }
 
 // ModuleLoad wraps cuModuleLoad (symbol cuModuleLoad, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -2743,24 +2293,15 @@ func CtxSetSharedMemConfig(config Sharedconfig) (err error) {
 // See also: [ModuleGetFunction], [ModuleGetGlobal], [ModuleGetTexRef],
 // [ModuleLoadData], [ModuleLoadDataEx], [ModuleLoadFatBinary], [ModuleUnload].
 func ModuleLoad(fname string) (module Module, err error) {
-	fnPtr, lerr := procModuleLoad.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procModuleLoad.Addr()
+	if err != nil {
 		return
 	}
 	fnameC := ffi.CString(fname)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&module)), uintptr(unsafe.Pointer(fnameC)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&module)), uintptr(unsafe.Pointer(fnameC)), 0, 0, 0, 0)
 	runtime.KeepAlive(&module)
 	runtime.KeepAlive(fnameC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errModuleLoad, rc)
-		return
-	}
-	return
+	return module, ffi.Error(procModuleLoad, Result(r))
 }
 
 // ModuleLoadData wraps cuModuleLoadData (symbol cuModuleLoadData, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -2786,23 +2327,14 @@ func ModuleLoad(fname string) (module Module, err error) {
 // See also: [ModuleGetFunction], [ModuleGetGlobal], [ModuleGetTexRef],
 // [ModuleLoad], [ModuleLoadDataEx], [ModuleLoadFatBinary], [ModuleUnload].
 func ModuleLoadData(image unsafe.Pointer) (module Module, err error) {
-	fnPtr, lerr := procModuleLoadData.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procModuleLoadData.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&module)), uintptr(unsafe.Pointer(image)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&module)), uintptr(image), 0, 0, 0, 0)
 	runtime.KeepAlive(&module)
 	runtime.KeepAlive(image)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errModuleLoadData, rc)
-		return
-	}
-	return
+	return module, ffi.Error(procModuleLoadData, Result(r))
 }
 
 // ModuleLoadDataEx wraps cuModuleLoadDataEx (symbol cuModuleLoadDataEx, cuda.h). It needs a driver of CUDA 2.1 or newer.
@@ -2831,25 +2363,16 @@ func ModuleLoadData(image unsafe.Pointer) (module Module, err error) {
 // See also: [ModuleGetFunction], [ModuleGetGlobal], [ModuleGetTexRef],
 // [ModuleLoad], [ModuleLoadData], [ModuleLoadFatBinary], [ModuleUnload].
 func ModuleLoadDataEx(image unsafe.Pointer, numOptions uint32, options *JitOption, optionValues *unsafe.Pointer) (module Module, err error) {
-	fnPtr, lerr := procModuleLoadDataEx.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procModuleLoadDataEx.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&module)), uintptr(unsafe.Pointer(image)), uintptr(numOptions), uintptr(unsafe.Pointer(options)), uintptr(unsafe.Pointer(optionValues)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&module)), uintptr(image), uintptr(numOptions), uintptr(unsafe.Pointer(options)), uintptr(unsafe.Pointer(optionValues)), 0)
 	runtime.KeepAlive(&module)
 	runtime.KeepAlive(image)
 	runtime.KeepAlive(options)
 	runtime.KeepAlive(optionValues)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errModuleLoadDataEx, rc)
-		return
-	}
-	return
+	return module, ffi.Error(procModuleLoadDataEx, Result(r))
 }
 
 // ModuleLoadFatBinary wraps cuModuleLoadFatBinary (symbol cuModuleLoadFatBinary, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -2881,23 +2404,14 @@ func ModuleLoadDataEx(image unsafe.Pointer, numOptions uint32, options *JitOptio
 // See also: [ModuleGetFunction], [ModuleGetGlobal], [ModuleGetTexRef],
 // [ModuleLoad], [ModuleLoadData], [ModuleLoadDataEx], [ModuleUnload].
 func ModuleLoadFatBinary(fatCubin unsafe.Pointer) (module Module, err error) {
-	fnPtr, lerr := procModuleLoadFatBinary.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procModuleLoadFatBinary.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&module)), uintptr(unsafe.Pointer(fatCubin)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&module)), uintptr(fatCubin), 0, 0, 0, 0)
 	runtime.KeepAlive(&module)
 	runtime.KeepAlive(fatCubin)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errModuleLoadFatBinary, rc)
-		return
-	}
-	return
+	return module, ffi.Error(procModuleLoadFatBinary, Result(r))
 }
 
 // ModuleUnload wraps cuModuleUnload (symbol cuModuleUnload, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -2920,22 +2434,13 @@ func ModuleLoadFatBinary(fatCubin unsafe.Pointer) (module Module, err error) {
 //
 // See also: [ModuleGetFunction], [ModuleGetGlobal], [ModuleGetTexRef],
 // [ModuleLoad], [ModuleLoadData], [ModuleLoadDataEx], [ModuleLoadFatBinary].
-func ModuleUnload(hmod Module) (err error) {
-	fnPtr, lerr := procModuleUnload.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func ModuleUnload(hmod Module) error {
+	sym, err := procModuleUnload.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hmod), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errModuleUnload, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hmod), 0, 0, 0, 0, 0)
+	return ffi.Error(procModuleUnload, Result(r))
 }
 
 // ModuleGetLoadingMode wraps cuModuleGetLoadingMode (symbol cuModuleGetLoadingMode, cuda.h). It needs a driver of CUDA 11.7 or newer.
@@ -2954,22 +2459,13 @@ func ModuleUnload(hmod Module) (err error) {
 //
 // See also: [ModuleLoad].
 func ModuleGetLoadingMode() (mode ModuleLoadingMode, err error) {
-	fnPtr, lerr := procModuleGetLoadingMode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procModuleGetLoadingMode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&mode)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&mode)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&mode)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errModuleGetLoadingMode, rc)
-		return
-	}
-	return
+	return mode, ffi.Error(procModuleGetLoadingMode, Result(r))
 }
 
 // ModuleGetFunction wraps cuModuleGetFunction (symbol cuModuleGetFunction, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -2993,24 +2489,15 @@ func ModuleGetLoadingMode() (mode ModuleLoadingMode, err error) {
 // See also: [ModuleGetGlobal], [ModuleGetTexRef], [ModuleLoad],
 // [ModuleLoadData], [ModuleLoadDataEx], [ModuleLoadFatBinary], [ModuleUnload].
 func ModuleGetFunction(hmod Module, name string) (hfunc Function, err error) {
-	fnPtr, lerr := procModuleGetFunction.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procModuleGetFunction.Addr()
+	if err != nil {
 		return
 	}
 	nameC := ffi.CString(name)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&hfunc)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&hfunc)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
 	runtime.KeepAlive(&hfunc)
 	runtime.KeepAlive(nameC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errModuleGetFunction, rc)
-		return
-	}
-	return
+	return hfunc, ffi.Error(procModuleGetFunction, Result(r))
 }
 
 // ModuleGetFunctionCount wraps cuModuleGetFunctionCount (symbol cuModuleGetFunctionCount, cuda.h).
@@ -3024,22 +2511,13 @@ func ModuleGetFunction(hmod Module, name string) (hfunc Function, err error) {
 //
 // Returns: [Success], [ErrorInvalidHandle], [ErrorInvalidValue]
 func ModuleGetFunctionCount(mod Module) (count uint32, err error) {
-	fnPtr, lerr := procModuleGetFunctionCount.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procModuleGetFunctionCount.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&count)), uintptr(mod), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&count)), uintptr(mod), 0, 0, 0, 0)
 	runtime.KeepAlive(&count)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errModuleGetFunctionCount, rc)
-		return
-	}
-	return
+	return count, ffi.Error(procModuleGetFunctionCount, Result(r))
 }
 
 // ModuleEnumerateFunctions wraps cuModuleEnumerateFunctions (symbol cuModuleEnumerateFunctions, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -3064,23 +2542,14 @@ func ModuleGetFunctionCount(mod Module) (count uint32, err error) {
 //
 // See also: [ModuleGetFunction], [ModuleGetFunctionCount], [FuncIsLoaded],
 // [FuncLoad].
-func ModuleEnumerateFunctions(functions *Function, numFunctions uint32, mod Module) (err error) {
-	fnPtr, lerr := procModuleEnumerateFunctions.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func ModuleEnumerateFunctions(functions *Function, numFunctions uint32, mod Module) error {
+	sym, err := procModuleEnumerateFunctions.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(functions)), uintptr(numFunctions), uintptr(mod), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(functions)), uintptr(numFunctions), uintptr(mod), 0, 0, 0)
 	runtime.KeepAlive(functions)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errModuleEnumerateFunctions, rc)
-		return
-	}
-	return
+	return ffi.Error(procModuleEnumerateFunctions, Result(r))
 }
 
 // ModuleGetGlobal wraps cuModuleGetGlobal (symbol cuModuleGetGlobal_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -3107,25 +2576,16 @@ func ModuleEnumerateFunctions(functions *Function, numFunctions uint32, mod Modu
 // [ModuleLoadData], [ModuleLoadDataEx], [ModuleLoadFatBinary], [ModuleUnload],
 // cudaGetSymbolAddress, cudaGetSymbolSize.
 func ModuleGetGlobal(hmod Module, name string) (dptr Deviceptr, bytes uint64, err error) {
-	fnPtr, lerr := procModuleGetGlobal.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procModuleGetGlobal.Addr()
+	if err != nil {
 		return
 	}
 	nameC := ffi.CString(name)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0)
 	runtime.KeepAlive(&dptr)
 	runtime.KeepAlive(&bytes)
 	runtime.KeepAlive(nameC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errModuleGetGlobal, rc)
-		return
-	}
-	return
+	return dptr, bytes, ffi.Error(procModuleGetGlobal, Result(r))
 }
 
 // LinkCreate wraps cuLinkCreate (symbol cuLinkCreate_v2, cuda.h). It needs a driver of CUDA 6.5 or newer.
@@ -3164,24 +2624,15 @@ func ModuleGetGlobal(hmod Module, name string) (dptr Deviceptr, bytes uint64, er
 //
 // See also: [LinkAddData], [LinkAddFile], [LinkComplete], [LinkDestroy].
 func LinkCreate(numOptions uint32, options *JitOption, optionValues *unsafe.Pointer) (stateOut LinkState, err error) {
-	fnPtr, lerr := procLinkCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procLinkCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(numOptions), uintptr(unsafe.Pointer(options)), uintptr(unsafe.Pointer(optionValues)), uintptr(unsafe.Pointer(&stateOut)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(numOptions), uintptr(unsafe.Pointer(options)), uintptr(unsafe.Pointer(optionValues)), uintptr(unsafe.Pointer(&stateOut)), 0, 0)
 	runtime.KeepAlive(options)
 	runtime.KeepAlive(optionValues)
 	runtime.KeepAlive(&stateOut)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errLinkCreate, rc)
-		return
-	}
-	return
+	return stateOut, ffi.Error(procLinkCreate, Result(r))
 }
 
 // LinkAddData wraps cuLinkAddData (symbol cuLinkAddData_v2, cuda.h). It needs a driver of CUDA 6.5 or newer.
@@ -3197,7 +2648,7 @@ func LinkCreate(numOptions uint32, options *JitOption, optionValues *unsafe.Poin
 // [CuJitTarget].
 //
 //   - state: A pending linker action.
-//   - type_: The type of the input data.
+//   - typ: The type of the input data.
 //   - data: The input data. PTX must be NULL-terminated.
 //   - size: The length of the input data.
 //   - name: An optional name for this input in log messages.
@@ -3214,37 +2665,30 @@ func LinkCreate(numOptions uint32, options *JitOption, optionValues *unsafe.Poin
 // will be accepted
 //
 // See also: [LinkCreate], [LinkAddFile], [LinkComplete], [LinkDestroy].
-func LinkAddData(state LinkState, type_ JitInputType, data unsafe.Pointer, size uint64, name string, numOptions uint32, options *JitOption, optionValues *unsafe.Pointer) (err error) {
-	fnPtr, lerr := procLinkAddData.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LinkAddData(state LinkState, typ JitInputType, data unsafe.Pointer, size uint64, name string, numOptions uint32, options *JitOption, optionValues *unsafe.Pointer) error {
+	sym, err := procLinkAddData.Addr()
+	if err != nil {
+		return err
 	}
 	nameC := ffi.CString(name)
 	var frame ffi.Frame
 	frame.Int(uintptr(state))
-	frame.Int(uintptr(type_))
-	frame.Int(uintptr(unsafe.Pointer(data)))
+	frame.Int(uintptr(typ))
+	frame.Int(uintptr(data))
 	frame.Int(uintptr(size))
 	frame.Int(uintptr(unsafe.Pointer(nameC)))
 	frame.Int(uintptr(numOptions))
 	frame.Int(uintptr(unsafe.Pointer(options)))
 	frame.Int(uintptr(unsafe.Pointer(optionValues)))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(data)
 	runtime.KeepAlive(nameC)
 	runtime.KeepAlive(options)
 	runtime.KeepAlive(optionValues)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errLinkAddData, rc)
-		return
-	}
-	return
+	return ffi.Error(procLinkAddData, Result(frame.Ret()))
 }
 
 // LinkAddFile wraps cuLinkAddFile (symbol cuLinkAddFile_v2, cuda.h). It needs a driver of CUDA 6.5 or newer.
@@ -3262,7 +2706,7 @@ func LinkAddData(state LinkState, type_ JitInputType, data unsafe.Pointer, size 
 // file.
 //
 //   - state: A pending linker action
-//   - type_: The type of the input data
+//   - typ: The type of the input data
 //   - path: Path to the input file
 //   - numOptions: Size of options
 //   - options: Options to be applied only for this input (overrides options
@@ -3277,26 +2721,17 @@ func LinkAddData(state LinkState, type_ JitInputType, data unsafe.Pointer, size 
 // will be accepted
 //
 // See also: [LinkCreate], [LinkAddData], [LinkComplete], [LinkDestroy].
-func LinkAddFile(state LinkState, type_ JitInputType, path string, numOptions uint32, options *JitOption, optionValues *unsafe.Pointer) (err error) {
-	fnPtr, lerr := procLinkAddFile.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LinkAddFile(state LinkState, typ JitInputType, path string, numOptions uint32, options *JitOption, optionValues *unsafe.Pointer) error {
+	sym, err := procLinkAddFile.Addr()
+	if err != nil {
+		return err
 	}
 	pathC := ffi.CString(path)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(state), uintptr(type_), uintptr(unsafe.Pointer(pathC)), uintptr(numOptions), uintptr(unsafe.Pointer(options)), uintptr(unsafe.Pointer(optionValues)))
+	r := ffi.CallInts(sym, uintptr(state), uintptr(typ), uintptr(unsafe.Pointer(pathC)), uintptr(numOptions), uintptr(unsafe.Pointer(options)), uintptr(unsafe.Pointer(optionValues)))
 	runtime.KeepAlive(pathC)
 	runtime.KeepAlive(options)
 	runtime.KeepAlive(optionValues)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errLinkAddFile, rc)
-		return
-	}
-	return
+	return ffi.Error(procLinkAddFile, Result(r))
 }
 
 // LinkComplete wraps cuLinkComplete (symbol cuLinkComplete, cuda.h). It needs a driver of CUDA 5.5 or newer.
@@ -3318,23 +2753,14 @@ func LinkAddFile(state LinkState, type_ JitInputType, path string, numOptions ui
 // See also: [LinkCreate], [LinkAddData], [LinkAddFile], [LinkDestroy],
 // [ModuleLoadData].
 func LinkComplete(state LinkState) (cubinOut unsafe.Pointer, sizeOut uint64, err error) {
-	fnPtr, lerr := procLinkComplete.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procLinkComplete.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(state), uintptr(unsafe.Pointer(&cubinOut)), uintptr(unsafe.Pointer(&sizeOut)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(state), uintptr(unsafe.Pointer(&cubinOut)), uintptr(unsafe.Pointer(&sizeOut)), 0, 0, 0)
 	runtime.KeepAlive(&cubinOut)
 	runtime.KeepAlive(&sizeOut)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errLinkComplete, rc)
-		return
-	}
-	return
+	return cubinOut, sizeOut, ffi.Error(procLinkComplete, Result(r))
 }
 
 // LinkDestroy wraps cuLinkDestroy (symbol cuLinkDestroy, cuda.h). It needs a driver of CUDA 5.5 or newer.
@@ -3346,22 +2772,13 @@ func LinkComplete(state LinkState) (cubinOut unsafe.Pointer, sizeOut uint64, err
 // Returns: [Success], [ErrorInvalidHandle]
 //
 // See also: [LinkCreate].
-func LinkDestroy(state LinkState) (err error) {
-	fnPtr, lerr := procLinkDestroy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LinkDestroy(state LinkState) error {
+	sym, err := procLinkDestroy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(state), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errLinkDestroy, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(state), 0, 0, 0, 0, 0)
+	return ffi.Error(procLinkDestroy, Result(r))
 }
 
 // ModuleGetTexRef wraps cuModuleGetTexRef (symbol cuModuleGetTexRef, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -3389,24 +2806,15 @@ func LinkDestroy(state LinkState) (err error) {
 //
 // Deprecated: the header marks this deprecated.
 func ModuleGetTexRef(hmod Module, name string) (pTexRef Texref, err error) {
-	fnPtr, lerr := procModuleGetTexRef.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procModuleGetTexRef.Addr()
+	if err != nil {
 		return
 	}
 	nameC := ffi.CString(name)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pTexRef)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pTexRef)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
 	runtime.KeepAlive(&pTexRef)
 	runtime.KeepAlive(nameC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errModuleGetTexRef, rc)
-		return
-	}
-	return
+	return pTexRef, ffi.Error(procModuleGetTexRef, Result(r))
 }
 
 // ModuleGetSurfRef wraps cuModuleGetSurfRef (symbol cuModuleGetSurfRef, cuda.h). It needs a driver of CUDA 3.0 or newer.
@@ -3433,24 +2841,15 @@ func ModuleGetTexRef(hmod Module, name string) (pTexRef Texref, err error) {
 //
 // Deprecated: the header marks this deprecated.
 func ModuleGetSurfRef(hmod Module, name string) (pSurfRef Surfref, err error) {
-	fnPtr, lerr := procModuleGetSurfRef.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procModuleGetSurfRef.Addr()
+	if err != nil {
 		return
 	}
 	nameC := ffi.CString(name)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pSurfRef)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pSurfRef)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
 	runtime.KeepAlive(&pSurfRef)
 	runtime.KeepAlive(nameC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errModuleGetSurfRef, rc)
-		return
-	}
-	return
+	return pSurfRef, ffi.Error(procModuleGetSurfRef, Result(r))
 }
 
 // LibraryLoadData wraps cuLibraryLoadData (symbol cuLibraryLoadData, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -3500,37 +2899,30 @@ func ModuleGetSurfRef(hmod Module, name string) (pSurfRef Surfref, err error) {
 // See also: [LibraryLoadFromFile], [LibraryUnload], [ModuleLoad],
 // [ModuleLoadData], [ModuleLoadDataEx].
 func LibraryLoadData(code unsafe.Pointer, jitOptions *JitOption, jitOptionsValues *unsafe.Pointer, numJitOptions uint32, libraryOptions *LibraryOption, libraryOptionValues *unsafe.Pointer, numLibraryOptions uint32) (library Library, err error) {
-	fnPtr, lerr := procLibraryLoadData.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procLibraryLoadData.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(unsafe.Pointer(&library)))
-	frame.Int(uintptr(unsafe.Pointer(code)))
+	frame.Int(uintptr(code))
 	frame.Int(uintptr(unsafe.Pointer(jitOptions)))
 	frame.Int(uintptr(unsafe.Pointer(jitOptionsValues)))
 	frame.Int(uintptr(numJitOptions))
 	frame.Int(uintptr(unsafe.Pointer(libraryOptions)))
 	frame.Int(uintptr(unsafe.Pointer(libraryOptionValues)))
 	frame.Int(uintptr(numLibraryOptions))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&library)
 	runtime.KeepAlive(code)
 	runtime.KeepAlive(jitOptions)
 	runtime.KeepAlive(jitOptionsValues)
 	runtime.KeepAlive(libraryOptions)
 	runtime.KeepAlive(libraryOptionValues)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errLibraryLoadData, rc)
-		return
-	}
-	return
+	return library, ffi.Error(procLibraryLoadData, Result(frame.Ret()))
 }
 
 // LibraryLoadFromFile wraps cuLibraryLoadFromFile (symbol cuLibraryLoadFromFile, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -3580,9 +2972,8 @@ func LibraryLoadData(code unsafe.Pointer, jitOptions *JitOption, jitOptionsValue
 // See also: [LibraryLoadData], [LibraryUnload], [ModuleLoad], [ModuleLoadData],
 // [ModuleLoadDataEx].
 func LibraryLoadFromFile(fileName string, jitOptions *JitOption, jitOptionsValues *unsafe.Pointer, numJitOptions uint32, libraryOptions *LibraryOption, libraryOptionValues *unsafe.Pointer, numLibraryOptions uint32) (library Library, err error) {
-	fnPtr, lerr := procLibraryLoadFromFile.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procLibraryLoadFromFile.Addr()
+	if err != nil {
 		return
 	}
 	fileNameC := ffi.CString(fileName)
@@ -3595,23 +2986,17 @@ func LibraryLoadFromFile(fileName string, jitOptions *JitOption, jitOptionsValue
 	frame.Int(uintptr(unsafe.Pointer(libraryOptions)))
 	frame.Int(uintptr(unsafe.Pointer(libraryOptionValues)))
 	frame.Int(uintptr(numLibraryOptions))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&library)
 	runtime.KeepAlive(fileNameC)
 	runtime.KeepAlive(jitOptions)
 	runtime.KeepAlive(jitOptionsValues)
 	runtime.KeepAlive(libraryOptions)
 	runtime.KeepAlive(libraryOptionValues)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errLibraryLoadFromFile, rc)
-		return
-	}
-	return
+	return library, ffi.Error(procLibraryLoadFromFile, Result(frame.Ret()))
 }
 
 // LibraryUnload wraps cuLibraryUnload (symbol cuLibraryUnload, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -3626,22 +3011,13 @@ func LibraryLoadFromFile(fileName string, jitOptions *JitOption, jitOptionsValue
 // [ErrorInvalidValue]
 //
 // See also: [LibraryLoadData], [LibraryLoadFromFile], [ModuleUnload].
-func LibraryUnload(library Library) (err error) {
-	fnPtr, lerr := procLibraryUnload.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LibraryUnload(library Library) error {
+	sym, err := procLibraryUnload.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(library), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errLibraryUnload, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(library), 0, 0, 0, 0, 0)
+	return ffi.Error(procLibraryUnload, Result(r))
 }
 
 // LibraryGetKernel wraps cuLibraryGetKernel (symbol cuLibraryGetKernel, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -3661,24 +3037,15 @@ func LibraryUnload(library Library) (err error) {
 // See also: [LibraryLoadData], [LibraryLoadFromFile], [LibraryUnload],
 // [KernelGetFunction], [LibraryGetModule], [ModuleGetFunction].
 func LibraryGetKernel(library Library, name string) (pKernel Kernel, err error) {
-	fnPtr, lerr := procLibraryGetKernel.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procLibraryGetKernel.Addr()
+	if err != nil {
 		return
 	}
 	nameC := ffi.CString(name)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pKernel)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pKernel)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
 	runtime.KeepAlive(&pKernel)
 	runtime.KeepAlive(nameC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errLibraryGetKernel, rc)
-		return
-	}
-	return
+	return pKernel, ffi.Error(procLibraryGetKernel, Result(r))
 }
 
 // LibraryGetKernelCount wraps cuLibraryGetKernelCount (symbol cuLibraryGetKernelCount, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -3692,22 +3059,13 @@ func LibraryGetKernel(library Library, name string) (pKernel Kernel, err error) 
 //
 // Returns: [Success], [ErrorInvalidHandle], [ErrorInvalidValue]
 func LibraryGetKernelCount(lib Library) (count uint32, err error) {
-	fnPtr, lerr := procLibraryGetKernelCount.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procLibraryGetKernelCount.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&count)), uintptr(lib), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&count)), uintptr(lib), 0, 0, 0, 0)
 	runtime.KeepAlive(&count)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errLibraryGetKernelCount, rc)
-		return
-	}
-	return
+	return count, ffi.Error(procLibraryGetKernelCount, Result(r))
 }
 
 // LibraryEnumerateKernels wraps cuLibraryEnumerateKernels (symbol cuLibraryEnumerateKernels, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -3725,23 +3083,14 @@ func LibraryGetKernelCount(lib Library) (count uint32, err error) {
 // Returns: [Success], [ErrorInvalidHandle], [ErrorInvalidValue]
 //
 // See also: [LibraryGetKernelCount].
-func LibraryEnumerateKernels(kernels *Kernel, numKernels uint32, lib Library) (err error) {
-	fnPtr, lerr := procLibraryEnumerateKernels.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LibraryEnumerateKernels(kernels *Kernel, numKernels uint32, lib Library) error {
+	sym, err := procLibraryEnumerateKernels.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(kernels)), uintptr(numKernels), uintptr(lib), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(kernels)), uintptr(numKernels), uintptr(lib), 0, 0, 0)
 	runtime.KeepAlive(kernels)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errLibraryEnumerateKernels, rc)
-		return
-	}
-	return
+	return ffi.Error(procLibraryEnumerateKernels, Result(r))
 }
 
 // LibraryGetModule wraps cuLibraryGetModule (symbol cuLibraryGetModule, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -3762,22 +3111,13 @@ func LibraryEnumerateKernels(kernels *Kernel, numKernels uint32, lib Library) (e
 // See also: [LibraryLoadData], [LibraryLoadFromFile], [LibraryUnload],
 // [ModuleGetFunction].
 func LibraryGetModule(library Library) (pMod Module, err error) {
-	fnPtr, lerr := procLibraryGetModule.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procLibraryGetModule.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pMod)), uintptr(library), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pMod)), uintptr(library), 0, 0, 0, 0)
 	runtime.KeepAlive(&pMod)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errLibraryGetModule, rc)
-		return
-	}
-	return
+	return pMod, ffi.Error(procLibraryGetModule, Result(r))
 }
 
 // KernelGetFunction wraps cuKernelGetFunction (symbol cuKernelGetFunction, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -3798,22 +3138,13 @@ func LibraryGetModule(library Library) (pMod Module, err error) {
 // See also: [LibraryLoadData], [LibraryLoadFromFile], [LibraryUnload],
 // [LibraryGetKernel], [LibraryGetModule], [ModuleGetFunction].
 func KernelGetFunction(kernel Kernel) (pFunc Function, err error) {
-	fnPtr, lerr := procKernelGetFunction.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procKernelGetFunction.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pFunc)), uintptr(kernel), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pFunc)), uintptr(kernel), 0, 0, 0, 0)
 	runtime.KeepAlive(&pFunc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errKernelGetFunction, rc)
-		return
-	}
-	return
+	return pFunc, ffi.Error(procKernelGetFunction, Result(r))
 }
 
 // LibraryGetGlobal wraps cuLibraryGetGlobal (symbol cuLibraryGetGlobal, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -3838,25 +3169,16 @@ func KernelGetFunction(kernel Kernel) (pFunc Function, err error) {
 // See also: [LibraryLoadData], [LibraryLoadFromFile], [LibraryUnload],
 // [LibraryGetModule], [ModuleGetGlobal].
 func LibraryGetGlobal(library Library, name string) (dptr Deviceptr, bytes uint64, err error) {
-	fnPtr, lerr := procLibraryGetGlobal.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procLibraryGetGlobal.Addr()
+	if err != nil {
 		return
 	}
 	nameC := ffi.CString(name)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0)
 	runtime.KeepAlive(&dptr)
 	runtime.KeepAlive(&bytes)
 	runtime.KeepAlive(nameC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errLibraryGetGlobal, rc)
-		return
-	}
-	return
+	return dptr, bytes, ffi.Error(procLibraryGetGlobal, Result(r))
 }
 
 // LibraryGetManaged wraps cuLibraryGetManaged (symbol cuLibraryGetManaged, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -3883,25 +3205,16 @@ func LibraryGetGlobal(library Library, name string) (dptr Deviceptr, bytes uint6
 //
 // See also: [LibraryLoadData], [LibraryLoadFromFile], [LibraryUnload].
 func LibraryGetManaged(library Library, name string) (dptr Deviceptr, bytes uint64, err error) {
-	fnPtr, lerr := procLibraryGetManaged.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procLibraryGetManaged.Addr()
+	if err != nil {
 		return
 	}
 	nameC := ffi.CString(name)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0)
 	runtime.KeepAlive(&dptr)
 	runtime.KeepAlive(&bytes)
 	runtime.KeepAlive(nameC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errLibraryGetManaged, rc)
-		return
-	}
-	return
+	return dptr, bytes, ffi.Error(procLibraryGetManaged, Result(r))
 }
 
 // LibraryGetUnifiedFunction wraps cuLibraryGetUnifiedFunction (symbol cuLibraryGetUnifiedFunction, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -3923,24 +3236,15 @@ func LibraryGetManaged(library Library, name string) (dptr Deviceptr, bytes uint
 //
 // See also: [LibraryLoadData], [LibraryLoadFromFile], [LibraryUnload].
 func LibraryGetUnifiedFunction(library Library, symbol string) (fptr unsafe.Pointer, err error) {
-	fnPtr, lerr := procLibraryGetUnifiedFunction.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procLibraryGetUnifiedFunction.Addr()
+	if err != nil {
 		return
 	}
 	symbolC := ffi.CString(symbol)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&fptr)), uintptr(library), uintptr(unsafe.Pointer(symbolC)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&fptr)), uintptr(library), uintptr(unsafe.Pointer(symbolC)), 0, 0, 0)
 	runtime.KeepAlive(&fptr)
 	runtime.KeepAlive(symbolC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errLibraryGetUnifiedFunction, rc)
-		return
-	}
-	return
+	return fptr, ffi.Error(procLibraryGetUnifiedFunction, Result(r))
 }
 
 // KernelGetAttribute wraps cuKernelGetAttribute (symbol cuKernelGetAttribute, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -4021,22 +3325,13 @@ func LibraryGetUnifiedFunction(library Library, symbol string) (fptr unsafe.Poin
 // [KernelGetFunction], [LibraryGetModule], [ModuleGetFunction],
 // [FuncGetAttribute].
 func KernelGetAttribute(attrib FunctionAttribute, kernel Kernel, dev Device) (pi int32, err error) {
-	fnPtr, lerr := procKernelGetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procKernelGetAttribute.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pi)), uintptr(attrib), uintptr(kernel), uintptr(dev), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pi)), uintptr(attrib), uintptr(kernel), uintptr(dev), 0, 0)
 	runtime.KeepAlive(&pi)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errKernelGetAttribute, rc)
-		return
-	}
-	return
+	return pi, ffi.Error(procKernelGetAttribute, Result(r))
 }
 
 // KernelSetAttribute wraps cuKernelSetAttribute (symbol cuKernelSetAttribute, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -4109,22 +3404,13 @@ func KernelGetAttribute(attrib FunctionAttribute, kernel Kernel, dev Device) (pi
 // [KernelGetAttribute], [LibraryGetKernel], [LaunchKernel],
 // [KernelGetFunction], [LibraryGetModule], [ModuleGetFunction],
 // [FuncSetAttribute].
-func KernelSetAttribute(attrib FunctionAttribute, val int32, kernel Kernel, dev Device) (err error) {
-	fnPtr, lerr := procKernelSetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func KernelSetAttribute(attrib FunctionAttribute, val int32, kernel Kernel, dev Device) error {
+	sym, err := procKernelSetAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(attrib), uintptr(val), uintptr(kernel), uintptr(dev), 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errKernelSetAttribute, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(attrib), uintptr(val), uintptr(kernel), uintptr(dev), 0, 0)
+	return ffi.Error(procKernelSetAttribute, Result(r))
 }
 
 // KernelSetCacheConfig wraps cuKernelSetCacheConfig (symbol cuKernelSetCacheConfig, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -4176,22 +3462,13 @@ func KernelSetAttribute(attrib FunctionAttribute, val int32, kernel Kernel, dev 
 // [LibraryGetKernel], [KernelGetFunction], [LibraryGetModule],
 // [ModuleGetFunction], [FuncSetCacheConfig], [CtxSetCacheConfig],
 // [LaunchKernel].
-func KernelSetCacheConfig(kernel Kernel, config FuncCache, dev Device) (err error) {
-	fnPtr, lerr := procKernelSetCacheConfig.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func KernelSetCacheConfig(kernel Kernel, config FuncCache, dev Device) error {
+	sym, err := procKernelSetCacheConfig.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(kernel), uintptr(config), uintptr(dev), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errKernelSetCacheConfig, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(kernel), uintptr(config), uintptr(dev), 0, 0, 0)
+	return ffi.Error(procKernelSetCacheConfig, Result(r))
 }
 
 // KernelGetName wraps cuKernelGetName (symbol cuKernelGetName, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -4213,24 +3490,15 @@ func KernelSetCacheConfig(kernel Kernel, config FuncCache, dev Device) (err erro
 // Note: This function may also return error codes from previous, asynchronous
 // launches.
 func KernelGetName(hfunc Kernel) (name string, err error) {
-	fnPtr, lerr := procKernelGetName.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procKernelGetName.Addr()
+	if err != nil {
 		return
 	}
 	var nameC uintptr
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&nameC)), uintptr(hfunc), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&nameC)), uintptr(hfunc), 0, 0, 0, 0)
 	runtime.KeepAlive(&nameC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errKernelGetName, rc)
-		return
-	}
 	name = ffi.GoString(nameC)
-	return
+	return name, ffi.Error(procKernelGetName, Result(r))
 }
 
 // KernelGetParamInfo wraps cuKernelGetParamInfo (symbol cuKernelGetParamInfo, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -4259,24 +3527,15 @@ func KernelGetName(hfunc Kernel) (name string, err error) {
 // launches.
 //
 // See also: [FuncGetParamInfo].
-func KernelGetParamInfo(kernel Kernel, paramIndex uint64) (paramOffset uint64, paramSize uint64, err error) {
-	fnPtr, lerr := procKernelGetParamInfo.Addr()
-	if lerr != nil {
-		err = lerr
+func KernelGetParamInfo(kernel Kernel, paramIndex uint64) (paramOffset, paramSize uint64, err error) {
+	sym, err := procKernelGetParamInfo.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(kernel), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(kernel), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
 	runtime.KeepAlive(&paramOffset)
 	runtime.KeepAlive(&paramSize)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errKernelGetParamInfo, rc)
-		return
-	}
-	return
+	return paramOffset, paramSize, ffi.Error(procKernelGetParamInfo, Result(r))
 }
 
 // MemGetInfo wraps cuMemGetInfo (symbol cuMemGetInfo_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -4317,24 +3576,15 @@ func KernelGetParamInfo(kernel Kernel, paramIndex uint64) (paramOffset uint64, p
 // [MemGetAddressRange], [MemHostAlloc], [MemHostGetDevicePointer],
 // [MemsetD2D8], [MemsetD2D16], [MemsetD2D32], [MemsetD8], [MemsetD16],
 // [MemsetD32], cudaMemGetInfo.
-func MemGetInfo() (free uint64, total uint64, err error) {
-	fnPtr, lerr := procMemGetInfo.Addr()
-	if lerr != nil {
-		err = lerr
+func MemGetInfo() (free, total uint64, err error) {
+	sym, err := procMemGetInfo.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&free)), uintptr(unsafe.Pointer(&total)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&free)), uintptr(unsafe.Pointer(&total)), 0, 0, 0, 0)
 	runtime.KeepAlive(&free)
 	runtime.KeepAlive(&total)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemGetInfo, rc)
-		return
-	}
-	return
+	return free, total, ffi.Error(procMemGetInfo, Result(r))
 }
 
 // MemAlloc wraps cuMemAlloc (symbol cuMemAlloc_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -4366,22 +3616,13 @@ func MemGetInfo() (free uint64, total uint64, err error) {
 // [MemsetD2D16], [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMalloc.
 func MemAlloc(bytesize uint64) (dptr Deviceptr, err error) {
-	fnPtr, lerr := procMemAlloc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemAlloc.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dptr)), uintptr(bytesize), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(bytesize), 0, 0, 0, 0)
 	runtime.KeepAlive(&dptr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemAlloc, rc)
-		return
-	}
-	return
+	return dptr, ffi.Error(procMemAlloc, Result(r))
 }
 
 // MemAllocPitch wraps cuMemAllocPitch (symbol cuMemAllocPitch_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -4436,24 +3677,15 @@ func MemAlloc(bytesize uint64) (dptr Deviceptr, err error) {
 // [MemFreeHost], [MemGetAddressRange], [MemGetInfo], [MemHostAlloc],
 // [MemHostGetDevicePointer], [MemsetD2D8], [MemsetD2D16], [MemsetD2D32],
 // [MemsetD8], [MemsetD16], [MemsetD32], cudaMallocPitch.
-func MemAllocPitch(widthInBytes uint64, height uint64, elementSizeBytes uint32) (dptr Deviceptr, pPitch uint64, err error) {
-	fnPtr, lerr := procMemAllocPitch.Addr()
-	if lerr != nil {
-		err = lerr
+func MemAllocPitch(widthInBytes, height uint64, elementSizeBytes uint32) (dptr Deviceptr, pPitch uint64, err error) {
+	sym, err := procMemAllocPitch.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&pPitch)), uintptr(widthInBytes), uintptr(height), uintptr(elementSizeBytes), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&pPitch)), uintptr(widthInBytes), uintptr(height), uintptr(elementSizeBytes), 0)
 	runtime.KeepAlive(&dptr)
 	runtime.KeepAlive(&pPitch)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemAllocPitch, rc)
-		return
-	}
-	return
+	return dptr, pPitch, ffi.Error(procMemAllocPitch, Result(r))
 }
 
 // MemFree wraps cuMemFree (symbol cuMemFree_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -4489,22 +3721,13 @@ func MemAllocPitch(widthInBytes uint64, height uint64, elementSizeBytes uint32) 
 // [MemcpyHtoDAsync], [MemFreeHost], [MemGetAddressRange], [MemGetInfo],
 // [MemHostAlloc], [MemFreeAsync], [MemHostGetDevicePointer], [MemsetD2D8],
 // [MemsetD2D16], [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32], cudaFree.
-func MemFree(dptr Deviceptr) (err error) {
-	fnPtr, lerr := procMemFree.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemFree(dptr Deviceptr) error {
+	sym, err := procMemFree.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dptr), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemFree, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dptr), 0, 0, 0, 0, 0)
+	return ffi.Error(procMemFree, Result(r))
 }
 
 // MemGetAddressRange wraps cuMemGetAddressRange (symbol cuMemGetAddressRange_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -4536,23 +3759,14 @@ func MemFree(dptr Deviceptr) (err error) {
 // [MemHostAlloc], [MemHostGetDevicePointer], [MemsetD2D8], [MemsetD2D16],
 // [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32].
 func MemGetAddressRange(dptr Deviceptr) (pbase Deviceptr, psize uint64, err error) {
-	fnPtr, lerr := procMemGetAddressRange.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemGetAddressRange.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pbase)), uintptr(unsafe.Pointer(&psize)), uintptr(dptr), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pbase)), uintptr(unsafe.Pointer(&psize)), uintptr(dptr), 0, 0, 0)
 	runtime.KeepAlive(&pbase)
 	runtime.KeepAlive(&psize)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemGetAddressRange, rc)
-		return
-	}
-	return
+	return pbase, psize, ffi.Error(procMemGetAddressRange, Result(r))
 }
 
 // MemAllocHost wraps cuMemAllocHost (symbol cuMemAllocHost_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -4601,22 +3815,13 @@ func MemGetAddressRange(dptr Deviceptr) (pbase Deviceptr, psize uint64, err erro
 // [MemsetD2D16], [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMallocHost.
 func MemAllocHost(bytesize uint64) (pp unsafe.Pointer, err error) {
-	fnPtr, lerr := procMemAllocHost.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemAllocHost.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pp)), uintptr(bytesize), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pp)), uintptr(bytesize), 0, 0, 0, 0)
 	runtime.KeepAlive(&pp)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemAllocHost, rc)
-		return
-	}
-	return
+	return pp, ffi.Error(procMemAllocHost, Result(r))
 }
 
 // MemFreeHost wraps cuMemFreeHost (symbol cuMemFreeHost, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -4644,23 +3849,14 @@ func MemAllocHost(bytesize uint64) (pp unsafe.Pointer, err error) {
 // [MemGetInfo], [MemHostAlloc], [MemHostGetDevicePointer], [MemsetD2D8],
 // [MemsetD2D16], [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaFreeHost.
-func MemFreeHost(p unsafe.Pointer) (err error) {
-	fnPtr, lerr := procMemFreeHost.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemFreeHost(p unsafe.Pointer) error {
+	sym, err := procMemFreeHost.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(p), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemFreeHost, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemFreeHost, Result(r))
 }
 
 // MemHostAlloc wraps cuMemHostAlloc (symbol cuMemHostAlloc, cuda.h). It needs a driver of CUDA 2.2 or newer.
@@ -4739,22 +3935,13 @@ func MemFreeHost(p unsafe.Pointer) (err error) {
 // [MemsetD2D16], [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaHostAlloc.
 func MemHostAlloc(bytesize uint64, flags uint32) (pp unsafe.Pointer, err error) {
-	fnPtr, lerr := procMemHostAlloc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemHostAlloc.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pp)), uintptr(bytesize), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pp)), uintptr(bytesize), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pp)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemHostAlloc, rc)
-		return
-	}
-	return
+	return pp, ffi.Error(procMemHostAlloc, Result(r))
 }
 
 // MemHostGetDevicePointer wraps cuMemHostGetDevicePointer (symbol cuMemHostGetDevicePointer_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -4807,23 +3994,14 @@ func MemHostAlloc(bytesize uint64, flags uint32) (pp unsafe.Pointer, err error) 
 // [MemsetD2D16], [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaHostGetDevicePointer.
 func MemHostGetDevicePointer(p unsafe.Pointer, flags uint32) (pdptr Deviceptr, err error) {
-	fnPtr, lerr := procMemHostGetDevicePointer.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemHostGetDevicePointer.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pdptr)), uintptr(unsafe.Pointer(p)), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pdptr)), uintptr(p), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pdptr)
 	runtime.KeepAlive(p)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemHostGetDevicePointer, rc)
-		return
-	}
-	return
+	return pdptr, ffi.Error(procMemHostGetDevicePointer, Result(r))
 }
 
 // MemHostGetFlags wraps cuMemHostGetFlags (symbol cuMemHostGetFlags, cuda.h). It needs a driver of CUDA 2.3 or newer.
@@ -4847,23 +4025,14 @@ func MemHostGetDevicePointer(p unsafe.Pointer, flags uint32) (pdptr Deviceptr, e
 //
 // See also: [MemAllocHost], [MemHostAlloc], cudaHostGetFlags.
 func MemHostGetFlags(p unsafe.Pointer) (pFlags uint32, err error) {
-	fnPtr, lerr := procMemHostGetFlags.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemHostGetFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pFlags)), uintptr(unsafe.Pointer(p)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pFlags)), uintptr(p), 0, 0, 0, 0)
 	runtime.KeepAlive(&pFlags)
 	runtime.KeepAlive(p)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemHostGetFlags, rc)
-		return
-	}
-	return
+	return pFlags, ffi.Error(procMemHostGetFlags, Result(r))
 }
 
 // MemAllocManaged wraps cuMemAllocManaged (symbol cuMemAllocManaged, cuda.h). It needs a driver of CUDA 6.0 or newer.
@@ -4987,22 +4156,13 @@ func MemHostGetFlags(p unsafe.Pointer) (pFlags uint32, err error) {
 // [MemsetD2D16], [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // [DeviceGetAttribute], [StreamAttachMemAsync], cudaMallocManaged.
 func MemAllocManaged(bytesize uint64, flags uint32) (dptr Deviceptr, err error) {
-	fnPtr, lerr := procMemAllocManaged.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemAllocManaged.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dptr)), uintptr(bytesize), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(bytesize), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&dptr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemAllocManaged, rc)
-		return
-	}
-	return
+	return dptr, ffi.Error(procMemAllocManaged, Result(r))
 }
 
 // DeviceRegisterAsyncNotification wraps cuDeviceRegisterAsyncNotification (symbol cuDeviceRegisterAsyncNotification, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -5038,9 +4198,8 @@ func MemAllocManaged(bytesize uint64, flags uint32) (dptr Deviceptr, err error) 
 //
 // See also: [DeviceUnregisterAsyncNotification].
 func DeviceRegisterAsyncNotification(device Device, callbackFunc func(info *AsyncNotificationInfo, callback AsyncCallbackHandle)) (callback AsyncCallbackHandle, err error) {
-	fnPtr, lerr := procDeviceRegisterAsyncNotification.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceRegisterAsyncNotification.Addr()
+	if err != nil {
 		return
 	}
 	cbScope := ffi.EnterCallbacks()
@@ -5058,18 +4217,16 @@ func DeviceRegisterAsyncNotification(device Device, callbackFunc func(info *Asyn
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(unsafe.Pointer(callbackP)))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
+	ffi.Call(sym, frame)
 	runtime.KeepAlive(callbackP)
-	if ferr != nil {
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errDeviceRegisterAsyncNotification, rc)
+		err = ffi.Error(procDeviceRegisterAsyncNotification, rc)
 		return
 	}
 	callback = *callbackP
@@ -5096,18 +4253,13 @@ func DeviceRegisterAsyncNotification(device Device, callbackFunc func(info *Asyn
 //
 // See also: [DeviceRegisterAsyncNotification].
 func DeviceUnregisterAsyncNotification(device Device, callback AsyncCallbackHandle) (err error) {
-	fnPtr, lerr := procDeviceUnregisterAsyncNotification.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceUnregisterAsyncNotification.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(callback), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceUnregisterAsyncNotification, rc)
+	r := ffi.CallInts(sym, uintptr(device), uintptr(callback), 0, 0, 0, 0)
+	if rc := Result(r); rc != 0 {
+		err = ffi.Error(procDeviceUnregisterAsyncNotification, rc)
 		return
 	}
 	callbackRegistry.Remove(uintptr(callback))
@@ -5135,24 +4287,15 @@ func DeviceUnregisterAsyncNotification(device Device, callback AsyncCallbackHand
 // See also: [DeviceGet], [DeviceGetAttribute], [DeviceGetPCIBusId],
 // cudaDeviceGetByPCIBusId.
 func DeviceGetByPCIBusId(pciBusId string) (dev Device, err error) {
-	fnPtr, lerr := procDeviceGetByPCIBusId.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetByPCIBusId.Addr()
+	if err != nil {
 		return
 	}
 	pciBusIdC := ffi.CString(pciBusId)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dev)), uintptr(unsafe.Pointer(pciBusIdC)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dev)), uintptr(unsafe.Pointer(pciBusIdC)), 0, 0, 0, 0)
 	runtime.KeepAlive(&dev)
 	runtime.KeepAlive(pciBusIdC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetByPCIBusId, rc)
-		return
-	}
-	return
+	return dev, ffi.Error(procDeviceGetByPCIBusId, Result(r))
 }
 
 // DeviceGetPCIBusId wraps cuDeviceGetPCIBusId (symbol cuDeviceGetPCIBusId, cuda.h). It needs a driver of CUDA 4.1 or newer.
@@ -5178,24 +4321,15 @@ func DeviceGetByPCIBusId(pciBusId string) (dev Device, err error) {
 // See also: [DeviceGet], [DeviceGetAttribute], [DeviceGetByPCIBusId],
 // cudaDeviceGetPCIBusId.
 func DeviceGetPCIBusId(dev Device) (pciBusId string, err error) {
-	fnPtr, lerr := procDeviceGetPCIBusId.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetPCIBusId.Addr()
+	if err != nil {
 		return
 	}
 	var pciBusIdBuf [256]byte
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pciBusIdBuf[0])), 256, uintptr(dev), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pciBusIdBuf[0])), 256, uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&pciBusIdBuf)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetPCIBusId, rc)
-		return
-	}
 	pciBusId = ffi.GoStringN(pciBusIdBuf[:])
-	return
+	return pciBusId, ffi.Error(procDeviceGetPCIBusId, Result(r))
 }
 
 // IpcGetEventHandle wraps cuIpcGetEventHandle (symbol cuIpcGetEventHandle, cuda.h). It needs a driver of CUDA 4.1 or newer.
@@ -5231,22 +4365,13 @@ func DeviceGetPCIBusId(dev Device) (pciBusId string, err error) {
 // [StreamWaitEvent], [IpcOpenEventHandle], [IpcGetMemHandle],
 // [IpcOpenMemHandle], [IpcCloseMemHandle], cudaIpcGetEventHandle.
 func IpcGetEventHandle(event Event) (pHandle IpcEventHandle, err error) {
-	fnPtr, lerr := procIpcGetEventHandle.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procIpcGetEventHandle.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pHandle)), uintptr(event), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(event), 0, 0, 0, 0)
 	runtime.KeepAlive(&pHandle)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errIpcGetEventHandle, rc)
-		return
-	}
-	return
+	return pHandle, ffi.Error(procIpcGetEventHandle, Result(r))
 }
 
 // IpcOpenEventHandle wraps cuIpcOpenEventHandle (symbol cuIpcOpenEventHandle, cuda.h). It needs a driver of CUDA 4.1 or newer.
@@ -5277,27 +4402,20 @@ func IpcGetEventHandle(event Event) (pHandle IpcEventHandle, err error) {
 // [StreamWaitEvent], [IpcGetEventHandle], [IpcGetMemHandle],
 // [IpcOpenMemHandle], [IpcCloseMemHandle], cudaIpcOpenEventHandle.
 func IpcOpenEventHandle(handle IpcEventHandle) (phEvent Event, err error) {
-	fnPtr, lerr := procIpcOpenEventHandle.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procIpcOpenEventHandle.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(unsafe.Pointer(&phEvent)))
 	frame.Struct(unsafe.Pointer(&handle), &layoutIpcEventHandle)
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&phEvent)
 	runtime.KeepAlive(&handle)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errIpcOpenEventHandle, rc)
-		return
-	}
-	return
+	return phEvent, ffi.Error(procIpcOpenEventHandle, Result(frame.Ret()))
 }
 
 // IpcGetMemHandle wraps cuIpcGetMemHandle (symbol cuIpcGetMemHandle, cuda.h). It needs a driver of CUDA 4.1 or newer.
@@ -5329,22 +4447,13 @@ func IpcOpenEventHandle(handle IpcEventHandle) (phEvent Event, err error) {
 // See also: [MemAlloc], [MemFree], [IpcGetEventHandle], [IpcOpenEventHandle],
 // [IpcOpenMemHandle], [IpcCloseMemHandle], cudaIpcGetMemHandle.
 func IpcGetMemHandle(dptr Deviceptr) (pHandle IpcMemHandle, err error) {
-	fnPtr, lerr := procIpcGetMemHandle.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procIpcGetMemHandle.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pHandle)), uintptr(dptr), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(dptr), 0, 0, 0, 0)
 	runtime.KeepAlive(&pHandle)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errIpcGetMemHandle, rc)
-		return
-	}
-	return
+	return pHandle, ffi.Error(procIpcGetMemHandle, Result(r))
 }
 
 // IpcOpenMemHandle wraps cuIpcOpenMemHandle (symbol cuIpcOpenMemHandle_v2, cuda.h). It needs a driver of CUDA 11.0 or newer.
@@ -5396,28 +4505,21 @@ func IpcGetMemHandle(dptr Deviceptr) (pHandle IpcMemHandle, err error) {
 // [IpcGetMemHandle], [IpcCloseMemHandle], [CtxEnablePeerAccess],
 // [DeviceCanAccessPeer], cudaIpcOpenMemHandle.
 func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (pdptr Deviceptr, err error) {
-	fnPtr, lerr := procIpcOpenMemHandle.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procIpcOpenMemHandle.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(unsafe.Pointer(&pdptr)))
 	frame.Struct(unsafe.Pointer(&handle), &layoutIpcMemHandle)
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&pdptr)
 	runtime.KeepAlive(&handle)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errIpcOpenMemHandle, rc)
-		return
-	}
-	return
+	return pdptr, ffi.Error(procIpcOpenMemHandle, Result(frame.Ret()))
 }
 
 // IpcCloseMemHandle wraps cuIpcCloseMemHandle (symbol cuIpcCloseMemHandle, cuda.h). It needs a driver of CUDA 4.1 or newer.
@@ -5445,22 +4547,13 @@ func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (pdptr Deviceptr, err e
 //
 // See also: [MemAlloc], [MemFree], [IpcGetEventHandle], [IpcOpenEventHandle],
 // [IpcGetMemHandle], [IpcOpenMemHandle], cudaIpcCloseMemHandle.
-func IpcCloseMemHandle(dptr Deviceptr) (err error) {
-	fnPtr, lerr := procIpcCloseMemHandle.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func IpcCloseMemHandle(dptr Deviceptr) error {
+	sym, err := procIpcCloseMemHandle.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dptr), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errIpcCloseMemHandle, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dptr), 0, 0, 0, 0, 0)
+	return ffi.Error(procIpcCloseMemHandle, Result(r))
 }
 
 // MemHostRegister wraps cuMemHostRegister (symbol cuMemHostRegister_v2, cuda.h). It needs a driver of CUDA 6.5 or newer.
@@ -5543,23 +4636,14 @@ func IpcCloseMemHandle(dptr Deviceptr) (err error) {
 //
 // See also: [MemHostUnregister], [MemHostGetFlags], [MemHostGetDevicePointer],
 // cudaHostRegister.
-func MemHostRegister(p unsafe.Pointer, bytesize uint64, flags uint32) (err error) {
-	fnPtr, lerr := procMemHostRegister.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemHostRegister(p unsafe.Pointer, bytesize uint64, flags uint32) error {
+	sym, err := procMemHostRegister.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), uintptr(bytesize), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(p), uintptr(bytesize), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(p)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemHostRegister, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemHostRegister, Result(r))
 }
 
 // MemHostUnregister wraps cuMemHostUnregister (symbol cuMemHostUnregister, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -5581,23 +4665,14 @@ func MemHostRegister(p unsafe.Pointer, bytesize uint64, flags uint32) (err error
 // launches.
 //
 // See also: [MemHostRegister], cudaHostUnregister.
-func MemHostUnregister(p unsafe.Pointer) (err error) {
-	fnPtr, lerr := procMemHostUnregister.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemHostUnregister(p unsafe.Pointer) error {
+	sym, err := procMemHostUnregister.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(p), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemHostUnregister, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemHostUnregister, Result(r))
 }
 
 // Memcpy wraps cuMemcpy (symbol cuMemcpy, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -5636,22 +4711,13 @@ func MemHostUnregister(p unsafe.Pointer) (err error) {
 // [MemHostGetDevicePointer], [MemsetD2D8], [MemsetD2D16], [MemsetD2D32],
 // [MemsetD8], [MemsetD16], [MemsetD32], cudaMemcpy, cudaMemcpyToSymbol,
 // cudaMemcpyFromSymbol.
-func Memcpy(dst Deviceptr, src Deviceptr, byteCount uint64) (err error) {
-	fnPtr, lerr := procMemcpy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy(dst, src Deviceptr, byteCount uint64) error {
+	sym, err := procMemcpy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dst), uintptr(src), uintptr(byteCount), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpy, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dst), uintptr(src), uintptr(byteCount), 0, 0, 0)
+	return ffi.Error(procMemcpy, Result(r))
 }
 
 // MemcpyPeer wraps cuMemcpyPeer (symbol cuMemcpyPeer, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -5680,22 +4746,13 @@ func Memcpy(dst Deviceptr, src Deviceptr, byteCount uint64) (err error) {
 //
 // See also: [MemcpyDtoD], [Memcpy3DPeer], [MemcpyDtoDAsync], [MemcpyPeerAsync],
 // [Memcpy3DPeerAsync], cudaMemcpyPeer.
-func MemcpyPeer(dstDevice Deviceptr, dstContext Context, srcDevice Deviceptr, srcContext Context, byteCount uint64) (err error) {
-	fnPtr, lerr := procMemcpyPeer.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyPeer(dstDevice Deviceptr, dstContext Context, srcDevice Deviceptr, srcContext Context, byteCount uint64) error {
+	sym, err := procMemcpyPeer.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(dstContext), uintptr(srcDevice), uintptr(srcContext), uintptr(byteCount), 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyPeer, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(dstContext), uintptr(srcDevice), uintptr(srcContext), uintptr(byteCount), 0)
+	return ffi.Error(procMemcpyPeer, Result(r))
 }
 
 // MemcpyHtoD wraps cuMemcpyHtoD (symbol cuMemcpyHtoD_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -5731,23 +4788,14 @@ func MemcpyPeer(dstDevice Deviceptr, dstContext Context, srcDevice Deviceptr, sr
 // [MemGetInfo], [MemHostAlloc], [MemHostGetDevicePointer], [MemsetD2D8],
 // [MemsetD2D16], [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMemcpy, cudaMemcpyToSymbol.
-func MemcpyHtoD(dstDevice Deviceptr, srcHost unsafe.Pointer, byteCount uint64) (err error) {
-	fnPtr, lerr := procMemcpyHtoD.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyHtoD(dstDevice Deviceptr, srcHost unsafe.Pointer, byteCount uint64) error {
+	sym, err := procMemcpyHtoD.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(unsafe.Pointer(srcHost)), uintptr(byteCount), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(srcHost), uintptr(byteCount), 0, 0, 0)
 	runtime.KeepAlive(srcHost)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyHtoD, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyHtoD, Result(r))
 }
 
 // MemcpyDtoH wraps cuMemcpyDtoH (symbol cuMemcpyDtoH_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -5783,23 +4831,14 @@ func MemcpyHtoD(dstDevice Deviceptr, srcHost unsafe.Pointer, byteCount uint64) (
 // [MemGetInfo], [MemHostAlloc], [MemHostGetDevicePointer], [MemsetD2D8],
 // [MemsetD2D16], [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMemcpy, cudaMemcpyFromSymbol.
-func MemcpyDtoH(dstHost unsafe.Pointer, srcDevice Deviceptr, byteCount uint64) (err error) {
-	fnPtr, lerr := procMemcpyDtoH.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyDtoH(dstHost unsafe.Pointer, srcDevice Deviceptr, byteCount uint64) error {
+	sym, err := procMemcpyDtoH.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dstHost)), uintptr(srcDevice), uintptr(byteCount), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(dstHost), uintptr(srcDevice), uintptr(byteCount), 0, 0, 0)
 	runtime.KeepAlive(dstHost)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyDtoH, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyDtoH, Result(r))
 }
 
 // MemcpyDtoD wraps cuMemcpyDtoD (symbol cuMemcpyDtoD_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -5832,22 +4871,13 @@ func MemcpyDtoH(dstHost unsafe.Pointer, srcDevice Deviceptr, byteCount uint64) (
 // [MemHostGetDevicePointer], [MemsetD2D8], [MemsetD2D16], [MemsetD2D32],
 // [MemsetD8], [MemsetD16], [MemsetD32], cudaMemcpy, cudaMemcpyToSymbol,
 // cudaMemcpyFromSymbol.
-func MemcpyDtoD(dstDevice Deviceptr, srcDevice Deviceptr, byteCount uint64) (err error) {
-	fnPtr, lerr := procMemcpyDtoD.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyDtoD(dstDevice, srcDevice Deviceptr, byteCount uint64) error {
+	sym, err := procMemcpyDtoD.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(srcDevice), uintptr(byteCount), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyDtoD, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(srcDevice), uintptr(byteCount), 0, 0, 0)
+	return ffi.Error(procMemcpyDtoD, Result(r))
 }
 
 // MemcpyDtoA wraps cuMemcpyDtoA (symbol cuMemcpyDtoA_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -5882,22 +4912,13 @@ func MemcpyDtoD(dstDevice Deviceptr, srcDevice Deviceptr, byteCount uint64) (err
 // [MemGetInfo], [MemHostAlloc], [MemHostGetDevicePointer], [MemsetD2D8],
 // [MemsetD2D16], [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMemcpyToArray.
-func MemcpyDtoA(dstArray Array, dstOffset uint64, srcDevice Deviceptr, byteCount uint64) (err error) {
-	fnPtr, lerr := procMemcpyDtoA.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyDtoA(dstArray Array, dstOffset uint64, srcDevice Deviceptr, byteCount uint64) error {
+	sym, err := procMemcpyDtoA.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstArray), uintptr(dstOffset), uintptr(srcDevice), uintptr(byteCount), 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyDtoA, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dstArray), uintptr(dstOffset), uintptr(srcDevice), uintptr(byteCount), 0, 0)
+	return ffi.Error(procMemcpyDtoA, Result(r))
 }
 
 // MemcpyAtoD wraps cuMemcpyAtoD (symbol cuMemcpyAtoD_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -5934,22 +4955,13 @@ func MemcpyDtoA(dstArray Array, dstOffset uint64, srcDevice Deviceptr, byteCount
 // [MemGetInfo], [MemHostAlloc], [MemHostGetDevicePointer], [MemsetD2D8],
 // [MemsetD2D16], [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMemcpyFromArray.
-func MemcpyAtoD(dstDevice Deviceptr, srcArray Array, srcOffset uint64, byteCount uint64) (err error) {
-	fnPtr, lerr := procMemcpyAtoD.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyAtoD(dstDevice Deviceptr, srcArray Array, srcOffset, byteCount uint64) error {
+	sym, err := procMemcpyAtoD.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(srcArray), uintptr(srcOffset), uintptr(byteCount), 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyAtoD, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(srcArray), uintptr(srcOffset), uintptr(byteCount), 0, 0)
+	return ffi.Error(procMemcpyAtoD, Result(r))
 }
 
 // MemcpyHtoA wraps cuMemcpyHtoA (symbol cuMemcpyHtoA_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -5987,23 +4999,14 @@ func MemcpyAtoD(dstDevice Deviceptr, srcArray Array, srcOffset uint64, byteCount
 // [MemGetInfo], [MemHostAlloc], [MemHostGetDevicePointer], [MemsetD2D8],
 // [MemsetD2D16], [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMemcpyToArray.
-func MemcpyHtoA(dstArray Array, dstOffset uint64, srcHost unsafe.Pointer, byteCount uint64) (err error) {
-	fnPtr, lerr := procMemcpyHtoA.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyHtoA(dstArray Array, dstOffset uint64, srcHost unsafe.Pointer, byteCount uint64) error {
+	sym, err := procMemcpyHtoA.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstArray), uintptr(dstOffset), uintptr(unsafe.Pointer(srcHost)), uintptr(byteCount), 0, 0)
+	r := ffi.CallInts(sym, uintptr(dstArray), uintptr(dstOffset), uintptr(srcHost), uintptr(byteCount), 0, 0)
 	runtime.KeepAlive(srcHost)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyHtoA, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyHtoA, Result(r))
 }
 
 // MemcpyAtoH wraps cuMemcpyAtoH (symbol cuMemcpyAtoH_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6041,23 +5044,14 @@ func MemcpyHtoA(dstArray Array, dstOffset uint64, srcHost unsafe.Pointer, byteCo
 // [MemGetInfo], [MemHostAlloc], [MemHostGetDevicePointer], [MemsetD2D8],
 // [MemsetD2D16], [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMemcpyFromArray.
-func MemcpyAtoH(dstHost unsafe.Pointer, srcArray Array, srcOffset uint64, byteCount uint64) (err error) {
-	fnPtr, lerr := procMemcpyAtoH.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyAtoH(dstHost unsafe.Pointer, srcArray Array, srcOffset, byteCount uint64) error {
+	sym, err := procMemcpyAtoH.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dstHost)), uintptr(srcArray), uintptr(srcOffset), uintptr(byteCount), 0, 0)
+	r := ffi.CallInts(sym, uintptr(dstHost), uintptr(srcArray), uintptr(srcOffset), uintptr(byteCount), 0, 0)
 	runtime.KeepAlive(dstHost)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyAtoH, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyAtoH, Result(r))
 }
 
 // MemcpyAtoA wraps cuMemcpyAtoA (symbol cuMemcpyAtoA_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6096,22 +5090,13 @@ func MemcpyAtoH(dstHost unsafe.Pointer, srcArray Array, srcOffset uint64, byteCo
 // [MemGetInfo], [MemHostAlloc], [MemHostGetDevicePointer], [MemsetD2D8],
 // [MemsetD2D16], [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMemcpyArrayToArray.
-func MemcpyAtoA(dstArray Array, dstOffset uint64, srcArray Array, srcOffset uint64, byteCount uint64) (err error) {
-	fnPtr, lerr := procMemcpyAtoA.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyAtoA(dstArray Array, dstOffset uint64, srcArray Array, srcOffset, byteCount uint64) error {
+	sym, err := procMemcpyAtoA.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstArray), uintptr(dstOffset), uintptr(srcArray), uintptr(srcOffset), uintptr(byteCount), 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyAtoA, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dstArray), uintptr(dstOffset), uintptr(srcArray), uintptr(srcOffset), uintptr(byteCount), 0)
+	return ffi.Error(procMemcpyAtoA, Result(r))
 }
 
 // Memcpy2D wraps cuMemcpy2D (symbol cuMemcpy2D_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6246,23 +5231,14 @@ func MemcpyAtoA(dstArray Array, dstOffset uint64, srcArray Array, srcOffset uint
 // [MemGetInfo], [MemHostAlloc], [MemHostGetDevicePointer], [MemsetD2D8],
 // [MemsetD2D16], [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMemcpy2D, cudaMemcpy2DToArray, cudaMemcpy2DFromArray.
-func Memcpy2D(pCopy *CudaMemcpy2D) (err error) {
-	fnPtr, lerr := procMemcpy2D.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy2D(pCopy *CudaMemcpy2D) error {
+	sym, err := procMemcpy2D.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(pCopy)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(pCopy)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(pCopy)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpy2D, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy2D, Result(r))
 }
 
 // Memcpy2DUnaligned wraps cuMemcpy2DUnaligned (symbol cuMemcpy2DUnaligned_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6395,23 +5371,14 @@ func Memcpy2D(pCopy *CudaMemcpy2D) (err error) {
 // [MemHostGetDevicePointer], [MemsetD2D8], [MemsetD2D16], [MemsetD2D32],
 // [MemsetD8], [MemsetD16], [MemsetD32], cudaMemcpy2D, cudaMemcpy2DToArray,
 // cudaMemcpy2DFromArray.
-func Memcpy2DUnaligned(pCopy *CudaMemcpy2D) (err error) {
-	fnPtr, lerr := procMemcpy2DUnaligned.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy2DUnaligned(pCopy *CudaMemcpy2D) error {
+	sym, err := procMemcpy2DUnaligned.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(pCopy)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(pCopy)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(pCopy)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpy2DUnaligned, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy2DUnaligned, Result(r))
 }
 
 // Memcpy3D wraps cuMemcpy3D (symbol cuMemcpy3D_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6552,23 +5519,14 @@ func Memcpy2DUnaligned(pCopy *CudaMemcpy2D) (err error) {
 // [MemGetInfo], [MemHostAlloc], [MemHostGetDevicePointer], [MemsetD2D8],
 // [MemsetD2D16], [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMemcpy3D.
-func Memcpy3D(pCopy *CudaMemcpy3D) (err error) {
-	fnPtr, lerr := procMemcpy3D.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy3D(pCopy *CudaMemcpy3D) error {
+	sym, err := procMemcpy3D.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(pCopy)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(pCopy)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(pCopy)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpy3D, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy3D, Result(r))
 }
 
 // Memcpy3DPeer wraps cuMemcpy3DPeer (symbol cuMemcpy3DPeer, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -6591,23 +5549,14 @@ func Memcpy3D(pCopy *CudaMemcpy3D) (err error) {
 //
 // See also: [MemcpyDtoD], [MemcpyPeer], [MemcpyDtoDAsync], [MemcpyPeerAsync],
 // [Memcpy3DPeerAsync], cudaMemcpy3DPeer.
-func Memcpy3DPeer(pCopy *CudaMemcpy3DPeer) (err error) {
-	fnPtr, lerr := procMemcpy3DPeer.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy3DPeer(pCopy *CudaMemcpy3DPeer) error {
+	sym, err := procMemcpy3DPeer.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(pCopy)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(pCopy)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(pCopy)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpy3DPeer, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy3DPeer, Result(r))
 }
 
 // MemcpyAsync wraps cuMemcpyAsync (symbol cuMemcpyAsync, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -6651,22 +5600,13 @@ func Memcpy3DPeer(pCopy *CudaMemcpy3DPeer) (err error) {
 // [MemsetD2D32Async], [MemsetD8], [MemsetD8Async], [MemsetD16],
 // [MemsetD16Async], [MemsetD32], [MemsetD32Async], cudaMemcpyAsync,
 // cudaMemcpyToSymbolAsync, cudaMemcpyFromSymbolAsync.
-func MemcpyAsync(dst Deviceptr, src Deviceptr, byteCount uint64, hStream Stream) (err error) {
-	fnPtr, lerr := procMemcpyAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyAsync(dst, src Deviceptr, byteCount uint64, hStream Stream) error {
+	sym, err := procMemcpyAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dst), uintptr(src), uintptr(byteCount), uintptr(hStream), 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyAsync, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dst), uintptr(src), uintptr(byteCount), uintptr(hStream), 0, 0)
+	return ffi.Error(procMemcpyAsync, Result(r))
 }
 
 // MemcpyPeerAsync wraps cuMemcpyPeerAsync (symbol cuMemcpyPeerAsync, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -6698,22 +5638,13 @@ func MemcpyAsync(dst Deviceptr, src Deviceptr, byteCount uint64, hStream Stream)
 //
 // See also: [MemcpyDtoD], [MemcpyPeer], [Memcpy3DPeer], [MemcpyDtoDAsync],
 // [Memcpy3DPeerAsync], cudaMemcpyPeerAsync.
-func MemcpyPeerAsync(dstDevice Deviceptr, dstContext Context, srcDevice Deviceptr, srcContext Context, byteCount uint64, hStream Stream) (err error) {
-	fnPtr, lerr := procMemcpyPeerAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyPeerAsync(dstDevice Deviceptr, dstContext Context, srcDevice Deviceptr, srcContext Context, byteCount uint64, hStream Stream) error {
+	sym, err := procMemcpyPeerAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(dstContext), uintptr(srcDevice), uintptr(srcContext), uintptr(byteCount), uintptr(hStream))
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyPeerAsync, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(dstContext), uintptr(srcDevice), uintptr(srcContext), uintptr(byteCount), uintptr(hStream))
+	return ffi.Error(procMemcpyPeerAsync, Result(r))
 }
 
 // MemcpyHtoDAsync wraps cuMemcpyHtoDAsync (symbol cuMemcpyHtoDAsync_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6753,23 +5684,14 @@ func MemcpyPeerAsync(dstDevice Deviceptr, dstContext Context, srcDevice Devicept
 // [MemsetD2D16], [MemsetD2D16Async], [MemsetD2D32], [MemsetD2D32Async],
 // [MemsetD8], [MemsetD8Async], [MemsetD16], [MemsetD16Async], [MemsetD32],
 // [MemsetD32Async], cudaMemcpyAsync, cudaMemcpyToSymbolAsync.
-func MemcpyHtoDAsync(dstDevice Deviceptr, srcHost unsafe.Pointer, byteCount uint64, hStream Stream) (err error) {
-	fnPtr, lerr := procMemcpyHtoDAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyHtoDAsync(dstDevice Deviceptr, srcHost unsafe.Pointer, byteCount uint64, hStream Stream) error {
+	sym, err := procMemcpyHtoDAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(unsafe.Pointer(srcHost)), uintptr(byteCount), uintptr(hStream), 0, 0)
+	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(srcHost), uintptr(byteCount), uintptr(hStream), 0, 0)
 	runtime.KeepAlive(srcHost)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyHtoDAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyHtoDAsync, Result(r))
 }
 
 // MemcpyDtoHAsync wraps cuMemcpyDtoHAsync (symbol cuMemcpyDtoHAsync_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6810,23 +5732,14 @@ func MemcpyHtoDAsync(dstDevice Deviceptr, srcHost unsafe.Pointer, byteCount uint
 // [MemsetD2D32Async], [MemsetD8], [MemsetD8Async], [MemsetD16],
 // [MemsetD16Async], [MemsetD32], [MemsetD32Async], cudaMemcpyAsync,
 // cudaMemcpyFromSymbolAsync.
-func MemcpyDtoHAsync(dstHost unsafe.Pointer, srcDevice Deviceptr, byteCount uint64, hStream Stream) (err error) {
-	fnPtr, lerr := procMemcpyDtoHAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyDtoHAsync(dstHost unsafe.Pointer, srcDevice Deviceptr, byteCount uint64, hStream Stream) error {
+	sym, err := procMemcpyDtoHAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dstHost)), uintptr(srcDevice), uintptr(byteCount), uintptr(hStream), 0, 0)
+	r := ffi.CallInts(sym, uintptr(dstHost), uintptr(srcDevice), uintptr(byteCount), uintptr(hStream), 0, 0)
 	runtime.KeepAlive(dstHost)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyDtoHAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyDtoHAsync, Result(r))
 }
 
 // MemcpyDtoDAsync wraps cuMemcpyDtoDAsync (symbol cuMemcpyDtoDAsync_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6864,22 +5777,13 @@ func MemcpyDtoHAsync(dstHost unsafe.Pointer, srcDevice Deviceptr, byteCount uint
 // [MemsetD2D32Async], [MemsetD8], [MemsetD8Async], [MemsetD16],
 // [MemsetD16Async], [MemsetD32], [MemsetD32Async], cudaMemcpyAsync,
 // cudaMemcpyToSymbolAsync, cudaMemcpyFromSymbolAsync.
-func MemcpyDtoDAsync(dstDevice Deviceptr, srcDevice Deviceptr, byteCount uint64, hStream Stream) (err error) {
-	fnPtr, lerr := procMemcpyDtoDAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyDtoDAsync(dstDevice, srcDevice Deviceptr, byteCount uint64, hStream Stream) error {
+	sym, err := procMemcpyDtoDAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(srcDevice), uintptr(byteCount), uintptr(hStream), 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyDtoDAsync, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(srcDevice), uintptr(byteCount), uintptr(hStream), 0, 0)
+	return ffi.Error(procMemcpyDtoDAsync, Result(r))
 }
 
 // MemcpyHtoAAsync wraps cuMemcpyHtoAAsync (symbol cuMemcpyHtoAAsync_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6921,23 +5825,14 @@ func MemcpyDtoDAsync(dstDevice Deviceptr, srcDevice Deviceptr, byteCount uint64,
 // [MemsetD2D8Async], [MemsetD2D16], [MemsetD2D16Async], [MemsetD2D32],
 // [MemsetD2D32Async], [MemsetD8], [MemsetD8Async], [MemsetD16],
 // [MemsetD16Async], [MemsetD32], [MemsetD32Async], cudaMemcpyToArrayAsync.
-func MemcpyHtoAAsync(dstArray Array, dstOffset uint64, srcHost unsafe.Pointer, byteCount uint64, hStream Stream) (err error) {
-	fnPtr, lerr := procMemcpyHtoAAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyHtoAAsync(dstArray Array, dstOffset uint64, srcHost unsafe.Pointer, byteCount uint64, hStream Stream) error {
+	sym, err := procMemcpyHtoAAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstArray), uintptr(dstOffset), uintptr(unsafe.Pointer(srcHost)), uintptr(byteCount), uintptr(hStream), 0)
+	r := ffi.CallInts(sym, uintptr(dstArray), uintptr(dstOffset), uintptr(srcHost), uintptr(byteCount), uintptr(hStream), 0)
 	runtime.KeepAlive(srcHost)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyHtoAAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyHtoAAsync, Result(r))
 }
 
 // MemcpyAtoHAsync wraps cuMemcpyAtoHAsync (symbol cuMemcpyAtoHAsync_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6979,23 +5874,14 @@ func MemcpyHtoAAsync(dstArray Array, dstOffset uint64, srcHost unsafe.Pointer, b
 // [MemsetD2D8Async], [MemsetD2D16], [MemsetD2D16Async], [MemsetD2D32],
 // [MemsetD2D32Async], [MemsetD8], [MemsetD8Async], [MemsetD16],
 // [MemsetD16Async], [MemsetD32], [MemsetD32Async], cudaMemcpyFromArrayAsync.
-func MemcpyAtoHAsync(dstHost unsafe.Pointer, srcArray Array, srcOffset uint64, byteCount uint64, hStream Stream) (err error) {
-	fnPtr, lerr := procMemcpyAtoHAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyAtoHAsync(dstHost unsafe.Pointer, srcArray Array, srcOffset, byteCount uint64, hStream Stream) error {
+	sym, err := procMemcpyAtoHAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dstHost)), uintptr(srcArray), uintptr(srcOffset), uintptr(byteCount), uintptr(hStream), 0)
+	r := ffi.CallInts(sym, uintptr(dstHost), uintptr(srcArray), uintptr(srcOffset), uintptr(byteCount), uintptr(hStream), 0)
 	runtime.KeepAlive(dstHost)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyAtoHAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyAtoHAsync, Result(r))
 }
 
 // Memcpy2DAsync wraps cuMemcpy2DAsync (symbol cuMemcpy2DAsync_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -7136,23 +6022,14 @@ func MemcpyAtoHAsync(dstHost unsafe.Pointer, srcArray Array, srcOffset uint64, b
 // [MemsetD2D32Async], [MemsetD8], [MemsetD8Async], [MemsetD16],
 // [MemsetD16Async], [MemsetD32], [MemsetD32Async], cudaMemcpy2DAsync,
 // cudaMemcpy2DToArrayAsync, cudaMemcpy2DFromArrayAsync.
-func Memcpy2DAsync(pCopy *CudaMemcpy2D, hStream Stream) (err error) {
-	fnPtr, lerr := procMemcpy2DAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy2DAsync(pCopy *CudaMemcpy2D, hStream Stream) error {
+	sym, err := procMemcpy2DAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(pCopy)), uintptr(hStream), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(pCopy)), uintptr(hStream), 0, 0, 0, 0)
 	runtime.KeepAlive(pCopy)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpy2DAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy2DAsync, Result(r))
 }
 
 // Memcpy3DAsync wraps cuMemcpy3DAsync (symbol cuMemcpy3DAsync_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -7297,23 +6174,14 @@ func Memcpy2DAsync(pCopy *CudaMemcpy2D, hStream Stream) (err error) {
 // [MemsetD2D8Async], [MemsetD2D16], [MemsetD2D16Async], [MemsetD2D32],
 // [MemsetD2D32Async], [MemsetD8], [MemsetD8Async], [MemsetD16],
 // [MemsetD16Async], [MemsetD32], [MemsetD32Async], cudaMemcpy3DAsync.
-func Memcpy3DAsync(pCopy *CudaMemcpy3D, hStream Stream) (err error) {
-	fnPtr, lerr := procMemcpy3DAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy3DAsync(pCopy *CudaMemcpy3D, hStream Stream) error {
+	sym, err := procMemcpy3DAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(pCopy)), uintptr(hStream), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(pCopy)), uintptr(hStream), 0, 0, 0, 0)
 	runtime.KeepAlive(pCopy)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpy3DAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy3DAsync, Result(r))
 }
 
 // Memcpy3DPeerAsync wraps cuMemcpy3DPeerAsync (symbol cuMemcpy3DPeerAsync, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -7339,23 +6207,14 @@ func Memcpy3DAsync(pCopy *CudaMemcpy3D, hStream Stream) (err error) {
 //
 // See also: [MemcpyDtoD], [MemcpyPeer], [MemcpyDtoDAsync], [MemcpyPeerAsync],
 // [Memcpy3DPeerAsync], cudaMemcpy3DPeerAsync.
-func Memcpy3DPeerAsync(pCopy *CudaMemcpy3DPeer, hStream Stream) (err error) {
-	fnPtr, lerr := procMemcpy3DPeerAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy3DPeerAsync(pCopy *CudaMemcpy3DPeer, hStream Stream) error {
+	sym, err := procMemcpy3DPeerAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(pCopy)), uintptr(hStream), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(pCopy)), uintptr(hStream), 0, 0, 0, 0)
 	runtime.KeepAlive(pCopy)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpy3DPeerAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy3DPeerAsync, Result(r))
 }
 
 // MemsetD8 wraps cuMemsetD8 (symbol cuMemsetD8_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -7388,22 +6247,13 @@ func Memcpy3DPeerAsync(pCopy *CudaMemcpy3DPeer, hStream Stream) (err error) {
 // [MemHostGetDevicePointer], [MemsetD2D8], [MemsetD2D8Async], [MemsetD2D16],
 // [MemsetD2D16Async], [MemsetD2D32], [MemsetD2D32Async], [MemsetD8Async],
 // [MemsetD16], [MemsetD16Async], [MemsetD32], [MemsetD32Async], cudaMemset.
-func MemsetD8(dstDevice Deviceptr, uc uint8, n uint64) (err error) {
-	fnPtr, lerr := procMemsetD8.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemsetD8(dstDevice Deviceptr, uc uint8, n uint64) error {
+	sym, err := procMemsetD8.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(uc), uintptr(n), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemsetD8, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(uc), uintptr(n), 0, 0, 0)
+	return ffi.Error(procMemsetD8, Result(r))
 }
 
 // MemsetD16 wraps cuMemsetD16 (symbol cuMemsetD16_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -7437,22 +6287,13 @@ func MemsetD8(dstDevice Deviceptr, uc uint8, n uint64) (err error) {
 // [MemHostGetDevicePointer], [MemsetD2D8], [MemsetD2D8Async], [MemsetD2D16],
 // [MemsetD2D16Async], [MemsetD2D32], [MemsetD2D32Async], [MemsetD8],
 // [MemsetD8Async], [MemsetD16Async], [MemsetD32], [MemsetD32Async], cudaMemset.
-func MemsetD16(dstDevice Deviceptr, us uint16, n uint64) (err error) {
-	fnPtr, lerr := procMemsetD16.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemsetD16(dstDevice Deviceptr, us uint16, n uint64) error {
+	sym, err := procMemsetD16.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(us), uintptr(n), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemsetD16, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(us), uintptr(n), 0, 0, 0)
+	return ffi.Error(procMemsetD16, Result(r))
 }
 
 // MemsetD32 wraps cuMemsetD32 (symbol cuMemsetD32_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -7486,22 +6327,13 @@ func MemsetD16(dstDevice Deviceptr, us uint16, n uint64) (err error) {
 // [MemHostGetDevicePointer], [MemsetD2D8], [MemsetD2D8Async], [MemsetD2D16],
 // [MemsetD2D16Async], [MemsetD2D32], [MemsetD2D32Async], [MemsetD8],
 // [MemsetD8Async], [MemsetD16], [MemsetD16Async], [MemsetD32Async], cudaMemset.
-func MemsetD32(dstDevice Deviceptr, ui uint32, n uint64) (err error) {
-	fnPtr, lerr := procMemsetD32.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemsetD32(dstDevice Deviceptr, ui uint32, n uint64) error {
+	sym, err := procMemsetD32.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(ui), uintptr(n), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemsetD32, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(ui), uintptr(n), 0, 0, 0)
+	return ffi.Error(procMemsetD32, Result(r))
 }
 
 // MemsetD2D8 wraps cuMemsetD2D8 (symbol cuMemsetD2D8_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -7540,22 +6372,13 @@ func MemsetD32(dstDevice Deviceptr, ui uint32, n uint64) (err error) {
 // [MemsetD2D16Async], [MemsetD2D32], [MemsetD2D32Async], [MemsetD8],
 // [MemsetD8Async], [MemsetD16], [MemsetD16Async], [MemsetD32],
 // [MemsetD32Async], cudaMemset2D.
-func MemsetD2D8(dstDevice Deviceptr, dstPitch uint64, uc uint8, width uint64, height uint64) (err error) {
-	fnPtr, lerr := procMemsetD2D8.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemsetD2D8(dstDevice Deviceptr, dstPitch uint64, uc uint8, width, height uint64) error {
+	sym, err := procMemsetD2D8.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(dstPitch), uintptr(uc), uintptr(width), uintptr(height), 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemsetD2D8, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(dstPitch), uintptr(uc), uintptr(width), uintptr(height), 0)
+	return ffi.Error(procMemsetD2D8, Result(r))
 }
 
 // MemsetD2D16 wraps cuMemsetD2D16 (symbol cuMemsetD2D16_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -7595,22 +6418,13 @@ func MemsetD2D8(dstDevice Deviceptr, dstPitch uint64, uc uint8, width uint64, he
 // [MemsetD2D16Async], [MemsetD2D32], [MemsetD2D32Async], [MemsetD8],
 // [MemsetD8Async], [MemsetD16], [MemsetD16Async], [MemsetD32],
 // [MemsetD32Async], cudaMemset2D.
-func MemsetD2D16(dstDevice Deviceptr, dstPitch uint64, us uint16, width uint64, height uint64) (err error) {
-	fnPtr, lerr := procMemsetD2D16.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemsetD2D16(dstDevice Deviceptr, dstPitch uint64, us uint16, width, height uint64) error {
+	sym, err := procMemsetD2D16.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(dstPitch), uintptr(us), uintptr(width), uintptr(height), 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemsetD2D16, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(dstPitch), uintptr(us), uintptr(width), uintptr(height), 0)
+	return ffi.Error(procMemsetD2D16, Result(r))
 }
 
 // MemsetD2D32 wraps cuMemsetD2D32 (symbol cuMemsetD2D32_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -7649,22 +6463,13 @@ func MemsetD2D16(dstDevice Deviceptr, dstPitch uint64, us uint16, width uint64, 
 // [MemHostGetDevicePointer], [MemsetD2D8], [MemsetD2D8Async], [MemsetD2D16],
 // [MemsetD2D16Async], [MemsetD2D32Async], [MemsetD8], [MemsetD8Async],
 // [MemsetD16], [MemsetD16Async], [MemsetD32], [MemsetD32Async], cudaMemset2D.
-func MemsetD2D32(dstDevice Deviceptr, dstPitch uint64, ui uint32, width uint64, height uint64) (err error) {
-	fnPtr, lerr := procMemsetD2D32.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemsetD2D32(dstDevice Deviceptr, dstPitch uint64, ui uint32, width, height uint64) error {
+	sym, err := procMemsetD2D32.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(dstPitch), uintptr(ui), uintptr(width), uintptr(height), 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemsetD2D32, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(dstPitch), uintptr(ui), uintptr(width), uintptr(height), 0)
+	return ffi.Error(procMemsetD2D32, Result(r))
 }
 
 // MemsetD8Async wraps cuMemsetD8Async (symbol cuMemsetD8Async, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -7701,22 +6506,13 @@ func MemsetD2D32(dstDevice Deviceptr, dstPitch uint64, ui uint32, width uint64, 
 // [MemsetD2D16Async], [MemsetD2D32], [MemsetD2D32Async], [MemsetD8],
 // [MemsetD16], [MemsetD16Async], [MemsetD32], [MemsetD32Async],
 // cudaMemsetAsync.
-func MemsetD8Async(dstDevice Deviceptr, uc uint8, n uint64, hStream Stream) (err error) {
-	fnPtr, lerr := procMemsetD8Async.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemsetD8Async(dstDevice Deviceptr, uc uint8, n uint64, hStream Stream) error {
+	sym, err := procMemsetD8Async.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(uc), uintptr(n), uintptr(hStream), 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemsetD8Async, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(uc), uintptr(n), uintptr(hStream), 0, 0)
+	return ffi.Error(procMemsetD8Async, Result(r))
 }
 
 // MemsetD16Async wraps cuMemsetD16Async (symbol cuMemsetD16Async, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -7753,22 +6549,13 @@ func MemsetD8Async(dstDevice Deviceptr, uc uint8, n uint64, hStream Stream) (err
 // [MemHostGetDevicePointer], [MemsetD2D8], [MemsetD2D8Async], [MemsetD2D16],
 // [MemsetD2D16Async], [MemsetD2D32], [MemsetD2D32Async], [MemsetD8],
 // [MemsetD8Async], [MemsetD16], [MemsetD32], [MemsetD32Async], cudaMemsetAsync.
-func MemsetD16Async(dstDevice Deviceptr, us uint16, n uint64, hStream Stream) (err error) {
-	fnPtr, lerr := procMemsetD16Async.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemsetD16Async(dstDevice Deviceptr, us uint16, n uint64, hStream Stream) error {
+	sym, err := procMemsetD16Async.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(us), uintptr(n), uintptr(hStream), 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemsetD16Async, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(us), uintptr(n), uintptr(hStream), 0, 0)
+	return ffi.Error(procMemsetD16Async, Result(r))
 }
 
 // MemsetD32Async wraps cuMemsetD32Async (symbol cuMemsetD32Async, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -7805,22 +6592,13 @@ func MemsetD16Async(dstDevice Deviceptr, us uint16, n uint64, hStream Stream) (e
 // [MemHostGetDevicePointer], [MemsetD2D8], [MemsetD2D8Async], [MemsetD2D16],
 // [MemsetD2D16Async], [MemsetD2D32], [MemsetD2D32Async], [MemsetD8],
 // [MemsetD8Async], [MemsetD16], [MemsetD16Async], [MemsetD32], cudaMemsetAsync.
-func MemsetD32Async(dstDevice Deviceptr, ui uint32, n uint64, hStream Stream) (err error) {
-	fnPtr, lerr := procMemsetD32Async.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemsetD32Async(dstDevice Deviceptr, ui uint32, n uint64, hStream Stream) error {
+	sym, err := procMemsetD32Async.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(ui), uintptr(n), uintptr(hStream), 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemsetD32Async, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(ui), uintptr(n), uintptr(hStream), 0, 0)
+	return ffi.Error(procMemsetD32Async, Result(r))
 }
 
 // MemsetD2D8Async wraps cuMemsetD2D8Async (symbol cuMemsetD2D8Async, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -7861,22 +6639,13 @@ func MemsetD32Async(dstDevice Deviceptr, ui uint32, n uint64, hStream Stream) (e
 // [MemHostGetDevicePointer], [MemsetD2D8], [MemsetD2D16], [MemsetD2D16Async],
 // [MemsetD2D32], [MemsetD2D32Async], [MemsetD8], [MemsetD8Async], [MemsetD16],
 // [MemsetD16Async], [MemsetD32], [MemsetD32Async], cudaMemset2DAsync.
-func MemsetD2D8Async(dstDevice Deviceptr, dstPitch uint64, uc uint8, width uint64, height uint64, hStream Stream) (err error) {
-	fnPtr, lerr := procMemsetD2D8Async.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemsetD2D8Async(dstDevice Deviceptr, dstPitch uint64, uc uint8, width, height uint64, hStream Stream) error {
+	sym, err := procMemsetD2D8Async.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(dstPitch), uintptr(uc), uintptr(width), uintptr(height), uintptr(hStream))
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemsetD2D8Async, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(dstPitch), uintptr(uc), uintptr(width), uintptr(height), uintptr(hStream))
+	return ffi.Error(procMemsetD2D8Async, Result(r))
 }
 
 // MemsetD2D16Async wraps cuMemsetD2D16Async (symbol cuMemsetD2D16Async, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -7918,22 +6687,13 @@ func MemsetD2D8Async(dstDevice Deviceptr, dstPitch uint64, uc uint8, width uint6
 // [MemHostGetDevicePointer], [MemsetD2D8], [MemsetD2D8Async], [MemsetD2D16],
 // [MemsetD2D32], [MemsetD2D32Async], [MemsetD8], [MemsetD8Async], [MemsetD16],
 // [MemsetD16Async], [MemsetD32], [MemsetD32Async], cudaMemset2DAsync.
-func MemsetD2D16Async(dstDevice Deviceptr, dstPitch uint64, us uint16, width uint64, height uint64, hStream Stream) (err error) {
-	fnPtr, lerr := procMemsetD2D16Async.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemsetD2D16Async(dstDevice Deviceptr, dstPitch uint64, us uint16, width, height uint64, hStream Stream) error {
+	sym, err := procMemsetD2D16Async.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(dstPitch), uintptr(us), uintptr(width), uintptr(height), uintptr(hStream))
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemsetD2D16Async, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(dstPitch), uintptr(us), uintptr(width), uintptr(height), uintptr(hStream))
+	return ffi.Error(procMemsetD2D16Async, Result(r))
 }
 
 // MemsetD2D32Async wraps cuMemsetD2D32Async (symbol cuMemsetD2D32Async, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -7975,22 +6735,13 @@ func MemsetD2D16Async(dstDevice Deviceptr, dstPitch uint64, us uint16, width uin
 // [MemHostGetDevicePointer], [MemsetD2D8], [MemsetD2D8Async], [MemsetD2D16],
 // [MemsetD2D16Async], [MemsetD2D32], [MemsetD8], [MemsetD8Async], [MemsetD16],
 // [MemsetD16Async], [MemsetD32], [MemsetD32Async], cudaMemset2DAsync.
-func MemsetD2D32Async(dstDevice Deviceptr, dstPitch uint64, ui uint32, width uint64, height uint64, hStream Stream) (err error) {
-	fnPtr, lerr := procMemsetD2D32Async.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemsetD2D32Async(dstDevice Deviceptr, dstPitch uint64, ui uint32, width, height uint64, hStream Stream) error {
+	sym, err := procMemsetD2D32Async.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dstDevice), uintptr(dstPitch), uintptr(ui), uintptr(width), uintptr(height), uintptr(hStream))
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemsetD2D32Async, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(dstPitch), uintptr(ui), uintptr(width), uintptr(height), uintptr(hStream))
+	return ffi.Error(procMemsetD2D32Async, Result(r))
 }
 
 // ArrayCreate wraps cuArrayCreate (symbol cuArrayCreate_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -8090,23 +6841,14 @@ func MemsetD2D32Async(dstDevice Deviceptr, dstPitch uint64, ui uint32, width uin
 // [MemsetD2D16], [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMallocArray.
 func ArrayCreate(pAllocateArray *ArrayDescriptor) (pHandle Array, err error) {
-	fnPtr, lerr := procArrayCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procArrayCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pHandle)), uintptr(unsafe.Pointer(pAllocateArray)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(unsafe.Pointer(pAllocateArray)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pHandle)
 	runtime.KeepAlive(pAllocateArray)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errArrayCreate, rc)
-		return
-	}
-	return
+	return pHandle, ffi.Error(procArrayCreate, Result(r))
 }
 
 // ArrayGetDescriptor wraps cuArrayGetDescriptor (symbol cuArrayGetDescriptor_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -8137,22 +6879,13 @@ func ArrayCreate(pAllocateArray *ArrayDescriptor) (pHandle Array, err error) {
 // [MemHostGetDevicePointer], [MemsetD2D8], [MemsetD2D16], [MemsetD2D32],
 // [MemsetD8], [MemsetD16], [MemsetD32], cudaArrayGetInfo.
 func ArrayGetDescriptor(hArray Array) (pArrayDescriptor ArrayDescriptor, err error) {
-	fnPtr, lerr := procArrayGetDescriptor.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procArrayGetDescriptor.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pArrayDescriptor)), uintptr(hArray), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pArrayDescriptor)), uintptr(hArray), 0, 0, 0, 0)
 	runtime.KeepAlive(&pArrayDescriptor)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errArrayGetDescriptor, rc)
-		return
-	}
-	return
+	return pArrayDescriptor, ffi.Error(procArrayGetDescriptor, Result(r))
 }
 
 // ArrayGetSparseProperties wraps cuArrayGetSparseProperties (symbol cuArrayGetSparseProperties, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -8180,22 +6913,13 @@ func ArrayGetDescriptor(hArray Array) (pArrayDescriptor ArrayDescriptor, err err
 //
 // See also: [MipmappedArrayGetSparseProperties], [MemMapArrayAsync].
 func ArrayGetSparseProperties(array Array) (sparseProperties ArraySparseProperties, err error) {
-	fnPtr, lerr := procArrayGetSparseProperties.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procArrayGetSparseProperties.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(array), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(array), 0, 0, 0, 0)
 	runtime.KeepAlive(&sparseProperties)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errArrayGetSparseProperties, rc)
-		return
-	}
-	return
+	return sparseProperties, ffi.Error(procArrayGetSparseProperties, Result(r))
 }
 
 // MipmappedArrayGetSparseProperties wraps cuMipmappedArrayGetSparseProperties (symbol cuMipmappedArrayGetSparseProperties, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -8223,22 +6947,13 @@ func ArrayGetSparseProperties(array Array) (sparseProperties ArraySparseProperti
 //
 // See also: [ArrayGetSparseProperties], [MemMapArrayAsync].
 func MipmappedArrayGetSparseProperties(mipmap MipmappedArray) (sparseProperties ArraySparseProperties, err error) {
-	fnPtr, lerr := procMipmappedArrayGetSparseProperties.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMipmappedArrayGetSparseProperties.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(mipmap), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(mipmap), 0, 0, 0, 0)
 	runtime.KeepAlive(&sparseProperties)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMipmappedArrayGetSparseProperties, rc)
-		return
-	}
-	return
+	return sparseProperties, ffi.Error(procMipmappedArrayGetSparseProperties, Result(r))
 }
 
 // ArrayGetMemoryRequirements wraps cuArrayGetMemoryRequirements (symbol cuArrayGetMemoryRequirements, cuda.h). It needs a driver of CUDA 11.6 or newer.
@@ -8261,22 +6976,13 @@ func MipmappedArrayGetSparseProperties(mipmap MipmappedArray) (sparseProperties 
 //
 // See also: [MipmappedArrayGetMemoryRequirements], [MemMapArrayAsync].
 func ArrayGetMemoryRequirements(array Array, device Device) (memoryRequirements ArrayMemoryRequirements, err error) {
-	fnPtr, lerr := procArrayGetMemoryRequirements.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procArrayGetMemoryRequirements.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(array), uintptr(device), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(array), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&memoryRequirements)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errArrayGetMemoryRequirements, rc)
-		return
-	}
-	return
+	return memoryRequirements, ffi.Error(procArrayGetMemoryRequirements, Result(r))
 }
 
 // MipmappedArrayGetMemoryRequirements wraps cuMipmappedArrayGetMemoryRequirements (symbol cuMipmappedArrayGetMemoryRequirements, cuda.h). It needs a driver of CUDA 11.6 or newer.
@@ -8300,22 +7006,13 @@ func ArrayGetMemoryRequirements(array Array, device Device) (memoryRequirements 
 //
 // See also: [ArrayGetMemoryRequirements], [MemMapArrayAsync].
 func MipmappedArrayGetMemoryRequirements(mipmap MipmappedArray, device Device) (memoryRequirements ArrayMemoryRequirements, err error) {
-	fnPtr, lerr := procMipmappedArrayGetMemoryRequirements.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMipmappedArrayGetMemoryRequirements.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(mipmap), uintptr(device), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(mipmap), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&memoryRequirements)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMipmappedArrayGetMemoryRequirements, rc)
-		return
-	}
-	return
+	return memoryRequirements, ffi.Error(procMipmappedArrayGetMemoryRequirements, Result(r))
 }
 
 // ArrayGetPlane wraps cuArrayGetPlane (symbol cuArrayGetPlane, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -8347,22 +7044,13 @@ func MipmappedArrayGetMemoryRequirements(mipmap MipmappedArray, device Device) (
 //
 // See also: [ArrayCreate], cudaArrayGetPlane.
 func ArrayGetPlane(hArray Array, planeIdx uint32) (pPlaneArray Array, err error) {
-	fnPtr, lerr := procArrayGetPlane.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procArrayGetPlane.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pPlaneArray)), uintptr(hArray), uintptr(planeIdx), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pPlaneArray)), uintptr(hArray), uintptr(planeIdx), 0, 0, 0)
 	runtime.KeepAlive(&pPlaneArray)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errArrayGetPlane, rc)
-		return
-	}
-	return
+	return pPlaneArray, ffi.Error(procArrayGetPlane, Result(r))
 }
 
 // ArrayDestroy wraps cuArrayDestroy (symbol cuArrayDestroy, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -8390,22 +7078,13 @@ func ArrayGetPlane(hArray Array, planeIdx uint32) (pPlaneArray Array, err error)
 // [MemGetInfo], [MemHostAlloc], [MemHostGetDevicePointer], [MemsetD2D8],
 // [MemsetD2D16], [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaFreeArray.
-func ArrayDestroy(hArray Array) (err error) {
-	fnPtr, lerr := procArrayDestroy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func ArrayDestroy(hArray Array) error {
+	sym, err := procArrayDestroy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hArray), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errArrayDestroy, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hArray), 0, 0, 0, 0, 0)
+	return ffi.Error(procArrayDestroy, Result(r))
 }
 
 // Array3DCreate wraps cuArray3DCreate (symbol cuArray3DCreate_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -8571,23 +7250,14 @@ func ArrayDestroy(hArray Array) (err error) {
 // [MemsetD2D16], [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaMalloc3DArray.
 func Array3DCreate(pAllocateArray *Array3DDescriptor) (pHandle Array, err error) {
-	fnPtr, lerr := procArray3DCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procArray3DCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pHandle)), uintptr(unsafe.Pointer(pAllocateArray)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(unsafe.Pointer(pAllocateArray)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pHandle)
 	runtime.KeepAlive(pAllocateArray)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errArray3DCreate, rc)
-		return
-	}
-	return
+	return pHandle, ffi.Error(procArray3DCreate, Result(r))
 }
 
 // Array3DGetDescriptor wraps cuArray3DGetDescriptor (symbol cuArray3DGetDescriptor_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -8623,22 +7293,13 @@ func Array3DCreate(pAllocateArray *Array3DDescriptor) (pHandle Array, err error)
 // [MemsetD2D16], [MemsetD2D32], [MemsetD8], [MemsetD16], [MemsetD32],
 // cudaArrayGetInfo.
 func Array3DGetDescriptor(hArray Array) (pArrayDescriptor Array3DDescriptor, err error) {
-	fnPtr, lerr := procArray3DGetDescriptor.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procArray3DGetDescriptor.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pArrayDescriptor)), uintptr(hArray), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pArrayDescriptor)), uintptr(hArray), 0, 0, 0, 0)
 	runtime.KeepAlive(&pArrayDescriptor)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errArray3DGetDescriptor, rc)
-		return
-	}
-	return
+	return pArrayDescriptor, ffi.Error(procArray3DGetDescriptor, Result(r))
 }
 
 // MipmappedArrayCreate wraps cuMipmappedArrayCreate (symbol cuMipmappedArrayCreate, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -8773,23 +7434,14 @@ func Array3DGetDescriptor(hArray Array) (pArrayDescriptor Array3DDescriptor, err
 // See also: [MipmappedArrayDestroy], [MipmappedArrayGetLevel], [ArrayCreate],
 // cudaMallocMipmappedArray.
 func MipmappedArrayCreate(pMipmappedArrayDesc *Array3DDescriptor, numMipmapLevels uint32) (pHandle MipmappedArray, err error) {
-	fnPtr, lerr := procMipmappedArrayCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMipmappedArrayCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pHandle)), uintptr(unsafe.Pointer(pMipmappedArrayDesc)), uintptr(numMipmapLevels), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(unsafe.Pointer(pMipmappedArrayDesc)), uintptr(numMipmapLevels), 0, 0, 0)
 	runtime.KeepAlive(&pHandle)
 	runtime.KeepAlive(pMipmappedArrayDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMipmappedArrayCreate, rc)
-		return
-	}
-	return
+	return pHandle, ffi.Error(procMipmappedArrayCreate, Result(r))
 }
 
 // MipmappedArrayGetLevel wraps cuMipmappedArrayGetLevel (symbol cuMipmappedArrayGetLevel, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -8815,22 +7467,13 @@ func MipmappedArrayCreate(pMipmappedArrayDesc *Array3DDescriptor, numMipmapLevel
 // See also: [MipmappedArrayCreate], [MipmappedArrayDestroy], [ArrayCreate],
 // cudaGetMipmappedArrayLevel.
 func MipmappedArrayGetLevel(hMipmappedArray MipmappedArray, level uint32) (pLevelArray Array, err error) {
-	fnPtr, lerr := procMipmappedArrayGetLevel.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMipmappedArrayGetLevel.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pLevelArray)), uintptr(hMipmappedArray), uintptr(level), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pLevelArray)), uintptr(hMipmappedArray), uintptr(level), 0, 0, 0)
 	runtime.KeepAlive(&pLevelArray)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMipmappedArrayGetLevel, rc)
-		return
-	}
-	return
+	return pLevelArray, ffi.Error(procMipmappedArrayGetLevel, Result(r))
 }
 
 // MipmappedArrayDestroy wraps cuMipmappedArrayDestroy (symbol cuMipmappedArrayDestroy, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -8850,22 +7493,13 @@ func MipmappedArrayGetLevel(hMipmappedArray MipmappedArray, level uint32) (pLeve
 //
 // See also: [MipmappedArrayCreate], [MipmappedArrayGetLevel], [ArrayCreate],
 // cudaFreeMipmappedArray.
-func MipmappedArrayDestroy(hMipmappedArray MipmappedArray) (err error) {
-	fnPtr, lerr := procMipmappedArrayDestroy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MipmappedArrayDestroy(hMipmappedArray MipmappedArray) error {
+	sym, err := procMipmappedArrayDestroy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hMipmappedArray), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMipmappedArrayDestroy, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hMipmappedArray), 0, 0, 0, 0, 0)
+	return ffi.Error(procMipmappedArrayDestroy, Result(r))
 }
 
 // MemGetHandleForAddressRange wraps cuMemGetHandleForAddressRange (symbol cuMemGetHandleForAddressRange, cuda.h). It needs a driver of CUDA 11.7 or newer.
@@ -8901,23 +7535,14 @@ func MipmappedArrayDestroy(hMipmappedArray MipmappedArray) (err error) {
 //   - flags: Reserved, must be zero
 //
 // Returns: CUDA_SUCCESS CUDA_ERROR_INVALID_VALUE CUDA_ERROR_NOT_SUPPORTED
-func MemGetHandleForAddressRange(handle unsafe.Pointer, dptr Deviceptr, size uint64, handleType MemRangeHandleType, flags uint64) (err error) {
-	fnPtr, lerr := procMemGetHandleForAddressRange.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemGetHandleForAddressRange(handle unsafe.Pointer, dptr Deviceptr, size uint64, handleType MemRangeHandleType, flags uint64) error {
+	sym, err := procMemGetHandleForAddressRange.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(handle)), uintptr(dptr), uintptr(size), uintptr(handleType), uintptr(flags), 0)
+	r := ffi.CallInts(sym, uintptr(handle), uintptr(dptr), uintptr(size), uintptr(handleType), uintptr(flags), 0)
 	runtime.KeepAlive(handle)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemGetHandleForAddressRange, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemGetHandleForAddressRange, Result(r))
 }
 
 // MemAddressReserve wraps cuMemAddressReserve (symbol cuMemAddressReserve, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -8942,23 +7567,14 @@ func MemGetHandleForAddressRange(handle unsafe.Pointer, dptr Deviceptr, size uin
 // [ErrorNotSupported]
 //
 // See also: [MemAddressFree].
-func MemAddressReserve(size uint64, alignment uint64, addr Deviceptr, flags uint64) (ptr Deviceptr, err error) {
-	fnPtr, lerr := procMemAddressReserve.Addr()
-	if lerr != nil {
-		err = lerr
+func MemAddressReserve(size, alignment uint64, addr Deviceptr, flags uint64) (ptr Deviceptr, err error) {
+	sym, err := procMemAddressReserve.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&ptr)), uintptr(size), uintptr(alignment), uintptr(addr), uintptr(flags), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&ptr)), uintptr(size), uintptr(alignment), uintptr(addr), uintptr(flags), 0)
 	runtime.KeepAlive(&ptr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemAddressReserve, rc)
-		return
-	}
-	return
+	return ptr, ffi.Error(procMemAddressReserve, Result(r))
 }
 
 // MemAddressFree wraps cuMemAddressFree (symbol cuMemAddressFree, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -8976,22 +7592,13 @@ func MemAddressReserve(size uint64, alignment uint64, addr Deviceptr, flags uint
 // [ErrorDeinitialized], [ErrorNotPermitted], [ErrorNotSupported]
 //
 // See also: [MemAddressReserve].
-func MemAddressFree(ptr Deviceptr, size uint64) (err error) {
-	fnPtr, lerr := procMemAddressFree.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemAddressFree(ptr Deviceptr, size uint64) error {
+	sym, err := procMemAddressFree.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(ptr), uintptr(size), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemAddressFree, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(ptr), uintptr(size), 0, 0, 0, 0)
+	return ffi.Error(procMemAddressFree, Result(r))
 }
 
 // MemCreate wraps cuMemCreate (symbol cuMemCreate, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -9049,23 +7656,14 @@ func MemAddressFree(ptr Deviceptr, size uint64) (err error) {
 // See also: [MemRelease], [MemExportToShareableHandle],
 // [MemImportFromShareableHandle].
 func MemCreate(size uint64, prop *MemAllocationProp, flags uint64) (handle MemGenericAllocationHandle, err error) {
-	fnPtr, lerr := procMemCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&handle)), uintptr(size), uintptr(unsafe.Pointer(prop)), uintptr(flags), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&handle)), uintptr(size), uintptr(unsafe.Pointer(prop)), uintptr(flags), 0, 0)
 	runtime.KeepAlive(&handle)
 	runtime.KeepAlive(prop)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemCreate, rc)
-		return
-	}
-	return
+	return handle, ffi.Error(procMemCreate, Result(r))
 }
 
 // MemRelease wraps cuMemRelease (symbol cuMemRelease, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -9092,22 +7690,13 @@ func MemCreate(size uint64, prop *MemAllocationProp, flags uint64) (handle MemGe
 // launches.
 //
 // See also: [MemCreate].
-func MemRelease(handle MemGenericAllocationHandle) (err error) {
-	fnPtr, lerr := procMemRelease.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemRelease(handle MemGenericAllocationHandle) error {
+	sym, err := procMemRelease.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(handle), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemRelease, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(handle), 0, 0, 0, 0, 0)
+	return ffi.Error(procMemRelease, Result(r))
 }
 
 // MemMap wraps cuMemMap (symbol cuMemMap, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -9154,22 +7743,13 @@ func MemRelease(handle MemGenericAllocationHandle) (err error) {
 //
 // See also: [MemUnmap], [MemSetAccess], [MemCreate], [MemAddressReserve],
 // [MemImportFromShareableHandle].
-func MemMap(ptr Deviceptr, size uint64, offset uint64, handle MemGenericAllocationHandle, flags uint64) (err error) {
-	fnPtr, lerr := procMemMap.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemMap(ptr Deviceptr, size, offset uint64, handle MemGenericAllocationHandle, flags uint64) error {
+	sym, err := procMemMap.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(ptr), uintptr(size), uintptr(offset), uintptr(handle), uintptr(flags), 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemMap, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(ptr), uintptr(size), uintptr(offset), uintptr(handle), uintptr(flags), 0)
+	return ffi.Error(procMemMap, Result(r))
 }
 
 // MemMapArrayAsync wraps cuMemMapArrayAsync (symbol cuMemMapArrayAsync, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -9327,23 +7907,14 @@ func MemMap(ptr Deviceptr, size uint64, offset uint64, handle MemGenericAllocati
 //
 // See also: [MipmappedArrayCreate], [ArrayCreate], [Array3DCreate],
 // [MemCreate], [ArrayGetSparseProperties], [MipmappedArrayGetSparseProperties].
-func MemMapArrayAsync(mapInfoList *ArrayMapInfo, count uint32, hStream Stream) (err error) {
-	fnPtr, lerr := procMemMapArrayAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemMapArrayAsync(mapInfoList *ArrayMapInfo, count uint32, hStream Stream) error {
+	sym, err := procMemMapArrayAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(mapInfoList)), uintptr(count), uintptr(hStream), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(mapInfoList)), uintptr(count), uintptr(hStream), 0, 0, 0)
 	runtime.KeepAlive(mapInfoList)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemMapArrayAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemMapArrayAsync, Result(r))
 }
 
 // MemUnmap wraps cuMemUnmap (symbol cuMemUnmap, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -9372,22 +7943,13 @@ func MemMapArrayAsync(mapInfoList *ArrayMapInfo, count uint32, hStream Stream) (
 // Note: This function exhibits synchronous behavior for most use cases.
 //
 // See also: [MemCreate], [MemAddressReserve].
-func MemUnmap(ptr Deviceptr, size uint64) (err error) {
-	fnPtr, lerr := procMemUnmap.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemUnmap(ptr Deviceptr, size uint64) error {
+	sym, err := procMemUnmap.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(ptr), uintptr(size), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemUnmap, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(ptr), uintptr(size), 0, 0, 0, 0)
+	return ffi.Error(procMemUnmap, Result(r))
 }
 
 // MemSetAccess wraps cuMemSetAccess (symbol cuMemSetAccess, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -9424,23 +7986,14 @@ func MemUnmap(ptr Deviceptr, size uint64) (err error) {
 // Note: This function exhibits synchronous behavior for most use cases.
 //
 // See also: [MemSetAccess], [MemCreate], :cuMemMap.
-func MemSetAccess(ptr Deviceptr, size uint64, desc *MemAccessDesc, count uint64) (err error) {
-	fnPtr, lerr := procMemSetAccess.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemSetAccess(ptr Deviceptr, size uint64, desc *MemAccessDesc, count uint64) error {
+	sym, err := procMemSetAccess.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(ptr), uintptr(size), uintptr(unsafe.Pointer(desc)), uintptr(count), 0, 0)
+	r := ffi.CallInts(sym, uintptr(ptr), uintptr(size), uintptr(unsafe.Pointer(desc)), uintptr(count), 0, 0)
 	runtime.KeepAlive(desc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemSetAccess, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemSetAccess, Result(r))
 }
 
 // MemGetAccess wraps cuMemGetAccess (symbol cuMemGetAccess, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -9457,23 +8010,14 @@ func MemSetAccess(ptr Deviceptr, size uint64, desc *MemAccessDesc, count uint64)
 //
 // See also: [MemSetAccess].
 func MemGetAccess(location *MemLocation, ptr Deviceptr) (flags uint64, err error) {
-	fnPtr, lerr := procMemGetAccess.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemGetAccess.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&flags)), uintptr(unsafe.Pointer(location)), uintptr(ptr), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&flags)), uintptr(unsafe.Pointer(location)), uintptr(ptr), 0, 0, 0)
 	runtime.KeepAlive(&flags)
 	runtime.KeepAlive(location)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemGetAccess, rc)
-		return
-	}
-	return
+	return flags, ffi.Error(procMemGetAccess, Result(r))
 }
 
 // MemExportToShareableHandle wraps cuMemExportToShareableHandle (symbol cuMemExportToShareableHandle, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -9505,23 +8049,14 @@ func MemGetAccess(location *MemLocation, ptr Deviceptr) (flags uint64, err error
 // [ErrorDeinitialized], [ErrorNotPermitted], [ErrorNotSupported]
 //
 // See also: [MemImportFromShareableHandle].
-func MemExportToShareableHandle(shareableHandle unsafe.Pointer, handle MemGenericAllocationHandle, handleType MemAllocationHandleType, flags uint64) (err error) {
-	fnPtr, lerr := procMemExportToShareableHandle.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemExportToShareableHandle(shareableHandle unsafe.Pointer, handle MemGenericAllocationHandle, handleType MemAllocationHandleType, flags uint64) error {
+	sym, err := procMemExportToShareableHandle.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(shareableHandle)), uintptr(handle), uintptr(handleType), uintptr(flags), 0, 0)
+	r := ffi.CallInts(sym, uintptr(shareableHandle), uintptr(handle), uintptr(handleType), uintptr(flags), 0, 0)
 	runtime.KeepAlive(shareableHandle)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemExportToShareableHandle, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemExportToShareableHandle, Result(r))
 }
 
 // MemImportFromShareableHandle wraps cuMemImportFromShareableHandle (symbol cuMemImportFromShareableHandle, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -9552,23 +8087,14 @@ func MemExportToShareableHandle(shareableHandle unsafe.Pointer, handle MemGeneri
 //
 // See also: [MemExportToShareableHandle], [MemMap], [MemRelease].
 func MemImportFromShareableHandle(osHandle unsafe.Pointer, shHandleType MemAllocationHandleType) (handle MemGenericAllocationHandle, err error) {
-	fnPtr, lerr := procMemImportFromShareableHandle.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemImportFromShareableHandle.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&handle)), uintptr(unsafe.Pointer(osHandle)), uintptr(shHandleType), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&handle)), uintptr(osHandle), uintptr(shHandleType), 0, 0, 0)
 	runtime.KeepAlive(&handle)
 	runtime.KeepAlive(osHandle)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemImportFromShareableHandle, rc)
-		return
-	}
-	return
+	return handle, ffi.Error(procMemImportFromShareableHandle, Result(r))
 }
 
 // MemGetAllocationGranularity wraps cuMemGetAllocationGranularity (symbol cuMemGetAllocationGranularity, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -9588,23 +8114,14 @@ func MemImportFromShareableHandle(osHandle unsafe.Pointer, shHandleType MemAlloc
 //
 // See also: [MemCreate], [MemMap].
 func MemGetAllocationGranularity(prop *MemAllocationProp, option MemAllocationGranularityFlags) (granularity uint64, err error) {
-	fnPtr, lerr := procMemGetAllocationGranularity.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemGetAllocationGranularity.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&granularity)), uintptr(unsafe.Pointer(prop)), uintptr(option), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&granularity)), uintptr(unsafe.Pointer(prop)), uintptr(option), 0, 0, 0)
 	runtime.KeepAlive(&granularity)
 	runtime.KeepAlive(prop)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemGetAllocationGranularity, rc)
-		return
-	}
-	return
+	return granularity, ffi.Error(procMemGetAllocationGranularity, Result(r))
 }
 
 // MemGetAllocationPropertiesFromHandle wraps cuMemGetAllocationPropertiesFromHandle (symbol cuMemGetAllocationPropertiesFromHandle, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -9621,22 +8138,13 @@ func MemGetAllocationGranularity(prop *MemAllocationProp, option MemAllocationGr
 //
 // See also: [MemCreate], [MemImportFromShareableHandle].
 func MemGetAllocationPropertiesFromHandle(handle MemGenericAllocationHandle) (prop MemAllocationProp, err error) {
-	fnPtr, lerr := procMemGetAllocationPropertiesFromHandle.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemGetAllocationPropertiesFromHandle.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&prop)), uintptr(handle), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&prop)), uintptr(handle), 0, 0, 0, 0)
 	runtime.KeepAlive(&prop)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemGetAllocationPropertiesFromHandle, rc)
-		return
-	}
-	return
+	return prop, ffi.Error(procMemGetAllocationPropertiesFromHandle, Result(r))
 }
 
 // MemRetainAllocationHandle wraps cuMemRetainAllocationHandle (symbol cuMemRetainAllocationHandle, cuda.h). It needs a driver of CUDA 11.0 or newer.
@@ -9659,23 +8167,14 @@ func MemGetAllocationPropertiesFromHandle(handle MemGenericAllocationHandle) (pr
 //
 // See also: [MemCreate], [MemRelease], [MemMap].
 func MemRetainAllocationHandle(addr unsafe.Pointer) (handle MemGenericAllocationHandle, err error) {
-	fnPtr, lerr := procMemRetainAllocationHandle.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemRetainAllocationHandle.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&handle)), uintptr(unsafe.Pointer(addr)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&handle)), uintptr(addr), 0, 0, 0, 0)
 	runtime.KeepAlive(&handle)
 	runtime.KeepAlive(addr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemRetainAllocationHandle, rc)
-		return
-	}
-	return
+	return handle, ffi.Error(procMemRetainAllocationHandle, Result(r))
 }
 
 // MemFreeAsync wraps cuMemFreeAsync (symbol cuMemFreeAsync, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -9696,22 +8195,13 @@ func MemRetainAllocationHandle(addr unsafe.Pointer) (handle MemGenericAllocation
 //
 // Note: During stream capture, this function results in the creation of a free
 // node and must therefore be passed the address of a graph allocation.
-func MemFreeAsync(dptr Deviceptr, hStream Stream) (err error) {
-	fnPtr, lerr := procMemFreeAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemFreeAsync(dptr Deviceptr, hStream Stream) error {
+	sym, err := procMemFreeAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dptr), uintptr(hStream), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemFreeAsync, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dptr), uintptr(hStream), 0, 0, 0, 0)
+	return ffi.Error(procMemFreeAsync, Result(r))
 }
 
 // MemAllocAsync wraps cuMemAllocAsync (symbol cuMemAllocAsync, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -9749,22 +8239,13 @@ func MemFreeAsync(dptr Deviceptr, hStream Stream) (err error) {
 // [DeviceGetDefaultMemPool], [DeviceGetMemPool], [MemPoolCreate],
 // [MemPoolSetAccess], [MemPoolSetAttribute].
 func MemAllocAsync(bytesize uint64, hStream Stream) (dptr Deviceptr, err error) {
-	fnPtr, lerr := procMemAllocAsync.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemAllocAsync.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dptr)), uintptr(bytesize), uintptr(hStream), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(bytesize), uintptr(hStream), 0, 0, 0)
 	runtime.KeepAlive(&dptr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemAllocAsync, rc)
-		return
-	}
-	return
+	return dptr, ffi.Error(procMemAllocAsync, Result(r))
 }
 
 // MemPoolTrimTo wraps cuMemPoolTrimTo (symbol cuMemPoolTrimTo, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -9792,22 +8273,13 @@ func MemAllocAsync(bytesize uint64, hStream Stream) (dptr Deviceptr, err error) 
 //
 // See also: [MemAllocAsync], [MemFreeAsync], [DeviceGetDefaultMemPool],
 // [DeviceGetMemPool], [MemPoolCreate].
-func MemPoolTrimTo(pool MemoryPool, minBytesToKeep uint64) (err error) {
-	fnPtr, lerr := procMemPoolTrimTo.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPoolTrimTo(pool MemoryPool, minBytesToKeep uint64) error {
+	sym, err := procMemPoolTrimTo.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(pool), uintptr(minBytesToKeep), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolTrimTo, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(pool), uintptr(minBytesToKeep), 0, 0, 0, 0)
+	return ffi.Error(procMemPoolTrimTo, Result(r))
 }
 
 // MemPoolSetAttribute wraps cuMemPoolSetAttribute (symbol cuMemPoolSetAttribute, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -9851,23 +8323,14 @@ func MemPoolTrimTo(pool MemoryPool, minBytesToKeep uint64) (err error) {
 //
 // See also: [MemAllocAsync], [MemFreeAsync], [DeviceGetDefaultMemPool],
 // [DeviceGetMemPool], [MemPoolCreate].
-func MemPoolSetAttribute(pool MemoryPool, attr MemPoolAttribute, value unsafe.Pointer) (err error) {
-	fnPtr, lerr := procMemPoolSetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPoolSetAttribute(pool MemoryPool, attr MemPoolAttribute, value unsafe.Pointer) error {
+	sym, err := procMemPoolSetAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(pool), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(pool), uintptr(attr), uintptr(value), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolSetAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemPoolSetAttribute, Result(r))
 }
 
 // MemPoolGetAttribute wraps cuMemPoolGetAttribute (symbol cuMemPoolGetAttribute, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -9914,23 +8377,14 @@ func MemPoolSetAttribute(pool MemoryPool, attr MemPoolAttribute, value unsafe.Po
 //
 // See also: [MemAllocAsync], [MemFreeAsync], [DeviceGetDefaultMemPool],
 // [DeviceGetMemPool], [MemPoolCreate].
-func MemPoolGetAttribute(pool MemoryPool, attr MemPoolAttribute, value unsafe.Pointer) (err error) {
-	fnPtr, lerr := procMemPoolGetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPoolGetAttribute(pool MemoryPool, attr MemPoolAttribute, value unsafe.Pointer) error {
+	sym, err := procMemPoolGetAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(pool), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(pool), uintptr(attr), uintptr(value), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolGetAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemPoolGetAttribute, Result(r))
 }
 
 // MemPoolSetAccess wraps cuMemPoolSetAccess (symbol cuMemPoolSetAccess, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -9938,31 +8392,22 @@ func MemPoolGetAttribute(pool MemoryPool, attr MemPoolAttribute, value unsafe.Po
 // Controls visibility of pools between devices.
 //
 //   - pool: The pool being modified
-//   - map_: Array of access descriptors. Each descriptor instructs the access
-//     to enable for a single gpu.
+//   - m: Array of access descriptors. Each descriptor instructs the access to
+//     enable for a single gpu.
 //   - count: Number of descriptors in the map array.
 //
 // Returns: [Success], [ErrorNotInitialized], [ErrorInvalidValue]
 //
 // See also: [MemAllocAsync], [MemFreeAsync], [DeviceGetDefaultMemPool],
 // [DeviceGetMemPool], [MemPoolCreate].
-func MemPoolSetAccess(pool MemoryPool, map_ *MemAccessDesc, count uint64) (err error) {
-	fnPtr, lerr := procMemPoolSetAccess.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPoolSetAccess(pool MemoryPool, m *MemAccessDesc, count uint64) error {
+	sym, err := procMemPoolSetAccess.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(pool), uintptr(unsafe.Pointer(map_)), uintptr(count), 0, 0, 0)
-	runtime.KeepAlive(map_)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolSetAccess, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(pool), uintptr(unsafe.Pointer(m)), uintptr(count), 0, 0, 0)
+	runtime.KeepAlive(m)
+	return ffi.Error(procMemPoolSetAccess, Result(r))
 }
 
 // MemPoolGetAccess wraps cuMemPoolGetAccess (symbol cuMemPoolGetAccess, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -9978,23 +8423,14 @@ func MemPoolSetAccess(pool MemoryPool, map_ *MemAccessDesc, count uint64) (err e
 // See also: [MemAllocAsync], [MemFreeAsync], [DeviceGetDefaultMemPool],
 // [DeviceGetMemPool], [MemPoolCreate].
 func MemPoolGetAccess(memPool MemoryPool, location *MemLocation) (flags MemAccessFlags, err error) {
-	fnPtr, lerr := procMemPoolGetAccess.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemPoolGetAccess.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&flags)), uintptr(memPool), uintptr(unsafe.Pointer(location)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&flags)), uintptr(memPool), uintptr(unsafe.Pointer(location)), 0, 0, 0)
 	runtime.KeepAlive(&flags)
 	runtime.KeepAlive(location)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolGetAccess, rc)
-		return
-	}
-	return
+	return flags, ffi.Error(procMemPoolGetAccess, Result(r))
 }
 
 // MemPoolCreate wraps cuMemPoolCreate (symbol cuMemPoolCreate, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -10037,23 +8473,14 @@ func MemPoolGetAccess(memPool MemoryPool, location *MemLocation) (flags MemAcces
 // See also: [DeviceSetMemPool], [DeviceGetMemPool], [DeviceGetDefaultMemPool],
 // [MemAllocFromPoolAsync], [MemPoolExportToShareableHandle].
 func MemPoolCreate(poolProps *MemPoolProps) (pool MemoryPool, err error) {
-	fnPtr, lerr := procMemPoolCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemPoolCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pool)), uintptr(unsafe.Pointer(poolProps)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pool)), uintptr(unsafe.Pointer(poolProps)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pool)
 	runtime.KeepAlive(poolProps)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolCreate, rc)
-		return
-	}
-	return
+	return pool, ffi.Error(procMemPoolCreate, Result(r))
 }
 
 // MemPoolDestroy wraps cuMemPoolDestroy (symbol cuMemPoolDestroy, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -10075,22 +8502,13 @@ func MemPoolCreate(poolProps *MemPoolProps) (pool MemoryPool, err error) {
 //
 // See also: [MemFreeAsync], [DeviceSetMemPool], [DeviceGetMemPool],
 // [DeviceGetDefaultMemPool], [MemPoolCreate].
-func MemPoolDestroy(pool MemoryPool) (err error) {
-	fnPtr, lerr := procMemPoolDestroy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPoolDestroy(pool MemoryPool) error {
+	sym, err := procMemPoolDestroy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(pool), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolDestroy, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(pool), 0, 0, 0, 0, 0)
+	return ffi.Error(procMemPoolDestroy, Result(r))
 }
 
 // MemAllocFromPoolAsync wraps cuMemAllocFromPoolAsync (symbol cuMemAllocFromPoolAsync, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -10130,22 +8548,13 @@ func MemPoolDestroy(pool MemoryPool) (err error) {
 // [DeviceGetMemPool], [MemPoolCreate], [MemPoolSetAccess],
 // [MemPoolSetAttribute].
 func MemAllocFromPoolAsync(bytesize uint64, pool MemoryPool, hStream Stream) (dptr Deviceptr, err error) {
-	fnPtr, lerr := procMemAllocFromPoolAsync.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemAllocFromPoolAsync.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dptr)), uintptr(bytesize), uintptr(pool), uintptr(hStream), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(bytesize), uintptr(pool), uintptr(hStream), 0, 0)
 	runtime.KeepAlive(&dptr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemAllocFromPoolAsync, rc)
-		return
-	}
-	return
+	return dptr, ffi.Error(procMemAllocFromPoolAsync, Result(r))
 }
 
 // MemPoolExportToShareableHandle wraps cuMemPoolExportToShareableHandle (symbol cuMemPoolExportToShareableHandle, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -10159,7 +8568,7 @@ func MemAllocFromPoolAsync(bytesize uint64, pool MemoryPool, hStream Stream) (dp
 // The implementation of what the shareable handle is and how it can be
 // transferred is defined by the requested handle type.
 //
-//   - handle_out: Returned OS handle
+//   - handle: Returned OS handle
 //   - pool: pool to export
 //   - handleType: the type of handle to create
 //   - flags: must be 0
@@ -10174,23 +8583,14 @@ func MemAllocFromPoolAsync(bytesize uint64, pool MemoryPool, hStream Stream) (dp
 // [MemPoolImportPointer], [MemAllocAsync], [MemFreeAsync],
 // [DeviceGetDefaultMemPool], [DeviceGetMemPool], [MemPoolCreate],
 // [MemPoolSetAccess], [MemPoolSetAttribute].
-func MemPoolExportToShareableHandle(handle_out unsafe.Pointer, pool MemoryPool, handleType MemAllocationHandleType, flags uint64) (err error) {
-	fnPtr, lerr := procMemPoolExportToShareableHandle.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPoolExportToShareableHandle(handle unsafe.Pointer, pool MemoryPool, handleType MemAllocationHandleType, flags uint64) error {
+	sym, err := procMemPoolExportToShareableHandle.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(handle_out)), uintptr(pool), uintptr(handleType), uintptr(flags), 0, 0)
-	runtime.KeepAlive(handle_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolExportToShareableHandle, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(handle), uintptr(pool), uintptr(handleType), uintptr(flags), 0, 0)
+	runtime.KeepAlive(handle)
+	return ffi.Error(procMemPoolExportToShareableHandle, Result(r))
 }
 
 // MemPoolImportFromShareableHandle wraps cuMemPoolImportFromShareableHandle (symbol cuMemPoolImportFromShareableHandle, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -10204,7 +8604,7 @@ func MemPoolExportToShareableHandle(handle_out unsafe.Pointer, pool MemoryPool, 
 // granted access to the same IMEX channel as the exporter process, this API
 // will error as [ErrorNotPermitted].
 //
-//   - pool_out: (result) Returned memory pool
+//   - pool: (result) Returned memory pool
 //   - handle: OS handle of the pool to open
 //   - handleType: The type of handle being imported
 //   - flags: must be 0
@@ -10218,36 +8618,27 @@ func MemPoolExportToShareableHandle(handle_out unsafe.Pointer, pool MemoryPool, 
 //
 // See also: [MemPoolExportToShareableHandle], [MemPoolExportPointer],
 // [MemPoolImportPointer].
-func MemPoolImportFromShareableHandle(handle unsafe.Pointer, handleType MemAllocationHandleType, flags uint64) (pool_out MemoryPool, err error) {
-	fnPtr, lerr := procMemPoolImportFromShareableHandle.Addr()
-	if lerr != nil {
-		err = lerr
+func MemPoolImportFromShareableHandle(handle unsafe.Pointer, handleType MemAllocationHandleType, flags uint64) (pool MemoryPool, err error) {
+	sym, err := procMemPoolImportFromShareableHandle.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pool_out)), uintptr(unsafe.Pointer(handle)), uintptr(handleType), uintptr(flags), 0, 0)
-	runtime.KeepAlive(&pool_out)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pool)), uintptr(handle), uintptr(handleType), uintptr(flags), 0, 0)
+	runtime.KeepAlive(&pool)
 	runtime.KeepAlive(handle)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolImportFromShareableHandle, rc)
-		return
-	}
-	return
+	return pool, ffi.Error(procMemPoolImportFromShareableHandle, Result(r))
 }
 
 // MemPoolExportPointer wraps cuMemPoolExportPointer (symbol cuMemPoolExportPointer, cuda.h). It needs a driver of CUDA 11.2 or newer.
 //
 // Export data to share a memory pool allocation between processes.
 //
-// Constructs shareData_out for sharing a specific allocation from an already
-// shared memory pool. The recipient process can import the allocation with the
+// Constructs shareData for sharing a specific allocation from an already shared
+// memory pool. The recipient process can import the allocation with the
 // [MemPoolImportPointer] api. The data is not a handle and may be shared
 // through any IPC mechanism.
 //
-//   - shareData_out: (result) Returned export data
+//   - shareData: (result) Returned export data
 //   - ptr: pointer to memory being exported
 //
 // Returns: [Success], [ErrorInvalidValue], [ErrorNotInitialized],
@@ -10255,38 +8646,29 @@ func MemPoolImportFromShareableHandle(handle unsafe.Pointer, handleType MemAlloc
 //
 // See also: [MemPoolExportToShareableHandle],
 // [MemPoolImportFromShareableHandle], [MemPoolImportPointer].
-func MemPoolExportPointer(ptr Deviceptr) (shareData_out MemPoolPtrExportData, err error) {
-	fnPtr, lerr := procMemPoolExportPointer.Addr()
-	if lerr != nil {
-		err = lerr
+func MemPoolExportPointer(ptr Deviceptr) (shareData MemPoolPtrExportData, err error) {
+	sym, err := procMemPoolExportPointer.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&shareData_out)), uintptr(ptr), 0, 0, 0, 0)
-	runtime.KeepAlive(&shareData_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolExportPointer, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&shareData)), uintptr(ptr), 0, 0, 0, 0)
+	runtime.KeepAlive(&shareData)
+	return shareData, ffi.Error(procMemPoolExportPointer, Result(r))
 }
 
 // MemPoolImportPointer wraps cuMemPoolImportPointer (symbol cuMemPoolImportPointer, cuda.h). It needs a driver of CUDA 11.2 or newer.
 //
 // Import a memory pool allocation from another process.
 //
-// Returns in ptr_out a pointer to the imported memory. The imported memory must
-// not be accessed before the allocation operation completes in the exporting
+// Returns in ptr a pointer to the imported memory. The imported memory must not
+// be accessed before the allocation operation completes in the exporting
 // process. The imported memory must be freed from all importing processes
 // before being freed in the exporting process. The pointer may be freed with
 // cuMemFree or cuMemFreeAsync. If cuMemFreeAsync is used, the free must be
 // completed on the importing process before the free operation on the exporting
 // process.
 //
-//   - ptr_out: (result) pointer to imported memory
+//   - ptr: (result) pointer to imported memory
 //   - pool: pool from which to import
 //   - shareData: data specifying the memory to import
 //
@@ -10300,24 +8682,15 @@ func MemPoolExportPointer(ptr Deviceptr) (shareData_out MemPoolPtrExportData, er
 //
 // See also: [MemPoolExportToShareableHandle],
 // [MemPoolImportFromShareableHandle], [MemPoolExportPointer].
-func MemPoolImportPointer(pool MemoryPool, shareData *MemPoolPtrExportData) (ptr_out Deviceptr, err error) {
-	fnPtr, lerr := procMemPoolImportPointer.Addr()
-	if lerr != nil {
-		err = lerr
+func MemPoolImportPointer(pool MemoryPool, shareData *MemPoolPtrExportData) (ptr Deviceptr, err error) {
+	sym, err := procMemPoolImportPointer.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&ptr_out)), uintptr(pool), uintptr(unsafe.Pointer(shareData)), 0, 0, 0)
-	runtime.KeepAlive(&ptr_out)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&ptr)), uintptr(pool), uintptr(unsafe.Pointer(shareData)), 0, 0, 0)
+	runtime.KeepAlive(&ptr)
 	runtime.KeepAlive(shareData)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolImportPointer, rc)
-		return
-	}
-	return
+	return ptr, ffi.Error(procMemPoolImportPointer, Result(r))
 }
 
 // MulticastCreate wraps cuMulticastCreate (symbol cuMulticastCreate, cuda.h). It needs a driver of CUDA 12.1 or newer.
@@ -10358,23 +8731,14 @@ func MemPoolImportPointer(pool MemoryPool, shareData *MemPoolPtrExportData) (ptr
 // [MulticastUnbind], [MemCreate], [MemRelease], [MemExportToShareableHandle],
 // [MemImportFromShareableHandle].
 func MulticastCreate(prop *MulticastObjectProp) (mcHandle MemGenericAllocationHandle, err error) {
-	fnPtr, lerr := procMulticastCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMulticastCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&mcHandle)), uintptr(unsafe.Pointer(prop)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&mcHandle)), uintptr(unsafe.Pointer(prop)), 0, 0, 0, 0)
 	runtime.KeepAlive(&mcHandle)
 	runtime.KeepAlive(prop)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMulticastCreate, rc)
-		return
-	}
-	return
+	return mcHandle, ffi.Error(procMulticastCreate, Result(r))
 }
 
 // MulticastAddDevice wraps cuMulticastAddDevice (symbol cuMulticastAddDevice, cuda.h). It needs a driver of CUDA 12.1 or newer.
@@ -10400,22 +8764,13 @@ func MulticastCreate(prop *MulticastObjectProp) (mcHandle MemGenericAllocationHa
 // [ErrorNotPermitted], [ErrorNotSupported]
 //
 // See also: [MulticastCreate], [MulticastBindMem], [MulticastBindAddr].
-func MulticastAddDevice(mcHandle MemGenericAllocationHandle, dev Device) (err error) {
-	fnPtr, lerr := procMulticastAddDevice.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MulticastAddDevice(mcHandle MemGenericAllocationHandle, dev Device) error {
+	sym, err := procMulticastAddDevice.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(mcHandle), uintptr(dev), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMulticastAddDevice, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(mcHandle), uintptr(dev), 0, 0, 0, 0)
+	return ffi.Error(procMulticastAddDevice, Result(r))
 }
 
 // MulticastBindMem wraps cuMulticastBindMem (symbol cuMulticastBindMem, cuda.h). It needs a driver of CUDA 12.1 or newer.
@@ -10454,22 +8809,13 @@ func MulticastAddDevice(mcHandle MemGenericAllocationHandle, dev Device) (err er
 // [ErrorNotSupported], [ErrorOutOfMemory], [ErrorSystemNotReady]
 //
 // See also: [MulticastCreate], [MulticastAddDevice], [MemCreate].
-func MulticastBindMem(mcHandle MemGenericAllocationHandle, mcOffset uint64, memHandle MemGenericAllocationHandle, memOffset uint64, size uint64, flags uint64) (err error) {
-	fnPtr, lerr := procMulticastBindMem.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MulticastBindMem(mcHandle MemGenericAllocationHandle, mcOffset uint64, memHandle MemGenericAllocationHandle, memOffset, size, flags uint64) error {
+	sym, err := procMulticastBindMem.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(mcHandle), uintptr(mcOffset), uintptr(memHandle), uintptr(memOffset), uintptr(size), uintptr(flags))
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMulticastBindMem, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(mcHandle), uintptr(mcOffset), uintptr(memHandle), uintptr(memOffset), uintptr(size), uintptr(flags))
+	return ffi.Error(procMulticastBindMem, Result(r))
 }
 
 // MulticastBindAddr wraps cuMulticastBindAddr (symbol cuMulticastBindAddr, cuda.h). It needs a driver of CUDA 12.1 or newer.
@@ -10507,22 +8853,13 @@ func MulticastBindMem(mcHandle MemGenericAllocationHandle, mcOffset uint64, memH
 // [ErrorNotSupported], [ErrorOutOfMemory], [ErrorSystemNotReady]
 //
 // See also: [MulticastCreate], [MulticastAddDevice], [MemCreate].
-func MulticastBindAddr(mcHandle MemGenericAllocationHandle, mcOffset uint64, memptr Deviceptr, size uint64, flags uint64) (err error) {
-	fnPtr, lerr := procMulticastBindAddr.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MulticastBindAddr(mcHandle MemGenericAllocationHandle, mcOffset uint64, memptr Deviceptr, size, flags uint64) error {
+	sym, err := procMulticastBindAddr.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(mcHandle), uintptr(mcOffset), uintptr(memptr), uintptr(size), uintptr(flags), 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMulticastBindAddr, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(mcHandle), uintptr(mcOffset), uintptr(memptr), uintptr(size), uintptr(flags), 0)
+	return ffi.Error(procMulticastBindAddr, Result(r))
 }
 
 // MulticastUnbind wraps cuMulticastUnbind (symbol cuMulticastUnbind, cuda.h). It needs a driver of CUDA 12.1 or newer.
@@ -10550,22 +8887,13 @@ func MulticastBindAddr(mcHandle MemGenericAllocationHandle, mcOffset uint64, mem
 // behavior.
 //
 // See also: [MulticastBindMem], [MulticastBindAddr].
-func MulticastUnbind(mcHandle MemGenericAllocationHandle, dev Device, mcOffset uint64, size uint64) (err error) {
-	fnPtr, lerr := procMulticastUnbind.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MulticastUnbind(mcHandle MemGenericAllocationHandle, dev Device, mcOffset, size uint64) error {
+	sym, err := procMulticastUnbind.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(mcHandle), uintptr(dev), uintptr(mcOffset), uintptr(size), 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMulticastUnbind, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(mcHandle), uintptr(dev), uintptr(mcOffset), uintptr(size), 0, 0)
+	return ffi.Error(procMulticastUnbind, Result(r))
 }
 
 // MulticastGetGranularity wraps cuMulticastGetGranularity (symbol cuMulticastGetGranularity, cuda.h). It needs a driver of CUDA 12.1 or newer.
@@ -10587,23 +8915,14 @@ func MulticastUnbind(mcHandle MemGenericAllocationHandle, dev Device, mcOffset u
 // See also: [MulticastCreate], [MulticastBindMem], [MulticastBindAddr],
 // [MulticastUnbind].
 func MulticastGetGranularity(prop *MulticastObjectProp, option MulticastGranularityFlags) (granularity uint64, err error) {
-	fnPtr, lerr := procMulticastGetGranularity.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMulticastGetGranularity.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&granularity)), uintptr(unsafe.Pointer(prop)), uintptr(option), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&granularity)), uintptr(unsafe.Pointer(prop)), uintptr(option), 0, 0, 0)
 	runtime.KeepAlive(&granularity)
 	runtime.KeepAlive(prop)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMulticastGetGranularity, rc)
-		return
-	}
-	return
+	return granularity, ffi.Error(procMulticastGetGranularity, Result(r))
 }
 
 // PointerGetAttribute wraps cuPointerGetAttribute (symbol cuPointerGetAttribute, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -10771,23 +9090,14 @@ func MulticastGetGranularity(prop *MulticastObjectProp, option MulticastGranular
 // See also: [PointerSetAttribute], [MemAlloc], [MemFree], [MemAllocHost],
 // [MemFreeHost], [MemHostAlloc], [MemHostRegister], [MemHostUnregister],
 // cudaPointerGetAttributes.
-func PointerGetAttribute(data unsafe.Pointer, attribute PointerAttribute, ptr Deviceptr) (err error) {
-	fnPtr, lerr := procPointerGetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func PointerGetAttribute(data unsafe.Pointer, attribute PointerAttribute, ptr Deviceptr) error {
+	sym, err := procPointerGetAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(data)), uintptr(attribute), uintptr(ptr), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(data), uintptr(attribute), uintptr(ptr), 0, 0, 0)
 	runtime.KeepAlive(data)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errPointerGetAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procPointerGetAttribute, Result(r))
 }
 
 // MemPrefetchAsync wraps cuMemPrefetchAsync (symbol cuMemPrefetchAsync, cuda.h). It needs a driver of CUDA 8.0 or newer.
@@ -10863,22 +9173,13 @@ func PointerGetAttribute(data unsafe.Pointer, attribute PointerAttribute, ptr De
 //
 // See also: [Memcpy], [MemcpyPeer], [MemcpyAsync], [Memcpy3DPeerAsync],
 // [MemAdvise], cuMemPrefetchAsync ::cudaMemPrefetchAsync_v2.
-func MemPrefetchAsync(devPtr Deviceptr, count uint64, dstDevice Device, hStream Stream) (err error) {
-	fnPtr, lerr := procMemPrefetchAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPrefetchAsync(devPtr Deviceptr, count uint64, dstDevice Device, hStream Stream) error {
+	sym, err := procMemPrefetchAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(devPtr), uintptr(count), uintptr(dstDevice), uintptr(hStream), 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemPrefetchAsync, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(devPtr), uintptr(count), uintptr(dstDevice), uintptr(hStream), 0, 0)
+	return ffi.Error(procMemPrefetchAsync, Result(r))
 }
 
 // MemPrefetchAsyncV2 wraps cuMemPrefetchAsync_v2 (symbol cuMemPrefetchAsync_v2, cuda.h). It needs a driver of CUDA 12.2 or newer.
@@ -10962,11 +9263,10 @@ func MemPrefetchAsync(devPtr Deviceptr, count uint64, dstDevice Device, hStream 
 //
 // See also: [Memcpy], [MemcpyPeer], [MemcpyAsync], [Memcpy3DPeerAsync],
 // [MemAdvise], cuMemPrefetchAsync ::cudaMemPrefetchAsync_v2.
-func MemPrefetchAsyncV2(devPtr Deviceptr, count uint64, location MemLocation, flags uint32, hStream Stream) (err error) {
-	fnPtr, lerr := procMemPrefetchAsyncV2.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPrefetchAsyncV2(devPtr Deviceptr, count uint64, location MemLocation, flags uint32, hStream Stream) error {
+	sym, err := procMemPrefetchAsyncV2.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(devPtr))
@@ -10974,18 +9274,12 @@ func MemPrefetchAsyncV2(devPtr Deviceptr, count uint64, location MemLocation, fl
 	frame.Struct(unsafe.Pointer(&location), &layoutMemLocation)
 	frame.Int(uintptr(flags))
 	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&location)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemPrefetchAsyncV2, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemPrefetchAsyncV2, Result(frame.Ret()))
 }
 
 // MemAdvise wraps cuMemAdvise (symbol cuMemAdvise, cuda.h). It needs a driver of CUDA 8.0 or newer.
@@ -11136,22 +9430,13 @@ func MemPrefetchAsyncV2(devPtr Deviceptr, count uint64, location MemLocation, fl
 //
 // See also: [Memcpy], [MemcpyPeer], [MemcpyAsync], [Memcpy3DPeerAsync],
 // [MemPrefetchAsync], cuMemAdvise_v2 ::cudaMemAdvise.
-func MemAdvise(devPtr Deviceptr, count uint64, advice CUmemAdvise, device Device) (err error) {
-	fnPtr, lerr := procMemAdvise.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemAdvise(devPtr Deviceptr, count uint64, advice CUmemAdvise, device Device) error {
+	sym, err := procMemAdvise.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(devPtr), uintptr(count), uintptr(advice), uintptr(device), 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemAdvise, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(devPtr), uintptr(count), uintptr(advice), uintptr(device), 0, 0)
+	return ffi.Error(procMemAdvise, Result(r))
 }
 
 // MemAdviseV2 wraps cuMemAdvise_v2 (symbol cuMemAdvise_v2, cuda.h). It needs a driver of CUDA 12.2 or newer.
@@ -11319,29 +9604,22 @@ func MemAdvise(devPtr Deviceptr, count uint64, advice CUmemAdvise, device Device
 //
 // See also: [Memcpy], [MemcpyPeer], [MemcpyAsync], [Memcpy3DPeerAsync],
 // [MemPrefetchAsync], cuMemAdvise ::cudaMemAdvise.
-func MemAdviseV2(devPtr Deviceptr, count uint64, advice CUmemAdvise, location MemLocation) (err error) {
-	fnPtr, lerr := procMemAdviseV2.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemAdviseV2(devPtr Deviceptr, count uint64, advice CUmemAdvise, location MemLocation) error {
+	sym, err := procMemAdviseV2.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(devPtr))
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(advice))
 	frame.Struct(unsafe.Pointer(&location), &layoutMemLocation)
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&location)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemAdviseV2, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemAdviseV2, Result(frame.Ret()))
 }
 
 // MemRangeGetAttribute wraps cuMemRangeGetAttribute (symbol cuMemRangeGetAttribute, cuda.h). It needs a driver of CUDA 8.0 or newer.
@@ -11471,23 +9749,14 @@ func MemAdviseV2(devPtr Deviceptr, count uint64, advice CUmemAdvise, location Me
 //
 // See also: [MemRangeGetAttributes], [MemPrefetchAsync], [MemAdvise],
 // cudaMemRangeGetAttribute.
-func MemRangeGetAttribute(data unsafe.Pointer, dataSize uint64, attribute MemRangeAttribute, devPtr Deviceptr, count uint64) (err error) {
-	fnPtr, lerr := procMemRangeGetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemRangeGetAttribute(data unsafe.Pointer, dataSize uint64, attribute MemRangeAttribute, devPtr Deviceptr, count uint64) error {
+	sym, err := procMemRangeGetAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(data)), uintptr(dataSize), uintptr(attribute), uintptr(devPtr), uintptr(count), 0)
+	r := ffi.CallInts(sym, uintptr(data), uintptr(dataSize), uintptr(attribute), uintptr(devPtr), uintptr(count), 0)
 	runtime.KeepAlive(data)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemRangeGetAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemRangeGetAttribute, Result(r))
 }
 
 // MemRangeGetAttributes wraps cuMemRangeGetAttributes (symbol cuMemRangeGetAttributes, cuda.h). It needs a driver of CUDA 8.0 or newer.
@@ -11532,25 +9801,16 @@ func MemRangeGetAttribute(data unsafe.Pointer, dataSize uint64, attribute MemRan
 //
 // See also: [MemRangeGetAttribute], [MemAdvise], [MemPrefetchAsync],
 // cudaMemRangeGetAttributes.
-func MemRangeGetAttributes(data *unsafe.Pointer, dataSizes *uint64, attributes *MemRangeAttribute, numAttributes uint64, devPtr Deviceptr, count uint64) (err error) {
-	fnPtr, lerr := procMemRangeGetAttributes.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemRangeGetAttributes(data *unsafe.Pointer, dataSizes *uint64, attributes *MemRangeAttribute, numAttributes uint64, devPtr Deviceptr, count uint64) error {
+	sym, err := procMemRangeGetAttributes.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(data)), uintptr(unsafe.Pointer(dataSizes)), uintptr(unsafe.Pointer(attributes)), uintptr(numAttributes), uintptr(devPtr), uintptr(count))
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(data)), uintptr(unsafe.Pointer(dataSizes)), uintptr(unsafe.Pointer(attributes)), uintptr(numAttributes), uintptr(devPtr), uintptr(count))
 	runtime.KeepAlive(data)
 	runtime.KeepAlive(dataSizes)
 	runtime.KeepAlive(attributes)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errMemRangeGetAttributes, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemRangeGetAttributes, Result(r))
 }
 
 // PointerSetAttribute wraps cuPointerSetAttribute (symbol cuPointerSetAttribute, cuda.h). It needs a driver of CUDA 6.0 or newer.
@@ -11585,23 +9845,14 @@ func MemRangeGetAttributes(data *unsafe.Pointer, dataSizes *uint64, attributes *
 // See also: [PointerGetAttribute], [PointerGetAttributes], [MemAlloc],
 // [MemFree], [MemAllocHost], [MemFreeHost], [MemHostAlloc], [MemHostRegister],
 // [MemHostUnregister].
-func PointerSetAttribute(value unsafe.Pointer, attribute PointerAttribute, ptr Deviceptr) (err error) {
-	fnPtr, lerr := procPointerSetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func PointerSetAttribute(value unsafe.Pointer, attribute PointerAttribute, ptr Deviceptr) error {
+	sym, err := procPointerSetAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(value)), uintptr(attribute), uintptr(ptr), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(value), uintptr(attribute), uintptr(ptr), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errPointerSetAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procPointerSetAttribute, Result(r))
 }
 
 // PointerGetAttributes wraps cuPointerGetAttributes (symbol cuPointerGetAttributes, cuda.h). It needs a driver of CUDA 7.0 or newer.
@@ -11648,24 +9899,15 @@ func PointerSetAttribute(value unsafe.Pointer, attribute PointerAttribute, ptr D
 //
 // See also: [PointerGetAttribute], [PointerSetAttribute],
 // cudaPointerGetAttributes.
-func PointerGetAttributes(numAttributes uint32, attributes *PointerAttribute, data *unsafe.Pointer, ptr Deviceptr) (err error) {
-	fnPtr, lerr := procPointerGetAttributes.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func PointerGetAttributes(numAttributes uint32, attributes *PointerAttribute, data *unsafe.Pointer, ptr Deviceptr) error {
+	sym, err := procPointerGetAttributes.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(numAttributes), uintptr(unsafe.Pointer(attributes)), uintptr(unsafe.Pointer(data)), uintptr(ptr), 0, 0)
+	r := ffi.CallInts(sym, uintptr(numAttributes), uintptr(unsafe.Pointer(attributes)), uintptr(unsafe.Pointer(data)), uintptr(ptr), 0, 0)
 	runtime.KeepAlive(attributes)
 	runtime.KeepAlive(data)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errPointerGetAttributes, rc)
-		return
-	}
-	return
+	return ffi.Error(procPointerGetAttributes, Result(r))
 }
 
 // StreamCreate wraps cuStreamCreate (symbol cuStreamCreate, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -11698,22 +9940,13 @@ func PointerGetAttributes(numAttributes uint32, attributes *PointerAttribute, da
 // [StreamGetFlags], [StreamWaitEvent], [StreamQuery], [StreamSynchronize],
 // [StreamAddCallback], cudaStreamCreate, cudaStreamCreateWithFlags.
 func StreamCreate(flags uint32) (phStream Stream, err error) {
-	fnPtr, lerr := procStreamCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phStream)), uintptr(flags), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phStream)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&phStream)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamCreate, rc)
-		return
-	}
-	return
+	return phStream, ffi.Error(procStreamCreate, Result(r))
 }
 
 // StreamCreateWithPriority wraps cuStreamCreateWithPriority (symbol cuStreamCreateWithPriority, cuda.h). It needs a driver of CUDA 5.5 or newer.
@@ -11758,22 +9991,13 @@ func StreamCreate(flags uint32) (phStream Stream, err error) {
 // [StreamQuery], [StreamSynchronize], [StreamAddCallback],
 // cudaStreamCreateWithPriority.
 func StreamCreateWithPriority(flags uint32, priority int32) (phStream Stream, err error) {
-	fnPtr, lerr := procStreamCreateWithPriority.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamCreateWithPriority.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phStream)), uintptr(flags), uintptr(priority), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phStream)), uintptr(flags), uintptr(priority), 0, 0, 0)
 	runtime.KeepAlive(&phStream)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamCreateWithPriority, rc)
-		return
-	}
-	return
+	return phStream, ffi.Error(procStreamCreateWithPriority, Result(r))
 }
 
 // StreamGetPriority wraps cuStreamGetPriority (symbol cuStreamGetPriority, cuda.h). It needs a driver of CUDA 5.5 or newer.
@@ -11800,22 +10024,13 @@ func StreamCreateWithPriority(flags uint32, priority int32) (phStream Stream, er
 // See also: [StreamDestroy], [StreamCreate], [StreamCreateWithPriority],
 // [CtxGetStreamPriorityRange], [StreamGetFlags], cudaStreamGetPriority.
 func StreamGetPriority(hStream Stream) (priority int32, err error) {
-	fnPtr, lerr := procStreamGetPriority.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamGetPriority.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&priority)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&priority)), 0, 0, 0, 0)
 	runtime.KeepAlive(&priority)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamGetPriority, rc)
-		return
-	}
-	return
+	return priority, ffi.Error(procStreamGetPriority, Result(r))
 }
 
 // StreamGetFlags wraps cuStreamGetFlags (symbol cuStreamGetFlags, cuda.h). It needs a driver of CUDA 5.5 or newer.
@@ -11841,22 +10056,13 @@ func StreamGetPriority(hStream Stream) (priority int32, err error) {
 // See also: [StreamDestroy], [StreamCreate], [StreamGetPriority],
 // cudaStreamGetFlags.
 func StreamGetFlags(hStream Stream) (flags uint32, err error) {
-	fnPtr, lerr := procStreamGetFlags.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamGetFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamGetFlags, rc)
-		return
-	}
-	return
+	return flags, ffi.Error(procStreamGetFlags, Result(r))
 }
 
 // StreamGetId wraps cuStreamGetId (symbol cuStreamGetId, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -11891,22 +10097,13 @@ func StreamGetFlags(hStream Stream) (flags uint32, err error) {
 // See also: [StreamDestroy], [StreamCreate], [StreamGetPriority],
 // cudaStreamGetId.
 func StreamGetId(hStream Stream) (streamId uint64, err error) {
-	fnPtr, lerr := procStreamGetId.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamGetId.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&streamId)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&streamId)), 0, 0, 0, 0)
 	runtime.KeepAlive(&streamId)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamGetId, rc)
-		return
-	}
-	return
+	return streamId, ffi.Error(procStreamGetId, Result(r))
 }
 
 // StreamGetCtx wraps cuStreamGetCtx (symbol cuStreamGetCtx, cuda.h). It needs a driver of CUDA 9.2 or newer.
@@ -11945,22 +10142,13 @@ func StreamGetId(hStream Stream) (streamId uint64, err error) {
 // [StreamGetFlags], [StreamWaitEvent], [StreamQuery], [StreamSynchronize],
 // [StreamAddCallback], cudaStreamCreate, cudaStreamCreateWithFlags.
 func StreamGetCtx(hStream Stream) (pctx Context, err error) {
-	fnPtr, lerr := procStreamGetCtx.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamGetCtx.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&pctx)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&pctx)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pctx)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamGetCtx, rc)
-		return
-	}
-	return
+	return pctx, ffi.Error(procStreamGetCtx, Result(r))
 }
 
 // StreamWaitEvent wraps cuStreamWaitEvent (symbol cuStreamWaitEvent, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -11995,22 +10183,13 @@ func StreamGetCtx(hStream Stream) (pctx Context, err error) {
 //
 // See also: [StreamCreate], [EventRecord], [StreamQuery], [StreamSynchronize],
 // [StreamAddCallback], [StreamDestroy], cudaStreamWaitEvent.
-func StreamWaitEvent(hStream Stream, hEvent Event, flags uint32) (err error) {
-	fnPtr, lerr := procStreamWaitEvent.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamWaitEvent(hStream Stream, hEvent Event, flags uint32) error {
+	sym, err := procStreamWaitEvent.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(hEvent), uintptr(flags), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamWaitEvent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(hEvent), uintptr(flags), 0, 0, 0)
+	return ffi.Error(procStreamWaitEvent, Result(r))
 }
 
 // StreamAddCallback wraps cuStreamAddCallback (symbol cuStreamAddCallback, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -12078,9 +10257,8 @@ func StreamWaitEvent(hStream Stream, hEvent Event, flags uint32) (err error) {
 // [StreamWaitEvent], [StreamDestroy], [MemAllocManaged],
 // [StreamAttachMemAsync], [LaunchHostFunc], cudaStreamAddCallback.
 func StreamAddCallback(hStream Stream, callback func(hStream Stream, status Result), flags uint32) (err error) {
-	fnPtr, lerr := procStreamAddCallback.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamAddCallback.Addr()
+	if err != nil {
 		return
 	}
 	var cbGraph Graph
@@ -12101,17 +10279,15 @@ func StreamAddCallback(hStream Stream, callback func(hStream Stream, status Resu
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
-	if ferr != nil {
+	ffi.Call(sym, frame)
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errStreamAddCallback, rc)
+		err = ffi.Error(procStreamAddCallback, rc)
 		return
 	}
 	if cbGraph != 0 {
@@ -12154,22 +10330,13 @@ func StreamAddCallback(hStream Stream, callback func(hStream Stream, status Resu
 //
 // See also: [StreamCreate], [StreamIsCapturing], [StreamEndCapture],
 // [ThreadExchangeStreamCaptureMode].
-func StreamBeginCapture(hStream Stream, mode StreamCaptureMode) (err error) {
-	fnPtr, lerr := procStreamBeginCapture.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamBeginCapture(hStream Stream, mode StreamCaptureMode) error {
+	sym, err := procStreamBeginCapture.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(mode), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamBeginCapture, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(mode), 0, 0, 0, 0)
+	return ffi.Error(procStreamBeginCapture, Result(r))
 }
 
 // StreamBeginCaptureToGraph wraps cuStreamBeginCaptureToGraph (symbol cuStreamBeginCaptureToGraph, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -12213,24 +10380,15 @@ func StreamBeginCapture(hStream Stream, mode StreamCaptureMode) (err error) {
 //
 // See also: [StreamBeginCapture], [StreamCreate], [StreamIsCapturing],
 // [StreamEndCapture], [ThreadExchangeStreamCaptureMode], [GraphAddNode].
-func StreamBeginCaptureToGraph(hStream Stream, hGraph Graph, dependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, mode StreamCaptureMode) (err error) {
-	fnPtr, lerr := procStreamBeginCaptureToGraph.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamBeginCaptureToGraph(hStream Stream, hGraph Graph, dependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, mode StreamCaptureMode) error {
+	sym, err := procStreamBeginCaptureToGraph.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(mode))
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(mode))
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamBeginCaptureToGraph, rc)
-		return
-	}
-	return
+	return ffi.Error(procStreamBeginCaptureToGraph, Result(r))
 }
 
 // ThreadExchangeStreamCaptureMode wraps cuThreadExchangeStreamCaptureMode (symbol cuThreadExchangeStreamCaptureMode, cuda.h). It needs a driver of CUDA 10.1 or newer.
@@ -12286,23 +10444,14 @@ func StreamBeginCaptureToGraph(hStream Stream, hGraph Graph, dependencies *Graph
 // launches.
 //
 // See also: [StreamBeginCapture].
-func ThreadExchangeStreamCaptureMode(mode *StreamCaptureMode) (err error) {
-	fnPtr, lerr := procThreadExchangeStreamCaptureMode.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func ThreadExchangeStreamCaptureMode(mode *StreamCaptureMode) error {
+	sym, err := procThreadExchangeStreamCaptureMode.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(mode)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(mode)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(mode)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errThreadExchangeStreamCaptureMode, rc)
-		return
-	}
-	return
+	return ffi.Error(procThreadExchangeStreamCaptureMode, Result(r))
 }
 
 // StreamEndCapture wraps cuStreamEndCapture (symbol cuStreamEndCapture, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -12330,22 +10479,13 @@ func ThreadExchangeStreamCaptureMode(mode *StreamCaptureMode) (err error) {
 // See also: [StreamCreate], [StreamBeginCapture], [StreamIsCapturing],
 // [GraphDestroy].
 func StreamEndCapture(hStream Stream) (phGraph Graph, err error) {
-	fnPtr, lerr := procStreamEndCapture.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamEndCapture.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&phGraph)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&phGraph)), 0, 0, 0, 0)
 	runtime.KeepAlive(&phGraph)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamEndCapture, rc)
-		return
-	}
-	return
+	return phGraph, ffi.Error(procStreamEndCapture, Result(r))
 }
 
 // StreamIsCapturing wraps cuStreamIsCapturing (symbol cuStreamIsCapturing, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -12383,22 +10523,13 @@ func StreamEndCapture(hStream Stream) (phGraph Graph, err error) {
 //
 // See also: [StreamCreate], [StreamBeginCapture], [StreamEndCapture].
 func StreamIsCapturing(hStream Stream) (captureStatus StreamCaptureStatus, err error) {
-	fnPtr, lerr := procStreamIsCapturing.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamIsCapturing.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&captureStatus)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&captureStatus)), 0, 0, 0, 0)
 	runtime.KeepAlive(&captureStatus)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamIsCapturing, rc)
-		return
-	}
-	return
+	return captureStatus, ffi.Error(procStreamIsCapturing, Result(r))
 }
 
 // StreamGetCaptureInfo wraps cuStreamGetCaptureInfo (symbol cuStreamGetCaptureInfo_v2, cuda.h). It needs a driver of CUDA 11.3 or newer.
@@ -12419,11 +10550,11 @@ func StreamIsCapturing(hStream Stream) (captureStatus StreamCaptureStatus, err e
 // Parameters:
 //
 //   - hStream: The stream to query
-//   - captureStatus_out: (result) Location to return the capture status of the
+//   - captureStatus: (result) Location to return the capture status of the
 //     stream; required
-//   - id_out: (result) Optional location to return an id for the capture
-//     sequence, which is unique over the lifetime of the process
-//   - graph_out: (result) Optional location to return the graph being captured
+//   - id: (result) Optional location to return an id for the capture sequence,
+//     which is unique over the lifetime of the process
+//   - graph: (result) Optional location to return the graph being captured
 //     into. All operations other than destroy and node removal are permitted on
 //     the graph while the capture sequence is in progress. This API does not
 //     transfer ownership of the graph, which is transferred or destroyed at
@@ -12431,15 +10562,15 @@ func StreamIsCapturing(hStream Stream) (captureStatus StreamCaptureStatus, err e
 //     end of capture for certain errors. Nodes that are or become unreachable
 //     from the original stream at [StreamEndCapture] due to direct actions on
 //     the graph do not trigger [ErrorStreamCaptureUnjoined].
-//   - dependencies_out: (result) Optional location to store a pointer to an
-//     array of nodes. The next node to be captured in the stream will depend on
-//     this set of nodes, absent operations such as event wait which modify this
-//     set. The array pointer is valid until the next API call which operates on
-//     the stream or until the capture is terminated. The node handles may be
-//     copied out and are valid until they or the graph is destroyed. The
-//     driver-owned array may also be passed directly to APIs that operate on
-//     the graph (not the stream) without copying.
-//   - numDependencies_out: (result) Optional location to store the size of the
+//   - dependencies: (result) Optional location to store a pointer to an array
+//     of nodes. The next node to be captured in the stream will depend on this
+//     set of nodes, absent operations such as event wait which modify this set.
+//     The array pointer is valid until the next API call which operates on the
+//     stream or until the capture is terminated. The node handles may be copied
+//     out and are valid until they or the graph is destroyed. The driver-owned
+//     array may also be passed directly to APIs that operate on the graph (not
+//     the stream) without copying.
+//   - numDependencies: (result) Optional location to store the size of the
 //     array returned in dependencies_out.
 //
 // Returns: [Success], [ErrorInvalidValue], [ErrorStreamCaptureImplicit]
@@ -12453,27 +10584,18 @@ func StreamIsCapturing(hStream Stream) (captureStatus StreamCaptureStatus, err e
 //
 // See also: cuStreamGetCaptureInfo_v3 ::cuStreamBeginCapture,
 // [StreamIsCapturing], [StreamUpdateCaptureDependencies].
-func StreamGetCaptureInfo(hStream Stream) (captureStatus_out StreamCaptureStatus, id_out uint64, graph_out Graph, dependencies_out *GraphNode, numDependencies_out uint64, err error) {
-	fnPtr, lerr := procStreamGetCaptureInfo.Addr()
-	if lerr != nil {
-		err = lerr
+func StreamGetCaptureInfo(hStream Stream) (captureStatus StreamCaptureStatus, id uint64, graph Graph, dependencies *GraphNode, numDependencies uint64, err error) {
+	sym, err := procStreamGetCaptureInfo.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&captureStatus_out)), uintptr(unsafe.Pointer(&id_out)), uintptr(unsafe.Pointer(&graph_out)), uintptr(unsafe.Pointer(&dependencies_out)), uintptr(unsafe.Pointer(&numDependencies_out)))
-	runtime.KeepAlive(&captureStatus_out)
-	runtime.KeepAlive(&id_out)
-	runtime.KeepAlive(&graph_out)
-	runtime.KeepAlive(&dependencies_out)
-	runtime.KeepAlive(&numDependencies_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamGetCaptureInfo, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&captureStatus)), uintptr(unsafe.Pointer(&id)), uintptr(unsafe.Pointer(&graph)), uintptr(unsafe.Pointer(&dependencies)), uintptr(unsafe.Pointer(&numDependencies)))
+	runtime.KeepAlive(&captureStatus)
+	runtime.KeepAlive(&id)
+	runtime.KeepAlive(&graph)
+	runtime.KeepAlive(&dependencies)
+	runtime.KeepAlive(&numDependencies)
+	return captureStatus, id, graph, dependencies, numDependencies, ffi.Error(procStreamGetCaptureInfo, Result(r))
 }
 
 // StreamGetCaptureInfoV3 wraps cuStreamGetCaptureInfo_v3 (symbol cuStreamGetCaptureInfo_v3, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -12491,17 +10613,17 @@ func StreamGetCaptureInfo(hStream Stream) (captureStatus_out StreamCaptureStatus
 //   - the call returns CUDA_SUCCESS
 //   - the returned capture status is [StreamCaptureStatusActive]
 //
-// If edgeData_out is non-NULL then dependencies_out must be as well. If
-// dependencies_out is non-NULL and edgeData_out is NULL, but there is non-zero
-// edge data for one or more of the current stream dependencies, the call will
-// return [ErrorLossyQuery].
+// If edgeData is non-NULL then dependencies must be as well. If dependencies is
+// non-NULL and edgeData is NULL, but there is non-zero edge data for one or
+// more of the current stream dependencies, the call will return
+// [ErrorLossyQuery].
 //
 //   - hStream: The stream to query
-//   - captureStatus_out: (result) Location to return the capture status of the
+//   - captureStatus: (result) Location to return the capture status of the
 //     stream; required
-//   - id_out: (result) Optional location to return an id for the capture
-//     sequence, which is unique over the lifetime of the process
-//   - graph_out: (result) Optional location to return the graph being captured
+//   - id: (result) Optional location to return an id for the capture sequence,
+//     which is unique over the lifetime of the process
+//   - graph: (result) Optional location to return the graph being captured
 //     into. All operations other than destroy and node removal are permitted on
 //     the graph while the capture sequence is in progress. This API does not
 //     transfer ownership of the graph, which is transferred or destroyed at
@@ -12509,20 +10631,20 @@ func StreamGetCaptureInfo(hStream Stream) (captureStatus_out StreamCaptureStatus
 //     end of capture for certain errors. Nodes that are or become unreachable
 //     from the original stream at [StreamEndCapture] due to direct actions on
 //     the graph do not trigger [ErrorStreamCaptureUnjoined].
-//   - dependencies_out: (result) Optional location to store a pointer to an
-//     array of nodes. The next node to be captured in the stream will depend on
-//     this set of nodes, absent operations such as event wait which modify this
-//     set. The array pointer is valid until the next API call which operates on
-//     the stream or until the capture is terminated. The node handles may be
-//     copied out and are valid until they or the graph is destroyed. The
-//     driver-owned array may also be passed directly to APIs that operate on
-//     the graph (not the stream) without copying.
-//   - edgeData_out: (result) Optional location to store a pointer to an array
-//     of graph edge data. This array parallels dependencies_out; the next node
-//     to be added has an edge to dependencies_out[i] with annotation
+//   - dependencies: (result) Optional location to store a pointer to an array
+//     of nodes. The next node to be captured in the stream will depend on this
+//     set of nodes, absent operations such as event wait which modify this set.
+//     The array pointer is valid until the next API call which operates on the
+//     stream or until the capture is terminated. The node handles may be copied
+//     out and are valid until they or the graph is destroyed. The driver-owned
+//     array may also be passed directly to APIs that operate on the graph (not
+//     the stream) without copying.
+//   - edgeData: (result) Optional location to store a pointer to an array of
+//     graph edge data. This array parallels dependencies_out; the next node to
+//     be added has an edge to dependencies_out[i] with annotation
 //     edgeData_out[i] for each i. The array pointer is valid until the next API
 //     call which operates on the stream or until the capture is terminated.
-//   - numDependencies_out: (result) Optional location to store the size of the
+//   - numDependencies: (result) Optional location to store the size of the
 //     array returned in dependencies_out.
 //
 // Returns: [Success], [ErrorInvalidValue], [ErrorStreamCaptureImplicit],
@@ -12537,37 +10659,30 @@ func StreamGetCaptureInfo(hStream Stream) (captureStatus_out StreamCaptureStatus
 //
 // See also: cuStreamGetCaptureInfo ::cuStreamBeginCapture, [StreamIsCapturing],
 // [StreamUpdateCaptureDependencies].
-func StreamGetCaptureInfoV3(hStream Stream) (captureStatus_out StreamCaptureStatus, id_out uint64, graph_out Graph, dependencies_out *GraphNode, edgeData_out *GraphEdgeData, numDependencies_out uint64, err error) {
-	fnPtr, lerr := procStreamGetCaptureInfoV3.Addr()
-	if lerr != nil {
-		err = lerr
+func StreamGetCaptureInfoV3(hStream Stream) (captureStatus StreamCaptureStatus, id uint64, graph Graph, dependencies *GraphNode, edgeData *GraphEdgeData, numDependencies uint64, err error) {
+	sym, err := procStreamGetCaptureInfoV3.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(hStream))
-	frame.Int(uintptr(unsafe.Pointer(&captureStatus_out)))
-	frame.Int(uintptr(unsafe.Pointer(&id_out)))
-	frame.Int(uintptr(unsafe.Pointer(&graph_out)))
-	frame.Int(uintptr(unsafe.Pointer(&dependencies_out)))
-	frame.Int(uintptr(unsafe.Pointer(&edgeData_out)))
-	frame.Int(uintptr(unsafe.Pointer(&numDependencies_out)))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
-	runtime.KeepAlive(&captureStatus_out)
-	runtime.KeepAlive(&id_out)
-	runtime.KeepAlive(&graph_out)
-	runtime.KeepAlive(&dependencies_out)
-	runtime.KeepAlive(&edgeData_out)
-	runtime.KeepAlive(&numDependencies_out)
-	if ferr != nil {
-		err = ferr
+	frame.Int(uintptr(unsafe.Pointer(&captureStatus)))
+	frame.Int(uintptr(unsafe.Pointer(&id)))
+	frame.Int(uintptr(unsafe.Pointer(&graph)))
+	frame.Int(uintptr(unsafe.Pointer(&dependencies)))
+	frame.Int(uintptr(unsafe.Pointer(&edgeData)))
+	frame.Int(uintptr(unsafe.Pointer(&numDependencies)))
+	ffi.Call(sym, &frame)
+	runtime.KeepAlive(&captureStatus)
+	runtime.KeepAlive(&id)
+	runtime.KeepAlive(&graph)
+	runtime.KeepAlive(&dependencies)
+	runtime.KeepAlive(&edgeData)
+	runtime.KeepAlive(&numDependencies)
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errStreamGetCaptureInfoV3, rc)
-		return
-	}
-	return
+	return captureStatus, id, graph, dependencies, edgeData, numDependencies, ffi.Error(procStreamGetCaptureInfoV3, Result(frame.Ret()))
 }
 
 // StreamUpdateCaptureDependencies wraps cuStreamUpdateCaptureDependencies (symbol cuStreamUpdateCaptureDependencies, cuda.h). It needs a driver of CUDA 11.3 or newer.
@@ -12599,23 +10714,14 @@ func StreamGetCaptureInfoV3(hStream Stream) (captureStatus_out StreamCaptureStat
 // Returns: [Success], [ErrorInvalidValue], [ErrorIllegalState]
 //
 // See also: [StreamBeginCapture], [StreamGetCaptureInfo].
-func StreamUpdateCaptureDependencies(hStream Stream, dependencies *GraphNode, numDependencies uint64, flags uint32) (err error) {
-	fnPtr, lerr := procStreamUpdateCaptureDependencies.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamUpdateCaptureDependencies(hStream Stream, dependencies *GraphNode, numDependencies uint64, flags uint32) error {
+	sym, err := procStreamUpdateCaptureDependencies.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(flags), 0, 0)
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(flags), 0, 0)
 	runtime.KeepAlive(dependencies)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamUpdateCaptureDependencies, rc)
-		return
-	}
-	return
+	return ffi.Error(procStreamUpdateCaptureDependencies, Result(r))
 }
 
 // StreamUpdateCaptureDependenciesV2 wraps cuStreamUpdateCaptureDependencies_v2 (symbol cuStreamUpdateCaptureDependencies_v2, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -12646,24 +10752,15 @@ func StreamUpdateCaptureDependencies(hStream Stream, dependencies *GraphNode, nu
 // Returns: [Success], [ErrorInvalidValue], [ErrorIllegalState]
 //
 // See also: [StreamBeginCapture], [StreamGetCaptureInfo].
-func StreamUpdateCaptureDependenciesV2(hStream Stream, dependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, flags uint32) (err error) {
-	fnPtr, lerr := procStreamUpdateCaptureDependenciesV2.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamUpdateCaptureDependenciesV2(hStream Stream, dependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, flags uint32) error {
+	sym, err := procStreamUpdateCaptureDependenciesV2.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(flags), 0)
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(flags), 0)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamUpdateCaptureDependenciesV2, rc)
-		return
-	}
-	return
+	return ffi.Error(procStreamUpdateCaptureDependenciesV2, Result(r))
 }
 
 // StreamAttachMemAsync wraps cuStreamAttachMemAsync (symbol cuStreamAttachMemAsync, cuda.h). It needs a driver of CUDA 6.0 or newer.
@@ -12745,22 +10842,13 @@ func StreamUpdateCaptureDependenciesV2(hStream Stream, dependencies *GraphNode, 
 // See also: [StreamCreate], [StreamQuery], [StreamSynchronize],
 // [StreamWaitEvent], [StreamDestroy], [MemAllocManaged],
 // cudaStreamAttachMemAsync.
-func StreamAttachMemAsync(hStream Stream, dptr Deviceptr, length uint64, flags uint32) (err error) {
-	fnPtr, lerr := procStreamAttachMemAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamAttachMemAsync(hStream Stream, dptr Deviceptr, length uint64, flags uint32) error {
+	sym, err := procStreamAttachMemAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(dptr), uintptr(length), uintptr(flags), 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamAttachMemAsync, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(dptr), uintptr(length), uintptr(flags), 0, 0)
+	return ffi.Error(procStreamAttachMemAsync, Result(r))
 }
 
 // StreamQuery wraps cuStreamQuery (symbol cuStreamQuery, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -12785,22 +10873,13 @@ func StreamAttachMemAsync(hStream Stream, dptr Deviceptr, length uint64, flags u
 //
 // See also: [StreamCreate], [StreamWaitEvent], [StreamDestroy],
 // [StreamSynchronize], [StreamAddCallback], cudaStreamQuery.
-func StreamQuery(hStream Stream) (err error) {
-	fnPtr, lerr := procStreamQuery.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamQuery(hStream Stream) error {
+	sym, err := procStreamQuery.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamQuery, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hStream), 0, 0, 0, 0, 0)
+	return ffi.Error(procStreamQuery, Result(r))
 }
 
 // StreamSynchronize wraps cuStreamSynchronize (symbol cuStreamSynchronize, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -12823,22 +10902,13 @@ func StreamQuery(hStream Stream) (err error) {
 //
 // See also: [StreamCreate], [StreamDestroy], [StreamWaitEvent], [StreamQuery],
 // [StreamAddCallback], cudaStreamSynchronize.
-func StreamSynchronize(hStream Stream) (err error) {
-	fnPtr, lerr := procStreamSynchronize.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamSynchronize(hStream Stream) error {
+	sym, err := procStreamSynchronize.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamSynchronize, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hStream), 0, 0, 0, 0, 0)
+	return ffi.Error(procStreamSynchronize, Result(r))
 }
 
 // StreamDestroy wraps cuStreamDestroy (symbol cuStreamDestroy_v2, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -12862,22 +10932,13 @@ func StreamSynchronize(hStream Stream) (err error) {
 //
 // See also: [StreamCreate], [StreamWaitEvent], [StreamQuery],
 // [StreamSynchronize], [StreamAddCallback], cudaStreamDestroy.
-func StreamDestroy(hStream Stream) (err error) {
-	fnPtr, lerr := procStreamDestroy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamDestroy(hStream Stream) error {
+	sym, err := procStreamDestroy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamDestroy, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hStream), 0, 0, 0, 0, 0)
+	return ffi.Error(procStreamDestroy, Result(r))
 }
 
 // StreamCopyAttributes wraps cuStreamCopyAttributes (symbol cuStreamCopyAttributes, cuda.h).
@@ -12896,22 +10957,13 @@ func StreamDestroy(hStream Stream) (err error) {
 // launches.
 //
 // See also: [AccessPolicyWindow].
-func StreamCopyAttributes(dst Stream, src Stream) (err error) {
-	fnPtr, lerr := procStreamCopyAttributes.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamCopyAttributes(dst, src Stream) error {
+	sym, err := procStreamCopyAttributes.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dst), uintptr(src), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamCopyAttributes, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dst), uintptr(src), 0, 0, 0, 0)
+	return ffi.Error(procStreamCopyAttributes, Result(r))
 }
 
 // StreamGetAttribute wraps cuStreamGetAttribute (symbol cuStreamGetAttribute, cuda.h).
@@ -12919,11 +10971,11 @@ func StreamCopyAttributes(dst Stream, src Stream) (err error) {
 // Queries stream attribute.
 //
 // Queries attribute attr from hStream and stores it in corresponding member of
-// value_out.
+// value.
 //
 //   - hStream:
 //   - attr:
-//   - value_out: (result)
+//   - value: (result)
 //
 // Returns: [Success], [ErrorInvalidValue], [ErrorInvalidHandle]
 //
@@ -12931,23 +10983,14 @@ func StreamCopyAttributes(dst Stream, src Stream) (err error) {
 // launches.
 //
 // See also: [AccessPolicyWindow].
-func StreamGetAttribute(hStream Stream, attr StreamAttrID) (value_out StreamAttrValue, err error) {
-	fnPtr, lerr := procStreamGetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
+func StreamGetAttribute(hStream Stream, attr StreamAttrID) (value StreamAttrValue, err error) {
+	sym, err := procStreamGetAttribute.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(&value_out)), 0, 0, 0)
-	runtime.KeepAlive(&value_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamGetAttribute, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(&value)), 0, 0, 0)
+	runtime.KeepAlive(&value)
+	return value, ffi.Error(procStreamGetAttribute, Result(r))
 }
 
 // StreamSetAttribute wraps cuStreamSetAttribute (symbol cuStreamSetAttribute, cuda.h).
@@ -12968,23 +11011,14 @@ func StreamGetAttribute(hStream Stream, attr StreamAttrID) (value_out StreamAttr
 // launches.
 //
 // See also: [AccessPolicyWindow].
-func StreamSetAttribute(hStream Stream, attr StreamAttrID, value *StreamAttrValue) (err error) {
-	fnPtr, lerr := procStreamSetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamSetAttribute(hStream Stream, attr StreamAttrID, value *StreamAttrValue) error {
+	sym, err := procStreamSetAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamSetAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procStreamSetAttribute, Result(r))
 }
 
 // EventCreate wraps cuEventCreate (symbol cuEventCreate, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -13021,22 +11055,13 @@ func StreamSetAttribute(hStream Stream, attr StreamAttrID, value *StreamAttrValu
 // See also: [EventRecord], [EventQuery], [EventSynchronize], [EventDestroy],
 // [EventElapsedTime], cudaEventCreate, cudaEventCreateWithFlags.
 func EventCreate(flags uint32) (phEvent Event, err error) {
-	fnPtr, lerr := procEventCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procEventCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phEvent)), uintptr(flags), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phEvent)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&phEvent)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errEventCreate, rc)
-		return
-	}
-	return
+	return phEvent, ffi.Error(procEventCreate, Result(r))
 }
 
 // EventRecord wraps cuEventRecord (symbol cuEventRecord, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -13069,22 +11094,13 @@ func EventCreate(flags uint32) (phEvent Event, err error) {
 //
 // See also: [EventCreate], [EventQuery], [EventSynchronize], [StreamWaitEvent],
 // [EventDestroy], [EventElapsedTime], cudaEventRecord, [EventRecordWithFlags].
-func EventRecord(hEvent Event, hStream Stream) (err error) {
-	fnPtr, lerr := procEventRecord.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func EventRecord(hEvent Event, hStream Stream) error {
+	sym, err := procEventRecord.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hEvent), uintptr(hStream), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errEventRecord, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hEvent), uintptr(hStream), 0, 0, 0, 0)
+	return ffi.Error(procEventRecord, Result(r))
 }
 
 // EventRecordWithFlags wraps cuEventRecordWithFlags (symbol cuEventRecordWithFlags, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -13127,22 +11143,13 @@ func EventRecord(hEvent Event, hStream Stream) (err error) {
 //
 // See also: [EventCreate], [EventQuery], [EventSynchronize], [StreamWaitEvent],
 // [EventDestroy], [EventElapsedTime], [EventRecord], cudaEventRecord.
-func EventRecordWithFlags(hEvent Event, hStream Stream, flags uint32) (err error) {
-	fnPtr, lerr := procEventRecordWithFlags.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func EventRecordWithFlags(hEvent Event, hStream Stream, flags uint32) error {
+	sym, err := procEventRecordWithFlags.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hEvent), uintptr(hStream), uintptr(flags), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errEventRecordWithFlags, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hEvent), uintptr(hStream), uintptr(flags), 0, 0, 0)
+	return ffi.Error(procEventRecordWithFlags, Result(r))
 }
 
 // EventQuery wraps cuEventQuery (symbol cuEventQuery, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -13168,22 +11175,13 @@ func EventRecordWithFlags(hEvent Event, hStream Stream, flags uint32) (err error
 //
 // See also: [EventCreate], [EventRecord], [EventSynchronize], [EventDestroy],
 // [EventElapsedTime], cudaEventQuery.
-func EventQuery(hEvent Event) (err error) {
-	fnPtr, lerr := procEventQuery.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func EventQuery(hEvent Event) error {
+	sym, err := procEventQuery.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hEvent), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errEventQuery, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hEvent), 0, 0, 0, 0, 0)
+	return ffi.Error(procEventQuery, Result(r))
 }
 
 // EventSynchronize wraps cuEventSynchronize (symbol cuEventSynchronize, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -13208,22 +11206,13 @@ func EventQuery(hEvent Event) (err error) {
 //
 // See also: [EventCreate], [EventRecord], [EventQuery], [EventDestroy],
 // [EventElapsedTime], cudaEventSynchronize.
-func EventSynchronize(hEvent Event) (err error) {
-	fnPtr, lerr := procEventSynchronize.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func EventSynchronize(hEvent Event) error {
+	sym, err := procEventSynchronize.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hEvent), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errEventSynchronize, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hEvent), 0, 0, 0, 0, 0)
+	return ffi.Error(procEventSynchronize, Result(r))
 }
 
 // EventDestroy wraps cuEventDestroy (symbol cuEventDestroy_v2, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -13247,22 +11236,13 @@ func EventSynchronize(hEvent Event) (err error) {
 //
 // See also: [EventCreate], [EventRecord], [EventQuery], [EventSynchronize],
 // [EventElapsedTime], cudaEventDestroy.
-func EventDestroy(hEvent Event) (err error) {
-	fnPtr, lerr := procEventDestroy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func EventDestroy(hEvent Event) error {
+	sym, err := procEventDestroy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hEvent), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errEventDestroy, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hEvent), 0, 0, 0, 0, 0)
+	return ffi.Error(procEventDestroy, Result(r))
 }
 
 // EventElapsedTime wraps cuEventElapsedTime (symbol cuEventElapsedTime, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -13300,23 +11280,14 @@ func EventDestroy(hEvent Event) (err error) {
 //
 // See also: [EventCreate], [EventRecord], [EventQuery], [EventSynchronize],
 // [EventDestroy], cudaEventElapsedTime.
-func EventElapsedTime(hStart Event, hEnd Event) (pMilliseconds float32, err error) {
-	fnPtr, lerr := procEventElapsedTime.Addr()
-	if lerr != nil {
-		err = lerr
+func EventElapsedTime(hStart, hEnd Event) (pMilliseconds float32, err error) {
+	sym, err := procEventElapsedTime.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pMilliseconds)), uintptr(hStart), uintptr(hEnd), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pMilliseconds)), uintptr(hStart), uintptr(hEnd), 0, 0, 0)
 	runtime.KeepAlive(&pMilliseconds)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errEventElapsedTime, rc)
-		return
-	}
-	return
+	return pMilliseconds, ffi.Error(procEventElapsedTime, Result(r))
 }
 
 // ImportExternalMemory wraps cuImportExternalMemory (symbol cuImportExternalMemory, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -13324,7 +11295,7 @@ func EventElapsedTime(hStart Event, hEnd Event) (pMilliseconds float32, err erro
 // Imports an external memory object.
 //
 // Imports an externally allocated memory object and returns a handle to that in
-// extMem_out.
+// extMem.
 //
 // The properties of the handle being imported must be described in
 // memHandleDesc. The [ExternalMemoryHandleDesc] structure is defined as
@@ -13440,7 +11411,7 @@ func EventElapsedTime(hStart Event, hEnd Event) (pMilliseconds float32, err erro
 // [ExternalMemoryHandleTypeD3D11Resource]
 // [ExternalMemoryHandleTypeD3D11ResourceKmt]
 //
-//   - extMem_out: (result) Returned handle to an external memory object
+//   - extMem: (result) Returned handle to an external memory object
 //   - memHandleDesc: Memory import handle descriptor
 //
 // Returns: [Success], [ErrorNotInitialized], [ErrorInvalidValue],
@@ -13457,24 +11428,15 @@ func EventElapsedTime(hStart Event, hEnd Event) (pMilliseconds float32, err erro
 //
 // See also: [DestroyExternalMemory], [ExternalMemoryGetMappedBuffer],
 // [ExternalMemoryGetMappedMipmappedArray].
-func ImportExternalMemory(memHandleDesc *ExternalMemoryHandleDesc) (extMem_out ExternalMemory, err error) {
-	fnPtr, lerr := procImportExternalMemory.Addr()
-	if lerr != nil {
-		err = lerr
+func ImportExternalMemory(memHandleDesc *ExternalMemoryHandleDesc) (extMem ExternalMemory, err error) {
+	sym, err := procImportExternalMemory.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&extMem_out)), uintptr(unsafe.Pointer(memHandleDesc)), 0, 0, 0, 0)
-	runtime.KeepAlive(&extMem_out)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&extMem)), uintptr(unsafe.Pointer(memHandleDesc)), 0, 0, 0, 0)
+	runtime.KeepAlive(&extMem)
 	runtime.KeepAlive(memHandleDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errImportExternalMemory, rc)
-		return
-	}
-	return
+	return extMem, ffi.Error(procImportExternalMemory, Result(r))
 }
 
 // ExternalMemoryGetMappedBuffer wraps cuExternalMemoryGetMappedBuffer (symbol cuExternalMemoryGetMappedBuffer, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -13522,23 +11484,14 @@ func ImportExternalMemory(memHandleDesc *ExternalMemoryHandleDesc) (extMem_out E
 // See also: [ImportExternalMemory], [DestroyExternalMemory],
 // [ExternalMemoryGetMappedMipmappedArray].
 func ExternalMemoryGetMappedBuffer(extMem ExternalMemory, bufferDesc *ExternalMemoryBufferDesc) (devPtr Deviceptr, err error) {
-	fnPtr, lerr := procExternalMemoryGetMappedBuffer.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procExternalMemoryGetMappedBuffer.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(extMem), uintptr(unsafe.Pointer(bufferDesc)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(extMem), uintptr(unsafe.Pointer(bufferDesc)), 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(bufferDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errExternalMemoryGetMappedBuffer, rc)
-		return
-	}
-	return
+	return devPtr, ffi.Error(procExternalMemoryGetMappedBuffer, Result(r))
 }
 
 // ExternalMemoryGetMappedMipmappedArray wraps cuExternalMemoryGetMappedMipmappedArray (symbol cuExternalMemoryGetMappedMipmappedArray, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -13589,23 +11542,14 @@ func ExternalMemoryGetMappedBuffer(extMem ExternalMemory, bufferDesc *ExternalMe
 // See also: [ImportExternalMemory], [DestroyExternalMemory],
 // [ExternalMemoryGetMappedBuffer].
 func ExternalMemoryGetMappedMipmappedArray(extMem ExternalMemory, mipmapDesc *ExternalMemoryMipmappedArrayDesc) (mipmap MipmappedArray, err error) {
-	fnPtr, lerr := procExternalMemoryGetMappedMipmappedArray.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procExternalMemoryGetMappedMipmappedArray.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&mipmap)), uintptr(extMem), uintptr(unsafe.Pointer(mipmapDesc)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&mipmap)), uintptr(extMem), uintptr(unsafe.Pointer(mipmapDesc)), 0, 0, 0)
 	runtime.KeepAlive(&mipmap)
 	runtime.KeepAlive(mipmapDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errExternalMemoryGetMappedMipmappedArray, rc)
-		return
-	}
-	return
+	return mipmap, ffi.Error(procExternalMemoryGetMappedMipmappedArray, Result(r))
 }
 
 // DestroyExternalMemory wraps cuDestroyExternalMemory (symbol cuDestroyExternalMemory, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -13625,22 +11569,13 @@ func ExternalMemoryGetMappedMipmappedArray(extMem ExternalMemory, mipmapDesc *Ex
 //
 // See also: [ImportExternalMemory], [ExternalMemoryGetMappedBuffer],
 // [ExternalMemoryGetMappedMipmappedArray].
-func DestroyExternalMemory(extMem ExternalMemory) (err error) {
-	fnPtr, lerr := procDestroyExternalMemory.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DestroyExternalMemory(extMem ExternalMemory) error {
+	sym, err := procDestroyExternalMemory.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(extMem), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDestroyExternalMemory, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(extMem), 0, 0, 0, 0, 0)
+	return ffi.Error(procDestroyExternalMemory, Result(r))
 }
 
 // ImportExternalSemaphore wraps cuImportExternalSemaphore (symbol cuImportExternalSemaphore, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -13648,7 +11583,7 @@ func DestroyExternalMemory(extMem ExternalMemory) (err error) {
 // Imports an external semaphore.
 //
 // Imports an externally allocated synchronization object and returns a handle
-// to that in extSem_out.
+// to that in extSem.
 //
 // The properties of the handle being imported must be described in
 // semHandleDesc. The [ExternalSemaphoreHandleDesc] is defined as follows:
@@ -13765,7 +11700,7 @@ func DestroyExternalMemory(extMem ExternalMemory) (err error) {
 // system call. If [ExternalSemaphoreHandleDesc]handlewin32name is not NULL,
 // then it must name a valid synchronization object.
 //
-//   - extSem_out: (result) Returned handle to an external semaphore
+//   - extSem: (result) Returned handle to an external semaphore
 //   - semHandleDesc: Semaphore import handle descriptor
 //
 // Returns: [Success], [ErrorNotInitialized], [ErrorNotSupported],
@@ -13776,24 +11711,15 @@ func DestroyExternalMemory(extMem ExternalMemory) (err error) {
 //
 // See also: [DestroyExternalSemaphore], [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync].
-func ImportExternalSemaphore(semHandleDesc *ExternalSemaphoreHandleDesc) (extSem_out ExternalSemaphore, err error) {
-	fnPtr, lerr := procImportExternalSemaphore.Addr()
-	if lerr != nil {
-		err = lerr
+func ImportExternalSemaphore(semHandleDesc *ExternalSemaphoreHandleDesc) (extSem ExternalSemaphore, err error) {
+	sym, err := procImportExternalSemaphore.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&extSem_out)), uintptr(unsafe.Pointer(semHandleDesc)), 0, 0, 0, 0)
-	runtime.KeepAlive(&extSem_out)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&extSem)), uintptr(unsafe.Pointer(semHandleDesc)), 0, 0, 0, 0)
+	runtime.KeepAlive(&extSem)
 	runtime.KeepAlive(semHandleDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errImportExternalSemaphore, rc)
-		return
-	}
-	return
+	return extSem, ffi.Error(procImportExternalSemaphore, Result(r))
 }
 
 // SignalExternalSemaphoresAsync wraps cuSignalExternalSemaphoresAsync (symbol cuSignalExternalSemaphoresAsync, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -13875,24 +11801,15 @@ func ImportExternalSemaphore(semHandleDesc *ExternalSemaphoreHandleDesc) (extSem
 //
 // See also: [ImportExternalSemaphore], [DestroyExternalSemaphore],
 // [WaitExternalSemaphoresAsync].
-func SignalExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *ExternalSemaphoreSignalParams, numExtSems uint32, stream Stream) (err error) {
-	fnPtr, lerr := procSignalExternalSemaphoresAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func SignalExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *ExternalSemaphoreSignalParams, numExtSems uint32, stream Stream) error {
+	sym, err := procSignalExternalSemaphoresAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
 	runtime.KeepAlive(extSemArray)
 	runtime.KeepAlive(paramsArray)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errSignalExternalSemaphoresAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procSignalExternalSemaphoresAsync, Result(r))
 }
 
 // WaitExternalSemaphoresAsync wraps cuWaitExternalSemaphoresAsync (symbol cuWaitExternalSemaphoresAsync, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -13964,24 +11881,15 @@ func SignalExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *
 //
 // See also: [ImportExternalSemaphore], [DestroyExternalSemaphore],
 // [SignalExternalSemaphoresAsync].
-func WaitExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *ExternalSemaphoreWaitParams, numExtSems uint32, stream Stream) (err error) {
-	fnPtr, lerr := procWaitExternalSemaphoresAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func WaitExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *ExternalSemaphoreWaitParams, numExtSems uint32, stream Stream) error {
+	sym, err := procWaitExternalSemaphoresAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
 	runtime.KeepAlive(extSemArray)
 	runtime.KeepAlive(paramsArray)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errWaitExternalSemaphoresAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procWaitExternalSemaphoresAsync, Result(r))
 }
 
 // DestroyExternalSemaphore wraps cuDestroyExternalSemaphore (symbol cuDestroyExternalSemaphore, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -14001,22 +11909,13 @@ func WaitExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *Ex
 //
 // See also: [ImportExternalSemaphore], [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync].
-func DestroyExternalSemaphore(extSem ExternalSemaphore) (err error) {
-	fnPtr, lerr := procDestroyExternalSemaphore.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DestroyExternalSemaphore(extSem ExternalSemaphore) error {
+	sym, err := procDestroyExternalSemaphore.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(extSem), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDestroyExternalSemaphore, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(extSem), 0, 0, 0, 0, 0)
+	return ffi.Error(procDestroyExternalSemaphore, Result(r))
 }
 
 // StreamWaitValue32 wraps cuStreamWaitValue32 (symbol cuStreamWaitValue32_v2, cuda.h). It needs a driver of CUDA 8.0 or newer.
@@ -14054,22 +11953,13 @@ func DestroyExternalSemaphore(extSem ExternalSemaphore) (err error) {
 //
 // See also: [StreamWaitValue64], [StreamWriteValue32], [StreamWriteValue64],
 // [StreamBatchMemOp], [MemHostRegister], [StreamWaitEvent].
-func StreamWaitValue32(stream Stream, addr Deviceptr, value uint32, flags uint32) (err error) {
-	fnPtr, lerr := procStreamWaitValue32.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamWaitValue32(stream Stream, addr Deviceptr, value, flags uint32) error {
+	sym, err := procStreamWaitValue32.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(addr), uintptr(value), uintptr(flags), 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamWaitValue32, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(stream), uintptr(addr), uintptr(value), uintptr(flags), 0, 0)
+	return ffi.Error(procStreamWaitValue32, Result(r))
 }
 
 // StreamWaitValue64 wraps cuStreamWaitValue64 (symbol cuStreamWaitValue64_v2, cuda.h). It needs a driver of CUDA 9.0 or newer.
@@ -14106,22 +11996,13 @@ func StreamWaitValue32(stream Stream, addr Deviceptr, value uint32, flags uint32
 //
 // See also: [StreamWaitValue32], [StreamWriteValue32], [StreamWriteValue64],
 // [StreamBatchMemOp], [MemHostRegister], [StreamWaitEvent].
-func StreamWaitValue64(stream Stream, addr Deviceptr, value uint64, flags uint32) (err error) {
-	fnPtr, lerr := procStreamWaitValue64.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamWaitValue64(stream Stream, addr Deviceptr, value uint64, flags uint32) error {
+	sym, err := procStreamWaitValue64.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(addr), uintptr(value), uintptr(flags), 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamWaitValue64, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(stream), uintptr(addr), uintptr(value), uintptr(flags), 0, 0)
+	return ffi.Error(procStreamWaitValue64, Result(r))
 }
 
 // StreamWriteValue32 wraps cuStreamWriteValue32 (symbol cuStreamWriteValue32_v2, cuda.h). It needs a driver of CUDA 8.0 or newer.
@@ -14146,22 +12027,13 @@ func StreamWaitValue64(stream Stream, addr Deviceptr, value uint64, flags uint32
 //
 // See also: [StreamWriteValue64], [StreamWaitValue32], [StreamWaitValue64],
 // [StreamBatchMemOp], [MemHostRegister], [EventRecord].
-func StreamWriteValue32(stream Stream, addr Deviceptr, value uint32, flags uint32) (err error) {
-	fnPtr, lerr := procStreamWriteValue32.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamWriteValue32(stream Stream, addr Deviceptr, value, flags uint32) error {
+	sym, err := procStreamWriteValue32.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(addr), uintptr(value), uintptr(flags), 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamWriteValue32, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(stream), uintptr(addr), uintptr(value), uintptr(flags), 0, 0)
+	return ffi.Error(procStreamWriteValue32, Result(r))
 }
 
 // StreamWriteValue64 wraps cuStreamWriteValue64 (symbol cuStreamWriteValue64_v2, cuda.h). It needs a driver of CUDA 9.0 or newer.
@@ -14188,22 +12060,13 @@ func StreamWriteValue32(stream Stream, addr Deviceptr, value uint32, flags uint3
 //
 // See also: [StreamWriteValue32], [StreamWaitValue32], [StreamWaitValue64],
 // [StreamBatchMemOp], [MemHostRegister], [EventRecord].
-func StreamWriteValue64(stream Stream, addr Deviceptr, value uint64, flags uint32) (err error) {
-	fnPtr, lerr := procStreamWriteValue64.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamWriteValue64(stream Stream, addr Deviceptr, value uint64, flags uint32) error {
+	sym, err := procStreamWriteValue64.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(addr), uintptr(value), uintptr(flags), 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamWriteValue64, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(stream), uintptr(addr), uintptr(value), uintptr(flags), 0, 0)
+	return ffi.Error(procStreamWriteValue64, Result(r))
 }
 
 // StreamBatchMemOp wraps cuStreamBatchMemOp (symbol cuStreamBatchMemOp_v2, cuda.h). It needs a driver of CUDA 8.0 or newer.
@@ -14241,23 +12104,14 @@ func StreamWriteValue64(stream Stream, addr Deviceptr, value uint64, flags uint3
 //
 // See also: [StreamWaitValue32], [StreamWaitValue64], [StreamWriteValue32],
 // [StreamWriteValue64], [MemHostRegister].
-func StreamBatchMemOp(stream Stream, count uint32, paramArray *StreamBatchMemOpParams, flags uint32) (err error) {
-	fnPtr, lerr := procStreamBatchMemOp.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamBatchMemOp(stream Stream, count uint32, paramArray *StreamBatchMemOpParams, flags uint32) error {
+	sym, err := procStreamBatchMemOp.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(count), uintptr(unsafe.Pointer(paramArray)), uintptr(flags), 0, 0)
+	r := ffi.CallInts(sym, uintptr(stream), uintptr(count), uintptr(unsafe.Pointer(paramArray)), uintptr(flags), 0, 0)
 	runtime.KeepAlive(paramArray)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamBatchMemOp, rc)
-		return
-	}
-	return
+	return ffi.Error(procStreamBatchMemOp, Result(r))
 }
 
 // FuncGetAttribute wraps cuFuncGetAttribute (symbol cuFuncGetAttribute, cuda.h). It needs a driver of CUDA 2.2 or newer.
@@ -14348,22 +12202,13 @@ func StreamBatchMemOp(stream Stream, count uint32, paramArray *StreamBatchMemOpP
 // [LaunchKernel], cudaFuncGetAttributes, cudaFuncSetAttribute, [FuncIsLoaded],
 // [FuncLoad], [KernelGetAttribute].
 func FuncGetAttribute(attrib FunctionAttribute, hfunc Function) (pi int32, err error) {
-	fnPtr, lerr := procFuncGetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procFuncGetAttribute.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pi)), uintptr(attrib), uintptr(hfunc), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pi)), uintptr(attrib), uintptr(hfunc), 0, 0, 0)
 	runtime.KeepAlive(&pi)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errFuncGetAttribute, rc)
-		return
-	}
-	return
+	return pi, ffi.Error(procFuncGetAttribute, Result(r))
 }
 
 // FuncSetAttribute wraps cuFuncSetAttribute (symbol cuFuncSetAttribute, cuda.h). It needs a driver of CUDA 9.0 or newer.
@@ -14425,22 +12270,13 @@ func FuncGetAttribute(attrib FunctionAttribute, hfunc Function) (pi int32, err e
 // See also: [CtxGetCacheConfig], [CtxSetCacheConfig], [FuncSetCacheConfig],
 // [LaunchKernel], cudaFuncGetAttributes, cudaFuncSetAttribute,
 // [KernelSetAttribute].
-func FuncSetAttribute(hfunc Function, attrib FunctionAttribute, value int32) (err error) {
-	fnPtr, lerr := procFuncSetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func FuncSetAttribute(hfunc Function, attrib FunctionAttribute, value int32) error {
+	sym, err := procFuncSetAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hfunc), uintptr(attrib), uintptr(value), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errFuncSetAttribute, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hfunc), uintptr(attrib), uintptr(value), 0, 0, 0)
+	return ffi.Error(procFuncSetAttribute, Result(r))
 }
 
 // FuncSetCacheConfig wraps cuFuncSetCacheConfig (symbol cuFuncSetCacheConfig, cuda.h). It needs a driver of CUDA 3.0 or newer.
@@ -14482,22 +12318,13 @@ func FuncSetAttribute(hfunc Function, attrib FunctionAttribute, value int32) (er
 //
 // See also: [CtxGetCacheConfig], [CtxSetCacheConfig], [FuncGetAttribute],
 // [LaunchKernel], cudaFuncSetCacheConfig, [KernelSetCacheConfig].
-func FuncSetCacheConfig(hfunc Function, config FuncCache) (err error) {
-	fnPtr, lerr := procFuncSetCacheConfig.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func FuncSetCacheConfig(hfunc Function, config FuncCache) error {
+	sym, err := procFuncSetCacheConfig.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hfunc), uintptr(config), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errFuncSetCacheConfig, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hfunc), uintptr(config), 0, 0, 0, 0)
+	return ffi.Error(procFuncSetCacheConfig, Result(r))
 }
 
 // FuncGetModule wraps cuFuncGetModule (symbol cuFuncGetModule, cuda.h). It needs a driver of CUDA 11.0 or newer.
@@ -14522,22 +12349,13 @@ func FuncSetCacheConfig(hfunc Function, config FuncCache) (err error) {
 // Note: This function may also return error codes from previous, asynchronous
 // launches.
 func FuncGetModule(hfunc Function) (hmod Module, err error) {
-	fnPtr, lerr := procFuncGetModule.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procFuncGetModule.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&hmod)), uintptr(hfunc), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&hmod)), uintptr(hfunc), 0, 0, 0, 0)
 	runtime.KeepAlive(&hmod)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errFuncGetModule, rc)
-		return
-	}
-	return
+	return hmod, ffi.Error(procFuncGetModule, Result(r))
 }
 
 // FuncGetName wraps cuFuncGetName (symbol cuFuncGetName, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -14559,24 +12377,15 @@ func FuncGetModule(hfunc Function) (hmod Module, err error) {
 // Note: This function may also return error codes from previous, asynchronous
 // launches.
 func FuncGetName(hfunc Function) (name string, err error) {
-	fnPtr, lerr := procFuncGetName.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procFuncGetName.Addr()
+	if err != nil {
 		return
 	}
 	var nameC uintptr
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&nameC)), uintptr(hfunc), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&nameC)), uintptr(hfunc), 0, 0, 0, 0)
 	runtime.KeepAlive(&nameC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errFuncGetName, rc)
-		return
-	}
 	name = ffi.GoString(nameC)
-	return
+	return name, ffi.Error(procFuncGetName, Result(r))
 }
 
 // FuncGetParamInfo wraps cuFuncGetParamInfo (symbol cuFuncGetParamInfo, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -14584,15 +12393,15 @@ func FuncGetName(hfunc Function) (name string, err error) {
 // Returns the offset and size of a kernel parameter in the device-side
 // parameter layout
 //
-// Queries the kernel parameter at paramIndex into func_'s list of parameters,
-// and returns in paramOffset and paramSize the offset and size, respectively,
-// where the parameter will reside in the device-side parameter layout. This
+// Queries the kernel parameter at paramIndex into fn's list of parameters, and
+// returns in paramOffset and paramSize the offset and size, respectively, where
+// the parameter will reside in the device-side parameter layout. This
 // information can be used to update kernel node parameters from the device via
 // cudaGraphKernelNodeSetParam and cudaGraphKernelNodeUpdatesApply. paramIndex
-// must be less than the number of parameters that func_ takes. paramSize can be
+// must be less than the number of parameters that fn takes. paramSize can be
 // set to NULL if only the parameter offset is desired.
 //
-//   - func_: The function to query
+//   - fn: The function to query
 //   - paramIndex: The parameter index to query
 //   - paramOffset: (result) Returns the offset into the device-side parameter
 //     layout at which the parameter resides
@@ -14605,24 +12414,15 @@ func FuncGetName(hfunc Function) (name string, err error) {
 // launches.
 //
 // See also: [KernelGetParamInfo].
-func FuncGetParamInfo(func_ Function, paramIndex uint64) (paramOffset uint64, paramSize uint64, err error) {
-	fnPtr, lerr := procFuncGetParamInfo.Addr()
-	if lerr != nil {
-		err = lerr
+func FuncGetParamInfo(fn Function, paramIndex uint64) (paramOffset, paramSize uint64, err error) {
+	sym, err := procFuncGetParamInfo.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(func_), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(fn), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
 	runtime.KeepAlive(&paramOffset)
 	runtime.KeepAlive(&paramSize)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errFuncGetParamInfo, rc)
-		return
-	}
-	return
+	return paramOffset, paramSize, ffi.Error(procFuncGetParamInfo, Result(r))
 }
 
 // FuncIsLoaded wraps cuFuncIsLoaded (symbol cuFuncIsLoaded, cuda.h).
@@ -14638,22 +12438,13 @@ func FuncGetParamInfo(func_ Function, paramIndex uint64) (paramOffset uint64, pa
 //
 // See also: [FuncLoad], [ModuleEnumerateFunctions].
 func FuncIsLoaded(function Function) (state FunctionLoadingState, err error) {
-	fnPtr, lerr := procFuncIsLoaded.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procFuncIsLoaded.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&state)), uintptr(function), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&state)), uintptr(function), 0, 0, 0, 0)
 	runtime.KeepAlive(&state)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errFuncIsLoaded, rc)
-		return
-	}
-	return
+	return state, ffi.Error(procFuncIsLoaded, Result(r))
 }
 
 // FuncLoad wraps cuFuncLoad (symbol cuFuncLoad, cuda.h).
@@ -14668,22 +12459,13 @@ func FuncIsLoaded(function Function) (state FunctionLoadingState, err error) {
 // Returns: [Success], [ErrorInvalidHandle], [ErrorInvalidValue]
 //
 // See also: [ModuleEnumerateFunctions], [FuncIsLoaded].
-func FuncLoad(function Function) (err error) {
-	fnPtr, lerr := procFuncLoad.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func FuncLoad(function Function) error {
+	sym, err := procFuncLoad.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(function), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errFuncLoad, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(function), 0, 0, 0, 0, 0)
+	return ffi.Error(procFuncLoad, Result(r))
 }
 
 // LaunchKernel wraps cuLaunchKernel (symbol cuLaunchKernel, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -14792,11 +12574,10 @@ func FuncLoad(function Function) (err error) {
 // the kernel expects (nil: NULL); the wrapper passes it to C as
 // {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
 // CU_LAUNCH_PARAM_END}. Give either the pointers or the buffer, not both.
-func LaunchKernel(f Function, gridDimX uint32, gridDimY uint32, gridDimZ uint32, blockDimX uint32, blockDimY uint32, blockDimZ uint32, sharedMemBytes uint32, hStream Stream, kernelParams []unsafe.Pointer, extra []byte) (err error) {
-	fnPtr, lerr := procLaunchKernel.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LaunchKernel(f Function, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes uint32, hStream Stream, kernelParams []unsafe.Pointer, extra []byte) error {
+	sym, err := procLaunchKernel.Addr()
+	if err != nil {
+		return err
 	}
 	var extraC ffi.Extra
 	var frame ffi.Frame
@@ -14811,20 +12592,14 @@ func LaunchKernel(f Function, gridDimX uint32, gridDimY uint32, gridDimZ uint32,
 	frame.Int(uintptr(hStream))
 	frame.Int(uintptr(unsafe.Pointer(unsafe.SliceData(kernelParams))))
 	frame.Int(extraC.Set(extra))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(kernelParams)
 	runtime.KeepAlive(extra)
 	runtime.KeepAlive(&extraC)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errLaunchKernel, rc)
-		return
-	}
-	return
+	return ffi.Error(procLaunchKernel, Result(frame.Ret()))
 }
 
 // LaunchKernelEx wraps cuLaunchKernelEx (symbol cuLaunchKernelEx, cuda.h). It needs a driver of CUDA 11.6 or newer.
@@ -15055,27 +12830,18 @@ func LaunchKernel(f Function, gridDimX uint32, gridDimY uint32, gridDimZ uint32,
 // the kernel expects (nil: NULL); the wrapper passes it to C as
 // {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
 // CU_LAUNCH_PARAM_END}. Give either the pointers or the buffer, not both.
-func LaunchKernelEx(config *LaunchConfig, f Function, kernelParams []unsafe.Pointer, extra []byte) (err error) {
-	fnPtr, lerr := procLaunchKernelEx.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LaunchKernelEx(config *LaunchConfig, f Function, kernelParams []unsafe.Pointer, extra []byte) error {
+	sym, err := procLaunchKernelEx.Addr()
+	if err != nil {
+		return err
 	}
 	var extraC ffi.Extra
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(config)), uintptr(f), uintptr(unsafe.Pointer(unsafe.SliceData(kernelParams))), extraC.Set(extra), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(config)), uintptr(f), uintptr(unsafe.Pointer(unsafe.SliceData(kernelParams))), extraC.Set(extra), 0, 0)
 	runtime.KeepAlive(config)
 	runtime.KeepAlive(kernelParams)
 	runtime.KeepAlive(extra)
 	runtime.KeepAlive(&extraC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errLaunchKernelEx, rc)
-		return
-	}
-	return
+	return ffi.Error(procLaunchKernelEx, Result(r))
 }
 
 // LaunchCooperativeKernel wraps cuLaunchCooperativeKernel (symbol cuLaunchCooperativeKernel, cuda.h). It needs a driver of CUDA 9.0 or newer.
@@ -15164,11 +12930,10 @@ func LaunchKernelEx(config *LaunchConfig, f Function, kernelParams []unsafe.Poin
 // kernelParams holds one pointer per kernel parameter, each to a Go value of the
 // parameter's C type (nil: NULL); CUDA copies the values when the launch is
 // enqueued, so they may change once the call returns.
-func LaunchCooperativeKernel(f Function, gridDimX uint32, gridDimY uint32, gridDimZ uint32, blockDimX uint32, blockDimY uint32, blockDimZ uint32, sharedMemBytes uint32, hStream Stream, kernelParams []unsafe.Pointer) (err error) {
-	fnPtr, lerr := procLaunchCooperativeKernel.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LaunchCooperativeKernel(f Function, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes uint32, hStream Stream, kernelParams []unsafe.Pointer) error {
+	sym, err := procLaunchCooperativeKernel.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(f))
@@ -15181,18 +12946,12 @@ func LaunchCooperativeKernel(f Function, gridDimX uint32, gridDimY uint32, gridD
 	frame.Int(uintptr(sharedMemBytes))
 	frame.Int(uintptr(hStream))
 	frame.Int(uintptr(unsafe.Pointer(unsafe.SliceData(kernelParams))))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(kernelParams)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errLaunchCooperativeKernel, rc)
-		return
-	}
-	return
+	return ffi.Error(procLaunchCooperativeKernel, Result(frame.Ret()))
 }
 
 // LaunchCooperativeKernelMultiDevice wraps cuLaunchCooperativeKernelMultiDevice (symbol cuLaunchCooperativeKernelMultiDevice, cuda.h). It needs a driver of CUDA 9.0 or newer.
@@ -15335,23 +13094,14 @@ func LaunchCooperativeKernel(f Function, gridDimX uint32, gridDimY uint32, gridD
 // cudaLaunchCooperativeKernelMultiDevice.
 //
 // Deprecated: This function is deprecated as of CUDA 11.3.
-func LaunchCooperativeKernelMultiDevice(launchParamsList *LaunchParams, numDevices uint32, flags uint32) (err error) {
-	fnPtr, lerr := procLaunchCooperativeKernelMultiDevice.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LaunchCooperativeKernelMultiDevice(launchParamsList *LaunchParams, numDevices, flags uint32) error {
+	sym, err := procLaunchCooperativeKernelMultiDevice.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(launchParamsList)), uintptr(numDevices), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(launchParamsList)), uintptr(numDevices), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(launchParamsList)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errLaunchCooperativeKernelMultiDevice, rc)
-		return
-	}
-	return
+	return ffi.Error(procLaunchCooperativeKernelMultiDevice, Result(r))
 }
 
 // LaunchHostFunc wraps cuLaunchHostFunc (symbol cuLaunchHostFunc, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -15407,9 +13157,8 @@ func LaunchCooperativeKernelMultiDevice(launchParamsList *LaunchParams, numDevic
 // [StreamWaitEvent], [StreamDestroy], [MemAllocManaged],
 // [StreamAttachMemAsync], [StreamAddCallback].
 func LaunchHostFunc(hStream Stream, fn func()) (err error) {
-	fnPtr, lerr := procLaunchHostFunc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procLaunchHostFunc.Addr()
+	if err != nil {
 		return
 	}
 	var cbGraph Graph
@@ -15429,17 +13178,15 @@ func LaunchHostFunc(hStream Stream, fn func()) (err error) {
 	frame.Int(uintptr(hStream))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
-	if ferr != nil {
+	ffi.Call(sym, frame)
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errLaunchHostFunc, rc)
+		err = ffi.Error(procLaunchHostFunc, rc)
 		return
 	}
 	if cbGraph != 0 {
@@ -15471,22 +13218,13 @@ func LaunchHostFunc(hStream Stream, fn func()) (err error) {
 // [LaunchGrid], [LaunchGridAsync], [LaunchKernel].
 //
 // Deprecated: the header marks this deprecated.
-func FuncSetBlockShape(hfunc Function, x int32, y int32, z int32) (err error) {
-	fnPtr, lerr := procFuncSetBlockShape.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func FuncSetBlockShape(hfunc Function, x, y, z int32) error {
+	sym, err := procFuncSetBlockShape.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hfunc), uintptr(x), uintptr(y), uintptr(z), 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errFuncSetBlockShape, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hfunc), uintptr(x), uintptr(y), uintptr(z), 0, 0)
+	return ffi.Error(procFuncSetBlockShape, Result(r))
 }
 
 // FuncSetSharedSize wraps cuFuncSetSharedSize (symbol cuFuncSetSharedSize, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -15510,22 +13248,13 @@ func FuncSetBlockShape(hfunc Function, x int32, y int32, z int32) (err error) {
 // [LaunchGrid], [LaunchGridAsync], [LaunchKernel].
 //
 // Deprecated: the header marks this deprecated.
-func FuncSetSharedSize(hfunc Function, bytes uint32) (err error) {
-	fnPtr, lerr := procFuncSetSharedSize.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func FuncSetSharedSize(hfunc Function, bytes uint32) error {
+	sym, err := procFuncSetSharedSize.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hfunc), uintptr(bytes), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errFuncSetSharedSize, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hfunc), uintptr(bytes), 0, 0, 0, 0)
+	return ffi.Error(procFuncSetSharedSize, Result(r))
 }
 
 // ParamSetSize wraps cuParamSetSize (symbol cuParamSetSize, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -15549,22 +13278,13 @@ func FuncSetSharedSize(hfunc Function, bytes uint32) (err error) {
 // [LaunchGridAsync], [LaunchKernel].
 //
 // Deprecated: the header marks this deprecated.
-func ParamSetSize(hfunc Function, numbytes uint32) (err error) {
-	fnPtr, lerr := procParamSetSize.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func ParamSetSize(hfunc Function, numbytes uint32) error {
+	sym, err := procParamSetSize.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hfunc), uintptr(numbytes), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errParamSetSize, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hfunc), uintptr(numbytes), 0, 0, 0, 0)
+	return ffi.Error(procParamSetSize, Result(r))
 }
 
 // ParamSeti wraps cuParamSeti (symbol cuParamSeti, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -15589,22 +13309,13 @@ func ParamSetSize(hfunc Function, numbytes uint32) (err error) {
 // [LaunchGridAsync], [LaunchKernel].
 //
 // Deprecated: the header marks this deprecated.
-func ParamSeti(hfunc Function, offset int32, value uint32) (err error) {
-	fnPtr, lerr := procParamSeti.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func ParamSeti(hfunc Function, offset int32, value uint32) error {
+	sym, err := procParamSeti.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hfunc), uintptr(offset), uintptr(value), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errParamSeti, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hfunc), uintptr(offset), uintptr(value), 0, 0, 0)
+	return ffi.Error(procParamSeti, Result(r))
 }
 
 // ParamSetf wraps cuParamSetf (symbol cuParamSetf, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -15629,27 +13340,20 @@ func ParamSeti(hfunc Function, offset int32, value uint32) (err error) {
 // [LaunchGridAsync], [LaunchKernel].
 //
 // Deprecated: the header marks this deprecated.
-func ParamSetf(hfunc Function, offset int32, value float32) (err error) {
-	fnPtr, lerr := procParamSetf.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func ParamSetf(hfunc Function, offset int32, value float32) error {
+	sym, err := procParamSetf.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(hfunc))
 	frame.Int(uintptr(offset))
 	frame.Float32(float32(value))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
-	if ferr != nil {
-		err = ferr
-		return
+	ffi.Call(sym, &frame)
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errParamSetf, rc)
-		return
-	}
-	return
+	return ffi.Error(procParamSetf, Result(frame.Ret()))
 }
 
 // ParamSetv wraps cuParamSetv (symbol cuParamSetv, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -15676,23 +13380,14 @@ func ParamSetf(hfunc Function, offset int32, value float32) (err error) {
 // [LaunchGridAsync], [LaunchKernel].
 //
 // Deprecated: the header marks this deprecated.
-func ParamSetv(hfunc Function, offset int32, ptr unsafe.Pointer, numbytes uint32) (err error) {
-	fnPtr, lerr := procParamSetv.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func ParamSetv(hfunc Function, offset int32, ptr unsafe.Pointer, numbytes uint32) error {
+	sym, err := procParamSetv.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hfunc), uintptr(offset), uintptr(unsafe.Pointer(ptr)), uintptr(numbytes), 0, 0)
+	r := ffi.CallInts(sym, uintptr(hfunc), uintptr(offset), uintptr(ptr), uintptr(numbytes), 0, 0)
 	runtime.KeepAlive(ptr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errParamSetv, rc)
-		return
-	}
-	return
+	return ffi.Error(procParamSetv, Result(r))
 }
 
 // Launch wraps cuLaunch (symbol cuLaunch, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -15726,22 +13421,13 @@ func ParamSetv(hfunc Function, offset int32, ptr unsafe.Pointer, numbytes uint32
 // [LaunchGridAsync], [LaunchKernel].
 //
 // Deprecated: the header marks this deprecated.
-func Launch(f Function) (err error) {
-	fnPtr, lerr := procLaunch.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Launch(f Function) error {
+	sym, err := procLaunch.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(f), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errLaunch, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(f), 0, 0, 0, 0, 0)
+	return ffi.Error(procLaunch, Result(r))
 }
 
 // LaunchGrid wraps cuLaunchGrid (symbol cuLaunchGrid, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -15778,22 +13464,13 @@ func Launch(f Function) (err error) {
 // [LaunchGridAsync], [LaunchKernel].
 //
 // Deprecated: the header marks this deprecated.
-func LaunchGrid(f Function, grid_width int32, grid_height int32) (err error) {
-	fnPtr, lerr := procLaunchGrid.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LaunchGrid(f Function, grid_width, grid_height int32) error {
+	sym, err := procLaunchGrid.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(f), uintptr(grid_width), uintptr(grid_height), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errLaunchGrid, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(f), uintptr(grid_width), uintptr(grid_height), 0, 0, 0)
+	return ffi.Error(procLaunchGrid, Result(r))
 }
 
 // LaunchGridAsync wraps cuLaunchGridAsync (symbol cuLaunchGridAsync, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -15838,22 +13515,13 @@ func LaunchGrid(f Function, grid_width int32, grid_height int32) (err error) {
 // [LaunchGrid], [LaunchKernel].
 //
 // Deprecated: the header marks this deprecated.
-func LaunchGridAsync(f Function, grid_width int32, grid_height int32, hStream Stream) (err error) {
-	fnPtr, lerr := procLaunchGridAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LaunchGridAsync(f Function, grid_width, grid_height int32, hStream Stream) error {
+	sym, err := procLaunchGridAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(f), uintptr(grid_width), uintptr(grid_height), uintptr(hStream), 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errLaunchGridAsync, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(f), uintptr(grid_width), uintptr(grid_height), uintptr(hStream), 0, 0)
+	return ffi.Error(procLaunchGridAsync, Result(r))
 }
 
 // ParamSetTexRef wraps cuParamSetTexRef (symbol cuParamSetTexRef, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -15876,22 +13544,13 @@ func LaunchGridAsync(f Function, grid_width int32, grid_height int32, hStream St
 // launches.
 //
 // Deprecated: the header marks this deprecated.
-func ParamSetTexRef(hfunc Function, texunit int32, hTexRef Texref) (err error) {
-	fnPtr, lerr := procParamSetTexRef.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func ParamSetTexRef(hfunc Function, texunit int32, hTexRef Texref) error {
+	sym, err := procParamSetTexRef.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hfunc), uintptr(texunit), uintptr(hTexRef), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errParamSetTexRef, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hfunc), uintptr(texunit), uintptr(hTexRef), 0, 0, 0)
+	return ffi.Error(procParamSetTexRef, Result(r))
 }
 
 // FuncSetSharedMemConfig wraps cuFuncSetSharedMemConfig (symbol cuFuncSetSharedMemConfig, cuda.h). It needs a driver of CUDA 4.2 or newer.
@@ -15943,22 +13602,13 @@ func ParamSetTexRef(hfunc Function, texunit int32, hTexRef Texref) (err error) {
 // cudaFuncSetSharedMemConfig.
 //
 // Deprecated: the header marks this deprecated.
-func FuncSetSharedMemConfig(hfunc Function, config Sharedconfig) (err error) {
-	fnPtr, lerr := procFuncSetSharedMemConfig.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func FuncSetSharedMemConfig(hfunc Function, config Sharedconfig) error {
+	sym, err := procFuncSetSharedMemConfig.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hfunc), uintptr(config), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errFuncSetSharedMemConfig, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hfunc), uintptr(config), 0, 0, 0, 0)
+	return ffi.Error(procFuncSetSharedMemConfig, Result(r))
 }
 
 // GraphCreate wraps cuGraphCreate (symbol cuGraphCreate, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -15985,22 +13635,13 @@ func FuncSetSharedMemConfig(hfunc Function, config Sharedconfig) (err error) {
 // [GraphAddMemsetNode], cuGraphInstantiate, [GraphDestroy], [GraphGetNodes],
 // [GraphGetRootNodes], [GraphGetEdges], [GraphClone].
 func GraphCreate(flags uint32) (phGraph Graph, err error) {
-	fnPtr, lerr := procGraphCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraph)), uintptr(flags), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraph)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&phGraph)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphCreate, rc)
-		return
-	}
-	return
+	return phGraph, ffi.Error(procGraphCreate, Result(r))
 }
 
 // GraphAddKernelNode wraps cuGraphAddKernelNode (symbol cuGraphAddKernelNode_v2, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -16098,24 +13739,15 @@ func GraphCreate(flags uint32) (phGraph Graph, err error) {
 // [GraphDestroyNode], [GraphAddChildGraphNode], [GraphAddEmptyNode],
 // [GraphAddHostNode], [GraphAddMemcpyNode], [GraphAddMemsetNode].
 func GraphAddKernelNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, nodeParams *KernelNodeParams) (phGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddKernelNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddKernelNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddKernelNode, rc)
-		return
-	}
-	return
+	return phGraphNode, ffi.Error(procGraphAddKernelNode, Result(r))
 }
 
 // GraphKernelNodeGetParams wraps cuGraphKernelNodeGetParams (symbol cuGraphKernelNodeGetParams_v2, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -16147,22 +13779,13 @@ func GraphAddKernelNode(hGraph Graph, dependencies *GraphNode, numDependencies u
 //
 // See also: [LaunchKernel], [GraphAddKernelNode], [GraphKernelNodeSetParams].
 func GraphKernelNodeGetParams(hNode GraphNode) (nodeParams KernelNodeParams, err error) {
-	fnPtr, lerr := procGraphKernelNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphKernelNodeGetParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphKernelNodeGetParams, rc)
-		return
-	}
-	return
+	return nodeParams, ffi.Error(procGraphKernelNodeGetParams, Result(r))
 }
 
 // GraphKernelNodeSetParams wraps cuGraphKernelNodeSetParams (symbol cuGraphKernelNodeSetParams_v2, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -16186,23 +13809,14 @@ func GraphKernelNodeGetParams(hNode GraphNode) (nodeParams KernelNodeParams, err
 //
 // See also: [GraphNodeSetParams], [LaunchKernel], [GraphAddKernelNode],
 // [GraphKernelNodeGetParams].
-func GraphKernelNodeSetParams(hNode GraphNode, nodeParams *KernelNodeParams) (err error) {
-	fnPtr, lerr := procGraphKernelNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphKernelNodeSetParams(hNode GraphNode, nodeParams *KernelNodeParams) error {
+	sym, err := procGraphKernelNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphKernelNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphKernelNodeSetParams, Result(r))
 }
 
 // GraphAddMemcpyNode wraps cuGraphAddMemcpyNode (symbol cuGraphAddMemcpyNode, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -16249,24 +13863,15 @@ func GraphKernelNodeSetParams(hNode GraphNode, nodeParams *KernelNodeParams) (er
 // [GraphAddChildGraphNode], [GraphAddEmptyNode], [GraphAddKernelNode],
 // [GraphAddHostNode], [GraphAddMemsetNode].
 func GraphAddMemcpyNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, copyParams *CudaMemcpy3D, ctx Context) (phGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddMemcpyNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddMemcpyNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(copyParams)), uintptr(ctx))
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(copyParams)), uintptr(ctx))
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(copyParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddMemcpyNode, rc)
-		return
-	}
-	return
+	return phGraphNode, ffi.Error(procGraphAddMemcpyNode, Result(r))
 }
 
 // GraphMemcpyNodeGetParams wraps cuGraphMemcpyNodeGetParams (symbol cuGraphMemcpyNodeGetParams, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -16290,22 +13895,13 @@ func GraphAddMemcpyNode(hGraph Graph, dependencies *GraphNode, numDependencies u
 //
 // See also: [Memcpy3D], [GraphAddMemcpyNode], [GraphMemcpyNodeSetParams].
 func GraphMemcpyNodeGetParams(hNode GraphNode) (nodeParams CudaMemcpy3D, err error) {
-	fnPtr, lerr := procGraphMemcpyNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphMemcpyNodeGetParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemcpyNodeGetParams, rc)
-		return
-	}
-	return
+	return nodeParams, ffi.Error(procGraphMemcpyNodeGetParams, Result(r))
 }
 
 // GraphMemcpyNodeSetParams wraps cuGraphMemcpyNodeSetParams (symbol cuGraphMemcpyNodeSetParams, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -16329,23 +13925,14 @@ func GraphMemcpyNodeGetParams(hNode GraphNode) (nodeParams CudaMemcpy3D, err err
 //
 // See also: [GraphNodeSetParams], [Memcpy3D], [GraphAddMemcpyNode],
 // [GraphMemcpyNodeGetParams].
-func GraphMemcpyNodeSetParams(hNode GraphNode, nodeParams *CudaMemcpy3D) (err error) {
-	fnPtr, lerr := procGraphMemcpyNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphMemcpyNodeSetParams(hNode GraphNode, nodeParams *CudaMemcpy3D) error {
+	sym, err := procGraphMemcpyNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemcpyNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphMemcpyNodeSetParams, Result(r))
 }
 
 // GraphAddMemsetNode wraps cuGraphAddMemsetNode (symbol cuGraphAddMemsetNode, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -16383,24 +13970,15 @@ func GraphMemcpyNodeSetParams(hNode GraphNode, nodeParams *CudaMemcpy3D) (err er
 // [GraphAddChildGraphNode], [GraphAddEmptyNode], [GraphAddKernelNode],
 // [GraphAddHostNode], [GraphAddMemcpyNode].
 func GraphAddMemsetNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, memsetParams *MemsetNodeParams, ctx Context) (phGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddMemsetNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddMemsetNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(memsetParams)), uintptr(ctx))
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(memsetParams)), uintptr(ctx))
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(memsetParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddMemsetNode, rc)
-		return
-	}
-	return
+	return phGraphNode, ffi.Error(procGraphAddMemsetNode, Result(r))
 }
 
 // GraphMemsetNodeGetParams wraps cuGraphMemsetNodeGetParams (symbol cuGraphMemsetNodeGetParams, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -16424,22 +14002,13 @@ func GraphAddMemsetNode(hGraph Graph, dependencies *GraphNode, numDependencies u
 //
 // See also: [MemsetD2D32], [GraphAddMemsetNode], [GraphMemsetNodeSetParams].
 func GraphMemsetNodeGetParams(hNode GraphNode) (nodeParams MemsetNodeParams, err error) {
-	fnPtr, lerr := procGraphMemsetNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphMemsetNodeGetParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemsetNodeGetParams, rc)
-		return
-	}
-	return
+	return nodeParams, ffi.Error(procGraphMemsetNodeGetParams, Result(r))
 }
 
 // GraphMemsetNodeSetParams wraps cuGraphMemsetNodeSetParams (symbol cuGraphMemsetNodeSetParams, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -16463,23 +14032,14 @@ func GraphMemsetNodeGetParams(hNode GraphNode) (nodeParams MemsetNodeParams, err
 //
 // See also: [GraphNodeSetParams], [MemsetD2D32], [GraphAddMemsetNode],
 // [GraphMemsetNodeGetParams].
-func GraphMemsetNodeSetParams(hNode GraphNode, nodeParams *MemsetNodeParams) (err error) {
-	fnPtr, lerr := procGraphMemsetNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphMemsetNodeSetParams(hNode GraphNode, nodeParams *MemsetNodeParams) error {
+	sym, err := procGraphMemsetNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemsetNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphMemsetNodeSetParams, Result(r))
 }
 
 // GraphAddHostNode wraps cuGraphAddHostNode (symbol cuGraphAddHostNode, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -16518,9 +14078,8 @@ func GraphMemsetNodeSetParams(hNode GraphNode, nodeParams *MemsetNodeParams) (er
 //
 // The Go func fn replaces the C struct's fn and userData. A user object of hGraph keeps it alive until the graph and its last exec and clone are destroyed, so it runs on every launch.
 func GraphAddHostNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, fn func()) (phGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddHostNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddHostNode.Addr()
+	if err != nil {
 		return
 	}
 	phGraphNodeP := new(GraphNode)
@@ -16542,20 +14101,18 @@ func GraphAddHostNode(hGraph Graph, dependencies *GraphNode, numDependencies uin
 	frame.Int(uintptr(unsafe.Pointer(dependencies)))
 	frame.Int(uintptr(numDependencies))
 	frame.Int(uintptr(unsafe.Pointer(fnC)))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
+	ffi.Call(sym, frame)
 	runtime.KeepAlive(phGraphNodeP)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(fnC)
-	if ferr != nil {
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errGraphAddHostNode, rc)
+		err = ffi.Error(procGraphAddHostNode, rc)
 		return
 	}
 	phGraphNode = *phGraphNodeP
@@ -16586,22 +14143,13 @@ func GraphAddHostNode(hGraph Graph, dependencies *GraphNode, numDependencies uin
 //
 // See also: [LaunchHostFunc], [GraphAddHostNode], [GraphHostNodeSetParams].
 func GraphHostNodeGetParams(hNode GraphNode) (nodeParams HostNodeParams, err error) {
-	fnPtr, lerr := procGraphHostNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphHostNodeGetParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphHostNodeGetParams, rc)
-		return
-	}
-	return
+	return nodeParams, ffi.Error(procGraphHostNodeGetParams, Result(r))
 }
 
 // GraphHostNodeSetParams wraps cuGraphHostNodeSetParams (symbol cuGraphHostNodeSetParams, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -16628,9 +14176,8 @@ func GraphHostNodeGetParams(hNode GraphNode) (nodeParams HostNodeParams, err err
 //
 // The Go func fn replaces the C struct's fn and userData. ownerGraph, which the C function does not take, must be the graph the node belongs to: a user object of that graph keeps fn alive until the graph and its last exec and clone are destroyed (no call in these headers finds a node's graph).
 func GraphHostNodeSetParams(hNode GraphNode, fn func(), ownerGraph Graph) (err error) {
-	fnPtr, lerr := procGraphHostNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphHostNodeSetParams.Addr()
+	if err != nil {
 		return
 	}
 	cbScope := ffi.EnterCallbacks()
@@ -16646,18 +14193,16 @@ func GraphHostNodeSetParams(hNode GraphNode, fn func(), ownerGraph Graph) (err e
 	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(hNode))
 	frame.Int(uintptr(unsafe.Pointer(fnC)))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
+	ffi.Call(sym, frame)
 	runtime.KeepAlive(fnC)
-	if ferr != nil {
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errGraphHostNodeSetParams, rc)
+		err = ffi.Error(procGraphHostNodeSetParams, rc)
 		return
 	}
 	if hdl != 0 {
@@ -16701,23 +14246,14 @@ func GraphHostNodeSetParams(hNode GraphNode, fn func(), ownerGraph Graph) (err e
 // [GraphDestroyNode], [GraphAddEmptyNode], [GraphAddKernelNode],
 // [GraphAddHostNode], [GraphAddMemcpyNode], [GraphAddMemsetNode], [GraphClone].
 func GraphAddChildGraphNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, childGraph Graph) (phGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddChildGraphNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddChildGraphNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(childGraph), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(childGraph), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddChildGraphNode, rc)
-		return
-	}
-	return
+	return phGraphNode, ffi.Error(procGraphAddChildGraphNode, Result(r))
 }
 
 // GraphChildGraphNodeGetGraph wraps cuGraphChildGraphNodeGetGraph (symbol cuGraphChildGraphNodeGetGraph, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -16746,22 +14282,13 @@ func GraphAddChildGraphNode(hGraph Graph, dependencies *GraphNode, numDependenci
 //
 // See also: [GraphAddChildGraphNode], [GraphNodeFindInClone].
 func GraphChildGraphNodeGetGraph(hNode GraphNode) (phGraph Graph, err error) {
-	fnPtr, lerr := procGraphChildGraphNodeGetGraph.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphChildGraphNodeGetGraph.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&phGraph)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&phGraph)), 0, 0, 0, 0)
 	runtime.KeepAlive(&phGraph)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphChildGraphNodeGetGraph, rc)
-		return
-	}
-	return
+	return phGraph, ffi.Error(procGraphChildGraphNodeGetGraph, Result(r))
 }
 
 // GraphAddEmptyNode wraps cuGraphAddEmptyNode (symbol cuGraphAddEmptyNode, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -16798,23 +14325,14 @@ func GraphChildGraphNodeGetGraph(hNode GraphNode) (phGraph Graph, err error) {
 // [GraphAddChildGraphNode], [GraphAddKernelNode], [GraphAddHostNode],
 // [GraphAddMemcpyNode], [GraphAddMemsetNode].
 func GraphAddEmptyNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64) (phGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddEmptyNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddEmptyNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), 0, 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddEmptyNode, rc)
-		return
-	}
-	return
+	return phGraphNode, ffi.Error(procGraphAddEmptyNode, Result(r))
 }
 
 // GraphAddEventRecordNode wraps cuGraphAddEventRecordNode (symbol cuGraphAddEventRecordNode, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -16851,33 +14369,24 @@ func GraphAddEmptyNode(hGraph Graph, dependencies *GraphNode, numDependencies ui
 // [GraphAddChildGraphNode], [GraphAddEmptyNode], [GraphAddKernelNode],
 // [GraphAddMemcpyNode], [GraphAddMemsetNode].
 func GraphAddEventRecordNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, event Event) (phGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddEventRecordNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddEventRecordNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(event), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(event), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddEventRecordNode, rc)
-		return
-	}
-	return
+	return phGraphNode, ffi.Error(procGraphAddEventRecordNode, Result(r))
 }
 
 // GraphEventRecordNodeGetEvent wraps cuGraphEventRecordNodeGetEvent (symbol cuGraphEventRecordNodeGetEvent, cuda.h). It needs a driver of CUDA 11.1 or newer.
 //
 // Returns the event associated with an event record node.
 //
-// Returns the event of event record node hNode in event_out.
+// Returns the event of event record node hNode in event.
 //
 //   - hNode: Node to get the event for
-//   - event_out: (result) Pointer to return the event
+//   - event: (result) Pointer to return the event
 //
 // Returns: [Success], [ErrorDeinitialized], [ErrorNotInitialized],
 // [ErrorInvalidValue]
@@ -16891,23 +14400,14 @@ func GraphAddEventRecordNode(hGraph Graph, dependencies *GraphNode, numDependenc
 //
 // See also: [GraphAddEventRecordNode], [GraphEventRecordNodeSetEvent],
 // [GraphEventWaitNodeGetEvent], [EventRecordWithFlags], [StreamWaitEvent].
-func GraphEventRecordNodeGetEvent(hNode GraphNode) (event_out Event, err error) {
-	fnPtr, lerr := procGraphEventRecordNodeGetEvent.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphEventRecordNodeGetEvent(hNode GraphNode) (event Event, err error) {
+	sym, err := procGraphEventRecordNodeGetEvent.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&event_out)), 0, 0, 0, 0)
-	runtime.KeepAlive(&event_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphEventRecordNodeGetEvent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&event)), 0, 0, 0, 0)
+	runtime.KeepAlive(&event)
+	return event, ffi.Error(procGraphEventRecordNodeGetEvent, Result(r))
 }
 
 // GraphEventRecordNodeSetEvent wraps cuGraphEventRecordNodeSetEvent (symbol cuGraphEventRecordNodeSetEvent, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -16932,22 +14432,13 @@ func GraphEventRecordNodeGetEvent(hNode GraphNode) (event_out Event, err error) 
 // See also: [GraphNodeSetParams], [GraphAddEventRecordNode],
 // [GraphEventRecordNodeGetEvent], [GraphEventWaitNodeSetEvent],
 // [EventRecordWithFlags], [StreamWaitEvent].
-func GraphEventRecordNodeSetEvent(hNode GraphNode, event Event) (err error) {
-	fnPtr, lerr := procGraphEventRecordNodeSetEvent.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphEventRecordNodeSetEvent(hNode GraphNode, event Event) error {
+	sym, err := procGraphEventRecordNodeSetEvent.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(event), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphEventRecordNodeSetEvent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(event), 0, 0, 0, 0)
+	return ffi.Error(procGraphEventRecordNodeSetEvent, Result(r))
 }
 
 // GraphAddEventWaitNode wraps cuGraphAddEventWaitNode (symbol cuGraphAddEventWaitNode, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -16985,33 +14476,24 @@ func GraphEventRecordNodeSetEvent(hNode GraphNode, event Event) (err error) {
 // [GraphAddChildGraphNode], [GraphAddEmptyNode], [GraphAddKernelNode],
 // [GraphAddMemcpyNode], [GraphAddMemsetNode].
 func GraphAddEventWaitNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, event Event) (phGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddEventWaitNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddEventWaitNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(event), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(event), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddEventWaitNode, rc)
-		return
-	}
-	return
+	return phGraphNode, ffi.Error(procGraphAddEventWaitNode, Result(r))
 }
 
 // GraphEventWaitNodeGetEvent wraps cuGraphEventWaitNodeGetEvent (symbol cuGraphEventWaitNodeGetEvent, cuda.h). It needs a driver of CUDA 11.1 or newer.
 //
 // Returns the event associated with an event wait node.
 //
-// Returns the event of event wait node hNode in event_out.
+// Returns the event of event wait node hNode in event.
 //
 //   - hNode: Node to get the event for
-//   - event_out: (result) Pointer to return the event
+//   - event: (result) Pointer to return the event
 //
 // Returns: [Success], [ErrorDeinitialized], [ErrorNotInitialized],
 // [ErrorInvalidValue]
@@ -17025,23 +14507,14 @@ func GraphAddEventWaitNode(hGraph Graph, dependencies *GraphNode, numDependencie
 //
 // See also: [GraphAddEventWaitNode], [GraphEventWaitNodeSetEvent],
 // [GraphEventRecordNodeGetEvent], [EventRecordWithFlags], [StreamWaitEvent].
-func GraphEventWaitNodeGetEvent(hNode GraphNode) (event_out Event, err error) {
-	fnPtr, lerr := procGraphEventWaitNodeGetEvent.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphEventWaitNodeGetEvent(hNode GraphNode) (event Event, err error) {
+	sym, err := procGraphEventWaitNodeGetEvent.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&event_out)), 0, 0, 0, 0)
-	runtime.KeepAlive(&event_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphEventWaitNodeGetEvent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&event)), 0, 0, 0, 0)
+	runtime.KeepAlive(&event)
+	return event, ffi.Error(procGraphEventWaitNodeGetEvent, Result(r))
 }
 
 // GraphEventWaitNodeSetEvent wraps cuGraphEventWaitNodeSetEvent (symbol cuGraphEventWaitNodeSetEvent, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -17066,22 +14539,13 @@ func GraphEventWaitNodeGetEvent(hNode GraphNode) (event_out Event, err error) {
 // See also: [GraphNodeSetParams], [GraphAddEventWaitNode],
 // [GraphEventWaitNodeGetEvent], [GraphEventRecordNodeSetEvent],
 // [EventRecordWithFlags], [StreamWaitEvent].
-func GraphEventWaitNodeSetEvent(hNode GraphNode, event Event) (err error) {
-	fnPtr, lerr := procGraphEventWaitNodeSetEvent.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphEventWaitNodeSetEvent(hNode GraphNode, event Event) error {
+	sym, err := procGraphEventWaitNodeSetEvent.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(event), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphEventWaitNodeSetEvent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(event), 0, 0, 0, 0)
+	return ffi.Error(procGraphEventWaitNodeSetEvent, Result(r))
 }
 
 // GraphAddExternalSemaphoresSignalNode wraps cuGraphAddExternalSemaphoresSignalNode (symbol cuGraphAddExternalSemaphoresSignalNode, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -17124,39 +14588,30 @@ func GraphEventWaitNodeSetEvent(hNode GraphNode, event Event) (err error) {
 // [GraphAddEventWaitNode], [GraphAddChildGraphNode], [GraphAddEmptyNode],
 // [GraphAddKernelNode], [GraphAddMemcpyNode], [GraphAddMemsetNode].
 func GraphAddExternalSemaphoresSignalNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, nodeParams *ExtSemSignalNodeParams) (phGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddExternalSemaphoresSignalNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddExternalSemaphoresSignalNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddExternalSemaphoresSignalNode, rc)
-		return
-	}
-	return
+	return phGraphNode, ffi.Error(procGraphAddExternalSemaphoresSignalNode, Result(r))
 }
 
 // GraphExternalSemaphoresSignalNodeGetParams wraps cuGraphExternalSemaphoresSignalNodeGetParams (symbol cuGraphExternalSemaphoresSignalNodeGetParams, cuda.h). It needs a driver of CUDA 11.2 or newer.
 //
 // Returns an external semaphore signal node's parameters.
 //
-// Returns the parameters of an external semaphore signal node hNode in
-// params_out. The extSemArray and paramsArray returned in params_out, are owned
-// by the node. This memory remains valid until the node is destroyed or its
-// parameters are modified, and should not be modified directly. Use
+// Returns the parameters of an external semaphore signal node hNode in params.
+// The extSemArray and paramsArray returned in params, are owned by the node.
+// This memory remains valid until the node is destroyed or its parameters are
+// modified, and should not be modified directly. Use
 // [GraphExternalSemaphoresSignalNodeSetParams] to update the parameters of this
 // node.
 //
 //   - hNode: Node to get the parameters for
-//   - params_out: (result) Pointer to return the parameters
+//   - params: (result) Pointer to return the parameters
 //
 // Returns: [Success], [ErrorDeinitialized], [ErrorNotInitialized],
 // [ErrorInvalidValue]
@@ -17172,23 +14627,14 @@ func GraphAddExternalSemaphoresSignalNode(hGraph Graph, dependencies *GraphNode,
 // [GraphExternalSemaphoresSignalNodeSetParams],
 // [GraphAddExternalSemaphoresWaitNode], [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync].
-func GraphExternalSemaphoresSignalNodeGetParams(hNode GraphNode) (params_out ExtSemSignalNodeParams, err error) {
-	fnPtr, lerr := procGraphExternalSemaphoresSignalNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphExternalSemaphoresSignalNodeGetParams(hNode GraphNode) (params ExtSemSignalNodeParams, err error) {
+	sym, err := procGraphExternalSemaphoresSignalNodeGetParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&params_out)), 0, 0, 0, 0)
-	runtime.KeepAlive(&params_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExternalSemaphoresSignalNodeGetParams, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&params)), 0, 0, 0, 0)
+	runtime.KeepAlive(&params)
+	return params, ffi.Error(procGraphExternalSemaphoresSignalNodeGetParams, Result(r))
 }
 
 // GraphExternalSemaphoresSignalNodeSetParams wraps cuGraphExternalSemaphoresSignalNodeSetParams (symbol cuGraphExternalSemaphoresSignalNodeSetParams, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -17214,23 +14660,14 @@ func GraphExternalSemaphoresSignalNodeGetParams(hNode GraphNode) (params_out Ext
 // [GraphExternalSemaphoresSignalNodeSetParams],
 // [GraphAddExternalSemaphoresWaitNode], [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync].
-func GraphExternalSemaphoresSignalNodeSetParams(hNode GraphNode, nodeParams *ExtSemSignalNodeParams) (err error) {
-	fnPtr, lerr := procGraphExternalSemaphoresSignalNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExternalSemaphoresSignalNodeSetParams(hNode GraphNode, nodeParams *ExtSemSignalNodeParams) error {
+	sym, err := procGraphExternalSemaphoresSignalNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExternalSemaphoresSignalNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExternalSemaphoresSignalNodeSetParams, Result(r))
 }
 
 // GraphAddExternalSemaphoresWaitNode wraps cuGraphAddExternalSemaphoresWaitNode (symbol cuGraphAddExternalSemaphoresWaitNode, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -17273,39 +14710,30 @@ func GraphExternalSemaphoresSignalNodeSetParams(hNode GraphNode, nodeParams *Ext
 // [GraphAddEventWaitNode], [GraphAddChildGraphNode], [GraphAddEmptyNode],
 // [GraphAddKernelNode], [GraphAddMemcpyNode], [GraphAddMemsetNode].
 func GraphAddExternalSemaphoresWaitNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, nodeParams *ExtSemWaitNodeParams) (phGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddExternalSemaphoresWaitNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddExternalSemaphoresWaitNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddExternalSemaphoresWaitNode, rc)
-		return
-	}
-	return
+	return phGraphNode, ffi.Error(procGraphAddExternalSemaphoresWaitNode, Result(r))
 }
 
 // GraphExternalSemaphoresWaitNodeGetParams wraps cuGraphExternalSemaphoresWaitNodeGetParams (symbol cuGraphExternalSemaphoresWaitNodeGetParams, cuda.h). It needs a driver of CUDA 11.2 or newer.
 //
 // Returns an external semaphore wait node's parameters.
 //
-// Returns the parameters of an external semaphore wait node hNode in
-// params_out. The extSemArray and paramsArray returned in params_out, are owned
-// by the node. This memory remains valid until the node is destroyed or its
-// parameters are modified, and should not be modified directly. Use
+// Returns the parameters of an external semaphore wait node hNode in params.
+// The extSemArray and paramsArray returned in params, are owned by the node.
+// This memory remains valid until the node is destroyed or its parameters are
+// modified, and should not be modified directly. Use
 // [GraphExternalSemaphoresSignalNodeSetParams] to update the parameters of this
 // node.
 //
 //   - hNode: Node to get the parameters for
-//   - params_out: (result) Pointer to return the parameters
+//   - params: (result) Pointer to return the parameters
 //
 // Returns: [Success], [ErrorDeinitialized], [ErrorNotInitialized],
 // [ErrorInvalidValue]
@@ -17321,23 +14749,14 @@ func GraphAddExternalSemaphoresWaitNode(hGraph Graph, dependencies *GraphNode, n
 // [GraphExternalSemaphoresWaitNodeSetParams],
 // [GraphAddExternalSemaphoresWaitNode], [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync].
-func GraphExternalSemaphoresWaitNodeGetParams(hNode GraphNode) (params_out ExtSemWaitNodeParams, err error) {
-	fnPtr, lerr := procGraphExternalSemaphoresWaitNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphExternalSemaphoresWaitNodeGetParams(hNode GraphNode) (params ExtSemWaitNodeParams, err error) {
+	sym, err := procGraphExternalSemaphoresWaitNodeGetParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&params_out)), 0, 0, 0, 0)
-	runtime.KeepAlive(&params_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExternalSemaphoresWaitNodeGetParams, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&params)), 0, 0, 0, 0)
+	runtime.KeepAlive(&params)
+	return params, ffi.Error(procGraphExternalSemaphoresWaitNodeGetParams, Result(r))
 }
 
 // GraphExternalSemaphoresWaitNodeSetParams wraps cuGraphExternalSemaphoresWaitNodeSetParams (symbol cuGraphExternalSemaphoresWaitNodeSetParams, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -17363,23 +14782,14 @@ func GraphExternalSemaphoresWaitNodeGetParams(hNode GraphNode) (params_out ExtSe
 // [GraphExternalSemaphoresWaitNodeSetParams],
 // [GraphAddExternalSemaphoresWaitNode], [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync].
-func GraphExternalSemaphoresWaitNodeSetParams(hNode GraphNode, nodeParams *ExtSemWaitNodeParams) (err error) {
-	fnPtr, lerr := procGraphExternalSemaphoresWaitNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExternalSemaphoresWaitNodeSetParams(hNode GraphNode, nodeParams *ExtSemWaitNodeParams) error {
+	sym, err := procGraphExternalSemaphoresWaitNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExternalSemaphoresWaitNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExternalSemaphoresWaitNodeSetParams, Result(r))
 }
 
 // GraphAddBatchMemOpNode wraps cuGraphAddBatchMemOpNode (symbol cuGraphAddBatchMemOpNode, cuda.h). It needs a driver of CUDA 11.7 or newer.
@@ -17427,38 +14837,29 @@ func GraphExternalSemaphoresWaitNodeSetParams(hNode GraphNode, nodeParams *ExtSe
 // [GraphAddEmptyNode], [GraphAddKernelNode], [GraphAddMemcpyNode],
 // [GraphAddMemsetNode].
 func GraphAddBatchMemOpNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, nodeParams *BatchMemOpNodeParams) (phGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddBatchMemOpNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddBatchMemOpNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddBatchMemOpNode, rc)
-		return
-	}
-	return
+	return phGraphNode, ffi.Error(procGraphAddBatchMemOpNode, Result(r))
 }
 
 // GraphBatchMemOpNodeGetParams wraps cuGraphBatchMemOpNodeGetParams (symbol cuGraphBatchMemOpNodeGetParams, cuda.h). It needs a driver of CUDA 11.7 or newer.
 //
 // Returns a batch mem op node's parameters.
 //
-// Returns the parameters of batch mem op node hNode in nodeParams_out. The
-// paramArray returned in nodeParams_out is owned by the node. This memory
-// remains valid until the node is destroyed or its parameters are modified, and
-// should not be modified directly. Use [GraphBatchMemOpNodeSetParams] to update
-// the parameters of this node.
+// Returns the parameters of batch mem op node hNode in nodeParams. The
+// paramArray returned in nodeParams is owned by the node. This memory remains
+// valid until the node is destroyed or its parameters are modified, and should
+// not be modified directly. Use [GraphBatchMemOpNodeSetParams] to update the
+// parameters of this node.
 //
 //   - hNode: Node to get the parameters for
-//   - nodeParams_out: (result) Pointer to return the parameters
+//   - nodeParams: (result) Pointer to return the parameters
 //
 // Returns: [Success], [ErrorDeinitialized], [ErrorNotInitialized],
 // [ErrorInvalidValue]
@@ -17472,23 +14873,14 @@ func GraphAddBatchMemOpNode(hGraph Graph, dependencies *GraphNode, numDependenci
 //
 // See also: [StreamBatchMemOp], [GraphAddBatchMemOpNode],
 // [GraphBatchMemOpNodeSetParams].
-func GraphBatchMemOpNodeGetParams(hNode GraphNode) (nodeParams_out BatchMemOpNodeParams, err error) {
-	fnPtr, lerr := procGraphBatchMemOpNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphBatchMemOpNodeGetParams(hNode GraphNode) (nodeParams BatchMemOpNodeParams, err error) {
+	sym, err := procGraphBatchMemOpNodeGetParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams_out)), 0, 0, 0, 0)
-	runtime.KeepAlive(&nodeParams_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphBatchMemOpNodeGetParams, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams)), 0, 0, 0, 0)
+	runtime.KeepAlive(&nodeParams)
+	return nodeParams, ffi.Error(procGraphBatchMemOpNodeGetParams, Result(r))
 }
 
 // GraphBatchMemOpNodeSetParams wraps cuGraphBatchMemOpNodeSetParams (symbol cuGraphBatchMemOpNodeSetParams, cuda.h). It needs a driver of CUDA 11.7 or newer.
@@ -17515,23 +14907,14 @@ func GraphBatchMemOpNodeGetParams(hNode GraphNode) (nodeParams_out BatchMemOpNod
 //
 // See also: [GraphNodeSetParams], [StreamBatchMemOp], [GraphAddBatchMemOpNode],
 // [GraphBatchMemOpNodeGetParams].
-func GraphBatchMemOpNodeSetParams(hNode GraphNode, nodeParams *BatchMemOpNodeParams) (err error) {
-	fnPtr, lerr := procGraphBatchMemOpNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphBatchMemOpNodeSetParams(hNode GraphNode, nodeParams *BatchMemOpNodeParams) error {
+	sym, err := procGraphBatchMemOpNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphBatchMemOpNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphBatchMemOpNodeSetParams, Result(r))
 }
 
 // GraphExecBatchMemOpNodeSetParams wraps cuGraphExecBatchMemOpNodeSetParams (symbol cuGraphExecBatchMemOpNodeSetParams, cuda.h).
@@ -17577,23 +14960,14 @@ func GraphBatchMemOpNodeSetParams(hNode GraphNode, nodeParams *BatchMemOpNodePar
 // See also: [GraphExecNodeSetParams], [StreamBatchMemOp],
 // [GraphAddBatchMemOpNode], [GraphBatchMemOpNodeGetParams],
 // [GraphBatchMemOpNodeSetParams], cuGraphInstantiate.
-func GraphExecBatchMemOpNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *BatchMemOpNodeParams) (err error) {
-	fnPtr, lerr := procGraphExecBatchMemOpNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecBatchMemOpNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *BatchMemOpNodeParams) error {
+	sym, err := procGraphExecBatchMemOpNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecBatchMemOpNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecBatchMemOpNodeSetParams, Result(r))
 }
 
 // GraphAddMemAllocNode wraps cuGraphAddMemAllocNode (symbol cuGraphAddMemAllocNode, cuda.h). It needs a driver of CUDA 11.4 or newer.
@@ -17670,37 +15044,28 @@ func GraphExecBatchMemOpNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nod
 // [GraphAddExternalSemaphoresSignalNode], [GraphAddExternalSemaphoresWaitNode],
 // [GraphAddKernelNode], [GraphAddMemcpyNode], [GraphAddMemsetNode].
 func GraphAddMemAllocNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, nodeParams *MemAllocNodeParams) (phGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddMemAllocNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddMemAllocNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddMemAllocNode, rc)
-		return
-	}
-	return
+	return phGraphNode, ffi.Error(procGraphAddMemAllocNode, Result(r))
 }
 
 // GraphMemAllocNodeGetParams wraps cuGraphMemAllocNodeGetParams (symbol cuGraphMemAllocNodeGetParams, cuda.h). It needs a driver of CUDA 11.4 or newer.
 //
 // Returns a memory alloc node's parameters.
 //
-// Returns the parameters of a memory alloc node hNode in params_out. The
-// poolProps and accessDescs returned in params_out, are owned by the node. This
-// memory remains valid until the node is destroyed. The returned parameters
-// must not be modified.
+// Returns the parameters of a memory alloc node hNode in params. The poolProps
+// and accessDescs returned in params, are owned by the node. This memory
+// remains valid until the node is destroyed. The returned parameters must not
+// be modified.
 //
 //   - hNode: Node to get the parameters for
-//   - params_out: (result) Pointer to return the parameters
+//   - params: (result) Pointer to return the parameters
 //
 // Returns: [Success], [ErrorDeinitialized], [ErrorNotInitialized],
 // [ErrorInvalidValue]
@@ -17713,23 +15078,14 @@ func GraphAddMemAllocNode(hGraph Graph, dependencies *GraphNode, numDependencies
 // launches.
 //
 // See also: [GraphAddMemAllocNode], [GraphMemFreeNodeGetParams].
-func GraphMemAllocNodeGetParams(hNode GraphNode) (params_out MemAllocNodeParams, err error) {
-	fnPtr, lerr := procGraphMemAllocNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphMemAllocNodeGetParams(hNode GraphNode) (params MemAllocNodeParams, err error) {
+	sym, err := procGraphMemAllocNodeGetParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&params_out)), 0, 0, 0, 0)
-	runtime.KeepAlive(&params_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemAllocNodeGetParams, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&params)), 0, 0, 0, 0)
+	runtime.KeepAlive(&params)
+	return params, ffi.Error(procGraphMemAllocNodeGetParams, Result(r))
 }
 
 // GraphAddMemFreeNode wraps cuGraphAddMemFreeNode (symbol cuGraphAddMemFreeNode, cuda.h). It needs a driver of CUDA 11.4 or newer.
@@ -17783,33 +15139,24 @@ func GraphMemAllocNodeGetParams(hNode GraphNode) (params_out MemAllocNodeParams,
 // [GraphAddExternalSemaphoresSignalNode], [GraphAddExternalSemaphoresWaitNode],
 // [GraphAddKernelNode], [GraphAddMemcpyNode], [GraphAddMemsetNode].
 func GraphAddMemFreeNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, dptr Deviceptr) (phGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddMemFreeNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddMemFreeNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(dptr), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(dptr), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddMemFreeNode, rc)
-		return
-	}
-	return
+	return phGraphNode, ffi.Error(procGraphAddMemFreeNode, Result(r))
 }
 
 // GraphMemFreeNodeGetParams wraps cuGraphMemFreeNodeGetParams (symbol cuGraphMemFreeNodeGetParams, cuda.h). It needs a driver of CUDA 11.4 or newer.
 //
 // Returns a memory free node's parameters.
 //
-// Returns the address of a memory free node hNode in dptr_out.
+// Returns the address of a memory free node hNode in dptr.
 //
 //   - hNode: Node to get the parameters for
-//   - dptr_out: (result) Pointer to return the device address
+//   - dptr: (result) Pointer to return the device address
 //
 // Returns: [Success], [ErrorDeinitialized], [ErrorNotInitialized],
 // [ErrorInvalidValue]
@@ -17822,23 +15169,14 @@ func GraphAddMemFreeNode(hGraph Graph, dependencies *GraphNode, numDependencies 
 // launches.
 //
 // See also: [GraphAddMemFreeNode], [GraphMemAllocNodeGetParams].
-func GraphMemFreeNodeGetParams(hNode GraphNode) (dptr_out Deviceptr, err error) {
-	fnPtr, lerr := procGraphMemFreeNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphMemFreeNodeGetParams(hNode GraphNode) (dptr Deviceptr, err error) {
+	sym, err := procGraphMemFreeNodeGetParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&dptr_out)), 0, 0, 0, 0)
-	runtime.KeepAlive(&dptr_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemFreeNodeGetParams, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&dptr)), 0, 0, 0, 0)
+	runtime.KeepAlive(&dptr)
+	return dptr, ffi.Error(procGraphMemFreeNodeGetParams, Result(r))
 }
 
 // DeviceGraphMemTrim wraps cuDeviceGraphMemTrim (symbol cuDeviceGraphMemTrim, cuda.h). It needs a driver of CUDA 11.4 or newer.
@@ -17855,22 +15193,13 @@ func GraphMemFreeNodeGetParams(hNode GraphNode) (dptr_out Deviceptr, err error) 
 //
 // See also: [GraphAddMemAllocNode], [GraphAddMemFreeNode],
 // [DeviceSetGraphMemAttribute], [DeviceGetGraphMemAttribute].
-func DeviceGraphMemTrim(device Device) (err error) {
-	fnPtr, lerr := procDeviceGraphMemTrim.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceGraphMemTrim(device Device) error {
+	sym, err := procDeviceGraphMemTrim.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGraphMemTrim, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(device), 0, 0, 0, 0, 0)
+	return ffi.Error(procDeviceGraphMemTrim, Result(r))
 }
 
 // DeviceGetGraphMemAttribute wraps cuDeviceGetGraphMemAttribute (symbol cuDeviceGetGraphMemAttribute, cuda.h). It needs a driver of CUDA 11.4 or newer.
@@ -17899,23 +15228,14 @@ func DeviceGraphMemTrim(device Device) (err error) {
 //
 // See also: [DeviceSetGraphMemAttribute], [GraphAddMemAllocNode],
 // [GraphAddMemFreeNode].
-func DeviceGetGraphMemAttribute(device Device, attr GraphMemAttribute, value unsafe.Pointer) (err error) {
-	fnPtr, lerr := procDeviceGetGraphMemAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceGetGraphMemAttribute(device Device, attr GraphMemAttribute, value unsafe.Pointer) error {
+	sym, err := procDeviceGetGraphMemAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(device), uintptr(attr), uintptr(value), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetGraphMemAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procDeviceGetGraphMemAttribute, Result(r))
 }
 
 // DeviceSetGraphMemAttribute wraps cuDeviceSetGraphMemAttribute (symbol cuDeviceSetGraphMemAttribute, cuda.h). It needs a driver of CUDA 11.4 or newer.
@@ -17940,23 +15260,14 @@ func DeviceGetGraphMemAttribute(device Device, attr GraphMemAttribute, value uns
 //
 // See also: [DeviceGetGraphMemAttribute], [GraphAddMemAllocNode],
 // [GraphAddMemFreeNode].
-func DeviceSetGraphMemAttribute(device Device, attr GraphMemAttribute, value unsafe.Pointer) (err error) {
-	fnPtr, lerr := procDeviceSetGraphMemAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceSetGraphMemAttribute(device Device, attr GraphMemAttribute, value unsafe.Pointer) error {
+	sym, err := procDeviceSetGraphMemAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(device), uintptr(attr), uintptr(value), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceSetGraphMemAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procDeviceSetGraphMemAttribute, Result(r))
 }
 
 // GraphClone wraps cuGraphClone (symbol cuGraphClone, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -17984,22 +15295,13 @@ func DeviceSetGraphMemAttribute(device Device, attr GraphMemAttribute, value uns
 //
 // See also: [GraphCreate], [GraphNodeFindInClone].
 func GraphClone(originalGraph Graph) (phGraphClone Graph, err error) {
-	fnPtr, lerr := procGraphClone.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphClone.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphClone)), uintptr(originalGraph), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphClone)), uintptr(originalGraph), 0, 0, 0, 0)
 	runtime.KeepAlive(&phGraphClone)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphClone, rc)
-		return
-	}
-	return
+	return phGraphClone, ffi.Error(procGraphClone, Result(r))
 }
 
 // GraphNodeFindInClone wraps cuGraphNodeFindInClone (symbol cuGraphNodeFindInClone, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -18029,32 +15331,23 @@ func GraphClone(originalGraph Graph) (phGraphClone Graph, err error) {
 //
 // See also: [GraphClone].
 func GraphNodeFindInClone(hOriginalNode GraphNode, hClonedGraph Graph) (phNode GraphNode, err error) {
-	fnPtr, lerr := procGraphNodeFindInClone.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphNodeFindInClone.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phNode)), uintptr(hOriginalNode), uintptr(hClonedGraph), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phNode)), uintptr(hOriginalNode), uintptr(hClonedGraph), 0, 0, 0)
 	runtime.KeepAlive(&phNode)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeFindInClone, rc)
-		return
-	}
-	return
+	return phNode, ffi.Error(procGraphNodeFindInClone, Result(r))
 }
 
 // GraphNodeGetType wraps cuGraphNodeGetType (symbol cuGraphNodeGetType, cuda.h). It needs a driver of CUDA 10.0 or newer.
 //
 // Returns a node's type.
 //
-// Returns the node type of hNode in type_.
+// Returns the node type of hNode in typ.
 //
 //   - hNode: Node to query
-//   - type_: (result) Pointer to return the node type
+//   - typ: (result) Pointer to return the node type
 //
 // Returns: [Success], [ErrorDeinitialized], [ErrorNotInitialized],
 // [ErrorInvalidValue]
@@ -18072,23 +15365,14 @@ func GraphNodeFindInClone(hOriginalNode GraphNode, hClonedGraph Graph) (phNode G
 // [GraphHostNodeSetParams], [GraphMemcpyNodeGetParams],
 // [GraphMemcpyNodeSetParams], [GraphMemsetNodeGetParams],
 // [GraphMemsetNodeSetParams].
-func GraphNodeGetType(hNode GraphNode) (type_ GraphNodeType, err error) {
-	fnPtr, lerr := procGraphNodeGetType.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphNodeGetType(hNode GraphNode) (typ GraphNodeType, err error) {
+	sym, err := procGraphNodeGetType.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&type_)), 0, 0, 0, 0)
-	runtime.KeepAlive(&type_)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeGetType, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&typ)), 0, 0, 0, 0)
+	runtime.KeepAlive(&typ)
+	return typ, ffi.Error(procGraphNodeGetType, Result(r))
 }
 
 // GraphGetNodes wraps cuGraphGetNodes (symbol cuGraphGetNodes, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -18117,24 +15401,15 @@ func GraphNodeGetType(hNode GraphNode) (type_ GraphNodeType, err error) {
 //
 // See also: [GraphCreate], [GraphGetRootNodes], [GraphGetEdges],
 // [GraphNodeGetType], [GraphNodeGetDependencies], [GraphNodeGetDependentNodes].
-func GraphGetNodes(hGraph Graph, nodes *GraphNode, numNodes *uint64) (err error) {
-	fnPtr, lerr := procGraphGetNodes.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphGetNodes(hGraph Graph, nodes *GraphNode, numNodes *uint64) error {
+	sym, err := procGraphGetNodes.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraph), uintptr(unsafe.Pointer(nodes)), uintptr(unsafe.Pointer(numNodes)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraph), uintptr(unsafe.Pointer(nodes)), uintptr(unsafe.Pointer(numNodes)), 0, 0, 0)
 	runtime.KeepAlive(nodes)
 	runtime.KeepAlive(numNodes)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphGetNodes, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphGetNodes, Result(r))
 }
 
 // GraphGetRootNodes wraps cuGraphGetRootNodes (symbol cuGraphGetRootNodes, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -18164,24 +15439,15 @@ func GraphGetNodes(hGraph Graph, nodes *GraphNode, numNodes *uint64) (err error)
 //
 // See also: [GraphCreate], [GraphGetNodes], [GraphGetEdges],
 // [GraphNodeGetType], [GraphNodeGetDependencies], [GraphNodeGetDependentNodes].
-func GraphGetRootNodes(hGraph Graph, rootNodes *GraphNode, numRootNodes *uint64) (err error) {
-	fnPtr, lerr := procGraphGetRootNodes.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphGetRootNodes(hGraph Graph, rootNodes *GraphNode, numRootNodes *uint64) error {
+	sym, err := procGraphGetRootNodes.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraph), uintptr(unsafe.Pointer(rootNodes)), uintptr(unsafe.Pointer(numRootNodes)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraph), uintptr(unsafe.Pointer(rootNodes)), uintptr(unsafe.Pointer(numRootNodes)), 0, 0, 0)
 	runtime.KeepAlive(rootNodes)
 	runtime.KeepAlive(numRootNodes)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphGetRootNodes, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphGetRootNodes, Result(r))
 }
 
 // GraphGetEdges wraps cuGraphGetEdges (symbol cuGraphGetEdges, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -18214,25 +15480,16 @@ func GraphGetRootNodes(hGraph Graph, rootNodes *GraphNode, numRootNodes *uint64)
 // See also: [GraphGetNodes], [GraphGetRootNodes], [GraphAddDependencies],
 // [GraphRemoveDependencies], [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes].
-func GraphGetEdges(hGraph Graph, from *GraphNode, to *GraphNode, numEdges *uint64) (err error) {
-	fnPtr, lerr := procGraphGetEdges.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphGetEdges(hGraph Graph, from, to *GraphNode, numEdges *uint64) error {
+	sym, err := procGraphGetEdges.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(numEdges)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(numEdges)), 0, 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(numEdges)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphGetEdges, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphGetEdges, Result(r))
 }
 
 // GraphGetEdgesV2 wraps cuGraphGetEdges_v2 (symbol cuGraphGetEdges_v2, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -18270,26 +15527,17 @@ func GraphGetEdges(hGraph Graph, from *GraphNode, to *GraphNode, numEdges *uint6
 // See also: [GraphGetNodes], [GraphGetRootNodes], [GraphAddDependencies],
 // [GraphRemoveDependencies], [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes].
-func GraphGetEdgesV2(hGraph Graph, from *GraphNode, to *GraphNode, edgeData *GraphEdgeData, numEdges *uint64) (err error) {
-	fnPtr, lerr := procGraphGetEdgesV2.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphGetEdgesV2(hGraph Graph, from, to *GraphNode, edgeData *GraphEdgeData, numEdges *uint64) error {
+	sym, err := procGraphGetEdgesV2.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(numEdges)), 0)
+	r := ffi.CallInts(sym, uintptr(hGraph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(numEdges)), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(numEdges)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphGetEdgesV2, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphGetEdgesV2, Result(r))
 }
 
 // GraphNodeGetDependencies wraps cuGraphNodeGetDependencies (symbol cuGraphNodeGetDependencies, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -18319,24 +15567,15 @@ func GraphGetEdgesV2(hGraph Graph, from *GraphNode, to *GraphNode, edgeData *Gra
 //
 // See also: [GraphNodeGetDependentNodes], [GraphGetNodes], [GraphGetRootNodes],
 // [GraphGetEdges], [GraphAddDependencies], [GraphRemoveDependencies].
-func GraphNodeGetDependencies(hNode GraphNode, dependencies *GraphNode, numDependencies *uint64) (err error) {
-	fnPtr, lerr := procGraphNodeGetDependencies.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphNodeGetDependencies(hNode GraphNode, dependencies *GraphNode, numDependencies *uint64) error {
+	sym, err := procGraphNodeGetDependencies.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(numDependencies)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(numDependencies)), 0, 0, 0)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(numDependencies)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeGetDependencies, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphNodeGetDependencies, Result(r))
 }
 
 // GraphNodeGetDependenciesV2 wraps cuGraphNodeGetDependencies_v2 (symbol cuGraphNodeGetDependencies_v2, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -18371,25 +15610,16 @@ func GraphNodeGetDependencies(hNode GraphNode, dependencies *GraphNode, numDepen
 //
 // See also: [GraphNodeGetDependentNodes], [GraphGetNodes], [GraphGetRootNodes],
 // [GraphGetEdges], [GraphAddDependencies], [GraphRemoveDependencies].
-func GraphNodeGetDependenciesV2(hNode GraphNode, dependencies *GraphNode, edgeData *GraphEdgeData, numDependencies *uint64) (err error) {
-	fnPtr, lerr := procGraphNodeGetDependenciesV2.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphNodeGetDependenciesV2(hNode GraphNode, dependencies *GraphNode, edgeData *GraphEdgeData, numDependencies *uint64) error {
+	sym, err := procGraphNodeGetDependenciesV2.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(numDependencies)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(numDependencies)), 0, 0)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(numDependencies)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeGetDependenciesV2, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphNodeGetDependenciesV2, Result(r))
 }
 
 // GraphNodeGetDependentNodes wraps cuGraphNodeGetDependentNodes (symbol cuGraphNodeGetDependentNodes, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -18419,24 +15649,15 @@ func GraphNodeGetDependenciesV2(hNode GraphNode, dependencies *GraphNode, edgeDa
 //
 // See also: [GraphNodeGetDependencies], [GraphGetNodes], [GraphGetRootNodes],
 // [GraphGetEdges], [GraphAddDependencies], [GraphRemoveDependencies].
-func GraphNodeGetDependentNodes(hNode GraphNode, dependentNodes *GraphNode, numDependentNodes *uint64) (err error) {
-	fnPtr, lerr := procGraphNodeGetDependentNodes.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphNodeGetDependentNodes(hNode GraphNode, dependentNodes *GraphNode, numDependentNodes *uint64) error {
+	sym, err := procGraphNodeGetDependentNodes.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(dependentNodes)), uintptr(unsafe.Pointer(numDependentNodes)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(dependentNodes)), uintptr(unsafe.Pointer(numDependentNodes)), 0, 0, 0)
 	runtime.KeepAlive(dependentNodes)
 	runtime.KeepAlive(numDependentNodes)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeGetDependentNodes, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphNodeGetDependentNodes, Result(r))
 }
 
 // GraphNodeGetDependentNodesV2 wraps cuGraphNodeGetDependentNodes_v2 (symbol cuGraphNodeGetDependentNodes_v2, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -18471,25 +15692,16 @@ func GraphNodeGetDependentNodes(hNode GraphNode, dependentNodes *GraphNode, numD
 //
 // See also: [GraphNodeGetDependencies], [GraphGetNodes], [GraphGetRootNodes],
 // [GraphGetEdges], [GraphAddDependencies], [GraphRemoveDependencies].
-func GraphNodeGetDependentNodesV2(hNode GraphNode, dependentNodes *GraphNode, edgeData *GraphEdgeData, numDependentNodes *uint64) (err error) {
-	fnPtr, lerr := procGraphNodeGetDependentNodesV2.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphNodeGetDependentNodesV2(hNode GraphNode, dependentNodes *GraphNode, edgeData *GraphEdgeData, numDependentNodes *uint64) error {
+	sym, err := procGraphNodeGetDependentNodesV2.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(dependentNodes)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(numDependentNodes)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(dependentNodes)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(numDependentNodes)), 0, 0)
 	runtime.KeepAlive(dependentNodes)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(numDependentNodes)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeGetDependentNodesV2, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphNodeGetDependentNodesV2, Result(r))
 }
 
 // GraphAddDependencies wraps cuGraphAddDependencies (symbol cuGraphAddDependencies, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -18519,24 +15731,15 @@ func GraphNodeGetDependentNodesV2(hNode GraphNode, dependentNodes *GraphNode, ed
 //
 // See also: [GraphRemoveDependencies], [GraphGetEdges],
 // [GraphNodeGetDependencies], [GraphNodeGetDependentNodes].
-func GraphAddDependencies(hGraph Graph, from *GraphNode, to *GraphNode, numDependencies uint64) (err error) {
-	fnPtr, lerr := procGraphAddDependencies.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphAddDependencies(hGraph Graph, from, to *GraphNode, numDependencies uint64) error {
+	sym, err := procGraphAddDependencies.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(numDependencies), 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(numDependencies), 0, 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddDependencies, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphAddDependencies, Result(r))
 }
 
 // GraphAddDependenciesV2 wraps cuGraphAddDependencies_v2 (symbol cuGraphAddDependencies_v2, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -18568,25 +15771,16 @@ func GraphAddDependencies(hGraph Graph, from *GraphNode, to *GraphNode, numDepen
 //
 // See also: [GraphRemoveDependencies], [GraphGetEdges],
 // [GraphNodeGetDependencies], [GraphNodeGetDependentNodes].
-func GraphAddDependenciesV2(hGraph Graph, from *GraphNode, to *GraphNode, edgeData *GraphEdgeData, numDependencies uint64) (err error) {
-	fnPtr, lerr := procGraphAddDependenciesV2.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphAddDependenciesV2(hGraph Graph, from, to *GraphNode, edgeData *GraphEdgeData, numDependencies uint64) error {
+	sym, err := procGraphAddDependenciesV2.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
+	r := ffi.CallInts(sym, uintptr(hGraph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddDependenciesV2, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphAddDependenciesV2, Result(r))
 }
 
 // GraphRemoveDependencies wraps cuGraphRemoveDependencies (symbol cuGraphRemoveDependencies, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -18619,24 +15813,15 @@ func GraphAddDependenciesV2(hGraph Graph, from *GraphNode, to *GraphNode, edgeDa
 //
 // See also: [GraphAddDependencies], [GraphGetEdges],
 // [GraphNodeGetDependencies], [GraphNodeGetDependentNodes].
-func GraphRemoveDependencies(hGraph Graph, from *GraphNode, to *GraphNode, numDependencies uint64) (err error) {
-	fnPtr, lerr := procGraphRemoveDependencies.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphRemoveDependencies(hGraph Graph, from, to *GraphNode, numDependencies uint64) error {
+	sym, err := procGraphRemoveDependencies.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(numDependencies), 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(numDependencies), 0, 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphRemoveDependencies, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphRemoveDependencies, Result(r))
 }
 
 // GraphRemoveDependenciesV2 wraps cuGraphRemoveDependencies_v2 (symbol cuGraphRemoveDependencies_v2, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -18673,25 +15858,16 @@ func GraphRemoveDependencies(hGraph Graph, from *GraphNode, to *GraphNode, numDe
 //
 // See also: [GraphAddDependencies], [GraphGetEdges],
 // [GraphNodeGetDependencies], [GraphNodeGetDependentNodes].
-func GraphRemoveDependenciesV2(hGraph Graph, from *GraphNode, to *GraphNode, edgeData *GraphEdgeData, numDependencies uint64) (err error) {
-	fnPtr, lerr := procGraphRemoveDependenciesV2.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphRemoveDependenciesV2(hGraph Graph, from, to *GraphNode, edgeData *GraphEdgeData, numDependencies uint64) error {
+	sym, err := procGraphRemoveDependenciesV2.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
+	r := ffi.CallInts(sym, uintptr(hGraph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphRemoveDependenciesV2, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphRemoveDependenciesV2, Result(r))
 }
 
 // GraphDestroyNode wraps cuGraphDestroyNode (symbol cuGraphDestroyNode, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -18718,22 +15894,13 @@ func GraphRemoveDependenciesV2(hGraph Graph, from *GraphNode, to *GraphNode, edg
 // See also: [GraphAddChildGraphNode], [GraphAddEmptyNode],
 // [GraphAddKernelNode], [GraphAddHostNode], [GraphAddMemcpyNode],
 // [GraphAddMemsetNode].
-func GraphDestroyNode(hNode GraphNode) (err error) {
-	fnPtr, lerr := procGraphDestroyNode.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphDestroyNode(hNode GraphNode) error {
+	sym, err := procGraphDestroyNode.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphDestroyNode, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hNode), 0, 0, 0, 0, 0)
+	return ffi.Error(procGraphDestroyNode, Result(r))
 }
 
 // GraphInstantiateWithFlags wraps cuGraphInstantiateWithFlags (symbol cuGraphInstantiateWithFlags, cuda.h). It needs a driver of CUDA 11.4 or newer.
@@ -18813,26 +15980,17 @@ func GraphDestroyNode(hNode GraphNode) (err error) {
 // See also: cuGraphInstantiate, [GraphCreate], [GraphUpload], [GraphLaunch],
 // [GraphExecDestroy].
 func GraphInstantiateWithFlags(hGraph Graph, flags uint64) (phGraphExec GraphExec, err error) {
-	fnPtr, lerr := procGraphInstantiateWithFlags.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphInstantiateWithFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphExec)), uintptr(hGraph), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphExec)), uintptr(hGraph), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&phGraphExec)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphInstantiateWithFlags, rc)
-		return
-	}
-	return
+	return phGraphExec, ffi.Error(procGraphInstantiateWithFlags, Result(r))
 }
 
 // GraphInstantiate is cuGraphInstantiate, which cuda.h defines as cuGraphInstantiateWithFlags: it calls [GraphInstantiateWithFlags].
-func GraphInstantiate(hGraph Graph, flags uint64) (GraphExec, error) {
+func GraphInstantiate(hGraph Graph, flags uint64) (phGraphExec GraphExec, err error) {
 	return GraphInstantiateWithFlags(hGraph, flags)
 }
 
@@ -18947,23 +16105,14 @@ func GraphInstantiate(hGraph Graph, flags uint64) (GraphExec, error) {
 //
 // See also: [GraphCreate], cuGraphInstantiate, [GraphExecDestroy].
 func GraphInstantiateWithParams(hGraph Graph, instantiateParams *GraphInstantiateParams) (phGraphExec GraphExec, err error) {
-	fnPtr, lerr := procGraphInstantiateWithParams.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphInstantiateWithParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphExec)), uintptr(hGraph), uintptr(unsafe.Pointer(instantiateParams)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphExec)), uintptr(hGraph), uintptr(unsafe.Pointer(instantiateParams)), 0, 0, 0)
 	runtime.KeepAlive(&phGraphExec)
 	runtime.KeepAlive(instantiateParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphInstantiateWithParams, rc)
-		return
-	}
-	return
+	return phGraphExec, ffi.Error(procGraphInstantiateWithParams, Result(r))
 }
 
 // GraphExecGetFlags wraps cuGraphExecGetFlags (symbol cuGraphExecGetFlags, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -18988,22 +16137,13 @@ func GraphInstantiateWithParams(hGraph Graph, instantiateParams *GraphInstantiat
 //
 // See also: cuGraphInstantiate, [GraphInstantiateWithParams].
 func GraphExecGetFlags(hGraphExec GraphExec) (flags uint64, err error) {
-	fnPtr, lerr := procGraphExecGetFlags.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphExecGetFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecGetFlags, rc)
-		return
-	}
-	return
+	return flags, ffi.Error(procGraphExecGetFlags, Result(r))
 }
 
 // GraphExecKernelNodeSetParams wraps cuGraphExecKernelNodeSetParams (symbol cuGraphExecKernelNodeSetParams_v2, cuda.h). It needs a driver of CUDA 10.1 or newer.
@@ -19059,23 +16199,14 @@ func GraphExecGetFlags(hGraphExec GraphExec) (flags uint64, err error) {
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecExternalSemaphoresWaitNodeSetParams], [GraphExecUpdate],
 // cuGraphInstantiate.
-func GraphExecKernelNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *KernelNodeParams) (err error) {
-	fnPtr, lerr := procGraphExecKernelNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecKernelNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *KernelNodeParams) error {
+	sym, err := procGraphExecKernelNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecKernelNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecKernelNodeSetParams, Result(r))
 }
 
 // GraphExecMemcpyNodeSetParams wraps cuGraphExecMemcpyNodeSetParams (symbol cuGraphExecMemcpyNodeSetParams, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -19121,23 +16252,14 @@ func GraphExecKernelNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodePar
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecExternalSemaphoresWaitNodeSetParams], [GraphExecUpdate],
 // cuGraphInstantiate.
-func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, hNode GraphNode, copyParams *CudaMemcpy3D, ctx Context) (err error) {
-	fnPtr, lerr := procGraphExecMemcpyNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, hNode GraphNode, copyParams *CudaMemcpy3D, ctx Context) error {
+	sym, err := procGraphExecMemcpyNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(copyParams)), uintptr(ctx), 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(copyParams)), uintptr(ctx), 0, 0)
 	runtime.KeepAlive(copyParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecMemcpyNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecMemcpyNodeSetParams, Result(r))
 }
 
 // GraphExecMemsetNodeSetParams wraps cuGraphExecMemsetNodeSetParams (symbol cuGraphExecMemsetNodeSetParams, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -19183,23 +16305,14 @@ func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, hNode GraphNode, copyPar
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecExternalSemaphoresWaitNodeSetParams], [GraphExecUpdate],
 // cuGraphInstantiate.
-func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, hNode GraphNode, memsetParams *MemsetNodeParams, ctx Context) (err error) {
-	fnPtr, lerr := procGraphExecMemsetNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, hNode GraphNode, memsetParams *MemsetNodeParams, ctx Context) error {
+	sym, err := procGraphExecMemsetNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(memsetParams)), uintptr(ctx), 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(memsetParams)), uintptr(ctx), 0, 0)
 	runtime.KeepAlive(memsetParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecMemsetNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecMemsetNodeSetParams, Result(r))
 }
 
 // GraphExecHostNodeSetParams wraps cuGraphExecHostNodeSetParams (symbol cuGraphExecHostNodeSetParams, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -19238,9 +16351,8 @@ func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, hNode GraphNode, memsetP
 //
 // The Go func fn replaces the C struct's fn and userData. The package keeps it until the exec is destroyed with [GraphExecDestroy]; destroy the exec only after its launches have completed.
 func GraphExecHostNodeSetParams(hGraphExec GraphExec, hNode GraphNode, fn func()) (err error) {
-	fnPtr, lerr := procGraphExecHostNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphExecHostNodeSetParams.Addr()
+	if err != nil {
 		return
 	}
 	cbScope := ffi.EnterCallbacks()
@@ -19257,18 +16369,16 @@ func GraphExecHostNodeSetParams(hGraphExec GraphExec, hNode GraphNode, fn func()
 	frame.Int(uintptr(hGraphExec))
 	frame.Int(uintptr(hNode))
 	frame.Int(uintptr(unsafe.Pointer(fnC)))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
+	ffi.Call(sym, frame)
 	runtime.KeepAlive(fnC)
-	if ferr != nil {
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errGraphExecHostNodeSetParams, rc)
+		err = ffi.Error(procGraphExecHostNodeSetParams, rc)
 		return
 	}
 	if hdl != 0 {
@@ -19317,22 +16427,13 @@ func GraphExecHostNodeSetParams(hGraphExec GraphExec, hNode GraphNode, fn func()
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecExternalSemaphoresWaitNodeSetParams], [GraphExecUpdate],
 // cuGraphInstantiate.
-func GraphExecChildGraphNodeSetParams(hGraphExec GraphExec, hNode GraphNode, childGraph Graph) (err error) {
-	fnPtr, lerr := procGraphExecChildGraphNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecChildGraphNodeSetParams(hGraphExec GraphExec, hNode GraphNode, childGraph Graph) error {
+	sym, err := procGraphExecChildGraphNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(childGraph), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecChildGraphNodeSetParams, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(childGraph), 0, 0, 0)
+	return ffi.Error(procGraphExecChildGraphNodeSetParams, Result(r))
 }
 
 // GraphExecEventRecordNodeSetEvent wraps cuGraphExecEventRecordNodeSetEvent (symbol cuGraphExecEventRecordNodeSetEvent, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -19370,22 +16471,13 @@ func GraphExecChildGraphNodeSetParams(hGraphExec GraphExec, hNode GraphNode, chi
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecExternalSemaphoresWaitNodeSetParams], [GraphExecUpdate],
 // cuGraphInstantiate.
-func GraphExecEventRecordNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event Event) (err error) {
-	fnPtr, lerr := procGraphExecEventRecordNodeSetEvent.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecEventRecordNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event Event) error {
+	sym, err := procGraphExecEventRecordNodeSetEvent.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecEventRecordNodeSetEvent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
+	return ffi.Error(procGraphExecEventRecordNodeSetEvent, Result(r))
 }
 
 // GraphExecEventWaitNodeSetEvent wraps cuGraphExecEventWaitNodeSetEvent (symbol cuGraphExecEventWaitNodeSetEvent, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -19423,22 +16515,13 @@ func GraphExecEventRecordNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, eve
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecExternalSemaphoresWaitNodeSetParams], [GraphExecUpdate],
 // cuGraphInstantiate.
-func GraphExecEventWaitNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event Event) (err error) {
-	fnPtr, lerr := procGraphExecEventWaitNodeSetEvent.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecEventWaitNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event Event) error {
+	sym, err := procGraphExecEventWaitNodeSetEvent.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecEventWaitNodeSetEvent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
+	return ffi.Error(procGraphExecEventWaitNodeSetEvent, Result(r))
 }
 
 // GraphExecExternalSemaphoresSignalNodeSetParams wraps cuGraphExecExternalSemaphoresSignalNodeSetParams (symbol cuGraphExecExternalSemaphoresSignalNodeSetParams, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -19480,23 +16563,14 @@ func GraphExecEventWaitNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event
 // [GraphExecEventRecordNodeSetEvent], [GraphExecEventWaitNodeSetEvent],
 // [GraphExecExternalSemaphoresWaitNodeSetParams], [GraphExecUpdate],
 // cuGraphInstantiate.
-func GraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *ExtSemSignalNodeParams) (err error) {
-	fnPtr, lerr := procGraphExecExternalSemaphoresSignalNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *ExtSemSignalNodeParams) error {
+	sym, err := procGraphExecExternalSemaphoresSignalNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecExternalSemaphoresSignalNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecExternalSemaphoresSignalNodeSetParams, Result(r))
 }
 
 // GraphExecExternalSemaphoresWaitNodeSetParams wraps cuGraphExecExternalSemaphoresWaitNodeSetParams (symbol cuGraphExecExternalSemaphoresWaitNodeSetParams, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -19538,23 +16612,14 @@ func GraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec GraphExec, hNode 
 // [GraphExecEventRecordNodeSetEvent], [GraphExecEventWaitNodeSetEvent],
 // [GraphExecExternalSemaphoresSignalNodeSetParams], [GraphExecUpdate],
 // cuGraphInstantiate.
-func GraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *ExtSemWaitNodeParams) (err error) {
-	fnPtr, lerr := procGraphExecExternalSemaphoresWaitNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *ExtSemWaitNodeParams) error {
+	sym, err := procGraphExecExternalSemaphoresWaitNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecExternalSemaphoresWaitNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecExternalSemaphoresWaitNodeSetParams, Result(r))
 }
 
 // GraphNodeSetEnabled wraps cuGraphNodeSetEnabled (symbol cuGraphNodeSetEnabled, cuda.h). It needs a driver of CUDA 11.6 or newer.
@@ -19596,22 +16661,13 @@ func GraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec GraphExec, hNode Gr
 //
 // See also: [GraphNodeGetEnabled], [GraphExecUpdate], cuGraphInstantiate
 // ::cuGraphLaunch.
-func GraphNodeSetEnabled(hGraphExec GraphExec, hNode GraphNode, isEnabled uint32) (err error) {
-	fnPtr, lerr := procGraphNodeSetEnabled.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphNodeSetEnabled(hGraphExec GraphExec, hNode GraphNode, isEnabled uint32) error {
+	sym, err := procGraphNodeSetEnabled.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(isEnabled), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeSetEnabled, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(isEnabled), 0, 0, 0)
+	return ffi.Error(procGraphNodeSetEnabled, Result(r))
 }
 
 // GraphNodeGetEnabled wraps cuGraphNodeGetEnabled (symbol cuGraphNodeGetEnabled, cuda.h). It needs a driver of CUDA 11.6 or newer.
@@ -19646,22 +16702,13 @@ func GraphNodeSetEnabled(hGraphExec GraphExec, hNode GraphNode, isEnabled uint32
 // See also: [GraphNodeSetEnabled], [GraphExecUpdate], cuGraphInstantiate
 // ::cuGraphLaunch.
 func GraphNodeGetEnabled(hGraphExec GraphExec, hNode GraphNode) (isEnabled uint32, err error) {
-	fnPtr, lerr := procGraphNodeGetEnabled.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphNodeGetEnabled.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(&isEnabled)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(&isEnabled)), 0, 0, 0)
 	runtime.KeepAlive(&isEnabled)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeGetEnabled, rc)
-		return
-	}
-	return
+	return isEnabled, ffi.Error(procGraphNodeGetEnabled, Result(r))
 }
 
 // GraphUpload wraps cuGraphUpload (symbol cuGraphUpload, cuda.h).
@@ -19687,22 +16734,13 @@ func GraphNodeGetEnabled(hGraphExec GraphExec, hNode GraphNode) (isEnabled uint3
 // launches.
 //
 // See also: cuGraphInstantiate, [GraphLaunch], [GraphExecDestroy].
-func GraphUpload(hGraphExec GraphExec, hStream Stream) (err error) {
-	fnPtr, lerr := procGraphUpload.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphUpload(hGraphExec GraphExec, hStream Stream) error {
+	sym, err := procGraphUpload.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hStream), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphUpload, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hStream), 0, 0, 0, 0)
+	return ffi.Error(procGraphUpload, Result(r))
 }
 
 // GraphLaunch wraps cuGraphLaunch (symbol cuGraphLaunch, cuda.h).
@@ -19734,22 +16772,13 @@ func GraphUpload(hGraphExec GraphExec, hStream Stream) (err error) {
 // launches.
 //
 // See also: cuGraphInstantiate, [GraphUpload], [GraphExecDestroy].
-func GraphLaunch(hGraphExec GraphExec, hStream Stream) (err error) {
-	fnPtr, lerr := procGraphLaunch.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphLaunch(hGraphExec GraphExec, hStream Stream) error {
+	sym, err := procGraphLaunch.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hStream), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphLaunch, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hStream), 0, 0, 0, 0)
+	return ffi.Error(procGraphLaunch, Result(r))
 }
 
 // GraphExecDestroy wraps cuGraphExecDestroy (symbol cuGraphExecDestroy, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -19774,18 +16803,13 @@ func GraphLaunch(hGraphExec GraphExec, hStream Stream) (err error) {
 //
 // See also: cuGraphInstantiate, [GraphUpload], [GraphLaunch].
 func GraphExecDestroy(hGraphExec GraphExec) (err error) {
-	fnPtr, lerr := procGraphExecDestroy.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphExecDestroy.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecDestroy, rc)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), 0, 0, 0, 0, 0)
+	if rc := Result(r); rc != 0 {
+		err = ffi.Error(procGraphExecDestroy, rc)
 		return
 	}
 	// Release the Go funcs given to the exec's host nodes.
@@ -19812,22 +16836,13 @@ func GraphExecDestroy(hGraphExec GraphExec) (err error) {
 // launches.
 //
 // See also: [GraphCreate].
-func GraphDestroy(hGraph Graph) (err error) {
-	fnPtr, lerr := procGraphDestroy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphDestroy(hGraph Graph) error {
+	sym, err := procGraphDestroy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraph), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphDestroy, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hGraph), 0, 0, 0, 0, 0)
+	return ffi.Error(procGraphDestroy, Result(r))
 }
 
 // GraphExecUpdate wraps cuGraphExecUpdate (symbol cuGraphExecUpdate_v2, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -19941,23 +16956,14 @@ func GraphDestroy(hGraph Graph) (err error) {
 // launches.
 //
 // See also: cuGraphInstantiate.
-func GraphExecUpdate(hGraphExec GraphExec, hGraph Graph, resultInfo *GraphExecUpdateResultInfo) (err error) {
-	fnPtr, lerr := procGraphExecUpdate.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecUpdate(hGraphExec GraphExec, hGraph Graph, resultInfo *GraphExecUpdateResultInfo) error {
+	sym, err := procGraphExecUpdate.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hGraph), uintptr(unsafe.Pointer(resultInfo)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hGraph), uintptr(unsafe.Pointer(resultInfo)), 0, 0, 0)
 	runtime.KeepAlive(resultInfo)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecUpdate, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecUpdate, Result(r))
 }
 
 // GraphKernelNodeCopyAttributes wraps cuGraphKernelNodeCopyAttributes (symbol cuGraphKernelNodeCopyAttributes, cuda.h). It needs a driver of CUDA 11.0 or newer.
@@ -19976,22 +16982,13 @@ func GraphExecUpdate(hGraphExec GraphExec, hGraph Graph, resultInfo *GraphExecUp
 // launches.
 //
 // See also: [AccessPolicyWindow].
-func GraphKernelNodeCopyAttributes(dst GraphNode, src GraphNode) (err error) {
-	fnPtr, lerr := procGraphKernelNodeCopyAttributes.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphKernelNodeCopyAttributes(dst, src GraphNode) error {
+	sym, err := procGraphKernelNodeCopyAttributes.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dst), uintptr(src), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphKernelNodeCopyAttributes, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dst), uintptr(src), 0, 0, 0, 0)
+	return ffi.Error(procGraphKernelNodeCopyAttributes, Result(r))
 }
 
 // GraphKernelNodeGetAttribute wraps cuGraphKernelNodeGetAttribute (symbol cuGraphKernelNodeGetAttribute, cuda.h). It needs a driver of CUDA 11.0 or newer.
@@ -19999,11 +16996,11 @@ func GraphKernelNodeCopyAttributes(dst GraphNode, src GraphNode) (err error) {
 // Queries node attribute.
 //
 // Queries attribute attr from node hNode and stores it in corresponding member
-// of value_out.
+// of value.
 //
 //   - hNode:
 //   - attr:
-//   - value_out: (result)
+//   - value: (result)
 //
 // Returns: [Success], [ErrorInvalidValue], [ErrorInvalidHandle]
 //
@@ -20011,23 +17008,14 @@ func GraphKernelNodeCopyAttributes(dst GraphNode, src GraphNode) (err error) {
 // launches.
 //
 // See also: [AccessPolicyWindow].
-func GraphKernelNodeGetAttribute(hNode GraphNode, attr KernelNodeAttrID) (value_out KernelNodeAttrValue, err error) {
-	fnPtr, lerr := procGraphKernelNodeGetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphKernelNodeGetAttribute(hNode GraphNode, attr KernelNodeAttrID) (value KernelNodeAttrValue, err error) {
+	sym, err := procGraphKernelNodeGetAttribute.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(&value_out)), 0, 0, 0)
-	runtime.KeepAlive(&value_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphKernelNodeGetAttribute, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(&value)), 0, 0, 0)
+	runtime.KeepAlive(&value)
+	return value, ffi.Error(procGraphKernelNodeGetAttribute, Result(r))
 }
 
 // GraphKernelNodeSetAttribute wraps cuGraphKernelNodeSetAttribute (symbol cuGraphKernelNodeSetAttribute, cuda.h). It needs a driver of CUDA 11.0 or newer.
@@ -20046,23 +17034,14 @@ func GraphKernelNodeGetAttribute(hNode GraphNode, attr KernelNodeAttrID) (value_
 // launches.
 //
 // See also: [AccessPolicyWindow].
-func GraphKernelNodeSetAttribute(hNode GraphNode, attr KernelNodeAttrID, value *KernelNodeAttrValue) (err error) {
-	fnPtr, lerr := procGraphKernelNodeSetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphKernelNodeSetAttribute(hNode GraphNode, attr KernelNodeAttrID, value *KernelNodeAttrValue) error {
+	sym, err := procGraphKernelNodeSetAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphKernelNodeSetAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphKernelNodeSetAttribute, Result(r))
 }
 
 // GraphDebugDotPrint wraps cuGraphDebugDotPrint (symbol cuGraphDebugDotPrint, cuda.h). It needs a driver of CUDA 11.3 or newer.
@@ -20081,24 +17060,15 @@ func GraphKernelNodeSetAttribute(hNode GraphNode, attr KernelNodeAttrID, value *
 //     node information to write
 //
 // Returns: [Success], [ErrorInvalidValue], [ErrorOperatingSystem]
-func GraphDebugDotPrint(hGraph Graph, path string, flags uint32) (err error) {
-	fnPtr, lerr := procGraphDebugDotPrint.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphDebugDotPrint(hGraph Graph, path string, flags uint32) error {
+	sym, err := procGraphDebugDotPrint.Addr()
+	if err != nil {
+		return err
 	}
 	pathC := ffi.CString(path)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraph), uintptr(unsafe.Pointer(pathC)), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraph), uintptr(unsafe.Pointer(pathC)), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(pathC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphDebugDotPrint, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphDebugDotPrint, Result(r))
 }
 
 // UserObjectCreate wraps cuUserObjectCreate (symbol cuUserObjectCreate, cuda.h). It needs a driver of CUDA 11.3 or newer.
@@ -20116,7 +17086,7 @@ func GraphDebugDotPrint(hGraph Graph, path string, flags uint32) (err error) {
 // See CUDA User Objects in the CUDA C++ Programming Guide for more information
 // on user objects.
 //
-//   - object_out: (result) Location to return the user object handle
+//   - object: (result) Location to return the user object handle
 //   - destroy: Callback to free the user object when it is no longer in use
 //   - initialRefcount: The initial refcount to create the object with,
 //     typically 1. The initial references are owned by the calling thread.
@@ -20129,14 +17099,13 @@ func GraphDebugDotPrint(hGraph Graph, path string, flags uint32) (err error) {
 //
 // See also: [UserObjectRetain], [UserObjectRelease], [GraphRetainUserObject],
 // [GraphReleaseUserObject], [GraphCreate].
-func UserObjectCreate(destroy func(), initialRefcount uint32, flags uint32) (object_out UserObject, err error) {
-	fnPtr, lerr := procUserObjectCreate.Addr()
-	if lerr != nil {
-		err = lerr
+func UserObjectCreate(destroy func(), initialRefcount, flags uint32) (object UserObject, err error) {
+	sym, err := procUserObjectCreate.Addr()
+	if err != nil {
 		return
 	}
-	object_outP := new(UserObject)
-	ffi.Escape(unsafe.Pointer(object_outP))
+	objectP := new(UserObject)
+	ffi.Escape(unsafe.Pointer(objectP))
 	cbScope := ffi.EnterCallbacks()
 	defer cbScope.Exit()
 	var cbAddr uintptr
@@ -20146,26 +17115,24 @@ func UserObjectCreate(destroy func(), initialRefcount uint32, flags uint32) (obj
 		hdl = ffi.NewHandleOnce(destroy)
 	}
 	frame := ffi.NewHeapFrame()
-	frame.Int(uintptr(unsafe.Pointer(object_outP)))
+	frame.Int(uintptr(unsafe.Pointer(objectP)))
 	frame.Int(uintptr(hdl))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(initialRefcount))
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
-	runtime.KeepAlive(object_outP)
-	if ferr != nil {
+	ffi.Call(sym, frame)
+	runtime.KeepAlive(objectP)
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errUserObjectCreate, rc)
+		err = ffi.Error(procUserObjectCreate, rc)
 		return
 	}
-	object_out = *object_outP
+	object = *objectP
 	return
 }
 
@@ -20187,22 +17154,13 @@ func UserObjectCreate(destroy func(), initialRefcount uint32, flags uint32) (obj
 //
 // See also: [UserObjectCreate], [UserObjectRelease], [GraphRetainUserObject],
 // [GraphReleaseUserObject], [GraphCreate].
-func UserObjectRetain(object UserObject, count uint32) (err error) {
-	fnPtr, lerr := procUserObjectRetain.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func UserObjectRetain(object UserObject, count uint32) error {
+	sym, err := procUserObjectRetain.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(object), uintptr(count), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errUserObjectRetain, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(object), uintptr(count), 0, 0, 0, 0)
+	return ffi.Error(procUserObjectRetain, Result(r))
 }
 
 // UserObjectRelease wraps cuUserObjectRelease (symbol cuUserObjectRelease, cuda.h). It needs a driver of CUDA 11.3 or newer.
@@ -20226,22 +17184,13 @@ func UserObjectRetain(object UserObject, count uint32) (err error) {
 //
 // See also: [UserObjectCreate], [UserObjectRetain], [GraphRetainUserObject],
 // [GraphReleaseUserObject], [GraphCreate].
-func UserObjectRelease(object UserObject, count uint32) (err error) {
-	fnPtr, lerr := procUserObjectRelease.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func UserObjectRelease(object UserObject, count uint32) error {
+	sym, err := procUserObjectRelease.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(object), uintptr(count), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errUserObjectRelease, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(object), uintptr(count), 0, 0, 0, 0)
+	return ffi.Error(procUserObjectRelease, Result(r))
 }
 
 // GraphRetainUserObject wraps cuGraphRetainUserObject (symbol cuGraphRetainUserObject, cuda.h). It needs a driver of CUDA 11.3 or newer.
@@ -20265,22 +17214,13 @@ func UserObjectRelease(object UserObject, count uint32) (err error) {
 //
 // See also: [UserObjectCreate], [UserObjectRetain], [UserObjectRelease],
 // [GraphReleaseUserObject], [GraphCreate].
-func GraphRetainUserObject(graph Graph, object UserObject, count uint32, flags uint32) (err error) {
-	fnPtr, lerr := procGraphRetainUserObject.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphRetainUserObject(graph Graph, object UserObject, count, flags uint32) error {
+	sym, err := procGraphRetainUserObject.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(object), uintptr(count), uintptr(flags), 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphRetainUserObject, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(graph), uintptr(object), uintptr(count), uintptr(flags), 0, 0)
+	return ffi.Error(procGraphRetainUserObject, Result(r))
 }
 
 // GraphReleaseUserObject wraps cuGraphReleaseUserObject (symbol cuGraphReleaseUserObject, cuda.h). It needs a driver of CUDA 11.3 or newer.
@@ -20301,22 +17241,13 @@ func GraphRetainUserObject(graph Graph, object UserObject, count uint32, flags u
 //
 // See also: [UserObjectCreate], [UserObjectRetain], [UserObjectRelease],
 // [GraphRetainUserObject], [GraphCreate].
-func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) (err error) {
-	fnPtr, lerr := procGraphReleaseUserObject.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) error {
+	sym, err := procGraphReleaseUserObject.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(object), uintptr(count), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphReleaseUserObject, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(graph), uintptr(object), uintptr(count), 0, 0, 0)
+	return ffi.Error(procGraphReleaseUserObject, Result(r))
 }
 
 // GraphAddNode wraps cuGraphAddNode (symbol cuGraphAddNode, cuda.h). It needs a driver of CUDA 12.2 or newer.
@@ -20357,24 +17288,15 @@ func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) (err e
 //
 // See also: [GraphCreate], [GraphNodeSetParams], [GraphExecNodeSetParams].
 func GraphAddNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, nodeParams *GraphNodeParams) (phGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddNode, rc)
-		return
-	}
-	return
+	return phGraphNode, ffi.Error(procGraphAddNode, Result(r))
 }
 
 // GraphAddNodeV2 wraps cuGraphAddNode_v2 (symbol cuGraphAddNode_v2, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -20417,25 +17339,16 @@ func GraphAddNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64,
 //
 // See also: [GraphCreate], [GraphNodeSetParams], [GraphExecNodeSetParams].
 func GraphAddNodeV2(hGraph Graph, dependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, nodeParams *GraphNodeParams) (phGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddNodeV2.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddNodeV2.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)))
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)))
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddNodeV2, rc)
-		return
-	}
-	return
+	return phGraphNode, ffi.Error(procGraphAddNodeV2, Result(r))
 }
 
 // GraphNodeSetParams wraps cuGraphNodeSetParams (symbol cuGraphNodeSetParams, cuda.h). It needs a driver of CUDA 12.2 or newer.
@@ -20462,23 +17375,14 @@ func GraphAddNodeV2(hGraph Graph, dependencies *GraphNode, dependencyData *Graph
 // launches.
 //
 // See also: [GraphAddNode], [GraphExecNodeSetParams].
-func GraphNodeSetParams(hNode GraphNode, nodeParams *GraphNodeParams) (err error) {
-	fnPtr, lerr := procGraphNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphNodeSetParams(hNode GraphNode, nodeParams *GraphNodeParams) error {
+	sym, err := procGraphNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphNodeSetParams, Result(r))
 }
 
 // GraphExecNodeSetParams wraps cuGraphExecNodeSetParams (symbol cuGraphExecNodeSetParams, cuda.h). It needs a driver of CUDA 12.2 or newer.
@@ -20532,23 +17436,14 @@ func GraphNodeSetParams(hNode GraphNode, nodeParams *GraphNodeParams) (err error
 //
 // See also: [GraphAddNode], cuGraphNodeSetParams ::cuGraphExecUpdate,
 // cuGraphInstantiate.
-func GraphExecNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *GraphNodeParams) (err error) {
-	fnPtr, lerr := procGraphExecNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *GraphNodeParams) error {
+	sym, err := procGraphExecNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecNodeSetParams, Result(r))
 }
 
 // GraphConditionalHandleCreate wraps cuGraphConditionalHandleCreate (symbol cuGraphConditionalHandleCreate, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -20565,7 +17460,7 @@ func GraphExecNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *G
 //
 // Handles can only be set from the context with which they are associated.
 //
-//   - pHandle_out: (result) Pointer used to return the handle to the caller.
+//   - pHandle: (result) Pointer used to return the handle to the caller.
 //   - hGraph: Graph which will contain the conditional node using this handle.
 //   - ctx: Context for the handle and associated conditional node.
 //   - defaultLaunchValue: Optional initial value for the conditional variable.
@@ -20581,23 +17476,14 @@ func GraphExecNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *G
 // launches.
 //
 // See also: [GraphAddNode].
-func GraphConditionalHandleCreate(hGraph Graph, ctx Context, defaultLaunchValue uint32, flags uint32) (pHandle_out GraphConditionalHandle, err error) {
-	fnPtr, lerr := procGraphConditionalHandleCreate.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphConditionalHandleCreate(hGraph Graph, ctx Context, defaultLaunchValue, flags uint32) (pHandle GraphConditionalHandle, err error) {
+	sym, err := procGraphConditionalHandleCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pHandle_out)), uintptr(hGraph), uintptr(ctx), uintptr(defaultLaunchValue), uintptr(flags), 0)
-	runtime.KeepAlive(&pHandle_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphConditionalHandleCreate, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(hGraph), uintptr(ctx), uintptr(defaultLaunchValue), uintptr(flags), 0)
+	runtime.KeepAlive(&pHandle)
+	return pHandle, ffi.Error(procGraphConditionalHandleCreate, Result(r))
 }
 
 // OccupancyMaxActiveBlocksPerMultiprocessor wraps cuOccupancyMaxActiveBlocksPerMultiprocessor (symbol cuOccupancyMaxActiveBlocksPerMultiprocessor, cuda.h). It needs a driver of CUDA 6.5 or newer.
@@ -20608,7 +17494,7 @@ func GraphConditionalHandleCreate(hGraph Graph, ctx Context, defaultLaunchValue 
 // multiprocessor.
 //
 //   - numBlocks: (result) Returned occupancy
-//   - func_: Kernel for which occupancy is calculated
+//   - fn: Kernel for which occupancy is calculated
 //   - blockSize: Block size the kernel is intended to be launched with
 //   - dynamicSMemSize: Per-block dynamic shared memory usage intended, in bytes
 //
@@ -20619,23 +17505,14 @@ func GraphConditionalHandleCreate(hGraph Graph, ctx Context, defaultLaunchValue 
 // launches.
 //
 // See also: cudaOccupancyMaxActiveBlocksPerMultiprocessor.
-func OccupancyMaxActiveBlocksPerMultiprocessor(func_ Function, blockSize int32, dynamicSMemSize uint64) (numBlocks int32, err error) {
-	fnPtr, lerr := procOccupancyMaxActiveBlocksPerMultiprocessor.Addr()
-	if lerr != nil {
-		err = lerr
+func OccupancyMaxActiveBlocksPerMultiprocessor(fn Function, blockSize int32, dynamicSMemSize uint64) (numBlocks int32, err error) {
+	sym, err := procOccupancyMaxActiveBlocksPerMultiprocessor.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numBlocks)), uintptr(func_), uintptr(blockSize), uintptr(dynamicSMemSize), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&numBlocks)), uintptr(fn), uintptr(blockSize), uintptr(dynamicSMemSize), 0, 0)
 	runtime.KeepAlive(&numBlocks)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errOccupancyMaxActiveBlocksPerMultiprocessor, rc)
-		return
-	}
-	return
+	return numBlocks, ffi.Error(procOccupancyMaxActiveBlocksPerMultiprocessor, Result(r))
 }
 
 // OccupancyMaxActiveBlocksPerMultiprocessorWithFlags wraps cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags (symbol cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cuda.h). It needs a driver of CUDA 7.0 or newer.
@@ -20662,7 +17539,7 @@ func OccupancyMaxActiveBlocksPerMultiprocessor(func_ Function, blockSize int32, 
 // Parameters:
 //
 //   - numBlocks: (result) Returned occupancy
-//   - func_: Kernel for which occupancy is calculated
+//   - fn: Kernel for which occupancy is calculated
 //   - blockSize: Block size the kernel is intended to be launched with
 //   - dynamicSMemSize: Per-block dynamic shared memory usage intended, in bytes
 //   - flags: Requested behavior for the occupancy calculator
@@ -20674,23 +17551,14 @@ func OccupancyMaxActiveBlocksPerMultiprocessor(func_ Function, blockSize int32, 
 // launches.
 //
 // See also: cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags.
-func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ Function, blockSize int32, dynamicSMemSize uint64, flags uint32) (numBlocks int32, err error) {
-	fnPtr, lerr := procOccupancyMaxActiveBlocksPerMultiprocessorWithFlags.Addr()
-	if lerr != nil {
-		err = lerr
+func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(fn Function, blockSize int32, dynamicSMemSize uint64, flags uint32) (numBlocks int32, err error) {
+	sym, err := procOccupancyMaxActiveBlocksPerMultiprocessorWithFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numBlocks)), uintptr(func_), uintptr(blockSize), uintptr(dynamicSMemSize), uintptr(flags), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&numBlocks)), uintptr(fn), uintptr(blockSize), uintptr(dynamicSMemSize), uintptr(flags), 0)
 	runtime.KeepAlive(&numBlocks)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, rc)
-		return
-	}
-	return
+	return numBlocks, ffi.Error(procOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, Result(r))
 }
 
 // OccupancyMaxPotentialBlockSize wraps cuOccupancyMaxPotentialBlockSize (symbol cuOccupancyMaxPotentialBlockSize, cuda.h). It needs a driver of CUDA 6.5 or newer.
@@ -20716,8 +17584,8 @@ func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ Function, blockSiz
 // Otherwise, if the per-block dynamic shared memory size varies with different
 // block sizes, the user needs to provide a unary function through
 // blockSizeToDynamicSMemSize that computes the dynamic shared memory needed by
-// func_ for any given block size. dynamicSMemSize is ignored. An example
-// signature is:
+// fn for any given block size. dynamicSMemSize is ignored. An example signature
+// is:
 //
 //		// Take block size, returns dynamic shared memory needed
 //		size_t blockToSmem(int blockSize);
@@ -20726,11 +17594,11 @@ func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ Function, blockSiz
 //	    maximum occupancy
 //	  - blockSize: (result) Returned maximum block size that can achieve the
 //	    maximum occupancy
-//	  - func_: Kernel for which launch configuration is calculated
+//	  - fn: Kernel for which launch configuration is calculated
 //	  - blockSizeToDynamicSMemSize: A function that calculates how much per-block
-//	    dynamic shared memory func_ uses based on the block size
+//	    dynamic shared memory fn uses based on the block size
 //	  - dynamicSMemSize: Dynamic shared memory usage intended, in bytes
-//	  - blockSizeLimit: The maximum block size func_ is designed to handle
+//	  - blockSizeLimit: The maximum block size fn is designed to handle
 //
 // Returns: [Success], [ErrorDeinitialized], [ErrorNotInitialized],
 // [ErrorInvalidContext], [ErrorInvalidValue], [ErrorUnknown]
@@ -20739,10 +17607,9 @@ func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ Function, blockSiz
 // launches.
 //
 // See also: cudaOccupancyMaxPotentialBlockSize.
-func OccupancyMaxPotentialBlockSize(func_ Function, blockSizeToDynamicSMemSize func(blockSize int32) uint64, dynamicSMemSize uint64, blockSizeLimit int32) (minGridSize int32, blockSize int32, err error) {
-	fnPtr, lerr := procOccupancyMaxPotentialBlockSize.Addr()
-	if lerr != nil {
-		err = lerr
+func OccupancyMaxPotentialBlockSize(fn Function, blockSizeToDynamicSMemSize func(blockSize int32) uint64, dynamicSMemSize uint64, blockSizeLimit int32) (minGridSize, blockSize int32, err error) {
+	sym, err := procOccupancyMaxPotentialBlockSize.Addr()
+	if err != nil {
 		return
 	}
 	minGridSizeP := new(int32)
@@ -20759,25 +17626,19 @@ func OccupancyMaxPotentialBlockSize(func_ Function, blockSizeToDynamicSMemSize f
 	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(unsafe.Pointer(minGridSizeP)))
 	frame.Int(uintptr(unsafe.Pointer(blockSizeP)))
-	frame.Int(uintptr(func_))
+	frame.Int(uintptr(fn))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(dynamicSMemSize))
 	frame.Int(uintptr(blockSizeLimit))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
+	ffi.Call(sym, frame)
 	runtime.KeepAlive(minGridSizeP)
 	runtime.KeepAlive(blockSizeP)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errOccupancyMaxPotentialBlockSize, rc)
+	if err = frame.Err(); err != nil {
 		return
 	}
 	minGridSize = *minGridSizeP
 	blockSize = *blockSizeP
-	return
+	return minGridSize, blockSize, ffi.Error(procOccupancyMaxPotentialBlockSize, Result(frame.Ret()))
 }
 
 // OccupancyMaxPotentialBlockSizeWithFlags wraps cuOccupancyMaxPotentialBlockSizeWithFlags (symbol cuOccupancyMaxPotentialBlockSizeWithFlags, cuda.h). It needs a driver of CUDA 7.0 or newer.
@@ -20808,11 +17669,11 @@ func OccupancyMaxPotentialBlockSize(func_ Function, blockSizeToDynamicSMemSize f
 //     maximum occupancy
 //   - blockSize: (result) Returned maximum block size that can achieve the
 //     maximum occupancy
-//   - func_: Kernel for which launch configuration is calculated
+//   - fn: Kernel for which launch configuration is calculated
 //   - blockSizeToDynamicSMemSize: A function that calculates how much per-block
-//     dynamic shared memory func_ uses based on the block size
+//     dynamic shared memory fn uses based on the block size
 //   - dynamicSMemSize: Dynamic shared memory usage intended, in bytes
-//   - blockSizeLimit: The maximum block size func_ is designed to handle
+//   - blockSizeLimit: The maximum block size fn is designed to handle
 //   - flags: Options
 //
 // Returns: [Success], [ErrorDeinitialized], [ErrorNotInitialized],
@@ -20822,10 +17683,9 @@ func OccupancyMaxPotentialBlockSize(func_ Function, blockSizeToDynamicSMemSize f
 // launches.
 //
 // See also: cudaOccupancyMaxPotentialBlockSizeWithFlags.
-func OccupancyMaxPotentialBlockSizeWithFlags(func_ Function, blockSizeToDynamicSMemSize func(blockSize int32) uint64, dynamicSMemSize uint64, blockSizeLimit int32, flags uint32) (minGridSize int32, blockSize int32, err error) {
-	fnPtr, lerr := procOccupancyMaxPotentialBlockSizeWithFlags.Addr()
-	if lerr != nil {
-		err = lerr
+func OccupancyMaxPotentialBlockSizeWithFlags(fn Function, blockSizeToDynamicSMemSize func(blockSize int32) uint64, dynamicSMemSize uint64, blockSizeLimit int32, flags uint32) (minGridSize, blockSize int32, err error) {
+	sym, err := procOccupancyMaxPotentialBlockSizeWithFlags.Addr()
+	if err != nil {
 		return
 	}
 	minGridSizeP := new(int32)
@@ -20842,26 +17702,20 @@ func OccupancyMaxPotentialBlockSizeWithFlags(func_ Function, blockSizeToDynamicS
 	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(unsafe.Pointer(minGridSizeP)))
 	frame.Int(uintptr(unsafe.Pointer(blockSizeP)))
-	frame.Int(uintptr(func_))
+	frame.Int(uintptr(fn))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(dynamicSMemSize))
 	frame.Int(uintptr(blockSizeLimit))
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
+	ffi.Call(sym, frame)
 	runtime.KeepAlive(minGridSizeP)
 	runtime.KeepAlive(blockSizeP)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errOccupancyMaxPotentialBlockSizeWithFlags, rc)
+	if err = frame.Err(); err != nil {
 		return
 	}
 	minGridSize = *minGridSizeP
 	blockSize = *blockSizeP
-	return
+	return minGridSize, blockSize, ffi.Error(procOccupancyMaxPotentialBlockSizeWithFlags, Result(frame.Ret()))
 }
 
 // OccupancyAvailableDynamicSMemPerBlock wraps cuOccupancyAvailableDynamicSMemPerBlock (symbol cuOccupancyAvailableDynamicSMemPerBlock, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -20873,7 +17727,7 @@ func OccupancyMaxPotentialBlockSizeWithFlags(func_ Function, blockSizeToDynamicS
 // numBlocks blocks per SM.
 //
 //   - dynamicSmemSize: (result) Returned maximum dynamic shared memory
-//   - func_: Kernel function for which occupancy is calculated
+//   - fn: Kernel function for which occupancy is calculated
 //   - numBlocks: Number of blocks to fit on SM
 //   - blockSize: Size of the blocks
 //
@@ -20882,29 +17736,20 @@ func OccupancyMaxPotentialBlockSizeWithFlags(func_ Function, blockSizeToDynamicS
 //
 // Note: This function may also return error codes from previous, asynchronous
 // launches.
-func OccupancyAvailableDynamicSMemPerBlock(func_ Function, numBlocks int32, blockSize int32) (dynamicSmemSize uint64, err error) {
-	fnPtr, lerr := procOccupancyAvailableDynamicSMemPerBlock.Addr()
-	if lerr != nil {
-		err = lerr
+func OccupancyAvailableDynamicSMemPerBlock(fn Function, numBlocks, blockSize int32) (dynamicSmemSize uint64, err error) {
+	sym, err := procOccupancyAvailableDynamicSMemPerBlock.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dynamicSmemSize)), uintptr(func_), uintptr(numBlocks), uintptr(blockSize), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dynamicSmemSize)), uintptr(fn), uintptr(numBlocks), uintptr(blockSize), 0, 0)
 	runtime.KeepAlive(&dynamicSmemSize)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errOccupancyAvailableDynamicSMemPerBlock, rc)
-		return
-	}
-	return
+	return dynamicSmemSize, ffi.Error(procOccupancyAvailableDynamicSMemPerBlock, Result(r))
 }
 
 // OccupancyMaxPotentialClusterSize wraps cuOccupancyMaxPotentialClusterSize (symbol cuOccupancyMaxPotentialClusterSize, cuda.h). It needs a driver of CUDA 11.7 or newer.
 //
-// Given the kernel function (func_) and launch configuration (config), return
-// the maximum cluster size in clusterSize.
+// Given the kernel function (fn) and launch configuration (config), return the
+// maximum cluster size in clusterSize.
 //
 // The cluster dimensions in config are ignored. If func has a required cluster
 // size set (see cudaFuncGetAttributes / [FuncGetAttribute]),clusterSize will
@@ -20918,7 +17763,7 @@ func OccupancyAvailableDynamicSMemPerBlock(func_ Function, numBlocks int32, bloc
 //
 //   - clusterSize: (result) Returned maximum cluster size that can be launched
 //     for the given kernel function and launch configuration
-//   - func_: Kernel function for which maximum cluster size is calculated
+//   - fn: Kernel function for which maximum cluster size is calculated
 //   - config: Launch configuration for the given kernel function
 //
 // Returns: [Success], [ErrorDeinitialized], [ErrorNotInitialized],
@@ -20928,30 +17773,21 @@ func OccupancyAvailableDynamicSMemPerBlock(func_ Function, numBlocks int32, bloc
 // launches.
 //
 // See also: cudaFuncGetAttributes, [FuncGetAttribute].
-func OccupancyMaxPotentialClusterSize(func_ Function, config *LaunchConfig) (clusterSize int32, err error) {
-	fnPtr, lerr := procOccupancyMaxPotentialClusterSize.Addr()
-	if lerr != nil {
-		err = lerr
+func OccupancyMaxPotentialClusterSize(fn Function, config *LaunchConfig) (clusterSize int32, err error) {
+	sym, err := procOccupancyMaxPotentialClusterSize.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&clusterSize)), uintptr(func_), uintptr(unsafe.Pointer(config)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&clusterSize)), uintptr(fn), uintptr(unsafe.Pointer(config)), 0, 0, 0)
 	runtime.KeepAlive(&clusterSize)
 	runtime.KeepAlive(config)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errOccupancyMaxPotentialClusterSize, rc)
-		return
-	}
-	return
+	return clusterSize, ffi.Error(procOccupancyMaxPotentialClusterSize, Result(r))
 }
 
 // OccupancyMaxActiveClusters wraps cuOccupancyMaxActiveClusters (symbol cuOccupancyMaxActiveClusters, cuda.h). It needs a driver of CUDA 11.7 or newer.
 //
-// Given the kernel function (func_) and launch configuration (config), return
-// the maximum number of clusters that could co-exist on the target device in
+// Given the kernel function (fn) and launch configuration (config), return the
+// maximum number of clusters that could co-exist on the target device in
 // numClusters.
 //
 // If the function has required cluster size already set (see
@@ -20966,8 +17802,7 @@ func OccupancyMaxPotentialClusterSize(func_ Function, config *LaunchConfig) (clu
 //
 //   - numClusters: (result) Returned maximum number of clusters that could
 //     co-exist on the target device
-//   - func_: Kernel function for which maximum number of clusters are
-//     calculated
+//   - fn: Kernel function for which maximum number of clusters are calculated
 //   - config: Launch configuration for the given kernel function
 //
 // Returns: [Success], [ErrorDeinitialized], [ErrorNotInitialized],
@@ -20978,24 +17813,15 @@ func OccupancyMaxPotentialClusterSize(func_ Function, config *LaunchConfig) (clu
 // launches.
 //
 // See also: cudaFuncGetAttributes, [FuncGetAttribute].
-func OccupancyMaxActiveClusters(func_ Function, config *LaunchConfig) (numClusters int32, err error) {
-	fnPtr, lerr := procOccupancyMaxActiveClusters.Addr()
-	if lerr != nil {
-		err = lerr
+func OccupancyMaxActiveClusters(fn Function, config *LaunchConfig) (numClusters int32, err error) {
+	sym, err := procOccupancyMaxActiveClusters.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numClusters)), uintptr(func_), uintptr(unsafe.Pointer(config)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&numClusters)), uintptr(fn), uintptr(unsafe.Pointer(config)), 0, 0, 0)
 	runtime.KeepAlive(&numClusters)
 	runtime.KeepAlive(config)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errOccupancyMaxActiveClusters, rc)
-		return
-	}
-	return
+	return numClusters, ffi.Error(procOccupancyMaxActiveClusters, Result(r))
 }
 
 // TexRefSetArray wraps cuTexRefSetArray (symbol cuTexRefSetArray, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -21020,22 +17846,13 @@ func OccupancyMaxActiveClusters(func_ Function, config *LaunchConfig) (numCluste
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat].
 //
 // Deprecated: the header marks this deprecated.
-func TexRefSetArray(hTexRef Texref, hArray Array, flags uint32) (err error) {
-	fnPtr, lerr := procTexRefSetArray.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func TexRefSetArray(hTexRef Texref, hArray Array, flags uint32) error {
+	sym, err := procTexRefSetArray.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hTexRef), uintptr(hArray), uintptr(flags), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefSetArray, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hTexRef), uintptr(hArray), uintptr(flags), 0, 0, 0)
+	return ffi.Error(procTexRefSetArray, Result(r))
 }
 
 // TexRefSetMipmappedArray wraps cuTexRefSetMipmappedArray (symbol cuTexRefSetMipmappedArray, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -21060,22 +17877,13 @@ func TexRefSetArray(hTexRef Texref, hArray Array, flags uint32) (err error) {
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat].
 //
 // Deprecated: the header marks this deprecated.
-func TexRefSetMipmappedArray(hTexRef Texref, hMipmappedArray MipmappedArray, flags uint32) (err error) {
-	fnPtr, lerr := procTexRefSetMipmappedArray.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func TexRefSetMipmappedArray(hTexRef Texref, hMipmappedArray MipmappedArray, flags uint32) error {
+	sym, err := procTexRefSetMipmappedArray.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hTexRef), uintptr(hMipmappedArray), uintptr(flags), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefSetMipmappedArray, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hTexRef), uintptr(hMipmappedArray), uintptr(flags), 0, 0, 0)
+	return ffi.Error(procTexRefSetMipmappedArray, Result(r))
 }
 
 // TexRefSetAddress wraps cuTexRefSetAddress (symbol cuTexRefSetAddress_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -21116,22 +17924,13 @@ func TexRefSetMipmappedArray(hTexRef Texref, hMipmappedArray MipmappedArray, fla
 //
 // Deprecated: the header marks this deprecated.
 func TexRefSetAddress(hTexRef Texref, dptr Deviceptr, bytes uint64) (byteOffset uint64, err error) {
-	fnPtr, lerr := procTexRefSetAddress.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procTexRefSetAddress.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&byteOffset)), uintptr(hTexRef), uintptr(dptr), uintptr(bytes), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&byteOffset)), uintptr(hTexRef), uintptr(dptr), uintptr(bytes), 0, 0)
 	runtime.KeepAlive(&byteOffset)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefSetAddress, rc)
-		return
-	}
-	return
+	return byteOffset, ffi.Error(procTexRefSetAddress, Result(r))
 }
 
 // TexRefSetAddress2D wraps cuTexRefSetAddress2D (symbol cuTexRefSetAddress2D_v3, cuda.h). It needs a driver of CUDA 4.1 or newer.
@@ -21180,23 +17979,14 @@ func TexRefSetAddress(hTexRef Texref, dptr Deviceptr, bytes uint64) (byteOffset 
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat].
 //
 // Deprecated: the header marks this deprecated.
-func TexRefSetAddress2D(hTexRef Texref, desc *ArrayDescriptor, dptr Deviceptr, pitch uint64) (err error) {
-	fnPtr, lerr := procTexRefSetAddress2D.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func TexRefSetAddress2D(hTexRef Texref, desc *ArrayDescriptor, dptr Deviceptr, pitch uint64) error {
+	sym, err := procTexRefSetAddress2D.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hTexRef), uintptr(unsafe.Pointer(desc)), uintptr(dptr), uintptr(pitch), 0, 0)
+	r := ffi.CallInts(sym, uintptr(hTexRef), uintptr(unsafe.Pointer(desc)), uintptr(dptr), uintptr(pitch), 0, 0)
 	runtime.KeepAlive(desc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefSetAddress2D, rc)
-		return
-	}
-	return
+	return ffi.Error(procTexRefSetAddress2D, Result(r))
 }
 
 // TexRefSetFormat wraps cuTexRefSetFormat (symbol cuTexRefSetFormat, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -21222,22 +18012,13 @@ func TexRefSetAddress2D(hTexRef Texref, desc *ArrayDescriptor, dptr Deviceptr, p
 // cudaCreateChannelDesc.
 //
 // Deprecated: the header marks this deprecated.
-func TexRefSetFormat(hTexRef Texref, fmt ArrayFormat, numPackedComponents int32) (err error) {
-	fnPtr, lerr := procTexRefSetFormat.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func TexRefSetFormat(hTexRef Texref, fmt ArrayFormat, numPackedComponents int32) error {
+	sym, err := procTexRefSetFormat.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hTexRef), uintptr(fmt), uintptr(numPackedComponents), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefSetFormat, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hTexRef), uintptr(fmt), uintptr(numPackedComponents), 0, 0, 0)
+	return ffi.Error(procTexRefSetFormat, Result(r))
 }
 
 // TexRefSetAddressMode wraps cuTexRefSetAddressMode (symbol cuTexRefSetAddressMode, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -21273,22 +18054,13 @@ func TexRefSetFormat(hTexRef Texref, fmt ArrayFormat, numPackedComponents int32)
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat].
 //
 // Deprecated: the header marks this deprecated.
-func TexRefSetAddressMode(hTexRef Texref, dim int32, am AddressMode) (err error) {
-	fnPtr, lerr := procTexRefSetAddressMode.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func TexRefSetAddressMode(hTexRef Texref, dim int32, am AddressMode) error {
+	sym, err := procTexRefSetAddressMode.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hTexRef), uintptr(dim), uintptr(am), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefSetAddressMode, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hTexRef), uintptr(dim), uintptr(am), 0, 0, 0)
+	return ffi.Error(procTexRefSetAddressMode, Result(r))
 }
 
 // TexRefSetFilterMode wraps cuTexRefSetFilterMode (symbol cuTexRefSetFilterMode, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -21317,22 +18089,13 @@ func TexRefSetAddressMode(hTexRef Texref, dim int32, am AddressMode) (err error)
 // [TexRefGetFlags], [TexRefGetFormat].
 //
 // Deprecated: the header marks this deprecated.
-func TexRefSetFilterMode(hTexRef Texref, fm FilterMode) (err error) {
-	fnPtr, lerr := procTexRefSetFilterMode.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func TexRefSetFilterMode(hTexRef Texref, fm FilterMode) error {
+	sym, err := procTexRefSetFilterMode.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hTexRef), uintptr(fm), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefSetFilterMode, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hTexRef), uintptr(fm), 0, 0, 0, 0)
+	return ffi.Error(procTexRefSetFilterMode, Result(r))
 }
 
 // TexRefSetMipmapFilterMode wraps cuTexRefSetMipmapFilterMode (symbol cuTexRefSetMipmapFilterMode, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -21362,22 +18125,13 @@ func TexRefSetFilterMode(hTexRef Texref, fm FilterMode) (err error) {
 // [TexRefGetFlags], [TexRefGetFormat].
 //
 // Deprecated: the header marks this deprecated.
-func TexRefSetMipmapFilterMode(hTexRef Texref, fm FilterMode) (err error) {
-	fnPtr, lerr := procTexRefSetMipmapFilterMode.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func TexRefSetMipmapFilterMode(hTexRef Texref, fm FilterMode) error {
+	sym, err := procTexRefSetMipmapFilterMode.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hTexRef), uintptr(fm), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefSetMipmapFilterMode, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hTexRef), uintptr(fm), 0, 0, 0, 0)
+	return ffi.Error(procTexRefSetMipmapFilterMode, Result(r))
 }
 
 // TexRefSetMipmapLevelBias wraps cuTexRefSetMipmapLevelBias (symbol cuTexRefSetMipmapLevelBias, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -21402,26 +18156,19 @@ func TexRefSetMipmapFilterMode(hTexRef Texref, fm FilterMode) (err error) {
 // [TexRefGetFlags], [TexRefGetFormat].
 //
 // Deprecated: the header marks this deprecated.
-func TexRefSetMipmapLevelBias(hTexRef Texref, bias float32) (err error) {
-	fnPtr, lerr := procTexRefSetMipmapLevelBias.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func TexRefSetMipmapLevelBias(hTexRef Texref, bias float32) error {
+	sym, err := procTexRefSetMipmapLevelBias.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(hTexRef))
 	frame.Float32(float32(bias))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
-	if ferr != nil {
-		err = ferr
-		return
+	ffi.Call(sym, &frame)
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errTexRefSetMipmapLevelBias, rc)
-		return
-	}
-	return
+	return ffi.Error(procTexRefSetMipmapLevelBias, Result(frame.Ret()))
 }
 
 // TexRefSetMipmapLevelClamp wraps cuTexRefSetMipmapLevelClamp (symbol cuTexRefSetMipmapLevelClamp, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -21448,27 +18195,20 @@ func TexRefSetMipmapLevelBias(hTexRef Texref, bias float32) (err error) {
 // [TexRefGetFlags], [TexRefGetFormat].
 //
 // Deprecated: the header marks this deprecated.
-func TexRefSetMipmapLevelClamp(hTexRef Texref, minMipmapLevelClamp float32, maxMipmapLevelClamp float32) (err error) {
-	fnPtr, lerr := procTexRefSetMipmapLevelClamp.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func TexRefSetMipmapLevelClamp(hTexRef Texref, minMipmapLevelClamp, maxMipmapLevelClamp float32) error {
+	sym, err := procTexRefSetMipmapLevelClamp.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(hTexRef))
 	frame.Float32(float32(minMipmapLevelClamp))
 	frame.Float32(float32(maxMipmapLevelClamp))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
-	if ferr != nil {
-		err = ferr
-		return
+	ffi.Call(sym, &frame)
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errTexRefSetMipmapLevelClamp, rc)
-		return
-	}
-	return
+	return ffi.Error(procTexRefSetMipmapLevelClamp, Result(frame.Ret()))
 }
 
 // TexRefSetMaxAnisotropy wraps cuTexRefSetMaxAnisotropy (symbol cuTexRefSetMaxAnisotropy, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -21492,22 +18232,13 @@ func TexRefSetMipmapLevelClamp(hTexRef Texref, minMipmapLevelClamp float32, maxM
 // [TexRefGetFlags], [TexRefGetFormat].
 //
 // Deprecated: the header marks this deprecated.
-func TexRefSetMaxAnisotropy(hTexRef Texref, maxAniso uint32) (err error) {
-	fnPtr, lerr := procTexRefSetMaxAnisotropy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func TexRefSetMaxAnisotropy(hTexRef Texref, maxAniso uint32) error {
+	sym, err := procTexRefSetMaxAnisotropy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hTexRef), uintptr(maxAniso), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefSetMaxAnisotropy, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hTexRef), uintptr(maxAniso), 0, 0, 0, 0)
+	return ffi.Error(procTexRefSetMaxAnisotropy, Result(r))
 }
 
 // TexRefSetBorderColor wraps cuTexRefSetBorderColor (symbol cuTexRefSetBorderColor, cuda.h). It needs a driver of CUDA 8.0 or newer.
@@ -21534,23 +18265,14 @@ func TexRefSetMaxAnisotropy(hTexRef Texref, maxAniso uint32) (err error) {
 // [TexRefGetBorderColor].
 //
 // Deprecated: the header marks this deprecated.
-func TexRefSetBorderColor(hTexRef Texref, pBorderColor *float32) (err error) {
-	fnPtr, lerr := procTexRefSetBorderColor.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func TexRefSetBorderColor(hTexRef Texref, pBorderColor *float32) error {
+	sym, err := procTexRefSetBorderColor.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hTexRef), uintptr(unsafe.Pointer(pBorderColor)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hTexRef), uintptr(unsafe.Pointer(pBorderColor)), 0, 0, 0, 0)
 	runtime.KeepAlive(pBorderColor)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefSetBorderColor, rc)
-		return
-	}
-	return
+	return ffi.Error(procTexRefSetBorderColor, Result(r))
 }
 
 // TexRefSetFlags wraps cuTexRefSetFlags (symbol cuTexRefSetFlags, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -21587,22 +18309,13 @@ func TexRefSetBorderColor(hTexRef Texref, pBorderColor *float32) (err error) {
 // [TexRefGetFilterMode], [TexRefGetFlags], [TexRefGetFormat].
 //
 // Deprecated: the header marks this deprecated.
-func TexRefSetFlags(hTexRef Texref, flags uint32) (err error) {
-	fnPtr, lerr := procTexRefSetFlags.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func TexRefSetFlags(hTexRef Texref, flags uint32) error {
+	sym, err := procTexRefSetFlags.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hTexRef), uintptr(flags), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefSetFlags, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hTexRef), uintptr(flags), 0, 0, 0, 0)
+	return ffi.Error(procTexRefSetFlags, Result(r))
 }
 
 // TexRefGetAddress wraps cuTexRefGetAddress (symbol cuTexRefGetAddress_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -21626,22 +18339,13 @@ func TexRefSetFlags(hTexRef Texref, flags uint32) (err error) {
 //
 // Deprecated: the header marks this deprecated.
 func TexRefGetAddress(hTexRef Texref) (pdptr Deviceptr, err error) {
-	fnPtr, lerr := procTexRefGetAddress.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procTexRefGetAddress.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pdptr)), uintptr(hTexRef), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pdptr)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&pdptr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefGetAddress, rc)
-		return
-	}
-	return
+	return pdptr, ffi.Error(procTexRefGetAddress, Result(r))
 }
 
 // TexRefGetArray wraps cuTexRefGetArray (symbol cuTexRefGetArray, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -21665,22 +18369,13 @@ func TexRefGetAddress(hTexRef Texref) (pdptr Deviceptr, err error) {
 //
 // Deprecated: the header marks this deprecated.
 func TexRefGetArray(hTexRef Texref) (phArray Array, err error) {
-	fnPtr, lerr := procTexRefGetArray.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procTexRefGetArray.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phArray)), uintptr(hTexRef), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phArray)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&phArray)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefGetArray, rc)
-		return
-	}
-	return
+	return phArray, ffi.Error(procTexRefGetArray, Result(r))
 }
 
 // TexRefGetMipmappedArray wraps cuTexRefGetMipmappedArray (symbol cuTexRefGetMipmappedArray, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -21704,22 +18399,13 @@ func TexRefGetArray(hTexRef Texref) (phArray Array, err error) {
 //
 // Deprecated: the header marks this deprecated.
 func TexRefGetMipmappedArray(hTexRef Texref) (phMipmappedArray MipmappedArray, err error) {
-	fnPtr, lerr := procTexRefGetMipmappedArray.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procTexRefGetMipmappedArray.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phMipmappedArray)), uintptr(hTexRef), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phMipmappedArray)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&phMipmappedArray)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefGetMipmappedArray, rc)
-		return
-	}
-	return
+	return phMipmappedArray, ffi.Error(procTexRefGetMipmappedArray, Result(r))
 }
 
 // TexRefGetAddressMode wraps cuTexRefGetAddressMode (symbol cuTexRefGetAddressMode, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -21744,22 +18430,13 @@ func TexRefGetMipmappedArray(hTexRef Texref) (phMipmappedArray MipmappedArray, e
 //
 // Deprecated: the header marks this deprecated.
 func TexRefGetAddressMode(hTexRef Texref, dim int32) (pam AddressMode, err error) {
-	fnPtr, lerr := procTexRefGetAddressMode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procTexRefGetAddressMode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pam)), uintptr(hTexRef), uintptr(dim), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pam)), uintptr(hTexRef), uintptr(dim), 0, 0, 0)
 	runtime.KeepAlive(&pam)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefGetAddressMode, rc)
-		return
-	}
-	return
+	return pam, ffi.Error(procTexRefGetAddressMode, Result(r))
 }
 
 // TexRefGetFilterMode wraps cuTexRefGetFilterMode (symbol cuTexRefGetFilterMode, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -21781,22 +18458,13 @@ func TexRefGetAddressMode(hTexRef Texref, dim int32) (pam AddressMode, err error
 //
 // Deprecated: the header marks this deprecated.
 func TexRefGetFilterMode(hTexRef Texref) (pfm FilterMode, err error) {
-	fnPtr, lerr := procTexRefGetFilterMode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procTexRefGetFilterMode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pfm)), uintptr(hTexRef), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pfm)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&pfm)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefGetFilterMode, rc)
-		return
-	}
-	return
+	return pfm, ffi.Error(procTexRefGetFilterMode, Result(r))
 }
 
 // TexRefGetFormat wraps cuTexRefGetFormat (symbol cuTexRefGetFormat, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -21821,23 +18489,14 @@ func TexRefGetFilterMode(hTexRef Texref) (pfm FilterMode, err error) {
 //
 // Deprecated: the header marks this deprecated.
 func TexRefGetFormat(hTexRef Texref) (pFormat ArrayFormat, pNumChannels int32, err error) {
-	fnPtr, lerr := procTexRefGetFormat.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procTexRefGetFormat.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pFormat)), uintptr(unsafe.Pointer(&pNumChannels)), uintptr(hTexRef), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pFormat)), uintptr(unsafe.Pointer(&pNumChannels)), uintptr(hTexRef), 0, 0, 0)
 	runtime.KeepAlive(&pFormat)
 	runtime.KeepAlive(&pNumChannels)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefGetFormat, rc)
-		return
-	}
-	return
+	return pFormat, pNumChannels, ffi.Error(procTexRefGetFormat, Result(r))
 }
 
 // TexRefGetMipmapFilterMode wraps cuTexRefGetMipmapFilterMode (symbol cuTexRefGetMipmapFilterMode, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -21860,22 +18519,13 @@ func TexRefGetFormat(hTexRef Texref) (pFormat ArrayFormat, pNumChannels int32, e
 //
 // Deprecated: the header marks this deprecated.
 func TexRefGetMipmapFilterMode(hTexRef Texref) (pfm FilterMode, err error) {
-	fnPtr, lerr := procTexRefGetMipmapFilterMode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procTexRefGetMipmapFilterMode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pfm)), uintptr(hTexRef), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pfm)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&pfm)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefGetMipmapFilterMode, rc)
-		return
-	}
-	return
+	return pfm, ffi.Error(procTexRefGetMipmapFilterMode, Result(r))
 }
 
 // TexRefGetMipmapLevelBias wraps cuTexRefGetMipmapLevelBias (symbol cuTexRefGetMipmapLevelBias, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -21898,22 +18548,13 @@ func TexRefGetMipmapFilterMode(hTexRef Texref) (pfm FilterMode, err error) {
 //
 // Deprecated: the header marks this deprecated.
 func TexRefGetMipmapLevelBias(hTexRef Texref) (pbias float32, err error) {
-	fnPtr, lerr := procTexRefGetMipmapLevelBias.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procTexRefGetMipmapLevelBias.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pbias)), uintptr(hTexRef), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pbias)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&pbias)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefGetMipmapLevelBias, rc)
-		return
-	}
-	return
+	return pbias, ffi.Error(procTexRefGetMipmapLevelBias, Result(r))
 }
 
 // TexRefGetMipmapLevelClamp wraps cuTexRefGetMipmapLevelClamp (symbol cuTexRefGetMipmapLevelClamp, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -21937,24 +18578,15 @@ func TexRefGetMipmapLevelBias(hTexRef Texref) (pbias float32, err error) {
 // [TexRefGetFlags], [TexRefGetFormat].
 //
 // Deprecated: the header marks this deprecated.
-func TexRefGetMipmapLevelClamp(hTexRef Texref) (pminMipmapLevelClamp float32, pmaxMipmapLevelClamp float32, err error) {
-	fnPtr, lerr := procTexRefGetMipmapLevelClamp.Addr()
-	if lerr != nil {
-		err = lerr
+func TexRefGetMipmapLevelClamp(hTexRef Texref) (pminMipmapLevelClamp, pmaxMipmapLevelClamp float32, err error) {
+	sym, err := procTexRefGetMipmapLevelClamp.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pminMipmapLevelClamp)), uintptr(unsafe.Pointer(&pmaxMipmapLevelClamp)), uintptr(hTexRef), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pminMipmapLevelClamp)), uintptr(unsafe.Pointer(&pmaxMipmapLevelClamp)), uintptr(hTexRef), 0, 0, 0)
 	runtime.KeepAlive(&pminMipmapLevelClamp)
 	runtime.KeepAlive(&pmaxMipmapLevelClamp)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefGetMipmapLevelClamp, rc)
-		return
-	}
-	return
+	return pminMipmapLevelClamp, pmaxMipmapLevelClamp, ffi.Error(procTexRefGetMipmapLevelClamp, Result(r))
 }
 
 // TexRefGetMaxAnisotropy wraps cuTexRefGetMaxAnisotropy (symbol cuTexRefGetMaxAnisotropy, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -21977,22 +18609,13 @@ func TexRefGetMipmapLevelClamp(hTexRef Texref) (pminMipmapLevelClamp float32, pm
 //
 // Deprecated: the header marks this deprecated.
 func TexRefGetMaxAnisotropy(hTexRef Texref) (pmaxAniso int32, err error) {
-	fnPtr, lerr := procTexRefGetMaxAnisotropy.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procTexRefGetMaxAnisotropy.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pmaxAniso)), uintptr(hTexRef), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pmaxAniso)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&pmaxAniso)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefGetMaxAnisotropy, rc)
-		return
-	}
-	return
+	return pmaxAniso, ffi.Error(procTexRefGetMaxAnisotropy, Result(r))
 }
 
 // TexRefGetBorderColor wraps cuTexRefGetBorderColor (symbol cuTexRefGetBorderColor, cuda.h). It needs a driver of CUDA 8.0 or newer.
@@ -22016,22 +18639,13 @@ func TexRefGetMaxAnisotropy(hTexRef Texref) (pmaxAniso int32, err error) {
 //
 // Deprecated: the header marks this deprecated.
 func TexRefGetBorderColor(hTexRef Texref) (pBorderColor float32, err error) {
-	fnPtr, lerr := procTexRefGetBorderColor.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procTexRefGetBorderColor.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pBorderColor)), uintptr(hTexRef), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pBorderColor)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&pBorderColor)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefGetBorderColor, rc)
-		return
-	}
-	return
+	return pBorderColor, ffi.Error(procTexRefGetBorderColor, Result(r))
 }
 
 // TexRefGetFlags wraps cuTexRefGetFlags (symbol cuTexRefGetFlags, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -22053,22 +18667,13 @@ func TexRefGetBorderColor(hTexRef Texref) (pBorderColor float32, err error) {
 //
 // Deprecated: the header marks this deprecated.
 func TexRefGetFlags(hTexRef Texref) (pFlags uint32, err error) {
-	fnPtr, lerr := procTexRefGetFlags.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procTexRefGetFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pFlags)), uintptr(hTexRef), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pFlags)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&pFlags)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefGetFlags, rc)
-		return
-	}
-	return
+	return pFlags, ffi.Error(procTexRefGetFlags, Result(r))
 }
 
 // TexRefCreate wraps cuTexRefCreate (symbol cuTexRefCreate, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -22090,22 +18695,13 @@ func TexRefGetFlags(hTexRef Texref) (pFlags uint32, err error) {
 //
 // Deprecated: the header marks this deprecated.
 func TexRefCreate() (pTexRef Texref, err error) {
-	fnPtr, lerr := procTexRefCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procTexRefCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pTexRef)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pTexRef)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pTexRef)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefCreate, rc)
-		return
-	}
-	return
+	return pTexRef, ffi.Error(procTexRefCreate, Result(r))
 }
 
 // TexRefDestroy wraps cuTexRefDestroy (symbol cuTexRefDestroy, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -22122,22 +18718,13 @@ func TexRefCreate() (pTexRef Texref, err error) {
 // See also: [TexRefCreate].
 //
 // Deprecated: the header marks this deprecated.
-func TexRefDestroy(hTexRef Texref) (err error) {
-	fnPtr, lerr := procTexRefDestroy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func TexRefDestroy(hTexRef Texref) error {
+	sym, err := procTexRefDestroy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hTexRef), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexRefDestroy, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hTexRef), 0, 0, 0, 0, 0)
+	return ffi.Error(procTexRefDestroy, Result(r))
 }
 
 // SurfRefSetArray wraps cuSurfRefSetArray (symbol cuSurfRefSetArray, cuda.h). It needs a driver of CUDA 3.0 or newer.
@@ -22160,22 +18747,13 @@ func TexRefDestroy(hTexRef Texref) (err error) {
 // See also: [ModuleGetSurfRef], [SurfRefGetArray].
 //
 // Deprecated: the header marks this deprecated.
-func SurfRefSetArray(hSurfRef Surfref, hArray Array, flags uint32) (err error) {
-	fnPtr, lerr := procSurfRefSetArray.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func SurfRefSetArray(hSurfRef Surfref, hArray Array, flags uint32) error {
+	sym, err := procSurfRefSetArray.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hSurfRef), uintptr(hArray), uintptr(flags), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errSurfRefSetArray, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hSurfRef), uintptr(hArray), uintptr(flags), 0, 0, 0)
+	return ffi.Error(procSurfRefSetArray, Result(r))
 }
 
 // SurfRefGetArray wraps cuSurfRefGetArray (symbol cuSurfRefGetArray, cuda.h). It needs a driver of CUDA 3.0 or newer.
@@ -22196,22 +18774,13 @@ func SurfRefSetArray(hSurfRef Surfref, hArray Array, flags uint32) (err error) {
 //
 // Deprecated: the header marks this deprecated.
 func SurfRefGetArray(hSurfRef Surfref) (phArray Array, err error) {
-	fnPtr, lerr := procSurfRefGetArray.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procSurfRefGetArray.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phArray)), uintptr(hSurfRef), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phArray)), uintptr(hSurfRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&phArray)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errSurfRefGetArray, rc)
-		return
-	}
-	return
+	return phArray, ffi.Error(procSurfRefGetArray, Result(r))
 }
 
 // TexObjectCreate wraps cuTexObjectCreate (symbol cuTexObjectCreate, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -22440,25 +19009,16 @@ func SurfRefGetArray(hSurfRef Surfref) (phArray Array, err error) {
 //
 // See also: [TexObjectDestroy], cudaCreateTextureObject.
 func TexObjectCreate(pResDesc *ResourceDesc, pTexDesc *TextureDesc, pResViewDesc *ResourceViewDesc) (pTexObject TexObject, err error) {
-	fnPtr, lerr := procTexObjectCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procTexObjectCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pTexObject)), uintptr(unsafe.Pointer(pResDesc)), uintptr(unsafe.Pointer(pTexDesc)), uintptr(unsafe.Pointer(pResViewDesc)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pTexObject)), uintptr(unsafe.Pointer(pResDesc)), uintptr(unsafe.Pointer(pTexDesc)), uintptr(unsafe.Pointer(pResViewDesc)), 0, 0)
 	runtime.KeepAlive(&pTexObject)
 	runtime.KeepAlive(pResDesc)
 	runtime.KeepAlive(pTexDesc)
 	runtime.KeepAlive(pResViewDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexObjectCreate, rc)
-		return
-	}
-	return
+	return pTexObject, ffi.Error(procTexObjectCreate, Result(r))
 }
 
 // TexObjectDestroy wraps cuTexObjectDestroy (symbol cuTexObjectDestroy, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -22473,22 +19033,13 @@ func TexObjectCreate(pResDesc *ResourceDesc, pTexDesc *TextureDesc, pResViewDesc
 // [ErrorInvalidContext], [ErrorInvalidValue]
 //
 // See also: [TexObjectCreate], cudaDestroyTextureObject.
-func TexObjectDestroy(texObject TexObject) (err error) {
-	fnPtr, lerr := procTexObjectDestroy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func TexObjectDestroy(texObject TexObject) error {
+	sym, err := procTexObjectDestroy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(texObject), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexObjectDestroy, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(texObject), 0, 0, 0, 0, 0)
+	return ffi.Error(procTexObjectDestroy, Result(r))
 }
 
 // TexObjectGetResourceDesc wraps cuTexObjectGetResourceDesc (symbol cuTexObjectGetResourceDesc, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -22506,22 +19057,13 @@ func TexObjectDestroy(texObject TexObject) (err error) {
 //
 // See also: [TexObjectCreate], cudaGetTextureObjectResourceDesc.
 func TexObjectGetResourceDesc(texObject TexObject) (pResDesc ResourceDesc, err error) {
-	fnPtr, lerr := procTexObjectGetResourceDesc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procTexObjectGetResourceDesc.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pResDesc)), uintptr(texObject), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pResDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexObjectGetResourceDesc, rc)
-		return
-	}
-	return
+	return pResDesc, ffi.Error(procTexObjectGetResourceDesc, Result(r))
 }
 
 // TexObjectGetTextureDesc wraps cuTexObjectGetTextureDesc (symbol cuTexObjectGetTextureDesc, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -22538,22 +19080,13 @@ func TexObjectGetResourceDesc(texObject TexObject) (pResDesc ResourceDesc, err e
 //
 // See also: [TexObjectCreate], cudaGetTextureObjectTextureDesc.
 func TexObjectGetTextureDesc(texObject TexObject) (pTexDesc TextureDesc, err error) {
-	fnPtr, lerr := procTexObjectGetTextureDesc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procTexObjectGetTextureDesc.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pTexDesc)), uintptr(texObject), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pTexDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pTexDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexObjectGetTextureDesc, rc)
-		return
-	}
-	return
+	return pTexDesc, ffi.Error(procTexObjectGetTextureDesc, Result(r))
 }
 
 // TexObjectGetResourceViewDesc wraps cuTexObjectGetResourceViewDesc (symbol cuTexObjectGetResourceViewDesc, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -22572,22 +19105,13 @@ func TexObjectGetTextureDesc(texObject TexObject) (pTexDesc TextureDesc, err err
 //
 // See also: [TexObjectCreate], cudaGetTextureObjectResourceViewDesc.
 func TexObjectGetResourceViewDesc(texObject TexObject) (pResViewDesc ResourceViewDesc, err error) {
-	fnPtr, lerr := procTexObjectGetResourceViewDesc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procTexObjectGetResourceViewDesc.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pResViewDesc)), uintptr(texObject), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pResViewDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResViewDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTexObjectGetResourceViewDesc, rc)
-		return
-	}
-	return
+	return pResViewDesc, ffi.Error(procTexObjectGetResourceViewDesc, Result(r))
 }
 
 // SurfObjectCreate wraps cuSurfObjectCreate (symbol cuSurfObjectCreate, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -22611,23 +19135,14 @@ func TexObjectGetResourceViewDesc(texObject TexObject) (pResViewDesc ResourceVie
 //
 // See also: [SurfObjectDestroy], cudaCreateSurfaceObject.
 func SurfObjectCreate(pResDesc *ResourceDesc) (pSurfObject SurfObject, err error) {
-	fnPtr, lerr := procSurfObjectCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procSurfObjectCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pSurfObject)), uintptr(unsafe.Pointer(pResDesc)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pSurfObject)), uintptr(unsafe.Pointer(pResDesc)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pSurfObject)
 	runtime.KeepAlive(pResDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errSurfObjectCreate, rc)
-		return
-	}
-	return
+	return pSurfObject, ffi.Error(procSurfObjectCreate, Result(r))
 }
 
 // SurfObjectDestroy wraps cuSurfObjectDestroy (symbol cuSurfObjectDestroy, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -22642,22 +19157,13 @@ func SurfObjectCreate(pResDesc *ResourceDesc) (pSurfObject SurfObject, err error
 // [ErrorInvalidContext], [ErrorInvalidValue]
 //
 // See also: [SurfObjectCreate], cudaDestroySurfaceObject.
-func SurfObjectDestroy(surfObject SurfObject) (err error) {
-	fnPtr, lerr := procSurfObjectDestroy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func SurfObjectDestroy(surfObject SurfObject) error {
+	sym, err := procSurfObjectDestroy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(surfObject), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errSurfObjectDestroy, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(surfObject), 0, 0, 0, 0, 0)
+	return ffi.Error(procSurfObjectDestroy, Result(r))
 }
 
 // SurfObjectGetResourceDesc wraps cuSurfObjectGetResourceDesc (symbol cuSurfObjectGetResourceDesc, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -22675,22 +19181,13 @@ func SurfObjectDestroy(surfObject SurfObject) (err error) {
 //
 // See also: [SurfObjectCreate], cudaGetSurfaceObjectResourceDesc.
 func SurfObjectGetResourceDesc(surfObject SurfObject) (pResDesc ResourceDesc, err error) {
-	fnPtr, lerr := procSurfObjectGetResourceDesc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procSurfObjectGetResourceDesc.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pResDesc)), uintptr(surfObject), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pResDesc)), uintptr(surfObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errSurfObjectGetResourceDesc, rc)
-		return
-	}
-	return
+	return pResDesc, ffi.Error(procSurfObjectGetResourceDesc, Result(r))
 }
 
 // TensorMapEncodeTiled wraps cuTensorMapEncodeTiled (symbol cuTensorMapEncodeTiled, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -22863,10 +19360,9 @@ func SurfObjectGetResourceDesc(surfObject SurfObject) (pResDesc ResourceDesc, er
 // [ErrorInvalidContext], [ErrorInvalidValue]
 //
 // See also: [TensorMapEncodeIm2col], [TensorMapReplaceAddress].
-func TensorMapEncodeTiled(tensorDataType TensorMapDataType, tensorRank uint32, globalAddress unsafe.Pointer, globalDim *uint64, globalStrides *uint64, boxDim *uint32, elementStrides *uint32, interleave TensorMapInterleave, swizzle TensorMapSwizzle, l2Promotion TensorMapL2promotion, oobFill TensorMapFloatOOBfill) (tensorMap TensorMap, err error) {
-	fnPtr, lerr := procTensorMapEncodeTiled.Addr()
-	if lerr != nil {
-		err = lerr
+func TensorMapEncodeTiled(tensorDataType TensorMapDataType, tensorRank uint32, globalAddress unsafe.Pointer, globalDim, globalStrides *uint64, boxDim, elementStrides *uint32, interleave TensorMapInterleave, swizzle TensorMapSwizzle, l2Promotion TensorMapL2promotion, oobFill TensorMapFloatOOBfill) (tensorMap TensorMap, err error) {
+	sym, err := procTensorMapEncodeTiled.Addr()
+	if err != nil {
 		return
 	}
 	var tensorMapBuf [unsafe.Sizeof(tensorMap) + 64]byte
@@ -22875,7 +19371,7 @@ func TensorMapEncodeTiled(tensorDataType TensorMapDataType, tensorRank uint32, g
 	frame.Int(uintptr(tensorMapP))
 	frame.Int(uintptr(tensorDataType))
 	frame.Int(uintptr(tensorRank))
-	frame.Int(uintptr(unsafe.Pointer(globalAddress)))
+	frame.Int(uintptr(globalAddress))
 	frame.Int(uintptr(unsafe.Pointer(globalDim)))
 	frame.Int(uintptr(unsafe.Pointer(globalStrides)))
 	frame.Int(uintptr(unsafe.Pointer(boxDim)))
@@ -22884,24 +19380,18 @@ func TensorMapEncodeTiled(tensorDataType TensorMapDataType, tensorRank uint32, g
 	frame.Int(uintptr(swizzle))
 	frame.Int(uintptr(l2Promotion))
 	frame.Int(uintptr(oobFill))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&tensorMapBuf)
 	runtime.KeepAlive(globalAddress)
 	runtime.KeepAlive(globalDim)
 	runtime.KeepAlive(globalStrides)
 	runtime.KeepAlive(boxDim)
 	runtime.KeepAlive(elementStrides)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errTensorMapEncodeTiled, rc)
+	if err = frame.Err(); err != nil {
 		return
 	}
 	tensorMap = *(*TensorMap)(tensorMapP)
-	return
+	return tensorMap, ffi.Error(procTensorMapEncodeTiled, Result(frame.Ret()))
 }
 
 // TensorMapEncodeIm2col wraps cuTensorMapEncodeIm2col (symbol cuTensorMapEncodeIm2col, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -23097,10 +19587,9 @@ func TensorMapEncodeTiled(tensorDataType TensorMapDataType, tensorRank uint32, g
 // [ErrorInvalidContext], [ErrorInvalidValue]
 //
 // See also: [TensorMapEncodeTiled], [TensorMapReplaceAddress].
-func TensorMapEncodeIm2col(tensorDataType TensorMapDataType, tensorRank uint32, globalAddress unsafe.Pointer, globalDim *uint64, globalStrides *uint64, pixelBoxLowerCorner *int32, pixelBoxUpperCorner *int32, channelsPerPixel uint32, pixelsPerColumn uint32, elementStrides *uint32, interleave TensorMapInterleave, swizzle TensorMapSwizzle, l2Promotion TensorMapL2promotion, oobFill TensorMapFloatOOBfill) (tensorMap TensorMap, err error) {
-	fnPtr, lerr := procTensorMapEncodeIm2col.Addr()
-	if lerr != nil {
-		err = lerr
+func TensorMapEncodeIm2col(tensorDataType TensorMapDataType, tensorRank uint32, globalAddress unsafe.Pointer, globalDim, globalStrides *uint64, pixelBoxLowerCorner, pixelBoxUpperCorner *int32, channelsPerPixel, pixelsPerColumn uint32, elementStrides *uint32, interleave TensorMapInterleave, swizzle TensorMapSwizzle, l2Promotion TensorMapL2promotion, oobFill TensorMapFloatOOBfill) (tensorMap TensorMap, err error) {
+	sym, err := procTensorMapEncodeIm2col.Addr()
+	if err != nil {
 		return
 	}
 	var tensorMapBuf [unsafe.Sizeof(tensorMap) + 64]byte
@@ -23109,7 +19598,7 @@ func TensorMapEncodeIm2col(tensorDataType TensorMapDataType, tensorRank uint32, 
 	frame.Int(uintptr(tensorMapP))
 	frame.Int(uintptr(tensorDataType))
 	frame.Int(uintptr(tensorRank))
-	frame.Int(uintptr(unsafe.Pointer(globalAddress)))
+	frame.Int(uintptr(globalAddress))
 	frame.Int(uintptr(unsafe.Pointer(globalDim)))
 	frame.Int(uintptr(unsafe.Pointer(globalStrides)))
 	frame.Int(uintptr(unsafe.Pointer(pixelBoxLowerCorner)))
@@ -23121,8 +19610,7 @@ func TensorMapEncodeIm2col(tensorDataType TensorMapDataType, tensorRank uint32, 
 	frame.Int(uintptr(swizzle))
 	frame.Int(uintptr(l2Promotion))
 	frame.Int(uintptr(oobFill))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&tensorMapBuf)
 	runtime.KeepAlive(globalAddress)
 	runtime.KeepAlive(globalDim)
@@ -23130,16 +19618,11 @@ func TensorMapEncodeIm2col(tensorDataType TensorMapDataType, tensorRank uint32, 
 	runtime.KeepAlive(pixelBoxLowerCorner)
 	runtime.KeepAlive(pixelBoxUpperCorner)
 	runtime.KeepAlive(elementStrides)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errTensorMapEncodeIm2col, rc)
+	if err = frame.Err(); err != nil {
 		return
 	}
 	tensorMap = *(*TensorMap)(tensorMapP)
-	return
+	return tensorMap, ffi.Error(procTensorMapEncodeIm2col, Result(frame.Ret()))
 }
 
 // TensorMapReplaceAddress wraps cuTensorMapReplaceAddress (symbol cuTensorMapReplaceAddress, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -23161,24 +19644,15 @@ func TensorMapEncodeIm2col(tensorDataType TensorMapDataType, tensorRank uint32, 
 // [ErrorInvalidContext], [ErrorInvalidValue]
 //
 // See also: [TensorMapEncodeTiled], [TensorMapEncodeIm2col].
-func TensorMapReplaceAddress(tensorMap *TensorMap, globalAddress unsafe.Pointer) (err error) {
-	fnPtr, lerr := procTensorMapReplaceAddress.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func TensorMapReplaceAddress(tensorMap *TensorMap, globalAddress unsafe.Pointer) error {
+	sym, err := procTensorMapReplaceAddress.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(tensorMap)), uintptr(unsafe.Pointer(globalAddress)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(tensorMap)), uintptr(globalAddress), 0, 0, 0, 0)
 	runtime.KeepAlive(tensorMap)
 	runtime.KeepAlive(globalAddress)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errTensorMapReplaceAddress, rc)
-		return
-	}
-	return
+	return ffi.Error(procTensorMapReplaceAddress, Result(r))
 }
 
 // DeviceCanAccessPeer wraps cuDeviceCanAccessPeer (symbol cuDeviceCanAccessPeer, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -23204,23 +19678,14 @@ func TensorMapReplaceAddress(tensorMap *TensorMap, globalAddress unsafe.Pointer)
 //
 // See also: [CtxEnablePeerAccess], [CtxDisablePeerAccess],
 // cudaDeviceCanAccessPeer.
-func DeviceCanAccessPeer(dev Device, peerDev Device) (canAccessPeer int32, err error) {
-	fnPtr, lerr := procDeviceCanAccessPeer.Addr()
-	if lerr != nil {
-		err = lerr
+func DeviceCanAccessPeer(dev, peerDev Device) (canAccessPeer int32, err error) {
+	sym, err := procDeviceCanAccessPeer.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&canAccessPeer)), uintptr(dev), uintptr(peerDev), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&canAccessPeer)), uintptr(dev), uintptr(peerDev), 0, 0, 0)
 	runtime.KeepAlive(&canAccessPeer)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceCanAccessPeer, rc)
-		return
-	}
-	return
+	return canAccessPeer, ffi.Error(procDeviceCanAccessPeer, Result(r))
 }
 
 // CtxEnablePeerAccess wraps cuCtxEnablePeerAccess (symbol cuCtxEnablePeerAccess, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -23269,22 +19734,13 @@ func DeviceCanAccessPeer(dev Device, peerDev Device) (canAccessPeer int32, err e
 //
 // See also: [DeviceCanAccessPeer], [CtxDisablePeerAccess],
 // cudaDeviceEnablePeerAccess.
-func CtxEnablePeerAccess(peerContext Context, flags uint32) (err error) {
-	fnPtr, lerr := procCtxEnablePeerAccess.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func CtxEnablePeerAccess(peerContext Context, flags uint32) error {
+	sym, err := procCtxEnablePeerAccess.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(peerContext), uintptr(flags), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxEnablePeerAccess, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(peerContext), uintptr(flags), 0, 0, 0, 0)
+	return ffi.Error(procCtxEnablePeerAccess, Result(r))
 }
 
 // CtxDisablePeerAccess wraps cuCtxDisablePeerAccess (symbol cuCtxDisablePeerAccess, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -23308,22 +19764,13 @@ func CtxEnablePeerAccess(peerContext Context, flags uint32) (err error) {
 //
 // See also: [DeviceCanAccessPeer], [CtxEnablePeerAccess],
 // cudaDeviceDisablePeerAccess.
-func CtxDisablePeerAccess(peerContext Context) (err error) {
-	fnPtr, lerr := procCtxDisablePeerAccess.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func CtxDisablePeerAccess(peerContext Context) error {
+	sym, err := procCtxDisablePeerAccess.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(peerContext), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxDisablePeerAccess, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(peerContext), 0, 0, 0, 0, 0)
+	return ffi.Error(procCtxDisablePeerAccess, Result(r))
 }
 
 // DeviceGetP2PAttribute wraps cuDeviceGetP2PAttribute (symbol cuDeviceGetP2PAttribute, cuda.h). It needs a driver of CUDA 8.0 or newer.
@@ -23361,23 +19808,14 @@ func CtxDisablePeerAccess(peerContext Context) (err error) {
 //
 // See also: [CtxEnablePeerAccess], [CtxDisablePeerAccess],
 // [DeviceCanAccessPeer], cudaDeviceGetP2PAttribute.
-func DeviceGetP2PAttribute(attrib DeviceP2PAttribute, srcDevice Device, dstDevice Device) (value int32, err error) {
-	fnPtr, lerr := procDeviceGetP2PAttribute.Addr()
-	if lerr != nil {
-		err = lerr
+func DeviceGetP2PAttribute(attrib DeviceP2PAttribute, srcDevice, dstDevice Device) (value int32, err error) {
+	sym, err := procDeviceGetP2PAttribute.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&value)), uintptr(attrib), uintptr(srcDevice), uintptr(dstDevice), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&value)), uintptr(attrib), uintptr(srcDevice), uintptr(dstDevice), 0, 0)
 	runtime.KeepAlive(&value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetP2PAttribute, rc)
-		return
-	}
-	return
+	return value, ffi.Error(procDeviceGetP2PAttribute, Result(r))
 }
 
 // GraphicsUnregisterResource wraps cuGraphicsUnregisterResource (symbol cuGraphicsUnregisterResource, cuda.h). It needs a driver of CUDA 3.0 or newer.
@@ -23400,22 +19838,13 @@ func DeviceGetP2PAttribute(attrib DeviceP2PAttribute, srcDevice Device, dstDevic
 // See also: cuGraphicsD3D9RegisterResource, cuGraphicsD3D10RegisterResource,
 // cuGraphicsD3D11RegisterResource, cuGraphicsGLRegisterBuffer,
 // cuGraphicsGLRegisterImage, cudaGraphicsUnregisterResource.
-func GraphicsUnregisterResource(resource GraphicsResource) (err error) {
-	fnPtr, lerr := procGraphicsUnregisterResource.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphicsUnregisterResource(resource GraphicsResource) error {
+	sym, err := procGraphicsUnregisterResource.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(resource), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphicsUnregisterResource, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(resource), 0, 0, 0, 0, 0)
+	return ffi.Error(procGraphicsUnregisterResource, Result(r))
 }
 
 // GraphicsSubResourceGetMappedArray wraps cuGraphicsSubResourceGetMappedArray (symbol cuGraphicsSubResourceGetMappedArray, cuda.h). It needs a driver of CUDA 3.0 or newer.
@@ -23451,23 +19880,14 @@ func GraphicsUnregisterResource(resource GraphicsResource) (err error) {
 //
 // See also: [GraphicsResourceGetMappedPointer],
 // cudaGraphicsSubResourceGetMappedArray.
-func GraphicsSubResourceGetMappedArray(resource GraphicsResource, arrayIndex uint32, mipLevel uint32) (pArray Array, err error) {
-	fnPtr, lerr := procGraphicsSubResourceGetMappedArray.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphicsSubResourceGetMappedArray(resource GraphicsResource, arrayIndex, mipLevel uint32) (pArray Array, err error) {
+	sym, err := procGraphicsSubResourceGetMappedArray.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pArray)), uintptr(resource), uintptr(arrayIndex), uintptr(mipLevel), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pArray)), uintptr(resource), uintptr(arrayIndex), uintptr(mipLevel), 0, 0)
 	runtime.KeepAlive(&pArray)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphicsSubResourceGetMappedArray, rc)
-		return
-	}
-	return
+	return pArray, ffi.Error(procGraphicsSubResourceGetMappedArray, Result(r))
 }
 
 // GraphicsResourceGetMappedMipmappedArray wraps cuGraphicsResourceGetMappedMipmappedArray (symbol cuGraphicsResourceGetMappedMipmappedArray, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -23496,22 +19916,13 @@ func GraphicsSubResourceGetMappedArray(resource GraphicsResource, arrayIndex uin
 // See also: [GraphicsResourceGetMappedPointer],
 // cudaGraphicsResourceGetMappedMipmappedArray.
 func GraphicsResourceGetMappedMipmappedArray(resource GraphicsResource) (pMipmappedArray MipmappedArray, err error) {
-	fnPtr, lerr := procGraphicsResourceGetMappedMipmappedArray.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphicsResourceGetMappedMipmappedArray.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pMipmappedArray)), uintptr(resource), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pMipmappedArray)), uintptr(resource), 0, 0, 0, 0)
 	runtime.KeepAlive(&pMipmappedArray)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphicsResourceGetMappedMipmappedArray, rc)
-		return
-	}
-	return
+	return pMipmappedArray, ffi.Error(procGraphicsResourceGetMappedMipmappedArray, Result(r))
 }
 
 // GraphicsResourceGetMappedPointer wraps cuGraphicsResourceGetMappedPointer (symbol cuGraphicsResourceGetMappedPointer_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -23542,23 +19953,14 @@ func GraphicsResourceGetMappedMipmappedArray(resource GraphicsResource) (pMipmap
 // See also: [GraphicsMapResources], [GraphicsSubResourceGetMappedArray],
 // cudaGraphicsResourceGetMappedPointer.
 func GraphicsResourceGetMappedPointer(resource GraphicsResource) (pDevPtr Deviceptr, pSize uint64, err error) {
-	fnPtr, lerr := procGraphicsResourceGetMappedPointer.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphicsResourceGetMappedPointer.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pDevPtr)), uintptr(unsafe.Pointer(&pSize)), uintptr(resource), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pDevPtr)), uintptr(unsafe.Pointer(&pSize)), uintptr(resource), 0, 0, 0)
 	runtime.KeepAlive(&pDevPtr)
 	runtime.KeepAlive(&pSize)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphicsResourceGetMappedPointer, rc)
-		return
-	}
-	return
+	return pDevPtr, pSize, ffi.Error(procGraphicsResourceGetMappedPointer, Result(r))
 }
 
 // GraphicsResourceSetMapFlags wraps cuGraphicsResourceSetMapFlags (symbol cuGraphicsResourceSetMapFlags_v2, cuda.h). It needs a driver of CUDA 6.5 or newer.
@@ -23595,22 +19997,13 @@ func GraphicsResourceGetMappedPointer(resource GraphicsResource) (pDevPtr Device
 // launches.
 //
 // See also: [GraphicsMapResources], cudaGraphicsResourceSetMapFlags.
-func GraphicsResourceSetMapFlags(resource GraphicsResource, flags uint32) (err error) {
-	fnPtr, lerr := procGraphicsResourceSetMapFlags.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphicsResourceSetMapFlags(resource GraphicsResource, flags uint32) error {
+	sym, err := procGraphicsResourceSetMapFlags.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(resource), uintptr(flags), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphicsResourceSetMapFlags, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(resource), uintptr(flags), 0, 0, 0, 0)
+	return ffi.Error(procGraphicsResourceSetMapFlags, Result(r))
 }
 
 // GraphicsMapResources wraps cuGraphicsMapResources (symbol cuGraphicsMapResources, cuda.h). It needs a driver of CUDA 3.0 or newer.
@@ -23648,23 +20041,14 @@ func GraphicsResourceSetMapFlags(resource GraphicsResource, flags uint32) (err e
 // See also: [GraphicsResourceGetMappedPointer],
 // [GraphicsSubResourceGetMappedArray], [GraphicsUnmapResources],
 // cudaGraphicsMapResources.
-func GraphicsMapResources(count uint32, resources *GraphicsResource, hStream Stream) (err error) {
-	fnPtr, lerr := procGraphicsMapResources.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphicsMapResources(count uint32, resources *GraphicsResource, hStream Stream) error {
+	sym, err := procGraphicsMapResources.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(hStream), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(hStream), 0, 0, 0)
 	runtime.KeepAlive(resources)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphicsMapResources, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphicsMapResources, Result(r))
 }
 
 // GraphicsUnmapResources wraps cuGraphicsUnmapResources (symbol cuGraphicsUnmapResources, cuda.h). It needs a driver of CUDA 3.0 or newer.
@@ -23697,23 +20081,14 @@ func GraphicsMapResources(count uint32, resources *GraphicsResource, hStream Str
 // launches.
 //
 // See also: [GraphicsMapResources], cudaGraphicsUnmapResources.
-func GraphicsUnmapResources(count uint32, resources *GraphicsResource, hStream Stream) (err error) {
-	fnPtr, lerr := procGraphicsUnmapResources.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphicsUnmapResources(count uint32, resources *GraphicsResource, hStream Stream) error {
+	sym, err := procGraphicsUnmapResources.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(hStream), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(hStream), 0, 0, 0)
 	runtime.KeepAlive(resources)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphicsUnmapResources, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphicsUnmapResources, Result(r))
 }
 
 // GetProcAddress wraps cuGetProcAddress (symbol cuGetProcAddress_v2, cuda.h).
@@ -23784,25 +20159,16 @@ func GraphicsUnmapResources(count uint32, resources *GraphicsResource, hStream S
 //
 // See also: cudaGetDriverEntryPoint.
 func GetProcAddress(symbol string, cudaVersion int32, flags uint64) (pfn unsafe.Pointer, symbolStatus DriverProcAddressQueryResult, err error) {
-	fnPtr, lerr := procGetProcAddress.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetProcAddress.Addr()
+	if err != nil {
 		return
 	}
 	symbolC := ffi.CString(symbol)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(symbolC)), uintptr(unsafe.Pointer(&pfn)), uintptr(cudaVersion), uintptr(flags), uintptr(unsafe.Pointer(&symbolStatus)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(symbolC)), uintptr(unsafe.Pointer(&pfn)), uintptr(cudaVersion), uintptr(flags), uintptr(unsafe.Pointer(&symbolStatus)), 0)
 	runtime.KeepAlive(symbolC)
 	runtime.KeepAlive(&pfn)
 	runtime.KeepAlive(&symbolStatus)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGetProcAddress, rc)
-		return
-	}
-	return
+	return pfn, symbolStatus, ffi.Error(procGetProcAddress, Result(r))
 }
 
 // CoredumpGetAttribute wraps cuCoredumpGetAttribute (symbol cuCoredumpGetAttribute, cuda.h).
@@ -23854,24 +20220,15 @@ func GetProcAddress(symbol string, cudaVersion int32, flags uint64) (pfn unsafe.
 //
 // See also: [CoredumpGetAttributeGlobal], [CoredumpSetAttribute],
 // [CoredumpSetAttributeGlobal].
-func CoredumpGetAttribute(attrib CoredumpSettings, value unsafe.Pointer, size *uint64) (err error) {
-	fnPtr, lerr := procCoredumpGetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func CoredumpGetAttribute(attrib CoredumpSettings, value unsafe.Pointer, size *uint64) error {
+	sym, err := procCoredumpGetAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(attrib), uintptr(unsafe.Pointer(value)), uintptr(unsafe.Pointer(size)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(attrib), uintptr(value), uintptr(unsafe.Pointer(size)), 0, 0, 0)
 	runtime.KeepAlive(value)
 	runtime.KeepAlive(size)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCoredumpGetAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procCoredumpGetAttribute, Result(r))
 }
 
 // CoredumpGetAttributeGlobal wraps cuCoredumpGetAttributeGlobal (symbol cuCoredumpGetAttributeGlobal, cuda.h).
@@ -23918,24 +20275,15 @@ func CoredumpGetAttribute(attrib CoredumpSettings, value unsafe.Pointer, size *u
 //
 // See also: [CoredumpGetAttribute], [CoredumpSetAttribute],
 // [CoredumpSetAttributeGlobal].
-func CoredumpGetAttributeGlobal(attrib CoredumpSettings, value unsafe.Pointer, size *uint64) (err error) {
-	fnPtr, lerr := procCoredumpGetAttributeGlobal.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func CoredumpGetAttributeGlobal(attrib CoredumpSettings, value unsafe.Pointer, size *uint64) error {
+	sym, err := procCoredumpGetAttributeGlobal.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(attrib), uintptr(unsafe.Pointer(value)), uintptr(unsafe.Pointer(size)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(attrib), uintptr(value), uintptr(unsafe.Pointer(size)), 0, 0, 0)
 	runtime.KeepAlive(value)
 	runtime.KeepAlive(size)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCoredumpGetAttributeGlobal, rc)
-		return
-	}
-	return
+	return ffi.Error(procCoredumpGetAttributeGlobal, Result(r))
 }
 
 // CoredumpSetAttribute wraps cuCoredumpSetAttribute (symbol cuCoredumpSetAttribute, cuda.h).
@@ -23993,24 +20341,15 @@ func CoredumpGetAttributeGlobal(attrib CoredumpSettings, value unsafe.Pointer, s
 //
 // See also: [CoredumpGetAttributeGlobal], [CoredumpGetAttribute],
 // [CoredumpSetAttributeGlobal].
-func CoredumpSetAttribute(attrib CoredumpSettings, value unsafe.Pointer, size *uint64) (err error) {
-	fnPtr, lerr := procCoredumpSetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func CoredumpSetAttribute(attrib CoredumpSettings, value unsafe.Pointer, size *uint64) error {
+	sym, err := procCoredumpSetAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(attrib), uintptr(unsafe.Pointer(value)), uintptr(unsafe.Pointer(size)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(attrib), uintptr(value), uintptr(unsafe.Pointer(size)), 0, 0, 0)
 	runtime.KeepAlive(value)
 	runtime.KeepAlive(size)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCoredumpSetAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procCoredumpSetAttribute, Result(r))
 }
 
 // CoredumpSetAttributeGlobal wraps cuCoredumpSetAttributeGlobal (symbol cuCoredumpSetAttributeGlobal, cuda.h).
@@ -24068,47 +20407,29 @@ func CoredumpSetAttribute(attrib CoredumpSettings, value unsafe.Pointer, size *u
 //
 // See also: [CoredumpGetAttribute], [CoredumpGetAttributeGlobal],
 // [CoredumpSetAttribute].
-func CoredumpSetAttributeGlobal(attrib CoredumpSettings, value unsafe.Pointer, size *uint64) (err error) {
-	fnPtr, lerr := procCoredumpSetAttributeGlobal.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func CoredumpSetAttributeGlobal(attrib CoredumpSettings, value unsafe.Pointer, size *uint64) error {
+	sym, err := procCoredumpSetAttributeGlobal.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(attrib), uintptr(unsafe.Pointer(value)), uintptr(unsafe.Pointer(size)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(attrib), uintptr(value), uintptr(unsafe.Pointer(size)), 0, 0, 0)
 	runtime.KeepAlive(value)
 	runtime.KeepAlive(size)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCoredumpSetAttributeGlobal, rc)
-		return
-	}
-	return
+	return ffi.Error(procCoredumpSetAttributeGlobal, Result(r))
 }
 
 // GetExportTable wraps cuGetExportTable (symbol cuGetExportTable, cuda.h). It needs a driver of CUDA 3.0 or newer.
 //
 // @}.
-func GetExportTable(ppExportTable *unsafe.Pointer, pExportTableId *Uuid) (err error) {
-	fnPtr, lerr := procGetExportTable.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GetExportTable(ppExportTable *unsafe.Pointer, pExportTableId *Uuid) error {
+	sym, err := procGetExportTable.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(ppExportTable)), uintptr(unsafe.Pointer(pExportTableId)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(ppExportTable)), uintptr(unsafe.Pointer(pExportTableId)), 0, 0, 0, 0)
 	runtime.KeepAlive(ppExportTable)
 	runtime.KeepAlive(pExportTableId)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGetExportTable, rc)
-		return
-	}
-	return
+	return ffi.Error(procGetExportTable, Result(r))
 }
 
 // GreenCtxCreate wraps cuGreenCtxCreate (symbol cuGreenCtxCreate, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -24154,22 +20475,13 @@ func GetExportTable(ppExportTable *unsafe.Pointer, pExportTableId *Uuid) (err er
 // [CtxPushCurrent], [DevResourceGenerateDesc], [DevicePrimaryCtxRetain],
 // [CtxCreate], [CtxCreateV3].
 func GreenCtxCreate(desc DevResourceDesc, dev Device, flags uint32) (phCtx GreenCtx, err error) {
-	fnPtr, lerr := procGreenCtxCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGreenCtxCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phCtx)), uintptr(desc), uintptr(dev), uintptr(flags), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phCtx)), uintptr(desc), uintptr(dev), uintptr(flags), 0, 0)
 	runtime.KeepAlive(&phCtx)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGreenCtxCreate, rc)
-		return
-	}
-	return
+	return phCtx, ffi.Error(procGreenCtxCreate, Result(r))
 }
 
 // GreenCtxDestroy wraps cuGreenCtxDestroy (symbol cuGreenCtxDestroy, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -24187,22 +20499,13 @@ func GreenCtxCreate(desc DevResourceDesc, dev Device, flags uint32) (phCtx Green
 // [ErrorInvalidContext], [ErrorContextIsDestroyed]
 //
 // See also: [GreenCtxCreate], [CtxDestroy].
-func GreenCtxDestroy(hCtx GreenCtx) (err error) {
-	fnPtr, lerr := procGreenCtxDestroy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GreenCtxDestroy(hCtx GreenCtx) error {
+	sym, err := procGreenCtxDestroy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hCtx), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGreenCtxDestroy, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hCtx), 0, 0, 0, 0, 0)
+	return ffi.Error(procGreenCtxDestroy, Result(r))
 }
 
 // CtxFromGreenCtx wraps cuCtxFromGreenCtx (symbol cuCtxFromGreenCtx, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -24228,126 +20531,90 @@ func GreenCtxDestroy(hCtx GreenCtx) (err error) {
 //
 // See also: [GreenCtxCreate].
 func CtxFromGreenCtx(hCtx GreenCtx) (pContext Context, err error) {
-	fnPtr, lerr := procCtxFromGreenCtx.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procCtxFromGreenCtx.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pContext)), uintptr(hCtx), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pContext)), uintptr(hCtx), 0, 0, 0, 0)
 	runtime.KeepAlive(&pContext)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxFromGreenCtx, rc)
-		return
-	}
-	return
+	return pContext, ffi.Error(procCtxFromGreenCtx, Result(r))
 }
 
 // DeviceGetDevResource wraps cuDeviceGetDevResource (symbol cuDeviceGetDevResource, cuda.h).
 //
 // Get device resources.
 //
-// Get the type_ resources available to the device. This may often be the
-// starting point for further partitioning or configuring of resources.
+// Get the typ resources available to the device. This may often be the starting
+// point for further partitioning or configuring of resources.
 //
 // Note: The API is not supported on 32-bit platforms.
 //
 //   - device: Device to get resource for
 //   - resource: (result) Output pointer to a CUdevResource structure
-//   - type_: Type of resource to retrieve
+//   - typ: Type of resource to retrieve
 //
 // Returns: [Success], [ErrorDeinitialized], [ErrorNotInitialized],
 // [ErrorInvalidResourceType], [ErrorInvalidValue], [ErrorInvalidDevice]
 //
 // See also: [DevResourceGenerateDesc].
-func DeviceGetDevResource(device Device, type_ DevResourceType) (resource DevResource, err error) {
-	fnPtr, lerr := procDeviceGetDevResource.Addr()
-	if lerr != nil {
-		err = lerr
+func DeviceGetDevResource(device Device, typ DevResourceType) (resource DevResource, err error) {
+	sym, err := procDeviceGetDevResource.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(unsafe.Pointer(&resource)), uintptr(type_), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(device), uintptr(unsafe.Pointer(&resource)), uintptr(typ), 0, 0, 0)
 	runtime.KeepAlive(&resource)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetDevResource, rc)
-		return
-	}
-	return
+	return resource, ffi.Error(procDeviceGetDevResource, Result(r))
 }
 
 // CtxGetDevResource wraps cuCtxGetDevResource (symbol cuCtxGetDevResource, cuda.h).
 //
 // Get context resources.
 //
-// Get the type_ resources available to the context represented by hCtx.
+// Get the typ resources available to the context represented by hCtx.
 //
 // Note: The API is not supported on 32-bit platforms.
 //
 //   - hCtx: Context to get resource for
 //   - resource: (result) Output pointer to a CUdevResource structure
-//   - type_: Type of resource to retrieve
+//   - typ: Type of resource to retrieve
 //
 // Returns: [Success], [ErrorDeinitialized], [ErrorNotInitialized],
 // [ErrorInvalidResourceType], [ErrorInvalidValue], [ErrorInvalidContext]
 //
 // See also: [DevResourceGenerateDesc].
-func CtxGetDevResource(hCtx Context, type_ DevResourceType) (resource DevResource, err error) {
-	fnPtr, lerr := procCtxGetDevResource.Addr()
-	if lerr != nil {
-		err = lerr
+func CtxGetDevResource(hCtx Context, typ DevResourceType) (resource DevResource, err error) {
+	sym, err := procCtxGetDevResource.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hCtx), uintptr(unsafe.Pointer(&resource)), uintptr(type_), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hCtx), uintptr(unsafe.Pointer(&resource)), uintptr(typ), 0, 0, 0)
 	runtime.KeepAlive(&resource)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxGetDevResource, rc)
-		return
-	}
-	return
+	return resource, ffi.Error(procCtxGetDevResource, Result(r))
 }
 
 // GreenCtxGetDevResource wraps cuGreenCtxGetDevResource (symbol cuGreenCtxGetDevResource, cuda.h).
 //
 // Get green context resources.
 //
-// Get the type_ resources available to the green context represented by hCtx.
+// Get the typ resources available to the green context represented by hCtx.
 //
 //   - hCtx: Green context to get resource for
 //   - resource: (result) Output pointer to a CUdevResource structure
-//   - type_: Type of resource to retrieve
+//   - typ: Type of resource to retrieve
 //
 // Returns: [Success] [ErrorDeinitialized], [ErrorNotInitialized],
 // [ErrorInvalidContext], [ErrorInvalidResourceType], [ErrorInvalidValue]
 //
 // See also: [DevResourceGenerateDesc].
-func GreenCtxGetDevResource(hCtx GreenCtx, type_ DevResourceType) (resource DevResource, err error) {
-	fnPtr, lerr := procGreenCtxGetDevResource.Addr()
-	if lerr != nil {
-		err = lerr
+func GreenCtxGetDevResource(hCtx GreenCtx, typ DevResourceType) (resource DevResource, err error) {
+	sym, err := procGreenCtxGetDevResource.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hCtx), uintptr(unsafe.Pointer(&resource)), uintptr(type_), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hCtx), uintptr(unsafe.Pointer(&resource)), uintptr(typ), 0, 0, 0)
 	runtime.KeepAlive(&resource)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGreenCtxGetDevResource, rc)
-		return
-	}
-	return
+	return resource, ffi.Error(procGreenCtxGetDevResource, Result(r))
 }
 
 // DevSmResourceSplitByCount wraps cuDevSmResourceSplitByCount (symbol cuDevSmResourceSplitByCount, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -24415,26 +20682,17 @@ func GreenCtxGetDevResource(hCtx GreenCtx, type_ DevResourceType) (resource DevR
 //
 // See also: [GreenCtxGetDevResource], [CtxGetDevResource],
 // [DeviceGetDevResource].
-func DevSmResourceSplitByCount(result *DevResource, nbGroups *uint32, input *DevResource, remaining *DevResource, useFlags uint32, minCount uint32) (err error) {
-	fnPtr, lerr := procDevSmResourceSplitByCount.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DevSmResourceSplitByCount(result *DevResource, nbGroups *uint32, input, remaining *DevResource, useFlags, minCount uint32) error {
+	sym, err := procDevSmResourceSplitByCount.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(result)), uintptr(unsafe.Pointer(nbGroups)), uintptr(unsafe.Pointer(input)), uintptr(unsafe.Pointer(remaining)), uintptr(useFlags), uintptr(minCount))
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(result)), uintptr(unsafe.Pointer(nbGroups)), uintptr(unsafe.Pointer(input)), uintptr(unsafe.Pointer(remaining)), uintptr(useFlags), uintptr(minCount))
 	runtime.KeepAlive(result)
 	runtime.KeepAlive(nbGroups)
 	runtime.KeepAlive(input)
 	runtime.KeepAlive(remaining)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDevSmResourceSplitByCount, rc)
-		return
-	}
-	return
+	return ffi.Error(procDevSmResourceSplitByCount, Result(r))
 }
 
 // DevResourceGenerateDesc wraps cuDevResourceGenerateDesc (symbol cuDevResourceGenerateDesc, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -24459,23 +20717,14 @@ func DevSmResourceSplitByCount(result *DevResource, nbGroups *uint32, input *Dev
 //
 // See also: [DevSmResourceSplitByCount].
 func DevResourceGenerateDesc(resources *DevResource, nbResources uint32) (phDesc DevResourceDesc, err error) {
-	fnPtr, lerr := procDevResourceGenerateDesc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDevResourceGenerateDesc.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phDesc)), uintptr(unsafe.Pointer(resources)), uintptr(nbResources), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phDesc)), uintptr(unsafe.Pointer(resources)), uintptr(nbResources), 0, 0, 0)
 	runtime.KeepAlive(&phDesc)
 	runtime.KeepAlive(resources)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDevResourceGenerateDesc, rc)
-		return
-	}
-	return
+	return phDesc, ffi.Error(procDevResourceGenerateDesc, Result(r))
 }
 
 // GreenCtxRecordEvent wraps cuGreenCtxRecordEvent (symbol cuGreenCtxRecordEvent, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -24499,22 +20748,13 @@ func DevResourceGenerateDesc(resources *DevResource, nbResources uint32) (phDesc
 // conflicting captures.
 //
 // See also: [GreenCtxWaitEvent], [EventRecord].
-func GreenCtxRecordEvent(hCtx GreenCtx, hEvent Event) (err error) {
-	fnPtr, lerr := procGreenCtxRecordEvent.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GreenCtxRecordEvent(hCtx GreenCtx, hEvent Event) error {
+	sym, err := procGreenCtxRecordEvent.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hCtx), uintptr(hEvent), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGreenCtxRecordEvent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hCtx), uintptr(hEvent), 0, 0, 0, 0)
+	return ffi.Error(procGreenCtxRecordEvent, Result(r))
 }
 
 // GreenCtxWaitEvent wraps cuGreenCtxWaitEvent (symbol cuGreenCtxWaitEvent, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -24536,22 +20776,13 @@ func GreenCtxRecordEvent(hCtx GreenCtx, hEvent Event) (err error) {
 // specified event hEvent is part of an ongoing capture sequence.
 //
 // See also: [GreenCtxRecordEvent], [StreamWaitEvent].
-func GreenCtxWaitEvent(hCtx GreenCtx, hEvent Event) (err error) {
-	fnPtr, lerr := procGreenCtxWaitEvent.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GreenCtxWaitEvent(hCtx GreenCtx, hEvent Event) error {
+	sym, err := procGreenCtxWaitEvent.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hCtx), uintptr(hEvent), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGreenCtxWaitEvent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hCtx), uintptr(hEvent), 0, 0, 0, 0)
+	return ffi.Error(procGreenCtxWaitEvent, Result(r))
 }
 
 // StreamGetGreenCtx wraps cuStreamGetGreenCtx (symbol cuStreamGetGreenCtx, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -24587,22 +20818,13 @@ func GreenCtxWaitEvent(hCtx GreenCtx, hEvent Event) (err error) {
 // [StreamGetFlags], [StreamWaitEvent], [StreamQuery], [StreamSynchronize],
 // [StreamAddCallback], cudaStreamCreate, cudaStreamCreateWithFlags.
 func StreamGetGreenCtx(hStream Stream) (phCtx GreenCtx, err error) {
-	fnPtr, lerr := procStreamGetGreenCtx.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamGetGreenCtx.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&phCtx)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&phCtx)), 0, 0, 0, 0)
 	runtime.KeepAlive(&phCtx)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamGetGreenCtx, rc)
-		return
-	}
-	return
+	return phCtx, ffi.Error(procStreamGetGreenCtx, Result(r))
 }
 
 // ProfilerInitialize wraps cuProfilerInitialize (symbol cuProfilerInitialize, cudaProfiler.h).
@@ -24644,26 +20866,17 @@ func StreamGetGreenCtx(hStream Stream) (phCtx GreenCtx, err error) {
 // See also: [ProfilerStart], [ProfilerStop].
 //
 // Deprecated: the header marks this deprecated.
-func ProfilerInitialize(configFile string, outputFile string, outputMode OutputMode) (err error) {
-	fnPtr, lerr := procProfilerInitialize.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func ProfilerInitialize(configFile, outputFile string, outputMode OutputMode) error {
+	sym, err := procProfilerInitialize.Addr()
+	if err != nil {
+		return err
 	}
 	configFileC := ffi.CString(configFile)
 	outputFileC := ffi.CString(outputFile)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(configFileC)), uintptr(unsafe.Pointer(outputFileC)), uintptr(outputMode), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(configFileC)), uintptr(unsafe.Pointer(outputFileC)), uintptr(outputMode), 0, 0, 0)
 	runtime.KeepAlive(configFileC)
 	runtime.KeepAlive(outputFileC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errProfilerInitialize, rc)
-		return
-	}
-	return
+	return ffi.Error(procProfilerInitialize, Result(r))
 }
 
 // ProfilerStart wraps cuProfilerStart (symbol cuProfilerStart, cudaProfiler.h).
@@ -24684,22 +20897,13 @@ func ProfilerInitialize(configFile string, outputFile string, outputMode OutputM
 // launches.
 //
 // See also: [ProfilerInitialize], [ProfilerStop], cudaProfilerStart.
-func ProfilerStart() (err error) {
-	fnPtr, lerr := procProfilerStart.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func ProfilerStart() error {
+	sym, err := procProfilerStart.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errProfilerStart, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffi.Error(procProfilerStart, Result(r))
 }
 
 // ProfilerStop wraps cuProfilerStop (symbol cuProfilerStop, cudaProfiler.h).
@@ -24720,55 +20924,40 @@ func ProfilerStart() (err error) {
 // launches.
 //
 // See also: [ProfilerInitialize], [ProfilerStart], cudaProfilerStop.
-func ProfilerStop() (err error) {
-	fnPtr, lerr := procProfilerStop.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func ProfilerStop() error {
+	sym, err := procProfilerStop.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errProfilerStop, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffi.Error(procProfilerStop, Result(r))
 }
 
 // layoutIpcEventHandle describes CUipcEventHandle for passing by value.
 var layoutIpcEventHandle = ffi.Layout{
+	Size:  64,
 	Align: 1,
-	Scalars: []ffi.Scalar{{
-		Count:  64,
-		Offset: 0,
-		Size:   1,
-	}},
-	Size: 64,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 1, Count: 64},
+	},
 }
 
 // layoutIpcMemHandle describes CUipcMemHandle for passing by value.
 var layoutIpcMemHandle = ffi.Layout{
+	Size:  64,
 	Align: 1,
-	Scalars: []ffi.Scalar{{
-		Count:  64,
-		Offset: 0,
-		Size:   1,
-	}},
-	Size: 64,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 1, Count: 64},
+	},
 }
 
 // layoutMemLocation describes CUmemLocation for passing by value.
 var layoutMemLocation = ffi.Layout{
+	Size:  8,
 	Align: 4,
-	Scalars: []ffi.Scalar{{
-		Count:  2,
-		Offset: 0,
-		Size:   4,
-	}},
-	Size: 8,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 4, Count: 2},
+	},
 }
 
 // trampolineAsyncCallback is the C address of trampolineAsyncCallbackGo, created once: purego allows 2000
@@ -24779,7 +20968,7 @@ var trampolineAsyncCallback = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineAsyncCallbackGo)
 })
 
-func trampolineAsyncCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
+func trampolineAsyncCallbackGo(a0, a1, a2 uintptr) {
 	defer ffi.Recover()
 	fnAsyncCallback, _ := ffi.Handle(a1).Use().(func(info *AsyncNotificationInfo, callback AsyncCallbackHandle))
 	if fnAsyncCallback != nil {
@@ -24795,7 +20984,7 @@ var trampolineStreamCallback = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineStreamCallbackGo)
 })
 
-func trampolineStreamCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
+func trampolineStreamCallbackGo(a0, a1, a2 uintptr) {
 	defer ffi.Recover()
 	fnStreamCallback, _ := ffi.Handle(a2).Use().(func(hStream Stream, status Result))
 	if fnStreamCallback != nil {

@@ -41,8 +41,8 @@ package cudart
 import "github.com/cugen/cugen/ffi"
 
 // The generated code needs this version of package ffi or newer.
-const _ = ffi.EnforceVersion(ffi.Version - 4)
-const _ = ffi.EnforceVersion(4 - ffi.MinVersion)
+const _ = ffi.EnforceVersion(ffi.Version - 5)
+const _ = ffi.EnforceVersion(5 - ffi.MinVersion)
 
 // HeaderVersion is CUDART_VERSION of cuda_runtime_api.h: the CUDA version of
 // the headers this package was generated from (12.4).

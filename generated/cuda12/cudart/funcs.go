@@ -39,22 +39,13 @@ import (
 // Note: This function may not be called from a callback.
 //
 // See also: [DeviceSynchronize].
-func DeviceReset() (err error) {
-	fnPtr, lerr := procDeviceReset.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceReset() error {
+	sym, err := procDeviceReset.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceReset, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffi.Error(procDeviceReset, Error(r))
 }
 
 // DeviceSynchronize wraps cudaDeviceSynchronize (symbol cudaDeviceSynchronize, cuda_runtime_api.h).
@@ -81,22 +72,13 @@ func DeviceReset() (err error) {
 // Note: This function may not be called from a callback.
 //
 // See also: [DeviceReset], cuCtxSynchronize.
-func DeviceSynchronize() (err error) {
-	fnPtr, lerr := procDeviceSynchronize.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceSynchronize() error {
+	sym, err := procDeviceSynchronize.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceSynchronize, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffi.Error(procDeviceSynchronize, Error(r))
 }
 
 // DeviceSetLimit wraps cudaDeviceSetLimit (symbol cudaDeviceSetLimit, cuda_runtime_api.h).
@@ -177,22 +159,13 @@ func DeviceSynchronize() (err error) {
 // Note: This function may not be called from a callback.
 //
 // See also: [DeviceGetLimit], cuCtxSetLimit.
-func DeviceSetLimit(limit Limit, value uint64) (err error) {
-	fnPtr, lerr := procDeviceSetLimit.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceSetLimit(limit Limit, value uint64) error {
+	sym, err := procDeviceSetLimit.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(limit), uintptr(value), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceSetLimit, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(limit), uintptr(value), 0, 0, 0, 0)
+	return ffi.Error(procDeviceSetLimit, Error(r))
 }
 
 // DeviceGetLimit wraps cudaDeviceGetLimit (symbol cudaDeviceGetLimit, cuda_runtime_api.h).
@@ -235,22 +208,13 @@ func DeviceSetLimit(limit Limit, value uint64) (err error) {
 //
 // See also: [DeviceSetLimit], cuCtxGetLimit.
 func DeviceGetLimit(limit Limit) (pValue uint64, err error) {
-	fnPtr, lerr := procDeviceGetLimit.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetLimit.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pValue)), uintptr(limit), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pValue)), uintptr(limit), 0, 0, 0, 0)
 	runtime.KeepAlive(&pValue)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetLimit, rc)
-		return
-	}
-	return
+	return pValue, ffi.Error(procDeviceGetLimit, Error(r))
 }
 
 // DeviceGetTexture1DLinearMaxWidth wraps cudaDeviceGetTexture1DLinearMaxWidth (symbol cudaDeviceGetTexture1DLinearMaxWidth, cuda_runtime_api.h).
@@ -278,23 +242,14 @@ func DeviceGetLimit(limit Limit) (pValue uint64, err error) {
 //
 // See also: cuDeviceGetTexture1DLinearMaxWidth.
 func DeviceGetTexture1DLinearMaxWidth(fmtDesc *ChannelFormatDesc, device int32) (maxWidthInElements uint64, err error) {
-	fnPtr, lerr := procDeviceGetTexture1DLinearMaxWidth.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetTexture1DLinearMaxWidth.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&maxWidthInElements)), uintptr(unsafe.Pointer(fmtDesc)), uintptr(device), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&maxWidthInElements)), uintptr(unsafe.Pointer(fmtDesc)), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&maxWidthInElements)
 	runtime.KeepAlive(fmtDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetTexture1DLinearMaxWidth, rc)
-		return
-	}
-	return
+	return maxWidthInElements, ffi.Error(procDeviceGetTexture1DLinearMaxWidth, Error(r))
 }
 
 // DeviceGetCacheConfig wraps cudaDeviceGetCacheConfig (symbol cudaDeviceGetCacheConfig, cuda_runtime_api.h).
@@ -335,22 +290,13 @@ func DeviceGetTexture1DLinearMaxWidth(fmtDesc *ChannelFormatDesc, device int32) 
 // See also: [DeviceSetCacheConfig], cudaFuncSetCacheConfig (C API),
 // cudaFuncSetCacheConfig (C++ API), cuCtxGetCacheConfig.
 func DeviceGetCacheConfig() (pCacheConfig FuncCache, err error) {
-	fnPtr, lerr := procDeviceGetCacheConfig.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetCacheConfig.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pCacheConfig)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pCacheConfig)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pCacheConfig)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetCacheConfig, rc)
-		return
-	}
-	return
+	return pCacheConfig, ffi.Error(procDeviceGetCacheConfig, Error(r))
 }
 
 // DeviceGetStreamPriorityRange wraps cudaDeviceGetStreamPriorityRange (symbol cudaDeviceGetStreamPriorityRange, cuda_runtime_api.h).
@@ -391,24 +337,15 @@ func DeviceGetCacheConfig() (pCacheConfig FuncCache, err error) {
 //
 // See also: [StreamCreateWithPriority], [StreamGetPriority],
 // cuCtxGetStreamPriorityRange.
-func DeviceGetStreamPriorityRange() (leastPriority int32, greatestPriority int32, err error) {
-	fnPtr, lerr := procDeviceGetStreamPriorityRange.Addr()
-	if lerr != nil {
-		err = lerr
+func DeviceGetStreamPriorityRange() (leastPriority, greatestPriority int32, err error) {
+	sym, err := procDeviceGetStreamPriorityRange.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&leastPriority)), uintptr(unsafe.Pointer(&greatestPriority)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&leastPriority)), uintptr(unsafe.Pointer(&greatestPriority)), 0, 0, 0, 0)
 	runtime.KeepAlive(&leastPriority)
 	runtime.KeepAlive(&greatestPriority)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetStreamPriorityRange, rc)
-		return
-	}
-	return
+	return leastPriority, greatestPriority, ffi.Error(procDeviceGetStreamPriorityRange, Error(r))
 }
 
 // DeviceSetCacheConfig wraps cudaDeviceSetCacheConfig (symbol cudaDeviceSetCacheConfig, cuda_runtime_api.h).
@@ -456,22 +393,13 @@ func DeviceGetStreamPriorityRange() (leastPriority int32, greatestPriority int32
 //
 // See also: [DeviceGetCacheConfig], cudaFuncSetCacheConfig (C API),
 // cudaFuncSetCacheConfig (C++ API), cuCtxSetCacheConfig.
-func DeviceSetCacheConfig(cacheConfig FuncCache) (err error) {
-	fnPtr, lerr := procDeviceSetCacheConfig.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceSetCacheConfig(cacheConfig FuncCache) error {
+	sym, err := procDeviceSetCacheConfig.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(cacheConfig), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceSetCacheConfig, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(cacheConfig), 0, 0, 0, 0, 0)
+	return ffi.Error(procDeviceSetCacheConfig, Error(r))
 }
 
 // DeviceGetByPCIBusId wraps cudaDeviceGetByPCIBusId (symbol cudaDeviceGetByPCIBusId, cuda_runtime_api.h).
@@ -499,24 +427,15 @@ func DeviceSetCacheConfig(cacheConfig FuncCache) (err error) {
 //
 // See also: [DeviceGetPCIBusId], cuDeviceGetByPCIBusId.
 func DeviceGetByPCIBusId(pciBusId string) (device int32, err error) {
-	fnPtr, lerr := procDeviceGetByPCIBusId.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetByPCIBusId.Addr()
+	if err != nil {
 		return
 	}
 	pciBusIdC := ffi.CString(pciBusId)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&device)), uintptr(unsafe.Pointer(pciBusIdC)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&device)), uintptr(unsafe.Pointer(pciBusIdC)), 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
 	runtime.KeepAlive(pciBusIdC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetByPCIBusId, rc)
-		return
-	}
-	return
+	return device, ffi.Error(procDeviceGetByPCIBusId, Error(r))
 }
 
 // DeviceGetPCIBusId wraps cudaDeviceGetPCIBusId (symbol cudaDeviceGetPCIBusId, cuda_runtime_api.h).
@@ -546,24 +465,15 @@ func DeviceGetByPCIBusId(pciBusId string) (device int32, err error) {
 //
 // See also: [DeviceGetByPCIBusId], cuDeviceGetPCIBusId.
 func DeviceGetPCIBusId(device int32) (pciBusId string, err error) {
-	fnPtr, lerr := procDeviceGetPCIBusId.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetPCIBusId.Addr()
+	if err != nil {
 		return
 	}
 	var pciBusIdBuf [256]byte
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pciBusIdBuf[0])), 256, uintptr(device), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pciBusIdBuf[0])), 256, uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&pciBusIdBuf)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetPCIBusId, rc)
-		return
-	}
 	pciBusId = ffi.GoStringN(pciBusIdBuf[:])
-	return
+	return pciBusId, ffi.Error(procDeviceGetPCIBusId, Error(r))
 }
 
 // IpcGetEventHandle wraps cudaIpcGetEventHandle (symbol cudaIpcGetEventHandle, cuda_runtime_api.h).
@@ -605,22 +515,13 @@ func DeviceGetPCIBusId(device int32) (pciBusId string, err error) {
 // [StreamWaitEvent], [IpcOpenEventHandle], [IpcGetMemHandle],
 // [IpcOpenMemHandle], [IpcCloseMemHandle], cuIpcGetEventHandle.
 func IpcGetEventHandle(event Event) (handle IpcEventHandle, err error) {
-	fnPtr, lerr := procIpcGetEventHandle.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procIpcGetEventHandle.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&handle)), uintptr(event), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&handle)), uintptr(event), 0, 0, 0, 0)
 	runtime.KeepAlive(&handle)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errIpcGetEventHandle, rc)
-		return
-	}
-	return
+	return handle, ffi.Error(procIpcGetEventHandle, Error(r))
 }
 
 // IpcOpenEventHandle wraps cudaIpcOpenEventHandle (symbol cudaIpcOpenEventHandle, cuda_runtime_api.h).
@@ -657,27 +558,20 @@ func IpcGetEventHandle(event Event) (handle IpcEventHandle, err error) {
 // [StreamWaitEvent], [IpcGetEventHandle], [IpcGetMemHandle],
 // [IpcOpenMemHandle], [IpcCloseMemHandle], cuIpcOpenEventHandle.
 func IpcOpenEventHandle(handle IpcEventHandle) (event Event, err error) {
-	fnPtr, lerr := procIpcOpenEventHandle.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procIpcOpenEventHandle.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(unsafe.Pointer(&event)))
 	frame.Struct(unsafe.Pointer(&handle), &layoutIpcEventHandle)
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&event)
 	runtime.KeepAlive(&handle)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errIpcOpenEventHandle, rc)
-		return
-	}
-	return
+	return event, ffi.Error(procIpcOpenEventHandle, Error(frame.Ret()))
 }
 
 // IpcGetMemHandle wraps cudaIpcGetMemHandle (symbol cudaIpcGetMemHandle, cuda_runtime_api.h).
@@ -715,23 +609,14 @@ func IpcOpenEventHandle(handle IpcEventHandle) (event Event, err error) {
 // See also: [Malloc], [Free], [IpcGetEventHandle], [IpcOpenEventHandle],
 // [IpcOpenMemHandle], [IpcCloseMemHandle], cuIpcGetMemHandle.
 func IpcGetMemHandle(devPtr unsafe.Pointer) (handle IpcMemHandle, err error) {
-	fnPtr, lerr := procIpcGetMemHandle.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procIpcGetMemHandle.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&handle)), uintptr(unsafe.Pointer(devPtr)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&handle)), uintptr(devPtr), 0, 0, 0, 0)
 	runtime.KeepAlive(&handle)
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errIpcGetMemHandle, rc)
-		return
-	}
-	return
+	return handle, ffi.Error(procIpcGetMemHandle, Error(r))
 }
 
 // IpcOpenMemHandle wraps cudaIpcOpenMemHandle (symbol cudaIpcOpenMemHandle, cuda_runtime_api.h).
@@ -793,28 +678,21 @@ func IpcGetMemHandle(devPtr unsafe.Pointer) (handle IpcMemHandle, err error) {
 // [IpcGetMemHandle], [IpcCloseMemHandle], [DeviceEnablePeerAccess],
 // [DeviceCanAccessPeer], cuIpcOpenMemHandle.
 func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (devPtr unsafe.Pointer, err error) {
-	fnPtr, lerr := procIpcOpenMemHandle.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procIpcOpenMemHandle.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
 	frame.Struct(unsafe.Pointer(&handle), &layoutIpcMemHandle)
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(&handle)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errIpcOpenMemHandle, rc)
-		return
-	}
-	return
+	return devPtr, ffi.Error(procIpcOpenMemHandle, Error(frame.Ret()))
 }
 
 // IpcCloseMemHandle wraps cudaIpcCloseMemHandle (symbol cudaIpcCloseMemHandle, cuda_runtime_api.h).
@@ -848,23 +726,14 @@ func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (devPtr unsafe.Pointer,
 //
 // See also: [Malloc], [Free], [IpcGetEventHandle], [IpcOpenEventHandle],
 // [IpcGetMemHandle], [IpcOpenMemHandle], cuIpcCloseMemHandle.
-func IpcCloseMemHandle(devPtr unsafe.Pointer) (err error) {
-	fnPtr, lerr := procIpcCloseMemHandle.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func IpcCloseMemHandle(devPtr unsafe.Pointer) error {
+	sym, err := procIpcCloseMemHandle.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(devPtr), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errIpcCloseMemHandle, rc)
-		return
-	}
-	return
+	return ffi.Error(procIpcCloseMemHandle, Error(r))
 }
 
 // DeviceFlushGPUDirectRDMAWrites wraps cudaDeviceFlushGPUDirectRDMAWrites (symbol cudaDeviceFlushGPUDirectRDMAWrites, cuda_runtime_api.h).
@@ -901,22 +770,13 @@ func IpcCloseMemHandle(devPtr unsafe.Pointer) (err error) {
 // Note: This function may not be called from a callback.
 //
 // See also: cuFlushGPUDirectRDMAWrites.
-func DeviceFlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope FlushGPUDirectRDMAWritesScope) (err error) {
-	fnPtr, lerr := procDeviceFlushGPUDirectRDMAWrites.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceFlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope FlushGPUDirectRDMAWritesScope) error {
+	sym, err := procDeviceFlushGPUDirectRDMAWrites.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(target), uintptr(scope), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceFlushGPUDirectRDMAWrites, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(target), uintptr(scope), 0, 0, 0, 0)
+	return ffi.Error(procDeviceFlushGPUDirectRDMAWrites, Error(r))
 }
 
 // DeviceRegisterAsyncNotification wraps cudaDeviceRegisterAsyncNotification (symbol cudaDeviceRegisterAsyncNotification, cuda_runtime_api.h).
@@ -952,9 +812,8 @@ func DeviceFlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope
 //
 // See also: [DeviceUnregisterAsyncNotification].
 func DeviceRegisterAsyncNotification(device int32, callbackFunc func(arg0 *AsyncNotificationInfo, arg2 AsyncCallbackHandle)) (callback AsyncCallbackHandle, err error) {
-	fnPtr, lerr := procDeviceRegisterAsyncNotification.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceRegisterAsyncNotification.Addr()
+	if err != nil {
 		return
 	}
 	cbScope := ffi.EnterCallbacks()
@@ -972,18 +831,16 @@ func DeviceRegisterAsyncNotification(device int32, callbackFunc func(arg0 *Async
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(unsafe.Pointer(callbackP)))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
+	ffi.Call(sym, frame)
 	runtime.KeepAlive(callbackP)
-	if ferr != nil {
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errDeviceRegisterAsyncNotification, rc)
+		err = ffi.Error(procDeviceRegisterAsyncNotification, rc)
 		return
 	}
 	callback = *callbackP
@@ -1010,18 +867,13 @@ func DeviceRegisterAsyncNotification(device int32, callbackFunc func(arg0 *Async
 //
 // See also: [DeviceRegisterAsyncNotification].
 func DeviceUnregisterAsyncNotification(device int32, callback AsyncCallbackHandle) (err error) {
-	fnPtr, lerr := procDeviceUnregisterAsyncNotification.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceUnregisterAsyncNotification.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(callback), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceUnregisterAsyncNotification, rc)
+	r := ffi.CallInts(sym, uintptr(device), uintptr(callback), 0, 0, 0, 0)
+	if rc := Error(r); rc != 0 {
+		err = ffi.Error(procDeviceUnregisterAsyncNotification, rc)
 		return
 	}
 	callbackRegistry.Remove(uintptr(callback))
@@ -1064,22 +916,13 @@ func DeviceUnregisterAsyncNotification(device int32, callback AsyncCallbackHandl
 //
 // Deprecated: the header marks this deprecated.
 func DeviceGetSharedMemConfig() (pConfig SharedMemConfig, err error) {
-	fnPtr, lerr := procDeviceGetSharedMemConfig.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetSharedMemConfig.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pConfig)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pConfig)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pConfig)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetSharedMemConfig, rc)
-		return
-	}
-	return
+	return pConfig, ffi.Error(procDeviceGetSharedMemConfig, Error(r))
 }
 
 // DeviceSetSharedMemConfig wraps cudaDeviceSetSharedMemConfig (symbol cudaDeviceSetSharedMemConfig, cuda_runtime_api.h).
@@ -1130,22 +973,13 @@ func DeviceGetSharedMemConfig() (pConfig SharedMemConfig, err error) {
 // [DeviceGetSharedMemConfig], [FuncSetCacheConfig], cuCtxSetSharedMemConfig.
 //
 // Deprecated: the header marks this deprecated.
-func DeviceSetSharedMemConfig(config SharedMemConfig) (err error) {
-	fnPtr, lerr := procDeviceSetSharedMemConfig.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceSetSharedMemConfig(config SharedMemConfig) error {
+	sym, err := procDeviceSetSharedMemConfig.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(config), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceSetSharedMemConfig, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(config), 0, 0, 0, 0, 0)
+	return ffi.Error(procDeviceSetSharedMemConfig, Error(r))
 }
 
 // ThreadExit wraps cudaThreadExit (symbol cudaThreadExit, cuda_runtime_api.h).
@@ -1178,22 +1012,13 @@ func DeviceSetSharedMemConfig(config SharedMemConfig) (err error) {
 // See also: [DeviceReset].
 //
 // Deprecated: the header marks this deprecated.
-func ThreadExit() (err error) {
-	fnPtr, lerr := procThreadExit.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func ThreadExit() error {
+	sym, err := procThreadExit.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errThreadExit, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffi.Error(procThreadExit, Error(r))
 }
 
 // ThreadSynchronize wraps cudaThreadSynchronize (symbol cudaThreadSynchronize, cuda_runtime_api.h).
@@ -1223,22 +1048,13 @@ func ThreadExit() (err error) {
 // See also: [DeviceSynchronize].
 //
 // Deprecated: the header marks this deprecated.
-func ThreadSynchronize() (err error) {
-	fnPtr, lerr := procThreadSynchronize.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func ThreadSynchronize() error {
+	sym, err := procThreadSynchronize.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errThreadSynchronize, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffi.Error(procThreadSynchronize, Error(r))
 }
 
 // ThreadSetLimit wraps cudaThreadSetLimit (symbol cudaThreadSetLimit, cuda_runtime_api.h).
@@ -1287,22 +1103,13 @@ func ThreadSynchronize() (err error) {
 // See also: [DeviceSetLimit].
 //
 // Deprecated: the header marks this deprecated.
-func ThreadSetLimit(limit Limit, value uint64) (err error) {
-	fnPtr, lerr := procThreadSetLimit.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func ThreadSetLimit(limit Limit, value uint64) error {
+	sym, err := procThreadSetLimit.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(limit), uintptr(value), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errThreadSetLimit, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(limit), uintptr(value), 0, 0, 0, 0)
+	return ffi.Error(procThreadSetLimit, Error(r))
 }
 
 // ThreadGetLimit wraps cudaThreadGetLimit (symbol cudaThreadGetLimit, cuda_runtime_api.h).
@@ -1342,22 +1149,13 @@ func ThreadSetLimit(limit Limit, value uint64) (err error) {
 //
 // Deprecated: the header marks this deprecated.
 func ThreadGetLimit(limit Limit) (pValue uint64, err error) {
-	fnPtr, lerr := procThreadGetLimit.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procThreadGetLimit.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pValue)), uintptr(limit), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pValue)), uintptr(limit), 0, 0, 0, 0)
 	runtime.KeepAlive(&pValue)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errThreadGetLimit, rc)
-		return
-	}
-	return
+	return pValue, ffi.Error(procThreadGetLimit, Error(r))
 }
 
 // ThreadGetCacheConfig wraps cudaThreadGetCacheConfig (symbol cudaThreadGetCacheConfig, cuda_runtime_api.h).
@@ -1402,22 +1200,13 @@ func ThreadGetLimit(limit Limit) (pValue uint64, err error) {
 //
 // Deprecated: the header marks this deprecated.
 func ThreadGetCacheConfig() (pCacheConfig FuncCache, err error) {
-	fnPtr, lerr := procThreadGetCacheConfig.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procThreadGetCacheConfig.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pCacheConfig)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pCacheConfig)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pCacheConfig)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errThreadGetCacheConfig, rc)
-		return
-	}
-	return
+	return pCacheConfig, ffi.Error(procThreadGetCacheConfig, Error(r))
 }
 
 // ThreadSetCacheConfig wraps cudaThreadSetCacheConfig (symbol cudaThreadSetCacheConfig, cuda_runtime_api.h).
@@ -1469,22 +1258,13 @@ func ThreadGetCacheConfig() (pCacheConfig FuncCache, err error) {
 // See also: [DeviceSetCacheConfig].
 //
 // Deprecated: the header marks this deprecated.
-func ThreadSetCacheConfig(cacheConfig FuncCache) (err error) {
-	fnPtr, lerr := procThreadSetCacheConfig.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func ThreadSetCacheConfig(cacheConfig FuncCache) error {
+	sym, err := procThreadSetCacheConfig.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(cacheConfig), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errThreadSetCacheConfig, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(cacheConfig), 0, 0, 0, 0, 0)
+	return ffi.Error(procThreadSetCacheConfig, Error(r))
 }
 
 // GetLastError wraps cudaGetLastError (symbol cudaGetLastError, cuda_runtime_api.h).
@@ -1522,22 +1302,13 @@ func ThreadSetCacheConfig(cacheConfig FuncCache) (err error) {
 // Note: This function may not be called from a callback.
 //
 // See also: [PeekAtLastError], [GetErrorName], [GetErrorString], cudaError.
-func GetLastError() (err error) {
-	fnPtr, lerr := procGetLastError.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GetLastError() error {
+	sym, err := procGetLastError.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetLastError, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffi.Error(procGetLastError, Error(r))
 }
 
 // PeekAtLastError wraps cudaPeekAtLastError (symbol cudaPeekAtLastError, cuda_runtime_api.h).
@@ -1575,22 +1346,13 @@ func GetLastError() (err error) {
 // Note: This function may not be called from a callback.
 //
 // See also: [GetLastError], [GetErrorName], [GetErrorString], cudaError.
-func PeekAtLastError() (err error) {
-	fnPtr, lerr := procPeekAtLastError.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func PeekAtLastError() error {
+	sym, err := procPeekAtLastError.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errPeekAtLastError, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffi.Error(procPeekAtLastError, Error(r))
 }
 
 // GetErrorName wraps cudaGetErrorName (symbol cudaGetErrorName, cuda_runtime_api.h). It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why).
@@ -1600,22 +1362,19 @@ func PeekAtLastError() (err error) {
 // Returns a string containing the name of an error code in the enum. If the
 // error code is not recognized, "unrecognized error code" is returned.
 //
-//   - error_: Error code to convert to string
+//   - errorCode: Error code to convert to string
 //
 // Returns: char* pointer to a NULL-terminated string
 //
 // See also: [GetErrorString], [GetLastError], [PeekAtLastError], cudaError,
 // cuGetErrorName.
-func GetErrorName(error_ Error) (ret string) {
-	fnPtr, lerr := procGetErrorName.Addr()
-	if lerr != nil {
+func GetErrorName(errorCode Error) (ret string) {
+	sym, err := procGetErrorName.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(error_), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		return
-	}
-	ret = ffi.GoString(raw)
+	r := ffi.CallInts(sym, uintptr(errorCode), 0, 0, 0, 0, 0)
+	ret = ffi.GoString(r)
 	return
 }
 
@@ -1626,22 +1385,19 @@ func GetErrorName(error_ Error) (ret string) {
 // Returns the description string for an error code. If the error code is not
 // recognized, "unrecognized error code" is returned.
 //
-//   - error_: Error code to convert to string
+//   - errorCode: Error code to convert to string
 //
 // Returns: char* pointer to a NULL-terminated string
 //
 // See also: [GetErrorName], [GetLastError], [PeekAtLastError], cudaError,
 // cuGetErrorString.
-func GetErrorString(error_ Error) (ret string) {
-	fnPtr, lerr := procGetErrorString.Addr()
-	if lerr != nil {
+func GetErrorString(errorCode Error) (ret string) {
+	sym, err := procGetErrorString.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(error_), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		return
-	}
-	ret = ffi.GoString(raw)
+	r := ffi.CallInts(sym, uintptr(errorCode), 0, 0, 0, 0, 0)
+	ret = ffi.GoString(r)
 	return
 }
 
@@ -1669,22 +1425,13 @@ func GetErrorString(error_ Error) (ret string) {
 // See also: [GetDevice], [SetDevice], [GetDeviceProperties], [ChooseDevice],
 // [InitDevice], cuDeviceGetCount.
 func GetDeviceCount() (count int32, err error) {
-	fnPtr, lerr := procGetDeviceCount.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetDeviceCount.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&count)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&count)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&count)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetDeviceCount, rc)
-		return
-	}
-	return
+	return count, ffi.Error(procGetDeviceCount, Error(r))
 }
 
 // GetDeviceProperties wraps cudaGetDeviceProperties (symbol cudaGetDeviceProperties_v2, cuda_runtime_api.h).
@@ -1968,22 +1715,13 @@ func GetDeviceCount() (count int32, err error) {
 // See also: [GetDeviceCount], [GetDevice], [SetDevice], [ChooseDevice],
 // [DeviceGetAttribute], [InitDevice], cuDeviceGetAttribute, cuDeviceGetName.
 func GetDeviceProperties(device int32) (prop DeviceProp, err error) {
-	fnPtr, lerr := procGetDeviceProperties.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetDeviceProperties.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&prop)), uintptr(device), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&prop)), uintptr(device), 0, 0, 0, 0)
 	runtime.KeepAlive(&prop)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetDeviceProperties, rc)
-		return
-	}
-	return
+	return prop, ffi.Error(procGetDeviceProperties, Error(r))
 }
 
 // DeviceGetAttribute wraps cudaDeviceGetAttribute (symbol cudaDeviceGetAttribute, cuda_runtime_api.h).
@@ -2201,22 +1939,13 @@ func GetDeviceProperties(device int32) (prop DeviceProp, err error) {
 // See also: [GetDeviceCount], [GetDevice], [SetDevice], [ChooseDevice],
 // [GetDeviceProperties], [InitDevice], cuDeviceGetAttribute.
 func DeviceGetAttribute(attr DeviceAttr, device int32) (value int32, err error) {
-	fnPtr, lerr := procDeviceGetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetAttribute.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&value)), uintptr(attr), uintptr(device), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&value)), uintptr(attr), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetAttribute, rc)
-		return
-	}
-	return
+	return value, ffi.Error(procDeviceGetAttribute, Error(r))
 }
 
 // DeviceGetDefaultMemPool wraps cudaDeviceGetDefaultMemPool (symbol cudaDeviceGetDefaultMemPool, cuda_runtime_api.h).
@@ -2241,22 +1970,13 @@ func DeviceGetAttribute(attr DeviceAttr, device int32) (value int32, err error) 
 // [MemPoolGetAttribute], [DeviceSetMemPool], [MemPoolSetAttribute],
 // [MemPoolSetAccess].
 func DeviceGetDefaultMemPool(device int32) (memPool MemPool, err error) {
-	fnPtr, lerr := procDeviceGetDefaultMemPool.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetDefaultMemPool.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memPool)), uintptr(device), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memPool)), uintptr(device), 0, 0, 0, 0)
 	runtime.KeepAlive(&memPool)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetDefaultMemPool, rc)
-		return
-	}
-	return
+	return memPool, ffi.Error(procDeviceGetDefaultMemPool, Error(r))
 }
 
 // DeviceSetMemPool wraps cudaDeviceSetMemPool (symbol cudaDeviceSetMemPool, cuda_runtime_api.h).
@@ -2281,22 +2001,13 @@ func DeviceGetDefaultMemPool(device int32) (memPool MemPool, err error) {
 //
 // See also: cuDeviceSetMemPool, [DeviceGetMemPool], [DeviceGetDefaultMemPool],
 // [MemPoolCreate], [MemPoolDestroy], [MallocFromPoolAsync].
-func DeviceSetMemPool(device int32, memPool MemPool) (err error) {
-	fnPtr, lerr := procDeviceSetMemPool.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceSetMemPool(device int32, memPool MemPool) error {
+	sym, err := procDeviceSetMemPool.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(memPool), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceSetMemPool, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(device), uintptr(memPool), 0, 0, 0, 0)
+	return ffi.Error(procDeviceSetMemPool, Error(r))
 }
 
 // DeviceGetMemPool wraps cudaDeviceGetMemPool (symbol cudaDeviceGetMemPool, cuda_runtime_api.h).
@@ -2322,22 +2033,13 @@ func DeviceSetMemPool(device int32, memPool MemPool) (err error) {
 //
 // See also: cuDeviceGetMemPool, [DeviceGetDefaultMemPool], [DeviceSetMemPool].
 func DeviceGetMemPool(device int32) (memPool MemPool, err error) {
-	fnPtr, lerr := procDeviceGetMemPool.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetMemPool.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memPool)), uintptr(device), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memPool)), uintptr(device), 0, 0, 0, 0)
 	runtime.KeepAlive(&memPool)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetMemPool, rc)
-		return
-	}
-	return
+	return memPool, ffi.Error(procDeviceGetMemPool, Error(r))
 }
 
 // DeviceGetNvSciSyncAttributes wraps cudaDeviceGetNvSciSyncAttributes (symbol cudaDeviceGetNvSciSyncAttributes, cuda_runtime_api.h).
@@ -2399,23 +2101,14 @@ func DeviceGetMemPool(device int32) (memPool MemPool, err error) {
 //
 // See also: [ImportExternalSemaphore], [DestroyExternalSemaphore],
 // [SignalExternalSemaphoresAsync], [WaitExternalSemaphoresAsync].
-func DeviceGetNvSciSyncAttributes(nvSciSyncAttrList unsafe.Pointer, device int32, flags int32) (err error) {
-	fnPtr, lerr := procDeviceGetNvSciSyncAttributes.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceGetNvSciSyncAttributes(nvSciSyncAttrList unsafe.Pointer, device, flags int32) error {
+	sym, err := procDeviceGetNvSciSyncAttributes.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(nvSciSyncAttrList)), uintptr(device), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(nvSciSyncAttrList), uintptr(device), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(nvSciSyncAttrList)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetNvSciSyncAttributes, rc)
-		return
-	}
-	return
+	return ffi.Error(procDeviceGetNvSciSyncAttributes, Error(r))
 }
 
 // DeviceGetP2PAttribute wraps cudaDeviceGetP2PAttribute (symbol cudaDeviceGetP2PAttribute, cuda_runtime_api.h).
@@ -2459,23 +2152,14 @@ func DeviceGetNvSciSyncAttributes(nvSciSyncAttrList unsafe.Pointer, device int32
 //
 // See also: [DeviceEnablePeerAccess], [DeviceDisablePeerAccess],
 // [DeviceCanAccessPeer], cuDeviceGetP2PAttribute.
-func DeviceGetP2PAttribute(attr DeviceP2PAttr, srcDevice int32, dstDevice int32) (value int32, err error) {
-	fnPtr, lerr := procDeviceGetP2PAttribute.Addr()
-	if lerr != nil {
-		err = lerr
+func DeviceGetP2PAttribute(attr DeviceP2PAttr, srcDevice, dstDevice int32) (value int32, err error) {
+	sym, err := procDeviceGetP2PAttribute.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&value)), uintptr(attr), uintptr(srcDevice), uintptr(dstDevice), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&value)), uintptr(attr), uintptr(srcDevice), uintptr(dstDevice), 0, 0)
 	runtime.KeepAlive(&value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetP2PAttribute, rc)
-		return
-	}
-	return
+	return value, ffi.Error(procDeviceGetP2PAttribute, Error(r))
 }
 
 // ChooseDevice wraps cudaChooseDevice (symbol cudaChooseDevice, cuda_runtime_api.h).
@@ -2501,23 +2185,14 @@ func DeviceGetP2PAttribute(attr DeviceP2PAttr, srcDevice int32, dstDevice int32)
 // See also: [GetDeviceCount], [GetDevice], [SetDevice], [GetDeviceProperties],
 // [InitDevice].
 func ChooseDevice(prop *DeviceProp) (device int32, err error) {
-	fnPtr, lerr := procChooseDevice.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procChooseDevice.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&device)), uintptr(unsafe.Pointer(prop)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&device)), uintptr(unsafe.Pointer(prop)), 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
 	runtime.KeepAlive(prop)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errChooseDevice, rc)
-		return
-	}
-	return
+	return device, ffi.Error(procChooseDevice, Error(r))
 }
 
 // InitDevice wraps cudaInitDevice (symbol cudaInitDevice, cuda_runtime_api.h).
@@ -2553,22 +2228,13 @@ func ChooseDevice(prop *DeviceProp) (device int32, err error) {
 //
 // See also: [GetDeviceCount], [GetDevice], [GetDeviceProperties],
 // [ChooseDevice], cudaSetDevice ::cuCtxSetCurrent.
-func InitDevice(device int32, deviceFlags uint32, flags uint32) (err error) {
-	fnPtr, lerr := procInitDevice.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func InitDevice(device int32, deviceFlags, flags uint32) error {
+	sym, err := procInitDevice.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(deviceFlags), uintptr(flags), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errInitDevice, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(device), uintptr(deviceFlags), uintptr(flags), 0, 0, 0)
+	return ffi.Error(procInitDevice, Error(r))
 }
 
 // SetDevice wraps cudaSetDevice (symbol cudaSetDevice, cuda_runtime_api.h).
@@ -2616,22 +2282,13 @@ func InitDevice(device int32, deviceFlags uint32, flags uint32) (err error) {
 //
 // See also: [GetDeviceCount], [GetDevice], [GetDeviceProperties],
 // [ChooseDevice], [InitDevice], cuCtxSetCurrent.
-func SetDevice(device int32) (err error) {
-	fnPtr, lerr := procSetDevice.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func SetDevice(device int32) error {
+	sym, err := procSetDevice.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errSetDevice, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(device), 0, 0, 0, 0, 0)
+	return ffi.Error(procSetDevice, Error(r))
 }
 
 // GetDevice wraps cudaGetDevice (symbol cudaGetDevice, cuda_runtime_api.h).
@@ -2657,22 +2314,13 @@ func SetDevice(device int32) (err error) {
 // See also: [GetDeviceCount], [SetDevice], [GetDeviceProperties],
 // [ChooseDevice], cuCtxGetCurrent.
 func GetDevice() (device int32, err error) {
-	fnPtr, lerr := procGetDevice.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetDevice.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&device)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&device)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetDevice, rc)
-		return
-	}
-	return
+	return device, ffi.Error(procGetDevice, Error(r))
 }
 
 // SetValidDevices wraps cudaSetValidDevices (symbol cudaSetValidDevices, cuda_runtime_api.h).
@@ -2680,18 +2328,18 @@ func GetDevice() (device int32, err error) {
 // Set a list of devices that can be used for CUDA.
 //
 // Sets a list of devices for CUDA execution in priority order using device_arr.
-// The parameter len_ specifies the number of elements in the list. CUDA will
+// The parameter length specifies the number of elements in the list. CUDA will
 // try devices from the list sequentially until it finds one that works. If this
-// function is not called, or if it is called with a len_ of 0, then CUDA will
+// function is not called, or if it is called with a length of 0, then CUDA will
 // go back to its default behavior of trying devices sequentially from a default
 // list containing all of the available CUDA devices in the system. If a
 // specified device ID in the list does not exist, this function will return
-// [ErrorInvalidDevice]. If len_ is not 0 and device_arr is NULL or if len_
+// [ErrorInvalidDevice]. If length is not 0 and device_arr is NULL or if length
 // exceeds the number of devices in the system, then [ErrorInvalidValue] is
 // returned.
 //
 //   - device_arr: List of devices to try
-//   - len_: Number of devices in specified list
+//   - length: Number of devices in specified list
 //
 // Returns: [Success], [ErrorInvalidValue], [ErrorInvalidDevice]
 //
@@ -2706,23 +2354,14 @@ func GetDevice() (device int32, err error) {
 //
 // See also: [GetDeviceCount], [SetDevice], [GetDeviceProperties],
 // [SetDeviceFlags], [ChooseDevice].
-func SetValidDevices(device_arr *int32, len_ int32) (err error) {
-	fnPtr, lerr := procSetValidDevices.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func SetValidDevices(device_arr *int32, length int32) error {
+	sym, err := procSetValidDevices.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(device_arr)), uintptr(len_), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(device_arr)), uintptr(length), 0, 0, 0, 0)
 	runtime.KeepAlive(device_arr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errSetValidDevices, rc)
-		return
-	}
-	return
+	return ffi.Error(procSetValidDevices, Error(r))
 }
 
 // SetDeviceFlags wraps cudaSetDeviceFlags (symbol cudaSetDeviceFlags, cuda_runtime_api.h).
@@ -2807,22 +2446,13 @@ func SetValidDevices(device_arr *int32, len_ int32) (err error) {
 // See also: [GetDeviceFlags], [GetDeviceCount], [GetDevice],
 // [GetDeviceProperties], [SetDevice], [SetValidDevices], [InitDevice],
 // [ChooseDevice], cuDevicePrimaryCtxSetFlags.
-func SetDeviceFlags(flags uint32) (err error) {
-	fnPtr, lerr := procSetDeviceFlags.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func SetDeviceFlags(flags uint32) error {
+	sym, err := procSetDeviceFlags.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(flags), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errSetDeviceFlags, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(flags), 0, 0, 0, 0, 0)
+	return ffi.Error(procSetDeviceFlags, Error(r))
 }
 
 // GetDeviceFlags wraps cudaGetDeviceFlags (symbol cudaGetDeviceFlags, cuda_runtime_api.h).
@@ -2868,22 +2498,13 @@ func SetDeviceFlags(flags uint32) (err error) {
 // See also: [GetDevice], [GetDeviceProperties], [SetDevice], [SetDeviceFlags],
 // [InitDevice], cuCtxGetFlags, cuDevicePrimaryCtxGetState.
 func GetDeviceFlags() (flags uint32, err error) {
-	fnPtr, lerr := procGetDeviceFlags.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetDeviceFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetDeviceFlags, rc)
-		return
-	}
-	return
+	return flags, ffi.Error(procGetDeviceFlags, Error(r))
 }
 
 // StreamCreate wraps cudaStreamCreate (symbol cudaStreamCreate, cuda_runtime_api.h).
@@ -2909,22 +2530,13 @@ func GetDeviceFlags() (flags uint32, err error) {
 // [StreamGetPriority], [StreamGetFlags], [StreamQuery], [StreamSynchronize],
 // [StreamWaitEvent], [StreamAddCallback], [StreamDestroy], cuStreamCreate.
 func StreamCreate() (pStream Stream, err error) {
-	fnPtr, lerr := procStreamCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pStream)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pStream)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pStream)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamCreate, rc)
-		return
-	}
-	return
+	return pStream, ffi.Error(procStreamCreate, Error(r))
 }
 
 // StreamCreateWithFlags wraps cudaStreamCreateWithFlags (symbol cudaStreamCreateWithFlags, cuda_runtime_api.h).
@@ -2960,22 +2572,13 @@ func StreamCreate() (pStream Stream, err error) {
 // [StreamQuery], [StreamSynchronize], [StreamWaitEvent], [StreamAddCallback],
 // [StreamDestroy], cuStreamCreate.
 func StreamCreateWithFlags(flags uint32) (pStream Stream, err error) {
-	fnPtr, lerr := procStreamCreateWithFlags.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamCreateWithFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pStream)), uintptr(flags), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pStream)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&pStream)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamCreateWithFlags, rc)
-		return
-	}
-	return
+	return pStream, ffi.Error(procStreamCreateWithFlags, Error(r))
 }
 
 // StreamCreateWithPriority wraps cudaStreamCreateWithPriority (symbol cudaStreamCreateWithPriority, cuda_runtime_api.h).
@@ -3025,22 +2628,13 @@ func StreamCreateWithFlags(flags uint32) (pStream Stream, err error) {
 // [StreamWaitEvent], [StreamAddCallback], [StreamSynchronize], [StreamDestroy],
 // cuStreamCreateWithPriority.
 func StreamCreateWithPriority(flags uint32, priority int32) (pStream Stream, err error) {
-	fnPtr, lerr := procStreamCreateWithPriority.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamCreateWithPriority.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pStream)), uintptr(flags), uintptr(priority), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pStream)), uintptr(flags), uintptr(priority), 0, 0, 0)
 	runtime.KeepAlive(&pStream)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamCreateWithPriority, rc)
-		return
-	}
-	return
+	return pStream, ffi.Error(procStreamCreateWithPriority, Error(r))
 }
 
 // StreamGetPriority wraps cudaStreamGetPriority (symbol cudaStreamGetPriority, cuda_runtime_api.h).
@@ -3071,22 +2665,13 @@ func StreamCreateWithPriority(flags uint32, priority int32) (pStream Stream, err
 // See also: [StreamCreateWithPriority], [DeviceGetStreamPriorityRange],
 // [StreamGetFlags], cuStreamGetPriority.
 func StreamGetPriority(hStream Stream) (priority int32, err error) {
-	fnPtr, lerr := procStreamGetPriority.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamGetPriority.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&priority)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&priority)), 0, 0, 0, 0)
 	runtime.KeepAlive(&priority)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamGetPriority, rc)
-		return
-	}
-	return
+	return priority, ffi.Error(procStreamGetPriority, Error(r))
 }
 
 // StreamGetFlags wraps cudaStreamGetFlags (symbol cudaStreamGetFlags, cuda_runtime_api.h).
@@ -3116,22 +2701,13 @@ func StreamGetPriority(hStream Stream) (priority int32, err error) {
 // See also: [StreamCreateWithPriority], [StreamCreateWithFlags],
 // [StreamGetPriority], cuStreamGetFlags.
 func StreamGetFlags(hStream Stream) (flags uint32, err error) {
-	fnPtr, lerr := procStreamGetFlags.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamGetFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamGetFlags, rc)
-		return
-	}
-	return
+	return flags, ffi.Error(procStreamGetFlags, Error(r))
 }
 
 // StreamGetId wraps cudaStreamGetId (symbol cudaStreamGetId, cuda_runtime_api.h).
@@ -3173,22 +2749,13 @@ func StreamGetFlags(hStream Stream) (flags uint32, err error) {
 // See also: [StreamCreateWithPriority], [StreamCreateWithFlags],
 // [StreamGetPriority], [StreamGetFlags], cuStreamGetId.
 func StreamGetId(hStream Stream) (streamId uint64, err error) {
-	fnPtr, lerr := procStreamGetId.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamGetId.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&streamId)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&streamId)), 0, 0, 0, 0)
 	runtime.KeepAlive(&streamId)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamGetId, rc)
-		return
-	}
-	return
+	return streamId, ffi.Error(procStreamGetId, Error(r))
 }
 
 // CtxResetPersistingL2Cache wraps cudaCtxResetPersistingL2Cache (symbol cudaCtxResetPersistingL2Cache, cuda_runtime_api.h).
@@ -3204,22 +2771,13 @@ func StreamGetId(hStream Stream) (streamId uint64, err error) {
 // launches.
 //
 // See also: [AccessPolicyWindow].
-func CtxResetPersistingL2Cache() (err error) {
-	fnPtr, lerr := procCtxResetPersistingL2Cache.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func CtxResetPersistingL2Cache() error {
+	sym, err := procCtxResetPersistingL2Cache.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errCtxResetPersistingL2Cache, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffi.Error(procCtxResetPersistingL2Cache, Error(r))
 }
 
 // StreamCopyAttributes wraps cudaStreamCopyAttributes (symbol cudaStreamCopyAttributes, cuda_runtime_api.h).
@@ -3238,22 +2796,13 @@ func CtxResetPersistingL2Cache() (err error) {
 // launches.
 //
 // See also: [AccessPolicyWindow].
-func StreamCopyAttributes(dst Stream, src Stream) (err error) {
-	fnPtr, lerr := procStreamCopyAttributes.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamCopyAttributes(dst, src Stream) error {
+	sym, err := procStreamCopyAttributes.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dst), uintptr(src), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamCopyAttributes, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(dst), uintptr(src), 0, 0, 0, 0)
+	return ffi.Error(procStreamCopyAttributes, Error(r))
 }
 
 // StreamGetAttribute wraps cudaStreamGetAttribute (symbol cudaStreamGetAttribute, cuda_runtime_api.h).
@@ -3261,11 +2810,11 @@ func StreamCopyAttributes(dst Stream, src Stream) (err error) {
 // Queries stream attribute.
 //
 // Queries attribute attr from hStream and stores it in corresponding member of
-// value_out.
+// value.
 //
 //   - hStream:
 //   - attr:
-//   - value_out: (result)
+//   - value: (result)
 //
 // Returns: [Success], [ErrorInvalidValue], [ErrorInvalidResourceHandle]
 //
@@ -3273,23 +2822,14 @@ func StreamCopyAttributes(dst Stream, src Stream) (err error) {
 // launches.
 //
 // See also: [AccessPolicyWindow].
-func StreamGetAttribute(hStream Stream, attr LaunchAttributeID) (value_out LaunchAttributeValue, err error) {
-	fnPtr, lerr := procStreamGetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
+func StreamGetAttribute(hStream Stream, attr LaunchAttributeID) (value LaunchAttributeValue, err error) {
+	sym, err := procStreamGetAttribute.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(&value_out)), 0, 0, 0)
-	runtime.KeepAlive(&value_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamGetAttribute, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(&value)), 0, 0, 0)
+	runtime.KeepAlive(&value)
+	return value, ffi.Error(procStreamGetAttribute, Error(r))
 }
 
 // StreamSetAttribute wraps cudaStreamSetAttribute (symbol cudaStreamSetAttribute, cuda_runtime_api.h).
@@ -3310,23 +2850,14 @@ func StreamGetAttribute(hStream Stream, attr LaunchAttributeID) (value_out Launc
 // launches.
 //
 // See also: [AccessPolicyWindow].
-func StreamSetAttribute(hStream Stream, attr LaunchAttributeID, value *LaunchAttributeValue) (err error) {
-	fnPtr, lerr := procStreamSetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamSetAttribute(hStream Stream, attr LaunchAttributeID, value *LaunchAttributeValue) error {
+	sym, err := procStreamSetAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamSetAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procStreamSetAttribute, Error(r))
 }
 
 // StreamDestroy wraps cudaStreamDestroy (symbol cudaStreamDestroy, cuda_runtime_api.h).
@@ -3359,22 +2890,13 @@ func StreamSetAttribute(hStream Stream, attr LaunchAttributeID, value *LaunchAtt
 //
 // See also: [StreamCreate], [StreamCreateWithFlags], [StreamQuery],
 // [StreamWaitEvent], [StreamSynchronize], [StreamAddCallback], cuStreamDestroy.
-func StreamDestroy(stream Stream) (err error) {
-	fnPtr, lerr := procStreamDestroy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamDestroy(stream Stream) error {
+	sym, err := procStreamDestroy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamDestroy, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(stream), 0, 0, 0, 0, 0)
+	return ffi.Error(procStreamDestroy, Error(r))
 }
 
 // StreamWaitEvent wraps cudaStreamWaitEvent (symbol cudaStreamWaitEvent, cuda_runtime_api.h).
@@ -3413,22 +2935,13 @@ func StreamDestroy(stream Stream) (err error) {
 //
 // See also: [StreamCreate], [StreamCreateWithFlags], [StreamQuery],
 // [StreamSynchronize], [StreamAddCallback], [StreamDestroy], cuStreamWaitEvent.
-func StreamWaitEvent(stream Stream, event Event, flags uint32) (err error) {
-	fnPtr, lerr := procStreamWaitEvent.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamWaitEvent(stream Stream, event Event, flags uint32) error {
+	sym, err := procStreamWaitEvent.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(event), uintptr(flags), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamWaitEvent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(stream), uintptr(event), uintptr(flags), 0, 0, 0)
+	return ffi.Error(procStreamWaitEvent, Error(r))
 }
 
 // StreamAddCallback wraps cudaStreamAddCallback (symbol cudaStreamAddCallback, cuda_runtime_api.h).
@@ -3502,9 +3015,8 @@ func StreamWaitEvent(stream Stream, event Event, flags uint32) (err error) {
 // [StreamSynchronize], [StreamWaitEvent], [StreamDestroy], [MallocManaged],
 // [StreamAttachMemAsync], [LaunchHostFunc], cuStreamAddCallback.
 func StreamAddCallback(stream Stream, callback func(stream Stream, status Error), flags uint32) (err error) {
-	fnPtr, lerr := procStreamAddCallback.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamAddCallback.Addr()
+	if err != nil {
 		return
 	}
 	var cbGraph Graph
@@ -3525,17 +3037,15 @@ func StreamAddCallback(stream Stream, callback func(stream Stream, status Error)
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
-	if ferr != nil {
+	ffi.Call(sym, frame)
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errStreamAddCallback, rc)
+		err = ffi.Error(procStreamAddCallback, rc)
 		return
 	}
 	if cbGraph != 0 {
@@ -3569,22 +3079,13 @@ func StreamAddCallback(stream Stream, callback func(stream Stream, status Error)
 //
 // See also: [StreamCreate], [StreamCreateWithFlags], [StreamQuery],
 // [StreamWaitEvent], [StreamAddCallback], [StreamDestroy], cuStreamSynchronize.
-func StreamSynchronize(stream Stream) (err error) {
-	fnPtr, lerr := procStreamSynchronize.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamSynchronize(stream Stream) error {
+	sym, err := procStreamSynchronize.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamSynchronize, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(stream), 0, 0, 0, 0, 0)
+	return ffi.Error(procStreamSynchronize, Error(r))
 }
 
 // StreamQuery wraps cudaStreamQuery (symbol cudaStreamQuery, cuda_runtime_api.h).
@@ -3614,22 +3115,13 @@ func StreamSynchronize(stream Stream) (err error) {
 //
 // See also: [StreamCreate], [StreamCreateWithFlags], [StreamWaitEvent],
 // [StreamSynchronize], [StreamAddCallback], [StreamDestroy], cuStreamQuery.
-func StreamQuery(stream Stream) (err error) {
-	fnPtr, lerr := procStreamQuery.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamQuery(stream Stream) error {
+	sym, err := procStreamQuery.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamQuery, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(stream), 0, 0, 0, 0, 0)
+	return ffi.Error(procStreamQuery, Error(r))
 }
 
 // StreamAttachMemAsync wraps cudaStreamAttachMemAsync (symbol cudaStreamAttachMemAsync, cuda_runtime_api.h).
@@ -3717,23 +3209,14 @@ func StreamQuery(stream Stream) (err error) {
 // See also: [StreamCreate], [StreamCreateWithFlags], [StreamWaitEvent],
 // [StreamSynchronize], [StreamAddCallback], [StreamDestroy], [MallocManaged],
 // cuStreamAttachMemAsync.
-func StreamAttachMemAsync(stream Stream, devPtr unsafe.Pointer, length uint64, flags uint32) (err error) {
-	fnPtr, lerr := procStreamAttachMemAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamAttachMemAsync(stream Stream, devPtr unsafe.Pointer, length uint64, flags uint32) error {
+	sym, err := procStreamAttachMemAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(unsafe.Pointer(devPtr)), uintptr(length), uintptr(flags), 0, 0)
+	r := ffi.CallInts(sym, uintptr(stream), uintptr(devPtr), uintptr(length), uintptr(flags), 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamAttachMemAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procStreamAttachMemAsync, Error(r))
 }
 
 // StreamBeginCapture wraps cudaStreamBeginCapture (symbol cudaStreamBeginCapture, cuda_runtime_api.h).
@@ -3769,22 +3252,13 @@ func StreamAttachMemAsync(stream Stream, devPtr unsafe.Pointer, length uint64, f
 //
 // See also: [StreamCreate], [StreamIsCapturing], [StreamEndCapture],
 // [ThreadExchangeStreamCaptureMode].
-func StreamBeginCapture(stream Stream, mode StreamCaptureMode) (err error) {
-	fnPtr, lerr := procStreamBeginCapture.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamBeginCapture(stream Stream, mode StreamCaptureMode) error {
+	sym, err := procStreamBeginCapture.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(mode), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamBeginCapture, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(stream), uintptr(mode), 0, 0, 0, 0)
+	return ffi.Error(procStreamBeginCapture, Error(r))
 }
 
 // StreamBeginCaptureToGraph wraps cudaStreamBeginCaptureToGraph (symbol cudaStreamBeginCaptureToGraph, cuda_runtime_api.h).
@@ -3826,24 +3300,15 @@ func StreamBeginCapture(stream Stream, mode StreamCaptureMode) (err error) {
 //
 // See also: [StreamCreate], [StreamIsCapturing], [StreamEndCapture],
 // [ThreadExchangeStreamCaptureMode].
-func StreamBeginCaptureToGraph(stream Stream, graph Graph, dependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, mode StreamCaptureMode) (err error) {
-	fnPtr, lerr := procStreamBeginCaptureToGraph.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamBeginCaptureToGraph(stream Stream, graph Graph, dependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, mode StreamCaptureMode) error {
+	sym, err := procStreamBeginCaptureToGraph.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(graph), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(mode))
+	r := ffi.CallInts(sym, uintptr(stream), uintptr(graph), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(mode))
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamBeginCaptureToGraph, rc)
-		return
-	}
-	return
+	return ffi.Error(procStreamBeginCaptureToGraph, Error(r))
 }
 
 // ThreadExchangeStreamCaptureMode wraps cudaThreadExchangeStreamCaptureMode (symbol cudaThreadExchangeStreamCaptureMode, cuda_runtime_api.h).
@@ -3898,23 +3363,14 @@ func StreamBeginCaptureToGraph(stream Stream, graph Graph, dependencies *GraphNo
 // launches.
 //
 // See also: [StreamBeginCapture].
-func ThreadExchangeStreamCaptureMode(mode *StreamCaptureMode) (err error) {
-	fnPtr, lerr := procThreadExchangeStreamCaptureMode.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func ThreadExchangeStreamCaptureMode(mode *StreamCaptureMode) error {
+	sym, err := procThreadExchangeStreamCaptureMode.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(mode)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(mode)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(mode)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errThreadExchangeStreamCaptureMode, rc)
-		return
-	}
-	return
+	return ffi.Error(procThreadExchangeStreamCaptureMode, Error(r))
 }
 
 // StreamEndCapture wraps cudaStreamEndCapture (symbol cudaStreamEndCapture, cuda_runtime_api.h).
@@ -3941,22 +3397,13 @@ func ThreadExchangeStreamCaptureMode(mode *StreamCaptureMode) (err error) {
 // See also: [StreamCreate], [StreamBeginCapture], [StreamIsCapturing],
 // [GraphDestroy].
 func StreamEndCapture(stream Stream) (pGraph Graph, err error) {
-	fnPtr, lerr := procStreamEndCapture.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamEndCapture.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(unsafe.Pointer(&pGraph)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(stream), uintptr(unsafe.Pointer(&pGraph)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pGraph)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamEndCapture, rc)
-		return
-	}
-	return
+	return pGraph, ffi.Error(procStreamEndCapture, Error(r))
 }
 
 // StreamIsCapturing wraps cudaStreamIsCapturing (symbol cudaStreamIsCapturing, cuda_runtime_api.h).
@@ -3993,22 +3440,13 @@ func StreamEndCapture(stream Stream) (pGraph Graph, err error) {
 //
 // See also: [StreamCreate], [StreamBeginCapture], [StreamEndCapture].
 func StreamIsCapturing(stream Stream) (pCaptureStatus StreamCaptureStatus, err error) {
-	fnPtr, lerr := procStreamIsCapturing.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamIsCapturing.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(unsafe.Pointer(&pCaptureStatus)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(stream), uintptr(unsafe.Pointer(&pCaptureStatus)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pCaptureStatus)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamIsCapturing, rc)
-		return
-	}
-	return
+	return pCaptureStatus, ffi.Error(procStreamIsCapturing, Error(r))
 }
 
 // StreamGetCaptureInfo wraps cudaStreamGetCaptureInfo (symbol cudaStreamGetCaptureInfo_v2, cuda_runtime_api.h).
@@ -4029,11 +3467,11 @@ func StreamIsCapturing(stream Stream) (pCaptureStatus StreamCaptureStatus, err e
 // Parameters:
 //
 //   - stream: The stream to query
-//   - captureStatus_out: (result) Location to return the capture status of the
+//   - captureStatus: (result) Location to return the capture status of the
 //     stream; required
-//   - id_out: (result) Optional location to return an id for the capture
-//     sequence, which is unique over the lifetime of the process
-//   - graph_out: (result) Optional location to return the graph being captured
+//   - id: (result) Optional location to return an id for the capture sequence,
+//     which is unique over the lifetime of the process
+//   - graph: (result) Optional location to return the graph being captured
 //     into. All operations other than destroy and node removal are permitted on
 //     the graph while the capture sequence is in progress. This API does not
 //     transfer ownership of the graph, which is transferred or destroyed at
@@ -4041,15 +3479,15 @@ func StreamIsCapturing(stream Stream) (pCaptureStatus StreamCaptureStatus, err e
 //     end of capture for certain errors. Nodes that are or become unreachable
 //     from the original stream at [StreamEndCapture] due to direct actions on
 //     the graph do not trigger [ErrorStreamCaptureUnjoined].
-//   - dependencies_out: (result) Optional location to store a pointer to an
-//     array of nodes. The next node to be captured in the stream will depend on
-//     this set of nodes, absent operations such as event wait which modify this
-//     set. The array pointer is valid until the next API call which operates on
-//     the stream or until the capture is terminated. The node handles may be
-//     copied out and are valid until they or the graph is destroyed. The
-//     driver-owned array may also be passed directly to APIs that operate on
-//     the graph (not the stream) without copying.
-//   - numDependencies_out: (result) Optional location to store the size of the
+//   - dependencies: (result) Optional location to store a pointer to an array
+//     of nodes. The next node to be captured in the stream will depend on this
+//     set of nodes, absent operations such as event wait which modify this set.
+//     The array pointer is valid until the next API call which operates on the
+//     stream or until the capture is terminated. The node handles may be copied
+//     out and are valid until they or the graph is destroyed. The driver-owned
+//     array may also be passed directly to APIs that operate on the graph (not
+//     the stream) without copying.
+//   - numDependencies: (result) Optional location to store the size of the
 //     array returned in dependencies_out.
 //
 // Returns: [Success], [ErrorInvalidValue], [ErrorStreamCaptureImplicit]
@@ -4063,27 +3501,18 @@ func StreamIsCapturing(stream Stream) (pCaptureStatus StreamCaptureStatus, err e
 //
 // See also: [StreamGetCaptureInfoV3], [StreamBeginCapture],
 // [StreamIsCapturing], [StreamUpdateCaptureDependencies].
-func StreamGetCaptureInfo(stream Stream) (captureStatus_out StreamCaptureStatus, id_out uint64, graph_out Graph, dependencies_out *GraphNode, numDependencies_out uint64, err error) {
-	fnPtr, lerr := procStreamGetCaptureInfo.Addr()
-	if lerr != nil {
-		err = lerr
+func StreamGetCaptureInfo(stream Stream) (captureStatus StreamCaptureStatus, id uint64, graph Graph, dependencies *GraphNode, numDependencies uint64, err error) {
+	sym, err := procStreamGetCaptureInfo.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(unsafe.Pointer(&captureStatus_out)), uintptr(unsafe.Pointer(&id_out)), uintptr(unsafe.Pointer(&graph_out)), uintptr(unsafe.Pointer(&dependencies_out)), uintptr(unsafe.Pointer(&numDependencies_out)))
-	runtime.KeepAlive(&captureStatus_out)
-	runtime.KeepAlive(&id_out)
-	runtime.KeepAlive(&graph_out)
-	runtime.KeepAlive(&dependencies_out)
-	runtime.KeepAlive(&numDependencies_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamGetCaptureInfo, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(stream), uintptr(unsafe.Pointer(&captureStatus)), uintptr(unsafe.Pointer(&id)), uintptr(unsafe.Pointer(&graph)), uintptr(unsafe.Pointer(&dependencies)), uintptr(unsafe.Pointer(&numDependencies)))
+	runtime.KeepAlive(&captureStatus)
+	runtime.KeepAlive(&id)
+	runtime.KeepAlive(&graph)
+	runtime.KeepAlive(&dependencies)
+	runtime.KeepAlive(&numDependencies)
+	return captureStatus, id, graph, dependencies, numDependencies, ffi.Error(procStreamGetCaptureInfo, Error(r))
 }
 
 // StreamGetCaptureInfoV3 wraps cudaStreamGetCaptureInfo_v3 (symbol cudaStreamGetCaptureInfo_v3, cuda_runtime_api.h).
@@ -4101,17 +3530,17 @@ func StreamGetCaptureInfo(stream Stream) (captureStatus_out StreamCaptureStatus,
 //   - the call returns cudaSuccess
 //   - the returned capture status is [StreamCaptureStatusActive]
 //
-// If edgeData_out is non-NULL then dependencies_out must be as well. If
-// dependencies_out is non-NULL and edgeData_out is NULL, but there is non-zero
-// edge data for one or more of the current stream dependencies, the call will
-// return [ErrorLossyQuery].
+// If edgeData is non-NULL then dependencies must be as well. If dependencies is
+// non-NULL and edgeData is NULL, but there is non-zero edge data for one or
+// more of the current stream dependencies, the call will return
+// [ErrorLossyQuery].
 //
 //   - stream: The stream to query
-//   - captureStatus_out: (result) Location to return the capture status of the
+//   - captureStatus: (result) Location to return the capture status of the
 //     stream; required
-//   - id_out: (result) Optional location to return an id for the capture
-//     sequence, which is unique over the lifetime of the process
-//   - graph_out: (result) Optional location to return the graph being captured
+//   - id: (result) Optional location to return an id for the capture sequence,
+//     which is unique over the lifetime of the process
+//   - graph: (result) Optional location to return the graph being captured
 //     into. All operations other than destroy and node removal are permitted on
 //     the graph while the capture sequence is in progress. This API does not
 //     transfer ownership of the graph, which is transferred or destroyed at
@@ -4119,20 +3548,20 @@ func StreamGetCaptureInfo(stream Stream) (captureStatus_out StreamCaptureStatus,
 //     end of capture for certain errors. Nodes that are or become unreachable
 //     from the original stream at [StreamEndCapture] due to direct actions on
 //     the graph do not trigger [ErrorStreamCaptureUnjoined].
-//   - dependencies_out: (result) Optional location to store a pointer to an
-//     array of nodes. The next node to be captured in the stream will depend on
-//     this set of nodes, absent operations such as event wait which modify this
-//     set. The array pointer is valid until the next API call which operates on
-//     the stream or until the capture is terminated. The node handles may be
-//     copied out and are valid until they or the graph is destroyed. The
-//     driver-owned array may also be passed directly to APIs that operate on
-//     the graph (not the stream) without copying.
-//   - edgeData_out: (result) Optional location to store a pointer to an array
-//     of graph edge data. This array parallels dependencies_out; the next node
-//     to be added has an edge to dependencies_out[i] with annotation
+//   - dependencies: (result) Optional location to store a pointer to an array
+//     of nodes. The next node to be captured in the stream will depend on this
+//     set of nodes, absent operations such as event wait which modify this set.
+//     The array pointer is valid until the next API call which operates on the
+//     stream or until the capture is terminated. The node handles may be copied
+//     out and are valid until they or the graph is destroyed. The driver-owned
+//     array may also be passed directly to APIs that operate on the graph (not
+//     the stream) without copying.
+//   - edgeData: (result) Optional location to store a pointer to an array of
+//     graph edge data. This array parallels dependencies_out; the next node to
+//     be added has an edge to dependencies_out[i] with annotation
 //     edgeData_out[i] for each i. The array pointer is valid until the next API
 //     call which operates on the stream or until the capture is terminated.
-//   - numDependencies_out: (result) Optional location to store the size of the
+//   - numDependencies: (result) Optional location to store the size of the
 //     array returned in dependencies_out.
 //
 // Returns: [Success], [ErrorInvalidValue], [ErrorStreamCaptureImplicit],
@@ -4147,37 +3576,30 @@ func StreamGetCaptureInfo(stream Stream) (captureStatus_out StreamCaptureStatus,
 //
 // See also: [StreamBeginCapture], [StreamIsCapturing],
 // [StreamUpdateCaptureDependencies].
-func StreamGetCaptureInfoV3(stream Stream) (captureStatus_out StreamCaptureStatus, id_out uint64, graph_out Graph, dependencies_out *GraphNode, edgeData_out *GraphEdgeData, numDependencies_out uint64, err error) {
-	fnPtr, lerr := procStreamGetCaptureInfoV3.Addr()
-	if lerr != nil {
-		err = lerr
+func StreamGetCaptureInfoV3(stream Stream) (captureStatus StreamCaptureStatus, id uint64, graph Graph, dependencies *GraphNode, edgeData *GraphEdgeData, numDependencies uint64, err error) {
+	sym, err := procStreamGetCaptureInfoV3.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(stream))
-	frame.Int(uintptr(unsafe.Pointer(&captureStatus_out)))
-	frame.Int(uintptr(unsafe.Pointer(&id_out)))
-	frame.Int(uintptr(unsafe.Pointer(&graph_out)))
-	frame.Int(uintptr(unsafe.Pointer(&dependencies_out)))
-	frame.Int(uintptr(unsafe.Pointer(&edgeData_out)))
-	frame.Int(uintptr(unsafe.Pointer(&numDependencies_out)))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
-	runtime.KeepAlive(&captureStatus_out)
-	runtime.KeepAlive(&id_out)
-	runtime.KeepAlive(&graph_out)
-	runtime.KeepAlive(&dependencies_out)
-	runtime.KeepAlive(&edgeData_out)
-	runtime.KeepAlive(&numDependencies_out)
-	if ferr != nil {
-		err = ferr
+	frame.Int(uintptr(unsafe.Pointer(&captureStatus)))
+	frame.Int(uintptr(unsafe.Pointer(&id)))
+	frame.Int(uintptr(unsafe.Pointer(&graph)))
+	frame.Int(uintptr(unsafe.Pointer(&dependencies)))
+	frame.Int(uintptr(unsafe.Pointer(&edgeData)))
+	frame.Int(uintptr(unsafe.Pointer(&numDependencies)))
+	ffi.Call(sym, &frame)
+	runtime.KeepAlive(&captureStatus)
+	runtime.KeepAlive(&id)
+	runtime.KeepAlive(&graph)
+	runtime.KeepAlive(&dependencies)
+	runtime.KeepAlive(&edgeData)
+	runtime.KeepAlive(&numDependencies)
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errStreamGetCaptureInfoV3, rc)
-		return
-	}
-	return
+	return captureStatus, id, graph, dependencies, edgeData, numDependencies, ffi.Error(procStreamGetCaptureInfoV3, Error(frame.Ret()))
 }
 
 // StreamUpdateCaptureDependencies wraps cudaStreamUpdateCaptureDependencies (symbol cudaStreamUpdateCaptureDependencies, cuda_runtime_api.h).
@@ -4213,23 +3635,14 @@ func StreamGetCaptureInfoV3(stream Stream) (captureStatus_out StreamCaptureStatu
 // launches.
 //
 // See also: [StreamBeginCapture], [StreamGetCaptureInfo].
-func StreamUpdateCaptureDependencies(stream Stream, dependencies *GraphNode, numDependencies uint64, flags uint32) (err error) {
-	fnPtr, lerr := procStreamUpdateCaptureDependencies.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamUpdateCaptureDependencies(stream Stream, dependencies *GraphNode, numDependencies uint64, flags uint32) error {
+	sym, err := procStreamUpdateCaptureDependencies.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(flags), 0, 0)
+	r := ffi.CallInts(sym, uintptr(stream), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(flags), 0, 0)
 	runtime.KeepAlive(dependencies)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamUpdateCaptureDependencies, rc)
-		return
-	}
-	return
+	return ffi.Error(procStreamUpdateCaptureDependencies, Error(r))
 }
 
 // StreamUpdateCaptureDependenciesV2 wraps cudaStreamUpdateCaptureDependencies_v2 (symbol cudaStreamUpdateCaptureDependencies_v2, cuda_runtime_api.h).
@@ -4262,24 +3675,15 @@ func StreamUpdateCaptureDependencies(stream Stream, dependencies *GraphNode, num
 // launches.
 //
 // See also: [StreamBeginCapture], [StreamGetCaptureInfo].
-func StreamUpdateCaptureDependenciesV2(stream Stream, dependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, flags uint32) (err error) {
-	fnPtr, lerr := procStreamUpdateCaptureDependenciesV2.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamUpdateCaptureDependenciesV2(stream Stream, dependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, flags uint32) error {
+	sym, err := procStreamUpdateCaptureDependenciesV2.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(stream), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(flags), 0)
+	r := ffi.CallInts(sym, uintptr(stream), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(flags), 0)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errStreamUpdateCaptureDependenciesV2, rc)
-		return
-	}
-	return
+	return ffi.Error(procStreamUpdateCaptureDependenciesV2, Error(r))
 }
 
 // EventCreate wraps cudaEventCreate (symbol cudaEventCreate, cuda_runtime_api.h).
@@ -4306,22 +3710,13 @@ func StreamUpdateCaptureDependenciesV2(stream Stream, dependencies *GraphNode, d
 // [EventQuery], [EventSynchronize], [EventDestroy], [EventElapsedTime],
 // [StreamWaitEvent], cuEventCreate.
 func EventCreate() (event Event, err error) {
-	fnPtr, lerr := procEventCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procEventCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&event)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&event)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&event)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errEventCreate, rc)
-		return
-	}
-	return
+	return event, ffi.Error(procEventCreate, Error(r))
 }
 
 // EventCreateWithFlags wraps cudaEventCreateWithFlags (symbol cudaEventCreateWithFlags, cuda_runtime_api.h).
@@ -4364,22 +3759,13 @@ func EventCreate() (event Event, err error) {
 // See also: cudaEventCreate (C API), [EventSynchronize], [EventDestroy],
 // [EventElapsedTime], [StreamWaitEvent], cuEventCreate.
 func EventCreateWithFlags(flags uint32) (event Event, err error) {
-	fnPtr, lerr := procEventCreateWithFlags.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procEventCreateWithFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&event)), uintptr(flags), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&event)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&event)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errEventCreateWithFlags, rc)
-		return
-	}
-	return
+	return event, ffi.Error(procEventCreateWithFlags, Error(r))
 }
 
 // EventRecord wraps cudaEventRecord (symbol cudaEventRecord, cuda_runtime_api.h).
@@ -4421,22 +3807,13 @@ func EventCreateWithFlags(flags uint32) (event Event, err error) {
 // See also: cudaEventCreate (C API), [EventCreateWithFlags], [EventQuery],
 // [EventSynchronize], [EventDestroy], [EventElapsedTime], [StreamWaitEvent],
 // [EventRecordWithFlags], cuEventRecord.
-func EventRecord(event Event, stream Stream) (err error) {
-	fnPtr, lerr := procEventRecord.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func EventRecord(event Event, stream Stream) error {
+	sym, err := procEventRecord.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(event), uintptr(stream), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errEventRecord, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(event), uintptr(stream), 0, 0, 0, 0)
+	return ffi.Error(procEventRecord, Error(r))
 }
 
 // EventRecordWithFlags wraps cudaEventRecordWithFlags (symbol cudaEventRecordWithFlags, cuda_runtime_api.h).
@@ -4487,22 +3864,13 @@ func EventRecord(event Event, stream Stream) (err error) {
 // See also: cudaEventCreate (C API), [EventCreateWithFlags], [EventQuery],
 // [EventSynchronize], [EventDestroy], [EventElapsedTime], [StreamWaitEvent],
 // [EventRecord], cuEventRecord.
-func EventRecordWithFlags(event Event, stream Stream, flags uint32) (err error) {
-	fnPtr, lerr := procEventRecordWithFlags.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func EventRecordWithFlags(event Event, stream Stream, flags uint32) error {
+	sym, err := procEventRecordWithFlags.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(event), uintptr(stream), uintptr(flags), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errEventRecordWithFlags, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(event), uintptr(stream), uintptr(flags), 0, 0, 0)
+	return ffi.Error(procEventRecordWithFlags, Error(r))
 }
 
 // EventQuery wraps cudaEventQuery (symbol cudaEventQuery, cuda_runtime_api.h).
@@ -4536,22 +3904,13 @@ func EventRecordWithFlags(event Event, stream Stream, flags uint32) (err error) 
 //
 // See also: cudaEventCreate (C API), [EventCreateWithFlags], [EventRecord],
 // [EventSynchronize], [EventDestroy], [EventElapsedTime], cuEventQuery.
-func EventQuery(event Event) (err error) {
-	fnPtr, lerr := procEventQuery.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func EventQuery(event Event) error {
+	sym, err := procEventQuery.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(event), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errEventQuery, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(event), 0, 0, 0, 0, 0)
+	return ffi.Error(procEventQuery, Error(r))
 }
 
 // EventSynchronize wraps cudaEventSynchronize (symbol cudaEventSynchronize, cuda_runtime_api.h).
@@ -4584,22 +3943,13 @@ func EventQuery(event Event) (err error) {
 //
 // See also: cudaEventCreate (C API), [EventCreateWithFlags], [EventRecord],
 // [EventQuery], [EventDestroy], [EventElapsedTime], cuEventSynchronize.
-func EventSynchronize(event Event) (err error) {
-	fnPtr, lerr := procEventSynchronize.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func EventSynchronize(event Event) error {
+	sym, err := procEventSynchronize.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(event), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errEventSynchronize, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(event), 0, 0, 0, 0, 0)
+	return ffi.Error(procEventSynchronize, Error(r))
 }
 
 // EventDestroy wraps cudaEventDestroy (symbol cudaEventDestroy, cuda_runtime_api.h).
@@ -4633,22 +3983,13 @@ func EventSynchronize(event Event) (err error) {
 //
 // See also: cudaEventCreate (C API), [EventCreateWithFlags], [EventQuery],
 // [EventSynchronize], [EventRecord], [EventElapsedTime], cuEventDestroy.
-func EventDestroy(event Event) (err error) {
-	fnPtr, lerr := procEventDestroy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func EventDestroy(event Event) error {
+	sym, err := procEventDestroy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(event), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errEventDestroy, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(event), 0, 0, 0, 0, 0)
+	return ffi.Error(procEventDestroy, Error(r))
 }
 
 // EventElapsedTime wraps cudaEventElapsedTime (symbol cudaEventElapsedTime, cuda_runtime_api.h).
@@ -4694,23 +4035,14 @@ func EventDestroy(event Event) (err error) {
 //
 // See also: cudaEventCreate (C API), [EventCreateWithFlags], [EventQuery],
 // [EventSynchronize], [EventDestroy], [EventRecord], cuEventElapsedTime.
-func EventElapsedTime(start Event, end Event) (ms float32, err error) {
-	fnPtr, lerr := procEventElapsedTime.Addr()
-	if lerr != nil {
-		err = lerr
+func EventElapsedTime(start, end Event) (ms float32, err error) {
+	sym, err := procEventElapsedTime.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&ms)), uintptr(start), uintptr(end), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&ms)), uintptr(start), uintptr(end), 0, 0, 0)
 	runtime.KeepAlive(&ms)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errEventElapsedTime, rc)
-		return
-	}
-	return
+	return ms, ffi.Error(procEventElapsedTime, Error(r))
 }
 
 // ImportExternalMemory wraps cudaImportExternalMemory (symbol cudaImportExternalMemory, cuda_runtime_api.h).
@@ -4718,7 +4050,7 @@ func EventElapsedTime(start Event, end Event) (ms float32, err error) {
 // Imports an external memory object.
 //
 // Imports an externally allocated memory object and returns a handle to that in
-// extMem_out.
+// extMem.
 //
 // The properties of the handle being imported must be described in
 // memHandleDesc. The [ExternalMemoryHandleDesc] structure is defined as
@@ -4837,7 +4169,7 @@ func EventElapsedTime(start Event, end Event) (ms float32, err error) {
 // [ExternalMemoryHandleTypeD3D11Resource]
 // [ExternalMemoryHandleTypeD3D11ResourceKmt]
 //
-//   - extMem_out: (result) Returned handle to an external memory object
+//   - extMem: (result) Returned handle to an external memory object
 //   - memHandleDesc: Memory import handle descriptor
 //
 // Returns: [Success], [ErrorInvalidValue], [ErrorInvalidResourceHandle],
@@ -4860,24 +4192,15 @@ func EventElapsedTime(start Event, end Event) (ms float32, err error) {
 //
 // See also: [DestroyExternalMemory], [ExternalMemoryGetMappedBuffer],
 // [ExternalMemoryGetMappedMipmappedArray].
-func ImportExternalMemory(memHandleDesc *ExternalMemoryHandleDesc) (extMem_out ExternalMemory, err error) {
-	fnPtr, lerr := procImportExternalMemory.Addr()
-	if lerr != nil {
-		err = lerr
+func ImportExternalMemory(memHandleDesc *ExternalMemoryHandleDesc) (extMem ExternalMemory, err error) {
+	sym, err := procImportExternalMemory.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&extMem_out)), uintptr(unsafe.Pointer(memHandleDesc)), 0, 0, 0, 0)
-	runtime.KeepAlive(&extMem_out)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&extMem)), uintptr(unsafe.Pointer(memHandleDesc)), 0, 0, 0, 0)
+	runtime.KeepAlive(&extMem)
 	runtime.KeepAlive(memHandleDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errImportExternalMemory, rc)
-		return
-	}
-	return
+	return extMem, ffi.Error(procImportExternalMemory, Error(r))
 }
 
 // ExternalMemoryGetMappedBuffer wraps cudaExternalMemoryGetMappedBuffer (symbol cudaExternalMemoryGetMappedBuffer, cuda_runtime_api.h).
@@ -4930,23 +4253,14 @@ func ImportExternalMemory(memHandleDesc *ExternalMemoryHandleDesc) (extMem_out E
 // See also: [ImportExternalMemory], [DestroyExternalMemory],
 // [ExternalMemoryGetMappedMipmappedArray].
 func ExternalMemoryGetMappedBuffer(extMem ExternalMemory, bufferDesc *ExternalMemoryBufferDesc) (devPtr unsafe.Pointer, err error) {
-	fnPtr, lerr := procExternalMemoryGetMappedBuffer.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procExternalMemoryGetMappedBuffer.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(extMem), uintptr(unsafe.Pointer(bufferDesc)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(extMem), uintptr(unsafe.Pointer(bufferDesc)), 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(bufferDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errExternalMemoryGetMappedBuffer, rc)
-		return
-	}
-	return
+	return devPtr, ffi.Error(procExternalMemoryGetMappedBuffer, Error(r))
 }
 
 // ExternalMemoryGetMappedMipmappedArray wraps cudaExternalMemoryGetMappedMipmappedArray (symbol cudaExternalMemoryGetMappedMipmappedArray, cuda_runtime_api.h).
@@ -5005,23 +4319,14 @@ func ExternalMemoryGetMappedBuffer(extMem ExternalMemory, bufferDesc *ExternalMe
 // See also: [ImportExternalMemory], [DestroyExternalMemory],
 // [ExternalMemoryGetMappedBuffer].
 func ExternalMemoryGetMappedMipmappedArray(extMem ExternalMemory, mipmapDesc *ExternalMemoryMipmappedArrayDesc) (mipmap MipmappedArray, err error) {
-	fnPtr, lerr := procExternalMemoryGetMappedMipmappedArray.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procExternalMemoryGetMappedMipmappedArray.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&mipmap)), uintptr(extMem), uintptr(unsafe.Pointer(mipmapDesc)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&mipmap)), uintptr(extMem), uintptr(unsafe.Pointer(mipmapDesc)), 0, 0, 0)
 	runtime.KeepAlive(&mipmap)
 	runtime.KeepAlive(mipmapDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errExternalMemoryGetMappedMipmappedArray, rc)
-		return
-	}
-	return
+	return mipmap, ffi.Error(procExternalMemoryGetMappedMipmappedArray, Error(r))
 }
 
 // DestroyExternalMemory wraps cudaDestroyExternalMemory (symbol cudaDestroyExternalMemory, cuda_runtime_api.h).
@@ -5049,22 +4354,13 @@ func ExternalMemoryGetMappedMipmappedArray(extMem ExternalMemory, mipmapDesc *Ex
 //
 // See also: [ImportExternalMemory], [ExternalMemoryGetMappedBuffer],
 // [ExternalMemoryGetMappedMipmappedArray].
-func DestroyExternalMemory(extMem ExternalMemory) (err error) {
-	fnPtr, lerr := procDestroyExternalMemory.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DestroyExternalMemory(extMem ExternalMemory) error {
+	sym, err := procDestroyExternalMemory.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(extMem), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDestroyExternalMemory, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(extMem), 0, 0, 0, 0, 0)
+	return ffi.Error(procDestroyExternalMemory, Error(r))
 }
 
 // ImportExternalSemaphore wraps cudaImportExternalSemaphore (symbol cudaImportExternalSemaphore, cuda_runtime_api.h).
@@ -5072,7 +4368,7 @@ func DestroyExternalMemory(extMem ExternalMemory) (err error) {
 // Imports an external semaphore.
 //
 // Imports an externally allocated synchronization object and returns a handle
-// to that in extSem_out.
+// to that in extSem.
 //
 // The properties of the handle being imported must be described in
 // semHandleDesc. The [ExternalSemaphoreHandleDesc] is defined as follows:
@@ -5192,7 +4488,7 @@ func DestroyExternalMemory(extMem ExternalMemory) (err error) {
 // system call. If [ExternalSemaphoreHandleDesc]handlewin32name is not NULL,
 // then it must name a valid synchronization object.
 //
-//   - extSem_out: (result) Returned handle to an external semaphore
+//   - extSem: (result) Returned handle to an external semaphore
 //   - semHandleDesc: Semaphore import handle descriptor
 //
 // Returns: [Success], [ErrorInvalidResourceHandle], [ErrorOperatingSystem]
@@ -5208,24 +4504,15 @@ func DestroyExternalMemory(extMem ExternalMemory) (err error) {
 //
 // See also: [DestroyExternalSemaphore], [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync].
-func ImportExternalSemaphore(semHandleDesc *ExternalSemaphoreHandleDesc) (extSem_out ExternalSemaphore, err error) {
-	fnPtr, lerr := procImportExternalSemaphore.Addr()
-	if lerr != nil {
-		err = lerr
+func ImportExternalSemaphore(semHandleDesc *ExternalSemaphoreHandleDesc) (extSem ExternalSemaphore, err error) {
+	sym, err := procImportExternalSemaphore.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&extSem_out)), uintptr(unsafe.Pointer(semHandleDesc)), 0, 0, 0, 0)
-	runtime.KeepAlive(&extSem_out)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&extSem)), uintptr(unsafe.Pointer(semHandleDesc)), 0, 0, 0, 0)
+	runtime.KeepAlive(&extSem)
 	runtime.KeepAlive(semHandleDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errImportExternalSemaphore, rc)
-		return
-	}
-	return
+	return extSem, ffi.Error(procImportExternalSemaphore, Error(r))
 }
 
 // SignalExternalSemaphoresAsync wraps cudaSignalExternalSemaphoresAsync (symbol cudaSignalExternalSemaphoresAsync_v2, cuda_runtime_api.h).
@@ -5314,24 +4601,15 @@ func ImportExternalSemaphore(semHandleDesc *ExternalSemaphoreHandleDesc) (extSem
 //
 // See also: [ImportExternalSemaphore], [DestroyExternalSemaphore],
 // [WaitExternalSemaphoresAsync].
-func SignalExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *ExternalSemaphoreSignalParams, numExtSems uint32, stream Stream) (err error) {
-	fnPtr, lerr := procSignalExternalSemaphoresAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func SignalExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *ExternalSemaphoreSignalParams, numExtSems uint32, stream Stream) error {
+	sym, err := procSignalExternalSemaphoresAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
 	runtime.KeepAlive(extSemArray)
 	runtime.KeepAlive(paramsArray)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errSignalExternalSemaphoresAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procSignalExternalSemaphoresAsync, Error(r))
 }
 
 // WaitExternalSemaphoresAsync wraps cudaWaitExternalSemaphoresAsync (symbol cudaWaitExternalSemaphoresAsync_v2, cuda_runtime_api.h).
@@ -5408,24 +4686,15 @@ func SignalExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *
 //
 // See also: [ImportExternalSemaphore], [DestroyExternalSemaphore],
 // [SignalExternalSemaphoresAsync].
-func WaitExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *ExternalSemaphoreWaitParams, numExtSems uint32, stream Stream) (err error) {
-	fnPtr, lerr := procWaitExternalSemaphoresAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func WaitExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *ExternalSemaphoreWaitParams, numExtSems uint32, stream Stream) error {
+	sym, err := procWaitExternalSemaphoresAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
 	runtime.KeepAlive(extSemArray)
 	runtime.KeepAlive(paramsArray)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errWaitExternalSemaphoresAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procWaitExternalSemaphoresAsync, Error(r))
 }
 
 // DestroyExternalSemaphore wraps cudaDestroyExternalSemaphore (symbol cudaDestroyExternalSemaphore, cuda_runtime_api.h).
@@ -5453,29 +4722,20 @@ func WaitExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *Ex
 //
 // See also: [ImportExternalSemaphore], [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync].
-func DestroyExternalSemaphore(extSem ExternalSemaphore) (err error) {
-	fnPtr, lerr := procDestroyExternalSemaphore.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DestroyExternalSemaphore(extSem ExternalSemaphore) error {
+	sym, err := procDestroyExternalSemaphore.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(extSem), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDestroyExternalSemaphore, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(extSem), 0, 0, 0, 0, 0)
+	return ffi.Error(procDestroyExternalSemaphore, Error(r))
 }
 
 // LaunchKernel wraps cudaLaunchKernel (symbol cudaLaunchKernel, cuda_runtime_api.h).
 //
 // Launches a device function.
 //
-// The function invokes kernel func_ on gridDim (gridDim.x × gridDim.y ×
+// The function invokes kernel fn on gridDim (gridDim.x × gridDim.y ×
 // gridDim.z) grid of blocks. Each block contains blockDim (blockDim.x ×
 // blockDim.y × blockDim.z) threads.
 //
@@ -5491,7 +4751,7 @@ func DestroyExternalSemaphore(extSem ExternalSemaphore) (err error) {
 //
 // stream specifies a stream the invocation is associated to.
 //
-//   - func_: Device function symbol
+//   - fn: Device function symbol
 //   - gridDim: Grid dimensions
 //   - blockDim: Block dimensions
 //   - args: Arguments
@@ -5521,33 +4781,26 @@ func DestroyExternalSemaphore(extSem ExternalSemaphore) (err error) {
 // args holds one pointer per kernel parameter, each to a Go value of the
 // parameter's C type (nil: NULL); CUDA copies the values when the launch is
 // enqueued, so they may change once the call returns.
-func LaunchKernel(func_ Kernel, gridDim Dim3, blockDim Dim3, args []unsafe.Pointer, sharedMem uint64, stream Stream) (err error) {
-	fnPtr, lerr := procLaunchKernel.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LaunchKernel(fn Kernel, gridDim, blockDim Dim3, args []unsafe.Pointer, sharedMem uint64, stream Stream) error {
+	sym, err := procLaunchKernel.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
-	frame.Int(uintptr(func_))
+	frame.Int(uintptr(fn))
 	frame.Struct(unsafe.Pointer(&gridDim), &layoutDim3)
 	frame.Struct(unsafe.Pointer(&blockDim), &layoutDim3)
 	frame.Int(uintptr(unsafe.Pointer(unsafe.SliceData(args))))
 	frame.Int(uintptr(sharedMem))
 	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&gridDim)
 	runtime.KeepAlive(&blockDim)
 	runtime.KeepAlive(args)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errLaunchKernel, rc)
-		return
-	}
-	return
+	return ffi.Error(procLaunchKernel, Error(frame.Ret()))
 }
 
 // LaunchKernelExC wraps cudaLaunchKernelExC (symbol cudaLaunchKernelExC, cuda_runtime_api.h).
@@ -5557,7 +4810,7 @@ func LaunchKernel(func_ Kernel, gridDim Dim3, blockDim Dim3, args []unsafe.Point
 // Note that the functionally equivalent variadic template cudaLaunchKernelEx is
 // available for C++11 and newer.
 //
-// Invokes the kernel func_ on config->gridDim (config->gridDim.x ×
+// Invokes the kernel fn on config->gridDim (config->gridDim.x ×
 // config->gridDim.y × config->gridDim.z) grid of blocks. Each block contains
 // config->blockDim (config->blockDim.x × config->blockDim.y ×
 // config->blockDim.z) threads.
@@ -5585,7 +4838,7 @@ func LaunchKernel(func_ Kernel, gridDim Dim3, blockDim Dim3, args []unsafe.Point
 // void* parameter.
 //
 //   - config: Launch configuration
-//   - func_: Kernel to launch
+//   - fn: Kernel to launch
 //   - args: Array of pointers to kernel parameters
 //
 // Returns: [Success], [ErrorInvalidDeviceFunction],
@@ -5612,24 +4865,15 @@ func LaunchKernel(func_ Kernel, gridDim Dim3, blockDim Dim3, args []unsafe.Point
 // args holds one pointer per kernel parameter, each to a Go value of the
 // parameter's C type (nil: NULL); CUDA copies the values when the launch is
 // enqueued, so they may change once the call returns.
-func LaunchKernelExC(config *LaunchConfig, func_ Kernel, args []unsafe.Pointer) (err error) {
-	fnPtr, lerr := procLaunchKernelExC.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LaunchKernelExC(config *LaunchConfig, fn Kernel, args []unsafe.Pointer) error {
+	sym, err := procLaunchKernelExC.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(config)), uintptr(func_), uintptr(unsafe.Pointer(unsafe.SliceData(args))), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(config)), uintptr(fn), uintptr(unsafe.Pointer(unsafe.SliceData(args))), 0, 0, 0)
 	runtime.KeepAlive(config)
 	runtime.KeepAlive(args)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errLaunchKernelExC, rc)
-		return
-	}
-	return
+	return ffi.Error(procLaunchKernelExC, Error(r))
 }
 
 // LaunchCooperativeKernel wraps cudaLaunchCooperativeKernel (symbol cudaLaunchCooperativeKernel, cuda_runtime_api.h).
@@ -5637,7 +4881,7 @@ func LaunchKernelExC(config *LaunchConfig, func_ Kernel, args []unsafe.Pointer) 
 // Launches a device function where thread blocks can cooperate and synchronize
 // as they execute
 //
-// The function invokes kernel func_ on gridDim (gridDim.x × gridDim.y ×
+// The function invokes kernel fn on gridDim (gridDim.x × gridDim.y ×
 // gridDim.z) grid of blocks. Each block contains blockDim (blockDim.x ×
 // blockDim.y × blockDim.z) threads.
 //
@@ -5665,7 +4909,7 @@ func LaunchKernelExC(config *LaunchConfig, func_ Kernel, args []unsafe.Pointer) 
 //
 // stream specifies a stream the invocation is associated to.
 //
-//   - func_: Device function symbol
+//   - fn: Device function symbol
 //   - gridDim: Grid dimensions
 //   - blockDim: Block dimensions
 //   - args: Arguments
@@ -5694,33 +4938,26 @@ func LaunchKernelExC(config *LaunchConfig, func_ Kernel, args []unsafe.Pointer) 
 // args holds one pointer per kernel parameter, each to a Go value of the
 // parameter's C type (nil: NULL); CUDA copies the values when the launch is
 // enqueued, so they may change once the call returns.
-func LaunchCooperativeKernel(func_ Kernel, gridDim Dim3, blockDim Dim3, args []unsafe.Pointer, sharedMem uint64, stream Stream) (err error) {
-	fnPtr, lerr := procLaunchCooperativeKernel.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LaunchCooperativeKernel(fn Kernel, gridDim, blockDim Dim3, args []unsafe.Pointer, sharedMem uint64, stream Stream) error {
+	sym, err := procLaunchCooperativeKernel.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
-	frame.Int(uintptr(func_))
+	frame.Int(uintptr(fn))
 	frame.Struct(unsafe.Pointer(&gridDim), &layoutDim3)
 	frame.Struct(unsafe.Pointer(&blockDim), &layoutDim3)
 	frame.Int(uintptr(unsafe.Pointer(unsafe.SliceData(args))))
 	frame.Int(uintptr(sharedMem))
 	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&gridDim)
 	runtime.KeepAlive(&blockDim)
 	runtime.KeepAlive(args)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errLaunchCooperativeKernel, rc)
-		return
-	}
-	return
+	return ffi.Error(procLaunchCooperativeKernel, Error(frame.Ret()))
 }
 
 // LaunchCooperativeKernelMultiDevice wraps cudaLaunchCooperativeKernelMultiDevice (symbol cudaLaunchCooperativeKernelMultiDevice, cuda_runtime_api.h).
@@ -5834,23 +5071,14 @@ func LaunchCooperativeKernel(func_ Kernel, gridDim Dim3, blockDim Dim3, args []u
 // cuLaunchCooperativeKernelMultiDevice.
 //
 // Deprecated: This function is deprecated as of CUDA 11.3.
-func LaunchCooperativeKernelMultiDevice(launchParamsList *LaunchParams, numDevices uint32, flags uint32) (err error) {
-	fnPtr, lerr := procLaunchCooperativeKernelMultiDevice.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LaunchCooperativeKernelMultiDevice(launchParamsList *LaunchParams, numDevices, flags uint32) error {
+	sym, err := procLaunchCooperativeKernelMultiDevice.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(launchParamsList)), uintptr(numDevices), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(launchParamsList)), uintptr(numDevices), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(launchParamsList)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errLaunchCooperativeKernelMultiDevice, rc)
-		return
-	}
-	return
+	return ffi.Error(procLaunchCooperativeKernelMultiDevice, Error(r))
 }
 
 // FuncSetCacheConfig wraps cudaFuncSetCacheConfig (symbol cudaFuncSetCacheConfig, cuda_runtime_api.h).
@@ -5859,14 +5087,14 @@ func LaunchCooperativeKernelMultiDevice(launchParamsList *LaunchParams, numDevic
 //
 // On devices where the L1 cache and shared memory use the same hardware
 // resources, this sets through cacheConfig the preferred cache configuration
-// for the function specified via func_. This is only a preference. The runtime
+// for the function specified via fn. This is only a preference. The runtime
 // will use the requested configuration if possible, but it is free to choose a
-// different configuration if required to execute func_.
+// different configuration if required to execute fn.
 //
-// func_ is a device function symbol and must be declared as a __global__
-// function. If the specified function does not exist, then
-// [ErrorInvalidDeviceFunction] is returned. For templated functions, pass the
-// function symbol as follows: func_name<template_arg_0,...,template_arg_N>
+// fn is a device function symbol and must be declared as a __global__ function.
+// If the specified function does not exist, then [ErrorInvalidDeviceFunction]
+// is returned. For templated functions, pass the function symbol as follows:
+// func_name<template_arg_0,...,template_arg_N>
 //
 // This setting does nothing on devices where the size of the L1 cache and
 // shared memory are fixed.
@@ -5883,7 +5111,7 @@ func LaunchCooperativeKernelMultiDevice(launchParamsList *LaunchParams, numDevic
 //
 // Parameters:
 //
-//   - func_: Device function symbol
+//   - fn: Device function symbol
 //   - cacheConfig: Requested cache configuration
 //
 // Returns: [Success], [ErrorInvalidDeviceFunction]
@@ -5899,31 +5127,22 @@ func LaunchCooperativeKernelMultiDevice(launchParamsList *LaunchParams, numDevic
 //
 // See also: cudaFuncSetCacheConfig (C++ API), cudaFuncGetAttributes (C API),
 // cudaLaunchKernel (C API), cuFuncSetCacheConfig.
-func FuncSetCacheConfig(func_ Kernel, cacheConfig FuncCache) (err error) {
-	fnPtr, lerr := procFuncSetCacheConfig.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func FuncSetCacheConfig(fn Kernel, cacheConfig FuncCache) error {
+	sym, err := procFuncSetCacheConfig.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(func_), uintptr(cacheConfig), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFuncSetCacheConfig, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(fn), uintptr(cacheConfig), 0, 0, 0, 0)
+	return ffi.Error(procFuncSetCacheConfig, Error(r))
 }
 
 // FuncGetAttributes wraps cudaFuncGetAttributes (symbol cudaFuncGetAttributes, cuda_runtime_api.h).
 //
 // Find out attributes for a given function.
 //
-// This function obtains the attributes of a function specified via func_. func_
-// is a device function symbol and must be declared as a __global__ function.
-// The fetched attributes are placed in attr. If the specified function does not
+// This function obtains the attributes of a function specified via fn. fn is a
+// device function symbol and must be declared as a __global__ function. The
+// fetched attributes are placed in attr. If the specified function does not
 // exist, then [ErrorInvalidDeviceFunction] is returned. For templated
 // functions, pass the function symbol as follows:
 // func_name<template_arg_0,...,template_arg_N>
@@ -5932,7 +5151,7 @@ func FuncSetCacheConfig(func_ Kernel, cacheConfig FuncCache) (err error) {
 // on the device that is currently being used.
 //
 //   - attr: (result) Return pointer to function's attributes
-//   - func_: Device function symbol
+//   - fn: Device function symbol
 //
 // Returns: [Success], [ErrorInvalidDeviceFunction]
 //
@@ -5947,33 +5166,24 @@ func FuncSetCacheConfig(func_ Kernel, cacheConfig FuncCache) (err error) {
 //
 // See also: cudaFuncSetCacheConfig (C API), cudaFuncGetAttributes (C++ API),
 // cudaLaunchKernel (C API), cuFuncGetAttribute.
-func FuncGetAttributes(func_ Kernel) (attr FuncAttributes, err error) {
-	fnPtr, lerr := procFuncGetAttributes.Addr()
-	if lerr != nil {
-		err = lerr
+func FuncGetAttributes(fn Kernel) (attr FuncAttributes, err error) {
+	sym, err := procFuncGetAttributes.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&attr)), uintptr(func_), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&attr)), uintptr(fn), 0, 0, 0, 0)
 	runtime.KeepAlive(&attr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFuncGetAttributes, rc)
-		return
-	}
-	return
+	return attr, ffi.Error(procFuncGetAttributes, Error(r))
 }
 
 // FuncSetAttribute wraps cudaFuncSetAttribute (symbol cudaFuncSetAttribute, cuda_runtime_api.h).
 //
 // Set attributes for a given function.
 //
-// This function sets the attributes of a function specified via func_. The
-// parameter func_ must be a pointer to a function that executes on the device.
-// The parameter specified by func_ must be declared as a __global__ function.
-// The enumeration defined by attr is set to the value defined by value. If the
+// This function sets the attributes of a function specified via fn. The
+// parameter fn must be a pointer to a function that executes on the device. The
+// parameter specified by fn must be declared as a __global__ function. The
+// enumeration defined by attr is set to the value defined by value. If the
 // specified function does not exist, then [ErrorInvalidDeviceFunction] is
 // returned. If the specified attribute cannot be written, or if the value is
 // incorrect, then [ErrorInvalidValue] is returned.
@@ -5995,7 +5205,7 @@ func FuncGetAttributes(func_ Kernel) (attr FuncAttributes, err error) {
 // cudaLaunchKernel (C++ API), cudaFuncSetCacheConfig (C++ API),
 // cudaFuncGetAttributes (C API),
 //
-//   - func_: Function to get attributes of
+//   - fn: Function to get attributes of
 //   - attr: Attribute to set
 //   - value: Value to set
 //
@@ -6009,38 +5219,29 @@ func FuncGetAttributes(func_ Kernel) (attr FuncAttributes, err error) {
 // initialize internal CUDA RT state.
 //
 // Note: This function may not be called from a callback.
-func FuncSetAttribute(func_ Kernel, attr FuncAttribute, value int32) (err error) {
-	fnPtr, lerr := procFuncSetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func FuncSetAttribute(fn Kernel, attr FuncAttribute, value int32) error {
+	sym, err := procFuncSetAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(func_), uintptr(attr), uintptr(value), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFuncSetAttribute, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(fn), uintptr(attr), uintptr(value), 0, 0, 0)
+	return ffi.Error(procFuncSetAttribute, Error(r))
 }
 
 // FuncGetName wraps cudaFuncGetName (symbol cudaFuncGetName, cuda_runtime_api.h).
 //
 // Returns the function name for a device entry function pointer.
 //
-// Returns in name the function name associated with the symbol func_ . The
+// Returns in name the function name associated with the symbol fn . The
 // function name is returned as a null-terminated string. This API may return a
 // mangled name if the function is not declared as having C linkage. If name is
-// NULL, [ErrorInvalidValue] is returned. If func_ is not a device entry
-// function, [ErrorInvalidDeviceFunction] is returned.
+// NULL, [ErrorInvalidValue] is returned. If fn is not a device entry function,
+// [ErrorInvalidDeviceFunction] is returned.
 //
 // cudaFuncGetName (C++ API)
 //
 //   - name: (result) The returned name of the function
-//   - func_: The function pointer to retrieve name for
+//   - fn: The function pointer to retrieve name for
 //
 // Returns: [Success], [ErrorInvalidValue], [ErrorInvalidDeviceFunction]
 //
@@ -6052,25 +5253,16 @@ func FuncSetAttribute(func_ Kernel, attr FuncAttribute, value int32) (err error)
 // initialize internal CUDA RT state.
 //
 // Note: This function may not be called from a callback.
-func FuncGetName(func_ Kernel) (name string, err error) {
-	fnPtr, lerr := procFuncGetName.Addr()
-	if lerr != nil {
-		err = lerr
+func FuncGetName(fn Kernel) (name string, err error) {
+	sym, err := procFuncGetName.Addr()
+	if err != nil {
 		return
 	}
 	var nameC uintptr
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&nameC)), uintptr(func_), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&nameC)), uintptr(fn), 0, 0, 0, 0)
 	runtime.KeepAlive(&nameC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFuncGetName, rc)
-		return
-	}
 	name = ffi.GoString(nameC)
-	return
+	return name, ffi.Error(procFuncGetName, Error(r))
 }
 
 // FuncGetParamInfo wraps cudaFuncGetParamInfo (symbol cudaFuncGetParamInfo, cuda_runtime_api.h).
@@ -6078,15 +5270,15 @@ func FuncGetName(func_ Kernel) (name string, err error) {
 // Returns the offset and size of a kernel parameter in the device-side
 // parameter layout.
 //
-// Queries the kernel parameter at paramIndex in func_'s list of parameters and
+// Queries the kernel parameter at paramIndex in fn's list of parameters and
 // returns parameter information via paramOffset and paramSize. paramOffset
 // returns the offset of the parameter in the device-side parameter layout.
 // paramSize returns the size in bytes of the parameter. This information can be
 // used to update kernel node parameters from the device via
 // cudaGraphKernelNodeSetParam and cudaGraphKernelNodeUpdatesApply. paramIndex
-// must be less than the number of parameters that func_ takes.
+// must be less than the number of parameters that fn takes.
 //
-//   - func_: The function to query
+//   - fn: The function to query
 //   - paramIndex: The parameter index to query
 //   - paramOffset: (result) The offset into the device-side parameter layout at
 //     which the parameter resides
@@ -6097,24 +5289,15 @@ func FuncGetName(func_ Kernel) (name string, err error) {
 //
 // Note: This function may also return error codes from previous, asynchronous
 // launches.
-func FuncGetParamInfo(func_ Kernel, paramIndex uint64) (paramOffset uint64, paramSize uint64, err error) {
-	fnPtr, lerr := procFuncGetParamInfo.Addr()
-	if lerr != nil {
-		err = lerr
+func FuncGetParamInfo(fn Kernel, paramIndex uint64) (paramOffset, paramSize uint64, err error) {
+	sym, err := procFuncGetParamInfo.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(func_), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(fn), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
 	runtime.KeepAlive(&paramOffset)
 	runtime.KeepAlive(&paramSize)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFuncGetParamInfo, rc)
-		return
-	}
-	return
+	return paramOffset, paramSize, ffi.Error(procFuncGetParamInfo, Error(r))
 }
 
 // SetDoubleForDevice wraps cudaSetDoubleForDevice (symbol cudaSetDoubleForDevice, cuda_runtime_api.h).
@@ -6142,23 +5325,14 @@ func FuncGetParamInfo(func_ Kernel, paramIndex uint64) (paramOffset uint64, para
 // [SetDoubleForHost].
 //
 // Deprecated: This function is deprecated as of CUDA 7.5
-func SetDoubleForDevice(d *float64) (err error) {
-	fnPtr, lerr := procSetDoubleForDevice.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func SetDoubleForDevice(d *float64) error {
+	sym, err := procSetDoubleForDevice.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(d)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(d)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(d)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errSetDoubleForDevice, rc)
-		return
-	}
-	return
+	return ffi.Error(procSetDoubleForDevice, Error(r))
 }
 
 // SetDoubleForHost wraps cudaSetDoubleForHost (symbol cudaSetDoubleForHost, cuda_runtime_api.h).
@@ -6186,23 +5360,14 @@ func SetDoubleForDevice(d *float64) (err error) {
 // [SetDoubleForDevice].
 //
 // Deprecated: This function is deprecated as of CUDA 7.5
-func SetDoubleForHost(d *float64) (err error) {
-	fnPtr, lerr := procSetDoubleForHost.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func SetDoubleForHost(d *float64) error {
+	sym, err := procSetDoubleForHost.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(d)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(d)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(d)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errSetDoubleForHost, rc)
-		return
-	}
-	return
+	return ffi.Error(procSetDoubleForHost, Error(r))
 }
 
 // LaunchHostFunc wraps cudaLaunchHostFunc (symbol cudaLaunchHostFunc, cuda_runtime_api.h).
@@ -6264,9 +5429,8 @@ func SetDoubleForHost(d *float64) (err error) {
 // [StreamWaitEvent], [StreamDestroy], [MallocManaged], [StreamAttachMemAsync],
 // [StreamAddCallback], cuLaunchHostFunc.
 func LaunchHostFunc(stream Stream, fn func()) (err error) {
-	fnPtr, lerr := procLaunchHostFunc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procLaunchHostFunc.Addr()
+	if err != nil {
 		return
 	}
 	var cbGraph Graph
@@ -6286,17 +5450,15 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 	frame.Int(uintptr(stream))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
-	if ferr != nil {
+	ffi.Call(sym, frame)
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errLaunchHostFunc, rc)
+		err = ffi.Error(procLaunchHostFunc, rc)
 		return
 	}
 	if cbGraph != 0 {
@@ -6343,7 +5505,7 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 //
 // Parameters:
 //
-//   - func_: Device function symbol
+//   - fn: Device function symbol
 //   - config: Requested shared memory configuration
 //
 // Returns: [Success], [ErrorInvalidDeviceFunction], [ErrorInvalidValue]
@@ -6362,22 +5524,13 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 // cuFuncSetSharedMemConfig.
 //
 // Deprecated: the header marks this deprecated.
-func FuncSetSharedMemConfig(func_ Kernel, config SharedMemConfig) (err error) {
-	fnPtr, lerr := procFuncSetSharedMemConfig.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func FuncSetSharedMemConfig(fn Kernel, config SharedMemConfig) error {
+	sym, err := procFuncSetSharedMemConfig.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(func_), uintptr(config), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFuncSetSharedMemConfig, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(fn), uintptr(config), 0, 0, 0, 0)
+	return ffi.Error(procFuncSetSharedMemConfig, Error(r))
 }
 
 // OccupancyMaxActiveBlocksPerMultiprocessor wraps cudaOccupancyMaxActiveBlocksPerMultiprocessor (symbol cudaOccupancyMaxActiveBlocksPerMultiprocessor, cuda_runtime_api.h).
@@ -6388,7 +5541,7 @@ func FuncSetSharedMemConfig(func_ Kernel, config SharedMemConfig) (err error) {
 // multiprocessor for the device function.
 //
 //   - numBlocks: (result) Returned occupancy
-//   - func_: Kernel function for which occupancy is calculated
+//   - fn: Kernel function for which occupancy is calculated
 //   - blockSize: Block size the kernel is intended to be launched with
 //   - dynamicSMemSize: Per-block dynamic shared memory usage intended, in bytes
 //
@@ -6411,23 +5564,14 @@ func FuncSetSharedMemConfig(func_ Kernel, config SharedMemConfig) (err error) {
 // cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags (C++ API),
 // cudaOccupancyAvailableDynamicSMemPerBlock (C++ API),
 // cuOccupancyMaxActiveBlocksPerMultiprocessor.
-func OccupancyMaxActiveBlocksPerMultiprocessor(func_ Kernel, blockSize int32, dynamicSMemSize uint64) (numBlocks int32, err error) {
-	fnPtr, lerr := procOccupancyMaxActiveBlocksPerMultiprocessor.Addr()
-	if lerr != nil {
-		err = lerr
+func OccupancyMaxActiveBlocksPerMultiprocessor(fn Kernel, blockSize int32, dynamicSMemSize uint64) (numBlocks int32, err error) {
+	sym, err := procOccupancyMaxActiveBlocksPerMultiprocessor.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numBlocks)), uintptr(func_), uintptr(blockSize), uintptr(dynamicSMemSize), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&numBlocks)), uintptr(fn), uintptr(blockSize), uintptr(dynamicSMemSize), 0, 0)
 	runtime.KeepAlive(&numBlocks)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errOccupancyMaxActiveBlocksPerMultiprocessor, rc)
-		return
-	}
-	return
+	return numBlocks, ffi.Error(procOccupancyMaxActiveBlocksPerMultiprocessor, Error(r))
 }
 
 // OccupancyAvailableDynamicSMemPerBlock wraps cudaOccupancyAvailableDynamicSMemPerBlock (symbol cudaOccupancyAvailableDynamicSMemPerBlock, cuda_runtime_api.h).
@@ -6439,7 +5583,7 @@ func OccupancyMaxActiveBlocksPerMultiprocessor(func_ Kernel, blockSize int32, dy
 // numBlocks blocks per SM.
 //
 //   - dynamicSmemSize: (result) Returned maximum dynamic shared memory
-//   - func_: Kernel function for which occupancy is calculated
+//   - fn: Kernel function for which occupancy is calculated
 //   - numBlocks: Number of blocks to fit on SM
 //   - blockSize: Size of the block
 //
@@ -6461,23 +5605,14 @@ func OccupancyMaxActiveBlocksPerMultiprocessor(func_ Kernel, blockSize int32, dy
 // cudaOccupancyMaxPotentialBlockSizeVariableSMem (C++ API),
 // cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags (C++ API),
 // [OccupancyAvailableDynamicSMemPerBlock].
-func OccupancyAvailableDynamicSMemPerBlock(func_ Kernel, numBlocks int32, blockSize int32) (dynamicSmemSize uint64, err error) {
-	fnPtr, lerr := procOccupancyAvailableDynamicSMemPerBlock.Addr()
-	if lerr != nil {
-		err = lerr
+func OccupancyAvailableDynamicSMemPerBlock(fn Kernel, numBlocks, blockSize int32) (dynamicSmemSize uint64, err error) {
+	sym, err := procOccupancyAvailableDynamicSMemPerBlock.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&dynamicSmemSize)), uintptr(func_), uintptr(numBlocks), uintptr(blockSize), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dynamicSmemSize)), uintptr(fn), uintptr(numBlocks), uintptr(blockSize), 0, 0)
 	runtime.KeepAlive(&dynamicSmemSize)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errOccupancyAvailableDynamicSMemPerBlock, rc)
-		return
-	}
-	return
+	return dynamicSmemSize, ffi.Error(procOccupancyAvailableDynamicSMemPerBlock, Error(r))
 }
 
 // OccupancyMaxActiveBlocksPerMultiprocessorWithFlags wraps cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags (symbol cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cuda_runtime_api.h).
@@ -6504,7 +5639,7 @@ func OccupancyAvailableDynamicSMemPerBlock(func_ Kernel, numBlocks int32, blockS
 // Parameters:
 //
 //   - numBlocks: (result) Returned occupancy
-//   - func_: Kernel function for which occupancy is calculated
+//   - fn: Kernel function for which occupancy is calculated
 //   - blockSize: Block size the kernel is intended to be launched with
 //   - dynamicSMemSize: Per-block dynamic shared memory usage intended, in bytes
 //   - flags: Requested behavior for the occupancy calculator
@@ -6528,29 +5663,20 @@ func OccupancyAvailableDynamicSMemPerBlock(func_ Kernel, numBlocks int32, blockS
 // cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags (C++ API),
 // cudaOccupancyAvailableDynamicSMemPerBlock (C++ API),
 // cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags.
-func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ Kernel, blockSize int32, dynamicSMemSize uint64, flags uint32) (numBlocks int32, err error) {
-	fnPtr, lerr := procOccupancyMaxActiveBlocksPerMultiprocessorWithFlags.Addr()
-	if lerr != nil {
-		err = lerr
+func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(fn Kernel, blockSize int32, dynamicSMemSize uint64, flags uint32) (numBlocks int32, err error) {
+	sym, err := procOccupancyMaxActiveBlocksPerMultiprocessorWithFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numBlocks)), uintptr(func_), uintptr(blockSize), uintptr(dynamicSMemSize), uintptr(flags), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&numBlocks)), uintptr(fn), uintptr(blockSize), uintptr(dynamicSMemSize), uintptr(flags), 0)
 	runtime.KeepAlive(&numBlocks)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, rc)
-		return
-	}
-	return
+	return numBlocks, ffi.Error(procOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, Error(r))
 }
 
 // OccupancyMaxPotentialClusterSize wraps cudaOccupancyMaxPotentialClusterSize (symbol cudaOccupancyMaxPotentialClusterSize, cuda_runtime_api.h).
 //
-// Given the kernel function (func_) and launch configuration (config), return
-// the maximum cluster size in clusterSize.
+// Given the kernel function (fn) and launch configuration (config), return the
+// maximum cluster size in clusterSize.
 //
 // The cluster dimensions in config are ignored. If func has a required cluster
 // size set (see [FuncGetAttributes]),clusterSize will reflect the required
@@ -6564,7 +5690,7 @@ func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ Kernel, blockSize 
 //
 //   - clusterSize: (result) Returned maximum cluster size that can be launched
 //     for the given kernel function and launch configuration
-//   - func_: Kernel function for which maximum cluster size is calculated
+//   - fn: Kernel function for which maximum cluster size is calculated
 //   - config: Launch configuration for the given kernel function
 //
 // Returns: [Success], [ErrorInvalidDeviceFunction], [ErrorInvalidValue],
@@ -6581,30 +5707,21 @@ func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(func_ Kernel, blockSize 
 //
 // See also: cudaFuncGetAttributes cudaOccupancyMaxPotentialClusterSize (C++
 // API), cuOccupancyMaxPotentialClusterSize.
-func OccupancyMaxPotentialClusterSize(func_ Kernel, launchConfig *LaunchConfig) (clusterSize int32, err error) {
-	fnPtr, lerr := procOccupancyMaxPotentialClusterSize.Addr()
-	if lerr != nil {
-		err = lerr
+func OccupancyMaxPotentialClusterSize(fn Kernel, launchConfig *LaunchConfig) (clusterSize int32, err error) {
+	sym, err := procOccupancyMaxPotentialClusterSize.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&clusterSize)), uintptr(func_), uintptr(unsafe.Pointer(launchConfig)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&clusterSize)), uintptr(fn), uintptr(unsafe.Pointer(launchConfig)), 0, 0, 0)
 	runtime.KeepAlive(&clusterSize)
 	runtime.KeepAlive(launchConfig)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errOccupancyMaxPotentialClusterSize, rc)
-		return
-	}
-	return
+	return clusterSize, ffi.Error(procOccupancyMaxPotentialClusterSize, Error(r))
 }
 
 // OccupancyMaxActiveClusters wraps cudaOccupancyMaxActiveClusters (symbol cudaOccupancyMaxActiveClusters, cuda_runtime_api.h).
 //
-// Given the kernel function (func_) and launch configuration (config), return
-// the maximum number of clusters that could co-exist on the target device in
+// Given the kernel function (fn) and launch configuration (config), return the
+// maximum number of clusters that could co-exist on the target device in
 // numClusters.
 //
 // If the function has required cluster size already set (see
@@ -6618,8 +5735,7 @@ func OccupancyMaxPotentialClusterSize(func_ Kernel, launchConfig *LaunchConfig) 
 //
 //   - numClusters: (result) Returned maximum number of clusters that could
 //     co-exist on the target device
-//   - func_: Kernel function for which maximum number of clusters are
-//     calculated
+//   - fn: Kernel function for which maximum number of clusters are calculated
 //   - config: Launch configuration for the given kernel function
 //
 // Returns: [Success], [ErrorInvalidDeviceFunction], [ErrorInvalidValue],
@@ -6636,24 +5752,15 @@ func OccupancyMaxPotentialClusterSize(func_ Kernel, launchConfig *LaunchConfig) 
 //
 // See also: cudaFuncGetAttributes cudaOccupancyMaxActiveClusters (C++ API),
 // cuOccupancyMaxActiveClusters.
-func OccupancyMaxActiveClusters(func_ Kernel, launchConfig *LaunchConfig) (numClusters int32, err error) {
-	fnPtr, lerr := procOccupancyMaxActiveClusters.Addr()
-	if lerr != nil {
-		err = lerr
+func OccupancyMaxActiveClusters(fn Kernel, launchConfig *LaunchConfig) (numClusters int32, err error) {
+	sym, err := procOccupancyMaxActiveClusters.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&numClusters)), uintptr(func_), uintptr(unsafe.Pointer(launchConfig)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&numClusters)), uintptr(fn), uintptr(unsafe.Pointer(launchConfig)), 0, 0, 0)
 	runtime.KeepAlive(&numClusters)
 	runtime.KeepAlive(launchConfig)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errOccupancyMaxActiveClusters, rc)
-		return
-	}
-	return
+	return numClusters, ffi.Error(procOccupancyMaxActiveClusters, Error(r))
 }
 
 // MallocManaged wraps cudaMallocManaged (symbol cudaMallocManaged, cuda_runtime_api.h).
@@ -6771,22 +5878,13 @@ func OccupancyMaxActiveClusters(func_ Kernel, launchConfig *LaunchConfig) (numCl
 // [Malloc3DArray], cudaMallocHost (C API), [FreeHost], [HostAlloc],
 // [DeviceGetAttribute], [StreamAttachMemAsync], cuMemAllocManaged.
 func MallocManaged(size uint64, flags uint32) (devPtr unsafe.Pointer, err error) {
-	fnPtr, lerr := procMallocManaged.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMallocManaged.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMallocManaged, rc)
-		return
-	}
-	return
+	return devPtr, ffi.Error(procMallocManaged, Error(r))
 }
 
 // Malloc wraps cudaMalloc (symbol cudaMalloc, cuda_runtime_api.h).
@@ -6818,22 +5916,13 @@ func MallocManaged(size uint64, flags uint32) (devPtr unsafe.Pointer, err error)
 // See also: [MallocPitch], [Free], [MallocArray], [FreeArray], [Malloc3D],
 // [Malloc3DArray], cudaMallocHost (C API), [FreeHost], [HostAlloc], cuMemAlloc.
 func Malloc(size uint64) (devPtr unsafe.Pointer, err error) {
-	fnPtr, lerr := procMalloc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMalloc.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), 0, 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMalloc, rc)
-		return
-	}
-	return
+	return devPtr, ffi.Error(procMalloc, Error(r))
 }
 
 // MallocHost wraps cudaMallocHost (symbol cudaMallocHost, cuda_runtime_api.h).
@@ -6873,22 +5962,13 @@ func Malloc(size uint64) (devPtr unsafe.Pointer, err error) {
 // [Malloc3DArray], [HostAlloc], [Free], [FreeArray], cudaMallocHost (C++ API),
 // [FreeHost], [HostAlloc], cuMemAllocHost.
 func MallocHost(size uint64) (ptr unsafe.Pointer, err error) {
-	fnPtr, lerr := procMallocHost.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMallocHost.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&ptr)), uintptr(size), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&ptr)), uintptr(size), 0, 0, 0, 0)
 	runtime.KeepAlive(&ptr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMallocHost, rc)
-		return
-	}
-	return
+	return ptr, ffi.Error(procMallocHost, Error(r))
 }
 
 // MallocPitch wraps cudaMallocPitch (symbol cudaMallocPitch, cuda_runtime_api.h).
@@ -6931,24 +6011,15 @@ func MallocHost(size uint64) (ptr unsafe.Pointer, err error) {
 //
 // See also: [Malloc], [Free], [MallocArray], [FreeArray], cudaMallocHost (C
 // API), [FreeHost], [Malloc3D], [Malloc3DArray], [HostAlloc], cuMemAllocPitch.
-func MallocPitch(width uint64, height uint64) (devPtr unsafe.Pointer, pitch uint64, err error) {
-	fnPtr, lerr := procMallocPitch.Addr()
-	if lerr != nil {
-		err = lerr
+func MallocPitch(width, height uint64) (devPtr unsafe.Pointer, pitch uint64, err error) {
+	sym, err := procMallocPitch.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(unsafe.Pointer(&pitch)), uintptr(width), uintptr(height), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(unsafe.Pointer(&pitch)), uintptr(width), uintptr(height), 0, 0)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(&pitch)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMallocPitch, rc)
-		return
-	}
-	return
+	return devPtr, pitch, ffi.Error(procMallocPitch, Error(r))
 }
 
 // MallocArray wraps cudaMallocArray (symbol cudaMallocArray, cuda_runtime_api.h).
@@ -7008,24 +6079,15 @@ func MallocPitch(width uint64, height uint64) (devPtr unsafe.Pointer, pitch uint
 //
 // See also: [Malloc], [MallocPitch], [Free], [FreeArray], cudaMallocHost (C
 // API), [FreeHost], [Malloc3D], [Malloc3DArray], [HostAlloc], cuArrayCreate.
-func MallocArray(desc *ChannelFormatDesc, width uint64, height uint64, flags uint32) (array Array, err error) {
-	fnPtr, lerr := procMallocArray.Addr()
-	if lerr != nil {
-		err = lerr
+func MallocArray(desc *ChannelFormatDesc, width, height uint64, flags uint32) (array Array, err error) {
+	sym, err := procMallocArray.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&array)), uintptr(unsafe.Pointer(desc)), uintptr(width), uintptr(height), uintptr(flags), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&array)), uintptr(unsafe.Pointer(desc)), uintptr(width), uintptr(height), uintptr(flags), 0)
 	runtime.KeepAlive(&array)
 	runtime.KeepAlive(desc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMallocArray, rc)
-		return
-	}
-	return
+	return array, ffi.Error(procMallocArray, Error(r))
 }
 
 // Free wraps cudaFree (symbol cudaFree, cuda_runtime_api.h).
@@ -7066,23 +6128,14 @@ func MallocArray(desc *ChannelFormatDesc, width uint64, height uint64, flags uin
 // [FreeArray], [MallocAsync], cudaMallocFromPoolAsync cudaMallocHost (C API),
 // [FreeHost], [Malloc3D], [Malloc3DArray], cudaFreeAsync ::cudaHostAlloc,
 // cuMemFree.
-func Free(devPtr unsafe.Pointer) (err error) {
-	fnPtr, lerr := procFree.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Free(devPtr unsafe.Pointer) error {
+	sym, err := procFree.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(devPtr), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFree, rc)
-		return
-	}
-	return
+	return ffi.Error(procFree, Error(r))
 }
 
 // FreeHost wraps cudaFreeHost (symbol cudaFreeHost, cuda_runtime_api.h).
@@ -7108,23 +6161,14 @@ func Free(devPtr unsafe.Pointer) (err error) {
 // See also: [Malloc], [MallocPitch], [Free], [MallocArray], [FreeArray],
 // cudaMallocHost (C API), [Malloc3D], [Malloc3DArray], [HostAlloc],
 // cuMemFreeHost.
-func FreeHost(ptr unsafe.Pointer) (err error) {
-	fnPtr, lerr := procFreeHost.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func FreeHost(ptr unsafe.Pointer) error {
+	sym, err := procFreeHost.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(ptr)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(ptr), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(ptr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFreeHost, rc)
-		return
-	}
-	return
+	return ffi.Error(procFreeHost, Error(r))
 }
 
 // FreeArray wraps cudaFreeArray (symbol cudaFreeArray, cuda_runtime_api.h).
@@ -7149,22 +6193,13 @@ func FreeHost(ptr unsafe.Pointer) (err error) {
 //
 // See also: [Malloc], [MallocPitch], [Free], [MallocArray], cudaMallocHost (C
 // API), [FreeHost], [HostAlloc], cuArrayDestroy.
-func FreeArray(array Array) (err error) {
-	fnPtr, lerr := procFreeArray.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func FreeArray(array Array) error {
+	sym, err := procFreeArray.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(array), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFreeArray, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(array), 0, 0, 0, 0, 0)
+	return ffi.Error(procFreeArray, Error(r))
 }
 
 // FreeMipmappedArray wraps cudaFreeMipmappedArray (symbol cudaFreeMipmappedArray, cuda_runtime_api.h).
@@ -7190,22 +6225,13 @@ func FreeArray(array Array) (err error) {
 //
 // See also: [Malloc], [MallocPitch], [Free], [MallocArray], cudaMallocHost (C
 // API), [FreeHost], [HostAlloc], cuMipmappedArrayDestroy.
-func FreeMipmappedArray(mipmappedArray MipmappedArray) (err error) {
-	fnPtr, lerr := procFreeMipmappedArray.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func FreeMipmappedArray(mipmappedArray MipmappedArray) error {
+	sym, err := procFreeMipmappedArray.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(mipmappedArray), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFreeMipmappedArray, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(mipmappedArray), 0, 0, 0, 0, 0)
+	return ffi.Error(procFreeMipmappedArray, Error(r))
 }
 
 // HostAlloc wraps cudaHostAlloc (symbol cudaHostAlloc, cuda_runtime_api.h).
@@ -7279,22 +6305,13 @@ func FreeMipmappedArray(mipmappedArray MipmappedArray) (err error) {
 // See also: [SetDeviceFlags], cudaMallocHost (C API), [FreeHost],
 // [GetDeviceFlags], cuMemHostAlloc.
 func HostAlloc(size uint64, flags uint32) (pHost unsafe.Pointer, err error) {
-	fnPtr, lerr := procHostAlloc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procHostAlloc.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pHost)), uintptr(size), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pHost)), uintptr(size), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pHost)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errHostAlloc, rc)
-		return
-	}
-	return
+	return pHost, ffi.Error(procHostAlloc, Error(r))
 }
 
 // HostRegister wraps cudaHostRegister (symbol cudaHostRegister, cuda_runtime_api.h).
@@ -7391,23 +6408,14 @@ func HostAlloc(size uint64, flags uint32) (pHost unsafe.Pointer, err error) {
 //
 // See also: [HostUnregister], [HostGetFlags], [HostGetDevicePointer],
 // cuMemHostRegister.
-func HostRegister(ptr unsafe.Pointer, size uint64, flags uint32) (err error) {
-	fnPtr, lerr := procHostRegister.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func HostRegister(ptr unsafe.Pointer, size uint64, flags uint32) error {
+	sym, err := procHostRegister.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(ptr)), uintptr(size), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(ptr), uintptr(size), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(ptr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errHostRegister, rc)
-		return
-	}
-	return
+	return ffi.Error(procHostRegister, Error(r))
 }
 
 // HostUnregister wraps cudaHostUnregister (symbol cudaHostUnregister, cuda_runtime_api.h).
@@ -7433,23 +6441,14 @@ func HostRegister(ptr unsafe.Pointer, size uint64, flags uint32) (err error) {
 // Note: This function may not be called from a callback.
 //
 // See also: [HostUnregister], cuMemHostUnregister.
-func HostUnregister(ptr unsafe.Pointer) (err error) {
-	fnPtr, lerr := procHostUnregister.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func HostUnregister(ptr unsafe.Pointer) error {
+	sym, err := procHostUnregister.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(ptr)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(ptr), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(ptr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errHostUnregister, rc)
-		return
-	}
-	return
+	return ffi.Error(procHostUnregister, Error(r))
 }
 
 // HostGetDevicePointer wraps cudaHostGetDevicePointer (symbol cudaHostGetDevicePointer, cuda_runtime_api.h).
@@ -7498,23 +6497,14 @@ func HostUnregister(ptr unsafe.Pointer) (err error) {
 //
 // See also: [SetDeviceFlags], [HostAlloc], cuMemHostGetDevicePointer.
 func HostGetDevicePointer(pHost unsafe.Pointer, flags uint32) (pDevice unsafe.Pointer, err error) {
-	fnPtr, lerr := procHostGetDevicePointer.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procHostGetDevicePointer.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pDevice)), uintptr(unsafe.Pointer(pHost)), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pDevice)), uintptr(pHost), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pDevice)
 	runtime.KeepAlive(pHost)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errHostGetDevicePointer, rc)
-		return
-	}
-	return
+	return pDevice, ffi.Error(procHostGetDevicePointer, Error(r))
 }
 
 // HostGetFlags wraps cudaHostGetFlags (symbol cudaHostGetFlags, cuda_runtime_api.h).
@@ -7541,23 +6531,14 @@ func HostGetDevicePointer(pHost unsafe.Pointer, flags uint32) (pDevice unsafe.Po
 //
 // See also: [HostAlloc], cuMemHostGetFlags.
 func HostGetFlags(pHost unsafe.Pointer) (pFlags uint32, err error) {
-	fnPtr, lerr := procHostGetFlags.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procHostGetFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pFlags)), uintptr(unsafe.Pointer(pHost)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pFlags)), uintptr(pHost), 0, 0, 0, 0)
 	runtime.KeepAlive(&pFlags)
 	runtime.KeepAlive(pHost)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errHostGetFlags, rc)
-		return
-	}
-	return
+	return pFlags, ffi.Error(procHostGetFlags, Error(r))
 }
 
 // Malloc3D wraps cudaMalloc3D (symbol cudaMalloc3D, cuda_runtime_api.h).
@@ -7598,27 +6579,20 @@ func HostGetFlags(pHost unsafe.Pointer) (pFlags uint32, err error) {
 // [MallocArray], [FreeArray], cudaMallocHost (C API), [FreeHost], [HostAlloc],
 // make_cudaPitchedPtr, make_cudaExtent, cuMemAllocPitch.
 func Malloc3D(extent Extent) (pitchedDevPtr PitchedPtr, err error) {
-	fnPtr, lerr := procMalloc3D.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMalloc3D.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(unsafe.Pointer(&pitchedDevPtr)))
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMalloc3D, rc)
-		return
-	}
-	return
+	return pitchedDevPtr, ffi.Error(procMalloc3D, Error(frame.Ret()))
 }
 
 // Malloc3DArray wraps cudaMalloc3DArray (symbol cudaMalloc3DArray, cuda_runtime_api.h).
@@ -7726,9 +6700,8 @@ func Malloc3D(extent Extent) (pitchedDevPtr PitchedPtr, err error) {
 // cudaMallocHost (C API), [FreeHost], [HostAlloc], make_cudaExtent,
 // cuArray3DCreate.
 func Malloc3DArray(desc *ChannelFormatDesc, extent Extent, flags uint32) (array Array, err error) {
-	fnPtr, lerr := procMalloc3DArray.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMalloc3DArray.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
@@ -7736,20 +6709,14 @@ func Malloc3DArray(desc *ChannelFormatDesc, extent Extent, flags uint32) (array 
 	frame.Int(uintptr(unsafe.Pointer(desc)))
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&array)
 	runtime.KeepAlive(desc)
 	runtime.KeepAlive(&extent)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMalloc3DArray, rc)
-		return
-	}
-	return
+	return array, ffi.Error(procMalloc3DArray, Error(frame.Ret()))
 }
 
 // MallocMipmappedArray wraps cudaMallocMipmappedArray (symbol cudaMallocMipmappedArray, cuda_runtime_api.h).
@@ -7860,10 +6827,9 @@ func Malloc3DArray(desc *ChannelFormatDesc, extent Extent, flags uint32) (array 
 // See also: [Malloc3D], [Malloc], [MallocPitch], [Free], [FreeArray],
 // cudaMallocHost (C API), [FreeHost], [HostAlloc], make_cudaExtent,
 // cuMipmappedArrayCreate.
-func MallocMipmappedArray(desc *ChannelFormatDesc, extent Extent, numLevels uint32, flags uint32) (mipmappedArray MipmappedArray, err error) {
-	fnPtr, lerr := procMallocMipmappedArray.Addr()
-	if lerr != nil {
-		err = lerr
+func MallocMipmappedArray(desc *ChannelFormatDesc, extent Extent, numLevels, flags uint32) (mipmappedArray MipmappedArray, err error) {
+	sym, err := procMallocMipmappedArray.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
@@ -7872,20 +6838,14 @@ func MallocMipmappedArray(desc *ChannelFormatDesc, extent Extent, numLevels uint
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
 	frame.Int(uintptr(numLevels))
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&mipmappedArray)
 	runtime.KeepAlive(desc)
 	runtime.KeepAlive(&extent)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMallocMipmappedArray, rc)
-		return
-	}
-	return
+	return mipmappedArray, ffi.Error(procMallocMipmappedArray, Error(frame.Ret()))
 }
 
 // GetMipmappedArrayLevel wraps cudaGetMipmappedArrayLevel (symbol cudaGetMipmappedArrayLevel, cuda_runtime_api.h).
@@ -7919,22 +6879,13 @@ func MallocMipmappedArray(desc *ChannelFormatDesc, extent Extent, numLevels uint
 // cudaMallocHost (C API), [FreeHost], [HostAlloc], make_cudaExtent,
 // cuMipmappedArrayGetLevel.
 func GetMipmappedArrayLevel(mipmappedArray MipmappedArrayConst, level uint32) (levelArray Array, err error) {
-	fnPtr, lerr := procGetMipmappedArrayLevel.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetMipmappedArrayLevel.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&levelArray)), uintptr(mipmappedArray), uintptr(level), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&levelArray)), uintptr(mipmappedArray), uintptr(level), 0, 0, 0)
 	runtime.KeepAlive(&levelArray)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetMipmappedArrayLevel, rc)
-		return
-	}
-	return
+	return levelArray, ffi.Error(procGetMipmappedArrayLevel, Error(r))
 }
 
 // Memcpy3D wraps cudaMemcpy3D (symbol cudaMemcpy3D, cuda_runtime_api.h).
@@ -8032,23 +6983,14 @@ func GetMipmappedArrayLevel(mipmappedArray MipmappedArrayConst, level uint32) (l
 // [MemcpyToSymbol], [MemcpyFromSymbol], [MemcpyAsync], [Memcpy2DAsync],
 // [Memcpy2DToArrayAsync], [Memcpy2DFromArrayAsync], [MemcpyToSymbolAsync],
 // [MemcpyFromSymbolAsync], make_cudaExtent, make_cudaPos, cuMemcpy3D.
-func Memcpy3D(p *Memcpy3DParms) (err error) {
-	fnPtr, lerr := procMemcpy3D.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy3D(p *Memcpy3DParms) error {
+	sym, err := procMemcpy3D.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpy3D, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy3D, Error(r))
 }
 
 // Memcpy3DPeer wraps cudaMemcpy3DPeer (symbol cudaMemcpy3DPeer, cuda_runtime_api.h).
@@ -8083,23 +7025,14 @@ func Memcpy3D(p *Memcpy3DParms) (err error) {
 //
 // See also: [Memcpy], [MemcpyPeer], [MemcpyAsync], [MemcpyPeerAsync],
 // [Memcpy3DPeerAsync], cuMemcpy3DPeer.
-func Memcpy3DPeer(p *Memcpy3DPeerParms) (err error) {
-	fnPtr, lerr := procMemcpy3DPeer.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy3DPeer(p *Memcpy3DPeerParms) error {
+	sym, err := procMemcpy3DPeer.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpy3DPeer, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy3DPeer, Error(r))
 }
 
 // Memcpy3DAsync wraps cudaMemcpy3DAsync (symbol cudaMemcpy3DAsync, cuda_runtime_api.h).
@@ -8212,23 +7145,14 @@ func Memcpy3DPeer(p *Memcpy3DPeerParms) (err error) {
 // [Memcpy2DAsync], [Memcpy2DToArrayAsync], [Memcpy2DFromArrayAsync],
 // [MemcpyToSymbolAsync], [MemcpyFromSymbolAsync], make_cudaExtent,
 // make_cudaPos, cuMemcpy3DAsync.
-func Memcpy3DAsync(p *Memcpy3DParms, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpy3DAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy3DAsync(p *Memcpy3DParms, stream Stream) error {
+	sym, err := procMemcpy3DAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), uintptr(stream), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(p)), uintptr(stream), 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpy3DAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy3DAsync, Error(r))
 }
 
 // Memcpy3DPeerAsync wraps cudaMemcpy3DPeerAsync (symbol cudaMemcpy3DPeerAsync, cuda_runtime_api.h).
@@ -8260,23 +7184,14 @@ func Memcpy3DAsync(p *Memcpy3DParms, stream Stream) (err error) {
 //
 // See also: [Memcpy], [MemcpyPeer], [MemcpyAsync], [MemcpyPeerAsync],
 // [Memcpy3DPeerAsync], cuMemcpy3DPeerAsync.
-func Memcpy3DPeerAsync(p *Memcpy3DPeerParms, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpy3DPeerAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy3DPeerAsync(p *Memcpy3DPeerParms, stream Stream) error {
+	sym, err := procMemcpy3DPeerAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), uintptr(stream), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(p)), uintptr(stream), 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpy3DPeerAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy3DPeerAsync, Error(r))
 }
 
 // MemGetInfo wraps cudaMemGetInfo (symbol cudaMemGetInfo, cuda_runtime_api.h).
@@ -8313,24 +7228,15 @@ func Memcpy3DPeerAsync(p *Memcpy3DPeerParms, stream Stream) (err error) {
 // Note: This function may not be called from a callback.
 //
 // See also: cuMemGetInfo.
-func MemGetInfo() (free uint64, total uint64, err error) {
-	fnPtr, lerr := procMemGetInfo.Addr()
-	if lerr != nil {
-		err = lerr
+func MemGetInfo() (free, total uint64, err error) {
+	sym, err := procMemGetInfo.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&free)), uintptr(unsafe.Pointer(&total)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&free)), uintptr(unsafe.Pointer(&total)), 0, 0, 0, 0)
 	runtime.KeepAlive(&free)
 	runtime.KeepAlive(&total)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemGetInfo, rc)
-		return
-	}
-	return
+	return free, total, ffi.Error(procMemGetInfo, Error(r))
 }
 
 // ArrayGetInfo wraps cudaArrayGetInfo (symbol cudaArrayGetInfo, cuda_runtime_api.h).
@@ -8360,24 +7266,15 @@ func MemGetInfo() (free uint64, total uint64, err error) {
 //
 // See also: cuArrayGetDescriptor, cuArray3DGetDescriptor.
 func ArrayGetInfo(array Array) (desc ChannelFormatDesc, extent Extent, flags uint32, err error) {
-	fnPtr, lerr := procArrayGetInfo.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procArrayGetInfo.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&desc)), uintptr(unsafe.Pointer(&extent)), uintptr(unsafe.Pointer(&flags)), uintptr(array), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&desc)), uintptr(unsafe.Pointer(&extent)), uintptr(unsafe.Pointer(&flags)), uintptr(array), 0, 0)
 	runtime.KeepAlive(&desc)
 	runtime.KeepAlive(&extent)
 	runtime.KeepAlive(&flags)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errArrayGetInfo, rc)
-		return
-	}
-	return
+	return desc, extent, flags, ffi.Error(procArrayGetInfo, Error(r))
 }
 
 // ArrayGetPlane wraps cudaArrayGetPlane (symbol cudaArrayGetPlane, cuda_runtime_api.h).
@@ -8409,22 +7306,13 @@ func ArrayGetInfo(array Array) (desc ChannelFormatDesc, extent Extent, flags uin
 //
 // See also: cuArrayGetPlane.
 func ArrayGetPlane(hArray Array, planeIdx uint32) (pPlaneArray Array, err error) {
-	fnPtr, lerr := procArrayGetPlane.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procArrayGetPlane.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pPlaneArray)), uintptr(hArray), uintptr(planeIdx), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pPlaneArray)), uintptr(hArray), uintptr(planeIdx), 0, 0, 0)
 	runtime.KeepAlive(&pPlaneArray)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errArrayGetPlane, rc)
-		return
-	}
-	return
+	return pPlaneArray, ffi.Error(procArrayGetPlane, Error(r))
 }
 
 // ArrayGetMemoryRequirements wraps cudaArrayGetMemoryRequirements (symbol cudaArrayGetMemoryRequirements, cuda_runtime_api.h).
@@ -8447,22 +7335,13 @@ func ArrayGetPlane(hArray Array, planeIdx uint32) (pPlaneArray Array, err error)
 //
 // See also: [MipmappedArrayGetMemoryRequirements].
 func ArrayGetMemoryRequirements(array Array, device int32) (memoryRequirements ArrayMemoryRequirements, err error) {
-	fnPtr, lerr := procArrayGetMemoryRequirements.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procArrayGetMemoryRequirements.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(array), uintptr(device), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(array), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&memoryRequirements)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errArrayGetMemoryRequirements, rc)
-		return
-	}
-	return
+	return memoryRequirements, ffi.Error(procArrayGetMemoryRequirements, Error(r))
 }
 
 // MipmappedArrayGetMemoryRequirements wraps cudaMipmappedArrayGetMemoryRequirements (symbol cudaMipmappedArrayGetMemoryRequirements, cuda_runtime_api.h).
@@ -8486,22 +7365,13 @@ func ArrayGetMemoryRequirements(array Array, device int32) (memoryRequirements A
 //
 // See also: [ArrayGetMemoryRequirements].
 func MipmappedArrayGetMemoryRequirements(mipmap MipmappedArray, device int32) (memoryRequirements ArrayMemoryRequirements, err error) {
-	fnPtr, lerr := procMipmappedArrayGetMemoryRequirements.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMipmappedArrayGetMemoryRequirements.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(mipmap), uintptr(device), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(mipmap), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&memoryRequirements)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMipmappedArrayGetMemoryRequirements, rc)
-		return
-	}
-	return
+	return memoryRequirements, ffi.Error(procMipmappedArrayGetMemoryRequirements, Error(r))
 }
 
 // ArrayGetSparseProperties wraps cudaArrayGetSparseProperties (symbol cudaArrayGetSparseProperties, cuda_runtime_api.h).
@@ -8529,22 +7399,13 @@ func MipmappedArrayGetMemoryRequirements(mipmap MipmappedArray, device int32) (m
 //
 // See also: [MipmappedArrayGetSparseProperties], cuMemMapArrayAsync.
 func ArrayGetSparseProperties(array Array) (sparseProperties ArraySparseProperties, err error) {
-	fnPtr, lerr := procArrayGetSparseProperties.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procArrayGetSparseProperties.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(array), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(array), 0, 0, 0, 0)
 	runtime.KeepAlive(&sparseProperties)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errArrayGetSparseProperties, rc)
-		return
-	}
-	return
+	return sparseProperties, ffi.Error(procArrayGetSparseProperties, Error(r))
 }
 
 // MipmappedArrayGetSparseProperties wraps cudaMipmappedArrayGetSparseProperties (symbol cudaMipmappedArrayGetSparseProperties, cuda_runtime_api.h).
@@ -8572,22 +7433,13 @@ func ArrayGetSparseProperties(array Array) (sparseProperties ArraySparseProperti
 //
 // See also: [ArrayGetSparseProperties], cuMemMapArrayAsync.
 func MipmappedArrayGetSparseProperties(mipmap MipmappedArray) (sparseProperties ArraySparseProperties, err error) {
-	fnPtr, lerr := procMipmappedArrayGetSparseProperties.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMipmappedArrayGetSparseProperties.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(mipmap), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(mipmap), 0, 0, 0, 0)
 	runtime.KeepAlive(&sparseProperties)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMipmappedArrayGetSparseProperties, rc)
-		return
-	}
-	return
+	return sparseProperties, ffi.Error(procMipmappedArrayGetSparseProperties, Error(r))
 }
 
 // Memcpy wraps cudaMemcpy (symbol cudaMemcpy, cuda_runtime_api.h).
@@ -8629,24 +7481,15 @@ func MipmappedArrayGetSparseProperties(mipmap MipmappedArray) (sparseProperties 
 // [Memcpy2DAsync], [Memcpy2DToArrayAsync], [Memcpy2DFromArrayAsync],
 // [MemcpyToSymbolAsync], [MemcpyFromSymbolAsync], cuMemcpyDtoH, cuMemcpyHtoD,
 // cuMemcpyDtoD, cuMemcpy.
-func Memcpy(dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procMemcpy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy(dst, src unsafe.Pointer, count uint64, kind MemcpyKind) error {
+	sym, err := procMemcpy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(kind), 0, 0)
+	r := ffi.CallInts(sym, uintptr(dst), uintptr(src), uintptr(count), uintptr(kind), 0, 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpy, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy, Error(r))
 }
 
 // MemcpyPeer wraps cudaMemcpyPeer (symbol cudaMemcpyPeer, cuda_runtime_api.h).
@@ -8684,24 +7527,15 @@ func Memcpy(dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind MemcpyKin
 //
 // See also: [Memcpy], [MemcpyAsync], [MemcpyPeerAsync], [Memcpy3DPeerAsync],
 // cuMemcpyPeer.
-func MemcpyPeer(dst unsafe.Pointer, dstDevice int32, src unsafe.Pointer, srcDevice int32, count uint64) (err error) {
-	fnPtr, lerr := procMemcpyPeer.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyPeer(dst unsafe.Pointer, dstDevice int32, src unsafe.Pointer, srcDevice int32, count uint64) error {
+	sym, err := procMemcpyPeer.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(dstDevice), uintptr(unsafe.Pointer(src)), uintptr(srcDevice), uintptr(count), 0)
+	r := ffi.CallInts(sym, uintptr(dst), uintptr(dstDevice), uintptr(src), uintptr(srcDevice), uintptr(count), 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyPeer, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyPeer, Error(r))
 }
 
 // Memcpy2D wraps cudaMemcpy2D (symbol cudaMemcpy2D, cuda_runtime_api.h).
@@ -8750,33 +7584,26 @@ func MemcpyPeer(dst unsafe.Pointer, dstDevice int32, src unsafe.Pointer, srcDevi
 // [Memcpy2DAsync], [Memcpy2DToArrayAsync], [Memcpy2DFromArrayAsync],
 // [MemcpyToSymbolAsync], [MemcpyFromSymbolAsync], cuMemcpy2D,
 // cuMemcpy2DUnaligned.
-func Memcpy2D(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch uint64, width uint64, height uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procMemcpy2D.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy2D(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch, width, height uint64, kind MemcpyKind) error {
+	sym, err := procMemcpy2D.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(dpitch))
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(spitch))
 	frame.Int(uintptr(width))
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemcpy2D, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy2D, Error(frame.Ret()))
 }
 
 // Memcpy2DToArray wraps cudaMemcpy2DToArray (symbol cudaMemcpy2DToArray, cuda_runtime_api.h).
@@ -8826,33 +7653,26 @@ func Memcpy2D(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch uint
 // [MemcpyToSymbol], [MemcpyFromSymbol], [MemcpyAsync], [Memcpy2DAsync],
 // [Memcpy2DToArrayAsync], [Memcpy2DFromArrayAsync], [MemcpyToSymbolAsync],
 // [MemcpyFromSymbolAsync], cuMemcpy2D, cuMemcpy2DUnaligned.
-func Memcpy2DToArray(dst Array, wOffset uint64, hOffset uint64, src unsafe.Pointer, spitch uint64, width uint64, height uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procMemcpy2DToArray.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy2DToArray(dst Array, wOffset, hOffset uint64, src unsafe.Pointer, spitch, width, height uint64, kind MemcpyKind) error {
+	sym, err := procMemcpy2DToArray.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(dst))
 	frame.Int(uintptr(wOffset))
 	frame.Int(uintptr(hOffset))
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(spitch))
 	frame.Int(uintptr(width))
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemcpy2DToArray, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy2DToArray, Error(frame.Ret()))
 }
 
 // Memcpy2DFromArray wraps cudaMemcpy2DFromArray (symbol cudaMemcpy2DFromArray, cuda_runtime_api.h).
@@ -8902,14 +7722,13 @@ func Memcpy2DToArray(dst Array, wOffset uint64, hOffset uint64, src unsafe.Point
 // [MemcpyToSymbol], [MemcpyFromSymbol], [MemcpyAsync], [Memcpy2DAsync],
 // [Memcpy2DToArrayAsync], [Memcpy2DFromArrayAsync], [MemcpyToSymbolAsync],
 // [MemcpyFromSymbolAsync], cuMemcpy2D, cuMemcpy2DUnaligned.
-func Memcpy2DFromArray(dst unsafe.Pointer, dpitch uint64, src ArrayConst, wOffset uint64, hOffset uint64, width uint64, height uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procMemcpy2DFromArray.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy2DFromArray(dst unsafe.Pointer, dpitch uint64, src ArrayConst, wOffset, hOffset, width, height uint64, kind MemcpyKind) error {
+	sym, err := procMemcpy2DFromArray.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(dpitch))
 	frame.Int(uintptr(src))
 	frame.Int(uintptr(wOffset))
@@ -8917,18 +7736,12 @@ func Memcpy2DFromArray(dst unsafe.Pointer, dpitch uint64, src ArrayConst, wOffse
 	frame.Int(uintptr(width))
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(dst)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemcpy2DFromArray, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy2DFromArray, Error(frame.Ret()))
 }
 
 // Memcpy2DArrayToArray wraps cudaMemcpy2DArrayToArray (symbol cudaMemcpy2DArrayToArray, cuda_runtime_api.h).
@@ -8974,11 +7787,10 @@ func Memcpy2DFromArray(dst unsafe.Pointer, dpitch uint64, src ArrayConst, wOffse
 // [MemcpyToSymbol], [MemcpyFromSymbol], [MemcpyAsync], [Memcpy2DAsync],
 // [Memcpy2DToArrayAsync], [Memcpy2DFromArrayAsync], [MemcpyToSymbolAsync],
 // [MemcpyFromSymbolAsync], cuMemcpy2D, cuMemcpy2DUnaligned.
-func Memcpy2DArrayToArray(dst Array, wOffsetDst uint64, hOffsetDst uint64, src ArrayConst, wOffsetSrc uint64, hOffsetSrc uint64, width uint64, height uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procMemcpy2DArrayToArray.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy2DArrayToArray(dst Array, wOffsetDst, hOffsetDst uint64, src ArrayConst, wOffsetSrc, hOffsetSrc, width, height uint64, kind MemcpyKind) error {
+	sym, err := procMemcpy2DArrayToArray.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(dst))
@@ -8990,17 +7802,11 @@ func Memcpy2DArrayToArray(dst Array, wOffsetDst uint64, hOffsetDst uint64, src A
 	frame.Int(uintptr(width))
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
-	if ferr != nil {
-		err = ferr
-		return
+	ffi.Call(sym, &frame)
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemcpy2DArrayToArray, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy2DArrayToArray, Error(frame.Ret()))
 }
 
 // MemcpyToSymbol wraps cudaMemcpyToSymbol (symbol cudaMemcpyToSymbol, cuda_runtime_api.h).
@@ -9040,24 +7846,15 @@ func Memcpy2DArrayToArray(dst Array, wOffsetDst uint64, hOffsetDst uint64, src A
 // [Memcpy2DArrayToArray], [MemcpyFromSymbol], [MemcpyAsync], [Memcpy2DAsync],
 // [Memcpy2DToArrayAsync], [Memcpy2DFromArrayAsync], [MemcpyToSymbolAsync],
 // [MemcpyFromSymbolAsync], cuMemcpy, cuMemcpyHtoD, cuMemcpyDtoD.
-func MemcpyToSymbol(symbol unsafe.Pointer, src unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procMemcpyToSymbol.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyToSymbol(symbol, src unsafe.Pointer, count, offset uint64, kind MemcpyKind) error {
+	sym, err := procMemcpyToSymbol.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(symbol)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(offset), uintptr(kind), 0)
+	r := ffi.CallInts(sym, uintptr(symbol), uintptr(src), uintptr(count), uintptr(offset), uintptr(kind), 0)
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyToSymbol, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyToSymbol, Error(r))
 }
 
 // MemcpyFromSymbol wraps cudaMemcpyFromSymbol (symbol cudaMemcpyFromSymbol, cuda_runtime_api.h).
@@ -9097,24 +7894,15 @@ func MemcpyToSymbol(symbol unsafe.Pointer, src unsafe.Pointer, count uint64, off
 // [Memcpy2DArrayToArray], [MemcpyToSymbol], [MemcpyAsync], [Memcpy2DAsync],
 // [Memcpy2DToArrayAsync], [Memcpy2DFromArrayAsync], [MemcpyToSymbolAsync],
 // [MemcpyFromSymbolAsync], cuMemcpy, cuMemcpyDtoH, cuMemcpyDtoD.
-func MemcpyFromSymbol(dst unsafe.Pointer, symbol unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procMemcpyFromSymbol.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyFromSymbol(dst, symbol unsafe.Pointer, count, offset uint64, kind MemcpyKind) error {
+	sym, err := procMemcpyFromSymbol.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(symbol)), uintptr(count), uintptr(offset), uintptr(kind), 0)
+	r := ffi.CallInts(sym, uintptr(dst), uintptr(symbol), uintptr(count), uintptr(offset), uintptr(kind), 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyFromSymbol, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyFromSymbol, Error(r))
 }
 
 // MemcpyAsync wraps cudaMemcpyAsync (symbol cudaMemcpyAsync, cuda_runtime_api.h).
@@ -9171,24 +7959,15 @@ func MemcpyFromSymbol(dst unsafe.Pointer, symbol unsafe.Pointer, count uint64, o
 // [Memcpy2DAsync], [Memcpy2DToArrayAsync], [Memcpy2DFromArrayAsync],
 // [MemcpyToSymbolAsync], [MemcpyFromSymbolAsync], cuMemcpyAsync,
 // cuMemcpyDtoHAsync, cuMemcpyHtoDAsync, cuMemcpyDtoDAsync.
-func MemcpyAsync(dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind MemcpyKind, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpyAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyAsync(dst, src unsafe.Pointer, count uint64, kind MemcpyKind, stream Stream) error {
+	sym, err := procMemcpyAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(kind), uintptr(stream), 0)
+	r := ffi.CallInts(sym, uintptr(dst), uintptr(src), uintptr(count), uintptr(kind), uintptr(stream), 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyAsync, Error(r))
 }
 
 // MemcpyPeerAsync wraps cudaMemcpyPeerAsync (symbol cudaMemcpyPeerAsync, cuda_runtime_api.h).
@@ -9227,24 +8006,15 @@ func MemcpyAsync(dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind Memc
 //
 // See also: [Memcpy], [MemcpyPeer], [MemcpyAsync], [Memcpy3DPeerAsync],
 // cuMemcpyPeerAsync.
-func MemcpyPeerAsync(dst unsafe.Pointer, dstDevice int32, src unsafe.Pointer, srcDevice int32, count uint64, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpyPeerAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyPeerAsync(dst unsafe.Pointer, dstDevice int32, src unsafe.Pointer, srcDevice int32, count uint64, stream Stream) error {
+	sym, err := procMemcpyPeerAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(dstDevice), uintptr(unsafe.Pointer(src)), uintptr(srcDevice), uintptr(count), uintptr(stream))
+	r := ffi.CallInts(sym, uintptr(dst), uintptr(dstDevice), uintptr(src), uintptr(srcDevice), uintptr(count), uintptr(stream))
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyPeerAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyPeerAsync, Error(r))
 }
 
 // Memcpy2DAsync wraps cudaMemcpy2DAsync (symbol cudaMemcpy2DAsync, cuda_runtime_api.h).
@@ -9308,34 +8078,27 @@ func MemcpyPeerAsync(dst unsafe.Pointer, dstDevice int32, src unsafe.Pointer, sr
 // [Memcpy2DArrayToArray], [MemcpyToSymbol], [MemcpyFromSymbol], [MemcpyAsync],
 // [Memcpy2DToArrayAsync], [Memcpy2DFromArrayAsync], [MemcpyToSymbolAsync],
 // [MemcpyFromSymbolAsync], cuMemcpy2DAsync.
-func Memcpy2DAsync(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch uint64, width uint64, height uint64, kind MemcpyKind, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpy2DAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy2DAsync(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch, width, height uint64, kind MemcpyKind, stream Stream) error {
+	sym, err := procMemcpy2DAsync.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(dpitch))
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(spitch))
 	frame.Int(uintptr(width))
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemcpy2DAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy2DAsync, Error(frame.Ret()))
 }
 
 // Memcpy2DToArrayAsync wraps cudaMemcpy2DToArrayAsync (symbol cudaMemcpy2DToArrayAsync, cuda_runtime_api.h).
@@ -9396,34 +8159,27 @@ func Memcpy2DAsync(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch
 // See also: [Memcpy], [Memcpy2D], [Memcpy2DToArray], [Memcpy2DFromArray],
 // [Memcpy2DArrayToArray], [MemcpyToSymbol], [MemcpyFromSymbol], [MemcpyAsync],
 // [Memcpy2DAsync].
-func Memcpy2DToArrayAsync(dst Array, wOffset uint64, hOffset uint64, src unsafe.Pointer, spitch uint64, width uint64, height uint64, kind MemcpyKind, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpy2DToArrayAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy2DToArrayAsync(dst Array, wOffset, hOffset uint64, src unsafe.Pointer, spitch, width, height uint64, kind MemcpyKind, stream Stream) error {
+	sym, err := procMemcpy2DToArrayAsync.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(dst))
 	frame.Int(uintptr(wOffset))
 	frame.Int(uintptr(hOffset))
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(spitch))
 	frame.Int(uintptr(width))
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemcpy2DToArrayAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy2DToArrayAsync, Error(frame.Ret()))
 }
 
 // Memcpy2DFromArrayAsync wraps cudaMemcpy2DFromArrayAsync (symbol cudaMemcpy2DFromArrayAsync, cuda_runtime_api.h).
@@ -9483,14 +8239,13 @@ func Memcpy2DToArrayAsync(dst Array, wOffset uint64, hOffset uint64, src unsafe.
 // See also: [Memcpy], [Memcpy2D], [Memcpy2DToArray], [Memcpy2DFromArray],
 // [Memcpy2DArrayToArray], [MemcpyToSymbol], [MemcpyFromSymbol], [MemcpyAsync],
 // [Memcpy2DAsync], [Memcpy2DToArrayAsync].
-func Memcpy2DFromArrayAsync(dst unsafe.Pointer, dpitch uint64, src ArrayConst, wOffset uint64, hOffset uint64, width uint64, height uint64, kind MemcpyKind, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpy2DFromArrayAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memcpy2DFromArrayAsync(dst unsafe.Pointer, dpitch uint64, src ArrayConst, wOffset, hOffset, width, height uint64, kind MemcpyKind, stream Stream) error {
+	sym, err := procMemcpy2DFromArrayAsync.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(dpitch))
 	frame.Int(uintptr(src))
 	frame.Int(uintptr(wOffset))
@@ -9499,18 +8254,12 @@ func Memcpy2DFromArrayAsync(dst unsafe.Pointer, dpitch uint64, src ArrayConst, w
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(dst)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemcpy2DFromArrayAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpy2DFromArrayAsync, Error(frame.Ret()))
 }
 
 // MemcpyToSymbolAsync wraps cudaMemcpyToSymbolAsync (symbol cudaMemcpyToSymbolAsync, cuda_runtime_api.h).
@@ -9559,24 +8308,15 @@ func Memcpy2DFromArrayAsync(dst unsafe.Pointer, dpitch uint64, src ArrayConst, w
 // [Memcpy2DArrayToArray], [MemcpyToSymbol], [MemcpyFromSymbol], [MemcpyAsync],
 // [Memcpy2DAsync], [Memcpy2DToArrayAsync], [Memcpy2DFromArrayAsync],
 // [MemcpyFromSymbolAsync], cuMemcpyAsync, cuMemcpyHtoDAsync, cuMemcpyDtoDAsync.
-func MemcpyToSymbolAsync(symbol unsafe.Pointer, src unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpyToSymbolAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyToSymbolAsync(symbol, src unsafe.Pointer, count, offset uint64, kind MemcpyKind, stream Stream) error {
+	sym, err := procMemcpyToSymbolAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(symbol)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(offset), uintptr(kind), uintptr(stream))
+	r := ffi.CallInts(sym, uintptr(symbol), uintptr(src), uintptr(count), uintptr(offset), uintptr(kind), uintptr(stream))
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyToSymbolAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyToSymbolAsync, Error(r))
 }
 
 // MemcpyFromSymbolAsync wraps cudaMemcpyFromSymbolAsync (symbol cudaMemcpyFromSymbolAsync, cuda_runtime_api.h).
@@ -9625,24 +8365,15 @@ func MemcpyToSymbolAsync(symbol unsafe.Pointer, src unsafe.Pointer, count uint64
 // [Memcpy2DArrayToArray], [MemcpyToSymbol], [MemcpyFromSymbol], [MemcpyAsync],
 // [Memcpy2DAsync], [Memcpy2DToArrayAsync], [Memcpy2DFromArrayAsync],
 // [MemcpyToSymbolAsync], cuMemcpyAsync, cuMemcpyDtoHAsync, cuMemcpyDtoDAsync.
-func MemcpyFromSymbolAsync(dst unsafe.Pointer, symbol unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpyFromSymbolAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyFromSymbolAsync(dst, symbol unsafe.Pointer, count, offset uint64, kind MemcpyKind, stream Stream) error {
+	sym, err := procMemcpyFromSymbolAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(symbol)), uintptr(count), uintptr(offset), uintptr(kind), uintptr(stream))
+	r := ffi.CallInts(sym, uintptr(dst), uintptr(symbol), uintptr(count), uintptr(offset), uintptr(kind), uintptr(stream))
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyFromSymbolAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyFromSymbolAsync, Error(r))
 }
 
 // Memset wraps cudaMemset (symbol cudaMemset, cuda_runtime_api.h).
@@ -9674,23 +8405,14 @@ func MemcpyFromSymbolAsync(dst unsafe.Pointer, symbol unsafe.Pointer, count uint
 // Note: This function may not be called from a callback.
 //
 // See also: cuMemsetD8, cuMemsetD16, cuMemsetD32.
-func Memset(devPtr unsafe.Pointer, value int32, count uint64) (err error) {
-	fnPtr, lerr := procMemset.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memset(devPtr unsafe.Pointer, value int32, count uint64) error {
+	sym, err := procMemset.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(value), uintptr(count), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(devPtr), uintptr(value), uintptr(count), 0, 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemset, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemset, Error(r))
 }
 
 // Memset2D wraps cudaMemset2D (symbol cudaMemset2D, cuda_runtime_api.h).
@@ -9728,23 +8450,14 @@ func Memset(devPtr unsafe.Pointer, value int32, count uint64) (err error) {
 //
 // See also: [Memset], [Memset3D], [MemsetAsync], [Memset2DAsync],
 // [Memset3DAsync], cuMemsetD2D8, cuMemsetD2D16, cuMemsetD2D32.
-func Memset2D(devPtr unsafe.Pointer, pitch uint64, value int32, width uint64, height uint64) (err error) {
-	fnPtr, lerr := procMemset2D.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memset2D(devPtr unsafe.Pointer, pitch uint64, value int32, width, height uint64) error {
+	sym, err := procMemset2D.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(pitch), uintptr(value), uintptr(width), uintptr(height), 0)
+	r := ffi.CallInts(sym, uintptr(devPtr), uintptr(pitch), uintptr(value), uintptr(width), uintptr(height), 0)
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemset2D, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemset2D, Error(r))
 }
 
 // Memset3D wraps cudaMemset3D (symbol cudaMemset3D, cuda_runtime_api.h).
@@ -9794,29 +8507,22 @@ func Memset2D(devPtr unsafe.Pointer, pitch uint64, value int32, width uint64, he
 //
 // See also: [Memset], [Memset2D], [MemsetAsync], [Memset2DAsync],
 // [Memset3DAsync], [Malloc3D], make_cudaPitchedPtr, make_cudaExtent.
-func Memset3D(pitchedDevPtr PitchedPtr, value int32, extent Extent) (err error) {
-	fnPtr, lerr := procMemset3D.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memset3D(pitchedDevPtr PitchedPtr, value int32, extent Extent) error {
+	sym, err := procMemset3D.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Struct(unsafe.Pointer(&pitchedDevPtr), &layoutPitchedPtr)
 	frame.Int(uintptr(value))
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemset3D, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemset3D, Error(frame.Ret()))
 }
 
 // MemsetAsync wraps cudaMemsetAsync (symbol cudaMemsetAsync, cuda_runtime_api.h).
@@ -9857,23 +8563,14 @@ func Memset3D(pitchedDevPtr PitchedPtr, value int32, extent Extent) (err error) 
 //
 // See also: [Memset], [Memset2D], [Memset3D], [Memset2DAsync], [Memset3DAsync],
 // cuMemsetD8Async, cuMemsetD16Async, cuMemsetD32Async.
-func MemsetAsync(devPtr unsafe.Pointer, value int32, count uint64, stream Stream) (err error) {
-	fnPtr, lerr := procMemsetAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemsetAsync(devPtr unsafe.Pointer, value int32, count uint64, stream Stream) error {
+	sym, err := procMemsetAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(value), uintptr(count), uintptr(stream), 0, 0)
+	r := ffi.CallInts(sym, uintptr(devPtr), uintptr(value), uintptr(count), uintptr(stream), 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemsetAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemsetAsync, Error(r))
 }
 
 // Memset2DAsync wraps cudaMemset2DAsync (symbol cudaMemset2DAsync, cuda_runtime_api.h).
@@ -9919,23 +8616,14 @@ func MemsetAsync(devPtr unsafe.Pointer, value int32, count uint64, stream Stream
 //
 // See also: [Memset], [Memset2D], [Memset3D], [MemsetAsync], [Memset3DAsync],
 // cuMemsetD2D8Async, cuMemsetD2D16Async, cuMemsetD2D32Async.
-func Memset2DAsync(devPtr unsafe.Pointer, pitch uint64, value int32, width uint64, height uint64, stream Stream) (err error) {
-	fnPtr, lerr := procMemset2DAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memset2DAsync(devPtr unsafe.Pointer, pitch uint64, value int32, width, height uint64, stream Stream) error {
+	sym, err := procMemset2DAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(pitch), uintptr(value), uintptr(width), uintptr(height), uintptr(stream))
+	r := ffi.CallInts(sym, uintptr(devPtr), uintptr(pitch), uintptr(value), uintptr(width), uintptr(height), uintptr(stream))
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemset2DAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemset2DAsync, Error(r))
 }
 
 // Memset3DAsync wraps cudaMemset3DAsync (symbol cudaMemset3DAsync, cuda_runtime_api.h).
@@ -9993,30 +8681,23 @@ func Memset2DAsync(devPtr unsafe.Pointer, pitch uint64, value int32, width uint6
 //
 // See also: [Memset], [Memset2D], [Memset3D], [MemsetAsync], [Memset2DAsync],
 // [Malloc3D], make_cudaPitchedPtr, make_cudaExtent.
-func Memset3DAsync(pitchedDevPtr PitchedPtr, value int32, extent Extent, stream Stream) (err error) {
-	fnPtr, lerr := procMemset3DAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memset3DAsync(pitchedDevPtr PitchedPtr, value int32, extent Extent, stream Stream) error {
+	sym, err := procMemset3DAsync.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Struct(unsafe.Pointer(&pitchedDevPtr), &layoutPitchedPtr)
 	frame.Int(uintptr(value))
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
 	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemset3DAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemset3DAsync, Error(frame.Ret()))
 }
 
 // GetSymbolAddress wraps cudaGetSymbolAddress (symbol cudaGetSymbolAddress, cuda_runtime_api.h).
@@ -10045,23 +8726,14 @@ func Memset3DAsync(pitchedDevPtr PitchedPtr, value int32, extent Extent, stream 
 // See also: cudaGetSymbolAddress (C++ API), cudaGetSymbolSize (C API),
 // cuModuleGetGlobal.
 func GetSymbolAddress(symbol unsafe.Pointer) (devPtr unsafe.Pointer, err error) {
-	fnPtr, lerr := procGetSymbolAddress.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetSymbolAddress.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(unsafe.Pointer(symbol)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(symbol), 0, 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(symbol)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetSymbolAddress, rc)
-		return
-	}
-	return
+	return devPtr, ffi.Error(procGetSymbolAddress, Error(r))
 }
 
 // GetSymbolSize wraps cudaGetSymbolSize (symbol cudaGetSymbolSize, cuda_runtime_api.h).
@@ -10090,23 +8762,14 @@ func GetSymbolAddress(symbol unsafe.Pointer) (devPtr unsafe.Pointer, err error) 
 // See also: cudaGetSymbolAddress (C API), cudaGetSymbolSize (C++ API),
 // cuModuleGetGlobal.
 func GetSymbolSize(symbol unsafe.Pointer) (size uint64, err error) {
-	fnPtr, lerr := procGetSymbolSize.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetSymbolSize.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&size)), uintptr(unsafe.Pointer(symbol)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&size)), uintptr(symbol), 0, 0, 0, 0)
 	runtime.KeepAlive(&size)
 	runtime.KeepAlive(symbol)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetSymbolSize, rc)
-		return
-	}
-	return
+	return size, ffi.Error(procGetSymbolSize, Error(r))
 }
 
 // MemPrefetchAsync wraps cudaMemPrefetchAsync (symbol cudaMemPrefetchAsync, cuda_runtime_api.h).
@@ -10184,51 +8847,35 @@ func GetSymbolSize(symbol unsafe.Pointer) (size uint64, err error) {
 //
 // See also: [Memcpy], [MemcpyPeer], [MemcpyAsync], [Memcpy3DPeerAsync],
 // [MemAdvise], cudaMemAdvise_v2 ::cuMemPrefetchAsync.
-func MemPrefetchAsync(devPtr unsafe.Pointer, count uint64, dstDevice int32, stream Stream) (err error) {
-	fnPtr, lerr := procMemPrefetchAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPrefetchAsync(devPtr unsafe.Pointer, count uint64, dstDevice int32, stream Stream) error {
+	sym, err := procMemPrefetchAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(count), uintptr(dstDevice), uintptr(stream), 0, 0)
+	r := ffi.CallInts(sym, uintptr(devPtr), uintptr(count), uintptr(dstDevice), uintptr(stream), 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemPrefetchAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemPrefetchAsync, Error(r))
 }
 
 // MemPrefetchAsyncV2 wraps cudaMemPrefetchAsync_v2 (symbol cudaMemPrefetchAsync_v2, cuda_runtime_api.h).
-func MemPrefetchAsyncV2(devPtr unsafe.Pointer, count uint64, location MemLocation, flags uint32, stream Stream) (err error) {
-	fnPtr, lerr := procMemPrefetchAsyncV2.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPrefetchAsyncV2(devPtr unsafe.Pointer, count uint64, location MemLocation, flags uint32, stream Stream) error {
+	sym, err := procMemPrefetchAsyncV2.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
+	frame.Int(uintptr(devPtr))
 	frame.Int(uintptr(count))
 	frame.Struct(unsafe.Pointer(&location), &layoutMemLocation)
 	frame.Int(uintptr(flags))
 	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(devPtr)
 	runtime.KeepAlive(&location)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemPrefetchAsyncV2, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemPrefetchAsyncV2, Error(frame.Ret()))
 }
 
 // MemAdvise wraps cudaMemAdvise (symbol cudaMemAdvise, cuda_runtime_api.h).
@@ -10380,23 +9027,14 @@ func MemPrefetchAsyncV2(devPtr unsafe.Pointer, count uint64, location MemLocatio
 //
 // See also: [Memcpy], [MemcpyPeer], [MemcpyAsync], [Memcpy3DPeerAsync],
 // [MemPrefetchAsync], cuMemAdvise.
-func MemAdvise(devPtr unsafe.Pointer, count uint64, advice MemoryAdvise, device int32) (err error) {
-	fnPtr, lerr := procMemAdvise.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemAdvise(devPtr unsafe.Pointer, count uint64, advice MemoryAdvise, device int32) error {
+	sym, err := procMemAdvise.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(count), uintptr(advice), uintptr(device), 0, 0)
+	r := ffi.CallInts(sym, uintptr(devPtr), uintptr(count), uintptr(advice), uintptr(device), 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemAdvise, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemAdvise, Error(r))
 }
 
 // MemAdviseV2 wraps cudaMemAdvise_v2 (symbol cudaMemAdvise_v2, cuda_runtime_api.h).
@@ -10567,30 +9205,23 @@ func MemAdvise(devPtr unsafe.Pointer, count uint64, advice MemoryAdvise, device 
 //
 // See also: [Memcpy], [MemcpyPeer], [MemcpyAsync], [Memcpy3DPeerAsync],
 // [MemPrefetchAsync], cuMemAdvise, cuMemAdvise_v2.
-func MemAdviseV2(devPtr unsafe.Pointer, count uint64, advice MemoryAdvise, location MemLocation) (err error) {
-	fnPtr, lerr := procMemAdviseV2.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemAdviseV2(devPtr unsafe.Pointer, count uint64, advice MemoryAdvise, location MemLocation) error {
+	sym, err := procMemAdviseV2.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(devPtr)))
+	frame.Int(uintptr(devPtr))
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(advice))
 	frame.Struct(unsafe.Pointer(&location), &layoutMemLocation)
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(devPtr)
 	runtime.KeepAlive(&location)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemAdviseV2, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemAdviseV2, Error(frame.Ret()))
 }
 
 // MemRangeGetAttribute wraps cudaMemRangeGetAttribute (symbol cudaMemRangeGetAttribute, cuda_runtime_api.h).
@@ -10726,24 +9357,15 @@ func MemAdviseV2(devPtr unsafe.Pointer, count uint64, advice MemoryAdvise, locat
 //
 // See also: [MemRangeGetAttributes], [MemPrefetchAsync], [MemAdvise],
 // cuMemRangeGetAttribute.
-func MemRangeGetAttribute(data unsafe.Pointer, dataSize uint64, attribute MemRangeAttribute, devPtr unsafe.Pointer, count uint64) (err error) {
-	fnPtr, lerr := procMemRangeGetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemRangeGetAttribute(data unsafe.Pointer, dataSize uint64, attribute MemRangeAttribute, devPtr unsafe.Pointer, count uint64) error {
+	sym, err := procMemRangeGetAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(data)), uintptr(dataSize), uintptr(attribute), uintptr(unsafe.Pointer(devPtr)), uintptr(count), 0)
+	r := ffi.CallInts(sym, uintptr(data), uintptr(dataSize), uintptr(attribute), uintptr(devPtr), uintptr(count), 0)
 	runtime.KeepAlive(data)
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemRangeGetAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemRangeGetAttribute, Error(r))
 }
 
 // MemRangeGetAttributes wraps cudaMemRangeGetAttributes (symbol cudaMemRangeGetAttributes, cuda_runtime_api.h).
@@ -10793,26 +9415,17 @@ func MemRangeGetAttribute(data unsafe.Pointer, dataSize uint64, attribute MemRan
 //
 // See also: [MemRangeGetAttribute], [MemAdvise], [MemPrefetchAsync],
 // cuMemRangeGetAttributes.
-func MemRangeGetAttributes(data *unsafe.Pointer, dataSizes *uint64, attributes *MemRangeAttribute, numAttributes uint64, devPtr unsafe.Pointer, count uint64) (err error) {
-	fnPtr, lerr := procMemRangeGetAttributes.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemRangeGetAttributes(data *unsafe.Pointer, dataSizes *uint64, attributes *MemRangeAttribute, numAttributes uint64, devPtr unsafe.Pointer, count uint64) error {
+	sym, err := procMemRangeGetAttributes.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(data)), uintptr(unsafe.Pointer(dataSizes)), uintptr(unsafe.Pointer(attributes)), uintptr(numAttributes), uintptr(unsafe.Pointer(devPtr)), uintptr(count))
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(data)), uintptr(unsafe.Pointer(dataSizes)), uintptr(unsafe.Pointer(attributes)), uintptr(numAttributes), uintptr(devPtr), uintptr(count))
 	runtime.KeepAlive(data)
 	runtime.KeepAlive(dataSizes)
 	runtime.KeepAlive(attributes)
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemRangeGetAttributes, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemRangeGetAttributes, Error(r))
 }
 
 // MemcpyToArray wraps cudaMemcpyToArray (symbol cudaMemcpyToArray, cuda_runtime_api.h).
@@ -10856,23 +9469,14 @@ func MemRangeGetAttributes(data *unsafe.Pointer, dataSizes *uint64, attributes *
 // cuMemcpyHtoA, cuMemcpyDtoA.
 //
 // Deprecated: the header marks this deprecated.
-func MemcpyToArray(dst Array, wOffset uint64, hOffset uint64, src unsafe.Pointer, count uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procMemcpyToArray.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyToArray(dst Array, wOffset, hOffset uint64, src unsafe.Pointer, count uint64, kind MemcpyKind) error {
+	sym, err := procMemcpyToArray.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(dst), uintptr(wOffset), uintptr(hOffset), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(kind))
+	r := ffi.CallInts(sym, uintptr(dst), uintptr(wOffset), uintptr(hOffset), uintptr(src), uintptr(count), uintptr(kind))
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyToArray, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyToArray, Error(r))
 }
 
 // MemcpyFromArray wraps cudaMemcpyFromArray (symbol cudaMemcpyFromArray, cuda_runtime_api.h).
@@ -10916,23 +9520,14 @@ func MemcpyToArray(dst Array, wOffset uint64, hOffset uint64, src unsafe.Pointer
 // cuMemcpyAtoH, cuMemcpyAtoD.
 //
 // Deprecated: the header marks this deprecated.
-func MemcpyFromArray(dst unsafe.Pointer, src ArrayConst, wOffset uint64, hOffset uint64, count uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procMemcpyFromArray.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyFromArray(dst unsafe.Pointer, src ArrayConst, wOffset, hOffset, count uint64, kind MemcpyKind) error {
+	sym, err := procMemcpyFromArray.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(dst)), uintptr(src), uintptr(wOffset), uintptr(hOffset), uintptr(count), uintptr(kind))
+	r := ffi.CallInts(sym, uintptr(dst), uintptr(src), uintptr(wOffset), uintptr(hOffset), uintptr(count), uintptr(kind))
 	runtime.KeepAlive(dst)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemcpyFromArray, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyFromArray, Error(r))
 }
 
 // MemcpyArrayToArray wraps cudaMemcpyArrayToArray (symbol cudaMemcpyArrayToArray, cuda_runtime_api.h).
@@ -10977,11 +9572,10 @@ func MemcpyFromArray(dst unsafe.Pointer, src ArrayConst, wOffset uint64, hOffset
 // cuMemcpyAtoA.
 //
 // Deprecated: the header marks this deprecated.
-func MemcpyArrayToArray(dst Array, wOffsetDst uint64, hOffsetDst uint64, src ArrayConst, wOffsetSrc uint64, hOffsetSrc uint64, count uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procMemcpyArrayToArray.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyArrayToArray(dst Array, wOffsetDst, hOffsetDst uint64, src ArrayConst, wOffsetSrc, hOffsetSrc, count uint64, kind MemcpyKind) error {
+	sym, err := procMemcpyArrayToArray.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(dst))
@@ -10992,17 +9586,11 @@ func MemcpyArrayToArray(dst Array, wOffsetDst uint64, hOffsetDst uint64, src Arr
 	frame.Int(uintptr(hOffsetSrc))
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
-	if ferr != nil {
-		err = ferr
-		return
+	ffi.Call(sym, &frame)
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemcpyArrayToArray, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyArrayToArray, Error(frame.Ret()))
 }
 
 // MemcpyToArrayAsync wraps cudaMemcpyToArrayAsync (symbol cudaMemcpyToArrayAsync, cuda_runtime_api.h).
@@ -11055,32 +9643,25 @@ func MemcpyArrayToArray(dst Array, wOffsetDst uint64, hOffsetDst uint64, src Arr
 // cuMemcpyHtoAAsync, cuMemcpy2DAsync.
 //
 // Deprecated: the header marks this deprecated.
-func MemcpyToArrayAsync(dst Array, wOffset uint64, hOffset uint64, src unsafe.Pointer, count uint64, kind MemcpyKind, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpyToArrayAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyToArrayAsync(dst Array, wOffset, hOffset uint64, src unsafe.Pointer, count uint64, kind MemcpyKind, stream Stream) error {
+	sym, err := procMemcpyToArrayAsync.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(dst))
 	frame.Int(uintptr(wOffset))
 	frame.Int(uintptr(hOffset))
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemcpyToArrayAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyToArrayAsync, Error(frame.Ret()))
 }
 
 // MemcpyFromArrayAsync wraps cudaMemcpyFromArrayAsync (symbol cudaMemcpyFromArrayAsync, cuda_runtime_api.h).
@@ -11133,32 +9714,25 @@ func MemcpyToArrayAsync(dst Array, wOffset uint64, hOffset uint64, src unsafe.Po
 // cuMemcpyAtoHAsync, cuMemcpy2DAsync.
 //
 // Deprecated: the header marks this deprecated.
-func MemcpyFromArrayAsync(dst unsafe.Pointer, src ArrayConst, wOffset uint64, hOffset uint64, count uint64, kind MemcpyKind, stream Stream) (err error) {
-	fnPtr, lerr := procMemcpyFromArrayAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemcpyFromArrayAsync(dst unsafe.Pointer, src ArrayConst, wOffset, hOffset, count uint64, kind MemcpyKind, stream Stream) error {
+	sym, err := procMemcpyFromArrayAsync.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
-	frame.Int(uintptr(unsafe.Pointer(dst)))
+	frame.Int(uintptr(dst))
 	frame.Int(uintptr(src))
 	frame.Int(uintptr(wOffset))
 	frame.Int(uintptr(hOffset))
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(dst)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemcpyFromArrayAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemcpyFromArrayAsync, Error(frame.Ret()))
 }
 
 // MallocAsync wraps cudaMallocAsync (symbol cudaMallocAsync, cuda_runtime_api.h).
@@ -11207,22 +9781,13 @@ func MemcpyFromArrayAsync(dst unsafe.Pointer, src ArrayConst, wOffset uint64, hO
 // [DeviceGetMemPool], [MemPoolSetAccess], [MemPoolSetAttribute],
 // [MemPoolGetAttribute].
 func MallocAsync(size uint64, hStream Stream) (devPtr unsafe.Pointer, err error) {
-	fnPtr, lerr := procMallocAsync.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMallocAsync.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), uintptr(hStream), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), uintptr(hStream), 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMallocAsync, rc)
-		return
-	}
-	return
+	return devPtr, ffi.Error(procMallocAsync, Error(r))
 }
 
 // FreeAsync wraps cudaFreeAsync (symbol cudaFreeAsync, cuda_runtime_api.h).
@@ -11254,23 +9819,14 @@ func MallocAsync(size uint64, hStream Stream) (devPtr unsafe.Pointer, err error)
 // Note: This function may not be called from a callback.
 //
 // See also: cuMemFreeAsync, [MallocAsync].
-func FreeAsync(devPtr unsafe.Pointer, hStream Stream) (err error) {
-	fnPtr, lerr := procFreeAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func FreeAsync(devPtr unsafe.Pointer, hStream Stream) error {
+	sym, err := procFreeAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), uintptr(hStream), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(devPtr), uintptr(hStream), 0, 0, 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFreeAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procFreeAsync, Error(r))
 }
 
 // MemPoolTrimTo wraps cudaMemPoolTrimTo (symbol cudaMemPoolTrimTo, cuda_runtime_api.h).
@@ -11300,22 +9856,13 @@ func FreeAsync(devPtr unsafe.Pointer, hStream Stream) (err error) {
 //
 // See also: cuMemPoolTrimTo, [MallocAsync], [FreeAsync],
 // [DeviceGetDefaultMemPool], [DeviceGetMemPool], [MemPoolCreate].
-func MemPoolTrimTo(memPool MemPool, minBytesToKeep uint64) (err error) {
-	fnPtr, lerr := procMemPoolTrimTo.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPoolTrimTo(memPool MemPool, minBytesToKeep uint64) error {
+	sym, err := procMemPoolTrimTo.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(memPool), uintptr(minBytesToKeep), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolTrimTo, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(memPool), uintptr(minBytesToKeep), 0, 0, 0, 0)
+	return ffi.Error(procMemPoolTrimTo, Error(r))
 }
 
 // MemPoolSetAttribute wraps cudaMemPoolSetAttribute (symbol cudaMemPoolSetAttribute, cuda_runtime_api.h).
@@ -11361,23 +9908,14 @@ func MemPoolTrimTo(memPool MemPool, minBytesToKeep uint64) (err error) {
 //
 // See also: cuMemPoolSetAttribute, [MallocAsync], [FreeAsync],
 // [DeviceGetDefaultMemPool], [DeviceGetMemPool], [MemPoolCreate].
-func MemPoolSetAttribute(memPool MemPool, attr MemPoolAttr, value unsafe.Pointer) (err error) {
-	fnPtr, lerr := procMemPoolSetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPoolSetAttribute(memPool MemPool, attr MemPoolAttr, value unsafe.Pointer) error {
+	sym, err := procMemPoolSetAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(memPool), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(memPool), uintptr(attr), uintptr(value), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolSetAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemPoolSetAttribute, Error(r))
 }
 
 // MemPoolGetAttribute wraps cudaMemPoolGetAttribute (symbol cudaMemPoolGetAttribute, cuda_runtime_api.h).
@@ -11427,23 +9965,14 @@ func MemPoolSetAttribute(memPool MemPool, attr MemPoolAttr, value unsafe.Pointer
 //
 // See also: cuMemPoolGetAttribute, [MallocAsync], [FreeAsync],
 // [DeviceGetDefaultMemPool], [DeviceGetMemPool], [MemPoolCreate].
-func MemPoolGetAttribute(memPool MemPool, attr MemPoolAttr, value unsafe.Pointer) (err error) {
-	fnPtr, lerr := procMemPoolGetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPoolGetAttribute(memPool MemPool, attr MemPoolAttr, value unsafe.Pointer) error {
+	sym, err := procMemPoolGetAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(memPool), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(memPool), uintptr(attr), uintptr(value), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolGetAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemPoolGetAttribute, Error(r))
 }
 
 // MemPoolSetAccess wraps cudaMemPoolSetAccess (symbol cudaMemPoolSetAccess, cuda_runtime_api.h).
@@ -11458,23 +9987,14 @@ func MemPoolGetAttribute(memPool MemPool, attr MemPoolAttr, value unsafe.Pointer
 // Returns: [Success], [ErrorInvalidValue]
 //
 // See also: cuMemPoolSetAccess, [MemPoolGetAccess], [MallocAsync], [FreeAsync].
-func MemPoolSetAccess(memPool MemPool, descList *MemAccessDesc, count uint64) (err error) {
-	fnPtr, lerr := procMemPoolSetAccess.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPoolSetAccess(memPool MemPool, descList *MemAccessDesc, count uint64) error {
+	sym, err := procMemPoolSetAccess.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(memPool), uintptr(unsafe.Pointer(descList)), uintptr(count), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(memPool), uintptr(unsafe.Pointer(descList)), uintptr(count), 0, 0, 0)
 	runtime.KeepAlive(descList)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolSetAccess, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemPoolSetAccess, Error(r))
 }
 
 // MemPoolGetAccess wraps cudaMemPoolGetAccess (symbol cudaMemPoolGetAccess, cuda_runtime_api.h).
@@ -11489,23 +10009,14 @@ func MemPoolSetAccess(memPool MemPool, descList *MemAccessDesc, count uint64) (e
 //
 // See also: cuMemPoolGetAccess, [MemPoolSetAccess].
 func MemPoolGetAccess(memPool MemPool, location *MemLocation) (flags MemAccessFlags, err error) {
-	fnPtr, lerr := procMemPoolGetAccess.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemPoolGetAccess.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&flags)), uintptr(memPool), uintptr(unsafe.Pointer(location)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&flags)), uintptr(memPool), uintptr(unsafe.Pointer(location)), 0, 0, 0)
 	runtime.KeepAlive(&flags)
 	runtime.KeepAlive(location)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolGetAccess, rc)
-		return
-	}
-	return
+	return flags, ffi.Error(procMemPoolGetAccess, Error(r))
 }
 
 // MemPoolCreate wraps cudaMemPoolCreate (symbol cudaMemPoolCreate, cuda_runtime_api.h).
@@ -11548,23 +10059,14 @@ func MemPoolGetAccess(memPool MemPool, location *MemLocation) (flags MemAccessFl
 // [MemPoolExportToShareableHandle], [DeviceGetDefaultMemPool],
 // [DeviceGetMemPool].
 func MemPoolCreate(poolProps *MemPoolProps) (memPool MemPool, err error) {
-	fnPtr, lerr := procMemPoolCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemPoolCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memPool)), uintptr(unsafe.Pointer(poolProps)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memPool)), uintptr(unsafe.Pointer(poolProps)), 0, 0, 0, 0)
 	runtime.KeepAlive(&memPool)
 	runtime.KeepAlive(poolProps)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolCreate, rc)
-		return
-	}
-	return
+	return memPool, ffi.Error(procMemPoolCreate, Error(r))
 }
 
 // MemPoolDestroy wraps cudaMemPoolDestroy (symbol cudaMemPoolDestroy, cuda_runtime_api.h).
@@ -11586,22 +10088,13 @@ func MemPoolCreate(poolProps *MemPoolProps) (memPool MemPool, err error) {
 //
 // See also: cuMemPoolDestroy, [FreeAsync], [DeviceSetMemPool],
 // [DeviceGetDefaultMemPool], [DeviceGetMemPool], [MemPoolCreate].
-func MemPoolDestroy(memPool MemPool) (err error) {
-	fnPtr, lerr := procMemPoolDestroy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPoolDestroy(memPool MemPool) error {
+	sym, err := procMemPoolDestroy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(memPool), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolDestroy, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(memPool), 0, 0, 0, 0, 0)
+	return ffi.Error(procMemPoolDestroy, Error(r))
 }
 
 // MallocFromPoolAsync wraps cudaMallocFromPoolAsync (symbol cudaMallocFromPoolAsync, cuda_runtime_api.h).
@@ -11640,22 +10133,13 @@ func MemPoolDestroy(memPool MemPool) (err error) {
 // [FreeAsync], [DeviceGetDefaultMemPool], [MemPoolCreate], [MemPoolSetAccess],
 // [MemPoolSetAttribute].
 func MallocFromPoolAsync(size uint64, memPool MemPool, stream Stream) (ptr unsafe.Pointer, err error) {
-	fnPtr, lerr := procMallocFromPoolAsync.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMallocFromPoolAsync.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&ptr)), uintptr(size), uintptr(memPool), uintptr(stream), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&ptr)), uintptr(size), uintptr(memPool), uintptr(stream), 0, 0)
 	runtime.KeepAlive(&ptr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMallocFromPoolAsync, rc)
-		return
-	}
-	return
+	return ptr, ffi.Error(procMallocFromPoolAsync, Error(r))
 }
 
 // MemPoolExportToShareableHandle wraps cudaMemPoolExportToShareableHandle (symbol cudaMemPoolExportToShareableHandle, cuda_runtime_api.h).
@@ -11683,23 +10167,14 @@ func MallocFromPoolAsync(size uint64, memPool MemPool, stream Stream) (ptr unsaf
 // See also: cuMemPoolExportToShareableHandle,
 // [MemPoolImportFromShareableHandle], [MemPoolExportPointer],
 // [MemPoolImportPointer].
-func MemPoolExportToShareableHandle(shareableHandle unsafe.Pointer, memPool MemPool, handleType MemAllocationHandleType, flags uint32) (err error) {
-	fnPtr, lerr := procMemPoolExportToShareableHandle.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPoolExportToShareableHandle(shareableHandle unsafe.Pointer, memPool MemPool, handleType MemAllocationHandleType, flags uint32) error {
+	sym, err := procMemPoolExportToShareableHandle.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(shareableHandle)), uintptr(memPool), uintptr(handleType), uintptr(flags), 0, 0)
+	r := ffi.CallInts(sym, uintptr(shareableHandle), uintptr(memPool), uintptr(handleType), uintptr(flags), 0, 0)
 	runtime.KeepAlive(shareableHandle)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolExportToShareableHandle, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemPoolExportToShareableHandle, Error(r))
 }
 
 // MemPoolImportFromShareableHandle wraps cudaMemPoolImportFromShareableHandle (symbol cudaMemPoolImportFromShareableHandle, cuda_runtime_api.h).
@@ -11724,23 +10199,14 @@ func MemPoolExportToShareableHandle(shareableHandle unsafe.Pointer, memPool MemP
 // [MemPoolExportToShareableHandle], [MemPoolExportPointer],
 // [MemPoolImportPointer].
 func MemPoolImportFromShareableHandle(shareableHandle unsafe.Pointer, handleType MemAllocationHandleType, flags uint32) (memPool MemPool, err error) {
-	fnPtr, lerr := procMemPoolImportFromShareableHandle.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemPoolImportFromShareableHandle.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&memPool)), uintptr(unsafe.Pointer(shareableHandle)), uintptr(handleType), uintptr(flags), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memPool)), uintptr(shareableHandle), uintptr(handleType), uintptr(flags), 0, 0)
 	runtime.KeepAlive(&memPool)
 	runtime.KeepAlive(shareableHandle)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolImportFromShareableHandle, rc)
-		return
-	}
-	return
+	return memPool, ffi.Error(procMemPoolImportFromShareableHandle, Error(r))
 }
 
 // MemPoolExportPointer wraps cudaMemPoolExportPointer (symbol cudaMemPoolExportPointer, cuda_runtime_api.h).
@@ -11760,23 +10226,14 @@ func MemPoolImportFromShareableHandle(shareableHandle unsafe.Pointer, handleType
 // See also: cuMemPoolExportPointer, [MemPoolExportToShareableHandle],
 // [MemPoolImportFromShareableHandle], [MemPoolImportPointer].
 func MemPoolExportPointer(ptr unsafe.Pointer) (exportData MemPoolPtrExportData, err error) {
-	fnPtr, lerr := procMemPoolExportPointer.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemPoolExportPointer.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&exportData)), uintptr(unsafe.Pointer(ptr)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&exportData)), uintptr(ptr), 0, 0, 0, 0)
 	runtime.KeepAlive(&exportData)
 	runtime.KeepAlive(ptr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolExportPointer, rc)
-		return
-	}
-	return
+	return exportData, ffi.Error(procMemPoolExportPointer, Error(r))
 }
 
 // MemPoolImportPointer wraps cudaMemPoolImportPointer (symbol cudaMemPoolImportPointer, cuda_runtime_api.h).
@@ -11805,23 +10262,14 @@ func MemPoolExportPointer(ptr unsafe.Pointer) (exportData MemPoolPtrExportData, 
 // See also: cuMemPoolImportPointer, [MemPoolExportToShareableHandle],
 // [MemPoolImportFromShareableHandle], [MemPoolExportPointer].
 func MemPoolImportPointer(memPool MemPool, exportData *MemPoolPtrExportData) (ptr unsafe.Pointer, err error) {
-	fnPtr, lerr := procMemPoolImportPointer.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMemPoolImportPointer.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&ptr)), uintptr(memPool), uintptr(unsafe.Pointer(exportData)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&ptr)), uintptr(memPool), uintptr(unsafe.Pointer(exportData)), 0, 0, 0)
 	runtime.KeepAlive(&ptr)
 	runtime.KeepAlive(exportData)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errMemPoolImportPointer, rc)
-		return
-	}
-	return
+	return ptr, ffi.Error(procMemPoolImportPointer, Error(r))
 }
 
 // PointerGetAttributes wraps cudaPointerGetAttributes (symbol cudaPointerGetAttributes, cuda_runtime_api.h).
@@ -11881,23 +10329,14 @@ func MemPoolImportPointer(memPool MemPool, exportData *MemPoolPtrExportData) (pt
 // See also: [GetDeviceCount], [GetDevice], [SetDevice], [ChooseDevice],
 // [InitDevice], cuPointerGetAttributes.
 func PointerGetAttributes(ptr unsafe.Pointer) (attributes PointerAttributes, err error) {
-	fnPtr, lerr := procPointerGetAttributes.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procPointerGetAttributes.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&attributes)), uintptr(unsafe.Pointer(ptr)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&attributes)), uintptr(ptr), 0, 0, 0, 0)
 	runtime.KeepAlive(&attributes)
 	runtime.KeepAlive(ptr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errPointerGetAttributes, rc)
-		return
-	}
-	return
+	return attributes, ffi.Error(procPointerGetAttributes, Error(r))
 }
 
 // DeviceCanAccessPeer wraps cudaDeviceCanAccessPeer (symbol cudaDeviceCanAccessPeer, cuda_runtime_api.h).
@@ -11928,23 +10367,14 @@ func PointerGetAttributes(ptr unsafe.Pointer) (attributes PointerAttributes, err
 //
 // See also: [DeviceEnablePeerAccess], [DeviceDisablePeerAccess],
 // cuDeviceCanAccessPeer.
-func DeviceCanAccessPeer(device int32, peerDevice int32) (canAccessPeer int32, err error) {
-	fnPtr, lerr := procDeviceCanAccessPeer.Addr()
-	if lerr != nil {
-		err = lerr
+func DeviceCanAccessPeer(device, peerDevice int32) (canAccessPeer int32, err error) {
+	sym, err := procDeviceCanAccessPeer.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&canAccessPeer)), uintptr(device), uintptr(peerDevice), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&canAccessPeer)), uintptr(device), uintptr(peerDevice), 0, 0, 0)
 	runtime.KeepAlive(&canAccessPeer)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceCanAccessPeer, rc)
-		return
-	}
-	return
+	return canAccessPeer, ffi.Error(procDeviceCanAccessPeer, Error(r))
 }
 
 // DeviceEnablePeerAccess wraps cudaDeviceEnablePeerAccess (symbol cudaDeviceEnablePeerAccess, cuda_runtime_api.h).
@@ -11990,22 +10420,13 @@ func DeviceCanAccessPeer(device int32, peerDevice int32) (canAccessPeer int32, e
 //
 // See also: [DeviceCanAccessPeer], [DeviceDisablePeerAccess],
 // cuCtxEnablePeerAccess.
-func DeviceEnablePeerAccess(peerDevice int32, flags uint32) (err error) {
-	fnPtr, lerr := procDeviceEnablePeerAccess.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceEnablePeerAccess(peerDevice int32, flags uint32) error {
+	sym, err := procDeviceEnablePeerAccess.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(peerDevice), uintptr(flags), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceEnablePeerAccess, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(peerDevice), uintptr(flags), 0, 0, 0, 0)
+	return ffi.Error(procDeviceEnablePeerAccess, Error(r))
 }
 
 // DeviceDisablePeerAccess wraps cudaDeviceDisablePeerAccess (symbol cudaDeviceDisablePeerAccess, cuda_runtime_api.h).
@@ -12030,22 +10451,13 @@ func DeviceEnablePeerAccess(peerDevice int32, flags uint32) (err error) {
 //
 // See also: [DeviceCanAccessPeer], [DeviceEnablePeerAccess],
 // cuCtxDisablePeerAccess.
-func DeviceDisablePeerAccess(peerDevice int32) (err error) {
-	fnPtr, lerr := procDeviceDisablePeerAccess.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceDisablePeerAccess(peerDevice int32) error {
+	sym, err := procDeviceDisablePeerAccess.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(peerDevice), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceDisablePeerAccess, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(peerDevice), 0, 0, 0, 0, 0)
+	return ffi.Error(procDeviceDisablePeerAccess, Error(r))
 }
 
 // GraphicsUnregisterResource wraps cudaGraphicsUnregisterResource (symbol cudaGraphicsUnregisterResource, cuda_runtime_api.h).
@@ -12076,22 +10488,13 @@ func DeviceDisablePeerAccess(peerDevice int32) (err error) {
 // cudaGraphicsD3D10RegisterResource, cudaGraphicsD3D11RegisterResource,
 // cudaGraphicsGLRegisterBuffer, cudaGraphicsGLRegisterImage,
 // cuGraphicsUnregisterResource.
-func GraphicsUnregisterResource(resource GraphicsResource) (err error) {
-	fnPtr, lerr := procGraphicsUnregisterResource.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphicsUnregisterResource(resource GraphicsResource) error {
+	sym, err := procGraphicsUnregisterResource.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(resource), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphicsUnregisterResource, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(resource), 0, 0, 0, 0, 0)
+	return ffi.Error(procGraphicsUnregisterResource, Error(r))
 }
 
 // GraphicsResourceSetMapFlags wraps cudaGraphicsResourceSetMapFlags (symbol cudaGraphicsResourceSetMapFlags, cuda_runtime_api.h).
@@ -12132,22 +10535,13 @@ func GraphicsUnregisterResource(resource GraphicsResource) (err error) {
 // Note: This function may not be called from a callback.
 //
 // See also: [GraphicsMapResources], cuGraphicsResourceSetMapFlags.
-func GraphicsResourceSetMapFlags(resource GraphicsResource, flags uint32) (err error) {
-	fnPtr, lerr := procGraphicsResourceSetMapFlags.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphicsResourceSetMapFlags(resource GraphicsResource, flags uint32) error {
+	sym, err := procGraphicsResourceSetMapFlags.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(resource), uintptr(flags), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphicsResourceSetMapFlags, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(resource), uintptr(flags), 0, 0, 0, 0)
+	return ffi.Error(procGraphicsResourceSetMapFlags, Error(r))
 }
 
 // GraphicsMapResources wraps cudaGraphicsMapResources (symbol cudaGraphicsMapResources, cuda_runtime_api.h).
@@ -12189,23 +10583,14 @@ func GraphicsResourceSetMapFlags(resource GraphicsResource, flags uint32) (err e
 // See also: [GraphicsResourceGetMappedPointer],
 // [GraphicsSubResourceGetMappedArray], [GraphicsUnmapResources],
 // cuGraphicsMapResources.
-func GraphicsMapResources(count int32, resources *GraphicsResource, stream Stream) (err error) {
-	fnPtr, lerr := procGraphicsMapResources.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphicsMapResources(count int32, resources *GraphicsResource, stream Stream) error {
+	sym, err := procGraphicsMapResources.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(stream), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(stream), 0, 0, 0)
 	runtime.KeepAlive(resources)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphicsMapResources, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphicsMapResources, Error(r))
 }
 
 // GraphicsUnmapResources wraps cudaGraphicsUnmapResources (symbol cudaGraphicsUnmapResources, cuda_runtime_api.h).
@@ -12243,23 +10628,14 @@ func GraphicsMapResources(count int32, resources *GraphicsResource, stream Strea
 // Note: This function may not be called from a callback.
 //
 // See also: [GraphicsMapResources], cuGraphicsUnmapResources.
-func GraphicsUnmapResources(count int32, resources *GraphicsResource, stream Stream) (err error) {
-	fnPtr, lerr := procGraphicsUnmapResources.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphicsUnmapResources(count int32, resources *GraphicsResource, stream Stream) error {
+	sym, err := procGraphicsUnmapResources.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(stream), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(stream), 0, 0, 0)
 	runtime.KeepAlive(resources)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphicsUnmapResources, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphicsUnmapResources, Error(r))
 }
 
 // GraphicsResourceGetMappedPointer wraps cudaGraphicsResourceGetMappedPointer (symbol cudaGraphicsResourceGetMappedPointer, cuda_runtime_api.h).
@@ -12294,23 +10670,14 @@ func GraphicsUnmapResources(count int32, resources *GraphicsResource, stream Str
 // See also: [GraphicsMapResources], [GraphicsSubResourceGetMappedArray],
 // cuGraphicsResourceGetMappedPointer.
 func GraphicsResourceGetMappedPointer(resource GraphicsResource) (devPtr unsafe.Pointer, size uint64, err error) {
-	fnPtr, lerr := procGraphicsResourceGetMappedPointer.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphicsResourceGetMappedPointer.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&devPtr)), uintptr(unsafe.Pointer(&size)), uintptr(resource), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(unsafe.Pointer(&size)), uintptr(resource), 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(&size)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphicsResourceGetMappedPointer, rc)
-		return
-	}
-	return
+	return devPtr, size, ffi.Error(procGraphicsResourceGetMappedPointer, Error(r))
 }
 
 // GraphicsSubResourceGetMappedArray wraps cudaGraphicsSubResourceGetMappedArray (symbol cudaGraphicsSubResourceGetMappedArray, cuda_runtime_api.h).
@@ -12351,23 +10718,14 @@ func GraphicsResourceGetMappedPointer(resource GraphicsResource) (devPtr unsafe.
 //
 // See also: [GraphicsResourceGetMappedPointer],
 // cuGraphicsSubResourceGetMappedArray.
-func GraphicsSubResourceGetMappedArray(resource GraphicsResource, arrayIndex uint32, mipLevel uint32) (array Array, err error) {
-	fnPtr, lerr := procGraphicsSubResourceGetMappedArray.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphicsSubResourceGetMappedArray(resource GraphicsResource, arrayIndex, mipLevel uint32) (array Array, err error) {
+	sym, err := procGraphicsSubResourceGetMappedArray.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&array)), uintptr(resource), uintptr(arrayIndex), uintptr(mipLevel), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&array)), uintptr(resource), uintptr(arrayIndex), uintptr(mipLevel), 0, 0)
 	runtime.KeepAlive(&array)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphicsSubResourceGetMappedArray, rc)
-		return
-	}
-	return
+	return array, ffi.Error(procGraphicsSubResourceGetMappedArray, Error(r))
 }
 
 // GraphicsResourceGetMappedMipmappedArray wraps cudaGraphicsResourceGetMappedMipmappedArray (symbol cudaGraphicsResourceGetMappedMipmappedArray, cuda_runtime_api.h).
@@ -12401,22 +10759,13 @@ func GraphicsSubResourceGetMappedArray(resource GraphicsResource, arrayIndex uin
 // See also: [GraphicsResourceGetMappedPointer],
 // cuGraphicsResourceGetMappedMipmappedArray.
 func GraphicsResourceGetMappedMipmappedArray(resource GraphicsResource) (mipmappedArray MipmappedArray, err error) {
-	fnPtr, lerr := procGraphicsResourceGetMappedMipmappedArray.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphicsResourceGetMappedMipmappedArray.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&mipmappedArray)), uintptr(resource), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&mipmappedArray)), uintptr(resource), 0, 0, 0, 0)
 	runtime.KeepAlive(&mipmappedArray)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphicsResourceGetMappedMipmappedArray, rc)
-		return
-	}
-	return
+	return mipmappedArray, ffi.Error(procGraphicsResourceGetMappedMipmappedArray, Error(r))
 }
 
 // GetChannelDesc wraps cudaGetChannelDesc (symbol cudaGetChannelDesc, cuda_runtime_api.h).
@@ -12442,22 +10791,13 @@ func GraphicsResourceGetMappedMipmappedArray(resource GraphicsResource) (mipmapp
 // See also: cudaCreateChannelDesc (C API), [CreateTextureObject],
 // [CreateSurfaceObject].
 func GetChannelDesc(array ArrayConst) (desc ChannelFormatDesc, err error) {
-	fnPtr, lerr := procGetChannelDesc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetChannelDesc.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&desc)), uintptr(array), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&desc)), uintptr(array), 0, 0, 0, 0)
 	runtime.KeepAlive(&desc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetChannelDesc, rc)
-		return
-	}
-	return
+	return desc, ffi.Error(procGetChannelDesc, Error(r))
 }
 
 // CreateChannelDesc wraps cudaCreateChannelDesc (symbol cudaCreateChannelDesc, cuda_runtime_api.h). It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why).
@@ -12485,9 +10825,9 @@ func GetChannelDesc(array ArrayConst) (desc ChannelFormatDesc, err error) {
 //
 // See also: cudaCreateChannelDesc (C++ API), [GetChannelDesc],
 // [CreateTextureObject], [CreateSurfaceObject].
-func CreateChannelDesc(x int32, y int32, z int32, w int32, f ChannelFormatKind) (ret ChannelFormatDesc) {
-	fnPtr, lerr := procCreateChannelDesc.Addr()
-	if lerr != nil {
+func CreateChannelDesc(x, y, z, w int32, f ChannelFormatKind) (ret ChannelFormatDesc) {
+	sym, err := procCreateChannelDesc.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
@@ -12497,9 +10837,8 @@ func CreateChannelDesc(x int32, y int32, z int32, w int32, f ChannelFormatKind) 
 	frame.Int(uintptr(z))
 	frame.Int(uintptr(w))
 	frame.Int(uintptr(f))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
-	if ferr != nil {
+	ffi.Call(sym, &frame)
+	if err = frame.Err(); err != nil {
 		return
 	}
 	frame.RetStruct(unsafe.Pointer(&ret), &layoutChannelFormatDesc)
@@ -12747,25 +11086,16 @@ func CreateChannelDesc(x int32, y int32, z int32, w int32, f ChannelFormatKind) 
 //
 // See also: [DestroyTextureObject], cuTexObjectCreate.
 func CreateTextureObject(pResDesc *ResourceDesc, pTexDesc *TextureDesc, pResViewDesc *ResourceViewDesc) (pTexObject TextureObject, err error) {
-	fnPtr, lerr := procCreateTextureObject.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procCreateTextureObject.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pTexObject)), uintptr(unsafe.Pointer(pResDesc)), uintptr(unsafe.Pointer(pTexDesc)), uintptr(unsafe.Pointer(pResViewDesc)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pTexObject)), uintptr(unsafe.Pointer(pResDesc)), uintptr(unsafe.Pointer(pTexDesc)), uintptr(unsafe.Pointer(pResViewDesc)), 0, 0)
 	runtime.KeepAlive(&pTexObject)
 	runtime.KeepAlive(pResDesc)
 	runtime.KeepAlive(pTexDesc)
 	runtime.KeepAlive(pResViewDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errCreateTextureObject, rc)
-		return
-	}
-	return
+	return pTexObject, ffi.Error(procCreateTextureObject, Error(r))
 }
 
 // DestroyTextureObject wraps cudaDestroyTextureObject (symbol cudaDestroyTextureObject, cuda_runtime_api.h).
@@ -12787,22 +11117,13 @@ func CreateTextureObject(pResDesc *ResourceDesc, pTexDesc *TextureDesc, pResView
 // Note: Using the handle after this call is undefined behavior.
 //
 // See also: [CreateTextureObject], cuTexObjectDestroy.
-func DestroyTextureObject(texObject TextureObject) (err error) {
-	fnPtr, lerr := procDestroyTextureObject.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DestroyTextureObject(texObject TextureObject) error {
+	sym, err := procDestroyTextureObject.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(texObject), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDestroyTextureObject, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(texObject), 0, 0, 0, 0, 0)
+	return ffi.Error(procDestroyTextureObject, Error(r))
 }
 
 // GetTextureObjectResourceDesc wraps cudaGetTextureObjectResourceDesc (symbol cudaGetTextureObjectResourceDesc, cuda_runtime_api.h).
@@ -12825,22 +11146,13 @@ func DestroyTextureObject(texObject TextureObject) (err error) {
 //
 // See also: [CreateTextureObject], cuTexObjectGetResourceDesc.
 func GetTextureObjectResourceDesc(texObject TextureObject) (pResDesc ResourceDesc, err error) {
-	fnPtr, lerr := procGetTextureObjectResourceDesc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetTextureObjectResourceDesc.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pResDesc)), uintptr(texObject), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pResDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetTextureObjectResourceDesc, rc)
-		return
-	}
-	return
+	return pResDesc, ffi.Error(procGetTextureObjectResourceDesc, Error(r))
 }
 
 // GetTextureObjectTextureDesc wraps cudaGetTextureObjectTextureDesc (symbol cudaGetTextureObjectTextureDesc, cuda_runtime_api.h).
@@ -12862,22 +11174,13 @@ func GetTextureObjectResourceDesc(texObject TextureObject) (pResDesc ResourceDes
 //
 // See also: [CreateTextureObject], cuTexObjectGetTextureDesc.
 func GetTextureObjectTextureDesc(texObject TextureObject) (pTexDesc TextureDesc, err error) {
-	fnPtr, lerr := procGetTextureObjectTextureDesc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetTextureObjectTextureDesc.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pTexDesc)), uintptr(texObject), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pTexDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pTexDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetTextureObjectTextureDesc, rc)
-		return
-	}
-	return
+	return pTexDesc, ffi.Error(procGetTextureObjectTextureDesc, Error(r))
 }
 
 // GetTextureObjectResourceViewDesc wraps cudaGetTextureObjectResourceViewDesc (symbol cudaGetTextureObjectResourceViewDesc, cuda_runtime_api.h).
@@ -12901,22 +11204,13 @@ func GetTextureObjectTextureDesc(texObject TextureObject) (pTexDesc TextureDesc,
 //
 // See also: [CreateTextureObject], cuTexObjectGetResourceViewDesc.
 func GetTextureObjectResourceViewDesc(texObject TextureObject) (pResViewDesc ResourceViewDesc, err error) {
-	fnPtr, lerr := procGetTextureObjectResourceViewDesc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetTextureObjectResourceViewDesc.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pResViewDesc)), uintptr(texObject), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pResViewDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResViewDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetTextureObjectResourceViewDesc, rc)
-		return
-	}
-	return
+	return pResViewDesc, ffi.Error(procGetTextureObjectResourceViewDesc, Error(r))
 }
 
 // CreateSurfaceObject wraps cudaCreateSurfaceObject (symbol cudaCreateSurfaceObject, cuda_runtime_api.h).
@@ -12946,23 +11240,14 @@ func GetTextureObjectResourceViewDesc(texObject TextureObject) (pResViewDesc Res
 //
 // See also: [DestroySurfaceObject], cuSurfObjectCreate.
 func CreateSurfaceObject(pResDesc *ResourceDesc) (pSurfObject SurfaceObject, err error) {
-	fnPtr, lerr := procCreateSurfaceObject.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procCreateSurfaceObject.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pSurfObject)), uintptr(unsafe.Pointer(pResDesc)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pSurfObject)), uintptr(unsafe.Pointer(pResDesc)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pSurfObject)
 	runtime.KeepAlive(pResDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errCreateSurfaceObject, rc)
-		return
-	}
-	return
+	return pSurfObject, ffi.Error(procCreateSurfaceObject, Error(r))
 }
 
 // DestroySurfaceObject wraps cudaDestroySurfaceObject (symbol cudaDestroySurfaceObject, cuda_runtime_api.h).
@@ -12984,22 +11269,13 @@ func CreateSurfaceObject(pResDesc *ResourceDesc) (pSurfObject SurfaceObject, err
 // Note: Using the handle after this call is undefined behavior.
 //
 // See also: [CreateSurfaceObject], cuSurfObjectDestroy.
-func DestroySurfaceObject(surfObject SurfaceObject) (err error) {
-	fnPtr, lerr := procDestroySurfaceObject.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DestroySurfaceObject(surfObject SurfaceObject) error {
+	sym, err := procDestroySurfaceObject.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(surfObject), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDestroySurfaceObject, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(surfObject), 0, 0, 0, 0, 0)
+	return ffi.Error(procDestroySurfaceObject, Error(r))
 }
 
 // GetSurfaceObjectResourceDesc wraps cudaGetSurfaceObjectResourceDesc (symbol cudaGetSurfaceObjectResourceDesc, cuda_runtime_api.h).
@@ -13022,22 +11298,13 @@ func DestroySurfaceObject(surfObject SurfaceObject) (err error) {
 //
 // See also: [CreateSurfaceObject], cuSurfObjectGetResourceDesc.
 func GetSurfaceObjectResourceDesc(surfObject SurfaceObject) (pResDesc ResourceDesc, err error) {
-	fnPtr, lerr := procGetSurfaceObjectResourceDesc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetSurfaceObjectResourceDesc.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pResDesc)), uintptr(surfObject), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pResDesc)), uintptr(surfObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResDesc)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetSurfaceObjectResourceDesc, rc)
-		return
-	}
-	return
+	return pResDesc, ffi.Error(procGetSurfaceObjectResourceDesc, Error(r))
 }
 
 // DriverGetVersion wraps cudaDriverGetVersion (symbol cudaDriverGetVersion, cuda_runtime_api.h).
@@ -13067,22 +11334,13 @@ func GetSurfaceObjectResourceDesc(surfObject SurfaceObject) (pResDesc ResourceDe
 //
 // See also: [RuntimeGetVersion], cuDriverGetVersion.
 func DriverGetVersion() (driverVersion int32, err error) {
-	fnPtr, lerr := procDriverGetVersion.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDriverGetVersion.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&driverVersion)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&driverVersion)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&driverVersion)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDriverGetVersion, rc)
-		return
-	}
-	return
+	return driverVersion, ffi.Error(procDriverGetVersion, Error(r))
 }
 
 // RuntimeGetVersion wraps cudaRuntimeGetVersion (symbol cudaRuntimeGetVersion, cuda_runtime_api.h).
@@ -13112,22 +11370,13 @@ func DriverGetVersion() (driverVersion int32, err error) {
 //
 // See also: [DriverGetVersion], cuDriverGetVersion.
 func RuntimeGetVersion() (runtimeVersion int32, err error) {
-	fnPtr, lerr := procRuntimeGetVersion.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procRuntimeGetVersion.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&runtimeVersion)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&runtimeVersion)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&runtimeVersion)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errRuntimeGetVersion, rc)
-		return
-	}
-	return
+	return runtimeVersion, ffi.Error(procRuntimeGetVersion, Error(r))
 }
 
 // GraphCreate wraps cudaGraphCreate (symbol cudaGraphCreate, cuda_runtime_api.h).
@@ -13159,22 +11408,13 @@ func RuntimeGetVersion() (runtimeVersion int32, err error) {
 // [GraphAddMemsetNode], [GraphInstantiate], [GraphDestroy], [GraphGetNodes],
 // [GraphGetRootNodes], [GraphGetEdges], [GraphClone].
 func GraphCreate(flags uint32) (pGraph Graph, err error) {
-	fnPtr, lerr := procGraphCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraph)), uintptr(flags), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraph)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&pGraph)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphCreate, rc)
-		return
-	}
-	return
+	return pGraph, ffi.Error(procGraphCreate, Error(r))
 }
 
 // GraphAddKernelNode wraps cudaGraphAddKernelNode (symbol cudaGraphAddKernelNode, cuda_runtime_api.h).
@@ -13270,24 +11510,15 @@ func GraphCreate(flags uint32) (pGraph Graph, err error) {
 // [GraphAddChildGraphNode], [GraphAddEmptyNode], [GraphAddHostNode],
 // [GraphAddMemcpyNode], [GraphAddMemsetNode].
 func GraphAddKernelNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, pNodeParams *KernelNodeParams) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddKernelNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddKernelNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pNodeParams)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pNodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pNodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddKernelNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddKernelNode, Error(r))
 }
 
 // GraphKernelNodeGetParams wraps cudaGraphKernelNodeGetParams (symbol cudaGraphKernelNodeGetParams, cuda_runtime_api.h).
@@ -13324,22 +11555,13 @@ func GraphAddKernelNode(graph Graph, pDependencies *GraphNode, numDependencies u
 //
 // See also: [LaunchKernel], [GraphAddKernelNode], [GraphKernelNodeSetParams].
 func GraphKernelNodeGetParams(node GraphNode) (pNodeParams KernelNodeParams, err error) {
-	fnPtr, lerr := procGraphKernelNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphKernelNodeGetParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pNodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphKernelNodeGetParams, rc)
-		return
-	}
-	return
+	return pNodeParams, ffi.Error(procGraphKernelNodeGetParams, Error(r))
 }
 
 // GraphKernelNodeSetParams wraps cudaGraphKernelNodeSetParams (symbol cudaGraphKernelNodeSetParams, cuda_runtime_api.h).
@@ -13369,23 +11591,14 @@ func GraphKernelNodeGetParams(node GraphNode) (pNodeParams KernelNodeParams, err
 //
 // See also: [GraphNodeSetParams], [LaunchKernel], [GraphAddKernelNode],
 // [GraphKernelNodeGetParams].
-func GraphKernelNodeSetParams(node GraphNode, pNodeParams *KernelNodeParams) (err error) {
-	fnPtr, lerr := procGraphKernelNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphKernelNodeSetParams(node GraphNode, pNodeParams *KernelNodeParams) error {
+	sym, err := procGraphKernelNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphKernelNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphKernelNodeSetParams, Error(r))
 }
 
 // GraphKernelNodeCopyAttributes wraps cudaGraphKernelNodeCopyAttributes (symbol cudaGraphKernelNodeCopyAttributes, cuda_runtime_api.h).
@@ -13404,22 +11617,13 @@ func GraphKernelNodeSetParams(node GraphNode, pNodeParams *KernelNodeParams) (er
 // launches.
 //
 // See also: [AccessPolicyWindow].
-func GraphKernelNodeCopyAttributes(hSrc GraphNode, hDst GraphNode) (err error) {
-	fnPtr, lerr := procGraphKernelNodeCopyAttributes.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphKernelNodeCopyAttributes(hSrc, hDst GraphNode) error {
+	sym, err := procGraphKernelNodeCopyAttributes.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hSrc), uintptr(hDst), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphKernelNodeCopyAttributes, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hSrc), uintptr(hDst), 0, 0, 0, 0)
+	return ffi.Error(procGraphKernelNodeCopyAttributes, Error(r))
 }
 
 // GraphKernelNodeGetAttribute wraps cudaGraphKernelNodeGetAttribute (symbol cudaGraphKernelNodeGetAttribute, cuda_runtime_api.h).
@@ -13427,11 +11631,11 @@ func GraphKernelNodeCopyAttributes(hSrc GraphNode, hDst GraphNode) (err error) {
 // Queries node attribute.
 //
 // Queries attribute attr from node hNode and stores it in corresponding member
-// of value_out.
+// of value.
 //
 //   - hNode:
 //   - attr:
-//   - value_out: (result)
+//   - value: (result)
 //
 // Returns: [Success], [ErrorInvalidValue], [ErrorInvalidResourceHandle]
 //
@@ -13439,23 +11643,14 @@ func GraphKernelNodeCopyAttributes(hSrc GraphNode, hDst GraphNode) (err error) {
 // launches.
 //
 // See also: [AccessPolicyWindow].
-func GraphKernelNodeGetAttribute(hNode GraphNode, attr LaunchAttributeID) (value_out LaunchAttributeValue, err error) {
-	fnPtr, lerr := procGraphKernelNodeGetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphKernelNodeGetAttribute(hNode GraphNode, attr LaunchAttributeID) (value LaunchAttributeValue, err error) {
+	sym, err := procGraphKernelNodeGetAttribute.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(&value_out)), 0, 0, 0)
-	runtime.KeepAlive(&value_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphKernelNodeGetAttribute, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(&value)), 0, 0, 0)
+	runtime.KeepAlive(&value)
+	return value, ffi.Error(procGraphKernelNodeGetAttribute, Error(r))
 }
 
 // GraphKernelNodeSetAttribute wraps cudaGraphKernelNodeSetAttribute (symbol cudaGraphKernelNodeSetAttribute, cuda_runtime_api.h).
@@ -13474,23 +11669,14 @@ func GraphKernelNodeGetAttribute(hNode GraphNode, attr LaunchAttributeID) (value
 // launches.
 //
 // See also: [AccessPolicyWindow].
-func GraphKernelNodeSetAttribute(hNode GraphNode, attr LaunchAttributeID, value *LaunchAttributeValue) (err error) {
-	fnPtr, lerr := procGraphKernelNodeSetAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphKernelNodeSetAttribute(hNode GraphNode, attr LaunchAttributeID, value *LaunchAttributeValue) error {
+	sym, err := procGraphKernelNodeSetAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphKernelNodeSetAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphKernelNodeSetAttribute, Error(r))
 }
 
 // GraphAddMemcpyNode wraps cudaGraphAddMemcpyNode (symbol cudaGraphAddMemcpyNode, cuda_runtime_api.h).
@@ -13538,24 +11724,15 @@ func GraphKernelNodeSetAttribute(hNode GraphNode, attr LaunchAttributeID, value 
 // [GraphDestroyNode], [GraphAddChildGraphNode], [GraphAddEmptyNode],
 // [GraphAddKernelNode], [GraphAddHostNode], [GraphAddMemsetNode].
 func GraphAddMemcpyNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, pCopyParams *Memcpy3DParms) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddMemcpyNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddMemcpyNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pCopyParams)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pCopyParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pCopyParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddMemcpyNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddMemcpyNode, Error(r))
 }
 
 // GraphAddMemcpyNodeToSymbol wraps cudaGraphAddMemcpyNodeToSymbol (symbol cudaGraphAddMemcpyNodeToSymbol, cuda_runtime_api.h).
@@ -13613,10 +11790,9 @@ func GraphAddMemcpyNode(graph Graph, pDependencies *GraphNode, numDependencies u
 // [GraphMemcpyNodeSetParamsFromSymbol], [GraphCreate], [GraphDestroyNode],
 // [GraphAddChildGraphNode], [GraphAddEmptyNode], [GraphAddKernelNode],
 // [GraphAddHostNode], [GraphAddMemsetNode].
-func GraphAddMemcpyNodeToSymbol(graph Graph, pDependencies *GraphNode, numDependencies uint64, symbol unsafe.Pointer, src unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddMemcpyNodeToSymbol.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphAddMemcpyNodeToSymbol(graph Graph, pDependencies *GraphNode, numDependencies uint64, symbol, src unsafe.Pointer, count, offset uint64, kind MemcpyKind) (pGraphNode GraphNode, err error) {
+	sym, err := procGraphAddMemcpyNodeToSymbol.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
@@ -13624,26 +11800,20 @@ func GraphAddMemcpyNodeToSymbol(graph Graph, pDependencies *GraphNode, numDepend
 	frame.Int(uintptr(graph))
 	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
 	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(symbol))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(offset))
 	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errGraphAddMemcpyNodeToSymbol, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddMemcpyNodeToSymbol, Error(frame.Ret()))
 }
 
 // GraphAddMemcpyNodeFromSymbol wraps cudaGraphAddMemcpyNodeFromSymbol (symbol cudaGraphAddMemcpyNodeFromSymbol, cuda_runtime_api.h).
@@ -13701,10 +11871,9 @@ func GraphAddMemcpyNodeToSymbol(graph Graph, pDependencies *GraphNode, numDepend
 // [GraphMemcpyNodeSetParamsToSymbol], [GraphCreate], [GraphDestroyNode],
 // [GraphAddChildGraphNode], [GraphAddEmptyNode], [GraphAddKernelNode],
 // [GraphAddHostNode], [GraphAddMemsetNode].
-func GraphAddMemcpyNodeFromSymbol(graph Graph, pDependencies *GraphNode, numDependencies uint64, dst unsafe.Pointer, symbol unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddMemcpyNodeFromSymbol.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphAddMemcpyNodeFromSymbol(graph Graph, pDependencies *GraphNode, numDependencies uint64, dst, symbol unsafe.Pointer, count, offset uint64, kind MemcpyKind) (pGraphNode GraphNode, err error) {
+	sym, err := procGraphAddMemcpyNodeFromSymbol.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
@@ -13712,26 +11881,20 @@ func GraphAddMemcpyNodeFromSymbol(graph Graph, pDependencies *GraphNode, numDepe
 	frame.Int(uintptr(graph))
 	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
 	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(symbol))
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(offset))
 	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errGraphAddMemcpyNodeFromSymbol, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddMemcpyNodeFromSymbol, Error(frame.Ret()))
 }
 
 // GraphAddMemcpyNode1D wraps cudaGraphAddMemcpyNode1D (symbol cudaGraphAddMemcpyNode1D, cuda_runtime_api.h).
@@ -13786,10 +11949,9 @@ func GraphAddMemcpyNodeFromSymbol(graph Graph, pDependencies *GraphNode, numDepe
 // [GraphMemcpyNodeSetParams], [GraphMemcpyNodeSetParams1D], [GraphCreate],
 // [GraphDestroyNode], [GraphAddChildGraphNode], [GraphAddEmptyNode],
 // [GraphAddKernelNode], [GraphAddHostNode], [GraphAddMemsetNode].
-func GraphAddMemcpyNode1D(graph Graph, pDependencies *GraphNode, numDependencies uint64, dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind MemcpyKind) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddMemcpyNode1D.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphAddMemcpyNode1D(graph Graph, pDependencies *GraphNode, numDependencies uint64, dst, src unsafe.Pointer, count uint64, kind MemcpyKind) (pGraphNode GraphNode, err error) {
+	sym, err := procGraphAddMemcpyNode1D.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
@@ -13797,25 +11959,19 @@ func GraphAddMemcpyNode1D(graph Graph, pDependencies *GraphNode, numDependencies
 	frame.Int(uintptr(graph))
 	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
 	frame.Int(uintptr(numDependencies))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errGraphAddMemcpyNode1D, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddMemcpyNode1D, Error(frame.Ret()))
 }
 
 // GraphMemcpyNodeGetParams wraps cudaGraphMemcpyNodeGetParams (symbol cudaGraphMemcpyNodeGetParams, cuda_runtime_api.h).
@@ -13844,22 +12000,13 @@ func GraphAddMemcpyNode1D(graph Graph, pDependencies *GraphNode, numDependencies
 //
 // See also: [Memcpy3D], [GraphAddMemcpyNode], [GraphMemcpyNodeSetParams].
 func GraphMemcpyNodeGetParams(node GraphNode) (pNodeParams Memcpy3DParms, err error) {
-	fnPtr, lerr := procGraphMemcpyNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphMemcpyNodeGetParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pNodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemcpyNodeGetParams, rc)
-		return
-	}
-	return
+	return pNodeParams, ffi.Error(procGraphMemcpyNodeGetParams, Error(r))
 }
 
 // GraphMemcpyNodeSetParams wraps cudaGraphMemcpyNodeSetParams (symbol cudaGraphMemcpyNodeSetParams, cuda_runtime_api.h).
@@ -13890,23 +12037,14 @@ func GraphMemcpyNodeGetParams(node GraphNode) (pNodeParams Memcpy3DParms, err er
 // [GraphMemcpyNodeSetParamsToSymbol], [GraphMemcpyNodeSetParamsFromSymbol],
 // [GraphMemcpyNodeSetParams1D], [GraphAddMemcpyNode],
 // [GraphMemcpyNodeGetParams].
-func GraphMemcpyNodeSetParams(node GraphNode, pNodeParams *Memcpy3DParms) (err error) {
-	fnPtr, lerr := procGraphMemcpyNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphMemcpyNodeSetParams(node GraphNode, pNodeParams *Memcpy3DParms) error {
+	sym, err := procGraphMemcpyNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemcpyNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphMemcpyNodeSetParams, Error(r))
 }
 
 // GraphMemcpyNodeSetParamsToSymbol wraps cudaGraphMemcpyNodeSetParamsToSymbol (symbol cudaGraphMemcpyNodeSetParamsToSymbol, cuda_runtime_api.h).
@@ -13950,24 +12088,15 @@ func GraphMemcpyNodeSetParams(node GraphNode, pNodeParams *Memcpy3DParms) (err e
 // See also: [MemcpyToSymbol], [GraphMemcpyNodeSetParams],
 // [GraphMemcpyNodeSetParamsFromSymbol], [GraphAddMemcpyNode],
 // [GraphMemcpyNodeGetParams].
-func GraphMemcpyNodeSetParamsToSymbol(node GraphNode, symbol unsafe.Pointer, src unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procGraphMemcpyNodeSetParamsToSymbol.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphMemcpyNodeSetParamsToSymbol(node GraphNode, symbol, src unsafe.Pointer, count, offset uint64, kind MemcpyKind) error {
+	sym, err := procGraphMemcpyNodeSetParamsToSymbol.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(symbol)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(offset), uintptr(kind))
+	r := ffi.CallInts(sym, uintptr(node), uintptr(symbol), uintptr(src), uintptr(count), uintptr(offset), uintptr(kind))
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemcpyNodeSetParamsToSymbol, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphMemcpyNodeSetParamsToSymbol, Error(r))
 }
 
 // GraphMemcpyNodeSetParamsFromSymbol wraps cudaGraphMemcpyNodeSetParamsFromSymbol (symbol cudaGraphMemcpyNodeSetParamsFromSymbol, cuda_runtime_api.h).
@@ -14011,24 +12140,15 @@ func GraphMemcpyNodeSetParamsToSymbol(node GraphNode, symbol unsafe.Pointer, src
 // See also: [MemcpyFromSymbol], [GraphMemcpyNodeSetParams],
 // [GraphMemcpyNodeSetParamsToSymbol], [GraphAddMemcpyNode],
 // [GraphMemcpyNodeGetParams].
-func GraphMemcpyNodeSetParamsFromSymbol(node GraphNode, dst unsafe.Pointer, symbol unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procGraphMemcpyNodeSetParamsFromSymbol.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphMemcpyNodeSetParamsFromSymbol(node GraphNode, dst, symbol unsafe.Pointer, count, offset uint64, kind MemcpyKind) error {
+	sym, err := procGraphMemcpyNodeSetParamsFromSymbol.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(symbol)), uintptr(count), uintptr(offset), uintptr(kind))
+	r := ffi.CallInts(sym, uintptr(node), uintptr(dst), uintptr(symbol), uintptr(count), uintptr(offset), uintptr(kind))
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemcpyNodeSetParamsFromSymbol, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphMemcpyNodeSetParamsFromSymbol, Error(r))
 }
 
 // GraphMemcpyNodeSetParams1D wraps cudaGraphMemcpyNodeSetParams1D (symbol cudaGraphMemcpyNodeSetParams1D, cuda_runtime_api.h).
@@ -14071,24 +12191,15 @@ func GraphMemcpyNodeSetParamsFromSymbol(node GraphNode, dst unsafe.Pointer, symb
 //
 // See also: [Memcpy], [GraphMemcpyNodeSetParams], [GraphAddMemcpyNode],
 // [GraphMemcpyNodeGetParams].
-func GraphMemcpyNodeSetParams1D(node GraphNode, dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procGraphMemcpyNodeSetParams1D.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphMemcpyNodeSetParams1D(node GraphNode, dst, src unsafe.Pointer, count uint64, kind MemcpyKind) error {
+	sym, err := procGraphMemcpyNodeSetParams1D.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(kind), 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(dst), uintptr(src), uintptr(count), uintptr(kind), 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemcpyNodeSetParams1D, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphMemcpyNodeSetParams1D, Error(r))
 }
 
 // GraphAddMemsetNode wraps cudaGraphAddMemsetNode (symbol cudaGraphAddMemsetNode, cuda_runtime_api.h).
@@ -14130,24 +12241,15 @@ func GraphMemcpyNodeSetParams1D(node GraphNode, dst unsafe.Pointer, src unsafe.P
 // [GraphAddChildGraphNode], [GraphAddEmptyNode], [GraphAddKernelNode],
 // [GraphAddHostNode], [GraphAddMemcpyNode].
 func GraphAddMemsetNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, pMemsetParams *MemsetParams) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddMemsetNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddMemsetNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pMemsetParams)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pMemsetParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pMemsetParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddMemsetNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddMemsetNode, Error(r))
 }
 
 // GraphMemsetNodeGetParams wraps cudaGraphMemsetNodeGetParams (symbol cudaGraphMemsetNodeGetParams, cuda_runtime_api.h).
@@ -14176,22 +12278,13 @@ func GraphAddMemsetNode(graph Graph, pDependencies *GraphNode, numDependencies u
 //
 // See also: [Memset2D], [GraphAddMemsetNode], [GraphMemsetNodeSetParams].
 func GraphMemsetNodeGetParams(node GraphNode) (pNodeParams MemsetParams, err error) {
-	fnPtr, lerr := procGraphMemsetNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphMemsetNodeGetParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pNodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemsetNodeGetParams, rc)
-		return
-	}
-	return
+	return pNodeParams, ffi.Error(procGraphMemsetNodeGetParams, Error(r))
 }
 
 // GraphMemsetNodeSetParams wraps cudaGraphMemsetNodeSetParams (symbol cudaGraphMemsetNodeSetParams, cuda_runtime_api.h).
@@ -14220,23 +12313,14 @@ func GraphMemsetNodeGetParams(node GraphNode) (pNodeParams MemsetParams, err err
 //
 // See also: [GraphNodeSetParams], [Memset2D], [GraphAddMemsetNode],
 // [GraphMemsetNodeGetParams].
-func GraphMemsetNodeSetParams(node GraphNode, pNodeParams *MemsetParams) (err error) {
-	fnPtr, lerr := procGraphMemsetNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphMemsetNodeSetParams(node GraphNode, pNodeParams *MemsetParams) error {
+	sym, err := procGraphMemsetNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemsetNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphMemsetNodeSetParams, Error(r))
 }
 
 // GraphAddHostNode wraps cudaGraphAddHostNode (symbol cudaGraphAddHostNode, cuda_runtime_api.h).
@@ -14280,9 +12364,8 @@ func GraphMemsetNodeSetParams(node GraphNode, pNodeParams *MemsetParams) (err er
 //
 // The Go func fn replaces the C struct's fn and userData. A user object of graph keeps it alive until the graph and its last exec and clone are destroyed, so it runs on every launch.
 func GraphAddHostNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, fn func()) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddHostNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddHostNode.Addr()
+	if err != nil {
 		return
 	}
 	pGraphNodeP := new(GraphNode)
@@ -14304,20 +12387,18 @@ func GraphAddHostNode(graph Graph, pDependencies *GraphNode, numDependencies uin
 	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
 	frame.Int(uintptr(numDependencies))
 	frame.Int(uintptr(unsafe.Pointer(fnC)))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
+	ffi.Call(sym, frame)
 	runtime.KeepAlive(pGraphNodeP)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(fnC)
-	if ferr != nil {
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errGraphAddHostNode, rc)
+		err = ffi.Error(procGraphAddHostNode, rc)
 		return
 	}
 	pGraphNode = *pGraphNodeP
@@ -14353,22 +12434,13 @@ func GraphAddHostNode(graph Graph, pDependencies *GraphNode, numDependencies uin
 //
 // See also: [LaunchHostFunc], [GraphAddHostNode], [GraphHostNodeSetParams].
 func GraphHostNodeGetParams(node GraphNode) (pNodeParams HostNodeParams, err error) {
-	fnPtr, lerr := procGraphHostNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphHostNodeGetParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pNodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphHostNodeGetParams, rc)
-		return
-	}
-	return
+	return pNodeParams, ffi.Error(procGraphHostNodeGetParams, Error(r))
 }
 
 // GraphHostNodeSetParams wraps cudaGraphHostNodeSetParams (symbol cudaGraphHostNodeSetParams, cuda_runtime_api.h).
@@ -14400,9 +12472,8 @@ func GraphHostNodeGetParams(node GraphNode) (pNodeParams HostNodeParams, err err
 //
 // The Go func fn replaces the C struct's fn and userData. ownerGraph, which the C function does not take, must be the graph the node belongs to: a user object of that graph keeps fn alive until the graph and its last exec and clone are destroyed (no call in these headers finds a node's graph).
 func GraphHostNodeSetParams(node GraphNode, fn func(), ownerGraph Graph) (err error) {
-	fnPtr, lerr := procGraphHostNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphHostNodeSetParams.Addr()
+	if err != nil {
 		return
 	}
 	cbScope := ffi.EnterCallbacks()
@@ -14418,18 +12489,16 @@ func GraphHostNodeSetParams(node GraphNode, fn func(), ownerGraph Graph) (err er
 	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(node))
 	frame.Int(uintptr(unsafe.Pointer(fnC)))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
+	ffi.Call(sym, frame)
 	runtime.KeepAlive(fnC)
-	if ferr != nil {
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errGraphHostNodeSetParams, rc)
+		err = ffi.Error(procGraphHostNodeSetParams, rc)
 		return
 	}
 	if hdl != 0 {
@@ -14478,23 +12547,14 @@ func GraphHostNodeSetParams(node GraphNode, fn func(), ownerGraph Graph) (err er
 // [GraphDestroyNode], [GraphAddEmptyNode], [GraphAddKernelNode],
 // [GraphAddHostNode], [GraphAddMemcpyNode], [GraphAddMemsetNode], [GraphClone].
 func GraphAddChildGraphNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, childGraph Graph) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddChildGraphNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddChildGraphNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(childGraph), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(childGraph), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddChildGraphNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddChildGraphNode, Error(r))
 }
 
 // GraphChildGraphNodeGetGraph wraps cudaGraphChildGraphNodeGetGraph (symbol cudaGraphChildGraphNodeGetGraph, cuda_runtime_api.h).
@@ -14528,22 +12588,13 @@ func GraphAddChildGraphNode(graph Graph, pDependencies *GraphNode, numDependenci
 //
 // See also: [GraphAddChildGraphNode], [GraphNodeFindInClone].
 func GraphChildGraphNodeGetGraph(node GraphNode) (pGraph Graph, err error) {
-	fnPtr, lerr := procGraphChildGraphNodeGetGraph.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphChildGraphNodeGetGraph.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pGraph)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pGraph)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pGraph)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphChildGraphNodeGetGraph, rc)
-		return
-	}
-	return
+	return pGraph, ffi.Error(procGraphChildGraphNodeGetGraph, Error(r))
 }
 
 // GraphAddEmptyNode wraps cudaGraphAddEmptyNode (symbol cudaGraphAddEmptyNode, cuda_runtime_api.h).
@@ -14582,23 +12633,14 @@ func GraphChildGraphNodeGetGraph(node GraphNode) (pGraph Graph, err error) {
 // [GraphAddChildGraphNode], [GraphAddKernelNode], [GraphAddHostNode],
 // [GraphAddMemcpyNode], [GraphAddMemsetNode].
 func GraphAddEmptyNode(graph Graph, pDependencies *GraphNode, numDependencies uint64) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddEmptyNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddEmptyNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), 0, 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddEmptyNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddEmptyNode, Error(r))
 }
 
 // GraphAddEventRecordNode wraps cudaGraphAddEventRecordNode (symbol cudaGraphAddEventRecordNode, cuda_runtime_api.h).
@@ -14642,33 +12684,24 @@ func GraphAddEmptyNode(graph Graph, pDependencies *GraphNode, numDependencies ui
 // [GraphAddChildGraphNode], [GraphAddEmptyNode], [GraphAddKernelNode],
 // [GraphAddMemcpyNode], [GraphAddMemsetNode].
 func GraphAddEventRecordNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, event Event) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddEventRecordNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddEventRecordNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(event), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(event), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddEventRecordNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddEventRecordNode, Error(r))
 }
 
 // GraphEventRecordNodeGetEvent wraps cudaGraphEventRecordNodeGetEvent (symbol cudaGraphEventRecordNodeGetEvent, cuda_runtime_api.h).
 //
 // Returns the event associated with an event record node.
 //
-// Returns the event of event record node hNode in event_out.
+// Returns the event of event record node hNode in event.
 //
 //   - hNode: Node to get the event for
-//   - event_out: (result) Pointer to return the event
+//   - event: (result) Pointer to return the event
 //
 // Returns: [Success], [ErrorInvalidValue]
 //
@@ -14687,23 +12720,14 @@ func GraphAddEventRecordNode(graph Graph, pDependencies *GraphNode, numDependenc
 //
 // See also: [GraphAddEventRecordNode], [GraphEventRecordNodeSetEvent],
 // [GraphEventWaitNodeGetEvent], [EventRecordWithFlags], [StreamWaitEvent].
-func GraphEventRecordNodeGetEvent(node GraphNode) (event_out Event, err error) {
-	fnPtr, lerr := procGraphEventRecordNodeGetEvent.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphEventRecordNodeGetEvent(node GraphNode) (event Event, err error) {
+	sym, err := procGraphEventRecordNodeGetEvent.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&event_out)), 0, 0, 0, 0)
-	runtime.KeepAlive(&event_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphEventRecordNodeGetEvent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&event)), 0, 0, 0, 0)
+	runtime.KeepAlive(&event)
+	return event, ffi.Error(procGraphEventRecordNodeGetEvent, Error(r))
 }
 
 // GraphEventRecordNodeSetEvent wraps cudaGraphEventRecordNodeSetEvent (symbol cudaGraphEventRecordNodeSetEvent, cuda_runtime_api.h).
@@ -14733,22 +12757,13 @@ func GraphEventRecordNodeGetEvent(node GraphNode) (event_out Event, err error) {
 // See also: [GraphNodeSetParams], [GraphAddEventRecordNode],
 // [GraphEventRecordNodeGetEvent], [GraphEventWaitNodeSetEvent],
 // [EventRecordWithFlags], [StreamWaitEvent].
-func GraphEventRecordNodeSetEvent(node GraphNode, event Event) (err error) {
-	fnPtr, lerr := procGraphEventRecordNodeSetEvent.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphEventRecordNodeSetEvent(node GraphNode, event Event) error {
+	sym, err := procGraphEventRecordNodeSetEvent.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(event), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphEventRecordNodeSetEvent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(node), uintptr(event), 0, 0, 0, 0)
+	return ffi.Error(procGraphEventRecordNodeSetEvent, Error(r))
 }
 
 // GraphAddEventWaitNode wraps cudaGraphAddEventWaitNode (symbol cudaGraphAddEventWaitNode, cuda_runtime_api.h).
@@ -14794,33 +12809,24 @@ func GraphEventRecordNodeSetEvent(node GraphNode, event Event) (err error) {
 // [GraphAddChildGraphNode], [GraphAddEmptyNode], [GraphAddKernelNode],
 // [GraphAddMemcpyNode], [GraphAddMemsetNode].
 func GraphAddEventWaitNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, event Event) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddEventWaitNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddEventWaitNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(event), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(event), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddEventWaitNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddEventWaitNode, Error(r))
 }
 
 // GraphEventWaitNodeGetEvent wraps cudaGraphEventWaitNodeGetEvent (symbol cudaGraphEventWaitNodeGetEvent, cuda_runtime_api.h).
 //
 // Returns the event associated with an event wait node.
 //
-// Returns the event of event wait node hNode in event_out.
+// Returns the event of event wait node hNode in event.
 //
 //   - hNode: Node to get the event for
-//   - event_out: (result) Pointer to return the event
+//   - event: (result) Pointer to return the event
 //
 // Returns: [Success], [ErrorInvalidValue]
 //
@@ -14839,23 +12845,14 @@ func GraphAddEventWaitNode(graph Graph, pDependencies *GraphNode, numDependencie
 //
 // See also: [GraphAddEventWaitNode], [GraphEventWaitNodeSetEvent],
 // [GraphEventRecordNodeGetEvent], [EventRecordWithFlags], [StreamWaitEvent].
-func GraphEventWaitNodeGetEvent(node GraphNode) (event_out Event, err error) {
-	fnPtr, lerr := procGraphEventWaitNodeGetEvent.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphEventWaitNodeGetEvent(node GraphNode) (event Event, err error) {
+	sym, err := procGraphEventWaitNodeGetEvent.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&event_out)), 0, 0, 0, 0)
-	runtime.KeepAlive(&event_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphEventWaitNodeGetEvent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&event)), 0, 0, 0, 0)
+	runtime.KeepAlive(&event)
+	return event, ffi.Error(procGraphEventWaitNodeGetEvent, Error(r))
 }
 
 // GraphEventWaitNodeSetEvent wraps cudaGraphEventWaitNodeSetEvent (symbol cudaGraphEventWaitNodeSetEvent, cuda_runtime_api.h).
@@ -14885,22 +12882,13 @@ func GraphEventWaitNodeGetEvent(node GraphNode) (event_out Event, err error) {
 // See also: [GraphNodeSetParams], [GraphAddEventWaitNode],
 // [GraphEventWaitNodeGetEvent], [GraphEventRecordNodeSetEvent],
 // [EventRecordWithFlags], [StreamWaitEvent].
-func GraphEventWaitNodeSetEvent(node GraphNode, event Event) (err error) {
-	fnPtr, lerr := procGraphEventWaitNodeSetEvent.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphEventWaitNodeSetEvent(node GraphNode, event Event) error {
+	sym, err := procGraphEventWaitNodeSetEvent.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(event), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphEventWaitNodeSetEvent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(node), uintptr(event), 0, 0, 0, 0)
+	return ffi.Error(procGraphEventWaitNodeSetEvent, Error(r))
 }
 
 // GraphAddExternalSemaphoresSignalNode wraps cudaGraphAddExternalSemaphoresSignalNode (symbol cudaGraphAddExternalSemaphoresSignalNode, cuda_runtime_api.h).
@@ -14948,39 +12936,30 @@ func GraphEventWaitNodeSetEvent(node GraphNode, event Event) (err error) {
 // [GraphAddEventWaitNode], [GraphAddChildGraphNode], [GraphAddEmptyNode],
 // [GraphAddKernelNode], [GraphAddMemcpyNode], [GraphAddMemsetNode].
 func GraphAddExternalSemaphoresSignalNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, nodeParams *ExternalSemaphoreSignalNodeParams) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddExternalSemaphoresSignalNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddExternalSemaphoresSignalNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddExternalSemaphoresSignalNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddExternalSemaphoresSignalNode, Error(r))
 }
 
 // GraphExternalSemaphoresSignalNodeGetParams wraps cudaGraphExternalSemaphoresSignalNodeGetParams (symbol cudaGraphExternalSemaphoresSignalNodeGetParams, cuda_runtime_api.h).
 //
 // Returns an external semaphore signal node's parameters.
 //
-// Returns the parameters of an external semaphore signal node hNode in
-// params_out. The extSemArray and paramsArray returned in params_out, are owned
-// by the node. This memory remains valid until the node is destroyed or its
-// parameters are modified, and should not be modified directly. Use
+// Returns the parameters of an external semaphore signal node hNode in params.
+// The extSemArray and paramsArray returned in params, are owned by the node.
+// This memory remains valid until the node is destroyed or its parameters are
+// modified, and should not be modified directly. Use
 // [GraphExternalSemaphoresSignalNodeSetParams] to update the parameters of this
 // node.
 //
 //   - hNode: Node to get the parameters for
-//   - params_out: (result) Pointer to return the parameters
+//   - params: (result) Pointer to return the parameters
 //
 // Returns: [Success], [ErrorInvalidValue]
 //
@@ -15001,23 +12980,14 @@ func GraphAddExternalSemaphoresSignalNode(graph Graph, pDependencies *GraphNode,
 // [GraphExternalSemaphoresSignalNodeSetParams],
 // [GraphAddExternalSemaphoresWaitNode], [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync].
-func GraphExternalSemaphoresSignalNodeGetParams(hNode GraphNode) (params_out ExternalSemaphoreSignalNodeParams, err error) {
-	fnPtr, lerr := procGraphExternalSemaphoresSignalNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphExternalSemaphoresSignalNodeGetParams(hNode GraphNode) (params ExternalSemaphoreSignalNodeParams, err error) {
+	sym, err := procGraphExternalSemaphoresSignalNodeGetParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&params_out)), 0, 0, 0, 0)
-	runtime.KeepAlive(&params_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExternalSemaphoresSignalNodeGetParams, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&params)), 0, 0, 0, 0)
+	runtime.KeepAlive(&params)
+	return params, ffi.Error(procGraphExternalSemaphoresSignalNodeGetParams, Error(r))
 }
 
 // GraphExternalSemaphoresSignalNodeSetParams wraps cudaGraphExternalSemaphoresSignalNodeSetParams (symbol cudaGraphExternalSemaphoresSignalNodeSetParams, cuda_runtime_api.h).
@@ -15048,23 +13018,14 @@ func GraphExternalSemaphoresSignalNodeGetParams(hNode GraphNode) (params_out Ext
 // [GraphExternalSemaphoresSignalNodeSetParams],
 // [GraphAddExternalSemaphoresWaitNode], [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync].
-func GraphExternalSemaphoresSignalNodeSetParams(hNode GraphNode, nodeParams *ExternalSemaphoreSignalNodeParams) (err error) {
-	fnPtr, lerr := procGraphExternalSemaphoresSignalNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExternalSemaphoresSignalNodeSetParams(hNode GraphNode, nodeParams *ExternalSemaphoreSignalNodeParams) error {
+	sym, err := procGraphExternalSemaphoresSignalNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExternalSemaphoresSignalNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExternalSemaphoresSignalNodeSetParams, Error(r))
 }
 
 // GraphAddExternalSemaphoresWaitNode wraps cudaGraphAddExternalSemaphoresWaitNode (symbol cudaGraphAddExternalSemaphoresWaitNode, cuda_runtime_api.h).
@@ -15112,39 +13073,30 @@ func GraphExternalSemaphoresSignalNodeSetParams(hNode GraphNode, nodeParams *Ext
 // [GraphAddEventWaitNode], [GraphAddChildGraphNode], [GraphAddEmptyNode],
 // [GraphAddKernelNode], [GraphAddMemcpyNode], [GraphAddMemsetNode].
 func GraphAddExternalSemaphoresWaitNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, nodeParams *ExternalSemaphoreWaitNodeParams) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddExternalSemaphoresWaitNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddExternalSemaphoresWaitNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddExternalSemaphoresWaitNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddExternalSemaphoresWaitNode, Error(r))
 }
 
 // GraphExternalSemaphoresWaitNodeGetParams wraps cudaGraphExternalSemaphoresWaitNodeGetParams (symbol cudaGraphExternalSemaphoresWaitNodeGetParams, cuda_runtime_api.h).
 //
 // Returns an external semaphore wait node's parameters.
 //
-// Returns the parameters of an external semaphore wait node hNode in
-// params_out. The extSemArray and paramsArray returned in params_out, are owned
-// by the node. This memory remains valid until the node is destroyed or its
-// parameters are modified, and should not be modified directly. Use
+// Returns the parameters of an external semaphore wait node hNode in params.
+// The extSemArray and paramsArray returned in params, are owned by the node.
+// This memory remains valid until the node is destroyed or its parameters are
+// modified, and should not be modified directly. Use
 // [GraphExternalSemaphoresSignalNodeSetParams] to update the parameters of this
 // node.
 //
 //   - hNode: Node to get the parameters for
-//   - params_out: (result) Pointer to return the parameters
+//   - params: (result) Pointer to return the parameters
 //
 // Returns: [Success], [ErrorInvalidValue]
 //
@@ -15165,23 +13117,14 @@ func GraphAddExternalSemaphoresWaitNode(graph Graph, pDependencies *GraphNode, n
 // [GraphExternalSemaphoresWaitNodeSetParams],
 // [GraphAddExternalSemaphoresWaitNode], [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync].
-func GraphExternalSemaphoresWaitNodeGetParams(hNode GraphNode) (params_out ExternalSemaphoreWaitNodeParams, err error) {
-	fnPtr, lerr := procGraphExternalSemaphoresWaitNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphExternalSemaphoresWaitNodeGetParams(hNode GraphNode) (params ExternalSemaphoreWaitNodeParams, err error) {
+	sym, err := procGraphExternalSemaphoresWaitNodeGetParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(&params_out)), 0, 0, 0, 0)
-	runtime.KeepAlive(&params_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExternalSemaphoresWaitNodeGetParams, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&params)), 0, 0, 0, 0)
+	runtime.KeepAlive(&params)
+	return params, ffi.Error(procGraphExternalSemaphoresWaitNodeGetParams, Error(r))
 }
 
 // GraphExternalSemaphoresWaitNodeSetParams wraps cudaGraphExternalSemaphoresWaitNodeSetParams (symbol cudaGraphExternalSemaphoresWaitNodeSetParams, cuda_runtime_api.h).
@@ -15212,23 +13155,14 @@ func GraphExternalSemaphoresWaitNodeGetParams(hNode GraphNode) (params_out Exter
 // [GraphExternalSemaphoresWaitNodeSetParams],
 // [GraphAddExternalSemaphoresWaitNode], [SignalExternalSemaphoresAsync],
 // [WaitExternalSemaphoresAsync].
-func GraphExternalSemaphoresWaitNodeSetParams(hNode GraphNode, nodeParams *ExternalSemaphoreWaitNodeParams) (err error) {
-	fnPtr, lerr := procGraphExternalSemaphoresWaitNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExternalSemaphoresWaitNodeSetParams(hNode GraphNode, nodeParams *ExternalSemaphoreWaitNodeParams) error {
+	sym, err := procGraphExternalSemaphoresWaitNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExternalSemaphoresWaitNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExternalSemaphoresWaitNodeSetParams, Error(r))
 }
 
 // GraphAddMemAllocNode wraps cudaGraphAddMemAllocNode (symbol cudaGraphAddMemAllocNode, cuda_runtime_api.h).
@@ -15303,37 +13237,28 @@ func GraphExternalSemaphoresWaitNodeSetParams(hNode GraphNode, nodeParams *Exter
 // [GraphAddExternalSemaphoresSignalNode], [GraphAddExternalSemaphoresWaitNode],
 // [GraphAddKernelNode], [GraphAddMemcpyNode], [GraphAddMemsetNode].
 func GraphAddMemAllocNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, nodeParams *MemAllocNodeParams) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddMemAllocNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddMemAllocNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddMemAllocNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddMemAllocNode, Error(r))
 }
 
 // GraphMemAllocNodeGetParams wraps cudaGraphMemAllocNodeGetParams (symbol cudaGraphMemAllocNodeGetParams, cuda_runtime_api.h).
 //
 // Returns a memory alloc node's parameters.
 //
-// Returns the parameters of a memory alloc node hNode in params_out. The
-// poolProps and accessDescs returned in params_out, are owned by the node. This
-// memory remains valid until the node is destroyed. The returned parameters
-// must not be modified.
+// Returns the parameters of a memory alloc node hNode in params. The poolProps
+// and accessDescs returned in params, are owned by the node. This memory
+// remains valid until the node is destroyed. The returned parameters must not
+// be modified.
 //
 //   - node: Node to get the parameters for
-//   - params_out: (result) Pointer to return the parameters
+//   - params: (result) Pointer to return the parameters
 //
 // Returns: [Success], [ErrorInvalidValue]
 //
@@ -15351,23 +13276,14 @@ func GraphAddMemAllocNode(graph Graph, pDependencies *GraphNode, numDependencies
 // Note: This function may not be called from a callback.
 //
 // See also: [GraphAddMemAllocNode], [GraphMemFreeNodeGetParams].
-func GraphMemAllocNodeGetParams(node GraphNode) (params_out MemAllocNodeParams, err error) {
-	fnPtr, lerr := procGraphMemAllocNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphMemAllocNodeGetParams(node GraphNode) (params MemAllocNodeParams, err error) {
+	sym, err := procGraphMemAllocNodeGetParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&params_out)), 0, 0, 0, 0)
-	runtime.KeepAlive(&params_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemAllocNodeGetParams, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&params)), 0, 0, 0, 0)
+	runtime.KeepAlive(&params)
+	return params, ffi.Error(procGraphMemAllocNodeGetParams, Error(r))
 }
 
 // GraphAddMemFreeNode wraps cudaGraphAddMemFreeNode (symbol cudaGraphAddMemFreeNode, cuda_runtime_api.h).
@@ -15421,34 +13337,25 @@ func GraphMemAllocNodeGetParams(node GraphNode) (params_out MemAllocNodeParams, 
 // [GraphAddExternalSemaphoresSignalNode], [GraphAddExternalSemaphoresWaitNode],
 // [GraphAddKernelNode], [GraphAddMemcpyNode], [GraphAddMemsetNode].
 func GraphAddMemFreeNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, dptr unsafe.Pointer) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddMemFreeNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddMemFreeNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(dptr)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(dptr), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dptr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddMemFreeNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddMemFreeNode, Error(r))
 }
 
 // GraphMemFreeNodeGetParams wraps cudaGraphMemFreeNodeGetParams (symbol cudaGraphMemFreeNodeGetParams, cuda_runtime_api.h).
 //
 // Returns a memory free node's parameters.
 //
-// Returns the address of a memory free node hNode in dptr_out.
+// Returns the address of a memory free node hNode in dptr.
 //
 //   - node: Node to get the parameters for
-//   - dptr_out: Pointer to return the device address
+//   - dptr: Pointer to return the device address
 //
 // Returns: [Success], [ErrorInvalidValue]
 //
@@ -15466,23 +13373,14 @@ func GraphAddMemFreeNode(graph Graph, pDependencies *GraphNode, numDependencies 
 // Note: This function may not be called from a callback.
 //
 // See also: [GraphAddMemFreeNode], [GraphMemFreeNodeGetParams].
-func GraphMemFreeNodeGetParams(node GraphNode, dptr_out unsafe.Pointer) (err error) {
-	fnPtr, lerr := procGraphMemFreeNodeGetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphMemFreeNodeGetParams(node GraphNode, dptr unsafe.Pointer) error {
+	sym, err := procGraphMemFreeNodeGetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(dptr_out)), 0, 0, 0, 0)
-	runtime.KeepAlive(dptr_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphMemFreeNodeGetParams, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(node), uintptr(dptr), 0, 0, 0, 0)
+	runtime.KeepAlive(dptr)
+	return ffi.Error(procGraphMemFreeNodeGetParams, Error(r))
 }
 
 // DeviceGraphMemTrim wraps cudaDeviceGraphMemTrim (symbol cudaDeviceGraphMemTrim, cuda_runtime_api.h).
@@ -15513,22 +13411,13 @@ func GraphMemFreeNodeGetParams(node GraphNode, dptr_out unsafe.Pointer) (err err
 // See also: [GraphAddMemAllocNode], [GraphAddMemFreeNode],
 // [DeviceGetGraphMemAttribute], [DeviceSetGraphMemAttribute], [MallocAsync],
 // [FreeAsync].
-func DeviceGraphMemTrim(device int32) (err error) {
-	fnPtr, lerr := procDeviceGraphMemTrim.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceGraphMemTrim(device int32) error {
+	sym, err := procDeviceGraphMemTrim.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGraphMemTrim, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(device), 0, 0, 0, 0, 0)
+	return ffi.Error(procDeviceGraphMemTrim, Error(r))
 }
 
 // DeviceGetGraphMemAttribute wraps cudaDeviceGetGraphMemAttribute (symbol cudaDeviceGetGraphMemAttribute, cuda_runtime_api.h).
@@ -15570,23 +13459,14 @@ func DeviceGraphMemTrim(device int32) (err error) {
 //
 // See also: [DeviceSetGraphMemAttribute], [GraphAddMemAllocNode],
 // [GraphAddMemFreeNode], [DeviceGraphMemTrim], [MallocAsync], [FreeAsync].
-func DeviceGetGraphMemAttribute(device int32, attr GraphMemAttributeType, value unsafe.Pointer) (err error) {
-	fnPtr, lerr := procDeviceGetGraphMemAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceGetGraphMemAttribute(device int32, attr GraphMemAttributeType, value unsafe.Pointer) error {
+	sym, err := procDeviceGetGraphMemAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(device), uintptr(attr), uintptr(value), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetGraphMemAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procDeviceGetGraphMemAttribute, Error(r))
 }
 
 // DeviceSetGraphMemAttribute wraps cudaDeviceSetGraphMemAttribute (symbol cudaDeviceSetGraphMemAttribute, cuda_runtime_api.h).
@@ -15624,23 +13504,14 @@ func DeviceGetGraphMemAttribute(device int32, attr GraphMemAttributeType, value 
 //
 // See also: [DeviceGetGraphMemAttribute], [GraphAddMemAllocNode],
 // [GraphAddMemFreeNode], [DeviceGraphMemTrim], [MallocAsync], [FreeAsync].
-func DeviceSetGraphMemAttribute(device int32, attr GraphMemAttributeType, value unsafe.Pointer) (err error) {
-	fnPtr, lerr := procDeviceSetGraphMemAttribute.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceSetGraphMemAttribute(device int32, attr GraphMemAttributeType, value unsafe.Pointer) error {
+	sym, err := procDeviceSetGraphMemAttribute.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(device), uintptr(attr), uintptr(value), 0, 0, 0)
 	runtime.KeepAlive(value)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceSetGraphMemAttribute, rc)
-		return
-	}
-	return
+	return ffi.Error(procDeviceSetGraphMemAttribute, Error(r))
 }
 
 // GraphClone wraps cudaGraphClone (symbol cudaGraphClone, cuda_runtime_api.h).
@@ -15674,22 +13545,13 @@ func DeviceSetGraphMemAttribute(device int32, attr GraphMemAttributeType, value 
 //
 // See also: [GraphCreate], [GraphNodeFindInClone].
 func GraphClone(originalGraph Graph) (pGraphClone Graph, err error) {
-	fnPtr, lerr := procGraphClone.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphClone.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphClone)), uintptr(originalGraph), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphClone)), uintptr(originalGraph), 0, 0, 0, 0)
 	runtime.KeepAlive(&pGraphClone)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphClone, rc)
-		return
-	}
-	return
+	return pGraphClone, ffi.Error(procGraphClone, Error(r))
 }
 
 // GraphNodeFindInClone wraps cudaGraphNodeFindInClone (symbol cudaGraphNodeFindInClone, cuda_runtime_api.h).
@@ -15725,22 +13587,13 @@ func GraphClone(originalGraph Graph) (pGraphClone Graph, err error) {
 //
 // See also: [GraphClone].
 func GraphNodeFindInClone(originalNode GraphNode, clonedGraph Graph) (pNode GraphNode, err error) {
-	fnPtr, lerr := procGraphNodeFindInClone.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphNodeFindInClone.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pNode)), uintptr(originalNode), uintptr(clonedGraph), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pNode)), uintptr(originalNode), uintptr(clonedGraph), 0, 0, 0)
 	runtime.KeepAlive(&pNode)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeFindInClone, rc)
-		return
-	}
-	return
+	return pNode, ffi.Error(procGraphNodeFindInClone, Error(r))
 }
 
 // GraphNodeGetType wraps cudaGraphNodeGetType (symbol cudaGraphNodeGetType, cuda_runtime_api.h).
@@ -15774,22 +13627,13 @@ func GraphNodeFindInClone(originalNode GraphNode, clonedGraph Graph) (pNode Grap
 // [GraphMemcpyNodeSetParams], [GraphMemsetNodeGetParams],
 // [GraphMemsetNodeSetParams].
 func GraphNodeGetType(node GraphNode) (pType GraphNodeType, err error) {
-	fnPtr, lerr := procGraphNodeGetType.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphNodeGetType.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(&pType)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pType)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pType)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeGetType, rc)
-		return
-	}
-	return
+	return pType, ffi.Error(procGraphNodeGetType, Error(r))
 }
 
 // GraphGetNodes wraps cudaGraphGetNodes (symbol cudaGraphGetNodes, cuda_runtime_api.h).
@@ -15823,24 +13667,15 @@ func GraphNodeGetType(node GraphNode) (pType GraphNodeType, err error) {
 //
 // See also: [GraphCreate], [GraphGetRootNodes], [GraphGetEdges],
 // [GraphNodeGetType], [GraphNodeGetDependencies], [GraphNodeGetDependentNodes].
-func GraphGetNodes(graph Graph, nodes *GraphNode, numNodes *uint64) (err error) {
-	fnPtr, lerr := procGraphGetNodes.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphGetNodes(graph Graph, nodes *GraphNode, numNodes *uint64) error {
+	sym, err := procGraphGetNodes.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(nodes)), uintptr(unsafe.Pointer(numNodes)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(nodes)), uintptr(unsafe.Pointer(numNodes)), 0, 0, 0)
 	runtime.KeepAlive(nodes)
 	runtime.KeepAlive(numNodes)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphGetNodes, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphGetNodes, Error(r))
 }
 
 // GraphGetRootNodes wraps cudaGraphGetRootNodes (symbol cudaGraphGetRootNodes, cuda_runtime_api.h).
@@ -15875,24 +13710,15 @@ func GraphGetNodes(graph Graph, nodes *GraphNode, numNodes *uint64) (err error) 
 //
 // See also: [GraphCreate], [GraphGetNodes], [GraphGetEdges],
 // [GraphNodeGetType], [GraphNodeGetDependencies], [GraphNodeGetDependentNodes].
-func GraphGetRootNodes(graph Graph, pRootNodes *GraphNode, pNumRootNodes *uint64) (err error) {
-	fnPtr, lerr := procGraphGetRootNodes.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphGetRootNodes(graph Graph, pRootNodes *GraphNode, pNumRootNodes *uint64) error {
+	sym, err := procGraphGetRootNodes.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(pRootNodes)), uintptr(unsafe.Pointer(pNumRootNodes)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(pRootNodes)), uintptr(unsafe.Pointer(pNumRootNodes)), 0, 0, 0)
 	runtime.KeepAlive(pRootNodes)
 	runtime.KeepAlive(pNumRootNodes)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphGetRootNodes, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphGetRootNodes, Error(r))
 }
 
 // GraphGetEdges wraps cudaGraphGetEdges (symbol cudaGraphGetEdges, cuda_runtime_api.h).
@@ -15930,25 +13756,16 @@ func GraphGetRootNodes(graph Graph, pRootNodes *GraphNode, pNumRootNodes *uint64
 // See also: [GraphGetNodes], [GraphGetRootNodes], [GraphAddDependencies],
 // [GraphRemoveDependencies], [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes].
-func GraphGetEdges(graph Graph, from *GraphNode, to *GraphNode, numEdges *uint64) (err error) {
-	fnPtr, lerr := procGraphGetEdges.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphGetEdges(graph Graph, from, to *GraphNode, numEdges *uint64) error {
+	sym, err := procGraphGetEdges.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(numEdges)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(numEdges)), 0, 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(numEdges)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphGetEdges, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphGetEdges, Error(r))
 }
 
 // GraphGetEdgesV2 wraps cudaGraphGetEdges_v2 (symbol cudaGraphGetEdges_v2, cuda_runtime_api.h).
@@ -15991,26 +13808,17 @@ func GraphGetEdges(graph Graph, from *GraphNode, to *GraphNode, numEdges *uint64
 // See also: [GraphGetNodes], [GraphGetRootNodes], [GraphAddDependencies],
 // [GraphRemoveDependencies], [GraphNodeGetDependencies],
 // [GraphNodeGetDependentNodes].
-func GraphGetEdgesV2(graph Graph, from *GraphNode, to *GraphNode, edgeData *GraphEdgeData, numEdges *uint64) (err error) {
-	fnPtr, lerr := procGraphGetEdgesV2.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphGetEdgesV2(graph Graph, from, to *GraphNode, edgeData *GraphEdgeData, numEdges *uint64) error {
+	sym, err := procGraphGetEdgesV2.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(numEdges)), 0)
+	r := ffi.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(numEdges)), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(numEdges)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphGetEdgesV2, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphGetEdgesV2, Error(r))
 }
 
 // GraphNodeGetDependencies wraps cudaGraphNodeGetDependencies (symbol cudaGraphNodeGetDependencies, cuda_runtime_api.h).
@@ -16045,24 +13853,15 @@ func GraphGetEdgesV2(graph Graph, from *GraphNode, to *GraphNode, edgeData *Grap
 //
 // See also: [GraphNodeGetDependentNodes], [GraphGetNodes], [GraphGetRootNodes],
 // [GraphGetEdges], [GraphAddDependencies], [GraphRemoveDependencies].
-func GraphNodeGetDependencies(node GraphNode, pDependencies *GraphNode, pNumDependencies *uint64) (err error) {
-	fnPtr, lerr := procGraphNodeGetDependencies.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphNodeGetDependencies(node GraphNode, pDependencies *GraphNode, pNumDependencies *uint64) error {
+	sym, err := procGraphNodeGetDependencies.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pDependencies)), uintptr(unsafe.Pointer(pNumDependencies)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(pDependencies)), uintptr(unsafe.Pointer(pNumDependencies)), 0, 0, 0)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pNumDependencies)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeGetDependencies, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphNodeGetDependencies, Error(r))
 }
 
 // GraphNodeGetDependenciesV2 wraps cudaGraphNodeGetDependencies_v2 (symbol cudaGraphNodeGetDependencies_v2, cuda_runtime_api.h).
@@ -16102,25 +13901,16 @@ func GraphNodeGetDependencies(node GraphNode, pDependencies *GraphNode, pNumDepe
 //
 // See also: [GraphNodeGetDependentNodes], [GraphGetNodes], [GraphGetRootNodes],
 // [GraphGetEdges], [GraphAddDependencies], [GraphRemoveDependencies].
-func GraphNodeGetDependenciesV2(node GraphNode, pDependencies *GraphNode, edgeData *GraphEdgeData, pNumDependencies *uint64) (err error) {
-	fnPtr, lerr := procGraphNodeGetDependenciesV2.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphNodeGetDependenciesV2(node GraphNode, pDependencies *GraphNode, edgeData *GraphEdgeData, pNumDependencies *uint64) error {
+	sym, err := procGraphNodeGetDependenciesV2.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pDependencies)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(pNumDependencies)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(pDependencies)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(pNumDependencies)), 0, 0)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(pNumDependencies)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeGetDependenciesV2, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphNodeGetDependenciesV2, Error(r))
 }
 
 // GraphNodeGetDependentNodes wraps cudaGraphNodeGetDependentNodes (symbol cudaGraphNodeGetDependentNodes, cuda_runtime_api.h).
@@ -16155,24 +13945,15 @@ func GraphNodeGetDependenciesV2(node GraphNode, pDependencies *GraphNode, edgeDa
 //
 // See also: [GraphNodeGetDependencies], [GraphGetNodes], [GraphGetRootNodes],
 // [GraphGetEdges], [GraphAddDependencies], [GraphRemoveDependencies].
-func GraphNodeGetDependentNodes(node GraphNode, pDependentNodes *GraphNode, pNumDependentNodes *uint64) (err error) {
-	fnPtr, lerr := procGraphNodeGetDependentNodes.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphNodeGetDependentNodes(node GraphNode, pDependentNodes *GraphNode, pNumDependentNodes *uint64) error {
+	sym, err := procGraphNodeGetDependentNodes.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pDependentNodes)), uintptr(unsafe.Pointer(pNumDependentNodes)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(pDependentNodes)), uintptr(unsafe.Pointer(pNumDependentNodes)), 0, 0, 0)
 	runtime.KeepAlive(pDependentNodes)
 	runtime.KeepAlive(pNumDependentNodes)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeGetDependentNodes, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphNodeGetDependentNodes, Error(r))
 }
 
 // GraphNodeGetDependentNodesV2 wraps cudaGraphNodeGetDependentNodes_v2 (symbol cudaGraphNodeGetDependentNodes_v2, cuda_runtime_api.h).
@@ -16212,25 +13993,16 @@ func GraphNodeGetDependentNodes(node GraphNode, pDependentNodes *GraphNode, pNum
 //
 // See also: [GraphNodeGetDependencies], [GraphGetNodes], [GraphGetRootNodes],
 // [GraphGetEdges], [GraphAddDependencies], [GraphRemoveDependencies].
-func GraphNodeGetDependentNodesV2(node GraphNode, pDependentNodes *GraphNode, edgeData *GraphEdgeData, pNumDependentNodes *uint64) (err error) {
-	fnPtr, lerr := procGraphNodeGetDependentNodesV2.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphNodeGetDependentNodesV2(node GraphNode, pDependentNodes *GraphNode, edgeData *GraphEdgeData, pNumDependentNodes *uint64) error {
+	sym, err := procGraphNodeGetDependentNodesV2.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(pDependentNodes)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(pNumDependentNodes)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(pDependentNodes)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(pNumDependentNodes)), 0, 0)
 	runtime.KeepAlive(pDependentNodes)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(pNumDependentNodes)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeGetDependentNodesV2, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphNodeGetDependentNodesV2, Error(r))
 }
 
 // GraphAddDependencies wraps cudaGraphAddDependencies (symbol cudaGraphAddDependencies, cuda_runtime_api.h).
@@ -16266,24 +14038,15 @@ func GraphNodeGetDependentNodesV2(node GraphNode, pDependentNodes *GraphNode, ed
 //
 // See also: [GraphRemoveDependencies], [GraphGetEdges],
 // [GraphNodeGetDependencies], [GraphNodeGetDependentNodes].
-func GraphAddDependencies(graph Graph, from *GraphNode, to *GraphNode, numDependencies uint64) (err error) {
-	fnPtr, lerr := procGraphAddDependencies.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphAddDependencies(graph Graph, from, to *GraphNode, numDependencies uint64) error {
+	sym, err := procGraphAddDependencies.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(numDependencies), 0, 0)
+	r := ffi.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(numDependencies), 0, 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddDependencies, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphAddDependencies, Error(r))
 }
 
 // GraphAddDependenciesV2 wraps cudaGraphAddDependencies_v2 (symbol cudaGraphAddDependencies_v2, cuda_runtime_api.h).
@@ -16321,25 +14084,16 @@ func GraphAddDependencies(graph Graph, from *GraphNode, to *GraphNode, numDepend
 //
 // See also: [GraphRemoveDependencies], [GraphGetEdges],
 // [GraphNodeGetDependencies], [GraphNodeGetDependentNodes].
-func GraphAddDependenciesV2(graph Graph, from *GraphNode, to *GraphNode, edgeData *GraphEdgeData, numDependencies uint64) (err error) {
-	fnPtr, lerr := procGraphAddDependenciesV2.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphAddDependenciesV2(graph Graph, from, to *GraphNode, edgeData *GraphEdgeData, numDependencies uint64) error {
+	sym, err := procGraphAddDependenciesV2.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
+	r := ffi.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddDependenciesV2, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphAddDependenciesV2, Error(r))
 }
 
 // GraphRemoveDependencies wraps cudaGraphRemoveDependencies (symbol cudaGraphRemoveDependencies, cuda_runtime_api.h).
@@ -16375,24 +14129,15 @@ func GraphAddDependenciesV2(graph Graph, from *GraphNode, to *GraphNode, edgeDat
 //
 // See also: [GraphAddDependencies], [GraphGetEdges],
 // [GraphNodeGetDependencies], [GraphNodeGetDependentNodes].
-func GraphRemoveDependencies(graph Graph, from *GraphNode, to *GraphNode, numDependencies uint64) (err error) {
-	fnPtr, lerr := procGraphRemoveDependencies.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphRemoveDependencies(graph Graph, from, to *GraphNode, numDependencies uint64) error {
+	sym, err := procGraphRemoveDependencies.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(numDependencies), 0, 0)
+	r := ffi.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(numDependencies), 0, 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphRemoveDependencies, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphRemoveDependencies, Error(r))
 }
 
 // GraphRemoveDependenciesV2 wraps cudaGraphRemoveDependencies_v2 (symbol cudaGraphRemoveDependencies_v2, cuda_runtime_api.h).
@@ -16432,25 +14177,16 @@ func GraphRemoveDependencies(graph Graph, from *GraphNode, to *GraphNode, numDep
 //
 // See also: [GraphAddDependencies], [GraphGetEdges],
 // [GraphNodeGetDependencies], [GraphNodeGetDependentNodes].
-func GraphRemoveDependenciesV2(graph Graph, from *GraphNode, to *GraphNode, edgeData *GraphEdgeData, numDependencies uint64) (err error) {
-	fnPtr, lerr := procGraphRemoveDependenciesV2.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphRemoveDependenciesV2(graph Graph, from, to *GraphNode, edgeData *GraphEdgeData, numDependencies uint64) error {
+	sym, err := procGraphRemoveDependenciesV2.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
+	r := ffi.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphRemoveDependenciesV2, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphRemoveDependenciesV2, Error(r))
 }
 
 // GraphDestroyNode wraps cudaGraphDestroyNode (symbol cudaGraphDestroyNode, cuda_runtime_api.h).
@@ -16485,22 +14221,13 @@ func GraphRemoveDependenciesV2(graph Graph, from *GraphNode, to *GraphNode, edge
 // See also: [GraphAddChildGraphNode], [GraphAddEmptyNode],
 // [GraphAddKernelNode], [GraphAddHostNode], [GraphAddMemcpyNode],
 // [GraphAddMemsetNode].
-func GraphDestroyNode(node GraphNode) (err error) {
-	fnPtr, lerr := procGraphDestroyNode.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphDestroyNode(node GraphNode) error {
+	sym, err := procGraphDestroyNode.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphDestroyNode, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(node), 0, 0, 0, 0, 0)
+	return ffi.Error(procGraphDestroyNode, Error(r))
 }
 
 // GraphInstantiate wraps cudaGraphInstantiate (symbol cudaGraphInstantiate, cuda_runtime_api.h).
@@ -16583,22 +14310,13 @@ func GraphDestroyNode(node GraphNode) (err error) {
 // See also: [GraphInstantiateWithFlags], [GraphCreate], [GraphUpload],
 // [GraphLaunch], [GraphExecDestroy].
 func GraphInstantiate(graph Graph, flags uint64) (pGraphExec GraphExec, err error) {
-	fnPtr, lerr := procGraphInstantiate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphInstantiate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pGraphExec)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphInstantiate, rc)
-		return
-	}
-	return
+	return pGraphExec, ffi.Error(procGraphInstantiate, Error(r))
 }
 
 // GraphInstantiateWithFlags wraps cudaGraphInstantiateWithFlags (symbol cudaGraphInstantiateWithFlags, cuda_runtime_api.h).
@@ -16683,22 +14401,13 @@ func GraphInstantiate(graph Graph, flags uint64) (pGraphExec GraphExec, err erro
 // See also: [GraphInstantiate], [GraphCreate], [GraphUpload], [GraphLaunch],
 // [GraphExecDestroy].
 func GraphInstantiateWithFlags(graph Graph, flags uint64) (pGraphExec GraphExec, err error) {
-	fnPtr, lerr := procGraphInstantiateWithFlags.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphInstantiateWithFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pGraphExec)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphInstantiateWithFlags, rc)
-		return
-	}
-	return
+	return pGraphExec, ffi.Error(procGraphInstantiateWithFlags, Error(r))
 }
 
 // GraphInstantiateWithParams wraps cudaGraphInstantiateWithParams (symbol cudaGraphInstantiateWithParams, cuda_runtime_api.h).
@@ -16819,23 +14528,14 @@ func GraphInstantiateWithFlags(graph Graph, flags uint64) (pGraphExec GraphExec,
 // See also: [GraphCreate], [GraphInstantiate], [GraphInstantiateWithFlags],
 // [GraphExecDestroy].
 func GraphInstantiateWithParams(graph Graph, instantiateParams *GraphInstantiateParams) (pGraphExec GraphExec, err error) {
-	fnPtr, lerr := procGraphInstantiateWithParams.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphInstantiateWithParams.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(unsafe.Pointer(instantiateParams)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(unsafe.Pointer(instantiateParams)), 0, 0, 0)
 	runtime.KeepAlive(&pGraphExec)
 	runtime.KeepAlive(instantiateParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphInstantiateWithParams, rc)
-		return
-	}
-	return
+	return pGraphExec, ffi.Error(procGraphInstantiateWithParams, Error(r))
 }
 
 // GraphExecGetFlags wraps cudaGraphExecGetFlags (symbol cudaGraphExecGetFlags, cuda_runtime_api.h).
@@ -16867,22 +14567,13 @@ func GraphInstantiateWithParams(graph Graph, instantiateParams *GraphInstantiate
 // See also: [GraphInstantiate], [GraphInstantiateWithFlags],
 // [GraphInstantiateWithParams].
 func GraphExecGetFlags(graphExec GraphExec) (flags uint64, err error) {
-	fnPtr, lerr := procGraphExecGetFlags.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphExecGetFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graphExec), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(graphExec), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecGetFlags, rc)
-		return
-	}
-	return
+	return flags, ffi.Error(procGraphExecGetFlags, Error(r))
 }
 
 // GraphExecKernelNodeSetParams wraps cudaGraphExecKernelNodeSetParams (symbol cudaGraphExecKernelNodeSetParams, cuda_runtime_api.h).
@@ -16944,23 +14635,14 @@ func GraphExecGetFlags(graphExec GraphExec) (flags uint64, err error) {
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecExternalSemaphoresWaitNodeSetParams], [GraphExecUpdate],
 // [GraphInstantiate].
-func GraphExecKernelNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodeParams *KernelNodeParams) (err error) {
-	fnPtr, lerr := procGraphExecKernelNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecKernelNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodeParams *KernelNodeParams) error {
+	sym, err := procGraphExecKernelNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecKernelNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecKernelNodeSetParams, Error(r))
 }
 
 // GraphExecMemcpyNodeSetParams wraps cudaGraphExecMemcpyNodeSetParams (symbol cudaGraphExecMemcpyNodeSetParams, cuda_runtime_api.h).
@@ -17012,23 +14694,14 @@ func GraphExecKernelNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodePar
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecExternalSemaphoresWaitNodeSetParams], [GraphExecUpdate],
 // [GraphInstantiate].
-func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodeParams *Memcpy3DParms) (err error) {
-	fnPtr, lerr := procGraphExecMemcpyNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodeParams *Memcpy3DParms) error {
+	sym, err := procGraphExecMemcpyNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecMemcpyNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecMemcpyNodeSetParams, Error(r))
 }
 
 // GraphExecMemcpyNodeSetParamsToSymbol wraps cudaGraphExecMemcpyNodeSetParamsToSymbol (symbol cudaGraphExecMemcpyNodeSetParamsToSymbol, cuda_runtime_api.h).
@@ -17084,33 +14757,26 @@ func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodePar
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecExternalSemaphoresWaitNodeSetParams], [GraphExecUpdate],
 // [GraphInstantiate].
-func GraphExecMemcpyNodeSetParamsToSymbol(hGraphExec GraphExec, node GraphNode, symbol unsafe.Pointer, src unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procGraphExecMemcpyNodeSetParamsToSymbol.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecMemcpyNodeSetParamsToSymbol(hGraphExec GraphExec, node GraphNode, symbol, src unsafe.Pointer, count, offset uint64, kind MemcpyKind) error {
+	sym, err := procGraphExecMemcpyNodeSetParamsToSymbol.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(hGraphExec))
 	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
-	frame.Int(uintptr(unsafe.Pointer(src)))
+	frame.Int(uintptr(symbol))
+	frame.Int(uintptr(src))
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(offset))
 	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errGraphExecMemcpyNodeSetParamsToSymbol, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecMemcpyNodeSetParamsToSymbol, Error(frame.Ret()))
 }
 
 // GraphExecMemcpyNodeSetParamsFromSymbol wraps cudaGraphExecMemcpyNodeSetParamsFromSymbol (symbol cudaGraphExecMemcpyNodeSetParamsFromSymbol, cuda_runtime_api.h).
@@ -17166,33 +14832,26 @@ func GraphExecMemcpyNodeSetParamsToSymbol(hGraphExec GraphExec, node GraphNode, 
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecExternalSemaphoresWaitNodeSetParams], [GraphExecUpdate],
 // [GraphInstantiate].
-func GraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec GraphExec, node GraphNode, dst unsafe.Pointer, symbol unsafe.Pointer, count uint64, offset uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procGraphExecMemcpyNodeSetParamsFromSymbol.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec GraphExec, node GraphNode, dst, symbol unsafe.Pointer, count, offset uint64, kind MemcpyKind) error {
+	sym, err := procGraphExecMemcpyNodeSetParamsFromSymbol.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(hGraphExec))
 	frame.Int(uintptr(node))
-	frame.Int(uintptr(unsafe.Pointer(dst)))
-	frame.Int(uintptr(unsafe.Pointer(symbol)))
+	frame.Int(uintptr(dst))
+	frame.Int(uintptr(symbol))
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(offset))
 	frame.Int(uintptr(kind))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errGraphExecMemcpyNodeSetParamsFromSymbol, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecMemcpyNodeSetParamsFromSymbol, Error(frame.Ret()))
 }
 
 // GraphExecMemcpyNodeSetParams1D wraps cudaGraphExecMemcpyNodeSetParams1D (symbol cudaGraphExecMemcpyNodeSetParams1D, cuda_runtime_api.h).
@@ -17247,24 +14906,15 @@ func GraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec GraphExec, node GraphNode
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecExternalSemaphoresWaitNodeSetParams], [GraphExecUpdate],
 // [GraphInstantiate].
-func GraphExecMemcpyNodeSetParams1D(hGraphExec GraphExec, node GraphNode, dst unsafe.Pointer, src unsafe.Pointer, count uint64, kind MemcpyKind) (err error) {
-	fnPtr, lerr := procGraphExecMemcpyNodeSetParams1D.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecMemcpyNodeSetParams1D(hGraphExec GraphExec, node GraphNode, dst, src unsafe.Pointer, count uint64, kind MemcpyKind) error {
+	sym, err := procGraphExecMemcpyNodeSetParams1D.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(dst)), uintptr(unsafe.Pointer(src)), uintptr(count), uintptr(kind))
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(node), uintptr(dst), uintptr(src), uintptr(count), uintptr(kind))
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecMemcpyNodeSetParams1D, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecMemcpyNodeSetParams1D, Error(r))
 }
 
 // GraphExecMemsetNodeSetParams wraps cudaGraphExecMemsetNodeSetParams (symbol cudaGraphExecMemsetNodeSetParams, cuda_runtime_api.h).
@@ -17315,23 +14965,14 @@ func GraphExecMemcpyNodeSetParams1D(hGraphExec GraphExec, node GraphNode, dst un
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecExternalSemaphoresWaitNodeSetParams], [GraphExecUpdate],
 // [GraphInstantiate].
-func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodeParams *MemsetParams) (err error) {
-	fnPtr, lerr := procGraphExecMemsetNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodeParams *MemsetParams) error {
+	sym, err := procGraphExecMemsetNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecMemsetNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecMemsetNodeSetParams, Error(r))
 }
 
 // GraphExecHostNodeSetParams wraps cudaGraphExecHostNodeSetParams (symbol cudaGraphExecHostNodeSetParams, cuda_runtime_api.h).
@@ -17376,9 +15017,8 @@ func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodePar
 //
 // The Go func fn replaces the C struct's fn and userData. The package keeps it until the exec is destroyed with [GraphExecDestroy]; destroy the exec only after its launches have completed.
 func GraphExecHostNodeSetParams(hGraphExec GraphExec, node GraphNode, fn func()) (err error) {
-	fnPtr, lerr := procGraphExecHostNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphExecHostNodeSetParams.Addr()
+	if err != nil {
 		return
 	}
 	cbScope := ffi.EnterCallbacks()
@@ -17395,18 +15035,16 @@ func GraphExecHostNodeSetParams(hGraphExec GraphExec, node GraphNode, fn func())
 	frame.Int(uintptr(hGraphExec))
 	frame.Int(uintptr(node))
 	frame.Int(uintptr(unsafe.Pointer(fnC)))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
+	ffi.Call(sym, frame)
 	runtime.KeepAlive(fnC)
-	if ferr != nil {
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errGraphExecHostNodeSetParams, rc)
+		err = ffi.Error(procGraphExecHostNodeSetParams, rc)
 		return
 	}
 	if hdl != 0 {
@@ -17461,22 +15099,13 @@ func GraphExecHostNodeSetParams(hGraphExec GraphExec, node GraphNode, fn func())
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecExternalSemaphoresWaitNodeSetParams], [GraphExecUpdate],
 // [GraphInstantiate].
-func GraphExecChildGraphNodeSetParams(hGraphExec GraphExec, node GraphNode, childGraph Graph) (err error) {
-	fnPtr, lerr := procGraphExecChildGraphNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecChildGraphNodeSetParams(hGraphExec GraphExec, node GraphNode, childGraph Graph) error {
+	sym, err := procGraphExecChildGraphNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(node), uintptr(childGraph), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecChildGraphNodeSetParams, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(node), uintptr(childGraph), 0, 0, 0)
+	return ffi.Error(procGraphExecChildGraphNodeSetParams, Error(r))
 }
 
 // GraphExecEventRecordNodeSetEvent wraps cudaGraphExecEventRecordNodeSetEvent (symbol cudaGraphExecEventRecordNodeSetEvent, cuda_runtime_api.h).
@@ -17520,22 +15149,13 @@ func GraphExecChildGraphNodeSetParams(hGraphExec GraphExec, node GraphNode, chil
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecExternalSemaphoresWaitNodeSetParams], [GraphExecUpdate],
 // [GraphInstantiate].
-func GraphExecEventRecordNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event Event) (err error) {
-	fnPtr, lerr := procGraphExecEventRecordNodeSetEvent.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecEventRecordNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event Event) error {
+	sym, err := procGraphExecEventRecordNodeSetEvent.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecEventRecordNodeSetEvent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
+	return ffi.Error(procGraphExecEventRecordNodeSetEvent, Error(r))
 }
 
 // GraphExecEventWaitNodeSetEvent wraps cudaGraphExecEventWaitNodeSetEvent (symbol cudaGraphExecEventWaitNodeSetEvent, cuda_runtime_api.h).
@@ -17579,22 +15199,13 @@ func GraphExecEventRecordNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, eve
 // [GraphExecExternalSemaphoresSignalNodeSetParams],
 // [GraphExecExternalSemaphoresWaitNodeSetParams], [GraphExecUpdate],
 // [GraphInstantiate].
-func GraphExecEventWaitNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event Event) (err error) {
-	fnPtr, lerr := procGraphExecEventWaitNodeSetEvent.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecEventWaitNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event Event) error {
+	sym, err := procGraphExecEventWaitNodeSetEvent.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecEventWaitNodeSetEvent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
+	return ffi.Error(procGraphExecEventWaitNodeSetEvent, Error(r))
 }
 
 // GraphExecExternalSemaphoresSignalNodeSetParams wraps cudaGraphExecExternalSemaphoresSignalNodeSetParams (symbol cudaGraphExecExternalSemaphoresSignalNodeSetParams, cuda_runtime_api.h).
@@ -17642,23 +15253,14 @@ func GraphExecEventWaitNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event
 // [GraphExecEventRecordNodeSetEvent], [GraphExecEventWaitNodeSetEvent],
 // [GraphExecExternalSemaphoresWaitNodeSetParams], [GraphExecUpdate],
 // [GraphInstantiate].
-func GraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *ExternalSemaphoreSignalNodeParams) (err error) {
-	fnPtr, lerr := procGraphExecExternalSemaphoresSignalNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *ExternalSemaphoreSignalNodeParams) error {
+	sym, err := procGraphExecExternalSemaphoresSignalNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecExternalSemaphoresSignalNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecExternalSemaphoresSignalNodeSetParams, Error(r))
 }
 
 // GraphExecExternalSemaphoresWaitNodeSetParams wraps cudaGraphExecExternalSemaphoresWaitNodeSetParams (symbol cudaGraphExecExternalSemaphoresWaitNodeSetParams, cuda_runtime_api.h).
@@ -17706,23 +15308,14 @@ func GraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec GraphExec, hNode 
 // [GraphExecEventRecordNodeSetEvent], [GraphExecEventWaitNodeSetEvent],
 // [GraphExecExternalSemaphoresSignalNodeSetParams], [GraphExecUpdate],
 // [GraphInstantiate].
-func GraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *ExternalSemaphoreWaitNodeParams) (err error) {
-	fnPtr, lerr := procGraphExecExternalSemaphoresWaitNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *ExternalSemaphoreWaitNodeParams) error {
+	sym, err := procGraphExecExternalSemaphoresWaitNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecExternalSemaphoresWaitNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecExternalSemaphoresWaitNodeSetParams, Error(r))
 }
 
 // GraphNodeSetEnabled wraps cudaGraphNodeSetEnabled (symbol cudaGraphNodeSetEnabled, cuda_runtime_api.h).
@@ -17765,22 +15358,13 @@ func GraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec GraphExec, hNode Gr
 //
 // See also: [GraphNodeGetEnabled], [GraphExecUpdate], cudaGraphInstantiate
 // ::cudaGraphLaunch.
-func GraphNodeSetEnabled(hGraphExec GraphExec, hNode GraphNode, isEnabled uint32) (err error) {
-	fnPtr, lerr := procGraphNodeSetEnabled.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphNodeSetEnabled(hGraphExec GraphExec, hNode GraphNode, isEnabled uint32) error {
+	sym, err := procGraphNodeSetEnabled.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(isEnabled), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeSetEnabled, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(isEnabled), 0, 0, 0)
+	return ffi.Error(procGraphNodeSetEnabled, Error(r))
 }
 
 // GraphNodeGetEnabled wraps cudaGraphNodeGetEnabled (symbol cudaGraphNodeGetEnabled, cuda_runtime_api.h).
@@ -17818,22 +15402,13 @@ func GraphNodeSetEnabled(hGraphExec GraphExec, hNode GraphNode, isEnabled uint32
 // See also: [GraphNodeSetEnabled], [GraphExecUpdate], cudaGraphInstantiate
 // ::cudaGraphLaunch.
 func GraphNodeGetEnabled(hGraphExec GraphExec, hNode GraphNode) (isEnabled uint32, err error) {
-	fnPtr, lerr := procGraphNodeGetEnabled.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphNodeGetEnabled.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(&isEnabled)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(&isEnabled)), 0, 0, 0)
 	runtime.KeepAlive(&isEnabled)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeGetEnabled, rc)
-		return
-	}
-	return
+	return isEnabled, ffi.Error(procGraphNodeGetEnabled, Error(r))
 }
 
 // GraphExecUpdate wraps cudaGraphExecUpdate (symbol cudaGraphExecUpdate, cuda_runtime_api.h).
@@ -17953,23 +15528,14 @@ func GraphNodeGetEnabled(hGraphExec GraphExec, hNode GraphNode) (isEnabled uint3
 // Note: This function may not be called from a callback.
 //
 // See also: [GraphInstantiate].
-func GraphExecUpdate(hGraphExec GraphExec, hGraph Graph, resultInfo *GraphExecUpdateResultInfo) (err error) {
-	fnPtr, lerr := procGraphExecUpdate.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecUpdate(hGraphExec GraphExec, hGraph Graph, resultInfo *GraphExecUpdateResultInfo) error {
+	sym, err := procGraphExecUpdate.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hGraph), uintptr(unsafe.Pointer(resultInfo)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hGraph), uintptr(unsafe.Pointer(resultInfo)), 0, 0, 0)
 	runtime.KeepAlive(resultInfo)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecUpdate, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecUpdate, Error(r))
 }
 
 // GraphUpload wraps cudaGraphUpload (symbol cudaGraphUpload, cuda_runtime_api.h).
@@ -17994,22 +15560,13 @@ func GraphExecUpdate(hGraphExec GraphExec, hGraph Graph, resultInfo *GraphExecUp
 // initialize internal CUDA RT state.
 //
 // See also: [GraphInstantiate], [GraphLaunch], [GraphExecDestroy].
-func GraphUpload(graphExec GraphExec, stream Stream) (err error) {
-	fnPtr, lerr := procGraphUpload.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphUpload(graphExec GraphExec, stream Stream) error {
+	sym, err := procGraphUpload.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graphExec), uintptr(stream), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphUpload, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(graphExec), uintptr(stream), 0, 0, 0, 0)
+	return ffi.Error(procGraphUpload, Error(r))
 }
 
 // GraphLaunch wraps cudaGraphLaunch (symbol cudaGraphLaunch, cuda_runtime_api.h).
@@ -18045,22 +15602,13 @@ func GraphUpload(graphExec GraphExec, stream Stream) (err error) {
 // Note: This function may not be called from a callback.
 //
 // See also: [GraphInstantiate], [GraphUpload], [GraphExecDestroy].
-func GraphLaunch(graphExec GraphExec, stream Stream) (err error) {
-	fnPtr, lerr := procGraphLaunch.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphLaunch(graphExec GraphExec, stream Stream) error {
+	sym, err := procGraphLaunch.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graphExec), uintptr(stream), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphLaunch, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(graphExec), uintptr(stream), 0, 0, 0, 0)
+	return ffi.Error(procGraphLaunch, Error(r))
 }
 
 // GraphExecDestroy wraps cudaGraphExecDestroy (symbol cudaGraphExecDestroy, cuda_runtime_api.h).
@@ -18090,18 +15638,13 @@ func GraphLaunch(graphExec GraphExec, stream Stream) (err error) {
 //
 // See also: [GraphInstantiate], [GraphUpload], [GraphLaunch].
 func GraphExecDestroy(graphExec GraphExec) (err error) {
-	fnPtr, lerr := procGraphExecDestroy.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphExecDestroy.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graphExec), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecDestroy, rc)
+	r := ffi.CallInts(sym, uintptr(graphExec), 0, 0, 0, 0, 0)
+	if rc := Error(r); rc != 0 {
+		err = ffi.Error(procGraphExecDestroy, rc)
 		return
 	}
 	// Release the Go funcs given to the exec's host nodes.
@@ -18135,22 +15678,13 @@ func GraphExecDestroy(graphExec GraphExec) (err error) {
 // Note: Using the handle after this call is undefined behavior.
 //
 // See also: [GraphCreate].
-func GraphDestroy(graph Graph) (err error) {
-	fnPtr, lerr := procGraphDestroy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphDestroy(graph Graph) error {
+	sym, err := procGraphDestroy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphDestroy, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(graph), 0, 0, 0, 0, 0)
+	return ffi.Error(procGraphDestroy, Error(r))
 }
 
 // GraphDebugDotPrint wraps cudaGraphDebugDotPrint (symbol cudaGraphDebugDotPrint, cuda_runtime_api.h).
@@ -18169,24 +15703,15 @@ func GraphDestroy(graph Graph) (err error) {
 //     node information to write
 //
 // Returns: [Success], [ErrorInvalidValue], [ErrorOperatingSystem]
-func GraphDebugDotPrint(graph Graph, path string, flags uint32) (err error) {
-	fnPtr, lerr := procGraphDebugDotPrint.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphDebugDotPrint(graph Graph, path string, flags uint32) error {
+	sym, err := procGraphDebugDotPrint.Addr()
+	if err != nil {
+		return err
 	}
 	pathC := ffi.CString(path)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(unsafe.Pointer(pathC)), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(pathC)), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(pathC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphDebugDotPrint, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphDebugDotPrint, Error(r))
 }
 
 // UserObjectCreate wraps cudaUserObjectCreate (symbol cudaUserObjectCreate, cuda_runtime_api.h).
@@ -18204,7 +15729,7 @@ func GraphDebugDotPrint(graph Graph, path string, flags uint32) (err error) {
 // See CUDA User Objects in the CUDA C++ Programming Guide for more information
 // on user objects.
 //
-//   - object_out: (result) Location to return the user object handle
+//   - object: (result) Location to return the user object handle
 //   - destroy: Callback to free the user object when it is no longer in use
 //   - initialRefcount: The initial refcount to create the object with,
 //     typically 1. The initial references are owned by the calling thread.
@@ -18217,14 +15742,13 @@ func GraphDebugDotPrint(graph Graph, path string, flags uint32) (err error) {
 //
 // See also: [UserObjectRetain], [UserObjectRelease], [GraphRetainUserObject],
 // [GraphReleaseUserObject], [GraphCreate].
-func UserObjectCreate(destroy func(), initialRefcount uint32, flags uint32) (object_out UserObject, err error) {
-	fnPtr, lerr := procUserObjectCreate.Addr()
-	if lerr != nil {
-		err = lerr
+func UserObjectCreate(destroy func(), initialRefcount, flags uint32) (object UserObject, err error) {
+	sym, err := procUserObjectCreate.Addr()
+	if err != nil {
 		return
 	}
-	object_outP := new(UserObject)
-	ffi.Escape(unsafe.Pointer(object_outP))
+	objectP := new(UserObject)
+	ffi.Escape(unsafe.Pointer(objectP))
 	cbScope := ffi.EnterCallbacks()
 	defer cbScope.Exit()
 	var cbAddr uintptr
@@ -18234,26 +15758,24 @@ func UserObjectCreate(destroy func(), initialRefcount uint32, flags uint32) (obj
 		hdl = ffi.NewHandleOnce(destroy)
 	}
 	frame := ffi.NewHeapFrame()
-	frame.Int(uintptr(unsafe.Pointer(object_outP)))
+	frame.Int(uintptr(unsafe.Pointer(objectP)))
 	frame.Int(uintptr(hdl))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(initialRefcount))
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
-	runtime.KeepAlive(object_outP)
-	if ferr != nil {
+	ffi.Call(sym, frame)
+	runtime.KeepAlive(objectP)
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errUserObjectCreate, rc)
+		err = ffi.Error(procUserObjectCreate, rc)
 		return
 	}
-	object_out = *object_outP
+	object = *objectP
 	return
 }
 
@@ -18275,22 +15797,13 @@ func UserObjectCreate(destroy func(), initialRefcount uint32, flags uint32) (obj
 //
 // See also: [UserObjectCreate], [UserObjectRelease], [GraphRetainUserObject],
 // [GraphReleaseUserObject], [GraphCreate].
-func UserObjectRetain(object UserObject, count uint32) (err error) {
-	fnPtr, lerr := procUserObjectRetain.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func UserObjectRetain(object UserObject, count uint32) error {
+	sym, err := procUserObjectRetain.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(object), uintptr(count), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errUserObjectRetain, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(object), uintptr(count), 0, 0, 0, 0)
+	return ffi.Error(procUserObjectRetain, Error(r))
 }
 
 // UserObjectRelease wraps cudaUserObjectRelease (symbol cudaUserObjectRelease, cuda_runtime_api.h).
@@ -18314,22 +15827,13 @@ func UserObjectRetain(object UserObject, count uint32) (err error) {
 //
 // See also: [UserObjectCreate], [UserObjectRetain], [GraphRetainUserObject],
 // [GraphReleaseUserObject], [GraphCreate].
-func UserObjectRelease(object UserObject, count uint32) (err error) {
-	fnPtr, lerr := procUserObjectRelease.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func UserObjectRelease(object UserObject, count uint32) error {
+	sym, err := procUserObjectRelease.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(object), uintptr(count), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errUserObjectRelease, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(object), uintptr(count), 0, 0, 0, 0)
+	return ffi.Error(procUserObjectRelease, Error(r))
 }
 
 // GraphRetainUserObject wraps cudaGraphRetainUserObject (symbol cudaGraphRetainUserObject, cuda_runtime_api.h).
@@ -18353,22 +15857,13 @@ func UserObjectRelease(object UserObject, count uint32) (err error) {
 //
 // See also: cudaUserObjectCreate ::cudaUserObjectRetain, [UserObjectRelease],
 // [GraphReleaseUserObject], [GraphCreate].
-func GraphRetainUserObject(graph Graph, object UserObject, count uint32, flags uint32) (err error) {
-	fnPtr, lerr := procGraphRetainUserObject.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphRetainUserObject(graph Graph, object UserObject, count, flags uint32) error {
+	sym, err := procGraphRetainUserObject.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(object), uintptr(count), uintptr(flags), 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphRetainUserObject, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(graph), uintptr(object), uintptr(count), uintptr(flags), 0, 0)
+	return ffi.Error(procGraphRetainUserObject, Error(r))
 }
 
 // GraphReleaseUserObject wraps cudaGraphReleaseUserObject (symbol cudaGraphReleaseUserObject, cuda_runtime_api.h).
@@ -18389,22 +15884,13 @@ func GraphRetainUserObject(graph Graph, object UserObject, count uint32, flags u
 //
 // See also: cudaUserObjectCreate ::cudaUserObjectRetain, [UserObjectRelease],
 // [GraphRetainUserObject], [GraphCreate].
-func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) (err error) {
-	fnPtr, lerr := procGraphReleaseUserObject.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) error {
+	sym, err := procGraphReleaseUserObject.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(object), uintptr(count), 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphReleaseUserObject, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(graph), uintptr(object), uintptr(count), 0, 0, 0)
+	return ffi.Error(procGraphReleaseUserObject, Error(r))
 }
 
 // GraphAddNode wraps cudaGraphAddNode (symbol cudaGraphAddNode, cuda_runtime_api.h).
@@ -18451,24 +15937,15 @@ func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) (err e
 //
 // See also: [GraphCreate], [GraphNodeSetParams], [GraphExecNodeSetParams].
 func GraphAddNode(graph Graph, pDependencies *GraphNode, numDependencies uint64, nodeParams *GraphNodeParams) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddNode.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddNode, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddNode, Error(r))
 }
 
 // GraphAddNodeV2 wraps cudaGraphAddNode_v2 (symbol cudaGraphAddNode_v2, cuda_runtime_api.h).
@@ -18517,25 +15994,16 @@ func GraphAddNode(graph Graph, pDependencies *GraphNode, numDependencies uint64,
 //
 // See also: [GraphCreate], [GraphNodeSetParams], [GraphExecNodeSetParams].
 func GraphAddNodeV2(graph Graph, pDependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, nodeParams *GraphNodeParams) (pGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddNodeV2.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddNodeV2.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)))
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)))
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dependencyData)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphAddNodeV2, rc)
-		return
-	}
-	return
+	return pGraphNode, ffi.Error(procGraphAddNodeV2, Error(r))
 }
 
 // GraphNodeSetParams wraps cudaGraphNodeSetParams (symbol cudaGraphNodeSetParams, cuda_runtime_api.h).
@@ -18569,23 +16037,14 @@ func GraphAddNodeV2(graph Graph, pDependencies *GraphNode, dependencyData *Graph
 // Note: This function may not be called from a callback.
 //
 // See also: [GraphAddNode], [GraphExecNodeSetParams].
-func GraphNodeSetParams(node GraphNode, nodeParams *GraphNodeParams) (err error) {
-	fnPtr, lerr := procGraphNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphNodeSetParams(node GraphNode, nodeParams *GraphNodeParams) error {
+	sym, err := procGraphNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(node), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphNodeSetParams, Error(r))
 }
 
 // GraphExecNodeSetParams wraps cudaGraphExecNodeSetParams (symbol cudaGraphExecNodeSetParams, cuda_runtime_api.h).
@@ -18644,23 +16103,14 @@ func GraphNodeSetParams(node GraphNode, nodeParams *GraphNodeParams) (err error)
 //
 // See also: [GraphAddNode], cudaGraphNodeSetParams ::cudaGraphExecUpdate,
 // [GraphInstantiate].
-func GraphExecNodeSetParams(graphExec GraphExec, node GraphNode, nodeParams *GraphNodeParams) (err error) {
-	fnPtr, lerr := procGraphExecNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphExecNodeSetParams(graphExec GraphExec, node GraphNode, nodeParams *GraphNodeParams) error {
+	sym, err := procGraphExecNodeSetParams.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graphExec), uintptr(node), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(graphExec), uintptr(node), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecNodeSetParams, rc)
-		return
-	}
-	return
+	return ffi.Error(procGraphExecNodeSetParams, Error(r))
 }
 
 // GraphConditionalHandleCreate wraps cudaGraphConditionalHandleCreate (symbol cudaGraphConditionalHandleCreate, cuda_runtime_api.h).
@@ -18675,7 +16125,7 @@ func GraphExecNodeSetParams(graphExec GraphExec, node GraphNode, nodeParams *Gra
 // Handles not associated with a conditional node may cause graph instantiation
 // to fail.
 //
-//   - pHandle_out: (result) Pointer used to return the handle to the caller.
+//   - pHandle: (result) Pointer used to return the handle to the caller.
 //   - hGraph: Graph which will contain the conditional node using this handle.
 //   - defaultLaunchValue: Optional initial value for the conditional variable.
 //   - flags: Currently must be cudaGraphCondAssignDefault or 0.
@@ -18690,23 +16140,14 @@ func GraphExecNodeSetParams(graphExec GraphExec, node GraphNode, nodeParams *Gra
 // launches.
 //
 // See also: cuGraphAddNode.
-func GraphConditionalHandleCreate(graph Graph, defaultLaunchValue uint32, flags uint32) (pHandle_out GraphConditionalHandle, err error) {
-	fnPtr, lerr := procGraphConditionalHandleCreate.Addr()
-	if lerr != nil {
-		err = lerr
+func GraphConditionalHandleCreate(graph Graph, defaultLaunchValue, flags uint32) (pHandle GraphConditionalHandle, err error) {
+	sym, err := procGraphConditionalHandleCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pHandle_out)), uintptr(graph), uintptr(defaultLaunchValue), uintptr(flags), 0, 0)
-	runtime.KeepAlive(&pHandle_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGraphConditionalHandleCreate, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(graph), uintptr(defaultLaunchValue), uintptr(flags), 0, 0)
+	runtime.KeepAlive(&pHandle)
+	return pHandle, ffi.Error(procGraphConditionalHandleCreate, Error(r))
 }
 
 // GetDriverEntryPoint wraps cudaGetDriverEntryPoint (symbol cudaGetDriverEntryPoint, cuda_runtime_api.h).
@@ -18783,46 +16224,28 @@ func GraphConditionalHandleCreate(graph Graph, defaultLaunchValue uint32, flags 
 //
 // See also: cuGetProcAddress.
 func GetDriverEntryPoint(symbol string, flags uint64) (funcPtr unsafe.Pointer, driverStatus DriverEntryPointQueryResult, err error) {
-	fnPtr, lerr := procGetDriverEntryPoint.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetDriverEntryPoint.Addr()
+	if err != nil {
 		return
 	}
 	symbolC := ffi.CString(symbol)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(symbolC)), uintptr(unsafe.Pointer(&funcPtr)), uintptr(flags), uintptr(unsafe.Pointer(&driverStatus)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(symbolC)), uintptr(unsafe.Pointer(&funcPtr)), uintptr(flags), uintptr(unsafe.Pointer(&driverStatus)), 0, 0)
 	runtime.KeepAlive(symbolC)
 	runtime.KeepAlive(&funcPtr)
 	runtime.KeepAlive(&driverStatus)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetDriverEntryPoint, rc)
-		return
-	}
-	return
+	return funcPtr, driverStatus, ffi.Error(procGetDriverEntryPoint, Error(r))
 }
 
 // GetExportTable wraps cudaGetExportTable (symbol cudaGetExportTable, cuda_runtime_api.h).
-func GetExportTable(ppExportTable *unsafe.Pointer, pExportTableId *Uuid) (err error) {
-	fnPtr, lerr := procGetExportTable.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GetExportTable(ppExportTable *unsafe.Pointer, pExportTableId *Uuid) error {
+	sym, err := procGetExportTable.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(ppExportTable)), uintptr(unsafe.Pointer(pExportTableId)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(ppExportTable)), uintptr(unsafe.Pointer(pExportTableId)), 0, 0, 0, 0)
 	runtime.KeepAlive(ppExportTable)
 	runtime.KeepAlive(pExportTableId)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetExportTable, rc)
-		return
-	}
-	return
+	return ffi.Error(procGetExportTable, Error(r))
 }
 
 // GetFuncBySymbol wraps cudaGetFuncBySymbol (symbol cudaGetFuncBySymbol, cuda_runtime_api.h).
@@ -18837,22 +16260,13 @@ func GetExportTable(ppExportTable *unsafe.Pointer, pExportTableId *Uuid) (err er
 //
 // Returns: [Success]
 func GetFuncBySymbol(symbolPtr Kernel) (functionPtr Function, err error) {
-	fnPtr, lerr := procGetFuncBySymbol.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetFuncBySymbol.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&functionPtr)), uintptr(symbolPtr), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&functionPtr)), uintptr(symbolPtr), 0, 0, 0, 0)
 	runtime.KeepAlive(&functionPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetFuncBySymbol, rc)
-		return
-	}
-	return
+	return functionPtr, ffi.Error(procGetFuncBySymbol, Error(r))
 }
 
 // GetKernel wraps cudaGetKernel (symbol cudaGetKernel, cuda_runtime_api.h).
@@ -18869,22 +16283,13 @@ func GetFuncBySymbol(symbolPtr Kernel) (functionPtr Function, err error) {
 //
 // See also: cudaGetKernel (C++ API).
 func GetKernel(entryFuncAddr Kernel) (kernelPtr Kernel, err error) {
-	fnPtr, lerr := procGetKernel.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetKernel.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&kernelPtr)), uintptr(entryFuncAddr), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&kernelPtr)), uintptr(entryFuncAddr), 0, 0, 0, 0)
 	runtime.KeepAlive(&kernelPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetKernel, rc)
-		return
-	}
-	return
+	return kernelPtr, ffi.Error(procGetKernel, Error(r))
 }
 
 // ProfilerStart wraps cudaProfilerStart (symbol cudaProfilerStart, cuda_profiler_api.h).
@@ -18905,22 +16310,13 @@ func GetKernel(entryFuncAddr Kernel) (kernelPtr Kernel, err error) {
 // launches.
 //
 // See also: [ProfilerStop], cuProfilerStart.
-func ProfilerStart() (err error) {
-	fnPtr, lerr := procProfilerStart.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func ProfilerStart() error {
+	sym, err := procProfilerStart.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errProfilerStart, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffi.Error(procProfilerStart, Error(r))
 }
 
 // ProfilerStop wraps cudaProfilerStop (symbol cudaProfilerStop, cuda_profiler_api.h).
@@ -18941,99 +16337,76 @@ func ProfilerStart() (err error) {
 // launches.
 //
 // See also: [ProfilerStart], cuProfilerStop.
-func ProfilerStop() (err error) {
-	fnPtr, lerr := procProfilerStop.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func ProfilerStop() error {
+	sym, err := procProfilerStop.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errProfilerStop, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffi.Error(procProfilerStop, Error(r))
 }
 
 // layoutIpcEventHandle describes cudaIpcEventHandle_t for passing by value.
 var layoutIpcEventHandle = ffi.Layout{
+	Size:  64,
 	Align: 1,
-	Scalars: []ffi.Scalar{{
-		Count:  64,
-		Offset: 0,
-		Size:   1,
-	}},
-	Size: 64,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 1, Count: 64},
+	},
 }
 
 // layoutIpcMemHandle describes cudaIpcMemHandle_t for passing by value.
 var layoutIpcMemHandle = ffi.Layout{
+	Size:  64,
 	Align: 1,
-	Scalars: []ffi.Scalar{{
-		Count:  64,
-		Offset: 0,
-		Size:   1,
-	}},
-	Size: 64,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 1, Count: 64},
+	},
 }
 
 // layoutDim3 describes dim3 for passing by value.
 var layoutDim3 = ffi.Layout{
+	Size:  12,
 	Align: 4,
-	Scalars: []ffi.Scalar{{
-		Count:  3,
-		Offset: 0,
-		Size:   4,
-	}},
-	Size: 12,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 4, Count: 3},
+	},
 }
 
 // layoutExtent describes struct cudaExtent for passing by value.
 var layoutExtent = ffi.Layout{
+	Size:  24,
 	Align: 8,
-	Scalars: []ffi.Scalar{{
-		Count:  3,
-		Offset: 0,
-		Size:   8,
-	}},
-	Size: 24,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 8, Count: 3},
+	},
 }
 
 // layoutPitchedPtr describes struct cudaPitchedPtr for passing by value.
 var layoutPitchedPtr = ffi.Layout{
+	Size:  32,
 	Align: 8,
-	Scalars: []ffi.Scalar{{
-		Count:  4,
-		Offset: 0,
-		Size:   8,
-	}},
-	Size: 32,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 8, Count: 4},
+	},
 }
 
 // layoutMemLocation describes struct cudaMemLocation for passing by value.
 var layoutMemLocation = ffi.Layout{
+	Size:  8,
 	Align: 4,
-	Scalars: []ffi.Scalar{{
-		Count:  2,
-		Offset: 0,
-		Size:   4,
-	}},
-	Size: 8,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 4, Count: 2},
+	},
 }
 
 // layoutChannelFormatDesc describes struct cudaChannelFormatDesc for passing by value.
 var layoutChannelFormatDesc = ffi.Layout{
+	Size:  20,
 	Align: 4,
-	Scalars: []ffi.Scalar{{
-		Count:  5,
-		Offset: 0,
-		Size:   4,
-	}},
-	Size: 20,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 4, Count: 5},
+	},
 }
 
 // trampolineAsyncCallback is the C address of trampolineAsyncCallbackGo, created once: purego allows 2000
@@ -19044,7 +16417,7 @@ var trampolineAsyncCallback = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineAsyncCallbackGo)
 })
 
-func trampolineAsyncCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
+func trampolineAsyncCallbackGo(a0, a1, a2 uintptr) {
 	defer ffi.Recover()
 	fnAsyncCallback, _ := ffi.Handle(a1).Use().(func(arg0 *AsyncNotificationInfo, arg2 AsyncCallbackHandle))
 	if fnAsyncCallback != nil {
@@ -19060,7 +16433,7 @@ var trampolineStreamCallback = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineStreamCallbackGo)
 })
 
-func trampolineStreamCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
+func trampolineStreamCallbackGo(a0, a1, a2 uintptr) {
 	defer ffi.Recover()
 	fnStreamCallback, _ := ffi.Handle(a2).Use().(func(stream Stream, status Error))
 	if fnStreamCallback != nil {

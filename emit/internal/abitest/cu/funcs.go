@@ -13,54 +13,36 @@ import (
 //
 // Gets the string description of an error code.
 //
-//   - error_: Error code to convert to string
+//   - errorCode: Error code to convert to string
 //   - pStr: (result) Address of the string pointer.
-func GetErrorString(error_ Result) (pStr string, err error) {
-	fnPtr, lerr := procGetErrorString.Addr()
-	if lerr != nil {
-		err = lerr
+func GetErrorString(errorCode Result) (pStr string, err error) {
+	sym, err := procGetErrorString.Addr()
+	if err != nil {
 		return
 	}
 	var pStrC uintptr
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(error_), uintptr(unsafe.Pointer(&pStrC)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(errorCode), uintptr(unsafe.Pointer(&pStrC)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pStrC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGetErrorString, rc)
-		return
-	}
 	pStr = ffi.GoString(pStrC)
-	return
+	return pStr, ffi.Error(procGetErrorString, Result(r))
 }
 
 // GetErrorName wraps cuGetErrorName (symbol cuGetErrorName, cuda.h).
 //
 // Gets the string representation of an error code enum name.
 //
-//   - error_: Error code to convert to string
+//   - errorCode: Error code to convert to string
 //   - pStr: (result) Address of the string pointer.
-func GetErrorName(error_ Result) (pStr string, err error) {
-	fnPtr, lerr := procGetErrorName.Addr()
-	if lerr != nil {
-		err = lerr
+func GetErrorName(errorCode Result) (pStr string, err error) {
+	sym, err := procGetErrorName.Addr()
+	if err != nil {
 		return
 	}
 	var pStrC uintptr
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(error_), uintptr(unsafe.Pointer(&pStrC)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(errorCode), uintptr(unsafe.Pointer(&pStrC)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pStrC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGetErrorName, rc)
-		return
-	}
 	pStr = ffi.GoString(pStrC)
-	return
+	return pStr, ffi.Error(procGetErrorName, Result(r))
 }
 
 // AbiIntegers wraps cuAbiIntegers (symbol cuAbiIntegers, cuda.h).
@@ -68,11 +50,10 @@ func GetErrorName(error_ Result) (pStr string, err error) {
 // Fixture: records integers of every width as the callee sees them.
 //
 // Thirteen arguments: some go on the stack on both ABIs.
-func AbiIntegers(i8 int8, u8 uint8, i16 int16, u16 uint16, i32 int32, u32 uint32, i64 int64, u64 uint64, size uint64, dptr Deviceptr, dev Device, sign AbiSign, loc MemLocationType) (err error) {
-	fnPtr, lerr := procAbiIntegers.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func AbiIntegers(i8 int8, u8 uint8, i16 int16, u16 uint16, i32 int32, u32 uint32, i64 int64, u64, size uint64, dptr Deviceptr, dev Device, sign AbiSign, loc MemLocationType) error {
+	sym, err := procAbiIntegers.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(i8))
@@ -88,17 +69,11 @@ func AbiIntegers(i8 int8, u8 uint8, i16 int16, u16 uint16, i32 int32, u32 uint32
 	frame.Int(uintptr(dev))
 	frame.Int(uintptr(sign))
 	frame.Int(uintptr(loc))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
-	if ferr != nil {
-		err = ferr
-		return
+	ffi.Call(sym, &frame)
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errAbiIntegers, rc)
-		return
-	}
-	return
+	return ffi.Error(procAbiIntegers, Result(frame.Ret()))
 }
 
 // AbiFail wraps cuAbiFail (symbol cuAbiFail, cuda.h).
@@ -106,22 +81,13 @@ func AbiIntegers(i8 int8, u8 uint8, i16 int16, u16 uint16, i32 int32, u32 uint32
 // Fixture: returns result, to test the error path.
 //
 //   - result: The result to return
-func AbiFail(result Result) (err error) {
-	fnPtr, lerr := procAbiFail.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func AbiFail(result Result) error {
+	sym, err := procAbiFail.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(result), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errAbiFail, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(result), 0, 0, 0, 0, 0)
+	return ffi.Error(procAbiFail, Result(r))
 }
 
 // AbiFailAlias is cuAbiFailAlias, which cuda.h defines as cuAbiFail: it calls [AbiFail].
@@ -136,25 +102,16 @@ func AbiFailAlias(result Result) error {
 //   - out: (result) Returned struct, words[i] = seed + i
 //   - seed: First value
 func AbiAlignedOut(seed uint64) (out AbiAligned, err error) {
-	fnPtr, lerr := procAbiAlignedOut.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procAbiAlignedOut.Addr()
+	if err != nil {
 		return
 	}
 	var outBuf [unsafe.Sizeof(out) + 64]byte
 	outP := unsafe.Add(unsafe.Pointer(&outBuf), (64-uintptr(unsafe.Pointer(&outBuf))%64)%64)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(outP), uintptr(seed), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(outP), uintptr(seed), 0, 0, 0, 0)
 	runtime.KeepAlive(&outBuf)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errAbiAlignedOut, rc)
-		return
-	}
 	out = *(*AbiAligned)(outP)
-	return
+	return out, ffi.Error(procAbiAlignedOut, Result(r))
 }
 
 // DeviceGet wraps cuDeviceGet (symbol cuDeviceGet, cuda.h).
@@ -167,22 +124,13 @@ func AbiAlignedOut(seed uint64) (out AbiAligned, err error) {
 //   - device: (result) Returned device handle
 //   - ordinal: Device number to get handle for
 func DeviceGet(ordinal int32) (device Device, err error) {
-	fnPtr, lerr := procDeviceGet.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGet.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&device)), uintptr(ordinal), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&device)), uintptr(ordinal), 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGet, rc)
-		return
-	}
-	return
+	return device, ffi.Error(procDeviceGet, Result(r))
 }
 
 // CtxCreate wraps cuCtxCreate (symbol cuCtxCreate_v2, cuda.h).
@@ -193,22 +141,13 @@ func DeviceGet(ordinal int32) (device Device, err error) {
 //   - flags: Context creation flags
 //   - dev: Device to create context on
 func CtxCreate(flags uint32, dev Device) (pctx Context, err error) {
-	fnPtr, lerr := procCtxCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procCtxCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pctx)), uintptr(flags), uintptr(dev), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pctx)), uintptr(flags), uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&pctx)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxCreate, rc)
-		return
-	}
-	return
+	return pctx, ffi.Error(procCtxCreate, Result(r))
 }
 
 // CtxSetCurrent wraps cuCtxSetCurrent (symbol cuCtxSetCurrent, cuda.h).
@@ -216,22 +155,13 @@ func CtxCreate(flags uint32, dev Device) (pctx Context, err error) {
 // Binds the specified CUDA context to the calling CPU thread.
 //
 //   - ctx: Context to bind to the calling CPU thread
-func CtxSetCurrent(ctx Context) (err error) {
-	fnPtr, lerr := procCtxSetCurrent.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func CtxSetCurrent(ctx Context) error {
+	sym, err := procCtxSetCurrent.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(ctx), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxSetCurrent, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(ctx), 0, 0, 0, 0, 0)
+	return ffi.Error(procCtxSetCurrent, Result(r))
 }
 
 // DeviceGetUuid wraps cuDeviceGetUuid (symbol cuDeviceGetUuid, cuda.h).
@@ -241,22 +171,13 @@ func CtxSetCurrent(ctx Context) (err error) {
 //   - uuid: (result) Returned UUID
 //   - dev: Device to get identifier string for
 func DeviceGetUuid(dev Device) (uuid Uuid, err error) {
-	fnPtr, lerr := procDeviceGetUuid.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetUuid.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&uuid)), uintptr(dev), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&uuid)), uintptr(dev), 0, 0, 0, 0)
 	runtime.KeepAlive(&uuid)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetUuid, rc)
-		return
-	}
-	return
+	return uuid, ffi.Error(procDeviceGetUuid, Result(r))
 }
 
 // DeviceGetName wraps cuDeviceGetName (symbol cuDeviceGetName, cuda.h).
@@ -266,24 +187,15 @@ func DeviceGetUuid(dev Device) (uuid Uuid, err error) {
 //   - name: (result) Returned identifier string for the device
 //   - dev: Device to get identifier string for
 func DeviceGetName(dev Device) (name string, err error) {
-	fnPtr, lerr := procDeviceGetName.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetName.Addr()
+	if err != nil {
 		return
 	}
 	var nameBuf [256]byte
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&nameBuf[0])), 256, uintptr(dev), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&nameBuf[0])), 256, uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&nameBuf)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetName, rc)
-		return
-	}
 	name = ffi.GoStringN(nameBuf[:])
-	return
+	return name, ffi.Error(procDeviceGetName, Result(r))
 }
 
 // DeviceGetLuid wraps cuDeviceGetLuid (symbol cuDeviceGetLuid, cuda.h).
@@ -297,23 +209,14 @@ func DeviceGetName(dev Device) (name string, err error) {
 //   - deviceNodeMask: (result) Returned device node mask
 //   - dev: Device to get identifier string for
 func DeviceGetLuid(dev Device) (luid [8]byte, deviceNodeMask uint32, err error) {
-	fnPtr, lerr := procDeviceGetLuid.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceGetLuid.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&luid)), uintptr(unsafe.Pointer(&deviceNodeMask)), uintptr(dev), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&luid)), uintptr(unsafe.Pointer(&deviceNodeMask)), uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&luid)
 	runtime.KeepAlive(&deviceNodeMask)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceGetLuid, rc)
-		return
-	}
-	return
+	return luid, deviceNodeMask, ffi.Error(procDeviceGetLuid, Result(r))
 }
 
 // EventElapsedTime wraps cuEventElapsedTime (symbol cuEventElapsedTime, cuda.h).
@@ -323,23 +226,14 @@ func DeviceGetLuid(dev Device) (luid [8]byte, deviceNodeMask uint32, err error) 
 //   - pMilliseconds: (result) Time between hStart and hEnd in ms
 //   - hStart: Starting event
 //   - hEnd: Ending event
-func EventElapsedTime(hStart Event, hEnd Event) (pMilliseconds float32, err error) {
-	fnPtr, lerr := procEventElapsedTime.Addr()
-	if lerr != nil {
-		err = lerr
+func EventElapsedTime(hStart, hEnd Event) (pMilliseconds float32, err error) {
+	sym, err := procEventElapsedTime.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pMilliseconds)), uintptr(hStart), uintptr(hEnd), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pMilliseconds)), uintptr(hStart), uintptr(hEnd), 0, 0, 0)
 	runtime.KeepAlive(&pMilliseconds)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errEventElapsedTime, rc)
-		return
-	}
-	return
+	return pMilliseconds, ffi.Error(procEventElapsedTime, Result(r))
 }
 
 // ModuleGetFunction wraps cuModuleGetFunction (symbol cuModuleGetFunction, cuda.h).
@@ -352,24 +246,15 @@ func EventElapsedTime(hStart Event, hEnd Event) (pMilliseconds float32, err erro
 //   - hmod: Module to retrieve function from
 //   - name: Name of function to retrieve
 func ModuleGetFunction(hmod Module, name string) (hfunc Function, err error) {
-	fnPtr, lerr := procModuleGetFunction.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procModuleGetFunction.Addr()
+	if err != nil {
 		return
 	}
 	nameC := ffi.CString(name)
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&hfunc)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&hfunc)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
 	runtime.KeepAlive(&hfunc)
 	runtime.KeepAlive(nameC)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errModuleGetFunction, rc)
-		return
-	}
-	return
+	return hfunc, ffi.Error(procModuleGetFunction, Result(r))
 }
 
 // MemPrefetchAsync wraps cuMemPrefetchAsync (symbol cuMemPrefetchAsync_v2, cuda.h).
@@ -381,11 +266,10 @@ func ModuleGetFunction(hmod Module, name string) (hfunc Function, err error) {
 //   - location: Location to prefetch to
 //   - flags: flags for future use, must be zero now.
 //   - hStream: Stream to enqueue prefetch operation
-func MemPrefetchAsync(devPtr Deviceptr, count uint64, location MemLocation, flags uint32, hStream Stream) (err error) {
-	fnPtr, lerr := procMemPrefetchAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func MemPrefetchAsync(devPtr Deviceptr, count uint64, location MemLocation, flags uint32, hStream Stream) error {
+	sym, err := procMemPrefetchAsync.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(devPtr))
@@ -393,18 +277,12 @@ func MemPrefetchAsync(devPtr Deviceptr, count uint64, location MemLocation, flag
 	frame.Struct(unsafe.Pointer(&location), &layoutMemLocation)
 	frame.Int(uintptr(flags))
 	frame.Int(uintptr(hStream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&location)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemPrefetchAsync, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemPrefetchAsync, Result(frame.Ret()))
 }
 
 // IpcGetMemHandle wraps cuIpcGetMemHandle (symbol cuIpcGetMemHandle, cuda.h).
@@ -415,22 +293,13 @@ func MemPrefetchAsync(devPtr Deviceptr, count uint64, location MemLocation, flag
 //     handle in.
 //   - dptr: Base pointer to previously allocated device memory
 func IpcGetMemHandle(dptr Deviceptr) (pHandle IpcMemHandle, err error) {
-	fnPtr, lerr := procIpcGetMemHandle.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procIpcGetMemHandle.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&pHandle)), uintptr(dptr), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(dptr), 0, 0, 0, 0)
 	runtime.KeepAlive(&pHandle)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errIpcGetMemHandle, rc)
-		return
-	}
-	return
+	return pHandle, ffi.Error(procIpcGetMemHandle, Result(r))
 }
 
 // IpcOpenMemHandle wraps cuIpcOpenMemHandle (symbol cuIpcOpenMemHandle_v2, cuda.h).
@@ -442,28 +311,21 @@ func IpcGetMemHandle(dptr Deviceptr) (pHandle IpcMemHandle, err error) {
 //   - flags: Flags for this operation. Must be specified as
 //     CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS
 func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (pdptr Deviceptr, err error) {
-	fnPtr, lerr := procIpcOpenMemHandle.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procIpcOpenMemHandle.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(unsafe.Pointer(&pdptr)))
 	frame.Struct(unsafe.Pointer(&handle), &layoutIpcMemHandle)
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&pdptr)
 	runtime.KeepAlive(&handle)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errIpcOpenMemHandle, rc)
-		return
-	}
-	return
+	return pdptr, ffi.Error(procIpcOpenMemHandle, Result(frame.Ret()))
 }
 
 // AbiFloats wraps cuAbiFloats (symbol cuAbiFloats, cuda.h).
@@ -472,11 +334,10 @@ func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (pdptr Deviceptr, err e
 //
 // More floating-point arguments than registers: the last two go on the stack
 // between integer stack arguments.
-func AbiFloats(i0 int32, f0 float32, d0 float64, i1 int64, f1 float32, d1 float64, i2 uint32, f2 float32, d2 float64, i3 int16, f3 float32, d3 float64, i4 uint8, f4 float32, d4 float64, i5 uint64, i6 Deviceptr, i7 int32) (err error) {
-	fnPtr, lerr := procAbiFloats.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func AbiFloats(i0 int32, f0 float32, d0 float64, i1 int64, f1 float32, d1 float64, i2 uint32, f2 float32, d2 float64, i3 int16, f3 float32, d3 float64, i4 uint8, f4 float32, d4 float64, i5 uint64, i6 Deviceptr, i7 int32) error {
+	sym, err := procAbiFloats.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(i0))
@@ -497,17 +358,11 @@ func AbiFloats(i0 int32, f0 float32, d0 float64, i1 int64, f1 float32, d1 float6
 	frame.Int(uintptr(i5))
 	frame.Int(uintptr(i6))
 	frame.Int(uintptr(i7))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
-	if ferr != nil {
-		err = ferr
-		return
+	ffi.Call(sym, &frame)
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errAbiFloats, rc)
-		return
-	}
-	return
+	return ffi.Error(procAbiFloats, Result(frame.Ret()))
 }
 
 // AbiStructs wraps cuAbiStructs (symbol cuAbiStructs, cuda.h).
@@ -519,9 +374,8 @@ func AbiFloats(i0 int32, f0 float32, d0 float64, i1 int64, f1 float32, d1 float6
 //   - after: An integer after the structs
 //   - echo: (result) Returned copy of m with every member doubled
 func AbiStructs(m AbiMixed, v AbiFloat3, after int32) (echo AbiMixed, err error) {
-	fnPtr, lerr := procAbiStructs.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procAbiStructs.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
@@ -529,20 +383,14 @@ func AbiStructs(m AbiMixed, v AbiFloat3, after int32) (echo AbiMixed, err error)
 	frame.Struct(unsafe.Pointer(&v), &layoutAbiFloat3)
 	frame.Int(uintptr(after))
 	frame.Int(uintptr(unsafe.Pointer(&echo)))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&m)
 	runtime.KeepAlive(&v)
 	runtime.KeepAlive(&echo)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errAbiStructs, rc)
-		return
-	}
-	return
+	return echo, ffi.Error(procAbiStructs, Result(frame.Ret()))
 }
 
 // AbiPointers wraps cuAbiPointers (symbol cuAbiPointers, cuda.h).
@@ -554,26 +402,17 @@ func AbiStructs(m AbiMixed, v AbiFloat3, after int32) (echo AbiMixed, err error)
 //   - cp: A pointer to const data; the fixture records its first byte
 //   - slots: Array of pointers; the fixture stores p into the first
 //   - counter: Counter the fixture doubles in place
-func AbiPointers(p unsafe.Pointer, cp unsafe.Pointer, slots *unsafe.Pointer, counter *uint32) (err error) {
-	fnPtr, lerr := procAbiPointers.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func AbiPointers(p, cp unsafe.Pointer, slots *unsafe.Pointer, counter *uint32) error {
+	sym, err := procAbiPointers.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(cp)), uintptr(unsafe.Pointer(slots)), uintptr(unsafe.Pointer(counter)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(p), uintptr(cp), uintptr(unsafe.Pointer(slots)), uintptr(unsafe.Pointer(counter)), 0, 0)
 	runtime.KeepAlive(p)
 	runtime.KeepAlive(cp)
 	runtime.KeepAlive(slots)
 	runtime.KeepAlive(counter)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errAbiPointers, rc)
-		return
-	}
-	return
+	return ffi.Error(procAbiPointers, Result(r))
 }
 
 // LaunchHostFunc wraps cuLaunchHostFunc (symbol cuLaunchHostFunc, cuda.h).
@@ -587,9 +426,8 @@ func AbiPointers(p unsafe.Pointer, cp unsafe.Pointer, slots *unsafe.Pointer, cou
 //   - hStream: Stream to enqueue function call in
 //   - fn: The function to call once preceding stream operations are complete
 func LaunchHostFunc(hStream Stream, fn func()) (err error) {
-	fnPtr, lerr := procLaunchHostFunc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procLaunchHostFunc.Addr()
+	if err != nil {
 		return
 	}
 	var cbGraph Graph
@@ -609,17 +447,15 @@ func LaunchHostFunc(hStream Stream, fn func()) (err error) {
 	frame.Int(uintptr(hStream))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
-	if ferr != nil {
+	ffi.Call(sym, frame)
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errLaunchHostFunc, rc)
+		err = ffi.Error(procLaunchHostFunc, rc)
 		return
 	}
 	if cbGraph != 0 {
@@ -659,11 +495,10 @@ func LaunchHostFunc(hStream Stream, fn func()) (err error) {
 // the kernel expects (nil: NULL); the wrapper passes it to C as
 // {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
 // CU_LAUNCH_PARAM_END}. Give either the pointers or the buffer, not both.
-func LaunchKernel(f Function, gridDimX uint32, gridDimY uint32, gridDimZ uint32, blockDimX uint32, blockDimY uint32, blockDimZ uint32, sharedMemBytes uint32, hStream Stream, kernelParams []unsafe.Pointer, extra []byte) (err error) {
-	fnPtr, lerr := procLaunchKernel.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LaunchKernel(f Function, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes uint32, hStream Stream, kernelParams []unsafe.Pointer, extra []byte) error {
+	sym, err := procLaunchKernel.Addr()
+	if err != nil {
+		return err
 	}
 	var extraC ffi.Extra
 	var frame ffi.Frame
@@ -678,20 +513,14 @@ func LaunchKernel(f Function, gridDimX uint32, gridDimY uint32, gridDimZ uint32,
 	frame.Int(uintptr(hStream))
 	frame.Int(uintptr(unsafe.Pointer(unsafe.SliceData(kernelParams))))
 	frame.Int(extraC.Set(extra))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(kernelParams)
 	runtime.KeepAlive(extra)
 	runtime.KeepAlive(&extraC)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errLaunchKernel, rc)
-		return
-	}
-	return
+	return ffi.Error(procLaunchKernel, Result(frame.Ret()))
 }
 
 // DeviceRegisterAsyncNotification wraps cuDeviceRegisterAsyncNotification (symbol cuDeviceRegisterAsyncNotification, cuda.h).
@@ -702,9 +531,8 @@ func LaunchKernel(f Function, gridDimX uint32, gridDimY uint32, gridDimZ uint32,
 //   - callbackFunc: The function to register
 //   - callback: (result) Returned handle of the registration
 func DeviceRegisterAsyncNotification(device Device, callbackFunc func(info *AsyncNotificationInfo, callback AsyncCallbackHandle)) (callback AsyncCallbackHandle, err error) {
-	fnPtr, lerr := procDeviceRegisterAsyncNotification.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceRegisterAsyncNotification.Addr()
+	if err != nil {
 		return
 	}
 	cbScope := ffi.EnterCallbacks()
@@ -722,18 +550,16 @@ func DeviceRegisterAsyncNotification(device Device, callbackFunc func(info *Asyn
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(unsafe.Pointer(callbackP)))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
+	ffi.Call(sym, frame)
 	runtime.KeepAlive(callbackP)
-	if ferr != nil {
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errDeviceRegisterAsyncNotification, rc)
+		err = ffi.Error(procDeviceRegisterAsyncNotification, rc)
 		return
 	}
 	callback = *callbackP
@@ -748,18 +574,13 @@ func DeviceRegisterAsyncNotification(device Device, callbackFunc func(info *Asyn
 //   - device: Device
 //   - callback: The registration to end
 func DeviceUnregisterAsyncNotification(device Device, callback AsyncCallbackHandle) (err error) {
-	fnPtr, lerr := procDeviceUnregisterAsyncNotification.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procDeviceUnregisterAsyncNotification.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), uintptr(callback), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceUnregisterAsyncNotification, rc)
+	r := ffi.CallInts(sym, uintptr(device), uintptr(callback), 0, 0, 0, 0)
+	if rc := Result(r); rc != 0 {
+		err = ffi.Error(procDeviceUnregisterAsyncNotification, rc)
 		return
 	}
 	callbackRegistry.Remove(uintptr(callback))
@@ -771,22 +592,13 @@ func DeviceUnregisterAsyncNotification(device Device, callback AsyncCallbackHand
 // Fixture: calls every registered callback with bytes, on this thread.
 //
 //   - bytes: bytesOverBudget of the notification
-func AbiFireAsync(bytes uint64) (err error) {
-	fnPtr, lerr := procAbiFireAsync.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func AbiFireAsync(bytes uint64) error {
+	sym, err := procAbiFireAsync.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(bytes), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errAbiFireAsync, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(bytes), 0, 0, 0, 0, 0)
+	return ffi.Error(procAbiFireAsync, Result(r))
 }
 
 // OccupancyMaxPotentialBlockSize wraps cuOccupancyMaxPotentialBlockSize (symbol cuOccupancyMaxPotentialBlockSize, cuda.h).
@@ -796,15 +608,14 @@ func AbiFireAsync(bytes uint64) (err error) {
 //
 //   - minGridSize: (result) Returned sum of the three shared memory sizes
 //   - blockSize: (result) Returned block size with the least shared memory
-//   - func_: Kernel (unused)
+//   - fn: Kernel (unused)
 //   - blockSizeToDynamicSMemSize: Shared memory for a block size
 //   - dynamicSMemSize: Shared memory for every block size when
 //     blockSizeToDynamicSMemSize is NULL
 //   - blockSizeLimit: Unused
-func OccupancyMaxPotentialBlockSize(func_ Function, blockSizeToDynamicSMemSize func(blockSize int32) uint64, dynamicSMemSize uint64, blockSizeLimit int32) (minGridSize int32, blockSize int32, err error) {
-	fnPtr, lerr := procOccupancyMaxPotentialBlockSize.Addr()
-	if lerr != nil {
-		err = lerr
+func OccupancyMaxPotentialBlockSize(fn Function, blockSizeToDynamicSMemSize func(blockSize int32) uint64, dynamicSMemSize uint64, blockSizeLimit int32) (minGridSize, blockSize int32, err error) {
+	sym, err := procOccupancyMaxPotentialBlockSize.Addr()
+	if err != nil {
 		return
 	}
 	minGridSizeP := new(int32)
@@ -821,25 +632,19 @@ func OccupancyMaxPotentialBlockSize(func_ Function, blockSizeToDynamicSMemSize f
 	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(unsafe.Pointer(minGridSizeP)))
 	frame.Int(uintptr(unsafe.Pointer(blockSizeP)))
-	frame.Int(uintptr(func_))
+	frame.Int(uintptr(fn))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(dynamicSMemSize))
 	frame.Int(uintptr(blockSizeLimit))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
+	ffi.Call(sym, frame)
 	runtime.KeepAlive(minGridSizeP)
 	runtime.KeepAlive(blockSizeP)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errOccupancyMaxPotentialBlockSize, rc)
+	if err = frame.Err(); err != nil {
 		return
 	}
 	minGridSize = *minGridSizeP
 	blockSize = *blockSizeP
-	return
+	return minGridSize, blockSize, ffi.Error(procOccupancyMaxPotentialBlockSize, Result(frame.Ret()))
 }
 
 // StreamAddCallback wraps cuStreamAddCallback (symbol cuStreamAddCallback, cuda.h).
@@ -854,9 +659,8 @@ func OccupancyMaxPotentialBlockSize(func_ Function, blockSizeToDynamicSMemSize f
 //     complete
 //   - flags: Reserved for future use, must be 0
 func StreamAddCallback(hStream Stream, callback func(hStream Stream, status Result), flags uint32) (err error) {
-	fnPtr, lerr := procStreamAddCallback.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamAddCallback.Addr()
+	if err != nil {
 		return
 	}
 	var cbGraph Graph
@@ -877,17 +681,15 @@ func StreamAddCallback(hStream Stream, callback func(hStream Stream, status Resu
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
-	if ferr != nil {
+	ffi.Call(sym, frame)
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errStreamAddCallback, rc)
+		err = ffi.Error(procStreamAddCallback, rc)
 		return
 	}
 	if cbGraph != 0 {
@@ -901,22 +703,13 @@ func StreamAddCallback(hStream Stream, callback func(hStream Stream, status Resu
 // Block for the current context's tasks to complete.
 //
 // The fixture waits until every callback it started has returned.
-func CtxSynchronize() (err error) {
-	fnPtr, lerr := procCtxSynchronize.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func CtxSynchronize() error {
+	sym, err := procCtxSynchronize.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errCtxSynchronize, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffi.Error(procCtxSynchronize, Result(r))
 }
 
 // StreamBeginCapture wraps cuStreamBeginCapture (symbol cuStreamBeginCapture_v2, cuda.h).
@@ -927,22 +720,13 @@ func CtxSynchronize() (err error) {
 //
 //   - hStream: Stream in which to initiate capture
 //   - mode: Capture mode
-func StreamBeginCapture(hStream Stream, mode StreamCaptureMode) (err error) {
-	fnPtr, lerr := procStreamBeginCapture.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func StreamBeginCapture(hStream Stream, mode StreamCaptureMode) error {
+	sym, err := procStreamBeginCapture.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(mode), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamBeginCapture, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(mode), 0, 0, 0, 0)
+	return ffi.Error(procStreamBeginCapture, Result(r))
 }
 
 // StreamEndCapture wraps cuStreamEndCapture (symbol cuStreamEndCapture, cuda.h).
@@ -952,22 +736,13 @@ func StreamBeginCapture(hStream Stream, mode StreamCaptureMode) (err error) {
 //   - hStream: Stream to query
 //   - phGraph: (result) The captured graph
 func StreamEndCapture(hStream Stream) (phGraph Graph, err error) {
-	fnPtr, lerr := procStreamEndCapture.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamEndCapture.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&phGraph)), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&phGraph)), 0, 0, 0, 0)
 	runtime.KeepAlive(&phGraph)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamEndCapture, rc)
-		return
-	}
-	return
+	return phGraph, ffi.Error(procStreamEndCapture, Result(r))
 }
 
 // StreamGetCaptureInfo wraps cuStreamGetCaptureInfo (symbol cuStreamGetCaptureInfo_v2, cuda.h).
@@ -975,37 +750,27 @@ func StreamEndCapture(hStream Stream) (phGraph Graph, err error) {
 // Query a stream's capture state.
 //
 //   - hStream: The stream to query
-//   - captureStatus_out: (result) Location to return the capture status of the
+//   - captureStatus: (result) Location to return the capture status of the
 //     stream; required
-//   - id_out: (result) Optional location to return an id for the capture
-//     sequence.
-//   - graph_out: (result) Optional location to return the graph being captured
+//   - id: (result) Optional location to return an id for the capture sequence.
+//   - graph: (result) Optional location to return the graph being captured
 //     into.
-//   - dependencies_out: (result) Optional location to store a pointer to an
-//     array of nodes.
-//   - numDependencies_out: (result) Optional location to store the size of the
+//   - dependencies: (result) Optional location to store a pointer to an array
+//     of nodes.
+//   - numDependencies: (result) Optional location to store the size of the
 //     array returned in dependencies_out.
-func StreamGetCaptureInfo(hStream Stream) (captureStatus_out StreamCaptureStatus, id_out uint64, graph_out Graph, dependencies_out *GraphNode, numDependencies_out uint64, err error) {
-	fnPtr, lerr := procStreamGetCaptureInfo.Addr()
-	if lerr != nil {
-		err = lerr
+func StreamGetCaptureInfo(hStream Stream) (captureStatus StreamCaptureStatus, id uint64, graph Graph, dependencies *GraphNode, numDependencies uint64, err error) {
+	sym, err := procStreamGetCaptureInfo.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hStream), uintptr(unsafe.Pointer(&captureStatus_out)), uintptr(unsafe.Pointer(&id_out)), uintptr(unsafe.Pointer(&graph_out)), uintptr(unsafe.Pointer(&dependencies_out)), uintptr(unsafe.Pointer(&numDependencies_out)))
-	runtime.KeepAlive(&captureStatus_out)
-	runtime.KeepAlive(&id_out)
-	runtime.KeepAlive(&graph_out)
-	runtime.KeepAlive(&dependencies_out)
-	runtime.KeepAlive(&numDependencies_out)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errStreamGetCaptureInfo, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&captureStatus)), uintptr(unsafe.Pointer(&id)), uintptr(unsafe.Pointer(&graph)), uintptr(unsafe.Pointer(&dependencies)), uintptr(unsafe.Pointer(&numDependencies)))
+	runtime.KeepAlive(&captureStatus)
+	runtime.KeepAlive(&id)
+	runtime.KeepAlive(&graph)
+	runtime.KeepAlive(&dependencies)
+	runtime.KeepAlive(&numDependencies)
+	return captureStatus, id, graph, dependencies, numDependencies, ffi.Error(procStreamGetCaptureInfo, Result(r))
 }
 
 // UserObjectCreate wraps cuUserObjectCreate (symbol cuUserObjectCreate, cuda.h).
@@ -1015,19 +780,18 @@ func StreamGetCaptureInfo(hStream Stream) (captureStatus_out StreamCaptureStatus
 // The fixture calls destroy with ptr on the thread that drops the last
 // reference.
 //
-//   - object_out: (result) Location to return the user object handle
+//   - object: (result) Location to return the user object handle
 //   - destroy: Callback to free the user object when it is no longer in use
 //   - initialRefcount: The initial refcount to create the object with,
 //     typically 1.
 //   - flags: Currently it is required to pass [UserObjectNoDestructorSync]
-func UserObjectCreate(destroy func(), initialRefcount uint32, flags uint32) (object_out UserObject, err error) {
-	fnPtr, lerr := procUserObjectCreate.Addr()
-	if lerr != nil {
-		err = lerr
+func UserObjectCreate(destroy func(), initialRefcount, flags uint32) (object UserObject, err error) {
+	sym, err := procUserObjectCreate.Addr()
+	if err != nil {
 		return
 	}
-	object_outP := new(UserObject)
-	ffi.Escape(unsafe.Pointer(object_outP))
+	objectP := new(UserObject)
+	ffi.Escape(unsafe.Pointer(objectP))
 	cbScope := ffi.EnterCallbacks()
 	defer cbScope.Exit()
 	var cbAddr uintptr
@@ -1037,26 +801,24 @@ func UserObjectCreate(destroy func(), initialRefcount uint32, flags uint32) (obj
 		hdl = ffi.NewHandleOnce(destroy)
 	}
 	frame := ffi.NewHeapFrame()
-	frame.Int(uintptr(unsafe.Pointer(object_outP)))
+	frame.Int(uintptr(unsafe.Pointer(objectP)))
 	frame.Int(uintptr(hdl))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(initialRefcount))
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
-	runtime.KeepAlive(object_outP)
-	if ferr != nil {
+	ffi.Call(sym, frame)
+	runtime.KeepAlive(objectP)
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errUserObjectCreate, rc)
+		err = ffi.Error(procUserObjectCreate, rc)
 		return
 	}
-	object_out = *object_outP
+	object = *objectP
 	return
 }
 
@@ -1066,22 +828,13 @@ func UserObjectCreate(destroy func(), initialRefcount uint32, flags uint32) (obj
 //
 //   - object: The object to release
 //   - count: The number of references to release
-func UserObjectRelease(object UserObject, count uint32) (err error) {
-	fnPtr, lerr := procUserObjectRelease.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func UserObjectRelease(object UserObject, count uint32) error {
+	sym, err := procUserObjectRelease.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(object), uintptr(count), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errUserObjectRelease, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(object), uintptr(count), 0, 0, 0, 0)
+	return ffi.Error(procUserObjectRelease, Result(r))
 }
 
 // GraphRetainUserObject wraps cuGraphRetainUserObject (symbol cuGraphRetainUserObject, cuda.h).
@@ -1092,22 +845,13 @@ func UserObjectRelease(object UserObject, count uint32) (err error) {
 //   - object: The user object to retain a reference for
 //   - count: The number of references to add to the graph
 //   - flags: The optional flag [GraphUserObjectMove] transfers references
-func GraphRetainUserObject(graph Graph, object UserObject, count uint32, flags uint32) (err error) {
-	fnPtr, lerr := procGraphRetainUserObject.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphRetainUserObject(graph Graph, object UserObject, count, flags uint32) error {
+	sym, err := procGraphRetainUserObject.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(graph), uintptr(object), uintptr(count), uintptr(flags), 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphRetainUserObject, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(graph), uintptr(object), uintptr(count), uintptr(flags), 0, 0)
+	return ffi.Error(procGraphRetainUserObject, Result(r))
 }
 
 // GraphClone wraps cuGraphClone (symbol cuGraphClone, cuda.h).
@@ -1119,22 +863,13 @@ func GraphRetainUserObject(graph Graph, object UserObject, count uint32, flags u
 //   - phGraphClone: (result) Returns newly created cloned graph
 //   - originalGraph: Graph to clone
 func GraphClone(originalGraph Graph) (phGraphClone Graph, err error) {
-	fnPtr, lerr := procGraphClone.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphClone.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphClone)), uintptr(originalGraph), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphClone)), uintptr(originalGraph), 0, 0, 0, 0)
 	runtime.KeepAlive(&phGraphClone)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphClone, rc)
-		return
-	}
-	return
+	return phGraphClone, ffi.Error(procGraphClone, Result(r))
 }
 
 // GraphInstantiateWithFlags wraps cuGraphInstantiateWithFlags (symbol cuGraphInstantiateWithFlags, cuda.h).
@@ -1147,26 +882,17 @@ func GraphClone(originalGraph Graph) (phGraphClone Graph, err error) {
 //   - hGraph: Graph to instantiate
 //   - flags: Flags to control instantiation.
 func GraphInstantiateWithFlags(hGraph Graph, flags uint64) (phGraphExec GraphExec, err error) {
-	fnPtr, lerr := procGraphInstantiateWithFlags.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphInstantiateWithFlags.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraphExec)), uintptr(hGraph), uintptr(flags), 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphExec)), uintptr(hGraph), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&phGraphExec)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphInstantiateWithFlags, rc)
-		return
-	}
-	return
+	return phGraphExec, ffi.Error(procGraphInstantiateWithFlags, Result(r))
 }
 
 // GraphInstantiate is cuGraphInstantiate, which cuda.h defines as cuGraphInstantiateWithFlags: it calls [GraphInstantiateWithFlags].
-func GraphInstantiate(hGraph Graph, flags uint64) (GraphExec, error) {
+func GraphInstantiate(hGraph Graph, flags uint64) (phGraphExec GraphExec, err error) {
 	return GraphInstantiateWithFlags(hGraph, flags)
 }
 
@@ -1178,22 +904,13 @@ func GraphInstantiate(hGraph Graph, flags uint64) (GraphExec, error) {
 //
 //   - hGraphExec: Executable graph to launch
 //   - hStream: Stream in which to launch the graph
-func GraphLaunch(hGraphExec GraphExec, hStream Stream) (err error) {
-	fnPtr, lerr := procGraphLaunch.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphLaunch(hGraphExec GraphExec, hStream Stream) error {
+	sym, err := procGraphLaunch.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), uintptr(hStream), 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphLaunch, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hStream), 0, 0, 0, 0)
+	return ffi.Error(procGraphLaunch, Result(r))
 }
 
 // GraphDestroy wraps cuGraphDestroy (symbol cuGraphDestroy, cuda.h).
@@ -1201,22 +918,13 @@ func GraphLaunch(hGraphExec GraphExec, hStream Stream) (err error) {
 // Destroys a graph, releasing its user objects.
 //
 //   - hGraph: Graph to destroy
-func GraphDestroy(hGraph Graph) (err error) {
-	fnPtr, lerr := procGraphDestroy.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func GraphDestroy(hGraph Graph) error {
+	sym, err := procGraphDestroy.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraph), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphDestroy, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(hGraph), 0, 0, 0, 0, 0)
+	return ffi.Error(procGraphDestroy, Result(r))
 }
 
 // GraphExecDestroy wraps cuGraphExecDestroy (symbol cuGraphExecDestroy, cuda.h).
@@ -1225,18 +933,13 @@ func GraphDestroy(hGraph Graph) (err error) {
 //
 //   - hGraphExec: Executable graph to destroy
 func GraphExecDestroy(hGraphExec GraphExec) (err error) {
-	fnPtr, lerr := procGraphExecDestroy.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphExecDestroy.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(hGraphExec), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphExecDestroy, rc)
+	r := ffi.CallInts(sym, uintptr(hGraphExec), 0, 0, 0, 0, 0)
+	if rc := Result(r); rc != 0 {
+		err = ffi.Error(procGraphExecDestroy, rc)
 		return
 	}
 	// Release the Go funcs given to the exec's host nodes.
@@ -1251,22 +954,13 @@ func GraphExecDestroy(hGraphExec GraphExec) (err error) {
 //   - phGraph: (result) Returns newly created graph
 //   - flags: Graph creation flags, must be 0
 func GraphCreate(flags uint32) (phGraph Graph, err error) {
-	fnPtr, lerr := procGraphCreate.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphCreate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&phGraph)), uintptr(flags), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraph)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&phGraph)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Result(raw); rc != 0 {
-		err = ffi.Fail(&errGraphCreate, rc)
-		return
-	}
-	return
+	return phGraph, ffi.Error(procGraphCreate, Result(r))
 }
 
 // GraphAddHostNode wraps cuGraphAddHostNode (symbol cuGraphAddHostNode, cuda.h).
@@ -1281,9 +975,8 @@ func GraphCreate(flags uint32) (phGraph Graph, err error) {
 //
 // The Go func fn replaces the C struct's fn and userData. A user object of hGraph keeps it alive until the graph and its last exec and clone are destroyed, so it runs on every launch.
 func GraphAddHostNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, fn func()) (phGraphNode GraphNode, err error) {
-	fnPtr, lerr := procGraphAddHostNode.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphAddHostNode.Addr()
+	if err != nil {
 		return
 	}
 	phGraphNodeP := new(GraphNode)
@@ -1305,20 +998,18 @@ func GraphAddHostNode(hGraph Graph, dependencies *GraphNode, numDependencies uin
 	frame.Int(uintptr(unsafe.Pointer(dependencies)))
 	frame.Int(uintptr(numDependencies))
 	frame.Int(uintptr(unsafe.Pointer(fnC)))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
+	ffi.Call(sym, frame)
 	runtime.KeepAlive(phGraphNodeP)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(fnC)
-	if ferr != nil {
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errGraphAddHostNode, rc)
+		err = ffi.Error(procGraphAddHostNode, rc)
 		return
 	}
 	phGraphNode = *phGraphNodeP
@@ -1337,9 +1028,8 @@ func GraphAddHostNode(hGraph Graph, dependencies *GraphNode, numDependencies uin
 //
 // The Go func fn replaces the C struct's fn and userData. ownerGraph, which the C function does not take, must be the graph the node belongs to: a user object of that graph keeps fn alive until the graph and its last exec and clone are destroyed (no call in these headers finds a node's graph).
 func GraphHostNodeSetParams(hNode GraphNode, fn func(), ownerGraph Graph) (err error) {
-	fnPtr, lerr := procGraphHostNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphHostNodeSetParams.Addr()
+	if err != nil {
 		return
 	}
 	cbScope := ffi.EnterCallbacks()
@@ -1355,18 +1045,16 @@ func GraphHostNodeSetParams(hNode GraphNode, fn func(), ownerGraph Graph) (err e
 	frame := ffi.NewHeapFrame()
 	frame.Int(uintptr(hNode))
 	frame.Int(uintptr(unsafe.Pointer(fnC)))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
+	ffi.Call(sym, frame)
 	runtime.KeepAlive(fnC)
-	if ferr != nil {
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errGraphHostNodeSetParams, rc)
+		err = ffi.Error(procGraphHostNodeSetParams, rc)
 		return
 	}
 	if hdl != 0 {
@@ -1385,9 +1073,8 @@ func GraphHostNodeSetParams(hNode GraphNode, fn func(), ownerGraph Graph) (err e
 //
 // The Go func fn replaces the C struct's fn and userData. The package keeps it until the exec is destroyed with [GraphExecDestroy]; destroy the exec only after its launches have completed.
 func GraphExecHostNodeSetParams(hGraphExec GraphExec, hNode GraphNode, fn func()) (err error) {
-	fnPtr, lerr := procGraphExecHostNodeSetParams.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGraphExecHostNodeSetParams.Addr()
+	if err != nil {
 		return
 	}
 	cbScope := ffi.EnterCallbacks()
@@ -1404,18 +1091,16 @@ func GraphExecHostNodeSetParams(hGraphExec GraphExec, hNode GraphNode, fn func()
 	frame.Int(uintptr(hGraphExec))
 	frame.Int(uintptr(hNode))
 	frame.Int(uintptr(unsafe.Pointer(fnC)))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
+	ffi.Call(sym, frame)
 	runtime.KeepAlive(fnC)
-	if ferr != nil {
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errGraphExecHostNodeSetParams, rc)
+		err = ffi.Error(procGraphExecHostNodeSetParams, rc)
 		return
 	}
 	if hdl != 0 {
@@ -1426,54 +1111,40 @@ func GraphExecHostNodeSetParams(hGraphExec GraphExec, hNode GraphNode, fn func()
 
 // layoutMemLocation describes CUmemLocation for passing by value.
 var layoutMemLocation = ffi.Layout{
+	Size:  8,
 	Align: 4,
-	Scalars: []ffi.Scalar{{
-		Count:  2,
-		Offset: 0,
-		Size:   4,
-	}},
-	Size: 8,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 4, Count: 2},
+	},
 }
 
 // layoutIpcMemHandle describes CUipcMemHandle for passing by value.
 var layoutIpcMemHandle = ffi.Layout{
+	Size:  64,
 	Align: 1,
-	Scalars: []ffi.Scalar{{
-		Count:  64,
-		Offset: 0,
-		Size:   1,
-	}},
-	Size: 64,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 1, Count: 64},
+	},
 }
 
 // layoutAbiMixed describes CUabiMixed for passing by value.
 var layoutAbiMixed = ffi.Layout{
+	Size:  16,
 	Align: 8,
-	Scalars: []ffi.Scalar{{
-		Offset: 0,
-		Size:   4,
-	}, {
-		Float:  true,
-		Offset: 4,
-		Size:   4,
-	}, {
-		Float:  true,
-		Offset: 8,
-		Size:   8,
-	}},
-	Size: 16,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 4},
+		{Offset: 4, Size: 4, Float: true},
+		{Offset: 8, Size: 8, Float: true},
+	},
 }
 
 // layoutAbiFloat3 describes CUabiFloat3 for passing by value.
 var layoutAbiFloat3 = ffi.Layout{
+	Size:  12,
 	Align: 4,
-	Scalars: []ffi.Scalar{{
-		Count:  3,
-		Float:  true,
-		Offset: 0,
-		Size:   4,
-	}},
-	Size: 12,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 4, Float: true, Count: 3},
+	},
 }
 
 // trampolineHostFn is the C address of trampolineHostFnGo, created once: purego allows 2000
@@ -1500,7 +1171,7 @@ var trampolineAsyncCallback = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineAsyncCallbackGo)
 })
 
-func trampolineAsyncCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
+func trampolineAsyncCallbackGo(a0, a1, a2 uintptr) {
 	defer ffi.Recover()
 	fnAsyncCallback, _ := ffi.Handle(a1).Use().(func(info *AsyncNotificationInfo, callback AsyncCallbackHandle))
 	if fnAsyncCallback != nil {
@@ -1535,7 +1206,7 @@ var trampolineStreamCallback = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineStreamCallbackGo)
 })
 
-func trampolineStreamCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
+func trampolineStreamCallbackGo(a0, a1, a2 uintptr) {
 	defer ffi.Recover()
 	fnStreamCallback, _ := ffi.Handle(a2).Use().(func(hStream Stream, status Result))
 	if fnStreamCallback != nil {

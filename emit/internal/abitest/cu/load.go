@@ -20,7 +20,8 @@ func SharedLibrary() *ffi.Library {
 	return lib
 }
 
-// One procedure per function, resolved on its first call.
+// One procedure per function, resolved on its first call; it also holds
+// the errors the function returns (ffi.Error). lib.Procs lists them.
 var (
 	procGetErrorString                    = lib.NewProc("cuGetErrorString", "")
 	procGetErrorName                      = lib.NewProc("cuGetErrorName", "")
@@ -28,16 +29,16 @@ var (
 	procAbiFail                           = lib.NewProc("cuAbiFail", "")
 	procAbiAlignedOut                     = lib.NewProc("cuAbiAlignedOut", "")
 	procDeviceGet                         = lib.NewProc("cuDeviceGet", "")
-	procCtxCreate                         = lib.NewProc("cuCtxCreate_v2", "")
+	procCtxCreate                         = lib.NewProc("cuCtxCreate_v2", "").API("cuCtxCreate")
 	procCtxSetCurrent                     = lib.NewProc("cuCtxSetCurrent", "")
 	procDeviceGetUuid                     = lib.NewProc("cuDeviceGetUuid", "")
 	procDeviceGetName                     = lib.NewProc("cuDeviceGetName", "")
 	procDeviceGetLuid                     = lib.NewProc("cuDeviceGetLuid", "")
 	procEventElapsedTime                  = lib.NewProc("cuEventElapsedTime", "")
 	procModuleGetFunction                 = lib.NewProc("cuModuleGetFunction", "")
-	procMemPrefetchAsync                  = lib.NewProc("cuMemPrefetchAsync_v2", "")
+	procMemPrefetchAsync                  = lib.NewProc("cuMemPrefetchAsync_v2", "").API("cuMemPrefetchAsync")
 	procIpcGetMemHandle                   = lib.NewProc("cuIpcGetMemHandle", "")
-	procIpcOpenMemHandle                  = lib.NewProc("cuIpcOpenMemHandle_v2", "")
+	procIpcOpenMemHandle                  = lib.NewProc("cuIpcOpenMemHandle_v2", "").API("cuIpcOpenMemHandle")
 	procAbiFloats                         = lib.NewProc("cuAbiFloats", "")
 	procAbiStructs                        = lib.NewProc("cuAbiStructs", "")
 	procAbiPointers                       = lib.NewProc("cuAbiPointers", "")
@@ -49,9 +50,9 @@ var (
 	procOccupancyMaxPotentialBlockSize    = lib.NewProc("cuOccupancyMaxPotentialBlockSize", "")
 	procStreamAddCallback                 = lib.NewProc("cuStreamAddCallback", "")
 	procCtxSynchronize                    = lib.NewProc("cuCtxSynchronize", "")
-	procStreamBeginCapture                = lib.NewProc("cuStreamBeginCapture_v2", "")
+	procStreamBeginCapture                = lib.NewProc("cuStreamBeginCapture_v2", "").API("cuStreamBeginCapture")
 	procStreamEndCapture                  = lib.NewProc("cuStreamEndCapture", "")
-	procStreamGetCaptureInfo              = lib.NewProc("cuStreamGetCaptureInfo_v2", "")
+	procStreamGetCaptureInfo              = lib.NewProc("cuStreamGetCaptureInfo_v2", "").API("cuStreamGetCaptureInfo")
 	procUserObjectCreate                  = lib.NewProc("cuUserObjectCreate", "")
 	procUserObjectRelease                 = lib.NewProc("cuUserObjectRelease", "")
 	procGraphRetainUserObject             = lib.NewProc("cuGraphRetainUserObject", "")
@@ -64,50 +65,4 @@ var (
 	procGraphAddHostNode                  = lib.NewProc("cuGraphAddHostNode", "")
 	procGraphHostNodeSetParams            = lib.NewProc("cuGraphHostNodeSetParams", "")
 	procGraphExecHostNodeSetParams        = lib.NewProc("cuGraphExecHostNodeSetParams", "")
-)
-
-// One error cache per function, so a repeated failure does not allocate.
-var (
-	errGetErrorString                    = ffi.ErrCache{Func: "cuGetErrorString"}
-	errGetErrorName                      = ffi.ErrCache{Func: "cuGetErrorName"}
-	errAbiIntegers                       = ffi.ErrCache{Func: "cuAbiIntegers"}
-	errAbiFail                           = ffi.ErrCache{Func: "cuAbiFail"}
-	errAbiAlignedOut                     = ffi.ErrCache{Func: "cuAbiAlignedOut"}
-	errDeviceGet                         = ffi.ErrCache{Func: "cuDeviceGet"}
-	errCtxCreate                         = ffi.ErrCache{Func: "cuCtxCreate"}
-	errCtxSetCurrent                     = ffi.ErrCache{Func: "cuCtxSetCurrent"}
-	errDeviceGetUuid                     = ffi.ErrCache{Func: "cuDeviceGetUuid"}
-	errDeviceGetName                     = ffi.ErrCache{Func: "cuDeviceGetName"}
-	errDeviceGetLuid                     = ffi.ErrCache{Func: "cuDeviceGetLuid"}
-	errEventElapsedTime                  = ffi.ErrCache{Func: "cuEventElapsedTime"}
-	errModuleGetFunction                 = ffi.ErrCache{Func: "cuModuleGetFunction"}
-	errMemPrefetchAsync                  = ffi.ErrCache{Func: "cuMemPrefetchAsync"}
-	errIpcGetMemHandle                   = ffi.ErrCache{Func: "cuIpcGetMemHandle"}
-	errIpcOpenMemHandle                  = ffi.ErrCache{Func: "cuIpcOpenMemHandle"}
-	errAbiFloats                         = ffi.ErrCache{Func: "cuAbiFloats"}
-	errAbiStructs                        = ffi.ErrCache{Func: "cuAbiStructs"}
-	errAbiPointers                       = ffi.ErrCache{Func: "cuAbiPointers"}
-	errLaunchHostFunc                    = ffi.ErrCache{Func: "cuLaunchHostFunc"}
-	errLaunchKernel                      = ffi.ErrCache{Func: "cuLaunchKernel"}
-	errDeviceRegisterAsyncNotification   = ffi.ErrCache{Func: "cuDeviceRegisterAsyncNotification"}
-	errDeviceUnregisterAsyncNotification = ffi.ErrCache{Func: "cuDeviceUnregisterAsyncNotification"}
-	errAbiFireAsync                      = ffi.ErrCache{Func: "cuAbiFireAsync"}
-	errOccupancyMaxPotentialBlockSize    = ffi.ErrCache{Func: "cuOccupancyMaxPotentialBlockSize"}
-	errStreamAddCallback                 = ffi.ErrCache{Func: "cuStreamAddCallback"}
-	errCtxSynchronize                    = ffi.ErrCache{Func: "cuCtxSynchronize"}
-	errStreamBeginCapture                = ffi.ErrCache{Func: "cuStreamBeginCapture"}
-	errStreamEndCapture                  = ffi.ErrCache{Func: "cuStreamEndCapture"}
-	errStreamGetCaptureInfo              = ffi.ErrCache{Func: "cuStreamGetCaptureInfo"}
-	errUserObjectCreate                  = ffi.ErrCache{Func: "cuUserObjectCreate"}
-	errUserObjectRelease                 = ffi.ErrCache{Func: "cuUserObjectRelease"}
-	errGraphRetainUserObject             = ffi.ErrCache{Func: "cuGraphRetainUserObject"}
-	errGraphClone                        = ffi.ErrCache{Func: "cuGraphClone"}
-	errGraphInstantiateWithFlags         = ffi.ErrCache{Func: "cuGraphInstantiateWithFlags"}
-	errGraphLaunch                       = ffi.ErrCache{Func: "cuGraphLaunch"}
-	errGraphDestroy                      = ffi.ErrCache{Func: "cuGraphDestroy"}
-	errGraphExecDestroy                  = ffi.ErrCache{Func: "cuGraphExecDestroy"}
-	errGraphCreate                       = ffi.ErrCache{Func: "cuGraphCreate"}
-	errGraphAddHostNode                  = ffi.ErrCache{Func: "cuGraphAddHostNode"}
-	errGraphHostNodeSetParams            = ffi.ErrCache{Func: "cuGraphHostNodeSetParams"}
-	errGraphExecHostNodeSetParams        = ffi.ErrCache{Func: "cuGraphExecHostNodeSetParams"}
 )

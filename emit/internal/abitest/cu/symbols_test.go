@@ -4,14 +4,10 @@ package cu
 
 import (
 	"github.com/cugen/cugen/cugentest"
-	"github.com/cugen/cugen/ffi"
 	"testing"
 )
 
 // TestSymbolsResolve resolves every bound function in the library.
 func TestSymbolsResolve(t *testing.T) {
-	cugentest.Symbols(t, lib, procs, nil, HeaderVersion)
+	cugentest.Symbols(t, lib, nil, HeaderVersion)
 }
-
-// procs lists every procedure.
-var procs = []*ffi.Proc{procGetErrorString, procGetErrorName, procAbiIntegers, procAbiFail, procAbiAlignedOut, procDeviceGet, procCtxCreate, procCtxSetCurrent, procDeviceGetUuid, procDeviceGetName, procDeviceGetLuid, procEventElapsedTime, procModuleGetFunction, procMemPrefetchAsync, procIpcGetMemHandle, procIpcOpenMemHandle, procAbiFloats, procAbiStructs, procAbiPointers, procLaunchHostFunc, procLaunchKernel, procDeviceRegisterAsyncNotification, procDeviceUnregisterAsyncNotification, procAbiFireAsync, procOccupancyMaxPotentialBlockSize, procStreamAddCallback, procCtxSynchronize, procStreamBeginCapture, procStreamEndCapture, procStreamGetCaptureInfo, procUserObjectCreate, procUserObjectRelease, procGraphRetainUserObject, procGraphClone, procGraphInstantiateWithFlags, procGraphLaunch, procGraphDestroy, procGraphExecDestroy, procGraphCreate, procGraphAddHostNode, procGraphHostNodeSetParams, procGraphExecHostNodeSetParams}

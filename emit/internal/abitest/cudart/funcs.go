@@ -13,19 +13,16 @@ import (
 //
 // Returns the string representation of an error code enum name.
 //
-//   - error_: Error code to convert to string
+//   - errorCode: Error code to convert to string
 //
 // Returns: char* pointer to a NULL-terminated string
-func GetErrorName(error_ Error) (ret string) {
-	fnPtr, lerr := procGetErrorName.Addr()
-	if lerr != nil {
+func GetErrorName(errorCode Error) (ret string) {
+	sym, err := procGetErrorName.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(error_), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		return
-	}
-	ret = ffi.GoString(raw)
+	r := ffi.CallInts(sym, uintptr(errorCode), 0, 0, 0, 0, 0)
+	ret = ffi.GoString(r)
 	return
 }
 
@@ -33,19 +30,16 @@ func GetErrorName(error_ Error) (ret string) {
 //
 // Returns the description string for an error code.
 //
-//   - error_: Error code to convert to string
+//   - errorCode: Error code to convert to string
 //
 // Returns: char* pointer to a NULL-terminated string
-func GetErrorString(error_ Error) (ret string) {
-	fnPtr, lerr := procGetErrorString.Addr()
-	if lerr != nil {
+func GetErrorString(errorCode Error) (ret string) {
+	sym, err := procGetErrorString.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(error_), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		return
-	}
-	ret = ffi.GoString(raw)
+	r := ffi.CallInts(sym, uintptr(errorCode), 0, 0, 0, 0, 0)
+	ret = ffi.GoString(r)
 	return
 }
 
@@ -55,22 +49,13 @@ func GetErrorString(error_ Error) (ret string) {
 //
 //   - runtimeVersion: (result) Returns the CUDA Runtime version.
 func RuntimeGetVersion() (runtimeVersion int32, err error) {
-	fnPtr, lerr := procRuntimeGetVersion.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procRuntimeGetVersion.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&runtimeVersion)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&runtimeVersion)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&runtimeVersion)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errRuntimeGetVersion, rc)
-		return
-	}
-	return
+	return runtimeVersion, ffi.Error(procRuntimeGetVersion, Error(r))
 }
 
 // GetDeviceCount wraps cudaGetDeviceCount (symbol cudaGetDeviceCount, cuda_runtime_api.h).
@@ -80,22 +65,13 @@ func RuntimeGetVersion() (runtimeVersion int32, err error) {
 //   - count: (result) Returns the number of devices with compute capability
 //     greater or equal to 2.0
 func GetDeviceCount() (count int32, err error) {
-	fnPtr, lerr := procGetDeviceCount.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetDeviceCount.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&count)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&count)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&count)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetDeviceCount, rc)
-		return
-	}
-	return
+	return count, ffi.Error(procGetDeviceCount, Error(r))
 }
 
 // SetDevice wraps cudaSetDevice (symbol cudaSetDevice, cuda_runtime_api.h).
@@ -106,22 +82,13 @@ func GetDeviceCount() (count int32, err error) {
 //
 //   - device: Device on which the active host thread should execute the device
 //     code.
-func SetDevice(device int32) (err error) {
-	fnPtr, lerr := procSetDevice.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func SetDevice(device int32) error {
+	sym, err := procSetDevice.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(device), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errSetDevice, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, uintptr(device), 0, 0, 0, 0, 0)
+	return ffi.Error(procSetDevice, Error(r))
 }
 
 // GetDeviceProperties wraps cudaGetDeviceProperties (symbol cudaGetDeviceProperties, cuda_runtime_api.h).
@@ -131,22 +98,13 @@ func SetDevice(device int32) (err error) {
 //   - prop: (result) Properties for the specified device
 //   - device: Device number to get properties for
 func GetDeviceProperties(device int32) (prop DeviceProp, err error) {
-	fnPtr, lerr := procGetDeviceProperties.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procGetDeviceProperties.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(&prop)), uintptr(device), 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&prop)), uintptr(device), 0, 0, 0, 0)
 	runtime.KeepAlive(&prop)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errGetDeviceProperties, rc)
-		return
-	}
-	return
+	return prop, ffi.Error(procGetDeviceProperties, Error(r))
 }
 
 // DeviceSynchronize wraps cudaDeviceSynchronize (symbol cudaDeviceSynchronize, cuda_runtime_api.h).
@@ -154,29 +112,20 @@ func GetDeviceProperties(device int32) (prop DeviceProp, err error) {
 // Wait for compute device to finish.
 //
 // The fixture waits until every callback it started has returned.
-func DeviceSynchronize() (err error) {
-	fnPtr, lerr := procDeviceSynchronize.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func DeviceSynchronize() error {
+	sym, err := procDeviceSynchronize.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, 0, 0, 0, 0, 0, 0)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errDeviceSynchronize, rc)
-		return
-	}
-	return
+	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffi.Error(procDeviceSynchronize, Error(r))
 }
 
 // LaunchKernel wraps cudaLaunchKernel (symbol cudaLaunchKernel, cuda_runtime_api.h).
 //
 // Launches a device function.
 //
-//   - func_: Device function symbol
+//   - fn: Device function symbol
 //   - gridDim: Grid dimentions
 //   - blockDim: Block dimentions
 //   - args: Arguments
@@ -186,33 +135,26 @@ func DeviceSynchronize() (err error) {
 // args holds one pointer per kernel parameter, each to a Go value of the
 // parameter's C type (nil: NULL); CUDA copies the values when the launch is
 // enqueued, so they may change once the call returns.
-func LaunchKernel(func_ Kernel, gridDim Dim3, blockDim Dim3, args []unsafe.Pointer, sharedMem uint64, stream Stream) (err error) {
-	fnPtr, lerr := procLaunchKernel.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func LaunchKernel(fn Kernel, gridDim, blockDim Dim3, args []unsafe.Pointer, sharedMem uint64, stream Stream) error {
+	sym, err := procLaunchKernel.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
-	frame.Int(uintptr(func_))
+	frame.Int(uintptr(fn))
 	frame.Struct(unsafe.Pointer(&gridDim), &layoutDim3)
 	frame.Struct(unsafe.Pointer(&blockDim), &layoutDim3)
 	frame.Int(uintptr(unsafe.Pointer(unsafe.SliceData(args))))
 	frame.Int(uintptr(sharedMem))
 	frame.Int(uintptr(stream))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&gridDim)
 	runtime.KeepAlive(&blockDim)
 	runtime.KeepAlive(args)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errLaunchKernel, rc)
-		return
-	}
-	return
+	return ffi.Error(procLaunchKernel, Error(frame.Ret()))
 }
 
 // Free wraps cudaFree (symbol cudaFree, cuda_runtime_api.h).
@@ -222,52 +164,34 @@ func LaunchKernel(func_ Kernel, gridDim Dim3, blockDim Dim3, args []unsafe.Point
 // The fixture records devPtr.
 //
 //   - devPtr: Device pointer to memory to free
-func Free(devPtr unsafe.Pointer) (err error) {
-	fnPtr, lerr := procFree.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Free(devPtr unsafe.Pointer) error {
+	sym, err := procFree.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(devPtr)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(devPtr), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(devPtr)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFree, rc)
-		return
-	}
-	return
+	return ffi.Error(procFree, Error(r))
 }
 
 // FuncGetParamInfo wraps cudaFuncGetParamInfo (symbol cudaFuncGetParamInfo, cuda_runtime_api.h).
 //
-// Returns attributes of a kernel: the fixture records func_ and returns its low
-// 32 bits as paramSize.
+// Returns attributes of a kernel: the fixture records fn and returns its low 32
+// bits as paramSize.
 //
-//   - func_: Device function symbol
+//   - fn: Device function symbol
 //   - paramIndex: Parameter index
 //   - paramOffset: (result) Returned offset
 //   - paramSize: (result) Returned size
-func FuncGetParamInfo(func_ Kernel, paramIndex uint64) (paramOffset uint64, paramSize uint64, err error) {
-	fnPtr, lerr := procFuncGetParamInfo.Addr()
-	if lerr != nil {
-		err = lerr
+func FuncGetParamInfo(fn Kernel, paramIndex uint64) (paramOffset, paramSize uint64, err error) {
+	sym, err := procFuncGetParamInfo.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(func_), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
+	r := ffi.CallInts(sym, uintptr(fn), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
 	runtime.KeepAlive(&paramOffset)
 	runtime.KeepAlive(&paramSize)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errFuncGetParamInfo, rc)
-		return
-	}
-	return
+	return paramOffset, paramSize, ffi.Error(procFuncGetParamInfo, Error(r))
 }
 
 // AbiKernelNode wraps cudaAbiKernelNode (symbol cudaAbiKernelNode, cuda_runtime_api.h).
@@ -276,23 +200,14 @@ func FuncGetParamInfo(func_ Kernel, paramIndex uint64) (paramOffset uint64, para
 // p->extra as cuLaunchKernel records it.
 //
 //   - p: Kernel node parameters
-func AbiKernelNode(p *KernelNodeParams) (err error) {
-	fnPtr, lerr := procAbiKernelNode.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func AbiKernelNode(p *KernelNodeParams) error {
+	sym, err := procAbiKernelNode.Addr()
+	if err != nil {
+		return err
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
+	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	if ferr != nil {
-		err = ferr
-		return
-	}
-	if rc := Error(raw); rc != 0 {
-		err = ffi.Fail(&errAbiKernelNode, rc)
-		return
-	}
-	return
+	return ffi.Error(procAbiKernelNode, Error(r))
 }
 
 // Malloc3D wraps cudaMalloc3D (symbol cudaMalloc3D, cuda_runtime_api.h).
@@ -302,27 +217,20 @@ func AbiKernelNode(p *KernelNodeParams) (err error) {
 //   - pitchedDevPtr: (result) Pointer to allocated pitched device memory
 //   - extent: Requested allocation size (width field in bytes)
 func Malloc3D(extent Extent) (pitchedDevPtr PitchedPtr, err error) {
-	fnPtr, lerr := procMalloc3D.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procMalloc3D.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(unsafe.Pointer(&pitchedDevPtr)))
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMalloc3D, rc)
-		return
-	}
-	return
+	return pitchedDevPtr, ffi.Error(procMalloc3D, Error(frame.Ret()))
 }
 
 // Memset3D wraps cudaMemset3D (symbol cudaMemset3D, cuda_runtime_api.h).
@@ -333,29 +241,22 @@ func Malloc3D(extent Extent) (pitchedDevPtr PitchedPtr, err error) {
 //   - value: Value to set for each byte of specified memory
 //   - extent: Size parameters for where to set device memory (width field in
 //     bytes)
-func Memset3D(pitchedDevPtr PitchedPtr, value int32, extent Extent) (err error) {
-	fnPtr, lerr := procMemset3D.Addr()
-	if lerr != nil {
-		err = lerr
-		return
+func Memset3D(pitchedDevPtr PitchedPtr, value int32, extent Extent) error {
+	sym, err := procMemset3D.Addr()
+	if err != nil {
+		return err
 	}
 	var frame ffi.Frame
 	frame.Struct(unsafe.Pointer(&pitchedDevPtr), &layoutPitchedPtr)
 	frame.Int(uintptr(value))
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
-	if ferr != nil {
-		err = ferr
-		return
+	if err = frame.Err(); err != nil {
+		return err
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errMemset3D, rc)
-		return
-	}
-	return
+	return ffi.Error(procMemset3D, Error(frame.Ret()))
 }
 
 // IpcOpenMemHandle wraps cudaIpcOpenMemHandle (symbol cudaIpcOpenMemHandle, cuda_runtime_api.h).
@@ -367,28 +268,21 @@ func Memset3D(pitchedDevPtr PitchedPtr, value int32, extent Extent) (err error) 
 //   - flags: Flags for this operation. Must be specified as
 //     cudaIpcMemLazyEnablePeerAccess
 func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (devPtr unsafe.Pointer, err error) {
-	fnPtr, lerr := procIpcOpenMemHandle.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procIpcOpenMemHandle.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
 	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
 	frame.Struct(unsafe.Pointer(&handle), &layoutIpcMemHandle)
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
+	ffi.Call(sym, &frame)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(&handle)
-	if ferr != nil {
-		err = ferr
+	if err = frame.Err(); err != nil {
 		return
 	}
-	if rc := Error(frame.Ret()); rc != 0 {
-		err = ffi.Fail(&errIpcOpenMemHandle, rc)
-		return
-	}
-	return
+	return devPtr, ffi.Error(procIpcOpenMemHandle, Error(frame.Ret()))
 }
 
 // CreateChannelDesc wraps cudaCreateChannelDesc (symbol cudaCreateChannelDesc, cuda_runtime_api.h). It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why).
@@ -400,9 +294,9 @@ func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (devPtr unsafe.Pointer,
 //   - z: Z component
 //   - w: W component
 //   - f: Channel format
-func CreateChannelDesc(x int32, y int32, z int32, w int32, f ChannelFormatKind) (ret ChannelFormatDesc) {
-	fnPtr, lerr := procCreateChannelDesc.Addr()
-	if lerr != nil {
+func CreateChannelDesc(x, y, z, w int32, f ChannelFormatKind) (ret ChannelFormatDesc) {
+	sym, err := procCreateChannelDesc.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
@@ -412,9 +306,8 @@ func CreateChannelDesc(x int32, y int32, z int32, w int32, f ChannelFormatKind) 
 	frame.Int(uintptr(z))
 	frame.Int(uintptr(w))
 	frame.Int(uintptr(f))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
-	if ferr != nil {
+	ffi.Call(sym, &frame)
+	if err = frame.Err(); err != nil {
 		return
 	}
 	frame.RetStruct(unsafe.Pointer(&ret), &layoutChannelFormatDesc)
@@ -430,9 +323,8 @@ func CreateChannelDesc(x int32, y int32, z int32, w int32, f ChannelFormatKind) 
 //   - stream: Stream to enqueue function call in
 //   - fn: The function to call once preceding stream operations are complete
 func LaunchHostFunc(stream Stream, fn func()) (err error) {
-	fnPtr, lerr := procLaunchHostFunc.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procLaunchHostFunc.Addr()
+	if err != nil {
 		return
 	}
 	cbScope := ffi.EnterCallbacks()
@@ -447,17 +339,15 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 	frame.Int(uintptr(stream))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
-	if ferr != nil {
+	ffi.Call(sym, frame)
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errLaunchHostFunc, rc)
+		err = ffi.Error(procLaunchHostFunc, rc)
 		return
 	}
 	return
@@ -474,9 +364,8 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 //     complete
 //   - flags: Reserved for future use, must be 0
 func StreamAddCallback(stream Stream, callback func(stream Stream, status Error), flags uint32) (err error) {
-	fnPtr, lerr := procStreamAddCallback.Addr()
-	if lerr != nil {
-		err = lerr
+	sym, err := procStreamAddCallback.Addr()
+	if err != nil {
 		return
 	}
 	cbScope := ffi.EnterCallbacks()
@@ -492,17 +381,15 @@ func StreamAddCallback(stream Stream, callback func(stream Stream, status Error)
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(flags))
-	ffi.Call(fnPtr, frame)
-	ferr := frame.Err()
-	if ferr != nil {
+	ffi.Call(sym, frame)
+	if err = frame.Err(); err != nil {
 		hdl.Delete()
-		err = ferr
 		return
 	}
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Fail(&errStreamAddCallback, rc)
+		err = ffi.Error(procStreamAddCallback, rc)
 		return
 	}
 	return
@@ -511,9 +398,9 @@ func StreamAddCallback(stream Stream, callback func(stream Stream, status Error)
 // AbiMakeDim3 wraps cudaAbiMakeDim3 (symbol cudaAbiMakeDim3, cuda_runtime_api.h). It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why).
 //
 // Fixture: a struct returned in registers.
-func AbiMakeDim3(x uint32, y uint32, z uint32) (ret Dim3) {
-	fnPtr, lerr := procAbiMakeDim3.Addr()
-	if lerr != nil {
+func AbiMakeDim3(x, y, z uint32) (ret Dim3) {
+	sym, err := procAbiMakeDim3.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
@@ -521,9 +408,8 @@ func AbiMakeDim3(x uint32, y uint32, z uint32) (ret Dim3) {
 	frame.Int(uintptr(x))
 	frame.Int(uintptr(y))
 	frame.Int(uintptr(z))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
-	if ferr != nil {
+	ffi.Call(sym, &frame)
+	if err = frame.Err(); err != nil {
 		return
 	}
 	frame.RetStruct(unsafe.Pointer(&ret), &layoutDim3)
@@ -534,17 +420,16 @@ func AbiMakeDim3(x uint32, y uint32, z uint32) (ret Dim3) {
 //
 // Fixture: a double result from mixed arguments.
 func AbiScale(f float32, n int32, d float64) (ret float64) {
-	fnPtr, lerr := procAbiScale.Addr()
-	if lerr != nil {
+	sym, err := procAbiScale.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
 	frame.Float32(float32(f))
 	frame.Int(uintptr(n))
 	frame.Float64(float64(d))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
-	if ferr != nil {
+	ffi.Call(sym, &frame)
+	if err = frame.Err(); err != nil {
 		return
 	}
 	ret = frame.RetFloat64()
@@ -555,15 +440,14 @@ func AbiScale(f float32, n int32, d float64) (ret float64) {
 //
 // Fixture: a float result.
 func AbiHalf(f float32) (ret float32) {
-	fnPtr, lerr := procAbiHalf.Addr()
-	if lerr != nil {
+	sym, err := procAbiHalf.Addr()
+	if err != nil {
 		return
 	}
 	var frame ffi.Frame
 	frame.Float32(float32(f))
-	ffi.Call(fnPtr, &frame)
-	ferr := frame.Err()
-	if ferr != nil {
+	ffi.Call(sym, &frame)
+	if err = frame.Err(); err != nil {
 		return
 	}
 	ret = frame.RetFloat32()
@@ -574,15 +458,12 @@ func AbiHalf(f float32) (ret float32) {
 //
 // Fixture: a plain int result.
 func AbiNegate(v int32) (ret int32) {
-	fnPtr, lerr := procAbiNegate.Addr()
-	if lerr != nil {
+	sym, err := procAbiNegate.Addr()
+	if err != nil {
 		return
 	}
-	raw, ferr := ffi.CallInts(fnPtr, uintptr(v), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		return
-	}
-	ret = int32(raw)
+	r := ffi.CallInts(sym, uintptr(v), 0, 0, 0, 0, 0)
+	ret = int32(r)
 	return
 }
 
@@ -590,70 +471,56 @@ func AbiNegate(v int32) (ret int32) {
 //
 // Fixture: no result; records v.
 func AbiRecord(v int64) {
-	fnPtr, lerr := procAbiRecord.Addr()
-	if lerr != nil {
+	sym, err := procAbiRecord.Addr()
+	if err != nil {
 		return
 	}
-	_, ferr := ffi.CallInts(fnPtr, uintptr(v), 0, 0, 0, 0, 0)
-	if ferr != nil {
-		return
-	}
-	return
+	ffi.CallInts(sym, uintptr(v), 0, 0, 0, 0, 0)
 }
 
 // layoutDim3 describes dim3 for passing by value.
 var layoutDim3 = ffi.Layout{
+	Size:  12,
 	Align: 4,
-	Scalars: []ffi.Scalar{{
-		Count:  3,
-		Offset: 0,
-		Size:   4,
-	}},
-	Size: 12,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 4, Count: 3},
+	},
 }
 
 // layoutExtent describes struct cudaExtent for passing by value.
 var layoutExtent = ffi.Layout{
+	Size:  24,
 	Align: 8,
-	Scalars: []ffi.Scalar{{
-		Count:  3,
-		Offset: 0,
-		Size:   8,
-	}},
-	Size: 24,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 8, Count: 3},
+	},
 }
 
 // layoutPitchedPtr describes struct cudaPitchedPtr for passing by value.
 var layoutPitchedPtr = ffi.Layout{
+	Size:  32,
 	Align: 8,
-	Scalars: []ffi.Scalar{{
-		Count:  4,
-		Offset: 0,
-		Size:   8,
-	}},
-	Size: 32,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 8, Count: 4},
+	},
 }
 
 // layoutIpcMemHandle describes cudaIpcMemHandle_t for passing by value.
 var layoutIpcMemHandle = ffi.Layout{
+	Size:  64,
 	Align: 1,
-	Scalars: []ffi.Scalar{{
-		Count:  64,
-		Offset: 0,
-		Size:   1,
-	}},
-	Size: 64,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 1, Count: 64},
+	},
 }
 
 // layoutChannelFormatDesc describes struct cudaChannelFormatDesc for passing by value.
 var layoutChannelFormatDesc = ffi.Layout{
+	Size:  20,
 	Align: 4,
-	Scalars: []ffi.Scalar{{
-		Count:  5,
-		Offset: 0,
-		Size:   4,
-	}},
-	Size: 20,
+	Scalars: []ffi.Scalar{
+		{Offset: 0, Size: 4, Count: 5},
+	},
 }
 
 // trampolineHostFn is the C address of trampolineHostFnGo, created once: purego allows 2000
@@ -680,7 +547,7 @@ var trampolineStreamCallback = sync.OnceValue(func() uintptr {
 	return ffi.Callback(trampolineStreamCallbackGo)
 })
 
-func trampolineStreamCallbackGo(a0 uintptr, a1 uintptr, a2 uintptr) {
+func trampolineStreamCallbackGo(a0, a1, a2 uintptr) {
 	defer ffi.Recover()
 	fnStreamCallback, _ := ffi.Handle(a2).Use().(func(stream Stream, status Error))
 	if fnStreamCallback != nil {

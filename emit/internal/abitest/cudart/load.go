@@ -27,7 +27,8 @@ func SharedLibrary() *ffi.Library {
 	return lib
 }
 
-// One procedure per function, resolved on its first call.
+// One procedure per function, resolved on its first call; it also holds
+// the errors the function returns (ffi.Error). lib.Procs lists them.
 var (
 	procGetErrorName        = lib.NewProc("cudaGetErrorName", "")
 	procGetErrorString      = lib.NewProc("cudaGetErrorString", "")
@@ -51,22 +52,4 @@ var (
 	procAbiHalf             = lib.NewProc("cudaAbiHalf", "")
 	procAbiNegate           = lib.NewProc("cudaAbiNegate", "")
 	procAbiRecord           = lib.NewProc("cudaAbiRecord", "")
-)
-
-// One error cache per function, so a repeated failure does not allocate.
-var (
-	errRuntimeGetVersion   = ffi.ErrCache{Func: "cudaRuntimeGetVersion"}
-	errGetDeviceCount      = ffi.ErrCache{Func: "cudaGetDeviceCount"}
-	errSetDevice           = ffi.ErrCache{Func: "cudaSetDevice"}
-	errGetDeviceProperties = ffi.ErrCache{Func: "cudaGetDeviceProperties"}
-	errDeviceSynchronize   = ffi.ErrCache{Func: "cudaDeviceSynchronize"}
-	errLaunchKernel        = ffi.ErrCache{Func: "cudaLaunchKernel"}
-	errFree                = ffi.ErrCache{Func: "cudaFree"}
-	errFuncGetParamInfo    = ffi.ErrCache{Func: "cudaFuncGetParamInfo"}
-	errAbiKernelNode       = ffi.ErrCache{Func: "cudaAbiKernelNode"}
-	errMalloc3D            = ffi.ErrCache{Func: "cudaMalloc3D"}
-	errMemset3D            = ffi.ErrCache{Func: "cudaMemset3D"}
-	errIpcOpenMemHandle    = ffi.ErrCache{Func: "cudaIpcOpenMemHandle"}
-	errLaunchHostFunc      = ffi.ErrCache{Func: "cudaLaunchHostFunc"}
-	errStreamAddCallback   = ffi.ErrCache{Func: "cudaStreamAddCallback"}
 )

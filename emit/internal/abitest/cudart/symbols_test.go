@@ -4,14 +4,10 @@ package cudart
 
 import (
 	"github.com/cugen/cugen/cugentest"
-	"github.com/cugen/cugen/ffi"
 	"testing"
 )
 
 // TestSymbolsResolve resolves every bound function in the library.
 func TestSymbolsResolve(t *testing.T) {
-	cugentest.Symbols(t, lib, procs, RuntimeGetVersion, HeaderVersion)
+	cugentest.Symbols(t, lib, RuntimeGetVersion, HeaderVersion)
 }
-
-// procs lists every procedure.
-var procs = []*ffi.Proc{procGetErrorName, procGetErrorString, procRuntimeGetVersion, procGetDeviceCount, procSetDevice, procGetDeviceProperties, procDeviceSynchronize, procLaunchKernel, procFree, procFuncGetParamInfo, procAbiKernelNode, procMalloc3D, procMemset3D, procIpcOpenMemHandle, procCreateChannelDesc, procLaunchHostFunc, procStreamAddCallback, procAbiMakeDim3, procAbiScale, procAbiHalf, procAbiNegate, procAbiRecord}
