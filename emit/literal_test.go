@@ -42,20 +42,9 @@ func TestLiteralKeysDeclaredOrder(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ast.Inspect(f, func(n ast.Node) bool {
-				lit, ok := n.(*ast.CompositeLit)
-				if !ok {
-					return true
-				}
-				sel, ok := lit.Type.(*ast.SelectorExpr)
-				if !ok {
-					return true
-				}
-				typ := sel.X.(*ast.Ident).Name + "." + sel.Sel.Name
-				rt, ok := literalTypes[typ]
-				if !ok {
-					return true
-				}
+			// check verifies one literal of typ against its struct's
+			// field order.
+			check := func(lit *ast.CompositeLit, typ string, rt reflect.Type) {
 				seen[typ]++
 				last := -1
 				for _, e := range lit.Elts {
@@ -69,6 +58,35 @@ func TestLiteralKeysDeclaredOrder(t *testing.T) {
 						t.Errorf("%s/%s: %s literal: %s is out of its declared order", p.Name, name, typ, key)
 					}
 					last = sf.Index[0]
+				}
+			}
+			selName := func(e ast.Expr) string {
+				sel, ok := e.(*ast.SelectorExpr)
+				if !ok {
+					return ""
+				}
+				return sel.X.(*ast.Ident).Name + "." + sel.Sel.Name
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				lit, ok := n.(*ast.CompositeLit)
+				if !ok {
+					return true
+				}
+				if at, ok := lit.Type.(*ast.ArrayType); ok {
+					// []ffi.Scalar{{...}}: the elements' type is elided.
+					typ := selName(at.Elt)
+					if rt, ok := literalTypes[typ]; ok {
+						for _, e := range lit.Elts {
+							if el, ok := e.(*ast.CompositeLit); ok && el.Type == nil {
+								check(el, typ, rt)
+							}
+						}
+					}
+					return true
+				}
+				typ := selName(lit.Type)
+				if rt, ok := literalTypes[typ]; ok {
+					check(lit, typ, rt)
 				}
 				return true
 			})
