@@ -154,6 +154,13 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 			p.role = roleKernelArgs
 			p.goType = jen.Index().Qual("unsafe", "Pointer")
 			m.audit = append(m.audit, fmt.Sprintf("launch %s.%s: the kernel's argument pointers []unsafe.Pointer, one per kernel parameter (nil: NULL)", f.Name, p.c.Name))
+		case m.isVoidPtrPtr(t) && isOptionValues(p.c.Name):
+			// An integer option's value sits in a void * slot (CUDA casts
+			// it); as unsafe.Pointer it would be a pointer the runtime
+			// rejects ("invalid pointer found on stack") and go vet flags.
+			p.role = rolePointer
+			p.goType = jen.Op("*").Uintptr()
+			m.audit = append(m.audit, fmt.Sprintf("options %s.%s: the option values as uintptr words (an integer value as is; a pointer to memory the caller keeps alive for the call)", f.Name, p.c.Name))
 		case m.isKernelPointer(f.Name, p.c.Name, t):
 			p.role = roleValue
 			p.goType = jen.Id(m.typeName(kernelTypedef))
@@ -315,6 +322,15 @@ func isLengthParam(p ir.Param) bool {
 func (m *model) isVoidPtrPtr(t *ir.Type) bool {
 	r := m.resolve(t)
 	return r.Kind == ir.Pointer && r.Elem != nil && m.isVoidPtr(r.Elem)
+}
+
+// isOptionValues reports whether a void ** parameter is the values array
+// of a key/value option list (cuModuleLoadDataEx's optionValues,
+// cuLibraryLoadData's jitOptionsValues and libraryOptionValues): words that
+// are integers for most options.
+func isOptionValues(name string) bool {
+	n := strings.ToLower(name)
+	return strings.HasSuffix(n, "optionvalues") || strings.HasSuffix(n, "optionsvalues")
 }
 
 // kernelTypedef is the runtime's kernel handle type.

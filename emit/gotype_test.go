@@ -298,6 +298,8 @@ func TestSignatures(t *testing.T) {
 		{`void CUDAAPI cuS7(void);`, "func S7()"},
 		{`CUresult CUDAAPI cuS8(unsigned int *flags);`, "func S8(flags *uint32) error"},
 		{`CUresult CUDAAPI cuS9(void *p, size_t n, void **pp);`, "func S9(p unsafe.Pointer, n uint64, pp *unsafe.Pointer) error"},
+		// Option values are words, most of them integers: never unsafe.Pointer.
+		{`CUresult CUDAAPI cuS9b(unsigned int numOptions, int *options, void **optionValues);`, "func S9b(numOptions uint32, options *int32, optionValues *uintptr) error"},
 		{`CUresult CUDAAPI cuLaunchHostFunc(CUcontext s, CUhostFn fn, void *userData);`,
 			"func LaunchHostFunc(s Context, fn func()) (err error)"},
 		{`CUresult CUDAAPI cuS11(CUhostFn fn, void *userData);`, "func S11(fn HostFn, userData unsafe.Pointer) error"},

@@ -2362,7 +2362,7 @@ func ModuleLoadData(image unsafe.Pointer) (module Module, err error) {
 //
 // See also: [ModuleGetFunction], [ModuleGetGlobal], [ModuleGetTexRef],
 // [ModuleLoad], [ModuleLoadData], [ModuleLoadFatBinary], [ModuleUnload].
-func ModuleLoadDataEx(image unsafe.Pointer, numOptions uint32, options *JitOption, optionValues *unsafe.Pointer) (module Module, err error) {
+func ModuleLoadDataEx(image unsafe.Pointer, numOptions uint32, options *JitOption, optionValues *uintptr) (module Module, err error) {
 	sym, err := procModuleLoadDataEx.Addr()
 	if err != nil {
 		return
@@ -2623,7 +2623,7 @@ func ModuleGetGlobal(hmod Module, name string) (dptr Deviceptr, bytes uint64, er
 // launches.
 //
 // See also: [LinkAddData], [LinkAddFile], [LinkComplete], [LinkDestroy].
-func LinkCreate(numOptions uint32, options *JitOption, optionValues *unsafe.Pointer) (stateOut LinkState, err error) {
+func LinkCreate(numOptions uint32, options *JitOption, optionValues *uintptr) (stateOut LinkState, err error) {
 	sym, err := procLinkCreate.Addr()
 	if err != nil {
 		return
@@ -2665,7 +2665,7 @@ func LinkCreate(numOptions uint32, options *JitOption, optionValues *unsafe.Poin
 // will be accepted
 //
 // See also: [LinkCreate], [LinkAddFile], [LinkComplete], [LinkDestroy].
-func LinkAddData(state LinkState, typ JitInputType, data unsafe.Pointer, size uint64, name string, numOptions uint32, options *JitOption, optionValues *unsafe.Pointer) error {
+func LinkAddData(state LinkState, typ JitInputType, data unsafe.Pointer, size uint64, name string, numOptions uint32, options *JitOption, optionValues *uintptr) error {
 	sym, err := procLinkAddData.Addr()
 	if err != nil {
 		return err
@@ -2721,7 +2721,7 @@ func LinkAddData(state LinkState, typ JitInputType, data unsafe.Pointer, size ui
 // will be accepted
 //
 // See also: [LinkCreate], [LinkAddData], [LinkComplete], [LinkDestroy].
-func LinkAddFile(state LinkState, typ JitInputType, path string, numOptions uint32, options *JitOption, optionValues *unsafe.Pointer) error {
+func LinkAddFile(state LinkState, typ JitInputType, path string, numOptions uint32, options *JitOption, optionValues *uintptr) error {
 	sym, err := procLinkAddFile.Addr()
 	if err != nil {
 		return err
@@ -2898,7 +2898,7 @@ func ModuleGetSurfRef(hmod Module, name string) (pSurfRef Surfref, err error) {
 //
 // See also: [LibraryLoadFromFile], [LibraryUnload], [ModuleLoad],
 // [ModuleLoadData], [ModuleLoadDataEx].
-func LibraryLoadData(code unsafe.Pointer, jitOptions *JitOption, jitOptionsValues *unsafe.Pointer, numJitOptions uint32, libraryOptions *LibraryOption, libraryOptionValues *unsafe.Pointer, numLibraryOptions uint32) (library Library, err error) {
+func LibraryLoadData(code unsafe.Pointer, jitOptions *JitOption, jitOptionsValues *uintptr, numJitOptions uint32, libraryOptions *LibraryOption, libraryOptionValues *uintptr, numLibraryOptions uint32) (library Library, err error) {
 	sym, err := procLibraryLoadData.Addr()
 	if err != nil {
 		return
@@ -2971,7 +2971,7 @@ func LibraryLoadData(code unsafe.Pointer, jitOptions *JitOption, jitOptionsValue
 //
 // See also: [LibraryLoadData], [LibraryUnload], [ModuleLoad], [ModuleLoadData],
 // [ModuleLoadDataEx].
-func LibraryLoadFromFile(fileName string, jitOptions *JitOption, jitOptionsValues *unsafe.Pointer, numJitOptions uint32, libraryOptions *LibraryOption, libraryOptionValues *unsafe.Pointer, numLibraryOptions uint32) (library Library, err error) {
+func LibraryLoadFromFile(fileName string, jitOptions *JitOption, jitOptionsValues *uintptr, numJitOptions uint32, libraryOptions *LibraryOption, libraryOptionValues *uintptr, numLibraryOptions uint32) (library Library, err error) {
 	sym, err := procLibraryLoadFromFile.Addr()
 	if err != nil {
 		return

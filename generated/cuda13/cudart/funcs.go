@@ -15855,7 +15855,7 @@ func GetDriverEntryPointByVersion(symbol string, cudaVersion uint32, flags uint6
 // [ErrorJitCompilerNotFound]
 //
 // See also: [LibraryLoadFromFile], [LibraryUnload], cuLibraryLoadData.
-func LibraryLoadData(code unsafe.Pointer, jitOptions *JitOption, jitOptionsValues *unsafe.Pointer, numJitOptions uint32, libraryOptions *LibraryOption, libraryOptionValues *unsafe.Pointer, numLibraryOptions uint32) (library Library, err error) {
+func LibraryLoadData(code unsafe.Pointer, jitOptions *JitOption, jitOptionsValues *uintptr, numJitOptions uint32, libraryOptions *LibraryOption, libraryOptionValues *uintptr, numLibraryOptions uint32) (library Library, err error) {
 	sym, err := procLibraryLoadData.Addr()
 	if err != nil {
 		return
@@ -15934,7 +15934,7 @@ func LibraryLoadData(code unsafe.Pointer, jitOptions *JitOption, jitOptionsValue
 // [ErrorJitCompilerNotFound]
 //
 // See also: [LibraryLoadData], [LibraryUnload], cuLibraryLoadFromFile.
-func LibraryLoadFromFile(fileName string, jitOptions *JitOption, jitOptionsValues *unsafe.Pointer, numJitOptions uint32, libraryOptions *LibraryOption, libraryOptionValues *unsafe.Pointer, numLibraryOptions uint32) (library Library, err error) {
+func LibraryLoadFromFile(fileName string, jitOptions *JitOption, jitOptionsValues *uintptr, numJitOptions uint32, libraryOptions *LibraryOption, libraryOptionValues *uintptr, numLibraryOptions uint32) (library Library, err error) {
 	sym, err := procLibraryLoadFromFile.Addr()
 	if err != nil {
 		return
