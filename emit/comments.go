@@ -14,7 +14,7 @@ import (
 // \p x as the parameter's Go name, the Deprecated: paragraph last.
 
 // docWidth is the width paragraphs are wrapped to, without the "// ".
-const docWidth = 77
+const docWidth = docCommentWidth
 
 var (
 	docRefRE   = regexp.MustCompile(`::(\w+)(\(\))?`)
@@ -64,7 +64,7 @@ func (m *model) renderDoc(d *ir.Doc, params map[string]docParam) string {
 	}
 	para := func(s string) {
 		if s = inline(s); s != "" {
-			add(ir.Paragraph, wrap(s, "", docWidth))
+			add(ir.Paragraph, wrap(s, docWidth))
 		}
 	}
 	para(d.Brief)
@@ -146,24 +146,24 @@ func (m *model) renderDoc(d *ir.Doc, params map[string]docParam) string {
 		add(ir.List, strings.Join(items, "\n"))
 	}
 	if d.Returns != "" {
-		add(ir.Paragraph, wrap("Returns: "+inline(d.Returns), "", docWidth))
+		add(ir.Paragraph, wrap("Returns: "+inline(d.Returns), docWidth))
 	}
 	for _, n := range d.Notes {
-		add(ir.Paragraph, wrap("Note: "+inline(n), "", docWidth))
+		add(ir.Paragraph, wrap("Note: "+inline(n), docWidth))
 	}
 	if len(d.SeeAlso) > 0 {
 		links := make([]string, len(d.SeeAlso))
 		for i, s := range d.SeeAlso {
 			links[i] = m.docLink(s)
 		}
-		add(ir.Paragraph, wrap("See also: "+strings.Join(links, ", ")+".", "", docWidth))
+		add(ir.Paragraph, wrap("See also: "+strings.Join(links, ", ")+".", docWidth))
 	}
 	if d.Deprecated {
 		text := inline(d.DeprecatedText)
 		if text == "" {
 			text = "the header marks this deprecated."
 		}
-		add(ir.Paragraph, wrap("Deprecated: "+text, "", docWidth))
+		add(ir.Paragraph, wrap("Deprecated: "+text, docWidth))
 	}
 	return strings.Join(blocks, "\n\n")
 }
@@ -171,28 +171,7 @@ func (m *model) renderDoc(d *ir.Doc, params map[string]docParam) string {
 // listItem is one "  - " item of a Go doc list, its continuation lines
 // indented under its text.
 func listItem(s string) string {
-	return "  - " + wrap(s, "    ", docWidth-4)
-}
-
-// wrap breaks s at spaces into lines of at most width characters (a longer
-// word stays whole), indenting the lines after the first.
-func wrap(s, indent string, width int) string {
-	var b strings.Builder
-	n := 0
-	for i, w := range strings.Fields(s) {
-		switch {
-		case i == 0:
-		case n+1+len(w) > width:
-			b.WriteString("\n" + indent)
-			n = 0
-		default:
-			b.WriteByte(' ')
-			n++
-		}
-		b.WriteString(w)
-		n += len(w)
-	}
-	return b.String()
+	return wrap("  - "+s, docWidth)
 }
 
 // wrapperDoc renders a function's documentation for its Go wrapper:

@@ -79,7 +79,7 @@ func commentBlock(text string) *jen.Statement {
 	s := jen.Null()
 	for _, l := range strings.Split(text, "\n") {
 		if len(l) > docWidth && !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "\t") {
-			s.Add(commentBlock(wrap(l, "", docWidth)))
+			s.Add(commentBlock(wrap(l, docWidth)))
 			continue
 		}
 		s.Comment(strings.TrimRight(l, " \t")).Line()

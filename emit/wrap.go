@@ -55,6 +55,10 @@ func wrapText(text string, width int) string {
 	return strings.Join(out, "\n")
 }
 
+// wrap is wrapLine's lines joined: one paragraph or list item broken at
+// spaces into lines of at most width characters.
+func wrap(line string, width int) string { return strings.Join(wrapLine(line, width), "\n") }
+
 func wrapLine(line string, width int) []string {
 	if len(line) <= width || strings.HasPrefix(line, "\t") {
 		return []string{line}

@@ -67,8 +67,8 @@ func GetErrorName(errorCode Result) (pStr string, err error) {
 // Initialize the CUDA driver API.
 //
 // Initializes the driver API and must be called before any other function from
-// the driver API in the current process. Currently, the flags parameter must be
-// 0. If [Init] has not been called, any function from the driver API will
+// the driver API in the current process. Currently, the flags parameter must
+// be 0. If [Init] has not been called, any function from the driver API will
 // return [ErrorNotInitialized].
 //
 //   - flags: Initialization flag for CUDA.
@@ -3268,8 +3268,8 @@ func LibraryGetUnifiedFunction(library Library, symbol string) (fptr unsafe.Poin
 //     this kernel.
 //   - [FuncAttributePtxVersion]: The PTX virtual architecture version for which
 //     the kernel was compiled. This value is the major PTX version * 10 + the
-//     minor PTX version, so a PTX version 1.3 function would return the value
-//     13. Note that this may return the undefined value of 0 for cubins
+//     minor PTX version, so a PTX version 1.3 function would return the
+//     value 13. Note that this may return the undefined value of 0 for cubins
 //     compiled prior to CUDA 3.0.
 //   - [FuncAttributeBinaryVersion]: The binary architecture version for which
 //     the kernel was compiled. This value is the major binary version * 10 +
@@ -5496,8 +5496,8 @@ func Memcpy2DUnaligned(pCopy *CudaMemcpy2D) error {
 // [Memcpy3D] returns an error if any pitch is greater than the maximum allowed
 // ([DeviceAttributeMaxPitch]).
 //
-// The srcLOD and dstLOD members of the [CudaMemcpy3D] structure must be set to
-// 0.
+// The srcLOD and dstLOD members of the [CudaMemcpy3D] structure must be set
+// to 0.
 //
 //   - pCopy: Parameters for the memory copy
 //
@@ -6147,8 +6147,8 @@ func Memcpy2DAsync(pCopy *CudaMemcpy2D, hStream Stream) error {
 // [Memcpy3DAsync] returns an error if any pitch is greater than the maximum
 // allowed ([DeviceAttributeMaxPitch]).
 //
-// The srcLOD and dstLOD members of the [CudaMemcpy3D] structure must be set to
-// 0.
+// The srcLOD and dstLOD members of the [CudaMemcpy3D] structure must be set
+// to 0.
 //
 //   - pCopy: Parameters for the memory copy
 //   - hStream: Stream identifier
@@ -8292,8 +8292,8 @@ func MemPoolTrimTo(pool MemoryPool, minBytesToKeep uint64) error {
 //     reserved memory in bytes to hold onto before trying to release memory
 //     back to the OS. When more than the release threshold bytes of memory are
 //     held by the memory pool, the allocator will try to release memory back to
-//     the OS on the next call to stream, event or context synchronize. (default
-//     0)
+//     the OS on the next call to stream, event or context synchronize.
+//     (default 0)
 //   - [MempoolAttrReuseFollowEventDependencies]: (value type = int) Allow
 //     [MemAllocAsync] to use memory asynchronously freed in another stream as
 //     long as a stream ordering dependency of the allocating stream on the free
@@ -8343,8 +8343,8 @@ func MemPoolSetAttribute(pool MemoryPool, attr MemPoolAttribute, value unsafe.Po
 //     reserved memory in bytes to hold onto before trying to release memory
 //     back to the OS. When more than the release threshold bytes of memory are
 //     held by the memory pool, the allocator will try to release memory back to
-//     the OS on the next call to stream, event or context synchronize. (default
-//     0)
+//     the OS on the next call to stream, event or context synchronize.
+//     (default 0)
 //   - [MempoolAttrReuseFollowEventDependencies]: (value type = int) Allow
 //     [MemAllocAsync] to use memory asynchronously freed in another stream as
 //     long as a stream ordering dependency of the allocating stream on the free
@@ -9654,8 +9654,8 @@ func MemAdviseV2(devPtr Deviceptr, count uint64, advice CUmemAdvise, location Me
 //   - [MemRangeAttributeAccessedBy]: If this attribute is specified, data will
 //     be interpreted
 //
-// as an array of 32-bit integers, and dataSize must be a non-zero multiple of
-// 4. The result returned will be a list of device ids that had
+// as an array of 32-bit integers, and dataSize must be a non-zero multiple
+// of 4. The result returned will be a list of device ids that had
 // [MemAdviseSetAccessedBy] set for that entire memory range. If any device does
 // not have that advice set for the entire memory range, that device will not be
 // included. If data is larger than the number of devices that have that advice
@@ -9922,8 +9922,8 @@ func PointerGetAttributes(numAttributes uint32, attributes *PointerAttribute, da
 //   - [StreamDefault]: Default stream creation flag.
 //   - [StreamNonBlocking]: Specifies that work running in the created stream
 //     may run concurrently with work in stream 0 (the NULL stream), and that
-//     the created stream should perform no implicit synchronization with stream
-//     0.
+//     the created stream should perform no implicit synchronization with
+//     stream 0.
 //
 // Parameters:
 //
@@ -11924,9 +11924,9 @@ func DestroyExternalSemaphore(extSem ExternalSemaphore) error {
 //
 // Enqueues a synchronization of the stream on the given memory location. Work
 // ordered after the operation will block until the given condition on the
-// memory is satisfied. By default, the condition is to wait for (int32_t)(*addr
-// - value) >= 0, a cyclic greater-or-equal. Other condition types can be
-// specified via flags.
+// memory is satisfied. By default, the condition is to wait for
+// (int32_t)(*addr - value) >= 0, a cyclic greater-or-equal. Other condition
+// types can be specified via flags.
 //
 // If the memory was registered via [MemHostRegister], the device pointer should
 // be obtained with [MemHostGetDevicePointer]. This function cannot be used with
@@ -11968,9 +11968,9 @@ func StreamWaitValue32(stream Stream, addr Deviceptr, value, flags uint32) error
 //
 // Enqueues a synchronization of the stream on the given memory location. Work
 // ordered after the operation will block until the given condition on the
-// memory is satisfied. By default, the condition is to wait for (int64_t)(*addr
-// - value) >= 0, a cyclic greater-or-equal. Other condition types can be
-// specified via flags.
+// memory is satisfied. By default, the condition is to wait for
+// (int64_t)(*addr - value) >= 0, a cyclic greater-or-equal. Other condition
+// types can be specified via flags.
 //
 // If the memory was registered via [MemHostRegister], the device pointer should
 // be obtained with [MemHostGetDevicePointer].
@@ -12136,8 +12136,8 @@ func StreamBatchMemOp(stream Stream, count uint32, paramArray *StreamBatchMemOpP
 //     this function.
 //   - [FuncAttributePtxVersion]: The PTX virtual architecture version for which
 //     the function was compiled. This value is the major PTX version * 10 + the
-//     minor PTX version, so a PTX version 1.3 function would return the value
-//     13. Note that this may return the undefined value of 0 for cubins
+//     minor PTX version, so a PTX version 1.3 function would return the
+//     value 13. Note that this may return the undefined value of 0 for cubins
 //     compiled prior to CUDA 3.0.
 //   - [FuncAttributeBinaryVersion]: The binary architecture version for which
 //     the function was compiled. This value is the major binary version * 10 +
@@ -18413,8 +18413,8 @@ func TexRefGetMipmappedArray(hTexRef Texref) (phMipmappedArray MipmappedArray, e
 // Gets the addressing mode used by a texture reference.
 //
 // Returns in pam the addressing mode corresponding to the dimension dim of the
-// texture reference hTexRef. Currently, the only valid value for dim are 0 and
-// 1.
+// texture reference hTexRef. Currently, the only valid value for dim are 0
+// and 1.
 //
 //   - pam: (result) Returned addressing mode
 //   - hTexRef: Texture reference

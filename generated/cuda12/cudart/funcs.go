@@ -2549,8 +2549,8 @@ func StreamCreate() (pStream Stream, err error) {
 //   - [StreamDefault]: Default stream creation flag.
 //   - [StreamNonBlocking]: Specifies that work running in the created stream
 //     may run concurrently with work in stream 0 (the NULL stream), and that
-//     the created stream should perform no implicit synchronization with stream
-//     0.
+//     the created stream should perform no implicit synchronization with
+//     stream 0.
 //
 // Parameters:
 //
@@ -9256,8 +9256,8 @@ func MemAdviseV2(devPtr unsafe.Pointer, count uint64, advice MemoryAdvise, locat
 //   - [MemRangeAttributeAccessedBy]: If this attribute is specified, data will
 //     be interpreted
 //
-// as an array of 32-bit integers, and dataSize must be a non-zero multiple of
-// 4. The result returned will be a list of device ids that had
+// as an array of 32-bit integers, and dataSize must be a non-zero multiple
+// of 4. The result returned will be a list of device ids that had
 // cudaMemAdviceSetAccessedBy set for that entire memory range. If any device
 // does not have that advice set for the entire memory range, that device will
 // not be included. If data is larger than the number of devices that have that
@@ -9875,8 +9875,8 @@ func MemPoolTrimTo(memPool MemPool, minBytesToKeep uint64) error {
 //     reserved memory in bytes to hold onto before trying to release memory
 //     back to the OS. When more than the release threshold bytes of memory are
 //     held by the memory pool, the allocator will try to release memory back to
-//     the OS on the next call to stream, event or context synchronize. (default
-//     0)
+//     the OS on the next call to stream, event or context synchronize.
+//     (default 0)
 //   - [MemPoolReuseFollowEventDependencies]: (value type = int) Allow
 //     [MallocAsync] to use memory asynchronously freed in another stream as
 //     long as a stream ordering dependency of the allocating stream on the free
@@ -9928,8 +9928,8 @@ func MemPoolSetAttribute(memPool MemPool, attr MemPoolAttr, value unsafe.Pointer
 //     reserved memory in bytes to hold onto before trying to release memory
 //     back to the OS. When more than the release threshold bytes of memory are
 //     held by the memory pool, the allocator will try to release memory back to
-//     the OS on the next call to stream, event or context synchronize. (default
-//     0)
+//     the OS on the next call to stream, event or context synchronize.
+//     (default 0)
 //   - [MemPoolReuseFollowEventDependencies]: (value type = int) Allow
 //     [MallocAsync] to use memory asynchronously freed in another stream as
 //     long as a stream ordering dependency of the allocating stream on the free

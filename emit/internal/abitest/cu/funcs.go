@@ -118,8 +118,8 @@ func AbiAlignedOut(seed uint64) (out AbiAligned, err error) {
 //
 // Returns a handle to a compute device.
 //
-// The fixture returns ordinal itself, and [ErrorInvalidValue] when ordinal is
-// 99.
+// The fixture returns ordinal itself, and [ErrorInvalidValue] when ordinal
+// is 99.
 //
 //   - device: (result) Returned device handle
 //   - ordinal: Device number to get handle for
