@@ -10,8 +10,10 @@ package emit
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/cugen/cugen/parser/ir"
 	"github.com/dave/jennifer/jen"
@@ -55,17 +57,24 @@ type Package struct {
 func Generate(api *ir.API, opts Options) ([]*Package, error) {
 	var out []*Package
 	var models []*model
+	// Files render (jennifer's text, then go/format's parse and print:
+	// most of emit's time) on other goroutines while the next are built.
+	r := newRenderer()
+	defer r.stop()
 	for _, lib := range []ir.Library{ir.Driver, ir.Runtime} {
 		m, err := newModel(api, lib, opts)
 		if err != nil {
 			return nil, err
 		}
-		p, err := m.generate()
+		p, err := m.generate(r)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, p)
 		models = append(models, m)
+	}
+	if err := r.wait(); err != nil {
+		return nil, err
 	}
 	rt, rtPkg := models[1], out[1]
 	switch {
@@ -86,7 +95,7 @@ func Generate(api *ir.API, opts Options) ([]*Package, error) {
 	return out, nil
 }
 
-func (m *model) generate() (*Package, error) {
+func (m *model) generate(r *renderer) (*Package, error) {
 	pkg := &Package{Name: m.pkg, Files: map[string][]byte{}}
 	files := []struct {
 		name string
@@ -107,11 +116,7 @@ func (m *model) generate() (*Package, error) {
 		if err := f.gen(jf); err != nil {
 			return nil, fmt.Errorf("emit %s/%s: %w", m.pkg, f.name, err)
 		}
-		var b bytes.Buffer
-		if err := jf.Render(&b); err != nil {
-			return nil, fmt.Errorf("emit %s/%s: rendering: %w", m.pkg, f.name, err)
-		}
-		pkg.Files[f.name] = b.Bytes()
+		r.render(jf, pkg, f.name)
 	}
 	pkg.api = m.manifestAPI()
 	man, err := m.manifest(pkg.api)
@@ -128,6 +133,67 @@ func (m *model) generate() (*Package, error) {
 	pkg.Bound = len(m.funcs) - len(m.skipped)
 	pkg.Skipped = m.skippedList()
 	return pkg, nil
+}
+
+// A renderer renders jennifer files into their packages on as many
+// goroutines as the process may run at once. Each file renders on its own,
+// so the output is the same as rendering them one after the other.
+type renderer struct {
+	jobs chan *renderJob
+	done []*renderJob
+	wg   sync.WaitGroup
+}
+
+type renderJob struct {
+	f    *jen.File
+	pkg  *Package
+	name string
+	src  []byte
+	err  error
+}
+
+func newRenderer() *renderer {
+	jobs := make(chan *renderJob, 64)
+	r := &renderer{jobs: jobs}
+	for range runtime.GOMAXPROCS(0) {
+		r.wg.Go(func() {
+			for j := range jobs {
+				var b bytes.Buffer
+				j.err = j.f.Render(&b)
+				j.src = b.Bytes()
+			}
+		})
+	}
+	return r
+}
+
+// render queues f, to be pkg's file name once wait returns.
+func (r *renderer) render(f *jen.File, pkg *Package, name string) {
+	j := &renderJob{f: f, pkg: pkg, name: name}
+	r.done = append(r.done, j)
+	r.jobs <- j
+}
+
+// stop ends the goroutines; it may be called more than once.
+func (r *renderer) stop() {
+	if r.jobs != nil {
+		close(r.jobs)
+		r.jobs = nil
+		r.wg.Wait()
+	}
+}
+
+// wait renders every queued file and stores it in its package; the error
+// is that of the first file, in the order queued, that failed.
+func (r *renderer) wait() error {
+	r.stop()
+	for _, j := range r.done {
+		if j.err != nil {
+			return fmt.Errorf("emit %s/%s: rendering: %w", j.pkg.Name, j.name, j.err)
+		}
+		j.pkg.Files[j.name] = j.src
+	}
+	return nil
 }
 
 func (m *model) header() string {
