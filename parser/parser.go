@@ -197,6 +197,11 @@ var hostConfig = sync.OnceValues(func() (*cc.Config, error) {
 	return cc.NewConfig("linux", "amd64")
 })
 
+// Prepare starts asking the host's C compiler for its configuration in the
+// background, so that a Parse soon after waits less for it; a command calls
+// it before its other preparations (reading and verifying a lock).
+func Prepare() { go hostConfig() }
+
 // newConfig returns a configuration of the C front end of its own, the
 // host's compiler asked once per process.
 func newConfig() (*cc.Config, error) {

@@ -91,11 +91,11 @@ const (
 
 func (f *servedFile) markedData(index int) []byte {
 	if f.marked == nil {
-		var b bytes.Buffer
-		fmt.Fprintf(&b, "%s %d\"\n", beginMarker, index)
-		b.Write(f.data)
-		b.WriteString("\n" + endMarker + "\n")
-		f.marked = b.Bytes()
+		begin := fmt.Sprintf("%s %d\"\n", beginMarker, index)
+		const end = "\n" + endMarker + "\n"
+		b := make([]byte, 0, len(begin)+len(f.data)+len(end))
+		b = append(append(append(b, begin...), f.data...), end...)
+		f.marked = b
 	}
 	return f.marked
 }
