@@ -135,9 +135,12 @@ func (m *model) generate(r *renderer) (*Package, error) {
 	return pkg, nil
 }
 
-// A renderer renders jennifer files into their packages on as many
-// goroutines as the process may run at once. Each file renders on its own,
-// so the output is the same as rendering them one after the other.
+// A renderer renders jennifer files into their packages on other
+// goroutines (one fewer than the process may run at once, at least one)
+// while the caller builds the next. Each file renders on its own, so the
+// output is the same as rendering them one after the other. A file is
+// handed over only when a goroutine is free to take it, so at most one
+// built file waits: memory stays near that of rendering in turn.
 type renderer struct {
 	jobs chan *renderJob
 	done []*renderJob
@@ -150,21 +153,27 @@ type renderJob struct {
 	name string
 	src  []byte
 	err  error
+	pnc  any // a panic of Render, raised again on the caller's goroutine
 }
 
 func newRenderer() *renderer {
-	jobs := make(chan *renderJob, 64)
+	jobs := make(chan *renderJob)
 	r := &renderer{jobs: jobs}
-	for range runtime.GOMAXPROCS(0) {
+	for range max(1, runtime.GOMAXPROCS(0)-1) {
 		r.wg.Go(func() {
 			for j := range jobs {
-				var b bytes.Buffer
-				j.err = j.f.Render(&b)
-				j.src = b.Bytes()
+				j.run()
 			}
 		})
 	}
 	return r
+}
+
+func (j *renderJob) run() {
+	defer func() { j.pnc = recover() }()
+	var b bytes.Buffer
+	j.err = j.f.Render(&b)
+	j.src = b.Bytes()
 }
 
 // render queues f, to be pkg's file name once wait returns.
@@ -184,10 +193,13 @@ func (r *renderer) stop() {
 }
 
 // wait renders every queued file and stores it in its package; the error
-// is that of the first file, in the order queued, that failed.
+// (or panic) is that of the first file, in the order queued, that failed.
 func (r *renderer) wait() error {
 	r.stop()
 	for _, j := range r.done {
+		if j.pnc != nil {
+			panic(j.pnc)
+		}
 		if j.err != nil {
 			return fmt.Errorf("emit %s/%s: rendering: %w", j.pkg.Name, j.name, j.err)
 		}
