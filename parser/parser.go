@@ -29,6 +29,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/cugen/cugen/parser/ir"
@@ -190,10 +191,42 @@ func (p *parse) rel(name string) (string, bool) {
 	return filepath.ToSlash(r), true
 }
 
-func (p *parse) run() (*ir.API, error) {
-	cfg, err := cc.NewConfig("linux", "amd64")
+// hostConfig is cc's configuration of the host's C compiler: its predefined
+// macros and include directories. cc.NewConfig runs the compiler twice to
+// learn them (about 60 ms), so a process asks once.
+var hostConfig = sync.OnceValues(func() (*cc.Config, error) {
+	return cc.NewConfig("linux", "amd64")
+})
+
+// Prepare starts asking the host's C compiler for its configuration in the
+// background, so that a Parse soon after waits less for it; a command calls
+// it before its other preparations (reading and verifying a lock).
+func Prepare() { go hostConfig() }
+
+// newConfig returns a configuration of the C front end of its own, the
+// host's compiler asked once per process.
+func newConfig() (*cc.Config, error) {
+	host, err := hostConfig()
 	if err != nil {
 		return nil, fmt.Errorf("cugen: configuring the C front end: %w", err)
+	}
+	abi, err := cc.NewABI("linux", "amd64")
+	if err != nil {
+		return nil, fmt.Errorf("cugen: configuring the C front end: %w", err)
+	}
+	cfg := *host
+	cfg.ABI = abi
+	cfg.IncludePaths = slices.Clone(host.IncludePaths)
+	cfg.SysIncludePaths = slices.Clone(host.SysIncludePaths)
+	cfg.HostIncludePaths = slices.Clone(host.HostIncludePaths)
+	cfg.HostSysIncludePaths = slices.Clone(host.HostSysIncludePaths)
+	return &cfg, nil
+}
+
+func (p *parse) run() (*ir.API, error) {
+	cfg, err := newConfig()
+	if err != nil {
+		return nil, err
 	}
 	cfg.FS = sourceFS{p}
 	cfg.FSOnly = true // every file goes through sourceFS, never plain os.Open

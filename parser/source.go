@@ -91,11 +91,11 @@ const (
 
 func (f *servedFile) markedData(index int) []byte {
 	if f.marked == nil {
-		var b bytes.Buffer
-		fmt.Fprintf(&b, "%s %d\"\n", beginMarker, index)
-		b.Write(f.data)
-		b.WriteString("\n" + endMarker + "\n")
-		f.marked = b.Bytes()
+		begin := fmt.Sprintf("%s %d\"\n", beginMarker, index)
+		const end = "\n" + endMarker + "\n"
+		b := make([]byte, 0, len(begin)+len(f.data)+len(end))
+		b = append(append(append(b, begin...), f.data...), end...)
+		f.marked = b
 	}
 	return f.marked
 }
@@ -180,7 +180,7 @@ func (p *parse) read(name string) ([]byte, error) {
 	}
 	// A "regular file" such as /proc/self/pagemap reports a size it does
 	// not have: read at most a little past the bound.
-	data, err := readAtMost(f, maxFileSize)
+	data, err := readAtMost(f, st.Size(), maxFileSize)
 	if err != nil {
 		if errors.Unwrap(err) != nil {
 			err = errors.Unwrap(err) // no machine path in the message
@@ -223,14 +223,23 @@ func (p *parse) shownName(name string) string {
 	return p.sysName(name)
 }
 
-// readAtMost reads r to its end or until it has read more than max bytes,
-// in blocks of 64 KiB (files in /proc refuse reads of odd sizes).
-func readAtMost(r io.Reader, max int) ([]byte, error) {
+// readAtMost reads r to its end or until it has read more than limit
+// bytes. A file that reports a size within the limit is read into one
+// buffer of that size (and one byte more, to see the end); any other in
+// blocks of 64 KiB (files in /proc report no size or a false one, and
+// refuse reads of odd sizes).
+func readAtMost(r io.Reader, size int64, limit int) ([]byte, error) {
+	const block = 64 << 10
 	var b []byte
-	buf := make([]byte, 64<<10)
-	for len(b) <= max {
-		n, err := r.Read(buf)
-		b = append(b, buf[:n]...)
+	if size > 0 && size <= int64(limit) {
+		b = make([]byte, 0, size+1)
+	}
+	for len(b) <= limit {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, block)
+		}
+		n, err := r.Read(b[len(b):min(cap(b), len(b)+block)])
+		b = b[:len(b)+n]
 		if err == io.EOF {
 			return b, nil
 		}

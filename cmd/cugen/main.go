@@ -157,6 +157,7 @@ func (s *source) resolve(stderr io.Writer) (dir, origin string, opts parser.Opti
 
 // parse resolves the source and parses its headers.
 func (s *source) parse(stderr io.Writer) (api *ir.API, origin string, err error) {
+	parser.Prepare() // the C compiler answers while the lock is read and verified
 	dir, origin, opts, err := s.resolve(stderr)
 	if err != nil {
 		return nil, "", err
