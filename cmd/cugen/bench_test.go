@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/cugen/cugen/parser/lock"
+	"github.com/cugen/cugen/internal/lock"
 )
 
 // BenchmarkGen12_4 is `cugen gen -set 12.4` as a whole, in process: the
