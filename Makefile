@@ -70,7 +70,7 @@ test: deps
 	export LD_LIBRARY_PATH="$$cuda:$$cudart$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}"; \
 	$(MAKE) --no-print-directory check; \
 	CGO_ENABLED=0 $(GO) test -count=1 ./...; \
-	CGO_ENABLED=1 $(GO) test -race -count=1 ./ffi ./emit ./reliability; \
+	CGO_ENABLED=1 $(GO) test -race -count=1 ./ffi/... ./emit ./reliability; \
 	$(GO) test -run '^$$' -fuzz=FuzzParse -fuzztime=60s -fuzzminimizetime=5s ./parser; \
 	$(MAKE) --no-print-directory downstream; \
 	$(MAKE) --no-print-directory test-arm64
@@ -83,7 +83,7 @@ downstream: deps
 	$(GO) vet ./...; \
 	CGO_ENABLED=0 $(GO) test -count=1 ./...
 
-# test-arm64 runs ffi's ABI conformance tests for linux/arm64 under qemu-user
+# test-arm64 runs ffiimpl's ABI conformance tests for linux/arm64 under qemu-user
 # (AAPCS64: register classes, HFAs, by-reference structs, struct returns),
 # and the generated wrappers' (emit/internal/abitest) against the same
 # fixture library cross-compiled for arm64.
@@ -96,8 +96,8 @@ deps-arm64:
 		$(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends $$missing; fi
 
 test-arm64: deps-arm64
-	GOARCH=arm64 CC=aarch64-linux-gnu-gcc $(GO) test -count=1 -exec 'qemu-aarch64-static -L /usr/aarch64-linux-gnu' ./ffi
-	GOARCH=arm64 CGO_ENABLED=0 CC=aarch64-linux-gnu-gcc $(GO) test -count=1 -exec 'qemu-aarch64-static -L /usr/aarch64-linux-gnu' ./ffi ./emit/internal/abitest/...
+	GOARCH=arm64 CC=aarch64-linux-gnu-gcc $(GO) test -count=1 -exec 'qemu-aarch64-static -L /usr/aarch64-linux-gnu' ./ffi/...
+	GOARCH=arm64 CGO_ENABLED=0 CC=aarch64-linux-gnu-gcc $(GO) test -count=1 -exec 'qemu-aarch64-static -L /usr/aarch64-linux-gnu' ./ffi/... ./emit/internal/abitest/...
 
 # bench runs the benchmarks that need no GPU (the GPU ones skip; see
 # BENCHMARKS.md for the H200 run).
@@ -105,4 +105,4 @@ bench: deps
 	@set -e; cudart=$$($(CUGEN) libs -lib libcudart12); cuda=$$($(CUGEN) libs -lib libcuda1); \
 	export CUGEN_LIBCUDA="$$cuda/libcuda.so.1" CUGEN_LIBCUDART="$$cudart/libcudart.so.12"; \
 	export LD_LIBRARY_PATH="$$cuda:$$cudart$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}"; \
-	CGO_ENABLED=1 $(GO) test -run '^$$' -bench . -benchmem ./parser ./emit ./ffi ./e2e
+	CGO_ENABLED=1 $(GO) test -run '^$$' -bench . -benchmem ./parser ./emit ./ffi/... ./e2e

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
 )
 
 // RequireAllEnv is the environment variable that makes a missing symbol a
@@ -21,7 +21,7 @@ const RequireAllEnv = "CUGEN_REQUIRE_ALL_SYMBOLS"
 // missing symbol is logged, and fails the test only when RequireAllEnv is
 // "1" and version (the library's own version function, nil for a package
 // that has none) reports a library at least as new as headerVersion.
-func Symbols(t testing.TB, lib *ffi.Library, version func() (int32, error), headerVersion int32) {
+func Symbols(t testing.TB, lib *ffiimpl.Library, version func() (int32, error), headerVersion int32) {
 	t.Helper()
 	procs := lib.Procs()
 	if err := lib.Load(); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
 )
 
 // recorder is a testing.TB that records what Symbols reports.
@@ -30,8 +31,8 @@ func (r *recorder) run(f func(testing.TB)) *recorder {
 }
 
 // libm with one function it has and one it lacks.
-func libm() *ffi.Library {
-	lib := ffi.NewLibrary(ffi.LibraryDesc{Name: "C math", Files: []string{"libm.so.6"}})
+func libm() *ffiimpl.Library {
+	lib := ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{Name: "C math", Files: []string{"libm.so.6"}}))
 	lib.NewProc("cos", "")
 	lib.NewProc("cugen_no_such_function", "CUDA 99.0")
 	return lib
@@ -69,7 +70,7 @@ func TestSymbols(t *testing.T) {
 }
 
 func TestSymbolsSkipsWithoutLibrary(t *testing.T) {
-	lib := ffi.NewLibrary(ffi.LibraryDesc{Name: "nothing", Files: []string{"libcugen-nope.so"}})
+	lib := ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{Name: "nothing", Files: []string{"libcugen-nope.so"}}))
 	r := (&recorder{TB: t}).run(func(tb testing.TB) { cugentest.Symbols(tb, lib, nil, 0) })
 	if !r.skipped || len(r.errs) > 0 {
 		t.Errorf("skipped = %v, errors %q; want a skip", r.skipped, r.errs)

@@ -7,7 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/cugen/cugen/e2e/internal/cgoshim"
-	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/cudart"
 	"github.com/ebitengine/purego"
@@ -58,7 +58,7 @@ func BenchmarkDriverGetVersion(b *testing.B) {
 // BenchmarkDriverGetVersionInterleaved is BenchmarkDriverGetVersion's
 // generated and cgo columns in rotating blocks of 1000 calls (see
 // BenchmarkCallInterleaved), plus cgo with #cgo noescape, which does not
-// allocate, and the two ffi call paths on the symbol without the generated
+// allocate, and the two ffiimpl call paths on the symbol without the generated
 // wrapper: ns/op is the generated call, gen/cgo and gen/cgo-noescape the
 // ratios.
 func BenchmarkDriverGetVersionInterleaved(b *testing.B) {
@@ -88,14 +88,14 @@ func BenchmarkDriverGetVersionInterleaved(b *testing.B) {
 		}
 		return 0
 	}
-	// The generated call's parts: ffi.CallInts and ffi.Call with a Frame on
+	// The generated call's parts: ffiimpl.CallInts and ffiimpl.Call with a Frame on
 	// the symbol's address, without the wrapper.
 	d, _ := rawLibs(b)
 	fn := sym(b, d, "cuDriverGetVersion")
 	var v int32
 	callInts := func(n int) int32 {
 		for range n {
-			if r := ffi.CallInts(fn, uintptr(unsafe.Pointer(&v)), 0, 0, 0, 0, 0); r != 0 {
+			if r := ffiimpl.CallInts(fn, uintptr(unsafe.Pointer(&v)), 0, 0, 0, 0, 0); r != 0 {
 				return -1
 			}
 		}
@@ -103,9 +103,9 @@ func BenchmarkDriverGetVersionInterleaved(b *testing.B) {
 	}
 	frame := func(n int) int32 {
 		for range n {
-			var f ffi.Frame
+			var f ffiimpl.Frame
 			f.Int(uintptr(unsafe.Pointer(&v)))
-			ffi.Call(fn, &f)
+			ffiimpl.Call(fn, &f)
 			if f.Err() != nil || f.Ret() != 0 {
 				return -1
 			}

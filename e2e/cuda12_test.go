@@ -11,7 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/cugen/cugen/e2e/cudatest"
-	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/cudart"
 )
@@ -236,19 +236,19 @@ func TestCallbackKinds12(t *testing.T) {
 		t.Fatalf("occupancy: grid %d, block %d, the Go func was asked %d block sizes", minGrid, block, len(asked))
 	}
 	t.Logf("cuOccupancyMaxPotentialBlockSize: min grid %d, block %d; the Go callback was asked %d block sizes", minGrid, block, len(asked))
-	before := ffi.LiveHandles()
+	before := ffiimpl.LiveHandles()
 	h, err := cu.DeviceRegisterAsyncNotification(dev, func(*cu.AsyncNotificationInfo, cu.AsyncCallbackHandle) {})
 	if err != nil {
 		t.Fatalf("cuDeviceRegisterAsyncNotification: %v", err)
 	}
-	if ffi.LiveHandles() != before+1 {
-		t.Fatalf("registration holds %d handles, want 1", ffi.LiveHandles()-before)
+	if ffiimpl.LiveHandles() != before+1 {
+		t.Fatalf("registration holds %d handles, want 1", ffiimpl.LiveHandles()-before)
 	}
 	if err := cu.DeviceUnregisterAsyncNotification(dev, h); err != nil {
 		t.Fatalf("cuDeviceUnregisterAsyncNotification: %v", err)
 	}
-	if ffi.LiveHandles() != before {
-		t.Fatalf("unregistering left %d handles", ffi.LiveHandles()-before)
+	if ffiimpl.LiveHandles() != before {
+		t.Fatalf("unregistering left %d handles", ffiimpl.LiveHandles()-before)
 	}
 	t.Log("cuDeviceRegisterAsyncNotification / Unregister: the Go func's handle lived exactly as long as the registration")
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/cudart"
 )
@@ -20,15 +20,15 @@ func must(t *testing.T, what string, err error) {
 	}
 }
 
-// handlesBackTo waits until ffi.LiveHandles() is want: CUDA may run a user
+// handlesBackTo waits until ffiimpl.LiveHandles() is want: CUDA may run a user
 // object's destructor (which releases a Go func's handle) on a thread of
 // its own, after the destroy call has returned.
 func handlesBackTo(t *testing.T, want int, after string) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
-	for ffi.LiveHandles() != want {
+	for ffiimpl.LiveHandles() != want {
 		if time.Now().After(deadline) {
-			t.Fatalf("after %s: %d handles live, want %d (the graph's Go func was not released)", after, ffi.LiveHandles(), want)
+			t.Fatalf("after %s: %d handles live, want %d (the graph's Go func was not released)", after, ffiimpl.LiveHandles(), want)
 		}
 		time.Sleep(time.Millisecond)
 	}
@@ -54,7 +54,7 @@ func TestGraphCapturedHostFunc12(t *testing.T) {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			must(t, "cuCtxSetCurrent", cu.CtxSetCurrent(ctx))
-			live := ffi.LiveHandles()
+			live := ffiimpl.LiveHandles()
 			var calls atomic.Int64
 			must(t, "cuStreamBeginCapture", cu.StreamBeginCapture(stream, cu.StreamCaptureModeGlobal))
 			if err := cu.LaunchHostFunc(stream, func() { calls.Add(1) }); err != nil {
@@ -81,7 +81,7 @@ func TestGraphCapturedHostFunc12(t *testing.T) {
 			}
 			steps := strings.Fields(order)
 			for i, what := range steps {
-				if ffi.LiveHandles() == live {
+				if ffiimpl.LiveHandles() == live {
 					t.Fatalf("the Go func's handle was released before destroying the %s", what)
 				}
 				must(t, "destroy "+what, destroy[what]())
@@ -126,7 +126,7 @@ func TestGraphCapturedHostFuncRuntime12(t *testing.T) {
 	stream, err := cudart.StreamCreate()
 	must(t, "cudaStreamCreate", err)
 	defer cudart.StreamDestroy(stream)
-	live := ffi.LiveHandles()
+	live := ffiimpl.LiveHandles()
 	var calls atomic.Int64
 	must(t, "cudaStreamBeginCapture", cudart.StreamBeginCapture(stream, cudart.StreamCaptureModeGlobal))
 	if err := cudart.LaunchHostFunc(stream, func() { calls.Add(1) }); err != nil {
@@ -159,7 +159,7 @@ func TestGraphHostNode12(t *testing.T) {
 	stream, err := cu.StreamCreate(0)
 	must(t, "cuStreamCreate", err)
 	defer cu.StreamDestroy(stream)
-	live := ffi.LiveHandles()
+	live := ffiimpl.LiveHandles()
 	var a, b, c atomic.Int64
 	graph, err := cu.GraphCreate(0)
 	must(t, "cuGraphCreate", err)

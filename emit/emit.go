@@ -4,7 +4,7 @@
 // jennifer; it never sees cc's types.
 //
 // Generated code is thin: library loading, the call path, error text and
-// callback trampolines live in the hand-written package ffi.
+// callback trampolines live in the hand-written packages ffi and ffi/ffiimpl.
 //
 // A generated file's generator is in the file of the same name here
 // (enums.go, consts.go, structs.go, errors.go, funcs.go, load.go,
@@ -20,13 +20,19 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
 	"github.com/cugen/cugen/parser/ir"
 	"github.com/dave/jennifer/jen"
 )
 
-// FFIPath is the import path of the support package generated code uses.
+// FFIPath is the import path of the support package whose types users of
+// the generated code meet (the library, its errors, Check, RunLocked).
 const FFIPath = "github.com/cugen/cugen/ffi"
+
+// FFIImplPath is the import path of the support package only generated
+// code calls (frames, trampolines, procs, callback tables, the version
+// guard).
+const FFIImplPath = "github.com/cugen/cugen/ffi/ffiimpl"
 
 // TestPath is the hand-written package holding the logic of the generated
 // tests (symbols_test.go, context_demo_test.go); only tests import it.
@@ -135,15 +141,17 @@ func (m *model) header() string {
 	return fmt.Sprintf("%s from %s. DO NOT EDIT.", Marker, m.opts.Origin)
 }
 
-// ffiVersion is the version of package ffi's API the generated code needs:
-// the generator and ffi change together, so it is ffi.Version itself (as
-// protoc-gen-go writes protoimpl.GenVersion into its output).
-const ffiVersion = ffi.Version
+// ffiVersion is the version of package ffiimpl's API the generated code
+// needs: the generator and ffiimpl change together, so it is
+// ffiimpl.Version itself (as protoc-gen-go writes protoimpl.GenVersion into
+// its output).
+const ffiVersion = ffiimpl.Version
 
 func (m *model) newFile() *jen.File {
 	f := jen.NewFile(m.pkg)
 	f.HeaderComment(m.header())
 	f.ImportName(FFIPath, "ffi")
+	f.ImportName(FFIImplPath, "ffiimpl")
 	return f
 }
 
@@ -173,9 +181,9 @@ func (m *model) genDoc(f *jen.File) error {
 	for _, l := range strings.Split(handleRules, "\n") {
 		f.PackageComment(l)
 	}
-	f.Comment("The generated code needs this version of package ffi or newer.")
-	f.Const().Id("_").Op("=").Qual(FFIPath, "EnforceVersion").Call(jen.Qual(FFIPath, "Version").Op("-").Lit(ffiVersion))
-	f.Const().Id("_").Op("=").Qual(FFIPath, "EnforceVersion").Call(jen.Lit(ffiVersion).Op("-").Qual(FFIPath, "MinVersion"))
+	f.Comment("The generated code needs this version of package ffiimpl or newer.")
+	f.Const().Id("_").Op("=").Qual(FFIImplPath, "EnforceVersion").Call(jen.Qual(FFIImplPath, "Version").Op("-").Lit(ffiVersion))
+	f.Const().Id("_").Op("=").Qual(FFIImplPath, "EnforceVersion").Call(jen.Lit(ffiVersion).Op("-").Qual(FFIImplPath, "MinVersion"))
 	f.Line()
 	hv := m.headerVersion()
 	comment(f, wrapText(fmt.Sprintf("HeaderVersion is %s of %s: the CUDA version of the headers this package was generated from (%s).", m.versionMacro(), hdr, versionString(hv)), docCommentWidth))

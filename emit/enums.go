@@ -52,7 +52,7 @@ func (m *model) genEnums(f *jen.File) error {
 			seen[v.Value] = true
 			cases = append(cases, jen.Case(jen.Id(m.valNames[v.Name])).Block(jen.Return(jen.Lit(v.Name))))
 		}
-		cases = append(cases, jen.Default().Block(jen.Return(jen.Qual(FFIPath, "UnknownName").Call(jen.Lit(stripKW(e.Name)), jen.Int64().Call(jen.Id("v"))))))
+		cases = append(cases, jen.Default().Block(jen.Return(jen.Qual(FFIImplPath, "UnknownName").Call(jen.Lit(stripKW(e.Name)), jen.Int64().Call(jen.Id("v"))))))
 		f.Comment("String returns the C name of v.")
 		f.Func().Params(jen.Id("v").Id(name)).Id("String").Params().String().Block(jen.Switch(jen.Id("v")).Block(cases...))
 		f.Line()

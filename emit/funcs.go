@@ -68,7 +68,7 @@ const (
 	lifeOnce       cbLife = iota // a one-shot handle, deleted by the callback's one call
 	lifeStream                   // one-shot; while the stream is capturing, retained by the capture graph
 	lifeRegistered               // kept until the unregister call
-	lifeSync                     // held by the call's ffi.CallbackScope, for the call only
+	lifeSync                     // held by the call's ffiimpl.CallbackScope, for the call only
 	lifeGraph                    // retained by a graph (a user object), so by its execs and clones
 	lifeExec                     // kept in the package registry until the exec is destroyed
 )
@@ -149,7 +149,7 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 		case m.isVoidPtrPtr(t) && m.takesKernel(f) && p.c.Name == "extra":
 			p.role = roleLaunchExtra
 			p.goType = jen.Index().Byte()
-			m.audit = append(m.audit, fmt.Sprintf("launch %s.%s: the packed argument buffer []byte (nil: NULL); the wrapper passes {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END} from uintptr words (ffi.Extra)", f.Name, p.c.Name))
+			m.audit = append(m.audit, fmt.Sprintf("launch %s.%s: the packed argument buffer []byte (nil: NULL); the wrapper passes {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END} from uintptr words (ffiimpl.Extra)", f.Name, p.c.Name))
 		case m.isVoidPtrPtr(t) && m.takesKernel(f):
 			p.role = roleKernelArgs
 			p.goType = jen.Index().Qual("unsafe", "Pointer")
@@ -215,17 +215,17 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 					p.life = lifeStream
 					m.usesGraph = true
 				}
-				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: Go func through one static trampoline and ffi's handle table (%s); nil: NULL, no handle; lifetime: %s", f.Name, p.c.Name, why, p.life))
+				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: Go func through one static trampoline and ffiimpl's handle table (%s); nil: NULL, no handle; lifetime: %s", f.Name, p.c.Name, why, p.life))
 			case synchronous && cb != nil && cb.user < 0:
 				p.role = roleCallbackSync
 				p.cb = cb
 				p.goType = cb.goFunc
 				p.life = lifeSync
-				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: Go func held by the call's ffi.CallbackScope (%s); nil: NULL; lifetime: %s", f.Name, p.c.Name, synchronousCallbacks[f.Name], p.life))
+				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: Go func held by the call's ffiimpl.CallbackScope (%s); nil: NULL; lifetime: %s", f.Name, p.c.Name, synchronousCallbacks[f.Name], p.life))
 			default:
 				p.role = roleValue
 				p.goType = m.goType(t)
-				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: C function pointer parameter (not a one-shot callback; make one with ffi.Callback); nil: 0 is NULL; lifetime: the caller's", f.Name, p.c.Name))
+				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: C function pointer parameter (not a one-shot callback; make one with ffiimpl.Callback); nil: 0 is NULL; lifetime: the caller's", f.Name, p.c.Name))
 			}
 		case m.hostParamsOf(t) != nil && p.c.Direction != ir.Out:
 			hp := m.hostParamsOf(t)
@@ -251,7 +251,7 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 			case owner == nil:
 				who = "ownerGraph, a parameter the wrapper adds: the graph the node belongs to"
 			}
-			m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: a Go func fn instead of the struct's %s and %s, through one static trampoline and ffi's handle table, owned by %s; nil: NULL %s, no handle; lifetime: %s", f.Name, p.c.Name, hp.fnName, hp.udName, who, hp.fnName, life))
+			m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: a Go func fn instead of the struct's %s and %s, through one static trampoline and ffiimpl's handle table, owned by %s; nil: NULL %s, no handle; lifetime: %s", f.Name, p.c.Name, hp.fnName, hp.udName, who, hp.fnName, life))
 		case rt.Kind == ir.Float:
 			p.role = roleFloat
 			p.goType = m.goType(t)
@@ -458,7 +458,7 @@ func (m *model) genFuncs(f *jen.File) error {
 		if m.graph != nil && m.graph.execOwned {
 			f.Commentf("It also holds the Go funcs of exec host nodes until %s.", m.goFunc(m.graph.api.execDestroy))
 		}
-		f.Var().Id("callbackRegistry").Qual(FFIPath, "Registry")
+		f.Var().Id("callbackRegistry").Qual(FFIImplPath, "Registry")
 	}
 	return nil
 }
@@ -472,7 +472,7 @@ type scalarLeaf struct {
 	float        bool
 }
 
-// scalarRun is one ffi.Scalar: count equal leaves, each size bytes after
+// scalarRun is one ffiimpl.Scalar: count equal leaves, each size bytes after
 // the one before.
 type scalarRun struct {
 	offset, size, count int64
@@ -480,7 +480,7 @@ type scalarRun struct {
 }
 
 // scalarRuns merges leaves into runs where equal leaves lie end to end, so
-// an array is one ffi.Scalar with a Count rather than a line per element
+// an array is one ffiimpl.Scalar with a Count rather than a line per element
 // (the 64 chars of an IPC handle were 64 Scalars).
 func scalarRuns(leaves []scalarLeaf) []scalarRun {
 	var runs []scalarRun
@@ -514,10 +514,10 @@ func (m *model) genLayout(f *jen.File, t *ir.Type) {
 	name := m.typeName(t.Name)
 	r := m.record(t)
 	f.Commentf("%s describes %s for passing by value.", layoutVar(name), t.C)
-	f.Var().Id(layoutVar(name)).Op("=").Qual(FFIPath, "Layout").Add(keyed(true,
+	f.Var().Id(layoutVar(name)).Op("=").Qual(FFIImplPath, "Layout").Add(keyed(true,
 		kv{"Size", jen.Lit(int(r.Size))},
 		kv{"Align", jen.Lit(int(r.Align))},
-		kv{"Scalars", jen.Index().Qual(FFIPath, "Scalar").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, elems...)},
+		kv{"Scalars", jen.Index().Qual(FFIImplPath, "Scalar").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, elems...)},
 	))
 }
 
@@ -563,31 +563,31 @@ func (m *model) genTrampoline(f *jen.File, cb *callback) {
 	if cb.user >= 0 {
 		f.Comment("through the handle passed as userData. A panic in the Go func never")
 	} else {
-		f.Commentf("through %s in the ffi.CallbackScope of the call that passes", slotName(cb))
+		f.Commentf("through %s in the ffiimpl.CallbackScope of the call that passes", slotName(cb))
 		f.Comment("it, on this thread. A panic in the Go func never")
 	}
-	f.Comment("unwinds through C's frames (see ffi.Recover).")
+	f.Comment("unwinds through C's frames (see ffiimpl.Recover).")
 	if cb.user < 0 {
-		f.Var().Id(slotName(cb)).Qual(FFIPath, "CallbackSlot")
+		f.Var().Id(slotName(cb)).Qual(FFIImplPath, "CallbackSlot")
 	}
 	f.Var().Id(name).Op("=").Qual("sync", "OnceValue").Call(jen.Func().Params().Uintptr().Block(
-		jen.Return(jen.Qual(FFIPath, "Callback").Call(jen.Id(name + "Go"))),
+		jen.Return(jen.Qual(FFIImplPath, "Callback").Call(jen.Id(name + "Go"))),
 	))
 	var lookup jen.Code
 	if cb.user >= 0 {
-		lookup = jen.List(jen.Id(goFn), jen.Id("_")).Op(":=").Qual(FFIPath, "Handle").Call(jen.Id(fmt.Sprintf("a%d", cb.user))).Dot("Use").Call().Assert(cb.goFunc)
+		lookup = jen.List(jen.Id(goFn), jen.Id("_")).Op(":=").Qual(FFIImplPath, "Handle").Call(jen.Id(fmt.Sprintf("a%d", cb.user))).Dot("Use").Call().Assert(cb.goFunc)
 	} else {
 		lookup = jen.List(jen.Id(goFn), jen.Id("_")).Op(":=").Id(slotName(cb)).Dot("Value").Call().Assert(cb.goFunc)
 	}
 	if cb.sig.Result.Kind == ir.Void {
 		f.Func().Id(name+"Go").Params(cparams...).Block(
-			jen.Defer().Qual(FFIPath, "Recover").Call(),
+			jen.Defer().Qual(FFIImplPath, "Recover").Call(),
 			lookup,
 			jen.If(jen.Id(goFn).Op("!=").Nil()).Block(jen.Id(goFn).Call(args...)),
 		)
 	} else {
 		f.Func().Id(name+"Go").Params(cparams...).Uintptr().Block(
-			jen.Defer().Qual(FFIPath, "Recover").Call(), // a panic returns 0 to C
+			jen.Defer().Qual(FFIImplPath, "Recover").Call(), // a panic returns 0 to C
 			lookup,
 			jen.If(jen.Id(goFn).Op("==").Nil()).Block(jen.Return(jen.Lit(0))),
 			jen.Return(jen.Uintptr().Call(jen.Id(goFn).Call(args...))),
@@ -633,7 +633,7 @@ type wrapper struct {
 	fn      *ir.Function
 	ps      []*param
 	name    string   // Go name
-	proc    string   // its ffi.Proc variable
+	proc    string   // its ffiimpl.Proc variable
 	errRes  bool     // the C result is the library's status type: an error result
 	cResult *ir.Type // another non-void C result: the ret result
 	heap    bool     // Frame and outputs on the heap (a Go callback may move the stack)
@@ -647,7 +647,7 @@ type wrapper struct {
 	post      []jen.Code // converting outputs after the call
 	tail      []jen.Code // after a successful call: keeping callback handles
 	cargs     []callArg
-	ints      bool     // called through ffi.CallInts, not a Frame
+	ints      bool     // called through ffiimpl.CallInts, not a Frame
 	ret       jen.Code // the C result register as a uintptr
 }
 
@@ -766,13 +766,13 @@ func (w *wrapper) load() {
 
 // prepare declares what the C arguments point to. Everything that calls a
 // function is prepared before the Frame gets its first stack address (see
-// the stack invariant on ffi.Frame). A function that takes a Go callback
+// the stack invariant on ffiimpl.Frame). A function that takes a Go callback
 // may run Go code on this goroutine during the C call (C calls back on the
 // calling thread), which can move the stack: its Frame and outputs live on
 // the heap instead.
 func (w *wrapper) prepare() {
 	m := w.m
-	escape := func(x jen.Code) jen.Code { return jen.Qual(FFIPath, "Escape").Call(x) }
+	escape := func(x jen.Code) jen.Code { return jen.Qual(FFIImplPath, "Escape").Call(x) }
 	for _, p := range w.ps {
 		v := jen.Id(p.goName)
 		switch {
@@ -793,7 +793,7 @@ func (w *wrapper) prepare() {
 		}
 		switch p.role {
 		case roleString:
-			w.body = append(w.body, jen.Id(p.goName+"C").Op(":=").Qual(FFIPath, "CString").Call(v))
+			w.body = append(w.body, jen.Id(p.goName+"C").Op(":=").Qual(FFIImplPath, "CString").Call(v))
 		case roleOutString:
 			w.body = append(w.body, jen.Var().Id(p.goName+"C").Uintptr())
 		case roleOutBuffer:
@@ -813,24 +813,24 @@ func (w *wrapper) prepare() {
 			set := []jen.Code{jen.Id("cbAddr").Op("=").Id(trampolineName(p.cb)).Call()}
 			switch p.life {
 			case lifeOnce:
-				set = append(set, jen.Id("hdl").Op("=").Qual(FFIPath, "NewHandleOnce").Call(v))
+				set = append(set, jen.Id("hdl").Op("=").Qual(FFIImplPath, "NewHandleOnce").Call(v))
 			case lifeRegistered:
-				set = append(set, jen.Id("hdl").Op("=").Qual(FFIPath, "NewHandle").Call(v))
+				set = append(set, jen.Id("hdl").Op("=").Qual(FFIImplPath, "NewHandle").Call(v))
 			case lifeStream:
 				// A capturing stream records the callback into a graph node
 				// that runs on every launch of the graph: its handle then
 				// lives as long as the graph (see retainHandle).
 				set = append(set, jen.If(jen.Id("cbGraph").Op("=").Id("captureGraph").Call(jen.Id(m.streamParam(w.ps).goName)), jen.Id("cbGraph").Op("!=").Lit(0)).Block(
-					jen.Id("hdl").Op("=").Qual(FFIPath, "NewHandle").Call(v),
+					jen.Id("hdl").Op("=").Qual(FFIImplPath, "NewHandle").Call(v),
 				).Else().Block(
-					jen.Id("hdl").Op("=").Qual(FFIPath, "NewHandleOnce").Call(v),
+					jen.Id("hdl").Op("=").Qual(FFIImplPath, "NewHandleOnce").Call(v),
 				))
 				w.body = append(w.body, jen.Var().Id("cbGraph").Id(m.graph.graphType))
 			}
 			w.body = append(w.body, m.scopeStmts()...)
 			w.body = append(w.body,
 				jen.Var().Id("cbAddr").Uintptr(),
-				jen.Var().Id("hdl").Qual(FFIPath, "Handle"),
+				jen.Var().Id("hdl").Qual(FFIImplPath, "Handle"),
 				jen.If(jen.Id(p.goName).Op("!=").Nil()).Block(set...),
 			)
 		case roleHostParams:
@@ -838,20 +838,20 @@ func (w *wrapper) prepare() {
 			c := p.goName + "C"
 			w.body = append(w.body, m.scopeStmts()...)
 			w.body = append(w.body,
-				jen.Var().Id("hdl").Qual(FFIPath, "Handle"),
+				jen.Var().Id("hdl").Qual(FFIImplPath, "Handle"),
 				jen.Id(c).Op(":=").New(jen.Index(jen.Lit(int(h.size/8))).Uintptr()),
 				escape(unsafePointer(jen.Id(c))),
 				jen.If(jen.Id(p.goName).Op("!=").Nil()).Block(
-					jen.Id("hdl").Op("=").Qual(FFIPath, "NewHandle").Call(jen.Id(p.goName)),
+					jen.Id("hdl").Op("=").Qual(FFIImplPath, "NewHandle").Call(jen.Id(p.goName)),
 					jen.Id(c).Index(jen.Lit(int(h.fnOff/8))).Op("=").Id(trampolineName(p.cb)).Call(),
 					jen.Id(c).Index(jen.Lit(int(h.udOff/8))).Op("=").Uintptr().Call(jen.Id("hdl")),
 				),
 			)
 		case roleLaunchExtra:
 			if w.heap {
-				w.body = append(w.body, jen.Id(p.goName+"C").Op(":=").New(jen.Qual(FFIPath, "Extra")))
+				w.body = append(w.body, jen.Id(p.goName+"C").Op(":=").New(jen.Qual(FFIImplPath, "Extra")))
 			} else {
-				w.body = append(w.body, jen.Var().Id(p.goName+"C").Qual(FFIPath, "Extra"))
+				w.body = append(w.body, jen.Var().Id(p.goName+"C").Qual(FFIImplPath, "Extra"))
 			}
 		case roleCallbackSync:
 			w.body = append(w.body, m.scopeStmts()...)
@@ -937,12 +937,12 @@ func (w *wrapper) arguments() {
 			if w.heap {
 				word(jen.Uintptr().Call(unsafePointer(jen.Id(tmp))))
 				keep(jen.Id(tmp))
-				w.post = append(w.post, jen.Id(p.goName).Op("=").Qual(FFIPath, "GoString").Call(jen.Op("*").Id(tmp)))
+				w.post = append(w.post, jen.Id(p.goName).Op("=").Qual(FFIImplPath, "GoString").Call(jen.Op("*").Id(tmp)))
 				break
 			}
 			word(jen.Uintptr().Call(unsafePointer(jen.Op("&").Id(tmp))))
 			keep(jen.Op("&").Id(tmp))
-			w.post = append(w.post, jen.Id(p.goName).Op("=").Qual(FFIPath, "GoString").Call(jen.Id(tmp)))
+			w.post = append(w.post, jen.Id(p.goName).Op("=").Qual(FFIImplPath, "GoString").Call(jen.Id(tmp)))
 		case roleOutBuffer:
 			buf := p.goName + "Buf"
 			word(jen.Uintptr().Call(unsafePointer(jen.Op("&").Id(buf).Index(jen.Lit(0)))))
@@ -951,7 +951,7 @@ func (w *wrapper) arguments() {
 			} else {
 				keep(jen.Op("&").Id(buf))
 			}
-			w.post = append(w.post, jen.Id(p.goName).Op("=").Qual(FFIPath, "GoStringN").Call(jen.Id(buf).Index(jen.Op(":"))))
+			w.post = append(w.post, jen.Id(p.goName).Op("=").Qual(FFIImplPath, "GoStringN").Call(jen.Id(buf).Index(jen.Op(":"))))
 		case roleBufferLen:
 			word(jen.Lit(stringBufferLen))
 		case roleCallback, roleCallbackSync:
@@ -966,11 +966,11 @@ func (w *wrapper) arguments() {
 	w.ints = w.m.callsInts(w.fn, w.cargs, w.heap)
 }
 
-// call makes the C call, through ffi.CallInts where every argument is a
+// call makes the C call, through ffiimpl.CallInts where every argument is a
 // register word, else through a Frame, and keeps the arguments alive.
 //
 // A CallInts call cannot fail once the symbol resolved. A Frame call can:
-// whether the arguments fit the Frame is decided by ffi's classification
+// whether the arguments fit the Frame is decided by ffiimpl's classification
 // for the architecture it runs on (on arm64 a large struct is copied into
 // the Frame's stack area), which the generator does not model, so the
 // wrapper checks frame.Err and returns it.
@@ -984,7 +984,7 @@ func (w *wrapper) call() {
 		for len(args) < 1+ffiIntsArgs {
 			args = append(args, jen.Lit(0))
 		}
-		call := jen.Qual(FFIPath, "CallInts").Call(args...)
+		call := jen.Qual(FFIImplPath, "CallInts").Call(args...)
 		if w.errRes || w.cResult != nil {
 			w.body = append(w.body, jen.Id("r").Op(":=").Add(call))
 		} else {
@@ -996,10 +996,10 @@ func (w *wrapper) call() {
 	}
 	frameRef := jen.Op("&").Id("frame")
 	if w.heap {
-		w.body = append(w.body, jen.Id("frame").Op(":=").Qual(FFIPath, "NewHeapFrame").Call())
+		w.body = append(w.body, jen.Id("frame").Op(":=").Qual(FFIImplPath, "NewHeapFrame").Call())
 		frameRef = jen.Id("frame")
 	} else {
-		w.body = append(w.body, jen.Var().Id("frame").Qual(FFIPath, "Frame"))
+		w.body = append(w.body, jen.Var().Id("frame").Qual(FFIImplPath, "Frame"))
 	}
 	if w.cResult != nil && m.record(w.cResult) != nil {
 		w.body = append(w.body, jen.Id("frame").Dot("StructResult").Call(unsafePointer(jen.Op("&").Id("ret")), jen.Op("&").Id(layoutVar(m.typeName(w.fn.Result.Name)))))
@@ -1011,7 +1011,7 @@ func (w *wrapper) call() {
 			w.body = append(w.body, jen.Id("frame").Dot("Int").Call(a.word))
 		}
 	}
-	w.body = append(w.body, jen.Qual(FFIPath, "Call").Call(jen.Id("sym"), frameRef))
+	w.body = append(w.body, jen.Qual(FFIImplPath, "Call").Call(jen.Id("sym"), frameRef))
 	w.keepAlives()
 	var cleanup []jen.Code
 	if hasHandle(w.ps) {
@@ -1028,11 +1028,11 @@ func (w *wrapper) keepAlives() {
 }
 
 // result turns the C result into the wrapper's: the error of a status
-// code (ffi.Error: nil for success), or the converted C result, then the
+// code (ffiimpl.Error: nil for success), or the converted C result, then the
 // outputs and what a successful call keeps.
 func (w *wrapper) result() {
 	m := w.m
-	errOf := func(code jen.Code) jen.Code { return jen.Qual(FFIPath, "Error").Call(jen.Id(w.proc), code) }
+	errOf := func(code jen.Code) jen.Code { return jen.Qual(FFIImplPath, "Error").Call(jen.Id(w.proc), code) }
 	switch {
 	case w.errRes && (hasHandle(w.ps) || len(w.tail) > 0):
 		// Keeping a handle is for a successful call only.
@@ -1201,7 +1201,7 @@ func (m *model) registryStmts(fn *ir.Function, ps []*param) []jen.Code {
 	return nil
 }
 
-// hasHandle reports whether the wrapper makes an ffi.Handle (a callback
+// hasHandle reports whether the wrapper makes an ffiimpl.Handle (a callback
 // with userData), which a failed call must delete.
 func hasHandle(ps []*param) bool {
 	for _, p := range ps {
@@ -1264,11 +1264,11 @@ func hasLife(ps []*param, l cbLife) bool {
 	return false
 }
 
-// scopeStmts opens the wrapper's ffi.CallbackScope: C may run the Go
-// callback on this thread during the call (see ffi.Recover).
+// scopeStmts opens the wrapper's ffiimpl.CallbackScope: C may run the Go
+// callback on this thread during the call (see ffiimpl.Recover).
 func (m *model) scopeStmts() []jen.Code {
 	return []jen.Code{
-		jen.Id("cbScope").Op(":=").Qual(FFIPath, "EnterCallbacks").Call(),
+		jen.Id("cbScope").Op(":=").Qual(FFIImplPath, "EnterCallbacks").Call(),
 		jen.Defer().Id("cbScope").Dot("Exit").Call(),
 	}
 }
@@ -1321,7 +1321,7 @@ func (m *model) retConversion(t *ir.Type, raw jen.Code) jen.Code {
 	r := m.resolve(t)
 	switch {
 	case r.Kind == ir.Pointer && r.Elem != nil && r.Elem.Kind == ir.Int && r.Elem.Size == 1:
-		return jen.Qual(FFIPath, "GoString").Call(raw)
+		return jen.Qual(FFIImplPath, "GoString").Call(raw)
 	case r.Kind == ir.Float && r.Size == 4:
 		return jen.Id("frame").Dot("RetFloat32").Call()
 	case r.Kind == ir.Float:
@@ -1337,13 +1337,13 @@ type callArg struct {
 	frame jen.Code
 }
 
-// ffiIntsArgs is the number of arguments ffi.CallInts takes.
+// ffiIntsArgs is the number of arguments ffiimpl.CallInts takes.
 const ffiIntsArgs = 6
 
-// callsInts reports whether fn is called through ffi.CallInts rather than
+// callsInts reports whether fn is called through ffiimpl.CallInts rather than
 // a Frame: every argument an integer-register word and at most six of them,
 // a result that is void, an integer or a pointer, and no Go callback (a
-// callback needs the heap Frame, see the stack invariant on ffi.Frame).
+// callback needs the heap Frame, see the stack invariant on ffiimpl.Frame).
 func (m *model) callsInts(fn *ir.Function, args []callArg, heap bool) bool {
 	if heap || len(args) > ffiIntsArgs {
 		return false

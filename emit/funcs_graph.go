@@ -115,7 +115,7 @@ func (m *model) genGraphGlue(f *jen.File) {
 	f.Comment("destroyed, so the Go func runs on every launch and is released exactly")
 	f.Comment("then. If the graph cannot take the reference, the user object is released")
 	f.Comment("(deleting hdl: the node then calls nothing) and the error returned.")
-	f.Func().Id("retainHandle").Params(jen.Id("graph").Id(g.graphType), jen.Id("hdl").Qual(FFIPath, "Handle")).Error().Block(
+	f.Func().Id("retainHandle").Params(jen.Id("graph").Id(g.graphType), jen.Id("hdl").Qual(FFIImplPath, "Handle")).Error().Block(
 		jen.List(jen.Id("obj"), jen.Id("err")).Op(":=").Id(g.create).Call(jen.Id("hdl").Dot("Delete"), jen.Lit(1), jen.Uint32().Call(jen.Id(g.noSync))),
 		jen.If(jen.Id("err").Op("!=").Nil()).Block(
 			jen.Id("hdl").Dot("Delete").Call(),

@@ -176,7 +176,7 @@ func TestGoTypeFields(t *testing.T) {
 	}
 }
 
-// TestLayoutScalars checks the scalar leaves emit hands ffi for a struct
+// TestLayoutScalars checks the scalar leaves emit hands ffiimpl for a struct
 // passed by value: offsets, sizes and which are floating point decide the
 // registers (System V eightbytes, AAPCS64 HFAs).
 func TestLayoutScalars(t *testing.T) {
@@ -221,7 +221,7 @@ func TestLayoutScalars(t *testing.T) {
 }
 
 // TestScalarRuns checks how leaves merge into the runs emitted as
-// ffi.Scalar: equal leaves end to end merge; a gap, another size or another
+// ffiimpl.Scalar: equal leaves end to end merge; a gap, another size or another
 // class starts a new run.
 func TestScalarRuns(t *testing.T) {
 	uuid := make([]scalarLeaf, 16)
@@ -352,7 +352,7 @@ func TestSignatures(t *testing.T) {
 
 // TestWrapperBodies pins the wrapper forms: the common one (integer and
 // pointer arguments, a status result) resolves its symbol, calls through
-// ffi.CallInts and returns ffi.Error, with no check after the call (it
+// ffiimpl.CallInts and returns ffiimpl.Error, with no check after the call (it
 // cannot fail) and errors returned directly; a Frame call keeps its check
 // (the arguments may not fit the architecture's Frame).
 func TestWrapperBodies(t *testing.T) {
@@ -362,8 +362,8 @@ func TestWrapperBodies(t *testing.T) {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(ctx), 0, 0, 0, 0, 0)
-	return ffi.Error(procW0, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(ctx), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procW0, Result(r))
 }`},
 		{`/** \param device - Returned device handle */
 		  CUresult CUDAAPI cuW1(CUdevice *device, int ordinal, void *p);`, `func W1(ordinal int32, p unsafe.Pointer) (device Device, err error) {
@@ -371,30 +371,30 @@ func TestWrapperBodies(t *testing.T) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&device)), uintptr(ordinal), uintptr(p), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&device)), uintptr(ordinal), uintptr(p), 0, 0, 0)
 	runtime.KeepAlive(&device)
 	runtime.KeepAlive(p)
-	return device, ffi.Error(procW1, Result(r))
+	return device, ffiimpl.Error(procW1, Result(r))
 }`},
 		{`CUresult CUDAAPI cuW2(float f);`, `func W2(f float32) error {
 	sym, err := procW2.Addr()
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Float32(float32(f))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procW2, Result(frame.Ret()))
+	return ffiimpl.Error(procW2, Result(frame.Ret()))
 }`},
 		{`void CUDAAPI cuW3(int x, int y);`, `func W3(x, y int32) {
 	sym, err := procW3.Addr()
 	if err != nil {
 		return
 	}
-	ffi.CallInts(sym, uintptr(x), uintptr(y), 0, 0, 0, 0)
+	ffiimpl.CallInts(sym, uintptr(x), uintptr(y), 0, 0, 0, 0)
 }`},
 	}
 	var src strings.Builder

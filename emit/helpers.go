@@ -185,7 +185,7 @@ func (m *model) genDevicePointers(f *jen.File) {
 		}
 		f.Commentf("no unsafe: %s(uintptr(ptr)).", alias)
 		f.Func().Params(jen.Id("p").Id(name)).Id("Pointer").Params().Qual("unsafe", "Pointer").Block(
-			jen.Return(jen.Qual(FFIPath, "Pointer").Call(jen.Uintptr().Call(jen.Id("p")))))
+			jen.Return(jen.Qual(FFIImplPath, "Pointer").Call(jen.Uintptr().Call(jen.Id("p")))))
 		f.Line()
 		m.audit = append(m.audit, fmt.Sprintf("helper %s.Pointer: %s as unsafe.Pointer for runtime void * parameters (%s)", name, td.Name, devicePointerTypes[td.Name]))
 	}
@@ -193,7 +193,7 @@ func (m *model) genDevicePointers(f *jen.File) {
 
 // genLaunchExtra emits LaunchExtra in a package with a struct member that
 // holds an extra array (memberType types it *uintptr): the words for a
-// packed argument buffer, built and kept alive by ffi.ExtraWords.
+// packed argument buffer, built and kept alive by ffiimpl.ExtraWords.
 func (m *model) genLaunchExtra(f *jen.File) {
 	var members []string
 	for _, r := range m.recs {
@@ -214,7 +214,7 @@ func (m *model) genLaunchExtra(f *jen.File) {
 	f.Comment("")
 	f.Comment("\tparams.Extra = LaunchExtra(buf)")
 	f.Func().Id("LaunchExtra").Params(jen.Id("buf").Index().Byte()).Op("*").Uintptr().Block(
-		jen.Return(jen.Qual(FFIPath, "ExtraWords").Call(jen.Id("buf"))))
+		jen.Return(jen.Qual(FFIImplPath, "ExtraWords").Call(jen.Id("buf"))))
 	f.Line()
 	m.audit = append(m.audit, fmt.Sprintf("helper LaunchExtra: the extra words of a packed argument buffer for %s", strings.Join(members, ", ")))
 }

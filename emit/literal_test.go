@@ -10,13 +10,14 @@ import (
 
 	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
 )
 
 // literalTypes are the structs generated code spells as keyed literals.
 var literalTypes = map[string]reflect.Type{
 	"ffi.LibraryDesc":      reflect.TypeOf(ffi.LibraryDesc{}),
-	"ffi.Layout":           reflect.TypeOf(ffi.Layout{}),
-	"ffi.Scalar":           reflect.TypeOf(ffi.Scalar{}),
+	"ffiimpl.Layout":       reflect.TypeOf(ffiimpl.Layout{}),
+	"ffiimpl.Scalar":       reflect.TypeOf(ffiimpl.Scalar{}),
 	"cugentest.ContextAPI": reflect.TypeOf(cugentest.ContextAPI{}),
 }
 
@@ -73,7 +74,7 @@ func TestLiteralKeysDeclaredOrder(t *testing.T) {
 					return true
 				}
 				if at, ok := lit.Type.(*ast.ArrayType); ok {
-					// []ffi.Scalar{{...}}: the elements' type is elided.
+					// []ffiimpl.Scalar{{...}}: the elements' type is elided.
 					typ := selName(at.Elt)
 					if rt, ok := literalTypes[typ]; ok {
 						for _, e := range lit.Elts {

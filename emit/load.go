@@ -24,25 +24,27 @@ func (m *model) genLoad(f *jen.File) error {
 		f.Comment("lib is the CUDA driver library this package calls, opened on first use.")
 		f.Comment("It is the process's one driver library (ffi.DriverLibrary), which the")
 		f.Comment("runtime packages load before libcudart: the runtime then calls the same")
-		f.Comment("driver, whichever package is called first.")
-		f.Var().Id("lib").Op("=").Add(driver)
+		f.Comment("driver, whichever package is called first. ffiimpl.Bind lists the")
+		f.Comment("procedures this package binds in it.")
+		f.Var().Id("lib").Op("=").Qual(FFIImplPath, "Bind").Call(driver)
 	} else {
 		f.Comment("lib is the shared library this package calls, opened on first use. The")
 		f.Comment("driver library (ffi.DriverLibrary, the one the driver packages call) is")
 		f.Comment("loaded first: libcudart opens libcuda.so.1 by its soname and is handed")
 		f.Comment("that copy, so one process has one driver whatever the call order.")
-		f.Var().Id("lib").Op("=").Qual(FFIPath, "NewLibrary").Call(jen.Qual(FFIPath, "LibraryDesc").Add(keyed(true,
+		f.Comment("ffiimpl.Bind lists the procedures this package binds in it.")
+		f.Var().Id("lib").Op("=").Qual(FFIImplPath, "Bind").Call(jen.Qual(FFIPath, "NewLibrary").Call(jen.Qual(FFIPath, "LibraryDesc").Add(keyed(true,
 			kv{"Name", jen.Lit(fmt.Sprintf("CUDA %d runtime", major))},
 			kv{"EnvVar", jen.Lit(m.envVar())},
 			kv{"Files", jen.Index().String().Values(jen.Lit(fmt.Sprintf("libcudart.so.%d", major)))},
 			kv{"Identify", jen.Lit("cudaRuntimeGetVersion")},
-			kv{"Validate", jen.Qual(FFIPath, "RuntimeMajor").Call(jen.Lit(int(major)))},
+			kv{"Validate", jen.Qual(FFIImplPath, "RuntimeMajor").Call(jen.Lit(int(major)))},
 			kv{"Driver", driver},
-		)))
+		))))
 	}
 	f.Line()
 	f.Comment("SharedLibrary returns the library handle, to load it eagerly or ask its path.")
-	f.Func().Id("SharedLibrary").Params().Op("*").Qual(FFIPath, "Library").Block(jen.Return(jen.Id("lib")))
+	f.Func().Id("SharedLibrary").Params().Op("*").Qual(FFIPath, "Library").Block(jen.Return(jen.Id("lib").Dot("Library")))
 	f.Line()
 	var defs []jen.Code
 	for _, fn := range m.funcs {
@@ -60,7 +62,7 @@ func (m *model) genLoad(f *jen.File) error {
 		defs = append(defs, jen.Id(m.procName(fn)).Op("=").Add(proc))
 	}
 	f.Comment("One procedure per function, resolved on its first call; it also holds")
-	f.Comment("the errors the function returns (ffi.Error). lib.Procs lists them.")
+	f.Comment("the errors the function returns (ffiimpl.Error). lib.Procs lists them.")
 	f.Var().Defs(defs...)
 	return nil
 }

@@ -7,7 +7,7 @@ import "github.com/cugen/cugen/parser/ir"
 
 // oneShotCallbacks are functions whose callback parameter C invokes exactly
 // once (or never, when the call fails): their wrappers take a Go func,
-// register it in ffi's handle table for the duration, and pass one static
+// register it in ffiimpl's handle table for the duration, and pass one static
 // trampoline per callback type. Callbacks that stay registered until an
 // explicit unregister keep their C function pointer parameter (see audit).
 var oneShotCallbacks = map[string]string{
@@ -26,7 +26,7 @@ const stringBufferLen = 256
 
 // registeredCallbacks are functions that register a callback until an
 // explicit unregister call, mapped to that unregister function. The wrapper
-// keeps the Go func's handle in the package's ffi.Registry under the
+// keeps the Go func's handle in the package's ffiimpl.Registry under the
 // registration handle C returns; the unregister wrapper deletes it.
 var registeredCallbacks = map[string]string{
 	"cuDeviceRegisterAsyncNotification":   "cuDeviceUnregisterAsyncNotification",
@@ -37,7 +37,7 @@ var registeredCallbacks = map[string]string{
 
 // synchronousCallbacks are functions that call their callback only while
 // they run, on the calling thread, and give it no userData: the Go func is
-// held for the call by the ffi.CallbackScope the wrapper opens on its OS
+// held for the call by the ffiimpl.CallbackScope the wrapper opens on its OS
 // thread (calls from several threads run at once and may nest).
 var synchronousCallbacks = map[string]string{
 	"cuOccupancyMaxPotentialBlockSize":          "the block-size-to-shared-memory function is called during the computation",

@@ -193,7 +193,7 @@ func roundUp(n, a int64) int64 {
 }
 
 // layoutScalars flattens a by-value record to its scalar leaves for the ABI
-// classification done by ffi (System V eightbytes, AAPCS64 HFAs).
+// classification done by ffiimpl (System V eightbytes, AAPCS64 HFAs).
 func (m *model) layoutScalars(t *ir.Type, base int64, out *[]scalarLeaf) {
 	t0 := t
 	t = m.resolve(t)

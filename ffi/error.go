@@ -1,7 +1,5 @@
 package ffi
 
-import "sync/atomic"
-
 // CallError is the error a generated wrapper returns when its C function
 // fails: the C function name and the library's result code. Code is the
 // generated cu.Result or cudart.Error value, so
@@ -17,48 +15,3 @@ func (e *CallError) Error() string { return e.Func + ": " + e.Code.Error() }
 
 // Unwrap returns Code.
 func (e *CallError) Unwrap() error { return e.Code }
-
-// ResultCode is implemented by the generated result types (cu.Result,
-// cudart.Error): int32 codes that are errors.
-type ResultCode interface {
-	~int32
-	error
-}
-
-// Error returns nil for a zero (success) code, and otherwise the
-// *CallError of p's C function for code. A generated wrapper ends with it:
-//
-//	r := ffi.CallInts(sym, uintptr(hStream), 0, 0, 0, 0, 0)
-//	return ffi.Error(procStreamQuery, Result(r))
-//
-// The Proc keeps the last few errors it made, so the error path of a
-// wrapper that fails repeatedly with the same code (polling cuStreamQuery
-// for ErrorNotReady, say) does not allocate. The errors are shared and must
-// not be modified. Error is safe for concurrent use.
-func Error[C ResultCode](p *Proc, code C) error {
-	if code == 0 {
-		return nil
-	}
-	c := &p.errs
-	for i := range c.slots {
-		if e := c.slots[i].Load(); e != nil && e.code == int32(code) {
-			return &e.err
-		}
-	}
-	e := &cachedError{code: int32(code), err: CallError{Func: p.Func(), Code: code}}
-	c.slots[c.next.Add(1)%errCacheSlots].Store(e)
-	return &e.err
-}
-
-// errCache holds the last few [CallError] values of one Proc.
-type errCache struct {
-	slots [errCacheSlots]atomic.Pointer[cachedError]
-	next  atomic.Uint32
-}
-
-const errCacheSlots = 4
-
-type cachedError struct {
-	code int32
-	err  CallError
-}

@@ -15,8 +15,8 @@ import (
 )
 
 // ErrNotLoaded is matched by errors.Is for every error caused by a library
-// that could not be opened (a [*LoadError], also when it is the reason a
-// [Proc] cannot be resolved).
+// that could not be opened: a [*LoadError], also when it is the reason a
+// generated function could not be called.
 var ErrNotLoaded = errors.New("cugen: library not loaded")
 
 // ErrNoSymbol is matched by errors.Is for every [*SymbolError]: the library
@@ -92,14 +92,13 @@ type Library struct {
 	mu        sync.Mutex // orders UsePerThreadDefaultStream against the start of the load
 	started   bool       // the load has begun: the default stream is chosen
 	perThread bool       // requested by UsePerThreadDefaultStream
-	procs     []*Proc    // every Proc made by NewProc, in order (guarded by mu)
 }
 
 type loadResult struct {
 	handle    uintptr
 	path      string
 	err       error
-	perThread bool // procs resolve their per-thread-default-stream symbols
+	perThread bool // bound functions resolve their per-thread-default-stream symbols
 }
 
 // DefaultStreamEnv selects the per-thread default stream for every library
@@ -145,8 +144,8 @@ func (l *Library) Lookup(symbol string) (uintptr, error) {
 	return a, nil
 }
 
-// NewLibrary returns a Library that is opened on its first Load (or first
-// Proc.Addr). It does no I/O.
+// NewLibrary returns a Library that is opened on its first Load (or the
+// first call of a function bound in it). It does no I/O.
 func NewLibrary(d LibraryDesc) *Library {
 	return &Library{desc: d}
 }
@@ -311,107 +310,6 @@ func resolvedPath(p string) string {
 	}
 	return p
 }
-
-// NewProc returns a Proc for symbol in l and records it in l (see
-// [Library.Procs]). since names the release that introduced the symbol,
-// e.g. "CUDA 12.2" (may be empty); it only improves the error text. NewProc
-// does no I/O: it is called at package initialization for hundreds of
-// symbols.
-func (l *Library) NewProc(symbol, since string) *Proc {
-	p := &Proc{lib: l, name: symbol, since: since}
-	l.mu.Lock()
-	l.procs = append(l.procs, p)
-	l.mu.Unlock()
-	return p
-}
-
-// Procs returns every Proc made by l's NewProc, in the order they were made:
-// for a generated package, one per bound function (a test resolves them
-// all). The slice is a copy.
-func (l *Library) Procs() []*Proc {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]*Proc(nil), l.procs...)
-}
-
-// PerThread names the symbol's per-thread-default-stream variant (e.g.
-// cuMemcpyHtoD_v2_ptds), bound instead when the library uses the per-thread
-// default stream. It returns p, for use in a var block at initialization.
-func (p *Proc) PerThread(symbol string) *Proc {
-	p.ptName = symbol
-	return p
-}
-
-// PerThreadName returns the per-thread-default-stream variant, or "".
-func (p *Proc) PerThreadName() string { return p.ptName }
-
-// API names the C function the symbol implements, when the header's name
-// differs from the linked symbol (cuCtxCreate for cuCtxCreate_v2): errors
-// from [Error] carry it. It returns p, for use in a var block at
-// initialization.
-func (p *Proc) API(name string) *Proc {
-	p.api = name
-	return p
-}
-
-// Func returns the C function's name that errors carry: the API name if
-// one was set, else the symbol.
-func (p *Proc) Func() string {
-	if p.api != "" {
-		return p.api
-	}
-	return p.name
-}
-
-// Proc is a symbol of a Library, resolved on its first Addr call. It also
-// holds the errors its function's result codes make (see [Error]).
-type Proc struct {
-	addr   atomic.Uintptr // non-zero once resolved
-	lib    *Library
-	name   string
-	ptName string // per-thread-default-stream variant, if any
-	api    string // C API name, if not name
-	since  string
-	once   sync.Once
-	err    error // set by the one resolution attempt if it failed
-	errs   errCache
-}
-
-// Addr returns the symbol's address, loading the library and resolving the
-// symbol on first use. A failure (a [*LoadError] or a [*SymbolError]) is
-// cached like a success; it never panics.
-func (p *Proc) Addr() (a uintptr, err error) {
-	if a = p.addr.Load(); a == 0 {
-		a, err = p.resolve()
-	}
-	return
-}
-
-// resolve is the slow path of Addr, kept out of line so that Addr inlines
-// (TestAddrInlines).
-func (p *Proc) resolve() (uintptr, error) {
-	p.once.Do(func() {
-		if err := p.lib.Load(); err != nil {
-			p.err = err
-			return
-		}
-		r := p.lib.res.Load()
-		name := p.name
-		if r.perThread && p.ptName != "" {
-			name = p.ptName
-		}
-		a, err := dlsym(r.handle, name)
-		if err != nil {
-			p.err = &SymbolError{Library: p.lib.desc.Name, Path: r.path, Symbol: name, Since: p.since, Err: err}
-			return
-		}
-		p.addr.Store(a)
-	})
-	return p.addr.Load(), p.err
-}
-
-// Name returns the symbol name.
-func (p *Proc) Name() string { return p.name }
 
 // LoadError reports that no candidate path of a library could be opened.
 type LoadError struct {

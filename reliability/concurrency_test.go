@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/cudart"
 )
@@ -123,7 +124,7 @@ func TestConcurrentCalls(t *testing.T) {
 		t.Logf("%-26s %v", c.name, want[i][3])
 	}
 
-	liveBefore := ffi.LiveHandles()
+	liveBefore := ffiimpl.LiveHandles()
 	var failures, errorsSeen, handlesMade atomic.Int64
 	report := func(format string, args ...any) {
 		if failures.Add(1) <= 10 {
@@ -137,7 +138,7 @@ func TestConcurrentCalls(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			type token struct{ g, i int }
-			var ring [8]ffi.Handle
+			var ring [8]ffiimpl.Handle
 			var ringVal [8]token
 			for i := range perG {
 				c := (g + i) % (len(calls) + 1)
@@ -156,7 +157,7 @@ func TestConcurrentCalls(t *testing.T) {
 						}
 					}
 					ringVal[slot] = token{g, i}
-					ring[slot] = ffi.NewHandle(ringVal[slot])
+					ring[slot] = ffiimpl.NewHandle(ringVal[slot])
 					handlesMade.Add(1)
 					continue
 				}
@@ -184,8 +185,8 @@ func TestConcurrentCalls(t *testing.T) {
 	total := int64(goroutines * perG)
 	t.Logf("%d goroutines x %d calls in %v (%.0f ns/call, GOMAXPROCS %d): %d returned errors, %d handles made, %d failures",
 		goroutines, perG, d.Round(time.Millisecond), float64(d.Nanoseconds())/float64(total), runtime.GOMAXPROCS(0), errorsSeen.Load(), handlesMade.Load(), failures.Load())
-	if live := ffi.LiveHandles(); live != liveBefore {
-		t.Errorf("ffi.LiveHandles = %d after the storm, want %d", live, liveBefore)
+	if live := ffiimpl.LiveHandles(); live != liveBefore {
+		t.Errorf("ffiimpl.LiveHandles = %d after the storm, want %d", live, liveBefore)
 	}
 	if errorsSeen.Load() == 0 {
 		t.Error("no call returned an error: the error paths were not exercised")

@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/cudart"
 )
@@ -160,7 +161,7 @@ int cudaGetDeviceProperties(void *prop, int dev) { return 100; }
 `
 
 // TestWrongMajorVersion: a CUDA 11 runtime offered to the cuda12 package is
-// refused at load (ffi.RuntimeMajor: its cudaRuntimeGetVersion says 11.8),
+// refused at load (ffiimpl.RuntimeMajor: its cudaRuntimeGetVersion says 11.8),
 // so no call can misread a struct whose layout changed between majors. Every
 // call returns the LoadError; nothing panics.
 func TestWrongMajorVersion(t *testing.T) {
@@ -196,7 +197,7 @@ func TestSymbolAbsent(t *testing.T) {
 		{libcudart, "CUGEN_LIBCUDART", "cudaMadeUpFunction"},
 	} {
 		lib := ffi.NewLibrary(ffi.LibraryDesc{Name: "test " + c.env, EnvVar: c.env, Files: []string{filepath.Base(c.path)}})
-		p := lib.NewProc(c.sym, "CUDA 99.0")
+		p := ffiimpl.Bind(lib).NewProc(c.sym, "CUDA 99.0")
 		addr, err := p.Addr()
 		var se *ffi.SymbolError
 		if addr != 0 || !errors.Is(err, ffi.ErrNoSymbol) || !errors.As(err, &se) {
@@ -213,7 +214,7 @@ func TestSymbolAbsent(t *testing.T) {
 		if c.env == "CUGEN_LIBCUDART" {
 			real = "cudaGetDeviceCount"
 		}
-		if a, err := lib.NewProc(real, "").Addr(); err != nil || a == 0 {
+		if a, err := ffiimpl.Bind(lib).NewProc(real, "").Addr(); err != nil || a == 0 {
 			t.Errorf("%s: %#x, %v", real, a, err)
 		}
 		t.Logf("%v", err)

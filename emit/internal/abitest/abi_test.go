@@ -21,6 +21,7 @@ import (
 	"github.com/cugen/cugen/emit/internal/abitest/cu"
 	"github.com/cugen/cugen/emit/internal/abitest/cudart"
 	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
 )
 
 var (
@@ -57,7 +58,7 @@ func need(tb testing.TB) {
 // data returns the address of a data symbol of the fixture.
 func data[T any](tb testing.TB, name string) *T {
 	tb.Helper()
-	a, err := cu.SharedLibrary().NewProc(name, "").Addr()
+	a, err := cu.SharedLibrary().Lookup(name)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -481,7 +482,7 @@ func TestOnDevice(t *testing.T) {
 // (NULL stream), from a new C thread, and not at all when registration fails.
 func TestCallbacks(t *testing.T) {
 	need(t)
-	live := ffi.LiveHandles()
+	live := ffiimpl.LiveHandles()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	tid := syscall.Gettid()
@@ -542,7 +543,7 @@ func TestCallbacks(t *testing.T) {
 			t.Error("cudart.StreamAddCallback(0xBAD) succeeded")
 		}
 	}
-	if got := ffi.LiveHandles(); got != live {
+	if got := ffiimpl.LiveHandles(); got != live {
 		t.Errorf("LiveHandles() = %d after every callback ran, want %d", got, live)
 	}
 	// One C entry point per callback typedef and package, whatever the
@@ -565,7 +566,7 @@ func TestCallbackChurn(t *testing.T) {
 	count := func() { calls.Add(1) }
 	check(t, "LaunchHostFunc", cu.LaunchHostFunc(0, count)) // make the entry point before counting
 	calls.Store(0)
-	live := ffi.LiveHandles()
+	live := ffiimpl.LiveHandles()
 	fns := *data[int32](t, "abi_nfns")
 	started := *data[int64](t, "abi_callbacks")
 	peak := 0
@@ -578,7 +579,7 @@ func TestCallbackChurn(t *testing.T) {
 			t.Fatalf("call %d: %v", i, err)
 		}
 		if i%1000 == 0 {
-			peak = max(peak, ffi.LiveHandles()-live)
+			peak = max(peak, ffiimpl.LiveHandles()-live)
 		}
 	}
 	check(t, "CtxSynchronize", cu.CtxSynchronize())
@@ -588,7 +589,7 @@ func TestCallbackChurn(t *testing.T) {
 	if got := *data[int64](t, "abi_callbacks") - started; got != int64(n) {
 		t.Errorf("C started %d callbacks, want %d", got, n)
 	}
-	if got := ffi.LiveHandles(); got != live {
+	if got := ffiimpl.LiveHandles(); got != live {
 		t.Errorf("LiveHandles() = %d after %d callbacks, want %d", got, n, live)
 	}
 	if peak > 100 {
@@ -604,7 +605,7 @@ func TestCallbackChurn(t *testing.T) {
 // while C threads run earlier ones.
 func TestCallbackConcurrent(t *testing.T) {
 	need(t)
-	live := ffi.LiveHandles()
+	live := ffiimpl.LiveHandles()
 	var calls atomic.Int64
 	var wg sync.WaitGroup
 	const workers, per = 4, 200
@@ -627,7 +628,7 @@ func TestCallbackConcurrent(t *testing.T) {
 	if calls.Load() != workers*per {
 		t.Errorf("%d callbacks ran, want %d", calls.Load(), workers*per)
 	}
-	if got := ffi.LiveHandles(); got != live {
+	if got := ffiimpl.LiveHandles(); got != live {
 		t.Errorf("LiveHandles() = %d, want %d", got, live)
 	}
 }
@@ -747,7 +748,7 @@ func TestAlignedOut(t *testing.T) {
 // it was.
 func TestRegisteredCallbacks(t *testing.T) {
 	need(t)
-	before := ffi.LiveHandles()
+	before := ffiimpl.LiveHandles()
 	var got []uint64
 	h, err := cu.DeviceRegisterAsyncNotification(0, func(info *cu.AsyncNotificationInfo, cb cu.AsyncCallbackHandle) {
 		got = append(got, info.BytesOverBudget)
@@ -779,7 +780,7 @@ func TestRegisteredCallbacks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if n := ffi.LiveHandles(); n != before {
+	if n := ffiimpl.LiveHandles(); n != before {
 		t.Fatalf("live handles %d after register/unregister rounds, want %d", n, before)
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/cugen/cugen/emit/internal/abitest/cu"
 	"github.com/cugen/cugen/emit/internal/abitest/cudart"
-	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
 )
 
 // TestNilCallbackIsNULL: a nil Go func reaches C as NULL, with no handle
@@ -21,7 +21,7 @@ import (
 // uses dynamicSMemSize for every block size, the host function calls fail.
 func TestNilCallbackIsNULL(t *testing.T) {
 	need(t)
-	live := ffi.LiveHandles()
+	live := ffiimpl.LiveHandles()
 	sum, best, err := cu.OccupancyMaxPotentialBlockSize(0, nil, 777, 0)
 	check(t, "OccupancyMaxPotentialBlockSize(nil)", err)
 	if sum != 3*777 || best != 32 {
@@ -40,7 +40,7 @@ func TestNilCallbackIsNULL(t *testing.T) {
 			t.Errorf("%s(nil) = %v, want the fixture's invalid-value error for a NULL callback", c.name, c.err)
 		}
 	}
-	if got := ffi.LiveHandles(); got != live {
+	if got := ffiimpl.LiveHandles(); got != live {
 		t.Errorf("LiveHandles() = %d after nil callbacks, want %d", got, live)
 	}
 }
@@ -171,7 +171,7 @@ func TestCapturedHostFuncLivesWithGraph(t *testing.T) {
 	objects := data[int64](t, "abi_user_objects")
 	for _, order := range []string{"graph exec clone", "exec clone graph", "clone graph exec"} {
 		t.Run(strings.ReplaceAll(order, " ", "-"), func(t *testing.T) {
-			live, objs := ffi.LiveHandles(), *objects
+			live, objs := ffiimpl.LiveHandles(), *objects
 			check(t, "StreamBeginCapture", cu.StreamBeginCapture(capture, cu.StreamCaptureModeGlobal))
 			calls := 0
 			check(t, "LaunchHostFunc", cu.LaunchHostFunc(capture, func() { calls++ }))
@@ -207,7 +207,7 @@ func TestCapturedHostFuncLivesWithGraph(t *testing.T) {
 				if *objects-objs != 1 {
 					t.Fatalf("%d user objects alive before destroying the %s, want 1", *objects-objs, what)
 				}
-				if ffi.LiveHandles() == live {
+				if ffiimpl.LiveHandles() == live {
 					t.Fatalf("the handle was released before destroying the %s", what)
 				}
 				check(t, "destroy "+what, destroy[what]())
@@ -225,17 +225,17 @@ func TestCapturedHostFuncLivesWithGraph(t *testing.T) {
 			if calls != want {
 				t.Errorf("the Go func ran %d times, want %d", calls, want)
 			}
-			if got := ffi.LiveHandles(); got != live || *objects != objs {
+			if got := ffiimpl.LiveHandles(); got != live || *objects != objs {
 				t.Errorf("after destroying all: %d handles, %d user objects live; want %d, %d", got, *objects, live, objs)
 			}
 		})
 	}
 	// Outside capture the same call is one-shot, as before.
-	live := ffi.LiveHandles()
+	live := ffiimpl.LiveHandles()
 	ran := 0
 	check(t, "LaunchHostFunc", cu.LaunchHostFunc(0, func() { ran++ }))
-	if ran != 1 || ffi.LiveHandles() != live {
-		t.Errorf("outside capture: ran %d times, %d handles live; want 1, %d", ran, ffi.LiveHandles(), live)
+	if ran != 1 || ffiimpl.LiveHandles() != live {
+		t.Errorf("outside capture: ran %d times, %d handles live; want 1, %d", ran, ffiimpl.LiveHandles(), live)
 	}
 }
 
@@ -256,7 +256,7 @@ func contains(s []string, v string) bool {
 func TestGraphHostNodes(t *testing.T) {
 	need(t)
 	objects := data[int64](t, "abi_user_objects")
-	live, objs := ffi.LiveHandles(), *objects
+	live, objs := ffiimpl.LiveHandles(), *objects
 	var a, b, c int
 	graph, err := cu.GraphCreate(0)
 	check(t, "GraphCreate", err)
@@ -283,7 +283,7 @@ func TestGraphHostNodes(t *testing.T) {
 	if _, err := cu.GraphAddHostNode(graph, nil, 0, nil); err == nil {
 		t.Error("GraphAddHostNode with a nil func succeeded: C saw a non-NULL fn")
 	}
-	if got := ffi.LiveHandles() - live; got < 3 {
+	if got := ffiimpl.LiveHandles() - live; got < 3 {
 		t.Fatalf("%d handles live for 3 Go funcs", got)
 	}
 	check(t, "GraphExecDestroy(exec1)", cu.GraphExecDestroy(exec1))
@@ -294,7 +294,7 @@ func TestGraphHostNodes(t *testing.T) {
 		t.Fatalf("exec2 after its graph was destroyed: b=%d, want 2", b)
 	}
 	check(t, "GraphExecDestroy(exec2)", cu.GraphExecDestroy(exec2))
-	if got := ffi.LiveHandles(); got != live || *objects != objs {
+	if got := ffiimpl.LiveHandles(); got != live || *objects != objs {
 		t.Errorf("after destroying all: %d handles, %d user objects; want %d, %d", got, *objects, live, objs)
 	}
 }

@@ -2,7 +2,7 @@
 
 package cu
 
-import "github.com/cugen/cugen/ffi"
+import "github.com/cugen/cugen/ffi/ffiimpl"
 
 // IpcMemFlags is the C enum CUipcMem_flags (cuda.h).
 //
@@ -21,7 +21,7 @@ func (v IpcMemFlags) String() string {
 	case IpcMemLazyEnablePeerAccess:
 		return "CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS"
 	default:
-		return ffi.UnknownName("CUipcMem_flags", int64(v))
+		return ffiimpl.UnknownName("CUipcMem_flags", int64(v))
 	}
 }
 
@@ -52,7 +52,7 @@ func (v MemAttachFlags) String() string {
 	case MemAttachSingle:
 		return "CU_MEM_ATTACH_SINGLE"
 	default:
-		return ffi.UnknownName("CUmemAttach_flags", int64(v))
+		return ffiimpl.UnknownName("CUmemAttach_flags", int64(v))
 	}
 }
 
@@ -121,7 +121,7 @@ func (v CtxFlags) String() string {
 	case CtxFlagsMask:
 		return "CU_CTX_FLAGS_MASK"
 	default:
-		return ffi.UnknownName("CUctx_flags", int64(v))
+		return ffiimpl.UnknownName("CUctx_flags", int64(v))
 	}
 }
 
@@ -154,7 +154,7 @@ func (v EventSchedFlags) String() string {
 	case EventSchedBlockingSync:
 		return "CU_EVENT_SCHED_BLOCKING_SYNC"
 	default:
-		return ffi.UnknownName("CUevent_sched_flags", int64(v))
+		return ffiimpl.UnknownName("CUevent_sched_flags", int64(v))
 	}
 }
 
@@ -189,7 +189,7 @@ func (v ClEventFlags) String() string {
 	case NvclEventSchedBlockingSync:
 		return "NVCL_EVENT_SCHED_BLOCKING_SYNC"
 	default:
-		return ffi.UnknownName("cl_event_flags", int64(v))
+		return ffiimpl.UnknownName("cl_event_flags", int64(v))
 	}
 }
 
@@ -223,7 +223,7 @@ func (v ClContextFlags) String() string {
 	case NvclCtxSchedBlockingSync:
 		return "NVCL_CTX_SCHED_BLOCKING_SYNC"
 	default:
-		return ffi.UnknownName("cl_context_flags", int64(v))
+		return ffiimpl.UnknownName("cl_context_flags", int64(v))
 	}
 }
 
@@ -248,7 +248,7 @@ func (v StreamFlags) String() string {
 	case StreamNonBlocking:
 		return "CU_STREAM_NON_BLOCKING"
 	default:
-		return ffi.UnknownName("CUstream_flags", int64(v))
+		return ffiimpl.UnknownName("CUstream_flags", int64(v))
 	}
 }
 
@@ -283,7 +283,7 @@ func (v EventFlags) String() string {
 	case EventInterprocess:
 		return "CU_EVENT_INTERPROCESS"
 	default:
-		return ffi.UnknownName("CUevent_flags", int64(v))
+		return ffiimpl.UnknownName("CUevent_flags", int64(v))
 	}
 }
 
@@ -308,7 +308,7 @@ func (v EventRecordFlags) String() string {
 	case EventRecordExternal:
 		return "CU_EVENT_RECORD_EXTERNAL"
 	default:
-		return ffi.UnknownName("CUevent_record_flags", int64(v))
+		return ffiimpl.UnknownName("CUevent_record_flags", int64(v))
 	}
 }
 
@@ -333,7 +333,7 @@ func (v EventWaitFlags) String() string {
 	case EventWaitExternal:
 		return "CU_EVENT_WAIT_EXTERNAL"
 	default:
-		return ffi.UnknownName("CUevent_wait_flags", int64(v))
+		return ffiimpl.UnknownName("CUevent_wait_flags", int64(v))
 	}
 }
 
@@ -373,7 +373,7 @@ func (v StreamWaitValueFlags) String() string {
 	case StreamWaitValueFlush:
 		return "CU_STREAM_WAIT_VALUE_FLUSH"
 	default:
-		return ffi.UnknownName("CUstreamWaitValue_flags", int64(v))
+		return ffiimpl.UnknownName("CUstreamWaitValue_flags", int64(v))
 	}
 }
 
@@ -401,7 +401,7 @@ func (v StreamWriteValueFlags) String() string {
 	case StreamWriteValueNoMemoryBarrier:
 		return "CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER"
 	default:
-		return ffi.UnknownName("CUstreamWriteValue_flags", int64(v))
+		return ffiimpl.UnknownName("CUstreamWriteValue_flags", int64(v))
 	}
 }
 
@@ -448,7 +448,7 @@ func (v StreamBatchMemOpType) String() string {
 	case StreamMemOpFlushRemoteWrites:
 		return "CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES"
 	default:
-		return ffi.UnknownName("CUstreamBatchMemOpType", int64(v))
+		return ffiimpl.UnknownName("CUstreamBatchMemOpType", int64(v))
 	}
 }
 
@@ -474,7 +474,7 @@ func (v StreamMemoryBarrierFlags) String() string {
 	case StreamMemoryBarrierTypeGpu:
 		return "CU_STREAM_MEMORY_BARRIER_TYPE_GPU"
 	default:
-		return ffi.UnknownName("CUstreamMemoryBarrier_flags", int64(v))
+		return ffiimpl.UnknownName("CUstreamMemoryBarrier_flags", int64(v))
 	}
 }
 
@@ -499,7 +499,7 @@ func (v OccupancyFlags) String() string {
 	case OccupancyDisableCachingOverride:
 		return "CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE"
 	default:
-		return ffi.UnknownName("CUoccupancy_flags", int64(v))
+		return ffiimpl.UnknownName("CUoccupancy_flags", int64(v))
 	}
 }
 
@@ -526,7 +526,7 @@ func (v StreamUpdateCaptureDependenciesFlags) String() string {
 	case StreamSetCaptureDependencies:
 		return "CU_STREAM_SET_CAPTURE_DEPENDENCIES"
 	default:
-		return ffi.UnknownName("CUstreamUpdateCaptureDependencies_flags", int64(v))
+		return ffiimpl.UnknownName("CUstreamUpdateCaptureDependencies_flags", int64(v))
 	}
 }
 
@@ -547,7 +547,7 @@ func (v AsyncNotificationType) String() string {
 	case AsyncNotificationTypeOverBudget:
 		return "CU_ASYNC_NOTIFICATION_TYPE_OVER_BUDGET"
 	default:
-		return ffi.UnknownName("CUasyncNotificationType", int64(v))
+		return ffiimpl.UnknownName("CUasyncNotificationType", int64(v))
 	}
 }
 
@@ -733,7 +733,7 @@ func (v ArrayFormat) String() string {
 	case AdFormatBc7UnormSrgb:
 		return "CU_AD_FORMAT_BC7_UNORM_SRGB"
 	default:
-		return ffi.UnknownName("CUarray_format", int64(v))
+		return ffiimpl.UnknownName("CUarray_format", int64(v))
 	}
 }
 
@@ -766,7 +766,7 @@ func (v AddressMode) String() string {
 	case TrAddressModeBorder:
 		return "CU_TR_ADDRESS_MODE_BORDER"
 	default:
-		return ffi.UnknownName("CUaddress_mode", int64(v))
+		return ffiimpl.UnknownName("CUaddress_mode", int64(v))
 	}
 }
 
@@ -790,7 +790,7 @@ func (v FilterMode) String() string {
 	case TrFilterModeLinear:
 		return "CU_TR_FILTER_MODE_LINEAR"
 	default:
-		return ffi.UnknownName("CUfilter_mode", int64(v))
+		return ffiimpl.UnknownName("CUfilter_mode", int64(v))
 	}
 }
 
@@ -1605,7 +1605,7 @@ func (v DeviceAttribute) String() string {
 	case DeviceAttributeMax:
 		return "CU_DEVICE_ATTRIBUTE_MAX"
 	default:
-		return ffi.UnknownName("CUdevice_attribute", int64(v))
+		return ffiimpl.UnknownName("CUdevice_attribute", int64(v))
 	}
 }
 
@@ -1730,7 +1730,7 @@ func (v PointerAttribute) String() string {
 	case PointerAttributeMemoryBlockId:
 		return "CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID"
 	default:
-		return ffi.UnknownName("CUpointer_attribute", int64(v))
+		return ffiimpl.UnknownName("CUpointer_attribute", int64(v))
 	}
 }
 
@@ -1844,7 +1844,7 @@ func (v FunctionAttribute) String() string {
 	case FuncAttributeMax:
 		return "CU_FUNC_ATTRIBUTE_MAX"
 	default:
-		return ffi.UnknownName("CUfunction_attribute", int64(v))
+		return ffiimpl.UnknownName("CUfunction_attribute", int64(v))
 	}
 }
 
@@ -1880,7 +1880,7 @@ func (v FuncCache) String() string {
 	case FuncCachePreferEqual:
 		return "CU_FUNC_CACHE_PREFER_EQUAL"
 	default:
-		return ffi.UnknownName("CUfunc_cache", int64(v))
+		return ffiimpl.UnknownName("CUfunc_cache", int64(v))
 	}
 }
 
@@ -1915,7 +1915,7 @@ func (v Sharedconfig) String() string {
 	case SharedMemConfigEightByteBankSize:
 		return "CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE"
 	default:
-		return ffi.UnknownName("CUsharedconfig", int64(v))
+		return ffiimpl.UnknownName("CUsharedconfig", int64(v))
 	}
 }
 
@@ -1947,7 +1947,7 @@ func (v SharedCarveout) String() string {
 	case SharedmemCarveoutMaxL1:
 		return "CU_SHAREDMEM_CARVEOUT_MAX_L1"
 	default:
-		return ffi.UnknownName("CUshared_carveout", int64(v))
+		return ffiimpl.UnknownName("CUshared_carveout", int64(v))
 	}
 }
 
@@ -1980,7 +1980,7 @@ func (v Memorytype) String() string {
 	case MemorytypeUnified:
 		return "CU_MEMORYTYPE_UNIFIED"
 	default:
-		return ffi.UnknownName("CUmemorytype", int64(v))
+		return ffiimpl.UnknownName("CUmemorytype", int64(v))
 	}
 }
 
@@ -2012,7 +2012,7 @@ func (v Computemode) String() string {
 	case ComputemodeExclusiveProcess:
 		return "CU_COMPUTEMODE_EXCLUSIVE_PROCESS"
 	default:
-		return ffi.UnknownName("CUcomputemode", int64(v))
+		return ffiimpl.UnknownName("CUcomputemode", int64(v))
 	}
 }
 
@@ -2061,7 +2061,7 @@ func (v CUmemAdvise) String() string {
 	case MemAdviseUnsetAccessedBy:
 		return "CU_MEM_ADVISE_UNSET_ACCESSED_BY"
 	default:
-		return ffi.UnknownName("CUmem_advise", int64(v))
+		return ffiimpl.UnknownName("CUmem_advise", int64(v))
 	}
 }
 
@@ -2122,7 +2122,7 @@ func (v MemRangeAttribute) String() string {
 	case MemRangeAttributeLastPrefetchLocationId:
 		return "CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID"
 	default:
-		return ffi.UnknownName("CUmem_range_attribute", int64(v))
+		return ffiimpl.UnknownName("CUmem_range_attribute", int64(v))
 	}
 }
 
@@ -2333,7 +2333,7 @@ func (v JitOption) String() string {
 	case JitNumOptions:
 		return "CU_JIT_NUM_OPTIONS"
 	default:
-		return ffi.UnknownName("CUjit_option", int64(v))
+		return ffiimpl.UnknownName("CUjit_option", int64(v))
 	}
 }
 
@@ -2425,7 +2425,7 @@ func (v JitTarget) String() string {
 	case TargetCompute90A:
 		return "CU_TARGET_COMPUTE_90A"
 	default:
-		return ffi.UnknownName("CUjit_target", int64(v))
+		return ffiimpl.UnknownName("CUjit_target", int64(v))
 	}
 }
 
@@ -2451,7 +2451,7 @@ func (v JitFallback) String() string {
 	case PreferBinary:
 		return "CU_PREFER_BINARY"
 	default:
-		return ffi.UnknownName("CUjit_fallback", int64(v))
+		return ffiimpl.UnknownName("CUjit_fallback", int64(v))
 	}
 }
 
@@ -2482,7 +2482,7 @@ func (v JitCacheMode) String() string {
 	case JitCacheOptionCa:
 		return "CU_JIT_CACHE_OPTION_CA"
 	default:
-		return ffi.UnknownName("CUjit_cacheMode", int64(v))
+		return ffiimpl.UnknownName("CUjit_cacheMode", int64(v))
 	}
 }
 
@@ -2533,7 +2533,7 @@ func (v JitInputType) String() string {
 	case JitNumInputTypes:
 		return "CU_JIT_NUM_INPUT_TYPES"
 	default:
-		return ffi.UnknownName("CUjitInputType", int64(v))
+		return ffiimpl.UnknownName("CUjitInputType", int64(v))
 	}
 }
 
@@ -2572,7 +2572,7 @@ func (v GraphicsRegisterFlags) String() string {
 	case GraphicsRegisterFlagsTextureGather:
 		return "CU_GRAPHICS_REGISTER_FLAGS_TEXTURE_GATHER"
 	default:
-		return ffi.UnknownName("CUgraphicsRegisterFlags", int64(v))
+		return ffiimpl.UnknownName("CUgraphicsRegisterFlags", int64(v))
 	}
 }
 
@@ -2602,7 +2602,7 @@ func (v GraphicsMapResourceFlags) String() string {
 	case GraphicsMapResourceFlagsWriteDiscard:
 		return "CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD"
 	default:
-		return ffi.UnknownName("CUgraphicsMapResourceFlags", int64(v))
+		return ffiimpl.UnknownName("CUgraphicsMapResourceFlags", int64(v))
 	}
 }
 
@@ -2648,7 +2648,7 @@ func (v ArrayCubemapFace) String() string {
 	case CubemapFaceNegativeZ:
 		return "CU_CUBEMAP_FACE_NEGATIVE_Z"
 	default:
-		return ffi.UnknownName("CUarray_cubemap_face", int64(v))
+		return ffiimpl.UnknownName("CUarray_cubemap_face", int64(v))
 	}
 }
 
@@ -2702,7 +2702,7 @@ func (v Limit) String() string {
 	case LimitMax:
 		return "CU_LIMIT_MAX"
 	default:
-		return ffi.UnknownName("CUlimit", int64(v))
+		return ffiimpl.UnknownName("CUlimit", int64(v))
 	}
 }
 
@@ -2735,7 +2735,7 @@ func (v Resourcetype) String() string {
 	case ResourceTypePitch2D:
 		return "CU_RESOURCE_TYPE_PITCH2D"
 	default:
-		return ffi.UnknownName("CUresourcetype", int64(v))
+		return ffiimpl.UnknownName("CUresourcetype", int64(v))
 	}
 }
 
@@ -2767,7 +2767,7 @@ func (v AccessProperty) String() string {
 	case AccessPropertyPersisting:
 		return "CU_ACCESS_PROPERTY_PERSISTING"
 	default:
-		return ffi.UnknownName("CUaccessProperty", int64(v))
+		return ffiimpl.UnknownName("CUaccessProperty", int64(v))
 	}
 }
 
@@ -2791,7 +2791,7 @@ func (v GraphConditionalNodeType) String() string {
 	case GraphCondTypeWhile:
 		return "CU_GRAPH_COND_TYPE_WHILE"
 	default:
-		return ffi.UnknownName("CUgraphConditionalNodeType", int64(v))
+		return ffiimpl.UnknownName("CUgraphConditionalNodeType", int64(v))
 	}
 }
 
@@ -2871,7 +2871,7 @@ func (v GraphNodeType) String() string {
 	case GraphNodeTypeConditional:
 		return "CU_GRAPH_NODE_TYPE_CONDITIONAL"
 	default:
-		return ffi.UnknownName("CUgraphNodeType", int64(v))
+		return ffiimpl.UnknownName("CUgraphNodeType", int64(v))
 	}
 }
 
@@ -2899,7 +2899,7 @@ func (v GraphDependencyType) String() string {
 	case GraphDependencyTypeProgrammatic:
 		return "CU_GRAPH_DEPENDENCY_TYPE_PROGRAMMATIC"
 	default:
-		return ffi.UnknownName("CUgraphDependencyType", int64(v))
+		return ffiimpl.UnknownName("CUgraphDependencyType", int64(v))
 	}
 }
 
@@ -2945,7 +2945,7 @@ func (v GraphInstantiateResult) String() string {
 	case GraphInstantiateMultipleCtxsNotSupported:
 		return "CUDA_GRAPH_INSTANTIATE_MULTIPLE_CTXS_NOT_SUPPORTED"
 	default:
-		return ffi.UnknownName("CUgraphInstantiateResult", int64(v))
+		return ffiimpl.UnknownName("CUgraphInstantiateResult", int64(v))
 	}
 }
 
@@ -2975,7 +2975,7 @@ func (v SynchronizationPolicy) String() string {
 	case SyncPolicyBlockingSync:
 		return "CU_SYNC_POLICY_BLOCKING_SYNC"
 	default:
-		return ffi.UnknownName("CUsynchronizationPolicy", int64(v))
+		return ffiimpl.UnknownName("CUsynchronizationPolicy", int64(v))
 	}
 }
 
@@ -3008,7 +3008,7 @@ func (v ClusterSchedulingPolicy) String() string {
 	case ClusterSchedulingPolicyLoadBalancing:
 		return "CU_CLUSTER_SCHEDULING_POLICY_LOAD_BALANCING"
 	default:
-		return ffi.UnknownName("CUclusterSchedulingPolicy", int64(v))
+		return ffiimpl.UnknownName("CUclusterSchedulingPolicy", int64(v))
 	}
 }
 
@@ -3050,7 +3050,7 @@ func (v LaunchMemSyncDomain) String() string {
 	case LaunchMemSyncDomainRemote:
 		return "CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE"
 	default:
-		return ffi.UnknownName("CUlaunchMemSyncDomain", int64(v))
+		return ffiimpl.UnknownName("CUlaunchMemSyncDomain", int64(v))
 	}
 }
 
@@ -3136,7 +3136,7 @@ func (v LaunchAttributeID) String() string {
 	case LaunchAttributeDeviceUpdatableKernelNode:
 		return "CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE"
 	default:
-		return ffi.UnknownName("CUlaunchAttributeID", int64(v))
+		return ffiimpl.UnknownName("CUlaunchAttributeID", int64(v))
 	}
 }
 
@@ -3168,7 +3168,7 @@ func (v StreamCaptureStatus) String() string {
 	case StreamCaptureStatusInvalidated:
 		return "CU_STREAM_CAPTURE_STATUS_INVALIDATED"
 	default:
-		return ffi.UnknownName("CUstreamCaptureStatus", int64(v))
+		return ffiimpl.UnknownName("CUstreamCaptureStatus", int64(v))
 	}
 }
 
@@ -3197,7 +3197,7 @@ func (v StreamCaptureMode) String() string {
 	case StreamCaptureModeRelaxed:
 		return "CU_STREAM_CAPTURE_MODE_RELAXED"
 	default:
-		return ffi.UnknownName("CUstreamCaptureMode", int64(v))
+		return ffiimpl.UnknownName("CUstreamCaptureMode", int64(v))
 	}
 }
 
@@ -3229,7 +3229,7 @@ func (v DriverProcAddressFlags) String() string {
 	case GetProcAddressPerThreadDefaultStream:
 		return "CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM"
 	default:
-		return ffi.UnknownName("CUdriverProcAddress_flags", int64(v))
+		return ffiimpl.UnknownName("CUdriverProcAddress_flags", int64(v))
 	}
 }
 
@@ -3262,7 +3262,7 @@ func (v DriverProcAddressQueryResult) String() string {
 	case GetProcAddressVersionNotSufficient:
 		return "CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT"
 	default:
-		return ffi.UnknownName("CUdriverProcAddressQueryResult", int64(v))
+		return ffiimpl.UnknownName("CUdriverProcAddressQueryResult", int64(v))
 	}
 }
 
@@ -3287,7 +3287,7 @@ func (v ExecAffinityType) String() string {
 	case ExecAffinityTypeMax:
 		return "CU_EXEC_AFFINITY_TYPE_MAX"
 	default:
-		return ffi.UnknownName("CUexecAffinityType", int64(v))
+		return ffiimpl.UnknownName("CUexecAffinityType", int64(v))
 	}
 }
 
@@ -3318,7 +3318,7 @@ func (v LibraryOption) String() string {
 	case LibraryNumOptions:
 		return "CU_LIBRARY_NUM_OPTIONS"
 	default:
-		return ffi.UnknownName("CUlibraryOption", int64(v))
+		return ffiimpl.UnknownName("CUlibraryOption", int64(v))
 	}
 }
 
@@ -3880,7 +3880,7 @@ func (v Result) String() string {
 	case ErrorUnknown:
 		return "CUDA_ERROR_UNKNOWN"
 	default:
-		return ffi.UnknownName("CUresult", int64(v))
+		return ffiimpl.UnknownName("CUresult", int64(v))
 	}
 }
 
@@ -3923,7 +3923,7 @@ func (v DeviceP2PAttribute) String() string {
 	case DeviceP2PAttributeAccessAccessSupported:
 		return "CU_DEVICE_P2P_ATTRIBUTE_ACCESS_ACCESS_SUPPORTED"
 	default:
-		return ffi.UnknownName("CUdevice_P2PAttribute", int64(v))
+		return ffiimpl.UnknownName("CUdevice_P2PAttribute", int64(v))
 	}
 }
 
@@ -4114,7 +4114,7 @@ func (v ResourceViewFormat) String() string {
 	case ResViewFormatUnsignedBc7:
 		return "CU_RES_VIEW_FORMAT_UNSIGNED_BC7"
 	default:
-		return ffi.UnknownName("CUresourceViewFormat", int64(v))
+		return ffiimpl.UnknownName("CUresourceViewFormat", int64(v))
 	}
 }
 
@@ -4182,7 +4182,7 @@ func (v TensorMapDataType) String() string {
 	case TensorMapDataTypeTfloat32Ftz:
 		return "CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ"
 	default:
-		return ffi.UnknownName("CUtensorMapDataType", int64(v))
+		return ffiimpl.UnknownName("CUtensorMapDataType", int64(v))
 	}
 }
 
@@ -4210,7 +4210,7 @@ func (v TensorMapInterleave) String() string {
 	case TensorMapInterleave32B:
 		return "CU_TENSOR_MAP_INTERLEAVE_32B"
 	default:
-		return ffi.UnknownName("CUtensorMapInterleave", int64(v))
+		return ffiimpl.UnknownName("CUtensorMapInterleave", int64(v))
 	}
 }
 
@@ -4242,7 +4242,7 @@ func (v TensorMapSwizzle) String() string {
 	case TensorMapSwizzle128B:
 		return "CU_TENSOR_MAP_SWIZZLE_128B"
 	default:
-		return ffi.UnknownName("CUtensorMapSwizzle", int64(v))
+		return ffiimpl.UnknownName("CUtensorMapSwizzle", int64(v))
 	}
 }
 
@@ -4274,7 +4274,7 @@ func (v TensorMapL2promotion) String() string {
 	case TensorMapL2PromotionL2256B:
 		return "CU_TENSOR_MAP_L2_PROMOTION_L2_256B"
 	default:
-		return ffi.UnknownName("CUtensorMapL2promotion", int64(v))
+		return ffiimpl.UnknownName("CUtensorMapL2promotion", int64(v))
 	}
 }
 
@@ -4299,7 +4299,7 @@ func (v TensorMapFloatOOBfill) String() string {
 	case TensorMapFloatOobFillNanRequestZeroFma:
 		return "CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA"
 	default:
-		return ffi.UnknownName("CUtensorMapFloatOOBfill", int64(v))
+		return ffiimpl.UnknownName("CUtensorMapFloatOOBfill", int64(v))
 	}
 }
 
@@ -4336,7 +4336,7 @@ func (v PointerAttributeAccessFlags) String() string {
 	case PointerAttributeAccessFlagReadwrite:
 		return "CU_POINTER_ATTRIBUTE_ACCESS_FLAG_READWRITE"
 	default:
-		return ffi.UnknownName("CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS", int64(v))
+		return ffiimpl.UnknownName("CUDA_POINTER_ATTRIBUTE_ACCESS_FLAGS", int64(v))
 	}
 }
 
@@ -4398,7 +4398,7 @@ func (v ExternalMemoryHandleType) String() string {
 	case ExternalMemoryHandleTypeNvscibuf:
 		return "CU_EXTERNAL_MEMORY_HANDLE_TYPE_NVSCIBUF"
 	default:
-		return ffi.UnknownName("CUexternalMemoryHandleType", int64(v))
+		return ffiimpl.UnknownName("CUexternalMemoryHandleType", int64(v))
 	}
 }
 
@@ -4475,7 +4475,7 @@ func (v ExternalSemaphoreHandleType) String() string {
 	case ExternalSemaphoreHandleTypeTimelineSemaphoreWin32:
 		return "CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_WIN32"
 	default:
-		return ffi.UnknownName("CUexternalSemaphoreHandleType", int64(v))
+		return ffiimpl.UnknownName("CUexternalSemaphoreHandleType", int64(v))
 	}
 }
 
@@ -4521,7 +4521,7 @@ func (v MemAllocationHandleType) String() string {
 	case MemHandleTypeMax:
 		return "CU_MEM_HANDLE_TYPE_MAX"
 	default:
-		return ffi.UnknownName("CUmemAllocationHandleType", int64(v))
+		return ffiimpl.UnknownName("CUmemAllocationHandleType", int64(v))
 	}
 }
 
@@ -4556,7 +4556,7 @@ func (v MemAccessFlags) String() string {
 	case MemAccessFlagsProtMax:
 		return "CU_MEM_ACCESS_FLAGS_PROT_MAX"
 	default:
-		return ffi.UnknownName("CUmemAccess_flags", int64(v))
+		return ffiimpl.UnknownName("CUmemAccess_flags", int64(v))
 	}
 }
 
@@ -4600,7 +4600,7 @@ func (v MemLocationType) String() string {
 	case MemLocationTypeMax:
 		return "CU_MEM_LOCATION_TYPE_MAX"
 	default:
-		return ffi.UnknownName("CUmemLocationType", int64(v))
+		return ffiimpl.UnknownName("CUmemLocationType", int64(v))
 	}
 }
 
@@ -4629,7 +4629,7 @@ func (v MemAllocationType) String() string {
 	case MemAllocationTypeMax:
 		return "CU_MEM_ALLOCATION_TYPE_MAX"
 	default:
-		return ffi.UnknownName("CUmemAllocationType", int64(v))
+		return ffiimpl.UnknownName("CUmemAllocationType", int64(v))
 	}
 }
 
@@ -4657,7 +4657,7 @@ func (v MemAllocationGranularityFlags) String() string {
 	case MemAllocGranularityRecommended:
 		return "CU_MEM_ALLOC_GRANULARITY_RECOMMENDED"
 	default:
-		return ffi.UnknownName("CUmemAllocationGranularity_flags", int64(v))
+		return ffiimpl.UnknownName("CUmemAllocationGranularity_flags", int64(v))
 	}
 }
 
@@ -4681,7 +4681,7 @@ func (v MemRangeHandleType) String() string {
 	case MemRangeHandleTypeMax:
 		return "CU_MEM_RANGE_HANDLE_TYPE_MAX"
 	default:
-		return ffi.UnknownName("CUmemRangeHandleType", int64(v))
+		return ffiimpl.UnknownName("CUmemRangeHandleType", int64(v))
 	}
 }
 
@@ -4708,7 +4708,7 @@ func (v ArraySparseSubresourceType) String() string {
 	case ArraySparseSubresourceTypeMiptail:
 		return "CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_MIPTAIL"
 	default:
-		return ffi.UnknownName("CUarraySparseSubresourceType", int64(v))
+		return ffiimpl.UnknownName("CUarraySparseSubresourceType", int64(v))
 	}
 }
 
@@ -4732,7 +4732,7 @@ func (v MemOperationType) String() string {
 	case MemOperationTypeUnmap:
 		return "CU_MEM_OPERATION_TYPE_UNMAP"
 	default:
-		return ffi.UnknownName("CUmemOperationType", int64(v))
+		return ffiimpl.UnknownName("CUmemOperationType", int64(v))
 	}
 }
 
@@ -4752,7 +4752,7 @@ func (v MemHandleType) String() string {
 	case MemHandleTypeGeneric:
 		return "CU_MEM_HANDLE_TYPE_GENERIC"
 	default:
-		return ffi.UnknownName("CUmemHandleType", int64(v))
+		return ffiimpl.UnknownName("CUmemHandleType", int64(v))
 	}
 }
 
@@ -4778,7 +4778,7 @@ func (v MemAllocationCompType) String() string {
 	case MemAllocationCompGeneric:
 		return "CU_MEM_ALLOCATION_COMP_GENERIC"
 	default:
-		return ffi.UnknownName("CUmemAllocationCompType", int64(v))
+		return ffiimpl.UnknownName("CUmemAllocationCompType", int64(v))
 	}
 }
 
@@ -4805,7 +4805,7 @@ func (v MulticastGranularityFlags) String() string {
 	case MulticastGranularityRecommended:
 		return "CU_MULTICAST_GRANULARITY_RECOMMENDED"
 	default:
-		return ffi.UnknownName("CUmulticastGranularity_flags", int64(v))
+		return ffiimpl.UnknownName("CUmulticastGranularity_flags", int64(v))
 	}
 }
 
@@ -4874,7 +4874,7 @@ func (v GraphExecUpdateResult) String() string {
 	case GraphExecUpdateErrorAttributesChanged:
 		return "CU_GRAPH_EXEC_UPDATE_ERROR_ATTRIBUTES_CHANGED"
 	default:
-		return ffi.UnknownName("CUgraphExecUpdateResult", int64(v))
+		return ffiimpl.UnknownName("CUgraphExecUpdateResult", int64(v))
 	}
 }
 
@@ -4930,7 +4930,7 @@ func (v MemPoolAttribute) String() string {
 	case MempoolAttrUsedMemHigh:
 		return "CU_MEMPOOL_ATTR_USED_MEM_HIGH"
 	default:
-		return ffi.UnknownName("CUmemPool_attribute", int64(v))
+		return ffiimpl.UnknownName("CUmemPool_attribute", int64(v))
 	}
 }
 
@@ -4964,7 +4964,7 @@ func (v GraphMemAttribute) String() string {
 	case GraphMemAttrReservedMemHigh:
 		return "CU_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH"
 	default:
-		return ffi.UnknownName("CUgraphMem_attribute", int64(v))
+		return ffiimpl.UnknownName("CUgraphMem_attribute", int64(v))
 	}
 }
 
@@ -4994,7 +4994,7 @@ func (v FlushGPUDirectRDMAWritesOptions) String() string {
 	case FlushGpuDirectRdmaWritesOptionMemops:
 		return "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS"
 	default:
-		return ffi.UnknownName("CUflushGPUDirectRDMAWritesOptions", int64(v))
+		return ffiimpl.UnknownName("CUflushGPUDirectRDMAWritesOptions", int64(v))
 	}
 }
 
@@ -5029,7 +5029,7 @@ func (v GPUDirectRDMAWritesOrdering) String() string {
 	case GpuDirectRdmaWritesOrderingAllDevices:
 		return "CU_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES"
 	default:
-		return ffi.UnknownName("CUGPUDirectRDMAWritesOrdering", int64(v))
+		return ffiimpl.UnknownName("CUGPUDirectRDMAWritesOrdering", int64(v))
 	}
 }
 
@@ -5058,7 +5058,7 @@ func (v FlushGPUDirectRDMAWritesScope) String() string {
 	case FlushGpuDirectRdmaWritesToAllDevices:
 		return "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES"
 	default:
-		return ffi.UnknownName("CUflushGPUDirectRDMAWritesScope", int64(v))
+		return ffiimpl.UnknownName("CUflushGPUDirectRDMAWritesScope", int64(v))
 	}
 }
 
@@ -5081,7 +5081,7 @@ func (v FlushGPUDirectRDMAWritesTarget) String() string {
 	case FlushGpuDirectRdmaWritesTargetCurrentCtx:
 		return "CU_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_CTX"
 	default:
-		return ffi.UnknownName("CUflushGPUDirectRDMAWritesTarget", int64(v))
+		return ffiimpl.UnknownName("CUflushGPUDirectRDMAWritesTarget", int64(v))
 	}
 }
 
@@ -5190,7 +5190,7 @@ func (v GraphDebugDotFlags) String() string {
 	case GraphDebugDotFlagsConditionalNodeParams:
 		return "CU_GRAPH_DEBUG_DOT_FLAGS_CONDITIONAL_NODE_PARAMS"
 	default:
-		return ffi.UnknownName("CUgraphDebugDot_flags", int64(v))
+		return ffiimpl.UnknownName("CUgraphDebugDot_flags", int64(v))
 	}
 }
 
@@ -5212,7 +5212,7 @@ func (v UserObjectFlags) String() string {
 	case UserObjectNoDestructorSync:
 		return "CU_USER_OBJECT_NO_DESTRUCTOR_SYNC"
 	default:
-		return ffi.UnknownName("CUuserObject_flags", int64(v))
+		return ffiimpl.UnknownName("CUuserObject_flags", int64(v))
 	}
 }
 
@@ -5233,7 +5233,7 @@ func (v UserObjectRetainFlags) String() string {
 	case GraphUserObjectMove:
 		return "CU_GRAPH_USER_OBJECT_MOVE"
 	default:
-		return ffi.UnknownName("CUuserObjectRetain_flags", int64(v))
+		return ffiimpl.UnknownName("CUuserObjectRetain_flags", int64(v))
 	}
 }
 
@@ -5273,7 +5273,7 @@ func (v GraphInstantiateFlags) String() string {
 	case GraphInstantiateFlagUseNodePriority:
 		return "CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY"
 	default:
-		return ffi.UnknownName("CUgraphInstantiate_flags", int64(v))
+		return ffiimpl.UnknownName("CUgraphInstantiate_flags", int64(v))
 	}
 }
 
@@ -5297,7 +5297,7 @@ func (v DeviceNumaConfig) String() string {
 	case DeviceNumaConfigNumaNode:
 		return "CU_DEVICE_NUMA_CONFIG_NUMA_NODE"
 	default:
-		return ffi.UnknownName("CUdeviceNumaConfig", int64(v))
+		return ffiimpl.UnknownName("CUdeviceNumaConfig", int64(v))
 	}
 }
 
@@ -5323,7 +5323,7 @@ func (v ModuleLoadingMode) String() string {
 	case ModuleLazyLoading:
 		return "CU_MODULE_LAZY_LOADING"
 	default:
-		return ffi.UnknownName("CUmoduleLoadingMode", int64(v))
+		return ffiimpl.UnknownName("CUmoduleLoadingMode", int64(v))
 	}
 }
 
@@ -5349,7 +5349,7 @@ func (v FunctionLoadingState) String() string {
 	case FunctionLoadingStateMax:
 		return "CU_FUNCTION_LOADING_STATE_MAX"
 	default:
-		return ffi.UnknownName("CUfunctionLoadingState", int64(v))
+		return ffiimpl.UnknownName("CUfunctionLoadingState", int64(v))
 	}
 }
 
@@ -5393,7 +5393,7 @@ func (v CoredumpSettings) String() string {
 	case CoredumpMax:
 		return "CU_COREDUMP_MAX"
 	default:
-		return ffi.UnknownName("CUcoredumpSettings", int64(v))
+		return ffiimpl.UnknownName("CUcoredumpSettings", int64(v))
 	}
 }
 
@@ -5411,7 +5411,7 @@ func (v GreenCtxCreateFlags) String() string {
 	case GreenCtxDefaultStream:
 		return "CU_GREEN_CTX_DEFAULT_STREAM"
 	default:
-		return ffi.UnknownName("CUgreenCtxCreate_flags", int64(v))
+		return ffiimpl.UnknownName("CUgreenCtxCreate_flags", int64(v))
 	}
 }
 
@@ -5434,7 +5434,7 @@ func (v DevResourceType) String() string {
 	case DevResourceTypeSm:
 		return "CU_DEV_RESOURCE_TYPE_SM"
 	default:
-		return ffi.UnknownName("CUdevResourceType", int64(v))
+		return ffiimpl.UnknownName("CUdevResourceType", int64(v))
 	}
 }
 
@@ -5459,6 +5459,6 @@ func (v OutputMode) String() string {
 	case OutCsv:
 		return "CU_OUT_CSV"
 	default:
-		return ffi.UnknownName("CUoutput_mode", int64(v))
+		return ffiimpl.UnknownName("CUoutput_mode", int64(v))
 	}
 }

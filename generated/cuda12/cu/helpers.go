@@ -4,6 +4,7 @@ package cu
 
 import (
 	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
 	"unsafe"
 )
 
@@ -54,7 +55,7 @@ func CheckHelper() {
 // ignores the address, which is never in Go's heap. The other way needs
 // no unsafe: Deviceptr(uintptr(ptr)).
 func (p DeviceptrV2) Pointer() unsafe.Pointer {
-	return ffi.Pointer(uintptr(p))
+	return ffiimpl.Pointer(uintptr(p))
 }
 
 // LaunchExtra returns the extra words for a kernel's packed argument buffer,
@@ -65,7 +66,7 @@ func (p DeviceptrV2) Pointer() unsafe.Pointer {
 //
 //	params.Extra = LaunchExtra(buf)
 func LaunchExtra(buf []byte) *uintptr {
-	return ffi.ExtraWords(buf)
+	return ffiimpl.ExtraWords(buf)
 }
 
 // OnPrimaryContext runs fn on a goroutine locked to an OS thread of its own,

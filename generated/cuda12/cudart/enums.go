@@ -2,7 +2,7 @@
 
 package cudart
 
-import "github.com/cugen/cugen/ffi"
+import "github.com/cugen/cugen/ffi/ffiimpl"
 
 // RoundMode is the C enum cudaRoundMode (device_types.h).
 type RoundMode int32
@@ -30,7 +30,7 @@ func (v RoundMode) String() string {
 	case RoundMinInf:
 		return "cudaRoundMinInf"
 	default:
-		return ffi.UnknownName("cudaRoundMode", int64(v))
+		return ffiimpl.UnknownName("cudaRoundMode", int64(v))
 	}
 }
 
@@ -774,7 +774,7 @@ func (v Error) String() string {
 	case ErrorApiFailureBase:
 		return "cudaErrorApiFailureBase"
 	default:
-		return ffi.UnknownName("cudaError_t", int64(v))
+		return ffiimpl.UnknownName("cudaError_t", int64(v))
 	}
 }
 
@@ -970,7 +970,7 @@ func (v ChannelFormatKind) String() string {
 	case ChannelFormatKindUnsignedBlockCompressed7SRGB:
 		return "cudaChannelFormatKindUnsignedBlockCompressed7SRGB"
 	default:
-		return ffi.UnknownName("cudaChannelFormatKind", int64(v))
+		return ffiimpl.UnknownName("cudaChannelFormatKind", int64(v))
 	}
 }
 
@@ -1003,7 +1003,7 @@ func (v MemoryType) String() string {
 	case MemoryTypeManaged:
 		return "cudaMemoryTypeManaged"
 	default:
-		return ffi.UnknownName("cudaMemoryType", int64(v))
+		return ffiimpl.UnknownName("cudaMemoryType", int64(v))
 	}
 }
 
@@ -1040,7 +1040,7 @@ func (v MemcpyKind) String() string {
 	case MemcpyDefault:
 		return "cudaMemcpyDefault"
 	default:
-		return ffi.UnknownName("cudaMemcpyKind", int64(v))
+		return ffiimpl.UnknownName("cudaMemcpyKind", int64(v))
 	}
 }
 
@@ -1072,7 +1072,7 @@ func (v AccessProperty) String() string {
 	case AccessPropertyPersisting:
 		return "cudaAccessPropertyPersisting"
 	default:
-		return ffi.UnknownName("cudaAccessProperty", int64(v))
+		return ffiimpl.UnknownName("cudaAccessProperty", int64(v))
 	}
 }
 
@@ -1104,7 +1104,7 @@ func (v StreamCaptureStatus) String() string {
 	case StreamCaptureStatusInvalidated:
 		return "cudaStreamCaptureStatusInvalidated"
 	default:
-		return ffi.UnknownName("cudaStreamCaptureStatus", int64(v))
+		return ffiimpl.UnknownName("cudaStreamCaptureStatus", int64(v))
 	}
 }
 
@@ -1133,7 +1133,7 @@ func (v StreamCaptureMode) String() string {
 	case StreamCaptureModeRelaxed:
 		return "cudaStreamCaptureModeRelaxed"
 	default:
-		return ffi.UnknownName("cudaStreamCaptureMode", int64(v))
+		return ffiimpl.UnknownName("cudaStreamCaptureMode", int64(v))
 	}
 }
 
@@ -1164,7 +1164,7 @@ func (v SynchronizationPolicy) String() string {
 	case SyncPolicyBlockingSync:
 		return "cudaSyncPolicyBlockingSync"
 	default:
-		return ffi.UnknownName("cudaSynchronizationPolicy", int64(v))
+		return ffiimpl.UnknownName("cudaSynchronizationPolicy", int64(v))
 	}
 }
 
@@ -1197,7 +1197,7 @@ func (v ClusterSchedulingPolicy) String() string {
 	case ClusterSchedulingPolicyLoadBalancing:
 		return "cudaClusterSchedulingPolicyLoadBalancing"
 	default:
-		return ffi.UnknownName("cudaClusterSchedulingPolicy", int64(v))
+		return ffiimpl.UnknownName("cudaClusterSchedulingPolicy", int64(v))
 	}
 }
 
@@ -1224,7 +1224,7 @@ func (v StreamUpdateCaptureDependenciesFlags) String() string {
 	case StreamSetCaptureDependencies:
 		return "cudaStreamSetCaptureDependencies"
 	default:
-		return ffi.UnknownName("cudaStreamUpdateCaptureDependenciesFlags", int64(v))
+		return ffiimpl.UnknownName("cudaStreamUpdateCaptureDependenciesFlags", int64(v))
 	}
 }
 
@@ -1245,7 +1245,7 @@ func (v UserObjectFlags) String() string {
 	case UserObjectNoDestructorSync:
 		return "cudaUserObjectNoDestructorSync"
 	default:
-		return ffi.UnknownName("cudaUserObjectFlags", int64(v))
+		return ffiimpl.UnknownName("cudaUserObjectFlags", int64(v))
 	}
 }
 
@@ -1267,7 +1267,7 @@ func (v UserObjectRetainFlags) String() string {
 	case GraphUserObjectMove:
 		return "cudaGraphUserObjectMove"
 	default:
-		return ffi.UnknownName("cudaUserObjectRetainFlags", int64(v))
+		return ffiimpl.UnknownName("cudaUserObjectRetainFlags", int64(v))
 	}
 }
 
@@ -1311,7 +1311,7 @@ func (v GraphicsRegisterFlags) String() string {
 	case GraphicsRegisterFlagsTextureGather:
 		return "cudaGraphicsRegisterFlagsTextureGather"
 	default:
-		return ffi.UnknownName("cudaGraphicsRegisterFlags", int64(v))
+		return ffiimpl.UnknownName("cudaGraphicsRegisterFlags", int64(v))
 	}
 }
 
@@ -1342,7 +1342,7 @@ func (v GraphicsMapFlags) String() string {
 	case GraphicsMapFlagsWriteDiscard:
 		return "cudaGraphicsMapFlagsWriteDiscard"
 	default:
-		return ffi.UnknownName("cudaGraphicsMapFlags", int64(v))
+		return ffiimpl.UnknownName("cudaGraphicsMapFlags", int64(v))
 	}
 }
 
@@ -1388,7 +1388,7 @@ func (v GraphicsCubeFace) String() string {
 	case GraphicsCubeFaceNegativeZ:
 		return "cudaGraphicsCubeFaceNegativeZ"
 	default:
-		return ffi.UnknownName("cudaGraphicsCubeFace", int64(v))
+		return ffiimpl.UnknownName("cudaGraphicsCubeFace", int64(v))
 	}
 }
 
@@ -1421,7 +1421,7 @@ func (v ResourceType) String() string {
 	case ResourceTypePitch2D:
 		return "cudaResourceTypePitch2D"
 	default:
-		return ffi.UnknownName("cudaResourceType", int64(v))
+		return ffiimpl.UnknownName("cudaResourceType", int64(v))
 	}
 }
 
@@ -1614,7 +1614,7 @@ func (v ResourceViewFormat) String() string {
 	case ResViewFormatUnsignedBlockCompressed7:
 		return "cudaResViewFormatUnsignedBlockCompressed7"
 	default:
-		return ffi.UnknownName("cudaResourceViewFormat", int64(v))
+		return ffiimpl.UnknownName("cudaResourceViewFormat", int64(v))
 	}
 }
 
@@ -1679,7 +1679,7 @@ func (v FuncAttribute) String() string {
 	case FuncAttributeMax:
 		return "cudaFuncAttributeMax"
 	default:
-		return ffi.UnknownName("cudaFuncAttribute", int64(v))
+		return ffiimpl.UnknownName("cudaFuncAttribute", int64(v))
 	}
 }
 
@@ -1715,7 +1715,7 @@ func (v FuncCache) String() string {
 	case FuncCachePreferEqual:
 		return "cudaFuncCachePreferEqual"
 	default:
-		return ffi.UnknownName("cudaFuncCache", int64(v))
+		return ffiimpl.UnknownName("cudaFuncCache", int64(v))
 	}
 }
 
@@ -1745,7 +1745,7 @@ func (v SharedMemConfig) String() string {
 	case SharedMemBankSizeEightByte:
 		return "cudaSharedMemBankSizeEightByte"
 	default:
-		return ffi.UnknownName("cudaSharedMemConfig", int64(v))
+		return ffiimpl.UnknownName("cudaSharedMemConfig", int64(v))
 	}
 }
 
@@ -1777,7 +1777,7 @@ func (v SharedCarveout) String() string {
 	case SharedmemCarveoutMaxL1:
 		return "cudaSharedmemCarveoutMaxL1"
 	default:
-		return ffi.UnknownName("cudaSharedCarveout", int64(v))
+		return ffiimpl.UnknownName("cudaSharedCarveout", int64(v))
 	}
 }
 
@@ -1815,7 +1815,7 @@ func (v ComputeMode) String() string {
 	case ComputeModeExclusiveProcess:
 		return "cudaComputeModeExclusiveProcess"
 	default:
-		return ffi.UnknownName("cudaComputeMode", int64(v))
+		return ffiimpl.UnknownName("cudaComputeMode", int64(v))
 	}
 }
 
@@ -1865,7 +1865,7 @@ func (v Limit) String() string {
 	case LimitPersistingL2CacheSize:
 		return "cudaLimitPersistingL2CacheSize"
 	default:
-		return ffi.UnknownName("cudaLimit", int64(v))
+		return ffiimpl.UnknownName("cudaLimit", int64(v))
 	}
 }
 
@@ -1913,7 +1913,7 @@ func (v MemoryAdvise) String() string {
 	case MemAdviseUnsetAccessedBy:
 		return "cudaMemAdviseUnsetAccessedBy"
 	default:
-		return ffi.UnknownName("cudaMemoryAdvise", int64(v))
+		return ffiimpl.UnknownName("cudaMemoryAdvise", int64(v))
 	}
 }
 
@@ -1975,7 +1975,7 @@ func (v MemRangeAttribute) String() string {
 	case MemRangeAttributeLastPrefetchLocationId:
 		return "cudaMemRangeAttributeLastPrefetchLocationId"
 	default:
-		return ffi.UnknownName("cudaMemRangeAttribute", int64(v))
+		return ffiimpl.UnknownName("cudaMemRangeAttribute", int64(v))
 	}
 }
 
@@ -2005,7 +2005,7 @@ func (v FlushGPUDirectRDMAWritesOptions) String() string {
 	case FlushGPUDirectRDMAWritesOptionMemOps:
 		return "cudaFlushGPUDirectRDMAWritesOptionMemOps"
 	default:
-		return ffi.UnknownName("cudaFlushGPUDirectRDMAWritesOptions", int64(v))
+		return ffiimpl.UnknownName("cudaFlushGPUDirectRDMAWritesOptions", int64(v))
 	}
 }
 
@@ -2039,7 +2039,7 @@ func (v GPUDirectRDMAWritesOrdering) String() string {
 	case GPUDirectRDMAWritesOrderingAllDevices:
 		return "cudaGPUDirectRDMAWritesOrderingAllDevices"
 	default:
-		return ffi.UnknownName("cudaGPUDirectRDMAWritesOrdering", int64(v))
+		return ffiimpl.UnknownName("cudaGPUDirectRDMAWritesOrdering", int64(v))
 	}
 }
 
@@ -2068,7 +2068,7 @@ func (v FlushGPUDirectRDMAWritesScope) String() string {
 	case FlushGPUDirectRDMAWritesToAllDevices:
 		return "cudaFlushGPUDirectRDMAWritesToAllDevices"
 	default:
-		return ffi.UnknownName("cudaFlushGPUDirectRDMAWritesScope", int64(v))
+		return ffiimpl.UnknownName("cudaFlushGPUDirectRDMAWritesScope", int64(v))
 	}
 }
 
@@ -2092,7 +2092,7 @@ func (v FlushGPUDirectRDMAWritesTarget) String() string {
 	case FlushGPUDirectRDMAWritesTargetCurrentDevice:
 		return "cudaFlushGPUDirectRDMAWritesTargetCurrentDevice"
 	default:
-		return ffi.UnknownName("cudaFlushGPUDirectRDMAWritesTarget", int64(v))
+		return ffiimpl.UnknownName("cudaFlushGPUDirectRDMAWritesTarget", int64(v))
 	}
 }
 
@@ -2766,7 +2766,7 @@ func (v DeviceAttr) String() string {
 	case DevAttrMax:
 		return "cudaDevAttrMax"
 	default:
-		return ffi.UnknownName("cudaDeviceAttr", int64(v))
+		return ffiimpl.UnknownName("cudaDeviceAttr", int64(v))
 	}
 }
 
@@ -2822,7 +2822,7 @@ func (v MemPoolAttr) String() string {
 	case MemPoolAttrUsedMemHigh:
 		return "cudaMemPoolAttrUsedMemHigh"
 	default:
-		return ffi.UnknownName("cudaMemPoolAttr", int64(v))
+		return ffiimpl.UnknownName("cudaMemPoolAttr", int64(v))
 	}
 }
 
@@ -2863,7 +2863,7 @@ func (v MemLocationType) String() string {
 	case MemLocationTypeHostNumaCurrent:
 		return "cudaMemLocationTypeHostNumaCurrent"
 	default:
-		return ffi.UnknownName("cudaMemLocationType", int64(v))
+		return ffiimpl.UnknownName("cudaMemLocationType", int64(v))
 	}
 }
 
@@ -2894,7 +2894,7 @@ func (v MemAccessFlags) String() string {
 	case MemAccessFlagsProtReadWrite:
 		return "cudaMemAccessFlagsProtReadWrite"
 	default:
-		return ffi.UnknownName("cudaMemAccessFlags", int64(v))
+		return ffiimpl.UnknownName("cudaMemAccessFlags", int64(v))
 	}
 }
 
@@ -2923,7 +2923,7 @@ func (v MemAllocationType) String() string {
 	case MemAllocationTypeMax:
 		return "cudaMemAllocationTypeMax"
 	default:
-		return ffi.UnknownName("cudaMemAllocationType", int64(v))
+		return ffiimpl.UnknownName("cudaMemAllocationType", int64(v))
 	}
 }
 
@@ -2965,7 +2965,7 @@ func (v MemAllocationHandleType) String() string {
 	case MemHandleTypeFabric:
 		return "cudaMemHandleTypeFabric"
 	default:
-		return ffi.UnknownName("cudaMemAllocationHandleType", int64(v))
+		return ffiimpl.UnknownName("cudaMemAllocationHandleType", int64(v))
 	}
 }
 
@@ -3002,7 +3002,7 @@ func (v GraphMemAttributeType) String() string {
 	case GraphMemAttrReservedMemHigh:
 		return "cudaGraphMemAttrReservedMemHigh"
 	default:
-		return ffi.UnknownName("cudaGraphMemAttributeType", int64(v))
+		return ffiimpl.UnknownName("cudaGraphMemAttributeType", int64(v))
 	}
 }
 
@@ -3039,7 +3039,7 @@ func (v DeviceP2PAttr) String() string {
 	case DevP2PAttrCudaArrayAccessSupported:
 		return "cudaDevP2PAttrCudaArrayAccessSupported"
 	default:
-		return ffi.UnknownName("cudaDeviceP2PAttr", int64(v))
+		return ffiimpl.UnknownName("cudaDeviceP2PAttr", int64(v))
 	}
 }
 
@@ -3101,7 +3101,7 @@ func (v ExternalMemoryHandleType) String() string {
 	case ExternalMemoryHandleTypeNvSciBuf:
 		return "cudaExternalMemoryHandleTypeNvSciBuf"
 	default:
-		return ffi.UnknownName("cudaExternalMemoryHandleType", int64(v))
+		return ffiimpl.UnknownName("cudaExternalMemoryHandleType", int64(v))
 	}
 }
 
@@ -3178,7 +3178,7 @@ func (v ExternalSemaphoreHandleType) String() string {
 	case ExternalSemaphoreHandleTypeTimelineSemaphoreWin32:
 		return "cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32"
 	default:
-		return ffi.UnknownName("cudaExternalSemaphoreHandleType", int64(v))
+		return ffiimpl.UnknownName("cudaExternalSemaphoreHandleType", int64(v))
 	}
 }
 
@@ -3207,7 +3207,7 @@ func (v CGScope) String() string {
 	case CGScopeMultiGrid:
 		return "cudaCGScopeMultiGrid"
 	default:
-		return ffi.UnknownName("cudaCGScope", int64(v))
+		return ffiimpl.UnknownName("cudaCGScope", int64(v))
 	}
 }
 
@@ -3227,7 +3227,7 @@ func (v GraphConditionalHandleFlags) String() string {
 	case GraphCondAssignDefault:
 		return "cudaGraphCondAssignDefault"
 	default:
-		return ffi.UnknownName("cudaGraphConditionalHandleFlags", int64(v))
+		return ffiimpl.UnknownName("cudaGraphConditionalHandleFlags", int64(v))
 	}
 }
 
@@ -3252,7 +3252,7 @@ func (v GraphConditionalNodeType) String() string {
 	case GraphCondTypeWhile:
 		return "cudaGraphCondTypeWhile"
 	default:
-		return ffi.UnknownName("cudaGraphConditionalNodeType", int64(v))
+		return ffiimpl.UnknownName("cudaGraphConditionalNodeType", int64(v))
 	}
 }
 
@@ -3331,7 +3331,7 @@ func (v GraphNodeType) String() string {
 	case GraphNodeTypeCount:
 		return "cudaGraphNodeTypeCount"
 	default:
-		return ffi.UnknownName("cudaGraphNodeType", int64(v))
+		return ffiimpl.UnknownName("cudaGraphNodeType", int64(v))
 	}
 }
 
@@ -3359,7 +3359,7 @@ func (v GraphDependencyType) String() string {
 	case GraphDependencyTypeProgrammatic:
 		return "cudaGraphDependencyTypeProgrammatic"
 	default:
-		return ffi.UnknownName("cudaGraphDependencyType", int64(v))
+		return ffiimpl.UnknownName("cudaGraphDependencyType", int64(v))
 	}
 }
 
@@ -3428,7 +3428,7 @@ func (v GraphExecUpdateResult) String() string {
 	case GraphExecUpdateErrorAttributesChanged:
 		return "cudaGraphExecUpdateErrorAttributesChanged"
 	default:
-		return ffi.UnknownName("cudaGraphExecUpdateResult", int64(v))
+		return ffiimpl.UnknownName("cudaGraphExecUpdateResult", int64(v))
 	}
 }
 
@@ -3473,7 +3473,7 @@ func (v GraphInstantiateResult) String() string {
 	case GraphInstantiateMultipleDevicesNotSupported:
 		return "cudaGraphInstantiateMultipleDevicesNotSupported"
 	default:
-		return ffi.UnknownName("cudaGraphInstantiateResult", int64(v))
+		return ffiimpl.UnknownName("cudaGraphInstantiateResult", int64(v))
 	}
 }
 
@@ -3510,7 +3510,7 @@ func (v GraphKernelNodeField) String() string {
 	case GraphKernelNodeFieldEnabled:
 		return "cudaGraphKernelNodeFieldEnabled"
 	default:
-		return ffi.UnknownName("cudaGraphKernelNodeField", int64(v))
+		return ffiimpl.UnknownName("cudaGraphKernelNodeField", int64(v))
 	}
 }
 
@@ -3543,7 +3543,7 @@ func (v GetDriverEntryPointFlags) String() string {
 	case EnablePerThreadDefaultStream:
 		return "cudaEnablePerThreadDefaultStream"
 	default:
-		return ffi.UnknownName("cudaGetDriverEntryPointFlags", int64(v))
+		return ffiimpl.UnknownName("cudaGetDriverEntryPointFlags", int64(v))
 	}
 }
 
@@ -3577,7 +3577,7 @@ func (v DriverEntryPointQueryResult) String() string {
 	case DriverEntryPointVersionNotSufficent:
 		return "cudaDriverEntryPointVersionNotSufficent"
 	default:
-		return ffi.UnknownName("cudaDriverEntryPointQueryResult", int64(v))
+		return ffiimpl.UnknownName("cudaDriverEntryPointQueryResult", int64(v))
 	}
 }
 
@@ -3654,7 +3654,7 @@ func (v GraphDebugDotFlags) String() string {
 	case GraphDebugDotFlagsConditionalNodeParams:
 		return "cudaGraphDebugDotFlagsConditionalNodeParams"
 	default:
-		return ffi.UnknownName("cudaGraphDebugDotFlags", int64(v))
+		return ffiimpl.UnknownName("cudaGraphDebugDotFlags", int64(v))
 	}
 }
 
@@ -3694,7 +3694,7 @@ func (v GraphInstantiateFlags) String() string {
 	case GraphInstantiateFlagUseNodePriority:
 		return "cudaGraphInstantiateFlagUseNodePriority"
 	default:
-		return ffi.UnknownName("cudaGraphInstantiateFlags", int64(v))
+		return ffiimpl.UnknownName("cudaGraphInstantiateFlags", int64(v))
 	}
 }
 
@@ -3736,7 +3736,7 @@ func (v LaunchMemSyncDomain) String() string {
 	case LaunchMemSyncDomainRemote:
 		return "cudaLaunchMemSyncDomainRemote"
 	default:
-		return ffi.UnknownName("cudaLaunchMemSyncDomain", int64(v))
+		return ffiimpl.UnknownName("cudaLaunchMemSyncDomain", int64(v))
 	}
 }
 
@@ -3820,7 +3820,7 @@ func (v LaunchAttributeID) String() string {
 	case LaunchAttributeDeviceUpdatableKernelNode:
 		return "cudaLaunchAttributeDeviceUpdatableKernelNode"
 	default:
-		return ffi.UnknownName("cudaLaunchAttributeID", int64(v))
+		return ffiimpl.UnknownName("cudaLaunchAttributeID", int64(v))
 	}
 }
 
@@ -3844,7 +3844,7 @@ func (v DeviceNumaConfig) String() string {
 	case DeviceNumaConfigNumaNode:
 		return "cudaDeviceNumaConfigNumaNode"
 	default:
-		return ffi.UnknownName("cudaDeviceNumaConfig", int64(v))
+		return ffiimpl.UnknownName("cudaDeviceNumaConfig", int64(v))
 	}
 }
 
@@ -3865,7 +3865,7 @@ func (v AsyncNotificationType) String() string {
 	case AsyncNotificationTypeOverBudget:
 		return "cudaAsyncNotificationTypeOverBudget"
 	default:
-		return ffi.UnknownName("cudaAsyncNotificationType", int64(v))
+		return ffiimpl.UnknownName("cudaAsyncNotificationType", int64(v))
 	}
 }
 
@@ -4001,7 +4001,7 @@ func (v DataType) String() string {
 	case R8FE5M2:
 		return "CUDA_R_8F_E5M2"
 	default:
-		return ffi.UnknownName("cudaDataType", int64(v))
+		return ffiimpl.UnknownName("cudaDataType", int64(v))
 	}
 }
 
@@ -4027,7 +4027,7 @@ func (v LibraryPropertyType) String() string {
 	case PatchLevel:
 		return "PATCH_LEVEL"
 	default:
-		return ffi.UnknownName("libraryPropertyType", int64(v))
+		return ffiimpl.UnknownName("libraryPropertyType", int64(v))
 	}
 }
 
@@ -4055,7 +4055,7 @@ func (v SurfaceBoundaryMode) String() string {
 	case BoundaryModeTrap:
 		return "cudaBoundaryModeTrap"
 	default:
-		return ffi.UnknownName("cudaSurfaceBoundaryMode", int64(v))
+		return ffiimpl.UnknownName("cudaSurfaceBoundaryMode", int64(v))
 	}
 }
 
@@ -4079,7 +4079,7 @@ func (v SurfaceFormatMode) String() string {
 	case FormatModeAuto:
 		return "cudaFormatModeAuto"
 	default:
-		return ffi.UnknownName("cudaSurfaceFormatMode", int64(v))
+		return ffiimpl.UnknownName("cudaSurfaceFormatMode", int64(v))
 	}
 }
 
@@ -4111,7 +4111,7 @@ func (v TextureAddressMode) String() string {
 	case AddressModeBorder:
 		return "cudaAddressModeBorder"
 	default:
-		return ffi.UnknownName("cudaTextureAddressMode", int64(v))
+		return ffiimpl.UnknownName("cudaTextureAddressMode", int64(v))
 	}
 }
 
@@ -4135,7 +4135,7 @@ func (v TextureFilterMode) String() string {
 	case FilterModeLinear:
 		return "cudaFilterModeLinear"
 	default:
-		return ffi.UnknownName("cudaTextureFilterMode", int64(v))
+		return ffiimpl.UnknownName("cudaTextureFilterMode", int64(v))
 	}
 }
 
@@ -4161,6 +4161,6 @@ func (v TextureReadMode) String() string {
 	case ReadModeNormalizedFloat:
 		return "cudaReadModeNormalizedFloat"
 	default:
-		return ffi.UnknownName("cudaTextureReadMode", int64(v))
+		return ffiimpl.UnknownName("cudaTextureReadMode", int64(v))
 	}
 }

@@ -2,33 +2,37 @@
 
 package cudart
 
-import "github.com/cugen/cugen/ffi"
+import (
+	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
+)
 
 // lib is the shared library this package calls, opened on first use. The
 // driver library (ffi.DriverLibrary, the one the driver packages call) is
 // loaded first: libcudart opens libcuda.so.1 by its soname and is handed
 // that copy, so one process has one driver whatever the call order.
-var lib = ffi.NewLibrary(ffi.LibraryDesc{
+// ffiimpl.Bind lists the procedures this package binds in it.
+var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Name:     "CUDA 12 runtime",
 	EnvVar:   "CUGEN_LIBCUDART",
 	Files:    []string{"libcudart.so.12"},
 	Identify: "cudaRuntimeGetVersion",
-	Validate: ffi.RuntimeMajor(12),
+	Validate: ffiimpl.RuntimeMajor(12),
 	Driver: ffi.DriverLibrary(ffi.LibraryDesc{
 		Name:     "CUDA driver",
 		EnvVar:   "CUGEN_LIBCUDA",
 		Files:    []string{"libcuda.so.1", "libcuda.so"},
 		Identify: "cuDriverGetVersion",
 	}),
-})
+}))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.
 func SharedLibrary() *ffi.Library {
-	return lib
+	return lib.Library
 }
 
 // One procedure per function, resolved on its first call; it also holds
-// the errors the function returns (ffi.Error). lib.Procs lists them.
+// the errors the function returns (ffiimpl.Error). lib.Procs lists them.
 var (
 	procDeviceReset                                        = lib.NewProc("cudaDeviceReset", "")
 	procDeviceSynchronize                                  = lib.NewProc("cudaDeviceSynchronize", "")

@@ -38,11 +38,11 @@
 // dim3's C++ defaults (1 for the omitted dimensions).
 package cu
 
-import "github.com/cugen/cugen/ffi"
+import "github.com/cugen/cugen/ffi/ffiimpl"
 
-// The generated code needs this version of package ffi or newer.
-const _ = ffi.EnforceVersion(ffi.Version - 5)
-const _ = ffi.EnforceVersion(5 - ffi.MinVersion)
+// The generated code needs this version of package ffiimpl or newer.
+const _ = ffiimpl.EnforceVersion(ffiimpl.Version - 6)
+const _ = ffiimpl.EnforceVersion(6 - ffiimpl.MinVersion)
 
 // HeaderVersion is CUDA_VERSION of cuda.h: the CUDA version of the headers this
 // package was generated from (13.0).

@@ -3,7 +3,7 @@
 package cu
 
 import (
-	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -29,10 +29,10 @@ func GetErrorString(errorCode Result) (pStr string, err error) {
 		return
 	}
 	var pStrC uintptr
-	r := ffi.CallInts(sym, uintptr(errorCode), uintptr(unsafe.Pointer(&pStrC)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(errorCode), uintptr(unsafe.Pointer(&pStrC)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pStrC)
-	pStr = ffi.GoString(pStrC)
-	return pStr, ffi.Error(procGetErrorString, Result(r))
+	pStr = ffiimpl.GoString(pStrC)
+	return pStr, ffiimpl.Error(procGetErrorString, Result(r))
 }
 
 // GetErrorName wraps cuGetErrorName (symbol cuGetErrorName, cuda.h). It needs a driver of CUDA 6.0 or newer.
@@ -56,10 +56,10 @@ func GetErrorName(errorCode Result) (pStr string, err error) {
 		return
 	}
 	var pStrC uintptr
-	r := ffi.CallInts(sym, uintptr(errorCode), uintptr(unsafe.Pointer(&pStrC)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(errorCode), uintptr(unsafe.Pointer(&pStrC)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pStrC)
-	pStr = ffi.GoString(pStrC)
-	return pStr, ffi.Error(procGetErrorName, Result(r))
+	pStr = ffiimpl.GoString(pStrC)
+	return pStr, ffiimpl.Error(procGetErrorName, Result(r))
 }
 
 // Init wraps cuInit (symbol cuInit, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -89,8 +89,8 @@ func Init(flags uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(flags), 0, 0, 0, 0, 0)
-	return ffi.Error(procInit, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(flags), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procInit, Result(r))
 }
 
 // DriverGetVersion wraps cuDriverGetVersion (symbol cuDriverGetVersion, cuda.h). It needs a driver of CUDA 2.2 or newer.
@@ -117,9 +117,9 @@ func DriverGetVersion() (driverVersion int32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&driverVersion)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&driverVersion)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&driverVersion)
-	return driverVersion, ffi.Error(procDriverGetVersion, Result(r))
+	return driverVersion, ffiimpl.Error(procDriverGetVersion, Result(r))
 }
 
 // DeviceGet wraps cuDeviceGet (symbol cuDeviceGet, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -146,9 +146,9 @@ func DeviceGet(ordinal int32) (device Device, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&device)), uintptr(ordinal), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&device)), uintptr(ordinal), 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
-	return device, ffi.Error(procDeviceGet, Result(r))
+	return device, ffiimpl.Error(procDeviceGet, Result(r))
 }
 
 // DeviceGetCount wraps cuDeviceGetCount (symbol cuDeviceGetCount, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -175,9 +175,9 @@ func DeviceGetCount() (count int32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&count)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&count)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&count)
-	return count, ffi.Error(procDeviceGetCount, Result(r))
+	return count, ffiimpl.Error(procDeviceGetCount, Result(r))
 }
 
 // DeviceGetName wraps cuDeviceGetName (symbol cuDeviceGetName, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -209,10 +209,10 @@ func DeviceGetName(dev Device) (name string, err error) {
 		return
 	}
 	var nameBuf [256]byte
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&nameBuf[0])), 256, uintptr(dev), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&nameBuf[0])), 256, uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&nameBuf)
-	name = ffi.GoStringN(nameBuf[:])
-	return name, ffi.Error(procDeviceGetName, Result(r))
+	name = ffiimpl.GoStringN(nameBuf[:])
+	return name, ffiimpl.Error(procDeviceGetName, Result(r))
 }
 
 // DeviceGetUuid wraps cuDeviceGetUuid (symbol cuDeviceGetUuid_v2, cuda.h). It needs a driver of CUDA 9.2 or newer.
@@ -239,9 +239,9 @@ func DeviceGetUuid(dev Device) (uuid Uuid, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&uuid)), uintptr(dev), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&uuid)), uintptr(dev), 0, 0, 0, 0)
 	runtime.KeepAlive(&uuid)
-	return uuid, ffi.Error(procDeviceGetUuid, Result(r))
+	return uuid, ffiimpl.Error(procDeviceGetUuid, Result(r))
 }
 
 // DeviceGetLuid wraps cuDeviceGetLuid (symbol cuDeviceGetLuid, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -269,10 +269,10 @@ func DeviceGetLuid(dev Device) (luid [8]byte, deviceNodeMask uint32, err error) 
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&luid)), uintptr(unsafe.Pointer(&deviceNodeMask)), uintptr(dev), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&luid)), uintptr(unsafe.Pointer(&deviceNodeMask)), uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&luid)
 	runtime.KeepAlive(&deviceNodeMask)
-	return luid, deviceNodeMask, ffi.Error(procDeviceGetLuid, Result(r))
+	return luid, deviceNodeMask, ffiimpl.Error(procDeviceGetLuid, Result(r))
 }
 
 // DeviceTotalMem wraps cuDeviceTotalMem (symbol cuDeviceTotalMem_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -298,9 +298,9 @@ func DeviceTotalMem(dev Device) (bytes uint64, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&bytes)), uintptr(dev), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&bytes)), uintptr(dev), 0, 0, 0, 0)
 	runtime.KeepAlive(&bytes)
-	return bytes, ffi.Error(procDeviceTotalMem, Result(r))
+	return bytes, ffiimpl.Error(procDeviceTotalMem, Result(r))
 }
 
 // DeviceGetTexture1DLinearMaxWidth wraps cuDeviceGetTexture1DLinearMaxWidth (symbol cuDeviceGetTexture1DLinearMaxWidth, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -330,9 +330,9 @@ func DeviceGetTexture1DLinearMaxWidth(format ArrayFormat, numChannels uint32, de
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&maxWidthInElements)), uintptr(format), uintptr(numChannels), uintptr(dev), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&maxWidthInElements)), uintptr(format), uintptr(numChannels), uintptr(dev), 0, 0)
 	runtime.KeepAlive(&maxWidthInElements)
-	return maxWidthInElements, ffi.Error(procDeviceGetTexture1DLinearMaxWidth, Result(r))
+	return maxWidthInElements, ffiimpl.Error(procDeviceGetTexture1DLinearMaxWidth, Result(r))
 }
 
 // DeviceGetAttribute wraps cuDeviceGetAttribute (symbol cuDeviceGetAttribute, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -359,9 +359,9 @@ func DeviceGetAttribute(attrib DeviceAttribute, dev Device) (pi int32, err error
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pi)), uintptr(attrib), uintptr(dev), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pi)), uintptr(attrib), uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&pi)
-	return pi, ffi.Error(procDeviceGetAttribute, Result(r))
+	return pi, ffiimpl.Error(procDeviceGetAttribute, Result(r))
 }
 
 // DeviceGetHostAtomicCapabilities wraps cuDeviceGetHostAtomicCapabilities (symbol cuDeviceGetHostAtomicCapabilities, cuda.h). It needs a driver of CUDA 13.0 or newer.
@@ -399,10 +399,10 @@ func DeviceGetHostAtomicCapabilities(capabilities *uint32, operations *AtomicOpe
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(capabilities)), uintptr(unsafe.Pointer(operations)), uintptr(count), uintptr(dev), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(capabilities)), uintptr(unsafe.Pointer(operations)), uintptr(count), uintptr(dev), 0, 0)
 	runtime.KeepAlive(capabilities)
 	runtime.KeepAlive(operations)
-	return ffi.Error(procDeviceGetHostAtomicCapabilities, Result(r))
+	return ffiimpl.Error(procDeviceGetHostAtomicCapabilities, Result(r))
 }
 
 // DeviceGetNvSciSyncAttributes wraps cuDeviceGetNvSciSyncAttributes (symbol cuDeviceGetNvSciSyncAttributes, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -469,9 +469,9 @@ func DeviceGetNvSciSyncAttributes(nvSciSyncAttrList unsafe.Pointer, dev Device, 
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(nvSciSyncAttrList), uintptr(dev), uintptr(flags), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(nvSciSyncAttrList), uintptr(dev), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(nvSciSyncAttrList)
-	return ffi.Error(procDeviceGetNvSciSyncAttributes, Result(r))
+	return ffiimpl.Error(procDeviceGetNvSciSyncAttributes, Result(r))
 }
 
 // DeviceSetMemPool wraps cuDeviceSetMemPool (symbol cuDeviceSetMemPool, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -494,8 +494,8 @@ func DeviceSetMemPool(dev Device, pool MemoryPool) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dev), uintptr(pool), 0, 0, 0, 0)
-	return ffi.Error(procDeviceSetMemPool, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dev), uintptr(pool), 0, 0, 0, 0)
+	return ffiimpl.Error(procDeviceSetMemPool, Result(r))
 }
 
 // DeviceGetMemPool wraps cuDeviceGetMemPool (symbol cuDeviceGetMemPool, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -515,9 +515,9 @@ func DeviceGetMemPool(dev Device) (pool MemoryPool, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pool)), uintptr(dev), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pool)), uintptr(dev), 0, 0, 0, 0)
 	runtime.KeepAlive(&pool)
-	return pool, ffi.Error(procDeviceGetMemPool, Result(r))
+	return pool, ffiimpl.Error(procDeviceGetMemPool, Result(r))
 }
 
 // DeviceGetDefaultMemPool wraps cuDeviceGetDefaultMemPool (symbol cuDeviceGetDefaultMemPool, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -540,9 +540,9 @@ func DeviceGetDefaultMemPool(dev Device) (pool MemoryPool, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pool)), uintptr(dev), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pool)), uintptr(dev), 0, 0, 0, 0)
 	runtime.KeepAlive(&pool)
-	return pool, ffi.Error(procDeviceGetDefaultMemPool, Result(r))
+	return pool, ffiimpl.Error(procDeviceGetDefaultMemPool, Result(r))
 }
 
 // DeviceGetExecAffinitySupport wraps cuDeviceGetExecAffinitySupport (symbol cuDeviceGetExecAffinitySupport, cuda.h). It needs a driver of CUDA 11.4 or newer.
@@ -575,9 +575,9 @@ func DeviceGetExecAffinitySupport(typ ExecAffinityType, dev Device) (pi int32, e
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pi)), uintptr(typ), uintptr(dev), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pi)), uintptr(typ), uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&pi)
-	return pi, ffi.Error(procDeviceGetExecAffinitySupport, Result(r))
+	return pi, ffiimpl.Error(procDeviceGetExecAffinitySupport, Result(r))
 }
 
 // FlushGPUDirectRDMAWrites wraps cuFlushGPUDirectRDMAWrites (symbol cuFlushGPUDirectRDMAWrites, cuda.h). It needs a driver of CUDA 11.3 or newer.
@@ -619,8 +619,8 @@ func FlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope Flush
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(target), uintptr(scope), 0, 0, 0, 0)
-	return ffi.Error(procFlushGPUDirectRDMAWrites, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(target), uintptr(scope), 0, 0, 0, 0)
+	return ffiimpl.Error(procFlushGPUDirectRDMAWrites, Result(r))
 }
 
 // DeviceGetProperties wraps cuDeviceGetProperties (symbol cuDeviceGetProperties, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -684,9 +684,9 @@ func DeviceGetProperties(dev Device) (prop Devprop, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&prop)), uintptr(dev), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&prop)), uintptr(dev), 0, 0, 0, 0)
 	runtime.KeepAlive(&prop)
-	return prop, ffi.Error(procDeviceGetProperties, Result(r))
+	return prop, ffiimpl.Error(procDeviceGetProperties, Result(r))
 }
 
 // DeviceComputeCapability wraps cuDeviceComputeCapability (symbol cuDeviceComputeCapability, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -718,10 +718,10 @@ func DeviceComputeCapability(dev Device) (major, minor int32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&major)), uintptr(unsafe.Pointer(&minor)), uintptr(dev), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&major)), uintptr(unsafe.Pointer(&minor)), uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&major)
 	runtime.KeepAlive(&minor)
-	return major, minor, ffi.Error(procDeviceComputeCapability, Result(r))
+	return major, minor, ffiimpl.Error(procDeviceComputeCapability, Result(r))
 }
 
 // DevicePrimaryCtxRetain wraps cuDevicePrimaryCtxRetain (symbol cuDevicePrimaryCtxRetain, cuda.h). It needs a driver of CUDA 7.0 or newer.
@@ -763,9 +763,9 @@ func DevicePrimaryCtxRetain(dev Device) (pctx Context, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pctx)), uintptr(dev), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pctx)), uintptr(dev), 0, 0, 0, 0)
 	runtime.KeepAlive(&pctx)
-	return pctx, ffi.Error(procDevicePrimaryCtxRetain, Result(r))
+	return pctx, ffiimpl.Error(procDevicePrimaryCtxRetain, Result(r))
 }
 
 // DevicePrimaryCtxRelease wraps cuDevicePrimaryCtxRelease (symbol cuDevicePrimaryCtxRelease_v2, cuda.h). It needs a driver of CUDA 11.0 or newer.
@@ -802,8 +802,8 @@ func DevicePrimaryCtxRelease(dev Device) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dev), 0, 0, 0, 0, 0)
-	return ffi.Error(procDevicePrimaryCtxRelease, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dev), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procDevicePrimaryCtxRelease, Result(r))
 }
 
 // DevicePrimaryCtxSetFlags wraps cuDevicePrimaryCtxSetFlags (symbol cuDevicePrimaryCtxSetFlags_v2, cuda.h). It needs a driver of CUDA 11.0 or newer.
@@ -905,8 +905,8 @@ func DevicePrimaryCtxSetFlags(dev Device, flags uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dev), uintptr(flags), 0, 0, 0, 0)
-	return ffi.Error(procDevicePrimaryCtxSetFlags, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dev), uintptr(flags), 0, 0, 0, 0)
+	return ffiimpl.Error(procDevicePrimaryCtxSetFlags, Result(r))
 }
 
 // DevicePrimaryCtxGetState wraps cuDevicePrimaryCtxGetState (symbol cuDevicePrimaryCtxGetState, cuda.h). It needs a driver of CUDA 7.0 or newer.
@@ -933,10 +933,10 @@ func DevicePrimaryCtxGetState(dev Device) (flags uint32, active int32, err error
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(dev), uintptr(unsafe.Pointer(&flags)), uintptr(unsafe.Pointer(&active)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(dev), uintptr(unsafe.Pointer(&flags)), uintptr(unsafe.Pointer(&active)), 0, 0, 0)
 	runtime.KeepAlive(&flags)
 	runtime.KeepAlive(&active)
-	return flags, active, ffi.Error(procDevicePrimaryCtxGetState, Result(r))
+	return flags, active, ffiimpl.Error(procDevicePrimaryCtxGetState, Result(r))
 }
 
 // DevicePrimaryCtxReset wraps cuDevicePrimaryCtxReset (symbol cuDevicePrimaryCtxReset_v2, cuda.h). It needs a driver of CUDA 11.0 or newer.
@@ -970,8 +970,8 @@ func DevicePrimaryCtxReset(dev Device) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dev), 0, 0, 0, 0, 0)
-	return ffi.Error(procDevicePrimaryCtxReset, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dev), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procDevicePrimaryCtxReset, Result(r))
 }
 
 // CtxCreate wraps cuCtxCreate (symbol cuCtxCreate_v4, cuda.h). It needs a driver of CUDA 12.5 or newer.
@@ -1132,10 +1132,10 @@ func CtxCreate(ctxCreateParams *CtxCreateParams, flags uint32, dev Device) (pctx
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pctx)), uintptr(unsafe.Pointer(ctxCreateParams)), uintptr(flags), uintptr(dev), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pctx)), uintptr(unsafe.Pointer(ctxCreateParams)), uintptr(flags), uintptr(dev), 0, 0)
 	runtime.KeepAlive(&pctx)
 	runtime.KeepAlive(ctxCreateParams)
-	return pctx, ffi.Error(procCtxCreate, Result(r))
+	return pctx, ffiimpl.Error(procCtxCreate, Result(r))
 }
 
 // CtxDestroy wraps cuCtxDestroy (symbol cuCtxDestroy_v2, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -1182,8 +1182,8 @@ func CtxDestroy(ctx Context) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(ctx), 0, 0, 0, 0, 0)
-	return ffi.Error(procCtxDestroy, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(ctx), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procCtxDestroy, Result(r))
 }
 
 // CtxPushCurrent wraps cuCtxPushCurrent (symbol cuCtxPushCurrent_v2, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -1213,8 +1213,8 @@ func CtxPushCurrent(ctx Context) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(ctx), 0, 0, 0, 0, 0)
-	return ffi.Error(procCtxPushCurrent, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(ctx), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procCtxPushCurrent, Result(r))
 }
 
 // CtxPopCurrent wraps cuCtxPopCurrent (symbol cuCtxPopCurrent_v2, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -1245,9 +1245,9 @@ func CtxPopCurrent() (pctx Context, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pctx)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pctx)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pctx)
-	return pctx, ffi.Error(procCtxPopCurrent, Result(r))
+	return pctx, ffiimpl.Error(procCtxPopCurrent, Result(r))
 }
 
 // CtxSetCurrent wraps cuCtxSetCurrent (symbol cuCtxSetCurrent, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -1277,8 +1277,8 @@ func CtxSetCurrent(ctx Context) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(ctx), 0, 0, 0, 0, 0)
-	return ffi.Error(procCtxSetCurrent, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(ctx), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procCtxSetCurrent, Result(r))
 }
 
 // CtxGetCurrent wraps cuCtxGetCurrent (symbol cuCtxGetCurrent, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -1302,9 +1302,9 @@ func CtxGetCurrent() (pctx Context, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pctx)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pctx)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pctx)
-	return pctx, ffi.Error(procCtxGetCurrent, Result(r))
+	return pctx, ffiimpl.Error(procCtxGetCurrent, Result(r))
 }
 
 // CtxGetDevice wraps cuCtxGetDevice (symbol cuCtxGetDevice, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -1329,9 +1329,9 @@ func CtxGetDevice() (device Device, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&device)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&device)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
-	return device, ffi.Error(procCtxGetDevice, Result(r))
+	return device, ffiimpl.Error(procCtxGetDevice, Result(r))
 }
 
 // CtxGetDeviceV2 wraps cuCtxGetDevice_v2 (symbol cuCtxGetDevice_v2, cuda.h). It needs a driver of CUDA 13.0 or newer.
@@ -1356,9 +1356,9 @@ func CtxGetDeviceV2(ctx Context) (device Device, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&device)), uintptr(ctx), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&device)), uintptr(ctx), 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
-	return device, ffi.Error(procCtxGetDeviceV2, Result(r))
+	return device, ffiimpl.Error(procCtxGetDeviceV2, Result(r))
 }
 
 // CtxGetFlags wraps cuCtxGetFlags (symbol cuCtxGetFlags, cuda.h). It needs a driver of CUDA 7.0 or newer.
@@ -1384,9 +1384,9 @@ func CtxGetFlags() (flags uint32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	return flags, ffi.Error(procCtxGetFlags, Result(r))
+	return flags, ffiimpl.Error(procCtxGetFlags, Result(r))
 }
 
 // CtxSetFlags wraps cuCtxSetFlags (symbol cuCtxSetFlags, cuda.h). It needs a driver of CUDA 12.1 or newer.
@@ -1413,8 +1413,8 @@ func CtxSetFlags(flags uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(flags), 0, 0, 0, 0, 0)
-	return ffi.Error(procCtxSetFlags, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(flags), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procCtxSetFlags, Result(r))
 }
 
 // CtxGetId wraps cuCtxGetId (symbol cuCtxGetId, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -1442,9 +1442,9 @@ func CtxGetId(ctx Context) (ctxId uint64, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(ctx), uintptr(unsafe.Pointer(&ctxId)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(ctx), uintptr(unsafe.Pointer(&ctxId)), 0, 0, 0, 0)
 	runtime.KeepAlive(&ctxId)
-	return ctxId, ffi.Error(procCtxGetId, Result(r))
+	return ctxId, ffiimpl.Error(procCtxGetId, Result(r))
 }
 
 // CtxSynchronize wraps cuCtxSynchronize (symbol cuCtxSynchronize, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -1472,8 +1472,8 @@ func CtxSynchronize() error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
-	return ffi.Error(procCtxSynchronize, Result(r))
+	r := ffiimpl.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procCtxSynchronize, Result(r))
 }
 
 // CtxSynchronizeV2 wraps cuCtxSynchronize_v2 (symbol cuCtxSynchronize_v2, cuda.h). It needs a driver of CUDA 13.0 or newer.
@@ -1506,8 +1506,8 @@ func CtxSynchronizeV2(ctx Context) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(ctx), 0, 0, 0, 0, 0)
-	return ffi.Error(procCtxSynchronizeV2, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(ctx), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procCtxSynchronizeV2, Result(r))
 }
 
 // CtxSetLimit wraps cuCtxSetLimit (symbol cuCtxSetLimit, cuda.h). It needs a driver of CUDA 3.1 or newer.
@@ -1593,8 +1593,8 @@ func CtxSetLimit(limit Limit, value uint64) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(limit), uintptr(value), 0, 0, 0, 0)
-	return ffi.Error(procCtxSetLimit, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(limit), uintptr(value), 0, 0, 0, 0)
+	return ffiimpl.Error(procCtxSetLimit, Result(r))
 }
 
 // CtxGetLimit wraps cuCtxGetLimit (symbol cuCtxGetLimit, cuda.h). It needs a driver of CUDA 3.1 or newer.
@@ -1635,9 +1635,9 @@ func CtxGetLimit(limit Limit) (pvalue uint64, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pvalue)), uintptr(limit), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pvalue)), uintptr(limit), 0, 0, 0, 0)
 	runtime.KeepAlive(&pvalue)
-	return pvalue, ffi.Error(procCtxGetLimit, Result(r))
+	return pvalue, ffiimpl.Error(procCtxGetLimit, Result(r))
 }
 
 // CtxGetCacheConfig wraps cuCtxGetCacheConfig (symbol cuCtxGetCacheConfig, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -1679,9 +1679,9 @@ func CtxGetCacheConfig() (pconfig FuncCache, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pconfig)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pconfig)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pconfig)
-	return pconfig, ffi.Error(procCtxGetCacheConfig, Result(r))
+	return pconfig, ffiimpl.Error(procCtxGetCacheConfig, Result(r))
 }
 
 // CtxSetCacheConfig wraps cuCtxSetCacheConfig (symbol cuCtxSetCacheConfig, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -1730,8 +1730,8 @@ func CtxSetCacheConfig(config FuncCache) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(config), 0, 0, 0, 0, 0)
-	return ffi.Error(procCtxSetCacheConfig, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(config), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procCtxSetCacheConfig, Result(r))
 }
 
 // CtxGetApiVersion wraps cuCtxGetApiVersion (symbol cuCtxGetApiVersion, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -1765,9 +1765,9 @@ func CtxGetApiVersion(ctx Context) (version uint32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(ctx), uintptr(unsafe.Pointer(&version)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(ctx), uintptr(unsafe.Pointer(&version)), 0, 0, 0, 0)
 	runtime.KeepAlive(&version)
-	return version, ffi.Error(procCtxGetApiVersion, Result(r))
+	return version, ffiimpl.Error(procCtxGetApiVersion, Result(r))
 }
 
 // CtxGetStreamPriorityRange wraps cuCtxGetStreamPriorityRange (symbol cuCtxGetStreamPriorityRange, cuda.h). It needs a driver of CUDA 5.5 or newer.
@@ -1808,10 +1808,10 @@ func CtxGetStreamPriorityRange() (leastPriority, greatestPriority int32, err err
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&leastPriority)), uintptr(unsafe.Pointer(&greatestPriority)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&leastPriority)), uintptr(unsafe.Pointer(&greatestPriority)), 0, 0, 0, 0)
 	runtime.KeepAlive(&leastPriority)
 	runtime.KeepAlive(&greatestPriority)
-	return leastPriority, greatestPriority, ffi.Error(procCtxGetStreamPriorityRange, Result(r))
+	return leastPriority, greatestPriority, ffiimpl.Error(procCtxGetStreamPriorityRange, Result(r))
 }
 
 // CtxResetPersistingL2Cache wraps cuCtxResetPersistingL2Cache (symbol cuCtxResetPersistingL2Cache, cuda.h). It needs a driver of CUDA 11.0 or newer.
@@ -1832,8 +1832,8 @@ func CtxResetPersistingL2Cache() error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
-	return ffi.Error(procCtxResetPersistingL2Cache, Result(r))
+	r := ffiimpl.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procCtxResetPersistingL2Cache, Result(r))
 }
 
 // CtxGetExecAffinity wraps cuCtxGetExecAffinity (symbol cuCtxGetExecAffinity, cuda.h). It needs a driver of CUDA 11.4 or newer.
@@ -1862,9 +1862,9 @@ func CtxGetExecAffinity(typ ExecAffinityType) (pExecAffinity ExecAffinityParam, 
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pExecAffinity)), uintptr(typ), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pExecAffinity)), uintptr(typ), 0, 0, 0, 0)
 	runtime.KeepAlive(&pExecAffinity)
-	return pExecAffinity, ffi.Error(procCtxGetExecAffinity, Result(r))
+	return pExecAffinity, ffiimpl.Error(procCtxGetExecAffinity, Result(r))
 }
 
 // CtxRecordEvent wraps cuCtxRecordEvent (symbol cuCtxRecordEvent, cuda.h). It needs a driver of CUDA 12.5 or newer.
@@ -1898,8 +1898,8 @@ func CtxRecordEvent(hCtx Context, hEvent Event) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hCtx), uintptr(hEvent), 0, 0, 0, 0)
-	return ffi.Error(procCtxRecordEvent, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hCtx), uintptr(hEvent), 0, 0, 0, 0)
+	return ffiimpl.Error(procCtxRecordEvent, Result(r))
 }
 
 // CtxWaitEvent wraps cuCtxWaitEvent (symbol cuCtxWaitEvent, cuda.h). It needs a driver of CUDA 12.5 or newer.
@@ -1933,8 +1933,8 @@ func CtxWaitEvent(hCtx Context, hEvent Event) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hCtx), uintptr(hEvent), 0, 0, 0, 0)
-	return ffi.Error(procCtxWaitEvent, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hCtx), uintptr(hEvent), 0, 0, 0, 0)
+	return ffiimpl.Error(procCtxWaitEvent, Result(r))
 }
 
 // CtxAttach wraps cuCtxAttach (symbol cuCtxAttach, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -1969,9 +1969,9 @@ func CtxAttach(flags uint32) (pctx Context, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pctx)), uintptr(flags), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pctx)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&pctx)
-	return pctx, ffi.Error(procCtxAttach, Result(r))
+	return pctx, ffiimpl.Error(procCtxAttach, Result(r))
 }
 
 // CtxDetach wraps cuCtxDetach (symbol cuCtxDetach, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -2002,8 +2002,8 @@ func CtxDetach(ctx Context) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(ctx), 0, 0, 0, 0, 0)
-	return ffi.Error(procCtxDetach, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(ctx), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procCtxDetach, Result(r))
 }
 
 // CtxGetSharedMemConfig wraps cuCtxGetSharedMemConfig (symbol cuCtxGetSharedMemConfig, cuda.h). It needs a driver of CUDA 4.2 or newer.
@@ -2045,9 +2045,9 @@ func CtxGetSharedMemConfig() (pConfig Sharedconfig, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pConfig)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pConfig)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pConfig)
-	return pConfig, ffi.Error(procCtxGetSharedMemConfig, Result(r))
+	return pConfig, ffiimpl.Error(procCtxGetSharedMemConfig, Result(r))
 }
 
 // CtxSetSharedMemConfig wraps cuCtxSetSharedMemConfig (symbol cuCtxSetSharedMemConfig, cuda.h). It needs a driver of CUDA 4.2 or newer.
@@ -2099,8 +2099,8 @@ func CtxSetSharedMemConfig(config Sharedconfig) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(config), 0, 0, 0, 0, 0)
-	return ffi.Error(procCtxSetSharedMemConfig, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(config), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procCtxSetSharedMemConfig, Result(r))
 }
 
 // ModuleLoad wraps cuModuleLoad (symbol cuModuleLoad, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -2135,11 +2135,11 @@ func ModuleLoad(fname string) (module Module, err error) {
 	if err != nil {
 		return
 	}
-	fnameC := ffi.CString(fname)
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&module)), uintptr(unsafe.Pointer(fnameC)), 0, 0, 0, 0)
+	fnameC := ffiimpl.CString(fname)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&module)), uintptr(unsafe.Pointer(fnameC)), 0, 0, 0, 0)
 	runtime.KeepAlive(&module)
 	runtime.KeepAlive(fnameC)
-	return module, ffi.Error(procModuleLoad, Result(r))
+	return module, ffiimpl.Error(procModuleLoad, Result(r))
 }
 
 // ModuleLoadData wraps cuModuleLoadData (symbol cuModuleLoadData, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -2169,10 +2169,10 @@ func ModuleLoadData(image unsafe.Pointer) (module Module, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&module)), uintptr(image), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&module)), uintptr(image), 0, 0, 0, 0)
 	runtime.KeepAlive(&module)
 	runtime.KeepAlive(image)
-	return module, ffi.Error(procModuleLoadData, Result(r))
+	return module, ffiimpl.Error(procModuleLoadData, Result(r))
 }
 
 // ModuleLoadDataEx wraps cuModuleLoadDataEx (symbol cuModuleLoadDataEx, cuda.h). It needs a driver of CUDA 2.1 or newer.
@@ -2205,12 +2205,12 @@ func ModuleLoadDataEx(image unsafe.Pointer, numOptions uint32, options *JitOptio
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&module)), uintptr(image), uintptr(numOptions), uintptr(unsafe.Pointer(options)), uintptr(unsafe.Pointer(optionValues)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&module)), uintptr(image), uintptr(numOptions), uintptr(unsafe.Pointer(options)), uintptr(unsafe.Pointer(optionValues)), 0)
 	runtime.KeepAlive(&module)
 	runtime.KeepAlive(image)
 	runtime.KeepAlive(options)
 	runtime.KeepAlive(optionValues)
-	return module, ffi.Error(procModuleLoadDataEx, Result(r))
+	return module, ffiimpl.Error(procModuleLoadDataEx, Result(r))
 }
 
 // ModuleLoadFatBinary wraps cuModuleLoadFatBinary (symbol cuModuleLoadFatBinary, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -2246,10 +2246,10 @@ func ModuleLoadFatBinary(fatCubin unsafe.Pointer) (module Module, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&module)), uintptr(fatCubin), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&module)), uintptr(fatCubin), 0, 0, 0, 0)
 	runtime.KeepAlive(&module)
 	runtime.KeepAlive(fatCubin)
-	return module, ffi.Error(procModuleLoadFatBinary, Result(r))
+	return module, ffiimpl.Error(procModuleLoadFatBinary, Result(r))
 }
 
 // ModuleUnload wraps cuModuleUnload (symbol cuModuleUnload, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -2277,8 +2277,8 @@ func ModuleUnload(hmod Module) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hmod), 0, 0, 0, 0, 0)
-	return ffi.Error(procModuleUnload, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hmod), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procModuleUnload, Result(r))
 }
 
 // ModuleGetLoadingMode wraps cuModuleGetLoadingMode (symbol cuModuleGetLoadingMode, cuda.h). It needs a driver of CUDA 11.7 or newer.
@@ -2301,9 +2301,9 @@ func ModuleGetLoadingMode() (mode ModuleLoadingMode, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&mode)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&mode)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&mode)
-	return mode, ffi.Error(procModuleGetLoadingMode, Result(r))
+	return mode, ffiimpl.Error(procModuleGetLoadingMode, Result(r))
 }
 
 // ModuleGetFunction wraps cuModuleGetFunction (symbol cuModuleGetFunction, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -2331,11 +2331,11 @@ func ModuleGetFunction(hmod Module, name string) (hfunc Function, err error) {
 	if err != nil {
 		return
 	}
-	nameC := ffi.CString(name)
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&hfunc)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
+	nameC := ffiimpl.CString(name)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&hfunc)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
 	runtime.KeepAlive(&hfunc)
 	runtime.KeepAlive(nameC)
-	return hfunc, ffi.Error(procModuleGetFunction, Result(r))
+	return hfunc, ffiimpl.Error(procModuleGetFunction, Result(r))
 }
 
 // ModuleGetFunctionCount wraps cuModuleGetFunctionCount (symbol cuModuleGetFunctionCount, cuda.h).
@@ -2353,9 +2353,9 @@ func ModuleGetFunctionCount(mod Module) (count uint32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&count)), uintptr(mod), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&count)), uintptr(mod), 0, 0, 0, 0)
 	runtime.KeepAlive(&count)
-	return count, ffi.Error(procModuleGetFunctionCount, Result(r))
+	return count, ffiimpl.Error(procModuleGetFunctionCount, Result(r))
 }
 
 // ModuleEnumerateFunctions wraps cuModuleEnumerateFunctions (symbol cuModuleEnumerateFunctions, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -2385,9 +2385,9 @@ func ModuleEnumerateFunctions(functions *Function, numFunctions uint32, mod Modu
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(functions)), uintptr(numFunctions), uintptr(mod), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(functions)), uintptr(numFunctions), uintptr(mod), 0, 0, 0)
 	runtime.KeepAlive(functions)
-	return ffi.Error(procModuleEnumerateFunctions, Result(r))
+	return ffiimpl.Error(procModuleEnumerateFunctions, Result(r))
 }
 
 // ModuleGetGlobal wraps cuModuleGetGlobal (symbol cuModuleGetGlobal_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -2418,12 +2418,12 @@ func ModuleGetGlobal(hmod Module, name string) (dptr Deviceptr, bytes uint64, er
 	if err != nil {
 		return
 	}
-	nameC := ffi.CString(name)
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0)
+	nameC := ffiimpl.CString(name)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0)
 	runtime.KeepAlive(&dptr)
 	runtime.KeepAlive(&bytes)
 	runtime.KeepAlive(nameC)
-	return dptr, bytes, ffi.Error(procModuleGetGlobal, Result(r))
+	return dptr, bytes, ffiimpl.Error(procModuleGetGlobal, Result(r))
 }
 
 // LinkCreate wraps cuLinkCreate (symbol cuLinkCreate_v2, cuda.h). It needs a driver of CUDA 6.5 or newer.
@@ -2471,11 +2471,11 @@ func LinkCreate(numOptions uint32, options *JitOption, optionValues *uintptr) (s
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(numOptions), uintptr(unsafe.Pointer(options)), uintptr(unsafe.Pointer(optionValues)), uintptr(unsafe.Pointer(&stateOut)), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(numOptions), uintptr(unsafe.Pointer(options)), uintptr(unsafe.Pointer(optionValues)), uintptr(unsafe.Pointer(&stateOut)), 0, 0)
 	runtime.KeepAlive(options)
 	runtime.KeepAlive(optionValues)
 	runtime.KeepAlive(&stateOut)
-	return stateOut, ffi.Error(procLinkCreate, Result(r))
+	return stateOut, ffiimpl.Error(procLinkCreate, Result(r))
 }
 
 // LinkAddData wraps cuLinkAddData (symbol cuLinkAddData_v2, cuda.h). It needs a driver of CUDA 6.5 or newer.
@@ -2513,8 +2513,8 @@ func LinkAddData(state LinkState, typ JitInputType, data unsafe.Pointer, size ui
 	if err != nil {
 		return err
 	}
-	nameC := ffi.CString(name)
-	var frame ffi.Frame
+	nameC := ffiimpl.CString(name)
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(state))
 	frame.Int(uintptr(typ))
 	frame.Int(uintptr(data))
@@ -2523,7 +2523,7 @@ func LinkAddData(state LinkState, typ JitInputType, data unsafe.Pointer, size ui
 	frame.Int(uintptr(numOptions))
 	frame.Int(uintptr(unsafe.Pointer(options)))
 	frame.Int(uintptr(unsafe.Pointer(optionValues)))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(data)
 	runtime.KeepAlive(nameC)
 	runtime.KeepAlive(options)
@@ -2531,7 +2531,7 @@ func LinkAddData(state LinkState, typ JitInputType, data unsafe.Pointer, size ui
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procLinkAddData, Result(frame.Ret()))
+	return ffiimpl.Error(procLinkAddData, Result(frame.Ret()))
 }
 
 // LinkAddFile wraps cuLinkAddFile (symbol cuLinkAddFile_v2, cuda.h). It needs a driver of CUDA 6.5 or newer.
@@ -2569,12 +2569,12 @@ func LinkAddFile(state LinkState, typ JitInputType, path string, numOptions uint
 	if err != nil {
 		return err
 	}
-	pathC := ffi.CString(path)
-	r := ffi.CallInts(sym, uintptr(state), uintptr(typ), uintptr(unsafe.Pointer(pathC)), uintptr(numOptions), uintptr(unsafe.Pointer(options)), uintptr(unsafe.Pointer(optionValues)))
+	pathC := ffiimpl.CString(path)
+	r := ffiimpl.CallInts(sym, uintptr(state), uintptr(typ), uintptr(unsafe.Pointer(pathC)), uintptr(numOptions), uintptr(unsafe.Pointer(options)), uintptr(unsafe.Pointer(optionValues)))
 	runtime.KeepAlive(pathC)
 	runtime.KeepAlive(options)
 	runtime.KeepAlive(optionValues)
-	return ffi.Error(procLinkAddFile, Result(r))
+	return ffiimpl.Error(procLinkAddFile, Result(r))
 }
 
 // LinkComplete wraps cuLinkComplete (symbol cuLinkComplete, cuda.h). It needs a driver of CUDA 5.5 or newer.
@@ -2600,10 +2600,10 @@ func LinkComplete(state LinkState) (cubinOut unsafe.Pointer, sizeOut uint64, err
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(state), uintptr(unsafe.Pointer(&cubinOut)), uintptr(unsafe.Pointer(&sizeOut)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(state), uintptr(unsafe.Pointer(&cubinOut)), uintptr(unsafe.Pointer(&sizeOut)), 0, 0, 0)
 	runtime.KeepAlive(&cubinOut)
 	runtime.KeepAlive(&sizeOut)
-	return cubinOut, sizeOut, ffi.Error(procLinkComplete, Result(r))
+	return cubinOut, sizeOut, ffiimpl.Error(procLinkComplete, Result(r))
 }
 
 // LinkDestroy wraps cuLinkDestroy (symbol cuLinkDestroy, cuda.h). It needs a driver of CUDA 5.5 or newer.
@@ -2620,8 +2620,8 @@ func LinkDestroy(state LinkState) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(state), 0, 0, 0, 0, 0)
-	return ffi.Error(procLinkDestroy, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(state), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procLinkDestroy, Result(r))
 }
 
 // ModuleGetTexRef wraps cuModuleGetTexRef (symbol cuModuleGetTexRef, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -2653,11 +2653,11 @@ func ModuleGetTexRef(hmod Module, name string) (pTexRef Texref, err error) {
 	if err != nil {
 		return
 	}
-	nameC := ffi.CString(name)
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pTexRef)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
+	nameC := ffiimpl.CString(name)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pTexRef)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
 	runtime.KeepAlive(&pTexRef)
 	runtime.KeepAlive(nameC)
-	return pTexRef, ffi.Error(procModuleGetTexRef, Result(r))
+	return pTexRef, ffiimpl.Error(procModuleGetTexRef, Result(r))
 }
 
 // ModuleGetSurfRef wraps cuModuleGetSurfRef (symbol cuModuleGetSurfRef, cuda.h). It needs a driver of CUDA 3.0 or newer.
@@ -2688,11 +2688,11 @@ func ModuleGetSurfRef(hmod Module, name string) (pSurfRef Surfref, err error) {
 	if err != nil {
 		return
 	}
-	nameC := ffi.CString(name)
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pSurfRef)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
+	nameC := ffiimpl.CString(name)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pSurfRef)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
 	runtime.KeepAlive(&pSurfRef)
 	runtime.KeepAlive(nameC)
-	return pSurfRef, ffi.Error(procModuleGetSurfRef, Result(r))
+	return pSurfRef, ffiimpl.Error(procModuleGetSurfRef, Result(r))
 }
 
 // LibraryLoadData wraps cuLibraryLoadData (symbol cuLibraryLoadData, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -2752,7 +2752,7 @@ func LibraryLoadData(code unsafe.Pointer, jitOptions *JitOption, jitOptionsValue
 	if err != nil {
 		return
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(&library)))
 	frame.Int(uintptr(code))
 	frame.Int(uintptr(unsafe.Pointer(jitOptions)))
@@ -2761,7 +2761,7 @@ func LibraryLoadData(code unsafe.Pointer, jitOptions *JitOption, jitOptionsValue
 	frame.Int(uintptr(unsafe.Pointer(libraryOptions)))
 	frame.Int(uintptr(unsafe.Pointer(libraryOptionValues)))
 	frame.Int(uintptr(numLibraryOptions))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&library)
 	runtime.KeepAlive(code)
 	runtime.KeepAlive(jitOptions)
@@ -2771,7 +2771,7 @@ func LibraryLoadData(code unsafe.Pointer, jitOptions *JitOption, jitOptionsValue
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return library, ffi.Error(procLibraryLoadData, Result(frame.Ret()))
+	return library, ffiimpl.Error(procLibraryLoadData, Result(frame.Ret()))
 }
 
 // LibraryLoadFromFile wraps cuLibraryLoadFromFile (symbol cuLibraryLoadFromFile, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -2831,8 +2831,8 @@ func LibraryLoadFromFile(fileName string, jitOptions *JitOption, jitOptionsValue
 	if err != nil {
 		return
 	}
-	fileNameC := ffi.CString(fileName)
-	var frame ffi.Frame
+	fileNameC := ffiimpl.CString(fileName)
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(&library)))
 	frame.Int(uintptr(unsafe.Pointer(fileNameC)))
 	frame.Int(uintptr(unsafe.Pointer(jitOptions)))
@@ -2841,7 +2841,7 @@ func LibraryLoadFromFile(fileName string, jitOptions *JitOption, jitOptionsValue
 	frame.Int(uintptr(unsafe.Pointer(libraryOptions)))
 	frame.Int(uintptr(unsafe.Pointer(libraryOptionValues)))
 	frame.Int(uintptr(numLibraryOptions))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&library)
 	runtime.KeepAlive(fileNameC)
 	runtime.KeepAlive(jitOptions)
@@ -2851,7 +2851,7 @@ func LibraryLoadFromFile(fileName string, jitOptions *JitOption, jitOptionsValue
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return library, ffi.Error(procLibraryLoadFromFile, Result(frame.Ret()))
+	return library, ffiimpl.Error(procLibraryLoadFromFile, Result(frame.Ret()))
 }
 
 // LibraryUnload wraps cuLibraryUnload (symbol cuLibraryUnload, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -2871,8 +2871,8 @@ func LibraryUnload(library Library) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(library), 0, 0, 0, 0, 0)
-	return ffi.Error(procLibraryUnload, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(library), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procLibraryUnload, Result(r))
 }
 
 // LibraryGetKernel wraps cuLibraryGetKernel (symbol cuLibraryGetKernel, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -2896,11 +2896,11 @@ func LibraryGetKernel(library Library, name string) (pKernel Kernel, err error) 
 	if err != nil {
 		return
 	}
-	nameC := ffi.CString(name)
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pKernel)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
+	nameC := ffiimpl.CString(name)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pKernel)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
 	runtime.KeepAlive(&pKernel)
 	runtime.KeepAlive(nameC)
-	return pKernel, ffi.Error(procLibraryGetKernel, Result(r))
+	return pKernel, ffiimpl.Error(procLibraryGetKernel, Result(r))
 }
 
 // LibraryGetKernelCount wraps cuLibraryGetKernelCount (symbol cuLibraryGetKernelCount, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -2918,9 +2918,9 @@ func LibraryGetKernelCount(lib Library) (count uint32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&count)), uintptr(lib), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&count)), uintptr(lib), 0, 0, 0, 0)
 	runtime.KeepAlive(&count)
-	return count, ffi.Error(procLibraryGetKernelCount, Result(r))
+	return count, ffiimpl.Error(procLibraryGetKernelCount, Result(r))
 }
 
 // LibraryEnumerateKernels wraps cuLibraryEnumerateKernels (symbol cuLibraryEnumerateKernels, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -2943,9 +2943,9 @@ func LibraryEnumerateKernels(kernels *Kernel, numKernels uint32, lib Library) er
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(kernels)), uintptr(numKernels), uintptr(lib), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(kernels)), uintptr(numKernels), uintptr(lib), 0, 0, 0)
 	runtime.KeepAlive(kernels)
-	return ffi.Error(procLibraryEnumerateKernels, Result(r))
+	return ffiimpl.Error(procLibraryEnumerateKernels, Result(r))
 }
 
 // LibraryGetModule wraps cuLibraryGetModule (symbol cuLibraryGetModule, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -2970,9 +2970,9 @@ func LibraryGetModule(library Library) (pMod Module, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pMod)), uintptr(library), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pMod)), uintptr(library), 0, 0, 0, 0)
 	runtime.KeepAlive(&pMod)
-	return pMod, ffi.Error(procLibraryGetModule, Result(r))
+	return pMod, ffiimpl.Error(procLibraryGetModule, Result(r))
 }
 
 // KernelGetFunction wraps cuKernelGetFunction (symbol cuKernelGetFunction, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -2997,9 +2997,9 @@ func KernelGetFunction(kernel Kernel) (pFunc Function, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pFunc)), uintptr(kernel), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pFunc)), uintptr(kernel), 0, 0, 0, 0)
 	runtime.KeepAlive(&pFunc)
-	return pFunc, ffi.Error(procKernelGetFunction, Result(r))
+	return pFunc, ffiimpl.Error(procKernelGetFunction, Result(r))
 }
 
 // KernelGetLibrary wraps cuKernelGetLibrary (symbol cuKernelGetLibrary, cuda.h). It needs a driver of CUDA 12.5 or newer.
@@ -3021,9 +3021,9 @@ func KernelGetLibrary(kernel Kernel) (pLib Library, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pLib)), uintptr(kernel), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pLib)), uintptr(kernel), 0, 0, 0, 0)
 	runtime.KeepAlive(&pLib)
-	return pLib, ffi.Error(procKernelGetLibrary, Result(r))
+	return pLib, ffiimpl.Error(procKernelGetLibrary, Result(r))
 }
 
 // LibraryGetGlobal wraps cuLibraryGetGlobal (symbol cuLibraryGetGlobal, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -3052,12 +3052,12 @@ func LibraryGetGlobal(library Library, name string) (dptr Deviceptr, bytes uint6
 	if err != nil {
 		return
 	}
-	nameC := ffi.CString(name)
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0)
+	nameC := ffiimpl.CString(name)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0)
 	runtime.KeepAlive(&dptr)
 	runtime.KeepAlive(&bytes)
 	runtime.KeepAlive(nameC)
-	return dptr, bytes, ffi.Error(procLibraryGetGlobal, Result(r))
+	return dptr, bytes, ffiimpl.Error(procLibraryGetGlobal, Result(r))
 }
 
 // LibraryGetManaged wraps cuLibraryGetManaged (symbol cuLibraryGetManaged, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -3085,12 +3085,12 @@ func LibraryGetManaged(library Library, name string) (dptr Deviceptr, bytes uint
 	if err != nil {
 		return
 	}
-	nameC := ffi.CString(name)
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0)
+	nameC := ffiimpl.CString(name)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0)
 	runtime.KeepAlive(&dptr)
 	runtime.KeepAlive(&bytes)
 	runtime.KeepAlive(nameC)
-	return dptr, bytes, ffi.Error(procLibraryGetManaged, Result(r))
+	return dptr, bytes, ffiimpl.Error(procLibraryGetManaged, Result(r))
 }
 
 // LibraryGetUnifiedFunction wraps cuLibraryGetUnifiedFunction (symbol cuLibraryGetUnifiedFunction, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -3116,11 +3116,11 @@ func LibraryGetUnifiedFunction(library Library, symbol string) (fptr unsafe.Poin
 	if err != nil {
 		return
 	}
-	symbolC := ffi.CString(symbol)
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&fptr)), uintptr(library), uintptr(unsafe.Pointer(symbolC)), 0, 0, 0)
+	symbolC := ffiimpl.CString(symbol)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&fptr)), uintptr(library), uintptr(unsafe.Pointer(symbolC)), 0, 0, 0)
 	runtime.KeepAlive(&fptr)
 	runtime.KeepAlive(symbolC)
-	return fptr, ffi.Error(procLibraryGetUnifiedFunction, Result(r))
+	return fptr, ffiimpl.Error(procLibraryGetUnifiedFunction, Result(r))
 }
 
 // KernelGetAttribute wraps cuKernelGetAttribute (symbol cuKernelGetAttribute, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -3205,9 +3205,9 @@ func KernelGetAttribute(attrib FunctionAttribute, kernel Kernel, dev Device) (pi
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pi)), uintptr(attrib), uintptr(kernel), uintptr(dev), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pi)), uintptr(attrib), uintptr(kernel), uintptr(dev), 0, 0)
 	runtime.KeepAlive(&pi)
-	return pi, ffi.Error(procKernelGetAttribute, Result(r))
+	return pi, ffiimpl.Error(procKernelGetAttribute, Result(r))
 }
 
 // KernelSetAttribute wraps cuKernelSetAttribute (symbol cuKernelSetAttribute, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -3288,8 +3288,8 @@ func KernelSetAttribute(attrib FunctionAttribute, val int32, kernel Kernel, dev 
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(attrib), uintptr(val), uintptr(kernel), uintptr(dev), 0, 0)
-	return ffi.Error(procKernelSetAttribute, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(attrib), uintptr(val), uintptr(kernel), uintptr(dev), 0, 0)
+	return ffiimpl.Error(procKernelSetAttribute, Result(r))
 }
 
 // KernelSetCacheConfig wraps cuKernelSetCacheConfig (symbol cuKernelSetCacheConfig, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -3346,8 +3346,8 @@ func KernelSetCacheConfig(kernel Kernel, config FuncCache, dev Device) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(kernel), uintptr(config), uintptr(dev), 0, 0, 0)
-	return ffi.Error(procKernelSetCacheConfig, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(kernel), uintptr(config), uintptr(dev), 0, 0, 0)
+	return ffiimpl.Error(procKernelSetCacheConfig, Result(r))
 }
 
 // KernelGetName wraps cuKernelGetName (symbol cuKernelGetName, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -3374,10 +3374,10 @@ func KernelGetName(hfunc Kernel) (name string, err error) {
 		return
 	}
 	var nameC uintptr
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&nameC)), uintptr(hfunc), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&nameC)), uintptr(hfunc), 0, 0, 0, 0)
 	runtime.KeepAlive(&nameC)
-	name = ffi.GoString(nameC)
-	return name, ffi.Error(procKernelGetName, Result(r))
+	name = ffiimpl.GoString(nameC)
+	return name, ffiimpl.Error(procKernelGetName, Result(r))
 }
 
 // KernelGetParamInfo wraps cuKernelGetParamInfo (symbol cuKernelGetParamInfo, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -3411,10 +3411,10 @@ func KernelGetParamInfo(kernel Kernel, paramIndex uint64) (paramOffset, paramSiz
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(kernel), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(kernel), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
 	runtime.KeepAlive(&paramOffset)
 	runtime.KeepAlive(&paramSize)
-	return paramOffset, paramSize, ffi.Error(procKernelGetParamInfo, Result(r))
+	return paramOffset, paramSize, ffiimpl.Error(procKernelGetParamInfo, Result(r))
 }
 
 // MemGetInfo wraps cuMemGetInfo (symbol cuMemGetInfo_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -3460,10 +3460,10 @@ func MemGetInfo() (free, total uint64, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&free)), uintptr(unsafe.Pointer(&total)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&free)), uintptr(unsafe.Pointer(&total)), 0, 0, 0, 0)
 	runtime.KeepAlive(&free)
 	runtime.KeepAlive(&total)
-	return free, total, ffi.Error(procMemGetInfo, Result(r))
+	return free, total, ffiimpl.Error(procMemGetInfo, Result(r))
 }
 
 // MemAlloc wraps cuMemAlloc (symbol cuMemAlloc_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -3499,9 +3499,9 @@ func MemAlloc(bytesize uint64) (dptr Deviceptr, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(bytesize), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(bytesize), 0, 0, 0, 0)
 	runtime.KeepAlive(&dptr)
-	return dptr, ffi.Error(procMemAlloc, Result(r))
+	return dptr, ffiimpl.Error(procMemAlloc, Result(r))
 }
 
 // MemAllocPitch wraps cuMemAllocPitch (symbol cuMemAllocPitch_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -3561,10 +3561,10 @@ func MemAllocPitch(widthInBytes, height uint64, elementSizeBytes uint32) (dptr D
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&pPitch)), uintptr(widthInBytes), uintptr(height), uintptr(elementSizeBytes), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&pPitch)), uintptr(widthInBytes), uintptr(height), uintptr(elementSizeBytes), 0)
 	runtime.KeepAlive(&dptr)
 	runtime.KeepAlive(&pPitch)
-	return dptr, pPitch, ffi.Error(procMemAllocPitch, Result(r))
+	return dptr, pPitch, ffiimpl.Error(procMemAllocPitch, Result(r))
 }
 
 // MemFree wraps cuMemFree (symbol cuMemFree_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -3606,8 +3606,8 @@ func MemFree(dptr Deviceptr) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dptr), 0, 0, 0, 0, 0)
-	return ffi.Error(procMemFree, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dptr), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procMemFree, Result(r))
 }
 
 // MemGetAddressRange wraps cuMemGetAddressRange (symbol cuMemGetAddressRange_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -3643,10 +3643,10 @@ func MemGetAddressRange(dptr Deviceptr) (pbase Deviceptr, psize uint64, err erro
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pbase)), uintptr(unsafe.Pointer(&psize)), uintptr(dptr), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pbase)), uintptr(unsafe.Pointer(&psize)), uintptr(dptr), 0, 0, 0)
 	runtime.KeepAlive(&pbase)
 	runtime.KeepAlive(&psize)
-	return pbase, psize, ffi.Error(procMemGetAddressRange, Result(r))
+	return pbase, psize, ffiimpl.Error(procMemGetAddressRange, Result(r))
 }
 
 // MemAllocHost wraps cuMemAllocHost (symbol cuMemAllocHost_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -3699,9 +3699,9 @@ func MemAllocHost(bytesize uint64) (pp unsafe.Pointer, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pp)), uintptr(bytesize), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pp)), uintptr(bytesize), 0, 0, 0, 0)
 	runtime.KeepAlive(&pp)
-	return pp, ffi.Error(procMemAllocHost, Result(r))
+	return pp, ffiimpl.Error(procMemAllocHost, Result(r))
 }
 
 // MemFreeHost wraps cuMemFreeHost (symbol cuMemFreeHost, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -3734,9 +3734,9 @@ func MemFreeHost(p unsafe.Pointer) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(p), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(p), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	return ffi.Error(procMemFreeHost, Result(r))
+	return ffiimpl.Error(procMemFreeHost, Result(r))
 }
 
 // MemHostAlloc wraps cuMemHostAlloc (symbol cuMemHostAlloc, cuda.h). It needs a driver of CUDA 2.2 or newer.
@@ -3819,9 +3819,9 @@ func MemHostAlloc(bytesize uint64, flags uint32) (pp unsafe.Pointer, err error) 
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pp)), uintptr(bytesize), uintptr(flags), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pp)), uintptr(bytesize), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pp)
-	return pp, ffi.Error(procMemHostAlloc, Result(r))
+	return pp, ffiimpl.Error(procMemHostAlloc, Result(r))
 }
 
 // MemHostGetDevicePointer wraps cuMemHostGetDevicePointer (symbol cuMemHostGetDevicePointer_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -3878,10 +3878,10 @@ func MemHostGetDevicePointer(p unsafe.Pointer, flags uint32) (pdptr Deviceptr, e
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pdptr)), uintptr(p), uintptr(flags), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pdptr)), uintptr(p), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pdptr)
 	runtime.KeepAlive(p)
-	return pdptr, ffi.Error(procMemHostGetDevicePointer, Result(r))
+	return pdptr, ffiimpl.Error(procMemHostGetDevicePointer, Result(r))
 }
 
 // MemHostGetFlags wraps cuMemHostGetFlags (symbol cuMemHostGetFlags, cuda.h). It needs a driver of CUDA 2.3 or newer.
@@ -3909,10 +3909,10 @@ func MemHostGetFlags(p unsafe.Pointer) (pFlags uint32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pFlags)), uintptr(p), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pFlags)), uintptr(p), 0, 0, 0, 0)
 	runtime.KeepAlive(&pFlags)
 	runtime.KeepAlive(p)
-	return pFlags, ffi.Error(procMemHostGetFlags, Result(r))
+	return pFlags, ffiimpl.Error(procMemHostGetFlags, Result(r))
 }
 
 // MemAllocManaged wraps cuMemAllocManaged (symbol cuMemAllocManaged, cuda.h). It needs a driver of CUDA 6.0 or newer.
@@ -4040,9 +4040,9 @@ func MemAllocManaged(bytesize uint64, flags uint32) (dptr Deviceptr, err error) 
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(bytesize), uintptr(flags), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(bytesize), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&dptr)
-	return dptr, ffi.Error(procMemAllocManaged, Result(r))
+	return dptr, ffiimpl.Error(procMemAllocManaged, Result(r))
 }
 
 // DeviceRegisterAsyncNotification wraps cuDeviceRegisterAsyncNotification (symbol cuDeviceRegisterAsyncNotification, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -4082,22 +4082,22 @@ func DeviceRegisterAsyncNotification(device Device, callbackFunc func(info *Asyn
 	if err != nil {
 		return
 	}
-	cbScope := ffi.EnterCallbacks()
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
 	var cbAddr uintptr
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	if callbackFunc != nil {
 		cbAddr = trampolineAsyncCallback()
-		hdl = ffi.NewHandle(callbackFunc)
+		hdl = ffiimpl.NewHandle(callbackFunc)
 	}
 	callbackP := new(AsyncCallbackHandle)
-	ffi.Escape(unsafe.Pointer(callbackP))
-	frame := ffi.NewHeapFrame()
+	ffiimpl.Escape(unsafe.Pointer(callbackP))
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(device))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(unsafe.Pointer(callbackP)))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	runtime.KeepAlive(callbackP)
 	if err = frame.Err(); err != nil {
 		hdl.Delete()
@@ -4106,7 +4106,7 @@ func DeviceRegisterAsyncNotification(device Device, callbackFunc func(info *Asyn
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procDeviceRegisterAsyncNotification, rc)
+		err = ffiimpl.Error(procDeviceRegisterAsyncNotification, rc)
 		return
 	}
 	callback = *callbackP
@@ -4137,9 +4137,9 @@ func DeviceUnregisterAsyncNotification(device Device, callback AsyncCallbackHand
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(device), uintptr(callback), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(device), uintptr(callback), 0, 0, 0, 0)
 	if rc := Result(r); rc != 0 {
-		err = ffi.Error(procDeviceUnregisterAsyncNotification, rc)
+		err = ffiimpl.Error(procDeviceUnregisterAsyncNotification, rc)
 		return
 	}
 	callbackRegistry.Remove(uintptr(callback))
@@ -4171,11 +4171,11 @@ func DeviceGetByPCIBusId(pciBusId string) (dev Device, err error) {
 	if err != nil {
 		return
 	}
-	pciBusIdC := ffi.CString(pciBusId)
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dev)), uintptr(unsafe.Pointer(pciBusIdC)), 0, 0, 0, 0)
+	pciBusIdC := ffiimpl.CString(pciBusId)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&dev)), uintptr(unsafe.Pointer(pciBusIdC)), 0, 0, 0, 0)
 	runtime.KeepAlive(&dev)
 	runtime.KeepAlive(pciBusIdC)
-	return dev, ffi.Error(procDeviceGetByPCIBusId, Result(r))
+	return dev, ffiimpl.Error(procDeviceGetByPCIBusId, Result(r))
 }
 
 // DeviceGetPCIBusId wraps cuDeviceGetPCIBusId (symbol cuDeviceGetPCIBusId, cuda.h). It needs a driver of CUDA 4.1 or newer.
@@ -4206,10 +4206,10 @@ func DeviceGetPCIBusId(dev Device) (pciBusId string, err error) {
 		return
 	}
 	var pciBusIdBuf [256]byte
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pciBusIdBuf[0])), 256, uintptr(dev), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pciBusIdBuf[0])), 256, uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&pciBusIdBuf)
-	pciBusId = ffi.GoStringN(pciBusIdBuf[:])
-	return pciBusId, ffi.Error(procDeviceGetPCIBusId, Result(r))
+	pciBusId = ffiimpl.GoStringN(pciBusIdBuf[:])
+	return pciBusId, ffiimpl.Error(procDeviceGetPCIBusId, Result(r))
 }
 
 // IpcGetEventHandle wraps cuIpcGetEventHandle (symbol cuIpcGetEventHandle, cuda.h). It needs a driver of CUDA 4.1 or newer.
@@ -4250,9 +4250,9 @@ func IpcGetEventHandle(event Event) (pHandle IpcEventHandle, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(event), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(event), 0, 0, 0, 0)
 	runtime.KeepAlive(&pHandle)
-	return pHandle, ffi.Error(procIpcGetEventHandle, Result(r))
+	return pHandle, ffiimpl.Error(procIpcGetEventHandle, Result(r))
 }
 
 // IpcOpenEventHandle wraps cuIpcOpenEventHandle (symbol cuIpcOpenEventHandle, cuda.h). It needs a driver of CUDA 4.1 or newer.
@@ -4288,16 +4288,16 @@ func IpcOpenEventHandle(handle IpcEventHandle) (phEvent Event, err error) {
 	if err != nil {
 		return
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(&phEvent)))
 	frame.Struct(unsafe.Pointer(&handle), &layoutIpcEventHandle)
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&phEvent)
 	runtime.KeepAlive(&handle)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return phEvent, ffi.Error(procIpcOpenEventHandle, Result(frame.Ret()))
+	return phEvent, ffiimpl.Error(procIpcOpenEventHandle, Result(frame.Ret()))
 }
 
 // IpcGetMemHandle wraps cuIpcGetMemHandle (symbol cuIpcGetMemHandle, cuda.h). It needs a driver of CUDA 4.1 or newer.
@@ -4334,9 +4334,9 @@ func IpcGetMemHandle(dptr Deviceptr) (pHandle IpcMemHandle, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(dptr), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(dptr), 0, 0, 0, 0)
 	runtime.KeepAlive(&pHandle)
-	return pHandle, ffi.Error(procIpcGetMemHandle, Result(r))
+	return pHandle, ffiimpl.Error(procIpcGetMemHandle, Result(r))
 }
 
 // IpcOpenMemHandle wraps cuIpcOpenMemHandle (symbol cuIpcOpenMemHandle_v2, cuda.h). It needs a driver of CUDA 11.0 or newer.
@@ -4393,17 +4393,17 @@ func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (pdptr Deviceptr, err e
 	if err != nil {
 		return
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(&pdptr)))
 	frame.Struct(unsafe.Pointer(&handle), &layoutIpcMemHandle)
 	frame.Int(uintptr(flags))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&pdptr)
 	runtime.KeepAlive(&handle)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return pdptr, ffi.Error(procIpcOpenMemHandle, Result(frame.Ret()))
+	return pdptr, ffiimpl.Error(procIpcOpenMemHandle, Result(frame.Ret()))
 }
 
 // IpcCloseMemHandle wraps cuIpcCloseMemHandle (symbol cuIpcCloseMemHandle, cuda.h). It needs a driver of CUDA 4.1 or newer.
@@ -4437,8 +4437,8 @@ func IpcCloseMemHandle(dptr Deviceptr) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dptr), 0, 0, 0, 0, 0)
-	return ffi.Error(procIpcCloseMemHandle, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dptr), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procIpcCloseMemHandle, Result(r))
 }
 
 // MemHostRegister wraps cuMemHostRegister (symbol cuMemHostRegister_v2, cuda.h). It needs a driver of CUDA 6.5 or newer.
@@ -4526,9 +4526,9 @@ func MemHostRegister(p unsafe.Pointer, bytesize uint64, flags uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(p), uintptr(bytesize), uintptr(flags), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(p), uintptr(bytesize), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(p)
-	return ffi.Error(procMemHostRegister, Result(r))
+	return ffiimpl.Error(procMemHostRegister, Result(r))
 }
 
 // MemHostUnregister wraps cuMemHostUnregister (symbol cuMemHostUnregister, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -4555,9 +4555,9 @@ func MemHostUnregister(p unsafe.Pointer) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(p), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(p), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	return ffi.Error(procMemHostUnregister, Result(r))
+	return ffiimpl.Error(procMemHostUnregister, Result(r))
 }
 
 // Memcpy wraps cuMemcpy (symbol cuMemcpy, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -4601,8 +4601,8 @@ func Memcpy(dst, src Deviceptr, byteCount uint64) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dst), uintptr(src), uintptr(byteCount), 0, 0, 0)
-	return ffi.Error(procMemcpy, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dst), uintptr(src), uintptr(byteCount), 0, 0, 0)
+	return ffiimpl.Error(procMemcpy, Result(r))
 }
 
 // MemcpyPeer wraps cuMemcpyPeer (symbol cuMemcpyPeer, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -4636,8 +4636,8 @@ func MemcpyPeer(dstDevice Deviceptr, dstContext Context, srcDevice Deviceptr, sr
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(dstContext), uintptr(srcDevice), uintptr(srcContext), uintptr(byteCount), 0)
-	return ffi.Error(procMemcpyPeer, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dstDevice), uintptr(dstContext), uintptr(srcDevice), uintptr(srcContext), uintptr(byteCount), 0)
+	return ffiimpl.Error(procMemcpyPeer, Result(r))
 }
 
 // MemcpyHtoD wraps cuMemcpyHtoD (symbol cuMemcpyHtoD_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -4678,9 +4678,9 @@ func MemcpyHtoD(dstDevice Deviceptr, srcHost unsafe.Pointer, byteCount uint64) e
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(srcHost), uintptr(byteCount), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(dstDevice), uintptr(srcHost), uintptr(byteCount), 0, 0, 0)
 	runtime.KeepAlive(srcHost)
-	return ffi.Error(procMemcpyHtoD, Result(r))
+	return ffiimpl.Error(procMemcpyHtoD, Result(r))
 }
 
 // MemcpyDtoH wraps cuMemcpyDtoH (symbol cuMemcpyDtoH_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -4721,9 +4721,9 @@ func MemcpyDtoH(dstHost unsafe.Pointer, srcDevice Deviceptr, byteCount uint64) e
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstHost), uintptr(srcDevice), uintptr(byteCount), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(dstHost), uintptr(srcDevice), uintptr(byteCount), 0, 0, 0)
 	runtime.KeepAlive(dstHost)
-	return ffi.Error(procMemcpyDtoH, Result(r))
+	return ffiimpl.Error(procMemcpyDtoH, Result(r))
 }
 
 // MemcpyDtoD wraps cuMemcpyDtoD (symbol cuMemcpyDtoD_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -4761,8 +4761,8 @@ func MemcpyDtoD(dstDevice, srcDevice Deviceptr, byteCount uint64) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(srcDevice), uintptr(byteCount), 0, 0, 0)
-	return ffi.Error(procMemcpyDtoD, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dstDevice), uintptr(srcDevice), uintptr(byteCount), 0, 0, 0)
+	return ffiimpl.Error(procMemcpyDtoD, Result(r))
 }
 
 // MemcpyDtoA wraps cuMemcpyDtoA (symbol cuMemcpyDtoA_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -4802,8 +4802,8 @@ func MemcpyDtoA(dstArray Array, dstOffset uint64, srcDevice Deviceptr, byteCount
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstArray), uintptr(dstOffset), uintptr(srcDevice), uintptr(byteCount), 0, 0)
-	return ffi.Error(procMemcpyDtoA, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dstArray), uintptr(dstOffset), uintptr(srcDevice), uintptr(byteCount), 0, 0)
+	return ffiimpl.Error(procMemcpyDtoA, Result(r))
 }
 
 // MemcpyAtoD wraps cuMemcpyAtoD (symbol cuMemcpyAtoD_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -4845,8 +4845,8 @@ func MemcpyAtoD(dstDevice Deviceptr, srcArray Array, srcOffset, byteCount uint64
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(srcArray), uintptr(srcOffset), uintptr(byteCount), 0, 0)
-	return ffi.Error(procMemcpyAtoD, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dstDevice), uintptr(srcArray), uintptr(srcOffset), uintptr(byteCount), 0, 0)
+	return ffiimpl.Error(procMemcpyAtoD, Result(r))
 }
 
 // MemcpyHtoA wraps cuMemcpyHtoA (symbol cuMemcpyHtoA_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -4889,9 +4889,9 @@ func MemcpyHtoA(dstArray Array, dstOffset uint64, srcHost unsafe.Pointer, byteCo
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstArray), uintptr(dstOffset), uintptr(srcHost), uintptr(byteCount), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(dstArray), uintptr(dstOffset), uintptr(srcHost), uintptr(byteCount), 0, 0)
 	runtime.KeepAlive(srcHost)
-	return ffi.Error(procMemcpyHtoA, Result(r))
+	return ffiimpl.Error(procMemcpyHtoA, Result(r))
 }
 
 // MemcpyAtoH wraps cuMemcpyAtoH (symbol cuMemcpyAtoH_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -4934,9 +4934,9 @@ func MemcpyAtoH(dstHost unsafe.Pointer, srcArray Array, srcOffset, byteCount uin
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstHost), uintptr(srcArray), uintptr(srcOffset), uintptr(byteCount), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(dstHost), uintptr(srcArray), uintptr(srcOffset), uintptr(byteCount), 0, 0)
 	runtime.KeepAlive(dstHost)
-	return ffi.Error(procMemcpyAtoH, Result(r))
+	return ffiimpl.Error(procMemcpyAtoH, Result(r))
 }
 
 // MemcpyAtoA wraps cuMemcpyAtoA (symbol cuMemcpyAtoA_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -4980,8 +4980,8 @@ func MemcpyAtoA(dstArray Array, dstOffset uint64, srcArray Array, srcOffset, byt
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstArray), uintptr(dstOffset), uintptr(srcArray), uintptr(srcOffset), uintptr(byteCount), 0)
-	return ffi.Error(procMemcpyAtoA, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dstArray), uintptr(dstOffset), uintptr(srcArray), uintptr(srcOffset), uintptr(byteCount), 0)
+	return ffiimpl.Error(procMemcpyAtoA, Result(r))
 }
 
 // Memcpy2D wraps cuMemcpy2D (symbol cuMemcpy2D_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -5121,9 +5121,9 @@ func Memcpy2D(pCopy *CudaMemcpy2D) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(pCopy)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(pCopy)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(pCopy)
-	return ffi.Error(procMemcpy2D, Result(r))
+	return ffiimpl.Error(procMemcpy2D, Result(r))
 }
 
 // Memcpy2DUnaligned wraps cuMemcpy2DUnaligned (symbol cuMemcpy2DUnaligned_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -5261,9 +5261,9 @@ func Memcpy2DUnaligned(pCopy *CudaMemcpy2D) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(pCopy)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(pCopy)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(pCopy)
-	return ffi.Error(procMemcpy2DUnaligned, Result(r))
+	return ffiimpl.Error(procMemcpy2DUnaligned, Result(r))
 }
 
 // Memcpy3D wraps cuMemcpy3D (symbol cuMemcpy3D_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -5409,9 +5409,9 @@ func Memcpy3D(pCopy *CudaMemcpy3D) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(pCopy)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(pCopy)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(pCopy)
-	return ffi.Error(procMemcpy3D, Result(r))
+	return ffiimpl.Error(procMemcpy3D, Result(r))
 }
 
 // Memcpy3DPeer wraps cuMemcpy3DPeer (symbol cuMemcpy3DPeer, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -5439,9 +5439,9 @@ func Memcpy3DPeer(pCopy *CudaMemcpy3DPeer) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(pCopy)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(pCopy)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(pCopy)
-	return ffi.Error(procMemcpy3DPeer, Result(r))
+	return ffiimpl.Error(procMemcpy3DPeer, Result(r))
 }
 
 // MemcpyAsync wraps cuMemcpyAsync (symbol cuMemcpyAsync, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -5490,8 +5490,8 @@ func MemcpyAsync(dst, src Deviceptr, byteCount uint64, hStream Stream) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dst), uintptr(src), uintptr(byteCount), uintptr(hStream), 0, 0)
-	return ffi.Error(procMemcpyAsync, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dst), uintptr(src), uintptr(byteCount), uintptr(hStream), 0, 0)
+	return ffiimpl.Error(procMemcpyAsync, Result(r))
 }
 
 // MemcpyPeerAsync wraps cuMemcpyPeerAsync (symbol cuMemcpyPeerAsync, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -5528,8 +5528,8 @@ func MemcpyPeerAsync(dstDevice Deviceptr, dstContext Context, srcDevice Devicept
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(dstContext), uintptr(srcDevice), uintptr(srcContext), uintptr(byteCount), uintptr(hStream))
-	return ffi.Error(procMemcpyPeerAsync, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dstDevice), uintptr(dstContext), uintptr(srcDevice), uintptr(srcContext), uintptr(byteCount), uintptr(hStream))
+	return ffiimpl.Error(procMemcpyPeerAsync, Result(r))
 }
 
 // MemcpyHtoDAsync wraps cuMemcpyHtoDAsync (symbol cuMemcpyHtoDAsync_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -5574,9 +5574,9 @@ func MemcpyHtoDAsync(dstDevice Deviceptr, srcHost unsafe.Pointer, byteCount uint
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(srcHost), uintptr(byteCount), uintptr(hStream), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(dstDevice), uintptr(srcHost), uintptr(byteCount), uintptr(hStream), 0, 0)
 	runtime.KeepAlive(srcHost)
-	return ffi.Error(procMemcpyHtoDAsync, Result(r))
+	return ffiimpl.Error(procMemcpyHtoDAsync, Result(r))
 }
 
 // MemcpyDtoHAsync wraps cuMemcpyDtoHAsync (symbol cuMemcpyDtoHAsync_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -5622,9 +5622,9 @@ func MemcpyDtoHAsync(dstHost unsafe.Pointer, srcDevice Deviceptr, byteCount uint
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstHost), uintptr(srcDevice), uintptr(byteCount), uintptr(hStream), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(dstHost), uintptr(srcDevice), uintptr(byteCount), uintptr(hStream), 0, 0)
 	runtime.KeepAlive(dstHost)
-	return ffi.Error(procMemcpyDtoHAsync, Result(r))
+	return ffiimpl.Error(procMemcpyDtoHAsync, Result(r))
 }
 
 // MemcpyDtoDAsync wraps cuMemcpyDtoDAsync (symbol cuMemcpyDtoDAsync_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -5667,8 +5667,8 @@ func MemcpyDtoDAsync(dstDevice, srcDevice Deviceptr, byteCount uint64, hStream S
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(srcDevice), uintptr(byteCount), uintptr(hStream), 0, 0)
-	return ffi.Error(procMemcpyDtoDAsync, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dstDevice), uintptr(srcDevice), uintptr(byteCount), uintptr(hStream), 0, 0)
+	return ffiimpl.Error(procMemcpyDtoDAsync, Result(r))
 }
 
 // MemcpyHtoAAsync wraps cuMemcpyHtoAAsync (symbol cuMemcpyHtoAAsync_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -5715,9 +5715,9 @@ func MemcpyHtoAAsync(dstArray Array, dstOffset uint64, srcHost unsafe.Pointer, b
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstArray), uintptr(dstOffset), uintptr(srcHost), uintptr(byteCount), uintptr(hStream), 0)
+	r := ffiimpl.CallInts(sym, uintptr(dstArray), uintptr(dstOffset), uintptr(srcHost), uintptr(byteCount), uintptr(hStream), 0)
 	runtime.KeepAlive(srcHost)
-	return ffi.Error(procMemcpyHtoAAsync, Result(r))
+	return ffiimpl.Error(procMemcpyHtoAAsync, Result(r))
 }
 
 // MemcpyAtoHAsync wraps cuMemcpyAtoHAsync (symbol cuMemcpyAtoHAsync_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -5764,9 +5764,9 @@ func MemcpyAtoHAsync(dstHost unsafe.Pointer, srcArray Array, srcOffset, byteCoun
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstHost), uintptr(srcArray), uintptr(srcOffset), uintptr(byteCount), uintptr(hStream), 0)
+	r := ffiimpl.CallInts(sym, uintptr(dstHost), uintptr(srcArray), uintptr(srcOffset), uintptr(byteCount), uintptr(hStream), 0)
 	runtime.KeepAlive(dstHost)
-	return ffi.Error(procMemcpyAtoHAsync, Result(r))
+	return ffiimpl.Error(procMemcpyAtoHAsync, Result(r))
 }
 
 // Memcpy2DAsync wraps cuMemcpy2DAsync (symbol cuMemcpy2DAsync_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -5912,9 +5912,9 @@ func Memcpy2DAsync(pCopy *CudaMemcpy2D, hStream Stream) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(pCopy)), uintptr(hStream), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(pCopy)), uintptr(hStream), 0, 0, 0, 0)
 	runtime.KeepAlive(pCopy)
-	return ffi.Error(procMemcpy2DAsync, Result(r))
+	return ffiimpl.Error(procMemcpy2DAsync, Result(r))
 }
 
 // Memcpy3DAsync wraps cuMemcpy3DAsync (symbol cuMemcpy3DAsync_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6064,9 +6064,9 @@ func Memcpy3DAsync(pCopy *CudaMemcpy3D, hStream Stream) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(pCopy)), uintptr(hStream), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(pCopy)), uintptr(hStream), 0, 0, 0, 0)
 	runtime.KeepAlive(pCopy)
-	return ffi.Error(procMemcpy3DAsync, Result(r))
+	return ffiimpl.Error(procMemcpy3DAsync, Result(r))
 }
 
 // Memcpy3DPeerAsync wraps cuMemcpy3DPeerAsync (symbol cuMemcpy3DPeerAsync, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -6097,9 +6097,9 @@ func Memcpy3DPeerAsync(pCopy *CudaMemcpy3DPeer, hStream Stream) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(pCopy)), uintptr(hStream), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(pCopy)), uintptr(hStream), 0, 0, 0, 0)
 	runtime.KeepAlive(pCopy)
-	return ffi.Error(procMemcpy3DPeerAsync, Result(r))
+	return ffiimpl.Error(procMemcpy3DPeerAsync, Result(r))
 }
 
 // MemcpyBatchAsync wraps cuMemcpyBatchAsync (symbol cuMemcpyBatchAsync_v2, cuda.h).
@@ -6195,7 +6195,7 @@ func MemcpyBatchAsync(dsts, srcs *Deviceptr, sizes *uint64, count uint64, attrs 
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(dsts)))
 	frame.Int(uintptr(unsafe.Pointer(srcs)))
 	frame.Int(uintptr(unsafe.Pointer(sizes)))
@@ -6204,7 +6204,7 @@ func MemcpyBatchAsync(dsts, srcs *Deviceptr, sizes *uint64, count uint64, attrs 
 	frame.Int(uintptr(unsafe.Pointer(attrsIdxs)))
 	frame.Int(uintptr(numAttrs))
 	frame.Int(uintptr(hStream))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dsts)
 	runtime.KeepAlive(srcs)
 	runtime.KeepAlive(sizes)
@@ -6213,7 +6213,7 @@ func MemcpyBatchAsync(dsts, srcs *Deviceptr, sizes *uint64, count uint64, attrs 
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemcpyBatchAsync, Result(frame.Ret()))
+	return ffiimpl.Error(procMemcpyBatchAsync, Result(frame.Ret()))
 }
 
 // Memcpy3DBatchAsync wraps cuMemcpy3DBatchAsync (symbol cuMemcpy3DBatchAsync_v2, cuda.h).
@@ -6307,9 +6307,9 @@ func Memcpy3DBatchAsync(numOps uint64, opList *Memcpy3DBatchOp, flags uint64, hS
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(numOps), uintptr(unsafe.Pointer(opList)), uintptr(flags), uintptr(hStream), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(numOps), uintptr(unsafe.Pointer(opList)), uintptr(flags), uintptr(hStream), 0, 0)
 	runtime.KeepAlive(opList)
-	return ffi.Error(procMemcpy3DBatchAsync, Result(r))
+	return ffiimpl.Error(procMemcpy3DBatchAsync, Result(r))
 }
 
 // MemsetD8 wraps cuMemsetD8 (symbol cuMemsetD8_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6347,8 +6347,8 @@ func MemsetD8(dstDevice Deviceptr, uc uint8, n uint64) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(uc), uintptr(n), 0, 0, 0)
-	return ffi.Error(procMemsetD8, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dstDevice), uintptr(uc), uintptr(n), 0, 0, 0)
+	return ffiimpl.Error(procMemsetD8, Result(r))
 }
 
 // MemsetD16 wraps cuMemsetD16 (symbol cuMemsetD16_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6387,8 +6387,8 @@ func MemsetD16(dstDevice Deviceptr, us uint16, n uint64) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(us), uintptr(n), 0, 0, 0)
-	return ffi.Error(procMemsetD16, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dstDevice), uintptr(us), uintptr(n), 0, 0, 0)
+	return ffiimpl.Error(procMemsetD16, Result(r))
 }
 
 // MemsetD32 wraps cuMemsetD32 (symbol cuMemsetD32_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6427,8 +6427,8 @@ func MemsetD32(dstDevice Deviceptr, ui uint32, n uint64) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(ui), uintptr(n), 0, 0, 0)
-	return ffi.Error(procMemsetD32, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dstDevice), uintptr(ui), uintptr(n), 0, 0, 0)
+	return ffiimpl.Error(procMemsetD32, Result(r))
 }
 
 // MemsetD2D8 wraps cuMemsetD2D8 (symbol cuMemsetD2D8_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6472,8 +6472,8 @@ func MemsetD2D8(dstDevice Deviceptr, dstPitch uint64, uc uint8, width, height ui
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(dstPitch), uintptr(uc), uintptr(width), uintptr(height), 0)
-	return ffi.Error(procMemsetD2D8, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dstDevice), uintptr(dstPitch), uintptr(uc), uintptr(width), uintptr(height), 0)
+	return ffiimpl.Error(procMemsetD2D8, Result(r))
 }
 
 // MemsetD2D16 wraps cuMemsetD2D16 (symbol cuMemsetD2D16_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6518,8 +6518,8 @@ func MemsetD2D16(dstDevice Deviceptr, dstPitch uint64, us uint16, width, height 
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(dstPitch), uintptr(us), uintptr(width), uintptr(height), 0)
-	return ffi.Error(procMemsetD2D16, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dstDevice), uintptr(dstPitch), uintptr(us), uintptr(width), uintptr(height), 0)
+	return ffiimpl.Error(procMemsetD2D16, Result(r))
 }
 
 // MemsetD2D32 wraps cuMemsetD2D32 (symbol cuMemsetD2D32_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6563,8 +6563,8 @@ func MemsetD2D32(dstDevice Deviceptr, dstPitch uint64, ui uint32, width, height 
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(dstPitch), uintptr(ui), uintptr(width), uintptr(height), 0)
-	return ffi.Error(procMemsetD2D32, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dstDevice), uintptr(dstPitch), uintptr(ui), uintptr(width), uintptr(height), 0)
+	return ffiimpl.Error(procMemsetD2D32, Result(r))
 }
 
 // MemsetD8Async wraps cuMemsetD8Async (symbol cuMemsetD8Async, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6606,8 +6606,8 @@ func MemsetD8Async(dstDevice Deviceptr, uc uint8, n uint64, hStream Stream) erro
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(uc), uintptr(n), uintptr(hStream), 0, 0)
-	return ffi.Error(procMemsetD8Async, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dstDevice), uintptr(uc), uintptr(n), uintptr(hStream), 0, 0)
+	return ffiimpl.Error(procMemsetD8Async, Result(r))
 }
 
 // MemsetD16Async wraps cuMemsetD16Async (symbol cuMemsetD16Async, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6649,8 +6649,8 @@ func MemsetD16Async(dstDevice Deviceptr, us uint16, n uint64, hStream Stream) er
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(us), uintptr(n), uintptr(hStream), 0, 0)
-	return ffi.Error(procMemsetD16Async, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dstDevice), uintptr(us), uintptr(n), uintptr(hStream), 0, 0)
+	return ffiimpl.Error(procMemsetD16Async, Result(r))
 }
 
 // MemsetD32Async wraps cuMemsetD32Async (symbol cuMemsetD32Async, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6692,8 +6692,8 @@ func MemsetD32Async(dstDevice Deviceptr, ui uint32, n uint64, hStream Stream) er
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(ui), uintptr(n), uintptr(hStream), 0, 0)
-	return ffi.Error(procMemsetD32Async, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dstDevice), uintptr(ui), uintptr(n), uintptr(hStream), 0, 0)
+	return ffiimpl.Error(procMemsetD32Async, Result(r))
 }
 
 // MemsetD2D8Async wraps cuMemsetD2D8Async (symbol cuMemsetD2D8Async, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6739,8 +6739,8 @@ func MemsetD2D8Async(dstDevice Deviceptr, dstPitch uint64, uc uint8, width, heig
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(dstPitch), uintptr(uc), uintptr(width), uintptr(height), uintptr(hStream))
-	return ffi.Error(procMemsetD2D8Async, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dstDevice), uintptr(dstPitch), uintptr(uc), uintptr(width), uintptr(height), uintptr(hStream))
+	return ffiimpl.Error(procMemsetD2D8Async, Result(r))
 }
 
 // MemsetD2D16Async wraps cuMemsetD2D16Async (symbol cuMemsetD2D16Async, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6787,8 +6787,8 @@ func MemsetD2D16Async(dstDevice Deviceptr, dstPitch uint64, us uint16, width, he
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(dstPitch), uintptr(us), uintptr(width), uintptr(height), uintptr(hStream))
-	return ffi.Error(procMemsetD2D16Async, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dstDevice), uintptr(dstPitch), uintptr(us), uintptr(width), uintptr(height), uintptr(hStream))
+	return ffiimpl.Error(procMemsetD2D16Async, Result(r))
 }
 
 // MemsetD2D32Async wraps cuMemsetD2D32Async (symbol cuMemsetD2D32Async, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6835,8 +6835,8 @@ func MemsetD2D32Async(dstDevice Deviceptr, dstPitch uint64, ui uint32, width, he
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dstDevice), uintptr(dstPitch), uintptr(ui), uintptr(width), uintptr(height), uintptr(hStream))
-	return ffi.Error(procMemsetD2D32Async, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dstDevice), uintptr(dstPitch), uintptr(ui), uintptr(width), uintptr(height), uintptr(hStream))
+	return ffiimpl.Error(procMemsetD2D32Async, Result(r))
 }
 
 // ArrayCreate wraps cuArrayCreate (symbol cuArrayCreate_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -6983,10 +6983,10 @@ func ArrayCreate(pAllocateArray *ArrayDescriptor) (pHandle Array, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(unsafe.Pointer(pAllocateArray)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(unsafe.Pointer(pAllocateArray)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pHandle)
 	runtime.KeepAlive(pAllocateArray)
-	return pHandle, ffi.Error(procArrayCreate, Result(r))
+	return pHandle, ffiimpl.Error(procArrayCreate, Result(r))
 }
 
 // ArrayGetDescriptor wraps cuArrayGetDescriptor (symbol cuArrayGetDescriptor_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -7021,9 +7021,9 @@ func ArrayGetDescriptor(hArray Array) (pArrayDescriptor ArrayDescriptor, err err
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pArrayDescriptor)), uintptr(hArray), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pArrayDescriptor)), uintptr(hArray), 0, 0, 0, 0)
 	runtime.KeepAlive(&pArrayDescriptor)
-	return pArrayDescriptor, ffi.Error(procArrayGetDescriptor, Result(r))
+	return pArrayDescriptor, ffiimpl.Error(procArrayGetDescriptor, Result(r))
 }
 
 // ArrayGetSparseProperties wraps cuArrayGetSparseProperties (symbol cuArrayGetSparseProperties, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -7055,9 +7055,9 @@ func ArrayGetSparseProperties(array Array) (sparseProperties ArraySparseProperti
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(array), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(array), 0, 0, 0, 0)
 	runtime.KeepAlive(&sparseProperties)
-	return sparseProperties, ffi.Error(procArrayGetSparseProperties, Result(r))
+	return sparseProperties, ffiimpl.Error(procArrayGetSparseProperties, Result(r))
 }
 
 // MipmappedArrayGetSparseProperties wraps cuMipmappedArrayGetSparseProperties (symbol cuMipmappedArrayGetSparseProperties, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -7089,9 +7089,9 @@ func MipmappedArrayGetSparseProperties(mipmap MipmappedArray) (sparseProperties 
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(mipmap), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(mipmap), 0, 0, 0, 0)
 	runtime.KeepAlive(&sparseProperties)
-	return sparseProperties, ffi.Error(procMipmappedArrayGetSparseProperties, Result(r))
+	return sparseProperties, ffiimpl.Error(procMipmappedArrayGetSparseProperties, Result(r))
 }
 
 // ArrayGetMemoryRequirements wraps cuArrayGetMemoryRequirements (symbol cuArrayGetMemoryRequirements, cuda.h). It needs a driver of CUDA 11.6 or newer.
@@ -7118,9 +7118,9 @@ func ArrayGetMemoryRequirements(array Array, device Device) (memoryRequirements 
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(array), uintptr(device), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(array), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&memoryRequirements)
-	return memoryRequirements, ffi.Error(procArrayGetMemoryRequirements, Result(r))
+	return memoryRequirements, ffiimpl.Error(procArrayGetMemoryRequirements, Result(r))
 }
 
 // MipmappedArrayGetMemoryRequirements wraps cuMipmappedArrayGetMemoryRequirements (symbol cuMipmappedArrayGetMemoryRequirements, cuda.h). It needs a driver of CUDA 11.6 or newer.
@@ -7148,9 +7148,9 @@ func MipmappedArrayGetMemoryRequirements(mipmap MipmappedArray, device Device) (
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(mipmap), uintptr(device), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(mipmap), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&memoryRequirements)
-	return memoryRequirements, ffi.Error(procMipmappedArrayGetMemoryRequirements, Result(r))
+	return memoryRequirements, ffiimpl.Error(procMipmappedArrayGetMemoryRequirements, Result(r))
 }
 
 // ArrayGetPlane wraps cuArrayGetPlane (symbol cuArrayGetPlane, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -7186,9 +7186,9 @@ func ArrayGetPlane(hArray Array, planeIdx uint32) (pPlaneArray Array, err error)
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pPlaneArray)), uintptr(hArray), uintptr(planeIdx), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pPlaneArray)), uintptr(hArray), uintptr(planeIdx), 0, 0, 0)
 	runtime.KeepAlive(&pPlaneArray)
-	return pPlaneArray, ffi.Error(procArrayGetPlane, Result(r))
+	return pPlaneArray, ffiimpl.Error(procArrayGetPlane, Result(r))
 }
 
 // ArrayDestroy wraps cuArrayDestroy (symbol cuArrayDestroy, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -7221,8 +7221,8 @@ func ArrayDestroy(hArray Array) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hArray), 0, 0, 0, 0, 0)
-	return ffi.Error(procArrayDestroy, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hArray), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procArrayDestroy, Result(r))
 }
 
 // Array3DCreate wraps cuArray3DCreate (symbol cuArray3DCreate_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -7435,10 +7435,10 @@ func Array3DCreate(pAllocateArray *Array3DDescriptor) (pHandle Array, err error)
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(unsafe.Pointer(pAllocateArray)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(unsafe.Pointer(pAllocateArray)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pHandle)
 	runtime.KeepAlive(pAllocateArray)
-	return pHandle, ffi.Error(procArray3DCreate, Result(r))
+	return pHandle, ffiimpl.Error(procArray3DCreate, Result(r))
 }
 
 // Array3DGetDescriptor wraps cuArray3DGetDescriptor (symbol cuArray3DGetDescriptor_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -7478,9 +7478,9 @@ func Array3DGetDescriptor(hArray Array) (pArrayDescriptor Array3DDescriptor, err
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pArrayDescriptor)), uintptr(hArray), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pArrayDescriptor)), uintptr(hArray), 0, 0, 0, 0)
 	runtime.KeepAlive(&pArrayDescriptor)
-	return pArrayDescriptor, ffi.Error(procArray3DGetDescriptor, Result(r))
+	return pArrayDescriptor, ffiimpl.Error(procArray3DGetDescriptor, Result(r))
 }
 
 // MipmappedArrayCreate wraps cuMipmappedArrayCreate (symbol cuMipmappedArrayCreate, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -7662,10 +7662,10 @@ func MipmappedArrayCreate(pMipmappedArrayDesc *Array3DDescriptor, numMipmapLevel
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(unsafe.Pointer(pMipmappedArrayDesc)), uintptr(numMipmapLevels), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(unsafe.Pointer(pMipmappedArrayDesc)), uintptr(numMipmapLevels), 0, 0, 0)
 	runtime.KeepAlive(&pHandle)
 	runtime.KeepAlive(pMipmappedArrayDesc)
-	return pHandle, ffi.Error(procMipmappedArrayCreate, Result(r))
+	return pHandle, ffiimpl.Error(procMipmappedArrayCreate, Result(r))
 }
 
 // MipmappedArrayGetLevel wraps cuMipmappedArrayGetLevel (symbol cuMipmappedArrayGetLevel, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -7695,9 +7695,9 @@ func MipmappedArrayGetLevel(hMipmappedArray MipmappedArray, level uint32) (pLeve
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pLevelArray)), uintptr(hMipmappedArray), uintptr(level), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pLevelArray)), uintptr(hMipmappedArray), uintptr(level), 0, 0, 0)
 	runtime.KeepAlive(&pLevelArray)
-	return pLevelArray, ffi.Error(procMipmappedArrayGetLevel, Result(r))
+	return pLevelArray, ffiimpl.Error(procMipmappedArrayGetLevel, Result(r))
 }
 
 // MipmappedArrayDestroy wraps cuMipmappedArrayDestroy (symbol cuMipmappedArrayDestroy, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -7722,8 +7722,8 @@ func MipmappedArrayDestroy(hMipmappedArray MipmappedArray) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hMipmappedArray), 0, 0, 0, 0, 0)
-	return ffi.Error(procMipmappedArrayDestroy, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hMipmappedArray), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procMipmappedArrayDestroy, Result(r))
 }
 
 // MemGetHandleForAddressRange wraps cuMemGetHandleForAddressRange (symbol cuMemGetHandleForAddressRange, cuda.h). It needs a driver of CUDA 11.7 or newer.
@@ -7773,9 +7773,9 @@ func MemGetHandleForAddressRange(handle unsafe.Pointer, dptr Deviceptr, size uin
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(handle), uintptr(dptr), uintptr(size), uintptr(handleType), uintptr(flags), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(dptr), uintptr(size), uintptr(handleType), uintptr(flags), 0)
 	runtime.KeepAlive(handle)
-	return ffi.Error(procMemGetHandleForAddressRange, Result(r))
+	return ffiimpl.Error(procMemGetHandleForAddressRange, Result(r))
 }
 
 // MemBatchDecompressAsync wraps cuMemBatchDecompressAsync (symbol cuMemBatchDecompressAsync, cuda.h). It needs a driver of CUDA 12.6 or newer.
@@ -7832,10 +7832,10 @@ func MemBatchDecompressAsync(paramsArray *MemDecompressParams, count uint64, fla
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(paramsArray)), uintptr(count), uintptr(flags), uintptr(unsafe.Pointer(&errorIndex)), uintptr(stream), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(paramsArray)), uintptr(count), uintptr(flags), uintptr(unsafe.Pointer(&errorIndex)), uintptr(stream), 0)
 	runtime.KeepAlive(paramsArray)
 	runtime.KeepAlive(&errorIndex)
-	return errorIndex, ffi.Error(procMemBatchDecompressAsync, Result(r))
+	return errorIndex, ffiimpl.Error(procMemBatchDecompressAsync, Result(r))
 }
 
 // MemAddressReserve wraps cuMemAddressReserve (symbol cuMemAddressReserve, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -7867,9 +7867,9 @@ func MemAddressReserve(size, alignment uint64, addr Deviceptr, flags uint64) (pt
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&ptr)), uintptr(size), uintptr(alignment), uintptr(addr), uintptr(flags), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&ptr)), uintptr(size), uintptr(alignment), uintptr(addr), uintptr(flags), 0)
 	runtime.KeepAlive(&ptr)
-	return ptr, ffi.Error(procMemAddressReserve, Result(r))
+	return ptr, ffiimpl.Error(procMemAddressReserve, Result(r))
 }
 
 // MemAddressFree wraps cuMemAddressFree (symbol cuMemAddressFree, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -7892,8 +7892,8 @@ func MemAddressFree(ptr Deviceptr, size uint64) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(ptr), uintptr(size), 0, 0, 0, 0)
-	return ffi.Error(procMemAddressFree, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(ptr), uintptr(size), 0, 0, 0, 0)
+	return ffiimpl.Error(procMemAddressFree, Result(r))
 }
 
 // MemCreate wraps cuMemCreate (symbol cuMemCreate, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -7968,10 +7968,10 @@ func MemCreate(size uint64, prop *MemAllocationProp, flags uint64) (handle MemGe
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&handle)), uintptr(size), uintptr(unsafe.Pointer(prop)), uintptr(flags), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&handle)), uintptr(size), uintptr(unsafe.Pointer(prop)), uintptr(flags), 0, 0)
 	runtime.KeepAlive(&handle)
 	runtime.KeepAlive(prop)
-	return handle, ffi.Error(procMemCreate, Result(r))
+	return handle, ffiimpl.Error(procMemCreate, Result(r))
 }
 
 // MemRelease wraps cuMemRelease (symbol cuMemRelease, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -8003,8 +8003,8 @@ func MemRelease(handle MemGenericAllocationHandle) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(handle), 0, 0, 0, 0, 0)
-	return ffi.Error(procMemRelease, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(handle), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procMemRelease, Result(r))
 }
 
 // MemMap wraps cuMemMap (symbol cuMemMap, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -8062,8 +8062,8 @@ func MemMap(ptr Deviceptr, size, offset uint64, handle MemGenericAllocationHandl
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(ptr), uintptr(size), uintptr(offset), uintptr(handle), uintptr(flags), 0)
-	return ffi.Error(procMemMap, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(ptr), uintptr(size), uintptr(offset), uintptr(handle), uintptr(flags), 0)
+	return ffiimpl.Error(procMemMap, Result(r))
 }
 
 // MemMapArrayAsync wraps cuMemMapArrayAsync (symbol cuMemMapArrayAsync, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -8226,9 +8226,9 @@ func MemMapArrayAsync(mapInfoList *ArrayMapInfo, count uint32, hStream Stream) e
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(mapInfoList)), uintptr(count), uintptr(hStream), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(mapInfoList)), uintptr(count), uintptr(hStream), 0, 0, 0)
 	runtime.KeepAlive(mapInfoList)
-	return ffi.Error(procMemMapArrayAsync, Result(r))
+	return ffiimpl.Error(procMemMapArrayAsync, Result(r))
 }
 
 // MemUnmap wraps cuMemUnmap (symbol cuMemUnmap, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -8262,8 +8262,8 @@ func MemUnmap(ptr Deviceptr, size uint64) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(ptr), uintptr(size), 0, 0, 0, 0)
-	return ffi.Error(procMemUnmap, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(ptr), uintptr(size), 0, 0, 0, 0)
+	return ffiimpl.Error(procMemUnmap, Result(r))
 }
 
 // MemSetAccess wraps cuMemSetAccess (symbol cuMemSetAccess, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -8305,9 +8305,9 @@ func MemSetAccess(ptr Deviceptr, size uint64, desc *MemAccessDesc, count uint64)
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(ptr), uintptr(size), uintptr(unsafe.Pointer(desc)), uintptr(count), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(ptr), uintptr(size), uintptr(unsafe.Pointer(desc)), uintptr(count), 0, 0)
 	runtime.KeepAlive(desc)
-	return ffi.Error(procMemSetAccess, Result(r))
+	return ffiimpl.Error(procMemSetAccess, Result(r))
 }
 
 // MemGetAccess wraps cuMemGetAccess (symbol cuMemGetAccess, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -8328,10 +8328,10 @@ func MemGetAccess(location *MemLocation, ptr Deviceptr) (flags uint64, err error
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&flags)), uintptr(unsafe.Pointer(location)), uintptr(ptr), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&flags)), uintptr(unsafe.Pointer(location)), uintptr(ptr), 0, 0, 0)
 	runtime.KeepAlive(&flags)
 	runtime.KeepAlive(location)
-	return flags, ffi.Error(procMemGetAccess, Result(r))
+	return flags, ffiimpl.Error(procMemGetAccess, Result(r))
 }
 
 // MemExportToShareableHandle wraps cuMemExportToShareableHandle (symbol cuMemExportToShareableHandle, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -8368,9 +8368,9 @@ func MemExportToShareableHandle(shareableHandle unsafe.Pointer, handle MemGeneri
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(shareableHandle), uintptr(handle), uintptr(handleType), uintptr(flags), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(shareableHandle), uintptr(handle), uintptr(handleType), uintptr(flags), 0, 0)
 	runtime.KeepAlive(shareableHandle)
-	return ffi.Error(procMemExportToShareableHandle, Result(r))
+	return ffiimpl.Error(procMemExportToShareableHandle, Result(r))
 }
 
 // MemImportFromShareableHandle wraps cuMemImportFromShareableHandle (symbol cuMemImportFromShareableHandle, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -8405,10 +8405,10 @@ func MemImportFromShareableHandle(osHandle unsafe.Pointer, shHandleType MemAlloc
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&handle)), uintptr(osHandle), uintptr(shHandleType), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&handle)), uintptr(osHandle), uintptr(shHandleType), 0, 0, 0)
 	runtime.KeepAlive(&handle)
 	runtime.KeepAlive(osHandle)
-	return handle, ffi.Error(procMemImportFromShareableHandle, Result(r))
+	return handle, ffiimpl.Error(procMemImportFromShareableHandle, Result(r))
 }
 
 // MemGetAllocationGranularity wraps cuMemGetAllocationGranularity (symbol cuMemGetAllocationGranularity, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -8432,10 +8432,10 @@ func MemGetAllocationGranularity(prop *MemAllocationProp, option MemAllocationGr
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&granularity)), uintptr(unsafe.Pointer(prop)), uintptr(option), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&granularity)), uintptr(unsafe.Pointer(prop)), uintptr(option), 0, 0, 0)
 	runtime.KeepAlive(&granularity)
 	runtime.KeepAlive(prop)
-	return granularity, ffi.Error(procMemGetAllocationGranularity, Result(r))
+	return granularity, ffiimpl.Error(procMemGetAllocationGranularity, Result(r))
 }
 
 // MemGetAllocationPropertiesFromHandle wraps cuMemGetAllocationPropertiesFromHandle (symbol cuMemGetAllocationPropertiesFromHandle, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -8456,9 +8456,9 @@ func MemGetAllocationPropertiesFromHandle(handle MemGenericAllocationHandle) (pr
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&prop)), uintptr(handle), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&prop)), uintptr(handle), 0, 0, 0, 0)
 	runtime.KeepAlive(&prop)
-	return prop, ffi.Error(procMemGetAllocationPropertiesFromHandle, Result(r))
+	return prop, ffiimpl.Error(procMemGetAllocationPropertiesFromHandle, Result(r))
 }
 
 // MemRetainAllocationHandle wraps cuMemRetainAllocationHandle (symbol cuMemRetainAllocationHandle, cuda.h). It needs a driver of CUDA 11.0 or newer.
@@ -8485,10 +8485,10 @@ func MemRetainAllocationHandle(addr unsafe.Pointer) (handle MemGenericAllocation
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&handle)), uintptr(addr), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&handle)), uintptr(addr), 0, 0, 0, 0)
 	runtime.KeepAlive(&handle)
 	runtime.KeepAlive(addr)
-	return handle, ffi.Error(procMemRetainAllocationHandle, Result(r))
+	return handle, ffiimpl.Error(procMemRetainAllocationHandle, Result(r))
 }
 
 // MemFreeAsync wraps cuMemFreeAsync (symbol cuMemFreeAsync, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -8514,8 +8514,8 @@ func MemFreeAsync(dptr Deviceptr, hStream Stream) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dptr), uintptr(hStream), 0, 0, 0, 0)
-	return ffi.Error(procMemFreeAsync, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dptr), uintptr(hStream), 0, 0, 0, 0)
+	return ffiimpl.Error(procMemFreeAsync, Result(r))
 }
 
 // MemAllocAsync wraps cuMemAllocAsync (symbol cuMemAllocAsync, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -8557,9 +8557,9 @@ func MemAllocAsync(bytesize uint64, hStream Stream) (dptr Deviceptr, err error) 
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(bytesize), uintptr(hStream), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(bytesize), uintptr(hStream), 0, 0, 0)
 	runtime.KeepAlive(&dptr)
-	return dptr, ffi.Error(procMemAllocAsync, Result(r))
+	return dptr, ffiimpl.Error(procMemAllocAsync, Result(r))
 }
 
 // MemPoolTrimTo wraps cuMemPoolTrimTo (symbol cuMemPoolTrimTo, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -8592,8 +8592,8 @@ func MemPoolTrimTo(pool MemoryPool, minBytesToKeep uint64) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(pool), uintptr(minBytesToKeep), 0, 0, 0, 0)
-	return ffi.Error(procMemPoolTrimTo, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(pool), uintptr(minBytesToKeep), 0, 0, 0, 0)
+	return ffiimpl.Error(procMemPoolTrimTo, Result(r))
 }
 
 // MemPoolSetAttribute wraps cuMemPoolSetAttribute (symbol cuMemPoolSetAttribute, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -8642,9 +8642,9 @@ func MemPoolSetAttribute(pool MemoryPool, attr MemPoolAttribute, value unsafe.Po
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(pool), uintptr(attr), uintptr(value), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(pool), uintptr(attr), uintptr(value), 0, 0, 0)
 	runtime.KeepAlive(value)
-	return ffi.Error(procMemPoolSetAttribute, Result(r))
+	return ffiimpl.Error(procMemPoolSetAttribute, Result(r))
 }
 
 // MemPoolGetAttribute wraps cuMemPoolGetAttribute (symbol cuMemPoolGetAttribute, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -8696,9 +8696,9 @@ func MemPoolGetAttribute(pool MemoryPool, attr MemPoolAttribute, value unsafe.Po
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(pool), uintptr(attr), uintptr(value), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(pool), uintptr(attr), uintptr(value), 0, 0, 0)
 	runtime.KeepAlive(value)
-	return ffi.Error(procMemPoolGetAttribute, Result(r))
+	return ffiimpl.Error(procMemPoolGetAttribute, Result(r))
 }
 
 // MemPoolSetAccess wraps cuMemPoolSetAccess (symbol cuMemPoolSetAccess, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -8719,9 +8719,9 @@ func MemPoolSetAccess(pool MemoryPool, m *MemAccessDesc, count uint64) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(pool), uintptr(unsafe.Pointer(m)), uintptr(count), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(pool), uintptr(unsafe.Pointer(m)), uintptr(count), 0, 0, 0)
 	runtime.KeepAlive(m)
-	return ffi.Error(procMemPoolSetAccess, Result(r))
+	return ffiimpl.Error(procMemPoolSetAccess, Result(r))
 }
 
 // MemPoolGetAccess wraps cuMemPoolGetAccess (symbol cuMemPoolGetAccess, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -8741,10 +8741,10 @@ func MemPoolGetAccess(memPool MemoryPool, location *MemLocation) (flags MemAcces
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&flags)), uintptr(memPool), uintptr(unsafe.Pointer(location)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&flags)), uintptr(memPool), uintptr(unsafe.Pointer(location)), 0, 0, 0)
 	runtime.KeepAlive(&flags)
 	runtime.KeepAlive(location)
-	return flags, ffi.Error(procMemPoolGetAccess, Result(r))
+	return flags, ffiimpl.Error(procMemPoolGetAccess, Result(r))
 }
 
 // MemPoolCreate wraps cuMemPoolCreate (symbol cuMemPoolCreate, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -8804,10 +8804,10 @@ func MemPoolCreate(poolProps *MemPoolProps) (pool MemoryPool, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pool)), uintptr(unsafe.Pointer(poolProps)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pool)), uintptr(unsafe.Pointer(poolProps)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pool)
 	runtime.KeepAlive(poolProps)
-	return pool, ffi.Error(procMemPoolCreate, Result(r))
+	return pool, ffiimpl.Error(procMemPoolCreate, Result(r))
 }
 
 // MemPoolDestroy wraps cuMemPoolDestroy (symbol cuMemPoolDestroy, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -8834,8 +8834,8 @@ func MemPoolDestroy(pool MemoryPool) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(pool), 0, 0, 0, 0, 0)
-	return ffi.Error(procMemPoolDestroy, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(pool), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procMemPoolDestroy, Result(r))
 }
 
 // MemGetDefaultMemPool wraps cuMemGetDefaultMemPool (symbol cuMemGetDefaultMemPool, cuda.h). It needs a driver of CUDA 13.0 or newer.
@@ -8862,10 +8862,10 @@ func MemGetDefaultMemPool(location *MemLocation, typ MemAllocationType) (pool Me
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pool)), uintptr(unsafe.Pointer(location)), uintptr(typ), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pool)), uintptr(unsafe.Pointer(location)), uintptr(typ), 0, 0, 0)
 	runtime.KeepAlive(&pool)
 	runtime.KeepAlive(location)
-	return pool, ffi.Error(procMemGetDefaultMemPool, Result(r))
+	return pool, ffiimpl.Error(procMemGetDefaultMemPool, Result(r))
 }
 
 // MemGetMemPool wraps cuMemGetMemPool (symbol cuMemGetMemPool, cuda.h).
@@ -8896,10 +8896,10 @@ func MemGetMemPool(location *MemLocation, typ MemAllocationType) (pool MemoryPoo
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pool)), uintptr(unsafe.Pointer(location)), uintptr(typ), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pool)), uintptr(unsafe.Pointer(location)), uintptr(typ), 0, 0, 0)
 	runtime.KeepAlive(&pool)
 	runtime.KeepAlive(location)
-	return pool, ffi.Error(procMemGetMemPool, Result(r))
+	return pool, ffiimpl.Error(procMemGetMemPool, Result(r))
 }
 
 // MemSetMemPool wraps cuMemSetMemPool (symbol cuMemSetMemPool, cuda.h). It needs a driver of CUDA 13.0 or newer.
@@ -8935,9 +8935,9 @@ func MemSetMemPool(location *MemLocation, typ MemAllocationType, pool MemoryPool
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(location)), uintptr(typ), uintptr(pool), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(location)), uintptr(typ), uintptr(pool), 0, 0, 0)
 	runtime.KeepAlive(location)
-	return ffi.Error(procMemSetMemPool, Result(r))
+	return ffiimpl.Error(procMemSetMemPool, Result(r))
 }
 
 // MemAllocFromPoolAsync wraps cuMemAllocFromPoolAsync (symbol cuMemAllocFromPoolAsync, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -8981,9 +8981,9 @@ func MemAllocFromPoolAsync(bytesize uint64, pool MemoryPool, hStream Stream) (dp
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(bytesize), uintptr(pool), uintptr(hStream), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(bytesize), uintptr(pool), uintptr(hStream), 0, 0)
 	runtime.KeepAlive(&dptr)
-	return dptr, ffi.Error(procMemAllocFromPoolAsync, Result(r))
+	return dptr, ffiimpl.Error(procMemAllocFromPoolAsync, Result(r))
 }
 
 // MemPoolExportToShareableHandle wraps cuMemPoolExportToShareableHandle (symbol cuMemPoolExportToShareableHandle, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -9017,9 +9017,9 @@ func MemPoolExportToShareableHandle(handle unsafe.Pointer, pool MemoryPool, hand
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(handle), uintptr(pool), uintptr(handleType), uintptr(flags), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(pool), uintptr(handleType), uintptr(flags), 0, 0)
 	runtime.KeepAlive(handle)
-	return ffi.Error(procMemPoolExportToShareableHandle, Result(r))
+	return ffiimpl.Error(procMemPoolExportToShareableHandle, Result(r))
 }
 
 // MemPoolImportFromShareableHandle wraps cuMemPoolImportFromShareableHandle (symbol cuMemPoolImportFromShareableHandle, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -9052,10 +9052,10 @@ func MemPoolImportFromShareableHandle(handle unsafe.Pointer, handleType MemAlloc
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pool)), uintptr(handle), uintptr(handleType), uintptr(flags), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pool)), uintptr(handle), uintptr(handleType), uintptr(flags), 0, 0)
 	runtime.KeepAlive(&pool)
 	runtime.KeepAlive(handle)
-	return pool, ffi.Error(procMemPoolImportFromShareableHandle, Result(r))
+	return pool, ffiimpl.Error(procMemPoolImportFromShareableHandle, Result(r))
 }
 
 // MemPoolExportPointer wraps cuMemPoolExportPointer (symbol cuMemPoolExportPointer, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -9080,9 +9080,9 @@ func MemPoolExportPointer(ptr Deviceptr) (shareData MemPoolPtrExportData, err er
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&shareData)), uintptr(ptr), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&shareData)), uintptr(ptr), 0, 0, 0, 0)
 	runtime.KeepAlive(&shareData)
-	return shareData, ffi.Error(procMemPoolExportPointer, Result(r))
+	return shareData, ffiimpl.Error(procMemPoolExportPointer, Result(r))
 }
 
 // MemPoolImportPointer wraps cuMemPoolImportPointer (symbol cuMemPoolImportPointer, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -9116,10 +9116,10 @@ func MemPoolImportPointer(pool MemoryPool, shareData *MemPoolPtrExportData) (ptr
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&ptr)), uintptr(pool), uintptr(unsafe.Pointer(shareData)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&ptr)), uintptr(pool), uintptr(unsafe.Pointer(shareData)), 0, 0, 0)
 	runtime.KeepAlive(&ptr)
 	runtime.KeepAlive(shareData)
-	return ptr, ffi.Error(procMemPoolImportPointer, Result(r))
+	return ptr, ffiimpl.Error(procMemPoolImportPointer, Result(r))
 }
 
 // MulticastCreate wraps cuMulticastCreate (symbol cuMulticastCreate, cuda.h). It needs a driver of CUDA 12.1 or newer.
@@ -9164,10 +9164,10 @@ func MulticastCreate(prop *MulticastObjectProp) (mcHandle MemGenericAllocationHa
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&mcHandle)), uintptr(unsafe.Pointer(prop)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&mcHandle)), uintptr(unsafe.Pointer(prop)), 0, 0, 0, 0)
 	runtime.KeepAlive(&mcHandle)
 	runtime.KeepAlive(prop)
-	return mcHandle, ffi.Error(procMulticastCreate, Result(r))
+	return mcHandle, ffiimpl.Error(procMulticastCreate, Result(r))
 }
 
 // MulticastAddDevice wraps cuMulticastAddDevice (symbol cuMulticastAddDevice, cuda.h). It needs a driver of CUDA 12.1 or newer.
@@ -9198,8 +9198,8 @@ func MulticastAddDevice(mcHandle MemGenericAllocationHandle, dev Device) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(mcHandle), uintptr(dev), 0, 0, 0, 0)
-	return ffi.Error(procMulticastAddDevice, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(mcHandle), uintptr(dev), 0, 0, 0, 0)
+	return ffiimpl.Error(procMulticastAddDevice, Result(r))
 }
 
 // MulticastBindMem wraps cuMulticastBindMem (symbol cuMulticastBindMem, cuda.h). It needs a driver of CUDA 12.1 or newer.
@@ -9249,8 +9249,8 @@ func MulticastBindMem(mcHandle MemGenericAllocationHandle, mcOffset uint64, memH
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(mcHandle), uintptr(mcOffset), uintptr(memHandle), uintptr(memOffset), uintptr(size), uintptr(flags))
-	return ffi.Error(procMulticastBindMem, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(mcHandle), uintptr(mcOffset), uintptr(memHandle), uintptr(memOffset), uintptr(size), uintptr(flags))
+	return ffiimpl.Error(procMulticastBindMem, Result(r))
 }
 
 // MulticastBindAddr wraps cuMulticastBindAddr (symbol cuMulticastBindAddr, cuda.h). It needs a driver of CUDA 12.1 or newer.
@@ -9299,8 +9299,8 @@ func MulticastBindAddr(mcHandle MemGenericAllocationHandle, mcOffset uint64, mem
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(mcHandle), uintptr(mcOffset), uintptr(memptr), uintptr(size), uintptr(flags), 0)
-	return ffi.Error(procMulticastBindAddr, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(mcHandle), uintptr(mcOffset), uintptr(memptr), uintptr(size), uintptr(flags), 0)
+	return ffiimpl.Error(procMulticastBindAddr, Result(r))
 }
 
 // MulticastUnbind wraps cuMulticastUnbind (symbol cuMulticastUnbind, cuda.h). It needs a driver of CUDA 12.1 or newer.
@@ -9333,8 +9333,8 @@ func MulticastUnbind(mcHandle MemGenericAllocationHandle, dev Device, mcOffset, 
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(mcHandle), uintptr(dev), uintptr(mcOffset), uintptr(size), 0, 0)
-	return ffi.Error(procMulticastUnbind, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(mcHandle), uintptr(dev), uintptr(mcOffset), uintptr(size), 0, 0)
+	return ffiimpl.Error(procMulticastUnbind, Result(r))
 }
 
 // MulticastGetGranularity wraps cuMulticastGetGranularity (symbol cuMulticastGetGranularity, cuda.h). It needs a driver of CUDA 12.1 or newer.
@@ -9360,10 +9360,10 @@ func MulticastGetGranularity(prop *MulticastObjectProp, option MulticastGranular
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&granularity)), uintptr(unsafe.Pointer(prop)), uintptr(option), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&granularity)), uintptr(unsafe.Pointer(prop)), uintptr(option), 0, 0, 0)
 	runtime.KeepAlive(&granularity)
 	runtime.KeepAlive(prop)
-	return granularity, ffi.Error(procMulticastGetGranularity, Result(r))
+	return granularity, ffiimpl.Error(procMulticastGetGranularity, Result(r))
 }
 
 // PointerGetAttribute wraps cuPointerGetAttribute (symbol cuPointerGetAttribute, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -9541,9 +9541,9 @@ func PointerGetAttribute(data unsafe.Pointer, attribute PointerAttribute, ptr De
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(data), uintptr(attribute), uintptr(ptr), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(data), uintptr(attribute), uintptr(ptr), 0, 0, 0)
 	runtime.KeepAlive(data)
-	return ffi.Error(procPointerGetAttribute, Result(r))
+	return ffiimpl.Error(procPointerGetAttribute, Result(r))
 }
 
 // MemPrefetchAsync wraps cuMemPrefetchAsync (symbol cuMemPrefetchAsync_v2, cuda.h). It needs a driver of CUDA 12.2 or newer.
@@ -9632,18 +9632,18 @@ func MemPrefetchAsync(devPtr Deviceptr, count uint64, location MemLocation, flag
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(devPtr))
 	frame.Int(uintptr(count))
 	frame.Struct(unsafe.Pointer(&location), &layoutMemLocation)
 	frame.Int(uintptr(flags))
 	frame.Int(uintptr(hStream))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&location)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemPrefetchAsync, Result(frame.Ret()))
+	return ffiimpl.Error(procMemPrefetchAsync, Result(frame.Ret()))
 }
 
 // MemAdvise wraps cuMemAdvise (symbol cuMemAdvise_v2, cuda.h). It needs a driver of CUDA 12.2 or newer.
@@ -9815,17 +9815,17 @@ func MemAdvise(devPtr Deviceptr, count uint64, advice CUmemAdvise, location MemL
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(devPtr))
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(advice))
 	frame.Struct(unsafe.Pointer(&location), &layoutMemLocation)
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&location)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemAdvise, Result(frame.Ret()))
+	return ffiimpl.Error(procMemAdvise, Result(frame.Ret()))
 }
 
 // MemPrefetchBatchAsync wraps cuMemPrefetchBatchAsync (symbol cuMemPrefetchBatchAsync, cuda.h). It needs a driver of CUDA 13.0 or newer.
@@ -9880,7 +9880,7 @@ func MemPrefetchBatchAsync(dptrs *Deviceptr, sizes *uint64, count uint64, prefet
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(dptrs)))
 	frame.Int(uintptr(unsafe.Pointer(sizes)))
 	frame.Int(uintptr(count))
@@ -9889,7 +9889,7 @@ func MemPrefetchBatchAsync(dptrs *Deviceptr, sizes *uint64, count uint64, prefet
 	frame.Int(uintptr(numPrefetchLocs))
 	frame.Int(uintptr(flags))
 	frame.Int(uintptr(hStream))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dptrs)
 	runtime.KeepAlive(sizes)
 	runtime.KeepAlive(prefetchLocs)
@@ -9897,7 +9897,7 @@ func MemPrefetchBatchAsync(dptrs *Deviceptr, sizes *uint64, count uint64, prefet
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemPrefetchBatchAsync, Result(frame.Ret()))
+	return ffiimpl.Error(procMemPrefetchBatchAsync, Result(frame.Ret()))
 }
 
 // MemDiscardBatchAsync wraps cuMemDiscardBatchAsync (symbol cuMemDiscardBatchAsync, cuda.h). It needs a driver of CUDA 13.0 or newer.
@@ -9938,10 +9938,10 @@ func MemDiscardBatchAsync(dptrs *Deviceptr, sizes *uint64, count, flags uint64, 
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(dptrs)), uintptr(unsafe.Pointer(sizes)), uintptr(count), uintptr(flags), uintptr(hStream), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(dptrs)), uintptr(unsafe.Pointer(sizes)), uintptr(count), uintptr(flags), uintptr(hStream), 0)
 	runtime.KeepAlive(dptrs)
 	runtime.KeepAlive(sizes)
-	return ffi.Error(procMemDiscardBatchAsync, Result(r))
+	return ffiimpl.Error(procMemDiscardBatchAsync, Result(r))
 }
 
 // MemDiscardAndPrefetchBatchAsync wraps cuMemDiscardAndPrefetchBatchAsync (symbol cuMemDiscardAndPrefetchBatchAsync, cuda.h). It needs a driver of CUDA 13.0 or newer.
@@ -10003,7 +10003,7 @@ func MemDiscardAndPrefetchBatchAsync(dptrs *Deviceptr, sizes *uint64, count uint
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(dptrs)))
 	frame.Int(uintptr(unsafe.Pointer(sizes)))
 	frame.Int(uintptr(count))
@@ -10012,7 +10012,7 @@ func MemDiscardAndPrefetchBatchAsync(dptrs *Deviceptr, sizes *uint64, count uint
 	frame.Int(uintptr(numPrefetchLocs))
 	frame.Int(uintptr(flags))
 	frame.Int(uintptr(hStream))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dptrs)
 	runtime.KeepAlive(sizes)
 	runtime.KeepAlive(prefetchLocs)
@@ -10020,7 +10020,7 @@ func MemDiscardAndPrefetchBatchAsync(dptrs *Deviceptr, sizes *uint64, count uint
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemDiscardAndPrefetchBatchAsync, Result(frame.Ret()))
+	return ffiimpl.Error(procMemDiscardAndPrefetchBatchAsync, Result(frame.Ret()))
 }
 
 // MemRangeGetAttribute wraps cuMemRangeGetAttribute (symbol cuMemRangeGetAttribute, cuda.h). It needs a driver of CUDA 8.0 or newer.
@@ -10155,9 +10155,9 @@ func MemRangeGetAttribute(data unsafe.Pointer, dataSize uint64, attribute MemRan
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(data), uintptr(dataSize), uintptr(attribute), uintptr(devPtr), uintptr(count), 0)
+	r := ffiimpl.CallInts(sym, uintptr(data), uintptr(dataSize), uintptr(attribute), uintptr(devPtr), uintptr(count), 0)
 	runtime.KeepAlive(data)
-	return ffi.Error(procMemRangeGetAttribute, Result(r))
+	return ffiimpl.Error(procMemRangeGetAttribute, Result(r))
 }
 
 // MemRangeGetAttributes wraps cuMemRangeGetAttributes (symbol cuMemRangeGetAttributes, cuda.h). It needs a driver of CUDA 8.0 or newer.
@@ -10207,11 +10207,11 @@ func MemRangeGetAttributes(data *unsafe.Pointer, dataSizes *uint64, attributes *
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(data)), uintptr(unsafe.Pointer(dataSizes)), uintptr(unsafe.Pointer(attributes)), uintptr(numAttributes), uintptr(devPtr), uintptr(count))
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(data)), uintptr(unsafe.Pointer(dataSizes)), uintptr(unsafe.Pointer(attributes)), uintptr(numAttributes), uintptr(devPtr), uintptr(count))
 	runtime.KeepAlive(data)
 	runtime.KeepAlive(dataSizes)
 	runtime.KeepAlive(attributes)
-	return ffi.Error(procMemRangeGetAttributes, Result(r))
+	return ffiimpl.Error(procMemRangeGetAttributes, Result(r))
 }
 
 // PointerSetAttribute wraps cuPointerSetAttribute (symbol cuPointerSetAttribute, cuda.h). It needs a driver of CUDA 6.0 or newer.
@@ -10251,9 +10251,9 @@ func PointerSetAttribute(value unsafe.Pointer, attribute PointerAttribute, ptr D
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(value), uintptr(attribute), uintptr(ptr), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(value), uintptr(attribute), uintptr(ptr), 0, 0, 0)
 	runtime.KeepAlive(value)
-	return ffi.Error(procPointerSetAttribute, Result(r))
+	return ffiimpl.Error(procPointerSetAttribute, Result(r))
 }
 
 // PointerGetAttributes wraps cuPointerGetAttributes (symbol cuPointerGetAttributes, cuda.h). It needs a driver of CUDA 7.0 or newer.
@@ -10306,10 +10306,10 @@ func PointerGetAttributes(numAttributes uint32, attributes *PointerAttribute, da
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(numAttributes), uintptr(unsafe.Pointer(attributes)), uintptr(unsafe.Pointer(data)), uintptr(ptr), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(numAttributes), uintptr(unsafe.Pointer(attributes)), uintptr(unsafe.Pointer(data)), uintptr(ptr), 0, 0)
 	runtime.KeepAlive(attributes)
 	runtime.KeepAlive(data)
-	return ffi.Error(procPointerGetAttributes, Result(r))
+	return ffiimpl.Error(procPointerGetAttributes, Result(r))
 }
 
 // StreamCreate wraps cuStreamCreate (symbol cuStreamCreate, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -10347,9 +10347,9 @@ func StreamCreate(flags uint32) (phStream Stream, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phStream)), uintptr(flags), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phStream)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&phStream)
-	return phStream, ffi.Error(procStreamCreate, Result(r))
+	return phStream, ffiimpl.Error(procStreamCreate, Result(r))
 }
 
 // StreamCreateWithPriority wraps cuStreamCreateWithPriority (symbol cuStreamCreateWithPriority, cuda.h). It needs a driver of CUDA 5.5 or newer.
@@ -10398,9 +10398,9 @@ func StreamCreateWithPriority(flags uint32, priority int32) (phStream Stream, er
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phStream)), uintptr(flags), uintptr(priority), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phStream)), uintptr(flags), uintptr(priority), 0, 0, 0)
 	runtime.KeepAlive(&phStream)
-	return phStream, ffi.Error(procStreamCreateWithPriority, Result(r))
+	return phStream, ffiimpl.Error(procStreamCreateWithPriority, Result(r))
 }
 
 // StreamGetPriority wraps cuStreamGetPriority (symbol cuStreamGetPriority, cuda.h). It needs a driver of CUDA 5.5 or newer.
@@ -10433,9 +10433,9 @@ func StreamGetPriority(hStream Stream) (priority int32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&priority)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&priority)), 0, 0, 0, 0)
 	runtime.KeepAlive(&priority)
-	return priority, ffi.Error(procStreamGetPriority, Result(r))
+	return priority, ffiimpl.Error(procStreamGetPriority, Result(r))
 }
 
 // StreamGetDevice wraps cuStreamGetDevice (symbol cuStreamGetDevice, cuda.h). It needs a driver of CUDA 12.8 or newer.
@@ -10461,9 +10461,9 @@ func StreamGetDevice(hStream Stream) (device Device, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&device)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&device)), 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
-	return device, ffi.Error(procStreamGetDevice, Result(r))
+	return device, ffiimpl.Error(procStreamGetDevice, Result(r))
 }
 
 // StreamGetFlags wraps cuStreamGetFlags (symbol cuStreamGetFlags, cuda.h). It needs a driver of CUDA 5.5 or newer.
@@ -10494,9 +10494,9 @@ func StreamGetFlags(hStream Stream) (flags uint32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	return flags, ffi.Error(procStreamGetFlags, Result(r))
+	return flags, ffiimpl.Error(procStreamGetFlags, Result(r))
 }
 
 // StreamGetId wraps cuStreamGetId (symbol cuStreamGetId, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -10535,9 +10535,9 @@ func StreamGetId(hStream Stream) (streamId uint64, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&streamId)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&streamId)), 0, 0, 0, 0)
 	runtime.KeepAlive(&streamId)
-	return streamId, ffi.Error(procStreamGetId, Result(r))
+	return streamId, ffiimpl.Error(procStreamGetId, Result(r))
 }
 
 // StreamGetCtx wraps cuStreamGetCtx (symbol cuStreamGetCtx, cuda.h). It needs a driver of CUDA 9.2 or newer.
@@ -10585,9 +10585,9 @@ func StreamGetCtx(hStream Stream) (pctx Context, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&pctx)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&pctx)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pctx)
-	return pctx, ffi.Error(procStreamGetCtx, Result(r))
+	return pctx, ffiimpl.Error(procStreamGetCtx, Result(r))
 }
 
 // StreamGetCtxV2 wraps cuStreamGetCtx_v2 (symbol cuStreamGetCtx_v2, cuda.h).
@@ -10646,10 +10646,10 @@ func StreamGetCtxV2(hStream Stream) (pCtx Context, pGreenCtx GreenCtx, err error
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&pCtx)), uintptr(unsafe.Pointer(&pGreenCtx)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&pCtx)), uintptr(unsafe.Pointer(&pGreenCtx)), 0, 0, 0)
 	runtime.KeepAlive(&pCtx)
 	runtime.KeepAlive(&pGreenCtx)
-	return pCtx, pGreenCtx, ffi.Error(procStreamGetCtxV2, Result(r))
+	return pCtx, pGreenCtx, ffiimpl.Error(procStreamGetCtxV2, Result(r))
 }
 
 // StreamWaitEvent wraps cuStreamWaitEvent (symbol cuStreamWaitEvent, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -10689,8 +10689,8 @@ func StreamWaitEvent(hStream Stream, hEvent Event, flags uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(hEvent), uintptr(flags), 0, 0, 0)
-	return ffi.Error(procStreamWaitEvent, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(hEvent), uintptr(flags), 0, 0, 0)
+	return ffiimpl.Error(procStreamWaitEvent, Result(r))
 }
 
 // StreamAddCallback wraps cuStreamAddCallback (symbol cuStreamAddCallback, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -10763,24 +10763,24 @@ func StreamAddCallback(hStream Stream, callback func(hStream Stream, status Resu
 		return
 	}
 	var cbGraph Graph
-	cbScope := ffi.EnterCallbacks()
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
 	var cbAddr uintptr
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	if callback != nil {
 		cbAddr = trampolineStreamCallback()
 		if cbGraph = captureGraph(hStream); cbGraph != 0 {
-			hdl = ffi.NewHandle(callback)
+			hdl = ffiimpl.NewHandle(callback)
 		} else {
-			hdl = ffi.NewHandleOnce(callback)
+			hdl = ffiimpl.NewHandleOnce(callback)
 		}
 	}
-	frame := ffi.NewHeapFrame()
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(hStream))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(flags))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	if err = frame.Err(); err != nil {
 		hdl.Delete()
 		return
@@ -10788,7 +10788,7 @@ func StreamAddCallback(hStream Stream, callback func(hStream Stream, status Resu
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procStreamAddCallback, rc)
+		err = ffiimpl.Error(procStreamAddCallback, rc)
 		return
 	}
 	if cbGraph != 0 {
@@ -10836,8 +10836,8 @@ func StreamBeginCapture(hStream Stream, mode StreamCaptureMode) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(mode), 0, 0, 0, 0)
-	return ffi.Error(procStreamBeginCapture, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(mode), 0, 0, 0, 0)
+	return ffiimpl.Error(procStreamBeginCapture, Result(r))
 }
 
 // StreamBeginCaptureToGraph wraps cuStreamBeginCaptureToGraph (symbol cuStreamBeginCaptureToGraph, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -10886,10 +10886,10 @@ func StreamBeginCaptureToGraph(hStream Stream, hGraph Graph, dependencies *Graph
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(mode))
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(mode))
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
-	return ffi.Error(procStreamBeginCaptureToGraph, Result(r))
+	return ffiimpl.Error(procStreamBeginCaptureToGraph, Result(r))
 }
 
 // ThreadExchangeStreamCaptureMode wraps cuThreadExchangeStreamCaptureMode (symbol cuThreadExchangeStreamCaptureMode, cuda.h). It needs a driver of CUDA 10.1 or newer.
@@ -10950,9 +10950,9 @@ func ThreadExchangeStreamCaptureMode(mode *StreamCaptureMode) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(mode)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(mode)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(mode)
-	return ffi.Error(procThreadExchangeStreamCaptureMode, Result(r))
+	return ffiimpl.Error(procThreadExchangeStreamCaptureMode, Result(r))
 }
 
 // StreamEndCapture wraps cuStreamEndCapture (symbol cuStreamEndCapture, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -10984,9 +10984,9 @@ func StreamEndCapture(hStream Stream) (phGraph Graph, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&phGraph)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&phGraph)), 0, 0, 0, 0)
 	runtime.KeepAlive(&phGraph)
-	return phGraph, ffi.Error(procStreamEndCapture, Result(r))
+	return phGraph, ffiimpl.Error(procStreamEndCapture, Result(r))
 }
 
 // StreamIsCapturing wraps cuStreamIsCapturing (symbol cuStreamIsCapturing, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -11028,9 +11028,9 @@ func StreamIsCapturing(hStream Stream) (captureStatus StreamCaptureStatus, err e
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&captureStatus)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&captureStatus)), 0, 0, 0, 0)
 	runtime.KeepAlive(&captureStatus)
-	return captureStatus, ffi.Error(procStreamIsCapturing, Result(r))
+	return captureStatus, ffiimpl.Error(procStreamIsCapturing, Result(r))
 }
 
 // StreamGetCaptureInfo wraps cuStreamGetCaptureInfo (symbol cuStreamGetCaptureInfo_v3, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -11099,7 +11099,7 @@ func StreamGetCaptureInfo(hStream Stream) (captureStatus StreamCaptureStatus, id
 	if err != nil {
 		return
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(hStream))
 	frame.Int(uintptr(unsafe.Pointer(&captureStatus)))
 	frame.Int(uintptr(unsafe.Pointer(&id)))
@@ -11107,7 +11107,7 @@ func StreamGetCaptureInfo(hStream Stream) (captureStatus StreamCaptureStatus, id
 	frame.Int(uintptr(unsafe.Pointer(&dependencies)))
 	frame.Int(uintptr(unsafe.Pointer(&edgeData)))
 	frame.Int(uintptr(unsafe.Pointer(&numDependencies)))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&captureStatus)
 	runtime.KeepAlive(&id)
 	runtime.KeepAlive(&graph)
@@ -11117,7 +11117,7 @@ func StreamGetCaptureInfo(hStream Stream) (captureStatus StreamCaptureStatus, id
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return captureStatus, id, graph, dependencies, edgeData, numDependencies, ffi.Error(procStreamGetCaptureInfo, Result(frame.Ret()))
+	return captureStatus, id, graph, dependencies, edgeData, numDependencies, ffiimpl.Error(procStreamGetCaptureInfo, Result(frame.Ret()))
 }
 
 // StreamUpdateCaptureDependencies wraps cuStreamUpdateCaptureDependencies (symbol cuStreamUpdateCaptureDependencies_v2, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -11153,10 +11153,10 @@ func StreamUpdateCaptureDependencies(hStream Stream, dependencies *GraphNode, de
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(flags), 0)
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(flags), 0)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
-	return ffi.Error(procStreamUpdateCaptureDependencies, Result(r))
+	return ffiimpl.Error(procStreamUpdateCaptureDependencies, Result(r))
 }
 
 // StreamAttachMemAsync wraps cuStreamAttachMemAsync (symbol cuStreamAttachMemAsync, cuda.h). It needs a driver of CUDA 6.0 or newer.
@@ -11243,8 +11243,8 @@ func StreamAttachMemAsync(hStream Stream, dptr Deviceptr, length uint64, flags u
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(dptr), uintptr(length), uintptr(flags), 0, 0)
-	return ffi.Error(procStreamAttachMemAsync, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(dptr), uintptr(length), uintptr(flags), 0, 0)
+	return ffiimpl.Error(procStreamAttachMemAsync, Result(r))
 }
 
 // StreamQuery wraps cuStreamQuery (symbol cuStreamQuery, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -11274,8 +11274,8 @@ func StreamQuery(hStream Stream) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), 0, 0, 0, 0, 0)
-	return ffi.Error(procStreamQuery, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hStream), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procStreamQuery, Result(r))
 }
 
 // StreamSynchronize wraps cuStreamSynchronize (symbol cuStreamSynchronize, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -11303,8 +11303,8 @@ func StreamSynchronize(hStream Stream) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), 0, 0, 0, 0, 0)
-	return ffi.Error(procStreamSynchronize, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hStream), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procStreamSynchronize, Result(r))
 }
 
 // StreamDestroy wraps cuStreamDestroy (symbol cuStreamDestroy_v2, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -11333,8 +11333,8 @@ func StreamDestroy(hStream Stream) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), 0, 0, 0, 0, 0)
-	return ffi.Error(procStreamDestroy, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hStream), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procStreamDestroy, Result(r))
 }
 
 // StreamCopyAttributes wraps cuStreamCopyAttributes (symbol cuStreamCopyAttributes, cuda.h).
@@ -11358,8 +11358,8 @@ func StreamCopyAttributes(dst, src Stream) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dst), uintptr(src), 0, 0, 0, 0)
-	return ffi.Error(procStreamCopyAttributes, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dst), uintptr(src), 0, 0, 0, 0)
+	return ffiimpl.Error(procStreamCopyAttributes, Result(r))
 }
 
 // StreamGetAttribute wraps cuStreamGetAttribute (symbol cuStreamGetAttribute, cuda.h).
@@ -11384,9 +11384,9 @@ func StreamGetAttribute(hStream Stream, attr StreamAttrID) (value StreamAttrValu
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(&value)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(&value)), 0, 0, 0)
 	runtime.KeepAlive(&value)
-	return value, ffi.Error(procStreamGetAttribute, Result(r))
+	return value, ffiimpl.Error(procStreamGetAttribute, Result(r))
 }
 
 // StreamSetAttribute wraps cuStreamSetAttribute (symbol cuStreamSetAttribute, cuda.h).
@@ -11412,9 +11412,9 @@ func StreamSetAttribute(hStream Stream, attr StreamAttrID, value *StreamAttrValu
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	return ffi.Error(procStreamSetAttribute, Result(r))
+	return ffiimpl.Error(procStreamSetAttribute, Result(r))
 }
 
 // EventCreate wraps cuEventCreate (symbol cuEventCreate, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -11455,9 +11455,9 @@ func EventCreate(flags uint32) (phEvent Event, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phEvent)), uintptr(flags), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phEvent)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&phEvent)
-	return phEvent, ffi.Error(procEventCreate, Result(r))
+	return phEvent, ffiimpl.Error(procEventCreate, Result(r))
 }
 
 // EventRecord wraps cuEventRecord (symbol cuEventRecord, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -11496,8 +11496,8 @@ func EventRecord(hEvent Event, hStream Stream) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hEvent), uintptr(hStream), 0, 0, 0, 0)
-	return ffi.Error(procEventRecord, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hEvent), uintptr(hStream), 0, 0, 0, 0)
+	return ffiimpl.Error(procEventRecord, Result(r))
 }
 
 // EventRecordWithFlags wraps cuEventRecordWithFlags (symbol cuEventRecordWithFlags, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -11546,8 +11546,8 @@ func EventRecordWithFlags(hEvent Event, hStream Stream, flags uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hEvent), uintptr(hStream), uintptr(flags), 0, 0, 0)
-	return ffi.Error(procEventRecordWithFlags, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hEvent), uintptr(hStream), uintptr(flags), 0, 0, 0)
+	return ffiimpl.Error(procEventRecordWithFlags, Result(r))
 }
 
 // EventQuery wraps cuEventQuery (symbol cuEventQuery, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -11578,8 +11578,8 @@ func EventQuery(hEvent Event) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hEvent), 0, 0, 0, 0, 0)
-	return ffi.Error(procEventQuery, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hEvent), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procEventQuery, Result(r))
 }
 
 // EventSynchronize wraps cuEventSynchronize (symbol cuEventSynchronize, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -11609,8 +11609,8 @@ func EventSynchronize(hEvent Event) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hEvent), 0, 0, 0, 0, 0)
-	return ffi.Error(procEventSynchronize, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hEvent), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procEventSynchronize, Result(r))
 }
 
 // EventDestroy wraps cuEventDestroy (symbol cuEventDestroy_v2, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -11639,8 +11639,8 @@ func EventDestroy(hEvent Event) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hEvent), 0, 0, 0, 0, 0)
-	return ffi.Error(procEventDestroy, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hEvent), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procEventDestroy, Result(r))
 }
 
 // EventElapsedTime wraps cuEventElapsedTime (symbol cuEventElapsedTime_v2, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -11686,9 +11686,9 @@ func EventElapsedTime(hStart, hEnd Event) (pMilliseconds float32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pMilliseconds)), uintptr(hStart), uintptr(hEnd), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pMilliseconds)), uintptr(hStart), uintptr(hEnd), 0, 0, 0)
 	runtime.KeepAlive(&pMilliseconds)
-	return pMilliseconds, ffi.Error(procEventElapsedTime, Result(r))
+	return pMilliseconds, ffiimpl.Error(procEventElapsedTime, Result(r))
 }
 
 // ImportExternalMemory wraps cuImportExternalMemory (symbol cuImportExternalMemory, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -11843,10 +11843,10 @@ func ImportExternalMemory(memHandleDesc *ExternalMemoryHandleDesc) (extMem Exter
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&extMem)), uintptr(unsafe.Pointer(memHandleDesc)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&extMem)), uintptr(unsafe.Pointer(memHandleDesc)), 0, 0, 0, 0)
 	runtime.KeepAlive(&extMem)
 	runtime.KeepAlive(memHandleDesc)
-	return extMem, ffi.Error(procImportExternalMemory, Result(r))
+	return extMem, ffiimpl.Error(procImportExternalMemory, Result(r))
 }
 
 // ExternalMemoryGetMappedBuffer wraps cuExternalMemoryGetMappedBuffer (symbol cuExternalMemoryGetMappedBuffer, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -11898,10 +11898,10 @@ func ExternalMemoryGetMappedBuffer(extMem ExternalMemory, bufferDesc *ExternalMe
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(extMem), uintptr(unsafe.Pointer(bufferDesc)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(extMem), uintptr(unsafe.Pointer(bufferDesc)), 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(bufferDesc)
-	return devPtr, ffi.Error(procExternalMemoryGetMappedBuffer, Result(r))
+	return devPtr, ffiimpl.Error(procExternalMemoryGetMappedBuffer, Result(r))
 }
 
 // ExternalMemoryGetMappedMipmappedArray wraps cuExternalMemoryGetMappedMipmappedArray (symbol cuExternalMemoryGetMappedMipmappedArray, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -11959,10 +11959,10 @@ func ExternalMemoryGetMappedMipmappedArray(extMem ExternalMemory, mipmapDesc *Ex
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&mipmap)), uintptr(extMem), uintptr(unsafe.Pointer(mipmapDesc)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&mipmap)), uintptr(extMem), uintptr(unsafe.Pointer(mipmapDesc)), 0, 0, 0)
 	runtime.KeepAlive(&mipmap)
 	runtime.KeepAlive(mipmapDesc)
-	return mipmap, ffi.Error(procExternalMemoryGetMappedMipmappedArray, Result(r))
+	return mipmap, ffiimpl.Error(procExternalMemoryGetMappedMipmappedArray, Result(r))
 }
 
 // DestroyExternalMemory wraps cuDestroyExternalMemory (symbol cuDestroyExternalMemory, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -11987,8 +11987,8 @@ func DestroyExternalMemory(extMem ExternalMemory) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(extMem), 0, 0, 0, 0, 0)
-	return ffi.Error(procDestroyExternalMemory, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(extMem), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procDestroyExternalMemory, Result(r))
 }
 
 // ImportExternalSemaphore wraps cuImportExternalSemaphore (symbol cuImportExternalSemaphore, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -12129,10 +12129,10 @@ func ImportExternalSemaphore(semHandleDesc *ExternalSemaphoreHandleDesc) (extSem
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&extSem)), uintptr(unsafe.Pointer(semHandleDesc)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&extSem)), uintptr(unsafe.Pointer(semHandleDesc)), 0, 0, 0, 0)
 	runtime.KeepAlive(&extSem)
 	runtime.KeepAlive(semHandleDesc)
-	return extSem, ffi.Error(procImportExternalSemaphore, Result(r))
+	return extSem, ffiimpl.Error(procImportExternalSemaphore, Result(r))
 }
 
 // SignalExternalSemaphoresAsync wraps cuSignalExternalSemaphoresAsync (symbol cuSignalExternalSemaphoresAsync, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -12232,10 +12232,10 @@ func SignalExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
 	runtime.KeepAlive(extSemArray)
 	runtime.KeepAlive(paramsArray)
-	return ffi.Error(procSignalExternalSemaphoresAsync, Result(r))
+	return ffiimpl.Error(procSignalExternalSemaphoresAsync, Result(r))
 }
 
 // WaitExternalSemaphoresAsync wraps cuWaitExternalSemaphoresAsync (symbol cuWaitExternalSemaphoresAsync, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -12312,10 +12312,10 @@ func WaitExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *Ex
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
 	runtime.KeepAlive(extSemArray)
 	runtime.KeepAlive(paramsArray)
-	return ffi.Error(procWaitExternalSemaphoresAsync, Result(r))
+	return ffiimpl.Error(procWaitExternalSemaphoresAsync, Result(r))
 }
 
 // DestroyExternalSemaphore wraps cuDestroyExternalSemaphore (symbol cuDestroyExternalSemaphore, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -12340,8 +12340,8 @@ func DestroyExternalSemaphore(extSem ExternalSemaphore) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(extSem), 0, 0, 0, 0, 0)
-	return ffi.Error(procDestroyExternalSemaphore, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(extSem), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procDestroyExternalSemaphore, Result(r))
 }
 
 // StreamWaitValue32 wraps cuStreamWaitValue32 (symbol cuStreamWaitValue32_v2, cuda.h). It needs a driver of CUDA 8.0 or newer.
@@ -12384,8 +12384,8 @@ func StreamWaitValue32(stream Stream, addr Deviceptr, value, flags uint32) error
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(stream), uintptr(addr), uintptr(value), uintptr(flags), 0, 0)
-	return ffi.Error(procStreamWaitValue32, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(stream), uintptr(addr), uintptr(value), uintptr(flags), 0, 0)
+	return ffiimpl.Error(procStreamWaitValue32, Result(r))
 }
 
 // StreamWaitValue64 wraps cuStreamWaitValue64 (symbol cuStreamWaitValue64_v2, cuda.h). It needs a driver of CUDA 9.0 or newer.
@@ -12427,8 +12427,8 @@ func StreamWaitValue64(stream Stream, addr Deviceptr, value uint64, flags uint32
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(stream), uintptr(addr), uintptr(value), uintptr(flags), 0, 0)
-	return ffi.Error(procStreamWaitValue64, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(stream), uintptr(addr), uintptr(value), uintptr(flags), 0, 0)
+	return ffiimpl.Error(procStreamWaitValue64, Result(r))
 }
 
 // StreamWriteValue32 wraps cuStreamWriteValue32 (symbol cuStreamWriteValue32_v2, cuda.h). It needs a driver of CUDA 8.0 or newer.
@@ -12458,8 +12458,8 @@ func StreamWriteValue32(stream Stream, addr Deviceptr, value, flags uint32) erro
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(stream), uintptr(addr), uintptr(value), uintptr(flags), 0, 0)
-	return ffi.Error(procStreamWriteValue32, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(stream), uintptr(addr), uintptr(value), uintptr(flags), 0, 0)
+	return ffiimpl.Error(procStreamWriteValue32, Result(r))
 }
 
 // StreamWriteValue64 wraps cuStreamWriteValue64 (symbol cuStreamWriteValue64_v2, cuda.h). It needs a driver of CUDA 9.0 or newer.
@@ -12491,8 +12491,8 @@ func StreamWriteValue64(stream Stream, addr Deviceptr, value uint64, flags uint3
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(stream), uintptr(addr), uintptr(value), uintptr(flags), 0, 0)
-	return ffi.Error(procStreamWriteValue64, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(stream), uintptr(addr), uintptr(value), uintptr(flags), 0, 0)
+	return ffiimpl.Error(procStreamWriteValue64, Result(r))
 }
 
 // StreamBatchMemOp wraps cuStreamBatchMemOp (symbol cuStreamBatchMemOp_v2, cuda.h). It needs a driver of CUDA 8.0 or newer.
@@ -12533,9 +12533,9 @@ func StreamBatchMemOp(stream Stream, count uint32, paramArray *StreamBatchMemOpP
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(stream), uintptr(count), uintptr(unsafe.Pointer(paramArray)), uintptr(flags), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(stream), uintptr(count), uintptr(unsafe.Pointer(paramArray)), uintptr(flags), 0, 0)
 	runtime.KeepAlive(paramArray)
-	return ffi.Error(procStreamBatchMemOp, Result(r))
+	return ffiimpl.Error(procStreamBatchMemOp, Result(r))
 }
 
 // FuncGetAttribute wraps cuFuncGetAttribute (symbol cuFuncGetAttribute, cuda.h). It needs a driver of CUDA 2.2 or newer.
@@ -12630,9 +12630,9 @@ func FuncGetAttribute(attrib FunctionAttribute, hfunc Function) (pi int32, err e
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pi)), uintptr(attrib), uintptr(hfunc), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pi)), uintptr(attrib), uintptr(hfunc), 0, 0, 0)
 	runtime.KeepAlive(&pi)
-	return pi, ffi.Error(procFuncGetAttribute, Result(r))
+	return pi, ffiimpl.Error(procFuncGetAttribute, Result(r))
 }
 
 // FuncSetAttribute wraps cuFuncSetAttribute (symbol cuFuncSetAttribute, cuda.h). It needs a driver of CUDA 9.0 or newer.
@@ -12702,8 +12702,8 @@ func FuncSetAttribute(hfunc Function, attrib FunctionAttribute, value int32) err
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hfunc), uintptr(attrib), uintptr(value), 0, 0, 0)
-	return ffi.Error(procFuncSetAttribute, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hfunc), uintptr(attrib), uintptr(value), 0, 0, 0)
+	return ffiimpl.Error(procFuncSetAttribute, Result(r))
 }
 
 // FuncSetCacheConfig wraps cuFuncSetCacheConfig (symbol cuFuncSetCacheConfig, cuda.h). It needs a driver of CUDA 3.0 or newer.
@@ -12750,8 +12750,8 @@ func FuncSetCacheConfig(hfunc Function, config FuncCache) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hfunc), uintptr(config), 0, 0, 0, 0)
-	return ffi.Error(procFuncSetCacheConfig, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hfunc), uintptr(config), 0, 0, 0, 0)
+	return ffiimpl.Error(procFuncSetCacheConfig, Result(r))
 }
 
 // FuncGetModule wraps cuFuncGetModule (symbol cuFuncGetModule, cuda.h). It needs a driver of CUDA 11.0 or newer.
@@ -12780,9 +12780,9 @@ func FuncGetModule(hfunc Function) (hmod Module, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&hmod)), uintptr(hfunc), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&hmod)), uintptr(hfunc), 0, 0, 0, 0)
 	runtime.KeepAlive(&hmod)
-	return hmod, ffi.Error(procFuncGetModule, Result(r))
+	return hmod, ffiimpl.Error(procFuncGetModule, Result(r))
 }
 
 // FuncGetName wraps cuFuncGetName (symbol cuFuncGetName, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -12809,10 +12809,10 @@ func FuncGetName(hfunc Function) (name string, err error) {
 		return
 	}
 	var nameC uintptr
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&nameC)), uintptr(hfunc), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&nameC)), uintptr(hfunc), 0, 0, 0, 0)
 	runtime.KeepAlive(&nameC)
-	name = ffi.GoString(nameC)
-	return name, ffi.Error(procFuncGetName, Result(r))
+	name = ffiimpl.GoString(nameC)
+	return name, ffiimpl.Error(procFuncGetName, Result(r))
 }
 
 // FuncGetParamInfo wraps cuFuncGetParamInfo (symbol cuFuncGetParamInfo, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -12846,10 +12846,10 @@ func FuncGetParamInfo(fn Function, paramIndex uint64) (paramOffset, paramSize ui
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(fn), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(fn), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
 	runtime.KeepAlive(&paramOffset)
 	runtime.KeepAlive(&paramSize)
-	return paramOffset, paramSize, ffi.Error(procFuncGetParamInfo, Result(r))
+	return paramOffset, paramSize, ffiimpl.Error(procFuncGetParamInfo, Result(r))
 }
 
 // FuncIsLoaded wraps cuFuncIsLoaded (symbol cuFuncIsLoaded, cuda.h).
@@ -12869,9 +12869,9 @@ func FuncIsLoaded(function Function) (state FunctionLoadingState, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&state)), uintptr(function), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&state)), uintptr(function), 0, 0, 0, 0)
 	runtime.KeepAlive(&state)
-	return state, ffi.Error(procFuncIsLoaded, Result(r))
+	return state, ffiimpl.Error(procFuncIsLoaded, Result(r))
 }
 
 // FuncLoad wraps cuFuncLoad (symbol cuFuncLoad, cuda.h).
@@ -12891,8 +12891,8 @@ func FuncLoad(function Function) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(function), 0, 0, 0, 0, 0)
-	return ffi.Error(procFuncLoad, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(function), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procFuncLoad, Result(r))
 }
 
 // LaunchKernel wraps cuLaunchKernel (symbol cuLaunchKernel, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -13006,8 +13006,8 @@ func LaunchKernel(f Function, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY
 	if err != nil {
 		return err
 	}
-	var extraC ffi.Extra
-	var frame ffi.Frame
+	var extraC ffiimpl.Extra
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(f))
 	frame.Int(uintptr(gridDimX))
 	frame.Int(uintptr(gridDimY))
@@ -13019,14 +13019,14 @@ func LaunchKernel(f Function, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY
 	frame.Int(uintptr(hStream))
 	frame.Int(uintptr(unsafe.Pointer(unsafe.SliceData(kernelParams))))
 	frame.Int(extraC.Set(extra))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(kernelParams)
 	runtime.KeepAlive(extra)
 	runtime.KeepAlive(&extraC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procLaunchKernel, Result(frame.Ret()))
+	return ffiimpl.Error(procLaunchKernel, Result(frame.Ret()))
 }
 
 // LaunchKernelEx wraps cuLaunchKernelEx (symbol cuLaunchKernelEx, cuda.h). It needs a driver of CUDA 11.6 or newer.
@@ -13299,13 +13299,13 @@ func LaunchKernelEx(config *LaunchConfig, f Function, kernelParams []unsafe.Poin
 	if err != nil {
 		return err
 	}
-	var extraC ffi.Extra
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(config)), uintptr(f), uintptr(unsafe.Pointer(unsafe.SliceData(kernelParams))), extraC.Set(extra), 0, 0)
+	var extraC ffiimpl.Extra
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(config)), uintptr(f), uintptr(unsafe.Pointer(unsafe.SliceData(kernelParams))), extraC.Set(extra), 0, 0)
 	runtime.KeepAlive(config)
 	runtime.KeepAlive(kernelParams)
 	runtime.KeepAlive(extra)
 	runtime.KeepAlive(&extraC)
-	return ffi.Error(procLaunchKernelEx, Result(r))
+	return ffiimpl.Error(procLaunchKernelEx, Result(r))
 }
 
 // LaunchCooperativeKernel wraps cuLaunchCooperativeKernel (symbol cuLaunchCooperativeKernel, cuda.h). It needs a driver of CUDA 9.0 or newer.
@@ -13393,7 +13393,7 @@ func LaunchCooperativeKernel(f Function, gridDimX, gridDimY, gridDimZ, blockDimX
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(f))
 	frame.Int(uintptr(gridDimX))
 	frame.Int(uintptr(gridDimY))
@@ -13404,12 +13404,12 @@ func LaunchCooperativeKernel(f Function, gridDimX, gridDimY, gridDimZ, blockDimX
 	frame.Int(uintptr(sharedMemBytes))
 	frame.Int(uintptr(hStream))
 	frame.Int(uintptr(unsafe.Pointer(unsafe.SliceData(kernelParams))))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(kernelParams)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procLaunchCooperativeKernel, Result(frame.Ret()))
+	return ffiimpl.Error(procLaunchCooperativeKernel, Result(frame.Ret()))
 }
 
 // LaunchCooperativeKernelMultiDevice wraps cuLaunchCooperativeKernelMultiDevice (symbol cuLaunchCooperativeKernelMultiDevice, cuda.h). It needs a driver of CUDA 9.0 or newer.
@@ -13557,9 +13557,9 @@ func LaunchCooperativeKernelMultiDevice(launchParamsList *LaunchParams, numDevic
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(launchParamsList)), uintptr(numDevices), uintptr(flags), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(launchParamsList)), uintptr(numDevices), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(launchParamsList)
-	return ffi.Error(procLaunchCooperativeKernelMultiDevice, Result(r))
+	return ffiimpl.Error(procLaunchCooperativeKernelMultiDevice, Result(r))
 }
 
 // LaunchHostFunc wraps cuLaunchHostFunc (symbol cuLaunchHostFunc, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -13620,23 +13620,23 @@ func LaunchHostFunc(hStream Stream, fn func()) (err error) {
 		return
 	}
 	var cbGraph Graph
-	cbScope := ffi.EnterCallbacks()
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
 	var cbAddr uintptr
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	if fn != nil {
 		cbAddr = trampolineHostFn()
 		if cbGraph = captureGraph(hStream); cbGraph != 0 {
-			hdl = ffi.NewHandle(fn)
+			hdl = ffiimpl.NewHandle(fn)
 		} else {
-			hdl = ffi.NewHandleOnce(fn)
+			hdl = ffiimpl.NewHandleOnce(fn)
 		}
 	}
-	frame := ffi.NewHeapFrame()
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(hStream))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	if err = frame.Err(); err != nil {
 		hdl.Delete()
 		return
@@ -13644,7 +13644,7 @@ func LaunchHostFunc(hStream Stream, fn func()) (err error) {
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procLaunchHostFunc, rc)
+		err = ffiimpl.Error(procLaunchHostFunc, rc)
 		return
 	}
 	if cbGraph != 0 {
@@ -13681,8 +13681,8 @@ func FuncSetBlockShape(hfunc Function, x, y, z int32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hfunc), uintptr(x), uintptr(y), uintptr(z), 0, 0)
-	return ffi.Error(procFuncSetBlockShape, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hfunc), uintptr(x), uintptr(y), uintptr(z), 0, 0)
+	return ffiimpl.Error(procFuncSetBlockShape, Result(r))
 }
 
 // FuncSetSharedSize wraps cuFuncSetSharedSize (symbol cuFuncSetSharedSize, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -13711,8 +13711,8 @@ func FuncSetSharedSize(hfunc Function, bytes uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hfunc), uintptr(bytes), 0, 0, 0, 0)
-	return ffi.Error(procFuncSetSharedSize, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hfunc), uintptr(bytes), 0, 0, 0, 0)
+	return ffiimpl.Error(procFuncSetSharedSize, Result(r))
 }
 
 // ParamSetSize wraps cuParamSetSize (symbol cuParamSetSize, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -13741,8 +13741,8 @@ func ParamSetSize(hfunc Function, numbytes uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hfunc), uintptr(numbytes), 0, 0, 0, 0)
-	return ffi.Error(procParamSetSize, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hfunc), uintptr(numbytes), 0, 0, 0, 0)
+	return ffiimpl.Error(procParamSetSize, Result(r))
 }
 
 // ParamSeti wraps cuParamSeti (symbol cuParamSeti, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -13772,8 +13772,8 @@ func ParamSeti(hfunc Function, offset int32, value uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hfunc), uintptr(offset), uintptr(value), 0, 0, 0)
-	return ffi.Error(procParamSeti, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hfunc), uintptr(offset), uintptr(value), 0, 0, 0)
+	return ffiimpl.Error(procParamSeti, Result(r))
 }
 
 // ParamSetf wraps cuParamSetf (symbol cuParamSetf, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -13803,15 +13803,15 @@ func ParamSetf(hfunc Function, offset int32, value float32) error {
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(hfunc))
 	frame.Int(uintptr(offset))
 	frame.Float32(float32(value))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procParamSetf, Result(frame.Ret()))
+	return ffiimpl.Error(procParamSetf, Result(frame.Ret()))
 }
 
 // ParamSetv wraps cuParamSetv (symbol cuParamSetv, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -13843,9 +13843,9 @@ func ParamSetv(hfunc Function, offset int32, ptr unsafe.Pointer, numbytes uint32
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hfunc), uintptr(offset), uintptr(ptr), uintptr(numbytes), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hfunc), uintptr(offset), uintptr(ptr), uintptr(numbytes), 0, 0)
 	runtime.KeepAlive(ptr)
-	return ffi.Error(procParamSetv, Result(r))
+	return ffiimpl.Error(procParamSetv, Result(r))
 }
 
 // Launch wraps cuLaunch (symbol cuLaunch, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -13884,8 +13884,8 @@ func Launch(f Function) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(f), 0, 0, 0, 0, 0)
-	return ffi.Error(procLaunch, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(f), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procLaunch, Result(r))
 }
 
 // LaunchGrid wraps cuLaunchGrid (symbol cuLaunchGrid, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -13927,8 +13927,8 @@ func LaunchGrid(f Function, grid_width, grid_height int32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(f), uintptr(grid_width), uintptr(grid_height), 0, 0, 0)
-	return ffi.Error(procLaunchGrid, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(f), uintptr(grid_width), uintptr(grid_height), 0, 0, 0)
+	return ffiimpl.Error(procLaunchGrid, Result(r))
 }
 
 // LaunchGridAsync wraps cuLaunchGridAsync (symbol cuLaunchGridAsync, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -13978,8 +13978,8 @@ func LaunchGridAsync(f Function, grid_width, grid_height int32, hStream Stream) 
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(f), uintptr(grid_width), uintptr(grid_height), uintptr(hStream), 0, 0)
-	return ffi.Error(procLaunchGridAsync, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(f), uintptr(grid_width), uintptr(grid_height), uintptr(hStream), 0, 0)
+	return ffiimpl.Error(procLaunchGridAsync, Result(r))
 }
 
 // ParamSetTexRef wraps cuParamSetTexRef (symbol cuParamSetTexRef, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -14007,8 +14007,8 @@ func ParamSetTexRef(hfunc Function, texunit int32, hTexRef Texref) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hfunc), uintptr(texunit), uintptr(hTexRef), 0, 0, 0)
-	return ffi.Error(procParamSetTexRef, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hfunc), uintptr(texunit), uintptr(hTexRef), 0, 0, 0)
+	return ffiimpl.Error(procParamSetTexRef, Result(r))
 }
 
 // FuncSetSharedMemConfig wraps cuFuncSetSharedMemConfig (symbol cuFuncSetSharedMemConfig, cuda.h). It needs a driver of CUDA 4.2 or newer.
@@ -14065,8 +14065,8 @@ func FuncSetSharedMemConfig(hfunc Function, config Sharedconfig) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hfunc), uintptr(config), 0, 0, 0, 0)
-	return ffi.Error(procFuncSetSharedMemConfig, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hfunc), uintptr(config), 0, 0, 0, 0)
+	return ffiimpl.Error(procFuncSetSharedMemConfig, Result(r))
 }
 
 // GraphCreate wraps cuGraphCreate (symbol cuGraphCreate, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -14097,9 +14097,9 @@ func GraphCreate(flags uint32) (phGraph Graph, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraph)), uintptr(flags), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phGraph)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&phGraph)
-	return phGraph, ffi.Error(procGraphCreate, Result(r))
+	return phGraph, ffiimpl.Error(procGraphCreate, Result(r))
 }
 
 // GraphAddKernelNode wraps cuGraphAddKernelNode (symbol cuGraphAddKernelNode_v2, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -14201,11 +14201,11 @@ func GraphAddKernelNode(hGraph Graph, dependencies *GraphNode, numDependencies u
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	return phGraphNode, ffi.Error(procGraphAddKernelNode, Result(r))
+	return phGraphNode, ffiimpl.Error(procGraphAddKernelNode, Result(r))
 }
 
 // GraphKernelNodeGetParams wraps cuGraphKernelNodeGetParams (symbol cuGraphKernelNodeGetParams_v2, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -14241,9 +14241,9 @@ func GraphKernelNodeGetParams(hNode GraphNode) (nodeParams KernelNodeParams, err
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&nodeParams)
-	return nodeParams, ffi.Error(procGraphKernelNodeGetParams, Result(r))
+	return nodeParams, ffiimpl.Error(procGraphKernelNodeGetParams, Result(r))
 }
 
 // GraphKernelNodeSetParams wraps cuGraphKernelNodeSetParams (symbol cuGraphKernelNodeSetParams_v2, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -14272,9 +14272,9 @@ func GraphKernelNodeSetParams(hNode GraphNode, nodeParams *KernelNodeParams) err
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	return ffi.Error(procGraphKernelNodeSetParams, Result(r))
+	return ffiimpl.Error(procGraphKernelNodeSetParams, Result(r))
 }
 
 // GraphAddMemcpyNode wraps cuGraphAddMemcpyNode (symbol cuGraphAddMemcpyNode, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -14325,11 +14325,11 @@ func GraphAddMemcpyNode(hGraph Graph, dependencies *GraphNode, numDependencies u
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(copyParams)), uintptr(ctx))
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(copyParams)), uintptr(ctx))
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(copyParams)
-	return phGraphNode, ffi.Error(procGraphAddMemcpyNode, Result(r))
+	return phGraphNode, ffiimpl.Error(procGraphAddMemcpyNode, Result(r))
 }
 
 // GraphMemcpyNodeGetParams wraps cuGraphMemcpyNodeGetParams (symbol cuGraphMemcpyNodeGetParams, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -14357,9 +14357,9 @@ func GraphMemcpyNodeGetParams(hNode GraphNode) (nodeParams CudaMemcpy3D, err err
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&nodeParams)
-	return nodeParams, ffi.Error(procGraphMemcpyNodeGetParams, Result(r))
+	return nodeParams, ffiimpl.Error(procGraphMemcpyNodeGetParams, Result(r))
 }
 
 // GraphMemcpyNodeSetParams wraps cuGraphMemcpyNodeSetParams (symbol cuGraphMemcpyNodeSetParams, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -14388,9 +14388,9 @@ func GraphMemcpyNodeSetParams(hNode GraphNode, nodeParams *CudaMemcpy3D) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	return ffi.Error(procGraphMemcpyNodeSetParams, Result(r))
+	return ffiimpl.Error(procGraphMemcpyNodeSetParams, Result(r))
 }
 
 // GraphAddMemsetNode wraps cuGraphAddMemsetNode (symbol cuGraphAddMemsetNode, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -14432,11 +14432,11 @@ func GraphAddMemsetNode(hGraph Graph, dependencies *GraphNode, numDependencies u
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(memsetParams)), uintptr(ctx))
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(memsetParams)), uintptr(ctx))
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(memsetParams)
-	return phGraphNode, ffi.Error(procGraphAddMemsetNode, Result(r))
+	return phGraphNode, ffiimpl.Error(procGraphAddMemsetNode, Result(r))
 }
 
 // GraphMemsetNodeGetParams wraps cuGraphMemsetNodeGetParams (symbol cuGraphMemsetNodeGetParams, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -14464,9 +14464,9 @@ func GraphMemsetNodeGetParams(hNode GraphNode) (nodeParams MemsetNodeParams, err
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&nodeParams)
-	return nodeParams, ffi.Error(procGraphMemsetNodeGetParams, Result(r))
+	return nodeParams, ffiimpl.Error(procGraphMemsetNodeGetParams, Result(r))
 }
 
 // GraphMemsetNodeSetParams wraps cuGraphMemsetNodeSetParams (symbol cuGraphMemsetNodeSetParams, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -14495,9 +14495,9 @@ func GraphMemsetNodeSetParams(hNode GraphNode, nodeParams *MemsetNodeParams) err
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	return ffi.Error(procGraphMemsetNodeSetParams, Result(r))
+	return ffiimpl.Error(procGraphMemsetNodeSetParams, Result(r))
 }
 
 // GraphAddHostNode wraps cuGraphAddHostNode (symbol cuGraphAddHostNode, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -14541,25 +14541,25 @@ func GraphAddHostNode(hGraph Graph, dependencies *GraphNode, numDependencies uin
 		return
 	}
 	phGraphNodeP := new(GraphNode)
-	ffi.Escape(unsafe.Pointer(phGraphNodeP))
-	ffi.Escape(unsafe.Pointer(dependencies))
-	cbScope := ffi.EnterCallbacks()
+	ffiimpl.Escape(unsafe.Pointer(phGraphNodeP))
+	ffiimpl.Escape(unsafe.Pointer(dependencies))
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	fnC := new([2]uintptr)
-	ffi.Escape(unsafe.Pointer(fnC))
+	ffiimpl.Escape(unsafe.Pointer(fnC))
 	if fn != nil {
-		hdl = ffi.NewHandle(fn)
+		hdl = ffiimpl.NewHandle(fn)
 		fnC[0] = trampolineHostFn()
 		fnC[1] = uintptr(hdl)
 	}
-	frame := ffi.NewHeapFrame()
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(unsafe.Pointer(phGraphNodeP)))
 	frame.Int(uintptr(hGraph))
 	frame.Int(uintptr(unsafe.Pointer(dependencies)))
 	frame.Int(uintptr(numDependencies))
 	frame.Int(uintptr(unsafe.Pointer(fnC)))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	runtime.KeepAlive(phGraphNodeP)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(fnC)
@@ -14570,7 +14570,7 @@ func GraphAddHostNode(hGraph Graph, dependencies *GraphNode, numDependencies uin
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procGraphAddHostNode, rc)
+		err = ffiimpl.Error(procGraphAddHostNode, rc)
 		return
 	}
 	phGraphNode = *phGraphNodeP
@@ -14605,9 +14605,9 @@ func GraphHostNodeGetParams(hNode GraphNode) (nodeParams HostNodeParams, err err
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&nodeParams)
-	return nodeParams, ffi.Error(procGraphHostNodeGetParams, Result(r))
+	return nodeParams, ffiimpl.Error(procGraphHostNodeGetParams, Result(r))
 }
 
 // GraphHostNodeSetParams wraps cuGraphHostNodeSetParams (symbol cuGraphHostNodeSetParams, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -14638,20 +14638,20 @@ func GraphHostNodeSetParams(hNode GraphNode, fn func(), ownerGraph Graph) (err e
 	if err != nil {
 		return
 	}
-	cbScope := ffi.EnterCallbacks()
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	fnC := new([2]uintptr)
-	ffi.Escape(unsafe.Pointer(fnC))
+	ffiimpl.Escape(unsafe.Pointer(fnC))
 	if fn != nil {
-		hdl = ffi.NewHandle(fn)
+		hdl = ffiimpl.NewHandle(fn)
 		fnC[0] = trampolineHostFn()
 		fnC[1] = uintptr(hdl)
 	}
-	frame := ffi.NewHeapFrame()
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(hNode))
 	frame.Int(uintptr(unsafe.Pointer(fnC)))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	runtime.KeepAlive(fnC)
 	if err = frame.Err(); err != nil {
 		hdl.Delete()
@@ -14660,7 +14660,7 @@ func GraphHostNodeSetParams(hNode GraphNode, fn func(), ownerGraph Graph) (err e
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procGraphHostNodeSetParams, rc)
+		err = ffiimpl.Error(procGraphHostNodeSetParams, rc)
 		return
 	}
 	if hdl != 0 {
@@ -14709,10 +14709,10 @@ func GraphAddChildGraphNode(hGraph Graph, dependencies *GraphNode, numDependenci
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(childGraph), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(childGraph), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
-	return phGraphNode, ffi.Error(procGraphAddChildGraphNode, Result(r))
+	return phGraphNode, ffiimpl.Error(procGraphAddChildGraphNode, Result(r))
 }
 
 // GraphChildGraphNodeGetGraph wraps cuGraphChildGraphNodeGetGraph (symbol cuGraphChildGraphNodeGetGraph, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -14745,9 +14745,9 @@ func GraphChildGraphNodeGetGraph(hNode GraphNode) (phGraph Graph, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&phGraph)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&phGraph)), 0, 0, 0, 0)
 	runtime.KeepAlive(&phGraph)
-	return phGraph, ffi.Error(procGraphChildGraphNodeGetGraph, Result(r))
+	return phGraph, ffiimpl.Error(procGraphChildGraphNodeGetGraph, Result(r))
 }
 
 // GraphAddEmptyNode wraps cuGraphAddEmptyNode (symbol cuGraphAddEmptyNode, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -14788,10 +14788,10 @@ func GraphAddEmptyNode(hGraph Graph, dependencies *GraphNode, numDependencies ui
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), 0, 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
-	return phGraphNode, ffi.Error(procGraphAddEmptyNode, Result(r))
+	return phGraphNode, ffiimpl.Error(procGraphAddEmptyNode, Result(r))
 }
 
 // GraphAddEventRecordNode wraps cuGraphAddEventRecordNode (symbol cuGraphAddEventRecordNode, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -14832,10 +14832,10 @@ func GraphAddEventRecordNode(hGraph Graph, dependencies *GraphNode, numDependenc
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(event), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(event), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
-	return phGraphNode, ffi.Error(procGraphAddEventRecordNode, Result(r))
+	return phGraphNode, ffiimpl.Error(procGraphAddEventRecordNode, Result(r))
 }
 
 // GraphEventRecordNodeGetEvent wraps cuGraphEventRecordNodeGetEvent (symbol cuGraphEventRecordNodeGetEvent, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -14864,9 +14864,9 @@ func GraphEventRecordNodeGetEvent(hNode GraphNode) (event Event, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&event)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&event)), 0, 0, 0, 0)
 	runtime.KeepAlive(&event)
-	return event, ffi.Error(procGraphEventRecordNodeGetEvent, Result(r))
+	return event, ffiimpl.Error(procGraphEventRecordNodeGetEvent, Result(r))
 }
 
 // GraphEventRecordNodeSetEvent wraps cuGraphEventRecordNodeSetEvent (symbol cuGraphEventRecordNodeSetEvent, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -14896,8 +14896,8 @@ func GraphEventRecordNodeSetEvent(hNode GraphNode, event Event) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(event), 0, 0, 0, 0)
-	return ffi.Error(procGraphEventRecordNodeSetEvent, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(event), 0, 0, 0, 0)
+	return ffiimpl.Error(procGraphEventRecordNodeSetEvent, Result(r))
 }
 
 // GraphAddEventWaitNode wraps cuGraphAddEventWaitNode (symbol cuGraphAddEventWaitNode, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -14939,10 +14939,10 @@ func GraphAddEventWaitNode(hGraph Graph, dependencies *GraphNode, numDependencie
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(event), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(event), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
-	return phGraphNode, ffi.Error(procGraphAddEventWaitNode, Result(r))
+	return phGraphNode, ffiimpl.Error(procGraphAddEventWaitNode, Result(r))
 }
 
 // GraphEventWaitNodeGetEvent wraps cuGraphEventWaitNodeGetEvent (symbol cuGraphEventWaitNodeGetEvent, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -14971,9 +14971,9 @@ func GraphEventWaitNodeGetEvent(hNode GraphNode) (event Event, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&event)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&event)), 0, 0, 0, 0)
 	runtime.KeepAlive(&event)
-	return event, ffi.Error(procGraphEventWaitNodeGetEvent, Result(r))
+	return event, ffiimpl.Error(procGraphEventWaitNodeGetEvent, Result(r))
 }
 
 // GraphEventWaitNodeSetEvent wraps cuGraphEventWaitNodeSetEvent (symbol cuGraphEventWaitNodeSetEvent, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -15003,8 +15003,8 @@ func GraphEventWaitNodeSetEvent(hNode GraphNode, event Event) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(event), 0, 0, 0, 0)
-	return ffi.Error(procGraphEventWaitNodeSetEvent, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(event), 0, 0, 0, 0)
+	return ffiimpl.Error(procGraphEventWaitNodeSetEvent, Result(r))
 }
 
 // GraphAddExternalSemaphoresSignalNode wraps cuGraphAddExternalSemaphoresSignalNode (symbol cuGraphAddExternalSemaphoresSignalNode, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -15051,11 +15051,11 @@ func GraphAddExternalSemaphoresSignalNode(hGraph Graph, dependencies *GraphNode,
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	return phGraphNode, ffi.Error(procGraphAddExternalSemaphoresSignalNode, Result(r))
+	return phGraphNode, ffiimpl.Error(procGraphAddExternalSemaphoresSignalNode, Result(r))
 }
 
 // GraphExternalSemaphoresSignalNodeGetParams wraps cuGraphExternalSemaphoresSignalNodeGetParams (symbol cuGraphExternalSemaphoresSignalNodeGetParams, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -15091,9 +15091,9 @@ func GraphExternalSemaphoresSignalNodeGetParams(hNode GraphNode) (params ExtSemS
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&params)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&params)), 0, 0, 0, 0)
 	runtime.KeepAlive(&params)
-	return params, ffi.Error(procGraphExternalSemaphoresSignalNodeGetParams, Result(r))
+	return params, ffiimpl.Error(procGraphExternalSemaphoresSignalNodeGetParams, Result(r))
 }
 
 // GraphExternalSemaphoresSignalNodeSetParams wraps cuGraphExternalSemaphoresSignalNodeSetParams (symbol cuGraphExternalSemaphoresSignalNodeSetParams, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -15124,9 +15124,9 @@ func GraphExternalSemaphoresSignalNodeSetParams(hNode GraphNode, nodeParams *Ext
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	return ffi.Error(procGraphExternalSemaphoresSignalNodeSetParams, Result(r))
+	return ffiimpl.Error(procGraphExternalSemaphoresSignalNodeSetParams, Result(r))
 }
 
 // GraphAddExternalSemaphoresWaitNode wraps cuGraphAddExternalSemaphoresWaitNode (symbol cuGraphAddExternalSemaphoresWaitNode, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -15173,11 +15173,11 @@ func GraphAddExternalSemaphoresWaitNode(hGraph Graph, dependencies *GraphNode, n
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	return phGraphNode, ffi.Error(procGraphAddExternalSemaphoresWaitNode, Result(r))
+	return phGraphNode, ffiimpl.Error(procGraphAddExternalSemaphoresWaitNode, Result(r))
 }
 
 // GraphExternalSemaphoresWaitNodeGetParams wraps cuGraphExternalSemaphoresWaitNodeGetParams (symbol cuGraphExternalSemaphoresWaitNodeGetParams, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -15213,9 +15213,9 @@ func GraphExternalSemaphoresWaitNodeGetParams(hNode GraphNode) (params ExtSemWai
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&params)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&params)), 0, 0, 0, 0)
 	runtime.KeepAlive(&params)
-	return params, ffi.Error(procGraphExternalSemaphoresWaitNodeGetParams, Result(r))
+	return params, ffiimpl.Error(procGraphExternalSemaphoresWaitNodeGetParams, Result(r))
 }
 
 // GraphExternalSemaphoresWaitNodeSetParams wraps cuGraphExternalSemaphoresWaitNodeSetParams (symbol cuGraphExternalSemaphoresWaitNodeSetParams, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -15246,9 +15246,9 @@ func GraphExternalSemaphoresWaitNodeSetParams(hNode GraphNode, nodeParams *ExtSe
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	return ffi.Error(procGraphExternalSemaphoresWaitNodeSetParams, Result(r))
+	return ffiimpl.Error(procGraphExternalSemaphoresWaitNodeSetParams, Result(r))
 }
 
 // GraphAddBatchMemOpNode wraps cuGraphAddBatchMemOpNode (symbol cuGraphAddBatchMemOpNode, cuda.h). It needs a driver of CUDA 11.7 or newer.
@@ -15298,11 +15298,11 @@ func GraphAddBatchMemOpNode(hGraph Graph, dependencies *GraphNode, numDependenci
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	return phGraphNode, ffi.Error(procGraphAddBatchMemOpNode, Result(r))
+	return phGraphNode, ffiimpl.Error(procGraphAddBatchMemOpNode, Result(r))
 }
 
 // GraphBatchMemOpNodeGetParams wraps cuGraphBatchMemOpNodeGetParams (symbol cuGraphBatchMemOpNodeGetParams, cuda.h). It needs a driver of CUDA 11.7 or newer.
@@ -15335,9 +15335,9 @@ func GraphBatchMemOpNodeGetParams(hNode GraphNode) (nodeParams BatchMemOpNodePar
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&nodeParams)
-	return nodeParams, ffi.Error(procGraphBatchMemOpNodeGetParams, Result(r))
+	return nodeParams, ffiimpl.Error(procGraphBatchMemOpNodeGetParams, Result(r))
 }
 
 // GraphBatchMemOpNodeSetParams wraps cuGraphBatchMemOpNodeSetParams (symbol cuGraphBatchMemOpNodeSetParams, cuda.h). It needs a driver of CUDA 11.7 or newer.
@@ -15369,9 +15369,9 @@ func GraphBatchMemOpNodeSetParams(hNode GraphNode, nodeParams *BatchMemOpNodePar
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	return ffi.Error(procGraphBatchMemOpNodeSetParams, Result(r))
+	return ffiimpl.Error(procGraphBatchMemOpNodeSetParams, Result(r))
 }
 
 // GraphExecBatchMemOpNodeSetParams wraps cuGraphExecBatchMemOpNodeSetParams (symbol cuGraphExecBatchMemOpNodeSetParams, cuda.h).
@@ -15422,9 +15422,9 @@ func GraphExecBatchMemOpNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nod
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	return ffi.Error(procGraphExecBatchMemOpNodeSetParams, Result(r))
+	return ffiimpl.Error(procGraphExecBatchMemOpNodeSetParams, Result(r))
 }
 
 // GraphAddMemAllocNode wraps cuGraphAddMemAllocNode (symbol cuGraphAddMemAllocNode, cuda.h). It needs a driver of CUDA 11.4 or newer.
@@ -15506,11 +15506,11 @@ func GraphAddMemAllocNode(hGraph Graph, dependencies *GraphNode, numDependencies
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(nodeParams)
-	return phGraphNode, ffi.Error(procGraphAddMemAllocNode, Result(r))
+	return phGraphNode, ffiimpl.Error(procGraphAddMemAllocNode, Result(r))
 }
 
 // GraphMemAllocNodeGetParams wraps cuGraphMemAllocNodeGetParams (symbol cuGraphMemAllocNodeGetParams, cuda.h). It needs a driver of CUDA 11.4 or newer.
@@ -15541,9 +15541,9 @@ func GraphMemAllocNodeGetParams(hNode GraphNode) (params MemAllocNodeParams, err
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&params)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&params)), 0, 0, 0, 0)
 	runtime.KeepAlive(&params)
-	return params, ffi.Error(procGraphMemAllocNodeGetParams, Result(r))
+	return params, ffiimpl.Error(procGraphMemAllocNodeGetParams, Result(r))
 }
 
 // GraphAddMemFreeNode wraps cuGraphAddMemFreeNode (symbol cuGraphAddMemFreeNode, cuda.h). It needs a driver of CUDA 11.4 or newer.
@@ -15602,10 +15602,10 @@ func GraphAddMemFreeNode(hGraph Graph, dependencies *GraphNode, numDependencies 
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(dptr), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(numDependencies), uintptr(dptr), 0)
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
-	return phGraphNode, ffi.Error(procGraphAddMemFreeNode, Result(r))
+	return phGraphNode, ffiimpl.Error(procGraphAddMemFreeNode, Result(r))
 }
 
 // GraphMemFreeNodeGetParams wraps cuGraphMemFreeNodeGetParams (symbol cuGraphMemFreeNodeGetParams, cuda.h). It needs a driver of CUDA 11.4 or newer.
@@ -15633,9 +15633,9 @@ func GraphMemFreeNodeGetParams(hNode GraphNode) (dptr Deviceptr, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&dptr)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&dptr)), 0, 0, 0, 0)
 	runtime.KeepAlive(&dptr)
-	return dptr, ffi.Error(procGraphMemFreeNodeGetParams, Result(r))
+	return dptr, ffiimpl.Error(procGraphMemFreeNodeGetParams, Result(r))
 }
 
 // DeviceGraphMemTrim wraps cuDeviceGraphMemTrim (symbol cuDeviceGraphMemTrim, cuda.h). It needs a driver of CUDA 11.4 or newer.
@@ -15657,8 +15657,8 @@ func DeviceGraphMemTrim(device Device) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(device), 0, 0, 0, 0, 0)
-	return ffi.Error(procDeviceGraphMemTrim, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(device), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procDeviceGraphMemTrim, Result(r))
 }
 
 // DeviceGetGraphMemAttribute wraps cuDeviceGetGraphMemAttribute (symbol cuDeviceGetGraphMemAttribute, cuda.h). It needs a driver of CUDA 11.4 or newer.
@@ -15692,9 +15692,9 @@ func DeviceGetGraphMemAttribute(device Device, attr GraphMemAttribute, value uns
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(device), uintptr(attr), uintptr(value), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(device), uintptr(attr), uintptr(value), 0, 0, 0)
 	runtime.KeepAlive(value)
-	return ffi.Error(procDeviceGetGraphMemAttribute, Result(r))
+	return ffiimpl.Error(procDeviceGetGraphMemAttribute, Result(r))
 }
 
 // DeviceSetGraphMemAttribute wraps cuDeviceSetGraphMemAttribute (symbol cuDeviceSetGraphMemAttribute, cuda.h). It needs a driver of CUDA 11.4 or newer.
@@ -15724,9 +15724,9 @@ func DeviceSetGraphMemAttribute(device Device, attr GraphMemAttribute, value uns
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(device), uintptr(attr), uintptr(value), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(device), uintptr(attr), uintptr(value), 0, 0, 0)
 	runtime.KeepAlive(value)
-	return ffi.Error(procDeviceSetGraphMemAttribute, Result(r))
+	return ffiimpl.Error(procDeviceSetGraphMemAttribute, Result(r))
 }
 
 // GraphClone wraps cuGraphClone (symbol cuGraphClone, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -15761,9 +15761,9 @@ func GraphClone(originalGraph Graph) (phGraphClone Graph, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphClone)), uintptr(originalGraph), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phGraphClone)), uintptr(originalGraph), 0, 0, 0, 0)
 	runtime.KeepAlive(&phGraphClone)
-	return phGraphClone, ffi.Error(procGraphClone, Result(r))
+	return phGraphClone, ffiimpl.Error(procGraphClone, Result(r))
 }
 
 // GraphNodeFindInClone wraps cuGraphNodeFindInClone (symbol cuGraphNodeFindInClone, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -15797,9 +15797,9 @@ func GraphNodeFindInClone(hOriginalNode GraphNode, hClonedGraph Graph) (phNode G
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phNode)), uintptr(hOriginalNode), uintptr(hClonedGraph), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phNode)), uintptr(hOriginalNode), uintptr(hClonedGraph), 0, 0, 0)
 	runtime.KeepAlive(&phNode)
-	return phNode, ffi.Error(procGraphNodeFindInClone, Result(r))
+	return phNode, ffiimpl.Error(procGraphNodeFindInClone, Result(r))
 }
 
 // GraphNodeGetType wraps cuGraphNodeGetType (symbol cuGraphNodeGetType, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -15832,9 +15832,9 @@ func GraphNodeGetType(hNode GraphNode) (typ GraphNodeType, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&typ)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&typ)), 0, 0, 0, 0)
 	runtime.KeepAlive(&typ)
-	return typ, ffi.Error(procGraphNodeGetType, Result(r))
+	return typ, ffiimpl.Error(procGraphNodeGetType, Result(r))
 }
 
 // GraphGetNodes wraps cuGraphGetNodes (symbol cuGraphGetNodes, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -15868,10 +15868,10 @@ func GraphGetNodes(hGraph Graph, nodes *GraphNode, numNodes *uint64) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraph), uintptr(unsafe.Pointer(nodes)), uintptr(unsafe.Pointer(numNodes)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraph), uintptr(unsafe.Pointer(nodes)), uintptr(unsafe.Pointer(numNodes)), 0, 0, 0)
 	runtime.KeepAlive(nodes)
 	runtime.KeepAlive(numNodes)
-	return ffi.Error(procGraphGetNodes, Result(r))
+	return ffiimpl.Error(procGraphGetNodes, Result(r))
 }
 
 // GraphGetRootNodes wraps cuGraphGetRootNodes (symbol cuGraphGetRootNodes, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -15906,10 +15906,10 @@ func GraphGetRootNodes(hGraph Graph, rootNodes *GraphNode, numRootNodes *uint64)
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraph), uintptr(unsafe.Pointer(rootNodes)), uintptr(unsafe.Pointer(numRootNodes)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraph), uintptr(unsafe.Pointer(rootNodes)), uintptr(unsafe.Pointer(numRootNodes)), 0, 0, 0)
 	runtime.KeepAlive(rootNodes)
 	runtime.KeepAlive(numRootNodes)
-	return ffi.Error(procGraphGetRootNodes, Result(r))
+	return ffiimpl.Error(procGraphGetRootNodes, Result(r))
 }
 
 // GraphGetEdges wraps cuGraphGetEdges (symbol cuGraphGetEdges_v2, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -15952,12 +15952,12 @@ func GraphGetEdges(hGraph Graph, from, to *GraphNode, edgeData *GraphEdgeData, n
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(numEdges)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(numEdges)), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(numEdges)
-	return ffi.Error(procGraphGetEdges, Result(r))
+	return ffiimpl.Error(procGraphGetEdges, Result(r))
 }
 
 // GraphNodeGetDependencies wraps cuGraphNodeGetDependencies (symbol cuGraphNodeGetDependencies_v2, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -15997,11 +15997,11 @@ func GraphNodeGetDependencies(hNode GraphNode, dependencies *GraphNode, edgeData
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(numDependencies)), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(numDependencies)), 0, 0)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(numDependencies)
-	return ffi.Error(procGraphNodeGetDependencies, Result(r))
+	return ffiimpl.Error(procGraphNodeGetDependencies, Result(r))
 }
 
 // GraphNodeGetDependentNodes wraps cuGraphNodeGetDependentNodes (symbol cuGraphNodeGetDependentNodes_v2, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -16041,11 +16041,11 @@ func GraphNodeGetDependentNodes(hNode GraphNode, dependentNodes *GraphNode, edge
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(dependentNodes)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(numDependentNodes)), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(dependentNodes)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(numDependentNodes)), 0, 0)
 	runtime.KeepAlive(dependentNodes)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(numDependentNodes)
-	return ffi.Error(procGraphNodeGetDependentNodes, Result(r))
+	return ffiimpl.Error(procGraphNodeGetDependentNodes, Result(r))
 }
 
 // GraphAddDependencies wraps cuGraphAddDependencies (symbol cuGraphAddDependencies_v2, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -16082,11 +16082,11 @@ func GraphAddDependencies(hGraph Graph, from, to *GraphNode, edgeData *GraphEdge
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
-	return ffi.Error(procGraphAddDependencies, Result(r))
+	return ffiimpl.Error(procGraphAddDependencies, Result(r))
 }
 
 // GraphRemoveDependencies wraps cuGraphRemoveDependencies (symbol cuGraphRemoveDependencies_v2, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -16128,11 +16128,11 @@ func GraphRemoveDependencies(hGraph Graph, from, to *GraphNode, edgeData *GraphE
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
-	return ffi.Error(procGraphRemoveDependencies, Result(r))
+	return ffiimpl.Error(procGraphRemoveDependencies, Result(r))
 }
 
 // GraphDestroyNode wraps cuGraphDestroyNode (symbol cuGraphDestroyNode, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -16164,8 +16164,8 @@ func GraphDestroyNode(hNode GraphNode) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), 0, 0, 0, 0, 0)
-	return ffi.Error(procGraphDestroyNode, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hNode), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procGraphDestroyNode, Result(r))
 }
 
 // GraphInstantiateWithFlags wraps cuGraphInstantiateWithFlags (symbol cuGraphInstantiateWithFlags, cuda.h). It needs a driver of CUDA 11.4 or newer.
@@ -16249,9 +16249,9 @@ func GraphInstantiateWithFlags(hGraph Graph, flags uint64) (phGraphExec GraphExe
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphExec)), uintptr(hGraph), uintptr(flags), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phGraphExec)), uintptr(hGraph), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&phGraphExec)
-	return phGraphExec, ffi.Error(procGraphInstantiateWithFlags, Result(r))
+	return phGraphExec, ffiimpl.Error(procGraphInstantiateWithFlags, Result(r))
 }
 
 // GraphInstantiate is cuGraphInstantiate, which cuda.h defines as cuGraphInstantiateWithFlags: it calls [GraphInstantiateWithFlags].
@@ -16374,10 +16374,10 @@ func GraphInstantiateWithParams(hGraph Graph, instantiateParams *GraphInstantiat
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphExec)), uintptr(hGraph), uintptr(unsafe.Pointer(instantiateParams)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phGraphExec)), uintptr(hGraph), uintptr(unsafe.Pointer(instantiateParams)), 0, 0, 0)
 	runtime.KeepAlive(&phGraphExec)
 	runtime.KeepAlive(instantiateParams)
-	return phGraphExec, ffi.Error(procGraphInstantiateWithParams, Result(r))
+	return phGraphExec, ffiimpl.Error(procGraphInstantiateWithParams, Result(r))
 }
 
 // GraphExecGetFlags wraps cuGraphExecGetFlags (symbol cuGraphExecGetFlags, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -16406,9 +16406,9 @@ func GraphExecGetFlags(hGraphExec GraphExec) (flags uint64, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	return flags, ffi.Error(procGraphExecGetFlags, Result(r))
+	return flags, ffiimpl.Error(procGraphExecGetFlags, Result(r))
 }
 
 // GraphExecKernelNodeSetParams wraps cuGraphExecKernelNodeSetParams (symbol cuGraphExecKernelNodeSetParams_v2, cuda.h). It needs a driver of CUDA 10.1 or newer.
@@ -16469,9 +16469,9 @@ func GraphExecKernelNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodePar
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	return ffi.Error(procGraphExecKernelNodeSetParams, Result(r))
+	return ffiimpl.Error(procGraphExecKernelNodeSetParams, Result(r))
 }
 
 // GraphExecMemcpyNodeSetParams wraps cuGraphExecMemcpyNodeSetParams (symbol cuGraphExecMemcpyNodeSetParams, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -16522,9 +16522,9 @@ func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, hNode GraphNode, copyPar
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(copyParams)), uintptr(ctx), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(copyParams)), uintptr(ctx), 0, 0)
 	runtime.KeepAlive(copyParams)
-	return ffi.Error(procGraphExecMemcpyNodeSetParams, Result(r))
+	return ffiimpl.Error(procGraphExecMemcpyNodeSetParams, Result(r))
 }
 
 // GraphExecMemsetNodeSetParams wraps cuGraphExecMemsetNodeSetParams (symbol cuGraphExecMemsetNodeSetParams, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -16580,9 +16580,9 @@ func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, hNode GraphNode, memsetP
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(memsetParams)), uintptr(ctx), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(memsetParams)), uintptr(ctx), 0, 0)
 	runtime.KeepAlive(memsetParams)
-	return ffi.Error(procGraphExecMemsetNodeSetParams, Result(r))
+	return ffiimpl.Error(procGraphExecMemsetNodeSetParams, Result(r))
 }
 
 // GraphExecHostNodeSetParams wraps cuGraphExecHostNodeSetParams (symbol cuGraphExecHostNodeSetParams, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -16625,21 +16625,21 @@ func GraphExecHostNodeSetParams(hGraphExec GraphExec, hNode GraphNode, fn func()
 	if err != nil {
 		return
 	}
-	cbScope := ffi.EnterCallbacks()
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	fnC := new([2]uintptr)
-	ffi.Escape(unsafe.Pointer(fnC))
+	ffiimpl.Escape(unsafe.Pointer(fnC))
 	if fn != nil {
-		hdl = ffi.NewHandle(fn)
+		hdl = ffiimpl.NewHandle(fn)
 		fnC[0] = trampolineHostFn()
 		fnC[1] = uintptr(hdl)
 	}
-	frame := ffi.NewHeapFrame()
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(hGraphExec))
 	frame.Int(uintptr(hNode))
 	frame.Int(uintptr(unsafe.Pointer(fnC)))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	runtime.KeepAlive(fnC)
 	if err = frame.Err(); err != nil {
 		hdl.Delete()
@@ -16648,7 +16648,7 @@ func GraphExecHostNodeSetParams(hGraphExec GraphExec, hNode GraphNode, fn func()
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procGraphExecHostNodeSetParams, rc)
+		err = ffiimpl.Error(procGraphExecHostNodeSetParams, rc)
 		return
 	}
 	if hdl != 0 {
@@ -16702,8 +16702,8 @@ func GraphExecChildGraphNodeSetParams(hGraphExec GraphExec, hNode GraphNode, chi
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(childGraph), 0, 0, 0)
-	return ffi.Error(procGraphExecChildGraphNodeSetParams, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(childGraph), 0, 0, 0)
+	return ffiimpl.Error(procGraphExecChildGraphNodeSetParams, Result(r))
 }
 
 // GraphExecEventRecordNodeSetEvent wraps cuGraphExecEventRecordNodeSetEvent (symbol cuGraphExecEventRecordNodeSetEvent, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -16746,8 +16746,8 @@ func GraphExecEventRecordNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, eve
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
-	return ffi.Error(procGraphExecEventRecordNodeSetEvent, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
+	return ffiimpl.Error(procGraphExecEventRecordNodeSetEvent, Result(r))
 }
 
 // GraphExecEventWaitNodeSetEvent wraps cuGraphExecEventWaitNodeSetEvent (symbol cuGraphExecEventWaitNodeSetEvent, cuda.h). It needs a driver of CUDA 11.1 or newer.
@@ -16790,8 +16790,8 @@ func GraphExecEventWaitNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
-	return ffi.Error(procGraphExecEventWaitNodeSetEvent, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
+	return ffiimpl.Error(procGraphExecEventWaitNodeSetEvent, Result(r))
 }
 
 // GraphExecExternalSemaphoresSignalNodeSetParams wraps cuGraphExecExternalSemaphoresSignalNodeSetParams (symbol cuGraphExecExternalSemaphoresSignalNodeSetParams, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -16838,9 +16838,9 @@ func GraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec GraphExec, hNode 
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	return ffi.Error(procGraphExecExternalSemaphoresSignalNodeSetParams, Result(r))
+	return ffiimpl.Error(procGraphExecExternalSemaphoresSignalNodeSetParams, Result(r))
 }
 
 // GraphExecExternalSemaphoresWaitNodeSetParams wraps cuGraphExecExternalSemaphoresWaitNodeSetParams (symbol cuGraphExecExternalSemaphoresWaitNodeSetParams, cuda.h). It needs a driver of CUDA 11.2 or newer.
@@ -16887,9 +16887,9 @@ func GraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec GraphExec, hNode Gr
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	return ffi.Error(procGraphExecExternalSemaphoresWaitNodeSetParams, Result(r))
+	return ffiimpl.Error(procGraphExecExternalSemaphoresWaitNodeSetParams, Result(r))
 }
 
 // GraphNodeSetEnabled wraps cuGraphNodeSetEnabled (symbol cuGraphNodeSetEnabled, cuda.h). It needs a driver of CUDA 11.6 or newer.
@@ -16936,8 +16936,8 @@ func GraphNodeSetEnabled(hGraphExec GraphExec, hNode GraphNode, isEnabled uint32
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(isEnabled), 0, 0, 0)
-	return ffi.Error(procGraphNodeSetEnabled, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(isEnabled), 0, 0, 0)
+	return ffiimpl.Error(procGraphNodeSetEnabled, Result(r))
 }
 
 // GraphNodeGetEnabled wraps cuGraphNodeGetEnabled (symbol cuGraphNodeGetEnabled, cuda.h). It needs a driver of CUDA 11.6 or newer.
@@ -16976,9 +16976,9 @@ func GraphNodeGetEnabled(hGraphExec GraphExec, hNode GraphNode) (isEnabled uint3
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(&isEnabled)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(&isEnabled)), 0, 0, 0)
 	runtime.KeepAlive(&isEnabled)
-	return isEnabled, ffi.Error(procGraphNodeGetEnabled, Result(r))
+	return isEnabled, ffiimpl.Error(procGraphNodeGetEnabled, Result(r))
 }
 
 // GraphUpload wraps cuGraphUpload (symbol cuGraphUpload, cuda.h).
@@ -17009,8 +17009,8 @@ func GraphUpload(hGraphExec GraphExec, hStream Stream) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hStream), 0, 0, 0, 0)
-	return ffi.Error(procGraphUpload, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(hStream), 0, 0, 0, 0)
+	return ffiimpl.Error(procGraphUpload, Result(r))
 }
 
 // GraphLaunch wraps cuGraphLaunch (symbol cuGraphLaunch, cuda.h).
@@ -17047,8 +17047,8 @@ func GraphLaunch(hGraphExec GraphExec, hStream Stream) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hStream), 0, 0, 0, 0)
-	return ffi.Error(procGraphLaunch, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(hStream), 0, 0, 0, 0)
+	return ffiimpl.Error(procGraphLaunch, Result(r))
 }
 
 // GraphExecDestroy wraps cuGraphExecDestroy (symbol cuGraphExecDestroy, cuda.h). It needs a driver of CUDA 10.0 or newer.
@@ -17077,9 +17077,9 @@ func GraphExecDestroy(hGraphExec GraphExec) (err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), 0, 0, 0, 0, 0)
 	if rc := Result(r); rc != 0 {
-		err = ffi.Error(procGraphExecDestroy, rc)
+		err = ffiimpl.Error(procGraphExecDestroy, rc)
 		return
 	}
 	// Release the Go funcs given to the exec's host nodes.
@@ -17111,8 +17111,8 @@ func GraphDestroy(hGraph Graph) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraph), 0, 0, 0, 0, 0)
-	return ffi.Error(procGraphDestroy, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hGraph), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procGraphDestroy, Result(r))
 }
 
 // GraphExecUpdate wraps cuGraphExecUpdate (symbol cuGraphExecUpdate_v2, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -17234,9 +17234,9 @@ func GraphExecUpdate(hGraphExec GraphExec, hGraph Graph, resultInfo *GraphExecUp
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hGraph), uintptr(unsafe.Pointer(resultInfo)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(hGraph), uintptr(unsafe.Pointer(resultInfo)), 0, 0, 0)
 	runtime.KeepAlive(resultInfo)
-	return ffi.Error(procGraphExecUpdate, Result(r))
+	return ffiimpl.Error(procGraphExecUpdate, Result(r))
 }
 
 // GraphKernelNodeCopyAttributes wraps cuGraphKernelNodeCopyAttributes (symbol cuGraphKernelNodeCopyAttributes, cuda.h). It needs a driver of CUDA 11.0 or newer.
@@ -17260,8 +17260,8 @@ func GraphKernelNodeCopyAttributes(dst, src GraphNode) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dst), uintptr(src), 0, 0, 0, 0)
-	return ffi.Error(procGraphKernelNodeCopyAttributes, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(dst), uintptr(src), 0, 0, 0, 0)
+	return ffiimpl.Error(procGraphKernelNodeCopyAttributes, Result(r))
 }
 
 // GraphKernelNodeGetAttribute wraps cuGraphKernelNodeGetAttribute (symbol cuGraphKernelNodeGetAttribute, cuda.h). It needs a driver of CUDA 11.0 or newer.
@@ -17286,9 +17286,9 @@ func GraphKernelNodeGetAttribute(hNode GraphNode, attr KernelNodeAttrID) (value 
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(&value)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(&value)), 0, 0, 0)
 	runtime.KeepAlive(&value)
-	return value, ffi.Error(procGraphKernelNodeGetAttribute, Result(r))
+	return value, ffiimpl.Error(procGraphKernelNodeGetAttribute, Result(r))
 }
 
 // GraphKernelNodeSetAttribute wraps cuGraphKernelNodeSetAttribute (symbol cuGraphKernelNodeSetAttribute, cuda.h). It needs a driver of CUDA 11.0 or newer.
@@ -17312,9 +17312,9 @@ func GraphKernelNodeSetAttribute(hNode GraphNode, attr KernelNodeAttrID, value *
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	return ffi.Error(procGraphKernelNodeSetAttribute, Result(r))
+	return ffiimpl.Error(procGraphKernelNodeSetAttribute, Result(r))
 }
 
 // GraphDebugDotPrint wraps cuGraphDebugDotPrint (symbol cuGraphDebugDotPrint, cuda.h). It needs a driver of CUDA 11.3 or newer.
@@ -17338,10 +17338,10 @@ func GraphDebugDotPrint(hGraph Graph, path string, flags uint32) error {
 	if err != nil {
 		return err
 	}
-	pathC := ffi.CString(path)
-	r := ffi.CallInts(sym, uintptr(hGraph), uintptr(unsafe.Pointer(pathC)), uintptr(flags), 0, 0, 0)
+	pathC := ffiimpl.CString(path)
+	r := ffiimpl.CallInts(sym, uintptr(hGraph), uintptr(unsafe.Pointer(pathC)), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(pathC)
-	return ffi.Error(procGraphDebugDotPrint, Result(r))
+	return ffiimpl.Error(procGraphDebugDotPrint, Result(r))
 }
 
 // UserObjectCreate wraps cuUserObjectCreate (symbol cuUserObjectCreate, cuda.h). It needs a driver of CUDA 11.3 or newer.
@@ -17378,22 +17378,22 @@ func UserObjectCreate(destroy func(), initialRefcount, flags uint32) (object Use
 		return
 	}
 	objectP := new(UserObject)
-	ffi.Escape(unsafe.Pointer(objectP))
-	cbScope := ffi.EnterCallbacks()
+	ffiimpl.Escape(unsafe.Pointer(objectP))
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
 	var cbAddr uintptr
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	if destroy != nil {
 		cbAddr = trampolineHostFn()
-		hdl = ffi.NewHandleOnce(destroy)
+		hdl = ffiimpl.NewHandleOnce(destroy)
 	}
-	frame := ffi.NewHeapFrame()
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(unsafe.Pointer(objectP)))
 	frame.Int(uintptr(hdl))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(initialRefcount))
 	frame.Int(uintptr(flags))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	runtime.KeepAlive(objectP)
 	if err = frame.Err(); err != nil {
 		hdl.Delete()
@@ -17402,7 +17402,7 @@ func UserObjectCreate(destroy func(), initialRefcount, flags uint32) (object Use
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procUserObjectCreate, rc)
+		err = ffiimpl.Error(procUserObjectCreate, rc)
 		return
 	}
 	object = *objectP
@@ -17432,8 +17432,8 @@ func UserObjectRetain(object UserObject, count uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(object), uintptr(count), 0, 0, 0, 0)
-	return ffi.Error(procUserObjectRetain, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(object), uintptr(count), 0, 0, 0, 0)
+	return ffiimpl.Error(procUserObjectRetain, Result(r))
 }
 
 // UserObjectRelease wraps cuUserObjectRelease (symbol cuUserObjectRelease, cuda.h). It needs a driver of CUDA 11.3 or newer.
@@ -17462,8 +17462,8 @@ func UserObjectRelease(object UserObject, count uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(object), uintptr(count), 0, 0, 0, 0)
-	return ffi.Error(procUserObjectRelease, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(object), uintptr(count), 0, 0, 0, 0)
+	return ffiimpl.Error(procUserObjectRelease, Result(r))
 }
 
 // GraphRetainUserObject wraps cuGraphRetainUserObject (symbol cuGraphRetainUserObject, cuda.h). It needs a driver of CUDA 11.3 or newer.
@@ -17492,8 +17492,8 @@ func GraphRetainUserObject(graph Graph, object UserObject, count, flags uint32) 
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(graph), uintptr(object), uintptr(count), uintptr(flags), 0, 0)
-	return ffi.Error(procGraphRetainUserObject, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(graph), uintptr(object), uintptr(count), uintptr(flags), 0, 0)
+	return ffiimpl.Error(procGraphRetainUserObject, Result(r))
 }
 
 // GraphReleaseUserObject wraps cuGraphReleaseUserObject (symbol cuGraphReleaseUserObject, cuda.h). It needs a driver of CUDA 11.3 or newer.
@@ -17519,8 +17519,8 @@ func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) error 
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(graph), uintptr(object), uintptr(count), 0, 0, 0)
-	return ffi.Error(procGraphReleaseUserObject, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(graph), uintptr(object), uintptr(count), 0, 0, 0)
+	return ffiimpl.Error(procGraphReleaseUserObject, Result(r))
 }
 
 // GraphAddNode wraps cuGraphAddNode (symbol cuGraphAddNode_v2, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -17567,12 +17567,12 @@ func GraphAddNode(hGraph Graph, dependencies *GraphNode, dependencyData *GraphEd
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)))
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phGraphNode)), uintptr(hGraph), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)))
 	runtime.KeepAlive(&phGraphNode)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
 	runtime.KeepAlive(nodeParams)
-	return phGraphNode, ffi.Error(procGraphAddNode, Result(r))
+	return phGraphNode, ffiimpl.Error(procGraphAddNode, Result(r))
 }
 
 // GraphNodeSetParams wraps cuGraphNodeSetParams (symbol cuGraphNodeSetParams, cuda.h). It needs a driver of CUDA 12.2 or newer.
@@ -17604,9 +17604,9 @@ func GraphNodeSetParams(hNode GraphNode, nodeParams *GraphNodeParams) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	return ffi.Error(procGraphNodeSetParams, Result(r))
+	return ffiimpl.Error(procGraphNodeSetParams, Result(r))
 }
 
 // GraphExecNodeSetParams wraps cuGraphExecNodeSetParams (symbol cuGraphExecNodeSetParams, cuda.h). It needs a driver of CUDA 12.2 or newer.
@@ -17665,9 +17665,9 @@ func GraphExecNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *G
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	return ffi.Error(procGraphExecNodeSetParams, Result(r))
+	return ffiimpl.Error(procGraphExecNodeSetParams, Result(r))
 }
 
 // GraphConditionalHandleCreate wraps cuGraphConditionalHandleCreate (symbol cuGraphConditionalHandleCreate, cuda.h). It needs a driver of CUDA 12.3 or newer.
@@ -17707,9 +17707,9 @@ func GraphConditionalHandleCreate(hGraph Graph, ctx Context, defaultLaunchValue,
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(hGraph), uintptr(ctx), uintptr(defaultLaunchValue), uintptr(flags), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(hGraph), uintptr(ctx), uintptr(defaultLaunchValue), uintptr(flags), 0)
 	runtime.KeepAlive(&pHandle)
-	return pHandle, ffi.Error(procGraphConditionalHandleCreate, Result(r))
+	return pHandle, ffiimpl.Error(procGraphConditionalHandleCreate, Result(r))
 }
 
 // OccupancyMaxActiveBlocksPerMultiprocessor wraps cuOccupancyMaxActiveBlocksPerMultiprocessor (symbol cuOccupancyMaxActiveBlocksPerMultiprocessor, cuda.h). It needs a driver of CUDA 6.5 or newer.
@@ -17741,9 +17741,9 @@ func OccupancyMaxActiveBlocksPerMultiprocessor(fn Function, blockSize int32, dyn
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&numBlocks)), uintptr(fn), uintptr(blockSize), uintptr(dynamicSMemSize), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&numBlocks)), uintptr(fn), uintptr(blockSize), uintptr(dynamicSMemSize), 0, 0)
 	runtime.KeepAlive(&numBlocks)
-	return numBlocks, ffi.Error(procOccupancyMaxActiveBlocksPerMultiprocessor, Result(r))
+	return numBlocks, ffiimpl.Error(procOccupancyMaxActiveBlocksPerMultiprocessor, Result(r))
 }
 
 // OccupancyMaxActiveBlocksPerMultiprocessorWithFlags wraps cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags (symbol cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cuda.h). It needs a driver of CUDA 7.0 or newer.
@@ -17790,9 +17790,9 @@ func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(fn Function, blockSize i
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&numBlocks)), uintptr(fn), uintptr(blockSize), uintptr(dynamicSMemSize), uintptr(flags), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&numBlocks)), uintptr(fn), uintptr(blockSize), uintptr(dynamicSMemSize), uintptr(flags), 0)
 	runtime.KeepAlive(&numBlocks)
-	return numBlocks, ffi.Error(procOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, Result(r))
+	return numBlocks, ffiimpl.Error(procOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, Result(r))
 }
 
 // OccupancyMaxPotentialBlockSize wraps cuOccupancyMaxPotentialBlockSize (symbol cuOccupancyMaxPotentialBlockSize, cuda.h). It needs a driver of CUDA 6.5 or newer.
@@ -17852,24 +17852,24 @@ func OccupancyMaxPotentialBlockSize(fn Function, blockSizeToDynamicSMemSize func
 		return
 	}
 	minGridSizeP := new(int32)
-	ffi.Escape(unsafe.Pointer(minGridSizeP))
+	ffiimpl.Escape(unsafe.Pointer(minGridSizeP))
 	blockSizeP := new(int32)
-	ffi.Escape(unsafe.Pointer(blockSizeP))
-	cbScope := ffi.EnterCallbacks()
+	ffiimpl.Escape(unsafe.Pointer(blockSizeP))
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
 	var cbAddr uintptr
 	if blockSizeToDynamicSMemSize != nil {
 		cbAddr = trampolineOccupancyB2DSize()
 		cbScope.Hold(&slotOccupancyB2DSize, blockSizeToDynamicSMemSize)
 	}
-	frame := ffi.NewHeapFrame()
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(unsafe.Pointer(minGridSizeP)))
 	frame.Int(uintptr(unsafe.Pointer(blockSizeP)))
 	frame.Int(uintptr(fn))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(dynamicSMemSize))
 	frame.Int(uintptr(blockSizeLimit))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	runtime.KeepAlive(minGridSizeP)
 	runtime.KeepAlive(blockSizeP)
 	if err = frame.Err(); err != nil {
@@ -17877,7 +17877,7 @@ func OccupancyMaxPotentialBlockSize(fn Function, blockSizeToDynamicSMemSize func
 	}
 	minGridSize = *minGridSizeP
 	blockSize = *blockSizeP
-	return minGridSize, blockSize, ffi.Error(procOccupancyMaxPotentialBlockSize, Result(frame.Ret()))
+	return minGridSize, blockSize, ffiimpl.Error(procOccupancyMaxPotentialBlockSize, Result(frame.Ret()))
 }
 
 // OccupancyMaxPotentialBlockSizeWithFlags wraps cuOccupancyMaxPotentialBlockSizeWithFlags (symbol cuOccupancyMaxPotentialBlockSizeWithFlags, cuda.h). It needs a driver of CUDA 7.0 or newer.
@@ -17931,17 +17931,17 @@ func OccupancyMaxPotentialBlockSizeWithFlags(fn Function, blockSizeToDynamicSMem
 		return
 	}
 	minGridSizeP := new(int32)
-	ffi.Escape(unsafe.Pointer(minGridSizeP))
+	ffiimpl.Escape(unsafe.Pointer(minGridSizeP))
 	blockSizeP := new(int32)
-	ffi.Escape(unsafe.Pointer(blockSizeP))
-	cbScope := ffi.EnterCallbacks()
+	ffiimpl.Escape(unsafe.Pointer(blockSizeP))
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
 	var cbAddr uintptr
 	if blockSizeToDynamicSMemSize != nil {
 		cbAddr = trampolineOccupancyB2DSize()
 		cbScope.Hold(&slotOccupancyB2DSize, blockSizeToDynamicSMemSize)
 	}
-	frame := ffi.NewHeapFrame()
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(unsafe.Pointer(minGridSizeP)))
 	frame.Int(uintptr(unsafe.Pointer(blockSizeP)))
 	frame.Int(uintptr(fn))
@@ -17949,7 +17949,7 @@ func OccupancyMaxPotentialBlockSizeWithFlags(fn Function, blockSizeToDynamicSMem
 	frame.Int(uintptr(dynamicSMemSize))
 	frame.Int(uintptr(blockSizeLimit))
 	frame.Int(uintptr(flags))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	runtime.KeepAlive(minGridSizeP)
 	runtime.KeepAlive(blockSizeP)
 	if err = frame.Err(); err != nil {
@@ -17957,7 +17957,7 @@ func OccupancyMaxPotentialBlockSizeWithFlags(fn Function, blockSizeToDynamicSMem
 	}
 	minGridSize = *minGridSizeP
 	blockSize = *blockSizeP
-	return minGridSize, blockSize, ffi.Error(procOccupancyMaxPotentialBlockSizeWithFlags, Result(frame.Ret()))
+	return minGridSize, blockSize, ffiimpl.Error(procOccupancyMaxPotentialBlockSizeWithFlags, Result(frame.Ret()))
 }
 
 // OccupancyAvailableDynamicSMemPerBlock wraps cuOccupancyAvailableDynamicSMemPerBlock (symbol cuOccupancyAvailableDynamicSMemPerBlock, cuda.h). It needs a driver of CUDA 10.2 or newer.
@@ -17988,9 +17988,9 @@ func OccupancyAvailableDynamicSMemPerBlock(fn Function, numBlocks, blockSize int
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dynamicSmemSize)), uintptr(fn), uintptr(numBlocks), uintptr(blockSize), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&dynamicSmemSize)), uintptr(fn), uintptr(numBlocks), uintptr(blockSize), 0, 0)
 	runtime.KeepAlive(&dynamicSmemSize)
-	return dynamicSmemSize, ffi.Error(procOccupancyAvailableDynamicSMemPerBlock, Result(r))
+	return dynamicSmemSize, ffiimpl.Error(procOccupancyAvailableDynamicSMemPerBlock, Result(r))
 }
 
 // OccupancyMaxPotentialClusterSize wraps cuOccupancyMaxPotentialClusterSize (symbol cuOccupancyMaxPotentialClusterSize, cuda.h). It needs a driver of CUDA 11.7 or newer.
@@ -18031,10 +18031,10 @@ func OccupancyMaxPotentialClusterSize(fn Function, config *LaunchConfig) (cluste
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&clusterSize)), uintptr(fn), uintptr(unsafe.Pointer(config)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&clusterSize)), uintptr(fn), uintptr(unsafe.Pointer(config)), 0, 0, 0)
 	runtime.KeepAlive(&clusterSize)
 	runtime.KeepAlive(config)
-	return clusterSize, ffi.Error(procOccupancyMaxPotentialClusterSize, Result(r))
+	return clusterSize, ffiimpl.Error(procOccupancyMaxPotentialClusterSize, Result(r))
 }
 
 // OccupancyMaxActiveClusters wraps cuOccupancyMaxActiveClusters (symbol cuOccupancyMaxActiveClusters, cuda.h). It needs a driver of CUDA 11.7 or newer.
@@ -18077,10 +18077,10 @@ func OccupancyMaxActiveClusters(fn Function, config *LaunchConfig) (numClusters 
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&numClusters)), uintptr(fn), uintptr(unsafe.Pointer(config)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&numClusters)), uintptr(fn), uintptr(unsafe.Pointer(config)), 0, 0, 0)
 	runtime.KeepAlive(&numClusters)
 	runtime.KeepAlive(config)
-	return numClusters, ffi.Error(procOccupancyMaxActiveClusters, Result(r))
+	return numClusters, ffiimpl.Error(procOccupancyMaxActiveClusters, Result(r))
 }
 
 // TexRefSetArray wraps cuTexRefSetArray (symbol cuTexRefSetArray, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -18110,8 +18110,8 @@ func TexRefSetArray(hTexRef Texref, hArray Array, flags uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hTexRef), uintptr(hArray), uintptr(flags), 0, 0, 0)
-	return ffi.Error(procTexRefSetArray, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hTexRef), uintptr(hArray), uintptr(flags), 0, 0, 0)
+	return ffiimpl.Error(procTexRefSetArray, Result(r))
 }
 
 // TexRefSetMipmappedArray wraps cuTexRefSetMipmappedArray (symbol cuTexRefSetMipmappedArray, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -18141,8 +18141,8 @@ func TexRefSetMipmappedArray(hTexRef Texref, hMipmappedArray MipmappedArray, fla
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hTexRef), uintptr(hMipmappedArray), uintptr(flags), 0, 0, 0)
-	return ffi.Error(procTexRefSetMipmappedArray, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hTexRef), uintptr(hMipmappedArray), uintptr(flags), 0, 0, 0)
+	return ffiimpl.Error(procTexRefSetMipmappedArray, Result(r))
 }
 
 // TexRefSetAddress wraps cuTexRefSetAddress (symbol cuTexRefSetAddress_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -18187,9 +18187,9 @@ func TexRefSetAddress(hTexRef Texref, dptr Deviceptr, bytes uint64) (byteOffset 
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&byteOffset)), uintptr(hTexRef), uintptr(dptr), uintptr(bytes), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&byteOffset)), uintptr(hTexRef), uintptr(dptr), uintptr(bytes), 0, 0)
 	runtime.KeepAlive(&byteOffset)
-	return byteOffset, ffi.Error(procTexRefSetAddress, Result(r))
+	return byteOffset, ffiimpl.Error(procTexRefSetAddress, Result(r))
 }
 
 // TexRefSetAddress2D wraps cuTexRefSetAddress2D (symbol cuTexRefSetAddress2D_v3, cuda.h). It needs a driver of CUDA 4.1 or newer.
@@ -18243,9 +18243,9 @@ func TexRefSetAddress2D(hTexRef Texref, desc *ArrayDescriptor, dptr Deviceptr, p
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hTexRef), uintptr(unsafe.Pointer(desc)), uintptr(dptr), uintptr(pitch), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hTexRef), uintptr(unsafe.Pointer(desc)), uintptr(dptr), uintptr(pitch), 0, 0)
 	runtime.KeepAlive(desc)
-	return ffi.Error(procTexRefSetAddress2D, Result(r))
+	return ffiimpl.Error(procTexRefSetAddress2D, Result(r))
 }
 
 // TexRefSetFormat wraps cuTexRefSetFormat (symbol cuTexRefSetFormat, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -18276,8 +18276,8 @@ func TexRefSetFormat(hTexRef Texref, fmt ArrayFormat, numPackedComponents int32)
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hTexRef), uintptr(fmt), uintptr(numPackedComponents), 0, 0, 0)
-	return ffi.Error(procTexRefSetFormat, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hTexRef), uintptr(fmt), uintptr(numPackedComponents), 0, 0, 0)
+	return ffiimpl.Error(procTexRefSetFormat, Result(r))
 }
 
 // TexRefSetAddressMode wraps cuTexRefSetAddressMode (symbol cuTexRefSetAddressMode, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -18318,8 +18318,8 @@ func TexRefSetAddressMode(hTexRef Texref, dim int32, am AddressMode) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hTexRef), uintptr(dim), uintptr(am), 0, 0, 0)
-	return ffi.Error(procTexRefSetAddressMode, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hTexRef), uintptr(dim), uintptr(am), 0, 0, 0)
+	return ffiimpl.Error(procTexRefSetAddressMode, Result(r))
 }
 
 // TexRefSetFilterMode wraps cuTexRefSetFilterMode (symbol cuTexRefSetFilterMode, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -18353,8 +18353,8 @@ func TexRefSetFilterMode(hTexRef Texref, fm FilterMode) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hTexRef), uintptr(fm), 0, 0, 0, 0)
-	return ffi.Error(procTexRefSetFilterMode, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hTexRef), uintptr(fm), 0, 0, 0, 0)
+	return ffiimpl.Error(procTexRefSetFilterMode, Result(r))
 }
 
 // TexRefSetMipmapFilterMode wraps cuTexRefSetMipmapFilterMode (symbol cuTexRefSetMipmapFilterMode, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -18389,8 +18389,8 @@ func TexRefSetMipmapFilterMode(hTexRef Texref, fm FilterMode) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hTexRef), uintptr(fm), 0, 0, 0, 0)
-	return ffi.Error(procTexRefSetMipmapFilterMode, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hTexRef), uintptr(fm), 0, 0, 0, 0)
+	return ffiimpl.Error(procTexRefSetMipmapFilterMode, Result(r))
 }
 
 // TexRefSetMipmapLevelBias wraps cuTexRefSetMipmapLevelBias (symbol cuTexRefSetMipmapLevelBias, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -18420,14 +18420,14 @@ func TexRefSetMipmapLevelBias(hTexRef Texref, bias float32) error {
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(hTexRef))
 	frame.Float32(float32(bias))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procTexRefSetMipmapLevelBias, Result(frame.Ret()))
+	return ffiimpl.Error(procTexRefSetMipmapLevelBias, Result(frame.Ret()))
 }
 
 // TexRefSetMipmapLevelClamp wraps cuTexRefSetMipmapLevelClamp (symbol cuTexRefSetMipmapLevelClamp, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -18459,15 +18459,15 @@ func TexRefSetMipmapLevelClamp(hTexRef Texref, minMipmapLevelClamp, maxMipmapLev
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(hTexRef))
 	frame.Float32(float32(minMipmapLevelClamp))
 	frame.Float32(float32(maxMipmapLevelClamp))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procTexRefSetMipmapLevelClamp, Result(frame.Ret()))
+	return ffiimpl.Error(procTexRefSetMipmapLevelClamp, Result(frame.Ret()))
 }
 
 // TexRefSetMaxAnisotropy wraps cuTexRefSetMaxAnisotropy (symbol cuTexRefSetMaxAnisotropy, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -18496,8 +18496,8 @@ func TexRefSetMaxAnisotropy(hTexRef Texref, maxAniso uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hTexRef), uintptr(maxAniso), 0, 0, 0, 0)
-	return ffi.Error(procTexRefSetMaxAnisotropy, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hTexRef), uintptr(maxAniso), 0, 0, 0, 0)
+	return ffiimpl.Error(procTexRefSetMaxAnisotropy, Result(r))
 }
 
 // TexRefSetBorderColor wraps cuTexRefSetBorderColor (symbol cuTexRefSetBorderColor, cuda.h). It needs a driver of CUDA 8.0 or newer.
@@ -18529,9 +18529,9 @@ func TexRefSetBorderColor(hTexRef Texref, pBorderColor *float32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hTexRef), uintptr(unsafe.Pointer(pBorderColor)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hTexRef), uintptr(unsafe.Pointer(pBorderColor)), 0, 0, 0, 0)
 	runtime.KeepAlive(pBorderColor)
-	return ffi.Error(procTexRefSetBorderColor, Result(r))
+	return ffiimpl.Error(procTexRefSetBorderColor, Result(r))
 }
 
 // TexRefSetFlags wraps cuTexRefSetFlags (symbol cuTexRefSetFlags, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -18573,8 +18573,8 @@ func TexRefSetFlags(hTexRef Texref, flags uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hTexRef), uintptr(flags), 0, 0, 0, 0)
-	return ffi.Error(procTexRefSetFlags, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hTexRef), uintptr(flags), 0, 0, 0, 0)
+	return ffiimpl.Error(procTexRefSetFlags, Result(r))
 }
 
 // TexRefGetAddress wraps cuTexRefGetAddress (symbol cuTexRefGetAddress_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -18602,9 +18602,9 @@ func TexRefGetAddress(hTexRef Texref) (pdptr Deviceptr, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pdptr)), uintptr(hTexRef), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pdptr)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&pdptr)
-	return pdptr, ffi.Error(procTexRefGetAddress, Result(r))
+	return pdptr, ffiimpl.Error(procTexRefGetAddress, Result(r))
 }
 
 // TexRefGetArray wraps cuTexRefGetArray (symbol cuTexRefGetArray, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -18632,9 +18632,9 @@ func TexRefGetArray(hTexRef Texref) (phArray Array, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phArray)), uintptr(hTexRef), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phArray)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&phArray)
-	return phArray, ffi.Error(procTexRefGetArray, Result(r))
+	return phArray, ffiimpl.Error(procTexRefGetArray, Result(r))
 }
 
 // TexRefGetMipmappedArray wraps cuTexRefGetMipmappedArray (symbol cuTexRefGetMipmappedArray, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -18662,9 +18662,9 @@ func TexRefGetMipmappedArray(hTexRef Texref) (phMipmappedArray MipmappedArray, e
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phMipmappedArray)), uintptr(hTexRef), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phMipmappedArray)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&phMipmappedArray)
-	return phMipmappedArray, ffi.Error(procTexRefGetMipmappedArray, Result(r))
+	return phMipmappedArray, ffiimpl.Error(procTexRefGetMipmappedArray, Result(r))
 }
 
 // TexRefGetAddressMode wraps cuTexRefGetAddressMode (symbol cuTexRefGetAddressMode, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -18693,9 +18693,9 @@ func TexRefGetAddressMode(hTexRef Texref, dim int32) (pam AddressMode, err error
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pam)), uintptr(hTexRef), uintptr(dim), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pam)), uintptr(hTexRef), uintptr(dim), 0, 0, 0)
 	runtime.KeepAlive(&pam)
-	return pam, ffi.Error(procTexRefGetAddressMode, Result(r))
+	return pam, ffiimpl.Error(procTexRefGetAddressMode, Result(r))
 }
 
 // TexRefGetFilterMode wraps cuTexRefGetFilterMode (symbol cuTexRefGetFilterMode, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -18721,9 +18721,9 @@ func TexRefGetFilterMode(hTexRef Texref) (pfm FilterMode, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pfm)), uintptr(hTexRef), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pfm)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&pfm)
-	return pfm, ffi.Error(procTexRefGetFilterMode, Result(r))
+	return pfm, ffiimpl.Error(procTexRefGetFilterMode, Result(r))
 }
 
 // TexRefGetFormat wraps cuTexRefGetFormat (symbol cuTexRefGetFormat, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -18752,10 +18752,10 @@ func TexRefGetFormat(hTexRef Texref) (pFormat ArrayFormat, pNumChannels int32, e
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pFormat)), uintptr(unsafe.Pointer(&pNumChannels)), uintptr(hTexRef), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pFormat)), uintptr(unsafe.Pointer(&pNumChannels)), uintptr(hTexRef), 0, 0, 0)
 	runtime.KeepAlive(&pFormat)
 	runtime.KeepAlive(&pNumChannels)
-	return pFormat, pNumChannels, ffi.Error(procTexRefGetFormat, Result(r))
+	return pFormat, pNumChannels, ffiimpl.Error(procTexRefGetFormat, Result(r))
 }
 
 // TexRefGetMipmapFilterMode wraps cuTexRefGetMipmapFilterMode (symbol cuTexRefGetMipmapFilterMode, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -18782,9 +18782,9 @@ func TexRefGetMipmapFilterMode(hTexRef Texref) (pfm FilterMode, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pfm)), uintptr(hTexRef), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pfm)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&pfm)
-	return pfm, ffi.Error(procTexRefGetMipmapFilterMode, Result(r))
+	return pfm, ffiimpl.Error(procTexRefGetMipmapFilterMode, Result(r))
 }
 
 // TexRefGetMipmapLevelBias wraps cuTexRefGetMipmapLevelBias (symbol cuTexRefGetMipmapLevelBias, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -18811,9 +18811,9 @@ func TexRefGetMipmapLevelBias(hTexRef Texref) (pbias float32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pbias)), uintptr(hTexRef), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pbias)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&pbias)
-	return pbias, ffi.Error(procTexRefGetMipmapLevelBias, Result(r))
+	return pbias, ffiimpl.Error(procTexRefGetMipmapLevelBias, Result(r))
 }
 
 // TexRefGetMipmapLevelClamp wraps cuTexRefGetMipmapLevelClamp (symbol cuTexRefGetMipmapLevelClamp, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -18842,10 +18842,10 @@ func TexRefGetMipmapLevelClamp(hTexRef Texref) (pminMipmapLevelClamp, pmaxMipmap
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pminMipmapLevelClamp)), uintptr(unsafe.Pointer(&pmaxMipmapLevelClamp)), uintptr(hTexRef), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pminMipmapLevelClamp)), uintptr(unsafe.Pointer(&pmaxMipmapLevelClamp)), uintptr(hTexRef), 0, 0, 0)
 	runtime.KeepAlive(&pminMipmapLevelClamp)
 	runtime.KeepAlive(&pmaxMipmapLevelClamp)
-	return pminMipmapLevelClamp, pmaxMipmapLevelClamp, ffi.Error(procTexRefGetMipmapLevelClamp, Result(r))
+	return pminMipmapLevelClamp, pmaxMipmapLevelClamp, ffiimpl.Error(procTexRefGetMipmapLevelClamp, Result(r))
 }
 
 // TexRefGetMaxAnisotropy wraps cuTexRefGetMaxAnisotropy (symbol cuTexRefGetMaxAnisotropy, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -18872,9 +18872,9 @@ func TexRefGetMaxAnisotropy(hTexRef Texref) (pmaxAniso int32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pmaxAniso)), uintptr(hTexRef), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pmaxAniso)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&pmaxAniso)
-	return pmaxAniso, ffi.Error(procTexRefGetMaxAnisotropy, Result(r))
+	return pmaxAniso, ffiimpl.Error(procTexRefGetMaxAnisotropy, Result(r))
 }
 
 // TexRefGetBorderColor wraps cuTexRefGetBorderColor (symbol cuTexRefGetBorderColor, cuda.h). It needs a driver of CUDA 8.0 or newer.
@@ -18902,9 +18902,9 @@ func TexRefGetBorderColor(hTexRef Texref) (pBorderColor float32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pBorderColor)), uintptr(hTexRef), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pBorderColor)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&pBorderColor)
-	return pBorderColor, ffi.Error(procTexRefGetBorderColor, Result(r))
+	return pBorderColor, ffiimpl.Error(procTexRefGetBorderColor, Result(r))
 }
 
 // TexRefGetFlags wraps cuTexRefGetFlags (symbol cuTexRefGetFlags, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -18930,9 +18930,9 @@ func TexRefGetFlags(hTexRef Texref) (pFlags uint32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pFlags)), uintptr(hTexRef), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pFlags)), uintptr(hTexRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&pFlags)
-	return pFlags, ffi.Error(procTexRefGetFlags, Result(r))
+	return pFlags, ffiimpl.Error(procTexRefGetFlags, Result(r))
 }
 
 // TexRefCreate wraps cuTexRefCreate (symbol cuTexRefCreate, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -18958,9 +18958,9 @@ func TexRefCreate() (pTexRef Texref, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pTexRef)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pTexRef)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pTexRef)
-	return pTexRef, ffi.Error(procTexRefCreate, Result(r))
+	return pTexRef, ffiimpl.Error(procTexRefCreate, Result(r))
 }
 
 // TexRefDestroy wraps cuTexRefDestroy (symbol cuTexRefDestroy, cuda.h). It needs a driver of CUDA 2.0 or newer.
@@ -18982,8 +18982,8 @@ func TexRefDestroy(hTexRef Texref) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hTexRef), 0, 0, 0, 0, 0)
-	return ffi.Error(procTexRefDestroy, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hTexRef), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procTexRefDestroy, Result(r))
 }
 
 // SurfRefSetArray wraps cuSurfRefSetArray (symbol cuSurfRefSetArray, cuda.h). It needs a driver of CUDA 3.0 or newer.
@@ -19011,8 +19011,8 @@ func SurfRefSetArray(hSurfRef Surfref, hArray Array, flags uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hSurfRef), uintptr(hArray), uintptr(flags), 0, 0, 0)
-	return ffi.Error(procSurfRefSetArray, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hSurfRef), uintptr(hArray), uintptr(flags), 0, 0, 0)
+	return ffiimpl.Error(procSurfRefSetArray, Result(r))
 }
 
 // SurfRefGetArray wraps cuSurfRefGetArray (symbol cuSurfRefGetArray, cuda.h). It needs a driver of CUDA 3.0 or newer.
@@ -19037,9 +19037,9 @@ func SurfRefGetArray(hSurfRef Surfref) (phArray Array, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phArray)), uintptr(hSurfRef), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phArray)), uintptr(hSurfRef), 0, 0, 0, 0)
 	runtime.KeepAlive(&phArray)
-	return phArray, ffi.Error(procSurfRefGetArray, Result(r))
+	return phArray, ffiimpl.Error(procSurfRefGetArray, Result(r))
 }
 
 // TexObjectCreate wraps cuTexObjectCreate (symbol cuTexObjectCreate, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -19273,12 +19273,12 @@ func TexObjectCreate(pResDesc *ResourceDesc, pTexDesc *TextureDesc, pResViewDesc
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pTexObject)), uintptr(unsafe.Pointer(pResDesc)), uintptr(unsafe.Pointer(pTexDesc)), uintptr(unsafe.Pointer(pResViewDesc)), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pTexObject)), uintptr(unsafe.Pointer(pResDesc)), uintptr(unsafe.Pointer(pTexDesc)), uintptr(unsafe.Pointer(pResViewDesc)), 0, 0)
 	runtime.KeepAlive(&pTexObject)
 	runtime.KeepAlive(pResDesc)
 	runtime.KeepAlive(pTexDesc)
 	runtime.KeepAlive(pResViewDesc)
-	return pTexObject, ffi.Error(procTexObjectCreate, Result(r))
+	return pTexObject, ffiimpl.Error(procTexObjectCreate, Result(r))
 }
 
 // TexObjectDestroy wraps cuTexObjectDestroy (symbol cuTexObjectDestroy, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -19298,8 +19298,8 @@ func TexObjectDestroy(texObject TexObject) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(texObject), 0, 0, 0, 0, 0)
-	return ffi.Error(procTexObjectDestroy, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(texObject), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procTexObjectDestroy, Result(r))
 }
 
 // TexObjectGetResourceDesc wraps cuTexObjectGetResourceDesc (symbol cuTexObjectGetResourceDesc, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -19321,9 +19321,9 @@ func TexObjectGetResourceDesc(texObject TexObject) (pResDesc ResourceDesc, err e
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pResDesc)), uintptr(texObject), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pResDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResDesc)
-	return pResDesc, ffi.Error(procTexObjectGetResourceDesc, Result(r))
+	return pResDesc, ffiimpl.Error(procTexObjectGetResourceDesc, Result(r))
 }
 
 // TexObjectGetTextureDesc wraps cuTexObjectGetTextureDesc (symbol cuTexObjectGetTextureDesc, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -19344,9 +19344,9 @@ func TexObjectGetTextureDesc(texObject TexObject) (pTexDesc TextureDesc, err err
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pTexDesc)), uintptr(texObject), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pTexDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pTexDesc)
-	return pTexDesc, ffi.Error(procTexObjectGetTextureDesc, Result(r))
+	return pTexDesc, ffiimpl.Error(procTexObjectGetTextureDesc, Result(r))
 }
 
 // TexObjectGetResourceViewDesc wraps cuTexObjectGetResourceViewDesc (symbol cuTexObjectGetResourceViewDesc, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -19369,9 +19369,9 @@ func TexObjectGetResourceViewDesc(texObject TexObject) (pResViewDesc ResourceVie
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pResViewDesc)), uintptr(texObject), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pResViewDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResViewDesc)
-	return pResViewDesc, ffi.Error(procTexObjectGetResourceViewDesc, Result(r))
+	return pResViewDesc, ffiimpl.Error(procTexObjectGetResourceViewDesc, Result(r))
 }
 
 // SurfObjectCreate wraps cuSurfObjectCreate (symbol cuSurfObjectCreate, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -19399,10 +19399,10 @@ func SurfObjectCreate(pResDesc *ResourceDesc) (pSurfObject SurfObject, err error
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pSurfObject)), uintptr(unsafe.Pointer(pResDesc)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pSurfObject)), uintptr(unsafe.Pointer(pResDesc)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pSurfObject)
 	runtime.KeepAlive(pResDesc)
-	return pSurfObject, ffi.Error(procSurfObjectCreate, Result(r))
+	return pSurfObject, ffiimpl.Error(procSurfObjectCreate, Result(r))
 }
 
 // SurfObjectDestroy wraps cuSurfObjectDestroy (symbol cuSurfObjectDestroy, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -19422,8 +19422,8 @@ func SurfObjectDestroy(surfObject SurfObject) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(surfObject), 0, 0, 0, 0, 0)
-	return ffi.Error(procSurfObjectDestroy, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(surfObject), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procSurfObjectDestroy, Result(r))
 }
 
 // SurfObjectGetResourceDesc wraps cuSurfObjectGetResourceDesc (symbol cuSurfObjectGetResourceDesc, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -19445,9 +19445,9 @@ func SurfObjectGetResourceDesc(surfObject SurfObject) (pResDesc ResourceDesc, er
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pResDesc)), uintptr(surfObject), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pResDesc)), uintptr(surfObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResDesc)
-	return pResDesc, ffi.Error(procSurfObjectGetResourceDesc, Result(r))
+	return pResDesc, ffiimpl.Error(procSurfObjectGetResourceDesc, Result(r))
 }
 
 // TensorMapEncodeTiled wraps cuTensorMapEncodeTiled (symbol cuTensorMapEncodeTiled, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -19678,7 +19678,7 @@ func TensorMapEncodeTiled(tensorDataType TensorMapDataType, tensorRank uint32, g
 	}
 	var tensorMapBuf [unsafe.Sizeof(tensorMap) + 128]byte
 	tensorMapP := unsafe.Add(unsafe.Pointer(&tensorMapBuf), (128-uintptr(unsafe.Pointer(&tensorMapBuf))%128)%128)
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(tensorMapP))
 	frame.Int(uintptr(tensorDataType))
 	frame.Int(uintptr(tensorRank))
@@ -19691,7 +19691,7 @@ func TensorMapEncodeTiled(tensorDataType TensorMapDataType, tensorRank uint32, g
 	frame.Int(uintptr(swizzle))
 	frame.Int(uintptr(l2Promotion))
 	frame.Int(uintptr(oobFill))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&tensorMapBuf)
 	runtime.KeepAlive(globalAddress)
 	runtime.KeepAlive(globalDim)
@@ -19702,7 +19702,7 @@ func TensorMapEncodeTiled(tensorDataType TensorMapDataType, tensorRank uint32, g
 		return
 	}
 	tensorMap = *(*TensorMap)(tensorMapP)
-	return tensorMap, ffi.Error(procTensorMapEncodeTiled, Result(frame.Ret()))
+	return tensorMap, ffiimpl.Error(procTensorMapEncodeTiled, Result(frame.Ret()))
 }
 
 // TensorMapEncodeIm2col wraps cuTensorMapEncodeIm2col (symbol cuTensorMapEncodeIm2col, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -19957,7 +19957,7 @@ func TensorMapEncodeIm2col(tensorDataType TensorMapDataType, tensorRank uint32, 
 	}
 	var tensorMapBuf [unsafe.Sizeof(tensorMap) + 128]byte
 	tensorMapP := unsafe.Add(unsafe.Pointer(&tensorMapBuf), (128-uintptr(unsafe.Pointer(&tensorMapBuf))%128)%128)
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(tensorMapP))
 	frame.Int(uintptr(tensorDataType))
 	frame.Int(uintptr(tensorRank))
@@ -19973,7 +19973,7 @@ func TensorMapEncodeIm2col(tensorDataType TensorMapDataType, tensorRank uint32, 
 	frame.Int(uintptr(swizzle))
 	frame.Int(uintptr(l2Promotion))
 	frame.Int(uintptr(oobFill))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&tensorMapBuf)
 	runtime.KeepAlive(globalAddress)
 	runtime.KeepAlive(globalDim)
@@ -19985,7 +19985,7 @@ func TensorMapEncodeIm2col(tensorDataType TensorMapDataType, tensorRank uint32, 
 		return
 	}
 	tensorMap = *(*TensorMap)(tensorMapP)
-	return tensorMap, ffi.Error(procTensorMapEncodeIm2col, Result(frame.Ret()))
+	return tensorMap, ffiimpl.Error(procTensorMapEncodeIm2col, Result(frame.Ret()))
 }
 
 // TensorMapEncodeIm2colWide wraps cuTensorMapEncodeIm2colWide (symbol cuTensorMapEncodeIm2colWide, cuda.h). It needs a driver of CUDA 12.8 or newer.
@@ -20232,7 +20232,7 @@ func TensorMapEncodeIm2colWide(tensorDataType TensorMapDataType, tensorRank uint
 	}
 	var tensorMapBuf [unsafe.Sizeof(tensorMap) + 128]byte
 	tensorMapP := unsafe.Add(unsafe.Pointer(&tensorMapBuf), (128-uintptr(unsafe.Pointer(&tensorMapBuf))%128)%128)
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(tensorMapP))
 	frame.Int(uintptr(tensorDataType))
 	frame.Int(uintptr(tensorRank))
@@ -20249,7 +20249,7 @@ func TensorMapEncodeIm2colWide(tensorDataType TensorMapDataType, tensorRank uint
 	frame.Int(uintptr(swizzle))
 	frame.Int(uintptr(l2Promotion))
 	frame.Int(uintptr(oobFill))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&tensorMapBuf)
 	runtime.KeepAlive(globalAddress)
 	runtime.KeepAlive(globalDim)
@@ -20259,7 +20259,7 @@ func TensorMapEncodeIm2colWide(tensorDataType TensorMapDataType, tensorRank uint
 		return
 	}
 	tensorMap = *(*TensorMap)(tensorMapP)
-	return tensorMap, ffi.Error(procTensorMapEncodeIm2colWide, Result(frame.Ret()))
+	return tensorMap, ffiimpl.Error(procTensorMapEncodeIm2colWide, Result(frame.Ret()))
 }
 
 // TensorMapReplaceAddress wraps cuTensorMapReplaceAddress (symbol cuTensorMapReplaceAddress, cuda.h). It needs a driver of CUDA 12.0 or newer.
@@ -20287,10 +20287,10 @@ func TensorMapReplaceAddress(tensorMap *TensorMap, globalAddress unsafe.Pointer)
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(tensorMap)), uintptr(globalAddress), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(tensorMap)), uintptr(globalAddress), 0, 0, 0, 0)
 	runtime.KeepAlive(tensorMap)
 	runtime.KeepAlive(globalAddress)
-	return ffi.Error(procTensorMapReplaceAddress, Result(r))
+	return ffiimpl.Error(procTensorMapReplaceAddress, Result(r))
 }
 
 // DeviceCanAccessPeer wraps cuDeviceCanAccessPeer (symbol cuDeviceCanAccessPeer, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -20321,9 +20321,9 @@ func DeviceCanAccessPeer(dev, peerDev Device) (canAccessPeer int32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&canAccessPeer)), uintptr(dev), uintptr(peerDev), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&canAccessPeer)), uintptr(dev), uintptr(peerDev), 0, 0, 0)
 	runtime.KeepAlive(&canAccessPeer)
-	return canAccessPeer, ffi.Error(procDeviceCanAccessPeer, Result(r))
+	return canAccessPeer, ffiimpl.Error(procDeviceCanAccessPeer, Result(r))
 }
 
 // CtxEnablePeerAccess wraps cuCtxEnablePeerAccess (symbol cuCtxEnablePeerAccess, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -20377,8 +20377,8 @@ func CtxEnablePeerAccess(peerContext Context, flags uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(peerContext), uintptr(flags), 0, 0, 0, 0)
-	return ffi.Error(procCtxEnablePeerAccess, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(peerContext), uintptr(flags), 0, 0, 0, 0)
+	return ffiimpl.Error(procCtxEnablePeerAccess, Result(r))
 }
 
 // CtxDisablePeerAccess wraps cuCtxDisablePeerAccess (symbol cuCtxDisablePeerAccess, cuda.h). It needs a driver of CUDA 4.0 or newer.
@@ -20407,8 +20407,8 @@ func CtxDisablePeerAccess(peerContext Context) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(peerContext), 0, 0, 0, 0, 0)
-	return ffi.Error(procCtxDisablePeerAccess, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(peerContext), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procCtxDisablePeerAccess, Result(r))
 }
 
 // DeviceGetP2PAttribute wraps cuDeviceGetP2PAttribute (symbol cuDeviceGetP2PAttribute, cuda.h). It needs a driver of CUDA 8.0 or newer.
@@ -20456,9 +20456,9 @@ func DeviceGetP2PAttribute(attrib DeviceP2PAttribute, srcDevice, dstDevice Devic
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&value)), uintptr(attrib), uintptr(srcDevice), uintptr(dstDevice), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&value)), uintptr(attrib), uintptr(srcDevice), uintptr(dstDevice), 0, 0)
 	runtime.KeepAlive(&value)
-	return value, ffi.Error(procDeviceGetP2PAttribute, Result(r))
+	return value, ffiimpl.Error(procDeviceGetP2PAttribute, Result(r))
 }
 
 // DeviceGetP2PAtomicCapabilities wraps cuDeviceGetP2PAtomicCapabilities (symbol cuDeviceGetP2PAtomicCapabilities, cuda.h). It needs a driver of CUDA 13.0 or newer.
@@ -20497,10 +20497,10 @@ func DeviceGetP2PAtomicCapabilities(capabilities *uint32, operations *AtomicOper
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(capabilities)), uintptr(unsafe.Pointer(operations)), uintptr(count), uintptr(srcDevice), uintptr(dstDevice), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(capabilities)), uintptr(unsafe.Pointer(operations)), uintptr(count), uintptr(srcDevice), uintptr(dstDevice), 0)
 	runtime.KeepAlive(capabilities)
 	runtime.KeepAlive(operations)
-	return ffi.Error(procDeviceGetP2PAtomicCapabilities, Result(r))
+	return ffiimpl.Error(procDeviceGetP2PAtomicCapabilities, Result(r))
 }
 
 // GraphicsUnregisterResource wraps cuGraphicsUnregisterResource (symbol cuGraphicsUnregisterResource, cuda.h). It needs a driver of CUDA 3.0 or newer.
@@ -20528,8 +20528,8 @@ func GraphicsUnregisterResource(resource GraphicsResource) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(resource), 0, 0, 0, 0, 0)
-	return ffi.Error(procGraphicsUnregisterResource, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(resource), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procGraphicsUnregisterResource, Result(r))
 }
 
 // GraphicsSubResourceGetMappedArray wraps cuGraphicsSubResourceGetMappedArray (symbol cuGraphicsSubResourceGetMappedArray, cuda.h). It needs a driver of CUDA 3.0 or newer.
@@ -20570,9 +20570,9 @@ func GraphicsSubResourceGetMappedArray(resource GraphicsResource, arrayIndex, mi
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pArray)), uintptr(resource), uintptr(arrayIndex), uintptr(mipLevel), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pArray)), uintptr(resource), uintptr(arrayIndex), uintptr(mipLevel), 0, 0)
 	runtime.KeepAlive(&pArray)
-	return pArray, ffi.Error(procGraphicsSubResourceGetMappedArray, Result(r))
+	return pArray, ffiimpl.Error(procGraphicsSubResourceGetMappedArray, Result(r))
 }
 
 // GraphicsResourceGetMappedMipmappedArray wraps cuGraphicsResourceGetMappedMipmappedArray (symbol cuGraphicsResourceGetMappedMipmappedArray, cuda.h). It needs a driver of CUDA 5.0 or newer.
@@ -20605,9 +20605,9 @@ func GraphicsResourceGetMappedMipmappedArray(resource GraphicsResource) (pMipmap
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pMipmappedArray)), uintptr(resource), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pMipmappedArray)), uintptr(resource), 0, 0, 0, 0)
 	runtime.KeepAlive(&pMipmappedArray)
-	return pMipmappedArray, ffi.Error(procGraphicsResourceGetMappedMipmappedArray, Result(r))
+	return pMipmappedArray, ffiimpl.Error(procGraphicsResourceGetMappedMipmappedArray, Result(r))
 }
 
 // GraphicsResourceGetMappedPointer wraps cuGraphicsResourceGetMappedPointer (symbol cuGraphicsResourceGetMappedPointer_v2, cuda.h). It needs a driver of CUDA 3.2 or newer.
@@ -20642,10 +20642,10 @@ func GraphicsResourceGetMappedPointer(resource GraphicsResource) (pDevPtr Device
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pDevPtr)), uintptr(unsafe.Pointer(&pSize)), uintptr(resource), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pDevPtr)), uintptr(unsafe.Pointer(&pSize)), uintptr(resource), 0, 0, 0)
 	runtime.KeepAlive(&pDevPtr)
 	runtime.KeepAlive(&pSize)
-	return pDevPtr, pSize, ffi.Error(procGraphicsResourceGetMappedPointer, Result(r))
+	return pDevPtr, pSize, ffiimpl.Error(procGraphicsResourceGetMappedPointer, Result(r))
 }
 
 // GraphicsResourceSetMapFlags wraps cuGraphicsResourceSetMapFlags (symbol cuGraphicsResourceSetMapFlags_v2, cuda.h). It needs a driver of CUDA 6.5 or newer.
@@ -20687,8 +20687,8 @@ func GraphicsResourceSetMapFlags(resource GraphicsResource, flags uint32) error 
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(resource), uintptr(flags), 0, 0, 0, 0)
-	return ffi.Error(procGraphicsResourceSetMapFlags, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(resource), uintptr(flags), 0, 0, 0, 0)
+	return ffiimpl.Error(procGraphicsResourceSetMapFlags, Result(r))
 }
 
 // GraphicsMapResources wraps cuGraphicsMapResources (symbol cuGraphicsMapResources, cuda.h). It needs a driver of CUDA 3.0 or newer.
@@ -20731,9 +20731,9 @@ func GraphicsMapResources(count uint32, resources *GraphicsResource, hStream Str
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(hStream), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(hStream), 0, 0, 0)
 	runtime.KeepAlive(resources)
-	return ffi.Error(procGraphicsMapResources, Result(r))
+	return ffiimpl.Error(procGraphicsMapResources, Result(r))
 }
 
 // GraphicsUnmapResources wraps cuGraphicsUnmapResources (symbol cuGraphicsUnmapResources, cuda.h). It needs a driver of CUDA 3.0 or newer.
@@ -20771,9 +20771,9 @@ func GraphicsUnmapResources(count uint32, resources *GraphicsResource, hStream S
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(hStream), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(hStream), 0, 0, 0)
 	runtime.KeepAlive(resources)
-	return ffi.Error(procGraphicsUnmapResources, Result(r))
+	return ffiimpl.Error(procGraphicsUnmapResources, Result(r))
 }
 
 // GetProcAddress wraps cuGetProcAddress (symbol cuGetProcAddress_v2, cuda.h).
@@ -20849,12 +20849,12 @@ func GetProcAddress(symbol string, cudaVersion int32, flags uint64) (pfn unsafe.
 	if err != nil {
 		return
 	}
-	symbolC := ffi.CString(symbol)
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(symbolC)), uintptr(unsafe.Pointer(&pfn)), uintptr(cudaVersion), uintptr(flags), uintptr(unsafe.Pointer(&symbolStatus)), 0)
+	symbolC := ffiimpl.CString(symbol)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(symbolC)), uintptr(unsafe.Pointer(&pfn)), uintptr(cudaVersion), uintptr(flags), uintptr(unsafe.Pointer(&symbolStatus)), 0)
 	runtime.KeepAlive(symbolC)
 	runtime.KeepAlive(&pfn)
 	runtime.KeepAlive(&symbolStatus)
-	return pfn, symbolStatus, ffi.Error(procGetProcAddress, Result(r))
+	return pfn, symbolStatus, ffiimpl.Error(procGetProcAddress, Result(r))
 }
 
 // CoredumpGetAttribute wraps cuCoredumpGetAttribute (symbol cuCoredumpGetAttribute, cuda.h).
@@ -20931,10 +20931,10 @@ func CoredumpGetAttribute(attrib CoredumpSettings, value unsafe.Pointer, size *u
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(attrib), uintptr(value), uintptr(unsafe.Pointer(size)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(attrib), uintptr(value), uintptr(unsafe.Pointer(size)), 0, 0, 0)
 	runtime.KeepAlive(value)
 	runtime.KeepAlive(size)
-	return ffi.Error(procCoredumpGetAttribute, Result(r))
+	return ffiimpl.Error(procCoredumpGetAttribute, Result(r))
 }
 
 // CoredumpGetAttributeGlobal wraps cuCoredumpGetAttributeGlobal (symbol cuCoredumpGetAttributeGlobal, cuda.h).
@@ -21006,10 +21006,10 @@ func CoredumpGetAttributeGlobal(attrib CoredumpSettings, value unsafe.Pointer, s
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(attrib), uintptr(value), uintptr(unsafe.Pointer(size)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(attrib), uintptr(value), uintptr(unsafe.Pointer(size)), 0, 0, 0)
 	runtime.KeepAlive(value)
 	runtime.KeepAlive(size)
-	return ffi.Error(procCoredumpGetAttributeGlobal, Result(r))
+	return ffiimpl.Error(procCoredumpGetAttributeGlobal, Result(r))
 }
 
 // CoredumpSetAttribute wraps cuCoredumpSetAttribute (symbol cuCoredumpSetAttribute, cuda.h).
@@ -21092,10 +21092,10 @@ func CoredumpSetAttribute(attrib CoredumpSettings, value unsafe.Pointer, size *u
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(attrib), uintptr(value), uintptr(unsafe.Pointer(size)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(attrib), uintptr(value), uintptr(unsafe.Pointer(size)), 0, 0, 0)
 	runtime.KeepAlive(value)
 	runtime.KeepAlive(size)
-	return ffi.Error(procCoredumpSetAttribute, Result(r))
+	return ffiimpl.Error(procCoredumpSetAttribute, Result(r))
 }
 
 // CoredumpSetAttributeGlobal wraps cuCoredumpSetAttributeGlobal (symbol cuCoredumpSetAttributeGlobal, cuda.h).
@@ -21178,10 +21178,10 @@ func CoredumpSetAttributeGlobal(attrib CoredumpSettings, value unsafe.Pointer, s
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(attrib), uintptr(value), uintptr(unsafe.Pointer(size)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(attrib), uintptr(value), uintptr(unsafe.Pointer(size)), 0, 0, 0)
 	runtime.KeepAlive(value)
 	runtime.KeepAlive(size)
-	return ffi.Error(procCoredumpSetAttributeGlobal, Result(r))
+	return ffiimpl.Error(procCoredumpSetAttributeGlobal, Result(r))
 }
 
 // GetExportTable wraps cuGetExportTable (symbol cuGetExportTable, cuda.h). It needs a driver of CUDA 3.0 or newer.
@@ -21192,10 +21192,10 @@ func GetExportTable(ppExportTable *unsafe.Pointer, pExportTableId *Uuid) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(ppExportTable)), uintptr(unsafe.Pointer(pExportTableId)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(ppExportTable)), uintptr(unsafe.Pointer(pExportTableId)), 0, 0, 0, 0)
 	runtime.KeepAlive(ppExportTable)
 	runtime.KeepAlive(pExportTableId)
-	return ffi.Error(procGetExportTable, Result(r))
+	return ffiimpl.Error(procGetExportTable, Result(r))
 }
 
 // GreenCtxCreate wraps cuGreenCtxCreate (symbol cuGreenCtxCreate, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -21245,9 +21245,9 @@ func GreenCtxCreate(desc DevResourceDesc, dev Device, flags uint32) (phCtx Green
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phCtx)), uintptr(desc), uintptr(dev), uintptr(flags), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phCtx)), uintptr(desc), uintptr(dev), uintptr(flags), 0, 0)
 	runtime.KeepAlive(&phCtx)
-	return phCtx, ffi.Error(procGreenCtxCreate, Result(r))
+	return phCtx, ffiimpl.Error(procGreenCtxCreate, Result(r))
 }
 
 // GreenCtxDestroy wraps cuGreenCtxDestroy (symbol cuGreenCtxDestroy, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -21275,8 +21275,8 @@ func GreenCtxDestroy(hCtx GreenCtx) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hCtx), 0, 0, 0, 0, 0)
-	return ffi.Error(procGreenCtxDestroy, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hCtx), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procGreenCtxDestroy, Result(r))
 }
 
 // CtxFromGreenCtx wraps cuCtxFromGreenCtx (symbol cuCtxFromGreenCtx, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -21306,9 +21306,9 @@ func CtxFromGreenCtx(hCtx GreenCtx) (pContext Context, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pContext)), uintptr(hCtx), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pContext)), uintptr(hCtx), 0, 0, 0, 0)
 	runtime.KeepAlive(&pContext)
-	return pContext, ffi.Error(procCtxFromGreenCtx, Result(r))
+	return pContext, ffiimpl.Error(procCtxFromGreenCtx, Result(r))
 }
 
 // DeviceGetDevResource wraps cuDeviceGetDevResource (symbol cuDeviceGetDevResource, cuda.h).
@@ -21333,9 +21333,9 @@ func DeviceGetDevResource(device Device, typ DevResourceType) (resource DevResou
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(device), uintptr(unsafe.Pointer(&resource)), uintptr(typ), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(device), uintptr(unsafe.Pointer(&resource)), uintptr(typ), 0, 0, 0)
 	runtime.KeepAlive(&resource)
-	return resource, ffi.Error(procDeviceGetDevResource, Result(r))
+	return resource, ffiimpl.Error(procDeviceGetDevResource, Result(r))
 }
 
 // CtxGetDevResource wraps cuCtxGetDevResource (symbol cuCtxGetDevResource, cuda.h).
@@ -21359,9 +21359,9 @@ func CtxGetDevResource(hCtx Context, typ DevResourceType) (resource DevResource,
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hCtx), uintptr(unsafe.Pointer(&resource)), uintptr(typ), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hCtx), uintptr(unsafe.Pointer(&resource)), uintptr(typ), 0, 0, 0)
 	runtime.KeepAlive(&resource)
-	return resource, ffi.Error(procCtxGetDevResource, Result(r))
+	return resource, ffiimpl.Error(procCtxGetDevResource, Result(r))
 }
 
 // GreenCtxGetDevResource wraps cuGreenCtxGetDevResource (symbol cuGreenCtxGetDevResource, cuda.h).
@@ -21383,9 +21383,9 @@ func GreenCtxGetDevResource(hCtx GreenCtx, typ DevResourceType) (resource DevRes
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hCtx), uintptr(unsafe.Pointer(&resource)), uintptr(typ), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hCtx), uintptr(unsafe.Pointer(&resource)), uintptr(typ), 0, 0, 0)
 	runtime.KeepAlive(&resource)
-	return resource, ffi.Error(procGreenCtxGetDevResource, Result(r))
+	return resource, ffiimpl.Error(procGreenCtxGetDevResource, Result(r))
 }
 
 // DevSmResourceSplitByCount wraps cuDevSmResourceSplitByCount (symbol cuDevSmResourceSplitByCount, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -21474,12 +21474,12 @@ func DevSmResourceSplitByCount(result *DevResource, nbGroups *uint32, input, rem
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(result)), uintptr(unsafe.Pointer(nbGroups)), uintptr(unsafe.Pointer(input)), uintptr(unsafe.Pointer(remaining)), uintptr(useFlags), uintptr(minCount))
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(result)), uintptr(unsafe.Pointer(nbGroups)), uintptr(unsafe.Pointer(input)), uintptr(unsafe.Pointer(remaining)), uintptr(useFlags), uintptr(minCount))
 	runtime.KeepAlive(result)
 	runtime.KeepAlive(nbGroups)
 	runtime.KeepAlive(input)
 	runtime.KeepAlive(remaining)
-	return ffi.Error(procDevSmResourceSplitByCount, Result(r))
+	return ffiimpl.Error(procDevSmResourceSplitByCount, Result(r))
 }
 
 // DevResourceGenerateDesc wraps cuDevResourceGenerateDesc (symbol cuDevResourceGenerateDesc, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -21519,10 +21519,10 @@ func DevResourceGenerateDesc(resources *DevResource, nbResources uint32) (phDesc
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phDesc)), uintptr(unsafe.Pointer(resources)), uintptr(nbResources), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phDesc)), uintptr(unsafe.Pointer(resources)), uintptr(nbResources), 0, 0, 0)
 	runtime.KeepAlive(&phDesc)
 	runtime.KeepAlive(resources)
-	return phDesc, ffi.Error(procDevResourceGenerateDesc, Result(r))
+	return phDesc, ffiimpl.Error(procDevResourceGenerateDesc, Result(r))
 }
 
 // GreenCtxRecordEvent wraps cuGreenCtxRecordEvent (symbol cuGreenCtxRecordEvent, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -21552,8 +21552,8 @@ func GreenCtxRecordEvent(hCtx GreenCtx, hEvent Event) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hCtx), uintptr(hEvent), 0, 0, 0, 0)
-	return ffi.Error(procGreenCtxRecordEvent, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hCtx), uintptr(hEvent), 0, 0, 0, 0)
+	return ffiimpl.Error(procGreenCtxRecordEvent, Result(r))
 }
 
 // GreenCtxWaitEvent wraps cuGreenCtxWaitEvent (symbol cuGreenCtxWaitEvent, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -21584,8 +21584,8 @@ func GreenCtxWaitEvent(hCtx GreenCtx, hEvent Event) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hCtx), uintptr(hEvent), 0, 0, 0, 0)
-	return ffi.Error(procGreenCtxWaitEvent, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hCtx), uintptr(hEvent), 0, 0, 0, 0)
+	return ffiimpl.Error(procGreenCtxWaitEvent, Result(r))
 }
 
 // StreamGetGreenCtx wraps cuStreamGetGreenCtx (symbol cuStreamGetGreenCtx, cuda.h). It needs a driver of CUDA 12.4 or newer.
@@ -21630,9 +21630,9 @@ func StreamGetGreenCtx(hStream Stream) (phCtx GreenCtx, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&phCtx)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&phCtx)), 0, 0, 0, 0)
 	runtime.KeepAlive(&phCtx)
-	return phCtx, ffi.Error(procStreamGetGreenCtx, Result(r))
+	return phCtx, ffiimpl.Error(procStreamGetGreenCtx, Result(r))
 }
 
 // GreenCtxStreamCreate wraps cuGreenCtxStreamCreate (symbol cuGreenCtxStreamCreate, cuda.h). It needs a driver of CUDA 12.5 or newer.
@@ -21688,9 +21688,9 @@ func GreenCtxStreamCreate(greenCtx GreenCtx, flags uint32, priority int32) (phSt
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phStream)), uintptr(greenCtx), uintptr(flags), uintptr(priority), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phStream)), uintptr(greenCtx), uintptr(flags), uintptr(priority), 0, 0)
 	runtime.KeepAlive(&phStream)
-	return phStream, ffi.Error(procGreenCtxStreamCreate, Result(r))
+	return phStream, ffiimpl.Error(procGreenCtxStreamCreate, Result(r))
 }
 
 // GreenCtxGetId wraps cuGreenCtxGetId (symbol cuGreenCtxGetId, cuda.h). It needs a driver of CUDA 12.9 or newer.
@@ -21717,9 +21717,9 @@ func GreenCtxGetId(greenCtx GreenCtx) (greenCtxId uint64, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(greenCtx), uintptr(unsafe.Pointer(&greenCtxId)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(greenCtx), uintptr(unsafe.Pointer(&greenCtxId)), 0, 0, 0, 0)
 	runtime.KeepAlive(&greenCtxId)
-	return greenCtxId, ffi.Error(procGreenCtxGetId, Result(r))
+	return greenCtxId, ffiimpl.Error(procGreenCtxGetId, Result(r))
 }
 
 // LogsRegisterCallback wraps cuLogsRegisterCallback (symbol cuLogsRegisterCallback, cuda.h).
@@ -21736,21 +21736,21 @@ func LogsRegisterCallback(callbackFunc func(logLevel LogLevel, message *byte, le
 	if err != nil {
 		return
 	}
-	cbScope := ffi.EnterCallbacks()
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
 	var cbAddr uintptr
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	if callbackFunc != nil {
 		cbAddr = trampolineLogsCallback()
-		hdl = ffi.NewHandle(callbackFunc)
+		hdl = ffiimpl.NewHandle(callbackFunc)
 	}
 	callbackP := new(LogsCallbackHandle)
-	ffi.Escape(unsafe.Pointer(callbackP))
-	frame := ffi.NewHeapFrame()
+	ffiimpl.Escape(unsafe.Pointer(callbackP))
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(unsafe.Pointer(callbackP)))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	runtime.KeepAlive(callbackP)
 	if err = frame.Err(); err != nil {
 		hdl.Delete()
@@ -21759,7 +21759,7 @@ func LogsRegisterCallback(callbackFunc func(logLevel LogLevel, message *byte, le
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procLogsRegisterCallback, rc)
+		err = ffiimpl.Error(procLogsRegisterCallback, rc)
 		return
 	}
 	callback = *callbackP
@@ -21779,9 +21779,9 @@ func LogsUnregisterCallback(callback LogsCallbackHandle) (err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(callback), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(callback), 0, 0, 0, 0, 0)
 	if rc := Result(r); rc != 0 {
-		err = ffi.Error(procLogsUnregisterCallback, rc)
+		err = ffiimpl.Error(procLogsUnregisterCallback, rc)
 		return
 	}
 	callbackRegistry.Remove(uintptr(callback))
@@ -21803,9 +21803,9 @@ func LogsCurrent(flags uint32) (iterator LogIterator, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&iterator)), uintptr(flags), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&iterator)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&iterator)
-	return iterator, ffi.Error(procLogsCurrent, Result(r))
+	return iterator, ffiimpl.Error(procLogsCurrent, Result(r))
 }
 
 // LogsDumpToFile wraps cuLogsDumpToFile (symbol cuLogsDumpToFile, cuda.h). It needs a driver of CUDA 12.9 or newer.
@@ -21835,11 +21835,11 @@ func LogsDumpToFile(iterator *LogIterator, pathToFile string, flags uint32) erro
 	if err != nil {
 		return err
 	}
-	pathToFileC := ffi.CString(pathToFile)
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(iterator)), uintptr(unsafe.Pointer(pathToFileC)), uintptr(flags), 0, 0, 0)
+	pathToFileC := ffiimpl.CString(pathToFile)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(iterator)), uintptr(unsafe.Pointer(pathToFileC)), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(iterator)
 	runtime.KeepAlive(pathToFileC)
-	return ffi.Error(procLogsDumpToFile, Result(r))
+	return ffiimpl.Error(procLogsDumpToFile, Result(r))
 }
 
 // LogsDumpToMemory wraps cuLogsDumpToMemory (symbol cuLogsDumpToMemory, cuda.h). It needs a driver of CUDA 12.9 or newer.
@@ -21883,11 +21883,11 @@ func LogsDumpToMemory(iterator *LogIterator, buffer *byte, size *uint64, flags u
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(iterator)), uintptr(unsafe.Pointer(buffer)), uintptr(unsafe.Pointer(size)), uintptr(flags), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(iterator)), uintptr(unsafe.Pointer(buffer)), uintptr(unsafe.Pointer(size)), uintptr(flags), 0, 0)
 	runtime.KeepAlive(iterator)
 	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(size)
-	return ffi.Error(procLogsDumpToMemory, Result(r))
+	return ffiimpl.Error(procLogsDumpToMemory, Result(r))
 }
 
 // CheckpointProcessGetRestoreThreadId wraps cuCheckpointProcessGetRestoreThreadId (symbol cuCheckpointProcessGetRestoreThreadId, cuda.h). It needs a driver of CUDA 12.8 or newer.
@@ -21907,9 +21907,9 @@ func CheckpointProcessGetRestoreThreadId(pid int32) (tid int32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(pid), uintptr(unsafe.Pointer(&tid)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(pid), uintptr(unsafe.Pointer(&tid)), 0, 0, 0, 0)
 	runtime.KeepAlive(&tid)
-	return tid, ffi.Error(procCheckpointProcessGetRestoreThreadId, Result(r))
+	return tid, ffiimpl.Error(procCheckpointProcessGetRestoreThreadId, Result(r))
 }
 
 // CheckpointProcessGetState wraps cuCheckpointProcessGetState (symbol cuCheckpointProcessGetState, cuda.h). It needs a driver of CUDA 12.8 or newer.
@@ -21928,9 +21928,9 @@ func CheckpointProcessGetState(pid int32) (state ProcessState, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(pid), uintptr(unsafe.Pointer(&state)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(pid), uintptr(unsafe.Pointer(&state)), 0, 0, 0, 0)
 	runtime.KeepAlive(&state)
-	return state, ffi.Error(procCheckpointProcessGetState, Result(r))
+	return state, ffiimpl.Error(procCheckpointProcessGetState, Result(r))
 }
 
 // CheckpointProcessLock wraps cuCheckpointProcessLock (symbol cuCheckpointProcessLock, cuda.h). It needs a driver of CUDA 12.8 or newer.
@@ -21955,9 +21955,9 @@ func CheckpointProcessLock(pid int32, args *CheckpointLockArgs) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(pid), uintptr(unsafe.Pointer(args)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(pid), uintptr(unsafe.Pointer(args)), 0, 0, 0, 0)
 	runtime.KeepAlive(args)
-	return ffi.Error(procCheckpointProcessLock, Result(r))
+	return ffiimpl.Error(procCheckpointProcessLock, Result(r))
 }
 
 // CheckpointProcessCheckpoint wraps cuCheckpointProcessCheckpoint (symbol cuCheckpointProcessCheckpoint, cuda.h). It needs a driver of CUDA 12.8 or newer.
@@ -21981,9 +21981,9 @@ func CheckpointProcessCheckpoint(pid int32, args *CheckpointCheckpointArgs) erro
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(pid), uintptr(unsafe.Pointer(args)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(pid), uintptr(unsafe.Pointer(args)), 0, 0, 0, 0)
 	runtime.KeepAlive(args)
-	return ffi.Error(procCheckpointProcessCheckpoint, Result(r))
+	return ffiimpl.Error(procCheckpointProcessCheckpoint, Result(r))
 }
 
 // CheckpointProcessRestore wraps cuCheckpointProcessRestore (symbol cuCheckpointProcessRestore, cuda.h). It needs a driver of CUDA 12.8 or newer.
@@ -22015,9 +22015,9 @@ func CheckpointProcessRestore(pid int32, args *CheckpointRestoreArgs) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(pid), uintptr(unsafe.Pointer(args)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(pid), uintptr(unsafe.Pointer(args)), 0, 0, 0, 0)
 	runtime.KeepAlive(args)
-	return ffi.Error(procCheckpointProcessRestore, Result(r))
+	return ffiimpl.Error(procCheckpointProcessRestore, Result(r))
 }
 
 // CheckpointProcessUnlock wraps cuCheckpointProcessUnlock (symbol cuCheckpointProcessUnlock, cuda.h). It needs a driver of CUDA 12.8 or newer.
@@ -22039,9 +22039,9 @@ func CheckpointProcessUnlock(pid int32, args *CheckpointUnlockArgs) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(pid), uintptr(unsafe.Pointer(args)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(pid), uintptr(unsafe.Pointer(args)), 0, 0, 0, 0)
 	runtime.KeepAlive(args)
-	return ffi.Error(procCheckpointProcessUnlock, Result(r))
+	return ffiimpl.Error(procCheckpointProcessUnlock, Result(r))
 }
 
 // ProfilerInitialize wraps cuProfilerInitialize (symbol cuProfilerInitialize, cudaProfiler.h).
@@ -22088,12 +22088,12 @@ func ProfilerInitialize(configFile, outputFile string, outputMode OutputMode) er
 	if err != nil {
 		return err
 	}
-	configFileC := ffi.CString(configFile)
-	outputFileC := ffi.CString(outputFile)
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(configFileC)), uintptr(unsafe.Pointer(outputFileC)), uintptr(outputMode), 0, 0, 0)
+	configFileC := ffiimpl.CString(configFile)
+	outputFileC := ffiimpl.CString(outputFile)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(configFileC)), uintptr(unsafe.Pointer(outputFileC)), uintptr(outputMode), 0, 0, 0)
 	runtime.KeepAlive(configFileC)
 	runtime.KeepAlive(outputFileC)
-	return ffi.Error(procProfilerInitialize, Result(r))
+	return ffiimpl.Error(procProfilerInitialize, Result(r))
 }
 
 // ProfilerStart wraps cuProfilerStart (symbol cuProfilerStart, cudaProfiler.h).
@@ -22119,8 +22119,8 @@ func ProfilerStart() error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
-	return ffi.Error(procProfilerStart, Result(r))
+	r := ffiimpl.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procProfilerStart, Result(r))
 }
 
 // ProfilerStop wraps cuProfilerStop (symbol cuProfilerStop, cudaProfiler.h).
@@ -22146,33 +22146,33 @@ func ProfilerStop() error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
-	return ffi.Error(procProfilerStop, Result(r))
+	r := ffiimpl.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procProfilerStop, Result(r))
 }
 
 // layoutIpcEventHandle describes CUipcEventHandle for passing by value.
-var layoutIpcEventHandle = ffi.Layout{
+var layoutIpcEventHandle = ffiimpl.Layout{
 	Size:  64,
 	Align: 1,
-	Scalars: []ffi.Scalar{
+	Scalars: []ffiimpl.Scalar{
 		{Offset: 0, Size: 1, Count: 64},
 	},
 }
 
 // layoutIpcMemHandle describes CUipcMemHandle for passing by value.
-var layoutIpcMemHandle = ffi.Layout{
+var layoutIpcMemHandle = ffiimpl.Layout{
 	Size:  64,
 	Align: 1,
-	Scalars: []ffi.Scalar{
+	Scalars: []ffiimpl.Scalar{
 		{Offset: 0, Size: 1, Count: 64},
 	},
 }
 
 // layoutMemLocation describes CUmemLocation for passing by value.
-var layoutMemLocation = ffi.Layout{
+var layoutMemLocation = ffiimpl.Layout{
 	Size:  8,
 	Align: 4,
-	Scalars: []ffi.Scalar{
+	Scalars: []ffiimpl.Scalar{
 		{Offset: 0, Size: 4, Count: 2},
 	},
 }
@@ -22180,14 +22180,14 @@ var layoutMemLocation = ffi.Layout{
 // trampolineAsyncCallback is the C address of trampolineAsyncCallbackGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
 // through the handle passed as userData. A panic in the Go func never
-// unwinds through C's frames (see ffi.Recover).
+// unwinds through C's frames (see ffiimpl.Recover).
 var trampolineAsyncCallback = sync.OnceValue(func() uintptr {
-	return ffi.Callback(trampolineAsyncCallbackGo)
+	return ffiimpl.Callback(trampolineAsyncCallbackGo)
 })
 
 func trampolineAsyncCallbackGo(a0, a1, a2 uintptr) {
-	defer ffi.Recover()
-	fnAsyncCallback, _ := ffi.Handle(a1).Use().(func(info *AsyncNotificationInfo, callback AsyncCallbackHandle))
+	defer ffiimpl.Recover()
+	fnAsyncCallback, _ := ffiimpl.Handle(a1).Use().(func(info *AsyncNotificationInfo, callback AsyncCallbackHandle))
 	if fnAsyncCallback != nil {
 		fnAsyncCallback(*(**AsyncNotificationInfo)(unsafe.Pointer(&a0)), AsyncCallbackHandle(a2))
 	}
@@ -22196,14 +22196,14 @@ func trampolineAsyncCallbackGo(a0, a1, a2 uintptr) {
 // trampolineStreamCallback is the C address of trampolineStreamCallbackGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
 // through the handle passed as userData. A panic in the Go func never
-// unwinds through C's frames (see ffi.Recover).
+// unwinds through C's frames (see ffiimpl.Recover).
 var trampolineStreamCallback = sync.OnceValue(func() uintptr {
-	return ffi.Callback(trampolineStreamCallbackGo)
+	return ffiimpl.Callback(trampolineStreamCallbackGo)
 })
 
 func trampolineStreamCallbackGo(a0, a1, a2 uintptr) {
-	defer ffi.Recover()
-	fnStreamCallback, _ := ffi.Handle(a2).Use().(func(hStream Stream, status Result))
+	defer ffiimpl.Recover()
+	fnStreamCallback, _ := ffiimpl.Handle(a2).Use().(func(hStream Stream, status Result))
 	if fnStreamCallback != nil {
 		fnStreamCallback(Stream(a0), Result(a1))
 	}
@@ -22212,14 +22212,14 @@ func trampolineStreamCallbackGo(a0, a1, a2 uintptr) {
 // trampolineHostFn is the C address of trampolineHostFnGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
 // through the handle passed as userData. A panic in the Go func never
-// unwinds through C's frames (see ffi.Recover).
+// unwinds through C's frames (see ffiimpl.Recover).
 var trampolineHostFn = sync.OnceValue(func() uintptr {
-	return ffi.Callback(trampolineHostFnGo)
+	return ffiimpl.Callback(trampolineHostFnGo)
 })
 
 func trampolineHostFnGo(a0 uintptr) {
-	defer ffi.Recover()
-	fnHostFn, _ := ffi.Handle(a0).Use().(func())
+	defer ffiimpl.Recover()
+	fnHostFn, _ := ffiimpl.Handle(a0).Use().(func())
 	if fnHostFn != nil {
 		fnHostFn()
 	}
@@ -22227,16 +22227,16 @@ func trampolineHostFnGo(a0 uintptr) {
 
 // trampolineOccupancyB2DSize is the C address of trampolineOccupancyB2DSizeGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
-// through slotOccupancyB2DSize in the ffi.CallbackScope of the call that passes
+// through slotOccupancyB2DSize in the ffiimpl.CallbackScope of the call that passes
 // it, on this thread. A panic in the Go func never
-// unwinds through C's frames (see ffi.Recover).
-var slotOccupancyB2DSize ffi.CallbackSlot
+// unwinds through C's frames (see ffiimpl.Recover).
+var slotOccupancyB2DSize ffiimpl.CallbackSlot
 var trampolineOccupancyB2DSize = sync.OnceValue(func() uintptr {
-	return ffi.Callback(trampolineOccupancyB2DSizeGo)
+	return ffiimpl.Callback(trampolineOccupancyB2DSizeGo)
 })
 
 func trampolineOccupancyB2DSizeGo(a0 uintptr) uintptr {
-	defer ffi.Recover()
+	defer ffiimpl.Recover()
 	fnOccupancyB2DSize, _ := slotOccupancyB2DSize.Value().(func(blockSize int32) uint64)
 	if fnOccupancyB2DSize == nil {
 		return 0
@@ -22247,14 +22247,14 @@ func trampolineOccupancyB2DSizeGo(a0 uintptr) uintptr {
 // trampolineLogsCallback is the C address of trampolineLogsCallbackGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
 // through the handle passed as userData. A panic in the Go func never
-// unwinds through C's frames (see ffi.Recover).
+// unwinds through C's frames (see ffiimpl.Recover).
 var trampolineLogsCallback = sync.OnceValue(func() uintptr {
-	return ffi.Callback(trampolineLogsCallbackGo)
+	return ffiimpl.Callback(trampolineLogsCallbackGo)
 })
 
 func trampolineLogsCallbackGo(a0, a1, a2, a3 uintptr) {
-	defer ffi.Recover()
-	fnLogsCallback, _ := ffi.Handle(a0).Use().(func(logLevel LogLevel, message *byte, length uint64))
+	defer ffiimpl.Recover()
+	fnLogsCallback, _ := ffiimpl.Handle(a0).Use().(func(logLevel LogLevel, message *byte, length uint64))
 	if fnLogsCallback != nil {
 		fnLogsCallback(LogLevel(a1), *(**byte)(unsafe.Pointer(&a2)), uint64(a3))
 	}
@@ -22278,7 +22278,7 @@ func captureGraph(stream Stream) Graph {
 // destroyed, so the Go func runs on every launch and is released exactly
 // then. If the graph cannot take the reference, the user object is released
 // (deleting hdl: the node then calls nothing) and the error returned.
-func retainHandle(graph Graph, hdl ffi.Handle) error {
+func retainHandle(graph Graph, hdl ffiimpl.Handle) error {
 	obj, err := UserObjectCreate(hdl.Delete, 1, uint32(UserObjectNoDestructorSync))
 	if err != nil {
 		hdl.Delete()
@@ -22293,4 +22293,4 @@ func retainHandle(graph Graph, hdl ffi.Handle) error {
 
 // callbackRegistry holds the handles of registered callbacks until they are unregistered.
 // It also holds the Go funcs of exec host nodes until GraphExecDestroy.
-var callbackRegistry ffi.Registry
+var callbackRegistry ffiimpl.Registry

@@ -2,26 +2,30 @@
 
 package cu
 
-import "github.com/cugen/cugen/ffi"
+import (
+	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
+)
 
 // lib is the CUDA driver library this package calls, opened on first use.
 // It is the process's one driver library (ffi.DriverLibrary), which the
 // runtime packages load before libcudart: the runtime then calls the same
-// driver, whichever package is called first.
-var lib = ffi.DriverLibrary(ffi.LibraryDesc{
+// driver, whichever package is called first. ffiimpl.Bind lists the
+// procedures this package binds in it.
+var lib = ffiimpl.Bind(ffi.DriverLibrary(ffi.LibraryDesc{
 	Name:     "CUDA driver",
 	EnvVar:   "CUGEN_LIBCUDA",
 	Files:    []string{"libcuda.so.1", "libcuda.so"},
 	Identify: "cuDriverGetVersion",
-})
+}))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.
 func SharedLibrary() *ffi.Library {
-	return lib
+	return lib.Library
 }
 
 // One procedure per function, resolved on its first call; it also holds
-// the errors the function returns (ffi.Error). lib.Procs lists them.
+// the errors the function returns (ffiimpl.Error). lib.Procs lists them.
 var (
 	procGetErrorString                                     = lib.NewProc("cuGetErrorString", "CUDA 6.0")
 	procGetErrorName                                       = lib.NewProc("cuGetErrorName", "CUDA 6.0")

@@ -2,7 +2,7 @@
 
 package cudart
 
-import "github.com/cugen/cugen/ffi"
+import "github.com/cugen/cugen/ffi/ffiimpl"
 
 // RoundMode is the C enum cudaRoundMode (device_types.h).
 type RoundMode int32
@@ -30,7 +30,7 @@ func (v RoundMode) String() string {
 	case RoundMinInf:
 		return "cudaRoundMinInf"
 	default:
-		return ffi.UnknownName("cudaRoundMode", int64(v))
+		return ffiimpl.UnknownName("cudaRoundMode", int64(v))
 	}
 }
 
@@ -804,7 +804,7 @@ func (v Error) String() string {
 	case ErrorApiFailureBase:
 		return "cudaErrorApiFailureBase"
 	default:
-		return ffi.UnknownName("cudaError_t", int64(v))
+		return ffiimpl.UnknownName("cudaError_t", int64(v))
 	}
 }
 
@@ -1006,7 +1006,7 @@ func (v ChannelFormatKind) String() string {
 	case ChannelFormatKindUnsignedNormalized1010102:
 		return "cudaChannelFormatKindUnsignedNormalized1010102"
 	default:
-		return ffi.UnknownName("cudaChannelFormatKind", int64(v))
+		return ffiimpl.UnknownName("cudaChannelFormatKind", int64(v))
 	}
 }
 
@@ -1039,7 +1039,7 @@ func (v MemoryType) String() string {
 	case MemoryTypeManaged:
 		return "cudaMemoryTypeManaged"
 	default:
-		return ffi.UnknownName("cudaMemoryType", int64(v))
+		return ffiimpl.UnknownName("cudaMemoryType", int64(v))
 	}
 }
 
@@ -1076,7 +1076,7 @@ func (v MemcpyKind) String() string {
 	case MemcpyDefault:
 		return "cudaMemcpyDefault"
 	default:
-		return ffi.UnknownName("cudaMemcpyKind", int64(v))
+		return ffiimpl.UnknownName("cudaMemcpyKind", int64(v))
 	}
 }
 
@@ -1108,7 +1108,7 @@ func (v AccessProperty) String() string {
 	case AccessPropertyPersisting:
 		return "cudaAccessPropertyPersisting"
 	default:
-		return ffi.UnknownName("cudaAccessProperty", int64(v))
+		return ffiimpl.UnknownName("cudaAccessProperty", int64(v))
 	}
 }
 
@@ -1140,7 +1140,7 @@ func (v StreamCaptureStatus) String() string {
 	case StreamCaptureStatusInvalidated:
 		return "cudaStreamCaptureStatusInvalidated"
 	default:
-		return ffi.UnknownName("cudaStreamCaptureStatus", int64(v))
+		return ffiimpl.UnknownName("cudaStreamCaptureStatus", int64(v))
 	}
 }
 
@@ -1169,7 +1169,7 @@ func (v StreamCaptureMode) String() string {
 	case StreamCaptureModeRelaxed:
 		return "cudaStreamCaptureModeRelaxed"
 	default:
-		return ffi.UnknownName("cudaStreamCaptureMode", int64(v))
+		return ffiimpl.UnknownName("cudaStreamCaptureMode", int64(v))
 	}
 }
 
@@ -1200,7 +1200,7 @@ func (v SynchronizationPolicy) String() string {
 	case SyncPolicyBlockingSync:
 		return "cudaSyncPolicyBlockingSync"
 	default:
-		return ffi.UnknownName("cudaSynchronizationPolicy", int64(v))
+		return ffiimpl.UnknownName("cudaSynchronizationPolicy", int64(v))
 	}
 }
 
@@ -1233,7 +1233,7 @@ func (v ClusterSchedulingPolicy) String() string {
 	case ClusterSchedulingPolicyLoadBalancing:
 		return "cudaClusterSchedulingPolicyLoadBalancing"
 	default:
-		return ffi.UnknownName("cudaClusterSchedulingPolicy", int64(v))
+		return ffiimpl.UnknownName("cudaClusterSchedulingPolicy", int64(v))
 	}
 }
 
@@ -1260,7 +1260,7 @@ func (v StreamUpdateCaptureDependenciesFlags) String() string {
 	case StreamSetCaptureDependencies:
 		return "cudaStreamSetCaptureDependencies"
 	default:
-		return ffi.UnknownName("cudaStreamUpdateCaptureDependenciesFlags", int64(v))
+		return ffiimpl.UnknownName("cudaStreamUpdateCaptureDependenciesFlags", int64(v))
 	}
 }
 
@@ -1281,7 +1281,7 @@ func (v UserObjectFlags) String() string {
 	case UserObjectNoDestructorSync:
 		return "cudaUserObjectNoDestructorSync"
 	default:
-		return ffi.UnknownName("cudaUserObjectFlags", int64(v))
+		return ffiimpl.UnknownName("cudaUserObjectFlags", int64(v))
 	}
 }
 
@@ -1303,7 +1303,7 @@ func (v UserObjectRetainFlags) String() string {
 	case GraphUserObjectMove:
 		return "cudaGraphUserObjectMove"
 	default:
-		return ffi.UnknownName("cudaUserObjectRetainFlags", int64(v))
+		return ffiimpl.UnknownName("cudaUserObjectRetainFlags", int64(v))
 	}
 }
 
@@ -1347,7 +1347,7 @@ func (v GraphicsRegisterFlags) String() string {
 	case GraphicsRegisterFlagsTextureGather:
 		return "cudaGraphicsRegisterFlagsTextureGather"
 	default:
-		return ffi.UnknownName("cudaGraphicsRegisterFlags", int64(v))
+		return ffiimpl.UnknownName("cudaGraphicsRegisterFlags", int64(v))
 	}
 }
 
@@ -1378,7 +1378,7 @@ func (v GraphicsMapFlags) String() string {
 	case GraphicsMapFlagsWriteDiscard:
 		return "cudaGraphicsMapFlagsWriteDiscard"
 	default:
-		return ffi.UnknownName("cudaGraphicsMapFlags", int64(v))
+		return ffiimpl.UnknownName("cudaGraphicsMapFlags", int64(v))
 	}
 }
 
@@ -1424,7 +1424,7 @@ func (v GraphicsCubeFace) String() string {
 	case GraphicsCubeFaceNegativeZ:
 		return "cudaGraphicsCubeFaceNegativeZ"
 	default:
-		return ffi.UnknownName("cudaGraphicsCubeFace", int64(v))
+		return ffiimpl.UnknownName("cudaGraphicsCubeFace", int64(v))
 	}
 }
 
@@ -1457,7 +1457,7 @@ func (v ResourceType) String() string {
 	case ResourceTypePitch2D:
 		return "cudaResourceTypePitch2D"
 	default:
-		return ffi.UnknownName("cudaResourceType", int64(v))
+		return ffiimpl.UnknownName("cudaResourceType", int64(v))
 	}
 }
 
@@ -1650,7 +1650,7 @@ func (v ResourceViewFormat) String() string {
 	case ResViewFormatUnsignedBlockCompressed7:
 		return "cudaResViewFormatUnsignedBlockCompressed7"
 	default:
-		return ffi.UnknownName("cudaResourceViewFormat", int64(v))
+		return ffiimpl.UnknownName("cudaResourceViewFormat", int64(v))
 	}
 }
 
@@ -1715,7 +1715,7 @@ func (v FuncAttribute) String() string {
 	case FuncAttributeMax:
 		return "cudaFuncAttributeMax"
 	default:
-		return ffi.UnknownName("cudaFuncAttribute", int64(v))
+		return ffiimpl.UnknownName("cudaFuncAttribute", int64(v))
 	}
 }
 
@@ -1751,7 +1751,7 @@ func (v FuncCache) String() string {
 	case FuncCachePreferEqual:
 		return "cudaFuncCachePreferEqual"
 	default:
-		return ffi.UnknownName("cudaFuncCache", int64(v))
+		return ffiimpl.UnknownName("cudaFuncCache", int64(v))
 	}
 }
 
@@ -1781,7 +1781,7 @@ func (v SharedMemConfig) String() string {
 	case SharedMemBankSizeEightByte:
 		return "cudaSharedMemBankSizeEightByte"
 	default:
-		return ffi.UnknownName("cudaSharedMemConfig", int64(v))
+		return ffiimpl.UnknownName("cudaSharedMemConfig", int64(v))
 	}
 }
 
@@ -1813,7 +1813,7 @@ func (v SharedCarveout) String() string {
 	case SharedmemCarveoutMaxL1:
 		return "cudaSharedmemCarveoutMaxL1"
 	default:
-		return ffi.UnknownName("cudaSharedCarveout", int64(v))
+		return ffiimpl.UnknownName("cudaSharedCarveout", int64(v))
 	}
 }
 
@@ -1851,7 +1851,7 @@ func (v ComputeMode) String() string {
 	case ComputeModeExclusiveProcess:
 		return "cudaComputeModeExclusiveProcess"
 	default:
-		return ffi.UnknownName("cudaComputeMode", int64(v))
+		return ffiimpl.UnknownName("cudaComputeMode", int64(v))
 	}
 }
 
@@ -1901,7 +1901,7 @@ func (v Limit) String() string {
 	case LimitPersistingL2CacheSize:
 		return "cudaLimitPersistingL2CacheSize"
 	default:
-		return ffi.UnknownName("cudaLimit", int64(v))
+		return ffiimpl.UnknownName("cudaLimit", int64(v))
 	}
 }
 
@@ -1949,7 +1949,7 @@ func (v MemoryAdvise) String() string {
 	case MemAdviseUnsetAccessedBy:
 		return "cudaMemAdviseUnsetAccessedBy"
 	default:
-		return ffi.UnknownName("cudaMemoryAdvise", int64(v))
+		return ffiimpl.UnknownName("cudaMemoryAdvise", int64(v))
 	}
 }
 
@@ -2011,7 +2011,7 @@ func (v MemRangeAttribute) String() string {
 	case MemRangeAttributeLastPrefetchLocationId:
 		return "cudaMemRangeAttributeLastPrefetchLocationId"
 	default:
-		return ffi.UnknownName("cudaMemRangeAttribute", int64(v))
+		return ffiimpl.UnknownName("cudaMemRangeAttribute", int64(v))
 	}
 }
 
@@ -2041,7 +2041,7 @@ func (v FlushGPUDirectRDMAWritesOptions) String() string {
 	case FlushGPUDirectRDMAWritesOptionMemOps:
 		return "cudaFlushGPUDirectRDMAWritesOptionMemOps"
 	default:
-		return ffi.UnknownName("cudaFlushGPUDirectRDMAWritesOptions", int64(v))
+		return ffiimpl.UnknownName("cudaFlushGPUDirectRDMAWritesOptions", int64(v))
 	}
 }
 
@@ -2075,7 +2075,7 @@ func (v GPUDirectRDMAWritesOrdering) String() string {
 	case GPUDirectRDMAWritesOrderingAllDevices:
 		return "cudaGPUDirectRDMAWritesOrderingAllDevices"
 	default:
-		return ffi.UnknownName("cudaGPUDirectRDMAWritesOrdering", int64(v))
+		return ffiimpl.UnknownName("cudaGPUDirectRDMAWritesOrdering", int64(v))
 	}
 }
 
@@ -2104,7 +2104,7 @@ func (v FlushGPUDirectRDMAWritesScope) String() string {
 	case FlushGPUDirectRDMAWritesToAllDevices:
 		return "cudaFlushGPUDirectRDMAWritesToAllDevices"
 	default:
-		return ffi.UnknownName("cudaFlushGPUDirectRDMAWritesScope", int64(v))
+		return ffiimpl.UnknownName("cudaFlushGPUDirectRDMAWritesScope", int64(v))
 	}
 }
 
@@ -2128,7 +2128,7 @@ func (v FlushGPUDirectRDMAWritesTarget) String() string {
 	case FlushGPUDirectRDMAWritesTargetCurrentDevice:
 		return "cudaFlushGPUDirectRDMAWritesTargetCurrentDevice"
 	default:
-		return ffi.UnknownName("cudaFlushGPUDirectRDMAWritesTarget", int64(v))
+		return ffiimpl.UnknownName("cudaFlushGPUDirectRDMAWritesTarget", int64(v))
 	}
 }
 
@@ -2848,7 +2848,7 @@ func (v DeviceAttr) String() string {
 	case DevAttrMax:
 		return "cudaDevAttrMax"
 	default:
-		return ffi.UnknownName("cudaDeviceAttr", int64(v))
+		return ffiimpl.UnknownName("cudaDeviceAttr", int64(v))
 	}
 }
 
@@ -2904,7 +2904,7 @@ func (v MemPoolAttr) String() string {
 	case MemPoolAttrUsedMemHigh:
 		return "cudaMemPoolAttrUsedMemHigh"
 	default:
-		return ffi.UnknownName("cudaMemPoolAttr", int64(v))
+		return ffiimpl.UnknownName("cudaMemPoolAttr", int64(v))
 	}
 }
 
@@ -2947,7 +2947,7 @@ func (v MemLocationType) String() string {
 	case MemLocationTypeHostNumaCurrent:
 		return "cudaMemLocationTypeHostNumaCurrent"
 	default:
-		return ffi.UnknownName("cudaMemLocationType", int64(v))
+		return ffiimpl.UnknownName("cudaMemLocationType", int64(v))
 	}
 }
 
@@ -2978,7 +2978,7 @@ func (v MemAccessFlags) String() string {
 	case MemAccessFlagsProtReadWrite:
 		return "cudaMemAccessFlagsProtReadWrite"
 	default:
-		return ffi.UnknownName("cudaMemAccessFlags", int64(v))
+		return ffiimpl.UnknownName("cudaMemAccessFlags", int64(v))
 	}
 }
 
@@ -3012,7 +3012,7 @@ func (v MemAllocationType) String() string {
 	case MemAllocationTypeMax:
 		return "cudaMemAllocationTypeMax"
 	default:
-		return ffi.UnknownName("cudaMemAllocationType", int64(v))
+		return ffiimpl.UnknownName("cudaMemAllocationType", int64(v))
 	}
 }
 
@@ -3054,7 +3054,7 @@ func (v MemAllocationHandleType) String() string {
 	case MemHandleTypeFabric:
 		return "cudaMemHandleTypeFabric"
 	default:
-		return ffi.UnknownName("cudaMemAllocationHandleType", int64(v))
+		return ffiimpl.UnknownName("cudaMemAllocationHandleType", int64(v))
 	}
 }
 
@@ -3091,7 +3091,7 @@ func (v GraphMemAttributeType) String() string {
 	case GraphMemAttrReservedMemHigh:
 		return "cudaGraphMemAttrReservedMemHigh"
 	default:
-		return ffi.UnknownName("cudaGraphMemAttributeType", int64(v))
+		return ffiimpl.UnknownName("cudaGraphMemAttributeType", int64(v))
 	}
 }
 
@@ -3118,7 +3118,7 @@ func (v MemcpyFlags) String() string {
 	case MemcpyFlagPreferOverlapWithCompute:
 		return "cudaMemcpyFlagPreferOverlapWithCompute"
 	default:
-		return ffi.UnknownName("cudaMemcpyFlags", int64(v))
+		return ffiimpl.UnknownName("cudaMemcpyFlags", int64(v))
 	}
 }
 
@@ -3159,7 +3159,7 @@ func (v MemcpySrcAccessOrder) String() string {
 	case MemcpySrcAccessOrderMax:
 		return "cudaMemcpySrcAccessOrderMax"
 	default:
-		return ffi.UnknownName("cudaMemcpySrcAccessOrder", int64(v))
+		return ffiimpl.UnknownName("cudaMemcpySrcAccessOrder", int64(v))
 	}
 }
 
@@ -3190,7 +3190,7 @@ func (v Memcpy3DOperandType) String() string {
 	case MemcpyOperandTypeMax:
 		return "cudaMemcpyOperandTypeMax"
 	default:
-		return ffi.UnknownName("cudaMemcpy3DOperandType", int64(v))
+		return ffiimpl.UnknownName("cudaMemcpy3DOperandType", int64(v))
 	}
 }
 
@@ -3233,7 +3233,7 @@ func (v DeviceP2PAttr) String() string {
 	case DevP2PAttrOnlyPartialNativeAtomicSupported:
 		return "cudaDevP2PAttrOnlyPartialNativeAtomicSupported"
 	default:
-		return ffi.UnknownName("cudaDeviceP2PAttr", int64(v))
+		return ffiimpl.UnknownName("cudaDeviceP2PAttr", int64(v))
 	}
 }
 
@@ -3301,7 +3301,7 @@ func (v AtomicOperation) String() string {
 	case AtomicOperationFloatMax:
 		return "cudaAtomicOperationFloatMax"
 	default:
-		return ffi.UnknownName("cudaAtomicOperation", int64(v))
+		return ffiimpl.UnknownName("cudaAtomicOperation", int64(v))
 	}
 }
 
@@ -3346,7 +3346,7 @@ func (v AtomicOperationCapability) String() string {
 	case AtomicCapabilityVector32x4:
 		return "cudaAtomicCapabilityVector32x4"
 	default:
-		return ffi.UnknownName("cudaAtomicOperationCapability", int64(v))
+		return ffiimpl.UnknownName("cudaAtomicOperationCapability", int64(v))
 	}
 }
 
@@ -3408,7 +3408,7 @@ func (v ExternalMemoryHandleType) String() string {
 	case ExternalMemoryHandleTypeNvSciBuf:
 		return "cudaExternalMemoryHandleTypeNvSciBuf"
 	default:
-		return ffi.UnknownName("cudaExternalMemoryHandleType", int64(v))
+		return ffiimpl.UnknownName("cudaExternalMemoryHandleType", int64(v))
 	}
 }
 
@@ -3485,7 +3485,7 @@ func (v ExternalSemaphoreHandleType) String() string {
 	case ExternalSemaphoreHandleTypeTimelineSemaphoreWin32:
 		return "cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32"
 	default:
-		return ffi.UnknownName("cudaExternalSemaphoreHandleType", int64(v))
+		return ffiimpl.UnknownName("cudaExternalSemaphoreHandleType", int64(v))
 	}
 }
 
@@ -3599,7 +3599,7 @@ func (v JitOption) String() string {
 	case JitOverrideDirectiveValues:
 		return "cudaJitOverrideDirectiveValues"
 	default:
-		return ffi.UnknownName("cudaJitOption", int64(v))
+		return ffiimpl.UnknownName("cudaJitOption", int64(v))
 	}
 }
 
@@ -3626,7 +3626,7 @@ func (v LibraryOption) String() string {
 	case LibraryBinaryIsPreserved:
 		return "cudaLibraryBinaryIsPreserved"
 	default:
-		return ffi.UnknownName("cudaLibraryOption", int64(v))
+		return ffiimpl.UnknownName("cudaLibraryOption", int64(v))
 	}
 }
 
@@ -3655,7 +3655,7 @@ func (v JitCacheMode) String() string {
 	case JitCacheOptionCA:
 		return "cudaJitCacheOptionCA"
 	default:
-		return ffi.UnknownName("cudaJit_CacheMode", int64(v))
+		return ffiimpl.UnknownName("cudaJit_CacheMode", int64(v))
 	}
 }
 
@@ -3681,7 +3681,7 @@ func (v JitFallback) String() string {
 	case PreferBinary:
 		return "cudaPreferBinary"
 	default:
-		return ffi.UnknownName("cudaJit_Fallback", int64(v))
+		return ffiimpl.UnknownName("cudaJit_Fallback", int64(v))
 	}
 }
 
@@ -3709,7 +3709,7 @@ func (v CGScope) String() string {
 	case CGScopeReserved:
 		return "cudaCGScopeReserved"
 	default:
-		return ffi.UnknownName("cudaCGScope", int64(v))
+		return ffiimpl.UnknownName("cudaCGScope", int64(v))
 	}
 }
 
@@ -3729,7 +3729,7 @@ func (v GraphConditionalHandleFlags) String() string {
 	case GraphCondAssignDefault:
 		return "cudaGraphCondAssignDefault"
 	default:
-		return ffi.UnknownName("cudaGraphConditionalHandleFlags", int64(v))
+		return ffiimpl.UnknownName("cudaGraphConditionalHandleFlags", int64(v))
 	}
 }
 
@@ -3759,7 +3759,7 @@ func (v GraphConditionalNodeType) String() string {
 	case GraphCondTypeSwitch:
 		return "cudaGraphCondTypeSwitch"
 	default:
-		return ffi.UnknownName("cudaGraphConditionalNodeType", int64(v))
+		return ffiimpl.UnknownName("cudaGraphConditionalNodeType", int64(v))
 	}
 }
 
@@ -3838,7 +3838,7 @@ func (v GraphNodeType) String() string {
 	case GraphNodeTypeCount:
 		return "cudaGraphNodeTypeCount"
 	default:
-		return ffi.UnknownName("cudaGraphNodeType", int64(v))
+		return ffiimpl.UnknownName("cudaGraphNodeType", int64(v))
 	}
 }
 
@@ -3865,7 +3865,7 @@ func (v GraphChildGraphNodeOwnership) String() string {
 	case GraphChildGraphOwnershipMove:
 		return "cudaGraphChildGraphOwnershipMove"
 	default:
-		return ffi.UnknownName("cudaGraphChildGraphNodeOwnership", int64(v))
+		return ffiimpl.UnknownName("cudaGraphChildGraphNodeOwnership", int64(v))
 	}
 }
 
@@ -3893,7 +3893,7 @@ func (v GraphDependencyType) String() string {
 	case GraphDependencyTypeProgrammatic:
 		return "cudaGraphDependencyTypeProgrammatic"
 	default:
-		return ffi.UnknownName("cudaGraphDependencyType", int64(v))
+		return ffiimpl.UnknownName("cudaGraphDependencyType", int64(v))
 	}
 }
 
@@ -3962,7 +3962,7 @@ func (v GraphExecUpdateResult) String() string {
 	case GraphExecUpdateErrorAttributesChanged:
 		return "cudaGraphExecUpdateErrorAttributesChanged"
 	default:
-		return ffi.UnknownName("cudaGraphExecUpdateResult", int64(v))
+		return ffiimpl.UnknownName("cudaGraphExecUpdateResult", int64(v))
 	}
 }
 
@@ -4013,7 +4013,7 @@ func (v GraphInstantiateResult) String() string {
 	case GraphInstantiateConditionalHandleUnused:
 		return "cudaGraphInstantiateConditionalHandleUnused"
 	default:
-		return ffi.UnknownName("cudaGraphInstantiateResult", int64(v))
+		return ffiimpl.UnknownName("cudaGraphInstantiateResult", int64(v))
 	}
 }
 
@@ -4050,7 +4050,7 @@ func (v GraphKernelNodeField) String() string {
 	case GraphKernelNodeFieldEnabled:
 		return "cudaGraphKernelNodeFieldEnabled"
 	default:
-		return ffi.UnknownName("cudaGraphKernelNodeField", int64(v))
+		return ffiimpl.UnknownName("cudaGraphKernelNodeField", int64(v))
 	}
 }
 
@@ -4083,7 +4083,7 @@ func (v GetDriverEntryPointFlags) String() string {
 	case EnablePerThreadDefaultStream:
 		return "cudaEnablePerThreadDefaultStream"
 	default:
-		return ffi.UnknownName("cudaGetDriverEntryPointFlags", int64(v))
+		return ffiimpl.UnknownName("cudaGetDriverEntryPointFlags", int64(v))
 	}
 }
 
@@ -4117,7 +4117,7 @@ func (v DriverEntryPointQueryResult) String() string {
 	case DriverEntryPointVersionNotSufficent:
 		return "cudaDriverEntryPointVersionNotSufficent"
 	default:
-		return ffi.UnknownName("cudaDriverEntryPointQueryResult", int64(v))
+		return ffiimpl.UnknownName("cudaDriverEntryPointQueryResult", int64(v))
 	}
 }
 
@@ -4194,7 +4194,7 @@ func (v GraphDebugDotFlags) String() string {
 	case GraphDebugDotFlagsConditionalNodeParams:
 		return "cudaGraphDebugDotFlagsConditionalNodeParams"
 	default:
-		return ffi.UnknownName("cudaGraphDebugDotFlags", int64(v))
+		return ffiimpl.UnknownName("cudaGraphDebugDotFlags", int64(v))
 	}
 }
 
@@ -4234,7 +4234,7 @@ func (v GraphInstantiateFlags) String() string {
 	case GraphInstantiateFlagUseNodePriority:
 		return "cudaGraphInstantiateFlagUseNodePriority"
 	default:
-		return ffi.UnknownName("cudaGraphInstantiateFlags", int64(v))
+		return ffiimpl.UnknownName("cudaGraphInstantiateFlags", int64(v))
 	}
 }
 
@@ -4276,7 +4276,7 @@ func (v LaunchMemSyncDomain) String() string {
 	case LaunchMemSyncDomainRemote:
 		return "cudaLaunchMemSyncDomainRemote"
 	default:
-		return ffi.UnknownName("cudaLaunchMemSyncDomain", int64(v))
+		return ffiimpl.UnknownName("cudaLaunchMemSyncDomain", int64(v))
 	}
 }
 
@@ -4377,7 +4377,7 @@ func (v LaunchAttributeID) String() string {
 	case LaunchAttributeNvlinkUtilCentricScheduling:
 		return "cudaLaunchAttributeNvlinkUtilCentricScheduling"
 	default:
-		return ffi.UnknownName("cudaLaunchAttributeID", int64(v))
+		return ffiimpl.UnknownName("cudaLaunchAttributeID", int64(v))
 	}
 }
 
@@ -4403,7 +4403,7 @@ func (v DeviceNumaConfig) String() string {
 	case DeviceNumaConfigNumaNode:
 		return "cudaDeviceNumaConfigNumaNode"
 	default:
-		return ffi.UnknownName("cudaDeviceNumaConfig", int64(v))
+		return ffiimpl.UnknownName("cudaDeviceNumaConfig", int64(v))
 	}
 }
 
@@ -4425,7 +4425,7 @@ func (v AsyncNotificationType) String() string {
 	case AsyncNotificationTypeOverBudget:
 		return "cudaAsyncNotificationTypeOverBudget"
 	default:
-		return ffi.UnknownName("cudaAsyncNotificationType", int64(v))
+		return ffiimpl.UnknownName("cudaAsyncNotificationType", int64(v))
 	}
 }
 
@@ -4447,7 +4447,7 @@ func (v LogLevel) String() string {
 	case LogLevelWarning:
 		return "cudaLogLevelWarning"
 	default:
-		return ffi.UnknownName("cudaLogLevel", int64(v))
+		return ffiimpl.UnknownName("cudaLogLevel", int64(v))
 	}
 }
 
@@ -4601,7 +4601,7 @@ func (v DataType) String() string {
 	case R4FE2M1:
 		return "CUDA_R_4F_E2M1"
 	default:
-		return ffi.UnknownName("cudaDataType", int64(v))
+		return ffiimpl.UnknownName("cudaDataType", int64(v))
 	}
 }
 
@@ -4633,7 +4633,7 @@ func (v EmulationStrategy) String() string {
 	case EmulationStrategyEager:
 		return "CUDA_EMULATION_STRATEGY_EAGER"
 	default:
-		return ffi.UnknownName("cudaEmulationStrategy", int64(v))
+		return ffiimpl.UnknownName("cudaEmulationStrategy", int64(v))
 	}
 }
 
@@ -4663,7 +4663,7 @@ func (v EmulationMantissaControl) String() string {
 	case EmulationMantissaControlFixed:
 		return "CUDA_EMULATION_MANTISSA_CONTROL_FIXED"
 	default:
-		return ffi.UnknownName("cudaEmulationMantissaControl", int64(v))
+		return ffiimpl.UnknownName("cudaEmulationMantissaControl", int64(v))
 	}
 }
 
@@ -4705,7 +4705,7 @@ func (v EmulationSpecialValuesSupport) String() string {
 	case EmulationSpecialValuesSupportNan:
 		return "CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NAN"
 	default:
-		return ffi.UnknownName("cudaEmulationSpecialValuesSupport", int64(v))
+		return ffiimpl.UnknownName("cudaEmulationSpecialValuesSupport", int64(v))
 	}
 }
 
@@ -4731,7 +4731,7 @@ func (v LibraryPropertyType) String() string {
 	case PatchLevel:
 		return "PATCH_LEVEL"
 	default:
-		return ffi.UnknownName("libraryPropertyType", int64(v))
+		return ffiimpl.UnknownName("libraryPropertyType", int64(v))
 	}
 }
 
@@ -4759,7 +4759,7 @@ func (v SurfaceBoundaryMode) String() string {
 	case BoundaryModeTrap:
 		return "cudaBoundaryModeTrap"
 	default:
-		return ffi.UnknownName("cudaSurfaceBoundaryMode", int64(v))
+		return ffiimpl.UnknownName("cudaSurfaceBoundaryMode", int64(v))
 	}
 }
 
@@ -4783,7 +4783,7 @@ func (v SurfaceFormatMode) String() string {
 	case FormatModeAuto:
 		return "cudaFormatModeAuto"
 	default:
-		return ffi.UnknownName("cudaSurfaceFormatMode", int64(v))
+		return ffiimpl.UnknownName("cudaSurfaceFormatMode", int64(v))
 	}
 }
 
@@ -4815,7 +4815,7 @@ func (v TextureAddressMode) String() string {
 	case AddressModeBorder:
 		return "cudaAddressModeBorder"
 	default:
-		return ffi.UnknownName("cudaTextureAddressMode", int64(v))
+		return ffiimpl.UnknownName("cudaTextureAddressMode", int64(v))
 	}
 }
 
@@ -4839,7 +4839,7 @@ func (v TextureFilterMode) String() string {
 	case FilterModeLinear:
 		return "cudaFilterModeLinear"
 	default:
-		return ffi.UnknownName("cudaTextureFilterMode", int64(v))
+		return ffiimpl.UnknownName("cudaTextureFilterMode", int64(v))
 	}
 }
 
@@ -4865,6 +4865,6 @@ func (v TextureReadMode) String() string {
 	case ReadModeNormalizedFloat:
 		return "cudaReadModeNormalizedFloat"
 	default:
-		return ffi.UnknownName("cudaTextureReadMode", int64(v))
+		return ffiimpl.UnknownName("cudaTextureReadMode", int64(v))
 	}
 }

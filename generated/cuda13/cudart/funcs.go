@@ -3,7 +3,7 @@
 package cudart
 
 import (
-	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -53,8 +53,8 @@ func DeviceReset() error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
-	return ffi.Error(procDeviceReset, Error(r))
+	r := ffiimpl.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procDeviceReset, Error(r))
 }
 
 // DeviceSynchronize wraps cudaDeviceSynchronize (symbol cudaDeviceSynchronize, cuda_runtime_api.h).
@@ -86,8 +86,8 @@ func DeviceSynchronize() error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
-	return ffi.Error(procDeviceSynchronize, Error(r))
+	r := ffiimpl.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procDeviceSynchronize, Error(r))
 }
 
 // DeviceSetLimit wraps cudaDeviceSetLimit (symbol cudaDeviceSetLimit, cuda_runtime_api.h).
@@ -173,8 +173,8 @@ func DeviceSetLimit(limit Limit, value uint64) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(limit), uintptr(value), 0, 0, 0, 0)
-	return ffi.Error(procDeviceSetLimit, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(limit), uintptr(value), 0, 0, 0, 0)
+	return ffiimpl.Error(procDeviceSetLimit, Error(r))
 }
 
 // DeviceGetLimit wraps cudaDeviceGetLimit (symbol cudaDeviceGetLimit, cuda_runtime_api.h).
@@ -221,9 +221,9 @@ func DeviceGetLimit(limit Limit) (pValue uint64, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pValue)), uintptr(limit), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pValue)), uintptr(limit), 0, 0, 0, 0)
 	runtime.KeepAlive(&pValue)
-	return pValue, ffi.Error(procDeviceGetLimit, Error(r))
+	return pValue, ffiimpl.Error(procDeviceGetLimit, Error(r))
 }
 
 // DeviceGetTexture1DLinearMaxWidth wraps cudaDeviceGetTexture1DLinearMaxWidth (symbol cudaDeviceGetTexture1DLinearMaxWidth, cuda_runtime_api.h).
@@ -255,10 +255,10 @@ func DeviceGetTexture1DLinearMaxWidth(fmtDesc *ChannelFormatDesc, device int32) 
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&maxWidthInElements)), uintptr(unsafe.Pointer(fmtDesc)), uintptr(device), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&maxWidthInElements)), uintptr(unsafe.Pointer(fmtDesc)), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&maxWidthInElements)
 	runtime.KeepAlive(fmtDesc)
-	return maxWidthInElements, ffi.Error(procDeviceGetTexture1DLinearMaxWidth, Error(r))
+	return maxWidthInElements, ffiimpl.Error(procDeviceGetTexture1DLinearMaxWidth, Error(r))
 }
 
 // DeviceGetCacheConfig wraps cudaDeviceGetCacheConfig (symbol cudaDeviceGetCacheConfig, cuda_runtime_api.h).
@@ -303,9 +303,9 @@ func DeviceGetCacheConfig() (pCacheConfig FuncCache, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pCacheConfig)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pCacheConfig)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pCacheConfig)
-	return pCacheConfig, ffi.Error(procDeviceGetCacheConfig, Error(r))
+	return pCacheConfig, ffiimpl.Error(procDeviceGetCacheConfig, Error(r))
 }
 
 // DeviceGetStreamPriorityRange wraps cudaDeviceGetStreamPriorityRange (symbol cudaDeviceGetStreamPriorityRange, cuda_runtime_api.h).
@@ -351,10 +351,10 @@ func DeviceGetStreamPriorityRange() (leastPriority, greatestPriority int32, err 
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&leastPriority)), uintptr(unsafe.Pointer(&greatestPriority)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&leastPriority)), uintptr(unsafe.Pointer(&greatestPriority)), 0, 0, 0, 0)
 	runtime.KeepAlive(&leastPriority)
 	runtime.KeepAlive(&greatestPriority)
-	return leastPriority, greatestPriority, ffi.Error(procDeviceGetStreamPriorityRange, Error(r))
+	return leastPriority, greatestPriority, ffiimpl.Error(procDeviceGetStreamPriorityRange, Error(r))
 }
 
 // DeviceSetCacheConfig wraps cudaDeviceSetCacheConfig (symbol cudaDeviceSetCacheConfig, cuda_runtime_api.h).
@@ -407,8 +407,8 @@ func DeviceSetCacheConfig(cacheConfig FuncCache) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(cacheConfig), 0, 0, 0, 0, 0)
-	return ffi.Error(procDeviceSetCacheConfig, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(cacheConfig), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procDeviceSetCacheConfig, Error(r))
 }
 
 // DeviceGetByPCIBusId wraps cudaDeviceGetByPCIBusId (symbol cudaDeviceGetByPCIBusId, cuda_runtime_api.h).
@@ -440,11 +440,11 @@ func DeviceGetByPCIBusId(pciBusId string) (device int32, err error) {
 	if err != nil {
 		return
 	}
-	pciBusIdC := ffi.CString(pciBusId)
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&device)), uintptr(unsafe.Pointer(pciBusIdC)), 0, 0, 0, 0)
+	pciBusIdC := ffiimpl.CString(pciBusId)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&device)), uintptr(unsafe.Pointer(pciBusIdC)), 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
 	runtime.KeepAlive(pciBusIdC)
-	return device, ffi.Error(procDeviceGetByPCIBusId, Error(r))
+	return device, ffiimpl.Error(procDeviceGetByPCIBusId, Error(r))
 }
 
 // DeviceGetPCIBusId wraps cudaDeviceGetPCIBusId (symbol cudaDeviceGetPCIBusId, cuda_runtime_api.h).
@@ -479,10 +479,10 @@ func DeviceGetPCIBusId(device int32) (pciBusId string, err error) {
 		return
 	}
 	var pciBusIdBuf [256]byte
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pciBusIdBuf[0])), 256, uintptr(device), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pciBusIdBuf[0])), 256, uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&pciBusIdBuf)
-	pciBusId = ffi.GoStringN(pciBusIdBuf[:])
-	return pciBusId, ffi.Error(procDeviceGetPCIBusId, Error(r))
+	pciBusId = ffiimpl.GoStringN(pciBusIdBuf[:])
+	return pciBusId, ffiimpl.Error(procDeviceGetPCIBusId, Error(r))
 }
 
 // IpcGetEventHandle wraps cudaIpcGetEventHandle (symbol cudaIpcGetEventHandle, cuda_runtime_api.h).
@@ -528,9 +528,9 @@ func IpcGetEventHandle(event Event) (handle IpcEventHandle, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&handle)), uintptr(event), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&handle)), uintptr(event), 0, 0, 0, 0)
 	runtime.KeepAlive(&handle)
-	return handle, ffi.Error(procIpcGetEventHandle, Error(r))
+	return handle, ffiimpl.Error(procIpcGetEventHandle, Error(r))
 }
 
 // IpcOpenEventHandle wraps cudaIpcOpenEventHandle (symbol cudaIpcOpenEventHandle, cuda_runtime_api.h).
@@ -571,16 +571,16 @@ func IpcOpenEventHandle(handle IpcEventHandle) (event Event, err error) {
 	if err != nil {
 		return
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(&event)))
 	frame.Struct(unsafe.Pointer(&handle), &layoutIpcEventHandle)
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&event)
 	runtime.KeepAlive(&handle)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return event, ffi.Error(procIpcOpenEventHandle, Error(frame.Ret()))
+	return event, ffiimpl.Error(procIpcOpenEventHandle, Error(frame.Ret()))
 }
 
 // IpcGetMemHandle wraps cudaIpcGetMemHandle (symbol cudaIpcGetMemHandle, cuda_runtime_api.h).
@@ -622,10 +622,10 @@ func IpcGetMemHandle(devPtr unsafe.Pointer) (handle IpcMemHandle, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&handle)), uintptr(devPtr), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&handle)), uintptr(devPtr), 0, 0, 0, 0)
 	runtime.KeepAlive(&handle)
 	runtime.KeepAlive(devPtr)
-	return handle, ffi.Error(procIpcGetMemHandle, Error(r))
+	return handle, ffiimpl.Error(procIpcGetMemHandle, Error(r))
 }
 
 // IpcOpenMemHandle wraps cudaIpcOpenMemHandle (symbol cudaIpcOpenMemHandle, cuda_runtime_api.h).
@@ -691,17 +691,17 @@ func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (devPtr unsafe.Pointer,
 	if err != nil {
 		return
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
 	frame.Struct(unsafe.Pointer(&handle), &layoutIpcMemHandle)
 	frame.Int(uintptr(flags))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(&handle)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return devPtr, ffi.Error(procIpcOpenMemHandle, Error(frame.Ret()))
+	return devPtr, ffiimpl.Error(procIpcOpenMemHandle, Error(frame.Ret()))
 }
 
 // IpcCloseMemHandle wraps cudaIpcCloseMemHandle (symbol cudaIpcCloseMemHandle, cuda_runtime_api.h).
@@ -740,9 +740,9 @@ func IpcCloseMemHandle(devPtr unsafe.Pointer) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(devPtr), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(devPtr), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(devPtr)
-	return ffi.Error(procIpcCloseMemHandle, Error(r))
+	return ffiimpl.Error(procIpcCloseMemHandle, Error(r))
 }
 
 // DeviceFlushGPUDirectRDMAWrites wraps cudaDeviceFlushGPUDirectRDMAWrites (symbol cudaDeviceFlushGPUDirectRDMAWrites, cuda_runtime_api.h).
@@ -784,8 +784,8 @@ func DeviceFlushGPUDirectRDMAWrites(target FlushGPUDirectRDMAWritesTarget, scope
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(target), uintptr(scope), 0, 0, 0, 0)
-	return ffi.Error(procDeviceFlushGPUDirectRDMAWrites, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(target), uintptr(scope), 0, 0, 0, 0)
+	return ffiimpl.Error(procDeviceFlushGPUDirectRDMAWrites, Error(r))
 }
 
 // DeviceRegisterAsyncNotification wraps cudaDeviceRegisterAsyncNotification (symbol cudaDeviceRegisterAsyncNotification, cuda_runtime_api.h).
@@ -825,22 +825,22 @@ func DeviceRegisterAsyncNotification(device int32, callbackFunc func(arg0 *Async
 	if err != nil {
 		return
 	}
-	cbScope := ffi.EnterCallbacks()
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
 	var cbAddr uintptr
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	if callbackFunc != nil {
 		cbAddr = trampolineAsyncCallback()
-		hdl = ffi.NewHandle(callbackFunc)
+		hdl = ffiimpl.NewHandle(callbackFunc)
 	}
 	callbackP := new(AsyncCallbackHandle)
-	ffi.Escape(unsafe.Pointer(callbackP))
-	frame := ffi.NewHeapFrame()
+	ffiimpl.Escape(unsafe.Pointer(callbackP))
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(device))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(unsafe.Pointer(callbackP)))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	runtime.KeepAlive(callbackP)
 	if err = frame.Err(); err != nil {
 		hdl.Delete()
@@ -849,7 +849,7 @@ func DeviceRegisterAsyncNotification(device int32, callbackFunc func(arg0 *Async
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procDeviceRegisterAsyncNotification, rc)
+		err = ffiimpl.Error(procDeviceRegisterAsyncNotification, rc)
 		return
 	}
 	callback = *callbackP
@@ -880,9 +880,9 @@ func DeviceUnregisterAsyncNotification(device int32, callback AsyncCallbackHandl
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(device), uintptr(callback), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(device), uintptr(callback), 0, 0, 0, 0)
 	if rc := Error(r); rc != 0 {
-		err = ffi.Error(procDeviceUnregisterAsyncNotification, rc)
+		err = ffiimpl.Error(procDeviceUnregisterAsyncNotification, rc)
 		return
 	}
 	callbackRegistry.Remove(uintptr(callback))
@@ -929,9 +929,9 @@ func DeviceGetSharedMemConfig() (pConfig SharedMemConfig, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pConfig)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pConfig)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pConfig)
-	return pConfig, ffi.Error(procDeviceGetSharedMemConfig, Error(r))
+	return pConfig, ffiimpl.Error(procDeviceGetSharedMemConfig, Error(r))
 }
 
 // DeviceSetSharedMemConfig wraps cudaDeviceSetSharedMemConfig (symbol cudaDeviceSetSharedMemConfig, cuda_runtime_api.h).
@@ -987,8 +987,8 @@ func DeviceSetSharedMemConfig(config SharedMemConfig) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(config), 0, 0, 0, 0, 0)
-	return ffi.Error(procDeviceSetSharedMemConfig, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(config), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procDeviceSetSharedMemConfig, Error(r))
 }
 
 // GetLastError wraps cudaGetLastError (symbol cudaGetLastError, cuda_runtime_api.h).
@@ -1031,8 +1031,8 @@ func GetLastError() error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
-	return ffi.Error(procGetLastError, Error(r))
+	r := ffiimpl.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procGetLastError, Error(r))
 }
 
 // PeekAtLastError wraps cudaPeekAtLastError (symbol cudaPeekAtLastError, cuda_runtime_api.h).
@@ -1075,8 +1075,8 @@ func PeekAtLastError() error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
-	return ffi.Error(procPeekAtLastError, Error(r))
+	r := ffiimpl.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procPeekAtLastError, Error(r))
 }
 
 // GetErrorName wraps cudaGetErrorName (symbol cudaGetErrorName, cuda_runtime_api.h). It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why).
@@ -1097,8 +1097,8 @@ func GetErrorName(errorCode Error) (ret string) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(errorCode), 0, 0, 0, 0, 0)
-	ret = ffi.GoString(r)
+	r := ffiimpl.CallInts(sym, uintptr(errorCode), 0, 0, 0, 0, 0)
+	ret = ffiimpl.GoString(r)
 	return
 }
 
@@ -1120,8 +1120,8 @@ func GetErrorString(errorCode Error) (ret string) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(errorCode), 0, 0, 0, 0, 0)
-	ret = ffi.GoString(r)
+	r := ffiimpl.CallInts(sym, uintptr(errorCode), 0, 0, 0, 0, 0)
+	ret = ffiimpl.GoString(r)
 	return
 }
 
@@ -1153,9 +1153,9 @@ func GetDeviceCount() (count int32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&count)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&count)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&count)
-	return count, ffi.Error(procGetDeviceCount, Error(r))
+	return count, ffiimpl.Error(procGetDeviceCount, Error(r))
 }
 
 // GetDeviceProperties wraps cudaGetDeviceProperties (symbol cudaGetDeviceProperties, cuda_runtime_api.h).
@@ -1185,9 +1185,9 @@ func GetDeviceProperties(device int32) (prop DeviceProp, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&prop)), uintptr(device), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&prop)), uintptr(device), 0, 0, 0, 0)
 	runtime.KeepAlive(&prop)
-	return prop, ffi.Error(procGetDeviceProperties, Error(r))
+	return prop, ffiimpl.Error(procGetDeviceProperties, Error(r))
 }
 
 // DeviceGetAttribute wraps cudaDeviceGetAttribute (symbol cudaDeviceGetAttribute, cuda_runtime_api.h).
@@ -1218,9 +1218,9 @@ func DeviceGetAttribute(attr DeviceAttr, device int32) (value int32, err error) 
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&value)), uintptr(attr), uintptr(device), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&value)), uintptr(attr), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&value)
-	return value, ffi.Error(procDeviceGetAttribute, Error(r))
+	return value, ffiimpl.Error(procDeviceGetAttribute, Error(r))
 }
 
 // DeviceGetHostAtomicCapabilities wraps cudaDeviceGetHostAtomicCapabilities (symbol cudaDeviceGetHostAtomicCapabilities, cuda_runtime_api.h).
@@ -1258,10 +1258,10 @@ func DeviceGetHostAtomicCapabilities(capabilities *uint32, operations *AtomicOpe
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(capabilities)), uintptr(unsafe.Pointer(operations)), uintptr(count), uintptr(device), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(capabilities)), uintptr(unsafe.Pointer(operations)), uintptr(count), uintptr(device), 0, 0)
 	runtime.KeepAlive(capabilities)
 	runtime.KeepAlive(operations)
-	return ffi.Error(procDeviceGetHostAtomicCapabilities, Error(r))
+	return ffiimpl.Error(procDeviceGetHostAtomicCapabilities, Error(r))
 }
 
 // DeviceGetDefaultMemPool wraps cudaDeviceGetDefaultMemPool (symbol cudaDeviceGetDefaultMemPool, cuda_runtime_api.h).
@@ -1290,9 +1290,9 @@ func DeviceGetDefaultMemPool(device int32) (memPool MemPool, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memPool)), uintptr(device), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&memPool)), uintptr(device), 0, 0, 0, 0)
 	runtime.KeepAlive(&memPool)
-	return memPool, ffi.Error(procDeviceGetDefaultMemPool, Error(r))
+	return memPool, ffiimpl.Error(procDeviceGetDefaultMemPool, Error(r))
 }
 
 // DeviceSetMemPool wraps cudaDeviceSetMemPool (symbol cudaDeviceSetMemPool, cuda_runtime_api.h).
@@ -1322,8 +1322,8 @@ func DeviceSetMemPool(device int32, memPool MemPool) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(device), uintptr(memPool), 0, 0, 0, 0)
-	return ffi.Error(procDeviceSetMemPool, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(device), uintptr(memPool), 0, 0, 0, 0)
+	return ffiimpl.Error(procDeviceSetMemPool, Error(r))
 }
 
 // DeviceGetMemPool wraps cudaDeviceGetMemPool (symbol cudaDeviceGetMemPool, cuda_runtime_api.h).
@@ -1353,9 +1353,9 @@ func DeviceGetMemPool(device int32) (memPool MemPool, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memPool)), uintptr(device), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&memPool)), uintptr(device), 0, 0, 0, 0)
 	runtime.KeepAlive(&memPool)
-	return memPool, ffi.Error(procDeviceGetMemPool, Error(r))
+	return memPool, ffiimpl.Error(procDeviceGetMemPool, Error(r))
 }
 
 // DeviceGetNvSciSyncAttributes wraps cudaDeviceGetNvSciSyncAttributes (symbol cudaDeviceGetNvSciSyncAttributes, cuda_runtime_api.h).
@@ -1422,9 +1422,9 @@ func DeviceGetNvSciSyncAttributes(nvSciSyncAttrList unsafe.Pointer, device, flag
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(nvSciSyncAttrList), uintptr(device), uintptr(flags), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(nvSciSyncAttrList), uintptr(device), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(nvSciSyncAttrList)
-	return ffi.Error(procDeviceGetNvSciSyncAttributes, Error(r))
+	return ffiimpl.Error(procDeviceGetNvSciSyncAttributes, Error(r))
 }
 
 // DeviceGetP2PAttribute wraps cudaDeviceGetP2PAttribute (symbol cudaDeviceGetP2PAttribute, cuda_runtime_api.h).
@@ -1477,9 +1477,9 @@ func DeviceGetP2PAttribute(attr DeviceP2PAttr, srcDevice, dstDevice int32) (valu
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&value)), uintptr(attr), uintptr(srcDevice), uintptr(dstDevice), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&value)), uintptr(attr), uintptr(srcDevice), uintptr(dstDevice), 0, 0)
 	runtime.KeepAlive(&value)
-	return value, ffi.Error(procDeviceGetP2PAttribute, Error(r))
+	return value, ffiimpl.Error(procDeviceGetP2PAttribute, Error(r))
 }
 
 // DeviceGetP2PAtomicCapabilities wraps cudaDeviceGetP2PAtomicCapabilities (symbol cudaDeviceGetP2PAtomicCapabilities, cuda_runtime_api.h).
@@ -1518,10 +1518,10 @@ func DeviceGetP2PAtomicCapabilities(capabilities *uint32, operations *AtomicOper
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(capabilities)), uintptr(unsafe.Pointer(operations)), uintptr(count), uintptr(srcDevice), uintptr(dstDevice), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(capabilities)), uintptr(unsafe.Pointer(operations)), uintptr(count), uintptr(srcDevice), uintptr(dstDevice), 0)
 	runtime.KeepAlive(capabilities)
 	runtime.KeepAlive(operations)
-	return ffi.Error(procDeviceGetP2PAtomicCapabilities, Error(r))
+	return ffiimpl.Error(procDeviceGetP2PAtomicCapabilities, Error(r))
 }
 
 // ChooseDevice wraps cudaChooseDevice (symbol cudaChooseDevice, cuda_runtime_api.h).
@@ -1551,10 +1551,10 @@ func ChooseDevice(prop *DeviceProp) (device int32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&device)), uintptr(unsafe.Pointer(prop)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&device)), uintptr(unsafe.Pointer(prop)), 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
 	runtime.KeepAlive(prop)
-	return device, ffi.Error(procChooseDevice, Error(r))
+	return device, ffiimpl.Error(procChooseDevice, Error(r))
 }
 
 // InitDevice wraps cudaInitDevice (symbol cudaInitDevice, cuda_runtime_api.h).
@@ -1595,8 +1595,8 @@ func InitDevice(device int32, deviceFlags, flags uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(device), uintptr(deviceFlags), uintptr(flags), 0, 0, 0)
-	return ffi.Error(procInitDevice, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(device), uintptr(deviceFlags), uintptr(flags), 0, 0, 0)
+	return ffiimpl.Error(procInitDevice, Error(r))
 }
 
 // SetDevice wraps cudaSetDevice (symbol cudaSetDevice, cuda_runtime_api.h).
@@ -1649,8 +1649,8 @@ func SetDevice(device int32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(device), 0, 0, 0, 0, 0)
-	return ffi.Error(procSetDevice, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(device), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procSetDevice, Error(r))
 }
 
 // GetDevice wraps cudaGetDevice (symbol cudaGetDevice, cuda_runtime_api.h).
@@ -1680,9 +1680,9 @@ func GetDevice() (device int32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&device)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&device)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
-	return device, ffi.Error(procGetDevice, Error(r))
+	return device, ffiimpl.Error(procGetDevice, Error(r))
 }
 
 // SetValidDevices wraps cudaSetValidDevices (symbol cudaSetValidDevices, cuda_runtime_api.h).
@@ -1721,9 +1721,9 @@ func SetValidDevices(device_arr *int32, length int32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(device_arr)), uintptr(length), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(device_arr)), uintptr(length), 0, 0, 0, 0)
 	runtime.KeepAlive(device_arr)
-	return ffi.Error(procSetValidDevices, Error(r))
+	return ffiimpl.Error(procSetValidDevices, Error(r))
 }
 
 // SetDeviceFlags wraps cudaSetDeviceFlags (symbol cudaSetDeviceFlags, cuda_runtime_api.h).
@@ -1814,8 +1814,8 @@ func SetDeviceFlags(flags uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(flags), 0, 0, 0, 0, 0)
-	return ffi.Error(procSetDeviceFlags, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(flags), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procSetDeviceFlags, Error(r))
 }
 
 // GetDeviceFlags wraps cudaGetDeviceFlags (symbol cudaGetDeviceFlags, cuda_runtime_api.h).
@@ -1865,9 +1865,9 @@ func GetDeviceFlags() (flags uint32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	return flags, ffi.Error(procGetDeviceFlags, Error(r))
+	return flags, ffiimpl.Error(procGetDeviceFlags, Error(r))
 }
 
 // StreamCreate wraps cudaStreamCreate (symbol cudaStreamCreate, cuda_runtime_api.h).
@@ -1901,9 +1901,9 @@ func StreamCreate() (pStream Stream, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pStream)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pStream)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&pStream)
-	return pStream, ffi.Error(procStreamCreate, Error(r))
+	return pStream, ffiimpl.Error(procStreamCreate, Error(r))
 }
 
 // StreamCreateWithFlags wraps cudaStreamCreateWithFlags (symbol cudaStreamCreateWithFlags, cuda_runtime_api.h).
@@ -1946,9 +1946,9 @@ func StreamCreateWithFlags(flags uint32) (pStream Stream, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pStream)), uintptr(flags), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pStream)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&pStream)
-	return pStream, ffi.Error(procStreamCreateWithFlags, Error(r))
+	return pStream, ffiimpl.Error(procStreamCreateWithFlags, Error(r))
 }
 
 // StreamCreateWithPriority wraps cudaStreamCreateWithPriority (symbol cudaStreamCreateWithPriority, cuda_runtime_api.h).
@@ -2006,9 +2006,9 @@ func StreamCreateWithPriority(flags uint32, priority int32) (pStream Stream, err
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pStream)), uintptr(flags), uintptr(priority), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pStream)), uintptr(flags), uintptr(priority), 0, 0, 0)
 	runtime.KeepAlive(&pStream)
-	return pStream, ffi.Error(procStreamCreateWithPriority, Error(r))
+	return pStream, ffiimpl.Error(procStreamCreateWithPriority, Error(r))
 }
 
 // StreamGetPriority wraps cudaStreamGetPriority (symbol cudaStreamGetPriority, cuda_runtime_api.h).
@@ -2043,9 +2043,9 @@ func StreamGetPriority(hStream Stream) (priority int32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&priority)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&priority)), 0, 0, 0, 0)
 	runtime.KeepAlive(&priority)
-	return priority, ffi.Error(procStreamGetPriority, Error(r))
+	return priority, ffiimpl.Error(procStreamGetPriority, Error(r))
 }
 
 // StreamGetFlags wraps cudaStreamGetFlags (symbol cudaStreamGetFlags, cuda_runtime_api.h).
@@ -2079,9 +2079,9 @@ func StreamGetFlags(hStream Stream) (flags uint32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	return flags, ffi.Error(procStreamGetFlags, Error(r))
+	return flags, ffiimpl.Error(procStreamGetFlags, Error(r))
 }
 
 // StreamGetId wraps cudaStreamGetId (symbol cudaStreamGetId, cuda_runtime_api.h).
@@ -2127,9 +2127,9 @@ func StreamGetId(hStream Stream) (streamId uint64, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&streamId)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&streamId)), 0, 0, 0, 0)
 	runtime.KeepAlive(&streamId)
-	return streamId, ffi.Error(procStreamGetId, Error(r))
+	return streamId, ffiimpl.Error(procStreamGetId, Error(r))
 }
 
 // StreamGetDevice wraps cudaStreamGetDevice (symbol cudaStreamGetDevice, cuda_runtime_api.h).
@@ -2161,9 +2161,9 @@ func StreamGetDevice(hStream Stream) (device int32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&device)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&device)), 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
-	return device, ffi.Error(procStreamGetDevice, Error(r))
+	return device, ffiimpl.Error(procStreamGetDevice, Error(r))
 }
 
 // CtxResetPersistingL2Cache wraps cudaCtxResetPersistingL2Cache (symbol cudaCtxResetPersistingL2Cache, cuda_runtime_api.h).
@@ -2184,8 +2184,8 @@ func CtxResetPersistingL2Cache() error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
-	return ffi.Error(procCtxResetPersistingL2Cache, Error(r))
+	r := ffiimpl.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procCtxResetPersistingL2Cache, Error(r))
 }
 
 // StreamCopyAttributes wraps cudaStreamCopyAttributes (symbol cudaStreamCopyAttributes, cuda_runtime_api.h).
@@ -2209,8 +2209,8 @@ func StreamCopyAttributes(dst, src Stream) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dst), uintptr(src), 0, 0, 0, 0)
-	return ffi.Error(procStreamCopyAttributes, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(dst), uintptr(src), 0, 0, 0, 0)
+	return ffiimpl.Error(procStreamCopyAttributes, Error(r))
 }
 
 // StreamGetAttribute wraps cudaStreamGetAttribute (symbol cudaStreamGetAttribute, cuda_runtime_api.h).
@@ -2235,9 +2235,9 @@ func StreamGetAttribute(hStream Stream, attr LaunchAttributeID) (value LaunchAtt
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(&value)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(&value)), 0, 0, 0)
 	runtime.KeepAlive(&value)
-	return value, ffi.Error(procStreamGetAttribute, Error(r))
+	return value, ffiimpl.Error(procStreamGetAttribute, Error(r))
 }
 
 // StreamSetAttribute wraps cudaStreamSetAttribute (symbol cudaStreamSetAttribute, cuda_runtime_api.h).
@@ -2263,9 +2263,9 @@ func StreamSetAttribute(hStream Stream, attr LaunchAttributeID, value *LaunchAtt
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	return ffi.Error(procStreamSetAttribute, Error(r))
+	return ffiimpl.Error(procStreamSetAttribute, Error(r))
 }
 
 // StreamDestroy wraps cudaStreamDestroy (symbol cudaStreamDestroy, cuda_runtime_api.h).
@@ -2303,8 +2303,8 @@ func StreamDestroy(stream Stream) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(stream), 0, 0, 0, 0, 0)
-	return ffi.Error(procStreamDestroy, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(stream), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procStreamDestroy, Error(r))
 }
 
 // StreamWaitEvent wraps cudaStreamWaitEvent (symbol cudaStreamWaitEvent, cuda_runtime_api.h).
@@ -2348,8 +2348,8 @@ func StreamWaitEvent(stream Stream, event Event, flags uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(stream), uintptr(event), uintptr(flags), 0, 0, 0)
-	return ffi.Error(procStreamWaitEvent, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(stream), uintptr(event), uintptr(flags), 0, 0, 0)
+	return ffiimpl.Error(procStreamWaitEvent, Error(r))
 }
 
 // StreamAddCallback wraps cudaStreamAddCallback (symbol cudaStreamAddCallback, cuda_runtime_api.h).
@@ -2428,24 +2428,24 @@ func StreamAddCallback(stream Stream, callback func(stream Stream, status Error)
 		return
 	}
 	var cbGraph Graph
-	cbScope := ffi.EnterCallbacks()
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
 	var cbAddr uintptr
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	if callback != nil {
 		cbAddr = trampolineStreamCallback()
 		if cbGraph = captureGraph(stream); cbGraph != 0 {
-			hdl = ffi.NewHandle(callback)
+			hdl = ffiimpl.NewHandle(callback)
 		} else {
-			hdl = ffi.NewHandleOnce(callback)
+			hdl = ffiimpl.NewHandleOnce(callback)
 		}
 	}
-	frame := ffi.NewHeapFrame()
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(stream))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(flags))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	if err = frame.Err(); err != nil {
 		hdl.Delete()
 		return
@@ -2453,7 +2453,7 @@ func StreamAddCallback(stream Stream, callback func(stream Stream, status Error)
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procStreamAddCallback, rc)
+		err = ffiimpl.Error(procStreamAddCallback, rc)
 		return
 	}
 	if cbGraph != 0 {
@@ -2492,8 +2492,8 @@ func StreamSynchronize(stream Stream) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(stream), 0, 0, 0, 0, 0)
-	return ffi.Error(procStreamSynchronize, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(stream), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procStreamSynchronize, Error(r))
 }
 
 // StreamQuery wraps cudaStreamQuery (symbol cudaStreamQuery, cuda_runtime_api.h).
@@ -2528,8 +2528,8 @@ func StreamQuery(stream Stream) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(stream), 0, 0, 0, 0, 0)
-	return ffi.Error(procStreamQuery, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(stream), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procStreamQuery, Error(r))
 }
 
 // StreamAttachMemAsync wraps cudaStreamAttachMemAsync (symbol cudaStreamAttachMemAsync, cuda_runtime_api.h).
@@ -2622,9 +2622,9 @@ func StreamAttachMemAsync(stream Stream, devPtr unsafe.Pointer, length uint64, f
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(stream), uintptr(devPtr), uintptr(length), uintptr(flags), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(stream), uintptr(devPtr), uintptr(length), uintptr(flags), 0, 0)
 	runtime.KeepAlive(devPtr)
-	return ffi.Error(procStreamAttachMemAsync, Error(r))
+	return ffiimpl.Error(procStreamAttachMemAsync, Error(r))
 }
 
 // StreamBeginCapture wraps cudaStreamBeginCapture (symbol cudaStreamBeginCapture, cuda_runtime_api.h).
@@ -2665,8 +2665,8 @@ func StreamBeginCapture(stream Stream, mode StreamCaptureMode) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(stream), uintptr(mode), 0, 0, 0, 0)
-	return ffi.Error(procStreamBeginCapture, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(stream), uintptr(mode), 0, 0, 0, 0)
+	return ffiimpl.Error(procStreamBeginCapture, Error(r))
 }
 
 // StreamBeginCaptureToGraph wraps cudaStreamBeginCaptureToGraph (symbol cudaStreamBeginCaptureToGraph, cuda_runtime_api.h).
@@ -2713,10 +2713,10 @@ func StreamBeginCaptureToGraph(stream Stream, graph Graph, dependencies *GraphNo
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(stream), uintptr(graph), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(mode))
+	r := ffiimpl.CallInts(sym, uintptr(stream), uintptr(graph), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(mode))
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
-	return ffi.Error(procStreamBeginCaptureToGraph, Error(r))
+	return ffiimpl.Error(procStreamBeginCaptureToGraph, Error(r))
 }
 
 // ThreadExchangeStreamCaptureMode wraps cudaThreadExchangeStreamCaptureMode (symbol cudaThreadExchangeStreamCaptureMode, cuda_runtime_api.h).
@@ -2776,9 +2776,9 @@ func ThreadExchangeStreamCaptureMode(mode *StreamCaptureMode) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(mode)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(mode)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(mode)
-	return ffi.Error(procThreadExchangeStreamCaptureMode, Error(r))
+	return ffiimpl.Error(procThreadExchangeStreamCaptureMode, Error(r))
 }
 
 // StreamEndCapture wraps cudaStreamEndCapture (symbol cudaStreamEndCapture, cuda_runtime_api.h).
@@ -2809,9 +2809,9 @@ func StreamEndCapture(stream Stream) (pGraph Graph, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(stream), uintptr(unsafe.Pointer(&pGraph)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(stream), uintptr(unsafe.Pointer(&pGraph)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pGraph)
-	return pGraph, ffi.Error(procStreamEndCapture, Error(r))
+	return pGraph, ffiimpl.Error(procStreamEndCapture, Error(r))
 }
 
 // StreamIsCapturing wraps cudaStreamIsCapturing (symbol cudaStreamIsCapturing, cuda_runtime_api.h).
@@ -2852,9 +2852,9 @@ func StreamIsCapturing(stream Stream) (pCaptureStatus StreamCaptureStatus, err e
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(stream), uintptr(unsafe.Pointer(&pCaptureStatus)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(stream), uintptr(unsafe.Pointer(&pCaptureStatus)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pCaptureStatus)
-	return pCaptureStatus, ffi.Error(procStreamIsCapturing, Error(r))
+	return pCaptureStatus, ffiimpl.Error(procStreamIsCapturing, Error(r))
 }
 
 // StreamGetCaptureInfo wraps cudaStreamGetCaptureInfo (symbol cudaStreamGetCaptureInfo, cuda_runtime_api.h).
@@ -2923,7 +2923,7 @@ func StreamGetCaptureInfo(stream Stream) (captureStatus StreamCaptureStatus, id 
 	if err != nil {
 		return
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(stream))
 	frame.Int(uintptr(unsafe.Pointer(&captureStatus)))
 	frame.Int(uintptr(unsafe.Pointer(&id)))
@@ -2931,7 +2931,7 @@ func StreamGetCaptureInfo(stream Stream) (captureStatus StreamCaptureStatus, id 
 	frame.Int(uintptr(unsafe.Pointer(&dependencies)))
 	frame.Int(uintptr(unsafe.Pointer(&edgeData)))
 	frame.Int(uintptr(unsafe.Pointer(&numDependencies)))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&captureStatus)
 	runtime.KeepAlive(&id)
 	runtime.KeepAlive(&graph)
@@ -2941,7 +2941,7 @@ func StreamGetCaptureInfo(stream Stream) (captureStatus StreamCaptureStatus, id 
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return captureStatus, id, graph, dependencies, edgeData, numDependencies, ffi.Error(procStreamGetCaptureInfo, Error(frame.Ret()))
+	return captureStatus, id, graph, dependencies, edgeData, numDependencies, ffiimpl.Error(procStreamGetCaptureInfo, Error(frame.Ret()))
 }
 
 // StreamUpdateCaptureDependencies wraps cudaStreamUpdateCaptureDependencies (symbol cudaStreamUpdateCaptureDependencies, cuda_runtime_api.h).
@@ -2979,10 +2979,10 @@ func StreamUpdateCaptureDependencies(stream Stream, dependencies *GraphNode, dep
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(stream), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(flags), 0)
+	r := ffiimpl.CallInts(sym, uintptr(stream), uintptr(unsafe.Pointer(dependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(flags), 0)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(dependencyData)
-	return ffi.Error(procStreamUpdateCaptureDependencies, Error(r))
+	return ffiimpl.Error(procStreamUpdateCaptureDependencies, Error(r))
 }
 
 // EventCreate wraps cudaEventCreate (symbol cudaEventCreate, cuda_runtime_api.h).
@@ -3013,9 +3013,9 @@ func EventCreate() (event Event, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&event)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&event)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&event)
-	return event, ffi.Error(procEventCreate, Error(r))
+	return event, ffiimpl.Error(procEventCreate, Error(r))
 }
 
 // EventCreateWithFlags wraps cudaEventCreateWithFlags (symbol cudaEventCreateWithFlags, cuda_runtime_api.h).
@@ -3062,9 +3062,9 @@ func EventCreateWithFlags(flags uint32) (event Event, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&event)), uintptr(flags), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&event)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&event)
-	return event, ffi.Error(procEventCreateWithFlags, Error(r))
+	return event, ffiimpl.Error(procEventCreateWithFlags, Error(r))
 }
 
 // EventRecord wraps cudaEventRecord (symbol cudaEventRecord, cuda_runtime_api.h).
@@ -3111,8 +3111,8 @@ func EventRecord(event Event, stream Stream) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(event), uintptr(stream), 0, 0, 0, 0)
-	return ffi.Error(procEventRecord, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(event), uintptr(stream), 0, 0, 0, 0)
+	return ffiimpl.Error(procEventRecord, Error(r))
 }
 
 // EventRecordWithFlags wraps cudaEventRecordWithFlags (symbol cudaEventRecordWithFlags, cuda_runtime_api.h).
@@ -3168,8 +3168,8 @@ func EventRecordWithFlags(event Event, stream Stream, flags uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(event), uintptr(stream), uintptr(flags), 0, 0, 0)
-	return ffi.Error(procEventRecordWithFlags, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(event), uintptr(stream), uintptr(flags), 0, 0, 0)
+	return ffiimpl.Error(procEventRecordWithFlags, Error(r))
 }
 
 // EventQuery wraps cudaEventQuery (symbol cudaEventQuery, cuda_runtime_api.h).
@@ -3208,8 +3208,8 @@ func EventQuery(event Event) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(event), 0, 0, 0, 0, 0)
-	return ffi.Error(procEventQuery, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(event), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procEventQuery, Error(r))
 }
 
 // EventSynchronize wraps cudaEventSynchronize (symbol cudaEventSynchronize, cuda_runtime_api.h).
@@ -3247,8 +3247,8 @@ func EventSynchronize(event Event) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(event), 0, 0, 0, 0, 0)
-	return ffi.Error(procEventSynchronize, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(event), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procEventSynchronize, Error(r))
 }
 
 // EventDestroy wraps cudaEventDestroy (symbol cudaEventDestroy, cuda_runtime_api.h).
@@ -3287,8 +3287,8 @@ func EventDestroy(event Event) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(event), 0, 0, 0, 0, 0)
-	return ffi.Error(procEventDestroy, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(event), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procEventDestroy, Error(r))
 }
 
 // EventElapsedTime wraps cudaEventElapsedTime (symbol cudaEventElapsedTime, cuda_runtime_api.h).
@@ -3342,9 +3342,9 @@ func EventElapsedTime(start, end Event) (ms float32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&ms)), uintptr(start), uintptr(end), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&ms)), uintptr(start), uintptr(end), 0, 0, 0)
 	runtime.KeepAlive(&ms)
-	return ms, ffi.Error(procEventElapsedTime, Error(r))
+	return ms, ffiimpl.Error(procEventElapsedTime, Error(r))
 }
 
 // ImportExternalMemory wraps cudaImportExternalMemory (symbol cudaImportExternalMemory, cuda_runtime_api.h).
@@ -3499,10 +3499,10 @@ func ImportExternalMemory(memHandleDesc *ExternalMemoryHandleDesc) (extMem Exter
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&extMem)), uintptr(unsafe.Pointer(memHandleDesc)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&extMem)), uintptr(unsafe.Pointer(memHandleDesc)), 0, 0, 0, 0)
 	runtime.KeepAlive(&extMem)
 	runtime.KeepAlive(memHandleDesc)
-	return extMem, ffi.Error(procImportExternalMemory, Error(r))
+	return extMem, ffiimpl.Error(procImportExternalMemory, Error(r))
 }
 
 // ExternalMemoryGetMappedBuffer wraps cudaExternalMemoryGetMappedBuffer (symbol cudaExternalMemoryGetMappedBuffer, cuda_runtime_api.h).
@@ -3559,10 +3559,10 @@ func ExternalMemoryGetMappedBuffer(extMem ExternalMemory, bufferDesc *ExternalMe
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(extMem), uintptr(unsafe.Pointer(bufferDesc)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(extMem), uintptr(unsafe.Pointer(bufferDesc)), 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(bufferDesc)
-	return devPtr, ffi.Error(procExternalMemoryGetMappedBuffer, Error(r))
+	return devPtr, ffiimpl.Error(procExternalMemoryGetMappedBuffer, Error(r))
 }
 
 // ExternalMemoryGetMappedMipmappedArray wraps cudaExternalMemoryGetMappedMipmappedArray (symbol cudaExternalMemoryGetMappedMipmappedArray, cuda_runtime_api.h).
@@ -3625,10 +3625,10 @@ func ExternalMemoryGetMappedMipmappedArray(extMem ExternalMemory, mipmapDesc *Ex
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&mipmap)), uintptr(extMem), uintptr(unsafe.Pointer(mipmapDesc)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&mipmap)), uintptr(extMem), uintptr(unsafe.Pointer(mipmapDesc)), 0, 0, 0)
 	runtime.KeepAlive(&mipmap)
 	runtime.KeepAlive(mipmapDesc)
-	return mipmap, ffi.Error(procExternalMemoryGetMappedMipmappedArray, Error(r))
+	return mipmap, ffiimpl.Error(procExternalMemoryGetMappedMipmappedArray, Error(r))
 }
 
 // DestroyExternalMemory wraps cudaDestroyExternalMemory (symbol cudaDestroyExternalMemory, cuda_runtime_api.h).
@@ -3661,8 +3661,8 @@ func DestroyExternalMemory(extMem ExternalMemory) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(extMem), 0, 0, 0, 0, 0)
-	return ffi.Error(procDestroyExternalMemory, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(extMem), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procDestroyExternalMemory, Error(r))
 }
 
 // ImportExternalSemaphore wraps cudaImportExternalSemaphore (symbol cudaImportExternalSemaphore, cuda_runtime_api.h).
@@ -3811,10 +3811,10 @@ func ImportExternalSemaphore(semHandleDesc *ExternalSemaphoreHandleDesc) (extSem
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&extSem)), uintptr(unsafe.Pointer(semHandleDesc)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&extSem)), uintptr(unsafe.Pointer(semHandleDesc)), 0, 0, 0, 0)
 	runtime.KeepAlive(&extSem)
 	runtime.KeepAlive(semHandleDesc)
-	return extSem, ffi.Error(procImportExternalSemaphore, Error(r))
+	return extSem, ffiimpl.Error(procImportExternalSemaphore, Error(r))
 }
 
 // SignalExternalSemaphoresAsync wraps cudaSignalExternalSemaphoresAsync (symbol cudaSignalExternalSemaphoresAsync, cuda_runtime_api.h).
@@ -3922,10 +3922,10 @@ func SignalExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
 	runtime.KeepAlive(extSemArray)
 	runtime.KeepAlive(paramsArray)
-	return ffi.Error(procSignalExternalSemaphoresAsync, Error(r))
+	return ffiimpl.Error(procSignalExternalSemaphoresAsync, Error(r))
 }
 
 // WaitExternalSemaphoresAsync wraps cudaWaitExternalSemaphoresAsync (symbol cudaWaitExternalSemaphoresAsync, cuda_runtime_api.h).
@@ -4007,10 +4007,10 @@ func WaitExternalSemaphoresAsync(extSemArray *ExternalSemaphore, paramsArray *Ex
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(extSemArray)), uintptr(unsafe.Pointer(paramsArray)), uintptr(numExtSems), uintptr(stream), 0, 0)
 	runtime.KeepAlive(extSemArray)
 	runtime.KeepAlive(paramsArray)
-	return ffi.Error(procWaitExternalSemaphoresAsync, Error(r))
+	return ffiimpl.Error(procWaitExternalSemaphoresAsync, Error(r))
 }
 
 // DestroyExternalSemaphore wraps cudaDestroyExternalSemaphore (symbol cudaDestroyExternalSemaphore, cuda_runtime_api.h).
@@ -4043,8 +4043,8 @@ func DestroyExternalSemaphore(extSem ExternalSemaphore) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(extSem), 0, 0, 0, 0, 0)
-	return ffi.Error(procDestroyExternalSemaphore, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(extSem), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procDestroyExternalSemaphore, Error(r))
 }
 
 // LaunchKernel wraps cudaLaunchKernel (symbol cudaLaunchKernel, cuda_runtime_api.h).
@@ -4105,21 +4105,21 @@ func LaunchKernel(fn Kernel, gridDim, blockDim Dim3, args []unsafe.Pointer, shar
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(fn))
 	frame.Struct(unsafe.Pointer(&gridDim), &layoutDim3)
 	frame.Struct(unsafe.Pointer(&blockDim), &layoutDim3)
 	frame.Int(uintptr(unsafe.Pointer(unsafe.SliceData(args))))
 	frame.Int(uintptr(sharedMem))
 	frame.Int(uintptr(stream))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&gridDim)
 	runtime.KeepAlive(&blockDim)
 	runtime.KeepAlive(args)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procLaunchKernel, Error(frame.Ret()))
+	return ffiimpl.Error(procLaunchKernel, Error(frame.Ret()))
 }
 
 // LaunchKernelExC wraps cudaLaunchKernelExC (symbol cudaLaunchKernelExC, cuda_runtime_api.h).
@@ -4192,10 +4192,10 @@ func LaunchKernelExC(config *LaunchConfig, fn Kernel, args []unsafe.Pointer) err
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(config)), uintptr(fn), uintptr(unsafe.Pointer(unsafe.SliceData(args))), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(config)), uintptr(fn), uintptr(unsafe.Pointer(unsafe.SliceData(args))), 0, 0, 0)
 	runtime.KeepAlive(config)
 	runtime.KeepAlive(args)
-	return ffi.Error(procLaunchKernelExC, Error(r))
+	return ffiimpl.Error(procLaunchKernelExC, Error(r))
 }
 
 // LaunchCooperativeKernel wraps cudaLaunchCooperativeKernel (symbol cudaLaunchCooperativeKernel, cuda_runtime_api.h).
@@ -4267,21 +4267,21 @@ func LaunchCooperativeKernel(fn Kernel, gridDim, blockDim Dim3, args []unsafe.Po
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(fn))
 	frame.Struct(unsafe.Pointer(&gridDim), &layoutDim3)
 	frame.Struct(unsafe.Pointer(&blockDim), &layoutDim3)
 	frame.Int(uintptr(unsafe.Pointer(unsafe.SliceData(args))))
 	frame.Int(uintptr(sharedMem))
 	frame.Int(uintptr(stream))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&gridDim)
 	runtime.KeepAlive(&blockDim)
 	runtime.KeepAlive(args)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procLaunchCooperativeKernel, Error(frame.Ret()))
+	return ffiimpl.Error(procLaunchCooperativeKernel, Error(frame.Ret()))
 }
 
 // FuncSetCacheConfig wraps cudaFuncSetCacheConfig (symbol cudaFuncSetCacheConfig, cuda_runtime_api.h).
@@ -4341,8 +4341,8 @@ func FuncSetCacheConfig(fn Kernel, cacheConfig FuncCache) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(fn), uintptr(cacheConfig), 0, 0, 0, 0)
-	return ffi.Error(procFuncSetCacheConfig, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(fn), uintptr(cacheConfig), 0, 0, 0, 0)
+	return ffiimpl.Error(procFuncSetCacheConfig, Error(r))
 }
 
 // FuncGetAttributes wraps cudaFuncGetAttributes (symbol cudaFuncGetAttributes, cuda_runtime_api.h).
@@ -4383,9 +4383,9 @@ func FuncGetAttributes(fn Kernel) (attr FuncAttributes, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&attr)), uintptr(fn), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&attr)), uintptr(fn), 0, 0, 0, 0)
 	runtime.KeepAlive(&attr)
-	return attr, ffi.Error(procFuncGetAttributes, Error(r))
+	return attr, ffiimpl.Error(procFuncGetAttributes, Error(r))
 }
 
 // FuncSetAttribute wraps cudaFuncSetAttribute (symbol cudaFuncSetAttribute, cuda_runtime_api.h).
@@ -4459,8 +4459,8 @@ func FuncSetAttribute(fn Kernel, attr FuncAttribute, value int32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(fn), uintptr(attr), uintptr(value), 0, 0, 0)
-	return ffi.Error(procFuncSetAttribute, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(fn), uintptr(attr), uintptr(value), 0, 0, 0)
+	return ffiimpl.Error(procFuncSetAttribute, Error(r))
 }
 
 // FuncGetName wraps cudaFuncGetName (symbol cudaFuncGetName, cuda_runtime_api.h).
@@ -4497,10 +4497,10 @@ func FuncGetName(fn Kernel) (name string, err error) {
 		return
 	}
 	var nameC uintptr
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&nameC)), uintptr(fn), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&nameC)), uintptr(fn), 0, 0, 0, 0)
 	runtime.KeepAlive(&nameC)
-	name = ffi.GoString(nameC)
-	return name, ffi.Error(procFuncGetName, Error(r))
+	name = ffiimpl.GoString(nameC)
+	return name, ffiimpl.Error(procFuncGetName, Error(r))
 }
 
 // FuncGetParamInfo wraps cudaFuncGetParamInfo (symbol cudaFuncGetParamInfo, cuda_runtime_api.h).
@@ -4535,10 +4535,10 @@ func FuncGetParamInfo(fn Kernel, paramIndex uint64) (paramOffset, paramSize uint
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(fn), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(fn), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
 	runtime.KeepAlive(&paramOffset)
 	runtime.KeepAlive(&paramSize)
-	return paramOffset, paramSize, ffi.Error(procFuncGetParamInfo, Error(r))
+	return paramOffset, paramSize, ffiimpl.Error(procFuncGetParamInfo, Error(r))
 }
 
 // LaunchHostFunc wraps cudaLaunchHostFunc (symbol cudaLaunchHostFunc, cuda_runtime_api.h).
@@ -4605,23 +4605,23 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 		return
 	}
 	var cbGraph Graph
-	cbScope := ffi.EnterCallbacks()
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
 	var cbAddr uintptr
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	if fn != nil {
 		cbAddr = trampolineHostFn()
 		if cbGraph = captureGraph(stream); cbGraph != 0 {
-			hdl = ffi.NewHandle(fn)
+			hdl = ffiimpl.NewHandle(fn)
 		} else {
-			hdl = ffi.NewHandleOnce(fn)
+			hdl = ffiimpl.NewHandleOnce(fn)
 		}
 	}
-	frame := ffi.NewHeapFrame()
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(stream))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	if err = frame.Err(); err != nil {
 		hdl.Delete()
 		return
@@ -4629,7 +4629,7 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procLaunchHostFunc, rc)
+		err = ffiimpl.Error(procLaunchHostFunc, rc)
 		return
 	}
 	if cbGraph != 0 {
@@ -4700,8 +4700,8 @@ func FuncSetSharedMemConfig(fn Kernel, config SharedMemConfig) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(fn), uintptr(config), 0, 0, 0, 0)
-	return ffi.Error(procFuncSetSharedMemConfig, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(fn), uintptr(config), 0, 0, 0, 0)
+	return ffiimpl.Error(procFuncSetSharedMemConfig, Error(r))
 }
 
 // OccupancyMaxActiveBlocksPerMultiprocessor wraps cudaOccupancyMaxActiveBlocksPerMultiprocessor (symbol cudaOccupancyMaxActiveBlocksPerMultiprocessor, cuda_runtime_api.h).
@@ -4743,9 +4743,9 @@ func OccupancyMaxActiveBlocksPerMultiprocessor(fn Kernel, blockSize int32, dynam
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&numBlocks)), uintptr(fn), uintptr(blockSize), uintptr(dynamicSMemSize), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&numBlocks)), uintptr(fn), uintptr(blockSize), uintptr(dynamicSMemSize), 0, 0)
 	runtime.KeepAlive(&numBlocks)
-	return numBlocks, ffi.Error(procOccupancyMaxActiveBlocksPerMultiprocessor, Error(r))
+	return numBlocks, ffiimpl.Error(procOccupancyMaxActiveBlocksPerMultiprocessor, Error(r))
 }
 
 // OccupancyAvailableDynamicSMemPerBlock wraps cudaOccupancyAvailableDynamicSMemPerBlock (symbol cudaOccupancyAvailableDynamicSMemPerBlock, cuda_runtime_api.h).
@@ -4787,9 +4787,9 @@ func OccupancyAvailableDynamicSMemPerBlock(fn Kernel, numBlocks, blockSize int32
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dynamicSmemSize)), uintptr(fn), uintptr(numBlocks), uintptr(blockSize), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&dynamicSmemSize)), uintptr(fn), uintptr(numBlocks), uintptr(blockSize), 0, 0)
 	runtime.KeepAlive(&dynamicSmemSize)
-	return dynamicSmemSize, ffi.Error(procOccupancyAvailableDynamicSMemPerBlock, Error(r))
+	return dynamicSmemSize, ffiimpl.Error(procOccupancyAvailableDynamicSMemPerBlock, Error(r))
 }
 
 // OccupancyMaxActiveBlocksPerMultiprocessorWithFlags wraps cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags (symbol cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, cuda_runtime_api.h).
@@ -4848,9 +4848,9 @@ func OccupancyMaxActiveBlocksPerMultiprocessorWithFlags(fn Kernel, blockSize int
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&numBlocks)), uintptr(fn), uintptr(blockSize), uintptr(dynamicSMemSize), uintptr(flags), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&numBlocks)), uintptr(fn), uintptr(blockSize), uintptr(dynamicSMemSize), uintptr(flags), 0)
 	runtime.KeepAlive(&numBlocks)
-	return numBlocks, ffi.Error(procOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, Error(r))
+	return numBlocks, ffiimpl.Error(procOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, Error(r))
 }
 
 // OccupancyMaxPotentialClusterSize wraps cudaOccupancyMaxPotentialClusterSize (symbol cudaOccupancyMaxPotentialClusterSize, cuda_runtime_api.h).
@@ -4895,10 +4895,10 @@ func OccupancyMaxPotentialClusterSize(fn Kernel, launchConfig *LaunchConfig) (cl
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&clusterSize)), uintptr(fn), uintptr(unsafe.Pointer(launchConfig)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&clusterSize)), uintptr(fn), uintptr(unsafe.Pointer(launchConfig)), 0, 0, 0)
 	runtime.KeepAlive(&clusterSize)
 	runtime.KeepAlive(launchConfig)
-	return clusterSize, ffi.Error(procOccupancyMaxPotentialClusterSize, Error(r))
+	return clusterSize, ffiimpl.Error(procOccupancyMaxPotentialClusterSize, Error(r))
 }
 
 // OccupancyMaxActiveClusters wraps cudaOccupancyMaxActiveClusters (symbol cudaOccupancyMaxActiveClusters, cuda_runtime_api.h).
@@ -4943,10 +4943,10 @@ func OccupancyMaxActiveClusters(fn Kernel, launchConfig *LaunchConfig) (numClust
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&numClusters)), uintptr(fn), uintptr(unsafe.Pointer(launchConfig)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&numClusters)), uintptr(fn), uintptr(unsafe.Pointer(launchConfig)), 0, 0, 0)
 	runtime.KeepAlive(&numClusters)
 	runtime.KeepAlive(launchConfig)
-	return numClusters, ffi.Error(procOccupancyMaxActiveClusters, Error(r))
+	return numClusters, ffiimpl.Error(procOccupancyMaxActiveClusters, Error(r))
 }
 
 // MallocManaged wraps cudaMallocManaged (symbol cudaMallocManaged, cuda_runtime_api.h).
@@ -5068,9 +5068,9 @@ func MallocManaged(size uint64, flags uint32) (devPtr unsafe.Pointer, err error)
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), uintptr(flags), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
-	return devPtr, ffi.Error(procMallocManaged, Error(r))
+	return devPtr, ffiimpl.Error(procMallocManaged, Error(r))
 }
 
 // Malloc wraps cudaMalloc (symbol cudaMalloc, cuda_runtime_api.h).
@@ -5106,9 +5106,9 @@ func Malloc(size uint64) (devPtr unsafe.Pointer, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), 0, 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
-	return devPtr, ffi.Error(procMalloc, Error(r))
+	return devPtr, ffiimpl.Error(procMalloc, Error(r))
 }
 
 // MallocHost wraps cudaMallocHost (symbol cudaMallocHost, cuda_runtime_api.h).
@@ -5152,9 +5152,9 @@ func MallocHost(size uint64) (ptr unsafe.Pointer, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&ptr)), uintptr(size), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&ptr)), uintptr(size), 0, 0, 0, 0)
 	runtime.KeepAlive(&ptr)
-	return ptr, ffi.Error(procMallocHost, Error(r))
+	return ptr, ffiimpl.Error(procMallocHost, Error(r))
 }
 
 // MallocPitch wraps cudaMallocPitch (symbol cudaMallocPitch, cuda_runtime_api.h).
@@ -5202,10 +5202,10 @@ func MallocPitch(width, height uint64) (devPtr unsafe.Pointer, pitch uint64, err
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(unsafe.Pointer(&pitch)), uintptr(width), uintptr(height), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(unsafe.Pointer(&pitch)), uintptr(width), uintptr(height), 0, 0)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(&pitch)
-	return devPtr, pitch, ffi.Error(procMallocPitch, Error(r))
+	return devPtr, pitch, ffiimpl.Error(procMallocPitch, Error(r))
 }
 
 // MallocArray wraps cudaMallocArray (symbol cudaMallocArray, cuda_runtime_api.h).
@@ -5270,10 +5270,10 @@ func MallocArray(desc *ChannelFormatDesc, width, height uint64, flags uint32) (a
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&array)), uintptr(unsafe.Pointer(desc)), uintptr(width), uintptr(height), uintptr(flags), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&array)), uintptr(unsafe.Pointer(desc)), uintptr(width), uintptr(height), uintptr(flags), 0)
 	runtime.KeepAlive(&array)
 	runtime.KeepAlive(desc)
-	return array, ffi.Error(procMallocArray, Error(r))
+	return array, ffiimpl.Error(procMallocArray, Error(r))
 }
 
 // Free wraps cudaFree (symbol cudaFree, cuda_runtime_api.h).
@@ -5320,9 +5320,9 @@ func Free(devPtr unsafe.Pointer) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(devPtr), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(devPtr), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(devPtr)
-	return ffi.Error(procFree, Error(r))
+	return ffiimpl.Error(procFree, Error(r))
 }
 
 // FreeHost wraps cudaFreeHost (symbol cudaFreeHost, cuda_runtime_api.h).
@@ -5353,9 +5353,9 @@ func FreeHost(ptr unsafe.Pointer) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(ptr), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(ptr), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(ptr)
-	return ffi.Error(procFreeHost, Error(r))
+	return ffiimpl.Error(procFreeHost, Error(r))
 }
 
 // FreeArray wraps cudaFreeArray (symbol cudaFreeArray, cuda_runtime_api.h).
@@ -5385,8 +5385,8 @@ func FreeArray(array Array) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(array), 0, 0, 0, 0, 0)
-	return ffi.Error(procFreeArray, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(array), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procFreeArray, Error(r))
 }
 
 // FreeMipmappedArray wraps cudaFreeMipmappedArray (symbol cudaFreeMipmappedArray, cuda_runtime_api.h).
@@ -5417,8 +5417,8 @@ func FreeMipmappedArray(mipmappedArray MipmappedArray) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(mipmappedArray), 0, 0, 0, 0, 0)
-	return ffi.Error(procFreeMipmappedArray, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(mipmappedArray), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procFreeMipmappedArray, Error(r))
 }
 
 // HostAlloc wraps cudaHostAlloc (symbol cudaHostAlloc, cuda_runtime_api.h).
@@ -5496,9 +5496,9 @@ func HostAlloc(size uint64, flags uint32) (pHost unsafe.Pointer, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pHost)), uintptr(size), uintptr(flags), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pHost)), uintptr(size), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pHost)
-	return pHost, ffi.Error(procHostAlloc, Error(r))
+	return pHost, ffiimpl.Error(procHostAlloc, Error(r))
 }
 
 // HostRegister wraps cudaHostRegister (symbol cudaHostRegister, cuda_runtime_api.h).
@@ -5599,9 +5599,9 @@ func HostRegister(ptr unsafe.Pointer, size uint64, flags uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(ptr), uintptr(size), uintptr(flags), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(ptr), uintptr(size), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(ptr)
-	return ffi.Error(procHostRegister, Error(r))
+	return ffiimpl.Error(procHostRegister, Error(r))
 }
 
 // HostUnregister wraps cudaHostUnregister (symbol cudaHostUnregister, cuda_runtime_api.h).
@@ -5632,9 +5632,9 @@ func HostUnregister(ptr unsafe.Pointer) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(ptr), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(ptr), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(ptr)
-	return ffi.Error(procHostUnregister, Error(r))
+	return ffiimpl.Error(procHostUnregister, Error(r))
 }
 
 // HostGetDevicePointer wraps cudaHostGetDevicePointer (symbol cudaHostGetDevicePointer, cuda_runtime_api.h).
@@ -5687,10 +5687,10 @@ func HostGetDevicePointer(pHost unsafe.Pointer, flags uint32) (pDevice unsafe.Po
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pDevice)), uintptr(pHost), uintptr(flags), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pDevice)), uintptr(pHost), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pDevice)
 	runtime.KeepAlive(pHost)
-	return pDevice, ffi.Error(procHostGetDevicePointer, Error(r))
+	return pDevice, ffiimpl.Error(procHostGetDevicePointer, Error(r))
 }
 
 // HostGetFlags wraps cudaHostGetFlags (symbol cudaHostGetFlags, cuda_runtime_api.h).
@@ -5721,10 +5721,10 @@ func HostGetFlags(pHost unsafe.Pointer) (pFlags uint32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pFlags)), uintptr(pHost), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pFlags)), uintptr(pHost), 0, 0, 0, 0)
 	runtime.KeepAlive(&pFlags)
 	runtime.KeepAlive(pHost)
-	return pFlags, ffi.Error(procHostGetFlags, Error(r))
+	return pFlags, ffiimpl.Error(procHostGetFlags, Error(r))
 }
 
 // Malloc3D wraps cudaMalloc3D (symbol cudaMalloc3D, cuda_runtime_api.h).
@@ -5769,16 +5769,16 @@ func Malloc3D(extent Extent) (pitchedDevPtr PitchedPtr, err error) {
 	if err != nil {
 		return
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(&pitchedDevPtr)))
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return pitchedDevPtr, ffi.Error(procMalloc3D, Error(frame.Ret()))
+	return pitchedDevPtr, ffiimpl.Error(procMalloc3D, Error(frame.Ret()))
 }
 
 // Malloc3DArray wraps cudaMalloc3DArray (symbol cudaMalloc3DArray, cuda_runtime_api.h).
@@ -5890,19 +5890,19 @@ func Malloc3DArray(desc *ChannelFormatDesc, extent Extent, flags uint32) (array 
 	if err != nil {
 		return
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(&array)))
 	frame.Int(uintptr(unsafe.Pointer(desc)))
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
 	frame.Int(uintptr(flags))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&array)
 	runtime.KeepAlive(desc)
 	runtime.KeepAlive(&extent)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return array, ffi.Error(procMalloc3DArray, Error(frame.Ret()))
+	return array, ffiimpl.Error(procMalloc3DArray, Error(frame.Ret()))
 }
 
 // MallocMipmappedArray wraps cudaMallocMipmappedArray (symbol cudaMallocMipmappedArray, cuda_runtime_api.h).
@@ -6018,20 +6018,20 @@ func MallocMipmappedArray(desc *ChannelFormatDesc, extent Extent, numLevels, fla
 	if err != nil {
 		return
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(&mipmappedArray)))
 	frame.Int(uintptr(unsafe.Pointer(desc)))
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
 	frame.Int(uintptr(numLevels))
 	frame.Int(uintptr(flags))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&mipmappedArray)
 	runtime.KeepAlive(desc)
 	runtime.KeepAlive(&extent)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return mipmappedArray, ffi.Error(procMallocMipmappedArray, Error(frame.Ret()))
+	return mipmappedArray, ffiimpl.Error(procMallocMipmappedArray, Error(frame.Ret()))
 }
 
 // GetMipmappedArrayLevel wraps cudaGetMipmappedArrayLevel (symbol cudaGetMipmappedArrayLevel, cuda_runtime_api.h).
@@ -6069,9 +6069,9 @@ func GetMipmappedArrayLevel(mipmappedArray MipmappedArrayConst, level uint32) (l
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&levelArray)), uintptr(mipmappedArray), uintptr(level), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&levelArray)), uintptr(mipmappedArray), uintptr(level), 0, 0, 0)
 	runtime.KeepAlive(&levelArray)
-	return levelArray, ffi.Error(procGetMipmappedArrayLevel, Error(r))
+	return levelArray, ffiimpl.Error(procGetMipmappedArrayLevel, Error(r))
 }
 
 // Memcpy3D wraps cudaMemcpy3D (symbol cudaMemcpy3D, cuda_runtime_api.h).
@@ -6174,9 +6174,9 @@ func Memcpy3D(p *Memcpy3DParms) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	return ffi.Error(procMemcpy3D, Error(r))
+	return ffiimpl.Error(procMemcpy3D, Error(r))
 }
 
 // Memcpy3DPeer wraps cudaMemcpy3DPeer (symbol cudaMemcpy3DPeer, cuda_runtime_api.h).
@@ -6216,9 +6216,9 @@ func Memcpy3DPeer(p *Memcpy3DPeerParms) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	return ffi.Error(procMemcpy3DPeer, Error(r))
+	return ffiimpl.Error(procMemcpy3DPeer, Error(r))
 }
 
 // Memcpy3DAsync wraps cudaMemcpy3DAsync (symbol cudaMemcpy3DAsync, cuda_runtime_api.h).
@@ -6335,9 +6335,9 @@ func Memcpy3DAsync(p *Memcpy3DParms, stream Stream) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(p)), uintptr(stream), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(p)), uintptr(stream), 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	return ffi.Error(procMemcpy3DAsync, Error(r))
+	return ffiimpl.Error(procMemcpy3DAsync, Error(r))
 }
 
 // Memcpy3DPeerAsync wraps cudaMemcpy3DPeerAsync (symbol cudaMemcpy3DPeerAsync, cuda_runtime_api.h).
@@ -6374,9 +6374,9 @@ func Memcpy3DPeerAsync(p *Memcpy3DPeerParms, stream Stream) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(p)), uintptr(stream), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(p)), uintptr(stream), 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	return ffi.Error(procMemcpy3DPeerAsync, Error(r))
+	return ffiimpl.Error(procMemcpy3DPeerAsync, Error(r))
 }
 
 // MemGetInfo wraps cudaMemGetInfo (symbol cudaMemGetInfo, cuda_runtime_api.h).
@@ -6418,10 +6418,10 @@ func MemGetInfo() (free, total uint64, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&free)), uintptr(unsafe.Pointer(&total)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&free)), uintptr(unsafe.Pointer(&total)), 0, 0, 0, 0)
 	runtime.KeepAlive(&free)
 	runtime.KeepAlive(&total)
-	return free, total, ffi.Error(procMemGetInfo, Error(r))
+	return free, total, ffiimpl.Error(procMemGetInfo, Error(r))
 }
 
 // ArrayGetInfo wraps cudaArrayGetInfo (symbol cudaArrayGetInfo, cuda_runtime_api.h).
@@ -6455,11 +6455,11 @@ func ArrayGetInfo(array Array) (desc ChannelFormatDesc, extent Extent, flags uin
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&desc)), uintptr(unsafe.Pointer(&extent)), uintptr(unsafe.Pointer(&flags)), uintptr(array), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&desc)), uintptr(unsafe.Pointer(&extent)), uintptr(unsafe.Pointer(&flags)), uintptr(array), 0, 0)
 	runtime.KeepAlive(&desc)
 	runtime.KeepAlive(&extent)
 	runtime.KeepAlive(&flags)
-	return desc, extent, flags, ffi.Error(procArrayGetInfo, Error(r))
+	return desc, extent, flags, ffiimpl.Error(procArrayGetInfo, Error(r))
 }
 
 // ArrayGetPlane wraps cudaArrayGetPlane (symbol cudaArrayGetPlane, cuda_runtime_api.h).
@@ -6495,9 +6495,9 @@ func ArrayGetPlane(hArray Array, planeIdx uint32) (pPlaneArray Array, err error)
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pPlaneArray)), uintptr(hArray), uintptr(planeIdx), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pPlaneArray)), uintptr(hArray), uintptr(planeIdx), 0, 0, 0)
 	runtime.KeepAlive(&pPlaneArray)
-	return pPlaneArray, ffi.Error(procArrayGetPlane, Error(r))
+	return pPlaneArray, ffiimpl.Error(procArrayGetPlane, Error(r))
 }
 
 // ArrayGetMemoryRequirements wraps cudaArrayGetMemoryRequirements (symbol cudaArrayGetMemoryRequirements, cuda_runtime_api.h).
@@ -6524,9 +6524,9 @@ func ArrayGetMemoryRequirements(array Array, device int32) (memoryRequirements A
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(array), uintptr(device), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(array), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&memoryRequirements)
-	return memoryRequirements, ffi.Error(procArrayGetMemoryRequirements, Error(r))
+	return memoryRequirements, ffiimpl.Error(procArrayGetMemoryRequirements, Error(r))
 }
 
 // MipmappedArrayGetMemoryRequirements wraps cudaMipmappedArrayGetMemoryRequirements (symbol cudaMipmappedArrayGetMemoryRequirements, cuda_runtime_api.h).
@@ -6554,9 +6554,9 @@ func MipmappedArrayGetMemoryRequirements(mipmap MipmappedArray, device int32) (m
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(mipmap), uintptr(device), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&memoryRequirements)), uintptr(mipmap), uintptr(device), 0, 0, 0)
 	runtime.KeepAlive(&memoryRequirements)
-	return memoryRequirements, ffi.Error(procMipmappedArrayGetMemoryRequirements, Error(r))
+	return memoryRequirements, ffiimpl.Error(procMipmappedArrayGetMemoryRequirements, Error(r))
 }
 
 // ArrayGetSparseProperties wraps cudaArrayGetSparseProperties (symbol cudaArrayGetSparseProperties, cuda_runtime_api.h).
@@ -6588,9 +6588,9 @@ func ArrayGetSparseProperties(array Array) (sparseProperties ArraySparseProperti
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(array), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(array), 0, 0, 0, 0)
 	runtime.KeepAlive(&sparseProperties)
-	return sparseProperties, ffi.Error(procArrayGetSparseProperties, Error(r))
+	return sparseProperties, ffiimpl.Error(procArrayGetSparseProperties, Error(r))
 }
 
 // MipmappedArrayGetSparseProperties wraps cudaMipmappedArrayGetSparseProperties (symbol cudaMipmappedArrayGetSparseProperties, cuda_runtime_api.h).
@@ -6622,9 +6622,9 @@ func MipmappedArrayGetSparseProperties(mipmap MipmappedArray) (sparseProperties 
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(mipmap), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&sparseProperties)), uintptr(mipmap), 0, 0, 0, 0)
 	runtime.KeepAlive(&sparseProperties)
-	return sparseProperties, ffi.Error(procMipmappedArrayGetSparseProperties, Error(r))
+	return sparseProperties, ffiimpl.Error(procMipmappedArrayGetSparseProperties, Error(r))
 }
 
 // Memcpy wraps cudaMemcpy (symbol cudaMemcpy, cuda_runtime_api.h).
@@ -6671,10 +6671,10 @@ func Memcpy(dst, src unsafe.Pointer, count uint64, kind MemcpyKind) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dst), uintptr(src), uintptr(count), uintptr(kind), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(dst), uintptr(src), uintptr(count), uintptr(kind), 0, 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	return ffi.Error(procMemcpy, Error(r))
+	return ffiimpl.Error(procMemcpy, Error(r))
 }
 
 // MemcpyPeer wraps cudaMemcpyPeer (symbol cudaMemcpyPeer, cuda_runtime_api.h).
@@ -6717,10 +6717,10 @@ func MemcpyPeer(dst unsafe.Pointer, dstDevice int32, src unsafe.Pointer, srcDevi
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dst), uintptr(dstDevice), uintptr(src), uintptr(srcDevice), uintptr(count), 0)
+	r := ffiimpl.CallInts(sym, uintptr(dst), uintptr(dstDevice), uintptr(src), uintptr(srcDevice), uintptr(count), 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	return ffi.Error(procMemcpyPeer, Error(r))
+	return ffiimpl.Error(procMemcpyPeer, Error(r))
 }
 
 // Memcpy2D wraps cudaMemcpy2D (symbol cudaMemcpy2D, cuda_runtime_api.h).
@@ -6774,7 +6774,7 @@ func Memcpy2D(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch, wid
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(dst))
 	frame.Int(uintptr(dpitch))
 	frame.Int(uintptr(src))
@@ -6782,13 +6782,13 @@ func Memcpy2D(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch, wid
 	frame.Int(uintptr(width))
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemcpy2D, Error(frame.Ret()))
+	return ffiimpl.Error(procMemcpy2D, Error(frame.Ret()))
 }
 
 // Memcpy2DToArray wraps cudaMemcpy2DToArray (symbol cudaMemcpy2DToArray, cuda_runtime_api.h).
@@ -6843,7 +6843,7 @@ func Memcpy2DToArray(dst Array, wOffset, hOffset uint64, src unsafe.Pointer, spi
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(dst))
 	frame.Int(uintptr(wOffset))
 	frame.Int(uintptr(hOffset))
@@ -6852,12 +6852,12 @@ func Memcpy2DToArray(dst Array, wOffset, hOffset uint64, src unsafe.Pointer, spi
 	frame.Int(uintptr(width))
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemcpy2DToArray, Error(frame.Ret()))
+	return ffiimpl.Error(procMemcpy2DToArray, Error(frame.Ret()))
 }
 
 // Memcpy2DFromArray wraps cudaMemcpy2DFromArray (symbol cudaMemcpy2DFromArray, cuda_runtime_api.h).
@@ -6912,7 +6912,7 @@ func Memcpy2DFromArray(dst unsafe.Pointer, dpitch uint64, src ArrayConst, wOffse
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(dst))
 	frame.Int(uintptr(dpitch))
 	frame.Int(uintptr(src))
@@ -6921,12 +6921,12 @@ func Memcpy2DFromArray(dst unsafe.Pointer, dpitch uint64, src ArrayConst, wOffse
 	frame.Int(uintptr(width))
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dst)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemcpy2DFromArray, Error(frame.Ret()))
+	return ffiimpl.Error(procMemcpy2DFromArray, Error(frame.Ret()))
 }
 
 // Memcpy2DArrayToArray wraps cudaMemcpy2DArrayToArray (symbol cudaMemcpy2DArrayToArray, cuda_runtime_api.h).
@@ -6977,7 +6977,7 @@ func Memcpy2DArrayToArray(dst Array, wOffsetDst, hOffsetDst uint64, src ArrayCon
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(dst))
 	frame.Int(uintptr(wOffsetDst))
 	frame.Int(uintptr(hOffsetDst))
@@ -6987,11 +6987,11 @@ func Memcpy2DArrayToArray(dst Array, wOffsetDst, hOffsetDst uint64, src ArrayCon
 	frame.Int(uintptr(width))
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemcpy2DArrayToArray, Error(frame.Ret()))
+	return ffiimpl.Error(procMemcpy2DArrayToArray, Error(frame.Ret()))
 }
 
 // MemcpyToSymbol wraps cudaMemcpyToSymbol (symbol cudaMemcpyToSymbol, cuda_runtime_api.h).
@@ -7036,10 +7036,10 @@ func MemcpyToSymbol(symbol, src unsafe.Pointer, count, offset uint64, kind Memcp
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(symbol), uintptr(src), uintptr(count), uintptr(offset), uintptr(kind), 0)
+	r := ffiimpl.CallInts(sym, uintptr(symbol), uintptr(src), uintptr(count), uintptr(offset), uintptr(kind), 0)
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	return ffi.Error(procMemcpyToSymbol, Error(r))
+	return ffiimpl.Error(procMemcpyToSymbol, Error(r))
 }
 
 // MemcpyFromSymbol wraps cudaMemcpyFromSymbol (symbol cudaMemcpyFromSymbol, cuda_runtime_api.h).
@@ -7084,10 +7084,10 @@ func MemcpyFromSymbol(dst, symbol unsafe.Pointer, count, offset uint64, kind Mem
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dst), uintptr(symbol), uintptr(count), uintptr(offset), uintptr(kind), 0)
+	r := ffiimpl.CallInts(sym, uintptr(dst), uintptr(symbol), uintptr(count), uintptr(offset), uintptr(kind), 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	return ffi.Error(procMemcpyFromSymbol, Error(r))
+	return ffiimpl.Error(procMemcpyFromSymbol, Error(r))
 }
 
 // MemcpyAsync wraps cudaMemcpyAsync (symbol cudaMemcpyAsync, cuda_runtime_api.h).
@@ -7149,10 +7149,10 @@ func MemcpyAsync(dst, src unsafe.Pointer, count uint64, kind MemcpyKind, stream 
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dst), uintptr(src), uintptr(count), uintptr(kind), uintptr(stream), 0)
+	r := ffiimpl.CallInts(sym, uintptr(dst), uintptr(src), uintptr(count), uintptr(kind), uintptr(stream), 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	return ffi.Error(procMemcpyAsync, Error(r))
+	return ffiimpl.Error(procMemcpyAsync, Error(r))
 }
 
 // MemcpyPeerAsync wraps cudaMemcpyPeerAsync (symbol cudaMemcpyPeerAsync, cuda_runtime_api.h).
@@ -7196,10 +7196,10 @@ func MemcpyPeerAsync(dst unsafe.Pointer, dstDevice int32, src unsafe.Pointer, sr
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dst), uintptr(dstDevice), uintptr(src), uintptr(srcDevice), uintptr(count), uintptr(stream))
+	r := ffiimpl.CallInts(sym, uintptr(dst), uintptr(dstDevice), uintptr(src), uintptr(srcDevice), uintptr(count), uintptr(stream))
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	return ffi.Error(procMemcpyPeerAsync, Error(r))
+	return ffiimpl.Error(procMemcpyPeerAsync, Error(r))
 }
 
 // MemcpyBatchAsync wraps cudaMemcpyBatchAsync (symbol cudaMemcpyBatchAsync, cuda_runtime_api.h).
@@ -7294,7 +7294,7 @@ func MemcpyBatchAsync(dsts, srcs *unsafe.Pointer, sizes *uint64, count uint64, a
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(dsts)))
 	frame.Int(uintptr(unsafe.Pointer(srcs)))
 	frame.Int(uintptr(unsafe.Pointer(sizes)))
@@ -7303,7 +7303,7 @@ func MemcpyBatchAsync(dsts, srcs *unsafe.Pointer, sizes *uint64, count uint64, a
 	frame.Int(uintptr(unsafe.Pointer(attrsIdxs)))
 	frame.Int(uintptr(numAttrs))
 	frame.Int(uintptr(stream))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dsts)
 	runtime.KeepAlive(srcs)
 	runtime.KeepAlive(sizes)
@@ -7312,7 +7312,7 @@ func MemcpyBatchAsync(dsts, srcs *unsafe.Pointer, sizes *uint64, count uint64, a
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemcpyBatchAsync, Error(frame.Ret()))
+	return ffiimpl.Error(procMemcpyBatchAsync, Error(frame.Ret()))
 }
 
 // Memcpy3DBatchAsync wraps cudaMemcpy3DBatchAsync (symbol cudaMemcpy3DBatchAsync, cuda_runtime_api.h).
@@ -7405,9 +7405,9 @@ func Memcpy3DBatchAsync(numOps uint64, opList *Memcpy3DBatchOp, flags uint64, st
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(numOps), uintptr(unsafe.Pointer(opList)), uintptr(flags), uintptr(stream), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(numOps), uintptr(unsafe.Pointer(opList)), uintptr(flags), uintptr(stream), 0, 0)
 	runtime.KeepAlive(opList)
-	return ffi.Error(procMemcpy3DBatchAsync, Error(r))
+	return ffiimpl.Error(procMemcpy3DBatchAsync, Error(r))
 }
 
 // Memcpy2DAsync wraps cudaMemcpy2DAsync (symbol cudaMemcpy2DAsync, cuda_runtime_api.h).
@@ -7476,7 +7476,7 @@ func Memcpy2DAsync(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(dst))
 	frame.Int(uintptr(dpitch))
 	frame.Int(uintptr(src))
@@ -7485,13 +7485,13 @@ func Memcpy2DAsync(dst unsafe.Pointer, dpitch uint64, src unsafe.Pointer, spitch
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemcpy2DAsync, Error(frame.Ret()))
+	return ffiimpl.Error(procMemcpy2DAsync, Error(frame.Ret()))
 }
 
 // Memcpy2DToArrayAsync wraps cudaMemcpy2DToArrayAsync (symbol cudaMemcpy2DToArrayAsync, cuda_runtime_api.h).
@@ -7557,7 +7557,7 @@ func Memcpy2DToArrayAsync(dst Array, wOffset, hOffset uint64, src unsafe.Pointer
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(dst))
 	frame.Int(uintptr(wOffset))
 	frame.Int(uintptr(hOffset))
@@ -7567,12 +7567,12 @@ func Memcpy2DToArrayAsync(dst Array, wOffset, hOffset uint64, src unsafe.Pointer
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemcpy2DToArrayAsync, Error(frame.Ret()))
+	return ffiimpl.Error(procMemcpy2DToArrayAsync, Error(frame.Ret()))
 }
 
 // Memcpy2DFromArrayAsync wraps cudaMemcpy2DFromArrayAsync (symbol cudaMemcpy2DFromArrayAsync, cuda_runtime_api.h).
@@ -7637,7 +7637,7 @@ func Memcpy2DFromArrayAsync(dst unsafe.Pointer, dpitch uint64, src ArrayConst, w
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(dst))
 	frame.Int(uintptr(dpitch))
 	frame.Int(uintptr(src))
@@ -7647,12 +7647,12 @@ func Memcpy2DFromArrayAsync(dst unsafe.Pointer, dpitch uint64, src ArrayConst, w
 	frame.Int(uintptr(height))
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dst)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemcpy2DFromArrayAsync, Error(frame.Ret()))
+	return ffiimpl.Error(procMemcpy2DFromArrayAsync, Error(frame.Ret()))
 }
 
 // MemcpyToSymbolAsync wraps cudaMemcpyToSymbolAsync (symbol cudaMemcpyToSymbolAsync, cuda_runtime_api.h).
@@ -7706,10 +7706,10 @@ func MemcpyToSymbolAsync(symbol, src unsafe.Pointer, count, offset uint64, kind 
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(symbol), uintptr(src), uintptr(count), uintptr(offset), uintptr(kind), uintptr(stream))
+	r := ffiimpl.CallInts(sym, uintptr(symbol), uintptr(src), uintptr(count), uintptr(offset), uintptr(kind), uintptr(stream))
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	return ffi.Error(procMemcpyToSymbolAsync, Error(r))
+	return ffiimpl.Error(procMemcpyToSymbolAsync, Error(r))
 }
 
 // MemcpyFromSymbolAsync wraps cudaMemcpyFromSymbolAsync (symbol cudaMemcpyFromSymbolAsync, cuda_runtime_api.h).
@@ -7763,10 +7763,10 @@ func MemcpyFromSymbolAsync(dst, symbol unsafe.Pointer, count, offset uint64, kin
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dst), uintptr(symbol), uintptr(count), uintptr(offset), uintptr(kind), uintptr(stream))
+	r := ffiimpl.CallInts(sym, uintptr(dst), uintptr(symbol), uintptr(count), uintptr(offset), uintptr(kind), uintptr(stream))
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	return ffi.Error(procMemcpyFromSymbolAsync, Error(r))
+	return ffiimpl.Error(procMemcpyFromSymbolAsync, Error(r))
 }
 
 // Memset wraps cudaMemset (symbol cudaMemset, cuda_runtime_api.h).
@@ -7803,9 +7803,9 @@ func Memset(devPtr unsafe.Pointer, value int32, count uint64) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(devPtr), uintptr(value), uintptr(count), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(devPtr), uintptr(value), uintptr(count), 0, 0, 0)
 	runtime.KeepAlive(devPtr)
-	return ffi.Error(procMemset, Error(r))
+	return ffiimpl.Error(procMemset, Error(r))
 }
 
 // Memset2D wraps cudaMemset2D (symbol cudaMemset2D, cuda_runtime_api.h).
@@ -7848,9 +7848,9 @@ func Memset2D(devPtr unsafe.Pointer, pitch uint64, value int32, width, height ui
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(devPtr), uintptr(pitch), uintptr(value), uintptr(width), uintptr(height), 0)
+	r := ffiimpl.CallInts(sym, uintptr(devPtr), uintptr(pitch), uintptr(value), uintptr(width), uintptr(height), 0)
 	runtime.KeepAlive(devPtr)
-	return ffi.Error(procMemset2D, Error(r))
+	return ffiimpl.Error(procMemset2D, Error(r))
 }
 
 // Memset3D wraps cudaMemset3D (symbol cudaMemset3D, cuda_runtime_api.h).
@@ -7905,17 +7905,17 @@ func Memset3D(pitchedDevPtr PitchedPtr, value int32, extent Extent) error {
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&pitchedDevPtr), &layoutPitchedPtr)
 	frame.Int(uintptr(value))
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemset3D, Error(frame.Ret()))
+	return ffiimpl.Error(procMemset3D, Error(frame.Ret()))
 }
 
 // MemsetAsync wraps cudaMemsetAsync (symbol cudaMemsetAsync, cuda_runtime_api.h).
@@ -7961,9 +7961,9 @@ func MemsetAsync(devPtr unsafe.Pointer, value int32, count uint64, stream Stream
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(devPtr), uintptr(value), uintptr(count), uintptr(stream), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(devPtr), uintptr(value), uintptr(count), uintptr(stream), 0, 0)
 	runtime.KeepAlive(devPtr)
-	return ffi.Error(procMemsetAsync, Error(r))
+	return ffiimpl.Error(procMemsetAsync, Error(r))
 }
 
 // Memset2DAsync wraps cudaMemset2DAsync (symbol cudaMemset2DAsync, cuda_runtime_api.h).
@@ -8014,9 +8014,9 @@ func Memset2DAsync(devPtr unsafe.Pointer, pitch uint64, value int32, width, heig
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(devPtr), uintptr(pitch), uintptr(value), uintptr(width), uintptr(height), uintptr(stream))
+	r := ffiimpl.CallInts(sym, uintptr(devPtr), uintptr(pitch), uintptr(value), uintptr(width), uintptr(height), uintptr(stream))
 	runtime.KeepAlive(devPtr)
-	return ffi.Error(procMemset2DAsync, Error(r))
+	return ffiimpl.Error(procMemset2DAsync, Error(r))
 }
 
 // Memset3DAsync wraps cudaMemset3DAsync (symbol cudaMemset3DAsync, cuda_runtime_api.h).
@@ -8079,18 +8079,18 @@ func Memset3DAsync(pitchedDevPtr PitchedPtr, value int32, extent Extent, stream 
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&pitchedDevPtr), &layoutPitchedPtr)
 	frame.Int(uintptr(value))
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
 	frame.Int(uintptr(stream))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemset3DAsync, Error(frame.Ret()))
+	return ffiimpl.Error(procMemset3DAsync, Error(frame.Ret()))
 }
 
 // GetSymbolAddress wraps cudaGetSymbolAddress (symbol cudaGetSymbolAddress, cuda_runtime_api.h).
@@ -8123,10 +8123,10 @@ func GetSymbolAddress(symbol unsafe.Pointer) (devPtr unsafe.Pointer, err error) 
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(symbol), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(symbol), 0, 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(symbol)
-	return devPtr, ffi.Error(procGetSymbolAddress, Error(r))
+	return devPtr, ffiimpl.Error(procGetSymbolAddress, Error(r))
 }
 
 // GetSymbolSize wraps cudaGetSymbolSize (symbol cudaGetSymbolSize, cuda_runtime_api.h).
@@ -8159,10 +8159,10 @@ func GetSymbolSize(symbol unsafe.Pointer) (size uint64, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&size)), uintptr(symbol), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&size)), uintptr(symbol), 0, 0, 0, 0)
 	runtime.KeepAlive(&size)
 	runtime.KeepAlive(symbol)
-	return size, ffi.Error(procGetSymbolSize, Error(r))
+	return size, ffiimpl.Error(procGetSymbolSize, Error(r))
 }
 
 // MemPrefetchAsync wraps cudaMemPrefetchAsync (symbol cudaMemPrefetchAsync, cuda_runtime_api.h).
@@ -8258,19 +8258,19 @@ func MemPrefetchAsync(devPtr unsafe.Pointer, count uint64, location MemLocation,
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(devPtr))
 	frame.Int(uintptr(count))
 	frame.Struct(unsafe.Pointer(&location), &layoutMemLocation)
 	frame.Int(uintptr(flags))
 	frame.Int(uintptr(stream))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(devPtr)
 	runtime.KeepAlive(&location)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemPrefetchAsync, Error(frame.Ret()))
+	return ffiimpl.Error(procMemPrefetchAsync, Error(frame.Ret()))
 }
 
 // MemPrefetchBatchAsync wraps cudaMemPrefetchBatchAsync (symbol cudaMemPrefetchBatchAsync, cuda_runtime_api.h).
@@ -8325,7 +8325,7 @@ func MemPrefetchBatchAsync(dptrs *unsafe.Pointer, sizes *uint64, count uint64, p
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(dptrs)))
 	frame.Int(uintptr(unsafe.Pointer(sizes)))
 	frame.Int(uintptr(count))
@@ -8334,7 +8334,7 @@ func MemPrefetchBatchAsync(dptrs *unsafe.Pointer, sizes *uint64, count uint64, p
 	frame.Int(uintptr(numPrefetchLocs))
 	frame.Int(uintptr(flags))
 	frame.Int(uintptr(stream))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dptrs)
 	runtime.KeepAlive(sizes)
 	runtime.KeepAlive(prefetchLocs)
@@ -8342,7 +8342,7 @@ func MemPrefetchBatchAsync(dptrs *unsafe.Pointer, sizes *uint64, count uint64, p
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemPrefetchBatchAsync, Error(frame.Ret()))
+	return ffiimpl.Error(procMemPrefetchBatchAsync, Error(frame.Ret()))
 }
 
 // MemDiscardBatchAsync wraps cudaMemDiscardBatchAsync (symbol cudaMemDiscardBatchAsync, cuda_runtime_api.h).
@@ -8383,10 +8383,10 @@ func MemDiscardBatchAsync(dptrs *unsafe.Pointer, sizes *uint64, count, flags uin
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(dptrs)), uintptr(unsafe.Pointer(sizes)), uintptr(count), uintptr(flags), uintptr(stream), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(dptrs)), uintptr(unsafe.Pointer(sizes)), uintptr(count), uintptr(flags), uintptr(stream), 0)
 	runtime.KeepAlive(dptrs)
 	runtime.KeepAlive(sizes)
-	return ffi.Error(procMemDiscardBatchAsync, Error(r))
+	return ffiimpl.Error(procMemDiscardBatchAsync, Error(r))
 }
 
 // MemDiscardAndPrefetchBatchAsync wraps cudaMemDiscardAndPrefetchBatchAsync (symbol cudaMemDiscardAndPrefetchBatchAsync, cuda_runtime_api.h).
@@ -8447,7 +8447,7 @@ func MemDiscardAndPrefetchBatchAsync(dptrs *unsafe.Pointer, sizes *uint64, count
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(dptrs)))
 	frame.Int(uintptr(unsafe.Pointer(sizes)))
 	frame.Int(uintptr(count))
@@ -8456,7 +8456,7 @@ func MemDiscardAndPrefetchBatchAsync(dptrs *unsafe.Pointer, sizes *uint64, count
 	frame.Int(uintptr(numPrefetchLocs))
 	frame.Int(uintptr(flags))
 	frame.Int(uintptr(stream))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dptrs)
 	runtime.KeepAlive(sizes)
 	runtime.KeepAlive(prefetchLocs)
@@ -8464,7 +8464,7 @@ func MemDiscardAndPrefetchBatchAsync(dptrs *unsafe.Pointer, sizes *uint64, count
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemDiscardAndPrefetchBatchAsync, Error(frame.Ret()))
+	return ffiimpl.Error(procMemDiscardAndPrefetchBatchAsync, Error(frame.Ret()))
 }
 
 // MemAdvise wraps cudaMemAdvise (symbol cudaMemAdvise, cuda_runtime_api.h).
@@ -8640,18 +8640,18 @@ func MemAdvise(devPtr unsafe.Pointer, count uint64, advice MemoryAdvise, locatio
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(devPtr))
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(advice))
 	frame.Struct(unsafe.Pointer(&location), &layoutMemLocation)
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(devPtr)
 	runtime.KeepAlive(&location)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemAdvise, Error(frame.Ret()))
+	return ffiimpl.Error(procMemAdvise, Error(frame.Ret()))
 }
 
 // MemRangeGetAttribute wraps cudaMemRangeGetAttribute (symbol cudaMemRangeGetAttribute, cuda_runtime_api.h).
@@ -8792,10 +8792,10 @@ func MemRangeGetAttribute(data unsafe.Pointer, dataSize uint64, attribute MemRan
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(data), uintptr(dataSize), uintptr(attribute), uintptr(devPtr), uintptr(count), 0)
+	r := ffiimpl.CallInts(sym, uintptr(data), uintptr(dataSize), uintptr(attribute), uintptr(devPtr), uintptr(count), 0)
 	runtime.KeepAlive(data)
 	runtime.KeepAlive(devPtr)
-	return ffi.Error(procMemRangeGetAttribute, Error(r))
+	return ffiimpl.Error(procMemRangeGetAttribute, Error(r))
 }
 
 // MemRangeGetAttributes wraps cudaMemRangeGetAttributes (symbol cudaMemRangeGetAttributes, cuda_runtime_api.h).
@@ -8850,12 +8850,12 @@ func MemRangeGetAttributes(data *unsafe.Pointer, dataSizes *uint64, attributes *
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(data)), uintptr(unsafe.Pointer(dataSizes)), uintptr(unsafe.Pointer(attributes)), uintptr(numAttributes), uintptr(devPtr), uintptr(count))
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(data)), uintptr(unsafe.Pointer(dataSizes)), uintptr(unsafe.Pointer(attributes)), uintptr(numAttributes), uintptr(devPtr), uintptr(count))
 	runtime.KeepAlive(data)
 	runtime.KeepAlive(dataSizes)
 	runtime.KeepAlive(attributes)
 	runtime.KeepAlive(devPtr)
-	return ffi.Error(procMemRangeGetAttributes, Error(r))
+	return ffiimpl.Error(procMemRangeGetAttributes, Error(r))
 }
 
 // MemcpyToArray wraps cudaMemcpyToArray (symbol cudaMemcpyToArray, cuda_runtime_api.h).
@@ -8904,9 +8904,9 @@ func MemcpyToArray(dst Array, wOffset, hOffset uint64, src unsafe.Pointer, count
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dst), uintptr(wOffset), uintptr(hOffset), uintptr(src), uintptr(count), uintptr(kind))
+	r := ffiimpl.CallInts(sym, uintptr(dst), uintptr(wOffset), uintptr(hOffset), uintptr(src), uintptr(count), uintptr(kind))
 	runtime.KeepAlive(src)
-	return ffi.Error(procMemcpyToArray, Error(r))
+	return ffiimpl.Error(procMemcpyToArray, Error(r))
 }
 
 // MemcpyFromArray wraps cudaMemcpyFromArray (symbol cudaMemcpyFromArray, cuda_runtime_api.h).
@@ -8955,9 +8955,9 @@ func MemcpyFromArray(dst unsafe.Pointer, src ArrayConst, wOffset, hOffset, count
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(dst), uintptr(src), uintptr(wOffset), uintptr(hOffset), uintptr(count), uintptr(kind))
+	r := ffiimpl.CallInts(sym, uintptr(dst), uintptr(src), uintptr(wOffset), uintptr(hOffset), uintptr(count), uintptr(kind))
 	runtime.KeepAlive(dst)
-	return ffi.Error(procMemcpyFromArray, Error(r))
+	return ffiimpl.Error(procMemcpyFromArray, Error(r))
 }
 
 // MemcpyArrayToArray wraps cudaMemcpyArrayToArray (symbol cudaMemcpyArrayToArray, cuda_runtime_api.h).
@@ -9007,7 +9007,7 @@ func MemcpyArrayToArray(dst Array, wOffsetDst, hOffsetDst uint64, src ArrayConst
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(dst))
 	frame.Int(uintptr(wOffsetDst))
 	frame.Int(uintptr(hOffsetDst))
@@ -9016,11 +9016,11 @@ func MemcpyArrayToArray(dst Array, wOffsetDst, hOffsetDst uint64, src ArrayConst
 	frame.Int(uintptr(hOffsetSrc))
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(kind))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemcpyArrayToArray, Error(frame.Ret()))
+	return ffiimpl.Error(procMemcpyArrayToArray, Error(frame.Ret()))
 }
 
 // MemcpyToArrayAsync wraps cudaMemcpyToArrayAsync (symbol cudaMemcpyToArrayAsync, cuda_runtime_api.h).
@@ -9078,7 +9078,7 @@ func MemcpyToArrayAsync(dst Array, wOffset, hOffset uint64, src unsafe.Pointer, 
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(dst))
 	frame.Int(uintptr(wOffset))
 	frame.Int(uintptr(hOffset))
@@ -9086,12 +9086,12 @@ func MemcpyToArrayAsync(dst Array, wOffset, hOffset uint64, src unsafe.Pointer, 
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(src)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemcpyToArrayAsync, Error(frame.Ret()))
+	return ffiimpl.Error(procMemcpyToArrayAsync, Error(frame.Ret()))
 }
 
 // MemcpyFromArrayAsync wraps cudaMemcpyFromArrayAsync (symbol cudaMemcpyFromArrayAsync, cuda_runtime_api.h).
@@ -9149,7 +9149,7 @@ func MemcpyFromArrayAsync(dst unsafe.Pointer, src ArrayConst, wOffset, hOffset, 
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(dst))
 	frame.Int(uintptr(src))
 	frame.Int(uintptr(wOffset))
@@ -9157,12 +9157,12 @@ func MemcpyFromArrayAsync(dst unsafe.Pointer, src ArrayConst, wOffset, hOffset, 
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(kind))
 	frame.Int(uintptr(stream))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dst)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemcpyFromArrayAsync, Error(frame.Ret()))
+	return ffiimpl.Error(procMemcpyFromArrayAsync, Error(frame.Ret()))
 }
 
 // MallocAsync wraps cudaMallocAsync (symbol cudaMallocAsync, cuda_runtime_api.h).
@@ -9215,9 +9215,9 @@ func MallocAsync(size uint64, hStream Stream) (devPtr unsafe.Pointer, err error)
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), uintptr(hStream), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(size), uintptr(hStream), 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
-	return devPtr, ffi.Error(procMallocAsync, Error(r))
+	return devPtr, ffiimpl.Error(procMallocAsync, Error(r))
 }
 
 // FreeAsync wraps cudaFreeAsync (symbol cudaFreeAsync, cuda_runtime_api.h).
@@ -9254,9 +9254,9 @@ func FreeAsync(devPtr unsafe.Pointer, hStream Stream) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(devPtr), uintptr(hStream), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(devPtr), uintptr(hStream), 0, 0, 0, 0)
 	runtime.KeepAlive(devPtr)
-	return ffi.Error(procFreeAsync, Error(r))
+	return ffiimpl.Error(procFreeAsync, Error(r))
 }
 
 // MemPoolTrimTo wraps cudaMemPoolTrimTo (symbol cudaMemPoolTrimTo, cuda_runtime_api.h).
@@ -9291,8 +9291,8 @@ func MemPoolTrimTo(memPool MemPool, minBytesToKeep uint64) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(memPool), uintptr(minBytesToKeep), 0, 0, 0, 0)
-	return ffi.Error(procMemPoolTrimTo, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(memPool), uintptr(minBytesToKeep), 0, 0, 0, 0)
+	return ffiimpl.Error(procMemPoolTrimTo, Error(r))
 }
 
 // MemPoolSetAttribute wraps cudaMemPoolSetAttribute (symbol cudaMemPoolSetAttribute, cuda_runtime_api.h).
@@ -9343,9 +9343,9 @@ func MemPoolSetAttribute(memPool MemPool, attr MemPoolAttr, value unsafe.Pointer
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(memPool), uintptr(attr), uintptr(value), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(memPool), uintptr(attr), uintptr(value), 0, 0, 0)
 	runtime.KeepAlive(value)
-	return ffi.Error(procMemPoolSetAttribute, Error(r))
+	return ffiimpl.Error(procMemPoolSetAttribute, Error(r))
 }
 
 // MemPoolGetAttribute wraps cudaMemPoolGetAttribute (symbol cudaMemPoolGetAttribute, cuda_runtime_api.h).
@@ -9400,9 +9400,9 @@ func MemPoolGetAttribute(memPool MemPool, attr MemPoolAttr, value unsafe.Pointer
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(memPool), uintptr(attr), uintptr(value), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(memPool), uintptr(attr), uintptr(value), 0, 0, 0)
 	runtime.KeepAlive(value)
-	return ffi.Error(procMemPoolGetAttribute, Error(r))
+	return ffiimpl.Error(procMemPoolGetAttribute, Error(r))
 }
 
 // MemPoolSetAccess wraps cudaMemPoolSetAccess (symbol cudaMemPoolSetAccess, cuda_runtime_api.h).
@@ -9422,9 +9422,9 @@ func MemPoolSetAccess(memPool MemPool, descList *MemAccessDesc, count uint64) er
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(memPool), uintptr(unsafe.Pointer(descList)), uintptr(count), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(memPool), uintptr(unsafe.Pointer(descList)), uintptr(count), 0, 0, 0)
 	runtime.KeepAlive(descList)
-	return ffi.Error(procMemPoolSetAccess, Error(r))
+	return ffiimpl.Error(procMemPoolSetAccess, Error(r))
 }
 
 // MemPoolGetAccess wraps cudaMemPoolGetAccess (symbol cudaMemPoolGetAccess, cuda_runtime_api.h).
@@ -9443,10 +9443,10 @@ func MemPoolGetAccess(memPool MemPool, location *MemLocation) (flags MemAccessFl
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&flags)), uintptr(memPool), uintptr(unsafe.Pointer(location)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&flags)), uintptr(memPool), uintptr(unsafe.Pointer(location)), 0, 0, 0)
 	runtime.KeepAlive(&flags)
 	runtime.KeepAlive(location)
-	return flags, ffi.Error(procMemPoolGetAccess, Error(r))
+	return flags, ffiimpl.Error(procMemPoolGetAccess, Error(r))
 }
 
 // MemPoolCreate wraps cudaMemPoolCreate (symbol cudaMemPoolCreate, cuda_runtime_api.h).
@@ -9506,10 +9506,10 @@ func MemPoolCreate(poolProps *MemPoolProps) (memPool MemPool, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memPool)), uintptr(unsafe.Pointer(poolProps)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&memPool)), uintptr(unsafe.Pointer(poolProps)), 0, 0, 0, 0)
 	runtime.KeepAlive(&memPool)
 	runtime.KeepAlive(poolProps)
-	return memPool, ffi.Error(procMemPoolCreate, Error(r))
+	return memPool, ffiimpl.Error(procMemPoolCreate, Error(r))
 }
 
 // MemPoolDestroy wraps cudaMemPoolDestroy (symbol cudaMemPoolDestroy, cuda_runtime_api.h).
@@ -9536,8 +9536,8 @@ func MemPoolDestroy(memPool MemPool) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(memPool), 0, 0, 0, 0, 0)
-	return ffi.Error(procMemPoolDestroy, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(memPool), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procMemPoolDestroy, Error(r))
 }
 
 // MemGetDefaultMemPool wraps cudaMemGetDefaultMemPool (symbol cudaMemGetDefaultMemPool, cuda_runtime_api.h).
@@ -9563,10 +9563,10 @@ func MemGetDefaultMemPool(location *MemLocation, typ MemAllocationType) (memPool
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memPool)), uintptr(unsafe.Pointer(location)), uintptr(typ), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&memPool)), uintptr(unsafe.Pointer(location)), uintptr(typ), 0, 0, 0)
 	runtime.KeepAlive(&memPool)
 	runtime.KeepAlive(location)
-	return memPool, ffi.Error(procMemGetDefaultMemPool, Error(r))
+	return memPool, ffiimpl.Error(procMemGetDefaultMemPool, Error(r))
 }
 
 // MemGetMemPool wraps cudaMemGetMemPool (symbol cudaMemGetMemPool, cuda_runtime_api.h).
@@ -9597,10 +9597,10 @@ func MemGetMemPool(location *MemLocation, typ MemAllocationType) (memPool MemPoo
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memPool)), uintptr(unsafe.Pointer(location)), uintptr(typ), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&memPool)), uintptr(unsafe.Pointer(location)), uintptr(typ), 0, 0, 0)
 	runtime.KeepAlive(&memPool)
 	runtime.KeepAlive(location)
-	return memPool, ffi.Error(procMemGetMemPool, Error(r))
+	return memPool, ffiimpl.Error(procMemGetMemPool, Error(r))
 }
 
 // MemSetMemPool wraps cudaMemSetMemPool (symbol cudaMemSetMemPool, cuda_runtime_api.h).
@@ -9637,9 +9637,9 @@ func MemSetMemPool(location *MemLocation, typ MemAllocationType, memPool MemPool
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(location)), uintptr(typ), uintptr(memPool), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(location)), uintptr(typ), uintptr(memPool), 0, 0, 0)
 	runtime.KeepAlive(location)
-	return ffi.Error(procMemSetMemPool, Error(r))
+	return ffiimpl.Error(procMemSetMemPool, Error(r))
 }
 
 // MallocFromPoolAsync wraps cudaMallocFromPoolAsync (symbol cudaMallocFromPoolAsync, cuda_runtime_api.h).
@@ -9682,9 +9682,9 @@ func MallocFromPoolAsync(size uint64, memPool MemPool, stream Stream) (ptr unsaf
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&ptr)), uintptr(size), uintptr(memPool), uintptr(stream), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&ptr)), uintptr(size), uintptr(memPool), uintptr(stream), 0, 0)
 	runtime.KeepAlive(&ptr)
-	return ptr, ffi.Error(procMallocFromPoolAsync, Error(r))
+	return ptr, ffiimpl.Error(procMallocFromPoolAsync, Error(r))
 }
 
 // MemPoolExportToShareableHandle wraps cudaMemPoolExportToShareableHandle (symbol cudaMemPoolExportToShareableHandle, cuda_runtime_api.h).
@@ -9717,9 +9717,9 @@ func MemPoolExportToShareableHandle(shareableHandle unsafe.Pointer, memPool MemP
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(shareableHandle), uintptr(memPool), uintptr(handleType), uintptr(flags), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(shareableHandle), uintptr(memPool), uintptr(handleType), uintptr(flags), 0, 0)
 	runtime.KeepAlive(shareableHandle)
-	return ffi.Error(procMemPoolExportToShareableHandle, Error(r))
+	return ffiimpl.Error(procMemPoolExportToShareableHandle, Error(r))
 }
 
 // MemPoolImportFromShareableHandle wraps cudaMemPoolImportFromShareableHandle (symbol cudaMemPoolImportFromShareableHandle, cuda_runtime_api.h).
@@ -9748,10 +9748,10 @@ func MemPoolImportFromShareableHandle(shareableHandle unsafe.Pointer, handleType
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&memPool)), uintptr(shareableHandle), uintptr(handleType), uintptr(flags), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&memPool)), uintptr(shareableHandle), uintptr(handleType), uintptr(flags), 0, 0)
 	runtime.KeepAlive(&memPool)
 	runtime.KeepAlive(shareableHandle)
-	return memPool, ffi.Error(procMemPoolImportFromShareableHandle, Error(r))
+	return memPool, ffiimpl.Error(procMemPoolImportFromShareableHandle, Error(r))
 }
 
 // MemPoolExportPointer wraps cudaMemPoolExportPointer (symbol cudaMemPoolExportPointer, cuda_runtime_api.h).
@@ -9775,10 +9775,10 @@ func MemPoolExportPointer(ptr unsafe.Pointer) (exportData MemPoolPtrExportData, 
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&exportData)), uintptr(ptr), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&exportData)), uintptr(ptr), 0, 0, 0, 0)
 	runtime.KeepAlive(&exportData)
 	runtime.KeepAlive(ptr)
-	return exportData, ffi.Error(procMemPoolExportPointer, Error(r))
+	return exportData, ffiimpl.Error(procMemPoolExportPointer, Error(r))
 }
 
 // MemPoolImportPointer wraps cudaMemPoolImportPointer (symbol cudaMemPoolImportPointer, cuda_runtime_api.h).
@@ -9811,10 +9811,10 @@ func MemPoolImportPointer(memPool MemPool, exportData *MemPoolPtrExportData) (pt
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&ptr)), uintptr(memPool), uintptr(unsafe.Pointer(exportData)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&ptr)), uintptr(memPool), uintptr(unsafe.Pointer(exportData)), 0, 0, 0)
 	runtime.KeepAlive(&ptr)
 	runtime.KeepAlive(exportData)
-	return ptr, ffi.Error(procMemPoolImportPointer, Error(r))
+	return ptr, ffiimpl.Error(procMemPoolImportPointer, Error(r))
 }
 
 // PointerGetAttributes wraps cudaPointerGetAttributes (symbol cudaPointerGetAttributes, cuda_runtime_api.h).
@@ -9878,10 +9878,10 @@ func PointerGetAttributes(ptr unsafe.Pointer) (attributes PointerAttributes, err
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&attributes)), uintptr(ptr), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&attributes)), uintptr(ptr), 0, 0, 0, 0)
 	runtime.KeepAlive(&attributes)
 	runtime.KeepAlive(ptr)
-	return attributes, ffi.Error(procPointerGetAttributes, Error(r))
+	return attributes, ffiimpl.Error(procPointerGetAttributes, Error(r))
 }
 
 // DeviceCanAccessPeer wraps cudaDeviceCanAccessPeer (symbol cudaDeviceCanAccessPeer, cuda_runtime_api.h).
@@ -9917,9 +9917,9 @@ func DeviceCanAccessPeer(device, peerDevice int32) (canAccessPeer int32, err err
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&canAccessPeer)), uintptr(device), uintptr(peerDevice), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&canAccessPeer)), uintptr(device), uintptr(peerDevice), 0, 0, 0)
 	runtime.KeepAlive(&canAccessPeer)
-	return canAccessPeer, ffi.Error(procDeviceCanAccessPeer, Error(r))
+	return canAccessPeer, ffiimpl.Error(procDeviceCanAccessPeer, Error(r))
 }
 
 // DeviceEnablePeerAccess wraps cudaDeviceEnablePeerAccess (symbol cudaDeviceEnablePeerAccess, cuda_runtime_api.h).
@@ -9970,8 +9970,8 @@ func DeviceEnablePeerAccess(peerDevice int32, flags uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(peerDevice), uintptr(flags), 0, 0, 0, 0)
-	return ffi.Error(procDeviceEnablePeerAccess, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(peerDevice), uintptr(flags), 0, 0, 0, 0)
+	return ffiimpl.Error(procDeviceEnablePeerAccess, Error(r))
 }
 
 // DeviceDisablePeerAccess wraps cudaDeviceDisablePeerAccess (symbol cudaDeviceDisablePeerAccess, cuda_runtime_api.h).
@@ -10001,8 +10001,8 @@ func DeviceDisablePeerAccess(peerDevice int32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(peerDevice), 0, 0, 0, 0, 0)
-	return ffi.Error(procDeviceDisablePeerAccess, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(peerDevice), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procDeviceDisablePeerAccess, Error(r))
 }
 
 // GraphicsUnregisterResource wraps cudaGraphicsUnregisterResource (symbol cudaGraphicsUnregisterResource, cuda_runtime_api.h).
@@ -10038,8 +10038,8 @@ func GraphicsUnregisterResource(resource GraphicsResource) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(resource), 0, 0, 0, 0, 0)
-	return ffi.Error(procGraphicsUnregisterResource, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(resource), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procGraphicsUnregisterResource, Error(r))
 }
 
 // GraphicsResourceSetMapFlags wraps cudaGraphicsResourceSetMapFlags (symbol cudaGraphicsResourceSetMapFlags, cuda_runtime_api.h).
@@ -10085,8 +10085,8 @@ func GraphicsResourceSetMapFlags(resource GraphicsResource, flags uint32) error 
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(resource), uintptr(flags), 0, 0, 0, 0)
-	return ffi.Error(procGraphicsResourceSetMapFlags, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(resource), uintptr(flags), 0, 0, 0, 0)
+	return ffiimpl.Error(procGraphicsResourceSetMapFlags, Error(r))
 }
 
 // GraphicsMapResources wraps cudaGraphicsMapResources (symbol cudaGraphicsMapResources, cuda_runtime_api.h).
@@ -10133,9 +10133,9 @@ func GraphicsMapResources(count int32, resources *GraphicsResource, stream Strea
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(stream), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(stream), 0, 0, 0)
 	runtime.KeepAlive(resources)
-	return ffi.Error(procGraphicsMapResources, Error(r))
+	return ffiimpl.Error(procGraphicsMapResources, Error(r))
 }
 
 // GraphicsUnmapResources wraps cudaGraphicsUnmapResources (symbol cudaGraphicsUnmapResources, cuda_runtime_api.h).
@@ -10178,9 +10178,9 @@ func GraphicsUnmapResources(count int32, resources *GraphicsResource, stream Str
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(stream), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(count), uintptr(unsafe.Pointer(resources)), uintptr(stream), 0, 0, 0)
 	runtime.KeepAlive(resources)
-	return ffi.Error(procGraphicsUnmapResources, Error(r))
+	return ffiimpl.Error(procGraphicsUnmapResources, Error(r))
 }
 
 // GraphicsResourceGetMappedPointer wraps cudaGraphicsResourceGetMappedPointer (symbol cudaGraphicsResourceGetMappedPointer, cuda_runtime_api.h).
@@ -10219,10 +10219,10 @@ func GraphicsResourceGetMappedPointer(resource GraphicsResource) (devPtr unsafe.
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(unsafe.Pointer(&size)), uintptr(resource), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&devPtr)), uintptr(unsafe.Pointer(&size)), uintptr(resource), 0, 0, 0)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(&size)
-	return devPtr, size, ffi.Error(procGraphicsResourceGetMappedPointer, Error(r))
+	return devPtr, size, ffiimpl.Error(procGraphicsResourceGetMappedPointer, Error(r))
 }
 
 // GraphicsSubResourceGetMappedArray wraps cudaGraphicsSubResourceGetMappedArray (symbol cudaGraphicsSubResourceGetMappedArray, cuda_runtime_api.h).
@@ -10268,9 +10268,9 @@ func GraphicsSubResourceGetMappedArray(resource GraphicsResource, arrayIndex, mi
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&array)), uintptr(resource), uintptr(arrayIndex), uintptr(mipLevel), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&array)), uintptr(resource), uintptr(arrayIndex), uintptr(mipLevel), 0, 0)
 	runtime.KeepAlive(&array)
-	return array, ffi.Error(procGraphicsSubResourceGetMappedArray, Error(r))
+	return array, ffiimpl.Error(procGraphicsSubResourceGetMappedArray, Error(r))
 }
 
 // GraphicsResourceGetMappedMipmappedArray wraps cudaGraphicsResourceGetMappedMipmappedArray (symbol cudaGraphicsResourceGetMappedMipmappedArray, cuda_runtime_api.h).
@@ -10308,9 +10308,9 @@ func GraphicsResourceGetMappedMipmappedArray(resource GraphicsResource) (mipmapp
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&mipmappedArray)), uintptr(resource), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&mipmappedArray)), uintptr(resource), 0, 0, 0, 0)
 	runtime.KeepAlive(&mipmappedArray)
-	return mipmappedArray, ffi.Error(procGraphicsResourceGetMappedMipmappedArray, Error(r))
+	return mipmappedArray, ffiimpl.Error(procGraphicsResourceGetMappedMipmappedArray, Error(r))
 }
 
 // GetChannelDesc wraps cudaGetChannelDesc (symbol cudaGetChannelDesc, cuda_runtime_api.h).
@@ -10340,9 +10340,9 @@ func GetChannelDesc(array ArrayConst) (desc ChannelFormatDesc, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&desc)), uintptr(array), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&desc)), uintptr(array), 0, 0, 0, 0)
 	runtime.KeepAlive(&desc)
-	return desc, ffi.Error(procGetChannelDesc, Error(r))
+	return desc, ffiimpl.Error(procGetChannelDesc, Error(r))
 }
 
 // CreateChannelDesc wraps cudaCreateChannelDesc (symbol cudaCreateChannelDesc, cuda_runtime_api.h). It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why).
@@ -10375,14 +10375,14 @@ func CreateChannelDesc(x, y, z, w int32, f ChannelFormatKind) (ret ChannelFormat
 	if err != nil {
 		return
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.StructResult(unsafe.Pointer(&ret), &layoutChannelFormatDesc)
 	frame.Int(uintptr(x))
 	frame.Int(uintptr(y))
 	frame.Int(uintptr(z))
 	frame.Int(uintptr(w))
 	frame.Int(uintptr(f))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -10636,12 +10636,12 @@ func CreateTextureObject(pResDesc *ResourceDesc, pTexDesc *TextureDesc, pResView
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pTexObject)), uintptr(unsafe.Pointer(pResDesc)), uintptr(unsafe.Pointer(pTexDesc)), uintptr(unsafe.Pointer(pResViewDesc)), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pTexObject)), uintptr(unsafe.Pointer(pResDesc)), uintptr(unsafe.Pointer(pTexDesc)), uintptr(unsafe.Pointer(pResViewDesc)), 0, 0)
 	runtime.KeepAlive(&pTexObject)
 	runtime.KeepAlive(pResDesc)
 	runtime.KeepAlive(pTexDesc)
 	runtime.KeepAlive(pResViewDesc)
-	return pTexObject, ffi.Error(procCreateTextureObject, Error(r))
+	return pTexObject, ffiimpl.Error(procCreateTextureObject, Error(r))
 }
 
 // DestroyTextureObject wraps cudaDestroyTextureObject (symbol cudaDestroyTextureObject, cuda_runtime_api.h).
@@ -10668,8 +10668,8 @@ func DestroyTextureObject(texObject TextureObject) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(texObject), 0, 0, 0, 0, 0)
-	return ffi.Error(procDestroyTextureObject, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(texObject), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procDestroyTextureObject, Error(r))
 }
 
 // GetTextureObjectResourceDesc wraps cudaGetTextureObjectResourceDesc (symbol cudaGetTextureObjectResourceDesc, cuda_runtime_api.h).
@@ -10696,9 +10696,9 @@ func GetTextureObjectResourceDesc(texObject TextureObject) (pResDesc ResourceDes
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pResDesc)), uintptr(texObject), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pResDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResDesc)
-	return pResDesc, ffi.Error(procGetTextureObjectResourceDesc, Error(r))
+	return pResDesc, ffiimpl.Error(procGetTextureObjectResourceDesc, Error(r))
 }
 
 // GetTextureObjectTextureDesc wraps cudaGetTextureObjectTextureDesc (symbol cudaGetTextureObjectTextureDesc, cuda_runtime_api.h).
@@ -10724,9 +10724,9 @@ func GetTextureObjectTextureDesc(texObject TextureObject) (pTexDesc TextureDesc,
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pTexDesc)), uintptr(texObject), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pTexDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pTexDesc)
-	return pTexDesc, ffi.Error(procGetTextureObjectTextureDesc, Error(r))
+	return pTexDesc, ffiimpl.Error(procGetTextureObjectTextureDesc, Error(r))
 }
 
 // GetTextureObjectResourceViewDesc wraps cudaGetTextureObjectResourceViewDesc (symbol cudaGetTextureObjectResourceViewDesc, cuda_runtime_api.h).
@@ -10754,9 +10754,9 @@ func GetTextureObjectResourceViewDesc(texObject TextureObject) (pResViewDesc Res
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pResViewDesc)), uintptr(texObject), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pResViewDesc)), uintptr(texObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResViewDesc)
-	return pResViewDesc, ffi.Error(procGetTextureObjectResourceViewDesc, Error(r))
+	return pResViewDesc, ffiimpl.Error(procGetTextureObjectResourceViewDesc, Error(r))
 }
 
 // CreateSurfaceObject wraps cudaCreateSurfaceObject (symbol cudaCreateSurfaceObject, cuda_runtime_api.h).
@@ -10790,10 +10790,10 @@ func CreateSurfaceObject(pResDesc *ResourceDesc) (pSurfObject SurfaceObject, err
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pSurfObject)), uintptr(unsafe.Pointer(pResDesc)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pSurfObject)), uintptr(unsafe.Pointer(pResDesc)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pSurfObject)
 	runtime.KeepAlive(pResDesc)
-	return pSurfObject, ffi.Error(procCreateSurfaceObject, Error(r))
+	return pSurfObject, ffiimpl.Error(procCreateSurfaceObject, Error(r))
 }
 
 // DestroySurfaceObject wraps cudaDestroySurfaceObject (symbol cudaDestroySurfaceObject, cuda_runtime_api.h).
@@ -10820,8 +10820,8 @@ func DestroySurfaceObject(surfObject SurfaceObject) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(surfObject), 0, 0, 0, 0, 0)
-	return ffi.Error(procDestroySurfaceObject, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(surfObject), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procDestroySurfaceObject, Error(r))
 }
 
 // GetSurfaceObjectResourceDesc wraps cudaGetSurfaceObjectResourceDesc (symbol cudaGetSurfaceObjectResourceDesc, cuda_runtime_api.h).
@@ -10848,9 +10848,9 @@ func GetSurfaceObjectResourceDesc(surfObject SurfaceObject) (pResDesc ResourceDe
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pResDesc)), uintptr(surfObject), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pResDesc)), uintptr(surfObject), 0, 0, 0, 0)
 	runtime.KeepAlive(&pResDesc)
-	return pResDesc, ffi.Error(procGetSurfaceObjectResourceDesc, Error(r))
+	return pResDesc, ffiimpl.Error(procGetSurfaceObjectResourceDesc, Error(r))
 }
 
 // DriverGetVersion wraps cudaDriverGetVersion (symbol cudaDriverGetVersion, cuda_runtime_api.h).
@@ -10884,9 +10884,9 @@ func DriverGetVersion() (driverVersion int32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&driverVersion)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&driverVersion)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&driverVersion)
-	return driverVersion, ffi.Error(procDriverGetVersion, Error(r))
+	return driverVersion, ffiimpl.Error(procDriverGetVersion, Error(r))
 }
 
 // RuntimeGetVersion wraps cudaRuntimeGetVersion (symbol cudaRuntimeGetVersion, cuda_runtime_api.h).
@@ -10920,9 +10920,9 @@ func RuntimeGetVersion() (runtimeVersion int32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&runtimeVersion)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&runtimeVersion)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&runtimeVersion)
-	return runtimeVersion, ffi.Error(procRuntimeGetVersion, Error(r))
+	return runtimeVersion, ffiimpl.Error(procRuntimeGetVersion, Error(r))
 }
 
 // LogsRegisterCallback wraps cudaLogsRegisterCallback (symbol cudaLogsRegisterCallback, cuda_runtime_api.h).
@@ -10939,21 +10939,21 @@ func LogsRegisterCallback(callbackFunc func(logLevel LogLevel, message *byte, le
 	if err != nil {
 		return
 	}
-	cbScope := ffi.EnterCallbacks()
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
 	var cbAddr uintptr
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	if callbackFunc != nil {
 		cbAddr = trampolineLogsCallback()
-		hdl = ffi.NewHandle(callbackFunc)
+		hdl = ffiimpl.NewHandle(callbackFunc)
 	}
 	callbackP := new(LogsCallbackHandle)
-	ffi.Escape(unsafe.Pointer(callbackP))
-	frame := ffi.NewHeapFrame()
+	ffiimpl.Escape(unsafe.Pointer(callbackP))
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(unsafe.Pointer(callbackP)))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	runtime.KeepAlive(callbackP)
 	if err = frame.Err(); err != nil {
 		hdl.Delete()
@@ -10962,7 +10962,7 @@ func LogsRegisterCallback(callbackFunc func(logLevel LogLevel, message *byte, le
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procLogsRegisterCallback, rc)
+		err = ffiimpl.Error(procLogsRegisterCallback, rc)
 		return
 	}
 	callback = *callbackP
@@ -10982,9 +10982,9 @@ func LogsUnregisterCallback(callback LogsCallbackHandle) (err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(callback), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(callback), 0, 0, 0, 0, 0)
 	if rc := Error(r); rc != 0 {
-		err = ffi.Error(procLogsUnregisterCallback, rc)
+		err = ffiimpl.Error(procLogsUnregisterCallback, rc)
 		return
 	}
 	callbackRegistry.Remove(uintptr(callback))
@@ -11006,9 +11006,9 @@ func LogsCurrent(flags uint32) (iterator LogIterator, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&iterator)), uintptr(flags), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&iterator)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&iterator)
-	return iterator, ffi.Error(procLogsCurrent, Error(r))
+	return iterator, ffiimpl.Error(procLogsCurrent, Error(r))
 }
 
 // LogsDumpToFile wraps cudaLogsDumpToFile (symbol cudaLogsDumpToFile, cuda_runtime_api.h).
@@ -11038,11 +11038,11 @@ func LogsDumpToFile(iterator *LogIterator, pathToFile string, flags uint32) erro
 	if err != nil {
 		return err
 	}
-	pathToFileC := ffi.CString(pathToFile)
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(iterator)), uintptr(unsafe.Pointer(pathToFileC)), uintptr(flags), 0, 0, 0)
+	pathToFileC := ffiimpl.CString(pathToFile)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(iterator)), uintptr(unsafe.Pointer(pathToFileC)), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(iterator)
 	runtime.KeepAlive(pathToFileC)
-	return ffi.Error(procLogsDumpToFile, Error(r))
+	return ffiimpl.Error(procLogsDumpToFile, Error(r))
 }
 
 // LogsDumpToMemory wraps cudaLogsDumpToMemory (symbol cudaLogsDumpToMemory, cuda_runtime_api.h).
@@ -11087,11 +11087,11 @@ func LogsDumpToMemory(iterator *LogIterator, buffer *byte, size *uint64, flags u
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(iterator)), uintptr(unsafe.Pointer(buffer)), uintptr(unsafe.Pointer(size)), uintptr(flags), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(iterator)), uintptr(unsafe.Pointer(buffer)), uintptr(unsafe.Pointer(size)), uintptr(flags), 0, 0)
 	runtime.KeepAlive(iterator)
 	runtime.KeepAlive(buffer)
 	runtime.KeepAlive(size)
-	return ffi.Error(procLogsDumpToMemory, Error(r))
+	return ffiimpl.Error(procLogsDumpToMemory, Error(r))
 }
 
 // GraphCreate wraps cudaGraphCreate (symbol cudaGraphCreate, cuda_runtime_api.h).
@@ -11127,9 +11127,9 @@ func GraphCreate(flags uint32) (pGraph Graph, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraph)), uintptr(flags), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pGraph)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&pGraph)
-	return pGraph, ffi.Error(procGraphCreate, Error(r))
+	return pGraph, ffiimpl.Error(procGraphCreate, Error(r))
 }
 
 // GraphAddKernelNode wraps cudaGraphAddKernelNode (symbol cudaGraphAddKernelNode, cuda_runtime_api.h).
@@ -11232,11 +11232,11 @@ func GraphAddKernelNode(graph Graph, pDependencies *GraphNode, numDependencies u
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pNodeParams)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pNodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pNodeParams)
-	return pGraphNode, ffi.Error(procGraphAddKernelNode, Error(r))
+	return pGraphNode, ffiimpl.Error(procGraphAddKernelNode, Error(r))
 }
 
 // GraphKernelNodeGetParams wraps cudaGraphKernelNodeGetParams (symbol cudaGraphKernelNodeGetParams, cuda_runtime_api.h).
@@ -11277,9 +11277,9 @@ func GraphKernelNodeGetParams(node GraphNode) (pNodeParams KernelNodeParams, err
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pNodeParams)
-	return pNodeParams, ffi.Error(procGraphKernelNodeGetParams, Error(r))
+	return pNodeParams, ffiimpl.Error(procGraphKernelNodeGetParams, Error(r))
 }
 
 // GraphKernelNodeSetParams wraps cudaGraphKernelNodeSetParams (symbol cudaGraphKernelNodeSetParams, cuda_runtime_api.h).
@@ -11317,9 +11317,9 @@ func GraphKernelNodeSetParams(node GraphNode, pNodeParams *KernelNodeParams) err
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	return ffi.Error(procGraphKernelNodeSetParams, Error(r))
+	return ffiimpl.Error(procGraphKernelNodeSetParams, Error(r))
 }
 
 // GraphKernelNodeCopyAttributes wraps cudaGraphKernelNodeCopyAttributes (symbol cudaGraphKernelNodeCopyAttributes, cuda_runtime_api.h).
@@ -11343,8 +11343,8 @@ func GraphKernelNodeCopyAttributes(hDst, hSrc GraphNode) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hDst), uintptr(hSrc), 0, 0, 0, 0)
-	return ffi.Error(procGraphKernelNodeCopyAttributes, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(hDst), uintptr(hSrc), 0, 0, 0, 0)
+	return ffiimpl.Error(procGraphKernelNodeCopyAttributes, Error(r))
 }
 
 // GraphKernelNodeGetAttribute wraps cudaGraphKernelNodeGetAttribute (symbol cudaGraphKernelNodeGetAttribute, cuda_runtime_api.h).
@@ -11369,9 +11369,9 @@ func GraphKernelNodeGetAttribute(hNode GraphNode, attr LaunchAttributeID) (value
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(&value)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(&value)), 0, 0, 0)
 	runtime.KeepAlive(&value)
-	return value, ffi.Error(procGraphKernelNodeGetAttribute, Error(r))
+	return value, ffiimpl.Error(procGraphKernelNodeGetAttribute, Error(r))
 }
 
 // GraphKernelNodeSetAttribute wraps cudaGraphKernelNodeSetAttribute (symbol cudaGraphKernelNodeSetAttribute, cuda_runtime_api.h).
@@ -11395,9 +11395,9 @@ func GraphKernelNodeSetAttribute(hNode GraphNode, attr LaunchAttributeID, value 
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(attr), uintptr(unsafe.Pointer(value)), 0, 0, 0)
 	runtime.KeepAlive(value)
-	return ffi.Error(procGraphKernelNodeSetAttribute, Error(r))
+	return ffiimpl.Error(procGraphKernelNodeSetAttribute, Error(r))
 }
 
 // GraphAddMemcpyNode wraps cudaGraphAddMemcpyNode (symbol cudaGraphAddMemcpyNode, cuda_runtime_api.h).
@@ -11449,11 +11449,11 @@ func GraphAddMemcpyNode(graph Graph, pDependencies *GraphNode, numDependencies u
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pCopyParams)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pCopyParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pCopyParams)
-	return pGraphNode, ffi.Error(procGraphAddMemcpyNode, Error(r))
+	return pGraphNode, ffiimpl.Error(procGraphAddMemcpyNode, Error(r))
 }
 
 // GraphAddMemcpyNodeToSymbol wraps cudaGraphAddMemcpyNodeToSymbol (symbol cudaGraphAddMemcpyNodeToSymbol, cuda_runtime_api.h).
@@ -11516,7 +11516,7 @@ func GraphAddMemcpyNodeToSymbol(graph Graph, pDependencies *GraphNode, numDepend
 	if err != nil {
 		return
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
 	frame.Int(uintptr(graph))
 	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
@@ -11526,7 +11526,7 @@ func GraphAddMemcpyNodeToSymbol(graph Graph, pDependencies *GraphNode, numDepend
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(offset))
 	frame.Int(uintptr(kind))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(symbol)
@@ -11534,7 +11534,7 @@ func GraphAddMemcpyNodeToSymbol(graph Graph, pDependencies *GraphNode, numDepend
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return pGraphNode, ffi.Error(procGraphAddMemcpyNodeToSymbol, Error(frame.Ret()))
+	return pGraphNode, ffiimpl.Error(procGraphAddMemcpyNodeToSymbol, Error(frame.Ret()))
 }
 
 // GraphAddMemcpyNodeFromSymbol wraps cudaGraphAddMemcpyNodeFromSymbol (symbol cudaGraphAddMemcpyNodeFromSymbol, cuda_runtime_api.h).
@@ -11597,7 +11597,7 @@ func GraphAddMemcpyNodeFromSymbol(graph Graph, pDependencies *GraphNode, numDepe
 	if err != nil {
 		return
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
 	frame.Int(uintptr(graph))
 	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
@@ -11607,7 +11607,7 @@ func GraphAddMemcpyNodeFromSymbol(graph Graph, pDependencies *GraphNode, numDepe
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(offset))
 	frame.Int(uintptr(kind))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dst)
@@ -11615,7 +11615,7 @@ func GraphAddMemcpyNodeFromSymbol(graph Graph, pDependencies *GraphNode, numDepe
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return pGraphNode, ffi.Error(procGraphAddMemcpyNodeFromSymbol, Error(frame.Ret()))
+	return pGraphNode, ffiimpl.Error(procGraphAddMemcpyNodeFromSymbol, Error(frame.Ret()))
 }
 
 // GraphAddMemcpyNode1D wraps cudaGraphAddMemcpyNode1D (symbol cudaGraphAddMemcpyNode1D, cuda_runtime_api.h).
@@ -11675,7 +11675,7 @@ func GraphAddMemcpyNode1D(graph Graph, pDependencies *GraphNode, numDependencies
 	if err != nil {
 		return
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(&pGraphNode)))
 	frame.Int(uintptr(graph))
 	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
@@ -11684,7 +11684,7 @@ func GraphAddMemcpyNode1D(graph Graph, pDependencies *GraphNode, numDependencies
 	frame.Int(uintptr(src))
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(kind))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dst)
@@ -11692,7 +11692,7 @@ func GraphAddMemcpyNode1D(graph Graph, pDependencies *GraphNode, numDependencies
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return pGraphNode, ffi.Error(procGraphAddMemcpyNode1D, Error(frame.Ret()))
+	return pGraphNode, ffiimpl.Error(procGraphAddMemcpyNode1D, Error(frame.Ret()))
 }
 
 // GraphMemcpyNodeGetParams wraps cudaGraphMemcpyNodeGetParams (symbol cudaGraphMemcpyNodeGetParams, cuda_runtime_api.h).
@@ -11725,9 +11725,9 @@ func GraphMemcpyNodeGetParams(node GraphNode) (pNodeParams Memcpy3DParms, err er
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pNodeParams)
-	return pNodeParams, ffi.Error(procGraphMemcpyNodeGetParams, Error(r))
+	return pNodeParams, ffiimpl.Error(procGraphMemcpyNodeGetParams, Error(r))
 }
 
 // GraphMemcpyNodeSetParams wraps cudaGraphMemcpyNodeSetParams (symbol cudaGraphMemcpyNodeSetParams, cuda_runtime_api.h).
@@ -11763,9 +11763,9 @@ func GraphMemcpyNodeSetParams(node GraphNode, pNodeParams *Memcpy3DParms) error 
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	return ffi.Error(procGraphMemcpyNodeSetParams, Error(r))
+	return ffiimpl.Error(procGraphMemcpyNodeSetParams, Error(r))
 }
 
 // GraphMemcpyNodeSetParamsToSymbol wraps cudaGraphMemcpyNodeSetParamsToSymbol (symbol cudaGraphMemcpyNodeSetParamsToSymbol, cuda_runtime_api.h).
@@ -11814,10 +11814,10 @@ func GraphMemcpyNodeSetParamsToSymbol(node GraphNode, symbol, src unsafe.Pointer
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(node), uintptr(symbol), uintptr(src), uintptr(count), uintptr(offset), uintptr(kind))
+	r := ffiimpl.CallInts(sym, uintptr(node), uintptr(symbol), uintptr(src), uintptr(count), uintptr(offset), uintptr(kind))
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
-	return ffi.Error(procGraphMemcpyNodeSetParamsToSymbol, Error(r))
+	return ffiimpl.Error(procGraphMemcpyNodeSetParamsToSymbol, Error(r))
 }
 
 // GraphMemcpyNodeSetParamsFromSymbol wraps cudaGraphMemcpyNodeSetParamsFromSymbol (symbol cudaGraphMemcpyNodeSetParamsFromSymbol, cuda_runtime_api.h).
@@ -11866,10 +11866,10 @@ func GraphMemcpyNodeSetParamsFromSymbol(node GraphNode, dst, symbol unsafe.Point
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(node), uintptr(dst), uintptr(symbol), uintptr(count), uintptr(offset), uintptr(kind))
+	r := ffiimpl.CallInts(sym, uintptr(node), uintptr(dst), uintptr(symbol), uintptr(count), uintptr(offset), uintptr(kind))
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
-	return ffi.Error(procGraphMemcpyNodeSetParamsFromSymbol, Error(r))
+	return ffiimpl.Error(procGraphMemcpyNodeSetParamsFromSymbol, Error(r))
 }
 
 // GraphMemcpyNodeSetParams1D wraps cudaGraphMemcpyNodeSetParams1D (symbol cudaGraphMemcpyNodeSetParams1D, cuda_runtime_api.h).
@@ -11917,10 +11917,10 @@ func GraphMemcpyNodeSetParams1D(node GraphNode, dst, src unsafe.Pointer, count u
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(node), uintptr(dst), uintptr(src), uintptr(count), uintptr(kind), 0)
+	r := ffiimpl.CallInts(sym, uintptr(node), uintptr(dst), uintptr(src), uintptr(count), uintptr(kind), 0)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	return ffi.Error(procGraphMemcpyNodeSetParams1D, Error(r))
+	return ffiimpl.Error(procGraphMemcpyNodeSetParams1D, Error(r))
 }
 
 // GraphAddMemsetNode wraps cudaGraphAddMemsetNode (symbol cudaGraphAddMemsetNode, cuda_runtime_api.h).
@@ -11966,11 +11966,11 @@ func GraphAddMemsetNode(graph Graph, pDependencies *GraphNode, numDependencies u
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pMemsetParams)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(pMemsetParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(pMemsetParams)
-	return pGraphNode, ffi.Error(procGraphAddMemsetNode, Error(r))
+	return pGraphNode, ffiimpl.Error(procGraphAddMemsetNode, Error(r))
 }
 
 // GraphMemsetNodeGetParams wraps cudaGraphMemsetNodeGetParams (symbol cudaGraphMemsetNodeGetParams, cuda_runtime_api.h).
@@ -12003,9 +12003,9 @@ func GraphMemsetNodeGetParams(node GraphNode) (pNodeParams MemsetParams, err err
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pNodeParams)
-	return pNodeParams, ffi.Error(procGraphMemsetNodeGetParams, Error(r))
+	return pNodeParams, ffiimpl.Error(procGraphMemsetNodeGetParams, Error(r))
 }
 
 // GraphMemsetNodeSetParams wraps cudaGraphMemsetNodeSetParams (symbol cudaGraphMemsetNodeSetParams, cuda_runtime_api.h).
@@ -12039,9 +12039,9 @@ func GraphMemsetNodeSetParams(node GraphNode, pNodeParams *MemsetParams) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	return ffi.Error(procGraphMemsetNodeSetParams, Error(r))
+	return ffiimpl.Error(procGraphMemsetNodeSetParams, Error(r))
 }
 
 // GraphAddHostNode wraps cudaGraphAddHostNode (symbol cudaGraphAddHostNode, cuda_runtime_api.h).
@@ -12090,25 +12090,25 @@ func GraphAddHostNode(graph Graph, pDependencies *GraphNode, numDependencies uin
 		return
 	}
 	pGraphNodeP := new(GraphNode)
-	ffi.Escape(unsafe.Pointer(pGraphNodeP))
-	ffi.Escape(unsafe.Pointer(pDependencies))
-	cbScope := ffi.EnterCallbacks()
+	ffiimpl.Escape(unsafe.Pointer(pGraphNodeP))
+	ffiimpl.Escape(unsafe.Pointer(pDependencies))
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	fnC := new([2]uintptr)
-	ffi.Escape(unsafe.Pointer(fnC))
+	ffiimpl.Escape(unsafe.Pointer(fnC))
 	if fn != nil {
-		hdl = ffi.NewHandle(fn)
+		hdl = ffiimpl.NewHandle(fn)
 		fnC[0] = trampolineHostFn()
 		fnC[1] = uintptr(hdl)
 	}
-	frame := ffi.NewHeapFrame()
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(unsafe.Pointer(pGraphNodeP)))
 	frame.Int(uintptr(graph))
 	frame.Int(uintptr(unsafe.Pointer(pDependencies)))
 	frame.Int(uintptr(numDependencies))
 	frame.Int(uintptr(unsafe.Pointer(fnC)))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	runtime.KeepAlive(pGraphNodeP)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(fnC)
@@ -12119,7 +12119,7 @@ func GraphAddHostNode(graph Graph, pDependencies *GraphNode, numDependencies uin
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procGraphAddHostNode, rc)
+		err = ffiimpl.Error(procGraphAddHostNode, rc)
 		return
 	}
 	pGraphNode = *pGraphNodeP
@@ -12159,9 +12159,9 @@ func GraphHostNodeGetParams(node GraphNode) (pNodeParams HostNodeParams, err err
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pNodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pNodeParams)
-	return pNodeParams, ffi.Error(procGraphHostNodeGetParams, Error(r))
+	return pNodeParams, ffiimpl.Error(procGraphHostNodeGetParams, Error(r))
 }
 
 // GraphHostNodeSetParams wraps cudaGraphHostNodeSetParams (symbol cudaGraphHostNodeSetParams, cuda_runtime_api.h).
@@ -12197,20 +12197,20 @@ func GraphHostNodeSetParams(node GraphNode, fn func(), ownerGraph Graph) (err er
 	if err != nil {
 		return
 	}
-	cbScope := ffi.EnterCallbacks()
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	fnC := new([2]uintptr)
-	ffi.Escape(unsafe.Pointer(fnC))
+	ffiimpl.Escape(unsafe.Pointer(fnC))
 	if fn != nil {
-		hdl = ffi.NewHandle(fn)
+		hdl = ffiimpl.NewHandle(fn)
 		fnC[0] = trampolineHostFn()
 		fnC[1] = uintptr(hdl)
 	}
-	frame := ffi.NewHeapFrame()
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(node))
 	frame.Int(uintptr(unsafe.Pointer(fnC)))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	runtime.KeepAlive(fnC)
 	if err = frame.Err(); err != nil {
 		hdl.Delete()
@@ -12219,7 +12219,7 @@ func GraphHostNodeSetParams(node GraphNode, fn func(), ownerGraph Graph) (err er
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procGraphHostNodeSetParams, rc)
+		err = ffiimpl.Error(procGraphHostNodeSetParams, rc)
 		return
 	}
 	if hdl != 0 {
@@ -12273,10 +12273,10 @@ func GraphAddChildGraphNode(graph Graph, pDependencies *GraphNode, numDependenci
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(childGraph), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(childGraph), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	return pGraphNode, ffi.Error(procGraphAddChildGraphNode, Error(r))
+	return pGraphNode, ffiimpl.Error(procGraphAddChildGraphNode, Error(r))
 }
 
 // GraphChildGraphNodeGetGraph wraps cudaGraphChildGraphNodeGetGraph (symbol cudaGraphChildGraphNodeGetGraph, cuda_runtime_api.h).
@@ -12314,9 +12314,9 @@ func GraphChildGraphNodeGetGraph(node GraphNode) (pGraph Graph, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pGraph)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pGraph)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pGraph)
-	return pGraph, ffi.Error(procGraphChildGraphNodeGetGraph, Error(r))
+	return pGraph, ffiimpl.Error(procGraphChildGraphNodeGetGraph, Error(r))
 }
 
 // GraphAddEmptyNode wraps cudaGraphAddEmptyNode (symbol cudaGraphAddEmptyNode, cuda_runtime_api.h).
@@ -12359,10 +12359,10 @@ func GraphAddEmptyNode(graph Graph, pDependencies *GraphNode, numDependencies ui
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), 0, 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	return pGraphNode, ffi.Error(procGraphAddEmptyNode, Error(r))
+	return pGraphNode, ffiimpl.Error(procGraphAddEmptyNode, Error(r))
 }
 
 // GraphAddEventRecordNode wraps cudaGraphAddEventRecordNode (symbol cudaGraphAddEventRecordNode, cuda_runtime_api.h).
@@ -12410,10 +12410,10 @@ func GraphAddEventRecordNode(graph Graph, pDependencies *GraphNode, numDependenc
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(event), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(event), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	return pGraphNode, ffi.Error(procGraphAddEventRecordNode, Error(r))
+	return pGraphNode, ffiimpl.Error(procGraphAddEventRecordNode, Error(r))
 }
 
 // GraphEventRecordNodeGetEvent wraps cudaGraphEventRecordNodeGetEvent (symbol cudaGraphEventRecordNodeGetEvent, cuda_runtime_api.h).
@@ -12447,9 +12447,9 @@ func GraphEventRecordNodeGetEvent(node GraphNode) (event Event, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&event)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&event)), 0, 0, 0, 0)
 	runtime.KeepAlive(&event)
-	return event, ffi.Error(procGraphEventRecordNodeGetEvent, Error(r))
+	return event, ffiimpl.Error(procGraphEventRecordNodeGetEvent, Error(r))
 }
 
 // GraphEventRecordNodeSetEvent wraps cudaGraphEventRecordNodeSetEvent (symbol cudaGraphEventRecordNodeSetEvent, cuda_runtime_api.h).
@@ -12484,8 +12484,8 @@ func GraphEventRecordNodeSetEvent(node GraphNode, event Event) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(node), uintptr(event), 0, 0, 0, 0)
-	return ffi.Error(procGraphEventRecordNodeSetEvent, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(node), uintptr(event), 0, 0, 0, 0)
+	return ffiimpl.Error(procGraphEventRecordNodeSetEvent, Error(r))
 }
 
 // GraphAddEventWaitNode wraps cudaGraphAddEventWaitNode (symbol cudaGraphAddEventWaitNode, cuda_runtime_api.h).
@@ -12535,10 +12535,10 @@ func GraphAddEventWaitNode(graph Graph, pDependencies *GraphNode, numDependencie
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(event), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(event), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
-	return pGraphNode, ffi.Error(procGraphAddEventWaitNode, Error(r))
+	return pGraphNode, ffiimpl.Error(procGraphAddEventWaitNode, Error(r))
 }
 
 // GraphEventWaitNodeGetEvent wraps cudaGraphEventWaitNodeGetEvent (symbol cudaGraphEventWaitNodeGetEvent, cuda_runtime_api.h).
@@ -12572,9 +12572,9 @@ func GraphEventWaitNodeGetEvent(node GraphNode) (event Event, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&event)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&event)), 0, 0, 0, 0)
 	runtime.KeepAlive(&event)
-	return event, ffi.Error(procGraphEventWaitNodeGetEvent, Error(r))
+	return event, ffiimpl.Error(procGraphEventWaitNodeGetEvent, Error(r))
 }
 
 // GraphEventWaitNodeSetEvent wraps cudaGraphEventWaitNodeSetEvent (symbol cudaGraphEventWaitNodeSetEvent, cuda_runtime_api.h).
@@ -12609,8 +12609,8 @@ func GraphEventWaitNodeSetEvent(node GraphNode, event Event) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(node), uintptr(event), 0, 0, 0, 0)
-	return ffi.Error(procGraphEventWaitNodeSetEvent, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(node), uintptr(event), 0, 0, 0, 0)
+	return ffiimpl.Error(procGraphEventWaitNodeSetEvent, Error(r))
 }
 
 // GraphAddExternalSemaphoresSignalNode wraps cudaGraphAddExternalSemaphoresSignalNode (symbol cudaGraphAddExternalSemaphoresSignalNode, cuda_runtime_api.h).
@@ -12662,11 +12662,11 @@ func GraphAddExternalSemaphoresSignalNode(graph Graph, pDependencies *GraphNode,
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(nodeParams)
-	return pGraphNode, ffi.Error(procGraphAddExternalSemaphoresSignalNode, Error(r))
+	return pGraphNode, ffiimpl.Error(procGraphAddExternalSemaphoresSignalNode, Error(r))
 }
 
 // GraphExternalSemaphoresSignalNodeGetParams wraps cudaGraphExternalSemaphoresSignalNodeGetParams (symbol cudaGraphExternalSemaphoresSignalNodeGetParams, cuda_runtime_api.h).
@@ -12707,9 +12707,9 @@ func GraphExternalSemaphoresSignalNodeGetParams(hNode GraphNode) (params Externa
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&params)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&params)), 0, 0, 0, 0)
 	runtime.KeepAlive(&params)
-	return params, ffi.Error(procGraphExternalSemaphoresSignalNodeGetParams, Error(r))
+	return params, ffiimpl.Error(procGraphExternalSemaphoresSignalNodeGetParams, Error(r))
 }
 
 // GraphExternalSemaphoresSignalNodeSetParams wraps cudaGraphExternalSemaphoresSignalNodeSetParams (symbol cudaGraphExternalSemaphoresSignalNodeSetParams, cuda_runtime_api.h).
@@ -12745,9 +12745,9 @@ func GraphExternalSemaphoresSignalNodeSetParams(hNode GraphNode, nodeParams *Ext
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	return ffi.Error(procGraphExternalSemaphoresSignalNodeSetParams, Error(r))
+	return ffiimpl.Error(procGraphExternalSemaphoresSignalNodeSetParams, Error(r))
 }
 
 // GraphAddExternalSemaphoresWaitNode wraps cudaGraphAddExternalSemaphoresWaitNode (symbol cudaGraphAddExternalSemaphoresWaitNode, cuda_runtime_api.h).
@@ -12799,11 +12799,11 @@ func GraphAddExternalSemaphoresWaitNode(graph Graph, pDependencies *GraphNode, n
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(nodeParams)
-	return pGraphNode, ffi.Error(procGraphAddExternalSemaphoresWaitNode, Error(r))
+	return pGraphNode, ffiimpl.Error(procGraphAddExternalSemaphoresWaitNode, Error(r))
 }
 
 // GraphExternalSemaphoresWaitNodeGetParams wraps cudaGraphExternalSemaphoresWaitNodeGetParams (symbol cudaGraphExternalSemaphoresWaitNodeGetParams, cuda_runtime_api.h).
@@ -12844,9 +12844,9 @@ func GraphExternalSemaphoresWaitNodeGetParams(hNode GraphNode) (params ExternalS
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&params)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(&params)), 0, 0, 0, 0)
 	runtime.KeepAlive(&params)
-	return params, ffi.Error(procGraphExternalSemaphoresWaitNodeGetParams, Error(r))
+	return params, ffiimpl.Error(procGraphExternalSemaphoresWaitNodeGetParams, Error(r))
 }
 
 // GraphExternalSemaphoresWaitNodeSetParams wraps cudaGraphExternalSemaphoresWaitNodeSetParams (symbol cudaGraphExternalSemaphoresWaitNodeSetParams, cuda_runtime_api.h).
@@ -12882,9 +12882,9 @@ func GraphExternalSemaphoresWaitNodeSetParams(hNode GraphNode, nodeParams *Exter
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	return ffi.Error(procGraphExternalSemaphoresWaitNodeSetParams, Error(r))
+	return ffiimpl.Error(procGraphExternalSemaphoresWaitNodeSetParams, Error(r))
 }
 
 // GraphAddMemAllocNode wraps cudaGraphAddMemAllocNode (symbol cudaGraphAddMemAllocNode, cuda_runtime_api.h).
@@ -12964,11 +12964,11 @@ func GraphAddMemAllocNode(graph Graph, pDependencies *GraphNode, numDependencies
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(nodeParams)
-	return pGraphNode, ffi.Error(procGraphAddMemAllocNode, Error(r))
+	return pGraphNode, ffiimpl.Error(procGraphAddMemAllocNode, Error(r))
 }
 
 // GraphMemAllocNodeGetParams wraps cudaGraphMemAllocNodeGetParams (symbol cudaGraphMemAllocNodeGetParams, cuda_runtime_api.h).
@@ -13004,9 +13004,9 @@ func GraphMemAllocNodeGetParams(node GraphNode) (params MemAllocNodeParams, err 
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&params)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&params)), 0, 0, 0, 0)
 	runtime.KeepAlive(&params)
-	return params, ffi.Error(procGraphMemAllocNodeGetParams, Error(r))
+	return params, ffiimpl.Error(procGraphMemAllocNodeGetParams, Error(r))
 }
 
 // GraphAddMemFreeNode wraps cudaGraphAddMemFreeNode (symbol cudaGraphAddMemFreeNode, cuda_runtime_api.h).
@@ -13065,11 +13065,11 @@ func GraphAddMemFreeNode(graph Graph, pDependencies *GraphNode, numDependencies 
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(dptr), 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(numDependencies), uintptr(dptr), 0)
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dptr)
-	return pGraphNode, ffi.Error(procGraphAddMemFreeNode, Error(r))
+	return pGraphNode, ffiimpl.Error(procGraphAddMemFreeNode, Error(r))
 }
 
 // GraphMemFreeNodeGetParams wraps cudaGraphMemFreeNodeGetParams (symbol cudaGraphMemFreeNodeGetParams, cuda_runtime_api.h).
@@ -13102,9 +13102,9 @@ func GraphMemFreeNodeGetParams(node GraphNode, dptr unsafe.Pointer) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(node), uintptr(dptr), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(node), uintptr(dptr), 0, 0, 0, 0)
 	runtime.KeepAlive(dptr)
-	return ffi.Error(procGraphMemFreeNodeGetParams, Error(r))
+	return ffiimpl.Error(procGraphMemFreeNodeGetParams, Error(r))
 }
 
 // DeviceGraphMemTrim wraps cudaDeviceGraphMemTrim (symbol cudaDeviceGraphMemTrim, cuda_runtime_api.h).
@@ -13140,8 +13140,8 @@ func DeviceGraphMemTrim(device int32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(device), 0, 0, 0, 0, 0)
-	return ffi.Error(procDeviceGraphMemTrim, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(device), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procDeviceGraphMemTrim, Error(r))
 }
 
 // DeviceGetGraphMemAttribute wraps cudaDeviceGetGraphMemAttribute (symbol cudaDeviceGetGraphMemAttribute, cuda_runtime_api.h).
@@ -13188,9 +13188,9 @@ func DeviceGetGraphMemAttribute(device int32, attr GraphMemAttributeType, value 
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(device), uintptr(attr), uintptr(value), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(device), uintptr(attr), uintptr(value), 0, 0, 0)
 	runtime.KeepAlive(value)
-	return ffi.Error(procDeviceGetGraphMemAttribute, Error(r))
+	return ffiimpl.Error(procDeviceGetGraphMemAttribute, Error(r))
 }
 
 // DeviceSetGraphMemAttribute wraps cudaDeviceSetGraphMemAttribute (symbol cudaDeviceSetGraphMemAttribute, cuda_runtime_api.h).
@@ -13233,9 +13233,9 @@ func DeviceSetGraphMemAttribute(device int32, attr GraphMemAttributeType, value 
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(device), uintptr(attr), uintptr(value), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(device), uintptr(attr), uintptr(value), 0, 0, 0)
 	runtime.KeepAlive(value)
-	return ffi.Error(procDeviceSetGraphMemAttribute, Error(r))
+	return ffiimpl.Error(procDeviceSetGraphMemAttribute, Error(r))
 }
 
 // GraphClone wraps cudaGraphClone (symbol cudaGraphClone, cuda_runtime_api.h).
@@ -13276,9 +13276,9 @@ func GraphClone(originalGraph Graph) (pGraphClone Graph, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphClone)), uintptr(originalGraph), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pGraphClone)), uintptr(originalGraph), 0, 0, 0, 0)
 	runtime.KeepAlive(&pGraphClone)
-	return pGraphClone, ffi.Error(procGraphClone, Error(r))
+	return pGraphClone, ffiimpl.Error(procGraphClone, Error(r))
 }
 
 // GraphNodeFindInClone wraps cudaGraphNodeFindInClone (symbol cudaGraphNodeFindInClone, cuda_runtime_api.h).
@@ -13318,9 +13318,9 @@ func GraphNodeFindInClone(originalNode GraphNode, clonedGraph Graph) (pNode Grap
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pNode)), uintptr(originalNode), uintptr(clonedGraph), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pNode)), uintptr(originalNode), uintptr(clonedGraph), 0, 0, 0)
 	runtime.KeepAlive(&pNode)
-	return pNode, ffi.Error(procGraphNodeFindInClone, Error(r))
+	return pNode, ffiimpl.Error(procGraphNodeFindInClone, Error(r))
 }
 
 // GraphNodeGetType wraps cudaGraphNodeGetType (symbol cudaGraphNodeGetType, cuda_runtime_api.h).
@@ -13358,9 +13358,9 @@ func GraphNodeGetType(node GraphNode) (pType GraphNodeType, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pType)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pType)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pType)
-	return pType, ffi.Error(procGraphNodeGetType, Error(r))
+	return pType, ffiimpl.Error(procGraphNodeGetType, Error(r))
 }
 
 // GraphGetNodes wraps cudaGraphGetNodes (symbol cudaGraphGetNodes, cuda_runtime_api.h).
@@ -13399,10 +13399,10 @@ func GraphGetNodes(graph Graph, nodes *GraphNode, numNodes *uint64) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(nodes)), uintptr(unsafe.Pointer(numNodes)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(nodes)), uintptr(unsafe.Pointer(numNodes)), 0, 0, 0)
 	runtime.KeepAlive(nodes)
 	runtime.KeepAlive(numNodes)
-	return ffi.Error(procGraphGetNodes, Error(r))
+	return ffiimpl.Error(procGraphGetNodes, Error(r))
 }
 
 // GraphGetRootNodes wraps cudaGraphGetRootNodes (symbol cudaGraphGetRootNodes, cuda_runtime_api.h).
@@ -13442,10 +13442,10 @@ func GraphGetRootNodes(graph Graph, pRootNodes *GraphNode, pNumRootNodes *uint64
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(pRootNodes)), uintptr(unsafe.Pointer(pNumRootNodes)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(pRootNodes)), uintptr(unsafe.Pointer(pNumRootNodes)), 0, 0, 0)
 	runtime.KeepAlive(pRootNodes)
 	runtime.KeepAlive(pNumRootNodes)
-	return ffi.Error(procGraphGetRootNodes, Error(r))
+	return ffiimpl.Error(procGraphGetRootNodes, Error(r))
 }
 
 // GraphGetEdges wraps cudaGraphGetEdges (symbol cudaGraphGetEdges, cuda_runtime_api.h).
@@ -13493,12 +13493,12 @@ func GraphGetEdges(graph Graph, from, to *GraphNode, edgeData *GraphEdgeData, nu
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(numEdges)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(numEdges)), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(numEdges)
-	return ffi.Error(procGraphGetEdges, Error(r))
+	return ffiimpl.Error(procGraphGetEdges, Error(r))
 }
 
 // GraphNodeGetDependencies wraps cudaGraphNodeGetDependencies (symbol cudaGraphNodeGetDependencies, cuda_runtime_api.h).
@@ -13543,11 +13543,11 @@ func GraphNodeGetDependencies(node GraphNode, pDependencies *GraphNode, edgeData
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(pDependencies)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(pNumDependencies)), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(pDependencies)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(pNumDependencies)), 0, 0)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(pNumDependencies)
-	return ffi.Error(procGraphNodeGetDependencies, Error(r))
+	return ffiimpl.Error(procGraphNodeGetDependencies, Error(r))
 }
 
 // GraphNodeGetDependentNodes wraps cudaGraphNodeGetDependentNodes (symbol cudaGraphNodeGetDependentNodes, cuda_runtime_api.h).
@@ -13592,11 +13592,11 @@ func GraphNodeGetDependentNodes(node GraphNode, pDependentNodes *GraphNode, edge
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(pDependentNodes)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(pNumDependentNodes)), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(pDependentNodes)), uintptr(unsafe.Pointer(edgeData)), uintptr(unsafe.Pointer(pNumDependentNodes)), 0, 0)
 	runtime.KeepAlive(pDependentNodes)
 	runtime.KeepAlive(edgeData)
 	runtime.KeepAlive(pNumDependentNodes)
-	return ffi.Error(procGraphNodeGetDependentNodes, Error(r))
+	return ffiimpl.Error(procGraphNodeGetDependentNodes, Error(r))
 }
 
 // GraphAddDependencies wraps cudaGraphAddDependencies (symbol cudaGraphAddDependencies, cuda_runtime_api.h).
@@ -13639,11 +13639,11 @@ func GraphAddDependencies(graph Graph, from, to *GraphNode, edgeData *GraphEdgeD
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
+	r := ffiimpl.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
-	return ffi.Error(procGraphAddDependencies, Error(r))
+	return ffiimpl.Error(procGraphAddDependencies, Error(r))
 }
 
 // GraphRemoveDependencies wraps cudaGraphRemoveDependencies (symbol cudaGraphRemoveDependencies, cuda_runtime_api.h).
@@ -13688,11 +13688,11 @@ func GraphRemoveDependencies(graph Graph, from, to *GraphNode, edgeData *GraphEd
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
+	r := ffiimpl.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(to)), uintptr(unsafe.Pointer(edgeData)), uintptr(numDependencies), 0)
 	runtime.KeepAlive(from)
 	runtime.KeepAlive(to)
 	runtime.KeepAlive(edgeData)
-	return ffi.Error(procGraphRemoveDependencies, Error(r))
+	return ffiimpl.Error(procGraphRemoveDependencies, Error(r))
 }
 
 // GraphDestroyNode wraps cudaGraphDestroyNode (symbol cudaGraphDestroyNode, cuda_runtime_api.h).
@@ -13732,8 +13732,8 @@ func GraphDestroyNode(node GraphNode) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(node), 0, 0, 0, 0, 0)
-	return ffi.Error(procGraphDestroyNode, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(node), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procGraphDestroyNode, Error(r))
 }
 
 // GraphInstantiate wraps cudaGraphInstantiate (symbol cudaGraphInstantiate, cuda_runtime_api.h).
@@ -13820,9 +13820,9 @@ func GraphInstantiate(graph Graph, flags uint64) (pGraphExec GraphExec, err erro
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(flags), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pGraphExec)
-	return pGraphExec, ffi.Error(procGraphInstantiate, Error(r))
+	return pGraphExec, ffiimpl.Error(procGraphInstantiate, Error(r))
 }
 
 // GraphInstantiateWithFlags wraps cudaGraphInstantiateWithFlags (symbol cudaGraphInstantiateWithFlags, cuda_runtime_api.h).
@@ -13911,9 +13911,9 @@ func GraphInstantiateWithFlags(graph Graph, flags uint64) (pGraphExec GraphExec,
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(flags), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&pGraphExec)
-	return pGraphExec, ffi.Error(procGraphInstantiateWithFlags, Error(r))
+	return pGraphExec, ffiimpl.Error(procGraphInstantiateWithFlags, Error(r))
 }
 
 // GraphInstantiateWithParams wraps cudaGraphInstantiateWithParams (symbol cudaGraphInstantiateWithParams, cuda_runtime_api.h).
@@ -14038,10 +14038,10 @@ func GraphInstantiateWithParams(graph Graph, instantiateParams *GraphInstantiate
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(unsafe.Pointer(instantiateParams)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pGraphExec)), uintptr(graph), uintptr(unsafe.Pointer(instantiateParams)), 0, 0, 0)
 	runtime.KeepAlive(&pGraphExec)
 	runtime.KeepAlive(instantiateParams)
-	return pGraphExec, ffi.Error(procGraphInstantiateWithParams, Error(r))
+	return pGraphExec, ffiimpl.Error(procGraphInstantiateWithParams, Error(r))
 }
 
 // GraphExecGetFlags wraps cudaGraphExecGetFlags (symbol cudaGraphExecGetFlags, cuda_runtime_api.h).
@@ -14077,9 +14077,9 @@ func GraphExecGetFlags(graphExec GraphExec) (flags uint64, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(graphExec), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(graphExec), uintptr(unsafe.Pointer(&flags)), 0, 0, 0, 0)
 	runtime.KeepAlive(&flags)
-	return flags, ffi.Error(procGraphExecGetFlags, Error(r))
+	return flags, ffiimpl.Error(procGraphExecGetFlags, Error(r))
 }
 
 // GraphExecKernelNodeSetParams wraps cudaGraphExecKernelNodeSetParams (symbol cudaGraphExecKernelNodeSetParams, cuda_runtime_api.h).
@@ -14149,9 +14149,9 @@ func GraphExecKernelNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodePar
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	return ffi.Error(procGraphExecKernelNodeSetParams, Error(r))
+	return ffiimpl.Error(procGraphExecKernelNodeSetParams, Error(r))
 }
 
 // GraphExecMemcpyNodeSetParams wraps cudaGraphExecMemcpyNodeSetParams (symbol cudaGraphExecMemcpyNodeSetParams, cuda_runtime_api.h).
@@ -14208,9 +14208,9 @@ func GraphExecMemcpyNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodePar
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	return ffi.Error(procGraphExecMemcpyNodeSetParams, Error(r))
+	return ffiimpl.Error(procGraphExecMemcpyNodeSetParams, Error(r))
 }
 
 // GraphExecMemcpyNodeSetParamsToSymbol wraps cudaGraphExecMemcpyNodeSetParamsToSymbol (symbol cudaGraphExecMemcpyNodeSetParamsToSymbol, cuda_runtime_api.h).
@@ -14271,7 +14271,7 @@ func GraphExecMemcpyNodeSetParamsToSymbol(hGraphExec GraphExec, node GraphNode, 
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(hGraphExec))
 	frame.Int(uintptr(node))
 	frame.Int(uintptr(symbol))
@@ -14279,13 +14279,13 @@ func GraphExecMemcpyNodeSetParamsToSymbol(hGraphExec GraphExec, node GraphNode, 
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(offset))
 	frame.Int(uintptr(kind))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(symbol)
 	runtime.KeepAlive(src)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procGraphExecMemcpyNodeSetParamsToSymbol, Error(frame.Ret()))
+	return ffiimpl.Error(procGraphExecMemcpyNodeSetParamsToSymbol, Error(frame.Ret()))
 }
 
 // GraphExecMemcpyNodeSetParamsFromSymbol wraps cudaGraphExecMemcpyNodeSetParamsFromSymbol (symbol cudaGraphExecMemcpyNodeSetParamsFromSymbol, cuda_runtime_api.h).
@@ -14346,7 +14346,7 @@ func GraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec GraphExec, node GraphNode
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(hGraphExec))
 	frame.Int(uintptr(node))
 	frame.Int(uintptr(dst))
@@ -14354,13 +14354,13 @@ func GraphExecMemcpyNodeSetParamsFromSymbol(hGraphExec GraphExec, node GraphNode
 	frame.Int(uintptr(count))
 	frame.Int(uintptr(offset))
 	frame.Int(uintptr(kind))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(symbol)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procGraphExecMemcpyNodeSetParamsFromSymbol, Error(frame.Ret()))
+	return ffiimpl.Error(procGraphExecMemcpyNodeSetParamsFromSymbol, Error(frame.Ret()))
 }
 
 // GraphExecMemcpyNodeSetParams1D wraps cudaGraphExecMemcpyNodeSetParams1D (symbol cudaGraphExecMemcpyNodeSetParams1D, cuda_runtime_api.h).
@@ -14420,10 +14420,10 @@ func GraphExecMemcpyNodeSetParams1D(hGraphExec GraphExec, node GraphNode, dst, s
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(node), uintptr(dst), uintptr(src), uintptr(count), uintptr(kind))
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(node), uintptr(dst), uintptr(src), uintptr(count), uintptr(kind))
 	runtime.KeepAlive(dst)
 	runtime.KeepAlive(src)
-	return ffi.Error(procGraphExecMemcpyNodeSetParams1D, Error(r))
+	return ffiimpl.Error(procGraphExecMemcpyNodeSetParams1D, Error(r))
 }
 
 // GraphExecMemsetNodeSetParams wraps cudaGraphExecMemsetNodeSetParams (symbol cudaGraphExecMemsetNodeSetParams, cuda_runtime_api.h).
@@ -14484,9 +14484,9 @@ func GraphExecMemsetNodeSetParams(hGraphExec GraphExec, node GraphNode, pNodePar
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(node), uintptr(unsafe.Pointer(pNodeParams)), 0, 0, 0)
 	runtime.KeepAlive(pNodeParams)
-	return ffi.Error(procGraphExecMemsetNodeSetParams, Error(r))
+	return ffiimpl.Error(procGraphExecMemsetNodeSetParams, Error(r))
 }
 
 // GraphExecHostNodeSetParams wraps cudaGraphExecHostNodeSetParams (symbol cudaGraphExecHostNodeSetParams, cuda_runtime_api.h).
@@ -14535,21 +14535,21 @@ func GraphExecHostNodeSetParams(hGraphExec GraphExec, node GraphNode, fn func())
 	if err != nil {
 		return
 	}
-	cbScope := ffi.EnterCallbacks()
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	fnC := new([2]uintptr)
-	ffi.Escape(unsafe.Pointer(fnC))
+	ffiimpl.Escape(unsafe.Pointer(fnC))
 	if fn != nil {
-		hdl = ffi.NewHandle(fn)
+		hdl = ffiimpl.NewHandle(fn)
 		fnC[0] = trampolineHostFn()
 		fnC[1] = uintptr(hdl)
 	}
-	frame := ffi.NewHeapFrame()
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(hGraphExec))
 	frame.Int(uintptr(node))
 	frame.Int(uintptr(unsafe.Pointer(fnC)))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	runtime.KeepAlive(fnC)
 	if err = frame.Err(); err != nil {
 		hdl.Delete()
@@ -14558,7 +14558,7 @@ func GraphExecHostNodeSetParams(hGraphExec GraphExec, node GraphNode, fn func())
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procGraphExecHostNodeSetParams, rc)
+		err = ffiimpl.Error(procGraphExecHostNodeSetParams, rc)
 		return
 	}
 	if hdl != 0 {
@@ -14618,8 +14618,8 @@ func GraphExecChildGraphNodeSetParams(hGraphExec GraphExec, node GraphNode, chil
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(node), uintptr(childGraph), 0, 0, 0)
-	return ffi.Error(procGraphExecChildGraphNodeSetParams, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(node), uintptr(childGraph), 0, 0, 0)
+	return ffiimpl.Error(procGraphExecChildGraphNodeSetParams, Error(r))
 }
 
 // GraphExecEventRecordNodeSetEvent wraps cudaGraphExecEventRecordNodeSetEvent (symbol cudaGraphExecEventRecordNodeSetEvent, cuda_runtime_api.h).
@@ -14668,8 +14668,8 @@ func GraphExecEventRecordNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, eve
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
-	return ffi.Error(procGraphExecEventRecordNodeSetEvent, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
+	return ffiimpl.Error(procGraphExecEventRecordNodeSetEvent, Error(r))
 }
 
 // GraphExecEventWaitNodeSetEvent wraps cudaGraphExecEventWaitNodeSetEvent (symbol cudaGraphExecEventWaitNodeSetEvent, cuda_runtime_api.h).
@@ -14718,8 +14718,8 @@ func GraphExecEventWaitNodeSetEvent(hGraphExec GraphExec, hNode GraphNode, event
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
-	return ffi.Error(procGraphExecEventWaitNodeSetEvent, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(event), 0, 0, 0)
+	return ffiimpl.Error(procGraphExecEventWaitNodeSetEvent, Error(r))
 }
 
 // GraphExecExternalSemaphoresSignalNodeSetParams wraps cudaGraphExecExternalSemaphoresSignalNodeSetParams (symbol cudaGraphExecExternalSemaphoresSignalNodeSetParams, cuda_runtime_api.h).
@@ -14772,9 +14772,9 @@ func GraphExecExternalSemaphoresSignalNodeSetParams(hGraphExec GraphExec, hNode 
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	return ffi.Error(procGraphExecExternalSemaphoresSignalNodeSetParams, Error(r))
+	return ffiimpl.Error(procGraphExecExternalSemaphoresSignalNodeSetParams, Error(r))
 }
 
 // GraphExecExternalSemaphoresWaitNodeSetParams wraps cudaGraphExecExternalSemaphoresWaitNodeSetParams (symbol cudaGraphExecExternalSemaphoresWaitNodeSetParams, cuda_runtime_api.h).
@@ -14827,9 +14827,9 @@ func GraphExecExternalSemaphoresWaitNodeSetParams(hGraphExec GraphExec, hNode Gr
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	return ffi.Error(procGraphExecExternalSemaphoresWaitNodeSetParams, Error(r))
+	return ffiimpl.Error(procGraphExecExternalSemaphoresWaitNodeSetParams, Error(r))
 }
 
 // GraphNodeSetEnabled wraps cudaGraphNodeSetEnabled (symbol cudaGraphNodeSetEnabled, cuda_runtime_api.h).
@@ -14877,8 +14877,8 @@ func GraphNodeSetEnabled(hGraphExec GraphExec, hNode GraphNode, isEnabled uint32
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(isEnabled), 0, 0, 0)
-	return ffi.Error(procGraphNodeSetEnabled, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(isEnabled), 0, 0, 0)
+	return ffiimpl.Error(procGraphNodeSetEnabled, Error(r))
 }
 
 // GraphNodeGetEnabled wraps cudaGraphNodeGetEnabled (symbol cudaGraphNodeGetEnabled, cuda_runtime_api.h).
@@ -14920,9 +14920,9 @@ func GraphNodeGetEnabled(hGraphExec GraphExec, hNode GraphNode) (isEnabled uint3
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(&isEnabled)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(hNode), uintptr(unsafe.Pointer(&isEnabled)), 0, 0, 0)
 	runtime.KeepAlive(&isEnabled)
-	return isEnabled, ffi.Error(procGraphNodeGetEnabled, Error(r))
+	return isEnabled, ffiimpl.Error(procGraphNodeGetEnabled, Error(r))
 }
 
 // GraphExecUpdate wraps cudaGraphExecUpdate (symbol cudaGraphExecUpdate, cuda_runtime_api.h).
@@ -15050,9 +15050,9 @@ func GraphExecUpdate(hGraphExec GraphExec, hGraph Graph, resultInfo *GraphExecUp
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hGraph), uintptr(unsafe.Pointer(resultInfo)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(hGraph), uintptr(unsafe.Pointer(resultInfo)), 0, 0, 0)
 	runtime.KeepAlive(resultInfo)
-	return ffi.Error(procGraphExecUpdate, Error(r))
+	return ffiimpl.Error(procGraphExecUpdate, Error(r))
 }
 
 // GraphUpload wraps cudaGraphUpload (symbol cudaGraphUpload, cuda_runtime_api.h).
@@ -15082,8 +15082,8 @@ func GraphUpload(graphExec GraphExec, stream Stream) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(graphExec), uintptr(stream), 0, 0, 0, 0)
-	return ffi.Error(procGraphUpload, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(graphExec), uintptr(stream), 0, 0, 0, 0)
+	return ffiimpl.Error(procGraphUpload, Error(r))
 }
 
 // GraphLaunch wraps cudaGraphLaunch (symbol cudaGraphLaunch, cuda_runtime_api.h).
@@ -15124,8 +15124,8 @@ func GraphLaunch(graphExec GraphExec, stream Stream) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(graphExec), uintptr(stream), 0, 0, 0, 0)
-	return ffi.Error(procGraphLaunch, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(graphExec), uintptr(stream), 0, 0, 0, 0)
+	return ffiimpl.Error(procGraphLaunch, Error(r))
 }
 
 // GraphExecDestroy wraps cudaGraphExecDestroy (symbol cudaGraphExecDestroy, cuda_runtime_api.h).
@@ -15159,9 +15159,9 @@ func GraphExecDestroy(graphExec GraphExec) (err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(graphExec), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(graphExec), 0, 0, 0, 0, 0)
 	if rc := Error(r); rc != 0 {
-		err = ffi.Error(procGraphExecDestroy, rc)
+		err = ffiimpl.Error(procGraphExecDestroy, rc)
 		return
 	}
 	// Release the Go funcs given to the exec's host nodes.
@@ -15200,8 +15200,8 @@ func GraphDestroy(graph Graph) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(graph), 0, 0, 0, 0, 0)
-	return ffi.Error(procGraphDestroy, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(graph), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procGraphDestroy, Error(r))
 }
 
 // GraphDebugDotPrint wraps cudaGraphDebugDotPrint (symbol cudaGraphDebugDotPrint, cuda_runtime_api.h).
@@ -15225,10 +15225,10 @@ func GraphDebugDotPrint(graph Graph, path string, flags uint32) error {
 	if err != nil {
 		return err
 	}
-	pathC := ffi.CString(path)
-	r := ffi.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(pathC)), uintptr(flags), 0, 0, 0)
+	pathC := ffiimpl.CString(path)
+	r := ffiimpl.CallInts(sym, uintptr(graph), uintptr(unsafe.Pointer(pathC)), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(pathC)
-	return ffi.Error(procGraphDebugDotPrint, Error(r))
+	return ffiimpl.Error(procGraphDebugDotPrint, Error(r))
 }
 
 // UserObjectCreate wraps cudaUserObjectCreate (symbol cudaUserObjectCreate, cuda_runtime_api.h).
@@ -15265,22 +15265,22 @@ func UserObjectCreate(destroy func(), initialRefcount, flags uint32) (object Use
 		return
 	}
 	objectP := new(UserObject)
-	ffi.Escape(unsafe.Pointer(objectP))
-	cbScope := ffi.EnterCallbacks()
+	ffiimpl.Escape(unsafe.Pointer(objectP))
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
 	var cbAddr uintptr
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	if destroy != nil {
 		cbAddr = trampolineHostFn()
-		hdl = ffi.NewHandleOnce(destroy)
+		hdl = ffiimpl.NewHandleOnce(destroy)
 	}
-	frame := ffi.NewHeapFrame()
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(unsafe.Pointer(objectP)))
 	frame.Int(uintptr(hdl))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(initialRefcount))
 	frame.Int(uintptr(flags))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	runtime.KeepAlive(objectP)
 	if err = frame.Err(); err != nil {
 		hdl.Delete()
@@ -15289,7 +15289,7 @@ func UserObjectCreate(destroy func(), initialRefcount, flags uint32) (object Use
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procUserObjectCreate, rc)
+		err = ffiimpl.Error(procUserObjectCreate, rc)
 		return
 	}
 	object = *objectP
@@ -15319,8 +15319,8 @@ func UserObjectRetain(object UserObject, count uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(object), uintptr(count), 0, 0, 0, 0)
-	return ffi.Error(procUserObjectRetain, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(object), uintptr(count), 0, 0, 0, 0)
+	return ffiimpl.Error(procUserObjectRetain, Error(r))
 }
 
 // UserObjectRelease wraps cudaUserObjectRelease (symbol cudaUserObjectRelease, cuda_runtime_api.h).
@@ -15349,8 +15349,8 @@ func UserObjectRelease(object UserObject, count uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(object), uintptr(count), 0, 0, 0, 0)
-	return ffi.Error(procUserObjectRelease, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(object), uintptr(count), 0, 0, 0, 0)
+	return ffiimpl.Error(procUserObjectRelease, Error(r))
 }
 
 // GraphRetainUserObject wraps cudaGraphRetainUserObject (symbol cudaGraphRetainUserObject, cuda_runtime_api.h).
@@ -15379,8 +15379,8 @@ func GraphRetainUserObject(graph Graph, object UserObject, count, flags uint32) 
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(graph), uintptr(object), uintptr(count), uintptr(flags), 0, 0)
-	return ffi.Error(procGraphRetainUserObject, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(graph), uintptr(object), uintptr(count), uintptr(flags), 0, 0)
+	return ffiimpl.Error(procGraphRetainUserObject, Error(r))
 }
 
 // GraphReleaseUserObject wraps cudaGraphReleaseUserObject (symbol cudaGraphReleaseUserObject, cuda_runtime_api.h).
@@ -15406,8 +15406,8 @@ func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) error 
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(graph), uintptr(object), uintptr(count), 0, 0, 0)
-	return ffi.Error(procGraphReleaseUserObject, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(graph), uintptr(object), uintptr(count), 0, 0, 0)
+	return ffiimpl.Error(procGraphReleaseUserObject, Error(r))
 }
 
 // GraphAddNode wraps cudaGraphAddNode (symbol cudaGraphAddNode, cuda_runtime_api.h).
@@ -15460,12 +15460,12 @@ func GraphAddNode(graph Graph, pDependencies *GraphNode, dependencyData *GraphEd
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)))
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pGraphNode)), uintptr(graph), uintptr(unsafe.Pointer(pDependencies)), uintptr(unsafe.Pointer(dependencyData)), uintptr(numDependencies), uintptr(unsafe.Pointer(nodeParams)))
 	runtime.KeepAlive(&pGraphNode)
 	runtime.KeepAlive(pDependencies)
 	runtime.KeepAlive(dependencyData)
 	runtime.KeepAlive(nodeParams)
-	return pGraphNode, ffi.Error(procGraphAddNode, Error(r))
+	return pGraphNode, ffiimpl.Error(procGraphAddNode, Error(r))
 }
 
 // GraphNodeSetParams wraps cudaGraphNodeSetParams (symbol cudaGraphNodeSetParams, cuda_runtime_api.h).
@@ -15504,9 +15504,9 @@ func GraphNodeSetParams(node GraphNode, nodeParams *GraphNodeParams) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	return ffi.Error(procGraphNodeSetParams, Error(r))
+	return ffiimpl.Error(procGraphNodeSetParams, Error(r))
 }
 
 // GraphExecNodeSetParams wraps cudaGraphExecNodeSetParams (symbol cudaGraphExecNodeSetParams, cuda_runtime_api.h).
@@ -15570,9 +15570,9 @@ func GraphExecNodeSetParams(graphExec GraphExec, node GraphNode, nodeParams *Gra
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(graphExec), uintptr(node), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(graphExec), uintptr(node), uintptr(unsafe.Pointer(nodeParams)), 0, 0, 0)
 	runtime.KeepAlive(nodeParams)
-	return ffi.Error(procGraphExecNodeSetParams, Error(r))
+	return ffiimpl.Error(procGraphExecNodeSetParams, Error(r))
 }
 
 // GraphConditionalHandleCreate wraps cudaGraphConditionalHandleCreate (symbol cudaGraphConditionalHandleCreate, cuda_runtime_api.h).
@@ -15609,9 +15609,9 @@ func GraphConditionalHandleCreate(graph Graph, defaultLaunchValue, flags uint32)
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(graph), uintptr(defaultLaunchValue), uintptr(flags), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(graph), uintptr(defaultLaunchValue), uintptr(flags), 0, 0)
 	runtime.KeepAlive(&pHandle)
-	return pHandle, ffi.Error(procGraphConditionalHandleCreate, Error(r))
+	return pHandle, ffiimpl.Error(procGraphConditionalHandleCreate, Error(r))
 }
 
 // GetDriverEntryPoint wraps cudaGetDriverEntryPoint (symbol cudaGetDriverEntryPoint, cuda_runtime_api.h).
@@ -15700,12 +15700,12 @@ func GetDriverEntryPoint(symbol string, flags uint64) (funcPtr unsafe.Pointer, d
 	if err != nil {
 		return
 	}
-	symbolC := ffi.CString(symbol)
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(symbolC)), uintptr(unsafe.Pointer(&funcPtr)), uintptr(flags), uintptr(unsafe.Pointer(&driverStatus)), 0, 0)
+	symbolC := ffiimpl.CString(symbol)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(symbolC)), uintptr(unsafe.Pointer(&funcPtr)), uintptr(flags), uintptr(unsafe.Pointer(&driverStatus)), 0, 0)
 	runtime.KeepAlive(symbolC)
 	runtime.KeepAlive(&funcPtr)
 	runtime.KeepAlive(&driverStatus)
-	return funcPtr, driverStatus, ffi.Error(procGetDriverEntryPoint, Error(r))
+	return funcPtr, driverStatus, ffiimpl.Error(procGetDriverEntryPoint, Error(r))
 }
 
 // GetDriverEntryPointByVersion wraps cudaGetDriverEntryPointByVersion (symbol cudaGetDriverEntryPointByVersion, cuda_runtime_api.h).
@@ -15796,12 +15796,12 @@ func GetDriverEntryPointByVersion(symbol string, cudaVersion uint32, flags uint6
 	if err != nil {
 		return
 	}
-	symbolC := ffi.CString(symbol)
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(symbolC)), uintptr(unsafe.Pointer(&funcPtr)), uintptr(cudaVersion), uintptr(flags), uintptr(unsafe.Pointer(&driverStatus)), 0)
+	symbolC := ffiimpl.CString(symbol)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(symbolC)), uintptr(unsafe.Pointer(&funcPtr)), uintptr(cudaVersion), uintptr(flags), uintptr(unsafe.Pointer(&driverStatus)), 0)
 	runtime.KeepAlive(symbolC)
 	runtime.KeepAlive(&funcPtr)
 	runtime.KeepAlive(&driverStatus)
-	return funcPtr, driverStatus, ffi.Error(procGetDriverEntryPointByVersion, Error(r))
+	return funcPtr, driverStatus, ffiimpl.Error(procGetDriverEntryPointByVersion, Error(r))
 }
 
 // LibraryLoadData wraps cudaLibraryLoadData (symbol cudaLibraryLoadData, cuda_runtime_api.h).
@@ -15860,7 +15860,7 @@ func LibraryLoadData(code unsafe.Pointer, jitOptions *JitOption, jitOptionsValue
 	if err != nil {
 		return
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(&library)))
 	frame.Int(uintptr(code))
 	frame.Int(uintptr(unsafe.Pointer(jitOptions)))
@@ -15869,7 +15869,7 @@ func LibraryLoadData(code unsafe.Pointer, jitOptions *JitOption, jitOptionsValue
 	frame.Int(uintptr(unsafe.Pointer(libraryOptions)))
 	frame.Int(uintptr(unsafe.Pointer(libraryOptionValues)))
 	frame.Int(uintptr(numLibraryOptions))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&library)
 	runtime.KeepAlive(code)
 	runtime.KeepAlive(jitOptions)
@@ -15879,7 +15879,7 @@ func LibraryLoadData(code unsafe.Pointer, jitOptions *JitOption, jitOptionsValue
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return library, ffi.Error(procLibraryLoadData, Error(frame.Ret()))
+	return library, ffiimpl.Error(procLibraryLoadData, Error(frame.Ret()))
 }
 
 // LibraryLoadFromFile wraps cudaLibraryLoadFromFile (symbol cudaLibraryLoadFromFile, cuda_runtime_api.h).
@@ -15939,8 +15939,8 @@ func LibraryLoadFromFile(fileName string, jitOptions *JitOption, jitOptionsValue
 	if err != nil {
 		return
 	}
-	fileNameC := ffi.CString(fileName)
-	var frame ffi.Frame
+	fileNameC := ffiimpl.CString(fileName)
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(&library)))
 	frame.Int(uintptr(unsafe.Pointer(fileNameC)))
 	frame.Int(uintptr(unsafe.Pointer(jitOptions)))
@@ -15949,7 +15949,7 @@ func LibraryLoadFromFile(fileName string, jitOptions *JitOption, jitOptionsValue
 	frame.Int(uintptr(unsafe.Pointer(libraryOptions)))
 	frame.Int(uintptr(unsafe.Pointer(libraryOptionValues)))
 	frame.Int(uintptr(numLibraryOptions))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&library)
 	runtime.KeepAlive(fileNameC)
 	runtime.KeepAlive(jitOptions)
@@ -15959,7 +15959,7 @@ func LibraryLoadFromFile(fileName string, jitOptions *JitOption, jitOptionsValue
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return library, ffi.Error(procLibraryLoadFromFile, Error(frame.Ret()))
+	return library, ffiimpl.Error(procLibraryLoadFromFile, Error(frame.Ret()))
 }
 
 // LibraryUnload wraps cudaLibraryUnload (symbol cudaLibraryUnload, cuda_runtime_api.h).
@@ -15979,8 +15979,8 @@ func LibraryUnload(library Library) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(library), 0, 0, 0, 0, 0)
-	return ffi.Error(procLibraryUnload, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(library), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procLibraryUnload, Error(r))
 }
 
 // LibraryGetKernel wraps cudaLibraryGetKernel (symbol cudaLibraryGetKernel, cuda_runtime_api.h).
@@ -16005,11 +16005,11 @@ func LibraryGetKernel(library Library, name string) (pKernel Kernel, err error) 
 	if err != nil {
 		return
 	}
-	nameC := ffi.CString(name)
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pKernel)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
+	nameC := ffiimpl.CString(name)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pKernel)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
 	runtime.KeepAlive(&pKernel)
 	runtime.KeepAlive(nameC)
-	return pKernel, ffi.Error(procLibraryGetKernel, Error(r))
+	return pKernel, ffiimpl.Error(procLibraryGetKernel, Error(r))
 }
 
 // LibraryGetGlobal wraps cudaLibraryGetGlobal (symbol cudaLibraryGetGlobal, cuda_runtime_api.h).
@@ -16039,12 +16039,12 @@ func LibraryGetGlobal(library Library, name string) (dptr unsafe.Pointer, bytes 
 	if err != nil {
 		return
 	}
-	nameC := ffi.CString(name)
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0)
+	nameC := ffiimpl.CString(name)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0)
 	runtime.KeepAlive(&dptr)
 	runtime.KeepAlive(&bytes)
 	runtime.KeepAlive(nameC)
-	return dptr, bytes, ffi.Error(procLibraryGetGlobal, Error(r))
+	return dptr, bytes, ffiimpl.Error(procLibraryGetGlobal, Error(r))
 }
 
 // LibraryGetManaged wraps cudaLibraryGetManaged (symbol cudaLibraryGetManaged, cuda_runtime_api.h).
@@ -16075,12 +16075,12 @@ func LibraryGetManaged(library Library, name string) (dptr unsafe.Pointer, bytes
 	if err != nil {
 		return
 	}
-	nameC := ffi.CString(name)
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0)
+	nameC := ffiimpl.CString(name)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&dptr)), uintptr(unsafe.Pointer(&bytes)), uintptr(library), uintptr(unsafe.Pointer(nameC)), 0, 0)
 	runtime.KeepAlive(&dptr)
 	runtime.KeepAlive(&bytes)
 	runtime.KeepAlive(nameC)
-	return dptr, bytes, ffi.Error(procLibraryGetManaged, Error(r))
+	return dptr, bytes, ffiimpl.Error(procLibraryGetManaged, Error(r))
 }
 
 // LibraryGetUnifiedFunction wraps cudaLibraryGetUnifiedFunction (symbol cudaLibraryGetUnifiedFunction, cuda_runtime_api.h).
@@ -16107,11 +16107,11 @@ func LibraryGetUnifiedFunction(library Library, symbol string) (fptr unsafe.Poin
 	if err != nil {
 		return
 	}
-	symbolC := ffi.CString(symbol)
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&fptr)), uintptr(library), uintptr(unsafe.Pointer(symbolC)), 0, 0, 0)
+	symbolC := ffiimpl.CString(symbol)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&fptr)), uintptr(library), uintptr(unsafe.Pointer(symbolC)), 0, 0, 0)
 	runtime.KeepAlive(&fptr)
 	runtime.KeepAlive(symbolC)
-	return fptr, ffi.Error(procLibraryGetUnifiedFunction, Error(r))
+	return fptr, ffiimpl.Error(procLibraryGetUnifiedFunction, Error(r))
 }
 
 // LibraryGetKernelCount wraps cudaLibraryGetKernelCount (symbol cudaLibraryGetKernelCount, cuda_runtime_api.h).
@@ -16133,9 +16133,9 @@ func LibraryGetKernelCount(lib Library) (count uint32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&count)), uintptr(lib), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&count)), uintptr(lib), 0, 0, 0, 0)
 	runtime.KeepAlive(&count)
-	return count, ffi.Error(procLibraryGetKernelCount, Error(r))
+	return count, ffiimpl.Error(procLibraryGetKernelCount, Error(r))
 }
 
 // LibraryEnumerateKernels wraps cudaLibraryEnumerateKernels (symbol cudaLibraryEnumerateKernels, cuda_runtime_api.h).
@@ -16159,9 +16159,9 @@ func LibraryEnumerateKernels(kernels *Kernel, numKernels uint32, lib Library) er
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(kernels)), uintptr(numKernels), uintptr(lib), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(kernels)), uintptr(numKernels), uintptr(lib), 0, 0, 0)
 	runtime.KeepAlive(kernels)
-	return ffi.Error(procLibraryEnumerateKernels, Error(r))
+	return ffiimpl.Error(procLibraryEnumerateKernels, Error(r))
 }
 
 // KernelSetAttributeForDevice wraps cudaKernelSetAttributeForDevice (symbol cudaKernelSetAttributeForDevice, cuda_runtime_api.h).
@@ -16238,8 +16238,8 @@ func KernelSetAttributeForDevice(kernel Kernel, attr FuncAttribute, value, devic
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(kernel), uintptr(attr), uintptr(value), uintptr(device), 0, 0)
-	return ffi.Error(procKernelSetAttributeForDevice, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(kernel), uintptr(attr), uintptr(value), uintptr(device), 0, 0)
+	return ffiimpl.Error(procKernelSetAttributeForDevice, Error(r))
 }
 
 // GetExportTable wraps cudaGetExportTable (symbol cudaGetExportTable, cuda_runtime_api.h).
@@ -16248,10 +16248,10 @@ func GetExportTable(ppExportTable *unsafe.Pointer, pExportTableId *Uuid) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(ppExportTable)), uintptr(unsafe.Pointer(pExportTableId)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(ppExportTable)), uintptr(unsafe.Pointer(pExportTableId)), 0, 0, 0, 0)
 	runtime.KeepAlive(ppExportTable)
 	runtime.KeepAlive(pExportTableId)
-	return ffi.Error(procGetExportTable, Error(r))
+	return ffiimpl.Error(procGetExportTable, Error(r))
 }
 
 // GetFuncBySymbol wraps cudaGetFuncBySymbol (symbol cudaGetFuncBySymbol, cuda_runtime_api.h).
@@ -16270,9 +16270,9 @@ func GetFuncBySymbol(symbolPtr Kernel) (functionPtr Function, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&functionPtr)), uintptr(symbolPtr), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&functionPtr)), uintptr(symbolPtr), 0, 0, 0, 0)
 	runtime.KeepAlive(&functionPtr)
-	return functionPtr, ffi.Error(procGetFuncBySymbol, Error(r))
+	return functionPtr, ffiimpl.Error(procGetFuncBySymbol, Error(r))
 }
 
 // GetKernel wraps cudaGetKernel (symbol cudaGetKernel, cuda_runtime_api.h).
@@ -16301,9 +16301,9 @@ func GetKernel(entryFuncAddr Kernel) (kernelPtr Kernel, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&kernelPtr)), uintptr(entryFuncAddr), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&kernelPtr)), uintptr(entryFuncAddr), 0, 0, 0, 0)
 	runtime.KeepAlive(&kernelPtr)
-	return kernelPtr, ffi.Error(procGetKernel, Error(r))
+	return kernelPtr, ffiimpl.Error(procGetKernel, Error(r))
 }
 
 // ProfilerStart wraps cudaProfilerStart (symbol cudaProfilerStart, cuda_profiler_api.h).
@@ -16329,8 +16329,8 @@ func ProfilerStart() error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
-	return ffi.Error(procProfilerStart, Error(r))
+	r := ffiimpl.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procProfilerStart, Error(r))
 }
 
 // ProfilerStop wraps cudaProfilerStop (symbol cudaProfilerStop, cuda_profiler_api.h).
@@ -16356,69 +16356,69 @@ func ProfilerStop() error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
-	return ffi.Error(procProfilerStop, Error(r))
+	r := ffiimpl.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procProfilerStop, Error(r))
 }
 
 // layoutIpcEventHandle describes cudaIpcEventHandle_t for passing by value.
-var layoutIpcEventHandle = ffi.Layout{
+var layoutIpcEventHandle = ffiimpl.Layout{
 	Size:  64,
 	Align: 1,
-	Scalars: []ffi.Scalar{
+	Scalars: []ffiimpl.Scalar{
 		{Offset: 0, Size: 1, Count: 64},
 	},
 }
 
 // layoutIpcMemHandle describes cudaIpcMemHandle_t for passing by value.
-var layoutIpcMemHandle = ffi.Layout{
+var layoutIpcMemHandle = ffiimpl.Layout{
 	Size:  64,
 	Align: 1,
-	Scalars: []ffi.Scalar{
+	Scalars: []ffiimpl.Scalar{
 		{Offset: 0, Size: 1, Count: 64},
 	},
 }
 
 // layoutDim3 describes dim3 for passing by value.
-var layoutDim3 = ffi.Layout{
+var layoutDim3 = ffiimpl.Layout{
 	Size:  12,
 	Align: 4,
-	Scalars: []ffi.Scalar{
+	Scalars: []ffiimpl.Scalar{
 		{Offset: 0, Size: 4, Count: 3},
 	},
 }
 
 // layoutExtent describes struct cudaExtent for passing by value.
-var layoutExtent = ffi.Layout{
+var layoutExtent = ffiimpl.Layout{
 	Size:  24,
 	Align: 8,
-	Scalars: []ffi.Scalar{
+	Scalars: []ffiimpl.Scalar{
 		{Offset: 0, Size: 8, Count: 3},
 	},
 }
 
 // layoutPitchedPtr describes struct cudaPitchedPtr for passing by value.
-var layoutPitchedPtr = ffi.Layout{
+var layoutPitchedPtr = ffiimpl.Layout{
 	Size:  32,
 	Align: 8,
-	Scalars: []ffi.Scalar{
+	Scalars: []ffiimpl.Scalar{
 		{Offset: 0, Size: 8, Count: 4},
 	},
 }
 
 // layoutMemLocation describes struct cudaMemLocation for passing by value.
-var layoutMemLocation = ffi.Layout{
+var layoutMemLocation = ffiimpl.Layout{
 	Size:  8,
 	Align: 4,
-	Scalars: []ffi.Scalar{
+	Scalars: []ffiimpl.Scalar{
 		{Offset: 0, Size: 4, Count: 2},
 	},
 }
 
 // layoutChannelFormatDesc describes struct cudaChannelFormatDesc for passing by value.
-var layoutChannelFormatDesc = ffi.Layout{
+var layoutChannelFormatDesc = ffiimpl.Layout{
 	Size:  20,
 	Align: 4,
-	Scalars: []ffi.Scalar{
+	Scalars: []ffiimpl.Scalar{
 		{Offset: 0, Size: 4, Count: 5},
 	},
 }
@@ -16426,14 +16426,14 @@ var layoutChannelFormatDesc = ffi.Layout{
 // trampolineAsyncCallback is the C address of trampolineAsyncCallbackGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
 // through the handle passed as userData. A panic in the Go func never
-// unwinds through C's frames (see ffi.Recover).
+// unwinds through C's frames (see ffiimpl.Recover).
 var trampolineAsyncCallback = sync.OnceValue(func() uintptr {
-	return ffi.Callback(trampolineAsyncCallbackGo)
+	return ffiimpl.Callback(trampolineAsyncCallbackGo)
 })
 
 func trampolineAsyncCallbackGo(a0, a1, a2 uintptr) {
-	defer ffi.Recover()
-	fnAsyncCallback, _ := ffi.Handle(a1).Use().(func(arg0 *AsyncNotificationInfo, arg2 AsyncCallbackHandle))
+	defer ffiimpl.Recover()
+	fnAsyncCallback, _ := ffiimpl.Handle(a1).Use().(func(arg0 *AsyncNotificationInfo, arg2 AsyncCallbackHandle))
 	if fnAsyncCallback != nil {
 		fnAsyncCallback(*(**AsyncNotificationInfo)(unsafe.Pointer(&a0)), AsyncCallbackHandle(a2))
 	}
@@ -16442,14 +16442,14 @@ func trampolineAsyncCallbackGo(a0, a1, a2 uintptr) {
 // trampolineStreamCallback is the C address of trampolineStreamCallbackGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
 // through the handle passed as userData. A panic in the Go func never
-// unwinds through C's frames (see ffi.Recover).
+// unwinds through C's frames (see ffiimpl.Recover).
 var trampolineStreamCallback = sync.OnceValue(func() uintptr {
-	return ffi.Callback(trampolineStreamCallbackGo)
+	return ffiimpl.Callback(trampolineStreamCallbackGo)
 })
 
 func trampolineStreamCallbackGo(a0, a1, a2 uintptr) {
-	defer ffi.Recover()
-	fnStreamCallback, _ := ffi.Handle(a2).Use().(func(stream Stream, status Error))
+	defer ffiimpl.Recover()
+	fnStreamCallback, _ := ffiimpl.Handle(a2).Use().(func(stream Stream, status Error))
 	if fnStreamCallback != nil {
 		fnStreamCallback(Stream(a0), Error(a1))
 	}
@@ -16458,14 +16458,14 @@ func trampolineStreamCallbackGo(a0, a1, a2 uintptr) {
 // trampolineHostFn is the C address of trampolineHostFnGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
 // through the handle passed as userData. A panic in the Go func never
-// unwinds through C's frames (see ffi.Recover).
+// unwinds through C's frames (see ffiimpl.Recover).
 var trampolineHostFn = sync.OnceValue(func() uintptr {
-	return ffi.Callback(trampolineHostFnGo)
+	return ffiimpl.Callback(trampolineHostFnGo)
 })
 
 func trampolineHostFnGo(a0 uintptr) {
-	defer ffi.Recover()
-	fnHostFn, _ := ffi.Handle(a0).Use().(func())
+	defer ffiimpl.Recover()
+	fnHostFn, _ := ffiimpl.Handle(a0).Use().(func())
 	if fnHostFn != nil {
 		fnHostFn()
 	}
@@ -16474,14 +16474,14 @@ func trampolineHostFnGo(a0 uintptr) {
 // trampolineLogsCallback is the C address of trampolineLogsCallbackGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
 // through the handle passed as userData. A panic in the Go func never
-// unwinds through C's frames (see ffi.Recover).
+// unwinds through C's frames (see ffiimpl.Recover).
 var trampolineLogsCallback = sync.OnceValue(func() uintptr {
-	return ffi.Callback(trampolineLogsCallbackGo)
+	return ffiimpl.Callback(trampolineLogsCallbackGo)
 })
 
 func trampolineLogsCallbackGo(a0, a1, a2, a3 uintptr) {
-	defer ffi.Recover()
-	fnLogsCallback, _ := ffi.Handle(a0).Use().(func(logLevel LogLevel, message *byte, length uint64))
+	defer ffiimpl.Recover()
+	fnLogsCallback, _ := ffiimpl.Handle(a0).Use().(func(logLevel LogLevel, message *byte, length uint64))
 	if fnLogsCallback != nil {
 		fnLogsCallback(LogLevel(a1), *(**byte)(unsafe.Pointer(&a2)), uint64(a3))
 	}
@@ -16505,7 +16505,7 @@ func captureGraph(stream Stream) Graph {
 // destroyed, so the Go func runs on every launch and is released exactly
 // then. If the graph cannot take the reference, the user object is released
 // (deleting hdl: the node then calls nothing) and the error returned.
-func retainHandle(graph Graph, hdl ffi.Handle) error {
+func retainHandle(graph Graph, hdl ffiimpl.Handle) error {
 	obj, err := UserObjectCreate(hdl.Delete, 1, uint32(UserObjectNoDestructorSync))
 	if err != nil {
 		hdl.Delete()
@@ -16520,4 +16520,4 @@ func retainHandle(graph Graph, hdl ffi.Handle) error {
 
 // callbackRegistry holds the handles of registered callbacks until they are unregistered.
 // It also holds the Go funcs of exec host nodes until GraphExecDestroy.
-var callbackRegistry ffi.Registry
+var callbackRegistry ffiimpl.Registry

@@ -2,7 +2,10 @@
 
 package cudart
 
-import "github.com/cugen/cugen/ffi"
+import (
+	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
+)
 
 // API returns "runtime": [Check] names the API an error belongs to.
 func (r Error) API() string {
@@ -62,7 +65,7 @@ func Dim2(x uint32, y uint32) Dim3 {
 //
 //	params.Extra = LaunchExtra(buf)
 func LaunchExtra(buf []byte) *uintptr {
-	return ffi.ExtraWords(buf)
+	return ffiimpl.ExtraWords(buf)
 }
 
 // OnDevice runs fn on a goroutine locked to an OS thread of its own, after

@@ -2,7 +2,7 @@
 
 package cu
 
-import "github.com/cugen/cugen/ffi"
+import "github.com/cugen/cugen/ffi/ffiimpl"
 
 // MemLocationType is the C enum CUmemLocationType (cuda.h).
 //
@@ -33,7 +33,7 @@ func (v MemLocationType) String() string {
 	case MemLocationTypeMax:
 		return "CU_MEM_LOCATION_TYPE_MAX"
 	default:
-		return ffi.UnknownName("CUmemLocationType", int64(v))
+		return ffiimpl.UnknownName("CUmemLocationType", int64(v))
 	}
 }
 
@@ -61,7 +61,7 @@ func (v AbiSign) String() string {
 	case AbiSignPositive:
 		return "CU_ABI_SIGN_POSITIVE"
 	default:
-		return ffi.UnknownName("CUabiSign", int64(v))
+		return ffiimpl.UnknownName("CUabiSign", int64(v))
 	}
 }
 
@@ -103,7 +103,7 @@ func (v Result) String() string {
 	case ErrorUnknown:
 		return "CUDA_ERROR_UNKNOWN"
 	default:
-		return ffi.UnknownName("CUresult", int64(v))
+		return ffiimpl.UnknownName("CUresult", int64(v))
 	}
 }
 
@@ -132,7 +132,7 @@ func (v StreamCaptureStatus) String() string {
 	case StreamCaptureStatusInvalidated:
 		return "CU_STREAM_CAPTURE_STATUS_INVALIDATED"
 	default:
-		return ffi.UnknownName("CUstreamCaptureStatus", int64(v))
+		return ffiimpl.UnknownName("CUstreamCaptureStatus", int64(v))
 	}
 }
 
@@ -158,7 +158,7 @@ func (v StreamCaptureMode) String() string {
 	case StreamCaptureModeRelaxed:
 		return "CU_STREAM_CAPTURE_MODE_RELAXED"
 	default:
-		return ffi.UnknownName("CUstreamCaptureMode", int64(v))
+		return ffiimpl.UnknownName("CUstreamCaptureMode", int64(v))
 	}
 }
 
@@ -178,7 +178,7 @@ func (v UserObjectFlags) String() string {
 	case UserObjectNoDestructorSync:
 		return "CU_USER_OBJECT_NO_DESTRUCTOR_SYNC"
 	default:
-		return ffi.UnknownName("CUuserObject_flags", int64(v))
+		return ffiimpl.UnknownName("CUuserObject_flags", int64(v))
 	}
 }
 
@@ -197,6 +197,6 @@ func (v UserObjectRetainFlags) String() string {
 	case GraphUserObjectMove:
 		return "CU_GRAPH_USER_OBJECT_MOVE"
 	default:
-		return ffi.UnknownName("CUuserObjectRetain_flags", int64(v))
+		return ffiimpl.UnknownName("CUuserObjectRetain_flags", int64(v))
 	}
 }

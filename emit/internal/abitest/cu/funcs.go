@@ -3,7 +3,7 @@
 package cu
 
 import (
-	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -21,10 +21,10 @@ func GetErrorString(errorCode Result) (pStr string, err error) {
 		return
 	}
 	var pStrC uintptr
-	r := ffi.CallInts(sym, uintptr(errorCode), uintptr(unsafe.Pointer(&pStrC)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(errorCode), uintptr(unsafe.Pointer(&pStrC)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pStrC)
-	pStr = ffi.GoString(pStrC)
-	return pStr, ffi.Error(procGetErrorString, Result(r))
+	pStr = ffiimpl.GoString(pStrC)
+	return pStr, ffiimpl.Error(procGetErrorString, Result(r))
 }
 
 // GetErrorName wraps cuGetErrorName (symbol cuGetErrorName, cuda.h).
@@ -39,10 +39,10 @@ func GetErrorName(errorCode Result) (pStr string, err error) {
 		return
 	}
 	var pStrC uintptr
-	r := ffi.CallInts(sym, uintptr(errorCode), uintptr(unsafe.Pointer(&pStrC)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(errorCode), uintptr(unsafe.Pointer(&pStrC)), 0, 0, 0, 0)
 	runtime.KeepAlive(&pStrC)
-	pStr = ffi.GoString(pStrC)
-	return pStr, ffi.Error(procGetErrorName, Result(r))
+	pStr = ffiimpl.GoString(pStrC)
+	return pStr, ffiimpl.Error(procGetErrorName, Result(r))
 }
 
 // AbiIntegers wraps cuAbiIntegers (symbol cuAbiIntegers, cuda.h).
@@ -55,7 +55,7 @@ func AbiIntegers(i8 int8, u8 uint8, i16 int16, u16 uint16, i32 int32, u32 uint32
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(i8))
 	frame.Int(uintptr(u8))
 	frame.Int(uintptr(i16))
@@ -69,11 +69,11 @@ func AbiIntegers(i8 int8, u8 uint8, i16 int16, u16 uint16, i32 int32, u32 uint32
 	frame.Int(uintptr(dev))
 	frame.Int(uintptr(sign))
 	frame.Int(uintptr(loc))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procAbiIntegers, Result(frame.Ret()))
+	return ffiimpl.Error(procAbiIntegers, Result(frame.Ret()))
 }
 
 // AbiFail wraps cuAbiFail (symbol cuAbiFail, cuda.h).
@@ -86,8 +86,8 @@ func AbiFail(result Result) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(result), 0, 0, 0, 0, 0)
-	return ffi.Error(procAbiFail, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(result), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procAbiFail, Result(r))
 }
 
 // AbiFailAlias is cuAbiFailAlias, which cuda.h defines as cuAbiFail: it calls [AbiFail].
@@ -108,10 +108,10 @@ func AbiAlignedOut(seed uint64) (out AbiAligned, err error) {
 	}
 	var outBuf [unsafe.Sizeof(out) + 64]byte
 	outP := unsafe.Add(unsafe.Pointer(&outBuf), (64-uintptr(unsafe.Pointer(&outBuf))%64)%64)
-	r := ffi.CallInts(sym, uintptr(outP), uintptr(seed), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(outP), uintptr(seed), 0, 0, 0, 0)
 	runtime.KeepAlive(&outBuf)
 	out = *(*AbiAligned)(outP)
-	return out, ffi.Error(procAbiAlignedOut, Result(r))
+	return out, ffiimpl.Error(procAbiAlignedOut, Result(r))
 }
 
 // DeviceGet wraps cuDeviceGet (symbol cuDeviceGet, cuda.h).
@@ -128,9 +128,9 @@ func DeviceGet(ordinal int32) (device Device, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&device)), uintptr(ordinal), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&device)), uintptr(ordinal), 0, 0, 0, 0)
 	runtime.KeepAlive(&device)
-	return device, ffi.Error(procDeviceGet, Result(r))
+	return device, ffiimpl.Error(procDeviceGet, Result(r))
 }
 
 // CtxCreate wraps cuCtxCreate (symbol cuCtxCreate_v2, cuda.h).
@@ -145,9 +145,9 @@ func CtxCreate(flags uint32, dev Device) (pctx Context, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pctx)), uintptr(flags), uintptr(dev), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pctx)), uintptr(flags), uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&pctx)
-	return pctx, ffi.Error(procCtxCreate, Result(r))
+	return pctx, ffiimpl.Error(procCtxCreate, Result(r))
 }
 
 // CtxSetCurrent wraps cuCtxSetCurrent (symbol cuCtxSetCurrent, cuda.h).
@@ -160,8 +160,8 @@ func CtxSetCurrent(ctx Context) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(ctx), 0, 0, 0, 0, 0)
-	return ffi.Error(procCtxSetCurrent, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(ctx), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procCtxSetCurrent, Result(r))
 }
 
 // DeviceGetUuid wraps cuDeviceGetUuid (symbol cuDeviceGetUuid, cuda.h).
@@ -175,9 +175,9 @@ func DeviceGetUuid(dev Device) (uuid Uuid, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&uuid)), uintptr(dev), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&uuid)), uintptr(dev), 0, 0, 0, 0)
 	runtime.KeepAlive(&uuid)
-	return uuid, ffi.Error(procDeviceGetUuid, Result(r))
+	return uuid, ffiimpl.Error(procDeviceGetUuid, Result(r))
 }
 
 // DeviceGetName wraps cuDeviceGetName (symbol cuDeviceGetName, cuda.h).
@@ -192,10 +192,10 @@ func DeviceGetName(dev Device) (name string, err error) {
 		return
 	}
 	var nameBuf [256]byte
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&nameBuf[0])), 256, uintptr(dev), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&nameBuf[0])), 256, uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&nameBuf)
-	name = ffi.GoStringN(nameBuf[:])
-	return name, ffi.Error(procDeviceGetName, Result(r))
+	name = ffiimpl.GoStringN(nameBuf[:])
+	return name, ffiimpl.Error(procDeviceGetName, Result(r))
 }
 
 // DeviceGetLuid wraps cuDeviceGetLuid (symbol cuDeviceGetLuid, cuda.h).
@@ -213,10 +213,10 @@ func DeviceGetLuid(dev Device) (luid [8]byte, deviceNodeMask uint32, err error) 
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&luid)), uintptr(unsafe.Pointer(&deviceNodeMask)), uintptr(dev), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&luid)), uintptr(unsafe.Pointer(&deviceNodeMask)), uintptr(dev), 0, 0, 0)
 	runtime.KeepAlive(&luid)
 	runtime.KeepAlive(&deviceNodeMask)
-	return luid, deviceNodeMask, ffi.Error(procDeviceGetLuid, Result(r))
+	return luid, deviceNodeMask, ffiimpl.Error(procDeviceGetLuid, Result(r))
 }
 
 // EventElapsedTime wraps cuEventElapsedTime (symbol cuEventElapsedTime, cuda.h).
@@ -231,9 +231,9 @@ func EventElapsedTime(hStart, hEnd Event) (pMilliseconds float32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pMilliseconds)), uintptr(hStart), uintptr(hEnd), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pMilliseconds)), uintptr(hStart), uintptr(hEnd), 0, 0, 0)
 	runtime.KeepAlive(&pMilliseconds)
-	return pMilliseconds, ffi.Error(procEventElapsedTime, Result(r))
+	return pMilliseconds, ffiimpl.Error(procEventElapsedTime, Result(r))
 }
 
 // ModuleGetFunction wraps cuModuleGetFunction (symbol cuModuleGetFunction, cuda.h).
@@ -250,11 +250,11 @@ func ModuleGetFunction(hmod Module, name string) (hfunc Function, err error) {
 	if err != nil {
 		return
 	}
-	nameC := ffi.CString(name)
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&hfunc)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
+	nameC := ffiimpl.CString(name)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&hfunc)), uintptr(hmod), uintptr(unsafe.Pointer(nameC)), 0, 0, 0)
 	runtime.KeepAlive(&hfunc)
 	runtime.KeepAlive(nameC)
-	return hfunc, ffi.Error(procModuleGetFunction, Result(r))
+	return hfunc, ffiimpl.Error(procModuleGetFunction, Result(r))
 }
 
 // MemPrefetchAsync wraps cuMemPrefetchAsync (symbol cuMemPrefetchAsync_v2, cuda.h).
@@ -271,18 +271,18 @@ func MemPrefetchAsync(devPtr Deviceptr, count uint64, location MemLocation, flag
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(devPtr))
 	frame.Int(uintptr(count))
 	frame.Struct(unsafe.Pointer(&location), &layoutMemLocation)
 	frame.Int(uintptr(flags))
 	frame.Int(uintptr(hStream))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&location)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemPrefetchAsync, Result(frame.Ret()))
+	return ffiimpl.Error(procMemPrefetchAsync, Result(frame.Ret()))
 }
 
 // IpcGetMemHandle wraps cuIpcGetMemHandle (symbol cuIpcGetMemHandle, cuda.h).
@@ -297,9 +297,9 @@ func IpcGetMemHandle(dptr Deviceptr) (pHandle IpcMemHandle, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(dptr), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pHandle)), uintptr(dptr), 0, 0, 0, 0)
 	runtime.KeepAlive(&pHandle)
-	return pHandle, ffi.Error(procIpcGetMemHandle, Result(r))
+	return pHandle, ffiimpl.Error(procIpcGetMemHandle, Result(r))
 }
 
 // IpcOpenMemHandle wraps cuIpcOpenMemHandle (symbol cuIpcOpenMemHandle_v2, cuda.h).
@@ -315,17 +315,17 @@ func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (pdptr Deviceptr, err e
 	if err != nil {
 		return
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(&pdptr)))
 	frame.Struct(unsafe.Pointer(&handle), &layoutIpcMemHandle)
 	frame.Int(uintptr(flags))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&pdptr)
 	runtime.KeepAlive(&handle)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return pdptr, ffi.Error(procIpcOpenMemHandle, Result(frame.Ret()))
+	return pdptr, ffiimpl.Error(procIpcOpenMemHandle, Result(frame.Ret()))
 }
 
 // AbiFloats wraps cuAbiFloats (symbol cuAbiFloats, cuda.h).
@@ -339,7 +339,7 @@ func AbiFloats(i0 int32, f0 float32, d0 float64, i1 int64, f1 float32, d1 float6
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(i0))
 	frame.Float32(float32(f0))
 	frame.Float64(float64(d0))
@@ -358,11 +358,11 @@ func AbiFloats(i0 int32, f0 float32, d0 float64, i1 int64, f1 float32, d1 float6
 	frame.Int(uintptr(i5))
 	frame.Int(uintptr(i6))
 	frame.Int(uintptr(i7))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procAbiFloats, Result(frame.Ret()))
+	return ffiimpl.Error(procAbiFloats, Result(frame.Ret()))
 }
 
 // AbiStructs wraps cuAbiStructs (symbol cuAbiStructs, cuda.h).
@@ -378,19 +378,19 @@ func AbiStructs(m AbiMixed, v AbiFloat3, after int32) (echo AbiMixed, err error)
 	if err != nil {
 		return
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&m), &layoutAbiMixed)
 	frame.Struct(unsafe.Pointer(&v), &layoutAbiFloat3)
 	frame.Int(uintptr(after))
 	frame.Int(uintptr(unsafe.Pointer(&echo)))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&m)
 	runtime.KeepAlive(&v)
 	runtime.KeepAlive(&echo)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return echo, ffi.Error(procAbiStructs, Result(frame.Ret()))
+	return echo, ffiimpl.Error(procAbiStructs, Result(frame.Ret()))
 }
 
 // AbiPointers wraps cuAbiPointers (symbol cuAbiPointers, cuda.h).
@@ -407,12 +407,12 @@ func AbiPointers(p, cp unsafe.Pointer, slots *unsafe.Pointer, counter *uint32) e
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(p), uintptr(cp), uintptr(unsafe.Pointer(slots)), uintptr(unsafe.Pointer(counter)), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(p), uintptr(cp), uintptr(unsafe.Pointer(slots)), uintptr(unsafe.Pointer(counter)), 0, 0)
 	runtime.KeepAlive(p)
 	runtime.KeepAlive(cp)
 	runtime.KeepAlive(slots)
 	runtime.KeepAlive(counter)
-	return ffi.Error(procAbiPointers, Result(r))
+	return ffiimpl.Error(procAbiPointers, Result(r))
 }
 
 // LaunchHostFunc wraps cuLaunchHostFunc (symbol cuLaunchHostFunc, cuda.h).
@@ -431,23 +431,23 @@ func LaunchHostFunc(hStream Stream, fn func()) (err error) {
 		return
 	}
 	var cbGraph Graph
-	cbScope := ffi.EnterCallbacks()
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
 	var cbAddr uintptr
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	if fn != nil {
 		cbAddr = trampolineHostFn()
 		if cbGraph = captureGraph(hStream); cbGraph != 0 {
-			hdl = ffi.NewHandle(fn)
+			hdl = ffiimpl.NewHandle(fn)
 		} else {
-			hdl = ffi.NewHandleOnce(fn)
+			hdl = ffiimpl.NewHandleOnce(fn)
 		}
 	}
-	frame := ffi.NewHeapFrame()
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(hStream))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	if err = frame.Err(); err != nil {
 		hdl.Delete()
 		return
@@ -455,7 +455,7 @@ func LaunchHostFunc(hStream Stream, fn func()) (err error) {
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procLaunchHostFunc, rc)
+		err = ffiimpl.Error(procLaunchHostFunc, rc)
 		return
 	}
 	if cbGraph != 0 {
@@ -500,8 +500,8 @@ func LaunchKernel(f Function, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY
 	if err != nil {
 		return err
 	}
-	var extraC ffi.Extra
-	var frame ffi.Frame
+	var extraC ffiimpl.Extra
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(f))
 	frame.Int(uintptr(gridDimX))
 	frame.Int(uintptr(gridDimY))
@@ -513,14 +513,14 @@ func LaunchKernel(f Function, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY
 	frame.Int(uintptr(hStream))
 	frame.Int(uintptr(unsafe.Pointer(unsafe.SliceData(kernelParams))))
 	frame.Int(extraC.Set(extra))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(kernelParams)
 	runtime.KeepAlive(extra)
 	runtime.KeepAlive(&extraC)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procLaunchKernel, Result(frame.Ret()))
+	return ffiimpl.Error(procLaunchKernel, Result(frame.Ret()))
 }
 
 // DeviceRegisterAsyncNotification wraps cuDeviceRegisterAsyncNotification (symbol cuDeviceRegisterAsyncNotification, cuda.h).
@@ -535,22 +535,22 @@ func DeviceRegisterAsyncNotification(device Device, callbackFunc func(info *Asyn
 	if err != nil {
 		return
 	}
-	cbScope := ffi.EnterCallbacks()
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
 	var cbAddr uintptr
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	if callbackFunc != nil {
 		cbAddr = trampolineAsyncCallback()
-		hdl = ffi.NewHandle(callbackFunc)
+		hdl = ffiimpl.NewHandle(callbackFunc)
 	}
 	callbackP := new(AsyncCallbackHandle)
-	ffi.Escape(unsafe.Pointer(callbackP))
-	frame := ffi.NewHeapFrame()
+	ffiimpl.Escape(unsafe.Pointer(callbackP))
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(device))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(unsafe.Pointer(callbackP)))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	runtime.KeepAlive(callbackP)
 	if err = frame.Err(); err != nil {
 		hdl.Delete()
@@ -559,7 +559,7 @@ func DeviceRegisterAsyncNotification(device Device, callbackFunc func(info *Asyn
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procDeviceRegisterAsyncNotification, rc)
+		err = ffiimpl.Error(procDeviceRegisterAsyncNotification, rc)
 		return
 	}
 	callback = *callbackP
@@ -578,9 +578,9 @@ func DeviceUnregisterAsyncNotification(device Device, callback AsyncCallbackHand
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(device), uintptr(callback), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(device), uintptr(callback), 0, 0, 0, 0)
 	if rc := Result(r); rc != 0 {
-		err = ffi.Error(procDeviceUnregisterAsyncNotification, rc)
+		err = ffiimpl.Error(procDeviceUnregisterAsyncNotification, rc)
 		return
 	}
 	callbackRegistry.Remove(uintptr(callback))
@@ -597,8 +597,8 @@ func AbiFireAsync(bytes uint64) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(bytes), 0, 0, 0, 0, 0)
-	return ffi.Error(procAbiFireAsync, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(bytes), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procAbiFireAsync, Result(r))
 }
 
 // OccupancyMaxPotentialBlockSize wraps cuOccupancyMaxPotentialBlockSize (symbol cuOccupancyMaxPotentialBlockSize, cuda.h).
@@ -619,24 +619,24 @@ func OccupancyMaxPotentialBlockSize(fn Function, blockSizeToDynamicSMemSize func
 		return
 	}
 	minGridSizeP := new(int32)
-	ffi.Escape(unsafe.Pointer(minGridSizeP))
+	ffiimpl.Escape(unsafe.Pointer(minGridSizeP))
 	blockSizeP := new(int32)
-	ffi.Escape(unsafe.Pointer(blockSizeP))
-	cbScope := ffi.EnterCallbacks()
+	ffiimpl.Escape(unsafe.Pointer(blockSizeP))
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
 	var cbAddr uintptr
 	if blockSizeToDynamicSMemSize != nil {
 		cbAddr = trampolineOccupancyB2DSize()
 		cbScope.Hold(&slotOccupancyB2DSize, blockSizeToDynamicSMemSize)
 	}
-	frame := ffi.NewHeapFrame()
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(unsafe.Pointer(minGridSizeP)))
 	frame.Int(uintptr(unsafe.Pointer(blockSizeP)))
 	frame.Int(uintptr(fn))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(dynamicSMemSize))
 	frame.Int(uintptr(blockSizeLimit))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	runtime.KeepAlive(minGridSizeP)
 	runtime.KeepAlive(blockSizeP)
 	if err = frame.Err(); err != nil {
@@ -644,7 +644,7 @@ func OccupancyMaxPotentialBlockSize(fn Function, blockSizeToDynamicSMemSize func
 	}
 	minGridSize = *minGridSizeP
 	blockSize = *blockSizeP
-	return minGridSize, blockSize, ffi.Error(procOccupancyMaxPotentialBlockSize, Result(frame.Ret()))
+	return minGridSize, blockSize, ffiimpl.Error(procOccupancyMaxPotentialBlockSize, Result(frame.Ret()))
 }
 
 // StreamAddCallback wraps cuStreamAddCallback (symbol cuStreamAddCallback, cuda.h).
@@ -664,24 +664,24 @@ func StreamAddCallback(hStream Stream, callback func(hStream Stream, status Resu
 		return
 	}
 	var cbGraph Graph
-	cbScope := ffi.EnterCallbacks()
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
 	var cbAddr uintptr
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	if callback != nil {
 		cbAddr = trampolineStreamCallback()
 		if cbGraph = captureGraph(hStream); cbGraph != 0 {
-			hdl = ffi.NewHandle(callback)
+			hdl = ffiimpl.NewHandle(callback)
 		} else {
-			hdl = ffi.NewHandleOnce(callback)
+			hdl = ffiimpl.NewHandleOnce(callback)
 		}
 	}
-	frame := ffi.NewHeapFrame()
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(hStream))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(flags))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	if err = frame.Err(); err != nil {
 		hdl.Delete()
 		return
@@ -689,7 +689,7 @@ func StreamAddCallback(hStream Stream, callback func(hStream Stream, status Resu
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procStreamAddCallback, rc)
+		err = ffiimpl.Error(procStreamAddCallback, rc)
 		return
 	}
 	if cbGraph != 0 {
@@ -708,8 +708,8 @@ func CtxSynchronize() error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
-	return ffi.Error(procCtxSynchronize, Result(r))
+	r := ffiimpl.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procCtxSynchronize, Result(r))
 }
 
 // StreamBeginCapture wraps cuStreamBeginCapture (symbol cuStreamBeginCapture_v2, cuda.h).
@@ -725,8 +725,8 @@ func StreamBeginCapture(hStream Stream, mode StreamCaptureMode) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(mode), 0, 0, 0, 0)
-	return ffi.Error(procStreamBeginCapture, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(mode), 0, 0, 0, 0)
+	return ffiimpl.Error(procStreamBeginCapture, Result(r))
 }
 
 // StreamEndCapture wraps cuStreamEndCapture (symbol cuStreamEndCapture, cuda.h).
@@ -740,9 +740,9 @@ func StreamEndCapture(hStream Stream) (phGraph Graph, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&phGraph)), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&phGraph)), 0, 0, 0, 0)
 	runtime.KeepAlive(&phGraph)
-	return phGraph, ffi.Error(procStreamEndCapture, Result(r))
+	return phGraph, ffiimpl.Error(procStreamEndCapture, Result(r))
 }
 
 // StreamGetCaptureInfo wraps cuStreamGetCaptureInfo (symbol cuStreamGetCaptureInfo_v2, cuda.h).
@@ -764,13 +764,13 @@ func StreamGetCaptureInfo(hStream Stream) (captureStatus StreamCaptureStatus, id
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&captureStatus)), uintptr(unsafe.Pointer(&id)), uintptr(unsafe.Pointer(&graph)), uintptr(unsafe.Pointer(&dependencies)), uintptr(unsafe.Pointer(&numDependencies)))
+	r := ffiimpl.CallInts(sym, uintptr(hStream), uintptr(unsafe.Pointer(&captureStatus)), uintptr(unsafe.Pointer(&id)), uintptr(unsafe.Pointer(&graph)), uintptr(unsafe.Pointer(&dependencies)), uintptr(unsafe.Pointer(&numDependencies)))
 	runtime.KeepAlive(&captureStatus)
 	runtime.KeepAlive(&id)
 	runtime.KeepAlive(&graph)
 	runtime.KeepAlive(&dependencies)
 	runtime.KeepAlive(&numDependencies)
-	return captureStatus, id, graph, dependencies, numDependencies, ffi.Error(procStreamGetCaptureInfo, Result(r))
+	return captureStatus, id, graph, dependencies, numDependencies, ffiimpl.Error(procStreamGetCaptureInfo, Result(r))
 }
 
 // UserObjectCreate wraps cuUserObjectCreate (symbol cuUserObjectCreate, cuda.h).
@@ -791,22 +791,22 @@ func UserObjectCreate(destroy func(), initialRefcount, flags uint32) (object Use
 		return
 	}
 	objectP := new(UserObject)
-	ffi.Escape(unsafe.Pointer(objectP))
-	cbScope := ffi.EnterCallbacks()
+	ffiimpl.Escape(unsafe.Pointer(objectP))
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
 	var cbAddr uintptr
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	if destroy != nil {
 		cbAddr = trampolineHostFn()
-		hdl = ffi.NewHandleOnce(destroy)
+		hdl = ffiimpl.NewHandleOnce(destroy)
 	}
-	frame := ffi.NewHeapFrame()
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(unsafe.Pointer(objectP)))
 	frame.Int(uintptr(hdl))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(initialRefcount))
 	frame.Int(uintptr(flags))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	runtime.KeepAlive(objectP)
 	if err = frame.Err(); err != nil {
 		hdl.Delete()
@@ -815,7 +815,7 @@ func UserObjectCreate(destroy func(), initialRefcount, flags uint32) (object Use
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procUserObjectCreate, rc)
+		err = ffiimpl.Error(procUserObjectCreate, rc)
 		return
 	}
 	object = *objectP
@@ -833,8 +833,8 @@ func UserObjectRelease(object UserObject, count uint32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(object), uintptr(count), 0, 0, 0, 0)
-	return ffi.Error(procUserObjectRelease, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(object), uintptr(count), 0, 0, 0, 0)
+	return ffiimpl.Error(procUserObjectRelease, Result(r))
 }
 
 // GraphRetainUserObject wraps cuGraphRetainUserObject (symbol cuGraphRetainUserObject, cuda.h).
@@ -850,8 +850,8 @@ func GraphRetainUserObject(graph Graph, object UserObject, count, flags uint32) 
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(graph), uintptr(object), uintptr(count), uintptr(flags), 0, 0)
-	return ffi.Error(procGraphRetainUserObject, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(graph), uintptr(object), uintptr(count), uintptr(flags), 0, 0)
+	return ffiimpl.Error(procGraphRetainUserObject, Result(r))
 }
 
 // GraphClone wraps cuGraphClone (symbol cuGraphClone, cuda.h).
@@ -867,9 +867,9 @@ func GraphClone(originalGraph Graph) (phGraphClone Graph, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphClone)), uintptr(originalGraph), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phGraphClone)), uintptr(originalGraph), 0, 0, 0, 0)
 	runtime.KeepAlive(&phGraphClone)
-	return phGraphClone, ffi.Error(procGraphClone, Result(r))
+	return phGraphClone, ffiimpl.Error(procGraphClone, Result(r))
 }
 
 // GraphInstantiateWithFlags wraps cuGraphInstantiateWithFlags (symbol cuGraphInstantiateWithFlags, cuda.h).
@@ -886,9 +886,9 @@ func GraphInstantiateWithFlags(hGraph Graph, flags uint64) (phGraphExec GraphExe
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraphExec)), uintptr(hGraph), uintptr(flags), 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phGraphExec)), uintptr(hGraph), uintptr(flags), 0, 0, 0)
 	runtime.KeepAlive(&phGraphExec)
-	return phGraphExec, ffi.Error(procGraphInstantiateWithFlags, Result(r))
+	return phGraphExec, ffiimpl.Error(procGraphInstantiateWithFlags, Result(r))
 }
 
 // GraphInstantiate is cuGraphInstantiate, which cuda.h defines as cuGraphInstantiateWithFlags: it calls [GraphInstantiateWithFlags].
@@ -909,8 +909,8 @@ func GraphLaunch(hGraphExec GraphExec, hStream Stream) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), uintptr(hStream), 0, 0, 0, 0)
-	return ffi.Error(procGraphLaunch, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), uintptr(hStream), 0, 0, 0, 0)
+	return ffiimpl.Error(procGraphLaunch, Result(r))
 }
 
 // GraphDestroy wraps cuGraphDestroy (symbol cuGraphDestroy, cuda.h).
@@ -923,8 +923,8 @@ func GraphDestroy(hGraph Graph) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(hGraph), 0, 0, 0, 0, 0)
-	return ffi.Error(procGraphDestroy, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(hGraph), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procGraphDestroy, Result(r))
 }
 
 // GraphExecDestroy wraps cuGraphExecDestroy (symbol cuGraphExecDestroy, cuda.h).
@@ -937,9 +937,9 @@ func GraphExecDestroy(hGraphExec GraphExec) (err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(hGraphExec), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(hGraphExec), 0, 0, 0, 0, 0)
 	if rc := Result(r); rc != 0 {
-		err = ffi.Error(procGraphExecDestroy, rc)
+		err = ffiimpl.Error(procGraphExecDestroy, rc)
 		return
 	}
 	// Release the Go funcs given to the exec's host nodes.
@@ -958,9 +958,9 @@ func GraphCreate(flags uint32) (phGraph Graph, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&phGraph)), uintptr(flags), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&phGraph)), uintptr(flags), 0, 0, 0, 0)
 	runtime.KeepAlive(&phGraph)
-	return phGraph, ffi.Error(procGraphCreate, Result(r))
+	return phGraph, ffiimpl.Error(procGraphCreate, Result(r))
 }
 
 // GraphAddHostNode wraps cuGraphAddHostNode (symbol cuGraphAddHostNode, cuda.h).
@@ -980,25 +980,25 @@ func GraphAddHostNode(hGraph Graph, dependencies *GraphNode, numDependencies uin
 		return
 	}
 	phGraphNodeP := new(GraphNode)
-	ffi.Escape(unsafe.Pointer(phGraphNodeP))
-	ffi.Escape(unsafe.Pointer(dependencies))
-	cbScope := ffi.EnterCallbacks()
+	ffiimpl.Escape(unsafe.Pointer(phGraphNodeP))
+	ffiimpl.Escape(unsafe.Pointer(dependencies))
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	fnC := new([2]uintptr)
-	ffi.Escape(unsafe.Pointer(fnC))
+	ffiimpl.Escape(unsafe.Pointer(fnC))
 	if fn != nil {
-		hdl = ffi.NewHandle(fn)
+		hdl = ffiimpl.NewHandle(fn)
 		fnC[0] = trampolineHostFn()
 		fnC[1] = uintptr(hdl)
 	}
-	frame := ffi.NewHeapFrame()
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(unsafe.Pointer(phGraphNodeP)))
 	frame.Int(uintptr(hGraph))
 	frame.Int(uintptr(unsafe.Pointer(dependencies)))
 	frame.Int(uintptr(numDependencies))
 	frame.Int(uintptr(unsafe.Pointer(fnC)))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	runtime.KeepAlive(phGraphNodeP)
 	runtime.KeepAlive(dependencies)
 	runtime.KeepAlive(fnC)
@@ -1009,7 +1009,7 @@ func GraphAddHostNode(hGraph Graph, dependencies *GraphNode, numDependencies uin
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procGraphAddHostNode, rc)
+		err = ffiimpl.Error(procGraphAddHostNode, rc)
 		return
 	}
 	phGraphNode = *phGraphNodeP
@@ -1032,20 +1032,20 @@ func GraphHostNodeSetParams(hNode GraphNode, fn func(), ownerGraph Graph) (err e
 	if err != nil {
 		return
 	}
-	cbScope := ffi.EnterCallbacks()
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	fnC := new([2]uintptr)
-	ffi.Escape(unsafe.Pointer(fnC))
+	ffiimpl.Escape(unsafe.Pointer(fnC))
 	if fn != nil {
-		hdl = ffi.NewHandle(fn)
+		hdl = ffiimpl.NewHandle(fn)
 		fnC[0] = trampolineHostFn()
 		fnC[1] = uintptr(hdl)
 	}
-	frame := ffi.NewHeapFrame()
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(hNode))
 	frame.Int(uintptr(unsafe.Pointer(fnC)))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	runtime.KeepAlive(fnC)
 	if err = frame.Err(); err != nil {
 		hdl.Delete()
@@ -1054,7 +1054,7 @@ func GraphHostNodeSetParams(hNode GraphNode, fn func(), ownerGraph Graph) (err e
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procGraphHostNodeSetParams, rc)
+		err = ffiimpl.Error(procGraphHostNodeSetParams, rc)
 		return
 	}
 	if hdl != 0 {
@@ -1077,21 +1077,21 @@ func GraphExecHostNodeSetParams(hGraphExec GraphExec, hNode GraphNode, fn func()
 	if err != nil {
 		return
 	}
-	cbScope := ffi.EnterCallbacks()
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	fnC := new([2]uintptr)
-	ffi.Escape(unsafe.Pointer(fnC))
+	ffiimpl.Escape(unsafe.Pointer(fnC))
 	if fn != nil {
-		hdl = ffi.NewHandle(fn)
+		hdl = ffiimpl.NewHandle(fn)
 		fnC[0] = trampolineHostFn()
 		fnC[1] = uintptr(hdl)
 	}
-	frame := ffi.NewHeapFrame()
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(hGraphExec))
 	frame.Int(uintptr(hNode))
 	frame.Int(uintptr(unsafe.Pointer(fnC)))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	runtime.KeepAlive(fnC)
 	if err = frame.Err(); err != nil {
 		hdl.Delete()
@@ -1100,7 +1100,7 @@ func GraphExecHostNodeSetParams(hGraphExec GraphExec, hNode GraphNode, fn func()
 	if rc := Result(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procGraphExecHostNodeSetParams, rc)
+		err = ffiimpl.Error(procGraphExecHostNodeSetParams, rc)
 		return
 	}
 	if hdl != 0 {
@@ -1110,28 +1110,28 @@ func GraphExecHostNodeSetParams(hGraphExec GraphExec, hNode GraphNode, fn func()
 }
 
 // layoutMemLocation describes CUmemLocation for passing by value.
-var layoutMemLocation = ffi.Layout{
+var layoutMemLocation = ffiimpl.Layout{
 	Size:  8,
 	Align: 4,
-	Scalars: []ffi.Scalar{
+	Scalars: []ffiimpl.Scalar{
 		{Offset: 0, Size: 4, Count: 2},
 	},
 }
 
 // layoutIpcMemHandle describes CUipcMemHandle for passing by value.
-var layoutIpcMemHandle = ffi.Layout{
+var layoutIpcMemHandle = ffiimpl.Layout{
 	Size:  64,
 	Align: 1,
-	Scalars: []ffi.Scalar{
+	Scalars: []ffiimpl.Scalar{
 		{Offset: 0, Size: 1, Count: 64},
 	},
 }
 
 // layoutAbiMixed describes CUabiMixed for passing by value.
-var layoutAbiMixed = ffi.Layout{
+var layoutAbiMixed = ffiimpl.Layout{
 	Size:  16,
 	Align: 8,
-	Scalars: []ffi.Scalar{
+	Scalars: []ffiimpl.Scalar{
 		{Offset: 0, Size: 4},
 		{Offset: 4, Size: 4, Float: true},
 		{Offset: 8, Size: 8, Float: true},
@@ -1139,10 +1139,10 @@ var layoutAbiMixed = ffi.Layout{
 }
 
 // layoutAbiFloat3 describes CUabiFloat3 for passing by value.
-var layoutAbiFloat3 = ffi.Layout{
+var layoutAbiFloat3 = ffiimpl.Layout{
 	Size:  12,
 	Align: 4,
-	Scalars: []ffi.Scalar{
+	Scalars: []ffiimpl.Scalar{
 		{Offset: 0, Size: 4, Float: true, Count: 3},
 	},
 }
@@ -1150,14 +1150,14 @@ var layoutAbiFloat3 = ffi.Layout{
 // trampolineHostFn is the C address of trampolineHostFnGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
 // through the handle passed as userData. A panic in the Go func never
-// unwinds through C's frames (see ffi.Recover).
+// unwinds through C's frames (see ffiimpl.Recover).
 var trampolineHostFn = sync.OnceValue(func() uintptr {
-	return ffi.Callback(trampolineHostFnGo)
+	return ffiimpl.Callback(trampolineHostFnGo)
 })
 
 func trampolineHostFnGo(a0 uintptr) {
-	defer ffi.Recover()
-	fnHostFn, _ := ffi.Handle(a0).Use().(func())
+	defer ffiimpl.Recover()
+	fnHostFn, _ := ffiimpl.Handle(a0).Use().(func())
 	if fnHostFn != nil {
 		fnHostFn()
 	}
@@ -1166,14 +1166,14 @@ func trampolineHostFnGo(a0 uintptr) {
 // trampolineAsyncCallback is the C address of trampolineAsyncCallbackGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
 // through the handle passed as userData. A panic in the Go func never
-// unwinds through C's frames (see ffi.Recover).
+// unwinds through C's frames (see ffiimpl.Recover).
 var trampolineAsyncCallback = sync.OnceValue(func() uintptr {
-	return ffi.Callback(trampolineAsyncCallbackGo)
+	return ffiimpl.Callback(trampolineAsyncCallbackGo)
 })
 
 func trampolineAsyncCallbackGo(a0, a1, a2 uintptr) {
-	defer ffi.Recover()
-	fnAsyncCallback, _ := ffi.Handle(a1).Use().(func(info *AsyncNotificationInfo, callback AsyncCallbackHandle))
+	defer ffiimpl.Recover()
+	fnAsyncCallback, _ := ffiimpl.Handle(a1).Use().(func(info *AsyncNotificationInfo, callback AsyncCallbackHandle))
 	if fnAsyncCallback != nil {
 		fnAsyncCallback(*(**AsyncNotificationInfo)(unsafe.Pointer(&a0)), AsyncCallbackHandle(a2))
 	}
@@ -1181,16 +1181,16 @@ func trampolineAsyncCallbackGo(a0, a1, a2 uintptr) {
 
 // trampolineOccupancyB2DSize is the C address of trampolineOccupancyB2DSizeGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
-// through slotOccupancyB2DSize in the ffi.CallbackScope of the call that passes
+// through slotOccupancyB2DSize in the ffiimpl.CallbackScope of the call that passes
 // it, on this thread. A panic in the Go func never
-// unwinds through C's frames (see ffi.Recover).
-var slotOccupancyB2DSize ffi.CallbackSlot
+// unwinds through C's frames (see ffiimpl.Recover).
+var slotOccupancyB2DSize ffiimpl.CallbackSlot
 var trampolineOccupancyB2DSize = sync.OnceValue(func() uintptr {
-	return ffi.Callback(trampolineOccupancyB2DSizeGo)
+	return ffiimpl.Callback(trampolineOccupancyB2DSizeGo)
 })
 
 func trampolineOccupancyB2DSizeGo(a0 uintptr) uintptr {
-	defer ffi.Recover()
+	defer ffiimpl.Recover()
 	fnOccupancyB2DSize, _ := slotOccupancyB2DSize.Value().(func(blockSize int32) uint64)
 	if fnOccupancyB2DSize == nil {
 		return 0
@@ -1201,14 +1201,14 @@ func trampolineOccupancyB2DSizeGo(a0 uintptr) uintptr {
 // trampolineStreamCallback is the C address of trampolineStreamCallbackGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
 // through the handle passed as userData. A panic in the Go func never
-// unwinds through C's frames (see ffi.Recover).
+// unwinds through C's frames (see ffiimpl.Recover).
 var trampolineStreamCallback = sync.OnceValue(func() uintptr {
-	return ffi.Callback(trampolineStreamCallbackGo)
+	return ffiimpl.Callback(trampolineStreamCallbackGo)
 })
 
 func trampolineStreamCallbackGo(a0, a1, a2 uintptr) {
-	defer ffi.Recover()
-	fnStreamCallback, _ := ffi.Handle(a2).Use().(func(hStream Stream, status Result))
+	defer ffiimpl.Recover()
+	fnStreamCallback, _ := ffiimpl.Handle(a2).Use().(func(hStream Stream, status Result))
 	if fnStreamCallback != nil {
 		fnStreamCallback(Stream(a0), Result(a1))
 	}
@@ -1232,7 +1232,7 @@ func captureGraph(stream Stream) Graph {
 // destroyed, so the Go func runs on every launch and is released exactly
 // then. If the graph cannot take the reference, the user object is released
 // (deleting hdl: the node then calls nothing) and the error returned.
-func retainHandle(graph Graph, hdl ffi.Handle) error {
+func retainHandle(graph Graph, hdl ffiimpl.Handle) error {
 	obj, err := UserObjectCreate(hdl.Delete, 1, uint32(UserObjectNoDestructorSync))
 	if err != nil {
 		hdl.Delete()
@@ -1247,4 +1247,4 @@ func retainHandle(graph Graph, hdl ffi.Handle) error {
 
 // callbackRegistry holds the handles of registered callbacks until they are unregistered.
 // It also holds the Go funcs of exec host nodes until GraphExecDestroy.
-var callbackRegistry ffi.Registry
+var callbackRegistry ffiimpl.Registry

@@ -4,6 +4,7 @@ package cu
 
 import (
 	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
 	"unsafe"
 )
 
@@ -54,5 +55,5 @@ func CheckHelper() {
 // ignores the address, which is never in Go's heap. The other way needs
 // no unsafe: Deviceptr(uintptr(ptr)).
 func (p DeviceptrV2) Pointer() unsafe.Pointer {
-	return ffi.Pointer(uintptr(p))
+	return ffiimpl.Pointer(uintptr(p))
 }

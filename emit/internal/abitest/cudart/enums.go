@@ -2,7 +2,7 @@
 
 package cudart
 
-import "github.com/cugen/cugen/ffi"
+import "github.com/cugen/cugen/ffi/ffiimpl"
 
 // Error is the C enum cudaError_t (driver_types.h).
 //
@@ -42,7 +42,7 @@ func (v Error) String() string {
 	case ErrorUnknown:
 		return "cudaErrorUnknown"
 	default:
-		return ffi.UnknownName("cudaError_t", int64(v))
+		return ffiimpl.UnknownName("cudaError_t", int64(v))
 	}
 }
 
@@ -77,6 +77,6 @@ func (v ChannelFormatKind) String() string {
 	case ChannelFormatKindNone:
 		return "cudaChannelFormatKindNone"
 	default:
-		return ffi.UnknownName("cudaChannelFormatKind", int64(v))
+		return ffiimpl.UnknownName("cudaChannelFormatKind", int64(v))
 	}
 }

@@ -3,7 +3,7 @@
 package cudart
 
 import (
-	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -21,8 +21,8 @@ func GetErrorName(errorCode Error) (ret string) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(errorCode), 0, 0, 0, 0, 0)
-	ret = ffi.GoString(r)
+	r := ffiimpl.CallInts(sym, uintptr(errorCode), 0, 0, 0, 0, 0)
+	ret = ffiimpl.GoString(r)
 	return
 }
 
@@ -38,8 +38,8 @@ func GetErrorString(errorCode Error) (ret string) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(errorCode), 0, 0, 0, 0, 0)
-	ret = ffi.GoString(r)
+	r := ffiimpl.CallInts(sym, uintptr(errorCode), 0, 0, 0, 0, 0)
+	ret = ffiimpl.GoString(r)
 	return
 }
 
@@ -53,9 +53,9 @@ func RuntimeGetVersion() (runtimeVersion int32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&runtimeVersion)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&runtimeVersion)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&runtimeVersion)
-	return runtimeVersion, ffi.Error(procRuntimeGetVersion, Error(r))
+	return runtimeVersion, ffiimpl.Error(procRuntimeGetVersion, Error(r))
 }
 
 // GetDeviceCount wraps cudaGetDeviceCount (symbol cudaGetDeviceCount, cuda_runtime_api.h).
@@ -69,9 +69,9 @@ func GetDeviceCount() (count int32, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&count)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&count)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(&count)
-	return count, ffi.Error(procGetDeviceCount, Error(r))
+	return count, ffiimpl.Error(procGetDeviceCount, Error(r))
 }
 
 // SetDevice wraps cudaSetDevice (symbol cudaSetDevice, cuda_runtime_api.h).
@@ -87,8 +87,8 @@ func SetDevice(device int32) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(device), 0, 0, 0, 0, 0)
-	return ffi.Error(procSetDevice, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(device), 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procSetDevice, Error(r))
 }
 
 // GetDeviceProperties wraps cudaGetDeviceProperties (symbol cudaGetDeviceProperties, cuda_runtime_api.h).
@@ -102,9 +102,9 @@ func GetDeviceProperties(device int32) (prop DeviceProp, err error) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(&prop)), uintptr(device), 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&prop)), uintptr(device), 0, 0, 0, 0)
 	runtime.KeepAlive(&prop)
-	return prop, ffi.Error(procGetDeviceProperties, Error(r))
+	return prop, ffiimpl.Error(procGetDeviceProperties, Error(r))
 }
 
 // DeviceSynchronize wraps cudaDeviceSynchronize (symbol cudaDeviceSynchronize, cuda_runtime_api.h).
@@ -117,8 +117,8 @@ func DeviceSynchronize() error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, 0, 0, 0, 0, 0, 0)
-	return ffi.Error(procDeviceSynchronize, Error(r))
+	r := ffiimpl.CallInts(sym, 0, 0, 0, 0, 0, 0)
+	return ffiimpl.Error(procDeviceSynchronize, Error(r))
 }
 
 // LaunchKernel wraps cudaLaunchKernel (symbol cudaLaunchKernel, cuda_runtime_api.h).
@@ -140,21 +140,21 @@ func LaunchKernel(fn Kernel, gridDim, blockDim Dim3, args []unsafe.Pointer, shar
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(fn))
 	frame.Struct(unsafe.Pointer(&gridDim), &layoutDim3)
 	frame.Struct(unsafe.Pointer(&blockDim), &layoutDim3)
 	frame.Int(uintptr(unsafe.Pointer(unsafe.SliceData(args))))
 	frame.Int(uintptr(sharedMem))
 	frame.Int(uintptr(stream))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&gridDim)
 	runtime.KeepAlive(&blockDim)
 	runtime.KeepAlive(args)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procLaunchKernel, Error(frame.Ret()))
+	return ffiimpl.Error(procLaunchKernel, Error(frame.Ret()))
 }
 
 // Free wraps cudaFree (symbol cudaFree, cuda_runtime_api.h).
@@ -169,9 +169,9 @@ func Free(devPtr unsafe.Pointer) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(devPtr), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(devPtr), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(devPtr)
-	return ffi.Error(procFree, Error(r))
+	return ffiimpl.Error(procFree, Error(r))
 }
 
 // FuncGetParamInfo wraps cudaFuncGetParamInfo (symbol cudaFuncGetParamInfo, cuda_runtime_api.h).
@@ -188,10 +188,10 @@ func FuncGetParamInfo(fn Kernel, paramIndex uint64) (paramOffset, paramSize uint
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(fn), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(fn), uintptr(paramIndex), uintptr(unsafe.Pointer(&paramOffset)), uintptr(unsafe.Pointer(&paramSize)), 0, 0)
 	runtime.KeepAlive(&paramOffset)
 	runtime.KeepAlive(&paramSize)
-	return paramOffset, paramSize, ffi.Error(procFuncGetParamInfo, Error(r))
+	return paramOffset, paramSize, ffiimpl.Error(procFuncGetParamInfo, Error(r))
 }
 
 // AbiKernelNode wraps cudaAbiKernelNode (symbol cudaAbiKernelNode, cuda_runtime_api.h).
@@ -205,9 +205,9 @@ func AbiKernelNode(p *KernelNodeParams) error {
 	if err != nil {
 		return err
 	}
-	r := ffi.CallInts(sym, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(p)), 0, 0, 0, 0, 0)
 	runtime.KeepAlive(p)
-	return ffi.Error(procAbiKernelNode, Error(r))
+	return ffiimpl.Error(procAbiKernelNode, Error(r))
 }
 
 // Malloc3D wraps cudaMalloc3D (symbol cudaMalloc3D, cuda_runtime_api.h).
@@ -221,16 +221,16 @@ func Malloc3D(extent Extent) (pitchedDevPtr PitchedPtr, err error) {
 	if err != nil {
 		return
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(&pitchedDevPtr)))
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return pitchedDevPtr, ffi.Error(procMalloc3D, Error(frame.Ret()))
+	return pitchedDevPtr, ffiimpl.Error(procMalloc3D, Error(frame.Ret()))
 }
 
 // Memset3D wraps cudaMemset3D (symbol cudaMemset3D, cuda_runtime_api.h).
@@ -246,17 +246,17 @@ func Memset3D(pitchedDevPtr PitchedPtr, value int32, extent Extent) error {
 	if err != nil {
 		return err
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Struct(unsafe.Pointer(&pitchedDevPtr), &layoutPitchedPtr)
 	frame.Int(uintptr(value))
 	frame.Struct(unsafe.Pointer(&extent), &layoutExtent)
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&pitchedDevPtr)
 	runtime.KeepAlive(&extent)
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffi.Error(procMemset3D, Error(frame.Ret()))
+	return ffiimpl.Error(procMemset3D, Error(frame.Ret()))
 }
 
 // IpcOpenMemHandle wraps cudaIpcOpenMemHandle (symbol cudaIpcOpenMemHandle, cuda_runtime_api.h).
@@ -272,17 +272,17 @@ func IpcOpenMemHandle(handle IpcMemHandle, flags uint32) (devPtr unsafe.Pointer,
 	if err != nil {
 		return
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Int(uintptr(unsafe.Pointer(&devPtr)))
 	frame.Struct(unsafe.Pointer(&handle), &layoutIpcMemHandle)
 	frame.Int(uintptr(flags))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&devPtr)
 	runtime.KeepAlive(&handle)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return devPtr, ffi.Error(procIpcOpenMemHandle, Error(frame.Ret()))
+	return devPtr, ffiimpl.Error(procIpcOpenMemHandle, Error(frame.Ret()))
 }
 
 // CreateChannelDesc wraps cudaCreateChannelDesc (symbol cudaCreateChannelDesc, cuda_runtime_api.h). It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why).
@@ -299,14 +299,14 @@ func CreateChannelDesc(x, y, z, w int32, f ChannelFormatKind) (ret ChannelFormat
 	if err != nil {
 		return
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.StructResult(unsafe.Pointer(&ret), &layoutChannelFormatDesc)
 	frame.Int(uintptr(x))
 	frame.Int(uintptr(y))
 	frame.Int(uintptr(z))
 	frame.Int(uintptr(w))
 	frame.Int(uintptr(f))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -327,19 +327,19 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 	if err != nil {
 		return
 	}
-	cbScope := ffi.EnterCallbacks()
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
 	var cbAddr uintptr
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	if fn != nil {
 		cbAddr = trampolineHostFn()
-		hdl = ffi.NewHandleOnce(fn)
+		hdl = ffiimpl.NewHandleOnce(fn)
 	}
-	frame := ffi.NewHeapFrame()
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(stream))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	if err = frame.Err(); err != nil {
 		hdl.Delete()
 		return
@@ -347,7 +347,7 @@ func LaunchHostFunc(stream Stream, fn func()) (err error) {
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procLaunchHostFunc, rc)
+		err = ffiimpl.Error(procLaunchHostFunc, rc)
 		return
 	}
 	return
@@ -368,20 +368,20 @@ func StreamAddCallback(stream Stream, callback func(stream Stream, status Error)
 	if err != nil {
 		return
 	}
-	cbScope := ffi.EnterCallbacks()
+	cbScope := ffiimpl.EnterCallbacks()
 	defer cbScope.Exit()
 	var cbAddr uintptr
-	var hdl ffi.Handle
+	var hdl ffiimpl.Handle
 	if callback != nil {
 		cbAddr = trampolineStreamCallback()
-		hdl = ffi.NewHandleOnce(callback)
+		hdl = ffiimpl.NewHandleOnce(callback)
 	}
-	frame := ffi.NewHeapFrame()
+	frame := ffiimpl.NewHeapFrame()
 	frame.Int(uintptr(stream))
 	frame.Int(cbAddr)
 	frame.Int(uintptr(hdl))
 	frame.Int(uintptr(flags))
-	ffi.Call(sym, frame)
+	ffiimpl.Call(sym, frame)
 	if err = frame.Err(); err != nil {
 		hdl.Delete()
 		return
@@ -389,7 +389,7 @@ func StreamAddCallback(stream Stream, callback func(stream Stream, status Error)
 	if rc := Error(frame.Ret()); rc != 0 {
 		// C never calls back after a failed registration.
 		hdl.Delete()
-		err = ffi.Error(procStreamAddCallback, rc)
+		err = ffiimpl.Error(procStreamAddCallback, rc)
 		return
 	}
 	return
@@ -403,12 +403,12 @@ func AbiMakeDim3(x, y, z uint32) (ret Dim3) {
 	if err != nil {
 		return
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.StructResult(unsafe.Pointer(&ret), &layoutDim3)
 	frame.Int(uintptr(x))
 	frame.Int(uintptr(y))
 	frame.Int(uintptr(z))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -424,11 +424,11 @@ func AbiScale(f float32, n int32, d float64) (ret float64) {
 	if err != nil {
 		return
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Float32(float32(f))
 	frame.Int(uintptr(n))
 	frame.Float64(float64(d))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -444,9 +444,9 @@ func AbiHalf(f float32) (ret float32) {
 	if err != nil {
 		return
 	}
-	var frame ffi.Frame
+	var frame ffiimpl.Frame
 	frame.Float32(float32(f))
-	ffi.Call(sym, &frame)
+	ffiimpl.Call(sym, &frame)
 	if err = frame.Err(); err != nil {
 		return
 	}
@@ -462,7 +462,7 @@ func AbiNegate(v int32) (ret int32) {
 	if err != nil {
 		return
 	}
-	r := ffi.CallInts(sym, uintptr(v), 0, 0, 0, 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(v), 0, 0, 0, 0, 0)
 	ret = int32(r)
 	return
 }
@@ -475,50 +475,50 @@ func AbiRecord(v int64) {
 	if err != nil {
 		return
 	}
-	ffi.CallInts(sym, uintptr(v), 0, 0, 0, 0, 0)
+	ffiimpl.CallInts(sym, uintptr(v), 0, 0, 0, 0, 0)
 }
 
 // layoutDim3 describes dim3 for passing by value.
-var layoutDim3 = ffi.Layout{
+var layoutDim3 = ffiimpl.Layout{
 	Size:  12,
 	Align: 4,
-	Scalars: []ffi.Scalar{
+	Scalars: []ffiimpl.Scalar{
 		{Offset: 0, Size: 4, Count: 3},
 	},
 }
 
 // layoutExtent describes struct cudaExtent for passing by value.
-var layoutExtent = ffi.Layout{
+var layoutExtent = ffiimpl.Layout{
 	Size:  24,
 	Align: 8,
-	Scalars: []ffi.Scalar{
+	Scalars: []ffiimpl.Scalar{
 		{Offset: 0, Size: 8, Count: 3},
 	},
 }
 
 // layoutPitchedPtr describes struct cudaPitchedPtr for passing by value.
-var layoutPitchedPtr = ffi.Layout{
+var layoutPitchedPtr = ffiimpl.Layout{
 	Size:  32,
 	Align: 8,
-	Scalars: []ffi.Scalar{
+	Scalars: []ffiimpl.Scalar{
 		{Offset: 0, Size: 8, Count: 4},
 	},
 }
 
 // layoutIpcMemHandle describes cudaIpcMemHandle_t for passing by value.
-var layoutIpcMemHandle = ffi.Layout{
+var layoutIpcMemHandle = ffiimpl.Layout{
 	Size:  64,
 	Align: 1,
-	Scalars: []ffi.Scalar{
+	Scalars: []ffiimpl.Scalar{
 		{Offset: 0, Size: 1, Count: 64},
 	},
 }
 
 // layoutChannelFormatDesc describes struct cudaChannelFormatDesc for passing by value.
-var layoutChannelFormatDesc = ffi.Layout{
+var layoutChannelFormatDesc = ffiimpl.Layout{
 	Size:  20,
 	Align: 4,
-	Scalars: []ffi.Scalar{
+	Scalars: []ffiimpl.Scalar{
 		{Offset: 0, Size: 4, Count: 5},
 	},
 }
@@ -526,14 +526,14 @@ var layoutChannelFormatDesc = ffi.Layout{
 // trampolineHostFn is the C address of trampolineHostFnGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
 // through the handle passed as userData. A panic in the Go func never
-// unwinds through C's frames (see ffi.Recover).
+// unwinds through C's frames (see ffiimpl.Recover).
 var trampolineHostFn = sync.OnceValue(func() uintptr {
-	return ffi.Callback(trampolineHostFnGo)
+	return ffiimpl.Callback(trampolineHostFnGo)
 })
 
 func trampolineHostFnGo(a0 uintptr) {
-	defer ffi.Recover()
-	fnHostFn, _ := ffi.Handle(a0).Use().(func())
+	defer ffiimpl.Recover()
+	fnHostFn, _ := ffiimpl.Handle(a0).Use().(func())
 	if fnHostFn != nil {
 		fnHostFn()
 	}
@@ -542,14 +542,14 @@ func trampolineHostFnGo(a0 uintptr) {
 // trampolineStreamCallback is the C address of trampolineStreamCallbackGo, created once: purego allows 2000
 // callbacks per process, so every call shares it and finds its Go func
 // through the handle passed as userData. A panic in the Go func never
-// unwinds through C's frames (see ffi.Recover).
+// unwinds through C's frames (see ffiimpl.Recover).
 var trampolineStreamCallback = sync.OnceValue(func() uintptr {
-	return ffi.Callback(trampolineStreamCallbackGo)
+	return ffiimpl.Callback(trampolineStreamCallbackGo)
 })
 
 func trampolineStreamCallbackGo(a0, a1, a2 uintptr) {
-	defer ffi.Recover()
-	fnStreamCallback, _ := ffi.Handle(a2).Use().(func(stream Stream, status Error))
+	defer ffiimpl.Recover()
+	fnStreamCallback, _ := ffiimpl.Handle(a2).Use().(func(stream Stream, status Error))
 	if fnStreamCallback != nil {
 		fnStreamCallback(Stream(a0), Error(a1))
 	}

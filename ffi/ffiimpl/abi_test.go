@@ -1,6 +1,6 @@
 //go:build linux && (amd64 || arm64)
 
-package ffi_test
+package ffiimpl_test
 
 import (
 	"math"
@@ -9,7 +9,7 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
 )
 
 // Go mirrors of the fixtures' C structs (testdata/abi.c).
@@ -79,11 +79,11 @@ func TestIntArgs(t *testing.T) {
 		vals = append(vals, 0x0101010101010101*uint64(i+1)^uint64(i%2)<<63)
 	}
 	for n, name := range names {
-		var f ffi.Frame
+		var f ffiimpl.Frame
 		for _, v := range vals[:n] {
 			f.Int(uintptr(v))
 		}
-		ffi.Call(fn(t, name), &f)
+		ffiimpl.Call(fn(t, name), &f)
 		if err := f.Err(); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -103,7 +103,7 @@ func TestNarrowInts(t *testing.T) {
 	d, e, g := uint32(0xfffffffe), uint8(200), uint16(65000)
 	h, i, j := int64(-1<<40), int32(-2_000_000_000), int32(-1)
 	k := int8(-128)
-	var f ffi.Frame
+	var f ffiimpl.Frame
 	// The caller extends: signed through int64, unsigned through uint64.
 	f.Int(uintptr(int64(a)))
 	f.Int(uintptr(int64(b)))
@@ -115,7 +115,7 @@ func TestNarrowInts(t *testing.T) {
 	f.Int(uintptr(int64(i)))
 	f.Int(uintptr(int64(j))) // on the stack from here on both ABIs
 	f.Int(uintptr(int64(k)))
-	ffi.Call(fn(t, "narrow"), &f)
+	ffiimpl.Call(fn(t, "narrow"), &f)
 	if got, want := int32(f.Ret()), a+int32(b)+int32(c)+i+j+int32(k); got != want {
 		t.Errorf("narrow returned %d, want %d", got, want)
 	}
@@ -133,7 +133,7 @@ func TestMixedFloats(t *testing.T) {
 	i6, f6, i7 := int64(-6), float32(6.5), int64(7)
 	d6, i8 := 60.75, int32(-8)
 
-	var f ffi.Frame
+	var f ffiimpl.Frame
 	f.Int(uintptr(int64(i1)))
 	f.Float32(f1)
 	f.Float64(d1)
@@ -154,7 +154,7 @@ func TestMixedFloats(t *testing.T) {
 	f.Int(uintptr(i7)) // amd64: the 7th integer argument, on the stack
 	f.Float64(d6)
 	f.Int(uintptr(int64(i8)))
-	ffi.Call(fn(t, "mixed"), &f)
+	ffiimpl.Call(fn(t, "mixed"), &f)
 
 	want := float64(i1) + float64(f1) + d1 + float64(i2) + float64(f2) + d2 + float64(i3) + float64(f3) + d3 +
 		float64(f4) + d4 + float64(i5) + float64(f5) + d5 + float64(i6) + float64(f6) + float64(i7) + d6 + float64(i8)
@@ -167,21 +167,21 @@ func TestMixedFloats(t *testing.T) {
 }
 
 func TestFloatResults(t *testing.T) {
-	var f ffi.Frame
+	var f ffiimpl.Frame
 	f.Float32(1.5)
 	f.Float64(0.25)
 	f.Float32(-4)
-	ffi.Call(fn(t, "retf"), &f)
+	ffiimpl.Call(fn(t, "retf"), &f)
 	if got := f.RetFloat32(); got != 1.5*-4+0.25 {
 		t.Errorf("retf returned %v", got)
 	}
 	expect(t, rec(t), f32(1.5), f64(0.25), f32(-4))
 
-	f = ffi.Frame{}
+	f = ffiimpl.Frame{}
 	n := int64(-3)
 	f.Float64(math.Pi)
 	f.Int(uintptr(n))
-	ffi.Call(fn(t, "retd"), &f)
+	ffiimpl.Call(fn(t, "retd"), &f)
 	if got := f.RetFloat64(); got != math.Pi*-3 {
 		t.Errorf("retd returned %v", got)
 	}
@@ -190,14 +190,14 @@ func TestFloatResults(t *testing.T) {
 
 func TestStructLaunchKernel(t *testing.T) {
 	grid, block := dim3{0x7fffffff, 65535, 3}, dim3{1024, 1, 0xffffffff}
-	var f ffi.Frame
+	var f ffiimpl.Frame
 	f.Int(0x1111222233334444)
 	f.Struct(unsafe.Pointer(&grid), lDim3)
 	f.Struct(unsafe.Pointer(&block), lDim3)
 	f.Int(0x5555666677778888)
 	f.Int(48 << 10)
 	f.Int(0x9999aaaabbbbcccc)
-	ffi.Call(fn(t, "launch"), &f)
+	ffiimpl.Call(fn(t, "launch"), &f)
 	if int32(f.Ret()) != 3 {
 		t.Errorf("launch returned %d", int32(f.Ret()))
 	}
@@ -208,12 +208,12 @@ func TestStructMemset3D(t *testing.T) {
 	p := pitched{0xabcdef012345, 512, 500, 300}
 	e := extent{500, 300, 1 << 33}
 	minus1 := int64(-1)
-	var f ffi.Frame
+	var f ffiimpl.Frame
 	f.Struct(unsafe.Pointer(&p), lPitched)
 	f.Int(uintptr(minus1))
 	f.Struct(unsafe.Pointer(&e), lExtent)
 	f.Int(0x77)
-	ffi.Call(fn(t, "memset3d"), &f)
+	ffiimpl.Call(fn(t, "memset3d"), &f)
 	if int32(f.Ret()) != 4 {
 		t.Errorf("memset3d returned %d", int32(f.Ret()))
 	}
@@ -227,11 +227,11 @@ func TestStructIPC(t *testing.T) {
 	}
 	fp := fn(t, "ipcopen") // before the Frame holds a stack pointer
 	var dev uintptr
-	var f ffi.Frame
+	var f ffiimpl.Frame
 	f.Int(uintptr(unsafe.Pointer(&dev)))
 	f.Struct(unsafe.Pointer(&h), lIPC)
 	f.Int(1)
-	ffi.Call(fp, &f)
+	ffiimpl.Call(fp, &f)
 	runtime.KeepAlive(&dev)
 	if int32(f.Ret()) != 5 {
 		t.Errorf("ipcopen returned %d", int32(f.Ret()))
@@ -242,14 +242,14 @@ func TestStructIPC(t *testing.T) {
 // layoutForms runs a struct test with the layouts as listed leaves and as
 // runs of equal leaves (Scalar.Count), the form the generator emits for
 // arrays: both must pass the same way.
-func layoutForms(t *testing.T, test func(t *testing.T, l func(*ffi.Layout) *ffi.Layout)) {
-	t.Run("leaves", func(t *testing.T) { test(t, func(l *ffi.Layout) *ffi.Layout { return l }) })
+func layoutForms(t *testing.T, test func(t *testing.T, l func(*ffiimpl.Layout) *ffiimpl.Layout)) {
+	t.Run("leaves", func(t *testing.T) { test(t, func(l *ffiimpl.Layout) *ffiimpl.Layout { return l }) })
 	t.Run("runs", func(t *testing.T) { test(t, runs) })
 }
 
 func TestStructSmallClasses(t *testing.T) { layoutForms(t, structSmallClasses) }
 
-func structSmallClasses(t *testing.T, L func(*ffi.Layout) *ffi.Layout) {
+func structSmallClasses(t *testing.T, L func(*ffiimpl.Layout) *ffiimpl.Layout) {
 	a := s4{-2, 0x7ffe}
 	b := s8{1, -3}
 	c := s16{-1 << 62, 1<<63 - 2}
@@ -259,7 +259,7 @@ func structSmallClasses(t *testing.T, L func(*ffi.Layout) *ffi.Layout) {
 	h := fdesc{8, 16, 24, 32, 2}
 	i := hfa3{1, 2, 3}
 	j := hfa4d{1e-300, 2, -3, 4.5}
-	var f ffi.Frame
+	var f ffiimpl.Frame
 	f.Struct(unsafe.Pointer(&a), L(lS4))
 	f.Struct(unsafe.Pointer(&b), L(lS8))
 	f.Struct(unsafe.Pointer(&c), L(lS16))
@@ -269,7 +269,7 @@ func structSmallClasses(t *testing.T, L func(*ffi.Layout) *ffi.Layout) {
 	f.Struct(unsafe.Pointer(&h), L(lFdesc))
 	f.Struct(unsafe.Pointer(&i), L(lHFA3))
 	f.Struct(unsafe.Pointer(&j), L(lHFA4d))
-	ffi.Call(fn(t, "small"), &f)
+	ffiimpl.Call(fn(t, "small"), &f)
 	if err := f.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -281,15 +281,15 @@ func structSmallClasses(t *testing.T, L func(*ffi.Layout) *ffi.Layout) {
 
 func TestStructStraddle(t *testing.T) { layoutForms(t, structStraddle) }
 
-func structStraddle(t *testing.T, L func(*ffi.Layout) *ffi.Layout) {
+func structStraddle(t *testing.T, L func(*ffiimpl.Layout) *ffiimpl.Layout) {
 	s := s16{0x0123456789abcdef, -0x0123456789abcdef}
-	var f ffi.Frame
+	var f ffiimpl.Frame
 	for i := range int64(7) {
 		f.Int(uintptr(i + 1))
 	}
 	f.Struct(unsafe.Pointer(&s), L(lS16))
 	f.Int(0xfeedface)
-	ffi.Call(fn(t, "straddle"), &f)
+	ffiimpl.Call(fn(t, "straddle"), &f)
 	if int32(f.Ret()) != 7 {
 		t.Errorf("straddle returned %d", int32(f.Ret()))
 	}
@@ -297,7 +297,7 @@ func structStraddle(t *testing.T, L func(*ffi.Layout) *ffi.Layout) {
 
 	h := hfa3{-1, 0.5, 1e30}
 	m := s16m{42, -0.125, 6.5}
-	f = ffi.Frame{}
+	f = ffiimpl.Frame{}
 	var ds []uint64
 	for i := range 7 {
 		f.Float64(float64(i) + 0.5)
@@ -306,7 +306,7 @@ func structStraddle(t *testing.T, L func(*ffi.Layout) *ffi.Layout) {
 	f.Struct(unsafe.Pointer(&h), L(lHFA3))
 	f.Float64(99.5)
 	f.Struct(unsafe.Pointer(&m), L(lS16m))
-	ffi.Call(fn(t, "fstraddle"), &f)
+	ffiimpl.Call(fn(t, "fstraddle"), &f)
 	if got := f.RetFloat64(); got != 0.5+99.5 {
 		t.Errorf("fstraddle returned %v", got)
 	}
@@ -315,7 +315,7 @@ func structStraddle(t *testing.T, L func(*ffi.Layout) *ffi.Layout) {
 
 // arg is one argument for structResult: the arguments must be added
 // without calling anything that could grow the stack once the result
-// pointer is in the Frame (see the stack invariant on ffi.Frame), so they
+// pointer is in the Frame (see the stack invariant on ffiimpl.Frame), so they
 // are data, not a closure.
 type arg struct {
 	kind byte // 'i', 'f' (float), 'd' (double)
@@ -327,11 +327,11 @@ func F(v float32) arg { return arg{'f', uint64(math.Float32bits(v))} }
 func D(v float64) arg { return arg{'d', math.Float64bits(v)} }
 
 // structResult calls name with args and a struct result.
-func structResult[T any](t *testing.T, name string, l *ffi.Layout, args ...arg) T {
+func structResult[T any](t *testing.T, name string, l *ffiimpl.Layout, args ...arg) T {
 	t.Helper()
 	fp := fn(t, name) // before the Frame holds a stack pointer
 	var r T
-	var f ffi.Frame
+	var f ffiimpl.Frame
 	f.StructResult(unsafe.Pointer(&r), l)
 	for _, a := range args {
 		switch a.kind {
@@ -343,7 +343,7 @@ func structResult[T any](t *testing.T, name string, l *ffi.Layout, args ...arg) 
 			f.Float64(math.Float64frombits(a.bits))
 		}
 	}
-	ffi.Call(fp, &f)
+	ffiimpl.Call(fp, &f)
 	f.RetStruct(unsafe.Pointer(&r), l)
 	runtime.KeepAlive(&r)
 	if err := f.Err(); err != nil {
@@ -376,42 +376,42 @@ func TestStructResults(t *testing.T) {
 
 func TestFrameErrors(t *testing.T) {
 	// Leave a mark the fixtures would erase if they were called.
-	var f ffi.Frame
+	var f ffiimpl.Frame
 	f.Int(0xabc)
-	ffi.Call(fn(t, "i1"), &f)
+	ffiimpl.Call(fn(t, "i1"), &f)
 	r := rec(t)
 
-	f = ffi.Frame{}
+	f = ffiimpl.Frame{}
 	for range 64 {
 		f.Int(1)
 	}
-	ffi.Call(fn(t, "i0"), &f)
-	if f.Err() != ffi.ErrFrameOverflow {
+	ffiimpl.Call(fn(t, "i0"), &f)
+	if f.Err() != ffiimpl.ErrFrameOverflow {
 		t.Errorf("64 integer arguments: Err() = %v, want ErrFrameOverflow", f.Err())
 	}
 
-	f = ffi.Frame{}
+	f = ffiimpl.Frame{}
 	var big [8]ipc
 	for i := range big {
 		f.Struct(unsafe.Pointer(&big[i]), lIPC)
 	}
-	ffi.Call(fn(t, "i0"), &f)
-	if f.Err() != ffi.ErrFrameOverflow {
+	ffiimpl.Call(fn(t, "i0"), &f)
+	if f.Err() != ffiimpl.ErrFrameOverflow {
 		t.Errorf("8 IPC handles: Err() = %v, want ErrFrameOverflow", f.Err())
 	}
 
-	f = ffi.Frame{}
+	f = ffiimpl.Frame{}
 	var d fdesc
 	f.Int(1)
 	f.StructResult(unsafe.Pointer(&d), lFdesc)
-	ffi.Call(fn(t, "i0"), &f)
-	if f.Err() != ffi.ErrFrameOrder {
+	ffiimpl.Call(fn(t, "i0"), &f)
+	if f.Err() != ffiimpl.ErrFrameOrder {
 		t.Errorf("StructResult after an argument: Err() = %v, want ErrFrameOrder", f.Err())
 	}
 
-	f = ffi.Frame{}
-	ffi.Call(0, &f)
-	if f.Err() != ffi.ErrNilFunc {
+	f = ffiimpl.Frame{}
+	ffiimpl.Call(0, &f)
+	if f.Err() != ffiimpl.ErrNilFunc {
 		t.Errorf("Call(0): Err() = %v, want ErrNilFunc", f.Err())
 	}
 	if r[0] != 0xabc {
@@ -426,36 +426,36 @@ func TestCallAllocs(t *testing.T) {
 	allocs := testing.AllocsPerRun(1000, func() {
 		grid, block := dim3{1, 2, 3}, dim3{4, 5, 6}
 		var out uintptr
-		var f ffi.Frame
+		var f ffiimpl.Frame
 		f.Int(uintptr(unsafe.Pointer(&out)))
 		f.Struct(unsafe.Pointer(&grid), lDim3)
 		f.Struct(unsafe.Pointer(&block), lDim3)
 		f.Int(0)
 		f.Int(0)
 		f.Int(0)
-		ffi.Call(launch, &f)
+		ffiimpl.Call(launch, &f)
 		runtime.KeepAlive(&out)
 
-		var g ffi.Frame
+		var g ffiimpl.Frame
 		for range 10 {
 			g.Int(1)
 		}
-		ffi.Call(narrow, &g)
+		ffiimpl.Call(narrow, &g)
 
 		var d fdesc
-		var h ffi.Frame
+		var h ffiimpl.Frame
 		h.StructResult(unsafe.Pointer(&d), lFdesc)
 		for range 5 {
 			h.Int(1)
 		}
-		ffi.Call(makeDesc, &h)
+		ffiimpl.Call(makeDesc, &h)
 		h.RetStruct(unsafe.Pointer(&d), lFdesc)
 		runtime.KeepAlive(&d)
 	})
 	if allocs != 0 {
 		t.Errorf("%v allocations per call, want 0", allocs)
 	}
-	t.Logf("sizeof(Frame) = %d bytes on %s", unsafe.Sizeof(ffi.Frame{}), runtime.GOARCH)
+	t.Logf("sizeof(Frame) = %d bytes on %s", unsafe.Sizeof(ffiimpl.Frame{}), runtime.GOARCH)
 }
 
 // TestStackMoves checks the stack invariant from the other side: calls made
@@ -469,15 +469,15 @@ func TestStackMoves(t *testing.T) {
 	recurse = func(n int) {
 		var pad [64]uintptr // grow the stack quickly
 		var out uintptr
-		var f ffi.Frame
+		var f ffiimpl.Frame
 		f.Int(uintptr(unsafe.Pointer(&out)))
-		ffi.Call(i1, &f)
+		ffiimpl.Call(i1, &f)
 		if r[0] != uint64(uintptr(unsafe.Pointer(&out))) {
 			t.Fatalf("depth %d: C got %#x, &out is %p", n, r[0], &out)
 		}
 		runtime.KeepAlive(&out)
 		var out2 uintptr
-		ffi.CallInts(i1, uintptr(unsafe.Pointer(&out2)), 0, 0, 0, 0, 0)
+		ffiimpl.CallInts(i1, uintptr(unsafe.Pointer(&out2)), 0, 0, 0, 0, 0)
 		if r[0] != uint64(uintptr(unsafe.Pointer(&out2))) {
 			t.Fatalf("depth %d, CallInts: C got %#x, &out2 is %p", n, r[0], &out2)
 		}
@@ -500,7 +500,7 @@ func TestCallInts(t *testing.T) {
 	for n := 0; n <= 6; n++ {
 		var a [6]uintptr
 		copy(a[:n], vals[:n])
-		got := ffi.CallInts(fn(t, "i"+string(rune('0'+n))), a[0], a[1], a[2], a[3], a[4], a[5])
+		got := ffiimpl.CallInts(fn(t, "i"+string(rune('0'+n))), a[0], a[1], a[2], a[3], a[4], a[5])
 		want := uint64(n)
 		if n == 0 {
 			want = 0x1122334455667788
@@ -517,7 +517,7 @@ func TestCallInts(t *testing.T) {
 	// Narrow C types: the caller extends, the result is cut to the C width.
 	var x int32
 	d, e := int32(-40), int32(2)
-	r := ffi.CallInts(fn(t, "b6"), uintptr(unsafe.Pointer(&x)), uintptr(unsafe.Pointer(&x)), 5, uintptr(int64(d)), uintptr(int64(e)), 0)
+	r := ffiimpl.CallInts(fn(t, "b6"), uintptr(unsafe.Pointer(&x)), uintptr(unsafe.Pointer(&x)), 5, uintptr(int64(d)), uintptr(int64(e)), 0)
 	runtime.KeepAlive(&x)
 	if int32(r) != d+e+5+1 {
 		t.Errorf("b6 = %d; want %d", int32(r), d+e+5+1)
@@ -525,11 +525,11 @@ func TestCallInts(t *testing.T) {
 	// A zero address panics, as a nil func value's call does, and calls nothing.
 	func() {
 		defer func() {
-			if p := recover(); p != ffi.ErrNilFunc {
+			if p := recover(); p != ffiimpl.ErrNilFunc {
 				t.Errorf("CallInts(0) panicked with %v, want ErrNilFunc", p)
 			}
 		}()
-		ffi.CallInts(0, 1, 2, 3, 4, 5, 6)
+		ffiimpl.CallInts(0, 1, 2, 3, 4, 5, 6)
 	}()
 }
 
@@ -539,7 +539,7 @@ func TestCallIntsAllocs(t *testing.T) {
 	b2 := fn(t, "b2")
 	allocs := testing.AllocsPerRun(1000, func() {
 		var out uintptr
-		r := ffi.CallInts(b2, uintptr(unsafe.Pointer(&out)), 7, 0, 0, 0, 0)
+		r := ffiimpl.CallInts(b2, uintptr(unsafe.Pointer(&out)), 7, 0, 0, 0, 0)
 		runtime.KeepAlive(&out)
 		if int32(r) != 8 {
 			t.Fatalf("b2 = %d", int32(r))
@@ -560,21 +560,21 @@ func TestStackAlignment(t *testing.T) {
 		want = 8 // the return address sits on the aligned stack
 	}
 	entry := fn(t, "entry_sp")
-	var f ffi.Frame
-	ffi.Call(entry, &f)
+	var f ffiimpl.Frame
+	ffiimpl.Call(entry, &f)
 	if got := uint64(f.Ret()) % 16; got != want {
 		t.Errorf("Call: SP at entry = %#x, %d mod 16, want %d", f.Ret(), got, want)
 	}
 	// A Frame with stack words takes the same path with outgoing words.
-	var g ffi.Frame
+	var g ffiimpl.Frame
 	for range 10 {
 		g.Int(1)
 	}
-	ffi.Call(entry, &g)
+	ffiimpl.Call(entry, &g)
 	if got := uint64(g.Ret()) % 16; got != want {
 		t.Errorf("Call with stack words: SP at entry = %#x, %d mod 16, want %d", g.Ret(), got, want)
 	}
-	sp := ffi.CallInts(entry, 0, 0, 0, 0, 0, 0)
+	sp := ffiimpl.CallInts(entry, 0, 0, 0, 0, 0, 0)
 	if got := uint64(sp) % 16; got != want {
 		t.Errorf("CallInts: SP at entry = %#x, %d mod 16, want %d", sp, got, want)
 	}

@@ -1,6 +1,6 @@
 //go:build linux && (amd64 || arm64)
 
-package ffi
+package ffiimpl
 
 import (
 	"errors"
@@ -14,11 +14,11 @@ import (
 // arguments, a float or struct result) generated code declares one on its
 // stack, adds the arguments in C declaration order and calls [Call]:
 //
-//	var f ffi.Frame
+//	var f ffiimpl.Frame
 //	f.Int(uintptr(unsafe.Pointer(&out))) // pointers, integers of any width
 //	f.Float64(x)
 //	f.Struct(unsafe.Pointer(&s), &layoutS) // struct or union by value
-//	ffi.Call(fn, &f)
+//	ffiimpl.Call(fn, &f)
 //	r := int32(f.Ret())
 //
 // Integer arguments narrower than 64 bits are passed as the caller extends

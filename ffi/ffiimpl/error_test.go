@@ -1,4 +1,4 @@
-package ffi_test
+package ffiimpl_test
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
 )
 
 // cudaError mimics a generated cudart.Error.
@@ -29,11 +30,11 @@ func (e cudaError) Error() string {
 
 func TestCallError(t *testing.T) {
 	lib := ffi.NewLibrary(ffi.LibraryDesc{Name: "test"})
-	c := lib.NewProc("cudaSetDevice_v2", "").API("cudaSetDevice")
-	if err := ffi.Error(c, cudaError(0)); err != nil {
+	c := ffiimpl.Bind(lib).NewProc("cudaSetDevice_v2", "").API("cudaSetDevice")
+	if err := ffiimpl.Error(c, cudaError(0)); err != nil {
 		t.Errorf("Error(0) = %v, want nil", err)
 	}
-	err := ffi.Error(c, errInvalidDevice)
+	err := ffiimpl.Error(c, errInvalidDevice)
 	if got, want := err.Error(), "cudaSetDevice: cudaErrorInvalidDevice: invalid device ordinal"; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
@@ -50,18 +51,18 @@ func TestCallError(t *testing.T) {
 	}
 
 	// The success path and the error path of a repeated code does not allocate, for any code.
-	if n := testing.AllocsPerRun(100, func() { _ = ffi.Error(c, cudaError(0)) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { _ = ffiimpl.Error(c, cudaError(0)) }); n != 0 {
 		t.Errorf("Error(0) allocates %v times", n)
 	}
 	for _, code := range []cudaError{errInvalidValue, errUnknown} {
-		_ = ffi.Error(c, code)
-		if n := testing.AllocsPerRun(100, func() { _ = ffi.Error(c, code) }); n != 0 {
+		_ = ffiimpl.Error(c, code)
+		if n := testing.AllocsPerRun(100, func() { _ = ffiimpl.Error(c, code) }); n != 0 {
 			t.Errorf("Error(%d) allocates %v times once cached", code, n)
 		}
 	}
 	// More distinct codes than slots: still correct.
 	for i := range cudaError(20) {
-		if e := ffi.Error(c, i+1); !errors.Is(e, i+1) {
+		if e := ffiimpl.Error(c, i+1); !errors.Is(e, i+1) {
 			t.Errorf("Error(%d) = %v", i+1, e)
 		}
 	}

@@ -1,6 +1,6 @@
 //go:build linux
 
-package ffi
+package ffiimpl
 
 import "unsafe"
 

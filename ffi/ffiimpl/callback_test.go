@@ -1,35 +1,35 @@
 //go:build linux && (amd64 || arm64)
 
-package ffi_test
+package ffiimpl_test
 
 import (
 	"sync"
 	"sync/atomic"
 	"testing"
 
-	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
 )
 
 // hostFn is the one static C entry point for `void (*)(void *userData)`,
 // made lazily as generated code does: the Go function to run for each
 // registration comes from the handle.
 var hostFn = sync.OnceValue(func() uintptr {
-	return ffi.Callback(func(userData uintptr) {
-		if f, ok := ffi.Handle(userData).Value().(func()); ok {
+	return ffiimpl.Callback(func(userData uintptr) {
+		if f, ok := ffiimpl.Handle(userData).Value().(func()); ok {
 			f()
 		}
 	})
 })
 
 // onThread has C call the handle's function n times from a new pthread.
-func onThread(t *testing.T, h ffi.Handle, n int) {
+func onThread(t *testing.T, h ffiimpl.Handle, n int) {
 	t.Helper()
 	fp, cb := fn(t, "on_thread"), hostFn()
-	var f ffi.Frame
+	var f ffiimpl.Frame
 	f.Int(cb)
 	f.Int(uintptr(h))
 	f.Int(uintptr(n))
-	ffi.Call(fp, &f)
+	ffiimpl.Call(fp, &f)
 	if r := int32(f.Ret()); r != 0 {
 		t.Fatalf("on_thread failed: %d", r)
 	}
@@ -38,7 +38,7 @@ func onThread(t *testing.T, h ffi.Handle, n int) {
 func TestCallbackFromCThread(t *testing.T) {
 	needABI(t)
 	var calls atomic.Int64
-	h := ffi.NewHandle(func() { calls.Add(1) })
+	h := ffiimpl.NewHandle(func() { calls.Add(1) })
 	onThread(t, h, 100)
 	h.Delete()
 	if calls.Load() != 100 {
@@ -54,19 +54,19 @@ func TestCallbackFromCThread(t *testing.T) {
 func TestHandleChurn(t *testing.T) {
 	needABI(t)
 	hostFn() // the one purego callback, made before counting
-	made := ffi.CallbacksMade()
-	live := ffi.LiveHandles()
+	made := ffiimpl.CallbacksMade()
+	live := ffiimpl.LiveHandles()
 
 	const n = 1_000_000
 	const window = 8 // handles alive at once
-	var ring [window]ffi.Handle
+	var ring [window]ffiimpl.Handle
 	var calls atomic.Int64
 	count := func() { calls.Add(1) }
 	for i := range n {
 		if ring[i%window] != 0 {
 			ring[i%window].Delete()
 		}
-		h := ffi.NewHandle(count)
+		h := ffiimpl.NewHandle(count)
 		ring[i%window] = h
 		if i%50_000 == 0 {
 			onThread(t, h, 1) // the same static callback reaches new handles
@@ -75,13 +75,13 @@ func TestHandleChurn(t *testing.T) {
 	for _, h := range ring {
 		h.Delete()
 	}
-	if got := ffi.LiveHandles(); got != live {
+	if got := ffiimpl.LiveHandles(); got != live {
 		t.Errorf("LiveHandles() = %d after deleting everything, want %d", got, live)
 	}
-	if got := ffi.HandleTableLen(); got > live+window {
+	if got := ffiimpl.HandleTableLen(); got > live+window {
 		t.Errorf("handle table has %d slots for at most %d live handles", got, live+window)
 	}
-	if got := ffi.CallbacksMade() - made; got != 0 {
+	if got := ffiimpl.CallbacksMade() - made; got != 0 {
 		t.Errorf("%d purego callbacks made during the churn, want 0", got)
 	}
 	if calls.Load() != n/50_000 {
@@ -90,21 +90,21 @@ func TestHandleChurn(t *testing.T) {
 }
 
 func TestHandleValue(t *testing.T) {
-	if v := ffi.Handle(0).Value(); v != nil {
+	if v := ffiimpl.Handle(0).Value(); v != nil {
 		t.Errorf("Handle(0).Value() = %v", v)
 	}
-	if v := ffi.Handle(0xdeadbeef12345678).Value(); v != nil {
+	if v := ffiimpl.Handle(0xdeadbeef12345678).Value(); v != nil {
 		t.Errorf("unknown handle: Value() = %v", v)
 	}
-	ffi.Handle(0xdeadbeef12345678).Delete() // no panic
+	ffiimpl.Handle(0xdeadbeef12345678).Delete() // no panic
 
-	h := ffi.NewHandle("x")
+	h := ffiimpl.NewHandle("x")
 	if h == 0 || h.Value() != "x" {
 		t.Fatalf("NewHandle(\"x\") = %#x with value %v", h, h.Value())
 	}
 	h.Delete()
 	h.Delete() // idempotent
-	h2 := ffi.NewHandle("y")
+	h2 := ffiimpl.NewHandle("y")
 	if h.Value() != nil {
 		t.Errorf("stale handle %#x sees %v after its slot was reused by %#x", h, h.Value(), h2)
 	}
@@ -119,7 +119,7 @@ func TestHandleConcurrent(t *testing.T) {
 	for g := range 8 {
 		wg.Go(func() {
 			for i := range 10_000 {
-				h := ffi.NewHandle(g*100_000 + i)
+				h := ffiimpl.NewHandle(g*100_000 + i)
 				if v := h.Value(); v != g*100_000+i {
 					t.Errorf("Value() = %v, want %d", v, g*100_000+i)
 					return
@@ -132,38 +132,38 @@ func TestHandleConcurrent(t *testing.T) {
 }
 
 func TestHandleOnceAndRegistry(t *testing.T) {
-	before := ffi.LiveHandles()
-	h := ffi.NewHandleOnce("once")
+	before := ffiimpl.LiveHandles()
+	h := ffiimpl.NewHandleOnce("once")
 	if v := h.Use(); v != "once" {
 		t.Fatalf("Use = %v", v)
 	}
 	if v := h.Use(); v != nil {
 		t.Fatalf("second Use of a once handle = %v, want nil", v)
 	}
-	p := ffi.NewHandle("kept")
+	p := ffiimpl.NewHandle("kept")
 	if p.Use() != "kept" || p.Use() != "kept" {
 		t.Fatal("Use deleted a plain handle")
 	}
-	var r ffi.Registry
+	var r ffiimpl.Registry
 	r.Add(0x1234, p)
 	r.Remove(0x1234)
 	r.Remove(0x1234) // twice: nothing
 	if p.Value() != nil {
 		t.Fatal("Registry.Remove left the handle")
 	}
-	if ffi.LiveHandles() != before {
-		t.Fatalf("live handles %d, want %d", ffi.LiveHandles(), before)
+	if ffiimpl.LiveHandles() != before {
+		t.Fatalf("live handles %d, want %d", ffiimpl.LiveHandles(), before)
 	}
-	var s, other ffi.CallbackSlot
+	var s, other ffiimpl.CallbackSlot
 	if s.Value() != nil {
 		t.Fatal("empty slot has a value")
 	}
-	outer := ffi.EnterCallbacks()
+	outer := ffiimpl.EnterCallbacks()
 	outer.Hold(&s, 42)
 	if s.Value() != 42 || other.Value() != nil {
 		t.Fatalf("slot value %v, other slot %v", s.Value(), other.Value())
 	}
-	inner := ffi.EnterCallbacks() // a callback calling the same API again
+	inner := ffiimpl.EnterCallbacks() // a callback calling the same API again
 	inner.Hold(&s, 43)
 	if s.Value() != 43 {
 		t.Fatalf("nested slot value %v, want 43", s.Value())

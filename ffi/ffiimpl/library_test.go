@@ -1,6 +1,6 @@
 //go:build linux && (amd64 || arm64)
 
-package ffi_test
+package ffiimpl_test
 
 import (
 	"errors"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
 )
 
 func TestLoadMissingLibrary(t *testing.T) {
@@ -25,7 +26,7 @@ func TestLoadMissingLibrary(t *testing.T) {
 		Files:  []string{"libcugen-nope.so.1"},
 		Dirs:   []string{"/nonexistent/lib64"},
 	})
-	p := lib.NewProc("cuInit", "")
+	p := ffiimpl.Bind(lib).NewProc("cuInit", "")
 	if lib.Path() != "" {
 		t.Fatalf("NewProc loaded the library")
 	}
@@ -90,7 +91,7 @@ func TestLoadBySoname(t *testing.T) {
 	// A library on the loader's path, found by its bare name; Path reports
 	// where it came from.
 	lib := ffi.NewLibrary(ffi.LibraryDesc{Name: "C math", Files: []string{"libcugen-nope.so", "libm.so.6"}})
-	if _, err := lib.NewProc("cos", "").Addr(); err != nil {
+	if _, err := ffiimpl.Bind(lib).NewProc("cos", "").Addr(); err != nil {
 		t.Fatal(err)
 	}
 	if !filepath.IsAbs(lib.Path()) || filepath.Base(lib.Path()) != "libm.so.6" {
@@ -200,7 +201,7 @@ func TestIdentify(t *testing.T) {
 		t.Fatalf("libc.so.6 as the driver: Load = %v, want a LoadError containing %q", err, want)
 	}
 	t.Log(err)
-	if _, err2 := lib.NewProc("cuInit", "CUDA 2.0").Addr(); !errors.Is(err2, ffi.ErrNotLoaded) || errors.Is(err2, ffi.ErrNoSymbol) {
+	if _, err2 := ffiimpl.Bind(lib).NewProc("cuInit", "CUDA 2.0").Addr(); !errors.Is(err2, ffi.ErrNotLoaded) || errors.Is(err2, ffi.ErrNoSymbol) {
 		t.Errorf("a call into the refused library: %v, want the LoadError", err2)
 	}
 	if lib.Path() != "" {
@@ -331,7 +332,7 @@ func TestPerThreadRace(t *testing.T) {
 // generated package's test can resolve them all without a list of its own,
 // and a Proc's errors carry its API name rather than its linked symbol.
 func TestLibraryProcs(t *testing.T) {
-	lib := ffi.NewLibrary(ffi.LibraryDesc{Name: "test"})
+	lib := ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{Name: "test"}))
 	a := lib.NewProc("cuCtxCreate_v2", "CUDA 3.2").API("cuCtxCreate")
 	b := lib.NewProc("cuInit", "")
 	got := lib.Procs()

@@ -1,6 +1,6 @@
 //go:build linux && (amd64 || arm64)
 
-package ffi_test
+package ffiimpl_test
 
 import (
 	"fmt"
@@ -12,12 +12,13 @@ import (
 	"unsafe"
 
 	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
 )
 
 // The generated-code version guards, exactly as the generator writes them.
 const (
-	_ = ffi.EnforceVersion(ffi.Version - 5)
-	_ = ffi.EnforceVersion(5 - ffi.MinVersion)
+	_ = ffiimpl.EnforceVersion(ffiimpl.Version - 6)
+	_ = ffiimpl.EnforceVersion(6 - ffiimpl.MinVersion)
 )
 
 const libEnv = "CUGEN_FFI_TEST_LIB"
@@ -25,7 +26,7 @@ const libEnv = "CUGEN_FFI_TEST_LIB"
 var (
 	abiPath string // testdata/abi.c built as a shared library; "" if it could not be
 	abiSkip string // why abiPath is empty
-	abiLib  *ffi.Library
+	abiLib  *ffiimpl.Library
 )
 
 // TestMain builds testdata/abi.c once for every test and benchmark. The C
@@ -42,11 +43,11 @@ func TestMain(m *testing.M) {
 		// also exercises the override.
 		os.Setenv(libEnv, abiPath)
 	}
-	abiLib = ffi.NewLibrary(ffi.LibraryDesc{
+	abiLib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 		Name:   "ABI test",
 		EnvVar: libEnv,
 		Files:  []string{"libcugen-abi-test-not-installed.so"},
-	})
+	}))
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -96,9 +97,9 @@ func rec(tb testing.TB) *[64]uint64 {
 
 // layoutOf derives a Layout from a Go struct that mirrors a C struct, the
 // way the generator derives it from the C declaration.
-func layoutOf[T any]() *ffi.Layout {
+func layoutOf[T any]() *ffiimpl.Layout {
 	t := reflect.TypeFor[T]()
-	l := &ffi.Layout{Size: t.Size(), Align: uintptr(t.Align())}
+	l := &ffiimpl.Layout{Size: t.Size(), Align: uintptr(t.Align())}
 	var walk func(t reflect.Type, off uintptr)
 	walk = func(t reflect.Type, off uintptr) {
 		switch t.Kind() {
@@ -111,9 +112,9 @@ func layoutOf[T any]() *ffi.Layout {
 				walk(t.Elem(), off+uintptr(i)*t.Elem().Size())
 			}
 		case reflect.Float32, reflect.Float64:
-			l.Scalars = append(l.Scalars, ffi.Scalar{Offset: off, Size: t.Size(), Float: true})
+			l.Scalars = append(l.Scalars, ffiimpl.Scalar{Offset: off, Size: t.Size(), Float: true})
 		default:
-			l.Scalars = append(l.Scalars, ffi.Scalar{Offset: off, Size: t.Size()})
+			l.Scalars = append(l.Scalars, ffiimpl.Scalar{Offset: off, Size: t.Size()})
 		}
 	}
 	walk(t, 0)
@@ -122,8 +123,8 @@ func layoutOf[T any]() *ffi.Layout {
 
 // runs returns l with equal leaves laid end to end merged into runs
 // (Scalar.Count), as the generator emits arrays.
-func runs(l *ffi.Layout) *ffi.Layout {
-	r := &ffi.Layout{Size: l.Size, Align: l.Align}
+func runs(l *ffiimpl.Layout) *ffiimpl.Layout {
+	r := &ffiimpl.Layout{Size: l.Size, Align: l.Align}
 	for _, s := range l.Scalars {
 		if n := len(r.Scalars); n > 0 {
 			p := &r.Scalars[n-1]

@@ -1,4 +1,4 @@
-package ffi
+package ffiimpl
 
 import "unsafe"
 
@@ -21,10 +21,10 @@ const (
 // throw "invalid pointer found on stack" when it moves the stack. Generated
 // code declares one per call, like a [Frame], and passes Set's result:
 //
-//	var extraC ffi.Extra
+//	var extraC ffiimpl.Extra
 //	...
 //	frame.Int(extraC.Set(extra))
-//	ffi.Call(fn, &frame)
+//	ffiimpl.Call(fn, &frame)
 //	runtime.KeepAlive(extra)
 //	runtime.KeepAlive(&extraC)
 //

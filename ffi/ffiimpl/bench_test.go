@@ -1,18 +1,18 @@
 //go:build linux && (amd64 || arm64)
 
-package ffi_test
+package ffiimpl_test
 
 import (
 	"testing"
 	"time"
 	"unsafe"
 
-	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
 	"github.com/ebitengine/purego"
 )
 
 // Benchmarks of one call of a trivial C function (testdata/abi.c b0, b2, b6,
-// bf) through ffi.Call and ffi.CallInts as generated code makes them, and
+// bf) through ffiimpl.Call and ffiimpl.CallInts as generated code makes them, and
 // through purego.
 
 func BenchmarkCall(b *testing.B) {
@@ -21,60 +21,60 @@ func BenchmarkCall(b *testing.B) {
 
 	b.Run("ffi/0args", func(b *testing.B) {
 		for b.Loop() {
-			var f ffi.Frame
-			ffi.Call(b0, &f)
+			var f ffiimpl.Frame
+			ffiimpl.Call(b0, &f)
 			_ = int32(f.Ret())
 		}
 	})
 	b.Run("ffi/2args", func(b *testing.B) {
 		for b.Loop() {
-			var f ffi.Frame
+			var f ffiimpl.Frame
 			f.Int(uintptr(unsafe.Pointer(&x)))
 			f.Int(7)
-			ffi.Call(b2, &f)
+			ffiimpl.Call(b2, &f)
 			_ = int32(f.Ret())
 		}
 	})
 	b.Run("ffi/6args", func(b *testing.B) {
 		for b.Loop() {
-			var f ffi.Frame
+			var f ffiimpl.Frame
 			f.Int(uintptr(unsafe.Pointer(&x)))
 			f.Int(uintptr(unsafe.Pointer(&x)))
 			f.Int(1 << 20)
 			f.Int(3)
 			f.Int(4)
 			f.Int(0)
-			ffi.Call(b6, &f)
+			ffiimpl.Call(b6, &f)
 			_ = int32(f.Ret())
 		}
 	})
 	b.Run("ffi/mixed", func(b *testing.B) {
 		for b.Loop() {
-			var f ffi.Frame
+			var f ffiimpl.Frame
 			f.Int(1)
 			f.Float32(2)
 			f.Float64(3)
 			f.Float32(4)
-			ffi.Call(bf, &f)
+			ffiimpl.Call(bf, &f)
 			_ = f.RetFloat64()
 		}
 	})
 
 	b.Run("CallInts/0args", func(b *testing.B) {
 		for b.Loop() {
-			r := ffi.CallInts(b0, 0, 0, 0, 0, 0, 0)
+			r := ffiimpl.CallInts(b0, 0, 0, 0, 0, 0, 0)
 			_ = int32(r)
 		}
 	})
 	b.Run("CallInts/2args", func(b *testing.B) {
 		for b.Loop() {
-			r := ffi.CallInts(b2, uintptr(unsafe.Pointer(&x)), 7, 0, 0, 0, 0)
+			r := ffiimpl.CallInts(b2, uintptr(unsafe.Pointer(&x)), 7, 0, 0, 0, 0)
 			_ = int32(r)
 		}
 	})
 	b.Run("CallInts/6args", func(b *testing.B) {
 		for b.Loop() {
-			r := ffi.CallInts(b6, uintptr(unsafe.Pointer(&x)), uintptr(unsafe.Pointer(&x)), 1<<20, 3, 4, 0)
+			r := ffiimpl.CallInts(b6, uintptr(unsafe.Pointer(&x)), uintptr(unsafe.Pointer(&x)), 1<<20, 3, 4, 0)
 			_ = int32(r)
 		}
 	})
@@ -147,15 +147,15 @@ func BenchmarkCallIntsVsFrame(b *testing.B) {
 	for done := 0; done < b.N; done += 1000 {
 		start := time.Now()
 		for range 1000 {
-			r := ffi.CallInts(b2, uintptr(unsafe.Pointer(&x)), 7, 0, 0, 0, 0)
+			r := ffiimpl.CallInts(b2, uintptr(unsafe.Pointer(&x)), 7, 0, 0, 0, 0)
 			_ = int32(r)
 		}
 		mid := time.Now()
 		for range 1000 {
-			var f ffi.Frame
+			var f ffiimpl.Frame
 			f.Int(uintptr(unsafe.Pointer(&x)))
 			f.Int(7)
-			ffi.Call(b2, &f)
+			ffiimpl.Call(b2, &f)
 			_ = int32(f.Ret())
 		}
 		ints += mid.Sub(start)
