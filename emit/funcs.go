@@ -270,7 +270,9 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 				m.audit = append(m.audit, fmt.Sprintf("inout %s.%s: pointer parameter (%s)", f.Name, p.c.Name, p.c.Why))
 			}
 			if t.Elem != nil && p.c.Direction != ir.Out {
-				if path := m.callbackField(t.Elem, 0); path != "" {
+				if line := m.nodeHostAudit(f, p.c); line != "" {
+					m.audit = append(m.audit, line)
+				} else if path := m.callbackField(t.Elem, 0); path != "" {
 					m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: the struct's %s stays a raw C function pointer, not a Go func (for a host node, the host node wrappers take a Go func); nil: 0 is NULL; lifetime: the caller's", f.Name, p.c.Name, path))
 				}
 			}
@@ -444,6 +446,7 @@ func (m *model) genFuncs(f *jen.File) error {
 		}
 		m.genFunc(f, fn, ps)
 	}
+	cbOrder = m.genNodeHosts(f, callbacks, cbOrder)
 	for _, t := range layoutOrder {
 		m.genLayout(f, t)
 	}
