@@ -701,6 +701,7 @@ func (m *model) funcDoc(fn *ir.Function, ps []*param) string {
 			text += fmt.Sprintf("\n\nThe Go func fn replaces the C struct's %s and %s. A user object of %s keeps it alive until the graph and its last exec and clone are destroyed, so it runs on every launch.", p.host.fnName, p.host.udName, p.owner.goName)
 		}
 	}
+	text += m.nodeHostDoc(fn)
 	if fn.Deprecated && !strings.Contains(text, "Deprecated:") {
 		text += "\n\nDeprecated: the header marks " + fn.Name + " deprecated."
 	}

@@ -459,3 +459,21 @@ func andList(names []string) string {
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
+
+// nodeHostDoc is the wrapper doc's paragraph pointing a function that takes
+// a node parameter struct to its SetHost method, or "".
+func (m *model) nodeHostDoc(f *ir.Function) string {
+	for _, p := range f.Params {
+		n := m.nodeHostOf(p.Type)
+		if n == nil || p.Direction == ir.Out {
+			continue
+		}
+		switch use := m.nodeHostUse(f, n); use {
+		case n.setHost():
+			return fmt.Sprintf("\n\nFor a host node, fill %s with [%s.%s]: it gives the node a Go func that the graph keeps alive until the graph and its last exec and clone are destroyed.", p.Name, n.goType, use)
+		case n.setHostForExec():
+			return fmt.Sprintf("\n\nFor a host node, fill %s with [%s.%s]: it gives the node a Go func that the package keeps until the exec is destroyed with [%s].", p.Name, n.goType, use, m.goFunc(m.graph.api.execDestroy))
+		}
+	}
+	return ""
+}
