@@ -17287,6 +17287,8 @@ func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) error 
 // launches.
 //
 // See also: [GraphCreate], [GraphNodeSetParams], [GraphExecNodeSetParams].
+//
+// For a host node, fill nodeParams with [GraphNodeParams.SetHost]: it gives the node a Go func that the graph keeps alive until the graph and its last exec and clone are destroyed.
 func GraphAddNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, nodeParams *GraphNodeParams) (phGraphNode GraphNode, err error) {
 	sym, err := procGraphAddNode.Addr()
 	if err != nil {
@@ -17338,6 +17340,8 @@ func GraphAddNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64,
 // launches.
 //
 // See also: [GraphCreate], [GraphNodeSetParams], [GraphExecNodeSetParams].
+//
+// For a host node, fill nodeParams with [GraphNodeParams.SetHost]: it gives the node a Go func that the graph keeps alive until the graph and its last exec and clone are destroyed.
 func GraphAddNodeV2(hGraph Graph, dependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, nodeParams *GraphNodeParams) (phGraphNode GraphNode, err error) {
 	sym, err := procGraphAddNodeV2.Addr()
 	if err != nil {
@@ -17375,6 +17379,8 @@ func GraphAddNodeV2(hGraph Graph, dependencies *GraphNode, dependencyData *Graph
 // launches.
 //
 // See also: [GraphAddNode], [GraphExecNodeSetParams].
+//
+// For a host node, fill nodeParams with [GraphNodeParams.SetHost]: it gives the node a Go func that the graph keeps alive until the graph and its last exec and clone are destroyed.
 func GraphNodeSetParams(hNode GraphNode, nodeParams *GraphNodeParams) error {
 	sym, err := procGraphNodeSetParams.Addr()
 	if err != nil {
@@ -17436,6 +17442,8 @@ func GraphNodeSetParams(hNode GraphNode, nodeParams *GraphNodeParams) error {
 //
 // See also: [GraphAddNode], cuGraphNodeSetParams ::cuGraphExecUpdate,
 // cuGraphInstantiate.
+//
+// For a host node, fill nodeParams with [GraphNodeParams.SetHostForExec]: it gives the node a Go func that the package keeps until the exec is destroyed with [GraphExecDestroy].
 func GraphExecNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *GraphNodeParams) error {
 	sym, err := procGraphExecNodeSetParams.Addr()
 	if err != nil {

@@ -15455,6 +15455,8 @@ func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) error 
 // Note: This function may not be called from a callback.
 //
 // See also: [GraphCreate], [GraphNodeSetParams], [GraphExecNodeSetParams].
+//
+// For a host node, fill nodeParams with [GraphNodeParams.SetHost]: it gives the node a Go func that the graph keeps alive until the graph and its last exec and clone are destroyed.
 func GraphAddNode(graph Graph, pDependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, nodeParams *GraphNodeParams) (pGraphNode GraphNode, err error) {
 	sym, err := procGraphAddNode.Addr()
 	if err != nil {
@@ -15499,6 +15501,8 @@ func GraphAddNode(graph Graph, pDependencies *GraphNode, dependencyData *GraphEd
 // Note: This function may not be called from a callback.
 //
 // See also: [GraphAddNode], [GraphExecNodeSetParams].
+//
+// For a host node, fill nodeParams with [GraphNodeParams.SetHost]: it gives the node a Go func that the graph keeps alive until the graph and its last exec and clone are destroyed.
 func GraphNodeSetParams(node GraphNode, nodeParams *GraphNodeParams) error {
 	sym, err := procGraphNodeSetParams.Addr()
 	if err != nil {
@@ -15565,6 +15569,8 @@ func GraphNodeSetParams(node GraphNode, nodeParams *GraphNodeParams) error {
 //
 // See also: [GraphAddNode], cudaGraphNodeSetParams ::cudaGraphExecUpdate,
 // [GraphInstantiate].
+//
+// For a host node, fill nodeParams with [GraphNodeParams.SetHostForExec]: it gives the node a Go func that the package keeps until the exec is destroyed with [GraphExecDestroy].
 func GraphExecNodeSetParams(graphExec GraphExec, node GraphNode, nodeParams *GraphNodeParams) error {
 	sym, err := procGraphExecNodeSetParams.Addr()
 	if err != nil {

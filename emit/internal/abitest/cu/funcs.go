@@ -1120,6 +1120,8 @@ func GraphExecHostNodeSetParams(hGraphExec GraphExec, hNode GraphNode, fn func()
 //   - dependencies: Dependencies of the node
 //   - numDependencies: Number of dependencies
 //   - nodeParams: Specification of the node
+//
+// For a host node, fill nodeParams with [GraphNodeParams.SetHost]: it gives the node a Go func that the graph keeps alive until the graph and its last exec and clone are destroyed.
 func GraphAddNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64, nodeParams *GraphNodeParams) (phGraphNode GraphNode, err error) {
 	sym, err := procGraphAddNode.Addr()
 	if err != nil {
@@ -1138,6 +1140,8 @@ func GraphAddNode(hGraph Graph, dependencies *GraphNode, numDependencies uint64,
 //
 //   - hNode: Node to set the parameters for
 //   - nodeParams: Parameters to copy
+//
+// For a host node, fill nodeParams with [GraphNodeParams.SetHost]: it gives the node a Go func that the graph keeps alive until the graph and its last exec and clone are destroyed.
 func GraphNodeSetParams(hNode GraphNode, nodeParams *GraphNodeParams) error {
 	sym, err := procGraphNodeSetParams.Addr()
 	if err != nil {
@@ -1156,6 +1160,8 @@ func GraphNodeSetParams(hNode GraphNode, nodeParams *GraphNodeParams) error {
 //   - hNode: Corresponding node from the graph from which graphExec was
 //     instantiated
 //   - nodeParams: Updated Parameters to set
+//
+// For a host node, fill nodeParams with [GraphNodeParams.SetHostForExec]: it gives the node a Go func that the package keeps until the exec is destroyed with [GraphExecDestroy].
 func GraphExecNodeSetParams(hGraphExec GraphExec, hNode GraphNode, nodeParams *GraphNodeParams) error {
 	sym, err := procGraphExecNodeSetParams.Addr()
 	if err != nil {
