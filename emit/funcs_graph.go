@@ -306,7 +306,13 @@ func namedFor(v, w string) bool {
 	if w == "" || len(v) <= len(w) || !strings.EqualFold(v[len(v)-len(w):], w) {
 		return false
 	}
-	return v[len(v)-len(w)-1] == '_' || unicode.IsUpper(rune(v[len(v)-len(w)]))
+	i := len(v) - len(w)
+	if v[i-1] == '_' {
+		return true
+	}
+	// A capitalised word: an upper-case letter, then lower case to the end
+	// ("GHOST" in CU_GRAPH_NODE_TYPE_GHOST is not "Host").
+	return unicode.IsUpper(rune(v[i])) && strings.ToLower(v[i+1:]) == v[i+1:] && !unicode.IsUpper(rune(v[i-1]))
 }
 
 // nodeHostUse says how a function that takes a pointer to n gives its host
