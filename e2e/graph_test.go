@@ -194,3 +194,64 @@ func TestGraphHostNode12(t *testing.T) {
 	must(t, "cuGraphExecDestroy", cu.GraphExecDestroy(exec2))
 	handlesBackTo(t, live, "destroying the graph and its execs")
 }
+
+// TestGraphAddNodeHost12: cuGraphAddNode takes a host node whose Go func
+// GraphNodeParams.SetHost set; it runs on every one of 10 launches, and of
+// a clone's exec after the graph is destroyed. cuGraphNodeSetParams
+// (SetHost) changes the node for execs made afterwards,
+// cuGraphExecNodeSetParams (SetHostForExec) only the exec; every handle is
+// released once its graph, execs and clones are destroyed.
+func TestGraphAddNodeHost12(t *testing.T) {
+	_, done := gpu12(t)
+	defer done()
+	stream, err := cu.StreamCreate(0)
+	must(t, "cuStreamCreate", err)
+	defer cu.StreamDestroy(stream)
+	live := ffiimpl.LiveHandles()
+	var a, b, c atomic.Int64
+	graph, err := cu.GraphCreate(0)
+	must(t, "cuGraphCreate", err)
+	var p cu.GraphNodeParams
+	must(t, "SetHost", p.SetHost(graph, func() { a.Add(1) }))
+	node, err := cu.GraphAddNode(graph, nil, 0, &p)
+	must(t, "cuGraphAddNode", err)
+	exec1, err := cu.GraphInstantiate(graph, 0)
+	must(t, "cuGraphInstantiate", err)
+	for range 10 {
+		must(t, "cuGraphLaunch", cu.GraphLaunch(exec1, stream))
+	}
+	must(t, "cuStreamSynchronize", cu.StreamSynchronize(stream))
+	if n := a.Load(); n != 10 {
+		t.Fatalf("10 launches ran the host node's Go func %d times", n)
+	}
+	clone, err := cu.GraphClone(graph)
+	must(t, "cuGraphClone", err)
+	var q cu.GraphNodeParams
+	must(t, "SetHost", q.SetHost(graph, func() { b.Add(1) }))
+	must(t, "cuGraphNodeSetParams", cu.GraphNodeSetParams(node, &q))
+	exec2, err := cu.GraphInstantiate(graph, 0)
+	must(t, "cuGraphInstantiate", err)
+	var r cu.GraphNodeParams
+	r.SetHostForExec(exec1, func() { c.Add(1) })
+	must(t, "cuGraphExecNodeSetParams", cu.GraphExecNodeSetParams(exec1, node, &r))
+	must(t, "cuGraphLaunch", cu.GraphLaunch(exec1, stream))
+	must(t, "cuGraphLaunch", cu.GraphLaunch(exec2, stream))
+	must(t, "cuStreamSynchronize", cu.StreamSynchronize(stream))
+	if a.Load() != 10 || b.Load() != 1 || c.Load() != 1 {
+		t.Fatalf("runs a=%d b=%d c=%d, want 10 1 1", a.Load(), b.Load(), c.Load())
+	}
+	must(t, "cuGraphDestroy", cu.GraphDestroy(graph))
+	exec3, err := cu.GraphInstantiate(clone, 0)
+	must(t, "cuGraphInstantiate(clone)", err)
+	must(t, "cuGraphDestroy(clone)", cu.GraphDestroy(clone))
+	must(t, "cuGraphLaunch", cu.GraphLaunch(exec2, stream)) // exec2 keeps its Go func
+	must(t, "cuGraphLaunch", cu.GraphLaunch(exec3, stream)) // and the clone's exec the first
+	must(t, "cuStreamSynchronize", cu.StreamSynchronize(stream))
+	if a.Load() != 11 || b.Load() != 2 {
+		t.Fatalf("after the graph was destroyed: a=%d b=%d, want 11 2", a.Load(), b.Load())
+	}
+	must(t, "cuGraphExecDestroy", cu.GraphExecDestroy(exec1))
+	must(t, "cuGraphExecDestroy", cu.GraphExecDestroy(exec2))
+	must(t, "cuGraphExecDestroy", cu.GraphExecDestroy(exec3))
+	handlesBackTo(t, live, "destroying the graph, its clone and their execs")
+}

@@ -270,7 +270,9 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 				m.audit = append(m.audit, fmt.Sprintf("inout %s.%s: pointer parameter (%s)", f.Name, p.c.Name, p.c.Why))
 			}
 			if t.Elem != nil && p.c.Direction != ir.Out {
-				if path := m.callbackField(t.Elem, 0); path != "" {
+				if line := m.nodeHostAudit(f, p.c); line != "" {
+					m.audit = append(m.audit, line)
+				} else if path := m.callbackField(t.Elem, 0); path != "" {
 					m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: the struct's %s stays a raw C function pointer, not a Go func (for a host node, the host node wrappers take a Go func); nil: 0 is NULL; lifetime: the caller's", f.Name, p.c.Name, path))
 				}
 			}
@@ -444,6 +446,7 @@ func (m *model) genFuncs(f *jen.File) error {
 		}
 		m.genFunc(f, fn, ps)
 	}
+	cbOrder = m.genNodeHosts(f, callbacks, cbOrder)
 	for _, t := range layoutOrder {
 		m.genLayout(f, t)
 	}
@@ -698,6 +701,7 @@ func (m *model) funcDoc(fn *ir.Function, ps []*param) string {
 			text += fmt.Sprintf("\n\nThe Go func fn replaces the C struct's %s and %s. A user object of %s keeps it alive until the graph and its last exec and clone are destroyed, so it runs on every launch.", p.host.fnName, p.host.udName, p.owner.goName)
 		}
 	}
+	text += m.nodeHostDoc(fn)
 	if fn.Deprecated && !strings.Contains(text, "Deprecated:") {
 		text += "\n\nDeprecated: the header marks " + fn.Name + " deprecated."
 	}

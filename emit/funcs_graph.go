@@ -2,6 +2,8 @@ package emit
 
 import (
 	"fmt"
+	"strings"
+	"unicode"
 
 	"github.com/cugen/cugen/parser/ir"
 	"github.com/dave/jennifer/jen"
@@ -82,7 +84,7 @@ func (m *model) findGraphAPI() *graphGlue {
 	for _, f := range m.funcs {
 		var host, exec bool
 		for _, p := range f.Params {
-			host = host || (p.Direction != ir.Out && m.hostParamsOf(p.Type) != nil)
+			host = host || (p.Direction != ir.Out && (m.hostParamsOf(p.Type) != nil || m.nodeHostOf(p.Type) != nil))
 			exec = exec || (p.Type.Kind == ir.Named && p.Type.Name == a.exec)
 		}
 		g.execOwned = g.execOwned || (host && exec)
@@ -138,6 +140,7 @@ type hostParams struct {
 	fnOff, udOff   int64
 	size           int64
 	fnName, udName string
+	goType         string // the struct's Go name
 }
 
 // hostParamsOf returns the host node struct t points to, or nil.
@@ -145,7 +148,12 @@ func (m *model) hostParamsOf(t *ir.Type) *hostParams {
 	if t.Kind != ir.Pointer || t.Elem == nil {
 		return nil
 	}
-	r := m.record(t.Elem)
+	return m.hostRecord(t.Elem)
+}
+
+// hostRecord returns the host node struct t denotes, or nil.
+func (m *model) hostRecord(t *ir.Type) *hostParams {
+	r := m.record(t)
 	if r == nil || r.Union || len(r.Fields) != 2 || r.Size%8 != 0 {
 		return nil
 	}
@@ -157,7 +165,7 @@ func (m *model) hostParamsOf(t *ir.Type) *hostParams {
 	if cb == nil || cb.user < 0 {
 		return nil
 	}
-	return &hostParams{cb: cb, fnOff: f0.Offset, udOff: f1.Offset, size: r.Size, fnName: f0.Name, udName: f1.Name}
+	return &hostParams{cb: cb, fnOff: f0.Offset, udOff: f1.Offset, size: r.Size, fnName: f0.Name, udName: f1.Name, goType: m.declName(r.Name)}
 }
 
 // handleParam is the first parameter of ps whose C type is the typedef
@@ -193,4 +201,285 @@ func (m *model) hostNodeOwner(f *ir.Function, ps []*param) (life cbLife, owner *
 		return lifeGraph, nil, true
 	}
 	return 0, nil, false
+}
+
+// nodeHost is a node parameter struct whose union has a host node member
+// (CUgraphNodeParams.host, cudaGraphNodeParams.host): the generic node
+// calls (cuGraphAddNode, cuGraphNodeSetParams, cuGraphExecNodeSetParams)
+// take it, and its SetHost methods give that member a Go func.
+type nodeHost struct {
+	rec       *ir.Record
+	goType    string      // the struct's Go name
+	member    string      // the union member's C name ("host")
+	off       int64       // the member's offset in the struct
+	host      *hostParams // the member's {fn, userData} layout
+	typeField string      // the Go name of the struct's node type member
+	hostValue string      // the Go name of that enum's host value
+}
+
+func (n *nodeHost) setHost() string        { return "Set" + fieldName(n.member) }
+func (n *nodeHost) setHostForExec() string { return n.setHost() + "ForExec" }
+
+// nodeHostOf returns the node parameter struct t points to, or nil.
+func (m *model) nodeHostOf(t *ir.Type) *nodeHost {
+	if t.Kind != ir.Pointer || t.Elem == nil {
+		return nil
+	}
+	return m.nodeHostRecord(m.record(t.Elem))
+}
+
+// nodeHostRecord decides whether r is a node parameter struct: a struct
+// with a union member (anonymous, or of a union type) one of whose members
+// is a host node struct (hostRecord), and a member of an enum type with
+// exactly one value named for that union member at a word boundary
+// (CU_GRAPH_NODE_TYPE_HOST, cudaGraphNodeTypeHost for "host"). A struct
+// without both is no node parameter struct: its host member keeps a raw C
+// function pointer.
+func (m *model) nodeHostRecord(r *ir.Record) *nodeHost {
+	if r == nil || r.Union || m.graph == nil {
+		return nil
+	}
+	var n *nodeHost
+	for _, fl := range r.Fields {
+		u, base := fl.Record, int64(0)
+		if !fl.Anonymous {
+			// A named union member: its members' offsets are the union's own.
+			u, base = m.record(fl.Type), fl.Offset
+		}
+		if u == nil || !u.Union {
+			continue
+		}
+		for _, mem := range unionMembers(u.Fields) {
+			if hp := m.hostRecord(mem.Type); hp != nil && mem.Name != "" {
+				if n != nil {
+					return nil // two host members: which one a node type names is unclear
+				}
+				n = &nodeHost{rec: r, goType: m.declName(r.Name), member: mem.Name, off: base + mem.Offset, host: hp}
+			}
+		}
+	}
+	if n == nil || n.goType == "" || n.off%8 != 0 {
+		return nil
+	}
+	for _, fl := range r.Fields {
+		e := m.enum(fl.Type)
+		if fl.Anonymous || e == nil || reservedMember(fl.Name) {
+			continue
+		}
+		var hit []string
+		for _, v := range e.Values {
+			if namedFor(v.Name, n.member) {
+				hit = append(hit, v.Name)
+			}
+		}
+		if len(hit) == 1 && m.valNames[hit[0]] != "" {
+			if n.typeField != "" {
+				return nil // two type members
+			}
+			n.typeField, n.hostValue = fieldName(fl.Name), m.valNames[hit[0]]
+		}
+	}
+	if n.typeField == "" {
+		return nil
+	}
+	return n
+}
+
+// unionMembers flattens a union's members, looking through anonymous
+// structs and unions.
+func unionMembers(fs []ir.Field) []ir.Field {
+	var out []ir.Field
+	for _, fl := range fs {
+		if fl.Anonymous && fl.Record != nil {
+			out = append(out, unionMembers(fl.Record.Fields)...)
+			continue
+		}
+		out = append(out, fl)
+	}
+	return out
+}
+
+// namedFor reports whether the enum value v ends with the word w, case
+// aside: after an underscore (CU_GRAPH_NODE_TYPE_HOST) or as a capitalised
+// word (cudaGraphNodeTypeHost).
+func namedFor(v, w string) bool {
+	if w == "" || len(v) <= len(w) || !strings.EqualFold(v[len(v)-len(w):], w) {
+		return false
+	}
+	i := len(v) - len(w)
+	if v[i-1] == '_' {
+		return true
+	}
+	// A capitalised word: an upper-case letter, then lower case to the end
+	// ("GHOST" in CU_GRAPH_NODE_TYPE_GHOST is not "Host").
+	return unicode.IsUpper(rune(v[i])) && strings.ToLower(v[i+1:]) == v[i+1:] && !unicode.IsUpper(rune(v[i-1]))
+}
+
+// nodeHostUse says how a function that takes a pointer to n gives its host
+// member a Go func: through SetHost (a graph, or a node of a graph) or
+// SetHostForExec (an exec), by the handles the function takes; "" when
+// neither.
+func (m *model) nodeHostUse(f *ir.Function, n *nodeHost) string {
+	var graph, exec, node bool
+	for _, p := range f.Params {
+		if p.Type.Kind == ir.Named {
+			graph = graph || p.Type.Name == m.graph.api.graph
+			exec = exec || p.Type.Name == m.graph.api.exec
+			node = node || p.Type.Name == m.graph.api.node
+		}
+	}
+	switch {
+	case graph:
+		return n.setHost()
+	case exec:
+		return n.setHostForExec()
+	case node:
+		return n.setHost()
+	}
+	return ""
+}
+
+// nodeHostAudit is the audit line for parameter p of f when it points to
+// a node parameter struct, or "".
+func (m *model) nodeHostAudit(f *ir.Function, p ir.Param) string {
+	n := m.nodeHostOf(p.Type)
+	if n == nil || p.Direction == ir.Out {
+		return ""
+	}
+	use := m.nodeHostUse(f, n)
+	if use == "" {
+		return fmt.Sprintf("callback %s.%s: the struct's %s.%s stays a raw C function pointer (no graph, exec or node parameter to own a Go func); nil: 0 is NULL; lifetime: the caller's", f.Name, p.Name, n.member, n.host.fnName)
+	}
+	life := "the graph passed to " + use + " owns it through a user object: until that graph and its last exec and clone are destroyed"
+	if use == n.setHostForExec() {
+		life = "registered under the exec passed to " + use + " until " + m.graph.api.execDestroy + " (an exec takes user objects only at instantiation)"
+	}
+	return fmt.Sprintf("callback %s.%s: the struct's %s member takes a Go func through %s.%s (%s = %s, %s.%s = the static trampoline, %s.%s = an ffi handle); nil: NULL %s, no handle; lifetime: %s", f.Name, p.Name, n.member, n.goType, use, n.typeField, n.hostValue, n.member, n.host.fnName, n.member, n.host.udName, n.host.fnName, life)
+}
+
+// genNodeHosts emits SetHost and SetHostForExec for every node parameter
+// struct a bound function takes, adding the host callback to the
+// trampolines to emit (callbacks, order). It returns the new order.
+func (m *model) genNodeHosts(f *jen.File, callbacks map[string]*callback, order []string) []string {
+	if m.graph == nil {
+		return order
+	}
+	seen := map[*ir.Record]bool{}
+	for _, r := range m.recs {
+		n := m.nodeHostRecord(r)
+		if n == nil || seen[r] {
+			continue
+		}
+		seen[r] = true
+		var graphUsers, execUsers []string
+		for _, fn := range m.funcs {
+			if m.skipped[fn] != "" || m.funcNames[fn] == "" {
+				continue
+			}
+			for _, p := range fn.Params {
+				if p.Direction != ir.Out && p.Type.Kind == ir.Pointer && p.Type.Elem != nil && m.record(p.Type.Elem) == r {
+					switch m.nodeHostUse(fn, n) {
+					case n.setHost():
+						graphUsers = append(graphUsers, "["+m.funcNames[fn]+"]")
+					case n.setHostForExec():
+						execUsers = append(execUsers, "["+m.funcNames[fn]+"]")
+					}
+				}
+			}
+		}
+		if len(graphUsers) == 0 && len(execUsers) == 0 {
+			continue
+		}
+		cb := n.host.cb
+		if callbacks[cb.typedef] == nil {
+			callbacks[cb.typedef] = cb
+			order = append(order, cb.typedef)
+		}
+		m.genSetHost(f, n, graphUsers, execUsers)
+	}
+	return order
+}
+
+// genSetHost emits n's SetHost (the handle owned by a graph) and, where an
+// exec takes the struct, SetHostForExec (the handle registered under the
+// exec until its destroy releases it).
+func (m *model) genSetHost(f *jen.File, n *nodeHost, graphUsers, execUsers []string) {
+	words := int(n.host.size / 8)
+	recv := jen.Id("p").Op("*").Id(n.goType)
+	// fill sets the node type and clears the host member; set stores the
+	// trampoline and the handle into it. The union is raw integer storage,
+	// so the handle never sits in a Go pointer word.
+	fill := []jen.Code{
+		jen.Id("p").Dot(n.typeField).Op("=").Id(n.hostValue),
+		jen.Id("host").Op(":=").Parens(jen.Op("*").Index(jen.Lit(words)).Uintptr()).Call(
+			jen.Qual("unsafe", "Add").Call(jen.Qual("unsafe", "Pointer").Call(jen.Id("p")), jen.Lit(int(n.off)))),
+		jen.Op("*").Id("host").Op("=").Index(jen.Lit(words)).Uintptr().Values(),
+	}
+	set := []jen.Code{
+		jen.Id("host").Index(jen.Lit(int(n.host.fnOff / 8))).Op("=").Id(trampolineName(n.host.cb)).Call(),
+		jen.Id("host").Index(jen.Lit(int(n.host.udOff / 8))).Op("=").Uintptr().Call(jen.Id("hdl")),
+	}
+	m.usesGraph = true
+	if len(graphUsers) > 0 {
+		doc := fmt.Sprintf("%s makes p the parameters of a host node that calls fn, for %s: it sets p.%s to [%s] and the C member %s ([%s]) to the package's trampoline and a handle of fn. "+
+			"graph, the graph the node is added to or belongs to, owns the handle through a user object: fn runs on every launch of graph and of every exec and clone made from it after this call, and is released when the last of them is destroyed "+
+			"(also if the node is never added or its parameters are replaced: fn lives until then). "+
+			"A nil fn sets a NULL %s and %s and makes no handle. If graph cannot take the user object, the error is returned and the host member left NULL.",
+			n.setHost(), andList(graphUsers), n.typeField, n.hostValue, n.member, n.host.goType, n.host.fnName, n.host.udName)
+		if len(execUsers) > 0 {
+			doc += fmt.Sprintf("\n\nFor %s use [%s.%s]: an exec takes its graph's user objects when it is instantiated, so a user object given to the graph later does not keep fn alive for an existing exec.",
+				andList(execUsers), n.goType, n.setHostForExec())
+		}
+		comment(f, wrapText(doc, docCommentWidth))
+		f.Func().Params(recv).Id(n.setHost()).Params(jen.Id("graph").Id(m.graph.graphType), jen.Id("fn").Add(n.host.cb.goFunc)).Error().Block(
+			append(append(fill,
+				jen.If(jen.Id("fn").Op("==").Nil()).Block(jen.Return(jen.Nil())),
+				jen.Id("hdl").Op(":=").Qual(FFIImplPath, "NewHandle").Call(jen.Id("fn")),
+				jen.If(jen.Id("err").Op(":=").Id("retainHandle").Call(jen.Id("graph"), jen.Id("hdl")), jen.Id("err").Op("!=").Nil()).Block(jen.Return(jen.Id("err"))),
+			), append(set, jen.Return(jen.Nil()))...)...,
+		)
+		f.Line()
+	}
+	if len(execUsers) > 0 && m.graph.execOwned {
+		m.usesRegistry = true
+		exec := m.typeName(m.graph.api.exec)
+		comment(f, wrapText(fmt.Sprintf("%s makes p the parameters of a host node that calls fn, for %s on exec: it sets p.%s to [%s] and the C member %s ([%s]) to the package's trampoline and a handle of fn. "+
+			"The package keeps fn until exec is destroyed with [%s] (CUDA gives an exec user objects only when it is instantiated); destroy the exec only after its launches have completed. "+
+			"fn is kept until then even if the call that takes p fails. A nil fn sets a NULL %s and %s and makes no handle.",
+			n.setHostForExec(), andList(execUsers), n.typeField, n.hostValue, n.member, n.host.goType, m.goFunc(m.graph.api.execDestroy), n.host.fnName, n.host.udName), docCommentWidth))
+		f.Func().Params(recv).Id(n.setHostForExec()).Params(jen.Id("exec").Id(exec), jen.Id("fn").Add(n.host.cb.goFunc)).Block(
+			append(append(fill,
+				jen.If(jen.Id("fn").Op("==").Nil()).Block(jen.Return()),
+				jen.Id("hdl").Op(":=").Qual(FFIImplPath, "NewHandle").Call(jen.Id("fn")),
+				jen.Id("callbackRegistry").Dot("Add").Call(jen.Uintptr().Call(jen.Id("exec")), jen.Id("hdl")),
+			), set...)...,
+		)
+		f.Line()
+	}
+}
+
+// andList joins names as English does: "A", "A and B", "A, B and C".
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// nodeHostDoc is the wrapper doc's paragraph pointing a function that takes
+// a node parameter struct to its SetHost method, or "".
+func (m *model) nodeHostDoc(f *ir.Function) string {
+	for _, p := range f.Params {
+		n := m.nodeHostOf(p.Type)
+		if n == nil || p.Direction == ir.Out {
+			continue
+		}
+		switch use := m.nodeHostUse(f, n); use {
+		case n.setHost():
+			return fmt.Sprintf("\n\nFor a host node, fill %s with [%s.%s]: it gives the node a Go func that the graph keeps alive until the graph and its last exec and clone are destroyed.", p.Name, n.goType, use)
+		case n.setHostForExec():
+			return fmt.Sprintf("\n\nFor a host node, fill %s with [%s.%s]: it gives the node a Go func that the package keeps until the exec is destroyed with [%s].", p.Name, n.goType, use, m.goFunc(m.graph.api.execDestroy))
+		}
+	}
+	return ""
 }

@@ -299,6 +299,95 @@ func TestGraphHostNodes(t *testing.T) {
 	}
 }
 
+// TestGraphNodeParamsSetHost: the generic node calls (cuGraphAddNode,
+// cuGraphNodeSetParams, cuGraphExecNodeSetParams) take a host node's Go
+// func through GraphNodeParams.SetHost and SetHostForExec. The func runs on
+// every launch of the graph's execs and of a clone's, and each is released
+// exactly when the last of the graph, execs and clones holding it is
+// destroyed: the graph's through its user object, the exec's through
+// GraphExecDestroy.
+func TestGraphNodeParamsSetHost(t *testing.T) {
+	need(t)
+	objects := data[int64](t, "abi_user_objects")
+	live, objs := ffiimpl.LiveHandles(), *objects
+	var a, b, c int
+	graph, err := cu.GraphCreate(0)
+	check(t, "GraphCreate", err)
+	var p cu.GraphNodeParams
+	check(t, "SetHost", p.SetHost(graph, func() { a++ }))
+	if p.Type != cu.GraphNodeTypeHost || p.Host().Fn == 0 {
+		t.Fatalf("SetHost: type %v, fn %#x; want the host type and a function", p.Type, p.Host().Fn)
+	}
+	node, err := cu.GraphAddNode(graph, nil, 0, &p)
+	check(t, "GraphAddNode", err)
+	exec1, err := cu.GraphInstantiate(graph, 0)
+	check(t, "GraphInstantiate", err)
+	for range 10 {
+		check(t, "GraphLaunch", cu.GraphLaunch(exec1, 0))
+	}
+	if a != 10 {
+		t.Fatalf("10 launches ran the node's Go func %d times", a)
+	}
+	clone, err := cu.GraphClone(graph)
+	check(t, "GraphClone", err)
+
+	var q cu.GraphNodeParams
+	check(t, "SetHost", q.SetHost(graph, func() { b++ }))
+	check(t, "GraphNodeSetParams", cu.GraphNodeSetParams(node, &q))
+	exec2, err := cu.GraphInstantiate(graph, 0)
+	check(t, "GraphInstantiate", err)
+	check(t, "GraphLaunch", cu.GraphLaunch(exec2, 0))
+
+	var r cu.GraphNodeParams
+	r.SetHostForExec(exec1, func() { c++ })
+	check(t, "GraphExecNodeSetParams", cu.GraphExecNodeSetParams(exec1, node, &r))
+	check(t, "GraphLaunch", cu.GraphLaunch(exec1, 0))
+	if a != 10 || b != 1 || c != 1 {
+		t.Fatalf("calls a=%d b=%d c=%d, want 10 1 1", a, b, c)
+	}
+
+	// nil: NULL fn and userData, no handle; C rejects a host node without one.
+	n := cu.GraphNodeParams{Type: cu.GraphNodeTypeEmpty}
+	before := ffiimpl.LiveHandles()
+	check(t, "SetHost(nil)", n.SetHost(graph, nil))
+	n.SetHostForExec(exec1, nil)
+	if n.Type != cu.GraphNodeTypeHost || *n.Host() != (cu.HostNodeParamsV2{}) || ffiimpl.LiveHandles() != before {
+		t.Fatalf("SetHost(nil): type %v, host %+v, %d new handles; want the host type, NULL fn and userData, none", n.Type, *n.Host(), ffiimpl.LiveHandles()-before)
+	}
+	if _, err := cu.GraphAddNode(graph, nil, 0, &n); err == nil {
+		t.Error("GraphAddNode with a nil func succeeded: C saw a non-NULL fn")
+	}
+
+	check(t, "GraphExecDestroy(exec1)", cu.GraphExecDestroy(exec1))
+	check(t, "GraphDestroy", cu.GraphDestroy(graph))
+	// exec2 still runs the second func, the clone's exec the first.
+	check(t, "GraphLaunch", cu.GraphLaunch(exec2, 0))
+	exec3, err := cu.GraphInstantiate(clone, 0)
+	check(t, "GraphInstantiate(clone)", err)
+	check(t, "GraphDestroy(clone)", cu.GraphDestroy(clone))
+	check(t, "GraphLaunch", cu.GraphLaunch(exec3, 0))
+	if a != 11 || b != 2 || c != 1 {
+		t.Fatalf("after destroying the graph: calls a=%d b=%d c=%d, want 11 2 1", a, b, c)
+	}
+	// exec2 holds the user objects of both graph funcs; exec3 only the
+	// first's (the clone was made before the second).
+	if got := *objects - objs; got != 2 {
+		t.Fatalf("%d user objects live while exec2 and exec3 hold 2 Go funcs", got)
+	}
+	check(t, "GraphExecDestroy(exec2)", cu.GraphExecDestroy(exec2))
+	if got := *objects - objs; got != 1 {
+		t.Fatalf("%d user objects live while exec3 holds 1 Go func", got)
+	}
+	check(t, "GraphLaunch", cu.GraphLaunch(exec3, 0))
+	if a != 12 || b != 2 {
+		t.Fatalf("exec3 alone: calls a=%d b=%d, want 12 2", a, b)
+	}
+	check(t, "GraphExecDestroy(exec3)", cu.GraphExecDestroy(exec3))
+	if got := ffiimpl.LiveHandles(); got != live || *objects != objs {
+		t.Errorf("after destroying all: %d handles, %d user objects; want %d, %d", got, *objects, live, objs)
+	}
+}
+
 // BenchmarkSynchronousCallback: one cuOccupancyMaxPotentialBlockSize call,
 // which calls its Go func 3 times.
 func BenchmarkSynchronousCallback(b *testing.B) {

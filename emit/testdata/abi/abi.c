@@ -764,3 +764,28 @@ CUresult cuGraphCreate(CUgraph *phGraph, unsigned int flags) {
 	*phGraph = calloc(1, sizeof **phGraph);
 	return *phGraph ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
+
+// The generic node calls take host nodes only, through the host node calls.
+static const CUDA_HOST_NODE_PARAMS *hostOf(const CUgraphNodeParams *p, CUDA_HOST_NODE_PARAMS *out) {
+	if (!p || p->type != CU_GRAPH_NODE_TYPE_HOST) return NULL;
+	*out = (CUDA_HOST_NODE_PARAMS){p->host.fn, p->host.userData};
+	return out;
+}
+
+CUresult cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, size_t numDependencies, CUgraphNodeParams *nodeParams) {
+	CUDA_HOST_NODE_PARAMS h;
+	if (!hostOf(nodeParams, &h)) return CUDA_ERROR_INVALID_VALUE;
+	return cuGraphAddHostNode(phGraphNode, hGraph, dependencies, numDependencies, &h);
+}
+
+CUresult cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams) {
+	CUDA_HOST_NODE_PARAMS h;
+	if (!hostOf(nodeParams, &h)) return CUDA_ERROR_INVALID_VALUE;
+	return cuGraphHostNodeSetParams(hNode, &h);
+}
+
+CUresult cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *nodeParams) {
+	CUDA_HOST_NODE_PARAMS h;
+	if (!hostOf(nodeParams, &h)) return CUDA_ERROR_INVALID_VALUE;
+	return cuGraphExecHostNodeSetParams(hGraphExec, hNode, &h);
+}

@@ -15455,6 +15455,8 @@ func GraphReleaseUserObject(graph Graph, object UserObject, count uint32) error 
 // Note: This function may not be called from a callback.
 //
 // See also: [GraphCreate], [GraphNodeSetParams], [GraphExecNodeSetParams].
+//
+// For a host node, fill nodeParams with [GraphNodeParams.SetHost]: it gives the node a Go func that the graph keeps alive until the graph and its last exec and clone are destroyed.
 func GraphAddNode(graph Graph, pDependencies *GraphNode, dependencyData *GraphEdgeData, numDependencies uint64, nodeParams *GraphNodeParams) (pGraphNode GraphNode, err error) {
 	sym, err := procGraphAddNode.Addr()
 	if err != nil {
@@ -15499,6 +15501,8 @@ func GraphAddNode(graph Graph, pDependencies *GraphNode, dependencyData *GraphEd
 // Note: This function may not be called from a callback.
 //
 // See also: [GraphAddNode], [GraphExecNodeSetParams].
+//
+// For a host node, fill nodeParams with [GraphNodeParams.SetHost]: it gives the node a Go func that the graph keeps alive until the graph and its last exec and clone are destroyed.
 func GraphNodeSetParams(node GraphNode, nodeParams *GraphNodeParams) error {
 	sym, err := procGraphNodeSetParams.Addr()
 	if err != nil {
@@ -15565,6 +15569,8 @@ func GraphNodeSetParams(node GraphNode, nodeParams *GraphNodeParams) error {
 //
 // See also: [GraphAddNode], cudaGraphNodeSetParams ::cudaGraphExecUpdate,
 // [GraphInstantiate].
+//
+// For a host node, fill nodeParams with [GraphNodeParams.SetHostForExec]: it gives the node a Go func that the package keeps until the exec is destroyed with [GraphExecDestroy].
 func GraphExecNodeSetParams(graphExec GraphExec, node GraphNode, nodeParams *GraphNodeParams) error {
 	sym, err := procGraphExecNodeSetParams.Addr()
 	if err != nil {
@@ -16358,6 +16364,57 @@ func ProfilerStop() error {
 	}
 	r := ffiimpl.CallInts(sym, 0, 0, 0, 0, 0, 0)
 	return ffiimpl.Error(procProfilerStop, Error(r))
+}
+
+// SetHost makes p the parameters of a host node that calls fn, for
+// [GraphAddNode] and [GraphNodeSetParams]: it sets p.Type to
+// [GraphNodeTypeHost] and the C member host ([HostNodeParamsV2]) to the
+// package's trampoline and a handle of fn. graph, the graph the node is added
+// to or belongs to, owns the handle through a user object: fn runs on every
+// launch of graph and of every exec and clone made from it after this call, and
+// is released when the last of them is destroyed (also if the node is never
+// added or its parameters are replaced: fn lives until then). A nil fn sets a
+// NULL fn and userData and makes no handle. If graph cannot take the user
+// object, the error is returned and the host member left NULL.
+//
+// For [GraphExecNodeSetParams] use [GraphNodeParams.SetHostForExec]: an exec
+// takes its graph's user objects when it is instantiated, so a user object
+// given to the graph later does not keep fn alive for an existing exec.
+func (p *GraphNodeParams) SetHost(graph Graph, fn func()) error {
+	p.Type = GraphNodeTypeHost
+	host := (*[2]uintptr)(unsafe.Add(unsafe.Pointer(p), 16))
+	*host = [2]uintptr{}
+	if fn == nil {
+		return nil
+	}
+	hdl := ffiimpl.NewHandle(fn)
+	if err := retainHandle(graph, hdl); err != nil {
+		return err
+	}
+	host[0] = trampolineHostFn()
+	host[1] = uintptr(hdl)
+	return nil
+}
+
+// SetHostForExec makes p the parameters of a host node that calls fn, for
+// [GraphExecNodeSetParams] on exec: it sets p.Type to [GraphNodeTypeHost] and
+// the C member host ([HostNodeParamsV2]) to the package's trampoline and a
+// handle of fn. The package keeps fn until exec is destroyed with
+// [GraphExecDestroy] (CUDA gives an exec user objects only when it is
+// instantiated); destroy the exec only after its launches have completed. fn is
+// kept until then even if the call that takes p fails. A nil fn sets a NULL fn
+// and userData and makes no handle.
+func (p *GraphNodeParams) SetHostForExec(exec GraphExec, fn func()) {
+	p.Type = GraphNodeTypeHost
+	host := (*[2]uintptr)(unsafe.Add(unsafe.Pointer(p), 16))
+	*host = [2]uintptr{}
+	if fn == nil {
+		return
+	}
+	hdl := ffiimpl.NewHandle(fn)
+	callbackRegistry.Add(uintptr(exec), hdl)
+	host[0] = trampolineHostFn()
+	host[1] = uintptr(hdl)
 }
 
 // layoutIpcEventHandle describes cudaIpcEventHandle_t for passing by value.

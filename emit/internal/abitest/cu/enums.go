@@ -200,3 +200,31 @@ func (v UserObjectRetainFlags) String() string {
 		return ffiimpl.UnknownName("CUuserObjectRetain_flags", int64(v))
 	}
 }
+
+// GraphNodeType is the C enum CUgraphNodeType (cuda.h).
+//
+// Graph node types.
+type GraphNodeType int32
+
+const (
+	// GraphNodeTypeKernel is CU_GRAPH_NODE_TYPE_KERNEL: GPU kernel node.
+	GraphNodeTypeKernel GraphNodeType = 0
+	// GraphNodeTypeHost is CU_GRAPH_NODE_TYPE_HOST: Host (executable) node.
+	GraphNodeTypeHost GraphNodeType = 3
+	// GraphNodeTypeEmpty is CU_GRAPH_NODE_TYPE_EMPTY: Empty (no-op) node.
+	GraphNodeTypeEmpty GraphNodeType = 5
+)
+
+// String returns the C name of v.
+func (v GraphNodeType) String() string {
+	switch v {
+	case GraphNodeTypeKernel:
+		return "CU_GRAPH_NODE_TYPE_KERNEL"
+	case GraphNodeTypeHost:
+		return "CU_GRAPH_NODE_TYPE_HOST"
+	case GraphNodeTypeEmpty:
+		return "CU_GRAPH_NODE_TYPE_EMPTY"
+	default:
+		return ffiimpl.UnknownName("CUgraphNodeType", int64(v))
+	}
+}

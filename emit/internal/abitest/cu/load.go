@@ -69,4 +69,7 @@ var (
 	procGraphAddHostNode                  = lib.NewProc("cuGraphAddHostNode", "")
 	procGraphHostNodeSetParams            = lib.NewProc("cuGraphHostNodeSetParams", "")
 	procGraphExecHostNodeSetParams        = lib.NewProc("cuGraphExecHostNodeSetParams", "")
+	procGraphAddNode                      = lib.NewProc("cuGraphAddNode", "")
+	procGraphNodeSetParams                = lib.NewProc("cuGraphNodeSetParams", "")
+	procGraphExecNodeSetParams            = lib.NewProc("cuGraphExecNodeSetParams", "")
 )

@@ -77,6 +77,39 @@ type HostNodeParams struct {
 	UserData unsafe.Pointer
 }
 
+// HostNodeParamsV2 is the C struct CUDA_HOST_NODE_PARAMS_v2 (cuda.h, 16 bytes).
+//
+// Host node parameters.
+type HostNodeParamsV2 struct {
+	// The function to call when the node executes.
+	Fn HostFn
+	// Argument to pass to the function.
+	UserData unsafe.Pointer
+}
+
+// GraphNodeParams is the C struct CUgraphNodeParams (cuda.h, 256 bytes).
+//
+// Graph node parameters. See [GraphAddNode].
+type GraphNodeParams struct {
+	// Type of the node.
+	Type GraphNodeType
+	// Reserved.
+	Reserved0 [3]int32
+	_anon0    [29]uint64
+	// Reserved bytes.
+	Reserved2 int64
+}
+
+// Reserved1 returns a pointer to the C member reserved1 (offset 16).
+func (s *GraphNodeParams) Reserved1() *[29]int64 {
+	return (*[29]int64)(unsafe.Add(unsafe.Pointer(s), 16))
+}
+
+// Host returns a pointer to the C member host (offset 16).
+func (s *GraphNodeParams) Host() *HostNodeParamsV2 {
+	return (*HostNodeParamsV2)(unsafe.Add(unsafe.Pointer(s), 16))
+}
+
 // Layout guards: an index out of range here means the Go layout of a type
 // no longer matches the C layout it was generated from. Regenerate.
 func _() {
@@ -104,4 +137,11 @@ func _() {
 	_ = x[unsafe.Offsetof(HostNodeParams{}.Fn)-0]
 	_ = x[unsafe.Offsetof(HostNodeParams{}.UserData)-8]
 	_ = x[unsafe.Sizeof(HostNodeParams{})-16]
+	_ = x[unsafe.Offsetof(HostNodeParamsV2{}.Fn)-0]
+	_ = x[unsafe.Offsetof(HostNodeParamsV2{}.UserData)-8]
+	_ = x[unsafe.Sizeof(HostNodeParamsV2{})-16]
+	_ = x[unsafe.Offsetof(GraphNodeParams{}.Type)-0]
+	_ = x[unsafe.Offsetof(GraphNodeParams{}.Reserved0)-4]
+	_ = x[unsafe.Offsetof(GraphNodeParams{}.Reserved2)-248]
+	_ = x[unsafe.Sizeof(GraphNodeParams{})-256]
 }
