@@ -8,25 +8,26 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
-// genErrors makes the package's result enum (CUresult, cudaError_t) an
-// error: "NAME: message", the message from the library itself
-// (cuGetErrorString / cudaGetErrorString) when it can be loaded, else from
-// the header's own description of the value.
+// genErrors makes the package's status enum (Desc.Status: CUresult,
+// cudaError_t, nvrtcResult) an error: "NAME: message", the message from the
+// library itself (Desc.ErrorString: cuGetErrorString, nvrtcGetErrorString)
+// when it has one and can be loaded, else from the header's own
+// description of the value.
 func (m *model) genErrors(f *jen.File) error {
 	typ := m.errorType()
-	e := m.enum(&ir.Type{Kind: ir.Named, Name: map[ir.Library]string{ir.Driver: "CUresult", ir.Runtime: "cudaError_t"}[m.lib]})
+	e := m.enum(&ir.Type{Kind: ir.Named, Name: m.desc.Status})
 	if typ == "" || e == nil {
 		// Name what is missing: a header directory holding only cuda.h
 		// has no runtime API at all.
-		header := map[ir.Library]string{ir.Driver: "cuda.h", ir.Runtime: "cuda_runtime_api.h"}[m.lib]
+		header := m.desc.Declare[0]
 		if !slices.Contains(m.api.Sources, header) && len(m.api.Sources) > 0 {
-			return fmt.Errorf("no %s in the headers: %s not found in the header directory (the %s package needs it)", map[ir.Library]string{ir.Driver: "CUresult", ir.Runtime: "cudaError_t"}[m.lib], header, m.pkg)
+			return fmt.Errorf("no %s in the headers: %s not found in the header directory (the %s package needs it)", m.desc.Status, header, m.pkg)
 		}
-		return fmt.Errorf("no error enum (CUresult / cudaError_t) in the headers")
+		return fmt.Errorf("no error enum %s in the headers (the %s package needs it)", m.desc.Status, m.pkg)
 	}
 	var getStr *ir.Function
 	for _, fn := range m.funcs {
-		if fn.Name == "cuGetErrorString" || fn.Name == "cudaGetErrorString" {
+		if m.desc.ErrorString != "" && fn.Name == m.desc.ErrorString {
 			getStr = fn
 		}
 	}

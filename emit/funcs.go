@@ -93,6 +93,7 @@ func (l cbLife) String() string {
 // callback describes a C callback typedef turned into a Go func type.
 type callback struct {
 	typedef string // C typedef name, e.g. CUhostFn
+	name    string // its Go name, e.g. HostFn
 	goFunc  jen.Code
 	sig     *ir.Signature
 	user    int // index of the userData parameter in sig; -1: none (a synchronous callback)
@@ -109,15 +110,13 @@ func (m *model) skippedList() []string {
 	return out
 }
 
-func (m *model) errorType() string {
-	if m.lib == ir.Driver {
-		return m.typeName("CUresult")
-	}
-	return m.typeName("cudaError_t")
-}
+// errorType is the Go name of the library's status type (Desc.Status).
+func (m *model) errorType() string { return m.typeName(m.desc.Status) }
 
+// isErrorResult reports a function result of the library's status type:
+// the wrapper turns it into an error.
 func (m *model) isErrorResult(t *ir.Type) bool {
-	return t.Kind == ir.Named && (t.Name == "CUresult" || t.Name == "cudaError_t")
+	return t.Kind == ir.Named && t.Name == m.desc.Status
 }
 
 func (m *model) procName(f *ir.Function) string { return "proc" + m.funcNames[f] }
@@ -377,7 +376,7 @@ func (m *model) callbackOf(t *ir.Type) *callback {
 	if rt.Func == nil {
 		return nil
 	}
-	cb := &callback{typedef: t.Name, sig: rt.Func, user: -1}
+	cb := &callback{typedef: t.Name, name: m.goName(t.Name), sig: rt.Func, user: -1}
 	// userData is the void * parameter named so, or the only void * one
 	// (cudaAsyncCallback leaves its parameters unnamed).
 	voids := 0
@@ -541,7 +540,7 @@ func keyed(multi bool, kvs ...kv) jen.Code {
 	return jen.Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: multi}, items...)
 }
 
-func trampolineName(cb *callback) string { return "trampoline" + goName(cb.typedef) }
+func trampolineName(cb *callback) string { return "trampoline" + cb.name }
 
 // genTrampoline emits the one C entry point for a callback typedef. With a
 // userData parameter it finds the Go func by the handle C hands back there
@@ -560,7 +559,7 @@ func (m *model) genTrampoline(f *jen.File, cb *callback) {
 		args = append(args, m.fromUintptr(p.Type, jen.Id(pn)))
 	}
 	cparams := fieldList(cfields)
-	goFn := "fn" + goName(cb.typedef)
+	goFn := "fn" + cb.name
 	f.Commentf("%s is the C address of %sGo, created once: purego allows 2000", name, name)
 	f.Comment("callbacks per process, so every call shares it and finds its Go func")
 	if cb.user >= 0 {
@@ -599,7 +598,7 @@ func (m *model) genTrampoline(f *jen.File, cb *callback) {
 	f.Line()
 }
 
-func slotName(cb *callback) string { return "slot" + goName(cb.typedef) }
+func slotName(cb *callback) string { return "slot" + cb.name }
 
 // fromUintptr converts a register value back to the Go type of t.
 func (m *model) fromUintptr(t *ir.Type, v jen.Code) jen.Code {

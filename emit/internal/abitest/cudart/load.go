@@ -13,7 +13,7 @@ import (
 // that copy, so one process has one driver whatever the call order.
 // ffiimpl.Bind lists the procedures this package binds in it.
 var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
-	Name:     "CUDA 12 runtime",
+	Name:     "CUDA runtime 12",
 	EnvVar:   "CUGEN_LIBCUDART",
 	Files:    []string{"libcudart.so.12"},
 	Identify: "cudaRuntimeGetVersion",
