@@ -65,9 +65,12 @@ test: deps
 	@set -e; \
 	for set in $(PARSE_SETS); do $(CUGEN) headers -set $$set >/dev/null; done; \
 	cudart=$$($(CUGEN) libs -lib libcudart12); cuda=$$($(CUGEN) libs -lib libcuda1); \
+	nvrtc=$$($(CUGEN) libs -lib libnvrtc12); builtins=$$($(CUGEN) libs -lib libnvrtc-builtins12.4); \
+	jitlink=$$($(CUGEN) libs -lib libnvjitlink12); \
 	export CUGEN_TEST_LIBDIRS="$$cudart:$$cuda"; \
 	export CUGEN_LIBCUDA="$$cuda/libcuda.so.1" CUGEN_LIBCUDART="$$cudart/libcudart.so.12" CUGEN_REQUIRE_ALL_SYMBOLS=1; \
-	export LD_LIBRARY_PATH="$$cuda:$$cudart$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}"; \
+	export CUGEN_LIBNVRTC="$$nvrtc/libnvrtc.so.12" CUGEN_LIBNVJITLINK="$$jitlink/libnvJitLink.so.12"; \
+	export LD_LIBRARY_PATH="$$cuda:$$cudart:$$builtins$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}"; \
 	$(MAKE) --no-print-directory check; \
 	CGO_ENABLED=0 $(GO) test -count=1 ./...; \
 	CGO_ENABLED=1 $(GO) test -race -count=1 ./ffi/... ./emit ./reliability; \

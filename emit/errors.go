@@ -3,6 +3,7 @@ package emit
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/cugen/cugen/parser/ir"
 	"github.com/dave/jennifer/jen"
@@ -47,7 +48,7 @@ func (m *model) genErrors(f *jen.File) error {
 				jen.If(jen.List(jen.Id("s"), jen.Id("err")).Op(":=").Id(g).Call(jen.Id("r")), jen.Id("err").Op("==").Nil().Op("&&").Id("s").Op("!=").Lit("")).Block(jen.Return(jen.Id("s"))))
 		} else {
 			msgBody = append(msgBody,
-				jen.If(jen.Id("s").Op(":=").Id(g).Call(jen.Id("r")), jen.Id("s").Op("!=").Lit("").Op("&&").Id("s").Op("!=").Lit("unrecognized error code")).Block(jen.Return(jen.Id("s"))))
+				jen.If(jen.Id("s").Op(":=").Id(g).Call(jen.Id("r")), jen.Id("s").Op("!=").Lit("").Op("&&").Id("s").Op("!=").Lit("unrecognized error code").Op("&&").Id("s").Op("!=").Id("r").Dot("String").Call()).Block(jen.Return(jen.Id("s"))))
 		}
 	}
 	msgBody = append(msgBody, jen.Return(jen.Id("r").Dot("headerMessage").Call()))
@@ -56,14 +57,36 @@ func (m *model) genErrors(f *jen.File) error {
 	var cases []jen.Code
 	seen := map[int64]bool{}
 	for _, v := range e.Values {
-		if seen[v.Value] || v.Doc == nil {
+		if seen[v.Value] {
 			continue
 		}
 		seen[v.Value] = true
-		cases = append(cases, jen.Case(jen.Id(m.valNames[v.Name])).Block(jen.Return(jen.Lit(headerMessage(v.Doc)))))
+		msg := ""
+		switch {
+		case v.Doc != nil:
+			msg = headerMessage(v.Doc)
+		case m.desc.ErrorString == "":
+			// No text anywhere (nvJitLink's values): the name in words.
+			msg = m.nameWords(v.Name)
+		default:
+			continue
+		}
+		cases = append(cases, jen.Case(jen.Id(m.valNames[v.Name])).Block(jen.Return(jen.Lit(msg))))
 	}
 	cases = append(cases, jen.Default().Block(jen.Return(jen.Lit("unknown error"))))
 	f.Comment("headerMessage is the first sentence the header gives each value.")
 	f.Func().Params(jen.Id("r").Id(typ)).Id("headerMessage").Params().String().Block(jen.Switch(jen.Id("r")).Block(cases...))
 	return nil
+}
+
+// nameWords is a status value's C name as words, without the library's
+// prefix: NVJITLINK_ERROR_PTX_COMPILE -> "error ptx compile".
+func (m *model) nameWords(c string) string {
+	for _, p := range m.desc.Prefixes {
+		if strings.HasPrefix(c, p) && strings.HasSuffix(p, "_") {
+			c = strings.TrimPrefix(c, p)
+			break
+		}
+	}
+	return strings.ToLower(strings.ReplaceAll(c, "_", " "))
 }
