@@ -19,6 +19,7 @@ func (m *model) genLoad(f *jen.File) error {
 		kv{"EnvVar", jen.Lit(driverEnvVar)},
 		kv{"Files", jen.Index().String().Values(jen.Lit("libcuda.so.1"), jen.Lit("libcuda.so"))},
 		kv{"Identify", jen.Lit("cuDriverGetVersion")},
+		kv{"WSL", jen.True()},
 	)))
 	if m.lib == ir.Driver {
 		f.Comment("lib is the CUDA driver library this package calls, opened on first use.")
@@ -37,6 +38,7 @@ func (m *model) genLoad(f *jen.File) error {
 			kv{"Name", jen.Lit(fmt.Sprintf("CUDA %d runtime", major))},
 			kv{"EnvVar", jen.Lit(m.envVar())},
 			kv{"Files", jen.Index().String().Values(jen.Lit(fmt.Sprintf("libcudart.so.%d", major)))},
+			kv{"Wheels", jen.Index().String().Values(runtimeWheels(major)...)},
 			kv{"Identify", jen.Lit("cudaRuntimeGetVersion")},
 			kv{"Validate", jen.Qual(FFIImplPath, "RuntimeMajor").Call(jen.Lit(int(major)))},
 			kv{"Driver", driver},
@@ -65,6 +67,18 @@ func (m *model) genLoad(f *jen.File) error {
 	f.Comment("the errors the function returns (ffiimpl.Error). lib.Procs lists them.")
 	f.Var().Defs(defs...)
 	return nil
+}
+
+// runtimeWheels are the directories, under a Python site-packages
+// directory, where NVIDIA's pip wheels of a CUDA major put libcudart:
+// nvidia/cuda_runtime/lib up to CUDA 12 (nvidia-cuda-runtime-cu12), one
+// directory per major from CUDA 13 on (nvidia/cu13/lib, shared by all of
+// 13's wheels).
+func runtimeWheels(major int64) []jen.Code {
+	if major >= 13 {
+		return []jen.Code{jen.Lit(fmt.Sprintf("nvidia/cu%d/lib", major))}
+	}
+	return []jen.Code{jen.Lit("nvidia/cuda_runtime/lib")}
 }
 
 // versionFunc is the Go name of the function that reports the library's
