@@ -39,8 +39,8 @@
 //  3. NVIDIA's Python wheels (LibraryDesc.Wheels: nvidia/cuda_runtime/lib
 //     for CUDA 12's libcudart, nvidia/cu13/lib for CUDA 13's), found
 //     without running Python in the site-packages directories of, in
-//     order, the active virtualenv ($VIRTUAL_ENV/lib/python3*/site-packages),
-//     conda ($CONDA_PREFIX/lib/python3*/site-packages), the user
+//     order, the active virtualenv ($VIRTUAL_ENV/lib/python3*/site-packages,
+//     or the virtualenv whose python3 is the first on PATH), conda ($CONDA_PREFIX/lib/python3*/site-packages), the user
 //     ($PYTHONUSERBASE or ~/.local, lib/python3*/site-packages) and the
 //     system (/usr/local/lib/python3*/dist-packages and site-packages,
 //     /usr/lib/python3/dist-packages, /usr/lib/python3*/site-packages,

@@ -153,13 +153,19 @@ func (e searchEnv) siteDirs(s *search) []string {
 	glob := func(base, sub string) {
 		pys := newestFirst(base, "python3")
 		if len(pys) == 0 {
-			s.absent = append(s.absent, filepath.Join(base, "python3*", sub))
+			if p := filepath.Join(base, "python3*", sub); !s.seen["\x00site "+p] {
+				s.seen["\x00site "+p] = true
+				s.absent = append(s.absent, p)
+			}
 		}
 		for _, py := range pys {
 			site(filepath.Join(py, sub))
 		}
 	}
 	if v := e.getenv("VIRTUAL_ENV"); v != "" {
+		glob(filepath.Join(v, "lib"), "site-packages")
+	}
+	if v := e.pathVenv(); v != "" {
 		glob(filepath.Join(v, "lib"), "site-packages")
 	}
 	if p := e.getenv("CONDA_PREFIX"); p != "" {
@@ -181,6 +187,26 @@ func (e searchEnv) siteDirs(s *search) []string {
 	glob(filepath.Join(r, "/usr/lib"), "site-packages")      // Arch, Fedora (noarch)
 	glob(filepath.Join(r, "/usr/lib64"), "site-packages")    // Fedora (platform-specific)
 	return sites
+}
+
+// pathVenv returns the virtualenv whose python3 is the first on PATH (its
+// bin directory's parent holds pyvenv.cfg), or "": a container image often
+// puts a virtualenv's bin on PATH without setting VIRTUAL_ENV.
+func (e searchEnv) pathVenv() string {
+	for _, dir := range filepath.SplitList(e.getenv("PATH")) {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		if st, err := os.Stat(filepath.Join(dir, "python3")); err != nil || st.IsDir() {
+			continue
+		}
+		venv := filepath.Dir(dir)
+		if st, err := os.Stat(filepath.Join(venv, "pyvenv.cfg")); err == nil && st.Mode().IsRegular() {
+			return venv
+		}
+		return "" // the python3 a user runs is not a virtualenv's
+	}
+	return ""
 }
 
 func isDir(p string) bool {

@@ -155,6 +155,9 @@ func TestSearchWheelOnly(t *testing.T) {
 	}{
 		{"virtualenv", func(b string) map[string]string { return map[string]string{"VIRTUAL_ENV": filepath.Join(b, "venv")} },
 			"venv/lib/python3.12/site-packages/nvidia/cuda_runtime/lib"},
+		{"virtualenv on PATH", func(b string) map[string]string {
+			return map[string]string{"PATH": "relative/bin:" + filepath.Join(b, "empty") + ":" + filepath.Join(b, "venv/bin") + ":/usr/bin"}
+		}, "venv/lib/python3.12/site-packages/nvidia/cu13/lib"},
 		{"user", func(b string) map[string]string { return map[string]string{"HOME": filepath.Join(b, "home")} },
 			"home/.local/lib/python3.11/site-packages/nvidia/cu13/lib"},
 		{"PYTHONUSERBASE", func(b string) map[string]string {
@@ -169,11 +172,40 @@ func TestSearchWheelOnly(t *testing.T) {
 			base := t.TempDir()
 			want := filepath.Join(base, tc.lib, testSoname)
 			install(t, base, filepath.Join(tc.lib, testSoname))
+			mkdirs(t, base, "venv/bin", "empty")
+			for _, f := range []string{"venv/bin/python3", "venv/pyvenv.cfg"} {
+				if err := os.WriteFile(filepath.Join(base, f), nil, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
 			got, le := loadIn(t, runtimeDesc(), fakeSearch(filepath.Join(base, "root"), tc.env(base)))
 			if got != want {
 				t.Errorf("loaded %q (%v), want %q", got, le, want)
 			}
 		})
+	}
+}
+
+// TestSearchPathPython: a python3 first on PATH that is not a
+// virtualenv's (no pyvenv.cfg above its bin) adds no directory, and one
+// found later on PATH is not the user's Python and is not looked at.
+func TestSearchPathPython(t *testing.T) {
+	base := t.TempDir()
+	mkdirs(t, base, "usr/bin", "venv/bin")
+	for _, f := range []string{"usr/bin/python3", "venv/bin/python3", "venv/pyvenv.cfg"} {
+		if err := os.WriteFile(filepath.Join(base, f), nil, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	install(t, base, "venv/lib/python3.12/site-packages/nvidia/cu13/lib/"+testSoname)
+	env := map[string]string{"PATH": filepath.Join(base, "usr/bin") + ":" + filepath.Join(base, "venv/bin")}
+	_, le := loadIn(t, runtimeDesc(), fakeSearch(filepath.Join(base, "root"), env))
+	if le == nil || strings.Contains(le.Error(), filepath.Join(base, "venv")) {
+		t.Errorf("a virtualenv behind the system's python3 on PATH was searched: %v", le)
+	}
+	env["PATH"] = filepath.Join(base, "venv/bin") + ":" + filepath.Join(base, "usr/bin")
+	if got, le := loadIn(t, runtimeDesc(), fakeSearch(filepath.Join(base, "root"), env)); got != filepath.Join(base, "venv/lib/python3.12/site-packages/nvidia/cu13/lib", testSoname) {
+		t.Errorf("the virtualenv first on PATH: loaded %q (%v)", got, le)
 	}
 }
 
