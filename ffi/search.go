@@ -40,10 +40,11 @@ func toolkitTargets(goarch string) []string {
 // search is the outcome of looking for a library's files: the paths to
 // open, in order, and the directories looked in that do not exist.
 type search struct {
-	paths  []string // bare file names (the loader searches) and paths of existing files or of files missing from existing directories
-	absent []string // directories (or patterns that matched nothing) that do not exist
-	env    string   // the override variable, when it was set (paths is then its value only)
-	seen   map[string]bool
+	paths  []string        // bare file names (the loader searches) and paths of existing files or of files missing from existing directories
+	absent []string        // directories (or patterns that matched nothing) that do not exist
+	env    string          // the override variable, when it was set (paths is then its value only)
+	seen   map[string]bool // paths added
+	looked map[string]bool // directories and patterns looked in
 }
 
 func (s *search) addPath(p string) {
@@ -56,10 +57,10 @@ func (s *search) addPath(p string) {
 // addDir records dir as a place to look in: the files, if dir exists,
 // and dir as absent otherwise.
 func (s *search) addDir(dir string, files []string) {
-	if s.seen["\x00"+dir] {
+	if s.looked[dir] {
 		return
 	}
-	s.seen["\x00"+dir] = true
+	s.looked[dir] = true
 	if !isDir(dir) {
 		s.absent = append(s.absent, dir)
 		return
@@ -74,7 +75,7 @@ func (s *search) addDir(dir string, files []string) {
 // find lists the places the library of d is looked for, in the documented
 // order (see the package doc, "Where the libraries are found").
 func (e searchEnv) find(d *LibraryDesc) *search {
-	s := &search{seen: map[string]bool{}}
+	s := &search{seen: map[string]bool{}, looked: map[string]bool{}}
 	if d.EnvVar != "" {
 		if v := e.getenv(d.EnvVar); v != "" {
 			s.paths, s.env = []string{v}, d.EnvVar
@@ -140,10 +141,10 @@ func (e searchEnv) find(d *LibraryDesc) *search {
 func (e searchEnv) siteDirs(s *search) []string {
 	var sites []string
 	site := func(dir string) {
-		if s.seen["\x00site "+dir] {
+		if s.looked[dir] {
 			return
 		}
-		s.seen["\x00site "+dir] = true
+		s.looked[dir] = true
 		if isDir(dir) {
 			sites = append(sites, dir)
 		} else {
@@ -153,8 +154,8 @@ func (e searchEnv) siteDirs(s *search) []string {
 	glob := func(base, sub string) {
 		pys := newestFirst(base, "python3")
 		if len(pys) == 0 {
-			if p := filepath.Join(base, "python3*", sub); !s.seen["\x00site "+p] {
-				s.seen["\x00site "+p] = true
+			if p := filepath.Join(base, "python3*", sub); !s.looked[p] {
+				s.looked[p] = true
 				s.absent = append(s.absent, p)
 			}
 		}
