@@ -74,7 +74,17 @@ func (m *model) libraryDesc(d *library.Desc) *jen.Statement {
 		{"Name", jen.Lit(name)},
 		{"EnvVar", jen.Lit(d.Load.EnvVar)},
 		{"Files", jen.Index().String().Values(files...)},
-		{"Identify", jen.Lit(d.Load.Identify)},
+	}
+	if ws := d.Load.WheelsFor(major); len(ws) > 0 {
+		var wheels []jen.Code
+		for _, w := range ws {
+			wheels = append(wheels, jen.Lit(w))
+		}
+		kvs = append(kvs, kv{"Wheels", jen.Index().String().Values(wheels...)})
+	}
+	kvs = append(kvs, kv{"Identify", jen.Lit(d.Load.Identify)})
+	if d.Load.WSL {
+		kvs = append(kvs, kv{"WSL", jen.True()})
 	}
 	switch v := d.Load.Version; {
 	case v.Form == library.NoVersionCheck || d.Load.Driver:

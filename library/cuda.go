@@ -19,6 +19,7 @@ var Driver = &Desc{
 		EnvVar:   "CUGEN_LIBCUDA",
 		Files:    map[int][]string{0: {"libcuda.so.1", "libcuda.so"}},
 		Identify: "cuDriverGetVersion",
+		WSL:      true,
 		Driver:   true,
 	},
 	LockLibs: []string{"libcuda1"},
@@ -42,6 +43,7 @@ var Runtime = &Desc{
 	Load: Load{
 		EnvVar:      "CUGEN_LIBCUDART",
 		Files:       map[int][]string{11: {"libcudart.so.11.0"}, 12: {"libcudart.so.12"}, 13: {"libcudart.so.13"}},
+		Wheels:      map[int][]string{12: {"nvidia/cuda_runtime/lib"}, 13: {"nvidia/cu13/lib"}},
 		Identify:    "cudaRuntimeGetVersion",
 		Version:     Version{Symbol: "cudaRuntimeGetVersion", Form: Encoded},
 		NeedsDriver: true,

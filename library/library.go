@@ -86,6 +86,13 @@ type Load struct {
 	// Not every library's soname follows the CUDA major: cuFFT of CUDA 12
 	// is libcufft.so.11.
 	Files map[int][]string
+	// Wheels are the directories, under a Python site-packages directory,
+	// where NVIDIA's pip wheels of a CUDA major put the library
+	// (nvidia/cuda_runtime/lib for CUDA 12; nvidia/cu13/lib, shared by all
+	// of CUDA 13's wheels); the key 0 serves every major.
+	Wheels map[int][]string
+	// WSL: also look in WSL's driver directory (the driver only).
+	WSL bool
 	// Identify is a symbol every genuine copy of the library exports.
 	Identify string
 	// Version is how the loaded library's major version is read and
@@ -126,12 +133,20 @@ type Log struct {
 	Log  string
 }
 
-// Files returns the shared object names for a CUDA major.
+// FilesFor returns the shared object names for a CUDA major.
 func (l Load) FilesFor(major int) []string {
 	if f, ok := l.Files[major]; ok {
 		return f
 	}
 	return l.Files[0]
+}
+
+// WheelsFor returns the wheel directories for a CUDA major.
+func (l Load) WheelsFor(major int) []string {
+	if w, ok := l.Wheels[major]; ok {
+		return w
+	}
+	return l.Wheels[0]
 }
 
 // All lists every library cugen binds, in the order packages are

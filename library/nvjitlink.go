@@ -16,6 +16,7 @@ var NVJitLink = &Desc{
 	Load: Load{
 		EnvVar:   "CUGEN_LIBNVJITLINK",
 		Files:    map[int][]string{12: {"libnvJitLink.so.12"}, 13: {"libnvJitLink.so.13"}},
+		Wheels:   map[int][]string{12: {"nvidia/nvjitlink/lib"}, 13: {"nvidia/cu13/lib"}},
 		Identify: "nvJitLinkVersion",
 		Version:  Version{Symbol: "nvJitLinkVersion", Form: MajorMinor},
 	},

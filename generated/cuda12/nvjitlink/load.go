@@ -13,6 +13,7 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Name:     "nvJitLink 12",
 	EnvVar:   "CUGEN_LIBNVJITLINK",
 	Files:    []string{"libnvJitLink.so.12"},
+	Wheels:   []string{"nvidia/nvjitlink/lib"},
 	Identify: "nvJitLinkVersion",
 	Validate: ffiimpl.LibraryMajor("nvJitLink", "nvJitLinkVersion", true, 12),
 }))

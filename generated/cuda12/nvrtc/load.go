@@ -13,6 +13,7 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Name:     "NVRTC 12",
 	EnvVar:   "CUGEN_LIBNVRTC",
 	Files:    []string{"libnvrtc.so.12"},
+	Wheels:   []string{"nvidia/cuda_nvrtc/lib"},
 	Identify: "nvrtcVersion",
 	Validate: ffiimpl.LibraryMajor("NVRTC", "nvrtcVersion", true, 12),
 }))

@@ -16,6 +16,7 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Name:     "CUDA runtime 13",
 	EnvVar:   "CUGEN_LIBCUDART",
 	Files:    []string{"libcudart.so.13"},
+	Wheels:   []string{"nvidia/cu13/lib"},
 	Identify: "cudaRuntimeGetVersion",
 	Validate: ffiimpl.RuntimeMajor(13),
 	Driver: ffi.DriverLibrary(ffi.LibraryDesc{
@@ -23,6 +24,7 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 		EnvVar:   "CUGEN_LIBCUDA",
 		Files:    []string{"libcuda.so.1", "libcuda.so"},
 		Identify: "cuDriverGetVersion",
+		WSL:      true,
 	}),
 }))
 

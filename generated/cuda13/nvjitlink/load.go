@@ -13,6 +13,7 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Name:     "nvJitLink 13",
 	EnvVar:   "CUGEN_LIBNVJITLINK",
 	Files:    []string{"libnvJitLink.so.13"},
+	Wheels:   []string{"nvidia/cu13/lib"},
 	Identify: "nvJitLinkVersion",
 	Validate: ffiimpl.LibraryMajor("nvJitLink", "nvJitLinkVersion", true, 13),
 }))

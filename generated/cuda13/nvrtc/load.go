@@ -13,6 +13,7 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Name:     "NVRTC 13",
 	EnvVar:   "CUGEN_LIBNVRTC",
 	Files:    []string{"libnvrtc.so.13"},
+	Wheels:   []string{"nvidia/cu13/lib"},
 	Identify: "nvrtcVersion",
 	Validate: ffiimpl.LibraryMajor("NVRTC", "nvrtcVersion", true, 13),
 }))
