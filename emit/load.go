@@ -82,10 +82,10 @@ func (m *model) libraryDesc(d *library.Desc) *jen.Statement {
 		}
 		kvs = append(kvs, kv{"Wheels", jen.Index().String().Values(wheels...)})
 	}
-	kvs = append(kvs, kv{"Identify", jen.Lit(d.Load.Identify)})
 	if d.Load.WSL {
 		kvs = append(kvs, kv{"WSL", jen.True()})
 	}
+	kvs = append(kvs, kv{"Identify", jen.Lit(d.Load.Identify)})
 	switch v := d.Load.Version; {
 	case v.Form == library.NoVersionCheck || d.Load.Driver:
 	case d.Key == ir.Runtime && v.Form == library.Encoded:

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/cugen/cugen/library"
 	"io"
 	"io/fs"
 	"os"
@@ -98,10 +99,10 @@ func Update(e *Entry, dir string, files []string) error {
 	return nil
 }
 
-// DefaultHeaders are the headers cugen parses (parser.Headers, which a
-// parser test keeps equal); every file they include from the set's
-// directory is locked.
-var DefaultHeaders = []string{"cuda.h", "cudaProfiler.h", "cuda_runtime.h", "cuda_profiler_api.h", "cudaTypedefs.h"}
+// DefaultHeaders are the headers cugen parses: those the library
+// descriptions include (parser.Headers is the same list); every file they
+// include from the set's directory is locked.
+var DefaultHeaders = library.Headers(library.All)
 
 // GCCIncludes lists the files under dir that gcc opens for a C file
 // including headers (default DefaultHeaders) with -I dir, as paths relative

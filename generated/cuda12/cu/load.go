@@ -16,8 +16,8 @@ var lib = ffiimpl.Bind(ffi.DriverLibrary(ffi.LibraryDesc{
 	Name:     "CUDA driver",
 	EnvVar:   "CUGEN_LIBCUDA",
 	Files:    []string{"libcuda.so.1", "libcuda.so"},
-	Identify: "cuDriverGetVersion",
 	WSL:      true,
+	Identify: "cuDriverGetVersion",
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

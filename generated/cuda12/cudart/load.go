@@ -23,8 +23,8 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 		Name:     "CUDA driver",
 		EnvVar:   "CUGEN_LIBCUDA",
 		Files:    []string{"libcuda.so.1", "libcuda.so"},
-		Identify: "cuDriverGetVersion",
 		WSL:      true,
+		Identify: "cuDriverGetVersion",
 	}),
 }))
 
