@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/cugen/cugen/parser/ir"
 	"github.com/dave/jennifer/jen"
@@ -65,11 +66,10 @@ func (m *model) genErrors(f *jen.File) error {
 		switch {
 		case v.Doc != nil:
 			msg = headerMessage(v.Doc)
-		case m.desc.ErrorString == "":
-			// No text anywhere (nvJitLink's values): the name in words.
-			msg = m.nameWords(v.Name)
 		default:
-			continue
+			// No text in the header (nvJitLink's and NVRTC's values,
+			// whose library strings are the C names): the name in words.
+			msg = m.nameWords(v.Name)
 		}
 		cases = append(cases, jen.Case(jen.Id(m.valNames[v.Name])).Block(jen.Return(jen.Lit(msg))))
 	}
@@ -79,14 +79,16 @@ func (m *model) genErrors(f *jen.File) error {
 	return nil
 }
 
-// nameWords is a status value's C name as words, without the library's
-// prefix: NVJITLINK_ERROR_PTX_COMPILE -> "error ptx compile".
+// nameWords is a status value's name in words, without the library's
+// prefix: NVJITLINK_ERROR_PTX_COMPILE (Go ErrorPtxCompile) -> "error ptx
+// compile".
 func (m *model) nameWords(c string) string {
-	for _, p := range m.desc.Prefixes {
-		if strings.HasPrefix(c, p) && strings.HasSuffix(p, "_") {
-			c = strings.TrimPrefix(c, p)
-			break
+	var b strings.Builder
+	for i, r := range m.goName(c) {
+		if i > 0 && unicode.IsUpper(r) {
+			b.WriteByte(' ')
 		}
+		b.WriteRune(unicode.ToLower(r))
 	}
-	return strings.ToLower(strings.ReplaceAll(c, "_", " "))
+	return b.String()
 }

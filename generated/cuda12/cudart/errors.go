@@ -276,6 +276,8 @@ func (r Error) headerMessage() string {
 		return "This indicates that a kernel launch error has occurred due to cluster misconfiguration"
 	case ErrorUnknown:
 		return "This indicates that an unknown internal error has occurred"
+	case ErrorApiFailureBase:
+		return "error api failure base"
 	default:
 		return "unknown error"
 	}

@@ -286,6 +286,8 @@ func (r Error) headerMessage() string {
 		return "This error indicates one or more resources are insufficient or non-applicable for the operation"
 	case ErrorUnknown:
 		return "This indicates that an unknown internal error has occurred"
+	case ErrorApiFailureBase:
+		return "error api failure base"
 	default:
 		return "unknown error"
 	}

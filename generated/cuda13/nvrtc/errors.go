@@ -20,6 +20,42 @@ func (r Result) Message() string {
 // headerMessage is the first sentence the header gives each value.
 func (r Result) headerMessage() string {
 	switch r {
+	case Success:
+		return "success"
+	case ErrorOutOfMemory:
+		return "error out of memory"
+	case ErrorProgramCreationFailure:
+		return "error program creation failure"
+	case ErrorInvalidInput:
+		return "error invalid input"
+	case ErrorInvalidProgram:
+		return "error invalid program"
+	case ErrorInvalidOption:
+		return "error invalid option"
+	case ErrorCompilation:
+		return "error compilation"
+	case ErrorBuiltinOperationFailure:
+		return "error builtin operation failure"
+	case ErrorNoNameExpressionsAfterCompilation:
+		return "error no name expressions after compilation"
+	case ErrorNoLoweredNamesBeforeCompilation:
+		return "error no lowered names before compilation"
+	case ErrorNameExpressionNotValid:
+		return "error name expression not valid"
+	case ErrorInternalError:
+		return "error internal error"
+	case ErrorTimeFileWriteFailed:
+		return "error time file write failed"
+	case ErrorNoPchCreateAttempted:
+		return "error no pch create attempted"
+	case ErrorPchCreateHeapExhausted:
+		return "error pch create heap exhausted"
+	case ErrorPchCreate:
+		return "error pch create"
+	case ErrorCancelled:
+		return "error cancelled"
+	case ErrorTimeTraceFileWriteFailed:
+		return "error time trace file write failed"
 	default:
 		return "unknown error"
 	}
