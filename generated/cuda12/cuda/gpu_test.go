@@ -419,6 +419,59 @@ func TestGPUModuleErrors(t *testing.T) {
 	}
 }
 
+// TestGPULibrary launches a context-independent kernel (cuLibrary*): the
+// stream it is launched on picks the context.
+func TestGPULibrary(t *testing.T) {
+	c := gpuContext(t)
+	lib, err := LoadLibrary([]byte(testPTX))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Unload()
+	saxpy, err := lib.Kernel("saxpy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	params, known := saxpy.Params()
+	t.Logf("library saxpy's parameters: %v (known %v)", params, known)
+	s, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	x, y := []float32{1, 2, 3}, []float32{10, 20, 30}
+	dx, err := AllocFrom(c, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dx.Free()
+	dy, err := AllocFrom(c, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dy.Free()
+	if err := saxpy.Launch(ForN(3, 32), float32(2), dx, dy, int32(3)); err == nil || !strings.Contains(err.Error(), "set Config.Stream") {
+		t.Errorf("library kernel without a stream: %v", err)
+	}
+	if err := saxpy.Launch(ForN(3, 32).On(s), float32(2), dx, dy, int32(3)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]float32, 3)
+	if err := dy.CopyTo(got); err != nil {
+		t.Fatal(err)
+	}
+	checkSaxpy(t, 2, x, y, got)
+	if err := lib.Unload(); err != nil {
+		t.Fatal(err)
+	}
+	if err := saxpy.Launch(ForN(3, 32).On(s), float32(2), dx, dy, int32(3)); !errors.Is(err, ErrFreed) {
+		t.Errorf("launch after Unload: %v", err)
+	}
+}
+
 // BenchmarkLaunchInterleaved launches the 4-argument saxpy (n = 0: no
 // work) through Kernel.Launch and through cu.LaunchKernel with a prebuilt
 // argument array, in alternating blocks of 1000 that each wait for their

@@ -56,11 +56,13 @@ func (c Config) On(s *Stream) Config {
 // Param is one kernel parameter's place in the argument buffer.
 type Param struct{ Offset, Size int }
 
-// Kernel is a __global__ function of a module (CUfunction).
+// Kernel is a __global__ function of a module (CUfunction) or of a
+// library (CUkernel).
 type Kernel struct {
-	fn     cu.Function
+	fn     cu.Function // a CUkernel for a library's kernel
 	name   string
-	mod    *Module
+	mod    *Module  // the module's context is the launch's
+	lib    *Library // or the stream's context is
 	params []Param
 	known  bool
 }
@@ -116,21 +118,33 @@ func (k *Kernel) Launch(cfg Config, args ...any) error {
 
 // launch calls cuLaunchKernel with the packed arguments pp.
 func (k *Kernel) launch(cfg Config, args []any, pp []unsafe.Pointer) error {
-	r := k.mod.r
-	if err := r.alive(); err != nil {
-		return fmt.Errorf("cuda: kernel %s: its module: %w", k.name, err)
-	}
+	var ctx *ctxState
 	var h cu.Stream
-	if s := cfg.Stream; s != nil {
+	s := cfg.Stream
+	if s != nil {
 		if s.st.done.Load() {
 			return fmt.Errorf("cuda: kernel %s: its stream: %w", k.name, ErrFreed)
 		}
-		if s.st.ctx.ctx != r.ctx.ctx {
+		ctx, h = s.st.ctx, s.st.h
+	}
+	if k.lib != nil {
+		if k.lib.st.done.Load() {
+			return fmt.Errorf("cuda: kernel %s: its library: %w", k.name, ErrFreed)
+		}
+		if s == nil {
+			return fmt.Errorf("cuda: kernel %s: %w", k.name, errLibraryStream)
+		}
+	} else {
+		r := k.mod.r
+		if err := r.alive(); err != nil {
+			return fmt.Errorf("cuda: kernel %s: its module: %w", k.name, err)
+		}
+		if s != nil && s.st.ctx.ctx != r.ctx.ctx {
 			return fmt.Errorf("cuda: kernel %s: %w", k.name, errStreamContext)
 		}
-		h = s.st.h
+		ctx = r.ctx
 	}
-	if err := r.ctx.bind(); err != nil {
+	if err := ctx.bind(); err != nil {
 		return err
 	}
 	g, b := cfg.Grid.Norm(), cfg.Block.Norm()
@@ -143,7 +157,10 @@ func (k *Kernel) launch(cfg Config, args []any, pp []unsafe.Pointer) error {
 	return nil
 }
 
-var errStreamContext = errors.New("the stream belongs to another context than the kernel's module")
+var (
+	errStreamContext = errors.New("the stream belongs to another context than the kernel's module")
+	errLibraryStream = errors.New("a library's kernel launches in its stream's context: set Config.Stream")
+)
 
 // ArgError is a kernel argument that does not fit the kernel.
 type ArgError struct {

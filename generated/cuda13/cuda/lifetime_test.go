@@ -281,6 +281,12 @@ func TestMisuse(t *testing.T) {
 	if err := b3.Fill(f3{1, 2, 3}); err == nil || !strings.Contains(err.Error(), "no repetition") {
 		t.Errorf("Fill with a 12-byte non-repeating value: %v", err)
 	}
+	if err := b.CopyFromAsync(nil, make([]float32, 8)); err == nil || !strings.Contains(err.Error(), "nil *Stream") {
+		t.Errorf("CopyFromAsync on a nil stream: %v", err)
+	}
+	if err := b.FillAsync(nil, 1); err == nil || !strings.Contains(err.Error(), "nil *Stream") {
+		t.Errorf("FillAsync on a nil stream: %v", err)
+	}
 	empty, err := Alloc[float64](c, 0)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/cugen/cugen/generated/cuda13/cu"
@@ -142,7 +143,7 @@ func (m *Module) Kernel(name string) (*Kernel, error) {
 		return nil, fmt.Errorf("cuda: kernel %q: %w", name, err)
 	}
 	k := &Kernel{fn: fn, name: name, mod: m}
-	k.params, k.known = paramInfo(fn)
+	k.params, k.known = paramInfoOf(func(i uint64) (uint64, uint64, error) { return cu.FuncGetParamInfo(fn, i) })
 	return k, nil
 }
 
@@ -162,11 +163,12 @@ func (m *Module) Global(name string) (cu.Deviceptr, uint64, error) {
 // maxParams bounds the parameter query (CUDA allows 32 KB of parameters).
 const maxParams = 32 << 10
 
-// paramInfo returns fn's parameters from cuFuncGetParamInfo; known is
-// false when the driver cannot say (no such function before CUDA 12.4).
-func paramInfo(fn cu.Function) (params []Param, known bool) {
+// paramInfoOf returns a kernel's parameters from info (cuFuncGetParamInfo
+// or cuKernelGetParamInfo); known is false when the driver cannot say (no
+// such function before CUDA 12.4).
+func paramInfoOf(info func(i uint64) (off, size uint64, err error)) (params []Param, known bool) {
 	for i := uint64(0); i < maxParams; i++ {
-		off, size, err := cu.FuncGetParamInfo(fn, i)
+		off, size, err := info(i)
 		if errors.Is(err, cu.ErrorInvalidValue) {
 			return params, true // i is past the last parameter
 		}
@@ -176,4 +178,81 @@ func paramInfo(fn cu.Function) (params []Param, known bool) {
 		params = append(params, Param{Offset: int(off), Size: int(size)})
 	}
 	return nil, false
+}
+
+// Library is code loaded once for every context (CUlibrary, CUDA 12.0 and
+// newer drivers): its kernels are context-independent and launch in the
+// context of the stream they are launched on, so a [Config] for one of its
+// kernels needs a Stream.
+type Library struct{ st *libState }
+
+type libState struct {
+	h    cu.Library
+	done atomic.Bool
+}
+
+// LoadLibrary loads PTX, cubin or fatbin bytes as a library
+// (cuLibraryLoadData), after cuInit. A JIT error's log is in the error.
+func LoadLibrary(image []byte) (*Library, error) {
+	kind, img, err := PrepareImage(image)
+	if err != nil {
+		return nil, err
+	}
+	if err := cu.Init(0); err != nil {
+		return nil, err
+	}
+	logBuf := make([]byte, jitLogSize)
+	var pin runtime.Pinner
+	defer pin.Unpin()
+	pin.Pin(&logBuf[0])
+	opts := [...]cu.JitOption{cu.JitErrorLogBuffer, cu.JitErrorLogBufferSizeBytes}
+	vals := [...]uintptr{uintptr(unsafe.Pointer(&logBuf[0])), jitLogSize}
+	h, err := cu.LibraryLoadData(unsafe.Pointer(&img[0]), &opts[0], &vals[0], uint32(len(opts)), nil, nil, 0)
+	runtime.KeepAlive(img)
+	if err != nil {
+		n := bytes.IndexByte(logBuf, 0)
+		if n < 0 {
+			n = len(logBuf)
+		}
+		if log := bytes.TrimSpace(logBuf[:n]); len(log) > 0 {
+			return nil, fmt.Errorf("cuda: loading a %s library: %w\n%s", kind, err, log)
+		}
+		return nil, fmt.Errorf("cuda: loading a %s library: %w", kind, err)
+	}
+	st := &libState{h: h}
+	l := &Library{st: st}
+	runtime.AddCleanup(l, unloadLibrary, st)
+	return l, nil
+}
+
+func unloadLibrary(st *libState) { _ = st.unload() }
+
+func (st *libState) unload() error {
+	if !st.done.CompareAndSwap(false, true) {
+		return ErrFreed
+	}
+	return cu.LibraryUnload(st.h)
+}
+
+// Raw returns the driver's handle, for the cu package.
+func (l *Library) Raw() cu.Library { return l.st.h }
+
+// Unload unloads the library (cuLibraryUnload); its kernels then return
+// ErrFreed. A second Unload returns ErrFreed.
+func (l *Library) Unload() error { return l.st.unload() }
+
+// Kernel returns the library's kernel of this name (cuLibraryGetKernel)
+// with its parameter layout when the driver reports it
+// (cuKernelGetParamInfo).
+func (l *Library) Kernel(name string) (*Kernel, error) {
+	if l.st.done.Load() {
+		return nil, ErrFreed
+	}
+	h, err := cu.LibraryGetKernel(l.st.h, name)
+	if err != nil {
+		return nil, fmt.Errorf("cuda: kernel %q: %w", name, err)
+	}
+	k := &Kernel{fn: cu.Function(h), name: name, lib: l}
+	k.params, k.known = paramInfoOf(func(i uint64) (uint64, uint64, error) { return cu.KernelGetParamInfo(h, i) })
+	return k, nil
 }

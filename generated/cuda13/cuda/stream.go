@@ -173,6 +173,9 @@ func (s *Stream) WaitEvent(e *Event) error {
 	if err := e.r.alive(); err != nil {
 		return err
 	}
+	if s == nil {
+		return errNilStream
+	}
 	st := s.st
 	if err := st.begin(); err != nil {
 		return err
@@ -241,6 +244,9 @@ func (st *streamState) reap() {
 // after it completes. r is the device buffer, which must be in the
 // stream's context.
 func (s *Stream) hostCopy(r *resource, p unsafe.Pointer, op func(cu.Stream) error) error {
+	if s == nil {
+		return errNilStream
+	}
 	st := s.st
 	if err := r.alive(); err != nil {
 		return err
@@ -291,11 +297,17 @@ func (s *Stream) hostCopy(r *resource, p unsafe.Pointer, op func(cu.Stream) erro
 	return nil
 }
 
-var errOtherContext = errors.New("cuda: the stream belongs to another context than the memory")
+var (
+	errOtherContext = errors.New("cuda: the stream belongs to another context than the memory")
+	errNilStream    = errors.New("cuda: nil *Stream (Context.DefaultStream returns the default stream)")
+)
 
 // deviceOp runs op, an asynchronous operation on device memory r, on the
 // stream.
 func (s *Stream) deviceOp(r *resource, op func(cu.Stream) error) error {
+	if s == nil {
+		return errNilStream
+	}
 	st := s.st
 	if err := r.alive(); err != nil {
 		return err
@@ -339,6 +351,9 @@ func (e *Event) Raw() cu.Event { return cu.Event(e.r.h) }
 func (e *Event) Record(s *Stream) error {
 	if err := e.r.alive(); err != nil {
 		return err
+	}
+	if s == nil {
+		return errNilStream
 	}
 	st := s.st
 	if err := st.begin(); err != nil {
