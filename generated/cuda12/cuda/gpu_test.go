@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -469,6 +470,78 @@ func TestGPULibrary(t *testing.T) {
 	}
 	if err := saxpy.Launch(ForN(3, 32).On(s), float32(2), dx, dy, int32(3)); !errors.Is(err, ErrFreed) {
 		t.Errorf("launch after Unload: %v", err)
+	}
+}
+
+// TestGPUGraphCapture captures copies from and to Go slices, a launch and a
+// Go host function into a graph, drops everything but the instance, and
+// launches it three times: the Go memory stays pinned and the host
+// function runs on every launch.
+func TestGPUGraphCapture(t *testing.T) {
+	c := gpuContext(t)
+	saxpy, _ := gpuKernels(t, c)
+	s, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const n = 1000
+	x, y, got := make([]float32, n), make([]float32, n), make([]float32, n)
+	for i := range x {
+		x[i], y[i] = float32(i), 1
+	}
+	dx, err := Alloc[float32](c, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dx.Free()
+	dy, err := Alloc[float32](c, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dy.Free()
+	var calls atomic.Int32
+	if err := s.BeginCapture(); err != nil {
+		t.Fatal(err)
+	}
+	steps := []func() error{
+		func() error { return dx.CopyFromAsync(s, x) },
+		func() error { return dy.CopyFromAsync(s, y) },
+		func() error { return saxpy.Launch(ForN(n, 128).On(s), float32(3), dx, dy, int32(n)) },
+		func() error { return dy.CopyToAsync(s, got) },
+		func() error { return s.HostFunc(func() { calls.Add(1) }) },
+	}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			s.EndCapture()
+			t.Fatal(err)
+		}
+	}
+	g, err := s.EndCapture()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec, err := g.Instantiate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer exec.Close()
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for round := range 3 {
+		runtime.GC()
+		clear(got)
+		if err := exec.Launch(s); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Synchronize(); err != nil {
+			t.Fatal(err)
+		}
+		checkSaxpy(t, 3, x, y, got)
+		if n := calls.Load(); n != int32(round+1) {
+			t.Fatalf("after %d launches the host function ran %d times", round+1, n)
+		}
 	}
 }
 

@@ -257,15 +257,17 @@ func (s *ctxState) drv() driver {
 type kind uint8
 
 const (
-	kindNone   kind = iota // nothing to free (an empty buffer)
-	kindMem                // cuMemAlloc
-	kindHost               // cuMemHostAlloc
-	kindModule             // cuModuleLoadData
-	kindEvent              // cuEventCreate
+	kindNone      kind = iota // nothing to free (an empty buffer)
+	kindMem                   // cuMemAlloc
+	kindHost                  // cuMemHostAlloc
+	kindModule                // cuModuleLoadData
+	kindEvent                 // cuEventCreate
+	kindGraph                 // cuStreamEndCapture
+	kindGraphExec             // cuGraphInstantiate
 )
 
 func (k kind) String() string {
-	return [...]string{"empty buffer", "device memory", "host memory", "module", "event"}[k]
+	return [...]string{"empty buffer", "device memory", "host memory", "module", "event", "graph", "graph instance"}[k]
 }
 
 // resource is one CUDA object owned by the layer, freed exactly once: by
@@ -345,6 +347,10 @@ func (realDriver) destroy(r *resource) error {
 		return cu.ModuleUnload(cu.Module(r.h))
 	case kindEvent:
 		return cu.EventDestroy(cu.Event(r.h))
+	case kindGraph:
+		return cu.GraphDestroy(cu.Graph(r.h))
+	case kindGraphExec:
+		return cu.GraphExecDestroy(cu.GraphExec(r.h))
 	}
 	return nil
 }

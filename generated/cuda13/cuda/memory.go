@@ -155,7 +155,7 @@ func (b *Buffer[T]) CopyFromAsync(s *Stream, src []T) error {
 	if err := b.sameLen("CopyFromAsync", len(src)); err != nil || b.n == 0 {
 		return err
 	}
-	return s.hostCopy(b.a.r, unsafe.Pointer(unsafe.SliceData(src)), func(st cu.Stream) error {
+	return s.hostCopy(b.a.r, unsafe.Pointer(unsafe.SliceData(src)), nil, func(st cu.Stream) error {
 		return cu.MemcpyHtoDAsync(b.ptr, unsafe.Pointer(unsafe.SliceData(src)), b.Bytes(), st)
 	})
 }
@@ -168,26 +168,38 @@ func (b *Buffer[T]) CopyToAsync(s *Stream, dst []T) error {
 	if err := b.sameLen("CopyToAsync", len(dst)); err != nil || b.n == 0 {
 		return err
 	}
-	return s.hostCopy(b.a.r, unsafe.Pointer(unsafe.SliceData(dst)), func(st cu.Stream) error {
+	return s.hostCopy(b.a.r, unsafe.Pointer(unsafe.SliceData(dst)), nil, func(st cu.Stream) error {
 		return cu.MemcpyDtoHAsync(unsafe.Pointer(unsafe.SliceData(dst)), b.ptr, b.Bytes(), st)
 	})
 }
 
-// CopyFromHostAsync queues a copy of the pinned buffer h to the device on s;
-// h stays alive until the stream has passed it.
+// CopyFromHostAsync queues a copy of the pinned buffer h, of b.Len()
+// elements, to the device on s (cuMemcpyHtoDAsync); h stays reachable until
+// the stream has passed the copy, so no cleanup frees it under the copy.
 func (b *Buffer[T]) CopyFromHostAsync(s *Stream, h *HostBuffer[T]) error {
 	if err := h.r.alive(); err != nil {
 		return err
 	}
-	return b.CopyFromAsync(s, h.Slice())
+	if err := b.sameLen("CopyFromHostAsync", h.n); err != nil || b.n == 0 {
+		return err
+	}
+	return s.hostCopy(b.a.r, h.p, h, func(st cu.Stream) error {
+		return cu.MemcpyHtoDAsync(b.ptr, h.p, b.Bytes(), st)
+	})
 }
 
-// CopyToHostAsync queues a copy of the buffer into the pinned buffer h on s.
+// CopyToHostAsync queues a copy of the buffer into the pinned buffer h on s
+// (cuMemcpyDtoHAsync), keeping h reachable as CopyFromHostAsync does.
 func (b *Buffer[T]) CopyToHostAsync(s *Stream, h *HostBuffer[T]) error {
 	if err := h.r.alive(); err != nil {
 		return err
 	}
-	return b.CopyToAsync(s, h.Slice())
+	if err := b.sameLen("CopyToHostAsync", h.n); err != nil || b.n == 0 {
+		return err
+	}
+	return s.hostCopy(b.a.r, h.p, h, func(st cu.Stream) error {
+		return cu.MemcpyDtoHAsync(h.p, b.ptr, b.Bytes(), st)
+	})
 }
 
 // CopyFromBuffer copies src, of the same length, into b: cuMemcpyDtoD in

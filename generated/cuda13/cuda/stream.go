@@ -25,16 +25,21 @@ type streamState struct {
 	owned bool // false for the default stream, which is never destroyed
 	done  atomic.Bool
 
-	mu      sync.Mutex
-	pending []pendingCopy // oldest first
-	events  []cu.Event    // recorded by nothing: reused for the next copies
-	pinners []*runtime.Pinner
+	mu          sync.Mutex
+	capturing   bool              // between BeginCapture and EndCapture
+	capturePins []*runtime.Pinner // Go memory the captured copies use
+	captureKeep []any             // and the HostBuffers
+	pending     []pendingCopy     // oldest first
+	events      []cu.Event        // recorded by nothing: reused for the next copies
+	pinners     []*runtime.Pinner
 }
 
-// pendingCopy is Go memory an asynchronous copy uses until ev completes.
+// pendingCopy is memory an asynchronous copy uses until ev completes: Go
+// memory pinned by pin, or a HostBuffer kept reachable by keep.
 type pendingCopy struct {
-	ev  cu.Event
-	pin *runtime.Pinner
+	ev   cu.Event
+	pin  *runtime.Pinner
+	keep any
 }
 
 // NewStream creates a stream (cuStreamCreate with CU_STREAM_DEFAULT: it
@@ -135,15 +140,31 @@ func (s *Stream) Wait(ctx context.Context) error {
 	for {
 		select {
 		case <-ch:
-			return s.query()
+			// Work queued after the host function may still run: the
+			// stream is not asked, only its finished copies released.
+			return s.release()
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-poll.C:
-			if err := s.query(); err != nil && !errors.Is(err, cu.ErrorNotReady) {
+			switch err := s.query(); {
+			case err == nil:
+				return nil // idle: the host function has run or is about to
+			case !errors.Is(err, cu.ErrorNotReady):
 				return err
 			}
 		}
 	}
+}
+
+// release releases the Go memory of the copies the stream has passed.
+func (s *Stream) release() error {
+	st := s.st
+	if err := st.begin(); err != nil {
+		return err
+	}
+	defer runtime.UnlockOSThread()
+	st.reap()
+	return nil
 }
 
 // query returns cuStreamQuery's error (nil when the stream is idle) and
@@ -236,14 +257,16 @@ func (st *streamState) reap() {
 		st.pinners = append(st.pinners, p.pin)
 		st.events = append(st.events, p.ev)
 	}
-	st.pending = append(st.pending[:0], st.pending[i:]...)
+	n := copy(st.pending, st.pending[i:])
+	clear(st.pending[n:]) // drop the references kept
+	st.pending = st.pending[:n]
 }
 
 // hostCopy runs op, an asynchronous copy from or to the Go or pinned memory
-// at p, on the stream, keeping p's object pinned until an event recorded
-// after it completes. r is the device buffer, which must be in the
-// stream's context.
-func (s *Stream) hostCopy(r *resource, p unsafe.Pointer, op func(cu.Stream) error) error {
+// at p, on the stream, keeping p's object pinned (and keep reachable) until
+// an event recorded after it completes. r is the device buffer, which must
+// be in the stream's context.
+func (s *Stream) hostCopy(r *resource, p unsafe.Pointer, keep any, op func(cu.Stream) error) error {
 	if s == nil {
 		return errNilStream
 	}
@@ -273,6 +296,15 @@ func (s *Stream) hostCopy(r *resource, p unsafe.Pointer, op func(cu.Stream) erro
 		st.pinners = append(st.pinners, pin)
 		return err
 	}
+	if st.capturing {
+		// A node of the graph: the memory stays pinned, and a HostBuffer
+		// reachable, while the graph lives (EndCapture).
+		st.capturePins = append(st.capturePins, pin)
+		if keep != nil {
+			st.captureKeep = append(st.captureKeep, keep)
+		}
+		return nil
+	}
 	var ev cu.Event
 	if n := len(st.events); n > 0 {
 		ev, st.events = st.events[n-1], st.events[:n-1]
@@ -293,7 +325,7 @@ func (s *Stream) hostCopy(r *resource, p unsafe.Pointer, op func(cu.Stream) erro
 		st.events = append(st.events, ev)
 		return serr
 	}
-	st.pending = append(st.pending, pendingCopy{ev: ev, pin: pin})
+	st.pending = append(st.pending, pendingCopy{ev: ev, pin: pin, keep: keep})
 	return nil
 }
 
