@@ -473,11 +473,17 @@ func TestGPULibrary(t *testing.T) {
 	}
 }
 
-// TestGPUGraphCapture captures copies from and to Go slices, a launch and a
-// Go host function into a graph, drops everything but the instance, and
-// launches it three times: the Go memory stays pinned and the host
-// function runs on every launch.
-func TestGPUGraphCapture(t *testing.T) {
+// TestGPUGraphCapture captures copies from and to pinned HostBuffers, a
+// launch and a Go host function into a graph, drops everything but the
+// instance, and launches it three times: the host function runs on every
+// launch and the buffers stay alive.
+func TestGPUGraphCapture(t *testing.T) { testGraphCapture(t, false) }
+
+// TestGPUGraphCaptureGoMemory is TestGPUGraphCapture with Go slices, which
+// the graph keeps pinned.
+func TestGPUGraphCaptureGoMemory(t *testing.T) { testGraphCapture(t, true) }
+
+func testGraphCapture(t *testing.T, goMemory bool) {
 	c := gpuContext(t)
 	saxpy, _ := gpuKernels(t, c)
 	s, err := c.NewStream()
@@ -486,7 +492,18 @@ func TestGPUGraphCapture(t *testing.T) {
 	}
 	defer s.Close()
 	const n = 1000
-	x, y, got := make([]float32, n), make([]float32, n), make([]float32, n)
+	hx, err := AllocHost[float32](c, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hgot, err := AllocHost[float32](c, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, y, got := hx.Slice(), make([]float32, n), hgot.Slice()
+	if goMemory {
+		x, got = make([]float32, n), make([]float32, n)
+	}
 	for i := range x {
 		x[i], y[i] = float32(i), 1
 	}
@@ -504,17 +521,23 @@ func TestGPUGraphCapture(t *testing.T) {
 	if err := s.BeginCapture(); err != nil {
 		t.Fatal(err)
 	}
+	copyIn := func() error { return dx.CopyFromHostAsync(s, hx) }
+	copyOut := func() error { return dy.CopyToHostAsync(s, hgot) }
+	if goMemory {
+		copyIn = func() error { return dx.CopyFromAsync(s, x) }
+		copyOut = func() error { return dy.CopyToAsync(s, got) }
+	}
 	steps := []func() error{
-		func() error { return dx.CopyFromAsync(s, x) },
-		func() error { return dy.CopyFromAsync(s, y) },
+		copyIn,
+		func() error { return dy.CopyFromAsync(s, y) }, // Go memory in both
 		func() error { return saxpy.Launch(ForN(n, 128).On(s), float32(3), dx, dy, int32(n)) },
-		func() error { return dy.CopyToAsync(s, got) },
+		copyOut,
 		func() error { return s.HostFunc(func() { calls.Add(1) }) },
 	}
-	for _, step := range steps {
+	for i, step := range steps {
 		if err := step(); err != nil {
 			s.EndCapture()
-			t.Fatal(err)
+			t.Fatalf("step %d of the capture: %v", i, err)
 		}
 	}
 	g, err := s.EndCapture()
@@ -529,6 +552,7 @@ func TestGPUGraphCapture(t *testing.T) {
 	if err := g.Close(); err != nil {
 		t.Fatal(err)
 	}
+	hx, hgot = nil, nil // the graph keeps them
 	for round := range 3 {
 		runtime.GC()
 		clear(got)
