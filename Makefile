@@ -67,9 +67,12 @@ test: deps
 	@set -e; \
 	for set in $(PARSE_SETS); do $(CUGEN) headers -set $$set >/dev/null; done; \
 	cudart=$$($(CUGEN) libs -lib libcudart12); cuda=$$($(CUGEN) libs -lib libcuda1); \
+	nvrtc=$$($(CUGEN) libs -lib libnvrtc12); builtins=$$($(CUGEN) libs -lib libnvrtc-builtins12.4); \
+	jitlink=$$($(CUGEN) libs -lib libnvjitlink12); \
 	export CUGEN_TEST_LIBDIRS="$$cudart:$$cuda"; \
 	export CUGEN_LIBCUDA="$$cuda/libcuda.so.1" CUGEN_LIBCUDART="$$cudart/libcudart.so.12" CUGEN_REQUIRE_ALL_SYMBOLS=1; \
-	export LD_LIBRARY_PATH="$$cuda:$$cudart$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}"; \
+	export CUGEN_LIBNVRTC="$$nvrtc/libnvrtc.so.12" CUGEN_LIBNVJITLINK="$$jitlink/libnvJitLink.so.12"; \
+	export LD_LIBRARY_PATH="$$cuda:$$cudart:$$builtins$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}"; \
 	$(MAKE) --no-print-directory check; \
 	CGO_ENABLED=0 $(GO) test -count=1 ./...; \
 	CGO_ENABLED=1 $(GO) test -race -count=1 ./ffi/... ./emit ./reliability; \
@@ -77,13 +80,25 @@ test: deps
 	$(MAKE) --no-print-directory downstream; \
 	$(MAKE) --no-print-directory test-arm64
 
-# downstream generates examples/downstream's bindings from the locked 12.4
-# headers exactly as a user would (go generate, go vet, go test).
+# downstream runs examples/downstream as its own CI would, across a toolkit
+# upgrade: bindings generated from the locked 12.4 headers (go generate),
+# checked (cugen gen -check), vetted and tested; then the headers upgraded
+# to 12.5: the check fails and prints the API changes, go generate updates
+# the bindings, and the check, vet and tests pass.
+DOWNSTREAM_CHECK = $(GO) tool cugen gen -check -headers $$CUDA_HEADERS -out cuda
 downstream: deps
-	@set -e; hdr=$$($(CUGEN) headers -set 12.4); cd examples/downstream; \
-	CUDA_HEADERS=$$hdr $(GO) generate ./...; \
-	$(GO) vet ./...; \
-	CGO_ENABLED=0 $(GO) test -count=1 ./...
+	@set -e; old=$$($(CUGEN) headers -set 12.4); new=$$($(CUGEN) headers -set 12.5); \
+	log=$$(mktemp); trap 'rm -f $$log' EXIT; cd examples/downstream; \
+	export CUDA_HEADERS=$$old; $(GO) generate ./...; $(DOWNSTREAM_CHECK); \
+	$(GO) vet ./...; CGO_ENABLED=0 $(GO) test -count=1 ./...; \
+	echo "make downstream: headers upgraded to 12.5; the check must fail"; export CUDA_HEADERS=$$new; \
+	if $(DOWNSTREAM_CHECK) >$$log 2>&1; then cat $$log; echo "make downstream: gen -check passed on stale bindings" >&2; exit 1; fi; \
+	cat $$log; \
+	for want in 'cugen: package cu: API changes (api.txt): ' '  + func cuCtxCreate_v4(' 'cugen: stale cu/funcs.go' 'cugen: gen -check: cuda is stale: '; do \
+		grep -qF -- "$$want" $$log || { echo "make downstream: the failed check did not print '$$want'" >&2; exit 1; }; \
+	done; \
+	$(GO) generate ./...; $(DOWNSTREAM_CHECK); \
+	$(GO) vet ./...; CGO_ENABLED=0 $(GO) test -count=1 ./...
 
 # test-arm64 runs ffiimpl's ABI conformance tests for linux/arm64 under qemu-user
 # (AAPCS64: register classes, HFAs, by-reference structs, struct returns),

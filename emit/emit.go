@@ -1,6 +1,6 @@
 // Package emit turns the IR of package ir into Go source: one package per
-// CUDA library (cu for the driver API, cudart for the runtime API), always
-// the same small set of files. It is the only package of cugen that imports
+// library description (package library: cu for the driver API, cudart for
+// the runtime API, nvrtc, ...), always the same small set of files. It is the only package of cugen that imports
 // jennifer; it never sees cc's types.
 //
 // Generated code is thin: library loading, the call path, error text and
@@ -18,8 +18,10 @@ package emit
 import (
 	"bytes"
 	"fmt"
+	"strconv"
 
 	"github.com/cugen/cugen/ffi/ffiimpl"
+	"github.com/cugen/cugen/library"
 	"github.com/cugen/cugen/parser/ir"
 	"github.com/dave/jennifer/jen"
 )
@@ -51,23 +53,36 @@ type Options struct {
 	// ImportPath is the Go import path of the output directory (the parent
 	// of cu and cudart); the demo test needs it. Empty leaves the demo out.
 	ImportPath string
+	// Libraries are the libraries to generate; nil means library.All. A
+	// library without functions in the header set (nvJitLink before CUDA
+	// 12) gets no package.
+	Libraries []*library.Desc
 }
 
 // Package is one generated package: file name -> contents.
 type Package struct {
-	Name  string            // cu or cudart
+	Name  string            // the Go package name: cu, cudart, nvrtc, ...
 	Files map[string][]byte // sorted by name when written
 	// Stats for cugen's summary line.
 	Declared, Bound int
 	Skipped         []string
 }
 
-// Generate emits the driver package (cu) and the runtime package (cudart).
+// Generate emits one package per library of opts.Libraries that declares
+// functions in api; the driver's is always emitted (the others' load it
+// or share its types).
 func Generate(api *ir.API, opts Options) ([]*Package, error) {
+	if opts.Libraries == nil {
+		opts.Libraries = library.All
+	}
+	libs := opts.Libraries
 	var out []*Package
 	var models []*model
-	for _, lib := range []ir.Library{ir.Driver, ir.Runtime} {
-		m, err := newModel(api, lib, opts)
+	for _, d := range libs {
+		if !d.Required && !hasFunctions(api, d.Key) {
+			continue
+		}
+		m, err := newModel(api, d, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -78,23 +93,49 @@ func Generate(api *ir.API, opts Options) ([]*Package, error) {
 		out = append(out, p)
 		models = append(models, m)
 	}
-	rt, rtPkg := models[1], out[1]
+	if opts.Demo {
+		addDemo(models, out, opts.ImportPath)
+	}
+	for i, m := range models {
+		out[i].Files["audit.txt"] = m.auditText()
+	}
+	return out, nil
+}
+
+func hasFunctions(api *ir.API, lib ir.Library) bool {
+	for _, f := range api.Functions {
+		if f.Library == lib {
+			return true
+		}
+	}
+	return false
+}
+
+// addDemo adds the context-demo test to the runtime package: it calls
+// both CUDA APIs.
+func addDemo(models []*model, pkgs []*Package, importPath string) {
+	var drv, rt *model
+	var rtPkg *Package
+	for i, m := range models {
+		switch m.lib {
+		case ir.Driver:
+			drv = m
+		case ir.Runtime:
+			rt, rtPkg = m, pkgs[i]
+		}
+	}
 	switch {
-	case !opts.Demo:
-	case opts.ImportPath == "":
+	case drv == nil || rt == nil:
+	case importPath == "":
 		rt.audit = append(rt.audit, "skip context demo test: the output directory is not inside a Go module")
 	default:
-		src, err := demoTest(models[0], rt, opts.ImportPath)
+		src, err := demoTest(drv, rt, importPath)
 		if err != nil {
 			rt.audit = append(rt.audit, "skip context demo test: "+err.Error())
 		} else {
 			rtPkg.Files["context_demo_test.go"] = src
 		}
 	}
-	for i, m := range models {
-		out[i].Files["audit.txt"] = m.auditText()
-	}
-	return out, nil
 }
 
 func (m *model) generate() (*Package, error) {
@@ -154,37 +195,41 @@ func (m *model) newFile() *jen.File {
 	return f
 }
 
-func (m *model) libWord() string {
-	if m.lib == ir.Driver {
-		return "driver"
-	}
-	return "runtime"
-}
+// cudaAPI reports the two CUDA APIs, whose packages follow CUDA's thread
+// rules (the current context belongs to the OS thread).
+func (m *model) cudaAPI() bool { return m.lib == ir.Driver || m.lib == ir.Runtime }
 
+// versionMacro is the macro holding the version the package declares as
+// HeaderVersion: the library's own (CUDART_VERSION) when the headers define
+// it, else the set's CUDA_VERSION.
 func (m *model) versionMacro() string {
-	if m.lib == ir.Runtime && m.api.RuntimeVersion != 0 {
-		return "CUDART_VERSION"
+	if _, ok := m.ownVersion(); ok {
+		return m.desc.VersionMacro
 	}
 	return "CUDA_VERSION"
 }
 
 func (m *model) headerVersion() int64 {
-	if m.lib == ir.Runtime && m.api.RuntimeVersion != 0 {
-		return m.api.RuntimeVersion
+	if v, ok := m.ownVersion(); ok {
+		return v
 	}
 	return m.api.CUDAVersion
 }
 
-func versionString(v int64) string {
-	return fmt.Sprintf("%d.%d", v/1000, v%1000/10)
+// ownVersion is the value of the library's VersionMacro, if it has one.
+func (m *model) ownVersion() (int64, bool) {
+	if m.desc.VersionMacro == "" {
+		return 0, false
+	}
+	for _, mc := range m.api.Macros {
+		if mc.Name == m.desc.VersionMacro {
+			v, err := strconv.ParseInt(mc.Value, 0, 64)
+			return v, err == nil && v != 0
+		}
+	}
+	return 0, false
 }
 
-// driverEnvVar selects the driver library, for every generated package.
-const driverEnvVar = "CUGEN_LIBCUDA"
-
-func (m *model) envVar() string {
-	if m.lib == ir.Driver {
-		return driverEnvVar
-	}
-	return "CUGEN_LIBCUDART"
+func versionString(v int64) string {
+	return fmt.Sprintf("%d.%d", v/1000, v%1000/10)
 }

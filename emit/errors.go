@@ -3,30 +3,32 @@ package emit
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/cugen/cugen/parser/ir"
 	"github.com/dave/jennifer/jen"
 )
 
-// genErrors makes the package's result enum (CUresult, cudaError_t) an
-// error: "NAME: message", the message from the library itself
-// (cuGetErrorString / cudaGetErrorString) when it can be loaded, else from
-// the header's own description of the value.
+// genErrors makes the package's status enum (Desc.Status: CUresult,
+// cudaError_t, nvrtcResult) an error: "NAME: message", the message from the
+// library itself (Desc.ErrorString: cuGetErrorString, nvrtcGetErrorString)
+// when it has one and can be loaded, else from the header's own
+// description of the value.
 func (m *model) genErrors(f *jen.File) error {
 	typ := m.errorType()
-	e := m.enum(&ir.Type{Kind: ir.Named, Name: map[ir.Library]string{ir.Driver: "CUresult", ir.Runtime: "cudaError_t"}[m.lib]})
+	e := m.enum(&ir.Type{Kind: ir.Named, Name: m.desc.Status})
 	if typ == "" || e == nil {
 		// Name what is missing: a header directory holding only cuda.h
 		// has no runtime API at all.
-		header := map[ir.Library]string{ir.Driver: "cuda.h", ir.Runtime: "cuda_runtime_api.h"}[m.lib]
+		header := m.desc.Declare[0]
 		if !slices.Contains(m.api.Sources, header) && len(m.api.Sources) > 0 {
-			return fmt.Errorf("no %s in the headers: %s not found in the header directory (the %s package needs it)", map[ir.Library]string{ir.Driver: "CUresult", ir.Runtime: "cudaError_t"}[m.lib], header, m.pkg)
+			return fmt.Errorf("no %s in the headers: %s not found in the header directory (the %s package needs it)", m.desc.Status, header, m.pkg)
 		}
-		return fmt.Errorf("no error enum (CUresult / cudaError_t) in the headers")
+		return fmt.Errorf("no error enum %s in the headers (the %s package needs it)", m.desc.Status, m.pkg)
 	}
 	var getStr *ir.Function
 	for _, fn := range m.funcs {
-		if fn.Name == "cuGetErrorString" || fn.Name == "cudaGetErrorString" {
+		if m.desc.ErrorString != "" && fn.Name == m.desc.ErrorString {
 			getStr = fn
 		}
 	}
@@ -46,7 +48,7 @@ func (m *model) genErrors(f *jen.File) error {
 				jen.If(jen.List(jen.Id("s"), jen.Id("err")).Op(":=").Id(g).Call(jen.Id("r")), jen.Id("err").Op("==").Nil().Op("&&").Id("s").Op("!=").Lit("")).Block(jen.Return(jen.Id("s"))))
 		} else {
 			msgBody = append(msgBody,
-				jen.If(jen.Id("s").Op(":=").Id(g).Call(jen.Id("r")), jen.Id("s").Op("!=").Lit("").Op("&&").Id("s").Op("!=").Lit("unrecognized error code")).Block(jen.Return(jen.Id("s"))))
+				jen.If(jen.Id("s").Op(":=").Id(g).Call(jen.Id("r")), jen.Id("s").Op("!=").Lit("").Op("&&").Id("s").Op("!=").Lit("unrecognized error code").Op("&&").Id("s").Op("!=").Id("r").Dot("String").Call()).Block(jen.Return(jen.Id("s"))))
 		}
 	}
 	msgBody = append(msgBody, jen.Return(jen.Id("r").Dot("headerMessage").Call()))
@@ -55,14 +57,36 @@ func (m *model) genErrors(f *jen.File) error {
 	var cases []jen.Code
 	seen := map[int64]bool{}
 	for _, v := range e.Values {
-		if seen[v.Value] || v.Doc == nil {
+		if seen[v.Value] {
 			continue
 		}
 		seen[v.Value] = true
-		cases = append(cases, jen.Case(jen.Id(m.valNames[v.Name])).Block(jen.Return(jen.Lit(headerMessage(v.Doc)))))
+		msg := ""
+		switch {
+		case v.Doc != nil:
+			msg = headerMessage(v.Doc)
+		case m.desc.ErrorString == "":
+			// No text anywhere (nvJitLink's values): the name in words.
+			msg = m.nameWords(v.Name)
+		default:
+			continue
+		}
+		cases = append(cases, jen.Case(jen.Id(m.valNames[v.Name])).Block(jen.Return(jen.Lit(msg))))
 	}
 	cases = append(cases, jen.Default().Block(jen.Return(jen.Lit("unknown error"))))
 	f.Comment("headerMessage is the first sentence the header gives each value.")
 	f.Func().Params(jen.Id("r").Id(typ)).Id("headerMessage").Params().String().Block(jen.Switch(jen.Id("r")).Block(cases...))
 	return nil
+}
+
+// nameWords is a status value's C name as words, without the library's
+// prefix: NVJITLINK_ERROR_PTX_COMPILE -> "error ptx compile".
+func (m *model) nameWords(c string) string {
+	for _, p := range m.desc.Prefixes {
+		if strings.HasPrefix(c, p) && strings.HasSuffix(p, "_") {
+			c = strings.TrimPrefix(c, p)
+			break
+		}
+	}
+	return strings.ToLower(strings.ReplaceAll(c, "_", " "))
 }

@@ -28,6 +28,8 @@ const (
 	roleKernelArgs                    // void ** kernel argument pointers of a launch: []unsafe.Pointer
 	roleLaunchExtra                   // void ** extra of a launch: the packed argument buffer []byte
 	roleHostParams                    // a pointer to a host node's {fn, userData} struct: a Go func
+	roleStrings                       // const char ** with a count: []string
+	roleCount                         // the count of a roleStrings parameter: its length
 )
 
 // isResult reports whether the wrapper returns the parameter: an output.
@@ -47,7 +49,7 @@ func (r paramRole) takesGoFunc() bool {
 
 // filled reports whether the wrapper passes the parameter itself (a
 // callback's userData, a buffer's length): the caller does not give it.
-func (r paramRole) filled() bool { return r == roleUserData || r == roleBufferLen }
+func (r paramRole) filled() bool { return r == roleUserData || r == roleBufferLen || r == roleCount }
 
 type param struct {
 	c      ir.Param
@@ -59,6 +61,9 @@ type param struct {
 	align  int64  // roleOutAligned: the C alignment
 	host   *hostParams
 	owner  *param // roleHostParams with lifeGraph: the graph parameter (nil: added as ownerGraph)
+	// roleCount: the slice whose length it is; roleStrings: the slice
+	// whose length already gives the shared count, if another does.
+	countOf *param
 }
 
 // cbLife is how long a wrapper keeps the Go func of a callback parameter.
@@ -93,6 +98,7 @@ func (l cbLife) String() string {
 // callback describes a C callback typedef turned into a Go func type.
 type callback struct {
 	typedef string // C typedef name, e.g. CUhostFn
+	name    string // its Go name, e.g. HostFn
 	goFunc  jen.Code
 	sig     *ir.Signature
 	user    int // index of the userData parameter in sig; -1: none (a synchronous callback)
@@ -109,15 +115,13 @@ func (m *model) skippedList() []string {
 	return out
 }
 
-func (m *model) errorType() string {
-	if m.lib == ir.Driver {
-		return m.typeName("CUresult")
-	}
-	return m.typeName("cudaError_t")
-}
+// errorType is the Go name of the library's status type (Desc.Status).
+func (m *model) errorType() string { return m.typeName(m.desc.Status) }
 
+// isErrorResult reports a function result of the library's status type:
+// the wrapper turns it into an error.
 func (m *model) isErrorResult(t *ir.Type) bool {
-	return t.Kind == ir.Named && (t.Name == "CUresult" || t.Name == "cudaError_t")
+	return t.Kind == ir.Named && t.Name == m.desc.Status
 }
 
 func (m *model) procName(f *ir.Function) string { return "proc" + m.funcNames[f] }
@@ -140,11 +144,31 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 			m.audit = append(m.audit, fmt.Sprintf("array %s.%s: %s", f.Name, p.c.Name, arrayAudit(p.c)))
 		}
 	}
+	// A string array with a count (nvrtcCompileProgram's numOptions and
+	// options) is a []string; its count is its length. Two arrays with one
+	// count (headers, includeNames) must have equal lengths.
+	for _, p := range ps {
+		if !m.isStringArray(p.c) {
+			continue
+		}
+		for _, q := range ps {
+			if q.c.Name != p.c.Array.Param || m.resolve(q.c.Type).Kind != ir.Int {
+				continue
+			}
+			if q.countOf == nil {
+				q.role, q.countOf = roleCount, p
+			} else {
+				p.countOf = q.countOf
+			}
+			p.role, p.goType = roleStrings, jen.Index().String()
+			m.audit = append(m.audit, fmt.Sprintf("strings %s.%s: []string, NUL-terminated copies for the call; %s is its length", f.Name, p.c.Name, q.c.Name))
+		}
+	}
 	for i, p := range ps {
 		t := p.c.Type
 		rt := m.resolve(t)
 		switch {
-		case p.role.filled():
+		case p.role.filled() || p.role == roleStrings:
 			continue
 		case m.isVoidPtrPtr(t) && m.takesKernel(f) && p.c.Name == "extra":
 			p.role = roleLaunchExtra
@@ -335,6 +359,28 @@ func isOptionValues(name string) bool {
 	return strings.HasSuffix(n, "optionvalues") || strings.HasSuffix(n, "optionsvalues")
 }
 
+// logOf is the Go function that reads the log explaining a failure of fn
+// (Desc.Logs: nvrtcCompileProgram's is nvrtcGetProgramLog), "" if none.
+func (m *model) logOf(fn *ir.Function) string {
+	for _, l := range m.desc.Logs {
+		if l.Func == fn.Name {
+			return m.goFunc(l.Log)
+		}
+	}
+	return ""
+}
+
+// isStringArray reports an input `const char **` (or `const char *const *`)
+// whose element count another parameter holds.
+func (m *model) isStringArray(p ir.Param) bool {
+	t := m.resolve(p.Type)
+	if p.Direction != ir.In || t.Kind != ir.Pointer || t.Elem == nil || p.Array == nil || p.Array.Param == "" {
+		return false
+	}
+	e := m.resolve(t.Elem)
+	return e.Kind == ir.Pointer && e.Elem != nil && e.Elem.Const && m.resolve(e.Elem).Kind == ir.Int && e.Elem.Size == 1
+}
+
 // kernelTypedef is the runtime's kernel handle type.
 const kernelTypedef = "cudaKernel_t"
 
@@ -377,7 +423,7 @@ func (m *model) callbackOf(t *ir.Type) *callback {
 	if rt.Func == nil {
 		return nil
 	}
-	cb := &callback{typedef: t.Name, sig: rt.Func, user: -1}
+	cb := &callback{typedef: t.Name, name: m.goName(t.Name), sig: rt.Func, user: -1}
 	// userData is the void * parameter named so, or the only void * one
 	// (cudaAsyncCallback leaves its parameters unnamed).
 	voids := 0
@@ -419,6 +465,7 @@ func (m *model) callbackOf(t *ir.Type) *callback {
 func (m *model) genFuncs(f *jen.File) error {
 	m.skipped = map[*ir.Function]string{}
 	m.graph = m.findGraphAPI()
+	pairs := m.findBufferPairs()
 	layouts := map[string]bool{}
 	var layoutOrder []*ir.Type
 	callbacks := map[string]*callback{}
@@ -443,6 +490,10 @@ func (m *model) genFuncs(f *jen.File) error {
 		if m.record(fn.Result) != nil && !layouts[fn.Result.Name] {
 			layouts[fn.Result.Name] = true
 			layoutOrder = append(layoutOrder, fn.Result)
+		}
+		if bp := pairs[fn]; bp != nil {
+			m.genBufferFunc(f, fn, ps, bp)
+			continue
 		}
 		m.genFunc(f, fn, ps)
 	}
@@ -541,7 +592,7 @@ func keyed(multi bool, kvs ...kv) jen.Code {
 	return jen.Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: multi}, items...)
 }
 
-func trampolineName(cb *callback) string { return "trampoline" + goName(cb.typedef) }
+func trampolineName(cb *callback) string { return "trampoline" + cb.name }
 
 // genTrampoline emits the one C entry point for a callback typedef. With a
 // userData parameter it finds the Go func by the handle C hands back there
@@ -560,7 +611,7 @@ func (m *model) genTrampoline(f *jen.File, cb *callback) {
 		args = append(args, m.fromUintptr(p.Type, jen.Id(pn)))
 	}
 	cparams := fieldList(cfields)
-	goFn := "fn" + goName(cb.typedef)
+	goFn := "fn" + cb.name
 	f.Commentf("%s is the C address of %sGo, created once: purego allows 2000", name, name)
 	f.Comment("callbacks per process, so every call shares it and finds its Go func")
 	if cb.user >= 0 {
@@ -599,7 +650,7 @@ func (m *model) genTrampoline(f *jen.File, cb *callback) {
 	f.Line()
 }
 
-func slotName(cb *callback) string { return "slot" + goName(cb.typedef) }
+func slotName(cb *callback) string { return "slot" + cb.name }
 
 // fromUintptr converts a register value back to the Go type of t.
 func (m *model) fromUintptr(t *ir.Type, v jen.Code) jen.Code {
@@ -676,7 +727,11 @@ func (m *model) funcDoc(fn *ir.Function, ps []*param) string {
 	name := m.funcNames[fn]
 	errRes := m.isErrorResult(fn.Result)
 	text := name + " " + fmt.Sprintf("wraps %s (symbol %s, %s).", fn.Name, fn.Symbol, fn.Pos.File)
-	if fn.SinceVersion != 0 {
+	switch {
+	case fn.SinceVersion == 0:
+	case m.desc.Since != "":
+		text += fmt.Sprintf(" It needs %s %s or newer.", m.desc.Since, versionString(int64(fn.SinceVersion)))
+	default:
 		text += fmt.Sprintf(" It needs a driver of CUDA %s or newer.", versionString(int64(fn.SinceVersion)))
 	}
 	if !errRes && fn.Result.Kind != ir.Void {
@@ -702,6 +757,20 @@ func (m *model) funcDoc(fn *ir.Function, ps []*param) string {
 		}
 	}
 	text += m.nodeHostDoc(fn)
+	for _, p := range ps {
+		if p.role == roleCount {
+			text += fmt.Sprintf("\n\nThe C count %s is len(%s).", p.c.Name, p.countOf.goName)
+			for _, q := range ps {
+				if q.role == roleStrings && q.countOf == p.countOf {
+					text += fmt.Sprintf(" len(%s) must equal it.", q.goName)
+				}
+			}
+		}
+	}
+	if l := m.logOf(fn); l != "" {
+		text += fmt.Sprintf("\n\nThe error of a failed call carries the library's log ([%s]) in its Log field and text.", l)
+		m.audit = append(m.audit, fmt.Sprintf("log %s: a failed call's *ffi.CallError carries the log of %s", fn.Name, l))
+	}
 	if fn.Deprecated && !strings.Contains(text, "Deprecated:") {
 		text += "\n\nDeprecated: the header marks " + fn.Name + " deprecated."
 	}
@@ -798,6 +867,12 @@ func (w *wrapper) prepare() {
 		switch p.role {
 		case roleString:
 			w.body = append(w.body, jen.Id(p.goName+"C").Op(":=").Qual(FFIImplPath, "CString").Call(v))
+		case roleStrings:
+			if o := p.countOf; o != nil {
+				w.body = append(w.body, jen.If(jen.Len(v).Op("!=").Len(jen.Id(o.goName))).Add(w.fail(
+					jen.Id("err").Op("=").Qual(FFIImplPath, "LengthMismatch").Call(jen.Lit(w.fn.Name), jen.Lit(p.goName), jen.Len(v), jen.Lit(o.goName), jen.Len(jen.Id(o.goName))))))
+			}
+			w.body = append(w.body, jen.Id(p.goName+"C").Op(":=").Qual(FFIImplPath, "CStrings").Call(v))
 		case roleOutString:
 			w.body = append(w.body, jen.Var().Id(p.goName+"C").Uintptr())
 		case roleOutBuffer:
@@ -958,6 +1033,11 @@ func (w *wrapper) arguments() {
 			w.post = append(w.post, jen.Id(p.goName).Op("=").Qual(FFIImplPath, "GoStringN").Call(jen.Id(buf).Index(jen.Op(":"))))
 		case roleBufferLen:
 			word(jen.Lit(stringBufferLen))
+		case roleStrings:
+			word(jen.Uintptr().Call(unsafePointer(jen.Qual("unsafe", "SliceData").Call(jen.Id(p.goName + "C")))))
+			keep(jen.Id(p.goName + "C"))
+		case roleCount:
+			word(jen.Uintptr().Call(jen.Len(jen.Id(p.countOf.goName))))
 		case roleCallback, roleCallbackSync:
 			word(jen.Id("cbAddr"))
 		case roleHostParams:
@@ -1049,6 +1129,16 @@ func (w *wrapper) result() {
 		w.body = append(w.body, w.post...)
 		w.body = append(w.body, w.tail...)
 		w.body = append(w.body, jen.Return())
+		return
+	case w.errRes && !w.named && m.logOf(w.fn) != "":
+		// The library explains the failure in a log of the handle the
+		// call took first: the error carries it.
+		w.body = append(w.body,
+			jen.If(jen.Err().Op(":=").Add(errOf(jen.Id(m.errorType()).Call(w.ret))), jen.Err().Op("!=").Nil()).Block(
+				jen.List(jen.Id("log"), jen.Id("_")).Op(":=").Id(m.logOf(w.fn)).Call(jen.Id(w.ps[0].goName)),
+				jen.Return(jen.Qual(FFIImplPath, "WithLog").Call(jen.Err(), jen.Id("log"))),
+			),
+			jen.Return(jen.Nil()))
 		return
 	case w.errRes && !w.named:
 		w.body = append(w.body, jen.Return(errOf(jen.Id(m.errorType()).Call(w.ret))))

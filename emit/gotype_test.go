@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"github.com/cugen/cugen/library"
 	"os"
 	"path/filepath"
 	"slices"
@@ -51,7 +52,7 @@ func parseSnippet(t *testing.T, src string) (*model, *ir.API) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := newModel(api, ir.Driver, Options{Origin: "test"})
+	m, err := newModel(api, library.Driver, Options{Origin: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

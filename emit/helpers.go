@@ -27,10 +27,7 @@ func (m *model) goFunc(cname string) string {
 // functions: Check (like CUDA C++'s checkRuntime macro) and the thread-rule
 // helper (OnPrimaryContext for cu, OnDevice for cudart). The logic is in ffi.
 func (m *model) genHelpers(f *jen.File) error {
-	api := "runtime"
-	if m.lib == ir.Driver {
-		api = "driver"
-	}
+	api := m.desc.API
 	errType := m.errorType()
 	f.Commentf("API returns %q: [Check] names the API an error belongs to.", api)
 	f.Func().Params(jen.Id("r").Id(errType)).Id("API").Params().String().Block(jen.Return(jen.Lit(api)))
@@ -38,8 +35,7 @@ func (m *model) genHelpers(f *jen.File) error {
 	f.Comment("Check checks err like the checkRuntime macro of CUDA C++ code: for a")
 	f.Comment("non-nil err it prints the caller's file:line, the C function that failed,")
 	f.Commentf("the error's C name and the library's message (%q for this package's", api+" error")
-	f.Commentf("errors, %q for the other package's), and returns false; for nil it", otherAPI(api)+" error")
-	f.Comment("returns true.")
+	f.Comment("errors), and returns false; for nil it returns true.")
 	f.Comment("")
 	f.Comment("\tif !Check(err) { ... }")
 	f.Comment("")
@@ -69,6 +65,16 @@ func (m *model) genHelpers(f *jen.File) error {
 	m.genDefaultOne(f)
 	m.genDevicePointers(f)
 	m.genLaunchExtra(f)
+	if m.lib == ir.Runtime || m.lib == ir.Driver {
+		return m.genThreadHelper(f)
+	}
+	return nil
+}
+
+// genThreadHelper emits the helper that runs a func on a locked OS thread
+// with the CUDA thread state it needs: OnPrimaryContext for cu, OnDevice
+// for cudart.
+func (m *model) genThreadHelper(f *jen.File) error {
 	if m.lib == ir.Driver {
 		init, retain, release, setCur := m.goFunc("cuInit"), m.goFunc("cuDevicePrimaryCtxRetain"), m.goFunc("cuDevicePrimaryCtxRelease"), m.goFunc("cuCtxSetCurrent")
 		if init == "" || retain == "" || release == "" || setCur == "" {
@@ -113,13 +119,6 @@ func (m *model) genHelpers(f *jen.File) error {
 		))),
 	)
 	return nil
-}
-
-func otherAPI(api string) string {
-	if api == "driver" {
-		return "runtime"
-	}
-	return "driver"
 }
 
 // genDefaultOne emits, for each record of defaultOneRecords in this

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/cugen/cugen/library"
 	"github.com/cugen/cugen/parser/ir"
 )
 
@@ -12,8 +13,9 @@ import (
 // type they reach, with their Go names decided once.
 type model struct {
 	api  *ir.API
-	lib  ir.Library
-	pkg  string // "cu" or "cudart"
+	desc *library.Desc
+	lib  ir.Library // desc.Key
+	pkg  string     // desc.Package: "cu", "cudart", "nvrtc", ...
 	opts Options
 
 	typedefs map[string]*ir.Typedef
@@ -58,9 +60,12 @@ var builtinTypedefs = map[string]string{
 	"cuuint32_t": "uint32", "cuuint64_t": "uint64", "ptrdiff_t": "int64", "wchar_t": "int32",
 }
 
-func newModel(api *ir.API, lib ir.Library, opts Options) (*model, error) {
+func newModel(api *ir.API, desc *library.Desc, opts Options) (*model, error) {
+	if opts.Libraries == nil {
+		opts.Libraries = library.All
+	}
 	m := &model{
-		api: api, lib: lib, opts: opts,
+		api: api, desc: desc, lib: desc.Key, pkg: desc.Package, opts: opts,
 		typedefs:   map[string]*ir.Typedef{},
 		records:    map[string]*ir.Record{},
 		enums:      map[string]*ir.Enum{},
@@ -70,10 +75,6 @@ func newModel(api *ir.API, lib ir.Library, opts Options) (*model, error) {
 		aliasNames: map[string]string{},
 		valNames:   map[string]string{},
 		reached:    map[string]bool{},
-	}
-	m.pkg = "cu"
-	if lib == ir.Runtime {
-		m.pkg = "cudart"
 	}
 	for _, t := range api.Typedefs {
 		m.typedefs[t.Name] = t
@@ -227,7 +228,7 @@ func (m *model) assignNames() error {
 		m.taken[n] = "(cugen)"
 	}
 	for _, f := range m.funcs {
-		n, err := claim(f.Name, goName(f.Name))
+		n, err := claim(f.Name, m.goName(f.Name))
 		if err != nil {
 			return err
 		}
@@ -235,7 +236,7 @@ func (m *model) assignNames() error {
 	}
 	for _, f := range m.funcs {
 		for _, a := range f.Aliases {
-			n, err := claim(a, goName(a))
+			n, err := claim(a, m.goName(a))
 			if err != nil {
 				return err
 			}
@@ -250,7 +251,7 @@ func (m *model) assignNames() error {
 		m.typeNames[r.Name] = n
 	}
 	for _, e := range m.ens {
-		n, err := claim(e.Name, goName(e.Name))
+		n, err := claim(e.Name, m.goName(e.Name))
 		if err != nil {
 			return err
 		}
@@ -262,12 +263,12 @@ func (m *model) assignNames() error {
 		}
 		if t.Type.Kind == ir.Named {
 			// typedef enum cudaError cudaError_t: both are Error in Go.
-			if target := m.typeName(t.Type.Name); target != "" && target == goName(t.Name) {
+			if target := m.typeName(t.Type.Name); target != "" && target == m.goName(t.Name) {
 				m.typeNames[t.Name] = target
 				continue
 			}
 		}
-		n, err := claim(t.Name, goName(t.Name))
+		n, err := claim(t.Name, m.goName(t.Name))
 		if err != nil {
 			return err
 		}
@@ -275,7 +276,7 @@ func (m *model) assignNames() error {
 	}
 	for _, e := range m.ens {
 		for _, v := range e.Values {
-			n, err := claim(v.Name, goName(v.Name))
+			n, err := claim(v.Name, m.goName(v.Name))
 			if err != nil {
 				return err
 			}
@@ -286,7 +287,7 @@ func (m *model) assignNames() error {
 		if _, ok := m.valNames[mc.Name]; ok {
 			continue
 		}
-		short := goName(mc.Name)
+		short := m.goName(mc.Name)
 		if mc.Name == m.versionMacro() {
 			short = "HeaderVersion" // genDoc declares it; see there
 		}
@@ -303,7 +304,7 @@ func (m *model) assignNames() error {
 // member: CUDA_RESOURCE_DESC's union res -> ResourceDescRes.
 func (m *model) recordShortName(r *ir.Record) string {
 	if r.Parent == "" {
-		return goName(r.Name)
+		return m.goName(r.Name)
 	}
 	parent := r.Parent
 	if pr, ok := m.records[parent]; ok {
@@ -312,7 +313,7 @@ func (m *model) recordShortName(r *ir.Record) string {
 		}
 		parent = pr.Name
 	}
-	return goName(parent) + camel(r.Member)
+	return m.goName(parent) + camel(r.Member)
 }
 
 // sameNamed reports the record/enum a typedef names when that declaration

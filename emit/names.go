@@ -8,18 +8,19 @@ import (
 	"unicode"
 )
 
-// C prefixes dropped from every name, longest first so CUDART_ wins over
-// CUDA_ and CU. The package name already says "CUDA".
-var dropPrefixes = []string{"CUDART_", "CUDA_", "CU_", "cuda", "CU", "cu"}
-
 // Tag words and suffixes that carry no meaning in Go.
 var dropSuffixes = []string{"_enum", "_union", "_st", "_t"}
 
-// goName turns a C identifier into an exported Go identifier:
-// cuCtxGetCurrent -> CtxGetCurrent, CUDA_ERROR_NOT_INITIALIZED ->
-// ErrorNotInitialized, struct cudaDeviceProp -> DeviceProp,
-// CUdeviceptr_v2 -> DeviceptrV2.
-func goName(c string) string {
+// goName is goNameDropping with the library's prefixes (Desc.Prefixes):
+// the package name already says "CUDA" or "NVRTC".
+func (m *model) goName(c string) string { return goNameDropping(c, m.desc.Prefixes) }
+
+// goNameDropping turns a C identifier into an exported Go identifier,
+// dropping the first of prefixes (longest first, so CUDART_ wins over
+// CUDA_ and CU) it starts with at a word boundary: cuCtxGetCurrent ->
+// CtxGetCurrent, CUDA_ERROR_NOT_INITIALIZED -> ErrorNotInitialized, struct
+// cudaDeviceProp -> DeviceProp, CUdeviceptr_v2 -> DeviceptrV2.
+func goNameDropping(c string, prefixes []string) string {
 	c = stripKeyword(c)
 	base := c
 	for _, s := range dropSuffixes {
@@ -28,7 +29,7 @@ func goName(c string) string {
 			break
 		}
 	}
-	for _, p := range dropPrefixes {
+	for _, p := range prefixes {
 		if strings.HasPrefix(base, p) && len(base) > len(p) {
 			rest := strings.TrimPrefix(base, p)
 			// Only drop a prefix at a word boundary: cudaMalloc, CUcontext,

@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"github.com/cugen/cugen/library"
 	"strings"
 	"testing"
 )
@@ -61,7 +62,7 @@ func TestGoName(t *testing.T) {
 		{"cudaGraphExecUpdateResultInfo", "GraphExecUpdateResultInfo"},
 		{"cuGetProcAddress_v2", "GetProcAddressV2"},
 	} {
-		if got := goName(c.c); got != c.want {
+		if got := goNameDropping(c.c, library.Driver.Prefixes); got != c.want {
 			t.Errorf("goName(%q) = %q, want %q", c.c, got, c.want)
 		}
 	}

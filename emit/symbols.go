@@ -3,6 +3,8 @@ package emit
 import (
 	"bytes"
 
+	"github.com/cugen/cugen/library"
+
 	"github.com/dave/jennifer/jen"
 )
 
@@ -18,6 +20,13 @@ func (m *model) symbolsTest() ([]byte, error) {
 	version := jen.Nil()
 	if vf := m.versionFunc(); vf != "" {
 		version = jen.Id(vf)
+		if m.desc.Load.Version.Form == library.MajorMinor {
+			// major, minor -> CUDA's 1000*major + 10*minor
+			version = jen.Func().Params().Params(jen.Int32(), jen.Error()).Block(
+				jen.List(jen.Id("major"), jen.Id("minor"), jen.Id("err")).Op(":=").Id(vf).Call(),
+				jen.Return(jen.Int32().Call(jen.Id("major").Op("*").Lit(1000).Op("+").Id("minor").Op("*").Lit(10)), jen.Id("err")),
+			)
+		}
 	}
 	f.Comment("TestSymbolsResolve resolves every bound function in the library.")
 	f.Func().Id("TestSymbolsResolve").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(

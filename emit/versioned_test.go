@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"github.com/cugen/cugen/library"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -9,8 +10,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/cugen/cugen/parser/ir"
 )
 
 // typeSpecs returns every type declaration of Go source files: name ->
@@ -52,9 +51,11 @@ func TestVersionedPairs(t *testing.T) {
 	}
 	pairs := 0
 	for _, p := range pkgs {
-		lib := ir.Runtime
-		if p.Name == "cu" {
-			lib = ir.Driver
+		var lib *library.Desc
+		for _, d := range library.All {
+			if d.Package == p.Name {
+				lib = d
+			}
 		}
 		m, err := newModel(api, lib, opts124(origin))
 		if err != nil {

@@ -22,6 +22,42 @@
 //     per-thread context. The generated packages export them as cu.Check,
 //     cu.CheckHelper, cu.OnPrimaryContext and the cudart equivalents.
 //
+// # Where the libraries are found
+//
+// A [LibraryDesc] names the library's files (sonames, such as
+// libcudart.so.12) and its override variable. If that variable
+// (CUGEN_LIBCUDA, CUGEN_LIBCUDART) is set, its value is the only path
+// tried. Otherwise the first file that opens, and is the library (see
+// LibraryDesc.Identify and Validate), is the one loaded, searching in this
+// order:
+//
+//  1. the dynamic loader's own search for the bare file name:
+//     LD_LIBRARY_PATH, the ld.so.cache, the system directories;
+//  2. $CUDA_PATH and then $CUDA_HOME: lib64 and targets/ARCH/lib (ARCH is
+//     x86_64-linux; sbsa-linux and aarch64-linux on arm64), then the
+//     description's own Dirs;
+//  3. NVIDIA's Python wheels (LibraryDesc.Wheels: nvidia/cuda_runtime/lib
+//     for CUDA 12's libcudart, nvidia/cu13/lib for CUDA 13's), found
+//     without running Python in the site-packages directories of, in
+//     order, the active virtualenv ($VIRTUAL_ENV/lib/python3*/site-packages,
+//     or the virtualenv whose python3 is the first on PATH), conda ($CONDA_PREFIX/lib/python3*/site-packages), the user
+//     ($PYTHONUSERBASE or ~/.local, lib/python3*/site-packages) and the
+//     system (/usr/local/lib/python3*/dist-packages and site-packages,
+//     /usr/lib/python3/dist-packages, /usr/lib/python3*/site-packages,
+//     /usr/lib64/python3*/site-packages); python3* is taken newest version
+//     first;
+//  4. conda's $CONDA_PREFIX/lib;
+//  5. the toolkit: /usr/local/cuda/lib64, then each /usr/local/cuda-X.Y
+//     (targets/ARCH/lib, then lib64), newest version first, compared as
+//     numbers (12.10 before 12.9);
+//  6. for the driver only (LibraryDesc.WSL): /usr/lib/wsl/lib, where WSL
+//     puts it.
+//
+// When nothing loads, the [*LoadError] lists each file looked for with the
+// reason it was not taken (the loader's error, "no such file", or why the
+// file is not the library) and, in one list, each directory looked in that
+// does not exist.
+//
 // The machinery the generated code is written with (frames, trampolines,
 // callback tables, the version guard) is in package ffiimpl, which only
 // generated code imports.

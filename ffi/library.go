@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,12 +25,25 @@ var ErrNotLoaded = errors.New("cugen: library not loaded")
 // headers the bindings were generated from).
 var ErrNoSymbol = errors.New("cugen: symbol not found")
 
-// LibraryDesc says where to look for a shared library.
+// LibraryDesc says where to look for a shared library. The search, in
+// order, is described in the package doc ("Where the libraries are
+// found"); every place it looked in is named by the [*LoadError] when
+// nothing loads.
 type LibraryDesc struct {
 	Name   string   // human name for messages, e.g. "CUDA driver"
 	EnvVar string   // if set in the environment, its value is the only path tried
 	Files  []string // file names (sonames) tried in order, e.g. "libcuda.so.1"
-	Dirs   []string // directories tried after the dynamic loader's own search
+	Dirs   []string // directories tried after CUDA_PATH and CUDA_HOME
+	// Wheels are the directories, relative to a Python site-packages
+	// directory and slash-separated, where NVIDIA's pip wheels install the
+	// library: "nvidia/cuda_runtime/lib" (CUDA 12's nvidia-cuda-runtime-cu12)
+	// and "nvidia/cu13/lib" (CUDA 13's wheels) for libcudart. They are
+	// looked for in every site-packages directory of the search, without
+	// running Python.
+	Wheels []string
+	// WSL marks the driver library: it is looked for last in
+	// /usr/lib/wsl/lib, where Windows Subsystem for Linux puts it.
+	WSL bool
 	// Identify names a symbol every genuine copy of the library exports
 	// (cuDriverGetVersion for the driver, cudaRuntimeGetVersion for the
 	// runtime). A file that opens but lacks it is refused before anything
@@ -58,7 +72,7 @@ var drivers struct {
 
 // DriverLibrary returns the process's one Library for the driver that d
 // describes: every call with an equal description (Name, EnvVar, Files,
-// Dirs, Identify) returns the same *Library, loaded at most once. The
+// Dirs, Wheels, WSL, Identify) returns the same *Library, loaded at most once. The
 // generated driver packages use it as their library and the runtime
 // packages as their LibraryDesc.Driver, so that one process has one CUDA
 // driver whatever the call order. It shares the per-thread default stream
@@ -68,7 +82,8 @@ func DriverLibrary(d LibraryDesc) *Library {
 	if d.Validate != nil || d.Driver != nil {
 		panic("ffi.DriverLibrary: " + d.Name + ": a driver description has no Validate and no Driver")
 	}
-	key := strings.Join([]string{d.Name, d.EnvVar, strings.Join(d.Files, "\x00"), strings.Join(d.Dirs, "\x00"), d.Identify}, "\x01")
+	key := strings.Join([]string{d.Name, d.EnvVar, strings.Join(d.Files, "\x00"), strings.Join(d.Dirs, "\x00"),
+		strings.Join(d.Wheels, "\x00"), strconv.FormatBool(d.WSL), d.Identify}, "\x01")
 	drivers.Lock()
 	defer drivers.Unlock()
 	if l, ok := drivers.libs[key]; ok {
@@ -190,23 +205,36 @@ func (l *Library) Path() string {
 func (l *Library) Name() string { return l.desc.Name }
 
 func (l *Library) load() *loadResult {
-	paths, env := l.desc.candidates()
-	e := &LoadError{Library: l.desc.Name}
+	return l.desc.load(hostSearch())
+}
+
+func (d *LibraryDesc) load(se searchEnv) *loadResult {
+	s := se.find(d)
+	env := s.env
+	e := &LoadError{Library: d.Name, Absent: s.absent}
 	if env != "" {
 		e.envVar, e.envSet = env, true
 	} else {
-		e.envVar = l.desc.EnvVar
+		e.envVar = d.EnvVar
 	}
-	for _, p := range paths {
+	for _, p := range s.paths {
+		if env == "" && strings.Contains(p, "/") {
+			// A path the search made up: a file missing from a
+			// directory that exists is said so, not handed to dlopen.
+			if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+				e.Tried = append(e.Tried, p+": no such file")
+				continue
+			}
+		}
 		// RTLD_NOW: an unresolvable dependency fails here, with dlerror text,
 		// rather than killing the process at some later first call.
 		// RTLD_LOCAL: libcudart finds an already loaded libcuda.so.1 by its
 		// soname anyway, so nothing needs to be global.
 		h, err := dlopen(p, purego.RTLD_NOW|purego.RTLD_LOCAL)
-		if err == nil && l.desc.Identify != "" {
-			if _, serr := dlsym(h, l.desc.Identify); serr != nil {
+		if err == nil && d.Identify != "" {
+			if _, serr := dlsym(h, d.Identify); serr != nil {
 				purego.Dlclose(h)
-				reason := "not the " + l.desc.Name + " library (no " + l.desc.Identify + ")"
+				reason := "not the " + d.Name + " library (no " + d.Identify + ")"
 				e.Tried = append(e.Tried, p+": "+reason)
 				if env != "" {
 					e.notLib = reason
@@ -214,8 +242,8 @@ func (l *Library) load() *loadResult {
 				continue
 			}
 		}
-		if err == nil && l.desc.Validate != nil {
-			if verr := l.desc.Validate(func(s string) (uintptr, error) { return dlsym(h, s) }); verr != nil {
+		if err == nil && d.Validate != nil {
+			if verr := d.Validate(func(s string) (uintptr, error) { return dlsym(h, s) }); verr != nil {
 				purego.Dlclose(h)
 				e.Tried = append(e.Tried, p+": "+verr.Error())
 				continue
@@ -248,45 +276,6 @@ func dlsym(handle uintptr, name string) (uintptr, error) {
 	return purego.Dlsym(handle, name)
 }
 
-// candidates lists the paths to try, in order. If the environment variable
-// is set it is the only candidate and env is its name.
-func (d *LibraryDesc) candidates() (paths []string, env string) {
-	if d.EnvVar != "" {
-		if v := os.Getenv(d.EnvVar); v != "" {
-			return []string{v}, d.EnvVar
-		}
-	}
-	var dirs []string
-	// A toolkit chosen through the environment wins over the fixed list.
-	for _, v := range []string{"CUDA_PATH", "CUDA_HOME"} {
-		if root := os.Getenv(v); root != "" {
-			dirs = append(dirs, filepath.Join(root, "lib64"))
-		}
-	}
-	dirs = append(dirs, d.Dirs...)
-
-	seen := make(map[string]bool)
-	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			paths = append(paths, p)
-		}
-	}
-	// The plain file name first: the dynamic loader's search (LD_LIBRARY_PATH,
-	// ld.so.cache) is what the system administrator configured.
-	for _, f := range d.Files {
-		add(f)
-	}
-	for _, dir := range dirs {
-		for _, f := range d.Files {
-			if !strings.Contains(f, "/") {
-				add(filepath.Join(dir, f))
-			}
-		}
-	}
-	return paths, ""
-}
-
 // resolvedPath reports where a loaded file name was found. The loader does
 // not tell, so for a bare soname we look at /proc/self/maps; on failure the
 // name itself is a fine answer.
@@ -312,9 +301,20 @@ func resolvedPath(p string) string {
 }
 
 // LoadError reports that no candidate path of a library could be opened.
+// Together, Tried and Absent name every place the search looked in.
 type LoadError struct {
-	Library string   // human name, e.g. "CUDA driver"
-	Tried   []string // one "path: dlerror text" per attempt, in order
+	Library string // human name, e.g. "CUDA driver"
+	// Tried has one "path: reason" per file the search looked for, in
+	// order: a bare file name the dynamic loader searched for, a file in a
+	// directory that exists ("no such file" when it is not there), or the
+	// path the override variable gave; the reason is the loader's error
+	// text or why the file was refused.
+	Tried []string
+	// Absent lists the directories the search looked in that do not
+	// exist, in order; a pattern such as /usr/local/cuda-* or
+	// /usr/local/lib/python3*/dist-packages stands for the directories
+	// it would have matched when it matched none.
+	Absent []string
 	// Driver is the driver library's error when this library (the
 	// runtime) was not tried because the driver it needs did not load
 	// (LibraryDesc.Driver); Tried is then empty.
@@ -358,6 +358,10 @@ func (e *LoadError) Error() string {
 			b.WriteString(msg)
 			b.WriteString(")")
 		}
+	}
+	if len(e.Absent) > 0 {
+		b.WriteString("; no such directories: ")
+		b.WriteString(strings.Join(e.Absent, ", "))
 	}
 	switch {
 	case e.envSet:

@@ -145,9 +145,9 @@ var outPhrases = []string{
 var (
 	arrayPhrases = []string{
 		"array of", "array containing", "array to return", "output array", "buffer where",
-		"list of", "set of", "two-dimensional array",
+		"list of", "set of", "two-dimensional array", "sorted array of",
 	}
-	arrayAnywhere = []string{"of each requested"}
+	arrayAnywhere = []string{"of each requested", "name of each"}
 )
 
 // fixedSizeRE finds a fixed element count in a \param text: "8-byte

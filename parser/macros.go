@@ -53,7 +53,7 @@ func (p *parse) macroInt(name string) (int64, bool) {
 func (p *parse) collectMacrosVersions() error {
 	v, ok := p.macroInt("CUDA_VERSION")
 	if !ok {
-		return &Error{File: driverHeader, Msg: "no CUDA_VERSION macro: not a CUDA driver API header"}
+		return &Error{File: requiredHeader(p.libs), Msg: "no CUDA_VERSION macro: not a CUDA driver API header"}
 	}
 	p.api.CUDAVersion = v
 	p.api.RuntimeVersion, _ = p.macroInt("CUDART_VERSION")
@@ -123,7 +123,14 @@ var ptdsRE = regexp.MustCompile(`(?m)^\s*#\s*define\s+(\w+)\s+__CUDA(?:RT)?_API_
 // `#define X __CUDA(RT)_API_PTDS(sym)` means sym has a sym_ptds twin.
 func (p *parse) perThreadSymbols() (map[string]string, error) {
 	out := map[string]string{}
-	for _, h := range apiHeaders() {
+	var headers []string
+	for _, d := range p.libs {
+		headers = append(headers, d.Declare...)
+		if d.SymbolVersions != "" {
+			headers = append(headers, d.SymbolVersions)
+		}
+	}
+	for _, h := range headers {
 		b, err := os.ReadFile(filepath.Join(p.dir, h))
 		if err != nil {
 			if os.IsNotExist(err) {
@@ -179,6 +186,14 @@ func (p *parse) pfnVersions() map[string]int {
 			byAPI[m[1]] = append(byAPI[m[1]], pfn{v, paramNames(ft)})
 		}
 	}
+	// The PFN_ typedefs give the versions of the functions of their
+	// library's main header.
+	versioned := map[string]bool{}
+	for _, d := range p.libs {
+		if d.SymbolVersions != "" {
+			versioned[d.Include[0]] = true
+		}
+	}
 	out := map[string]int{}
 	for _, nodes := range p.ast.Scope.Nodes {
 		for _, n := range nodes {
@@ -186,7 +201,7 @@ func (p *parse) pfnVersions() map[string]int {
 			if !ok || d.IsTypename() || d.Type().Kind() != cc.Function {
 				continue
 			}
-			if filepath.Base(d.Position().Filename) != driverHeader {
+			if !versioned[filepath.Base(d.Position().Filename)] {
 				continue
 			}
 			sym := d.Name()
@@ -242,7 +257,7 @@ func (p *parse) collectMacros() error {
 	for _, name := range names {
 		m := p.ast.Macros[name]
 		pos := m.Position()
-		lib, _ := libraryOf(pos.Filename)
+		lib, _ := p.libraryOf(pos.Filename)
 		mc := &ir.Macro{Name: name, Library: lib, Pos: p.pos(pos.Filename, pos.Line)}
 		t := m.Type()
 		mc.CType = p.typ(t).C // C spelling: "unsigned int", "void *", "CUstream"

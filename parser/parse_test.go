@@ -68,9 +68,10 @@ func TestParseHeaderSets(t *testing.T) {
 				want, ok := map[string]ir.Library{
 					"cuda.h": ir.Driver, "cudaProfiler.h": ir.Driver,
 					"cuda_runtime_api.h": ir.Runtime, "cuda_profiler_api.h": ir.Runtime,
+					"nvrtc.h": "nvrtc", "nvJitLink.h": "nvjitlink",
 				}[f.Pos.File]
 				if !ok {
-					t.Errorf("%s declared in %s, want a header of packageHeaders", f.Name, f.Pos.File)
+					t.Errorf("%s declared in %s, want a header a library description declares", f.Name, f.Pos.File)
 				}
 				if f.Library != want {
 					t.Errorf("%s in %s: library %s", f.Name, f.Pos.File, f.Library)
@@ -157,13 +158,18 @@ func TestParse12_4Counts(t *testing.T) {
 		got, want int
 	}{
 		// cuda.h 429 + cudaProfiler.h 3; cuda_runtime_api.h 302 +
-		// cuda_profiler_api.h 2; cudaProfiler.h's CUoutput_mode (2 values).
-		{"functions", len(api.Functions), 736},
+		// cuda_profiler_api.h 2; nvrtc.h 21; nvJitLink.h 14 (13 inline
+		// forwards + nvJitLinkVersion); cudaProfiler.h's CUoutput_mode (2
+		// values), nvrtcResult (15), nvJitLinkResult (9), nvJitLinkInputType
+		// (6).
+		{"functions", len(api.Functions), 771},
 		{"driver functions", libs[ir.Driver], 432},
 		{"runtime functions", libs[ir.Runtime], 304},
+		{"NVRTC functions", libs["nvrtc"], 21},
+		{"nvJitLink functions", libs["nvjitlink"], 14},
 		{"per-thread symbols", perThread, 144},
-		{"enums", len(api.Enums), 158},
-		{"enum values", values, 1353},
+		{"enums", len(api.Enums), 161},
+		{"enum values", values, 1383},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: %d, want %d", c.what, c.got, c.want)

@@ -32,53 +32,15 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/cugen/cugen/library"
 	"github.com/cugen/cugen/parser/ir"
 	"modernc.org/cc/v4"
 )
 
-// driverHeader is the one header a header directory must have.
-const driverHeader = "cuda.h"
-
-// packageHeaders lists, per library, the headers cugen reads: include are
-// included by the translation unit, in order, when present (only cuda.h is
-// required: a driver-only snippet in a test still parses); declare are the
-// headers whose extern functions, types and macros belong to the library.
-// Anything else the runtime's headers include (driver_types.h,
-// vector_types.h, ...) is the runtime's. A header of an existing library
-// (the profiler's) is one more entry here, not another special case.
-var packageHeaders = []struct {
-	lib     ir.Library
-	include []string
-	declare []string
-}{
-	{ir.Driver, []string{"cuda.h", "cudaProfiler.h"}, []string{"cuda.h", "cudaProfiler.h", typedefsHeader}},
-	{ir.Runtime, []string{"cuda_runtime.h", "cuda_profiler_api.h"}, []string{"cuda_runtime_api.h", "cuda_profiler_api.h"}},
-}
-
-// typedefsHeader declares only PFN_ typedefs (the version each driver
-// symbol appeared in), never functions to bind.
-const typedefsHeader = "cudaTypedefs.h"
-
-// Headers returns every header the translation unit includes, in order:
-// the include lists of packageHeaders, then cudaTypedefs.h. headers.lock
-// pins them and everything they include.
-func Headers() []string {
-	var out []string
-	for _, ph := range packageHeaders {
-		out = append(out, ph.include...)
-	}
-	return append(out, typedefsHeader)
-}
-
-// apiHeaders are the headers whose function declarations belong to a
-// library, in the order packageHeaders lists them.
-func apiHeaders() []string {
-	var out []string
-	for _, ph := range packageHeaders {
-		out = append(out, ph.declare...)
-	}
-	return out
-}
+// Headers returns every header the translation unit of the default
+// libraries (library.All) includes, in order. headers.lock pins them and
+// everything they include.
+func Headers() []string { return library.Headers(library.All) }
 
 // expansionLimit bounds the C preprocessor's macro expansion work per
 // Parse (cc.Config.ExpansionLimit). A variable only so that FuzzParse can
@@ -114,6 +76,8 @@ type Options struct {
 	Pinned map[string]string
 	// PinnedBy names the list in messages: "set 12.4 of headers.lock".
 	PinnedBy string
+	// Libraries are the libraries to read; nil means library.All.
+	Libraries []*library.Desc
 }
 
 // ParseWith is Parse with options.
@@ -125,8 +89,16 @@ func ParseWith(dir string, o Options) (*ir.API, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("cugen: header directory %s is not a directory", dir)
 	}
-	if _, err := os.Stat(filepath.Join(dir, driverHeader)); err != nil {
-		return nil, fmt.Errorf("cugen: %s has no %s: not a CUDA include directory", dir, driverHeader)
+	libs := o.Libraries
+	if libs == nil {
+		libs = library.All
+	}
+	if err := library.Check(libs); err != nil {
+		return nil, fmt.Errorf("cugen: %w", err)
+	}
+	required := requiredHeader(libs)
+	if _, err := os.Stat(filepath.Join(dir, required)); err != nil {
+		return nil, fmt.Errorf("cugen: %s has no %s: not a CUDA include directory", dir, required)
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -140,6 +112,7 @@ func ParseWith(dir string, o Options) (*ir.API, error) {
 		objectMacros: map[string]ir.Pos{},
 		pinned:       o.Pinned,
 		pinnedBy:     o.PinnedBy,
+		libs:         libs,
 	}
 	if p.pinnedBy == "" {
 		p.pinnedBy = "the lock"
@@ -148,6 +121,7 @@ func ParseWith(dir string, o Options) (*ir.API, error) {
 }
 
 type parse struct {
+	libs     []*library.Desc
 	dir      string
 	sysDirs  []string        // the C front end's other include directories
 	libcDirs []string        // those of them that are not a CUDA installation
@@ -243,14 +217,14 @@ func (p *parse) run() (*ir.API, error) {
 			// The compiler's and the C library's directories; not
 			// /usr/local/include, where local installs go and no C
 			// library header lives.
-			if _, err := os.Stat(filepath.Join(d, driverHeader)); err != nil && d != "/usr/local/include" {
+			if _, err := os.Stat(filepath.Join(d, requiredHeader(p.libs))); err != nil && d != "/usr/local/include" {
 				p.libcDirs = append(p.libcDirs, d)
 			}
 		}
 	}
 
 	var src strings.Builder
-	for _, h := range Headers() {
+	for _, h := range library.Headers(p.libs) {
 		if _, err := os.Stat(filepath.Join(p.dir, h)); err == nil {
 			fmt.Fprintf(&src, "#include <%s>\n", h)
 		}
@@ -479,19 +453,45 @@ func (p *parse) sysName(file string) string {
 	return "<" + filepath.ToSlash(best) + ">"
 }
 
-// libraryOf attributes a declaration to a library by the header that
-// declares it (packageHeaders); ok is false for the other headers, whose
-// types are the runtime's (driver_types.h, vector_types.h, ...).
-func libraryOf(file string) (lib ir.Library, ok bool) {
-	base := filepath.Base(file)
-	for _, ph := range packageHeaders {
-		for _, h := range ph.declare {
-			if h == base {
-				return ph.lib, true
-			}
+// requiredHeader is the header a directory must have to be read at all:
+// the main header of the first library marked Required (cuda.h).
+func requiredHeader(libs []*library.Desc) string {
+	for _, d := range libs {
+		if d.Required {
+			return d.Include[0]
 		}
 	}
-	return ir.Runtime, false
+	return ""
+}
+
+// libraryOf attributes a declaration to a library by the header that
+// declares it (Desc.Declare, or SymbolVersions); ok is false for the other
+// headers, whose declarations belong to the library marked Owner
+// (driver_types.h, vector_types.h, ... are the runtime's).
+func (p *parse) libraryOf(file string) (lib ir.Library, ok bool) {
+	base := filepath.Base(file)
+	var owner ir.Library
+	for _, d := range p.libs {
+		if slices.Contains(d.Declare, base) || d.SymbolVersions == base {
+			return d.Key, true
+		}
+		if d.Owner {
+			owner = d.Key
+		}
+	}
+	return owner, false
+}
+
+// isSymbolVersions reports a header that declares only PFN_ typedefs
+// (Desc.SymbolVersions), never functions to bind.
+func (p *parse) isSymbolVersions(file string) bool {
+	base := filepath.Base(file)
+	for _, d := range p.libs {
+		if d.SymbolVersions == base {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *parse) collect() error {
@@ -499,6 +499,7 @@ func (p *parse) collect() error {
 		return err
 	}
 	aliases, otherAliases := p.apiAliases()
+	forwards := p.inlineForwards()
 	perThread, err := p.perThreadSymbols()
 	if err != nil {
 		return err
@@ -531,8 +532,8 @@ func (p *parse) collect() error {
 					return err
 				}
 			case d.Type().Kind() == cc.Function:
-				lib, ok := libraryOf(pos.Filename)
-				if !ok || filepath.Base(pos.Filename) == typedefsHeader || d.IsStatic() || d.IsInline() {
+				lib, ok := p.libraryOf(pos.Filename)
+				if !ok || p.isSymbolVersions(pos.Filename) || d.IsStatic() || d.IsInline() {
 					continue
 				}
 				sym := d.Name()
@@ -544,6 +545,10 @@ func (p *parse) collect() error {
 				if a, ok := aliases[sym]; ok {
 					name = a
 				}
+				fw, forwarded := forwards[sym]
+				if forwarded {
+					name, doc = fw.name, fw.doc
+				}
 				fn, err := p.function(d, name, lib, doc)
 				if err != nil {
 					return err
@@ -552,8 +557,11 @@ func (p *parse) collect() error {
 				if pt, ok := perThread[fn.Symbol]; ok {
 					fn.PerThreadSymbol = pt
 				}
-				if lib == ir.Driver {
+				if library.ByKey(p.libs, lib).SymbolVersions != "" {
 					fn.SinceVersion = since[fn.Symbol]
+				}
+				if forwarded {
+					fn.SinceVersion = symbolVersion(sym)
 				}
 				p.api.Functions = append(p.api.Functions, fn)
 			}

@@ -167,7 +167,7 @@ func (p *parse) ensureTypedef(d *cc.Declarator) {
 		return
 	}
 	pos := d.Position()
-	lib, _ := libraryOf(pos.Filename)
+	lib, _ := p.libraryOf(pos.Filename)
 	td := &ir.Typedef{Name: name, Library: lib, Pos: p.pos(pos.Filename, pos.Line)}
 	p.typedefs[name] = td // before converting: recursive types terminate
 	td.Type = p.typedefTarget(d)
@@ -354,7 +354,7 @@ func (p *parse) fillRecord(r *ir.Record, t cc.Type) {
 }
 
 func (p *parse) placeOf(s srcPos) (ir.Library, ir.Pos) {
-	lib, _ := libraryOf(s.File)
+	lib, _ := p.libraryOf(s.File)
 	return lib, p.pos(s.File, s.Line)
 }
 
@@ -437,7 +437,7 @@ func (p *parse) enum(e *cc.EnumType, typedefName string) string {
 	if pos.Filename == "" && len(es) > 0 {
 		pos = es[0].Position()
 	}
-	lib, _ := libraryOf(pos.Filename)
+	lib, _ := p.libraryOf(pos.Filename)
 	en := &ir.Enum{Name: key, Tag: tag, Ref: key, Size: e.Size(), Signed: isSigned(e), Library: lib, Pos: p.pos(pos.Filename, pos.Line)}
 	if tag != "" {
 		en.Name = tag
@@ -471,7 +471,7 @@ func (p *parse) declSpecTypes(decl *cc.Declaration, doc string) {
 			continue
 		}
 		file := ts.Position().Filename
-		if _, ok := libraryOf(file); !ok && !p.isCUDAFile(file) {
+		if _, ok := p.libraryOf(file); !ok && !p.isCUDAFile(file) {
 			continue
 		}
 		switch ts.Case {

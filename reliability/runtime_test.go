@@ -180,7 +180,7 @@ func TestWrongMajorVersion(t *testing.T) {
 		return
 	}
 	err := cudart.SharedLibrary().Load()
-	if !errors.Is(err, ffi.ErrNotLoaded) || !strings.Contains(err.Error(), "CUDA runtime 11.8, this package needs CUDA 12.x") {
+	if !errors.Is(err, ffi.ErrNotLoaded) || !strings.Contains(err.Error(), "CUDA runtime 11.8, this package needs CUDA runtime 12.x") {
 		t.Fatalf("a CUDA 11 runtime offered to cuda12: Load = %v, want it refused for its major version", err)
 	}
 	t.Logf("cudart: %v", err)

@@ -6,6 +6,7 @@
 //
 //	cugen gen -set 12.4 [-lock headers.lock] [-out generated/cuda12]
 //	cugen gen -headers /usr/local/cuda/include -out ./cuda
+//	cugen gen -check ...             write nothing; fail listing what a gen would change
 //	cugen ir -headers DIR            the parsed IR as JSON
 //	cugen gen -ir FILE -origin TEXT -out DIR   generate from a saved IR
 //	cugen headers -set 12.4          fetch and verify a locked header set, print its directory
@@ -74,7 +75,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // usage names every flag of every command (TestUsageListsEveryFlag).
 const usage = `usage:
-  cugen gen (-headers DIR | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-out DIR] [-importpath PATH] [-demo=false]
+  cugen gen (-headers DIR | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-out DIR] [-importpath PATH] [-demo=false] [-check]
   cugen ir (-headers DIR | -set NAME [-lock FILE])
   cugen headers -set NAME [-lock FILE]
   cugen lock -set NAME [-lock FILE]
@@ -213,6 +214,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	importPath := fs.String("importpath", "", "Go import path of -out (default: from the go.mod above it)")
 	irFile := fs.String("ir", "", "read the IR from this JSON file (cugen ir output) instead of parsing headers")
 	originFlag := fs.String("origin", "", "with -ir: the header set named in generated file headers")
+	check := fs.Bool("check", false, "write nothing: compare -out with what gen would write there and fail listing stale, missing and extra files and the API changes")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
@@ -272,24 +274,23 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *check {
+		n, err := checkSet(*out, pkgs, stdout, stderr)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			return fmt.Errorf("cugen: gen -check: %s is stale: %d file(s) differ from what gen writes (listed above); run the same cugen gen without -check to update it", *out, n)
+		}
+		fmt.Fprintf(stdout, "cugen: %s is up to date (%s)\n", *out, ver)
+		return nil
+	}
 	var summary []string
 	for _, p := range pkgs {
-		dir := filepath.Join(*out, p.Name)
 		// What the new headers change, against the API the package was
 		// last generated from (its api.txt), before it is replaced.
-		if old, err := emit.ReadManifest(dir); err != nil {
-			fmt.Fprintf(stderr, "cugen: %v (no API diff)\n", err)
-		} else if old != nil {
-			cur, err := p.Manifest()
-			if err != nil {
-				return err
-			}
-			if c := emit.DiffManifests(old, cur); !c.Empty() {
-				fmt.Fprintf(stdout, "cugen: package %s: API changes (api.txt): ", p.Name)
-				if err := c.WriteText(stdout); err != nil {
-					return err
-				}
-			}
+		if err := printAPIChanges(filepath.Join(*out, p.Name), p, stdout, stderr); err != nil {
+			return err
 		}
 		summary = append(summary, fmt.Sprintf("%s %d/%d bound, %d skipped", p.Name, p.Bound, p.Declared, len(p.Skipped)))
 	}

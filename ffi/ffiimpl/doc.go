@@ -72,8 +72,9 @@ const (
 	// gone), Proc.API, Library.Procs, and CallInts without an error result;
 	// 6 split package ffi: what only generated code calls moved here
 	// (Bind wraps the ffi.Library and makes the Procs), the version
-	// guard with it.
-	Version = 6
+	// guard with it; 7 LibraryMajor (the version check of every
+	// library a package loads) and CallError.Log.
+	Version = 7
 
 	// MinVersion is the oldest generated code this package still supports.
 	// Code older than 6 calls Frame, Proc and the rest through package ffi,

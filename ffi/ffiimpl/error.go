@@ -50,3 +50,17 @@ type cachedError struct {
 	code int32
 	err  ffi.CallError
 }
+
+// WithLog returns err with log attached: for an *ffi.CallError (which
+// Error shares between calls) a copy whose Log is log; any other error,
+// or an empty log, unchanged. A wrapper of a call the library explains in
+// a log (NVRTC's compile, nvJitLink's link) returns its error so.
+func WithLog(err error, log string) error {
+	ce, ok := err.(*ffi.CallError)
+	if !ok || log == "" {
+		return err
+	}
+	c := *ce
+	c.Log = log
+	return &c
+}

@@ -4,8 +4,11 @@ package ffiimpl_test
 
 import (
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -15,9 +18,17 @@ import (
 	"github.com/cugen/cugen/ffi/ffiimpl"
 )
 
+// TestLoadMissingLibrary: a library found nowhere is a LoadError naming
+// each file looked for with the reason (the loader's text for the bare
+// name, "no such file" in a directory that exists) and each directory
+// looked in that does not exist. The whole search order, on fake trees,
+// is ffi's TestSearchOrder.
 func TestLoadMissingLibrary(t *testing.T) {
 	t.Setenv("CUGEN_TEST_NOPE", "")
 	cuda := t.TempDir()
+	if err := os.Mkdir(filepath.Join(cuda, "lib64"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	t.Setenv("CUDA_PATH", cuda)
 	t.Setenv("CUDA_HOME", "")
 	lib := ffi.NewLibrary(ffi.LibraryDesc{
@@ -35,21 +46,34 @@ func TestLoadMissingLibrary(t *testing.T) {
 	if !errors.As(err, &le) {
 		t.Fatalf("Addr() error = %v (%T), want *LoadError", err, err)
 	}
-	want := []string{"libcugen-nope.so.1", filepath.Join(cuda, "lib64", "libcugen-nope.so.1"), "/nonexistent/lib64/libcugen-nope.so.1"}
-	if len(le.Tried) != len(want) {
-		t.Fatalf("tried %q, want %q", le.Tried, want)
+	// The host's own places (a toolkit in /usr/local, Python's
+	// directories) follow; they are not this test's business.
+	want := []string{"libcugen-nope.so.1", filepath.Join(cuda, "lib64", "libcugen-nope.so.1")}
+	if len(le.Tried) < len(want) {
+		t.Fatalf("tried %q, want %q first", le.Tried, want)
 	}
 	for i, w := range want {
 		path, msg, _ := strings.Cut(le.Tried[i], ": ")
 		if path != w || msg == "" {
-			t.Errorf("Tried[%d] = %q, want %q and the dlerror text", i, le.Tried[i], w)
+			t.Errorf("Tried[%d] = %q, want %q and the reason", i, le.Tried[i], w)
 		}
+	}
+	if r := le.Tried[1]; !strings.HasSuffix(r, ": no such file") {
+		t.Errorf("Tried[1] = %q, want the file missing from the existing directory said so", r)
+	}
+	wantAbsent := []string{filepath.Join(cuda, "targets", "x86_64-linux", "lib"), "/nonexistent/lib64"}
+	if runtime.GOARCH == "arm64" {
+		wantAbsent = []string{filepath.Join(cuda, "targets", "sbsa-linux", "lib"), filepath.Join(cuda, "targets", "aarch64-linux", "lib"), "/nonexistent/lib64"}
+	}
+	if len(le.Absent) < len(wantAbsent) || !slices.Equal(le.Absent[:len(wantAbsent)], wantAbsent) {
+		t.Errorf("Absent = %q, want %q first", le.Absent, wantAbsent)
 	}
 	if !errors.Is(err, ffi.ErrNotLoaded) {
 		t.Errorf("errors.Is(err, ErrNotLoaded) is false")
 	}
 	msg := err.Error()
-	for _, s := range []string{"cannot load CUDA driver library", "libcugen-nope.so.1 (", "set CUGEN_TEST_NOPE to its path"} {
+	for _, s := range []string{"cannot load CUDA driver library", "libcugen-nope.so.1 (", "lib64/libcugen-nope.so.1 (no such file)",
+		"no such directories: " + strings.Join(wantAbsent, ", "), "set CUGEN_TEST_NOPE to its path"} {
 		if !strings.Contains(msg, s) {
 			t.Errorf("error %q does not contain %q", msg, s)
 		}

@@ -12,20 +12,37 @@ import (
 // call into libcudart.so.13 or .11, even when a path or environment variable
 // points there.
 func RuntimeMajor(major int) func(lookup func(string) (uintptr, error)) error {
+	return LibraryMajor("CUDA runtime", "cudaRuntimeGetVersion", false, major)
+}
+
+// LibraryMajor returns a LibraryDesc.Validate that accepts a library only
+// if its version function reports major version major, for every library
+// whose ABI changes between majors (NVRTC, nvJitLink, the CUDA runtime).
+// The function is symbol: f(int *v) writing 1000*major + 10*minor
+// (cudaRuntimeGetVersion), or, when twoInts, f(int *major, int *minor)
+// (nvrtcVersion, nvJitLinkVersion); it returns 0 on success. title names
+// the library in the error ("NVRTC").
+func LibraryMajor(title, symbol string, twoInts bool, major int) func(lookup func(string) (uintptr, error)) error {
 	return func(lookup func(string) (uintptr, error)) error {
-		fn, err := lookup("cudaRuntimeGetVersion")
+		fn, err := lookup(symbol)
 		if err != nil {
-			return fmt.Errorf("not a CUDA runtime library (no cudaRuntimeGetVersion)")
+			return fmt.Errorf("not a %s library (no %s)", title, symbol)
 		}
-		var v int32
+		var v, minor int32
 		var f Frame
 		f.Int(uintptr(unsafe.Pointer(&v)))
+		if twoInts {
+			f.Int(uintptr(unsafe.Pointer(&minor)))
+		}
 		Call(fn, &f)
 		if r := int32(f.Ret()); r != 0 || f.Err() != nil {
-			return fmt.Errorf("cudaRuntimeGetVersion failed (%d)", r)
+			return fmt.Errorf("%s failed (%d)", symbol, r)
 		}
-		if int(v)/1000 != major {
-			return fmt.Errorf("CUDA runtime %d.%d, this package needs CUDA %d.x", v/1000, v%1000/10, major)
+		if !twoInts {
+			v, minor = v/1000, v%1000/10
+		}
+		if int(v) != major {
+			return fmt.Errorf("%s %d.%d, this package needs %s %d.x", title, v, minor, title, major)
 		}
 		return nil
 	}

@@ -1,6 +1,7 @@
 package ffiimpl
 
 import (
+	"fmt"
 	"strconv"
 	"sync/atomic"
 	"unsafe"
@@ -64,4 +65,25 @@ func GoStringN(b []byte) string {
 // "CUresult(999)".
 func UnknownName(ctype string, v int64) string {
 	return ctype + "(" + strconv.FormatInt(v, 10) + ")"
+}
+
+// CStrings returns NUL-terminated copies of ss as the array of char
+// pointers a C `const char **` with a count takes (nil for no strings).
+// The caller keeps the slice alive through the call: it holds the copies.
+func CStrings(ss []string) []*byte {
+	if len(ss) == 0 {
+		return nil
+	}
+	out := make([]*byte, len(ss))
+	for i, s := range ss {
+		out[i] = CString(s)
+	}
+	return out
+}
+
+// LengthMismatch is the error of a wrapper whose two slice parameters
+// share one C count (nvrtcCreateProgram's headers and includeNames) but
+// differ in length: the C function would read past the shorter one.
+func LengthMismatch(fn, a string, na int, b string, nb int) error {
+	return fmt.Errorf("%s: len(%s) = %d but len(%s) = %d: they share one count", fn, a, na, b, nb)
 }

@@ -4,8 +4,9 @@
 // only these types.
 package ir
 
-// API is one parsed header set: the driver API (cuda.h) and the runtime API
-// (cuda_runtime_api.h), with every type they use.
+// API is one parsed header set: the functions of every library the parse
+// read (the driver API of cuda.h, the runtime API of cuda_runtime_api.h,
+// NVRTC, ...), with every type they use.
 type API struct {
 	// CUDAVersion is the CUDA_VERSION macro of cuda.h, e.g. 12040.
 	CUDAVersion int64 `json:"cuda_version"`
@@ -22,9 +23,12 @@ type API struct {
 	Macros    []*Macro    `json:"macros"`
 }
 
-// Library says which shared library exports a function.
+// Library says which shared library exports a function: the Key of its
+// description (package library).
 type Library string
 
+// The two CUDA APIs, whose packages have rules of their own (the driver is
+// one per process; the runtime owns the headers it includes).
 const (
 	Driver  Library = "driver"  // libcuda.so.1, declared in cuda.h
 	Runtime Library = "runtime" // libcudart.so.N, declared in cuda_runtime_api.h
@@ -56,8 +60,10 @@ type Function struct {
 	// Deprecated is set by a \deprecated in the comment or a deprecated
 	// attribute on the declaration.
 	Deprecated bool `json:"deprecated,omitempty"`
-	// SinceVersion is the CUDA version (e.g. 12000) whose cudaTypedefs.h
-	// PFN_<name>_v<N> matches this symbol; 0 when unknown (runtime functions).
+	// SinceVersion is the version (e.g. 12000) that introduced the symbol:
+	// for the driver, the CUDA version whose cudaTypedefs.h PFN_<name>_v<N>
+	// matches it; for a per-version symbol (__nvJitLinkCreate_12_4) the
+	// library version it names; 0 when unknown (runtime functions).
 	SinceVersion int `json:"since_version,omitempty"`
 	Pos          Pos `json:"pos"`
 }

@@ -17,6 +17,7 @@ var lib = ffiimpl.Bind(ffi.DriverLibrary(ffi.LibraryDesc{
 	EnvVar:   "CUGEN_LIBCUDA",
 	Files:    []string{"libcuda.so.1", "libcuda.so"},
 	Identify: "cuDriverGetVersion",
+	WSL:      true,
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

@@ -11,7 +11,7 @@ func (r Error) Error() string {
 // Message is the library's description of r, or the header's when the
 // library cannot be loaded.
 func (r Error) Message() string {
-	if s := GetErrorString(r); s != "" && s != "unrecognized error code" {
+	if s := GetErrorString(r); s != "" && s != "unrecognized error code" && s != r.String() {
 		return s
 	}
 	return r.headerMessage()

@@ -15,8 +15,7 @@ func (r Error) API() string {
 // Check checks err like the checkRuntime macro of CUDA C++ code: for a
 // non-nil err it prints the caller's file:line, the C function that failed,
 // the error's C name and the library's message ("runtime error" for this package's
-// errors, "driver error" for the other package's), and returns false; for nil it
-// returns true.
+// errors), and returns false; for nil it returns true.
 //
 //	if !Check(err) { ... }
 //

@@ -13,9 +13,10 @@ import (
 // that copy, so one process has one driver whatever the call order.
 // ffiimpl.Bind lists the procedures this package binds in it.
 var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
-	Name:     "CUDA 12 runtime",
+	Name:     "CUDA runtime 12",
 	EnvVar:   "CUGEN_LIBCUDART",
 	Files:    []string{"libcudart.so.12"},
+	Wheels:   []string{"nvidia/cuda_runtime/lib"},
 	Identify: "cudaRuntimeGetVersion",
 	Validate: ffiimpl.RuntimeMajor(12),
 	Driver: ffi.DriverLibrary(ffi.LibraryDesc{
@@ -23,6 +24,7 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 		EnvVar:   "CUGEN_LIBCUDA",
 		Files:    []string{"libcuda.so.1", "libcuda.so"},
 		Identify: "cuDriverGetVersion",
+		WSL:      true,
 	}),
 }))
 

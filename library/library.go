@@ -1,0 +1,225 @@
+// Package library describes the CUDA libraries cugen binds, one declarative
+// description each: the headers that declare it, the Go package it becomes,
+// its status type and error text, and the shared object it is loaded from
+// per CUDA major. The parser reads the headers every description names in
+// one translation unit and attributes each declaration to the library whose
+// header declares it; the emitter writes one package per description that
+// has functions in a header set.
+//
+// Adding a library is one more file here: its Desc, appended to All. What a
+// library does not fit in the generic rules (a parameter the documentation
+// gets wrong, a buffer length) is an audited override listed in its Desc,
+// next to everything else about it.
+package library
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/cugen/cugen/parser/ir"
+)
+
+// Desc describes one library.
+type Desc struct {
+	// Key names the library in the IR (ir.Function.Library).
+	Key ir.Library
+	// Title names the library in messages and docs: "NVRTC".
+	Title string
+	// Package is the Go package name: "nvrtc".
+	Package string
+	// API names the API in an error check's report ("runtime error at
+	// main.go:12"): "driver", "runtime", "NVRTC".
+	API string
+	// Include are the headers the translation unit includes for this
+	// library, in order, when the header set has them.
+	Include []string
+	// Declare are the headers whose extern functions, types and macros
+	// belong to the library (an included header may include others that
+	// belong to it, as cuda_runtime.h includes cuda_runtime_api.h).
+	Declare []string
+	// Owner makes the library the owner of the declarations of every CUDA
+	// header no description declares (driver_types.h, vector_types.h, ...):
+	// the runtime's, which includes them.
+	Owner bool
+	// Required libraries are generated from every header set; a set that
+	// lacks one fails. The main header (Include[0]) of the first is the
+	// one a directory must have to be a CUDA include directory at all.
+	// Other libraries get a package when the set declares functions of
+	// theirs (nvJitLink has none before CUDA 12).
+	Required bool
+	// SymbolVersions names a header that declares only PFN_ typedefs
+	// giving the CUDA version each symbol appeared in (cudaTypedefs.h).
+	SymbolVersions string
+	// Prefixes are the C prefixes dropped from Go names, longest first:
+	// nvrtcCompileProgram is nvrtc.CompileProgram.
+	Prefixes []string
+	// Status is the C type of the status every function returns
+	// (nvrtcResult); Go's package makes it an error.
+	Status string
+	// ErrorString is the function that gives a status's text, if the
+	// library has one; without it the header's comment on each value is
+	// the text.
+	ErrorString string
+	// VersionMacro is the header macro holding the version the package is
+	// generated from (CUDART_VERSION); empty: the set's CUDA_VERSION.
+	VersionMacro string
+	// Load says where and how the shared library is opened.
+	Load Load
+	// Since, if set, reads the library version a linked symbol needs from
+	// the symbol itself (nvJitLink's __nvJitLinkCreate_12_4 needs 12.4):
+	// the text before the version in messages ("nvJitLink").
+	Since string
+	// Logs are the functions whose failure is explained by a log the
+	// library keeps: the wrapper returns the log with the error.
+	Logs []Log
+	// LockLibs are the headers.lock library entries holding the shared
+	// objects the tests load for CUDA 12 (Debian's packages).
+	LockLibs []string
+}
+
+// Load describes how the package finds and checks its shared library.
+type Load struct {
+	// EnvVar, when set in the environment, is the only path tried.
+	EnvVar string
+	// Files are the shared object names per CUDA major, in the order
+	// tried; the key 0 serves every major (the driver's libcuda.so.1).
+	// Not every library's soname follows the CUDA major: cuFFT of CUDA 12
+	// is libcufft.so.11.
+	Files map[int][]string
+	// Wheels are the directories, under a Python site-packages directory,
+	// where NVIDIA's pip wheels of a CUDA major put the library
+	// (nvidia/cuda_runtime/lib for CUDA 12; nvidia/cu13/lib, shared by all
+	// of CUDA 13's wheels); the key 0 serves every major.
+	Wheels map[int][]string
+	// WSL: also look in WSL's driver directory (the driver only).
+	WSL bool
+	// Identify is a symbol every genuine copy of the library exports.
+	Identify string
+	// Version is how the loaded library's major version is read and
+	// checked, so a package never calls a library of another major.
+	Version Version
+	// Driver marks the CUDA driver: one library per process, whatever
+	// package loads it.
+	Driver bool
+	// NeedsDriver loads the driver before this library (the runtime opens
+	// libcuda.so.1 by its soname and must be handed the same copy).
+	NeedsDriver bool
+}
+
+// Version names a function that reports the library's version at run time.
+type Version struct {
+	Symbol string
+	// Form is how the function reports it.
+	Form VersionForm
+}
+
+// VersionForm is how a version function reports the version.
+type VersionForm int
+
+const (
+	// NoVersionCheck: any copy that has Identify is accepted.
+	NoVersionCheck VersionForm = iota
+	// Encoded: f(int *v) writes 1000*major + 10*minor (cudaRuntimeGetVersion).
+	Encoded
+	// MajorMinor: f(int *major, int *minor) (nvrtcVersion, nvJitLinkVersion).
+	MajorMinor
+)
+
+// Log says how a failed call's log is read: Func is the failing function,
+// Log the function (the buffer half of a size-then-buffer pair) that reads
+// the log of the handle the failing call took as its first parameter.
+type Log struct {
+	Func string
+	Log  string
+}
+
+// FilesFor returns the shared object names for a CUDA major.
+func (l Load) FilesFor(major int) []string {
+	if f, ok := l.Files[major]; ok {
+		return f
+	}
+	return l.Files[0]
+}
+
+// WheelsFor returns the wheel directories for a CUDA major.
+func (l Load) WheelsFor(major int) []string {
+	if w, ok := l.Wheels[major]; ok {
+		return w
+	}
+	return l.Wheels[0]
+}
+
+// All lists every library cugen binds, in the order packages are
+// generated. The driver comes first: its header is the one a CUDA include
+// directory must have, and CUDA_VERSION is read from it.
+var All = []*Desc{Driver, Runtime, NVRTC, NVJitLink}
+
+// ByKey returns the description of a library key, or nil.
+func ByKey(descs []*Desc, key ir.Library) *Desc {
+	for _, d := range descs {
+		if d.Key == key {
+			return d
+		}
+	}
+	return nil
+}
+
+// Headers returns every header the translation unit includes, in order:
+// each description's Include, then its SymbolVersions header. headers.lock
+// pins them and everything they include.
+func Headers(descs []*Desc) []string {
+	var out []string
+	for _, d := range descs {
+		for _, h := range d.Include {
+			if !slices.Contains(out, h) {
+				out = append(out, h)
+			}
+		}
+	}
+	for _, d := range descs {
+		if d.SymbolVersions != "" && !slices.Contains(out, d.SymbolVersions) {
+			out = append(out, d.SymbolVersions)
+		}
+	}
+	return out
+}
+
+// Check reports a description that cannot work: an empty field the
+// generator needs, or two descriptions claiming one header or package.
+func Check(descs []*Desc) error {
+	headers := map[string]ir.Library{}
+	pkgs := map[string]ir.Library{}
+	owners, required := 0, 0
+	for _, d := range descs {
+		switch {
+		case d.Key == "" || d.Package == "" || d.Title == "" || d.API == "":
+			return fmt.Errorf("library %q: Key, Package, Title and API are required", d.Key)
+		case len(d.Include) == 0 || len(d.Declare) == 0:
+			return fmt.Errorf("library %s: no headers", d.Key)
+		case d.Status == "":
+			return fmt.Errorf("library %s: no status type", d.Key)
+		case len(d.Load.Files) == 0 || d.Load.Identify == "":
+			return fmt.Errorf("library %s: no shared object files or no Identify symbol", d.Key)
+		}
+		for _, h := range d.Declare {
+			if other, ok := headers[h]; ok {
+				return fmt.Errorf("header %s declared by both %s and %s", h, other, d.Key)
+			}
+			headers[h] = d.Key
+		}
+		if other, ok := pkgs[d.Package]; ok {
+			return fmt.Errorf("package %s of both %s and %s", d.Package, other, d.Key)
+		}
+		pkgs[d.Package] = d.Key
+		if d.Owner {
+			owners++
+		}
+		if d.Required {
+			required++
+		}
+	}
+	if owners > 1 || required == 0 {
+		return fmt.Errorf("library descriptions: %d owners of undeclared headers (at most 1) and %d required libraries (at least 1)", owners, required)
+	}
+	return nil
+}
