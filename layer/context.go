@@ -255,13 +255,13 @@ func (s *ctxState) drv() driver {
 type kind uint8
 
 const (
-	kindNone   kind = iota // nothing to free (an empty buffer)
-	kindMem                // cuMemAlloc
-	kindHost               // cuMemHostAlloc
-	kindModule             // cuModuleLoadData
-	kindEvent              // cuEventCreate
-	kindGraph              // cuStreamEndCapture
-	kindGraphExec          // cuGraphInstantiate
+	kindNone      kind = iota // nothing to free (an empty buffer)
+	kindMem                   // cuMemAlloc
+	kindHost                  // cuMemHostAlloc
+	kindModule                // cuModuleLoadData
+	kindEvent                 // cuEventCreate
+	kindGraph                 // cuStreamEndCapture
+	kindGraphExec             // cuGraphInstantiate
 )
 
 func (k kind) String() string {
