@@ -15,7 +15,8 @@ import (
 
 // Module is code loaded into a context (CUmodule): PTX, a cubin or a fatbin.
 type Module struct {
-	r *resource
+	r       *resource
+	lowered map[string]string // name expression -> mangled name (ModuleFromSource)
 }
 
 // ImageKind is what a module image holds.
@@ -127,7 +128,8 @@ func (m *Module) Raw() cu.Module { return cu.Module(m.r.h) }
 func (m *Module) Unload() error { return m.r.free() }
 
 // Kernel returns the kernel (a __global__ function, by its mangled name
-// unless declared extern "C") of the module, with its parameter layout
+// unless declared extern "C", or by a name expression given to
+// ModuleFromSource) of the module, with its parameter layout
 // when the driver reports it (cuFuncGetParamInfo, CUDA 12.4 and newer).
 func (m *Module) Kernel(name string) (*Kernel, error) {
 	if err := m.r.alive(); err != nil {
@@ -138,7 +140,11 @@ func (m *Module) Kernel(name string) (*Kernel, error) {
 		return nil, err
 	}
 	defer runtime.UnlockOSThread()
-	fn, err := cu.ModuleGetFunction(cu.Module(m.r.h), name)
+	sym := name
+	if l, ok := m.lowered[name]; ok {
+		sym = l
+	}
+	fn, err := cu.ModuleGetFunction(cu.Module(m.r.h), sym)
 	if err != nil {
 		return nil, fmt.Errorf("cuda: kernel %q: %w", name, err)
 	}

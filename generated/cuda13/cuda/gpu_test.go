@@ -569,6 +569,78 @@ func testGraphCapture(t *testing.T, goMemory bool) {
 	}
 }
 
+// TestGPUModuleFromSource compiles CUDA C++ with NVRTC for the device
+// (a cubin for sm_90 with this NVRTC) and runs an extern "C" kernel and a
+// template found by its name expression.
+func TestGPUModuleFromSource(t *testing.T) {
+	c := gpuContext(t)
+	needNVRTC(t)
+	m, err := c.ModuleFromSource(Source{
+		Code:            vecAddSource,
+		Headers:         map[string]string{"scale.h": "#define SCALE 2.0f\n"},
+		NameExpressions: []string{"fill<double>"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Unload()
+	vecAdd, err := m.Kernel("vecAdd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill, err := m.Kernel("fill<double>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 5000
+	a, b := make([]float32, n), make([]float32, n)
+	for i := range a {
+		a[i], b[i] = float32(i), 0.5
+	}
+	da, err := AllocFrom(c, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer da.Free()
+	db, err := AllocFrom(c, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Free()
+	dc, err := Alloc[float32](c, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dc.Free()
+	if err := vecAdd.Launch(ForN(n, 0), da, db, dc, int32(n)); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]float32, n)
+	if err := dc.CopyTo(got); err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		if got[i] != 2*(a[i]+b[i]) {
+			t.Fatalf("c[%d] = %v, want %v", i, got[i], 2*(a[i]+b[i]))
+		}
+	}
+	dd, err := Alloc[float64](c, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dd.Free()
+	if err := fill.Launch(ForN(10, 32), dd, 2.5, int32(10)); err != nil {
+		t.Fatal(err)
+	}
+	f := make([]float64, 10)
+	if err := dd.CopyTo(f); err != nil {
+		t.Fatal(err)
+	}
+	if f[9] != 2.5 {
+		t.Fatalf("fill<double>: %v", f)
+	}
+}
+
 // BenchmarkLaunchInterleaved launches the 4-argument saxpy (n = 0: no
 // work) through Kernel.Launch and through cu.LaunchKernel with a prebuilt
 // argument array, in alternating blocks of 1000 that each wait for their
