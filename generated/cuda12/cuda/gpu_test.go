@@ -641,6 +641,64 @@ func TestGPUModuleFromSource(t *testing.T) {
 	}
 }
 
+// TestGPUPeerCopy copies between buffers of two devices (cuMemcpyPeer and
+// cuMemcpyPeerAsync); it needs two GPUs.
+func TestGPUPeerCopy(t *testing.T) {
+	c0 := gpuContext(t)
+	if n, err := DeviceCount(); err != nil || n < 2 {
+		t.Skipf("needs 2 GPUs (%d, %v)", n, err)
+	}
+	c1, err := NewContext(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c1.Close()
+	src := make([]int64, 1<<20)
+	for i := range src {
+		src[i] = int64(i) * 3
+	}
+	a, err := AllocFrom(c0, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Free()
+	b, err := Alloc[int64](c1, len(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Free()
+	if err := b.CopyFromBuffer(a); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]int64, len(src))
+	if err := b.CopyTo(got); err != nil {
+		t.Fatal(err)
+	}
+	if got[len(got)-1] != src[len(src)-1] || got[1] != 3 {
+		t.Fatalf("peer copy: %d %d", got[1], got[len(got)-1])
+	}
+	s1, err := c1.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s1.Close()
+	if err := b.Zero(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.CopyFromBufferAsync(s1, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.CopyToAsync(s1, got); err != nil {
+		t.Fatal(err)
+	}
+	if err := s1.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	if got[len(got)-1] != src[len(src)-1] {
+		t.Fatalf("async peer copy: %d", got[len(got)-1])
+	}
+}
+
 // BenchmarkLaunchInterleaved launches the 4-argument saxpy (n = 0: no
 // work) through Kernel.Launch and through cu.LaunchKernel with a prebuilt
 // argument array, in alternating blocks of 1000 that each wait for their
