@@ -12,7 +12,8 @@
 //
 //	ctx, err := cuda.NewContext(0) // device 0's primary context
 //	defer ctx.Close()
-//	mod, err := ctx.LoadModule(ptx) // PTX, cubin or fatbin bytes
+//	mod, err := ctx.ModuleFromSource(cuda.Source{Code: src}) // CUDA C++ through NVRTC
+//	// or ctx.LoadModule(ptx): PTX, cubin or fatbin bytes
 //	vecAdd, err := mod.Kernel("vecAdd")
 //	a, err := cuda.AllocFrom(ctx, hostA) // *Buffer[float32]
 //	...
@@ -45,6 +46,19 @@
 // is closed and every resource made from it is freed, whatever the order,
 // so no free ever reaches a destroyed context. Views ([Buffer.Slice]) share
 // their parent's memory and cannot be freed themselves.
+//
+// # Streams, graphs and Go memory
+//
+// Asynchronous copies from and to Go slices pin the slice's memory
+// (runtime.Pinner) and record an event after the copy on the stream; the
+// stream unpins it once the event has completed, which it checks at its
+// next operation, Synchronize, Wait or Close. So the memory stays alive and
+// in place while the GPU may read or write it, with no thread blocked and
+// no host function in the stream's way. Between [Stream.BeginCapture] and
+// [Stream.EndCapture] the memory is instead pinned for the graph's life: a
+// CUDA user object retained by the graph (and by each instance of it)
+// unpins it when the last of them is destroyed. [Stream.HostFunc]'s Go
+// functions live as long, through the same mechanism in package cu.
 //
 // # Kernel arguments
 //
