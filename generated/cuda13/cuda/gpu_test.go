@@ -210,6 +210,44 @@ func TestGPUAsyncWait(t *testing.T) {
 	}
 }
 
+// TestGPUWaitWithLaterWork: Wait returns nil once the work queued before it
+// is done, though work queued after it still runs (a host function blocked
+// on a channel); it once returned cuStreamQuery's CUDA_ERROR_NOT_READY.
+func TestGPUWaitWithLaterWork(t *testing.T) {
+	c := gpuContext(t)
+	s, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	gate1, gate2 := make(chan struct{}), make(chan struct{})
+	if err := s.HostFunc(func() { <-gate1 }); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.Wait(context.Background()) }()
+	time.Sleep(100 * time.Millisecond) // Wait has queued its host function
+	if err := s.HostFunc(func() { <-gate2 }); err != nil {
+		t.Fatal(err)
+	}
+	close(gate1)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Wait with later work still queued: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("Wait did not return")
+	}
+	if busy, err := s.Query(); err != nil || busy {
+		t.Errorf("Query with the second host function blocked: done %v, %v; want false, nil", busy, err)
+	}
+	close(gate2)
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestGPUMemory(t *testing.T) {
 	c := gpuContext(t)
 	b, err := Alloc[uint32](c, 1000)
