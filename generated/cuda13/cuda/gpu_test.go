@@ -239,8 +239,8 @@ func TestGPUWaitWithLaterWork(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Error("Wait did not return")
 	}
-	if busy, err := s.Query(); err != nil || busy {
-		t.Errorf("Query with the second host function blocked: done %v, %v; want false, nil", busy, err)
+	if idle, err := s.Query(); err != nil || idle {
+		t.Errorf("Query with the second host function blocked: idle %v, %v; want false, nil", idle, err)
 	}
 	close(gate2)
 	if err := s.Synchronize(); err != nil {
