@@ -30,6 +30,7 @@ generate: deps
 		major=$${set%%.*}; \
 		$(CUGEN) gen -set $$set -out generated/cuda$$major || exit 1; \
 	done
+	$(CUGEN) layer
 	@echo "generated/cuda13 needs the CUDA 13.0 toolkit headers: make generate13 CUDA_HEADERS=/usr/local/cuda/include"
 
 generate13:
@@ -43,10 +44,11 @@ check: deps
 	for set in $(GEN_SETS); do \
 		major=$${set%%.*}; \
 		$(CUGEN) gen -set $$set -out $$tmp/cuda$$major -importpath github.com/cugen/cugen/generated/cuda$$major >/dev/null || exit 1; \
-		if ! diff -r -q -x .cugen.lock generated/cuda$$major $$tmp/cuda$$major; then \
+		if ! diff -r -q -x .cugen.lock -x cuda generated/cuda$$major $$tmp/cuda$$major; then \
 			echo "make check: generated/cuda$$major is stale: run make generate" >&2; exit 1; \
 		fi; \
 	done; echo "make check: generated/ is up to date"
+	@$(CUGEN) layer -check
 	@set -e; for set in $(BUILD_SETS); do \
 		d=cuda$$(echo $$set | tr . _); rm -rf generated/_check/$$d; \
 		$(CUGEN) gen -set $$set -out generated/_check/$$d -importpath github.com/cugen/cugen/generated/_check/$$d; \

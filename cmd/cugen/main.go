@@ -13,6 +13,7 @@
 //	cugen lock -set 12.4             pin every header the parse reads in headers.lock
 //	cugen libs -lib libcudart12      fetch and verify a locked library package, print its directory
 //	cugen diff -old set:12.4 -new set:13.0   what changed in the API between two header sets
+//	cugen layer [-check]             write layer/ (the Go layer) as generated/cudaN/cuda for every major
 //
 // Exit status: 0 on success, 1 when the command fails (its error is the
 // last line on stderr), 2 for a usage error (no or an unknown command, an
@@ -47,7 +48,7 @@ func main() {
 // commands are cugen's commands by name; usage lists each with every flag.
 var commands = map[string]func([]string, io.Writer, io.Writer) error{
 	"gen": cmdGen, "ir": cmdIR, "headers": cmdHeaders, "libs": cmdLibs, "diff": cmdDiff,
-	"lock": cmdLock,
+	"lock": cmdLock, "layer": cmdLayer,
 }
 
 // run is main without the exit, for tests.
@@ -80,6 +81,7 @@ const usage = `usage:
   cugen lock -set NAME [-lock FILE]
   cugen libs -lib NAME [-lock FILE]
   cugen diff -old DIR|set:NAME|ir:FILE -new DIR|set:NAME|ir:FILE [-lock FILE] [-json]
+  cugen layer [-root DIR] [-check]
 exit status: 0 ok, 1 failure, 2 usage error
 `
 

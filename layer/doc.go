@@ -1,0 +1,73 @@
+// Package cuda is the Go API for CUDA on top of cugen's generated driver
+// package (cu): devices and contexts safe to use from any goroutine, typed
+// device memory, modules and kernels, checked kernel launches, streams that
+// a goroutine can wait on without blocking a thread, and events.
+//
+// Import the copy for your CUDA major: github.com/cugen/cugen/generated/cuda13/cuda
+// (or cuda12). Both are written by cugen from one source, so they offer the
+// same API; each calls its own major's cu package, whose typed errors it
+// returns unchanged (errors.Is(err, cu.ErrorInvalidValue) works).
+//
+//	ctx, err := cuda.NewContext(0) // device 0's primary context
+//	defer ctx.Close()
+//	mod, err := ctx.ModuleFromSource(cuda.Source{Code: src}) // CUDA C++ through NVRTC
+//	// or ctx.LoadModule(ptx): PTX, cubin or fatbin bytes
+//	vecAdd, err := mod.Kernel("vecAdd")
+//	a, err := cuda.AllocFrom(ctx, hostA) // *Buffer[float32]
+//	...
+//	err = vecAdd.Launch(cuda.ForN(n, 256), a, b, c, int32(n))
+//	err = c.CopyTo(hostC)
+//
+// # Goroutines and the current context
+//
+// CUDA's current context belongs to the OS thread, and Go moves goroutines
+// between threads. Every method here that calls CUDA locks the goroutine to
+// its thread for the length of the call (runtime.LockOSThread, nested
+// locks are fine), makes its context current there if it is not already
+// (one cuCtxGetCurrent, and a cuCtxSetCurrent when another context was
+// current), calls, and unlocks. So a [Context] and everything made from it
+// may be used from any goroutine, concurrently, without the caller locking
+// anything. What it leaves behind: the thread's current context stays the
+// last one bound. For calls of your own on the raw cu package, use
+// [Context.Do], which runs a function with the context current on a locked
+// thread. Raw handles: [Context.Raw], [Device.Raw], [Buffer.Ptr],
+// [Stream.Raw], [Event.Raw], [Module.Raw], [Kernel.Raw].
+//
+// # Lifetimes
+//
+// Every resource (buffer, host buffer, stream, event, module) is freed
+// exactly once: by its Free or Close method, or, when it becomes
+// unreachable without one, by a cleanup (runtime.AddCleanup) on the garbage
+// collector's schedule. A second Free returns [ErrFreed], as does any use
+// after Free. Each resource holds a reference to its context: the primary
+// context is released (cuDevicePrimaryCtxRelease) only when the Context
+// is closed and every resource made from it is freed, whatever the order,
+// so no free ever reaches a destroyed context. Views ([Buffer.Slice]) share
+// their parent's memory and cannot be freed themselves.
+//
+// # Streams, graphs and Go memory
+//
+// Asynchronous copies from and to Go slices pin the slice's memory
+// (runtime.Pinner) and record an event after the copy on the stream; the
+// stream unpins it once the event has completed, which it checks at its
+// next operation, Synchronize, Wait or Close. So the memory stays alive and
+// in place while the GPU may read or write it, with no thread blocked and
+// no host function in the stream's way. Between [Stream.BeginCapture] and
+// [Stream.EndCapture] the memory is instead pinned for the graph's life: a
+// CUDA user object retained by the graph (and by each instance of it)
+// unpins it when the last of them is destroyed. [Stream.HostFunc]'s Go
+// functions live as long, through the same mechanism in package cu.
+//
+// # Kernel arguments
+//
+// [Kernel.Launch] packs each argument at its exact C size and alignment:
+// int8..int64, uint8..uint64, float32, float64, bool, uintptr and
+// cu.Deviceptr as the C types of the same size, a *Buffer[T] or
+// *HostBuffer[T] (mapped) as its address, and any struct or array type
+// without Go pointers as its Go memory (the same layout as C's on amd64 and
+// arm64 when its fields are the same types). Go's int and uint are not
+// accepted where the kernel's parameter is not 8 bytes: pass int32(n) for a
+// C int. Where the driver has cuFuncGetParamInfo (CUDA 12.4 and newer), the
+// argument count and each argument's size are checked against the kernel's
+// own parameters, and an error names the bad argument.
+package cuda

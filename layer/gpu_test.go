@@ -1,0 +1,893 @@
+package cuda
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/cugen/cugen/generated/cuda12/cu"
+)
+
+// testPTX holds saxpy(float a, const float *x, float *y, int n):
+// y[i] = a*x[i] + y[i] (a 4-byte parameter, then two 8-aligned pointers:
+// offsets 0, 8, 16, 24), and empty() for the launch benchmark.
+const testPTX = `
+.version 7.0
+.target sm_52
+.address_size 64
+
+.visible .entry saxpy(.param .f32 a, .param .u64 px, .param .u64 py, .param .s32 n)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<6>;
+	.reg .f32 %f<5>;
+	.reg .b64 %rd<8>;
+
+	ld.param.f32 %f1, [a];
+	ld.param.u64 %rd1, [px];
+	ld.param.u64 %rd2, [py];
+	ld.param.s32 %r2, [n];
+	mov.u32 %r3, %ctaid.x;
+	mov.u32 %r4, %ntid.x;
+	mov.u32 %r5, %tid.x;
+	mad.lo.s32 %r1, %r4, %r3, %r5;
+	setp.ge.s32 %p1, %r1, %r2;
+	@%p1 bra DONE;
+	cvta.to.global.u64 %rd3, %rd1;
+	cvta.to.global.u64 %rd4, %rd2;
+	mul.wide.s32 %rd5, %r1, 4;
+	add.s64 %rd6, %rd3, %rd5;
+	add.s64 %rd7, %rd4, %rd5;
+	ld.global.f32 %f2, [%rd6];
+	ld.global.f32 %f3, [%rd7];
+	fma.rn.f32 %f4, %f1, %f2, %f3;
+	st.global.f32 [%rd7], %f4;
+DONE:
+	ret;
+}
+
+.visible .entry empty()
+{
+	ret;
+}
+`
+
+// gpuContext returns device 0's context, or skips the test without a GPU.
+func gpuContext(tb testing.TB) *Context {
+	tb.Helper()
+	c, err := NewContext(0)
+	if err != nil {
+		tb.Skipf("no CUDA device: %v", err)
+	}
+	tb.Cleanup(func() { c.Close() })
+	return c
+}
+
+func gpuKernels(tb testing.TB, c *Context) (saxpy, empty *Kernel) {
+	tb.Helper()
+	m, err := c.LoadModule([]byte(testPTX))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { m.Unload() })
+	if saxpy, err = m.Kernel("saxpy"); err != nil {
+		tb.Fatal(err)
+	}
+	if empty, err = m.Kernel("empty"); err != nil {
+		tb.Fatal(err)
+	}
+	return saxpy, empty
+}
+
+func checkSaxpy(t *testing.T, a float32, x, y0, y []float32) {
+	t.Helper()
+	for i := range y {
+		if want := a*x[i] + y0[i]; math.Abs(float64(y[i]-want)) > 1e-5 {
+			t.Fatalf("y[%d] = %v, want %v", i, y[i], want)
+		}
+	}
+}
+
+func TestGPUSaxpy(t *testing.T) {
+	c := gpuContext(t)
+	saxpy, _ := gpuKernels(t, c)
+	params, known := saxpy.Params()
+	t.Logf("saxpy's parameters from the driver: %v (known %v)", params, known)
+	if known && fmt.Sprint(params) != "[{0 4} {8 8} {16 8} {24 4}]" {
+		t.Errorf("saxpy's parameters: %v", params)
+	}
+	const n = 100003
+	x, y := make([]float32, n), make([]float32, n)
+	for i := range x {
+		x[i], y[i] = float32(i), float32(2*i)
+	}
+	dx, err := AllocFrom(c, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dx.Free()
+	dy, err := AllocFrom(c, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dy.Free()
+	if err := saxpy.Launch(ForN(n, 256), float32(3), dx, dy, int32(n)); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]float32, n)
+	if err := dy.CopyTo(got); err != nil {
+		t.Fatal(err)
+	}
+	checkSaxpy(t, 3, x, y, got)
+
+	// The driver's parameter info catches what Go's types alone cannot.
+	if known {
+		err := saxpy.Launch(ForN(n, 256), float32(3), dx, dy, n)
+		var ae *ArgError
+		if !errors.As(err, &ae) || ae.Index != 3 {
+			t.Errorf("int for a C int: %v", err)
+		}
+		if err := saxpy.Launch(ForN(n, 256), float32(3), dx, dy); err == nil || !strings.Contains(err.Error(), "takes 4 arguments, got 3") {
+			t.Errorf("3 arguments for 4: %v", err)
+		}
+	}
+}
+
+func TestGPUAsyncWait(t *testing.T) {
+	c := gpuContext(t)
+	saxpy, _ := gpuKernels(t, c)
+	s, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const n = 1 << 20
+	hx, err := AllocHost[float32](c, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hx.Free()
+	x, y := hx.Slice(), make([]float32, n)
+	for i := range x {
+		x[i], y[i] = float32(i%1000), 1
+	}
+	dx, err := Alloc[float32](c, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dx.Free()
+	dy, err := Alloc[float32](c, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dy.Free()
+	got := make([]float32, n)
+	for round := range 3 {
+		if err := dx.CopyFromHostAsync(s, hx); err != nil {
+			t.Fatal(err)
+		}
+		if err := dy.CopyFromAsync(s, y); err != nil {
+			t.Fatal(err)
+		}
+		if err := saxpy.Launch(ForN(n, 256).On(s), float32(round), dx, dy, int32(n)); err != nil {
+			t.Fatal(err)
+		}
+		if err := dy.CopyToAsync(s, got); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err := s.Wait(ctx)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSaxpy(t, float32(round), x, y, got)
+		s.st.mu.Lock()
+		pending := len(s.st.pending)
+		s.st.mu.Unlock()
+		if pending != 0 {
+			t.Fatalf("after Wait, %d copies still hold Go memory", pending)
+		}
+	}
+	// A Wait whose context has ended returns at once.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := s.Wait(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		t.Fatal(err)
+	}
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestGPUWaitWithLaterWork: Wait returns nil once the work queued before it
+// is done, though work queued after it still runs (a host function blocked
+// on a channel); it once returned cuStreamQuery's CUDA_ERROR_NOT_READY.
+func TestGPUWaitWithLaterWork(t *testing.T) {
+	c := gpuContext(t)
+	s, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	gate1, gate2 := make(chan struct{}), make(chan struct{})
+	if err := s.HostFunc(func() { <-gate1 }); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- s.Wait(context.Background()) }()
+	time.Sleep(100 * time.Millisecond) // Wait has queued its host function
+	if err := s.HostFunc(func() { <-gate2 }); err != nil {
+		t.Fatal(err)
+	}
+	close(gate1)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("Wait with later work still queued: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Error("Wait did not return")
+	}
+	if idle, err := s.Query(); err != nil || idle {
+		t.Errorf("Query with the second host function blocked: idle %v, %v; want false, nil", idle, err)
+	}
+	close(gate2)
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestGPUMemory(t *testing.T) {
+	c := gpuContext(t)
+	b, err := Alloc[uint32](c, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Free()
+	if err := b.Fill(0xabcd1234); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Slice(100, 200).Zero(); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]uint32, 1000)
+	if err := b.CopyTo(got); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range got {
+		want := uint32(0xabcd1234)
+		if i >= 100 && i < 200 {
+			want = 0
+		}
+		if v != want {
+			t.Fatalf("[%d] = %#x, want %#x", i, v, want)
+		}
+	}
+	d, err := Alloc[uint32](c, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Free()
+	if err := d.CopyFromBuffer(b.Slice(150, 250)); err != nil {
+		t.Fatal(err)
+	}
+	part := make([]uint32, 100)
+	if err := d.CopyTo(part); err != nil {
+		t.Fatal(err)
+	}
+	if part[49] != 0 || part[50] != 0xabcd1234 {
+		t.Fatalf("device-to-device copy of a view: %#x %#x", part[49], part[50])
+	}
+	type f64 = float64
+	e, err := Alloc[f64](c, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Free()
+	if err := e.Fill(0); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Fill(1.5); err == nil {
+		t.Error("Fill(1.5) of float64: no error (its 8 bytes do not repeat)")
+	}
+}
+
+func TestGPUEvents(t *testing.T) {
+	c := gpuContext(t)
+	s, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	start, err := c.NewEvent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer start.Close()
+	end, err := c.NewEvent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer end.Close()
+	b, err := Alloc[byte](c, 256<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Free()
+	if err := start.Record(s); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.FillAsync(s, 7); err != nil {
+		t.Fatal(err)
+	}
+	if err := end.Record(s); err != nil {
+		t.Fatal(err)
+	}
+	if err := end.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Elapsed(start, end)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("memset of 256 MB: %v", d)
+	if d <= 0 || d > 10*time.Second {
+		t.Errorf("elapsed %v", d)
+	}
+}
+
+// TestGPUGoroutines uses one context from many goroutines, none of them
+// locked to a thread.
+func TestGPUGoroutines(t *testing.T) {
+	c := gpuContext(t)
+	saxpy, _ := gpuKernels(t, c)
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for g := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			const n = 4096
+			x, y := make([]float32, n), make([]float32, n)
+			for i := range x {
+				x[i], y[i] = float32(g), float32(i)
+			}
+			for range 20 {
+				dx, err := AllocFrom(c, x)
+				if err != nil {
+					errs <- err
+					return
+				}
+				dy, err := AllocFrom(c, y)
+				if err != nil {
+					errs <- err
+					return
+				}
+				runtime.Gosched()
+				if err := saxpy.Launch(ForN(n, 128), float32(2), dx, dy, int32(n)); err != nil {
+					errs <- err
+					return
+				}
+				got := make([]float32, n)
+				if err := dy.CopyTo(got); err != nil {
+					errs <- err
+					return
+				}
+				for i := range got {
+					if got[i] != 2*float32(g)+float32(i) {
+						errs <- fmt.Errorf("goroutine %d: y[%d] = %v", g, i, got[i])
+						return
+					}
+				}
+				dx.Free()
+				dy.Free()
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+// TestGPUCloseFirst closes the context before its buffer: the buffer stays
+// usable, and its Free releases the context.
+func TestGPUCloseFirst(t *testing.T) {
+	gpuContext(t) // skips without a GPU
+	c, err := NewContext(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := AllocFrom(c, []int32{1, 2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]int32, 3)
+	if err := b.CopyTo(got); err != nil || got[2] != 3 {
+		t.Fatalf("after Close: %v %v", got, err)
+	}
+	if err := b.Free(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.CopyTo(got); !errors.Is(err, ErrFreed) {
+		t.Fatalf("after Free: %v", err)
+	}
+}
+
+func TestGPUModuleErrors(t *testing.T) {
+	c := gpuContext(t)
+	_, err := c.LoadModule([]byte(".version 7.0\n.target sm_52\n.address_size 64\n.visible .entry bad() { bogus.instruction; }\n"))
+	if err == nil {
+		t.Fatal("bad PTX loaded")
+	}
+	t.Logf("bad PTX: %v", err)
+	if !strings.Contains(err.Error(), "loading a PTX module") || !strings.Contains(err.Error(), "\n") {
+		t.Errorf("no JIT log in the error: %v", err)
+	}
+	m, err := c.LoadModule([]byte(testPTX))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Kernel("nosuch"); !errors.Is(err, cu.ErrorNotFound) {
+		t.Errorf("missing kernel: %v", err)
+	}
+	k, err := m.Kernel("empty")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Unload(); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Launch(Config{}); !errors.Is(err, ErrFreed) {
+		t.Errorf("launch after Unload: %v", err)
+	}
+}
+
+// TestGPULibrary launches a context-independent kernel (cuLibrary*): the
+// stream it is launched on picks the context.
+func TestGPULibrary(t *testing.T) {
+	c := gpuContext(t)
+	lib, err := LoadLibrary([]byte(testPTX))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Unload()
+	saxpy, err := lib.Kernel("saxpy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	params, known := saxpy.Params()
+	t.Logf("library saxpy's parameters: %v (known %v)", params, known)
+	s, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	x, y := []float32{1, 2, 3}, []float32{10, 20, 30}
+	dx, err := AllocFrom(c, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dx.Free()
+	dy, err := AllocFrom(c, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dy.Free()
+	if err := saxpy.Launch(ForN(3, 32), float32(2), dx, dy, int32(3)); err == nil || !strings.Contains(err.Error(), "set Config.Stream") {
+		t.Errorf("library kernel without a stream: %v", err)
+	}
+	if err := saxpy.Launch(ForN(3, 32).On(s), float32(2), dx, dy, int32(3)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]float32, 3)
+	if err := dy.CopyTo(got); err != nil {
+		t.Fatal(err)
+	}
+	checkSaxpy(t, 2, x, y, got)
+	if err := lib.Unload(); err != nil {
+		t.Fatal(err)
+	}
+	if err := saxpy.Launch(ForN(3, 32).On(s), float32(2), dx, dy, int32(3)); !errors.Is(err, ErrFreed) {
+		t.Errorf("launch after Unload: %v", err)
+	}
+}
+
+// TestGPUGraphCapture captures copies from and to pinned HostBuffers, a
+// launch and a Go host function into a graph, drops everything but the
+// instance, and launches it three times: the host function runs on every
+// launch and the buffers stay alive.
+func TestGPUGraphCapture(t *testing.T) { testGraphCapture(t, false) }
+
+// TestGPUGraphCaptureGoMemory is TestGPUGraphCapture with Go slices, which
+// the graph keeps pinned.
+func TestGPUGraphCaptureGoMemory(t *testing.T) { testGraphCapture(t, true) }
+
+func testGraphCapture(t *testing.T, goMemory bool) {
+	c := gpuContext(t)
+	saxpy, _ := gpuKernels(t, c)
+	s, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const n = 1000
+	hx, err := AllocHost[float32](c, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hgot, err := AllocHost[float32](c, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, y, got := hx.Slice(), make([]float32, n), hgot.Slice()
+	if goMemory {
+		x, got = make([]float32, n), make([]float32, n)
+	}
+	for i := range x {
+		x[i], y[i] = float32(i), 1
+	}
+	dx, err := Alloc[float32](c, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dx.Free()
+	dy, err := Alloc[float32](c, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dy.Free()
+	var calls atomic.Int32
+	if err := s.BeginCapture(); err != nil {
+		t.Fatal(err)
+	}
+	copyIn := func() error { return dx.CopyFromHostAsync(s, hx) }
+	copyOut := func() error { return dy.CopyToHostAsync(s, hgot) }
+	if goMemory {
+		copyIn = func() error { return dx.CopyFromAsync(s, x) }
+		copyOut = func() error { return dy.CopyToAsync(s, got) }
+	}
+	steps := []func() error{
+		copyIn,
+		func() error { return dy.CopyFromAsync(s, y) }, // Go memory in both
+		func() error { return saxpy.Launch(ForN(n, 128).On(s), float32(3), dx, dy, int32(n)) },
+		copyOut,
+		func() error { return s.HostFunc(func() { calls.Add(1) }) },
+	}
+	for i, step := range steps {
+		if err := step(); err != nil {
+			s.EndCapture()
+			t.Fatalf("step %d of the capture: %v", i, err)
+		}
+	}
+	g, err := s.EndCapture()
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec, err := g.Instantiate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer exec.Close()
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
+	}
+	hx, hgot = nil, nil // the graph keeps them
+	for round := range 3 {
+		runtime.GC()
+		clear(got)
+		if err := exec.Launch(s); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Synchronize(); err != nil {
+			t.Fatal(err)
+		}
+		checkSaxpy(t, 3, x, y, got)
+		if n := calls.Load(); n != int32(round+1) {
+			t.Fatalf("after %d launches the host function ran %d times", round+1, n)
+		}
+	}
+}
+
+// TestGPUModuleFromSource compiles CUDA C++ with NVRTC for the device
+// (a cubin for sm_90 with this NVRTC) and runs an extern "C" kernel and a
+// template found by its name expression.
+func TestGPUModuleFromSource(t *testing.T) {
+	c := gpuContext(t)
+	needNVRTC(t)
+	m, err := c.ModuleFromSource(Source{
+		Code:            vecAddSource,
+		Headers:         map[string]string{"scale.h": "#define SCALE 2.0f\n"},
+		NameExpressions: []string{"fill<double>"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Unload()
+	vecAdd, err := m.Kernel("vecAdd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill, err := m.Kernel("fill<double>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 5000
+	a, b := make([]float32, n), make([]float32, n)
+	for i := range a {
+		a[i], b[i] = float32(i), 0.5
+	}
+	da, err := AllocFrom(c, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer da.Free()
+	db, err := AllocFrom(c, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Free()
+	dc, err := Alloc[float32](c, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dc.Free()
+	if err := vecAdd.Launch(ForN(n, 0), da, db, dc, int32(n)); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]float32, n)
+	if err := dc.CopyTo(got); err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		if got[i] != 2*(a[i]+b[i]) {
+			t.Fatalf("c[%d] = %v, want %v", i, got[i], 2*(a[i]+b[i]))
+		}
+	}
+	dd, err := Alloc[float64](c, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dd.Free()
+	if err := fill.Launch(ForN(10, 32), dd, 2.5, int32(10)); err != nil {
+		t.Fatal(err)
+	}
+	f := make([]float64, 10)
+	if err := dd.CopyTo(f); err != nil {
+		t.Fatal(err)
+	}
+	if f[9] != 2.5 {
+		t.Fatalf("fill<double>: %v", f)
+	}
+}
+
+// TestGPUPeerCopy copies between buffers of two devices (cuMemcpyPeer and
+// cuMemcpyPeerAsync); it needs two GPUs.
+func TestGPUPeerCopy(t *testing.T) {
+	c0 := gpuContext(t)
+	if n, err := DeviceCount(); err != nil || n < 2 {
+		t.Skipf("needs 2 GPUs (%d, %v)", n, err)
+	}
+	c1, err := NewContext(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c1.Close()
+	src := make([]int64, 1<<20)
+	for i := range src {
+		src[i] = int64(i) * 3
+	}
+	a, err := AllocFrom(c0, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Free()
+	b, err := Alloc[int64](c1, len(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Free()
+	if err := b.CopyFromBuffer(a); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]int64, len(src))
+	if err := b.CopyTo(got); err != nil {
+		t.Fatal(err)
+	}
+	if got[len(got)-1] != src[len(src)-1] || got[1] != 3 {
+		t.Fatalf("peer copy: %d %d", got[1], got[len(got)-1])
+	}
+	s1, err := c1.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s1.Close()
+	if err := b.Zero(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.CopyFromBufferAsync(s1, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.CopyToAsync(s1, got); err != nil {
+		t.Fatal(err)
+	}
+	if err := s1.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	if got[len(got)-1] != src[len(src)-1] {
+		t.Fatalf("async peer copy: %d", got[len(got)-1])
+	}
+}
+
+// BenchmarkLaunchInterleaved launches the 4-argument saxpy (n = 0: no
+// work) through Kernel.Launch and through cu.LaunchKernel with a prebuilt
+// argument array, in alternating blocks of 1000 that each wait for their
+// kernels; it reports both and the layer's rate as a share of the raw.
+func BenchmarkLaunchInterleaved(b *testing.B) {
+	c := gpuContext(b)
+	saxpy, _ := gpuKernels(b, c)
+	x, err := Alloc[float32](c, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer x.Free()
+	s, err := c.NewStream()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	cfg := Config{Stream: s}
+	alpha, n := float32(1), int32(0)
+	xp := x.Ptr()
+	raw := []unsafe.Pointer{unsafe.Pointer(&alpha), unsafe.Pointer(&xp), unsafe.Pointer(&xp), unsafe.Pointer(&n)}
+	const block = 1000
+	layer := func() {
+		for range block {
+			if err := saxpy.Launch(cfg, alpha, x, x, n); err != nil {
+				b.Fatal(err)
+			}
+		}
+		s.Synchronize()
+	}
+	direct := func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cu.CtxSetCurrent(c.Raw()); err != nil {
+			b.Fatal(err)
+		}
+		for range block {
+			if err := cu.LaunchKernel(saxpy.Raw(), 1, 1, 1, 1, 1, 1, 0, s.Raw(), raw, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		cu.StreamSynchronize(s.Raw())
+	}
+	layer()
+	direct()
+	var tl, tr time.Duration
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		ways := [2]func(){layer, direct}
+		times := [2]*time.Duration{&tl, &tr}
+		if i%2 == 1 {
+			ways[0], ways[1] = ways[1], ways[0]
+			times[0], times[1] = times[1], times[0]
+		}
+		for j := range ways {
+			t0 := time.Now()
+			ways[j]()
+			*times[j] += time.Since(t0)
+		}
+	}
+	b.ReportMetric(float64(tl.Nanoseconds())/float64(b.N*block), "layer-ns/launch")
+	b.ReportMetric(float64(tr.Nanoseconds())/float64(b.N*block), "raw-ns/launch")
+	b.ReportMetric(100*float64(tr)/float64(tl), "layer-rate-%-of-raw")
+}
+
+// BenchmarkLaunchLayer is Kernel.Launch alone, for allocs/op.
+func BenchmarkLaunchLayer(b *testing.B) {
+	c := gpuContext(b)
+	saxpy, _ := gpuKernels(b, c)
+	x, err := Alloc[float32](c, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer x.Free()
+	s, err := c.NewStream()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	cfg := Config{Stream: s}
+	alpha, n := float32(1), int32(0)
+	b.ReportAllocs()
+	for i := range b.N {
+		if err := saxpy.Launch(cfg, alpha, x, x, n); err != nil {
+			b.Fatal(err)
+		}
+		if i%1000 == 999 {
+			s.Synchronize()
+		}
+	}
+	s.Synchronize()
+}
+
+// BenchmarkCopyInterleaved copies 256 MB from pinned host memory to the
+// device through Buffer.CopyFrom and through cu.MemcpyHtoD, alternating.
+func BenchmarkCopyInterleaved(b *testing.B) {
+	c := gpuContext(b)
+	const n = 64 << 20 // float32s: 256 MB
+	h, err := AllocHost[float32](c, n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer h.Free()
+	d, err := Alloc[float32](c, n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Free()
+	src := h.Slice()
+	layer := func() {
+		if err := d.CopyFrom(src); err != nil {
+			b.Fatal(err)
+		}
+	}
+	direct := func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		cu.CtxSetCurrent(c.Raw())
+		if err := cu.MemcpyHtoD(d.Ptr(), h.Ptr(), n*4); err != nil {
+			b.Fatal(err)
+		}
+	}
+	layer()
+	direct()
+	var tl, tr time.Duration
+	b.ResetTimer()
+	for i := range b.N {
+		ways := [2]func(){layer, direct}
+		times := [2]*time.Duration{&tl, &tr}
+		if i%2 == 1 {
+			ways[0], ways[1] = ways[1], ways[0]
+			times[0], times[1] = times[1], times[0]
+		}
+		for j := range ways {
+			t0 := time.Now()
+			ways[j]()
+			*times[j] += time.Since(t0)
+		}
+	}
+	gb := float64(n*4) * float64(b.N) / 1e9
+	b.ReportMetric(gb/tl.Seconds(), "layer-GB/s")
+	b.ReportMetric(gb/tr.Seconds(), "raw-GB/s")
+	b.ReportMetric(100*float64(tr)/float64(tl), "layer-%-of-raw")
+	runtime.KeepAlive(h)
+}
+
+// BenchmarkBind is the cost of a call through the layer that only binds
+// the context (Context.Do with an empty function).
+func BenchmarkBind(b *testing.B) {
+	c := gpuContext(b)
+	b.ReportAllocs()
+	for range b.N {
+		c.Do(func() error { return nil })
+	}
+}

@@ -1,0 +1,344 @@
+package cuda
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime"
+	"unsafe"
+
+	"github.com/cugen/cugen/generated/cuda12/cu"
+)
+
+// Dim3 is a grid or block size. A zero dimension means 1, as C++'s dim3
+// defaults do: Dim3{X: 256} is 256x1x1.
+type Dim3 struct{ X, Y, Z uint32 }
+
+func one(v uint32) uint32 {
+	if v == 0 {
+		return 1
+	}
+	return v
+}
+
+// Norm returns d with its zero dimensions set to 1.
+func (d Dim3) Norm() Dim3 { return Dim3{one(d.X), one(d.Y), one(d.Z)} }
+
+// Config is how a kernel is launched. A nil Stream is the context's legacy
+// default stream.
+type Config struct {
+	Grid, Block Dim3
+	SharedMem   uint32 // dynamic shared memory per block, in bytes
+	Stream      *Stream
+}
+
+// ForN returns the configuration for one thread per element of n: blocks
+// of block threads (256 when block is 0), as many as cover n.
+func ForN(n, block int) Config {
+	if block <= 0 {
+		block = 256
+	}
+	grid := (n + block - 1) / block
+	if n <= 0 {
+		grid = 1
+	}
+	return Config{Grid: Dim3{X: uint32(grid)}, Block: Dim3{X: uint32(block)}}
+}
+
+// On returns c launching on s.
+func (c Config) On(s *Stream) Config {
+	c.Stream = s
+	return c
+}
+
+// Param is one kernel parameter's place in the argument buffer.
+type Param struct{ Offset, Size int }
+
+// Kernel is a __global__ function of a module (CUfunction) or of a
+// library (CUkernel).
+type Kernel struct {
+	fn     cu.Function // a CUkernel for a library's kernel
+	name   string
+	mod    *Module  // the module's context is the launch's
+	lib    *Library // or the stream's context is
+	params []Param
+	known  bool
+}
+
+// Name returns the name the kernel was looked up by.
+func (k *Kernel) Name() string { return k.name }
+
+// Raw returns the driver's handle, for the cu package.
+func (k *Kernel) Raw() cu.Function { return k.fn }
+
+// Params returns the kernel's parameters, and false when the driver does
+// not report them (before CUDA 12.4: Launch then checks only what each
+// argument's Go type says).
+func (k *Kernel) Params() ([]Param, bool) { return k.params, k.known }
+
+// Stack space for the arguments of a launch; larger lists go to the heap.
+const (
+	stackArgWords = 32 // 256 bytes
+	stackArgs     = 16
+)
+
+// Launch launches the kernel (cuLaunchKernel) with args packed at their C
+// sizes and alignments (see the package doc for the Go types accepted).
+// When the driver reports the kernel's parameters, the count and every
+// size are checked first. A launch of up to 16 arguments in 256 bytes
+// allocates nothing.
+func (k *Kernel) Launch(cfg Config, args ...any) error {
+	size, err := k.layout(args)
+	if err != nil {
+		return err
+	}
+	if size > stackArgWords*8 || len(args) > stackArgs {
+		buf := make([]uint64, (size+7)/8)
+		offs := make([]int, len(args))
+		k.pack(args, buf, offs)
+		pp := make([]unsafe.Pointer, len(args))
+		for i, o := range offs {
+			pp[i] = unsafe.Add(unsafe.Pointer(&buf[0]), o)
+		}
+		return k.launch(cfg, args, pp)
+	}
+	// The same on the stack. The pointers are set here, not in pack: stored
+	// through a parameter, they would make the buffers escape.
+	var words [stackArgWords]uint64
+	var ptrs [stackArgs]unsafe.Pointer
+	var offs [stackArgs]int
+	k.pack(args, words[:], offs[:len(args)])
+	for i := range args {
+		ptrs[i] = unsafe.Add(unsafe.Pointer(&words[0]), offs[i])
+	}
+	return k.launch(cfg, args, ptrs[:len(args)])
+}
+
+// launch calls cuLaunchKernel with the packed arguments pp.
+func (k *Kernel) launch(cfg Config, args []any, pp []unsafe.Pointer) error {
+	var ctx *ctxState
+	var h cu.Stream
+	s := cfg.Stream
+	if s != nil {
+		if s.st.done.Load() {
+			return fmt.Errorf("cuda: kernel %s: its stream: %w", k.name, ErrFreed)
+		}
+		ctx, h = s.st.ctx, s.st.h
+	}
+	if k.lib != nil {
+		if k.lib.st.done.Load() {
+			return fmt.Errorf("cuda: kernel %s: its library: %w", k.name, ErrFreed)
+		}
+		if s == nil {
+			return fmt.Errorf("cuda: kernel %s: %w", k.name, errLibraryStream)
+		}
+	} else {
+		r := k.mod.r
+		if err := r.alive(); err != nil {
+			return fmt.Errorf("cuda: kernel %s: its module: %w", k.name, err)
+		}
+		if s != nil && s.st.ctx.ctx != r.ctx.ctx {
+			return fmt.Errorf("cuda: kernel %s: %w", k.name, errStreamContext)
+		}
+		ctx = r.ctx
+	}
+	if err := ctx.bind(); err != nil {
+		return err
+	}
+	g, b := cfg.Grid.Norm(), cfg.Block.Norm()
+	err := cu.LaunchKernel(k.fn, g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, h, pp, nil)
+	runtime.UnlockOSThread()
+	runtime.KeepAlive(args) // the buffers, until the launch is queued
+	if err != nil {
+		return fmt.Errorf("cuda: kernel %s: %w", k.name, err)
+	}
+	return nil
+}
+
+var (
+	errStreamContext = errors.New("the stream belongs to another context than the kernel's module")
+	errLibraryStream = errors.New("a library's kernel launches in its stream's context: set Config.Stream")
+)
+
+// ArgError is a kernel argument that does not fit the kernel.
+type ArgError struct {
+	Kernel string
+	Index  int    // the argument's index in Launch's args, from 0
+	Type   string // its Go type
+	Reason string
+}
+
+func (e *ArgError) Error() string {
+	return fmt.Sprintf("cuda: kernel %s: argument %d (%s): %s", e.Kernel, e.Index, e.Type, e.Reason)
+}
+
+// argShape returns the C size and alignment of a, and for the scalar types
+// its bits (fixed) or, for the others, a pointer to its Go memory.
+func argShape(a *any) (size, align int, bits uint64, mem unsafe.Pointer, err string) {
+	switch v := (*a).(type) {
+	case float32:
+		return 4, 4, uint64(*(*uint32)(unsafe.Pointer(&v))), nil, ""
+	case int32:
+		return 4, 4, uint64(uint32(v)), nil, ""
+	case uint32:
+		return 4, 4, uint64(v), nil, ""
+	case float64:
+		return 8, 8, *(*uint64)(unsafe.Pointer(&v)), nil, ""
+	case int64:
+		return 8, 8, uint64(v), nil, ""
+	case uint64:
+		return 8, 8, v, nil, ""
+	case cu.Deviceptr:
+		return 8, 8, uint64(v), nil, ""
+	case uintptr:
+		return 8, 8, uint64(v), nil, ""
+	case int8:
+		return 1, 1, uint64(uint8(v)), nil, ""
+	case uint8:
+		return 1, 1, uint64(v), nil, ""
+	case bool:
+		if v {
+			return 1, 1, 1, nil, ""
+		}
+		return 1, 1, 0, nil, ""
+	case int16:
+		return 2, 2, uint64(uint16(v)), nil, ""
+	case uint16:
+		return 2, 2, uint64(v), nil, ""
+	case int:
+		return 8, 8, uint64(v), nil, "int"
+	case uint:
+		return 8, 8, uint64(v), nil, "int"
+	case kernelArg:
+		// A *Buffer[T], whatever T: read through its T-free layout (a call
+		// of an interface method would make every argument escape).
+		h := (*bufHeader)((*[2]unsafe.Pointer)(unsafe.Pointer(a))[1])
+		if h.a.r.alive() != nil {
+			return 8, 8, 0, nil, "freed"
+		}
+		return 8, 8, uint64(h.ptr), nil, ""
+	case nil:
+		return 0, 0, 0, nil, "nil"
+	}
+	t := reflect.TypeOf(*a)
+	switch t.Kind() {
+	case reflect.Struct, reflect.Array, reflect.Complex64, reflect.Complex128,
+		reflect.Bool, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		if plainType(t) != nil {
+			return 0, 0, 0, nil, "pointers"
+		}
+		// A non-pointer value in an interface is boxed: the data word
+		// points to it.
+		return int(t.Size()), t.Align(), 0, (*[2]unsafe.Pointer)(unsafe.Pointer(a))[1], ""
+	case reflect.Int, reflect.Uint:
+		return 8, 8, 0, (*[2]unsafe.Pointer)(unsafe.Pointer(a))[1], "int"
+	}
+	return 0, 0, 0, nil, "pointers"
+}
+
+// kernelArg is what passes as a device address: a *Buffer[T], which has
+// the layout of bufHeader for every T (TestBufHeaderLayout).
+type kernelArg interface{ isBuffer() }
+
+type bufHeader struct {
+	a    *devAlloc
+	ptr  cu.Deviceptr
+	n    int
+	view bool
+}
+
+// argError explains argShape's complaint about args[i].
+func (k *Kernel) argError(args []any, i int, why string) error {
+	e := &ArgError{Kernel: k.name, Index: i, Type: typeOf(args[i])}
+	switch why {
+	case "int":
+		if k.known && i < len(k.params) {
+			e.Reason = fmt.Sprintf("Go's %s is 8 bytes and the kernel's parameter is %d: convert it to the C type's size (int32 for int)", e.Type, k.params[i].Size)
+		} else {
+			e.Reason = fmt.Sprintf("Go's %s has no C size of its own and the driver does not report the kernel's parameters: pass int32 or int64", e.Type)
+		}
+	case "freed":
+		e.Reason = "the buffer was freed"
+	case "nil":
+		e.Reason = "nil"
+	case "pointers":
+		e.Reason = "holds Go pointers, which a kernel cannot use (pass a *Buffer or a cu.Deviceptr)"
+	default:
+		e.Reason = why
+	}
+	return e
+}
+
+// layout checks args against the kernel and returns the bytes they need.
+func (k *Kernel) layout(args []any) (int, error) {
+	if k.known && len(args) != len(k.params) {
+		return 0, fmt.Errorf("cuda: kernel %s takes %d arguments, got %d", k.name, len(k.params), len(args))
+	}
+	end := 0
+	for i := range args {
+		size, align, _, _, why := argShape(&args[i])
+		if why == "int" && k.known && k.params[i].Size == 8 {
+			why = ""
+		}
+		if why != "" {
+			return 0, k.argError(args, i, why)
+		}
+		off := (end + align - 1) &^ (align - 1)
+		if align == 0 {
+			off = end
+		}
+		if k.known {
+			p := k.params[i]
+			if p.Size != size {
+				return 0, &ArgError{Kernel: k.name, Index: i, Type: typeOf(args[i]),
+					Reason: fmt.Sprintf("%d bytes, but the kernel's parameter %d is %d bytes", size, i, p.Size)}
+			}
+			off = p.Offset
+		}
+		end = max(end, off+size)
+	}
+	return end, nil
+}
+
+// pack writes args into buf and their offsets into offs; the arguments
+// were checked by layout.
+func (k *Kernel) pack(args []any, buf []uint64, offs []int) {
+	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(buf))), len(buf)*8)
+	end := 0
+	for i := range args {
+		size, align, bits, mem, _ := argShape(&args[i])
+		off := end
+		if align > 1 {
+			off = (end + align - 1) &^ (align - 1)
+		}
+		if k.known {
+			off = k.params[i].Offset
+		}
+		dst := b[off : off+size]
+		switch {
+		case mem != nil:
+			copy(dst, unsafe.Slice((*byte)(mem), size))
+		case size == 8:
+			*(*uint64)(unsafe.Pointer(&dst[0])) = bits
+		case size == 4:
+			*(*uint32)(unsafe.Pointer(&dst[0])) = uint32(bits)
+		case size == 2:
+			*(*uint16)(unsafe.Pointer(&dst[0])) = uint16(bits)
+		case size == 1:
+			dst[0] = byte(bits)
+		}
+		offs[i] = off
+		end = max(end, off+size)
+	}
+}
+
+// typeOf names a's type without letting a escape (as fmt's %T would).
+func typeOf(a any) string {
+	t := reflect.TypeOf(a)
+	if t == nil {
+		return "nil"
+	}
+	return t.String()
+}

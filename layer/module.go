@@ -1,0 +1,262 @@
+package cuda
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/cugen/cugen/generated/cuda12/cu"
+)
+
+// Module is code loaded into a context (CUmodule): PTX, a cubin or a fatbin.
+type Module struct {
+	r       *resource
+	lowered map[string]string // name expression -> mangled name (ModuleFromSource)
+}
+
+// ImageKind is what a module image holds.
+type ImageKind int
+
+const (
+	ImagePTX    ImageKind = iota + 1 // PTX text, JIT-compiled by the driver
+	ImageCubin                       // an ELF cubin
+	ImageFatbin                      // a fatbin (nvcc -fatbin)
+)
+
+func (k ImageKind) String() string {
+	switch k {
+	case ImagePTX:
+		return "PTX"
+	case ImageCubin:
+		return "cubin"
+	case ImageFatbin:
+		return "fatbin"
+	}
+	return fmt.Sprintf("ImageKind(%d)", int(k))
+}
+
+// fatbinMagic starts a fatbin (0xBA55ED50, little-endian).
+var fatbinMagic = []byte{0x50, 0xed, 0x55, 0xba}
+
+// PrepareImage returns what image holds and the bytes to hand the driver:
+// a cubin or fatbin as it is, PTX text NUL-terminated (a NUL is appended
+// when it has none; a NUL inside the text is an error, as the driver would
+// stop reading there).
+func PrepareImage(image []byte) (ImageKind, []byte, error) {
+	switch {
+	case len(image) == 0:
+		return 0, nil, errors.New("cuda: empty module image")
+	case bytes.HasPrefix(image, []byte("\x7fELF")):
+		return ImageCubin, image, nil
+	case bytes.HasPrefix(image, fatbinMagic):
+		return ImageFatbin, image, nil
+	}
+	text := image
+	if text[len(text)-1] == 0 {
+		text = text[:len(text)-1]
+	}
+	if i := bytes.IndexByte(text, 0); i >= 0 {
+		return 0, nil, fmt.Errorf("cuda: PTX image has a NUL byte at offset %d of %d (the driver would stop reading there)", i, len(text))
+	}
+	if len(text) == len(image) {
+		image = append(image[:len(image):len(image)], 0)
+	}
+	return ImagePTX, image, nil
+}
+
+// jitLogSize is the size of the buffers the JIT writes its logs into.
+const jitLogSize = 16 << 10
+
+// LoadModule loads a module from PTX, cubin or fatbin bytes (go:embed
+// them) into the context (cuModuleLoadDataEx). A JIT error's log is in the
+// error.
+func (c *Context) LoadModule(image []byte) (*Module, error) {
+	kind, img, err := PrepareImage(image)
+	if err != nil {
+		return nil, err
+	}
+	s, err := c.state()
+	if err != nil {
+		return nil, err
+	}
+	if err := s.bind(); err != nil {
+		return nil, err
+	}
+	h, log, err := loadData(img)
+	runtime.UnlockOSThread()
+	if err != nil {
+		if log != "" {
+			return nil, fmt.Errorf("cuda: loading a %s module: %w\n%s", kind, err, log)
+		}
+		return nil, fmt.Errorf("cuda: loading a %s module: %w", kind, err)
+	}
+	m := &Module{}
+	m.r = newResource(m, s, kindModule, uint64(h), nil)
+	return m, nil
+}
+
+// loadData calls cuModuleLoadDataEx with an error log buffer.
+func loadData(img []byte) (cu.Module, string, error) {
+	logBuf := make([]byte, jitLogSize)
+	var pin runtime.Pinner
+	defer pin.Unpin()
+	pin.Pin(&logBuf[0])
+	opts := [...]cu.JitOption{cu.JitErrorLogBuffer, cu.JitErrorLogBufferSizeBytes}
+	vals := [...]uintptr{uintptr(unsafe.Pointer(&logBuf[0])), jitLogSize}
+	h, err := cu.ModuleLoadDataEx(unsafe.Pointer(&img[0]), uint32(len(opts)), &opts[0], &vals[0])
+	runtime.KeepAlive(logBuf)
+	if err != nil {
+		n := bytes.IndexByte(logBuf, 0)
+		if n < 0 {
+			n = len(logBuf)
+		}
+		return 0, string(bytes.TrimSpace(logBuf[:n])), err
+	}
+	return h, "", nil
+}
+
+// Raw returns the driver's handle, for the cu package.
+func (m *Module) Raw() cu.Module { return cu.Module(m.r.h) }
+
+// Unload unloads the module (cuModuleUnload); its kernels then return
+// ErrFreed. A second Unload returns ErrFreed.
+func (m *Module) Unload() error { return m.r.free() }
+
+// Kernel returns the kernel (a __global__ function, by its mangled name
+// unless declared extern "C", or by a name expression given to
+// ModuleFromSource) of the module, with its parameter layout
+// when the driver reports it (cuFuncGetParamInfo, CUDA 12.4 and newer).
+func (m *Module) Kernel(name string) (*Kernel, error) {
+	if err := m.r.alive(); err != nil {
+		return nil, err
+	}
+	s := m.r.ctx
+	if err := s.bind(); err != nil {
+		return nil, err
+	}
+	defer runtime.UnlockOSThread()
+	sym := name
+	if l, ok := m.lowered[name]; ok {
+		sym = l
+	}
+	fn, err := cu.ModuleGetFunction(cu.Module(m.r.h), sym)
+	if err != nil {
+		return nil, fmt.Errorf("cuda: kernel %q: %w", name, err)
+	}
+	k := &Kernel{fn: fn, name: name, mod: m}
+	k.params, k.known = paramInfoOf(func(i uint64) (uint64, uint64, error) { return cu.FuncGetParamInfo(fn, i) })
+	return k, nil
+}
+
+// Global returns the address and size of a __device__ variable of the
+// module (cuModuleGetGlobal).
+func (m *Module) Global(name string) (cu.Deviceptr, uint64, error) {
+	if err := m.r.alive(); err != nil {
+		return 0, 0, err
+	}
+	if err := m.r.ctx.bind(); err != nil {
+		return 0, 0, err
+	}
+	defer runtime.UnlockOSThread()
+	return cu.ModuleGetGlobal(cu.Module(m.r.h), name)
+}
+
+// maxParams bounds the parameter query (CUDA allows 32 KB of parameters).
+const maxParams = 32 << 10
+
+// paramInfoOf returns a kernel's parameters from info (cuFuncGetParamInfo
+// or cuKernelGetParamInfo); known is false when the driver cannot say (no
+// such function before CUDA 12.4).
+func paramInfoOf(info func(i uint64) (off, size uint64, err error)) (params []Param, known bool) {
+	for i := uint64(0); i < maxParams; i++ {
+		off, size, err := info(i)
+		if errors.Is(err, cu.ErrorInvalidValue) {
+			return params, true // i is past the last parameter
+		}
+		if err != nil {
+			return nil, false
+		}
+		params = append(params, Param{Offset: int(off), Size: int(size)})
+	}
+	return nil, false
+}
+
+// Library is code loaded once for every context (CUlibrary, CUDA 12.0 and
+// newer drivers): its kernels are context-independent and launch in the
+// context of the stream they are launched on, so a [Config] for one of its
+// kernels needs a Stream.
+type Library struct{ st *libState }
+
+type libState struct {
+	h    cu.Library
+	done atomic.Bool
+}
+
+// LoadLibrary loads PTX, cubin or fatbin bytes as a library
+// (cuLibraryLoadData), after cuInit. A JIT error's log is in the error.
+func LoadLibrary(image []byte) (*Library, error) {
+	kind, img, err := PrepareImage(image)
+	if err != nil {
+		return nil, err
+	}
+	if err := cu.Init(0); err != nil {
+		return nil, err
+	}
+	logBuf := make([]byte, jitLogSize)
+	var pin runtime.Pinner
+	defer pin.Unpin()
+	pin.Pin(&logBuf[0])
+	opts := [...]cu.JitOption{cu.JitErrorLogBuffer, cu.JitErrorLogBufferSizeBytes}
+	vals := [...]uintptr{uintptr(unsafe.Pointer(&logBuf[0])), jitLogSize}
+	h, err := cu.LibraryLoadData(unsafe.Pointer(&img[0]), &opts[0], &vals[0], uint32(len(opts)), nil, nil, 0)
+	runtime.KeepAlive(img)
+	if err != nil {
+		n := bytes.IndexByte(logBuf, 0)
+		if n < 0 {
+			n = len(logBuf)
+		}
+		if log := bytes.TrimSpace(logBuf[:n]); len(log) > 0 {
+			return nil, fmt.Errorf("cuda: loading a %s library: %w\n%s", kind, err, log)
+		}
+		return nil, fmt.Errorf("cuda: loading a %s library: %w", kind, err)
+	}
+	st := &libState{h: h}
+	l := &Library{st: st}
+	runtime.AddCleanup(l, unloadLibrary, st)
+	return l, nil
+}
+
+func unloadLibrary(st *libState) { _ = st.unload() }
+
+func (st *libState) unload() error {
+	if !st.done.CompareAndSwap(false, true) {
+		return ErrFreed
+	}
+	return cu.LibraryUnload(st.h)
+}
+
+// Raw returns the driver's handle, for the cu package.
+func (l *Library) Raw() cu.Library { return l.st.h }
+
+// Unload unloads the library (cuLibraryUnload); its kernels then return
+// ErrFreed. A second Unload returns ErrFreed.
+func (l *Library) Unload() error { return l.st.unload() }
+
+// Kernel returns the library's kernel of this name (cuLibraryGetKernel)
+// with its parameter layout when the driver reports it
+// (cuKernelGetParamInfo).
+func (l *Library) Kernel(name string) (*Kernel, error) {
+	if l.st.done.Load() {
+		return nil, ErrFreed
+	}
+	h, err := cu.LibraryGetKernel(l.st.h, name)
+	if err != nil {
+		return nil, fmt.Errorf("cuda: kernel %q: %w", name, err)
+	}
+	k := &Kernel{fn: cu.Function(h), name: name, lib: l}
+	k.params, k.known = paramInfoOf(func(i uint64) (uint64, uint64, error) { return cu.KernelGetParamInfo(h, i) })
+	return k, nil
+}
