@@ -17,6 +17,12 @@ func (m *model) genDoc(f *jen.File) error {
 	f.PackageComment("documents as returned become results. The library is opened on first use;")
 	f.PackageComment(fmt.Sprintf("set %s to its path to override the search. audit.txt lists every", m.envVar()))
 	f.PackageComment("decision the generator made (outputs, renames, skips).")
+	if m.desc.Doc != "" {
+		f.PackageComment("")
+		for _, l := range strings.Split(m.desc.Doc, "\n") {
+			f.PackageComment(l)
+		}
+	}
 	if m.cudaAPI() {
 		f.PackageComment("")
 		f.PackageComment("CUDA's current context belongs to the OS thread: call runtime.LockOSThread")

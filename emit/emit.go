@@ -82,7 +82,7 @@ func Generate(api *ir.API, opts Options) ([]*Package, error) {
 		if !d.Required && !hasFunctions(api, d.Key) {
 			continue
 		}
-		m, err := newModel(api, d, opts)
+		m, err := newModel(api, d, opts, models...)
 		if err != nil {
 			return nil, err
 		}

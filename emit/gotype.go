@@ -97,6 +97,9 @@ func (m *model) goType(t *ir.Type) jen.Code {
 	case ir.Array:
 		return jen.Index(jen.Lit(int(t.Len))).Add(m.goType(t.Elem))
 	case ir.Named:
+		if q, ok := m.imported[t.Name]; ok {
+			return q
+		}
 		if n := m.typeName(t.Name); n != "" {
 			return jen.Id(n)
 		}

@@ -2,6 +2,8 @@ package emit
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/cugen/cugen/library"
 	"github.com/cugen/cugen/parser/ir"
@@ -62,9 +64,9 @@ func (m *model) genLoad(f *jen.File) error {
 // that identifies it, its version check and the driver it needs.
 func (m *model) libraryDesc(d *library.Desc) *jen.Statement {
 	major := int(m.api.CUDAVersion / 1000)
-	name := d.Title
-	if !d.Load.Driver {
-		name = fmt.Sprintf("%s %d", d.Title, major)
+	name := d.Load.Name
+	if strings.Contains(name, "%d") {
+		name = fmt.Sprintf(name, major)
 	}
 	var files []jen.Code
 	for _, f := range d.Load.FilesFor(major) {
@@ -90,6 +92,8 @@ func (m *model) libraryDesc(d *library.Desc) *jen.Statement {
 	case v.Form == library.NoVersionCheck || d.Load.Driver:
 	case d.Key == ir.Runtime && v.Form == library.Encoded:
 		kvs = append(kvs, kv{"Validate", jen.Qual(FFIImplPath, "RuntimeMajor").Call(jen.Lit(major))})
+	case v.Form == library.Property:
+		kvs = append(kvs, kv{"Validate", jen.Qual(FFIImplPath, "PropertyMajor").Call(jen.Lit(d.Title), jen.Lit(v.Symbol), jen.Lit(sonameMajor(d.Load.FilesFor(major), major)))})
 	default:
 		kvs = append(kvs, kv{"Validate", jen.Qual(FFIImplPath, "LibraryMajor").Call(jen.Lit(d.Title), jen.Lit(v.Symbol), jen.Lit(v.Form == library.MajorMinor), jen.Lit(major))})
 	}
@@ -131,4 +135,21 @@ func (m *model) versionFunc() string {
 		return m.goFunc(m.desc.Load.Identify)
 	}
 	return m.goFunc(m.desc.Load.Version.Symbol)
+}
+
+// sonameMajor is the library's own major version, the number its soname
+// carries (libcufft.so.11: 11), or def when the first file has none.
+func sonameMajor(files []string, def int) int {
+	if len(files) == 0 {
+		return def
+	}
+	_, v, ok := strings.Cut(files[0], ".so.")
+	if !ok {
+		return def
+	}
+	n, err := strconv.Atoi(strings.SplitN(v, ".", 2)[0])
+	if err != nil {
+		return def
+	}
+	return n
 }

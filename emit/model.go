@@ -7,6 +7,7 @@ import (
 
 	"github.com/cugen/cugen/library"
 	"github.com/cugen/cugen/parser/ir"
+	"github.com/dave/jennifer/jen"
 )
 
 // model is one generated package: the declarations of one library plus every
@@ -42,6 +43,12 @@ type model struct {
 	macros  []*ir.Macro
 	reached map[string]bool
 
+	// earlier are the packages generated before this one from the same
+	// headers; imported maps a C type one of them declares, and whose
+	// library owns it, to that package's Go type (cudart.Stream in cublas).
+	earlier  []*model
+	imported map[string]jen.Code
+
 	audit        []string // lines for the audit file
 	usesRegistry bool     // a registered callback needs callbackRegistry
 	usesGraph    bool     // a callback kept by a graph needs captureGraph and retainHandle
@@ -60,12 +67,13 @@ var builtinTypedefs = map[string]string{
 	"cuuint32_t": "uint32", "cuuint64_t": "uint64", "ptrdiff_t": "int64", "wchar_t": "int32",
 }
 
-func newModel(api *ir.API, desc *library.Desc, opts Options) (*model, error) {
+func newModel(api *ir.API, desc *library.Desc, opts Options, earlier ...*model) (*model, error) {
 	if opts.Libraries == nil {
 		opts.Libraries = library.All
 	}
 	m := &model{
 		api: api, desc: desc, lib: desc.Key, pkg: desc.Package, opts: opts,
+		earlier: earlier, imported: map[string]jen.Code{},
 		typedefs:   map[string]*ir.Typedef{},
 		records:    map[string]*ir.Record{},
 		enums:      map[string]*ir.Enum{},
@@ -153,10 +161,15 @@ func (m *model) reach() {
 			if m.reached[t.Name] {
 				continue
 			}
-			m.reached[t.Name] = true
 			if _, ok := builtinTypedefs[t.Name]; ok {
+				m.reached[t.Name] = true
 				continue
 			}
+			if q := m.importedType(t.Name); q != nil {
+				m.imported[t.Name] = q
+				continue
+			}
+			m.reached[t.Name] = true
 			if td, ok := m.typedefs[t.Name]; ok {
 				queue = append(queue, td.Type)
 				continue
@@ -188,6 +201,44 @@ func (m *model) reach() {
 			m.tds = append(m.tds, t)
 		}
 	}
+}
+
+// importedType is the Go type, in a package generated before this one,
+// of a C type that package declares and its library owns (cudaStream_t
+// and cudaDataType are the runtime's: cublas.SetStream takes a
+// cudart.Stream), so types cross packages without conversions. nil when
+// the type is this package's to declare, or the output has no import path.
+func (m *model) importedType(cname string) jen.Code {
+	if m.opts.ImportPath == "" || m.cudaAPI() {
+		return nil
+	}
+	owner, ok := m.ownerOf(cname)
+	if !ok || owner == m.lib {
+		return nil
+	}
+	for _, e := range m.earlier {
+		if e.lib != owner || !e.reached[cname] {
+			continue
+		}
+		if n := e.typeName(cname); n != "" {
+			return jen.Qual(m.opts.ImportPath+"/"+e.pkg, n)
+		}
+	}
+	return nil
+}
+
+// ownerOf is the library whose headers declare the C type cname.
+func (m *model) ownerOf(cname string) (ir.Library, bool) {
+	if td, ok := m.typedefs[cname]; ok {
+		return td.Library, true
+	}
+	if r, ok := m.records[cname]; ok {
+		return r.Library, true
+	}
+	if e, ok := m.enums[cname]; ok {
+		return e.Library, true
+	}
+	return "", false
 }
 
 // allFields lists a record's fields, descending into anonymous members.

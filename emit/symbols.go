@@ -18,8 +18,22 @@ func (m *model) symbolsTest() ([]byte, error) {
 	f.ImportName(TestPath, "cugentest")
 	// A package without a version function (a test fixture) only logs.
 	version := jen.Nil()
+	var header jen.Code = jen.Id("HeaderVersion")
 	if vf := m.versionFunc(); vf != "" {
 		version = jen.Id(vf)
+		if v := m.desc.Load.Version; v.Form == library.Property {
+			// GetProperty(MAJOR_VERSION), GetProperty(MINOR_VERSION) ->
+			// 1000*major + 10*minor, against the header's macros
+			version = jen.Func().Params().Params(jen.Int32(), jen.Error()).Block(
+				jen.List(jen.Id("major"), jen.Id("err")).Op(":=").Id(vf).Call(jen.Lit(0)),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Lit(0), jen.Err())),
+				jen.List(jen.Id("minor"), jen.Id("err")).Op(":=").Id(vf).Call(jen.Lit(1)),
+				jen.Return(jen.Id("major").Op("*").Lit(1000).Op("+").Id("minor").Op("*").Lit(10), jen.Id("err")),
+			)
+			if maj, min := m.valNames[v.Macros[0]], m.valNames[v.Macros[1]]; maj != "" && min != "" {
+				header = jen.Id(maj).Op("*").Lit(1000).Op("+").Id(min).Op("*").Lit(10)
+			}
+		}
 		if m.desc.Load.Version.Form == library.MajorMinor {
 			// major, minor -> CUDA's 1000*major + 10*minor
 			version = jen.Func().Params().Params(jen.Int32(), jen.Error()).Block(
@@ -30,7 +44,7 @@ func (m *model) symbolsTest() ([]byte, error) {
 	}
 	f.Comment("TestSymbolsResolve resolves every bound function in the library.")
 	f.Func().Id("TestSymbolsResolve").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
-		jen.Qual(TestPath, "Symbols").Call(jen.Id("t"), jen.Id("lib"), version, jen.Id("HeaderVersion")),
+		jen.Qual(TestPath, "Symbols").Call(jen.Id("t"), jen.Id("lib"), version, header),
 	)
 	var b bytes.Buffer
 	if err := f.Render(&b); err != nil {

@@ -42,6 +42,8 @@ func (m *model) genTypedefs(f *jen.File) error {
 		case tt.Kind == ir.FuncPtr:
 			f.Comment("It holds a C function pointer.")
 			f.Type().Id(name).Uintptr()
+		case tt.Kind == ir.Named && m.imported[tt.Name] != nil:
+			f.Type().Id(name).Op("=").Add(m.imported[tt.Name])
 		case tt.Kind == ir.Named:
 			target := m.typeName(tt.Name)
 			if target == "" || target == name {

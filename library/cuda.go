@@ -16,6 +16,7 @@ var Driver = &Desc{
 	Status:         "CUresult",
 	ErrorString:    "cuGetErrorString",
 	Load: Load{
+		Name:     "CUDA driver",
 		EnvVar:   "CUGEN_LIBCUDA",
 		Files:    map[int][]string{0: {"libcuda.so.1", "libcuda.so"}},
 		Identify: "cuDriverGetVersion",
@@ -41,6 +42,7 @@ var Runtime = &Desc{
 	ErrorString:  "cudaGetErrorString",
 	VersionMacro: "CUDART_VERSION",
 	Load: Load{
+		Name:        "CUDA %d runtime",
 		EnvVar:      "CUGEN_LIBCUDART",
 		Files:       map[int][]string{11: {"libcudart.so.11.0"}, 12: {"libcudart.so.12"}, 13: {"libcudart.so.13"}},
 		Wheels:      map[int][]string{12: {"nvidia/cuda_runtime/lib"}, 13: {"nvidia/cu13/lib"}},

@@ -30,6 +30,9 @@ type Desc struct {
 	// API names the API in an error check's report ("runtime error at
 	// main.go:12"): "driver", "runtime", "NVRTC".
 	API string
+	// Doc is what the package documentation says about using the library
+	// from Go beyond the generic rules (cuBLAS's pointer modes), if anything.
+	Doc string
 	// Include are the headers the translation unit includes for this
 	// library, in order, when the header set has them.
 	Include []string
@@ -79,6 +82,9 @@ type Desc struct {
 
 // Load describes how the package finds and checks its shared library.
 type Load struct {
+	// Name names the library in load errors, with %d for the CUDA major
+	// of a per-major library: "CUDA %d runtime", "NVRTC %d".
+	Name string
 	// EnvVar, when set in the environment, is the only path tried.
 	EnvVar string
 	// Files are the shared object names per CUDA major, in the order
@@ -111,6 +117,11 @@ type Version struct {
 	Symbol string
 	// Form is how the function reports it.
 	Form VersionForm
+	// Macros, for a library versioned apart from CUDA (cuBLAS 12.4.5,
+	// cuFFT 11.2), name the header's major and minor version macros
+	// (CUBLAS_VER_MAJOR, CUBLAS_VER_MINOR): the symbol test compares the
+	// loaded library's version with them.
+	Macros [2]string
 }
 
 // VersionForm is how a version function reports the version.
@@ -123,6 +134,9 @@ const (
 	Encoded
 	// MajorMinor: f(int *major, int *minor) (nvrtcVersion, nvJitLinkVersion).
 	MajorMinor
+	// Property: f(libraryPropertyType MAJOR_VERSION (0), int *major)
+	// (cublasGetProperty, curandGetProperty, ...).
+	Property
 )
 
 // Log says how a failed call's log is read: Func is the failing function,
@@ -152,7 +166,7 @@ func (l Load) WheelsFor(major int) []string {
 // All lists every library cugen binds, in the order packages are
 // generated. The driver comes first: its header is the one a CUDA include
 // directory must have, and CUDA_VERSION is read from it.
-var All = []*Desc{Driver, Runtime, NVRTC, NVJitLink}
+var All = []*Desc{Driver, Runtime, NVRTC, NVJitLink, CuBLAS}
 
 // ByKey returns the description of a library key, or nil.
 func ByKey(descs []*Desc, key ir.Library) *Desc {
@@ -198,8 +212,8 @@ func Check(descs []*Desc) error {
 			return fmt.Errorf("library %s: no headers", d.Key)
 		case d.Status == "":
 			return fmt.Errorf("library %s: no status type", d.Key)
-		case len(d.Load.Files) == 0 || d.Load.Identify == "":
-			return fmt.Errorf("library %s: no shared object files or no Identify symbol", d.Key)
+		case len(d.Load.Files) == 0 || d.Load.Identify == "" || d.Load.Name == "":
+			return fmt.Errorf("library %s: no shared object files, Identify symbol or load Name", d.Key)
 		}
 		for _, h := range d.Declare {
 			if other, ok := headers[h]; ok {

@@ -14,6 +14,7 @@ var NVJitLink = &Desc{
 	Prefixes: []string{"NVJITLINK_", "nvJitLink"},
 	Status:   "nvJitLinkResult",
 	Load: Load{
+		Name:     "nvJitLink %d",
 		EnvVar:   "CUGEN_LIBNVJITLINK",
 		Files:    map[int][]string{12: {"libnvJitLink.so.12"}, 13: {"libnvJitLink.so.13"}},
 		Wheels:   map[int][]string{12: {"nvidia/nvjitlink/lib"}, 13: {"nvidia/cu13/lib"}},

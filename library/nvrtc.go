@@ -14,6 +14,7 @@ var NVRTC = &Desc{
 	Status:      "nvrtcResult",
 	ErrorString: "nvrtcGetErrorString",
 	Load: Load{
+		Name:     "NVRTC %d",
 		EnvVar:   "CUGEN_LIBNVRTC",
 		Files:    map[int][]string{11: {"libnvrtc.so.11.2"}, 12: {"libnvrtc.so.12"}, 13: {"libnvrtc.so.13"}},
 		Wheels:   map[int][]string{12: {"nvidia/cuda_nvrtc/lib"}, 13: {"nvidia/cu13/lib"}},

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cugen/cugen/library"
 	"github.com/cugen/cugen/parser/ir"
 	"modernc.org/cc/v4"
 )
@@ -45,6 +46,7 @@ func (p *parse) function(d *cc.Declarator, name string, lib ir.Library, doc stri
 			returned: returned[prm.Name],
 			handle:   prm.Type.Kind == ir.Pointer && p.isHandle(prm.Type.Elem),
 			brief:    c.brief,
+			getter:   c.doc == nil && i == len(fn.Params)-1 && p.getterName(fn.Name, lib),
 		})
 	}
 	return fn, nil
@@ -335,6 +337,9 @@ type paramFacts struct {
 	returned bool   // the description says "Returns in \p NAME"
 	handle   bool   // a pointer to a handle typedef (CUmemoryPool *)
 	brief    string // the first word of the function's \brief, lower case
+	// getter: the last parameter of an undocumented function whose name
+	// says it gets or creates (cublasGetStream, cublasCreate)
+	getter bool
 }
 
 // briefGetters are the \brief verbs of functions whose undocumented first
@@ -398,6 +403,9 @@ func direction(fn *ir.Function, prm *ir.Param, pf paramFacts) (ir.Direction, str
 	if pf.returned {
 		return ir.Out, `the description says "Returns in \p ` + prm.Name + `"`
 	}
+	if pf.getter {
+		return ir.Out, "the last parameter of an undocumented function named Get or Create"
+	}
 	if pd.text == "" && pf.first && pf.handle && briefGetters[pf.brief] {
 		return ir.Out, "undocumented first parameter, a handle pointer, of a function whose \\brief starts " + strconv.Quote(pf.brief)
 	}
@@ -410,4 +418,20 @@ func firstWords(s string, n int) string {
 		f = f[:n]
 	}
 	return strings.Join(f, " ")
+}
+
+// getterName reports whether an API name, without its library's prefix,
+// starts with the verb Get or Create (cublasGetStream, cublasCreate): for
+// a library whose header documents nothing, the name is all there is.
+func (p *parse) getterName(name string, lib ir.Library) bool {
+	d := library.ByKey(p.libs, lib)
+	if d == nil {
+		return false
+	}
+	for _, pre := range d.Prefixes {
+		if rest, ok := strings.CutPrefix(name, pre); ok {
+			return strings.HasPrefix(rest, "Get") || strings.HasPrefix(rest, "Create")
+		}
+	}
+	return false
 }

@@ -69,6 +69,7 @@ func TestParseHeaderSets(t *testing.T) {
 					"cuda.h": ir.Driver, "cudaProfiler.h": ir.Driver,
 					"cuda_runtime_api.h": ir.Runtime, "cuda_profiler_api.h": ir.Runtime,
 					"nvrtc.h": "nvrtc", "nvJitLink.h": "nvjitlink",
+					"cublas_api.h": "cublas",
 				}[f.Pos.File]
 				if !ok {
 					t.Errorf("%s declared in %s, want a header a library description declares", f.Name, f.Pos.File)
@@ -161,15 +162,17 @@ func TestParse12_4Counts(t *testing.T) {
 		// cuda_profiler_api.h 2; nvrtc.h 21; nvJitLink.h 14 (13 inline
 		// forwards + nvJitLinkVersion); cudaProfiler.h's CUoutput_mode (2
 		// values), nvrtcResult (15), nvJitLinkResult (9), nvJitLinkInputType
-		// (6).
-		{"functions", len(api.Functions), 771},
+		// (6); cublas_api.h 503 (164 of them under a cublas_v2.h name) and
+		// its enums, with library_types.h's.
+		{"functions", len(api.Functions), 1274},
 		{"driver functions", libs[ir.Driver], 432},
 		{"runtime functions", libs[ir.Runtime], 304},
 		{"NVRTC functions", libs["nvrtc"], 21},
 		{"nvJitLink functions", libs["nvjitlink"], 14},
+		{"cuBLAS functions", libs["cublas"], 503},
 		{"per-thread symbols", perThread, 144},
-		{"enums", len(api.Enums), 161},
-		{"enum values", values, 1383},
+		{"enums", len(api.Enums), 171},
+		{"enum values", values, 1469},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: %d, want %d", c.what, c.got, c.want)

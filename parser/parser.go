@@ -210,6 +210,8 @@ func (p *parse) run() (*ir.API, error) {
 	// would shadow a system header is refused (sourceFS).
 	cfg.IncludePaths = append([]string{"", p.dir}, slices.DeleteFunc(cfg.IncludePaths, func(d string) bool { return d == "" || d == "@" })...)
 	cfg.SysIncludePaths = append([]string{p.dir}, cfg.SysIncludePaths...)
+	// Last: the headers cugen supplies where a set lacks them (stubHeaders).
+	cfg.SysIncludePaths = append(cfg.SysIncludePaths, stubDir)
 	for _, d := range append(cfg.IncludePaths, cfg.SysIncludePaths...) {
 		if d != p.dir && filepath.IsAbs(d) && !slices.Contains(p.sysDirs, filepath.Clean(d)) {
 			d = filepath.Clean(d)

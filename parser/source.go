@@ -122,6 +122,16 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 		// opens anything more.
 		return nil, notFound(name)
 	}
+	if rel, ok := strings.CutPrefix(filepath.ToSlash(name), stubDir+"/"); ok {
+		text, ok := stubHeaders[rel]
+		if !ok {
+			p.served[name] = nil
+			return nil, notFound(name)
+		}
+		f := &servedFile{data: []byte(text), shown: "<" + rel + ">"}
+		p.served[name] = f
+		return newMemFile(name, p.contents(f)), nil
+	}
 	data, err := p.read(name)
 	if err != nil {
 		p.served[name] = nil
@@ -135,6 +145,20 @@ func (s sourceFS) Open(name string) (fs.File, error) {
 	p.served[name] = f
 	p.files = append(p.files, f)
 	return newMemFile(name, p.contents(f)), nil
+}
+
+// stubDir is the include directory, searched after every other, whose
+// files are stubHeaders: no file system holds it.
+const stubDir = "/cugen-stub-headers"
+
+// stubHeaders are the headers cugen supplies when neither the header set
+// nor the system has them, each for a reason C code cannot observe.
+var stubHeaders = map[string]string{
+	// libcu++'s <nv/target> selects C++ device code by target
+	// architecture. cuda_fp16.h and cuda_bf16.h (which cuBLAS's and
+	// cuSPARSE's headers include) include it also when compiled as C, which
+	// uses none of it; Debian's nvidia-cuda-dev does not ship libcu++.
+	"nv/target": "/* <nv/target> supplied by cugen: empty, as C code needs nothing of it. */\n",
 }
 
 func notFound(name string) error {

@@ -182,13 +182,15 @@ func (p *parse) typedef(d *cc.Declarator, doc string) error {
 		td.Doc = parseDoc(doc).doc
 	}
 	// A record or enum typedef'd directly (typedef struct X {...} Y) takes
-	// the typedef's name: the name C programmers use.
+	// the typedef's name: the name C programmers use. A typedef of that
+	// typedef (typedef float2 cuFloatComplex) is an alias, never the
+	// record's name, also when the tag is the first typedef's name.
 	if td.Type.Kind == ir.Named {
-		if r, ok := p.records[td.Type.Name]; ok && r.Parent == "" && (r.Name == r.Tag || r.Name == r.Ref) {
+		if r, ok := p.records[td.Type.Name]; ok && r.Parent == "" && td.Type.Name == r.Ref && (r.Name == r.Tag || r.Name == r.Ref) {
 			r.Name = td.Name
 			p.records[td.Name] = r
 		}
-		if e, ok := p.enums[td.Type.Name]; ok && (e.Name == e.Tag || e.Name == e.Ref) {
+		if e, ok := p.enums[td.Type.Name]; ok && td.Type.Name == e.Ref && (e.Name == e.Tag || e.Name == e.Ref) {
 			e.Name = td.Name
 			p.enums[td.Name] = e
 		}

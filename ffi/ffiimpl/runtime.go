@@ -47,3 +47,29 @@ func LibraryMajor(title, symbol string, twoInts bool, major int) func(lookup fun
 		return nil
 	}
 }
+
+// PropertyMajor returns a LibraryDesc.Validate that accepts a library only
+// if symbol, f(libraryPropertyType type, int *value) (cublasGetProperty,
+// curandGetProperty, cufftGetProperty, ...), reports major for
+// MAJOR_VERSION (0). The major is the library's own (cuFFT 11 ships with
+// CUDA 12), the one its soname carries.
+func PropertyMajor(title, symbol string, major int) func(lookup func(string) (uintptr, error)) error {
+	return func(lookup func(string) (uintptr, error)) error {
+		fn, err := lookup(symbol)
+		if err != nil {
+			return fmt.Errorf("not a %s library (no %s)", title, symbol)
+		}
+		var v int32
+		var f Frame
+		f.Int(0) // MAJOR_VERSION
+		f.Int(uintptr(unsafe.Pointer(&v)))
+		Call(fn, &f)
+		if r := int32(f.Ret()); r != 0 || f.Err() != nil {
+			return fmt.Errorf("%s failed (%d)", symbol, r)
+		}
+		if int(v) != major {
+			return fmt.Errorf("%s %d, this package needs %s %d", title, v, title, major)
+		}
+		return nil
+	}
+}

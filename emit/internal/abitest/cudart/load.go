@@ -13,7 +13,7 @@ import (
 // that copy, so one process has one driver whatever the call order.
 // ffiimpl.Bind lists the procedures this package binds in it.
 var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
-	Name:     "CUDA runtime 12",
+	Name:     "CUDA 12 runtime",
 	EnvVar:   "CUGEN_LIBCUDART",
 	Files:    []string{"libcudart.so.12"},
 	Wheels:   []string{"nvidia/cuda_runtime/lib"},
