@@ -70,11 +70,15 @@ test: deps
 	nvrtc=$$($(CUGEN) libs -lib libnvrtc12); builtins=$$($(CUGEN) libs -lib libnvrtc-builtins12.4); \
 	jitlink=$$($(CUGEN) libs -lib libnvjitlink12); \
 	cublas=$$($(CUGEN) libs -lib libcublas12); cublaslt=$$($(CUGEN) libs -lib libcublaslt12); \
+	curand=$$($(CUGEN) libs -lib libcurand10); cufft=$$($(CUGEN) libs -lib libcufft11); \
+	cusparse=$$($(CUGEN) libs -lib libcusparse12); cusolver=$$($(CUGEN) libs -lib libcusolver11); \
 	export CUGEN_TEST_LIBDIRS="$$cudart:$$cuda"; \
 	export CUGEN_LIBCUDA="$$cuda/libcuda.so.1" CUGEN_LIBCUDART="$$cudart/libcudart.so.12" CUGEN_REQUIRE_ALL_SYMBOLS=1; \
 	export CUGEN_LIBNVRTC="$$nvrtc/libnvrtc.so.12" CUGEN_LIBNVJITLINK="$$jitlink/libnvJitLink.so.12"; \
-	export CUGEN_LIBCUBLAS="$$cublas/libcublas.so.12"; \
-	export LD_LIBRARY_PATH="$$cuda:$$cudart:$$builtins:$$cublaslt$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}"; \
+	export CUGEN_LIBCUBLAS="$$cublas/libcublas.so.12" CUGEN_LIBCUBLASLT="$$cublaslt/libcublasLt.so.12"; \
+	export CUGEN_LIBCURAND="$$curand/libcurand.so.10" CUGEN_LIBCUFFT="$$cufft/libcufft.so.11"; \
+	export CUGEN_LIBCUSPARSE="$$cusparse/libcusparse.so.12" CUGEN_LIBCUSOLVER="$$cusolver/libcusolver.so.11"; \
+	export LD_LIBRARY_PATH="$$cuda:$$cudart:$$builtins:$$cublas:$$cublaslt:$$cusparse:$$jitlink$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}"; \
 	$(MAKE) --no-print-directory check; \
 	CGO_ENABLED=0 $(GO) test -count=1 ./...; \
 	CGO_ENABLED=1 $(GO) test -race -count=1 ./ffi/... ./emit ./reliability; \

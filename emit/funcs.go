@@ -283,7 +283,7 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 			p.role = roleValue
 			p.goType = m.goType(t)
 		case rt.Kind == ir.Pointer:
-			if t.Kind == ir.Named {
+			if t.Kind == ir.Named && m.isHandleType(rt) {
 				// A handle typedef (CUstream): a named uintptr type.
 				p.role = roleValue
 			} else {
@@ -517,7 +517,15 @@ func (m *model) genFuncs(f *jen.File) error {
 	return nil
 }
 
-func layoutVar(goType string) string { return "layout" + goType }
+// layoutName is the variable holding the ffiimpl.Layout of the by-value
+// record type t: layout plus its Go name, or, for a type another package
+// declares (cudart's cuDoubleComplex in cusparse), its C name in Go form.
+func (m *model) layoutName(t *ir.Type) string {
+	if n := m.typeName(m.structRef(t)); n != "" {
+		return "layout" + n
+	}
+	return "layout" + m.goName(t.Name)
+}
 
 // scalarLeaf is one scalar of a by-value record (layoutScalars): its
 // offset and size, and whether it is floating point.
@@ -565,10 +573,10 @@ func (m *model) genLayout(f *jen.File, t *ir.Type) {
 		}
 		elems = append(elems, keyed(false, e...))
 	}
-	name := m.typeName(t.Name)
+	name := m.layoutName(t)
 	r := m.record(t)
-	f.Commentf("%s describes %s for passing by value.", layoutVar(name), t.C)
-	f.Var().Id(layoutVar(name)).Op("=").Qual(FFIImplPath, "Layout").Add(keyed(true,
+	f.Commentf("%s describes %s for passing by value.", name, t.C)
+	f.Var().Id(name).Op("=").Qual(FFIImplPath, "Layout").Add(keyed(true,
 		kv{"Size", jen.Lit(int(r.Size))},
 		kv{"Align", jen.Lit(int(r.Align))},
 		kv{"Scalars", jen.Index().Qual(FFIImplPath, "Scalar").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, elems...)},
@@ -766,6 +774,10 @@ func (m *model) funcDoc(fn *ir.Function, ps []*param) string {
 				}
 			}
 		}
+	}
+	if why, ok := m.desc.Unexported[fn.Symbol]; ok {
+		text += fmt.Sprintf("\n\nThe library does not export %s (%s): a call returns an error matching ffi.ErrNoSymbol.", fn.Symbol, why)
+		m.audit = append(m.audit, fmt.Sprintf("unexported %s: %s", fn.Symbol, why))
 	}
 	if l := m.logOf(fn); l != "" {
 		text += fmt.Sprintf("\n\nThe error of a failed call carries the library's log ([%s]) in its Log field and text.", l)
@@ -996,7 +1008,7 @@ func (w *wrapper) arguments() {
 			word(jen.Uintptr().Call(unsafePointer(jen.Id(cs))))
 			keep(jen.Id(cs))
 		case roleStruct:
-			w.cargs = append(w.cargs, callArg{frame: jen.Id("frame").Dot("Struct").Call(unsafePointer(jen.Op("&").Add(v)), jen.Op("&").Id(layoutVar(m.typeName(m.structRef(p.c.Type)))))})
+			w.cargs = append(w.cargs, callArg{frame: jen.Id("frame").Dot("Struct").Call(unsafePointer(jen.Op("&").Add(v)), jen.Op("&").Id(m.layoutName(p.c.Type)))})
 			keep(jen.Op("&").Add(v))
 		case roleOut:
 			if w.heap {
@@ -1086,7 +1098,7 @@ func (w *wrapper) call() {
 		w.body = append(w.body, jen.Var().Id("frame").Qual(FFIImplPath, "Frame"))
 	}
 	if w.cResult != nil && m.record(w.cResult) != nil {
-		w.body = append(w.body, jen.Id("frame").Dot("StructResult").Call(unsafePointer(jen.Op("&").Id("ret")), jen.Op("&").Id(layoutVar(m.typeName(w.fn.Result.Name)))))
+		w.body = append(w.body, jen.Id("frame").Dot("StructResult").Call(unsafePointer(jen.Op("&").Id("ret")), jen.Op("&").Id(m.layoutName(w.fn.Result))))
 	}
 	for _, a := range w.cargs {
 		if a.frame != nil {
@@ -1159,7 +1171,7 @@ func (w *wrapper) result() {
 		w.body = append(w.body, jen.Id("ret").Op("=").Add(m.retConversion(w.cResult, w.ret)))
 		w.body = append(w.body, w.post...)
 	case w.cResult != nil:
-		w.body = append(w.body, jen.Id("frame").Dot("RetStruct").Call(unsafePointer(jen.Op("&").Id("ret")), jen.Op("&").Id(layoutVar(m.typeName(w.cResult.Name)))))
+		w.body = append(w.body, jen.Id("frame").Dot("RetStruct").Call(unsafePointer(jen.Op("&").Id("ret")), jen.Op("&").Id(m.layoutName(w.cResult))))
 		w.body = append(w.body, w.post...)
 	default:
 		w.body = append(w.body, w.post...)

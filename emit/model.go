@@ -213,7 +213,8 @@ func (m *model) importedType(cname string) jen.Code {
 		return nil
 	}
 	owner, ok := m.ownerOf(cname)
-	if !ok || owner == m.lib {
+	if !ok || owner == m.lib || cname == m.desc.Status {
+		// The status type is always the package's own: its errors.
 		return nil
 	}
 	for _, e := range m.earlier {

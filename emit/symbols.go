@@ -19,6 +19,12 @@ func (m *model) symbolsTest() ([]byte, error) {
 	// A package without a version function (a test fixture) only logs.
 	version := jen.Nil()
 	var header jen.Code = jen.Id("HeaderVersion")
+	var unexported []jen.Code
+	for _, fn := range m.funcs {
+		if _, ok := m.desc.Unexported[fn.Symbol]; ok {
+			unexported = append(unexported, jen.Line().Lit(fn.Symbol))
+		}
+	}
 	if vf := m.versionFunc(); vf != "" {
 		version = jen.Id(vf)
 		if v := m.desc.Load.Version; v.Form == library.Property {
@@ -44,7 +50,7 @@ func (m *model) symbolsTest() ([]byte, error) {
 	}
 	f.Comment("TestSymbolsResolve resolves every bound function in the library.")
 	f.Func().Id("TestSymbolsResolve").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
-		jen.Qual(TestPath, "Symbols").Call(jen.Id("t"), jen.Id("lib"), version, header),
+		jen.Qual(TestPath, "Symbols").Call(append([]jen.Code{jen.Id("t"), jen.Id("lib"), version, header}, unexported...)...),
 	)
 	var b bytes.Buffer
 	if err := f.Render(&b); err != nil {

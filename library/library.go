@@ -75,6 +75,11 @@ type Desc struct {
 	// Logs are the functions whose failure is explained by a log the
 	// library keeps: the wrapper returns the log with the error.
 	Logs []Log
+	// Unexported lists, with the reason, functions the headers declare
+	// but the library does not export (checked against the locked Debian
+	// libraries): they stay bound, fail with ffi.ErrNoSymbol when called,
+	// and the symbol test expects them missing instead of failing on them.
+	Unexported map[string]string
 	// LockLibs are the headers.lock library entries holding the shared
 	// objects the tests load for CUDA 12 (Debian's packages).
 	LockLibs []string
@@ -166,7 +171,7 @@ func (l Load) WheelsFor(major int) []string {
 // All lists every library cugen binds, in the order packages are
 // generated. The driver comes first: its header is the one a CUDA include
 // directory must have, and CUDA_VERSION is read from it.
-var All = []*Desc{Driver, Runtime, NVRTC, NVJitLink, CuBLAS}
+var All = []*Desc{Driver, Runtime, NVRTC, NVJitLink, CuBLAS, CuBLASLt, CuRAND, CuFFT, CuSPARSE, CuSOLVER}
 
 // ByKey returns the description of a library key, or nil.
 func ByKey(descs []*Desc, key ir.Library) *Desc {

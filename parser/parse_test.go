@@ -69,7 +69,8 @@ func TestParseHeaderSets(t *testing.T) {
 					"cuda.h": ir.Driver, "cudaProfiler.h": ir.Driver,
 					"cuda_runtime_api.h": ir.Runtime, "cuda_profiler_api.h": ir.Runtime,
 					"nvrtc.h": "nvrtc", "nvJitLink.h": "nvjitlink",
-					"cublas_api.h": "cublas",
+					"cublas_api.h": "cublas", "cublasLt.h": "cublaslt", "curand.h": "curand", "cufft.h": "cufft",
+					"cusparse.h": "cusparse", "cusolverDn.h": "cusolver", "cusolver_common.h": "cusolver",
 				}[f.Pos.File]
 				if !ok {
 					t.Errorf("%s declared in %s, want a header a library description declares", f.Name, f.Pos.File)
@@ -162,17 +163,22 @@ func TestParse12_4Counts(t *testing.T) {
 		// cuda_profiler_api.h 2; nvrtc.h 21; nvJitLink.h 14 (13 inline
 		// forwards + nvJitLinkVersion); cudaProfiler.h's CUoutput_mode (2
 		// values), nvrtcResult (15), nvJitLinkResult (9), nvJitLinkInputType
-		// (6); cublas_api.h 503 (164 of them under a cublas_v2.h name) and
-		// its enums, with library_types.h's.
-		{"functions", len(api.Functions), 1274},
+		// (6); cublas_api.h 503 (164 of them under a cublas_v2.h name), the
+		// other math libraries' headers, and their enums.
+		{"functions", len(api.Functions), 2216},
 		{"driver functions", libs[ir.Driver], 432},
 		{"runtime functions", libs[ir.Runtime], 304},
 		{"NVRTC functions", libs["nvrtc"], 21},
 		{"nvJitLink functions", libs["nvjitlink"], 14},
 		{"cuBLAS functions", libs["cublas"], 503},
+		{"cuBLASLt functions", libs["cublaslt"], 45},
+		{"cuRAND functions", libs["curand"], 29},
+		{"cuFFT functions", libs["cufft"], 35},
+		{"cuSPARSE functions", libs["cusparse"], 448},
+		{"cuSOLVER functions", libs["cusolver"], 385},
 		{"per-thread symbols", perThread, 144},
-		{"enums", len(api.Enums), 171},
-		{"enum values", values, 1469},
+		{"enums", len(api.Enums), 235},
+		{"enum values", values, 1949},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: %d, want %d", c.what, c.got, c.want)

@@ -471,6 +471,9 @@ func requiredHeader(libs []*library.Desc) string {
 // headers, whose declarations belong to the library marked Owner
 // (driver_types.h, vector_types.h, ... are the runtime's).
 func (p *parse) libraryOf(file string) (lib ir.Library, ok bool) {
+	if !p.isCUDAFile(file) {
+		return "", false // the C library's (FILE, size_t): no package owns it
+	}
 	base := filepath.Base(file)
 	var owner ir.Library
 	for _, d := range p.libs {

@@ -1,0 +1,170 @@
+package library
+
+// The CUDA math libraries besides cuBLAS. Each is versioned apart from
+// CUDA (cuFFT 11 ships with CUDA 12, cuRAND 10 with both): its soname
+// carries its own major, which its GetProperty must report.
+
+// CuBLASLt is cuBLAS's lightweight matmul API: package cublaslt,
+// libcublasLt.so.N.
+var CuBLASLt = &Desc{
+	Key:         "cublaslt",
+	API:         "cuBLASLt",
+	Title:       "cuBLASLt",
+	Package:     "cublaslt",
+	Include:     []string{"cublasLt.h"},
+	Declare:     []string{"cublasLt.h"},
+	Prefixes:    []string{"CUBLASLT_", "cublasLt"},
+	Status:      "cublasStatus_t",
+	ErrorString: "cublasLtGetStatusString",
+	Load: Load{
+		Name:     "cuBLASLt %d",
+		EnvVar:   "CUGEN_LIBCUBLASLT",
+		Files:    map[int][]string{12: {"libcublasLt.so.12"}, 13: {"libcublasLt.so.13"}},
+		Wheels:   map[int][]string{12: {"nvidia/cublas/lib"}, 13: {"nvidia/cu13/lib"}},
+		Identify: "cublasLtGetProperty",
+		Version:  Version{Symbol: "cublasLtGetProperty", Form: Property, Macros: [2]string{"CUBLAS_VER_MAJOR", "CUBLAS_VER_MINOR"}},
+	},
+	Unexported: map[string]string{
+		"cublasLtDisableCpuInstructionsSetMask": "declared in cublasLt.h 12.4, not exported by libcublasLt.so.12.4.5",
+	},
+	LockLibs: []string{"libcublaslt12"},
+}
+
+// CuRAND generates random numbers on the GPU: package curand,
+// libcurand.so.10 with CUDA 12 and 13.
+var CuRAND = &Desc{
+	Key:      "curand",
+	API:      "cuRAND",
+	Title:    "cuRAND",
+	Package:  "curand",
+	Include:  []string{"curand.h"},
+	Declare:  []string{"curand.h"},
+	Prefixes: []string{"CURAND_", "curand"},
+	Status:   "curandStatus_t",
+	Load: Load{
+		Name:     "cuRAND (CUDA %d)",
+		EnvVar:   "CUGEN_LIBCURAND",
+		Files:    map[int][]string{12: {"libcurand.so.10"}, 13: {"libcurand.so.10"}},
+		Wheels:   map[int][]string{12: {"nvidia/curand/lib"}, 13: {"nvidia/cu13/lib"}},
+		Identify: "curandGetProperty",
+		Version:  Version{Symbol: "curandGetProperty", Form: Property, Macros: [2]string{"CURAND_VER_MAJOR", "CURAND_VER_MINOR"}},
+	},
+	Unexported: map[string]string{
+		"curandGenerateBinomial":       "declared in curand.h 10.3.5, not exported by libcurand.so.10.3.5",
+		"curandGenerateBinomialMethod": "declared in curand.h 10.3.5, not exported by libcurand.so.10.3.5",
+	},
+	LockLibs: []string{"libcurand10"},
+}
+
+// CuFFT computes fast Fourier transforms: package cufft, libcufft.so.11
+// with CUDA 12, libcufft.so.12 with CUDA 13.
+var CuFFT = &Desc{
+	Key:      "cufft",
+	API:      "cuFFT",
+	Title:    "cuFFT",
+	Package:  "cufft",
+	Include:  []string{"cufft.h"},
+	Declare:  []string{"cufft.h"},
+	Prefixes: []string{"CUFFT_", "cufft"},
+	Status:   "cufftResult",
+	Load: Load{
+		Name:     "cuFFT (CUDA %d)",
+		EnvVar:   "CUGEN_LIBCUFFT",
+		Files:    map[int][]string{12: {"libcufft.so.11"}, 13: {"libcufft.so.12"}},
+		Wheels:   map[int][]string{12: {"nvidia/cufft/lib"}, 13: {"nvidia/cu13/lib"}},
+		Identify: "cufftGetProperty",
+		Version:  Version{Symbol: "cufftGetProperty", Form: Property, Macros: [2]string{"CUFFT_VER_MAJOR", "CUFFT_VER_MINOR"}},
+	},
+	LockLibs: []string{"libcufft11"},
+}
+
+// CuSPARSE is sparse linear algebra: package cusparse, libcusparse.so.12.
+var CuSPARSE = &Desc{
+	Key:         "cusparse",
+	API:         "cuSPARSE",
+	Title:       "cuSPARSE",
+	Package:     "cusparse",
+	Include:     []string{"cusparse.h"},
+	Declare:     []string{"cusparse.h"},
+	Prefixes:    []string{"CUSPARSE_", "cusparse"},
+	Status:      "cusparseStatus_t",
+	ErrorString: "cusparseGetErrorString",
+	Load: Load{
+		Name:     "cuSPARSE (CUDA %d)",
+		EnvVar:   "CUGEN_LIBCUSPARSE",
+		Files:    map[int][]string{12: {"libcusparse.so.12"}, 13: {"libcusparse.so.12"}},
+		Wheels:   map[int][]string{12: {"nvidia/cusparse/lib"}, 13: {"nvidia/cu13/lib"}},
+		Identify: "cusparseGetProperty",
+		Version:  Version{Symbol: "cusparseGetProperty", Form: Property, Macros: [2]string{"CUSPARSE_VER_MAJOR", "CUSPARSE_VER_MINOR"}},
+	},
+	Unexported: map[string]string{
+		"cusparseCbsric02_bufferSizeExt":     "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseCbsrilu02_bufferSizeExt":    "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseCbsrsm2_bufferSizeExt":      "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseCbsrsv2_bufferSizeExt":      "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseCcsr2gebsr_bufferSizeExt":   "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseCcsric02_bufferSizeExt":     "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseCcsrilu02_bufferSizeExt":    "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseCgebsr2gebsc_bufferSizeExt": "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseCgebsr2gebsr_bufferSizeExt": "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseDbsric02_bufferSizeExt":     "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseDbsrilu02_bufferSizeExt":    "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseDbsrsm2_bufferSizeExt":      "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseDbsrsv2_bufferSizeExt":      "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseDcsr2gebsr_bufferSizeExt":   "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseDcsric02_bufferSizeExt":     "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseDcsrilu02_bufferSizeExt":    "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseDgebsr2gebsc_bufferSizeExt": "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseDgebsr2gebsr_bufferSizeExt": "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseSbsric02_bufferSizeExt":     "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseSbsrilu02_bufferSizeExt":    "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseSbsrsm2_bufferSizeExt":      "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseSbsrsv2_bufferSizeExt":      "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseScsr2gebsr_bufferSizeExt":   "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseScsric02_bufferSizeExt":     "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseScsrilu02_bufferSizeExt":    "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseSgebsr2gebsc_bufferSizeExt": "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseSgebsr2gebsr_bufferSizeExt": "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseZbsric02_bufferSizeExt":     "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseZbsrilu02_bufferSizeExt":    "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseZbsrsm2_bufferSizeExt":      "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseZbsrsv2_bufferSizeExt":      "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseZcsr2gebsr_bufferSizeExt":   "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseZcsric02_bufferSizeExt":     "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseZcsrilu02_bufferSizeExt":    "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseZgebsr2gebsc_bufferSizeExt": "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseZgebsr2gebsr_bufferSizeExt": "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+		"cusparseXgebsr2csr":                 "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
+	},
+	LockLibs: []string{"libcusparse12"},
+}
+
+// CuSOLVER's dense solvers: package cusolver (cusolverDn.h and the common
+// header), libcusolver.so.11 with CUDA 12, libcusolver.so.12 with CUDA 13.
+var CuSOLVER = &Desc{
+	Key:      "cusolver",
+	API:      "cuSOLVER",
+	Title:    "cuSOLVER",
+	Package:  "cusolver",
+	Include:  []string{"cusolverDn.h"},
+	Declare:  []string{"cusolverDn.h", "cusolver_common.h"},
+	Prefixes: []string{"CUSOLVER_", "cusolverDn", "cusolver"},
+	Status:   "cusolverStatus_t",
+	Load: Load{
+		Name:     "cuSOLVER (CUDA %d)",
+		EnvVar:   "CUGEN_LIBCUSOLVER",
+		Files:    map[int][]string{12: {"libcusolver.so.11"}, 13: {"libcusolver.so.12"}},
+		Wheels:   map[int][]string{12: {"nvidia/cusolver/lib"}, 13: {"nvidia/cu13/lib"}},
+		Identify: "cusolverGetProperty",
+		Version:  Version{Symbol: "cusolverGetProperty", Form: Property, Macros: [2]string{"CUSOLVER_VER_MAJOR", "CUSOLVER_VER_MINOR"}},
+	},
+	Unexported: map[string]string{
+		"cusolverDnLoggerSetCallback":  "declared in cusolverDn.h 11.6, not exported by libcusolver.so.11.6.1",
+		"cusolverDnLoggerSetFile":      "declared in cusolverDn.h 11.6, not exported by libcusolver.so.11.6.1",
+		"cusolverDnLoggerOpenFile":     "declared in cusolverDn.h 11.6, not exported by libcusolver.so.11.6.1",
+		"cusolverDnLoggerSetLevel":     "declared in cusolverDn.h 11.6, not exported by libcusolver.so.11.6.1",
+		"cusolverDnLoggerSetMask":      "declared in cusolverDn.h 11.6, not exported by libcusolver.so.11.6.1",
+		"cusolverDnLoggerForceDisable": "declared in cusolverDn.h 11.6, not exported by libcusolver.so.11.6.1",
+	},
+	LockLibs: []string{"libcusolver11"},
+}
