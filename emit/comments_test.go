@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -147,6 +148,9 @@ func TestGeneratedDocsPlain(t *testing.T) {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if bytes.Contains(b[:min(len(b), 200)], []byte("cugen from layer/")) {
+			continue // the Go layer's copies: prose written in Go, not Doxygen
 		}
 		for i, l := range strings.Split(string(b), "\n") {
 			text, ok := strings.CutPrefix(strings.TrimLeft(l, "\t"), "//")
