@@ -223,7 +223,18 @@ int main(void) {
 	if err := os.WriteFile(cfile, src.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(gcc, "-std=gnu11", "-w", "-I", dir, "-o", bin, cfile).CombinedOutput()
+	// gcc gets the headers the parser supplies (stubHeaders), searched
+	// last as the parser searches them.
+	stubs := filepath.Join(tmp, "stub-headers")
+	for name, text := range stubHeaders {
+		if err := os.MkdirAll(filepath.Join(stubs, filepath.Dir(name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(stubs, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := exec.Command(gcc, "-std=gnu11", "-w", "-I", dir, "-idirafter", stubs, "-o", bin, cfile).CombinedOutput()
 	if err != nil {
 		t.Fatalf("gcc: %v\n%s", err, out)
 	}
