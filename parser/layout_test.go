@@ -226,7 +226,7 @@ int main(void) {
 	// gcc gets the headers the parser supplies (stubHeaders), searched
 	// last as the parser searches them.
 	stubs := filepath.Join(tmp, "stub-headers")
-	for name, text := range stubHeaders {
+	for name, text := range parser.StubHeaders {
 		if err := os.MkdirAll(filepath.Join(stubs, filepath.Dir(name)), 0o755); err != nil {
 			t.Fatal(err)
 		}
