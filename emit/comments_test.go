@@ -134,7 +134,7 @@ typedef struct dim3 dim3;
 
 // markupRE finds Doxygen or HTML markup in a doc comment's text: a
 // command (\p, \ref), an entity (&times;) or a tag (<b>).
-var markupRE = regexp.MustCompile(`\\[a-zA-Z]|&[a-z]+;|</?[a-z]+>`)
+var markupRE = regexp.MustCompile(`\\[a-zA-Z]|&[a-z]+;|</?(?:b|i|em|strong|p|br|table|tr|td|th|ul|ol|li|code|pre|sup|sub|tt|a|div|span|dl|dt|dd|hr|center|small|big|u|s)>`) // HTML tags, not <placeholders>
 
 // TestGeneratedDocsPlain: the committed packages' doc comments carry no
 // Doxygen or HTML markup (code blocks, indented by a tab, excepted): every

@@ -86,6 +86,9 @@ func (m *model) goType(t *ir.Type) jen.Code {
 			return jen.Qual("unsafe", "Pointer")
 		}
 		if e.Kind == ir.Named {
+			if q, ok := m.imported[e.Name]; ok {
+				return jen.Op("*").Add(q) // *cudart.CuComplex in cublas
+			}
 			if r, ok := m.records[e.Name]; ok && (r.Opaque || m.typeName(e.Name) == "") {
 				return jen.Qual("unsafe", "Pointer")
 			}

@@ -37,6 +37,11 @@ func (m *model) genTypedefs(f *jen.File) error {
 		}
 		tt := t.Type
 		switch {
+		case m.isHandleType(tt) && m.mutableHandle(t) != "":
+			// typedef const struct X *ConstX beside typedef struct X *X:
+			// one handle, so a handle passes where the const one is taken.
+			f.Comment("It is the same handle as " + m.mutableHandle(t) + " (C's pointer to const of it).")
+			f.Type().Id(name).Op("=").Id(m.mutableHandle(t))
 		case m.isHandleType(tt):
 			f.Type().Id(name).Uintptr()
 		case tt.Kind == ir.FuncPtr:
@@ -90,3 +95,23 @@ wrapper builds the CU_LAUNCH_PARAM_* array in words the collector never
 reads as pointers. The Extra member of the kernel node parameters is a
 *uintptr for the same reason: set it to LaunchExtra(buf). cudart.Dim1(x) and cudart.Dim2(x, y) give
 dim3's C++ defaults (1 for the omitted dimensions).`
+
+// mutableHandle is, for a handle typedef to a pointer to const (typedef
+// const struct cusparseSpMatDescr *cusparseConstSpMatDescr_t), the Go name
+// of the package's handle typedef to the same struct without const
+// (SpMatDescr); "" if t is no such typedef or there is none.
+func (m *model) mutableHandle(t *ir.Typedef) string {
+	tt := t.Type
+	if tt.Kind != ir.Pointer || tt.Elem == nil || !tt.Elem.Const || tt.Elem.Kind != ir.Named {
+		return ""
+	}
+	for _, o := range m.tds {
+		ot := o.Type
+		if o != t && ot.Kind == ir.Pointer && ot.Elem != nil && !ot.Elem.Const && ot.Elem.Kind == ir.Named && ot.Elem.Name == tt.Elem.Name && m.isHandleType(ot) {
+			if n := m.typeNames[o.Name]; n != "" {
+				return n
+			}
+		}
+	}
+	return ""
+}

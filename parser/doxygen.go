@@ -50,8 +50,9 @@ var doxySkip = map[string]string{"xmlonly": "endxmlonly", "latexonly": "endlatex
 var (
 	// paramRE is a \param line: \param x, \param[in] x, \param [in] x
 	// (nvrtc.h), with an optional "-" before the text.
-	paramRE   = regexp.MustCompile(`^\\param\s*(?:\[([a-z, ]+)\])?\s+(\w+)\s*-?\s*(.*)$`)
-	commandRE = regexp.MustCompile(`^\\(\w+|\{|\})\s*(.*)$`)
+	atCommandRE = regexp.MustCompile(`(?m)^(\s*)@(param|returns?|retval|brief|note|see|sa|deprecated)\b`)
+	paramRE     = regexp.MustCompile(`^\\param\s*(?:\[([a-z, ]+)\])?\s+(\w+)\s*-?\s*(.*)$`)
+	commandRE   = regexp.MustCompile(`^\\(\w+|\{|\})\s*(.*)$`)
 
 	linkRE    = regexp.MustCompile(`\\link\s+#?(?:::)?([\w:]+)\s*(.*?)\s*\\endlink`)
 	refQRE    = regexp.MustCompile(`\\ref\s+\S+?(?:\([^)]*\))?\s+"([^"]*)"`)
@@ -93,6 +94,8 @@ func parseDoc(text string) comment {
 	if strings.TrimSpace(text) == "" {
 		return c
 	}
+	// Doxygen takes @cmd for \cmd; NVML's header writes @param.
+	text = atCommandRE.ReplaceAllString(text, `$1\$2`)
 	d := &ir.Doc{}
 	const (
 		none = iota
@@ -408,7 +411,9 @@ func inlineText(s string) string {
 		s = htmlTagRE.ReplaceAllString(emphasisRE.ReplaceAllString(s, ""), " ")
 	}
 	if strings.Contains(s, "&") {
-		s = html.UnescapeString(s) // &times; -> ×
+		// NVML writes "Kepler &tm;" for the trademark sign, an entity HTML
+		// does not have (it is &trade;).
+		s = html.UnescapeString(strings.ReplaceAll(s, "&tm;", "&trade;")) // &times; -> ×
 	}
 	// Most texts have no command but \p, which stays: the regexps run
 	// only where one can match.

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/cugen/cugen/library"
 	"github.com/cugen/cugen/parser/ir"
@@ -41,12 +42,15 @@ func (p *parse) function(d *cc.Declarator, name string, lib ir.Library, doc stri
 		prm := &fn.Params[i]
 		prm.Array = arrayOf(fn, prm, pdocs, i)
 		prm.Direction, prm.Why = direction(fn, prm, paramFacts{
-			doc:      pdocs[i],
-			first:    i == 0,
-			returned: returned[prm.Name],
-			handle:   prm.Type.Kind == ir.Pointer && p.isHandle(prm.Type.Elem),
-			brief:    c.brief,
-			getter:   c.doc == nil && i == len(fn.Params)-1 && p.getterName(fn.Name, lib),
+			doc:         pdocs[i],
+			first:       i == 0,
+			returned:    returned[prm.Name],
+			handle:      prm.Type.Kind == ir.Pointer && p.isHandle(prm.Type.Elem),
+			brief:       c.brief,
+			getter:      c.doc == nil && i == len(fn.Params)-1 && p.verbIs(fn.Name, lib, "Get", "Create"),
+			creates:     i == 0 && (p.verbIs(fn.Name, lib, "Create", "Plan") || strings.HasSuffix(fn.Name, "Create")),
+			typedefElem: prm.Type.Kind == ir.Pointer && p.isHandleOrIntTypedef(prm.Type.Elem),
+			sizes:       i == len(fn.Params)-1 && p.sizeQuery(fn.Name, lib),
 		})
 	}
 	return fn, nil
@@ -340,6 +344,16 @@ type paramFacts struct {
 	// getter: the last parameter of an undocumented function whose name
 	// says it gets or creates (cublasGetStream, cublasCreate)
 	getter bool
+	// creates: the first parameter of a function named Create or Plan
+	// (curandCreateGenerator, cufftPlan1d, cusparseCreateCsr)
+	creates bool
+	// typedefElem: the parameter points to a named handle or integer type
+	// of the headers (cufftHandle, an int; cublasLtMatmulDesc_t, a pointer
+	// to a struct the header completes)
+	typedefElem bool
+	// sizes: the last parameter of a workspace-size query
+	// (cusparseSpMV_bufferSize, cusolverDnSpotrf_bufferSize, cufftMakePlan1d)
+	sizes bool
 }
 
 // briefGetters are the \brief verbs of functions whose undocumented first
@@ -406,6 +420,12 @@ func direction(fn *ir.Function, prm *ir.Param, pf paramFacts) (ir.Direction, str
 	if pf.getter {
 		return ir.Out, "the last parameter of an undocumented function named Get or Create"
 	}
+	if pf.creates && (pf.handle || pf.typedefElem) {
+		return ir.Out, "the handle pointer first of a function named Create or Plan: the handle it creates"
+	}
+	if pf.sizes {
+		return ir.Out, "the last integer pointer of a workspace-size query (named bufferSize, MakePlan, Estimate): the size"
+	}
 	if pd.text == "" && pf.first && pf.handle && briefGetters[pf.brief] {
 		return ir.Out, "undocumented first parameter, a handle pointer, of a function whose \\brief starts " + strconv.Quote(pf.brief)
 	}
@@ -420,18 +440,73 @@ func firstWords(s string, n int) string {
 	return strings.Join(f, " ")
 }
 
-// getterName reports whether an API name, without its library's prefix,
-// starts with the verb Get or Create (cublasGetStream, cublasCreate): for
-// a library whose header documents nothing, the name is all there is.
-func (p *parse) getterName(name string, lib ir.Library) bool {
-	d := library.ByKey(p.libs, lib)
-	if d == nil {
-		return false
-	}
-	for _, pre := range d.Prefixes {
-		if rest, ok := strings.CutPrefix(name, pre); ok {
-			return strings.HasPrefix(rest, "Get") || strings.HasPrefix(rest, "Create")
+// verbIs reports whether an API name, without its library's prefix,
+// starts with one of verbs (cublasGetStream, curandCreateGenerator): where
+// a header documents little, the name says what a call does.
+func (p *parse) verbIs(name string, lib ir.Library, verbs ...string) bool {
+	rest := p.unprefixed(name, lib)
+	for _, v := range verbs {
+		if strings.HasPrefix(rest, v) && (len(rest) == len(v) || unicode.IsUpper(rune(rest[len(v)])) || unicode.IsDigit(rune(rest[len(v)]))) {
+			return true
 		}
 	}
 	return false
+}
+
+// sizeQuery reports a function that writes the workspace size another
+// call needs: cusparseSpMV_bufferSize, cusolverDnSpotrf_bufferSize,
+// cusparseScsrgeam2_bufferSizeExt, cufftMakePlan1d, cufftEstimate1d.
+func (p *parse) sizeQuery(name string, lib ir.Library) bool {
+	low := strings.ToLower(name)
+	return strings.Contains(low, "buffersize") || p.verbIs(name, lib, "MakePlan", "Estimate")
+}
+
+// unprefixed is name without its library's C prefix.
+func (p *parse) unprefixed(name string, lib ir.Library) string {
+	d := library.ByKey(p.libs, lib)
+	if d == nil {
+		return name
+	}
+	for _, pre := range d.Prefixes {
+		if rest, ok := strings.CutPrefix(name, pre); ok {
+			return rest
+		}
+	}
+	return name
+}
+
+// isHandleOrIntTypedef reports a header typedef (not a C library one such as
+// size_t) of an integer or a pointer: what a Create function hands back.
+func (p *parse) isHandleOrIntTypedef(t *ir.Type) bool {
+	if t == nil || t.Kind != ir.Named || t.Const {
+		return false
+	}
+	td, ok := p.typedefs[t.Name]
+	if !ok {
+		return false
+	}
+	if td.Library == "" {
+		return false // the C library's (size_t, uint64_t)
+	}
+	for td.Type.Kind == ir.Named {
+		next, ok := p.typedefs[td.Type.Name]
+		if !ok {
+			break
+		}
+		td = next
+	}
+	return td.Type.Kind == ir.Int || td.Type.Kind == ir.Pointer
+}
+
+// isInteger reports an integer of at least 4 bytes, through typedefs
+// (size_t, int64_t, int).
+func (p *parse) isInteger(t *ir.Type) bool {
+	for t != nil && t.Kind == ir.Named {
+		td, ok := p.typedefs[t.Name]
+		if !ok {
+			return false
+		}
+		t = td.Type
+	}
+	return t != nil && t.Kind == ir.Int && t.Size >= 4
 }

@@ -100,7 +100,7 @@ func (p *parse) apiAliases() (versioned map[string]string, others map[string][]s
 		if target == name {
 			continue
 		}
-		if !strings.HasPrefix(r[0], "__CUDA") && !versionOnlyRE.MatchString(strings.TrimPrefix(target, name)) {
+		if !strings.HasPrefix(r[0], "__CUDA") && !versionOnlyRE.MatchString(strings.TrimPrefix(target, name)) && versionInfixRE.ReplaceAllString(target, "$1") != name {
 			others[target] = append(others[target], name)
 			continue
 		}
@@ -229,6 +229,9 @@ func (p *parse) pfnVersions() map[string]int {
 var (
 	vSuffixRE     = regexp.MustCompile(`_v\d+$`)
 	versionOnlyRE = regexp.MustCompile(`^_v\d+$`)
+	// versionInfixRE finds a version inside a name: cublasCgemm_v2_64 is
+	// the versioned symbol of cublasCgemm_64.
+	versionInfixRE = regexp.MustCompile(`_v\d+(_)`)
 )
 
 func versionSuffix(s string) string { return vSuffixRE.FindString(s) }

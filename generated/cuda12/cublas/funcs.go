@@ -633,21 +633,16 @@ func Snrm2(handle Handle, n int32, x *float32, incx int32, result *float32) erro
 	return ffiimpl.Error(procSnrm2, Status(r))
 }
 
-// Snrm2V264 wraps cublasSnrm2_v2_64 (symbol cublasSnrm2_v2_64, cublas_api.h).
-func Snrm2V264(handle Handle, n int64, x *float32, incx int64, result *float32) error {
-	sym, err := procSnrm2V264.Addr()
+// Snrm264 wraps cublasSnrm2_64 (symbol cublasSnrm2_v2_64, cublas_api.h).
+func Snrm264(handle Handle, n int64, x *float32, incx int64, result *float32) error {
+	sym, err := procSnrm264.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
-	return ffiimpl.Error(procSnrm2V264, Status(r))
-}
-
-// Snrm264 is cublasSnrm2_64, which cublas_api.h defines as cublasSnrm2_v2_64: it calls [Snrm2V264].
-func Snrm264(handle Handle, n int64, x *float32, incx int64, result *float32) error {
-	return Snrm2V264(handle, n, x, incx, result)
+	return ffiimpl.Error(procSnrm264, Status(r))
 }
 
 // Dnrm2 wraps cublasDnrm2 (symbol cublasDnrm2_v2, cublas_api.h).
@@ -662,79 +657,64 @@ func Dnrm2(handle Handle, n int32, x *float64, incx int32, result *float64) erro
 	return ffiimpl.Error(procDnrm2, Status(r))
 }
 
-// Dnrm2V264 wraps cublasDnrm2_v2_64 (symbol cublasDnrm2_v2_64, cublas_api.h).
-func Dnrm2V264(handle Handle, n int64, x *float64, incx int64, result *float64) error {
-	sym, err := procDnrm2V264.Addr()
+// Dnrm264 wraps cublasDnrm2_64 (symbol cublasDnrm2_v2_64, cublas_api.h).
+func Dnrm264(handle Handle, n int64, x *float64, incx int64, result *float64) error {
+	sym, err := procDnrm264.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
-	return ffiimpl.Error(procDnrm2V264, Status(r))
-}
-
-// Dnrm264 is cublasDnrm2_64, which cublas_api.h defines as cublasDnrm2_v2_64: it calls [Dnrm2V264].
-func Dnrm264(handle Handle, n int64, x *float64, incx int64, result *float64) error {
-	return Dnrm2V264(handle, n, x, incx, result)
+	return ffiimpl.Error(procDnrm264, Status(r))
 }
 
 // Scnrm2 wraps cublasScnrm2 (symbol cublasScnrm2_v2, cublas_api.h).
-func Scnrm2(handle Handle, n int32, x unsafe.Pointer, incx int32, result *float32) error {
+func Scnrm2(handle Handle, n int32, x *cudart.Complex, incx int32, result *float32) error {
 	sym, err := procScnrm2.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procScnrm2, Status(r))
 }
 
-// Scnrm2V264 wraps cublasScnrm2_v2_64 (symbol cublasScnrm2_v2_64, cublas_api.h).
-func Scnrm2V264(handle Handle, n int64, x unsafe.Pointer, incx int64, result *float32) error {
-	sym, err := procScnrm2V264.Addr()
+// Scnrm264 wraps cublasScnrm2_64 (symbol cublasScnrm2_v2_64, cublas_api.h).
+func Scnrm264(handle Handle, n int64, x *cudart.Complex, incx int64, result *float32) error {
+	sym, err := procScnrm264.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
-	return ffiimpl.Error(procScnrm2V264, Status(r))
-}
-
-// Scnrm264 is cublasScnrm2_64, which cublas_api.h defines as cublasScnrm2_v2_64: it calls [Scnrm2V264].
-func Scnrm264(handle Handle, n int64, x unsafe.Pointer, incx int64, result *float32) error {
-	return Scnrm2V264(handle, n, x, incx, result)
+	return ffiimpl.Error(procScnrm264, Status(r))
 }
 
 // Dznrm2 wraps cublasDznrm2 (symbol cublasDznrm2_v2, cublas_api.h).
-func Dznrm2(handle Handle, n int32, x unsafe.Pointer, incx int32, result *float64) error {
+func Dznrm2(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, result *float64) error {
 	sym, err := procDznrm2.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procDznrm2, Status(r))
 }
 
-// Dznrm2V264 wraps cublasDznrm2_v2_64 (symbol cublasDznrm2_v2_64, cublas_api.h).
-func Dznrm2V264(handle Handle, n int64, x unsafe.Pointer, incx int64, result *float64) error {
-	sym, err := procDznrm2V264.Addr()
+// Dznrm264 wraps cublasDznrm2_64 (symbol cublasDznrm2_v2_64, cublas_api.h).
+func Dznrm264(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, result *float64) error {
+	sym, err := procDznrm264.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
-	return ffiimpl.Error(procDznrm2V264, Status(r))
-}
-
-// Dznrm264 is cublasDznrm2_64, which cublas_api.h defines as cublasDznrm2_v2_64: it calls [Dznrm2V264].
-func Dznrm264(handle Handle, n int64, x unsafe.Pointer, incx int64, result *float64) error {
-	return Dznrm2V264(handle, n, x, incx, result)
+	return ffiimpl.Error(procDznrm264, Status(r))
 }
 
 // DotEx wraps cublasDotEx (symbol cublasDotEx, cublas_api.h).
@@ -873,9 +853,9 @@ func Sdot(handle Handle, n int32, x *float32, incx int32, y *float32, incy int32
 	return ffiimpl.Error(procSdot, Status(frame.Ret()))
 }
 
-// SdotV264 wraps cublasSdot_v2_64 (symbol cublasSdot_v2_64, cublas_api.h).
-func SdotV264(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64, result *float32) error {
-	sym, err := procSdotV264.Addr()
+// Sdot64 wraps cublasSdot_64 (symbol cublasSdot_v2_64, cublas_api.h).
+func Sdot64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64, result *float32) error {
+	sym, err := procSdot64.Addr()
 	if err != nil {
 		return err
 	}
@@ -894,12 +874,7 @@ func SdotV264(handle Handle, n int64, x *float32, incx int64, y *float32, incy i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procSdotV264, Status(frame.Ret()))
-}
-
-// Sdot64 is cublasSdot_64, which cublas_api.h defines as cublasSdot_v2_64: it calls [SdotV264].
-func Sdot64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64, result *float32) error {
-	return SdotV264(handle, n, x, incx, y, incy, result)
+	return ffiimpl.Error(procSdot64, Status(frame.Ret()))
 }
 
 // Ddot wraps cublasDdot (symbol cublasDdot_v2, cublas_api.h).
@@ -926,9 +901,9 @@ func Ddot(handle Handle, n int32, x *float64, incx int32, y *float64, incy int32
 	return ffiimpl.Error(procDdot, Status(frame.Ret()))
 }
 
-// DdotV264 wraps cublasDdot_v2_64 (symbol cublasDdot_v2_64, cublas_api.h).
-func DdotV264(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64, result *float64) error {
-	sym, err := procDdotV264.Addr()
+// Ddot64 wraps cublasDdot_64 (symbol cublasDdot_v2_64, cublas_api.h).
+func Ddot64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64, result *float64) error {
+	sym, err := procDdot64.Addr()
 	if err != nil {
 		return err
 	}
@@ -947,16 +922,11 @@ func DdotV264(handle Handle, n int64, x *float64, incx int64, y *float64, incy i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDdotV264, Status(frame.Ret()))
-}
-
-// Ddot64 is cublasDdot_64, which cublas_api.h defines as cublasDdot_v2_64: it calls [DdotV264].
-func Ddot64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64, result *float64) error {
-	return DdotV264(handle, n, x, incx, y, incy, result)
+	return ffiimpl.Error(procDdot64, Status(frame.Ret()))
 }
 
 // Cdotu wraps cublasCdotu (symbol cublasCdotu_v2, cublas_api.h).
-func Cdotu(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32, result unsafe.Pointer) error {
+func Cdotu(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, result *cudart.Complex) error {
 	sym, err := procCdotu.Addr()
 	if err != nil {
 		return err
@@ -964,11 +934,11 @@ func Cdotu(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointe
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(result))
+	frame.Int(uintptr(unsafe.Pointer(result)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
@@ -979,20 +949,20 @@ func Cdotu(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointe
 	return ffiimpl.Error(procCdotu, Status(frame.Ret()))
 }
 
-// CdotuV264 wraps cublasCdotu_v2_64 (symbol cublasCdotu_v2_64, cublas_api.h).
-func CdotuV264(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, result unsafe.Pointer) error {
-	sym, err := procCdotuV264.Addr()
+// Cdotu64 wraps cublasCdotu_64 (symbol cublasCdotu_v2_64, cublas_api.h).
+func Cdotu64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, result *cudart.Complex) error {
+	sym, err := procCdotu64.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(result))
+	frame.Int(uintptr(unsafe.Pointer(result)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
@@ -1000,16 +970,11 @@ func CdotuV264(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Po
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCdotuV264, Status(frame.Ret()))
-}
-
-// Cdotu64 is cublasCdotu_64, which cublas_api.h defines as cublasCdotu_v2_64: it calls [CdotuV264].
-func Cdotu64(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, result unsafe.Pointer) error {
-	return CdotuV264(handle, n, x, incx, y, incy, result)
+	return ffiimpl.Error(procCdotu64, Status(frame.Ret()))
 }
 
 // Cdotc wraps cublasCdotc (symbol cublasCdotc_v2, cublas_api.h).
-func Cdotc(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32, result unsafe.Pointer) error {
+func Cdotc(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, result *cudart.Complex) error {
 	sym, err := procCdotc.Addr()
 	if err != nil {
 		return err
@@ -1017,11 +982,11 @@ func Cdotc(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointe
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(result))
+	frame.Int(uintptr(unsafe.Pointer(result)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
@@ -1032,20 +997,20 @@ func Cdotc(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointe
 	return ffiimpl.Error(procCdotc, Status(frame.Ret()))
 }
 
-// CdotcV264 wraps cublasCdotc_v2_64 (symbol cublasCdotc_v2_64, cublas_api.h).
-func CdotcV264(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, result unsafe.Pointer) error {
-	sym, err := procCdotcV264.Addr()
+// Cdotc64 wraps cublasCdotc_64 (symbol cublasCdotc_v2_64, cublas_api.h).
+func Cdotc64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, result *cudart.Complex) error {
+	sym, err := procCdotc64.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(result))
+	frame.Int(uintptr(unsafe.Pointer(result)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
@@ -1053,16 +1018,11 @@ func CdotcV264(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Po
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCdotcV264, Status(frame.Ret()))
-}
-
-// Cdotc64 is cublasCdotc_64, which cublas_api.h defines as cublasCdotc_v2_64: it calls [CdotcV264].
-func Cdotc64(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, result unsafe.Pointer) error {
-	return CdotcV264(handle, n, x, incx, y, incy, result)
+	return ffiimpl.Error(procCdotc64, Status(frame.Ret()))
 }
 
 // Zdotu wraps cublasZdotu (symbol cublasZdotu_v2, cublas_api.h).
-func Zdotu(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32, result unsafe.Pointer) error {
+func Zdotu(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, result *cudart.DoubleComplex) error {
 	sym, err := procZdotu.Addr()
 	if err != nil {
 		return err
@@ -1070,11 +1030,11 @@ func Zdotu(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointe
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(result))
+	frame.Int(uintptr(unsafe.Pointer(result)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
@@ -1085,20 +1045,20 @@ func Zdotu(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointe
 	return ffiimpl.Error(procZdotu, Status(frame.Ret()))
 }
 
-// ZdotuV264 wraps cublasZdotu_v2_64 (symbol cublasZdotu_v2_64, cublas_api.h).
-func ZdotuV264(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, result unsafe.Pointer) error {
-	sym, err := procZdotuV264.Addr()
+// Zdotu64 wraps cublasZdotu_64 (symbol cublasZdotu_v2_64, cublas_api.h).
+func Zdotu64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, result *cudart.DoubleComplex) error {
+	sym, err := procZdotu64.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(result))
+	frame.Int(uintptr(unsafe.Pointer(result)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
@@ -1106,16 +1066,11 @@ func ZdotuV264(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Po
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZdotuV264, Status(frame.Ret()))
-}
-
-// Zdotu64 is cublasZdotu_64, which cublas_api.h defines as cublasZdotu_v2_64: it calls [ZdotuV264].
-func Zdotu64(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, result unsafe.Pointer) error {
-	return ZdotuV264(handle, n, x, incx, y, incy, result)
+	return ffiimpl.Error(procZdotu64, Status(frame.Ret()))
 }
 
 // Zdotc wraps cublasZdotc (symbol cublasZdotc_v2, cublas_api.h).
-func Zdotc(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32, result unsafe.Pointer) error {
+func Zdotc(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, result *cudart.DoubleComplex) error {
 	sym, err := procZdotc.Addr()
 	if err != nil {
 		return err
@@ -1123,11 +1078,11 @@ func Zdotc(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointe
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(result))
+	frame.Int(uintptr(unsafe.Pointer(result)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
@@ -1138,20 +1093,20 @@ func Zdotc(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointe
 	return ffiimpl.Error(procZdotc, Status(frame.Ret()))
 }
 
-// ZdotcV264 wraps cublasZdotc_v2_64 (symbol cublasZdotc_v2_64, cublas_api.h).
-func ZdotcV264(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, result unsafe.Pointer) error {
-	sym, err := procZdotcV264.Addr()
+// Zdotc64 wraps cublasZdotc_64 (symbol cublasZdotc_v2_64, cublas_api.h).
+func Zdotc64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, result *cudart.DoubleComplex) error {
+	sym, err := procZdotc64.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(result))
+	frame.Int(uintptr(unsafe.Pointer(result)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
@@ -1159,12 +1114,7 @@ func ZdotcV264(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Po
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZdotcV264, Status(frame.Ret()))
-}
-
-// Zdotc64 is cublasZdotc_64, which cublas_api.h defines as cublasZdotc_v2_64: it calls [ZdotcV264].
-func Zdotc64(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, result unsafe.Pointer) error {
-	return ZdotcV264(handle, n, x, incx, y, incy, result)
+	return ffiimpl.Error(procZdotc64, Status(frame.Ret()))
 }
 
 // ScalEx wraps cublasScalEx (symbol cublasScalEx, cublas_api.h).
@@ -1227,21 +1177,16 @@ func Sscal(handle Handle, n int32, alpha, x *float32, incx int32) error {
 	return ffiimpl.Error(procSscal, Status(r))
 }
 
-// SscalV264 wraps cublasSscal_v2_64 (symbol cublasSscal_v2_64, cublas_api.h).
-func SscalV264(handle Handle, n int64, alpha, x *float32, incx int64) error {
-	sym, err := procSscalV264.Addr()
+// Sscal64 wraps cublasSscal_64 (symbol cublasSscal_v2_64, cublas_api.h).
+func Sscal64(handle Handle, n int64, alpha, x *float32, incx int64) error {
+	sym, err := procSscal64.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(x)
-	return ffiimpl.Error(procSscalV264, Status(r))
-}
-
-// Sscal64 is cublasSscal_64, which cublas_api.h defines as cublasSscal_v2_64: it calls [SscalV264].
-func Sscal64(handle Handle, n int64, alpha, x *float32, incx int64) error {
-	return SscalV264(handle, n, alpha, x, incx)
+	return ffiimpl.Error(procSscal64, Status(r))
 }
 
 // Dscal wraps cublasDscal (symbol cublasDscal_v2, cublas_api.h).
@@ -1256,137 +1201,112 @@ func Dscal(handle Handle, n int32, alpha, x *float64, incx int32) error {
 	return ffiimpl.Error(procDscal, Status(r))
 }
 
-// DscalV264 wraps cublasDscal_v2_64 (symbol cublasDscal_v2_64, cublas_api.h).
-func DscalV264(handle Handle, n int64, alpha, x *float64, incx int64) error {
-	sym, err := procDscalV264.Addr()
+// Dscal64 wraps cublasDscal_64 (symbol cublasDscal_v2_64, cublas_api.h).
+func Dscal64(handle Handle, n int64, alpha, x *float64, incx int64) error {
+	sym, err := procDscal64.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(x)
-	return ffiimpl.Error(procDscalV264, Status(r))
-}
-
-// Dscal64 is cublasDscal_64, which cublas_api.h defines as cublasDscal_v2_64: it calls [DscalV264].
-func Dscal64(handle Handle, n int64, alpha, x *float64, incx int64) error {
-	return DscalV264(handle, n, alpha, x, incx)
+	return ffiimpl.Error(procDscal64, Status(r))
 }
 
 // Cscal wraps cublasCscal (symbol cublasCscal_v2, cublas_api.h).
-func Cscal(handle Handle, n int32, alpha, x unsafe.Pointer, incx int32) error {
+func Cscal(handle Handle, n int32, alpha, x *cudart.Complex, incx int32) error {
 	sym, err := procCscal.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alpha), uintptr(x), uintptr(incx), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(x)
 	return ffiimpl.Error(procCscal, Status(r))
 }
 
-// CscalV264 wraps cublasCscal_v2_64 (symbol cublasCscal_v2_64, cublas_api.h).
-func CscalV264(handle Handle, n int64, alpha, x unsafe.Pointer, incx int64) error {
-	sym, err := procCscalV264.Addr()
+// Cscal64 wraps cublasCscal_64 (symbol cublasCscal_v2_64, cublas_api.h).
+func Cscal64(handle Handle, n int64, alpha, x *cudart.Complex, incx int64) error {
+	sym, err := procCscal64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alpha), uintptr(x), uintptr(incx), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(x)
-	return ffiimpl.Error(procCscalV264, Status(r))
-}
-
-// Cscal64 is cublasCscal_64, which cublas_api.h defines as cublasCscal_v2_64: it calls [CscalV264].
-func Cscal64(handle Handle, n int64, alpha, x unsafe.Pointer, incx int64) error {
-	return CscalV264(handle, n, alpha, x, incx)
+	return ffiimpl.Error(procCscal64, Status(r))
 }
 
 // Csscal wraps cublasCsscal (symbol cublasCsscal_v2, cublas_api.h).
-func Csscal(handle Handle, n int32, alpha *float32, x unsafe.Pointer, incx int32) error {
+func Csscal(handle Handle, n int32, alpha *float32, x *cudart.Complex, incx int32) error {
 	sym, err := procCsscal.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(x), uintptr(incx), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(x)
 	return ffiimpl.Error(procCsscal, Status(r))
 }
 
-// CsscalV264 wraps cublasCsscal_v2_64 (symbol cublasCsscal_v2_64, cublas_api.h).
-func CsscalV264(handle Handle, n int64, alpha *float32, x unsafe.Pointer, incx int64) error {
-	sym, err := procCsscalV264.Addr()
+// Csscal64 wraps cublasCsscal_64 (symbol cublasCsscal_v2_64, cublas_api.h).
+func Csscal64(handle Handle, n int64, alpha *float32, x *cudart.Complex, incx int64) error {
+	sym, err := procCsscal64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(x), uintptr(incx), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(x)
-	return ffiimpl.Error(procCsscalV264, Status(r))
-}
-
-// Csscal64 is cublasCsscal_64, which cublas_api.h defines as cublasCsscal_v2_64: it calls [CsscalV264].
-func Csscal64(handle Handle, n int64, alpha *float32, x unsafe.Pointer, incx int64) error {
-	return CsscalV264(handle, n, alpha, x, incx)
+	return ffiimpl.Error(procCsscal64, Status(r))
 }
 
 // Zscal wraps cublasZscal (symbol cublasZscal_v2, cublas_api.h).
-func Zscal(handle Handle, n int32, alpha, x unsafe.Pointer, incx int32) error {
+func Zscal(handle Handle, n int32, alpha, x *cudart.DoubleComplex, incx int32) error {
 	sym, err := procZscal.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alpha), uintptr(x), uintptr(incx), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(x)
 	return ffiimpl.Error(procZscal, Status(r))
 }
 
-// ZscalV264 wraps cublasZscal_v2_64 (symbol cublasZscal_v2_64, cublas_api.h).
-func ZscalV264(handle Handle, n int64, alpha, x unsafe.Pointer, incx int64) error {
-	sym, err := procZscalV264.Addr()
+// Zscal64 wraps cublasZscal_64 (symbol cublasZscal_v2_64, cublas_api.h).
+func Zscal64(handle Handle, n int64, alpha, x *cudart.DoubleComplex, incx int64) error {
+	sym, err := procZscal64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alpha), uintptr(x), uintptr(incx), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(x)
-	return ffiimpl.Error(procZscalV264, Status(r))
-}
-
-// Zscal64 is cublasZscal_64, which cublas_api.h defines as cublasZscal_v2_64: it calls [ZscalV264].
-func Zscal64(handle Handle, n int64, alpha, x unsafe.Pointer, incx int64) error {
-	return ZscalV264(handle, n, alpha, x, incx)
+	return ffiimpl.Error(procZscal64, Status(r))
 }
 
 // Zdscal wraps cublasZdscal (symbol cublasZdscal_v2, cublas_api.h).
-func Zdscal(handle Handle, n int32, alpha *float64, x unsafe.Pointer, incx int32) error {
+func Zdscal(handle Handle, n int32, alpha *float64, x *cudart.DoubleComplex, incx int32) error {
 	sym, err := procZdscal.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(x), uintptr(incx), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(x)
 	return ffiimpl.Error(procZdscal, Status(r))
 }
 
-// ZdscalV264 wraps cublasZdscal_v2_64 (symbol cublasZdscal_v2_64, cublas_api.h).
-func ZdscalV264(handle Handle, n int64, alpha *float64, x unsafe.Pointer, incx int64) error {
-	sym, err := procZdscalV264.Addr()
+// Zdscal64 wraps cublasZdscal_64 (symbol cublasZdscal_v2_64, cublas_api.h).
+func Zdscal64(handle Handle, n int64, alpha *float64, x *cudart.DoubleComplex, incx int64) error {
+	sym, err := procZdscal64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(x), uintptr(incx), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(x)
-	return ffiimpl.Error(procZdscalV264, Status(r))
-}
-
-// Zdscal64 is cublasZdscal_64, which cublas_api.h defines as cublasZdscal_v2_64: it calls [ZdscalV264].
-func Zdscal64(handle Handle, n int64, alpha *float64, x unsafe.Pointer, incx int64) error {
-	return ZdscalV264(handle, n, alpha, x, incx)
+	return ffiimpl.Error(procZdscal64, Status(r))
 }
 
 // AxpyEx wraps cublasAxpyEx (symbol cublasAxpyEx, cublas_api.h).
@@ -1469,9 +1389,9 @@ func Saxpy(handle Handle, n int32, alpha, x *float32, incx int32, y *float32, in
 	return ffiimpl.Error(procSaxpy, Status(frame.Ret()))
 }
 
-// SaxpyV264 wraps cublasSaxpy_v2_64 (symbol cublasSaxpy_v2_64, cublas_api.h).
-func SaxpyV264(handle Handle, n int64, alpha, x *float32, incx int64, y *float32, incy int64) error {
-	sym, err := procSaxpyV264.Addr()
+// Saxpy64 wraps cublasSaxpy_64 (symbol cublasSaxpy_v2_64, cublas_api.h).
+func Saxpy64(handle Handle, n int64, alpha, x *float32, incx int64, y *float32, incy int64) error {
+	sym, err := procSaxpy64.Addr()
 	if err != nil {
 		return err
 	}
@@ -1490,12 +1410,7 @@ func SaxpyV264(handle Handle, n int64, alpha, x *float32, incx int64, y *float32
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procSaxpyV264, Status(frame.Ret()))
-}
-
-// Saxpy64 is cublasSaxpy_64, which cublas_api.h defines as cublasSaxpy_v2_64: it calls [SaxpyV264].
-func Saxpy64(handle Handle, n int64, alpha, x *float32, incx int64, y *float32, incy int64) error {
-	return SaxpyV264(handle, n, alpha, x, incx, y, incy)
+	return ffiimpl.Error(procSaxpy64, Status(frame.Ret()))
 }
 
 // Daxpy wraps cublasDaxpy (symbol cublasDaxpy_v2, cublas_api.h).
@@ -1522,9 +1437,9 @@ func Daxpy(handle Handle, n int32, alpha, x *float64, incx int32, y *float64, in
 	return ffiimpl.Error(procDaxpy, Status(frame.Ret()))
 }
 
-// DaxpyV264 wraps cublasDaxpy_v2_64 (symbol cublasDaxpy_v2_64, cublas_api.h).
-func DaxpyV264(handle Handle, n int64, alpha, x *float64, incx int64, y *float64, incy int64) error {
-	sym, err := procDaxpyV264.Addr()
+// Daxpy64 wraps cublasDaxpy_64 (symbol cublasDaxpy_v2_64, cublas_api.h).
+func Daxpy64(handle Handle, n int64, alpha, x *float64, incx int64, y *float64, incy int64) error {
+	sym, err := procDaxpy64.Addr()
 	if err != nil {
 		return err
 	}
@@ -1543,16 +1458,11 @@ func DaxpyV264(handle Handle, n int64, alpha, x *float64, incx int64, y *float64
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDaxpyV264, Status(frame.Ret()))
-}
-
-// Daxpy64 is cublasDaxpy_64, which cublas_api.h defines as cublasDaxpy_v2_64: it calls [DaxpyV264].
-func Daxpy64(handle Handle, n int64, alpha, x *float64, incx int64, y *float64, incy int64) error {
-	return DaxpyV264(handle, n, alpha, x, incx, y, incy)
+	return ffiimpl.Error(procDaxpy64, Status(frame.Ret()))
 }
 
 // Caxpy wraps cublasCaxpy (symbol cublasCaxpy_v2, cublas_api.h).
-func Caxpy(handle Handle, n int32, alpha, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32) error {
+func Caxpy(handle Handle, n int32, alpha, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32) error {
 	sym, err := procCaxpy.Addr()
 	if err != nil {
 		return err
@@ -1560,10 +1470,10 @@ func Caxpy(handle Handle, n int32, alpha, x unsafe.Pointer, incx int32, y unsafe
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -1575,19 +1485,19 @@ func Caxpy(handle Handle, n int32, alpha, x unsafe.Pointer, incx int32, y unsafe
 	return ffiimpl.Error(procCaxpy, Status(frame.Ret()))
 }
 
-// CaxpyV264 wraps cublasCaxpy_v2_64 (symbol cublasCaxpy_v2_64, cublas_api.h).
-func CaxpyV264(handle Handle, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64) error {
-	sym, err := procCaxpyV264.Addr()
+// Caxpy64 wraps cublasCaxpy_64 (symbol cublasCaxpy_v2_64, cublas_api.h).
+func Caxpy64(handle Handle, n int64, alpha, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64) error {
+	sym, err := procCaxpy64.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -1596,16 +1506,11 @@ func CaxpyV264(handle Handle, n int64, alpha, x unsafe.Pointer, incx int64, y un
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCaxpyV264, Status(frame.Ret()))
-}
-
-// Caxpy64 is cublasCaxpy_64, which cublas_api.h defines as cublasCaxpy_v2_64: it calls [CaxpyV264].
-func Caxpy64(handle Handle, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64) error {
-	return CaxpyV264(handle, n, alpha, x, incx, y, incy)
+	return ffiimpl.Error(procCaxpy64, Status(frame.Ret()))
 }
 
 // Zaxpy wraps cublasZaxpy (symbol cublasZaxpy_v2, cublas_api.h).
-func Zaxpy(handle Handle, n int32, alpha, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32) error {
+func Zaxpy(handle Handle, n int32, alpha, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32) error {
 	sym, err := procZaxpy.Addr()
 	if err != nil {
 		return err
@@ -1613,10 +1518,10 @@ func Zaxpy(handle Handle, n int32, alpha, x unsafe.Pointer, incx int32, y unsafe
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -1628,19 +1533,19 @@ func Zaxpy(handle Handle, n int32, alpha, x unsafe.Pointer, incx int32, y unsafe
 	return ffiimpl.Error(procZaxpy, Status(frame.Ret()))
 }
 
-// ZaxpyV264 wraps cublasZaxpy_v2_64 (symbol cublasZaxpy_v2_64, cublas_api.h).
-func ZaxpyV264(handle Handle, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64) error {
-	sym, err := procZaxpyV264.Addr()
+// Zaxpy64 wraps cublasZaxpy_64 (symbol cublasZaxpy_v2_64, cublas_api.h).
+func Zaxpy64(handle Handle, n int64, alpha, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64) error {
+	sym, err := procZaxpy64.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -1649,12 +1554,7 @@ func ZaxpyV264(handle Handle, n int64, alpha, x unsafe.Pointer, incx int64, y un
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZaxpyV264, Status(frame.Ret()))
-}
-
-// Zaxpy64 is cublasZaxpy_64, which cublas_api.h defines as cublasZaxpy_v2_64: it calls [ZaxpyV264].
-func Zaxpy64(handle Handle, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64) error {
-	return ZaxpyV264(handle, n, alpha, x, incx, y, incy)
+	return ffiimpl.Error(procZaxpy64, Status(frame.Ret()))
 }
 
 // CopyEx wraps cublasCopyEx (symbol cublasCopyEx, cublas_api.h).
@@ -1717,21 +1617,16 @@ func Scopy(handle Handle, n int32, x *float32, incx int32, y *float32, incy int3
 	return ffiimpl.Error(procScopy, Status(r))
 }
 
-// ScopyV264 wraps cublasScopy_v2_64 (symbol cublasScopy_v2_64, cublas_api.h).
-func ScopyV264(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64) error {
-	sym, err := procScopyV264.Addr()
+// Scopy64 wraps cublasScopy_64 (symbol cublasScopy_v2_64, cublas_api.h).
+func Scopy64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64) error {
+	sym, err := procScopy64.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
-	return ffiimpl.Error(procScopyV264, Status(r))
-}
-
-// Scopy64 is cublasScopy_64, which cublas_api.h defines as cublasScopy_v2_64: it calls [ScopyV264].
-func Scopy64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64) error {
-	return ScopyV264(handle, n, x, incx, y, incy)
+	return ffiimpl.Error(procScopy64, Status(r))
 }
 
 // Dcopy wraps cublasDcopy (symbol cublasDcopy_v2, cublas_api.h).
@@ -1746,79 +1641,64 @@ func Dcopy(handle Handle, n int32, x *float64, incx int32, y *float64, incy int3
 	return ffiimpl.Error(procDcopy, Status(r))
 }
 
-// DcopyV264 wraps cublasDcopy_v2_64 (symbol cublasDcopy_v2_64, cublas_api.h).
-func DcopyV264(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64) error {
-	sym, err := procDcopyV264.Addr()
+// Dcopy64 wraps cublasDcopy_64 (symbol cublasDcopy_v2_64, cublas_api.h).
+func Dcopy64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64) error {
+	sym, err := procDcopy64.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
-	return ffiimpl.Error(procDcopyV264, Status(r))
-}
-
-// Dcopy64 is cublasDcopy_64, which cublas_api.h defines as cublasDcopy_v2_64: it calls [DcopyV264].
-func Dcopy64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64) error {
-	return DcopyV264(handle, n, x, incx, y, incy)
+	return ffiimpl.Error(procDcopy64, Status(r))
 }
 
 // Ccopy wraps cublasCcopy (symbol cublasCcopy_v2, cublas_api.h).
-func Ccopy(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32) error {
+func Ccopy(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32) error {
 	sym, err := procCcopy.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	return ffiimpl.Error(procCcopy, Status(r))
 }
 
-// CcopyV264 wraps cublasCcopy_v2_64 (symbol cublasCcopy_v2_64, cublas_api.h).
-func CcopyV264(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64) error {
-	sym, err := procCcopyV264.Addr()
+// Ccopy64 wraps cublasCcopy_64 (symbol cublasCcopy_v2_64, cublas_api.h).
+func Ccopy64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64) error {
+	sym, err := procCcopy64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
-	return ffiimpl.Error(procCcopyV264, Status(r))
-}
-
-// Ccopy64 is cublasCcopy_64, which cublas_api.h defines as cublasCcopy_v2_64: it calls [CcopyV264].
-func Ccopy64(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64) error {
-	return CcopyV264(handle, n, x, incx, y, incy)
+	return ffiimpl.Error(procCcopy64, Status(r))
 }
 
 // Zcopy wraps cublasZcopy (symbol cublasZcopy_v2, cublas_api.h).
-func Zcopy(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32) error {
+func Zcopy(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32) error {
 	sym, err := procZcopy.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	return ffiimpl.Error(procZcopy, Status(r))
 }
 
-// ZcopyV264 wraps cublasZcopy_v2_64 (symbol cublasZcopy_v2_64, cublas_api.h).
-func ZcopyV264(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64) error {
-	sym, err := procZcopyV264.Addr()
+// Zcopy64 wraps cublasZcopy_64 (symbol cublasZcopy_v2_64, cublas_api.h).
+func Zcopy64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64) error {
+	sym, err := procZcopy64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
-	return ffiimpl.Error(procZcopyV264, Status(r))
-}
-
-// Zcopy64 is cublasZcopy_64, which cublas_api.h defines as cublasZcopy_v2_64: it calls [ZcopyV264].
-func Zcopy64(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64) error {
-	return ZcopyV264(handle, n, x, incx, y, incy)
+	return ffiimpl.Error(procZcopy64, Status(r))
 }
 
 // Sswap wraps cublasSswap (symbol cublasSswap_v2, cublas_api.h).
@@ -1833,21 +1713,16 @@ func Sswap(handle Handle, n int32, x *float32, incx int32, y *float32, incy int3
 	return ffiimpl.Error(procSswap, Status(r))
 }
 
-// SswapV264 wraps cublasSswap_v2_64 (symbol cublasSswap_v2_64, cublas_api.h).
-func SswapV264(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64) error {
-	sym, err := procSswapV264.Addr()
+// Sswap64 wraps cublasSswap_64 (symbol cublasSswap_v2_64, cublas_api.h).
+func Sswap64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64) error {
+	sym, err := procSswap64.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
-	return ffiimpl.Error(procSswapV264, Status(r))
-}
-
-// Sswap64 is cublasSswap_64, which cublas_api.h defines as cublasSswap_v2_64: it calls [SswapV264].
-func Sswap64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64) error {
-	return SswapV264(handle, n, x, incx, y, incy)
+	return ffiimpl.Error(procSswap64, Status(r))
 }
 
 // Dswap wraps cublasDswap (symbol cublasDswap_v2, cublas_api.h).
@@ -1862,79 +1737,64 @@ func Dswap(handle Handle, n int32, x *float64, incx int32, y *float64, incy int3
 	return ffiimpl.Error(procDswap, Status(r))
 }
 
-// DswapV264 wraps cublasDswap_v2_64 (symbol cublasDswap_v2_64, cublas_api.h).
-func DswapV264(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64) error {
-	sym, err := procDswapV264.Addr()
+// Dswap64 wraps cublasDswap_64 (symbol cublasDswap_v2_64, cublas_api.h).
+func Dswap64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64) error {
+	sym, err := procDswap64.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
-	return ffiimpl.Error(procDswapV264, Status(r))
-}
-
-// Dswap64 is cublasDswap_64, which cublas_api.h defines as cublasDswap_v2_64: it calls [DswapV264].
-func Dswap64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64) error {
-	return DswapV264(handle, n, x, incx, y, incy)
+	return ffiimpl.Error(procDswap64, Status(r))
 }
 
 // Cswap wraps cublasCswap (symbol cublasCswap_v2, cublas_api.h).
-func Cswap(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32) error {
+func Cswap(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32) error {
 	sym, err := procCswap.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	return ffiimpl.Error(procCswap, Status(r))
 }
 
-// CswapV264 wraps cublasCswap_v2_64 (symbol cublasCswap_v2_64, cublas_api.h).
-func CswapV264(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64) error {
-	sym, err := procCswapV264.Addr()
+// Cswap64 wraps cublasCswap_64 (symbol cublasCswap_v2_64, cublas_api.h).
+func Cswap64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64) error {
+	sym, err := procCswap64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
-	return ffiimpl.Error(procCswapV264, Status(r))
-}
-
-// Cswap64 is cublasCswap_64, which cublas_api.h defines as cublasCswap_v2_64: it calls [CswapV264].
-func Cswap64(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64) error {
-	return CswapV264(handle, n, x, incx, y, incy)
+	return ffiimpl.Error(procCswap64, Status(r))
 }
 
 // Zswap wraps cublasZswap (symbol cublasZswap_v2, cublas_api.h).
-func Zswap(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32) error {
+func Zswap(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32) error {
 	sym, err := procZswap.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	return ffiimpl.Error(procZswap, Status(r))
 }
 
-// ZswapV264 wraps cublasZswap_v2_64 (symbol cublasZswap_v2_64, cublas_api.h).
-func ZswapV264(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64) error {
-	sym, err := procZswapV264.Addr()
+// Zswap64 wraps cublasZswap_64 (symbol cublasZswap_v2_64, cublas_api.h).
+func Zswap64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64) error {
+	sym, err := procZswap64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(y), uintptr(incy))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(y)), uintptr(incy))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
-	return ffiimpl.Error(procZswapV264, Status(r))
-}
-
-// Zswap64 is cublasZswap_64, which cublas_api.h defines as cublasZswap_v2_64: it calls [ZswapV264].
-func Zswap64(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64) error {
-	return ZswapV264(handle, n, x, incx, y, incy)
+	return ffiimpl.Error(procZswap64, Status(r))
 }
 
 // SwapEx wraps cublasSwapEx (symbol cublasSwapEx, cublas_api.h).
@@ -1997,21 +1857,16 @@ func Isamax(handle Handle, n int32, x *float32, incx int32, result *int32) error
 	return ffiimpl.Error(procIsamax, Status(r))
 }
 
-// IsamaxV264 wraps cublasIsamax_v2_64 (symbol cublasIsamax_v2_64, cublas_api.h).
-func IsamaxV264(handle Handle, n int64, x *float32, incx int64, result *int64) error {
-	sym, err := procIsamaxV264.Addr()
+// Isamax64 wraps cublasIsamax_64 (symbol cublasIsamax_v2_64, cublas_api.h).
+func Isamax64(handle Handle, n int64, x *float32, incx int64, result *int64) error {
+	sym, err := procIsamax64.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
-	return ffiimpl.Error(procIsamaxV264, Status(r))
-}
-
-// Isamax64 is cublasIsamax_64, which cublas_api.h defines as cublasIsamax_v2_64: it calls [IsamaxV264].
-func Isamax64(handle Handle, n int64, x *float32, incx int64, result *int64) error {
-	return IsamaxV264(handle, n, x, incx, result)
+	return ffiimpl.Error(procIsamax64, Status(r))
 }
 
 // Idamax wraps cublasIdamax (symbol cublasIdamax_v2, cublas_api.h).
@@ -2026,79 +1881,64 @@ func Idamax(handle Handle, n int32, x *float64, incx int32, result *int32) error
 	return ffiimpl.Error(procIdamax, Status(r))
 }
 
-// IdamaxV264 wraps cublasIdamax_v2_64 (symbol cublasIdamax_v2_64, cublas_api.h).
-func IdamaxV264(handle Handle, n int64, x *float64, incx int64, result *int64) error {
-	sym, err := procIdamaxV264.Addr()
+// Idamax64 wraps cublasIdamax_64 (symbol cublasIdamax_v2_64, cublas_api.h).
+func Idamax64(handle Handle, n int64, x *float64, incx int64, result *int64) error {
+	sym, err := procIdamax64.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
-	return ffiimpl.Error(procIdamaxV264, Status(r))
-}
-
-// Idamax64 is cublasIdamax_64, which cublas_api.h defines as cublasIdamax_v2_64: it calls [IdamaxV264].
-func Idamax64(handle Handle, n int64, x *float64, incx int64, result *int64) error {
-	return IdamaxV264(handle, n, x, incx, result)
+	return ffiimpl.Error(procIdamax64, Status(r))
 }
 
 // Icamax wraps cublasIcamax (symbol cublasIcamax_v2, cublas_api.h).
-func Icamax(handle Handle, n int32, x unsafe.Pointer, incx int32, result *int32) error {
+func Icamax(handle Handle, n int32, x *cudart.Complex, incx int32, result *int32) error {
 	sym, err := procIcamax.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIcamax, Status(r))
 }
 
-// IcamaxV264 wraps cublasIcamax_v2_64 (symbol cublasIcamax_v2_64, cublas_api.h).
-func IcamaxV264(handle Handle, n int64, x unsafe.Pointer, incx int64, result *int64) error {
-	sym, err := procIcamaxV264.Addr()
+// Icamax64 wraps cublasIcamax_64 (symbol cublasIcamax_v2_64, cublas_api.h).
+func Icamax64(handle Handle, n int64, x *cudart.Complex, incx int64, result *int64) error {
+	sym, err := procIcamax64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
-	return ffiimpl.Error(procIcamaxV264, Status(r))
-}
-
-// Icamax64 is cublasIcamax_64, which cublas_api.h defines as cublasIcamax_v2_64: it calls [IcamaxV264].
-func Icamax64(handle Handle, n int64, x unsafe.Pointer, incx int64, result *int64) error {
-	return IcamaxV264(handle, n, x, incx, result)
+	return ffiimpl.Error(procIcamax64, Status(r))
 }
 
 // Izamax wraps cublasIzamax (symbol cublasIzamax_v2, cublas_api.h).
-func Izamax(handle Handle, n int32, x unsafe.Pointer, incx int32, result *int32) error {
+func Izamax(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, result *int32) error {
 	sym, err := procIzamax.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIzamax, Status(r))
 }
 
-// IzamaxV264 wraps cublasIzamax_v2_64 (symbol cublasIzamax_v2_64, cublas_api.h).
-func IzamaxV264(handle Handle, n int64, x unsafe.Pointer, incx int64, result *int64) error {
-	sym, err := procIzamaxV264.Addr()
+// Izamax64 wraps cublasIzamax_64 (symbol cublasIzamax_v2_64, cublas_api.h).
+func Izamax64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, result *int64) error {
+	sym, err := procIzamax64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
-	return ffiimpl.Error(procIzamaxV264, Status(r))
-}
-
-// Izamax64 is cublasIzamax_64, which cublas_api.h defines as cublasIzamax_v2_64: it calls [IzamaxV264].
-func Izamax64(handle Handle, n int64, x unsafe.Pointer, incx int64, result *int64) error {
-	return IzamaxV264(handle, n, x, incx, result)
+	return ffiimpl.Error(procIzamax64, Status(r))
 }
 
 // IamaxEx wraps cublasIamaxEx (symbol cublasIamaxEx, cublas_api.h).
@@ -2137,21 +1977,16 @@ func Isamin(handle Handle, n int32, x *float32, incx int32, result *int32) error
 	return ffiimpl.Error(procIsamin, Status(r))
 }
 
-// IsaminV264 wraps cublasIsamin_v2_64 (symbol cublasIsamin_v2_64, cublas_api.h).
-func IsaminV264(handle Handle, n int64, x *float32, incx int64, result *int64) error {
-	sym, err := procIsaminV264.Addr()
+// Isamin64 wraps cublasIsamin_64 (symbol cublasIsamin_v2_64, cublas_api.h).
+func Isamin64(handle Handle, n int64, x *float32, incx int64, result *int64) error {
+	sym, err := procIsamin64.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
-	return ffiimpl.Error(procIsaminV264, Status(r))
-}
-
-// Isamin64 is cublasIsamin_64, which cublas_api.h defines as cublasIsamin_v2_64: it calls [IsaminV264].
-func Isamin64(handle Handle, n int64, x *float32, incx int64, result *int64) error {
-	return IsaminV264(handle, n, x, incx, result)
+	return ffiimpl.Error(procIsamin64, Status(r))
 }
 
 // Idamin wraps cublasIdamin (symbol cublasIdamin_v2, cublas_api.h).
@@ -2166,79 +2001,64 @@ func Idamin(handle Handle, n int32, x *float64, incx int32, result *int32) error
 	return ffiimpl.Error(procIdamin, Status(r))
 }
 
-// IdaminV264 wraps cublasIdamin_v2_64 (symbol cublasIdamin_v2_64, cublas_api.h).
-func IdaminV264(handle Handle, n int64, x *float64, incx int64, result *int64) error {
-	sym, err := procIdaminV264.Addr()
+// Idamin64 wraps cublasIdamin_64 (symbol cublasIdamin_v2_64, cublas_api.h).
+func Idamin64(handle Handle, n int64, x *float64, incx int64, result *int64) error {
+	sym, err := procIdamin64.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
-	return ffiimpl.Error(procIdaminV264, Status(r))
-}
-
-// Idamin64 is cublasIdamin_64, which cublas_api.h defines as cublasIdamin_v2_64: it calls [IdaminV264].
-func Idamin64(handle Handle, n int64, x *float64, incx int64, result *int64) error {
-	return IdaminV264(handle, n, x, incx, result)
+	return ffiimpl.Error(procIdamin64, Status(r))
 }
 
 // Icamin wraps cublasIcamin (symbol cublasIcamin_v2, cublas_api.h).
-func Icamin(handle Handle, n int32, x unsafe.Pointer, incx int32, result *int32) error {
+func Icamin(handle Handle, n int32, x *cudart.Complex, incx int32, result *int32) error {
 	sym, err := procIcamin.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIcamin, Status(r))
 }
 
-// IcaminV264 wraps cublasIcamin_v2_64 (symbol cublasIcamin_v2_64, cublas_api.h).
-func IcaminV264(handle Handle, n int64, x unsafe.Pointer, incx int64, result *int64) error {
-	sym, err := procIcaminV264.Addr()
+// Icamin64 wraps cublasIcamin_64 (symbol cublasIcamin_v2_64, cublas_api.h).
+func Icamin64(handle Handle, n int64, x *cudart.Complex, incx int64, result *int64) error {
+	sym, err := procIcamin64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
-	return ffiimpl.Error(procIcaminV264, Status(r))
-}
-
-// Icamin64 is cublasIcamin_64, which cublas_api.h defines as cublasIcamin_v2_64: it calls [IcaminV264].
-func Icamin64(handle Handle, n int64, x unsafe.Pointer, incx int64, result *int64) error {
-	return IcaminV264(handle, n, x, incx, result)
+	return ffiimpl.Error(procIcamin64, Status(r))
 }
 
 // Izamin wraps cublasIzamin (symbol cublasIzamin_v2, cublas_api.h).
-func Izamin(handle Handle, n int32, x unsafe.Pointer, incx int32, result *int32) error {
+func Izamin(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, result *int32) error {
 	sym, err := procIzamin.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procIzamin, Status(r))
 }
 
-// IzaminV264 wraps cublasIzamin_v2_64 (symbol cublasIzamin_v2_64, cublas_api.h).
-func IzaminV264(handle Handle, n int64, x unsafe.Pointer, incx int64, result *int64) error {
-	sym, err := procIzaminV264.Addr()
+// Izamin64 wraps cublasIzamin_64 (symbol cublasIzamin_v2_64, cublas_api.h).
+func Izamin64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, result *int64) error {
+	sym, err := procIzamin64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
-	return ffiimpl.Error(procIzaminV264, Status(r))
-}
-
-// Izamin64 is cublasIzamin_64, which cublas_api.h defines as cublasIzamin_v2_64: it calls [IzaminV264].
-func Izamin64(handle Handle, n int64, x unsafe.Pointer, incx int64, result *int64) error {
-	return IzaminV264(handle, n, x, incx, result)
+	return ffiimpl.Error(procIzamin64, Status(r))
 }
 
 // IaminEx wraps cublasIaminEx (symbol cublasIaminEx, cublas_api.h).
@@ -2325,21 +2145,16 @@ func Sasum(handle Handle, n int32, x *float32, incx int32, result *float32) erro
 	return ffiimpl.Error(procSasum, Status(r))
 }
 
-// SasumV264 wraps cublasSasum_v2_64 (symbol cublasSasum_v2_64, cublas_api.h).
-func SasumV264(handle Handle, n int64, x *float32, incx int64, result *float32) error {
-	sym, err := procSasumV264.Addr()
+// Sasum64 wraps cublasSasum_64 (symbol cublasSasum_v2_64, cublas_api.h).
+func Sasum64(handle Handle, n int64, x *float32, incx int64, result *float32) error {
+	sym, err := procSasum64.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
-	return ffiimpl.Error(procSasumV264, Status(r))
-}
-
-// Sasum64 is cublasSasum_64, which cublas_api.h defines as cublasSasum_v2_64: it calls [SasumV264].
-func Sasum64(handle Handle, n int64, x *float32, incx int64, result *float32) error {
-	return SasumV264(handle, n, x, incx, result)
+	return ffiimpl.Error(procSasum64, Status(r))
 }
 
 // Dasum wraps cublasDasum (symbol cublasDasum_v2, cublas_api.h).
@@ -2354,79 +2169,64 @@ func Dasum(handle Handle, n int32, x *float64, incx int32, result *float64) erro
 	return ffiimpl.Error(procDasum, Status(r))
 }
 
-// DasumV264 wraps cublasDasum_v2_64 (symbol cublasDasum_v2_64, cublas_api.h).
-func DasumV264(handle Handle, n int64, x *float64, incx int64, result *float64) error {
-	sym, err := procDasumV264.Addr()
+// Dasum64 wraps cublasDasum_64 (symbol cublasDasum_v2_64, cublas_api.h).
+func Dasum64(handle Handle, n int64, x *float64, incx int64, result *float64) error {
+	sym, err := procDasum64.Addr()
 	if err != nil {
 		return err
 	}
 	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
-	return ffiimpl.Error(procDasumV264, Status(r))
-}
-
-// Dasum64 is cublasDasum_64, which cublas_api.h defines as cublasDasum_v2_64: it calls [DasumV264].
-func Dasum64(handle Handle, n int64, x *float64, incx int64, result *float64) error {
-	return DasumV264(handle, n, x, incx, result)
+	return ffiimpl.Error(procDasum64, Status(r))
 }
 
 // Scasum wraps cublasScasum (symbol cublasScasum_v2, cublas_api.h).
-func Scasum(handle Handle, n int32, x unsafe.Pointer, incx int32, result *float32) error {
+func Scasum(handle Handle, n int32, x *cudart.Complex, incx int32, result *float32) error {
 	sym, err := procScasum.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procScasum, Status(r))
 }
 
-// ScasumV264 wraps cublasScasum_v2_64 (symbol cublasScasum_v2_64, cublas_api.h).
-func ScasumV264(handle Handle, n int64, x unsafe.Pointer, incx int64, result *float32) error {
-	sym, err := procScasumV264.Addr()
+// Scasum64 wraps cublasScasum_64 (symbol cublasScasum_v2_64, cublas_api.h).
+func Scasum64(handle Handle, n int64, x *cudart.Complex, incx int64, result *float32) error {
+	sym, err := procScasum64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
-	return ffiimpl.Error(procScasumV264, Status(r))
-}
-
-// Scasum64 is cublasScasum_64, which cublas_api.h defines as cublasScasum_v2_64: it calls [ScasumV264].
-func Scasum64(handle Handle, n int64, x unsafe.Pointer, incx int64, result *float32) error {
-	return ScasumV264(handle, n, x, incx, result)
+	return ffiimpl.Error(procScasum64, Status(r))
 }
 
 // Dzasum wraps cublasDzasum (symbol cublasDzasum_v2, cublas_api.h).
-func Dzasum(handle Handle, n int32, x unsafe.Pointer, incx int32, result *float64) error {
+func Dzasum(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, result *float64) error {
 	sym, err := procDzasum.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
 	return ffiimpl.Error(procDzasum, Status(r))
 }
 
-// DzasumV264 wraps cublasDzasum_v2_64 (symbol cublasDzasum_v2_64, cublas_api.h).
-func DzasumV264(handle Handle, n int64, x unsafe.Pointer, incx int64, result *float64) error {
-	sym, err := procDzasumV264.Addr()
+// Dzasum64 wraps cublasDzasum_64 (symbol cublasDzasum_v2_64, cublas_api.h).
+func Dzasum64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, result *float64) error {
+	sym, err := procDzasum64.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(x), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(x)), uintptr(incx), uintptr(unsafe.Pointer(result)), 0)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(result)
-	return ffiimpl.Error(procDzasumV264, Status(r))
-}
-
-// Dzasum64 is cublasDzasum_64, which cublas_api.h defines as cublasDzasum_v2_64: it calls [DzasumV264].
-func Dzasum64(handle Handle, n int64, x unsafe.Pointer, incx int64, result *float64) error {
-	return DzasumV264(handle, n, x, incx, result)
+	return ffiimpl.Error(procDzasum64, Status(r))
 }
 
 // Srot wraps cublasSrot (symbol cublasSrot_v2, cublas_api.h).
@@ -2455,9 +2255,9 @@ func Srot(handle Handle, n int32, x *float32, incx int32, y *float32, incy int32
 	return ffiimpl.Error(procSrot, Status(frame.Ret()))
 }
 
-// SrotV264 wraps cublasSrot_v2_64 (symbol cublasSrot_v2_64, cublas_api.h).
-func SrotV264(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64, c, s *float32) error {
-	sym, err := procSrotV264.Addr()
+// Srot64 wraps cublasSrot_64 (symbol cublasSrot_v2_64, cublas_api.h).
+func Srot64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64, c, s *float32) error {
+	sym, err := procSrot64.Addr()
 	if err != nil {
 		return err
 	}
@@ -2478,12 +2278,7 @@ func SrotV264(handle Handle, n int64, x *float32, incx int64, y *float32, incy i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procSrotV264, Status(frame.Ret()))
-}
-
-// Srot64 is cublasSrot_64, which cublas_api.h defines as cublasSrot_v2_64: it calls [SrotV264].
-func Srot64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64, c, s *float32) error {
-	return SrotV264(handle, n, x, incx, y, incy, c, s)
+	return ffiimpl.Error(procSrot64, Status(frame.Ret()))
 }
 
 // Drot wraps cublasDrot (symbol cublasDrot_v2, cublas_api.h).
@@ -2512,9 +2307,9 @@ func Drot(handle Handle, n int32, x *float64, incx int32, y *float64, incy int32
 	return ffiimpl.Error(procDrot, Status(frame.Ret()))
 }
 
-// DrotV264 wraps cublasDrot_v2_64 (symbol cublasDrot_v2_64, cublas_api.h).
-func DrotV264(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64, c, s *float64) error {
-	sym, err := procDrotV264.Addr()
+// Drot64 wraps cublasDrot_64 (symbol cublasDrot_v2_64, cublas_api.h).
+func Drot64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64, c, s *float64) error {
+	sym, err := procDrot64.Addr()
 	if err != nil {
 		return err
 	}
@@ -2535,16 +2330,11 @@ func DrotV264(handle Handle, n int64, x *float64, incx int64, y *float64, incy i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDrotV264, Status(frame.Ret()))
-}
-
-// Drot64 is cublasDrot_64, which cublas_api.h defines as cublasDrot_v2_64: it calls [DrotV264].
-func Drot64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64, c, s *float64) error {
-	return DrotV264(handle, n, x, incx, y, incy, c, s)
+	return ffiimpl.Error(procDrot64, Status(frame.Ret()))
 }
 
 // Crot wraps cublasCrot (symbol cublasCrot_v2, cublas_api.h).
-func Crot(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32, c *float32, s unsafe.Pointer) error {
+func Crot(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, c *float32, s *cudart.Complex) error {
 	sym, err := procCrot.Addr()
 	if err != nil {
 		return err
@@ -2552,12 +2342,12 @@ func Crot(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointer
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(unsafe.Pointer(c)))
-	frame.Int(uintptr(s))
+	frame.Int(uintptr(unsafe.Pointer(s)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
@@ -2569,21 +2359,21 @@ func Crot(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointer
 	return ffiimpl.Error(procCrot, Status(frame.Ret()))
 }
 
-// CrotV264 wraps cublasCrot_v2_64 (symbol cublasCrot_v2_64, cublas_api.h).
-func CrotV264(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, c *float32, s unsafe.Pointer) error {
-	sym, err := procCrotV264.Addr()
+// Crot64 wraps cublasCrot_64 (symbol cublasCrot_v2_64, cublas_api.h).
+func Crot64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, c *float32, s *cudart.Complex) error {
+	sym, err := procCrot64.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(unsafe.Pointer(c)))
-	frame.Int(uintptr(s))
+	frame.Int(uintptr(unsafe.Pointer(s)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
@@ -2592,16 +2382,11 @@ func CrotV264(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Poi
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCrotV264, Status(frame.Ret()))
-}
-
-// Crot64 is cublasCrot_64, which cublas_api.h defines as cublasCrot_v2_64: it calls [CrotV264].
-func Crot64(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, c *float32, s unsafe.Pointer) error {
-	return CrotV264(handle, n, x, incx, y, incy, c, s)
+	return ffiimpl.Error(procCrot64, Status(frame.Ret()))
 }
 
 // Csrot wraps cublasCsrot (symbol cublasCsrot_v2, cublas_api.h).
-func Csrot(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32, c, s *float32) error {
+func Csrot(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, c, s *float32) error {
 	sym, err := procCsrot.Addr()
 	if err != nil {
 		return err
@@ -2609,9 +2394,9 @@ func Csrot(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointe
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(unsafe.Pointer(s)))
@@ -2626,18 +2411,18 @@ func Csrot(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointe
 	return ffiimpl.Error(procCsrot, Status(frame.Ret()))
 }
 
-// CsrotV264 wraps cublasCsrot_v2_64 (symbol cublasCsrot_v2_64, cublas_api.h).
-func CsrotV264(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, c, s *float32) error {
-	sym, err := procCsrotV264.Addr()
+// Csrot64 wraps cublasCsrot_64 (symbol cublasCsrot_v2_64, cublas_api.h).
+func Csrot64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, c, s *float32) error {
+	sym, err := procCsrot64.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(unsafe.Pointer(s)))
@@ -2649,16 +2434,11 @@ func CsrotV264(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Po
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCsrotV264, Status(frame.Ret()))
-}
-
-// Csrot64 is cublasCsrot_64, which cublas_api.h defines as cublasCsrot_v2_64: it calls [CsrotV264].
-func Csrot64(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, c, s *float32) error {
-	return CsrotV264(handle, n, x, incx, y, incy, c, s)
+	return ffiimpl.Error(procCsrot64, Status(frame.Ret()))
 }
 
 // Zrot wraps cublasZrot (symbol cublasZrot_v2, cublas_api.h).
-func Zrot(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32, c *float64, s unsafe.Pointer) error {
+func Zrot(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, c *float64, s *cudart.DoubleComplex) error {
 	sym, err := procZrot.Addr()
 	if err != nil {
 		return err
@@ -2666,12 +2446,12 @@ func Zrot(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointer
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(unsafe.Pointer(c)))
-	frame.Int(uintptr(s))
+	frame.Int(uintptr(unsafe.Pointer(s)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
@@ -2683,21 +2463,21 @@ func Zrot(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointer
 	return ffiimpl.Error(procZrot, Status(frame.Ret()))
 }
 
-// ZrotV264 wraps cublasZrot_v2_64 (symbol cublasZrot_v2_64, cublas_api.h).
-func ZrotV264(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, c *float64, s unsafe.Pointer) error {
-	sym, err := procZrotV264.Addr()
+// Zrot64 wraps cublasZrot_64 (symbol cublasZrot_v2_64, cublas_api.h).
+func Zrot64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, c *float64, s *cudart.DoubleComplex) error {
+	sym, err := procZrot64.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(unsafe.Pointer(c)))
-	frame.Int(uintptr(s))
+	frame.Int(uintptr(unsafe.Pointer(s)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
@@ -2706,16 +2486,11 @@ func ZrotV264(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Poi
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZrotV264, Status(frame.Ret()))
-}
-
-// Zrot64 is cublasZrot_64, which cublas_api.h defines as cublasZrot_v2_64: it calls [ZrotV264].
-func Zrot64(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, c *float64, s unsafe.Pointer) error {
-	return ZrotV264(handle, n, x, incx, y, incy, c, s)
+	return ffiimpl.Error(procZrot64, Status(frame.Ret()))
 }
 
 // Zdrot wraps cublasZdrot (symbol cublasZdrot_v2, cublas_api.h).
-func Zdrot(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32, c, s *float64) error {
+func Zdrot(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, c, s *float64) error {
 	sym, err := procZdrot.Addr()
 	if err != nil {
 		return err
@@ -2723,9 +2498,9 @@ func Zdrot(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointe
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(unsafe.Pointer(s)))
@@ -2740,18 +2515,18 @@ func Zdrot(handle Handle, n int32, x unsafe.Pointer, incx int32, y unsafe.Pointe
 	return ffiimpl.Error(procZdrot, Status(frame.Ret()))
 }
 
-// ZdrotV264 wraps cublasZdrot_v2_64 (symbol cublasZdrot_v2_64, cublas_api.h).
-func ZdrotV264(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, c, s *float64) error {
-	sym, err := procZdrotV264.Addr()
+// Zdrot64 wraps cublasZdrot_64 (symbol cublasZdrot_v2_64, cublas_api.h).
+func Zdrot64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, c, s *float64) error {
+	sym, err := procZdrot64.Addr()
 	if err != nil {
 		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(unsafe.Pointer(s)))
@@ -2763,12 +2538,7 @@ func ZdrotV264(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Po
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZdrotV264, Status(frame.Ret()))
-}
-
-// Zdrot64 is cublasZdrot_64, which cublas_api.h defines as cublasZdrot_v2_64: it calls [ZdrotV264].
-func Zdrot64(handle Handle, n int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, c, s *float64) error {
-	return ZdrotV264(handle, n, x, incx, y, incy, c, s)
+	return ffiimpl.Error(procZdrot64, Status(frame.Ret()))
 }
 
 // RotEx wraps cublasRotEx (symbol cublasRotEx, cublas_api.h).
@@ -2860,12 +2630,12 @@ func Drotg(handle Handle, a, b, c, s *float64) error {
 }
 
 // Crotg wraps cublasCrotg (symbol cublasCrotg_v2, cublas_api.h).
-func Crotg(handle Handle, a, b unsafe.Pointer, c *float32, s unsafe.Pointer) error {
+func Crotg(handle Handle, a, b *cudart.Complex, c *float32, s *cudart.Complex) error {
 	sym, err := procCrotg.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(a), uintptr(b), uintptr(unsafe.Pointer(c)), uintptr(s), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(a)), uintptr(unsafe.Pointer(b)), uintptr(unsafe.Pointer(c)), uintptr(unsafe.Pointer(s)), 0)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)
@@ -2874,12 +2644,12 @@ func Crotg(handle Handle, a, b unsafe.Pointer, c *float32, s unsafe.Pointer) err
 }
 
 // Zrotg wraps cublasZrotg (symbol cublasZrotg_v2, cublas_api.h).
-func Zrotg(handle Handle, a, b unsafe.Pointer, c *float64, s unsafe.Pointer) error {
+func Zrotg(handle Handle, a, b *cudart.DoubleComplex, c *float64, s *cudart.DoubleComplex) error {
 	sym, err := procZrotg.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(a), uintptr(b), uintptr(unsafe.Pointer(c)), uintptr(s), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(a)), uintptr(unsafe.Pointer(b)), uintptr(unsafe.Pointer(c)), uintptr(unsafe.Pointer(s)), 0)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)
@@ -2937,9 +2707,9 @@ func Srotm(handle Handle, n int32, x *float32, incx int32, y *float32, incy int3
 	return ffiimpl.Error(procSrotm, Status(frame.Ret()))
 }
 
-// SrotmV264 wraps cublasSrotm_v2_64 (symbol cublasSrotm_v2_64, cublas_api.h).
-func SrotmV264(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64, param *float32) error {
-	sym, err := procSrotmV264.Addr()
+// Srotm64 wraps cublasSrotm_64 (symbol cublasSrotm_v2_64, cublas_api.h).
+func Srotm64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64, param *float32) error {
+	sym, err := procSrotm64.Addr()
 	if err != nil {
 		return err
 	}
@@ -2958,12 +2728,7 @@ func SrotmV264(handle Handle, n int64, x *float32, incx int64, y *float32, incy 
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procSrotmV264, Status(frame.Ret()))
-}
-
-// Srotm64 is cublasSrotm_64, which cublas_api.h defines as cublasSrotm_v2_64: it calls [SrotmV264].
-func Srotm64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64, param *float32) error {
-	return SrotmV264(handle, n, x, incx, y, incy, param)
+	return ffiimpl.Error(procSrotm64, Status(frame.Ret()))
 }
 
 // Drotm wraps cublasDrotm (symbol cublasDrotm_v2, cublas_api.h).
@@ -2990,9 +2755,9 @@ func Drotm(handle Handle, n int32, x *float64, incx int32, y *float64, incy int3
 	return ffiimpl.Error(procDrotm, Status(frame.Ret()))
 }
 
-// DrotmV264 wraps cublasDrotm_v2_64 (symbol cublasDrotm_v2_64, cublas_api.h).
-func DrotmV264(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64, param *float64) error {
-	sym, err := procDrotmV264.Addr()
+// Drotm64 wraps cublasDrotm_64 (symbol cublasDrotm_v2_64, cublas_api.h).
+func Drotm64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64, param *float64) error {
+	sym, err := procDrotm64.Addr()
 	if err != nil {
 		return err
 	}
@@ -3011,12 +2776,7 @@ func DrotmV264(handle Handle, n int64, x *float64, incx int64, y *float64, incy 
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDrotmV264, Status(frame.Ret()))
-}
-
-// Drotm64 is cublasDrotm_64, which cublas_api.h defines as cublasDrotm_v2_64: it calls [DrotmV264].
-func Drotm64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64, param *float64) error {
-	return DrotmV264(handle, n, x, incx, y, incy, param)
+	return ffiimpl.Error(procDrotm64, Status(frame.Ret()))
 }
 
 // RotmEx wraps cublasRotmEx (symbol cublasRotmEx, cublas_api.h).
@@ -3167,9 +2927,9 @@ func Sgemv(handle Handle, trans Operation, m, n int32, alpha, a *float32, lda in
 	return ffiimpl.Error(procSgemv, Status(frame.Ret()))
 }
 
-// SgemvV264 wraps cublasSgemv_v2_64 (symbol cublasSgemv_v2_64, cublas_api.h).
-func SgemvV264(handle Handle, trans Operation, m, n int64, alpha, a *float32, lda int64, x *float32, incx int64, beta, y *float32, incy int64) error {
-	sym, err := procSgemvV264.Addr()
+// Sgemv64 wraps cublasSgemv_64 (symbol cublasSgemv_v2_64, cublas_api.h).
+func Sgemv64(handle Handle, trans Operation, m, n int64, alpha, a *float32, lda int64, x *float32, incx int64, beta, y *float32, incy int64) error {
+	sym, err := procSgemv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -3195,12 +2955,7 @@ func SgemvV264(handle Handle, trans Operation, m, n int64, alpha, a *float32, ld
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procSgemvV264, Status(frame.Ret()))
-}
-
-// Sgemv64 is cublasSgemv_64, which cublas_api.h defines as cublasSgemv_v2_64: it calls [SgemvV264].
-func Sgemv64(handle Handle, trans Operation, m, n int64, alpha, a *float32, lda int64, x *float32, incx int64, beta, y *float32, incy int64) error {
-	return SgemvV264(handle, trans, m, n, alpha, a, lda, x, incx, beta, y, incy)
+	return ffiimpl.Error(procSgemv64, Status(frame.Ret()))
 }
 
 // Dgemv wraps cublasDgemv (symbol cublasDgemv_v2, cublas_api.h).
@@ -3234,9 +2989,9 @@ func Dgemv(handle Handle, trans Operation, m, n int32, alpha, a *float64, lda in
 	return ffiimpl.Error(procDgemv, Status(frame.Ret()))
 }
 
-// DgemvV264 wraps cublasDgemv_v2_64 (symbol cublasDgemv_v2_64, cublas_api.h).
-func DgemvV264(handle Handle, trans Operation, m, n int64, alpha, a *float64, lda int64, x *float64, incx int64, beta, y *float64, incy int64) error {
-	sym, err := procDgemvV264.Addr()
+// Dgemv64 wraps cublasDgemv_64 (symbol cublasDgemv_v2_64, cublas_api.h).
+func Dgemv64(handle Handle, trans Operation, m, n int64, alpha, a *float64, lda int64, x *float64, incx int64, beta, y *float64, incy int64) error {
+	sym, err := procDgemv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -3262,16 +3017,11 @@ func DgemvV264(handle Handle, trans Operation, m, n int64, alpha, a *float64, ld
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDgemvV264, Status(frame.Ret()))
-}
-
-// Dgemv64 is cublasDgemv_64, which cublas_api.h defines as cublasDgemv_v2_64: it calls [DgemvV264].
-func Dgemv64(handle Handle, trans Operation, m, n int64, alpha, a *float64, lda int64, x *float64, incx int64, beta, y *float64, incy int64) error {
-	return DgemvV264(handle, trans, m, n, alpha, a, lda, x, incx, beta, y, incy)
+	return ffiimpl.Error(procDgemv64, Status(frame.Ret()))
 }
 
 // Cgemv wraps cublasCgemv (symbol cublasCgemv_v2, cublas_api.h).
-func Cgemv(handle Handle, trans Operation, m, n int32, alpha, a unsafe.Pointer, lda int32, x unsafe.Pointer, incx int32, beta, y unsafe.Pointer, incy int32) error {
+func Cgemv(handle Handle, trans Operation, m, n int32, alpha, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, beta, y *cudart.Complex, incy int32) error {
 	sym, err := procCgemv.Addr()
 	if err != nil {
 		return err
@@ -3281,13 +3031,13 @@ func Cgemv(handle Handle, trans Operation, m, n int32, alpha, a unsafe.Pointer, 
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -3301,9 +3051,9 @@ func Cgemv(handle Handle, trans Operation, m, n int32, alpha, a unsafe.Pointer, 
 	return ffiimpl.Error(procCgemv, Status(frame.Ret()))
 }
 
-// CgemvV264 wraps cublasCgemv_v2_64 (symbol cublasCgemv_v2_64, cublas_api.h).
-func CgemvV264(handle Handle, trans Operation, m, n int64, alpha, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	sym, err := procCgemvV264.Addr()
+// Cgemv64 wraps cublasCgemv_64 (symbol cublasCgemv_v2_64, cublas_api.h).
+func Cgemv64(handle Handle, trans Operation, m, n int64, alpha, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, beta, y *cudart.Complex, incy int64) error {
+	sym, err := procCgemv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -3312,13 +3062,13 @@ func CgemvV264(handle Handle, trans Operation, m, n int64, alpha, a unsafe.Point
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -3329,16 +3079,11 @@ func CgemvV264(handle Handle, trans Operation, m, n int64, alpha, a unsafe.Point
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCgemvV264, Status(frame.Ret()))
-}
-
-// Cgemv64 is cublasCgemv_64, which cublas_api.h defines as cublasCgemv_v2_64: it calls [CgemvV264].
-func Cgemv64(handle Handle, trans Operation, m, n int64, alpha, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	return CgemvV264(handle, trans, m, n, alpha, a, lda, x, incx, beta, y, incy)
+	return ffiimpl.Error(procCgemv64, Status(frame.Ret()))
 }
 
 // Zgemv wraps cublasZgemv (symbol cublasZgemv_v2, cublas_api.h).
-func Zgemv(handle Handle, trans Operation, m, n int32, alpha, a unsafe.Pointer, lda int32, x unsafe.Pointer, incx int32, beta, y unsafe.Pointer, incy int32) error {
+func Zgemv(handle Handle, trans Operation, m, n int32, alpha, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, beta, y *cudart.DoubleComplex, incy int32) error {
 	sym, err := procZgemv.Addr()
 	if err != nil {
 		return err
@@ -3348,13 +3093,13 @@ func Zgemv(handle Handle, trans Operation, m, n int32, alpha, a unsafe.Pointer, 
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -3368,9 +3113,9 @@ func Zgemv(handle Handle, trans Operation, m, n int32, alpha, a unsafe.Pointer, 
 	return ffiimpl.Error(procZgemv, Status(frame.Ret()))
 }
 
-// ZgemvV264 wraps cublasZgemv_v2_64 (symbol cublasZgemv_v2_64, cublas_api.h).
-func ZgemvV264(handle Handle, trans Operation, m, n int64, alpha, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	sym, err := procZgemvV264.Addr()
+// Zgemv64 wraps cublasZgemv_64 (symbol cublasZgemv_v2_64, cublas_api.h).
+func Zgemv64(handle Handle, trans Operation, m, n int64, alpha, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, beta, y *cudart.DoubleComplex, incy int64) error {
+	sym, err := procZgemv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -3379,13 +3124,13 @@ func ZgemvV264(handle Handle, trans Operation, m, n int64, alpha, a unsafe.Point
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -3396,12 +3141,7 @@ func ZgemvV264(handle Handle, trans Operation, m, n int64, alpha, a unsafe.Point
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZgemvV264, Status(frame.Ret()))
-}
-
-// Zgemv64 is cublasZgemv_64, which cublas_api.h defines as cublasZgemv_v2_64: it calls [ZgemvV264].
-func Zgemv64(handle Handle, trans Operation, m, n int64, alpha, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	return ZgemvV264(handle, trans, m, n, alpha, a, lda, x, incx, beta, y, incy)
+	return ffiimpl.Error(procZgemv64, Status(frame.Ret()))
 }
 
 // Sgbmv wraps cublasSgbmv (symbol cublasSgbmv_v2, cublas_api.h).
@@ -3437,9 +3177,9 @@ func Sgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *float32
 	return ffiimpl.Error(procSgbmv, Status(frame.Ret()))
 }
 
-// SgbmvV264 wraps cublasSgbmv_v2_64 (symbol cublasSgbmv_v2_64, cublas_api.h).
-func SgbmvV264(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *float32, lda int64, x *float32, incx int64, beta, y *float32, incy int64) error {
-	sym, err := procSgbmvV264.Addr()
+// Sgbmv64 wraps cublasSgbmv_64 (symbol cublasSgbmv_v2_64, cublas_api.h).
+func Sgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *float32, lda int64, x *float32, incx int64, beta, y *float32, incy int64) error {
+	sym, err := procSgbmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -3467,12 +3207,7 @@ func SgbmvV264(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *flo
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procSgbmvV264, Status(frame.Ret()))
-}
-
-// Sgbmv64 is cublasSgbmv_64, which cublas_api.h defines as cublasSgbmv_v2_64: it calls [SgbmvV264].
-func Sgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *float32, lda int64, x *float32, incx int64, beta, y *float32, incy int64) error {
-	return SgbmvV264(handle, trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y, incy)
+	return ffiimpl.Error(procSgbmv64, Status(frame.Ret()))
 }
 
 // Dgbmv wraps cublasDgbmv (symbol cublasDgbmv_v2, cublas_api.h).
@@ -3508,9 +3243,9 @@ func Dgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *float64
 	return ffiimpl.Error(procDgbmv, Status(frame.Ret()))
 }
 
-// DgbmvV264 wraps cublasDgbmv_v2_64 (symbol cublasDgbmv_v2_64, cublas_api.h).
-func DgbmvV264(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *float64, lda int64, x *float64, incx int64, beta, y *float64, incy int64) error {
-	sym, err := procDgbmvV264.Addr()
+// Dgbmv64 wraps cublasDgbmv_64 (symbol cublasDgbmv_v2_64, cublas_api.h).
+func Dgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *float64, lda int64, x *float64, incx int64, beta, y *float64, incy int64) error {
+	sym, err := procDgbmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -3538,16 +3273,11 @@ func DgbmvV264(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *flo
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDgbmvV264, Status(frame.Ret()))
-}
-
-// Dgbmv64 is cublasDgbmv_64, which cublas_api.h defines as cublasDgbmv_v2_64: it calls [DgbmvV264].
-func Dgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *float64, lda int64, x *float64, incx int64, beta, y *float64, incy int64) error {
-	return DgbmvV264(handle, trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y, incy)
+	return ffiimpl.Error(procDgbmv64, Status(frame.Ret()))
 }
 
 // Cgbmv wraps cublasCgbmv (symbol cublasCgbmv_v2, cublas_api.h).
-func Cgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a unsafe.Pointer, lda int32, x unsafe.Pointer, incx int32, beta, y unsafe.Pointer, incy int32) error {
+func Cgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, beta, y *cudart.Complex, incy int32) error {
 	sym, err := procCgbmv.Addr()
 	if err != nil {
 		return err
@@ -3559,13 +3289,13 @@ func Cgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a unsafe.P
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kl))
 	frame.Int(uintptr(ku))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -3579,9 +3309,9 @@ func Cgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a unsafe.P
 	return ffiimpl.Error(procCgbmv, Status(frame.Ret()))
 }
 
-// CgbmvV264 wraps cublasCgbmv_v2_64 (symbol cublasCgbmv_v2_64, cublas_api.h).
-func CgbmvV264(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	sym, err := procCgbmvV264.Addr()
+// Cgbmv64 wraps cublasCgbmv_64 (symbol cublasCgbmv_v2_64, cublas_api.h).
+func Cgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, beta, y *cudart.Complex, incy int64) error {
+	sym, err := procCgbmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -3592,13 +3322,13 @@ func CgbmvV264(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a unsa
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kl))
 	frame.Int(uintptr(ku))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -3609,16 +3339,11 @@ func CgbmvV264(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a unsa
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCgbmvV264, Status(frame.Ret()))
-}
-
-// Cgbmv64 is cublasCgbmv_64, which cublas_api.h defines as cublasCgbmv_v2_64: it calls [CgbmvV264].
-func Cgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	return CgbmvV264(handle, trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y, incy)
+	return ffiimpl.Error(procCgbmv64, Status(frame.Ret()))
 }
 
 // Zgbmv wraps cublasZgbmv (symbol cublasZgbmv_v2, cublas_api.h).
-func Zgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a unsafe.Pointer, lda int32, x unsafe.Pointer, incx int32, beta, y unsafe.Pointer, incy int32) error {
+func Zgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, beta, y *cudart.DoubleComplex, incy int32) error {
 	sym, err := procZgbmv.Addr()
 	if err != nil {
 		return err
@@ -3630,13 +3355,13 @@ func Zgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a unsafe.P
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kl))
 	frame.Int(uintptr(ku))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -3650,9 +3375,9 @@ func Zgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a unsafe.P
 	return ffiimpl.Error(procZgbmv, Status(frame.Ret()))
 }
 
-// ZgbmvV264 wraps cublasZgbmv_v2_64 (symbol cublasZgbmv_v2_64, cublas_api.h).
-func ZgbmvV264(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	sym, err := procZgbmvV264.Addr()
+// Zgbmv64 wraps cublasZgbmv_64 (symbol cublasZgbmv_v2_64, cublas_api.h).
+func Zgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, beta, y *cudart.DoubleComplex, incy int64) error {
+	sym, err := procZgbmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -3663,13 +3388,13 @@ func ZgbmvV264(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a unsa
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kl))
 	frame.Int(uintptr(ku))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -3680,12 +3405,7 @@ func ZgbmvV264(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a unsa
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZgbmvV264, Status(frame.Ret()))
-}
-
-// Zgbmv64 is cublasZgbmv_64, which cublas_api.h defines as cublasZgbmv_v2_64: it calls [ZgbmvV264].
-func Zgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	return ZgbmvV264(handle, trans, m, n, kl, ku, alpha, a, lda, x, incx, beta, y, incy)
+	return ffiimpl.Error(procZgbmv64, Status(frame.Ret()))
 }
 
 // Strmv wraps cublasStrmv (symbol cublasStrmv_v2, cublas_api.h).
@@ -3713,9 +3433,9 @@ func Strmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procStrmv, Status(frame.Ret()))
 }
 
-// StrmvV264 wraps cublasStrmv_v2_64 (symbol cublasStrmv_v2_64, cublas_api.h).
-func StrmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *float32, lda int64, x *float32, incx int64) error {
-	sym, err := procStrmvV264.Addr()
+// Strmv64 wraps cublasStrmv_64 (symbol cublasStrmv_v2_64, cublas_api.h).
+func Strmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *float32, lda int64, x *float32, incx int64) error {
+	sym, err := procStrmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -3735,12 +3455,7 @@ func StrmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procStrmvV264, Status(frame.Ret()))
-}
-
-// Strmv64 is cublasStrmv_64, which cublas_api.h defines as cublasStrmv_v2_64: it calls [StrmvV264].
-func Strmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *float32, lda int64, x *float32, incx int64) error {
-	return StrmvV264(handle, uplo, trans, diag, n, a, lda, x, incx)
+	return ffiimpl.Error(procStrmv64, Status(frame.Ret()))
 }
 
 // Dtrmv wraps cublasDtrmv (symbol cublasDtrmv_v2, cublas_api.h).
@@ -3768,9 +3483,9 @@ func Dtrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procDtrmv, Status(frame.Ret()))
 }
 
-// DtrmvV264 wraps cublasDtrmv_v2_64 (symbol cublasDtrmv_v2_64, cublas_api.h).
-func DtrmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *float64, lda int64, x *float64, incx int64) error {
-	sym, err := procDtrmvV264.Addr()
+// Dtrmv64 wraps cublasDtrmv_64 (symbol cublasDtrmv_v2_64, cublas_api.h).
+func Dtrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *float64, lda int64, x *float64, incx int64) error {
+	sym, err := procDtrmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -3790,16 +3505,11 @@ func DtrmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDtrmvV264, Status(frame.Ret()))
-}
-
-// Dtrmv64 is cublasDtrmv_64, which cublas_api.h defines as cublasDtrmv_v2_64: it calls [DtrmvV264].
-func Dtrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *float64, lda int64, x *float64, incx int64) error {
-	return DtrmvV264(handle, uplo, trans, diag, n, a, lda, x, incx)
+	return ffiimpl.Error(procDtrmv64, Status(frame.Ret()))
 }
 
 // Ctrmv wraps cublasCtrmv (symbol cublasCtrmv_v2, cublas_api.h).
-func Ctrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a unsafe.Pointer, lda int32, x unsafe.Pointer, incx int32) error {
+func Ctrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32) error {
 	sym, err := procCtrmv.Addr()
 	if err != nil {
 		return err
@@ -3810,9 +3520,9 @@ func Ctrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
@@ -3823,9 +3533,9 @@ func Ctrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procCtrmv, Status(frame.Ret()))
 }
 
-// CtrmvV264 wraps cublasCtrmv_v2_64 (symbol cublasCtrmv_v2_64, cublas_api.h).
-func CtrmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64) error {
-	sym, err := procCtrmvV264.Addr()
+// Ctrmv64 wraps cublasCtrmv_64 (symbol cublasCtrmv_v2_64, cublas_api.h).
+func Ctrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64) error {
+	sym, err := procCtrmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -3835,9 +3545,9 @@ func CtrmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
@@ -3845,16 +3555,11 @@ func CtrmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCtrmvV264, Status(frame.Ret()))
-}
-
-// Ctrmv64 is cublasCtrmv_64, which cublas_api.h defines as cublasCtrmv_v2_64: it calls [CtrmvV264].
-func Ctrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64) error {
-	return CtrmvV264(handle, uplo, trans, diag, n, a, lda, x, incx)
+	return ffiimpl.Error(procCtrmv64, Status(frame.Ret()))
 }
 
 // Ztrmv wraps cublasZtrmv (symbol cublasZtrmv_v2, cublas_api.h).
-func Ztrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a unsafe.Pointer, lda int32, x unsafe.Pointer, incx int32) error {
+func Ztrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32) error {
 	sym, err := procZtrmv.Addr()
 	if err != nil {
 		return err
@@ -3865,9 +3570,9 @@ func Ztrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
@@ -3878,9 +3583,9 @@ func Ztrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procZtrmv, Status(frame.Ret()))
 }
 
-// ZtrmvV264 wraps cublasZtrmv_v2_64 (symbol cublasZtrmv_v2_64, cublas_api.h).
-func ZtrmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64) error {
-	sym, err := procZtrmvV264.Addr()
+// Ztrmv64 wraps cublasZtrmv_64 (symbol cublasZtrmv_v2_64, cublas_api.h).
+func Ztrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64) error {
+	sym, err := procZtrmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -3890,9 +3595,9 @@ func ZtrmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
@@ -3900,12 +3605,7 @@ func ZtrmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZtrmvV264, Status(frame.Ret()))
-}
-
-// Ztrmv64 is cublasZtrmv_64, which cublas_api.h defines as cublasZtrmv_v2_64: it calls [ZtrmvV264].
-func Ztrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64) error {
-	return ZtrmvV264(handle, uplo, trans, diag, n, a, lda, x, incx)
+	return ffiimpl.Error(procZtrmv64, Status(frame.Ret()))
 }
 
 // Stbmv wraps cublasStbmv (symbol cublasStbmv_v2, cublas_api.h).
@@ -3934,9 +3634,9 @@ func Stbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	return ffiimpl.Error(procStbmv, Status(frame.Ret()))
 }
 
-// StbmvV264 wraps cublasStbmv_v2_64 (symbol cublasStbmv_v2_64, cublas_api.h).
-func StbmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *float32, lda int64, x *float32, incx int64) error {
-	sym, err := procStbmvV264.Addr()
+// Stbmv64 wraps cublasStbmv_64 (symbol cublasStbmv_v2_64, cublas_api.h).
+func Stbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *float32, lda int64, x *float32, incx int64) error {
+	sym, err := procStbmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -3957,12 +3657,7 @@ func StbmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, 
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procStbmvV264, Status(frame.Ret()))
-}
-
-// Stbmv64 is cublasStbmv_64, which cublas_api.h defines as cublasStbmv_v2_64: it calls [StbmvV264].
-func Stbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *float32, lda int64, x *float32, incx int64) error {
-	return StbmvV264(handle, uplo, trans, diag, n, k, a, lda, x, incx)
+	return ffiimpl.Error(procStbmv64, Status(frame.Ret()))
 }
 
 // Dtbmv wraps cublasDtbmv (symbol cublasDtbmv_v2, cublas_api.h).
@@ -3991,9 +3686,9 @@ func Dtbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	return ffiimpl.Error(procDtbmv, Status(frame.Ret()))
 }
 
-// DtbmvV264 wraps cublasDtbmv_v2_64 (symbol cublasDtbmv_v2_64, cublas_api.h).
-func DtbmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *float64, lda int64, x *float64, incx int64) error {
-	sym, err := procDtbmvV264.Addr()
+// Dtbmv64 wraps cublasDtbmv_64 (symbol cublasDtbmv_v2_64, cublas_api.h).
+func Dtbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *float64, lda int64, x *float64, incx int64) error {
+	sym, err := procDtbmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -4014,16 +3709,11 @@ func DtbmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, 
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDtbmvV264, Status(frame.Ret()))
-}
-
-// Dtbmv64 is cublasDtbmv_64, which cublas_api.h defines as cublasDtbmv_v2_64: it calls [DtbmvV264].
-func Dtbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *float64, lda int64, x *float64, incx int64) error {
-	return DtbmvV264(handle, uplo, trans, diag, n, k, a, lda, x, incx)
+	return ffiimpl.Error(procDtbmv64, Status(frame.Ret()))
 }
 
 // Ctbmv wraps cublasCtbmv (symbol cublasCtbmv_v2, cublas_api.h).
-func Ctbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a unsafe.Pointer, lda int32, x unsafe.Pointer, incx int32) error {
+func Ctbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32) error {
 	sym, err := procCtbmv.Addr()
 	if err != nil {
 		return err
@@ -4035,9 +3725,9 @@ func Ctbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
@@ -4048,9 +3738,9 @@ func Ctbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	return ffiimpl.Error(procCtbmv, Status(frame.Ret()))
 }
 
-// CtbmvV264 wraps cublasCtbmv_v2_64 (symbol cublasCtbmv_v2_64, cublas_api.h).
-func CtbmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64) error {
-	sym, err := procCtbmvV264.Addr()
+// Ctbmv64 wraps cublasCtbmv_64 (symbol cublasCtbmv_v2_64, cublas_api.h).
+func Ctbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64) error {
+	sym, err := procCtbmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -4061,9 +3751,9 @@ func CtbmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
@@ -4071,16 +3761,11 @@ func CtbmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, 
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCtbmvV264, Status(frame.Ret()))
-}
-
-// Ctbmv64 is cublasCtbmv_64, which cublas_api.h defines as cublasCtbmv_v2_64: it calls [CtbmvV264].
-func Ctbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64) error {
-	return CtbmvV264(handle, uplo, trans, diag, n, k, a, lda, x, incx)
+	return ffiimpl.Error(procCtbmv64, Status(frame.Ret()))
 }
 
 // Ztbmv wraps cublasZtbmv (symbol cublasZtbmv_v2, cublas_api.h).
-func Ztbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a unsafe.Pointer, lda int32, x unsafe.Pointer, incx int32) error {
+func Ztbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32) error {
 	sym, err := procZtbmv.Addr()
 	if err != nil {
 		return err
@@ -4092,9 +3777,9 @@ func Ztbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
@@ -4105,9 +3790,9 @@ func Ztbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	return ffiimpl.Error(procZtbmv, Status(frame.Ret()))
 }
 
-// ZtbmvV264 wraps cublasZtbmv_v2_64 (symbol cublasZtbmv_v2_64, cublas_api.h).
-func ZtbmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64) error {
-	sym, err := procZtbmvV264.Addr()
+// Ztbmv64 wraps cublasZtbmv_64 (symbol cublasZtbmv_v2_64, cublas_api.h).
+func Ztbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64) error {
+	sym, err := procZtbmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -4118,9 +3803,9 @@ func ZtbmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
@@ -4128,12 +3813,7 @@ func ZtbmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, 
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZtbmvV264, Status(frame.Ret()))
-}
-
-// Ztbmv64 is cublasZtbmv_64, which cublas_api.h defines as cublasZtbmv_v2_64: it calls [ZtbmvV264].
-func Ztbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64) error {
-	return ZtbmvV264(handle, uplo, trans, diag, n, k, a, lda, x, incx)
+	return ffiimpl.Error(procZtbmv64, Status(frame.Ret()))
 }
 
 // Stpmv wraps cublasStpmv (symbol cublasStpmv_v2, cublas_api.h).
@@ -4160,9 +3840,9 @@ func Stpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procStpmv, Status(frame.Ret()))
 }
 
-// StpmvV264 wraps cublasStpmv_v2_64 (symbol cublasStpmv_v2_64, cublas_api.h).
-func StpmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *float32, incx int64) error {
-	sym, err := procStpmvV264.Addr()
+// Stpmv64 wraps cublasStpmv_64 (symbol cublasStpmv_v2_64, cublas_api.h).
+func Stpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *float32, incx int64) error {
+	sym, err := procStpmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -4181,12 +3861,7 @@ func StpmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procStpmvV264, Status(frame.Ret()))
-}
-
-// Stpmv64 is cublasStpmv_64, which cublas_api.h defines as cublasStpmv_v2_64: it calls [StpmvV264].
-func Stpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *float32, incx int64) error {
-	return StpmvV264(handle, uplo, trans, diag, n, aP, x, incx)
+	return ffiimpl.Error(procStpmv64, Status(frame.Ret()))
 }
 
 // Dtpmv wraps cublasDtpmv (symbol cublasDtpmv_v2, cublas_api.h).
@@ -4213,9 +3888,9 @@ func Dtpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procDtpmv, Status(frame.Ret()))
 }
 
-// DtpmvV264 wraps cublasDtpmv_v2_64 (symbol cublasDtpmv_v2_64, cublas_api.h).
-func DtpmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *float64, incx int64) error {
-	sym, err := procDtpmvV264.Addr()
+// Dtpmv64 wraps cublasDtpmv_64 (symbol cublasDtpmv_v2_64, cublas_api.h).
+func Dtpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *float64, incx int64) error {
+	sym, err := procDtpmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -4234,16 +3909,11 @@ func DtpmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDtpmvV264, Status(frame.Ret()))
-}
-
-// Dtpmv64 is cublasDtpmv_64, which cublas_api.h defines as cublasDtpmv_v2_64: it calls [DtpmvV264].
-func Dtpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *float64, incx int64) error {
-	return DtpmvV264(handle, uplo, trans, diag, n, aP, x, incx)
+	return ffiimpl.Error(procDtpmv64, Status(frame.Ret()))
 }
 
 // Ctpmv wraps cublasCtpmv (symbol cublasCtpmv_v2, cublas_api.h).
-func Ctpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x unsafe.Pointer, incx int32) error {
+func Ctpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x *cudart.Complex, incx int32) error {
 	sym, err := procCtpmv.Addr()
 	if err != nil {
 		return err
@@ -4254,8 +3924,8 @@ func Ctpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(aP))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aP)
@@ -4266,9 +3936,9 @@ func Ctpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procCtpmv, Status(frame.Ret()))
 }
 
-// CtpmvV264 wraps cublasCtpmv_v2_64 (symbol cublasCtpmv_v2_64, cublas_api.h).
-func CtpmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x unsafe.Pointer, incx int64) error {
-	sym, err := procCtpmvV264.Addr()
+// Ctpmv64 wraps cublasCtpmv_64 (symbol cublasCtpmv_v2_64, cublas_api.h).
+func Ctpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *cudart.Complex, incx int64) error {
+	sym, err := procCtpmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -4278,8 +3948,8 @@ func CtpmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(aP))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aP)
@@ -4287,16 +3957,11 @@ func CtpmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCtpmvV264, Status(frame.Ret()))
-}
-
-// Ctpmv64 is cublasCtpmv_64, which cublas_api.h defines as cublasCtpmv_v2_64: it calls [CtpmvV264].
-func Ctpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x unsafe.Pointer, incx int64) error {
-	return CtpmvV264(handle, uplo, trans, diag, n, aP, x, incx)
+	return ffiimpl.Error(procCtpmv64, Status(frame.Ret()))
 }
 
 // Ztpmv wraps cublasZtpmv (symbol cublasZtpmv_v2, cublas_api.h).
-func Ztpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x unsafe.Pointer, incx int32) error {
+func Ztpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x *cudart.DoubleComplex, incx int32) error {
 	sym, err := procZtpmv.Addr()
 	if err != nil {
 		return err
@@ -4307,8 +3972,8 @@ func Ztpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(aP))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aP)
@@ -4319,9 +3984,9 @@ func Ztpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procZtpmv, Status(frame.Ret()))
 }
 
-// ZtpmvV264 wraps cublasZtpmv_v2_64 (symbol cublasZtpmv_v2_64, cublas_api.h).
-func ZtpmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x unsafe.Pointer, incx int64) error {
-	sym, err := procZtpmvV264.Addr()
+// Ztpmv64 wraps cublasZtpmv_64 (symbol cublasZtpmv_v2_64, cublas_api.h).
+func Ztpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *cudart.DoubleComplex, incx int64) error {
+	sym, err := procZtpmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -4331,8 +3996,8 @@ func ZtpmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(aP))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aP)
@@ -4340,12 +4005,7 @@ func ZtpmvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZtpmvV264, Status(frame.Ret()))
-}
-
-// Ztpmv64 is cublasZtpmv_64, which cublas_api.h defines as cublasZtpmv_v2_64: it calls [ZtpmvV264].
-func Ztpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x unsafe.Pointer, incx int64) error {
-	return ZtpmvV264(handle, uplo, trans, diag, n, aP, x, incx)
+	return ffiimpl.Error(procZtpmv64, Status(frame.Ret()))
 }
 
 // Strsv wraps cublasStrsv (symbol cublasStrsv_v2, cublas_api.h).
@@ -4373,9 +4033,9 @@ func Strsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procStrsv, Status(frame.Ret()))
 }
 
-// StrsvV264 wraps cublasStrsv_v2_64 (symbol cublasStrsv_v2_64, cublas_api.h).
-func StrsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *float32, lda int64, x *float32, incx int64) error {
-	sym, err := procStrsvV264.Addr()
+// Strsv64 wraps cublasStrsv_64 (symbol cublasStrsv_v2_64, cublas_api.h).
+func Strsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *float32, lda int64, x *float32, incx int64) error {
+	sym, err := procStrsv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -4395,12 +4055,7 @@ func StrsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procStrsvV264, Status(frame.Ret()))
-}
-
-// Strsv64 is cublasStrsv_64, which cublas_api.h defines as cublasStrsv_v2_64: it calls [StrsvV264].
-func Strsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *float32, lda int64, x *float32, incx int64) error {
-	return StrsvV264(handle, uplo, trans, diag, n, a, lda, x, incx)
+	return ffiimpl.Error(procStrsv64, Status(frame.Ret()))
 }
 
 // Dtrsv wraps cublasDtrsv (symbol cublasDtrsv_v2, cublas_api.h).
@@ -4428,9 +4083,9 @@ func Dtrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procDtrsv, Status(frame.Ret()))
 }
 
-// DtrsvV264 wraps cublasDtrsv_v2_64 (symbol cublasDtrsv_v2_64, cublas_api.h).
-func DtrsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *float64, lda int64, x *float64, incx int64) error {
-	sym, err := procDtrsvV264.Addr()
+// Dtrsv64 wraps cublasDtrsv_64 (symbol cublasDtrsv_v2_64, cublas_api.h).
+func Dtrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *float64, lda int64, x *float64, incx int64) error {
+	sym, err := procDtrsv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -4450,16 +4105,11 @@ func DtrsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDtrsvV264, Status(frame.Ret()))
-}
-
-// Dtrsv64 is cublasDtrsv_64, which cublas_api.h defines as cublasDtrsv_v2_64: it calls [DtrsvV264].
-func Dtrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *float64, lda int64, x *float64, incx int64) error {
-	return DtrsvV264(handle, uplo, trans, diag, n, a, lda, x, incx)
+	return ffiimpl.Error(procDtrsv64, Status(frame.Ret()))
 }
 
 // Ctrsv wraps cublasCtrsv (symbol cublasCtrsv_v2, cublas_api.h).
-func Ctrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a unsafe.Pointer, lda int32, x unsafe.Pointer, incx int32) error {
+func Ctrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32) error {
 	sym, err := procCtrsv.Addr()
 	if err != nil {
 		return err
@@ -4470,9 +4120,9 @@ func Ctrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
@@ -4483,9 +4133,9 @@ func Ctrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procCtrsv, Status(frame.Ret()))
 }
 
-// CtrsvV264 wraps cublasCtrsv_v2_64 (symbol cublasCtrsv_v2_64, cublas_api.h).
-func CtrsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64) error {
-	sym, err := procCtrsvV264.Addr()
+// Ctrsv64 wraps cublasCtrsv_64 (symbol cublasCtrsv_v2_64, cublas_api.h).
+func Ctrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64) error {
+	sym, err := procCtrsv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -4495,9 +4145,9 @@ func CtrsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
@@ -4505,16 +4155,11 @@ func CtrsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCtrsvV264, Status(frame.Ret()))
-}
-
-// Ctrsv64 is cublasCtrsv_64, which cublas_api.h defines as cublasCtrsv_v2_64: it calls [CtrsvV264].
-func Ctrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64) error {
-	return CtrsvV264(handle, uplo, trans, diag, n, a, lda, x, incx)
+	return ffiimpl.Error(procCtrsv64, Status(frame.Ret()))
 }
 
 // Ztrsv wraps cublasZtrsv (symbol cublasZtrsv_v2, cublas_api.h).
-func Ztrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a unsafe.Pointer, lda int32, x unsafe.Pointer, incx int32) error {
+func Ztrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32) error {
 	sym, err := procZtrsv.Addr()
 	if err != nil {
 		return err
@@ -4525,9 +4170,9 @@ func Ztrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
@@ -4538,9 +4183,9 @@ func Ztrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procZtrsv, Status(frame.Ret()))
 }
 
-// ZtrsvV264 wraps cublasZtrsv_v2_64 (symbol cublasZtrsv_v2_64, cublas_api.h).
-func ZtrsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64) error {
-	sym, err := procZtrsvV264.Addr()
+// Ztrsv64 wraps cublasZtrsv_64 (symbol cublasZtrsv_v2_64, cublas_api.h).
+func Ztrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64) error {
+	sym, err := procZtrsv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -4550,9 +4195,9 @@ func ZtrsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
@@ -4560,12 +4205,7 @@ func ZtrsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZtrsvV264, Status(frame.Ret()))
-}
-
-// Ztrsv64 is cublasZtrsv_64, which cublas_api.h defines as cublasZtrsv_v2_64: it calls [ZtrsvV264].
-func Ztrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64) error {
-	return ZtrsvV264(handle, uplo, trans, diag, n, a, lda, x, incx)
+	return ffiimpl.Error(procZtrsv64, Status(frame.Ret()))
 }
 
 // Stpsv wraps cublasStpsv (symbol cublasStpsv_v2, cublas_api.h).
@@ -4592,9 +4232,9 @@ func Stpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procStpsv, Status(frame.Ret()))
 }
 
-// StpsvV264 wraps cublasStpsv_v2_64 (symbol cublasStpsv_v2_64, cublas_api.h).
-func StpsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *float32, incx int64) error {
-	sym, err := procStpsvV264.Addr()
+// Stpsv64 wraps cublasStpsv_64 (symbol cublasStpsv_v2_64, cublas_api.h).
+func Stpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *float32, incx int64) error {
+	sym, err := procStpsv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -4613,12 +4253,7 @@ func StpsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procStpsvV264, Status(frame.Ret()))
-}
-
-// Stpsv64 is cublasStpsv_64, which cublas_api.h defines as cublasStpsv_v2_64: it calls [StpsvV264].
-func Stpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *float32, incx int64) error {
-	return StpsvV264(handle, uplo, trans, diag, n, aP, x, incx)
+	return ffiimpl.Error(procStpsv64, Status(frame.Ret()))
 }
 
 // Dtpsv wraps cublasDtpsv (symbol cublasDtpsv_v2, cublas_api.h).
@@ -4645,9 +4280,9 @@ func Dtpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procDtpsv, Status(frame.Ret()))
 }
 
-// DtpsvV264 wraps cublasDtpsv_v2_64 (symbol cublasDtpsv_v2_64, cublas_api.h).
-func DtpsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *float64, incx int64) error {
-	sym, err := procDtpsvV264.Addr()
+// Dtpsv64 wraps cublasDtpsv_64 (symbol cublasDtpsv_v2_64, cublas_api.h).
+func Dtpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *float64, incx int64) error {
+	sym, err := procDtpsv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -4666,16 +4301,11 @@ func DtpsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDtpsvV264, Status(frame.Ret()))
-}
-
-// Dtpsv64 is cublasDtpsv_64, which cublas_api.h defines as cublasDtpsv_v2_64: it calls [DtpsvV264].
-func Dtpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *float64, incx int64) error {
-	return DtpsvV264(handle, uplo, trans, diag, n, aP, x, incx)
+	return ffiimpl.Error(procDtpsv64, Status(frame.Ret()))
 }
 
 // Ctpsv wraps cublasCtpsv (symbol cublasCtpsv_v2, cublas_api.h).
-func Ctpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x unsafe.Pointer, incx int32) error {
+func Ctpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x *cudart.Complex, incx int32) error {
 	sym, err := procCtpsv.Addr()
 	if err != nil {
 		return err
@@ -4686,8 +4316,8 @@ func Ctpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(aP))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aP)
@@ -4698,9 +4328,9 @@ func Ctpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procCtpsv, Status(frame.Ret()))
 }
 
-// CtpsvV264 wraps cublasCtpsv_v2_64 (symbol cublasCtpsv_v2_64, cublas_api.h).
-func CtpsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x unsafe.Pointer, incx int64) error {
-	sym, err := procCtpsvV264.Addr()
+// Ctpsv64 wraps cublasCtpsv_64 (symbol cublasCtpsv_v2_64, cublas_api.h).
+func Ctpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *cudart.Complex, incx int64) error {
+	sym, err := procCtpsv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -4710,8 +4340,8 @@ func CtpsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(aP))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aP)
@@ -4719,16 +4349,11 @@ func CtpsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCtpsvV264, Status(frame.Ret()))
-}
-
-// Ctpsv64 is cublasCtpsv_64, which cublas_api.h defines as cublasCtpsv_v2_64: it calls [CtpsvV264].
-func Ctpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x unsafe.Pointer, incx int64) error {
-	return CtpsvV264(handle, uplo, trans, diag, n, aP, x, incx)
+	return ffiimpl.Error(procCtpsv64, Status(frame.Ret()))
 }
 
 // Ztpsv wraps cublasZtpsv (symbol cublasZtpsv_v2, cublas_api.h).
-func Ztpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x unsafe.Pointer, incx int32) error {
+func Ztpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x *cudart.DoubleComplex, incx int32) error {
 	sym, err := procZtpsv.Addr()
 	if err != nil {
 		return err
@@ -4739,8 +4364,8 @@ func Ztpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(aP))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aP)
@@ -4751,9 +4376,9 @@ func Ztpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procZtpsv, Status(frame.Ret()))
 }
 
-// ZtpsvV264 wraps cublasZtpsv_v2_64 (symbol cublasZtpsv_v2_64, cublas_api.h).
-func ZtpsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x unsafe.Pointer, incx int64) error {
-	sym, err := procZtpsvV264.Addr()
+// Ztpsv64 wraps cublasZtpsv_64 (symbol cublasZtpsv_v2_64, cublas_api.h).
+func Ztpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *cudart.DoubleComplex, incx int64) error {
+	sym, err := procZtpsv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -4763,8 +4388,8 @@ func ZtpsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(aP))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(aP)
@@ -4772,12 +4397,7 @@ func ZtpsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZtpsvV264, Status(frame.Ret()))
-}
-
-// Ztpsv64 is cublasZtpsv_64, which cublas_api.h defines as cublasZtpsv_v2_64: it calls [ZtpsvV264].
-func Ztpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x unsafe.Pointer, incx int64) error {
-	return ZtpsvV264(handle, uplo, trans, diag, n, aP, x, incx)
+	return ffiimpl.Error(procZtpsv64, Status(frame.Ret()))
 }
 
 // Stbsv wraps cublasStbsv (symbol cublasStbsv_v2, cublas_api.h).
@@ -4806,9 +4426,9 @@ func Stbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	return ffiimpl.Error(procStbsv, Status(frame.Ret()))
 }
 
-// StbsvV264 wraps cublasStbsv_v2_64 (symbol cublasStbsv_v2_64, cublas_api.h).
-func StbsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *float32, lda int64, x *float32, incx int64) error {
-	sym, err := procStbsvV264.Addr()
+// Stbsv64 wraps cublasStbsv_64 (symbol cublasStbsv_v2_64, cublas_api.h).
+func Stbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *float32, lda int64, x *float32, incx int64) error {
+	sym, err := procStbsv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -4829,12 +4449,7 @@ func StbsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, 
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procStbsvV264, Status(frame.Ret()))
-}
-
-// Stbsv64 is cublasStbsv_64, which cublas_api.h defines as cublasStbsv_v2_64: it calls [StbsvV264].
-func Stbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *float32, lda int64, x *float32, incx int64) error {
-	return StbsvV264(handle, uplo, trans, diag, n, k, a, lda, x, incx)
+	return ffiimpl.Error(procStbsv64, Status(frame.Ret()))
 }
 
 // Dtbsv wraps cublasDtbsv (symbol cublasDtbsv_v2, cublas_api.h).
@@ -4863,9 +4478,9 @@ func Dtbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	return ffiimpl.Error(procDtbsv, Status(frame.Ret()))
 }
 
-// DtbsvV264 wraps cublasDtbsv_v2_64 (symbol cublasDtbsv_v2_64, cublas_api.h).
-func DtbsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *float64, lda int64, x *float64, incx int64) error {
-	sym, err := procDtbsvV264.Addr()
+// Dtbsv64 wraps cublasDtbsv_64 (symbol cublasDtbsv_v2_64, cublas_api.h).
+func Dtbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *float64, lda int64, x *float64, incx int64) error {
+	sym, err := procDtbsv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -4886,16 +4501,11 @@ func DtbsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, 
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDtbsvV264, Status(frame.Ret()))
-}
-
-// Dtbsv64 is cublasDtbsv_64, which cublas_api.h defines as cublasDtbsv_v2_64: it calls [DtbsvV264].
-func Dtbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *float64, lda int64, x *float64, incx int64) error {
-	return DtbsvV264(handle, uplo, trans, diag, n, k, a, lda, x, incx)
+	return ffiimpl.Error(procDtbsv64, Status(frame.Ret()))
 }
 
 // Ctbsv wraps cublasCtbsv (symbol cublasCtbsv_v2, cublas_api.h).
-func Ctbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a unsafe.Pointer, lda int32, x unsafe.Pointer, incx int32) error {
+func Ctbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32) error {
 	sym, err := procCtbsv.Addr()
 	if err != nil {
 		return err
@@ -4907,9 +4517,9 @@ func Ctbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
@@ -4920,9 +4530,9 @@ func Ctbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	return ffiimpl.Error(procCtbsv, Status(frame.Ret()))
 }
 
-// CtbsvV264 wraps cublasCtbsv_v2_64 (symbol cublasCtbsv_v2_64, cublas_api.h).
-func CtbsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64) error {
-	sym, err := procCtbsvV264.Addr()
+// Ctbsv64 wraps cublasCtbsv_64 (symbol cublasCtbsv_v2_64, cublas_api.h).
+func Ctbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64) error {
+	sym, err := procCtbsv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -4933,9 +4543,9 @@ func CtbsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
@@ -4943,16 +4553,11 @@ func CtbsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, 
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCtbsvV264, Status(frame.Ret()))
-}
-
-// Ctbsv64 is cublasCtbsv_64, which cublas_api.h defines as cublasCtbsv_v2_64: it calls [CtbsvV264].
-func Ctbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64) error {
-	return CtbsvV264(handle, uplo, trans, diag, n, k, a, lda, x, incx)
+	return ffiimpl.Error(procCtbsv64, Status(frame.Ret()))
 }
 
 // Ztbsv wraps cublasZtbsv (symbol cublasZtbsv_v2, cublas_api.h).
-func Ztbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a unsafe.Pointer, lda int32, x unsafe.Pointer, incx int32) error {
+func Ztbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32) error {
 	sym, err := procZtbsv.Addr()
 	if err != nil {
 		return err
@@ -4964,9 +4569,9 @@ func Ztbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
@@ -4977,9 +4582,9 @@ func Ztbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	return ffiimpl.Error(procZtbsv, Status(frame.Ret()))
 }
 
-// ZtbsvV264 wraps cublasZtbsv_v2_64 (symbol cublasZtbsv_v2_64, cublas_api.h).
-func ZtbsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64) error {
-	sym, err := procZtbsvV264.Addr()
+// Ztbsv64 wraps cublasZtbsv_64 (symbol cublasZtbsv_v2_64, cublas_api.h).
+func Ztbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64) error {
+	sym, err := procZtbsv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -4990,9 +4595,9 @@ func ZtbsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
@@ -5000,12 +4605,7 @@ func ZtbsvV264(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, 
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZtbsvV264, Status(frame.Ret()))
-}
-
-// Ztbsv64 is cublasZtbsv_64, which cublas_api.h defines as cublasZtbsv_v2_64: it calls [ZtbsvV264].
-func Ztbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64) error {
-	return ZtbsvV264(handle, uplo, trans, diag, n, k, a, lda, x, incx)
+	return ffiimpl.Error(procZtbsv64, Status(frame.Ret()))
 }
 
 // Ssymv wraps cublasSsymv (symbol cublasSsymv_v2, cublas_api.h).
@@ -5038,9 +4638,9 @@ func Ssymv(handle Handle, uplo FillMode, n int32, alpha, a *float32, lda int32, 
 	return ffiimpl.Error(procSsymv, Status(frame.Ret()))
 }
 
-// SsymvV264 wraps cublasSsymv_v2_64 (symbol cublasSsymv_v2_64, cublas_api.h).
-func SsymvV264(handle Handle, uplo FillMode, n int64, alpha, a *float32, lda int64, x *float32, incx int64, beta, y *float32, incy int64) error {
-	sym, err := procSsymvV264.Addr()
+// Ssymv64 wraps cublasSsymv_64 (symbol cublasSsymv_v2_64, cublas_api.h).
+func Ssymv64(handle Handle, uplo FillMode, n int64, alpha, a *float32, lda int64, x *float32, incx int64, beta, y *float32, incy int64) error {
+	sym, err := procSsymv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -5065,12 +4665,7 @@ func SsymvV264(handle Handle, uplo FillMode, n int64, alpha, a *float32, lda int
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procSsymvV264, Status(frame.Ret()))
-}
-
-// Ssymv64 is cublasSsymv_64, which cublas_api.h defines as cublasSsymv_v2_64: it calls [SsymvV264].
-func Ssymv64(handle Handle, uplo FillMode, n int64, alpha, a *float32, lda int64, x *float32, incx int64, beta, y *float32, incy int64) error {
-	return SsymvV264(handle, uplo, n, alpha, a, lda, x, incx, beta, y, incy)
+	return ffiimpl.Error(procSsymv64, Status(frame.Ret()))
 }
 
 // Dsymv wraps cublasDsymv (symbol cublasDsymv_v2, cublas_api.h).
@@ -5103,9 +4698,9 @@ func Dsymv(handle Handle, uplo FillMode, n int32, alpha, a *float64, lda int32, 
 	return ffiimpl.Error(procDsymv, Status(frame.Ret()))
 }
 
-// DsymvV264 wraps cublasDsymv_v2_64 (symbol cublasDsymv_v2_64, cublas_api.h).
-func DsymvV264(handle Handle, uplo FillMode, n int64, alpha, a *float64, lda int64, x *float64, incx int64, beta, y *float64, incy int64) error {
-	sym, err := procDsymvV264.Addr()
+// Dsymv64 wraps cublasDsymv_64 (symbol cublasDsymv_v2_64, cublas_api.h).
+func Dsymv64(handle Handle, uplo FillMode, n int64, alpha, a *float64, lda int64, x *float64, incx int64, beta, y *float64, incy int64) error {
+	sym, err := procDsymv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -5130,16 +4725,11 @@ func DsymvV264(handle Handle, uplo FillMode, n int64, alpha, a *float64, lda int
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDsymvV264, Status(frame.Ret()))
-}
-
-// Dsymv64 is cublasDsymv_64, which cublas_api.h defines as cublasDsymv_v2_64: it calls [DsymvV264].
-func Dsymv64(handle Handle, uplo FillMode, n int64, alpha, a *float64, lda int64, x *float64, incx int64, beta, y *float64, incy int64) error {
-	return DsymvV264(handle, uplo, n, alpha, a, lda, x, incx, beta, y, incy)
+	return ffiimpl.Error(procDsymv64, Status(frame.Ret()))
 }
 
 // Csymv wraps cublasCsymv (symbol cublasCsymv_v2, cublas_api.h).
-func Csymv(handle Handle, uplo FillMode, n int32, alpha, a unsafe.Pointer, lda int32, x unsafe.Pointer, incx int32, beta, y unsafe.Pointer, incy int32) error {
+func Csymv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, beta, y *cudart.Complex, incy int32) error {
 	sym, err := procCsymv.Addr()
 	if err != nil {
 		return err
@@ -5148,13 +4738,13 @@ func Csymv(handle Handle, uplo FillMode, n int32, alpha, a unsafe.Pointer, lda i
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -5168,9 +4758,9 @@ func Csymv(handle Handle, uplo FillMode, n int32, alpha, a unsafe.Pointer, lda i
 	return ffiimpl.Error(procCsymv, Status(frame.Ret()))
 }
 
-// CsymvV264 wraps cublasCsymv_v2_64 (symbol cublasCsymv_v2_64, cublas_api.h).
-func CsymvV264(handle Handle, uplo FillMode, n int64, alpha, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	sym, err := procCsymvV264.Addr()
+// Csymv64 wraps cublasCsymv_64 (symbol cublasCsymv_v2_64, cublas_api.h).
+func Csymv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, beta, y *cudart.Complex, incy int64) error {
+	sym, err := procCsymv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -5178,13 +4768,13 @@ func CsymvV264(handle Handle, uplo FillMode, n int64, alpha, a unsafe.Pointer, l
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -5195,16 +4785,11 @@ func CsymvV264(handle Handle, uplo FillMode, n int64, alpha, a unsafe.Pointer, l
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCsymvV264, Status(frame.Ret()))
-}
-
-// Csymv64 is cublasCsymv_64, which cublas_api.h defines as cublasCsymv_v2_64: it calls [CsymvV264].
-func Csymv64(handle Handle, uplo FillMode, n int64, alpha, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	return CsymvV264(handle, uplo, n, alpha, a, lda, x, incx, beta, y, incy)
+	return ffiimpl.Error(procCsymv64, Status(frame.Ret()))
 }
 
 // Zsymv wraps cublasZsymv (symbol cublasZsymv_v2, cublas_api.h).
-func Zsymv(handle Handle, uplo FillMode, n int32, alpha, a unsafe.Pointer, lda int32, x unsafe.Pointer, incx int32, beta, y unsafe.Pointer, incy int32) error {
+func Zsymv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, beta, y *cudart.DoubleComplex, incy int32) error {
 	sym, err := procZsymv.Addr()
 	if err != nil {
 		return err
@@ -5213,13 +4798,13 @@ func Zsymv(handle Handle, uplo FillMode, n int32, alpha, a unsafe.Pointer, lda i
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -5233,9 +4818,9 @@ func Zsymv(handle Handle, uplo FillMode, n int32, alpha, a unsafe.Pointer, lda i
 	return ffiimpl.Error(procZsymv, Status(frame.Ret()))
 }
 
-// ZsymvV264 wraps cublasZsymv_v2_64 (symbol cublasZsymv_v2_64, cublas_api.h).
-func ZsymvV264(handle Handle, uplo FillMode, n int64, alpha, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	sym, err := procZsymvV264.Addr()
+// Zsymv64 wraps cublasZsymv_64 (symbol cublasZsymv_v2_64, cublas_api.h).
+func Zsymv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, beta, y *cudart.DoubleComplex, incy int64) error {
+	sym, err := procZsymv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -5243,13 +4828,13 @@ func ZsymvV264(handle Handle, uplo FillMode, n int64, alpha, a unsafe.Pointer, l
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -5260,16 +4845,11 @@ func ZsymvV264(handle Handle, uplo FillMode, n int64, alpha, a unsafe.Pointer, l
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZsymvV264, Status(frame.Ret()))
-}
-
-// Zsymv64 is cublasZsymv_64, which cublas_api.h defines as cublasZsymv_v2_64: it calls [ZsymvV264].
-func Zsymv64(handle Handle, uplo FillMode, n int64, alpha, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	return ZsymvV264(handle, uplo, n, alpha, a, lda, x, incx, beta, y, incy)
+	return ffiimpl.Error(procZsymv64, Status(frame.Ret()))
 }
 
 // Chemv wraps cublasChemv (symbol cublasChemv_v2, cublas_api.h).
-func Chemv(handle Handle, uplo FillMode, n int32, alpha, a unsafe.Pointer, lda int32, x unsafe.Pointer, incx int32, beta, y unsafe.Pointer, incy int32) error {
+func Chemv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, beta, y *cudart.Complex, incy int32) error {
 	sym, err := procChemv.Addr()
 	if err != nil {
 		return err
@@ -5278,13 +4858,13 @@ func Chemv(handle Handle, uplo FillMode, n int32, alpha, a unsafe.Pointer, lda i
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -5298,9 +4878,9 @@ func Chemv(handle Handle, uplo FillMode, n int32, alpha, a unsafe.Pointer, lda i
 	return ffiimpl.Error(procChemv, Status(frame.Ret()))
 }
 
-// ChemvV264 wraps cublasChemv_v2_64 (symbol cublasChemv_v2_64, cublas_api.h).
-func ChemvV264(handle Handle, uplo FillMode, n int64, alpha, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	sym, err := procChemvV264.Addr()
+// Chemv64 wraps cublasChemv_64 (symbol cublasChemv_v2_64, cublas_api.h).
+func Chemv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, beta, y *cudart.Complex, incy int64) error {
+	sym, err := procChemv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -5308,13 +4888,13 @@ func ChemvV264(handle Handle, uplo FillMode, n int64, alpha, a unsafe.Pointer, l
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -5325,16 +4905,11 @@ func ChemvV264(handle Handle, uplo FillMode, n int64, alpha, a unsafe.Pointer, l
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procChemvV264, Status(frame.Ret()))
-}
-
-// Chemv64 is cublasChemv_64, which cublas_api.h defines as cublasChemv_v2_64: it calls [ChemvV264].
-func Chemv64(handle Handle, uplo FillMode, n int64, alpha, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	return ChemvV264(handle, uplo, n, alpha, a, lda, x, incx, beta, y, incy)
+	return ffiimpl.Error(procChemv64, Status(frame.Ret()))
 }
 
 // Zhemv wraps cublasZhemv (symbol cublasZhemv_v2, cublas_api.h).
-func Zhemv(handle Handle, uplo FillMode, n int32, alpha, a unsafe.Pointer, lda int32, x unsafe.Pointer, incx int32, beta, y unsafe.Pointer, incy int32) error {
+func Zhemv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, beta, y *cudart.DoubleComplex, incy int32) error {
 	sym, err := procZhemv.Addr()
 	if err != nil {
 		return err
@@ -5343,13 +4918,13 @@ func Zhemv(handle Handle, uplo FillMode, n int32, alpha, a unsafe.Pointer, lda i
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -5363,9 +4938,9 @@ func Zhemv(handle Handle, uplo FillMode, n int32, alpha, a unsafe.Pointer, lda i
 	return ffiimpl.Error(procZhemv, Status(frame.Ret()))
 }
 
-// ZhemvV264 wraps cublasZhemv_v2_64 (symbol cublasZhemv_v2_64, cublas_api.h).
-func ZhemvV264(handle Handle, uplo FillMode, n int64, alpha, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	sym, err := procZhemvV264.Addr()
+// Zhemv64 wraps cublasZhemv_64 (symbol cublasZhemv_v2_64, cublas_api.h).
+func Zhemv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, beta, y *cudart.DoubleComplex, incy int64) error {
+	sym, err := procZhemv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -5373,13 +4948,13 @@ func ZhemvV264(handle Handle, uplo FillMode, n int64, alpha, a unsafe.Pointer, l
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -5390,12 +4965,7 @@ func ZhemvV264(handle Handle, uplo FillMode, n int64, alpha, a unsafe.Pointer, l
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZhemvV264, Status(frame.Ret()))
-}
-
-// Zhemv64 is cublasZhemv_64, which cublas_api.h defines as cublasZhemv_v2_64: it calls [ZhemvV264].
-func Zhemv64(handle Handle, uplo FillMode, n int64, alpha, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	return ZhemvV264(handle, uplo, n, alpha, a, lda, x, incx, beta, y, incy)
+	return ffiimpl.Error(procZhemv64, Status(frame.Ret()))
 }
 
 // Ssbmv wraps cublasSsbmv (symbol cublasSsbmv_v2, cublas_api.h).
@@ -5429,9 +4999,9 @@ func Ssbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *float32, lda int3
 	return ffiimpl.Error(procSsbmv, Status(frame.Ret()))
 }
 
-// SsbmvV264 wraps cublasSsbmv_v2_64 (symbol cublasSsbmv_v2_64, cublas_api.h).
-func SsbmvV264(handle Handle, uplo FillMode, n, k int64, alpha, a *float32, lda int64, x *float32, incx int64, beta, y *float32, incy int64) error {
-	sym, err := procSsbmvV264.Addr()
+// Ssbmv64 wraps cublasSsbmv_64 (symbol cublasSsbmv_v2_64, cublas_api.h).
+func Ssbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *float32, lda int64, x *float32, incx int64, beta, y *float32, incy int64) error {
+	sym, err := procSsbmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -5457,12 +5027,7 @@ func SsbmvV264(handle Handle, uplo FillMode, n, k int64, alpha, a *float32, lda 
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procSsbmvV264, Status(frame.Ret()))
-}
-
-// Ssbmv64 is cublasSsbmv_64, which cublas_api.h defines as cublasSsbmv_v2_64: it calls [SsbmvV264].
-func Ssbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *float32, lda int64, x *float32, incx int64, beta, y *float32, incy int64) error {
-	return SsbmvV264(handle, uplo, n, k, alpha, a, lda, x, incx, beta, y, incy)
+	return ffiimpl.Error(procSsbmv64, Status(frame.Ret()))
 }
 
 // Dsbmv wraps cublasDsbmv (symbol cublasDsbmv_v2, cublas_api.h).
@@ -5496,9 +5061,9 @@ func Dsbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *float64, lda int3
 	return ffiimpl.Error(procDsbmv, Status(frame.Ret()))
 }
 
-// DsbmvV264 wraps cublasDsbmv_v2_64 (symbol cublasDsbmv_v2_64, cublas_api.h).
-func DsbmvV264(handle Handle, uplo FillMode, n, k int64, alpha, a *float64, lda int64, x *float64, incx int64, beta, y *float64, incy int64) error {
-	sym, err := procDsbmvV264.Addr()
+// Dsbmv64 wraps cublasDsbmv_64 (symbol cublasDsbmv_v2_64, cublas_api.h).
+func Dsbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *float64, lda int64, x *float64, incx int64, beta, y *float64, incy int64) error {
+	sym, err := procDsbmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -5524,16 +5089,11 @@ func DsbmvV264(handle Handle, uplo FillMode, n, k int64, alpha, a *float64, lda 
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDsbmvV264, Status(frame.Ret()))
-}
-
-// Dsbmv64 is cublasDsbmv_64, which cublas_api.h defines as cublasDsbmv_v2_64: it calls [DsbmvV264].
-func Dsbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *float64, lda int64, x *float64, incx int64, beta, y *float64, incy int64) error {
-	return DsbmvV264(handle, uplo, n, k, alpha, a, lda, x, incx, beta, y, incy)
+	return ffiimpl.Error(procDsbmv64, Status(frame.Ret()))
 }
 
 // Chbmv wraps cublasChbmv (symbol cublasChbmv_v2, cublas_api.h).
-func Chbmv(handle Handle, uplo FillMode, n, k int32, alpha, a unsafe.Pointer, lda int32, x unsafe.Pointer, incx int32, beta, y unsafe.Pointer, incy int32) error {
+func Chbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, beta, y *cudart.Complex, incy int32) error {
 	sym, err := procChbmv.Addr()
 	if err != nil {
 		return err
@@ -5543,13 +5103,13 @@ func Chbmv(handle Handle, uplo FillMode, n, k int32, alpha, a unsafe.Pointer, ld
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -5563,9 +5123,9 @@ func Chbmv(handle Handle, uplo FillMode, n, k int32, alpha, a unsafe.Pointer, ld
 	return ffiimpl.Error(procChbmv, Status(frame.Ret()))
 }
 
-// ChbmvV264 wraps cublasChbmv_v2_64 (symbol cublasChbmv_v2_64, cublas_api.h).
-func ChbmvV264(handle Handle, uplo FillMode, n, k int64, alpha, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	sym, err := procChbmvV264.Addr()
+// Chbmv64 wraps cublasChbmv_64 (symbol cublasChbmv_v2_64, cublas_api.h).
+func Chbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, beta, y *cudart.Complex, incy int64) error {
+	sym, err := procChbmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -5574,13 +5134,13 @@ func ChbmvV264(handle Handle, uplo FillMode, n, k int64, alpha, a unsafe.Pointer
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -5591,16 +5151,11 @@ func ChbmvV264(handle Handle, uplo FillMode, n, k int64, alpha, a unsafe.Pointer
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procChbmvV264, Status(frame.Ret()))
-}
-
-// Chbmv64 is cublasChbmv_64, which cublas_api.h defines as cublasChbmv_v2_64: it calls [ChbmvV264].
-func Chbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	return ChbmvV264(handle, uplo, n, k, alpha, a, lda, x, incx, beta, y, incy)
+	return ffiimpl.Error(procChbmv64, Status(frame.Ret()))
 }
 
 // Zhbmv wraps cublasZhbmv (symbol cublasZhbmv_v2, cublas_api.h).
-func Zhbmv(handle Handle, uplo FillMode, n, k int32, alpha, a unsafe.Pointer, lda int32, x unsafe.Pointer, incx int32, beta, y unsafe.Pointer, incy int32) error {
+func Zhbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, beta, y *cudart.DoubleComplex, incy int32) error {
 	sym, err := procZhbmv.Addr()
 	if err != nil {
 		return err
@@ -5610,13 +5165,13 @@ func Zhbmv(handle Handle, uplo FillMode, n, k int32, alpha, a unsafe.Pointer, ld
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -5630,9 +5185,9 @@ func Zhbmv(handle Handle, uplo FillMode, n, k int32, alpha, a unsafe.Pointer, ld
 	return ffiimpl.Error(procZhbmv, Status(frame.Ret()))
 }
 
-// ZhbmvV264 wraps cublasZhbmv_v2_64 (symbol cublasZhbmv_v2_64, cublas_api.h).
-func ZhbmvV264(handle Handle, uplo FillMode, n, k int64, alpha, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	sym, err := procZhbmvV264.Addr()
+// Zhbmv64 wraps cublasZhbmv_64 (symbol cublasZhbmv_v2_64, cublas_api.h).
+func Zhbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, beta, y *cudart.DoubleComplex, incy int64) error {
+	sym, err := procZhbmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -5641,13 +5196,13 @@ func ZhbmvV264(handle Handle, uplo FillMode, n, k int64, alpha, a unsafe.Pointer
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -5658,12 +5213,7 @@ func ZhbmvV264(handle Handle, uplo FillMode, n, k int64, alpha, a unsafe.Pointer
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZhbmvV264, Status(frame.Ret()))
-}
-
-// Zhbmv64 is cublasZhbmv_64, which cublas_api.h defines as cublasZhbmv_v2_64: it calls [ZhbmvV264].
-func Zhbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	return ZhbmvV264(handle, uplo, n, k, alpha, a, lda, x, incx, beta, y, incy)
+	return ffiimpl.Error(procZhbmv64, Status(frame.Ret()))
 }
 
 // Sspmv wraps cublasSspmv (symbol cublasSspmv_v2, cublas_api.h).
@@ -5695,9 +5245,9 @@ func Sspmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *float32, incx in
 	return ffiimpl.Error(procSspmv, Status(frame.Ret()))
 }
 
-// SspmvV264 wraps cublasSspmv_v2_64 (symbol cublasSspmv_v2_64, cublas_api.h).
-func SspmvV264(handle Handle, uplo FillMode, n int64, alpha, aP, x *float32, incx int64, beta, y *float32, incy int64) error {
-	sym, err := procSspmvV264.Addr()
+// Sspmv64 wraps cublasSspmv_64 (symbol cublasSspmv_v2_64, cublas_api.h).
+func Sspmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *float32, incx int64, beta, y *float32, incy int64) error {
+	sym, err := procSspmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -5721,12 +5271,7 @@ func SspmvV264(handle Handle, uplo FillMode, n int64, alpha, aP, x *float32, inc
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procSspmvV264, Status(frame.Ret()))
-}
-
-// Sspmv64 is cublasSspmv_64, which cublas_api.h defines as cublasSspmv_v2_64: it calls [SspmvV264].
-func Sspmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *float32, incx int64, beta, y *float32, incy int64) error {
-	return SspmvV264(handle, uplo, n, alpha, aP, x, incx, beta, y, incy)
+	return ffiimpl.Error(procSspmv64, Status(frame.Ret()))
 }
 
 // Dspmv wraps cublasDspmv (symbol cublasDspmv_v2, cublas_api.h).
@@ -5758,9 +5303,9 @@ func Dspmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *float64, incx in
 	return ffiimpl.Error(procDspmv, Status(frame.Ret()))
 }
 
-// DspmvV264 wraps cublasDspmv_v2_64 (symbol cublasDspmv_v2_64, cublas_api.h).
-func DspmvV264(handle Handle, uplo FillMode, n int64, alpha, aP, x *float64, incx int64, beta, y *float64, incy int64) error {
-	sym, err := procDspmvV264.Addr()
+// Dspmv64 wraps cublasDspmv_64 (symbol cublasDspmv_v2_64, cublas_api.h).
+func Dspmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *float64, incx int64, beta, y *float64, incy int64) error {
+	sym, err := procDspmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -5784,16 +5329,11 @@ func DspmvV264(handle Handle, uplo FillMode, n int64, alpha, aP, x *float64, inc
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDspmvV264, Status(frame.Ret()))
-}
-
-// Dspmv64 is cublasDspmv_64, which cublas_api.h defines as cublasDspmv_v2_64: it calls [DspmvV264].
-func Dspmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *float64, incx int64, beta, y *float64, incy int64) error {
-	return DspmvV264(handle, uplo, n, alpha, aP, x, incx, beta, y, incy)
+	return ffiimpl.Error(procDspmv64, Status(frame.Ret()))
 }
 
 // Chpmv wraps cublasChpmv (symbol cublasChpmv_v2, cublas_api.h).
-func Chpmv(handle Handle, uplo FillMode, n int32, alpha, aP, x unsafe.Pointer, incx int32, beta, y unsafe.Pointer, incy int32) error {
+func Chpmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *cudart.Complex, incx int32, beta, y *cudart.Complex, incy int32) error {
 	sym, err := procChpmv.Addr()
 	if err != nil {
 		return err
@@ -5802,12 +5342,12 @@ func Chpmv(handle Handle, uplo FillMode, n int32, alpha, aP, x unsafe.Pointer, i
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(aP))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -5821,9 +5361,9 @@ func Chpmv(handle Handle, uplo FillMode, n int32, alpha, aP, x unsafe.Pointer, i
 	return ffiimpl.Error(procChpmv, Status(frame.Ret()))
 }
 
-// ChpmvV264 wraps cublasChpmv_v2_64 (symbol cublasChpmv_v2_64, cublas_api.h).
-func ChpmvV264(handle Handle, uplo FillMode, n int64, alpha, aP, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	sym, err := procChpmvV264.Addr()
+// Chpmv64 wraps cublasChpmv_64 (symbol cublasChpmv_v2_64, cublas_api.h).
+func Chpmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *cudart.Complex, incx int64, beta, y *cudart.Complex, incy int64) error {
+	sym, err := procChpmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -5831,12 +5371,12 @@ func ChpmvV264(handle Handle, uplo FillMode, n int64, alpha, aP, x unsafe.Pointe
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(aP))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -5847,16 +5387,11 @@ func ChpmvV264(handle Handle, uplo FillMode, n int64, alpha, aP, x unsafe.Pointe
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procChpmvV264, Status(frame.Ret()))
-}
-
-// Chpmv64 is cublasChpmv_64, which cublas_api.h defines as cublasChpmv_v2_64: it calls [ChpmvV264].
-func Chpmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	return ChpmvV264(handle, uplo, n, alpha, aP, x, incx, beta, y, incy)
+	return ffiimpl.Error(procChpmv64, Status(frame.Ret()))
 }
 
 // Zhpmv wraps cublasZhpmv (symbol cublasZhpmv_v2, cublas_api.h).
-func Zhpmv(handle Handle, uplo FillMode, n int32, alpha, aP, x unsafe.Pointer, incx int32, beta, y unsafe.Pointer, incy int32) error {
+func Zhpmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *cudart.DoubleComplex, incx int32, beta, y *cudart.DoubleComplex, incy int32) error {
 	sym, err := procZhpmv.Addr()
 	if err != nil {
 		return err
@@ -5865,12 +5400,12 @@ func Zhpmv(handle Handle, uplo FillMode, n int32, alpha, aP, x unsafe.Pointer, i
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(aP))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -5884,9 +5419,9 @@ func Zhpmv(handle Handle, uplo FillMode, n int32, alpha, aP, x unsafe.Pointer, i
 	return ffiimpl.Error(procZhpmv, Status(frame.Ret()))
 }
 
-// ZhpmvV264 wraps cublasZhpmv_v2_64 (symbol cublasZhpmv_v2_64, cublas_api.h).
-func ZhpmvV264(handle Handle, uplo FillMode, n int64, alpha, aP, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	sym, err := procZhpmvV264.Addr()
+// Zhpmv64 wraps cublasZhpmv_64 (symbol cublasZhpmv_v2_64, cublas_api.h).
+func Zhpmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *cudart.DoubleComplex, incx int64, beta, y *cudart.DoubleComplex, incy int64) error {
+	sym, err := procZhpmv64.Addr()
 	if err != nil {
 		return err
 	}
@@ -5894,12 +5429,12 @@ func ZhpmvV264(handle Handle, uplo FillMode, n int64, alpha, aP, x unsafe.Pointe
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(aP))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(aP)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -5910,12 +5445,7 @@ func ZhpmvV264(handle Handle, uplo FillMode, n int64, alpha, aP, x unsafe.Pointe
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZhpmvV264, Status(frame.Ret()))
-}
-
-// Zhpmv64 is cublasZhpmv_64, which cublas_api.h defines as cublasZhpmv_v2_64: it calls [ZhpmvV264].
-func Zhpmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x unsafe.Pointer, incx int64, beta, y unsafe.Pointer, incy int64) error {
-	return ZhpmvV264(handle, uplo, n, alpha, aP, x, incx, beta, y, incy)
+	return ffiimpl.Error(procZhpmv64, Status(frame.Ret()))
 }
 
 // Sger wraps cublasSger (symbol cublasSger_v2, cublas_api.h).
@@ -5946,9 +5476,9 @@ func Sger(handle Handle, m, n int32, alpha, x *float32, incx int32, y *float32, 
 	return ffiimpl.Error(procSger, Status(frame.Ret()))
 }
 
-// SgerV264 wraps cublasSger_v2_64 (symbol cublasSger_v2_64, cublas_api.h).
-func SgerV264(handle Handle, m, n int64, alpha, x *float32, incx int64, y *float32, incy int64, a *float32, lda int64) error {
-	sym, err := procSgerV264.Addr()
+// Sger64 wraps cublasSger_64 (symbol cublasSger_v2_64, cublas_api.h).
+func Sger64(handle Handle, m, n int64, alpha, x *float32, incx int64, y *float32, incy int64, a *float32, lda int64) error {
+	sym, err := procSger64.Addr()
 	if err != nil {
 		return err
 	}
@@ -5971,12 +5501,7 @@ func SgerV264(handle Handle, m, n int64, alpha, x *float32, incx int64, y *float
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procSgerV264, Status(frame.Ret()))
-}
-
-// Sger64 is cublasSger_64, which cublas_api.h defines as cublasSger_v2_64: it calls [SgerV264].
-func Sger64(handle Handle, m, n int64, alpha, x *float32, incx int64, y *float32, incy int64, a *float32, lda int64) error {
-	return SgerV264(handle, m, n, alpha, x, incx, y, incy, a, lda)
+	return ffiimpl.Error(procSger64, Status(frame.Ret()))
 }
 
 // Dger wraps cublasDger (symbol cublasDger_v2, cublas_api.h).
@@ -6007,9 +5532,9 @@ func Dger(handle Handle, m, n int32, alpha, x *float64, incx int32, y *float64, 
 	return ffiimpl.Error(procDger, Status(frame.Ret()))
 }
 
-// DgerV264 wraps cublasDger_v2_64 (symbol cublasDger_v2_64, cublas_api.h).
-func DgerV264(handle Handle, m, n int64, alpha, x *float64, incx int64, y *float64, incy int64, a *float64, lda int64) error {
-	sym, err := procDgerV264.Addr()
+// Dger64 wraps cublasDger_64 (symbol cublasDger_v2_64, cublas_api.h).
+func Dger64(handle Handle, m, n int64, alpha, x *float64, incx int64, y *float64, incy int64, a *float64, lda int64) error {
+	sym, err := procDger64.Addr()
 	if err != nil {
 		return err
 	}
@@ -6032,16 +5557,11 @@ func DgerV264(handle Handle, m, n int64, alpha, x *float64, incx int64, y *float
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDgerV264, Status(frame.Ret()))
-}
-
-// Dger64 is cublasDger_64, which cublas_api.h defines as cublasDger_v2_64: it calls [DgerV264].
-func Dger64(handle Handle, m, n int64, alpha, x *float64, incx int64, y *float64, incy int64, a *float64, lda int64) error {
-	return DgerV264(handle, m, n, alpha, x, incx, y, incy, a, lda)
+	return ffiimpl.Error(procDger64, Status(frame.Ret()))
 }
 
 // Cgeru wraps cublasCgeru (symbol cublasCgeru_v2, cublas_api.h).
-func Cgeru(handle Handle, m, n int32, alpha, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32, a unsafe.Pointer, lda int32) error {
+func Cgeru(handle Handle, m, n int32, alpha, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, a *cudart.Complex, lda int32) error {
 	sym, err := procCgeru.Addr()
 	if err != nil {
 		return err
@@ -6050,12 +5570,12 @@ func Cgeru(handle Handle, m, n int32, alpha, x unsafe.Pointer, incx int32, y uns
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -6068,9 +5588,9 @@ func Cgeru(handle Handle, m, n int32, alpha, x unsafe.Pointer, incx int32, y uns
 	return ffiimpl.Error(procCgeru, Status(frame.Ret()))
 }
 
-// CgeruV264 wraps cublasCgeru_v2_64 (symbol cublasCgeru_v2_64, cublas_api.h).
-func CgeruV264(handle Handle, m, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, a unsafe.Pointer, lda int64) error {
-	sym, err := procCgeruV264.Addr()
+// Cgeru64 wraps cublasCgeru_64 (symbol cublasCgeru_v2_64, cublas_api.h).
+func Cgeru64(handle Handle, m, n int64, alpha, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, a *cudart.Complex, lda int64) error {
+	sym, err := procCgeru64.Addr()
 	if err != nil {
 		return err
 	}
@@ -6078,12 +5598,12 @@ func CgeruV264(handle Handle, m, n int64, alpha, x unsafe.Pointer, incx int64, y
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -6093,16 +5613,11 @@ func CgeruV264(handle Handle, m, n int64, alpha, x unsafe.Pointer, incx int64, y
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCgeruV264, Status(frame.Ret()))
-}
-
-// Cgeru64 is cublasCgeru_64, which cublas_api.h defines as cublasCgeru_v2_64: it calls [CgeruV264].
-func Cgeru64(handle Handle, m, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, a unsafe.Pointer, lda int64) error {
-	return CgeruV264(handle, m, n, alpha, x, incx, y, incy, a, lda)
+	return ffiimpl.Error(procCgeru64, Status(frame.Ret()))
 }
 
 // Cgerc wraps cublasCgerc (symbol cublasCgerc_v2, cublas_api.h).
-func Cgerc(handle Handle, m, n int32, alpha, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32, a unsafe.Pointer, lda int32) error {
+func Cgerc(handle Handle, m, n int32, alpha, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, a *cudart.Complex, lda int32) error {
 	sym, err := procCgerc.Addr()
 	if err != nil {
 		return err
@@ -6111,12 +5626,12 @@ func Cgerc(handle Handle, m, n int32, alpha, x unsafe.Pointer, incx int32, y uns
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -6129,9 +5644,9 @@ func Cgerc(handle Handle, m, n int32, alpha, x unsafe.Pointer, incx int32, y uns
 	return ffiimpl.Error(procCgerc, Status(frame.Ret()))
 }
 
-// CgercV264 wraps cublasCgerc_v2_64 (symbol cublasCgerc_v2_64, cublas_api.h).
-func CgercV264(handle Handle, m, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, a unsafe.Pointer, lda int64) error {
-	sym, err := procCgercV264.Addr()
+// Cgerc64 wraps cublasCgerc_64 (symbol cublasCgerc_v2_64, cublas_api.h).
+func Cgerc64(handle Handle, m, n int64, alpha, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, a *cudart.Complex, lda int64) error {
+	sym, err := procCgerc64.Addr()
 	if err != nil {
 		return err
 	}
@@ -6139,12 +5654,12 @@ func CgercV264(handle Handle, m, n int64, alpha, x unsafe.Pointer, incx int64, y
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -6154,16 +5669,11 @@ func CgercV264(handle Handle, m, n int64, alpha, x unsafe.Pointer, incx int64, y
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCgercV264, Status(frame.Ret()))
-}
-
-// Cgerc64 is cublasCgerc_64, which cublas_api.h defines as cublasCgerc_v2_64: it calls [CgercV264].
-func Cgerc64(handle Handle, m, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, a unsafe.Pointer, lda int64) error {
-	return CgercV264(handle, m, n, alpha, x, incx, y, incy, a, lda)
+	return ffiimpl.Error(procCgerc64, Status(frame.Ret()))
 }
 
 // Zgeru wraps cublasZgeru (symbol cublasZgeru_v2, cublas_api.h).
-func Zgeru(handle Handle, m, n int32, alpha, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32, a unsafe.Pointer, lda int32) error {
+func Zgeru(handle Handle, m, n int32, alpha, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, a *cudart.DoubleComplex, lda int32) error {
 	sym, err := procZgeru.Addr()
 	if err != nil {
 		return err
@@ -6172,12 +5682,12 @@ func Zgeru(handle Handle, m, n int32, alpha, x unsafe.Pointer, incx int32, y uns
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -6190,9 +5700,9 @@ func Zgeru(handle Handle, m, n int32, alpha, x unsafe.Pointer, incx int32, y uns
 	return ffiimpl.Error(procZgeru, Status(frame.Ret()))
 }
 
-// ZgeruV264 wraps cublasZgeru_v2_64 (symbol cublasZgeru_v2_64, cublas_api.h).
-func ZgeruV264(handle Handle, m, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, a unsafe.Pointer, lda int64) error {
-	sym, err := procZgeruV264.Addr()
+// Zgeru64 wraps cublasZgeru_64 (symbol cublasZgeru_v2_64, cublas_api.h).
+func Zgeru64(handle Handle, m, n int64, alpha, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, a *cudart.DoubleComplex, lda int64) error {
+	sym, err := procZgeru64.Addr()
 	if err != nil {
 		return err
 	}
@@ -6200,12 +5710,12 @@ func ZgeruV264(handle Handle, m, n int64, alpha, x unsafe.Pointer, incx int64, y
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -6215,16 +5725,11 @@ func ZgeruV264(handle Handle, m, n int64, alpha, x unsafe.Pointer, incx int64, y
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZgeruV264, Status(frame.Ret()))
-}
-
-// Zgeru64 is cublasZgeru_64, which cublas_api.h defines as cublasZgeru_v2_64: it calls [ZgeruV264].
-func Zgeru64(handle Handle, m, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, a unsafe.Pointer, lda int64) error {
-	return ZgeruV264(handle, m, n, alpha, x, incx, y, incy, a, lda)
+	return ffiimpl.Error(procZgeru64, Status(frame.Ret()))
 }
 
 // Zgerc wraps cublasZgerc (symbol cublasZgerc_v2, cublas_api.h).
-func Zgerc(handle Handle, m, n int32, alpha, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32, a unsafe.Pointer, lda int32) error {
+func Zgerc(handle Handle, m, n int32, alpha, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, a *cudart.DoubleComplex, lda int32) error {
 	sym, err := procZgerc.Addr()
 	if err != nil {
 		return err
@@ -6233,12 +5738,12 @@ func Zgerc(handle Handle, m, n int32, alpha, x unsafe.Pointer, incx int32, y uns
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -6251,9 +5756,9 @@ func Zgerc(handle Handle, m, n int32, alpha, x unsafe.Pointer, incx int32, y uns
 	return ffiimpl.Error(procZgerc, Status(frame.Ret()))
 }
 
-// ZgercV264 wraps cublasZgerc_v2_64 (symbol cublasZgerc_v2_64, cublas_api.h).
-func ZgercV264(handle Handle, m, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, a unsafe.Pointer, lda int64) error {
-	sym, err := procZgercV264.Addr()
+// Zgerc64 wraps cublasZgerc_64 (symbol cublasZgerc_v2_64, cublas_api.h).
+func Zgerc64(handle Handle, m, n int64, alpha, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, a *cudart.DoubleComplex, lda int64) error {
+	sym, err := procZgerc64.Addr()
 	if err != nil {
 		return err
 	}
@@ -6261,12 +5766,12 @@ func ZgercV264(handle Handle, m, n int64, alpha, x unsafe.Pointer, incx int64, y
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -6276,12 +5781,7 @@ func ZgercV264(handle Handle, m, n int64, alpha, x unsafe.Pointer, incx int64, y
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZgercV264, Status(frame.Ret()))
-}
-
-// Zgerc64 is cublasZgerc_64, which cublas_api.h defines as cublasZgerc_v2_64: it calls [ZgercV264].
-func Zgerc64(handle Handle, m, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, a unsafe.Pointer, lda int64) error {
-	return ZgercV264(handle, m, n, alpha, x, incx, y, incy, a, lda)
+	return ffiimpl.Error(procZgerc64, Status(frame.Ret()))
 }
 
 // Ssyr wraps cublasSsyr (symbol cublasSsyr_v2, cublas_api.h).
@@ -6309,9 +5809,9 @@ func Ssyr(handle Handle, uplo FillMode, n int32, alpha, x *float32, incx int32, 
 	return ffiimpl.Error(procSsyr, Status(frame.Ret()))
 }
 
-// SsyrV264 wraps cublasSsyr_v2_64 (symbol cublasSsyr_v2_64, cublas_api.h).
-func SsyrV264(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64, a *float32, lda int64) error {
-	sym, err := procSsyrV264.Addr()
+// Ssyr64 wraps cublasSsyr_64 (symbol cublasSsyr_v2_64, cublas_api.h).
+func Ssyr64(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64, a *float32, lda int64) error {
+	sym, err := procSsyr64.Addr()
 	if err != nil {
 		return err
 	}
@@ -6331,12 +5831,7 @@ func SsyrV264(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procSsyrV264, Status(frame.Ret()))
-}
-
-// Ssyr64 is cublasSsyr_64, which cublas_api.h defines as cublasSsyr_v2_64: it calls [SsyrV264].
-func Ssyr64(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64, a *float32, lda int64) error {
-	return SsyrV264(handle, uplo, n, alpha, x, incx, a, lda)
+	return ffiimpl.Error(procSsyr64, Status(frame.Ret()))
 }
 
 // Dsyr wraps cublasDsyr (symbol cublasDsyr_v2, cublas_api.h).
@@ -6364,9 +5859,9 @@ func Dsyr(handle Handle, uplo FillMode, n int32, alpha, x *float64, incx int32, 
 	return ffiimpl.Error(procDsyr, Status(frame.Ret()))
 }
 
-// DsyrV264 wraps cublasDsyr_v2_64 (symbol cublasDsyr_v2_64, cublas_api.h).
-func DsyrV264(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64, a *float64, lda int64) error {
-	sym, err := procDsyrV264.Addr()
+// Dsyr64 wraps cublasDsyr_64 (symbol cublasDsyr_v2_64, cublas_api.h).
+func Dsyr64(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64, a *float64, lda int64) error {
+	sym, err := procDsyr64.Addr()
 	if err != nil {
 		return err
 	}
@@ -6386,16 +5881,11 @@ func DsyrV264(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDsyrV264, Status(frame.Ret()))
-}
-
-// Dsyr64 is cublasDsyr_64, which cublas_api.h defines as cublasDsyr_v2_64: it calls [DsyrV264].
-func Dsyr64(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64, a *float64, lda int64) error {
-	return DsyrV264(handle, uplo, n, alpha, x, incx, a, lda)
+	return ffiimpl.Error(procDsyr64, Status(frame.Ret()))
 }
 
 // Csyr wraps cublasCsyr (symbol cublasCsyr_v2, cublas_api.h).
-func Csyr(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx int32, a unsafe.Pointer, lda int32) error {
+func Csyr(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx int32, a *cudart.Complex, lda int32) error {
 	sym, err := procCsyr.Addr()
 	if err != nil {
 		return err
@@ -6404,10 +5894,10 @@ func Csyr(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx i
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -6419,9 +5909,9 @@ func Csyr(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx i
 	return ffiimpl.Error(procCsyr, Status(frame.Ret()))
 }
 
-// CsyrV264 wraps cublasCsyr_v2_64 (symbol cublasCsyr_v2_64, cublas_api.h).
-func CsyrV264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, incx int64, a unsafe.Pointer, lda int64) error {
-	sym, err := procCsyrV264.Addr()
+// Csyr64 wraps cublasCsyr_64 (symbol cublasCsyr_v2_64, cublas_api.h).
+func Csyr64(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, incx int64, a *cudart.Complex, lda int64) error {
+	sym, err := procCsyr64.Addr()
 	if err != nil {
 		return err
 	}
@@ -6429,10 +5919,10 @@ func CsyrV264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, in
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -6441,16 +5931,11 @@ func CsyrV264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, in
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCsyrV264, Status(frame.Ret()))
-}
-
-// Csyr64 is cublasCsyr_64, which cublas_api.h defines as cublasCsyr_v2_64: it calls [CsyrV264].
-func Csyr64(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, incx int64, a unsafe.Pointer, lda int64) error {
-	return CsyrV264(handle, uplo, n, alpha, x, incx, a, lda)
+	return ffiimpl.Error(procCsyr64, Status(frame.Ret()))
 }
 
 // Zsyr wraps cublasZsyr (symbol cublasZsyr_v2, cublas_api.h).
-func Zsyr(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx int32, a unsafe.Pointer, lda int32) error {
+func Zsyr(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex, incx int32, a *cudart.DoubleComplex, lda int32) error {
 	sym, err := procZsyr.Addr()
 	if err != nil {
 		return err
@@ -6459,10 +5944,10 @@ func Zsyr(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx i
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -6474,9 +5959,9 @@ func Zsyr(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx i
 	return ffiimpl.Error(procZsyr, Status(frame.Ret()))
 }
 
-// ZsyrV264 wraps cublasZsyr_v2_64 (symbol cublasZsyr_v2_64, cublas_api.h).
-func ZsyrV264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, incx int64, a unsafe.Pointer, lda int64) error {
-	sym, err := procZsyrV264.Addr()
+// Zsyr64 wraps cublasZsyr_64 (symbol cublasZsyr_v2_64, cublas_api.h).
+func Zsyr64(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleComplex, incx int64, a *cudart.DoubleComplex, lda int64) error {
+	sym, err := procZsyr64.Addr()
 	if err != nil {
 		return err
 	}
@@ -6484,10 +5969,10 @@ func ZsyrV264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, in
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -6496,16 +5981,11 @@ func ZsyrV264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, in
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZsyrV264, Status(frame.Ret()))
-}
-
-// Zsyr64 is cublasZsyr_64, which cublas_api.h defines as cublasZsyr_v2_64: it calls [ZsyrV264].
-func Zsyr64(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, incx int64, a unsafe.Pointer, lda int64) error {
-	return ZsyrV264(handle, uplo, n, alpha, x, incx, a, lda)
+	return ffiimpl.Error(procZsyr64, Status(frame.Ret()))
 }
 
 // Cher wraps cublasCher (symbol cublasCher_v2, cublas_api.h).
-func Cher(handle Handle, uplo FillMode, n int32, alpha *float32, x unsafe.Pointer, incx int32, a unsafe.Pointer, lda int32) error {
+func Cher(handle Handle, uplo FillMode, n int32, alpha *float32, x *cudart.Complex, incx int32, a *cudart.Complex, lda int32) error {
 	sym, err := procCher.Addr()
 	if err != nil {
 		return err
@@ -6515,9 +5995,9 @@ func Cher(handle Handle, uplo FillMode, n int32, alpha *float32, x unsafe.Pointe
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -6529,9 +6009,9 @@ func Cher(handle Handle, uplo FillMode, n int32, alpha *float32, x unsafe.Pointe
 	return ffiimpl.Error(procCher, Status(frame.Ret()))
 }
 
-// CherV264 wraps cublasCher_v2_64 (symbol cublasCher_v2_64, cublas_api.h).
-func CherV264(handle Handle, uplo FillMode, n int64, alpha *float32, x unsafe.Pointer, incx int64, a unsafe.Pointer, lda int64) error {
-	sym, err := procCherV264.Addr()
+// Cher64 wraps cublasCher_64 (symbol cublasCher_v2_64, cublas_api.h).
+func Cher64(handle Handle, uplo FillMode, n int64, alpha *float32, x *cudart.Complex, incx int64, a *cudart.Complex, lda int64) error {
+	sym, err := procCher64.Addr()
 	if err != nil {
 		return err
 	}
@@ -6540,9 +6020,9 @@ func CherV264(handle Handle, uplo FillMode, n int64, alpha *float32, x unsafe.Po
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -6551,16 +6031,11 @@ func CherV264(handle Handle, uplo FillMode, n int64, alpha *float32, x unsafe.Po
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCherV264, Status(frame.Ret()))
-}
-
-// Cher64 is cublasCher_64, which cublas_api.h defines as cublasCher_v2_64: it calls [CherV264].
-func Cher64(handle Handle, uplo FillMode, n int64, alpha *float32, x unsafe.Pointer, incx int64, a unsafe.Pointer, lda int64) error {
-	return CherV264(handle, uplo, n, alpha, x, incx, a, lda)
+	return ffiimpl.Error(procCher64, Status(frame.Ret()))
 }
 
 // Zher wraps cublasZher (symbol cublasZher_v2, cublas_api.h).
-func Zher(handle Handle, uplo FillMode, n int32, alpha *float64, x unsafe.Pointer, incx int32, a unsafe.Pointer, lda int32) error {
+func Zher(handle Handle, uplo FillMode, n int32, alpha *float64, x *cudart.DoubleComplex, incx int32, a *cudart.DoubleComplex, lda int32) error {
 	sym, err := procZher.Addr()
 	if err != nil {
 		return err
@@ -6570,9 +6045,9 @@ func Zher(handle Handle, uplo FillMode, n int32, alpha *float64, x unsafe.Pointe
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -6584,9 +6059,9 @@ func Zher(handle Handle, uplo FillMode, n int32, alpha *float64, x unsafe.Pointe
 	return ffiimpl.Error(procZher, Status(frame.Ret()))
 }
 
-// ZherV264 wraps cublasZher_v2_64 (symbol cublasZher_v2_64, cublas_api.h).
-func ZherV264(handle Handle, uplo FillMode, n int64, alpha *float64, x unsafe.Pointer, incx int64, a unsafe.Pointer, lda int64) error {
-	sym, err := procZherV264.Addr()
+// Zher64 wraps cublasZher_64 (symbol cublasZher_v2_64, cublas_api.h).
+func Zher64(handle Handle, uplo FillMode, n int64, alpha *float64, x *cudart.DoubleComplex, incx int64, a *cudart.DoubleComplex, lda int64) error {
+	sym, err := procZher64.Addr()
 	if err != nil {
 		return err
 	}
@@ -6595,9 +6070,9 @@ func ZherV264(handle Handle, uplo FillMode, n int64, alpha *float64, x unsafe.Po
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -6606,12 +6081,7 @@ func ZherV264(handle Handle, uplo FillMode, n int64, alpha *float64, x unsafe.Po
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZherV264, Status(frame.Ret()))
-}
-
-// Zher64 is cublasZher_64, which cublas_api.h defines as cublasZher_v2_64: it calls [ZherV264].
-func Zher64(handle Handle, uplo FillMode, n int64, alpha *float64, x unsafe.Pointer, incx int64, a unsafe.Pointer, lda int64) error {
-	return ZherV264(handle, uplo, n, alpha, x, incx, a, lda)
+	return ffiimpl.Error(procZher64, Status(frame.Ret()))
 }
 
 // Sspr wraps cublasSspr (symbol cublasSspr_v2, cublas_api.h).
@@ -6638,9 +6108,9 @@ func Sspr(handle Handle, uplo FillMode, n int32, alpha, x *float32, incx int32, 
 	return ffiimpl.Error(procSspr, Status(frame.Ret()))
 }
 
-// SsprV264 wraps cublasSspr_v2_64 (symbol cublasSspr_v2_64, cublas_api.h).
-func SsprV264(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64, aP *float32) error {
-	sym, err := procSsprV264.Addr()
+// Sspr64 wraps cublasSspr_64 (symbol cublasSspr_v2_64, cublas_api.h).
+func Sspr64(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64, aP *float32) error {
+	sym, err := procSspr64.Addr()
 	if err != nil {
 		return err
 	}
@@ -6659,12 +6129,7 @@ func SsprV264(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procSsprV264, Status(frame.Ret()))
-}
-
-// Sspr64 is cublasSspr_64, which cublas_api.h defines as cublasSspr_v2_64: it calls [SsprV264].
-func Sspr64(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64, aP *float32) error {
-	return SsprV264(handle, uplo, n, alpha, x, incx, aP)
+	return ffiimpl.Error(procSspr64, Status(frame.Ret()))
 }
 
 // Dspr wraps cublasDspr (symbol cublasDspr_v2, cublas_api.h).
@@ -6691,9 +6156,9 @@ func Dspr(handle Handle, uplo FillMode, n int32, alpha, x *float64, incx int32, 
 	return ffiimpl.Error(procDspr, Status(frame.Ret()))
 }
 
-// DsprV264 wraps cublasDspr_v2_64 (symbol cublasDspr_v2_64, cublas_api.h).
-func DsprV264(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64, aP *float64) error {
-	sym, err := procDsprV264.Addr()
+// Dspr64 wraps cublasDspr_64 (symbol cublasDspr_v2_64, cublas_api.h).
+func Dspr64(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64, aP *float64) error {
+	sym, err := procDspr64.Addr()
 	if err != nil {
 		return err
 	}
@@ -6712,16 +6177,11 @@ func DsprV264(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDsprV264, Status(frame.Ret()))
-}
-
-// Dspr64 is cublasDspr_64, which cublas_api.h defines as cublasDspr_v2_64: it calls [DsprV264].
-func Dspr64(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64, aP *float64) error {
-	return DsprV264(handle, uplo, n, alpha, x, incx, aP)
+	return ffiimpl.Error(procDspr64, Status(frame.Ret()))
 }
 
 // Chpr wraps cublasChpr (symbol cublasChpr_v2, cublas_api.h).
-func Chpr(handle Handle, uplo FillMode, n int32, alpha *float32, x unsafe.Pointer, incx int32, aP unsafe.Pointer) error {
+func Chpr(handle Handle, uplo FillMode, n int32, alpha *float32, x *cudart.Complex, incx int32, aP *cudart.Complex) error {
 	sym, err := procChpr.Addr()
 	if err != nil {
 		return err
@@ -6731,9 +6191,9 @@ func Chpr(handle Handle, uplo FillMode, n int32, alpha *float32, x unsafe.Pointe
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(aP))
+	frame.Int(uintptr(unsafe.Pointer(aP)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(x)
@@ -6744,9 +6204,9 @@ func Chpr(handle Handle, uplo FillMode, n int32, alpha *float32, x unsafe.Pointe
 	return ffiimpl.Error(procChpr, Status(frame.Ret()))
 }
 
-// ChprV264 wraps cublasChpr_v2_64 (symbol cublasChpr_v2_64, cublas_api.h).
-func ChprV264(handle Handle, uplo FillMode, n int64, alpha *float32, x unsafe.Pointer, incx int64, aP unsafe.Pointer) error {
-	sym, err := procChprV264.Addr()
+// Chpr64 wraps cublasChpr_64 (symbol cublasChpr_v2_64, cublas_api.h).
+func Chpr64(handle Handle, uplo FillMode, n int64, alpha *float32, x *cudart.Complex, incx int64, aP *cudart.Complex) error {
+	sym, err := procChpr64.Addr()
 	if err != nil {
 		return err
 	}
@@ -6755,9 +6215,9 @@ func ChprV264(handle Handle, uplo FillMode, n int64, alpha *float32, x unsafe.Po
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(aP))
+	frame.Int(uintptr(unsafe.Pointer(aP)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(x)
@@ -6765,16 +6225,11 @@ func ChprV264(handle Handle, uplo FillMode, n int64, alpha *float32, x unsafe.Po
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procChprV264, Status(frame.Ret()))
-}
-
-// Chpr64 is cublasChpr_64, which cublas_api.h defines as cublasChpr_v2_64: it calls [ChprV264].
-func Chpr64(handle Handle, uplo FillMode, n int64, alpha *float32, x unsafe.Pointer, incx int64, aP unsafe.Pointer) error {
-	return ChprV264(handle, uplo, n, alpha, x, incx, aP)
+	return ffiimpl.Error(procChpr64, Status(frame.Ret()))
 }
 
 // Zhpr wraps cublasZhpr (symbol cublasZhpr_v2, cublas_api.h).
-func Zhpr(handle Handle, uplo FillMode, n int32, alpha *float64, x unsafe.Pointer, incx int32, aP unsafe.Pointer) error {
+func Zhpr(handle Handle, uplo FillMode, n int32, alpha *float64, x *cudart.DoubleComplex, incx int32, aP *cudart.DoubleComplex) error {
 	sym, err := procZhpr.Addr()
 	if err != nil {
 		return err
@@ -6784,9 +6239,9 @@ func Zhpr(handle Handle, uplo FillMode, n int32, alpha *float64, x unsafe.Pointe
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(aP))
+	frame.Int(uintptr(unsafe.Pointer(aP)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(x)
@@ -6797,9 +6252,9 @@ func Zhpr(handle Handle, uplo FillMode, n int32, alpha *float64, x unsafe.Pointe
 	return ffiimpl.Error(procZhpr, Status(frame.Ret()))
 }
 
-// ZhprV264 wraps cublasZhpr_v2_64 (symbol cublasZhpr_v2_64, cublas_api.h).
-func ZhprV264(handle Handle, uplo FillMode, n int64, alpha *float64, x unsafe.Pointer, incx int64, aP unsafe.Pointer) error {
-	sym, err := procZhprV264.Addr()
+// Zhpr64 wraps cublasZhpr_64 (symbol cublasZhpr_v2_64, cublas_api.h).
+func Zhpr64(handle Handle, uplo FillMode, n int64, alpha *float64, x *cudart.DoubleComplex, incx int64, aP *cudart.DoubleComplex) error {
+	sym, err := procZhpr64.Addr()
 	if err != nil {
 		return err
 	}
@@ -6808,9 +6263,9 @@ func ZhprV264(handle Handle, uplo FillMode, n int64, alpha *float64, x unsafe.Po
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(aP))
+	frame.Int(uintptr(unsafe.Pointer(aP)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(x)
@@ -6818,12 +6273,7 @@ func ZhprV264(handle Handle, uplo FillMode, n int64, alpha *float64, x unsafe.Po
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZhprV264, Status(frame.Ret()))
-}
-
-// Zhpr64 is cublasZhpr_64, which cublas_api.h defines as cublasZhpr_v2_64: it calls [ZhprV264].
-func Zhpr64(handle Handle, uplo FillMode, n int64, alpha *float64, x unsafe.Pointer, incx int64, aP unsafe.Pointer) error {
-	return ZhprV264(handle, uplo, n, alpha, x, incx, aP)
+	return ffiimpl.Error(procZhpr64, Status(frame.Ret()))
 }
 
 // Ssyr2 wraps cublasSsyr2 (symbol cublasSsyr2_v2, cublas_api.h).
@@ -6854,9 +6304,9 @@ func Ssyr2(handle Handle, uplo FillMode, n int32, alpha, x *float32, incx int32,
 	return ffiimpl.Error(procSsyr2, Status(frame.Ret()))
 }
 
-// Ssyr2V264 wraps cublasSsyr2_v2_64 (symbol cublasSsyr2_v2_64, cublas_api.h).
-func Ssyr2V264(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64, y *float32, incy int64, a *float32, lda int64) error {
-	sym, err := procSsyr2V264.Addr()
+// Ssyr264 wraps cublasSsyr2_64 (symbol cublasSsyr2_v2_64, cublas_api.h).
+func Ssyr264(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64, y *float32, incy int64, a *float32, lda int64) error {
+	sym, err := procSsyr264.Addr()
 	if err != nil {
 		return err
 	}
@@ -6879,12 +6329,7 @@ func Ssyr2V264(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx in
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procSsyr2V264, Status(frame.Ret()))
-}
-
-// Ssyr264 is cublasSsyr2_64, which cublas_api.h defines as cublasSsyr2_v2_64: it calls [Ssyr2V264].
-func Ssyr264(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64, y *float32, incy int64, a *float32, lda int64) error {
-	return Ssyr2V264(handle, uplo, n, alpha, x, incx, y, incy, a, lda)
+	return ffiimpl.Error(procSsyr264, Status(frame.Ret()))
 }
 
 // Dsyr2 wraps cublasDsyr2 (symbol cublasDsyr2_v2, cublas_api.h).
@@ -6915,9 +6360,9 @@ func Dsyr2(handle Handle, uplo FillMode, n int32, alpha, x *float64, incx int32,
 	return ffiimpl.Error(procDsyr2, Status(frame.Ret()))
 }
 
-// Dsyr2V264 wraps cublasDsyr2_v2_64 (symbol cublasDsyr2_v2_64, cublas_api.h).
-func Dsyr2V264(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64, y *float64, incy int64, a *float64, lda int64) error {
-	sym, err := procDsyr2V264.Addr()
+// Dsyr264 wraps cublasDsyr2_64 (symbol cublasDsyr2_v2_64, cublas_api.h).
+func Dsyr264(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64, y *float64, incy int64, a *float64, lda int64) error {
+	sym, err := procDsyr264.Addr()
 	if err != nil {
 		return err
 	}
@@ -6940,16 +6385,11 @@ func Dsyr2V264(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx in
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDsyr2V264, Status(frame.Ret()))
-}
-
-// Dsyr264 is cublasDsyr2_64, which cublas_api.h defines as cublasDsyr2_v2_64: it calls [Dsyr2V264].
-func Dsyr264(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64, y *float64, incy int64, a *float64, lda int64) error {
-	return Dsyr2V264(handle, uplo, n, alpha, x, incx, y, incy, a, lda)
+	return ffiimpl.Error(procDsyr264, Status(frame.Ret()))
 }
 
 // Csyr2 wraps cublasCsyr2 (symbol cublasCsyr2_v2, cublas_api.h).
-func Csyr2(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32, a unsafe.Pointer, lda int32) error {
+func Csyr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, a *cudart.Complex, lda int32) error {
 	sym, err := procCsyr2.Addr()
 	if err != nil {
 		return err
@@ -6958,12 +6398,12 @@ func Csyr2(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -6976,9 +6416,9 @@ func Csyr2(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx 
 	return ffiimpl.Error(procCsyr2, Status(frame.Ret()))
 }
 
-// Csyr2V264 wraps cublasCsyr2_v2_64 (symbol cublasCsyr2_v2_64, cublas_api.h).
-func Csyr2V264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, a unsafe.Pointer, lda int64) error {
-	sym, err := procCsyr2V264.Addr()
+// Csyr264 wraps cublasCsyr2_64 (symbol cublasCsyr2_v2_64, cublas_api.h).
+func Csyr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, a *cudart.Complex, lda int64) error {
+	sym, err := procCsyr264.Addr()
 	if err != nil {
 		return err
 	}
@@ -6986,12 +6426,12 @@ func Csyr2V264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, i
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -7001,16 +6441,11 @@ func Csyr2V264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCsyr2V264, Status(frame.Ret()))
-}
-
-// Csyr264 is cublasCsyr2_64, which cublas_api.h defines as cublasCsyr2_v2_64: it calls [Csyr2V264].
-func Csyr264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, a unsafe.Pointer, lda int64) error {
-	return Csyr2V264(handle, uplo, n, alpha, x, incx, y, incy, a, lda)
+	return ffiimpl.Error(procCsyr264, Status(frame.Ret()))
 }
 
 // Zsyr2 wraps cublasZsyr2 (symbol cublasZsyr2_v2, cublas_api.h).
-func Zsyr2(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32, a unsafe.Pointer, lda int32) error {
+func Zsyr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, a *cudart.DoubleComplex, lda int32) error {
 	sym, err := procZsyr2.Addr()
 	if err != nil {
 		return err
@@ -7019,12 +6454,12 @@ func Zsyr2(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -7037,9 +6472,9 @@ func Zsyr2(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx 
 	return ffiimpl.Error(procZsyr2, Status(frame.Ret()))
 }
 
-// Zsyr2V264 wraps cublasZsyr2_v2_64 (symbol cublasZsyr2_v2_64, cublas_api.h).
-func Zsyr2V264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, a unsafe.Pointer, lda int64) error {
-	sym, err := procZsyr2V264.Addr()
+// Zsyr264 wraps cublasZsyr2_64 (symbol cublasZsyr2_v2_64, cublas_api.h).
+func Zsyr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, a *cudart.DoubleComplex, lda int64) error {
+	sym, err := procZsyr264.Addr()
 	if err != nil {
 		return err
 	}
@@ -7047,12 +6482,12 @@ func Zsyr2V264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, i
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -7062,16 +6497,11 @@ func Zsyr2V264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZsyr2V264, Status(frame.Ret()))
-}
-
-// Zsyr264 is cublasZsyr2_64, which cublas_api.h defines as cublasZsyr2_v2_64: it calls [Zsyr2V264].
-func Zsyr264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, a unsafe.Pointer, lda int64) error {
-	return Zsyr2V264(handle, uplo, n, alpha, x, incx, y, incy, a, lda)
+	return ffiimpl.Error(procZsyr264, Status(frame.Ret()))
 }
 
 // Cher2 wraps cublasCher2 (symbol cublasCher2_v2, cublas_api.h).
-func Cher2(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32, a unsafe.Pointer, lda int32) error {
+func Cher2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, a *cudart.Complex, lda int32) error {
 	sym, err := procCher2.Addr()
 	if err != nil {
 		return err
@@ -7080,12 +6510,12 @@ func Cher2(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -7098,9 +6528,9 @@ func Cher2(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx 
 	return ffiimpl.Error(procCher2, Status(frame.Ret()))
 }
 
-// Cher2V264 wraps cublasCher2_v2_64 (symbol cublasCher2_v2_64, cublas_api.h).
-func Cher2V264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, a unsafe.Pointer, lda int64) error {
-	sym, err := procCher2V264.Addr()
+// Cher264 wraps cublasCher2_64 (symbol cublasCher2_v2_64, cublas_api.h).
+func Cher264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, a *cudart.Complex, lda int64) error {
+	sym, err := procCher264.Addr()
 	if err != nil {
 		return err
 	}
@@ -7108,12 +6538,12 @@ func Cher2V264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, i
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -7123,16 +6553,11 @@ func Cher2V264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCher2V264, Status(frame.Ret()))
-}
-
-// Cher264 is cublasCher2_64, which cublas_api.h defines as cublasCher2_v2_64: it calls [Cher2V264].
-func Cher264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, a unsafe.Pointer, lda int64) error {
-	return Cher2V264(handle, uplo, n, alpha, x, incx, y, incy, a, lda)
+	return ffiimpl.Error(procCher264, Status(frame.Ret()))
 }
 
 // Zher2 wraps cublasZher2 (symbol cublasZher2_v2, cublas_api.h).
-func Zher2(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32, a unsafe.Pointer, lda int32) error {
+func Zher2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, a *cudart.DoubleComplex, lda int32) error {
 	sym, err := procZher2.Addr()
 	if err != nil {
 		return err
@@ -7141,12 +6566,12 @@ func Zher2(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -7159,9 +6584,9 @@ func Zher2(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx 
 	return ffiimpl.Error(procZher2, Status(frame.Ret()))
 }
 
-// Zher2V264 wraps cublasZher2_v2_64 (symbol cublasZher2_v2_64, cublas_api.h).
-func Zher2V264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, a unsafe.Pointer, lda int64) error {
-	sym, err := procZher2V264.Addr()
+// Zher264 wraps cublasZher2_64 (symbol cublasZher2_v2_64, cublas_api.h).
+func Zher264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, a *cudart.DoubleComplex, lda int64) error {
+	sym, err := procZher264.Addr()
 	if err != nil {
 		return err
 	}
@@ -7169,12 +6594,12 @@ func Zher2V264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, i
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -7184,12 +6609,7 @@ func Zher2V264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZher2V264, Status(frame.Ret()))
-}
-
-// Zher264 is cublasZher2_64, which cublas_api.h defines as cublasZher2_v2_64: it calls [Zher2V264].
-func Zher264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, a unsafe.Pointer, lda int64) error {
-	return Zher2V264(handle, uplo, n, alpha, x, incx, y, incy, a, lda)
+	return ffiimpl.Error(procZher264, Status(frame.Ret()))
 }
 
 // Sspr2 wraps cublasSspr2 (symbol cublasSspr2_v2, cublas_api.h).
@@ -7219,9 +6639,9 @@ func Sspr2(handle Handle, uplo FillMode, n int32, alpha, x *float32, incx int32,
 	return ffiimpl.Error(procSspr2, Status(frame.Ret()))
 }
 
-// Sspr2V264 wraps cublasSspr2_v2_64 (symbol cublasSspr2_v2_64, cublas_api.h).
-func Sspr2V264(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64, y *float32, incy int64, aP *float32) error {
-	sym, err := procSspr2V264.Addr()
+// Sspr264 wraps cublasSspr2_64 (symbol cublasSspr2_v2_64, cublas_api.h).
+func Sspr264(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64, y *float32, incy int64, aP *float32) error {
+	sym, err := procSspr264.Addr()
 	if err != nil {
 		return err
 	}
@@ -7243,12 +6663,7 @@ func Sspr2V264(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx in
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procSspr2V264, Status(frame.Ret()))
-}
-
-// Sspr264 is cublasSspr2_64, which cublas_api.h defines as cublasSspr2_v2_64: it calls [Sspr2V264].
-func Sspr264(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64, y *float32, incy int64, aP *float32) error {
-	return Sspr2V264(handle, uplo, n, alpha, x, incx, y, incy, aP)
+	return ffiimpl.Error(procSspr264, Status(frame.Ret()))
 }
 
 // Dspr2 wraps cublasDspr2 (symbol cublasDspr2_v2, cublas_api.h).
@@ -7278,9 +6693,9 @@ func Dspr2(handle Handle, uplo FillMode, n int32, alpha, x *float64, incx int32,
 	return ffiimpl.Error(procDspr2, Status(frame.Ret()))
 }
 
-// Dspr2V264 wraps cublasDspr2_v2_64 (symbol cublasDspr2_v2_64, cublas_api.h).
-func Dspr2V264(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64, y *float64, incy int64, aP *float64) error {
-	sym, err := procDspr2V264.Addr()
+// Dspr264 wraps cublasDspr2_64 (symbol cublasDspr2_v2_64, cublas_api.h).
+func Dspr264(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64, y *float64, incy int64, aP *float64) error {
+	sym, err := procDspr264.Addr()
 	if err != nil {
 		return err
 	}
@@ -7302,16 +6717,11 @@ func Dspr2V264(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx in
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDspr2V264, Status(frame.Ret()))
-}
-
-// Dspr264 is cublasDspr2_64, which cublas_api.h defines as cublasDspr2_v2_64: it calls [Dspr2V264].
-func Dspr264(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64, y *float64, incy int64, aP *float64) error {
-	return Dspr2V264(handle, uplo, n, alpha, x, incx, y, incy, aP)
+	return ffiimpl.Error(procDspr264, Status(frame.Ret()))
 }
 
 // Chpr2 wraps cublasChpr2 (symbol cublasChpr2_v2, cublas_api.h).
-func Chpr2(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32, aP unsafe.Pointer) error {
+func Chpr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, aP *cudart.Complex) error {
 	sym, err := procChpr2.Addr()
 	if err != nil {
 		return err
@@ -7320,12 +6730,12 @@ func Chpr2(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(aP))
+	frame.Int(uintptr(unsafe.Pointer(aP)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(x)
@@ -7337,9 +6747,9 @@ func Chpr2(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx 
 	return ffiimpl.Error(procChpr2, Status(frame.Ret()))
 }
 
-// Chpr2V264 wraps cublasChpr2_v2_64 (symbol cublasChpr2_v2_64, cublas_api.h).
-func Chpr2V264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, aP unsafe.Pointer) error {
-	sym, err := procChpr2V264.Addr()
+// Chpr264 wraps cublasChpr2_64 (symbol cublasChpr2_v2_64, cublas_api.h).
+func Chpr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, aP *cudart.Complex) error {
+	sym, err := procChpr264.Addr()
 	if err != nil {
 		return err
 	}
@@ -7347,12 +6757,12 @@ func Chpr2V264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, i
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(aP))
+	frame.Int(uintptr(unsafe.Pointer(aP)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(x)
@@ -7361,16 +6771,11 @@ func Chpr2V264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procChpr2V264, Status(frame.Ret()))
-}
-
-// Chpr264 is cublasChpr2_64, which cublas_api.h defines as cublasChpr2_v2_64: it calls [Chpr2V264].
-func Chpr264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, aP unsafe.Pointer) error {
-	return Chpr2V264(handle, uplo, n, alpha, x, incx, y, incy, aP)
+	return ffiimpl.Error(procChpr264, Status(frame.Ret()))
 }
 
 // Zhpr2 wraps cublasZhpr2 (symbol cublasZhpr2_v2, cublas_api.h).
-func Zhpr2(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32, aP unsafe.Pointer) error {
+func Zhpr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, aP *cudart.DoubleComplex) error {
 	sym, err := procZhpr2.Addr()
 	if err != nil {
 		return err
@@ -7379,12 +6784,12 @@ func Zhpr2(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(aP))
+	frame.Int(uintptr(unsafe.Pointer(aP)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(x)
@@ -7396,9 +6801,9 @@ func Zhpr2(handle Handle, uplo FillMode, n int32, alpha, x unsafe.Pointer, incx 
 	return ffiimpl.Error(procZhpr2, Status(frame.Ret()))
 }
 
-// Zhpr2V264 wraps cublasZhpr2_v2_64 (symbol cublasZhpr2_v2_64, cublas_api.h).
-func Zhpr2V264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, aP unsafe.Pointer) error {
-	sym, err := procZhpr2V264.Addr()
+// Zhpr264 wraps cublasZhpr2_64 (symbol cublasZhpr2_v2_64, cublas_api.h).
+func Zhpr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, aP *cudart.DoubleComplex) error {
+	sym, err := procZhpr264.Addr()
 	if err != nil {
 		return err
 	}
@@ -7406,12 +6811,12 @@ func Zhpr2V264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, i
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(aP))
+	frame.Int(uintptr(unsafe.Pointer(aP)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(x)
@@ -7420,12 +6825,7 @@ func Zhpr2V264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, i
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZhpr2V264, Status(frame.Ret()))
-}
-
-// Zhpr264 is cublasZhpr2_64, which cublas_api.h defines as cublasZhpr2_v2_64: it calls [Zhpr2V264].
-func Zhpr264(handle Handle, uplo FillMode, n int64, alpha, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64, aP unsafe.Pointer) error {
-	return Zhpr2V264(handle, uplo, n, alpha, x, incx, y, incy, aP)
+	return ffiimpl.Error(procZhpr264, Status(frame.Ret()))
 }
 
 // SgemvBatched wraps cublasSgemvBatched (symbol cublasSgemvBatched, cublas_api.h).
@@ -7557,7 +6957,7 @@ func DgemvBatched64(handle Handle, trans Operation, m, n int64, alpha *float64, 
 }
 
 // CgemvBatched wraps cublasCgemvBatched (symbol cublasCgemvBatched, cublas_api.h).
-func CgemvBatched(handle Handle, trans Operation, m, n int32, alpha unsafe.Pointer, aarray *unsafe.Pointer, lda int32, xarray *unsafe.Pointer, incx int32, beta unsafe.Pointer, yarray *unsafe.Pointer, incy, batchCount int32) error {
+func CgemvBatched(handle Handle, trans Operation, m, n int32, alpha *cudart.Complex, aarray **cudart.Complex, lda int32, xarray **cudart.Complex, incx int32, beta *cudart.Complex, yarray **cudart.Complex, incy, batchCount int32) error {
 	sym, err := procCgemvBatched.Addr()
 	if err != nil {
 		return err
@@ -7567,12 +6967,12 @@ func CgemvBatched(handle Handle, trans Operation, m, n int32, alpha unsafe.Point
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(xarray)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
 	frame.Int(uintptr(unsafe.Pointer(yarray)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(batchCount))
@@ -7589,7 +6989,7 @@ func CgemvBatched(handle Handle, trans Operation, m, n int32, alpha unsafe.Point
 }
 
 // CgemvBatched64 wraps cublasCgemvBatched_64 (symbol cublasCgemvBatched_64, cublas_api.h).
-func CgemvBatched64(handle Handle, trans Operation, m, n int64, alpha unsafe.Pointer, aarray *unsafe.Pointer, lda int64, xarray *unsafe.Pointer, incx int64, beta unsafe.Pointer, yarray *unsafe.Pointer, incy, batchCount int64) error {
+func CgemvBatched64(handle Handle, trans Operation, m, n int64, alpha *cudart.Complex, aarray **cudart.Complex, lda int64, xarray **cudart.Complex, incx int64, beta *cudart.Complex, yarray **cudart.Complex, incy, batchCount int64) error {
 	sym, err := procCgemvBatched64.Addr()
 	if err != nil {
 		return err
@@ -7599,12 +6999,12 @@ func CgemvBatched64(handle Handle, trans Operation, m, n int64, alpha unsafe.Poi
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(xarray)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
 	frame.Int(uintptr(unsafe.Pointer(yarray)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(batchCount))
@@ -7621,7 +7021,7 @@ func CgemvBatched64(handle Handle, trans Operation, m, n int64, alpha unsafe.Poi
 }
 
 // ZgemvBatched wraps cublasZgemvBatched (symbol cublasZgemvBatched, cublas_api.h).
-func ZgemvBatched(handle Handle, trans Operation, m, n int32, alpha unsafe.Pointer, aarray *unsafe.Pointer, lda int32, xarray *unsafe.Pointer, incx int32, beta unsafe.Pointer, yarray *unsafe.Pointer, incy, batchCount int32) error {
+func ZgemvBatched(handle Handle, trans Operation, m, n int32, alpha *cudart.DoubleComplex, aarray **cudart.DoubleComplex, lda int32, xarray **cudart.DoubleComplex, incx int32, beta *cudart.DoubleComplex, yarray **cudart.DoubleComplex, incy, batchCount int32) error {
 	sym, err := procZgemvBatched.Addr()
 	if err != nil {
 		return err
@@ -7631,12 +7031,12 @@ func ZgemvBatched(handle Handle, trans Operation, m, n int32, alpha unsafe.Point
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(xarray)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
 	frame.Int(uintptr(unsafe.Pointer(yarray)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(batchCount))
@@ -7653,7 +7053,7 @@ func ZgemvBatched(handle Handle, trans Operation, m, n int32, alpha unsafe.Point
 }
 
 // ZgemvBatched64 wraps cublasZgemvBatched_64 (symbol cublasZgemvBatched_64, cublas_api.h).
-func ZgemvBatched64(handle Handle, trans Operation, m, n int64, alpha unsafe.Pointer, aarray *unsafe.Pointer, lda int64, xarray *unsafe.Pointer, incx int64, beta unsafe.Pointer, yarray *unsafe.Pointer, incy, batchCount int64) error {
+func ZgemvBatched64(handle Handle, trans Operation, m, n int64, alpha *cudart.DoubleComplex, aarray **cudart.DoubleComplex, lda int64, xarray **cudart.DoubleComplex, incx int64, beta *cudart.DoubleComplex, yarray **cudart.DoubleComplex, incy, batchCount int64) error {
 	sym, err := procZgemvBatched64.Addr()
 	if err != nil {
 		return err
@@ -7663,12 +7063,12 @@ func ZgemvBatched64(handle Handle, trans Operation, m, n int64, alpha unsafe.Poi
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(xarray)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
 	frame.Int(uintptr(unsafe.Pointer(yarray)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(batchCount))
@@ -7825,7 +7225,7 @@ func DgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a 
 }
 
 // CgemvStridedBatched wraps cublasCgemvStridedBatched (symbol cublasCgemvStridedBatched, cublas_api.h).
-func CgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a unsafe.Pointer, lda int32, strideA int64, x unsafe.Pointer, incx int32, stridex int64, beta, y unsafe.Pointer, incy int32, stridey int64, batchCount int32) error {
+func CgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a *cudart.Complex, lda int32, strideA int64, x *cudart.Complex, incx int32, stridex int64, beta, y *cudart.Complex, incy int32, stridey int64, batchCount int32) error {
 	sym, err := procCgemvStridedBatched.Addr()
 	if err != nil {
 		return err
@@ -7835,15 +7235,15 @@ func CgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a un
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(stridex))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(stridey))
 	frame.Int(uintptr(batchCount))
@@ -7860,7 +7260,7 @@ func CgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a un
 }
 
 // CgemvStridedBatched64 wraps cublasCgemvStridedBatched_64 (symbol cublasCgemvStridedBatched_64, cublas_api.h).
-func CgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a unsafe.Pointer, lda, strideA int64, x unsafe.Pointer, incx, stridex int64, beta, y unsafe.Pointer, incy, stridey, batchCount int64) error {
+func CgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a *cudart.Complex, lda, strideA int64, x *cudart.Complex, incx, stridex int64, beta, y *cudart.Complex, incy, stridey, batchCount int64) error {
 	sym, err := procCgemvStridedBatched64.Addr()
 	if err != nil {
 		return err
@@ -7870,15 +7270,15 @@ func CgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a 
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(stridex))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(stridey))
 	frame.Int(uintptr(batchCount))
@@ -7895,7 +7295,7 @@ func CgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a 
 }
 
 // ZgemvStridedBatched wraps cublasZgemvStridedBatched (symbol cublasZgemvStridedBatched, cublas_api.h).
-func ZgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a unsafe.Pointer, lda int32, strideA int64, x unsafe.Pointer, incx int32, stridex int64, beta, y unsafe.Pointer, incy int32, stridey int64, batchCount int32) error {
+func ZgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a *cudart.DoubleComplex, lda int32, strideA int64, x *cudart.DoubleComplex, incx int32, stridex int64, beta, y *cudart.DoubleComplex, incy int32, stridey int64, batchCount int32) error {
 	sym, err := procZgemvStridedBatched.Addr()
 	if err != nil {
 		return err
@@ -7905,15 +7305,15 @@ func ZgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a un
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(stridex))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(stridey))
 	frame.Int(uintptr(batchCount))
@@ -7930,7 +7330,7 @@ func ZgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a un
 }
 
 // ZgemvStridedBatched64 wraps cublasZgemvStridedBatched_64 (symbol cublasZgemvStridedBatched_64, cublas_api.h).
-func ZgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a unsafe.Pointer, lda, strideA int64, x unsafe.Pointer, incx, stridex int64, beta, y unsafe.Pointer, incy, stridey, batchCount int64) error {
+func ZgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a *cudart.DoubleComplex, lda, strideA int64, x *cudart.DoubleComplex, incx, stridex int64, beta, y *cudart.DoubleComplex, incy, stridey, batchCount int64) error {
 	sym, err := procZgemvStridedBatched64.Addr()
 	if err != nil {
 		return err
@@ -7940,15 +7340,15 @@ func ZgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a 
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(stridex))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(stridey))
 	frame.Int(uintptr(batchCount))
@@ -7997,9 +7397,9 @@ func Sgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *flo
 	return ffiimpl.Error(procSgemm, Status(frame.Ret()))
 }
 
-// SgemmV264 wraps cublasSgemm_v2_64 (symbol cublasSgemm_v2_64, cublas_api.h).
-func SgemmV264(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *float32, lda int64, b *float32, ldb int64, beta, c *float32, ldc int64) error {
-	sym, err := procSgemmV264.Addr()
+// Sgemm64 wraps cublasSgemm_64 (symbol cublasSgemm_v2_64, cublas_api.h).
+func Sgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *float32, lda int64, b *float32, ldb int64, beta, c *float32, ldc int64) error {
+	sym, err := procSgemm64.Addr()
 	if err != nil {
 		return err
 	}
@@ -8027,12 +7427,7 @@ func SgemmV264(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procSgemmV264, Status(frame.Ret()))
-}
-
-// Sgemm64 is cublasSgemm_64, which cublas_api.h defines as cublasSgemm_v2_64: it calls [SgemmV264].
-func Sgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *float32, lda int64, b *float32, ldb int64, beta, c *float32, ldc int64) error {
-	return SgemmV264(handle, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	return ffiimpl.Error(procSgemm64, Status(frame.Ret()))
 }
 
 // Dgemm wraps cublasDgemm (symbol cublasDgemm_v2, cublas_api.h).
@@ -8068,9 +7463,9 @@ func Dgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *flo
 	return ffiimpl.Error(procDgemm, Status(frame.Ret()))
 }
 
-// DgemmV264 wraps cublasDgemm_v2_64 (symbol cublasDgemm_v2_64, cublas_api.h).
-func DgemmV264(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *float64, lda int64, b *float64, ldb int64, beta, c *float64, ldc int64) error {
-	sym, err := procDgemmV264.Addr()
+// Dgemm64 wraps cublasDgemm_64 (symbol cublasDgemm_v2_64, cublas_api.h).
+func Dgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *float64, lda int64, b *float64, ldb int64, beta, c *float64, ldc int64) error {
+	sym, err := procDgemm64.Addr()
 	if err != nil {
 		return err
 	}
@@ -8098,16 +7493,11 @@ func DgemmV264(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDgemmV264, Status(frame.Ret()))
-}
-
-// Dgemm64 is cublasDgemm_64, which cublas_api.h defines as cublasDgemm_v2_64: it calls [DgemmV264].
-func Dgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *float64, lda int64, b *float64, ldb int64, beta, c *float64, ldc int64) error {
-	return DgemmV264(handle, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	return ffiimpl.Error(procDgemm64, Status(frame.Ret()))
 }
 
 // Cgemm wraps cublasCgemm (symbol cublasCgemm_v2, cublas_api.h).
-func Cgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, beta, c unsafe.Pointer, ldc int32) error {
+func Cgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta, c *cudart.Complex, ldc int32) error {
 	sym, err := procCgemm.Addr()
 	if err != nil {
 		return err
@@ -8119,13 +7509,13 @@ func Cgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a unsa
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -8139,9 +7529,9 @@ func Cgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a unsa
 	return ffiimpl.Error(procCgemm, Status(frame.Ret()))
 }
 
-// CgemmV264 wraps cublasCgemm_v2_64 (symbol cublasCgemm_v2_64, cublas_api.h).
-func CgemmV264(handle Handle, transa, transb Operation, m, n, k int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta, c unsafe.Pointer, ldc int64) error {
-	sym, err := procCgemmV264.Addr()
+// Cgemm64 wraps cublasCgemm_64 (symbol cublasCgemm_v2_64, cublas_api.h).
+func Cgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta, c *cudart.Complex, ldc int64) error {
+	sym, err := procCgemm64.Addr()
 	if err != nil {
 		return err
 	}
@@ -8152,13 +7542,13 @@ func CgemmV264(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -8169,16 +7559,11 @@ func CgemmV264(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCgemmV264, Status(frame.Ret()))
-}
-
-// Cgemm64 is cublasCgemm_64, which cublas_api.h defines as cublasCgemm_v2_64: it calls [CgemmV264].
-func Cgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta, c unsafe.Pointer, ldc int64) error {
-	return CgemmV264(handle, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	return ffiimpl.Error(procCgemm64, Status(frame.Ret()))
 }
 
 // Cgemm3m wraps cublasCgemm3m (symbol cublasCgemm3m, cublas_api.h).
-func Cgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, beta, c unsafe.Pointer, ldc int32) error {
+func Cgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta, c *cudart.Complex, ldc int32) error {
 	sym, err := procCgemm3m.Addr()
 	if err != nil {
 		return err
@@ -8190,13 +7575,13 @@ func Cgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a un
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -8211,7 +7596,7 @@ func Cgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a un
 }
 
 // Cgemm3m64 wraps cublasCgemm3m_64 (symbol cublasCgemm3m_64, cublas_api.h).
-func Cgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta, c unsafe.Pointer, ldc int64) error {
+func Cgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta, c *cudart.Complex, ldc int64) error {
 	sym, err := procCgemm3m64.Addr()
 	if err != nil {
 		return err
@@ -8223,13 +7608,13 @@ func Cgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -8244,7 +7629,7 @@ func Cgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 }
 
 // Cgemm3mEx wraps cublasCgemm3mEx (symbol cublasCgemm3mEx, cublas_api.h).
-func Cgemm3mEx(handle Handle, transa, transb Operation, m, n, k int32, alpha, a unsafe.Pointer, atype cudart.DataType, lda int32, b unsafe.Pointer, btype cudart.DataType, ldb int32, beta, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
+func Cgemm3mEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int32, b unsafe.Pointer, btype cudart.DataType, ldb int32, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
 	sym, err := procCgemm3mEx.Addr()
 	if err != nil {
 		return err
@@ -8256,14 +7641,14 @@ func Cgemm3mEx(handle Handle, transa, transb Operation, m, n, k int32, alpha, a 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(btype))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
@@ -8280,7 +7665,7 @@ func Cgemm3mEx(handle Handle, transa, transb Operation, m, n, k int32, alpha, a 
 }
 
 // Cgemm3mEx64 wraps cublasCgemm3mEx_64 (symbol cublasCgemm3mEx_64, cublas_api.h).
-func Cgemm3mEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a unsafe.Pointer, atype cudart.DataType, lda int64, b unsafe.Pointer, btype cudart.DataType, ldb int64, beta, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
+func Cgemm3mEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int64, b unsafe.Pointer, btype cudart.DataType, ldb int64, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
 	sym, err := procCgemm3mEx64.Addr()
 	if err != nil {
 		return err
@@ -8292,14 +7677,14 @@ func Cgemm3mEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha, 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(btype))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
@@ -8316,7 +7701,7 @@ func Cgemm3mEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha, 
 }
 
 // Zgemm wraps cublasZgemm (symbol cublasZgemm_v2, cublas_api.h).
-func Zgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, beta, c unsafe.Pointer, ldc int32) error {
+func Zgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZgemm.Addr()
 	if err != nil {
 		return err
@@ -8328,13 +7713,13 @@ func Zgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a unsa
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -8348,9 +7733,9 @@ func Zgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a unsa
 	return ffiimpl.Error(procZgemm, Status(frame.Ret()))
 }
 
-// ZgemmV264 wraps cublasZgemm_v2_64 (symbol cublasZgemm_v2_64, cublas_api.h).
-func ZgemmV264(handle Handle, transa, transb Operation, m, n, k int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta, c unsafe.Pointer, ldc int64) error {
-	sym, err := procZgemmV264.Addr()
+// Zgemm64 wraps cublasZgemm_64 (symbol cublasZgemm_v2_64, cublas_api.h).
+func Zgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta, c *cudart.DoubleComplex, ldc int64) error {
+	sym, err := procZgemm64.Addr()
 	if err != nil {
 		return err
 	}
@@ -8361,13 +7746,13 @@ func ZgemmV264(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -8378,16 +7763,11 @@ func ZgemmV264(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZgemmV264, Status(frame.Ret()))
-}
-
-// Zgemm64 is cublasZgemm_64, which cublas_api.h defines as cublasZgemm_v2_64: it calls [ZgemmV264].
-func Zgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta, c unsafe.Pointer, ldc int64) error {
-	return ZgemmV264(handle, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	return ffiimpl.Error(procZgemm64, Status(frame.Ret()))
 }
 
 // Zgemm3m wraps cublasZgemm3m (symbol cublasZgemm3m, cublas_api.h).
-func Zgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, beta, c unsafe.Pointer, ldc int32) error {
+func Zgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZgemm3m.Addr()
 	if err != nil {
 		return err
@@ -8399,13 +7779,13 @@ func Zgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a un
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -8420,7 +7800,7 @@ func Zgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a un
 }
 
 // Zgemm3m64 wraps cublasZgemm3m_64 (symbol cublasZgemm3m_64, cublas_api.h).
-func Zgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta, c unsafe.Pointer, ldc int64) error {
+func Zgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta, c *cudart.DoubleComplex, ldc int64) error {
 	sym, err := procZgemm3m64.Addr()
 	if err != nil {
 		return err
@@ -8432,13 +7812,13 @@ func Zgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -8601,7 +7981,7 @@ func GemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a u
 }
 
 // CgemmEx wraps cublasCgemmEx (symbol cublasCgemmEx, cublas_api.h).
-func CgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha, a unsafe.Pointer, atype cudart.DataType, lda int32, b unsafe.Pointer, btype cudart.DataType, ldb int32, beta, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
+func CgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int32, b unsafe.Pointer, btype cudart.DataType, ldb int32, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
 	sym, err := procCgemmEx.Addr()
 	if err != nil {
 		return err
@@ -8613,14 +7993,14 @@ func CgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha, a un
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(btype))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
@@ -8637,7 +8017,7 @@ func CgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha, a un
 }
 
 // CgemmEx64 wraps cublasCgemmEx_64 (symbol cublasCgemmEx_64, cublas_api.h).
-func CgemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a unsafe.Pointer, atype cudart.DataType, lda int64, b unsafe.Pointer, btype cudart.DataType, ldb int64, beta, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
+func CgemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int64, b unsafe.Pointer, btype cudart.DataType, ldb int64, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
 	sym, err := procCgemmEx64.Addr()
 	if err != nil {
 		return err
@@ -8649,14 +8029,14 @@ func CgemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(btype))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
@@ -8701,9 +8081,9 @@ func Ssyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *
 	return ffiimpl.Error(procSsyrk, Status(frame.Ret()))
 }
 
-// SsyrkV264 wraps cublasSsyrk_v2_64 (symbol cublasSsyrk_v2_64, cublas_api.h).
-func SsyrkV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float32, lda int64, beta, c *float32, ldc int64) error {
-	sym, err := procSsyrkV264.Addr()
+// Ssyrk64 wraps cublasSsyrk_64 (symbol cublasSsyrk_v2_64, cublas_api.h).
+func Ssyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float32, lda int64, beta, c *float32, ldc int64) error {
+	sym, err := procSsyrk64.Addr()
 	if err != nil {
 		return err
 	}
@@ -8727,12 +8107,7 @@ func SsyrkV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha,
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procSsyrkV264, Status(frame.Ret()))
-}
-
-// Ssyrk64 is cublasSsyrk_64, which cublas_api.h defines as cublasSsyrk_v2_64: it calls [SsyrkV264].
-func Ssyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float32, lda int64, beta, c *float32, ldc int64) error {
-	return SsyrkV264(handle, uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+	return ffiimpl.Error(procSsyrk64, Status(frame.Ret()))
 }
 
 // Dsyrk wraps cublasDsyrk (symbol cublasDsyrk_v2, cublas_api.h).
@@ -8764,9 +8139,9 @@ func Dsyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *
 	return ffiimpl.Error(procDsyrk, Status(frame.Ret()))
 }
 
-// DsyrkV264 wraps cublasDsyrk_v2_64 (symbol cublasDsyrk_v2_64, cublas_api.h).
-func DsyrkV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float64, lda int64, beta, c *float64, ldc int64) error {
-	sym, err := procDsyrkV264.Addr()
+// Dsyrk64 wraps cublasDsyrk_64 (symbol cublasDsyrk_v2_64, cublas_api.h).
+func Dsyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float64, lda int64, beta, c *float64, ldc int64) error {
+	sym, err := procDsyrk64.Addr()
 	if err != nil {
 		return err
 	}
@@ -8790,16 +8165,11 @@ func DsyrkV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha,
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDsyrkV264, Status(frame.Ret()))
-}
-
-// Dsyrk64 is cublasDsyrk_64, which cublas_api.h defines as cublasDsyrk_v2_64: it calls [DsyrkV264].
-func Dsyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float64, lda int64, beta, c *float64, ldc int64) error {
-	return DsyrkV264(handle, uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+	return ffiimpl.Error(procDsyrk64, Status(frame.Ret()))
 }
 
 // Csyrk wraps cublasCsyrk (symbol cublasCsyrk_v2, cublas_api.h).
-func Csyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a unsafe.Pointer, lda int32, beta, c unsafe.Pointer, ldc int32) error {
+func Csyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.Complex, lda int32, beta, c *cudart.Complex, ldc int32) error {
 	sym, err := procCsyrk.Addr()
 	if err != nil {
 		return err
@@ -8810,11 +8180,11 @@ func Csyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a u
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -8827,9 +8197,9 @@ func Csyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a u
 	return ffiimpl.Error(procCsyrk, Status(frame.Ret()))
 }
 
-// CsyrkV264 wraps cublasCsyrk_v2_64 (symbol cublasCsyrk_v2_64, cublas_api.h).
-func CsyrkV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a unsafe.Pointer, lda int64, beta, c unsafe.Pointer, ldc int64) error {
-	sym, err := procCsyrkV264.Addr()
+// Csyrk64 wraps cublasCsyrk_64 (symbol cublasCsyrk_v2_64, cublas_api.h).
+func Csyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.Complex, lda int64, beta, c *cudart.Complex, ldc int64) error {
+	sym, err := procCsyrk64.Addr()
 	if err != nil {
 		return err
 	}
@@ -8839,11 +8209,11 @@ func CsyrkV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha,
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -8853,16 +8223,11 @@ func CsyrkV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha,
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCsyrkV264, Status(frame.Ret()))
-}
-
-// Csyrk64 is cublasCsyrk_64, which cublas_api.h defines as cublasCsyrk_v2_64: it calls [CsyrkV264].
-func Csyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a unsafe.Pointer, lda int64, beta, c unsafe.Pointer, ldc int64) error {
-	return CsyrkV264(handle, uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+	return ffiimpl.Error(procCsyrk64, Status(frame.Ret()))
 }
 
 // Zsyrk wraps cublasZsyrk (symbol cublasZsyrk_v2, cublas_api.h).
-func Zsyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a unsafe.Pointer, lda int32, beta, c unsafe.Pointer, ldc int32) error {
+func Zsyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, beta, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZsyrk.Addr()
 	if err != nil {
 		return err
@@ -8873,11 +8238,11 @@ func Zsyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a u
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -8890,9 +8255,9 @@ func Zsyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a u
 	return ffiimpl.Error(procZsyrk, Status(frame.Ret()))
 }
 
-// ZsyrkV264 wraps cublasZsyrk_v2_64 (symbol cublasZsyrk_v2_64, cublas_api.h).
-func ZsyrkV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a unsafe.Pointer, lda int64, beta, c unsafe.Pointer, ldc int64) error {
-	sym, err := procZsyrkV264.Addr()
+// Zsyrk64 wraps cublasZsyrk_64 (symbol cublasZsyrk_v2_64, cublas_api.h).
+func Zsyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, beta, c *cudart.DoubleComplex, ldc int64) error {
+	sym, err := procZsyrk64.Addr()
 	if err != nil {
 		return err
 	}
@@ -8902,11 +8267,11 @@ func ZsyrkV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha,
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -8916,16 +8281,11 @@ func ZsyrkV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha,
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZsyrkV264, Status(frame.Ret()))
-}
-
-// Zsyrk64 is cublasZsyrk_64, which cublas_api.h defines as cublasZsyrk_v2_64: it calls [ZsyrkV264].
-func Zsyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a unsafe.Pointer, lda int64, beta, c unsafe.Pointer, ldc int64) error {
-	return ZsyrkV264(handle, uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+	return ffiimpl.Error(procZsyrk64, Status(frame.Ret()))
 }
 
 // CsyrkEx wraps cublasCsyrkEx (symbol cublasCsyrkEx, cublas_api.h).
-func CsyrkEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a unsafe.Pointer, atype cudart.DataType, lda int32, beta, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
+func CsyrkEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int32, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
 	sym, err := procCsyrkEx.Addr()
 	if err != nil {
 		return err
@@ -8936,11 +8296,11 @@ func CsyrkEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
@@ -8956,7 +8316,7 @@ func CsyrkEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a
 }
 
 // CsyrkEx64 wraps cublasCsyrkEx_64 (symbol cublasCsyrkEx_64, cublas_api.h).
-func CsyrkEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a unsafe.Pointer, atype cudart.DataType, lda int64, beta, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
+func CsyrkEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int64, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
 	sym, err := procCsyrkEx64.Addr()
 	if err != nil {
 		return err
@@ -8967,11 +8327,11 @@ func CsyrkEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha,
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
@@ -8987,7 +8347,7 @@ func CsyrkEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha,
 }
 
 // Csyrk3mEx wraps cublasCsyrk3mEx (symbol cublasCsyrk3mEx, cublas_api.h).
-func Csyrk3mEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a unsafe.Pointer, atype cudart.DataType, lda int32, beta, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
+func Csyrk3mEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int32, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
 	sym, err := procCsyrk3mEx.Addr()
 	if err != nil {
 		return err
@@ -8998,11 +8358,11 @@ func Csyrk3mEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha,
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
@@ -9018,7 +8378,7 @@ func Csyrk3mEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha,
 }
 
 // Csyrk3mEx64 wraps cublasCsyrk3mEx_64 (symbol cublasCsyrk3mEx_64, cublas_api.h).
-func Csyrk3mEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a unsafe.Pointer, atype cudart.DataType, lda int64, beta, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
+func Csyrk3mEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int64, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
 	sym, err := procCsyrk3mEx64.Addr()
 	if err != nil {
 		return err
@@ -9029,11 +8389,11 @@ func Csyrk3mEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alph
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
@@ -9049,7 +8409,7 @@ func Csyrk3mEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alph
 }
 
 // Cherk wraps cublasCherk (symbol cublasCherk_v2, cublas_api.h).
-func Cherk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *float32, a unsafe.Pointer, lda int32, beta *float32, c unsafe.Pointer, ldc int32) error {
+func Cherk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *float32, a *cudart.Complex, lda int32, beta *float32, c *cudart.Complex, ldc int32) error {
 	sym, err := procCherk.Addr()
 	if err != nil {
 		return err
@@ -9061,10 +8421,10 @@ func Cherk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *flo
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -9077,9 +8437,9 @@ func Cherk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *flo
 	return ffiimpl.Error(procCherk, Status(frame.Ret()))
 }
 
-// CherkV264 wraps cublasCherk_v2_64 (symbol cublasCherk_v2_64, cublas_api.h).
-func CherkV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *float32, a unsafe.Pointer, lda int64, beta *float32, c unsafe.Pointer, ldc int64) error {
-	sym, err := procCherkV264.Addr()
+// Cherk64 wraps cublasCherk_64 (symbol cublasCherk_v2_64, cublas_api.h).
+func Cherk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *float32, a *cudart.Complex, lda int64, beta *float32, c *cudart.Complex, ldc int64) error {
+	sym, err := procCherk64.Addr()
 	if err != nil {
 		return err
 	}
@@ -9090,10 +8450,10 @@ func CherkV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -9103,16 +8463,11 @@ func CherkV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha 
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCherkV264, Status(frame.Ret()))
-}
-
-// Cherk64 is cublasCherk_64, which cublas_api.h defines as cublasCherk_v2_64: it calls [CherkV264].
-func Cherk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *float32, a unsafe.Pointer, lda int64, beta *float32, c unsafe.Pointer, ldc int64) error {
-	return CherkV264(handle, uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+	return ffiimpl.Error(procCherk64, Status(frame.Ret()))
 }
 
 // Zherk wraps cublasZherk (symbol cublasZherk_v2, cublas_api.h).
-func Zherk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *float64, a unsafe.Pointer, lda int32, beta *float64, c unsafe.Pointer, ldc int32) error {
+func Zherk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *float64, a *cudart.DoubleComplex, lda int32, beta *float64, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZherk.Addr()
 	if err != nil {
 		return err
@@ -9124,10 +8479,10 @@ func Zherk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *flo
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -9140,9 +8495,9 @@ func Zherk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *flo
 	return ffiimpl.Error(procZherk, Status(frame.Ret()))
 }
 
-// ZherkV264 wraps cublasZherk_v2_64 (symbol cublasZherk_v2_64, cublas_api.h).
-func ZherkV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *float64, a unsafe.Pointer, lda int64, beta *float64, c unsafe.Pointer, ldc int64) error {
-	sym, err := procZherkV264.Addr()
+// Zherk64 wraps cublasZherk_64 (symbol cublasZherk_v2_64, cublas_api.h).
+func Zherk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *float64, a *cudart.DoubleComplex, lda int64, beta *float64, c *cudart.DoubleComplex, ldc int64) error {
+	sym, err := procZherk64.Addr()
 	if err != nil {
 		return err
 	}
@@ -9153,10 +8508,10 @@ func ZherkV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
 	frame.Int(uintptr(unsafe.Pointer(alpha)))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -9166,12 +8521,7 @@ func ZherkV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha 
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZherkV264, Status(frame.Ret()))
-}
-
-// Zherk64 is cublasZherk_64, which cublas_api.h defines as cublasZherk_v2_64: it calls [ZherkV264].
-func Zherk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *float64, a unsafe.Pointer, lda int64, beta *float64, c unsafe.Pointer, ldc int64) error {
-	return ZherkV264(handle, uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+	return ffiimpl.Error(procZherk64, Status(frame.Ret()))
 }
 
 // CherkEx wraps cublasCherkEx (symbol cublasCherkEx, cublas_api.h).
@@ -9330,9 +8680,9 @@ func Ssyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	return ffiimpl.Error(procSsyr2k, Status(frame.Ret()))
 }
 
-// Ssyr2kV264 wraps cublasSsyr2k_v2_64 (symbol cublasSsyr2k_v2_64, cublas_api.h).
-func Ssyr2kV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float32, lda int64, b *float32, ldb int64, beta, c *float32, ldc int64) error {
-	sym, err := procSsyr2kV264.Addr()
+// Ssyr2k64 wraps cublasSsyr2k_64 (symbol cublasSsyr2k_v2_64, cublas_api.h).
+func Ssyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float32, lda int64, b *float32, ldb int64, beta, c *float32, ldc int64) error {
+	sym, err := procSsyr2k64.Addr()
 	if err != nil {
 		return err
 	}
@@ -9359,12 +8709,7 @@ func Ssyr2kV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procSsyr2kV264, Status(frame.Ret()))
-}
-
-// Ssyr2k64 is cublasSsyr2k_64, which cublas_api.h defines as cublasSsyr2k_v2_64: it calls [Ssyr2kV264].
-func Ssyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float32, lda int64, b *float32, ldb int64, beta, c *float32, ldc int64) error {
-	return Ssyr2kV264(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	return ffiimpl.Error(procSsyr2k64, Status(frame.Ret()))
 }
 
 // Dsyr2k wraps cublasDsyr2k (symbol cublasDsyr2k_v2, cublas_api.h).
@@ -9399,9 +8744,9 @@ func Dsyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	return ffiimpl.Error(procDsyr2k, Status(frame.Ret()))
 }
 
-// Dsyr2kV264 wraps cublasDsyr2k_v2_64 (symbol cublasDsyr2k_v2_64, cublas_api.h).
-func Dsyr2kV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float64, lda int64, b *float64, ldb int64, beta, c *float64, ldc int64) error {
-	sym, err := procDsyr2kV264.Addr()
+// Dsyr2k64 wraps cublasDsyr2k_64 (symbol cublasDsyr2k_v2_64, cublas_api.h).
+func Dsyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float64, lda int64, b *float64, ldb int64, beta, c *float64, ldc int64) error {
+	sym, err := procDsyr2k64.Addr()
 	if err != nil {
 		return err
 	}
@@ -9428,16 +8773,11 @@ func Dsyr2kV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDsyr2kV264, Status(frame.Ret()))
-}
-
-// Dsyr2k64 is cublasDsyr2k_64, which cublas_api.h defines as cublasDsyr2k_v2_64: it calls [Dsyr2kV264].
-func Dsyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float64, lda int64, b *float64, ldb int64, beta, c *float64, ldc int64) error {
-	return Dsyr2kV264(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	return ffiimpl.Error(procDsyr2k64, Status(frame.Ret()))
 }
 
 // Csyr2k wraps cublasCsyr2k (symbol cublasCsyr2k_v2, cublas_api.h).
-func Csyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, beta, c unsafe.Pointer, ldc int32) error {
+func Csyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta, c *cudart.Complex, ldc int32) error {
 	sym, err := procCsyr2k.Addr()
 	if err != nil {
 		return err
@@ -9448,13 +8788,13 @@ func Csyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -9468,9 +8808,9 @@ func Csyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	return ffiimpl.Error(procCsyr2k, Status(frame.Ret()))
 }
 
-// Csyr2kV264 wraps cublasCsyr2k_v2_64 (symbol cublasCsyr2k_v2_64, cublas_api.h).
-func Csyr2kV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta, c unsafe.Pointer, ldc int64) error {
-	sym, err := procCsyr2kV264.Addr()
+// Csyr2k64 wraps cublasCsyr2k_64 (symbol cublasCsyr2k_v2_64, cublas_api.h).
+func Csyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta, c *cudart.Complex, ldc int64) error {
+	sym, err := procCsyr2k64.Addr()
 	if err != nil {
 		return err
 	}
@@ -9480,13 +8820,13 @@ func Csyr2kV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -9497,16 +8837,11 @@ func Csyr2kV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCsyr2kV264, Status(frame.Ret()))
-}
-
-// Csyr2k64 is cublasCsyr2k_64, which cublas_api.h defines as cublasCsyr2k_v2_64: it calls [Csyr2kV264].
-func Csyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta, c unsafe.Pointer, ldc int64) error {
-	return Csyr2kV264(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	return ffiimpl.Error(procCsyr2k64, Status(frame.Ret()))
 }
 
 // Zsyr2k wraps cublasZsyr2k (symbol cublasZsyr2k_v2, cublas_api.h).
-func Zsyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, beta, c unsafe.Pointer, ldc int32) error {
+func Zsyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZsyr2k.Addr()
 	if err != nil {
 		return err
@@ -9517,13 +8852,13 @@ func Zsyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -9537,9 +8872,9 @@ func Zsyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	return ffiimpl.Error(procZsyr2k, Status(frame.Ret()))
 }
 
-// Zsyr2kV264 wraps cublasZsyr2k_v2_64 (symbol cublasZsyr2k_v2_64, cublas_api.h).
-func Zsyr2kV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta, c unsafe.Pointer, ldc int64) error {
-	sym, err := procZsyr2kV264.Addr()
+// Zsyr2k64 wraps cublasZsyr2k_64 (symbol cublasZsyr2k_v2_64, cublas_api.h).
+func Zsyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta, c *cudart.DoubleComplex, ldc int64) error {
+	sym, err := procZsyr2k64.Addr()
 	if err != nil {
 		return err
 	}
@@ -9549,13 +8884,13 @@ func Zsyr2kV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -9566,16 +8901,11 @@ func Zsyr2kV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZsyr2kV264, Status(frame.Ret()))
-}
-
-// Zsyr2k64 is cublasZsyr2k_64, which cublas_api.h defines as cublasZsyr2k_v2_64: it calls [Zsyr2kV264].
-func Zsyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta, c unsafe.Pointer, ldc int64) error {
-	return Zsyr2kV264(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	return ffiimpl.Error(procZsyr2k64, Status(frame.Ret()))
 }
 
 // Cher2k wraps cublasCher2k (symbol cublasCher2k_v2, cublas_api.h).
-func Cher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, beta *float32, c unsafe.Pointer, ldc int32) error {
+func Cher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta *float32, c *cudart.Complex, ldc int32) error {
 	sym, err := procCher2k.Addr()
 	if err != nil {
 		return err
@@ -9586,13 +8916,13 @@ func Cher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -9606,9 +8936,9 @@ func Cher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	return ffiimpl.Error(procCher2k, Status(frame.Ret()))
 }
 
-// Cher2kV264 wraps cublasCher2k_v2_64 (symbol cublasCher2k_v2_64, cublas_api.h).
-func Cher2kV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta *float32, c unsafe.Pointer, ldc int64) error {
-	sym, err := procCher2kV264.Addr()
+// Cher2k64 wraps cublasCher2k_64 (symbol cublasCher2k_v2_64, cublas_api.h).
+func Cher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta *float32, c *cudart.Complex, ldc int64) error {
+	sym, err := procCher2k64.Addr()
 	if err != nil {
 		return err
 	}
@@ -9618,13 +8948,13 @@ func Cher2kV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -9635,16 +8965,11 @@ func Cher2kV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCher2kV264, Status(frame.Ret()))
-}
-
-// Cher2k64 is cublasCher2k_64, which cublas_api.h defines as cublasCher2k_v2_64: it calls [Cher2kV264].
-func Cher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta *float32, c unsafe.Pointer, ldc int64) error {
-	return Cher2kV264(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	return ffiimpl.Error(procCher2k64, Status(frame.Ret()))
 }
 
 // Zher2k wraps cublasZher2k (symbol cublasZher2k_v2, cublas_api.h).
-func Zher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, beta *float64, c unsafe.Pointer, ldc int32) error {
+func Zher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta *float64, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZher2k.Addr()
 	if err != nil {
 		return err
@@ -9655,13 +8980,13 @@ func Zher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -9675,9 +9000,9 @@ func Zher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	return ffiimpl.Error(procZher2k, Status(frame.Ret()))
 }
 
-// Zher2kV264 wraps cublasZher2k_v2_64 (symbol cublasZher2k_v2_64, cublas_api.h).
-func Zher2kV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta *float64, c unsafe.Pointer, ldc int64) error {
-	sym, err := procZher2kV264.Addr()
+// Zher2k64 wraps cublasZher2k_64 (symbol cublasZher2k_v2_64, cublas_api.h).
+func Zher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta *float64, c *cudart.DoubleComplex, ldc int64) error {
+	sym, err := procZher2k64.Addr()
 	if err != nil {
 		return err
 	}
@@ -9687,13 +9012,13 @@ func Zher2kV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -9704,12 +9029,7 @@ func Zher2kV264(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZher2kV264, Status(frame.Ret()))
-}
-
-// Zher2k64 is cublasZher2k_64, which cublas_api.h defines as cublasZher2k_v2_64: it calls [Zher2kV264].
-func Zher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta *float64, c unsafe.Pointer, ldc int64) error {
-	return Zher2kV264(handle, uplo, trans, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+	return ffiimpl.Error(procZher2k64, Status(frame.Ret()))
 }
 
 // Ssyrkx wraps cublasSsyrkx (symbol cublasSsyrkx, cublas_api.h).
@@ -9841,7 +9161,7 @@ func Dsyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 }
 
 // Csyrkx wraps cublasCsyrkx (symbol cublasCsyrkx, cublas_api.h).
-func Csyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, beta, c unsafe.Pointer, ldc int32) error {
+func Csyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta, c *cudart.Complex, ldc int32) error {
 	sym, err := procCsyrkx.Addr()
 	if err != nil {
 		return err
@@ -9852,13 +9172,13 @@ func Csyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -9873,7 +9193,7 @@ func Csyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 }
 
 // Csyrkx64 wraps cublasCsyrkx_64 (symbol cublasCsyrkx_64, cublas_api.h).
-func Csyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta, c unsafe.Pointer, ldc int64) error {
+func Csyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta, c *cudart.Complex, ldc int64) error {
 	sym, err := procCsyrkx64.Addr()
 	if err != nil {
 		return err
@@ -9884,13 +9204,13 @@ func Csyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -9905,7 +9225,7 @@ func Csyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 }
 
 // Zsyrkx wraps cublasZsyrkx (symbol cublasZsyrkx, cublas_api.h).
-func Zsyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, beta, c unsafe.Pointer, ldc int32) error {
+func Zsyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZsyrkx.Addr()
 	if err != nil {
 		return err
@@ -9916,13 +9236,13 @@ func Zsyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -9937,7 +9257,7 @@ func Zsyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 }
 
 // Zsyrkx64 wraps cublasZsyrkx_64 (symbol cublasZsyrkx_64, cublas_api.h).
-func Zsyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta, c unsafe.Pointer, ldc int64) error {
+func Zsyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta, c *cudart.DoubleComplex, ldc int64) error {
 	sym, err := procZsyrkx64.Addr()
 	if err != nil {
 		return err
@@ -9948,13 +9268,13 @@ func Zsyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -9969,7 +9289,7 @@ func Zsyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 }
 
 // Cherkx wraps cublasCherkx (symbol cublasCherkx, cublas_api.h).
-func Cherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, beta *float32, c unsafe.Pointer, ldc int32) error {
+func Cherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta *float32, c *cudart.Complex, ldc int32) error {
 	sym, err := procCherkx.Addr()
 	if err != nil {
 		return err
@@ -9980,13 +9300,13 @@ func Cherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -10001,7 +9321,7 @@ func Cherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 }
 
 // Cherkx64 wraps cublasCherkx_64 (symbol cublasCherkx_64, cublas_api.h).
-func Cherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta *float32, c unsafe.Pointer, ldc int64) error {
+func Cherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta *float32, c *cudart.Complex, ldc int64) error {
 	sym, err := procCherkx64.Addr()
 	if err != nil {
 		return err
@@ -10012,13 +9332,13 @@ func Cherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -10033,7 +9353,7 @@ func Cherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 }
 
 // Zherkx wraps cublasZherkx (symbol cublasZherkx, cublas_api.h).
-func Zherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, beta *float64, c unsafe.Pointer, ldc int32) error {
+func Zherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta *float64, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZherkx.Addr()
 	if err != nil {
 		return err
@@ -10044,13 +9364,13 @@ func Zherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -10065,7 +9385,7 @@ func Zherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 }
 
 // Zherkx64 wraps cublasZherkx_64 (symbol cublasZherkx_64, cublas_api.h).
-func Zherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta *float64, c unsafe.Pointer, ldc int64) error {
+func Zherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta *float64, c *cudart.DoubleComplex, ldc int64) error {
 	sym, err := procZherkx64.Addr()
 	if err != nil {
 		return err
@@ -10076,13 +9396,13 @@ func Zherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(beta)))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -10128,9 +9448,9 @@ func Ssymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *fl
 	return ffiimpl.Error(procSsymm, Status(frame.Ret()))
 }
 
-// SsymmV264 wraps cublasSsymm_v2_64 (symbol cublasSsymm_v2_64, cublas_api.h).
-func SsymmV264(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *float32, lda int64, b *float32, ldb int64, beta, c *float32, ldc int64) error {
-	sym, err := procSsymmV264.Addr()
+// Ssymm64 wraps cublasSsymm_64 (symbol cublasSsymm_v2_64, cublas_api.h).
+func Ssymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *float32, lda int64, b *float32, ldb int64, beta, c *float32, ldc int64) error {
+	sym, err := procSsymm64.Addr()
 	if err != nil {
 		return err
 	}
@@ -10157,12 +9477,7 @@ func SsymmV264(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procSsymmV264, Status(frame.Ret()))
-}
-
-// Ssymm64 is cublasSsymm_64, which cublas_api.h defines as cublasSsymm_v2_64: it calls [SsymmV264].
-func Ssymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *float32, lda int64, b *float32, ldb int64, beta, c *float32, ldc int64) error {
-	return SsymmV264(handle, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+	return ffiimpl.Error(procSsymm64, Status(frame.Ret()))
 }
 
 // Dsymm wraps cublasDsymm (symbol cublasDsymm_v2, cublas_api.h).
@@ -10197,9 +9512,9 @@ func Dsymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *fl
 	return ffiimpl.Error(procDsymm, Status(frame.Ret()))
 }
 
-// DsymmV264 wraps cublasDsymm_v2_64 (symbol cublasDsymm_v2_64, cublas_api.h).
-func DsymmV264(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *float64, lda int64, b *float64, ldb int64, beta, c *float64, ldc int64) error {
-	sym, err := procDsymmV264.Addr()
+// Dsymm64 wraps cublasDsymm_64 (symbol cublasDsymm_v2_64, cublas_api.h).
+func Dsymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *float64, lda int64, b *float64, ldb int64, beta, c *float64, ldc int64) error {
+	sym, err := procDsymm64.Addr()
 	if err != nil {
 		return err
 	}
@@ -10226,16 +9541,11 @@ func DsymmV264(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDsymmV264, Status(frame.Ret()))
-}
-
-// Dsymm64 is cublasDsymm_64, which cublas_api.h defines as cublasDsymm_v2_64: it calls [DsymmV264].
-func Dsymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *float64, lda int64, b *float64, ldb int64, beta, c *float64, ldc int64) error {
-	return DsymmV264(handle, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+	return ffiimpl.Error(procDsymm64, Status(frame.Ret()))
 }
 
 // Csymm wraps cublasCsymm (symbol cublasCsymm_v2, cublas_api.h).
-func Csymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, beta, c unsafe.Pointer, ldc int32) error {
+func Csymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta, c *cudart.Complex, ldc int32) error {
 	sym, err := procCsymm.Addr()
 	if err != nil {
 		return err
@@ -10246,13 +9556,13 @@ func Csymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a uns
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -10266,9 +9576,9 @@ func Csymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a uns
 	return ffiimpl.Error(procCsymm, Status(frame.Ret()))
 }
 
-// CsymmV264 wraps cublasCsymm_v2_64 (symbol cublasCsymm_v2_64, cublas_api.h).
-func CsymmV264(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta, c unsafe.Pointer, ldc int64) error {
-	sym, err := procCsymmV264.Addr()
+// Csymm64 wraps cublasCsymm_64 (symbol cublasCsymm_v2_64, cublas_api.h).
+func Csymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta, c *cudart.Complex, ldc int64) error {
+	sym, err := procCsymm64.Addr()
 	if err != nil {
 		return err
 	}
@@ -10278,13 +9588,13 @@ func CsymmV264(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -10295,16 +9605,11 @@ func CsymmV264(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCsymmV264, Status(frame.Ret()))
-}
-
-// Csymm64 is cublasCsymm_64, which cublas_api.h defines as cublasCsymm_v2_64: it calls [CsymmV264].
-func Csymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta, c unsafe.Pointer, ldc int64) error {
-	return CsymmV264(handle, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+	return ffiimpl.Error(procCsymm64, Status(frame.Ret()))
 }
 
 // Zsymm wraps cublasZsymm (symbol cublasZsymm_v2, cublas_api.h).
-func Zsymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, beta, c unsafe.Pointer, ldc int32) error {
+func Zsymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZsymm.Addr()
 	if err != nil {
 		return err
@@ -10315,13 +9620,13 @@ func Zsymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a uns
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -10335,9 +9640,9 @@ func Zsymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a uns
 	return ffiimpl.Error(procZsymm, Status(frame.Ret()))
 }
 
-// ZsymmV264 wraps cublasZsymm_v2_64 (symbol cublasZsymm_v2_64, cublas_api.h).
-func ZsymmV264(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta, c unsafe.Pointer, ldc int64) error {
-	sym, err := procZsymmV264.Addr()
+// Zsymm64 wraps cublasZsymm_64 (symbol cublasZsymm_v2_64, cublas_api.h).
+func Zsymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta, c *cudart.DoubleComplex, ldc int64) error {
+	sym, err := procZsymm64.Addr()
 	if err != nil {
 		return err
 	}
@@ -10347,13 +9652,13 @@ func ZsymmV264(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -10364,16 +9669,11 @@ func ZsymmV264(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZsymmV264, Status(frame.Ret()))
-}
-
-// Zsymm64 is cublasZsymm_64, which cublas_api.h defines as cublasZsymm_v2_64: it calls [ZsymmV264].
-func Zsymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta, c unsafe.Pointer, ldc int64) error {
-	return ZsymmV264(handle, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+	return ffiimpl.Error(procZsymm64, Status(frame.Ret()))
 }
 
 // Chemm wraps cublasChemm (symbol cublasChemm_v2, cublas_api.h).
-func Chemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, beta, c unsafe.Pointer, ldc int32) error {
+func Chemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta, c *cudart.Complex, ldc int32) error {
 	sym, err := procChemm.Addr()
 	if err != nil {
 		return err
@@ -10384,13 +9684,13 @@ func Chemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a uns
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -10404,9 +9704,9 @@ func Chemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a uns
 	return ffiimpl.Error(procChemm, Status(frame.Ret()))
 }
 
-// ChemmV264 wraps cublasChemm_v2_64 (symbol cublasChemm_v2_64, cublas_api.h).
-func ChemmV264(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta, c unsafe.Pointer, ldc int64) error {
-	sym, err := procChemmV264.Addr()
+// Chemm64 wraps cublasChemm_64 (symbol cublasChemm_v2_64, cublas_api.h).
+func Chemm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta, c *cudart.Complex, ldc int64) error {
+	sym, err := procChemm64.Addr()
 	if err != nil {
 		return err
 	}
@@ -10416,13 +9716,13 @@ func ChemmV264(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -10433,16 +9733,11 @@ func ChemmV264(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procChemmV264, Status(frame.Ret()))
-}
-
-// Chemm64 is cublasChemm_64, which cublas_api.h defines as cublasChemm_v2_64: it calls [ChemmV264].
-func Chemm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta, c unsafe.Pointer, ldc int64) error {
-	return ChemmV264(handle, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+	return ffiimpl.Error(procChemm64, Status(frame.Ret()))
 }
 
 // Zhemm wraps cublasZhemm (symbol cublasZhemm_v2, cublas_api.h).
-func Zhemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, beta, c unsafe.Pointer, ldc int32) error {
+func Zhemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZhemm.Addr()
 	if err != nil {
 		return err
@@ -10453,13 +9748,13 @@ func Zhemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a uns
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -10473,9 +9768,9 @@ func Zhemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a uns
 	return ffiimpl.Error(procZhemm, Status(frame.Ret()))
 }
 
-// ZhemmV264 wraps cublasZhemm_v2_64 (symbol cublasZhemm_v2_64, cublas_api.h).
-func ZhemmV264(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta, c unsafe.Pointer, ldc int64) error {
-	sym, err := procZhemmV264.Addr()
+// Zhemm64 wraps cublasZhemm_64 (symbol cublasZhemm_v2_64, cublas_api.h).
+func Zhemm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta, c *cudart.DoubleComplex, ldc int64) error {
+	sym, err := procZhemm64.Addr()
 	if err != nil {
 		return err
 	}
@@ -10485,13 +9780,13 @@ func ZhemmV264(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -10502,12 +9797,7 @@ func ZhemmV264(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZhemmV264, Status(frame.Ret()))
-}
-
-// Zhemm64 is cublasZhemm_64, which cublas_api.h defines as cublasZhemm_v2_64: it calls [ZhemmV264].
-func Zhemm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, beta, c unsafe.Pointer, ldc int64) error {
-	return ZhemmV264(handle, side, uplo, m, n, alpha, a, lda, b, ldb, beta, c, ldc)
+	return ffiimpl.Error(procZhemm64, Status(frame.Ret()))
 }
 
 // Strsm wraps cublasStrsm (symbol cublasStrsm_v2, cublas_api.h).
@@ -10539,9 +9829,9 @@ func Strsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	return ffiimpl.Error(procStrsm, Status(frame.Ret()))
 }
 
-// StrsmV264 wraps cublasStrsm_v2_64 (symbol cublasStrsm_v2_64, cublas_api.h).
-func StrsmV264(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *float32, lda int64, b *float32, ldb int64) error {
-	sym, err := procStrsmV264.Addr()
+// Strsm64 wraps cublasStrsm_64 (symbol cublasStrsm_v2_64, cublas_api.h).
+func Strsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *float32, lda int64, b *float32, ldb int64) error {
+	sym, err := procStrsm64.Addr()
 	if err != nil {
 		return err
 	}
@@ -10565,12 +9855,7 @@ func StrsmV264(handle Handle, side SideMode, uplo FillMode, trans Operation, dia
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procStrsmV264, Status(frame.Ret()))
-}
-
-// Strsm64 is cublasStrsm_64, which cublas_api.h defines as cublasStrsm_v2_64: it calls [StrsmV264].
-func Strsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *float32, lda int64, b *float32, ldb int64) error {
-	return StrsmV264(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+	return ffiimpl.Error(procStrsm64, Status(frame.Ret()))
 }
 
 // Dtrsm wraps cublasDtrsm (symbol cublasDtrsm_v2, cublas_api.h).
@@ -10602,9 +9887,9 @@ func Dtrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	return ffiimpl.Error(procDtrsm, Status(frame.Ret()))
 }
 
-// DtrsmV264 wraps cublasDtrsm_v2_64 (symbol cublasDtrsm_v2_64, cublas_api.h).
-func DtrsmV264(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *float64, lda int64, b *float64, ldb int64) error {
-	sym, err := procDtrsmV264.Addr()
+// Dtrsm64 wraps cublasDtrsm_64 (symbol cublasDtrsm_v2_64, cublas_api.h).
+func Dtrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *float64, lda int64, b *float64, ldb int64) error {
+	sym, err := procDtrsm64.Addr()
 	if err != nil {
 		return err
 	}
@@ -10628,16 +9913,11 @@ func DtrsmV264(handle Handle, side SideMode, uplo FillMode, trans Operation, dia
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDtrsmV264, Status(frame.Ret()))
-}
-
-// Dtrsm64 is cublasDtrsm_64, which cublas_api.h defines as cublasDtrsm_v2_64: it calls [DtrsmV264].
-func Dtrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *float64, lda int64, b *float64, ldb int64) error {
-	return DtrsmV264(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+	return ffiimpl.Error(procDtrsm64, Status(frame.Ret()))
 }
 
 // Ctrsm wraps cublasCtrsm (symbol cublasCtrsm_v2, cublas_api.h).
-func Ctrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32) error {
+func Ctrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32) error {
 	sym, err := procCtrsm.Addr()
 	if err != nil {
 		return err
@@ -10650,10 +9930,10 @@ func Ctrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -10665,9 +9945,9 @@ func Ctrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	return ffiimpl.Error(procCtrsm, Status(frame.Ret()))
 }
 
-// CtrsmV264 wraps cublasCtrsm_v2_64 (symbol cublasCtrsm_v2_64, cublas_api.h).
-func CtrsmV264(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64) error {
-	sym, err := procCtrsmV264.Addr()
+// Ctrsm64 wraps cublasCtrsm_64 (symbol cublasCtrsm_v2_64, cublas_api.h).
+func Ctrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64) error {
+	sym, err := procCtrsm64.Addr()
 	if err != nil {
 		return err
 	}
@@ -10679,10 +9959,10 @@ func CtrsmV264(handle Handle, side SideMode, uplo FillMode, trans Operation, dia
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -10691,16 +9971,11 @@ func CtrsmV264(handle Handle, side SideMode, uplo FillMode, trans Operation, dia
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCtrsmV264, Status(frame.Ret()))
-}
-
-// Ctrsm64 is cublasCtrsm_64, which cublas_api.h defines as cublasCtrsm_v2_64: it calls [CtrsmV264].
-func Ctrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64) error {
-	return CtrsmV264(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+	return ffiimpl.Error(procCtrsm64, Status(frame.Ret()))
 }
 
 // Ztrsm wraps cublasZtrsm (symbol cublasZtrsm_v2, cublas_api.h).
-func Ztrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32) error {
+func Ztrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32) error {
 	sym, err := procZtrsm.Addr()
 	if err != nil {
 		return err
@@ -10713,10 +9988,10 @@ func Ztrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -10728,9 +10003,9 @@ func Ztrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	return ffiimpl.Error(procZtrsm, Status(frame.Ret()))
 }
 
-// ZtrsmV264 wraps cublasZtrsm_v2_64 (symbol cublasZtrsm_v2_64, cublas_api.h).
-func ZtrsmV264(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64) error {
-	sym, err := procZtrsmV264.Addr()
+// Ztrsm64 wraps cublasZtrsm_64 (symbol cublasZtrsm_v2_64, cublas_api.h).
+func Ztrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64) error {
+	sym, err := procZtrsm64.Addr()
 	if err != nil {
 		return err
 	}
@@ -10742,10 +10017,10 @@ func ZtrsmV264(handle Handle, side SideMode, uplo FillMode, trans Operation, dia
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -10754,12 +10029,7 @@ func ZtrsmV264(handle Handle, side SideMode, uplo FillMode, trans Operation, dia
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZtrsmV264, Status(frame.Ret()))
-}
-
-// Ztrsm64 is cublasZtrsm_64, which cublas_api.h defines as cublasZtrsm_v2_64: it calls [ZtrsmV264].
-func Ztrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64) error {
-	return ZtrsmV264(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb)
+	return ffiimpl.Error(procZtrsm64, Status(frame.Ret()))
 }
 
 // Strmm wraps cublasStrmm (symbol cublasStrmm_v2, cublas_api.h).
@@ -10794,9 +10064,9 @@ func Strmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	return ffiimpl.Error(procStrmm, Status(frame.Ret()))
 }
 
-// StrmmV264 wraps cublasStrmm_v2_64 (symbol cublasStrmm_v2_64, cublas_api.h).
-func StrmmV264(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *float32, lda int64, b *float32, ldb int64, c *float32, ldc int64) error {
-	sym, err := procStrmmV264.Addr()
+// Strmm64 wraps cublasStrmm_64 (symbol cublasStrmm_v2_64, cublas_api.h).
+func Strmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *float32, lda int64, b *float32, ldb int64, c *float32, ldc int64) error {
+	sym, err := procStrmm64.Addr()
 	if err != nil {
 		return err
 	}
@@ -10823,12 +10093,7 @@ func StrmmV264(handle Handle, side SideMode, uplo FillMode, trans Operation, dia
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procStrmmV264, Status(frame.Ret()))
-}
-
-// Strmm64 is cublasStrmm_64, which cublas_api.h defines as cublasStrmm_v2_64: it calls [StrmmV264].
-func Strmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *float32, lda int64, b *float32, ldb int64, c *float32, ldc int64) error {
-	return StrmmV264(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb, c, ldc)
+	return ffiimpl.Error(procStrmm64, Status(frame.Ret()))
 }
 
 // Dtrmm wraps cublasDtrmm (symbol cublasDtrmm_v2, cublas_api.h).
@@ -10863,9 +10128,9 @@ func Dtrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	return ffiimpl.Error(procDtrmm, Status(frame.Ret()))
 }
 
-// DtrmmV264 wraps cublasDtrmm_v2_64 (symbol cublasDtrmm_v2_64, cublas_api.h).
-func DtrmmV264(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *float64, lda int64, b *float64, ldb int64, c *float64, ldc int64) error {
-	sym, err := procDtrmmV264.Addr()
+// Dtrmm64 wraps cublasDtrmm_64 (symbol cublasDtrmm_v2_64, cublas_api.h).
+func Dtrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *float64, lda int64, b *float64, ldb int64, c *float64, ldc int64) error {
+	sym, err := procDtrmm64.Addr()
 	if err != nil {
 		return err
 	}
@@ -10892,16 +10157,11 @@ func DtrmmV264(handle Handle, side SideMode, uplo FillMode, trans Operation, dia
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procDtrmmV264, Status(frame.Ret()))
-}
-
-// Dtrmm64 is cublasDtrmm_64, which cublas_api.h defines as cublasDtrmm_v2_64: it calls [DtrmmV264].
-func Dtrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *float64, lda int64, b *float64, ldb int64, c *float64, ldc int64) error {
-	return DtrmmV264(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb, c, ldc)
+	return ffiimpl.Error(procDtrmm64, Status(frame.Ret()))
 }
 
 // Ctrmm wraps cublasCtrmm (symbol cublasCtrmm_v2, cublas_api.h).
-func Ctrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, c unsafe.Pointer, ldc int32) error {
+func Ctrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, c *cudart.Complex, ldc int32) error {
 	sym, err := procCtrmm.Addr()
 	if err != nil {
 		return err
@@ -10914,12 +10174,12 @@ func Ctrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -10932,9 +10192,9 @@ func Ctrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	return ffiimpl.Error(procCtrmm, Status(frame.Ret()))
 }
 
-// CtrmmV264 wraps cublasCtrmm_v2_64 (symbol cublasCtrmm_v2_64, cublas_api.h).
-func CtrmmV264(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, c unsafe.Pointer, ldc int64) error {
-	sym, err := procCtrmmV264.Addr()
+// Ctrmm64 wraps cublasCtrmm_64 (symbol cublasCtrmm_v2_64, cublas_api.h).
+func Ctrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, c *cudart.Complex, ldc int64) error {
+	sym, err := procCtrmm64.Addr()
 	if err != nil {
 		return err
 	}
@@ -10946,12 +10206,12 @@ func CtrmmV264(handle Handle, side SideMode, uplo FillMode, trans Operation, dia
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -10961,16 +10221,11 @@ func CtrmmV264(handle Handle, side SideMode, uplo FillMode, trans Operation, dia
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procCtrmmV264, Status(frame.Ret()))
-}
-
-// Ctrmm64 is cublasCtrmm_64, which cublas_api.h defines as cublasCtrmm_v2_64: it calls [CtrmmV264].
-func Ctrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, c unsafe.Pointer, ldc int64) error {
-	return CtrmmV264(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb, c, ldc)
+	return ffiimpl.Error(procCtrmm64, Status(frame.Ret()))
 }
 
 // Ztrmm wraps cublasZtrmm (symbol cublasZtrmm_v2, cublas_api.h).
-func Ztrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, c unsafe.Pointer, ldc int32) error {
+func Ztrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZtrmm.Addr()
 	if err != nil {
 		return err
@@ -10983,12 +10238,12 @@ func Ztrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -11001,9 +10256,9 @@ func Ztrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	return ffiimpl.Error(procZtrmm, Status(frame.Ret()))
 }
 
-// ZtrmmV264 wraps cublasZtrmm_v2_64 (symbol cublasZtrmm_v2_64, cublas_api.h).
-func ZtrmmV264(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, c unsafe.Pointer, ldc int64) error {
-	sym, err := procZtrmmV264.Addr()
+// Ztrmm64 wraps cublasZtrmm_64 (symbol cublasZtrmm_v2_64, cublas_api.h).
+func Ztrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, c *cudart.DoubleComplex, ldc int64) error {
+	sym, err := procZtrmm64.Addr()
 	if err != nil {
 		return err
 	}
@@ -11015,12 +10270,12 @@ func ZtrmmV264(handle Handle, side SideMode, uplo FillMode, trans Operation, dia
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -11030,12 +10285,7 @@ func ZtrmmV264(handle Handle, side SideMode, uplo FillMode, trans Operation, dia
 	if err = frame.Err(); err != nil {
 		return err
 	}
-	return ffiimpl.Error(procZtrmmV264, Status(frame.Ret()))
-}
-
-// Ztrmm64 is cublasZtrmm_64, which cublas_api.h defines as cublasZtrmm_v2_64: it calls [ZtrmmV264].
-func Ztrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, c unsafe.Pointer, ldc int64) error {
-	return ZtrmmV264(handle, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb, c, ldc)
+	return ffiimpl.Error(procZtrmm64, Status(frame.Ret()))
 }
 
 // SgemmBatched wraps cublasSgemmBatched (symbol cublasSgemmBatched, cublas_api.h).
@@ -11175,7 +10425,7 @@ func DgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 }
 
 // CgemmBatched wraps cublasCgemmBatched (symbol cublasCgemmBatched, cublas_api.h).
-func CgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha unsafe.Pointer, aarray *unsafe.Pointer, lda int32, barray *unsafe.Pointer, ldb int32, beta unsafe.Pointer, carray *unsafe.Pointer, ldc, batchCount int32) error {
+func CgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha *cudart.Complex, aarray **cudart.Complex, lda int32, barray **cudart.Complex, ldb int32, beta *cudart.Complex, carray **cudart.Complex, ldc, batchCount int32) error {
 	sym, err := procCgemmBatched.Addr()
 	if err != nil {
 		return err
@@ -11187,12 +10437,12 @@ func CgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(barray)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
 	frame.Int(uintptr(unsafe.Pointer(carray)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
@@ -11209,7 +10459,7 @@ func CgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 }
 
 // CgemmBatched64 wraps cublasCgemmBatched_64 (symbol cublasCgemmBatched_64, cublas_api.h).
-func CgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha unsafe.Pointer, aarray *unsafe.Pointer, lda int64, barray *unsafe.Pointer, ldb int64, beta unsafe.Pointer, carray *unsafe.Pointer, ldc, batchCount int64) error {
+func CgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha *cudart.Complex, aarray **cudart.Complex, lda int64, barray **cudart.Complex, ldb int64, beta *cudart.Complex, carray **cudart.Complex, ldc, batchCount int64) error {
 	sym, err := procCgemmBatched64.Addr()
 	if err != nil {
 		return err
@@ -11221,12 +10471,12 @@ func CgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(barray)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
 	frame.Int(uintptr(unsafe.Pointer(carray)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
@@ -11243,7 +10493,7 @@ func CgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 }
 
 // Cgemm3mBatched wraps cublasCgemm3mBatched (symbol cublasCgemm3mBatched, cublas_api.h).
-func Cgemm3mBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha unsafe.Pointer, aarray *unsafe.Pointer, lda int32, barray *unsafe.Pointer, ldb int32, beta unsafe.Pointer, carray *unsafe.Pointer, ldc, batchCount int32) error {
+func Cgemm3mBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha *cudart.Complex, aarray **cudart.Complex, lda int32, barray **cudart.Complex, ldb int32, beta *cudart.Complex, carray **cudart.Complex, ldc, batchCount int32) error {
 	sym, err := procCgemm3mBatched.Addr()
 	if err != nil {
 		return err
@@ -11255,12 +10505,12 @@ func Cgemm3mBatched(handle Handle, transa, transb Operation, m, n, k int32, alph
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(barray)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
 	frame.Int(uintptr(unsafe.Pointer(carray)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
@@ -11277,7 +10527,7 @@ func Cgemm3mBatched(handle Handle, transa, transb Operation, m, n, k int32, alph
 }
 
 // Cgemm3mBatched64 wraps cublasCgemm3mBatched_64 (symbol cublasCgemm3mBatched_64, cublas_api.h).
-func Cgemm3mBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha unsafe.Pointer, aarray *unsafe.Pointer, lda int64, barray *unsafe.Pointer, ldb int64, beta unsafe.Pointer, carray *unsafe.Pointer, ldc, batchCount int64) error {
+func Cgemm3mBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha *cudart.Complex, aarray **cudart.Complex, lda int64, barray **cudart.Complex, ldb int64, beta *cudart.Complex, carray **cudart.Complex, ldc, batchCount int64) error {
 	sym, err := procCgemm3mBatched64.Addr()
 	if err != nil {
 		return err
@@ -11289,12 +10539,12 @@ func Cgemm3mBatched64(handle Handle, transa, transb Operation, m, n, k int64, al
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(barray)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
 	frame.Int(uintptr(unsafe.Pointer(carray)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
@@ -11311,7 +10561,7 @@ func Cgemm3mBatched64(handle Handle, transa, transb Operation, m, n, k int64, al
 }
 
 // ZgemmBatched wraps cublasZgemmBatched (symbol cublasZgemmBatched, cublas_api.h).
-func ZgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha unsafe.Pointer, aarray *unsafe.Pointer, lda int32, barray *unsafe.Pointer, ldb int32, beta unsafe.Pointer, carray *unsafe.Pointer, ldc, batchCount int32) error {
+func ZgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha *cudart.DoubleComplex, aarray **cudart.DoubleComplex, lda int32, barray **cudart.DoubleComplex, ldb int32, beta *cudart.DoubleComplex, carray **cudart.DoubleComplex, ldc, batchCount int32) error {
 	sym, err := procZgemmBatched.Addr()
 	if err != nil {
 		return err
@@ -11323,12 +10573,12 @@ func ZgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(barray)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
 	frame.Int(uintptr(unsafe.Pointer(carray)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
@@ -11345,7 +10595,7 @@ func ZgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 }
 
 // ZgemmBatched64 wraps cublasZgemmBatched_64 (symbol cublasZgemmBatched_64, cublas_api.h).
-func ZgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha unsafe.Pointer, aarray *unsafe.Pointer, lda int64, barray *unsafe.Pointer, ldb int64, beta unsafe.Pointer, carray *unsafe.Pointer, ldc, batchCount int64) error {
+func ZgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha *cudart.DoubleComplex, aarray **cudart.DoubleComplex, lda int64, barray **cudart.DoubleComplex, ldb int64, beta *cudart.DoubleComplex, carray **cudart.DoubleComplex, ldc, batchCount int64) error {
 	sym, err := procZgemmBatched64.Addr()
 	if err != nil {
 		return err
@@ -11357,12 +10607,12 @@ func ZgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(barray)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
 	frame.Int(uintptr(unsafe.Pointer(carray)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
@@ -11527,7 +10777,7 @@ func DgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 }
 
 // CgemmStridedBatched wraps cublasCgemmStridedBatched (symbol cublasCgemmStridedBatched, cublas_api.h).
-func CgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha, a unsafe.Pointer, lda int32, strideA int64, b unsafe.Pointer, ldb int32, strideB int64, beta, c unsafe.Pointer, ldc int32, strideC int64, batchCount int32) error {
+func CgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cudart.Complex, lda int32, strideA int64, b *cudart.Complex, ldb int32, strideB int64, beta, c *cudart.Complex, ldc int32, strideC int64, batchCount int32) error {
 	sym, err := procCgemmStridedBatched.Addr()
 	if err != nil {
 		return err
@@ -11539,15 +10789,15 @@ func CgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
@@ -11564,7 +10814,7 @@ func CgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 }
 
 // CgemmStridedBatched64 wraps cublasCgemmStridedBatched_64 (symbol cublasCgemmStridedBatched_64, cublas_api.h).
-func CgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a unsafe.Pointer, lda, strideA int64, b unsafe.Pointer, ldb, strideB int64, beta, c unsafe.Pointer, ldc, strideC, batchCount int64) error {
+func CgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *cudart.Complex, lda, strideA int64, b *cudart.Complex, ldb, strideB int64, beta, c *cudart.Complex, ldc, strideC, batchCount int64) error {
 	sym, err := procCgemmStridedBatched64.Addr()
 	if err != nil {
 		return err
@@ -11576,15 +10826,15 @@ func CgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
@@ -11601,7 +10851,7 @@ func CgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 }
 
 // Cgemm3mStridedBatched wraps cublasCgemm3mStridedBatched (symbol cublasCgemm3mStridedBatched, cublas_api.h).
-func Cgemm3mStridedBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha, a unsafe.Pointer, lda int32, strideA int64, b unsafe.Pointer, ldb int32, strideB int64, beta, c unsafe.Pointer, ldc int32, strideC int64, batchCount int32) error {
+func Cgemm3mStridedBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cudart.Complex, lda int32, strideA int64, b *cudart.Complex, ldb int32, strideB int64, beta, c *cudart.Complex, ldc int32, strideC int64, batchCount int32) error {
 	sym, err := procCgemm3mStridedBatched.Addr()
 	if err != nil {
 		return err
@@ -11613,15 +10863,15 @@ func Cgemm3mStridedBatched(handle Handle, transa, transb Operation, m, n, k int3
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
@@ -11638,7 +10888,7 @@ func Cgemm3mStridedBatched(handle Handle, transa, transb Operation, m, n, k int3
 }
 
 // Cgemm3mStridedBatched64 wraps cublasCgemm3mStridedBatched_64 (symbol cublasCgemm3mStridedBatched_64, cublas_api.h).
-func Cgemm3mStridedBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a unsafe.Pointer, lda, strideA int64, b unsafe.Pointer, ldb, strideB int64, beta, c unsafe.Pointer, ldc, strideC, batchCount int64) error {
+func Cgemm3mStridedBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *cudart.Complex, lda, strideA int64, b *cudart.Complex, ldb, strideB int64, beta, c *cudart.Complex, ldc, strideC, batchCount int64) error {
 	sym, err := procCgemm3mStridedBatched64.Addr()
 	if err != nil {
 		return err
@@ -11650,15 +10900,15 @@ func Cgemm3mStridedBatched64(handle Handle, transa, transb Operation, m, n, k in
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
@@ -11675,7 +10925,7 @@ func Cgemm3mStridedBatched64(handle Handle, transa, transb Operation, m, n, k in
 }
 
 // ZgemmStridedBatched wraps cublasZgemmStridedBatched (symbol cublasZgemmStridedBatched, cublas_api.h).
-func ZgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha, a unsafe.Pointer, lda int32, strideA int64, b unsafe.Pointer, ldb int32, strideB int64, beta, c unsafe.Pointer, ldc int32, strideC int64, batchCount int32) error {
+func ZgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, strideA int64, b *cudart.DoubleComplex, ldb int32, strideB int64, beta, c *cudart.DoubleComplex, ldc int32, strideC int64, batchCount int32) error {
 	sym, err := procZgemmStridedBatched.Addr()
 	if err != nil {
 		return err
@@ -11687,15 +10937,15 @@ func ZgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
@@ -11712,7 +10962,7 @@ func ZgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 }
 
 // ZgemmStridedBatched64 wraps cublasZgemmStridedBatched_64 (symbol cublasZgemmStridedBatched_64, cublas_api.h).
-func ZgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a unsafe.Pointer, lda, strideA int64, b unsafe.Pointer, ldb, strideB int64, beta, c unsafe.Pointer, ldc, strideC, batchCount int64) error {
+func ZgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *cudart.DoubleComplex, lda, strideA int64, b *cudart.DoubleComplex, ldb, strideB int64, beta, c *cudart.DoubleComplex, ldc, strideC, batchCount int64) error {
 	sym, err := procZgemmStridedBatched64.Addr()
 	if err != nil {
 		return err
@@ -11724,15 +10974,15 @@ func ZgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
@@ -12215,7 +11465,7 @@ func Dgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *floa
 }
 
 // Cgeam wraps cublasCgeam (symbol cublasCgeam, cublas_api.h).
-func Cgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a unsafe.Pointer, lda int32, beta, b unsafe.Pointer, ldb int32, c unsafe.Pointer, ldc int32) error {
+func Cgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *cudart.Complex, lda int32, beta, b *cudart.Complex, ldb int32, c *cudart.Complex, ldc int32) error {
 	sym, err := procCgeam.Addr()
 	if err != nil {
 		return err
@@ -12226,13 +11476,13 @@ func Cgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a unsafe.
 	frame.Int(uintptr(transb))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -12247,7 +11497,7 @@ func Cgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a unsafe.
 }
 
 // Cgeam64 wraps cublasCgeam_64 (symbol cublasCgeam_64, cublas_api.h).
-func Cgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a unsafe.Pointer, lda int64, beta, b unsafe.Pointer, ldb int64, c unsafe.Pointer, ldc int64) error {
+func Cgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *cudart.Complex, lda int64, beta, b *cudart.Complex, ldb int64, c *cudart.Complex, ldc int64) error {
 	sym, err := procCgeam64.Addr()
 	if err != nil {
 		return err
@@ -12258,13 +11508,13 @@ func Cgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a unsaf
 	frame.Int(uintptr(transb))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -12279,7 +11529,7 @@ func Cgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a unsaf
 }
 
 // Zgeam wraps cublasZgeam (symbol cublasZgeam, cublas_api.h).
-func Zgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a unsafe.Pointer, lda int32, beta, b unsafe.Pointer, ldb int32, c unsafe.Pointer, ldc int32) error {
+func Zgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *cudart.DoubleComplex, lda int32, beta, b *cudart.DoubleComplex, ldb int32, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZgeam.Addr()
 	if err != nil {
 		return err
@@ -12290,13 +11540,13 @@ func Zgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a unsafe.
 	frame.Int(uintptr(transb))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -12311,7 +11561,7 @@ func Zgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a unsafe.
 }
 
 // Zgeam64 wraps cublasZgeam_64 (symbol cublasZgeam_64, cublas_api.h).
-func Zgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a unsafe.Pointer, lda int64, beta, b unsafe.Pointer, ldb int64, c unsafe.Pointer, ldc int64) error {
+func Zgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *cudart.DoubleComplex, lda int64, beta, b *cudart.DoubleComplex, ldb int64, c *cudart.DoubleComplex, ldc int64) error {
 	sym, err := procZgeam64.Addr()
 	if err != nil {
 		return err
@@ -12322,13 +11572,13 @@ func Zgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a unsaf
 	frame.Int(uintptr(transb))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -12463,7 +11713,7 @@ func DtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 }
 
 // CtrsmBatched wraps cublasCtrsmBatched (symbol cublasCtrsmBatched, cublas_api.h).
-func CtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha unsafe.Pointer, a *unsafe.Pointer, lda int32, b *unsafe.Pointer, ldb, batchCount int32) error {
+func CtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha *cudart.Complex, a **cudart.Complex, lda int32, b **cudart.Complex, ldb, batchCount int32) error {
 	sym, err := procCtrsmBatched.Addr()
 	if err != nil {
 		return err
@@ -12476,7 +11726,7 @@ func CtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -12493,7 +11743,7 @@ func CtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 }
 
 // CtrsmBatched64 wraps cublasCtrsmBatched_64 (symbol cublasCtrsmBatched_64, cublas_api.h).
-func CtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha unsafe.Pointer, a *unsafe.Pointer, lda int64, b *unsafe.Pointer, ldb, batchCount int64) error {
+func CtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha *cudart.Complex, a **cudart.Complex, lda int64, b **cudart.Complex, ldb, batchCount int64) error {
 	sym, err := procCtrsmBatched64.Addr()
 	if err != nil {
 		return err
@@ -12506,7 +11756,7 @@ func CtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -12523,7 +11773,7 @@ func CtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 }
 
 // ZtrsmBatched wraps cublasZtrsmBatched (symbol cublasZtrsmBatched, cublas_api.h).
-func ZtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha unsafe.Pointer, a *unsafe.Pointer, lda int32, b *unsafe.Pointer, ldb, batchCount int32) error {
+func ZtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha *cudart.DoubleComplex, a **cudart.DoubleComplex, lda int32, b **cudart.DoubleComplex, ldb, batchCount int32) error {
 	sym, err := procZtrsmBatched.Addr()
 	if err != nil {
 		return err
@@ -12536,7 +11786,7 @@ func ZtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -12553,7 +11803,7 @@ func ZtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 }
 
 // ZtrsmBatched64 wraps cublasZtrsmBatched_64 (symbol cublasZtrsmBatched_64, cublas_api.h).
-func ZtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha unsafe.Pointer, a *unsafe.Pointer, lda int64, b *unsafe.Pointer, ldb, batchCount int64) error {
+func ZtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha *cudart.DoubleComplex, a **cudart.DoubleComplex, lda int64, b **cudart.DoubleComplex, ldb, batchCount int64) error {
 	sym, err := procZtrsmBatched64.Addr()
 	if err != nil {
 		return err
@@ -12566,7 +11816,7 @@ func ZtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -12691,7 +11941,7 @@ func Ddgmm64(handle Handle, mode SideMode, m, n int64, a *float64, lda int64, x 
 }
 
 // Cdgmm wraps cublasCdgmm (symbol cublasCdgmm, cublas_api.h).
-func Cdgmm(handle Handle, mode SideMode, m, n int32, a unsafe.Pointer, lda int32, x unsafe.Pointer, incx int32, c unsafe.Pointer, ldc int32) error {
+func Cdgmm(handle Handle, mode SideMode, m, n int32, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, c *cudart.Complex, ldc int32) error {
 	sym, err := procCdgmm.Addr()
 	if err != nil {
 		return err
@@ -12701,11 +11951,11 @@ func Cdgmm(handle Handle, mode SideMode, m, n int32, a unsafe.Pointer, lda int32
 	frame.Int(uintptr(mode))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
@@ -12718,7 +11968,7 @@ func Cdgmm(handle Handle, mode SideMode, m, n int32, a unsafe.Pointer, lda int32
 }
 
 // Cdgmm64 wraps cublasCdgmm_64 (symbol cublasCdgmm_64, cublas_api.h).
-func Cdgmm64(handle Handle, mode SideMode, m, n int64, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64, c unsafe.Pointer, ldc int64) error {
+func Cdgmm64(handle Handle, mode SideMode, m, n int64, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, c *cudart.Complex, ldc int64) error {
 	sym, err := procCdgmm64.Addr()
 	if err != nil {
 		return err
@@ -12728,11 +11978,11 @@ func Cdgmm64(handle Handle, mode SideMode, m, n int64, a unsafe.Pointer, lda int
 	frame.Int(uintptr(mode))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
@@ -12745,7 +11995,7 @@ func Cdgmm64(handle Handle, mode SideMode, m, n int64, a unsafe.Pointer, lda int
 }
 
 // Zdgmm wraps cublasZdgmm (symbol cublasZdgmm, cublas_api.h).
-func Zdgmm(handle Handle, mode SideMode, m, n int32, a unsafe.Pointer, lda int32, x unsafe.Pointer, incx int32, c unsafe.Pointer, ldc int32) error {
+func Zdgmm(handle Handle, mode SideMode, m, n int32, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZdgmm.Addr()
 	if err != nil {
 		return err
@@ -12755,11 +12005,11 @@ func Zdgmm(handle Handle, mode SideMode, m, n int32, a unsafe.Pointer, lda int32
 	frame.Int(uintptr(mode))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
@@ -12772,7 +12022,7 @@ func Zdgmm(handle Handle, mode SideMode, m, n int32, a unsafe.Pointer, lda int32
 }
 
 // Zdgmm64 wraps cublasZdgmm_64 (symbol cublasZdgmm_64, cublas_api.h).
-func Zdgmm64(handle Handle, mode SideMode, m, n int64, a unsafe.Pointer, lda int64, x unsafe.Pointer, incx int64, c unsafe.Pointer, ldc int64) error {
+func Zdgmm64(handle Handle, mode SideMode, m, n int64, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, c *cudart.DoubleComplex, ldc int64) error {
 	sym, err := procZdgmm64.Addr()
 	if err != nil {
 		return err
@@ -12782,11 +12032,11 @@ func Zdgmm64(handle Handle, mode SideMode, m, n int64, a unsafe.Pointer, lda int
 	frame.Int(uintptr(mode))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
@@ -12849,7 +12099,7 @@ func DmatinvBatched(handle Handle, n int32, a **float64, lda int32, ainv **float
 }
 
 // CmatinvBatched wraps cublasCmatinvBatched (symbol cublasCmatinvBatched, cublas_api.h).
-func CmatinvBatched(handle Handle, n int32, a *unsafe.Pointer, lda int32, ainv *unsafe.Pointer, lda_inv int32, info *int32, batchSize int32) error {
+func CmatinvBatched(handle Handle, n int32, a **cudart.Complex, lda int32, ainv **cudart.Complex, lda_inv int32, info *int32, batchSize int32) error {
 	sym, err := procCmatinvBatched.Addr()
 	if err != nil {
 		return err
@@ -12874,7 +12124,7 @@ func CmatinvBatched(handle Handle, n int32, a *unsafe.Pointer, lda int32, ainv *
 }
 
 // ZmatinvBatched wraps cublasZmatinvBatched (symbol cublasZmatinvBatched, cublas_api.h).
-func ZmatinvBatched(handle Handle, n int32, a *unsafe.Pointer, lda int32, ainv *unsafe.Pointer, lda_inv int32, info *int32, batchSize int32) error {
+func ZmatinvBatched(handle Handle, n int32, a **cudart.DoubleComplex, lda int32, ainv **cudart.DoubleComplex, lda_inv int32, info *int32, batchSize int32) error {
 	sym, err := procZmatinvBatched.Addr()
 	if err != nil {
 		return err
@@ -12949,7 +12199,7 @@ func DgeqrfBatched(handle Handle, m, n int32, aarray **float64, lda int32, tauAr
 }
 
 // CgeqrfBatched wraps cublasCgeqrfBatched (symbol cublasCgeqrfBatched, cublas_api.h).
-func CgeqrfBatched(handle Handle, m, n int32, aarray *unsafe.Pointer, lda int32, tauArray *unsafe.Pointer, info *int32, batchSize int32) error {
+func CgeqrfBatched(handle Handle, m, n int32, aarray **cudart.Complex, lda int32, tauArray **cudart.Complex, info *int32, batchSize int32) error {
 	sym, err := procCgeqrfBatched.Addr()
 	if err != nil {
 		return err
@@ -12974,7 +12224,7 @@ func CgeqrfBatched(handle Handle, m, n int32, aarray *unsafe.Pointer, lda int32,
 }
 
 // ZgeqrfBatched wraps cublasZgeqrfBatched (symbol cublasZgeqrfBatched, cublas_api.h).
-func ZgeqrfBatched(handle Handle, m, n int32, aarray *unsafe.Pointer, lda int32, tauArray *unsafe.Pointer, info *int32, batchSize int32) error {
+func ZgeqrfBatched(handle Handle, m, n int32, aarray **cudart.DoubleComplex, lda int32, tauArray **cudart.DoubleComplex, info *int32, batchSize int32) error {
 	sym, err := procZgeqrfBatched.Addr()
 	if err != nil {
 		return err
@@ -13059,7 +12309,7 @@ func DgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray **flo
 }
 
 // CgelsBatched wraps cublasCgelsBatched (symbol cublasCgelsBatched, cublas_api.h).
-func CgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray *unsafe.Pointer, lda int32, carray *unsafe.Pointer, ldc int32, info, devInfoArray *int32, batchSize int32) error {
+func CgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray **cudart.Complex, lda int32, carray **cudart.Complex, ldc int32, info, devInfoArray *int32, batchSize int32) error {
 	sym, err := procCgelsBatched.Addr()
 	if err != nil {
 		return err
@@ -13089,7 +12339,7 @@ func CgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray *unsa
 }
 
 // ZgelsBatched wraps cublasZgelsBatched (symbol cublasZgelsBatched, cublas_api.h).
-func ZgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray *unsafe.Pointer, lda int32, carray *unsafe.Pointer, ldc int32, info, devInfoArray *int32, batchSize int32) error {
+func ZgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray **cudart.DoubleComplex, lda int32, carray **cudart.DoubleComplex, ldc int32, info, devInfoArray *int32, batchSize int32) error {
 	sym, err := procZgelsBatched.Addr()
 	if err != nil {
 		return err
@@ -13143,24 +12393,24 @@ func Dtpttr(handle Handle, uplo FillMode, n int32, aP, a *float64, lda int32) er
 }
 
 // Ctpttr wraps cublasCtpttr (symbol cublasCtpttr, cublas_api.h).
-func Ctpttr(handle Handle, uplo FillMode, n int32, aP, a unsafe.Pointer, lda int32) error {
+func Ctpttr(handle Handle, uplo FillMode, n int32, aP, a *cudart.Complex, lda int32) error {
 	sym, err := procCtpttr.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(aP), uintptr(a), uintptr(lda))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(aP)), uintptr(unsafe.Pointer(a)), uintptr(lda))
 	runtime.KeepAlive(aP)
 	runtime.KeepAlive(a)
 	return ffiimpl.Error(procCtpttr, Status(r))
 }
 
 // Ztpttr wraps cublasZtpttr (symbol cublasZtpttr, cublas_api.h).
-func Ztpttr(handle Handle, uplo FillMode, n int32, aP, a unsafe.Pointer, lda int32) error {
+func Ztpttr(handle Handle, uplo FillMode, n int32, aP, a *cudart.DoubleComplex, lda int32) error {
 	sym, err := procZtpttr.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(aP), uintptr(a), uintptr(lda))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(aP)), uintptr(unsafe.Pointer(a)), uintptr(lda))
 	runtime.KeepAlive(aP)
 	runtime.KeepAlive(a)
 	return ffiimpl.Error(procZtpttr, Status(r))
@@ -13191,24 +12441,24 @@ func Dtrttp(handle Handle, uplo FillMode, n int32, a *float64, lda int32, aP *fl
 }
 
 // Ctrttp wraps cublasCtrttp (symbol cublasCtrttp, cublas_api.h).
-func Ctrttp(handle Handle, uplo FillMode, n int32, a unsafe.Pointer, lda int32, aP unsafe.Pointer) error {
+func Ctrttp(handle Handle, uplo FillMode, n int32, a *cudart.Complex, lda int32, aP *cudart.Complex) error {
 	sym, err := procCtrttp.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(aP))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(aP)))
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(aP)
 	return ffiimpl.Error(procCtrttp, Status(r))
 }
 
 // Ztrttp wraps cublasZtrttp (symbol cublasZtrttp, cublas_api.h).
-func Ztrttp(handle Handle, uplo FillMode, n int32, a unsafe.Pointer, lda int32, aP unsafe.Pointer) error {
+func Ztrttp(handle Handle, uplo FillMode, n int32, a *cudart.DoubleComplex, lda int32, aP *cudart.DoubleComplex) error {
 	sym, err := procZtrttp.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(aP))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(aP)))
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(aP)
 	return ffiimpl.Error(procZtrttp, Status(r))
@@ -13263,7 +12513,7 @@ func DgetrfBatched(handle Handle, n int32, a **float64, lda int32, p, info *int3
 }
 
 // CgetrfBatched wraps cublasCgetrfBatched (symbol cublasCgetrfBatched, cublas_api.h).
-func CgetrfBatched(handle Handle, n int32, a *unsafe.Pointer, lda int32, p, info *int32, batchSize int32) error {
+func CgetrfBatched(handle Handle, n int32, a **cudart.Complex, lda int32, p, info *int32, batchSize int32) error {
 	sym, err := procCgetrfBatched.Addr()
 	if err != nil {
 		return err
@@ -13287,7 +12537,7 @@ func CgetrfBatched(handle Handle, n int32, a *unsafe.Pointer, lda int32, p, info
 }
 
 // ZgetrfBatched wraps cublasZgetrfBatched (symbol cublasZgetrfBatched, cublas_api.h).
-func ZgetrfBatched(handle Handle, n int32, a *unsafe.Pointer, lda int32, p, info *int32, batchSize int32) error {
+func ZgetrfBatched(handle Handle, n int32, a **cudart.DoubleComplex, lda int32, p, info *int32, batchSize int32) error {
 	sym, err := procZgetrfBatched.Addr()
 	if err != nil {
 		return err
@@ -13365,7 +12615,7 @@ func DgetriBatched(handle Handle, n int32, a **float64, lda int32, p *int32, c *
 }
 
 // CgetriBatched wraps cublasCgetriBatched (symbol cublasCgetriBatched, cublas_api.h).
-func CgetriBatched(handle Handle, n int32, a *unsafe.Pointer, lda int32, p *int32, c *unsafe.Pointer, ldc int32, info *int32, batchSize int32) error {
+func CgetriBatched(handle Handle, n int32, a **cudart.Complex, lda int32, p *int32, c **cudart.Complex, ldc int32, info *int32, batchSize int32) error {
 	sym, err := procCgetriBatched.Addr()
 	if err != nil {
 		return err
@@ -13392,7 +12642,7 @@ func CgetriBatched(handle Handle, n int32, a *unsafe.Pointer, lda int32, p *int3
 }
 
 // ZgetriBatched wraps cublasZgetriBatched (symbol cublasZgetriBatched, cublas_api.h).
-func ZgetriBatched(handle Handle, n int32, a *unsafe.Pointer, lda int32, p *int32, c *unsafe.Pointer, ldc int32, info *int32, batchSize int32) error {
+func ZgetriBatched(handle Handle, n int32, a **cudart.DoubleComplex, lda int32, p *int32, c **cudart.DoubleComplex, ldc int32, info *int32, batchSize int32) error {
 	sym, err := procZgetriBatched.Addr()
 	if err != nil {
 		return err
@@ -13477,7 +12727,7 @@ func DgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray **float
 }
 
 // CgetrsBatched wraps cublasCgetrsBatched (symbol cublasCgetrsBatched, cublas_api.h).
-func CgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray *unsafe.Pointer, lda int32, devIpiv *int32, barray *unsafe.Pointer, ldb int32, info *int32, batchSize int32) error {
+func CgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray **cudart.Complex, lda int32, devIpiv *int32, barray **cudart.Complex, ldb int32, info *int32, batchSize int32) error {
 	sym, err := procCgetrsBatched.Addr()
 	if err != nil {
 		return err
@@ -13506,7 +12756,7 @@ func CgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray *unsafe
 }
 
 // ZgetrsBatched wraps cublasZgetrsBatched (symbol cublasZgetrsBatched, cublas_api.h).
-func ZgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray *unsafe.Pointer, lda int32, devIpiv *int32, barray *unsafe.Pointer, ldb int32, info *int32, batchSize int32) error {
+func ZgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray **cudart.DoubleComplex, lda int32, devIpiv *int32, barray **cudart.DoubleComplex, ldb int32, info *int32, batchSize int32) error {
 	sym, err := procZgetrsBatched.Addr()
 	if err != nil {
 		return err

@@ -253,14 +253,14 @@ func MatrixLayoutInitInternal(matLayout MatrixLayout, size uint64, typ cudart.Da
 //
 // CUBLAS_STATUS_ALLOC_FAILED if memory could not be allocated
 // CUBLAS_STATUS_SUCCESS if desciptor was created successfully
-func MatrixLayoutCreate(matLayout *MatrixLayout, typ cudart.DataType, rows, cols uint64, ld int64) error {
+func MatrixLayoutCreate(typ cudart.DataType, rows, cols uint64, ld int64) (matLayout MatrixLayout, err error) {
 	sym, err := procMatrixLayoutCreate.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(matLayout)), uintptr(typ), uintptr(rows), uintptr(cols), uintptr(ld), 0)
-	runtime.KeepAlive(matLayout)
-	return ffiimpl.Error(procMatrixLayoutCreate, CublasStatus(r))
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&matLayout)), uintptr(typ), uintptr(rows), uintptr(cols), uintptr(ld), 0)
+	runtime.KeepAlive(&matLayout)
+	return matLayout, ffiimpl.Error(procMatrixLayoutCreate, CublasStatus(r))
 }
 
 // MatrixLayoutDestroy wraps cublasLtMatrixLayoutDestroy (symbol cublasLtMatrixLayoutDestroy, cublasLt.h).
@@ -349,14 +349,14 @@ func MatmulDescInitInternal(matmulDesc MatmulDesc, size uint64, computeType cubl
 //
 // CUBLAS_STATUS_ALLOC_FAILED if memory could not be allocated
 // CUBLAS_STATUS_SUCCESS if desciptor was created successfully
-func MatmulDescCreate(matmulDesc *MatmulDesc, computeType cublas.ComputeType, scaleType cudart.DataType) error {
+func MatmulDescCreate(computeType cublas.ComputeType, scaleType cudart.DataType) (matmulDesc MatmulDesc, err error) {
 	sym, err := procMatmulDescCreate.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(matmulDesc)), uintptr(computeType), uintptr(scaleType), 0, 0, 0)
-	runtime.KeepAlive(matmulDesc)
-	return ffiimpl.Error(procMatmulDescCreate, CublasStatus(r))
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&matmulDesc)), uintptr(computeType), uintptr(scaleType), 0, 0, 0)
+	runtime.KeepAlive(&matmulDesc)
+	return matmulDesc, ffiimpl.Error(procMatmulDescCreate, CublasStatus(r))
 }
 
 // MatmulDescDestroy wraps cublasLtMatmulDescDestroy (symbol cublasLtMatmulDescDestroy, cublasLt.h).
@@ -445,14 +445,14 @@ func MatrixTransformDescInitInternal(transformDesc MatrixTransformDesc, size uin
 //
 // CUBLAS_STATUS_ALLOC_FAILED if memory could not be allocated
 // CUBLAS_STATUS_SUCCESS if desciptor was created successfully
-func MatrixTransformDescCreate(transformDesc *MatrixTransformDesc, scaleType cudart.DataType) error {
+func MatrixTransformDescCreate(scaleType cudart.DataType) (transformDesc MatrixTransformDesc, err error) {
 	sym, err := procMatrixTransformDescCreate.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(transformDesc)), uintptr(scaleType), 0, 0, 0, 0)
-	runtime.KeepAlive(transformDesc)
-	return ffiimpl.Error(procMatrixTransformDescCreate, CublasStatus(r))
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&transformDesc)), uintptr(scaleType), 0, 0, 0, 0)
+	runtime.KeepAlive(&transformDesc)
+	return transformDesc, ffiimpl.Error(procMatrixTransformDescCreate, CublasStatus(r))
 }
 
 // MatrixTransformDescDestroy wraps cublasLtMatrixTransformDescDestroy (symbol cublasLtMatrixTransformDescDestroy, cublasLt.h).
@@ -541,14 +541,14 @@ func MatmulPreferenceInitInternal(pref MatmulPreference, size uint64) error {
 //
 // CUBLAS_STATUS_ALLOC_FAILED if memory could not be allocated
 // CUBLAS_STATUS_SUCCESS if desciptor was created successfully
-func MatmulPreferenceCreate(pref *MatmulPreference) error {
+func MatmulPreferenceCreate() (pref MatmulPreference, err error) {
 	sym, err := procMatmulPreferenceCreate.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(pref)), 0, 0, 0, 0, 0)
-	runtime.KeepAlive(pref)
-	return ffiimpl.Error(procMatmulPreferenceCreate, CublasStatus(r))
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pref)), 0, 0, 0, 0, 0)
+	runtime.KeepAlive(&pref)
+	return pref, ffiimpl.Error(procMatmulPreferenceCreate, CublasStatus(r))
 }
 
 // MatmulPreferenceDestroy wraps cublasLtMatmulPreferenceDestroy (symbol cublasLtMatmulPreferenceDestroy, cublasLt.h).

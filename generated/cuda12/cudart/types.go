@@ -10,7 +10,8 @@ type Array uintptr
 // ArrayConst is the C type cudaArray_const_t (driver_types.h).
 //
 // CUDA array (as source copy argument)
-type ArrayConst uintptr
+// It is the same handle as Array (C's pointer to const of it).
+type ArrayConst = Array
 
 // MipmappedArray is the C type cudaMipmappedArray_t (driver_types.h).
 //
@@ -20,7 +21,8 @@ type MipmappedArray uintptr
 // MipmappedArrayConst is the C type cudaMipmappedArray_const_t (driver_types.h).
 //
 // CUDA mipmapped array (as source argument)
-type MipmappedArrayConst uintptr
+// It is the same handle as MipmappedArray (C's pointer to const of it).
+type MipmappedArrayConst = MipmappedArray
 
 // HostFn is the C type cudaHostFn_t (driver_types.h).
 //

@@ -10,46 +10,46 @@ import (
 )
 
 // Plan1d wraps cufftPlan1d (symbol cufftPlan1d, cufft.h).
-func Plan1d(plan *Handle, nx int32, typ Type, batch int32) error {
+func Plan1d(nx int32, typ Type, batch int32) (plan Handle, err error) {
 	sym, err := procPlan1d.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(plan)), uintptr(nx), uintptr(typ), uintptr(batch), 0, 0)
-	runtime.KeepAlive(plan)
-	return ffiimpl.Error(procPlan1d, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&plan)), uintptr(nx), uintptr(typ), uintptr(batch), 0, 0)
+	runtime.KeepAlive(&plan)
+	return plan, ffiimpl.Error(procPlan1d, Result(r))
 }
 
 // Plan2d wraps cufftPlan2d (symbol cufftPlan2d, cufft.h).
-func Plan2d(plan *Handle, nx, ny int32, typ Type) error {
+func Plan2d(nx, ny int32, typ Type) (plan Handle, err error) {
 	sym, err := procPlan2d.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(plan)), uintptr(nx), uintptr(ny), uintptr(typ), 0, 0)
-	runtime.KeepAlive(plan)
-	return ffiimpl.Error(procPlan2d, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&plan)), uintptr(nx), uintptr(ny), uintptr(typ), 0, 0)
+	runtime.KeepAlive(&plan)
+	return plan, ffiimpl.Error(procPlan2d, Result(r))
 }
 
 // Plan3d wraps cufftPlan3d (symbol cufftPlan3d, cufft.h).
-func Plan3d(plan *Handle, nx, ny, nz int32, typ Type) error {
+func Plan3d(nx, ny, nz int32, typ Type) (plan Handle, err error) {
 	sym, err := procPlan3d.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(plan)), uintptr(nx), uintptr(ny), uintptr(nz), uintptr(typ), 0)
-	runtime.KeepAlive(plan)
-	return ffiimpl.Error(procPlan3d, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&plan)), uintptr(nx), uintptr(ny), uintptr(nz), uintptr(typ), 0)
+	runtime.KeepAlive(&plan)
+	return plan, ffiimpl.Error(procPlan3d, Result(r))
 }
 
 // PlanMany wraps cufftPlanMany (symbol cufftPlanMany, cufft.h).
-func PlanMany(plan *Handle, rank int32, n, inembed *int32, istride, idist int32, onembed *int32, ostride, odist int32, typ Type, batch int32) error {
+func PlanMany(rank int32, n, inembed *int32, istride, idist int32, onembed *int32, ostride, odist int32, typ Type, batch int32) (plan Handle, err error) {
 	sym, err := procPlanMany.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(plan)))
+	frame.Int(uintptr(unsafe.Pointer(&plan)))
 	frame.Int(uintptr(rank))
 	frame.Int(uintptr(unsafe.Pointer(n)))
 	frame.Int(uintptr(unsafe.Pointer(inembed)))
@@ -61,54 +61,54 @@ func PlanMany(plan *Handle, rank int32, n, inembed *int32, istride, idist int32,
 	frame.Int(uintptr(typ))
 	frame.Int(uintptr(batch))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(plan)
+	runtime.KeepAlive(&plan)
 	runtime.KeepAlive(n)
 	runtime.KeepAlive(inembed)
 	runtime.KeepAlive(onembed)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procPlanMany, Result(frame.Ret()))
+	return plan, ffiimpl.Error(procPlanMany, Result(frame.Ret()))
 }
 
 // MakePlan1d wraps cufftMakePlan1d (symbol cufftMakePlan1d, cufft.h).
-func MakePlan1d(plan Handle, nx int32, typ Type, batch int32, workSize *uint64) error {
+func MakePlan1d(plan Handle, nx int32, typ Type, batch int32) (workSize uint64, err error) {
 	sym, err := procMakePlan1d.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(plan), uintptr(nx), uintptr(typ), uintptr(batch), uintptr(unsafe.Pointer(workSize)), 0)
-	runtime.KeepAlive(workSize)
-	return ffiimpl.Error(procMakePlan1d, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(plan), uintptr(nx), uintptr(typ), uintptr(batch), uintptr(unsafe.Pointer(&workSize)), 0)
+	runtime.KeepAlive(&workSize)
+	return workSize, ffiimpl.Error(procMakePlan1d, Result(r))
 }
 
 // MakePlan2d wraps cufftMakePlan2d (symbol cufftMakePlan2d, cufft.h).
-func MakePlan2d(plan Handle, nx, ny int32, typ Type, workSize *uint64) error {
+func MakePlan2d(plan Handle, nx, ny int32, typ Type) (workSize uint64, err error) {
 	sym, err := procMakePlan2d.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(plan), uintptr(nx), uintptr(ny), uintptr(typ), uintptr(unsafe.Pointer(workSize)), 0)
-	runtime.KeepAlive(workSize)
-	return ffiimpl.Error(procMakePlan2d, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(plan), uintptr(nx), uintptr(ny), uintptr(typ), uintptr(unsafe.Pointer(&workSize)), 0)
+	runtime.KeepAlive(&workSize)
+	return workSize, ffiimpl.Error(procMakePlan2d, Result(r))
 }
 
 // MakePlan3d wraps cufftMakePlan3d (symbol cufftMakePlan3d, cufft.h).
-func MakePlan3d(plan Handle, nx, ny, nz int32, typ Type, workSize *uint64) error {
+func MakePlan3d(plan Handle, nx, ny, nz int32, typ Type) (workSize uint64, err error) {
 	sym, err := procMakePlan3d.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(plan), uintptr(nx), uintptr(ny), uintptr(nz), uintptr(typ), uintptr(unsafe.Pointer(workSize)))
-	runtime.KeepAlive(workSize)
-	return ffiimpl.Error(procMakePlan3d, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(plan), uintptr(nx), uintptr(ny), uintptr(nz), uintptr(typ), uintptr(unsafe.Pointer(&workSize)))
+	runtime.KeepAlive(&workSize)
+	return workSize, ffiimpl.Error(procMakePlan3d, Result(r))
 }
 
 // MakePlanMany wraps cufftMakePlanMany (symbol cufftMakePlanMany, cufft.h).
-func MakePlanMany(plan Handle, rank int32, n, inembed *int32, istride, idist int32, onembed *int32, ostride, odist int32, typ Type, batch int32, workSize *uint64) error {
+func MakePlanMany(plan Handle, rank int32, n, inembed *int32, istride, idist int32, onembed *int32, ostride, odist int32, typ Type, batch int32) (workSize uint64, err error) {
 	sym, err := procMakePlanMany.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(plan))
@@ -122,23 +122,23 @@ func MakePlanMany(plan Handle, rank int32, n, inembed *int32, istride, idist int
 	frame.Int(uintptr(odist))
 	frame.Int(uintptr(typ))
 	frame.Int(uintptr(batch))
-	frame.Int(uintptr(unsafe.Pointer(workSize)))
+	frame.Int(uintptr(unsafe.Pointer(&workSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(n)
 	runtime.KeepAlive(inembed)
 	runtime.KeepAlive(onembed)
-	runtime.KeepAlive(workSize)
+	runtime.KeepAlive(&workSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procMakePlanMany, Result(frame.Ret()))
+	return workSize, ffiimpl.Error(procMakePlanMany, Result(frame.Ret()))
 }
 
 // MakePlanMany64 wraps cufftMakePlanMany64 (symbol cufftMakePlanMany64, cufft.h).
-func MakePlanMany64(plan Handle, rank int32, n, inembed *int64, istride, idist int64, onembed *int64, ostride, odist int64, typ Type, batch int64, workSize *uint64) error {
+func MakePlanMany64(plan Handle, rank int32, n, inembed *int64, istride, idist int64, onembed *int64, ostride, odist int64, typ Type, batch int64) (workSize uint64, err error) {
 	sym, err := procMakePlanMany64.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(plan))
@@ -152,16 +152,16 @@ func MakePlanMany64(plan Handle, rank int32, n, inembed *int64, istride, idist i
 	frame.Int(uintptr(odist))
 	frame.Int(uintptr(typ))
 	frame.Int(uintptr(batch))
-	frame.Int(uintptr(unsafe.Pointer(workSize)))
+	frame.Int(uintptr(unsafe.Pointer(&workSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(n)
 	runtime.KeepAlive(inembed)
 	runtime.KeepAlive(onembed)
-	runtime.KeepAlive(workSize)
+	runtime.KeepAlive(&workSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procMakePlanMany64, Result(frame.Ret()))
+	return workSize, ffiimpl.Error(procMakePlanMany64, Result(frame.Ret()))
 }
 
 // GetSizeMany64 wraps cufftGetSizeMany64 (symbol cufftGetSizeMany64, cufft.h).
@@ -195,43 +195,43 @@ func GetSizeMany64(plan Handle, rank int32, n, inembed *int64, istride, idist in
 }
 
 // Estimate1d wraps cufftEstimate1d (symbol cufftEstimate1d, cufft.h).
-func Estimate1d(nx int32, typ Type, batch int32, workSize *uint64) error {
+func Estimate1d(nx int32, typ Type, batch int32) (workSize uint64, err error) {
 	sym, err := procEstimate1d.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(nx), uintptr(typ), uintptr(batch), uintptr(unsafe.Pointer(workSize)), 0, 0)
-	runtime.KeepAlive(workSize)
-	return ffiimpl.Error(procEstimate1d, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(nx), uintptr(typ), uintptr(batch), uintptr(unsafe.Pointer(&workSize)), 0, 0)
+	runtime.KeepAlive(&workSize)
+	return workSize, ffiimpl.Error(procEstimate1d, Result(r))
 }
 
 // Estimate2d wraps cufftEstimate2d (symbol cufftEstimate2d, cufft.h).
-func Estimate2d(nx, ny int32, typ Type, workSize *uint64) error {
+func Estimate2d(nx, ny int32, typ Type) (workSize uint64, err error) {
 	sym, err := procEstimate2d.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(nx), uintptr(ny), uintptr(typ), uintptr(unsafe.Pointer(workSize)), 0, 0)
-	runtime.KeepAlive(workSize)
-	return ffiimpl.Error(procEstimate2d, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(nx), uintptr(ny), uintptr(typ), uintptr(unsafe.Pointer(&workSize)), 0, 0)
+	runtime.KeepAlive(&workSize)
+	return workSize, ffiimpl.Error(procEstimate2d, Result(r))
 }
 
 // Estimate3d wraps cufftEstimate3d (symbol cufftEstimate3d, cufft.h).
-func Estimate3d(nx, ny, nz int32, typ Type, workSize *uint64) error {
+func Estimate3d(nx, ny, nz int32, typ Type) (workSize uint64, err error) {
 	sym, err := procEstimate3d.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(nx), uintptr(ny), uintptr(nz), uintptr(typ), uintptr(unsafe.Pointer(workSize)), 0)
-	runtime.KeepAlive(workSize)
-	return ffiimpl.Error(procEstimate3d, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(nx), uintptr(ny), uintptr(nz), uintptr(typ), uintptr(unsafe.Pointer(&workSize)), 0)
+	runtime.KeepAlive(&workSize)
+	return workSize, ffiimpl.Error(procEstimate3d, Result(r))
 }
 
 // EstimateMany wraps cufftEstimateMany (symbol cufftEstimateMany, cufft.h).
-func EstimateMany(rank int32, n, inembed *int32, istride, idist int32, onembed *int32, ostride, odist int32, typ Type, batch int32, workSize *uint64) error {
+func EstimateMany(rank int32, n, inembed *int32, istride, idist int32, onembed *int32, ostride, odist int32, typ Type, batch int32) (workSize uint64, err error) {
 	sym, err := procEstimateMany.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(rank))
@@ -244,16 +244,16 @@ func EstimateMany(rank int32, n, inembed *int32, istride, idist int32, onembed *
 	frame.Int(uintptr(odist))
 	frame.Int(uintptr(typ))
 	frame.Int(uintptr(batch))
-	frame.Int(uintptr(unsafe.Pointer(workSize)))
+	frame.Int(uintptr(unsafe.Pointer(&workSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(n)
 	runtime.KeepAlive(inembed)
 	runtime.KeepAlive(onembed)
-	runtime.KeepAlive(workSize)
+	runtime.KeepAlive(&workSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procEstimateMany, Result(frame.Ret()))
+	return workSize, ffiimpl.Error(procEstimateMany, Result(frame.Ret()))
 }
 
 // Create wraps cufftCreate (symbol cufftCreate, cufft.h).

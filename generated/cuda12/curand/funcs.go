@@ -90,7 +90,7 @@ import (
 //
 // Parameters:
 //
-//   - generator: Pointer to generator
+//   - generator: (result) Pointer to generator
 //   - rng_type: Type of generator to create
 //
 // Returns: CURAND_STATUS_ALLOCATION_FAILED, if memory could not be allocated ,
@@ -99,14 +99,14 @@ import (
 // the, dynamically linked library version CURAND_STATUS_TYPE_ERROR if the value
 // for rng_type is invalid , CURAND_STATUS_SUCCESS if generator was created
 // successfully
-func CreateGenerator(generator *Generator, rng_type RngType) error {
+func CreateGenerator(rng_type RngType) (generator Generator, err error) {
 	sym, err := procCreateGenerator.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(generator)), uintptr(rng_type), 0, 0, 0, 0)
-	runtime.KeepAlive(generator)
-	return ffiimpl.Error(procCreateGenerator, Status(r))
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&generator)), uintptr(rng_type), 0, 0, 0, 0)
+	runtime.KeepAlive(&generator)
+	return generator, ffiimpl.Error(procCreateGenerator, Status(r))
 }
 
 // CreateGeneratorHost wraps curandCreateGeneratorHost (symbol curandCreateGeneratorHost, curand.h).
@@ -187,7 +187,7 @@ func CreateGenerator(generator *Generator, rng_type RngType) error {
 //
 // Parameters:
 //
-//   - generator: Pointer to generator
+//   - generator: (result) Pointer to generator
 //   - rng_type: Type of generator to create
 //
 // Returns: CURAND_STATUS_ALLOCATION_FAILED if memory could not be allocated ,
@@ -196,14 +196,14 @@ func CreateGenerator(generator *Generator, rng_type RngType) error {
 // the, dynamically linked library version CURAND_STATUS_TYPE_ERROR if the value
 // for rng_type is invalid , CURAND_STATUS_SUCCESS if generator was created
 // successfully
-func CreateGeneratorHost(generator *Generator, rng_type RngType) error {
+func CreateGeneratorHost(rng_type RngType) (generator Generator, err error) {
 	sym, err := procCreateGeneratorHost.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(generator)), uintptr(rng_type), 0, 0, 0, 0)
-	runtime.KeepAlive(generator)
-	return ffiimpl.Error(procCreateGeneratorHost, Status(r))
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&generator)), uintptr(rng_type), 0, 0, 0, 0)
+	runtime.KeepAlive(&generator)
+	return generator, ffiimpl.Error(procCreateGeneratorHost, Status(r))
 }
 
 // DestroyGenerator wraps curandDestroyGenerator (symbol curandDestroyGenerator, curand.h).

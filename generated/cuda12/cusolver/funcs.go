@@ -96,14 +96,14 @@ func GetDeterministicMode(handle Handle) (mode DeterministicMode, err error) {
 }
 
 // IRSParamsCreate wraps cusolverDnIRSParamsCreate (symbol cusolverDnIRSParamsCreate, cusolverDn.h).
-func IRSParamsCreate(params_ptr *IRSParams) error {
+func IRSParamsCreate() (params_ptr IRSParams, err error) {
 	sym, err := procIRSParamsCreate.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(params_ptr)), 0, 0, 0, 0, 0)
-	runtime.KeepAlive(params_ptr)
-	return ffiimpl.Error(procIRSParamsCreate, Status(r))
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&params_ptr)), 0, 0, 0, 0, 0)
+	runtime.KeepAlive(&params_ptr)
+	return params_ptr, ffiimpl.Error(procIRSParamsCreate, Status(r))
 }
 
 // IRSParamsDestroy wraps cusolverDnIRSParamsDestroy (symbol cusolverDnIRSParamsDestroy, cusolverDn.h).
@@ -250,14 +250,14 @@ func IRSInfosDestroy(infos IRSInfos) error {
 }
 
 // IRSInfosCreate wraps cusolverDnIRSInfosCreate (symbol cusolverDnIRSInfosCreate, cusolverDn.h).
-func IRSInfosCreate(infos_ptr *IRSInfos) error {
+func IRSInfosCreate() (infos_ptr IRSInfos, err error) {
 	sym, err := procIRSInfosCreate.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(infos_ptr)), 0, 0, 0, 0, 0)
-	runtime.KeepAlive(infos_ptr)
-	return ffiimpl.Error(procIRSInfosCreate, Status(r))
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&infos_ptr)), 0, 0, 0, 0, 0)
+	runtime.KeepAlive(&infos_ptr)
+	return infos_ptr, ffiimpl.Error(procIRSInfosCreate, Status(r))
 }
 
 // IRSInfosGetNiters wraps cusolverDnIRSInfosGetNiters (symbol cusolverDnIRSInfosGetNiters, cusolverDn.h).
@@ -315,7 +315,7 @@ func IRSInfosGetMaxIters(infos IRSInfos, maxiters *CusolverInt) error {
 }
 
 // ZZgesv wraps cusolverDnZZgesv (symbol cusolverDnZZgesv, cusolverDn.h).
-func ZZgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dipiv *CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZZgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
 	sym, err := procZZgesv.Addr()
 	if err != nil {
 		return err
@@ -324,12 +324,12 @@ func ZZgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusolver
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
 	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
@@ -350,7 +350,7 @@ func ZZgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusolver
 }
 
 // ZCgesv wraps cusolverDnZCgesv (symbol cusolverDnZCgesv, cusolverDn.h).
-func ZCgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dipiv *CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZCgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
 	sym, err := procZCgesv.Addr()
 	if err != nil {
 		return err
@@ -359,12 +359,12 @@ func ZCgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusolver
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
 	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
@@ -385,7 +385,7 @@ func ZCgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusolver
 }
 
 // ZKgesv wraps cusolverDnZKgesv (symbol cusolverDnZKgesv, cusolverDn.h).
-func ZKgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dipiv *CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZKgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
 	sym, err := procZKgesv.Addr()
 	if err != nil {
 		return err
@@ -394,12 +394,12 @@ func ZKgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusolver
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
 	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
@@ -420,7 +420,7 @@ func ZKgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusolver
 }
 
 // ZEgesv wraps cusolverDnZEgesv (symbol cusolverDnZEgesv, cusolverDn.h).
-func ZEgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dipiv *CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZEgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
 	sym, err := procZEgesv.Addr()
 	if err != nil {
 		return err
@@ -429,12 +429,12 @@ func ZEgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusolver
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
 	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
@@ -455,7 +455,7 @@ func ZEgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusolver
 }
 
 // ZYgesv wraps cusolverDnZYgesv (symbol cusolverDnZYgesv, cusolverDn.h).
-func ZYgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dipiv *CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZYgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
 	sym, err := procZYgesv.Addr()
 	if err != nil {
 		return err
@@ -464,12 +464,12 @@ func ZYgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusolver
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
 	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
@@ -490,7 +490,7 @@ func ZYgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusolver
 }
 
 // CCgesv wraps cusolverDnCCgesv (symbol cusolverDnCCgesv, cusolverDn.h).
-func CCgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dipiv *CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CCgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
 	sym, err := procCCgesv.Addr()
 	if err != nil {
 		return err
@@ -499,12 +499,12 @@ func CCgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusolver
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
 	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
@@ -525,7 +525,7 @@ func CCgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusolver
 }
 
 // CEgesv wraps cusolverDnCEgesv (symbol cusolverDnCEgesv, cusolverDn.h).
-func CEgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dipiv *CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CEgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
 	sym, err := procCEgesv.Addr()
 	if err != nil {
 		return err
@@ -534,12 +534,12 @@ func CEgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusolver
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
 	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
@@ -560,7 +560,7 @@ func CEgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusolver
 }
 
 // CKgesv wraps cusolverDnCKgesv (symbol cusolverDnCKgesv, cusolverDn.h).
-func CKgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dipiv *CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CKgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
 	sym, err := procCKgesv.Addr()
 	if err != nil {
 		return err
@@ -569,12 +569,12 @@ func CKgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusolver
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
 	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
@@ -595,7 +595,7 @@ func CKgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusolver
 }
 
 // CYgesv wraps cusolverDnCYgesv (symbol cusolverDnCYgesv, cusolverDn.h).
-func CYgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dipiv *CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CYgesv(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
 	sym, err := procCYgesv.Addr()
 	if err != nil {
 		return err
@@ -604,12 +604,12 @@ func CYgesv(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusolver
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
 	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
@@ -945,298 +945,298 @@ func SXgesv(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, d
 }
 
 // ZZgesvBufferSize wraps cusolverDnZZgesv_bufferSize (symbol cusolverDnZZgesv_bufferSize, cusolverDn.h).
-func ZZgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dipiv *CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func ZZgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procZZgesvBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
 	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dipiv)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZZgesvBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procZZgesvBufferSize, Status(frame.Ret()))
 }
 
 // ZCgesvBufferSize wraps cusolverDnZCgesv_bufferSize (symbol cusolverDnZCgesv_bufferSize, cusolverDn.h).
-func ZCgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dipiv *CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func ZCgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procZCgesvBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
 	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dipiv)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZCgesvBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procZCgesvBufferSize, Status(frame.Ret()))
 }
 
 // ZKgesvBufferSize wraps cusolverDnZKgesv_bufferSize (symbol cusolverDnZKgesv_bufferSize, cusolverDn.h).
-func ZKgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dipiv *CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func ZKgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procZKgesvBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
 	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dipiv)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZKgesvBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procZKgesvBufferSize, Status(frame.Ret()))
 }
 
 // ZEgesvBufferSize wraps cusolverDnZEgesv_bufferSize (symbol cusolverDnZEgesv_bufferSize, cusolverDn.h).
-func ZEgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dipiv *CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func ZEgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procZEgesvBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
 	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dipiv)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZEgesvBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procZEgesvBufferSize, Status(frame.Ret()))
 }
 
 // ZYgesvBufferSize wraps cusolverDnZYgesv_bufferSize (symbol cusolverDnZYgesv_bufferSize, cusolverDn.h).
-func ZYgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dipiv *CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func ZYgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procZYgesvBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
 	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dipiv)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZYgesvBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procZYgesvBufferSize, Status(frame.Ret()))
 }
 
 // CCgesvBufferSize wraps cusolverDnCCgesv_bufferSize (symbol cusolverDnCCgesv_bufferSize, cusolverDn.h).
-func CCgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dipiv *CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func CCgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procCCgesvBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
 	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dipiv)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCCgesvBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procCCgesvBufferSize, Status(frame.Ret()))
 }
 
 // CKgesvBufferSize wraps cusolverDnCKgesv_bufferSize (symbol cusolverDnCKgesv_bufferSize, cusolverDn.h).
-func CKgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dipiv *CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func CKgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procCKgesvBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
 	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dipiv)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCKgesvBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procCKgesvBufferSize, Status(frame.Ret()))
 }
 
 // CEgesvBufferSize wraps cusolverDnCEgesv_bufferSize (symbol cusolverDnCEgesv_bufferSize, cusolverDn.h).
-func CEgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dipiv *CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func CEgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procCEgesvBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
 	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dipiv)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCEgesvBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procCEgesvBufferSize, Status(frame.Ret()))
 }
 
 // CYgesvBufferSize wraps cusolverDnCYgesv_bufferSize (symbol cusolverDnCYgesv_bufferSize, cusolverDn.h).
-func CYgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dipiv *CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func CYgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dipiv *CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procCYgesvBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
 	frame.Int(uintptr(unsafe.Pointer(dipiv)))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dipiv)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCYgesvBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procCYgesvBufferSize, Status(frame.Ret()))
 }
 
 // DDgesvBufferSize wraps cusolverDnDDgesv_bufferSize (symbol cusolverDnDDgesv_bufferSize, cusolverDn.h).
-func DDgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func DDgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procDDgesvBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1250,25 +1250,25 @@ func DDgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dipiv)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDDgesvBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procDDgesvBufferSize, Status(frame.Ret()))
 }
 
 // DSgesvBufferSize wraps cusolverDnDSgesv_bufferSize (symbol cusolverDnDSgesv_bufferSize, cusolverDn.h).
-func DSgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func DSgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procDSgesvBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1282,25 +1282,25 @@ func DSgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dipiv)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDSgesvBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procDSgesvBufferSize, Status(frame.Ret()))
 }
 
 // DHgesvBufferSize wraps cusolverDnDHgesv_bufferSize (symbol cusolverDnDHgesv_bufferSize, cusolverDn.h).
-func DHgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func DHgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procDHgesvBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1314,25 +1314,25 @@ func DHgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dipiv)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDHgesvBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procDHgesvBufferSize, Status(frame.Ret()))
 }
 
 // DBgesvBufferSize wraps cusolverDnDBgesv_bufferSize (symbol cusolverDnDBgesv_bufferSize, cusolverDn.h).
-func DBgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func DBgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procDBgesvBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1346,25 +1346,25 @@ func DBgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dipiv)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDBgesvBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procDBgesvBufferSize, Status(frame.Ret()))
 }
 
 // DXgesvBufferSize wraps cusolverDnDXgesv_bufferSize (symbol cusolverDnDXgesv_bufferSize, cusolverDn.h).
-func DXgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func DXgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dipiv *CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procDXgesvBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1378,25 +1378,25 @@ func DXgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float64, ldda Cuso
 	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dipiv)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDXgesvBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procDXgesvBufferSize, Status(frame.Ret()))
 }
 
 // SSgesvBufferSize wraps cusolverDnSSgesv_bufferSize (symbol cusolverDnSSgesv_bufferSize, cusolverDn.h).
-func SSgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func SSgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procSSgesvBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1410,25 +1410,25 @@ func SSgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda Cuso
 	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dipiv)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSSgesvBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procSSgesvBufferSize, Status(frame.Ret()))
 }
 
 // SHgesvBufferSize wraps cusolverDnSHgesv_bufferSize (symbol cusolverDnSHgesv_bufferSize, cusolverDn.h).
-func SHgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func SHgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procSHgesvBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1442,25 +1442,25 @@ func SHgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda Cuso
 	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dipiv)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSHgesvBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procSHgesvBufferSize, Status(frame.Ret()))
 }
 
 // SBgesvBufferSize wraps cusolverDnSBgesv_bufferSize (symbol cusolverDnSBgesv_bufferSize, cusolverDn.h).
-func SBgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func SBgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procSBgesvBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1474,25 +1474,25 @@ func SBgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda Cuso
 	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dipiv)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSBgesvBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procSBgesvBufferSize, Status(frame.Ret()))
 }
 
 // SXgesvBufferSize wraps cusolverDnSXgesv_bufferSize (symbol cusolverDnSXgesv_bufferSize, cusolverDn.h).
-func SXgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func SXgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dipiv *CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procSXgesvBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1506,22 +1506,22 @@ func SXgesvBufferSize(handle Handle, n, nrhs CusolverInt, dA *float32, ldda Cuso
 	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dipiv)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSXgesvBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procSXgesvBufferSize, Status(frame.Ret()))
 }
 
 // ZZgels wraps cusolverDnZZgels (symbol cusolverDnZZgels, cusolverDn.h).
-func ZZgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZZgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
 	sym, err := procZZgels.Addr()
 	if err != nil {
 		return err
@@ -1531,11 +1531,11 @@ func ZZgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusol
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
@@ -1555,7 +1555,7 @@ func ZZgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusol
 }
 
 // ZCgels wraps cusolverDnZCgels (symbol cusolverDnZCgels, cusolverDn.h).
-func ZCgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZCgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
 	sym, err := procZCgels.Addr()
 	if err != nil {
 		return err
@@ -1565,11 +1565,11 @@ func ZCgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusol
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
@@ -1589,7 +1589,7 @@ func ZCgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusol
 }
 
 // ZKgels wraps cusolverDnZKgels (symbol cusolverDnZKgels, cusolverDn.h).
-func ZKgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZKgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
 	sym, err := procZKgels.Addr()
 	if err != nil {
 		return err
@@ -1599,11 +1599,11 @@ func ZKgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusol
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
@@ -1623,7 +1623,7 @@ func ZKgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusol
 }
 
 // ZEgels wraps cusolverDnZEgels (symbol cusolverDnZEgels, cusolverDn.h).
-func ZEgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZEgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
 	sym, err := procZEgels.Addr()
 	if err != nil {
 		return err
@@ -1633,11 +1633,11 @@ func ZEgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusol
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
@@ -1657,7 +1657,7 @@ func ZEgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusol
 }
 
 // ZYgels wraps cusolverDnZYgels (symbol cusolverDnZYgels, cusolverDn.h).
-func ZYgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func ZYgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
 	sym, err := procZYgels.Addr()
 	if err != nil {
 		return err
@@ -1667,11 +1667,11 @@ func ZYgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusol
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
@@ -1691,7 +1691,7 @@ func ZYgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusol
 }
 
 // CCgels wraps cusolverDnCCgels (symbol cusolverDnCCgels, cusolverDn.h).
-func CCgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CCgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
 	sym, err := procCCgels.Addr()
 	if err != nil {
 		return err
@@ -1701,11 +1701,11 @@ func CCgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusol
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
@@ -1725,7 +1725,7 @@ func CCgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusol
 }
 
 // CKgels wraps cusolverDnCKgels (symbol cusolverDnCKgels, cusolverDn.h).
-func CKgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CKgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
 	sym, err := procCKgels.Addr()
 	if err != nil {
 		return err
@@ -1735,11 +1735,11 @@ func CKgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusol
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
@@ -1759,7 +1759,7 @@ func CKgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusol
 }
 
 // CEgels wraps cusolverDnCEgels (symbol cusolverDnCEgels, cusolverDn.h).
-func CEgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CEgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
 	sym, err := procCEgels.Addr()
 	if err != nil {
 		return err
@@ -1769,11 +1769,11 @@ func CEgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusol
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
@@ -1793,7 +1793,7 @@ func CEgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusol
 }
 
 // CYgels wraps cusolverDnCYgels (symbol cusolverDnCYgels, cusolverDn.h).
-func CYgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
+func CYgels(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes uint64, iter, d_info *CusolverInt) error {
 	sym, err := procCYgels.Addr()
 	if err != nil {
 		return err
@@ -1803,11 +1803,11 @@ func CYgels(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda Cusol
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
 	frame.Int(uintptr(lwork_bytes))
@@ -2133,289 +2133,289 @@ func SXgels(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt
 }
 
 // ZZgelsBufferSize wraps cusolverDnZZgels_bufferSize (symbol cusolverDnZZgels_bufferSize, cusolverDn.h).
-func ZZgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func ZZgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procZZgelsBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZZgelsBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procZZgelsBufferSize, Status(frame.Ret()))
 }
 
 // ZCgelsBufferSize wraps cusolverDnZCgels_bufferSize (symbol cusolverDnZCgels_bufferSize, cusolverDn.h).
-func ZCgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func ZCgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procZCgelsBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZCgelsBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procZCgelsBufferSize, Status(frame.Ret()))
 }
 
 // ZKgelsBufferSize wraps cusolverDnZKgels_bufferSize (symbol cusolverDnZKgels_bufferSize, cusolverDn.h).
-func ZKgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func ZKgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procZKgelsBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZKgelsBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procZKgelsBufferSize, Status(frame.Ret()))
 }
 
 // ZEgelsBufferSize wraps cusolverDnZEgels_bufferSize (symbol cusolverDnZEgels_bufferSize, cusolverDn.h).
-func ZEgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func ZEgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procZEgelsBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZEgelsBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procZEgelsBufferSize, Status(frame.Ret()))
 }
 
 // ZYgelsBufferSize wraps cusolverDnZYgels_bufferSize (symbol cusolverDnZYgels_bufferSize, cusolverDn.h).
-func ZYgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func ZYgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.DoubleComplex, ldda CusolverInt, dB *cudart.DoubleComplex, lddb CusolverInt, dX *cudart.DoubleComplex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procZYgelsBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZYgelsBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procZYgelsBufferSize, Status(frame.Ret()))
 }
 
 // CCgelsBufferSize wraps cusolverDnCCgels_bufferSize (symbol cusolverDnCCgels_bufferSize, cusolverDn.h).
-func CCgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func CCgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procCCgelsBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCCgelsBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procCCgelsBufferSize, Status(frame.Ret()))
 }
 
 // CKgelsBufferSize wraps cusolverDnCKgels_bufferSize (symbol cusolverDnCKgels_bufferSize, cusolverDn.h).
-func CKgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func CKgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procCKgelsBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCKgelsBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procCKgelsBufferSize, Status(frame.Ret()))
 }
 
 // CEgelsBufferSize wraps cusolverDnCEgels_bufferSize (symbol cusolverDnCEgels_bufferSize, cusolverDn.h).
-func CEgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func CEgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procCEgelsBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCEgelsBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procCEgelsBufferSize, Status(frame.Ret()))
 }
 
 // CYgelsBufferSize wraps cusolverDnCYgels_bufferSize (symbol cusolverDnCYgels_bufferSize, cusolverDn.h).
-func CYgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA unsafe.Pointer, ldda CusolverInt, dB unsafe.Pointer, lddb CusolverInt, dX unsafe.Pointer, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func CYgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *cudart.Complex, ldda CusolverInt, dB *cudart.Complex, lddb CusolverInt, dX *cudart.Complex, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procCYgelsBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(dA))
+	frame.Int(uintptr(unsafe.Pointer(dA)))
 	frame.Int(uintptr(ldda))
-	frame.Int(uintptr(dB))
+	frame.Int(uintptr(unsafe.Pointer(dB)))
 	frame.Int(uintptr(lddb))
-	frame.Int(uintptr(dX))
+	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCYgelsBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procCYgelsBufferSize, Status(frame.Ret()))
 }
 
 // DDgelsBufferSize wraps cusolverDnDDgels_bufferSize (symbol cusolverDnDDgels_bufferSize, cusolverDn.h).
-func DDgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func DDgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procDDgelsBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -2429,24 +2429,24 @@ func DDgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDDgelsBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procDDgelsBufferSize, Status(frame.Ret()))
 }
 
 // DSgelsBufferSize wraps cusolverDnDSgels_bufferSize (symbol cusolverDnDSgels_bufferSize, cusolverDn.h).
-func DSgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func DSgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procDSgelsBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -2460,24 +2460,24 @@ func DSgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDSgelsBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procDSgelsBufferSize, Status(frame.Ret()))
 }
 
 // DHgelsBufferSize wraps cusolverDnDHgels_bufferSize (symbol cusolverDnDHgels_bufferSize, cusolverDn.h).
-func DHgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func DHgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procDHgelsBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -2491,24 +2491,24 @@ func DHgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDHgelsBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procDHgelsBufferSize, Status(frame.Ret()))
 }
 
 // DBgelsBufferSize wraps cusolverDnDBgels_bufferSize (symbol cusolverDnDBgels_bufferSize, cusolverDn.h).
-func DBgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func DBgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procDBgelsBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -2522,24 +2522,24 @@ func DBgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDBgelsBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procDBgelsBufferSize, Status(frame.Ret()))
 }
 
 // DXgelsBufferSize wraps cusolverDnDXgels_bufferSize (symbol cusolverDnDXgels_bufferSize, cusolverDn.h).
-func DXgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func DXgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda CusolverInt, dB *float64, lddb CusolverInt, dX *float64, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procDXgelsBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -2553,24 +2553,24 @@ func DXgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float64, ldda C
 	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDXgelsBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procDXgelsBufferSize, Status(frame.Ret()))
 }
 
 // SSgelsBufferSize wraps cusolverDnSSgels_bufferSize (symbol cusolverDnSSgels_bufferSize, cusolverDn.h).
-func SSgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func SSgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procSSgelsBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -2584,24 +2584,24 @@ func SSgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda C
 	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSSgelsBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procSSgelsBufferSize, Status(frame.Ret()))
 }
 
 // SHgelsBufferSize wraps cusolverDnSHgels_bufferSize (symbol cusolverDnSHgels_bufferSize, cusolverDn.h).
-func SHgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func SHgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procSHgelsBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -2615,24 +2615,24 @@ func SHgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda C
 	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSHgelsBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procSHgelsBufferSize, Status(frame.Ret()))
 }
 
 // SBgelsBufferSize wraps cusolverDnSBgels_bufferSize (symbol cusolverDnSBgels_bufferSize, cusolverDn.h).
-func SBgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func SBgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procSBgelsBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -2646,24 +2646,24 @@ func SBgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda C
 	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSBgelsBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procSBgelsBufferSize, Status(frame.Ret()))
 }
 
 // SXgelsBufferSize wraps cusolverDnSXgels_bufferSize (symbol cusolverDnSXgels_bufferSize, cusolverDn.h).
-func SXgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer, lwork_bytes *uint64) error {
+func SXgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda CusolverInt, dB *float32, lddb CusolverInt, dX *float32, lddx CusolverInt, dWorkspace unsafe.Pointer) (lwork_bytes uint64, err error) {
 	sym, err := procSXgelsBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -2677,17 +2677,17 @@ func SXgelsBufferSize(handle Handle, m, n, nrhs CusolverInt, dA *float32, ldda C
 	frame.Int(uintptr(unsafe.Pointer(dX)))
 	frame.Int(uintptr(lddx))
 	frame.Int(uintptr(dWorkspace))
-	frame.Int(uintptr(unsafe.Pointer(lwork_bytes)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork_bytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dA)
 	runtime.KeepAlive(dB)
 	runtime.KeepAlive(dX)
 	runtime.KeepAlive(dWorkspace)
-	runtime.KeepAlive(lwork_bytes)
+	runtime.KeepAlive(&lwork_bytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSXgelsBufferSize, Status(frame.Ret()))
+	return lwork_bytes, ffiimpl.Error(procSXgelsBufferSize, Status(frame.Ret()))
 }
 
 // IRSXgesv wraps cusolverDnIRSXgesv (symbol cusolverDnIRSXgesv, cusolverDn.h).
@@ -2726,14 +2726,14 @@ func IRSXgesv(handle Handle, gesv_irs_params IRSParams, gesv_irs_infos IRSInfos,
 }
 
 // IRSXgesvBufferSize wraps cusolverDnIRSXgesv_bufferSize (symbol cusolverDnIRSXgesv_bufferSize, cusolverDn.h).
-func IRSXgesvBufferSize(handle Handle, params IRSParams, n, nrhs CusolverInt, lwork_bytes *uint64) error {
+func IRSXgesvBufferSize(handle Handle, params IRSParams, n, nrhs CusolverInt) (lwork_bytes uint64, err error) {
 	sym, err := procIRSXgesvBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(params), uintptr(n), uintptr(nrhs), uintptr(unsafe.Pointer(lwork_bytes)), 0)
-	runtime.KeepAlive(lwork_bytes)
-	return ffiimpl.Error(procIRSXgesvBufferSize, Status(r))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(params), uintptr(n), uintptr(nrhs), uintptr(unsafe.Pointer(&lwork_bytes)), 0)
+	runtime.KeepAlive(&lwork_bytes)
+	return lwork_bytes, ffiimpl.Error(procIRSXgesvBufferSize, Status(r))
 }
 
 // IRSXgels wraps cusolverDnIRSXgels (symbol cusolverDnIRSXgels, cusolverDn.h).
@@ -2773,62 +2773,62 @@ func IRSXgels(handle Handle, gels_irs_params IRSParams, gels_irs_infos IRSInfos,
 }
 
 // IRSXgelsBufferSize wraps cusolverDnIRSXgels_bufferSize (symbol cusolverDnIRSXgels_bufferSize, cusolverDn.h).
-func IRSXgelsBufferSize(handle Handle, params IRSParams, m, n, nrhs CusolverInt, lwork_bytes *uint64) error {
+func IRSXgelsBufferSize(handle Handle, params IRSParams, m, n, nrhs CusolverInt) (lwork_bytes uint64, err error) {
 	sym, err := procIRSXgelsBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(params), uintptr(m), uintptr(n), uintptr(nrhs), uintptr(unsafe.Pointer(lwork_bytes)))
-	runtime.KeepAlive(lwork_bytes)
-	return ffiimpl.Error(procIRSXgelsBufferSize, Status(r))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(params), uintptr(m), uintptr(n), uintptr(nrhs), uintptr(unsafe.Pointer(&lwork_bytes)))
+	runtime.KeepAlive(&lwork_bytes)
+	return lwork_bytes, ffiimpl.Error(procIRSXgelsBufferSize, Status(r))
 }
 
 // SpotrfBufferSize wraps cusolverDnSpotrf_bufferSize (symbol cusolverDnSpotrf_bufferSize, cusolverDn.h).
-func SpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, lwork *int32) error {
+func SpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32) (lwork int32, err error) {
 	sym, err := procSpotrfBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(lwork)))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procSpotrfBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procSpotrfBufferSize, Status(r))
 }
 
 // DpotrfBufferSize wraps cusolverDnDpotrf_bufferSize (symbol cusolverDnDpotrf_bufferSize, cusolverDn.h).
-func DpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, lwork *int32) error {
+func DpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32) (lwork int32, err error) {
 	sym, err := procDpotrfBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(lwork)))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procDpotrfBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procDpotrfBufferSize, Status(r))
 }
 
 // CpotrfBufferSize wraps cusolverDnCpotrf_bufferSize (symbol cusolverDnCpotrf_bufferSize, cusolverDn.h).
-func CpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, lwork *int32) error {
+func CpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32) (lwork int32, err error) {
 	sym, err := procCpotrfBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(lwork)))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procCpotrfBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procCpotrfBufferSize, Status(r))
 }
 
 // ZpotrfBufferSize wraps cusolverDnZpotrf_bufferSize (symbol cusolverDnZpotrf_bufferSize, cusolverDn.h).
-func ZpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, lwork *int32) error {
+func ZpotrfBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32) (lwork int32, err error) {
 	sym, err := procZpotrfBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(lwork)))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procZpotrfBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procZpotrfBufferSize, Status(r))
 }
 
 // Spotrf wraps cusolverDnSpotrf (symbol cusolverDnSpotrf, cusolverDn.h).
@@ -2882,7 +2882,7 @@ func Dpotrf(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 }
 
 // Cpotrf wraps cusolverDnCpotrf (symbol cusolverDnCpotrf, cusolverDn.h).
-func Cpotrf(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, workspace unsafe.Pointer, lwork int32, devInfo *int32) error {
+func Cpotrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, workspace *cudart.Complex, lwork int32, devInfo *int32) error {
 	sym, err := procCpotrf.Addr()
 	if err != nil {
 		return err
@@ -2891,9 +2891,9 @@ func Cpotrf(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(workspace))
+	frame.Int(uintptr(unsafe.Pointer(workspace)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(devInfo)))
 	ffiimpl.Call(sym, &frame)
@@ -2907,7 +2907,7 @@ func Cpotrf(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 }
 
 // Zpotrf wraps cusolverDnZpotrf (symbol cusolverDnZpotrf, cusolverDn.h).
-func Zpotrf(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, workspace unsafe.Pointer, lwork int32, devInfo *int32) error {
+func Zpotrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, workspace *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
 	sym, err := procZpotrf.Addr()
 	if err != nil {
 		return err
@@ -2916,9 +2916,9 @@ func Zpotrf(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(workspace))
+	frame.Int(uintptr(unsafe.Pointer(workspace)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(devInfo)))
 	ffiimpl.Call(sym, &frame)
@@ -2984,7 +2984,7 @@ func Dpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *float64, lda 
 }
 
 // Cpotrs wraps cusolverDnCpotrs (symbol cusolverDnCpotrs, cusolverDn.h).
-func Cpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, devInfo *int32) error {
+func Cpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, devInfo *int32) error {
 	sym, err := procCpotrs.Addr()
 	if err != nil {
 		return err
@@ -2994,9 +2994,9 @@ func Cpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a unsafe.Pointer
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(devInfo)))
 	ffiimpl.Call(sym, &frame)
@@ -3010,7 +3010,7 @@ func Cpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a unsafe.Pointer
 }
 
 // Zpotrs wraps cusolverDnZpotrs (symbol cusolverDnZpotrs, cusolverDn.h).
-func Zpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, devInfo *int32) error {
+func Zpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, devInfo *int32) error {
 	sym, err := procZpotrs.Addr()
 	if err != nil {
 		return err
@@ -3020,9 +3020,9 @@ func Zpotrs(handle Handle, uplo cublas.FillMode, n, nrhs int32, a unsafe.Pointer
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(devInfo)))
 	ffiimpl.Call(sym, &frame)
@@ -3082,7 +3082,7 @@ func DpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **float6
 }
 
 // CpotrfBatched wraps cusolverDnCpotrfBatched (symbol cusolverDnCpotrfBatched, cusolverDn.h).
-func CpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray *unsafe.Pointer, lda int32, infoArray *int32, batchSize int32) error {
+func CpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **cudart.Complex, lda int32, infoArray *int32, batchSize int32) error {
 	sym, err := procCpotrfBatched.Addr()
 	if err != nil {
 		return err
@@ -3105,7 +3105,7 @@ func CpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray *unsafe.
 }
 
 // ZpotrfBatched wraps cusolverDnZpotrfBatched (symbol cusolverDnZpotrfBatched, cusolverDn.h).
-func ZpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray *unsafe.Pointer, lda int32, infoArray *int32, batchSize int32) error {
+func ZpotrfBatched(handle Handle, uplo cublas.FillMode, n int32, aarray **cudart.DoubleComplex, lda int32, infoArray *int32, batchSize int32) error {
 	sym, err := procZpotrfBatched.Addr()
 	if err != nil {
 		return err
@@ -3182,7 +3182,7 @@ func DpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **float
 }
 
 // CpotrsBatched wraps cusolverDnCpotrsBatched (symbol cusolverDnCpotrsBatched, cusolverDn.h).
-func CpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *unsafe.Pointer, lda int32, b *unsafe.Pointer, ldb int32, d_info *int32, batchSize int32) error {
+func CpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **cudart.Complex, lda int32, b **cudart.Complex, ldb int32, d_info *int32, batchSize int32) error {
 	sym, err := procCpotrsBatched.Addr()
 	if err != nil {
 		return err
@@ -3209,7 +3209,7 @@ func CpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *unsafe
 }
 
 // ZpotrsBatched wraps cusolverDnZpotrsBatched (symbol cusolverDnZpotrsBatched, cusolverDn.h).
-func ZpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *unsafe.Pointer, lda int32, b *unsafe.Pointer, ldb int32, d_info *int32, batchSize int32) error {
+func ZpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a **cudart.DoubleComplex, lda int32, b **cudart.DoubleComplex, ldb int32, d_info *int32, batchSize int32) error {
 	sym, err := procZpotrsBatched.Addr()
 	if err != nil {
 		return err
@@ -3236,51 +3236,51 @@ func ZpotrsBatched(handle Handle, uplo cublas.FillMode, n, nrhs int32, a *unsafe
 }
 
 // SpotriBufferSize wraps cusolverDnSpotri_bufferSize (symbol cusolverDnSpotri_bufferSize, cusolverDn.h).
-func SpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, lwork *int32) error {
+func SpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32) (lwork int32, err error) {
 	sym, err := procSpotriBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(lwork)))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procSpotriBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procSpotriBufferSize, Status(r))
 }
 
 // DpotriBufferSize wraps cusolverDnDpotri_bufferSize (symbol cusolverDnDpotri_bufferSize, cusolverDn.h).
-func DpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, lwork *int32) error {
+func DpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32) (lwork int32, err error) {
 	sym, err := procDpotriBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(lwork)))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procDpotriBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procDpotriBufferSize, Status(r))
 }
 
 // CpotriBufferSize wraps cusolverDnCpotri_bufferSize (symbol cusolverDnCpotri_bufferSize, cusolverDn.h).
-func CpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, lwork *int32) error {
+func CpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32) (lwork int32, err error) {
 	sym, err := procCpotriBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(lwork)))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procCpotriBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procCpotriBufferSize, Status(r))
 }
 
 // ZpotriBufferSize wraps cusolverDnZpotri_bufferSize (symbol cusolverDnZpotri_bufferSize, cusolverDn.h).
-func ZpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, lwork *int32) error {
+func ZpotriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32) (lwork int32, err error) {
 	sym, err := procZpotriBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(lwork)))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procZpotriBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procZpotriBufferSize, Status(r))
 }
 
 // Spotri wraps cusolverDnSpotri (symbol cusolverDnSpotri, cusolverDn.h).
@@ -3334,7 +3334,7 @@ func Dpotri(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 }
 
 // Cpotri wraps cusolverDnCpotri (symbol cusolverDnCpotri, cusolverDn.h).
-func Cpotri(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, work unsafe.Pointer, lwork int32, devInfo *int32) error {
+func Cpotri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, work *cudart.Complex, lwork int32, devInfo *int32) error {
 	sym, err := procCpotri.Addr()
 	if err != nil {
 		return err
@@ -3343,9 +3343,9 @@ func Cpotri(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(devInfo)))
 	ffiimpl.Call(sym, &frame)
@@ -3359,7 +3359,7 @@ func Cpotri(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 }
 
 // Zpotri wraps cusolverDnZpotri (symbol cusolverDnZpotri, cusolverDn.h).
-func Zpotri(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, work unsafe.Pointer, lwork int32, devInfo *int32) error {
+func Zpotri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, work *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
 	sym, err := procZpotri.Addr()
 	if err != nil {
 		return err
@@ -3368,9 +3368,9 @@ func Zpotri(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(devInfo)))
 	ffiimpl.Call(sym, &frame)
@@ -3384,10 +3384,10 @@ func Zpotri(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 }
 
 // XtrtriBufferSize wraps cusolverDnXtrtri_bufferSize (symbol cusolverDnXtrtri_bufferSize, cusolverDn.h).
-func XtrtriBufferSize(handle Handle, uplo cublas.FillMode, diag cublas.DiagType, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, workspaceInBytesOnDevice, workspaceInBytesOnHost *uint64) error {
+func XtrtriBufferSize(handle Handle, uplo cublas.FillMode, diag cublas.DiagType, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXtrtriBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -3398,15 +3398,15 @@ func XtrtriBufferSize(handle Handle, uplo cublas.FillMode, diag cublas.DiagType,
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnHost)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
-	runtime.KeepAlive(workspaceInBytesOnHost)
+	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procXtrtriBufferSize, Status(frame.Ret()))
+	return workspaceInBytesOnHost, ffiimpl.Error(procXtrtriBufferSize, Status(frame.Ret()))
 }
 
 // Xtrtri wraps cusolverDnXtrtri (symbol cusolverDnXtrtri, cusolverDn.h).
@@ -3440,51 +3440,51 @@ func Xtrtri(handle Handle, uplo cublas.FillMode, diag cublas.DiagType, n int64, 
 }
 
 // SlauumBufferSize wraps cusolverDnSlauum_bufferSize (symbol cusolverDnSlauum_bufferSize, cusolverDn.h).
-func SlauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, lwork *int32) error {
+func SlauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32) (lwork int32, err error) {
 	sym, err := procSlauumBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(lwork)))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procSlauumBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procSlauumBufferSize, Status(r))
 }
 
 // DlauumBufferSize wraps cusolverDnDlauum_bufferSize (symbol cusolverDnDlauum_bufferSize, cusolverDn.h).
-func DlauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, lwork *int32) error {
+func DlauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32) (lwork int32, err error) {
 	sym, err := procDlauumBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(lwork)))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procDlauumBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procDlauumBufferSize, Status(r))
 }
 
 // ClauumBufferSize wraps cusolverDnClauum_bufferSize (symbol cusolverDnClauum_bufferSize, cusolverDn.h).
-func ClauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, lwork *int32) error {
+func ClauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32) (lwork int32, err error) {
 	sym, err := procClauumBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(lwork)))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procClauumBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procClauumBufferSize, Status(r))
 }
 
 // ZlauumBufferSize wraps cusolverDnZlauum_bufferSize (symbol cusolverDnZlauum_bufferSize, cusolverDn.h).
-func ZlauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, lwork *int32) error {
+func ZlauumBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32) (lwork int32, err error) {
 	sym, err := procZlauumBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(lwork)))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(uplo), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procZlauumBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procZlauumBufferSize, Status(r))
 }
 
 // Slauum wraps cusolverDnSlauum (symbol cusolverDnSlauum, cusolverDn.h).
@@ -3538,7 +3538,7 @@ func Dlauum(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 }
 
 // Clauum wraps cusolverDnClauum (symbol cusolverDnClauum, cusolverDn.h).
-func Clauum(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, work unsafe.Pointer, lwork int32, devInfo *int32) error {
+func Clauum(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, work *cudart.Complex, lwork int32, devInfo *int32) error {
 	sym, err := procClauum.Addr()
 	if err != nil {
 		return err
@@ -3547,9 +3547,9 @@ func Clauum(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(devInfo)))
 	ffiimpl.Call(sym, &frame)
@@ -3563,7 +3563,7 @@ func Clauum(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 }
 
 // Zlauum wraps cusolverDnZlauum (symbol cusolverDnZlauum, cusolverDn.h).
-func Zlauum(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, work unsafe.Pointer, lwork int32, devInfo *int32) error {
+func Zlauum(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, work *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
 	sym, err := procZlauum.Addr()
 	if err != nil {
 		return err
@@ -3572,9 +3572,9 @@ func Zlauum(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(devInfo)))
 	ffiimpl.Call(sym, &frame)
@@ -3588,51 +3588,51 @@ func Zlauum(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 }
 
 // SgetrfBufferSize wraps cusolverDnSgetrf_bufferSize (symbol cusolverDnSgetrf_bufferSize, cusolverDn.h).
-func SgetrfBufferSize(handle Handle, m, n int32, a *float32, lda int32, lwork *int32) error {
+func SgetrfBufferSize(handle Handle, m, n int32, a *float32, lda int32) (lwork int32, err error) {
 	sym, err := procSgetrfBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(lwork)))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procSgetrfBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procSgetrfBufferSize, Status(r))
 }
 
 // DgetrfBufferSize wraps cusolverDnDgetrf_bufferSize (symbol cusolverDnDgetrf_bufferSize, cusolverDn.h).
-func DgetrfBufferSize(handle Handle, m, n int32, a *float64, lda int32, lwork *int32) error {
+func DgetrfBufferSize(handle Handle, m, n int32, a *float64, lda int32) (lwork int32, err error) {
 	sym, err := procDgetrfBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(lwork)))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procDgetrfBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procDgetrfBufferSize, Status(r))
 }
 
 // CgetrfBufferSize wraps cusolverDnCgetrf_bufferSize (symbol cusolverDnCgetrf_bufferSize, cusolverDn.h).
-func CgetrfBufferSize(handle Handle, m, n int32, a unsafe.Pointer, lda int32, lwork *int32) error {
+func CgetrfBufferSize(handle Handle, m, n int32, a *cudart.Complex, lda int32) (lwork int32, err error) {
 	sym, err := procCgetrfBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(lwork)))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procCgetrfBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procCgetrfBufferSize, Status(r))
 }
 
 // ZgetrfBufferSize wraps cusolverDnZgetrf_bufferSize (symbol cusolverDnZgetrf_bufferSize, cusolverDn.h).
-func ZgetrfBufferSize(handle Handle, m, n int32, a unsafe.Pointer, lda int32, lwork *int32) error {
+func ZgetrfBufferSize(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32) (lwork int32, err error) {
 	sym, err := procZgetrfBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(lwork)))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procZgetrfBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procZgetrfBufferSize, Status(r))
 }
 
 // Sgetrf wraps cusolverDnSgetrf (symbol cusolverDnSgetrf, cusolverDn.h).
@@ -3688,7 +3688,7 @@ func Dgetrf(handle Handle, m, n int32, a *float64, lda int32, workspace *float64
 }
 
 // Cgetrf wraps cusolverDnCgetrf (symbol cusolverDnCgetrf, cusolverDn.h).
-func Cgetrf(handle Handle, m, n int32, a unsafe.Pointer, lda int32, workspace unsafe.Pointer, devIpiv, devInfo *int32) error {
+func Cgetrf(handle Handle, m, n int32, a *cudart.Complex, lda int32, workspace *cudart.Complex, devIpiv, devInfo *int32) error {
 	sym, err := procCgetrf.Addr()
 	if err != nil {
 		return err
@@ -3697,9 +3697,9 @@ func Cgetrf(handle Handle, m, n int32, a unsafe.Pointer, lda int32, workspace un
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(workspace))
+	frame.Int(uintptr(unsafe.Pointer(workspace)))
 	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
 	frame.Int(uintptr(unsafe.Pointer(devInfo)))
 	ffiimpl.Call(sym, &frame)
@@ -3714,7 +3714,7 @@ func Cgetrf(handle Handle, m, n int32, a unsafe.Pointer, lda int32, workspace un
 }
 
 // Zgetrf wraps cusolverDnZgetrf (symbol cusolverDnZgetrf, cusolverDn.h).
-func Zgetrf(handle Handle, m, n int32, a unsafe.Pointer, lda int32, workspace unsafe.Pointer, devIpiv, devInfo *int32) error {
+func Zgetrf(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32, workspace *cudart.DoubleComplex, devIpiv, devInfo *int32) error {
 	sym, err := procZgetrf.Addr()
 	if err != nil {
 		return err
@@ -3723,9 +3723,9 @@ func Zgetrf(handle Handle, m, n int32, a unsafe.Pointer, lda int32, workspace un
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(workspace))
+	frame.Int(uintptr(unsafe.Pointer(workspace)))
 	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
 	frame.Int(uintptr(unsafe.Pointer(devInfo)))
 	ffiimpl.Call(sym, &frame)
@@ -3788,7 +3788,7 @@ func Dlaswp(handle Handle, n int32, a *float64, lda, k1, k2 int32, devIpiv *int3
 }
 
 // Claswp wraps cusolverDnClaswp (symbol cusolverDnClaswp, cusolverDn.h).
-func Claswp(handle Handle, n int32, a unsafe.Pointer, lda, k1, k2 int32, devIpiv *int32, incx int32) error {
+func Claswp(handle Handle, n int32, a *cudart.Complex, lda, k1, k2 int32, devIpiv *int32, incx int32) error {
 	sym, err := procClaswp.Addr()
 	if err != nil {
 		return err
@@ -3796,7 +3796,7 @@ func Claswp(handle Handle, n int32, a unsafe.Pointer, lda, k1, k2 int32, devIpiv
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(k1))
 	frame.Int(uintptr(k2))
@@ -3812,7 +3812,7 @@ func Claswp(handle Handle, n int32, a unsafe.Pointer, lda, k1, k2 int32, devIpiv
 }
 
 // Zlaswp wraps cusolverDnZlaswp (symbol cusolverDnZlaswp, cusolverDn.h).
-func Zlaswp(handle Handle, n int32, a unsafe.Pointer, lda, k1, k2 int32, devIpiv *int32, incx int32) error {
+func Zlaswp(handle Handle, n int32, a *cudart.DoubleComplex, lda, k1, k2 int32, devIpiv *int32, incx int32) error {
 	sym, err := procZlaswp.Addr()
 	if err != nil {
 		return err
@@ -3820,7 +3820,7 @@ func Zlaswp(handle Handle, n int32, a unsafe.Pointer, lda, k1, k2 int32, devIpiv
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(k1))
 	frame.Int(uintptr(k2))
@@ -3892,7 +3892,7 @@ func Dgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *float64, ld
 }
 
 // Cgetrs wraps cusolverDnCgetrs (symbol cusolverDnCgetrs, cusolverDn.h).
-func Cgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a unsafe.Pointer, lda int32, devIpiv *int32, b unsafe.Pointer, ldb int32, devInfo *int32) error {
+func Cgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *cudart.Complex, lda int32, devIpiv *int32, b *cudart.Complex, ldb int32, devInfo *int32) error {
 	sym, err := procCgetrs.Addr()
 	if err != nil {
 		return err
@@ -3902,10 +3902,10 @@ func Cgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a unsafe.Point
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(devInfo)))
 	ffiimpl.Call(sym, &frame)
@@ -3920,7 +3920,7 @@ func Cgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a unsafe.Point
 }
 
 // Zgetrs wraps cusolverDnZgetrs (symbol cusolverDnZgetrs, cusolverDn.h).
-func Zgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a unsafe.Pointer, lda int32, devIpiv *int32, b unsafe.Pointer, ldb int32, devInfo *int32) error {
+func Zgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a *cudart.DoubleComplex, lda int32, devIpiv *int32, b *cudart.DoubleComplex, ldb int32, devInfo *int32) error {
 	sym, err := procZgetrs.Addr()
 	if err != nil {
 		return err
@@ -3930,10 +3930,10 @@ func Zgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a unsafe.Point
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nrhs))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(devIpiv)))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(devInfo)))
 	ffiimpl.Call(sym, &frame)
@@ -3948,51 +3948,51 @@ func Zgetrs(handle Handle, trans cublas.Operation, n, nrhs int32, a unsafe.Point
 }
 
 // SgeqrfBufferSize wraps cusolverDnSgeqrf_bufferSize (symbol cusolverDnSgeqrf_bufferSize, cusolverDn.h).
-func SgeqrfBufferSize(handle Handle, m, n int32, a *float32, lda int32, lwork *int32) error {
+func SgeqrfBufferSize(handle Handle, m, n int32, a *float32, lda int32) (lwork int32, err error) {
 	sym, err := procSgeqrfBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(lwork)))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procSgeqrfBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procSgeqrfBufferSize, Status(r))
 }
 
 // DgeqrfBufferSize wraps cusolverDnDgeqrf_bufferSize (symbol cusolverDnDgeqrf_bufferSize, cusolverDn.h).
-func DgeqrfBufferSize(handle Handle, m, n int32, a *float64, lda int32, lwork *int32) error {
+func DgeqrfBufferSize(handle Handle, m, n int32, a *float64, lda int32) (lwork int32, err error) {
 	sym, err := procDgeqrfBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(lwork)))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procDgeqrfBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procDgeqrfBufferSize, Status(r))
 }
 
 // CgeqrfBufferSize wraps cusolverDnCgeqrf_bufferSize (symbol cusolverDnCgeqrf_bufferSize, cusolverDn.h).
-func CgeqrfBufferSize(handle Handle, m, n int32, a unsafe.Pointer, lda int32, lwork *int32) error {
+func CgeqrfBufferSize(handle Handle, m, n int32, a *cudart.Complex, lda int32) (lwork int32, err error) {
 	sym, err := procCgeqrfBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(lwork)))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procCgeqrfBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procCgeqrfBufferSize, Status(r))
 }
 
 // ZgeqrfBufferSize wraps cusolverDnZgeqrf_bufferSize (symbol cusolverDnZgeqrf_bufferSize, cusolverDn.h).
-func ZgeqrfBufferSize(handle Handle, m, n int32, a unsafe.Pointer, lda int32, lwork *int32) error {
+func ZgeqrfBufferSize(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32) (lwork int32, err error) {
 	sym, err := procZgeqrfBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(lwork)))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)))
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procZgeqrfBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procZgeqrfBufferSize, Status(r))
 }
 
 // Sgeqrf wraps cusolverDnSgeqrf (symbol cusolverDnSgeqrf, cusolverDn.h).
@@ -4050,7 +4050,7 @@ func Dgeqrf(handle Handle, m, n int32, a *float64, lda int32, tAU, workspace *fl
 }
 
 // Cgeqrf wraps cusolverDnCgeqrf (symbol cusolverDnCgeqrf, cusolverDn.h).
-func Cgeqrf(handle Handle, m, n int32, a unsafe.Pointer, lda int32, tAU, workspace unsafe.Pointer, lwork int32, devInfo *int32) error {
+func Cgeqrf(handle Handle, m, n int32, a *cudart.Complex, lda int32, tAU, workspace *cudart.Complex, lwork int32, devInfo *int32) error {
 	sym, err := procCgeqrf.Addr()
 	if err != nil {
 		return err
@@ -4059,10 +4059,10 @@ func Cgeqrf(handle Handle, m, n int32, a unsafe.Pointer, lda int32, tAU, workspa
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(tAU))
-	frame.Int(uintptr(workspace))
+	frame.Int(uintptr(unsafe.Pointer(tAU)))
+	frame.Int(uintptr(unsafe.Pointer(workspace)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(devInfo)))
 	ffiimpl.Call(sym, &frame)
@@ -4077,7 +4077,7 @@ func Cgeqrf(handle Handle, m, n int32, a unsafe.Pointer, lda int32, tAU, workspa
 }
 
 // Zgeqrf wraps cusolverDnZgeqrf (symbol cusolverDnZgeqrf, cusolverDn.h).
-func Zgeqrf(handle Handle, m, n int32, a unsafe.Pointer, lda int32, tAU, workspace unsafe.Pointer, lwork int32, devInfo *int32) error {
+func Zgeqrf(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32, tAU, workspace *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
 	sym, err := procZgeqrf.Addr()
 	if err != nil {
 		return err
@@ -4086,10 +4086,10 @@ func Zgeqrf(handle Handle, m, n int32, a unsafe.Pointer, lda int32, tAU, workspa
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(tAU))
-	frame.Int(uintptr(workspace))
+	frame.Int(uintptr(unsafe.Pointer(tAU)))
+	frame.Int(uintptr(unsafe.Pointer(workspace)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(devInfo)))
 	ffiimpl.Call(sym, &frame)
@@ -4104,10 +4104,10 @@ func Zgeqrf(handle Handle, m, n int32, a unsafe.Pointer, lda int32, tAU, workspa
 }
 
 // SorgqrBufferSize wraps cusolverDnSorgqr_bufferSize (symbol cusolverDnSorgqr_bufferSize, cusolverDn.h).
-func SorgqrBufferSize(handle Handle, m, n, k int32, a *float32, lda int32, tau *float32, lwork *int32) error {
+func SorgqrBufferSize(handle Handle, m, n, k int32, a *float32, lda int32, tau *float32) (lwork int32, err error) {
 	sym, err := procSorgqrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4117,22 +4117,22 @@ func SorgqrBufferSize(handle Handle, m, n, k int32, a *float32, lda int32, tau *
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(tau)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSorgqrBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procSorgqrBufferSize, Status(frame.Ret()))
 }
 
 // DorgqrBufferSize wraps cusolverDnDorgqr_bufferSize (symbol cusolverDnDorgqr_bufferSize, cusolverDn.h).
-func DorgqrBufferSize(handle Handle, m, n, k int32, a *float64, lda int32, tau *float64, lwork *int32) error {
+func DorgqrBufferSize(handle Handle, m, n, k int32, a *float64, lda int32, tau *float64) (lwork int32, err error) {
 	sym, err := procDorgqrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4142,65 +4142,65 @@ func DorgqrBufferSize(handle Handle, m, n, k int32, a *float64, lda int32, tau *
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(tau)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDorgqrBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procDorgqrBufferSize, Status(frame.Ret()))
 }
 
 // CungqrBufferSize wraps cusolverDnCungqr_bufferSize (symbol cusolverDnCungqr_bufferSize, cusolverDn.h).
-func CungqrBufferSize(handle Handle, m, n, k int32, a unsafe.Pointer, lda int32, tau unsafe.Pointer, lwork *int32) error {
+func CungqrBufferSize(handle Handle, m, n, k int32, a *cudart.Complex, lda int32, tau *cudart.Complex) (lwork int32, err error) {
 	sym, err := procCungqrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(tau)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCungqrBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procCungqrBufferSize, Status(frame.Ret()))
 }
 
 // ZungqrBufferSize wraps cusolverDnZungqr_bufferSize (symbol cusolverDnZungqr_bufferSize, cusolverDn.h).
-func ZungqrBufferSize(handle Handle, m, n, k int32, a unsafe.Pointer, lda int32, tau unsafe.Pointer, lwork *int32) error {
+func ZungqrBufferSize(handle Handle, m, n, k int32, a *cudart.DoubleComplex, lda int32, tau *cudart.DoubleComplex) (lwork int32, err error) {
 	sym, err := procZungqrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(tau)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZungqrBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procZungqrBufferSize, Status(frame.Ret()))
 }
 
 // Sorgqr wraps cusolverDnSorgqr (symbol cusolverDnSorgqr, cusolverDn.h).
@@ -4260,7 +4260,7 @@ func Dorgqr(handle Handle, m, n, k int32, a *float64, lda int32, tau, work *floa
 }
 
 // Cungqr wraps cusolverDnCungqr (symbol cusolverDnCungqr, cusolverDn.h).
-func Cungqr(handle Handle, m, n, k int32, a unsafe.Pointer, lda int32, tau, work unsafe.Pointer, lwork int32, info *int32) error {
+func Cungqr(handle Handle, m, n, k int32, a *cudart.Complex, lda int32, tau, work *cudart.Complex, lwork int32, info *int32) error {
 	sym, err := procCungqr.Addr()
 	if err != nil {
 		return err
@@ -4270,10 +4270,10 @@ func Cungqr(handle Handle, m, n, k int32, a unsafe.Pointer, lda int32, tau, work
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
@@ -4288,7 +4288,7 @@ func Cungqr(handle Handle, m, n, k int32, a unsafe.Pointer, lda int32, tau, work
 }
 
 // Zungqr wraps cusolverDnZungqr (symbol cusolverDnZungqr, cusolverDn.h).
-func Zungqr(handle Handle, m, n, k int32, a unsafe.Pointer, lda int32, tau, work unsafe.Pointer, lwork int32, info *int32) error {
+func Zungqr(handle Handle, m, n, k int32, a *cudart.DoubleComplex, lda int32, tau, work *cudart.DoubleComplex, lwork int32, info *int32) error {
 	sym, err := procZungqr.Addr()
 	if err != nil {
 		return err
@@ -4298,10 +4298,10 @@ func Zungqr(handle Handle, m, n, k int32, a unsafe.Pointer, lda int32, tau, work
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
@@ -4316,10 +4316,10 @@ func Zungqr(handle Handle, m, n, k int32, a unsafe.Pointer, lda int32, tau, work
 }
 
 // SormqrBufferSize wraps cusolverDnSormqr_bufferSize (symbol cusolverDnSormqr_bufferSize, cusolverDn.h).
-func SormqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *float32, lda int32, tau, c *float32, ldc int32, lwork *int32) error {
+func SormqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *float32, lda int32, tau, c *float32, ldc int32) (lwork int32, err error) {
 	sym, err := procSormqrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4333,23 +4333,23 @@ func SormqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operatio
 	frame.Int(uintptr(unsafe.Pointer(tau)))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(tau)
 	runtime.KeepAlive(c)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSormqrBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procSormqrBufferSize, Status(frame.Ret()))
 }
 
 // DormqrBufferSize wraps cusolverDnDormqr_bufferSize (symbol cusolverDnDormqr_bufferSize, cusolverDn.h).
-func DormqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *float64, lda int32, tau, c *float64, ldc int32, lwork *int32) error {
+func DormqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *float64, lda int32, tau, c *float64, ldc int32) (lwork int32, err error) {
 	sym, err := procDormqrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4363,23 +4363,23 @@ func DormqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operatio
 	frame.Int(uintptr(unsafe.Pointer(tau)))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(tau)
 	runtime.KeepAlive(c)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDormqrBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procDormqrBufferSize, Status(frame.Ret()))
 }
 
 // CunmqrBufferSize wraps cusolverDnCunmqr_bufferSize (symbol cusolverDnCunmqr_bufferSize, cusolverDn.h).
-func CunmqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a unsafe.Pointer, lda int32, tau, c unsafe.Pointer, ldc int32, lwork *int32) error {
+func CunmqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *cudart.Complex, lda int32, tau, c *cudart.Complex, ldc int32) (lwork int32, err error) {
 	sym, err := procCunmqrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4388,28 +4388,28 @@ func CunmqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operatio
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(tau)
 	runtime.KeepAlive(c)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCunmqrBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procCunmqrBufferSize, Status(frame.Ret()))
 }
 
 // ZunmqrBufferSize wraps cusolverDnZunmqr_bufferSize (symbol cusolverDnZunmqr_bufferSize, cusolverDn.h).
-func ZunmqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a unsafe.Pointer, lda int32, tau, c unsafe.Pointer, ldc int32, lwork *int32) error {
+func ZunmqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *cudart.DoubleComplex, lda int32, tau, c *cudart.DoubleComplex, ldc int32) (lwork int32, err error) {
 	sym, err := procZunmqrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4418,21 +4418,21 @@ func ZunmqrBufferSize(handle Handle, side cublas.SideMode, trans cublas.Operatio
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(tau)
 	runtime.KeepAlive(c)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZunmqrBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procZunmqrBufferSize, Status(frame.Ret()))
 }
 
 // Sormqr wraps cusolverDnSormqr (symbol cusolverDnSormqr, cusolverDn.h).
@@ -4502,7 +4502,7 @@ func Dormqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k
 }
 
 // Cunmqr wraps cusolverDnCunmqr (symbol cusolverDnCunmqr, cusolverDn.h).
-func Cunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a unsafe.Pointer, lda int32, tau, c unsafe.Pointer, ldc int32, work unsafe.Pointer, lwork int32, devInfo *int32) error {
+func Cunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *cudart.Complex, lda int32, tau, c *cudart.Complex, ldc int32, work *cudart.Complex, lwork int32, devInfo *int32) error {
 	sym, err := procCunmqr.Addr()
 	if err != nil {
 		return err
@@ -4514,12 +4514,12 @@ func Cunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(devInfo)))
 	ffiimpl.Call(sym, &frame)
@@ -4535,7 +4535,7 @@ func Cunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k
 }
 
 // Zunmqr wraps cusolverDnZunmqr (symbol cusolverDnZunmqr, cusolverDn.h).
-func Zunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a unsafe.Pointer, lda int32, tau, c unsafe.Pointer, ldc int32, work unsafe.Pointer, lwork int32, devInfo *int32) error {
+func Zunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k int32, a *cudart.DoubleComplex, lda int32, tau, c *cudart.DoubleComplex, ldc int32, work *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
 	sym, err := procZunmqr.Addr()
 	if err != nil {
 		return err
@@ -4547,12 +4547,12 @@ func Zunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(devInfo)))
 	ffiimpl.Call(sym, &frame)
@@ -4568,51 +4568,51 @@ func Zunmqr(handle Handle, side cublas.SideMode, trans cublas.Operation, m, n, k
 }
 
 // SsytrfBufferSize wraps cusolverDnSsytrf_bufferSize (symbol cusolverDnSsytrf_bufferSize, cusolverDn.h).
-func SsytrfBufferSize(handle Handle, n int32, a *float32, lda int32, lwork *int32) error {
+func SsytrfBufferSize(handle Handle, n int32, a *float32, lda int32) (lwork int32, err error) {
 	sym, err := procSsytrfBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(lwork)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)), 0)
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procSsytrfBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procSsytrfBufferSize, Status(r))
 }
 
 // DsytrfBufferSize wraps cusolverDnDsytrf_bufferSize (symbol cusolverDnDsytrf_bufferSize, cusolverDn.h).
-func DsytrfBufferSize(handle Handle, n int32, a *float64, lda int32, lwork *int32) error {
+func DsytrfBufferSize(handle Handle, n int32, a *float64, lda int32) (lwork int32, err error) {
 	sym, err := procDsytrfBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(lwork)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)), 0)
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procDsytrfBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procDsytrfBufferSize, Status(r))
 }
 
 // CsytrfBufferSize wraps cusolverDnCsytrf_bufferSize (symbol cusolverDnCsytrf_bufferSize, cusolverDn.h).
-func CsytrfBufferSize(handle Handle, n int32, a unsafe.Pointer, lda int32, lwork *int32) error {
+func CsytrfBufferSize(handle Handle, n int32, a *cudart.Complex, lda int32) (lwork int32, err error) {
 	sym, err := procCsytrfBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(lwork)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)), 0)
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procCsytrfBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procCsytrfBufferSize, Status(r))
 }
 
 // ZsytrfBufferSize wraps cusolverDnZsytrf_bufferSize (symbol cusolverDnZsytrf_bufferSize, cusolverDn.h).
-func ZsytrfBufferSize(handle Handle, n int32, a unsafe.Pointer, lda int32, lwork *int32) error {
+func ZsytrfBufferSize(handle Handle, n int32, a *cudart.DoubleComplex, lda int32) (lwork int32, err error) {
 	sym, err := procZsytrfBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(a), uintptr(lda), uintptr(unsafe.Pointer(lwork)), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(a)), uintptr(lda), uintptr(unsafe.Pointer(&lwork)), 0)
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procZsytrfBufferSize, Status(r))
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procZsytrfBufferSize, Status(r))
 }
 
 // Ssytrf wraps cusolverDnSsytrf (symbol cusolverDnSsytrf, cusolverDn.h).
@@ -4670,7 +4670,7 @@ func Dsytrf(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 }
 
 // Csytrf wraps cusolverDnCsytrf (symbol cusolverDnCsytrf, cusolverDn.h).
-func Csytrf(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, ipiv *int32, work unsafe.Pointer, lwork int32, info *int32) error {
+func Csytrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, ipiv *int32, work *cudart.Complex, lwork int32, info *int32) error {
 	sym, err := procCsytrf.Addr()
 	if err != nil {
 		return err
@@ -4679,10 +4679,10 @@ func Csytrf(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
@@ -4697,7 +4697,7 @@ func Csytrf(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 }
 
 // Zsytrf wraps cusolverDnZsytrf (symbol cusolverDnZsytrf, cusolverDn.h).
-func Zsytrf(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, ipiv *int32, work unsafe.Pointer, lwork int32, info *int32) error {
+func Zsytrf(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, ipiv *int32, work *cudart.DoubleComplex, lwork int32, info *int32) error {
 	sym, err := procZsytrf.Addr()
 	if err != nil {
 		return err
@@ -4706,10 +4706,10 @@ func Zsytrf(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
@@ -4724,10 +4724,10 @@ func Zsytrf(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 }
 
 // XsytrsBufferSize wraps cusolverDnXsytrs_bufferSize (symbol cusolverDnXsytrs_bufferSize, cusolverDn.h).
-func XsytrsBufferSize(handle Handle, uplo cublas.FillMode, n, nrhs int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, ipiv *int64, dataTypeB cudart.DataType, b unsafe.Pointer, ldb int64, workspaceInBytesOnDevice, workspaceInBytesOnHost *uint64) error {
+func XsytrsBufferSize(handle Handle, uplo cublas.FillMode, n, nrhs int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, ipiv *int64, dataTypeB cudart.DataType, b unsafe.Pointer, ldb int64, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXsytrsBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4742,17 +4742,17 @@ func XsytrsBufferSize(handle Handle, uplo cublas.FillMode, n, nrhs int64, dataTy
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnHost)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(ipiv)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
-	runtime.KeepAlive(workspaceInBytesOnHost)
+	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procXsytrsBufferSize, Status(frame.Ret()))
+	return workspaceInBytesOnHost, ffiimpl.Error(procXsytrsBufferSize, Status(frame.Ret()))
 }
 
 // Xsytrs wraps cusolverDnXsytrs (symbol cusolverDnXsytrs, cusolverDn.h).
@@ -4792,10 +4792,10 @@ func Xsytrs(handle Handle, uplo cublas.FillMode, n, nrhs int64, dataTypeA cudart
 }
 
 // SsytriBufferSize wraps cusolverDnSsytri_bufferSize (symbol cusolverDnSsytri_bufferSize, cusolverDn.h).
-func SsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, ipiv, lwork *int32) error {
+func SsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, ipiv *int32) (lwork int32, err error) {
 	sym, err := procSsytriBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4804,22 +4804,22 @@ func SsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, 
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSsytriBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procSsytriBufferSize, Status(frame.Ret()))
 }
 
 // DsytriBufferSize wraps cusolverDnDsytri_bufferSize (symbol cusolverDnDsytri_bufferSize, cusolverDn.h).
-func DsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, ipiv, lwork *int32) error {
+func DsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, ipiv *int32) (lwork int32, err error) {
 	sym, err := procDsytriBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4828,63 +4828,63 @@ func DsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, 
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDsytriBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procDsytriBufferSize, Status(frame.Ret()))
 }
 
 // CsytriBufferSize wraps cusolverDnCsytri_bufferSize (symbol cusolverDnCsytri_bufferSize, cusolverDn.h).
-func CsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, ipiv, lwork *int32) error {
+func CsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, ipiv *int32) (lwork int32, err error) {
 	sym, err := procCsytriBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCsytriBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procCsytriBufferSize, Status(frame.Ret()))
 }
 
 // ZsytriBufferSize wraps cusolverDnZsytri_bufferSize (symbol cusolverDnZsytri_bufferSize, cusolverDn.h).
-func ZsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, ipiv, lwork *int32) error {
+func ZsytriBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, ipiv *int32) (lwork int32, err error) {
 	sym, err := procZsytriBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(ipiv)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZsytriBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procZsytriBufferSize, Status(frame.Ret()))
 }
 
 // Ssytri wraps cusolverDnSsytri (symbol cusolverDnSsytri, cusolverDn.h).
@@ -4942,7 +4942,7 @@ func Dsytri(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 }
 
 // Csytri wraps cusolverDnCsytri (symbol cusolverDnCsytri, cusolverDn.h).
-func Csytri(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, ipiv *int32, work unsafe.Pointer, lwork int32, info *int32) error {
+func Csytri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, ipiv *int32, work *cudart.Complex, lwork int32, info *int32) error {
 	sym, err := procCsytri.Addr()
 	if err != nil {
 		return err
@@ -4951,10 +4951,10 @@ func Csytri(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
@@ -4969,7 +4969,7 @@ func Csytri(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 }
 
 // Zsytri wraps cusolverDnZsytri (symbol cusolverDnZsytri, cusolverDn.h).
-func Zsytri(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, ipiv *int32, work unsafe.Pointer, lwork int32, info *int32) error {
+func Zsytri(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, ipiv *int32, work *cudart.DoubleComplex, lwork int32, info *int32) error {
 	sym, err := procZsytri.Addr()
 	if err != nil {
 		return err
@@ -4978,10 +4978,10 @@ func Zsytri(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(ipiv)))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
@@ -4996,47 +4996,47 @@ func Zsytri(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 }
 
 // SgebrdBufferSize wraps cusolverDnSgebrd_bufferSize (symbol cusolverDnSgebrd_bufferSize, cusolverDn.h).
-func SgebrdBufferSize(handle Handle, m, n int32, lwork *int32) error {
+func SgebrdBufferSize(handle Handle, m, n int32) (lwork int32, err error) {
 	sym, err := procSgebrdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(lwork)), 0, 0)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procSgebrdBufferSize, Status(r))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(&lwork)), 0, 0)
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procSgebrdBufferSize, Status(r))
 }
 
 // DgebrdBufferSize wraps cusolverDnDgebrd_bufferSize (symbol cusolverDnDgebrd_bufferSize, cusolverDn.h).
-func DgebrdBufferSize(handle Handle, m, n int32, lwork *int32) error {
+func DgebrdBufferSize(handle Handle, m, n int32) (lwork int32, err error) {
 	sym, err := procDgebrdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(lwork)), 0, 0)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procDgebrdBufferSize, Status(r))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(&lwork)), 0, 0)
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procDgebrdBufferSize, Status(r))
 }
 
 // CgebrdBufferSize wraps cusolverDnCgebrd_bufferSize (symbol cusolverDnCgebrd_bufferSize, cusolverDn.h).
-func CgebrdBufferSize(handle Handle, m, n int32, lwork *int32) error {
+func CgebrdBufferSize(handle Handle, m, n int32) (lwork int32, err error) {
 	sym, err := procCgebrdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(lwork)), 0, 0)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procCgebrdBufferSize, Status(r))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(&lwork)), 0, 0)
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procCgebrdBufferSize, Status(r))
 }
 
 // ZgebrdBufferSize wraps cusolverDnZgebrd_bufferSize (symbol cusolverDnZgebrd_bufferSize, cusolverDn.h).
-func ZgebrdBufferSize(handle Handle, m, n int32, lwork *int32) error {
+func ZgebrdBufferSize(handle Handle, m, n int32) (lwork int32, err error) {
 	sym, err := procZgebrdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(lwork)), 0, 0)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procZgebrdBufferSize, Status(r))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(&lwork)), 0, 0)
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procZgebrdBufferSize, Status(r))
 }
 
 // Sgebrd wraps cusolverDnSgebrd (symbol cusolverDnSgebrd, cusolverDn.h).
@@ -5106,7 +5106,7 @@ func Dgebrd(handle Handle, m, n int32, a *float64, lda int32, d, e, tAUQ, tAUP, 
 }
 
 // Cgebrd wraps cusolverDnCgebrd (symbol cusolverDnCgebrd, cusolverDn.h).
-func Cgebrd(handle Handle, m, n int32, a unsafe.Pointer, lda int32, d, e *float32, tAUQ, tAUP, work unsafe.Pointer, lwork int32, devInfo *int32) error {
+func Cgebrd(handle Handle, m, n int32, a *cudart.Complex, lda int32, d, e *float32, tAUQ, tAUP, work *cudart.Complex, lwork int32, devInfo *int32) error {
 	sym, err := procCgebrd.Addr()
 	if err != nil {
 		return err
@@ -5115,13 +5115,13 @@ func Cgebrd(handle Handle, m, n int32, a unsafe.Pointer, lda int32, d, e *float3
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(d)))
 	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(tAUQ))
-	frame.Int(uintptr(tAUP))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(tAUQ)))
+	frame.Int(uintptr(unsafe.Pointer(tAUP)))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(devInfo)))
 	ffiimpl.Call(sym, &frame)
@@ -5139,7 +5139,7 @@ func Cgebrd(handle Handle, m, n int32, a unsafe.Pointer, lda int32, d, e *float3
 }
 
 // Zgebrd wraps cusolverDnZgebrd (symbol cusolverDnZgebrd, cusolverDn.h).
-func Zgebrd(handle Handle, m, n int32, a unsafe.Pointer, lda int32, d, e *float64, tAUQ, tAUP, work unsafe.Pointer, lwork int32, devInfo *int32) error {
+func Zgebrd(handle Handle, m, n int32, a *cudart.DoubleComplex, lda int32, d, e *float64, tAUQ, tAUP, work *cudart.DoubleComplex, lwork int32, devInfo *int32) error {
 	sym, err := procZgebrd.Addr()
 	if err != nil {
 		return err
@@ -5148,13 +5148,13 @@ func Zgebrd(handle Handle, m, n int32, a unsafe.Pointer, lda int32, d, e *float6
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(d)))
 	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(tAUQ))
-	frame.Int(uintptr(tAUP))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(tAUQ)))
+	frame.Int(uintptr(unsafe.Pointer(tAUP)))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(devInfo)))
 	ffiimpl.Call(sym, &frame)
@@ -5172,10 +5172,10 @@ func Zgebrd(handle Handle, m, n int32, a unsafe.Pointer, lda int32, d, e *float6
 }
 
 // SorgbrBufferSize wraps cusolverDnSorgbr_bufferSize (symbol cusolverDnSorgbr_bufferSize, cusolverDn.h).
-func SorgbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *float32, lda int32, tau *float32, lwork *int32) error {
+func SorgbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *float32, lda int32, tau *float32) (lwork int32, err error) {
 	sym, err := procSorgbrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -5186,22 +5186,22 @@ func SorgbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *flo
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(tau)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSorgbrBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procSorgbrBufferSize, Status(frame.Ret()))
 }
 
 // DorgbrBufferSize wraps cusolverDnDorgbr_bufferSize (symbol cusolverDnDorgbr_bufferSize, cusolverDn.h).
-func DorgbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *float64, lda int32, tau *float64, lwork *int32) error {
+func DorgbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *float64, lda int32, tau *float64) (lwork int32, err error) {
 	sym, err := procDorgbrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -5212,22 +5212,22 @@ func DorgbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *flo
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(tau)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDorgbrBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procDorgbrBufferSize, Status(frame.Ret()))
 }
 
 // CungbrBufferSize wraps cusolverDnCungbr_bufferSize (symbol cusolverDnCungbr_bufferSize, cusolverDn.h).
-func CungbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a unsafe.Pointer, lda int32, tau unsafe.Pointer, lwork *int32) error {
+func CungbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *cudart.Complex, lda int32, tau *cudart.Complex) (lwork int32, err error) {
 	sym, err := procCungbrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -5235,25 +5235,25 @@ func CungbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a unsa
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(tau)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCungbrBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procCungbrBufferSize, Status(frame.Ret()))
 }
 
 // ZungbrBufferSize wraps cusolverDnZungbr_bufferSize (symbol cusolverDnZungbr_bufferSize, cusolverDn.h).
-func ZungbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a unsafe.Pointer, lda int32, tau unsafe.Pointer, lwork *int32) error {
+func ZungbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a *cudart.DoubleComplex, lda int32, tau *cudart.DoubleComplex) (lwork int32, err error) {
 	sym, err := procZungbrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -5261,18 +5261,18 @@ func ZungbrBufferSize(handle Handle, side cublas.SideMode, m, n, k int32, a unsa
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(tau)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZungbrBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procZungbrBufferSize, Status(frame.Ret()))
 }
 
 // Sorgbr wraps cusolverDnSorgbr (symbol cusolverDnSorgbr, cusolverDn.h).
@@ -5334,7 +5334,7 @@ func Dorgbr(handle Handle, side cublas.SideMode, m, n, k int32, a *float64, lda 
 }
 
 // Cungbr wraps cusolverDnCungbr (symbol cusolverDnCungbr, cusolverDn.h).
-func Cungbr(handle Handle, side cublas.SideMode, m, n, k int32, a unsafe.Pointer, lda int32, tau, work unsafe.Pointer, lwork int32, info *int32) error {
+func Cungbr(handle Handle, side cublas.SideMode, m, n, k int32, a *cudart.Complex, lda int32, tau, work *cudart.Complex, lwork int32, info *int32) error {
 	sym, err := procCungbr.Addr()
 	if err != nil {
 		return err
@@ -5345,10 +5345,10 @@ func Cungbr(handle Handle, side cublas.SideMode, m, n, k int32, a unsafe.Pointer
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
@@ -5363,7 +5363,7 @@ func Cungbr(handle Handle, side cublas.SideMode, m, n, k int32, a unsafe.Pointer
 }
 
 // Zungbr wraps cusolverDnZungbr (symbol cusolverDnZungbr, cusolverDn.h).
-func Zungbr(handle Handle, side cublas.SideMode, m, n, k int32, a unsafe.Pointer, lda int32, tau, work unsafe.Pointer, lwork int32, info *int32) error {
+func Zungbr(handle Handle, side cublas.SideMode, m, n, k int32, a *cudart.DoubleComplex, lda int32, tau, work *cudart.DoubleComplex, lwork int32, info *int32) error {
 	sym, err := procZungbr.Addr()
 	if err != nil {
 		return err
@@ -5374,10 +5374,10 @@ func Zungbr(handle Handle, side cublas.SideMode, m, n, k int32, a unsafe.Pointer
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
@@ -5392,10 +5392,10 @@ func Zungbr(handle Handle, side cublas.SideMode, m, n, k int32, a unsafe.Pointer
 }
 
 // SsytrdBufferSize wraps cusolverDnSsytrd_bufferSize (symbol cusolverDnSsytrd_bufferSize, cusolverDn.h).
-func SsytrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, d, e, tau *float32, lwork *int32) error {
+func SsytrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, d, e, tau *float32) (lwork int32, err error) {
 	sym, err := procSsytrdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -5406,24 +5406,24 @@ func SsytrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, 
 	frame.Int(uintptr(unsafe.Pointer(d)))
 	frame.Int(uintptr(unsafe.Pointer(e)))
 	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(d)
 	runtime.KeepAlive(e)
 	runtime.KeepAlive(tau)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSsytrdBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procSsytrdBufferSize, Status(frame.Ret()))
 }
 
 // DsytrdBufferSize wraps cusolverDnDsytrd_bufferSize (symbol cusolverDnDsytrd_bufferSize, cusolverDn.h).
-func DsytrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, d, e, tau *float64, lwork *int32) error {
+func DsytrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, d, e, tau *float64) (lwork int32, err error) {
 	sym, err := procDsytrdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -5434,73 +5434,73 @@ func DsytrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, 
 	frame.Int(uintptr(unsafe.Pointer(d)))
 	frame.Int(uintptr(unsafe.Pointer(e)))
 	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(d)
 	runtime.KeepAlive(e)
 	runtime.KeepAlive(tau)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDsytrdBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procDsytrdBufferSize, Status(frame.Ret()))
 }
 
 // ChetrdBufferSize wraps cusolverDnChetrd_bufferSize (symbol cusolverDnChetrd_bufferSize, cusolverDn.h).
-func ChetrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, d, e *float32, tau unsafe.Pointer, lwork *int32) error {
+func ChetrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, d, e *float32, tau *cudart.Complex) (lwork int32, err error) {
 	sym, err := procChetrdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(d)))
 	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(d)
 	runtime.KeepAlive(e)
 	runtime.KeepAlive(tau)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procChetrdBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procChetrdBufferSize, Status(frame.Ret()))
 }
 
 // ZhetrdBufferSize wraps cusolverDnZhetrd_bufferSize (symbol cusolverDnZhetrd_bufferSize, cusolverDn.h).
-func ZhetrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, d, e *float64, tau unsafe.Pointer, lwork *int32) error {
+func ZhetrdBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, d, e *float64, tau *cudart.DoubleComplex) (lwork int32, err error) {
 	sym, err := procZhetrdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(d)))
 	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(d)
 	runtime.KeepAlive(e)
 	runtime.KeepAlive(tau)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZhetrdBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procZhetrdBufferSize, Status(frame.Ret()))
 }
 
 // Ssytrd wraps cusolverDnSsytrd (symbol cusolverDnSsytrd, cusolverDn.h).
@@ -5566,7 +5566,7 @@ func Dsytrd(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 }
 
 // Chetrd wraps cusolverDnChetrd (symbol cusolverDnChetrd, cusolverDn.h).
-func Chetrd(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, d, e *float32, tau, work unsafe.Pointer, lwork int32, info *int32) error {
+func Chetrd(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, d, e *float32, tau, work *cudart.Complex, lwork int32, info *int32) error {
 	sym, err := procChetrd.Addr()
 	if err != nil {
 		return err
@@ -5575,12 +5575,12 @@ func Chetrd(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(d)))
 	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
@@ -5597,7 +5597,7 @@ func Chetrd(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 }
 
 // Zhetrd wraps cusolverDnZhetrd (symbol cusolverDnZhetrd, cusolverDn.h).
-func Zhetrd(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, d, e *float64, tau, work unsafe.Pointer, lwork int32, info *int32) error {
+func Zhetrd(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, d, e *float64, tau, work *cudart.DoubleComplex, lwork int32, info *int32) error {
 	sym, err := procZhetrd.Addr()
 	if err != nil {
 		return err
@@ -5606,12 +5606,12 @@ func Zhetrd(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(d)))
 	frame.Int(uintptr(unsafe.Pointer(e)))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
@@ -5628,10 +5628,10 @@ func Zhetrd(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 }
 
 // SorgtrBufferSize wraps cusolverDnSorgtr_bufferSize (symbol cusolverDnSorgtr_bufferSize, cusolverDn.h).
-func SorgtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, tau *float32, lwork *int32) error {
+func SorgtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, lda int32, tau *float32) (lwork int32, err error) {
 	sym, err := procSorgtrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -5640,22 +5640,22 @@ func SorgtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float32, 
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(tau)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSorgtrBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procSorgtrBufferSize, Status(frame.Ret()))
 }
 
 // DorgtrBufferSize wraps cusolverDnDorgtr_bufferSize (symbol cusolverDnDorgtr_bufferSize, cusolverDn.h).
-func DorgtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, tau *float64, lwork *int32) error {
+func DorgtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32, tau *float64) (lwork int32, err error) {
 	sym, err := procDorgtrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -5664,63 +5664,63 @@ func DorgtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *float64, 
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(tau)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(tau)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDorgtrBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procDorgtrBufferSize, Status(frame.Ret()))
 }
 
 // CungtrBufferSize wraps cusolverDnCungtr_bufferSize (symbol cusolverDnCungtr_bufferSize, cusolverDn.h).
-func CungtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, tau unsafe.Pointer, lwork *int32) error {
+func CungtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, tau *cudart.Complex) (lwork int32, err error) {
 	sym, err := procCungtrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(tau)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCungtrBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procCungtrBufferSize, Status(frame.Ret()))
 }
 
 // ZungtrBufferSize wraps cusolverDnZungtr_bufferSize (symbol cusolverDnZungtr_bufferSize, cusolverDn.h).
-func ZungtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, tau unsafe.Pointer, lwork *int32) error {
+func ZungtrBufferSize(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, tau *cudart.DoubleComplex) (lwork int32, err error) {
 	sym, err := procZungtrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(tau)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZungtrBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procZungtrBufferSize, Status(frame.Ret()))
 }
 
 // Sorgtr wraps cusolverDnSorgtr (symbol cusolverDnSorgtr, cusolverDn.h).
@@ -5778,7 +5778,7 @@ func Dorgtr(handle Handle, uplo cublas.FillMode, n int32, a *float64, lda int32,
 }
 
 // Cungtr wraps cusolverDnCungtr (symbol cusolverDnCungtr, cusolverDn.h).
-func Cungtr(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, tau, work unsafe.Pointer, lwork int32, info *int32) error {
+func Cungtr(handle Handle, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, tau, work *cudart.Complex, lwork int32, info *int32) error {
 	sym, err := procCungtr.Addr()
 	if err != nil {
 		return err
@@ -5787,10 +5787,10 @@ func Cungtr(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
@@ -5805,7 +5805,7 @@ func Cungtr(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 }
 
 // Zungtr wraps cusolverDnZungtr (symbol cusolverDnZungtr, cusolverDn.h).
-func Zungtr(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, tau, work unsafe.Pointer, lwork int32, info *int32) error {
+func Zungtr(handle Handle, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, tau, work *cudart.DoubleComplex, lwork int32, info *int32) error {
 	sym, err := procZungtr.Addr()
 	if err != nil {
 		return err
@@ -5814,10 +5814,10 @@ func Zungtr(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
@@ -5832,10 +5832,10 @@ func Zungtr(handle Handle, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda 
 }
 
 // SormtrBufferSize wraps cusolverDnSormtr_bufferSize (symbol cusolverDnSormtr_bufferSize, cusolverDn.h).
-func SormtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *float32, lda int32, tau, c *float32, ldc int32, lwork *int32) error {
+func SormtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *float32, lda int32, tau, c *float32, ldc int32) (lwork int32, err error) {
 	sym, err := procSormtrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -5849,23 +5849,23 @@ func SormtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode,
 	frame.Int(uintptr(unsafe.Pointer(tau)))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(tau)
 	runtime.KeepAlive(c)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSormtrBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procSormtrBufferSize, Status(frame.Ret()))
 }
 
 // DormtrBufferSize wraps cusolverDnDormtr_bufferSize (symbol cusolverDnDormtr_bufferSize, cusolverDn.h).
-func DormtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *float64, lda int32, tau, c *float64, ldc int32, lwork *int32) error {
+func DormtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *float64, lda int32, tau, c *float64, ldc int32) (lwork int32, err error) {
 	sym, err := procDormtrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -5879,23 +5879,23 @@ func DormtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode,
 	frame.Int(uintptr(unsafe.Pointer(tau)))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(tau)
 	runtime.KeepAlive(c)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDormtrBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procDormtrBufferSize, Status(frame.Ret()))
 }
 
 // CunmtrBufferSize wraps cusolverDnCunmtr_bufferSize (symbol cusolverDnCunmtr_bufferSize, cusolverDn.h).
-func CunmtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a unsafe.Pointer, lda int32, tau, c unsafe.Pointer, ldc int32, lwork *int32) error {
+func CunmtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *cudart.Complex, lda int32, tau, c *cudart.Complex, ldc int32) (lwork int32, err error) {
 	sym, err := procCunmtrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -5904,28 +5904,28 @@ func CunmtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode,
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(tau)
 	runtime.KeepAlive(c)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCunmtrBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procCunmtrBufferSize, Status(frame.Ret()))
 }
 
 // ZunmtrBufferSize wraps cusolverDnZunmtr_bufferSize (symbol cusolverDnZunmtr_bufferSize, cusolverDn.h).
-func ZunmtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a unsafe.Pointer, lda int32, tau, c unsafe.Pointer, ldc int32, lwork *int32) error {
+func ZunmtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *cudart.DoubleComplex, lda int32, tau, c *cudart.DoubleComplex, ldc int32) (lwork int32, err error) {
 	sym, err := procZunmtrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -5934,21 +5934,21 @@ func ZunmtrBufferSize(handle Handle, side cublas.SideMode, uplo cublas.FillMode,
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(tau)
 	runtime.KeepAlive(c)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZunmtrBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procZunmtrBufferSize, Status(frame.Ret()))
 }
 
 // Sormtr wraps cusolverDnSormtr (symbol cusolverDnSormtr, cusolverDn.h).
@@ -6018,7 +6018,7 @@ func Dormtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cub
 }
 
 // Cunmtr wraps cusolverDnCunmtr (symbol cusolverDnCunmtr, cusolverDn.h).
-func Cunmtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a unsafe.Pointer, lda int32, tau, c unsafe.Pointer, ldc int32, work unsafe.Pointer, lwork int32, info *int32) error {
+func Cunmtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *cudart.Complex, lda int32, tau, c *cudart.Complex, ldc int32, work *cudart.Complex, lwork int32, info *int32) error {
 	sym, err := procCunmtr.Addr()
 	if err != nil {
 		return err
@@ -6030,12 +6030,12 @@ func Cunmtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cub
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
@@ -6051,7 +6051,7 @@ func Cunmtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cub
 }
 
 // Zunmtr wraps cusolverDnZunmtr (symbol cusolverDnZunmtr, cusolverDn.h).
-func Zunmtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a unsafe.Pointer, lda int32, tau, c unsafe.Pointer, ldc int32, work unsafe.Pointer, lwork int32, info *int32) error {
+func Zunmtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cublas.Operation, m, n int32, a *cudart.DoubleComplex, lda int32, tau, c *cudart.DoubleComplex, ldc int32, work *cudart.DoubleComplex, lwork int32, info *int32) error {
 	sym, err := procZunmtr.Addr()
 	if err != nil {
 		return err
@@ -6063,12 +6063,12 @@ func Zunmtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cub
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(tau))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(tau)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
@@ -6084,47 +6084,47 @@ func Zunmtr(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cub
 }
 
 // SgesvdBufferSize wraps cusolverDnSgesvd_bufferSize (symbol cusolverDnSgesvd_bufferSize, cusolverDn.h).
-func SgesvdBufferSize(handle Handle, m, n int32, lwork *int32) error {
+func SgesvdBufferSize(handle Handle, m, n int32) (lwork int32, err error) {
 	sym, err := procSgesvdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(lwork)), 0, 0)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procSgesvdBufferSize, Status(r))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(&lwork)), 0, 0)
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procSgesvdBufferSize, Status(r))
 }
 
 // DgesvdBufferSize wraps cusolverDnDgesvd_bufferSize (symbol cusolverDnDgesvd_bufferSize, cusolverDn.h).
-func DgesvdBufferSize(handle Handle, m, n int32, lwork *int32) error {
+func DgesvdBufferSize(handle Handle, m, n int32) (lwork int32, err error) {
 	sym, err := procDgesvdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(lwork)), 0, 0)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procDgesvdBufferSize, Status(r))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(&lwork)), 0, 0)
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procDgesvdBufferSize, Status(r))
 }
 
 // CgesvdBufferSize wraps cusolverDnCgesvd_bufferSize (symbol cusolverDnCgesvd_bufferSize, cusolverDn.h).
-func CgesvdBufferSize(handle Handle, m, n int32, lwork *int32) error {
+func CgesvdBufferSize(handle Handle, m, n int32) (lwork int32, err error) {
 	sym, err := procCgesvdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(lwork)), 0, 0)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procCgesvdBufferSize, Status(r))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(&lwork)), 0, 0)
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procCgesvdBufferSize, Status(r))
 }
 
 // ZgesvdBufferSize wraps cusolverDnZgesvd_bufferSize (symbol cusolverDnZgesvd_bufferSize, cusolverDn.h).
-func ZgesvdBufferSize(handle Handle, m, n int32, lwork *int32) error {
+func ZgesvdBufferSize(handle Handle, m, n int32) (lwork int32, err error) {
 	sym, err := procZgesvdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(lwork)), 0, 0)
-	runtime.KeepAlive(lwork)
-	return ffiimpl.Error(procZgesvdBufferSize, Status(r))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(m), uintptr(n), uintptr(unsafe.Pointer(&lwork)), 0, 0)
+	runtime.KeepAlive(&lwork)
+	return lwork, ffiimpl.Error(procZgesvdBufferSize, Status(r))
 }
 
 // Sgesvd wraps cusolverDnSgesvd (symbol cusolverDnSgesvd, cusolverDn.h).
@@ -6202,7 +6202,7 @@ func Dgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *float64, lda int32, 
 }
 
 // Cgesvd wraps cusolverDnCgesvd (symbol cusolverDnCgesvd, cusolverDn.h).
-func Cgesvd(handle Handle, jobu, jobvt int8, m, n int32, a unsafe.Pointer, lda int32, s *float32, u unsafe.Pointer, ldu int32, vT unsafe.Pointer, ldvt int32, work unsafe.Pointer, lwork int32, rwork *float32, info *int32) error {
+func Cgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *cudart.Complex, lda int32, s *float32, u *cudart.Complex, ldu int32, vT *cudart.Complex, ldvt int32, work *cudart.Complex, lwork int32, rwork *float32, info *int32) error {
 	sym, err := procCgesvd.Addr()
 	if err != nil {
 		return err
@@ -6213,14 +6213,14 @@ func Cgesvd(handle Handle, jobu, jobvt int8, m, n int32, a unsafe.Pointer, lda i
 	frame.Int(uintptr(jobvt))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(u))
+	frame.Int(uintptr(unsafe.Pointer(u)))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(vT))
+	frame.Int(uintptr(unsafe.Pointer(vT)))
 	frame.Int(uintptr(ldvt))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(rwork)))
 	frame.Int(uintptr(unsafe.Pointer(info)))
@@ -6239,7 +6239,7 @@ func Cgesvd(handle Handle, jobu, jobvt int8, m, n int32, a unsafe.Pointer, lda i
 }
 
 // Zgesvd wraps cusolverDnZgesvd (symbol cusolverDnZgesvd, cusolverDn.h).
-func Zgesvd(handle Handle, jobu, jobvt int8, m, n int32, a unsafe.Pointer, lda int32, s *float64, u unsafe.Pointer, ldu int32, vT unsafe.Pointer, ldvt int32, work unsafe.Pointer, lwork int32, rwork *float64, info *int32) error {
+func Zgesvd(handle Handle, jobu, jobvt int8, m, n int32, a *cudart.DoubleComplex, lda int32, s *float64, u *cudart.DoubleComplex, ldu int32, vT *cudart.DoubleComplex, ldvt int32, work *cudart.DoubleComplex, lwork int32, rwork *float64, info *int32) error {
 	sym, err := procZgesvd.Addr()
 	if err != nil {
 		return err
@@ -6250,14 +6250,14 @@ func Zgesvd(handle Handle, jobu, jobvt int8, m, n int32, a unsafe.Pointer, lda i
 	frame.Int(uintptr(jobvt))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(u))
+	frame.Int(uintptr(unsafe.Pointer(u)))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(vT))
+	frame.Int(uintptr(unsafe.Pointer(vT)))
 	frame.Int(uintptr(ldvt))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(rwork)))
 	frame.Int(uintptr(unsafe.Pointer(info)))
@@ -6276,10 +6276,10 @@ func Zgesvd(handle Handle, jobu, jobvt int8, m, n int32, a unsafe.Pointer, lda i
 }
 
 // SsyevdBufferSize wraps cusolverDnSsyevd_bufferSize (symbol cusolverDnSsyevd_bufferSize, cusolverDn.h).
-func SsyevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, w *float32, lwork *int32) error {
+func SsyevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, w *float32) (lwork int32, err error) {
 	sym, err := procSsyevdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -6289,22 +6289,22 @@ func SsyevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(w)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSsyevdBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procSsyevdBufferSize, Status(frame.Ret()))
 }
 
 // DsyevdBufferSize wraps cusolverDnDsyevd_bufferSize (symbol cusolverDnDsyevd_bufferSize, cusolverDn.h).
-func DsyevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, w *float64, lwork *int32) error {
+func DsyevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, w *float64) (lwork int32, err error) {
 	sym, err := procDsyevdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -6314,65 +6314,65 @@ func DsyevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(w)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDsyevdBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procDsyevdBufferSize, Status(frame.Ret()))
 }
 
 // CheevdBufferSize wraps cusolverDnCheevd_bufferSize (symbol cusolverDnCheevd_bufferSize, cusolverDn.h).
-func CheevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, w *float32, lwork *int32) error {
+func CheevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32) (lwork int32, err error) {
 	sym, err := procCheevdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(w)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCheevdBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procCheevdBufferSize, Status(frame.Ret()))
 }
 
 // ZheevdBufferSize wraps cusolverDnZheevd_bufferSize (symbol cusolverDnZheevd_bufferSize, cusolverDn.h).
-func ZheevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, w *float64, lwork *int32) error {
+func ZheevdBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64) (lwork int32, err error) {
 	sym, err := procZheevdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(w)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZheevdBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procZheevdBufferSize, Status(frame.Ret()))
 }
 
 // Ssyevd wraps cusolverDnSsyevd (symbol cusolverDnSsyevd, cusolverDn.h).
@@ -6432,7 +6432,7 @@ func Dsyevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float
 }
 
 // Cheevd wraps cusolverDnCheevd (symbol cusolverDnCheevd, cusolverDn.h).
-func Cheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, w *float32, work unsafe.Pointer, lwork int32, info *int32) error {
+func Cheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32, work *cudart.Complex, lwork int32, info *int32) error {
 	sym, err := procCheevd.Addr()
 	if err != nil {
 		return err
@@ -6442,10 +6442,10 @@ func Cheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
@@ -6460,7 +6460,7 @@ func Cheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe
 }
 
 // Zheevd wraps cusolverDnZheevd (symbol cusolverDnZheevd, cusolverDn.h).
-func Zheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, w *float64, work unsafe.Pointer, lwork int32, info *int32) error {
+func Zheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32) error {
 	sym, err := procZheevd.Addr()
 	if err != nil {
 		return err
@@ -6470,10 +6470,10 @@ func Zheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
@@ -6488,10 +6488,10 @@ func Zheevd(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe
 }
 
 // SsyevdxBufferSize wraps cusolverDnSsyevdx_bufferSize (symbol cusolverDnSsyevdx_bufferSize, cusolverDn.h).
-func SsyevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float32, lda int32, vl, vu float32, il, iu int32, meig *int32, w *float32, lwork *int32) error {
+func SsyevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float32, lda int32, vl, vu float32, il, iu int32, meig *int32, w *float32) (lwork int32, err error) {
 	sym, err := procSsyevdxBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -6507,23 +6507,23 @@ func SsyevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cubl
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(meig)
 	runtime.KeepAlive(w)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSsyevdxBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procSsyevdxBufferSize, Status(frame.Ret()))
 }
 
 // DsyevdxBufferSize wraps cusolverDnDsyevdx_bufferSize (symbol cusolverDnDsyevdx_bufferSize, cusolverDn.h).
-func DsyevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float64, lda int32, vl, vu float64, il, iu int32, meig *int32, w *float64, lwork *int32) error {
+func DsyevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float64, lda int32, vl, vu float64, il, iu int32, meig *int32, w *float64) (lwork int32, err error) {
 	sym, err := procDsyevdxBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -6539,23 +6539,23 @@ func DsyevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cubl
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(meig)
 	runtime.KeepAlive(w)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDsyevdxBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procDsyevdxBufferSize, Status(frame.Ret()))
 }
 
 // CheevdxBufferSize wraps cusolverDnCheevdx_bufferSize (symbol cusolverDnCheevdx_bufferSize, cusolverDn.h).
-func CheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, vl, vu float32, il, iu int32, meig *int32, w *float32, lwork *int32) error {
+func CheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, vl, vu float32, il, iu int32, meig *int32, w *float32) (lwork int32, err error) {
 	sym, err := procCheevdxBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -6563,7 +6563,7 @@ func CheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cubl
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Float32(float32(vl))
 	frame.Float32(float32(vu))
@@ -6571,23 +6571,23 @@ func CheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cubl
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(meig)
 	runtime.KeepAlive(w)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCheevdxBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procCheevdxBufferSize, Status(frame.Ret()))
 }
 
 // ZheevdxBufferSize wraps cusolverDnZheevdx_bufferSize (symbol cusolverDnZheevdx_bufferSize, cusolverDn.h).
-func ZheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, vl, vu float64, il, iu int32, meig *int32, w *float64, lwork *int32) error {
+func ZheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, vl, vu float64, il, iu int32, meig *int32, w *float64) (lwork int32, err error) {
 	sym, err := procZheevdxBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -6595,7 +6595,7 @@ func ZheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cubl
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Float64(float64(vl))
 	frame.Float64(float64(vu))
@@ -6603,16 +6603,16 @@ func ZheevdxBufferSize(handle Handle, jobz EigMode, rangeArg EigRange, uplo cubl
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(meig)
 	runtime.KeepAlive(w)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZheevdxBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procZheevdxBufferSize, Status(frame.Ret()))
 }
 
 // Ssyevdx wraps cusolverDnSsyevdx (symbol cusolverDnSsyevdx, cusolverDn.h).
@@ -6686,7 +6686,7 @@ func Dsyevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMod
 }
 
 // Cheevdx wraps cusolverDnCheevdx (symbol cusolverDnCheevdx, cusolverDn.h).
-func Cheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, vl, vu float32, il, iu int32, meig *int32, w *float32, work unsafe.Pointer, lwork int32, info *int32) error {
+func Cheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, vl, vu float32, il, iu int32, meig *int32, w *float32, work *cudart.Complex, lwork int32, info *int32) error {
 	sym, err := procCheevdx.Addr()
 	if err != nil {
 		return err
@@ -6697,7 +6697,7 @@ func Cheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMod
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Float32(float32(vl))
 	frame.Float32(float32(vu))
@@ -6705,7 +6705,7 @@ func Cheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMod
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
@@ -6721,7 +6721,7 @@ func Cheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMod
 }
 
 // Zheevdx wraps cusolverDnZheevdx (symbol cusolverDnZheevdx, cusolverDn.h).
-func Zheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, vl, vu float64, il, iu int32, meig *int32, w *float64, work unsafe.Pointer, lwork int32, info *int32) error {
+func Zheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, vl, vu float64, il, iu int32, meig *int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32) error {
 	sym, err := procZheevdx.Addr()
 	if err != nil {
 		return err
@@ -6732,7 +6732,7 @@ func Zheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMod
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Float64(float64(vl))
 	frame.Float64(float64(vu))
@@ -6740,7 +6740,7 @@ func Zheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMod
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
@@ -6756,10 +6756,10 @@ func Zheevdx(handle Handle, jobz EigMode, rangeArg EigRange, uplo cublas.FillMod
 }
 
 // SsygvdxBufferSize wraps cusolverDnSsygvdx_bufferSize (symbol cusolverDnSsygvdx_bufferSize, cusolverDn.h).
-func SsygvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float32, lda int32, b *float32, ldb int32, vl, vu float32, il, iu int32, meig *int32, w *float32, lwork *int32) error {
+func SsygvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float32, lda int32, b *float32, ldb int32, vl, vu float32, il, iu int32, meig *int32, w *float32) (lwork int32, err error) {
 	sym, err := procSsygvdxBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -6778,24 +6778,24 @@ func SsygvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigR
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(meig)
 	runtime.KeepAlive(w)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSsygvdxBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procSsygvdxBufferSize, Status(frame.Ret()))
 }
 
 // DsygvdxBufferSize wraps cusolverDnDsygvdx_bufferSize (symbol cusolverDnDsygvdx_bufferSize, cusolverDn.h).
-func DsygvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float64, lda int32, b *float64, ldb int32, vl, vu float64, il, iu int32, meig *int32, w *float64, lwork *int32) error {
+func DsygvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *float64, lda int32, b *float64, ldb int32, vl, vu float64, il, iu int32, meig *int32, w *float64) (lwork int32, err error) {
 	sym, err := procDsygvdxBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -6814,24 +6814,24 @@ func DsygvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigR
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(meig)
 	runtime.KeepAlive(w)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDsygvdxBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procDsygvdxBufferSize, Status(frame.Ret()))
 }
 
 // ChegvdxBufferSize wraps cusolverDnChegvdx_bufferSize (symbol cusolverDnChegvdx_bufferSize, cusolverDn.h).
-func ChegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, vl, vu float32, il, iu int32, meig *int32, w *float32, lwork *int32) error {
+func ChegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, vl, vu float32, il, iu int32, meig *int32, w *float32) (lwork int32, err error) {
 	sym, err := procChegvdxBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -6840,9 +6840,9 @@ func ChegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigR
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Float32(float32(vl))
 	frame.Float32(float32(vu))
@@ -6850,24 +6850,24 @@ func ChegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigR
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(meig)
 	runtime.KeepAlive(w)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procChegvdxBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procChegvdxBufferSize, Status(frame.Ret()))
 }
 
 // ZhegvdxBufferSize wraps cusolverDnZhegvdx_bufferSize (symbol cusolverDnZhegvdx_bufferSize, cusolverDn.h).
-func ZhegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, vl, vu float64, il, iu int32, meig *int32, w *float64, lwork *int32) error {
+func ZhegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, vl, vu float64, il, iu int32, meig *int32, w *float64) (lwork int32, err error) {
 	sym, err := procZhegvdxBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -6876,9 +6876,9 @@ func ZhegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigR
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Float64(float64(vl))
 	frame.Float64(float64(vu))
@@ -6886,17 +6886,17 @@ func ZhegvdxBufferSize(handle Handle, itype EigType, jobz EigMode, rangeArg EigR
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(meig)
 	runtime.KeepAlive(w)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZhegvdxBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procZhegvdxBufferSize, Status(frame.Ret()))
 }
 
 // Ssygvdx wraps cusolverDnSsygvdx (symbol cusolverDnSsygvdx, cusolverDn.h).
@@ -6978,7 +6978,7 @@ func Dsygvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo
 }
 
 // Chegvdx wraps cusolverDnChegvdx (symbol cusolverDnChegvdx, cusolverDn.h).
-func Chegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, vl, vu float32, il, iu int32, meig *int32, w *float32, work unsafe.Pointer, lwork int32, info *int32) error {
+func Chegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, vl, vu float32, il, iu int32, meig *int32, w *float32, work *cudart.Complex, lwork int32, info *int32) error {
 	sym, err := procChegvdx.Addr()
 	if err != nil {
 		return err
@@ -6990,9 +6990,9 @@ func Chegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Float32(float32(vl))
 	frame.Float32(float32(vu))
@@ -7000,7 +7000,7 @@ func Chegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
@@ -7017,7 +7017,7 @@ func Chegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo
 }
 
 // Zhegvdx wraps cusolverDnZhegvdx (symbol cusolverDnZhegvdx, cusolverDn.h).
-func Zhegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, vl, vu float64, il, iu int32, meig *int32, w *float64, work unsafe.Pointer, lwork int32, info *int32) error {
+func Zhegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, vl, vu float64, il, iu int32, meig *int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32) error {
 	sym, err := procZhegvdx.Addr()
 	if err != nil {
 		return err
@@ -7029,9 +7029,9 @@ func Zhegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo
 	frame.Int(uintptr(rangeArg))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Float64(float64(vl))
 	frame.Float64(float64(vu))
@@ -7039,7 +7039,7 @@ func Zhegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo
 	frame.Int(uintptr(iu))
 	frame.Int(uintptr(unsafe.Pointer(meig)))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
@@ -7056,10 +7056,10 @@ func Zhegvdx(handle Handle, itype EigType, jobz EigMode, rangeArg EigRange, uplo
 }
 
 // SsygvdBufferSize wraps cusolverDnSsygvd_bufferSize (symbol cusolverDnSsygvd_bufferSize, cusolverDn.h).
-func SsygvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, b *float32, ldb int32, w *float32, lwork *int32) error {
+func SsygvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *float32, lda int32, b *float32, ldb int32, w *float32) (lwork int32, err error) {
 	sym, err := procSsygvdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -7072,23 +7072,23 @@ func SsygvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(w)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSsygvdBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procSsygvdBufferSize, Status(frame.Ret()))
 }
 
 // DsygvdBufferSize wraps cusolverDnDsygvd_bufferSize (symbol cusolverDnDsygvd_bufferSize, cusolverDn.h).
-func DsygvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, b *float64, ldb int32, w *float64, lwork *int32) error {
+func DsygvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *float64, lda int32, b *float64, ldb int32, w *float64) (lwork int32, err error) {
 	sym, err := procDsygvdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -7101,23 +7101,23 @@ func DsygvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(w)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDsygvdBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procDsygvdBufferSize, Status(frame.Ret()))
 }
 
 // ChegvdBufferSize wraps cusolverDnChegvd_bufferSize (symbol cusolverDnChegvd_bufferSize, cusolverDn.h).
-func ChegvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, w *float32, lwork *int32) error {
+func ChegvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, w *float32) (lwork int32, err error) {
 	sym, err := procChegvdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -7125,28 +7125,28 @@ func ChegvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(w)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procChegvdBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procChegvdBufferSize, Status(frame.Ret()))
 }
 
 // ZhegvdBufferSize wraps cusolverDnZhegvd_bufferSize (symbol cusolverDnZhegvd_bufferSize, cusolverDn.h).
-func ZhegvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, w *float64, lwork *int32) error {
+func ZhegvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, w *float64) (lwork int32, err error) {
 	sym, err := procZhegvdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -7154,21 +7154,21 @@ func ZhegvdBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(unsafe.Pointer(lwork)))
+	frame.Int(uintptr(unsafe.Pointer(&lwork)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(w)
-	runtime.KeepAlive(lwork)
+	runtime.KeepAlive(&lwork)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZhegvdBufferSize, Status(frame.Ret()))
+	return lwork, ffiimpl.Error(procZhegvdBufferSize, Status(frame.Ret()))
 }
 
 // Ssygvd wraps cusolverDnSsygvd (symbol cusolverDnSsygvd, cusolverDn.h).
@@ -7236,7 +7236,7 @@ func Dsygvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 }
 
 // Chegvd wraps cusolverDnChegvd (symbol cusolverDnChegvd, cusolverDn.h).
-func Chegvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, w *float32, work unsafe.Pointer, lwork int32, info *int32) error {
+func Chegvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, w *float32, work *cudart.Complex, lwork int32, info *int32) error {
 	sym, err := procChegvd.Addr()
 	if err != nil {
 		return err
@@ -7247,12 +7247,12 @@ func Chegvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
@@ -7268,7 +7268,7 @@ func Chegvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 }
 
 // Zhegvd wraps cusolverDnZhegvd (symbol cusolverDnZhegvd, cusolverDn.h).
-func Zhegvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, w *float64, work unsafe.Pointer, lwork int32, info *int32) error {
+func Zhegvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32) error {
 	sym, err := procZhegvd.Addr()
 	if err != nil {
 		return err
@@ -7279,12 +7279,12 @@ func Zhegvd(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
@@ -7433,7 +7433,7 @@ func DsyevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, 
 }
 
 // CheevjBatchedBufferSize wraps cusolverDnCheevjBatched_bufferSize (symbol cusolverDnCheevjBatched_bufferSize, cusolverDn.h).
-func CheevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, w *float32, lwork *int32, params SyevjInfo, batchSize int32) error {
+func CheevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32, lwork *int32, params SyevjInfo, batchSize int32) error {
 	sym, err := procCheevjBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -7443,7 +7443,7 @@ func CheevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(w)))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
@@ -7460,7 +7460,7 @@ func CheevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, 
 }
 
 // ZheevjBatchedBufferSize wraps cusolverDnZheevjBatched_bufferSize (symbol cusolverDnZheevjBatched_bufferSize, cusolverDn.h).
-func ZheevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, w *float64, lwork *int32, params SyevjInfo, batchSize int32) error {
+func ZheevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64, lwork *int32, params SyevjInfo, batchSize int32) error {
 	sym, err := procZheevjBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -7470,7 +7470,7 @@ func ZheevjBatchedBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(w)))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
@@ -7547,7 +7547,7 @@ func DsyevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a
 }
 
 // CheevjBatched wraps cusolverDnCheevjBatched (symbol cusolverDnCheevjBatched, cusolverDn.h).
-func CheevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, w *float32, work unsafe.Pointer, lwork int32, info *int32, params SyevjInfo, batchSize int32) error {
+func CheevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32, work *cudart.Complex, lwork int32, info *int32, params SyevjInfo, batchSize int32) error {
 	sym, err := procCheevjBatched.Addr()
 	if err != nil {
 		return err
@@ -7557,10 +7557,10 @@ func CheevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	frame.Int(uintptr(params))
@@ -7577,7 +7577,7 @@ func CheevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a
 }
 
 // ZheevjBatched wraps cusolverDnZheevjBatched (symbol cusolverDnZheevjBatched, cusolverDn.h).
-func ZheevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, w *float64, work unsafe.Pointer, lwork int32, info *int32, params SyevjInfo, batchSize int32) error {
+func ZheevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32, params SyevjInfo, batchSize int32) error {
 	sym, err := procZheevjBatched.Addr()
 	if err != nil {
 		return err
@@ -7587,10 +7587,10 @@ func ZheevjBatched(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	frame.Int(uintptr(params))
@@ -7659,7 +7659,7 @@ func DsyevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 }
 
 // CheevjBufferSize wraps cusolverDnCheevj_bufferSize (symbol cusolverDnCheevj_bufferSize, cusolverDn.h).
-func CheevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, w *float32, lwork *int32, params SyevjInfo) error {
+func CheevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32, lwork *int32, params SyevjInfo) error {
 	sym, err := procCheevjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -7669,7 +7669,7 @@ func CheevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(w)))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
@@ -7685,7 +7685,7 @@ func CheevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 }
 
 // ZheevjBufferSize wraps cusolverDnZheevj_bufferSize (symbol cusolverDnZheevj_bufferSize, cusolverDn.h).
-func ZheevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, w *float64, lwork *int32, params SyevjInfo) error {
+func ZheevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64, lwork *int32, params SyevjInfo) error {
 	sym, err := procZheevjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -7695,7 +7695,7 @@ func ZheevjBufferSize(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(w)))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
@@ -7769,7 +7769,7 @@ func Dsyevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *float
 }
 
 // Cheevj wraps cusolverDnCheevj (symbol cusolverDnCheevj, cusolverDn.h).
-func Cheevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, w *float32, work unsafe.Pointer, lwork int32, info *int32, params SyevjInfo) error {
+func Cheevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, w *float32, work *cudart.Complex, lwork int32, info *int32, params SyevjInfo) error {
 	sym, err := procCheevj.Addr()
 	if err != nil {
 		return err
@@ -7779,10 +7779,10 @@ func Cheevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	frame.Int(uintptr(params))
@@ -7798,7 +7798,7 @@ func Cheevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe
 }
 
 // Zheevj wraps cusolverDnZheevj (symbol cusolverDnZheevj, cusolverDn.h).
-func Zheevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, w *float64, work unsafe.Pointer, lwork int32, info *int32, params SyevjInfo) error {
+func Zheevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32, params SyevjInfo) error {
 	sym, err := procZheevj.Addr()
 	if err != nil {
 		return err
@@ -7808,10 +7808,10 @@ func Zheevj(handle Handle, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	frame.Int(uintptr(params))
@@ -7887,7 +7887,7 @@ func DsygvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 }
 
 // ChegvjBufferSize wraps cusolverDnChegvj_bufferSize (symbol cusolverDnChegvj_bufferSize, cusolverDn.h).
-func ChegvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, w *float32, lwork *int32, params SyevjInfo) error {
+func ChegvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, w *float32, lwork *int32, params SyevjInfo) error {
 	sym, err := procChegvjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -7898,9 +7898,9 @@ func ChegvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(w)))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
@@ -7917,7 +7917,7 @@ func ChegvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 }
 
 // ZhegvjBufferSize wraps cusolverDnZhegvj_bufferSize (symbol cusolverDnZhegvj_bufferSize, cusolverDn.h).
-func ZhegvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, w *float64, lwork *int32, params SyevjInfo) error {
+func ZhegvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, w *float64, lwork *int32, params SyevjInfo) error {
 	sym, err := procZhegvjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -7928,9 +7928,9 @@ func ZhegvjBufferSize(handle Handle, itype EigType, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(w)))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
@@ -8013,7 +8013,7 @@ func Dsygvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 }
 
 // Chegvj wraps cusolverDnChegvj (symbol cusolverDnChegvj, cusolverDn.h).
-func Chegvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, w *float32, work unsafe.Pointer, lwork int32, info *int32, params SyevjInfo) error {
+func Chegvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, w *float32, work *cudart.Complex, lwork int32, info *int32, params SyevjInfo) error {
 	sym, err := procChegvj.Addr()
 	if err != nil {
 		return err
@@ -8024,12 +8024,12 @@ func Chegvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	frame.Int(uintptr(params))
@@ -8046,7 +8046,7 @@ func Chegvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 }
 
 // Zhegvj wraps cusolverDnZhegvj (symbol cusolverDnZhegvj, cusolverDn.h).
-func Zhegvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, w *float64, work unsafe.Pointer, lwork int32, info *int32, params SyevjInfo) error {
+func Zhegvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n int32, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, w *float64, work *cudart.DoubleComplex, lwork int32, info *int32, params SyevjInfo) error {
 	sym, err := procZhegvj.Addr()
 	if err != nil {
 		return err
@@ -8057,12 +8057,12 @@ func Zhegvj(handle Handle, itype EigType, jobz EigMode, uplo cublas.FillMode, n 
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(w)))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	frame.Int(uintptr(params))
@@ -8224,7 +8224,7 @@ func DgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *float6
 }
 
 // CgesvdjBatchedBufferSize wraps cusolverDnCgesvdjBatched_bufferSize (symbol cusolverDnCgesvdjBatched_bufferSize, cusolverDn.h).
-func CgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a unsafe.Pointer, lda int32, s *float32, u unsafe.Pointer, ldu int32, v unsafe.Pointer, ldv int32, lwork *int32, params GesvdjInfo, batchSize int32) error {
+func CgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *cudart.Complex, lda int32, s *float32, u *cudart.Complex, ldu int32, v *cudart.Complex, ldv int32, lwork *int32, params GesvdjInfo, batchSize int32) error {
 	sym, err := procCgesvdjBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8234,12 +8234,12 @@ func CgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a unsafe.
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(u))
+	frame.Int(uintptr(unsafe.Pointer(u)))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(v))
+	frame.Int(uintptr(unsafe.Pointer(v)))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
@@ -8257,7 +8257,7 @@ func CgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a unsafe.
 }
 
 // ZgesvdjBatchedBufferSize wraps cusolverDnZgesvdjBatched_bufferSize (symbol cusolverDnZgesvdjBatched_bufferSize, cusolverDn.h).
-func ZgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a unsafe.Pointer, lda int32, s *float64, u unsafe.Pointer, ldu int32, v unsafe.Pointer, ldv int32, lwork *int32, params GesvdjInfo, batchSize int32) error {
+func ZgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a *cudart.DoubleComplex, lda int32, s *float64, u *cudart.DoubleComplex, ldu int32, v *cudart.DoubleComplex, ldv int32, lwork *int32, params GesvdjInfo, batchSize int32) error {
 	sym, err := procZgesvdjBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8267,12 +8267,12 @@ func ZgesvdjBatchedBufferSize(handle Handle, jobz EigMode, m, n int32, a unsafe.
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(u))
+	frame.Int(uintptr(unsafe.Pointer(u)))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(v))
+	frame.Int(uintptr(unsafe.Pointer(v)))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
@@ -8362,7 +8362,7 @@ func DgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *float64, lda int
 }
 
 // CgesvdjBatched wraps cusolverDnCgesvdjBatched (symbol cusolverDnCgesvdjBatched, cusolverDn.h).
-func CgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a unsafe.Pointer, lda int32, s *float32, u unsafe.Pointer, ldu int32, v unsafe.Pointer, ldv int32, work unsafe.Pointer, lwork int32, info *int32, params GesvdjInfo, batchSize int32) error {
+func CgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *cudart.Complex, lda int32, s *float32, u *cudart.Complex, ldu int32, v *cudart.Complex, ldv int32, work *cudart.Complex, lwork int32, info *int32, params GesvdjInfo, batchSize int32) error {
 	sym, err := procCgesvdjBatched.Addr()
 	if err != nil {
 		return err
@@ -8372,14 +8372,14 @@ func CgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a unsafe.Pointer, l
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(u))
+	frame.Int(uintptr(unsafe.Pointer(u)))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(v))
+	frame.Int(uintptr(unsafe.Pointer(v)))
 	frame.Int(uintptr(ldv))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	frame.Int(uintptr(params))
@@ -8398,7 +8398,7 @@ func CgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a unsafe.Pointer, l
 }
 
 // ZgesvdjBatched wraps cusolverDnZgesvdjBatched (symbol cusolverDnZgesvdjBatched, cusolverDn.h).
-func ZgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a unsafe.Pointer, lda int32, s *float64, u unsafe.Pointer, ldu int32, v unsafe.Pointer, ldv int32, work unsafe.Pointer, lwork int32, info *int32, params GesvdjInfo, batchSize int32) error {
+func ZgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a *cudart.DoubleComplex, lda int32, s *float64, u *cudart.DoubleComplex, ldu int32, v *cudart.DoubleComplex, ldv int32, work *cudart.DoubleComplex, lwork int32, info *int32, params GesvdjInfo, batchSize int32) error {
 	sym, err := procZgesvdjBatched.Addr()
 	if err != nil {
 		return err
@@ -8408,14 +8408,14 @@ func ZgesvdjBatched(handle Handle, jobz EigMode, m, n int32, a unsafe.Pointer, l
 	frame.Int(uintptr(jobz))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(u))
+	frame.Int(uintptr(unsafe.Pointer(u)))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(v))
+	frame.Int(uintptr(unsafe.Pointer(v)))
 	frame.Int(uintptr(ldv))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	frame.Int(uintptr(params))
@@ -8500,7 +8500,7 @@ func DgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *float64
 }
 
 // CgesvdjBufferSize wraps cusolverDnCgesvdj_bufferSize (symbol cusolverDnCgesvdj_bufferSize, cusolverDn.h).
-func CgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a unsafe.Pointer, lda int32, s *float32, u unsafe.Pointer, ldu int32, v unsafe.Pointer, ldv int32, lwork *int32, params GesvdjInfo) error {
+func CgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.Complex, lda int32, s *float32, u *cudart.Complex, ldu int32, v *cudart.Complex, ldv int32, lwork *int32, params GesvdjInfo) error {
 	sym, err := procCgesvdjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8511,12 +8511,12 @@ func CgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a unsafe.P
 	frame.Int(uintptr(econ))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(u))
+	frame.Int(uintptr(unsafe.Pointer(u)))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(v))
+	frame.Int(uintptr(unsafe.Pointer(v)))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
@@ -8533,7 +8533,7 @@ func CgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a unsafe.P
 }
 
 // ZgesvdjBufferSize wraps cusolverDnZgesvdj_bufferSize (symbol cusolverDnZgesvdj_bufferSize, cusolverDn.h).
-func ZgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a unsafe.Pointer, lda int32, s *float64, u unsafe.Pointer, ldu int32, v unsafe.Pointer, ldv int32, lwork *int32, params GesvdjInfo) error {
+func ZgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.DoubleComplex, lda int32, s *float64, u *cudart.DoubleComplex, ldu int32, v *cudart.DoubleComplex, ldv int32, lwork *int32, params GesvdjInfo) error {
 	sym, err := procZgesvdjBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8544,12 +8544,12 @@ func ZgesvdjBufferSize(handle Handle, jobz EigMode, econ, m, n int32, a unsafe.P
 	frame.Int(uintptr(econ))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(u))
+	frame.Int(uintptr(unsafe.Pointer(u)))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(v))
+	frame.Int(uintptr(unsafe.Pointer(v)))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
 	frame.Int(uintptr(params))
@@ -8638,7 +8638,7 @@ func Dgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *float64, lda int3
 }
 
 // Cgesvdj wraps cusolverDnCgesvdj (symbol cusolverDnCgesvdj, cusolverDn.h).
-func Cgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a unsafe.Pointer, lda int32, s *float32, u unsafe.Pointer, ldu int32, v unsafe.Pointer, ldv int32, work unsafe.Pointer, lwork int32, info *int32, params GesvdjInfo) error {
+func Cgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.Complex, lda int32, s *float32, u *cudart.Complex, ldu int32, v *cudart.Complex, ldv int32, work *cudart.Complex, lwork int32, info *int32, params GesvdjInfo) error {
 	sym, err := procCgesvdj.Addr()
 	if err != nil {
 		return err
@@ -8649,14 +8649,14 @@ func Cgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a unsafe.Pointer, ld
 	frame.Int(uintptr(econ))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(u))
+	frame.Int(uintptr(unsafe.Pointer(u)))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(v))
+	frame.Int(uintptr(unsafe.Pointer(v)))
 	frame.Int(uintptr(ldv))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	frame.Int(uintptr(params))
@@ -8674,7 +8674,7 @@ func Cgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a unsafe.Pointer, ld
 }
 
 // Zgesvdj wraps cusolverDnZgesvdj (symbol cusolverDnZgesvdj, cusolverDn.h).
-func Zgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a unsafe.Pointer, lda int32, s *float64, u unsafe.Pointer, ldu int32, v unsafe.Pointer, ldv int32, work unsafe.Pointer, lwork int32, info *int32, params GesvdjInfo) error {
+func Zgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a *cudart.DoubleComplex, lda int32, s *float64, u *cudart.DoubleComplex, ldu int32, v *cudart.DoubleComplex, ldv int32, work *cudart.DoubleComplex, lwork int32, info *int32, params GesvdjInfo) error {
 	sym, err := procZgesvdj.Addr()
 	if err != nil {
 		return err
@@ -8685,14 +8685,14 @@ func Zgesvdj(handle Handle, jobz EigMode, econ, m, n int32, a unsafe.Pointer, ld
 	frame.Int(uintptr(econ))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(s)))
-	frame.Int(uintptr(u))
+	frame.Int(uintptr(unsafe.Pointer(u)))
 	frame.Int(uintptr(ldu))
-	frame.Int(uintptr(v))
+	frame.Int(uintptr(unsafe.Pointer(v)))
 	frame.Int(uintptr(ldv))
-	frame.Int(uintptr(work))
+	frame.Int(uintptr(unsafe.Pointer(work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(info)))
 	frame.Int(uintptr(params))
@@ -8784,7 +8784,7 @@ func DgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int
 }
 
 // CgesvdaStridedBatchedBufferSize wraps cusolverDnCgesvdaStridedBatched_bufferSize (symbol cusolverDnCgesvdaStridedBatched_bufferSize, cusolverDn.h).
-func CgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int32, d_A unsafe.Pointer, lda int32, strideA int64, d_S *float32, strideS int64, d_U unsafe.Pointer, ldu int32, strideU int64, d_V unsafe.Pointer, ldv int32, strideV int64, lwork *int32, batchSize int32) error {
+func CgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int32, d_A *cudart.Complex, lda int32, strideA int64, d_S *float32, strideS int64, d_U *cudart.Complex, ldu int32, strideU int64, d_V *cudart.Complex, ldv int32, strideV int64, lwork *int32, batchSize int32) error {
 	sym, err := procCgesvdaStridedBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8795,15 +8795,15 @@ func CgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int
 	frame.Int(uintptr(rank))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(d_A))
+	frame.Int(uintptr(unsafe.Pointer(d_A)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(d_S)))
 	frame.Int(uintptr(strideS))
-	frame.Int(uintptr(d_U))
+	frame.Int(uintptr(unsafe.Pointer(d_U)))
 	frame.Int(uintptr(ldu))
 	frame.Int(uintptr(strideU))
-	frame.Int(uintptr(d_V))
+	frame.Int(uintptr(unsafe.Pointer(d_V)))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(strideV))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
@@ -8821,7 +8821,7 @@ func CgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int
 }
 
 // ZgesvdaStridedBatchedBufferSize wraps cusolverDnZgesvdaStridedBatched_bufferSize (symbol cusolverDnZgesvdaStridedBatched_bufferSize, cusolverDn.h).
-func ZgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int32, d_A unsafe.Pointer, lda int32, strideA int64, d_S *float64, strideS int64, d_U unsafe.Pointer, ldu int32, strideU int64, d_V unsafe.Pointer, ldv int32, strideV int64, lwork *int32, batchSize int32) error {
+func ZgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int32, d_A *cudart.DoubleComplex, lda int32, strideA int64, d_S *float64, strideS int64, d_U *cudart.DoubleComplex, ldu int32, strideU int64, d_V *cudart.DoubleComplex, ldv int32, strideV int64, lwork *int32, batchSize int32) error {
 	sym, err := procZgesvdaStridedBatchedBufferSize.Addr()
 	if err != nil {
 		return err
@@ -8832,15 +8832,15 @@ func ZgesvdaStridedBatchedBufferSize(handle Handle, jobz EigMode, rank, m, n int
 	frame.Int(uintptr(rank))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(d_A))
+	frame.Int(uintptr(unsafe.Pointer(d_A)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(d_S)))
 	frame.Int(uintptr(strideS))
-	frame.Int(uintptr(d_U))
+	frame.Int(uintptr(unsafe.Pointer(d_U)))
 	frame.Int(uintptr(ldu))
 	frame.Int(uintptr(strideU))
-	frame.Int(uintptr(d_V))
+	frame.Int(uintptr(unsafe.Pointer(d_V)))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(strideV))
 	frame.Int(uintptr(unsafe.Pointer(lwork)))
@@ -8942,7 +8942,7 @@ func DgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *f
 }
 
 // CgesvdaStridedBatched wraps cusolverDnCgesvdaStridedBatched (symbol cusolverDnCgesvdaStridedBatched, cusolverDn.h).
-func CgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A unsafe.Pointer, lda int32, strideA int64, d_S *float32, strideS int64, d_U unsafe.Pointer, ldu int32, strideU int64, d_V unsafe.Pointer, ldv int32, strideV int64, d_work unsafe.Pointer, lwork int32, d_info *int32, h_R_nrmF *float64, batchSize int32) error {
+func CgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *cudart.Complex, lda int32, strideA int64, d_S *float32, strideS int64, d_U *cudart.Complex, ldu int32, strideU int64, d_V *cudart.Complex, ldv int32, strideV int64, d_work *cudart.Complex, lwork int32, d_info *int32, h_R_nrmF *float64, batchSize int32) error {
 	sym, err := procCgesvdaStridedBatched.Addr()
 	if err != nil {
 		return err
@@ -8953,18 +8953,18 @@ func CgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A un
 	frame.Int(uintptr(rank))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(d_A))
+	frame.Int(uintptr(unsafe.Pointer(d_A)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(d_S)))
 	frame.Int(uintptr(strideS))
-	frame.Int(uintptr(d_U))
+	frame.Int(uintptr(unsafe.Pointer(d_U)))
 	frame.Int(uintptr(ldu))
 	frame.Int(uintptr(strideU))
-	frame.Int(uintptr(d_V))
+	frame.Int(uintptr(unsafe.Pointer(d_V)))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(strideV))
-	frame.Int(uintptr(d_work))
+	frame.Int(uintptr(unsafe.Pointer(d_work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(d_info)))
 	frame.Int(uintptr(unsafe.Pointer(h_R_nrmF)))
@@ -8984,7 +8984,7 @@ func CgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A un
 }
 
 // ZgesvdaStridedBatched wraps cusolverDnZgesvdaStridedBatched (symbol cusolverDnZgesvdaStridedBatched, cusolverDn.h).
-func ZgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A unsafe.Pointer, lda int32, strideA int64, d_S *float64, strideS int64, d_U unsafe.Pointer, ldu int32, strideU int64, d_V unsafe.Pointer, ldv int32, strideV int64, d_work unsafe.Pointer, lwork int32, d_info *int32, h_R_nrmF *float64, batchSize int32) error {
+func ZgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A *cudart.DoubleComplex, lda int32, strideA int64, d_S *float64, strideS int64, d_U *cudart.DoubleComplex, ldu int32, strideU int64, d_V *cudart.DoubleComplex, ldv int32, strideV int64, d_work *cudart.DoubleComplex, lwork int32, d_info *int32, h_R_nrmF *float64, batchSize int32) error {
 	sym, err := procZgesvdaStridedBatched.Addr()
 	if err != nil {
 		return err
@@ -8995,18 +8995,18 @@ func ZgesvdaStridedBatched(handle Handle, jobz EigMode, rank, m, n int32, d_A un
 	frame.Int(uintptr(rank))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(d_A))
+	frame.Int(uintptr(unsafe.Pointer(d_A)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(d_S)))
 	frame.Int(uintptr(strideS))
-	frame.Int(uintptr(d_U))
+	frame.Int(uintptr(unsafe.Pointer(d_U)))
 	frame.Int(uintptr(ldu))
 	frame.Int(uintptr(strideU))
-	frame.Int(uintptr(d_V))
+	frame.Int(uintptr(unsafe.Pointer(d_V)))
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(strideV))
-	frame.Int(uintptr(d_work))
+	frame.Int(uintptr(unsafe.Pointer(d_work)))
 	frame.Int(uintptr(lwork))
 	frame.Int(uintptr(unsafe.Pointer(d_info)))
 	frame.Int(uintptr(unsafe.Pointer(h_R_nrmF)))
@@ -9059,10 +9059,10 @@ func SetAdvOptions(params Params, function Function, algo AlgMode) error {
 // PotrfBufferSize wraps cusolverDnPotrf_bufferSize (symbol cusolverDnPotrf_bufferSize, cusolverDn.h).
 //
 // Deprecated: the header marks cusolverDnPotrf_bufferSize deprecated.
-func PotrfBufferSize(handle Handle, params Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, computeType cudart.DataType, workspaceInBytes *uint64) error {
+func PotrfBufferSize(handle Handle, params Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, computeType cudart.DataType) (workspaceInBytes uint64, err error) {
 	sym, err := procPotrfBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -9073,14 +9073,14 @@ func PotrfBufferSize(handle Handle, params Params, uplo cublas.FillMode, n int64
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(computeType))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procPotrfBufferSize, Status(frame.Ret()))
+	return workspaceInBytes, ffiimpl.Error(procPotrfBufferSize, Status(frame.Ret()))
 }
 
 // Potrf wraps cusolverDnPotrf (symbol cusolverDnPotrf, cusolverDn.h).
@@ -9147,10 +9147,10 @@ func Potrs(handle Handle, params Params, uplo cublas.FillMode, n, nrhs int64, da
 // GeqrfBufferSize wraps cusolverDnGeqrf_bufferSize (symbol cusolverDnGeqrf_bufferSize, cusolverDn.h).
 //
 // Deprecated: the header marks cusolverDnGeqrf_bufferSize deprecated.
-func GeqrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeTau cudart.DataType, tau unsafe.Pointer, computeType cudart.DataType, workspaceInBytes *uint64) error {
+func GeqrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeTau cudart.DataType, tau unsafe.Pointer, computeType cudart.DataType) (workspaceInBytes uint64, err error) {
 	sym, err := procGeqrfBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -9163,15 +9163,15 @@ func GeqrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.
 	frame.Int(uintptr(dataTypeTau))
 	frame.Int(uintptr(tau))
 	frame.Int(uintptr(computeType))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(tau)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procGeqrfBufferSize, Status(frame.Ret()))
+	return workspaceInBytes, ffiimpl.Error(procGeqrfBufferSize, Status(frame.Ret()))
 }
 
 // Geqrf wraps cusolverDnGeqrf (symbol cusolverDnGeqrf, cusolverDn.h).
@@ -9237,10 +9237,10 @@ func GetrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.
 // Getrf wraps cusolverDnGetrf (symbol cusolverDnGetrf, cusolverDn.h).
 //
 // Deprecated: the header marks cusolverDnGetrf deprecated.
-func Getrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, ipiv *int64, computeType cudart.DataType, pBuffer unsafe.Pointer, workspaceInBytes uint64) (info int32, err error) {
+func Getrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, ipiv *int64, computeType cudart.DataType, pBuffer unsafe.Pointer, workspaceInBytes uint64, info *int32) error {
 	sym, err := procGetrf.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -9254,25 +9254,25 @@ func Getrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, 
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(pBuffer))
 	frame.Int(uintptr(workspaceInBytes))
-	frame.Int(uintptr(unsafe.Pointer(&info)))
+	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(ipiv)
 	runtime.KeepAlive(pBuffer)
-	runtime.KeepAlive(&info)
+	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	return info, ffiimpl.Error(procGetrf, Status(frame.Ret()))
+	return ffiimpl.Error(procGetrf, Status(frame.Ret()))
 }
 
 // Getrs wraps cusolverDnGetrs (symbol cusolverDnGetrs, cusolverDn.h).
 //
 // Deprecated: the header marks cusolverDnGetrs deprecated.
-func Getrs(handle Handle, params Params, trans cublas.Operation, n, nrhs int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, ipiv *int64, dataTypeB cudart.DataType, b unsafe.Pointer, ldb int64) (info int32, err error) {
+func Getrs(handle Handle, params Params, trans cublas.Operation, n, nrhs int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, ipiv *int64, dataTypeB cudart.DataType, b unsafe.Pointer, ldb int64, info *int32) error {
 	sym, err := procGetrs.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -9287,25 +9287,25 @@ func Getrs(handle Handle, params Params, trans cublas.Operation, n, nrhs int64, 
 	frame.Int(uintptr(dataTypeB))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(&info)))
+	frame.Int(uintptr(unsafe.Pointer(info)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(ipiv)
 	runtime.KeepAlive(b)
-	runtime.KeepAlive(&info)
+	runtime.KeepAlive(info)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	return info, ffiimpl.Error(procGetrs, Status(frame.Ret()))
+	return ffiimpl.Error(procGetrs, Status(frame.Ret()))
 }
 
 // SyevdBufferSize wraps cusolverDnSyevd_bufferSize (symbol cusolverDnSyevd_bufferSize, cusolverDn.h).
 //
 // Deprecated: the header marks cusolverDnSyevd_bufferSize deprecated.
-func SyevdBufferSize(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, workspaceInBytes *uint64) error {
+func SyevdBufferSize(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType) (workspaceInBytes uint64, err error) {
 	sym, err := procSyevdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -9319,15 +9319,15 @@ func SyevdBufferSize(handle Handle, params Params, jobz EigMode, uplo cublas.Fil
 	frame.Int(uintptr(dataTypeW))
 	frame.Int(uintptr(w))
 	frame.Int(uintptr(computeType))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(w)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSyevdBufferSize, Status(frame.Ret()))
+	return workspaceInBytes, ffiimpl.Error(procSyevdBufferSize, Status(frame.Ret()))
 }
 
 // Syevd wraps cusolverDnSyevd (symbol cusolverDnSyevd, cusolverDn.h).
@@ -9367,10 +9367,10 @@ func Syevd(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n i
 // SyevdxBufferSize wraps cusolverDnSyevdx_bufferSize (symbol cusolverDnSyevdx_bufferSize, cusolverDn.h).
 //
 // Deprecated: the header marks cusolverDnSyevdx_bufferSize deprecated.
-func SyevdxBufferSize(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, vl, vu unsafe.Pointer, il, iu int64, h_meig *int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, workspaceInBytes *uint64) error {
+func SyevdxBufferSize(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, vl, vu unsafe.Pointer, il, iu int64, h_meig *int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType) (workspaceInBytes uint64, err error) {
 	sym, err := procSyevdxBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -9390,18 +9390,18 @@ func SyevdxBufferSize(handle Handle, params Params, jobz EigMode, rangeArg EigRa
 	frame.Int(uintptr(dataTypeW))
 	frame.Int(uintptr(w))
 	frame.Int(uintptr(computeType))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(vl)
 	runtime.KeepAlive(vu)
 	runtime.KeepAlive(h_meig)
 	runtime.KeepAlive(w)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSyevdxBufferSize, Status(frame.Ret()))
+	return workspaceInBytes, ffiimpl.Error(procSyevdxBufferSize, Status(frame.Ret()))
 }
 
 // Syevdx wraps cusolverDnSyevdx (symbol cusolverDnSyevdx, cusolverDn.h).
@@ -9450,10 +9450,10 @@ func Syevdx(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo 
 // GesvdBufferSize wraps cusolverDnGesvd_bufferSize (symbol cusolverDnGesvd_bufferSize, cusolverDn.h).
 //
 // Deprecated: the header marks cusolverDnGesvd_bufferSize deprecated.
-func GesvdBufferSize(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeS cudart.DataType, s unsafe.Pointer, dataTypeU cudart.DataType, u unsafe.Pointer, ldu int64, dataTypeVT cudart.DataType, vT unsafe.Pointer, ldvt int64, computeType cudart.DataType, workspaceInBytes *uint64) error {
+func GesvdBufferSize(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeS cudart.DataType, s unsafe.Pointer, dataTypeU cudart.DataType, u unsafe.Pointer, ldu int64, dataTypeVT cudart.DataType, vT unsafe.Pointer, ldvt int64, computeType cudart.DataType) (workspaceInBytes uint64, err error) {
 	sym, err := procGesvdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -9474,17 +9474,17 @@ func GesvdBufferSize(handle Handle, params Params, jobu, jobvt int8, m, n int64,
 	frame.Int(uintptr(vT))
 	frame.Int(uintptr(ldvt))
 	frame.Int(uintptr(computeType))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(s)
 	runtime.KeepAlive(u)
 	runtime.KeepAlive(vT)
-	runtime.KeepAlive(workspaceInBytes)
+	runtime.KeepAlive(&workspaceInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procGesvdBufferSize, Status(frame.Ret()))
+	return workspaceInBytes, ffiimpl.Error(procGesvdBufferSize, Status(frame.Ret()))
 }
 
 // Gesvd wraps cusolverDnGesvd (symbol cusolverDnGesvd, cusolverDn.h).
@@ -9531,10 +9531,10 @@ func Gesvd(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataTypeA
 }
 
 // XpotrfBufferSize wraps cusolverDnXpotrf_bufferSize (symbol cusolverDnXpotrf_bufferSize, cusolverDn.h).
-func XpotrfBufferSize(handle Handle, params Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, computeType cudart.DataType, workspaceInBytesOnDevice, workspaceInBytesOnHost *uint64) error {
+func XpotrfBufferSize(handle Handle, params Params, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXpotrfBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -9546,15 +9546,15 @@ func XpotrfBufferSize(handle Handle, params Params, uplo cublas.FillMode, n int6
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnHost)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
-	runtime.KeepAlive(workspaceInBytesOnHost)
+	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procXpotrfBufferSize, Status(frame.Ret()))
+	return workspaceInBytesOnHost, ffiimpl.Error(procXpotrfBufferSize, Status(frame.Ret()))
 }
 
 // Xpotrf wraps cusolverDnXpotrf (symbol cusolverDnXpotrf, cusolverDn.h).
@@ -9618,10 +9618,10 @@ func Xpotrs(handle Handle, params Params, uplo cublas.FillMode, n, nrhs int64, d
 }
 
 // XgeqrfBufferSize wraps cusolverDnXgeqrf_bufferSize (symbol cusolverDnXgeqrf_bufferSize, cusolverDn.h).
-func XgeqrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeTau cudart.DataType, tau unsafe.Pointer, computeType cudart.DataType, workspaceInBytesOnDevice, workspaceInBytesOnHost *uint64) error {
+func XgeqrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeTau cudart.DataType, tau unsafe.Pointer, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXgeqrfBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -9635,16 +9635,16 @@ func XgeqrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart
 	frame.Int(uintptr(tau))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnHost)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(tau)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
-	runtime.KeepAlive(workspaceInBytesOnHost)
+	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procXgeqrfBufferSize, Status(frame.Ret()))
+	return workspaceInBytesOnHost, ffiimpl.Error(procXgeqrfBufferSize, Status(frame.Ret()))
 }
 
 // Xgeqrf wraps cusolverDnXgeqrf (symbol cusolverDnXgeqrf, cusolverDn.h).
@@ -9682,10 +9682,10 @@ func Xgeqrf(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType,
 }
 
 // XgetrfBufferSize wraps cusolverDnXgetrf_bufferSize (symbol cusolverDnXgetrf_bufferSize, cusolverDn.h).
-func XgetrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, computeType cudart.DataType, workspaceInBytesOnDevice, workspaceInBytesOnHost *uint64) error {
+func XgetrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXgetrfBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -9697,15 +9697,15 @@ func XgetrfBufferSize(handle Handle, params Params, m, n int64, dataTypeA cudart
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnHost)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
-	runtime.KeepAlive(workspaceInBytesOnHost)
+	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procXgetrfBufferSize, Status(frame.Ret()))
+	return workspaceInBytesOnHost, ffiimpl.Error(procXgetrfBufferSize, Status(frame.Ret()))
 }
 
 // Xgetrf wraps cusolverDnXgetrf (symbol cusolverDnXgetrf, cusolverDn.h).
@@ -9773,10 +9773,10 @@ func Xgetrs(handle Handle, params Params, trans cublas.Operation, n, nrhs int64,
 }
 
 // XsyevdBufferSize wraps cusolverDnXsyevd_bufferSize (symbol cusolverDnXsyevd_bufferSize, cusolverDn.h).
-func XsyevdBufferSize(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, workspaceInBytesOnDevice, workspaceInBytesOnHost *uint64) error {
+func XsyevdBufferSize(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXsyevdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -9791,16 +9791,16 @@ func XsyevdBufferSize(handle Handle, params Params, jobz EigMode, uplo cublas.Fi
 	frame.Int(uintptr(w))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnHost)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(w)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
-	runtime.KeepAlive(workspaceInBytesOnHost)
+	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procXsyevdBufferSize, Status(frame.Ret()))
+	return workspaceInBytesOnHost, ffiimpl.Error(procXsyevdBufferSize, Status(frame.Ret()))
 }
 
 // Xsyevd wraps cusolverDnXsyevd (symbol cusolverDnXsyevd, cusolverDn.h).
@@ -9839,10 +9839,10 @@ func Xsyevd(handle Handle, params Params, jobz EigMode, uplo cublas.FillMode, n 
 }
 
 // XsyevdxBufferSize wraps cusolverDnXsyevdx_bufferSize (symbol cusolverDnXsyevdx_bufferSize, cusolverDn.h).
-func XsyevdxBufferSize(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, vl, vu unsafe.Pointer, il, iu int64, h_meig *int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, workspaceInBytesOnDevice, workspaceInBytesOnHost *uint64) error {
+func XsyevdxBufferSize(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo cublas.FillMode, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, vl, vu unsafe.Pointer, il, iu int64, h_meig *int64, dataTypeW cudart.DataType, w unsafe.Pointer, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXsyevdxBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -9863,7 +9863,7 @@ func XsyevdxBufferSize(handle Handle, params Params, jobz EigMode, rangeArg EigR
 	frame.Int(uintptr(w))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnHost)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(vl)
@@ -9871,11 +9871,11 @@ func XsyevdxBufferSize(handle Handle, params Params, jobz EigMode, rangeArg EigR
 	runtime.KeepAlive(h_meig)
 	runtime.KeepAlive(w)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
-	runtime.KeepAlive(workspaceInBytesOnHost)
+	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procXsyevdxBufferSize, Status(frame.Ret()))
+	return workspaceInBytesOnHost, ffiimpl.Error(procXsyevdxBufferSize, Status(frame.Ret()))
 }
 
 // Xsyevdx wraps cusolverDnXsyevdx (symbol cusolverDnXsyevdx, cusolverDn.h).
@@ -9923,10 +9923,10 @@ func Xsyevdx(handle Handle, params Params, jobz EigMode, rangeArg EigRange, uplo
 }
 
 // XgesvdBufferSize wraps cusolverDnXgesvd_bufferSize (symbol cusolverDnXgesvd_bufferSize, cusolverDn.h).
-func XgesvdBufferSize(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeS cudart.DataType, s unsafe.Pointer, dataTypeU cudart.DataType, u unsafe.Pointer, ldu int64, dataTypeVT cudart.DataType, vT unsafe.Pointer, ldvt int64, computeType cudart.DataType, workspaceInBytesOnDevice, workspaceInBytesOnHost *uint64) error {
+func XgesvdBufferSize(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeS cudart.DataType, s unsafe.Pointer, dataTypeU cudart.DataType, u unsafe.Pointer, ldu int64, dataTypeVT cudart.DataType, vT unsafe.Pointer, ldvt int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXgesvdBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -9948,18 +9948,18 @@ func XgesvdBufferSize(handle Handle, params Params, jobu, jobvt int8, m, n int64
 	frame.Int(uintptr(ldvt))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnHost)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(s)
 	runtime.KeepAlive(u)
 	runtime.KeepAlive(vT)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
-	runtime.KeepAlive(workspaceInBytesOnHost)
+	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procXgesvdBufferSize, Status(frame.Ret()))
+	return workspaceInBytesOnHost, ffiimpl.Error(procXgesvdBufferSize, Status(frame.Ret()))
 }
 
 // Xgesvd wraps cusolverDnXgesvd (symbol cusolverDnXgesvd, cusolverDn.h).
@@ -10007,10 +10007,10 @@ func Xgesvd(handle Handle, params Params, jobu, jobvt int8, m, n int64, dataType
 }
 
 // XgesvdpBufferSize wraps cusolverDnXgesvdp_bufferSize (symbol cusolverDnXgesvdp_bufferSize, cusolverDn.h).
-func XgesvdpBufferSize(handle Handle, params Params, jobz EigMode, econ int32, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeS cudart.DataType, s unsafe.Pointer, dataTypeU cudart.DataType, u unsafe.Pointer, ldu int64, dataTypeV cudart.DataType, v unsafe.Pointer, ldv int64, computeType cudart.DataType, workspaceInBytesOnDevice, workspaceInBytesOnHost *uint64) error {
+func XgesvdpBufferSize(handle Handle, params Params, jobz EigMode, econ int32, m, n int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeS cudart.DataType, s unsafe.Pointer, dataTypeU cudart.DataType, u unsafe.Pointer, ldu int64, dataTypeV cudart.DataType, v unsafe.Pointer, ldv int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXgesvdpBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -10032,18 +10032,18 @@ func XgesvdpBufferSize(handle Handle, params Params, jobz EigMode, econ int32, m
 	frame.Int(uintptr(ldv))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnHost)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(s)
 	runtime.KeepAlive(u)
 	runtime.KeepAlive(v)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
-	runtime.KeepAlive(workspaceInBytesOnHost)
+	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procXgesvdpBufferSize, Status(frame.Ret()))
+	return workspaceInBytesOnHost, ffiimpl.Error(procXgesvdpBufferSize, Status(frame.Ret()))
 }
 
 // Xgesvdp wraps cusolverDnXgesvdp (symbol cusolverDnXgesvdp, cusolverDn.h).
@@ -10093,10 +10093,10 @@ func Xgesvdp(handle Handle, params Params, jobz EigMode, econ int32, m, n int64,
 }
 
 // XgesvdrBufferSize wraps cusolverDnXgesvdr_bufferSize (symbol cusolverDnXgesvdr_bufferSize, cusolverDn.h).
-func XgesvdrBufferSize(handle Handle, params Params, jobu, jobv int8, m, n, k, p, niters int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeSrand cudart.DataType, srand unsafe.Pointer, dataTypeUrand cudart.DataType, urand unsafe.Pointer, ldUrand int64, dataTypeVrand cudart.DataType, vrand unsafe.Pointer, ldVrand int64, computeType cudart.DataType, workspaceInBytesOnDevice, workspaceInBytesOnHost *uint64) error {
+func XgesvdrBufferSize(handle Handle, params Params, jobu, jobv int8, m, n, k, p, niters int64, dataTypeA cudart.DataType, a unsafe.Pointer, lda int64, dataTypeSrand cudart.DataType, srand unsafe.Pointer, dataTypeUrand cudart.DataType, urand unsafe.Pointer, ldUrand int64, dataTypeVrand cudart.DataType, vrand unsafe.Pointer, ldVrand int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXgesvdrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -10121,18 +10121,18 @@ func XgesvdrBufferSize(handle Handle, params Params, jobu, jobv int8, m, n, k, p
 	frame.Int(uintptr(ldVrand))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnHost)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(srand)
 	runtime.KeepAlive(urand)
 	runtime.KeepAlive(vrand)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
-	runtime.KeepAlive(workspaceInBytesOnHost)
+	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procXgesvdrBufferSize, Status(frame.Ret()))
+	return workspaceInBytesOnHost, ffiimpl.Error(procXgesvdrBufferSize, Status(frame.Ret()))
 }
 
 // Xgesvdr wraps cusolverDnXgesvdr (symbol cusolverDnXgesvdr, cusolverDn.h).
@@ -10183,10 +10183,10 @@ func Xgesvdr(handle Handle, params Params, jobu, jobv int8, m, n, k, p, niters i
 }
 
 // XlarftBufferSize wraps cusolverDnXlarft_bufferSize (symbol cusolverDnXlarft_bufferSize, cusolverDn.h).
-func XlarftBufferSize(handle Handle, params Params, direct DirectMode, storev StorevMode, n, k int64, dataTypeV cudart.DataType, d_V unsafe.Pointer, ldv int64, dataTypeTau cudart.DataType, d_tau unsafe.Pointer, dataTypeT cudart.DataType, d_T unsafe.Pointer, ldt int64, computeType cudart.DataType, workspaceInBytesOnDevice, workspaceInBytesOnHost *uint64) error {
+func XlarftBufferSize(handle Handle, params Params, direct DirectMode, storev StorevMode, n, k int64, dataTypeV cudart.DataType, d_V unsafe.Pointer, ldv int64, dataTypeTau cudart.DataType, d_tau unsafe.Pointer, dataTypeT cudart.DataType, d_T unsafe.Pointer, ldt int64, computeType cudart.DataType, workspaceInBytesOnDevice *uint64) (workspaceInBytesOnHost uint64, err error) {
 	sym, err := procXlarftBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -10205,17 +10205,17 @@ func XlarftBufferSize(handle Handle, params Params, direct DirectMode, storev St
 	frame.Int(uintptr(ldt))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnDevice)))
-	frame.Int(uintptr(unsafe.Pointer(workspaceInBytesOnHost)))
+	frame.Int(uintptr(unsafe.Pointer(&workspaceInBytesOnHost)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(d_V)
 	runtime.KeepAlive(d_tau)
 	runtime.KeepAlive(d_T)
 	runtime.KeepAlive(workspaceInBytesOnDevice)
-	runtime.KeepAlive(workspaceInBytesOnHost)
+	runtime.KeepAlive(&workspaceInBytesOnHost)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procXlarftBufferSize, Status(frame.Ret()))
+	return workspaceInBytesOnHost, ffiimpl.Error(procXlarftBufferSize, Status(frame.Ret()))
 }
 
 // Xlarft wraps cusolverDnXlarft (symbol cusolverDnXlarft, cusolverDn.h).

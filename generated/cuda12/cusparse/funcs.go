@@ -545,14 +545,14 @@ func Sgemvi(handle Handle, transA Operation, m, n int32, alpha, a *float32, lda,
 }
 
 // SgemviBufferSize wraps cusparseSgemvi_bufferSize (symbol cusparseSgemvi_bufferSize, cusparse.h).
-func SgemviBufferSize(handle Handle, transA Operation, m, n, nnz int32, pBufferSize *int32) error {
+func SgemviBufferSize(handle Handle, transA Operation, m, n, nnz int32) (pBufferSize int32, err error) {
 	sym, err := procSgemviBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(transA), uintptr(m), uintptr(n), uintptr(nnz), uintptr(unsafe.Pointer(pBufferSize)))
-	runtime.KeepAlive(pBufferSize)
-	return ffiimpl.Error(procSgemviBufferSize, Status(r))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(transA), uintptr(m), uintptr(n), uintptr(nnz), uintptr(unsafe.Pointer(&pBufferSize)))
+	runtime.KeepAlive(&pBufferSize)
+	return pBufferSize, ffiimpl.Error(procSgemviBufferSize, Status(r))
 }
 
 // Dgemvi wraps cusparseDgemvi (symbol cusparseDgemvi, cusparse.h).
@@ -591,18 +591,18 @@ func Dgemvi(handle Handle, transA Operation, m, n int32, alpha, a *float64, lda,
 }
 
 // DgemviBufferSize wraps cusparseDgemvi_bufferSize (symbol cusparseDgemvi_bufferSize, cusparse.h).
-func DgemviBufferSize(handle Handle, transA Operation, m, n, nnz int32, pBufferSize *int32) error {
+func DgemviBufferSize(handle Handle, transA Operation, m, n, nnz int32) (pBufferSize int32, err error) {
 	sym, err := procDgemviBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(transA), uintptr(m), uintptr(n), uintptr(nnz), uintptr(unsafe.Pointer(pBufferSize)))
-	runtime.KeepAlive(pBufferSize)
-	return ffiimpl.Error(procDgemviBufferSize, Status(r))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(transA), uintptr(m), uintptr(n), uintptr(nnz), uintptr(unsafe.Pointer(&pBufferSize)))
+	runtime.KeepAlive(&pBufferSize)
+	return pBufferSize, ffiimpl.Error(procDgemviBufferSize, Status(r))
 }
 
 // Cgemvi wraps cusparseCgemvi (symbol cusparseCgemvi, cusparse.h).
-func Cgemvi(handle Handle, transA Operation, m, n int32, alpha, a unsafe.Pointer, lda, nnz int32, xVal unsafe.Pointer, xInd *int32, beta, y unsafe.Pointer, idxBase IndexBase, pBuffer unsafe.Pointer) error {
+func Cgemvi(handle Handle, transA Operation, m, n int32, alpha, a *cudart.Complex, lda, nnz int32, xVal *cudart.Complex, xInd *int32, beta, y *cudart.Complex, idxBase IndexBase, pBuffer unsafe.Pointer) error {
 	sym, err := procCgemvi.Addr()
 	if err != nil {
 		return err
@@ -612,14 +612,14 @@ func Cgemvi(handle Handle, transA Operation, m, n int32, alpha, a unsafe.Pointer
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(xVal))
+	frame.Int(uintptr(unsafe.Pointer(xVal)))
 	frame.Int(uintptr(unsafe.Pointer(xInd)))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(pBuffer))
 	ffiimpl.Call(sym, &frame)
@@ -637,18 +637,18 @@ func Cgemvi(handle Handle, transA Operation, m, n int32, alpha, a unsafe.Pointer
 }
 
 // CgemviBufferSize wraps cusparseCgemvi_bufferSize (symbol cusparseCgemvi_bufferSize, cusparse.h).
-func CgemviBufferSize(handle Handle, transA Operation, m, n, nnz int32, pBufferSize *int32) error {
+func CgemviBufferSize(handle Handle, transA Operation, m, n, nnz int32) (pBufferSize int32, err error) {
 	sym, err := procCgemviBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(transA), uintptr(m), uintptr(n), uintptr(nnz), uintptr(unsafe.Pointer(pBufferSize)))
-	runtime.KeepAlive(pBufferSize)
-	return ffiimpl.Error(procCgemviBufferSize, Status(r))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(transA), uintptr(m), uintptr(n), uintptr(nnz), uintptr(unsafe.Pointer(&pBufferSize)))
+	runtime.KeepAlive(&pBufferSize)
+	return pBufferSize, ffiimpl.Error(procCgemviBufferSize, Status(r))
 }
 
 // Zgemvi wraps cusparseZgemvi (symbol cusparseZgemvi, cusparse.h).
-func Zgemvi(handle Handle, transA Operation, m, n int32, alpha, a unsafe.Pointer, lda, nnz int32, xVal unsafe.Pointer, xInd *int32, beta, y unsafe.Pointer, idxBase IndexBase, pBuffer unsafe.Pointer) error {
+func Zgemvi(handle Handle, transA Operation, m, n int32, alpha, a *cudart.DoubleComplex, lda, nnz int32, xVal *cudart.DoubleComplex, xInd *int32, beta, y *cudart.DoubleComplex, idxBase IndexBase, pBuffer unsafe.Pointer) error {
 	sym, err := procZgemvi.Addr()
 	if err != nil {
 		return err
@@ -658,14 +658,14 @@ func Zgemvi(handle Handle, transA Operation, m, n int32, alpha, a unsafe.Pointer
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(xVal))
+	frame.Int(uintptr(unsafe.Pointer(xVal)))
 	frame.Int(uintptr(unsafe.Pointer(xInd)))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(pBuffer))
 	ffiimpl.Call(sym, &frame)
@@ -683,14 +683,14 @@ func Zgemvi(handle Handle, transA Operation, m, n int32, alpha, a unsafe.Pointer
 }
 
 // ZgemviBufferSize wraps cusparseZgemvi_bufferSize (symbol cusparseZgemvi_bufferSize, cusparse.h).
-func ZgemviBufferSize(handle Handle, transA Operation, m, n, nnz int32, pBufferSize *int32) error {
+func ZgemviBufferSize(handle Handle, transA Operation, m, n, nnz int32) (pBufferSize int32, err error) {
 	sym, err := procZgemviBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(transA), uintptr(m), uintptr(n), uintptr(nnz), uintptr(unsafe.Pointer(pBufferSize)))
-	runtime.KeepAlive(pBufferSize)
-	return ffiimpl.Error(procZgemviBufferSize, Status(r))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(transA), uintptr(m), uintptr(n), uintptr(nnz), uintptr(unsafe.Pointer(&pBufferSize)))
+	runtime.KeepAlive(&pBufferSize)
+	return pBufferSize, ffiimpl.Error(procZgemviBufferSize, Status(r))
 }
 
 // Sbsrmv wraps cusparseSbsrmv (symbol cusparseSbsrmv, cusparse.h).
@@ -766,7 +766,7 @@ func Dbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 }
 
 // Cbsrmv wraps cusparseCbsrmv (symbol cusparseCbsrmv, cusparse.h).
-func Cbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32, alpha unsafe.Pointer, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y unsafe.Pointer) error {
+func Cbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32, alpha *cudart.Complex, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y *cudart.Complex) error {
 	sym, err := procCbsrmv.Addr()
 	if err != nil {
 		return err
@@ -778,15 +778,15 @@ func Cbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
-	frame.Int(uintptr(x))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(bsrSortedValA)
@@ -802,7 +802,7 @@ func Cbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 }
 
 // Zbsrmv wraps cusparseZbsrmv (symbol cusparseZbsrmv, cusparse.h).
-func Zbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32, alpha unsafe.Pointer, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y unsafe.Pointer) error {
+func Zbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32, alpha *cudart.DoubleComplex, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y *cudart.DoubleComplex) error {
 	sym, err := procZbsrmv.Addr()
 	if err != nil {
 		return err
@@ -814,15 +814,15 @@ func Zbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
-	frame.Int(uintptr(x))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(bsrSortedValA)
@@ -926,7 +926,7 @@ func Dbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 // Cbsrxmv wraps cusparseCbsrxmv (symbol cusparseCbsrxmv, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrxmv deprecated.
-func Cbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb, nnzb int32, alpha unsafe.Pointer, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y unsafe.Pointer) error {
+func Cbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb, nnzb int32, alpha *cudart.Complex, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y *cudart.Complex) error {
 	sym, err := procCbsrxmv.Addr()
 	if err != nil {
 		return err
@@ -939,17 +939,17 @@ func Cbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedMaskPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedEndPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
-	frame.Int(uintptr(x))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(bsrSortedValA)
@@ -969,7 +969,7 @@ func Cbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 // Zbsrxmv wraps cusparseZbsrxmv (symbol cusparseZbsrxmv, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrxmv deprecated.
-func Zbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb, nnzb int32, alpha unsafe.Pointer, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y unsafe.Pointer) error {
+func Zbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb, nnzb int32, alpha *cudart.DoubleComplex, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedMaskPtrA, bsrSortedRowPtrA, bsrSortedEndPtrA, bsrSortedColIndA *int32, blockDim int32, x, beta, y *cudart.DoubleComplex) error {
 	sym, err := procZbsrxmv.Addr()
 	if err != nil {
 		return err
@@ -982,17 +982,17 @@ func Zbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedMaskPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedEndPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
-	frame.Int(uintptr(x))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(y))
+	frame.Int(uintptr(unsafe.Pointer(x)))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(y)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(bsrSortedValA)
@@ -1025,10 +1025,10 @@ func Xbsrsv2ZeroPivot(handle Handle, info Bsrsv2Info, position *int32) error {
 // Sbsrsv2BufferSize wraps cusparseSbsrsv2_bufferSize (symbol cusparseSbsrsv2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrsv2_bufferSize deprecated.
-func Sbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, pBufferSizeInBytes *int32) error {
+func Sbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procSbsrsv2BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1042,25 +1042,25 @@ func Sbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSbsrsv2BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procSbsrsv2BufferSize, Status(frame.Ret()))
 }
 
 // Dbsrsv2BufferSize wraps cusparseDbsrsv2_bufferSize (symbol cusparseDbsrsv2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrsv2_bufferSize deprecated.
-func Dbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, pBufferSizeInBytes *int32) error {
+func Dbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procDbsrsv2BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1074,25 +1074,25 @@ func Dbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDbsrsv2BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procDbsrsv2BufferSize, Status(frame.Ret()))
 }
 
 // Cbsrsv2BufferSize wraps cusparseCbsrsv2_bufferSize (symbol cusparseCbsrsv2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrsv2_bufferSize deprecated.
-func Cbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, pBufferSizeInBytes *int32) error {
+func Cbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procCbsrsv2BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1101,30 +1101,30 @@ func Cbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCbsrsv2BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procCbsrsv2BufferSize, Status(frame.Ret()))
 }
 
 // Zbsrsv2BufferSize wraps cusparseZbsrsv2_bufferSize (symbol cusparseZbsrsv2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrsv2_bufferSize deprecated.
-func Zbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, pBufferSizeInBytes *int32) error {
+func Zbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procZbsrsv2BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1133,21 +1133,21 @@ func Zbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZbsrsv2BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procZbsrsv2BufferSize, Status(frame.Ret()))
 }
 
 // Sbsrsv2BufferSizeExt wraps cusparseSbsrsv2_bufferSizeExt (symbol cusparseSbsrsv2_bufferSizeExt, cusparse.h).
@@ -1155,10 +1155,10 @@ func Zbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb
 // The library does not export cusparseSbsrsv2_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseSbsrsv2_bufferSizeExt deprecated.
-func Sbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, info Bsrsv2Info, pBufferSize *uint64) error {
+func Sbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, info Bsrsv2Info) (pBufferSize uint64, err error) {
 	sym, err := procSbsrsv2BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1172,16 +1172,16 @@ func Sbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSbsrsv2BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procSbsrsv2BufferSizeExt, Status(frame.Ret()))
 }
 
 // Dbsrsv2BufferSizeExt wraps cusparseDbsrsv2_bufferSizeExt (symbol cusparseDbsrsv2_bufferSizeExt, cusparse.h).
@@ -1189,10 +1189,10 @@ func Sbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 // The library does not export cusparseDbsrsv2_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDbsrsv2_bufferSizeExt deprecated.
-func Dbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, info Bsrsv2Info, pBufferSize *uint64) error {
+func Dbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, info Bsrsv2Info) (pBufferSize uint64, err error) {
 	sym, err := procDbsrsv2BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1206,16 +1206,16 @@ func Dbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDbsrsv2BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procDbsrsv2BufferSizeExt, Status(frame.Ret()))
 }
 
 // Cbsrsv2BufferSizeExt wraps cusparseCbsrsv2_bufferSizeExt (symbol cusparseCbsrsv2_bufferSizeExt, cusparse.h).
@@ -1223,10 +1223,10 @@ func Dbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 // The library does not export cusparseCbsrsv2_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCbsrsv2_bufferSizeExt deprecated.
-func Cbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, info Bsrsv2Info, pBufferSize *uint64) error {
+func Cbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, info Bsrsv2Info) (pBufferSize uint64, err error) {
 	sym, err := procCbsrsv2BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1235,21 +1235,21 @@ func Cbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCbsrsv2BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procCbsrsv2BufferSizeExt, Status(frame.Ret()))
 }
 
 // Zbsrsv2BufferSizeExt wraps cusparseZbsrsv2_bufferSizeExt (symbol cusparseZbsrsv2_bufferSizeExt, cusparse.h).
@@ -1257,10 +1257,10 @@ func Cbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 // The library does not export cusparseZbsrsv2_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZbsrsv2_bufferSizeExt deprecated.
-func Zbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, info Bsrsv2Info, pBufferSize *uint64) error {
+func Zbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, info Bsrsv2Info) (pBufferSize uint64, err error) {
 	sym, err := procZbsrsv2BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1269,21 +1269,21 @@ func Zbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZbsrsv2BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procZbsrsv2BufferSizeExt, Status(frame.Ret()))
 }
 
 // Sbsrsv2Analysis wraps cusparseSbsrsv2_analysis (symbol cusparseSbsrsv2_analysis, cusparse.h).
@@ -1355,7 +1355,7 @@ func Dbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb i
 // Cbsrsv2Analysis wraps cusparseCbsrsv2_analysis (symbol cusparseCbsrsv2_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrsv2_analysis deprecated.
-func Cbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
+func Cbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
 	sym, err := procCbsrsv2Analysis.Addr()
 	if err != nil {
 		return err
@@ -1367,7 +1367,7 @@ func Cbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb i
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
@@ -1388,7 +1388,7 @@ func Cbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb i
 // Zbsrsv2Analysis wraps cusparseZbsrsv2_analysis (symbol cusparseZbsrsv2_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrsv2_analysis deprecated.
-func Zbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
+func Zbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
 	sym, err := procZbsrsv2Analysis.Addr()
 	if err != nil {
 		return err
@@ -1400,7 +1400,7 @@ func Zbsrsv2Analysis(handle Handle, dirA Direction, transA Operation, mb, nnzb i
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
@@ -1499,7 +1499,7 @@ func Dbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 // Cbsrsv2Solve wraps cusparseCbsrsv2_solve (symbol cusparseCbsrsv2_solve, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrsv2_solve deprecated.
-func Cbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, alpha unsafe.Pointer, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, f, x unsafe.Pointer, policy SolvePolicy, pBuffer unsafe.Pointer) error {
+func Cbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, alpha *cudart.Complex, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, f, x *cudart.Complex, policy SolvePolicy, pBuffer unsafe.Pointer) error {
 	sym, err := procCbsrsv2Solve.Addr()
 	if err != nil {
 		return err
@@ -1510,15 +1510,15 @@ func Cbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(f))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(f)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(pBuffer))
 	ffiimpl.Call(sym, &frame)
@@ -1538,7 +1538,7 @@ func Cbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 // Zbsrsv2Solve wraps cusparseZbsrsv2_solve (symbol cusparseZbsrsv2_solve, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrsv2_solve deprecated.
-func Zbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, alpha unsafe.Pointer, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, f, x unsafe.Pointer, policy SolvePolicy, pBuffer unsafe.Pointer) error {
+func Zbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, alpha *cudart.DoubleComplex, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, info Bsrsv2Info, f, x *cudart.DoubleComplex, policy SolvePolicy, pBuffer unsafe.Pointer) error {
 	sym, err := procZbsrsv2Solve.Addr()
 	if err != nil {
 		return err
@@ -1549,15 +1549,15 @@ func Zbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(f))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(f)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(pBuffer))
 	ffiimpl.Call(sym, &frame)
@@ -1655,7 +1655,7 @@ func Dbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 }
 
 // Cbsrmm wraps cusparseCbsrmm (symbol cusparseCbsrmm, cusparse.h).
-func Cbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, nnzb int32, alpha unsafe.Pointer, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, b unsafe.Pointer, ldb int32, beta, c unsafe.Pointer, ldc int32) error {
+func Cbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, nnzb int32, alpha *cudart.Complex, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, b *cudart.Complex, ldb int32, beta, c *cudart.Complex, ldc int32) error {
 	sym, err := procCbsrmm.Addr()
 	if err != nil {
 		return err
@@ -1669,16 +1669,16 @@ func Cbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockSize))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -1695,7 +1695,7 @@ func Cbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 }
 
 // Zbsrmm wraps cusparseZbsrmm (symbol cusparseZbsrmm, cusparse.h).
-func Zbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, nnzb int32, alpha unsafe.Pointer, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, b unsafe.Pointer, ldb int32, beta, c unsafe.Pointer, ldc int32) error {
+func Zbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, nnzb int32, alpha *cudart.DoubleComplex, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, b *cudart.DoubleComplex, ldb int32, beta, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZbsrmm.Addr()
 	if err != nil {
 		return err
@@ -1709,16 +1709,16 @@ func Zbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockSize))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(beta))
-	frame.Int(uintptr(c))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
@@ -1750,10 +1750,10 @@ func Xbsrsm2ZeroPivot(handle Handle, info Bsrsm2Info, position *int32) error {
 // Sbsrsm2BufferSize wraps cusparseSbsrsm2_bufferSize (symbol cusparseSbsrsm2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrsm2_bufferSize deprecated.
-func Sbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, pBufferSizeInBytes *int32) error {
+func Sbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procSbsrsm2BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1769,25 +1769,25 @@ func Sbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation,
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSbsrsm2BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procSbsrsm2BufferSize, Status(frame.Ret()))
 }
 
 // Dbsrsm2BufferSize wraps cusparseDbsrsm2_bufferSize (symbol cusparseDbsrsm2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrsm2_bufferSize deprecated.
-func Dbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, pBufferSizeInBytes *int32) error {
+func Dbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procDbsrsm2BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1803,25 +1803,25 @@ func Dbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation,
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDbsrsm2BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procDbsrsm2BufferSize, Status(frame.Ret()))
 }
 
 // Cbsrsm2BufferSize wraps cusparseCbsrsm2_bufferSize (symbol cusparseCbsrsm2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrsm2_bufferSize deprecated.
-func Cbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, pBufferSizeInBytes *int32) error {
+func Cbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procCbsrsm2BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1832,30 +1832,30 @@ func Cbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCbsrsm2BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procCbsrsm2BufferSize, Status(frame.Ret()))
 }
 
 // Zbsrsm2BufferSize wraps cusparseZbsrsm2_bufferSize (symbol cusparseZbsrsm2_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrsm2_bufferSize deprecated.
-func Zbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, pBufferSizeInBytes *int32) error {
+func Zbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procZbsrsm2BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1866,21 +1866,21 @@ func Zbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation,
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZbsrsm2BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procZbsrsm2BufferSize, Status(frame.Ret()))
 }
 
 // Sbsrsm2BufferSizeExt wraps cusparseSbsrsm2_bufferSizeExt (symbol cusparseSbsrsm2_bufferSizeExt, cusparse.h).
@@ -1888,10 +1888,10 @@ func Zbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation,
 // The library does not export cusparseSbsrsm2_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseSbsrsm2_bufferSizeExt deprecated.
-func Sbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, pBufferSize *uint64) error {
+func Sbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (pBufferSize uint64, err error) {
 	sym, err := procSbsrsm2BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1907,16 +1907,16 @@ func Sbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSbsrsm2BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procSbsrsm2BufferSizeExt, Status(frame.Ret()))
 }
 
 // Dbsrsm2BufferSizeExt wraps cusparseDbsrsm2_bufferSizeExt (symbol cusparseDbsrsm2_bufferSizeExt, cusparse.h).
@@ -1924,10 +1924,10 @@ func Sbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 // The library does not export cusparseDbsrsm2_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDbsrsm2_bufferSizeExt deprecated.
-func Dbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, pBufferSize *uint64) error {
+func Dbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (pBufferSize uint64, err error) {
 	sym, err := procDbsrsm2BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1943,16 +1943,16 @@ func Dbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDbsrsm2BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procDbsrsm2BufferSizeExt, Status(frame.Ret()))
 }
 
 // Cbsrsm2BufferSizeExt wraps cusparseCbsrsm2_bufferSizeExt (symbol cusparseCbsrsm2_bufferSizeExt, cusparse.h).
@@ -1960,10 +1960,10 @@ func Dbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 // The library does not export cusparseCbsrsm2_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCbsrsm2_bufferSizeExt deprecated.
-func Cbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, pBufferSize *uint64) error {
+func Cbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (pBufferSize uint64, err error) {
 	sym, err := procCbsrsm2BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -1974,21 +1974,21 @@ func Cbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCbsrsm2BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procCbsrsm2BufferSizeExt, Status(frame.Ret()))
 }
 
 // Zbsrsm2BufferSizeExt wraps cusparseZbsrsm2_bufferSizeExt (symbol cusparseZbsrsm2_bufferSizeExt, cusparse.h).
@@ -1996,10 +1996,10 @@ func Cbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 // The library does not export cusparseZbsrsm2_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZbsrsm2_bufferSizeExt deprecated.
-func Zbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, pBufferSize *uint64) error {
+func Zbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (pBufferSize uint64, err error) {
 	sym, err := procZbsrsm2BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -2010,21 +2010,21 @@ func Zbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZbsrsm2BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procZbsrsm2BufferSizeExt, Status(frame.Ret()))
 }
 
 // Sbsrsm2Analysis wraps cusparseSbsrsm2_analysis (symbol cusparseSbsrsm2_analysis, cusparse.h).
@@ -2100,7 +2100,7 @@ func Dbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, m
 // Cbsrsm2Analysis wraps cusparseCbsrsm2_analysis (symbol cusparseCbsrsm2_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrsm2_analysis deprecated.
-func Cbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
+func Cbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
 	sym, err := procCbsrsm2Analysis.Addr()
 	if err != nil {
 		return err
@@ -2114,7 +2114,7 @@ func Cbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, m
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockSize))
@@ -2135,7 +2135,7 @@ func Cbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, m
 // Zbsrsm2Analysis wraps cusparseZbsrsm2_analysis (symbol cusparseZbsrsm2_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrsm2_analysis deprecated.
-func Zbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
+func Zbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
 	sym, err := procZbsrsm2Analysis.Addr()
 	if err != nil {
 		return err
@@ -2149,7 +2149,7 @@ func Zbsrsm2Analysis(handle Handle, dirA Direction, transA, transXY Operation, m
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockSize))
@@ -2256,7 +2256,7 @@ func Dbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 // Cbsrsm2Solve wraps cusparseCbsrsm2_solve (symbol cusparseCbsrsm2_solve, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrsm2_solve deprecated.
-func Cbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, alpha unsafe.Pointer, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, b unsafe.Pointer, ldb int32, x unsafe.Pointer, ldx int32, policy SolvePolicy, pBuffer unsafe.Pointer) error {
+func Cbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, alpha *cudart.Complex, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, b *cudart.Complex, ldb int32, x *cudart.Complex, ldx int32, policy SolvePolicy, pBuffer unsafe.Pointer) error {
 	sym, err := procCbsrsm2Solve.Addr()
 	if err != nil {
 		return err
@@ -2269,16 +2269,16 @@ func Cbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(ldx))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(pBuffer))
@@ -2299,7 +2299,7 @@ func Cbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 // Zbsrsm2Solve wraps cusparseZbsrsm2_solve (symbol cusparseZbsrsm2_solve, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrsm2_solve deprecated.
-func Zbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, alpha unsafe.Pointer, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, b unsafe.Pointer, ldb int32, x unsafe.Pointer, ldx int32, policy SolvePolicy, pBuffer unsafe.Pointer) error {
+func Zbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, n, nnzb int32, alpha *cudart.DoubleComplex, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info, b *cudart.DoubleComplex, ldb int32, x *cudart.DoubleComplex, ldx int32, policy SolvePolicy, pBuffer unsafe.Pointer) error {
 	sym, err := procZbsrsm2Solve.Addr()
 	if err != nil {
 		return err
@@ -2312,16 +2312,16 @@ func Zbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(ldx))
 	frame.Int(uintptr(policy))
 	frame.Int(uintptr(pBuffer))
@@ -2370,12 +2370,12 @@ func Dcsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32,
 // Ccsrilu02NumericBoost wraps cusparseCcsrilu02_numericBoost (symbol cusparseCcsrilu02_numericBoost, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsrilu02_numericBoost deprecated.
-func Ccsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32, tol *float64, boost_val unsafe.Pointer) error {
+func Ccsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32, tol *float64, boost_val *cudart.Complex) error {
 	sym, err := procCcsrilu02NumericBoost.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(boost_val), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(unsafe.Pointer(boost_val)), 0)
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
 	return ffiimpl.Error(procCcsrilu02NumericBoost, Status(r))
@@ -2384,12 +2384,12 @@ func Ccsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32,
 // Zcsrilu02NumericBoost wraps cusparseZcsrilu02_numericBoost (symbol cusparseZcsrilu02_numericBoost, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsrilu02_numericBoost deprecated.
-func Zcsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32, tol *float64, boost_val unsafe.Pointer) error {
+func Zcsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32, tol *float64, boost_val *cudart.DoubleComplex) error {
 	sym, err := procZcsrilu02NumericBoost.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(boost_val), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(unsafe.Pointer(boost_val)), 0)
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
 	return ffiimpl.Error(procZcsrilu02NumericBoost, Status(r))
@@ -2411,10 +2411,10 @@ func Xcsrilu02ZeroPivot(handle Handle, info Csrilu02Info, position *int32) error
 // Scsrilu02BufferSize wraps cusparseScsrilu02_bufferSize (symbol cusparseScsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsrilu02_bufferSize deprecated.
-func Scsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, pBufferSizeInBytes *int32) error {
+func Scsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procScsrilu02BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -2425,25 +2425,25 @@ func Scsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSorted
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procScsrilu02BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procScsrilu02BufferSize, Status(frame.Ret()))
 }
 
 // Dcsrilu02BufferSize wraps cusparseDcsrilu02_bufferSize (symbol cusparseDcsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsrilu02_bufferSize deprecated.
-func Dcsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, pBufferSizeInBytes *int32) error {
+func Dcsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procDcsrilu02BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -2454,74 +2454,74 @@ func Dcsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSorted
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDcsrilu02BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procDcsrilu02BufferSize, Status(frame.Ret()))
 }
 
 // Ccsrilu02BufferSize wraps cusparseCcsrilu02_bufferSize (symbol cusparseCcsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsrilu02_bufferSize deprecated.
-func Ccsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, pBufferSizeInBytes *int32) error {
+func Ccsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procCcsrilu02BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCcsrilu02BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procCcsrilu02BufferSize, Status(frame.Ret()))
 }
 
 // Zcsrilu02BufferSize wraps cusparseZcsrilu02_bufferSize (symbol cusparseZcsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsrilu02_bufferSize deprecated.
-func Zcsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, pBufferSizeInBytes *int32) error {
+func Zcsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procZcsrilu02BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZcsrilu02BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procZcsrilu02BufferSize, Status(frame.Ret()))
 }
 
 // Scsrilu02BufferSizeExt wraps cusparseScsrilu02_bufferSizeExt (symbol cusparseScsrilu02_bufferSizeExt, cusparse.h).
@@ -2529,10 +2529,10 @@ func Zcsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSorted
 // The library does not export cusparseScsrilu02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseScsrilu02_bufferSizeExt deprecated.
-func Scsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *float32, csrSortedRowPtr, csrSortedColInd *int32, info Csrilu02Info, pBufferSize *uint64) error {
+func Scsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *float32, csrSortedRowPtr, csrSortedColInd *int32, info Csrilu02Info) (pBufferSize uint64, err error) {
 	sym, err := procScsrilu02BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -2543,16 +2543,16 @@ func Scsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedVal)
 	runtime.KeepAlive(csrSortedRowPtr)
 	runtime.KeepAlive(csrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procScsrilu02BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procScsrilu02BufferSizeExt, Status(frame.Ret()))
 }
 
 // Dcsrilu02BufferSizeExt wraps cusparseDcsrilu02_bufferSizeExt (symbol cusparseDcsrilu02_bufferSizeExt, cusparse.h).
@@ -2560,10 +2560,10 @@ func Scsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 // The library does not export cusparseDcsrilu02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDcsrilu02_bufferSizeExt deprecated.
-func Dcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *float64, csrSortedRowPtr, csrSortedColInd *int32, info Csrilu02Info, pBufferSize *uint64) error {
+func Dcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *float64, csrSortedRowPtr, csrSortedColInd *int32, info Csrilu02Info) (pBufferSize uint64, err error) {
 	sym, err := procDcsrilu02BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -2574,16 +2574,16 @@ func Dcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedVal)
 	runtime.KeepAlive(csrSortedRowPtr)
 	runtime.KeepAlive(csrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDcsrilu02BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procDcsrilu02BufferSizeExt, Status(frame.Ret()))
 }
 
 // Ccsrilu02BufferSizeExt wraps cusparseCcsrilu02_bufferSizeExt (symbol cusparseCcsrilu02_bufferSizeExt, cusparse.h).
@@ -2591,30 +2591,30 @@ func Dcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 // The library does not export cusparseCcsrilu02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCcsrilu02_bufferSizeExt deprecated.
-func Ccsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal unsafe.Pointer, csrSortedRowPtr, csrSortedColInd *int32, info Csrilu02Info, pBufferSize *uint64) error {
+func Ccsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *cudart.Complex, csrSortedRowPtr, csrSortedColInd *int32, info Csrilu02Info) (pBufferSize uint64, err error) {
 	sym, err := procCcsrilu02BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedVal)
 	runtime.KeepAlive(csrSortedRowPtr)
 	runtime.KeepAlive(csrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCcsrilu02BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procCcsrilu02BufferSizeExt, Status(frame.Ret()))
 }
 
 // Zcsrilu02BufferSizeExt wraps cusparseZcsrilu02_bufferSizeExt (symbol cusparseZcsrilu02_bufferSizeExt, cusparse.h).
@@ -2622,30 +2622,30 @@ func Ccsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 // The library does not export cusparseZcsrilu02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZcsrilu02_bufferSizeExt deprecated.
-func Zcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal unsafe.Pointer, csrSortedRowPtr, csrSortedColInd *int32, info Csrilu02Info, pBufferSize *uint64) error {
+func Zcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *cudart.DoubleComplex, csrSortedRowPtr, csrSortedColInd *int32, info Csrilu02Info) (pBufferSize uint64, err error) {
 	sym, err := procZcsrilu02BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedVal)
 	runtime.KeepAlive(csrSortedRowPtr)
 	runtime.KeepAlive(csrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZcsrilu02BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procZcsrilu02BufferSizeExt, Status(frame.Ret()))
 }
 
 // Scsrilu02Analysis wraps cusparseScsrilu02_analysis (symbol cusparseScsrilu02_analysis, cusparse.h).
@@ -2711,7 +2711,7 @@ func Dcsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVa
 // Ccsrilu02Analysis wraps cusparseCcsrilu02_analysis (symbol cusparseCcsrilu02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsrilu02_analysis deprecated.
-func Ccsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
+func Ccsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
 	sym, err := procCcsrilu02Analysis.Addr()
 	if err != nil {
 		return err
@@ -2721,7 +2721,7 @@ func Ccsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVa
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(info))
@@ -2741,7 +2741,7 @@ func Ccsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVa
 // Zcsrilu02Analysis wraps cusparseZcsrilu02_analysis (symbol cusparseZcsrilu02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsrilu02_analysis deprecated.
-func Zcsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
+func Zcsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
 	sym, err := procZcsrilu02Analysis.Addr()
 	if err != nil {
 		return err
@@ -2751,7 +2751,7 @@ func Zcsrilu02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVa
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(info))
@@ -2831,7 +2831,7 @@ func Dcsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM 
 // Ccsrilu02 wraps cusparseCcsrilu02 (symbol cusparseCcsrilu02, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsrilu02 deprecated.
-func Ccsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
+func Ccsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
 	sym, err := procCcsrilu02.Addr()
 	if err != nil {
 		return err
@@ -2841,7 +2841,7 @@ func Ccsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA_valM))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA_valM)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(info))
@@ -2861,7 +2861,7 @@ func Ccsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM 
 // Zcsrilu02 wraps cusparseZcsrilu02 (symbol cusparseZcsrilu02, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsrilu02 deprecated.
-func Zcsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
+func Zcsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csrilu02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
 	sym, err := procZcsrilu02.Addr()
 	if err != nil {
 		return err
@@ -2871,7 +2871,7 @@ func Zcsrilu02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA_valM))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA_valM)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(info))
@@ -2919,12 +2919,12 @@ func Dbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32,
 // Cbsrilu02NumericBoost wraps cusparseCbsrilu02_numericBoost (symbol cusparseCbsrilu02_numericBoost, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrilu02_numericBoost deprecated.
-func Cbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32, tol *float64, boost_val unsafe.Pointer) error {
+func Cbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32, tol *float64, boost_val *cudart.Complex) error {
 	sym, err := procCbsrilu02NumericBoost.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(boost_val), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(unsafe.Pointer(boost_val)), 0)
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
 	return ffiimpl.Error(procCbsrilu02NumericBoost, Status(r))
@@ -2933,12 +2933,12 @@ func Cbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32,
 // Zbsrilu02NumericBoost wraps cusparseZbsrilu02_numericBoost (symbol cusparseZbsrilu02_numericBoost, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrilu02_numericBoost deprecated.
-func Zbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32, tol *float64, boost_val unsafe.Pointer) error {
+func Zbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32, tol *float64, boost_val *cudart.DoubleComplex) error {
 	sym, err := procZbsrilu02NumericBoost.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(boost_val), 0)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(unsafe.Pointer(boost_val)), 0)
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
 	return ffiimpl.Error(procZbsrilu02NumericBoost, Status(r))
@@ -2960,10 +2960,10 @@ func Xbsrilu02ZeroPivot(handle Handle, info Bsrilu02Info, position *int32) error
 // Sbsrilu02BufferSize wraps cusparseSbsrilu02_bufferSize (symbol cusparseSbsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsrilu02_bufferSize deprecated.
-func Sbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, pBufferSizeInBytes *int32) error {
+func Sbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procSbsrilu02BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -2976,25 +2976,25 @@ func Sbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA M
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSbsrilu02BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procSbsrilu02BufferSize, Status(frame.Ret()))
 }
 
 // Dbsrilu02BufferSize wraps cusparseDbsrilu02_bufferSize (symbol cusparseDbsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsrilu02_bufferSize deprecated.
-func Dbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, pBufferSizeInBytes *int32) error {
+func Dbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procDbsrilu02BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -3007,25 +3007,25 @@ func Dbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA M
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDbsrilu02BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procDbsrilu02BufferSize, Status(frame.Ret()))
 }
 
 // Cbsrilu02BufferSize wraps cusparseCbsrilu02_bufferSize (symbol cusparseCbsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrilu02_bufferSize deprecated.
-func Cbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, pBufferSizeInBytes *int32) error {
+func Cbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procCbsrilu02BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -3033,30 +3033,30 @@ func Cbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA M
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCbsrilu02BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procCbsrilu02BufferSize, Status(frame.Ret()))
 }
 
 // Zbsrilu02BufferSize wraps cusparseZbsrilu02_bufferSize (symbol cusparseZbsrilu02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrilu02_bufferSize deprecated.
-func Zbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, pBufferSizeInBytes *int32) error {
+func Zbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procZbsrilu02BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -3064,21 +3064,21 @@ func Zbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA M
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZbsrilu02BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procZbsrilu02BufferSize, Status(frame.Ret()))
 }
 
 // Sbsrilu02BufferSizeExt wraps cusparseSbsrilu02_bufferSizeExt (symbol cusparseSbsrilu02_bufferSizeExt, cusparse.h).
@@ -3086,10 +3086,10 @@ func Zbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA M
 // The library does not export cusparseSbsrilu02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseSbsrilu02_bufferSizeExt deprecated.
-func Sbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrilu02Info, pBufferSize *uint64) error {
+func Sbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrilu02Info) (pBufferSize uint64, err error) {
 	sym, err := procSbsrilu02BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -3102,16 +3102,16 @@ func Sbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSbsrilu02BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procSbsrilu02BufferSizeExt, Status(frame.Ret()))
 }
 
 // Dbsrilu02BufferSizeExt wraps cusparseDbsrilu02_bufferSizeExt (symbol cusparseDbsrilu02_bufferSizeExt, cusparse.h).
@@ -3119,10 +3119,10 @@ func Sbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 // The library does not export cusparseDbsrilu02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDbsrilu02_bufferSizeExt deprecated.
-func Dbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrilu02Info, pBufferSize *uint64) error {
+func Dbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrilu02Info) (pBufferSize uint64, err error) {
 	sym, err := procDbsrilu02BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -3135,16 +3135,16 @@ func Dbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDbsrilu02BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procDbsrilu02BufferSizeExt, Status(frame.Ret()))
 }
 
 // Cbsrilu02BufferSizeExt wraps cusparseCbsrilu02_bufferSizeExt (symbol cusparseCbsrilu02_bufferSizeExt, cusparse.h).
@@ -3152,10 +3152,10 @@ func Dbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 // The library does not export cusparseCbsrilu02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCbsrilu02_bufferSizeExt deprecated.
-func Cbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrilu02Info, pBufferSize *uint64) error {
+func Cbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrilu02Info) (pBufferSize uint64, err error) {
 	sym, err := procCbsrilu02BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -3163,21 +3163,21 @@ func Cbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCbsrilu02BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procCbsrilu02BufferSizeExt, Status(frame.Ret()))
 }
 
 // Zbsrilu02BufferSizeExt wraps cusparseZbsrilu02_bufferSizeExt (symbol cusparseZbsrilu02_bufferSizeExt, cusparse.h).
@@ -3185,10 +3185,10 @@ func Cbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 // The library does not export cusparseZbsrilu02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZbsrilu02_bufferSizeExt deprecated.
-func Zbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrilu02Info, pBufferSize *uint64) error {
+func Zbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrilu02Info) (pBufferSize uint64, err error) {
 	sym, err := procZbsrilu02BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -3196,21 +3196,21 @@ func Zbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZbsrilu02BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procZbsrilu02BufferSizeExt, Status(frame.Ret()))
 }
 
 // Sbsrilu02Analysis wraps cusparseSbsrilu02_analysis (symbol cusparseSbsrilu02_analysis, cusparse.h).
@@ -3280,7 +3280,7 @@ func Dbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA Mat
 // Cbsrilu02Analysis wraps cusparseCbsrilu02_analysis (symbol cusparseCbsrilu02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrilu02_analysis deprecated.
-func Cbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
+func Cbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
 	sym, err := procCbsrilu02Analysis.Addr()
 	if err != nil {
 		return err
@@ -3291,7 +3291,7 @@ func Cbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA Mat
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockDim))
@@ -3312,7 +3312,7 @@ func Cbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA Mat
 // Zbsrilu02Analysis wraps cusparseZbsrilu02_analysis (symbol cusparseZbsrilu02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrilu02_analysis deprecated.
-func Zbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
+func Zbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
 	sym, err := procZbsrilu02Analysis.Addr()
 	if err != nil {
 		return err
@@ -3323,7 +3323,7 @@ func Zbsrilu02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA Mat
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockDim))
@@ -3408,7 +3408,7 @@ func Dbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, b
 // Cbsrilu02 wraps cusparseCbsrilu02 (symbol cusparseCbsrilu02, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsrilu02 deprecated.
-func Cbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
+func Cbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
 	sym, err := procCbsrilu02.Addr()
 	if err != nil {
 		return err
@@ -3419,7 +3419,7 @@ func Cbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, b
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockDim))
@@ -3440,7 +3440,7 @@ func Cbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, b
 // Zbsrilu02 wraps cusparseZbsrilu02 (symbol cusparseZbsrilu02, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsrilu02 deprecated.
-func Zbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
+func Zbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsrilu02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
 	sym, err := procZbsrilu02.Addr()
 	if err != nil {
 		return err
@@ -3451,7 +3451,7 @@ func Zbsrilu02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, b
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockDim))
@@ -3485,10 +3485,10 @@ func Xcsric02ZeroPivot(handle Handle, info Csric02Info, position *int32) error {
 // Scsric02BufferSize wraps cusparseScsric02_bufferSize (symbol cusparseScsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsric02_bufferSize deprecated.
-func Scsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, pBufferSizeInBytes *int32) error {
+func Scsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procScsric02BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -3499,25 +3499,25 @@ func Scsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedV
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procScsric02BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procScsric02BufferSize, Status(frame.Ret()))
 }
 
 // Dcsric02BufferSize wraps cusparseDcsric02_bufferSize (symbol cusparseDcsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsric02_bufferSize deprecated.
-func Dcsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, pBufferSizeInBytes *int32) error {
+func Dcsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procDcsric02BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -3528,74 +3528,74 @@ func Dcsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedV
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDcsric02BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procDcsric02BufferSize, Status(frame.Ret()))
 }
 
 // Ccsric02BufferSize wraps cusparseCcsric02_bufferSize (symbol cusparseCcsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsric02_bufferSize deprecated.
-func Ccsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, pBufferSizeInBytes *int32) error {
+func Ccsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procCcsric02BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCcsric02BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procCcsric02BufferSize, Status(frame.Ret()))
 }
 
 // Zcsric02BufferSize wraps cusparseZcsric02_bufferSize (symbol cusparseZcsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsric02_bufferSize deprecated.
-func Zcsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, pBufferSizeInBytes *int32) error {
+func Zcsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procZcsric02BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZcsric02BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procZcsric02BufferSize, Status(frame.Ret()))
 }
 
 // Scsric02BufferSizeExt wraps cusparseScsric02_bufferSizeExt (symbol cusparseScsric02_bufferSizeExt, cusparse.h).
@@ -3603,10 +3603,10 @@ func Zcsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedV
 // The library does not export cusparseScsric02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseScsric02_bufferSizeExt deprecated.
-func Scsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *float32, csrSortedRowPtr, csrSortedColInd *int32, info Csric02Info, pBufferSize *uint64) error {
+func Scsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *float32, csrSortedRowPtr, csrSortedColInd *int32, info Csric02Info) (pBufferSize uint64, err error) {
 	sym, err := procScsric02BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -3617,16 +3617,16 @@ func Scsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedVal)
 	runtime.KeepAlive(csrSortedRowPtr)
 	runtime.KeepAlive(csrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procScsric02BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procScsric02BufferSizeExt, Status(frame.Ret()))
 }
 
 // Dcsric02BufferSizeExt wraps cusparseDcsric02_bufferSizeExt (symbol cusparseDcsric02_bufferSizeExt, cusparse.h).
@@ -3634,10 +3634,10 @@ func Scsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 // The library does not export cusparseDcsric02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDcsric02_bufferSizeExt deprecated.
-func Dcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *float64, csrSortedRowPtr, csrSortedColInd *int32, info Csric02Info, pBufferSize *uint64) error {
+func Dcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *float64, csrSortedRowPtr, csrSortedColInd *int32, info Csric02Info) (pBufferSize uint64, err error) {
 	sym, err := procDcsric02BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -3648,16 +3648,16 @@ func Dcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedVal)
 	runtime.KeepAlive(csrSortedRowPtr)
 	runtime.KeepAlive(csrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDcsric02BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procDcsric02BufferSizeExt, Status(frame.Ret()))
 }
 
 // Ccsric02BufferSizeExt wraps cusparseCcsric02_bufferSizeExt (symbol cusparseCcsric02_bufferSizeExt, cusparse.h).
@@ -3665,30 +3665,30 @@ func Dcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 // The library does not export cusparseCcsric02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCcsric02_bufferSizeExt deprecated.
-func Ccsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal unsafe.Pointer, csrSortedRowPtr, csrSortedColInd *int32, info Csric02Info, pBufferSize *uint64) error {
+func Ccsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *cudart.Complex, csrSortedRowPtr, csrSortedColInd *int32, info Csric02Info) (pBufferSize uint64, err error) {
 	sym, err := procCcsric02BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedVal)
 	runtime.KeepAlive(csrSortedRowPtr)
 	runtime.KeepAlive(csrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCcsric02BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procCcsric02BufferSizeExt, Status(frame.Ret()))
 }
 
 // Zcsric02BufferSizeExt wraps cusparseZcsric02_bufferSizeExt (symbol cusparseZcsric02_bufferSizeExt, cusparse.h).
@@ -3696,30 +3696,30 @@ func Ccsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 // The library does not export cusparseZcsric02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZcsric02_bufferSizeExt deprecated.
-func Zcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal unsafe.Pointer, csrSortedRowPtr, csrSortedColInd *int32, info Csric02Info, pBufferSize *uint64) error {
+func Zcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *cudart.DoubleComplex, csrSortedRowPtr, csrSortedColInd *int32, info Csric02Info) (pBufferSize uint64, err error) {
 	sym, err := procZcsric02BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColInd)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedVal)
 	runtime.KeepAlive(csrSortedRowPtr)
 	runtime.KeepAlive(csrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZcsric02BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procZcsric02BufferSizeExt, Status(frame.Ret()))
 }
 
 // Scsric02Analysis wraps cusparseScsric02_analysis (symbol cusparseScsric02_analysis, cusparse.h).
@@ -3785,7 +3785,7 @@ func Dcsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal
 // Ccsric02Analysis wraps cusparseCcsric02_analysis (symbol cusparseCcsric02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsric02_analysis deprecated.
-func Ccsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
+func Ccsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
 	sym, err := procCcsric02Analysis.Addr()
 	if err != nil {
 		return err
@@ -3795,7 +3795,7 @@ func Ccsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(info))
@@ -3815,7 +3815,7 @@ func Ccsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal
 // Zcsric02Analysis wraps cusparseZcsric02_analysis (symbol cusparseZcsric02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsric02_analysis deprecated.
-func Zcsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
+func Zcsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
 	sym, err := procZcsric02Analysis.Addr()
 	if err != nil {
 		return err
@@ -3825,7 +3825,7 @@ func Zcsric02Analysis(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(info))
@@ -3905,7 +3905,7 @@ func Dcsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *
 // Ccsric02 wraps cusparseCcsric02 (symbol cusparseCcsric02, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsric02 deprecated.
-func Ccsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
+func Ccsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
 	sym, err := procCcsric02.Addr()
 	if err != nil {
 		return err
@@ -3915,7 +3915,7 @@ func Ccsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM u
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA_valM))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA_valM)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(info))
@@ -3935,7 +3935,7 @@ func Ccsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM u
 // Zcsric02 wraps cusparseZcsric02 (symbol cusparseZcsric02, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsric02 deprecated.
-func Zcsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
+func Zcsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, info Csric02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
 	sym, err := procZcsric02.Addr()
 	if err != nil {
 		return err
@@ -3945,7 +3945,7 @@ func Zcsric02(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA_valM u
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA_valM))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA_valM)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(info))
@@ -3978,10 +3978,10 @@ func Xbsric02ZeroPivot(handle Handle, info Bsric02Info, position *int32) error {
 // Sbsric02BufferSize wraps cusparseSbsric02_bufferSize (symbol cusparseSbsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseSbsric02_bufferSize deprecated.
-func Sbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, pBufferSizeInBytes *int32) error {
+func Sbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procSbsric02BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -3994,25 +3994,25 @@ func Sbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA Ma
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSbsric02BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procSbsric02BufferSize, Status(frame.Ret()))
 }
 
 // Dbsric02BufferSize wraps cusparseDbsric02_bufferSize (symbol cusparseDbsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseDbsric02_bufferSize deprecated.
-func Dbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, pBufferSizeInBytes *int32) error {
+func Dbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procDbsric02BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4025,25 +4025,25 @@ func Dbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA Ma
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDbsric02BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procDbsric02BufferSize, Status(frame.Ret()))
 }
 
 // Cbsric02BufferSize wraps cusparseCbsric02_bufferSize (symbol cusparseCbsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsric02_bufferSize deprecated.
-func Cbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, pBufferSizeInBytes *int32) error {
+func Cbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procCbsric02BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4051,30 +4051,30 @@ func Cbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA Ma
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCbsric02BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procCbsric02BufferSize, Status(frame.Ret()))
 }
 
 // Zbsric02BufferSize wraps cusparseZbsric02_bufferSize (symbol cusparseZbsric02_bufferSize, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsric02_bufferSize deprecated.
-func Zbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, pBufferSizeInBytes *int32) error {
+func Zbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info) (pBufferSizeInBytes int32, err error) {
 	sym, err := procZbsric02BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4082,21 +4082,21 @@ func Zbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA Ma
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZbsric02BufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procZbsric02BufferSize, Status(frame.Ret()))
 }
 
 // Sbsric02BufferSizeExt wraps cusparseSbsric02_bufferSizeExt (symbol cusparseSbsric02_bufferSizeExt, cusparse.h).
@@ -4104,10 +4104,10 @@ func Zbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA Ma
 // The library does not export cusparseSbsric02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseSbsric02_bufferSizeExt deprecated.
-func Sbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsric02Info, pBufferSize *uint64) error {
+func Sbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsric02Info) (pBufferSize uint64, err error) {
 	sym, err := procSbsric02BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4120,16 +4120,16 @@ func Sbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSbsric02BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procSbsric02BufferSizeExt, Status(frame.Ret()))
 }
 
 // Dbsric02BufferSizeExt wraps cusparseDbsric02_bufferSizeExt (symbol cusparseDbsric02_bufferSizeExt, cusparse.h).
@@ -4137,10 +4137,10 @@ func Sbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 // The library does not export cusparseDbsric02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDbsric02_bufferSizeExt deprecated.
-func Dbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsric02Info, pBufferSize *uint64) error {
+func Dbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsric02Info) (pBufferSize uint64, err error) {
 	sym, err := procDbsric02BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4153,16 +4153,16 @@ func Dbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDbsric02BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procDbsric02BufferSizeExt, Status(frame.Ret()))
 }
 
 // Cbsric02BufferSizeExt wraps cusparseCbsric02_bufferSizeExt (symbol cusparseCbsric02_bufferSizeExt, cusparse.h).
@@ -4170,10 +4170,10 @@ func Dbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 // The library does not export cusparseCbsric02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCbsric02_bufferSizeExt deprecated.
-func Cbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsric02Info, pBufferSize *uint64) error {
+func Cbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsric02Info) (pBufferSize uint64, err error) {
 	sym, err := procCbsric02BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4181,21 +4181,21 @@ func Cbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCbsric02BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procCbsric02BufferSizeExt, Status(frame.Ret()))
 }
 
 // Zbsric02BufferSizeExt wraps cusparseZbsric02_bufferSizeExt (symbol cusparseZbsric02_bufferSizeExt, cusparse.h).
@@ -4203,10 +4203,10 @@ func Cbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 // The library does not export cusparseZbsric02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZbsric02_bufferSizeExt deprecated.
-func Zbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsric02Info, pBufferSize *uint64) error {
+func Zbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsric02Info) (pBufferSize uint64, err error) {
 	sym, err := procZbsric02BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4214,21 +4214,21 @@ func Zbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZbsric02BufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procZbsric02BufferSizeExt, Status(frame.Ret()))
 }
 
 // Sbsric02Analysis wraps cusparseSbsric02_analysis (symbol cusparseSbsric02_analysis, cusparse.h).
@@ -4298,7 +4298,7 @@ func Dbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatD
 // Cbsric02Analysis wraps cusparseCbsric02_analysis (symbol cusparseCbsric02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsric02_analysis deprecated.
-func Cbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, pInputBuffer unsafe.Pointer) error {
+func Cbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, pInputBuffer unsafe.Pointer) error {
 	sym, err := procCbsric02Analysis.Addr()
 	if err != nil {
 		return err
@@ -4309,7 +4309,7 @@ func Cbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatD
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockDim))
@@ -4330,7 +4330,7 @@ func Cbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatD
 // Zbsric02Analysis wraps cusparseZbsric02_analysis (symbol cusparseZbsric02_analysis, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsric02_analysis deprecated.
-func Zbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, pInputBuffer unsafe.Pointer) error {
+func Zbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, pInputBuffer unsafe.Pointer) error {
 	sym, err := procZbsric02Analysis.Addr()
 	if err != nil {
 		return err
@@ -4341,7 +4341,7 @@ func Zbsric02Analysis(handle Handle, dirA Direction, mb, nnzb int32, descrA MatD
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockDim))
@@ -4426,7 +4426,7 @@ func Dbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bs
 // Cbsric02 wraps cusparseCbsric02 (symbol cusparseCbsric02, cusparse.h).
 //
 // Deprecated: the header marks cusparseCbsric02 deprecated.
-func Cbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
+func Cbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
 	sym, err := procCbsric02.Addr()
 	if err != nil {
 		return err
@@ -4437,7 +4437,7 @@ func Cbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bs
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockDim))
@@ -4458,7 +4458,7 @@ func Cbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bs
 // Zbsric02 wraps cusparseZbsric02 (symbol cusparseZbsric02, cusparse.h).
 //
 // Deprecated: the header marks cusparseZbsric02 deprecated.
-func Zbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
+func Zbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockDim int32, info Bsric02Info, policy SolvePolicy, pBuffer unsafe.Pointer) error {
 	sym, err := procZbsric02.Addr()
 	if err != nil {
 		return err
@@ -4469,7 +4469,7 @@ func Zbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bs
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(blockDim))
@@ -4488,10 +4488,10 @@ func Zbsric02(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bs
 }
 
 // Sgtsv2BufferSizeExt wraps cusparseSgtsv2_bufferSizeExt (symbol cusparseSgtsv2_bufferSizeExt, cusparse.h).
-func Sgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float32, ldb int32, bufferSizeInBytes *uint64) error {
+func Sgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float32, ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procSgtsv2BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4502,24 +4502,24 @@ func Sgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float32, ldb i
 	frame.Int(uintptr(unsafe.Pointer(du)))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(bufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dl)
 	runtime.KeepAlive(d)
 	runtime.KeepAlive(du)
 	runtime.KeepAlive(b)
-	runtime.KeepAlive(bufferSizeInBytes)
+	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSgtsv2BufferSizeExt, Status(frame.Ret()))
+	return bufferSizeInBytes, ffiimpl.Error(procSgtsv2BufferSizeExt, Status(frame.Ret()))
 }
 
 // Dgtsv2BufferSizeExt wraps cusparseDgtsv2_bufferSizeExt (symbol cusparseDgtsv2_bufferSizeExt, cusparse.h).
-func Dgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float64, ldb int32, bufferSizeInBytes *uint64) error {
+func Dgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float64, ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDgtsv2BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4530,73 +4530,73 @@ func Dgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float64, ldb i
 	frame.Int(uintptr(unsafe.Pointer(du)))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(bufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dl)
 	runtime.KeepAlive(d)
 	runtime.KeepAlive(du)
 	runtime.KeepAlive(b)
-	runtime.KeepAlive(bufferSizeInBytes)
+	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDgtsv2BufferSizeExt, Status(frame.Ret()))
+	return bufferSizeInBytes, ffiimpl.Error(procDgtsv2BufferSizeExt, Status(frame.Ret()))
 }
 
 // Cgtsv2BufferSizeExt wraps cusparseCgtsv2_bufferSizeExt (symbol cusparseCgtsv2_bufferSizeExt, cusparse.h).
-func Cgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b unsafe.Pointer, ldb int32, bufferSizeInBytes *uint64) error {
+func Cgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.Complex, ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procCgtsv2BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(dl))
-	frame.Int(uintptr(d))
-	frame.Int(uintptr(du))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(dl)))
+	frame.Int(uintptr(unsafe.Pointer(d)))
+	frame.Int(uintptr(unsafe.Pointer(du)))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(bufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dl)
 	runtime.KeepAlive(d)
 	runtime.KeepAlive(du)
 	runtime.KeepAlive(b)
-	runtime.KeepAlive(bufferSizeInBytes)
+	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCgtsv2BufferSizeExt, Status(frame.Ret()))
+	return bufferSizeInBytes, ffiimpl.Error(procCgtsv2BufferSizeExt, Status(frame.Ret()))
 }
 
 // Zgtsv2BufferSizeExt wraps cusparseZgtsv2_bufferSizeExt (symbol cusparseZgtsv2_bufferSizeExt, cusparse.h).
-func Zgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b unsafe.Pointer, ldb int32, bufferSizeInBytes *uint64) error {
+func Zgtsv2BufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleComplex, ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procZgtsv2BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(dl))
-	frame.Int(uintptr(d))
-	frame.Int(uintptr(du))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(dl)))
+	frame.Int(uintptr(unsafe.Pointer(d)))
+	frame.Int(uintptr(unsafe.Pointer(du)))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(bufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dl)
 	runtime.KeepAlive(d)
 	runtime.KeepAlive(du)
 	runtime.KeepAlive(b)
-	runtime.KeepAlive(bufferSizeInBytes)
+	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZgtsv2BufferSizeExt, Status(frame.Ret()))
+	return bufferSizeInBytes, ffiimpl.Error(procZgtsv2BufferSizeExt, Status(frame.Ret()))
 }
 
 // Sgtsv2 wraps cusparseSgtsv2 (symbol cusparseSgtsv2, cusparse.h).
@@ -4656,7 +4656,7 @@ func Dgtsv2(handle Handle, m, n int32, dl, d, du, b *float64, ldb int32, pBuffer
 }
 
 // Cgtsv2 wraps cusparseCgtsv2 (symbol cusparseCgtsv2, cusparse.h).
-func Cgtsv2(handle Handle, m, n int32, dl, d, du, b unsafe.Pointer, ldb int32, pBuffer unsafe.Pointer) error {
+func Cgtsv2(handle Handle, m, n int32, dl, d, du, b *cudart.Complex, ldb int32, pBuffer unsafe.Pointer) error {
 	sym, err := procCgtsv2.Addr()
 	if err != nil {
 		return err
@@ -4665,10 +4665,10 @@ func Cgtsv2(handle Handle, m, n int32, dl, d, du, b unsafe.Pointer, ldb int32, p
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(dl))
-	frame.Int(uintptr(d))
-	frame.Int(uintptr(du))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(dl)))
+	frame.Int(uintptr(unsafe.Pointer(d)))
+	frame.Int(uintptr(unsafe.Pointer(du)))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(pBuffer))
 	ffiimpl.Call(sym, &frame)
@@ -4684,7 +4684,7 @@ func Cgtsv2(handle Handle, m, n int32, dl, d, du, b unsafe.Pointer, ldb int32, p
 }
 
 // Zgtsv2 wraps cusparseZgtsv2 (symbol cusparseZgtsv2, cusparse.h).
-func Zgtsv2(handle Handle, m, n int32, dl, d, du, b unsafe.Pointer, ldb int32, pBuffer unsafe.Pointer) error {
+func Zgtsv2(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleComplex, ldb int32, pBuffer unsafe.Pointer) error {
 	sym, err := procZgtsv2.Addr()
 	if err != nil {
 		return err
@@ -4693,10 +4693,10 @@ func Zgtsv2(handle Handle, m, n int32, dl, d, du, b unsafe.Pointer, ldb int32, p
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(dl))
-	frame.Int(uintptr(d))
-	frame.Int(uintptr(du))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(dl)))
+	frame.Int(uintptr(unsafe.Pointer(d)))
+	frame.Int(uintptr(unsafe.Pointer(du)))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(pBuffer))
 	ffiimpl.Call(sym, &frame)
@@ -4712,10 +4712,10 @@ func Zgtsv2(handle Handle, m, n int32, dl, d, du, b unsafe.Pointer, ldb int32, p
 }
 
 // Sgtsv2NopivotBufferSizeExt wraps cusparseSgtsv2_nopivot_bufferSizeExt (symbol cusparseSgtsv2_nopivot_bufferSizeExt, cusparse.h).
-func Sgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float32, ldb int32, bufferSizeInBytes *uint64) error {
+func Sgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float32, ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procSgtsv2NopivotBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4726,24 +4726,24 @@ func Sgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float32
 	frame.Int(uintptr(unsafe.Pointer(du)))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(bufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dl)
 	runtime.KeepAlive(d)
 	runtime.KeepAlive(du)
 	runtime.KeepAlive(b)
-	runtime.KeepAlive(bufferSizeInBytes)
+	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSgtsv2NopivotBufferSizeExt, Status(frame.Ret()))
+	return bufferSizeInBytes, ffiimpl.Error(procSgtsv2NopivotBufferSizeExt, Status(frame.Ret()))
 }
 
 // Dgtsv2NopivotBufferSizeExt wraps cusparseDgtsv2_nopivot_bufferSizeExt (symbol cusparseDgtsv2_nopivot_bufferSizeExt, cusparse.h).
-func Dgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float64, ldb int32, bufferSizeInBytes *uint64) error {
+func Dgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float64, ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDgtsv2NopivotBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4754,73 +4754,73 @@ func Dgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *float64
 	frame.Int(uintptr(unsafe.Pointer(du)))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(bufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dl)
 	runtime.KeepAlive(d)
 	runtime.KeepAlive(du)
 	runtime.KeepAlive(b)
-	runtime.KeepAlive(bufferSizeInBytes)
+	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDgtsv2NopivotBufferSizeExt, Status(frame.Ret()))
+	return bufferSizeInBytes, ffiimpl.Error(procDgtsv2NopivotBufferSizeExt, Status(frame.Ret()))
 }
 
 // Cgtsv2NopivotBufferSizeExt wraps cusparseCgtsv2_nopivot_bufferSizeExt (symbol cusparseCgtsv2_nopivot_bufferSizeExt, cusparse.h).
-func Cgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b unsafe.Pointer, ldb int32, bufferSizeInBytes *uint64) error {
+func Cgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.Complex, ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procCgtsv2NopivotBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(dl))
-	frame.Int(uintptr(d))
-	frame.Int(uintptr(du))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(dl)))
+	frame.Int(uintptr(unsafe.Pointer(d)))
+	frame.Int(uintptr(unsafe.Pointer(du)))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(bufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dl)
 	runtime.KeepAlive(d)
 	runtime.KeepAlive(du)
 	runtime.KeepAlive(b)
-	runtime.KeepAlive(bufferSizeInBytes)
+	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCgtsv2NopivotBufferSizeExt, Status(frame.Ret()))
+	return bufferSizeInBytes, ffiimpl.Error(procCgtsv2NopivotBufferSizeExt, Status(frame.Ret()))
 }
 
 // Zgtsv2NopivotBufferSizeExt wraps cusparseZgtsv2_nopivot_bufferSizeExt (symbol cusparseZgtsv2_nopivot_bufferSizeExt, cusparse.h).
-func Zgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b unsafe.Pointer, ldb int32, bufferSizeInBytes *uint64) error {
+func Zgtsv2NopivotBufferSizeExt(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleComplex, ldb int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procZgtsv2NopivotBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(dl))
-	frame.Int(uintptr(d))
-	frame.Int(uintptr(du))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(dl)))
+	frame.Int(uintptr(unsafe.Pointer(d)))
+	frame.Int(uintptr(unsafe.Pointer(du)))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(bufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dl)
 	runtime.KeepAlive(d)
 	runtime.KeepAlive(du)
 	runtime.KeepAlive(b)
-	runtime.KeepAlive(bufferSizeInBytes)
+	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZgtsv2NopivotBufferSizeExt, Status(frame.Ret()))
+	return bufferSizeInBytes, ffiimpl.Error(procZgtsv2NopivotBufferSizeExt, Status(frame.Ret()))
 }
 
 // Sgtsv2Nopivot wraps cusparseSgtsv2_nopivot (symbol cusparseSgtsv2_nopivot, cusparse.h).
@@ -4880,7 +4880,7 @@ func Dgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *float64, ldb int32, 
 }
 
 // Cgtsv2Nopivot wraps cusparseCgtsv2_nopivot (symbol cusparseCgtsv2_nopivot, cusparse.h).
-func Cgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b unsafe.Pointer, ldb int32, pBuffer unsafe.Pointer) error {
+func Cgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *cudart.Complex, ldb int32, pBuffer unsafe.Pointer) error {
 	sym, err := procCgtsv2Nopivot.Addr()
 	if err != nil {
 		return err
@@ -4889,10 +4889,10 @@ func Cgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b unsafe.Pointer, ldb i
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(dl))
-	frame.Int(uintptr(d))
-	frame.Int(uintptr(du))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(dl)))
+	frame.Int(uintptr(unsafe.Pointer(d)))
+	frame.Int(uintptr(unsafe.Pointer(du)))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(pBuffer))
 	ffiimpl.Call(sym, &frame)
@@ -4908,7 +4908,7 @@ func Cgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b unsafe.Pointer, ldb i
 }
 
 // Zgtsv2Nopivot wraps cusparseZgtsv2_nopivot (symbol cusparseZgtsv2_nopivot, cusparse.h).
-func Zgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b unsafe.Pointer, ldb int32, pBuffer unsafe.Pointer) error {
+func Zgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b *cudart.DoubleComplex, ldb int32, pBuffer unsafe.Pointer) error {
 	sym, err := procZgtsv2Nopivot.Addr()
 	if err != nil {
 		return err
@@ -4917,10 +4917,10 @@ func Zgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b unsafe.Pointer, ldb i
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(dl))
-	frame.Int(uintptr(d))
-	frame.Int(uintptr(du))
-	frame.Int(uintptr(b))
+	frame.Int(uintptr(unsafe.Pointer(dl)))
+	frame.Int(uintptr(unsafe.Pointer(d)))
+	frame.Int(uintptr(unsafe.Pointer(du)))
+	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(pBuffer))
 	ffiimpl.Call(sym, &frame)
@@ -4936,10 +4936,10 @@ func Zgtsv2Nopivot(handle Handle, m, n int32, dl, d, du, b unsafe.Pointer, ldb i
 }
 
 // Sgtsv2StridedBatchBufferSizeExt wraps cusparseSgtsv2StridedBatch_bufferSizeExt (symbol cusparseSgtsv2StridedBatch_bufferSizeExt, cusparse.h).
-func Sgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *float32, batchCount, batchStride int32, bufferSizeInBytes *uint64) error {
+func Sgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *float32, batchCount, batchStride int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procSgtsv2StridedBatchBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4950,24 +4950,24 @@ func Sgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *float
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(batchStride))
-	frame.Int(uintptr(unsafe.Pointer(bufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dl)
 	runtime.KeepAlive(d)
 	runtime.KeepAlive(du)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(bufferSizeInBytes)
+	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSgtsv2StridedBatchBufferSizeExt, Status(frame.Ret()))
+	return bufferSizeInBytes, ffiimpl.Error(procSgtsv2StridedBatchBufferSizeExt, Status(frame.Ret()))
 }
 
 // Dgtsv2StridedBatchBufferSizeExt wraps cusparseDgtsv2StridedBatch_bufferSizeExt (symbol cusparseDgtsv2StridedBatch_bufferSizeExt, cusparse.h).
-func Dgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *float64, batchCount, batchStride int32, bufferSizeInBytes *uint64) error {
+func Dgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *float64, batchCount, batchStride int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procDgtsv2StridedBatchBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -4978,73 +4978,73 @@ func Dgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *float
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(batchStride))
-	frame.Int(uintptr(unsafe.Pointer(bufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dl)
 	runtime.KeepAlive(d)
 	runtime.KeepAlive(du)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(bufferSizeInBytes)
+	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDgtsv2StridedBatchBufferSizeExt, Status(frame.Ret()))
+	return bufferSizeInBytes, ffiimpl.Error(procDgtsv2StridedBatchBufferSizeExt, Status(frame.Ret()))
 }
 
 // Cgtsv2StridedBatchBufferSizeExt wraps cusparseCgtsv2StridedBatch_bufferSizeExt (symbol cusparseCgtsv2StridedBatch_bufferSizeExt, cusparse.h).
-func Cgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x unsafe.Pointer, batchCount, batchStride int32, bufferSizeInBytes *uint64) error {
+func Cgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *cudart.Complex, batchCount, batchStride int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procCgtsv2StridedBatchBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(dl))
-	frame.Int(uintptr(d))
-	frame.Int(uintptr(du))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(dl)))
+	frame.Int(uintptr(unsafe.Pointer(d)))
+	frame.Int(uintptr(unsafe.Pointer(du)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(batchStride))
-	frame.Int(uintptr(unsafe.Pointer(bufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dl)
 	runtime.KeepAlive(d)
 	runtime.KeepAlive(du)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(bufferSizeInBytes)
+	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCgtsv2StridedBatchBufferSizeExt, Status(frame.Ret()))
+	return bufferSizeInBytes, ffiimpl.Error(procCgtsv2StridedBatchBufferSizeExt, Status(frame.Ret()))
 }
 
 // Zgtsv2StridedBatchBufferSizeExt wraps cusparseZgtsv2StridedBatch_bufferSizeExt (symbol cusparseZgtsv2StridedBatch_bufferSizeExt, cusparse.h).
-func Zgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x unsafe.Pointer, batchCount, batchStride int32, bufferSizeInBytes *uint64) error {
+func Zgtsv2StridedBatchBufferSizeExt(handle Handle, m int32, dl, d, du, x *cudart.DoubleComplex, batchCount, batchStride int32) (bufferSizeInBytes uint64, err error) {
 	sym, err := procZgtsv2StridedBatchBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(dl))
-	frame.Int(uintptr(d))
-	frame.Int(uintptr(du))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(dl)))
+	frame.Int(uintptr(unsafe.Pointer(d)))
+	frame.Int(uintptr(unsafe.Pointer(du)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(batchStride))
-	frame.Int(uintptr(unsafe.Pointer(bufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dl)
 	runtime.KeepAlive(d)
 	runtime.KeepAlive(du)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(bufferSizeInBytes)
+	runtime.KeepAlive(&bufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZgtsv2StridedBatchBufferSizeExt, Status(frame.Ret()))
+	return bufferSizeInBytes, ffiimpl.Error(procZgtsv2StridedBatchBufferSizeExt, Status(frame.Ret()))
 }
 
 // Sgtsv2StridedBatch wraps cusparseSgtsv2StridedBatch (symbol cusparseSgtsv2StridedBatch, cusparse.h).
@@ -5104,7 +5104,7 @@ func Dgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *float64, batchCoun
 }
 
 // Cgtsv2StridedBatch wraps cusparseCgtsv2StridedBatch (symbol cusparseCgtsv2StridedBatch, cusparse.h).
-func Cgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x unsafe.Pointer, batchCount, batchStride int32, pBuffer unsafe.Pointer) error {
+func Cgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *cudart.Complex, batchCount, batchStride int32, pBuffer unsafe.Pointer) error {
 	sym, err := procCgtsv2StridedBatch.Addr()
 	if err != nil {
 		return err
@@ -5112,10 +5112,10 @@ func Cgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x unsafe.Pointer, bat
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(dl))
-	frame.Int(uintptr(d))
-	frame.Int(uintptr(du))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(dl)))
+	frame.Int(uintptr(unsafe.Pointer(d)))
+	frame.Int(uintptr(unsafe.Pointer(du)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(batchStride))
 	frame.Int(uintptr(pBuffer))
@@ -5132,7 +5132,7 @@ func Cgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x unsafe.Pointer, bat
 }
 
 // Zgtsv2StridedBatch wraps cusparseZgtsv2StridedBatch (symbol cusparseZgtsv2StridedBatch, cusparse.h).
-func Zgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x unsafe.Pointer, batchCount, batchStride int32, pBuffer unsafe.Pointer) error {
+func Zgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x *cudart.DoubleComplex, batchCount, batchStride int32, pBuffer unsafe.Pointer) error {
 	sym, err := procZgtsv2StridedBatch.Addr()
 	if err != nil {
 		return err
@@ -5140,10 +5140,10 @@ func Zgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x unsafe.Pointer, bat
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(dl))
-	frame.Int(uintptr(d))
-	frame.Int(uintptr(du))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(dl)))
+	frame.Int(uintptr(unsafe.Pointer(d)))
+	frame.Int(uintptr(unsafe.Pointer(du)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(batchStride))
 	frame.Int(uintptr(pBuffer))
@@ -5160,10 +5160,10 @@ func Zgtsv2StridedBatch(handle Handle, m int32, dl, d, du, x unsafe.Pointer, bat
 }
 
 // SgtsvInterleavedBatchBufferSizeExt wraps cusparseSgtsvInterleavedBatch_bufferSizeExt (symbol cusparseSgtsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func SgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x *float32, batchCount int32, pBufferSizeInBytes *uint64) error {
+func SgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x *float32, batchCount int32) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procSgtsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -5174,24 +5174,24 @@ func SgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du,
 	frame.Int(uintptr(unsafe.Pointer(du)))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(batchCount))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dl)
 	runtime.KeepAlive(d)
 	runtime.KeepAlive(du)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSgtsvInterleavedBatchBufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procSgtsvInterleavedBatchBufferSizeExt, Status(frame.Ret()))
 }
 
 // DgtsvInterleavedBatchBufferSizeExt wraps cusparseDgtsvInterleavedBatch_bufferSizeExt (symbol cusparseDgtsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func DgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x *float64, batchCount int32, pBufferSizeInBytes *uint64) error {
+func DgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x *float64, batchCount int32) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procDgtsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -5202,73 +5202,73 @@ func DgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du,
 	frame.Int(uintptr(unsafe.Pointer(du)))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(batchCount))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dl)
 	runtime.KeepAlive(d)
 	runtime.KeepAlive(du)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDgtsvInterleavedBatchBufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procDgtsvInterleavedBatchBufferSizeExt, Status(frame.Ret()))
 }
 
 // CgtsvInterleavedBatchBufferSizeExt wraps cusparseCgtsvInterleavedBatch_bufferSizeExt (symbol cusparseCgtsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func CgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x unsafe.Pointer, batchCount int32, pBufferSizeInBytes *uint64) error {
+func CgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x *cudart.Complex, batchCount int32) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procCgtsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(dl))
-	frame.Int(uintptr(d))
-	frame.Int(uintptr(du))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(dl)))
+	frame.Int(uintptr(unsafe.Pointer(d)))
+	frame.Int(uintptr(unsafe.Pointer(du)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(batchCount))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dl)
 	runtime.KeepAlive(d)
 	runtime.KeepAlive(du)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCgtsvInterleavedBatchBufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procCgtsvInterleavedBatchBufferSizeExt, Status(frame.Ret()))
 }
 
 // ZgtsvInterleavedBatchBufferSizeExt wraps cusparseZgtsvInterleavedBatch_bufferSizeExt (symbol cusparseZgtsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func ZgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x unsafe.Pointer, batchCount int32, pBufferSizeInBytes *uint64) error {
+func ZgtsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, dl, d, du, x *cudart.DoubleComplex, batchCount int32) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procZgtsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(dl))
-	frame.Int(uintptr(d))
-	frame.Int(uintptr(du))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(dl)))
+	frame.Int(uintptr(unsafe.Pointer(d)))
+	frame.Int(uintptr(unsafe.Pointer(du)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(batchCount))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dl)
 	runtime.KeepAlive(d)
 	runtime.KeepAlive(du)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZgtsvInterleavedBatchBufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procZgtsvInterleavedBatchBufferSizeExt, Status(frame.Ret()))
 }
 
 // SgtsvInterleavedBatch wraps cusparseSgtsvInterleavedBatch (symbol cusparseSgtsvInterleavedBatch, cusparse.h).
@@ -5328,7 +5328,7 @@ func DgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *float64, 
 }
 
 // CgtsvInterleavedBatch wraps cusparseCgtsvInterleavedBatch (symbol cusparseCgtsvInterleavedBatch, cusparse.h).
-func CgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x unsafe.Pointer, batchCount int32, pBuffer unsafe.Pointer) error {
+func CgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *cudart.Complex, batchCount int32, pBuffer unsafe.Pointer) error {
 	sym, err := procCgtsvInterleavedBatch.Addr()
 	if err != nil {
 		return err
@@ -5337,10 +5337,10 @@ func CgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x unsafe.Poi
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(dl))
-	frame.Int(uintptr(d))
-	frame.Int(uintptr(du))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(dl)))
+	frame.Int(uintptr(unsafe.Pointer(d)))
+	frame.Int(uintptr(unsafe.Pointer(du)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(pBuffer))
 	ffiimpl.Call(sym, &frame)
@@ -5356,7 +5356,7 @@ func CgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x unsafe.Poi
 }
 
 // ZgtsvInterleavedBatch wraps cusparseZgtsvInterleavedBatch (symbol cusparseZgtsvInterleavedBatch, cusparse.h).
-func ZgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x unsafe.Pointer, batchCount int32, pBuffer unsafe.Pointer) error {
+func ZgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x *cudart.DoubleComplex, batchCount int32, pBuffer unsafe.Pointer) error {
 	sym, err := procZgtsvInterleavedBatch.Addr()
 	if err != nil {
 		return err
@@ -5365,10 +5365,10 @@ func ZgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x unsafe.Poi
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(dl))
-	frame.Int(uintptr(d))
-	frame.Int(uintptr(du))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(dl)))
+	frame.Int(uintptr(unsafe.Pointer(d)))
+	frame.Int(uintptr(unsafe.Pointer(du)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(pBuffer))
 	ffiimpl.Call(sym, &frame)
@@ -5384,10 +5384,10 @@ func ZgtsvInterleavedBatch(handle Handle, algo, m int32, dl, d, du, x unsafe.Poi
 }
 
 // SgpsvInterleavedBatchBufferSizeExt wraps cusparseSgpsvInterleavedBatch_bufferSizeExt (symbol cusparseSgpsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func SgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x *float32, batchCount int32, pBufferSizeInBytes *uint64) error {
+func SgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x *float32, batchCount int32) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procSgpsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -5400,7 +5400,7 @@ func SgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d,
 	frame.Int(uintptr(unsafe.Pointer(dw)))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(batchCount))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(ds)
 	runtime.KeepAlive(dl)
@@ -5408,18 +5408,18 @@ func SgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d,
 	runtime.KeepAlive(du)
 	runtime.KeepAlive(dw)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSgpsvInterleavedBatchBufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procSgpsvInterleavedBatchBufferSizeExt, Status(frame.Ret()))
 }
 
 // DgpsvInterleavedBatchBufferSizeExt wraps cusparseDgpsvInterleavedBatch_bufferSizeExt (symbol cusparseDgpsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func DgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x *float64, batchCount int32, pBufferSizeInBytes *uint64) error {
+func DgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x *float64, batchCount int32) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procDgpsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -5432,7 +5432,7 @@ func DgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d,
 	frame.Int(uintptr(unsafe.Pointer(dw)))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(batchCount))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(ds)
 	runtime.KeepAlive(dl)
@@ -5440,31 +5440,31 @@ func DgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d,
 	runtime.KeepAlive(du)
 	runtime.KeepAlive(dw)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDgpsvInterleavedBatchBufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procDgpsvInterleavedBatchBufferSizeExt, Status(frame.Ret()))
 }
 
 // CgpsvInterleavedBatchBufferSizeExt wraps cusparseCgpsvInterleavedBatch_bufferSizeExt (symbol cusparseCgpsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func CgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x unsafe.Pointer, batchCount int32, pBufferSizeInBytes *uint64) error {
+func CgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x *cudart.Complex, batchCount int32) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procCgpsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(ds))
-	frame.Int(uintptr(dl))
-	frame.Int(uintptr(d))
-	frame.Int(uintptr(du))
-	frame.Int(uintptr(dw))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(ds)))
+	frame.Int(uintptr(unsafe.Pointer(dl)))
+	frame.Int(uintptr(unsafe.Pointer(d)))
+	frame.Int(uintptr(unsafe.Pointer(du)))
+	frame.Int(uintptr(unsafe.Pointer(dw)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(batchCount))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(ds)
 	runtime.KeepAlive(dl)
@@ -5472,31 +5472,31 @@ func CgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d,
 	runtime.KeepAlive(du)
 	runtime.KeepAlive(dw)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCgpsvInterleavedBatchBufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procCgpsvInterleavedBatchBufferSizeExt, Status(frame.Ret()))
 }
 
 // ZgpsvInterleavedBatchBufferSizeExt wraps cusparseZgpsvInterleavedBatch_bufferSizeExt (symbol cusparseZgpsvInterleavedBatch_bufferSizeExt, cusparse.h).
-func ZgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x unsafe.Pointer, batchCount int32, pBufferSizeInBytes *uint64) error {
+func ZgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d, du, dw, x *cudart.DoubleComplex, batchCount int32) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procZgpsvInterleavedBatchBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(ds))
-	frame.Int(uintptr(dl))
-	frame.Int(uintptr(d))
-	frame.Int(uintptr(du))
-	frame.Int(uintptr(dw))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(ds)))
+	frame.Int(uintptr(unsafe.Pointer(dl)))
+	frame.Int(uintptr(unsafe.Pointer(d)))
+	frame.Int(uintptr(unsafe.Pointer(du)))
+	frame.Int(uintptr(unsafe.Pointer(dw)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(batchCount))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(ds)
 	runtime.KeepAlive(dl)
@@ -5504,11 +5504,11 @@ func ZgpsvInterleavedBatchBufferSizeExt(handle Handle, algo, m int32, ds, dl, d,
 	runtime.KeepAlive(du)
 	runtime.KeepAlive(dw)
 	runtime.KeepAlive(x)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZgpsvInterleavedBatchBufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procZgpsvInterleavedBatchBufferSizeExt, Status(frame.Ret()))
 }
 
 // SgpsvInterleavedBatch wraps cusparseSgpsvInterleavedBatch (symbol cusparseSgpsvInterleavedBatch, cusparse.h).
@@ -5576,7 +5576,7 @@ func DgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *f
 }
 
 // CgpsvInterleavedBatch wraps cusparseCgpsvInterleavedBatch (symbol cusparseCgpsvInterleavedBatch, cusparse.h).
-func CgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x unsafe.Pointer, batchCount int32, pBuffer unsafe.Pointer) error {
+func CgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *cudart.Complex, batchCount int32, pBuffer unsafe.Pointer) error {
 	sym, err := procCgpsvInterleavedBatch.Addr()
 	if err != nil {
 		return err
@@ -5585,12 +5585,12 @@ func CgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x un
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(ds))
-	frame.Int(uintptr(dl))
-	frame.Int(uintptr(d))
-	frame.Int(uintptr(du))
-	frame.Int(uintptr(dw))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(ds)))
+	frame.Int(uintptr(unsafe.Pointer(dl)))
+	frame.Int(uintptr(unsafe.Pointer(d)))
+	frame.Int(uintptr(unsafe.Pointer(du)))
+	frame.Int(uintptr(unsafe.Pointer(dw)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(pBuffer))
 	ffiimpl.Call(sym, &frame)
@@ -5608,7 +5608,7 @@ func CgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x un
 }
 
 // ZgpsvInterleavedBatch wraps cusparseZgpsvInterleavedBatch (symbol cusparseZgpsvInterleavedBatch, cusparse.h).
-func ZgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x unsafe.Pointer, batchCount int32, pBuffer unsafe.Pointer) error {
+func ZgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x *cudart.DoubleComplex, batchCount int32, pBuffer unsafe.Pointer) error {
 	sym, err := procZgpsvInterleavedBatch.Addr()
 	if err != nil {
 		return err
@@ -5617,12 +5617,12 @@ func ZgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x un
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(algo))
 	frame.Int(uintptr(m))
-	frame.Int(uintptr(ds))
-	frame.Int(uintptr(dl))
-	frame.Int(uintptr(d))
-	frame.Int(uintptr(du))
-	frame.Int(uintptr(dw))
-	frame.Int(uintptr(x))
+	frame.Int(uintptr(unsafe.Pointer(ds)))
+	frame.Int(uintptr(unsafe.Pointer(dl)))
+	frame.Int(uintptr(unsafe.Pointer(d)))
+	frame.Int(uintptr(unsafe.Pointer(du)))
+	frame.Int(uintptr(unsafe.Pointer(dw)))
+	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(batchCount))
 	frame.Int(uintptr(pBuffer))
 	ffiimpl.Call(sym, &frame)
@@ -5640,10 +5640,10 @@ func ZgpsvInterleavedBatch(handle Handle, algo, m int32, ds, dl, d, du, dw, x un
 }
 
 // Scsrgeam2BufferSizeExt wraps cusparseScsrgeam2_bufferSizeExt (symbol cusparseScsrgeam2_bufferSizeExt, cusparse.h).
-func Scsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *float32, descrA MatDescr, nnzA int32, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, beta *float32, descrB MatDescr, nnzB int32, csrSortedValB *float32, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32, pBufferSizeInBytes *uint64) error {
+func Scsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *float32, descrA MatDescr, nnzA int32, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, beta *float32, descrB MatDescr, nnzB int32, csrSortedValB *float32, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procScsrgeam2BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -5665,7 +5665,7 @@ func Scsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *float32, descrA Ma
 	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(csrSortedValA)
@@ -5678,18 +5678,18 @@ func Scsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *float32, descrA Ma
 	runtime.KeepAlive(csrSortedValC)
 	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procScsrgeam2BufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procScsrgeam2BufferSizeExt, Status(frame.Ret()))
 }
 
 // Dcsrgeam2BufferSizeExt wraps cusparseDcsrgeam2_bufferSizeExt (symbol cusparseDcsrgeam2_bufferSizeExt, cusparse.h).
-func Dcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *float64, descrA MatDescr, nnzA int32, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, beta *float64, descrB MatDescr, nnzB int32, csrSortedValB *float64, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32, pBufferSizeInBytes *uint64) error {
+func Dcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *float64, descrA MatDescr, nnzA int32, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, beta *float64, descrB MatDescr, nnzB int32, csrSortedValB *float64, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procDcsrgeam2BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -5711,7 +5711,7 @@ func Dcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *float64, descrA Ma
 	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(csrSortedValA)
@@ -5724,40 +5724,40 @@ func Dcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *float64, descrA Ma
 	runtime.KeepAlive(csrSortedValC)
 	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDcsrgeam2BufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procDcsrgeam2BufferSizeExt, Status(frame.Ret()))
 }
 
 // Ccsrgeam2BufferSizeExt wraps cusparseCcsrgeam2_bufferSizeExt (symbol cusparseCcsrgeam2_bufferSizeExt, cusparse.h).
-func Ccsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha unsafe.Pointer, descrA MatDescr, nnzA int32, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, beta unsafe.Pointer, descrB MatDescr, nnzB int32, csrSortedValB unsafe.Pointer, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC unsafe.Pointer, csrSortedRowPtrC, csrSortedColIndC *int32, pBufferSizeInBytes *uint64) error {
+func Ccsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *cudart.Complex, descrA MatDescr, nnzA int32, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, beta *cudart.Complex, descrB MatDescr, nnzB int32, csrSortedValB *cudart.Complex, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *cudart.Complex, csrSortedRowPtrC, csrSortedColIndC *int32) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procCcsrgeam2BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
-	frame.Int(uintptr(csrSortedValB))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrB)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndB)))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(csrSortedValA)
@@ -5770,40 +5770,40 @@ func Ccsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha unsafe.Pointer, des
 	runtime.KeepAlive(csrSortedValC)
 	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCcsrgeam2BufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procCcsrgeam2BufferSizeExt, Status(frame.Ret()))
 }
 
 // Zcsrgeam2BufferSizeExt wraps cusparseZcsrgeam2_bufferSizeExt (symbol cusparseZcsrgeam2_bufferSizeExt, cusparse.h).
-func Zcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha unsafe.Pointer, descrA MatDescr, nnzA int32, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, beta unsafe.Pointer, descrB MatDescr, nnzB int32, csrSortedValB unsafe.Pointer, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC unsafe.Pointer, csrSortedRowPtrC, csrSortedColIndC *int32, pBufferSizeInBytes *uint64) error {
+func Zcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *cudart.DoubleComplex, descrA MatDescr, nnzA int32, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, beta *cudart.DoubleComplex, descrB MatDescr, nnzB int32, csrSortedValB *cudart.DoubleComplex, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *cudart.DoubleComplex, csrSortedRowPtrC, csrSortedColIndC *int32) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procZcsrgeam2BufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
-	frame.Int(uintptr(csrSortedValB))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrB)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndB)))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(csrSortedValA)
@@ -5816,11 +5816,11 @@ func Zcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha unsafe.Pointer, des
 	runtime.KeepAlive(csrSortedValC)
 	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZcsrgeam2BufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procZcsrgeam2BufferSizeExt, Status(frame.Ret()))
 }
 
 // Xcsrgeam2Nnz wraps cusparseXcsrgeam2Nnz (symbol cusparseXcsrgeam2Nnz, cusparse.h).
@@ -5952,7 +5952,7 @@ func Dcsrgeam2(handle Handle, m, n int32, alpha *float64, descrA MatDescr, nnzA 
 }
 
 // Ccsrgeam2 wraps cusparseCcsrgeam2 (symbol cusparseCcsrgeam2, cusparse.h).
-func Ccsrgeam2(handle Handle, m, n int32, alpha unsafe.Pointer, descrA MatDescr, nnzA int32, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, beta unsafe.Pointer, descrB MatDescr, nnzB int32, csrSortedValB unsafe.Pointer, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC unsafe.Pointer, csrSortedRowPtrC, csrSortedColIndC *int32, pBuffer unsafe.Pointer) error {
+func Ccsrgeam2(handle Handle, m, n int32, alpha *cudart.Complex, descrA MatDescr, nnzA int32, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, beta *cudart.Complex, descrB MatDescr, nnzB int32, csrSortedValB *cudart.Complex, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *cudart.Complex, csrSortedRowPtrC, csrSortedColIndC *int32, pBuffer unsafe.Pointer) error {
 	sym, err := procCcsrgeam2.Addr()
 	if err != nil {
 		return err
@@ -5961,20 +5961,20 @@ func Ccsrgeam2(handle Handle, m, n int32, alpha unsafe.Pointer, descrA MatDescr,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
-	frame.Int(uintptr(csrSortedValB))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrB)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndB)))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
 	frame.Int(uintptr(pBuffer))
@@ -5998,7 +5998,7 @@ func Ccsrgeam2(handle Handle, m, n int32, alpha unsafe.Pointer, descrA MatDescr,
 }
 
 // Zcsrgeam2 wraps cusparseZcsrgeam2 (symbol cusparseZcsrgeam2, cusparse.h).
-func Zcsrgeam2(handle Handle, m, n int32, alpha unsafe.Pointer, descrA MatDescr, nnzA int32, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, beta unsafe.Pointer, descrB MatDescr, nnzB int32, csrSortedValB unsafe.Pointer, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC unsafe.Pointer, csrSortedRowPtrC, csrSortedColIndC *int32, pBuffer unsafe.Pointer) error {
+func Zcsrgeam2(handle Handle, m, n int32, alpha *cudart.DoubleComplex, descrA MatDescr, nnzA int32, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, beta *cudart.DoubleComplex, descrB MatDescr, nnzB int32, csrSortedValB *cudart.DoubleComplex, csrSortedRowPtrB, csrSortedColIndB *int32, descrC MatDescr, csrSortedValC *cudart.DoubleComplex, csrSortedRowPtrC, csrSortedColIndC *int32, pBuffer unsafe.Pointer) error {
 	sym, err := procZcsrgeam2.Addr()
 	if err != nil {
 		return err
@@ -6007,20 +6007,20 @@ func Zcsrgeam2(handle Handle, m, n int32, alpha unsafe.Pointer, descrA MatDescr,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(alpha))
+	frame.Int(uintptr(unsafe.Pointer(alpha)))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(beta))
+	frame.Int(uintptr(unsafe.Pointer(beta)))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
-	frame.Int(uintptr(csrSortedValB))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrB)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndB)))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
 	frame.Int(uintptr(pBuffer))
@@ -6116,7 +6116,7 @@ func Dcsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *floa
 // Ccsrcolor wraps cusparseCcsrcolor (symbol cusparseCcsrcolor, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsrcolor deprecated.
-func Ccsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, fractionToColor *float32, ncolors, coloring, reordering *int32, info ColorInfo) error {
+func Ccsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, fractionToColor *float32, ncolors, coloring, reordering *int32, info ColorInfo) error {
 	sym, err := procCcsrcolor.Addr()
 	if err != nil {
 		return err
@@ -6126,7 +6126,7 @@ func Ccsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA unsaf
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(unsafe.Pointer(fractionToColor)))
@@ -6151,7 +6151,7 @@ func Ccsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA unsaf
 // Zcsrcolor wraps cusparseZcsrcolor (symbol cusparseZcsrcolor, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsrcolor deprecated.
-func Zcsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, fractionToColor *float64, ncolors, coloring, reordering *int32, info ColorInfo) error {
+func Zcsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, fractionToColor *float64, ncolors, coloring, reordering *int32, info ColorInfo) error {
 	sym, err := procZcsrcolor.Addr()
 	if err != nil {
 		return err
@@ -6161,7 +6161,7 @@ func Zcsrcolor(handle Handle, m, nnz int32, descrA MatDescr, csrSortedValA unsaf
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(unsafe.Pointer(fractionToColor)))
@@ -6236,7 +6236,7 @@ func Dnnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a *float64
 }
 
 // Cnnz wraps cusparseCnnz (symbol cusparseCnnz, cusparse.h).
-func Cnnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a unsafe.Pointer, lda int32, nnzPerRowCol, nnzTotalDevHostPtr *int32) error {
+func Cnnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a *cudart.Complex, lda int32, nnzPerRowCol, nnzTotalDevHostPtr *int32) error {
 	sym, err := procCnnz.Addr()
 	if err != nil {
 		return err
@@ -6247,7 +6247,7 @@ func Cnnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a unsafe.P
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(nnzPerRowCol)))
 	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
@@ -6262,7 +6262,7 @@ func Cnnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a unsafe.P
 }
 
 // Znnz wraps cusparseZnnz (symbol cusparseZnnz, cusparse.h).
-func Znnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a unsafe.Pointer, lda int32, nnzPerRowCol, nnzTotalDevHostPtr *int32) error {
+func Znnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a *cudart.DoubleComplex, lda int32, nnzPerRowCol, nnzTotalDevHostPtr *int32) error {
 	sym, err := procZnnz.Addr()
 	if err != nil {
 		return err
@@ -6273,7 +6273,7 @@ func Znnz(handle Handle, dirA Direction, m, n int32, descrA MatDescr, a unsafe.P
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(a))
+	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(nnzPerRowCol)))
 	frame.Int(uintptr(unsafe.Pointer(nnzTotalDevHostPtr)))
@@ -6346,7 +6346,7 @@ func DnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA *float64
 // CnnzCompress wraps cusparseCnnz_compress (symbol cusparseCnnz_compress, cusparse.h).
 //
 // Deprecated: the header marks cusparseCnnz_compress deprecated.
-func CnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, nnzPerRow, nnzC *int32, tol cudart.Complex) error {
+func CnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, nnzPerRow, nnzC *int32, tol cudart.Complex) error {
 	sym, err := procCnnzCompress.Addr()
 	if err != nil {
 		return err
@@ -6355,7 +6355,7 @@ func CnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA unsafe.P
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(descr))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(nnzPerRow)))
 	frame.Int(uintptr(unsafe.Pointer(nnzC)))
@@ -6375,7 +6375,7 @@ func CnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA unsafe.P
 // ZnnzCompress wraps cusparseZnnz_compress (symbol cusparseZnnz_compress, cusparse.h).
 //
 // Deprecated: the header marks cusparseZnnz_compress deprecated.
-func ZnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, nnzPerRow, nnzC *int32, tol cudart.DoubleComplex) error {
+func ZnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, nnzPerRow, nnzC *int32, tol cudart.DoubleComplex) error {
 	sym, err := procZnnzCompress.Addr()
 	if err != nil {
 		return err
@@ -6384,7 +6384,7 @@ func ZnnzCompress(handle Handle, m int32, descr MatDescr, csrSortedValA unsafe.P
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(descr))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(nnzPerRow)))
 	frame.Int(uintptr(unsafe.Pointer(nnzC)))
@@ -6476,7 +6476,7 @@ func Dcsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA 
 // Ccsr2csrCompress wraps cusparseCcsr2csr_compress (symbol cusparseCcsr2csr_compress, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsr2csr_compress deprecated.
-func Ccsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA unsafe.Pointer, csrSortedColIndA, csrSortedRowPtrA *int32, nnzA int32, nnzPerRow *int32, csrSortedValC unsafe.Pointer, csrSortedColIndC, csrSortedRowPtrC *int32, tol cudart.Complex) error {
+func Ccsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedColIndA, csrSortedRowPtrA *int32, nnzA int32, nnzPerRow *int32, csrSortedValC *cudart.Complex, csrSortedColIndC, csrSortedRowPtrC *int32, tol cudart.Complex) error {
 	sym, err := procCcsr2csrCompress.Addr()
 	if err != nil {
 		return err
@@ -6486,12 +6486,12 @@ func Ccsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(unsafe.Pointer(nnzPerRow)))
-	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
 	frame.Struct(unsafe.Pointer(&tol), &layoutCuComplex)
@@ -6513,7 +6513,7 @@ func Ccsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA 
 // Zcsr2csrCompress wraps cusparseZcsr2csr_compress (symbol cusparseZcsr2csr_compress, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsr2csr_compress deprecated.
-func Zcsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA unsafe.Pointer, csrSortedColIndA, csrSortedRowPtrA *int32, nnzA int32, nnzPerRow *int32, csrSortedValC unsafe.Pointer, csrSortedColIndC, csrSortedRowPtrC *int32, tol cudart.DoubleComplex) error {
+func Zcsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedColIndA, csrSortedRowPtrA *int32, nnzA int32, nnzPerRow *int32, csrSortedValC *cudart.DoubleComplex, csrSortedColIndC, csrSortedRowPtrC *int32, tol cudart.DoubleComplex) error {
 	sym, err := procZcsr2csrCompress.Addr()
 	if err != nil {
 		return err
@@ -6523,12 +6523,12 @@ func Zcsr2csrCompress(handle Handle, m, n int32, descrA MatDescr, csrSortedValA 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(unsafe.Pointer(nnzPerRow)))
-	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
 	frame.Struct(unsafe.Pointer(&tol), &layoutCuDoubleComplex)
@@ -6675,7 +6675,7 @@ func Dcsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSor
 // Ccsr2bsr wraps cusparseCcsr2bsr (symbol cusparseCcsr2bsr, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsr2bsr deprecated.
-func Ccsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, blockDim int32, descrC MatDescr, bsrSortedValC unsafe.Pointer, bsrSortedRowPtrC, bsrSortedColIndC *int32) error {
+func Ccsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, blockDim int32, descrC MatDescr, bsrSortedValC *cudart.Complex, bsrSortedRowPtrC, bsrSortedColIndC *int32) error {
 	sym, err := procCcsr2bsr.Addr()
 	if err != nil {
 		return err
@@ -6686,12 +6686,12 @@ func Ccsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSor
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
 	ffiimpl.Call(sym, &frame)
@@ -6710,7 +6710,7 @@ func Ccsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSor
 // Zcsr2bsr wraps cusparseZcsr2bsr (symbol cusparseZcsr2bsr, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsr2bsr deprecated.
-func Zcsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, blockDim int32, descrC MatDescr, bsrSortedValC unsafe.Pointer, bsrSortedRowPtrC, bsrSortedColIndC *int32) error {
+func Zcsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, blockDim int32, descrC MatDescr, bsrSortedValC *cudart.DoubleComplex, bsrSortedRowPtrC, bsrSortedColIndC *int32) error {
 	sym, err := procZcsr2bsr.Addr()
 	if err != nil {
 		return err
@@ -6721,12 +6721,12 @@ func Zcsr2bsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSor
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
 	ffiimpl.Call(sym, &frame)
@@ -6809,7 +6809,7 @@ func Dbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrS
 }
 
 // Cbsr2csr wraps cusparseCbsr2csr (symbol cusparseCbsr2csr, cusparse.h).
-func Cbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, descrC MatDescr, csrSortedValC unsafe.Pointer, csrSortedRowPtrC, csrSortedColIndC *int32) error {
+func Cbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, descrC MatDescr, csrSortedValC *cudart.Complex, csrSortedRowPtrC, csrSortedColIndC *int32) error {
 	sym, err := procCbsr2csr.Addr()
 	if err != nil {
 		return err
@@ -6820,12 +6820,12 @@ func Cbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrS
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
 	ffiimpl.Call(sym, &frame)
@@ -6842,7 +6842,7 @@ func Cbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrS
 }
 
 // Zbsr2csr wraps cusparseZbsr2csr (symbol cusparseZbsr2csr, cusparse.h).
-func Zbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, descrC MatDescr, csrSortedValC unsafe.Pointer, csrSortedRowPtrC, csrSortedColIndC *int32) error {
+func Zbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockDim int32, descrC MatDescr, csrSortedValC *cudart.DoubleComplex, csrSortedRowPtrC, csrSortedColIndC *int32) error {
 	sym, err := procZbsr2csr.Addr()
 	if err != nil {
 		return err
@@ -6853,12 +6853,12 @@ func Zbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrS
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
 	ffiimpl.Call(sym, &frame)
@@ -6875,10 +6875,10 @@ func Zbsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrS
 }
 
 // Sgebsr2gebscBufferSize wraps cusparseSgebsr2gebsc_bufferSize (symbol cusparseSgebsr2gebsc_bufferSize, cusparse.h).
-func Sgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32, pBufferSizeInBytes *int32) error {
+func Sgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (pBufferSizeInBytes int32, err error) {
 	sym, err := procSgebsr2gebscBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -6890,23 +6890,23 @@ func Sgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *flo
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSgebsr2gebscBufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procSgebsr2gebscBufferSize, Status(frame.Ret()))
 }
 
 // Dgebsr2gebscBufferSize wraps cusparseDgebsr2gebsc_bufferSize (symbol cusparseDgebsr2gebsc_bufferSize, cusparse.h).
-func Dgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32, pBufferSizeInBytes *int32) error {
+func Dgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (pBufferSizeInBytes int32, err error) {
 	sym, err := procDgebsr2gebscBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -6918,81 +6918,81 @@ func Dgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *flo
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDgebsr2gebscBufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procDgebsr2gebscBufferSize, Status(frame.Ret()))
 }
 
 // Cgebsr2gebscBufferSize wraps cusparseCgebsr2gebsc_bufferSize (symbol cusparseCgebsr2gebsc_bufferSize, cusparse.h).
-func Cgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32, pBufferSizeInBytes *int32) error {
+func Cgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (pBufferSizeInBytes int32, err error) {
 	sym, err := procCgebsr2gebscBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCgebsr2gebscBufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procCgebsr2gebscBufferSize, Status(frame.Ret()))
 }
 
 // Zgebsr2gebscBufferSize wraps cusparseZgebsr2gebsc_bufferSize (symbol cusparseZgebsr2gebsc_bufferSize, cusparse.h).
-func Zgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32, pBufferSizeInBytes *int32) error {
+func Zgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (pBufferSizeInBytes int32, err error) {
 	sym, err := procZgebsr2gebscBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZgebsr2gebscBufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procZgebsr2gebscBufferSize, Status(frame.Ret()))
 }
 
 // Sgebsr2gebscBufferSizeExt wraps cusparseSgebsr2gebsc_bufferSizeExt (symbol cusparseSgebsr2gebsc_bufferSizeExt, cusparse.h).
 //
 // The library does not export cusparseSgebsr2gebsc_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
-func Sgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32, pBufferSize *uint64) error {
+func Sgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (pBufferSize uint64, err error) {
 	sym, err := procSgebsr2gebscBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -7004,25 +7004,25 @@ func Sgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSgebsr2gebscBufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procSgebsr2gebscBufferSizeExt, Status(frame.Ret()))
 }
 
 // Dgebsr2gebscBufferSizeExt wraps cusparseDgebsr2gebsc_bufferSizeExt (symbol cusparseDgebsr2gebsc_bufferSizeExt, cusparse.h).
 //
 // The library does not export cusparseDgebsr2gebsc_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
-func Dgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32, pBufferSize *uint64) error {
+func Dgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (pBufferSize uint64, err error) {
 	sym, err := procDgebsr2gebscBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -7034,76 +7034,76 @@ func Dgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDgebsr2gebscBufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procDgebsr2gebscBufferSizeExt, Status(frame.Ret()))
 }
 
 // Cgebsr2gebscBufferSizeExt wraps cusparseCgebsr2gebsc_bufferSizeExt (symbol cusparseCgebsr2gebsc_bufferSizeExt, cusparse.h).
 //
 // The library does not export cusparseCgebsr2gebsc_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
-func Cgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32, pBufferSize *uint64) error {
+func Cgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (pBufferSize uint64, err error) {
 	sym, err := procCgebsr2gebscBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCgebsr2gebscBufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procCgebsr2gebscBufferSizeExt, Status(frame.Ret()))
 }
 
 // Zgebsr2gebscBufferSizeExt wraps cusparseZgebsr2gebsc_bufferSizeExt (symbol cusparseZgebsr2gebsc_bufferSizeExt, cusparse.h).
 //
 // The library does not export cusparseZgebsr2gebsc_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
-func Zgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32, pBufferSize *uint64) error {
+func Zgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (pBufferSize uint64, err error) {
 	sym, err := procZgebsr2gebscBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZgebsr2gebscBufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procZgebsr2gebscBufferSizeExt, Status(frame.Ret()))
 }
 
 // Sgebsr2gebsc wraps cusparseSgebsr2gebsc (symbol cusparseSgebsr2gebsc, cusparse.h).
@@ -7179,7 +7179,7 @@ func Dgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float64, bsrS
 }
 
 // Cgebsr2gebsc wraps cusparseCgebsr2gebsc (symbol cusparseCgebsr2gebsc, cusparse.h).
-func Cgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32, bscVal unsafe.Pointer, bscRowInd, bscColPtr *int32, copyValues Action, idxBase IndexBase, pBuffer unsafe.Pointer) error {
+func Cgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32, bscVal *cudart.Complex, bscRowInd, bscColPtr *int32, copyValues Action, idxBase IndexBase, pBuffer unsafe.Pointer) error {
 	sym, err := procCgebsr2gebsc.Addr()
 	if err != nil {
 		return err
@@ -7189,12 +7189,12 @@ func Cgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal unsafe.Pointer
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(bscVal))
+	frame.Int(uintptr(unsafe.Pointer(bscVal)))
 	frame.Int(uintptr(unsafe.Pointer(bscRowInd)))
 	frame.Int(uintptr(unsafe.Pointer(bscColPtr)))
 	frame.Int(uintptr(copyValues))
@@ -7215,7 +7215,7 @@ func Cgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal unsafe.Pointer
 }
 
 // Zgebsr2gebsc wraps cusparseZgebsr2gebsc (symbol cusparseZgebsr2gebsc, cusparse.h).
-func Zgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal unsafe.Pointer, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32, bscVal unsafe.Pointer, bscRowInd, bscColPtr *int32, copyValues Action, idxBase IndexBase, pBuffer unsafe.Pointer) error {
+func Zgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32, bscVal *cudart.DoubleComplex, bscRowInd, bscColPtr *int32, copyValues Action, idxBase IndexBase, pBuffer unsafe.Pointer) error {
 	sym, err := procZgebsr2gebsc.Addr()
 	if err != nil {
 		return err
@@ -7225,12 +7225,12 @@ func Zgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal unsafe.Pointer
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(bsrSortedVal))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColInd)))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(bscVal))
+	frame.Int(uintptr(unsafe.Pointer(bscVal)))
 	frame.Int(uintptr(unsafe.Pointer(bscRowInd)))
 	frame.Int(uintptr(unsafe.Pointer(bscColPtr)))
 	frame.Int(uintptr(copyValues))
@@ -7359,7 +7359,7 @@ func Dgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 // Cgebsr2csr wraps cusparseCgebsr2csr (symbol cusparseCgebsr2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseCgebsr2csr deprecated.
-func Cgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedValC unsafe.Pointer, csrSortedRowPtrC, csrSortedColIndC *int32) error {
+func Cgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedValC *cudart.Complex, csrSortedRowPtrC, csrSortedColIndC *int32) error {
 	sym, err := procCgebsr2csr.Addr()
 	if err != nil {
 		return err
@@ -7370,13 +7370,13 @@ func Cgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
 	ffiimpl.Call(sym, &frame)
@@ -7395,7 +7395,7 @@ func Cgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 // Zgebsr2csr wraps cusparseZgebsr2csr (symbol cusparseZgebsr2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseZgebsr2csr deprecated.
-func Zgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedValC unsafe.Pointer, csrSortedRowPtrC, csrSortedColIndC *int32) error {
+func Zgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedValC *cudart.DoubleComplex, csrSortedRowPtrC, csrSortedColIndC *int32) error {
 	sym, err := procZgebsr2csr.Addr()
 	if err != nil {
 		return err
@@ -7406,13 +7406,13 @@ func Zgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(csrSortedValC))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
 	ffiimpl.Call(sym, &frame)
@@ -7429,10 +7429,10 @@ func Zgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bs
 }
 
 // Scsr2gebsrBufferSize wraps cusparseScsr2gebsr_bufferSize (symbol cusparseScsr2gebsr_bufferSize, cusparse.h).
-func Scsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32, pBufferSizeInBytes *int32) error {
+func Scsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (pBufferSizeInBytes int32, err error) {
 	sym, err := procScsr2gebsrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -7445,23 +7445,23 @@ func Scsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatD
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procScsr2gebsrBufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procScsr2gebsrBufferSize, Status(frame.Ret()))
 }
 
 // Dcsr2gebsrBufferSize wraps cusparseDcsr2gebsr_bufferSize (symbol cusparseDcsr2gebsr_bufferSize, cusparse.h).
-func Dcsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32, pBufferSizeInBytes *int32) error {
+func Dcsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (pBufferSizeInBytes int32, err error) {
 	sym, err := procDcsr2gebsrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -7474,23 +7474,23 @@ func Dcsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatD
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDcsr2gebsrBufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procDcsr2gebsrBufferSize, Status(frame.Ret()))
 }
 
 // Ccsr2gebsrBufferSize wraps cusparseCcsr2gebsr_bufferSize (symbol cusparseCcsr2gebsr_bufferSize, cusparse.h).
-func Ccsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32, pBufferSizeInBytes *int32) error {
+func Ccsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (pBufferSizeInBytes int32, err error) {
 	sym, err := procCcsr2gebsrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -7498,28 +7498,28 @@ func Ccsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatD
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCcsr2gebsrBufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procCcsr2gebsrBufferSize, Status(frame.Ret()))
 }
 
 // Zcsr2gebsrBufferSize wraps cusparseZcsr2gebsr_bufferSize (symbol cusparseZcsr2gebsr_bufferSize, cusparse.h).
-func Zcsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32, pBufferSizeInBytes *int32) error {
+func Zcsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (pBufferSizeInBytes int32, err error) {
 	sym, err := procZcsr2gebsrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -7527,30 +7527,30 @@ func Zcsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatD
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZcsr2gebsrBufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procZcsr2gebsrBufferSize, Status(frame.Ret()))
 }
 
 // Scsr2gebsrBufferSizeExt wraps cusparseScsr2gebsr_bufferSizeExt (symbol cusparseScsr2gebsr_bufferSizeExt, cusparse.h).
 //
 // The library does not export cusparseScsr2gebsr_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
-func Scsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32, pBufferSize *uint64) error {
+func Scsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (pBufferSize uint64, err error) {
 	sym, err := procScsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -7563,25 +7563,25 @@ func Scsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA M
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procScsr2gebsrBufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procScsr2gebsrBufferSizeExt, Status(frame.Ret()))
 }
 
 // Dcsr2gebsrBufferSizeExt wraps cusparseDcsr2gebsr_bufferSizeExt (symbol cusparseDcsr2gebsr_bufferSizeExt, cusparse.h).
 //
 // The library does not export cusparseDcsr2gebsr_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
-func Dcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32, pBufferSize *uint64) error {
+func Dcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (pBufferSize uint64, err error) {
 	sym, err := procDcsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -7594,25 +7594,25 @@ func Dcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA M
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDcsr2gebsrBufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procDcsr2gebsrBufferSizeExt, Status(frame.Ret()))
 }
 
 // Ccsr2gebsrBufferSizeExt wraps cusparseCcsr2gebsr_bufferSizeExt (symbol cusparseCcsr2gebsr_bufferSizeExt, cusparse.h).
 //
 // The library does not export cusparseCcsr2gebsr_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
-func Ccsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32, pBufferSize *uint64) error {
+func Ccsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (pBufferSize uint64, err error) {
 	sym, err := procCcsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -7620,30 +7620,30 @@ func Ccsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA M
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCcsr2gebsrBufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procCcsr2gebsrBufferSizeExt, Status(frame.Ret()))
 }
 
 // Zcsr2gebsrBufferSizeExt wraps cusparseZcsr2gebsr_bufferSizeExt (symbol cusparseZcsr2gebsr_bufferSizeExt, cusparse.h).
 //
 // The library does not export cusparseZcsr2gebsr_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
-func Zcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32, pBufferSize *uint64) error {
+func Zcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (pBufferSize uint64, err error) {
 	sym, err := procZcsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -7651,21 +7651,21 @@ func Zcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA M
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(rowBlockDim))
 	frame.Int(uintptr(colBlockDim))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZcsr2gebsrBufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procZcsr2gebsrBufferSizeExt, Status(frame.Ret()))
 }
 
 // Xcsr2gebsrNnz wraps cusparseXcsr2gebsrNnz (symbol cusparseXcsr2gebsrNnz, cusparse.h).
@@ -7773,7 +7773,7 @@ func Dcsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrS
 }
 
 // Ccsr2gebsr wraps cusparseCcsr2gebsr (symbol cusparseCcsr2gebsr, cusparse.h).
-func Ccsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, descrC MatDescr, bsrSortedValC unsafe.Pointer, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDim, colBlockDim int32, pBuffer unsafe.Pointer) error {
+func Ccsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, descrC MatDescr, bsrSortedValC *cudart.Complex, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDim, colBlockDim int32, pBuffer unsafe.Pointer) error {
 	sym, err := procCcsr2gebsr.Addr()
 	if err != nil {
 		return err
@@ -7784,11 +7784,11 @@ func Ccsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrS
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
 	frame.Int(uintptr(rowBlockDim))
@@ -7809,7 +7809,7 @@ func Ccsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrS
 }
 
 // Zcsr2gebsr wraps cusparseZcsr2gebsr (symbol cusparseZcsr2gebsr, cusparse.h).
-func Zcsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA unsafe.Pointer, csrSortedRowPtrA, csrSortedColIndA *int32, descrC MatDescr, bsrSortedValC unsafe.Pointer, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDim, colBlockDim int32, pBuffer unsafe.Pointer) error {
+func Zcsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, descrC MatDescr, bsrSortedValC *cudart.DoubleComplex, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDim, colBlockDim int32, pBuffer unsafe.Pointer) error {
 	sym, err := procZcsr2gebsr.Addr()
 	if err != nil {
 		return err
@@ -7820,11 +7820,11 @@ func Zcsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrS
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
 	frame.Int(uintptr(rowBlockDim))
@@ -7845,10 +7845,10 @@ func Zcsr2gebsr(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrS
 }
 
 // Sgebsr2gebsrBufferSize wraps cusparseSgebsr2gebsr_bufferSize (symbol cusparseSgebsr2gebsr_bufferSize, cusparse.h).
-func Sgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32, pBufferSizeInBytes *int32) error {
+func Sgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (pBufferSizeInBytes int32, err error) {
 	sym, err := procSgebsr2gebsrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -7864,23 +7864,23 @@ func Sgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, d
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSgebsr2gebsrBufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procSgebsr2gebsrBufferSize, Status(frame.Ret()))
 }
 
 // Dgebsr2gebsrBufferSize wraps cusparseDgebsr2gebsr_bufferSize (symbol cusparseDgebsr2gebsr_bufferSize, cusparse.h).
-func Dgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32, pBufferSizeInBytes *int32) error {
+func Dgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (pBufferSizeInBytes int32, err error) {
 	sym, err := procDgebsr2gebsrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -7896,23 +7896,23 @@ func Dgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, d
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDgebsr2gebsrBufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procDgebsr2gebsrBufferSize, Status(frame.Ret()))
 }
 
 // Cgebsr2gebsrBufferSize wraps cusparseCgebsr2gebsr_bufferSize (symbol cusparseCgebsr2gebsr_bufferSize, cusparse.h).
-func Cgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32, pBufferSizeInBytes *int32) error {
+func Cgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (pBufferSizeInBytes int32, err error) {
 	sym, err := procCgebsr2gebsrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -7921,30 +7921,30 @@ func Cgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, d
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCgebsr2gebsrBufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procCgebsr2gebsrBufferSize, Status(frame.Ret()))
 }
 
 // Zgebsr2gebsrBufferSize wraps cusparseZgebsr2gebsr_bufferSize (symbol cusparseZgebsr2gebsr_bufferSize, cusparse.h).
-func Zgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32, pBufferSizeInBytes *int32) error {
+func Zgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (pBufferSizeInBytes int32, err error) {
 	sym, err := procZgebsr2gebsrBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -7953,32 +7953,32 @@ func Zgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, d
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZgebsr2gebsrBufferSize, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procZgebsr2gebsrBufferSize, Status(frame.Ret()))
 }
 
 // Sgebsr2gebsrBufferSizeExt wraps cusparseSgebsr2gebsr_bufferSizeExt (symbol cusparseSgebsr2gebsr_bufferSizeExt, cusparse.h).
 //
 // The library does not export cusparseSgebsr2gebsr_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
-func Sgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32, pBufferSize *uint64) error {
+func Sgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (pBufferSize uint64, err error) {
 	sym, err := procSgebsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -7994,25 +7994,25 @@ func Sgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSgebsr2gebsrBufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procSgebsr2gebsrBufferSizeExt, Status(frame.Ret()))
 }
 
 // Dgebsr2gebsrBufferSizeExt wraps cusparseDgebsr2gebsr_bufferSizeExt (symbol cusparseDgebsr2gebsr_bufferSizeExt, cusparse.h).
 //
 // The library does not export cusparseDgebsr2gebsr_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
-func Dgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32, pBufferSize *uint64) error {
+func Dgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (pBufferSize uint64, err error) {
 	sym, err := procDgebsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -8028,25 +8028,25 @@ func Dgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDgebsr2gebsrBufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procDgebsr2gebsrBufferSizeExt, Status(frame.Ret()))
 }
 
 // Cgebsr2gebsrBufferSizeExt wraps cusparseCgebsr2gebsr_bufferSizeExt (symbol cusparseCgebsr2gebsr_bufferSizeExt, cusparse.h).
 //
 // The library does not export cusparseCgebsr2gebsr_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
-func Cgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32, pBufferSize *uint64) error {
+func Cgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (pBufferSize uint64, err error) {
 	sym, err := procCgebsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -8055,32 +8055,32 @@ func Cgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCgebsr2gebsrBufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procCgebsr2gebsrBufferSizeExt, Status(frame.Ret()))
 }
 
 // Zgebsr2gebsrBufferSizeExt wraps cusparseZgebsr2gebsr_bufferSizeExt (symbol cusparseZgebsr2gebsr_bufferSizeExt, cusparse.h).
 //
 // The library does not export cusparseZgebsr2gebsr_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
-func Zgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32, pBufferSize *uint64) error {
+func Zgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (pBufferSize uint64, err error) {
 	sym, err := procZgebsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -8089,23 +8089,23 @@ func Zgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(rowBlockDimC))
 	frame.Int(uintptr(colBlockDimC))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
-	runtime.KeepAlive(pBufferSize)
+	runtime.KeepAlive(&pBufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZgebsr2gebsrBufferSizeExt, Status(frame.Ret()))
+	return pBufferSize, ffiimpl.Error(procZgebsr2gebsrBufferSizeExt, Status(frame.Ret()))
 }
 
 // Xgebsr2gebsrNnz wraps cusparseXgebsr2gebsrNnz (symbol cusparseXgebsr2gebsrNnz, cusparse.h).
@@ -8222,7 +8222,7 @@ func Dgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatD
 }
 
 // Cgebsr2gebsr wraps cusparseCgebsr2gebsr (symbol cusparseCgebsr2gebsr, cusparse.h).
-func Cgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedValC unsafe.Pointer, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDimC, colBlockDimC int32, pBuffer unsafe.Pointer) error {
+func Cgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedValC *cudart.Complex, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDimC, colBlockDimC int32, pBuffer unsafe.Pointer) error {
 	sym, err := procCgebsr2gebsr.Addr()
 	if err != nil {
 		return err
@@ -8234,13 +8234,13 @@ func Cgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatD
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
 	frame.Int(uintptr(rowBlockDimC))
@@ -8261,7 +8261,7 @@ func Cgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatD
 }
 
 // Zgebsr2gebsr wraps cusparseZgebsr2gebsr (symbol cusparseZgebsr2gebsr, cusparse.h).
-func Zgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA unsafe.Pointer, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedValC unsafe.Pointer, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDimC, colBlockDimC int32, pBuffer unsafe.Pointer) error {
+func Zgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA int32, descrC MatDescr, bsrSortedValC *cudart.DoubleComplex, bsrSortedRowPtrC, bsrSortedColIndC *int32, rowBlockDimC, colBlockDimC int32, pBuffer unsafe.Pointer) error {
 	sym, err := procZgebsr2gebsr.Addr()
 	if err != nil {
 		return err
@@ -8273,13 +8273,13 @@ func Zgebsr2gebsr(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatD
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(bsrSortedValA))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(rowBlockDimA))
 	frame.Int(uintptr(colBlockDimA))
 	frame.Int(uintptr(descrC))
-	frame.Int(uintptr(bsrSortedValC))
+	frame.Int(uintptr(unsafe.Pointer(bsrSortedValC)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndC)))
 	frame.Int(uintptr(rowBlockDimC))
@@ -8313,10 +8313,10 @@ func CreateIdentityPermutation(handle Handle, n int32) (p int32, err error) {
 }
 
 // XcoosortBufferSizeExt wraps cusparseXcoosort_bufferSizeExt (symbol cusparseXcoosort_bufferSizeExt, cusparse.h).
-func XcoosortBufferSizeExt(handle Handle, m, n, nnz int32, cooRowsA, cooColsA *int32, pBufferSizeInBytes *uint64) error {
+func XcoosortBufferSizeExt(handle Handle, m, n, nnz int32, cooRowsA, cooColsA *int32) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procXcoosortBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -8325,15 +8325,15 @@ func XcoosortBufferSizeExt(handle Handle, m, n, nnz int32, cooRowsA, cooColsA *i
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(unsafe.Pointer(cooRowsA)))
 	frame.Int(uintptr(unsafe.Pointer(cooColsA)))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(cooRowsA)
 	runtime.KeepAlive(cooColsA)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procXcoosortBufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procXcoosortBufferSizeExt, Status(frame.Ret()))
 }
 
 // XcoosortByRow wraps cusparseXcoosortByRow (symbol cusparseXcoosortByRow, cusparse.h).
@@ -8389,10 +8389,10 @@ func XcoosortByColumn(handle Handle, m, n, nnz int32, cooRowsA, cooColsA, p *int
 }
 
 // XcsrsortBufferSizeExt wraps cusparseXcsrsort_bufferSizeExt (symbol cusparseXcsrsort_bufferSizeExt, cusparse.h).
-func XcsrsortBufferSizeExt(handle Handle, m, n, nnz int32, csrRowPtrA, csrColIndA *int32, pBufferSizeInBytes *uint64) error {
+func XcsrsortBufferSizeExt(handle Handle, m, n, nnz int32, csrRowPtrA, csrColIndA *int32) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procXcsrsortBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -8401,15 +8401,15 @@ func XcsrsortBufferSizeExt(handle Handle, m, n, nnz int32, csrRowPtrA, csrColInd
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrRowPtrA)
 	runtime.KeepAlive(csrColIndA)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procXcsrsortBufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procXcsrsortBufferSizeExt, Status(frame.Ret()))
 }
 
 // Xcsrsort wraps cusparseXcsrsort (symbol cusparseXcsrsort, cusparse.h).
@@ -8440,10 +8440,10 @@ func Xcsrsort(handle Handle, m, n, nnz int32, descrA MatDescr, csrRowPtrA, csrCo
 }
 
 // XcscsortBufferSizeExt wraps cusparseXcscsort_bufferSizeExt (symbol cusparseXcscsort_bufferSizeExt, cusparse.h).
-func XcscsortBufferSizeExt(handle Handle, m, n, nnz int32, cscColPtrA, cscRowIndA *int32, pBufferSizeInBytes *uint64) error {
+func XcscsortBufferSizeExt(handle Handle, m, n, nnz int32, cscColPtrA, cscRowIndA *int32) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procXcscsortBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -8452,15 +8452,15 @@ func XcscsortBufferSizeExt(handle Handle, m, n, nnz int32, cscColPtrA, cscRowInd
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(unsafe.Pointer(cscColPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(cscRowIndA)))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(cscColPtrA)
 	runtime.KeepAlive(cscRowIndA)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procXcscsortBufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procXcscsortBufferSizeExt, Status(frame.Ret()))
 }
 
 // Xcscsort wraps cusparseXcscsort (symbol cusparseXcscsort, cusparse.h).
@@ -8493,10 +8493,10 @@ func Xcscsort(handle Handle, m, n, nnz int32, descrA MatDescr, cscColPtrA, cscRo
 // Scsru2csrBufferSizeExt wraps cusparseScsru2csr_bufferSizeExt (symbol cusparseScsru2csr_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseScsru2csr_bufferSizeExt deprecated.
-func Scsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *float32, csrRowPtr, csrColInd *int32, info Csru2csrInfo, pBufferSizeInBytes *uint64) error {
+func Scsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *float32, csrRowPtr, csrColInd *int32, info Csru2csrInfo) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procScsru2csrBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -8507,25 +8507,25 @@ func Scsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *float32, csr
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrVal)
 	runtime.KeepAlive(csrRowPtr)
 	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procScsru2csrBufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procScsru2csrBufferSizeExt, Status(frame.Ret()))
 }
 
 // Dcsru2csrBufferSizeExt wraps cusparseDcsru2csr_bufferSizeExt (symbol cusparseDcsru2csr_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseDcsru2csr_bufferSizeExt deprecated.
-func Dcsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *float64, csrRowPtr, csrColInd *int32, info Csru2csrInfo, pBufferSizeInBytes *uint64) error {
+func Dcsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *float64, csrRowPtr, csrColInd *int32, info Csru2csrInfo) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procDcsru2csrBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -8536,74 +8536,74 @@ func Dcsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *float64, csr
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrVal)
 	runtime.KeepAlive(csrRowPtr)
 	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDcsru2csrBufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procDcsru2csrBufferSizeExt, Status(frame.Ret()))
 }
 
 // Ccsru2csrBufferSizeExt wraps cusparseCcsru2csr_bufferSizeExt (symbol cusparseCcsru2csr_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsru2csr_bufferSizeExt deprecated.
-func Ccsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal unsafe.Pointer, csrRowPtr, csrColInd *int32, info Csru2csrInfo, pBufferSizeInBytes *uint64) error {
+func Ccsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *cudart.Complex, csrRowPtr, csrColInd *int32, info Csru2csrInfo) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procCcsru2csrBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(unsafe.Pointer(csrVal)))
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrVal)
 	runtime.KeepAlive(csrRowPtr)
 	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCcsru2csrBufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procCcsru2csrBufferSizeExt, Status(frame.Ret()))
 }
 
 // Zcsru2csrBufferSizeExt wraps cusparseZcsru2csr_bufferSizeExt (symbol cusparseZcsru2csr_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsru2csr_bufferSizeExt deprecated.
-func Zcsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal unsafe.Pointer, csrRowPtr, csrColInd *int32, info Csru2csrInfo, pBufferSizeInBytes *uint64) error {
+func Zcsru2csrBufferSizeExt(handle Handle, m, n, nnz int32, csrVal *cudart.DoubleComplex, csrRowPtr, csrColInd *int32, info Csru2csrInfo) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procZcsru2csrBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
-	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(unsafe.Pointer(csrVal)))
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrVal)
 	runtime.KeepAlive(csrRowPtr)
 	runtime.KeepAlive(csrColInd)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procZcsru2csrBufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procZcsru2csrBufferSizeExt, Status(frame.Ret()))
 }
 
 // Scsru2csr wraps cusparseScsru2csr (symbol cusparseScsru2csr, cusparse.h).
@@ -8669,7 +8669,7 @@ func Dcsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float64,
 // Ccsru2csr wraps cusparseCcsru2csr (symbol cusparseCcsru2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsru2csr deprecated.
-func Ccsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal unsafe.Pointer, csrRowPtr, csrColInd *int32, info Csru2csrInfo, pBuffer unsafe.Pointer) error {
+func Ccsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.Complex, csrRowPtr, csrColInd *int32, info Csru2csrInfo, pBuffer unsafe.Pointer) error {
 	sym, err := procCcsru2csr.Addr()
 	if err != nil {
 		return err
@@ -8680,7 +8680,7 @@ func Ccsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal unsafe.Po
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(unsafe.Pointer(csrVal)))
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
 	frame.Int(uintptr(info))
@@ -8699,7 +8699,7 @@ func Ccsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal unsafe.Po
 // Zcsru2csr wraps cusparseZcsru2csr (symbol cusparseZcsru2csr, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsru2csr deprecated.
-func Zcsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal unsafe.Pointer, csrRowPtr, csrColInd *int32, info Csru2csrInfo, pBuffer unsafe.Pointer) error {
+func Zcsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.DoubleComplex, csrRowPtr, csrColInd *int32, info Csru2csrInfo, pBuffer unsafe.Pointer) error {
 	sym, err := procZcsru2csr.Addr()
 	if err != nil {
 		return err
@@ -8710,7 +8710,7 @@ func Zcsru2csr(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal unsafe.Po
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(unsafe.Pointer(csrVal)))
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
 	frame.Int(uintptr(info))
@@ -8789,7 +8789,7 @@ func Dcsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *float64,
 // Ccsr2csru wraps cusparseCcsr2csru (symbol cusparseCcsr2csru, cusparse.h).
 //
 // Deprecated: the header marks cusparseCcsr2csru deprecated.
-func Ccsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal unsafe.Pointer, csrRowPtr, csrColInd *int32, info Csru2csrInfo, pBuffer unsafe.Pointer) error {
+func Ccsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.Complex, csrRowPtr, csrColInd *int32, info Csru2csrInfo, pBuffer unsafe.Pointer) error {
 	sym, err := procCcsr2csru.Addr()
 	if err != nil {
 		return err
@@ -8800,7 +8800,7 @@ func Ccsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal unsafe.Po
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(unsafe.Pointer(csrVal)))
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
 	frame.Int(uintptr(info))
@@ -8819,7 +8819,7 @@ func Ccsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal unsafe.Po
 // Zcsr2csru wraps cusparseZcsr2csru (symbol cusparseZcsr2csru, cusparse.h).
 //
 // Deprecated: the header marks cusparseZcsr2csru deprecated.
-func Zcsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal unsafe.Pointer, csrRowPtr, csrColInd *int32, info Csru2csrInfo, pBuffer unsafe.Pointer) error {
+func Zcsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal *cudart.DoubleComplex, csrRowPtr, csrColInd *int32, info Csru2csrInfo, pBuffer unsafe.Pointer) error {
 	sym, err := procZcsr2csru.Addr()
 	if err != nil {
 		return err
@@ -8830,7 +8830,7 @@ func Zcsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal unsafe.Po
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(descrA))
-	frame.Int(uintptr(csrVal))
+	frame.Int(uintptr(unsafe.Pointer(csrVal)))
 	frame.Int(uintptr(unsafe.Pointer(csrRowPtr)))
 	frame.Int(uintptr(unsafe.Pointer(csrColInd)))
 	frame.Int(uintptr(info))
@@ -8849,10 +8849,10 @@ func Zcsr2csru(handle Handle, m, n, nnz int32, descrA MatDescr, csrVal unsafe.Po
 // SpruneDense2csrBufferSizeExt wraps cusparseSpruneDense2csr_bufferSizeExt (symbol cusparseSpruneDense2csr_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseSpruneDense2csr_bufferSizeExt deprecated.
-func SpruneDense2csrBufferSizeExt(handle Handle, m, n int32, a *float32, lda int32, threshold *float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32, pBufferSizeInBytes *uint64) error {
+func SpruneDense2csrBufferSizeExt(handle Handle, m, n int32, a *float32, lda int32, threshold *float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procSpruneDense2csrBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -8865,27 +8865,27 @@ func SpruneDense2csrBufferSizeExt(handle Handle, m, n int32, a *float32, lda int
 	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(threshold)
 	runtime.KeepAlive(csrSortedValC)
 	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSpruneDense2csrBufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procSpruneDense2csrBufferSizeExt, Status(frame.Ret()))
 }
 
 // DpruneDense2csrBufferSizeExt wraps cusparseDpruneDense2csr_bufferSizeExt (symbol cusparseDpruneDense2csr_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseDpruneDense2csr_bufferSizeExt deprecated.
-func DpruneDense2csrBufferSizeExt(handle Handle, m, n int32, a *float64, lda int32, threshold *float64, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32, pBufferSizeInBytes *uint64) error {
+func DpruneDense2csrBufferSizeExt(handle Handle, m, n int32, a *float64, lda int32, threshold *float64, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procDpruneDense2csrBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -8898,18 +8898,18 @@ func DpruneDense2csrBufferSizeExt(handle Handle, m, n int32, a *float64, lda int
 	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(threshold)
 	runtime.KeepAlive(csrSortedValC)
 	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDpruneDense2csrBufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procDpruneDense2csrBufferSizeExt, Status(frame.Ret()))
 }
 
 // SpruneDense2csrNnz wraps cusparseSpruneDense2csrNnz (symbol cusparseSpruneDense2csrNnz, cusparse.h).
@@ -9043,10 +9043,10 @@ func DpruneDense2csr(handle Handle, m, n int32, a *float64, lda int32, threshold
 // SpruneCsr2csrBufferSizeExt wraps cusparseSpruneCsr2csr_bufferSizeExt (symbol cusparseSpruneCsr2csr_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseSpruneCsr2csr_bufferSizeExt deprecated.
-func SpruneCsr2csrBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, threshold *float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32, pBufferSizeInBytes *uint64) error {
+func SpruneCsr2csrBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, threshold *float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procSpruneCsr2csrBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -9062,7 +9062,7 @@ func SpruneCsr2csrBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr
 	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
@@ -9071,20 +9071,20 @@ func SpruneCsr2csrBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr
 	runtime.KeepAlive(csrSortedValC)
 	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSpruneCsr2csrBufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procSpruneCsr2csrBufferSizeExt, Status(frame.Ret()))
 }
 
 // DpruneCsr2csrBufferSizeExt wraps cusparseDpruneCsr2csr_bufferSizeExt (symbol cusparseDpruneCsr2csr_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseDpruneCsr2csr_bufferSizeExt deprecated.
-func DpruneCsr2csrBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, threshold *float64, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32, pBufferSizeInBytes *uint64) error {
+func DpruneCsr2csrBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, threshold *float64, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procDpruneCsr2csrBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -9100,7 +9100,7 @@ func DpruneCsr2csrBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr
 	frame.Int(uintptr(unsafe.Pointer(csrSortedValC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
@@ -9109,11 +9109,11 @@ func DpruneCsr2csrBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr
 	runtime.KeepAlive(csrSortedValC)
 	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDpruneCsr2csrBufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procDpruneCsr2csrBufferSizeExt, Status(frame.Ret()))
 }
 
 // SpruneCsr2csrNnz wraps cusparseSpruneCsr2csrNnz (symbol cusparseSpruneCsr2csrNnz, cusparse.h).
@@ -9267,10 +9267,10 @@ func DpruneCsr2csr(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedVa
 // SpruneDense2csrByPercentageBufferSizeExt wraps cusparseSpruneDense2csrByPercentage_bufferSizeExt (symbol cusparseSpruneDense2csrByPercentage_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseSpruneDense2csrByPercentage_bufferSizeExt deprecated.
-func SpruneDense2csrByPercentageBufferSizeExt(handle Handle, m, n int32, a *float32, lda int32, percentage float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo, pBufferSizeInBytes *uint64) error {
+func SpruneDense2csrByPercentageBufferSizeExt(handle Handle, m, n int32, a *float32, lda int32, percentage float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procSpruneDense2csrByPercentageBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -9284,26 +9284,26 @@ func SpruneDense2csrByPercentageBufferSizeExt(handle Handle, m, n int32, a *floa
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(csrSortedValC)
 	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSpruneDense2csrByPercentageBufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procSpruneDense2csrByPercentageBufferSizeExt, Status(frame.Ret()))
 }
 
 // DpruneDense2csrByPercentageBufferSizeExt wraps cusparseDpruneDense2csrByPercentage_bufferSizeExt (symbol cusparseDpruneDense2csrByPercentage_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseDpruneDense2csrByPercentage_bufferSizeExt deprecated.
-func DpruneDense2csrByPercentageBufferSizeExt(handle Handle, m, n int32, a *float64, lda int32, percentage float32, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo, pBufferSizeInBytes *uint64) error {
+func DpruneDense2csrByPercentageBufferSizeExt(handle Handle, m, n int32, a *float64, lda int32, percentage float32, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procDpruneDense2csrByPercentageBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -9317,17 +9317,17 @@ func DpruneDense2csrByPercentageBufferSizeExt(handle Handle, m, n int32, a *floa
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(csrSortedValC)
 	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDpruneDense2csrByPercentageBufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procDpruneDense2csrByPercentageBufferSizeExt, Status(frame.Ret()))
 }
 
 // SpruneDense2csrNnzByPercentage wraps cusparseSpruneDense2csrNnzByPercentage (symbol cusparseSpruneDense2csrNnzByPercentage, cusparse.h).
@@ -9461,10 +9461,10 @@ func DpruneDense2csrByPercentage(handle Handle, m, n int32, a *float64, lda int3
 // SpruneCsr2csrByPercentageBufferSizeExt wraps cusparseSpruneCsr2csrByPercentage_bufferSizeExt (symbol cusparseSpruneCsr2csrByPercentage_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseSpruneCsr2csrByPercentage_bufferSizeExt deprecated.
-func SpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, percentage float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo, pBufferSizeInBytes *uint64) error {
+func SpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, percentage float32, descrC MatDescr, csrSortedValC *float32, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procSpruneCsr2csrByPercentageBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -9481,7 +9481,7 @@ func SpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, des
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
@@ -9489,20 +9489,20 @@ func SpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, des
 	runtime.KeepAlive(csrSortedValC)
 	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSpruneCsr2csrByPercentageBufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procSpruneCsr2csrByPercentageBufferSizeExt, Status(frame.Ret()))
 }
 
 // DpruneCsr2csrByPercentageBufferSizeExt wraps cusparseDpruneCsr2csrByPercentage_bufferSizeExt (symbol cusparseDpruneCsr2csrByPercentage_bufferSizeExt, cusparse.h).
 //
 // Deprecated: the header marks cusparseDpruneCsr2csrByPercentage_bufferSizeExt deprecated.
-func DpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, percentage float32, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo, pBufferSizeInBytes *uint64) error {
+func DpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, percentage float32, descrC MatDescr, csrSortedValC *float64, csrSortedRowPtrC, csrSortedColIndC *int32, info PruneInfo) (pBufferSizeInBytes uint64, err error) {
 	sym, err := procDpruneCsr2csrByPercentageBufferSizeExt.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -9519,7 +9519,7 @@ func DpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, des
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrC)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndC)))
 	frame.Int(uintptr(info))
-	frame.Int(uintptr(unsafe.Pointer(pBufferSizeInBytes)))
+	frame.Int(uintptr(unsafe.Pointer(&pBufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
@@ -9527,11 +9527,11 @@ func DpruneCsr2csrByPercentageBufferSizeExt(handle Handle, m, n, nnzA int32, des
 	runtime.KeepAlive(csrSortedValC)
 	runtime.KeepAlive(csrSortedRowPtrC)
 	runtime.KeepAlive(csrSortedColIndC)
-	runtime.KeepAlive(pBufferSizeInBytes)
+	runtime.KeepAlive(&pBufferSizeInBytes)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procDpruneCsr2csrByPercentageBufferSizeExt, Status(frame.Ret()))
+	return pBufferSizeInBytes, ffiimpl.Error(procDpruneCsr2csrByPercentageBufferSizeExt, Status(frame.Ret()))
 }
 
 // SpruneCsr2csrNnzByPercentage wraps cusparseSpruneCsr2csrNnzByPercentage (symbol cusparseSpruneCsr2csrNnzByPercentage, cusparse.h).
@@ -9719,10 +9719,10 @@ func Csr2cscEx2(handle Handle, m, n, nnz int32, csrVal unsafe.Pointer, csrRowPtr
 }
 
 // Csr2cscEx2BufferSize wraps cusparseCsr2cscEx2_bufferSize (symbol cusparseCsr2cscEx2_bufferSize, cusparse.h).
-func Csr2cscEx2BufferSize(handle Handle, m, n, nnz int32, csrVal unsafe.Pointer, csrRowPtr, csrColInd *int32, cscVal unsafe.Pointer, cscColPtr, cscRowInd *int32, valType cudart.DataType, copyValues Action, idxBase IndexBase, alg Csr2CscAlg, bufferSize *uint64) error {
+func Csr2cscEx2BufferSize(handle Handle, m, n, nnz int32, csrVal unsafe.Pointer, csrRowPtr, csrColInd *int32, cscVal unsafe.Pointer, cscColPtr, cscRowInd *int32, valType cudart.DataType, copyValues Action, idxBase IndexBase, alg Csr2CscAlg) (bufferSize uint64, err error) {
 	sym, err := procCsr2cscEx2BufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -9739,7 +9739,7 @@ func Csr2cscEx2BufferSize(handle Handle, m, n, nnz int32, csrVal unsafe.Pointer,
 	frame.Int(uintptr(copyValues))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(alg))
-	frame.Int(uintptr(unsafe.Pointer(bufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(csrVal)
 	runtime.KeepAlive(csrRowPtr)
@@ -9747,21 +9747,21 @@ func Csr2cscEx2BufferSize(handle Handle, m, n, nnz int32, csrVal unsafe.Pointer,
 	runtime.KeepAlive(cscVal)
 	runtime.KeepAlive(cscColPtr)
 	runtime.KeepAlive(cscRowInd)
-	runtime.KeepAlive(bufferSize)
+	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCsr2cscEx2BufferSize, Status(frame.Ret()))
+	return bufferSize, ffiimpl.Error(procCsr2cscEx2BufferSize, Status(frame.Ret()))
 }
 
 // CreateSpVec wraps cusparseCreateSpVec (symbol cusparseCreateSpVec, cusparse.h).
-func CreateSpVec(spVecDescr *SpVecDescr, size, nnz int64, indices, values unsafe.Pointer, idxType IndexType, idxBase IndexBase, valueType cudart.DataType) error {
+func CreateSpVec(size, nnz int64, indices, values unsafe.Pointer, idxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spVecDescr SpVecDescr, err error) {
 	sym, err := procCreateSpVec.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(spVecDescr)))
+	frame.Int(uintptr(unsafe.Pointer(&spVecDescr)))
 	frame.Int(uintptr(size))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(indices))
@@ -9770,23 +9770,23 @@ func CreateSpVec(spVecDescr *SpVecDescr, size, nnz int64, indices, values unsafe
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(spVecDescr)
+	runtime.KeepAlive(&spVecDescr)
 	runtime.KeepAlive(indices)
 	runtime.KeepAlive(values)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCreateSpVec, Status(frame.Ret()))
+	return spVecDescr, ffiimpl.Error(procCreateSpVec, Status(frame.Ret()))
 }
 
 // CreateConstSpVec wraps cusparseCreateConstSpVec (symbol cusparseCreateConstSpVec, cusparse.h).
-func CreateConstSpVec(spVecDescr *ConstSpVecDescr, size, nnz int64, indices, values unsafe.Pointer, idxType IndexType, idxBase IndexBase, valueType cudart.DataType) error {
+func CreateConstSpVec(size, nnz int64, indices, values unsafe.Pointer, idxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spVecDescr ConstSpVecDescr, err error) {
 	sym, err := procCreateConstSpVec.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(spVecDescr)))
+	frame.Int(uintptr(unsafe.Pointer(&spVecDescr)))
 	frame.Int(uintptr(size))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(indices))
@@ -9795,13 +9795,13 @@ func CreateConstSpVec(spVecDescr *ConstSpVecDescr, size, nnz int64, indices, val
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(spVecDescr)
+	runtime.KeepAlive(&spVecDescr)
 	runtime.KeepAlive(indices)
 	runtime.KeepAlive(values)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCreateConstSpVec, Status(frame.Ret()))
+	return spVecDescr, ffiimpl.Error(procCreateConstSpVec, Status(frame.Ret()))
 }
 
 // DestroySpVec wraps cusparseDestroySpVec (symbol cusparseDestroySpVec, cusparse.h).
@@ -9815,7 +9815,7 @@ func DestroySpVec(spVecDescr ConstSpVecDescr) error {
 }
 
 // SpVecGet wraps cusparseSpVecGet (symbol cusparseSpVecGet, cusparse.h).
-func SpVecGet(spVecDescr SpVecDescr, size, nnz *int64, indices, values *unsafe.Pointer, idxType *IndexType, idxBase *IndexBase, valueType unsafe.Pointer) error {
+func SpVecGet(spVecDescr SpVecDescr, size, nnz *int64, indices, values *unsafe.Pointer, idxType *IndexType, idxBase *IndexBase, valueType *cudart.DataType) error {
 	sym, err := procSpVecGet.Addr()
 	if err != nil {
 		return err
@@ -9828,7 +9828,7 @@ func SpVecGet(spVecDescr SpVecDescr, size, nnz *int64, indices, values *unsafe.P
 	frame.Int(uintptr(unsafe.Pointer(values)))
 	frame.Int(uintptr(unsafe.Pointer(idxType)))
 	frame.Int(uintptr(unsafe.Pointer(idxBase)))
-	frame.Int(uintptr(valueType))
+	frame.Int(uintptr(unsafe.Pointer(valueType)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(size)
 	runtime.KeepAlive(nnz)
@@ -9844,7 +9844,7 @@ func SpVecGet(spVecDescr SpVecDescr, size, nnz *int64, indices, values *unsafe.P
 }
 
 // ConstSpVecGet wraps cusparseConstSpVecGet (symbol cusparseConstSpVecGet, cusparse.h).
-func ConstSpVecGet(spVecDescr ConstSpVecDescr, size, nnz *int64, indices, values *unsafe.Pointer, idxType *IndexType, idxBase *IndexBase, valueType unsafe.Pointer) error {
+func ConstSpVecGet(spVecDescr ConstSpVecDescr, size, nnz *int64, indices, values *unsafe.Pointer, idxType *IndexType, idxBase *IndexBase, valueType *cudart.DataType) error {
 	sym, err := procConstSpVecGet.Addr()
 	if err != nil {
 		return err
@@ -9857,7 +9857,7 @@ func ConstSpVecGet(spVecDescr ConstSpVecDescr, size, nnz *int64, indices, values
 	frame.Int(uintptr(unsafe.Pointer(values)))
 	frame.Int(uintptr(unsafe.Pointer(idxType)))
 	frame.Int(uintptr(unsafe.Pointer(idxBase)))
-	frame.Int(uintptr(valueType))
+	frame.Int(uintptr(unsafe.Pointer(valueType)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(size)
 	runtime.KeepAlive(nnz)
@@ -9917,27 +9917,27 @@ func SpVecSetValues(spVecDescr SpVecDescr, values unsafe.Pointer) error {
 }
 
 // CreateDnVec wraps cusparseCreateDnVec (symbol cusparseCreateDnVec, cusparse.h).
-func CreateDnVec(dnVecDescr *DnVecDescr, size int64, values unsafe.Pointer, valueType cudart.DataType) error {
+func CreateDnVec(size int64, values unsafe.Pointer, valueType cudart.DataType) (dnVecDescr DnVecDescr, err error) {
 	sym, err := procCreateDnVec.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(dnVecDescr)), uintptr(size), uintptr(values), uintptr(valueType), 0, 0)
-	runtime.KeepAlive(dnVecDescr)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&dnVecDescr)), uintptr(size), uintptr(values), uintptr(valueType), 0, 0)
+	runtime.KeepAlive(&dnVecDescr)
 	runtime.KeepAlive(values)
-	return ffiimpl.Error(procCreateDnVec, Status(r))
+	return dnVecDescr, ffiimpl.Error(procCreateDnVec, Status(r))
 }
 
 // CreateConstDnVec wraps cusparseCreateConstDnVec (symbol cusparseCreateConstDnVec, cusparse.h).
-func CreateConstDnVec(dnVecDescr *ConstDnVecDescr, size int64, values unsafe.Pointer, valueType cudart.DataType) error {
+func CreateConstDnVec(size int64, values unsafe.Pointer, valueType cudart.DataType) (dnVecDescr ConstDnVecDescr, err error) {
 	sym, err := procCreateConstDnVec.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(dnVecDescr)), uintptr(size), uintptr(values), uintptr(valueType), 0, 0)
-	runtime.KeepAlive(dnVecDescr)
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&dnVecDescr)), uintptr(size), uintptr(values), uintptr(valueType), 0, 0)
+	runtime.KeepAlive(&dnVecDescr)
 	runtime.KeepAlive(values)
-	return ffiimpl.Error(procCreateConstDnVec, Status(r))
+	return dnVecDescr, ffiimpl.Error(procCreateConstDnVec, Status(r))
 }
 
 // DestroyDnVec wraps cusparseDestroyDnVec (symbol cusparseDestroyDnVec, cusparse.h).
@@ -9951,12 +9951,12 @@ func DestroyDnVec(dnVecDescr ConstDnVecDescr) error {
 }
 
 // DnVecGet wraps cusparseDnVecGet (symbol cusparseDnVecGet, cusparse.h).
-func DnVecGet(dnVecDescr DnVecDescr, size *int64, values *unsafe.Pointer, valueType unsafe.Pointer) error {
+func DnVecGet(dnVecDescr DnVecDescr, size *int64, values *unsafe.Pointer, valueType *cudart.DataType) error {
 	sym, err := procDnVecGet.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(dnVecDescr), uintptr(unsafe.Pointer(size)), uintptr(unsafe.Pointer(values)), uintptr(valueType), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(dnVecDescr), uintptr(unsafe.Pointer(size)), uintptr(unsafe.Pointer(values)), uintptr(unsafe.Pointer(valueType)), 0, 0)
 	runtime.KeepAlive(size)
 	runtime.KeepAlive(values)
 	runtime.KeepAlive(valueType)
@@ -9964,12 +9964,12 @@ func DnVecGet(dnVecDescr DnVecDescr, size *int64, values *unsafe.Pointer, valueT
 }
 
 // ConstDnVecGet wraps cusparseConstDnVecGet (symbol cusparseConstDnVecGet, cusparse.h).
-func ConstDnVecGet(dnVecDescr ConstDnVecDescr, size *int64, values *unsafe.Pointer, valueType unsafe.Pointer) error {
+func ConstDnVecGet(dnVecDescr ConstDnVecDescr, size *int64, values *unsafe.Pointer, valueType *cudart.DataType) error {
 	sym, err := procConstDnVecGet.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(dnVecDescr), uintptr(unsafe.Pointer(size)), uintptr(unsafe.Pointer(values)), uintptr(valueType), 0, 0)
+	r := ffiimpl.CallInts(sym, uintptr(dnVecDescr), uintptr(unsafe.Pointer(size)), uintptr(unsafe.Pointer(values)), uintptr(unsafe.Pointer(valueType)), 0, 0)
 	runtime.KeepAlive(size)
 	runtime.KeepAlive(values)
 	runtime.KeepAlive(valueType)
@@ -10151,13 +10151,13 @@ func SpMatSetAttribute(spMatDescr SpMatDescr, attribute SpMatAttribute, data uns
 }
 
 // CreateCsr wraps cusparseCreateCsr (symbol cusparseCreateCsr, cusparse.h).
-func CreateCsr(spMatDescr *SpMatDescr, rows, cols, nnz int64, csrRowOffsets, csrColInd, csrValues unsafe.Pointer, csrRowOffsetsType, csrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) error {
+func CreateCsr(rows, cols, nnz int64, csrRowOffsets, csrColInd, csrValues unsafe.Pointer, csrRowOffsetsType, csrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
 	sym, err := procCreateCsr.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(spMatDescr)))
+	frame.Int(uintptr(unsafe.Pointer(&spMatDescr)))
 	frame.Int(uintptr(rows))
 	frame.Int(uintptr(cols))
 	frame.Int(uintptr(nnz))
@@ -10169,24 +10169,24 @@ func CreateCsr(spMatDescr *SpMatDescr, rows, cols, nnz int64, csrRowOffsets, csr
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(spMatDescr)
+	runtime.KeepAlive(&spMatDescr)
 	runtime.KeepAlive(csrRowOffsets)
 	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(csrValues)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCreateCsr, Status(frame.Ret()))
+	return spMatDescr, ffiimpl.Error(procCreateCsr, Status(frame.Ret()))
 }
 
 // CreateConstCsr wraps cusparseCreateConstCsr (symbol cusparseCreateConstCsr, cusparse.h).
-func CreateConstCsr(spMatDescr *ConstSpMatDescr, rows, cols, nnz int64, csrRowOffsets, csrColInd, csrValues unsafe.Pointer, csrRowOffsetsType, csrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) error {
+func CreateConstCsr(rows, cols, nnz int64, csrRowOffsets, csrColInd, csrValues unsafe.Pointer, csrRowOffsetsType, csrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
 	sym, err := procCreateConstCsr.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(spMatDescr)))
+	frame.Int(uintptr(unsafe.Pointer(&spMatDescr)))
 	frame.Int(uintptr(rows))
 	frame.Int(uintptr(cols))
 	frame.Int(uintptr(nnz))
@@ -10198,24 +10198,24 @@ func CreateConstCsr(spMatDescr *ConstSpMatDescr, rows, cols, nnz int64, csrRowOf
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(spMatDescr)
+	runtime.KeepAlive(&spMatDescr)
 	runtime.KeepAlive(csrRowOffsets)
 	runtime.KeepAlive(csrColInd)
 	runtime.KeepAlive(csrValues)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCreateConstCsr, Status(frame.Ret()))
+	return spMatDescr, ffiimpl.Error(procCreateConstCsr, Status(frame.Ret()))
 }
 
 // CreateCsc wraps cusparseCreateCsc (symbol cusparseCreateCsc, cusparse.h).
-func CreateCsc(spMatDescr *SpMatDescr, rows, cols, nnz int64, cscColOffsets, cscRowInd, cscValues unsafe.Pointer, cscColOffsetsType, cscRowIndType IndexType, idxBase IndexBase, valueType cudart.DataType) error {
+func CreateCsc(rows, cols, nnz int64, cscColOffsets, cscRowInd, cscValues unsafe.Pointer, cscColOffsetsType, cscRowIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
 	sym, err := procCreateCsc.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(spMatDescr)))
+	frame.Int(uintptr(unsafe.Pointer(&spMatDescr)))
 	frame.Int(uintptr(rows))
 	frame.Int(uintptr(cols))
 	frame.Int(uintptr(nnz))
@@ -10227,24 +10227,24 @@ func CreateCsc(spMatDescr *SpMatDescr, rows, cols, nnz int64, cscColOffsets, csc
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(spMatDescr)
+	runtime.KeepAlive(&spMatDescr)
 	runtime.KeepAlive(cscColOffsets)
 	runtime.KeepAlive(cscRowInd)
 	runtime.KeepAlive(cscValues)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCreateCsc, Status(frame.Ret()))
+	return spMatDescr, ffiimpl.Error(procCreateCsc, Status(frame.Ret()))
 }
 
 // CreateConstCsc wraps cusparseCreateConstCsc (symbol cusparseCreateConstCsc, cusparse.h).
-func CreateConstCsc(spMatDescr *ConstSpMatDescr, rows, cols, nnz int64, cscColOffsets, cscRowInd, cscValues unsafe.Pointer, cscColOffsetsType, cscRowIndType IndexType, idxBase IndexBase, valueType cudart.DataType) error {
+func CreateConstCsc(rows, cols, nnz int64, cscColOffsets, cscRowInd, cscValues unsafe.Pointer, cscColOffsetsType, cscRowIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
 	sym, err := procCreateConstCsc.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(spMatDescr)))
+	frame.Int(uintptr(unsafe.Pointer(&spMatDescr)))
 	frame.Int(uintptr(rows))
 	frame.Int(uintptr(cols))
 	frame.Int(uintptr(nnz))
@@ -10256,18 +10256,18 @@ func CreateConstCsc(spMatDescr *ConstSpMatDescr, rows, cols, nnz int64, cscColOf
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(spMatDescr)
+	runtime.KeepAlive(&spMatDescr)
 	runtime.KeepAlive(cscColOffsets)
 	runtime.KeepAlive(cscRowInd)
 	runtime.KeepAlive(cscValues)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCreateConstCsc, Status(frame.Ret()))
+	return spMatDescr, ffiimpl.Error(procCreateConstCsc, Status(frame.Ret()))
 }
 
 // CsrGet wraps cusparseCsrGet (symbol cusparseCsrGet, cusparse.h).
-func CsrGet(spMatDescr SpMatDescr, rows, cols, nnz *int64, csrRowOffsets, csrColInd, csrValues *unsafe.Pointer, csrRowOffsetsType, csrColIndType *IndexType, idxBase *IndexBase, valueType unsafe.Pointer) error {
+func CsrGet(spMatDescr SpMatDescr, rows, cols, nnz *int64, csrRowOffsets, csrColInd, csrValues *unsafe.Pointer, csrRowOffsetsType, csrColIndType *IndexType, idxBase *IndexBase, valueType *cudart.DataType) error {
 	sym, err := procCsrGet.Addr()
 	if err != nil {
 		return err
@@ -10283,7 +10283,7 @@ func CsrGet(spMatDescr SpMatDescr, rows, cols, nnz *int64, csrRowOffsets, csrCol
 	frame.Int(uintptr(unsafe.Pointer(csrRowOffsetsType)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndType)))
 	frame.Int(uintptr(unsafe.Pointer(idxBase)))
-	frame.Int(uintptr(valueType))
+	frame.Int(uintptr(unsafe.Pointer(valueType)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(rows)
 	runtime.KeepAlive(cols)
@@ -10302,7 +10302,7 @@ func CsrGet(spMatDescr SpMatDescr, rows, cols, nnz *int64, csrRowOffsets, csrCol
 }
 
 // ConstCsrGet wraps cusparseConstCsrGet (symbol cusparseConstCsrGet, cusparse.h).
-func ConstCsrGet(spMatDescr ConstSpMatDescr, rows, cols, nnz *int64, csrRowOffsets, csrColInd, csrValues *unsafe.Pointer, csrRowOffsetsType, csrColIndType *IndexType, idxBase *IndexBase, valueType unsafe.Pointer) error {
+func ConstCsrGet(spMatDescr ConstSpMatDescr, rows, cols, nnz *int64, csrRowOffsets, csrColInd, csrValues *unsafe.Pointer, csrRowOffsetsType, csrColIndType *IndexType, idxBase *IndexBase, valueType *cudart.DataType) error {
 	sym, err := procConstCsrGet.Addr()
 	if err != nil {
 		return err
@@ -10318,7 +10318,7 @@ func ConstCsrGet(spMatDescr ConstSpMatDescr, rows, cols, nnz *int64, csrRowOffse
 	frame.Int(uintptr(unsafe.Pointer(csrRowOffsetsType)))
 	frame.Int(uintptr(unsafe.Pointer(csrColIndType)))
 	frame.Int(uintptr(unsafe.Pointer(idxBase)))
-	frame.Int(uintptr(valueType))
+	frame.Int(uintptr(unsafe.Pointer(valueType)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(rows)
 	runtime.KeepAlive(cols)
@@ -10337,7 +10337,7 @@ func ConstCsrGet(spMatDescr ConstSpMatDescr, rows, cols, nnz *int64, csrRowOffse
 }
 
 // CscGet wraps cusparseCscGet (symbol cusparseCscGet, cusparse.h).
-func CscGet(spMatDescr SpMatDescr, rows, cols, nnz *int64, cscColOffsets, cscRowInd, cscValues *unsafe.Pointer, cscColOffsetsType, cscRowIndType *IndexType, idxBase *IndexBase, valueType unsafe.Pointer) error {
+func CscGet(spMatDescr SpMatDescr, rows, cols, nnz *int64, cscColOffsets, cscRowInd, cscValues *unsafe.Pointer, cscColOffsetsType, cscRowIndType *IndexType, idxBase *IndexBase, valueType *cudart.DataType) error {
 	sym, err := procCscGet.Addr()
 	if err != nil {
 		return err
@@ -10353,7 +10353,7 @@ func CscGet(spMatDescr SpMatDescr, rows, cols, nnz *int64, cscColOffsets, cscRow
 	frame.Int(uintptr(unsafe.Pointer(cscColOffsetsType)))
 	frame.Int(uintptr(unsafe.Pointer(cscRowIndType)))
 	frame.Int(uintptr(unsafe.Pointer(idxBase)))
-	frame.Int(uintptr(valueType))
+	frame.Int(uintptr(unsafe.Pointer(valueType)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(rows)
 	runtime.KeepAlive(cols)
@@ -10372,7 +10372,7 @@ func CscGet(spMatDescr SpMatDescr, rows, cols, nnz *int64, cscColOffsets, cscRow
 }
 
 // ConstCscGet wraps cusparseConstCscGet (symbol cusparseConstCscGet, cusparse.h).
-func ConstCscGet(spMatDescr ConstSpMatDescr, rows, cols, nnz *int64, cscColOffsets, cscRowInd, cscValues *unsafe.Pointer, cscColOffsetsType, cscRowIndType *IndexType, idxBase *IndexBase, valueType unsafe.Pointer) error {
+func ConstCscGet(spMatDescr ConstSpMatDescr, rows, cols, nnz *int64, cscColOffsets, cscRowInd, cscValues *unsafe.Pointer, cscColOffsetsType, cscRowIndType *IndexType, idxBase *IndexBase, valueType *cudart.DataType) error {
 	sym, err := procConstCscGet.Addr()
 	if err != nil {
 		return err
@@ -10388,7 +10388,7 @@ func ConstCscGet(spMatDescr ConstSpMatDescr, rows, cols, nnz *int64, cscColOffse
 	frame.Int(uintptr(unsafe.Pointer(cscColOffsetsType)))
 	frame.Int(uintptr(unsafe.Pointer(cscRowIndType)))
 	frame.Int(uintptr(unsafe.Pointer(idxBase)))
-	frame.Int(uintptr(valueType))
+	frame.Int(uintptr(unsafe.Pointer(valueType)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(rows)
 	runtime.KeepAlive(cols)
@@ -10433,13 +10433,13 @@ func CscSetPointers(spMatDescr SpMatDescr, cscColOffsets, cscRowInd, cscValues u
 }
 
 // CreateBsr wraps cusparseCreateBsr (symbol cusparseCreateBsr, cusparse.h).
-func CreateBsr(spMatDescr *SpMatDescr, brows, bcols, bnnz, rowBlockSize, colBlockSize int64, bsrRowOffsets, bsrColInd, bsrValues unsafe.Pointer, bsrRowOffsetsType, bsrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType, order Order) error {
+func CreateBsr(brows, bcols, bnnz, rowBlockSize, colBlockSize int64, bsrRowOffsets, bsrColInd, bsrValues unsafe.Pointer, bsrRowOffsetsType, bsrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType, order Order) (spMatDescr SpMatDescr, err error) {
 	sym, err := procCreateBsr.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(spMatDescr)))
+	frame.Int(uintptr(unsafe.Pointer(&spMatDescr)))
 	frame.Int(uintptr(brows))
 	frame.Int(uintptr(bcols))
 	frame.Int(uintptr(bnnz))
@@ -10454,24 +10454,24 @@ func CreateBsr(spMatDescr *SpMatDescr, brows, bcols, bnnz, rowBlockSize, colBloc
 	frame.Int(uintptr(valueType))
 	frame.Int(uintptr(order))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(spMatDescr)
+	runtime.KeepAlive(&spMatDescr)
 	runtime.KeepAlive(bsrRowOffsets)
 	runtime.KeepAlive(bsrColInd)
 	runtime.KeepAlive(bsrValues)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCreateBsr, Status(frame.Ret()))
+	return spMatDescr, ffiimpl.Error(procCreateBsr, Status(frame.Ret()))
 }
 
 // CreateConstBsr wraps cusparseCreateConstBsr (symbol cusparseCreateConstBsr, cusparse.h).
-func CreateConstBsr(spMatDescr *ConstSpMatDescr, brows, bcols, bnnz, rowBlockDim, colBlockDim int64, bsrRowOffsets, bsrColInd, bsrValues unsafe.Pointer, bsrRowOffsetsType, bsrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType, order Order) error {
+func CreateConstBsr(brows, bcols, bnnz, rowBlockDim, colBlockDim int64, bsrRowOffsets, bsrColInd, bsrValues unsafe.Pointer, bsrRowOffsetsType, bsrColIndType IndexType, idxBase IndexBase, valueType cudart.DataType, order Order) (spMatDescr ConstSpMatDescr, err error) {
 	sym, err := procCreateConstBsr.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(spMatDescr)))
+	frame.Int(uintptr(unsafe.Pointer(&spMatDescr)))
 	frame.Int(uintptr(brows))
 	frame.Int(uintptr(bcols))
 	frame.Int(uintptr(bnnz))
@@ -10486,24 +10486,24 @@ func CreateConstBsr(spMatDescr *ConstSpMatDescr, brows, bcols, bnnz, rowBlockDim
 	frame.Int(uintptr(valueType))
 	frame.Int(uintptr(order))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(spMatDescr)
+	runtime.KeepAlive(&spMatDescr)
 	runtime.KeepAlive(bsrRowOffsets)
 	runtime.KeepAlive(bsrColInd)
 	runtime.KeepAlive(bsrValues)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCreateConstBsr, Status(frame.Ret()))
+	return spMatDescr, ffiimpl.Error(procCreateConstBsr, Status(frame.Ret()))
 }
 
 // CreateCoo wraps cusparseCreateCoo (symbol cusparseCreateCoo, cusparse.h).
-func CreateCoo(spMatDescr *SpMatDescr, rows, cols, nnz int64, cooRowInd, cooColInd, cooValues unsafe.Pointer, cooIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) error {
+func CreateCoo(rows, cols, nnz int64, cooRowInd, cooColInd, cooValues unsafe.Pointer, cooIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
 	sym, err := procCreateCoo.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(spMatDescr)))
+	frame.Int(uintptr(unsafe.Pointer(&spMatDescr)))
 	frame.Int(uintptr(rows))
 	frame.Int(uintptr(cols))
 	frame.Int(uintptr(nnz))
@@ -10514,24 +10514,24 @@ func CreateCoo(spMatDescr *SpMatDescr, rows, cols, nnz int64, cooRowInd, cooColI
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(spMatDescr)
+	runtime.KeepAlive(&spMatDescr)
 	runtime.KeepAlive(cooRowInd)
 	runtime.KeepAlive(cooColInd)
 	runtime.KeepAlive(cooValues)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCreateCoo, Status(frame.Ret()))
+	return spMatDescr, ffiimpl.Error(procCreateCoo, Status(frame.Ret()))
 }
 
 // CreateConstCoo wraps cusparseCreateConstCoo (symbol cusparseCreateConstCoo, cusparse.h).
-func CreateConstCoo(spMatDescr *ConstSpMatDescr, rows, cols, nnz int64, cooRowInd, cooColInd, cooValues unsafe.Pointer, cooIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) error {
+func CreateConstCoo(rows, cols, nnz int64, cooRowInd, cooColInd, cooValues unsafe.Pointer, cooIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
 	sym, err := procCreateConstCoo.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(spMatDescr)))
+	frame.Int(uintptr(unsafe.Pointer(&spMatDescr)))
 	frame.Int(uintptr(rows))
 	frame.Int(uintptr(cols))
 	frame.Int(uintptr(nnz))
@@ -10542,18 +10542,18 @@ func CreateConstCoo(spMatDescr *ConstSpMatDescr, rows, cols, nnz int64, cooRowIn
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(spMatDescr)
+	runtime.KeepAlive(&spMatDescr)
 	runtime.KeepAlive(cooRowInd)
 	runtime.KeepAlive(cooColInd)
 	runtime.KeepAlive(cooValues)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCreateConstCoo, Status(frame.Ret()))
+	return spMatDescr, ffiimpl.Error(procCreateConstCoo, Status(frame.Ret()))
 }
 
 // CooGet wraps cusparseCooGet (symbol cusparseCooGet, cusparse.h).
-func CooGet(spMatDescr SpMatDescr, rows, cols, nnz *int64, cooRowInd, cooColInd, cooValues *unsafe.Pointer, idxType *IndexType, idxBase *IndexBase, valueType unsafe.Pointer) error {
+func CooGet(spMatDescr SpMatDescr, rows, cols, nnz *int64, cooRowInd, cooColInd, cooValues *unsafe.Pointer, idxType *IndexType, idxBase *IndexBase, valueType *cudart.DataType) error {
 	sym, err := procCooGet.Addr()
 	if err != nil {
 		return err
@@ -10568,7 +10568,7 @@ func CooGet(spMatDescr SpMatDescr, rows, cols, nnz *int64, cooRowInd, cooColInd,
 	frame.Int(uintptr(unsafe.Pointer(cooValues)))
 	frame.Int(uintptr(unsafe.Pointer(idxType)))
 	frame.Int(uintptr(unsafe.Pointer(idxBase)))
-	frame.Int(uintptr(valueType))
+	frame.Int(uintptr(unsafe.Pointer(valueType)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(rows)
 	runtime.KeepAlive(cols)
@@ -10586,7 +10586,7 @@ func CooGet(spMatDescr SpMatDescr, rows, cols, nnz *int64, cooRowInd, cooColInd,
 }
 
 // ConstCooGet wraps cusparseConstCooGet (symbol cusparseConstCooGet, cusparse.h).
-func ConstCooGet(spMatDescr ConstSpMatDescr, rows, cols, nnz *int64, cooRowInd, cooColInd, cooValues *unsafe.Pointer, idxType *IndexType, idxBase *IndexBase, valueType unsafe.Pointer) error {
+func ConstCooGet(spMatDescr ConstSpMatDescr, rows, cols, nnz *int64, cooRowInd, cooColInd, cooValues *unsafe.Pointer, idxType *IndexType, idxBase *IndexBase, valueType *cudart.DataType) error {
 	sym, err := procConstCooGet.Addr()
 	if err != nil {
 		return err
@@ -10601,7 +10601,7 @@ func ConstCooGet(spMatDescr ConstSpMatDescr, rows, cols, nnz *int64, cooRowInd, 
 	frame.Int(uintptr(unsafe.Pointer(cooValues)))
 	frame.Int(uintptr(unsafe.Pointer(idxType)))
 	frame.Int(uintptr(unsafe.Pointer(idxBase)))
-	frame.Int(uintptr(valueType))
+	frame.Int(uintptr(unsafe.Pointer(valueType)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(rows)
 	runtime.KeepAlive(cols)
@@ -10632,13 +10632,13 @@ func CooSetPointers(spMatDescr SpMatDescr, cooRows, cooColumns, cooValues unsafe
 }
 
 // CreateBlockedEll wraps cusparseCreateBlockedEll (symbol cusparseCreateBlockedEll, cusparse.h).
-func CreateBlockedEll(spMatDescr *SpMatDescr, rows, cols, ellBlockSize, ellCols int64, ellColInd, ellValue unsafe.Pointer, ellIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) error {
+func CreateBlockedEll(rows, cols, ellBlockSize, ellCols int64, ellColInd, ellValue unsafe.Pointer, ellIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
 	sym, err := procCreateBlockedEll.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(spMatDescr)))
+	frame.Int(uintptr(unsafe.Pointer(&spMatDescr)))
 	frame.Int(uintptr(rows))
 	frame.Int(uintptr(cols))
 	frame.Int(uintptr(ellBlockSize))
@@ -10649,23 +10649,23 @@ func CreateBlockedEll(spMatDescr *SpMatDescr, rows, cols, ellBlockSize, ellCols 
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(spMatDescr)
+	runtime.KeepAlive(&spMatDescr)
 	runtime.KeepAlive(ellColInd)
 	runtime.KeepAlive(ellValue)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCreateBlockedEll, Status(frame.Ret()))
+	return spMatDescr, ffiimpl.Error(procCreateBlockedEll, Status(frame.Ret()))
 }
 
 // CreateConstBlockedEll wraps cusparseCreateConstBlockedEll (symbol cusparseCreateConstBlockedEll, cusparse.h).
-func CreateConstBlockedEll(spMatDescr *ConstSpMatDescr, rows, cols, ellBlockSize, ellCols int64, ellColInd, ellValue unsafe.Pointer, ellIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) error {
+func CreateConstBlockedEll(rows, cols, ellBlockSize, ellCols int64, ellColInd, ellValue unsafe.Pointer, ellIdxType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
 	sym, err := procCreateConstBlockedEll.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(spMatDescr)))
+	frame.Int(uintptr(unsafe.Pointer(&spMatDescr)))
 	frame.Int(uintptr(rows))
 	frame.Int(uintptr(cols))
 	frame.Int(uintptr(ellBlockSize))
@@ -10676,17 +10676,17 @@ func CreateConstBlockedEll(spMatDescr *ConstSpMatDescr, rows, cols, ellBlockSize
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(spMatDescr)
+	runtime.KeepAlive(&spMatDescr)
 	runtime.KeepAlive(ellColInd)
 	runtime.KeepAlive(ellValue)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCreateConstBlockedEll, Status(frame.Ret()))
+	return spMatDescr, ffiimpl.Error(procCreateConstBlockedEll, Status(frame.Ret()))
 }
 
 // BlockedEllGet wraps cusparseBlockedEllGet (symbol cusparseBlockedEllGet, cusparse.h).
-func BlockedEllGet(spMatDescr SpMatDescr, rows, cols, ellBlockSize, ellCols *int64, ellColInd, ellValue *unsafe.Pointer, ellIdxType *IndexType, idxBase *IndexBase, valueType unsafe.Pointer) error {
+func BlockedEllGet(spMatDescr SpMatDescr, rows, cols, ellBlockSize, ellCols *int64, ellColInd, ellValue *unsafe.Pointer, ellIdxType *IndexType, idxBase *IndexBase, valueType *cudart.DataType) error {
 	sym, err := procBlockedEllGet.Addr()
 	if err != nil {
 		return err
@@ -10701,7 +10701,7 @@ func BlockedEllGet(spMatDescr SpMatDescr, rows, cols, ellBlockSize, ellCols *int
 	frame.Int(uintptr(unsafe.Pointer(ellValue)))
 	frame.Int(uintptr(unsafe.Pointer(ellIdxType)))
 	frame.Int(uintptr(unsafe.Pointer(idxBase)))
-	frame.Int(uintptr(valueType))
+	frame.Int(uintptr(unsafe.Pointer(valueType)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(rows)
 	runtime.KeepAlive(cols)
@@ -10719,7 +10719,7 @@ func BlockedEllGet(spMatDescr SpMatDescr, rows, cols, ellBlockSize, ellCols *int
 }
 
 // ConstBlockedEllGet wraps cusparseConstBlockedEllGet (symbol cusparseConstBlockedEllGet, cusparse.h).
-func ConstBlockedEllGet(spMatDescr ConstSpMatDescr, rows, cols, ellBlockSize, ellCols *int64, ellColInd, ellValue *unsafe.Pointer, ellIdxType *IndexType, idxBase *IndexBase, valueType unsafe.Pointer) error {
+func ConstBlockedEllGet(spMatDescr ConstSpMatDescr, rows, cols, ellBlockSize, ellCols *int64, ellColInd, ellValue *unsafe.Pointer, ellIdxType *IndexType, idxBase *IndexBase, valueType *cudart.DataType) error {
 	sym, err := procConstBlockedEllGet.Addr()
 	if err != nil {
 		return err
@@ -10734,7 +10734,7 @@ func ConstBlockedEllGet(spMatDescr ConstSpMatDescr, rows, cols, ellBlockSize, el
 	frame.Int(uintptr(unsafe.Pointer(ellValue)))
 	frame.Int(uintptr(unsafe.Pointer(ellIdxType)))
 	frame.Int(uintptr(unsafe.Pointer(idxBase)))
-	frame.Int(uintptr(valueType))
+	frame.Int(uintptr(unsafe.Pointer(valueType)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(rows)
 	runtime.KeepAlive(cols)
@@ -10752,13 +10752,13 @@ func ConstBlockedEllGet(spMatDescr ConstSpMatDescr, rows, cols, ellBlockSize, el
 }
 
 // CreateSlicedEll wraps cusparseCreateSlicedEll (symbol cusparseCreateSlicedEll, cusparse.h).
-func CreateSlicedEll(spMatDescr *SpMatDescr, rows, cols, nnz, sellValuesSize, sliceSize int64, sellSliceOffsets, sellColInd, sellValues unsafe.Pointer, sellSliceOffsetsType, sellColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) error {
+func CreateSlicedEll(rows, cols, nnz, sellValuesSize, sliceSize int64, sellSliceOffsets, sellColInd, sellValues unsafe.Pointer, sellSliceOffsetsType, sellColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr SpMatDescr, err error) {
 	sym, err := procCreateSlicedEll.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(spMatDescr)))
+	frame.Int(uintptr(unsafe.Pointer(&spMatDescr)))
 	frame.Int(uintptr(rows))
 	frame.Int(uintptr(cols))
 	frame.Int(uintptr(nnz))
@@ -10772,24 +10772,24 @@ func CreateSlicedEll(spMatDescr *SpMatDescr, rows, cols, nnz, sellValuesSize, sl
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(spMatDescr)
+	runtime.KeepAlive(&spMatDescr)
 	runtime.KeepAlive(sellSliceOffsets)
 	runtime.KeepAlive(sellColInd)
 	runtime.KeepAlive(sellValues)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCreateSlicedEll, Status(frame.Ret()))
+	return spMatDescr, ffiimpl.Error(procCreateSlicedEll, Status(frame.Ret()))
 }
 
 // CreateConstSlicedEll wraps cusparseCreateConstSlicedEll (symbol cusparseCreateConstSlicedEll, cusparse.h).
-func CreateConstSlicedEll(spMatDescr *ConstSpMatDescr, rows, cols, nnz, sellValuesSize, sliceSize int64, sellSliceOffsets, sellColInd, sellValues unsafe.Pointer, sellSliceOffsetsType, sellColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) error {
+func CreateConstSlicedEll(rows, cols, nnz, sellValuesSize, sliceSize int64, sellSliceOffsets, sellColInd, sellValues unsafe.Pointer, sellSliceOffsetsType, sellColIndType IndexType, idxBase IndexBase, valueType cudart.DataType) (spMatDescr ConstSpMatDescr, err error) {
 	sym, err := procCreateConstSlicedEll.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(spMatDescr)))
+	frame.Int(uintptr(unsafe.Pointer(&spMatDescr)))
 	frame.Int(uintptr(rows))
 	frame.Int(uintptr(cols))
 	frame.Int(uintptr(nnz))
@@ -10803,24 +10803,24 @@ func CreateConstSlicedEll(spMatDescr *ConstSpMatDescr, rows, cols, nnz, sellValu
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(valueType))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(spMatDescr)
+	runtime.KeepAlive(&spMatDescr)
 	runtime.KeepAlive(sellSliceOffsets)
 	runtime.KeepAlive(sellColInd)
 	runtime.KeepAlive(sellValues)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCreateConstSlicedEll, Status(frame.Ret()))
+	return spMatDescr, ffiimpl.Error(procCreateConstSlicedEll, Status(frame.Ret()))
 }
 
 // CreateDnMat wraps cusparseCreateDnMat (symbol cusparseCreateDnMat, cusparse.h).
-func CreateDnMat(dnMatDescr *DnMatDescr, rows, cols, ld int64, values unsafe.Pointer, valueType cudart.DataType, order Order) error {
+func CreateDnMat(rows, cols, ld int64, values unsafe.Pointer, valueType cudart.DataType, order Order) (dnMatDescr DnMatDescr, err error) {
 	sym, err := procCreateDnMat.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(dnMatDescr)))
+	frame.Int(uintptr(unsafe.Pointer(&dnMatDescr)))
 	frame.Int(uintptr(rows))
 	frame.Int(uintptr(cols))
 	frame.Int(uintptr(ld))
@@ -10828,22 +10828,22 @@ func CreateDnMat(dnMatDescr *DnMatDescr, rows, cols, ld int64, values unsafe.Poi
 	frame.Int(uintptr(valueType))
 	frame.Int(uintptr(order))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dnMatDescr)
+	runtime.KeepAlive(&dnMatDescr)
 	runtime.KeepAlive(values)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCreateDnMat, Status(frame.Ret()))
+	return dnMatDescr, ffiimpl.Error(procCreateDnMat, Status(frame.Ret()))
 }
 
 // CreateConstDnMat wraps cusparseCreateConstDnMat (symbol cusparseCreateConstDnMat, cusparse.h).
-func CreateConstDnMat(dnMatDescr *ConstDnMatDescr, rows, cols, ld int64, values unsafe.Pointer, valueType cudart.DataType, order Order) error {
+func CreateConstDnMat(rows, cols, ld int64, values unsafe.Pointer, valueType cudart.DataType, order Order) (dnMatDescr ConstDnMatDescr, err error) {
 	sym, err := procCreateConstDnMat.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
-	frame.Int(uintptr(unsafe.Pointer(dnMatDescr)))
+	frame.Int(uintptr(unsafe.Pointer(&dnMatDescr)))
 	frame.Int(uintptr(rows))
 	frame.Int(uintptr(cols))
 	frame.Int(uintptr(ld))
@@ -10851,12 +10851,12 @@ func CreateConstDnMat(dnMatDescr *ConstDnMatDescr, rows, cols, ld int64, values 
 	frame.Int(uintptr(valueType))
 	frame.Int(uintptr(order))
 	ffiimpl.Call(sym, &frame)
-	runtime.KeepAlive(dnMatDescr)
+	runtime.KeepAlive(&dnMatDescr)
 	runtime.KeepAlive(values)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procCreateConstDnMat, Status(frame.Ret()))
+	return dnMatDescr, ffiimpl.Error(procCreateConstDnMat, Status(frame.Ret()))
 }
 
 // DestroyDnMat wraps cusparseDestroyDnMat (symbol cusparseDestroyDnMat, cusparse.h).
@@ -10870,7 +10870,7 @@ func DestroyDnMat(dnMatDescr ConstDnMatDescr) error {
 }
 
 // DnMatGet wraps cusparseDnMatGet (symbol cusparseDnMatGet, cusparse.h).
-func DnMatGet(dnMatDescr DnMatDescr, rows, cols, ld *int64, values *unsafe.Pointer, typ unsafe.Pointer, order *Order) error {
+func DnMatGet(dnMatDescr DnMatDescr, rows, cols, ld *int64, values *unsafe.Pointer, typ *cudart.DataType, order *Order) error {
 	sym, err := procDnMatGet.Addr()
 	if err != nil {
 		return err
@@ -10881,7 +10881,7 @@ func DnMatGet(dnMatDescr DnMatDescr, rows, cols, ld *int64, values *unsafe.Point
 	frame.Int(uintptr(unsafe.Pointer(cols)))
 	frame.Int(uintptr(unsafe.Pointer(ld)))
 	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(typ))
+	frame.Int(uintptr(unsafe.Pointer(typ)))
 	frame.Int(uintptr(unsafe.Pointer(order)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(rows)
@@ -10897,7 +10897,7 @@ func DnMatGet(dnMatDescr DnMatDescr, rows, cols, ld *int64, values *unsafe.Point
 }
 
 // ConstDnMatGet wraps cusparseConstDnMatGet (symbol cusparseConstDnMatGet, cusparse.h).
-func ConstDnMatGet(dnMatDescr ConstDnMatDescr, rows, cols, ld *int64, values *unsafe.Pointer, typ unsafe.Pointer, order *Order) error {
+func ConstDnMatGet(dnMatDescr ConstDnMatDescr, rows, cols, ld *int64, values *unsafe.Pointer, typ *cudart.DataType, order *Order) error {
 	sym, err := procConstDnMatGet.Addr()
 	if err != nil {
 		return err
@@ -10908,7 +10908,7 @@ func ConstDnMatGet(dnMatDescr ConstDnMatDescr, rows, cols, ld *int64, values *un
 	frame.Int(uintptr(unsafe.Pointer(cols)))
 	frame.Int(uintptr(unsafe.Pointer(ld)))
 	frame.Int(uintptr(unsafe.Pointer(values)))
-	frame.Int(uintptr(typ))
+	frame.Int(uintptr(unsafe.Pointer(typ)))
 	frame.Int(uintptr(unsafe.Pointer(order)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(rows)
@@ -11025,10 +11025,10 @@ func Rot(handle Handle, c_coeff, s_coeff unsafe.Pointer, vecX SpVecDescr, vecY D
 }
 
 // SpVVBufferSize wraps cusparseSpVV_bufferSize (symbol cusparseSpVV_bufferSize, cusparse.h).
-func SpVVBufferSize(handle Handle, opX Operation, vecX ConstSpVecDescr, vecY ConstDnVecDescr, result unsafe.Pointer, computeType cudart.DataType, bufferSize *uint64) error {
+func SpVVBufferSize(handle Handle, opX Operation, vecX ConstSpVecDescr, vecY ConstDnVecDescr, result unsafe.Pointer, computeType cudart.DataType) (bufferSize uint64, err error) {
 	sym, err := procSpVVBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -11037,14 +11037,14 @@ func SpVVBufferSize(handle Handle, opX Operation, vecX ConstSpVecDescr, vecY Con
 	frame.Int(uintptr(vecY))
 	frame.Int(uintptr(result))
 	frame.Int(uintptr(computeType))
-	frame.Int(uintptr(unsafe.Pointer(bufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(result)
-	runtime.KeepAlive(bufferSize)
+	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSpVVBufferSize, Status(frame.Ret()))
+	return bufferSize, ffiimpl.Error(procSpVVBufferSize, Status(frame.Ret()))
 }
 
 // SpVV wraps cusparseSpVV (symbol cusparseSpVV, cusparse.h).
@@ -11071,14 +11071,14 @@ func SpVV(handle Handle, opX Operation, vecX ConstSpVecDescr, vecY ConstDnVecDes
 }
 
 // SparseToDenseBufferSize wraps cusparseSparseToDense_bufferSize (symbol cusparseSparseToDense_bufferSize, cusparse.h).
-func SparseToDenseBufferSize(handle Handle, matA ConstSpMatDescr, matB DnMatDescr, alg SparseToDenseAlg, bufferSize *uint64) error {
+func SparseToDenseBufferSize(handle Handle, matA ConstSpMatDescr, matB DnMatDescr, alg SparseToDenseAlg) (bufferSize uint64, err error) {
 	sym, err := procSparseToDenseBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(matA), uintptr(matB), uintptr(alg), uintptr(unsafe.Pointer(bufferSize)), 0)
-	runtime.KeepAlive(bufferSize)
-	return ffiimpl.Error(procSparseToDenseBufferSize, Status(r))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(matA), uintptr(matB), uintptr(alg), uintptr(unsafe.Pointer(&bufferSize)), 0)
+	runtime.KeepAlive(&bufferSize)
+	return bufferSize, ffiimpl.Error(procSparseToDenseBufferSize, Status(r))
 }
 
 // SparseToDense wraps cusparseSparseToDense (symbol cusparseSparseToDense, cusparse.h).
@@ -11093,14 +11093,14 @@ func SparseToDense(handle Handle, matA ConstSpMatDescr, matB DnMatDescr, alg Spa
 }
 
 // DenseToSparseBufferSize wraps cusparseDenseToSparse_bufferSize (symbol cusparseDenseToSparse_bufferSize, cusparse.h).
-func DenseToSparseBufferSize(handle Handle, matA ConstDnMatDescr, matB SpMatDescr, alg DenseToSparseAlg, bufferSize *uint64) error {
+func DenseToSparseBufferSize(handle Handle, matA ConstDnMatDescr, matB SpMatDescr, alg DenseToSparseAlg) (bufferSize uint64, err error) {
 	sym, err := procDenseToSparseBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(matA), uintptr(matB), uintptr(alg), uintptr(unsafe.Pointer(bufferSize)), 0)
-	runtime.KeepAlive(bufferSize)
-	return ffiimpl.Error(procDenseToSparseBufferSize, Status(r))
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(matA), uintptr(matB), uintptr(alg), uintptr(unsafe.Pointer(&bufferSize)), 0)
+	runtime.KeepAlive(&bufferSize)
+	return bufferSize, ffiimpl.Error(procDenseToSparseBufferSize, Status(r))
 }
 
 // DenseToSparseAnalysis wraps cusparseDenseToSparse_analysis (symbol cusparseDenseToSparse_analysis, cusparse.h).
@@ -11153,10 +11153,10 @@ func SpMV(handle Handle, opA Operation, alpha unsafe.Pointer, matA ConstSpMatDes
 }
 
 // SpMVBufferSize wraps cusparseSpMV_bufferSize (symbol cusparseSpMV_bufferSize, cusparse.h).
-func SpMVBufferSize(handle Handle, opA Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, vecX ConstDnVecDescr, beta unsafe.Pointer, vecY DnVecDescr, computeType cudart.DataType, alg SpMVAlg, bufferSize *uint64) error {
+func SpMVBufferSize(handle Handle, opA Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, vecX ConstDnVecDescr, beta unsafe.Pointer, vecY DnVecDescr, computeType cudart.DataType, alg SpMVAlg) (bufferSize uint64, err error) {
 	sym, err := procSpMVBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -11168,15 +11168,15 @@ func SpMVBufferSize(handle Handle, opA Operation, alpha unsafe.Pointer, matA Con
 	frame.Int(uintptr(vecY))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
-	frame.Int(uintptr(unsafe.Pointer(bufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(bufferSize)
+	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSpMVBufferSize, Status(frame.Ret()))
+	return bufferSize, ffiimpl.Error(procSpMVBufferSize, Status(frame.Ret()))
 }
 
 // SpMVPreprocess wraps cusparseSpMV_preprocess (symbol cusparseSpMV_preprocess, cusparse.h).
@@ -11228,10 +11228,10 @@ func SpSVDestroyDescr(descr SpSVDescr) error {
 }
 
 // SpSVBufferSize wraps cusparseSpSV_bufferSize (symbol cusparseSpSV_bufferSize, cusparse.h).
-func SpSVBufferSize(handle Handle, opA Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, vecX ConstDnVecDescr, vecY DnVecDescr, computeType cudart.DataType, alg SpSVAlg, spsvDescr SpSVDescr, bufferSize *uint64) error {
+func SpSVBufferSize(handle Handle, opA Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, vecX ConstDnVecDescr, vecY DnVecDescr, computeType cudart.DataType, alg SpSVAlg, spsvDescr SpSVDescr) (bufferSize uint64, err error) {
 	sym, err := procSpSVBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -11243,14 +11243,14 @@ func SpSVBufferSize(handle Handle, opA Operation, alpha unsafe.Pointer, matA Con
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
 	frame.Int(uintptr(spsvDescr))
-	frame.Int(uintptr(unsafe.Pointer(bufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(bufferSize)
+	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSpSVBufferSize, Status(frame.Ret()))
+	return bufferSize, ffiimpl.Error(procSpSVBufferSize, Status(frame.Ret()))
 }
 
 // SpSVAnalysis wraps cusparseSpSV_analysis (symbol cusparseSpSV_analysis, cusparse.h).
@@ -11336,10 +11336,10 @@ func SpSMDestroyDescr(descr SpSMDescr) error {
 }
 
 // SpSMBufferSize wraps cusparseSpSM_bufferSize (symbol cusparseSpSM_bufferSize, cusparse.h).
-func SpSMBufferSize(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, matB ConstDnMatDescr, matC DnMatDescr, computeType cudart.DataType, alg SpSMAlg, spsmDescr SpSMDescr, bufferSize *uint64) error {
+func SpSMBufferSize(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, matB ConstDnMatDescr, matC DnMatDescr, computeType cudart.DataType, alg SpSMAlg, spsmDescr SpSMDescr) (bufferSize uint64, err error) {
 	sym, err := procSpSMBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -11352,14 +11352,14 @@ func SpSMBufferSize(handle Handle, opA, opB Operation, alpha unsafe.Pointer, mat
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
 	frame.Int(uintptr(spsmDescr))
-	frame.Int(uintptr(unsafe.Pointer(bufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
-	runtime.KeepAlive(bufferSize)
+	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSpSMBufferSize, Status(frame.Ret()))
+	return bufferSize, ffiimpl.Error(procSpSMBufferSize, Status(frame.Ret()))
 }
 
 // SpSMAnalysis wraps cusparseSpSM_analysis (symbol cusparseSpSM_analysis, cusparse.h).
@@ -11426,10 +11426,10 @@ func SpSMUpdateMatrix(handle Handle, spsmDescr SpSMDescr, newValues unsafe.Point
 }
 
 // SpMMBufferSize wraps cusparseSpMM_bufferSize (symbol cusparseSpMM_bufferSize, cusparse.h).
-func SpMMBufferSize(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, matB ConstDnMatDescr, beta unsafe.Pointer, matC DnMatDescr, computeType cudart.DataType, alg SpMMAlg, bufferSize *uint64) error {
+func SpMMBufferSize(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA ConstSpMatDescr, matB ConstDnMatDescr, beta unsafe.Pointer, matC DnMatDescr, computeType cudart.DataType, alg SpMMAlg) (bufferSize uint64, err error) {
 	sym, err := procSpMMBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -11442,15 +11442,15 @@ func SpMMBufferSize(handle Handle, opA, opB Operation, alpha unsafe.Pointer, mat
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
-	frame.Int(uintptr(unsafe.Pointer(bufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(bufferSize)
+	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSpMMBufferSize, Status(frame.Ret()))
+	return bufferSize, ffiimpl.Error(procSpMMBufferSize, Status(frame.Ret()))
 }
 
 // SpMMPreprocess wraps cusparseSpMM_preprocess (symbol cusparseSpMM_preprocess, cusparse.h).
@@ -11778,10 +11778,10 @@ func SpGEMMreuseCompute(handle Handle, opA, opB Operation, alpha unsafe.Pointer,
 }
 
 // SddmmBufferSize wraps cusparseSDDMM_bufferSize (symbol cusparseSDDMM_bufferSize, cusparse.h).
-func SddmmBufferSize(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA, matB ConstDnMatDescr, beta unsafe.Pointer, matC SpMatDescr, computeType cudart.DataType, alg SDDMMAlg, bufferSize *uint64) error {
+func SddmmBufferSize(handle Handle, opA, opB Operation, alpha unsafe.Pointer, matA, matB ConstDnMatDescr, beta unsafe.Pointer, matC SpMatDescr, computeType cudart.DataType, alg SDDMMAlg) (bufferSize uint64, err error) {
 	sym, err := procSddmmBufferSize.Addr()
 	if err != nil {
-		return err
+		return
 	}
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
@@ -11794,15 +11794,15 @@ func SddmmBufferSize(handle Handle, opA, opB Operation, alpha unsafe.Pointer, ma
 	frame.Int(uintptr(matC))
 	frame.Int(uintptr(computeType))
 	frame.Int(uintptr(alg))
-	frame.Int(uintptr(unsafe.Pointer(bufferSize)))
+	frame.Int(uintptr(unsafe.Pointer(&bufferSize)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
 	runtime.KeepAlive(beta)
-	runtime.KeepAlive(bufferSize)
+	runtime.KeepAlive(&bufferSize)
 	if err = frame.Err(); err != nil {
-		return err
+		return
 	}
-	return ffiimpl.Error(procSddmmBufferSize, Status(frame.Ret()))
+	return bufferSize, ffiimpl.Error(procSddmmBufferSize, Status(frame.Ret()))
 }
 
 // SddmmPreprocess wraps cusparseSDDMM_preprocess (symbol cusparseSDDMM_preprocess, cusparse.h).

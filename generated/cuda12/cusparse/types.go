@@ -64,16 +64,20 @@ type SpMatDescr uintptr
 type DnMatDescr uintptr
 
 // ConstSpVecDescr is the C type cusparseConstSpVecDescr_t (cusparse.h).
-type ConstSpVecDescr uintptr
+// It is the same handle as SpVecDescr (C's pointer to const of it).
+type ConstSpVecDescr = SpVecDescr
 
 // ConstDnVecDescr is the C type cusparseConstDnVecDescr_t (cusparse.h).
-type ConstDnVecDescr uintptr
+// It is the same handle as DnVecDescr (C's pointer to const of it).
+type ConstDnVecDescr = DnVecDescr
 
 // ConstSpMatDescr is the C type cusparseConstSpMatDescr_t (cusparse.h).
-type ConstSpMatDescr uintptr
+// It is the same handle as SpMatDescr (C's pointer to const of it).
+type ConstSpMatDescr = SpMatDescr
 
 // ConstDnMatDescr is the C type cusparseConstDnMatDescr_t (cusparse.h).
-type ConstDnMatDescr uintptr
+// It is the same handle as DnMatDescr (C's pointer to const of it).
+type ConstDnMatDescr = DnMatDescr
 
 // SpSVDescr is the C type cusparseSpSVDescr_t (cusparse.h).
 type SpSVDescr uintptr

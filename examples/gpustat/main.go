@@ -1,0 +1,72 @@
+// Command gpustat prints, for every GPU, what nvidia-smi --query-gpu prints
+// for the same fields, read through NVML (package nvml, no cgo): name,
+// UUID, PCI bus id, memory, temperature, power, clocks and utilization.
+// With -csv it prints the fields as
+//
+//	nvidia-smi --query-gpu=index,name,uuid,pci.bus_id,memory.total,memory.used,temperature.gpu,power.draw,clocks.sm,clocks.mem,utilization.gpu --format=csv,noheader,nounits
+//
+// does, so the two outputs can be compared line by line.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"log"
+
+	"github.com/cugen/cugen/generated/cuda13/nvml"
+)
+
+func main() {
+	csv := flag.Bool("csv", false, "print nvidia-smi's CSV (noheader, nounits)")
+	flag.Parse()
+	if err := nvml.Init(); err != nil {
+		log.Fatal(err)
+	}
+	defer nvml.Shutdown()
+	driver, err := nvml.SystemGetDriverVersion()
+	check(err)
+	n, err := nvml.DeviceGetCount()
+	check(err)
+	if !*csv {
+		fmt.Printf("driver %s, %d GPU(s)\n", driver, n)
+	}
+	for i := uint32(0); i < n; i++ {
+		d, err := nvml.DeviceGetHandleByIndex(i)
+		check(err)
+		name, err := nvml.DeviceGetName(d)
+		check(err)
+		uuid, err := nvml.DeviceGetUUID(d)
+		check(err)
+		pci, err := nvml.DeviceGetPciInfo(d)
+		check(err)
+		mem, err := nvml.DeviceGetMemoryInfo(d)
+		check(err)
+		var temp uint32
+		check(nvml.DeviceGetTemperature(d, nvml.TemperatureGpu, &temp))
+		power, err := nvml.DeviceGetPowerUsage(d) // milliwatts
+		check(err)
+		sm, err := nvml.DeviceGetClockInfo(d, nvml.ClockSm)
+		check(err)
+		memClock, err := nvml.DeviceGetClockInfo(d, nvml.ClockMem)
+		check(err)
+		util, err := nvml.DeviceGetUtilizationRates(d)
+		check(err)
+		busID := string(bytes.TrimRight(pci.BusId[:], "\x00"))
+		const mib = 1 << 20
+		if *csv {
+			fmt.Printf("%d, %s, %s, %s, %d, %d, %d, %.2f, %d, %d, %d\n",
+				i, name, uuid, busID, mem.Total/mib, mem.Used/mib, temp, float64(power)/1000, sm, memClock, util.Gpu)
+			continue
+		}
+		fmt.Printf("GPU %d: %s  %s  %s\n", i, name, uuid, busID)
+		fmt.Printf("  memory %d / %d MiB, %d °C, %.2f W, SM %d MHz, memory %d MHz, utilization %d%%\n",
+			mem.Used/mib, mem.Total/mib, temp, float64(power)/1000, sm, memClock, util.Gpu)
+	}
+}
+
+func check(err error) {
+	if err != nil {
+		log.Fatal(err)
+	}
+}
