@@ -70,17 +70,17 @@ func main() {
 		}
 		defer cublaslt.Destroy(lt)
 		var desc cublaslt.MatmulDesc // FP32 compute and scale, no transposes
-		if err := cublaslt.MatmulDescCreate(&desc, cublas.Compute32F, cudart.R32F); err != nil {
+		if desc, err = cublaslt.MatmulDescCreate(cublas.Compute32F, cudart.R32F); err != nil {
 			return err
 		}
 		defer cublaslt.MatmulDescDestroy(desc)
 		var layout cublaslt.MatrixLayout // one layout serves A, B, C and D
-		if err := cublaslt.MatrixLayoutCreate(&layout, cudart.R32F, uint64(N), uint64(N), int64(N)); err != nil {
+		if layout, err = cublaslt.MatrixLayoutCreate(cudart.R32F, uint64(N), uint64(N), int64(N)); err != nil {
 			return err
 		}
 		defer cublaslt.MatrixLayoutDestroy(layout)
 		var pref cublaslt.MatmulPreference
-		if err := cublaslt.MatmulPreferenceCreate(&pref); err != nil {
+		if pref, err = cublaslt.MatmulPreferenceCreate(); err != nil {
 			return err
 		}
 		defer cublaslt.MatmulPreferenceDestroy(pref)

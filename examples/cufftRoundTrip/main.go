@@ -57,7 +57,7 @@ func main() {
 	// cuFFT calls run with the context current on a locked thread.
 	check(ctx.Do(func() error {
 		var plan cufft.Handle
-		if err := cufft.Plan1d(&plan, N, cufft.C2C, 1); err != nil {
+		if plan, err = cufft.Plan1d(N, cufft.C2C, 1); err != nil {
 			return err
 		}
 		defer cufft.Destroy(plan)

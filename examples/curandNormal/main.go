@@ -42,7 +42,7 @@ func main() {
 	// cuRAND calls run with the context current on a locked thread.
 	check(ctx.Do(func() error {
 		var gen curand.Generator
-		if err := curand.CreateGenerator(&gen, curand.RngPseudoDefault); err != nil {
+		if gen, err = curand.CreateGenerator(curand.RngPseudoDefault); err != nil {
 			return err
 		}
 		defer curand.DestroyGenerator(gen)

@@ -91,7 +91,7 @@ func main() {
 		f32 := func(buf *cuda.Buffer[float32]) *float32 { return (*float32)(buf.Ptr().Pointer()) }
 		i32 := func(buf *cuda.Buffer[int32]) *int32 { return (*int32)(buf.Ptr().Pointer()) }
 		var lwork int32
-		if err := cusolver.SpotrfBufferSize(h, cublas.FillModeLower, int32(N), f32(dA), int32(N), &lwork); err != nil {
+		if lwork, err = cusolver.SpotrfBufferSize(h, cublas.FillModeLower, int32(N), f32(dA), int32(N)); err != nil {
 			return err
 		}
 		work, err := cuda.Alloc[float32](ctx, int(lwork))

@@ -81,26 +81,26 @@ func main() {
 		}
 		defer cusparse.Destroy(h)
 		var A cusparse.SpMatDescr
-		if err := cusparse.CreateCsr(&A, int64(N), int64(N), int64(nnz), dRowPtr.Ptr().Pointer(), dColInd.Ptr().Pointer(), dVals.Ptr().Pointer(),
+		if A, err = cusparse.CreateCsr(int64(N), int64(N), int64(nnz), dRowPtr.Ptr().Pointer(), dColInd.Ptr().Pointer(), dVals.Ptr().Pointer(),
 			cusparse.Index32I, cusparse.Index32I, cusparse.IndexBaseZero, cudart.R32F); err != nil {
 			return err
 		}
-		defer cusparse.DestroySpMat(cusparse.ConstSpMatDescr(A))
+		defer cusparse.DestroySpMat(A)
 		var X, Y cusparse.DnVecDescr
-		if err := cusparse.CreateDnVec(&X, int64(N), dx.Ptr().Pointer(), cudart.R32F); err != nil {
+		if X, err = cusparse.CreateDnVec(int64(N), dx.Ptr().Pointer(), cudart.R32F); err != nil {
 			return err
 		}
-		defer cusparse.DestroyDnVec(cusparse.ConstDnVecDescr(X))
-		if err := cusparse.CreateDnVec(&Y, int64(N), dy.Ptr().Pointer(), cudart.R32F); err != nil {
+		defer cusparse.DestroyDnVec(X)
+		if Y, err = cusparse.CreateDnVec(int64(N), dy.Ptr().Pointer(), cudart.R32F); err != nil {
 			return err
 		}
-		defer cusparse.DestroyDnVec(cusparse.ConstDnVecDescr(Y))
+		defer cusparse.DestroyDnVec(Y)
 
 		// y = alpha*A*x + beta*y, alpha and beta in host memory (the default).
 		alpha, beta := float32(1), float32(0)
 		var size uint64
-		if err := cusparse.SpMVBufferSize(h, cusparse.OperationNonTranspose, unsafe.Pointer(&alpha), cusparse.ConstSpMatDescr(A), cusparse.ConstDnVecDescr(X),
-			unsafe.Pointer(&beta), Y, cudart.R32F, cusparse.SpmvAlgDefault, &size); err != nil {
+		if size, err = cusparse.SpMVBufferSize(h, cusparse.OperationNonTranspose, unsafe.Pointer(&alpha), A, X,
+			unsafe.Pointer(&beta), Y, cudart.R32F, cusparse.SpmvAlgDefault); err != nil {
 			return err
 		}
 		work, err := cuda.Alloc[byte](ctx, int(size))
@@ -109,7 +109,7 @@ func main() {
 		}
 		defer work.Free()
 		ms, err := timed(*reps, func() error {
-			return cusparse.SpMV(h, cusparse.OperationNonTranspose, unsafe.Pointer(&alpha), cusparse.ConstSpMatDescr(A), cusparse.ConstDnVecDescr(X),
+			return cusparse.SpMV(h, cusparse.OperationNonTranspose, unsafe.Pointer(&alpha), A, X,
 				unsafe.Pointer(&beta), Y, cudart.R32F, cusparse.SpmvAlgDefault, work.Ptr().Pointer())
 		})
 		if err != nil {
