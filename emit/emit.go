@@ -17,7 +17,10 @@ package emit
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"runtime"
+	"sync"
 	"strconv"
 
 	"github.com/cugen/cugen/ffi/ffiimpl"
@@ -76,7 +79,9 @@ func Generate(api *ir.API, opts Options) ([]*Package, error) {
 		opts.Libraries = library.All
 	}
 	libs := opts.Libraries
-	var out []*Package
+	// Models in order (a later package imports an earlier one's types),
+	// then the packages' files, rendered and formatted concurrently: each
+	// model writes only its own state from here on.
 	var models []*model
 	for _, d := range libs {
 		if !d.Required && !hasFunctions(api, d.Key) {
@@ -86,12 +91,27 @@ func Generate(api *ir.API, opts Options) ([]*Package, error) {
 		if err != nil {
 			return nil, err
 		}
-		p, err := m.generate()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
 		models = append(models, m)
+	}
+	out := make([]*Package, len(models))
+	errs := make([]error, len(models))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, m := range models {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			out[i], errs[i] = m.generate()
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		for _, e := range errs {
+			if e != nil {
+				return nil, e // the first library's, as a sequential run reports
+			}
+		}
 	}
 	if opts.Demo {
 		addDemo(models, out, opts.ImportPath)

@@ -95,7 +95,9 @@ func parseDoc(text string) comment {
 		return c
 	}
 	// Doxygen takes @cmd for \cmd; NVML's header writes @param.
-	text = atCommandRE.ReplaceAllString(text, `$1\$2`)
+	if strings.Contains(text, "@") {
+		text = atCommandRE.ReplaceAllString(text, `$1\$2`)
+	}
 	d := &ir.Doc{}
 	const (
 		none = iota
