@@ -20,8 +20,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"sync"
 	"strconv"
+	"sync"
 
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	"github.com/cugen/cugen/library"
