@@ -30,12 +30,18 @@ generate: deps
 		major=$${set%%.*}; \
 		$(CUGEN) gen -set $$set -out generated/cuda$$major || exit 1; \
 	done
+	$(CUGEN) gen -ir $(IR13) -out generated/cuda13
 	$(CUGEN) layer
-	@echo "generated/cuda13 needs the CUDA 13.0 toolkit headers: make generate13 CUDA_HEADERS=/usr/local/cuda/include"
 
+# generated/cuda13 comes from the CUDA 13.0 toolkit's headers, which Debian
+# does not package: generate13 parses them (set 13.0 of headers.lock,
+# verified in place; CUDA_HOME=/usr/local/cuda) into the committed IR, from
+# which make generate and make check regenerate generated/cuda13 anywhere.
+IR13 = generated/cuda13/ir.json.gz
 generate13:
-	@test -n "$(CUDA_HEADERS)" || { echo "make generate13: set CUDA_HEADERS to a CUDA 13.0 include directory" >&2; exit 1; }
-	$(CUGEN) gen -headers $(CUDA_HEADERS) -out generated/cuda13
+	@test -n "$(CUDA_HOME)" || { echo "make generate13: set CUDA_HOME to a CUDA 13.0 toolkit (its include directory is verified against set 13.0)" >&2; exit 1; }
+	CUDA_HOME=$(CUDA_HOME) $(CUGEN) ir -set 13.0 -out $(IR13)
+	$(CUGEN) gen -ir $(IR13) -out generated/cuda13
 
 # check regenerates every Debian set into a temporary directory and compares
 # it with the committed packages.
@@ -47,7 +53,11 @@ check: deps
 		if ! diff -r -q -x .cugen.lock -x cuda generated/cuda$$major $$tmp/cuda$$major; then \
 			echo "make check: generated/cuda$$major is stale: run make generate" >&2; exit 1; \
 		fi; \
-	done; echo "make check: generated/ is up to date"
+	done; \
+	$(CUGEN) gen -ir $(IR13) -out $$tmp/cuda13 -importpath github.com/cugen/cugen/generated/cuda13 >/dev/null || exit 1; \
+	if ! diff -r -q -x .cugen.lock -x cuda -x ir.json.gz generated/cuda13 $$tmp/cuda13; then \
+		echo "make check: generated/cuda13 is stale: run make generate (from $(IR13))" >&2; exit 1; \
+	fi; echo "make check: generated/ is up to date"
 	@$(CUGEN) layer -check
 	@set -e; for set in $(BUILD_SETS); do \
 		d=cuda$$(echo $$set | tr . _); rm -rf generated/_check/$$d; \
@@ -55,7 +65,6 @@ check: deps
 		$(GO) vet ./generated/_check/$$d/cu ./generated/_check/$$d/cudart; \
 		GOARCH=arm64 CGO_ENABLED=0 $(GO) build ./generated/_check/$$d/cu ./generated/_check/$$d/cudart; \
 	done; rm -rf generated/_check
-	@echo "make check: generated/cuda13 needs the 13.0 toolkit headers to regenerate (make generate13 CUDA_HEADERS=...); here it is built and vetted with ./..."
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "make check: gofmt" >&2; exit 1; }
 	$(GO) vet ./...
 	GOARCH=arm64 $(GO) vet ./...

@@ -7,7 +7,7 @@
 //	cugen gen -set 12.4 [-lock headers.lock] [-out generated/cuda12]
 //	cugen gen -headers /usr/local/cuda/include -out ./cuda
 //	cugen gen -check ...             write nothing; fail listing what a gen would change
-//	cugen ir -headers DIR            the parsed IR as JSON
+//	cugen ir -headers DIR [-out F]   the parsed IR as JSON (gzip-compressed if F ends in .gz)
 //	cugen gen -ir FILE -origin TEXT -out DIR   generate from a saved IR
 //	cugen headers -set 12.4          fetch and verify a locked header set, print its directory
 //	cugen lock -set 12.4             pin every header the parse reads in headers.lock
@@ -25,6 +25,8 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -76,7 +78,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 // usage names every flag of every command (TestUsageListsEveryFlag).
 const usage = `usage:
   cugen gen (-headers DIR | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-out DIR] [-importpath PATH] [-demo=false] [-check]
-  cugen ir (-headers DIR | -set NAME [-lock FILE])
+  cugen ir (-headers DIR | -set NAME [-lock FILE]) [-out FILE]
   cugen headers -set NAME [-lock FILE]
   cugen lock -set NAME [-lock FILE]
   cugen libs -lib NAME [-lock FILE]
@@ -194,16 +196,59 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 func cmdIR(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("ir", flag.ContinueOnError)
 	src := addSource(fs)
+	out := fs.String("out", "", "write the IR to this file, gzip-compressed when it ends in .gz (default: indented JSON on stdout)")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
-	api, _, err := src.parse(stderr)
+	api, origin, err := src.parse(stderr)
 	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(stdout)
-	enc.SetIndent("", "  ")
-	return enc.Encode(api)
+	api.Origin = origin
+	if *out == "" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(api)
+	}
+	return writeIR(*out, api)
+}
+
+// writeIR writes api as compact JSON, gzip-compressed (deterministically:
+// no name, no time in the gzip header) when file ends in .gz, through a
+// temporary file renamed into place.
+func writeIR(file string, api *ir.API) error {
+	var b bytes.Buffer
+	var w io.Writer = &b
+	var zw *gzip.Writer
+	if strings.HasSuffix(file, ".gz") {
+		zw, _ = gzip.NewWriterLevel(&b, gzip.BestCompression)
+		w = zw
+	}
+	if err := json.NewEncoder(w).Encode(api); err != nil {
+		return err
+	}
+	if zw != nil {
+		if err := zw.Close(); err != nil {
+			return err
+		}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".tmp-")
+	if err != nil {
+		return fmt.Errorf("cugen: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b.Bytes()); err != nil {
+		tmp.Close()
+		return fmt.Errorf("cugen: %w", err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return fmt.Errorf("cugen: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("cugen: %w", err)
+	}
+	return os.Rename(tmp.Name(), file)
 }
 
 func cmdGen(args []string, stdout, stderr io.Writer) error {
@@ -213,7 +258,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	demo := fs.Bool("demo", true, "add the context-demo test to the cudart package")
 	importPath := fs.String("importpath", "", "Go import path of -out (default: from the go.mod above it)")
 	irFile := fs.String("ir", "", "read the IR from this JSON file (cugen ir output) instead of parsing headers")
-	originFlag := fs.String("origin", "", "with -ir: the header set named in generated file headers")
+	originFlag := fs.String("origin", "", "with -ir: the header set named in generated file headers (default: the one the IR records)")
 	check := fs.Bool("check", false, "write nothing: compare -out with what gen would write there and fail listing stale, missing and extra files and the API changes")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
@@ -234,12 +279,15 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	if *irFile != "" {
 		// Emitting from a saved IR lets a machine without a toolkit's
 		// headers (13.0 lives only on the GPU machine) regenerate its
-		// packages after an emit change; the IR is never committed.
+		// packages after an emit change: generated/cuda13/ir.json.gz.
 		var err error
 		if api, err = readIR(*irFile); err != nil {
 			return err
 		}
 		origin = *originFlag
+		if origin == "" {
+			origin = api.Origin // the lock entry the IR was parsed under
+		}
 	} else {
 		var err error
 		if api, origin, err = src.parse(stderr); err != nil {
@@ -463,10 +511,26 @@ func modulePath(gomod []byte) string {
 }
 
 // readIR reads an IR saved by cugen ir.
+// maxIRBytes bounds a decompressed IR file (the whole 13.0 family is 16 MB).
+const maxIRBytes = 256 << 20
+
 func readIR(file string) (*ir.API, error) {
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
+	}
+	if bytes.HasPrefix(b, []byte{0x1f, 0x8b}) { // gzip
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			return nil, fmt.Errorf("cugen: %s: %w", file, err)
+		}
+		// A bounded read: a hostile file must not inflate without end.
+		if b, err = io.ReadAll(io.LimitReader(zr, maxIRBytes+1)); err != nil {
+			return nil, fmt.Errorf("cugen: %s: %w", file, err)
+		}
+		if len(b) > maxIRBytes {
+			return nil, fmt.Errorf("cugen: %s: more than %d MiB of IR once decompressed", file, maxIRBytes>>20)
+		}
 	}
 	api := new(ir.API)
 	if err := json.Unmarshal(b, api); err != nil {

@@ -866,3 +866,58 @@ func TestGenCheck(t *testing.T) {
 		t.Errorf("after regenerating: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// TestGenFromCompressedIR: `cugen ir -out F.gz` writes the IR gzip-compressed
+// and deterministically, and `cugen gen -ir F.gz` emits exactly what
+// `cugen gen -headers` emits: how generated/cuda13 is regenerated without
+// the toolkit. A truncated file fails with its name, writing nothing.
+func TestGenFromCompressedIR(t *testing.T) {
+	dir := tinyHeaders(t)
+	root := t.TempDir()
+	irFile := filepath.Join(root, "ir.json.gz")
+	for i := 0; i < 2; i++ {
+		if code, _, stderr := cugen(t, "ir", "-headers", dir, "-out", irFile); code != 0 {
+			t.Fatalf("cugen ir -out: exit %d: %s", code, stderr)
+		}
+		b, err := os.ReadFile(irFile)
+		if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+			t.Fatalf("%s is not gzip (%v)", irFile, err)
+		}
+		if i == 0 {
+			os.WriteFile(irFile+".first", b, 0o644)
+		} else if first, _ := os.ReadFile(irFile + ".first"); !bytes.Equal(first, b) {
+			t.Errorf("two runs of cugen ir -out wrote different bytes")
+		}
+	}
+	fromHeaders, fromIR := filepath.Join(root, "a"), filepath.Join(root, "b")
+	if code, _, stderr := cugen(t, "gen", "-headers", dir, "-out", fromHeaders, "-importpath", "example.com/x"); code != 0 {
+		t.Fatalf("gen -headers: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := cugen(t, "gen", "-ir", irFile, "-out", fromIR, "-importpath", "example.com/x"); code != 0 {
+		t.Fatalf("gen -ir: exit %d: %s", code, stderr)
+	}
+	for _, pkg := range []string{"cu", "cudart"} {
+		files, _ := filepath.Glob(filepath.Join(fromHeaders, pkg, "*"))
+		if len(files) == 0 {
+			t.Fatalf("no files in %s/%s", fromHeaders, pkg)
+		}
+		for _, f := range files {
+			a, _ := os.ReadFile(f)
+			b, err := os.ReadFile(filepath.Join(fromIR, pkg, filepath.Base(f)))
+			if err != nil || !bytes.Equal(a, b) {
+				t.Errorf("%s/%s differs between gen -headers and gen -ir (%v)", pkg, filepath.Base(f), err)
+			}
+		}
+	}
+	b, _ := os.ReadFile(irFile)
+	bad := filepath.Join(root, "bad.json.gz")
+	os.WriteFile(bad, b[:len(b)/2], 0o644)
+	out := filepath.Join(root, "c")
+	code, _, stderr := cugen(t, "gen", "-ir", bad, "-out", out)
+	if code != 1 || !strings.Contains(stderr, bad) {
+		t.Errorf("gen -ir of a truncated file: exit %d, stderr %q; want 1 naming it", code, stderr)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("%s was created by a failed run", out)
+	}
+}

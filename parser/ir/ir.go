@@ -12,6 +12,10 @@ type API struct {
 	CUDAVersion int64 `json:"cuda_version"`
 	// RuntimeVersion is CUDART_VERSION of cuda_runtime_api.h, e.g. 12040.
 	RuntimeVersion int64 `json:"runtime_version"`
+	// Origin names the headers.lock entry that pinned the headers, with
+	// its digest ("headers.lock set 13.0 (sha256 ...)"); empty for a
+	// directory parsed as is. Generated files name it.
+	Origin string `json:"origin,omitempty"`
 	// Sources are the header files the parse opened, relative to the header
 	// directory, sorted. headers.lock pins their hashes.
 	Sources []string `json:"sources"`
