@@ -137,9 +137,9 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 	for i, n := range goParamNames(names) {
 		ps[i] = &param{c: f.Params[i], goName: n}
 	}
-	_, oneShot := oneShotCallbacks[f.Name]
-	_, registered := registeredCallbacks[f.Name]
-	_, synchronous := synchronousCallbacks[f.Name]
+	_, oneShot := m.desc.Overrides.OneShotCallbacks[f.Name]
+	_, registered := m.desc.Overrides.RegisteredCallbacks[f.Name]
+	_, synchronous := m.desc.Overrides.SynchronousCallbacks[f.Name]
 	for _, p := range ps {
 		if a := p.c.Array; a != nil {
 			m.audit = append(m.audit, fmt.Sprintf("array %s.%s: %s", f.Name, p.c.Name, arrayAudit(p.c)))
@@ -230,11 +230,11 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 				p.cb = cb
 				p.goType = cb.goFunc
 				ps[m.userDataParam(ps, i)].role = roleUserData
-				why := oneShotCallbacks[f.Name]
+				why := m.desc.Overrides.OneShotCallbacks[f.Name]
 				p.life = lifeOnce
 				switch {
 				case registered:
-					why = "registered until " + registeredCallbacks[f.Name] + ", which releases its handle"
+					why = "registered until " + m.desc.Overrides.RegisteredCallbacks[f.Name] + ", which releases its handle"
 					p.life = lifeRegistered
 				case m.streamParam(ps) != nil && m.isErrorResult(f.Result):
 					p.life = lifeStream
@@ -246,7 +246,7 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 				p.cb = cb
 				p.goType = cb.goFunc
 				p.life = lifeSync
-				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: Go func held by the call's ffiimpl.CallbackScope (%s); nil: NULL; lifetime: %s", f.Name, p.c.Name, synchronousCallbacks[f.Name], p.life))
+				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: Go func held by the call's ffiimpl.CallbackScope (%s); nil: NULL; lifetime: %s", f.Name, p.c.Name, m.desc.Overrides.SynchronousCallbacks[f.Name], p.life))
 			default:
 				p.role = roleValue
 				p.goType = m.goType(t)
@@ -393,7 +393,7 @@ func (m *model) isKernelPointer(owner, name string, t *ir.Type) bool {
 	if m.lib != ir.Runtime || t.Kind != ir.Pointer || !m.isVoidPtr(t) || m.typeName(kernelTypedef) == "" {
 		return false
 	}
-	_, listed := kernelPointers[owner+"."+name]
+	_, listed := m.desc.Overrides.KernelPointers[owner+"."+name]
 	return name == "func" || listed
 }
 
@@ -511,7 +511,7 @@ func (m *model) genFuncs(f *jen.File) error {
 	if m.usesRegistry {
 		f.Comment("callbackRegistry holds the handles of registered callbacks until they are unregistered.")
 		if m.graph != nil && m.graph.execOwned {
-			f.Commentf("It also holds the Go funcs of exec host nodes until %s.", m.goFunc(m.graph.api.execDestroy))
+			f.Commentf("It also holds the Go funcs of exec host nodes until %s.", m.goFunc(m.graph.api.ExecDestroy))
 		}
 		f.Var().Id("callbackRegistry").Qual(FFIImplPath, "Registry")
 	}
@@ -758,7 +758,7 @@ func (m *model) funcDoc(fn *ir.Function, ps []*param) string {
 		}
 		switch {
 		case p.life == lifeExec:
-			text += fmt.Sprintf("\n\nThe Go func fn replaces the C struct's %s and %s. The package keeps it until the exec is destroyed with [%s]; destroy the exec only after its launches have completed.", p.host.fnName, p.host.udName, m.goFunc(m.graph.api.execDestroy))
+			text += fmt.Sprintf("\n\nThe Go func fn replaces the C struct's %s and %s. The package keeps it until the exec is destroyed with [%s]; destroy the exec only after its launches have completed.", p.host.fnName, p.host.udName, m.goFunc(m.graph.api.ExecDestroy))
 		case p.owner == nil:
 			text += fmt.Sprintf("\n\nThe Go func fn replaces the C struct's %s and %s. ownerGraph, which the C function does not take, must be the graph the node belongs to: a user object of that graph keeps fn alive until the graph and its last exec and clone are destroyed (no call in these headers finds a node's graph).", p.host.fnName, p.host.udName)
 		default:
@@ -1272,7 +1272,7 @@ func sameType(a, b jen.Code) bool { return reflect.DeepEqual(a, b) }
 // call: the register wrapper adds it under the registration handle C
 // returned, the unregister wrapper removes (and deletes) it.
 func (m *model) registryStmts(fn *ir.Function, ps []*param) []jen.Code {
-	if _, ok := registeredCallbacks[fn.Name]; ok && hasHandle(ps) {
+	if _, ok := m.desc.Overrides.RegisteredCallbacks[fn.Name]; ok && hasHandle(ps) {
 		for _, p := range ps {
 			if p.role == roleOut {
 				m.usesRegistry = true
@@ -1280,13 +1280,13 @@ func (m *model) registryStmts(fn *ir.Function, ps []*param) []jen.Code {
 			}
 		}
 	}
-	if m.graph != nil && m.graph.execOwned && fn.Name == m.graph.api.execDestroy {
-		if p := handleParam(ps, m.graph.api.exec); p != nil && p.role == roleValue {
+	if m.graph != nil && m.graph.execOwned && fn.Name == m.graph.api.ExecDestroy {
+		if p := handleParam(ps, m.graph.api.Exec); p != nil && p.role == roleValue {
 			m.usesRegistry = true
 			return []jen.Code{jen.Comment("Release the Go funcs given to the exec's host nodes."), jen.Id("callbackRegistry").Dot("Remove").Call(jen.Uintptr().Call(jen.Id(p.goName)))}
 		}
 	}
-	for reg, unreg := range registeredCallbacks {
+	for reg, unreg := range m.desc.Overrides.RegisteredCallbacks {
 		if unreg != fn.Name {
 			continue
 		}
@@ -1389,7 +1389,7 @@ func (m *model) streamParam(ps []*param) *param {
 		return nil
 	}
 	for _, p := range ps {
-		if p.c.Type.Kind == ir.Named && p.c.Type.Name == m.graph.api.stream && p.role == roleValue {
+		if p.c.Type.Kind == ir.Named && p.c.Type.Name == m.graph.api.Stream && p.role == roleValue {
 			return p
 		}
 	}

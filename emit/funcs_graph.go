@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"github.com/cugen/cugen/library"
 	"strings"
 	"unicode"
 
@@ -9,18 +10,10 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
-// graphAPI is one library's row of graphAPIs (C names).
-type graphAPI struct {
-	stream, graph, exec, node string // the stream, graph, exec and node handle typedefs
-	execDestroy               string // releases the Go funcs an exec's host nodes were given
-	captureInfo, active       string // the capture query and its "capturing" status
-	create, retain, release   string // user object calls
-	noSync, move              string // their flags
-}
-
-// graphGlue is graphAPI resolved to this package's Go names.
+// graphGlue is the library's GraphAPI (library.Desc.Graph) resolved to
+// this package's Go names.
 type graphGlue struct {
-	api                     graphAPI
+	api                     library.GraphAPI
 	graphType               string
 	captureInfo             string
 	results                 []string // the capture query's results: "status", "graph" or "_"
@@ -30,29 +23,29 @@ type graphGlue struct {
 	execOwned               bool // an exec's host node takes a Go func: its destroy releases them
 }
 
-// findGraphAPI resolves graphAPIs for this package, or returns nil (and
+// findGraphAPI resolves the library's GraphAPI for this package, or returns nil (and
 // says so in the audit) when the headers lack a piece: stream-ordered
 // callbacks are then one-shot, as outside capture.
 func (m *model) findGraphAPI() *graphGlue {
-	a, ok := graphAPIs[m.lib]
-	if !ok {
+	a := m.desc.Graph
+	if a == nil {
 		return nil
 	}
 	g := &graphGlue{
-		api: a, graphType: m.typeName(a.graph),
-		captureInfo: m.goFunc(a.captureInfo), active: m.valNames[a.active],
-		create: m.goFunc(a.create), retain: m.goFunc(a.retain), release: m.goFunc(a.release),
-		noSync: m.valNames[a.noSync], move: m.valNames[a.move],
+		api: *a, graphType: m.typeName(a.Graph),
+		captureInfo: m.goFunc(a.CaptureInfo), active: m.valNames[a.Active],
+		create: m.goFunc(a.Create), retain: m.goFunc(a.Retain), release: m.goFunc(a.Release),
+		noSync: m.valNames[a.NoSync], move: m.valNames[a.Move],
 	}
 	var info *ir.Function
 	for _, f := range m.funcs {
-		if f.Name == a.captureInfo {
+		if f.Name == a.CaptureInfo {
 			info = f
 		}
 	}
-	if info == nil || g.graphType == "" || m.typeName(a.stream) == "" || g.active == "" || g.create == "" ||
+	if info == nil || g.graphType == "" || m.typeName(a.Stream) == "" || g.active == "" || g.create == "" ||
 		g.retain == "" || g.release == "" || g.noSync == "" || g.move == "" {
-		m.audit = append(m.audit, fmt.Sprintf("callback lifetime: the headers lack %s, %s, %s, %s or their constants: stream-ordered callbacks are one-shot even inside stream capture", a.captureInfo, a.create, a.retain, a.release))
+		m.audit = append(m.audit, fmt.Sprintf("callback lifetime: the headers lack %s, %s, %s, %s or their constants: stream-ordered callbacks are one-shot even inside stream capture", a.CaptureInfo, a.Create, a.Retain, a.Release))
 		return nil
 	}
 	n := len(m.audit)
@@ -69,7 +62,7 @@ func (m *model) findGraphAPI() *graphGlue {
 		r := "_"
 		if p.c.Type.Elem != nil && p.c.Type.Elem.Kind == ir.Named {
 			switch {
-			case p.c.Type.Elem.Name == a.graph:
+			case p.c.Type.Elem.Name == a.Graph:
 				r, graph = "graph", true
 			case m.enum(p.c.Type.Elem) != nil && !status:
 				r, status = "status", true
@@ -78,14 +71,14 @@ func (m *model) findGraphAPI() *graphGlue {
 		g.results = append(g.results, r)
 	}
 	if !status || !graph || !m.isErrorResult(info.Result) {
-		m.audit = append(m.audit, fmt.Sprintf("callback lifetime: %s returns no capture status and graph: stream-ordered callbacks are one-shot even inside stream capture", a.captureInfo))
+		m.audit = append(m.audit, fmt.Sprintf("callback lifetime: %s returns no capture status and graph: stream-ordered callbacks are one-shot even inside stream capture", a.CaptureInfo))
 		return nil
 	}
 	for _, f := range m.funcs {
 		var host, exec bool
 		for _, p := range f.Params {
 			host = host || (p.Direction != ir.Out && (m.hostParamsOf(p.Type) != nil || m.nodeHostOf(p.Type) != nil))
-			exec = exec || (p.Type.Kind == ir.Named && p.Type.Name == a.exec)
+			exec = exec || (p.Type.Kind == ir.Named && p.Type.Name == a.Exec)
 		}
 		g.execOwned = g.execOwned || (host && exec)
 	}
@@ -102,9 +95,9 @@ func (m *model) genGraphGlue(f *jen.File) {
 	}
 	lhs = append(lhs, jen.Id("err"))
 	f.Comment("captureGraph returns the graph stream is capturing into, or 0 when it is")
-	f.Commentf("not capturing (or %s fails: the call that follows fails too,", g.api.captureInfo)
+	f.Commentf("not capturing (or %s fails: the call that follows fails too,", g.api.CaptureInfo)
 	f.Comment("or records nothing).")
-	f.Func().Id("captureGraph").Params(jen.Id("stream").Id(m.typeName(g.api.stream))).Id(g.graphType).Block(
+	f.Func().Id("captureGraph").Params(jen.Id("stream").Id(m.typeName(g.api.Stream))).Id(g.graphType).Block(
 		jen.List(lhs...).Op(":=").Id(g.captureInfo).Call(jen.Id("stream")),
 		jen.If(jen.Id("err").Op("!=").Nil().Op("||").Id("status").Op("!=").Id(g.active)).Block(jen.Return(jen.Lit(0))),
 		jen.Return(jen.Id("graph")),
@@ -191,13 +184,13 @@ func (m *model) hostNodeOwner(f *ir.Function, ps []*param) (life cbLife, owner *
 	if m.graph == nil || !m.isErrorResult(f.Result) {
 		return 0, nil, false
 	}
-	if p := handleParam(ps, m.graph.api.graph); p != nil {
+	if p := handleParam(ps, m.graph.api.Graph); p != nil {
 		return lifeGraph, p, true
 	}
-	if p := handleParam(ps, m.graph.api.exec); p != nil {
+	if p := handleParam(ps, m.graph.api.Exec); p != nil {
 		return lifeExec, p, true
 	}
-	if handleParam(ps, m.graph.api.node) != nil {
+	if handleParam(ps, m.graph.api.Node) != nil {
 		return lifeGraph, nil, true
 	}
 	return 0, nil, false
@@ -323,9 +316,9 @@ func (m *model) nodeHostUse(f *ir.Function, n *nodeHost) string {
 	var graph, exec, node bool
 	for _, p := range f.Params {
 		if p.Type.Kind == ir.Named {
-			graph = graph || p.Type.Name == m.graph.api.graph
-			exec = exec || p.Type.Name == m.graph.api.exec
-			node = node || p.Type.Name == m.graph.api.node
+			graph = graph || p.Type.Name == m.graph.api.Graph
+			exec = exec || p.Type.Name == m.graph.api.Exec
+			node = node || p.Type.Name == m.graph.api.Node
 		}
 	}
 	switch {
@@ -352,7 +345,7 @@ func (m *model) nodeHostAudit(f *ir.Function, p ir.Param) string {
 	}
 	life := "the graph passed to " + use + " owns it through a user object: until that graph and its last exec and clone are destroyed"
 	if use == n.setHostForExec() {
-		life = "registered under the exec passed to " + use + " until " + m.graph.api.execDestroy + " (an exec takes user objects only at instantiation)"
+		life = "registered under the exec passed to " + use + " until " + m.graph.api.ExecDestroy + " (an exec takes user objects only at instantiation)"
 	}
 	return fmt.Sprintf("callback %s.%s: the struct's %s member takes a Go func through %s.%s (%s = %s, %s.%s = the static trampoline, %s.%s = an ffi handle); nil: NULL %s, no handle; lifetime: %s", f.Name, p.Name, n.member, n.goType, use, n.typeField, n.hostValue, n.member, n.host.fnName, n.member, n.host.udName, n.host.fnName, life)
 }
@@ -442,11 +435,11 @@ func (m *model) genSetHost(f *jen.File, n *nodeHost, graphUsers, execUsers []str
 	}
 	if len(execUsers) > 0 && m.graph.execOwned {
 		m.usesRegistry = true
-		exec := m.typeName(m.graph.api.exec)
+		exec := m.typeName(m.graph.api.Exec)
 		comment(f, wrapText(fmt.Sprintf("%s makes p the parameters of a host node that calls fn, for %s on exec: it sets p.%s to [%s] and the C member %s ([%s]) to the package's trampoline and a handle of fn. "+
 			"The package keeps fn until exec is destroyed with [%s] (CUDA gives an exec user objects only when it is instantiated); destroy the exec only after its launches have completed. "+
 			"fn is kept until then even if the call that takes p fails. A nil fn sets a NULL %s and %s and makes no handle.",
-			n.setHostForExec(), andList(execUsers), n.typeField, n.hostValue, n.member, n.host.goType, m.goFunc(m.graph.api.execDestroy), n.host.fnName, n.host.udName), docCommentWidth))
+			n.setHostForExec(), andList(execUsers), n.typeField, n.hostValue, n.member, n.host.goType, m.goFunc(m.graph.api.ExecDestroy), n.host.fnName, n.host.udName), docCommentWidth))
 		f.Func().Params(recv).Id(n.setHostForExec()).Params(jen.Id("exec").Id(exec), jen.Id("fn").Add(n.host.cb.goFunc)).Block(
 			append(append(fill,
 				jen.If(jen.Id("fn").Op("==").Nil()).Block(jen.Return()),
@@ -478,7 +471,7 @@ func (m *model) nodeHostDoc(f *ir.Function) string {
 		case n.setHost():
 			return fmt.Sprintf("\n\nFor a host node, fill %s with [%s.%s]: it gives the node a Go func that the graph keeps alive until the graph and its last exec and clone are destroyed.", p.Name, n.goType, use)
 		case n.setHostForExec():
-			return fmt.Sprintf("\n\nFor a host node, fill %s with [%s.%s]: it gives the node a Go func that the package keeps until the exec is destroyed with [%s].", p.Name, n.goType, use, m.goFunc(m.graph.api.execDestroy))
+			return fmt.Sprintf("\n\nFor a host node, fill %s with [%s.%s]: it gives the node a Go func that the package keeps until the exec is destroyed with [%s].", p.Name, n.goType, use, m.goFunc(m.graph.api.ExecDestroy))
 		}
 	}
 	return ""

@@ -75,6 +75,11 @@ type Desc struct {
 	// Logs are the functions whose failure is explained by a log the
 	// library keeps: the wrapper returns the log with the error.
 	Logs []Log
+	// Overrides are the library's audited exceptions to the rules.
+	Overrides Overrides
+	// Graph, for a library with CUDA graphs, names its graph and user
+	// object API (see GraphAPI).
+	Graph *GraphAPI
 	// Unexported lists, with the reason, functions the headers declare
 	// but the library does not export (checked against the locked Debian
 	// libraries): they stay bound, fail with ffi.ErrNoSymbol when called,

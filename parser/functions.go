@@ -38,9 +38,13 @@ func (p *parse) function(d *cc.Declarator, name string, lib ir.Library, doc stri
 		fn.Params[i].Doc = d.text
 	}
 	returned := returnedIn(doc)
+	ovr := &library.Overrides{}
+	if d := library.ByKey(p.libs, lib); d != nil {
+		ovr = &d.Overrides
+	}
 	for i := range fn.Params {
 		prm := &fn.Params[i]
-		prm.Array = arrayOf(fn, prm, pdocs, i)
+		prm.Array = arrayOf(fn, prm, pdocs, i, ovr)
 		prm.Direction, prm.Why = direction(fn, prm, paramFacts{
 			doc:         pdocs[i],
 			first:       i == 0,
@@ -50,7 +54,8 @@ func (p *parse) function(d *cc.Declarator, name string, lib ir.Library, doc stri
 			getter:      c.doc == nil && i == len(fn.Params)-1 && p.verbIs(fn.Name, lib, "Get", "Create"),
 			creates:     i == 0 && (p.verbIs(fn.Name, lib, "Create", "Plan") || strings.HasSuffix(fn.Name, "Create")),
 			typedefElem: prm.Type.Kind == ir.Pointer && p.isHandleOrIntTypedef(prm.Type.Elem),
-			sizes:       i == len(fn.Params)-1 && p.sizeQuery(fn.Name, lib),
+			sizes:       i == len(fn.Params)-1 && p.sizeQuery(fn.Name, lib) && prm.Type.Kind == ir.Pointer && p.isInteger(prm.Type.Elem),
+			ovr:         ovr,
 		})
 	}
 	return fn, nil
@@ -169,14 +174,14 @@ var pRefRE = regexp.MustCompile(`\\p\s+\*?(\w+)`)
 // pattern (an in/out count documented "See description"). A non-const char
 // pointer with no size anywhere is an array of unknown size: C writes a
 // string there, never one char.
-func arrayOf(fn *ir.Function, prm *ir.Param, pds []paramDoc, i int) *ir.ArraySize {
+func arrayOf(fn *ir.Function, prm *ir.Param, pds []paramDoc, i int, ovr *library.Overrides) *ir.ArraySize {
 	pd := pds[i]
 	t := prm.Type
 	if t.Kind != ir.Pointer || t.Elem == nil || t.Elem.Kind == ir.Void {
 		return nil
 	}
-	if o, ok := arrayOverrides[fn.Name+"."+prm.Name]; ok {
-		return &ir.ArraySize{Len: o.len, Param: o.param, Source: "override: " + o.why}
+	if o, ok := ovr.Arrays[fn.Name+"."+prm.Name]; ok {
+		return &ir.ArraySize{Len: o.Len, Param: o.Param, Source: "override: " + o.Why}
 	}
 	low := strings.ToLower(pd.text)
 	if m := fixedSizeRE.FindStringSubmatch(pd.text); m != nil {
@@ -336,6 +341,7 @@ func countParam(fn *ir.Function, pds []paramDoc) string {
 
 // paramFacts is what direction knows of one parameter beyond its type.
 type paramFacts struct {
+	ovr      *library.Overrides // the function's library's
 	doc      paramDoc
 	first    bool   // the function's first parameter
 	returned bool   // the description says "Returns in \p NAME"
@@ -391,8 +397,8 @@ func direction(fn *ir.Function, prm *ir.Param, pf paramFacts) (ir.Direction, str
 		}
 		return ir.InOut, "array: " + a.Source
 	}
-	if o, ok := directionOverrides[fn.Name+"."+prm.Name]; ok {
-		return o.dir, "override: " + o.why
+	if o, ok := pf.ovr.Directions[fn.Name+"."+prm.Name]; ok {
+		return o.Dir, "override: " + o.Why
 	}
 	switch pd.tag {
 	case "out":
