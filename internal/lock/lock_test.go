@@ -2,6 +2,7 @@ package lock
 
 import (
 	"bytes"
+	"github.com/cugen/cugen/library"
 	"os"
 	"strings"
 	"testing"
@@ -129,10 +130,22 @@ func TestCommittedLock(t *testing.T) {
 		if (e.Deb == nil || e.Deb.Package != "nvidia-cuda-dev") && set != "13.0" || !strings.HasPrefix(e.CUDA, set) {
 			t.Errorf("set %s = %+v", set, e)
 		}
-		for _, h := range DefaultHeaders {
-			if !has(e, h) && !(set == "11.8" && h == "nvJitLink.h") { // nvJitLink came with CUDA 12.0
+		// The headers of the libraries every set must have; the others
+		// are optional (nvJitLink came with CUDA 12.0, Debian packages
+		// nvml.h apart).
+		var required []*library.Desc
+		for _, d := range library.All {
+			if d.Required {
+				required = append(required, d)
+			}
+		}
+		for _, h := range library.Headers(required) {
+			if !has(e, h) {
 				t.Errorf("set %s does not lock %s", set, h)
 			}
+		}
+		if set != "11.8" && !has(e, "nvJitLink.h") {
+			t.Errorf("set %s does not lock nvJitLink.h", set)
 		}
 	}
 	for _, lib := range []string{"libcudart12", "libcuda1", "libnvrtc12", "libnvrtc-builtins12.4", "libnvjitlink12"} {
