@@ -105,20 +105,24 @@ func ReadVersion(lookup func(string) (uintptr, error), symbol string, form int) 
 		}
 		return nil
 	}
-	var a, b int32
+	// The outputs live on the heap: call is a function call between
+	// taking their addresses and the C call, which may move the stack.
+	a, b := new(int32), new(int32)
+	Escape(unsafe.Pointer(a))
+	Escape(unsafe.Pointer(b))
 	switch form {
 	case VersionEncoded:
-		err = call(uintptr(unsafe.Pointer(&a)))
-		v = [3]int{int(a) / 1000, int(a) % 1000 / 10}
+		err = call(uintptr(unsafe.Pointer(a)))
+		v = [3]int{int(*a) / 1000, int(*a) % 1000 / 10}
 	case VersionMajorMinor:
-		err = call(uintptr(unsafe.Pointer(&a)), uintptr(unsafe.Pointer(&b)))
-		v = [3]int{int(a), int(b)}
+		err = call(uintptr(unsafe.Pointer(a)), uintptr(unsafe.Pointer(b)))
+		v = [3]int{int(*a), int(*b)}
 	case VersionProperty:
 		for i := range v {
-			if err = call(uintptr(i), uintptr(unsafe.Pointer(&a))); err != nil {
+			if err = call(uintptr(i), uintptr(unsafe.Pointer(a))); err != nil {
 				break
 			}
-			v[i] = int(a)
+			v[i] = int(*a)
 		}
 	default:
 		err = fmt.Errorf("%s: unknown version form %d", symbol, form)
