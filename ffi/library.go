@@ -260,7 +260,7 @@ func (d *LibraryDesc) load(se searchEnv) *loadResult {
 			}
 		}
 		if err == nil {
-			return &loadResult{handle: h, path: resolvedPath(p)}
+			return &loadResult{handle: h, path: resolvedPath(p, h, d.Identify)}
 		}
 		// dlerror usually starts with the path again; keep only the reason.
 		msg := strings.TrimPrefix(err.Error(), p+": ")
@@ -287,25 +287,45 @@ func dlsym(handle uintptr, name string) (uintptr, error) {
 }
 
 // resolvedPath reports where a loaded file name was found. The loader does
-// not tell, so for a bare soname we look at /proc/self/maps; on failure the
+// not tell, so for a bare soname we look at /proc/self/maps: the mapping
+// holding the address of a symbol of the library (identify, if the
+// description names one), or else a file whose base name is p. A soname is
+// often a link to a versioned file (libcuda.so.1 -> libcuda.so.550.54.15),
+// which is the one mapped, so only the address finds it. On failure the
 // name itself is a fine answer.
-func resolvedPath(p string) string {
+func resolvedPath(p string, h uintptr, identify string) string {
 	if strings.Contains(p, "/") {
 		return p
+	}
+	var addr uintptr
+	if identify != "" {
+		addr, _ = dlsym(h, identify)
 	}
 	maps, err := os.ReadFile("/proc/self/maps")
 	if err != nil {
 		return p
 	}
+	byName := ""
 	for line := range strings.Lines(string(maps)) {
 		i := strings.IndexByte(line, '/')
 		if i < 0 {
 			continue
 		}
 		path := strings.TrimSpace(line[i:])
-		if filepath.Base(path) == p {
-			return path
+		if addr != 0 {
+			lo, hi, _ := strings.Cut(strings.Fields(line)[0], "-")
+			l, err1 := strconv.ParseUint(lo, 16, 64)
+			h, err2 := strconv.ParseUint(hi, 16, 64)
+			if err1 == nil && err2 == nil && uint64(addr) >= l && uint64(addr) < h {
+				return path
+			}
 		}
+		if byName == "" && filepath.Base(path) == p {
+			byName = path
+		}
+	}
+	if byName != "" {
+		return byName
 	}
 	return p
 }
