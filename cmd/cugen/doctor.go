@@ -39,7 +39,10 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if rep.Errors > 0 {
+	switch {
+	case rep.Errors == 1:
+		return fmt.Errorf("cugen doctor: 1 error (listed above)")
+	case rep.Errors > 1:
 		return fmt.Errorf("cugen doctor: %d errors (listed above)", rep.Errors)
 	}
 	return nil
