@@ -64,8 +64,12 @@ func Run(w io.Writer, o Options) (Report, error) {
 	driver, driverVersion := r.driver(driverDesc, driverRequired)
 	for _, major := range majors {
 		if driverVersion[0] != 0 && driverVersion[0] < major {
-			r.problem(driverRequired && o.Majors != nil, "driver", fmt.Sprintf("the driver supports CUDA %d.%d but cuda%d packages need a CUDA %d driver: upgrade the driver (>= %s) or use the cuda%d packages",
-				driverVersion[0], driverVersion[1], major, major, driverReleases[major], driverVersion[0]))
+			text := fmt.Sprintf("the driver supports CUDA %d.%d but cuda%d packages need a CUDA %d driver: upgrade the driver (>= %s)",
+				driverVersion[0], driverVersion[1], major, major, driverReleases[major])
+			if slices.Contains(Majors, driverVersion[0]) {
+				text += fmt.Sprintf(" or use the cuda%d packages", driverVersion[0])
+			}
+			r.problem(driverRequired && o.Majors != nil, "driver", text)
 		}
 	}
 	done := map[*library.Desc]bool{driverDesc: true}
