@@ -81,9 +81,9 @@ var drivers struct {
 // generated driver packages use it as their library and the runtime
 // packages as their LibraryDesc.Driver, so that one process has one CUDA
 // driver whatever the call order. It shares the per-thread default stream
-// choice too. d.Validate and d.Driver must be nil (d.Version is not compared: the
-// first description's is kept) (it panics otherwise, at
-// the package initialization that calls it).
+// choice too. d.Validate and d.Driver must be nil (it panics otherwise, at
+// the package initialization that calls it); d.Version is not compared:
+// the first description's is kept.
 func DriverLibrary(d LibraryDesc) *Library {
 	if d.Validate != nil || d.Driver != nil {
 		panic("ffi.DriverLibrary: " + d.Name + ": a driver description has no Validate and no Driver")
