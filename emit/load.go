@@ -1,12 +1,7 @@
 package emit
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
-
 	"github.com/cugen/cugen/library"
-	"github.com/cugen/cugen/parser/ir"
 	"github.com/dave/jennifer/jen"
 )
 
@@ -59,48 +54,55 @@ func (m *model) genLoad(f *jen.File) error {
 	return nil
 }
 
-// libraryDesc is the ffi.LibraryDesc literal of a library: its name for
-// messages ("NVRTC 12"), files for the package's CUDA major, the symbol
-// that identifies it, its version check and the driver it needs.
+// libraryDesc is the ffi.LibraryDesc literal of a library: the
+// library.LoadSpec of the package's CUDA major (its name for messages,
+// files, the symbol that identifies it, its version check and version
+// text, the driver it needs), which cugen doctor loads as well.
 func (m *model) libraryDesc(d *library.Desc) *jen.Statement {
-	major := int(m.api.CUDAVersion / 1000)
-	name := d.Load.Name
-	if strings.Contains(name, "%d") {
-		name = fmt.Sprintf(name, major)
-	}
+	s := d.LoadSpec(int(m.api.CUDAVersion / 1000))
 	var files []jen.Code
-	for _, f := range d.Load.FilesFor(major) {
+	for _, f := range s.Files {
 		files = append(files, jen.Lit(f))
 	}
 	kvs := []kv{
-		{"Name", jen.Lit(name)},
-		{"EnvVar", jen.Lit(d.Load.EnvVar)},
+		{"Name", jen.Lit(s.Name)},
+		{"EnvVar", jen.Lit(s.EnvVar)},
 		{"Files", jen.Index().String().Values(files...)},
 	}
-	if ws := d.Load.WheelsFor(major); len(ws) > 0 {
+	if len(s.Wheels) > 0 {
 		var wheels []jen.Code
-		for _, w := range ws {
+		for _, w := range s.Wheels {
 			wheels = append(wheels, jen.Lit(w))
 		}
 		kvs = append(kvs, kv{"Wheels", jen.Index().String().Values(wheels...)})
 	}
-	if d.Load.WSL {
+	if s.WSL {
 		kvs = append(kvs, kv{"WSL", jen.True()})
 	}
-	kvs = append(kvs, kv{"Identify", jen.Lit(d.Load.Identify)})
-	switch v := d.Load.Version; {
-	case v.Form == library.NoVersionCheck || d.Load.Driver:
-	case d.Key == ir.Runtime && v.Form == library.Encoded:
-		kvs = append(kvs, kv{"Validate", jen.Qual(FFIImplPath, "RuntimeMajor").Call(jen.Lit(major))})
-	case v.Form == library.Property:
-		kvs = append(kvs, kv{"Validate", jen.Qual(FFIImplPath, "PropertyMajor").Call(jen.Lit(d.Title), jen.Lit(v.Symbol), jen.Lit(sonameMajor(d.Load.FilesFor(major), major)))})
+	kvs = append(kvs, kv{"Identify", jen.Lit(s.Identify)})
+	switch c := s.Check; c.Func {
+	case "":
+	case "RuntimeMajor":
+		kvs = append(kvs, kv{"Validate", jen.Qual(FFIImplPath, c.Func).Call(jen.Lit(c.Major))})
+	case "PropertyMajor":
+		kvs = append(kvs, kv{"Validate", jen.Qual(FFIImplPath, c.Func).Call(jen.Lit(c.Title), jen.Lit(c.Symbol), jen.Lit(c.Major))})
 	default:
-		kvs = append(kvs, kv{"Validate", jen.Qual(FFIImplPath, "LibraryMajor").Call(jen.Lit(d.Title), jen.Lit(v.Symbol), jen.Lit(v.Form == library.MajorMinor), jen.Lit(major))})
+		kvs = append(kvs, kv{"Validate", jen.Qual(FFIImplPath, c.Func).Call(jen.Lit(c.Title), jen.Lit(c.Symbol), jen.Lit(c.TwoInts), jen.Lit(c.Major))})
 	}
-	if d.Load.NeedsDriver {
+	if v := s.Version; v.Symbol != "" {
+		kvs = append(kvs, kv{"Version", jen.Qual(FFIImplPath, "VersionText").Call(jen.Lit(v.Prefix), jen.Lit(v.Symbol), jen.Qual(FFIImplPath, versionForms[v.Form]))})
+	}
+	if s.NeedsDriver {
 		kvs = append(kvs, kv{"Driver", m.driverLibrary()})
 	}
 	return jen.Qual(FFIPath, "LibraryDesc").Add(keyed(true, kvs...))
+}
+
+// versionForms are package ffiimpl's names of the version forms.
+var versionForms = map[library.VersionForm]string{
+	library.Encoded:    "VersionEncoded",
+	library.MajorMinor: "VersionMajorMinor",
+	library.Property:   "VersionProperty",
 }
 
 // driverLibrary is the process's one driver library: its description is
@@ -135,21 +137,4 @@ func (m *model) versionFunc() string {
 		return m.goFunc(m.desc.Load.Identify)
 	}
 	return m.goFunc(m.desc.Load.Version.Symbol)
-}
-
-// sonameMajor is the library's own major version, the number its soname
-// carries (libcufft.so.11: 11), or def when the first file has none.
-func sonameMajor(files []string, def int) int {
-	if len(files) == 0 {
-		return def
-	}
-	_, v, ok := strings.Cut(files[0], ".so.")
-	if !ok {
-		return def
-	}
-	n, err := strconv.Atoi(strings.SplitN(v, ".", 2)[0])
-	if err != nil {
-		return def
-	}
-	return n
 }

@@ -8,7 +8,8 @@
 //     naming each path tried and the environment variable that selects the
 //     library (errors.Is [ErrNotLoaded]); a function the loaded library
 //     does not export returns a [*SymbolError] naming the CUDA version that
-//     introduced it (errors.Is [ErrNoSymbol]).
+//     introduced it, the loaded library's version ([LibraryDesc.Version])
+//     and what to do (errors.Is [ErrNoSymbol]).
 //     [Library.UsePerThreadDefaultStream] (or [DefaultStreamEnv]) binds the
 //     per-thread default stream.
 //   - Errors: a failing CUDA function returns a [*CallError], which carries

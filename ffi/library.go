@@ -55,6 +55,11 @@ type LibraryDesc struct {
 	// candidate tried) and is reported in the LoadError. The runtime
 	// packages use it to refuse a libcudart of another CUDA major.
 	Validate func(lookup func(symbol string) (uintptr, error)) error
+	// Version, if set, returns the loaded library's version as messages
+	// give it ("driver CUDA 12.2", "NVRTC 12.4"), or "" if unknown: a
+	// [*SymbolError] names it, so that a symbol missing because the
+	// library is older than the headers says so.
+	Version func(lookup func(symbol string) (uintptr, error)) string
 	// Driver, if set, is loaded before this library, and if it cannot be
 	// loaded neither is this one. The runtime packages set it to the
 	// driver library ([DriverLibrary]): libcudart opens "libcuda.so.1" by
@@ -77,7 +82,8 @@ var drivers struct {
 // packages as their LibraryDesc.Driver, so that one process has one CUDA
 // driver whatever the call order. It shares the per-thread default stream
 // choice too. d.Validate and d.Driver must be nil (it panics otherwise, at
-// the package initialization that calls it).
+// the package initialization that calls it); d.Version is not compared:
+// the first description's is kept.
 func DriverLibrary(d LibraryDesc) *Library {
 	if d.Validate != nil || d.Driver != nil {
 		panic("ffi.DriverLibrary: " + d.Name + ": a driver description has no Validate and no Driver")
@@ -154,7 +160,11 @@ func (l *Library) Lookup(symbol string) (uintptr, error) {
 	r := l.res.Load()
 	a, err := dlsym(r.handle, symbol)
 	if err != nil {
-		return 0, &SymbolError{Library: l.desc.Name, Path: r.path, Symbol: symbol, Err: err}
+		se := &SymbolError{Library: l.desc.Name, Path: r.path, Symbol: symbol, Err: err}
+		if l.desc.Version != nil {
+			se.Version = l.desc.Version(func(s string) (uintptr, error) { return dlsym(r.handle, s) })
+		}
+		return 0, se
 	}
 	return a, nil
 }
@@ -250,7 +260,7 @@ func (d *LibraryDesc) load(se searchEnv) *loadResult {
 			}
 		}
 		if err == nil {
-			return &loadResult{handle: h, path: resolvedPath(p)}
+			return &loadResult{handle: h, path: resolvedPath(p, h, d.Identify)}
 		}
 		// dlerror usually starts with the path again; keep only the reason.
 		msg := strings.TrimPrefix(err.Error(), p+": ")
@@ -277,25 +287,45 @@ func dlsym(handle uintptr, name string) (uintptr, error) {
 }
 
 // resolvedPath reports where a loaded file name was found. The loader does
-// not tell, so for a bare soname we look at /proc/self/maps; on failure the
+// not tell, so for a bare soname we look at /proc/self/maps: the mapping
+// holding the address of a symbol of the library (identify, if the
+// description names one), or else a file whose base name is p. A soname is
+// often a link to a versioned file (libcuda.so.1 -> libcuda.so.550.54.15),
+// which is the one mapped, so only the address finds it. On failure the
 // name itself is a fine answer.
-func resolvedPath(p string) string {
+func resolvedPath(p string, h uintptr, identify string) string {
 	if strings.Contains(p, "/") {
 		return p
+	}
+	var addr uintptr
+	if identify != "" {
+		addr, _ = dlsym(h, identify)
 	}
 	maps, err := os.ReadFile("/proc/self/maps")
 	if err != nil {
 		return p
 	}
+	byName := ""
 	for line := range strings.Lines(string(maps)) {
 		i := strings.IndexByte(line, '/')
 		if i < 0 {
 			continue
 		}
 		path := strings.TrimSpace(line[i:])
-		if filepath.Base(path) == p {
-			return path
+		if addr != 0 {
+			lo, hi, _ := strings.Cut(strings.Fields(line)[0], "-")
+			l, err1 := strconv.ParseUint(lo, 16, 64)
+			h, err2 := strconv.ParseUint(hi, 16, 64)
+			if err1 == nil && err2 == nil && uint64(addr) >= l && uint64(addr) < h {
+				return path
+			}
 		}
+		if byName == "" && filepath.Base(path) == p {
+			byName = path
+		}
+	}
+	if byName != "" {
+		return byName
 	}
 	return p
 }
@@ -387,15 +417,33 @@ type SymbolError struct {
 	Path    string // the file the library was loaded from
 	Symbol  string // e.g. "cuMemAlloc_v2"
 	Since   string // release that introduced Symbol, e.g. "CUDA 12.2"; may be ""
+	Version string // the loaded library's version, e.g. "driver CUDA 12.2"; may be ""
 	Err     error  // the dlerror text
 }
 
+// Error names the symbol and the file, and when the symbol's release is
+// known, that the library is older and what to do:
+//
+//	cugen: symbol cuCtxCreate_v4 not found in CUDA driver library /usr/lib/libcuda.so.1
+//	(driver CUDA 12.2): it needs a driver of CUDA 12.5 or newer; upgrade the driver,
+//	or use bindings generated from headers no newer than CUDA 12.2
 func (e *SymbolError) Error() string {
 	s := "cugen: symbol " + e.Symbol + " not found in " + e.Library + " library " + e.Path
-	if e.Since != "" {
-		s += " (introduced in " + e.Since + "; this library is older)"
+	if e.Version != "" {
+		s += " (" + e.Version + ")"
 	}
-	return s
+	if e.Since == "" {
+		return s
+	}
+	if strings.HasPrefix(e.Version, "driver ") || e.Library == "CUDA driver" {
+		s += ": it needs a driver of " + e.Since + " or newer; upgrade the driver"
+	} else {
+		s += ": it needs " + e.Since + " or newer; upgrade the " + e.Library + " library"
+	}
+	if v := strings.TrimPrefix(e.Version, "driver "); v != "" {
+		return s + ", or use bindings generated from headers no newer than " + v
+	}
+	return s + ", or use bindings generated from older headers"
 }
 
 // Unwrap makes errors.Is(err, ErrNoSymbol) true and exposes the dlerror.

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ebitengine/purego"
 )
 
 // The search tests build fake installations in a temporary directory: the
@@ -366,5 +368,32 @@ func TestNewestFirst(t *testing.T) {
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("newestFirst(%q) = %q, want %q", tc.prefix, got, tc.want)
 		}
+	}
+}
+
+// TestResolvedPathOfLink: a library opened by its soname, a link to a
+// versioned file (libcuda.so.1 -> libcuda.so.550.54.15), is reported at
+// the file mapped, found by the address of its Identify symbol. Before,
+// only a mapped file named like the soname was found, so Path was the bare
+// soname (cugen doctor printed "libcuda.so.1").
+func TestResolvedPathOfLink(t *testing.T) {
+	b, err := os.ReadFile(libmPath(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "libcugen-resolve.so.6.2.1")
+	if err := os.WriteFile(file, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h, err := dlopen(file, purego.RTLD_NOW|purego.RTLD_LOCAL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer purego.Dlclose(h)
+	if got := resolvedPath("libcugen-resolve.so.6", h, "cos"); got != file {
+		t.Errorf("resolvedPath = %q, want %q", got, file)
+	}
+	if got := resolvedPath("libcugen-resolve.so.6", h, ""); got != "libcugen-resolve.so.6" {
+		t.Errorf("without a symbol: %q, want the soname", got)
 	}
 }

@@ -14,8 +14,10 @@
 //	cugen libs -lib libcudart12      fetch and verify a locked library package, print its directory
 //	cugen diff -old set:12.4 -new set:13.0   what changed in the API between two header sets
 //	cugen layer [-check]             write layer/ (the Go layer) as generated/cudaN/cuda for every major
+//	cugen doctor [-major 12] [-lib cudart]   which library files load from where, their versions, the driver's, the devices, and what is wrong
 //
-// Exit status: 0 on success, 1 when the command fails (its error is the
+// Exit status: 0 on success, 1 when the command fails (doctor: when it
+// finds something required missing or mismatched; see usage) (its error is the
 // last line on stderr), 2 for a usage error (no or an unknown command, an
 // unknown flag or one missing its value; the usage is printed).
 //
@@ -50,7 +52,7 @@ func main() {
 // commands are cugen's commands by name; usage lists each with every flag.
 var commands = map[string]func([]string, io.Writer, io.Writer) error{
 	"gen": cmdGen, "ir": cmdIR, "headers": cmdHeaders, "libs": cmdLibs, "diff": cmdDiff,
-	"lock": cmdLock, "layer": cmdLayer,
+	"lock": cmdLock, "layer": cmdLayer, "doctor": cmdDoctor,
 }
 
 // run is main without the exit, for tests.
@@ -84,7 +86,13 @@ const usage = `usage:
   cugen libs -lib NAME [-lock FILE]
   cugen diff -old DIR|set:NAME|ir:FILE -new DIR|set:NAME|ir:FILE [-lock FILE] [-json]
   cugen layer [-root DIR] [-check]
+  cugen doctor [-major 12|13]... [-lib NAME[,NAME]]...
 exit status: 0 ok, 1 failure, 2 usage error
+doctor fails (1) when the driver does not load, has no device or, for a
+-major given, supports an older CUDA; or a library given with -lib does not
+load for a major checked. Libraries not named are optional: one absent or
+refused is a note. With only -lib nvrtc, nvjitlink or nvml, the driver is
+optional too.
 `
 
 // errFlagPrinted is a flag error the flag package already reported.

@@ -135,7 +135,7 @@ func TestMissingSymbol(t *testing.T) {
 		t.Errorf("SymbolError = %+v", se)
 	}
 	msg := err.Error()
-	for _, s := range []string{"cuMemAllocFromTheFuture_v9", abiPath, "(introduced in CUDA 12.2; this library is older)"} {
+	for _, s := range []string{"cuMemAllocFromTheFuture_v9", abiPath, ": it needs CUDA 12.2 or newer; upgrade the " + abiLib.Name() + " library, or use bindings generated from older headers"} {
 		if !strings.Contains(msg, s) {
 			t.Errorf("error %q does not contain %q", msg, s)
 		}

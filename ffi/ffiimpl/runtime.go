@@ -73,3 +73,76 @@ func PropertyMajor(title, symbol string, major int) func(lookup func(string) (ui
 		return nil
 	}
 }
+
+// The forms of a version function, for [ReadVersion] and [VersionText].
+const (
+	// VersionEncoded: f(int *v) writes 1000*major + 10*minor
+	// (cuDriverGetVersion, cudaRuntimeGetVersion).
+	VersionEncoded = 1
+	// VersionMajorMinor: f(int *major, int *minor) (nvrtcVersion).
+	VersionMajorMinor = 2
+	// VersionProperty: f(libraryPropertyType type, int *value) for
+	// MAJOR_VERSION, MINOR_VERSION and PATCH_LEVEL (cublasGetProperty).
+	VersionProperty = 3
+)
+
+// ReadVersion calls the version function symbol of the given form and
+// returns the version it reports: major, minor and, for VersionProperty,
+// the patch level (else 0).
+func ReadVersion(lookup func(string) (uintptr, error), symbol string, form int) (v [3]int, err error) {
+	fn, err := lookup(symbol)
+	if err != nil {
+		return v, err
+	}
+	call := func(args ...uintptr) error {
+		var f Frame
+		for _, a := range args {
+			f.Int(a)
+		}
+		Call(fn, &f)
+		if r := int32(f.Ret()); r != 0 || f.Err() != nil {
+			return fmt.Errorf("%s failed (%d)", symbol, r)
+		}
+		return nil
+	}
+	// The outputs live on the heap: call is a function call between
+	// taking their addresses and the C call, which may move the stack.
+	a, b := new(int32), new(int32)
+	Escape(unsafe.Pointer(a))
+	Escape(unsafe.Pointer(b))
+	switch form {
+	case VersionEncoded:
+		err = call(uintptr(unsafe.Pointer(a)))
+		v = [3]int{int(*a) / 1000, int(*a) % 1000 / 10}
+	case VersionMajorMinor:
+		err = call(uintptr(unsafe.Pointer(a)), uintptr(unsafe.Pointer(b)))
+		v = [3]int{int(*a), int(*b)}
+	case VersionProperty:
+		for i := range v {
+			if err = call(uintptr(i), uintptr(unsafe.Pointer(a))); err != nil {
+				break
+			}
+			v[i] = int(*a)
+		}
+	default:
+		err = fmt.Errorf("%s: unknown version form %d", symbol, form)
+	}
+	return v, err
+}
+
+// VersionText returns a LibraryDesc.Version: the loaded library's version
+// as prefix and the numbers ("driver CUDA 12.2", "NVRTC 12.4", "cuBLAS
+// 12.4.5"), read through symbol of the given form; "" if that fails.
+func VersionText(prefix, symbol string, form int) func(lookup func(string) (uintptr, error)) string {
+	return func(lookup func(string) (uintptr, error)) string {
+		v, err := ReadVersion(lookup, symbol, form)
+		if err != nil {
+			return ""
+		}
+		s := fmt.Sprintf("%s %d.%d", prefix, v[0], v[1])
+		if form == VersionProperty {
+			s += fmt.Sprintf(".%d", v[2])
+		}
+		return s
+	}
+}

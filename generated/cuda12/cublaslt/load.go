@@ -16,6 +16,7 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Wheels:   []string{"nvidia/cublas/lib"},
 	Identify: "cublasLtGetProperty",
 	Validate: ffiimpl.PropertyMajor("cuBLASLt", "cublasLtGetProperty", 12),
+	Version:  ffiimpl.VersionText("cuBLASLt", "cublasLtGetProperty", ffiimpl.VersionProperty),
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

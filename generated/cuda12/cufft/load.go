@@ -16,6 +16,7 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Wheels:   []string{"nvidia/cufft/lib"},
 	Identify: "cufftGetProperty",
 	Validate: ffiimpl.PropertyMajor("cuFFT", "cufftGetProperty", 11),
+	Version:  ffiimpl.VersionText("cuFFT", "cufftGetProperty", ffiimpl.VersionProperty),
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

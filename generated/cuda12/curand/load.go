@@ -16,6 +16,7 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Wheels:   []string{"nvidia/curand/lib"},
 	Identify: "curandGetProperty",
 	Validate: ffiimpl.PropertyMajor("cuRAND", "curandGetProperty", 10),
+	Version:  ffiimpl.VersionText("cuRAND", "curandGetProperty", ffiimpl.VersionProperty),
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

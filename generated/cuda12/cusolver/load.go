@@ -16,6 +16,7 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Wheels:   []string{"nvidia/cusolver/lib"},
 	Identify: "cusolverGetProperty",
 	Validate: ffiimpl.PropertyMajor("cuSOLVER", "cusolverGetProperty", 11),
+	Version:  ffiimpl.VersionText("cuSOLVER", "cusolverGetProperty", ffiimpl.VersionProperty),
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

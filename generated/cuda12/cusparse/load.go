@@ -16,6 +16,7 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Wheels:   []string{"nvidia/cusparse/lib"},
 	Identify: "cusparseGetProperty",
 	Validate: ffiimpl.PropertyMajor("cuSPARSE", "cusparseGetProperty", 12),
+	Version:  ffiimpl.VersionText("cuSPARSE", "cusparseGetProperty", ffiimpl.VersionProperty),
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

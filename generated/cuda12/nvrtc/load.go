@@ -16,6 +16,7 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Wheels:   []string{"nvidia/cuda_nvrtc/lib"},
 	Identify: "nvrtcVersion",
 	Validate: ffiimpl.LibraryMajor("NVRTC", "nvrtcVersion", true, 12),
+	Version:  ffiimpl.VersionText("NVRTC", "nvrtcVersion", ffiimpl.VersionMajorMinor),
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

@@ -16,6 +16,7 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Wheels:   []string{"nvidia/cu13/lib"},
 	Identify: "cublasGetProperty",
 	Validate: ffiimpl.PropertyMajor("cuBLAS", "cublasGetProperty", 13),
+	Version:  ffiimpl.VersionText("cuBLAS", "cublasGetProperty", ffiimpl.VersionProperty),
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

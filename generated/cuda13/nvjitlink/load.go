@@ -16,6 +16,7 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Wheels:   []string{"nvidia/cu13/lib"},
 	Identify: "nvJitLinkVersion",
 	Validate: ffiimpl.LibraryMajor("nvJitLink", "nvJitLinkVersion", true, 13),
+	Version:  ffiimpl.VersionText("nvJitLink", "nvJitLinkVersion", ffiimpl.VersionMajorMinor),
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

@@ -16,6 +16,7 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Wheels:   []string{"nvidia/cu13/lib"},
 	Identify: "nvrtcVersion",
 	Validate: ffiimpl.LibraryMajor("NVRTC", "nvrtcVersion", true, 13),
+	Version:  ffiimpl.VersionText("NVRTC", "nvrtcVersion", ffiimpl.VersionMajorMinor),
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

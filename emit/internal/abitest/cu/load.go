@@ -18,6 +18,7 @@ var lib = ffiimpl.Bind(ffi.DriverLibrary(ffi.LibraryDesc{
 	Files:    []string{"libcuda.so.1", "libcuda.so"},
 	WSL:      true,
 	Identify: "cuDriverGetVersion",
+	Version:  ffiimpl.VersionText("driver CUDA", "cuDriverGetVersion", ffiimpl.VersionEncoded),
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

@@ -19,12 +19,14 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Wheels:   []string{"nvidia/cuda_runtime/lib"},
 	Identify: "cudaRuntimeGetVersion",
 	Validate: ffiimpl.RuntimeMajor(12),
+	Version:  ffiimpl.VersionText("CUDA runtime", "cudaRuntimeGetVersion", ffiimpl.VersionEncoded),
 	Driver: ffi.DriverLibrary(ffi.LibraryDesc{
 		Name:     "CUDA driver",
 		EnvVar:   "CUGEN_LIBCUDA",
 		Files:    []string{"libcuda.so.1", "libcuda.so"},
 		WSL:      true,
 		Identify: "cuDriverGetVersion",
+		Version:  ffiimpl.VersionText("driver CUDA", "cuDriverGetVersion", ffiimpl.VersionEncoded),
 	}),
 }))
 

@@ -1,0 +1,353 @@
+//go:build linux && (amd64 || arm64)
+
+package doctor
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"unsafe"
+
+	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
+	"github.com/cugen/cugen/library"
+)
+
+// Run checks and prints to w. Its error is for bad options only; what it
+// finds wrong is printed and counted in the Report.
+func Run(w io.Writer, o Options) (Report, error) {
+	descs := o.Descs
+	if descs == nil {
+		descs = library.All
+	}
+	majors := o.Majors
+	for _, m := range majors {
+		if !slices.Contains(Majors, m) {
+			return Report{}, fmt.Errorf("cugen doctor: -major %d: the module generates CUDA %s", m, majorList())
+		}
+	}
+	if majors == nil {
+		majors = Majors
+	}
+	var driverDesc *library.Desc
+	for _, d := range descs {
+		if d.Load.Driver {
+			driverDesc = d
+		}
+	}
+	if driverDesc == nil {
+		return Report{}, errors.New("cugen doctor: no driver among the library descriptions")
+	}
+	named := map[*library.Desc]bool{}
+	for _, n := range o.Libs {
+		d := find(descs, n)
+		if d == nil {
+			var known []string
+			for _, d := range descs {
+				known = append(known, string(d.Key))
+			}
+			return Report{}, fmt.Errorf("cugen doctor: -lib %s: no such library (known: %s; or their package names)", n, strings.Join(known, ", "))
+		}
+		named[d] = true
+	}
+	r := &run{w: w}
+
+	// The driver is required unless only libraries that work without it
+	// (NVRTC, nvJitLink, NVML) are named.
+	driverRequired := len(named) == 0
+	for d := range named {
+		driverRequired = driverRequired || d.Load.Driver || d.Load.NeedsDriver
+	}
+	driver, driverVersion := r.driver(driverDesc, driverRequired)
+	for _, major := range majors {
+		if driverVersion[0] != 0 && driverVersion[0] < major {
+			text := fmt.Sprintf("the driver supports CUDA %d.%d but cuda%d packages need a CUDA %d driver: upgrade the driver (>= %s)",
+				driverVersion[0], driverVersion[1], major, major, driverReleases[major])
+			if slices.Contains(Majors, driverVersion[0]) {
+				text += fmt.Sprintf(" or use the cuda%d packages", driverVersion[0])
+			}
+			r.problem(driverRequired && o.Majors != nil, "driver", text)
+		}
+	}
+	done := map[*library.Desc]bool{driverDesc: true}
+	for _, major := range majors {
+		for _, d := range descs {
+			if done[d] || len(named) > 0 && !named[d] {
+				continue
+			}
+			if !d.Load.PerMajor() {
+				done[d] = true
+			}
+			r.library(d, major, driver, named[d])
+		}
+	}
+	r.summary()
+	return r.Report, nil
+}
+
+func majorList() string {
+	var s []string
+	for _, m := range Majors {
+		s = append(s, fmt.Sprint(m))
+	}
+	return strings.Join(s, " and ")
+}
+
+// find returns the description named by key or package name.
+func find(descs []*library.Desc, name string) *library.Desc {
+	for _, d := range descs {
+		if string(d.Key) == name || d.Package == name {
+			return d
+		}
+	}
+	return nil
+}
+
+type problem struct {
+	error       bool
+	label, text string
+}
+
+type run struct {
+	w        io.Writer
+	problems []problem
+	Report
+}
+
+func (r *run) printf(format string, args ...any) {
+	fmt.Fprintf(r.w, format+"\n", args...)
+}
+
+func (r *run) problem(isError bool, label, text string) {
+	r.problems = append(r.problems, problem{isError, label, text})
+	if isError {
+		r.Errors++
+	} else {
+		r.Notes++
+	}
+}
+
+func (r *run) summary() {
+	if len(r.problems) == 0 {
+		r.printf("ok: no problems found")
+		return
+	}
+	for _, p := range r.problems {
+		kind := "note"
+		if p.error {
+			kind = "error"
+		}
+		r.printf("%s: %s: %s", kind, p.label, p.text)
+	}
+}
+
+// driver checks the driver: where it loads from, its CUDA version and
+// devices. It returns the loaded library (nil if it did not load) and the
+// CUDA version it supports (zero if unknown).
+func (r *run) driver(d *library.Desc, required bool) (*ffi.Library, [3]int) {
+	const label = "driver"
+	spec := d.LoadSpec(0)
+	lib := ffi.NewLibrary(spec.LibraryDesc(nil))
+	if !r.load(label, spec, lib) {
+		r.problem(required, label, r.advice(d, spec, 0, lib.Load()))
+		return nil, [3]int{}
+	}
+	v, err := ffiimpl.ReadVersion(lib.Lookup, spec.Version.Symbol, int(spec.Version.Form))
+	if err != nil {
+		r.printf("%s: version: %v", label, err)
+		r.problem(required, label, fmt.Sprintf("%s: %v: the library at %s is broken; reinstall the driver", spec.Version.Symbol, err, lib.Path()))
+		return lib, [3]int{}
+	}
+	r.printf("%s: version: CUDA %d.%d (%s)", label, v[0], v[1], spec.Version.Symbol)
+	r.devices(lib, required)
+	return lib, v
+}
+
+// devices lists the driver's devices: cuInit, cuDeviceGetCount, and each
+// one's name.
+func (r *run) devices(lib *ffi.Library, required bool) {
+	const label = "driver"
+	fail := func(call string, res int32) {
+		text := fmt.Sprintf("%s failed: %s", call, errorText(lib, res))
+		r.printf("%s: devices: none: %s", label, text)
+		advice := "check that a GPU is present and visible (nvidia-smi; in a container, run it with the GPU runtime, e.g. docker run --gpus all) and that the kernel module matches the driver library"
+		r.problem(required, label, "no CUDA device: "+text+": "+advice)
+	}
+	if res := call(lib, "cuInit", 0); res != 0 {
+		fail("cuInit", res)
+		return
+	}
+	n := new(int32)
+	ffiimpl.Escape(unsafe.Pointer(n))
+	if res := call(lib, "cuDeviceGetCount", uintptr(unsafe.Pointer(n))); res != 0 {
+		fail("cuDeviceGetCount", res)
+		return
+	}
+	if *n == 0 {
+		r.printf("%s: devices: none", label)
+		r.problem(required, label, "no CUDA device: cuDeviceGetCount reports 0")
+		return
+	}
+	r.printf("%s: devices: %d", label, *n)
+	dev := new(int32)
+	ffiimpl.Escape(unsafe.Pointer(dev))
+	name := make([]byte, 256)
+	ffiimpl.Escape(unsafe.Pointer(&name[0]))
+	for i := range int(*n) {
+		if res := call(lib, "cuDeviceGet", uintptr(unsafe.Pointer(dev)), uintptr(i)); res != 0 {
+			r.printf("%s: device %d: cuDeviceGet failed: %s", label, i, errorText(lib, res))
+			continue
+		}
+		if res := call(lib, "cuDeviceGetName", uintptr(unsafe.Pointer(&name[0])), uintptr(len(name)), uintptr(*dev)); res != 0 {
+			r.printf("%s: device %d: cuDeviceGetName failed: %s", label, i, errorText(lib, res))
+			continue
+		}
+		r.printf("%s: device %d: %s", label, i, cString(name))
+	}
+}
+
+// library checks one library for one CUDA major.
+func (r *run) library(d *library.Desc, major int, driver *ffi.Library, required bool) {
+	label := fmt.Sprintf("cuda%d/%s", major, d.Package)
+	if !d.Load.PerMajor() {
+		label = d.Package
+	}
+	spec := d.LoadSpec(major)
+	if spec.NeedsDriver && driver == nil {
+		r.printf("%s: %s: not tried: it needs the driver, which did not load", label, spec.Name)
+		if required {
+			r.problem(true, label, "not loaded: it needs the driver, which did not load")
+		}
+		return
+	}
+	lib := ffi.NewLibrary(spec.LibraryDesc(driver))
+	if !r.load(label, spec, lib) {
+		r.problem(required, label, r.advice(d, spec, major, lib.Load()))
+		return
+	}
+	if v := spec.Version; v.Symbol != "" {
+		ver, err := ffiimpl.ReadVersion(lib.Lookup, v.Symbol, int(v.Form))
+		switch {
+		case err != nil:
+			r.printf("%s: version: %v", label, err)
+		case v.Form == library.Property:
+			r.printf("%s: version: %s %d.%d.%d (%s)", label, v.Prefix, ver[0], ver[1], ver[2], v.Symbol)
+		default:
+			r.printf("%s: version: %s %d.%d (%s)", label, v.Prefix, ver[0], ver[1], v.Symbol)
+		}
+	}
+}
+
+// load loads lib and prints where from, or that it did not load and every
+// place tried. It reports whether it loaded.
+func (r *run) load(label string, spec library.LoadSpec, lib *ffi.Library) bool {
+	err := lib.Load()
+	if err != nil {
+		r.printf("%s: %s: not loaded: %s", label, spec.Name, strings.TrimPrefix(err.Error(), "cugen: "))
+		return false
+	}
+	from := ""
+	if spec.EnvVar != "" && os.Getenv(spec.EnvVar) != "" {
+		from = " (from " + spec.EnvVar + ")"
+	}
+	r.printf("%s: %s: %s%s", label, spec.Name, lib.Path(), from)
+	return true
+}
+
+// advice says what is wrong with a library that did not load, and what to
+// do.
+func (r *run) advice(d *library.Desc, spec library.LoadSpec, major int, err error) string {
+	var le *ffi.LoadError
+	if !errors.As(err, &le) {
+		return err.Error()
+	}
+	if le.Driver != nil {
+		return "not loaded: it needs the driver, which did not load"
+	}
+	if v := os.Getenv(spec.EnvVar); v != "" {
+		reason := "cannot be loaded"
+		if len(le.Tried) == 1 {
+			_, reason, _ = strings.Cut(le.Tried[0], ": ")
+		}
+		return fmt.Sprintf("%s=%s: %s: fix or unset %s", spec.EnvVar, v, reason, spec.EnvVar)
+	}
+	var refused []string
+	for _, t := range le.Tried {
+		if _, why, _ := strings.Cut(t, ": "); !notFound(why) {
+			refused = append(refused, t)
+		}
+	}
+	if len(refused) > 0 {
+		return fmt.Sprintf("%s refused: %s: remove or replace it, or set %s to the path of a right copy",
+			strings.Join(spec.Files, " or "), strings.Join(refused, "; "), spec.EnvVar)
+	}
+	files := strings.Join(spec.Files, " or ")
+	switch {
+	case spec.Driver:
+		return fmt.Sprintf("%s not found: install the NVIDIA driver (in a container, run it with the GPU runtime, e.g. docker run --gpus all), or set %s to its path", files, spec.EnvVar)
+	case spec.WSL || !d.Load.PerMajor():
+		return fmt.Sprintf("%s not found: it comes with the NVIDIA driver: install or repair the driver, or set %s to its path", files, spec.EnvVar)
+	}
+	var ways []string
+	if pip := d.Load.PipPackage(major); pip != "" {
+		ways = append(ways, fmt.Sprintf("pip install %s (wheel %s)", pip, strings.Join(spec.Wheels, ", ")))
+	}
+	ways = append(ways, fmt.Sprintf("install the CUDA %d toolkit", major), "set "+spec.EnvVar+" to its path")
+	return files + " not found: " + strings.Join(ways, " or ")
+}
+
+// notFound reports whether a LoadError's reason for one path says the file
+// is not there (the search's own "no such file", the loader's for a bare
+// soname), as opposed to a file that exists but was refused.
+func notFound(why string) bool {
+	return why == "no such file" || strings.Contains(why, "No such file or directory")
+}
+
+// call calls the int-returning C function symbol of lib with integer
+// arguments; a pointer among them must point to the heap (ffiimpl.Escape).
+// A symbol that cannot be looked up or called gives -1.
+func call(lib *ffi.Library, symbol string, args ...uintptr) int32 {
+	fn, err := lib.Lookup(symbol)
+	if err != nil {
+		return -1
+	}
+	var f ffiimpl.Frame
+	for _, a := range args {
+		f.Int(a)
+	}
+	ffiimpl.Call(fn, &f)
+	if f.Err() != nil {
+		return -1
+	}
+	return int32(f.Ret())
+}
+
+// errorText is the driver's name and text of a CUresult:
+// "CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)".
+func errorText(lib *ffi.Library, res int32) string {
+	if res == -1 {
+		return "the call could not be made"
+	}
+	p := new(uintptr)
+	ffiimpl.Escape(unsafe.Pointer(p))
+	name := fmt.Sprintf("CUresult %d", res)
+	if call(lib, "cuGetErrorName", uintptr(res), uintptr(unsafe.Pointer(p))) == 0 && *p != 0 {
+		name = ffiimpl.GoString(*p)
+	}
+	*p = 0
+	if call(lib, "cuGetErrorString", uintptr(res), uintptr(unsafe.Pointer(p))) == 0 && *p != 0 {
+		name += " (" + ffiimpl.GoString(*p) + ")"
+	}
+	return name
+}
+
+// cString is the NUL-terminated string in b.
+func cString(b []byte) string {
+	if i := slices.Index(b, 0); i >= 0 {
+		b = b[:i]
+	}
+	return string(b)
+}

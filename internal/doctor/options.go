@@ -1,0 +1,44 @@
+// Package doctor is cugen doctor: for every library description and CUDA
+// major, which file the generated package would load and from where (or
+// every place the search tried), its version, the driver's CUDA version
+// and devices, and what is wrong, with advice.
+//
+// It loads each library as the generated package of that major does, from
+// the same description (library.LoadSpec), without importing the generated
+// packages, and calls the version functions and the driver through
+// ffi.Library.Lookup and package ffiimpl's calls.
+package doctor
+
+import "github.com/cugen/cugen/library"
+
+// Majors are the CUDA majors the module generates packages for
+// (generated/cuda12, generated/cuda13).
+var Majors = []int{12, 13}
+
+// driverReleases is the oldest Linux driver release of each CUDA major,
+// for the advice to upgrade.
+var driverReleases = map[int]string{12: "525", 13: "580"}
+
+// Options selects what Run checks.
+type Options struct {
+	// Majors are the CUDA majors checked; nil: all of Majors. A major named
+	// here is required: a driver older than it is an error.
+	Majors []int
+	// Libs name the libraries checked, by key or package name ("runtime"
+	// or "cudart"); nil: every description. A library named here is
+	// required: not loading for a major checked is an error.
+	Libs []string
+	// Descs are the library descriptions; nil: library.All.
+	Descs []*library.Desc
+}
+
+// Report is what Run found.
+type Report struct {
+	// Errors counts the problems that make cugen doctor fail: the driver
+	// missing, without a device or older than a major of Options.Majors,
+	// and a library of Options.Libs that does not load.
+	Errors int
+	// Notes counts the other problems (a library not asked for that is
+	// absent or refused, a driver older than a major not asked for).
+	Notes int
+}

@@ -1,0 +1,37 @@
+//go:build linux && (amd64 || arm64)
+
+package library
+
+import (
+	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
+)
+
+// LibraryDesc returns the ffi.LibraryDesc the generated package declares
+// for s (its load.go literal, as a value), with driver as its Driver when
+// s.NeedsDriver. cugen doctor loads libraries through it.
+func (s LoadSpec) LibraryDesc(driver *ffi.Library) ffi.LibraryDesc {
+	d := ffi.LibraryDesc{
+		Name:     s.Name,
+		EnvVar:   s.EnvVar,
+		Files:    s.Files,
+		Wheels:   s.Wheels,
+		WSL:      s.WSL,
+		Identify: s.Identify,
+	}
+	switch c := s.Check; c.Func {
+	case "RuntimeMajor":
+		d.Validate = ffiimpl.RuntimeMajor(c.Major)
+	case "PropertyMajor":
+		d.Validate = ffiimpl.PropertyMajor(c.Title, c.Symbol, c.Major)
+	case "LibraryMajor":
+		d.Validate = ffiimpl.LibraryMajor(c.Title, c.Symbol, c.TwoInts, c.Major)
+	}
+	if v := s.Version; v.Symbol != "" {
+		d.Version = ffiimpl.VersionText(v.Prefix, v.Symbol, int(v.Form))
+	}
+	if s.NeedsDriver {
+		d.Driver = driver
+	}
+	return d
+}

@@ -1,0 +1,37 @@
+package library
+
+import (
+	"testing"
+
+	"github.com/cugen/cugen/ffi/ffiimpl"
+)
+
+// TestVersionForms: the version forms of the descriptions are the numbers
+// package ffiimpl reads them by (LoadSpec.LibraryDesc passes them as int).
+func TestVersionForms(t *testing.T) {
+	for form, want := range map[VersionForm]int{Encoded: ffiimpl.VersionEncoded, MajorMinor: ffiimpl.VersionMajorMinor, Property: ffiimpl.VersionProperty} {
+		if int(form) != want {
+			t.Errorf("form %d is ffiimpl's %d", form, want)
+		}
+	}
+}
+
+// TestPipPackage: the pip packages named in cugen doctor's advice.
+func TestPipPackage(t *testing.T) {
+	for _, c := range []struct {
+		d     *Desc
+		major int
+		want  string
+	}{
+		{Runtime, 12, "nvidia-cuda-runtime-cu12"},
+		{Runtime, 13, "nvidia-cuda-runtime"},
+		{NVRTC, 12, "nvidia-cuda-nvrtc-cu12"},
+		{CuBLASLt, 13, "nvidia-cublas"},
+		{CuFFT, 12, "nvidia-cufft-cu12"},
+		{Driver, 12, ""},
+	} {
+		if got := c.d.Load.PipPackage(c.major); got != c.want {
+			t.Errorf("%s %d: %q, want %q", c.d.Key, c.major, got, c.want)
+		}
+	}
+}
