@@ -768,20 +768,21 @@ func (m *model) funcDoc(fn *ir.Function, ps []*param) string {
 	text += m.nodeHostDoc(fn)
 	for _, p := range ps {
 		if p.role == roleCount {
-			text += fmt.Sprintf("\n\nThe C count %s is len(%s).", p.c.Name, p.countOf.goName)
+			para := fmt.Sprintf("The C count %s is len(%s).", p.c.Name, p.countOf.goName)
 			for _, q := range ps {
 				if q.role == roleStrings && q.countOf == p.countOf {
-					text += fmt.Sprintf(" len(%s) must equal it.", q.goName)
+					para += fmt.Sprintf(" len(%s) must equal it.", q.goName)
 				}
 			}
+			text += "\n\n" + wrapText(para, docCommentWidth)
 		}
 	}
 	if why, ok := m.desc.Unexported[fn.Symbol]; ok {
-		text += fmt.Sprintf("\n\nThe library does not export %s (%s): a call returns an error matching ffi.ErrNoSymbol.", fn.Symbol, why)
+		text += "\n\n" + wrapText(fmt.Sprintf("The library does not export %s (%s): a call returns an error matching ffi.ErrNoSymbol.", fn.Symbol, why), docCommentWidth)
 		m.audit = append(m.audit, fmt.Sprintf("unexported %s: %s", fn.Symbol, why))
 	}
 	if l := m.logOf(fn); l != "" {
-		text += fmt.Sprintf("\n\nThe error of a failed call carries the library's log ([%s]) in its Log field and text.", l)
+		text += "\n\n" + wrapText(fmt.Sprintf("The error of a failed call carries the library's log ([%s]) in its Log field and text.", l), docCommentWidth)
 		m.audit = append(m.audit, fmt.Sprintf("log %s: a failed call's *ffi.CallError carries the log of %s", fn.Name, l))
 	}
 	if fn.Deprecated && !strings.Contains(text, "Deprecated:") {

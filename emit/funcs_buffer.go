@@ -174,8 +174,8 @@ func (m *model) genBufferFunc(f *jen.File, fn *ir.Function, ps []*param, bp *buf
 		body = append(body, jen.Return(jen.Id("buf"), jen.Nil()))
 	}
 	text := m.funcDoc(fn, ps)
-	text += fmt.Sprintf("\n\n%s asks [%s] for the size first and returns %s (%s and %s are one call: the parameter %s is the result).",
-		name, m.funcNames[bp.size], kind, bp.size.Name, fn.Name, ps[len(ps)-1].goName)
+	text += "\n\n" + wrapText(fmt.Sprintf("%s asks [%s] for the size first and returns %s (%s and %s are one call: the parameter %s is the result).",
+		name, m.funcNames[bp.size], kind, bp.size.Name, fn.Name, ps[len(ps)-1].goName), docCommentWidth)
 	comment(f, text)
 	f.Func().Id(name).Params(params...).Params(result, jen.Error()).Block(body...)
 	f.Line()

@@ -897,7 +897,9 @@ func GeneratePoissonMethod(generator Generator, outputPtr *uint32, n uint64, lam
 
 // GenerateBinomial wraps curandGenerateBinomial (symbol curandGenerateBinomial, curand.h).
 //
-// The library does not export curandGenerateBinomial (declared in curand.h 10.3.5, not exported by libcurand.so.10.3.5): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export curandGenerateBinomial (declared in curand.h
+// 10.3.5, not exported by libcurand.so.10.3.5): a call returns an error
+// matching ffi.ErrNoSymbol.
 func GenerateBinomial(generator Generator, outputPtr *uint32, num uint64, n uint32, p float64) error {
 	sym, err := procGenerateBinomial.Addr()
 	if err != nil {
@@ -919,7 +921,9 @@ func GenerateBinomial(generator Generator, outputPtr *uint32, num uint64, n uint
 
 // GenerateBinomialMethod wraps curandGenerateBinomialMethod (symbol curandGenerateBinomialMethod, curand.h).
 //
-// The library does not export curandGenerateBinomialMethod (declared in curand.h 10.3.5, not exported by libcurand.so.10.3.5): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export curandGenerateBinomialMethod (declared in
+// curand.h 10.3.5, not exported by libcurand.so.10.3.5): a call returns an
+// error matching ffi.ErrNoSymbol.
 func GenerateBinomialMethod(generator Generator, outputPtr *uint32, num uint64, n uint32, p float64, method Method) error {
 	sym, err := procGenerateBinomialMethod.Addr()
 	if err != nil {

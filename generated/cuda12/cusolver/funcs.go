@@ -10258,7 +10258,9 @@ func Xlarft(handle Handle, params Params, direct DirectMode, storev StorevMode, 
 
 // LoggerSetCallback wraps cusolverDnLoggerSetCallback (symbol cusolverDnLoggerSetCallback, cusolverDn.h).
 //
-// The library does not export cusolverDnLoggerSetCallback (declared in cusolverDn.h 11.6, not exported by libcusolver.so.11.6.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusolverDnLoggerSetCallback (declared in
+// cusolverDn.h 11.6, not exported by libcusolver.so.11.6.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 func LoggerSetCallback(callback LoggerCallback) error {
 	sym, err := procLoggerSetCallback.Addr()
 	if err != nil {
@@ -10270,7 +10272,9 @@ func LoggerSetCallback(callback LoggerCallback) error {
 
 // LoggerSetFile wraps cusolverDnLoggerSetFile (symbol cusolverDnLoggerSetFile, cusolverDn.h).
 //
-// The library does not export cusolverDnLoggerSetFile (declared in cusolverDn.h 11.6, not exported by libcusolver.so.11.6.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusolverDnLoggerSetFile (declared in cusolverDn.h
+// 11.6, not exported by libcusolver.so.11.6.1): a call returns an error
+// matching ffi.ErrNoSymbol.
 func LoggerSetFile(file *File) error {
 	sym, err := procLoggerSetFile.Addr()
 	if err != nil {
@@ -10283,7 +10287,9 @@ func LoggerSetFile(file *File) error {
 
 // LoggerOpenFile wraps cusolverDnLoggerOpenFile (symbol cusolverDnLoggerOpenFile, cusolverDn.h).
 //
-// The library does not export cusolverDnLoggerOpenFile (declared in cusolverDn.h 11.6, not exported by libcusolver.so.11.6.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusolverDnLoggerOpenFile (declared in
+// cusolverDn.h 11.6, not exported by libcusolver.so.11.6.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 func LoggerOpenFile(logFile string) error {
 	sym, err := procLoggerOpenFile.Addr()
 	if err != nil {
@@ -10297,7 +10303,9 @@ func LoggerOpenFile(logFile string) error {
 
 // LoggerSetLevel wraps cusolverDnLoggerSetLevel (symbol cusolverDnLoggerSetLevel, cusolverDn.h).
 //
-// The library does not export cusolverDnLoggerSetLevel (declared in cusolverDn.h 11.6, not exported by libcusolver.so.11.6.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusolverDnLoggerSetLevel (declared in
+// cusolverDn.h 11.6, not exported by libcusolver.so.11.6.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 func LoggerSetLevel(level int32) error {
 	sym, err := procLoggerSetLevel.Addr()
 	if err != nil {
@@ -10309,7 +10317,9 @@ func LoggerSetLevel(level int32) error {
 
 // LoggerSetMask wraps cusolverDnLoggerSetMask (symbol cusolverDnLoggerSetMask, cusolverDn.h).
 //
-// The library does not export cusolverDnLoggerSetMask (declared in cusolverDn.h 11.6, not exported by libcusolver.so.11.6.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusolverDnLoggerSetMask (declared in cusolverDn.h
+// 11.6, not exported by libcusolver.so.11.6.1): a call returns an error
+// matching ffi.ErrNoSymbol.
 func LoggerSetMask(mask int32) error {
 	sym, err := procLoggerSetMask.Addr()
 	if err != nil {
@@ -10321,7 +10331,9 @@ func LoggerSetMask(mask int32) error {
 
 // LoggerForceDisable wraps cusolverDnLoggerForceDisable (symbol cusolverDnLoggerForceDisable, cusolverDn.h).
 //
-// The library does not export cusolverDnLoggerForceDisable (declared in cusolverDn.h 11.6, not exported by libcusolver.so.11.6.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusolverDnLoggerForceDisable (declared in
+// cusolverDn.h 11.6, not exported by libcusolver.so.11.6.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 func LoggerForceDisable() error {
 	sym, err := procLoggerForceDisable.Addr()
 	if err != nil {

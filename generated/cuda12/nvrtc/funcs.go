@@ -81,7 +81,9 @@ func GetNumSupportedArchs() (numArchs int32, err error) {
 //
 // Returns: [Success], [ErrorInvalidInput]
 //
-// GetSupportedArchs asks [GetNumSupportedArchs] for the size first and returns the buffer (nvrtcGetNumSupportedArchs and nvrtcGetSupportedArchs are one call: the parameter supportedArchs is the result).
+// GetSupportedArchs asks [GetNumSupportedArchs] for the size first and returns
+// the buffer (nvrtcGetNumSupportedArchs and nvrtcGetSupportedArchs are one
+// call: the parameter supportedArchs is the result).
 func GetSupportedArchs() ([]int32, error) {
 	sizeSym, err := procGetNumSupportedArchs.Addr()
 	if err != nil {
@@ -190,7 +192,8 @@ func DestroyProgram(prog *Program) error {
 //
 // The C count numOptions is len(options).
 //
-// The error of a failed call carries the library's log ([GetProgramLog]) in its Log field and text.
+// The error of a failed call carries the library's log ([GetProgramLog]) in its
+// Log field and text.
 func CompileProgram(prog Program, options []string) error {
 	sym, err := procCompileProgram.Addr()
 	if err != nil {
@@ -240,7 +243,9 @@ func GetPTXSize(prog Program) (ptxSizeRet uint64, err error) {
 //
 // See also: [GetPTXSize].
 //
-// GetPTX asks [GetPTXSize] for the size first and returns the buffer (nvrtcGetPTXSize and nvrtcGetPTX are one call: the parameter ptx is the result).
+// GetPTX asks [GetPTXSize] for the size first and returns the buffer
+// (nvrtcGetPTXSize and nvrtcGetPTX are one call: the parameter ptx is the
+// result).
 func GetPTX(prog Program) ([]byte, error) {
 	sizeSym, err := procGetPTXSize.Addr()
 	if err != nil {
@@ -304,7 +309,9 @@ func GetCUBINSize(prog Program) (cubinSizeRet uint64, err error) {
 //
 // See also: [GetCUBINSize].
 //
-// GetCUBIN asks [GetCUBINSize] for the size first and returns the buffer (nvrtcGetCUBINSize and nvrtcGetCUBIN are one call: the parameter cubin is the result).
+// GetCUBIN asks [GetCUBINSize] for the size first and returns the buffer
+// (nvrtcGetCUBINSize and nvrtcGetCUBIN are one call: the parameter cubin is the
+// result).
 func GetCUBIN(prog Program) ([]byte, error) {
 	sizeSym, err := procGetCUBINSize.Addr()
 	if err != nil {
@@ -355,7 +362,9 @@ func GetNVVMSize(prog Program, nvvmSizeRet *uint64) error {
 //
 // Deprecated: the header marks nvrtcGetNVVM deprecated.
 //
-// GetNVVM asks [GetNVVMSize] for the size first and returns the buffer (nvrtcGetNVVMSize and nvrtcGetNVVM are one call: the parameter nvvm is the result).
+// GetNVVM asks [GetNVVMSize] for the size first and returns the buffer
+// (nvrtcGetNVVMSize and nvrtcGetNVVM are one call: the parameter nvvm is the
+// result).
 func GetNVVM(prog Program) ([]byte, error) {
 	sizeSym, err := procGetNVVMSize.Addr()
 	if err != nil {
@@ -418,7 +427,9 @@ func GetLTOIRSize(prog Program) (lTOIRSizeRet uint64, err error) {
 //
 // See also: [GetLTOIRSize].
 //
-// GetLTOIR asks [GetLTOIRSize] for the size first and returns the buffer (nvrtcGetLTOIRSize and nvrtcGetLTOIR are one call: the parameter lTOIR is the result).
+// GetLTOIR asks [GetLTOIRSize] for the size first and returns the buffer
+// (nvrtcGetLTOIRSize and nvrtcGetLTOIR are one call: the parameter lTOIR is the
+// result).
 func GetLTOIR(prog Program) ([]byte, error) {
 	sizeSym, err := procGetLTOIRSize.Addr()
 	if err != nil {
@@ -482,7 +493,9 @@ func GetOptiXIRSize(prog Program) (optixirSizeRet uint64, err error) {
 //
 // See also: [GetOptiXIRSize].
 //
-// GetOptiXIR asks [GetOptiXIRSize] for the size first and returns the buffer (nvrtcGetOptiXIRSize and nvrtcGetOptiXIR are one call: the parameter optixir is the result).
+// GetOptiXIR asks [GetOptiXIRSize] for the size first and returns the buffer
+// (nvrtcGetOptiXIRSize and nvrtcGetOptiXIR are one call: the parameter optixir
+// is the result).
 func GetOptiXIR(prog Program) ([]byte, error) {
 	sizeSym, err := procGetOptiXIRSize.Addr()
 	if err != nil {
@@ -547,7 +560,9 @@ func GetProgramLogSize(prog Program) (logSizeRet uint64, err error) {
 //
 // See also: [GetProgramLogSize].
 //
-// GetProgramLog asks [GetProgramLogSize] for the size first and returns the text up to its NUL (nvrtcGetProgramLogSize and nvrtcGetProgramLog are one call: the parameter log is the result).
+// GetProgramLog asks [GetProgramLogSize] for the size first and returns the
+// text up to its NUL (nvrtcGetProgramLogSize and nvrtcGetProgramLog are one
+// call: the parameter log is the result).
 func GetProgramLog(prog Program) (string, error) {
 	sizeSym, err := procGetProgramLogSize.Addr()
 	if err != nil {

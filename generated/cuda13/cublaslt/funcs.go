@@ -121,7 +121,9 @@ func HeuristicsCacheSetCapacity(capacity uint64) error {
 // precedence over the environment variable
 // CUBLASLT_DISABLE_CPU_INSTRUCTIONS_MASK.
 //
-// The library does not export cublasLtDisableCpuInstructionsSetMask (declared in cublasLt.h 12.4, not exported by libcublasLt.so.12.4.5): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cublasLtDisableCpuInstructionsSetMask (declared
+// in cublasLt.h 12.4, not exported by libcublasLt.so.12.4.5): a call returns an
+// error matching ffi.ErrNoSymbol.
 func DisableCpuInstructionsSetMask(mask uint32) (ret uint32) {
 	sym, err := procDisableCpuInstructionsSetMask.Addr()
 	if err != nil {

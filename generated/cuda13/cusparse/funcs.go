@@ -1168,7 +1168,9 @@ func Zbsrsv2BufferSize(handle Handle, dirA Direction, transA Operation, mb, nnzb
 
 // Sbsrsv2BufferSizeExt wraps cusparseSbsrsv2_bufferSizeExt (symbol cusparseSbsrsv2_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseSbsrsv2_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseSbsrsv2_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseSbsrsv2_bufferSizeExt deprecated.
 func Sbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, info Bsrsv2Info) (pBufferSize uint64, err error) {
@@ -1202,7 +1204,9 @@ func Sbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 
 // Dbsrsv2BufferSizeExt wraps cusparseDbsrsv2_bufferSizeExt (symbol cusparseDbsrsv2_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseDbsrsv2_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseDbsrsv2_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDbsrsv2_bufferSizeExt deprecated.
 func Dbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, info Bsrsv2Info) (pBufferSize uint64, err error) {
@@ -1236,7 +1240,9 @@ func Dbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 
 // Cbsrsv2BufferSizeExt wraps cusparseCbsrsv2_bufferSizeExt (symbol cusparseCbsrsv2_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseCbsrsv2_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseCbsrsv2_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCbsrsv2_bufferSizeExt deprecated.
 func Cbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, info Bsrsv2Info) (pBufferSize uint64, err error) {
@@ -1270,7 +1276,9 @@ func Cbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, n
 
 // Zbsrsv2BufferSizeExt wraps cusparseZbsrsv2_bufferSizeExt (symbol cusparseZbsrsv2_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseZbsrsv2_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseZbsrsv2_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZbsrsv2_bufferSizeExt deprecated.
 func Zbsrsv2BufferSizeExt(handle Handle, dirA Direction, transA Operation, mb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, blockSize int32, info Bsrsv2Info) (pBufferSize uint64, err error) {
@@ -1909,7 +1917,9 @@ func Zbsrsm2BufferSize(handle Handle, dirA Direction, transA, transXY Operation,
 
 // Sbsrsm2BufferSizeExt wraps cusparseSbsrsm2_bufferSizeExt (symbol cusparseSbsrsm2_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseSbsrsm2_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseSbsrsm2_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseSbsrsm2_bufferSizeExt deprecated.
 func Sbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (pBufferSize uint64, err error) {
@@ -1945,7 +1955,9 @@ func Sbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 
 // Dbsrsm2BufferSizeExt wraps cusparseDbsrsm2_bufferSizeExt (symbol cusparseDbsrsm2_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseDbsrsm2_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseDbsrsm2_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDbsrsm2_bufferSizeExt deprecated.
 func Dbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (pBufferSize uint64, err error) {
@@ -1981,7 +1993,9 @@ func Dbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 
 // Cbsrsm2BufferSizeExt wraps cusparseCbsrsm2_bufferSizeExt (symbol cusparseCbsrsm2_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseCbsrsm2_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseCbsrsm2_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCbsrsm2_bufferSizeExt deprecated.
 func Cbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (pBufferSize uint64, err error) {
@@ -2017,7 +2031,9 @@ func Cbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operatio
 
 // Zbsrsm2BufferSizeExt wraps cusparseZbsrsm2_bufferSizeExt (symbol cusparseZbsrsm2_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseZbsrsm2_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseZbsrsm2_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZbsrsm2_bufferSizeExt deprecated.
 func Zbsrsm2BufferSizeExt(handle Handle, dirA Direction, transA, transB Operation, mb, n, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrsm2Info) (pBufferSize uint64, err error) {
@@ -2550,7 +2566,9 @@ func Zcsrilu02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSorted
 
 // Scsrilu02BufferSizeExt wraps cusparseScsrilu02_bufferSizeExt (symbol cusparseScsrilu02_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseScsrilu02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseScsrilu02_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseScsrilu02_bufferSizeExt deprecated.
 func Scsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *float32, csrSortedRowPtr, csrSortedColInd *int32, info Csrilu02Info) (pBufferSize uint64, err error) {
@@ -2581,7 +2599,9 @@ func Scsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 
 // Dcsrilu02BufferSizeExt wraps cusparseDcsrilu02_bufferSizeExt (symbol cusparseDcsrilu02_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseDcsrilu02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseDcsrilu02_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDcsrilu02_bufferSizeExt deprecated.
 func Dcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *float64, csrSortedRowPtr, csrSortedColInd *int32, info Csrilu02Info) (pBufferSize uint64, err error) {
@@ -2612,7 +2632,9 @@ func Dcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 
 // Ccsrilu02BufferSizeExt wraps cusparseCcsrilu02_bufferSizeExt (symbol cusparseCcsrilu02_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseCcsrilu02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseCcsrilu02_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCcsrilu02_bufferSizeExt deprecated.
 func Ccsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *cudart.Complex, csrSortedRowPtr, csrSortedColInd *int32, info Csrilu02Info) (pBufferSize uint64, err error) {
@@ -2643,7 +2665,9 @@ func Ccsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSor
 
 // Zcsrilu02BufferSizeExt wraps cusparseZcsrilu02_bufferSizeExt (symbol cusparseZcsrilu02_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseZcsrilu02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseZcsrilu02_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZcsrilu02_bufferSizeExt deprecated.
 func Zcsrilu02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *cudart.DoubleComplex, csrSortedRowPtr, csrSortedColInd *int32, info Csrilu02Info) (pBufferSize uint64, err error) {
@@ -3107,7 +3131,9 @@ func Zbsrilu02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA M
 
 // Sbsrilu02BufferSizeExt wraps cusparseSbsrilu02_bufferSizeExt (symbol cusparseSbsrilu02_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseSbsrilu02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseSbsrilu02_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseSbsrilu02_bufferSizeExt deprecated.
 func Sbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrilu02Info) (pBufferSize uint64, err error) {
@@ -3140,7 +3166,9 @@ func Sbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 
 // Dbsrilu02BufferSizeExt wraps cusparseDbsrilu02_bufferSizeExt (symbol cusparseDbsrilu02_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseDbsrilu02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseDbsrilu02_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDbsrilu02_bufferSizeExt deprecated.
 func Dbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrilu02Info) (pBufferSize uint64, err error) {
@@ -3173,7 +3201,9 @@ func Dbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 
 // Cbsrilu02BufferSizeExt wraps cusparseCbsrilu02_bufferSizeExt (symbol cusparseCbsrilu02_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseCbsrilu02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseCbsrilu02_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCbsrilu02_bufferSizeExt deprecated.
 func Cbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrilu02Info) (pBufferSize uint64, err error) {
@@ -3206,7 +3236,9 @@ func Cbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descr
 
 // Zbsrilu02BufferSizeExt wraps cusparseZbsrilu02_bufferSizeExt (symbol cusparseZbsrilu02_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseZbsrilu02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseZbsrilu02_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZbsrilu02_bufferSizeExt deprecated.
 func Zbsrilu02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsrilu02Info) (pBufferSize uint64, err error) {
@@ -3624,7 +3656,9 @@ func Zcsric02BufferSize(handle Handle, m, nnz int32, descrA MatDescr, csrSortedV
 
 // Scsric02BufferSizeExt wraps cusparseScsric02_bufferSizeExt (symbol cusparseScsric02_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseScsric02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseScsric02_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseScsric02_bufferSizeExt deprecated.
 func Scsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *float32, csrSortedRowPtr, csrSortedColInd *int32, info Csric02Info) (pBufferSize uint64, err error) {
@@ -3655,7 +3689,9 @@ func Scsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 
 // Dcsric02BufferSizeExt wraps cusparseDcsric02_bufferSizeExt (symbol cusparseDcsric02_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseDcsric02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseDcsric02_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDcsric02_bufferSizeExt deprecated.
 func Dcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *float64, csrSortedRowPtr, csrSortedColInd *int32, info Csric02Info) (pBufferSize uint64, err error) {
@@ -3686,7 +3722,9 @@ func Dcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 
 // Ccsric02BufferSizeExt wraps cusparseCcsric02_bufferSizeExt (symbol cusparseCcsric02_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseCcsric02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseCcsric02_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCcsric02_bufferSizeExt deprecated.
 func Ccsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *cudart.Complex, csrSortedRowPtr, csrSortedColInd *int32, info Csric02Info) (pBufferSize uint64, err error) {
@@ -3717,7 +3755,9 @@ func Ccsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSort
 
 // Zcsric02BufferSizeExt wraps cusparseZcsric02_bufferSizeExt (symbol cusparseZcsric02_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseZcsric02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseZcsric02_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZcsric02_bufferSizeExt deprecated.
 func Zcsric02BufferSizeExt(handle Handle, m, nnz int32, descrA MatDescr, csrSortedVal *cudart.DoubleComplex, csrSortedRowPtr, csrSortedColInd *int32, info Csric02Info) (pBufferSize uint64, err error) {
@@ -4125,7 +4165,9 @@ func Zbsric02BufferSize(handle Handle, dirA Direction, mb, nnzb int32, descrA Ma
 
 // Sbsric02BufferSizeExt wraps cusparseSbsric02_bufferSizeExt (symbol cusparseSbsric02_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseSbsric02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseSbsric02_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseSbsric02_bufferSizeExt deprecated.
 func Sbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsric02Info) (pBufferSize uint64, err error) {
@@ -4158,7 +4200,9 @@ func Sbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 
 // Dbsric02BufferSizeExt wraps cusparseDbsric02_bufferSizeExt (symbol cusparseDbsric02_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseDbsric02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseDbsric02_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDbsric02_bufferSizeExt deprecated.
 func Dbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsric02Info) (pBufferSize uint64, err error) {
@@ -4191,7 +4235,9 @@ func Dbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 
 // Cbsric02BufferSizeExt wraps cusparseCbsric02_bufferSizeExt (symbol cusparseCbsric02_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseCbsric02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseCbsric02_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCbsric02_bufferSizeExt deprecated.
 func Cbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsric02Info) (pBufferSize uint64, err error) {
@@ -4224,7 +4270,9 @@ func Cbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA
 
 // Zbsric02BufferSizeExt wraps cusparseZbsric02_bufferSizeExt (symbol cusparseZbsric02_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseZbsric02_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseZbsric02_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZbsric02_bufferSizeExt deprecated.
 func Zbsric02BufferSizeExt(handle Handle, dirA Direction, mb, nnzb int32, descrA MatDescr, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, blockSize int32, info Bsric02Info) (pBufferSize uint64, err error) {
@@ -7020,7 +7068,9 @@ func Zgebsr2gebscBufferSize(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cud
 
 // Sgebsr2gebscBufferSizeExt wraps cusparseSgebsr2gebsc_bufferSizeExt (symbol cusparseSgebsr2gebsc_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseSgebsr2gebsc_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseSgebsr2gebsc_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 func Sgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float32, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (pBufferSize uint64, err error) {
 	sym, err := procSgebsr2gebscBufferSizeExt.Addr()
 	if err != nil {
@@ -7050,7 +7100,9 @@ func Sgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *
 
 // Dgebsr2gebscBufferSizeExt wraps cusparseDgebsr2gebsc_bufferSizeExt (symbol cusparseDgebsr2gebsc_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseDgebsr2gebsc_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseDgebsr2gebsc_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 func Dgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *float64, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (pBufferSize uint64, err error) {
 	sym, err := procDgebsr2gebscBufferSizeExt.Addr()
 	if err != nil {
@@ -7080,7 +7132,9 @@ func Dgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *
 
 // Cgebsr2gebscBufferSizeExt wraps cusparseCgebsr2gebsc_bufferSizeExt (symbol cusparseCgebsr2gebsc_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseCgebsr2gebsc_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseCgebsr2gebsc_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 func Cgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.Complex, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (pBufferSize uint64, err error) {
 	sym, err := procCgebsr2gebscBufferSizeExt.Addr()
 	if err != nil {
@@ -7110,7 +7164,9 @@ func Cgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *
 
 // Zgebsr2gebscBufferSizeExt wraps cusparseZgebsr2gebsc_bufferSizeExt (symbol cusparseZgebsr2gebsc_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseZgebsr2gebsc_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseZgebsr2gebsc_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 func Zgebsr2gebscBufferSizeExt(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.DoubleComplex, bsrSortedRowPtr, bsrSortedColInd *int32, rowBlockDim, colBlockDim int32) (pBufferSize uint64, err error) {
 	sym, err := procZgebsr2gebscBufferSizeExt.Addr()
 	if err != nil {
@@ -7284,7 +7340,9 @@ func Zgebsr2gebsc(handle Handle, mb, nb, nnzb int32, bsrSortedVal *cudart.Double
 
 // Xgebsr2csr wraps cusparseXgebsr2csr (symbol cusparseXgebsr2csr, cusparse.h).
 //
-// The library does not export cusparseXgebsr2csr (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseXgebsr2csr (declared in cusparse.h 12.3,
+// not exported by libcusparse.so.12.3.1): a call returns an error matching
+// ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseXgebsr2csr deprecated.
 func Xgebsr2csr(handle Handle, dirA Direction, mb, nb int32, descrA MatDescr, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDim, colBlockDim int32, descrC MatDescr, csrSortedRowPtrC, csrSortedColIndC *int32) error {
@@ -7578,7 +7636,9 @@ func Zcsr2gebsrBufferSize(handle Handle, dirA Direction, m, n int32, descrA MatD
 
 // Scsr2gebsrBufferSizeExt wraps cusparseScsr2gebsr_bufferSizeExt (symbol cusparseScsr2gebsr_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseScsr2gebsr_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseScsr2gebsr_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 func Scsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float32, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (pBufferSize uint64, err error) {
 	sym, err := procScsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
@@ -7609,7 +7669,9 @@ func Scsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA M
 
 // Dcsr2gebsrBufferSizeExt wraps cusparseDcsr2gebsr_bufferSizeExt (symbol cusparseDcsr2gebsr_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseDcsr2gebsr_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseDcsr2gebsr_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 func Dcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *float64, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (pBufferSize uint64, err error) {
 	sym, err := procDcsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
@@ -7640,7 +7702,9 @@ func Dcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA M
 
 // Ccsr2gebsrBufferSizeExt wraps cusparseCcsr2gebsr_bufferSizeExt (symbol cusparseCcsr2gebsr_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseCcsr2gebsr_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseCcsr2gebsr_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 func Ccsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.Complex, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (pBufferSize uint64, err error) {
 	sym, err := procCcsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
@@ -7671,7 +7735,9 @@ func Ccsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA M
 
 // Zcsr2gebsrBufferSizeExt wraps cusparseZcsr2gebsr_bufferSizeExt (symbol cusparseZcsr2gebsr_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseZcsr2gebsr_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseZcsr2gebsr_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 func Zcsr2gebsrBufferSizeExt(handle Handle, dirA Direction, m, n int32, descrA MatDescr, csrSortedValA *cudart.DoubleComplex, csrSortedRowPtrA, csrSortedColIndA *int32, rowBlockDim, colBlockDim int32) (pBufferSize uint64, err error) {
 	sym, err := procZcsr2gebsrBufferSizeExt.Addr()
 	if err != nil {
@@ -8014,7 +8080,9 @@ func Zgebsr2gebsrBufferSize(handle Handle, dirA Direction, mb, nb, nnzb int32, d
 
 // Sgebsr2gebsrBufferSizeExt wraps cusparseSgebsr2gebsr_bufferSizeExt (symbol cusparseSgebsr2gebsr_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseSgebsr2gebsr_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseSgebsr2gebsr_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseSgebsr2gebsr_bufferSizeExt deprecated.
 func Sgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *float32, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (pBufferSize uint64, err error) {
@@ -8050,7 +8118,9 @@ func Sgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32
 
 // Dgebsr2gebsrBufferSizeExt wraps cusparseDgebsr2gebsr_bufferSizeExt (symbol cusparseDgebsr2gebsr_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseDgebsr2gebsr_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseDgebsr2gebsr_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseDgebsr2gebsr_bufferSizeExt deprecated.
 func Dgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *float64, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (pBufferSize uint64, err error) {
@@ -8086,7 +8156,9 @@ func Dgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32
 
 // Cgebsr2gebsrBufferSizeExt wraps cusparseCgebsr2gebsr_bufferSizeExt (symbol cusparseCgebsr2gebsr_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseCgebsr2gebsr_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseCgebsr2gebsr_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseCgebsr2gebsr_bufferSizeExt deprecated.
 func Cgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.Complex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (pBufferSize uint64, err error) {
@@ -8122,7 +8194,9 @@ func Cgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32
 
 // Zgebsr2gebsrBufferSizeExt wraps cusparseZgebsr2gebsr_bufferSizeExt (symbol cusparseZgebsr2gebsr_bufferSizeExt, cusparse.h).
 //
-// The library does not export cusparseZgebsr2gebsr_bufferSizeExt (declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an error matching ffi.ErrNoSymbol.
+// The library does not export cusparseZgebsr2gebsr_bufferSizeExt (declared in
+// cusparse.h 12.3, not exported by libcusparse.so.12.3.1): a call returns an
+// error matching ffi.ErrNoSymbol.
 //
 // Deprecated: the header marks cusparseZgebsr2gebsr_bufferSizeExt deprecated.
 func Zgebsr2gebsrBufferSizeExt(handle Handle, dirA Direction, mb, nb, nnzb int32, descrA MatDescr, bsrSortedValA *cudart.DoubleComplex, bsrSortedRowPtrA, bsrSortedColIndA *int32, rowBlockDimA, colBlockDimA, rowBlockDimC, colBlockDimC int32) (pBufferSize uint64, err error) {

@@ -108,7 +108,8 @@ func AddFile(handle Handle, inputType InputType, fileName string) error {
 //
 // Returns: [Success], [ErrorInvalidInput], [ErrorInternal]
 //
-// The error of a failed call carries the library's log ([GetErrorLog]) in its Log field and text.
+// The error of a failed call carries the library's log ([GetErrorLog]) in its
+// Log field and text.
 func Complete(handle Handle) error {
 	sym, err := procComplete.Addr()
 	if err != nil {
@@ -155,7 +156,9 @@ func GetLinkedCubinSize(handle Handle) (size uint64, err error) {
 //
 // See also: [GetLinkedCubinSize].
 //
-// GetLinkedCubin asks [GetLinkedCubinSize] for the size first and returns the buffer (nvJitLinkGetLinkedCubinSize and nvJitLinkGetLinkedCubin are one call: the parameter cubin is the result).
+// GetLinkedCubin asks [GetLinkedCubinSize] for the size first and returns the
+// buffer (nvJitLinkGetLinkedCubinSize and nvJitLinkGetLinkedCubin are one call:
+// the parameter cubin is the result).
 func GetLinkedCubin(handle Handle) ([]byte, error) {
 	sizeSym, err := procGetLinkedCubinSize.Addr()
 	if err != nil {
@@ -219,7 +222,9 @@ func GetLinkedPtxSize(handle Handle) (size uint64, err error) {
 //
 // See also: [GetLinkedPtxSize].
 //
-// GetLinkedPtx asks [GetLinkedPtxSize] for the size first and returns the buffer (nvJitLinkGetLinkedPtxSize and nvJitLinkGetLinkedPtx are one call: the parameter ptx is the result).
+// GetLinkedPtx asks [GetLinkedPtxSize] for the size first and returns the
+// buffer (nvJitLinkGetLinkedPtxSize and nvJitLinkGetLinkedPtx are one call: the
+// parameter ptx is the result).
 func GetLinkedPtx(handle Handle) ([]byte, error) {
 	sizeSym, err := procGetLinkedPtxSize.Addr()
 	if err != nil {
@@ -280,7 +285,9 @@ func GetErrorLogSize(handle Handle) (size uint64, err error) {
 //
 // See also: [GetErrorLogSize].
 //
-// GetErrorLog asks [GetErrorLogSize] for the size first and returns the text up to its NUL (nvJitLinkGetErrorLogSize and nvJitLinkGetErrorLog are one call: the parameter log is the result).
+// GetErrorLog asks [GetErrorLogSize] for the size first and returns the text up
+// to its NUL (nvJitLinkGetErrorLogSize and nvJitLinkGetErrorLog are one call:
+// the parameter log is the result).
 func GetErrorLog(handle Handle) (string, error) {
 	sizeSym, err := procGetErrorLogSize.Addr()
 	if err != nil {
@@ -341,7 +348,9 @@ func GetInfoLogSize(handle Handle) (size uint64, err error) {
 //
 // See also: [GetInfoLogSize].
 //
-// GetInfoLog asks [GetInfoLogSize] for the size first and returns the text up to its NUL (nvJitLinkGetInfoLogSize and nvJitLinkGetInfoLog are one call: the parameter log is the result).
+// GetInfoLog asks [GetInfoLogSize] for the size first and returns the text up
+// to its NUL (nvJitLinkGetInfoLogSize and nvJitLinkGetInfoLog are one call: the
+// parameter log is the result).
 func GetInfoLog(handle Handle) (string, error) {
 	sizeSym, err := procGetInfoLogSize.Addr()
 	if err != nil {
