@@ -69,8 +69,8 @@ check: deps
 	$(GO) vet ./...
 	GOARCH=arm64 $(GO) vet ./...
 	CGO_ENABLED=0 GOARCH=arm64 $(GO) build ./...
-	# the generator runs wherever Go does (go generate on a Mac); the
-	# generated packages are for linux/amd64 and linux/arm64
+	@# the generator runs wherever Go does (go generate on a Mac); the
+	@# generated packages are for linux/amd64 and linux/arm64
 	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./cmd/cugen
 
 # Test environment: the locked headers and Debian's real libcuda/libcudart
