@@ -10,11 +10,11 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/cugen/cugen/examples/internal/sample"
 	"log"
 	"math"
 	"unsafe"
 
-	"github.com/cugen/cugen/generated/cuda13/cu"
 	"github.com/cugen/cugen/generated/cuda13/cublas"
 	"github.com/cugen/cugen/generated/cuda13/cuda"
 	"github.com/cugen/cugen/generated/cuda13/cudart"
@@ -80,7 +80,7 @@ func main() {
 			name string
 			run  func() error
 		}{{"SGEMM fp32", sgemm}, {"GemmEx bf16 (fp32 compute)", gemmEx}} {
-			ms, err := timed(*reps, g.run)
+			ms, err := sample.Timed(*reps, g.run)
 			if err != nil {
 				return err
 			}
@@ -101,7 +101,7 @@ func main() {
 
 		// Many small GEMMs, one call each: 64x64x64 on the first 64 columns.
 		const s = 64
-		ms, err := timed(1, func() error {
+		ms, err := sample.Timed(1, func() error {
 			for i := 0; i < *small; i++ {
 				if err := cublas.Sgemm(h, cublas.OpN, cublas.OpN, s, s, s, &alpha, f32(a), int32(N), f32(b), int32(N), &beta, f32(c), int32(N)); err != nil {
 					return err
@@ -116,40 +116,6 @@ func main() {
 		fmt.Printf("C[0,0] = %v (want %v): Result = PASS\n", got[0], want)
 		return nil
 	}))
-}
-
-// timed runs fn once to warm up, then reps times between two events on
-// the default stream, and returns the milliseconds per run.
-func timed(reps int, fn func() error) (float64, error) {
-	if err := fn(); err != nil {
-		return 0, err
-	}
-	start, err := cu.EventCreate(0)
-	if err != nil {
-		return 0, err
-	}
-	defer cu.EventDestroy(start)
-	stop, err := cu.EventCreate(0)
-	if err != nil {
-		return 0, err
-	}
-	defer cu.EventDestroy(stop)
-	if err := cu.EventRecord(start, 0); err != nil {
-		return 0, err
-	}
-	for i := 0; i < reps; i++ {
-		if err := fn(); err != nil {
-			return 0, err
-		}
-	}
-	if err := cu.EventRecord(stop, 0); err != nil {
-		return 0, err
-	}
-	if err := cu.EventSynchronize(stop); err != nil {
-		return 0, err
-	}
-	ms, err := cu.EventElapsedTime(start, stop)
-	return float64(ms) / float64(reps), err
 }
 
 func check(err error) {

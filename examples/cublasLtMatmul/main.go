@@ -10,12 +10,12 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/cugen/cugen/examples/internal/sample"
 	"log"
 	"math"
 	"os"
 	"unsafe"
 
-	"github.com/cugen/cugen/generated/cuda13/cu"
 	"github.com/cugen/cugen/generated/cuda13/cublas"
 	"github.com/cugen/cugen/generated/cuda13/cublaslt"
 	"github.com/cugen/cugen/generated/cuda13/cuda"
@@ -124,7 +124,7 @@ func main() {
 			name string
 			run  func() error
 		}{{"cublasLtMatmul fp32", ltMatmul}, {"cublasSgemm", sgemm}} {
-			ms, err := timed(*reps, g.run)
+			ms, err := sample.Timed(*reps, g.run)
 			if err != nil {
 				return err
 			}
@@ -156,40 +156,6 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Println("Result = PASS")
-}
-
-// timed runs fn once to warm up, then reps times between two events on
-// the default stream, and returns the milliseconds per run.
-func timed(reps int, fn func() error) (float64, error) {
-	if err := fn(); err != nil {
-		return 0, err
-	}
-	start, err := cu.EventCreate(0)
-	if err != nil {
-		return 0, err
-	}
-	defer cu.EventDestroy(start)
-	stop, err := cu.EventCreate(0)
-	if err != nil {
-		return 0, err
-	}
-	defer cu.EventDestroy(stop)
-	if err := cu.EventRecord(start, 0); err != nil {
-		return 0, err
-	}
-	for i := 0; i < reps; i++ {
-		if err := fn(); err != nil {
-			return 0, err
-		}
-	}
-	if err := cu.EventRecord(stop, 0); err != nil {
-		return 0, err
-	}
-	if err := cu.EventSynchronize(stop); err != nil {
-		return 0, err
-	}
-	ms, err := cu.EventElapsedTime(start, stop)
-	return float64(ms) / float64(reps), err
 }
 
 func check(err error) {

@@ -10,12 +10,12 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/cugen/cugen/examples/internal/sample"
 	"log"
 	"math"
 	"math/cmplx"
 	"os"
 
-	"github.com/cugen/cugen/generated/cuda13/cu"
 	"github.com/cugen/cugen/generated/cuda13/cuda"
 	"github.com/cugen/cugen/generated/cuda13/cufft"
 )
@@ -62,7 +62,7 @@ func main() {
 		}
 		defer cufft.Destroy(plan)
 		ptr := func(b *cuda.Buffer[cufft.Complex]) *cufft.Complex { return (*cufft.Complex)(b.Ptr().Pointer()) }
-		ms, err := timed(*reps, func() error {
+		ms, err := sample.Timed(*reps, func() error {
 			if err := cufft.ExecC2C(plan, ptr(in), ptr(freq), cufft.Forward); err != nil {
 				return err
 			}
@@ -99,40 +99,6 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Println("Result = PASS")
-}
-
-// timed runs fn once to warm up, then reps times between two events on
-// the default stream, and returns the milliseconds per run.
-func timed(reps int, fn func() error) (float64, error) {
-	if err := fn(); err != nil {
-		return 0, err
-	}
-	start, err := cu.EventCreate(0)
-	if err != nil {
-		return 0, err
-	}
-	defer cu.EventDestroy(start)
-	stop, err := cu.EventCreate(0)
-	if err != nil {
-		return 0, err
-	}
-	defer cu.EventDestroy(stop)
-	if err := cu.EventRecord(start, 0); err != nil {
-		return 0, err
-	}
-	for i := 0; i < reps; i++ {
-		if err := fn(); err != nil {
-			return 0, err
-		}
-	}
-	if err := cu.EventRecord(stop, 0); err != nil {
-		return 0, err
-	}
-	if err := cu.EventSynchronize(stop); err != nil {
-		return 0, err
-	}
-	ms, err := cu.EventElapsedTime(start, stop)
-	return float64(ms) / float64(reps), err
 }
 
 func check(err error) {

@@ -11,11 +11,11 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/cugen/cugen/examples/internal/sample"
 	"log"
 	"math"
 	"os"
 
-	"github.com/cugen/cugen/generated/cuda13/cu"
 	"github.com/cugen/cugen/generated/cuda13/cuda"
 	"github.com/cugen/cugen/generated/cuda13/curand"
 )
@@ -50,7 +50,7 @@ func main() {
 			return err
 		}
 		out := (*float32)(buf.Ptr().Pointer())
-		ms, err := timed(*reps, func() error {
+		ms, err := sample.Timed(*reps, func() error {
 			return curand.GenerateNormal(gen, out, uint64(N), 0, 1)
 		})
 		if err != nil {
@@ -84,40 +84,6 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Println("Result = PASS")
-}
-
-// timed runs fn once to warm up, then reps times between two events on
-// the default stream, and returns the milliseconds per run.
-func timed(reps int, fn func() error) (float64, error) {
-	if err := fn(); err != nil {
-		return 0, err
-	}
-	start, err := cu.EventCreate(0)
-	if err != nil {
-		return 0, err
-	}
-	defer cu.EventDestroy(start)
-	stop, err := cu.EventCreate(0)
-	if err != nil {
-		return 0, err
-	}
-	defer cu.EventDestroy(stop)
-	if err := cu.EventRecord(start, 0); err != nil {
-		return 0, err
-	}
-	for i := 0; i < reps; i++ {
-		if err := fn(); err != nil {
-			return 0, err
-		}
-	}
-	if err := cu.EventRecord(stop, 0); err != nil {
-		return 0, err
-	}
-	if err := cu.EventSynchronize(stop); err != nil {
-		return 0, err
-	}
-	ms, err := cu.EventElapsedTime(start, stop)
-	return float64(ms) / float64(reps), err
 }
 
 func check(err error) {

@@ -11,11 +11,11 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/cugen/cugen/examples/internal/sample"
 	"log"
 	"math"
 	"os"
 
-	"github.com/cugen/cugen/generated/cuda13/cu"
 	"github.com/cugen/cugen/generated/cuda13/cublas"
 	"github.com/cugen/cugen/generated/cuda13/cuda"
 	"github.com/cugen/cugen/generated/cuda13/cusolver"
@@ -111,7 +111,7 @@ func main() {
 			}
 			return cusolver.Spotrs(h, cublas.FillModeLower, int32(N), 1, f32(dA), int32(N), f32(dB), int32(N), i32(info.Slice(1, 2)))
 		}
-		ms, err := timed(*reps, reset, solve)
+		ms, err := sample.TimedEach(*reps, reset, solve)
 		if err != nil {
 			return err
 		}
@@ -144,48 +144,6 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Println("Result = PASS")
-}
-
-// timed runs reset and fn once to warm up, then reps times, each fn alone
-// between two events on the default stream (fn overwrites its input, which
-// reset restores), and returns the mean milliseconds of fn.
-func timed(reps int, reset, fn func() error) (float64, error) {
-	start, err := cu.EventCreate(0)
-	if err != nil {
-		return 0, err
-	}
-	defer cu.EventDestroy(start)
-	stop, err := cu.EventCreate(0)
-	if err != nil {
-		return 0, err
-	}
-	defer cu.EventDestroy(stop)
-	var total float32
-	for i := 0; i <= reps; i++ {
-		if err := reset(); err != nil {
-			return 0, err
-		}
-		if err := cu.EventRecord(start, 0); err != nil {
-			return 0, err
-		}
-		if err := fn(); err != nil {
-			return 0, err
-		}
-		if err := cu.EventRecord(stop, 0); err != nil {
-			return 0, err
-		}
-		if err := cu.EventSynchronize(stop); err != nil {
-			return 0, err
-		}
-		ms, err := cu.EventElapsedTime(start, stop)
-		if err != nil {
-			return 0, err
-		}
-		if i > 0 { // run 0 is the warm-up
-			total += ms
-		}
-	}
-	return float64(total) / float64(reps), nil
 }
 
 func check(err error) {

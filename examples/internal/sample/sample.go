@@ -1,6 +1,7 @@
 // Package sample holds what the ports of NVIDIA's cuda-samples under
 // examples/ share: the samples' helper behaviour (checkCudaErrors, device
-// selection and its printed line, the C library's rand()).
+// selection and its printed line, the C library's rand()), and the timing
+// of the math library examples (Timed, TimedEach).
 package sample
 
 import (
