@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"github.com/cugen/cugen/e2e/cudatest"
 	"testing"
 	"unsafe"
 
@@ -27,7 +28,7 @@ func TestNVRTCKernelOnGPU12(t *testing.T) {
 	}
 	arch := fmt.Sprintf("%d%d", major, minor)
 
-	ptxProg := compile(t, saxpySource, "--gpu-architecture=compute_"+arch)
+	ptxProg := compile(t, cudatest.SaxpySource, "--gpu-architecture=compute_"+arch)
 	ptx, err := nvrtc.GetPTX(ptxProg) // NUL-terminated, as cuModuleLoadData wants
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +44,7 @@ func TestNVRTCKernelOnGPU12(t *testing.T) {
 	}
 	runSAXPY12(t, "PTX via cuModuleLoadData", fromPTX)
 
-	cubinProg := compile(t, saxpySource, "--gpu-architecture=sm_"+arch)
+	cubinProg := compile(t, cudatest.SaxpySource, "--gpu-architecture=sm_"+arch)
 	cubin, err := nvrtc.GetCUBIN(cubinProg)
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"errors"
+	"github.com/cugen/cugen/e2e/cudatest"
 	"strings"
 	"testing"
 	"unsafe"
@@ -11,16 +12,6 @@ import (
 	"github.com/cugen/cugen/generated/cuda12/nvjitlink"
 	"github.com/cugen/cugen/generated/cuda12/nvrtc"
 )
-
-// saxpySource is CUDA C++ compiled at run time by the tests (NVRTC and
-// nvJitLink run on the CPU: no GPU needed).
-const saxpySource = `
-extern "C" __global__ void saxpy(float a, const float *x, float *y, unsigned long long n)
-{
-    unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-    if (i < n) y[i] = a * x[i] + y[i];
-}
-`
 
 // needNVRTC skips without the NVRTC library (Debian's libnvrtc12 in make
 // test, CUGEN_LIBNVRTC).
@@ -57,7 +48,7 @@ func TestNVRTCCompilesSAXPYToPTX(t *testing.T) {
 	if err != nil || major != 12 {
 		t.Fatalf("nvrtc.Version() = %d.%d, %v; want 12.x", major, minor, err)
 	}
-	prog := compile(t, saxpySource, "--gpu-architecture=compute_90")
+	prog := compile(t, cudatest.SaxpySource, "--gpu-architecture=compute_90")
 	ptx, err := nvrtc.GetPTX(prog)
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +112,7 @@ func TestNVRTCCompileErrorCarriesLog(t *testing.T) {
 // must agree, or C would read past the shorter.
 func TestNVRTCCreateProgramHeaderLengths(t *testing.T) {
 	needNVRTC(t)
-	_, err := nvrtc.CreateProgram(saxpySource, "x.cu", []string{"a", "b"}, []string{"a.h"})
+	_, err := nvrtc.CreateProgram(cudatest.SaxpySource, "x.cu", []string{"a", "b"}, []string{"a.h"})
 	if err == nil || !strings.Contains(err.Error(), "len(includeNames) = 1 but len(headers) = 2") {
 		t.Fatalf("CreateProgram with 2 headers and 1 name = %v", err)
 	}
@@ -148,7 +139,7 @@ func TestNVJitLinkLinksLTOIR(t *testing.T) {
 	if err := nvjitlink.SharedLibrary().Load(); err != nil {
 		t.Skipf("no nvJitLink 12: %v", err)
 	}
-	prog := compile(t, saxpySource, "--gpu-architecture=sm_90", "-dlto")
+	prog := compile(t, cudatest.SaxpySource, "--gpu-architecture=sm_90", "-dlto")
 	ltoir, err := nvrtc.GetLTOIR(prog)
 	if err != nil || len(ltoir) == 0 {
 		t.Fatalf("GetLTOIR: %d bytes, %v", len(ltoir), err)

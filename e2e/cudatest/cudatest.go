@@ -107,3 +107,14 @@ DONE:
 	ret;
 }
 `
+
+// SaxpySource is CUDA C++ the NVRTC tests compile at run time, for CUDA
+// 12 and 13: y[i] = a*x[i] + y[i] for i < n, with C linkage so its entry
+// point is named saxpy.
+const SaxpySource = `
+extern "C" __global__ void saxpy(float a, const float *x, float *y, unsigned long long n)
+{
+    unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i] + y[i];
+}
+`

@@ -2,6 +2,7 @@ package e2e13
 
 import (
 	"fmt"
+	"github.com/cugen/cugen/e2e/cudatest"
 	"runtime"
 	"testing"
 	"unsafe"
@@ -11,18 +12,10 @@ import (
 	"github.com/cugen/cugen/generated/cuda13/nvrtc"
 )
 
-const saxpySource = `
-extern "C" __global__ void saxpy(float a, const float *x, float *y, unsigned long long n)
-{
-    unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-    if (i < n) y[i] = a * x[i] + y[i];
-}
-`
-
-// compile13 compiles saxpySource with NVRTC 13 for one option set.
+// compile13 compiles cudatest.SaxpySource with NVRTC 13 for one option set.
 func compile13(t *testing.T, option string, get func(nvrtc.Program) ([]byte, error)) []byte {
 	t.Helper()
-	prog, err := nvrtc.CreateProgram(saxpySource, "saxpy.cu", nil, nil)
+	prog, err := nvrtc.CreateProgram(cudatest.SaxpySource, "saxpy.cu", nil, nil)
 	must(t, "nvrtcCreateProgram", err)
 	defer nvrtc.DestroyProgram(&prog)
 	must(t, "nvrtcCompileProgram", nvrtc.CompileProgram(prog, []string{option}))
