@@ -126,7 +126,7 @@ func (m *model) genThreadHelper(f *jen.File) error {
 // (dim3(512) is {512, 1, 1}) that default: Dim1(x), Dim2(x, y).
 func (m *model) genDefaultOne(f *jen.File) {
 	for _, r := range m.recs {
-		if _, ok := m.defaultOne()[r.Name]; !ok || len(r.Fields) < 2 {
+		if _, ok := m.defaultOne[r.Name]; !ok || len(r.Fields) < 2 {
 			continue
 		}
 		name := m.typeName(r.Name)
@@ -152,7 +152,7 @@ func (m *model) genDefaultOne(f *jen.File) {
 			f.Commentf("%s returns the %s C++'s %s(%s) makes: %s set to 1.", ctor, name, r.Name, strings.Join(given, ", "), strings.Join(ones, " and "))
 			f.Func().Id(ctor).Params(params...).Id(name).Block(jen.Return(jen.Id(name).Values(vals...)))
 			f.Line()
-			m.audit = append(m.audit, fmt.Sprintf("helper %s: constructor of %s with C++'s default 1 for %s (%s)", ctor, name, strings.Join(ones, ", "), m.defaultOne()[r.Name]))
+			m.audit = append(m.audit, fmt.Sprintf("helper %s: constructor of %s with C++'s default 1 for %s (%s)", ctor, name, strings.Join(ones, ", "), m.defaultOne[r.Name]))
 		}
 	}
 }
@@ -164,7 +164,7 @@ func (m *model) genDefaultOne(f *jen.File) {
 // go vet's unsafeptr check flags.
 func (m *model) genDevicePointers(f *jen.File) {
 	for _, td := range m.tds {
-		if _, ok := m.devicePointerTypes()[td.Name]; !ok {
+		if _, ok := m.devicePointerTypes[td.Name]; !ok {
 			continue
 		}
 		name := m.typeName(td.Name)
@@ -186,7 +186,7 @@ func (m *model) genDevicePointers(f *jen.File) {
 		f.Func().Params(jen.Id("p").Id(name)).Id("Pointer").Params().Qual("unsafe", "Pointer").Block(
 			jen.Return(jen.Qual(FFIImplPath, "Pointer").Call(jen.Uintptr().Call(jen.Id("p")))))
 		f.Line()
-		m.audit = append(m.audit, fmt.Sprintf("helper %s.Pointer: %s as unsafe.Pointer for runtime void * parameters (%s)", name, td.Name, m.devicePointerTypes()[td.Name]))
+		m.audit = append(m.audit, fmt.Sprintf("helper %s.Pointer: %s as unsafe.Pointer for runtime void * parameters (%s)", name, td.Name, m.devicePointerTypes[td.Name]))
 	}
 }
 

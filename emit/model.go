@@ -49,6 +49,9 @@ type model struct {
 	earlier  []*model
 	imported map[string]jen.Code
 
+	// The type-keyed overrides of every library (mergeOverrides).
+	defaultOne, devicePointerTypes map[string]string
+
 	audit        []string // lines for the audit file
 	usesRegistry bool     // a registered callback needs callbackRegistry
 	usesGraph    bool     // a callback kept by a graph needs captureGraph and retainHandle
@@ -95,6 +98,7 @@ func newModel(api *ir.API, desc *library.Desc, opts Options, earlier ...*model) 
 		m.enums[e.Name] = e
 		m.enums[e.Ref] = e
 	}
+	m.mergeOverrides()
 	m.reach()
 	if err := m.assignNames(); err != nil {
 		return nil, err

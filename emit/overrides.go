@@ -11,13 +11,9 @@ import "github.com/cugen/cugen/library"
 // names and PCI bus ids are far shorter.
 const stringBufferLen = 256
 
-// defaultOne is library.Overrides.DefaultOneRecords of every library.
-func (m *model) defaultOne() map[string]string {
-	return library.Merged(m.opts.Libraries, func(o *library.Overrides) map[string]string { return o.DefaultOneRecords })
-}
-
-// devicePointerTypes is library.Overrides.DevicePointerTypes of every
-// library.
-func (m *model) devicePointerTypes() map[string]string {
-	return library.Merged(m.opts.Libraries, func(o *library.Overrides) map[string]string { return o.DevicePointerTypes })
+// mergeOverrides takes library.Overrides.DefaultOneRecords and
+// DevicePointerTypes of every library, once per model.
+func (m *model) mergeOverrides() {
+	m.defaultOne = library.Merged(m.opts.Libraries, func(o *library.Overrides) map[string]string { return o.DefaultOneRecords })
+	m.devicePointerTypes = library.Merged(m.opts.Libraries, func(o *library.Overrides) map[string]string { return o.DevicePointerTypes })
 }

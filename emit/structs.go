@@ -28,7 +28,7 @@ func (m *model) genRecords(f *jen.File) error {
 		if !paired {
 			lead = fmt.Sprintf("is the C %s %s (%s, %d bytes).", what, cname, r.Pos.File, r.Size)
 		}
-		if _, ok := m.defaultOne()[r.Name]; ok && len(r.Fields) == 3 {
+		if _, ok := m.defaultOne[r.Name]; ok && len(r.Fields) == 3 {
 			// The constructors genDefaultOne emits.
 			lead += fmt.Sprintf("\nC++'s %[1]s constructor defaults omitted fields to 1, a Go literal to 0,\n"+
 				"and a zero dimension is an invalid launch configuration: %[2]s{X: 512}\n"+
