@@ -82,8 +82,6 @@ func (m *model) libraryDesc(d *library.Desc) *jen.Statement {
 	kvs = append(kvs, kv{"Identify", jen.Lit(s.Identify)})
 	switch c := s.Check; c.Func {
 	case "":
-	case "RuntimeMajor":
-		kvs = append(kvs, kv{"Validate", jen.Qual(FFIImplPath, c.Func).Call(jen.Lit(c.Major))})
 	case "PropertyMajor":
 		kvs = append(kvs, kv{"Validate", jen.Qual(FFIImplPath, c.Func).Call(jen.Lit(c.Title), jen.Lit(c.Symbol), jen.Lit(c.Major))})
 	default:

@@ -20,8 +20,6 @@ func (s LoadSpec) LibraryDesc(driver *ffi.Library) ffi.LibraryDesc {
 		Identify: s.Identify,
 	}
 	switch c := s.Check; c.Func {
-	case "RuntimeMajor":
-		d.Validate = ffiimpl.RuntimeMajor(c.Major)
 	case "PropertyMajor":
 		d.Validate = ffiimpl.PropertyMajor(c.Title, c.Symbol, c.Major)
 	case "LibraryMajor":

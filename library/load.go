@@ -5,8 +5,6 @@ import (
 	"path"
 	"strconv"
 	"strings"
-
-	"github.com/cugen/cugen/parser/ir"
 )
 
 // LoadSpec is how the generated package of one CUDA major finds, checks and
@@ -34,7 +32,7 @@ type LoadSpec struct {
 }
 
 // VersionCheck is a LibraryDesc.Validate of package ffiimpl: Func names
-// it (RuntimeMajor, LibraryMajor, PropertyMajor), the other fields are its
+// it (LibraryMajor, PropertyMajor), the other fields are its
 // arguments.
 type VersionCheck struct {
 	Func    string
@@ -72,8 +70,6 @@ func (d *Desc) LoadSpec(major int) LoadSpec {
 	}
 	switch v := l.Version; {
 	case v.Form == NoVersionCheck || l.Driver:
-	case d.Key == ir.Runtime && v.Form == Encoded:
-		s.Check = VersionCheck{Func: "RuntimeMajor", Title: d.Title, Symbol: v.Symbol, Major: major}
 	case v.Form == Property:
 		s.Check = VersionCheck{Func: "PropertyMajor", Title: d.Title, Symbol: v.Symbol, Major: SonameMajor(s.Files, major)}
 	default:

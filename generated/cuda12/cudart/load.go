@@ -18,7 +18,7 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Files:    []string{"libcudart.so.12"},
 	Wheels:   []string{"nvidia/cuda_runtime/lib"},
 	Identify: "cudaRuntimeGetVersion",
-	Validate: ffiimpl.RuntimeMajor(12),
+	Validate: ffiimpl.LibraryMajor("CUDA runtime", "cudaRuntimeGetVersion", false, 12),
 	Version:  ffiimpl.VersionText("CUDA runtime", "cudaRuntimeGetVersion", ffiimpl.VersionEncoded),
 	Driver: ffi.DriverLibrary(ffi.LibraryDesc{
 		Name:     "CUDA driver",

@@ -18,7 +18,7 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Files:    []string{"libcudart.so.13"},
 	Wheels:   []string{"nvidia/cu13/lib"},
 	Identify: "cudaRuntimeGetVersion",
-	Validate: ffiimpl.RuntimeMajor(13),
+	Validate: ffiimpl.LibraryMajor("CUDA runtime", "cudaRuntimeGetVersion", false, 13),
 	Version:  ffiimpl.VersionText("CUDA runtime", "cudaRuntimeGetVersion", ffiimpl.VersionEncoded),
 	Driver: ffi.DriverLibrary(ffi.LibraryDesc{
 		Name:     "CUDA driver",
