@@ -25,8 +25,8 @@
 //   - Binding: [Library] is a generated package's view of its ffi.Library,
 //     and [Proc] one of its symbols, resolved lazily, once; failures are
 //     the *ffi.LoadError and *ffi.SymbolError values users see, naming every
-//     path tried and the CUDA version a symbol needs. [RuntimeMajor] keeps a
-//     runtime package off a libcudart of another major.
+//     path tried and the CUDA version a symbol needs. [LibraryMajor] and
+//     [PropertyMajor] keep a package off a library of another major.
 //   - Calling: [CallInts] calls a function of up to six integer or pointer
 //     arguments, which most CUDA functions are, straight from registers.
 //     Every other signature goes through a [Frame], the register image of
