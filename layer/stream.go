@@ -265,17 +265,8 @@ func (st *streamState) reap() {
 // an event recorded after it completes. r is the device buffer, which must
 // be in the stream's context.
 func (s *Stream) hostCopy(r *resource, p unsafe.Pointer, keep any, op func(cu.Stream) error) error {
-	if s == nil {
-		return errNilStream
-	}
-	st := s.st
-	if err := r.alive(); err != nil {
-		return err
-	}
-	if r.ctx.ctx != st.ctx.ctx {
-		return errOtherContext
-	}
-	if err := st.begin(); err != nil {
+	st, err := s.enter(r)
+	if err != nil {
 		return err
 	}
 	defer runtime.UnlockOSThread()
@@ -332,24 +323,35 @@ var (
 	errNilStream    = errors.New("cuda: nil *Stream (Context.DefaultStream returns the default stream)")
 )
 
-// deviceOp runs op, an asynchronous operation on device memory r, on the
-// stream.
+// deviceOp runs op, an asynchronous operation of resource r (device
+// memory, an event, a graph exec), on the stream.
 func (s *Stream) deviceOp(r *resource, op func(cu.Stream) error) error {
-	if s == nil {
-		return errNilStream
-	}
-	st := s.st
-	if err := r.alive(); err != nil {
-		return err
-	}
-	if r.ctx.ctx != st.ctx.ctx {
-		return errOtherContext
-	}
-	if err := st.begin(); err != nil {
+	st, err := s.enter(r)
+	if err != nil {
 		return err
 	}
 	defer runtime.UnlockOSThread()
 	return op(st.h)
+}
+
+// enter begins an operation of resource r (device memory, an event, a
+// graph exec) on the stream: both alive and of one context, the OS thread
+// locked with that context current. The caller unlocks the thread.
+func (s *Stream) enter(r *resource) (*streamState, error) {
+	if s == nil {
+		return nil, errNilStream
+	}
+	st := s.st
+	if err := r.alive(); err != nil {
+		return nil, err
+	}
+	if r.ctx.ctx != st.ctx.ctx {
+		return nil, errOtherContext
+	}
+	if err := st.begin(); err != nil {
+		return nil, err
+	}
+	return st, nil
 }
 
 // Event is a CUDA event (CUevent) with timing.
@@ -379,18 +381,7 @@ func (e *Event) Raw() cu.Event { return cu.Event(e.r.h) }
 
 // Record records the event on s (cuEventRecord).
 func (e *Event) Record(s *Stream) error {
-	if err := e.r.alive(); err != nil {
-		return err
-	}
-	if s == nil {
-		return errNilStream
-	}
-	st := s.st
-	if err := st.begin(); err != nil {
-		return err
-	}
-	defer runtime.UnlockOSThread()
-	return cu.EventRecord(cu.Event(e.r.h), st.h)
+	return s.deviceOp(e.r, func(h cu.Stream) error { return cu.EventRecord(cu.Event(e.r.h), h) })
 }
 
 // Synchronize waits for the event (cuEventSynchronize), blocking the thread.

@@ -135,18 +135,7 @@ func (e *GraphExec) Raw() cu.GraphExec { return cu.GraphExec(e.r.h) }
 
 // Launch queues the graph on s (cuGraphLaunch).
 func (e *GraphExec) Launch(s *Stream) error {
-	if err := e.r.alive(); err != nil {
-		return err
-	}
-	if s == nil {
-		return errNilStream
-	}
-	st := s.st
-	if err := st.begin(); err != nil {
-		return err
-	}
-	defer runtime.UnlockOSThread()
-	return cu.GraphLaunch(cu.GraphExec(e.r.h), st.h)
+	return s.deviceOp(e.r, func(h cu.Stream) error { return cu.GraphLaunch(cu.GraphExec(e.r.h), h) })
 }
 
 // Close destroys the instance (cuGraphExecDestroy).
