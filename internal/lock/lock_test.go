@@ -148,9 +148,15 @@ func TestCommittedLock(t *testing.T) {
 			t.Errorf("set %s does not lock nvJitLink.h", set)
 		}
 	}
-	for _, lib := range []string{"libcudart12", "libcuda1", "libnvrtc12", "libnvrtc-builtins12.4", "libnvjitlink12"} {
-		if _, err := l.Lib(lib); err != nil {
-			t.Error(err)
+	// Every library's test libraries (Desc.LockLibs) are locked.
+	for _, d := range library.All {
+		if len(d.LockLibs) == 0 {
+			t.Errorf("library %s names no headers.lock entry for its tests", d.Key)
+		}
+		for _, lib := range d.LockLibs {
+			if _, err := l.Lib(lib); err != nil {
+				t.Errorf("library %s: %v", d.Key, err)
+			}
 		}
 	}
 }
