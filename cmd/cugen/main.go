@@ -222,8 +222,7 @@ func cmdIR(args []string, stdout, stderr io.Writer) error {
 }
 
 // writeIR writes api as compact JSON, gzip-compressed (deterministically:
-// no name, no time in the gzip header) when file ends in .gz, through a
-// temporary file renamed into place.
+// no name, no time in the gzip header) when file ends in .gz, atomically.
 func writeIR(file string, api *ir.API) error {
 	var b bytes.Buffer
 	var w io.Writer = &b
@@ -240,23 +239,10 @@ func writeIR(file string, api *ir.API) error {
 			return err
 		}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".tmp-")
-	if err != nil {
+	if err := lock.WriteFileAtomic(file, b.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("cugen: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b.Bytes()); err != nil {
-		tmp.Close()
-		return fmt.Errorf("cugen: %w", err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return fmt.Errorf("cugen: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("cugen: %w", err)
-	}
-	return os.Rename(tmp.Name(), file)
+	return nil
 }
 
 func cmdGen(args []string, stdout, stderr io.Writer) error {

@@ -344,7 +344,7 @@ func newApt(cacheDir string, d *Deb) (*apt, error) {
 	}
 	src := fmt.Sprintf("# Written by cugen (internal/lock) for its private apt state; not a system file.\n"+
 		"Types: deb\nURIs: %s\nSuites: %s\nComponents: non-free contrib\nSigned-By: %s\n", a.mirror, d.Suite, keyring)
-	if err := writeFileAtomic(filepath.Join(a.dir, "sources.list.d", "cugen.sources"), []byte(src), 0o644); err != nil {
+	if err := WriteFileAtomic(filepath.Join(a.dir, "sources.list.d", "cugen.sources"), []byte(src), 0o644); err != nil {
 		return nil, err
 	}
 	a.opts = []string{

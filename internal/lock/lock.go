@@ -351,7 +351,7 @@ func (l *Lock) Write(w io.Writer) error {
 // WriteFile writes l's canonical text to path, through a temporary file
 // renamed into place.
 func (l *Lock) WriteFile(path string) error {
-	return writeFileAtomic(path, l.Format(), 0o644)
+	return WriteFileAtomic(path, l.Format(), 0o644)
 }
 
 func (e *Entry) format(b *bytes.Buffer) {

@@ -171,9 +171,9 @@ func hashFile(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// writeFileAtomic writes data to a temporary file beside path and renames
+// WriteFileAtomic writes data to a temporary file beside path and renames
 // it into place, so readers see the old file or the new one.
-func writeFileAtomic(path string, data []byte, perm fs.FileMode) error {
+func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
 	if err != nil {
 		return err
