@@ -28,7 +28,6 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -221,23 +220,12 @@ func cmdIR(args []string, stdout, stderr io.Writer) error {
 	return writeIR(*out, api)
 }
 
-// writeIR writes api as compact JSON, gzip-compressed (deterministically:
-// no name, no time in the gzip header) when file ends in .gz, atomically.
+// writeIR writes api to file (ir.Encode; gzip-compressed when file ends
+// in .gz), atomically.
 func writeIR(file string, api *ir.API) error {
 	var b bytes.Buffer
-	var w io.Writer = &b
-	var zw *gzip.Writer
-	if strings.HasSuffix(file, ".gz") {
-		zw, _ = gzip.NewWriterLevel(&b, gzip.BestCompression)
-		w = zw
-	}
-	if err := json.NewEncoder(w).Encode(api); err != nil {
+	if err := ir.Encode(&b, api, strings.HasSuffix(file, ".gz")); err != nil {
 		return err
-	}
-	if zw != nil {
-		if err := zw.Close(); err != nil {
-			return err
-		}
 	}
 	if err := lock.WriteFileAtomic(file, b.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("cugen: %w", err)
@@ -504,30 +492,14 @@ func modulePath(gomod []byte) string {
 	return ""
 }
 
-// readIR reads an IR saved by cugen ir.
-// maxIRBytes bounds a decompressed IR file (the whole 13.0 family is 16 MB).
-const maxIRBytes = 256 << 20
-
+// readIR reads an IR saved by cugen ir (ir.Decode).
 func readIR(file string) (*ir.API, error) {
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	if bytes.HasPrefix(b, []byte{0x1f, 0x8b}) { // gzip
-		zr, err := gzip.NewReader(bytes.NewReader(b))
-		if err != nil {
-			return nil, fmt.Errorf("cugen: %s: %w", file, err)
-		}
-		// A bounded read: a hostile file must not inflate without end.
-		if b, err = io.ReadAll(io.LimitReader(zr, maxIRBytes+1)); err != nil {
-			return nil, fmt.Errorf("cugen: %s: %w", file, err)
-		}
-		if len(b) > maxIRBytes {
-			return nil, fmt.Errorf("cugen: %s: more than %d MiB of IR once decompressed", file, maxIRBytes>>20)
-		}
-	}
-	api := new(ir.API)
-	if err := json.Unmarshal(b, api); err != nil {
+	api, err := ir.Decode(b)
+	if err != nil {
 		return nil, fmt.Errorf("cugen: %s: %w", file, err)
 	}
 	return api, nil
