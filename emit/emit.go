@@ -79,6 +79,9 @@ func Generate(api *ir.API, opts Options) ([]*Package, error) {
 		opts.Libraries = library.All
 	}
 	libs := opts.Libraries
+	if err := library.Check(libs); err != nil {
+		return nil, fmt.Errorf("emit: %w", err)
+	}
 	// Models in order (a later package imports an earlier one's types),
 	// then the packages' files, rendered and formatted concurrently: each
 	// model writes only its own state from here on.

@@ -112,7 +112,7 @@ func (m *model) driverLibrary() *jen.Statement {
 			return jen.Qual(FFIPath, "DriverLibrary").Call(m.libraryDesc(d))
 		}
 	}
-	panic("emit: no driver library among the descriptions")
+	panic("emit: no driver library among the descriptions (library.Check refuses that)")
 }
 
 // sinceName introduces the version a symbol needs in messages: "CUDA"

@@ -242,6 +242,18 @@ func Check(descs []*Desc) error {
 			required++
 		}
 	}
+	drivers, needDriver := 0, ""
+	for _, d := range descs {
+		if d.Load.Driver {
+			drivers++
+		}
+		if d.Load.NeedsDriver {
+			needDriver = string(d.Key)
+		}
+	}
+	if drivers > 1 || drivers == 0 && needDriver != "" {
+		return fmt.Errorf("library descriptions: %d driver libraries (at most 1, and one when %s needs it)", drivers, needDriver)
+	}
 	if owners > 1 || required == 0 {
 		return fmt.Errorf("library descriptions: %d owners of undeclared headers (at most 1) and %d required libraries (at least 1)", owners, required)
 	}

@@ -57,6 +57,7 @@ func TestCheckRefuses(t *testing.T) {
 		{[]*Desc{Driver, Runtime, NVRTC, &dup}, "header nvrtc.h declared by both nvrtc and nvrtc2"},
 		{[]*Desc{Driver, &noStatus}, "library nvrtc: no status type"},
 		{[]*Desc{NVRTC}, "required libraries (at least 1)"},
+		{[]*Desc{Runtime, NVRTC}, "0 driver libraries (at most 1, and one when runtime needs it)"},
 	} {
 		if err := Check(c.descs); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Check = %v, want %q", err, c.want)
