@@ -88,14 +88,14 @@ test: deps
 	cublas=$$($(CUGEN) libs -lib libcublas12); cublaslt=$$($(CUGEN) libs -lib libcublaslt12); \
 	curand=$$($(CUGEN) libs -lib libcurand10); cufft=$$($(CUGEN) libs -lib libcufft11); \
 	cusparse=$$($(CUGEN) libs -lib libcusparse12); cusolver=$$($(CUGEN) libs -lib libcusolver11); \
-	nvml=$$($(CUGEN) libs -lib libnvidia-ml1); \
+	nvml=$$($(CUGEN) libs -lib libnvidia-ml1); nccl=$$($(CUGEN) libs -lib libnccl2); \
 	export CUGEN_TEST_LIBDIRS="$$cudart:$$cuda"; \
 	export CUGEN_LIBCUDA="$$cuda/libcuda.so.1" CUGEN_LIBCUDART="$$cudart/libcudart.so.12" CUGEN_REQUIRE_ALL_SYMBOLS=1; \
 	export CUGEN_LIBNVRTC="$$nvrtc/libnvrtc.so.12" CUGEN_LIBNVJITLINK="$$jitlink/libnvJitLink.so.12"; \
 	export CUGEN_LIBCUBLAS="$$cublas/libcublas.so.12" CUGEN_LIBCUBLASLT="$$cublaslt/libcublasLt.so.12"; \
 	export CUGEN_LIBCURAND="$$curand/libcurand.so.10" CUGEN_LIBCUFFT="$$cufft/libcufft.so.11"; \
 	export CUGEN_LIBCUSPARSE="$$cusparse/libcusparse.so.12" CUGEN_LIBCUSOLVER="$$cusolver/libcusolver.so.11"; \
-	export CUGEN_LIBNVML="$$nvml/libnvidia-ml.so.1"; \
+	export CUGEN_LIBNVML="$$nvml/libnvidia-ml.so.1" CUGEN_LIBNCCL="$$nccl/libnccl.so.2"; \
 	export LD_LIBRARY_PATH="$$cudart:$$builtins:$$cublas:$$cublaslt:$$cusparse:$$jitlink$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}"; \
 	$(MAKE) --no-print-directory check; \
 	CGO_ENABLED=0 $(GO) test -count=1 ./...; \

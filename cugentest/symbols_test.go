@@ -76,3 +76,35 @@ func TestSymbolsSkipsWithoutLibrary(t *testing.T) {
 		t.Errorf("skipped = %v, errors %q; want a skip", r.skipped, r.errs)
 	}
 }
+
+// TestSymbolsUnloadable: a library that its environment variable names but
+// that cannot be opened (Debian trixie's libnccl2 needs a newer glibc than
+// the test machine's; here libm refused for lacking the Identify symbol)
+// is checked through its ELF dynamic symbol table: exported functions
+// pass, a missing one fails.
+func TestSymbolsUnloadable(t *testing.T) {
+	m := ffi.NewLibrary(ffi.LibraryDesc{Name: "C math", Files: []string{"libm.so.6"}})
+	if err := m.Load(); err != nil {
+		t.Skipf("libm.so.6 does not load here: %v", err)
+	}
+	t.Setenv("CUGEN_TEST_UNLOADABLE", m.Path())
+	for _, c := range []struct {
+		procs []string
+		fail  bool
+	}{
+		{[]string{"cos", "sin"}, false},
+		{[]string{"cos", "cugen_no_such_function"}, true},
+	} {
+		lib := ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{Name: "C math", EnvVar: "CUGEN_TEST_UNLOADABLE", Identify: "cugen_no_such_identify"}))
+		for _, p := range c.procs {
+			lib.NewProc(p, "")
+		}
+		r := (&recorder{TB: t}).run(func(tb testing.TB) { cugentest.Symbols(tb, lib, nil, 12040) })
+		if r.skipped || (len(r.errs) > 0) != c.fail || !strings.Contains(r.text(), "dynamic symbol table") {
+			t.Errorf("%v: skipped %v, errors %q, want failure %v; report:\n%s", c.procs, r.skipped, r.errs, c.fail, r.text())
+		}
+		if c.fail && !strings.Contains(strings.Join(r.errs, "\n"), "cugen_no_such_function") {
+			t.Errorf("the failure does not name the missing function: %q", r.errs)
+		}
+	}
+}

@@ -214,6 +214,10 @@ func (l *Library) Path() string {
 // Name returns the human name given in the LibraryDesc.
 func (l *Library) Name() string { return l.desc.Name }
 
+// EnvVar returns the environment variable of the LibraryDesc that names
+// the library's file, or "".
+func (l *Library) EnvVar() string { return l.desc.EnvVar }
+
 func (l *Library) load() *loadResult {
 	return l.desc.load(hostSearch())
 }

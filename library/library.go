@@ -15,6 +15,7 @@ package library
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/cugen/cugen/parser/ir"
 )
@@ -72,6 +73,17 @@ type Desc struct {
 	// the symbol itself (nvJitLink's __nvJitLinkCreate_12_4 needs 12.4):
 	// the text before the version in messages ("nvJitLink").
 	Since string
+	// PlainDocs: the headers document declarations with plain /* */
+	// comments, not Doxygen's /** */ (nccl.h); the plain comment right
+	// before a declaration is its doc, its one-line title paragraph
+	// ("Reduce", the function's name) dropped.
+	PlainDocs bool
+	// InterposePrefix marks the second entry point a library exports for
+	// every function, for profilers and tools that interpose on the first
+	// (NCCL's pncclAllReduce beside ncclAllReduce, like MPI's PMPI_
+	// names): a declared function named it followed by one of Prefixes is
+	// not bound.
+	InterposePrefix string
 	// Logs are the functions whose failure is explained by a log the
 	// library keeps: the wrapper returns the log with the error.
 	Logs []Log
@@ -176,7 +188,25 @@ func (l Load) WheelsFor(major int) []string {
 // All lists every library cugen binds, in the order packages are
 // generated. The driver comes first: its header is the one a CUDA include
 // directory must have, and CUDA_VERSION is read from it.
-var All = []*Desc{Driver, Runtime, NVRTC, NVJitLink, CuBLAS, CuBLASLt, CuRAND, CuFFT, CuSPARSE, CuSOLVER, NVML}
+var All = []*Desc{Driver, Runtime, NVRTC, NVJitLink, CuBLAS, CuBLASLt, CuRAND, CuFFT, CuSPARSE, CuSOLVER, NVML, NCCL}
+
+// Interposer reports whether sym is the interposition twin of another
+// function of the library (InterposePrefix).
+func (d *Desc) Interposer(sym string) bool {
+	if d == nil || d.InterposePrefix == "" {
+		return false
+	}
+	rest, ok := strings.CutPrefix(sym, d.InterposePrefix)
+	if !ok {
+		return false
+	}
+	for _, p := range d.Prefixes {
+		if strings.HasPrefix(rest, p) {
+			return true
+		}
+	}
+	return false
+}
 
 // ByKey returns the description of a library key, or nil.
 func ByKey(descs []*Desc, key ir.Library) *Desc {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -290,4 +291,59 @@ func TestPinned(t *testing.T) {
 		t.Fatal(err)
 	}
 	parseFails(t, dir, opts, "b.h: ", "b.h (sha256 ")
+}
+
+// TestExtraDirs: Options.Extra adds header directories searched after the
+// set's own (nccl.h from libnccl-dev beside the toolkit's headers). Their
+// headers are included when a library includes them, named and pinned by
+// their path relative to the directory they are in, and held to the pins
+// like the set's own.
+func TestExtraDirs(t *testing.T) {
+	files := map[string]string{"cuda.h": version + "typedef int CUdevice;\n"}
+	extra := map[string]string{
+		"nccl.h": "#include <cuda.h>\ntypedef enum { ncclSuccess = 0, ncclSystemError = 2 } ncclResult_t;\n" +
+			"/* Return the NCCL_VERSION_CODE of the NCCL library in the supplied integer. */\n" +
+			"ncclResult_t  ncclGetVersion(int *version);\nncclResult_t pncclGetVersion(int *version);\n" +
+			"/*\n * Group Start\n *\n * Start a group call.\n */\nncclResult_t  ncclGroupStart();\n",
+	}
+	dir, edir := writeHeaders(t, files), writeHeaders(t, extra)
+	api, err := parser.ParseWith(dir, parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(api.Functions) != 0 {
+		t.Fatalf("without the extra directory: %d functions, want none", len(api.Functions))
+	}
+	pins := map[string]string{}
+	for name, text := range map[string]string{"cuda.h": files["cuda.h"], "nccl.h": extra["nccl.h"]} {
+		sum := sha256.Sum256([]byte(text))
+		pins[name] = hex.EncodeToString(sum[:])
+	}
+	api, err = parser.ParseWith(dir, parser.Options{Extra: []string{edir}, Pinned: pins, PinnedBy: "set t of test.lock"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The interposition twin pncclGetVersion is not bound (InterposePrefix);
+	// the plain comment is the doc (PlainDocs).
+	if len(api.Functions) != 2 {
+		t.Fatalf("%d functions, want ncclGetVersion and ncclGroupStart", len(api.Functions))
+	}
+	// A plain comment's title paragraph ("Group Start") is dropped.
+	if d := api.Functions[1].Doc; d == nil || len(d.Body) != 1 || d.Body[0].Text != "Start a group call." {
+		t.Errorf("ncclGroupStart's doc = %+v, want the one paragraph after its title", d)
+	}
+	if f := api.Functions[0]; f.Symbol != "ncclGetVersion" || f.Pos.File != "nccl.h" || f.Doc == nil || len(f.Doc.Body) == 0 ||
+		!strings.HasPrefix(f.Doc.Body[0].Text, "Return the NCCL_VERSION_CODE") {
+		t.Fatalf("function = %+v (doc %+v), want ncclGetVersion of nccl.h with its doc", *f, f.Doc)
+	}
+	if !slices.Equal(api.Sources, []string{"cuda.h", "nccl.h"}) {
+		t.Errorf("Sources = %v, want [cuda.h nccl.h]", api.Sources)
+	}
+	delete(pins, "nccl.h")
+	parseFails(t, dir, parser.Options{Extra: []string{edir}, Pinned: pins, PinnedBy: "set t of test.lock"},
+		"nccl.h: ", "does not pin: nccl.h")
+	if _, err := parser.ParseWith(dir, parser.Options{Extra: []string{filepath.Join(edir, "nccl.h")}}); err == nil ||
+		!strings.Contains(err.Error(), "is not a directory") {
+		t.Errorf("a file as extra directory: %v", err)
+	}
 }

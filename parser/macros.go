@@ -131,7 +131,11 @@ func (p *parse) perThreadSymbols() (map[string]string, error) {
 		}
 	}
 	for _, h := range headers {
-		b, err := os.ReadFile(filepath.Join(p.dir, h))
+		f, ok := p.find(h)
+		if !ok {
+			continue
+		}
+		b, err := os.ReadFile(f)
 		if err != nil {
 			if os.IsNotExist(err) {
 				continue

@@ -78,6 +78,11 @@ type Options struct {
 	PinnedBy string
 	// Libraries are the libraries to read; nil means library.All.
 	Libraries []*library.Desc
+	// Extra are more header directories, searched after dir in order:
+	// the other packages of a header set (nccl.h from libnccl-dev beside
+	// the toolkit's headers). Their files are named, and pinned, by their
+	// path relative to the directory they are in, as dir's are.
+	Extra []string
 }
 
 // ParseWith is Parse with options.
@@ -104,8 +109,20 @@ func ParseWith(dir string, o Options) (*ir.API, error) {
 	if err != nil {
 		return nil, err
 	}
+	dirs := []string{abs}
+	for _, d := range o.Extra {
+		a, err := filepath.Abs(d)
+		if err != nil {
+			return nil, err
+		}
+		if st, err := os.Stat(a); err != nil || !st.IsDir() {
+			return nil, fmt.Errorf("cugen: extra header directory %s is not a directory", d)
+		}
+		dirs = append(dirs, a)
+	}
 	p := &parse{
 		dir:          abs,
+		dirs:         dirs,
 		opened:       map[string]bool{},
 		lines:        map[string][]string{},
 		served:       map[string]*servedFile{},
@@ -123,6 +140,7 @@ func ParseWith(dir string, o Options) (*ir.API, error) {
 type parse struct {
 	libs     []*library.Desc
 	dir      string
+	dirs     []string        // dir, then Options.Extra: the header directories
 	sysDirs  []string        // the C front end's other include directories
 	libcDirs []string        // those of them that are not a CUDA installation
 	opened   map[string]bool // header-dir-relative files cc opened
@@ -153,16 +171,32 @@ type parse struct {
 	lines      map[string][]string // header lines, for trailing /**< */ docs
 }
 
-// rel reports name relative to the header directory, if it lies inside it.
+// rel reports name relative to the header directory it lies in, if it lies
+// in one.
 func (p *parse) rel(name string) (string, bool) {
 	if !filepath.IsAbs(name) {
 		return "", false
 	}
-	r, err := filepath.Rel(p.dir, filepath.Clean(name))
-	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return "", false
+	for _, d := range p.dirs {
+		r, err := filepath.Rel(d, filepath.Clean(name))
+		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			continue
+		}
+		return filepath.ToSlash(r), true
 	}
-	return filepath.ToSlash(r), true
+	return "", false
+}
+
+// find returns the path of the header h (relative to a header directory)
+// in the first header directory that has it, as #include <h> finds it.
+func (p *parse) find(h string) (string, bool) {
+	for _, d := range p.dirs {
+		f := filepath.Join(d, h)
+		if _, err := os.Stat(f); err == nil {
+			return f, true
+		}
+	}
+	return "", false
 }
 
 // hostConfig is cc's configuration of the host's C compiler: its predefined
@@ -208,12 +242,12 @@ func (p *parse) run() (*ir.API, error) {
 	// (gcc's order for -I), then the system's. Angle names: the header
 	// directory, so <cuda.h> is its own, then the system's; a file that
 	// would shadow a system header is refused (sourceFS).
-	cfg.IncludePaths = append([]string{"", p.dir}, slices.DeleteFunc(cfg.IncludePaths, func(d string) bool { return d == "" || d == "@" })...)
-	cfg.SysIncludePaths = append([]string{p.dir}, cfg.SysIncludePaths...)
+	cfg.IncludePaths = append(append([]string{""}, p.dirs...), slices.DeleteFunc(cfg.IncludePaths, func(d string) bool { return d == "" || d == "@" })...)
+	cfg.SysIncludePaths = append(slices.Clone(p.dirs), cfg.SysIncludePaths...)
 	// Last: the headers cugen supplies where a set lacks them (stubHeaders).
 	cfg.SysIncludePaths = append(cfg.SysIncludePaths, stubDir)
 	for _, d := range append(cfg.IncludePaths, cfg.SysIncludePaths...) {
-		if d != p.dir && filepath.IsAbs(d) && !slices.Contains(p.sysDirs, filepath.Clean(d)) {
+		if !slices.Contains(p.dirs, d) && filepath.IsAbs(d) && !slices.Contains(p.sysDirs, filepath.Clean(d)) {
 			d = filepath.Clean(d)
 			p.sysDirs = append(p.sysDirs, d)
 			// The compiler's and the C library's directories; not
@@ -227,7 +261,7 @@ func (p *parse) run() (*ir.API, error) {
 
 	var src strings.Builder
 	for _, h := range library.Headers(p.libs) {
-		if _, err := os.Stat(filepath.Join(p.dir, h)); err == nil {
+		if _, ok := p.find(h); ok {
 			fmt.Fprintf(&src, "#include <%s>\n", h)
 		}
 	}
@@ -557,7 +591,8 @@ func (p *parse) collect() error {
 					continue
 				}
 				sym := d.Name()
-				if seenFn[sym] {
+				desc := library.ByKey(p.libs, lib)
+				if seenFn[sym] || desc.Interposer(sym) {
 					continue
 				}
 				seenFn[sym] = true
@@ -566,10 +601,14 @@ func (p *parse) collect() error {
 					name = a
 				}
 				fw, forwarded := forwards[sym]
-				if forwarded {
-					name, doc = fw.name, fw.doc
+				fdoc := doc
+				switch {
+				case forwarded:
+					name, fdoc = fw.name, fw.doc
+				case fdoc == "" && desc.PlainDocs:
+					fdoc = plainDocBefore(decl)
 				}
-				fn, err := p.function(d, name, lib, doc)
+				fn, err := p.function(d, name, lib, fdoc)
 				if err != nil {
 					return err
 				}
@@ -577,7 +616,7 @@ func (p *parse) collect() error {
 				if pt, ok := perThread[fn.Symbol]; ok {
 					fn.PerThreadSymbol = pt
 				}
-				if library.ByKey(p.libs, lib).SymbolVersions != "" {
+				if desc.SymbolVersions != "" {
 					fn.SinceVersion = since[fn.Symbol]
 				}
 				if forwarded {
@@ -619,6 +658,39 @@ func docBefore(n cc.Node) string {
 		return ""
 	}
 	return lastDocComment(toks[0].Sep())
+}
+
+// plainDocBefore returns the plain /* ... */ comment that ends right before
+// a declaration (nothing but white space between), for headers that
+// document so (library.Desc.PlainDocs). A first paragraph of one short
+// line without a full stop is the comment's title ("Reduce",
+// "ncclRedOpCreatePreMulSum") and is dropped.
+func plainDocBefore(n cc.Node) string {
+	d, ok := n.(*cc.Declaration)
+	if !ok || d.DeclarationSpecifiers == nil {
+		return ""
+	}
+	toks := cc.NodeTokens(headSpecifier(d.DeclarationSpecifiers))
+	if len(toks) == 0 {
+		return ""
+	}
+	sep := bytes.TrimRight(toks[0].Sep(), " \t\r\n")
+	if !bytes.HasSuffix(sep, []byte("*/")) {
+		return ""
+	}
+	i := bytes.LastIndex(sep, []byte("/*"))
+	if i < 0 || bytes.HasPrefix(sep[i:], []byte("/**")) {
+		return ""
+	}
+	doc := cleanComment(string(sep[i+2 : len(sep)-2]))
+	if title, rest, ok := strings.Cut(doc, "\n\n"); ok && !strings.Contains(title, "\n") &&
+		len(strings.Fields(title)) <= 4 && !strings.HasSuffix(title, ".") {
+		doc = strings.TrimSpace(rest)
+	}
+	if strings.Trim(doc, "* \t\r\n") == "" {
+		return ""
+	}
+	return doc
 }
 
 // headSpecifier returns the first declaration specifier of a list, or nil.

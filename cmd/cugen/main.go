@@ -102,6 +102,13 @@ type source struct {
 	headers, set, lockPath *string
 	lock                   *lock.Lock  // with -set, after resolve
 	entry                  *lock.Entry // with -set, after resolve
+	with                   []withDir   // with -set, after resolve: the set's headers entries
+}
+
+// withDir is a headers entry of a set and its verified directory.
+type withDir struct {
+	entry *lock.Entry
+	dir   string
 }
 
 // addSource registers -headers, -set and -lock.
@@ -139,16 +146,7 @@ func (s *source) resolve(stderr io.Writer) (dir, origin string, opts parser.Opti
 			return "", "", opts, err
 		}
 		s.lock, s.entry = l, e
-		var dir string
-		if e.Toolkit() {
-			// A toolkit set (13.0) is verified in place, never fetched.
-			dir, err = lock.ToolkitDir(e)
-		} else {
-			var cache string
-			if cache, err = lock.DefaultCacheDir(); err == nil {
-				dir, err = lock.Fetch(context.Background(), e, cache, stderr)
-			}
-		}
+		dir, err := s.fetch(e, stderr)
 		if err != nil {
 			return "", "", opts, err
 		}
@@ -160,11 +158,48 @@ func (s *source) resolve(stderr io.Writer) (dir, origin string, opts parser.Opti
 		for _, f := range e.Files {
 			opts.Pinned[f.Path] = f.SHA256
 		}
+		// The headers entries the set reads too (nccl.h): fetched and
+		// pinned the same way, searched after the set's directory.
+		with, err := l.With(e)
+		if err != nil {
+			return "", "", opts, err
+		}
+		for _, h := range with {
+			hdir, err := s.fetch(h, stderr)
+			if err != nil {
+				return "", "", opts, err
+			}
+			for _, f := range h.Files {
+				if _, dup := opts.Pinned[f.Path]; dup {
+					return "", "", opts, fmt.Errorf("cugen: %s and %s of %s both pin %s", e, h, l.Path, f.Path)
+				}
+				opts.Pinned[f.Path] = f.SHA256
+			}
+			opts.Extra = append(opts.Extra, hdir)
+			s.with = append(s.with, withDir{h, hdir})
+		}
 		opts.PinnedBy = fmt.Sprintf("%s of %s (cugen lock -set %s pins a header added to the parser's list)", e, l.Path, e.Name)
-		s.lock, s.entry = l, e
-		return dir, fmt.Sprintf("headers.lock set %s (sha256 %s)", e.Name, shortDigest(e.Digest())), opts, nil
+		digest, err := l.SetDigest(e)
+		if err != nil {
+			return "", "", opts, err
+		}
+		return dir, fmt.Sprintf("headers.lock set %s (sha256 %s)", e.Name, shortDigest(digest)), opts, nil
 	}
 	return "", "", opts, errors.New("cugen: -headers DIR or -set NAME is required")
+}
+
+// fetch returns the verified directory of a lock entry's files: a toolkit
+// set's include directory, verified in place, or the entry's .deb
+// extracted into the cache.
+func (s *source) fetch(e *lock.Entry, stderr io.Writer) (string, error) {
+	if e.Toolkit() {
+		return lock.ToolkitDir(e)
+	}
+	cache, err := lock.DefaultCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return lock.Fetch(context.Background(), e, cache, stderr)
 }
 
 // parse resolves the source and parses its headers.
@@ -367,19 +402,35 @@ func cmdLock(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	api, err := parser.Parse(dir)
+	var extra []string
+	for _, w := range src.with {
+		extra = append(extra, w.dir)
+	}
+	api, err := parser.ParseWith(dir, parser.Options{Extra: extra})
 	if err != nil {
 		return err
 	}
-	before := len(src.entry.Files)
-	if err := lock.Update(src.entry, dir, api.Sources); err != nil {
-		return err
+	// Each file the parse read goes to the entry whose directory the
+	// parser found it in: the set's, else its headers entries' in order.
+	entries := []withDir{{src.entry, dir}}
+	entries = append(entries, src.with...)
+	files := make([][]string, len(entries))
+	for _, f := range api.Sources {
+		for i, w := range entries {
+			if _, err := os.Stat(filepath.Join(w.dir, filepath.FromSlash(f))); err == nil {
+				files[i] = append(files[i], f)
+				break
+			}
+		}
 	}
-	if err := src.lock.WriteFile(*src.lockPath); err != nil {
-		return err
+	for i, w := range entries {
+		before := len(w.entry.Files)
+		if err := lock.Update(w.entry, w.dir, files[i]); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "cugen: %s: %d files pinned (%d before) in %s\n", w.entry, len(w.entry.Files), before, *src.lockPath)
 	}
-	fmt.Fprintf(stdout, "cugen: %s: %d files pinned (%d before) in %s\n", src.entry, len(src.entry.Files), before, *src.lockPath)
-	return nil
+	return src.lock.WriteFile(*src.lockPath)
 }
 
 func cmdLibs(args []string, stdout, stderr io.Writer) error {

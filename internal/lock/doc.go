@@ -33,20 +33,29 @@
 //		note generated on the GPU machine from the toolkit's include directory
 //		sha256 5e02...77c1 cuda.h
 //
+//	headers libnccl-dev
+//		deb libnccl-dev 2.22.3-1-1 amd64 trixie 260d...b8dc
+//		root usr/include
+//		sha256 3141...2f11 nccl.h
+//
 //	lib libcudart12
 //		deb libcudart12 12.4.127~12.4.1-2 amd64 trixie 361b...4130
 //		root usr/lib/x86_64-linux-gnu
 //		sha256 1a2b...3c4d libcudart.so.12
 //
 // An entry starts with "set NAME" (a header set, named by the CUDA
-// version it is selected by, as in `make headers CUDA=12.4`) or
-// "lib NAME" (a library package used by tests). The lines after it, up to
+// version it is selected by, as in `make headers CUDA=12.4`), "headers
+// NAME" (a package of more headers that sets read beside their own: nccl.h
+// is in no toolkit package) or "lib NAME" (a library package used by
+// tests). The lines after it, up to
 // the next entry, are "KEY VALUE..." with any leading white space:
 //
 //	cuda VERSION                            the CUDA toolkit version (sets only, required)
 //	deb PACKAGE VERSION ARCH SUITE SHA256   Debian origin: the exact .deb and its sha256
 //	toolkit                                 toolkit origin: no package, files verified in place
 //	root PATH                               directory inside the .deb that is extracted (deb only)
+//	with NAME                               a headers entry the set's parse also reads (sets only;
+//	                                        any number, searched in order after the set's directory)
 //	note TEXT                               free text, kept in order by Format
 //	sha256 HASH PATH                        one per file, PATH relative to root (or to the
 //	                                        toolkit's include directory); at least one
@@ -55,12 +64,15 @@
 // letters, digits and "._+-", starting with a letter or digit ([CheckName]);
 // "..", "." or "a/b" is an error when the lock is read. The deb fields
 // (part of a file name in the cache) follow the same rule, with "~" and ":".
-// Exactly one of deb and toolkit is required. Paths are slash separated,
+// Exactly one of deb and toolkit is required; headers and lib entries need
+// deb. A set's files and those of its headers entries are pinned apart,
+// each relative to its own root, and `cugen lock -set NAME` rewrites both;
+// the set's identity in generated files ([Lock.SetDigest]) covers them all. Paths are slash separated,
 // relative, without "." or ".." elements or white space. Blank lines and
 // lines starting with # are ignored.
 //
 // [Format] writes the canonical form: the fixed preamble, sets in version
-// order then libs in name order, each entry's lines in the order above,
+// order, then headers and libs entries in name order, each entry's lines in the order above,
 // files sorted by path, a tab before each line of an entry and a blank line
 // between entries. Parse followed by Format gives back the same bytes for
 // any canonical file; a test checks that the committed headers.lock is.
@@ -72,15 +84,16 @@
 //
 //	apt/                 private apt state: sources.list.d/, lists/, cache/
 //	debs/P_V_A.deb       downloaded packages, named as apt-get download names them
-//	headers/SET/ROOT/    extracted header sets
-//	libs/NAME/ROOT/      extracted library packages
+//	headers/SET/ROOT/            extracted header sets
+//	extra-headers/NAME/ROOT/     extracted headers entries
+//	libs/NAME/ROOT/              extracted library packages
 //
 // An extracted directory is only ever created by renaming a fully extracted
 // and verified temporary directory into place, so a crash leaves either the
 // old directory or the new one. Directories are created 0755 and files
 // keep the .deb's modes (both less the umask), so one cache can be shared
 // between users. Fetch only ever removes entries strictly inside the
-// cache's debs/, headers/ and libs/ directories (its temporary and
+// cache's debs/, headers/, extra-headers/ and libs/ directories (its temporary and
 // replaced directories), never the cache itself or anything outside it.
 // When the extracted files already verify,
 // Fetch neither runs apt nor touches the network.

@@ -177,8 +177,11 @@ func Fetch(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (stri
 }
 
 func kindDir(k Kind) string {
-	if k == KindLib {
+	switch k {
+	case KindLib:
 		return "libs"
+	case KindHeaders:
+		return "extra-headers"
 	}
 	return "headers"
 }

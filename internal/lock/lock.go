@@ -22,6 +22,9 @@ const (
 	KindSet Kind = "set"
 	// KindLib is a library package, loaded by tests.
 	KindLib Kind = "lib"
+	// KindHeaders is a package of more headers that sets add to their own
+	// with a with line (nccl.h, which no toolkit package holds).
+	KindHeaders Kind = "headers"
 )
 
 // A Lock is a parsed headers.lock.
@@ -38,6 +41,7 @@ type Entry struct {
 	CUDA  string   // CUDA toolkit version, "12.4.1"; sets only
 	Deb   *Deb     // Debian origin; nil for toolkit origin
 	Root  string   // directory inside the .deb that is extracted; deb origin only
+	With  []string // headers entries whose directories the set's parse also reads; sets only
 	Notes []string // free text
 	Files []File   // sorted by Path
 
@@ -82,6 +86,38 @@ func (l *Lock) Entry(set string) (*Entry, error) { return l.find(KindSet, set) }
 
 // Lib returns the library package entry called name.
 func (l *Lock) Lib(name string) (*Entry, error) { return l.find(KindLib, name) }
+
+// With returns the headers entries a set reads beside its own files, in
+// the order of its with lines.
+func (l *Lock) With(set *Entry) ([]*Entry, error) {
+	var out []*Entry
+	for _, name := range set.With {
+		h, err := l.find(KindHeaders, name)
+		if err != nil {
+			return nil, fmt.Errorf("%s: with %s: %w", set, name, err)
+		}
+		out = append(out, h)
+	}
+	return out, nil
+}
+
+// SetDigest is the Digest of a set and the headers entries it reads: one
+// identity for every file its parse may read.
+func (l *Lock) SetDigest(set *Entry) (string, error) {
+	with, err := l.With(set)
+	if err != nil {
+		return "", err
+	}
+	if len(with) == 0 {
+		return set.Digest(), nil
+	}
+	var b bytes.Buffer
+	for _, e := range append([]*Entry{set}, with...) {
+		e.format(&b)
+	}
+	sum := sha256.Sum256(b.Bytes())
+	return hex.EncodeToString(sum[:]), nil
+}
 
 func (l *Lock) find(k Kind, name string) (*Entry, error) {
 	var names []string
@@ -136,8 +172,8 @@ func Parse(r io.Reader, name string) (*Lock, error) {
 			return at("missing root line")
 		case e.Deb == nil && e.Root != "":
 			return at("root line with toolkit origin (only a .deb has a root)")
-		case e.Deb == nil && e.Kind == KindLib:
-			return at("toolkit origin: libs need a deb line")
+		case e.Deb == nil && e.Kind != KindSet:
+			return at("toolkit origin: %s entries need a deb line", e.Kind)
 		case len(e.Files) == 0:
 			return at("no sha256 lines")
 		}
@@ -159,7 +195,7 @@ func Parse(r io.Reader, name string) (*Lock, error) {
 			}
 			return nil
 		}
-		if key == string(KindSet) || key == string(KindLib) {
+		if key == string(KindSet) || key == string(KindLib) || key == string(KindHeaders) {
 			if err := finish(); err != nil {
 				return nil, err
 			}
@@ -181,7 +217,7 @@ func Parse(r io.Reader, name string) (*Lock, error) {
 		if e == nil {
 			return nil, errf("%q line before the first set or lib line", key)
 		}
-		if key != "sha256" && key != "note" {
+		if key != "sha256" && key != "note" && key != "with" {
 			if prev := seen[key]; prev != 0 {
 				return nil, errf("second %s line in %s (first at line %d)", key, e, prev)
 			}
@@ -227,6 +263,20 @@ func Parse(r io.Reader, name string) (*Lock, error) {
 				return nil, errf("root: %q is not a relative slash-separated path", args[0])
 			}
 			e.Root = args[0]
+		case "with":
+			if e.Kind != KindSet {
+				return nil, errf("with line in %s: only sets have one", e)
+			}
+			if err := nargs(1); err != nil {
+				return nil, err
+			}
+			if err := CheckName(args[0]); err != nil {
+				return nil, errf("with: %v", err)
+			}
+			if slices.Contains(e.With, args[0]) {
+				return nil, errf("with %s twice in %s", args[0], e)
+			}
+			e.With = append(e.With, args[0])
 		case "note":
 			if len(args) == 0 {
 				return nil, errf("empty note")
@@ -259,6 +309,11 @@ func Parse(r io.Reader, name string) (*Lock, error) {
 	}
 	if len(l.Entries) == 0 {
 		return nil, fmt.Errorf("%s: no entries", name)
+	}
+	for _, e := range l.Entries {
+		if _, err := l.With(e); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, e.Line, err)
+		}
 	}
 	return l, nil
 }
@@ -311,11 +366,12 @@ const Preamble = `# headers.lock: the NVIDIA files cugen reads, pinned by sha256
 # the package doc of github.com/cugen/cugen/internal/lock. Written by cugen;
 # comments other than this one are not kept.
 #
-#	set NAME | lib NAME                       starts an entry
+#	set NAME | lib NAME | headers NAME        starts an entry
 #	cuda VERSION                              CUDA toolkit version (sets)
 #	deb PACKAGE VERSION ARCH SUITE SHA256     Debian origin
 #	toolkit                                   toolkit origin: verified in place
 #	root PATH                                 directory extracted from the .deb
+#	with NAME                                 a headers entry the set also reads
 #	note TEXT                                 free text
 #	sha256 HASH PATH                          a file, relative to root
 `
@@ -326,12 +382,10 @@ func (l *Lock) Format() []byte {
 	var b bytes.Buffer
 	b.WriteString(Preamble)
 	es := slices.Clone(l.Entries)
+	rank := map[Kind]int{KindSet: 0, KindHeaders: 1, KindLib: 2}
 	slices.SortStableFunc(es, func(a, b *Entry) int {
 		if a.Kind != b.Kind {
-			if a.Kind == KindSet {
-				return -1
-			}
-			return 1
+			return rank[a.Kind] - rank[b.Kind]
 		}
 		return compareNames(a.Name, b.Name)
 	})
@@ -366,6 +420,9 @@ func (e *Entry) format(b *bytes.Buffer) {
 	}
 	if e.Root != "" {
 		fmt.Fprintf(b, "\troot %s\n", e.Root)
+	}
+	for _, w := range e.With {
+		fmt.Fprintf(b, "\twith %s\n", w)
 	}
 	for _, n := range e.Notes {
 		fmt.Fprintf(b, "\tnote %s\n", strings.Join(strings.Fields(n), " "))

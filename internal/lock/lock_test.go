@@ -23,6 +23,7 @@ set 12.4
 	cuda 12.4.1
 	deb nvidia-cuda-dev 12.4.127~12.4.1-2 amd64 trixie ` + h1 + `
 	root usr/include
+	with libnccl-dev
 	note the set cugen commits bindings for
 	sha256 ` + h2 + ` crt/host_defines.h
 	sha256 ` + h1 + ` cuda.h
@@ -32,6 +33,11 @@ set 13.0
 	toolkit
 	note from the GPU machine's toolkit
 	sha256 ` + h1 + ` cuda.h
+
+headers libnccl-dev
+	deb libnccl-dev 2.22.3-1-1 amd64 trixie ` + h2 + `
+	root usr/include
+	sha256 ` + h1 + ` nccl.h
 
 lib libcuda1
 	deb libcuda1 550.163.01-2 amd64 trixie ` + h2 + `
@@ -65,6 +71,23 @@ func TestRoundTrip(t *testing.T) {
 	if _, err := l.Lib("libcuda1"); err != nil {
 		t.Error(err)
 	}
+	// set 12.4 reads libnccl-dev's headers too: its digest covers them.
+	with, err := l.With(e)
+	if err != nil || len(with) != 1 || with[0].Kind != KindHeaders || with[0].Files[0].Path != "nccl.h" {
+		t.Errorf("With(set 12.4) = %v, %v", with, err)
+	}
+	d, err := l.SetDigest(e)
+	if err != nil || d == e.Digest() {
+		t.Errorf("SetDigest(set 12.4) = %s, %v: want other than the set's own digest %s", d, err, e.Digest())
+	}
+	with[0].Files[0].SHA256 = h2
+	if d2, _ := l.SetDigest(e); d2 == d {
+		t.Errorf("SetDigest(set 12.4) did not change with a file of its headers entry")
+	}
+	tk, _ := l.Entry("13.0")
+	if d, err := l.SetDigest(tk); err != nil || d != tk.Digest() {
+		t.Errorf("SetDigest(set 13.0) = %s, %v; want its Digest %s (no with lines)", d, err, tk.Digest())
+	}
 	if _, err := l.Entry("libcuda1"); err == nil || !strings.Contains(err.Error(), `no set "libcuda1" (it has: 9.0, 12.4, 13.0)`) {
 		t.Errorf("Entry(libcuda1) error = %v", err)
 	}
@@ -74,6 +97,10 @@ func TestRoundTrip(t *testing.T) {
 // and spacing dropped.
 func TestFormatSorts(t *testing.T) {
 	messy := `# my comment
+headers libnccl-dev
+	sha256 ` + h1 + ` nccl.h
+	root usr/include
+	deb libnccl-dev 2.22.3-1-1 amd64 trixie ` + h2 + `
 lib libcuda1
   sha256 ` + h1 + ` libcuda.so.1
   root usr/lib/x86_64-linux-gnu/nvidia/current
@@ -89,6 +116,7 @@ set 12.4
 `
 	messy = strings.Replace(messy, "   # not a comment: an error, see TestParseErrors", "", 1) + `	sha256 ` + h2 + ` crt/host_defines.h
 	note the set cugen commits bindings for
+	with libnccl-dev
 	root usr/include
 	deb nvidia-cuda-dev 12.4.127~12.4.1-2 amd64 trixie ` + h1 + `
 	cuda 12.4.1
@@ -147,6 +175,18 @@ func TestCommittedLock(t *testing.T) {
 		if set != "11.8" && !has(e, "nvJitLink.h") {
 			t.Errorf("set %s does not lock nvJitLink.h", set)
 		}
+		// nccl.h, in no toolkit package, comes from libnccl-dev.
+		with, err := l.With(e)
+		if err != nil {
+			t.Error(err)
+		}
+		nccl := false
+		for _, h := range with {
+			nccl = nccl || has(h, "nccl.h")
+		}
+		if want := set == "12.4" || set == "13.0"; nccl != want {
+			t.Errorf("set %s reads nccl.h through its with lines: %v, want %v", set, nccl, want)
+		}
 	}
 	// Every library's test libraries (Desc.LockLibs) are locked.
 	for _, d := range library.All {
@@ -195,7 +235,7 @@ func TestParseErrors(t *testing.T) {
 		{"set 1\ncuda 1.0\ntoolkit\nroot usr/include\n" + file, "x.lock:1: set 1: root line with toolkit origin"},
 		{"set 1\ncuda 1.0\n" + deb + "root usr/include\n", "x.lock:1: set 1: no sha256 lines"},
 		{"lib l\ncuda 1.0\n", "x.lock:2: cuda line in lib l: only sets have one"},
-		{"lib l\ntoolkit\n" + file, "x.lock:1: lib l: toolkit origin: libs need a deb line"},
+		{"lib l\ntoolkit\n" + file, "x.lock:1: lib l: toolkit origin: lib entries need a deb line"},
 		{"set 1\ncuda 1.0\n" + deb + "root usr/include\n" + file + "note\n", "x.lock:6: empty note"},
 		// Entry names are cache directory names: never a path.
 		{"lib ..\n" + deb + "root usr/lib\n" + file, `x.lock:1: lib: entry name ".."`},
@@ -207,6 +247,13 @@ func TestParseErrors(t *testing.T) {
 		{"lib -x\n", `x.lock:1: lib: entry name "-x"`},
 		{"lib l\ndeb ../../p 1 amd64 trixie " + h1 + "\n", `x.lock:2: deb: package "../../p"`},
 		{"lib l\ndeb p 1/2 amd64 trixie " + h1 + "\n", `x.lock:2: deb: version "1/2"`},
+		// with names a headers entry, once, and only sets have it.
+		{"set 1\ncuda 1.0\n" + deb + "root usr/include\nwith nccl\n" + file, `x.lock:1: set 1: with nccl: x.lock has no headers "nccl"`},
+		{"set 1\ncuda 1.0\n" + deb + "root usr/include\nwith l\n" + file + "lib l\n" + deb + "root usr/lib\n" + file, `x.lock:1: set 1: with l: x.lock has no headers "l"`},
+		{"set 1\ncuda 1.0\nwith h\nwith h\n", "x.lock:4: with h twice in set 1"},
+		{"set 1\ncuda 1.0\nwith ../h\n", `x.lock:3: with: entry name "../h"`},
+		{"lib l\nwith h\n", "x.lock:2: with line in lib l: only sets have one"},
+		{"headers h\ntoolkit\n" + file, "x.lock:1: headers h: toolkit origin: headers entries need a deb line"},
 	} {
 		_, err := Parse(strings.NewReader(tc.in), "x.lock")
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
