@@ -119,6 +119,12 @@ type Load struct {
 	// (nvidia/cuda_runtime/lib for CUDA 12; nvidia/cu13/lib, shared by all
 	// of CUDA 13's wheels); the key 0 serves every major.
 	Wheels map[int][]string
+	// Pip names the pip package per CUDA major where it does not follow
+	// the toolkit wheels' naming (PipPackage): nvidia-nccl-cu13.
+	Pip map[int]string
+	// Apart: the library is not part of the CUDA toolkit (NCCL); doctor
+	// names Package instead of the toolkit as the way to install it.
+	Apart string
 	// WSL: also look in WSL's driver directory (the driver only).
 	WSL bool
 	// Identify is a symbol every genuine copy of the library exports.

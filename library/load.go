@@ -92,12 +92,15 @@ func (l Load) PerMajor() bool {
 }
 
 // PipPackage names the pip package of NVIDIA's that installs the library
-// for a CUDA major, or "" if none does: the CUDA 12 wheels are named after
+// for a CUDA major, or "" if none does: Pip's, or else the CUDA 12 wheels are named after
 // the directory they install into (nvidia/cuda_runtime/lib:
 // nvidia-cuda-runtime-cu12), and the CUDA 13 ones, which share
 // nvidia/cu13/lib, keep that name without the suffix (nvidia-cuda-runtime,
 // version 13).
 func (l Load) PipPackage(major int) string {
+	if p, ok := l.Pip[major]; ok {
+		return p
+	}
 	ws := l.WheelsFor(12)
 	if len(ws) == 0 || len(l.WheelsFor(major)) == 0 {
 		return ""

@@ -29,6 +29,9 @@ func TestPipPackage(t *testing.T) {
 		{CuBLASLt, 13, "nvidia-cublas"},
 		{CuFFT, 12, "nvidia-cufft-cu12"},
 		{Driver, 12, ""},
+		// NCCL is not a toolkit wheel: its cu13 package keeps the suffix.
+		{NCCL, 12, "nvidia-nccl-cu12"},
+		{NCCL, 13, "nvidia-nccl-cu13"},
 	} {
 		if got := c.d.Load.PipPackage(c.major); got != c.want {
 			t.Errorf("%s %d: %q, want %q", c.d.Key, c.major, got, c.want)

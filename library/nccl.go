@@ -24,7 +24,9 @@ var NCCL = &Desc{
 		Name:     "NCCL (CUDA %d)",
 		EnvVar:   "CUGEN_LIBNCCL",
 		Files:    map[int][]string{12: {"libnccl.so.2"}, 13: {"libnccl.so.2"}},
-		Wheels:   map[int][]string{12: {"nvidia/nccl/lib"}, 13: {"nvidia/nccl/lib", "nvidia/cu13/lib"}},
+		Wheels:   map[int][]string{12: {"nvidia/nccl/lib"}, 13: {"nvidia/nccl/lib"}},
+		Pip:      map[int]string{12: "nvidia-nccl-cu12", 13: "nvidia-nccl-cu13"},
+		Apart:    "NCCL (NVIDIA's libnccl2 package)",
 		Identify: "ncclGetVersion",
 	},
 	// nccl.h's plain comments say what a function returns in prose the

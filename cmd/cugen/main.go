@@ -6,6 +6,7 @@
 //
 //	cugen gen -set 12.4 [-lock headers.lock] [-out generated/cuda12]
 //	cugen gen -headers /usr/local/cuda/include -out ./cuda
+//	cugen gen -headers /usr/local/cuda/include -with .../nvidia/nccl/include -out ./cuda   nccl.h from NCCL's wheel
 //	cugen gen -check ...             write nothing; fail listing what a gen would change
 //	cugen ir -headers DIR [-out F]   the parsed IR as JSON (gzip-compressed if F ends in .gz)
 //	cugen gen -ir FILE -origin TEXT -out DIR   generate from a saved IR
@@ -78,8 +79,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // usage names every flag of every command (TestUsageListsEveryFlag).
 const usage = `usage:
-  cugen gen (-headers DIR | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-out DIR] [-importpath PATH] [-demo=false] [-check]
-  cugen ir (-headers DIR | -set NAME [-lock FILE]) [-out FILE]
+  cugen gen (-headers DIR [-with DIR]... | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-out DIR] [-importpath PATH] [-demo=false] [-check]
+  cugen ir (-headers DIR [-with DIR]... | -set NAME [-lock FILE]) [-out FILE]
   cugen headers -set NAME [-lock FILE]
   cugen lock -set NAME [-lock FILE]
   cugen libs -lib NAME [-lock FILE]
@@ -100,6 +101,7 @@ type errFlagPrinted struct{ error }
 // source is how a command finds its headers: a directory, or a lock entry.
 type source struct {
 	headers, set, lockPath *string
+	extra                  dirList
 	lock                   *lock.Lock  // with -set, after resolve
 	entry                  *lock.Entry // with -set, after resolve
 	with                   []withDir   // with -set, after resolve: the set's headers entries
@@ -111,12 +113,19 @@ type withDir struct {
 	dir   string
 }
 
-// addSource registers -headers, -set and -lock.
+// addSource registers -headers, -with, -set and -lock.
 func addSource(fs *flag.FlagSet) *source {
 	s := addSet(fs)
 	s.headers = fs.String("headers", "", "CUDA include directory (e.g. /usr/local/cuda/include)")
+	fs.Var(&s.extra, "with", "with -headers: one more header directory, searched after it (repeatable; nccl.h from NCCL's wheel, .../nvidia/nccl/include)")
 	return s
 }
+
+// dirList is a repeatable directory flag.
+type dirList []string
+
+func (d *dirList) String() string     { return strings.Join(*d, ",") }
+func (d *dirList) Set(v string) error { *d = append(*d, v); return nil }
 
 // addSet registers -set and -lock only, for the commands that work on a
 // lock entry (headers, lock): -headers is then an unknown flag.
@@ -134,7 +143,10 @@ func (s *source) resolve(stderr io.Writer) (dir, origin string, opts parser.Opti
 	switch {
 	case *s.headers != "" && *s.set != "":
 		return "", "", opts, errors.New("cugen: give -headers or -set, not both")
+	case len(s.extra) > 0 && *s.headers == "":
+		return "", "", opts, errors.New("cugen: -with goes with -headers (a -set names the header packages it reads in the lock file)")
 	case *s.headers != "":
+		opts.Extra = s.extra
 		return *s.headers, "", opts, nil
 	case *s.set != "":
 		l, err := lock.ReadFile(*s.lockPath)

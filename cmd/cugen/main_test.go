@@ -678,8 +678,12 @@ func TestLockCutShortRealSet(t *testing.T) {
 	}
 	cut := *e
 	cut.Files = e.Files[:7]
+	with, err := l.With(e) // the set's headers entries, whole
+	if err != nil {
+		t.Fatal(err)
+	}
 	p := filepath.Join(t.TempDir(), "cut.lock")
-	if err := (&lock.Lock{Entries: []*lock.Entry{&cut}}).WriteFile(p); err != nil {
+	if err := (&lock.Lock{Entries: append([]*lock.Entry{&cut}, with...)}).WriteFile(p); err != nil {
 		t.Fatal(err)
 	}
 	code, _, stderr := cugen(t, "ir", "-set", "12.4", "-lock", p)
@@ -919,5 +923,53 @@ func TestGenFromCompressedIR(t *testing.T) {
 	}
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("%s was created by a failed run", out)
+	}
+}
+
+// TestWithHeaders: -with adds a header directory to a -headers parse, as a
+// set's with lines do (nccl.h from NCCL's wheel beside a toolkit's
+// headers); without it the library is not bound, and -with needs -headers.
+// Uses the shared header cache; skipped where set 12.4 is not fetched.
+func TestWithHeaders(t *testing.T) {
+	l, err := lock.ReadFile("../../headers.lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := l.Entry("12.4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, err := l.With(e)
+	if err != nil || len(with) == 0 {
+		t.Fatalf("set 12.4 reads no headers entries: %v", err)
+	}
+	cache, err := lock.DefaultCacheDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	dir := filepath.Join(cache, "headers", e.Name, e.Root)
+	if err := lock.Verify(dir, e); err != nil {
+		t.Skipf("set 12.4 not in the cache (make headers): %v", firstLine(err.Error()))
+	}
+	var nccl string
+	for _, h := range with {
+		if d := filepath.Join(cache, "extra-headers", h.Name, h.Root); h.Name == "libnccl-dev" && lock.Verify(d, h) == nil {
+			nccl = d
+		}
+	}
+	if nccl == "" {
+		t.Skip("libnccl-dev not in the cache (make headers)")
+	}
+	code, stdout, stderr := cugen(t, "ir", "-headers", dir)
+	if code != 0 || strings.Contains(stdout, `"ncclAllReduce"`) {
+		t.Fatalf("without -with: exit %d, ncclAllReduce bound %v: %s", code, strings.Contains(stdout, `"ncclAllReduce"`), stderr)
+	}
+	code, stdout, stderr = cugen(t, "ir", "-headers", dir, "-with", nccl)
+	if code != 0 || !strings.Contains(stdout, `"ncclAllReduce"`) {
+		t.Fatalf("with -with: exit %d, ncclAllReduce bound %v: %s", code, strings.Contains(stdout, `"ncclAllReduce"`), stderr)
+	}
+	code, _, stderr = cugen(t, "ir", "-set", "12.4", "-with", nccl)
+	if code != 1 || !strings.Contains(stderr, "-with goes with -headers") {
+		t.Errorf("-set with -with: exit %d, %q", code, stderr)
 	}
 }

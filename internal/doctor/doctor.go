@@ -295,7 +295,11 @@ func (r *run) advice(d *library.Desc, spec library.LoadSpec, major int, err erro
 	if pip := d.Load.PipPackage(major); pip != "" {
 		ways = append(ways, fmt.Sprintf("pip install %s (wheel %s)", pip, strings.Join(spec.Wheels, ", ")))
 	}
-	ways = append(ways, fmt.Sprintf("install the CUDA %d toolkit", major), "set "+spec.EnvVar+" to its path")
+	toolkit := fmt.Sprintf("install the CUDA %d toolkit", major)
+	if d.Load.Apart != "" {
+		toolkit = fmt.Sprintf("install %s built for CUDA %d", d.Load.Apart, major)
+	}
+	ways = append(ways, toolkit, "set "+spec.EnvVar+" to its path")
 	return files + " not found: " + strings.Join(ways, " or ")
 }
 

@@ -233,6 +233,12 @@ func TestAbsent(t *testing.T) {
 	if rep.Errors < 1 {
 		t.Errorf("Errors = %d, want the absent cuFFT counted", rep.Errors)
 	}
+	// NCCL is not part of the toolkit: the advice names NCCL and its
+	// cu13 wheel (not named like the toolkit's).
+	_, lines = doctor(t, Options{Majors: []int{13}, Libs: []string{"nccl"}})
+	if l := hasLine(t, lines, `cuda13/nccl: .*`); strings.Contains(l, "not loaded") {
+		hasLine(t, lines, regexp.QuoteMeta("error: cuda13/nccl: libnccl.so.2 not found: pip install nvidia-nccl-cu13 (wheel nvidia/nccl/lib) or install NCCL (NVIDIA's libnccl2 package) built for CUDA 13 or set CUGEN_LIBNCCL to its path"))
+	}
 
 	missing := filepath.Join(dir, "nowhere", "libcuda.so.1")
 	t.Setenv("CUGEN_LIBCUDA", missing)

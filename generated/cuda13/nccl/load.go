@@ -13,7 +13,7 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Name:     "NCCL (CUDA 13)",
 	EnvVar:   "CUGEN_LIBNCCL",
 	Files:    []string{"libnccl.so.2"},
-	Wheels:   []string{"nvidia/nccl/lib", "nvidia/cu13/lib"},
+	Wheels:   []string{"nvidia/nccl/lib"},
 	Identify: "ncclGetVersion",
 }))
 
