@@ -2,11 +2,13 @@ package cugentest
 
 import (
 	"debug/elf"
+	"errors"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 )
 
@@ -31,11 +33,12 @@ func Symbols(t testing.TB, lib *ffiimpl.Library, version func() (int32, error), 
 	t.Helper()
 	procs := lib.Procs()
 	if err := lib.Load(); err != nil {
-		file := ""
-		if v := lib.EnvVar(); v != "" {
-			file = os.Getenv(v)
+		var le *ffi.LoadError
+		file, ok := "", false
+		if errors.As(err, &le) {
+			file, ok = le.Unopenable()
 		}
-		if file == "" {
+		if !ok {
 			t.Skipf("library not found: %v", err)
 		}
 		t.Logf("cannot open the library (%v): reading the dynamic symbol table of %s instead", err, file)

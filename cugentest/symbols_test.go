@@ -1,7 +1,11 @@
 package cugentest_test
 
 import (
+	"debug/elf"
+	"encoding/binary"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -78,30 +82,43 @@ func TestSymbolsSkipsWithoutLibrary(t *testing.T) {
 }
 
 // TestSymbolsUnloadable: a library that its environment variable names but
-// that cannot be opened (Debian trixie's libnccl2 needs a newer glibc than
-// the test machine's; here libm refused for lacking the Identify symbol)
-// is checked through its ELF dynamic symbol table: exported functions
-// pass, a missing one fails.
+// that the dynamic loader cannot open (Debian trixie's libnccl2 needs a
+// newer glibc than the test machine's; here a copy of libm marked as an
+// arm64 object) is checked through its ELF dynamic symbol table: exported
+// functions pass, a missing one fails. A file that opens but is refused
+// (not the library) still skips.
 func TestSymbolsUnloadable(t *testing.T) {
 	m := ffi.NewLibrary(ffi.LibraryDesc{Name: "C math", Files: []string{"libm.so.6"}})
-	if err := m.Load(); err != nil {
-		t.Skipf("libm.so.6 does not load here: %v", err)
+	if err := m.Load(); err != nil || runtime.GOARCH != "amd64" {
+		t.Skipf("needs libm.so.6 of amd64: %v", err)
 	}
-	t.Setenv("CUGEN_TEST_UNLOADABLE", m.Path())
+	data, err := os.ReadFile(m.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	binary.LittleEndian.PutUint16(data[18:], uint16(elf.EM_AARCH64)) // e_machine
+	arm := filepath.Join(t.TempDir(), "libm-arm64.so.6")
+	if err := os.WriteFile(arm, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
+		file  string
 		procs []string
 		fail  bool
+		skip  bool
 	}{
-		{[]string{"cos", "sin"}, false},
-		{[]string{"cos", "cugen_no_such_function"}, true},
+		{arm, []string{"cos", "sin"}, false, false},
+		{arm, []string{"cos", "cugen_no_such_function"}, true, false},
+		{m.Path(), []string{"cos"}, false, true}, // opens, but has no Identify symbol
 	} {
+		t.Setenv("CUGEN_TEST_UNLOADABLE", c.file)
 		lib := ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{Name: "C math", EnvVar: "CUGEN_TEST_UNLOADABLE", Identify: "cugen_no_such_identify"}))
 		for _, p := range c.procs {
 			lib.NewProc(p, "")
 		}
 		r := (&recorder{TB: t}).run(func(tb testing.TB) { cugentest.Symbols(tb, lib, nil, 12040) })
-		if r.skipped || (len(r.errs) > 0) != c.fail || !strings.Contains(r.text(), "dynamic symbol table") {
-			t.Errorf("%v: skipped %v, errors %q, want failure %v; report:\n%s", c.procs, r.skipped, r.errs, c.fail, r.text())
+		if r.skipped != c.skip || (len(r.errs) > 0) != c.fail || !c.skip && !strings.Contains(r.text(), "dynamic symbol table") {
+			t.Errorf("%s %v: skipped %v, errors %q, want skipped %v, failure %v; report:\n%s", filepath.Base(c.file), c.procs, r.skipped, r.errs, c.skip, c.fail, r.text())
 		}
 		if c.fail && !strings.Contains(strings.Join(r.errs, "\n"), "cugen_no_such_function") {
 			t.Errorf("the failure does not name the missing function: %q", r.errs)

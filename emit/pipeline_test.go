@@ -42,15 +42,15 @@ func load124(tb testing.TB) (*ir.API, string) {
 			s.err = err
 			return
 		}
-		dir, err := lock.Fetch(context.Background(), e, "", nil)
+		fs, err := l.FetchSetEntry(context.Background(), e, "", nil)
 		if err != nil {
 			s.skip = "CUDA 12.4 headers not cached and not fetchable (run make headers CUDA=12.4): " + err.Error()
 			return
 		}
-		if s.api, s.err = parser.Parse(dir); s.err != nil {
+		if s.api, s.err = parser.ParseWith(fs.Dir, parser.Options{Extra: fs.WithDirs, Pinned: fs.Pinned}); s.err != nil {
 			return
 		}
-		digest := strings.TrimPrefix(e.Digest(), "sha256:")
+		digest := fs.Digest
 		if len(digest) > 12 {
 			digest = digest[:12]
 		}

@@ -214,9 +214,6 @@ func (l *Library) Path() string {
 // Name returns the human name given in the LibraryDesc.
 func (l *Library) Name() string { return l.desc.Name }
 
-// EnvVar returns the environment variable of the LibraryDesc that names
-// the library's file, or "".
-func (l *Library) EnvVar() string { return l.desc.EnvVar }
 
 func (l *Library) load() *loadResult {
 	return l.desc.load(hostSearch())
@@ -269,6 +266,9 @@ func (d *LibraryDesc) load(se searchEnv) *loadResult {
 		// dlerror usually starts with the path again; keep only the reason.
 		msg := strings.TrimPrefix(err.Error(), p+": ")
 		e.Tried = append(e.Tried, p+": "+msg)
+		if st, serr := os.Stat(p); env != "" && serr == nil && st.Mode().IsRegular() {
+			e.unopenable = p
+		}
 	}
 	return &loadResult{err: e}
 }
@@ -357,6 +357,18 @@ type LoadError struct {
 	envVar string // the environment variable that selects the library, if any
 	envSet bool   // whether envVar was set (and so the only path tried)
 	notLib string // the file envVar names opened but is not this library: why
+	// unopenable is the file envVar names when it exists but the dynamic
+	// loader could not open it.
+	unopenable string
+}
+
+// Unopenable reports the file the library's environment variable names
+// when that file exists but the dynamic loader could not open it: a
+// library built for a newer C library than this machine's (Debian
+// trixie's libnccl2 needs glibc 2.38), or for another architecture. It is
+// false for a file that is missing, or that opened and was refused.
+func (e *LoadError) Unopenable() (path string, ok bool) {
+	return e.unopenable, e.unopenable != ""
 }
 
 func (e *LoadError) Error() string {

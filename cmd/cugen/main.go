@@ -104,13 +104,7 @@ type source struct {
 	extra                  dirList
 	lock                   *lock.Lock  // with -set, after resolve
 	entry                  *lock.Entry // with -set, after resolve
-	with                   []withDir   // with -set, after resolve: the set's headers entries
-}
-
-// withDir is a headers entry of a set and its verified directory.
-type withDir struct {
-	entry *lock.Entry
-	dir   string
+	fetched                *lock.FetchedSet // with -set, after resolve
 }
 
 // addSource registers -headers, -with, -set and -lock.
@@ -157,61 +151,21 @@ func (s *source) resolve(stderr io.Writer) (dir, origin string, opts parser.Opti
 		if err != nil {
 			return "", "", opts, err
 		}
-		s.lock, s.entry = l, e
-		dir, err := s.fetch(e, stderr)
+		// Verified here are the files the entries list; the parser
+		// holds every file it reads from their directories to the same
+		// list and hashes, so a file no entry lists (cut short, or
+		// dropped into a directory) fails the run.
+		fs, err := l.FetchSetEntry(context.Background(), e, "", stderr) // "": the default cache
 		if err != nil {
 			return "", "", opts, err
 		}
-		// Verified above are the files the entry lists; the parser
-		// holds every file it reads from dir to the same list and
-		// hashes, so a file the entry does not list (cut short, or
-		// dropped into the directory) fails the run.
-		opts.Pinned = map[string]string{}
-		for _, f := range e.Files {
-			opts.Pinned[f.Path] = f.SHA256
-		}
-		// The headers entries the set reads too (nccl.h): fetched and
-		// pinned the same way, searched after the set's directory.
-		with, err := l.With(e)
-		if err != nil {
-			return "", "", opts, err
-		}
-		for _, h := range with {
-			hdir, err := s.fetch(h, stderr)
-			if err != nil {
-				return "", "", opts, err
-			}
-			for _, f := range h.Files {
-				if _, dup := opts.Pinned[f.Path]; dup {
-					return "", "", opts, fmt.Errorf("cugen: %s and %s of %s both pin %s", e, h, l.Path, f.Path)
-				}
-				opts.Pinned[f.Path] = f.SHA256
-			}
-			opts.Extra = append(opts.Extra, hdir)
-			s.with = append(s.with, withDir{h, hdir})
-		}
+		s.lock, s.entry, s.fetched = l, e, fs
+		opts.Pinned = fs.Pinned
+		opts.Extra = fs.WithDirs
 		opts.PinnedBy = fmt.Sprintf("%s of %s (cugen lock -set %s pins a header added to the parser's list)", e, l.Path, e.Name)
-		digest, err := l.SetDigest(e)
-		if err != nil {
-			return "", "", opts, err
-		}
-		return dir, fmt.Sprintf("headers.lock set %s (sha256 %s)", e.Name, shortDigest(digest)), opts, nil
+		return fs.Dir, fmt.Sprintf("headers.lock set %s (sha256 %s)", e.Name, shortDigest(fs.Digest)), opts, nil
 	}
 	return "", "", opts, errors.New("cugen: -headers DIR or -set NAME is required")
-}
-
-// fetch returns the verified directory of a lock entry's files: a toolkit
-// set's include directory, verified in place, or the entry's .deb
-// extracted into the cache.
-func (s *source) fetch(e *lock.Entry, stderr io.Writer) (string, error) {
-	if e.Toolkit() {
-		return lock.ToolkitDir(e)
-	}
-	cache, err := lock.DefaultCacheDir()
-	if err != nil {
-		return "", err
-	}
-	return lock.Fetch(context.Background(), e, cache, stderr)
 }
 
 // parse resolves the source and parses its headers.
@@ -414,33 +368,30 @@ func cmdLock(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var extra []string
-	for _, w := range src.with {
-		extra = append(extra, w.dir)
-	}
-	api, err := parser.ParseWith(dir, parser.Options{Extra: extra})
+	set := src.fetched
+	api, err := parser.ParseWith(dir, parser.Options{Extra: set.WithDirs})
 	if err != nil {
 		return err
 	}
 	// Each file the parse read goes to the entry whose directory the
 	// parser found it in: the set's, else its headers entries' in order.
-	entries := []withDir{{src.entry, dir}}
-	entries = append(entries, src.with...)
+	entries := append([]*lock.Entry{set.Set}, set.With...)
+	dirs := append([]string{set.Dir}, set.WithDirs...)
 	files := make([][]string, len(entries))
 	for _, f := range api.Sources {
-		for i, w := range entries {
-			if _, err := os.Stat(filepath.Join(w.dir, filepath.FromSlash(f))); err == nil {
+		for i, d := range dirs {
+			if _, err := os.Stat(filepath.Join(d, filepath.FromSlash(f))); err == nil {
 				files[i] = append(files[i], f)
 				break
 			}
 		}
 	}
-	for i, w := range entries {
-		before := len(w.entry.Files)
-		if err := lock.Update(w.entry, w.dir, files[i]); err != nil {
+	for i, e := range entries {
+		before := len(e.Files)
+		if err := lock.Update(e, dirs[i], files[i]); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "cugen: %s: %d files pinned (%d before) in %s\n", w.entry, len(w.entry.Files), before, *src.lockPath)
+		fmt.Fprintf(stdout, "cugen: %s: %d files pinned (%d before) in %s\n", e, len(e.Files), before, *src.lockPath)
 	}
 	return src.lock.WriteFile(*src.lockPath)
 }

@@ -49,6 +49,60 @@ func FetchSet(ctx context.Context, lockPath, set, cacheDir string, logw io.Write
 	return Fetch(ctx, e, cacheDir, logw)
 }
 
+// A FetchedSet is a header set made ready for a parse: its directory and
+// those of its headers entries, verified, and what the parse is held to.
+type FetchedSet struct {
+	Set  *Entry
+	Dir  string // the set's own directory
+	With []*Entry
+	// WithDirs are the directories of With, in order: the parse searches
+	// them after Dir.
+	WithDirs []string
+	// Pinned holds every file of the set and its headers entries: path
+	// relative to its directory -> sha256 (parser.Options.Pinned).
+	Pinned map[string]string
+	// Digest is the set's identity in generated files (Lock.SetDigest).
+	Digest string
+}
+
+// FetchSetEntry fetches and verifies set e of l and its headers entries:
+// a toolkit set is verified in place (ToolkitDir), the rest are fetched
+// (Fetch). A file pinned by two of them is an error: the parse could not
+// tell which it read.
+func (l *Lock) FetchSetEntry(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (*FetchedSet, error) {
+	with, err := l.With(e)
+	if err != nil {
+		return nil, err
+	}
+	fs := &FetchedSet{Set: e, With: with, Pinned: map[string]string{}}
+	if fs.Digest, err = l.SetDigest(e); err != nil {
+		return nil, err
+	}
+	for i, x := range append([]*Entry{e}, with...) {
+		var dir string
+		if x.Toolkit() {
+			dir, err = ToolkitDir(x)
+		} else {
+			dir, err = Fetch(ctx, x, cacheDir, logw)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			fs.Dir = dir
+		} else {
+			fs.WithDirs = append(fs.WithDirs, dir)
+		}
+		for _, f := range x.Files {
+			if _, dup := fs.Pinned[f.Path]; dup {
+				return nil, fmt.Errorf("%s of %s: %s is pinned twice (by the set and a headers entry, or two headers entries)", e, lockName(e.Lock), f.Path)
+			}
+			fs.Pinned[f.Path] = f.SHA256
+		}
+	}
+	return fs, nil
+}
+
 // FetchLibs reads the lock file at lockPath and returns the directory of
 // library package name extracted into the cache and verified, for example
 // CACHE/libs/libcudart12/usr/lib/x86_64-linux-gnu.

@@ -296,3 +296,42 @@ func TestFetchSharedCacheModes(t *testing.T) {
 		}
 	}
 }
+
+// TestFetchSetEntry: a set and the headers entries it reads are fetched
+// (a toolkit set verified in place, a headers entry extracted from its
+// .deb), their pins merged and their identity one digest; a file pinned by
+// both is refused.
+func TestFetchSetEntry(t *testing.T) {
+	ctx := context.Background()
+	cache := t.TempDir()
+	h := fakeDeb(t, cache)
+	h.Kind, h.Name = KindHeaders, "fake-dev"
+	all := h.Files
+	h.Files = []File{all[0]} // crt/host_defines.h
+	cuda := t.TempDir()
+	writeTree(t, filepath.Join(cuda, "include"), headers)
+	set := &Entry{Kind: KindSet, Name: "13.0", CUDA: "13.0.0", With: []string{"fake-dev"}}
+	if err := Update(set, filepath.Join(cuda, "include"), []string{"cuda.h"}); err != nil {
+		t.Fatal(err)
+	}
+	l := &Lock{Entries: []*Entry{set, h}}
+	t.Setenv("CUDA_HOME", cuda)
+	t.Setenv("CUDA_PATH", "")
+	fs, err := l.FetchSetEntry(ctx, set, cache, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs.Dir != filepath.Join(cuda, "include") || len(fs.WithDirs) != 1 || fs.WithDirs[0] != filepath.Join(cache, "extra-headers/fake-dev/usr/include") {
+		t.Errorf("Dir %s, WithDirs %v", fs.Dir, fs.WithDirs)
+	}
+	if len(fs.Pinned) != 2 || fs.Pinned["cuda.h"] != set.Files[0].SHA256 || fs.Pinned["crt/host_defines.h"] != h.Files[0].SHA256 {
+		t.Errorf("Pinned = %v", fs.Pinned)
+	}
+	if d, _ := l.SetDigest(set); fs.Digest != d || d == set.Digest() {
+		t.Errorf("Digest = %s, want SetDigest %s, not the set's own %s", fs.Digest, d, set.Digest())
+	}
+	h.Files = all // cuda.h now pinned by both
+	if _, err := l.FetchSetEntry(ctx, set, cache, nil); err == nil || !strings.Contains(err.Error(), "cuda.h is pinned twice") {
+		t.Errorf("a file pinned twice: %v", err)
+	}
+}
