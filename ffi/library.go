@@ -214,7 +214,6 @@ func (l *Library) Path() string {
 // Name returns the human name given in the LibraryDesc.
 func (l *Library) Name() string { return l.desc.Name }
 
-
 func (l *Library) load() *loadResult {
 	return l.desc.load(hostSearch())
 }

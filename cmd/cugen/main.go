@@ -102,8 +102,8 @@ type errFlagPrinted struct{ error }
 type source struct {
 	headers, set, lockPath *string
 	extra                  dirList
-	lock                   *lock.Lock  // with -set, after resolve
-	entry                  *lock.Entry // with -set, after resolve
+	lock                   *lock.Lock       // with -set, after resolve
+	entry                  *lock.Entry      // with -set, after resolve
 	fetched                *lock.FetchedSet // with -set, after resolve
 }
 
