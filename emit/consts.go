@@ -7,7 +7,8 @@ import (
 	"github.com/dave/jennifer/jen"
 )
 
-// genMacros emits consts.go: the header's object-like macros as constants.
+// genMacros emits consts.go: the header's object-like macros as constants,
+// and its struct initializer macros as functions returning the value.
 func (m *model) genMacros(f *jen.File) error {
 	var defs []jen.Code
 	for _, mc := range m.macros {
@@ -43,6 +44,17 @@ func (m *model) genMacros(f *jen.File) error {
 		f.Comment("plain int is untyped here, as C converts it implicitly; one with a cast or")
 		f.Comment("suffix keeps its type.")
 		f.Const().Defs(defs...)
+	}
+	for _, in := range m.inits {
+		name, typ := m.valNames[in.Name], m.typeName(in.Record)
+		// One member a line, in declared order, as a person writes it.
+		var vals []jen.Code
+		for _, fl := range in.Fields {
+			vals = append(vals, jen.Line().Id(fieldName(fl.Name)).Op(":").Op(fl.Value))
+		}
+		vals = append(vals, jen.Line())
+		doc := fmt.Sprintf("%s returns %s (%s), the value the header gives a new %s: start from it and change the fields to set.", name, in.Name, in.Pos.File, typ)
+		f.Add(commentBlock(wrapText(doc, docCommentWidth)).Func().Id(name).Params().Id(typ).Block(jen.Return(jen.Id(typ).Values(vals...))))
 	}
 	return nil
 }

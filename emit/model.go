@@ -41,6 +41,7 @@ type model struct {
 	tds     []*ir.Typedef
 	funcs   []*ir.Function
 	macros  []*ir.Macro
+	inits   []*ir.Initializer
 	reached map[string]bool
 
 	// earlier are the packages generated before this one from the same
@@ -143,6 +144,12 @@ func (m *model) reach() {
 			if _, ok := m.typedefs[mc.CType]; ok {
 				queue = append(queue, &ir.Type{Kind: ir.Named, Name: mc.CType})
 			}
+		}
+	}
+	for _, in := range m.api.Initializers {
+		if own(in.Library) {
+			m.inits = append(m.inits, in)
+			queue = append(queue, &ir.Type{Kind: ir.Named, Name: in.Record})
 		}
 	}
 	for len(queue) > 0 {
@@ -352,6 +359,13 @@ func (m *model) assignNames() error {
 			return err
 		}
 		m.valNames[mc.Name] = n
+	}
+	for _, in := range m.inits {
+		n, err := claim(in.Name, m.goName(in.Name))
+		if err != nil {
+			return err
+		}
+		m.valNames[in.Name] = n
 	}
 	return nil
 }

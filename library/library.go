@@ -84,6 +84,11 @@ type Desc struct {
 	// names): a declared function named it followed by one of Prefixes is
 	// not bound.
 	InterposePrefix string
+	// Initializers are the header's struct initializer macros, each with
+	// the C type it initializes (NCCL_CONFIG_INITIALIZER: ncclConfig_t).
+	// The parser evaluates each as a C compiler would; the package gets a
+	// function returning the value (nccl.ConfigInitializer).
+	Initializers map[string]string
 	// Logs are the functions whose failure is explained by a log the
 	// library keeps: the wrapper returns the log with the error.
 	Logs []Log

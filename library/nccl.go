@@ -20,6 +20,12 @@ var NCCL = &Desc{
 	PlainDocs:   true,
 	// libnccl exports pnccl* twins of every function for profilers.
 	InterposePrefix: "p",
+	// "Config initializer must be assigned to initialize config structure
+	// when it is created. Not initialized config will result in NCCL error."
+	Initializers: map[string]string{
+		"NCCL_CONFIG_INITIALIZER":   "ncclConfig_t",
+		"NCCL_SIM_INFO_INITIALIZER": "ncclSimInfo_t",
+	},
 	Load: Load{
 		Name:     "NCCL (CUDA %d)",
 		EnvVar:   "CUGEN_LIBNCCL",

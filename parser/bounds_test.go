@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cugen/cugen/parser"
+	"github.com/cugen/cugen/parser/ir"
 )
 
 // The parser is bounded: each input below once crashed, hung or ran out of
@@ -346,4 +347,34 @@ func TestExtraDirs(t *testing.T) {
 		!strings.Contains(err.Error(), "is not a directory") {
 		t.Errorf("a file as extra directory: %v", err)
 	}
+}
+
+// TestInitializers: a struct initializer macro a library names
+// (library.Desc.Initializers) is evaluated as the C compiler does (sizeof,
+// function-like macros, NULL) into the members it sets; members it sets to
+// zero are left out. One that is not a flat list of constants fails
+// naming the macro.
+func TestInitializers(t *testing.T) {
+	const nccl = "#include <cuda.h>\ntypedef enum { ncclSuccess = 0 } ncclResult_t;\n" +
+		"#define NCCL_V(X,Y) ((X) * 10000 + (Y) * 100)\n" +
+		"typedef struct ncclConfig_v1 { unsigned long size; unsigned int magic; int version; const char *netName; float f; int blocking; } ncclConfig_t;\n" +
+		"#define NCCL_CONFIG_INITIALIZER { sizeof(ncclConfig_t), 0xcafebeef, NCCL_V(2, 22), ((void*)0), -1.5f, 0 }\n" +
+		"ncclResult_t ncclCommInitRankConfig(int nranks, ncclConfig_t *config);\n"
+	dir := writeHeaders(t, map[string]string{"cuda.h": version + "typedef int CUdevice;\n", "nccl.h": nccl})
+	api, err := parser.Parse(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(api.Initializers) != 1 {
+		t.Fatalf("initializers = %+v, want NCCL_CONFIG_INITIALIZER", api.Initializers)
+	}
+	in := api.Initializers[0]
+	want := []ir.InitField{{Name: "size", Kind: ir.Int, Value: "32"}, {Name: "magic", Kind: ir.Int, Value: "3405692655"},
+		{Name: "version", Kind: ir.Int, Value: "22200"}, {Name: "f", Kind: ir.Float, Value: "-1.5"}}
+	if in.Name != "NCCL_CONFIG_INITIALIZER" || in.Record != "ncclConfig_t" || in.Library != "nccl" || in.Pos.File != "nccl.h" || !slices.Equal(in.Fields, want) {
+		t.Errorf("initializer = %+v, want the fields %+v", in, want)
+	}
+	nested := strings.Replace(nccl, "sizeof(ncclConfig_t), 0xcafebeef", "{ sizeof(ncclConfig_t) }, 0xcafebeef", 1)
+	dir = writeHeaders(t, map[string]string{"cuda.h": version + "typedef int CUdevice;\n", "nccl.h": nested})
+	parseFails(t, dir, parser.Options{}, "nccl.h:5:1: ", "initializer macro NCCL_CONFIG_INITIALIZER: only a flat list of member values is supported")
 }

@@ -265,6 +265,11 @@ func (p *parse) run() (*ir.API, error) {
 			fmt.Fprintf(&src, "#include <%s>\n", h)
 		}
 	}
+	// Each struct initializer macro initializes a variable of its type,
+	// so that the C front end evaluates it (collectInitializers).
+	for _, in := range p.initializerMacros() {
+		fmt.Fprintf(&src, "#ifdef %s\nstatic const %s %s%s = %s;\n#endif\n", in.macro, in.ctype, initPrefix, in.macro, in.macro)
+	}
 	sources := []cc.Source{
 		{Name: "<predefined>", Value: cfg.Predefined},
 		{Name: "<builtin>", Value: cc.Builtin},
@@ -567,6 +572,12 @@ func (p *parse) collect() error {
 			continue
 		}
 		decl := ed.Declaration
+		if in, ok := p.initializerDecl(decl); ok {
+			if err := p.initializer(in); err != nil {
+				return err
+			}
+			continue
+		}
 		doc := docBefore(decl)
 		// Tagged types declared here (struct/enum definitions with or without
 		// a typedef) are picked up through the declaration specifiers.

@@ -125,7 +125,8 @@ func TestNCCLGoroutinePerGPU(t *testing.T) {
 	}
 }
 
-// TestNCCLTwoProcesses: one process per GPU, as a multi-node job runs.
+// TestNCCLTwoProcesses: one process per GPU, as a multi-node job runs,
+// each rank's communicator made by ncclCommInitRankConfig.
 // The test makes the ncclUniqueId and starts the test binary again per
 // rank (TestNCCLRankProcess), handing it the id in the environment, the
 // way a launcher or a TCP exchange would.
@@ -175,7 +176,11 @@ func TestNCCLRankProcess(t *testing.T) {
 	if err := cudart.SetDevice(int32(rank)); err != nil {
 		t.Fatal(err)
 	}
-	comm, err := nccl.CommInitRank(int32(nranks), id, int32(rank))
+	// With a configuration, started from the header's initializer (NCCL
+	// refuses a config without its size, magic and version).
+	config := nccl.ConfigInitializer()
+	config.Blocking = 1
+	comm, err := nccl.CommInitRankConfig(int32(nranks), id, int32(rank), &config)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,9 @@ type API struct {
 	Records   []*Record   `json:"records"`
 	Typedefs  []*Typedef  `json:"typedefs"`
 	Macros    []*Macro    `json:"macros"`
+	// Initializers are the struct initializer macros the library
+	// descriptions name (NCCL_CONFIG_INITIALIZER), evaluated.
+	Initializers []*Initializer `json:"initializers,omitempty"`
 }
 
 // Library says which shared library exports a function: the Key of its
@@ -228,6 +231,26 @@ type Typedef struct {
 	Doc     *Doc    `json:"doc,omitempty"`
 	Library Library `json:"library"`
 	Pos     Pos     `json:"pos"`
+}
+
+// An Initializer is a macro that expands to a brace-enclosed initializer of
+// a struct (nccl.h: `ncclConfig_t config = NCCL_CONFIG_INITIALIZER;`), with
+// the value the C compiler gives each member it sets.
+type Initializer struct {
+	Name string `json:"name"`
+	// Record is the struct's C name (its typedef): "ncclConfig_t".
+	Record string `json:"record"`
+	// Fields are the members set to a value other than zero, in order.
+	Fields  []InitField `json:"fields"`
+	Library Library     `json:"library"`
+	Pos     Pos         `json:"pos"`
+}
+
+// InitField is one member an Initializer sets.
+type InitField struct {
+	Name  string `json:"name"`
+	Kind  Kind   `json:"kind"`  // Int or Float
+	Value string `json:"value"` // as Macro.Value
 }
 
 // Macro is an object-like macro whose value evaluates to a constant.

@@ -27,3 +27,29 @@ const (
 	// UndefFloat is NCCL_UNDEF_FLOAT (nccl.h).
 	UndefFloat = -1
 )
+
+// ConfigInitializer returns NCCL_CONFIG_INITIALIZER (nccl.h), the value the
+// header gives a new Config: start from it and change the fields to set.
+func ConfigInitializer() Config {
+	return Config{
+		Size:           48,
+		Magic:          3405692655,
+		Version:        22203,
+		Blocking:       -2147483648,
+		CgaClusterSize: -2147483648,
+		MinCTAs:        -2147483648,
+		MaxCTAs:        -2147483648,
+		SplitShare:     -2147483648,
+	}
+}
+
+// SimInfoInitializer returns NCCL_SIM_INFO_INITIALIZER (nccl.h), the value the
+// header gives a new SimInfo: start from it and change the fields to set.
+func SimInfoInitializer() SimInfo {
+	return SimInfo{
+		Size:          24,
+		Magic:         1952993923,
+		Version:       22203,
+		EstimatedTime: -1,
+	}
+}

@@ -1,0 +1,82 @@
+package e2e
+
+import (
+	"context"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/cugen/cugen/generated/cuda12/nccl"
+	"github.com/cugen/cugen/internal/lock"
+)
+
+// TestNCCLInitializersMatchC: nccl.ConfigInitializer and
+// SimInfoInitializer hold the bytes gcc gives NCCL_CONFIG_INITIALIZER and
+// NCCL_SIM_INFO_INITIALIZER, compiled against the locked set 12.4 and
+// libnccl-dev's nccl.h (no GPU, no NCCL library needed).
+func TestNCCLInitializersMatchC(t *testing.T) {
+	gcc, err := exec.LookPath("gcc")
+	if err != nil {
+		t.Skip("no gcc")
+	}
+	l, err := lock.ReadFile("../headers.lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := l.Entry("12.4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := l.FetchSetEntry(context.Background(), e, "", nil)
+	if err != nil {
+		t.Skipf("set 12.4 not fetched (make headers): %v", err)
+	}
+	src := `#include <stdio.h>
+#include <nccl.h>
+static const ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+static const ncclSimInfo_t sim = NCCL_SIM_INFO_INITIALIZER;
+static void hex(const void *p, size_t n) {
+	for (size_t i = 0; i < n; i++) printf("%02x", ((const unsigned char *)p)[i]);
+	printf("\n");
+}
+int main(void) { hex(&config, sizeof config); hex(&sim, sizeof sim); return 0; }
+`
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "init.c"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// cuda_fp16.h includes <nv/target>, which Debian does not ship (libcu++);
+	// C needs nothing of it, as the parser knows (an empty stand-in).
+	if err := os.MkdirAll(filepath.Join(dir, "stub", "nv"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "stub", "nv", "target"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-o", filepath.Join(dir, "init"), filepath.Join(dir, "init.c"), "-I", fs.Dir}
+	for _, d := range fs.WithDirs {
+		args = append(args, "-I", d)
+	}
+	args = append(args, "-I", filepath.Join(dir, "stub"))
+	if out, err := exec.Command(gcc, args...).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	out, err := exec.Command(filepath.Join(dir, "init")).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Fields(string(out))
+	config, sim := nccl.ConfigInitializer(), nccl.SimInfoInitializer()
+	goBytes := []string{
+		hex.EncodeToString(unsafe.Slice((*byte)(unsafe.Pointer(&config)), unsafe.Sizeof(config))),
+		hex.EncodeToString(unsafe.Slice((*byte)(unsafe.Pointer(&sim)), unsafe.Sizeof(sim))),
+	}
+	if len(lines) != 2 || lines[0] != goBytes[0] || lines[1] != goBytes[1] {
+		t.Errorf("C: %q\nGo: %q", lines, goBytes)
+	}
+	t.Logf("ncclConfig_t %d bytes, ncclSimInfo_t %d bytes: equal", unsafe.Sizeof(config), unsafe.Sizeof(sim))
+}
