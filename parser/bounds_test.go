@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cugen/cugen/library"
 	"github.com/cugen/cugen/parser"
 	"github.com/cugen/cugen/parser/ir"
 )
@@ -377,4 +378,22 @@ func TestInitializers(t *testing.T) {
 	nested := strings.Replace(nccl, "sizeof(ncclConfig_t), 0xcafebeef", "{ sizeof(ncclConfig_t) }, 0xcafebeef", 1)
 	dir = writeHeaders(t, map[string]string{"cuda.h": version + "typedef int CUdevice;\n", "nccl.h": nested})
 	parseFails(t, dir, parser.Options{}, "nccl.h:5:1: ", "initializer macro NCCL_CONFIG_INITIALIZER: only a flat list of member values is supported")
+}
+
+// TestShadowedFamilyHeaders: a header of the header directory that a
+// system directory also has is refused (it would replace the C library's),
+// except a header of the CUDA library family: /usr/include has nccl.h and
+// nccl_device.h where NVIDIA's libnccl-dev is installed, and a toolkit's
+// headers with NCCL's wheel beside them were refused (found on the GPU
+// machine).
+func TestShadowedFamilyHeaders(t *testing.T) {
+	sys := writeHeaders(t, map[string]string{"stdint.h": "", "nccl.h": "", "nccl_device.h": "", "nccl_device/core.h": "", "curses.h": ""})
+	for rel, refused := range map[string]bool{
+		"stdint.h": true, "curses.h": true, "nccl.h": false, "nccl_device.h": false, "nccl_device/core.h": false, "absent.h": false,
+	} {
+		got := parser.Shadowed([]string{sys}, library.All, rel)
+		if (got != "") != refused {
+			t.Errorf("%s: shadowed %q, want refused %v", rel, got, refused)
+		}
+	}
 }

@@ -291,8 +291,13 @@ func (p *parse) inSysDir(name string) bool {
 // stdint.h dropped into it would be read instead of the C library's. A
 // system directory that holds a cuda.h itself (Debian's nvidia-cuda-dev
 // installs into /usr/include) is a CUDA installation, not the C library,
-// and is not compared.
+// and is not compared; nor is a header of the CUDA library family
+// (familyHeader) that a system directory also has, as /usr/include has
+// nccl.h where NVIDIA's libnccl-dev is installed.
 func (p *parse) shadowed(rel string) string {
+	if p.familyHeader(rel) {
+		return ""
+	}
 	for _, d := range p.libcDirs {
 		f := filepath.Join(d, filepath.FromSlash(rel))
 		if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() {
@@ -300,6 +305,27 @@ func (p *parse) shadowed(rel string) string {
 		}
 	}
 	return ""
+}
+
+// familyHeader reports whether rel is named like a header of one of the
+// parse's libraries: its first path element, up to the first "_" or ".",
+// is the stem of a header a description names (nccl.h: nccl.h,
+// nccl_device.h, nccl_device/core.h; cuda.h: cuda_runtime.h). The C
+// library has no header so named.
+func (p *parse) familyHeader(rel string) bool {
+	stem := func(name string) string {
+		name, _, _ = strings.Cut(name, "/")
+		return name[:strings.IndexAny(name+"._", "._")]
+	}
+	s := stem(rel)
+	for _, d := range p.libs {
+		for _, h := range slices.Concat(d.Include, d.Declare, []string{d.SymbolVersions}) {
+			if h != "" && stem(h) == s {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // scan checks the text of one header: no NUL byte, (, [ and { nested at
