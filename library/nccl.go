@@ -51,10 +51,17 @@ var NCCL = &Desc{
 			"ncclMemAlloc.ptr":                 {Dir: ir.Out, Why: "the allocation, as cudaMalloc's devPtr"},
 			"ncclCommRegister.handle":          {Dir: ir.Out, Why: "the registration handle ncclCommDeregister takes"},
 			"ncclRedOpCreatePreMulSum.op":      {Dir: ir.Out, Why: `"the newly created operator's handle is stored in *op"`},
+			// Newer than the locked 2.22.3 header: for bindings made with
+			// -with from an installed NCCL (2.28 has them).
+			"ncclCommShrink.newcomm":           {Dir: ir.Out, Why: `"Shrink existing communicator": the new communicator`},
+			"ncclCommInitRankScalable.newcomm": {Dir: ir.Out, Why: `"Creates a new communicator"`},
+			"ncclCommWindowRegister.win":       {Dir: ir.Out, Why: `"Register memory window": the window ncclCommWindowDeregister takes`},
 		},
 		Arrays: map[string]ArrayOverride{
-			"ncclCommInitAll.comm":    {Param: "ndev", Why: `"Returns an array of ndev newly initialized communicators in comm"`},
-			"ncclCommInitAll.devlist": {Param: "ndev", Why: `"Order of devlist defines user-order of processors"; NULL: the first ndev devices`},
+			"ncclCommInitAll.comm":             {Param: "ndev", Why: `"Returns an array of ndev newly initialized communicators in comm"`},
+			"ncclCommInitAll.devlist":          {Param: "ndev", Why: `"Order of devlist defines user-order of processors"; NULL: the first ndev devices`},
+			"ncclCommShrink.excludeRanksList":  {Param: "excludeRanksCount", Why: `"Ranks in excludeRanksList will be removed"`},
+			"ncclCommInitRankScalable.commIds": {Param: "nId", Why: `"more than one ncclUniqueId (up to one per rank), indicated by nId"`},
 		},
 	},
 	LockLibs: []string{"libnccl2"},
