@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -661,29 +662,13 @@ func TestLockPinsParsedFiles(t *testing.T) {
 // lines: the 11 others are named. Uses the shared header cache; skipped
 // where set 12.4 is not fetched.
 func TestLockCutShortRealSet(t *testing.T) {
-	l, err := lock.ReadFile("../../headers.lock")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := l.Entry("12.4")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cache, err := lock.DefaultCacheDir()
-	if err != nil {
-		t.Skip(err)
-	}
-	if err := lock.Verify(filepath.Join(cache, "headers", e.Name, e.Root), e); err != nil {
-		t.Skipf("set 12.4 not in the cache (make headers): %v", firstLine(err.Error()))
-	}
+	set := cachedSet124(t)
+	e := set.Set
 	cut := *e
 	cut.Files = e.Files[:7]
-	with, err := l.With(e) // the set's headers entries, whole
-	if err != nil {
-		t.Fatal(err)
-	}
 	p := filepath.Join(t.TempDir(), "cut.lock")
-	if err := (&lock.Lock{Entries: append([]*lock.Entry{&cut}, with...)}).WriteFile(p); err != nil {
+	// The set's headers entries go along whole.
+	if err := (&lock.Lock{Entries: append([]*lock.Entry{&cut}, set.With...)}).WriteFile(p); err != nil {
 		t.Fatal(err)
 	}
 	code, _, stderr := cugen(t, "ir", "-set", "12.4", "-lock", p)
@@ -931,34 +916,15 @@ func TestGenFromCompressedIR(t *testing.T) {
 // headers); without it the library is not bound, and -with needs -headers.
 // Uses the shared header cache; skipped where set 12.4 is not fetched.
 func TestWithHeaders(t *testing.T) {
-	l, err := lock.ReadFile("../../headers.lock")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := l.Entry("12.4")
-	if err != nil {
-		t.Fatal(err)
-	}
-	with, err := l.With(e)
-	if err != nil || len(with) == 0 {
-		t.Fatalf("set 12.4 reads no headers entries: %v", err)
-	}
-	cache, err := lock.DefaultCacheDir()
-	if err != nil {
-		t.Skip(err)
-	}
-	dir := filepath.Join(cache, "headers", e.Name, e.Root)
-	if err := lock.Verify(dir, e); err != nil {
-		t.Skipf("set 12.4 not in the cache (make headers): %v", firstLine(err.Error()))
-	}
-	var nccl string
-	for _, h := range with {
-		if d := filepath.Join(cache, "extra-headers", h.Name, h.Root); h.Name == "libnccl-dev" && lock.Verify(d, h) == nil {
-			nccl = d
+	set := cachedSet124(t)
+	dir, nccl := set.Dir, ""
+	for i, h := range set.With {
+		if h.Name == "libnccl-dev" {
+			nccl = set.WithDirs[i]
 		}
 	}
 	if nccl == "" {
-		t.Skip("libnccl-dev not in the cache (make headers)")
+		t.Fatal("set 12.4 does not read libnccl-dev")
 	}
 	code, stdout, stderr := cugen(t, "ir", "-headers", dir)
 	if code != 0 || strings.Contains(stdout, `"ncclAllReduce"`) {
@@ -972,4 +938,31 @@ func TestWithHeaders(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "-with goes with -headers") {
 		t.Errorf("-set with -with: exit %d, %q", code, stderr)
 	}
+}
+
+// cachedSet124 returns set 12.4 of the repository's headers.lock made
+// ready from the shared header cache (lock.FetchSetEntry), skipping t
+// where the set is not fetched (make headers).
+func cachedSet124(t *testing.T) *lock.FetchedSet {
+	t.Helper()
+	l, err := lock.ReadFile("../../headers.lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := l.Entry("12.4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache, err := lock.DefaultCacheDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	if err := lock.Verify(filepath.Join(cache, "headers", e.Name, e.Root), e); err != nil {
+		t.Skipf("set 12.4 not in the cache (make headers): %v", firstLine(err.Error()))
+	}
+	set, err := l.FetchSetEntry(context.Background(), e, cache, nil)
+	if err != nil {
+		t.Skipf("set 12.4's headers entries not in the cache (make headers): %v", firstLine(err.Error()))
+	}
+	return set
 }
