@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/generated/cuda12/nccl"
 )
 
 var (
@@ -264,10 +265,11 @@ const (
 	kindEvent                 // cuEventCreate
 	kindGraph                 // cuStreamEndCapture
 	kindGraphExec             // cuGraphInstantiate
+	kindComm                  // an NCCL communicator's rank (ncclCommInitAll, ncclCommInitRankConfig)
 )
 
 func (k kind) String() string {
-	return [...]string{"empty buffer", "device memory", "host memory", "module", "event", "graph", "graph instance"}[k]
+	return [...]string{"empty buffer", "device memory", "host memory", "module", "event", "graph", "graph instance", "NCCL communicator"}[k]
 }
 
 // resource is one CUDA object owned by the layer, freed exactly once: by
@@ -351,6 +353,8 @@ func (realDriver) destroy(r *resource) error {
 		return cu.GraphDestroy(cu.Graph(r.h))
 	case kindGraphExec:
 		return cu.GraphExecDestroy(cu.GraphExec(r.h))
+	case kindComm:
+		return nccl.CommDestroy(nccl.Comm(r.h))
 	}
 	return nil
 }

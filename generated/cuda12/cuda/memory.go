@@ -101,6 +101,9 @@ func (b *Buffer[T]) Slice(i, j int) *Buffer[T] {
 // isBuffer marks buffers as kernel arguments (kernelArg).
 func (b *Buffer[T]) isBuffer() {}
 
+// res is the allocation b is part of.
+func (b *Buffer[T]) res() *resource { return b.a.r }
+
 // begin checks b is alive and binds its context; the caller unlocks.
 func (b *Buffer[T]) begin() (*ctxState, error) {
 	r := b.a.r

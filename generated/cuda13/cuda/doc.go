@@ -33,14 +33,14 @@
 // last one bound. For calls of your own on the raw cu package, use
 // [Context.Do], which runs a function with the context current on a locked
 // thread. Raw handles: [Context.Raw], [Device.Raw], [Buffer.Ptr],
-// [Stream.Raw], [Event.Raw], [Module.Raw], [Kernel.Raw].
+// [Stream.Raw], [Event.Raw], [Module.Raw], [Kernel.Raw], [Comm.Raw].
 //
 // # Lifetimes
 //
-// Every resource (buffer, host buffer, stream, event, module) is freed
-// exactly once: by its Free or Close method, or, when it becomes
-// unreachable without one, by a cleanup (runtime.AddCleanup) on the garbage
-// collector's schedule. A second Free returns [ErrFreed], as does any use
+// Every resource (buffer, host buffer, stream, event, module, NCCL
+// communicator) is freed exactly once: by its Free or Close method, or,
+// when it becomes unreachable without one, by a cleanup
+// (runtime.AddCleanup) on the garbage collector's schedule. A second Free returns [ErrFreed], as does any use
 // after Free. Each resource holds a reference to its context: the primary
 // context is released (cuDevicePrimaryCtxRelease) only when the Context
 // is closed and every resource made from it is freed, whatever the order,
@@ -72,4 +72,19 @@
 // C int. Where the driver has cuFuncGetParamInfo (CUDA 12.4 and newer), the
 // argument count and each argument's size are checked against the kernel's
 // own parameters, and an error names the bad argument.
+//
+// # Several GPUs: NCCL
+//
+// A [Comm] is one rank of an NCCL communicator on its context's device.
+// [NewComms] makes one rank per context in this process; [JoinComm] makes
+// this process's rank of a communicator spread over processes or machines,
+// from an id one rank makes with nccl.GetUniqueId and sends to the others.
+// The collectives are typed: [AllReduce], [AllGather], [ReduceScatter] and
+// [Broadcast] take *Buffer[T] of an [Element] type (NCCL's data type
+// follows from T), check lengths and contexts, and queue on a stream.
+// Each rank calls them from its own goroutine:
+//
+//	comms, err := cuda.NewComms(ctx0, ctx1)
+//	// on rank i's goroutine, with x and s of ctx i:
+//	err = cuda.AllReduce(comms[i], s, x, x, nccl.Sum)
 package cuda
