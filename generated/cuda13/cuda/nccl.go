@@ -15,8 +15,9 @@ import (
 
 // Comm is one rank of an NCCL communicator (ncclComm_t) on the device of
 // its Context: the collectives ([AllReduce], [AllGather], [ReduceScatter],
-// [Broadcast]) of every rank of a communicator must be called, in the same
-// order, each from its own goroutine (or process, or machine). Close
+// [Broadcast], [Reduce]) of every rank of a communicator must be called, in
+// the same order, each from its own goroutine (or process, or machine);
+// [Send] and [Recv] move a buffer between two ranks. Close
 // destroys it (ncclCommDestroy); like the other resources it holds a
 // reference to its context.
 type Comm struct {
@@ -145,8 +146,8 @@ func Broadcast[T Element](c *Comm, s *Stream, send, recv *Buffer[T], root int) e
 	if send.n != recv.n {
 		return lengthError("Broadcast", "recv", recv.n, "send", send.n)
 	}
-	if root < 0 || root >= c.size {
-		return fmt.Errorf("cuda: Broadcast: root %d of %d ranks", root, c.size)
+	if err := c.checkRank("Broadcast", "root", root); err != nil {
+		return err
 	}
 	return c.queue(s, send, recv, func(st cudart.Stream) error {
 		return nccl.Broadcast(ptr(send), ptr(recv), uint64(send.n), dataType[T](), int32(root), c.Raw(), st)
@@ -175,6 +176,72 @@ func ReduceScatter[T Element](c *Comm, s *Stream, send, recv *Buffer[T], op nccl
 	return c.queue(s, send, recv, func(st cudart.Stream) error {
 		return nccl.ReduceScatter(ptr(send), ptr(recv), uint64(recv.n), dataType[T](), op, c.Raw(), st)
 	})
+}
+
+// Reduce queues on s the reduction of every rank's send by op into rank
+// root's recv (ncclReduce); recv is written on root only. They have the
+// same length and may be the same buffer.
+func Reduce[T Element](c *Comm, s *Stream, send, recv *Buffer[T], op nccl.RedOp, root int) error {
+	if send.n != recv.n {
+		return lengthError("Reduce", "recv", recv.n, "send", send.n)
+	}
+	if err := c.checkRank("Reduce", "root", root); err != nil {
+		return err
+	}
+	return c.queue(s, send, recv, func(st cudart.Stream) error {
+		return nccl.Reduce(ptr(send), ptr(recv), uint64(send.n), dataType[T](), op, int32(root), c.Raw(), st)
+	})
+}
+
+// Send queues on s the sending of b to rank peer, which must Recv the same
+// number of elements of the same type from this rank (ncclSend). A Send
+// and a Recv that must progress together (an exchange between two ranks)
+// go in one [Group].
+func Send[T Element](c *Comm, s *Stream, b *Buffer[T], peer int) error {
+	if err := c.checkRank("Send", "peer", peer); err != nil {
+		return err
+	}
+	return c.queue(s, b, b, func(st cudart.Stream) error {
+		return nccl.Send(ptr(b), uint64(b.n), dataType[T](), int32(peer), c.Raw(), st)
+	})
+}
+
+// Recv queues on s the receiving into b of what rank peer Sends to this
+// rank (ncclRecv).
+func Recv[T Element](c *Comm, s *Stream, b *Buffer[T], peer int) error {
+	if err := c.checkRank("Recv", "peer", peer); err != nil {
+		return err
+	}
+	return c.queue(s, b, b, func(st cudart.Stream) error {
+		return nccl.Recv(ptr(b), uint64(b.n), dataType[T](), int32(peer), c.Raw(), st)
+	})
+}
+
+// Group runs fn between ncclGroupStart and ncclGroupEnd: the NCCL calls fn
+// makes (sends and receives that must progress together, or the
+// collectives of several communicators from one goroutine) are launched
+// as one when fn returns. ncclGroupEnd runs even if fn fails; fn's error
+// comes first. NCCL keeps the group per OS thread, so the goroutine is
+// locked to its thread until the group ends: fn must make its calls on the
+// calling goroutine.
+func Group(fn func() error) error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := nccl.GroupStart(); err != nil {
+		return err
+	}
+	err := fn()
+	if gerr := nccl.GroupEnd(); err == nil {
+		err = gerr
+	}
+	return err
+}
+
+func (c *Comm) checkRank(op, what string, r int) error {
+	if r < 0 || r >= c.size {
+		return fmt.Errorf("cuda: %s: %s %d of %d ranks", op, what, r, c.size)
+	}
+	return nil
 }
 
 func lengthError(op, a string, an int, b string, bn int) error {

@@ -37,6 +37,10 @@ func TestCommChecks(t *testing.T) {
 		{"ReduceScatter lengths", ReduceScatter(comm, nil, a, a, nccl.Sum), "cuda: ReduceScatter: send has 8 elements, Size() × recv is 16"},
 		{"Broadcast root", Broadcast(comm, nil, a, a, 2), "cuda: Broadcast: root 2 of 2 ranks"},
 		{"another context", AllReduce(comm, nil, a, other, nccl.Sum), errOtherCommContext.Error()},
+		{"Reduce root", Reduce(comm, nil, a, a, nccl.Sum, -1), "cuda: Reduce: root -1 of 2 ranks"},
+		{"Send peer", Send(comm, nil, a, 2), "cuda: Send: peer 2 of 2 ranks"},
+		{"Recv peer", Recv(comm, nil, a, -1), "cuda: Recv: peer -1 of 2 ranks"},
+		{"Recv another context", Recv(comm, nil, other, 1), errOtherCommContext.Error()},
 		{"checks passed, nil stream", AllGather(comm, nil, a, b), errNilStream.Error()},
 	} {
 		if tc.err == nil || tc.err.Error() != tc.want {
@@ -116,8 +120,9 @@ func ranks(t *testing.T, n int, fn func(rank int) error) {
 	}
 }
 
-// TestGPUCollectives: the four typed collectives over two GPUs, a
-// goroutine per rank (NewComms), each result checked.
+// TestGPUCollectives: the typed collectives over two GPUs, a goroutine per
+// rank (NewComms), each result checked: AllReduce, AllGather,
+// ReduceScatter, Broadcast, Reduce, and a Send/Recv exchange in a Group.
 func TestGPUCollectives(t *testing.T) {
 	ctxs := gpuContexts(t)
 	comms, err := NewComms(ctxs...)
@@ -183,7 +188,33 @@ func TestGPUCollectives(t *testing.T) {
 		if err := Broadcast(c, s, x, x, 1); err != nil {
 			return err
 		}
-		return check("Broadcast", x, func(int) float32 { return 2 })
+		if err := check("Broadcast", x, func(int) float32 { return 2 }); err != nil {
+			return err
+		}
+		// Reduce by Sum to rank 0 of [r+1 ...]: 3 there; then the ranks
+		// swap buffers in one group: each receives the other's rank+1.
+		if err := x.Fill(float32(c.Rank() + 1)); err != nil {
+			return err
+		}
+		z := y.Slice(0, n)
+		if err := Reduce(c, s, x, z, nccl.Sum, 0); err != nil {
+			return err
+		}
+		if c.Rank() == 0 {
+			if err := check("Reduce", z, func(int) float32 { return 3 }); err != nil {
+				return err
+			}
+		}
+		peer := 1 - c.Rank()
+		if err := Group(func() error {
+			if err := Send(c, s, x, peer); err != nil {
+				return err
+			}
+			return Recv(c, s, z, peer)
+		}); err != nil {
+			return err
+		}
+		return check("Send/Recv", z, func(int) float32 { return float32(peer + 1) })
 	})
 }
 
