@@ -79,10 +79,11 @@
 // [NewComms] makes one rank per context in this process; [JoinComm] makes
 // this process's rank of a communicator spread over processes or machines,
 // from an id one rank makes with nccl.GetUniqueId and sends to the others.
-// The collectives are typed: [AllReduce], [AllGather], [ReduceScatter] and
-// [Broadcast] take *Buffer[T] of an [Element] type (NCCL's data type
-// follows from T), check lengths and contexts, and queue on a stream.
-// Each rank calls them from its own goroutine:
+// The collectives are typed: [AllReduce], [AllGather], [ReduceScatter],
+// [Broadcast], [Reduce], [Send] and [Recv] take *Buffer[T] of an [Element]
+// type (NCCL's data type follows from T), check lengths, ranks and
+// contexts, and queue on a stream; [Group] launches the calls it wraps as
+// one. Each rank calls them from its own goroutine:
 //
 //	comms, err := cuda.NewComms(ctx0, ctx1)
 //	// on rank i's goroutine, with x and s of ctx i:
