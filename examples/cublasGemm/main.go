@@ -10,11 +10,10 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/cugen/cugen/examples/internal/sample"
-	"log"
 	"math"
 	"unsafe"
 
+	"github.com/cugen/cugen/examples/internal/sample"
 	"github.com/cugen/cugen/generated/cuda13/cublas"
 	"github.com/cugen/cugen/generated/cuda13/cuda"
 	"github.com/cugen/cugen/generated/cuda13/cudart"
@@ -27,7 +26,7 @@ func main() {
 	flag.Parse()
 
 	ctx, err := cuda.NewContext(0)
-	check(err)
+	sample.Check(err)
 	defer ctx.Close()
 	name, _ := ctx.Device().Name()
 	fmt.Printf("device 0: %s\n", name)
@@ -39,27 +38,27 @@ func main() {
 		host[i] = float32(i%7) - 3
 	}
 	a, err := cuda.AllocFrom(ctx, host)
-	check(err)
+	sample.Check(err)
 	defer a.Free()
 	b, err := cuda.AllocFrom(ctx, host)
-	check(err)
+	sample.Check(err)
 	defer b.Free()
 	c, err := cuda.Alloc[float32](ctx, N*N)
-	check(err)
+	sample.Check(err)
 	defer c.Free()
 	bf := make([]uint16, N*N) // BF16: the high half of the FP32 bits
 	for i, v := range host {
 		bf[i] = uint16(math.Float32bits(v) >> 16)
 	}
 	a16, err := cuda.AllocFrom(ctx, bf)
-	check(err)
+	sample.Check(err)
 	defer a16.Free()
 	c16, err := cuda.Alloc[uint16](ctx, N*N)
-	check(err)
+	sample.Check(err)
 	defer c16.Free()
 
 	// cuBLAS calls run with the context current on a locked thread.
-	check(ctx.Do(func() error {
+	sample.Check(ctx.Do(func() error {
 		h, err := cublas.Create()
 		if err != nil {
 			return err
@@ -116,10 +115,4 @@ func main() {
 		fmt.Printf("C[0,0] = %v (want %v): Result = PASS\n", got[0], want)
 		return nil
 	}))
-}
-
-func check(err error) {
-	if err != nil {
-		log.Fatal(err)
-	}
 }

@@ -10,12 +10,12 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/cugen/cugen/examples/internal/sample"
 	"log"
 	"math"
 	"os"
 	"unsafe"
 
+	"github.com/cugen/cugen/examples/internal/sample"
 	"github.com/cugen/cugen/generated/cuda13/cublas"
 	"github.com/cugen/cugen/generated/cuda13/cublaslt"
 	"github.com/cugen/cugen/generated/cuda13/cuda"
@@ -34,7 +34,7 @@ func main() {
 	}
 
 	ctx, err := cuda.NewContext(0)
-	check(err)
+	sample.Check(err)
 	defer ctx.Close()
 	name, _ := ctx.Device().Name()
 	fmt.Printf("device 0: %s\n", name)
@@ -47,23 +47,23 @@ func main() {
 		hb[i] = float32((53*i+29)%103-51) / 51
 	}
 	a, err := cuda.AllocFrom(ctx, ha)
-	check(err)
+	sample.Check(err)
 	defer a.Free()
 	b, err := cuda.AllocFrom(ctx, hb)
-	check(err)
+	sample.Check(err)
 	defer b.Free()
 	d, err := cuda.Alloc[float32](ctx, N*N) // cublasLt's product
-	check(err)
+	sample.Check(err)
 	defer d.Free()
 	c, err := cuda.Alloc[float32](ctx, N*N) // SGEMM's product
-	check(err)
+	sample.Check(err)
 	defer c.Free()
 	ws, err := cuda.Alloc[byte](ctx, workspaceBytes)
-	check(err)
+	sample.Check(err)
 	defer ws.Free()
 
 	// cuBLASLt and cuBLAS calls run with the context current on a locked thread.
-	check(ctx.Do(func() error {
+	sample.Check(ctx.Do(func() error {
 		lt, err := cublaslt.Create()
 		if err != nil {
 			return err
@@ -135,9 +135,9 @@ func main() {
 
 	// D against C everywhere, and both against the CPU in column 0.
 	hd := make([]float32, N*N)
-	check(d.CopyTo(hd))
+	sample.Check(d.CopyTo(hd))
 	hc := make([]float32, N*N)
-	check(c.CopyTo(hc))
+	sample.Check(c.CopyTo(hc))
 	var diff, maxC, cpuErr float64
 	for i := range hc {
 		diff = max(diff, math.Abs(float64(hd[i])-float64(hc[i])))
@@ -156,10 +156,4 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Println("Result = PASS")
-}
-
-func check(err error) {
-	if err != nil {
-		log.Fatal(err)
-	}
 }

@@ -10,12 +10,12 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/cugen/cugen/examples/internal/sample"
 	"log"
 	"math"
 	"math/cmplx"
 	"os"
 
+	"github.com/cugen/cugen/examples/internal/sample"
 	"github.com/cugen/cugen/generated/cuda13/cuda"
 	"github.com/cugen/cugen/generated/cuda13/cufft"
 )
@@ -34,7 +34,7 @@ func main() {
 	}
 
 	ctx, err := cuda.NewContext(0)
-	check(err)
+	sample.Check(err)
 	defer ctx.Close()
 	name, _ := ctx.Device().Name()
 	fmt.Printf("device 0: %s\n", name)
@@ -45,17 +45,17 @@ func main() {
 		x[k] = cufft.Complex{X: float32(real(v)), Y: float32(imag(v))}
 	}
 	in, err := cuda.AllocFrom(ctx, x)
-	check(err)
+	sample.Check(err)
 	defer in.Free()
 	freq, err := cuda.Alloc[cufft.Complex](ctx, N)
-	check(err)
+	sample.Check(err)
 	defer freq.Free()
 	out, err := cuda.Alloc[cufft.Complex](ctx, N)
-	check(err)
+	sample.Check(err)
 	defer out.Free()
 
 	// cuFFT calls run with the context current on a locked thread.
-	check(ctx.Do(func() error {
+	sample.Check(ctx.Do(func() error {
 		var plan cufft.Handle
 		if plan, err = cufft.Plan1d(N, cufft.C2C, 1); err != nil {
 			return err
@@ -77,7 +77,7 @@ func main() {
 
 	// The two peaks of the spectrum, relative to N.
 	X := make([]cufft.Complex, N)
-	check(freq.CopyTo(X))
+	sample.Check(freq.CopyTo(X))
 	// X[freq.Len()-f2], not X[N-f2]: Go 1.26's arm64 back end fails on the
 	// constant 128 MB offset ("constant is not in pool").
 	p1, p2 := X[f1], X[freq.Len()-f2]
@@ -87,7 +87,7 @@ func main() {
 
 	// The round trip: out/N against x, relative to max |x| = 1.5.
 	y := make([]cufft.Complex, N)
-	check(out.CopyTo(y))
+	sample.Check(out.CopyTo(y))
 	var maxErr float64
 	for k := range y {
 		d := complex(float64(y[k].X)/N-float64(x[k].X), float64(y[k].Y)/N-float64(x[k].Y))
@@ -99,10 +99,4 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Println("Result = PASS")
-}
-
-func check(err error) {
-	if err != nil {
-		log.Fatal(err)
-	}
 }

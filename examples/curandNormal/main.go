@@ -11,11 +11,11 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/cugen/cugen/examples/internal/sample"
 	"log"
 	"math"
 	"os"
 
+	"github.com/cugen/cugen/examples/internal/sample"
 	"github.com/cugen/cugen/generated/cuda13/cuda"
 	"github.com/cugen/cugen/generated/cuda13/curand"
 )
@@ -30,17 +30,17 @@ func main() {
 	}
 
 	ctx, err := cuda.NewContext(0)
-	check(err)
+	sample.Check(err)
 	defer ctx.Close()
 	name, _ := ctx.Device().Name()
 	fmt.Printf("device 0: %s\n", name)
 
 	buf, err := cuda.Alloc[float32](ctx, N)
-	check(err)
+	sample.Check(err)
 	defer buf.Free()
 
 	// cuRAND calls run with the context current on a locked thread.
-	check(ctx.Do(func() error {
+	sample.Check(ctx.Do(func() error {
 		var gen curand.Generator
 		if gen, err = curand.CreateGenerator(curand.RngPseudoDefault); err != nil {
 			return err
@@ -62,13 +62,13 @@ func main() {
 
 	// The mean and variance of the last generation, in float64 on the host.
 	first := make([]float32, 2)
-	check(buf.Slice(0, 2).CopyTo(first))
+	sample.Check(buf.Slice(0, 2).CopyTo(first))
 	fmt.Printf("first values: %.6f %.6f\n", first[0], first[1])
 	var sum, sumSq float64
 	chunk := make([]float32, min(N, 1<<24))
 	for i := 0; i < N; i += len(chunk) {
 		part := chunk[:min(len(chunk), N-i)]
-		check(buf.Slice(i, i+len(part)).CopyTo(part))
+		sample.Check(buf.Slice(i, i+len(part)).CopyTo(part))
 		for _, v := range part {
 			sum += float64(v)
 			sumSq += float64(v) * float64(v)
@@ -84,10 +84,4 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Println("Result = PASS")
-}
-
-func check(err error) {
-	if err != nil {
-		log.Fatal(err)
-	}
 }

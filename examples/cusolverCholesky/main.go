@@ -11,11 +11,11 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/cugen/cugen/examples/internal/sample"
 	"log"
 	"math"
 	"os"
 
+	"github.com/cugen/cugen/examples/internal/sample"
 	"github.com/cugen/cugen/generated/cuda13/cublas"
 	"github.com/cugen/cugen/generated/cuda13/cuda"
 	"github.com/cugen/cugen/generated/cuda13/cusolver"
@@ -31,7 +31,7 @@ func main() {
 	}
 
 	ctx, err := cuda.NewContext(0)
-	check(err)
+	sample.Check(err)
 	defer ctx.Close()
 	name, _ := ctx.Device().Name()
 	fmt.Printf("device 0: %s\n", name)
@@ -66,23 +66,23 @@ func main() {
 		b[i] = float32(s)
 	}
 	a0, err := cuda.AllocFrom(ctx, a)
-	check(err)
+	sample.Check(err)
 	defer a0.Free()
 	b0, err := cuda.AllocFrom(ctx, b)
-	check(err)
+	sample.Check(err)
 	defer b0.Free()
 	dA, err := cuda.Alloc[float32](ctx, N*N) // overwritten by the factor
-	check(err)
+	sample.Check(err)
 	defer dA.Free()
 	dB, err := cuda.Alloc[float32](ctx, N) // overwritten by x
-	check(err)
+	sample.Check(err)
 	defer dB.Free()
 	info, err := cuda.Alloc[int32](ctx, 2) // Spotrf's and Spotrs's devInfo
-	check(err)
+	sample.Check(err)
 	defer info.Free()
 
 	// cuSOLVER calls run with the context current on a locked thread.
-	check(ctx.Do(func() error {
+	sample.Check(ctx.Do(func() error {
 		h, err := cusolver.Create()
 		if err != nil {
 			return err
@@ -120,14 +120,14 @@ func main() {
 	}))
 
 	infos := make([]int32, 2)
-	check(info.CopyTo(infos))
+	sample.Check(info.CopyTo(infos))
 	if infos[0] != 0 || infos[1] != 0 {
 		log.Fatalf("devInfo: Spotrf %d, Spotrs %d, want 0 (Spotrf > 0: the leading minor of that order is not positive definite)", infos[0], infos[1])
 	}
 
 	// The residual ||A*x - b|| / ||b|| on the CPU, in float64.
 	x := make([]float32, N)
-	check(dB.CopyTo(x))
+	sample.Check(dB.CopyTo(x))
 	var rr, bb float64
 	for i := 0; i < N; i++ {
 		r := -float64(b[i])
@@ -144,10 +144,4 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Println("Result = PASS")
-}
-
-func check(err error) {
-	if err != nil {
-		log.Fatal(err)
-	}
 }

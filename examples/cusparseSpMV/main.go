@@ -11,12 +11,12 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/cugen/cugen/examples/internal/sample"
 	"log"
 	"math"
 	"os"
 	"unsafe"
 
+	"github.com/cugen/cugen/examples/internal/sample"
 	"github.com/cugen/cugen/generated/cuda13/cuda"
 	"github.com/cugen/cugen/generated/cuda13/cudart"
 	"github.com/cugen/cugen/generated/cuda13/cusparse"
@@ -32,7 +32,7 @@ func main() {
 	}
 
 	ctx, err := cuda.NewContext(0)
-	check(err)
+	sample.Check(err)
 	defer ctx.Close()
 	name, _ := ctx.Device().Name()
 	fmt.Printf("device 0: %s\n", name)
@@ -58,23 +58,23 @@ func main() {
 	nnz := len(vals)
 	rowPtr = append(rowPtr, int32(nnz))
 	dRowPtr, err := cuda.AllocFrom(ctx, rowPtr)
-	check(err)
+	sample.Check(err)
 	defer dRowPtr.Free()
 	dColInd, err := cuda.AllocFrom(ctx, colInd)
-	check(err)
+	sample.Check(err)
 	defer dColInd.Free()
 	dVals, err := cuda.AllocFrom(ctx, vals)
-	check(err)
+	sample.Check(err)
 	defer dVals.Free()
 	dx, err := cuda.AllocFrom(ctx, x)
-	check(err)
+	sample.Check(err)
 	defer dx.Free()
 	dy, err := cuda.Alloc[float32](ctx, N)
-	check(err)
+	sample.Check(err)
 	defer dy.Free()
 
 	// cuSPARSE calls run with the context current on a locked thread.
-	check(ctx.Do(func() error {
+	sample.Check(ctx.Do(func() error {
 		h, err := cusparse.Create()
 		if err != nil {
 			return err
@@ -121,7 +121,7 @@ func main() {
 
 	// The same product on the CPU, in float64.
 	y := make([]float32, N)
-	check(dy.CopyTo(y))
+	sample.Check(dy.CopyTo(y))
 	var maxErr, maxRef float64
 	for i := 0; i < N; i++ {
 		var ref float64
@@ -137,10 +137,4 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Println("Result = PASS")
-}
-
-func check(err error) {
-	if err != nil {
-		log.Fatal(err)
-	}
 }

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/cugen/cugen/examples/internal/sample"
 	"github.com/cugen/cugen/generated/cuda13/nvml"
 )
 
@@ -25,33 +26,33 @@ func main() {
 	}
 	defer nvml.Shutdown()
 	driver, err := nvml.SystemGetDriverVersion()
-	check(err)
+	sample.Check(err)
 	n, err := nvml.DeviceGetCount()
-	check(err)
+	sample.Check(err)
 	if !*csv {
 		fmt.Printf("driver %s, %d GPU(s)\n", driver, n)
 	}
 	for i := uint32(0); i < n; i++ {
 		d, err := nvml.DeviceGetHandleByIndex(i)
-		check(err)
+		sample.Check(err)
 		name, err := nvml.DeviceGetName(d)
-		check(err)
+		sample.Check(err)
 		uuid, err := nvml.DeviceGetUUID(d)
-		check(err)
+		sample.Check(err)
 		pci, err := nvml.DeviceGetPciInfo(d)
-		check(err)
+		sample.Check(err)
 		mem, err := nvml.DeviceGetMemoryInfo(d)
-		check(err)
+		sample.Check(err)
 		var temp uint32
-		check(nvml.DeviceGetTemperature(d, nvml.TemperatureGpu, &temp))
+		sample.Check(nvml.DeviceGetTemperature(d, nvml.TemperatureGpu, &temp))
 		power, err := nvml.DeviceGetPowerUsage(d) // milliwatts
-		check(err)
+		sample.Check(err)
 		sm, err := nvml.DeviceGetClockInfo(d, nvml.ClockSm)
-		check(err)
+		sample.Check(err)
 		memClock, err := nvml.DeviceGetClockInfo(d, nvml.ClockMem)
-		check(err)
+		sample.Check(err)
 		util, err := nvml.DeviceGetUtilizationRates(d)
-		check(err)
+		sample.Check(err)
 		busID := string(bytes.TrimRight(pci.BusId[:], "\x00"))
 		const mib = 1 << 20
 		if *csv {
@@ -62,11 +63,5 @@ func main() {
 		fmt.Printf("GPU %d: %s  %s  %s\n", i, name, uuid, busID)
 		fmt.Printf("  memory %d / %d MiB, %d °C, %.2f W, SM %d MHz, memory %d MHz, utilization %d%%\n",
 			mem.Used/mib, mem.Total/mib, temp, float64(power)/1000, sm, memClock, util.Gpu)
-	}
-}
-
-func check(err error) {
-	if err != nil {
-		log.Fatal(err)
 	}
 }

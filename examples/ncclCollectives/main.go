@@ -38,6 +38,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/cugen/cugen/examples/internal/sample"
 	"github.com/cugen/cugen/generated/cuda13/cu"
 	"github.com/cugen/cugen/generated/cuda13/cudart"
 	"github.com/cugen/cugen/generated/cuda13/nccl"
@@ -60,7 +61,7 @@ func main() {
 	cfg := config{min: *minBytes, max: *maxBytes, step: *step, iters: *iters}
 	if *nranks == 0 {
 		n, err := cudart.GetDeviceCount()
-		check(err)
+		sample.Check(err)
 		*nranks = int(n)
 	}
 	if *nranks < 1 {
@@ -68,7 +69,7 @@ func main() {
 	}
 	cfg.nranks = *nranks
 	v, err := nccl.GetVersion()
-	check(err)
+	sample.Check(err)
 	switch {
 	case *mode == "threads":
 		fmt.Printf("NCCL %d, %d ranks: one process, a goroutine per GPU (ncclCommInitAll)\n", v, cfg.nranks)
@@ -82,7 +83,7 @@ func main() {
 			dev = *rank
 		}
 		id := exchangeID(*rank, cfg.nranks, *addr)
-		check(rankMain(cfg, *rank, dev, id))
+		sample.Check(rankMain(cfg, *rank, dev, id))
 	default:
 		log.Fatalf("-mode %q: want procs or threads", *mode)
 	}
@@ -114,7 +115,7 @@ func (c config) sizes() []int64 {
 // launch starts a copy of this command per rank and waits for all of them.
 func launch(cfg config, addr string) {
 	exe, err := os.Executable()
-	check(err)
+	sample.Check(err)
 	var cmds []*exec.Cmd
 	for r := 0; r < cfg.nranks; r++ {
 		cmd := exec.Command(exe, append(os.Args[1:], "-rank", strconv.Itoa(r), "-nranks", strconv.Itoa(cfg.nranks), "-addr", addr)...)
@@ -122,7 +123,7 @@ func launch(cfg config, addr string) {
 		if r > 0 {
 			cmd.Stdout = io.Discard // rank 0 prints the table
 		}
-		check(cmd.Start())
+		sample.Check(cmd.Start())
 		cmds = append(cmds, cmd)
 	}
 	failed := false
@@ -144,16 +145,16 @@ func exchangeID(rank, nranks int, addr string) nccl.UniqueId {
 	var id nccl.UniqueId
 	if rank == 0 {
 		id, err := nccl.GetUniqueId()
-		check(err)
+		sample.Check(err)
 		ln, err := net.Listen("tcp", addr)
-		check(err)
+		sample.Check(err)
 		defer ln.Close()
 		for i := 1; i < nranks; i++ {
 			c, err := ln.Accept()
-			check(err)
+			sample.Check(err)
 			_, err = c.Write(id.Internal[:])
 			c.Close()
-			check(err)
+			sample.Check(err)
 		}
 		return id
 	}
@@ -169,7 +170,7 @@ func exchangeID(rank, nranks int, addr string) nccl.UniqueId {
 		}
 		_, err = io.ReadFull(c, id.Internal[:])
 		c.Close()
-		check(err)
+		sample.Check(err)
 		return id
 	}
 }
@@ -179,7 +180,7 @@ func exchangeID(rank, nranks int, addr string) nccl.UniqueId {
 // calls of different ranks must come from different threads), runs them.
 func threads(cfg config) {
 	comms := make([]nccl.Comm, cfg.nranks)
-	check(nccl.CommInitAll(&comms[0], int32(cfg.nranks), nil))
+	sample.Check(nccl.CommInitAll(&comms[0], int32(cfg.nranks), nil))
 	var wg sync.WaitGroup
 	errs := make([]error, cfg.nranks)
 	for r := range comms {
@@ -372,10 +373,4 @@ func runRank(cfg config, rank, dev int, comm nccl.Comm) (err error) {
 		fmt.Println("\nevery result checked: PASS")
 	}
 	return nil
-}
-
-func check(err error) {
-	if err != nil {
-		log.Fatal(err)
-	}
 }

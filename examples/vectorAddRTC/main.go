@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/cugen/cugen/examples/internal/sample"
 	"github.com/cugen/cugen/generated/cuda13/cuda"
 )
 
@@ -22,25 +23,25 @@ extern "C" __global__ void vecAdd(const float *a, const float *b, float *c, int 
 func main() {
 	const n = 50000
 	ctx, err := cuda.NewContext(0)
-	check(err)
+	sample.Check(err)
 	defer ctx.Close()
 	mod, err := ctx.ModuleFromSource(cuda.Source{Code: source}) // for this GPU's arch
-	check(err)
+	sample.Check(err)
 	vecAdd, err := mod.Kernel("vecAdd")
-	check(err)
+	sample.Check(err)
 
 	a, b, c := make([]float32, n), make([]float32, n), make([]float32, n)
 	for i := range a {
 		a[i], b[i] = float32(i), float32(2*i)
 	}
 	da, err := cuda.AllocFrom(ctx, a)
-	check(err)
+	sample.Check(err)
 	db, err := cuda.AllocFrom(ctx, b)
-	check(err)
+	sample.Check(err)
 	dc, err := cuda.Alloc[float32](ctx, n)
-	check(err)
-	check(vecAdd.Launch(cuda.ForN(n, 256), da, db, dc, int32(n)))
-	check(dc.CopyTo(c))
+	sample.Check(err)
+	sample.Check(vecAdd.Launch(cuda.ForN(n, 256), da, db, dc, int32(n)))
+	sample.Check(dc.CopyTo(c))
 
 	for i := range c {
 		if c[i] != a[i]+b[i] {
@@ -48,10 +49,4 @@ func main() {
 		}
 	}
 	fmt.Println("Result = PASS")
-}
-
-func check(err error) {
-	if err != nil {
-		log.Fatal(err)
-	}
 }

@@ -1,7 +1,8 @@
-// Package sample holds what the ports of NVIDIA's cuda-samples under
-// examples/ share: the samples' helper behaviour (checkCudaErrors, device
-// selection and its printed line, the C library's rand()), and the timing
-// of the math library examples (Timed, TimedEach).
+// Package sample holds what the programs under examples/ share: the error
+// check every one of them exits through (Check, the samples'
+// checkCudaErrors), the ports of NVIDIA's cuda-samples' helper behaviour
+// (device selection and its printed line, the C library's rand()), and the
+// timing of the math library examples (Timed, TimedEach).
 package sample
 
 import (
