@@ -373,17 +373,24 @@ func cmdLock(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// Each file the parse read goes to the entry whose directory the
-	// parser found it in: the set's, else its headers entries' in order.
+	// Each file the parse read goes to the entry whose directory holds it.
+	// One that two directories hold is refused: both would pin the same
+	// path, which FetchSetEntry refuses (the parse could not tell which
+	// it read).
 	entries := append([]*lock.Entry{set.Set}, set.With...)
 	dirs := append([]string{set.Dir}, set.WithDirs...)
 	files := make([][]string, len(entries))
 	for _, f := range api.Sources {
+		in := -1
 		for i, d := range dirs {
-			if _, err := os.Stat(filepath.Join(d, filepath.FromSlash(f))); err == nil {
-				files[i] = append(files[i], f)
-				break
+			if _, err := os.Stat(filepath.Join(d, filepath.FromSlash(f))); err != nil {
+				continue
 			}
+			if in >= 0 {
+				return fmt.Errorf("cugen lock: %s is in the directories of both %s and %s", f, entries[in], entries[i])
+			}
+			in = i
+			files[i] = append(files[i], f)
 		}
 	}
 	for i, e := range entries {

@@ -47,8 +47,8 @@
 // version it is selected by, as in `make headers CUDA=12.4`), "headers
 // NAME" (a package of more headers that sets read beside their own: nccl.h
 // is in no toolkit package) or "lib NAME" (a library package used by
-// tests). The lines after it, up to
-// the next entry, are "KEY VALUE..." with any leading white space:
+// tests). The lines after it, up to the next entry, are "KEY VALUE..."
+// with any leading white space:
 //
 //	cuda VERSION                            the CUDA toolkit version (sets only, required)
 //	deb PACKAGE VERSION ARCH SUITE SHA256   Debian origin: the exact .deb and its sha256
@@ -67,14 +67,15 @@
 // Exactly one of deb and toolkit is required; headers and lib entries need
 // deb. A set's files and those of its headers entries are pinned apart,
 // each relative to its own root, and `cugen lock -set NAME` rewrites both;
-// the set's identity in generated files ([Lock.SetDigest]) covers them all. Paths are slash separated,
-// relative, without "." or ".." elements or white space. Blank lines and
-// lines starting with # are ignored.
+// [Lock.FetchSetEntry] makes them ready for a parse, and the set's identity
+// in generated files ([Lock.SetDigest]) covers them all. Paths are slash
+// separated, relative, without "." or ".." elements or white space. Blank
+// lines and lines starting with # are ignored.
 //
 // [Format] writes the canonical form: the fixed preamble, sets in version
-// order, then headers and libs entries in name order, each entry's lines in the order above,
-// files sorted by path, a tab before each line of an entry and a blank line
-// between entries. Parse followed by Format gives back the same bytes for
+// order, then headers and libs entries in name order, each entry's lines
+// in the order above, files sorted by path, a tab before each line of an
+// entry and a blank line between entries. Parse followed by Format gives back the same bytes for
 // any canonical file; a test checks that the committed headers.lock is.
 //
 // # Cache
@@ -82,19 +83,20 @@
 // [Fetch] keeps everything under one cache directory, by default
 // ${CUGEN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cugen} ([DefaultCacheDir]):
 //
-//	apt/                 private apt state: sources.list.d/, lists/, cache/
-//	debs/P_V_A.deb       downloaded packages, named as apt-get download names them
-//	headers/SET/ROOT/            extracted header sets
-//	extra-headers/NAME/ROOT/     extracted headers entries
-//	libs/NAME/ROOT/              extracted library packages
+//	apt/                      private apt state: sources.list.d/, lists/, cache/
+//	debs/P_V_A.deb            downloaded packages, named as apt-get download names them
+//	headers/SET/ROOT/         extracted header sets
+//	extra-headers/NAME/ROOT/  extracted headers entries
+//	libs/NAME/ROOT/           extracted library packages
 //
 // An extracted directory is only ever created by renaming a fully extracted
 // and verified temporary directory into place, so a crash leaves either the
 // old directory or the new one. Directories are created 0755 and files
 // keep the .deb's modes (both less the umask), so one cache can be shared
 // between users. Fetch only ever removes entries strictly inside the
-// cache's debs/, headers/, extra-headers/ and libs/ directories (its temporary and
-// replaced directories), never the cache itself or anything outside it.
+// cache's debs/, headers/, extra-headers/ and libs/ directories (its
+// temporary and replaced directories), never the cache itself or anything
+// outside it.
 // When the extracted files already verify,
 // Fetch neither runs apt nor touches the network.
 //

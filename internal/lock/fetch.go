@@ -29,26 +29,6 @@ func DefaultCacheDir() (string, error) {
 	return filepath.Join(home, ".cache", "cugen"), nil
 }
 
-// FetchSet reads the lock file at lockPath and returns the directory that
-// holds header set set, verified. For a Debian set that is its extracted
-// root in the cache (see Fetch). For a toolkit set nothing is fetched: the
-// toolkit's include directory ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda-SET,
-// /usr/local/cuda, first that exists) is verified in place.
-func FetchSet(ctx context.Context, lockPath, set, cacheDir string, logw io.Writer) (string, error) {
-	l, err := ReadFile(lockPath)
-	if err != nil {
-		return "", err
-	}
-	e, err := l.Entry(set)
-	if err != nil {
-		return "", err
-	}
-	if e.Toolkit() {
-		return ToolkitDir(e)
-	}
-	return Fetch(ctx, e, cacheDir, logw)
-}
-
 // A FetchedSet is a header set made ready for a parse: its directory and
 // those of its headers entries, verified, and what the parse is held to.
 type FetchedSet struct {

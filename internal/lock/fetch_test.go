@@ -178,19 +178,15 @@ func TestFetchSetToolkit(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := &Lock{Entries: []*Entry{e}}
-	path := filepath.Join(t.TempDir(), "headers.lock")
-	if err := l.WriteFile(path); err != nil {
-		t.Fatal(err)
-	}
 	t.Setenv("CUDA_HOME", cuda)
 	t.Setenv("CUDA_PATH", "")
-	dir, err := FetchSet(context.Background(), path, "13.0", t.TempDir(), nil)
-	if err != nil || dir != filepath.Join(cuda, "include") {
-		t.Fatalf("FetchSet(toolkit) = %q, %v", dir, err)
+	fs, err := l.FetchSetEntry(context.Background(), e, t.TempDir(), nil)
+	if err != nil || fs.Dir != filepath.Join(cuda, "include") {
+		t.Fatalf("FetchSetEntry(toolkit) = %+v, %v", fs, err)
 	}
 	writeTree(t, filepath.Join(cuda, "include"), map[string]string{"cuda.h": "other\n"})
-	if _, err := FetchSet(context.Background(), path, "13.0", t.TempDir(), nil); err == nil || !strings.Contains(err.Error(), "cuda.h") {
-		t.Errorf("FetchSet(tampered toolkit) = %v", err)
+	if _, err := l.FetchSetEntry(context.Background(), e, t.TempDir(), nil); err == nil || !strings.Contains(err.Error(), "cuda.h") {
+		t.Errorf("FetchSetEntry(tampered toolkit) = %v", err)
 	}
 	if _, err := Fetch(context.Background(), e, t.TempDir(), nil); err == nil || !strings.Contains(err.Error(), "toolkit origin") {
 		t.Errorf("Fetch(toolkit entry) = %v", err)

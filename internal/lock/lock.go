@@ -215,7 +215,7 @@ func Parse(r io.Reader, name string) (*Lock, error) {
 			continue
 		}
 		if e == nil {
-			return nil, errf("%q line before the first set or lib line", key)
+			return nil, errf("%q line before the first entry (set, headers or lib line)", key)
 		}
 		if key != "sha256" && key != "note" && key != "with" {
 			if prev := seen[key]; prev != 0 {

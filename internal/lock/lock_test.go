@@ -216,7 +216,7 @@ func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"", "x.lock: no entries"},
 		{"# only\n", "x.lock: no entries"},
-		{"cuda 12.4\n", `x.lock:1: "cuda" line before the first set or lib line`},
+		{"cuda 12.4\n", `x.lock:1: "cuda" line before the first entry (set, headers or lib line)`},
 		{"set\n", `x.lock:1: set: want 1 fields after "set", have 0`},
 		{"set 1\ncuda 1.0\n" + deb + "root usr/include\n" + file + "bogus 1\n", `x.lock:6: unknown keyword "bogus"`},
 		{"set 1\ncuda 1.0\n" + deb + "root usr/include\n" + file + "set 1\n", "x.lock:6: set 1 already defined at line 1"},
