@@ -127,8 +127,9 @@ type Load struct {
 	// Pip names the pip package per CUDA major where it does not follow
 	// the toolkit wheels' naming (PipPackage): nvidia-nccl-cu13.
 	Pip map[int]string
-	// Apart: the library is not part of the CUDA toolkit (NCCL); doctor
-	// names Package instead of the toolkit as the way to install it.
+	// Apart, for a library the CUDA toolkit does not include (NCCL), says
+	// how to install it ("NCCL (NVIDIA's libnccl2 package)"): doctor's
+	// advice names it instead of the toolkit.
 	Apart string
 	// WSL: also look in WSL's driver directory (the driver only).
 	WSL bool

@@ -92,11 +92,11 @@ func (l Load) PerMajor() bool {
 }
 
 // PipPackage names the pip package of NVIDIA's that installs the library
-// for a CUDA major, or "" if none does: Pip's, or else the CUDA 12 wheels are named after
-// the directory they install into (nvidia/cuda_runtime/lib:
-// nvidia-cuda-runtime-cu12), and the CUDA 13 ones, which share
-// nvidia/cu13/lib, keep that name without the suffix (nvidia-cuda-runtime,
-// version 13).
+// for a CUDA major, or "" if none does: the one Pip names, else the
+// toolkit wheels' name: the CUDA 12 wheels are named after the directory
+// they install into (nvidia/cuda_runtime/lib: nvidia-cuda-runtime-cu12),
+// and the CUDA 13 ones, which share nvidia/cu13/lib, keep that name without
+// the suffix (nvidia-cuda-runtime, version 13).
 func (l Load) PipPackage(major int) string {
 	if p, ok := l.Pip[major]; ok {
 		return p

@@ -35,7 +35,7 @@ func (p *parse) initializerMacros() []initializerMacro {
 
 // initializerDecl reports whether decl is one of the variables the parse
 // defined for an initializer macro, and returns its init declarator.
-func (p *parse) initializerDecl(decl *cc.Declaration) (*cc.InitDeclarator, bool) {
+func initializerDecl(decl *cc.Declaration) (*cc.InitDeclarator, bool) {
 	il := decl.InitDeclaratorList
 	if il == nil || il.InitDeclarator == nil || il.InitDeclarator.Declarator == nil {
 		return nil, false
@@ -52,16 +52,13 @@ func (p *parse) initializerDecl(decl *cc.Declaration) (*cc.InitDeclarator, bool)
 // or a value that is not a constant is an error naming the macro.
 func (p *parse) initializer(id *cc.InitDeclarator) error {
 	macro := strings.TrimPrefix(id.Declarator.Name(), initPrefix)
-	var in *initializerMacro
-	for _, m := range p.initializerMacros() {
-		if m.macro == macro {
-			in = &m
-		}
-	}
+	ms := p.initializerMacros()
+	i := slices.IndexFunc(ms, func(m initializerMacro) bool { return m.macro == macro })
 	m := p.ast.Macros[macro]
-	if in == nil || m == nil {
+	if i < 0 || m == nil {
 		return nil
 	}
+	in := ms[i]
 	pos := m.Position()
 	out := &ir.Initializer{Name: macro, Record: in.ctype, Library: in.lib, Pos: p.pos(pos.Filename, pos.Line)}
 	fail := func(format string, args ...any) error {

@@ -266,7 +266,7 @@ func (p *parse) run() (*ir.API, error) {
 		}
 	}
 	// Each struct initializer macro initializes a variable of its type,
-	// so that the C front end evaluates it (collectInitializers).
+	// so that the C front end evaluates it (initializer, in collect).
 	for _, in := range p.initializerMacros() {
 		fmt.Fprintf(&src, "#ifdef %s\nstatic const %s %s%s = %s;\n#endif\n", in.macro, in.ctype, initPrefix, in.macro, in.macro)
 	}
@@ -572,7 +572,7 @@ func (p *parse) collect() error {
 			continue
 		}
 		decl := ed.Declaration
-		if in, ok := p.initializerDecl(decl); ok {
+		if in, ok := initializerDecl(decl); ok {
 			if err := p.initializer(in); err != nil {
 				return err
 			}
@@ -655,20 +655,23 @@ func posLess(a, b ir.Pos) bool {
 // docBefore returns the last /** ... */ comment before a declaration, with
 // the comment markers removed. A trailing /**< ... */ documents the previous
 // item and is ignored.
-func docBefore(n cc.Node) string {
+func docBefore(n cc.Node) string { return lastDocComment(leadingSep(n)) }
+
+// leadingSep returns the white space and comments before n's first token.
+func leadingSep(n cc.Node) []byte {
 	// The first token of a declaration is that of its first specifier;
 	// NodeTokens of the whole declaration (parameter lists) cost a fifth of
 	// the parse.
 	if d, ok := n.(*cc.Declaration); ok && d.DeclarationSpecifiers != nil {
 		if toks := cc.NodeTokens(headSpecifier(d.DeclarationSpecifiers)); len(toks) > 0 {
-			return lastDocComment(toks[0].Sep())
+			return toks[0].Sep()
 		}
 	}
 	toks := cc.NodeTokens(n)
 	if len(toks) == 0 {
-		return ""
+		return nil
 	}
-	return lastDocComment(toks[0].Sep())
+	return toks[0].Sep()
 }
 
 // plainDocBefore returns the plain /* ... */ comment that ends right before
@@ -677,15 +680,7 @@ func docBefore(n cc.Node) string {
 // line without a full stop is the comment's title ("Reduce",
 // "ncclRedOpCreatePreMulSum") and is dropped.
 func plainDocBefore(n cc.Node) string {
-	d, ok := n.(*cc.Declaration)
-	if !ok || d.DeclarationSpecifiers == nil {
-		return ""
-	}
-	toks := cc.NodeTokens(headSpecifier(d.DeclarationSpecifiers))
-	if len(toks) == 0 {
-		return ""
-	}
-	sep := bytes.TrimRight(toks[0].Sep(), " \t\r\n")
+	sep := bytes.TrimRight(leadingSep(n), " \t\r\n")
 	if !bytes.HasSuffix(sep, []byte("*/")) {
 		return ""
 	}
