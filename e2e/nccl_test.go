@@ -12,6 +12,7 @@ import (
 
 	"github.com/cugen/cugen/generated/cuda12/nccl"
 	"github.com/cugen/cugen/internal/lock"
+	"github.com/cugen/cugen/parser"
 )
 
 // TestNCCLInitializersMatchC: nccl.ConfigInitializer and
@@ -49,19 +50,16 @@ int main(void) { hex(&config, sizeof config); hex(&sim, sizeof sim); return 0; }
 	if err := os.WriteFile(filepath.Join(dir, "init.c"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// cuda_fp16.h includes <nv/target>, which Debian does not ship (libcu++);
-	// C needs nothing of it, as the parser knows (an empty stand-in).
-	if err := os.MkdirAll(filepath.Join(dir, "stub", "nv"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "stub", "nv", "target"), nil, 0o644); err != nil {
+	// The headers the parser supplies (cuda_fp16.h's <nv/target>), last.
+	stubs := filepath.Join(dir, "stub-headers")
+	if err := parser.WriteStubHeaders(stubs); err != nil {
 		t.Fatal(err)
 	}
 	args := []string{"-o", filepath.Join(dir, "init"), filepath.Join(dir, "init.c"), "-I", fs.Dir}
 	for _, d := range fs.WithDirs {
 		args = append(args, "-I", d)
 	}
-	args = append(args, "-I", filepath.Join(dir, "stub"))
+	args = append(args, "-idirafter", stubs)
 	if out, err := exec.Command(gcc, args...).CombinedOutput(); err != nil {
 		t.Fatalf("gcc: %v\n%s", err, out)
 	}

@@ -226,13 +226,8 @@ int main(void) {
 	// gcc gets the headers the parser supplies (stubHeaders), searched
 	// last as the parser searches them.
 	stubs := filepath.Join(tmp, "stub-headers")
-	for name, text := range parser.StubHeaders {
-		if err := os.MkdirAll(filepath.Join(stubs, filepath.Dir(name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(stubs, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := parser.WriteStubHeaders(stubs); err != nil {
+		t.Fatal(err)
 	}
 	out, err := exec.Command(gcc, "-std=gnu11", "-w", "-I", dir, "-idirafter", stubs, "-o", bin, cfile).CombinedOutput()
 	if err != nil {

@@ -161,6 +161,24 @@ var stubHeaders = map[string]string{
 	"nv/target": "/* <nv/target> supplied by cugen: empty, as C code needs nothing of it. */\n",
 }
 
+// WriteStubHeaders writes the headers the parser supplies where neither
+// a header set nor the system has them (<nv/target>, which cuda_fp16.h
+// includes and Debian does not ship) into dir, for a C compiler given the
+// same headers: pass it with -idirafter, searched last as the parser
+// searches them.
+func WriteStubHeaders(dir string) error {
+	for name, text := range stubHeaders {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func notFound(name string) error {
 	return &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 }
