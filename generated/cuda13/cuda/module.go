@@ -101,23 +101,35 @@ func (c *Context) LoadModule(image []byte) (*Module, error) {
 }
 
 // loadData calls cuModuleLoadDataEx with an error log buffer.
-func loadData(img []byte) (cu.Module, string, error) {
+func loadData(img []byte) (h cu.Module, log string, err error) {
+	log, err = withJITLog(func(opts *cu.JitOption, vals *uintptr, n uint32) (err error) {
+		h, err = cu.ModuleLoadDataEx(unsafe.Pointer(&img[0]), n, opts, vals)
+		return err
+	})
+	runtime.KeepAlive(img)
+	return h, log, err
+}
+
+// withJITLog calls load with the JIT options that make the driver write
+// its error log into a buffer of ours (CU_JIT_ERROR_LOG_BUFFER and its
+// size), and returns the log, trimmed, when load fails.
+func withJITLog(load func(opts *cu.JitOption, vals *uintptr, n uint32) error) (string, error) {
 	logBuf := make([]byte, jitLogSize)
 	var pin runtime.Pinner
 	defer pin.Unpin()
 	pin.Pin(&logBuf[0])
 	opts := [...]cu.JitOption{cu.JitErrorLogBuffer, cu.JitErrorLogBufferSizeBytes}
 	vals := [...]uintptr{uintptr(unsafe.Pointer(&logBuf[0])), jitLogSize}
-	h, err := cu.ModuleLoadDataEx(unsafe.Pointer(&img[0]), uint32(len(opts)), &opts[0], &vals[0])
+	err := load(&opts[0], &vals[0], uint32(len(opts)))
 	runtime.KeepAlive(logBuf)
-	if err != nil {
-		n := bytes.IndexByte(logBuf, 0)
-		if n < 0 {
-			n = len(logBuf)
-		}
-		return 0, string(bytes.TrimSpace(logBuf[:n])), err
+	if err == nil {
+		return "", nil
 	}
-	return h, "", nil
+	n := bytes.IndexByte(logBuf, 0)
+	if n < 0 {
+		n = len(logBuf)
+	}
+	return string(bytes.TrimSpace(logBuf[:n])), err
 }
 
 // Raw returns the driver's handle, for the cu package.
@@ -207,20 +219,14 @@ func LoadLibrary(image []byte) (*Library, error) {
 	if err := cu.Init(0); err != nil {
 		return nil, err
 	}
-	logBuf := make([]byte, jitLogSize)
-	var pin runtime.Pinner
-	defer pin.Unpin()
-	pin.Pin(&logBuf[0])
-	opts := [...]cu.JitOption{cu.JitErrorLogBuffer, cu.JitErrorLogBufferSizeBytes}
-	vals := [...]uintptr{uintptr(unsafe.Pointer(&logBuf[0])), jitLogSize}
-	h, err := cu.LibraryLoadData(unsafe.Pointer(&img[0]), &opts[0], &vals[0], uint32(len(opts)), nil, nil, 0)
+	var h cu.Library
+	log, err := withJITLog(func(opts *cu.JitOption, vals *uintptr, n uint32) (err error) {
+		h, err = cu.LibraryLoadData(unsafe.Pointer(&img[0]), opts, vals, n, nil, nil, 0)
+		return err
+	})
 	runtime.KeepAlive(img)
 	if err != nil {
-		n := bytes.IndexByte(logBuf, 0)
-		if n < 0 {
-			n = len(logBuf)
-		}
-		if log := bytes.TrimSpace(logBuf[:n]); len(log) > 0 {
+		if log != "" {
 			return nil, fmt.Errorf("cuda: loading a %s library: %w\n%s", kind, err, log)
 		}
 		return nil, fmt.Errorf("cuda: loading a %s library: %w", kind, err)
