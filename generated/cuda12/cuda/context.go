@@ -170,6 +170,11 @@ func (c *Context) Raw() cu.Context { return c.ref.s.ctx }
 // Do runs fn with the context current on the calling goroutine's OS thread,
 // locked for the call: the way to call the cu package directly.
 func (c *Context) Do(fn func() error) error {
+	return c.do(func(*ctxState) error { return fn() })
+}
+
+// do runs fn with the context's state bound on a locked thread.
+func (c *Context) do(fn func(s *ctxState) error) error {
 	s, err := c.state()
 	if err != nil {
 		return err
@@ -178,21 +183,13 @@ func (c *Context) Do(fn func() error) error {
 		return err
 	}
 	defer runtime.UnlockOSThread()
-	return fn()
+	return fn(s)
 }
 
 // Synchronize waits for all the context's work (cuCtxSynchronize), blocking
 // the thread; see [Stream.Wait] for a wait that yields.
 func (c *Context) Synchronize() error {
-	s, err := c.state()
-	if err != nil {
-		return err
-	}
-	if err := s.bind(); err != nil {
-		return err
-	}
-	defer runtime.UnlockOSThread()
-	return s.drv().synchronize()
+	return c.do(func(s *ctxState) error { return s.drv().synchronize() })
 }
 
 // MemInfo returns the device's free and total memory (cuMemGetInfo).
