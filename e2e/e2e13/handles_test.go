@@ -22,20 +22,7 @@ import (
 // Dim1 exists to avoid (refused by the runtime). Streams and device pointers cross from cu to cudart
 // by plain conversion and Deviceptr.Pointer.
 func TestLaunchHandles13(t *testing.T) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	if err := cu.Init(0); err != nil {
-		t.Skipf("no CUDA device: %v", err)
-	}
-	if v, err := cudart.RuntimeGetVersion(); err != nil || v < 13000 {
-		t.Skipf("needs a CUDA 13 runtime (CUGEN_LIBCUDART=.../libcudart.so.13): %d, %v", v, err)
-	}
-	dev, err := cu.DeviceGet(0)
-	must(t, "cuDeviceGet", err)
-	ctx, err := cu.DevicePrimaryCtxRetain(dev)
-	must(t, "cuDevicePrimaryCtxRetain", err)
-	defer cu.DevicePrimaryCtxRelease(dev)
-	must(t, "cuCtxSetCurrent", cu.CtxSetCurrent(ctx))
+	device13(t)
 
 	src := append([]byte(cudatest.VecAddPTX), 0)
 	lib, err := cu.LibraryLoadData(unsafe.Pointer(&src[0]), nil, nil, 0, nil, nil, 0)
@@ -93,6 +80,28 @@ func TestLaunchHandles13(t *testing.T) {
 		}
 	}
 	t.Logf("cudaLaunchKernel(cudart.Kernel(CUkernel), Dim1(%d), Dim1(%d)): %d sums right", n/block, block, n)
+}
+
+// device13 locks the test's goroutine to its OS thread and makes device
+// 0's primary context current there until the test ends, or skips the
+// test without a GPU or a CUDA 13 runtime.
+func device13(t *testing.T) cu.Device {
+	t.Helper()
+	runtime.LockOSThread()
+	t.Cleanup(runtime.UnlockOSThread)
+	if err := cu.Init(0); err != nil {
+		t.Skipf("no CUDA device: %v", err)
+	}
+	if v, err := cudart.RuntimeGetVersion(); err != nil || v < 13000 {
+		t.Skipf("needs a CUDA 13 runtime (CUGEN_LIBCUDART=.../libcudart.so.13): %d, %v", v, err)
+	}
+	dev, err := cu.DeviceGet(0)
+	must(t, "cuDeviceGet", err)
+	ctx, err := cu.DevicePrimaryCtxRetain(dev)
+	must(t, "cuDevicePrimaryCtxRetain", err)
+	t.Cleanup(func() { cu.DevicePrimaryCtxRelease(dev) })
+	must(t, "cuCtxSetCurrent", cu.CtxSetCurrent(ctx))
+	return dev
 }
 
 func must(t *testing.T, what string, err error) {

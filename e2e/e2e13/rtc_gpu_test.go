@@ -3,7 +3,6 @@ package e2e13
 import (
 	"fmt"
 	"github.com/cugen/cugen/e2e/cudatest"
-	"runtime"
 	"testing"
 	"unsafe"
 
@@ -29,23 +28,10 @@ func compile13(t *testing.T, option string, get func(nvrtc.Program) ([]byte, err
 // cudaLibraryLoadData, launches it through the driver and through the
 // runtime (cudaLaunchKernel with the cudaKernel_t) and checks the results.
 func TestNVRTCKernelOnGPU13(t *testing.T) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	if err := cu.Init(0); err != nil {
-		t.Skipf("no CUDA device: %v", err)
-	}
-	if v, err := cudart.RuntimeGetVersion(); err != nil || v < 13000 {
-		t.Skipf("needs a CUDA 13 runtime (CUGEN_LIBCUDART=.../libcudart.so.13): %d, %v", v, err)
-	}
+	dev := device13(t)
 	if err := nvrtc.SharedLibrary().Load(); err != nil {
 		t.Skipf("no NVRTC 13: %v", err)
 	}
-	dev, err := cu.DeviceGet(0)
-	must(t, "cuDeviceGet", err)
-	ctx, err := cu.DevicePrimaryCtxRetain(dev)
-	must(t, "cuDevicePrimaryCtxRetain", err)
-	defer cu.DevicePrimaryCtxRelease(dev)
-	must(t, "cuCtxSetCurrent", cu.CtxSetCurrent(ctx))
 	major, err := cu.DeviceGetAttribute(cu.DeviceAttributeComputeCapabilityMajor, dev)
 	must(t, "cuDeviceGetAttribute", err)
 	minor, err := cu.DeviceGetAttribute(cu.DeviceAttributeComputeCapabilityMinor, dev)
