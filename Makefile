@@ -1,4 +1,5 @@
-# cugen: generate Go bindings for the CUDA driver and runtime APIs.
+# cugen: generate Go bindings for the CUDA libraries: the driver and runtime
+# APIs, NVRTC, nvJitLink, the math libraries, NVML and NCCL (library/).
 #
 #	make generate   fetch the locked headers and regenerate every committed package
 #	make check      regenerate in a temporary directory; fail listing stale files

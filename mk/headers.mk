@@ -13,8 +13,10 @@ LIBS ?= libcudart12 libcuda1
 CUGEN ?= go run ./cmd/cugen
 
 # Debian packages the fetch and the tests need beyond a base system (which
-# has apt, dpkg with dpkg-deb, and tar): gcc for the stopgap include list
-# (lock.GCCIncludes), the archive keyring for the private apt source.
+# has apt, dpkg with dpkg-deb, and tar): gcc, because every parse asks the
+# host C compiler for its predefined macros and include directories (cc/v4's
+# NewConfig: $CC, cc or gcc) and the tests build C fixtures and run cgo; the
+# archive keyring for the private apt source.
 DEPS_DEBS ?= gcc debian-archive-keyring
 SUDO ?= $(if $(filter 0,$(shell id -u)),,sudo)
 

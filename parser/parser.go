@@ -2,21 +2,29 @@
 // returns the IR of package ir. It is the only package of cugen that imports
 // cc; nothing of cc's types leaves it.
 //
-// The translation unit is the one a C program calling both APIs sees:
+// What it reads comes from the library descriptions of package library
+// (library.All, or Options.Libraries): the translation unit includes, in
+// order, every description's Include headers that the directory has, then
+// the SymbolVersions headers (library.Headers; Headers here for
+// library.All), then a variable for each struct initializer macro a
+// description names (Desc.Initializers), so that the C front end
+// evaluates it:
 //
 //	#include <cuda.h>
 //	#include <cudaProfiler.h>
 //	#include <cuda_runtime.h>
 //	#include <cuda_profiler_api.h>
+//	#include <nvrtc.h>
+//	#include <nvJitLink.h>
+//	...                         // cuBLAS, cuBLASLt, cuRAND, cuFFT, cuSPARSE, cuSOLVER, NVML, NCCL
 //	#include <cudaTypedefs.h>   // when present: PFN_cuX_vNNNN versions
 //
-// (the include lists of packageHeaders, then cudaTypedefs.h).
-//
-// Extern functions declared in cuda.h (and cudaProfiler.h) belong to the
-// driver library and those declared in cuda_runtime_api.h (and
-// cuda_profiler_api.h) to the runtime library; types and macros are
-// attributed the same way (everything the runtime headers include, such as
-// driver_types.h, belongs to the runtime package).
+// Each extern function, type and macro belongs to the library whose Declare
+// headers declare it (cuda.h and cudaProfiler.h: the driver's;
+// cuda_runtime_api.h and cuda_profiler_api.h: the runtime's; nvrtc.h:
+// NVRTC's, ...). What a header no description declares holds (driver_types.h,
+// vector_types.h, ...) belongs to the description marked Owner, the
+// runtime's.
 package parser
 
 import (
