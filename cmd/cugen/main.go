@@ -1,30 +1,40 @@
-// Command cugen generates Go packages for the CUDA driver API (package cu)
-// and runtime API (package cudart) from the CUDA headers, with no cgo: the
-// packages open libcuda.so.1 and libcudart.so.N at run time.
+// Command cugen generates Go packages from NVIDIA's CUDA headers, with no
+// cgo: one package per library the headers declare (cu for the driver API,
+// cudart for the runtime API, and nvrtc, nvjitlink, cublas, cublaslt,
+// curand, cufft, cusparse, cusolver, nvml and nccl: the descriptions of
+// package library), each opening its shared library (libcuda.so.1,
+// libcudart.so.N, ...) at run time.
 //
-// Usage:
+// Commands for users:
 //
-//	cugen gen -set 12.4 [-lock headers.lock] [-out generated/cuda12]
-//	cugen gen -headers /usr/local/cuda/include -out ./cuda
+//	cugen gen -headers /usr/local/cuda/include -out ./cuda   one package per library: ./cuda/cu, ./cuda/cudart, ./cuda/nvrtc, ...
 //	cugen gen -headers /usr/local/cuda/include -with .../nvidia/nccl/include -out ./cuda   nccl.h from NCCL's wheel
 //	cugen gen -check ...             write nothing; fail listing what a gen would change
-//	cugen ir -headers DIR [-out F]   the parsed IR as JSON (gzip-compressed if F ends in .gz)
+//	cugen gen -set 12.4 [-lock headers.lock] [-out generated/cuda12]   from a locked header set
 //	cugen gen -ir FILE -origin TEXT -out DIR   generate from a saved IR
+//	cugen ir -headers DIR [-out F]   the parsed IR as JSON (gzip-compressed if F ends in .gz)
+//	cugen diff -old set:12.4 -new set:13.0   what changed in the API between two header sets
+//	cugen doctor [-major 12] [-lib cudart]   which library files load from where, their versions, the driver's, the devices, and what is wrong
+//
+// Commands for cugen's maintainers (they keep headers.lock, the cache and
+// generated/ of this repository):
+//
 //	cugen headers -set 12.4          fetch and verify a locked header set, print its directory
 //	cugen lock -set 12.4             pin every header the parse reads in headers.lock
 //	cugen libs -lib libcudart12      fetch and verify a locked library package, print its directory
-//	cugen diff -old set:12.4 -new set:13.0   what changed in the API between two header sets
 //	cugen layer [-check]             write layer/ (the Go layer) as generated/cudaN/cuda for every major
-//	cugen doctor [-major 12] [-lib cudart]   which library files load from where, their versions, the driver's, the devices, and what is wrong
+//
+// The usage (cugen with no command) lists every flag of every command, in
+// the same two groups.
 //
 // Exit status: 0 on success, 1 when the command fails (doctor: when it
 // finds something required missing or mismatched; see usage) (its error is the
 // last line on stderr), 2 for a usage error (no or an unknown command, an
 // unknown flag or one missing its value; the usage is printed).
 //
-// From a downstream module:
+// From a downstream module (go get -tool github.com/cugen/cugen/cmd/cugen):
 //
-//	//go:generate go run github.com/cugen/cugen/cmd/cugen gen -headers /usr/local/cuda/include -out cuda
+//	//go:generate go tool cugen gen -headers /usr/local/cuda/include -out cuda
 package main
 
 import (
@@ -78,15 +88,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 // usage names every flag of every command (TestUsageListsEveryFlag).
-const usage = `usage:
+const usage = `usage: cugen COMMAND [flags]   (cugen COMMAND -h explains each flag)
+
+Commands for users:
   cugen gen (-headers DIR [-with DIR]... | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-out DIR] [-importpath PATH] [-demo=false] [-check]
   cugen ir (-headers DIR [-with DIR]... | -set NAME [-lock FILE]) [-out FILE]
+  cugen diff -old DIR|set:NAME|ir:FILE -new DIR|set:NAME|ir:FILE [-lock FILE] [-json]
+  cugen doctor [-major 12|13]... [-lib NAME[,NAME]]...
+
+Commands for cugen's maintainers (headers.lock, the cache, generated/):
   cugen headers -set NAME [-lock FILE]
   cugen lock -set NAME [-lock FILE]
   cugen libs -lib NAME [-lock FILE]
-  cugen diff -old DIR|set:NAME|ir:FILE -new DIR|set:NAME|ir:FILE [-lock FILE] [-json]
   cugen layer [-root DIR] [-check]
-  cugen doctor [-major 12|13]... [-lib NAME[,NAME]]...
+
+gen writes one package per library the headers declare (OUT/cu, OUT/cudart,
+OUT/nvrtc, ...).
 exit status: 0 ok, 1 failure, 2 usage error
 doctor fails (1) when the driver does not load, has no device or, for a
 -major given, supports an older CUDA; or a library given with -lib does not
@@ -237,7 +254,7 @@ func writeIR(file string, api *ir.API) error {
 func cmdGen(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
 	src := addSource(fs)
-	out := fs.String("out", "", "output directory: packages go to OUT/cu and OUT/cudart (default generated/cudaMAJOR)")
+	out := fs.String("out", "", "output directory: one package per library the headers declare, OUT/cu, OUT/cudart, OUT/nvrtc, ... (default generated/cudaMAJOR)")
 	demo := fs.Bool("demo", true, "add the context-demo test to the cudart package")
 	importPath := fs.String("importpath", "", "Go import path of -out (default: from the go.mod above it)")
 	irFile := fs.String("ir", "", "read the IR from this JSON file (cugen ir output) instead of parsing headers")
@@ -433,7 +450,7 @@ func checkOut(out string) error {
 		return fmt.Errorf("cugen: -out %s: %w", out, err)
 	}
 	if filepath.Dir(abs) == abs {
-		return fmt.Errorf("cugen: -out %s is the file system's root: give a directory of your module (packages go to OUT/cu and OUT/cudart)", out)
+		return fmt.Errorf("cugen: -out %s is the file system's root: give a directory of your module (packages go to OUT/cu, OUT/cudart, ...)", out)
 	}
 	if st, err := os.Stat(abs); err == nil && !st.IsDir() {
 		return fmt.Errorf("cugen: -out %s is not a directory", out)

@@ -1,0 +1,236 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The two groups of commands, as the usage and the README give them.
+const (
+	userGroup       = "Commands for users"
+	maintainerGroup = "Commands for cugen's maintainers"
+)
+
+// wantUsers are the commands a user of cugen runs; every other command is
+// for cugen's maintainers.
+var wantUsers = []string{"diff", "doctor", "gen", "ir"}
+
+// commandGroups returns the commands named by the "cugen NAME" lines under
+// each group heading of text (a heading is a line starting with the group's
+// name; a blank line or another heading ends the group). In Markdown, a
+// heading may start with #s and the lines may quote the command in
+// backticks.
+func commandGroups(text string) map[string][]string {
+	groups := map[string][]string{}
+	cmd := regexp.MustCompile("^\\s*(?:[|*-]\\s*)*`?cugen ([a-z]+)\\b")
+	group := ""
+	for _, l := range strings.Split(text, "\n") {
+		head := strings.TrimLeft(l, "# ")
+		switch {
+		case strings.HasPrefix(head, userGroup):
+			group = userGroup
+		case strings.HasPrefix(head, maintainerGroup):
+			group = maintainerGroup
+		case strings.TrimSpace(l) == "" && !strings.HasPrefix(l, "#"):
+			// A blank line ends a usage group, not a README section,
+			// whose table follows a blank line.
+			if group != "" && len(groups[group]) > 0 {
+				group = ""
+			}
+		case strings.HasPrefix(l, "#"):
+			group = ""
+		case group != "":
+			if m := cmd.FindStringSubmatch(l); m != nil && !slices.Contains(groups[group], m[1]) {
+				groups[group] = append(groups[group], m[1])
+			}
+		}
+	}
+	for _, g := range groups {
+		sort.Strings(g)
+	}
+	return groups
+}
+
+// checkGroups reports what of text's groups differs from the commands:
+// users are wantUsers, maintainers every other command, each once.
+func checkGroups(t *testing.T, what, text string) {
+	t.Helper()
+	groups := commandGroups(text)
+	var maintainers []string
+	for name := range commands {
+		if !slices.Contains(wantUsers, name) {
+			maintainers = append(maintainers, name)
+		}
+	}
+	sort.Strings(maintainers)
+	if !slices.Equal(groups[userGroup], wantUsers) {
+		t.Errorf("%s: %q lists %q, want %q", what, userGroup, groups[userGroup], wantUsers)
+	}
+	if !slices.Equal(groups[maintainerGroup], maintainers) {
+		t.Errorf("%s: %q lists %q, want %q", what, maintainerGroup, groups[maintainerGroup], maintainers)
+	}
+}
+
+// TestUsageGroups: the usage lists the user's commands (gen, ir, diff,
+// doctor) and the maintainers' (headers, lock, libs, layer) under two
+// headings, every command in one of them; a command added to cugen fails
+// here until it is placed.
+func TestUsageGroups(t *testing.T) {
+	checkGroups(t, "usage", usage)
+	code, _, stderr := cugen(t)
+	if code != 2 || !strings.Contains(stderr, userGroup+":") || !strings.Contains(stderr, maintainerGroup) {
+		t.Errorf("cugen with no command: exit %d, stderr %q; want 2 and both groups", code, stderr)
+	}
+}
+
+// TestREADMECommands: the README's "Commands" section groups the commands
+// as the usage does.
+func TestREADMECommands(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGroups(t, "README.md", string(readme))
+}
+
+// TestREADMEQuickStart: the README's first program (the first Go code block
+// that is a whole program) builds, as shown with generated/cuda13 and with
+// its import path switched to generated/cuda12: what the README says about
+// switching majors holds for it.
+func TestREADMEQuickStart(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?s)```go\n(.*?)```").FindAllStringSubmatch(string(readme), -1)
+	prog := ""
+	for _, b := range blocks {
+		if strings.HasPrefix(b[1], "package main\n") {
+			prog = b[1]
+			break
+		}
+	}
+	if prog == "" {
+		t.Fatal("README.md has no Go code block starting with package main")
+	}
+	if !strings.Contains(prog, `"github.com/cugen/cugen/generated/cuda13/cuda"`) {
+		t.Fatalf("README.md's first program does not import generated/cuda13/cuda:\n%s", prog)
+	}
+	if testing.Short() {
+		t.Skip("-short: building the README's program takes the compiler")
+	}
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command: %v", err)
+	}
+	for _, major := range []string{"cuda13", "cuda12"} {
+		dir := t.TempDir()
+		src := strings.ReplaceAll(prog, "generated/cuda13/", "generated/"+major+"/")
+		file := filepath.Join(dir, "main.go")
+		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// Built from the module root, so the program's imports resolve
+		// to this checkout.
+		cmd := exec.Command(gobin, "build", "-o", filepath.Join(dir, "prog"), file)
+		cmd.Dir = "../.."
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("README.md's first program with generated/%s does not build: %v\n%s", major, err, out)
+		}
+	}
+}
+
+// TestREADMEPackages: the README's table of the module's packages (the one
+// whose header row is "| directory | what it is |") names every directory
+// of the module holding Go files, itself ("dir/") or through a row for a
+// directory above it ("dir/..."), and only directories that exist. Other
+// modules (a go.mod of their own) and testdata are not the module's.
+func TestREADMEPackages(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact, below := map[string]bool{}, map[string]bool{}
+	in := false
+	row := regexp.MustCompile("^\\| `([^`]+)` \\|")
+	for _, l := range strings.Split(string(readme), "\n") {
+		switch {
+		case strings.HasPrefix(l, "| directory | what it is |"):
+			in = true
+		case in && !strings.HasPrefix(l, "|"):
+			in = false
+		case in:
+			if m := row.FindStringSubmatch(l); m != nil {
+				if d, ok := strings.CutSuffix(m[1], "/..."); ok {
+					below[d] = true
+				} else {
+					exact[strings.TrimSuffix(m[1], "/")] = true
+				}
+			}
+		}
+	}
+	if len(exact)+len(below) == 0 {
+		t.Fatal(`README.md has no table with the header "| directory | what it is |"`)
+	}
+	root := filepath.Join("..", "..")
+	named, missing := map[string]bool{}, map[string]bool{}
+	err = filepath.WalkDir(root, func(p string, e os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if e.IsDir() {
+			name := e.Name()
+			if rel != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata") {
+				return filepath.SkipDir
+			}
+			if rel != "." {
+				if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
+					return filepath.SkipDir // another module
+				}
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		dir := path.Dir(rel)
+		if exact[dir] {
+			named[dir] = true
+			return nil
+		}
+		for d := dir; d != "."; d = path.Dir(d) {
+			if below[d] {
+				named[d] = true
+				return nil
+			}
+		}
+		if !missing[dir] {
+			missing[dir] = true
+			t.Errorf("README.md's package table does not name %s/ (add a row, or one for a directory above it ending in /...)", dir)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for d := range exact {
+		if !named[d] {
+			t.Errorf("README.md's package table names %s/, which holds no Go file of the module", d)
+		}
+	}
+	for d := range below {
+		if !named[d] {
+			t.Errorf("README.md's package table names %s/..., under which the module has no Go file", d)
+		}
+	}
+}
