@@ -50,6 +50,11 @@ const (
 	// means "roll forward" to the recovery of the next run.
 	journalFile = ".cugen-swap"
 	journalHead = "# cugen: packages being swapped in; the next run finishes the swap. Do not edit."
+	// stagingFile is where every file is written before it is renamed,
+	// whole and fsynced, into its staging directory: a process killed
+	// mid-write leaves a partial file only here, never at a name in a
+	// staging directory, where the next run would take it for the user's.
+	stagingFile = ".cugen-file.tmp"
 )
 
 // File is one generated file of a package directory.
@@ -104,7 +109,9 @@ func Write(dir string, files []File) error {
 // undoes what an interrupted run left (see [Recover]), then:
 //
 //  1. for every package, write every generated file into out/.NAME.cugen-new
-//     (fsynced) and move the user entries of out/NAME into it;
+//     (each written as out/.cugen-file.tmp, fsynced, then renamed there, so
+//     that a file in a staging directory is always whole) and move the user
+//     entries of out/NAME into it;
 //  2. write the journal out/.cugen-swap (through a temporary file renamed
 //     into place, fsynced): from here the new set is committed;
 //  3. for every package, rename out/NAME to out/.NAME.cugen-old and
@@ -113,8 +120,9 @@ func Write(dir string, files []File) error {
 //     across and delete the old generated files and the directory;
 //  5. remove the journal.
 //
-// An error returned by a step undoes the earlier ones (the old set and
-// every user entry back as they were), except in steps 4 and 5, where the new set is in place
+// An error returned by a step (a full disk included) undoes the earlier
+// ones: the old set and every user entry back as they were, no work file
+// or directory left, except in steps 4 and 5, where the new set is in place
 // and the journal tells the next run to finish. If the process dies, the
 // next run (or Recover) rolls back when there is no journal (steps 1-2: the
 // old set stays, user entries go back) and rolls forward when there is one
@@ -247,6 +255,10 @@ func Recover(out string) error {
 // it returns fails that step, a panic stands for the process dying there.
 var writeHook func(step string) error
 
+// writeData writes a file's bytes; a test replaces it to fail a write
+// part of the way (a full disk).
+var writeData = (*os.File).Write
+
 func hook(step string) error {
 	if writeHook != nil {
 		return writeHook(step)
@@ -333,7 +345,7 @@ func (st *pkgState) stage() error {
 		if err := hook("write " + label); err != nil {
 			return err
 		}
-		if err := writeSynced(filepath.Join(st.newDir, f.Name), f.Bytes); err != nil {
+		if err := writeVia(filepath.Join(st.out, stagingFile), filepath.Join(st.newDir, f.Name), f.Bytes, label); err != nil {
 			return err
 		}
 	}
@@ -378,13 +390,7 @@ func writeJournal(out string, states []*pkgState) error {
 	for _, st := range states {
 		b.WriteString(st.name + "\n")
 	}
-	tmp := filepath.Join(out, journalFile+".tmp")
-	if err := writeSynced(tmp, []byte(b.String())); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, filepath.Join(out, journalFile)); err != nil {
-		os.Remove(tmp)
+	if err := writeVia(filepath.Join(out, journalFile+".tmp"), filepath.Join(out, journalFile), []byte(b.String()), "journal"); err != nil {
 		return err
 	}
 	syncDir(out)
@@ -463,7 +469,9 @@ func recoverOut(out string) error {
 	}
 	journal := filepath.Join(out, journalFile)
 	for _, e := range entries {
-		if e.Name() == journalFile+".tmp" { // died writing the journal: not committed
+		// Died writing the journal (not committed) or a file before it was
+		// renamed into its staging directory: a partial file of cugen's.
+		if e.Name() == journalFile+".tmp" || e.Name() == stagingFile {
 			if !e.Type().IsRegular() {
 				return fmt.Errorf("cugen: %s is not a file cugen made: remove it by hand", filepath.Join(out, e.Name()))
 			}
@@ -733,22 +741,36 @@ func removeGenerated(d string) error {
 	return nil
 }
 
-// writeSynced writes a new file and flushes it to disk, so that a rename
-// made after it never exposes an empty file after a crash.
-func writeSynced(p string, b []byte) error {
-	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+// writeVia writes b to the new file tmp, flushes it to disk and renames
+// it to dst: dst never exists partly written, even after a crash (a power
+// loss included). A failure removes tmp. label names the file for the hook
+// ("fill" after tmp is created, "place" before the rename).
+func writeVia(tmp, dst string, b []byte, label string) error {
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
+	err = hook("fill " + label)
+	if err == nil {
+		_, err = writeData(f, b)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = hook("place " + label)
+	}
+	if err == nil {
+		err = os.Rename(tmp, dst)
+	}
+	if err != nil {
+		os.Remove(tmp)
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return nil
 }
 
 // syncDir flushes a directory's entries; best effort (not every file system

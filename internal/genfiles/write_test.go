@@ -311,12 +311,20 @@ func writeSteps(pkg *testPackage) []string {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		steps = append(steps, "write cu/"+n)
+		steps = append(steps, fileSteps("cu/"+n)...)
 	}
 	for _, u := range []string{"helpers.go", "link.go", "testdata"} {
 		steps = append(steps, "move cu/"+u)
 	}
-	return append(steps, "journal", "aside cu", "swap cu", "cleanup cu", "done")
+	steps = append(steps, "journal", "fill journal", "place journal")
+	return append(steps, "aside cu", "swap cu", "cleanup cu", "done")
+}
+
+// fileSteps are the steps of writing one file into a staging directory:
+// before its temporary file is created, after it is created and before
+// anything is written to it, and before it is renamed into place.
+func fileSteps(label string) []string {
+	return []string{"write " + label, "fill " + label, "place " + label}
 }
 
 // TestWriteFailureAtEachStep injects an error before every step: the
@@ -534,11 +542,12 @@ func TestWriteKeepsOtherGeneratorsFiles(t *testing.T) {
 }
 
 // TestWriteRefusesPlantedLinks: a symbolic link (or a file) where cugen
-// expects one of its work directories or its journal is an error naming
-// it; nothing is moved out of or deleted in the link's target, and the
-// package is unchanged.
+// expects one of its work directories, its journal or a temporary file is
+// an error naming it; nothing is moved out of or deleted in the link's
+// target, and the package is unchanged. A regular file at a temporary
+// file's name is a partial one of cugen's: removed.
 func TestWriteRefusesPlantedLinks(t *testing.T) {
-	for _, planted := range []string{".cu.cugen-new", ".cu.cugen-old", ".cugen-swap", ".cugen.lock"} {
+	for _, planted := range []string{".cu.cugen-new", ".cu.cugen-old", ".cugen-swap", ".cugen-swap.tmp", ".cugen-file.tmp", ".cugen.lock"} {
 		for _, kind := range []string{"link", "file"} {
 			t.Run(planted+"/"+kind, func(t *testing.T) {
 				root := t.TempDir()
@@ -575,8 +584,10 @@ func TestWriteRefusesPlantedLinks(t *testing.T) {
 					t.Fatal(err)
 				}
 				err := write(dir, testPkg("v2", "doc.go", "funcs.go"))
-				if planted == ".cugen.lock" && kind == "file" {
-					if err != nil { // a lock file is any regular file
+				if kind == "file" && (planted == ".cugen.lock" || strings.HasSuffix(planted, ".tmp")) {
+					// A lock file is any regular file; a temporary file
+					// is a partial one of cugen's, removed.
+					if err != nil {
 						t.Fatal(err)
 					}
 					return
@@ -651,15 +662,22 @@ func testSet(version string) []*testPackage {
 // setSteps are the steps of a WriteSet of testSet over an existing one,
 // with userFiles in cu, in order, as the hook sees them.
 func setSteps() []string {
-	return []string{
-		"mkdir cu", "write cu/api.txt", "write cu/doc.go", "write cu/funcs.go",
-		"move cu/helpers.go", "move cu/link.go", "move cu/testdata",
-		"mkdir cudart", "write cudart/api.txt", "write cudart/doc.go", "write cudart/errors.go",
-		"journal",
-		"aside cu", "swap cu", "aside cudart", "swap cudart",
-		"cleanup cu", "cleanup cudart", "done",
+	steps := []string{"mkdir cu"}
+	for _, n := range []string{"api.txt", "doc.go", "funcs.go"} {
+		steps = append(steps, fileSteps("cu/"+n)...)
 	}
+	steps = append(steps, "move cu/helpers.go", "move cu/link.go", "move cu/testdata", "mkdir cudart")
+	for _, n := range []string{"api.txt", "doc.go", "errors.go"} {
+		steps = append(steps, fileSteps("cudart/"+n)...)
+	}
+	return append(steps, "journal", "fill journal", "place journal",
+		"aside cu", "swap cu", "aside cudart", "swap cudart",
+		"cleanup cu", "cleanup cudart", "done")
 }
+
+// commitStep is the last step before the new set is committed: the
+// journal renamed into place.
+const commitStep = "place journal"
 
 // setVersion returns the version both packages of out were generated
 // from, failing the test if they differ or either is incomplete.
@@ -743,7 +761,7 @@ func TestWriteSetFailureAtEachStep(t *testing.T) {
 // new and cudart old for good.
 func TestWriteSetCrashAtEachStep(t *testing.T) {
 	for i, step := range setSteps() {
-		committed := i > slices.Index(setSteps(), "journal")
+		committed := i > slices.Index(setSteps(), commitStep)
 		for _, next := range []string{"Recover", "WriteSet v1"} {
 			t.Run(strings.ReplaceAll(step, " ", "_")+"/"+next, func(t *testing.T) {
 				out := filepath.Join(t.TempDir(), "out")
@@ -859,7 +877,7 @@ func TestWriteSetKilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, step := range setSteps() {
-		committed := i > slices.Index(setSteps(), "journal")
+		committed := i > slices.Index(setSteps(), commitStep)
 		t.Run(strings.ReplaceAll(step, " ", "_"), func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
 			if err := writeSet(out, testSet("v1"), nil); err != nil {
