@@ -100,7 +100,7 @@ test: deps
 	export LD_LIBRARY_PATH="$$cudart:$$builtins:$$cublas:$$cublaslt:$$cusparse:$$jitlink$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}"; \
 	$(MAKE) --no-print-directory check; \
 	CGO_ENABLED=0 $(GO) test -count=1 ./...; \
-	CGO_ENABLED=1 $(GO) test -race -count=1 ./ffi/... ./emit ./reliability; \
+	CGO_ENABLED=1 $(GO) test -race -count=1 ./ffi/... ./emit ./internal/genfiles ./reliability; \
 	$(GO) test -run '^$$' -fuzz=FuzzParse -fuzztime=60s -fuzzminimizetime=5s ./parser; \
 	$(MAKE) --no-print-directory downstream; \
 	$(MAKE) --no-print-directory test-arm64

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/cugen/cugen/internal/genfiles"
 )
 
 // CheckSet compares the packages a generation would write into out with
@@ -54,7 +56,7 @@ func CheckSet(out string, pkgs []*Package) ([]string, error) {
 			if _, ours := p.Files[e.Name()]; ours {
 				continue
 			}
-			gen, err := isGeneratedFile(filepath.Join(dir, e.Name()))
+			gen, err := genfiles.IsGeneratedFile(filepath.Join(dir, e.Name()))
 			if err != nil {
 				return nil, err
 			}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cugen/cugen/internal/genfiles"
 	"github.com/cugen/cugen/parser/ir"
 )
 
@@ -25,14 +26,14 @@ func checkGeneratedFiles(t *testing.T, pkgs []*Package) {
 		for _, name := range sortedKeys(p.Files) {
 			src := p.Files[name]
 			first, _, _ := bytes.Cut(src, []byte("\n"))
-			if !IsGenerated(src) {
-				t.Errorf("%s/%s: first line %q lacks %q", p.Name, name, first, Marker)
+			if !genfiles.IsGenerated(src) {
+				t.Errorf("%s/%s: first line %q lacks %q", p.Name, name, first, genfiles.Marker)
 			}
 			if !strings.HasSuffix(name, ".go") {
 				continue
 			}
-			if !bytes.HasPrefix(src, []byte("// "+Marker)) {
-				t.Errorf("%s/%s: first line %q does not start with // %s", p.Name, name, first, Marker)
+			if !bytes.HasPrefix(src, []byte("// "+genfiles.Marker)) {
+				t.Errorf("%s/%s: first line %q does not start with // %s", p.Name, name, first, genfiles.Marker)
 			}
 			if !generatedRE.Match(first) {
 				t.Errorf("%s/%s: first line %q does not match %s", p.Name, name, first, generatedRE)

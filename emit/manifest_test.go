@@ -2,8 +2,11 @@ package emit
 
 import (
 	"bytes"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/cugen/cugen/parser/ir"
 )
@@ -191,5 +194,29 @@ func TestManifest12_4(t *testing.T) {
 				t.Errorf("%s/api.txt: %.120s... (%d characters)", p.Name, l, len(l))
 			}
 		}
+	}
+}
+
+// TestReadManifestFIFO: a FIFO as the old api.txt is an error naming it,
+// never opened (opening a FIFO blocks until a writer comes: it hung the
+// run).
+func TestReadManifestFIFO(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "api.txt")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := ReadManifest(dir)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), fifo) {
+			t.Errorf("ReadManifest of a FIFO: %v, want an error naming it", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("ReadManifest of a FIFO hangs")
 	}
 }

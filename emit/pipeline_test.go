@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/cugen/cugen/internal/genfiles"
 	"github.com/cugen/cugen/internal/lock"
 	"github.com/cugen/cugen/parser"
 	"github.com/cugen/cugen/parser/ir"
@@ -104,7 +105,7 @@ func staleFiles(dir string, pkgs []*Package) ([]string, error) {
 			if err != nil {
 				return nil, err
 			}
-			if IsGenerated(b) {
+			if genfiles.IsGenerated(b) {
 				out = append(out, filepath.Join(pdir, e.Name())+": generated file no longer produced")
 			}
 		}

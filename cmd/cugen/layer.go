@@ -30,7 +30,7 @@ func cmdLayer(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, "cugen layer: generated/cudaN/cuda are up to date")
 		return nil
 	}
-	if err := layergen.Write(*root); err != nil {
+	if err := layergen.Write(*root, stderr); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "cugen layer: layer/ -> %s\n", strings.Join(outDirs(), ", "))

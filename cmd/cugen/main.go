@@ -50,6 +50,7 @@ import (
 	"strings"
 
 	"github.com/cugen/cugen/emit"
+	"github.com/cugen/cugen/internal/genfiles"
 	"github.com/cugen/cugen/internal/lock"
 	"github.com/cugen/cugen/parser"
 	"github.com/cugen/cugen/parser/ir"
@@ -334,6 +335,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	var summary []string
+	var dirs []genfiles.Dir
 	for _, p := range pkgs {
 		// What the new headers change, against the API the package was
 		// last generated from (its api.txt), before it is replaced.
@@ -341,10 +343,11 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		summary = append(summary, fmt.Sprintf("%s %d/%d bound, %d skipped", p.Name, p.Bound, p.Declared, len(p.Skipped)))
+		dirs = append(dirs, p.Dir())
 	}
 	// All packages of one run are one unit: after a crash, the next run
 	// has the whole old set or the whole new one.
-	if err := emit.WriteSet(*out, pkgs, stderr); err != nil {
+	if err := genfiles.WriteSet(*out, dirs, stderr); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "cugen: %s: %s -> %s\n", ver, strings.Join(summary, "; "), *out)

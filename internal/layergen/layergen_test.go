@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -63,7 +65,7 @@ func TestRender(t *testing.T) {
 	if got := string(files["a.go"]); !strings.HasPrefix(got, want[:strings.Index(want, "import")]) || !strings.Contains(got, "\"github.com/cugen/cugen/generated/cuda13/cu\"") {
 		t.Errorf("a.go for cuda13:\n%s", got)
 	}
-	if err := Write(root); err != nil {
+	if err := Write(root, nil); err != nil {
 		t.Fatal(err)
 	}
 	if stale, err := Stale(root); err != nil || len(stale) > 0 {
@@ -78,7 +80,7 @@ func TestRender(t *testing.T) {
 	if len(stale) != 4 {
 		t.Fatalf("after a change: stale %v, want a.go and b.go of both majors", stale)
 	}
-	if err := Write(root); err != nil {
+	if err := Write(root, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(root, OutDir(12), "b.go")); !os.IsNotExist(err) {
@@ -90,7 +92,7 @@ func TestRender(t *testing.T) {
 	}
 	// A file of someone else's in the output is not removed.
 	os.WriteFile(filepath.Join(root, OutDir(13), "mine.go"), []byte("package cuda\n"), 0o644)
-	if err := Write(root); err == nil || !strings.Contains(err.Error(), "mine.go was not written by cugen") {
+	if err := Write(root, nil); err == nil || !strings.Contains(err.Error(), "mine.go was not written by cugen") {
 		t.Errorf("Write over a foreign file: %v", err)
 	}
 	// The layer imports only the source major's packages.
@@ -98,4 +100,160 @@ func TestRender(t *testing.T) {
 	if _, err := Render(root, 12); err == nil || !strings.Contains(err.Error(), "layer/a.go:3:8") {
 		t.Errorf("import of cuda13 in layer/: %v", err)
 	}
+}
+
+// scratchLayer makes a module root with a small layer/ (a.go, b.go) and
+// writes its copies; it returns the root.
+func scratchLayer(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	src := filepath.Join(root, SourceDir)
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{
+		"a.go":      "package cuda\n\nvar A = 1\n",
+		"b.go":      "package cuda\n\nvar B = 2\n",
+		"a_test.go": "package cuda\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(src, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := Write(root, nil); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// snapshot reads every entry of dir: name -> content, "-> target" for a
+// link.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		if e.Type()&os.ModeSymlink != 0 {
+			target, _ := os.Readlink(p)
+			out[e.Name()] = "-> " + target
+			continue
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[e.Name()] = string(b)
+	}
+	return out
+}
+
+// TestWriteRefusesHandWritten: a hand-written file (no marker line) at a
+// name the layer writes is refused, naming it, before anything is written,
+// in every major's directory, as cugen gen refuses one. Before: it was
+// overwritten silently and cugen layer exited 0.
+func TestWriteRefusesHandWritten(t *testing.T) {
+	for _, major := range Majors {
+		root := scratchLayer(t)
+		dir := filepath.Join(root, OutDir(major))
+		p := filepath.Join(dir, "a.go")
+		mine := "package cuda\n\n// My own a.go.\nvar A = 3\n"
+		if err := os.WriteFile(p, []byte(mine), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// The source changed too: the run would write a.go.
+		os.WriteFile(filepath.Join(root, SourceDir, "b.go"), []byte("package cuda\n\nvar B = 4\n"), 0o644)
+		before := snapshot(t, dir)
+		err := Write(root, nil)
+		if err == nil || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "refusing") {
+			t.Fatalf("cuda%d: Write over a hand-written a.go: %v, want a refusal naming it", major, err)
+		}
+		if got := snapshot(t, dir); !reflect.DeepEqual(got, before) {
+			t.Errorf("cuda%d: the copy changed: %v", major, got)
+		}
+	}
+}
+
+// TestWriteNeverFollowsLinks: links planted in the output directory are
+// never followed and never written through: memory.go.tmp -> a file
+// outside the module (the old writer wrote the copy there through the
+// link, then renamed the link over the file, which became a link), a.go
+// itself a link (refused: not a file cugen generated), the output
+// directory a link (refused). The target is untouched every time.
+func TestWriteNeverFollowsLinks(t *testing.T) {
+	victimText := "precious\n"
+	setup := func(t *testing.T) (root, dir, victim string) {
+		root = scratchLayer(t)
+		dir = filepath.Join(root, OutDir(13))
+		victim = filepath.Join(t.TempDir(), "victim")
+		if err := os.WriteFile(victim, []byte(victimText), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// A change in the source, so that every file is rewritten.
+		os.WriteFile(filepath.Join(root, SourceDir, "a.go"), []byte("package cuda\n\nvar A = 5\n"), 0o644)
+		return root, dir, victim
+	}
+	checkVictim := func(t *testing.T, victim string) {
+		t.Helper()
+		if b, err := os.ReadFile(victim); err != nil || string(b) != victimText {
+			t.Errorf("the link's target: %q, %v; want it untouched", b, err)
+		}
+	}
+	t.Run("tmp-link", func(t *testing.T) {
+		root, dir, victim := setup(t)
+		link := filepath.Join(dir, "a.go.tmp")
+		if err := os.Symlink(victim, link); err != nil {
+			t.Fatal(err)
+		}
+		if err := Write(root, nil); err != nil {
+			t.Fatal(err)
+		}
+		checkVictim(t, victim)
+		st, err := os.Lstat(filepath.Join(dir, "a.go"))
+		if err != nil || !st.Mode().IsRegular() {
+			t.Fatalf("a.go after the run: %v, %v; want a regular file", st, err)
+		}
+		if stale, err := Stale(root); err != nil || len(stale) > 0 {
+			t.Errorf("after the run: stale %v, %v", stale, err)
+		}
+		// The planted link is not cugen's: it stays, pointing where it did.
+		if got, err := os.Readlink(link); err != nil || got != victim {
+			t.Errorf("the planted link: %q, %v", got, err)
+		}
+	})
+	t.Run("file-link", func(t *testing.T) {
+		root, dir, victim := setup(t)
+		p := filepath.Join(dir, "a.go")
+		os.Remove(p)
+		if err := os.Symlink(victim, p); err != nil {
+			t.Fatal(err)
+		}
+		if err := Write(root, nil); err == nil || !strings.Contains(err.Error(), p) {
+			t.Fatalf("Write with a.go a link: %v, want an error naming it", err)
+		}
+		checkVictim(t, victim)
+		if stale, err := Stale(root); err != nil || !slices.Contains(stale, filepath.Join(OutDir(13), "a.go")+" (a L---------, not a file)") {
+			t.Errorf("Stale with a.go a link: %v, %v", stale, err)
+		}
+	})
+	t.Run("dir-link", func(t *testing.T) {
+		root, dir, _ := setup(t)
+		elsewhere := filepath.Join(t.TempDir(), "cuda")
+		if err := os.Rename(dir, elsewhere); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(elsewhere, dir); err != nil {
+			t.Fatal(err)
+		}
+		before := snapshot(t, elsewhere)
+		if err := Write(root, nil); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+			t.Fatalf("Write with the output directory a link: %v", err)
+		}
+		if got := snapshot(t, elsewhere); !reflect.DeepEqual(got, before) {
+			t.Errorf("the link's target changed")
+		}
+	})
 }

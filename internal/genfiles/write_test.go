@@ -1,8 +1,9 @@
-package emit
+package genfiles
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -16,9 +17,36 @@ import (
 	"time"
 )
 
+// testPackage is a package for the tests: file name -> content.
+type testPackage struct {
+	Name  string
+	Files map[string][]byte
+}
+
+// dir is p for the writer, its files in map order (the writer sorts them).
+func (p *testPackage) dir() Dir {
+	d := Dir{Name: p.Name}
+	for n, b := range p.Files {
+		d.Files = append(d.Files, File{n, b})
+	}
+	return d
+}
+
+// write is Write of p into dir.
+func write(dir string, p *testPackage) error { return Write(dir, p.dir().Files) }
+
+// writeSet is WriteSet of ps into out.
+func writeSet(out string, ps []*testPackage, logw io.Writer) error {
+	var dirs []Dir
+	for _, p := range ps {
+		dirs = append(dirs, p.dir())
+	}
+	return WriteSet(out, dirs, logw)
+}
+
 // testPkg is a small generated package; version changes every file's text.
-func testPkg(version string, names ...string) *Package {
-	p := &Package{Name: "cu", Files: map[string][]byte{}}
+func testPkg(version string, names ...string) *testPackage {
+	p := &testPackage{Name: "cu", Files: map[string][]byte{}}
 	for _, n := range names {
 		hdr := "// " + Marker + " from test " + version + ". DO NOT EDIT.\n"
 		if strings.HasSuffix(n, ".txt") {
@@ -65,7 +93,7 @@ func tree(t *testing.T, dir string) map[string]string {
 }
 
 // want is the tree of pkg plus extra entries.
-func want(pkg *Package, extra map[string]string) map[string]string {
+func want(pkg *testPackage, extra map[string]string) map[string]string {
 	out := map[string]string{}
 	for n, b := range pkg.Files {
 		out[n] = string(b)
@@ -147,7 +175,7 @@ func noLeftovers(t *testing.T, dir string, others ...string) {
 func TestWriteNew(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out", "cu")
 	pkg := testPkg("v1", "doc.go", "funcs.go", "audit.txt")
-	if err := Write(dir, pkg); err != nil {
+	if err := write(dir, pkg); err != nil {
 		t.Fatal(err)
 	}
 	diffTree(t, "first write", tree(t, dir), want(pkg, nil))
@@ -162,12 +190,12 @@ func TestWriteNew(t *testing.T) {
 // generated files go, kept ones are replaced.
 func TestWriteKeepsUserFiles(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cu")
-	if err := Write(dir, testPkg("v1", "doc.go", "funcs.go", "old.go")); err != nil {
+	if err := write(dir, testPkg("v1", "doc.go", "funcs.go", "old.go")); err != nil {
 		t.Fatal(err)
 	}
 	addUserFiles(t, dir)
 	v2 := testPkg("v2", "doc.go", "funcs.go", "new.go")
-	if err := Write(dir, v2); err != nil {
+	if err := write(dir, v2); err != nil {
 		t.Fatal(err)
 	}
 	diffTree(t, "after regeneration", tree(t, dir), want(v2, userFiles))
@@ -178,7 +206,7 @@ func TestWriteKeepsUserFiles(t *testing.T) {
 func TestWriteRefusesUserFileWithGeneratedName(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cu")
 	v1 := testPkg("v1", "doc.go", "funcs.go")
-	if err := Write(dir, v1); err != nil {
+	if err := write(dir, v1); err != nil {
 		t.Fatal(err)
 	}
 	addUserFiles(t, dir)
@@ -187,7 +215,7 @@ func TestWriteRefusesUserFileWithGeneratedName(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := tree(t, dir)
-	err := Write(dir, testPkg("v2", "doc.go", "funcs.go"))
+	err := write(dir, testPkg("v2", "doc.go", "funcs.go"))
 	if err == nil || !strings.Contains(err.Error(), "funcs.go") || !strings.Contains(err.Error(), "refusing") {
 		t.Fatalf("Write over a user's funcs.go: err = %v, want a refusal naming it", err)
 	}
@@ -197,7 +225,7 @@ func TestWriteRefusesUserFileWithGeneratedName(t *testing.T) {
 	// A link or a directory with a generated name is the user's too.
 	dir2 := filepath.Join(t.TempDir(), "cu")
 	os.MkdirAll(filepath.Join(dir2, "doc.go"), 0o755)
-	if err := Write(dir2, testPkg("v1", "doc.go")); err == nil {
+	if err := write(dir2, testPkg("v1", "doc.go")); err == nil {
 		t.Error("Write over a directory named doc.go succeeded")
 	}
 }
@@ -207,7 +235,7 @@ func TestWriteRejectsBadNames(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "cu")
 		pkg := testPkg("v1", "doc.go")
 		pkg.Files[n] = pkg.Files["doc.go"]
-		if err := Write(dir, pkg); err == nil {
+		if err := write(dir, pkg); err == nil {
 			t.Errorf("Write with file name %q succeeded", n)
 		}
 		if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) {
@@ -221,7 +249,7 @@ func TestWriteRejectsBadNames(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cu")
 	pkg := testPkg("v1", "doc.go")
 	pkg.Files["plain.go"] = []byte("package cu\n")
-	if err := Write(dir, pkg); err == nil {
+	if err := write(dir, pkg); err == nil {
 		t.Error("Write of a file without the marker succeeded")
 	}
 }
@@ -230,14 +258,14 @@ func TestWriteRejectsBadNames(t *testing.T) {
 func TestWriteRefusesSymlinkDir(t *testing.T) {
 	root := t.TempDir()
 	real := filepath.Join(root, "real")
-	if err := Write(real, testPkg("v1", "doc.go")); err != nil {
+	if err := write(real, testPkg("v1", "doc.go")); err != nil {
 		t.Fatal(err)
 	}
 	link := filepath.Join(root, "cu")
 	if err := os.Symlink("real", link); err != nil {
 		t.Fatal(err)
 	}
-	err := Write(link, testPkg("v2", "doc.go"))
+	err := write(link, testPkg("v2", "doc.go"))
 	if err == nil || !strings.Contains(err.Error(), "symbolic link") {
 		t.Fatalf("Write through a symlinked output directory: err = %v", err)
 	}
@@ -245,7 +273,7 @@ func TestWriteRefusesSymlinkDir(t *testing.T) {
 	// A regular file is not a directory either.
 	file := filepath.Join(root, "file")
 	os.WriteFile(file, []byte("x"), 0o644)
-	if err := Write(file, testPkg("v1", "doc.go")); err == nil {
+	if err := write(file, testPkg("v1", "doc.go")); err == nil {
 		t.Error("Write onto a regular file succeeded")
 	}
 }
@@ -259,7 +287,7 @@ func TestWriteReadOnlyParent(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "cu")
 	v1 := testPkg("v1", "doc.go", "funcs.go")
-	if err := Write(dir, v1); err != nil {
+	if err := write(dir, v1); err != nil {
 		t.Fatal(err)
 	}
 	addUserFiles(t, dir)
@@ -267,7 +295,7 @@ func TestWriteReadOnlyParent(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.Chmod(root, 0o755)
-	if err := Write(dir, testPkg("v2", "doc.go")); err == nil {
+	if err := write(dir, testPkg("v2", "doc.go")); err == nil {
 		t.Fatal("Write into a read-only parent succeeded")
 	}
 	diffTree(t, "after the failure", tree(t, dir), want(v1, userFiles))
@@ -275,7 +303,7 @@ func TestWriteReadOnlyParent(t *testing.T) {
 
 // writeSteps are the steps of a Write over an existing package with user
 // entries, in order, as the hook sees them.
-func writeSteps(pkg *Package) []string {
+func writeSteps(pkg *testPackage) []string {
 	steps := []string{"mkdir cu"}
 	names := make([]string, 0, len(pkg.Files))
 	for n := range pkg.Files {
@@ -283,12 +311,20 @@ func writeSteps(pkg *Package) []string {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		steps = append(steps, "write cu/"+n)
+		steps = append(steps, fileSteps("cu/"+n)...)
 	}
 	for _, u := range []string{"helpers.go", "link.go", "testdata"} {
 		steps = append(steps, "move cu/"+u)
 	}
-	return append(steps, "journal", "aside cu", "swap cu", "cleanup cu", "done")
+	steps = append(steps, "journal", "fill journal", "place journal")
+	return append(steps, "aside cu", "swap cu", "cleanup cu", "done")
+}
+
+// fileSteps are the steps of writing one file into a staging directory:
+// before its temporary file is created, after it is created and before
+// anything is written to it, and before it is renamed into place.
+func fileSteps(label string) []string {
+	return []string{"write " + label, "fill " + label, "place " + label}
 }
 
 // TestWriteFailureAtEachStep injects an error before every step: the
@@ -301,7 +337,7 @@ func TestWriteFailureAtEachStep(t *testing.T) {
 	for _, step := range writeSteps(v2) {
 		t.Run(strings.ReplaceAll(step, " ", "_"), func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "cu")
-			if err := Write(dir, v1); err != nil {
+			if err := write(dir, v1); err != nil {
 				t.Fatal(err)
 			}
 			addUserFiles(t, dir)
@@ -312,7 +348,7 @@ func TestWriteFailureAtEachStep(t *testing.T) {
 				}
 				return nil
 			}
-			err := Write(dir, v2)
+			err := write(dir, v2)
 			writeHook = nil
 			if !errors.Is(err, injected) {
 				t.Fatalf("Write = %v, want the injected failure", err)
@@ -324,7 +360,7 @@ func TestWriteFailureAtEachStep(t *testing.T) {
 				noLeftovers(t, dir)
 			}
 			// The next run succeeds and leaves nothing behind.
-			if err := Write(dir, v2); err != nil {
+			if err := write(dir, v2); err != nil {
 				t.Fatal(err)
 			}
 			diffTree(t, "after the next run", tree(t, dir), want(v2, userFiles))
@@ -345,7 +381,7 @@ func TestWriteCrashAtEachStep(t *testing.T) {
 		for _, next := range []string{"Recover", "Write"} {
 			t.Run(strings.ReplaceAll(step, " ", "_")+"/"+next, func(t *testing.T) {
 				dir := filepath.Join(t.TempDir(), "cu")
-				if err := Write(dir, v1); err != nil {
+				if err := write(dir, v1); err != nil {
 					t.Fatal(err)
 				}
 				addUserFiles(t, dir)
@@ -392,7 +428,7 @@ func TestWriteCrashAtEachStep(t *testing.T) {
 					}
 					noLeftovers(t, dir)
 				}
-				if err := Write(dir, v2); err != nil {
+				if err := write(dir, v2); err != nil {
 					t.Fatal(err)
 				}
 				diffTree(t, "after the next run", tree(t, dir), want(v2, userFiles))
@@ -404,7 +440,7 @@ func TestWriteCrashAtEachStep(t *testing.T) {
 
 // crash runs Write with the hook panicking before step, standing for the
 // process dying there.
-func crash(t *testing.T, dir string, pkg *Package, step string) {
+func crash(t *testing.T, dir string, pkg *testPackage, step string) {
 	t.Helper()
 	type died struct{}
 	defer func() {
@@ -419,7 +455,7 @@ func crash(t *testing.T, dir string, pkg *Package, step string) {
 		}
 		return nil
 	}
-	err := Write(dir, pkg)
+	err := write(dir, pkg)
 	t.Fatalf("Write returned %v without reaching step %s", err, step)
 }
 
@@ -440,13 +476,13 @@ func TestWriteDeterministic(t *testing.T) {
 		names[i] = fmt.Sprintf("f%02d.go", i)
 	}
 	a, b := filepath.Join(t.TempDir(), "cu"), filepath.Join(t.TempDir(), "cu")
-	if err := Write(a, testPkg("v1", names...)); err != nil {
+	if err := write(a, testPkg("v1", names...)); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(b, testPkg("v1", names...)); err != nil {
+	if err := write(b, testPkg("v1", names...)); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(b, testPkg("v1", names...)); err != nil { // a rewrite, too
+	if err := write(b, testPkg("v1", names...)); err != nil { // a rewrite, too
 		t.Fatal(err)
 	}
 	diffTree(t, "second tree", tree(t, b), tree(t, a))
@@ -491,7 +527,7 @@ func TestIsGenerated(t *testing.T) {
 // whose name starts with cugen's ("cugenext") is the user's: kept.
 func TestWriteKeepsOtherGeneratorsFiles(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cu")
-	if err := Write(dir, testPkg("v1", "doc.go")); err != nil {
+	if err := write(dir, testPkg("v1", "doc.go")); err != nil {
 		t.Fatal(err)
 	}
 	other := "// Code generated by cugenext from my.yaml. DO NOT EDIT.\n\npackage cu\n"
@@ -499,25 +535,26 @@ func TestWriteKeepsOtherGeneratorsFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	v2 := testPkg("v2", "doc.go")
-	if err := Write(dir, v2); err != nil {
+	if err := write(dir, v2); err != nil {
 		t.Fatal(err)
 	}
 	diffTree(t, "after regeneration", tree(t, dir), want(v2, map[string]string{"ext.go": other}))
 }
 
 // TestWriteRefusesPlantedLinks: a symbolic link (or a file) where cugen
-// expects one of its work directories or its journal is an error naming
-// it; nothing is moved out of or deleted in the link's target, and the
-// package is unchanged.
+// expects one of its work directories, its journal or a temporary file is
+// an error naming it; nothing is moved out of or deleted in the link's
+// target, and the package is unchanged. A regular file at a temporary
+// file's name is a partial one of cugen's: removed.
 func TestWriteRefusesPlantedLinks(t *testing.T) {
-	for _, planted := range []string{".cu.cugen-new", ".cu.cugen-old", ".cugen-swap", ".cugen.lock"} {
+	for _, planted := range []string{".cu.cugen-new", ".cu.cugen-old", ".cugen-swap", ".cugen-swap.tmp", ".cugen-file.tmp", ".cugen.lock"} {
 		for _, kind := range []string{"link", "file"} {
 			t.Run(planted+"/"+kind, func(t *testing.T) {
 				root := t.TempDir()
 				out := filepath.Join(root, "out")
 				dir := filepath.Join(out, "cu")
 				v1 := testPkg("v1", "doc.go", "funcs.go")
-				if err := Write(dir, v1); err != nil {
+				if err := write(dir, v1); err != nil {
 					t.Fatal(err)
 				}
 				elsewhere := filepath.Join(root, "elsewhere")
@@ -546,9 +583,11 @@ func TestWriteRefusesPlantedLinks(t *testing.T) {
 				} else if err := os.WriteFile(p, []byte("x\n"), 0o644); err != nil {
 					t.Fatal(err)
 				}
-				err := Write(dir, testPkg("v2", "doc.go", "funcs.go"))
-				if planted == ".cugen.lock" && kind == "file" {
-					if err != nil { // a lock file is any regular file
+				err := write(dir, testPkg("v2", "doc.go", "funcs.go"))
+				if kind == "file" && (planted == ".cugen.lock" || strings.HasSuffix(planted, ".tmp")) {
+					// A lock file is any regular file; a temporary file
+					// is a partial one of cugen's, removed.
+					if err != nil {
 						t.Fatal(err)
 					}
 					return
@@ -588,10 +627,11 @@ func TestWriteRefusesRoot(t *testing.T) {
 
 // TestWriteRefusesFIFO: a FIFO with a generated name is the user's entry,
 // refused without opening it (opening a FIFO blocks until a writer comes).
+// (emit's TestReadManifestFIFO holds the same for the old api.txt.)
 func TestWriteRefusesFIFO(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cu")
 	v1 := testPkg("v1", "doc.go", "api.txt")
-	if err := Write(dir, v1); err != nil {
+	if err := write(dir, v1); err != nil {
 		t.Fatal(err)
 	}
 	fifo := filepath.Join(dir, "api.txt")
@@ -600,7 +640,7 @@ func TestWriteRefusesFIFO(t *testing.T) {
 		t.Skip("no FIFOs here:", err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- Write(dir, testPkg("v2", "doc.go", "api.txt")) }()
+	go func() { done <- write(dir, testPkg("v2", "doc.go", "api.txt")) }()
 	select {
 	case err := <-done:
 		if err == nil || !strings.Contains(err.Error(), fifo) {
@@ -609,40 +649,35 @@ func TestWriteRefusesFIFO(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Write over a FIFO hangs")
 	}
-	go func() {
-		_, err := ReadManifest(dir)
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if err == nil || !strings.Contains(err.Error(), fifo) {
-			t.Errorf("ReadManifest of a FIFO: %v, want an error naming it", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("ReadManifest of a FIFO hangs")
-	}
 }
 
 // testSet is a generated set of two packages, cu and cudart.
-func testSet(version string) []*Package {
+func testSet(version string) []*testPackage {
 	cu := testPkg(version, "doc.go", "funcs.go", "api.txt")
 	cudart := testPkg(version, "doc.go", "errors.go", "api.txt")
 	cudart.Name = "cudart"
-	return []*Package{cu, cudart}
+	return []*testPackage{cu, cudart}
 }
 
 // setSteps are the steps of a WriteSet of testSet over an existing one,
 // with userFiles in cu, in order, as the hook sees them.
 func setSteps() []string {
-	return []string{
-		"mkdir cu", "write cu/api.txt", "write cu/doc.go", "write cu/funcs.go",
-		"move cu/helpers.go", "move cu/link.go", "move cu/testdata",
-		"mkdir cudart", "write cudart/api.txt", "write cudart/doc.go", "write cudart/errors.go",
-		"journal",
-		"aside cu", "swap cu", "aside cudart", "swap cudart",
-		"cleanup cu", "cleanup cudart", "done",
+	steps := []string{"mkdir cu"}
+	for _, n := range []string{"api.txt", "doc.go", "funcs.go"} {
+		steps = append(steps, fileSteps("cu/"+n)...)
 	}
+	steps = append(steps, "move cu/helpers.go", "move cu/link.go", "move cu/testdata", "mkdir cudart")
+	for _, n := range []string{"api.txt", "doc.go", "errors.go"} {
+		steps = append(steps, fileSteps("cudart/"+n)...)
+	}
+	return append(steps, "journal", "fill journal", "place journal",
+		"aside cu", "swap cu", "aside cudart", "swap cudart",
+		"cleanup cu", "cleanup cudart", "done")
 }
+
+// commitStep is the last step before the new set is committed: the
+// journal renamed into place.
+const commitStep = "place journal"
 
 // setVersion returns the version both packages of out were generated
 // from, failing the test if they differ or either is incomplete.
@@ -681,7 +716,7 @@ func TestWriteSetFailureAtEachStep(t *testing.T) {
 	for _, step := range setSteps() {
 		t.Run(strings.ReplaceAll(step, " ", "_"), func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			if err := WriteSet(out, testSet("v1"), nil); err != nil {
+			if err := writeSet(out, testSet("v1"), nil); err != nil {
 				t.Fatal(err)
 			}
 			addUserFiles(t, filepath.Join(out, "cu"))
@@ -694,7 +729,7 @@ func TestWriteSetFailureAtEachStep(t *testing.T) {
 				}
 				return nil
 			}
-			err := WriteSet(out, testSet("v2"), nil)
+			err := writeSet(out, testSet("v2"), nil)
 			writeHook = nil
 			if !reached || !errors.Is(err, injected) {
 				t.Fatalf("WriteSet = %v, want the injected failure", err)
@@ -706,7 +741,7 @@ func TestWriteSetFailureAtEachStep(t *testing.T) {
 			if !strings.HasPrefix(step, "cleanup") && step != "done" {
 				noLeftovers(t, filepath.Join(out, "cu"), "cudart")
 			}
-			if err := WriteSet(out, testSet("v2"), nil); err != nil {
+			if err := writeSet(out, testSet("v2"), nil); err != nil {
 				t.Fatal(err)
 			}
 			if v := setVersion(t, out, userFiles); v != "v2" {
@@ -726,11 +761,11 @@ func TestWriteSetFailureAtEachStep(t *testing.T) {
 // new and cudart old for good.
 func TestWriteSetCrashAtEachStep(t *testing.T) {
 	for i, step := range setSteps() {
-		committed := i > slices.Index(setSteps(), "journal")
+		committed := i > slices.Index(setSteps(), commitStep)
 		for _, next := range []string{"Recover", "WriteSet v1"} {
 			t.Run(strings.ReplaceAll(step, " ", "_")+"/"+next, func(t *testing.T) {
 				out := filepath.Join(t.TempDir(), "out")
-				if err := WriteSet(out, testSet("v1"), nil); err != nil {
+				if err := writeSet(out, testSet("v1"), nil); err != nil {
 					t.Fatal(err)
 				}
 				addUserFiles(t, filepath.Join(out, "cu"))
@@ -751,7 +786,7 @@ func TestWriteSetCrashAtEachStep(t *testing.T) {
 				}
 				// The next run writes another set; it must not mix
 				// with the interrupted one either.
-				if err := WriteSet(out, testSet("v1"), nil); err != nil {
+				if err := writeSet(out, testSet("v1"), nil); err != nil {
 					t.Fatal(err)
 				}
 				if v := setVersion(t, out, userFiles); v != "v1" {
@@ -764,7 +799,7 @@ func TestWriteSetCrashAtEachStep(t *testing.T) {
 }
 
 // crashSet runs WriteSet with the hook panicking before step.
-func crashSet(t *testing.T, out string, pkgs []*Package, step string) {
+func crashSet(t *testing.T, out string, pkgs []*testPackage, step string) {
 	t.Helper()
 	type died struct{}
 	defer func() {
@@ -779,7 +814,7 @@ func crashSet(t *testing.T, out string, pkgs []*Package, step string) {
 		}
 		return nil
 	}
-	err := WriteSet(out, pkgs, nil)
+	err := writeSet(out, pkgs, nil)
 	t.Fatalf("WriteSet returned %v without reaching step %s", err, step)
 }
 
@@ -788,19 +823,19 @@ func crashSet(t *testing.T, out string, pkgs []*Package, step string) {
 // whole set. Without the lock, two runs left 14-22 of 24 files.
 func TestWriteSetConcurrent(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
-	big := func(v string) []*Package {
+	big := func(v string) []*testPackage {
 		var names []string
 		for i := range 12 {
 			names = append(names, fmt.Sprintf("f%02d.go", i))
 		}
 		cu, cudart := testPkg(v, names...), testPkg(v, names...)
 		cudart.Name = "cudart"
-		return []*Package{cu, cudart}
+		return []*testPackage{cu, cudart}
 	}
 	for round := range 10 {
 		errs := make(chan error, 2)
 		for _, v := range []string{"v1", "v2"} {
-			go func() { errs <- WriteSet(out, big(v), nil) }()
+			go func() { errs <- writeSet(out, big(v), nil) }()
 		}
 		for range 2 {
 			if err := <-errs; err != nil {
@@ -830,7 +865,7 @@ func TestWriteSetKilled(t *testing.T) {
 			}
 			return nil
 		}
-		err := WriteSet(os.Getenv("CUGEN_TEST_KILL_OUT"), testSet("v2"), nil)
+		err := writeSet(os.Getenv("CUGEN_TEST_KILL_OUT"), testSet("v2"), nil)
 		fmt.Fprintf(os.Stderr, "WriteSet returned %v without reaching %s\n", err, step)
 		os.Exit(3)
 	}
@@ -842,10 +877,10 @@ func TestWriteSetKilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, step := range setSteps() {
-		committed := i > slices.Index(setSteps(), "journal")
+		committed := i > slices.Index(setSteps(), commitStep)
 		t.Run(strings.ReplaceAll(step, " ", "_"), func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			if err := WriteSet(out, testSet("v1"), nil); err != nil {
+			if err := writeSet(out, testSet("v1"), nil); err != nil {
 				t.Fatal(err)
 			}
 			addUserFiles(t, filepath.Join(out, "cu"))
@@ -876,7 +911,7 @@ func TestWriteSetKilled(t *testing.T) {
 // leaves them and everything else alone.
 func TestRecoverIgnoresOtherNames(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
-	if err := WriteSet(out, testSet("v1"), nil); err != nil {
+	if err := writeSet(out, testSet("v1"), nil); err != nil {
 		t.Fatal(err)
 	}
 	gen := string(testPkg("v0", "gen.go").Files["gen.go"])
@@ -896,7 +931,7 @@ func TestRecoverIgnoresOtherNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	diffTree(t, "after Recover", tree(t, out), before)
-	if err := WriteSet(out, testSet("v2"), nil); err != nil {
+	if err := writeSet(out, testSet("v2"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if v := setVersion(t, out, nil); v != "v2" {
@@ -914,7 +949,7 @@ func TestRecoverIgnoresOtherNames(t *testing.T) {
 // undone as that version promised.
 func TestRecoverLegacyWorkDirs(t *testing.T) {
 	v1, v2 := testPkg("v1", "doc.go"), testPkg("v2", "doc.go")
-	write := func(d string, p *Package) {
+	write := func(d string, p *testPackage) {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -926,8 +961,8 @@ func TestRecoverLegacyWorkDirs(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name           string
-		dir, old, new_ *Package
-		want           *Package
+		dir, old, new_ *testPackage
+		want           *testPackage
 	}{
 		{"died between the renames", nil, v1, v2, v2},
 		{"died after the renames", v2, v1, nil, v2},
@@ -937,7 +972,7 @@ func TestRecoverLegacyWorkDirs(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
 			os.MkdirAll(out, 0o755)
-			for d, p := range map[string]*Package{"cu": c.dir, ".cu.cugen-old": c.old, ".cu.cugen-new": c.new_} {
+			for d, p := range map[string]*testPackage{"cu": c.dir, ".cu.cugen-old": c.old, ".cu.cugen-new": c.new_} {
 				if p != nil {
 					write(filepath.Join(out, d), p)
 				}

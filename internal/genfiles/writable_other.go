@@ -1,6 +1,6 @@
 //go:build !unix
 
-package emit
+package genfiles
 
 // writable cannot be checked beforehand here; a failure is undone.
 func writable(dir string) error { return nil }

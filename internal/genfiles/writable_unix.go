@@ -1,6 +1,6 @@
 //go:build unix
 
-package emit
+package genfiles
 
 import "syscall"
 
