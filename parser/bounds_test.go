@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -395,5 +396,120 @@ func TestShadowedFamilyHeaders(t *testing.T) {
 		if (got != "") != refused {
 			t.Errorf("%s: shadowed %q, want refused %v", rel, got, refused)
 		}
+	}
+}
+
+// pinsOf returns Options.Pinned for every regular file under dir: the
+// sha256 of its bytes, as headers.lock would pin them.
+func pinsOf(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	pins := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		sum := sha256.Sum256(b)
+		pins[filepath.ToSlash(rel)] = hex.EncodeToString(sum[:])
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pins
+}
+
+// parseWithin parses dir with opts and returns the error, failing the test
+// if the parse has not returned after a generous ceiling (a regression
+// runs for many seconds and gigabytes; the test must not hang on it).
+func parseWithin(t *testing.T, dir string, opts parser.Options) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { _, err := parser.ParseWith(dir, opts); done <- err }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(30 * time.Second):
+		t.Fatal("the parse did not return within 30 s")
+		return nil
+	}
+}
+
+// TestPinnedParseBounds: every bound of the parse holds whatever the
+// source: a header set pinned by headers.lock (cugen gen -set) fails
+// exactly as the same files given with -headers. Was: the pinned parse
+// skipped the bounded first pass, so a cached header that includes itself
+// after 60,000 declarations, pinned by its own digest, ran 8-18 s and
+// 2.4-2.6 GB (once killed at 4 GiB) before failing; with -headers 0.4 s.
+func TestPinnedParseBounds(t *testing.T) {
+	var decls, big, nest, expo strings.Builder
+	for i := 0; i < 60_000; i++ {
+		decls.WriteString("int a" + strconv.Itoa(i) + ";\n")
+	}
+	for i := 0; i < 10_000; i++ {
+		big.WriteString("int a" + itoa(i) + ";\n")
+	}
+	nest.WriteString(version + "#define A0 1\n")
+	for i := 1; i < 2_000; i++ {
+		nest.WriteString("#define A" + itoa(i) + " (A" + itoa(i-1) + ")\n")
+	}
+	expo.WriteString(version + "#define e0 x x\n")
+	for i := 1; i < 30; i++ {
+		expo.WriteString("#define e" + itoa(i) + " e" + itoa(i-1) + " e" + itoa(i-1) + "\n")
+	}
+	for _, c := range []struct {
+		name  string
+		files map[string]string
+		msg   string
+	}{
+		{"self-include-after-60000-declarations", map[string]string{"cuda.h": version + decls.String() + "#include \"cuda.h\"\n"}, ""},
+		{"self-include", map[string]string{"cuda.h": version + "int x;\n#include \"cuda.h\"\n"}, "#include nested more than 200 deep"},
+		{"mutual-include", map[string]string{"cuda.h": version + "#include \"a.h\"\n", "a.h": "int a;\n#include \"b.h\"\n", "b.h": "int b;\n#include \"a.h\"\n"}, "#include nested more than 200 deep"},
+		{"included-10-times", map[string]string{"cuda.h": version + strings.Repeat("#include \"d.h\"\n", 10), "d.h": big.String()}, "the preprocessed headers exceed 1 MiB"},
+		{"nesting-by-macros", map[string]string{"cuda.h": nest.String()}, "nested more than 256 deep once macros are expanded"},
+		{"expansion-in-unused-macro", map[string]string{"cuda.h": expo.String()}, "macro expansion limit exceeded"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := writeHeaders(t, c.files)
+			want := parseWithin(t, dir, parser.Options{})
+			if want == nil || !strings.Contains(want.Error(), c.msg) {
+				t.Fatalf("-headers: %v, want an error: %s", want, c.msg)
+			}
+			got := parseWithin(t, dir, parser.Options{Pinned: pinsOf(t, dir), PinnedBy: "set t of test.lock"})
+			if got == nil || got.Error() != want.Error() {
+				t.Errorf("pinned: %v\nwant the -headers error: %v", got, want)
+			}
+		})
+	}
+}
+
+// TestPinnedParseLinks: a pinned parse reads a cache entry, whose
+// symbolic links may not leave its directory (internal/lock's Verify holds
+// the entry to the same rule, through the same reader); with -headers a
+// link is followed. A FIFO is refused either way.
+func TestPinnedParseLinks(t *testing.T) {
+	outside := writeHeaders(t, map[string]string{"a.h": "typedef int CUdevice;\n"})
+	dir := writeHeaders(t, map[string]string{"cuda.h": version + "#include \"a.h\"\n"})
+	if err := os.Symlink(filepath.Join(outside, "a.h"), filepath.Join(dir, "a.h")); err != nil {
+		t.Fatal(err)
+	}
+	pins := pinsOf(t, dir)
+	pins["a.h"] = pinsOf(t, outside)["a.h"] // the right bytes, through a link out
+	if err := parseWithin(t, dir, parser.Options{}); err != nil {
+		t.Fatalf("-headers with a link out of the directory: %v", err)
+	}
+	opts := parser.Options{Pinned: pins, PinnedBy: "set t of test.lock"}
+	parseFails(t, dir, opts, "cuda.h:2:10: #include of a.h: ", "a symbolic link to a file outside its directory")
+
+	os.Remove(filepath.Join(dir, "a.h"))
+	if err := syscall.Mkfifo(filepath.Join(dir, "a.h"), 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	if err := parseWithin(t, dir, opts); err == nil || !strings.Contains(err.Error(), "a.h: not a regular file") {
+		t.Errorf("pinned parse of a FIFO: %v", err)
 	}
 }

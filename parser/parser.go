@@ -185,14 +185,23 @@ func (p *parse) rel(name string) (string, bool) {
 	if !filepath.IsAbs(name) {
 		return "", false
 	}
+	d := p.dirOf(name)
+	if d == "" {
+		return "", false
+	}
+	r, _ := filepath.Rel(d, filepath.Clean(name))
+	return filepath.ToSlash(r), true
+}
+
+// dirOf returns the header directory name lies in, or "".
+func (p *parse) dirOf(name string) string {
 	for _, d := range p.dirs {
 		r, err := filepath.Rel(d, filepath.Clean(name))
-		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-			continue
+		if err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return d
 		}
-		return filepath.ToSlash(r), true
 	}
-	return "", false
+	return ""
 }
 
 // find returns the path of the header h (relative to a header directory)
@@ -298,20 +307,19 @@ func (p *parse) run() (*ir.API, error) {
 	// macros (in map order) without a value: the second pass gets twice
 	// the limit and so never reaches it.
 	//
-	// A pinned parse (Options.Pinned: a headers.lock entry, every byte
-	// read checked against its sha256) skips the first pass: its files are
-	// the ones the bounds were measured on, and the pass is a fifth of
-	// cugen gen's time. The file bounds of sourceFS still hold.
-	if p.pinned == nil {
-		cfg.ExpansionLimit = expansionLimit
-		out := &outputBound{p: p}
-		pre := append(slices.Clone(sources), cc.Source{Name: trailerSource, FS: macroTrailer{p}})
-		p.marking = true
-		err = p.prepassError(preprocess(cfg, pre, out), out.err)
-		p.marking = false
-		if err != nil {
-			return nil, err
-		}
+	// A pinned parse (Options.Pinned: a headers.lock entry) runs the first
+	// pass too: a digest says which bytes were read, not that they are
+	// harmless (a cached header that includes itself after 60,000
+	// declarations, pinned by its own digest, took the second pass alone
+	// 8-18 s and 2.5 GB). One path, whatever the source.
+	cfg.ExpansionLimit = expansionLimit
+	out := &outputBound{p: p}
+	pre := append(slices.Clone(sources), cc.Source{Name: trailerSource, FS: macroTrailer{p}})
+	p.marking = true
+	err = p.prepassError(preprocess(cfg, pre, out), out.err)
+	p.marking = false
+	if err != nil {
+		return nil, err
 	}
 
 	cfg.Header = true

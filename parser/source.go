@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -14,9 +13,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/cugen/cugen/internal/bounded"
 	"github.com/cugen/cugen/parser/ir"
 )
 
@@ -29,7 +28,7 @@ import (
 const (
 	// maxFileSize bounds one header file (the largest CUDA header,
 	// cuda.h of 13.0, is about 1 MB).
-	maxFileSize = 4 << 20
+	maxFileSize = bounded.Header
 	// maxTotalSize bounds the bytes of all headers a parse reads, the
 	// system's included (CUDA 12.4 with libc: about 1.6 MB).
 	maxTotalSize = 8 << 20
@@ -210,27 +209,30 @@ func (p *parse) read(name string) ([]byte, error) {
 			return nil, &Error{File: rel, Msg: fmt.Sprintf("would replace the system header <%s> (%s): a header directory may not shadow the C library's or compiler's headers", rel, sys)}
 		}
 	}
-	// O_NONBLOCK: a file replaced by a FIFO after the Stat must not
-	// block the open; the Fstat below then refuses it.
-	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
+	// The reader internal/lock verifies the cache with: regular files
+	// only, opened without blocking, the size checked before reading and
+	// the reading capped (a "regular file" such as /proc/self/pagemap
+	// reports a size it does not have). A pinned parse reads a cache
+	// entry, whose links may not leave its directory, as Verify holds it.
+	o := bounded.Options{Limit: maxFileSize, What: "a header"}
+	if inDir && p.pinned != nil {
+		o.Root = p.dirOf(name)
 	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, &Error{File: shown, Msg: "not a regular file: only regular files are read"}
-	}
-	// A "regular file" such as /proc/self/pagemap reports a size it does
-	// not have: read at most a little past the bound.
-	data, err := readAtMost(f, st.Size(), maxFileSize)
+	data, err := bounded.ReadFile(name, o)
 	if err != nil {
-		if errors.Unwrap(err) != nil {
-			err = errors.Unwrap(err) // no machine path in the message
+		var be *bounded.Error
+		var pe *fs.PathError
+		switch {
+		case errors.As(err, &be):
+			return nil, &Error{File: shown, Msg: be.Msg}
+		case errors.As(err, &pe):
+			err = pe.Err // no machine path in the message
 		}
-		return nil, &Error{File: shown, Msg: "reading: " + err.Error()}
-	}
-	if len(data) > maxFileSize {
-		return nil, &Error{File: shown, Msg: fmt.Sprintf("more than the %d MiB a header may have", maxFileSize>>20)}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "reading: ") {
+			msg = "reading: " + msg
+		}
+		return nil, &Error{File: shown, Msg: msg}
 	}
 	if p.total += len(data); p.total > maxTotalSize {
 		return nil, &Error{File: shown, Msg: fmt.Sprintf("the headers read exceed %d MiB in all", maxTotalSize>>20)}
@@ -263,33 +265,6 @@ func (p *parse) shownName(name string) string {
 		return rel
 	}
 	return p.sysName(name)
-}
-
-// readAtMost reads r to its end or until it has read more than limit
-// bytes. A file that reports a size within the limit is read into one
-// buffer of that size (and one byte more, to see the end); any other in
-// blocks of 64 KiB (files in /proc report no size or a false one, and
-// refuse reads of odd sizes).
-func readAtMost(r io.Reader, size int64, limit int) ([]byte, error) {
-	const block = 64 << 10
-	var b []byte
-	if size > 0 && size <= int64(limit) {
-		b = make([]byte, 0, size+1)
-	}
-	for len(b) <= limit {
-		if len(b) == cap(b) {
-			b = slices.Grow(b, block)
-		}
-		n, err := r.Read(b[len(b):min(cap(b), len(b)+block)])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
 }
 
 // inSysDir reports whether name lies in one of the C front end's system

@@ -966,3 +966,62 @@ func cachedSet124(t *testing.T) *lock.FetchedSet {
 	}
 	return set
 }
+
+// TestGenHostileCache: cugen gen -set over a cache whose pinned cuda.h is
+// a FIFO or a link to /dev/zero (issue 24). Was: blocked in open(2)
+// forever; hashed /dev/zero forever. Now exit 1 at once, naming the file,
+// before anything is written; the cached .deb here is a stand-in that
+// does not verify, so nothing is downloaded.
+func TestGenHostileCache(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		plant func(p string) error
+		msg   string
+	}{
+		{"fifo", func(p string) error { return syscall.Mkfifo(p, 0o644) }, "cuda.h: not a regular file"},
+		{"dev-zero", func(p string) error { return os.Symlink("/dev/zero", p) }, "cuda.h: a symbolic link to a file outside its directory"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cache := filepath.Join(t.TempDir(), "cache")
+			t.Setenv("CUGEN_CACHE", cache)
+			inc := filepath.Join(cache, "headers/12.4/usr/include")
+			os.MkdirAll(inc, 0o755)
+			os.MkdirAll(filepath.Join(cache, "debs"), 0o755)
+			if err := os.WriteFile(filepath.Join(cache, "debs", "nvidia-cuda-dev_12.4.127~12.4.1-2_amd64.deb"), []byte("not a deb"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.plant(filepath.Join(inc, "cuda.h")); err != nil {
+				t.Skip(err)
+			}
+			// The 12.4 set's origin, cut down to cuda.h.
+			lockFile := filepath.Join(t.TempDir(), "headers.lock")
+			text := "set 12.4\n\tcuda 12.4.1\n" +
+				"\tdeb nvidia-cuda-dev 12.4.127~12.4.1-2 amd64 trixie d846838f914a0176948d48a8bcade5d6dbcccb5c9374343f6475f5503f173ee0\n" +
+				"\troot usr/include\n\tsha256 " + strings.Repeat("1", 64) + " cuda.h\n"
+			if err := os.WriteFile(lockFile, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(t.TempDir(), "out")
+			type result struct {
+				code   int
+				stderr string
+			}
+			done := make(chan result, 1)
+			go func() {
+				var o, e bytes.Buffer
+				done <- result{run([]string{"gen", "-set", "12.4", "-lock", lockFile, "-out", out}, &o, &e), e.String()}
+			}()
+			var r result
+			select {
+			case r = <-done:
+			case <-time.After(30 * time.Second):
+				t.Fatal("cugen gen -set did not return within 30 s")
+			}
+			t.Logf("exit %d, stderr: %s", r.code, r.stderr)
+			if r.code != 1 || !strings.Contains(r.stderr, filepath.Join(inc, c.msg)) {
+				t.Errorf("exit %d, stderr %q; want exit 1 and %s", r.code, r.stderr, c.msg)
+			}
+			untouched(t, out)
+		})
+	}
+}

@@ -97,6 +97,11 @@
 // cache's debs/, headers/, extra-headers/ and libs/ directories (its
 // temporary and replaced directories), never the cache itself or anything
 // outside it.
+// Every file of the cache is read as hostile input, through the reader the
+// parser reads headers with (internal/bounded): a regular file, opened
+// without blocking, within the size its kind may have (a header 4 MiB, a
+// library file 2 GiB, a .deb 4 GiB), and no symbolic link that leaves its
+// entry's directory; [Verify] names any other file and never waits on it.
 // When the extracted files already verify,
 // Fetch neither runs apt nor touches the network.
 //

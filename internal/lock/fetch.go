@@ -12,6 +12,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/cugen/cugen/internal/bounded"
 )
 
 // DefaultCacheDir returns ${CUGEN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cugen}.
@@ -159,8 +161,11 @@ func Fetch(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (stri
 	kind := filepath.Join(cacheDir, kindDir(e.Kind)) // everything Fetch removes is in here
 	dest := filepath.Join(kind, e.Name)
 	out := filepath.Join(dest, filepath.FromSlash(e.Root))
-	if len(e.Files) > 0 && Verify(out, e) == nil {
-		return out, nil
+	var cached error // why the cached files do not verify
+	if len(e.Files) > 0 {
+		if cached = Verify(out, e); cached == nil {
+			return out, nil
+		}
 	}
 
 	if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
@@ -171,8 +176,10 @@ func Fetch(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (stri
 		return "", err
 	}
 	defer unlock()
-	if len(e.Files) > 0 && Verify(out, e) == nil { // fetched while we waited for the lock
-		return out, nil
+	if len(e.Files) > 0 { // fetched while we waited for the lock?
+		if cached = Verify(out, e); cached == nil {
+			return out, nil
+		}
 	}
 	if err := removeGlob(kind, "."+e.Name+".tmp-*"); err != nil { // left by a crash
 		return "", err
@@ -180,7 +187,7 @@ func Fetch(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (stri
 
 	deb, err := debFile(ctx, e, cacheDir, logw)
 	if err != nil {
-		return "", err
+		return "", cacheDiffers(e, out, cached, err)
 	}
 	// Under the cache's lock, so the name is ours; 0755 (less the umask),
 	// like the rest of the cache, so that a cache shared between users works.
@@ -191,7 +198,7 @@ func Fetch(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (stri
 	defer removeIn(kind, tmp)
 	fmt.Fprintf(logw, "cugen: extracting ./%s from %s\n", e.Root, deb)
 	if err := extract(ctx, deb, tmp, e.Root); err != nil {
-		return "", fmt.Errorf("%s: %w", e, err)
+		return "", cacheDiffers(e, out, cached, fmt.Errorf("%s: %w", e, err))
 	}
 	if err := Verify(filepath.Join(tmp, filepath.FromSlash(e.Root)), e); err != nil {
 		return "", fmt.Errorf("%s: files extracted from %s differ from %s:\n%w", e, deb, lockName(e.Lock), err)
@@ -208,6 +215,21 @@ func Fetch(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (stri
 	}
 	fmt.Fprintf(logw, "cugen: %s verified in %s\n", e, out)
 	return out, nil
+}
+
+// cacheDiffers is the error of a fetch (err) that was to replace cached
+// files that did not verify (cached, Verify's error). When some file was
+// there but different or refused, that is said first, with each file's
+// path and both hashes: a tampered cache or lock must read as one even
+// when the fetch then fails for its own reason (the archive unreachable
+// reads "not in Debian" to apt).
+func cacheDiffers(e *Entry, out string, cached, err error) error {
+	var m *MismatchError
+	var be *bounded.Error
+	if cached == nil || !errors.As(cached, &m) && !errors.As(cached, &be) {
+		return err
+	}
+	return fmt.Errorf("%s: the cached files in %s differ from %s:\n%w\nand fetching them again failed: %w", e, out, lockName(e.Lock), cached, err)
 }
 
 func kindDir(k Kind) string {
@@ -259,7 +281,7 @@ func debFile(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (st
 	d := e.Deb
 	debs := filepath.Join(cacheDir, "debs")
 	path := filepath.Join(debs, DebFileName(d))
-	if sum, err := hashFile(path); err == nil {
+	if sum, err := hashFile(path, debOptions(debs)); err == nil {
 		if d.SHA256 == "" {
 			d.SHA256 = sum // a new entry: apt checked the .deb when it downloaded it
 		}
@@ -287,11 +309,18 @@ func debFile(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (st
 		return "", fmt.Errorf("%s: %w", e, err)
 	}
 	fmt.Fprintf(logw, "cugen: apt-get update (suite %s from %s, private sources in %s)\n", d.Suite, a.mirror, a.dir)
-	if _, err := a.run(ctx, "", logw, "update"); err != nil {
+	updateErr, err := a.run(ctx, "", logw, "update")
+	if err != nil {
 		return "", fmt.Errorf("%s: apt-get update of Debian %s from %s: %w", e, d.Suite, a.mirror, err)
 	}
 	fmt.Fprintf(logw, "cugen: apt-get download %s=%s (%s)\n", d.Package, d.Version, d.Arch)
 	if stderr, err := a.run(ctx, tmp, logw, "download", d.Package+"="+d.Version); err != nil {
+		// apt-get update warns and succeeds when the archive cannot be
+		// reached; download then finds no package in the empty index.
+		if w := fetchFailure(updateErr); w != "" {
+			return "", fmt.Errorf("%s: %s=%s (%s) not downloaded: Debian %s at %s could not be read (apt-get update: %s)",
+				e, d.Package, d.Version, d.Arch, d.Suite, a.mirror, w)
+		}
 		if strings.Contains(stderr, "was not found") || strings.Contains(stderr, "Unable to locate package") {
 			return "", fmt.Errorf("%s: %s=%s (%s) is not in Debian %s at %s: apt-get download: %s",
 				e, d.Package, d.Version, d.Arch, d.Suite, a.mirror, strings.TrimSpace(stderr))
@@ -302,7 +331,7 @@ func debFile(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (st
 	if len(got) != 1 {
 		return "", fmt.Errorf("%s: apt-get download %s=%s left %d .deb files, want 1", e, d.Package, d.Version, len(got))
 	}
-	sum, err := hashFile(got[0])
+	sum, err := hashFile(got[0], debOptions(tmp))
 	if err != nil {
 		return "", err
 	}
@@ -316,6 +345,24 @@ func debFile(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (st
 		return "", err
 	}
 	return path, nil
+}
+
+// debOptions are the rules for reading a .deb in dir: a regular file in
+// it, no larger than bounded.Deb.
+func debOptions(dir string) bounded.Options {
+	return bounded.Options{Limit: bounded.Deb, What: "a .deb", Root: dir}
+}
+
+// fetchFailure returns apt-get update's first line saying an index could
+// not be fetched, or "".
+func fetchFailure(stderr string) string {
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.Contains(l, "Failed to fetch") || strings.Contains(l, "Could not connect") ||
+			strings.Contains(l, "Could not resolve") || strings.Contains(l, "index files failed to download") {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
 }
 
 // extract writes ./root of the .deb at deb under dir.

@@ -34,7 +34,7 @@ func fakeDeb(t *testing.T, cache string) *Entry {
 		t.Fatalf("dpkg-deb --build: %v\n%s", err, out)
 	}
 	var err error
-	if e.Deb.SHA256, err = hashFile(deb); err != nil {
+	if e.Deb.SHA256, err = shaErr(deb); err != nil {
 		t.Fatal(err)
 	}
 	if err := Update(e, filepath.Join(root, "usr/include"), []string{"cuda.h", "crt/host_defines.h"}); err != nil {
@@ -88,7 +88,7 @@ func TestFetchTamperedDeb(t *testing.T) {
 	f, _ := os.OpenFile(deb, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString("tampered")
 	f.Close()
-	got, _ := hashFile(deb)
+	got := sha(t, deb)
 
 	_, err := Fetch(context.Background(), e, cache, nil)
 	var m *MismatchError

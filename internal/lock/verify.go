@@ -3,18 +3,17 @@ package lock
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/cugen/cugen/library"
-	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/cugen/cugen/internal/bounded"
+	"github.com/cugen/cugen/library"
 )
 
 // A MismatchError reports a file whose sha256 is not the one headers.lock pins.
@@ -45,12 +44,18 @@ const maxReported = 10
 // include directory. It reports each missing or different file by its
 // path; a different file's error is a *MismatchError naming both hashes.
 // Files under dir that e does not list are not looked at.
+//
+// Each file is read as hostile input, through the reader the parser reads
+// headers with (internal/bounded): a regular file, within the size an
+// entry of its kind may have, and no symbolic link to outside dir; any
+// other is reported by its path and never waited on or read without end.
 func Verify(dir string, e *Entry) error {
 	var errs []error
 	bad := 0
+	o := readOptions(e, dir)
 	for _, f := range e.Files {
 		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		got, err := hashFile(p)
+		got, err := hashFile(p, o)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			err = fmt.Errorf("%s: missing, but %s pins sha256 %s for %s: %w", p, lockName(e.Lock), f.SHA256, e, fs.ErrNotExist)
@@ -85,7 +90,7 @@ func Update(e *Entry, dir string, files []string) error {
 			continue
 		}
 		seen[rel] = true
-		sum, err := hashFile(filepath.Join(dir, filepath.FromSlash(rel)))
+		sum, err := hashFile(filepath.Join(dir, filepath.FromSlash(rel)), readOptions(e, dir))
 		if err != nil {
 			return fmt.Errorf("%s: %w", e, err)
 		}
@@ -158,17 +163,25 @@ func parseDeps(out []byte, dir string) []string {
 	return slices.Compact(files)
 }
 
-func hashFile(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
+// readOptions are the rules for reading e's files under root: its
+// kind's size limit, no link leaving root.
+func readOptions(e *Entry, root string) bounded.Options {
+	if e.Kind == KindLib {
+		return bounded.Options{Limit: bounded.Library, What: "a library file", Root: root}
 	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("%s: %w", path, err)
+	return bounded.Options{Limit: bounded.Header, What: "a header", Root: root}
+}
+
+// hashFile returns the sha256 of the file at path, read through
+// bounded.HashFile. Its refusals (and read errors) name no path: they get
+// path in front; the os package's errors (missing) name it already.
+func hashFile(path string, o bounded.Options) (string, error) {
+	sum, err := bounded.HashFile(path, o)
+	var pe *fs.PathError
+	if err != nil && !errors.As(err, &pe) {
+		err = fmt.Errorf("%s: %w", path, err)
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return sum, err
 }
 
 // WriteFileAtomic writes data to a temporary file beside path and renames
