@@ -146,7 +146,12 @@ func (k *Kernel) launch(cfg Config, args []any, pp []unsafe.Pointer) error {
 		return err
 	}
 	g, b := cfg.Grid.Norm(), cfg.Block.Norm()
-	err := cu.LaunchKernel(k.fn, g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, h, pp, nil)
+	var err error
+	if ctx.fake != nil {
+		err = ctx.fake.(fakeLauncher).launch(k.fn, g, b, cfg.SharedMem, h, len(pp))
+	} else {
+		err = cu.LaunchKernel(k.fn, g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, h, pp, nil)
+	}
 	runtime.UnlockOSThread()
 	runtime.KeepAlive(args) // the buffers, until the launch is queued
 	if err != nil {

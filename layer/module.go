@@ -154,12 +154,13 @@ func (m *Module) Kernel(name string) (*Kernel, error) {
 	if l, ok := m.lowered[name]; ok {
 		sym = l
 	}
-	fn, err := cu.ModuleGetFunction(cu.Module(m.r.h), sym)
+	drv := s.drv()
+	fn, err := drv.function(cu.Module(m.r.h), sym)
 	if err != nil {
 		return nil, fmt.Errorf("cuda: kernel %q: %w", name, err)
 	}
 	k := &Kernel{fn: fn, name: name, mod: m}
-	k.params, k.known = paramInfoOf(func(i uint64) (uint64, uint64, error) { return cu.FuncGetParamInfo(fn, i) })
+	k.params, k.known = paramInfoOf(func(i uint64) (uint64, uint64, error) { return drv.paramInfo(fn, i) })
 	return k, nil
 }
 
