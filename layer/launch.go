@@ -98,7 +98,7 @@ func (k *Kernel) Launch(cfg Config, args ...any) error {
 		k.pack(args, buf, offs)
 		pp := make([]unsafe.Pointer, len(args))
 		for i, o := range offs {
-			pp[i] = unsafe.Add(unsafe.Pointer(&buf[0]), o)
+			pp[i] = unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), o)
 		}
 		return k.launch(cfg, args, pp)
 	}
@@ -234,6 +234,9 @@ func argShape(a *any) (size, align int, bits uint64, mem unsafe.Pointer, err str
 		if plainType(t) != nil {
 			return 0, 0, 0, nil, "pointers"
 		}
+		if t.Size() == 0 {
+			return 0, 0, 0, nil, "zero"
+		}
 		// A non-pointer value in an interface is boxed: the data word
 		// points to it.
 		return int(t.Size()), t.Align(), 0, (*[2]unsafe.Pointer)(unsafe.Pointer(a))[1], ""
@@ -268,6 +271,8 @@ func (k *Kernel) argError(args []any, i int, why string) error {
 		e.Reason = "the buffer was freed"
 	case "nil":
 		e.Reason = "nil"
+	case "zero":
+		e.Reason = "a type of size 0, which no C++ parameter has (an empty struct is 1 byte there)"
 	case "pointers":
 		e.Reason = "holds Go pointers, which a kernel cannot use (pass a *Buffer or a cu.Deviceptr)"
 	default:

@@ -160,7 +160,9 @@ func (m *Module) Kernel(name string) (*Kernel, error) {
 		return nil, fmt.Errorf("cuda: kernel %q: %w", name, err)
 	}
 	k := &Kernel{fn: fn, name: name, mod: m}
-	k.params, k.known = paramInfoOf(func(i uint64) (uint64, uint64, error) { return drv.paramInfo(fn, i) })
+	if k.params, k.known, err = paramInfoOf(name, func(i uint64) (uint64, uint64, error) { return drv.paramInfo(fn, i) }); err != nil {
+		return nil, err
+	}
 	return k, nil
 }
 
@@ -177,24 +179,48 @@ func (m *Module) Global(name string) (cu.Deviceptr, uint64, error) {
 	return cu.ModuleGetGlobal(cu.Module(m.r.h), name)
 }
 
-// maxParams bounds the parameter query (CUDA allows 32 KB of parameters).
-const maxParams = 32 << 10
+// maxParamBytes is the most bytes of parameters a kernel takes: 32764
+// since CUDA 12.1 (4096 before), the most any driver that reports the
+// parameters (12.4 and newer) allows.
+const maxParamBytes = 32764
 
-// paramInfoOf returns a kernel's parameters from info (cuFuncGetParamInfo
-// or cuKernelGetParamInfo); known is false when the driver cannot say (no
-// such function before CUDA 12.4).
-func paramInfoOf(info func(i uint64) (off, size uint64, err error)) (params []Param, known bool) {
-	for i := uint64(0); i < maxParams; i++ {
+// paramInfoOf returns the parameters of kernel name from info
+// (cuFuncGetParamInfo or cuKernelGetParamInfo); known is false when the
+// driver cannot say (no such function before CUDA 12.4). Parameters that
+// cannot be right (a size of 0, an offset below the end of the parameter
+// before, an end past maxParamBytes) are an error naming the kernel and
+// the parameter: Launch packs at these offsets. So at most maxParamBytes
+// parameters are asked for.
+func paramInfoOf(name string, info func(i uint64) (off, size uint64, err error)) (params []Param, known bool, err error) {
+	var end uint64 // of the parameters so far
+	for i := uint64(0); ; i++ {
 		off, size, err := info(i)
 		if errors.Is(err, cu.ErrorInvalidValue) {
-			return params, true // i is past the last parameter
+			return params, true, nil // i is past the last parameter
 		}
 		if err != nil {
-			return nil, false
+			return nil, false, nil
+		}
+		var why string
+		switch {
+		case size == 0:
+			why = "size 0"
+		case off > maxParamBytes || size > maxParamBytes-off:
+			why = fmt.Sprintf("ends past the %d bytes a kernel's parameters may take", maxParamBytes)
+		case i > 0 && off < uint64(params[i-1].Offset):
+			p := params[i-1]
+			why = fmt.Sprintf("below parameter %d's offset %d (offsets increase)", i-1, p.Offset)
+		case off < end:
+			p := params[i-1]
+			why = fmt.Sprintf("overlaps parameter %d (offset %d, size %d)", i-1, p.Offset, p.Size)
+		}
+		if why != "" {
+			return nil, false, fmt.Errorf("cuda: kernel %q: parameter %d: the driver reports offset %d, size %d: %s",
+				name, i, int64(off), size, why)
 		}
 		params = append(params, Param{Offset: int(off), Size: int(size)})
+		end = off + size
 	}
-	return nil, false
 }
 
 // Library is code loaded once for every context (CUlibrary, CUDA 12.0 and
@@ -264,6 +290,8 @@ func (l *Library) Kernel(name string) (*Kernel, error) {
 		return nil, fmt.Errorf("cuda: kernel %q: %w", name, err)
 	}
 	k := &Kernel{fn: cu.Function(h), name: name, lib: l}
-	k.params, k.known = paramInfoOf(func(i uint64) (uint64, uint64, error) { return cu.KernelGetParamInfo(h, i) })
+	if k.params, k.known, err = paramInfoOf(name, func(i uint64) (uint64, uint64, error) { return cu.KernelGetParamInfo(h, i) }); err != nil {
+		return nil, err
+	}
 	return k, nil
 }

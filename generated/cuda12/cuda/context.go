@@ -330,6 +330,14 @@ type driver interface {
 	synchronize() error
 	memAlloc(bytes uint64) (cu.Deviceptr, error)
 	hostAlloc(bytes uint64) (unsafe.Pointer, error)
+	function(m cu.Module, name string) (cu.Function, error)
+	paramInfo(fn cu.Function, i uint64) (off, size uint64, err error)
+}
+
+// fakeLauncher is the fake driver's cuLaunchKernel; Launch calls the real
+// one directly (its arguments would escape through an interface call).
+type fakeLauncher interface {
+	launch(fn cu.Function, grid, block Dim3, shared uint32, s cu.Stream, nargs int) error
 }
 
 type realDriver struct{}
@@ -364,4 +372,12 @@ func (realDriver) memAlloc(bytes uint64) (cu.Deviceptr, error) { return cu.MemAl
 
 func (realDriver) hostAlloc(bytes uint64) (unsafe.Pointer, error) {
 	return cu.MemHostAlloc(bytes, cu.MemhostallocPortable)
+}
+
+func (realDriver) function(m cu.Module, name string) (cu.Function, error) {
+	return cu.ModuleGetFunction(m, name)
+}
+
+func (realDriver) paramInfo(fn cu.Function, i uint64) (uint64, uint64, error) {
+	return cu.FuncGetParamInfo(fn, i)
 }

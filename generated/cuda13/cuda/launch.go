@@ -100,7 +100,7 @@ func (k *Kernel) Launch(cfg Config, args ...any) error {
 		k.pack(args, buf, offs)
 		pp := make([]unsafe.Pointer, len(args))
 		for i, o := range offs {
-			pp[i] = unsafe.Add(unsafe.Pointer(&buf[0]), o)
+			pp[i] = unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), o)
 		}
 		return k.launch(cfg, args, pp)
 	}
@@ -148,7 +148,12 @@ func (k *Kernel) launch(cfg Config, args []any, pp []unsafe.Pointer) error {
 		return err
 	}
 	g, b := cfg.Grid.Norm(), cfg.Block.Norm()
-	err := cu.LaunchKernel(k.fn, g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, h, pp, nil)
+	var err error
+	if ctx.fake != nil {
+		err = ctx.fake.(fakeLauncher).launch(k.fn, g, b, cfg.SharedMem, h, len(pp))
+	} else {
+		err = cu.LaunchKernel(k.fn, g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, h, pp, nil)
+	}
 	runtime.UnlockOSThread()
 	runtime.KeepAlive(args) // the buffers, until the launch is queued
 	if err != nil {
@@ -231,6 +236,9 @@ func argShape(a *any) (size, align int, bits uint64, mem unsafe.Pointer, err str
 		if plainType(t) != nil {
 			return 0, 0, 0, nil, "pointers"
 		}
+		if t.Size() == 0 {
+			return 0, 0, 0, nil, "zero"
+		}
 		// A non-pointer value in an interface is boxed: the data word
 		// points to it.
 		return int(t.Size()), t.Align(), 0, (*[2]unsafe.Pointer)(unsafe.Pointer(a))[1], ""
@@ -265,6 +273,8 @@ func (k *Kernel) argError(args []any, i int, why string) error {
 		e.Reason = "the buffer was freed"
 	case "nil":
 		e.Reason = "nil"
+	case "zero":
+		e.Reason = "a type of size 0, which no C++ parameter has (an empty struct is 1 byte there)"
 	case "pointers":
 		e.Reason = "holds Go pointers, which a kernel cannot use (pass a *Buffer or a cu.Deviceptr)"
 	default:

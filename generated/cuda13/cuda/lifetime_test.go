@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -20,16 +21,18 @@ import (
 // free of something it never handed out, or a free after the context's
 // release.
 type fakeDriver struct {
-	t        *testing.T
+	t        testing.TB
 	mu       sync.Mutex
 	next     uint64
 	live     map[uint64]bool
 	host     map[unsafe.Pointer][]byte
 	frees    int
 	released int
+	params   [][2]uint64 // what paramInfo answers: offset, size
+	launches atomic.Int64
 }
 
-func newFake(t *testing.T) (*fakeDriver, *Context) {
+func newFake(t testing.TB) (*fakeDriver, *Context) {
 	f := &fakeDriver{t: t, next: 0x10000, live: map[uint64]bool{}, host: map[unsafe.Pointer][]byte{}}
 	return f, wrapCtx(&ctxState{fake: f}, Device{})
 }
@@ -334,4 +337,22 @@ func TestPattern(t *testing.T) {
 			t.Errorf("pattern(%v) = %d, want %d", c.b, got, c.want)
 		}
 	}
+}
+
+func (f *fakeDriver) function(m cu.Module, name string) (cu.Function, error) {
+	return cu.Function(0x1000), nil
+}
+
+func (f *fakeDriver) paramInfo(fn cu.Function, i uint64) (uint64, uint64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if i >= uint64(len(f.params)) {
+		return 0, 0, cu.ErrorInvalidValue
+	}
+	return f.params[i][0], f.params[i][1], nil
+}
+
+func (f *fakeDriver) launch(fn cu.Function, g, b Dim3, shared uint32, s cu.Stream, nargs int) error {
+	f.launches.Add(1)
+	return nil
 }

@@ -204,6 +204,8 @@ func TestPackErrors(t *testing.T) {
 		{k, []any{live, live, &struct{}{}, int32(1)}, "argument 2 (*struct {}): holds Go pointers"},
 		{unknown, []any{live, live, live, 10}, "argument 3 (int): Go's int has no C size of its own"},
 		{unknown, []any{live, live, live, pair{}, "x"}, "argument 4 (string): holds Go pointers"},
+		{unknown, []any{live, struct{}{}}, "argument 1 (struct {}): a type of size 0"},
+		{k, []any{live, live, [0]float64{}, int32(1)}, "argument 2 ([0]float64): a type of size 0"},
 	} {
 		_, err := c.k.layout(c.args)
 		var ae *ArgError
