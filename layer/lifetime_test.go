@@ -125,9 +125,9 @@ func TestLifetimeOrders(t *testing.T) {
 				case "ctx":
 					err = c.Close()
 				case "buf":
-					err = b.Free()
+					err = b.Close()
 				case "host":
-					err = h.Free()
+					err = h.Close()
 				}
 				if err != nil {
 					t.Fatalf("%s: %v", what, err)
@@ -142,12 +142,12 @@ func TestLifetimeOrders(t *testing.T) {
 				t.Fatalf("live %d, frees %d, released %d; want 0, 2, 1", live, frees, released)
 			}
 			// Every second free is an error, and frees nothing.
-			for _, err := range []error{c.Close(), b.Free(), h.Free()} {
+			for _, err := range []error{c.Close(), b.Close(), h.Close()} {
 				if err == nil {
 					t.Error("a second free returned nil")
 				}
 			}
-			if !errors.Is(b.Free(), ErrFreed) || !errors.Is(c.Close(), ErrClosed) {
+			if !errors.Is(b.Close(), ErrFreed) || !errors.Is(c.Close(), ErrClosed) {
 				t.Error("second Free/Close: not ErrFreed/ErrClosed")
 			}
 			if _, frees, released := f.state(); frees != 2 || released != 1 {
@@ -172,7 +172,7 @@ func TestLifetimeCleanup(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := b.Free(); err != nil { // freed by hand, then collected: once
+		if err := b.Close(); err != nil { // freed by hand, then collected: once
 			t.Fatal(err)
 		}
 		freed = b
@@ -215,13 +215,13 @@ func TestViews(t *testing.T) {
 	if vv := v.Slice(5, 5); vv.Len() != 0 || vv.Ptr() != b.Ptr()+30 {
 		t.Fatalf("view of a view: len %d, ptr %#x", vv.Len(), vv.Ptr())
 	}
-	if err := v.Free(); !errors.Is(err, ErrView) {
+	if err := v.Close(); !errors.Is(err, ErrView) {
 		t.Fatalf("Free of a view: %v, want ErrView", err)
 	}
 	if live, _, _ := f.state(); live != 1 {
 		t.Fatal("Free of a view freed the memory")
 	}
-	if err := b.Free(); err != nil {
+	if err := b.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if err := v.CopyFrom(make([]uint16, 20)); !errors.Is(err, ErrFreed) {
@@ -304,7 +304,7 @@ func TestMisuse(t *testing.T) {
 	if _, err := c.NewStream(); !errors.Is(err, ErrClosed) {
 		t.Errorf("NewStream after Close: %v, want ErrClosed", err)
 	}
-	for _, free := range []func() error{b.Free, b3.Free, empty.Free} {
+	for _, free := range []func() error{b.Close, b3.Close, empty.Close} {
 		if err := free(); err != nil {
 			t.Fatal(err)
 		}
@@ -353,4 +353,39 @@ func (f *fakeDriver) paramInfo(fn cu.Function, i uint64) (uint64, uint64, error)
 func (f *fakeDriver) launch(fn cu.Function, g, b Dim3, shared uint32, s cu.Stream, nargs int) error {
 	f.launches.Add(1)
 	return nil
+}
+
+// TestDeprecatedAliases: Free and Unload are Close.
+func TestDeprecatedAliases(t *testing.T) {
+	f, c := newFake(t)
+	b, err := Alloc[float32](c, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := AllocHost[float32](c, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := fakeModule(c)
+	if err := b.Free(); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Free(); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Unload(); err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range []error{b.Close(), h.Close(), m.Close(), b.Free(), m.Unload()} {
+		if !errors.Is(err, ErrFreed) {
+			t.Errorf("second release: %v, want ErrFreed", err)
+		}
+	}
+	if err := b.Slice(0, 1).Free(); !errors.Is(err, ErrView) {
+		t.Errorf("Free of a view: %v, want ErrView", err)
+	}
+	c.Close()
+	if live, frees, released := f.state(); live != 0 || frees != 3 || released != 1 {
+		t.Fatalf("live %d, frees %d, released %d", live, frees, released)
+	}
 }

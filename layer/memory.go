@@ -22,7 +22,7 @@ type Buffer[T any] struct {
 }
 
 // devAlloc is one allocation, shared by a buffer and its views; it is freed
-// when they all become unreachable, or by the owner's Free.
+// when they all become unreachable, or by the owner's Close.
 type devAlloc struct{ r *resource }
 
 // Alloc allocates n elements of device memory in c (cuMemAlloc), not
@@ -61,7 +61,7 @@ func AllocFrom[T any](c *Context, src []T) (*Buffer[T], error) {
 		return nil, err
 	}
 	if err := b.CopyFrom(src); err != nil {
-		b.Free()
+		b.Close()
 		return nil, err
 	}
 	return b, nil
@@ -76,16 +76,21 @@ func (b *Buffer[T]) Bytes() uint64 { return uint64(b.n) * uint64(unsafe.Sizeof(*
 // Ptr returns the device address of the first element, for the cu package.
 func (b *Buffer[T]) Ptr() cu.Deviceptr { return b.ptr }
 
-// Free frees the memory (cuMemFree, which waits for the work already
-// submitted that may use it). A view cannot be freed (ErrView); a second
-// Free returns ErrFreed, and so does any later use of the buffer or its
+// Close frees the memory (cuMemFree, which waits for the work already
+// submitted that may use it). A view cannot be closed (ErrView); a second
+// Close returns ErrFreed, and so does any later use of the buffer or its
 // views.
-func (b *Buffer[T]) Free() error {
+func (b *Buffer[T]) Close() error {
 	if b.view {
 		return ErrView
 	}
 	return b.a.r.free()
 }
+
+// Free is Close.
+//
+// Deprecated: use Close.
+func (b *Buffer[T]) Free() error { return b.Close() }
 
 // Slice returns a view of elements [i, j), sharing b's memory. It panics
 // if the bounds are out of range, as a slice expression does.
@@ -360,7 +365,7 @@ func AllocHost[T any](c *Context, n int) (*HostBuffer[T], error) {
 // Len returns the number of elements.
 func (h *HostBuffer[T]) Len() int { return h.n }
 
-// Slice returns the memory as a Go slice. It is valid until Free: do not
+// Slice returns the memory as a Go slice. It is valid until Close: do not
 // keep it longer, and keep h reachable while it is used (runtime.KeepAlive
 // or a later use of h), or its cleanup may free the memory under it.
 func (h *HostBuffer[T]) Slice() []T {
@@ -373,8 +378,13 @@ func (h *HostBuffer[T]) Slice() []T {
 // Ptr returns the host address, for the cu package.
 func (h *HostBuffer[T]) Ptr() unsafe.Pointer { return h.p }
 
-// Free frees the memory (cuMemFreeHost). A second Free returns ErrFreed.
-func (h *HostBuffer[T]) Free() error { return h.r.free() }
+// Close frees the memory (cuMemFreeHost). A second Close returns ErrFreed.
+func (h *HostBuffer[T]) Close() error { return h.r.free() }
+
+// Free is Close.
+//
+// Deprecated: use Close.
+func (h *HostBuffer[T]) Free() error { return h.Close() }
 
 // elemSize checks T can live in CUDA memory and n is a valid length.
 func elemSize[T any](what string, n int) (uint64, error) {

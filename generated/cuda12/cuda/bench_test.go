@@ -83,7 +83,7 @@ func BenchmarkFakeAllocFree(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := x.Free(); err != nil {
+		if err := x.Close(); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -14,14 +14,14 @@ import (
 )
 
 var (
-	// ErrFreed is returned by a Free or Close after the first, and by any use
-	// of a resource after it.
-	ErrFreed = errors.New("cuda: already freed")
+	// ErrFreed is returned by a resource's Close after the first, and by
+	// any use of the resource after it.
+	ErrFreed = errors.New("cuda: already closed")
 	// ErrClosed is returned by a Context's methods after its Close.
 	ErrClosed = errors.New("cuda: context closed")
-	// ErrView is returned by Free on a view (Buffer.Slice): free the buffer
-	// it was sliced from.
-	ErrView = errors.New("cuda: Free of a view; free the buffer it was sliced from")
+	// ErrView is returned by Close on a view (Buffer.Slice): close the
+	// buffer it was sliced from.
+	ErrView = errors.New("cuda: Close of a view; close the buffer it was sliced from")
 )
 
 // Device is a CUDA device (CUdevice): a value, safe to copy and to use from

@@ -57,9 +57,9 @@ func TestCommChecks(t *testing.T) {
 		t.Errorf("second Close: %v, want ErrFreed", err)
 	}
 	for _, x := range []*Buffer[float32]{a, b} {
-		x.Free()
+		x.Close()
 	}
-	other.Free()
+	other.Close()
 	c.Close()
 	c2.Close()
 	if live, _, released := f.state(); live != 0 || released != 1 {
@@ -142,12 +142,12 @@ func TestGPUCollectives(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		defer x.Free()
+		defer x.Close()
 		y, err := Alloc[float32](ctx, n*c.Size())
 		if err != nil {
 			return err
 		}
-		defer y.Free()
+		defer y.Close()
 		if err := x.Fill(float32(c.Rank() + 1)); err != nil {
 			return err
 		}
@@ -242,7 +242,7 @@ func TestGPUJoinComm(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		defer x.Free()
+		defer x.Close()
 		if err := AllReduce(c, s, x, x, nccl.Sum); err != nil {
 			return err
 		}

@@ -135,9 +135,14 @@ func withJITLog(load func(opts *cu.JitOption, vals *uintptr, n uint32) error) (s
 // Raw returns the driver's handle, for the cu package.
 func (m *Module) Raw() cu.Module { return cu.Module(m.r.h) }
 
-// Unload unloads the module (cuModuleUnload); its kernels then return
-// ErrFreed. A second Unload returns ErrFreed.
-func (m *Module) Unload() error { return m.r.free() }
+// Close unloads the module (cuModuleUnload); its kernels then return
+// ErrFreed. A second Close returns ErrFreed.
+func (m *Module) Close() error { return m.r.free() }
+
+// Unload is Close.
+//
+// Deprecated: use Close.
+func (m *Module) Unload() error { return m.Close() }
 
 // Kernel returns the kernel (a __global__ function, by its mangled name
 // unless declared extern "C", or by a name expression given to
@@ -276,9 +281,14 @@ func (st *libState) unload() error {
 // Raw returns the driver's handle, for the cu package.
 func (l *Library) Raw() cu.Library { return l.st.h }
 
-// Unload unloads the library (cuLibraryUnload); its kernels then return
-// ErrFreed. A second Unload returns ErrFreed.
-func (l *Library) Unload() error { return l.st.unload() }
+// Close unloads the library (cuLibraryUnload); its kernels then return
+// ErrFreed. A second Close returns ErrFreed.
+func (l *Library) Close() error { return l.st.unload() }
+
+// Unload is Close.
+//
+// Deprecated: use Close.
+func (l *Library) Unload() error { return l.Close() }
 
 // Kernel returns the library's kernel of this name (cuLibraryGetKernel)
 // with its parameter layout when the driver reports it

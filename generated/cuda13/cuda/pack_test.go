@@ -180,12 +180,12 @@ func TestPackErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	freed.Free()
+	freed.Close()
 	live, err := Alloc[float32](c, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer live.Free()
+	defer live.Close()
 	k := &Kernel{name: "vecAdd", known: true, params: []Param{{0, 8}, {8, 8}, {16, 8}, {24, 4}}}
 	unknown := &Kernel{name: "vecAdd"}
 	var nilBuf any
@@ -231,7 +231,7 @@ func TestPackNoAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer a.Free()
+	defer a.Close()
 	k := &Kernel{name: "saxpy", known: true, params: []Param{{0, 4}, {8, 8}, {16, 8}, {24, 4}}}
 	alpha, n := float32(2), int32(1000)
 	allocs := testing.AllocsPerRun(100, func() {

@@ -40,7 +40,7 @@ func TestBadParamInfo(t *testing.T) {
 			f, ctx := newFake(t)
 			defer ctx.Close()
 			m := fakeModule(ctx)
-			defer m.Unload()
+			defer m.Close()
 			f.params = c.params
 			k, err := m.Kernel("k")
 			if err == nil {
@@ -62,7 +62,7 @@ func TestBadParamInfo(t *testing.T) {
 		} else if ps, known := k.Params(); !known || len(ps) != len(ok) {
 			t.Errorf("%v: parameters %v (known %v)", ok, ps, known)
 		}
-		m.Unload()
+		m.Close()
 		ctx.Close()
 	}
 }
