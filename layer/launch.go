@@ -88,6 +88,10 @@ const (
 // size are checked first. A launch of up to 16 arguments in 256 bytes
 // allocates nothing.
 func (k *Kernel) Launch(cfg Config, args ...any) error {
+	if err := k.hold(args); err != nil {
+		return err
+	}
+	defer unhold(args)
 	size, err := k.layout(args)
 	if err != nil {
 		return err
@@ -114,50 +118,85 @@ func (k *Kernel) Launch(cfg Config, args ...any) error {
 	return k.launch(cfg, args, ptrs[:len(args)])
 }
 
-// launch calls cuLaunchKernel with the packed arguments pp.
+// launch calls cuLaunchKernel with the packed arguments pp, as a use of
+// the kernel's module or library and of the stream.
 func (k *Kernel) launch(cfg Config, args []any, pp []unsafe.Pointer) error {
 	var ctx *ctxState
 	var h cu.Stream
 	s := cfg.Stream
 	if s != nil {
-		if s.st.done.Load() {
+		if !s.st.uses.acquire() {
 			return fmt.Errorf("cuda: kernel %s: its stream: %w", k.name, ErrFreed)
 		}
+		defer s.st.uses.release()
 		ctx, h = s.st.ctx, s.st.h
 	}
 	if k.lib != nil {
-		if k.lib.st.done.Load() {
+		if !k.lib.st.uses.acquire() {
 			return fmt.Errorf("cuda: kernel %s: its library: %w", k.name, ErrFreed)
 		}
+		defer k.lib.st.uses.release()
 		if s == nil {
 			return fmt.Errorf("cuda: kernel %s: %w", k.name, errLibraryStream)
 		}
 	} else {
 		r := k.mod.r
-		if err := r.alive(); err != nil {
+		if err := r.use(); err != nil {
 			return fmt.Errorf("cuda: kernel %s: its module: %w", k.name, err)
 		}
+		defer r.uses.release()
 		if s != nil && s.st.ctx.ctx != r.ctx.ctx {
 			return fmt.Errorf("cuda: kernel %s: %w", k.name, errStreamContext)
 		}
 		ctx = r.ctx
 	}
-	if err := ctx.bind(); err != nil {
-		return err
-	}
 	g, b := cfg.Grid.Norm(), cfg.Block.Norm()
-	var err error
-	if ctx.fake != nil {
-		err = ctx.fake.(fakeLauncher).launch(k.fn, g, b, cfg.SharedMem, h, len(pp))
-	} else {
-		err = cu.LaunchKernel(k.fn, g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, h, pp, nil)
-	}
-	runtime.UnlockOSThread()
+	err := onThread(ctx, func() error {
+		if ctx.fake != nil {
+			return ctx.fake.(fakeLauncher).launch(k.fn, g, b, cfg.SharedMem, h, len(pp))
+		}
+		return cu.LaunchKernel(k.fn, g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, h, pp, nil)
+	})
 	runtime.KeepAlive(args) // the buffers, until the launch is queued
 	if err != nil {
 		return fmt.Errorf("cuda: kernel %s: %w", k.name, err)
 	}
 	return nil
+}
+
+// bufferArg returns the allocation of *a when it is a *Buffer[T], read
+// through its T-free layout (a call of an interface method would make
+// every argument escape), and whether it is one; nil for a nil *Buffer.
+func bufferArg(a *any) (*resource, bool) {
+	if _, ok := (*a).(kernelArg); !ok {
+		return nil, false
+	}
+	h := (*bufHeader)((*[2]unsafe.Pointer)(unsafe.Pointer(a))[1])
+	if h == nil {
+		return nil, true
+	}
+	return h.a.r, true
+}
+
+// hold begins a use of every buffer among args, for the launch: a Close
+// racing it waits for it to be queued.
+func (k *Kernel) hold(args []any) error {
+	for i := range args {
+		if r, ok := bufferArg(&args[i]); ok && r != nil && !r.uses.acquire() {
+			unhold(args[:i])
+			return k.argError(args, i, "freed")
+		}
+	}
+	return nil
+}
+
+// unhold ends the uses hold began.
+func unhold(args []any) {
+	for i := range args {
+		if r, ok := bufferArg(&args[i]); ok && r != nil {
+			r.uses.release()
+		}
+	}
 }
 
 var (
@@ -218,6 +257,9 @@ func argShape(a *any) (size, align int, bits uint64, mem unsafe.Pointer, err str
 		// A *Buffer[T], whatever T: read through its T-free layout (a call
 		// of an interface method would make every argument escape).
 		h := (*bufHeader)((*[2]unsafe.Pointer)(unsafe.Pointer(a))[1])
+		if h == nil {
+			return 0, 0, 0, nil, "nil"
+		}
 		if h.a.r.alive() != nil {
 			return 8, 8, 0, nil, "freed"
 		}

@@ -207,7 +207,7 @@ func FuzzPackParams(f *testing.F) {
 			}
 			return
 		}
-		if known && size > maxParamBytes || size < 0 || size > 64*len(args) {
+		if size < 0 || known && size > maxParamBytes || !known && size > 64*len(args) {
 			t.Fatalf("%d bytes of parameters for %d arguments", size, len(args))
 		}
 		words := make([]uint64, (size+7)/8)

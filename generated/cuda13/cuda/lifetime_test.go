@@ -30,6 +30,10 @@ type fakeDriver struct {
 	released int
 	params   [][2]uint64 // what paramInfo answers: offset, size
 	launches atomic.Int64
+	inLaunch atomic.Int64 // launches in flight: no destroy may overlap one
+
+	onLaunch  func()            // called during each launch
+	onDestroy func(r *resource) // called before each destroy, unlocked
 }
 
 func newFake(t testing.TB) (*fakeDriver, *Context) {
@@ -47,6 +51,12 @@ func (f *fakeDriver) bind(s *ctxState) error {
 }
 
 func (f *fakeDriver) destroy(r *resource) error {
+	if f.onDestroy != nil {
+		f.onDestroy(r)
+	}
+	if n := f.inLaunch.Load(); n > 0 {
+		f.t.Errorf("%v %#x destroyed during %d launches", r.kind, r.h, n)
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.frees++
@@ -353,7 +363,12 @@ func (f *fakeDriver) paramInfo(fn cu.Function, i uint64) (uint64, uint64, error)
 }
 
 func (f *fakeDriver) launch(fn cu.Function, g, b Dim3, shared uint32, s cu.Stream, nargs int) error {
+	f.inLaunch.Add(1)
+	defer f.inLaunch.Add(-1)
 	f.launches.Add(1)
+	if f.onLaunch != nil {
+		f.onLaunch()
+	}
 	return nil
 }
 

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/cugen/cugen/generated/cuda13/cu"
@@ -80,24 +79,20 @@ func (c *Context) LoadModule(image []byte) (*Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := c.state()
-	if err != nil {
-		return nil, err
-	}
-	if err := s.bind(); err != nil {
-		return nil, err
-	}
-	h, log, err := loadData(img)
-	runtime.UnlockOSThread()
-	if err != nil {
-		if log != "" {
-			return nil, fmt.Errorf("cuda: loading a %s module: %w\n%s", kind, err, log)
+	var m *Module
+	err = c.do(func(s *ctxState) error {
+		h, log, err := loadData(img)
+		if err != nil {
+			if log != "" {
+				return fmt.Errorf("cuda: loading a %s module: %w\n%s", kind, err, log)
+			}
+			return fmt.Errorf("cuda: loading a %s module: %w", kind, err)
 		}
-		return nil, fmt.Errorf("cuda: loading a %s module: %w", kind, err)
-	}
-	m := &Module{}
-	m.r = newResource(m, s, kindModule, uint64(h), nil)
-	return m, nil
+		m = &Module{}
+		m.r = newResource(m, s, kindModule, uint64(h), nil)
+		return nil
+	})
+	return m, err
 }
 
 // loadData calls cuModuleLoadDataEx with an error log buffer.
@@ -149,25 +144,22 @@ func (m *Module) Unload() error { return m.Close() }
 // ModuleFromSource) of the module, with its parameter layout
 // when the driver reports it (cuFuncGetParamInfo, CUDA 12.4 and newer).
 func (m *Module) Kernel(name string) (*Kernel, error) {
-	if err := m.r.alive(); err != nil {
-		return nil, err
-	}
-	s := m.r.ctx
-	if err := s.bind(); err != nil {
-		return nil, err
-	}
-	defer runtime.UnlockOSThread()
 	sym := name
 	if l, ok := m.lowered[name]; ok {
 		sym = l
 	}
-	drv := s.drv()
-	fn, err := drv.function(cu.Module(m.r.h), sym)
+	var k *Kernel
+	err := m.r.do(func() error {
+		drv := m.r.ctx.drv()
+		fn, err := drv.function(cu.Module(m.r.h), sym)
+		if err != nil {
+			return fmt.Errorf("cuda: kernel %q: %w", name, err)
+		}
+		k = &Kernel{fn: fn, name: name, mod: m}
+		k.params, k.known, err = paramInfoOf(name, func(i uint64) (uint64, uint64, error) { return drv.paramInfo(fn, i) })
+		return err
+	})
 	if err != nil {
-		return nil, fmt.Errorf("cuda: kernel %q: %w", name, err)
-	}
-	k := &Kernel{fn: fn, name: name, mod: m}
-	if k.params, k.known, err = paramInfoOf(name, func(i uint64) (uint64, uint64, error) { return drv.paramInfo(fn, i) }); err != nil {
 		return nil, err
 	}
 	return k, nil
@@ -176,14 +168,13 @@ func (m *Module) Kernel(name string) (*Kernel, error) {
 // Global returns the address and size of a __device__ variable of the
 // module (cuModuleGetGlobal).
 func (m *Module) Global(name string) (cu.Deviceptr, uint64, error) {
-	if err := m.r.alive(); err != nil {
-		return 0, 0, err
-	}
-	if err := m.r.ctx.bind(); err != nil {
-		return 0, 0, err
-	}
-	defer runtime.UnlockOSThread()
-	return cu.ModuleGetGlobal(cu.Module(m.r.h), name)
+	var p cu.Deviceptr
+	var size uint64
+	err := m.r.do(func() (err error) {
+		p, size, err = cu.ModuleGetGlobal(cu.Module(m.r.h), name)
+		return err
+	})
+	return p, size, err
 }
 
 // maxParamBytes is the most bytes of parameters a kernel takes: 32764
@@ -238,8 +229,11 @@ type Library struct{ st *libState }
 
 type libState struct {
 	h    cu.Library
-	done atomic.Bool
+	uses uses
 }
+
+// libReleases releases the libraries that became unreachable.
+var libReleases releaseQueue
 
 // LoadLibrary loads PTX, cubin or fatbin bytes as a library
 // (cuLibraryLoadData), after cuInit. A JIT error's log is in the error.
@@ -269,10 +263,13 @@ func LoadLibrary(image []byte) (*Library, error) {
 	return l, nil
 }
 
-func unloadLibrary(st *libState) { _ = st.unload() }
+func unloadLibrary(st *libState) { libReleases.push(st) }
 
+func (st *libState) releaseUnreachable() { st.unload() }
+
+// unload unloads the library, once, after its uses in flight.
 func (st *libState) unload() error {
-	if !st.done.CompareAndSwap(false, true) {
+	if !st.uses.closeWait() {
 		return ErrFreed
 	}
 	return cu.LibraryUnload(st.h)
@@ -294,9 +291,10 @@ func (l *Library) Unload() error { return l.Close() }
 // with its parameter layout when the driver reports it
 // (cuKernelGetParamInfo).
 func (l *Library) Kernel(name string) (*Kernel, error) {
-	if l.st.done.Load() {
+	if !l.st.uses.acquire() {
 		return nil, ErrFreed
 	}
+	defer l.st.uses.release()
 	h, err := cu.LibraryGetKernel(l.st.h, name)
 	if err != nil {
 		return nil, fmt.Errorf("cuda: kernel %q: %w", name, err)

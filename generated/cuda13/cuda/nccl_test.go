@@ -19,11 +19,7 @@ func TestCommChecks(t *testing.T) {
 	f, c := newFake(t)
 	f2 := &fakeDriver{t: t, next: 0x90000, live: map[uint64]bool{}}
 	c2 := wrapCtx(&ctxState{fake: f2, ctx: 2}, Device{})
-	s, err := c.state()
-	if err != nil {
-		t.Fatal(err)
-	}
-	comm := newComm(s, 0xc0, 0, 2)
+	comm := newComm(c.ref.s, 0xc0, 0, 2)
 	a, _ := Alloc[float32](c, 8)
 	b, _ := Alloc[float32](c, 16)
 	other, _ := Alloc[float32](c2, 8)
