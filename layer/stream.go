@@ -86,7 +86,11 @@ func wrapStream(s *ctxState, h cu.Stream, owned bool) *Stream {
 	return out
 }
 
-func cleanupStream(st *streamState) { st.ctx.releases.push(st) }
+func cleanupStream(st *streamState) {
+	if !st.uses.closed() {
+		st.ctx.releases.push(st)
+	}
+}
 
 func (st *streamState) releaseUnreachable() { st.close() }
 

@@ -127,7 +127,11 @@ func (r *ctxRef) end() {
 
 func (r *ctxRef) releaseUnreachable() { r.drop() }
 
-func dropCtxRef(r *ctxRef) { r.s.releases.push(r) }
+func dropCtxRef(r *ctxRef) {
+	if !r.uses.closed() { // else closed by hand: nothing to queue
+		r.s.releases.push(r)
+	}
+}
 
 // NewContext retains the primary context of the device of this ordinal
 // (cuDevicePrimaryCtxRetain) and returns a reference to it.
@@ -312,7 +316,7 @@ func (u *uses) release() bool {
 // closeWait closes u once the uses in flight have ended, waiting for them;
 // false if u was closed before.
 func (u *uses) closeWait() bool {
-	var ch chan struct{}
+	var wake *chan struct{} // made only when there are uses to wait for
 	for {
 		old := u.state.Load()
 		switch {
@@ -323,12 +327,13 @@ func (u *uses) closeWait() bool {
 				return true
 			}
 		default:
-			if ch == nil {
-				ch = make(chan struct{})
-				u.wake.Store(&ch)
+			if wake == nil {
+				ch := make(chan struct{})
+				wake = &ch
+				u.wake.Store(wake)
 			}
 			if u.state.CompareAndSwap(old, old|usesClosed) {
-				<-ch
+				<-*wake
 				return true
 			}
 		}
@@ -437,7 +442,11 @@ func newResource[O any](owner *O, ctx *ctxState, k kind, h uint64, p unsafe.Poin
 	return r
 }
 
-func cleanupResource(r *resource) { r.ctx.releases.push(r) }
+func cleanupResource(r *resource) {
+	if !r.uses.closed() { // else closed by hand: nothing to queue
+		r.ctx.releases.push(r)
+	}
+}
 
 func (r *resource) releaseUnreachable() { r.free() }
 

@@ -263,7 +263,11 @@ func LoadLibrary(image []byte) (*Library, error) {
 	return l, nil
 }
 
-func unloadLibrary(st *libState) { libReleases.push(st) }
+func unloadLibrary(st *libState) {
+	if !st.uses.closed() {
+		libReleases.push(st)
+	}
+}
 
 func (st *libState) releaseUnreachable() { st.unload() }
 

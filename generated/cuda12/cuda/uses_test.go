@@ -323,3 +323,21 @@ func TestCleanupDoesNotBlock(t *testing.T) {
 	})
 	cb.Close()
 }
+
+// TestCloseNoAllocs: a Close with no use in flight allocates nothing.
+func TestCloseNoAllocs(t *testing.T) {
+	u := new(uses)
+	allocs := testing.AllocsPerRun(100, func() {
+		u.state.Store(0) // open again
+		if !u.acquire() {
+			t.Fatal("acquire")
+		}
+		u.release()
+		if !u.closeWait() {
+			t.Fatal("closeWait")
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations an idle close, want 0", allocs)
+	}
+}
