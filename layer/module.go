@@ -141,6 +141,9 @@ func (m *Module) Unload() error { return m.Close() }
 // unless declared extern "C", or by a name expression given to
 // ModuleFromSource) of the module, with its parameter layout
 // when the driver reports it (cuFuncGetParamInfo, CUDA 12.4 and newer).
+// A layout that cannot be right (a parameter of size 0, overlapping the
+// one before, or ending past the 32764 bytes a kernel may take) is an
+// error naming the kernel and the parameter.
 func (m *Module) Kernel(name string) (*Kernel, error) {
 	sym := name
 	if l, ok := m.lowered[name]; ok {
@@ -291,7 +294,7 @@ func (l *Library) Unload() error { return l.Close() }
 
 // Kernel returns the library's kernel of this name (cuLibraryGetKernel)
 // with its parameter layout when the driver reports it
-// (cuKernelGetParamInfo).
+// (cuKernelGetParamInfo), checked as [Module.Kernel] checks it.
 func (l *Library) Kernel(name string) (*Kernel, error) {
 	if !l.st.uses.acquire() {
 		return nil, ErrFreed

@@ -88,7 +88,9 @@ const (
 // sizes and alignments (see the package doc for the Go types accepted).
 // When the driver reports the kernel's parameters, the count and every
 // size are checked first. A launch of up to 16 arguments in 256 bytes
-// allocates nothing.
+// allocates nothing. The buffers among args, the kernel's module or
+// library and cfg.Stream are in use until the launch is queued: a Close of
+// one of them on another goroutine waits for it.
 func (k *Kernel) Launch(cfg Config, args ...any) error {
 	if err := k.hold(args); err != nil {
 		return err
