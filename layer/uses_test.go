@@ -132,7 +132,13 @@ func TestCloseWaitsForLaunch(t *testing.T) {
 	if _, frees, _ := f.state(); frees != 0 {
 		t.Fatalf("%d frees during the launch", frees)
 	}
-	if err := k.Launch(Config{}, float32(2), x, x, int32(4)); err == nil || !strings.Contains(err.Error(), "argument 1 (*cuda.Buffer[float32]): the buffer was freed") {
+	m2 := fakeModule(c)
+	defer m2.Close()
+	k2, err := m2.Kernel("saxpy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := k2.Launch(Config{}, float32(2), x, x, int32(4)); err == nil || !strings.Contains(err.Error(), "argument 1 (*cuda.Buffer[float32]): the buffer was freed") {
 		t.Fatalf("Launch of a closed buffer: %v", err)
 	}
 	y, err := Alloc[float32](c, 4)
@@ -154,6 +160,9 @@ func TestCloseWaitsForLaunch(t *testing.T) {
 	}
 	if _, frees, _ := f.state(); frees != 2 {
 		t.Fatalf("%d frees, want 2", frees)
+	}
+	if f.launches.Load() != 1 {
+		t.Fatalf("%d launches reached the driver, want 1", f.launches.Load())
 	}
 }
 

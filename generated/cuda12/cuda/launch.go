@@ -92,10 +92,11 @@ const (
 // library and cfg.Stream are in use until the launch is queued: a Close of
 // one of them on another goroutine waits for it.
 func (k *Kernel) Launch(cfg Config, args ...any) error {
-	if err := k.hold(args); err != nil {
+	owner, ctx, err := k.begin(cfg, args)
+	if err != nil {
 		return err
 	}
-	defer unhold(args)
+	defer k.end(owner, cfg.Stream, args) // one defer, open-coded: cheap
 	size, err := k.layout(args)
 	if err != nil {
 		return err
@@ -108,7 +109,7 @@ func (k *Kernel) Launch(cfg Config, args ...any) error {
 		for i, o := range offs {
 			pp[i] = unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), o)
 		}
-		return k.launch(cfg, args, pp)
+		return k.launch(ctx, cfg, args, pp)
 	}
 	// The same on the stack. The pointers are set here, not in pack: stored
 	// through a parameter, they would make the buffers escape.
@@ -119,40 +120,63 @@ func (k *Kernel) Launch(cfg Config, args ...any) error {
 	for i := range args {
 		ptrs[i] = unsafe.Add(unsafe.Pointer(&words[0]), offs[i])
 	}
-	return k.launch(cfg, args, ptrs[:len(args)])
+	return k.launch(ctx, cfg, args, ptrs[:len(args)])
 }
 
-// launch calls cuLaunchKernel with the packed arguments pp, as a use of
-// the kernel's module or library and of the stream.
-func (k *Kernel) launch(cfg Config, args []any, pp []unsafe.Pointer) error {
-	var ctx *ctxState
-	var h cu.Stream
+// begin begins the uses of a launch: of the stream, of the kernel's module
+// or library (owner) and of the buffers among args; it returns the
+// context the launch is in. k.end ends them.
+func (k *Kernel) begin(cfg Config, args []any) (owner *uses, ctx *ctxState, err error) {
 	s := cfg.Stream
 	if s != nil {
 		if !s.st.uses.acquire() {
-			return fmt.Errorf("cuda: kernel %s: its stream: %w", k.name, ErrFreed)
+			return nil, nil, fmt.Errorf("cuda: kernel %s: its stream: %w", k.name, ErrFreed)
 		}
-		defer s.st.uses.release()
-		ctx, h = s.st.ctx, s.st.h
+		ctx = s.st.ctx
 	}
+	what := "module"
 	if k.lib != nil {
-		if !k.lib.st.uses.acquire() {
-			return fmt.Errorf("cuda: kernel %s: its library: %w", k.name, ErrFreed)
-		}
-		defer k.lib.st.uses.release()
+		owner, what = &k.lib.st.uses, "library"
 		if s == nil {
-			return fmt.Errorf("cuda: kernel %s: %w", k.name, errLibraryStream)
+			err = fmt.Errorf("cuda: kernel %s: %w", k.name, errLibraryStream)
 		}
 	} else {
-		r := k.mod.r
-		if err := r.use(); err != nil {
-			return fmt.Errorf("cuda: kernel %s: its module: %w", k.name, err)
+		owner = &k.mod.r.uses
+		if s != nil && s.st.ctx.ctx != k.mod.r.ctx.ctx {
+			err = fmt.Errorf("cuda: kernel %s: %w", k.name, errStreamContext)
 		}
-		defer r.uses.release()
-		if s != nil && s.st.ctx.ctx != r.ctx.ctx {
-			return fmt.Errorf("cuda: kernel %s: %w", k.name, errStreamContext)
+		ctx = k.mod.r.ctx
+	}
+	if err == nil && !owner.acquire() {
+		err = fmt.Errorf("cuda: kernel %s: its %s: %w", k.name, what, ErrFreed)
+	} else if err == nil {
+		if err = k.hold(args); err != nil {
+			owner.release()
 		}
-		ctx = r.ctx
+	}
+	if err != nil {
+		if s != nil {
+			s.st.uses.release()
+		}
+		return nil, nil, err
+	}
+	return owner, ctx, nil
+}
+
+// end ends the uses begin began.
+func (k *Kernel) end(owner *uses, s *Stream, args []any) {
+	unhold(args)
+	owner.release()
+	if s != nil {
+		s.st.uses.release()
+	}
+}
+
+// launch calls cuLaunchKernel with the packed arguments pp in ctx.
+func (k *Kernel) launch(ctx *ctxState, cfg Config, args []any, pp []unsafe.Pointer) error {
+	var h cu.Stream
+	if cfg.Stream != nil {
+		h = cfg.Stream.st.h
 	}
 	g, b := cfg.Grid.Norm(), cfg.Block.Norm()
 	err := onThread(ctx, func() error {
