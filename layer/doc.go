@@ -35,15 +35,24 @@
 //
 // # Lifetimes
 //
-// Every resource (buffer, host buffer, stream, event, module, NCCL
-// communicator) is freed exactly once: by its Free or Close method, or,
-// when it becomes unreachable without one, by a cleanup
-// (runtime.AddCleanup) on the garbage collector's schedule. A second Free returns [ErrFreed], as does any use
-// after Free. Each resource holds a reference to its context: the primary
-// context is released (cuDevicePrimaryCtxRelease) only when the Context
-// is closed and every resource made from it is freed, whatever the order,
-// so no free ever reaches a destroyed context. Views ([Buffer.Slice]) share
-// their parent's memory and cannot be freed themselves.
+// Every resource (buffer, host buffer, module, library, stream, event,
+// graph, NCCL communicator) is released exactly once: by its Close method
+// (Free and Unload are deprecated names of it), or, when it becomes
+// unreachable without one, by a cleanup (runtime.AddCleanup) on the
+// garbage collector's schedule, which hands the release to a goroutine of
+// the context's own (a release may wait for the device, and the runtime's
+// cleanup goroutine must not block). A second Close returns [ErrFreed], as
+// does any use after Close. Each method counts itself as a use of the
+// resources it calls the driver with, as os.File does, for the length of
+// the call: a Close racing a Launch or a copy on another goroutine waits
+// for it to return, then releases. Each resource holds a reference to its
+// context: the primary context is released (cuDevicePrimaryCtxRelease)
+// only when the Context is closed and every resource made from it is
+// released, whatever the order, so no release ever reaches a destroyed
+// context. A Context's Close does not wait for the calls in flight through
+// it (a Close inside [Context.Do] would wait for itself): the last of them
+// drops the reference. Views ([Buffer.Slice]) share their parent's memory
+// and cannot be closed themselves.
 //
 // # Streams, graphs and Go memory
 //

@@ -77,7 +77,7 @@ func gpuKernels(tb testing.TB, c *Context) (saxpy, empty *Kernel) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { m.Unload() })
+	tb.Cleanup(func() { m.Close() })
 	if saxpy, err = m.Kernel("saxpy"); err != nil {
 		tb.Fatal(err)
 	}
@@ -113,12 +113,12 @@ func TestGPUSaxpy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer dx.Free()
+	defer dx.Close()
 	dy, err := AllocFrom(c, y)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer dy.Free()
+	defer dy.Close()
 	if err := saxpy.Launch(ForN(n, 256), float32(3), dx, dy, int32(n)); err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestGPUAsyncWait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer hx.Free()
+	defer hx.Close()
 	x, y := hx.Slice(), make([]float32, n)
 	for i := range x {
 		x[i], y[i] = float32(i%1000), 1
@@ -163,12 +163,12 @@ func TestGPUAsyncWait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer dx.Free()
+	defer dx.Close()
 	dy, err := Alloc[float32](c, n)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer dy.Free()
+	defer dy.Close()
 	got := make([]float32, n)
 	for round := range 3 {
 		if err := dx.CopyFromHostAsync(s, hx); err != nil {
@@ -252,7 +252,7 @@ func TestGPUMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer b.Free()
+	defer b.Close()
 	if err := b.Fill(0xabcd1234); err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +276,7 @@ func TestGPUMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer d.Free()
+	defer d.Close()
 	if err := d.CopyFromBuffer(b.Slice(150, 250)); err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +292,7 @@ func TestGPUMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer e.Free()
+	defer e.Close()
 	if err := e.Fill(0); err != nil {
 		t.Fatal(err)
 	}
@@ -322,7 +322,7 @@ func TestGPUEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer b.Free()
+	defer b.Close()
 	if err := start.Record(s); err != nil {
 		t.Fatal(err)
 	}
@@ -388,8 +388,8 @@ func TestGPUGoroutines(t *testing.T) {
 						return
 					}
 				}
-				dx.Free()
-				dy.Free()
+				dx.Close()
+				dy.Close()
 			}
 		}()
 	}
@@ -419,7 +419,7 @@ func TestGPUCloseFirst(t *testing.T) {
 	if err := b.CopyTo(got); err != nil || got[2] != 3 {
 		t.Fatalf("after Close: %v %v", got, err)
 	}
-	if err := b.Free(); err != nil {
+	if err := b.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.CopyTo(got); !errors.Is(err, ErrFreed) {
@@ -448,7 +448,7 @@ func TestGPUModuleErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := m.Unload(); err != nil {
+	if err := m.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if err := k.Launch(Config{}); !errors.Is(err, ErrFreed) {
@@ -464,7 +464,7 @@ func TestGPULibrary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer lib.Unload()
+	defer lib.Close()
 	saxpy, err := lib.Kernel("saxpy")
 	if err != nil {
 		t.Fatal(err)
@@ -481,12 +481,12 @@ func TestGPULibrary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer dx.Free()
+	defer dx.Close()
 	dy, err := AllocFrom(c, y)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer dy.Free()
+	defer dy.Close()
 	if err := saxpy.Launch(ForN(3, 32), float32(2), dx, dy, int32(3)); err == nil || !strings.Contains(err.Error(), "set Config.Stream") {
 		t.Errorf("library kernel without a stream: %v", err)
 	}
@@ -501,7 +501,7 @@ func TestGPULibrary(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkSaxpy(t, 2, x, y, got)
-	if err := lib.Unload(); err != nil {
+	if err := lib.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if err := saxpy.Launch(ForN(3, 32).On(s), float32(2), dx, dy, int32(3)); !errors.Is(err, ErrFreed) {
@@ -547,12 +547,12 @@ func testGraphCapture(t *testing.T, goMemory bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer dx.Free()
+	defer dx.Close()
 	dy, err := Alloc[float32](c, n)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer dy.Free()
+	defer dy.Close()
 	var calls atomic.Int32
 	if err := s.BeginCapture(); err != nil {
 		t.Fatal(err)
@@ -619,7 +619,7 @@ func TestGPUModuleFromSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer m.Unload()
+	defer m.Close()
 	vecAdd, err := m.Kernel("vecAdd")
 	if err != nil {
 		t.Fatal(err)
@@ -637,17 +637,17 @@ func TestGPUModuleFromSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer da.Free()
+	defer da.Close()
 	db, err := AllocFrom(c, b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Free()
+	defer db.Close()
 	dc, err := Alloc[float32](c, n)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer dc.Free()
+	defer dc.Close()
 	if err := vecAdd.Launch(ForN(n, 0), da, db, dc, int32(n)); err != nil {
 		t.Fatal(err)
 	}
@@ -664,7 +664,7 @@ func TestGPUModuleFromSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer dd.Free()
+	defer dd.Close()
 	if err := fill.Launch(ForN(10, 32), dd, 2.5, int32(10)); err != nil {
 		t.Fatal(err)
 	}
@@ -697,12 +697,12 @@ func TestGPUPeerCopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer a.Free()
+	defer a.Close()
 	b, err := Alloc[int64](c1, len(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer b.Free()
+	defer b.Close()
 	if err := b.CopyFromBuffer(a); err != nil {
 		t.Fatal(err)
 	}
@@ -746,7 +746,7 @@ func BenchmarkLaunchInterleaved(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer x.Free()
+	defer x.Close()
 	s, err := c.NewStream()
 	if err != nil {
 		b.Fatal(err)
@@ -809,7 +809,7 @@ func BenchmarkLaunchLayer(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer x.Free()
+	defer x.Close()
 	s, err := c.NewStream()
 	if err != nil {
 		b.Fatal(err)
@@ -838,12 +838,12 @@ func BenchmarkCopyInterleaved(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer h.Free()
+	defer h.Close()
 	d, err := Alloc[float32](c, n)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer d.Free()
+	defer d.Close()
 	src := h.Slice()
 	layer := func() {
 		if err := d.CopyFrom(src); err != nil {

@@ -86,8 +86,15 @@ const (
 // sizes and alignments (see the package doc for the Go types accepted).
 // When the driver reports the kernel's parameters, the count and every
 // size are checked first. A launch of up to 16 arguments in 256 bytes
-// allocates nothing.
+// allocates nothing. The buffers among args, the kernel's module or
+// library and cfg.Stream are in use until the launch is queued: a Close of
+// one of them on another goroutine waits for it.
 func (k *Kernel) Launch(cfg Config, args ...any) error {
+	owner, ctx, err := k.begin(cfg, args)
+	if err != nil {
+		return err
+	}
+	defer k.end(owner, cfg.Stream, args) // one defer, open-coded: cheap
 	size, err := k.layout(args)
 	if err != nil {
 		return err
@@ -98,9 +105,9 @@ func (k *Kernel) Launch(cfg Config, args ...any) error {
 		k.pack(args, buf, offs)
 		pp := make([]unsafe.Pointer, len(args))
 		for i, o := range offs {
-			pp[i] = unsafe.Add(unsafe.Pointer(&buf[0]), o)
+			pp[i] = unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), o)
 		}
-		return k.launch(cfg, args, pp)
+		return k.launch(ctx, cfg, args, pp)
 	}
 	// The same on the stack. The pointers are set here, not in pack: stored
 	// through a parameter, they would make the buffers escape.
@@ -111,48 +118,111 @@ func (k *Kernel) Launch(cfg Config, args ...any) error {
 	for i := range args {
 		ptrs[i] = unsafe.Add(unsafe.Pointer(&words[0]), offs[i])
 	}
-	return k.launch(cfg, args, ptrs[:len(args)])
+	return k.launch(ctx, cfg, args, ptrs[:len(args)])
 }
 
-// launch calls cuLaunchKernel with the packed arguments pp.
-func (k *Kernel) launch(cfg Config, args []any, pp []unsafe.Pointer) error {
-	var ctx *ctxState
-	var h cu.Stream
+// begin begins the uses of a launch: of the stream, of the kernel's module
+// or library (owner) and of the buffers among args; it returns the
+// context the launch is in. k.end ends them.
+func (k *Kernel) begin(cfg Config, args []any) (owner *uses, ctx *ctxState, err error) {
 	s := cfg.Stream
 	if s != nil {
-		if s.st.done.Load() {
-			return fmt.Errorf("cuda: kernel %s: its stream: %w", k.name, ErrFreed)
+		if !s.st.uses.acquire() {
+			return nil, nil, fmt.Errorf("cuda: kernel %s: its stream: %w", k.name, ErrFreed)
 		}
-		ctx, h = s.st.ctx, s.st.h
+		ctx = s.st.ctx
 	}
+	what := "module"
 	if k.lib != nil {
-		if k.lib.st.done.Load() {
-			return fmt.Errorf("cuda: kernel %s: its library: %w", k.name, ErrFreed)
-		}
+		owner, what = &k.lib.st.uses, "library"
 		if s == nil {
-			return fmt.Errorf("cuda: kernel %s: %w", k.name, errLibraryStream)
+			err = fmt.Errorf("cuda: kernel %s: %w", k.name, errLibraryStream)
 		}
 	} else {
-		r := k.mod.r
-		if err := r.alive(); err != nil {
-			return fmt.Errorf("cuda: kernel %s: its module: %w", k.name, err)
+		owner = &k.mod.r.uses
+		if s != nil && s.st.ctx.ctx != k.mod.r.ctx.ctx {
+			err = fmt.Errorf("cuda: kernel %s: %w", k.name, errStreamContext)
 		}
-		if s != nil && s.st.ctx.ctx != r.ctx.ctx {
-			return fmt.Errorf("cuda: kernel %s: %w", k.name, errStreamContext)
-		}
-		ctx = r.ctx
+		ctx = k.mod.r.ctx
 	}
-	if err := ctx.bind(); err != nil {
-		return err
+	if err == nil && !owner.acquire() {
+		err = fmt.Errorf("cuda: kernel %s: its %s: %w", k.name, what, ErrFreed)
+	} else if err == nil {
+		if err = k.hold(args); err != nil {
+			owner.release()
+		}
+	}
+	if err != nil {
+		if s != nil {
+			s.st.uses.release()
+		}
+		return nil, nil, err
+	}
+	return owner, ctx, nil
+}
+
+// end ends the uses begin began.
+func (k *Kernel) end(owner *uses, s *Stream, args []any) {
+	unhold(args)
+	owner.release()
+	if s != nil {
+		s.st.uses.release()
+	}
+}
+
+// launch calls cuLaunchKernel with the packed arguments pp in ctx.
+func (k *Kernel) launch(ctx *ctxState, cfg Config, args []any, pp []unsafe.Pointer) error {
+	var h cu.Stream
+	if cfg.Stream != nil {
+		h = cfg.Stream.st.h
 	}
 	g, b := cfg.Grid.Norm(), cfg.Block.Norm()
-	err := cu.LaunchKernel(k.fn, g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, h, pp, nil)
-	runtime.UnlockOSThread()
+	err := onThread(ctx, func() error {
+		if ctx.fake != nil {
+			return ctx.fake.(fakeLauncher).launch(k.fn, g, b, cfg.SharedMem, h, len(pp))
+		}
+		return cu.LaunchKernel(k.fn, g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, h, pp, nil)
+	})
 	runtime.KeepAlive(args) // the buffers, until the launch is queued
 	if err != nil {
 		return fmt.Errorf("cuda: kernel %s: %w", k.name, err)
 	}
 	return nil
+}
+
+// bufferArg returns the allocation of *a when it is a *Buffer[T], read
+// through its T-free layout (a call of an interface method would make
+// every argument escape), and whether it is one; nil for a nil *Buffer.
+func bufferArg(a *any) (*resource, bool) {
+	if _, ok := (*a).(kernelArg); !ok {
+		return nil, false
+	}
+	h := (*bufHeader)((*[2]unsafe.Pointer)(unsafe.Pointer(a))[1])
+	if h == nil {
+		return nil, true
+	}
+	return h.a.r, true
+}
+
+// hold begins a use of every buffer among args, for the launch: a Close
+// racing it waits for it to be queued.
+func (k *Kernel) hold(args []any) error {
+	for i := range args {
+		if r, ok := bufferArg(&args[i]); ok && r != nil && !r.uses.acquire() {
+			unhold(args[:i])
+			return k.argError(args, i, "freed")
+		}
+	}
+	return nil
+}
+
+// unhold ends the uses hold began.
+func unhold(args []any) {
+	for i := range args {
+		if r, ok := bufferArg(&args[i]); ok && r != nil {
+			r.uses.release()
+		}
+	}
 }
 
 var (
@@ -213,6 +283,9 @@ func argShape(a *any) (size, align int, bits uint64, mem unsafe.Pointer, err str
 		// A *Buffer[T], whatever T: read through its T-free layout (a call
 		// of an interface method would make every argument escape).
 		h := (*bufHeader)((*[2]unsafe.Pointer)(unsafe.Pointer(a))[1])
+		if h == nil {
+			return 0, 0, 0, nil, "nil"
+		}
 		if h.a.r.alive() != nil {
 			return 8, 8, 0, nil, "freed"
 		}
@@ -228,6 +301,9 @@ func argShape(a *any) (size, align int, bits uint64, mem unsafe.Pointer, err str
 		reflect.Float32, reflect.Float64:
 		if plainType(t) != nil {
 			return 0, 0, 0, nil, "pointers"
+		}
+		if t.Size() == 0 {
+			return 0, 0, 0, nil, "zero"
 		}
 		// A non-pointer value in an interface is boxed: the data word
 		// points to it.
@@ -263,6 +339,8 @@ func (k *Kernel) argError(args []any, i int, why string) error {
 		e.Reason = "the buffer was freed"
 	case "nil":
 		e.Reason = "nil"
+	case "zero":
+		e.Reason = "a type of size 0, which no C++ parameter has (an empty struct is 1 byte there)"
 	case "pointers":
 		e.Reason = "holds Go pointers, which a kernel cannot use (pass a *Buffer or a cu.Deviceptr)"
 	default:

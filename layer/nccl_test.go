@@ -17,11 +17,7 @@ func TestCommChecks(t *testing.T) {
 	f, c := newFake(t)
 	f2 := &fakeDriver{t: t, next: 0x90000, live: map[uint64]bool{}}
 	c2 := wrapCtx(&ctxState{fake: f2, ctx: 2}, Device{})
-	s, err := c.state()
-	if err != nil {
-		t.Fatal(err)
-	}
-	comm := newComm(s, 0xc0, 0, 2)
+	comm := newComm(c.ref.s, 0xc0, 0, 2)
 	a, _ := Alloc[float32](c, 8)
 	b, _ := Alloc[float32](c, 16)
 	other, _ := Alloc[float32](c2, 8)
@@ -55,9 +51,9 @@ func TestCommChecks(t *testing.T) {
 		t.Errorf("second Close: %v, want ErrFreed", err)
 	}
 	for _, x := range []*Buffer[float32]{a, b} {
-		x.Free()
+		x.Close()
 	}
-	other.Free()
+	other.Close()
 	c.Close()
 	c2.Close()
 	if live, _, released := f.state(); live != 0 || released != 1 {
@@ -140,12 +136,12 @@ func TestGPUCollectives(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		defer x.Free()
+		defer x.Close()
 		y, err := Alloc[float32](ctx, n*c.Size())
 		if err != nil {
 			return err
 		}
-		defer y.Free()
+		defer y.Close()
 		if err := x.Fill(float32(c.Rank() + 1)); err != nil {
 			return err
 		}
@@ -240,7 +236,7 @@ func TestGPUJoinComm(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		defer x.Free()
+		defer x.Close()
 		if err := AllReduce(c, s, x, x, nccl.Sum); err != nil {
 			return err
 		}

@@ -63,7 +63,7 @@ func run(memory string, size int) error {
 		if pinned, err = cuda.AllocHost[byte](ctx, size); err != nil {
 			return err
 		}
-		defer pinned.Free()
+		defer pinned.Close()
 		host = pinned.Slice()
 	} else {
 		host = make([]byte, size)
@@ -75,12 +75,12 @@ func run(memory string, size int) error {
 	if err != nil {
 		return err
 	}
-	defer dev.Free()
+	defer dev.Close()
 	dev2, err := cuda.Alloc[byte](ctx, size)
 	if err != nil {
 		return err
 	}
-	defer dev2.Free()
+	defer dev2.Close()
 	stream, err := ctx.NewStream()
 	if err != nil {
 		return err

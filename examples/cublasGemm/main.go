@@ -39,23 +39,23 @@ func main() {
 	}
 	a, err := cuda.AllocFrom(ctx, host)
 	sample.Check(err)
-	defer a.Free()
+	defer a.Close()
 	b, err := cuda.AllocFrom(ctx, host)
 	sample.Check(err)
-	defer b.Free()
+	defer b.Close()
 	c, err := cuda.Alloc[float32](ctx, N*N)
 	sample.Check(err)
-	defer c.Free()
+	defer c.Close()
 	bf := make([]uint16, N*N) // BF16: the high half of the FP32 bits
 	for i, v := range host {
 		bf[i] = uint16(math.Float32bits(v) >> 16)
 	}
 	a16, err := cuda.AllocFrom(ctx, bf)
 	sample.Check(err)
-	defer a16.Free()
+	defer a16.Close()
 	c16, err := cuda.Alloc[uint16](ctx, N*N)
 	sample.Check(err)
-	defer c16.Free()
+	defer c16.Close()
 
 	// cuBLAS calls run with the context current on a locked thread.
 	sample.Check(ctx.Do(func() error {

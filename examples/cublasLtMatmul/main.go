@@ -48,19 +48,19 @@ func main() {
 	}
 	a, err := cuda.AllocFrom(ctx, ha)
 	sample.Check(err)
-	defer a.Free()
+	defer a.Close()
 	b, err := cuda.AllocFrom(ctx, hb)
 	sample.Check(err)
-	defer b.Free()
+	defer b.Close()
 	d, err := cuda.Alloc[float32](ctx, N*N) // cublasLt's product
 	sample.Check(err)
-	defer d.Free()
+	defer d.Close()
 	c, err := cuda.Alloc[float32](ctx, N*N) // SGEMM's product
 	sample.Check(err)
-	defer c.Free()
+	defer c.Close()
 	ws, err := cuda.Alloc[byte](ctx, workspaceBytes)
 	sample.Check(err)
-	defer ws.Free()
+	defer ws.Close()
 
 	// cuBLASLt and cuBLAS calls run with the context current on a locked thread.
 	sample.Check(ctx.Do(func() error {

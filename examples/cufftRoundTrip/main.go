@@ -46,13 +46,13 @@ func main() {
 	}
 	in, err := cuda.AllocFrom(ctx, x)
 	sample.Check(err)
-	defer in.Free()
+	defer in.Close()
 	freq, err := cuda.Alloc[cufft.Complex](ctx, N)
 	sample.Check(err)
-	defer freq.Free()
+	defer freq.Close()
 	out, err := cuda.Alloc[cufft.Complex](ctx, N)
 	sample.Check(err)
-	defer out.Free()
+	defer out.Close()
 
 	// cuFFT calls run with the context current on a locked thread.
 	sample.Check(ctx.Do(func() error {

@@ -37,7 +37,7 @@ func main() {
 
 	buf, err := cuda.Alloc[float32](ctx, N)
 	sample.Check(err)
-	defer buf.Free()
+	defer buf.Close()
 
 	// cuRAND calls run with the context current on a locked thread.
 	sample.Check(ctx.Do(func() error {

@@ -67,19 +67,19 @@ func main() {
 	}
 	a0, err := cuda.AllocFrom(ctx, a)
 	sample.Check(err)
-	defer a0.Free()
+	defer a0.Close()
 	b0, err := cuda.AllocFrom(ctx, b)
 	sample.Check(err)
-	defer b0.Free()
+	defer b0.Close()
 	dA, err := cuda.Alloc[float32](ctx, N*N) // overwritten by the factor
 	sample.Check(err)
-	defer dA.Free()
+	defer dA.Close()
 	dB, err := cuda.Alloc[float32](ctx, N) // overwritten by x
 	sample.Check(err)
-	defer dB.Free()
+	defer dB.Close()
 	info, err := cuda.Alloc[int32](ctx, 2) // Spotrf's and Spotrs's devInfo
 	sample.Check(err)
-	defer info.Free()
+	defer info.Close()
 
 	// cuSOLVER calls run with the context current on a locked thread.
 	sample.Check(ctx.Do(func() error {
@@ -98,7 +98,7 @@ func main() {
 		if err != nil {
 			return err
 		}
-		defer work.Free()
+		defer work.Close()
 		reset := func() error {
 			if err := dA.CopyFromBuffer(a0); err != nil {
 				return err

@@ -59,19 +59,19 @@ func main() {
 	rowPtr = append(rowPtr, int32(nnz))
 	dRowPtr, err := cuda.AllocFrom(ctx, rowPtr)
 	sample.Check(err)
-	defer dRowPtr.Free()
+	defer dRowPtr.Close()
 	dColInd, err := cuda.AllocFrom(ctx, colInd)
 	sample.Check(err)
-	defer dColInd.Free()
+	defer dColInd.Close()
 	dVals, err := cuda.AllocFrom(ctx, vals)
 	sample.Check(err)
-	defer dVals.Free()
+	defer dVals.Close()
 	dx, err := cuda.AllocFrom(ctx, x)
 	sample.Check(err)
-	defer dx.Free()
+	defer dx.Close()
 	dy, err := cuda.Alloc[float32](ctx, N)
 	sample.Check(err)
-	defer dy.Free()
+	defer dy.Close()
 
 	// cuSPARSE calls run with the context current on a locked thread.
 	sample.Check(ctx.Do(func() error {
@@ -107,7 +107,7 @@ func main() {
 		if err != nil {
 			return err
 		}
-		defer work.Free()
+		defer work.Close()
 		ms, err := sample.Timed(*reps, func() error {
 			return cusparse.SpMV(h, cusparse.OperationNonTranspose, unsafe.Pointer(&alpha), A, X,
 				unsafe.Pointer(&beta), Y, cudart.R32F, cusparse.SpmvAlgDefault, work.Ptr().Pointer())

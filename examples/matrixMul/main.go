@@ -54,7 +54,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	defer mod.Unload()
+	defer mod.Close()
 	matmul, err := mod.Kernel("matmul")
 	if err != nil {
 		return err
@@ -71,17 +71,17 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	defer dA.Free()
+	defer dA.Close()
 	dB, err := cuda.AllocFrom(ctx, b)
 	if err != nil {
 		return err
 	}
-	defer dB.Free()
+	defer dB.Close()
 	dC, err := cuda.Alloc[float32](ctx, hA*wB)
 	if err != nil {
 		return err
 	}
-	defer dC.Free()
+	defer dC.Close()
 
 	stream, err := ctx.NewStream()
 	if err != nil {

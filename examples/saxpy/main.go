@@ -44,7 +44,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	defer mod.Unload()
+	defer mod.Close()
 	saxpy, err := mod.Kernel("saxpy")
 	if err != nil {
 		return err
@@ -58,12 +58,12 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	defer dx.Free()
+	defer dx.Close()
 	dy, err := cuda.AllocFrom(ctx, y)
 	if err != nil {
 		return err
 	}
-	defer dy.Free()
+	defer dy.Close()
 
 	stream, err := ctx.NewStream()
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -14,14 +15,14 @@ import (
 )
 
 var (
-	// ErrFreed is returned by a Free or Close after the first, and by any use
-	// of a resource after it.
-	ErrFreed = errors.New("cuda: already freed")
+	// ErrFreed is returned by a resource's Close after the first, and by
+	// any use of the resource after it.
+	ErrFreed = errors.New("cuda: already closed")
 	// ErrClosed is returned by a Context's methods after its Close.
 	ErrClosed = errors.New("cuda: context closed")
-	// ErrView is returned by Free on a view (Buffer.Slice): free the buffer
-	// it was sliced from.
-	ErrView = errors.New("cuda: Free of a view; free the buffer it was sliced from")
+	// ErrView is returned by Close on a view (Buffer.Slice): close the
+	// buffer it was sliced from.
+	ErrView = errors.New("cuda: Close of a view; close the buffer it was sliced from")
 )
 
 // Device is a CUDA device (CUdevice): a value, safe to copy and to use from
@@ -96,15 +97,39 @@ type Context struct {
 	dev Device
 }
 
-// ctxRef is the user's reference to a context, dropped once.
+// ctxRef is the user's reference to a context, dropped once: by Close or
+// its cleanup, after the calls in flight through it (Do and the methods
+// that make resources).
 type ctxRef struct {
-	s      *ctxState
-	closed atomic.Bool
+	s    *ctxState
+	uses uses
 }
 
+// drop closes the reference; the last call in flight drops it (end) if
+// any is.
+func (r *ctxRef) drop() error {
+	ok, now := r.uses.closeLater()
+	if !ok {
+		return ErrClosed
+	}
+	if now {
+		return r.s.release()
+	}
+	return nil
+}
+
+// end ends a call through the reference.
+func (r *ctxRef) end() {
+	if r.uses.release() {
+		r.s.release() // the reference was closed during the call: dropped now
+	}
+}
+
+func (r *ctxRef) releaseUnreachable() { r.drop() }
+
 func dropCtxRef(r *ctxRef) {
-	if r.closed.CompareAndSwap(false, true) {
-		r.s.release()
+	if !r.uses.closed() { // else closed by hand: nothing to queue
+		r.s.releases.push(r)
 	}
 }
 
@@ -139,22 +164,18 @@ func wrapCtx(s *ctxState, d Device) *Context {
 	return c
 }
 
-// Close drops this reference to the context. The primary context is
-// released when every resource made from it is freed too; resources stay
-// usable until then. A second Close returns ErrClosed.
-func (c *Context) Close() error {
-	if !c.ref.closed.CompareAndSwap(false, true) {
-		return ErrClosed
-	}
-	return c.ref.s.release()
-}
+// Close drops this reference to the context, once the calls through it on
+// other goroutines have returned. The primary context is released when
+// every resource made from it is closed too; resources stay usable until
+// then. A second Close returns ErrClosed.
+func (c *Context) Close() error { return c.ref.drop() }
 
-// state returns the context's state, or ErrClosed.
-func (c *Context) state() (*ctxState, error) {
+// use begins a call through c: the context's state, until c.ref.end().
+func (c *Context) use() (*ctxState, error) {
 	if c == nil {
 		return nil, errors.New("cuda: nil *Context")
 	}
-	if c.ref.closed.Load() {
+	if !c.ref.uses.acquire() {
 		return nil, ErrClosed
 	}
 	return c.ref.s, nil
@@ -173,17 +194,14 @@ func (c *Context) Do(fn func() error) error {
 	return c.do(func(*ctxState) error { return fn() })
 }
 
-// do runs fn with the context's state bound on a locked thread.
+// do runs fn with the context's state current on a locked thread.
 func (c *Context) do(fn func(s *ctxState) error) error {
-	s, err := c.state()
+	s, err := c.use()
 	if err != nil {
 		return err
 	}
-	if err := s.bind(); err != nil {
-		return err
-	}
-	defer runtime.UnlockOSThread()
-	return fn(s)
+	defer c.ref.end()
+	return onThread(s, func() error { return fn(s) })
 }
 
 // Synchronize waits for all the context's work (cuCtxSynchronize), blocking
@@ -204,31 +222,36 @@ func (c *Context) MemInfo() (free, total uint64, err error) {
 // ctxState is one retained primary context and its reference count: the
 // user's references (one per Context value) and one per live resource.
 type ctxState struct {
-	ctx  cu.Context
-	dev  cu.Device
-	refs atomic.Int64
-	fake driver // nil: the real driver (tests set it)
+	ctx      cu.Context
+	dev      cu.Device
+	refs     atomic.Int64
+	releases releaseQueue // of the resources that became unreachable
+	fake     driver       // nil: the real driver (tests set it)
 }
 
-// bind locks the goroutine to its thread and makes the context current
-// there; on success the caller unlocks (runtime.UnlockOSThread) when done.
-func (s *ctxState) bind() error {
+// onThread runs fn on the calling goroutine's OS thread, locked for the
+// call, with s's context current there (nil s: none is made current). It
+// is the one place the layer locks a thread.
+func onThread(s *ctxState, fn func() error) error {
 	runtime.LockOSThread()
-	if s.fake != nil {
-		if err := s.fake.bind(s); err != nil {
-			runtime.UnlockOSThread()
+	defer runtime.UnlockOSThread()
+	if s != nil {
+		if err := s.bind(); err != nil {
 			return err
 		}
-		return nil
+	}
+	return fn()
+}
+
+// bind makes the context current on the thread, which onThread locked.
+func (s *ctxState) bind() error {
+	if s.fake != nil {
+		return s.fake.bind(s)
 	}
 	if cur, err := cu.CtxGetCurrent(); err == nil && cur == s.ctx {
 		return nil
 	}
-	if err := cu.CtxSetCurrent(s.ctx); err != nil {
-		runtime.UnlockOSThread()
-		return err
-	}
-	return nil
+	return cu.CtxSetCurrent(s.ctx)
 }
 
 func (s *ctxState) retain() { s.refs.Add(1) }
@@ -251,6 +274,136 @@ func (s *ctxState) drv() driver {
 	return realDriver{}
 }
 
+// uses counts the uses of a resource in flight and marks its close, as
+// os.File's descriptor does (internal/poll's fdMutex): a use begins only
+// while the resource is open (one atomic add, one more to end it), and
+// the close happens once, after the uses in flight have ended. A method
+// holds a use for the length of its driver calls, so a Close racing it
+// on another goroutine waits for it, and a use after the Close is an
+// error.
+type uses struct {
+	state atomic.Uint64
+	wake  atomic.Pointer[chan struct{}] // a waiting closer's (closeWait), set before usesClosed
+}
+
+const (
+	usesClosed = 1 << 63 // no use begins
+	usesDone   = 1 << 62 // the close is handed to one goroutine; below: the uses in flight
+)
+
+// acquire begins a use; false once closed.
+func (u *uses) acquire() bool {
+	if u.state.Add(1)&usesClosed != 0 {
+		u.release()
+		return false
+	}
+	return true
+}
+
+// release ends a use. After a closeLater, it returns true to the goroutine
+// that ended the last use: that goroutine finishes the close.
+func (u *uses) release() bool {
+	if u.state.Add(^uint64(0)) != usesClosed || !u.state.CompareAndSwap(usesClosed, usesClosed|usesDone) {
+		return false
+	}
+	if ch := u.wake.Load(); ch != nil {
+		close(*ch) // the closer waits in closeWait
+		return false
+	}
+	return true
+}
+
+// closeWait closes u once the uses in flight have ended, waiting for them;
+// false if u was closed before.
+func (u *uses) closeWait() bool {
+	var wake *chan struct{} // made only when there are uses to wait for
+	for {
+		old := u.state.Load()
+		switch {
+		case old&usesClosed != 0:
+			return false
+		case old == 0:
+			if u.state.CompareAndSwap(0, usesClosed|usesDone) {
+				return true
+			}
+		default:
+			if wake == nil {
+				ch := make(chan struct{})
+				wake = &ch
+				u.wake.Store(wake)
+			}
+			if u.state.CompareAndSwap(old, old|usesClosed) {
+				<-*wake
+				return true
+			}
+		}
+	}
+}
+
+// closeLater closes u without waiting: ok is false if u was closed
+// before; now is true when no use is in flight, and the caller finishes
+// the close; else the last use's release returns true.
+func (u *uses) closeLater() (ok, now bool) {
+	for {
+		old := u.state.Load()
+		if old&usesClosed != 0 {
+			return false, false
+		}
+		next := old | usesClosed
+		if old == 0 {
+			next |= usesDone
+		}
+		if u.state.CompareAndSwap(old, next) {
+			return true, old == 0
+		}
+	}
+}
+
+func (u *uses) closed() bool { return u.state.Load()&usesClosed != 0 }
+
+// releaser is what a cleanup hands a release queue: a resource that became
+// unreachable.
+type releaser interface{ releaseUnreachable() }
+
+// releaseQueue runs the releases that cleanups (runtime.AddCleanup) hand
+// it on a goroutine of its own, started when there is work and ended when
+// there is none: a cleanup runs on the runtime's cleanup goroutine, which
+// must not block, and a release may block (cuMemFree and cuStreamDestroy
+// wait for the device). Each context has one, so a release that blocks
+// holds up only its own context's.
+type releaseQueue struct {
+	mu      sync.Mutex
+	work    []releaser
+	running bool
+}
+
+func (q *releaseQueue) push(x releaser) {
+	q.mu.Lock()
+	q.work = append(q.work, x)
+	if !q.running {
+		q.running = true
+		go q.run()
+	}
+	q.mu.Unlock()
+}
+
+func (q *releaseQueue) run() {
+	for {
+		q.mu.Lock()
+		work := q.work
+		q.work = nil
+		if len(work) == 0 {
+			q.running = false
+			q.mu.Unlock()
+			return
+		}
+		q.mu.Unlock()
+		for _, x := range work {
+			x.releaseUnreachable()
+		}
+	}
+}
+
 // kind is what a resource is.
 type kind uint8
 
@@ -270,13 +423,14 @@ func (k kind) String() string {
 }
 
 // resource is one CUDA object owned by the layer, freed exactly once: by
-// free, whichever of Free and the cleanup comes first.
+// free, whichever of Close and the cleanup comes first, after the uses in
+// flight.
 type resource struct {
 	ctx  *ctxState
 	kind kind
 	h    uint64         // device address or handle
 	p    unsafe.Pointer // host memory (kindHost)
-	done atomic.Bool
+	uses uses
 }
 
 // newResource makes r, which holds a reference to ctx, and frees it when
@@ -288,34 +442,50 @@ func newResource[O any](owner *O, ctx *ctxState, k kind, h uint64, p unsafe.Poin
 	return r
 }
 
-func cleanupResource(r *resource) { _ = r.free() }
+func cleanupResource(r *resource) {
+	if !r.uses.closed() { // else closed by hand: nothing to queue
+		r.ctx.releases.push(r)
+	}
+}
 
-// free frees the resource, the first time; ErrFreed after.
+func (r *resource) releaseUnreachable() { r.free() }
+
+// free frees the resource, the first time, once its uses in flight have
+// ended; ErrFreed after.
 func (r *resource) free() error {
-	if !r.done.CompareAndSwap(false, true) {
+	if !r.uses.closeWait() {
 		return ErrFreed
 	}
-	err := r.destroy()
+	var err error
+	if r.kind != kindNone {
+		err = onThread(r.ctx, func() error { return r.ctx.drv().destroy(r) })
+	}
 	if rerr := r.ctx.release(); err == nil {
 		err = rerr
 	}
 	return err
 }
 
-func (r *resource) destroy() error {
-	if r.kind == kindNone {
-		return nil
+// use begins a use of r; the caller ends it (r.uses.release()).
+func (r *resource) use() error {
+	if !r.uses.acquire() {
+		return ErrFreed
 	}
-	if err := r.ctx.bind(); err != nil {
-		return err
-	}
-	defer runtime.UnlockOSThread()
-	return r.ctx.drv().destroy(r)
+	return nil
 }
 
-// alive returns ErrFreed after free.
+// do runs fn as a use of r, its context current on a locked thread.
+func (r *resource) do(fn func() error) error {
+	if !r.uses.acquire() {
+		return ErrFreed
+	}
+	defer r.uses.release()
+	return onThread(r.ctx, fn)
+}
+
+// alive returns ErrFreed after the resource's Close.
 func (r *resource) alive() error {
-	if r.done.Load() {
+	if r.uses.closed() {
 		return ErrFreed
 	}
 	return nil
@@ -330,6 +500,14 @@ type driver interface {
 	synchronize() error
 	memAlloc(bytes uint64) (cu.Deviceptr, error)
 	hostAlloc(bytes uint64) (unsafe.Pointer, error)
+	function(m cu.Module, name string) (cu.Function, error)
+	paramInfo(fn cu.Function, i uint64) (off, size uint64, err error)
+}
+
+// fakeLauncher is the fake driver's cuLaunchKernel; Launch calls the real
+// one directly (its arguments would escape through an interface call).
+type fakeLauncher interface {
+	launch(fn cu.Function, grid, block Dim3, shared uint32, s cu.Stream, nargs int) error
 }
 
 type realDriver struct{}
@@ -364,4 +542,12 @@ func (realDriver) memAlloc(bytes uint64) (cu.Deviceptr, error) { return cu.MemAl
 
 func (realDriver) hostAlloc(bytes uint64) (unsafe.Pointer, error) {
 	return cu.MemHostAlloc(bytes, cu.MemhostallocPortable)
+}
+
+func (realDriver) function(m cu.Module, name string) (cu.Function, error) {
+	return cu.ModuleGetFunction(m, name)
+}
+
+func (realDriver) paramInfo(fn cu.Function, i uint64) (uint64, uint64, error) {
+	return cu.FuncGetParamInfo(fn, i)
 }

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -20,16 +21,23 @@ import (
 // free of something it never handed out, or a free after the context's
 // release.
 type fakeDriver struct {
-	t        *testing.T
+	t        testing.TB
 	mu       sync.Mutex
 	next     uint64
 	live     map[uint64]bool
 	host     map[unsafe.Pointer][]byte
 	frees    int
 	released int
+	params   [][2]uint64 // what paramInfo answers: offset, size
+	launches atomic.Int64
+	inLaunch atomic.Int64 // launches in flight: no destroy may overlap one
+
+	quiet     bool              // launch counts nothing (the benchmarks)
+	onLaunch  func()            // called during each launch
+	onDestroy func(r *resource) // called before each destroy, unlocked
 }
 
-func newFake(t *testing.T) (*fakeDriver, *Context) {
+func newFake(t testing.TB) (*fakeDriver, *Context) {
 	f := &fakeDriver{t: t, next: 0x10000, live: map[uint64]bool{}, host: map[unsafe.Pointer][]byte{}}
 	return f, wrapCtx(&ctxState{fake: f}, Device{})
 }
@@ -44,6 +52,12 @@ func (f *fakeDriver) bind(s *ctxState) error {
 }
 
 func (f *fakeDriver) destroy(r *resource) error {
+	if f.onDestroy != nil {
+		f.onDestroy(r)
+	}
+	if n := f.inLaunch.Load(); n > 0 {
+		f.t.Errorf("%v %#x destroyed during %d launches", r.kind, r.h, n)
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.frees++
@@ -124,9 +138,9 @@ func TestLifetimeOrders(t *testing.T) {
 				case "ctx":
 					err = c.Close()
 				case "buf":
-					err = b.Free()
+					err = b.Close()
 				case "host":
-					err = h.Free()
+					err = h.Close()
 				}
 				if err != nil {
 					t.Fatalf("%s: %v", what, err)
@@ -141,12 +155,12 @@ func TestLifetimeOrders(t *testing.T) {
 				t.Fatalf("live %d, frees %d, released %d; want 0, 2, 1", live, frees, released)
 			}
 			// Every second free is an error, and frees nothing.
-			for _, err := range []error{c.Close(), b.Free(), h.Free()} {
+			for _, err := range []error{c.Close(), b.Close(), h.Close()} {
 				if err == nil {
 					t.Error("a second free returned nil")
 				}
 			}
-			if !errors.Is(b.Free(), ErrFreed) || !errors.Is(c.Close(), ErrClosed) {
+			if !errors.Is(b.Close(), ErrFreed) || !errors.Is(c.Close(), ErrClosed) {
 				t.Error("second Free/Close: not ErrFreed/ErrClosed")
 			}
 			if _, frees, released := f.state(); frees != 2 || released != 1 {
@@ -171,7 +185,7 @@ func TestLifetimeCleanup(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := b.Free(); err != nil { // freed by hand, then collected: once
+		if err := b.Close(); err != nil { // freed by hand, then collected: once
 			t.Fatal(err)
 		}
 		freed = b
@@ -214,13 +228,13 @@ func TestViews(t *testing.T) {
 	if vv := v.Slice(5, 5); vv.Len() != 0 || vv.Ptr() != b.Ptr()+30 {
 		t.Fatalf("view of a view: len %d, ptr %#x", vv.Len(), vv.Ptr())
 	}
-	if err := v.Free(); !errors.Is(err, ErrView) {
+	if err := v.Close(); !errors.Is(err, ErrView) {
 		t.Fatalf("Free of a view: %v, want ErrView", err)
 	}
 	if live, _, _ := f.state(); live != 1 {
 		t.Fatal("Free of a view freed the memory")
 	}
-	if err := b.Free(); err != nil {
+	if err := b.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if err := v.CopyFrom(make([]uint16, 20)); !errors.Is(err, ErrFreed) {
@@ -303,7 +317,7 @@ func TestMisuse(t *testing.T) {
 	if _, err := c.NewStream(); !errors.Is(err, ErrClosed) {
 		t.Errorf("NewStream after Close: %v, want ErrClosed", err)
 	}
-	for _, free := range []func() error{b.Free, b3.Free, empty.Free} {
+	for _, free := range []func() error{b.Close, b3.Close, empty.Close} {
 		if err := free(); err != nil {
 			t.Fatal(err)
 		}
@@ -333,5 +347,66 @@ func TestPattern(t *testing.T) {
 		if got := pattern(c.b); got != c.want {
 			t.Errorf("pattern(%v) = %d, want %d", c.b, got, c.want)
 		}
+	}
+}
+
+func (f *fakeDriver) function(m cu.Module, name string) (cu.Function, error) {
+	return cu.Function(0x1000), nil
+}
+
+func (f *fakeDriver) paramInfo(fn cu.Function, i uint64) (uint64, uint64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if i >= uint64(len(f.params)) {
+		return 0, 0, cu.ErrorInvalidValue
+	}
+	return f.params[i][0], f.params[i][1], nil
+}
+
+func (f *fakeDriver) launch(fn cu.Function, g, b Dim3, shared uint32, s cu.Stream, nargs int) error {
+	if f.quiet {
+		return nil
+	}
+	f.inLaunch.Add(1)
+	defer f.inLaunch.Add(-1)
+	f.launches.Add(1)
+	if f.onLaunch != nil {
+		f.onLaunch()
+	}
+	return nil
+}
+
+// TestDeprecatedAliases: Free and Unload are Close.
+func TestDeprecatedAliases(t *testing.T) {
+	f, c := newFake(t)
+	b, err := Alloc[float32](c, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := AllocHost[float32](c, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := fakeModule(c)
+	if err := b.Free(); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Free(); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Unload(); err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range []error{b.Close(), h.Close(), m.Close(), b.Free(), m.Unload()} {
+		if !errors.Is(err, ErrFreed) {
+			t.Errorf("second release: %v, want ErrFreed", err)
+		}
+	}
+	if err := b.Slice(0, 1).Free(); !errors.Is(err, ErrView) {
+		t.Errorf("Free of a view: %v, want ErrView", err)
+	}
+	c.Close()
+	if live, frees, released := f.state(); live != 0 || frees != 3 || released != 1 {
+		t.Fatalf("live %d, frees %d, released %d", live, frees, released)
 	}
 }

@@ -5,7 +5,6 @@ package cuda
 import (
 	"fmt"
 	"reflect"
-	"runtime"
 	"sync"
 	"unsafe"
 
@@ -24,7 +23,7 @@ type Buffer[T any] struct {
 }
 
 // devAlloc is one allocation, shared by a buffer and its views; it is freed
-// when they all become unreachable, or by the owner's Free.
+// when they all become unreachable, or by the owner's Close.
 type devAlloc struct{ r *resource }
 
 // Alloc allocates n elements of device memory in c (cuMemAlloc), not
@@ -34,26 +33,23 @@ func Alloc[T any](c *Context, n int) (*Buffer[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := c.state()
-	if err != nil {
-		return nil, err
-	}
-	a := &devAlloc{}
-	var p cu.Deviceptr
-	k := kindNone
-	if n > 0 {
-		if err := s.bind(); err != nil {
-			return nil, err
+	var b *Buffer[T]
+	err = c.do(func(s *ctxState) error {
+		var p cu.Deviceptr
+		k := kindNone
+		if n > 0 {
+			var err error
+			if p, err = s.drv().memAlloc(uint64(n) * size); err != nil {
+				return err
+			}
+			k = kindMem
 		}
-		p, err = s.drv().memAlloc(uint64(n) * size)
-		runtime.UnlockOSThread()
-		if err != nil {
-			return nil, err
-		}
-		k = kindMem
-	}
-	a.r = newResource(a, s, k, uint64(p), nil)
-	return &Buffer[T]{a: a, ptr: p, n: n}, nil
+		a := &devAlloc{}
+		a.r = newResource(a, s, k, uint64(p), nil)
+		b = &Buffer[T]{a: a, ptr: p, n: n}
+		return nil
+	})
+	return b, err
 }
 
 // AllocFrom allocates a buffer of len(src) elements and copies src into it.
@@ -63,7 +59,7 @@ func AllocFrom[T any](c *Context, src []T) (*Buffer[T], error) {
 		return nil, err
 	}
 	if err := b.CopyFrom(src); err != nil {
-		b.Free()
+		b.Close()
 		return nil, err
 	}
 	return b, nil
@@ -78,16 +74,21 @@ func (b *Buffer[T]) Bytes() uint64 { return uint64(b.n) * uint64(unsafe.Sizeof(*
 // Ptr returns the device address of the first element, for the cu package.
 func (b *Buffer[T]) Ptr() cu.Deviceptr { return b.ptr }
 
-// Free frees the memory (cuMemFree, which waits for the work already
-// submitted that may use it). A view cannot be freed (ErrView); a second
-// Free returns ErrFreed, and so does any later use of the buffer or its
+// Close frees the memory (cuMemFree, which waits for the work already
+// submitted that may use it). A view cannot be closed (ErrView); a second
+// Close returns ErrFreed, and so does any later use of the buffer or its
 // views.
-func (b *Buffer[T]) Free() error {
+func (b *Buffer[T]) Close() error {
 	if b.view {
 		return ErrView
 	}
 	return b.a.r.free()
 }
+
+// Free is Close.
+//
+// Deprecated: use Close.
+func (b *Buffer[T]) Free() error { return b.Close() }
 
 // Slice returns a view of elements [i, j), sharing b's memory. It panics
 // if the bounds are out of range, as a slice expression does.
@@ -104,18 +105,6 @@ func (b *Buffer[T]) isBuffer() {}
 // res is the allocation b is part of.
 func (b *Buffer[T]) res() *resource { return b.a.r }
 
-// begin checks b is alive and binds its context; the caller unlocks.
-func (b *Buffer[T]) begin() (*ctxState, error) {
-	r := b.a.r
-	if err := r.alive(); err != nil {
-		return nil, err
-	}
-	if err := r.ctx.bind(); err != nil {
-		return nil, err
-	}
-	return r.ctx, nil
-}
-
 func (b *Buffer[T]) sameLen(op string, n int) error {
 	if n != b.n {
 		return fmt.Errorf("cuda: Buffer[%s].%s: %d elements for a buffer of %d", typeName[T](), op, n, b.n)
@@ -129,11 +118,9 @@ func (b *Buffer[T]) CopyFrom(src []T) error {
 	if err := b.sameLen("CopyFrom", len(src)); err != nil || b.n == 0 {
 		return err
 	}
-	if _, err := b.begin(); err != nil {
-		return err
-	}
-	defer runtime.UnlockOSThread()
-	return cu.MemcpyHtoD(b.ptr, unsafe.Pointer(unsafe.SliceData(src)), b.Bytes())
+	return b.a.r.do(func() error {
+		return cu.MemcpyHtoD(b.ptr, unsafe.Pointer(unsafe.SliceData(src)), b.Bytes())
+	})
 }
 
 // CopyTo copies the buffer into dst, which must have b.Len() elements
@@ -142,11 +129,9 @@ func (b *Buffer[T]) CopyTo(dst []T) error {
 	if err := b.sameLen("CopyTo", len(dst)); err != nil || b.n == 0 {
 		return err
 	}
-	if _, err := b.begin(); err != nil {
-		return err
-	}
-	defer runtime.UnlockOSThread()
-	return cu.MemcpyDtoH(unsafe.Pointer(unsafe.SliceData(dst)), b.ptr, b.Bytes())
+	return b.a.r.do(func() error {
+		return cu.MemcpyDtoH(unsafe.Pointer(unsafe.SliceData(dst)), b.ptr, b.Bytes())
+	})
 }
 
 // CopyFromAsync queues a copy of src to the device on s
@@ -180,12 +165,13 @@ func (b *Buffer[T]) CopyToAsync(s *Stream, dst []T) error {
 // elements, to the device on s (cuMemcpyHtoDAsync); h stays reachable until
 // the stream has passed the copy, so no cleanup frees it under the copy.
 func (b *Buffer[T]) CopyFromHostAsync(s *Stream, h *HostBuffer[T]) error {
-	if err := h.r.alive(); err != nil {
-		return err
-	}
 	if err := b.sameLen("CopyFromHostAsync", h.n); err != nil || b.n == 0 {
 		return err
 	}
+	if err := h.r.use(); err != nil {
+		return err
+	}
+	defer h.r.uses.release()
 	return s.hostCopy(b.a.r, h.p, h, func(st cu.Stream) error {
 		return cu.MemcpyHtoDAsync(b.ptr, h.p, b.Bytes(), st)
 	})
@@ -194,12 +180,13 @@ func (b *Buffer[T]) CopyFromHostAsync(s *Stream, h *HostBuffer[T]) error {
 // CopyToHostAsync queues a copy of the buffer into the pinned buffer h on s
 // (cuMemcpyDtoHAsync), keeping h reachable as CopyFromHostAsync does.
 func (b *Buffer[T]) CopyToHostAsync(s *Stream, h *HostBuffer[T]) error {
-	if err := h.r.alive(); err != nil {
-		return err
-	}
 	if err := b.sameLen("CopyToHostAsync", h.n); err != nil || b.n == 0 {
 		return err
 	}
+	if err := h.r.use(); err != nil {
+		return err
+	}
+	defer h.r.uses.release()
 	return s.hostCopy(b.a.r, h.p, h, func(st cu.Stream) error {
 		return cu.MemcpyDtoHAsync(h.p, b.ptr, b.Bytes(), st)
 	})
@@ -211,18 +198,16 @@ func (b *Buffer[T]) CopyFromBuffer(src *Buffer[T]) error {
 	if err := b.sameLen("CopyFromBuffer", src.n); err != nil || b.n == 0 {
 		return err
 	}
-	if err := src.a.r.alive(); err != nil {
+	if err := src.a.r.use(); err != nil {
 		return err
 	}
-	s, err := b.begin()
-	if err != nil {
-		return err
-	}
-	defer runtime.UnlockOSThread()
-	if ss := src.a.r.ctx; ss.ctx != s.ctx {
-		return cu.MemcpyPeer(b.ptr, s.ctx, src.ptr, ss.ctx, b.Bytes())
-	}
-	return cu.MemcpyDtoD(b.ptr, src.ptr, b.Bytes())
+	defer src.a.r.uses.release()
+	return b.a.r.do(func() error {
+		if sc, dc := src.a.r.ctx.ctx, b.a.r.ctx.ctx; sc != dc {
+			return cu.MemcpyPeer(b.ptr, dc, src.ptr, sc, b.Bytes())
+		}
+		return cu.MemcpyDtoD(b.ptr, src.ptr, b.Bytes())
+	})
 }
 
 // CopyFromBufferAsync queues the copy of CopyFromBuffer on s
@@ -231,9 +216,10 @@ func (b *Buffer[T]) CopyFromBufferAsync(s *Stream, src *Buffer[T]) error {
 	if err := b.sameLen("CopyFromBufferAsync", src.n); err != nil || b.n == 0 {
 		return err
 	}
-	if err := src.a.r.alive(); err != nil {
+	if err := src.a.r.use(); err != nil {
 		return err
 	}
+	defer src.a.r.uses.release()
 	return s.deviceOp(b.a.r, func(st cu.Stream) error {
 		if sc, dc := src.a.r.ctx.ctx, b.a.r.ctx.ctx; sc != dc {
 			return cu.MemcpyPeerAsync(b.ptr, dc, src.ptr, sc, b.Bytes(), st)
@@ -249,11 +235,7 @@ func (b *Buffer[T]) Fill(v T) error {
 	if err != nil || b.n == 0 {
 		return err
 	}
-	if _, err := b.begin(); err != nil {
-		return err
-	}
-	defer runtime.UnlockOSThread()
-	return set(0, false)
+	return b.a.r.do(func() error { return set(0, false) })
 }
 
 // FillAsync queues Fill on s (cuMemsetD8Async, ...).
@@ -338,35 +320,32 @@ func AllocHost[T any](c *Context, n int) (*HostBuffer[T], error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := c.state()
-	if err != nil {
-		return nil, err
-	}
-	h := &HostBuffer[T]{n: n}
-	k := kindNone
-	if n > 0 {
-		if err := s.bind(); err != nil {
-			return nil, err
+	var h *HostBuffer[T]
+	err = c.do(func(s *ctxState) error {
+		var p unsafe.Pointer
+		k := kindNone
+		if n > 0 {
+			var err error
+			if p, err = s.drv().hostAlloc(uint64(n) * size); err != nil {
+				return err
+			}
+			k = kindHost
 		}
-		h.p, err = s.drv().hostAlloc(uint64(n) * size)
-		runtime.UnlockOSThread()
-		if err != nil {
-			return nil, err
-		}
-		k = kindHost
-	}
-	h.r = newResource(h, s, k, 0, h.p)
-	return h, nil
+		h = &HostBuffer[T]{p: p, n: n}
+		h.r = newResource(h, s, k, 0, p)
+		return nil
+	})
+	return h, err
 }
 
 // Len returns the number of elements.
 func (h *HostBuffer[T]) Len() int { return h.n }
 
-// Slice returns the memory as a Go slice. It is valid until Free: do not
+// Slice returns the memory as a Go slice. It is valid until Close: do not
 // keep it longer, and keep h reachable while it is used (runtime.KeepAlive
 // or a later use of h), or its cleanup may free the memory under it.
 func (h *HostBuffer[T]) Slice() []T {
-	if h.p == nil || h.r.done.Load() {
+	if h.p == nil || h.r.uses.closed() {
 		return nil
 	}
 	return unsafe.Slice((*T)(h.p), h.n)
@@ -375,8 +354,13 @@ func (h *HostBuffer[T]) Slice() []T {
 // Ptr returns the host address, for the cu package.
 func (h *HostBuffer[T]) Ptr() unsafe.Pointer { return h.p }
 
-// Free frees the memory (cuMemFreeHost). A second Free returns ErrFreed.
-func (h *HostBuffer[T]) Free() error { return h.r.free() }
+// Close frees the memory (cuMemFreeHost). A second Close returns ErrFreed.
+func (h *HostBuffer[T]) Close() error { return h.r.free() }
+
+// Free is Close.
+//
+// Deprecated: use Close.
+func (h *HostBuffer[T]) Free() error { return h.Close() }
 
 // elemSize checks T can live in CUDA memory and n is a valid length.
 func elemSize[T any](what string, n int) (uint64, error) {

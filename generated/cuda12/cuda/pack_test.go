@@ -180,12 +180,12 @@ func TestPackErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	freed.Free()
+	freed.Close()
 	live, err := Alloc[float32](c, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer live.Free()
+	defer live.Close()
 	k := &Kernel{name: "vecAdd", known: true, params: []Param{{0, 8}, {8, 8}, {16, 8}, {24, 4}}}
 	unknown := &Kernel{name: "vecAdd"}
 	var nilBuf any
@@ -204,6 +204,8 @@ func TestPackErrors(t *testing.T) {
 		{k, []any{live, live, &struct{}{}, int32(1)}, "argument 2 (*struct {}): holds Go pointers"},
 		{unknown, []any{live, live, live, 10}, "argument 3 (int): Go's int has no C size of its own"},
 		{unknown, []any{live, live, live, pair{}, "x"}, "argument 4 (string): holds Go pointers"},
+		{unknown, []any{live, struct{}{}}, "argument 1 (struct {}): a type of size 0"},
+		{k, []any{live, live, [0]float64{}, int32(1)}, "argument 2 ([0]float64): a type of size 0"},
 	} {
 		_, err := c.k.layout(c.args)
 		var ae *ArgError
@@ -229,7 +231,7 @@ func TestPackNoAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer a.Free()
+	defer a.Close()
 	k := &Kernel{name: "saxpy", known: true, params: []Param{{0, 4}, {8, 8}, {16, 8}, {24, 4}}}
 	alpha, n := float32(2), int32(1000)
 	allocs := testing.AllocsPerRun(100, func() {

@@ -22,11 +22,7 @@ func (s *Stream) HostFunc(fn func()) error {
 		return errors.New("cuda: nil host function")
 	}
 	st := s.st
-	if err := st.begin(); err != nil {
-		return err
-	}
-	defer runtime.UnlockOSThread()
-	return cu.LaunchHostFunc(st.h, fn)
+	return st.do(func() error { return cu.LaunchHostFunc(st.h, fn) })
 }
 
 // BeginCapture starts capturing the work queued on the stream into a graph
@@ -36,30 +32,34 @@ func (s *Stream) HostFunc(fn func()) error {
 // memory for as long as the graph and its instances live.
 func (s *Stream) BeginCapture() error {
 	st := s.st
-	if err := st.begin(); err != nil {
-		return err
-	}
-	defer runtime.UnlockOSThread()
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.capturing {
-		return errors.New("cuda: BeginCapture on a stream already captured")
-	}
-	if err := cu.StreamBeginCapture(st.h, cu.StreamCaptureModeRelaxed); err != nil {
-		return err
-	}
-	st.capturing = true
-	return nil
+	return st.do(func() error {
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		if st.capturing {
+			return errors.New("cuda: BeginCapture on a stream already captured")
+		}
+		if err := cu.StreamBeginCapture(st.h, cu.StreamCaptureModeRelaxed); err != nil {
+			return err
+		}
+		st.capturing = true
+		return nil
+	})
 }
 
 // EndCapture ends the capture BeginCapture started and returns the graph
 // (cuStreamEndCapture).
 func (s *Stream) EndCapture() (*Graph, error) {
 	st := s.st
-	if err := st.begin(); err != nil {
-		return nil, err
-	}
-	defer runtime.UnlockOSThread()
+	var g *Graph
+	err := st.do(func() (err error) {
+		g, err = st.endCapture()
+		return err
+	})
+	return g, err
+}
+
+// endCapture is EndCapture on a locked thread, the context current.
+func (st *streamState) endCapture() (*Graph, error) {
 	st.mu.Lock()
 	if !st.capturing {
 		st.mu.Unlock()
@@ -111,20 +111,16 @@ func (g *Graph) Close() error { return g.r.free() }
 
 // Instantiate makes an executable instance of the graph (cuGraphInstantiate).
 func (g *Graph) Instantiate() (*GraphExec, error) {
-	if err := g.r.alive(); err != nil {
-		return nil, err
-	}
-	if err := g.r.ctx.bind(); err != nil {
-		return nil, err
-	}
-	defer runtime.UnlockOSThread()
-	h, err := cu.GraphInstantiate(cu.Graph(g.r.h), 0)
-	if err != nil {
-		return nil, err
-	}
-	e := &GraphExec{}
-	e.r = newResource(e, g.r.ctx, kindGraphExec, uint64(h), nil)
-	return e, nil
+	var e *GraphExec
+	err := g.r.do(func() error {
+		h, err := cu.GraphInstantiate(cu.Graph(g.r.h), 0)
+		if err == nil {
+			e = &GraphExec{}
+			e.r = newResource(e, g.r.ctx, kindGraphExec, uint64(h), nil)
+		}
+		return err
+	})
+	return e, err
 }
 
 // GraphExec is an executable graph (CUgraphExec).

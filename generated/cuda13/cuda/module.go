@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/cugen/cugen/generated/cuda13/cu"
@@ -80,24 +79,20 @@ func (c *Context) LoadModule(image []byte) (*Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := c.state()
-	if err != nil {
-		return nil, err
-	}
-	if err := s.bind(); err != nil {
-		return nil, err
-	}
-	h, log, err := loadData(img)
-	runtime.UnlockOSThread()
-	if err != nil {
-		if log != "" {
-			return nil, fmt.Errorf("cuda: loading a %s module: %w\n%s", kind, err, log)
+	var m *Module
+	err = c.do(func(s *ctxState) error {
+		h, log, err := loadData(img)
+		if err != nil {
+			if log != "" {
+				return fmt.Errorf("cuda: loading a %s module: %w\n%s", kind, err, log)
+			}
+			return fmt.Errorf("cuda: loading a %s module: %w", kind, err)
 		}
-		return nil, fmt.Errorf("cuda: loading a %s module: %w", kind, err)
-	}
-	m := &Module{}
-	m.r = newResource(m, s, kindModule, uint64(h), nil)
-	return m, nil
+		m = &Module{}
+		m.r = newResource(m, s, kindModule, uint64(h), nil)
+		return nil
+	})
+	return m, err
 }
 
 // loadData calls cuModuleLoadDataEx with an error log buffer.
@@ -135,67 +130,98 @@ func withJITLog(load func(opts *cu.JitOption, vals *uintptr, n uint32) error) (s
 // Raw returns the driver's handle, for the cu package.
 func (m *Module) Raw() cu.Module { return cu.Module(m.r.h) }
 
-// Unload unloads the module (cuModuleUnload); its kernels then return
-// ErrFreed. A second Unload returns ErrFreed.
-func (m *Module) Unload() error { return m.r.free() }
+// Close unloads the module (cuModuleUnload); its kernels then return
+// ErrFreed. A second Close returns ErrFreed.
+func (m *Module) Close() error { return m.r.free() }
+
+// Unload is Close.
+//
+// Deprecated: use Close.
+func (m *Module) Unload() error { return m.Close() }
 
 // Kernel returns the kernel (a __global__ function, by its mangled name
 // unless declared extern "C", or by a name expression given to
 // ModuleFromSource) of the module, with its parameter layout
 // when the driver reports it (cuFuncGetParamInfo, CUDA 12.4 and newer).
+// A layout that cannot be right (a parameter of size 0, overlapping the
+// one before, or ending past the 32764 bytes a kernel may take) is an
+// error naming the kernel and the parameter.
 func (m *Module) Kernel(name string) (*Kernel, error) {
-	if err := m.r.alive(); err != nil {
-		return nil, err
-	}
-	s := m.r.ctx
-	if err := s.bind(); err != nil {
-		return nil, err
-	}
-	defer runtime.UnlockOSThread()
 	sym := name
 	if l, ok := m.lowered[name]; ok {
 		sym = l
 	}
-	fn, err := cu.ModuleGetFunction(cu.Module(m.r.h), sym)
+	var k *Kernel
+	err := m.r.do(func() error {
+		drv := m.r.ctx.drv()
+		fn, err := drv.function(cu.Module(m.r.h), sym)
+		if err != nil {
+			return fmt.Errorf("cuda: kernel %q: %w", name, err)
+		}
+		k = &Kernel{fn: fn, name: name, mod: m}
+		k.params, k.known, err = paramInfoOf(name, func(i uint64) (uint64, uint64, error) { return drv.paramInfo(fn, i) })
+		return err
+	})
 	if err != nil {
-		return nil, fmt.Errorf("cuda: kernel %q: %w", name, err)
+		return nil, err
 	}
-	k := &Kernel{fn: fn, name: name, mod: m}
-	k.params, k.known = paramInfoOf(func(i uint64) (uint64, uint64, error) { return cu.FuncGetParamInfo(fn, i) })
 	return k, nil
 }
 
 // Global returns the address and size of a __device__ variable of the
 // module (cuModuleGetGlobal).
 func (m *Module) Global(name string) (cu.Deviceptr, uint64, error) {
-	if err := m.r.alive(); err != nil {
-		return 0, 0, err
-	}
-	if err := m.r.ctx.bind(); err != nil {
-		return 0, 0, err
-	}
-	defer runtime.UnlockOSThread()
-	return cu.ModuleGetGlobal(cu.Module(m.r.h), name)
+	var p cu.Deviceptr
+	var size uint64
+	err := m.r.do(func() (err error) {
+		p, size, err = cu.ModuleGetGlobal(cu.Module(m.r.h), name)
+		return err
+	})
+	return p, size, err
 }
 
-// maxParams bounds the parameter query (CUDA allows 32 KB of parameters).
-const maxParams = 32 << 10
+// maxParamBytes is the most bytes of parameters a kernel takes: 32764
+// since CUDA 12.1 (4096 before), the most any driver that reports the
+// parameters (12.4 and newer) allows.
+const maxParamBytes = 32764
 
-// paramInfoOf returns a kernel's parameters from info (cuFuncGetParamInfo
-// or cuKernelGetParamInfo); known is false when the driver cannot say (no
-// such function before CUDA 12.4).
-func paramInfoOf(info func(i uint64) (off, size uint64, err error)) (params []Param, known bool) {
-	for i := uint64(0); i < maxParams; i++ {
+// paramInfoOf returns the parameters of kernel name from info
+// (cuFuncGetParamInfo or cuKernelGetParamInfo); known is false when the
+// driver cannot say (no such function before CUDA 12.4). Parameters that
+// cannot be right (a size of 0, an offset below the end of the parameter
+// before, an end past maxParamBytes) are an error naming the kernel and
+// the parameter: Launch packs at these offsets. So at most maxParamBytes
+// parameters are asked for.
+func paramInfoOf(name string, info func(i uint64) (off, size uint64, err error)) (params []Param, known bool, err error) {
+	var end uint64 // of the parameters so far
+	for i := uint64(0); ; i++ {
 		off, size, err := info(i)
 		if errors.Is(err, cu.ErrorInvalidValue) {
-			return params, true // i is past the last parameter
+			return params, true, nil // i is past the last parameter
 		}
 		if err != nil {
-			return nil, false
+			return nil, false, nil
+		}
+		var why string
+		switch {
+		case size == 0:
+			why = "size 0"
+		case off > maxParamBytes || size > maxParamBytes-off:
+			why = fmt.Sprintf("ends past the %d bytes a kernel's parameters may take", maxParamBytes)
+		case i > 0 && off < uint64(params[i-1].Offset):
+			p := params[i-1]
+			why = fmt.Sprintf("below parameter %d's offset %d (offsets increase)", i-1, p.Offset)
+		case off < end:
+			p := params[i-1]
+			why = fmt.Sprintf("overlaps parameter %d (offset %d, size %d)", i-1, p.Offset, p.Size)
+		}
+		if why != "" {
+			return nil, false, fmt.Errorf("cuda: kernel %q: parameter %d: the driver reports offset %d, size %d: %s",
+				name, i, int64(off), size, why)
 		}
 		params = append(params, Param{Offset: int(off), Size: int(size)})
+		end = off + size
 	}
-	return nil, false
 }
 
 // Library is code loaded once for every context (CUlibrary, CUDA 12.0 and
@@ -206,8 +232,11 @@ type Library struct{ st *libState }
 
 type libState struct {
 	h    cu.Library
-	done atomic.Bool
+	uses uses
 }
+
+// libReleases releases the libraries that became unreachable.
+var libReleases releaseQueue
 
 // LoadLibrary loads PTX, cubin or fatbin bytes as a library
 // (cuLibraryLoadData), after cuInit. A JIT error's log is in the error.
@@ -237,10 +266,17 @@ func LoadLibrary(image []byte) (*Library, error) {
 	return l, nil
 }
 
-func unloadLibrary(st *libState) { _ = st.unload() }
+func unloadLibrary(st *libState) {
+	if !st.uses.closed() {
+		libReleases.push(st)
+	}
+}
 
+func (st *libState) releaseUnreachable() { st.unload() }
+
+// unload unloads the library, once, after its uses in flight.
 func (st *libState) unload() error {
-	if !st.done.CompareAndSwap(false, true) {
+	if !st.uses.closeWait() {
 		return ErrFreed
 	}
 	return cu.LibraryUnload(st.h)
@@ -249,22 +285,30 @@ func (st *libState) unload() error {
 // Raw returns the driver's handle, for the cu package.
 func (l *Library) Raw() cu.Library { return l.st.h }
 
-// Unload unloads the library (cuLibraryUnload); its kernels then return
-// ErrFreed. A second Unload returns ErrFreed.
-func (l *Library) Unload() error { return l.st.unload() }
+// Close unloads the library (cuLibraryUnload); its kernels then return
+// ErrFreed. A second Close returns ErrFreed.
+func (l *Library) Close() error { return l.st.unload() }
+
+// Unload is Close.
+//
+// Deprecated: use Close.
+func (l *Library) Unload() error { return l.Close() }
 
 // Kernel returns the library's kernel of this name (cuLibraryGetKernel)
 // with its parameter layout when the driver reports it
-// (cuKernelGetParamInfo).
+// (cuKernelGetParamInfo), checked as [Module.Kernel] checks it.
 func (l *Library) Kernel(name string) (*Kernel, error) {
-	if l.st.done.Load() {
+	if !l.st.uses.acquire() {
 		return nil, ErrFreed
 	}
+	defer l.st.uses.release()
 	h, err := cu.LibraryGetKernel(l.st.h, name)
 	if err != nil {
 		return nil, fmt.Errorf("cuda: kernel %q: %w", name, err)
 	}
 	k := &Kernel{fn: cu.Function(h), name: name, lib: l}
-	k.params, k.known = paramInfoOf(func(i uint64) (uint64, uint64, error) { return cu.KernelGetParamInfo(h, i) })
+	if k.params, k.known, err = paramInfoOf(name, func(i uint64) (uint64, uint64, error) { return cu.KernelGetParamInfo(h, i) }); err != nil {
+		return nil, err
+	}
 	return k, nil
 }

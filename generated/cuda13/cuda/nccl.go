@@ -5,7 +5,6 @@ package cuda
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"unsafe"
 
 	"github.com/cugen/cugen/generated/cuda13/cu"
@@ -35,17 +34,16 @@ func NewComms(ctxs ...*Context) ([]*Comm, error) {
 	devs := make([]int32, len(ctxs))
 	states := make([]*ctxState, len(ctxs))
 	for i, c := range ctxs {
-		s, err := c.state()
+		s, err := c.use()
 		if err != nil {
 			return nil, err
 		}
+		defer c.ref.end()
 		states[i], devs[i] = s, int32(c.Device().Ordinal())
 	}
 	raw := make([]nccl.Comm, len(ctxs))
 	// ncclCommInitAll makes each device current in turn on this thread.
-	runtime.LockOSThread()
-	err := nccl.CommInitAll(&raw[0], int32(len(raw)), &devs[0])
-	runtime.UnlockOSThread()
+	err := onThread(nil, func() error { return nccl.CommInitAll(&raw[0], int32(len(raw)), &devs[0]) })
 	if err != nil {
 		return nil, err
 	}
@@ -65,21 +63,16 @@ func JoinComm(c *Context, id nccl.UniqueId, rank, size int) (*Comm, error) {
 	if size < 1 || rank < 0 || rank >= size {
 		return nil, fmt.Errorf("cuda: JoinComm: rank %d of %d", rank, size)
 	}
-	s, err := c.state()
-	if err != nil {
-		return nil, err
-	}
-	var h nccl.Comm
-	err = c.Do(func() error {
+	var comm *Comm
+	err := c.do(func(s *ctxState) error {
 		config := nccl.ConfigInitializer()
-		var err error
-		h, err = nccl.CommInitRankConfig(int32(size), id, int32(rank), &config)
+		h, err := nccl.CommInitRankConfig(int32(size), id, int32(rank), &config)
+		if err == nil {
+			comm = newComm(s, h, rank, size)
+		}
 		return err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return newComm(s, h, rank, size), nil
+	return comm, err
 }
 
 func newComm(s *ctxState, h nccl.Comm, rank, size int) *Comm {
@@ -225,16 +218,16 @@ func Recv[T Element](c *Comm, s *Stream, b *Buffer[T], peer int) error {
 // locked to its thread until the group ends: fn must make its calls on the
 // calling goroutine.
 func Group(fn func() error) error {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	if err := nccl.GroupStart(); err != nil {
+	return onThread(nil, func() error {
+		if err := nccl.GroupStart(); err != nil {
+			return err
+		}
+		err := fn()
+		if gerr := nccl.GroupEnd(); err == nil {
+			err = gerr
+		}
 		return err
-	}
-	err := fn()
-	if gerr := nccl.GroupEnd(); err == nil {
-		err = gerr
-	}
-	return err
+	})
 }
 
 func (c *Comm) checkRank(op, what string, r int) error {
@@ -258,9 +251,10 @@ func (c *Comm) queue(s *Stream, send, recv interface{ res() *resource }, call fu
 		return err
 	}
 	for _, b := range []*resource{send.res(), recv.res()} {
-		if err := b.alive(); err != nil {
+		if err := b.use(); err != nil {
 			return err
 		}
+		defer b.uses.release()
 		if b.ctx.ctx != c.r.ctx.ctx {
 			return errOtherCommContext
 		}

@@ -148,9 +148,10 @@ func archFor(cc int, archs []int32) (string, error) {
 // Source.Arch) and loads the result. The module's Kernel takes
 // src.NameExpressions as written.
 func (c *Context) ModuleFromSource(src Source) (*Module, error) {
-	if _, err := c.state(); err != nil {
+	if _, err := c.use(); err != nil {
 		return nil, err
 	}
+	c.ref.end()
 	if src.Arch == "" {
 		major, minor, err := c.Device().ComputeCapability()
 		if err != nil {

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -23,7 +22,7 @@ type streamState struct {
 	ctx   *ctxState
 	h     cu.Stream
 	owned bool // false for the default stream, which is never destroyed
-	done  atomic.Bool
+	uses  uses
 
 	mu          sync.Mutex
 	capturing   bool              // between BeginCapture and EndCapture
@@ -55,32 +54,29 @@ func (c *Context) NewNonBlockingStream() (*Stream, error) {
 }
 
 func (c *Context) newStream(nonBlocking bool) (*Stream, error) {
-	s, err := c.state()
-	if err != nil {
-		return nil, err
-	}
-	if err := s.bind(); err != nil {
-		return nil, err
-	}
 	flags := uint32(0)
 	if nonBlocking {
 		flags = uint32(cu.StreamNonBlocking)
 	}
-	h, err := cu.StreamCreate(flags)
-	runtime.UnlockOSThread()
-	if err != nil {
-		return nil, err
-	}
-	return wrapStream(s, h, true), nil
+	var out *Stream
+	err := c.do(func(s *ctxState) error {
+		h, err := cu.StreamCreate(flags)
+		if err == nil {
+			out = wrapStream(s, h, true)
+		}
+		return err
+	})
+	return out, err
 }
 
 // DefaultStream returns the context's legacy default stream (the NULL
 // stream, handle 0). Its Close only drops the Stream value.
 func (c *Context) DefaultStream() (*Stream, error) {
-	s, err := c.state()
+	s, err := c.use()
 	if err != nil {
 		return nil, err
 	}
+	defer c.ref.end()
 	return wrapStream(s, 0, false), nil
 }
 
@@ -92,30 +88,36 @@ func wrapStream(s *ctxState, h cu.Stream, owned bool) *Stream {
 	return out
 }
 
-func cleanupStream(st *streamState) { _ = st.close() }
+func cleanupStream(st *streamState) {
+	if !st.uses.closed() {
+		st.ctx.releases.push(st)
+	}
+}
+
+func (st *streamState) releaseUnreachable() { st.close() }
 
 // Raw returns the driver's handle, for the cu package.
 func (s *Stream) Raw() cu.Stream { return s.st.h }
 
-// begin checks the stream is open and binds its context; the caller unlocks.
-func (st *streamState) begin() error {
-	if st.done.Load() {
+// do runs fn as a use of the stream, its context current on a locked
+// thread.
+func (st *streamState) do(fn func() error) error {
+	if !st.uses.acquire() {
 		return ErrFreed
 	}
-	return st.ctx.bind()
+	defer st.uses.release()
+	return onThread(st.ctx, fn)
 }
 
 // Synchronize waits for the stream's work (cuStreamSynchronize), blocking
 // the thread, and releases the Go memory its copies held.
 func (s *Stream) Synchronize() error {
 	st := s.st
-	if err := st.begin(); err != nil {
+	return st.do(func() error {
+		err := cu.StreamSynchronize(st.h)
+		st.reap()
 		return err
-	}
-	defer runtime.UnlockOSThread()
-	err := cu.StreamSynchronize(st.h)
-	st.reap()
-	return err
+	})
 }
 
 // Wait waits for the work queued on the stream so far without holding an OS
@@ -126,13 +128,8 @@ func (s *Stream) Synchronize() error {
 // runs no host function).
 func (s *Stream) Wait(ctx context.Context) error {
 	st := s.st
-	if err := st.begin(); err != nil {
-		return err
-	}
 	ch := make(chan struct{})
-	err := cu.LaunchHostFunc(st.h, func() { close(ch) })
-	runtime.UnlockOSThread()
-	if err != nil {
+	if err := st.do(func() error { return cu.LaunchHostFunc(st.h, func() { close(ch) }) }); err != nil {
 		return err
 	}
 	poll := time.NewTicker(5 * time.Millisecond)
@@ -159,25 +156,21 @@ func (s *Stream) Wait(ctx context.Context) error {
 // release releases the Go memory of the copies the stream has passed.
 func (s *Stream) release() error {
 	st := s.st
-	if err := st.begin(); err != nil {
-		return err
-	}
-	defer runtime.UnlockOSThread()
-	st.reap()
-	return nil
+	return st.do(func() error {
+		st.reap()
+		return nil
+	})
 }
 
 // query returns cuStreamQuery's error (nil when the stream is idle) and
 // releases the memory of the copies done.
 func (s *Stream) query() error {
 	st := s.st
-	if err := st.begin(); err != nil {
+	return st.do(func() error {
+		err := cu.StreamQuery(st.h)
+		st.reap()
 		return err
-	}
-	defer runtime.UnlockOSThread()
-	err := cu.StreamQuery(st.h)
-	st.reap()
-	return err
+	})
 }
 
 // Query returns true when the stream's work is done (cuStreamQuery).
@@ -191,33 +184,33 @@ func (s *Stream) Query() (bool, error) {
 
 // WaitEvent makes the stream's later work wait for e (cuStreamWaitEvent).
 func (s *Stream) WaitEvent(e *Event) error {
-	if err := e.r.alive(); err != nil {
-		return err
-	}
 	if s == nil {
 		return errNilStream
 	}
-	st := s.st
-	if err := st.begin(); err != nil {
+	if err := e.r.use(); err != nil {
 		return err
 	}
-	defer runtime.UnlockOSThread()
-	return cu.StreamWaitEvent(st.h, cu.Event(e.r.h), 0)
+	defer e.r.uses.release()
+	st := s.st
+	return st.do(func() error { return cu.StreamWaitEvent(st.h, cu.Event(e.r.h), 0) })
 }
 
 // Close waits for the stream's work, releases the Go memory its copies
-// held and destroys it (cuStreamDestroy). A second Close returns ErrFreed.
+// held and destroys it (cuStreamDestroy), once the calls using it on other
+// goroutines have returned. A second Close returns ErrFreed.
 func (s *Stream) Close() error { return s.st.close() }
 
 func (st *streamState) close() error {
-	if !st.done.CompareAndSwap(false, true) {
+	if !st.uses.closeWait() {
 		return ErrFreed
 	}
 	defer st.ctx.release()
-	if err := st.ctx.bind(); err != nil {
-		return err
-	}
-	defer runtime.UnlockOSThread()
+	return onThread(st.ctx, st.destroy)
+}
+
+// destroy waits for the stream and destroys it and its events; the
+// context is current.
+func (st *streamState) destroy() error {
 	err := cu.StreamSynchronize(st.h)
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -267,11 +260,11 @@ func (st *streamState) reap() {
 // an event recorded after it completes. r is the device buffer, which must
 // be in the stream's context.
 func (s *Stream) hostCopy(r *resource, p unsafe.Pointer, keep any, op func(cu.Stream) error) error {
-	st, err := s.enter(r)
-	if err != nil {
-		return err
-	}
-	defer runtime.UnlockOSThread()
+	return s.with(r, func(st *streamState) error { return st.hostCopy(p, keep, op) })
+}
+
+// hostCopy is Stream.hostCopy on a locked thread, the context current.
+func (st *streamState) hostCopy(p unsafe.Pointer, keep any, op func(cu.Stream) error) error {
 	st.reap()
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -328,32 +321,25 @@ var (
 // deviceOp runs op, an asynchronous operation of resource r (device
 // memory, an event, a graph exec), on the stream.
 func (s *Stream) deviceOp(r *resource, op func(cu.Stream) error) error {
-	st, err := s.enter(r)
-	if err != nil {
-		return err
-	}
-	defer runtime.UnlockOSThread()
-	return op(st.h)
+	return s.with(r, func(st *streamState) error { return op(st.h) })
 }
 
-// enter begins an operation of resource r (device memory, an event, a
-// graph exec) on the stream: both alive and of one context, the OS thread
-// locked with that context current. The caller unlocks the thread.
-func (s *Stream) enter(r *resource) (*streamState, error) {
+// with runs fn, an operation of resource r (device memory, an event, a
+// graph exec) on the stream, as a use of both: they must be of one
+// context, which is current on the locked thread fn runs on.
+func (s *Stream) with(r *resource, fn func(st *streamState) error) error {
 	if s == nil {
-		return nil, errNilStream
+		return errNilStream
 	}
 	st := s.st
-	if err := r.alive(); err != nil {
-		return nil, err
+	if err := r.use(); err != nil {
+		return err
 	}
+	defer r.uses.release()
 	if r.ctx.ctx != st.ctx.ctx {
-		return nil, errOtherContext
+		return errOtherContext
 	}
-	if err := st.begin(); err != nil {
-		return nil, err
-	}
-	return st, nil
+	return st.do(func() error { return fn(st) })
 }
 
 // Event is a CUDA event (CUevent) with timing.
@@ -361,21 +347,16 @@ type Event struct{ r *resource }
 
 // NewEvent creates an event that records time (cuEventCreate, CU_EVENT_DEFAULT).
 func (c *Context) NewEvent() (*Event, error) {
-	s, err := c.state()
-	if err != nil {
-		return nil, err
-	}
-	if err := s.bind(); err != nil {
-		return nil, err
-	}
-	h, err := cu.EventCreate(uint32(cu.EventDefault))
-	runtime.UnlockOSThread()
-	if err != nil {
-		return nil, err
-	}
-	e := &Event{}
-	e.r = newResource(e, s, kindEvent, uint64(h), nil)
-	return e, nil
+	var e *Event
+	err := c.do(func(s *ctxState) error {
+		h, err := cu.EventCreate(uint32(cu.EventDefault))
+		if err == nil {
+			e = &Event{}
+			e.r = newResource(e, s, kindEvent, uint64(h), nil)
+		}
+		return err
+	})
+	return e, err
 }
 
 // Raw returns the driver's handle, for the cu package.
@@ -388,27 +369,13 @@ func (e *Event) Record(s *Stream) error {
 
 // Synchronize waits for the event (cuEventSynchronize), blocking the thread.
 func (e *Event) Synchronize() error {
-	if err := e.r.alive(); err != nil {
-		return err
-	}
-	if err := e.r.ctx.bind(); err != nil {
-		return err
-	}
-	defer runtime.UnlockOSThread()
-	return cu.EventSynchronize(cu.Event(e.r.h))
+	return e.r.do(func() error { return cu.EventSynchronize(cu.Event(e.r.h)) })
 }
 
 // Done reports whether the work before the event's record is done
 // (cuEventQuery).
 func (e *Event) Done() (bool, error) {
-	if err := e.r.alive(); err != nil {
-		return false, err
-	}
-	if err := e.r.ctx.bind(); err != nil {
-		return false, err
-	}
-	defer runtime.UnlockOSThread()
-	err := cu.EventQuery(cu.Event(e.r.h))
+	err := e.r.do(func() error { return cu.EventQuery(cu.Event(e.r.h)) })
 	if errors.Is(err, cu.ErrorNotReady) {
 		return false, nil
 	}
@@ -421,17 +388,15 @@ func (e *Event) Close() error { return e.r.free() }
 // Elapsed returns the GPU time between two recorded, completed events
 // (cuEventElapsedTime, about half a microsecond of resolution).
 func Elapsed(start, end *Event) (time.Duration, error) {
-	if err := start.r.alive(); err != nil {
+	if err := end.r.use(); err != nil {
 		return 0, err
 	}
-	if err := end.r.alive(); err != nil {
-		return 0, err
-	}
-	if err := start.r.ctx.bind(); err != nil {
-		return 0, err
-	}
-	defer runtime.UnlockOSThread()
-	ms, err := cu.EventElapsedTime(cu.Event(start.r.h), cu.Event(end.r.h))
+	defer end.r.uses.release()
+	var ms float32
+	err := start.r.do(func() (err error) {
+		ms, err = cu.EventElapsedTime(cu.Event(start.r.h), cu.Event(end.r.h))
+		return err
+	})
 	if err != nil {
 		return 0, err
 	}
