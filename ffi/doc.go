@@ -54,6 +54,13 @@
 //  6. for the driver only (LibraryDesc.WSL): /usr/lib/wsl/lib, where WSL
 //     puts it.
 //
+// Only regular files, after following links, are handed to the dynamic
+// loader: a path of the search or of the override variable that is a
+// FIFO, a device, a socket or a directory is refused with its kind ("a
+// named pipe (FIFO), not a library file"), and so is a bare file name
+// when a directory of LD_LIBRARY_PATH holds such an entry under that name
+// (the loader would open it and block reading it).
+//
 // When nothing loads, the [*LoadError] lists each file looked for with the
 // reason it was not taken (the loader's error, "no such file", or why the
 // file is not the library) and, in one list, each directory looked in that
