@@ -22,6 +22,12 @@
 //     [RunLocked] runs a function on an OS thread of its own, for CUDA's
 //     per-thread context. The generated packages export them as cu.Check,
 //     cu.CheckHelper, cu.OnPrimaryContext and the cudart equivalents.
+//   - Calling by hand, for tools such as cugen doctor: [Call] calls a C
+//     function of integer and pointer arguments found with
+//     [Library.Lookup]; [GoString] and [CStringLen] read a C string with a
+//     bound, never past readable memory; [LibraryMajor], [PropertyMajor],
+//     [ReadVersion] and [VersionText] read and check a library's version
+//     (the generated load.go files use them, through ffiimpl).
 //
 // # Where the libraries are found
 //
