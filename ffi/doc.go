@@ -22,6 +22,12 @@
 //     [RunLocked] runs a function on an OS thread of its own, for CUDA's
 //     per-thread context. The generated packages export them as cu.Check,
 //     cu.CheckHelper, cu.OnPrimaryContext and the cudart equivalents.
+//   - Calling by hand, for tools such as cugen doctor: [Call] calls a C
+//     function of integer and pointer arguments found with
+//     [Library.Lookup]; [GoString] and [CStringLen] read a C string with a
+//     bound, never past readable memory; [LibraryMajor], [PropertyMajor],
+//     [ReadVersion] and [VersionText] read and check a library's version
+//     (the generated load.go files use them, through ffiimpl).
 //
 // # Where the libraries are found
 //
@@ -53,6 +59,13 @@
 //     numbers (12.10 before 12.9);
 //  6. for the driver only (LibraryDesc.WSL): /usr/lib/wsl/lib, where WSL
 //     puts it.
+//
+// Only regular files, after following links, are handed to the dynamic
+// loader: a path of the search or of the override variable that is a
+// FIFO, a device, a socket or a directory is refused with its kind ("a
+// named pipe (FIFO), not a library file"), and so is a bare file name
+// when a directory of LD_LIBRARY_PATH holds such an entry under that name
+// (the loader would open it and block reading it).
 //
 // When nothing loads, the [*LoadError] lists each file looked for with the
 // reason it was not taken (the loader's error, "no such file", or why the

@@ -236,6 +236,16 @@ func (d *LibraryDesc) load(se searchEnv) *loadResult {
 				continue
 			}
 		}
+		// Only regular files (after links) reach the loader: it opens a
+		// FIFO or a terminal and blocks in read forever, holding its lock,
+		// so every later dlopen of the process would hang too.
+		if reason := se.irregular(p); reason != "" {
+			e.Tried = append(e.Tried, p+": "+reason)
+			if env != "" && strings.Contains(p, "/") {
+				e.notLib = reason
+			}
+			continue
+		}
 		// RTLD_NOW: an unresolvable dependency fails here, with dlerror text,
 		// rather than killing the process at some later first call.
 		// RTLD_LOCAL: libcudart finds an already loaded libcuda.so.1 by its

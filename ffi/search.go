@@ -269,3 +269,53 @@ func newestFirst(parent, prefix string) []string {
 	}
 	return out
 }
+
+// irregular says why path p, as the loader would be given it, must not be:
+// p (a path with a slash, links followed) exists and is not a regular file,
+// or, for a bare file name, which the loader looks for in each directory of
+// LD_LIBRARY_PATH first, such a directory has an entry of that name that is
+// not a regular file. It is "" when p may be handed to the loader: also
+// when p does not exist (the loader says so).
+func (e searchEnv) irregular(p string) string {
+	if strings.Contains(p, "/") {
+		if st, err := os.Stat(p); err == nil && !st.Mode().IsRegular() {
+			return notRegular(st.Mode())
+		}
+		return ""
+	}
+	// ld.so splits LD_LIBRARY_PATH at ':' and ';'; an empty entry is the
+	// working directory.
+	v := e.getenv("LD_LIBRARY_PATH")
+	if v == "" {
+		return ""
+	}
+	for _, dir := range strings.Split(strings.ReplaceAll(v, ";", ":"), ":") {
+		if dir == "" {
+			dir = "."
+		}
+		f := filepath.Join(dir, p)
+		if st, err := os.Stat(f); err == nil && !st.Mode().IsRegular() {
+			return "LD_LIBRARY_PATH has " + f + ", " + notRegular(st.Mode())
+		}
+	}
+	return ""
+}
+
+// notRegular names the kind of a file that is not a regular one: "a named
+// pipe (FIFO), not a library file".
+func notRegular(m os.FileMode) string {
+	kind := "not a regular file"
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		kind = "a named pipe (FIFO)"
+	case m&os.ModeCharDevice != 0:
+		kind = "a character device"
+	case m&os.ModeDevice != 0:
+		kind = "a block device"
+	case m&os.ModeSocket != 0:
+		kind = "a socket"
+	case m.IsDir():
+		kind = "a directory"
+	}
+	return kind + ", not a library file"
+}

@@ -2,10 +2,7 @@
 
 package library
 
-import (
-	"github.com/cugen/cugen/ffi"
-	"github.com/cugen/cugen/ffi/ffiimpl"
-)
+import "github.com/cugen/cugen/ffi"
 
 // LibraryDesc returns the ffi.LibraryDesc the generated package declares
 // for s (its load.go literal, as a value), with driver as its Driver when
@@ -21,12 +18,12 @@ func (s LoadSpec) LibraryDesc(driver *ffi.Library) ffi.LibraryDesc {
 	}
 	switch c := s.Check; c.Func {
 	case "PropertyMajor":
-		d.Validate = ffiimpl.PropertyMajor(c.Title, c.Symbol, c.Major)
+		d.Validate = ffi.PropertyMajor(c.Title, c.Symbol, c.Major)
 	case "LibraryMajor":
-		d.Validate = ffiimpl.LibraryMajor(c.Title, c.Symbol, c.TwoInts, c.Major)
+		d.Validate = ffi.LibraryMajor(c.Title, c.Symbol, c.TwoInts, c.Major)
 	}
 	if v := s.Version; v.Symbol != "" {
-		d.Version = ffiimpl.VersionText(v.Prefix, v.Symbol, int(v.Form))
+		d.Version = ffi.VersionText(v.Prefix, v.Symbol, int(v.Form))
 	}
 	if s.NeedsDriver {
 		d.Driver = driver

@@ -31,9 +31,9 @@ type LoadSpec struct {
 	NeedsDriver bool
 }
 
-// VersionCheck is a LibraryDesc.Validate of package ffiimpl: Func names
-// it (LibraryMajor, PropertyMajor), the other fields are its
-// arguments.
+// VersionCheck is a LibraryDesc.Validate of package ffi (the generated
+// load.go calls it through package ffiimpl): Func names it (LibraryMajor,
+// PropertyMajor), the other fields are its arguments.
 type VersionCheck struct {
 	Func    string
 	Title   string // the library in the error: "NVRTC"
@@ -42,7 +42,7 @@ type VersionCheck struct {
 	Major   int    // the major the loaded library must report: the CUDA major, or its own (cuFFT 11)
 }
 
-// VersionRead is a LibraryDesc.Version of package ffiimpl (ffiimpl.VersionText):
+// VersionRead is a LibraryDesc.Version of package ffi (ffi.VersionText):
 // the loaded library's version, named by Prefix ("driver CUDA", "NVRTC"),
 // read through Symbol of the given Form.
 type VersionRead struct {

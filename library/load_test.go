@@ -3,15 +3,15 @@ package library
 import (
 	"testing"
 
-	"github.com/cugen/cugen/ffi/ffiimpl"
+	"github.com/cugen/cugen/ffi"
 )
 
 // TestVersionForms: the version forms of the descriptions are the numbers
-// package ffiimpl reads them by (LoadSpec.LibraryDesc passes them as int).
+// package ffi reads them by (LoadSpec.LibraryDesc passes them as int).
 func TestVersionForms(t *testing.T) {
-	for form, want := range map[VersionForm]int{Encoded: ffiimpl.VersionEncoded, MajorMinor: ffiimpl.VersionMajorMinor, Property: ffiimpl.VersionProperty} {
+	for form, want := range map[VersionForm]int{Encoded: ffi.VersionEncoded, MajorMinor: ffi.VersionMajorMinor, Property: ffi.VersionProperty} {
 		if int(form) != want {
-			t.Errorf("form %d is ffiimpl's %d", form, want)
+			t.Errorf("form %d is ffi's %d", form, want)
 		}
 	}
 }

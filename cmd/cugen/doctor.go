@@ -37,7 +37,11 @@ func cmdDoctor(args []string, stdout, stderr io.Writer) error {
 	}
 	rep, err := doctor.Run(stdout, o)
 	if err != nil {
-		return err
+		// Run's error is for options it does not know (-major 11, -lib
+		// cudnn): a usage error, as a flag it cannot parse is.
+		fmt.Fprintln(stderr, err)
+		fs.Usage()
+		return errFlagPrinted{err}
 	}
 	switch {
 	case rep.Errors == 1:

@@ -9,7 +9,8 @@ import (
 )
 
 // TestDoctor: cugen doctor's flags and exit status. A bad -lib or -major
-// fails naming it (1; a major that is no number is a usage error, 2); with
+// is a usage error naming it, exit 2 (before: 1 for -lib cudnn and -major
+// 11, 2 only for a major that is no number); with
 // Debian's runtime (make test's variables) -lib cudart -major 12 prints
 // where the runtime loads from and its version, and exits 1 without a GPU
 // (the driver has no device), saying so on stderr.
@@ -19,8 +20,8 @@ func TestDoctor(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{[]string{"doctor", "-lib", "cudnn"}, 1, "cugen doctor: -lib cudnn: no such library"},
-		{[]string{"doctor", "-major", "11"}, 1, "cugen doctor: -major 11: the module generates CUDA 12 and 13"},
+		{[]string{"doctor", "-lib", "cudnn"}, 2, "cugen doctor: -lib cudnn: no such library"},
+		{[]string{"doctor", "-major", "11"}, 2, "cugen doctor: -major 11: the module generates CUDA 12 and 13"},
 		{[]string{"doctor", "-major", "twelve"}, 2, `not a CUDA major: "twelve"`},
 	} {
 		code, stdout, stderr := cugen(t, c.args...)

@@ -30,7 +30,8 @@
 // Exit status: 0 on success, 1 when the command fails (doctor: when it
 // finds something required missing or mismatched; see usage) (its error is the
 // last line on stderr), 2 for a usage error (no or an unknown command, an
-// unknown flag or one missing its value; the usage is printed).
+// unknown flag, one missing its value or with a value it does not take:
+// doctor -major 11 or -lib cudnn; the usage is printed).
 //
 // From a downstream module (go get -tool github.com/cugen/cugen/cmd/cugen):
 //

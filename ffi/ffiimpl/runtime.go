@@ -2,10 +2,11 @@
 
 package ffiimpl
 
-import (
-	"fmt"
-	"unsafe"
-)
+import "github.com/cugen/cugen/ffi"
+
+// The version checks and reads of a generated load.go. They are package
+// ffi's (where cugen doctor, which must not import this package, builds
+// the same descriptions): these names are the ones generated code calls.
 
 // RuntimeMajor returns a LibraryDesc.Validate that accepts a CUDA runtime
 // library only if cudaRuntimeGetVersion reports major version major: the
@@ -14,137 +15,32 @@ import (
 // call into libcudart.so.13 or .11, even when a path or environment variable
 // points there.
 func RuntimeMajor(major int) func(lookup func(string) (uintptr, error)) error {
-	return LibraryMajor("CUDA runtime", "cudaRuntimeGetVersion", false, major)
+	return ffi.LibraryMajor("CUDA runtime", "cudaRuntimeGetVersion", false, major)
 }
 
-// LibraryMajor returns a LibraryDesc.Validate that accepts a library only
-// if its version function reports major version major, for every library
-// whose ABI changes between majors (NVRTC, nvJitLink, the CUDA runtime).
-// The function is symbol: f(int *v) writing 1000*major + 10*minor
-// (cudaRuntimeGetVersion), or, when twoInts, f(int *major, int *minor)
-// (nvrtcVersion, nvJitLinkVersion); it returns 0 on success. title names
-// the library in the error ("NVRTC").
+// LibraryMajor is [ffi.LibraryMajor].
 func LibraryMajor(title, symbol string, twoInts bool, major int) func(lookup func(string) (uintptr, error)) error {
-	return func(lookup func(string) (uintptr, error)) error {
-		fn, err := lookup(symbol)
-		if err != nil {
-			return fmt.Errorf("not a %s library (no %s)", title, symbol)
-		}
-		var v, minor int32
-		var f Frame
-		f.Int(uintptr(unsafe.Pointer(&v)))
-		if twoInts {
-			f.Int(uintptr(unsafe.Pointer(&minor)))
-		}
-		Call(fn, &f)
-		if r := int32(f.Ret()); r != 0 || f.Err() != nil {
-			return fmt.Errorf("%s failed (%d)", symbol, r)
-		}
-		if !twoInts {
-			v, minor = v/1000, v%1000/10
-		}
-		if int(v) != major {
-			return fmt.Errorf("%s %d.%d, this package needs %s %d.x", title, v, minor, title, major)
-		}
-		return nil
-	}
+	return ffi.LibraryMajor(title, symbol, twoInts, major)
 }
 
-// PropertyMajor returns a LibraryDesc.Validate that accepts a library only
-// if symbol, f(libraryPropertyType type, int *value) (cublasGetProperty,
-// curandGetProperty, cufftGetProperty, ...), reports major for
-// MAJOR_VERSION (0). The major is the library's own (cuFFT 11 ships with
-// CUDA 12), the one its soname carries.
+// PropertyMajor is [ffi.PropertyMajor].
 func PropertyMajor(title, symbol string, major int) func(lookup func(string) (uintptr, error)) error {
-	return func(lookup func(string) (uintptr, error)) error {
-		fn, err := lookup(symbol)
-		if err != nil {
-			return fmt.Errorf("not a %s library (no %s)", title, symbol)
-		}
-		var v int32
-		var f Frame
-		f.Int(0) // MAJOR_VERSION
-		f.Int(uintptr(unsafe.Pointer(&v)))
-		Call(fn, &f)
-		if r := int32(f.Ret()); r != 0 || f.Err() != nil {
-			return fmt.Errorf("%s failed (%d)", symbol, r)
-		}
-		if int(v) != major {
-			return fmt.Errorf("%s %d, this package needs %s %d", title, v, title, major)
-		}
-		return nil
-	}
+	return ffi.PropertyMajor(title, symbol, major)
 }
 
-// The forms of a version function, for [ReadVersion] and [VersionText].
+// The forms of a version function: [ffi.VersionEncoded] and the others.
 const (
-	// VersionEncoded: f(int *v) writes 1000*major + 10*minor
-	// (cuDriverGetVersion, cudaRuntimeGetVersion).
-	VersionEncoded = 1
-	// VersionMajorMinor: f(int *major, int *minor) (nvrtcVersion).
-	VersionMajorMinor = 2
-	// VersionProperty: f(libraryPropertyType type, int *value) for
-	// MAJOR_VERSION, MINOR_VERSION and PATCH_LEVEL (cublasGetProperty).
-	VersionProperty = 3
+	VersionEncoded    = ffi.VersionEncoded
+	VersionMajorMinor = ffi.VersionMajorMinor
+	VersionProperty   = ffi.VersionProperty
 )
 
-// ReadVersion calls the version function symbol of the given form and
-// returns the version it reports: major, minor and, for VersionProperty,
-// the patch level (else 0).
+// ReadVersion is [ffi.ReadVersion].
 func ReadVersion(lookup func(string) (uintptr, error), symbol string, form int) (v [3]int, err error) {
-	fn, err := lookup(symbol)
-	if err != nil {
-		return v, err
-	}
-	call := func(args ...uintptr) error {
-		var f Frame
-		for _, a := range args {
-			f.Int(a)
-		}
-		Call(fn, &f)
-		if r := int32(f.Ret()); r != 0 || f.Err() != nil {
-			return fmt.Errorf("%s failed (%d)", symbol, r)
-		}
-		return nil
-	}
-	// The outputs live on the heap: call is a function call between
-	// taking their addresses and the C call, which may move the stack.
-	a, b := new(int32), new(int32)
-	Escape(unsafe.Pointer(a))
-	Escape(unsafe.Pointer(b))
-	switch form {
-	case VersionEncoded:
-		err = call(uintptr(unsafe.Pointer(a)))
-		v = [3]int{int(*a) / 1000, int(*a) % 1000 / 10}
-	case VersionMajorMinor:
-		err = call(uintptr(unsafe.Pointer(a)), uintptr(unsafe.Pointer(b)))
-		v = [3]int{int(*a), int(*b)}
-	case VersionProperty:
-		for i := range v {
-			if err = call(uintptr(i), uintptr(unsafe.Pointer(a))); err != nil {
-				break
-			}
-			v[i] = int(*a)
-		}
-	default:
-		err = fmt.Errorf("%s: unknown version form %d", symbol, form)
-	}
-	return v, err
+	return ffi.ReadVersion(lookup, symbol, form)
 }
 
-// VersionText returns a LibraryDesc.Version: the loaded library's version
-// as prefix and the numbers ("driver CUDA 12.2", "NVRTC 12.4", "cuBLAS
-// 12.4.5"), read through symbol of the given form; "" if that fails.
+// VersionText is [ffi.VersionText].
 func VersionText(prefix, symbol string, form int) func(lookup func(string) (uintptr, error)) string {
-	return func(lookup func(string) (uintptr, error)) string {
-		v, err := ReadVersion(lookup, symbol, form)
-		if err != nil {
-			return ""
-		}
-		s := fmt.Sprintf("%s %d.%d", prefix, v[0], v[1])
-		if form == VersionProperty {
-			s += fmt.Sprintf(".%d", v[2])
-		}
-		return s
-	}
+	return ffi.VersionText(prefix, symbol, form)
 }

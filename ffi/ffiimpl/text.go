@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/cugen/cugen/ffi"
 )
 
 // CString returns s as a NUL-terminated C string. The result is Go memory:
@@ -15,16 +17,25 @@ func CString(s string) *byte {
 	return &b[0]
 }
 
+// MaxString is the most bytes GoString reads of a C string: a string
+// without a NUL within them is cut there. It is far above any CUDA string
+// (error texts are a line; a kernel's mangled name of heavy template
+// code may run to a few KiB).
+const MaxString = 64 << 10
+
 // GoString returns the NUL-terminated C string at p ("" for NULL) as a Go
-// string. CUDA's strings are mostly static (error names and messages), so
-// the last string seen at each address is kept in a small cache and reused
-// when the bytes at p still equal it: the steady state allocates nothing,
-// and a changed string is never returned stale.
+// string, read as [ffi.GoString] reads it: at most [MaxString] bytes, and
+// never past readable memory, so a string without a NUL before an
+// unmapped page is cut there instead of faulting. CUDA's strings are
+// mostly static (error names and messages), so the last string seen at
+// each address is kept in a small cache and reused when the bytes at p
+// still equal it: the steady state allocates nothing, and a changed string
+// is never returned stale.
 func GoString(p uintptr) string {
 	if p == 0 {
 		return ""
 	}
-	c := unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(nil), p)), cStrlen(p))
+	c := unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(nil), p)), ffi.CStringLen(p, MaxString))
 	slot := &stringCache[(p>>3)%uintptr(len(stringCache))]
 	if e := slot.Load(); e != nil && e.addr == p && e.s == unsafe.String(unsafe.SliceData(c), len(c)) {
 		return e.s
@@ -32,14 +43,6 @@ func GoString(p uintptr) string {
 	s := string(c)
 	slot.Store(&cachedString{addr: p, s: s})
 	return s
-}
-
-func cStrlen(p uintptr) int {
-	n := 0
-	for *(*byte)(unsafe.Add(unsafe.Pointer(nil), p+uintptr(n))) != 0 {
-		n++
-	}
-	return n
 }
 
 type cachedString struct {

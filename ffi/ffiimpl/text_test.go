@@ -1,6 +1,9 @@
 package ffiimpl
 
 import (
+	"os"
+	"strings"
+	"syscall"
 	"testing"
 	"unsafe"
 )
@@ -33,5 +36,47 @@ func TestGoStringN(t *testing.T) {
 	}
 	if s := GoStringN([]byte("abc")); s != "abc" {
 		t.Fatalf("GoStringN without NUL = %q", s)
+	}
+}
+
+// TestGoStringAtUnreadablePage: the C string a library returns (a
+// cuGetErrorString text, through the generated GetErrorString and
+// Result.Error) with no NUL before an unreadable (PROT_NONE) or unmapped
+// page is read up to that page. Before, GoString read on into it: the
+// process died with "unexpected fault address" in cStrlen.
+func TestGoStringAtUnreadablePage(t *testing.T) {
+	page := os.Getpagesize()
+	for _, unmap := range []bool{false, true} {
+		m, err := syscall.Mmap(-1, 0, 2*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer syscall.Munmap(m)
+		for i := range page {
+			m[i] = 'e'
+		}
+		if unmap {
+			if _, _, errno := syscall.Syscall(syscall.SYS_MUNMAP, uintptr(unsafe.Pointer(&m[page])), uintptr(page), 0); errno != 0 {
+				t.Fatal(errno)
+			}
+		} else if err := syscall.Mprotect(m[page:], syscall.PROT_NONE); err != nil {
+			t.Fatal(err)
+		}
+		if s := GoString(uintptr(unsafe.Pointer(&m[page-20]))); s != strings.Repeat("e", 20) {
+			t.Errorf("unmap %v: %q, want the 20 bytes before the page", unmap, s)
+		}
+		if s := GoString(uintptr(unsafe.Pointer(&m[0]))); len(s) != min(page, MaxString) {
+			t.Errorf("unmap %v: a page without a NUL: %d bytes, want %d", unmap, len(s), min(page, MaxString))
+		}
+	}
+}
+
+// BenchmarkGoString: an unchanged error text read again, as Result.Error
+// does; the cost is the page probe (two system calls).
+func BenchmarkGoString(b *testing.B) {
+	copy(cString[:], "cudaErrorInvalidDevice\x00")
+	p := uintptr(unsafe.Pointer(&cString[0]))
+	for b.Loop() {
+		GoString(p)
 	}
 }

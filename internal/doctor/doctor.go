@@ -8,11 +8,12 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
-	"unsafe"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/cugen/cugen/ffi"
-	"github.com/cugen/cugen/ffi/ffiimpl"
 	"github.com/cugen/cugen/library"
 )
 
@@ -117,8 +118,10 @@ type run struct {
 	Report
 }
 
+// printf prints one line: a control character in it is escaped
+// (escapeLine).
 func (r *run) printf(format string, args ...any) {
-	fmt.Fprintf(r.w, format+"\n", args...)
+	fmt.Fprintln(r.w, escapeLine(fmt.Sprintf(format, args...)))
 }
 
 func (r *run) problem(isError bool, label, text string) {
@@ -144,6 +147,16 @@ func (r *run) summary() {
 	}
 }
 
+// The driver's answers doctor believes. A device count above
+// maxDevices is itself a problem (no machine has that many: a broken or
+// fake driver); at most listDevices devices are listed, one line each.
+const (
+	maxDevices  = 1024
+	listDevices = 64
+	// maxErrorText bounds the text of a CUresult read from the driver.
+	maxErrorText = 4 << 10
+)
+
 // driver checks the driver: where it loads from, its CUDA version and
 // devices. It returns the loaded library (nil if it did not load) and the
 // CUDA version it supports (zero if unknown).
@@ -155,19 +168,42 @@ func (r *run) driver(d *library.Desc, required bool) (*ffi.Library, [3]int) {
 		r.problem(required, label, r.advice(d, spec, 0, lib.Load()))
 		return nil, [3]int{}
 	}
-	v, err := ffiimpl.ReadVersion(lib.Lookup, spec.Version.Symbol, int(spec.Version.Form))
-	if err != nil {
-		r.printf("%s: version: %v", label, err)
-		r.problem(required, label, fmt.Sprintf("%s: %v: the library at %s is broken; reinstall the driver", spec.Version.Symbol, err, lib.Path()))
-		return lib, [3]int{}
-	}
-	r.printf("%s: version: CUDA %d.%d (%s)", label, v[0], v[1], spec.Version.Symbol)
+	v := r.driverVersion(lib, spec.Version.Symbol, required)
 	r.devices(lib, required)
 	return lib, v
 }
 
+// driverVersion reads and prints the CUDA version the driver supports
+// (symbol is cuDriverGetVersion: 1000 × major + 10 × minor), or says why
+// it cannot: the call fails, or it reports no CUDA version (major 1 to
+// 99), a problem either way. The version is zero when unknown.
+func (r *run) driverVersion(lib *ffi.Library, symbol string, required bool) [3]int {
+	const label = "driver"
+	broken := func(what string) [3]int {
+		r.printf("%s: version: %s", label, what)
+		r.problem(required, label, fmt.Sprintf("%s: the library at %s is broken or is no NVIDIA driver; reinstall the driver", what, quote(lib.Path())))
+		return [3]int{}
+	}
+	fn, err := lib.Lookup(symbol)
+	if err != nil {
+		return broken(err.Error())
+	}
+	var raw int32
+	if res, err := ffi.Call(fn, &raw); err != nil {
+		return broken(err.Error())
+	} else if int32(res) != 0 {
+		return broken(fmt.Sprintf("%s failed (%d)", symbol, int32(res)))
+	}
+	if raw < 1000 || raw >= 100000 {
+		return broken(fmt.Sprintf("%s reports %d, which is no CUDA version", symbol, raw))
+	}
+	v := [3]int{int(raw) / 1000, int(raw) % 1000 / 10}
+	r.printf("%s: version: CUDA %d.%d (%s)", label, v[0], v[1], symbol)
+	return v
+}
+
 // devices lists the driver's devices: cuInit, cuDeviceGetCount, and each
-// one's name.
+// one's name, at most listDevices of them.
 func (r *run) devices(lib *ffi.Library, required bool) {
 	const label = "driver"
 	fail := func(call string, res int32) {
@@ -180,32 +216,42 @@ func (r *run) devices(lib *ffi.Library, required bool) {
 		fail("cuInit", res)
 		return
 	}
-	n := new(int32)
-	ffiimpl.Escape(unsafe.Pointer(n))
-	if res := call(lib, "cuDeviceGetCount", uintptr(unsafe.Pointer(n))); res != 0 {
+	var n int32
+	if res := call(lib, "cuDeviceGetCount", &n); res != 0 {
 		fail("cuDeviceGetCount", res)
 		return
 	}
-	if *n == 0 {
+	switch {
+	case n == 0:
 		r.printf("%s: devices: none", label)
 		r.problem(required, label, "no CUDA device: cuDeviceGetCount reports 0")
 		return
+	case n < 0:
+		text := fmt.Sprintf("cuDeviceGetCount reports %d, which is no device count", n)
+		r.printf("%s: devices: %s", label, text)
+		r.problem(required, label, text+": the driver library at "+quote(lib.Path())+" is broken or is no NVIDIA driver; reinstall the driver")
+		return
+	case n > maxDevices:
+		r.problem(required, label, fmt.Sprintf("cuDeviceGetCount reports %d devices, more than any machine has (at most %d): the driver library at %s is broken or is no NVIDIA driver; reinstall the driver",
+			n, maxDevices, quote(lib.Path())))
 	}
-	r.printf("%s: devices: %d", label, *n)
-	dev := new(int32)
-	ffiimpl.Escape(unsafe.Pointer(dev))
+	r.printf("%s: devices: %d", label, n)
 	name := make([]byte, 256)
-	ffiimpl.Escape(unsafe.Pointer(&name[0]))
-	for i := range int(*n) {
-		if res := call(lib, "cuDeviceGet", uintptr(unsafe.Pointer(dev)), uintptr(i)); res != 0 {
+	for i := range int(min(n, listDevices)) {
+		var dev int32
+		if res := call(lib, "cuDeviceGet", &dev, i); res != 0 {
 			r.printf("%s: device %d: cuDeviceGet failed: %s", label, i, errorText(lib, res))
 			continue
 		}
-		if res := call(lib, "cuDeviceGetName", uintptr(unsafe.Pointer(&name[0])), uintptr(len(name)), uintptr(*dev)); res != 0 {
+		clear(name)
+		if res := call(lib, "cuDeviceGetName", name, len(name)-1, dev); res != 0 {
 			r.printf("%s: device %d: cuDeviceGetName failed: %s", label, i, errorText(lib, res))
 			continue
 		}
-		r.printf("%s: device %d: %s", label, i, cString(name))
+		r.printf("%s: device %d: %s", label, i, quote(cString(name)))
+	}
+	if n > listDevices {
+		r.printf("%s: devices: %d more not listed", label, int(n)-listDevices)
 	}
 }
 
@@ -229,7 +275,7 @@ func (r *run) library(d *library.Desc, major int, driver *ffi.Library, required 
 		return
 	}
 	if v := spec.Version; v.Symbol != "" {
-		ver, err := ffiimpl.ReadVersion(lib.Lookup, v.Symbol, int(v.Form))
+		ver, err := ffi.ReadVersion(lib.Lookup, v.Symbol, int(v.Form))
 		switch {
 		case err != nil:
 			r.printf("%s: version: %v", label, err)
@@ -253,7 +299,7 @@ func (r *run) load(label string, spec library.LoadSpec, lib *ffi.Library) bool {
 	if spec.EnvVar != "" && os.Getenv(spec.EnvVar) != "" {
 		from = " (from " + spec.EnvVar + ")"
 	}
-	r.printf("%s: %s: %s%s", label, spec.Name, lib.Path(), from)
+	r.printf("%s: %s: %s%s", label, spec.Name, quote(lib.Path()), from)
 	return true
 }
 
@@ -270,9 +316,9 @@ func (r *run) advice(d *library.Desc, spec library.LoadSpec, major int, err erro
 	if v := os.Getenv(spec.EnvVar); v != "" {
 		reason := "cannot be loaded"
 		if len(le.Tried) == 1 {
-			_, reason, _ = strings.Cut(le.Tried[0], ": ")
+			reason = strings.TrimPrefix(le.Tried[0], v+": ")
 		}
-		return fmt.Sprintf("%s=%s: %s: fix or unset %s", spec.EnvVar, v, reason, spec.EnvVar)
+		return fmt.Sprintf("%s=%s: %s: fix or unset %s", spec.EnvVar, quote(v), reason, spec.EnvVar)
 	}
 	var refused []string
 	for _, t := range le.Tried {
@@ -310,40 +356,37 @@ func notFound(why string) bool {
 	return why == "no such file" || strings.Contains(why, "No such file or directory")
 }
 
-// call calls the int-returning C function symbol of lib with integer
-// arguments; a pointer among them must point to the heap (ffiimpl.Escape).
-// A symbol that cannot be looked up or called gives -1.
-func call(lib *ffi.Library, symbol string, args ...uintptr) int32 {
+// call calls the int-returning C function symbol of lib with the
+// arguments of ffi.Call. A symbol that cannot be looked up or called
+// gives -1.
+func call(lib *ffi.Library, symbol string, args ...any) int32 {
 	fn, err := lib.Lookup(symbol)
 	if err != nil {
 		return -1
 	}
-	var f ffiimpl.Frame
-	for _, a := range args {
-		f.Int(a)
-	}
-	ffiimpl.Call(fn, &f)
-	if f.Err() != nil {
+	r, err := ffi.Call(fn, args...)
+	if err != nil {
 		return -1
 	}
-	return int32(f.Ret())
+	return int32(r)
 }
 
 // errorText is the driver's name and text of a CUresult:
-// "CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)".
+// "CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)". The
+// strings are read with a bound (maxErrorText), and quoted if they hold
+// control characters.
 func errorText(lib *ffi.Library, res int32) string {
 	if res == -1 {
 		return "the call could not be made"
 	}
-	p := new(uintptr)
-	ffiimpl.Escape(unsafe.Pointer(p))
+	var p uintptr
 	name := fmt.Sprintf("CUresult %d", res)
-	if call(lib, "cuGetErrorName", uintptr(res), uintptr(unsafe.Pointer(p))) == 0 && *p != 0 {
-		name = ffiimpl.GoString(*p)
+	if call(lib, "cuGetErrorName", res, &p) == 0 && p != 0 {
+		name = quote(ffi.GoString(p, maxErrorText))
 	}
-	*p = 0
-	if call(lib, "cuGetErrorString", uintptr(res), uintptr(unsafe.Pointer(p))) == 0 && *p != 0 {
-		name += " (" + ffiimpl.GoString(*p) + ")"
+	p = 0
+	if call(lib, "cuGetErrorString", res, &p) == 0 && p != 0 {
+		name += " (" + quote(ffi.GoString(p, maxErrorText)) + ")"
 	}
 	return name
 }
@@ -354,4 +397,34 @@ func cString(b []byte) string {
 		b = b[:i]
 	}
 	return string(b)
+}
+
+// quote returns s, or s quoted as Go quotes it (strconv.Quote) when it
+// holds a control character or is not UTF-8: a path, a variable's value
+// or a driver's text with a newline must not start a line of doctor's
+// own.
+func quote(s string) string {
+	if strings.ContainsFunc(s, unicode.IsControl) || !utf8.ValidString(s) {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+// escapeLine escapes every control character left in a line of output
+// (the text of a LoadError names paths as they are), so that each line
+// printed is one line.
+func escapeLine(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, c := range s {
+		if unicode.IsControl(c) {
+			q := strconv.QuoteRune(c)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }

@@ -6,7 +6,8 @@
 // It loads each library as the generated package of that major does, from
 // the same description (library.LoadSpec), without importing the generated
 // packages, and calls the version functions and the driver through
-// ffi.Library.Lookup and package ffiimpl's calls.
+// package ffi's public API only (Library.Lookup, Call, GoString): package
+// ffiimpl is for generated code (TestImportsNoFFIImpl).
 package doctor
 
 import "github.com/cugen/cugen/library"

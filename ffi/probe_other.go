@@ -1,0 +1,7 @@
+//go:build !linux
+
+package ffi
+
+// readable reports false: with no probe, a C string is read only within
+// the page it starts in (cugen's libraries load on linux only).
+func readable(a uintptr) bool { return false }
