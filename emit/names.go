@@ -115,8 +115,9 @@ func goParamName(c string) string { return goParamNames([]string{c})[0] }
 //   - C's Hungarian pointer prefix p, ph or pp before an upper-case letter
 //     is dropped and the rest lowered as Go spells it (phStream -> stream,
 //     pMilliseconds -> milliseconds, ppData -> data, pUUID -> uuid),
-//     unless that is reserved (below) or another parameter's name: then
-//     the name keeps its prefix (pCopy stays pCopy);
+//     or, where that is reserved (below), its rename (pType -> typ,
+//     pFunc -> fn); where those are taken or there is none, the name
+//     keeps its prefix (pCopy stays pCopy);
 //   - a Go keyword, a predeclared identifier or a name the generated body
 //     uses (bodyNames) is replaced by its entry in paramRenames (error ->
 //     errorCode, type -> typ, func -> fn, len -> length), the first one no
@@ -139,7 +140,7 @@ func goParamNames(cs []string) []string {
 	for i, n := range lowered {
 		var cands []string
 		if s := unhungarian(strings.TrimSuffix(cs[i], "_out")); s != "" {
-			cands = append(cands, s)
+			cands = append(append(cands, s), paramRenames[s]...) // pType -> typ
 		}
 		switch base, ok := strings.CutSuffix(n, "_out"); {
 		case ok && base != "":

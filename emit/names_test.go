@@ -150,7 +150,8 @@ func TestGoParamName(t *testing.T) {
 		{"pCount_out", "count"},
 		{"pi", "pi"},           // no prefix: nothing after it
 		{"pool", "pool"},       // a word that starts with p
-		{"pType", "pType"},     // type is a keyword: the prefix stays
+		{"pType", "typ"},       // type is a keyword: its rename
+		{"pFunc", "fn"},        // func too
 		{"pCopy", "pCopy"},     // copy is predeclared
 		{"phRet", "phRet"},     // ret is the body's
 		{"p_value", "p_value"}, // no upper-case letter after it
