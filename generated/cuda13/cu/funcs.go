@@ -3070,11 +3070,11 @@ func LibraryGetModule(library Library) (mod Module, err error) {
 // It wraps cuKernelGetFunction (symbol cuKernelGetFunction, cuda.h). It needs a
 // driver of CUDA 12.0 or newer.
 //
-// Returns in pFunc the handle of the function for the requested kernel kernel
-// and the current context. If function handle is not found, the call returns
+// Returns in fn the handle of the function for the requested kernel kernel and
+// the current context. If function handle is not found, the call returns
 // [ErrorNotFound].
 //
-//   - pFunc: (result) Returned function handle
+//   - fn: (result) Returned function handle
 //   - kernel: Kernel to retrieve function for the requested context
 //
 // Returns: [Success], [ErrorDeinitialized], [ErrorNotInitialized],
@@ -3083,14 +3083,14 @@ func LibraryGetModule(library Library) (mod Module, err error) {
 //
 // See also: [LibraryLoadData], [LibraryLoadFromFile], [LibraryUnload],
 // [LibraryGetKernel], [LibraryGetModule], [ModuleGetFunction].
-func KernelGetFunction(kernel Kernel) (pFunc Function, err error) {
+func KernelGetFunction(kernel Kernel) (fn Function, err error) {
 	sym, err := procKernelGetFunction.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&pFunc)), uintptr(kernel), 0, 0, 0, 0)
-	runtime.KeepAlive(&pFunc)
-	return pFunc, ffiimpl.Error(procKernelGetFunction, Result(r))
+	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(&fn)), uintptr(kernel), 0, 0, 0, 0)
+	runtime.KeepAlive(&fn)
+	return fn, ffiimpl.Error(procKernelGetFunction, Result(r))
 }
 
 // KernelGetLibrary returns a library handle.

@@ -13576,10 +13576,10 @@ func GraphNodeFindInClone(originalNode GraphNode, clonedGraph Graph) (node Graph
 // It wraps cudaGraphNodeGetType (symbol cudaGraphNodeGetType,
 // cuda_runtime_api.h).
 //
-// Returns the node type of node in pType.
+// Returns the node type of node in typ.
 //
 //   - node: Node to query
-//   - pType: (result) Pointer to return the node type
+//   - typ: (result) Pointer to return the node type
 //
 // Returns: [Success], [ErrorInvalidValue]
 //
@@ -13602,14 +13602,14 @@ func GraphNodeFindInClone(originalNode GraphNode, clonedGraph Graph) (node Graph
 // [GraphHostNodeSetParams], [GraphMemcpyNodeGetParams],
 // [GraphMemcpyNodeSetParams], [GraphMemsetNodeGetParams],
 // [GraphMemsetNodeSetParams].
-func GraphNodeGetType(node GraphNode) (pType GraphNodeType, err error) {
+func GraphNodeGetType(node GraphNode) (typ GraphNodeType, err error) {
 	sym, err := procGraphNodeGetType.Addr()
 	if err != nil {
 		return
 	}
-	r := ffiimpl.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&pType)), 0, 0, 0, 0)
-	runtime.KeepAlive(&pType)
-	return pType, ffiimpl.Error(procGraphNodeGetType, Error(r))
+	r := ffiimpl.CallInts(sym, uintptr(node), uintptr(unsafe.Pointer(&typ)), 0, 0, 0, 0)
+	runtime.KeepAlive(&typ)
+	return typ, ffiimpl.Error(procGraphNodeGetType, Error(r))
 }
 
 // GraphGetNodes returns a graph's nodes.
