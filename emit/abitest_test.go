@@ -20,6 +20,7 @@ const (
 func abiOptions(cudaVersion int64) Options {
 	return Options{
 		Origin:     versionLabel(cudaVersion),
+		Command:    "cugen gen -headers emit/testdata/abi -out emit/internal/abitest",
 		Demo:       true,
 		ImportPath: abiImportPath,
 	}

@@ -92,7 +92,9 @@ func stripFields(fs []ir.Field) []ir.Field {
 // manifest writes api's declarations, one a line (see the top of this file).
 func (m *model) manifest(api *ir.API) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# %s\n", m.header())
+	for _, l := range m.header() {
+		fmt.Fprintf(&b, "# %s\n", l)
+	}
 	fmt.Fprintf(&b, "# The C API of package %s without documentation, one declaration a line.\n", m.pkg)
 	writeManifest(&b, api)
 	return b.Bytes()

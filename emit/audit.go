@@ -10,7 +10,9 @@ import (
 // package (outputs, renames, skips, layouts, callbacks, arrays), sorted.
 func (m *model) auditText() []byte {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n", m.header())
+	for _, l := range m.header() {
+		fmt.Fprintf(&b, "# %s\n", l)
+	}
 	fmt.Fprintf(&b, "# Decisions cugen made for package %s, one per line. Kinds: out (a parameter\n", m.pkg)
 	b.WriteString("# became a result), inout (a pointer parameter stays a pointer), name (collision\n")
 	b.WriteString("# rule), skip (not bound), layout, callback, array (a pointer to several elements:\n")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/cugen/cugen/parser/ir"
 	"github.com/dave/jennifer/jen"
@@ -180,7 +181,7 @@ func listItem(s string) string {
 // length) are not listed, and a reference to a buffer's length says what
 // the wrapper passes; outputs are marked as results; parameters have their
 // Go names.
-func (m *model) wrapperDoc(fn *ir.Function, ps []*param) string {
+func (m *model) wrapperDoc(d *ir.Doc, ps []*param) string {
 	params := make(map[string]docParam, len(ps))
 	for _, p := range ps {
 		dp := docParam{goName: p.goName}
@@ -198,7 +199,94 @@ func (m *model) wrapperDoc(fn *ir.Function, ps []*param) string {
 		}
 		params[p.c.Name] = dp
 	}
-	return m.renderDoc(fn.Doc, params)
+	return m.renderDoc(d, params)
+}
+
+// leadDoc is a function's documentation with its first paragraph (the
+// header's \brief, or without one the first paragraph of the text) in the
+// form a Go doc comment starts with, the wrapper's name then what it does:
+// "Gets free and total memory" under MemGetInfo is "MemGetInfo gets free
+// and total memory.", "nvrtcCompileProgram compiles the given program." is
+// "CompileProgram compiles the given program.". ok is false, and d the
+// header's own, when that paragraph does not start with a verb or the C
+// name (cuBLAS documents nothing; "This API has been deprecated.").
+func leadDoc(goName string, fn *ir.Function) (d *ir.Doc, ok bool) {
+	if fn.Doc == nil {
+		return nil, false
+	}
+	c := *fn.Doc
+	text, body := c.Brief, c.Body
+	if text == "" && len(body) > 0 && body[0].Kind == ir.Paragraph {
+		text, body = body[0].Text, body[1:]
+	}
+	w, rest, _ := strings.Cut(strings.TrimSpace(text), " ")
+	var lead string
+	switch {
+	case w == "":
+		return fn.Doc, false
+	case w == fn.Name || w == fn.Symbol:
+		lead = goName
+	default:
+		verb, ok := thirdPerson(strings.TrimSuffix(w, "'s")) // "Update's a graph node's parameters"
+		if !ok {
+			return fn.Doc, false
+		}
+		lead = goName + " " + verb
+	}
+	if rest = strings.TrimSpace(rest); rest != "" {
+		lead += " " + rest
+	}
+	if !strings.ContainsAny(lead[len(lead)-1:], ".!?:") {
+		lead += "."
+	}
+	c.Brief, c.Body = lead, body
+	return &c, true
+}
+
+// thirdPerson is the verb a brief starts with, in the form that follows
+// the function's name: Gets -> gets, Get -> gets, Query -> queries, Attach
+// -> attaches, Setup -> sets up. ok is false for a word that is no verb
+// (an initialism, a name in camelCase, a word with punctuation, one of
+// notVerbs or one ending like a participle, an adjective or a noun).
+func thirdPerson(w string) (string, bool) {
+	if w == "" {
+		return "", false
+	}
+	for i, r := range w {
+		if !unicode.IsLetter(r) || i > 0 && !unicode.IsLower(r) {
+			return "", false
+		}
+	}
+	l := strings.ToLower(w)
+	if notVerbs[l] {
+		return "", false
+	}
+	for _, suf := range []string{"ed", "ing", "ion", "ions", "ly", "al"} {
+		if strings.HasSuffix(l, suf) {
+			return "", false
+		}
+	}
+	switch {
+	case l == "setup":
+		return "sets up", true
+	case strings.HasSuffix(l, "s") && !strings.HasSuffix(l, "ss"):
+		return l, true // Gets, Returns, Copies
+	case len(l) > 1 && strings.HasSuffix(l, "y") && !strings.ContainsRune("aeiou", rune(l[len(l)-2])):
+		return l[:len(l)-1] + "ies", true
+	case strings.HasSuffix(l, "sh"), strings.HasSuffix(l, "ch"), strings.HasSuffix(l, "ss"),
+		strings.HasSuffix(l, "x"), strings.HasSuffix(l, "z"), strings.HasSuffix(l, "o"):
+		return l + "es", true
+	}
+	return l + "s", true
+}
+
+// notVerbs are words CUDA's briefs start with that are no verb ("Given an
+// address, returns ...", "Helper function ...", "This API ...").
+var notVerbs = map[string]bool{
+	"a": true, "an": true, "the": true, "this": true, "these": true, "each": true, "all": true,
+	"given": true, "helper": true, "matrix": true, "please": true, "routine": true,
+	"if": true, "when": true, "for": true, "in": true, "on": true, "with": true, "note": true,
+	"old": true, "new": true, "inline": true,
 }
 
 // headerMessage shortens an enum value's doc to a message: the first

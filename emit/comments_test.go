@@ -80,7 +80,7 @@ func renderComments(t *testing.T, m *model, api *ir.API) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		entry("func", f.Name, f.Doc, m.wrapperDoc(f, ps))
+		entry("func", f.Name, f.Doc, m.funcDoc(f, ps))
 	}
 	for _, e := range api.Enums {
 		if !inSnippet(e.Pos) {
@@ -160,6 +160,51 @@ func TestGeneratedDocsPlain(t *testing.T) {
 			if m := markupRE.FindString(text); m != "" {
 				t.Errorf("%s:%d: %q in %q", f, i+1, m, l)
 			}
+		}
+	}
+}
+
+// TestLeadDoc: a wrapper's doc comment starts with its Go name and the
+// header's brief in the form that follows it (STYLE item 5); a brief that
+// does not start with a verb or the C name leaves the doc as it is.
+func TestLeadDoc(t *testing.T) {
+	for _, c := range []struct {
+		brief, body string
+		want        string // "" for no lead
+	}{
+		{"Gets free and total memory", "", "MemGetInfo gets free and total memory."},
+		{"Get the state of the primary context", "", "MemGetInfo gets the state of the primary context."},
+		{"Query lazy loading mode", "", "MemGetInfo queries lazy loading mode."},
+		{"Attach memory to a stream asynchronously", "", "MemGetInfo attaches memory to a stream asynchronously."},
+		{"Update's a graph node's parameters", "", "MemGetInfo updates a graph node's parameters."},
+		{"Setup starting states.", "", "MemGetInfo sets up starting states."},
+		{"retrieve the current size of the PCH Heap.", "", "MemGetInfo retrieves the current size of the PCH Heap."},
+		{"Returns in \\p *free the free memory:", "", "MemGetInfo returns in \\p *free the free memory:"},
+		{"cuMemGetInfo gets memory.", "", "MemGetInfo gets memory."},
+		{"", "Retrieves the version. More text.", "MemGetInfo retrieves the version. More text."},
+		{"Given an address \\p addr, returns the handle.", "", ""},
+		{"This API has been deprecated.", "", ""},
+		{"Versioned wrapper around ::cuFoo", "", ""},
+		{"Internal. Do not use directly.", "", ""},
+		{"Experimental: Logger callback setter.", "", ""},
+		{"GPU memory", "", ""},
+		{"cudaMalloc allocates", "", ""},
+		{"", "", ""},
+	} {
+		fn := &ir.Function{Name: "cuMemGetInfo", Symbol: "cuMemGetInfo_v2", Doc: &ir.Doc{Brief: c.brief}}
+		if c.body != "" {
+			fn.Doc.Body = []ir.Block{{Kind: ir.Paragraph, Text: c.body}}
+		}
+		d, ok := leadDoc("MemGetInfo", fn)
+		switch {
+		case c.want == "" && ok:
+			t.Errorf("%q: lead %q, want none", c.brief, d.Brief)
+		case c.want == "" && d != fn.Doc:
+			t.Errorf("%q: no lead, but the doc changed", c.brief)
+		case c.want != "" && (!ok || d.Brief != c.want):
+			t.Errorf("%q: lead %q (%v), want %q", c.brief+c.body, d.Brief, ok, c.want)
+		case c.want != "" && len(d.Body) != 0:
+			t.Errorf("%q: the paragraph that leads is still in the body", c.body)
 		}
 	}
 }

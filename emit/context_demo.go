@@ -1,7 +1,6 @@
 package emit
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/dave/jennifer/jen"
@@ -31,7 +30,7 @@ func demoTest(drv, rt *model, importPath string) ([]byte, error) {
 	cuPath := importPath + "/cu"
 	rtPath := importPath + "/cudart"
 	f := jen.NewFilePathName(rtPath+"_test", "cudart_test")
-	f.HeaderComment(rt.header())
+	rt.headerComment(f)
 	f.ImportName(cuPath, "cu")
 	f.ImportName(rtPath, "cudart")
 	f.ImportName(TestPath, "cugentest")
@@ -78,9 +77,5 @@ func demoTest(drv, rt *model, importPath string) ([]byte, error) {
 	f.Comment("TestContextPerThread shows that the current context belongs to the OS thread.")
 	f.Func().Id("TestContextPerThread").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
 		jen.Qual(TestPath, "ContextPerThread").Call(jen.Id("t"), jen.Id("demoAPI").Call()))
-	var b bytes.Buffer
-	if err := f.Render(&b); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return renderFile(f)
 }

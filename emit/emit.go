@@ -20,6 +20,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"go/format"
 	"runtime"
 	"strconv"
 	"sync"
@@ -49,6 +50,12 @@ type Options struct {
 	// Origin names the header set in every file header, e.g.
 	// "CUDA 12.4 headers (headers.lock set 12.4)". No paths, no dates.
 	Origin string
+	// Command is the cugen command line that regenerates the output, run
+	// from the root of the module that holds it ("cugen gen -set 12.4 -out
+	// generated/cuda12"): every file header's second line, as x/sys's
+	// generated files start with theirs. No machine paths: cmd/cugen
+	// writes a directory outside the module as DIR. Empty leaves it out.
+	Command string
 	// Demo adds the context-demo test (package cudart, using cu too).
 	Demo bool
 	// ImportPath is the Go import path of the output directory (the parent
@@ -189,11 +196,11 @@ func (m *model) generate() (*Package, error) {
 		if err := f.gen(jf); err != nil {
 			return nil, fmt.Errorf("emit %s/%s: %w", m.pkg, f.name, err)
 		}
-		var b bytes.Buffer
-		if err := jf.Render(&b); err != nil {
+		src, err := renderFile(jf)
+		if err != nil {
 			return nil, fmt.Errorf("emit %s/%s: rendering: %w", m.pkg, f.name, err)
 		}
-		pkg.Files[f.name] = b.Bytes()
+		pkg.Files[f.name] = src
 	}
 	pkg.Files[manifestFile] = m.manifest(m.manifestAPI())
 	src, err := m.symbolsTest()
@@ -207,8 +214,36 @@ func (m *model) generate() (*Package, error) {
 	return pkg, nil
 }
 
-func (m *model) header() string {
-	return fmt.Sprintf("%s from %s. DO NOT EDIT.", genfiles.Marker, m.opts.Origin)
+// header is a generated file's first lines, without the comment marker:
+// cugen's marker line with its version and the headers' origin (see
+// [genfiles.IsGenerated]), then the command that regenerates the file, if known.
+func (m *model) header() []string {
+	h := []string{fmt.Sprintf("%s %s from %s. DO NOT EDIT.", genfiles.Marker, Version, m.opts.Origin)}
+	if m.opts.Command != "" {
+		h = append(h, m.opts.Command)
+	}
+	return h
+}
+
+// headerComment starts f with the header's lines.
+func (m *model) headerComment(f *jen.File) {
+	for _, l := range m.header() {
+		f.HeaderComment(l)
+	}
+}
+
+// renderFile renders f (jennifer formats it) with every comment held to the
+// width (wrapComments), formatted again where that rewrapped one.
+func renderFile(f *jen.File) ([]byte, error) {
+	var b bytes.Buffer
+	if err := f.Render(&b); err != nil {
+		return nil, err
+	}
+	src := b.Bytes()
+	if w := wrapComments(src); !bytes.Equal(w, src) {
+		return format.Source(w)
+	}
+	return src, nil
 }
 
 // ffiVersion is the version of package ffiimpl's API the generated code
@@ -219,7 +254,7 @@ const ffiVersion = ffiimpl.Version
 
 func (m *model) newFile() *jen.File {
 	f := jen.NewFile(m.pkg)
-	f.HeaderComment(m.header())
+	m.headerComment(f)
 	f.ImportName(FFIPath, "ffi")
 	f.ImportName(FFIImplPath, "ffiimpl")
 	return f

@@ -49,15 +49,22 @@ func checkGeneratedFiles(t *testing.T, pkgs []*Package) {
 			if name == "funcs.go" {
 				checkFuncDocs(t, p.Name, src)
 			}
+			if errs, _ := commentWidthErrors(p.Name+"/"+name, src); len(errs) > 0 {
+				t.Errorf("%d comment lines past %d columns, the first: %s", len(errs), commentWidth, errs[0])
+			}
 		}
 	}
 }
 
-// wrapsDocRE is the first line of a wrapper's doc comment (STYLE: the Go
-// identifier, then the C API name, the linked symbol and the header).
-// An alias macro's function says what it calls instead.
+// A wrapper's doc comment (STYLE item 5) starts with the Go identifier:
+// "MemGetInfo gets free and total memory." from the header's brief, then
+// says where it comes from in its own paragraph: "It wraps cuMemGetInfo
+// (symbol cuMemGetInfo_v2, cuda.h).". Without a brief to lead, the first
+// paragraph is that: "MemGetInfo wraps cuMemGetInfo (symbol ...).". An
+// alias macro's function says what it calls instead.
 var (
 	wrapsDocRE = regexp.MustCompile(`^(\w+) wraps (\w+) \(symbol (\w+), ([\w./]+)\)\.`)
+	itWrapsRE  = regexp.MustCompile(`^It wraps (\w+) \(symbol (\w+), ([\w./]+)\)\.`)
 	aliasDocRE = regexp.MustCompile(`^(\w+) is (\w+), which ([\w./]+) defines as (\w+): it calls \[(\w+)\]\.`)
 )
 
@@ -73,12 +80,24 @@ func checkFuncDocs(t *testing.T, pkg string, src []byte) {
 		if !ok || fd.Recv != nil || !fd.Name.IsExported() {
 			continue
 		}
-		m := wrapsDocRE.FindStringSubmatch(fd.Doc.Text())
-		if m == nil {
-			m = aliasDocRE.FindStringSubmatch(fd.Doc.Text())
+		paras := strings.Split(fd.Doc.Text(), "\n\n")
+		for i, p := range paras {
+			paras[i] = strings.Join(strings.Fields(p), " ")
 		}
-		if m == nil || m[1] != fd.Name.Name {
-			t.Errorf("%s.%s: doc comment does not start %q", pkg, fd.Name.Name, fd.Name.Name+" wraps cuX (symbol cuX_v2, cuda.h).")
+		name := fd.Name.Name
+		first, _, _ := strings.Cut(paras[0], " ")
+		var m []string
+		switch {
+		case wrapsDocRE.MatchString(paras[0]):
+			m = wrapsDocRE.FindStringSubmatch(paras[0])
+		case aliasDocRE.MatchString(paras[0]):
+			m = aliasDocRE.FindStringSubmatch(paras[0])
+		case len(paras) > 1 && itWrapsRE.MatchString(paras[1]):
+			m = []string{paras[0], first}
+		}
+		if m == nil || m[1] != name || first != name {
+			t.Errorf("%s.%s: doc comment does not start %q then %q (or %q)", pkg, name,
+				name+" does what the brief says.", "It wraps cuX (symbol cuX_v2, cuda.h).", name+" wraps cuX (symbol cuX_v2, cuda.h).")
 		}
 	}
 }

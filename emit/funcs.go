@@ -735,19 +735,33 @@ func (m *model) newWrapper(fn *ir.Function, ps []*param) *wrapper {
 func (m *model) funcDoc(fn *ir.Function, ps []*param) string {
 	name := m.funcNames[fn]
 	errRes := m.isErrorResult(fn.Result)
-	text := name + " " + fmt.Sprintf("wraps %s (symbol %s, %s).", fn.Name, fn.Symbol, fn.Pos.File)
+	// Where it comes from, after what it does (the header's brief), or
+	// first when the header says nothing that can lead.
+	prov := fmt.Sprintf("wraps %s (symbol %s, %s).", fn.Name, fn.Symbol, fn.Pos.File)
 	switch {
 	case fn.SinceVersion == 0:
 	case m.desc.Since != "":
-		text += fmt.Sprintf(" It needs %s %s or newer.", m.desc.Since, versionString(int64(fn.SinceVersion)))
+		prov += fmt.Sprintf(" It needs %s %s or newer.", m.desc.Since, versionString(int64(fn.SinceVersion)))
 	default:
-		text += fmt.Sprintf(" It needs a driver of CUDA %s or newer.", versionString(int64(fn.SinceVersion)))
+		prov += fmt.Sprintf(" It needs a driver of CUDA %s or newer.", versionString(int64(fn.SinceVersion)))
 	}
 	if !errRes && fn.Result.Kind != ir.Void {
-		text += " It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why)."
+		prov += " It has no error result: if the library or the symbol cannot be loaded it returns the zero value (SharedLibrary().Load() says why)."
 	}
-	if d := m.wrapperDoc(fn, ps); d != "" {
-		text += "\n\n" + d
+	doc, led := leadDoc(name, fn)
+	d := m.wrapperDoc(doc, ps)
+	var text string
+	if led {
+		lead, rest, _ := strings.Cut(d, "\n\n")
+		text = lead + "\n\n" + wrapText("It "+prov, docCommentWidth)
+		if rest != "" {
+			text += "\n\n" + rest
+		}
+	} else {
+		text = wrapText(name+" "+prov, docCommentWidth)
+		if d != "" {
+			text += "\n\n" + d
+		}
 	}
 	if d := launchArrayDoc(ps); d != "" {
 		text += "\n\n" + d

@@ -289,7 +289,7 @@ func TestSignatures(t *testing.T) {
 			"func S1(dev Device) (name string, err error)"},
 		{`/** \param pStr - Returned string */
 		  CUresult CUDAAPI cuS2(CUresult error, const char **pStr);`,
-			"func S2(errorCode Result) (pStr string, err error)"},
+			"func S2(errorCode Result) (str string, err error)"},
 		{`CUresult CUDAAPI cuS3(const char *name, const void *data);`,
 			"func S3(name string, data unsafe.Pointer) error"},
 		{`CUresult CUDAAPI cuS4(CUmixed m, float f, double d, CUvec3 v);`,

@@ -112,6 +112,12 @@ func goParamName(c string) string { return goParamNames([]string{c})[0] }
 //   - the _out marker of an output is dropped (captureStatus_out ->
 //     captureStatus), or spelled Out if another parameter has the plain
 //     name;
+//   - C's Hungarian pointer prefix p, ph or pp before an upper-case letter
+//     is dropped and the rest lowered as Go spells it (phStream -> stream,
+//     pMilliseconds -> milliseconds, ppData -> data, pUUID -> uuid),
+//     or, where that is reserved (below), its rename (pType -> typ,
+//     pFunc -> fn); where those are taken or there is none, the name
+//     keeps its prefix (pCopy stays pCopy);
 //   - a Go keyword, a predeclared identifier or a name the generated body
 //     uses (bodyNames) is replaced by its entry in paramRenames (error ->
 //     errorCode, type -> typ, func -> fn, len -> length), the first one no
@@ -133,13 +139,16 @@ func goParamNames(cs []string) []string {
 	used := map[string]bool{}
 	for i, n := range lowered {
 		var cands []string
+		if s := unhungarian(strings.TrimSuffix(cs[i], "_out")); s != "" {
+			cands = append(append(cands, s), paramRenames[s]...) // pType -> typ
+		}
 		switch base, ok := strings.CutSuffix(n, "_out"); {
 		case ok && base != "":
-			cands = []string{base, base + "Out"}
+			cands = append(cands, base, base+"Out")
 		case reservedParam(n):
-			cands = append(append([]string(nil), paramRenames[n]...), n+"Arg")
+			cands = append(append(cands, paramRenames[n]...), n+"Arg")
 		default:
-			cands = []string{n}
+			cands = append(cands, n)
 		}
 		for _, c := range cands {
 			if !reservedParam(c) && !used[c] && (c == n || !plain[c]) {
@@ -153,6 +162,50 @@ func goParamNames(cs []string) []string {
 		used[out[i]] = true
 	}
 	return out
+}
+
+// unhungarian is c without its Hungarian pointer prefix (p, ph or pp
+// before an upper-case letter), lowered as a Go name: phStream -> stream,
+// pUUID -> uuid, pCUBINSize -> cubinSize; "" when c has no such prefix.
+func unhungarian(c string) string {
+	for _, pre := range []string{"pp", "ph", "p"} {
+		rest, ok := strings.CutPrefix(c, pre)
+		if !ok || rest == "" || !unicode.IsUpper(rune(rest[0])) {
+			continue
+		}
+		if !isIdent(rest) {
+			return ""
+		}
+		return lowerInitial(rest)
+	}
+	return ""
+}
+
+// lowerInitial lowers the leading upper-case run of an identifier as Go
+// spells an initialism at the start of a name: Count -> count, UUID ->
+// uuid, CUBINSize -> cubinSize (the last capital starts the next word).
+func lowerInitial(s string) string {
+	rs := []rune(s)
+	n := 0
+	for n < len(rs) && unicode.IsUpper(rs[n]) {
+		n++
+	}
+	if n > 1 && n < len(rs) && unicode.IsLower(rs[n]) {
+		n-- // the capital of the next word
+	}
+	for i := 0; i < n; i++ {
+		rs[i] = unicode.ToLower(rs[i])
+	}
+	return string(rs)
+}
+
+func isIdent(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // paramRenames are the Go names of C parameter names that Go or the

@@ -113,7 +113,7 @@ func TestGoParamName(t *testing.T) {
 		{"", "arg"},
 		{"ordinal", "ordinal"},
 		{"Flags", "flags"},
-		{"pCtx", "pCtx"},
+		{"pCtx", "ctx"},
 		// The renames table: err is the wrapper's error result.
 		{"error", "errorCode"},
 		{"err", "errorCode"},
@@ -140,6 +140,21 @@ func TestGoParamName(t *testing.T) {
 		// The _out marker of an output.
 		{"captureStatus_out", "captureStatus"},
 		{"_out", "_out"},
+		// C's Hungarian pointer prefixes.
+		{"phStream", "stream"},
+		{"pMilliseconds", "milliseconds"},
+		{"pCount", "count"},
+		{"ppData", "data"},
+		{"pUUID", "uuid"},
+		{"pCUBINSize", "cubinSize"},
+		{"pCount_out", "count"},
+		{"pi", "pi"},           // no prefix: nothing after it
+		{"pool", "pool"},       // a word that starts with p
+		{"pType", "typ"},       // type is a keyword: its rename
+		{"pFunc", "fn"},        // func too
+		{"pCopy", "pCopy"},     // copy is predeclared
+		{"phRet", "phRet"},     // ret is the body's
+		{"p_value", "p_value"}, // no upper-case letter after it
 	} {
 		if got := goParamName(c.in); got != c.want {
 			t.Errorf("goParamName(%q) = %q, want %q", c.in, got, c.want)
@@ -157,6 +172,10 @@ func TestGoParamNamesClash(t *testing.T) {
 		{[]string{"len", "length"}, []string{"n", "length"}},
 		{[]string{"type", "typ", "typeArg"}, []string{"typeArg0", "typ", "typeArg"}},
 		{[]string{"error", "errorCode"}, []string{"errorArg", "errorCode"}},
+		{[]string{"pCount", "count"}, []string{"pCount", "count"}},
+		{[]string{"count", "pCount"}, []string{"count", "pCount"}},
+		{[]string{"phStream", "pStream"}, []string{"stream", "pStream"}},
+		{[]string{"pGraph_out", "graph"}, []string{"pGraph", "graph"}},
 	} {
 		got := goParamNames(c.in)
 		if strings.Join(got, ",") != strings.Join(c.want, ",") {

@@ -70,7 +70,7 @@ func load124(tb testing.TB) (*ir.API, string) {
 
 // opts124 are the Options cmd/cugen uses for generated/cuda12.
 func opts124(origin string) Options {
-	return Options{Origin: origin, Demo: true, ImportPath: "github.com/cugen/cugen/generated/cuda12"}
+	return Options{Origin: origin, Command: "cugen gen -set 12.4 -out generated/cuda12", Demo: true, ImportPath: "github.com/cugen/cugen/generated/cuda12"}
 }
 
 // staleFiles compares generated packages with the directories they were

@@ -1,8 +1,6 @@
 package emit
 
 import (
-	"bytes"
-
 	"github.com/cugen/cugen/library"
 
 	"github.com/dave/jennifer/jen"
@@ -14,7 +12,7 @@ import (
 // the test hands it the library and the version function.
 func (m *model) symbolsTest() ([]byte, error) {
 	f := jen.NewFile(m.pkg)
-	f.HeaderComment(m.header())
+	m.headerComment(f)
 	f.ImportName(TestPath, "cugentest")
 	// A package without a version function (a test fixture) only logs.
 	version := jen.Nil()
@@ -52,9 +50,5 @@ func (m *model) symbolsTest() ([]byte, error) {
 	f.Func().Id("TestSymbolsResolve").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
 		jen.Qual(TestPath, "Symbols").Call(append([]jen.Code{jen.Id("t"), jen.Id("lib"), version, header}, unexported...)...),
 	)
-	var b bytes.Buffer
-	if err := f.Render(&b); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return renderFile(f)
 }

@@ -126,3 +126,113 @@ func listMarker(w string) bool {
 	}
 	return false
 }
+
+// wrapComments rewraps, in gofmt'd Go source, each group of full-line //
+// comments (consecutive lines at one indentation) that has a line past
+// commentWidth columns, a tab counting four, at the width left after its
+// indentation and "// ": the one place every generated comment is held
+// to the width, whichever part of emit wrote it. A group within the
+// width is left as it is; code lines (//\t...) and a word longer than
+// the width keep their lines (see wrapText); directives (//go:) are not
+// comments to wrap. The file's header lines (the group at line 1) are
+// left whole: the marker line must be one line.
+func wrapComments(src []byte) []byte {
+	lines := strings.Split(string(src), "\n")
+	var out []string
+	changed := false
+	for i := 0; i < len(lines); {
+		indent, ok := commentLine(lines[i])
+		if !ok {
+			out = append(out, lines[i])
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(lines) {
+			if in, ok := commentLine(lines[j]); !ok || in != indent {
+				break
+			}
+			j++
+		}
+		group := lines[i:j]
+		if i == 0 || !needsWrap(group) {
+			out = append(out, group...)
+			i = j
+			continue
+		}
+		texts := make([]string, len(group))
+		for k, l := range group {
+			t := strings.TrimPrefix(l[len(indent):], "//")
+			texts[k] = strings.TrimPrefix(t, " ")
+		}
+		width := commentWidth - columns(indent) - 3
+		for _, t := range strings.Split(wrapText(strings.Join(texts, "\n"), width), "\n") {
+			switch {
+			case t == "":
+				out = append(out, indent+"//")
+			case strings.HasPrefix(t, "\t"):
+				out = append(out, indent+"//"+t)
+			default:
+				out = append(out, indent+"// "+t)
+			}
+		}
+		changed = true
+		i = j
+	}
+	if !changed {
+		return src
+	}
+	return []byte(strings.Join(out, "\n"))
+}
+
+// commentLine reports whether l is a full-line // comment (not a
+// directive such as //go:build), and its indentation.
+func commentLine(l string) (indent string, ok bool) {
+	body := strings.TrimLeft(l, "\t")
+	if !strings.HasPrefix(body, "//") {
+		return "", false
+	}
+	if rest := body[2:]; rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+		return "", false // //go:generate, //line, //export
+	}
+	return l[:len(l)-len(body)], true
+}
+
+// needsWrap reports a comment group with a line of text (not code) past
+// commentWidth columns.
+func needsWrap(group []string) bool {
+	for _, l := range group {
+		if columns(l) > commentWidth && !preformatted(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// preformatted reports a comment line that cannot be wrapped: a code line
+// (//\t...), or one word (after a list marker) longer than the width.
+func preformatted(l string) bool {
+	body := strings.TrimLeft(l, "\t")
+	body = strings.TrimPrefix(body, "//")
+	if strings.HasPrefix(body, "\t") {
+		return true
+	}
+	words := strings.Fields(body)
+	if len(words) == 2 && listMarker(words[0]) {
+		words = words[1:]
+	}
+	return len(words) == 1
+}
+
+// columns is the width of l with a tab as four columns.
+func columns(l string) int {
+	n := 0
+	for _, r := range l {
+		if r == '\t' {
+			n += 4
+		} else {
+			n++
+		}
+	}
+	return n
+}

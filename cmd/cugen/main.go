@@ -320,7 +320,8 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	pkgs, err := emit.Generate(api, emit.Options{Origin: origin, Demo: *demo, ImportPath: *importPath})
+	command := genCommand(src, *irFile, *originFlag, *demo, *out, *importPath)
+	pkgs, err := emit.Generate(api, emit.Options{Origin: origin, Command: command, Demo: *demo, ImportPath: *importPath})
 	if err != nil {
 		return err
 	}

@@ -893,8 +893,18 @@ func TestGenFromCompressedIR(t *testing.T) {
 		for _, f := range files {
 			a, _ := os.ReadFile(f)
 			b, err := os.ReadFile(filepath.Join(fromIR, pkg, filepath.Base(f)))
+			// The header's second line is the command that regenerates
+			// the file, which differs; the rest may not.
+			a, cmdA := cutCommandLine(a)
+			b, cmdB := cutCommandLine(b)
 			if err != nil || !bytes.Equal(a, b) {
 				t.Errorf("%s/%s differs between gen -headers and gen -ir (%v)", pkg, filepath.Base(f), err)
+			}
+			if want := "cugen gen -headers DIR -out DIR -importpath example.com/x"; cmdA != want {
+				t.Errorf("%s/%s: gen -headers recorded %q, want %q", pkg, filepath.Base(f), cmdA, want)
+			}
+			if want := "cugen gen -ir DIR -out DIR -importpath example.com/x"; cmdB != want {
+				t.Errorf("%s/%s: gen -ir recorded %q, want %q", pkg, filepath.Base(f), cmdB, want)
 			}
 		}
 	}
@@ -1024,4 +1034,13 @@ func TestGenHostileCache(t *testing.T) {
 			untouched(t, out)
 		})
 	}
+}
+
+// cutCommandLine removes a generated file's second line, the command that
+// regenerates it ("// cugen gen ..." or "# cugen gen ..."), and returns it.
+func cutCommandLine(b []byte) ([]byte, string) {
+	first, rest, _ := bytes.Cut(b, []byte("\n"))
+	second, rest, _ := bytes.Cut(rest, []byte("\n"))
+	cmd := strings.TrimPrefix(strings.TrimPrefix(string(second), "// "), "# ")
+	return append(append(first, '\n'), rest...), cmd
 }

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// genCommand is the cugen gen command line that regenerates out, which
+// every generated file records under its marker line (emit.Options.Command):
+// the flags that decide what is written, each path relative to the root of
+// the module cugen runs in (the command runs from there), so it names no
+// machine's directories. The output directory comes from its import path
+// when that is inside the module, so that make check's temporary
+// directory records the same command as make generate; -check is left
+// out, and -importpath unless it is outside the module. A directory
+// outside the module (a toolkit's include directory) is written DIR.
+func genCommand(src *source, irFile, origin string, demo bool, out, importPath string) string {
+	root, mod := moduleRoot()
+	rel := func(p string) string {
+		if root == "" {
+			if filepath.IsLocal(p) {
+				return filepath.ToSlash(filepath.Clean(p))
+			}
+			return "DIR"
+		}
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return "DIR"
+		}
+		r, err := filepath.Rel(root, abs)
+		if err != nil || !filepath.IsLocal(r) && r != "." {
+			return "DIR"
+		}
+		return filepath.ToSlash(r)
+	}
+	args := []string{"cugen", "gen"}
+	switch {
+	case irFile != "":
+		args = append(args, "-ir", rel(irFile))
+		if origin != "" {
+			args = append(args, "-origin", shellQuote(origin))
+		}
+	case *src.set != "":
+		args = append(args, "-set", *src.set)
+		if l := rel(*src.lockPath); l != "headers.lock" {
+			args = append(args, "-lock", l)
+		}
+	default:
+		args = append(args, "-headers", rel(*src.headers))
+		for _, w := range src.extra {
+			args = append(args, "-with", rel(w))
+		}
+	}
+	if !demo {
+		args = append(args, "-demo=false")
+	}
+	o, derived := rel(out), false
+	if mod != "" && importPath != "" {
+		if r, ok := strings.CutPrefix(importPath, mod+"/"); ok {
+			o, derived = r, true
+		} else if importPath == mod {
+			o, derived = ".", true
+		}
+	}
+	args = append(args, "-out", o)
+	if !derived && importPath != "" {
+		args = append(args, "-importpath", importPath)
+	}
+	return strings.Join(args, " ")
+}
+
+// moduleRoot is the directory of the go.mod above the working directory
+// and its module path; "" outside a module.
+func moduleRoot() (root, mod string) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", ""
+	}
+	for d := wd; ; d = filepath.Dir(d) {
+		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
+			return d, modulePath(b)
+		}
+		if filepath.Dir(d) == d {
+			return "", ""
+		}
+	}
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
