@@ -163,7 +163,7 @@ func jsonError(file string, data []byte, dec *json.Decoder, err error) error {
 		// Offset is just past the byte that broke the syntax.
 		return fmt.Errorf("%s:%s: not JSON: %s", file, lineCol(data, syn.Offset-1), syn.Error())
 	case errors.As(err, &typ):
-		return fmt.Errorf("%s:%s: field %s: a JSON %s where a %s goes", file, lineCol(data, typ.Offset), jsonField(typ.Field), typ.Value, jsonKind(typ.Type.Kind().String()))
+		return fmt.Errorf("%s:%s: field %s: a JSON %s where %s goes", file, lineCol(data, typ.Offset), jsonField(typ.Field), typ.Value, jsonKind(typ.Type.Kind().String()))
 	case errors.Is(err, io.EOF):
 		return fmt.Errorf("%s: empty: a library description is a JSON object", file)
 	case errors.Is(err, io.ErrUnexpectedEOF):
@@ -240,11 +240,13 @@ func jsonField(f string) string {
 func jsonKind(k string) string {
 	switch k {
 	case "slice":
-		return "list"
+		return "a list"
 	case "map", "struct", "ptr":
-		return "object"
+		return "an object"
+	case "int", "int64":
+		return "an integer"
 	}
-	return k
+	return "a " + k
 }
 
 // lineCol is the line:column of byte offset off in data.

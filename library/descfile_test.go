@@ -70,7 +70,7 @@ func TestBadDescFiles(t *testing.T) {
 		{"unknown nested field", swap(`"why": "n elements"`, `"because": "n elements"`), `mylib.json: unknown field "overrides.arrays[\"mylibSum.x\"].because"`},
 		{"wrong type", swap(`"headers": ["mylib.h"]`, `"headers": "mylib.h"`), "mylib.json:3:23: field headers: a JSON string where a list goes"},
 		{"trailing", goodDesc + "{}", "mylib.json:15:2: more after the description's closing brace"},
-		{"a list", `[]`, "field (the description): a JSON array where a object goes"},
+		{"a list", `[]`, "field (the description): a JSON array where an object goes"},
 		{"no package", swap(`"package": "mylib",`, ``), "mylib.json: field package: required"},
 		{"bad package", swap(`"package": "mylib"`, `"package": "My-Lib"`), `mylib.json: field package: "My-Lib" is not a Go package name`},
 		{"keyword package", swap(`"package": "mylib"`, `"package": "func"`), `field package: "func" is reserved`},
