@@ -298,8 +298,9 @@ func (j *DescJSON) desc() (*Desc, error) {
 	if err := oneLine(title, 80); err != nil {
 		return nil, bad("title", "%v", err)
 	}
-	if len(j.Doc) > 64<<10 || !utf8.ValidString(j.Doc) {
-		return nil, bad("doc", "not UTF-8 text of at most 64 KiB")
+	if len(j.Doc) > 64<<10 || !utf8.ValidString(j.Doc) || strings.ContainsFunc(j.Doc, func(r rune) bool { return !unicode.IsPrint(r) && r != '\n' && r != '\t' }) {
+		// It becomes the lines of a Go comment.
+		return nil, bad("doc", "not printable UTF-8 text (lines, tabs) of at most 64 KiB")
 	}
 	if len(j.Headers) == 0 {
 		return nil, bad("headers", "required: the headers declaring the library, as #include <...> names them")

@@ -88,6 +88,7 @@ func TestBadDescFiles(t *testing.T) {
 		{"bad env var", swap(`"MYLIB_LIBRARY"`, `"MYLIB LIBRARY"`), `mylib.json: field envVar: "MYLIB LIBRARY" is not an environment variable name`},
 		{"no identify", swap(`"errorString": "mylibGetErrorString",`, ``), "mylib.json: field identify: required without errorString"},
 		{"title newline", swap(`"package": "mylib",`, `"package": "mylib", "title": "my\nlib",`), `mylib.json: field title: "my\nlib": one line of printable text`},
+		{"doc with a NUL", swap(`"package": "mylib",`, `"package": "mylib", "doc": "a\u0000b",`), "mylib.json: field doc: not printable UTF-8 text"},
 		{"bad direction", swap(`"dir": "out"`, `"dir": "output"`), `mylib.json: field overrides.directions: "mylibGet.v": dir "output" is not in, out or inout`},
 		{"direction key", swap(`"mylibGet.v"`, `"mylibGet"`), `mylib.json: field overrides.directions: "mylibGet": not FUNCTION.PARAMETER`},
 		{"no why", swap(`"why": "n elements"`, `"why": ""`), `mylib.json: field overrides.arrays: "mylibSum.x": why is required`},
@@ -104,6 +105,27 @@ func TestBadDescFiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzDecodeDesc: whatever the bytes, DecodeDesc returns a description
+// that passes Check or a one-line error naming the file; it never panics.
+func FuzzDecodeDesc(f *testing.F) {
+	f.Add([]byte(goodDesc))
+	f.Add([]byte(`{"package": "x", "overrides": {"arrays": {"a.b": {"len": -1}}}}`))
+	f.Add([]byte(`[{"package": 1}]`))
+	f.Add([]byte(`{"overrides": {"directions": {"f.p": []}}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, err := library.DecodeDesc("f.json", data)
+		if err != nil {
+			if msg := err.Error(); !strings.HasPrefix(msg, "f.json") || strings.Contains(msg, "\n") {
+				t.Fatalf("error %q: not one line starting with the file", msg)
+			}
+			return
+		}
+		if err := library.Check([]*library.Desc{library.Driver, library.Runtime, d.Desc}); err != nil {
+			t.Fatalf("decoded a description Check refuses: %v", err)
+		}
+	})
 }
 
 // TestReadDescFileBounded: a description file is read as hostile input:
