@@ -235,6 +235,11 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 				switch {
 				case registered:
 					why = "registered until " + m.desc.Overrides.RegisteredCallbacks[f.Name] + ", which releases its handle"
+					if m.desc.Overrides.RegisteredCallbacks[f.Name] == "" {
+						// A logger set until the next call (a description
+						// file's library): nothing says when C is done.
+						why = "registered with no unregister function: the Go func is kept for the rest of the process"
+					}
 					p.life = lifeRegistered
 				case m.streamParam(ps) != nil && m.isErrorResult(f.Result):
 					p.life = lifeStream

@@ -26,7 +26,9 @@ type Overrides struct {
 	// explicit unregister call, mapped to that unregister function. The
 	// wrapper keeps the Go func's handle in the package's ffiimpl.Registry
 	// under the registration handle C returns; the unregister wrapper
-	// deletes it.
+	// deletes it. An empty unregister function (a logger kept until the
+	// next set call, in a description file) keeps the Go func for the
+	// rest of the process.
 	RegisteredCallbacks map[string]string
 	// SynchronousCallbacks are functions that call their callback only
 	// while they run, on the calling thread, and give it no userData: the

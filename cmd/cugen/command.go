@@ -13,9 +13,10 @@ import (
 // machine's directories. The output directory comes from its import path
 // when that is inside the module, so that make check's temporary
 // directory records the same command as make generate; -check is left
-// out, and -importpath unless it is outside the module. A directory
+// out, and -importpath unless it is outside the module; -desc is recorded
+// as a path like the others. A directory
 // outside the module (a toolkit's include directory) is written DIR.
-func genCommand(src *source, irFile, origin string, demo bool, out, importPath string) string {
+func genCommand(src *source, irFile, desc, origin string, demo bool, out, importPath string) string {
 	root, mod := moduleRoot()
 	rel := func(p string) string {
 		if root == "" {
@@ -51,6 +52,9 @@ func genCommand(src *source, irFile, origin string, demo bool, out, importPath s
 		for _, w := range src.extra {
 			args = append(args, "-with", rel(w))
 		}
+	}
+	if desc != "" {
+		args = append(args, "-desc", rel(desc))
 	}
 	if !demo {
 		args = append(args, "-demo=false")

@@ -47,7 +47,7 @@ func TestGenCommand(t *testing.T) {
 			out: filepath.Join(tmp, "cuda"), importPath: "example.com/downstream/cuda",
 			want: "cugen gen -headers DIR -with DIR -demo=false -out DIR -importpath example.com/downstream/cuda"},
 	} {
-		if got := genCommand(c.src, c.ir, c.origin, c.demo, c.out, c.importPath); got != c.want {
+		if got := genCommand(c.src, c.ir, "", c.origin, c.demo, c.out, c.importPath); got != c.want {
 			t.Errorf("%s: got  %s\nwant %s", c.name, got, c.want)
 		}
 	}

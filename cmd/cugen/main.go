@@ -12,6 +12,7 @@
 //	cugen gen -check ...             write nothing; fail listing what a gen would change
 //	cugen gen -set 12.4 [-lock headers.lock] [-out generated/cuda12]   from a locked header set
 //	cugen gen -ir FILE -origin TEXT -out DIR   generate from a saved IR
+//	cugen gen -desc mylib.json -headers /usr/local/cuda/include -with ./include -out ./cuda   a library of your own: ./cuda/mylib, with ./cuda/cu and ./cuda/cudart
 //	cugen ir -headers DIR [-out F]   the parsed IR as JSON (gzip-compressed if F ends in .gz)
 //	cugen diff -old set:12.4 -new set:13.0   what changed in the API between two header sets
 //	cugen doctor [-major 12] [-lib cudart]   which library files load from where, their versions, the driver's, the devices, and what is wrong
@@ -53,6 +54,7 @@ import (
 	"github.com/cugen/cugen/emit"
 	"github.com/cugen/cugen/internal/genfiles"
 	"github.com/cugen/cugen/internal/lock"
+	"github.com/cugen/cugen/library"
 	"github.com/cugen/cugen/parser"
 	"github.com/cugen/cugen/parser/ir"
 )
@@ -93,7 +95,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 const usage = `usage: cugen COMMAND [flags]   (cugen COMMAND -h explains each flag)
 
 Commands for users:
-  cugen gen (-headers DIR [-with DIR]... | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-out DIR] [-importpath PATH] [-demo=false] [-check]
+  cugen gen (-headers DIR [-with DIR]... | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-desc FILE] [-out DIR] [-importpath PATH] [-demo=false] [-check]
   cugen ir (-headers DIR [-with DIR]... | -set NAME [-lock FILE]) [-out FILE]
   cugen diff -old DIR|set:NAME|ir:FILE -new DIR|set:NAME|ir:FILE [-lock FILE] [-json]
   cugen doctor [-major 12|13]... [-lib NAME[,NAME]]...
@@ -124,6 +126,7 @@ type source struct {
 	lock                   *lock.Lock       // with -set, after resolve
 	entry                  *lock.Entry      // with -set, after resolve
 	fetched                *lock.FetchedSet // with -set, after resolve
+	libs                   []*library.Desc  // nil: library.All (gen -desc sets it)
 }
 
 // addSource registers -headers, -with, -set and -lock.
@@ -194,6 +197,7 @@ func (s *source) parse(stderr io.Writer) (api *ir.API, origin string, err error)
 	if err != nil {
 		return nil, "", err
 	}
+	opts.Libraries = s.libs
 	api, err = parser.ParseWith(dir, opts)
 	return api, origin, err
 }
@@ -262,9 +266,15 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	irFile := fs.String("ir", "", "read the IR from this JSON file (cugen ir output) instead of parsing headers")
 	originFlag := fs.String("origin", "", "with -ir: the header set named in generated file headers (default: the one the IR records)")
 	check := fs.Bool("check", false, "write nothing: compare -out with what gen would write there and fail listing stale, missing and extra files and the API changes")
+	descPath := fs.String("desc", "", "a library description (JSON, README's \"Bind your own library\"): generate its package, with cu and cudart, instead of cugen's libraries")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
+	desc, err := readDesc(*descPath, *irFile)
+	if err != nil {
+		return err
+	}
+	src.libs = desc.libraries()
 	// Wrong outputs fail before the headers are parsed.
 	if *out != "" {
 		if err := checkOut(*out); err != nil {
@@ -295,6 +305,9 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 		if api, origin, err = src.parse(stderr); err != nil {
 			return err
 		}
+		if err := desc.checkAPI(api); err != nil {
+			return err
+		}
 	}
 	ver := fmt.Sprintf("CUDA %d.%d headers", api.CUDAVersion/1000, api.CUDAVersion%1000/10)
 	if origin != "" {
@@ -320,8 +333,8 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	command := genCommand(src, *irFile, *originFlag, *demo, *out, *importPath)
-	pkgs, err := emit.Generate(api, emit.Options{Origin: origin, Command: command, Demo: *demo, ImportPath: *importPath})
+	command := genCommand(src, *irFile, *descPath, *originFlag, *demo, *out, *importPath)
+	pkgs, err := emit.Generate(api, emit.Options{Origin: origin, Command: command, Demo: *demo, ImportPath: *importPath, Libraries: src.libs})
 	if err != nil {
 		return err
 	}
