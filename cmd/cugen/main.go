@@ -49,6 +49,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	modfiles "github.com/cugen/cugen"
 	"github.com/cugen/cugen/emit"
 	"github.com/cugen/cugen/internal/genfiles"
 	"github.com/cugen/cugen/internal/lock"
@@ -145,8 +146,47 @@ func addSet(fs *flag.FlagSet) *source {
 	return &source{
 		headers:  new(string),
 		set:      fs.String("set", "", "header set of the lock file (e.g. 12.4), fetched and verified"),
-		lockPath: fs.String("lock", "headers.lock", "lock file for -set"),
+		lockPath: fs.String("lock", "", "lock file for -set (default: the headers.lock cugen carries, the one of its module)"),
 	}
+}
+
+// addLockFile registers -set and -lock for cugen lock, which rewrites the
+// lock file: it has to be a file, headers.lock in the current directory
+// unless given.
+func addLockFile(fs *flag.FlagSet) *source {
+	return &source{
+		headers:  new(string),
+		set:      fs.String("set", "", "header set of the lock file (e.g. 12.4), fetched and verified"),
+		lockPath: fs.String("lock", "headers.lock", "lock file to rewrite"),
+	}
+}
+
+// embeddedLock names the lock cugen carries (package cugen) in messages.
+const embeddedLock = "cugen's headers.lock"
+
+// readLock reads the lock file at path or, for "", the headers.lock cugen
+// was built with: -set works in any directory, with no lock of its own.
+func readLock(path string) (*lock.Lock, error) {
+	if path == "" {
+		return lock.Parse(bytes.NewReader(modfiles.HeadersLock), embeddedLock)
+	}
+	return lock.ReadFile(path)
+}
+
+// knownSets lists the sets of the lock at path ("" as readLock), for the
+// error that asks for one.
+func knownSets(path string) string {
+	l, err := readLock(path)
+	if err != nil {
+		return ""
+	}
+	var names []string
+	for _, e := range l.Entries {
+		if e.Kind == lock.KindSet {
+			names = append(names, e.Name)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // resolve returns the header directory, a label for generated headers and
@@ -161,7 +201,7 @@ func (s *source) resolve(stderr io.Writer) (dir, origin string, opts parser.Opti
 		opts.Extra = s.extra
 		return *s.headers, "", opts, nil
 	case *s.set != "":
-		l, err := lock.ReadFile(*s.lockPath)
+		l, err := readLock(*s.lockPath)
 		if err != nil {
 			return "", "", opts, err
 		}
@@ -183,7 +223,20 @@ func (s *source) resolve(stderr io.Writer) (dir, origin string, opts parser.Opti
 		opts.PinnedBy = fmt.Sprintf("%s of %s (cugen lock -set %s pins a header added to the parser's list)", e, l.Path, e.Name)
 		return fs.Dir, fmt.Sprintf("headers.lock set %s (sha256 %s)", e.Name, shortDigest(fs.Digest)), opts, nil
 	}
-	return "", "", opts, errors.New("cugen: -headers DIR or -set NAME is required")
+	return "", "", opts, s.required("-headers DIR or -set NAME")
+}
+
+// required is the error for a command given no headers: what it takes,
+// and the sets the lock has.
+func (s *source) required(what string) error {
+	lockName := embeddedLock
+	if *s.lockPath != "" {
+		lockName = *s.lockPath
+	}
+	if sets := knownSets(*s.lockPath); sets != "" {
+		return fmt.Errorf("cugen: %s is required (the sets of %s: %s)", what, lockName, sets)
+	}
+	return fmt.Errorf("cugen: %s is required", what)
 }
 
 // parse resolves the source and parses its headers.
@@ -290,6 +343,9 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 			origin = api.Origin // the lock entry the IR was parsed under
 		}
 	} else {
+		if *src.headers == "" && *src.set == "" {
+			return src.required("-headers DIR, -set NAME or -ir FILE")
+		}
 		var err error
 		if api, origin, err = src.parse(stderr); err != nil {
 			return err
@@ -361,7 +417,7 @@ func cmdHeaders(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *src.set == "" {
-		return errors.New("cugen headers: -set NAME is required")
+		return src.required("-set NAME")
 	}
 	dir, _, _, err := src.resolve(stderr)
 	if err != nil {
@@ -376,12 +432,12 @@ func cmdHeaders(args []string, stdout, stderr io.Writer) error {
 // are verified first, by -set's fetch or toolkit check).
 func cmdLock(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("lock", flag.ContinueOnError)
-	src := addSet(fs)
+	src := addLockFile(fs)
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
 	if *src.set == "" {
-		return errors.New("cugen lock: -set NAME is required")
+		return src.required("-set NAME")
 	}
 	// The parse is not held to the entry: adding what it reads is the point.
 	dir, _, _, err := src.resolve(stderr)
@@ -426,18 +482,32 @@ func cmdLock(args []string, stdout, stderr io.Writer) error {
 func cmdLibs(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("libs", flag.ContinueOnError)
 	name := fs.String("lib", "", "library entry of the lock file (e.g. libcudart12)")
-	lockPath := fs.String("lock", "headers.lock", "lock file")
+	lockPath := fs.String("lock", "", "lock file (default: the headers.lock cugen carries, the one of its module)")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
+	l, err := readLock(*lockPath)
+	if err != nil {
+		return err
+	}
 	if *name == "" {
-		return errors.New("cugen libs: -lib NAME is required")
+		var names []string
+		for _, e := range l.Entries {
+			if e.Kind == lock.KindLib {
+				names = append(names, e.Name)
+			}
+		}
+		return fmt.Errorf("cugen libs: -lib NAME is required (the libraries of %s: %s)", l.Path, strings.Join(names, ", "))
+	}
+	e, err := l.Lib(*name)
+	if err != nil {
+		return err
 	}
 	cache, err := lock.DefaultCacheDir()
 	if err != nil {
 		return err
 	}
-	dir, err := lock.FetchLibs(context.Background(), *lockPath, *name, cache)
+	dir, err := lock.Fetch(context.Background(), e, cache, nil)
 	if err != nil {
 		return err
 	}

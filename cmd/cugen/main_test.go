@@ -117,7 +117,7 @@ func TestUsage(t *testing.T) {
 	}{
 		{nil, 2, "usage:"},
 		{[]string{"frobnicate"}, 2, "usage:"},
-		{[]string{"gen", "-out", out}, 1, "-headers DIR or -set NAME is required"},
+		{[]string{"gen", "-out", out}, 1, "-headers DIR, -set NAME or -ir FILE is required"},
 		{[]string{"ir"}, 1, "-headers DIR or -set NAME is required"},
 		{[]string{"gen", "-headers", "x", "-set", "12.4", "-out", out}, 1, "not both"},
 		{[]string{"gen", "-bogus", "-out", out}, 2, "flag provided but not defined"},
@@ -1023,5 +1023,35 @@ func TestGenHostileCache(t *testing.T) {
 			}
 			untouched(t, out)
 		})
+	}
+}
+
+// TestSetWithoutLockFile: in a directory with no headers.lock (any
+// module), -set reads the lock cugen carries. Was: "open headers.lock: no
+// such file or directory" for headers, libs and gen alike, naming no set.
+// Now headers -set 12.4 prints the cached set's directory, an unknown set
+// and a missing one are errors naming the sets cugen knows.
+func TestSetWithoutLockFile(t *testing.T) {
+	set := cachedSet124(t)
+	t.Chdir(t.TempDir())
+	code, stdout, stderr := cugen(t, "headers", "-set", "12.4")
+	if code != 0 || strings.TrimSpace(stdout) != set.Dir {
+		t.Errorf("headers -set 12.4: exit %d, stdout %q, stderr %q; want %s", code, stdout, stderr, set.Dir)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gen", "-set", "9.9", "-out", "out"}, `cugen's headers.lock has no set "9.9" (it has: 11.8, 12.4, 12.5`},
+		{[]string{"gen", "-out", "out"}, "cugen: -headers DIR, -set NAME or -ir FILE is required (the sets of cugen's headers.lock: 11.8, 12.4, 12.5"},
+		{[]string{"headers"}, "cugen: -set NAME is required (the sets of cugen's headers.lock: 11.8, 12.4, 12.5"},
+		{[]string{"libs"}, "cugen libs: -lib NAME is required (the libraries of cugen's headers.lock: libcublas12,"},
+		{[]string{"libs", "-lib", "libnothing9"}, `cugen's headers.lock has no lib "libnothing9" (it has: libcublas12,`},
+	} {
+		code, _, stderr := cugen(t, c.args...)
+		if code != 1 || !strings.Contains(stderr, c.want) {
+			t.Errorf("cugen %s: exit %d, stderr %q; want exit 1 and %q", strings.Join(c.args, " "), code, stderr, c.want)
+		}
+		untouched(t, "out")
 	}
 }
