@@ -93,7 +93,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 const usage = `usage: cugen COMMAND [flags]   (cugen COMMAND -h explains each flag)
 
 Commands for users:
-  cugen gen (-headers DIR [-with DIR]... | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-out DIR] [-importpath PATH] [-demo=false] [-check]
+  cugen gen (-headers DIR [-with DIR]... | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-out DIR] [-importpath PATH] [-lib NAME[,NAME]...] [-demo=false] [-check]
   cugen ir (-headers DIR [-with DIR]... | -set NAME [-lock FILE]) [-out FILE]
   cugen diff -old DIR|set:NAME|ir:FILE -new DIR|set:NAME|ir:FILE [-lock FILE] [-json]
   cugen doctor [-major 12|13]... [-lib NAME[,NAME]]...
@@ -105,7 +105,9 @@ Commands for cugen's maintainers (headers.lock, the cache, generated/):
   cugen layer [-root DIR] [-check]
 
 gen writes one package per library the headers declare (OUT/cu, OUT/cudart,
-OUT/nvrtc, ...).
+OUT/nvrtc, ...); -lib cu,cudart,nvrtc only those (and the packages they
+import: cublas brings cudart). Library names: cu, cudart, nvrtc, nvjitlink,
+cublas, cublaslt, curand, cufft, cusparse, cusolver, nvml, nccl.
 exit status: 0 ok, 1 failure, 2 usage error
 doctor fails (1) when the driver does not load, has no device or, for a
 -major given, supports an older CUDA; or a library given with -lib does not
@@ -314,6 +316,8 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	irFile := fs.String("ir", "", "read the IR from this JSON file (cugen ir output) instead of parsing headers")
 	originFlag := fs.String("origin", "", "with -ir: the header set named in generated file headers (default: the one the IR records)")
 	check := fs.Bool("check", false, "write nothing: compare -out with what gen would write there and fail listing stale, missing and extra files and the API changes")
+	var libs libList
+	fs.Var(&libs, "lib", "generate only these libraries (comma-separated Go package names: "+strings.Join(libraryNames(), ",")+"), and those they import; default: every library whose headers are present")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
@@ -378,6 +382,13 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	pkgs, err := emit.Generate(api, emit.Options{Origin: origin, Demo: *demo, ImportPath: *importPath})
 	if err != nil {
 		return err
+	}
+	pkgs, notes, err := selectLibs(pkgs, libs, *importPath)
+	if err != nil {
+		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintln(stdout, n)
 	}
 	if *check {
 		n, err := checkSet(*out, pkgs, stdout, stderr)

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cugen/cugen/emit"
 	"github.com/cugen/cugen/internal/lock"
 )
 
@@ -1053,5 +1054,80 @@ func TestSetWithoutLockFile(t *testing.T) {
 			t.Errorf("cugen %s: exit %d, stderr %q; want exit 1 and %q", strings.Join(c.args, " "), code, stderr, c.want)
 		}
 		untouched(t, "out")
+	}
+}
+
+// TestGenLib: -lib selects the packages gen writes and gen -check checks,
+// with the packages they import (cudart's context demo test imports cu);
+// a library the headers do not declare is an error and an unknown name a
+// usage error listing cugen's libraries, both before anything is written.
+// Was: no -lib flag (exit 2 for every case).
+func TestGenLib(t *testing.T) {
+	dir := tinyHeaders(t)
+	list := func(out string) string {
+		entries, _ := os.ReadDir(out)
+		var names []string
+		for _, e := range entries {
+			if e.IsDir() {
+				names = append(names, e.Name())
+			}
+		}
+		return strings.Join(names, " ")
+	}
+	for _, c := range []struct {
+		lib, want, note string
+	}{
+		{"cu", "cu", ""},
+		{"cudart", "cudart", ""}, // these headers give no context demo test
+		{"cudart,cu", "cu cudart", ""},
+	} {
+		out := filepath.Join(t.TempDir(), "out")
+		code, stdout, stderr := cugen(t, "gen", "-headers", dir, "-lib", c.lib, "-out", out, "-importpath", "example.com/out")
+		if code != 0 || list(out) != c.want || c.note != "" && !strings.Contains(stdout, c.note) {
+			t.Errorf("-lib %s: exit %d, wrote %q, stdout %q, stderr %q; want %q and %q", c.lib, code, list(out), stdout, stderr, c.want, c.note)
+		}
+		code, stdout, stderr = cugen(t, "gen", "-check", "-headers", dir, "-lib", c.lib, "-out", out, "-importpath", "example.com/out")
+		if code != 0 {
+			t.Errorf("-lib %s -check: exit %d, stdout %q, stderr %q", c.lib, code, stdout, stderr)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := cugen(t, "gen", "-headers", dir, "-lib", "cu,nvrtc", "-out", out)
+	if want := "cugen: -lib nvrtc: the headers declare no function of NVRTC (nvrtc.h)"; code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("-lib cu,nvrtc over headers without nvrtc.h: exit %d, stderr %q; want 1 and %q", code, stderr, want)
+	}
+	untouched(t, out)
+	code, stdout, stderr = cugen(t, "gen", "-headers", dir, "-lib", "cu,cuda", "-out", out)
+	if want := `unknown library "cuda" (cugen's libraries: cu, cudart, nvrtc, nvjitlink, cublas,`; code != 2 || !strings.Contains(stderr, want) || stdout != "" {
+		t.Errorf("-lib cu,cuda: exit %d, stderr %q; want 2 and %q", code, stderr, want)
+	}
+	untouched(t, out)
+}
+
+// TestSelectLibs: the packages a selected one imports are pulled in, each
+// with a note; a package imported but not generated is an error.
+func TestSelectLibs(t *testing.T) {
+	pkg := func(name string, imports ...string) *emit.Package {
+		src := "package " + name + "\n"
+		for _, i := range imports {
+			src += "import _ \"example.com/out/" + i + "\"\n"
+		}
+		return &emit.Package{Name: name, Files: map[string][]byte{"x_test.go": []byte(src), "api.txt": []byte("# not Go")}}
+	}
+	all := []*emit.Package{pkg("cu"), pkg("cudart", "cu"), pkg("nvrtc"), pkg("cublas", "cudart", "cublas"), pkg("cusolver", "cublas", "cudart")}
+	got, notes, err := selectLibs(all, libList{"cusolver", "nvrtc"}, "example.com/out")
+	var names []string
+	for _, p := range got {
+		names = append(names, p.Name)
+	}
+	wantNotes := "cugen: -lib: cublas too (cusolver imports it)|cugen: -lib: cudart too (cusolver imports it)|cugen: -lib: cu too (cudart imports it)"
+	if err != nil || strings.Join(names, " ") != "cu cudart nvrtc cublas cusolver" || strings.Join(notes, "|") != wantNotes {
+		t.Errorf("selectLibs(cusolver, nvrtc) = %q, %q, %v", names, notes, err)
+	}
+	if _, _, err := selectLibs(all[1:], libList{"cudart"}, "example.com/out"); err == nil || !strings.Contains(err.Error(), "package cudart imports cu, which is not generated") {
+		t.Errorf("cudart without cu: %v", err)
+	}
+	if got, _, err := selectLibs(all, libList{"cudart"}, ""); err != nil || len(got) != 1 {
+		t.Errorf("without an import path: %d packages, %v; want cudart alone", len(got), err)
 	}
 }
