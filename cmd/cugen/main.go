@@ -93,7 +93,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 const usage = `usage: cugen COMMAND [flags]   (cugen COMMAND -h explains each flag)
 
 Commands for users:
-  cugen gen (-headers DIR [-with DIR]... | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-out DIR] [-importpath PATH] [-lib NAME[,NAME]...] [-demo=false] [-check]
+  cugen gen (-headers DIR [-with DIR]... | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-out DIR] [-importpath PATH] [-lib NAME[,NAME]...] [-layer=false] [-demo=false] [-check]
   cugen ir (-headers DIR [-with DIR]... | -set NAME [-lock FILE]) [-out FILE]
   cugen diff -old DIR|set:NAME|ir:FILE -new DIR|set:NAME|ir:FILE [-lock FILE] [-json]
   cugen doctor [-major 12|13]... [-lib NAME[,NAME]]...
@@ -316,6 +316,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	irFile := fs.String("ir", "", "read the IR from this JSON file (cugen ir output) instead of parsing headers")
 	originFlag := fs.String("origin", "", "with -ir: the header set named in generated file headers (default: the one the IR records)")
 	check := fs.Bool("check", false, "write nothing: compare -out with what gen would write there and fail listing stale, missing and extra files and the API changes")
+	withLayer := fs.Bool("layer", true, "write the Go layer, package cuda (layer/ of cugen, for the headers' major), as OUT/cuda; it needs the packages cu and nvrtc (and writes its NCCL part with nccl)")
 	var libs libList
 	fs.Var(&libs, "lib", "generate only these libraries (comma-separated Go package names: "+strings.Join(libraryNames(), ",")+"), and those they import; default: every library whose headers are present")
 	if err := parseFlags(fs, args, stderr); err != nil {
@@ -387,11 +388,21 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var layer *emit.Package
+	if *withLayer {
+		var note string
+		if layer, note, err = layerPackage(*out, int(api.CUDAVersion/1000), *importPath, pkgs, len(libs) > 0); err != nil {
+			return err
+		}
+		if note != "" {
+			notes = append(notes, note)
+		}
+	}
 	for _, n := range notes {
 		fmt.Fprintln(stdout, n)
 	}
 	if *check {
-		n, err := checkSet(*out, pkgs, stdout, stderr)
+		n, err := checkSet(*out, pkgs, layer, stdout, stderr)
 		if err != nil {
 			return err
 		}
@@ -411,6 +422,10 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 		}
 		summary = append(summary, fmt.Sprintf("%s %d/%d bound, %d skipped", p.Name, p.Bound, p.Declared, len(p.Skipped)))
 		dirs = append(dirs, p.Dir())
+	}
+	if layer != nil {
+		summary = append(summary, layerName+" (the Go layer)")
+		dirs = append(dirs, layer.Dir())
 	}
 	// All packages of one run are one unit: after a crash, the next run
 	// has the whole old set or the whole new one.
