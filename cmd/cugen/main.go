@@ -10,7 +10,8 @@
 //	cugen gen -headers /usr/local/cuda/include -out ./cuda   one package per library: ./cuda/cu, ./cuda/cudart, ./cuda/nvrtc, ...
 //	cugen gen -headers /usr/local/cuda/include -with .../nvidia/nccl/include -out ./cuda   nccl.h from NCCL's wheel
 //	cugen gen -check ...             write nothing; fail listing what a gen would change
-//	cugen gen -set 12.4 [-lock headers.lock] [-out generated/cuda12]   from a locked header set
+//	cugen gen -set 12.4 [-lock FILE] [-out generated/cuda12]   from a locked header set (the headers.lock cugen carries; fetched, verified, cached)
+//	cugen gen -set 12.4 -lib cu,cudart,nvrtc -out cuda   only those libraries (and the packages they import)
 //	cugen gen -ir FILE -origin TEXT -out DIR   generate from a saved IR
 //	cugen ir -headers DIR [-out F]   the parsed IR as JSON (gzip-compressed if F ends in .gz)
 //	cugen diff -old set:12.4 -new set:13.0   what changed in the API between two header sets
@@ -32,9 +33,20 @@
 // last line on stderr), 2 for a usage error (no or an unknown command, an
 // unknown flag or one missing its value; the usage is printed).
 //
-// From a downstream module (go get -tool github.com/cugen/cugen/cmd/cugen):
+// gen also writes the Go layer, package cuda (layer/ of this module, as
+// the command carries it), as OUT/cuda: for the headers' major, its imports
+// rewritten to OUT's import path, without its tests, its NCCL part only
+// with package nccl; it needs cu and nvrtc (without them a note says why
+// it is not written). -layer=false leaves it out; gen -check checks it.
 //
-//	//go:generate go tool cugen gen -headers /usr/local/cuda/include -out cuda
+// The command carries headers.lock and layer/ (package cugen embeds them),
+// so it works in any module. From a downstream module (go get -tool
+// github.com/cugen/cugen/cmd/cugen; examples/downstream):
+//
+//	//go:generate go tool cugen gen -set 12.4 -lib cu,cudart,nvrtc -out cuda
+//	go tool cugen gen -check -set 12.4 -lib cu,cudart,nvrtc -out cuda   (CI)
+//
+// Commit OUT (the packages and the layer); ignore OUT/.cugen.lock.
 package main
 
 import (
@@ -107,7 +119,11 @@ Commands for cugen's maintainers (headers.lock, the cache, generated/):
 gen writes one package per library the headers declare (OUT/cu, OUT/cudart,
 OUT/nvrtc, ...); -lib cu,cudart,nvrtc only those (and the packages they
 import: cublas brings cudart). Library names: cu, cudart, nvrtc, nvjitlink,
-cublas, cublaslt, curand, cufft, cusparse, cusolver, nvml, nccl.
+cublas, cublaslt, curand, cufft, cusparse, cusolver, nvml, nccl. Default:
+every library whose headers are present. gen also writes the Go layer,
+package cuda, as OUT/cuda (it needs cu and nvrtc; -layer=false: not).
+-set NAME and -lib NAME read the headers.lock cugen carries (-lock FILE:
+another); a missing or unknown name lists the known ones.
 exit status: 0 ok, 1 failure, 2 usage error
 doctor fails (1) when the driver does not load, has no device or, for a
 -major given, supports an older CUDA; or a library given with -lib does not
