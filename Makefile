@@ -65,8 +65,10 @@ check: deps
 	@set -e; for set in $(BUILD_SETS); do \
 		d=cuda$$(echo $$set | tr . _); rm -rf generated/_check/$$d; \
 		$(CUGEN) gen -set $$set -out generated/_check/$$d -importpath github.com/cugen/cugen/generated/_check/$$d; \
-		$(GO) vet ./generated/_check/$$d/cu ./generated/_check/$$d/cudart; \
-		GOARCH=arm64 CGO_ENABLED=0 $(GO) build ./generated/_check/$$d/cu ./generated/_check/$$d/cudart; \
+		pkgs="./generated/_check/$$d/cu ./generated/_check/$$d/cudart"; \
+		if [ -d generated/_check/$$d/cuda ]; then pkgs="$$pkgs ./generated/_check/$$d/cuda"; fi; \
+		$(GO) vet $$pkgs; \
+		GOARCH=arm64 CGO_ENABLED=0 $(GO) build $$pkgs; \
 	done; rm -rf generated/_check
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "make check: gofmt" >&2; exit 1; }
 	$(GO) vet ./...
