@@ -26,12 +26,14 @@ FUZZTIME ?= 5m
 fuzz:
 	$(GO) test -run '^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./parser
 
+# The committed generated/cudaN/cuda, the layer with its tests, is written by
+# cugen layer; gen writes a module's copy (no tests) unless -layer=false.
 generate: deps
 	@for set in $(GEN_SETS); do \
 		major=$${set%%.*}; \
-		$(CUGEN) gen -set $$set -out generated/cuda$$major || exit 1; \
+		$(CUGEN) gen -set $$set -out generated/cuda$$major -layer=false || exit 1; \
 	done
-	$(CUGEN) gen -ir $(IR13) -out generated/cuda13
+	$(CUGEN) gen -ir $(IR13) -out generated/cuda13 -layer=false
 	$(CUGEN) layer
 
 # generated/cuda13 comes from the CUDA 13.0 toolkit's headers, which Debian
@@ -42,7 +44,7 @@ IR13 = generated/cuda13/ir.json.gz
 generate13:
 	@test -n "$(CUDA_HOME)" || { echo "make generate13: set CUDA_HOME to a CUDA 13.0 toolkit (its include directory is verified against set 13.0)" >&2; exit 1; }
 	CUDA_HOME=$(CUDA_HOME) $(CUGEN) ir -set 13.0 -out $(IR13)
-	$(CUGEN) gen -ir $(IR13) -out generated/cuda13
+	$(CUGEN) gen -ir $(IR13) -out generated/cuda13 -layer=false
 
 # check regenerates every Debian set into a temporary directory and compares
 # it with the committed packages.
@@ -63,8 +65,10 @@ check: deps
 	@set -e; for set in $(BUILD_SETS); do \
 		d=cuda$$(echo $$set | tr . _); rm -rf generated/_check/$$d; \
 		$(CUGEN) gen -set $$set -out generated/_check/$$d -importpath github.com/cugen/cugen/generated/_check/$$d; \
-		$(GO) vet ./generated/_check/$$d/cu ./generated/_check/$$d/cudart; \
-		GOARCH=arm64 CGO_ENABLED=0 $(GO) build ./generated/_check/$$d/cu ./generated/_check/$$d/cudart; \
+		pkgs="./generated/_check/$$d/cu ./generated/_check/$$d/cudart"; \
+		if [ -d generated/_check/$$d/cuda ]; then pkgs="$$pkgs ./generated/_check/$$d/cuda"; fi; \
+		$(GO) vet $$pkgs; \
+		GOARCH=arm64 CGO_ENABLED=0 $(GO) build $$pkgs; \
 	done; rm -rf generated/_check
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "make check: gofmt" >&2; exit 1; }
 	$(GO) vet ./...
@@ -105,18 +109,25 @@ test: deps
 	$(MAKE) --no-print-directory downstream; \
 	$(MAKE) --no-print-directory test-arm64
 
-# downstream runs examples/downstream as its own CI would, across a toolkit
-# upgrade: bindings generated from the locked 12.4 headers (go generate),
-# checked (cugen gen -check), vetted and tested; then the headers upgraded
-# to 12.5: the check fails and prints the API changes, go generate updates
-# the bindings, and the check, vet and tests pass.
-DOWNSTREAM_CHECK = $(GO) tool cugen gen -check -headers $$CUDA_HEADERS -out cuda
+# downstream runs the README's recipe in a copy of examples/downstream
+# outside this tree, with no headers.lock of its own (cugen carries it),
+# as its own CI would, across an upgrade: go generate (gen.go: go tool cugen
+# gen -set 12.4 -lib cu,cudart,nvrtc -out cuda, with the Go layer), the
+# check, vet and tests; then gen.go's -set 12.4 edited to 12.5: the check
+# fails printing the API changes, go generate updates the bindings, and
+# the check, vet and tests pass. Its go.mod's replace points at this
+# checkout.
+DOWNSTREAM_CHECK = $(GO) tool cugen gen -check -set $$set -lib cu,cudart,nvrtc -out cuda
 downstream: deps
-	@set -e; old=$$($(CUGEN) headers -set 12.4); new=$$($(CUGEN) headers -set 12.5); \
-	log=$$(mktemp); trap 'rm -f $$log' EXIT; cd examples/downstream; \
-	export CUDA_HEADERS=$$old; $(GO) generate ./...; $(DOWNSTREAM_CHECK); \
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; log=$$tmp/check.log; \
+	for f in $$(git ls-files examples/downstream); do cp $$f $$tmp/; done; \
+	checkout=$$(pwd); cd $$tmp/; test ! -e headers.lock; \
+	$(GO) mod edit -replace github.com/cugen/cugen=$$checkout; \
+	set=12.4; $(GO) generate ./...; $(DOWNSTREAM_CHECK); \
+	test -f cuda/cuda/rtc.go || { echo "make downstream: go generate wrote no layer (cuda/cuda)" >&2; exit 1; }; \
 	$(GO) vet ./...; CGO_ENABLED=0 $(GO) test -count=1 ./...; \
-	echo "make downstream: headers upgraded to 12.5; the check must fail"; export CUDA_HEADERS=$$new; \
+	echo "make downstream: gen.go upgraded to set 12.5; the check must fail"; \
+	sed -i 's/ -set 12\.4 / -set 12.5 /' gen.go; grep -q ' -set 12.5 ' gen.go; set=12.5; \
 	if $(DOWNSTREAM_CHECK) >$$log 2>&1; then cat $$log; echo "make downstream: gen -check passed on stale bindings" >&2; exit 1; fi; \
 	cat $$log; \
 	for want in 'cugen: package cu: API changes (api.txt): ' '  + func cuCtxCreate_v4(' 'cugen: stale cu/funcs.go' 'cugen: gen -check: cuda is stale: '; do \

@@ -9,7 +9,6 @@ import (
 	"unsafe"
 
 	"github.com/cugen/cugen/generated/cuda12/cu"
-	"github.com/cugen/cugen/generated/cuda12/nccl"
 )
 
 var (
@@ -527,10 +526,16 @@ func (realDriver) destroy(r *resource) error {
 	case kindGraphExec:
 		return cu.GraphExecDestroy(cu.GraphExec(r.h))
 	case kindComm:
-		return nccl.CommDestroy(nccl.Comm(r.h))
+		return destroyComm(r.h)
 	}
 	return nil
 }
+
+// destroyComm frees an NCCL communicator's rank (ncclCommDestroy). nccl.go
+// sets it: a module's copy of the layer leaves that file out when the
+// module has no package nccl (cugen gen -lib), and with it every way to
+// make a communicator, so this package needs NCCL only through nccl.go.
+var destroyComm func(h uint64) error
 
 func (realDriver) releaseContext(s *ctxState) error { return cu.DevicePrimaryCtxRelease(s.dev) }
 

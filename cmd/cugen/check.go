@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 
 	"github.com/cugen/cugen/emit"
 )
@@ -32,12 +33,16 @@ func printAPIChanges(dir string, pkg *emit.Package, stdout, stderr io.Writer) er
 }
 
 // checkSet prints each package's API changes against its api.txt, then
-// emit.CheckSet's lines, and returns how many files differ.
-func checkSet(out string, pkgs []*emit.Package, stdout, stderr io.Writer) (int, error) {
+// emit.CheckSet's lines for the packages and the layer (if not nil), and
+// returns how many files differ.
+func checkSet(out string, pkgs []*emit.Package, layer *emit.Package, stdout, stderr io.Writer) (int, error) {
 	for _, p := range pkgs {
 		if err := printAPIChanges(filepath.Join(out, p.Name), p, stdout, stderr); err != nil {
 			return 0, err
 		}
+	}
+	if layer != nil {
+		pkgs = append(slices.Clip(pkgs), layer)
 	}
 	diffs, err := emit.CheckSet(out, pkgs)
 	if err != nil {

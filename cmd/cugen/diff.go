@@ -13,13 +13,13 @@ import (
 
 // cmdDiff prints what changed in the CUDA API between two header sets:
 //
-//	cugen diff -old set:11.8 -new set:12.4 [-lock headers.lock] [-json]
+//	cugen diff -old set:11.8 -new set:12.4 [-lock FILE] [-json]
 //	cugen diff -old /usr/local/cuda-12.4/include -new /usr/local/cuda/include
 func cmdDiff(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
 	oldArg := fs.String("old", "", "old headers: a CUDA include directory, set:NAME of the lock file, or ir:FILE")
 	newArg := fs.String("new", "", "new headers: a CUDA include directory, set:NAME of the lock file, or ir:FILE")
-	lockPath := fs.String("lock", "headers.lock", "lock file for set:NAME")
+	lockPath := fs.String("lock", "", "lock file for set:NAME (default: the headers.lock cugen carries)")
 	asJSON := fs.Bool("json", false, "write the report as JSON")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err

@@ -10,7 +10,8 @@
 //	cugen gen -headers /usr/local/cuda/include -out ./cuda   one package per library: ./cuda/cu, ./cuda/cudart, ./cuda/nvrtc, ...
 //	cugen gen -headers /usr/local/cuda/include -with .../nvidia/nccl/include -out ./cuda   nccl.h from NCCL's wheel
 //	cugen gen -check ...             write nothing; fail listing what a gen would change
-//	cugen gen -set 12.4 [-lock headers.lock] [-out generated/cuda12]   from a locked header set
+//	cugen gen -set 12.4 [-lock FILE] [-out generated/cuda12]   from a locked header set (the headers.lock cugen carries; fetched, verified, cached)
+//	cugen gen -set 12.4 -lib cu,cudart,nvrtc -out cuda   only those libraries (and the packages they import)
 //	cugen gen -ir FILE -origin TEXT -out DIR   generate from a saved IR
 //	cugen gen -desc mylib.json -headers /usr/local/cuda/include -with ./include -out ./cuda   a library of your own: ./cuda/mylib, with ./cuda/cu and ./cuda/cudart
 //	cugen ir -headers DIR [-out F]   the parsed IR as JSON (gzip-compressed if F ends in .gz)
@@ -34,9 +35,20 @@
 // unknown flag, one missing its value or with a value it does not take:
 // doctor -major 11 or -lib cudnn; the usage is printed).
 //
-// From a downstream module (go get -tool github.com/cugen/cugen/cmd/cugen):
+// gen also writes the Go layer, package cuda (layer/ of this module, as
+// the command carries it), as OUT/cuda: for the headers' major, its imports
+// rewritten to OUT's import path, without its tests, its NCCL part only
+// with package nccl; it needs cu and nvrtc (without them a note says why
+// it is not written). -layer=false leaves it out; gen -check checks it.
 //
-//	//go:generate go tool cugen gen -headers /usr/local/cuda/include -out cuda
+// The command carries headers.lock and layer/ (package cugen embeds them),
+// so it works in any module. From a downstream module (go get -tool
+// github.com/cugen/cugen/cmd/cugen; examples/downstream):
+//
+//	//go:generate go tool cugen gen -set 12.4 -lib cu,cudart,nvrtc -out cuda
+//	go tool cugen gen -check -set 12.4 -lib cu,cudart,nvrtc -out cuda   (CI)
+//
+// Commit OUT (the packages and the layer); ignore OUT/.cugen.lock.
 package main
 
 import (
@@ -51,6 +63,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	modfiles "github.com/cugen/cugen"
 	"github.com/cugen/cugen/emit"
 	"github.com/cugen/cugen/internal/genfiles"
 	"github.com/cugen/cugen/internal/lock"
@@ -95,7 +108,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 const usage = `usage: cugen COMMAND [flags]   (cugen COMMAND -h explains each flag)
 
 Commands for users:
-  cugen gen (-headers DIR [-with DIR]... | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-desc FILE] [-out DIR] [-importpath PATH] [-demo=false] [-check]
+  cugen gen (-headers DIR [-with DIR]... | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-desc FILE] [-out DIR] [-importpath PATH] [-lib NAME[,NAME]...] [-layer=false] [-demo=false] [-check]
   cugen ir (-headers DIR [-with DIR]... | -set NAME [-lock FILE]) [-out FILE]
   cugen diff -old DIR|set:NAME|ir:FILE -new DIR|set:NAME|ir:FILE [-lock FILE] [-json]
   cugen doctor [-major 12|13]... [-lib NAME[,NAME]]...
@@ -107,7 +120,13 @@ Commands for cugen's maintainers (headers.lock, the cache, generated/):
   cugen layer [-root DIR] [-check]
 
 gen writes one package per library the headers declare (OUT/cu, OUT/cudart,
-OUT/nvrtc, ...).
+OUT/nvrtc, ...); -lib cu,cudart,nvrtc only those (and the packages they
+import: cublas brings cudart). Library names: cu, cudart, nvrtc, nvjitlink,
+cublas, cublaslt, curand, cufft, cusparse, cusolver, nvml, nccl. Default:
+every library whose headers are present. gen also writes the Go layer,
+package cuda, as OUT/cuda (it needs cu and nvrtc; -layer=false: not).
+-set NAME and -lib NAME read the headers.lock cugen carries (-lock FILE:
+another); a missing or unknown name lists the known ones.
 exit status: 0 ok, 1 failure, 2 usage error
 doctor fails (1) when the driver does not load, has no device or, for a
 -major given, supports an older CUDA; or a library given with -lib does not
@@ -149,8 +168,47 @@ func addSet(fs *flag.FlagSet) *source {
 	return &source{
 		headers:  new(string),
 		set:      fs.String("set", "", "header set of the lock file (e.g. 12.4), fetched and verified"),
-		lockPath: fs.String("lock", "headers.lock", "lock file for -set"),
+		lockPath: fs.String("lock", "", "lock file for -set (default: the headers.lock cugen carries, the one of its module)"),
 	}
+}
+
+// addLockFile registers -set and -lock for cugen lock, which rewrites the
+// lock file: it has to be a file, headers.lock in the current directory
+// unless given.
+func addLockFile(fs *flag.FlagSet) *source {
+	return &source{
+		headers:  new(string),
+		set:      fs.String("set", "", "header set of the lock file (e.g. 12.4), fetched and verified"),
+		lockPath: fs.String("lock", "headers.lock", "lock file to rewrite"),
+	}
+}
+
+// embeddedLock names the lock cugen carries (package cugen) in messages.
+const embeddedLock = "cugen's headers.lock"
+
+// readLock reads the lock file at path or, for "", the headers.lock cugen
+// was built with: -set works in any directory, with no lock of its own.
+func readLock(path string) (*lock.Lock, error) {
+	if path == "" {
+		return lock.Parse(bytes.NewReader(modfiles.HeadersLock), embeddedLock)
+	}
+	return lock.ReadFile(path)
+}
+
+// knownSets lists the sets of the lock at path ("" as readLock), for the
+// error that asks for one.
+func knownSets(path string) string {
+	l, err := readLock(path)
+	if err != nil {
+		return ""
+	}
+	var names []string
+	for _, e := range l.Entries {
+		if e.Kind == lock.KindSet {
+			names = append(names, e.Name)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // resolve returns the header directory, a label for generated headers and
@@ -165,7 +223,7 @@ func (s *source) resolve(stderr io.Writer) (dir, origin string, opts parser.Opti
 		opts.Extra = s.extra
 		return *s.headers, "", opts, nil
 	case *s.set != "":
-		l, err := lock.ReadFile(*s.lockPath)
+		l, err := readLock(*s.lockPath)
 		if err != nil {
 			return "", "", opts, err
 		}
@@ -187,7 +245,20 @@ func (s *source) resolve(stderr io.Writer) (dir, origin string, opts parser.Opti
 		opts.PinnedBy = fmt.Sprintf("%s of %s (cugen lock -set %s pins a header added to the parser's list)", e, l.Path, e.Name)
 		return fs.Dir, fmt.Sprintf("headers.lock set %s (sha256 %s)", e.Name, shortDigest(fs.Digest)), opts, nil
 	}
-	return "", "", opts, errors.New("cugen: -headers DIR or -set NAME is required")
+	return "", "", opts, s.required("-headers DIR or -set NAME")
+}
+
+// required is the error for a command given no headers: what it takes,
+// and the sets the lock has.
+func (s *source) required(what string) error {
+	lockName := embeddedLock
+	if *s.lockPath != "" {
+		lockName = *s.lockPath
+	}
+	if sets := knownSets(*s.lockPath); sets != "" {
+		return fmt.Errorf("cugen: %s is required (the sets of %s: %s)", what, lockName, sets)
+	}
+	return fmt.Errorf("cugen: %s is required", what)
 }
 
 // parse resolves the source and parses its headers.
@@ -267,6 +338,9 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	originFlag := fs.String("origin", "", "with -ir: the header set named in generated file headers (default: the one the IR records)")
 	check := fs.Bool("check", false, "write nothing: compare -out with what gen would write there and fail listing stale, missing and extra files and the API changes")
 	descPath := fs.String("desc", "", "a library description (JSON, README's \"Bind your own library\"): generate its package, with cu and cudart, instead of cugen's libraries")
+	withLayer := fs.Bool("layer", true, "write the Go layer, package cuda (layer/ of cugen, for the headers' major), as OUT/cuda; it needs the packages cu and nvrtc (and writes its NCCL part with nccl)")
+	var libs libList
+	fs.Var(&libs, "lib", "generate only these libraries (comma-separated Go package names: "+strings.Join(libraryNames(), ",")+"), and those they import; default: every library whose headers are present")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
@@ -301,6 +375,9 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 			origin = api.Origin // the lock entry the IR was parsed under
 		}
 	} else {
+		if *src.headers == "" && *src.set == "" {
+			return src.required("-headers DIR, -set NAME or -ir FILE")
+		}
 		var err error
 		if api, origin, err = src.parse(stderr); err != nil {
 			return err
@@ -338,8 +415,25 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	pkgs, notes, err := selectLibs(pkgs, libs, *importPath)
+	if err != nil {
+		return err
+	}
+	var layer *emit.Package
+	if *withLayer {
+		var note string
+		if layer, note, err = layerPackage(*out, int(api.CUDAVersion/1000), *importPath, pkgs, len(libs) > 0); err != nil {
+			return err
+		}
+		if note != "" {
+			notes = append(notes, note)
+		}
+	}
+	for _, n := range notes {
+		fmt.Fprintln(stdout, n)
+	}
 	if *check {
-		n, err := checkSet(*out, pkgs, stdout, stderr)
+		n, err := checkSet(*out, pkgs, layer, stdout, stderr)
 		if err != nil {
 			return err
 		}
@@ -360,6 +454,10 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 		summary = append(summary, fmt.Sprintf("%s %d/%d bound, %d skipped", p.Name, p.Bound, p.Declared, len(p.Skipped)))
 		dirs = append(dirs, p.Dir())
 	}
+	if layer != nil {
+		summary = append(summary, layerName+" (the Go layer)")
+		dirs = append(dirs, layer.Dir())
+	}
 	// All packages of one run are one unit: after a crash, the next run
 	// has the whole old set or the whole new one.
 	if err := genfiles.WriteSet(*out, dirs, stderr); err != nil {
@@ -376,7 +474,7 @@ func cmdHeaders(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *src.set == "" {
-		return errors.New("cugen headers: -set NAME is required")
+		return src.required("-set NAME")
 	}
 	dir, _, _, err := src.resolve(stderr)
 	if err != nil {
@@ -391,12 +489,12 @@ func cmdHeaders(args []string, stdout, stderr io.Writer) error {
 // are verified first, by -set's fetch or toolkit check).
 func cmdLock(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("lock", flag.ContinueOnError)
-	src := addSet(fs)
+	src := addLockFile(fs)
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
 	if *src.set == "" {
-		return errors.New("cugen lock: -set NAME is required")
+		return src.required("-set NAME")
 	}
 	// The parse is not held to the entry: adding what it reads is the point.
 	dir, _, _, err := src.resolve(stderr)
@@ -441,18 +539,32 @@ func cmdLock(args []string, stdout, stderr io.Writer) error {
 func cmdLibs(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("libs", flag.ContinueOnError)
 	name := fs.String("lib", "", "library entry of the lock file (e.g. libcudart12)")
-	lockPath := fs.String("lock", "headers.lock", "lock file")
+	lockPath := fs.String("lock", "", "lock file (default: the headers.lock cugen carries, the one of its module)")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
+	l, err := readLock(*lockPath)
+	if err != nil {
+		return err
+	}
 	if *name == "" {
-		return errors.New("cugen libs: -lib NAME is required")
+		var names []string
+		for _, e := range l.Entries {
+			if e.Kind == lock.KindLib {
+				names = append(names, e.Name)
+			}
+		}
+		return fmt.Errorf("cugen libs: -lib NAME is required (the libraries of %s: %s)", l.Path, strings.Join(names, ", "))
+	}
+	e, err := l.Lib(*name)
+	if err != nil {
+		return err
 	}
 	cache, err := lock.DefaultCacheDir()
 	if err != nil {
 		return err
 	}
-	dir, err := lock.FetchLibs(context.Background(), *lockPath, *name, cache)
+	dir, err := lock.Fetch(context.Background(), e, cache, nil)
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cugen/cugen/emit"
 	"github.com/cugen/cugen/internal/lock"
 )
 
@@ -117,7 +118,7 @@ func TestUsage(t *testing.T) {
 	}{
 		{nil, 2, "usage:"},
 		{[]string{"frobnicate"}, 2, "usage:"},
-		{[]string{"gen", "-out", out}, 1, "-headers DIR or -set NAME is required"},
+		{[]string{"gen", "-out", out}, 1, "-headers DIR, -set NAME or -ir FILE is required"},
 		{[]string{"ir"}, 1, "-headers DIR or -set NAME is required"},
 		{[]string{"gen", "-headers", "x", "-set", "12.4", "-out", out}, 1, "not both"},
 		{[]string{"gen", "-bogus", "-out", out}, 2, "flag provided but not defined"},
@@ -741,7 +742,8 @@ func snapshot(t *testing.T, dir string) map[string]string {
 func TestGenCheck(t *testing.T) {
 	dir := tinyHeaders(t)
 	out := filepath.Join(t.TempDir(), "out")
-	args := []string{"gen", "-headers", dir, "-out", out, "-importpath", "example.com/out"}
+	// -layer=false: no note that these headers give no layer (TestGenLayer).
+	args := []string{"gen", "-headers", dir, "-out", out, "-importpath", "example.com/out", "-layer=false"}
 	check := func(t *testing.T) (int, string, string) {
 		t.Helper()
 		before := snapshot(t, filepath.Dir(out))
@@ -1043,4 +1045,109 @@ func cutCommandLine(b []byte) ([]byte, string) {
 	second, rest, _ := bytes.Cut(rest, []byte("\n"))
 	cmd := strings.TrimPrefix(strings.TrimPrefix(string(second), "// "), "# ")
 	return append(append(first, '\n'), rest...), cmd
+}
+
+// TestSetWithoutLockFile: in a directory with no headers.lock (any
+// module), -set reads the lock cugen carries. Was: "open headers.lock: no
+// such file or directory" for headers, libs and gen alike, naming no set.
+// Now headers -set 12.4 prints the cached set's directory, an unknown set
+// and a missing one are errors naming the sets cugen knows.
+func TestSetWithoutLockFile(t *testing.T) {
+	set := cachedSet124(t)
+	t.Chdir(t.TempDir())
+	code, stdout, stderr := cugen(t, "headers", "-set", "12.4")
+	if code != 0 || strings.TrimSpace(stdout) != set.Dir {
+		t.Errorf("headers -set 12.4: exit %d, stdout %q, stderr %q; want %s", code, stdout, stderr, set.Dir)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gen", "-set", "9.9", "-out", "out"}, `cugen's headers.lock has no set "9.9" (it has: 11.8, 12.4, 12.5`},
+		{[]string{"gen", "-out", "out"}, "cugen: -headers DIR, -set NAME or -ir FILE is required (the sets of cugen's headers.lock: 11.8, 12.4, 12.5"},
+		{[]string{"headers"}, "cugen: -set NAME is required (the sets of cugen's headers.lock: 11.8, 12.4, 12.5"},
+		{[]string{"libs"}, "cugen libs: -lib NAME is required (the libraries of cugen's headers.lock: libcublas12,"},
+		{[]string{"libs", "-lib", "libnothing9"}, `cugen's headers.lock has no lib "libnothing9" (it has: libcublas12,`},
+	} {
+		code, _, stderr := cugen(t, c.args...)
+		if code != 1 || !strings.Contains(stderr, c.want) {
+			t.Errorf("cugen %s: exit %d, stderr %q; want exit 1 and %q", strings.Join(c.args, " "), code, stderr, c.want)
+		}
+		untouched(t, "out")
+	}
+}
+
+// TestGenLib: -lib selects the packages gen writes and gen -check checks,
+// with the packages they import (cudart's context demo test imports cu);
+// a library the headers do not declare is an error and an unknown name a
+// usage error listing cugen's libraries, both before anything is written.
+// Was: no -lib flag (exit 2 for every case).
+func TestGenLib(t *testing.T) {
+	dir := tinyHeaders(t)
+	list := func(out string) string {
+		entries, _ := os.ReadDir(out)
+		var names []string
+		for _, e := range entries {
+			if e.IsDir() {
+				names = append(names, e.Name())
+			}
+		}
+		return strings.Join(names, " ")
+	}
+	for _, c := range []struct {
+		lib, want, note string
+	}{
+		{"cu", "cu", ""},
+		{"cudart", "cudart", ""}, // these headers give no context demo test
+		{"cudart,cu", "cu cudart", ""},
+	} {
+		out := filepath.Join(t.TempDir(), "out")
+		code, stdout, stderr := cugen(t, "gen", "-headers", dir, "-lib", c.lib, "-out", out, "-importpath", "example.com/out")
+		if code != 0 || list(out) != c.want || c.note != "" && !strings.Contains(stdout, c.note) {
+			t.Errorf("-lib %s: exit %d, wrote %q, stdout %q, stderr %q; want %q and %q", c.lib, code, list(out), stdout, stderr, c.want, c.note)
+		}
+		code, stdout, stderr = cugen(t, "gen", "-check", "-headers", dir, "-lib", c.lib, "-out", out, "-importpath", "example.com/out")
+		if code != 0 {
+			t.Errorf("-lib %s -check: exit %d, stdout %q, stderr %q", c.lib, code, stdout, stderr)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := cugen(t, "gen", "-headers", dir, "-lib", "cu,nvrtc", "-out", out)
+	if want := "cugen: -lib nvrtc: the headers declare no function of NVRTC (nvrtc.h)"; code != 1 || !strings.Contains(stderr, want) {
+		t.Errorf("-lib cu,nvrtc over headers without nvrtc.h: exit %d, stderr %q; want 1 and %q", code, stderr, want)
+	}
+	untouched(t, out)
+	code, stdout, stderr = cugen(t, "gen", "-headers", dir, "-lib", "cu,cuda", "-out", out)
+	if want := `unknown library "cuda" (cugen's libraries: cu, cudart, nvrtc, nvjitlink, cublas,`; code != 2 || !strings.Contains(stderr, want) || stdout != "" {
+		t.Errorf("-lib cu,cuda: exit %d, stderr %q; want 2 and %q", code, stderr, want)
+	}
+	untouched(t, out)
+}
+
+// TestSelectLibs: the packages a selected one imports are pulled in, each
+// with a note; a package imported but not generated is an error.
+func TestSelectLibs(t *testing.T) {
+	pkg := func(name string, imports ...string) *emit.Package {
+		src := "package " + name + "\n"
+		for _, i := range imports {
+			src += "import _ \"example.com/out/" + i + "\"\n"
+		}
+		return &emit.Package{Name: name, Files: map[string][]byte{"x_test.go": []byte(src), "api.txt": []byte("# not Go")}}
+	}
+	all := []*emit.Package{pkg("cu"), pkg("cudart", "cu"), pkg("nvrtc"), pkg("cublas", "cudart", "cublas"), pkg("cusolver", "cublas", "cudart")}
+	got, notes, err := selectLibs(all, libList{"cusolver", "nvrtc"}, "example.com/out")
+	var names []string
+	for _, p := range got {
+		names = append(names, p.Name)
+	}
+	wantNotes := "cugen: -lib: cublas too (cusolver imports it)|cugen: -lib: cudart too (cusolver imports it)|cugen: -lib: cu too (cudart imports it)"
+	if err != nil || strings.Join(names, " ") != "cu cudart nvrtc cublas cusolver" || strings.Join(notes, "|") != wantNotes {
+		t.Errorf("selectLibs(cusolver, nvrtc) = %q, %q, %v", names, notes, err)
+	}
+	if _, _, err := selectLibs(all[1:], libList{"cudart"}, "example.com/out"); err == nil || !strings.Contains(err.Error(), "package cudart imports cu, which is not generated") {
+		t.Errorf("cudart without cu: %v", err)
+	}
+	if got, _, err := selectLibs(all, libList{"cudart"}, ""); err != nil || len(got) != 1 {
+		t.Errorf("without an import path: %d packages, %v; want cudart alone", len(got), err)
+	}
 }

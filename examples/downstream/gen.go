@@ -1,23 +1,37 @@
-// Package main is a downstream module that generates its own CUDA bindings
-// from the toolkit installed where it is built, exactly as a user would:
+// Package main is a downstream module: it generates its own CUDA bindings
+// with cugen, as any module does, from a header set cugen pins (set 12.4:
+// Debian's CUDA 12.4 headers, fetched, verified against the headers.lock
+// cugen carries and cached; no toolkit and no checkout of cugen needed):
 //
-//	CUDA_HEADERS=/usr/local/cuda/include go generate ./...
+//	go get -tool github.com/cugen/cugen/cmd/cugen   (once: the tool line in go.mod)
+//	go generate ./...
 //
-// (go.mod names cugen as a tool: go get -tool github.com/cugen/cugen/cmd/cugen.)
-// cugen writes ./cuda/cu and ./cuda/cudart (never touching files it did not
-// generate, such as this one) with the same API rules, audit files and
-// context-demo test as the packages cugen commits.
+// The go:generate line below writes the packages of the libraries it names
+// with -lib, ./cuda/cu, ./cuda/cudart and ./cuda/nvrtc, and the Go layer
+// over them, ./cuda/cuda (package cuda: contexts, buffers, NVRTC, kernel
+// launches; cugen's layer/, its imports rewritten to this module). cugen
+// never touches a file it did not generate, such as this one.
 //
-// Its CI checks the bindings against the toolkit it builds with, writing
-// nothing:
+// What a module commits: the generated directory (./cuda: its packages
+// are code the module builds with, and each package's api.txt is the C API
+// it binds, reviewed in a diff like any change). What it ignores:
+// cuda/.cugen.lock, the lock two cugen runs take turns on. This example,
+// in cugen's repository, ignores ./cuda as well, so that cugen's CI proves
+// the generation works from a clean copy.
 //
-//	go tool cugen gen -check -headers $CUDA_HEADERS -out cuda
+// Its CI checks the bindings, writing nothing:
 //
-// After a toolkit upgrade the check fails, printing what the new headers
-// change in the API (against cuda/cu/api.txt and cuda/cudart/api.txt) and
-// each generated file that would change; go generate updates them and the
-// check passes again. cugen's make test runs exactly this, from the 12.4
-// headers to 12.5 (make downstream).
+//	go tool cugen gen -check -set 12.4 -lib cu,cudart,nvrtc -out cuda
+//
+// An upgrade is one edit: -set 12.4 becomes -set 12.5 here (and in the
+// check). The check then fails, printing what the new headers change in
+// the API (against cuda/cu/api.txt, ...) and each generated file that
+// would change; go generate updates them and the check passes again.
+// cugen's make test runs exactly this, from 12.4 to 12.5, in a copy of
+// this module outside cugen's tree (make downstream).
+//
+// With a CUDA toolkit installed instead, -headers /usr/local/cuda/include
+// takes its headers in place of -set.
 package main
 
-//go:generate go tool cugen gen -headers $CUDA_HEADERS -out cuda
+//go:generate go tool cugen gen -set 12.4 -lib cu,cudart,nvrtc -out cuda

@@ -16,8 +16,9 @@ require (
 	modernc.org/token v1.1.0 // indirect
 )
 
-// The example uses this checkout of cugen; a real module drops this line and
-// requires a cugen release.
+// The example uses this checkout of cugen (make downstream rewrites the path
+// to the checkout's, absolute, in its copy of the module); a real module
+// drops this line and requires a cugen release.
 replace github.com/cugen/cugen => ../..
 
 tool github.com/cugen/cugen/cmd/cugen

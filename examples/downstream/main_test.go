@@ -2,10 +2,13 @@ package main
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"example.com/downstream/cuda/cu"
+	"example.com/downstream/cuda/cuda"
 	"example.com/downstream/cuda/cudart"
+	"example.com/downstream/cuda/nvrtc"
 )
 
 // TestGeneratedBindings checks the user's freshly generated packages
@@ -23,5 +26,31 @@ func TestGeneratedBindings(t *testing.T) {
 	}
 	if _, err := cu.CtxGetCurrent(); err != nil && !errors.Is(err, cu.ErrorNotInitialized) {
 		t.Fatalf("cuCtxGetCurrent: unexpected %v", err)
+	}
+}
+
+// TestLayerCompile compiles the example's kernel to PTX through the
+// module's copy of the layer (NVRTC; no GPU needed).
+func TestLayerCompile(t *testing.T) {
+	if err := nvrtc.SharedLibrary().Load(); err != nil {
+		t.Skipf("no NVRTC library: %v", err)
+	}
+	out, err := cuda.Compile(cuda.Source{Code: src, Arch: "compute_70"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Kind != cuda.ImagePTX || !strings.Contains(string(out.Image), ".entry vecAdd") {
+		t.Fatalf("Compile: kind %v, PTX without .entry vecAdd:\n%.300s", out.Kind, out.Image)
+	}
+}
+
+// TestLayerVecAdd runs the kernel on device 0 where there is one.
+func TestLayerVecAdd(t *testing.T) {
+	if n, err := cudart.GetDeviceCount(); err != nil || n == 0 {
+		t.Skipf("no CUDA device (%d, %v)", n, err)
+	}
+	got, err := vecAdd(3)
+	if err != nil || got != 9 {
+		t.Fatalf("vecAdd(3) = %v, %v; want 9", got, err)
 	}
 }

@@ -7,6 +7,12 @@
 // ([Stale], run by make check and TestCommittedUpToDate). [Write] writes
 // the copies through the writer of cugen gen (package genfiles).
 //
+// cugen gen writes one more copy into every module's output, beside its
+// generated packages ([RenderFS] with a [Copy] of the module's import
+// path): from the layer the command carries (package cugen), without the
+// tests, and without the files of [Optional] whose package the module
+// does not generate.
+//
 // The layer may use only the API whose Go signature is the same in every
 // major's generated packages: each copy is built against its own major, so
 // a difference fails the build of that copy (make check builds ./...).
@@ -65,24 +71,64 @@ var (
 // Render returns major's copy of the layer in the module rooted at root:
 // file name -> content, for OutDir(major).
 func Render(root string, major int) (map[string][]byte, error) {
-	src := filepath.Join(root, SourceDir)
-	names, err := goFiles(src)
+	return RenderFS(os.DirFS(root), Copy{Major: major, ImportPath: committedPath(major), Tests: true})
+}
+
+// committedPath is the import path of major's generated packages in this
+// module: generated/cudaN.
+func committedPath(major int) string {
+	return fmt.Sprintf("%scuda%d", generatedPrefix, major)
+}
+
+// Copy says which copy of the layer RenderFS renders.
+type Copy struct {
+	// Major is the CUDA major of the generated packages the copy imports.
+	Major int
+	// ImportPath is the Go import path of the directory that holds them,
+	// and the copy as ImportPath/cuda: github.com/cugen/cugen/generated/cuda12
+	// for the committed copy, a module's cugen gen -out for its own.
+	ImportPath string
+	// Tests keeps the layer's _test.go files (the committed copies: they
+	// run against the GPU here); a module's copy is the package alone.
+	Tests bool
+	// Have, if not nil, says which generated packages the output has: a
+	// file of Optional whose package it lacks is left out.
+	Have func(pkg string) bool
+}
+
+// Optional are the files of the layer that a copy may leave out, with the
+// generated package each needs: the rest of the layer never names what
+// they declare (nccl.go sets a hook). A module whose headers have no
+// nccl.h (a CUDA toolkit's) gets the layer without NCCL.
+var Optional = map[string]string{"nccl.go": "nccl"}
+
+// RenderFS returns copy c of the layer whose source is src's SourceDir
+// (os.DirFS of the module root, or the layer the cugen command carries):
+// file name -> content.
+func RenderFS(src fs.FS, c Copy) (map[string][]byte, error) {
+	names, err := fsGoFiles(src)
 	if err != nil {
 		return nil, err
 	}
 	if len(names) == 0 {
-		return nil, fmt.Errorf("layergen: no Go files in %s", src)
+		return nil, fmt.Errorf("layergen: no Go files in %s", SourceDir)
 	}
 	out := make(map[string][]byte, len(names))
 	for _, name := range names {
 		if perMajorName.MatchString(name) {
 			return nil, fmt.Errorf("layergen: %s/%s: per-major files (_cudaN.go) are not supported yet", SourceDir, name)
 		}
-		text, err := os.ReadFile(filepath.Join(src, name))
+		if !c.Tests && strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		if pkg, ok := Optional[name]; ok && c.Have != nil && !c.Have(pkg) {
+			continue
+		}
+		text, err := fs.ReadFile(src, SourceDir+"/"+name)
 		if err != nil {
 			return nil, fmt.Errorf("layergen: %w", err)
 		}
-		b, err := renderFile(SourceDir+"/"+name, text, major)
+		b, err := renderFile(SourceDir+"/"+name, text, c.ImportPath)
 		if err != nil {
 			return nil, err
 		}
@@ -91,8 +137,33 @@ func Render(root string, major int) (map[string][]byte, error) {
 	return out, nil
 }
 
-// renderFile rewrites one source file for major.
-func renderFile(name string, text []byte, major int) ([]byte, error) {
+// Imports lists the generated packages (importPath/NAME) that files import,
+// sorted: what an output must have for the copy to build.
+func Imports(files map[string][]byte, importPath string) ([]string, error) {
+	var pkgs []string
+	fset := token.NewFileSet()
+	for name, text := range files {
+		f, err := parser.ParseFile(fset, name, text, parser.ImportsOnly)
+		if err != nil {
+			return nil, fmt.Errorf("layergen: %w", err)
+		}
+		for _, imp := range f.Imports {
+			path, err := strconv.Unquote(imp.Path.Value)
+			if err != nil {
+				return nil, fmt.Errorf("layergen: %s: import %s: %w", name, imp.Path.Value, err)
+			}
+			if pkg, ok := strings.CutPrefix(path, importPath+"/"); ok && pkg != "cuda" && !slices.Contains(pkgs, pkg) {
+				pkgs = append(pkgs, pkg)
+			}
+		}
+	}
+	slices.Sort(pkgs)
+	return pkgs, nil
+}
+
+// renderFile rewrites one source file for the generated packages at
+// importPath.
+func renderFile(name string, text []byte, importPath string) ([]byte, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, text, parser.ParseComments)
 	if err != nil {
@@ -106,7 +177,7 @@ func renderFile(name string, text []byte, major int) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("layergen: %s: import %s: %w", fset.Position(imp.Pos()), imp.Path.Value, err)
 		}
-		np, err := rewriteImport(path, major)
+		np, err := rewriteImport(path, importPath)
 		if err != nil {
 			return nil, fmt.Errorf("layergen: %s: %w", fset.Position(imp.Pos()), err)
 		}
@@ -124,12 +195,13 @@ func renderFile(name string, text []byte, major int) ([]byte, error) {
 	return b, nil
 }
 
-// rewriteImport maps an import of the source to major's copy: the
-// generated packages of SourceMajor to major's, the layer itself (in its
-// external tests and examples) to OutDir(major).
-func rewriteImport(path string, major int) (string, error) {
+// rewriteImport maps an import of the source to a copy whose generated
+// packages are at importPath: the generated packages of SourceMajor to
+// importPath's, the layer itself (in its external tests and examples) to
+// importPath/cuda.
+func rewriteImport(path, importPath string) (string, error) {
 	if path == Module+"/"+SourceDir || strings.HasPrefix(path, Module+"/"+SourceDir+"/") {
-		return Module + "/" + filepath.ToSlash(OutDir(major)) + strings.TrimPrefix(path, Module+"/"+SourceDir), nil
+		return importPath + "/cuda" + strings.TrimPrefix(path, Module+"/"+SourceDir), nil
 	}
 	rest, ok := strings.CutPrefix(path, generatedPrefix)
 	if !ok {
@@ -139,7 +211,23 @@ func rewriteImport(path string, major int) (string, error) {
 	if !majorDir.MatchString(rest) || !(rest == want || strings.HasPrefix(rest, want+"/")) {
 		return "", fmt.Errorf("import %q: the layer imports only %s%s/...", path, generatedPrefix, want)
 	}
-	return fmt.Sprintf("%scuda%d%s", generatedPrefix, major, strings.TrimPrefix(rest, want)), nil
+	return importPath + strings.TrimPrefix(rest, want), nil
+}
+
+// fsGoFiles lists the .go files of src's SourceDir, sorted.
+func fsGoFiles(src fs.FS) ([]string, error) {
+	ents, err := fs.ReadDir(src, SourceDir)
+	if err != nil {
+		return nil, fmt.Errorf("layergen: %w", err)
+	}
+	var names []string
+	for _, e := range ents {
+		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".go") {
+			names = append(names, e.Name())
+		}
+	}
+	slices.Sort(names)
+	return names, nil
 }
 
 // goFiles lists the .go files of dir, sorted.

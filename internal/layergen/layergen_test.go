@@ -30,13 +30,13 @@ func TestRewriteImport(t *testing.T) {
 		{"github.com/cugen/cugen/ffi", "github.com/cugen/cugen/ffi"},
 		{"fmt", "fmt"},
 	} {
-		got, err := rewriteImport(c.in, 13)
+		got, err := rewriteImport(c.in, "github.com/cugen/cugen/generated/cuda13")
 		if err != nil || got != c.want {
 			t.Errorf("rewriteImport(%q, 13) = %q, %v; want %q", c.in, got, err, c.want)
 		}
 	}
 	for _, bad := range []string{"github.com/cugen/cugen/generated/cuda13/cu", "github.com/cugen/cugen/generated/cuda120/cu"} {
-		if _, err := rewriteImport(bad, 13); err == nil {
+		if _, err := rewriteImport(bad, "github.com/cugen/cugen/generated/cuda13"); err == nil {
 			t.Errorf("rewriteImport(%q): no error", bad)
 		}
 	}
@@ -256,4 +256,35 @@ func TestWriteNeverFollowsLinks(t *testing.T) {
 			t.Errorf("the link's target changed")
 		}
 	})
+}
+
+// TestModuleCopy: a module's copy of the layer has no tests, imports its
+// generated packages at its own path, and needs only cu and nvrtc without
+// nccl.go (Optional); with it, cudart and nccl too.
+func TestModuleCopy(t *testing.T) {
+	src := os.DirFS(filepath.Join("..", ".."))
+	for _, c := range []struct {
+		nccl bool
+		want []string
+	}{
+		{false, []string{"cu", "nvrtc"}},
+		{true, []string{"cu", "cudart", "nccl", "nvrtc"}},
+	} {
+		files, err := RenderFS(src, Copy{Major: 13, ImportPath: "example.com/m/cuda", Have: func(pkg string) bool { return pkg != "nccl" || c.nccl }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name := range files {
+			if strings.HasSuffix(name, "_test.go") {
+				t.Errorf("module copy has %s", name)
+			}
+		}
+		if _, ok := files["nccl.go"]; ok != c.nccl {
+			t.Errorf("nccl: %v, nccl.go in the copy: %v", c.nccl, ok)
+		}
+		got, err := Imports(files, "example.com/m/cuda")
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("nccl %v: Imports = %q, %v; want %q", c.nccl, got, err, c.want)
+		}
+	}
 }

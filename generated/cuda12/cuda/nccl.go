@@ -12,6 +12,10 @@ import (
 	"github.com/cugen/cugen/generated/cuda12/nccl"
 )
 
+func init() {
+	destroyComm = func(h uint64) error { return nccl.CommDestroy(nccl.Comm(h)) }
+}
+
 // Comm is one rank of an NCCL communicator (ncclComm_t) on the device of
 // its Context: the collectives ([AllReduce], [AllGather], [ReduceScatter],
 // [Broadcast], [Reduce]) of every rank of a communicator must be called, in

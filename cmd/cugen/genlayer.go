@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	modfiles "github.com/cugen/cugen"
+	"github.com/cugen/cugen/emit"
+	"github.com/cugen/cugen/internal/layergen"
+)
+
+// layerName is the directory of the Go layer in gen's output, beside the
+// generated packages: OUT/cuda, package cuda (as generated/cudaN/cuda).
+const layerName = "cuda"
+
+// layerPackage is the Go layer for gen's output out: layer/ as cugen
+// carries it (package cugen), without its tests, rewritten for the CUDA
+// major and the import path of the generated packages pkgs, with nccl.go
+// only when pkgs has nccl. When the layer cannot be written there (a major
+// it is not written for, no import path, a package it imports not
+// generated: selected says whether -lib chose the packages) it returns nil
+// and a note saying why.
+func layerPackage(out string, major int, importPath string, pkgs []*emit.Package, selected bool) (*emit.Package, string, error) {
+	where := filepath.Join(out, layerName)
+	if !slices.Contains(layergen.Majors, major) {
+		return nil, fmt.Sprintf("cugen: no %s (the Go layer): it is written for CUDA %s, not %d", where, majorList(), major), nil
+	}
+	if importPath == "" {
+		return nil, fmt.Sprintf("cugen: no %s (the Go layer): %s is not inside a Go module (give -importpath)", where, out), nil
+	}
+	have := map[string]bool{}
+	for _, p := range pkgs {
+		have[p.Name] = true
+	}
+	files, err := layergen.RenderFS(modfiles.Layer, layergen.Copy{
+		Major: major, ImportPath: importPath, Have: func(pkg string) bool { return have[pkg] },
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	needs, err := layergen.Imports(files, importPath)
+	if err != nil {
+		return nil, "", err
+	}
+	var missing []string
+	for _, n := range needs {
+		if !have[n] {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) > 0 {
+		why := "the headers declare no " + libraryNamed(missing[0]).Title + " (-layer=false leaves the layer out)"
+		if selected {
+			why = "-lib leaves it out (add it to -lib, or give -layer=false)"
+		}
+		return nil, fmt.Sprintf("cugen: no %s (the Go layer): it imports %s; %s", where, strings.Join(missing, " and "), why), nil
+	}
+	return &emit.Package{Name: layerName, Files: files}, "", nil
+}
+
+func majorList() string {
+	var m []string
+	for _, n := range layergen.Majors {
+		m = append(m, fmt.Sprint(n))
+	}
+	return strings.Join(m, " and ")
+}

@@ -1,0 +1,37 @@
+package cugen
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestEmbedded: what the command carries is this checkout's headers.lock
+// and every Go file of layer/, byte for byte (go:embed reads them at build
+// time; this test says so where make check runs).
+func TestEmbedded(t *testing.T) {
+	disk, err := os.ReadFile("headers.lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(HeadersLock, disk) {
+		t.Errorf("the embedded headers.lock (%d bytes) differs from headers.lock (%d bytes)", len(HeadersLock), len(disk))
+	}
+	files, err := filepath.Glob("layer/*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("layer/*.go: %v, %v", files, err)
+	}
+	embedded, _ := fs.Glob(Layer, "layer/*.go")
+	if len(embedded) != len(files) {
+		t.Errorf("embedded layer files %q, layer/ has %q", embedded, files)
+	}
+	for _, f := range files {
+		b, err := fs.ReadFile(Layer, filepath.ToSlash(f))
+		d, _ := os.ReadFile(f)
+		if err != nil || !bytes.Equal(b, d) {
+			t.Errorf("embedded %s differs from the file (%v)", f, err)
+		}
+	}
+}
