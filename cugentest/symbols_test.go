@@ -104,7 +104,7 @@ func TestSymbolsUnloadable(t *testing.T) {
 		t.Fatal(err)
 	}
 	binary.LittleEndian.PutUint16(data[18:], uint16(elf.EM_AARCH64)) // e_machine
-	t.Setenv(cugentest.RequireLibsEnv, "") // the refused file skips
+	t.Setenv(cugentest.RequireLibsEnv, "")                           // the refused file skips
 	arm := filepath.Join(t.TempDir(), "libm-arm64.so.6")
 	if err := os.WriteFile(arm, data, 0o644); err != nil {
 		t.Fatal(err)
