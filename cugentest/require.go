@@ -37,38 +37,39 @@ const (
 // sets up the GPU (loading the driver, cuInit, cudaGetDeviceCount,
 // cuda.NewContext). nil returns. A driver library that did not load, or
 // CUDA_ERROR_NO_DEVICE / cudaErrorNoDevice, skips tb ("no CUDA device:
-// ...") unless RequireGPUEnv is "1", which fails it. Any other error fails
+// ...") unless RequireGPUEnv is "1", which fails it; another library that
+// did not load (the runtime) is NeedLibrary's case. Any other error fails
 // tb: a broken cuInit on a GPU machine must not pass as "no GPU here".
 func NeedDevice(tb testing.TB, err error) {
 	tb.Helper()
-	if err == nil {
-		return
-	}
-	if noDriver(err) || noDevice(err) {
-		SkipNoGPU(tb, "%v", err)
-	}
-	tb.Fatalf("setting up the GPU failed, and not for want of a driver or a device: %v", err)
+	need(tb, err)
 }
 
 // NeedLibrary decides what a test does with err, the error of loading a
-// library other than the driver (lib.Load, SharedLibrary().Load). nil
-// returns. A library that could not be found or loaded (an *ffi.LoadError)
-// skips tb ("library not found: ...") unless RequireLibsEnv is "1", which
-// fails it; a library that did not load because the driver did not is a
-// missing GPU (NeedDevice). Any other error fails tb.
+// library (lib.Load, SharedLibrary().Load). nil returns. A library that
+// could not be found or loaded (an *ffi.LoadError) skips tb ("library not
+// found: ...") unless RequireLibsEnv is "1", which fails it; a library that
+// did not load because the driver did not is a missing GPU (NeedDevice).
+// Any other error fails tb.
 func NeedLibrary(tb testing.TB, err error) {
+	tb.Helper()
+	need(tb, err)
+}
+
+// need is the one decision behind NeedDevice and NeedLibrary.
+func need(tb testing.TB, err error) {
 	tb.Helper()
 	if err == nil {
 		return
 	}
 	var le *ffi.LoadError
 	switch {
-	case noDriver(err):
+	case noDriver(err) || noDevice(err):
 		SkipNoGPU(tb, "%v", err)
 	case errors.As(err, &le):
 		SkipNoLib(tb, "%v", err)
 	}
-	tb.Fatalf("loading the library failed, and not for want of the library: %v", err)
+	tb.Fatalf("setting up CUDA failed, and not for want of a driver, a device or a library: %v", err)
 }
 
 // SkipNoGPU skips tb for want of a CUDA driver or device, the reason
