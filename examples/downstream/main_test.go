@@ -6,14 +6,13 @@ import (
 
 	"example.com/downstream/cuda/cu"
 	"example.com/downstream/cuda/cudart"
+	"github.com/cugen/cugen/cugentest"
 )
 
 // TestGeneratedBindings checks the user's freshly generated packages
 // against whatever CUDA libraries this machine has (a GPU is not needed).
 func TestGeneratedBindings(t *testing.T) {
-	if err := cu.SharedLibrary().Load(); err != nil {
-		t.Skipf("no CUDA driver library: %v", err)
-	}
+	cugentest.NeedDevice(t, cu.SharedLibrary().Load()) // the driver library; no device needed
 	v, err := cu.DriverGetVersion()
 	if err != nil || v < 11000 {
 		t.Fatalf("cuDriverGetVersion = %d, %v", v, err)
