@@ -22,6 +22,10 @@ const (
 	// RequireLibsEnv ("1") makes "library not found" a failure:
 	// SkipNoLib, NeedLibrary (and Symbols' skip).
 	RequireLibsEnv = "CUGEN_REQUIRE_LIBS"
+	// RequireHeadersEnv ("1") makes a locked header set missing from the
+	// cache a failure (SkipNoHeaders): make test sets it, having fetched
+	// every set first, so that nothing it fetched can skip.
+	RequireHeadersEnv = "CUGEN_REQUIRE_HEADERS"
 )
 
 // The fixed first words of the skip reasons below, so that a runner can
@@ -84,6 +88,14 @@ func SkipNoGPU(tb testing.TB, format string, args ...any) {
 func SkipNoLib(tb testing.TB, format string, args ...any) {
 	tb.Helper()
 	decide(tb, RequireLibsEnv, NoLibReason+fmt.Sprintf(format, args...))
+}
+
+// SkipNoHeaders skips tb for want of a locked header set (or the
+// repository's headers.lock), or fails tb when RequireHeadersEnv is "1".
+// The reason names the make target that fetches it.
+func SkipNoHeaders(tb testing.TB, format string, args ...any) {
+	tb.Helper()
+	decide(tb, RequireHeadersEnv, fmt.Sprintf(format, args...))
 }
 
 // SkipFewGPUs skips tb, which needs want devices, when the machine has
