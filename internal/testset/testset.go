@@ -11,12 +11,18 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/internal/lock"
 )
+
+// SetsEnv, when set, lists the header sets the tests may use (make quick:
+// "12.4"); a test of another set skips. Unset, every set in the cache is
+// used.
+const SetsEnv = "CUGEN_TEST_SETS"
 
 // module is the module path whose go.mod marks the root.
 const module = "github.com/cugen/cugen"
@@ -66,6 +72,9 @@ func Dir(tb testing.TB, name string) string {
 // tests): the set, or why a test should skip (skip), or what is wrong
 // with headers.lock (err).
 func Find(name string) (fs *lock.FetchedSet, skip string, err error) {
+	if only := os.Getenv(SetsEnv); only != "" && !slices.Contains(strings.Fields(only), name) {
+		return nil, fmt.Sprintf("set %s left out (%s=%q, make quick): make test runs it", name, SetsEnv, only), nil
+	}
 	root, skip, err := findRoot()
 	if skip != "" || err != nil {
 		return nil, skip, err
