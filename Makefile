@@ -126,6 +126,21 @@ quick: deps
 	$(GO) build ./...; $(GO) vet ./...; \
 	CGO_ENABLED=0 $(GO) test -count=1 ./...
 
+# gpu-build fills .gpu/ (mk/gpu.sh): every GPU test binary of both majors
+# and the examples, built here with CGO_ENABLED=0, Debian's libcudart 12,
+# the commit, and the runner .gpu/run.sh with its report writer (python3).
+# The GPU machine needs no Go: carry .gpu/ with the tree and run
+# .gpu/run.sh OUTDIR there; it writes OUTDIR/gpu-report.md (committed as
+# docs/gpu-report.md) and exits non-zero on anything unexpected.
+# gpu = gpu-build, then run.sh here if this machine has a GPU.
+gpu-build: deps
+	@GO="$(GO)" sh mk/gpu.sh
+
+gpu: gpu-build
+	@if nvidia-smi -L >/dev/null 2>&1; then .gpu/run.sh .gpu/out; \
+	else echo "make gpu: no GPU here. Carry .gpu/ and the tree to a GPU machine and run there:"; \
+		echo "	.gpu/run.sh OUTDIR     (then copy OUTDIR/gpu-report.md to docs/gpu-report.md)"; fi
+
 # downstream runs examples/downstream as its own CI would, across a toolkit
 # upgrade: bindings generated from the locked 12.4 headers (go generate),
 # checked (cugen gen -check), vetted and tested; then the headers upgraded
