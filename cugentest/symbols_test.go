@@ -104,7 +104,8 @@ func TestSymbolsUnloadable(t *testing.T) {
 		t.Fatal(err)
 	}
 	binary.LittleEndian.PutUint16(data[18:], uint16(elf.EM_AARCH64)) // e_machine
-	t.Setenv(cugentest.RequireLibsEnv, "")                           // the refused file skips
+	// The file that opens but is refused skips, unless libraries are required.
+	t.Setenv(cugentest.RequireLibsEnv, "")
 	arm := filepath.Join(t.TempDir(), "libm-arm64.so.6")
 	if err := os.WriteFile(arm, data, 0o644); err != nil {
 		t.Fatal(err)
