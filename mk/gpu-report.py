@@ -112,6 +112,10 @@ def parse_bench(text):
     return res
 
 
+def num(v):
+    return f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.4g}"
+
+
 KEY = re.compile(r"Result|PASS|FAIL|GFlop|TFLOP|GB/s|Gsamples|ms\b|µs|error|max|mean|residual|\|\|", re.I)
 
 
@@ -196,7 +200,7 @@ def main():
             w.append("| --- | ---: | --- |")
             for b, units in res.items():
                 runs = max(len(v) for v in units.values()) if units else 0
-                med = ", ".join(f"{statistics.median(v):.4g} {u}" for u, v in units.items())
+                med = ", ".join(f"{num(statistics.median(v))} {u}" for u, v in units.items())
                 w.append(f"| {b} | {runs} | {med} |")
             w.append("")
 
