@@ -45,18 +45,14 @@ func ContextDemo(t *testing.T, api ContextAPI) {
 	runtime.LockOSThread() // the context belongs to this OS thread
 	defer runtime.UnlockOSThread()
 
-	if err := api.LoadDriver(); err != nil {
-		t.Skipf("no CUDA driver library: %v", err)
-	}
+	NeedDevice(t, api.LoadDriver())
 	// Step 1: before any runtime call the driver is not initialised.
 	ctx, err := api.CtxGetCurrent()
 	t.Logf("cuCtxGetCurrent before any runtime call: ctx=%#x err=%v", ctx, err)
 	if !errors.Is(err, api.ErrNotInitialized) || ctx != 0 {
 		t.Fatalf("cuCtxGetCurrent before any runtime call = (%#x, %v), want (0, CUDA_ERROR_NOT_INITIALIZED)", ctx, err)
 	}
-	if err := api.LoadRuntime(); err != nil {
-		t.Skipf("no CUDA runtime library: %v", err)
-	}
+	NeedLibrary(t, api.LoadRuntime())
 	// Step 2: the first runtime call initialises the driver (cuInit).
 	n, err := api.GetDeviceCount()
 	t.Logf("cudaGetDeviceCount: n=%d err=%v", n, err)
@@ -65,7 +61,7 @@ func ContextDemo(t *testing.T, api ContextAPI) {
 		if !errors.As(err, &coded) || !strings.HasPrefix(coded.Unwrap().Error(), "cuda") {
 			t.Fatalf("cudaGetDeviceCount error %v is not a typed cudart error", err)
 		}
-		t.Skipf("no CUDA device: %v", err)
+		NeedDevice(t, err)
 	}
 	if n < 1 {
 		t.Fatalf("cudaGetDeviceCount = %d with no error", n)
@@ -119,16 +115,14 @@ func ContextDemo(t *testing.T, api ContextAPI) {
 // cudaSetDevice on one locked OS thread, a goroutine locked to another OS
 // thread sees no current context until it makes one current itself.
 func ContextPerThread(t *testing.T, api ContextAPI) {
-	if err := api.LoadDriver(); err != nil {
-		t.Skipf("no CUDA driver library: %v", err)
-	}
-	if err := api.LoadRuntime(); err != nil {
-		t.Skipf("no CUDA runtime library: %v", err)
-	}
+	NeedDevice(t, api.LoadDriver())
+	NeedLibrary(t, api.LoadRuntime())
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	if n, err := api.GetDeviceCount(); err != nil || n < 1 {
-		t.Skipf("no CUDA device: n=%d err=%v", n, err)
+	n, err := api.GetDeviceCount()
+	NeedDevice(t, err)
+	if n < 1 {
+		t.Fatalf("cudaGetDeviceCount = %d with no error", n)
 	}
 	if err := api.SetDevice(0); err != nil {
 		t.Fatalf("cudaSetDevice(0): %v", err)
@@ -196,6 +190,8 @@ func RunChild(t *testing.T, env ...string) string {
 		t.Log("child: " + l)
 	}
 	switch {
+	case err != nil && strings.Contains(text, "--- FAIL: "+t.Name()):
+		t.Fatalf("the test failed in the fresh process (its log above)")
 	case err != nil:
 		t.Fatalf("the fresh process failed (%v): a panic or a crash is a failure of this test", err)
 	case strings.Contains(text, "--- SKIP"):

@@ -18,8 +18,8 @@ const RequireAllEnv = "CUGEN_REQUIRE_ALL_SYMBOLS"
 
 // Symbols resolves every procedure of lib (lib.Procs: those the package
 // made with NewProc), and the per-thread-default-stream variant of those
-// that have one, and logs the counts. It
-// skips the test if lib cannot be loaded.
+// that have one, and logs the counts. If lib cannot be loaded it skips
+// the test, or fails it, as [NeedLibrary] decides.
 //
 // A library older than the headers may lack their newest functions, so a
 // missing symbol is logged, and fails the test only when RequireAllEnv is
@@ -39,7 +39,7 @@ func Symbols(t testing.TB, lib *ffiimpl.Library, version func() (int32, error), 
 			file, ok = le.Unopenable()
 		}
 		if !ok {
-			t.Skipf("library not found: %v", err)
+			NeedLibrary(t, err)
 		}
 		t.Logf("cannot open the library (%v): reading the dynamic symbol table of %s instead", err, file)
 		exportedFuncs(t, file, procs, unexported)

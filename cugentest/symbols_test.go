@@ -26,6 +26,8 @@ func (r *recorder) Helper()                   {}
 func (r *recorder) Logf(f string, a ...any)   { r.logs = append(r.logs, fmt.Sprintf(f, a...)) }
 func (r *recorder) Errorf(f string, a ...any) { r.errs = append(r.errs, fmt.Sprintf(f, a...)) }
 func (r *recorder) Skipf(f string, a ...any)  { r.skipped = true; runtime.Goexit() }
+func (r *recorder) Skip(a ...any)             { r.skipped = true; runtime.Goexit() }
+func (r *recorder) Fatalf(f string, a ...any) { r.Errorf(f, a...); runtime.Goexit() }
 func (r *recorder) text() string              { return strings.Join(append(r.logs, r.errs...), "\n") }
 func (r *recorder) run(f func(testing.TB)) *recorder {
 	done := make(chan struct{})
@@ -73,11 +75,16 @@ func TestSymbols(t *testing.T) {
 	}
 }
 
+// TestSymbolsSkipsWithoutLibrary: a library that is not found skips the
+// test, or fails it under CUGEN_REQUIRE_LIBS=1 (cugentest.NeedLibrary).
 func TestSymbolsSkipsWithoutLibrary(t *testing.T) {
-	lib := ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{Name: "nothing", Files: []string{"libcugen-nope.so"}}))
-	r := (&recorder{TB: t}).run(func(tb testing.TB) { cugentest.Symbols(tb, lib, nil, 0) })
-	if !r.skipped || len(r.errs) > 0 {
-		t.Errorf("skipped = %v, errors %q; want a skip", r.skipped, r.errs)
+	for _, require := range []string{"", "1"} {
+		t.Setenv(cugentest.RequireLibsEnv, require)
+		lib := ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{Name: "nothing", Files: []string{"libcugen-nope.so"}}))
+		r := (&recorder{TB: t}).run(func(tb testing.TB) { cugentest.Symbols(tb, lib, nil, 0) })
+		if want := require == ""; r.skipped != want || (len(r.errs) > 0) == want {
+			t.Errorf("%s=%q: skipped = %v, errors %q; want a skip: %v", cugentest.RequireLibsEnv, require, r.skipped, r.errs, want)
+		}
 	}
 }
 
@@ -97,6 +104,8 @@ func TestSymbolsUnloadable(t *testing.T) {
 		t.Fatal(err)
 	}
 	binary.LittleEndian.PutUint16(data[18:], uint16(elf.EM_AARCH64)) // e_machine
+	// The file that opens but is refused skips, unless libraries are required.
+	t.Setenv(cugentest.RequireLibsEnv, "")
 	arm := filepath.Join(t.TempDir(), "libm-arm64.so.6")
 	if err := os.WriteFile(arm, data, 0o644); err != nil {
 		t.Fatal(err)

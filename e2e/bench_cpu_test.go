@@ -6,6 +6,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/e2e/internal/cgoshim"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	"github.com/cugen/cugen/generated/cuda12/cu"
@@ -18,9 +19,7 @@ import (
 
 func needDriver(b *testing.B) {
 	b.Helper()
-	if err := cu.SharedLibrary().Load(); err != nil {
-		b.Skipf("no CUDA driver library: %v", err)
-	}
+	cugentest.NeedDevice(b, cu.SharedLibrary().Load()) // the driver library; no device needed
 }
 
 func BenchmarkDriverGetVersion(b *testing.B) {
@@ -124,9 +123,7 @@ func BenchmarkDriverGetVersionInterleaved(b *testing.B) {
 }
 
 func BenchmarkCudaGetErrorName(b *testing.B) {
-	if err := cudart.SharedLibrary().Load(); err != nil {
-		b.Skipf("no CUDA runtime library: %v", err)
-	}
+	cugentest.NeedLibrary(b, cudart.SharedLibrary().Load())
 	b.ReportAllocs()
 	for b.Loop() {
 		if s := cudart.GetErrorName(cudart.ErrorInvalidDevice); s != "cudaErrorInvalidDevice" {

@@ -7,6 +7,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/e2e/internal/cgoshim"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/cudart"
@@ -23,11 +24,11 @@ func rawLibs(b *testing.B) (cuda, cudartH uintptr) {
 	b.Helper()
 	d, err := purego.Dlopen(libPath("CUGEN_LIBCUDA", "libcuda.so.1"), purego.RTLD_NOW|purego.RTLD_LOCAL)
 	if err != nil {
-		b.Skip(err)
+		cugentest.SkipNoGPU(b, "no CUDA driver library: %v", err)
 	}
 	r, err := purego.Dlopen(libPath("CUGEN_LIBCUDART", "libcudart.so.12"), purego.RTLD_NOW|purego.RTLD_LOCAL)
 	if err != nil {
-		b.Skip(err)
+		cugentest.SkipNoLib(b, "%v", err)
 	}
 	return d, r
 }
@@ -54,7 +55,7 @@ func cgoOpen(b *testing.B) {
 		b.Skip("built without cgo (CGO_ENABLED=0)")
 	}
 	if err := cgoshim.Open(libPath("CUGEN_LIBCUDA", "libcuda.so.1"), libPath("CUGEN_LIBCUDART", "libcudart.so.12")); err != nil {
-		b.Skip(err)
+		cugentest.SkipNoLib(b, "%v", err)
 	}
 }
 

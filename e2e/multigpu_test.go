@@ -8,6 +8,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/e2e/cudatest"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/cudart"
@@ -20,9 +21,7 @@ import (
 func deviceCount(t *testing.T) int {
 	t.Helper()
 	n, err := cudart.GetDeviceCount()
-	if err != nil {
-		t.Skipf("no CUDA device: %v", err)
-	}
+	cugentest.NeedDevice(t, err)
 	if err := cu.Init(0); err != nil {
 		t.Fatal(err)
 	}
@@ -152,9 +151,7 @@ func vecAddOn(d int) error {
 // cudaMemcpyPeer, reporting the bandwidth.
 func TestPeerAccessAndCopy(t *testing.T) {
 	n := deviceCount(t)
-	if n < 2 {
-		t.Skipf("%d CUDA device: peer access and peer copies need two", n)
-	}
+	cugentest.SkipFewGPUs(t, 2, n) // peer access and peer copies
 	for _, pair := range [][2]int32{{0, 1}, {1, 0}} {
 		ok, err := cudart.DeviceCanAccessPeer(pair[0], pair[1])
 		if err != nil {

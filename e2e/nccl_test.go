@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"encoding/hex"
 	"os"
 	"os/exec"
@@ -11,7 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/cugen/cugen/generated/cuda12/nccl"
-	"github.com/cugen/cugen/internal/lock"
+	"github.com/cugen/cugen/internal/testset"
 	"github.com/cugen/cugen/parser"
 )
 
@@ -24,18 +23,7 @@ func TestNCCLInitializersMatchC(t *testing.T) {
 	if err != nil {
 		t.Skip("no gcc")
 	}
-	l, err := lock.ReadFile("../headers.lock")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := l.Entry("12.4")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fs, err := l.FetchSetEntry(context.Background(), e, "", nil)
-	if err != nil {
-		t.Skipf("set 12.4 not fetched (make headers): %v", err)
-	}
+	fs := testset.Set(t, "12.4") // found from any working directory; never fetched here
 	src := `#include <stdio.h>
 #include <nccl.h>
 static const ncclConfig_t config = NCCL_CONFIG_INITIALIZER;

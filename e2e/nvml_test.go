@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/generated/cuda12/nvml"
 )
@@ -13,9 +14,7 @@ import (
 // with Debian's libnvidia-ml1): nvmlInit fails with NVML's typed error and
 // text; on a GPU machine it succeeds and reads the first device's name.
 func TestNVMLInitWithoutDriver12(t *testing.T) {
-	if err := nvml.SharedLibrary().Load(); err != nil {
-		t.Skipf("no libnvidia-ml.so.1: %v", err)
-	}
+	cugentest.NeedLibrary(t, nvml.SharedLibrary().Load())
 	err := nvml.Init()
 	if err == nil {
 		defer nvml.Shutdown()
@@ -27,7 +26,7 @@ func TestNVMLInitWithoutDriver12(t *testing.T) {
 		if err != nil || name == "" {
 			t.Fatalf("DeviceGetName = %q, %v", name, err)
 		}
-		t.Skipf("nvmlInit succeeded: a driver runs here (device 0: %s)", name)
+		cugentest.SkipHasGPU(t, "nvmlInit succeeded (device 0: %s)", name)
 	}
 	var ce *ffi.CallError
 	var code nvml.Return

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"errors"
+	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/e2e/cudatest"
 	"strings"
 	"testing"
@@ -13,13 +14,11 @@ import (
 	"github.com/cugen/cugen/generated/cuda12/nvrtc"
 )
 
-// needNVRTC skips without the NVRTC library (Debian's libnvrtc12 in make
+// needNVRTC skips (cugentest.NeedLibrary) without the NVRTC library (Debian's libnvrtc12 in make
 // test, CUGEN_LIBNVRTC).
 func needNVRTC(t *testing.T) {
 	t.Helper()
-	if err := nvrtc.SharedLibrary().Load(); err != nil {
-		t.Skipf("no NVRTC 12: %v", err)
-	}
+	cugentest.NeedLibrary(t, nvrtc.SharedLibrary().Load())
 }
 
 // compile compiles src with options and returns the program.
@@ -136,9 +135,7 @@ func TestNVRTCCreateProgramHeaderLengths(t *testing.T) {
 // with nvJitLink into a cubin for sm_90 holding the saxpy entry.
 func TestNVJitLinkLinksLTOIR(t *testing.T) {
 	needNVRTC(t)
-	if err := nvjitlink.SharedLibrary().Load(); err != nil {
-		t.Skipf("no nvJitLink 12: %v", err)
-	}
+	cugentest.NeedLibrary(t, nvjitlink.SharedLibrary().Load())
 	prog := compile(t, cudatest.SaxpySource, "--gpu-architecture=sm_90", "-dlto")
 	ltoir, err := nvrtc.GetLTOIR(prog)
 	if err != nil || len(ltoir) == 0 {
@@ -170,9 +167,7 @@ func TestNVJitLinkLinksLTOIR(t *testing.T) {
 // input was not compiled for fails, and the error holds the error log.
 func TestNVJitLinkCompleteErrorCarriesLog(t *testing.T) {
 	needNVRTC(t)
-	if err := nvjitlink.SharedLibrary().Load(); err != nil {
-		t.Skipf("no nvJitLink 12: %v", err)
-	}
+	cugentest.NeedLibrary(t, nvjitlink.SharedLibrary().Load())
 	prog := compile(t, "extern \"C\" __device__ float f(float); extern \"C\" __global__ void k(float *y) { y[0] = f(y[0]); }\n", "--gpu-architecture=sm_90", "-dlto", "-rdc=true")
 	ltoir, err := nvrtc.GetLTOIR(prog)
 	if err != nil {

@@ -1,49 +1,32 @@
 package parser_test
 
 import (
-	"context"
-	"io"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/cugen/cugen/internal/lock"
+	"github.com/cugen/cugen/internal/testset"
 	"github.com/cugen/cugen/parser"
 	"github.com/cugen/cugen/parser/ir"
 )
 
-// lockPath is the repository's lock file, seen from the package directory.
-const lockPath = "../headers.lock"
-
 // lockEntry returns the entry of a header set in headers.lock.
 func lockEntry(t testing.TB, set string) *lock.Entry {
 	t.Helper()
-	l, err := lock.ReadFile(lockPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := l.Entry(set)
+	e, err := testset.Lock(t).Entry(set)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return e
 }
 
-// headerDir returns the verified include directory of a locked header set,
-// fetching it into the cache when needed. Without network or apt the test
-// is skipped: `make test` fetches the sets before running go test.
+// headerDir returns the verified include directory of a locked header set
+// in the cache. It never fetches (make test and make headers do); where the
+// set is not there the test skips naming them (testset.Dir).
 func headerDir(t testing.TB, set string) string {
 	t.Helper()
-	e := lockEntry(t, set)
-	cache, err := lock.DefaultCacheDir()
-	if err != nil {
-		t.Skipf("no cache directory for header set %s: %v", set, err)
-	}
-	dir, err := lock.Fetch(context.Background(), e, cache, io.Discard)
-	if err != nil {
-		t.Skipf("header set %s not available (run make headers): %v", set, firstLine(err.Error()))
-	}
-	return dir
+	return testset.Dir(t, set)
 }
 
 func firstLine(s string) string {

@@ -26,17 +26,17 @@ import (
 func isChild(t *testing.T) bool                   { return cugentest.IsChild(t) }
 func runChild(t *testing.T, env ...string) string { t.Helper(); return cugentest.RunChild(t, env...) }
 
-// needLibs skips t unless CUGEN_LIBCUDA and CUGEN_LIBCUDART name existing
+// needLibs skips t (cugentest.SkipNoLib) unless CUGEN_LIBCUDA and CUGEN_LIBCUDART name existing
 // files, and returns them.
 func needLibs(t *testing.T) (libcuda, libcudart string) {
 	t.Helper()
 	libcuda, libcudart = os.Getenv("CUGEN_LIBCUDA"), os.Getenv("CUGEN_LIBCUDART")
 	for name, p := range map[string]string{"CUGEN_LIBCUDA": libcuda, "CUGEN_LIBCUDART": libcudart} {
 		if p == "" {
-			t.Skipf("%s is not set (make test sets it to Debian's library, which loads without a GPU)", name)
+			cugentest.SkipNoLib(t, "%s is not set (make test sets it to Debian's library, which loads without a GPU)", name)
 		}
 		if _, err := os.Stat(p); err != nil {
-			t.Skipf("%s: %v", name, err)
+			cugentest.SkipNoLib(t, "%s: %v", name, err)
 		}
 	}
 	return libcuda, libcudart

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	"github.com/cugen/cugen/generated/cuda12/cu"
@@ -91,7 +92,7 @@ func TestLibraryNotFoundBySearch(t *testing.T) {
 	}
 	err := cu.SharedLibrary().Load()
 	if err == nil {
-		t.Skipf("a CUDA driver is installed on this machine (%s): nothing to show", cu.SharedLibrary().Path())
+		cugentest.SkipHasGPU(t, "a CUDA driver is installed on this machine (%s): nothing to show", cu.SharedLibrary().Path())
 	}
 	if !errors.Is(err, ffi.ErrNotLoaded) || !strings.Contains(err.Error(), "libcuda.so.1") || !strings.Contains(err.Error(), "set CUGEN_LIBCUDA") {
 		t.Errorf("cu load error %q", err)
@@ -288,7 +289,7 @@ func TestArgumentChecks(t *testing.T) {
 	n, err := cudart.GetDeviceCount()
 	t.Logf("cudart.GetDeviceCount: %d, %v", n, err)
 	if err == nil {
-		t.Skip("this machine has a CUDA device; the rest shows the no-device case")
+		cugentest.SkipHasGPU(t, "this machine has a CUDA device; the rest shows the no-device case")
 	}
 	if !errors.Is(err, cudart.ErrorNoDevice) || err.Error() != "cudaGetDeviceCount: cudaErrorNoDevice: no CUDA-capable device is detected" {
 		t.Errorf("cudart.GetDeviceCount: %v", err)

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/cugen/cugen/cugentest"
 )
 
 // TestDoctor: cugen doctor's flags and exit status. A bad -lib or -major
@@ -32,7 +34,7 @@ func TestDoctor(t *testing.T) {
 
 	cudart := os.Getenv("CUGEN_LIBCUDART")
 	if os.Getenv("CUGEN_LIBCUDA") == "" || cudart == "" {
-		t.Skip("CUGEN_LIBCUDA and CUGEN_LIBCUDART are not set (make test sets them to Debian's libraries)")
+		cugentest.SkipNoLib(t, "CUGEN_LIBCUDA and CUGEN_LIBCUDART are not set (make test sets them to Debian's libraries)")
 	}
 	code, stdout, stderr := cugen(t, "doctor", "-major", "12", "-lib", "runtime")
 	t.Logf("cugen doctor -major 12 -lib runtime: exit %d\n%s%s", code, stdout, stderr)

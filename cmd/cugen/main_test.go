@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/cugen/cugen/emit"
 	"github.com/cugen/cugen/internal/lock"
+	"github.com/cugen/cugen/internal/testset"
 )
 
 // cugen runs the command in-process and returns its exit code and output.
@@ -957,26 +957,7 @@ func TestWithHeaders(t *testing.T) {
 // where the set is not fetched (make headers).
 func cachedSet124(t *testing.T) *lock.FetchedSet {
 	t.Helper()
-	l, err := lock.ReadFile("../../headers.lock")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := l.Entry("12.4")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cache, err := lock.DefaultCacheDir()
-	if err != nil {
-		t.Skip(err)
-	}
-	if err := lock.Verify(filepath.Join(cache, "headers", e.Name, e.Root), e); err != nil {
-		t.Skipf("set 12.4 not in the cache (make headers): %v", firstLine(err.Error()))
-	}
-	set, err := l.FetchSetEntry(context.Background(), e, cache, nil)
-	if err != nil {
-		t.Skipf("set 12.4's headers entries not in the cache (make headers): %v", firstLine(err.Error()))
-	}
-	return set
+	return testset.Set(t, "12.4")
 }
 
 // TestGenHostileCache: cugen gen -set over a cache whose pinned cuda.h is

@@ -3,28 +3,25 @@
 package cudatest
 
 import (
-	"errors"
 	"runtime"
 	"testing"
 	"unsafe"
 
+	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 )
 
 // Device0 locks the goroutine to its OS thread (CUDA's current context
 // belongs to the thread), initialises the driver and makes device 0's
-// primary context current; it skips t where there is no device. The
+// primary context current. Without a driver or a device it skips t, or
+// fails it (cugentest.NeedDevice); another cuInit error fails it. The
 // returned func releases the context and unlocks the thread.
 func Device0(t testing.TB) (cu.Device, func()) {
 	t.Helper()
 	runtime.LockOSThread()
 	if err := cu.Init(0); err != nil {
 		runtime.UnlockOSThread()
-		var coded interface{ Unwrap() error }
-		if errors.Is(err, cu.ErrorNoDevice) || !errors.As(err, &coded) {
-			t.Skipf("no CUDA device: %v", err)
-		}
-		t.Skipf("cuInit: %v", err)
+		cugentest.NeedDevice(t, err)
 	}
 	dev, err := cu.DeviceGet(0)
 	if err != nil {

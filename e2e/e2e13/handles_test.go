@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/e2e/cudatest"
 	"github.com/cugen/cugen/generated/cuda13/cu"
 	"github.com/cugen/cugen/generated/cuda13/cudart"
@@ -89,11 +90,11 @@ func device13(t *testing.T) cu.Device {
 	t.Helper()
 	runtime.LockOSThread()
 	t.Cleanup(runtime.UnlockOSThread)
-	if err := cu.Init(0); err != nil {
-		t.Skipf("no CUDA device: %v", err)
-	}
-	if v, err := cudart.RuntimeGetVersion(); err != nil || v < 13000 {
-		t.Skipf("needs a CUDA 13 runtime (CUGEN_LIBCUDART=.../libcudart.so.13): %d, %v", v, err)
+	cugentest.NeedDevice(t, cu.Init(0))
+	v, err := cudart.RuntimeGetVersion()
+	cugentest.NeedLibrary(t, err) // a CUDA 13 runtime (CUGEN_LIBCUDART=.../libcudart.so.13)
+	if v < 13000 {
+		t.Fatalf("cudaRuntimeGetVersion = %d from the cuda13 package's runtime", v)
 	}
 	dev, err := cu.DeviceGet(0)
 	must(t, "cuDeviceGet", err)

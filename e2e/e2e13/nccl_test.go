@@ -13,21 +13,20 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/generated/cuda13/cu"
 	"github.com/cugen/cugen/generated/cuda13/cudart"
 	"github.com/cugen/cugen/generated/cuda13/nccl"
 )
 
-// ncclGPUs skips the test unless NCCL loads and the machine has two GPUs.
+// ncclGPUs skips the test unless the machine has two GPUs and NCCL loads
+// (or fails it: cugentest.NeedDevice, NeedLibrary).
 func ncclGPUs(t *testing.T) int {
 	t.Helper()
-	if err := nccl.SharedLibrary().Load(); err != nil {
-		t.Skipf("no NCCL: %v", err)
-	}
 	n, err := cudart.GetDeviceCount()
-	if err != nil || n < 2 {
-		t.Skipf("needs 2 GPUs: %d, %v", n, err)
-	}
+	cugentest.NeedDevice(t, err)
+	cugentest.SkipFewGPUs(t, 2, int(n))
+	cugentest.NeedLibrary(t, nccl.SharedLibrary().Load())
 	return int(n)
 }
 
@@ -193,9 +192,7 @@ func TestNCCLRankProcess(t *testing.T) {
 
 // TestNCCLErrors: a call NCCL refuses returns its typed error and text.
 func TestNCCLErrors(t *testing.T) {
-	if err := nccl.SharedLibrary().Load(); err != nil {
-		t.Skipf("no NCCL: %v", err)
-	}
+	cugentest.NeedLibrary(t, nccl.SharedLibrary().Load())
 	v, err := nccl.GetVersion()
 	if err != nil || v < 22203 {
 		t.Fatalf("GetVersion = %d, %v", v, err)

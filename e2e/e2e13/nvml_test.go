@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/generated/cuda13/nvml"
 )
@@ -17,13 +18,11 @@ import (
 // NVML's own typed error and text; on a GPU machine it succeeds and the
 // test says so.
 func TestNVMLInitWithoutDriver(t *testing.T) {
-	if err := nvml.SharedLibrary().Load(); err != nil {
-		t.Skipf("no libnvidia-ml.so.1: %v", err)
-	}
+	cugentest.NeedLibrary(t, nvml.SharedLibrary().Load())
 	err := nvml.Init()
 	if err == nil {
 		nvml.Shutdown()
-		t.Skip("nvmlInit succeeded: a driver runs here (TestNVMLMatchesNvidiaSmi checks the devices)")
+		cugentest.SkipHasGPU(t, "nvmlInit succeeded (TestNVMLMatchesNvidiaSmi checks the devices)")
 	}
 	var ce *ffi.CallError
 	var code nvml.Return
@@ -46,7 +45,7 @@ func TestNVMLInitWithoutDriver(t *testing.T) {
 func TestNVMLMatchesNvidiaSmi(t *testing.T) {
 	smi, err := exec.LookPath("nvidia-smi")
 	if err != nil {
-		t.Skip("no nvidia-smi: not a GPU machine")
+		cugentest.SkipNoGPU(t, "no nvidia-smi: not a GPU machine")
 	}
 	if err := nvml.Init(); err != nil {
 		t.Fatalf("nvml.Init: %v", err)

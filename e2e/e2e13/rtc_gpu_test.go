@@ -2,6 +2,7 @@ package e2e13
 
 import (
 	"fmt"
+	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/e2e/cudatest"
 	"testing"
 	"unsafe"
@@ -29,9 +30,7 @@ func compile13(t *testing.T, option string, get func(nvrtc.Program) ([]byte, err
 // runtime (cudaLaunchKernel with the cudaKernel_t) and checks the results.
 func TestNVRTCKernelOnGPU13(t *testing.T) {
 	dev := device13(t)
-	if err := nvrtc.SharedLibrary().Load(); err != nil {
-		t.Skipf("no NVRTC 13: %v", err)
-	}
+	cugentest.NeedLibrary(t, nvrtc.SharedLibrary().Load())
 	major, err := cu.DeviceGetAttribute(cu.DeviceAttributeComputeCapabilityMajor, dev)
 	must(t, "cuDeviceGetAttribute", err)
 	minor, err := cu.DeviceGetAttribute(cu.DeviceAttributeComputeCapabilityMinor, dev)

@@ -9,14 +9,13 @@ import (
 	"example.com/downstream/cuda/cuda"
 	"example.com/downstream/cuda/cudart"
 	"example.com/downstream/cuda/nvrtc"
+	"github.com/cugen/cugen/cugentest"
 )
 
 // TestGeneratedBindings checks the user's freshly generated packages
 // against whatever CUDA libraries this machine has (a GPU is not needed).
 func TestGeneratedBindings(t *testing.T) {
-	if err := cu.SharedLibrary().Load(); err != nil {
-		t.Skipf("no CUDA driver library: %v", err)
-	}
+	cugentest.NeedDevice(t, cu.SharedLibrary().Load()) // the driver library; no device needed
 	v, err := cu.DriverGetVersion()
 	if err != nil || v < 11000 {
 		t.Fatalf("cuDriverGetVersion = %d, %v", v, err)
@@ -32,9 +31,7 @@ func TestGeneratedBindings(t *testing.T) {
 // TestLayerCompile compiles the example's kernel to PTX through the
 // module's copy of the layer (NVRTC; no GPU needed).
 func TestLayerCompile(t *testing.T) {
-	if err := nvrtc.SharedLibrary().Load(); err != nil {
-		t.Skipf("no NVRTC library: %v", err)
-	}
+	cugentest.NeedLibrary(t, nvrtc.SharedLibrary().Load())
 	out, err := cuda.Compile(cuda.Source{Code: src, Arch: "compute_70"})
 	if err != nil {
 		t.Fatal(err)
@@ -46,9 +43,7 @@ func TestLayerCompile(t *testing.T) {
 
 // TestLayerVecAdd runs the kernel on device 0 where there is one.
 func TestLayerVecAdd(t *testing.T) {
-	if n, err := cudart.GetDeviceCount(); err != nil || n == 0 {
-		t.Skipf("no CUDA device (%d, %v)", n, err)
-	}
+	cugentest.NeedDevice(t, cu.Init(0))
 	got, err := vecAdd(3)
 	if err != nil || got != 9 {
 		t.Fatalf("vecAdd(3) = %v, %v; want 9", got, err)

@@ -1,16 +1,14 @@
 package apidiff_test
 
 import (
-	"context"
 	"encoding/json"
-	"io"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/cugen/cugen/internal/apidiff"
-	"github.com/cugen/cugen/internal/lock"
+	"github.com/cugen/cugen/internal/testset"
 	"github.com/cugen/cugen/parser"
 	"github.com/cugen/cugen/parser/ir"
 )
@@ -24,8 +22,9 @@ var parsed struct {
 	apis map[string]*ir.API
 }
 
-// parseSet parses a locked header set, fetching it into the cache when
-// needed; without the cache, network or apt the test is skipped.
+// parseSet parses a locked header set from the cache; it never fetches,
+// and where the set is not there the test skips naming make's targets
+// (testset.Dir).
 func parseSet(t *testing.T, set string) *ir.API {
 	t.Helper()
 	parsed.Lock()
@@ -33,24 +32,7 @@ func parseSet(t *testing.T, set string) *ir.API {
 	if api := parsed.apis[set]; api != nil {
 		return api
 	}
-	l, err := lock.ReadFile("../../headers.lock")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := l.Entry(set)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cache, err := lock.DefaultCacheDir()
-	if err != nil {
-		t.Skipf("no cache directory for header set %s: %v", set, err)
-	}
-	dir, err := lock.Fetch(context.Background(), e, cache, io.Discard)
-	if err != nil {
-		first, _, _ := strings.Cut(err.Error(), "\n")
-		t.Skipf("header set %s not available (run make headers): %s", set, first)
-	}
-	api, err := parser.Parse(dir)
+	api, err := parser.Parse(testset.Dir(t, set))
 	if err != nil {
 		t.Fatal(err)
 	}

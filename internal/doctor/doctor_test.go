@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/library"
 )
@@ -46,9 +47,9 @@ func hasLine(t *testing.T, lines []string, re string) string {
 func needDebian(t *testing.T) {
 	for _, v := range []string{"CUGEN_LIBCUDA", "CUGEN_LIBCUDART"} {
 		if p := os.Getenv(v); p == "" {
-			t.Skipf("%s is not set (make test sets it to Debian's library)", v)
+			cugentest.SkipNoLib(t, "%s is not set (make test sets it to Debian's library)", v)
 		} else if _, err := os.Stat(p); err != nil {
-			t.Skipf("%s: %v", v, err)
+			cugentest.SkipNoLib(t, "%s: %v", v, err)
 		}
 	}
 }

@@ -52,6 +52,44 @@ type FetchedSet struct {
 // (Fetch). A file pinned by two of them is an error: the parse could not
 // tell which it read.
 func (l *Lock) FetchSetEntry(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (*FetchedSet, error) {
+	return l.setEntry(e, func(x *Entry) (string, error) { return Fetch(ctx, x, cacheDir, logw) })
+}
+
+// CachedSetEntry is FetchSetEntry without the fetch: set e and its headers
+// entries as they are in cacheDir ("": the default), verified, or an
+// error naming the first that is not there. It never runs apt-get or
+// touches the cache: the tests use it, and make fetches.
+func (l *Lock) CachedSetEntry(e *Entry, cacheDir string) (*FetchedSet, error) {
+	return l.setEntry(e, func(x *Entry) (string, error) { return Cached(x, cacheDir) })
+}
+
+// Cached returns the directory of entry e in cacheDir ("": the default)
+// if it is there and verifies; it fetches nothing.
+func Cached(e *Entry, cacheDir string) (string, error) {
+	if e.Toolkit() {
+		return "", fmt.Errorf("%s: toolkit origin, not in the cache: verify the toolkit's include directory (ToolkitDir, Verify)", e)
+	}
+	if cacheDir == "" {
+		d, err := DefaultCacheDir()
+		if err != nil {
+			return "", err
+		}
+		cacheDir = d
+	}
+	if err := CheckName(e.Name); err != nil {
+		return "", fmt.Errorf("%s: %w", e, err)
+	}
+	out := filepath.Join(cacheDir, kindDir(e.Kind), e.Name, filepath.FromSlash(e.Root))
+	if len(e.Files) == 0 {
+		return "", fmt.Errorf("%s: no files listed in the lock", e)
+	}
+	if err := Verify(out, e); err != nil {
+		return "", fmt.Errorf("%s not in the cache %s: %w", e, cacheDir, err)
+	}
+	return out, nil
+}
+
+func (l *Lock) setEntry(e *Entry, get func(*Entry) (string, error)) (*FetchedSet, error) {
 	with, err := l.With(e)
 	if err != nil {
 		return nil, err
@@ -65,7 +103,7 @@ func (l *Lock) FetchSetEntry(ctx context.Context, e *Entry, cacheDir string, log
 		if x.Toolkit() {
 			dir, err = ToolkitDir(x)
 		} else {
-			dir, err = Fetch(ctx, x, cacheDir, logw)
+			dir, err = get(x)
 		}
 		if err != nil {
 			return nil, err

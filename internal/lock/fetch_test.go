@@ -149,8 +149,12 @@ func TestFetchNew(t *testing.T) {
 }
 
 // TestFetchUnknownVersion asks Debian's archive (network) for a version
-// that does not exist.
+// that does not exist. It runs apt-get, which only make test's run does
+// (CUGEN_TEST_APT=1): other unit test runs leave apt to make.
 func TestFetchUnknownVersion(t *testing.T) {
+	if os.Getenv("CUGEN_TEST_APT") != "1" {
+		t.Skip("runs apt-get against Debian's archive: make test runs it (CUGEN_TEST_APT=1)")
+	}
 	if _, err := exec.LookPath("apt-get"); err != nil {
 		t.Skip("apt-get not installed: not a Debian-like machine")
 	}
@@ -329,5 +333,38 @@ func TestFetchSetEntry(t *testing.T) {
 	h.Files = all // cuda.h now pinned by both
 	if _, err := l.FetchSetEntry(ctx, set, cache, nil); err == nil || !strings.Contains(err.Error(), "cuda.h is pinned twice") {
 		t.Errorf("a file pinned twice: %v", err)
+	}
+}
+
+// TestCachedSetEntry: CachedSetEntry finds what FetchSetEntry put in the
+// cache and, before that, fails naming the missing entry without fetching
+// it (the tests call it; only make fetches).
+func TestCachedSetEntry(t *testing.T) {
+	cache := t.TempDir()
+	h := fakeDeb(t, cache)
+	h.Kind, h.Name = KindHeaders, "fake-dev"
+	set := &Entry{Kind: KindSet, Name: "13.0", CUDA: "13.0.0", With: []string{"fake-dev"}}
+	cuda := t.TempDir()
+	writeTree(t, filepath.Join(cuda, "include"), headers)
+	if err := Update(set, filepath.Join(cuda, "include"), []string{"cuda.h"}); err != nil {
+		t.Fatal(err)
+	}
+	h.Files = h.Files[:1]
+	l := &Lock{Entries: []*Entry{set, h}}
+	t.Setenv("CUDA_HOME", cuda)
+	t.Setenv("CUDA_PATH", "")
+	if fs, err := l.CachedSetEntry(set, cache); err == nil || !strings.Contains(err.Error(), "headers fake-dev not in the cache") {
+		t.Fatalf("CachedSetEntry before the fetch = %+v, %v; want fake-dev not in the cache", fs, err)
+	}
+	if _, err := os.Stat(filepath.Join(cache, "extra-headers")); !os.IsNotExist(err) {
+		t.Errorf("CachedSetEntry wrote into the cache: %v", err)
+	}
+	want, err := l.FetchSetEntry(context.Background(), set, cache, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := l.CachedSetEntry(set, cache)
+	if err != nil || got.Dir != want.Dir || strings.Join(got.WithDirs, ",") != strings.Join(want.WithDirs, ",") || got.Digest != want.Digest {
+		t.Errorf("CachedSetEntry after the fetch = %+v, %v; want %+v", got, err, want)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/generated/cuda12/nccl"
 )
 
@@ -78,12 +79,10 @@ func TestCommChecks(t *testing.T) {
 // gpuContexts returns the contexts of the first two GPUs, or skips.
 func gpuContexts(t *testing.T) []*Context {
 	t.Helper()
-	if n, err := DeviceCount(); err != nil || n < 2 {
-		t.Skipf("needs 2 GPUs: %d, %v", n, err)
-	}
-	if err := nccl.SharedLibrary().Load(); err != nil {
-		t.Skipf("no NCCL: %v", err)
-	}
+	n, err := DeviceCount()
+	cugentest.NeedDevice(t, err)
+	cugentest.SkipFewGPUs(t, 2, n)
+	cugentest.NeedLibrary(t, nccl.SharedLibrary().Load())
 	var ctxs []*Context
 	for i := 0; i < 2; i++ {
 		c, err := NewContext(i)

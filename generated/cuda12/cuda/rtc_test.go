@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/generated/cuda12/nvrtc"
 )
@@ -16,9 +17,7 @@ import (
 // (make test sets CUGEN_LIBNVRTC to Debian's libnvrtc.so.12).
 func needNVRTC(t *testing.T) {
 	t.Helper()
-	if err := nvrtc.SharedLibrary().Load(); err != nil {
-		t.Skipf("no NVRTC: %v", err)
-	}
+	cugentest.NeedLibrary(t, nvrtc.SharedLibrary().Load())
 }
 
 const vecAddSource = `

@@ -15,6 +15,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/generated/cuda13/cu"
 )
 
@@ -62,13 +63,13 @@ DONE:
 }
 `
 
-// gpuContext returns device 0's context, or skips the test without a GPU.
+// gpuContext returns device 0's context. Without a driver or a device it
+// skips the test, or fails it (cugentest.NeedDevice); any other error of
+// NewContext fails it.
 func gpuContext(tb testing.TB) *Context {
 	tb.Helper()
 	c, err := NewContext(0)
-	if err != nil {
-		tb.Skipf("no CUDA device: %v", err)
-	}
+	cugentest.NeedDevice(tb, err)
 	tb.Cleanup(func() { c.Close() })
 	return c
 }
@@ -683,9 +684,9 @@ func TestGPUModuleFromSource(t *testing.T) {
 // cuMemcpyPeerAsync); it needs two GPUs.
 func TestGPUPeerCopy(t *testing.T) {
 	c0 := gpuContext(t)
-	if n, err := DeviceCount(); err != nil || n < 2 {
-		t.Skipf("needs 2 GPUs (%d, %v)", n, err)
-	}
+	n, err := DeviceCount()
+	cugentest.NeedDevice(t, err)
+	cugentest.SkipFewGPUs(t, 2, n)
 	c1, err := NewContext(1)
 	if err != nil {
 		t.Fatal(err)
