@@ -10,8 +10,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/cugen/cugen/internal/genfiles"
 	"github.com/cugen/cugen/cugentest"
+	"github.com/cugen/cugen/internal/genfiles"
 	"github.com/cugen/cugen/internal/testset"
 	"github.com/cugen/cugen/parser"
 	"github.com/cugen/cugen/parser/ir"
