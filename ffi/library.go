@@ -221,7 +221,7 @@ func (l *Library) load() *loadResult {
 func (d *LibraryDesc) load(se searchEnv) *loadResult {
 	s := se.find(d)
 	env := s.env
-	e := &LoadError{Library: d.Name, Absent: s.absent}
+	e := &LoadError{Library: d.Name, Absent: s.absent, driver: d.WSL}
 	if env != "" {
 		e.envVar, e.envSet = env, true
 	} else {
@@ -366,6 +366,7 @@ type LoadError struct {
 	envVar string // the environment variable that selects the library, if any
 	envSet bool   // whether envVar was set (and so the only path tried)
 	notLib string // the file envVar names opened but is not this library: why
+	driver bool   // the library is the driver (LibraryDesc.WSL): the advice is to install it
 	// unopenable is the file envVar names when it exists but the dynamic
 	// loader could not open it.
 	unopenable string
@@ -421,6 +422,13 @@ func (e *LoadError) Error() string {
 	switch {
 	case e.envSet:
 		b.WriteString("; the path came from " + e.envVar + ": fix or unset it")
+	case e.driver:
+		// The driver is not a file to point at but an installation that
+		// matches the kernel module: doctor gives the same advice.
+		b.WriteString("; install the NVIDIA driver (in a container, run it with the GPU runtime, e.g. docker run --gpus all)")
+		if e.envVar != "" {
+			b.WriteString(", or set " + e.envVar + " to the path of the driver's library file")
+		}
 	case e.envVar != "":
 		b.WriteString("; set " + e.envVar + " to its path")
 	}

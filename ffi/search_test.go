@@ -273,6 +273,28 @@ func TestSearchWSL(t *testing.T) {
 	}
 }
 
+// TestSearchDriverAdvice: with no driver anywhere, the driver's load
+// error says to install the NVIDIA driver, as doctor does, and that the
+// variable names the driver's library file; another library's says to set
+// its variable. (Was: "set CUGEN_LIBCUDA to its path" only.)
+func TestSearchDriverAdvice(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "root")
+	driver := &LibraryDesc{Name: "test driver", EnvVar: "CUGEN_TEST_DRIVER", Files: []string{"libcugen-test-nodriver.so.1"}, WSL: true}
+	_, le := loadIn(t, driver, fakeSearch(root, nil))
+	if le == nil {
+		t.Fatal("loaded a driver that is nowhere")
+	}
+	want := "; install the NVIDIA driver (in a container, run it with the GPU runtime, e.g. docker run --gpus all), or set CUGEN_TEST_DRIVER to the path of the driver's library file"
+	if msg := le.Error(); !strings.HasSuffix(msg, want) {
+		t.Errorf("driver: %q\ndoes not end with %q", msg, want)
+	}
+	other := *driver
+	other.WSL = false
+	if _, le := loadIn(t, &other, fakeSearch(root, nil)); le == nil || !strings.HasSuffix(le.Error(), "; set CUGEN_TEST_DRIVER to its path") {
+		t.Errorf("another library: %v, want the advice to set its variable", le)
+	}
+}
+
 // TestSearchErrorNamesEveryPlace: when nothing loads, the error names
 // every place looked in, in order: each file looked for with its reason,
 // then each directory that does not exist (a pattern that matched

@@ -1,5 +1,7 @@
 package library
 
+import "github.com/cugen/cugen/parser/ir"
+
 // CuBLAS is the CUDA BLAS: package cublas, libcublas.so.N. cublas_v2.h
 // #defines the API names to their _v2 symbols (cublasCreate ->
 // cublasCreate_v2); the package binds the symbols a C program including it
@@ -38,4 +40,5 @@ converts to it).`,
 		Version:  Version{Symbol: "cublasGetProperty", Form: Property, Macros: [2]string{"CUBLAS_VER_MAJOR", "CUBLAS_VER_MINOR"}},
 	},
 	LockLibs: []string{"libcublas12"},
+	Needs:    []ir.Library{"cublaslt"},
 }

@@ -102,9 +102,21 @@ type Desc struct {
 	// libraries): they stay bound, fail with ffi.ErrNoSymbol when called,
 	// and the symbol test expects them missing instead of failing on them.
 	Unexported map[string]string
-	// LockLibs are the headers.lock library entries holding the shared
-	// objects the tests load for CUDA 12 (Debian's packages).
+	// LockLibs are the headers.lock library entries (Debian's packages)
+	// holding what the library needs at run time for CUDA 12, its own
+	// files: the first holds its shared object (Load.Files[12][0]), the
+	// others what that object opens itself when it runs (NVRTC's
+	// libnvrtc-builtins, which libnvrtc.so.12 opens by its soname to
+	// compile). Together with Needs, this is the one place that maps a
+	// library to Debian packages: `cugen libs -major 12 NAME` fetches them,
+	// the tests load them (TestLockLibs, TestNeedsMatchesELF).
 	LockLibs []string
+	// Needs are the other libraries (by Key) whose shared objects this
+	// library's shared object lists as NEEDED (readelf -d): the dynamic
+	// loader must find them, by soname, when it loads this one (libcublas
+	// needs libcublasLt). TestNeedsMatchesELF checks the list against
+	// the locked Debian libraries.
+	Needs []ir.Library
 }
 
 // Load describes how the package finds and checks its shared library.
@@ -201,6 +213,43 @@ func (l Load) WheelsFor(major int) []string {
 // generated. The driver comes first: its header is the one a CUDA include
 // directory must have, and CUDA_VERSION is read from it.
 var All = []*Desc{Driver, Runtime, NVRTC, NVJitLink, CuBLAS, CuBLASLt, CuRAND, CuFFT, CuSPARSE, CuSOLVER, NVML, NCCL}
+
+// RunTime returns d and the libraries it needs at run time (Needs,
+// transitively), each once, in the order of all; a key in Needs that is
+// not in all is an error.
+func (d *Desc) RunTime(all []*Desc) ([]*Desc, error) {
+	want := map[*Desc]bool{}
+	var visit func(d *Desc) error
+	visit = func(d *Desc) error {
+		if want[d] {
+			return nil
+		}
+		want[d] = true
+		for _, k := range d.Needs {
+			i := slices.IndexFunc(all, func(n *Desc) bool { return n.Key == k })
+			if i < 0 {
+				return fmt.Errorf("library %s needs %s, which no description is", d.Key, k)
+			}
+			if err := visit(all[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := visit(d); err != nil {
+		return nil, err
+	}
+	var out []*Desc
+	if !slices.Contains(all, d) {
+		out = append(out, d)
+	}
+	for _, n := range all {
+		if want[n] {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
 
 // Interposer reports whether sym is the interposition twin of another
 // function of the library (InterposePrefix).

@@ -1,5 +1,7 @@
 package library
 
+import "github.com/cugen/cugen/parser/ir"
+
 // The CUDA math libraries besides cuBLAS. Each is versioned apart from
 // CUDA (cuFFT 11 ships with CUDA 12, cuRAND 10 with both): its soname
 // carries its own major, which its GetProperty must report.
@@ -137,6 +139,7 @@ var CuSPARSE = &Desc{
 		"cusparseXgebsr2csr":                 "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
 	},
 	LockLibs: []string{"libcusparse12"},
+	Needs:    []ir.Library{"nvjitlink"},
 }
 
 // CuSOLVER's dense solvers: package cusolver (cusolverDn.h and the common
@@ -167,4 +170,5 @@ var CuSOLVER = &Desc{
 		"cusolverDnLoggerForceDisable": "declared in cusolverDn.h 11.6, not exported by libcusolver.so.11.6.1",
 	},
 	LockLibs: []string{"libcusolver11"},
+	Needs:    []ir.Library{"nvjitlink", "cusparse", "cublas", "cublaslt"},
 }

@@ -84,7 +84,7 @@ func TestLibraryAbsent(t *testing.T) {
 
 // TestLibraryNotFoundBySearch: no variable set and no library on the
 // loader's path: the error lists every file name and directory tried and
-// says which variable to set.
+// says to install the NVIDIA driver, or which variable to set.
 func TestLibraryNotFoundBySearch(t *testing.T) {
 	if !isChild(t) {
 		runChild(t, "CUGEN_LIBCUDA=", "CUGEN_LIBCUDART=", "LD_LIBRARY_PATH=", "CUDA_PATH=", "CUDA_HOME=")
@@ -94,7 +94,7 @@ func TestLibraryNotFoundBySearch(t *testing.T) {
 	if err == nil {
 		cugentest.SkipHasGPU(t, "a CUDA driver is installed on this machine (%s): nothing to show", cu.SharedLibrary().Path())
 	}
-	if !errors.Is(err, ffi.ErrNotLoaded) || !strings.Contains(err.Error(), "libcuda.so.1") || !strings.Contains(err.Error(), "set CUGEN_LIBCUDA") {
+	if !errors.Is(err, ffi.ErrNotLoaded) || !strings.Contains(err.Error(), "libcuda.so.1") || !strings.Contains(err.Error(), "; install the NVIDIA driver") || !strings.Contains(err.Error(), "set CUGEN_LIBCUDA to the path of the driver's library file") {
 		t.Errorf("cu load error %q", err)
 	}
 	t.Logf("cu: %v", err)

@@ -24,6 +24,7 @@
 //	cugen headers -set 12.4          fetch and verify a locked header set, print its directory
 //	cugen lock -set 12.4             pin every header the parse reads in headers.lock
 //	cugen libs -lib libcudart12      fetch and verify a locked library package, print its directory
+//	eval "$(cugen libs -major 12 nvrtc cublas)"   fetch what the libraries need to work, set CUGEN_LIBNVRTC, ..., LD_LIBRARY_PATH
 //	cugen layer [-check]             write layer/ (the Go layer) as generated/cudaN/cuda for every major
 //
 // The usage (cugen with no command) lists every flag of every command, in
@@ -116,7 +117,7 @@ Commands for users:
 Commands for cugen's maintainers (headers.lock, the cache, generated/):
   cugen headers -set NAME [-lock FILE]
   cugen lock -set NAME [-lock FILE]
-  cugen libs -lib NAME [-lock FILE]
+  cugen libs (-lib NAME | -major 12 NAME...) [-lock FILE]
   cugen layer [-root DIR] [-check]
 
 gen writes one package per library the headers declare (OUT/cu, OUT/cudart,
@@ -127,6 +128,12 @@ every library whose headers are present. gen also writes the Go layer,
 package cuda, as OUT/cuda (it needs cu and nvrtc; -layer=false: not).
 -set NAME and -lib NAME read the headers.lock cugen carries (-lock FILE:
 another); a missing or unknown name lists the known ones.
+libs -major 12 nvrtc cublas fetches what the libraries named (gen's library
+names) need to work, Debian's packages, verified against the lock, and
+prints for a shell's eval their variables (CUGEN_LIBNVRTC=...) and an
+LD_LIBRARY_PATH for what they open by soname (NVRTC's builtins, cuBLASLt).
+CUDA 13 has no Debian packages (the toolkit or NVIDIA's wheels have them);
+the driver and NVML come with the NVIDIA driver.
 exit status: 0 ok, 1 failure, 2 usage error
 doctor fails (1) when the driver does not load, has no device or, for a
 -major given, supports an older CUDA; or a library given with -lib does not
@@ -534,42 +541,6 @@ func cmdLock(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "cugen: %s: %d files pinned (%d before) in %s\n", e, len(e.Files), before, *src.lockPath)
 	}
 	return src.lock.WriteFile(*src.lockPath)
-}
-
-func cmdLibs(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("libs", flag.ContinueOnError)
-	name := fs.String("lib", "", "library entry of the lock file (e.g. libcudart12)")
-	lockPath := fs.String("lock", "", "lock file (default: the headers.lock cugen carries, the one of its module)")
-	if err := parseFlags(fs, args, stderr); err != nil {
-		return err
-	}
-	l, err := readLock(*lockPath)
-	if err != nil {
-		return err
-	}
-	if *name == "" {
-		var names []string
-		for _, e := range l.Entries {
-			if e.Kind == lock.KindLib {
-				names = append(names, e.Name)
-			}
-		}
-		return fmt.Errorf("cugen libs: -lib NAME is required (the libraries of %s: %s)", l.Path, strings.Join(names, ", "))
-	}
-	e, err := l.Lib(*name)
-	if err != nil {
-		return err
-	}
-	cache, err := lock.DefaultCacheDir()
-	if err != nil {
-		return err
-	}
-	dir, err := lock.Fetch(context.Background(), e, cache, nil)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(stdout, dir)
-	return nil
 }
 
 // checkOut refuses output directories that cannot be meant: the file

@@ -274,8 +274,10 @@ func (r *run) library(d *library.Desc, major int, driver *ffi.Library, required 
 		r.problem(required, label, r.advice(d, spec, major, lib.Load()))
 		return
 	}
+	var ver [3]int
 	if v := spec.Version; v.Symbol != "" {
-		ver, err := ffi.ReadVersion(lib.Lookup, v.Symbol, int(v.Form))
+		var err error
+		ver, err = ffi.ReadVersion(lib.Lookup, v.Symbol, int(v.Form))
 		switch {
 		case err != nil:
 			r.printf("%s: version: %v", label, err)
@@ -285,6 +287,96 @@ func (r *run) library(d *library.Desc, major int, driver *ffi.Library, required 
 			r.printf("%s: version: %s %d.%d (%s)", label, v.Prefix, ver[0], ver[1], v.Symbol)
 		}
 	}
+	if d.Key == library.NVRTC.Key {
+		r.nvrtcCompiles(label, lib, major, ver, required)
+	}
+}
+
+// nvrtcSource is the kernel nvrtcCompiles compiles: one line, no
+// includes, so that only NVRTC and its builtins are tested.
+const nvrtcSource = "extern \"C\" __global__ void cugen_doctor(int *p) { *p = 1; }"
+
+// nvrtcBuiltinFailure is NVRTC_ERROR_BUILTIN_OPERATION_FAILURE: NVRTC
+// could not open or use libnvrtc-builtins.so.M.m, which it opens by its
+// soname to compile (CUDA 11.2 and later).
+const nvrtcBuiltinFailure = 7
+
+// nvrtcCompiles checks that NVRTC works, not only loads: it compiles a
+// one-line kernel (nvrtcCreateProgram, nvrtcCompileProgram). libnvrtc
+// loads without its builtins library and fails every compile with
+// NVRTC_ERROR_BUILTIN_OPERATION_FAILURE; that is a problem, with the fix.
+func (r *run) nvrtcCompiles(label string, lib *ffi.Library, major int, ver [3]int, required bool) {
+	fail := func(call string, res int32, log string) {
+		text := fmt.Sprintf("%s failed: %s", call, nvrtcErrorText(lib, res))
+		r.printf("%s: compile: %s", label, text)
+		var advice string
+		switch {
+		case res == nvrtcBuiltinFailure:
+			builtins := "libnvrtc-builtins.so"
+			if ver[0] != 0 {
+				builtins = fmt.Sprintf("libnvrtc-builtins.so.%d.%d", ver[0], ver[1])
+			}
+			advice = fmt.Sprintf("NVRTC loads but cannot compile: it opens %s by its soname and the loader did not find it (or it is not NVRTC %d.%d's): put the directory holding it on LD_LIBRARY_PATH (the toolkit and NVIDIA's wheel have it next to libnvrtc)",
+				builtins, ver[0], ver[1])
+			if major == 12 {
+				advice += "; Debian's libnvrtc12 needs the package libnvrtc-builtins12.4: eval \"$(cugen libs -major 12 nvrtc)\" fetches both and sets CUGEN_LIBNVRTC and LD_LIBRARY_PATH"
+			}
+		case log != "":
+			advice = "NVRTC loads but cannot compile a one-line kernel: " + log + ": reinstall NVRTC"
+		default:
+			advice = "NVRTC loads but cannot compile a one-line kernel: reinstall NVRTC"
+		}
+		r.problem(required, label, text+": "+advice)
+	}
+	src := append([]byte(nvrtcSource), 0)
+	name := []byte("cugen_doctor.cu\x00")
+	var prog uintptr
+	if res := call(lib, "nvrtcCreateProgram", &prog, src, name, 0, []byte(nil), []byte(nil)); res != 0 {
+		fail("nvrtcCreateProgram", res, "")
+		return
+	}
+	defer call(lib, "nvrtcDestroyProgram", &prog)
+	if res := call(lib, "nvrtcCompileProgram", prog, 0, []byte(nil)); res != 0 {
+		fail("nvrtcCompileProgram", res, nvrtcLog(lib, prog))
+		return
+	}
+	r.printf("%s: compile: ok (a one-line kernel, nvrtcCompileProgram)", label)
+}
+
+// maxNVRTCLog bounds the compile log nvrtcCompiles reads.
+const maxNVRTCLog = 4 << 10
+
+// nvrtcLog is the first line of program prog's compile log, or "".
+func nvrtcLog(lib *ffi.Library, prog uintptr) string {
+	var size uintptr
+	if call(lib, "nvrtcGetProgramLogSize", prog, &size) != 0 || size <= 1 || size > 1<<20 {
+		return ""
+	}
+	buf := make([]byte, size)
+	if call(lib, "nvrtcGetProgramLog", prog, buf) != 0 {
+		return ""
+	}
+	text := cString(buf)
+	text, _, _ = strings.Cut(strings.TrimSpace(text), "\n")
+	if len(text) > maxNVRTCLog {
+		text = text[:maxNVRTCLog]
+	}
+	return quote(text)
+}
+
+// nvrtcErrorText is NVRTC's name of an nvrtcResult
+// ("NVRTC_ERROR_BUILTIN_OPERATION_FAILURE (7)"), read with a bound.
+func nvrtcErrorText(lib *ffi.Library, res int32) string {
+	if res == -1 {
+		return "the call could not be made"
+	}
+	text := fmt.Sprintf("nvrtcResult %d", res)
+	if fn, err := lib.Lookup("nvrtcGetErrorString"); err == nil {
+		if p, err := ffi.Call(fn, res); err == nil && p != 0 {
+			text = quote(ffi.GoString(p, maxErrorText)) + fmt.Sprintf(" (%d)", res)
+		}
+	}
+	return text
 }
 
 // load loads lib and prints where from, or that it did not load and every
@@ -333,7 +425,7 @@ func (r *run) advice(d *library.Desc, spec library.LoadSpec, major int, err erro
 	files := strings.Join(spec.Files, " or ")
 	switch {
 	case spec.Driver:
-		return fmt.Sprintf("%s not found: install the NVIDIA driver (in a container, run it with the GPU runtime, e.g. docker run --gpus all), or set %s to its path", files, spec.EnvVar)
+		return fmt.Sprintf("%s not found: install the NVIDIA driver (in a container, run it with the GPU runtime, e.g. docker run --gpus all), or set %s to the path of the driver's library file", files, spec.EnvVar)
 	case spec.WSL || !d.Load.PerMajor():
 		return fmt.Sprintf("%s not found: it comes with the NVIDIA driver: install or repair the driver, or set %s to its path", files, spec.EnvVar)
 	}

@@ -206,7 +206,10 @@ func TestWheelStandIns(t *testing.T) {
 			venv := filepath.Join(dir, "venv")
 			t.Setenv("VIRTUAL_ENV", venv)
 			lib := filepath.Join(venv, "lib", "python3.12", "site-packages", "nvidia", "cu13", "lib", "libnvrtc.so.13")
-			standIn(t, lib, fmt.Sprintf("int nvrtcVersion(int *major, int *minor) { *major = %d; *minor = %d; return 0; }\n", c.minor, c.major))
+			standIn(t, lib, fmt.Sprintf("int nvrtcVersion(int *major, int *minor) { *major = %d; *minor = %d; return 0; }\n", c.minor, c.major)+
+				"int nvrtcCreateProgram(void **p, const char *s, const char *n, int k, void *h, void *i) { *p = (void *)1; return 0; }\n"+
+				"int nvrtcCompileProgram(void *p, int n, void *o) { return 0; }\n"+
+				"int nvrtcDestroyProgram(void **p) { *p = 0; return 0; }\n")
 			rep, lines := doctor(t, Options{Majors: []int{13}, Libs: []string{"nvrtc"}})
 			if c.errors == 1 {
 				hasLine(t, lines, regexp.QuoteMeta("cuda13/nvrtc: NVRTC 13: not loaded: cannot load NVRTC 13 library: tried libnvrtc.so.13 (")+
@@ -215,6 +218,7 @@ func TestWheelStandIns(t *testing.T) {
 			} else {
 				hasLine(t, lines, regexp.QuoteMeta("cuda13/nvrtc: NVRTC 13: "+lib))
 				hasLine(t, lines, regexp.QuoteMeta("cuda13/nvrtc: version: NVRTC 13.0 (nvrtcVersion)"))
+				hasLine(t, lines, regexp.QuoteMeta("cuda13/nvrtc: compile: ok (a one-line kernel, nvrtcCompileProgram)"))
 			}
 			if rep.Errors != c.errors {
 				t.Errorf("Errors = %d, want %d", rep.Errors, c.errors)

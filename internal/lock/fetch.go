@@ -138,6 +138,34 @@ func FetchLibs(ctx context.Context, lockPath, name, cacheDir string) (string, er
 	return Fetch(ctx, e, cacheDir, nil)
 }
 
+// Cached returns the directory of library or set entry e in the cache at
+// cacheDir ("": DefaultCacheDir) when it is there and verifies against e,
+// fetching nothing; otherwise an error saying why. Tests use it to run on
+// the cached Debian libraries, or skip.
+func Cached(e *Entry, cacheDir string) (string, error) {
+	if e.Toolkit() {
+		return "", fmt.Errorf("%s: toolkit origin, not cached", e)
+	}
+	if cacheDir == "" {
+		d, err := DefaultCacheDir()
+		if err != nil {
+			return "", err
+		}
+		cacheDir = d
+	}
+	if err := CheckName(e.Name); err != nil {
+		return "", fmt.Errorf("%s: %w", e, err)
+	}
+	out := filepath.Join(cacheDir, kindDir(e.Kind), e.Name, filepath.FromSlash(e.Root))
+	if len(e.Files) == 0 {
+		return "", fmt.Errorf("%s: no files locked", e)
+	}
+	if err := Verify(out, e); err != nil {
+		return "", err
+	}
+	return out, nil
+}
+
 // ToolkitDir finds the include directory of an installed CUDA toolkit for
 // a toolkit entry and verifies it against e.
 func ToolkitDir(e *Entry) (string, error) {

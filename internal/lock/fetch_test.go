@@ -368,3 +368,35 @@ func TestCachedSetEntry(t *testing.T) {
 		t.Errorf("CachedSetEntry after the fetch = %+v, %v; want %+v", got, err, want)
 	}
 }
+
+// TestCached: Cached finds an entry only once it is in the cache and
+// verifies, fetching nothing: before Fetch it is an error (and nothing is
+// extracted), after Fetch the directory Fetch gave, and a tampered file is
+// an error naming it, the cache left as it is.
+func TestCached(t *testing.T) {
+	cache := t.TempDir()
+	e := fakeDeb(t, cache)
+	if dir, err := Cached(e, cache); err == nil {
+		t.Fatalf("Cached before Fetch = %s", dir)
+	}
+	if _, err := os.Stat(filepath.Join(cache, "headers")); err == nil {
+		t.Error("Cached extracted the .deb")
+	}
+	want, err := Fetch(context.Background(), e, cache, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir, err := Cached(e, cache); err != nil || dir != want {
+		t.Errorf("Cached after Fetch = %q, %v; want %s", dir, err, want)
+	}
+	writeTree(t, want, map[string]string{"cuda.h": "tampered\n"})
+	if _, err := Cached(e, cache); err == nil || !strings.Contains(err.Error(), "cuda.h") {
+		t.Errorf("Cached of a tampered file: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(want, "cuda.h")); string(b) != "tampered\n" {
+		t.Error("Cached repaired the cache: it must fetch nothing")
+	}
+	if _, err := Cached(&Entry{Kind: KindLib, Name: "..", Files: e.Files}, cache); err == nil {
+		t.Error("Cached accepted the entry name ..")
+	}
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	modfiles "github.com/cugen/cugen"
+	"github.com/cugen/cugen/internal/lock"
+)
+
+// cachedLibs returns the cached, verified directory of each Debian package
+// of cugen's headers.lock named, or skips t.
+func cachedLibs(t *testing.T, names ...string) map[string]string {
+	t.Helper()
+	l, err := lock.Parse(bytes.NewReader(modfiles.HeadersLock), "headers.lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs := map[string]string{}
+	for _, n := range names {
+		e, err := l.Lib(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir, err := lock.Cached(e, "")
+		if err != nil {
+			t.Skipf("%s is not in the cache (make test fetches it): %v", n, err)
+		}
+		dirs[n] = dir
+	}
+	return dirs
+}
+
+// TestLibsByName: cugen libs -major 12 nvrtc cublas prints, for a shell's
+// eval, the variables of the two libraries naming their shared objects,
+// and an LD_LIBRARY_PATH that puts the directories of what they open by
+// soname (NVRTC's builtins, cuBLAS's cuBLASLt) before the one it had. Was:
+// only -lib with a Debian package name, and nothing said that NVRTC needs
+// its builtins.
+func TestLibsByName(t *testing.T) {
+	dirs := cachedLibs(t, "libnvrtc12", "libnvrtc-builtins12.4", "libcublas12", "libcublaslt12")
+	code, stdout, stderr := cugen(t, "libs", "-major", "12", "nvrtc", "cublas")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	cmd := exec.Command(sh, "-c", `eval "$1" && printf '%s\n' "$CUGEN_LIBNVRTC" "$CUGEN_LIBCUBLAS" "$LD_LIBRARY_PATH"`, "sh", stdout)
+	cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH=/before")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("sh eval of\n%s: %v\n%s", stdout, err, out)
+	}
+	got := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	want := []string{
+		filepath.Join(dirs["libnvrtc12"], "libnvrtc.so.12"),
+		filepath.Join(dirs["libcublas12"], "libcublas.so.12"),
+		dirs["libnvrtc-builtins12.4"] + ":" + dirs["libcublaslt12"] + ":/before",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("after eval of\n%s\ngot\n%s\nwant\n%s", stdout, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, f := range want[:2] {
+		if _, err := os.Stat(f); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestLibsByNameErrors: a CUDA 13 library names where CUDA 13's libraries
+// come from; the driver's libraries are refused (they must match the
+// kernel module); an unknown name lists the known ones; a missing -major,
+// a flag after the names and -lib with names are errors. Nothing is
+// printed on stdout.
+func TestLibsByNameErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-major", "13", "nvrtc"}, "cugen libs: -major 13: Debian has no CUDA 13 packages, so cugen locks none: CUDA 13's libraries come from the CUDA 13 toolkit or NVIDIA's pip wheels (nvrtc: pip install nvidia-cuda-nvrtc)"},
+		{[]string{"-major", "12", "cu"}, "cugen libs: cu: libcuda.so.1 or libcuda.so comes with the NVIDIA driver"},
+		{[]string{"-major", "12", "nvml"}, "cugen libs: nvml: libnvidia-ml.so.1 comes with the NVIDIA driver"},
+		{[]string{"-major", "12", "nope"}, `cugen libs: no library "nope" (the libraries: cu, cudart, nvrtc,`},
+		{[]string{"nvrtc"}, "cugen libs: nvrtc: -major 12 is required"},
+		{[]string{"-major", "12"}, "cugen libs: -major 12: name the libraries (cu, cudart,"},
+		{[]string{"-major", "11", "nvrtc"}, "cugen libs: -major 11: cugen fetches the libraries of CUDA 12"},
+		{[]string{"nvrtc", "-major", "12"}, "cugen libs: flag -major after the library names: give the flags first"},
+		{[]string{"-lib", "libnvrtc12", "-major", "12", "nvrtc"}, "cugen libs: -lib NAME (a Debian package) or -major N with library names, not both"},
+	} {
+		code, stdout, stderr := cugen(t, append([]string{"libs"}, c.args...)...)
+		if code != 1 || !strings.Contains(stderr, c.want) || stdout != "" {
+			t.Errorf("cugen libs %s: exit %d, stdout %q, stderr %q; want exit 1 and %q", strings.Join(c.args, " "), code, stdout, stderr, c.want)
+		}
+	}
+}
