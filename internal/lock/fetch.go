@@ -63,8 +63,10 @@ func (l *Lock) CachedSetEntry(e *Entry, cacheDir string) (*FetchedSet, error) {
 	return l.setEntry(e, func(x *Entry) (string, error) { return Cached(x, cacheDir) })
 }
 
-// Cached returns the directory of entry e in cacheDir ("": the default)
-// if it is there and verifies; it fetches nothing.
+// Cached returns the directory of library or set entry e in cacheDir ("":
+// DefaultCacheDir) when it is there and verifies against e, fetching
+// nothing; otherwise an error saying why. Tests use it to run on the cached
+// headers and Debian libraries, or skip; make fetches.
 func Cached(e *Entry, cacheDir string) (string, error) {
 	if e.Toolkit() {
 		return "", fmt.Errorf("%s: toolkit origin, not in the cache: verify the toolkit's include directory (ToolkitDir, Verify)", e)
@@ -136,34 +138,6 @@ func FetchLibs(ctx context.Context, lockPath, name, cacheDir string) (string, er
 		return "", err
 	}
 	return Fetch(ctx, e, cacheDir, nil)
-}
-
-// Cached returns the directory of library or set entry e in the cache at
-// cacheDir ("": DefaultCacheDir) when it is there and verifies against e,
-// fetching nothing; otherwise an error saying why. Tests use it to run on
-// the cached Debian libraries, or skip.
-func Cached(e *Entry, cacheDir string) (string, error) {
-	if e.Toolkit() {
-		return "", fmt.Errorf("%s: toolkit origin, not cached", e)
-	}
-	if cacheDir == "" {
-		d, err := DefaultCacheDir()
-		if err != nil {
-			return "", err
-		}
-		cacheDir = d
-	}
-	if err := CheckName(e.Name); err != nil {
-		return "", fmt.Errorf("%s: %w", e, err)
-	}
-	out := filepath.Join(cacheDir, kindDir(e.Kind), e.Name, filepath.FromSlash(e.Root))
-	if len(e.Files) == 0 {
-		return "", fmt.Errorf("%s: no files locked", e)
-	}
-	if err := Verify(out, e); err != nil {
-		return "", err
-	}
-	return out, nil
 }
 
 // ToolkitDir finds the include directory of an installed CUDA toolkit for
