@@ -56,7 +56,15 @@ cp "$gpu/commit" "$raw/commit.txt"
 cp "$gpu/report.py" "$raw/" 2>/dev/null
 : >"$raw/status.txt"
 
-unpack() { gunzip -c "$gpu/bin/$1.gz" >"$work/$1" && chmod +x "$work/$1"; }
+# unpack NAME: .gpu/bin/NAME.xz into the work directory (python3's lzma
+# where there is no xz).
+unpack() {
+	if command -v xz >/dev/null; then
+		xz -dc "$gpu/bin/$1.xz" >"$work/$1"
+	else
+		python3 -c 'import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), sys.stdout.buffer)' "$gpu/bin/$1.xz" >"$work/$1"
+	fi && chmod +x "$work/$1"
+}
 
 # envfor MAJOR: the variables of one major's libraries.
 envfor() {
@@ -101,7 +109,7 @@ cbuild() {
 cbuild &
 cpid=$!
 
-while read -r name pkg major bench; do
+while read -r name pkg major bench _cgo; do
 	want "$name" || continue
 	unpack "$name.test" || { echo "test $name 127 0" >>"$raw/status.txt"; continue; }
 	# Debian's NVRTC 12 and nvJitLink 12 do not travel: the cuda12 binaries

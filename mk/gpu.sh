@@ -3,9 +3,9 @@
 # without Go or a network needs to prove the tree there:
 #
 #	.gpu/tests.txt        NAME PKG MAJOR BENCH, one test binary a line
-#	.gpu/bin/NAME.test.gz the test binaries (CGO_ENABLED=0, stripped, gzip)
+#	.gpu/bin/NAME.test.xz the test binaries (stripped, xz: a fifth smaller than gzip)
 #	.gpu/examples.txt     NAME MAJOR, one example a line (C reference: examples/NAME/c)
-#	.gpu/bin/ex-NAME.gz   the examples (CGO_ENABLED=0 go build)
+#	.gpu/bin/ex-NAME.xz   the examples (CGO_ENABLED=0 go build)
 #	.gpu/lib/             Debian's libcudart.so.12 for the cuda12 packages
 #	.gpu/commit           the commit (and whether the tree was dirty)
 #	.gpu/run.sh           the runner (mk/gpu-run.sh); .gpu/report.py (mk/gpu-report.py)
@@ -22,20 +22,39 @@ out=.gpu
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib"
 
-# NAME PKG MAJOR BENCH (BENCH: 1 for the binaries with GPU benchmarks)
+# NAME PKG MAJOR BENCH CGO (BENCH: 1 for the binaries with GPU benchmarks;
+# CGO: 1 builds with cgo, for e2e's cgo column: its shim dlopens the
+# libraries, so the binary needs only the C library there). The generated
+# packages' tests resolve every symbol in the library the machine has: the
+# driver's libcuda and libnvidia-ml for both majors, the toolkit's and
+# NVIDIA's wheels' libraries for 13 (Debian's CUDA 12 math libraries are
+# hundreds of MB and do not travel).
 cat >"$out/tests.txt" <<'LIST'
-cudart12 generated/cuda12/cudart 12 0
-layer12 generated/cuda12/cuda 12 1
-e2e e2e 12 1
-reliability reliability 12 0
-cudart13 generated/cuda13/cudart 13 0
-layer13 generated/cuda13/cuda 13 1
-e2e13 e2e/e2e13 13 0
+cu12 generated/cuda12/cu 12 0 0
+cudart12 generated/cuda12/cudart 12 0 0
+nvml12 generated/cuda12/nvml 12 0 0
+layer12 generated/cuda12/cuda 12 1 0
+e2e e2e 12 1 1
+reliability reliability 12 0 0
+cu13 generated/cuda13/cu 13 0 0
+cudart13 generated/cuda13/cudart 13 0 0
+nvrtc13 generated/cuda13/nvrtc 13 0 0
+nvjitlink13 generated/cuda13/nvjitlink 13 0 0
+cublas13 generated/cuda13/cublas 13 0 0
+cublaslt13 generated/cuda13/cublaslt 13 0 0
+curand13 generated/cuda13/curand 13 0 0
+cufft13 generated/cuda13/cufft 13 0 0
+cusparse13 generated/cuda13/cusparse 13 0 0
+cusolver13 generated/cuda13/cusolver 13 0 0
+nccl13 generated/cuda13/nccl 13 0 0
+nvml13 generated/cuda13/nvml 13 0 0
+layer13 generated/cuda13/cuda 13 1 0
+e2e13 e2e/e2e13 13 0 0
 LIST
-while read -r name pkg major bench; do
+while read -r name pkg major bench cgo; do
 	echo "gpu-build: $name.test <- ./$pkg"
-	CGO_ENABLED=0 $GO test -c -ldflags='-s -w' -o "$out/bin/$name.test" "./$pkg"
-	gzip -9 "$out/bin/$name.test"
+	CGO_ENABLED=$cgo $GO test -c -ldflags='-s -w' -o "$out/bin/$name.test" "./$pkg"
+	xz -9 -T1 "$out/bin/$name.test"
 done <"$out/tests.txt"
 
 : >"$out/examples.txt"
@@ -45,7 +64,7 @@ for d in examples/*/; do
 	grep -q '^package main$' "$d"*.go 2>/dev/null || continue
 	echo "gpu-build: examples/$name"
 	CGO_ENABLED=0 $GO build -ldflags='-s -w' -o "$out/bin/ex-$name" "./$d"
-	gzip -9 "$out/bin/ex-$name"
+	xz -9 -T1 "$out/bin/ex-$name"
 	major=13
 	grep -q 'generated/cuda12/' "$d"*.go && major=12
 	echo "$name $major" >>"$out/examples.txt"
