@@ -29,10 +29,87 @@ func (d Dim3) Norm() Dim3 { return Dim3{one(d.X), one(d.Y), one(d.Z)} }
 
 // Config is how a kernel is launched. A nil Stream is the context's legacy
 // default stream.
+//
+// The fields after Stream are launch attributes; their zero values set
+// none. A launch with any of them set goes through cuLaunchKernelEx, one
+// without through cuLaunchKernel (the fast path).
 type Config struct {
 	Grid, Block Dim3
 	SharedMem   uint32 // dynamic shared memory per block, in bytes
 	Stream      *Stream
+
+	// Cooperative launches the grid with all its blocks resident at once,
+	// so they may synchronise (cooperative groups' grid.sync()); the
+	// driver refuses a grid larger than fits the device
+	// (cu.ErrorCooperativeLaunchTooLarge): see [Kernel.MaxActiveBlocksPerSM].
+	Cooperative bool
+	// Cluster is the thread block cluster's size in blocks (sm_90 and
+	// newer); zero: no cluster. Each of Grid's dimensions must be a
+	// multiple of Cluster's.
+	Cluster Dim3
+	// Priority is the launch's priority, overriding the stream's: lower is
+	// higher, from the context's greatest (negative) to 0. Zero: the
+	// stream's.
+	Priority int32
+	// ProgrammaticStreamSerialization lets this kernel start before the
+	// previous kernel of the stream ends (programmatic dependent launch,
+	// sm_90 and newer): the previous one's
+	// cudaTriggerProgrammaticLaunchCompletion and this one's
+	// cudaGridDependencySynchronize order them.
+	ProgrammaticStreamSerialization bool
+}
+
+// hasAttrs reports whether c sets any launch attribute.
+func (c *Config) hasAttrs() bool {
+	return c.Cooperative || c.Cluster != (Dim3{}) || c.Priority != 0 || c.ProgrammaticStreamSerialization
+}
+
+// maxLaunchAttrs is the number of attributes a Config can set.
+const maxLaunchAttrs = 4
+
+// launchAttrs are a Config's attributes in cuLaunchKernelEx's form.
+type launchAttrs struct {
+	a [maxLaunchAttrs]cu.LaunchAttribute
+	n int
+}
+
+// attrs returns c's attributes, checked against its grid.
+func (c *Config) attrs(kernel string) (launchAttrs, error) {
+	var la launchAttrs
+	add := func(id cu.LaunchAttributeID) *cu.LaunchAttributeValue {
+		la.a[la.n].Id = id
+		la.n++
+		return &la.a[la.n-1].Value
+	}
+	if c.Cooperative {
+		*add(cu.LaunchAttributeCooperative).Cooperative() = 1
+	}
+	if c.Cluster != (Dim3{}) {
+		cl, g := c.Cluster.Norm(), c.Grid.Norm()
+		if g.X%cl.X != 0 || g.Y%cl.Y != 0 || g.Z%cl.Z != 0 {
+			return la, &ConfigError{Kernel: kernel, Reason: fmt.Sprintf("the grid %dx%dx%d is not a multiple of the cluster %dx%dx%d", g.X, g.Y, g.Z, cl.X, cl.Y, cl.Z)}
+		}
+		d := add(cu.LaunchAttributeClusterDimension).ClusterDim()
+		d.X, d.Y, d.Z = cl.X, cl.Y, cl.Z
+	}
+	if c.Priority != 0 {
+		*add(cu.LaunchAttributePriority).Priority() = c.Priority
+	}
+	if c.ProgrammaticStreamSerialization {
+		*add(cu.LaunchAttributeProgrammaticStreamSerialization).ProgrammaticStreamSerializationAllowed() = 1
+	}
+	return la, nil
+}
+
+// ConfigError is a launch configuration the layer refuses before the
+// driver sees it.
+type ConfigError struct {
+	Kernel string
+	Reason string
+}
+
+func (e *ConfigError) Error() string {
+	return fmt.Sprintf("cuda: kernel %s: launch configuration: %s", e.Kernel, e.Reason)
 }
 
 // ForN returns the configuration for one thread per element of n: blocks
@@ -189,23 +266,49 @@ func (k *Kernel) end(owner *uses, s *Stream) {
 	}
 }
 
-// launch calls cuLaunchKernel with the packed arguments pp in ctx.
+// launch calls cuLaunchKernel with the packed arguments pp in ctx, or
+// cuLaunchKernelEx when cfg sets attributes.
 func (k *Kernel) launch(ctx *ctxState, cfg Config, pp []unsafe.Pointer) error {
 	var h cu.Stream
 	if cfg.Stream != nil {
 		h = cfg.Stream.st.h
 	}
 	g, b := cfg.Grid.Norm(), cfg.Block.Norm()
-	err := onThread(ctx, func() error {
-		if ctx.fake != nil {
-			return ctx.fake.(fakeLauncher).launch(k.fn, g, b, cfg.SharedMem, h, len(pp))
+	var err error
+	if !cfg.hasAttrs() {
+		err = onThread(ctx, func() error {
+			if ctx.fake != nil {
+				return ctx.fake.(fakeLauncher).launch(k.fn, g, b, cfg.SharedMem, h, len(pp))
+			}
+			return cu.LaunchKernel(k.fn, g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, h, pp, nil)
+		})
+	} else {
+		la, aerr := cfg.attrs(k.name)
+		if aerr != nil {
+			return aerr
 		}
-		return cu.LaunchKernel(k.fn, g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, h, pp, nil)
-	})
+		err = onThread(ctx, func() error {
+			if ctx.fake != nil {
+				return ctx.fake.(fakeLauncher).launchEx(k.fn, g, b, cfg.SharedMem, h, la, len(pp))
+			}
+			return launchEx(k.fn, g, b, cfg.SharedMem, h, &la, pp)
+		})
+	}
 	if err != nil {
 		return fmt.Errorf("cuda: kernel %s: %w", k.name, err)
 	}
 	return nil
+}
+
+// launchEx calls cuLaunchKernelEx.
+func launchEx(fn cu.Function, g, b Dim3, shared uint32, h cu.Stream, la *launchAttrs, pp []unsafe.Pointer) error {
+	lc := cu.LaunchConfig{
+		GridDimX: g.X, GridDimY: g.Y, GridDimZ: g.Z,
+		BlockDimX: b.X, BlockDimY: b.Y, BlockDimZ: b.Z,
+		SharedMemBytes: shared, HStream: h,
+		Attrs: &la.a[0], NumAttrs: uint32(la.n),
+	}
+	return cu.LaunchKernelEx(&lc, fn, pp, nil)
 }
 
 // bufAt reads *a as the *Buffer[T] it is (kernelArg), through its T-free
