@@ -14,6 +14,13 @@ type fakeEx struct {
 	grid  Dim3
 }
 
+// fakeKernelState is the fake driver's state for its kernel queries
+// (occupancy_test.go).
+type fakeKernelState struct {
+	queries int                            // kernel queries answered
+	attrs   map[cu.FunctionAttribute]int32 // what cuFuncGetAttribute answers
+}
+
 func (f *fakeDriver) launchEx(fn cu.Function, g, b Dim3, shared uint32, s cu.Stream, la launchAttrs, nargs int) error {
 	if f.quiet {
 		return nil

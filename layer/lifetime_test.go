@@ -34,6 +34,7 @@ type fakeDriver struct {
 	onLaunch  func()            // called during each launch
 	onDestroy func(r *resource) // called before each destroy, unlocked
 	ex        fakeEx            // what cuLaunchKernelEx was given (launchex_test.go)
+	fakeKernelState
 }
 
 func newFake(t testing.TB) (*fakeDriver, *Context) {
