@@ -170,7 +170,7 @@ const (
 // library and cfg.Stream are in use until the launch is queued: a Close of
 // one of them on another goroutine waits for it.
 func (k *Kernel) Launch(cfg Config, args ...any) error {
-	owner, ctx, err := k.begin(cfg)
+	owner, ctx, err := k.begin(cfg.Stream)
 	if err != nil {
 		return err
 	}
@@ -187,10 +187,10 @@ func (k *Kernel) Launch(cfg Config, args ...any) error {
 			for i := range args {
 				ptrs[i] = unsafe.Add(unsafe.Pointer(&words[0]), offs[i])
 			}
-			err = k.launch(ctx, cfg, ptrs[:len(args)])
+			err = k.launch(ctx, &cfg, ptrs[:len(args)])
 			unhold(args, held)
 		} else if err == nil {
-			err = k.launchHeap(ctx, cfg, args, size)
+			err = k.launchHeap(ctx, &cfg, args, size)
 		}
 		k.end(owner, cfg.Stream)
 		runtime.KeepAlive(args) // the buffers, until the launch is queued
@@ -198,7 +198,7 @@ func (k *Kernel) Launch(cfg Config, args ...any) error {
 	}
 	_, size, err := k.pack(args, nil, nil) // measures: holds nothing
 	if err == nil {
-		err = k.launchHeap(ctx, cfg, args, size)
+		err = k.launchHeap(ctx, &cfg, args, size)
 	}
 	k.end(owner, cfg.Stream)
 	runtime.KeepAlive(args)
@@ -206,7 +206,7 @@ func (k *Kernel) Launch(cfg Config, args ...any) error {
 }
 
 // launchHeap is Launch of arguments of size bytes in a buffer on the heap.
-func (k *Kernel) launchHeap(ctx *ctxState, cfg Config, args []any, size int) error {
+func (k *Kernel) launchHeap(ctx *ctxState, cfg *Config, args []any, size int) error {
 	buf := make([]uint64, (size+7)/8)
 	offs := make([]int, len(args))
 	held, _, err := k.pack(args, buf, offs)
@@ -225,8 +225,7 @@ func (k *Kernel) launchHeap(ctx *ctxState, cfg Config, args []any, size int) err
 // begin begins the uses of a launch: of the stream and of the kernel's
 // module or library (owner); it returns the context the launch is in.
 // k.end ends them. The buffers among the arguments are held by pack.
-func (k *Kernel) begin(cfg Config) (owner *uses, ctx *ctxState, err error) {
-	s := cfg.Stream
+func (k *Kernel) begin(s *Stream) (owner *uses, ctx *ctxState, err error) {
 	if s != nil {
 		if !s.st.uses.acquire() {
 			return nil, nil, fmt.Errorf("cuda: kernel %s: its stream: %w", k.name, ErrFreed)
@@ -268,7 +267,7 @@ func (k *Kernel) end(owner *uses, s *Stream) {
 
 // launch calls cuLaunchKernel with the packed arguments pp in ctx, or
 // cuLaunchKernelEx when cfg sets attributes.
-func (k *Kernel) launch(ctx *ctxState, cfg Config, pp []unsafe.Pointer) error {
+func (k *Kernel) launch(ctx *ctxState, cfg *Config, pp []unsafe.Pointer) error {
 	var h cu.Stream
 	if cfg.Stream != nil {
 		h = cfg.Stream.st.h
