@@ -21,6 +21,7 @@ type fakeEx struct {
 type fakeKernelState struct {
 	queries int                            // kernel queries answered
 	attrs   map[cu.FunctionAttribute]int32 // what cuFuncGetAttribute answers
+	peers   map[[2]*ctxState]bool          // peer access enabled (device_test.go)
 }
 
 func (f *fakeDriver) launchEx(fn cu.Function, g, b Dim3, shared uint32, s cu.Stream, la launchAttrs, nargs int) error {
