@@ -357,3 +357,16 @@ func TestGPUKernelAttributes(t *testing.T) {
 		}
 	}
 }
+
+// TestLaunchSourcesCompile: the CUDA C++ of the GPU tests above compiles
+// with NVRTC for sm_90, without a device (it skips without NVRTC or the
+// toolkit's cooperative_groups.h).
+func TestLaunchSourcesCompile(t *testing.T) {
+	needNVRTC(t)
+	inc := cudaInclude(t)
+	for _, src := range []string{gridSyncSource, clusterSource, attrSource} {
+		if _, err := Compile(Source{Code: src, Arch: "sm_90", Options: []string{inc}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
