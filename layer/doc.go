@@ -91,6 +91,11 @@
 // registers, shared, constant and local sizes and architectures, and
 // [Kernel.SetMaxDynamicSharedMemory] opts in to more than 48 KiB.
 //
+// [Devices] lists the devices; [Device.Properties] returns every device
+// attribute as a typed field, [Device.UUID] and [Device.PCIBusID] identify
+// one, and [Context.EnablePeerAccess] lets one context reach another's
+// memory where [Device.CanAccessPeer] says the devices can.
+//
 // # Several GPUs: NCCL
 //
 // A [Comm] is one rank of an NCCL communicator on its context's device.
