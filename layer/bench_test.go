@@ -58,7 +58,7 @@ func BenchmarkFakeLayoutPack(b *testing.B) {
 		if _, err := k.layout(args); err != nil {
 			b.Fatal(err)
 		}
-		k.pack(args, words[:], offs[:len(args)])
+		k.packFree(args, words[:], offs[:len(args)])
 	}
 }
 

@@ -501,10 +501,12 @@ type driver interface {
 	paramInfo(fn cu.Function, i uint64) (off, size uint64, err error)
 }
 
-// fakeLauncher is the fake driver's cuLaunchKernel; Launch calls the real
-// one directly (its arguments would escape through an interface call).
+// fakeLauncher is the fake driver's cuLaunchKernel and cuLaunchKernelEx;
+// Launch calls the real ones directly (their arguments would escape
+// through an interface call).
 type fakeLauncher interface {
 	launch(fn cu.Function, grid, block Dim3, shared uint32, s cu.Stream, nargs int) error
+	launchEx(fn cu.Function, grid, block Dim3, shared uint32, s cu.Stream, attrs launchAttrs, nargs int) error
 }
 
 type realDriver struct{}

@@ -33,6 +33,8 @@ type fakeDriver struct {
 	quiet     bool              // launch counts nothing (the benchmarks)
 	onLaunch  func()            // called during each launch
 	onDestroy func(r *resource) // called before each destroy, unlocked
+	ex        fakeEx            // what cuLaunchKernelEx was given (launchex_test.go)
+	fakeKernelState
 }
 
 func newFake(t testing.TB) (*fakeDriver, *Context) {

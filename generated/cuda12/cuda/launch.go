@@ -5,6 +5,7 @@ package cuda
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"reflect"
 	"runtime"
 	"unsafe"
@@ -28,10 +29,87 @@ func (d Dim3) Norm() Dim3 { return Dim3{one(d.X), one(d.Y), one(d.Z)} }
 
 // Config is how a kernel is launched. A nil Stream is the context's legacy
 // default stream.
+//
+// The fields after Stream are launch attributes; their zero values set
+// none. A launch with any of them set goes through cuLaunchKernelEx, one
+// without through cuLaunchKernel (the fast path).
 type Config struct {
 	Grid, Block Dim3
 	SharedMem   uint32 // dynamic shared memory per block, in bytes
 	Stream      *Stream
+
+	// Cooperative launches the grid with all its blocks resident at once,
+	// so they may synchronise (cooperative groups' grid.sync()); the
+	// driver refuses a grid larger than fits the device
+	// (cu.ErrorCooperativeLaunchTooLarge): see [Kernel.MaxActiveBlocksPerSM].
+	Cooperative bool
+	// Cluster is the thread block cluster's size in blocks (sm_90 and
+	// newer); zero: no cluster. Each of Grid's dimensions must be a
+	// multiple of Cluster's.
+	Cluster Dim3
+	// Priority is the launch's priority, overriding the stream's: lower is
+	// higher, from the context's greatest (negative) to 0. Zero: the
+	// stream's.
+	Priority int32
+	// ProgrammaticStreamSerialization lets this kernel start before the
+	// previous kernel of the stream ends (programmatic dependent launch,
+	// sm_90 and newer): the previous one's
+	// cudaTriggerProgrammaticLaunchCompletion and this one's
+	// cudaGridDependencySynchronize order them.
+	ProgrammaticStreamSerialization bool
+}
+
+// hasAttrs reports whether c sets any launch attribute.
+func (c *Config) hasAttrs() bool {
+	return c.Cooperative || c.Cluster != (Dim3{}) || c.Priority != 0 || c.ProgrammaticStreamSerialization
+}
+
+// maxLaunchAttrs is the number of attributes a Config can set.
+const maxLaunchAttrs = 4
+
+// launchAttrs are a Config's attributes in cuLaunchKernelEx's form.
+type launchAttrs struct {
+	a [maxLaunchAttrs]cu.LaunchAttribute
+	n int
+}
+
+// attrs returns c's attributes, checked against its grid.
+func (c *Config) attrs(kernel string) (launchAttrs, error) {
+	var la launchAttrs
+	add := func(id cu.LaunchAttributeID) *cu.LaunchAttributeValue {
+		la.a[la.n].Id = id
+		la.n++
+		return &la.a[la.n-1].Value
+	}
+	if c.Cooperative {
+		*add(cu.LaunchAttributeCooperative).Cooperative() = 1
+	}
+	if c.Cluster != (Dim3{}) {
+		cl, g := c.Cluster.Norm(), c.Grid.Norm()
+		if g.X%cl.X != 0 || g.Y%cl.Y != 0 || g.Z%cl.Z != 0 {
+			return la, &ConfigError{Kernel: kernel, Reason: fmt.Sprintf("the grid %dx%dx%d is not a multiple of the cluster %dx%dx%d", g.X, g.Y, g.Z, cl.X, cl.Y, cl.Z)}
+		}
+		d := add(cu.LaunchAttributeClusterDimension).ClusterDim()
+		d.X, d.Y, d.Z = cl.X, cl.Y, cl.Z
+	}
+	if c.Priority != 0 {
+		*add(cu.LaunchAttributePriority).Priority() = c.Priority
+	}
+	if c.ProgrammaticStreamSerialization {
+		*add(cu.LaunchAttributeProgrammaticStreamSerialization).ProgrammaticStreamSerializationAllowed() = 1
+	}
+	return la, nil
+}
+
+// ConfigError is a launch configuration the layer refuses before the
+// driver sees it.
+type ConfigError struct {
+	Kernel string
+	Reason string
+}
+
+func (e *ConfigError) Error() string {
+	return fmt.Sprintf("cuda: kernel %s: launch configuration: %s", e.Kernel, e.Reason)
 }
 
 // ForN returns the configuration for one thread per element of n: blocks
@@ -92,42 +170,62 @@ const (
 // library and cfg.Stream are in use until the launch is queued: a Close of
 // one of them on another goroutine waits for it.
 func (k *Kernel) Launch(cfg Config, args ...any) error {
-	owner, ctx, err := k.begin(cfg, args)
+	owner, ctx, err := k.begin(cfg.Stream)
 	if err != nil {
 		return err
 	}
-	defer k.end(owner, cfg.Stream, args) // one defer, open-coded: cheap
-	size, err := k.layout(args)
-	if err != nil {
-		return err
-	}
-	if size > stackArgWords*8 || len(args) > stackArgs {
-		buf := make([]uint64, (size+7)/8)
-		offs := make([]int, len(args))
-		k.pack(args, buf, offs)
-		pp := make([]unsafe.Pointer, len(args))
-		for i, o := range offs {
-			pp[i] = unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), o)
+	// One pass checks, packs and holds the arguments, into the stack when
+	// they fit. No defer: every path below ends the uses itself.
+	if len(args) <= stackArgs {
+		var words [stackArgWords]uint64
+		var ptrs [stackArgs]unsafe.Pointer
+		var offs [stackArgs]int
+		held, size, err := k.pack(args, words[:], offs[:len(args)])
+		if err == nil && size <= stackArgWords*8 {
+			// The pointers are set here, not in pack: stored through a
+			// parameter, they would make the buffers escape.
+			for i := range args {
+				ptrs[i] = unsafe.Add(unsafe.Pointer(&words[0]), offs[i])
+			}
+			err = k.launch(ctx, &cfg, ptrs[:len(args)])
+			unhold(args, held)
+		} else if err == nil {
+			err = k.launchHeap(ctx, &cfg, args, size)
 		}
-		return k.launch(ctx, cfg, args, pp)
+		k.end(owner, cfg.Stream)
+		runtime.KeepAlive(args) // the buffers, until the launch is queued
+		return err
 	}
-	// The same on the stack. The pointers are set here, not in pack: stored
-	// through a parameter, they would make the buffers escape.
-	var words [stackArgWords]uint64
-	var ptrs [stackArgs]unsafe.Pointer
-	var offs [stackArgs]int
-	k.pack(args, words[:], offs[:len(args)])
-	for i := range args {
-		ptrs[i] = unsafe.Add(unsafe.Pointer(&words[0]), offs[i])
+	_, size, err := k.pack(args, nil, nil) // measures: holds nothing
+	if err == nil {
+		err = k.launchHeap(ctx, &cfg, args, size)
 	}
-	return k.launch(ctx, cfg, args, ptrs[:len(args)])
+	k.end(owner, cfg.Stream)
+	runtime.KeepAlive(args)
+	return err
 }
 
-// begin begins the uses of a launch: of the stream, of the kernel's module
-// or library (owner) and of the buffers among args; it returns the
-// context the launch is in. k.end ends them.
-func (k *Kernel) begin(cfg Config, args []any) (owner *uses, ctx *ctxState, err error) {
-	s := cfg.Stream
+// launchHeap is Launch of arguments of size bytes in a buffer on the heap.
+func (k *Kernel) launchHeap(ctx *ctxState, cfg *Config, args []any, size int) error {
+	buf := make([]uint64, (size+7)/8)
+	offs := make([]int, len(args))
+	held, _, err := k.pack(args, buf, offs)
+	if err != nil {
+		return err
+	}
+	pp := make([]unsafe.Pointer, len(args))
+	for i, o := range offs {
+		pp[i] = unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), o)
+	}
+	err = k.launch(ctx, cfg, pp)
+	unhold(args, held)
+	return err
+}
+
+// begin begins the uses of a launch: of the stream and of the kernel's
+// module or library (owner); it returns the context the launch is in.
+// k.end ends them. The buffers among the arguments are held by pack.
+func (k *Kernel) begin(s *Stream) (owner *uses, ctx *ctxState, err error) {
 	if s != nil {
 		if !s.st.uses.acquire() {
 			return nil, nil, fmt.Errorf("cuda: kernel %s: its stream: %w", k.name, ErrFreed)
@@ -149,10 +247,6 @@ func (k *Kernel) begin(cfg Config, args []any) (owner *uses, ctx *ctxState, err 
 	}
 	if err == nil && !owner.acquire() {
 		err = fmt.Errorf("cuda: kernel %s: its %s: %w", k.name, what, ErrFreed)
-	} else if err == nil {
-		if err = k.hold(args); err != nil {
-			owner.release()
-		}
 	}
 	if err != nil {
 		if s != nil {
@@ -164,65 +258,75 @@ func (k *Kernel) begin(cfg Config, args []any) (owner *uses, ctx *ctxState, err 
 }
 
 // end ends the uses begin began.
-func (k *Kernel) end(owner *uses, s *Stream, args []any) {
-	unhold(args)
+func (k *Kernel) end(owner *uses, s *Stream) {
 	owner.release()
 	if s != nil {
 		s.st.uses.release()
 	}
 }
 
-// launch calls cuLaunchKernel with the packed arguments pp in ctx.
-func (k *Kernel) launch(ctx *ctxState, cfg Config, args []any, pp []unsafe.Pointer) error {
+// launch calls cuLaunchKernel with the packed arguments pp in ctx, or
+// cuLaunchKernelEx when cfg sets attributes.
+func (k *Kernel) launch(ctx *ctxState, cfg *Config, pp []unsafe.Pointer) error {
 	var h cu.Stream
 	if cfg.Stream != nil {
 		h = cfg.Stream.st.h
 	}
 	g, b := cfg.Grid.Norm(), cfg.Block.Norm()
-	err := onThread(ctx, func() error {
-		if ctx.fake != nil {
-			return ctx.fake.(fakeLauncher).launch(k.fn, g, b, cfg.SharedMem, h, len(pp))
+	var err error
+	if !cfg.hasAttrs() {
+		err = onThread(ctx, func() error {
+			if ctx.fake != nil {
+				return ctx.fake.(fakeLauncher).launch(k.fn, g, b, cfg.SharedMem, h, len(pp))
+			}
+			return cu.LaunchKernel(k.fn, g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, h, pp, nil)
+		})
+	} else {
+		la, aerr := cfg.attrs(k.name)
+		if aerr != nil {
+			return aerr
 		}
-		return cu.LaunchKernel(k.fn, g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, h, pp, nil)
-	})
-	runtime.KeepAlive(args) // the buffers, until the launch is queued
+		err = onThread(ctx, func() error {
+			if ctx.fake != nil {
+				return ctx.fake.(fakeLauncher).launchEx(k.fn, g, b, cfg.SharedMem, h, la, len(pp))
+			}
+			return launchEx(k.fn, g, b, cfg.SharedMem, h, &la, pp)
+		})
+	}
 	if err != nil {
 		return fmt.Errorf("cuda: kernel %s: %w", k.name, err)
 	}
 	return nil
 }
 
-// bufferArg returns the allocation of *a when it is a *Buffer[T], read
-// through its T-free layout (a call of an interface method would make
-// every argument escape), and whether it is one; nil for a nil *Buffer.
-func bufferArg(a *any) (*resource, bool) {
-	if _, ok := (*a).(kernelArg); !ok {
-		return nil, false
+// launchEx calls cuLaunchKernelEx.
+func launchEx(fn cu.Function, g, b Dim3, shared uint32, h cu.Stream, la *launchAttrs, pp []unsafe.Pointer) error {
+	lc := cu.LaunchConfig{
+		GridDimX: g.X, GridDimY: g.Y, GridDimZ: g.Z,
+		BlockDimX: b.X, BlockDimY: b.Y, BlockDimZ: b.Z,
+		SharedMemBytes: shared, HStream: h,
+		Attrs: &la.a[0], NumAttrs: uint32(la.n),
 	}
-	h := (*bufHeader)((*[2]unsafe.Pointer)(unsafe.Pointer(a))[1])
-	if h == nil {
-		return nil, true
-	}
-	return h.a.r, true
+	return cu.LaunchKernelEx(&lc, fn, pp, nil)
 }
 
-// hold begins a use of every buffer among args, for the launch: a Close
-// racing it waits for it to be queued.
-func (k *Kernel) hold(args []any) error {
-	for i := range args {
-		if r, ok := bufferArg(&args[i]); ok && r != nil && !r.uses.acquire() {
-			unhold(args[:i])
-			return k.argError(args, i, "freed")
-		}
-	}
-	return nil
+// bufAt reads *a as the *Buffer[T] it is (kernelArg), through its T-free
+// layout (a call of an interface method would make every argument escape).
+func bufAt(a *any) *bufHeader {
+	return (*bufHeader)((*[2]unsafe.Pointer)(unsafe.Pointer(a))[1])
 }
 
-// unhold ends the uses hold began.
-func unhold(args []any) {
-	for i := range args {
-		if r, ok := bufferArg(&args[i]); ok && r != nil {
-			r.uses.release()
+// unhold ends the uses of the buffers pack held: args[i] for each bit i of
+// held, and the buffers among args[64:].
+func unhold(args []any, held uint64) {
+	for held != 0 {
+		i := bits.TrailingZeros64(held)
+		held &= held - 1
+		bufAt(&args[i]).a.r.uses.release()
+	}
+	for i := 64; i < len(args); i++ {
+		if _, ok := args[i].(kernelArg); ok {
+			bufAt(&args[i]).a.r.uses.release()
 		}
 	}
 }
@@ -246,54 +350,52 @@ func (e *ArgError) Error() string {
 
 // argShape returns the C size and alignment of a, and for the scalar types
 // its bits (fixed) or, for the others, a pointer to its Go memory.
-func argShape(a *any) (size, align int, bits uint64, mem unsafe.Pointer, err string) {
+func argShape(a *any) (size, align int, bits uint64, mem unsafe.Pointer, buf *resource, err string) {
 	switch v := (*a).(type) {
 	case float32:
-		return 4, 4, uint64(*(*uint32)(unsafe.Pointer(&v))), nil, ""
+		return 4, 4, uint64(*(*uint32)(unsafe.Pointer(&v))), nil, nil, ""
 	case int32:
-		return 4, 4, uint64(uint32(v)), nil, ""
+		return 4, 4, uint64(uint32(v)), nil, nil, ""
 	case uint32:
-		return 4, 4, uint64(v), nil, ""
+		return 4, 4, uint64(v), nil, nil, ""
 	case float64:
-		return 8, 8, *(*uint64)(unsafe.Pointer(&v)), nil, ""
+		return 8, 8, *(*uint64)(unsafe.Pointer(&v)), nil, nil, ""
 	case int64:
-		return 8, 8, uint64(v), nil, ""
+		return 8, 8, uint64(v), nil, nil, ""
 	case uint64:
-		return 8, 8, v, nil, ""
+		return 8, 8, v, nil, nil, ""
 	case cu.Deviceptr:
-		return 8, 8, uint64(v), nil, ""
+		return 8, 8, uint64(v), nil, nil, ""
 	case uintptr:
-		return 8, 8, uint64(v), nil, ""
+		return 8, 8, uint64(v), nil, nil, ""
 	case int8:
-		return 1, 1, uint64(uint8(v)), nil, ""
+		return 1, 1, uint64(uint8(v)), nil, nil, ""
 	case uint8:
-		return 1, 1, uint64(v), nil, ""
+		return 1, 1, uint64(v), nil, nil, ""
 	case bool:
 		if v {
-			return 1, 1, 1, nil, ""
+			return 1, 1, 1, nil, nil, ""
 		}
-		return 1, 1, 0, nil, ""
+		return 1, 1, 0, nil, nil, ""
 	case int16:
-		return 2, 2, uint64(uint16(v)), nil, ""
+		return 2, 2, uint64(uint16(v)), nil, nil, ""
 	case uint16:
-		return 2, 2, uint64(v), nil, ""
+		return 2, 2, uint64(v), nil, nil, ""
 	case int:
-		return 8, 8, uint64(v), nil, "int"
+		return 8, 8, uint64(v), nil, nil, "int"
 	case uint:
-		return 8, 8, uint64(v), nil, "int"
+		return 8, 8, uint64(v), nil, nil, "int"
 	case kernelArg:
 		// A *Buffer[T], whatever T: read through its T-free layout (a call
 		// of an interface method would make every argument escape).
-		h := (*bufHeader)((*[2]unsafe.Pointer)(unsafe.Pointer(a))[1])
+		// Its use begins in pack.
+		h := bufAt(a)
 		if h == nil {
-			return 0, 0, 0, nil, "nil"
+			return 0, 0, 0, nil, nil, "nil"
 		}
-		if h.a.r.alive() != nil {
-			return 8, 8, 0, nil, "freed"
-		}
-		return 8, 8, uint64(h.ptr), nil, ""
+		return 8, 8, uint64(h.ptr), nil, h.a.r, ""
 	case nil:
-		return 0, 0, 0, nil, "nil"
+		return 0, 0, 0, nil, nil, "nil"
 	}
 	t := reflect.TypeOf(*a)
 	switch t.Kind() {
@@ -302,18 +404,18 @@ func argShape(a *any) (size, align int, bits uint64, mem unsafe.Pointer, err str
 		reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
 		reflect.Float32, reflect.Float64:
 		if plainType(t) != nil {
-			return 0, 0, 0, nil, "pointers"
+			return 0, 0, 0, nil, nil, "pointers"
 		}
 		if t.Size() == 0 {
-			return 0, 0, 0, nil, "zero"
+			return 0, 0, 0, nil, nil, "zero"
 		}
 		// A non-pointer value in an interface is boxed: the data word
 		// points to it.
-		return int(t.Size()), t.Align(), 0, (*[2]unsafe.Pointer)(unsafe.Pointer(a))[1], ""
+		return int(t.Size()), t.Align(), 0, (*[2]unsafe.Pointer)(unsafe.Pointer(a))[1], nil, ""
 	case reflect.Int, reflect.Uint:
-		return 8, 8, 0, (*[2]unsafe.Pointer)(unsafe.Pointer(a))[1], "int"
+		return 8, 8, 0, (*[2]unsafe.Pointer)(unsafe.Pointer(a))[1], nil, "int"
 	}
-	return 0, 0, 0, nil, "pointers"
+	return 0, 0, 0, nil, nil, "pointers"
 }
 
 // kernelArg is what passes as a device address: a *Buffer[T], which has
@@ -351,50 +453,57 @@ func (k *Kernel) argError(args []any, i int, why string) error {
 	return e
 }
 
-// layout checks args against the kernel and returns the bytes they need.
-func (k *Kernel) layout(args []any) (int, error) {
+// pack checks args against the kernel, writes them into buf at their
+// offsets (offs) and begins a use of each buffer among them (held: bit i
+// for args[i] below 64; every buffer of args[64:]), in one pass. It
+// returns the bytes the arguments take: when that is more than buf holds
+// (a nil buf measures), nothing is held and buf is only partly written.
+// On an error nothing is held.
+func (k *Kernel) pack(args []any, buf []uint64, offs []int) (held uint64, end int, err error) {
 	if k.known && len(args) != len(k.params) {
-		return 0, fmt.Errorf("cuda: kernel %s takes %d arguments, got %d", k.name, len(k.params), len(args))
+		return 0, 0, fmt.Errorf("cuda: kernel %s takes %d arguments, got %d", k.name, len(k.params), len(args))
 	}
-	end := 0
-	for i := range args {
-		size, align, _, _, why := argShape(&args[i])
-		if why == "int" && k.known && k.params[i].Size == 8 {
-			why = ""
-		}
-		if why != "" {
-			return 0, k.argError(args, i, why)
-		}
-		off := (end + align - 1) &^ (align - 1)
-		if align == 0 {
-			off = end
-		}
-		if k.known {
-			p := k.params[i]
-			if p.Size != size {
-				return 0, &ArgError{Kernel: k.name, Index: i, Type: typeOf(args[i]),
-					Reason: fmt.Sprintf("%d bytes, but the kernel's parameter %d is %d bytes", size, i, p.Size)}
-			}
-			off = p.Offset
-		}
-		end = max(end, off+size)
-	}
-	return end, nil
-}
-
-// pack writes args into buf and their offsets into offs; the arguments
-// were checked by layout.
-func (k *Kernel) pack(args []any, buf []uint64, offs []int) {
 	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(buf))), len(buf)*8)
-	end := 0
+	over := false
 	for i := range args {
-		size, align, bits, mem, _ := argShape(&args[i])
+		size, align, bits, mem, r, why := argShape(&args[i])
+		if why != "" && (why != "int" || !k.known || k.params[i].Size != 8) {
+			unhold(args[:i], held)
+			return 0, 0, k.argError(args, i, why)
+		}
 		off := end
 		if align > 1 {
 			off = (end + align - 1) &^ (align - 1)
 		}
 		if k.known {
-			off = k.params[i].Offset
+			p := k.params[i]
+			if p.Size != size {
+				unhold(args[:i], held)
+				return 0, 0, &ArgError{Kernel: k.name, Index: i, Type: typeOf(args[i]),
+					Reason: fmt.Sprintf("%d bytes, but the kernel's parameter %d is %d bytes", size, i, p.Size)}
+			}
+			off = p.Offset
+		}
+		end = max(end, off+size)
+		if over || off+size > len(b) {
+			if !over {
+				over = true
+				unhold(args[:i], held)
+				held = 0
+			}
+			if r != nil && r.uses.closed() {
+				return 0, 0, k.argError(args, i, "freed")
+			}
+			continue
+		}
+		if r != nil {
+			if !r.uses.acquire() {
+				unhold(args[:i], held)
+				return 0, 0, k.argError(args, i, "freed")
+			}
+			if i < 64 {
+				held |= 1 << i
+			}
 		}
 		dst := b[off : off+size]
 		switch {
@@ -410,8 +519,8 @@ func (k *Kernel) pack(args []any, buf []uint64, offs []int) {
 			dst[0] = byte(bits)
 		}
 		offs[i] = off
-		end = max(end, off+size)
 	}
+	return held, end, nil
 }
 
 // typeOf names a's type without letting a escape (as fmt's %T would).

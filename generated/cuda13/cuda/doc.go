@@ -82,6 +82,22 @@
 // argument count and each argument's size are checked against the kernel's
 // own parameters, and an error names the bad argument.
 //
+// # Launch attributes, occupancy and kernel attributes
+//
+// [Config]'s attribute fields (Cooperative, Cluster, Priority,
+// ProgrammaticStreamSerialization) launch through cuLaunchKernelEx; a
+// Config without them keeps cuLaunchKernel. [Kernel.MaxActiveBlocksPerSM]
+// and [Kernel.SuggestBlockSize] (or [Kernel.SuggestBlockSizeFunc], with the
+// dynamic shared memory as a Go function of the block size) ask the
+// driver's occupancy calculator; [Kernel.Attributes] returns the kernel's
+// registers, shared, constant and local sizes and architectures, and
+// [Kernel.SetMaxDynamicSharedMemory] opts in to more than 48 KiB.
+//
+// [Devices] lists the devices; [Device.Properties] returns every device
+// attribute as a typed field, [Device.UUID] and [Device.PCIBusID] identify
+// one, and [Context.EnablePeerAccess] lets one context reach another's
+// memory where [Device.CanAccessPeer] says the devices can.
+//
 // # Several GPUs: NCCL
 //
 // A [Comm] is one rank of an NCCL communicator on its context's device.

@@ -134,7 +134,7 @@ func TestPackMatchesGCC(t *testing.T) {
 		}
 		words := make([]uint64, (size+7)/8+8)
 		offs = make([]int, len(args))
-		k.pack(args, words, offs)
+		k.packFree(args, words, offs)
 		buf = unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), len(words)*8)
 		cmd := exec.Command(bin)
 		cmd.Stdin = bytes.NewReader(buf)
@@ -241,7 +241,7 @@ func TestPackNoAllocs(t *testing.T) {
 		if _, err := k.layout(args); err != nil {
 			t.Fatal(err)
 		}
-		k.pack(args, words[:], offs[:len(args)])
+		k.packFree(args, words[:], offs[:len(args)])
 		if w0, w1, w3 := words[0], words[1], words[3]; w0 != uint64(math.Float32bits(alpha)) || w1 != uint64(a.Ptr()) || w3 != 1000 {
 			t.Fatalf("packed %x %x _ %x", w0, w1, w3)
 		}
@@ -310,4 +310,17 @@ func TestConfig(t *testing.T) {
 		}
 	}
 	var _ cu.Deviceptr // the package compiles against cu
+}
+
+// layout is pack measuring: the bytes args take, or pack's error.
+func (k *Kernel) layout(args []any) (int, error) {
+	_, n, err := k.pack(args, nil, nil)
+	return n, err
+}
+
+// packFree is pack ending at once the uses of the buffers it began.
+func (k *Kernel) packFree(args []any, buf []uint64, offs []int) {
+	if held, _, err := k.pack(args, buf, offs); err == nil {
+		unhold(args, held)
+	}
 }

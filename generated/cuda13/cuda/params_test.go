@@ -212,7 +212,7 @@ func FuzzPackParams(f *testing.F) {
 		}
 		words := make([]uint64, (size+7)/8)
 		offs := make([]int, len(args))
-		k.pack(args, words, offs)
+		k.packFree(args, words, offs)
 		packed := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(words))), len(words)*8)
 		end = 0
 		for i, a := range args {
