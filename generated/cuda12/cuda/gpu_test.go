@@ -893,3 +893,253 @@ func BenchmarkBind(b *testing.B) {
 		c.Do(func() error { return nil })
 	}
 }
+
+// TestGPUAllocAsync allocates stream-ordered buffers, moves data through
+// them on the stream and frees them on it, many times: the data arrives and
+// the default pool's memory in use returns to where it was.
+func TestGPUAllocAsync(t *testing.T) {
+	c := gpuContext(t)
+	s, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	pool, err := c.DefaultMemPool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	before, err := pool.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 1 << 16
+	src := make([]int32, n)
+	for round := range 50 {
+		for i := range src {
+			src[i] = int32(i*7 + round)
+		}
+		a, err := AllocAsync[int32](s, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := AllocAsync[int32](s, n+round) // sizes vary
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := a.CopyFromAsync(s, src); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Slice(0, n).CopyFromBufferAsync(s, a); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Close(); err != nil { // freed in order, after the copy
+			t.Fatal(err)
+		}
+		dst := make([]int32, n)
+		if err := b.Slice(0, n).CopyToAsync(s, dst); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Synchronize(); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range dst {
+			if v != src[i] {
+				t.Fatalf("round %d: dst[%d] = %d, want %d", round, i, v, src[i])
+			}
+		}
+	}
+	after, err := pool.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Used != before.Used || after.UsedHigh < before.Used+2*n*4 {
+		t.Errorf("default pool before %+v, after %+v: the memory in use should return", before, after)
+	}
+	// A buffer whose stream was closed first is freed synchronously.
+	s2, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := AllocAsync[float32](s2, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := x.FillAsync(s2, 1.5); err != nil {
+		t.Fatal(err)
+	}
+	if err := s2.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]float32, 1000)
+	if err := x.CopyTo(got); err != nil {
+		t.Fatal(err)
+	}
+	if got[999] != 1.5 {
+		t.Errorf("got[999] = %v", got[999])
+	}
+	if err := x.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestGPUMemPool makes a pool, allocates from it, checks the data, its
+// statistics, release threshold and trim, and peer access with two GPUs.
+func TestGPUMemPool(t *testing.T) {
+	c := gpuContext(t)
+	s, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p, err := c.NewMemPool(MemPoolOptions{ReleaseThreshold: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if v, err := p.ReleaseThreshold(); err != nil || v != 1<<20 {
+		t.Fatalf("ReleaseThreshold %d, %v", v, err)
+	}
+	const n = 1 << 20 // int32s: 4 MiB
+	x, err := AllocFromPool[int32](p, s, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := x.FillAsync(s, 7); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]int32, n)
+	if err := x.CopyToAsync(s, got); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	if got[0] != 7 || got[n-1] != 7 {
+		t.Fatalf("got %d, %d, want 7", got[0], got[n-1])
+	}
+	st, err := p.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Used < n*4 || st.Reserved < st.Used || st.UsedHigh < st.Used || st.ReservedHigh < st.Reserved {
+		t.Errorf("stats with 4 MiB allocated: %+v", st)
+	}
+	if err := x.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ = p.Stats(); st.Used != 0 {
+		t.Errorf("used after the free: %+v", st)
+	}
+	if err := p.Trim(0); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ = p.Stats(); st.Reserved != 0 {
+		t.Errorf("reserved after Trim(0): %+v", st)
+	}
+	if err := p.SetReleaseThreshold(math.MaxUint64); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := p.ReleaseThreshold(); v != math.MaxUint64 {
+		t.Errorf("ReleaseThreshold %d after setting the maximum", v)
+	}
+	if n, _ := DeviceCount(); n >= 2 {
+		c1, err := NewContext(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c1.Close()
+		if ok, _ := cu.DeviceCanAccessPeer(c1.Device().Raw(), c.Device().Raw()); ok != 0 {
+			if err := p.SetPeerAccess(c1, true); err != nil {
+				t.Fatal(err)
+			}
+			if err := p.SetPeerAccess(c1, false); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := AllocFromPool[int32](p, s, 1); !errors.Is(err, ErrFreed) {
+		t.Errorf("AllocFromPool after Close: %v", err)
+	}
+}
+
+// BenchmarkAllocAsyncMixed allocates and frees 100k buffers of mixed sizes
+// (256 B to 64 MiB, log-uniform, the same seeded list for both) on one
+// stream, 16 live at a time, through AllocAsync and Close (layer) and
+// through cu.MemAllocAsync and cu.MemFreeAsync (raw); one op is the 100k
+// pairs and a stream synchronisation. Run it with -count to interleave the
+// two in one process.
+func BenchmarkAllocAsyncMixed(b *testing.B) {
+	c := gpuContext(b)
+	s, err := c.NewStream()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	const pairs, live = 100_000, 16
+	sizes := make([]int, pairs)
+	rng := uint64(1)
+	for i := range sizes {
+		rng = rng*6364136223846793005 + 1442695040888963407
+		sizes[i] = 256 << (rng >> 33 % 19) // 256 B .. 64 MiB
+	}
+	b.Run("layer", func(b *testing.B) {
+		var ring [live]*Buffer[byte]
+		b.ReportAllocs()
+		for b.Loop() {
+			for i, n := range sizes {
+				if x := ring[i%live]; x != nil {
+					if err := x.Close(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				x, err := AllocAsync[byte](s, n)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ring[i%live] = x
+			}
+			for i, x := range ring {
+				x.Close()
+				ring[i] = nil
+			}
+			s.Synchronize()
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*pairs), "ns/pair")
+	})
+	b.Run("raw", func(b *testing.B) {
+		var ring [live]cu.Deviceptr
+		b.ReportAllocs()
+		for b.Loop() {
+			c.Do(func() error {
+				for i, n := range sizes {
+					if x := ring[i%live]; x != 0 {
+						if err := cu.MemFreeAsync(x, s.Raw()); err != nil {
+							b.Fatal(err)
+						}
+					}
+					x, err := cu.MemAllocAsync(uint64(n), s.Raw())
+					if err != nil {
+						b.Fatal(err)
+					}
+					ring[i%live] = x
+				}
+				for i, x := range ring {
+					cu.MemFreeAsync(x, s.Raw())
+					ring[i] = 0
+				}
+				return cu.StreamSynchronize(s.Raw())
+			})
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*pairs), "ns/pair")
+	})
+}
