@@ -21,6 +21,12 @@ type memDriver interface {
 	memPoolTrim(pool cu.MemoryPool, keep uint64) error
 	memPoolSetAccess(pool cu.MemoryPool, desc *cu.MemAccessDesc) error
 	hostRegister(p unsafe.Pointer, bytes uint64) error
+	memAllocManaged(bytes uint64, flags uint32) (cu.Deviceptr, error)
+	// memPrefetch and memAdvise take the device, or cu.DeviceCpu for
+	// the host.
+	memPrefetch(p cu.Deviceptr, bytes uint64, dev cu.Device, st cu.Stream) error
+	memAdvise(p cu.Deviceptr, bytes uint64, advice cu.CUmemAdvise, dev cu.Device) error
+	attachMem(st cu.Stream, p cu.Deviceptr, flags uint32) error
 }
 
 // AllocAsync allocates n elements of device memory in stream order on s

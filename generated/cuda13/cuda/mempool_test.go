@@ -22,6 +22,8 @@ type fakeMem struct {
 	syncFrees  int         // cuMemFree of stream-ordered memory
 	trims      []uint64
 	access     []cu.MemAccessDesc
+	managed    map[uint64][]byte // AllocManaged's memory, kept reachable
+	calls      []fakeCall        // managed-memory calls (managed_test.go)
 }
 
 type fakeAsync struct {
@@ -38,6 +40,7 @@ func (m *fakeMem) init() {
 		m.async = map[uint64]fakeAsync{}
 		m.pools = map[cu.MemoryPool]map[cu.MemPoolAttribute]uint64{fakeDefaultPool: {}}
 		m.reg = map[unsafe.Pointer]uint64{}
+		m.managed = map[uint64][]byte{}
 		m.nextPool = 2
 	}
 }
