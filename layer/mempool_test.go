@@ -169,8 +169,10 @@ func (f *fakeDriver) hostRegister(p unsafe.Pointer, bytes uint64) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.mem.init()
-	if _, ok := f.mem.reg[p]; ok {
-		return cu.ErrorHostMemoryAlreadyRegistered
+	for q, n := range f.mem.reg { // the driver locks pages: overlap is refused
+		if uintptr(p) < uintptr(q)+uintptr(n) && uintptr(q) < uintptr(p)+uintptr(bytes) {
+			return cu.ErrorHostMemoryAlreadyRegistered
+		}
 	}
 	f.mem.reg[p] = bytes
 	return nil

@@ -1143,3 +1143,63 @@ func BenchmarkAllocAsyncMixed(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*pairs), "ns/pair")
 	})
 }
+
+// TestGPUHostRegister page-locks two Go slices, copies one to the device and
+// back into the other asynchronously, and checks the data.
+func TestGPUHostRegister(t *testing.T) {
+	c := gpuContext(t)
+	s, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const n = 1 << 20
+	src, dst := make([]float64, n), make([]float64, n)
+	for i := range src {
+		src[i] = float64(i) * 0.5
+	}
+	gs, err := Register(c, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gd, err := Register(c, dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Alloc[float64](c, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.CopyFromRegisteredAsync(s, gs); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.CopyToRegisteredAsync(s, gd); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	for i := range dst {
+		if dst[i] != src[i] {
+			t.Fatalf("dst[%d] = %v, want %v", i, dst[i], src[i])
+		}
+	}
+	// Registered memory is what the driver calls pinned host memory.
+	for _, g := range []*Registered[float64]{gs, gd} {
+		if err := g.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.CopyFromRegisteredAsync(s, gs); !errors.Is(err, ErrFreed) {
+		t.Errorf("copy from a closed registration: %v", err)
+	}
+	// Registering again after Close works: the pages were unlocked.
+	g, err := Register(c, src)
+	if err != nil {
+		t.Fatalf("Register after Close: %v", err)
+	}
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
