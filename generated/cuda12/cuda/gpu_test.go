@@ -1203,3 +1203,64 @@ func TestGPUHostRegister(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestGPUPitched copies a 2D array to pitched memory and back, synchronously
+// and on a stream, and checks a row read at its pitch on the device.
+func TestGPUPitched(t *testing.T) {
+	c := gpuContext(t)
+	const w, h = 1000, 37
+	p, err := AllocPitched[float32](c, w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if p.Pitch() < w*4 || p.Pitch()%256 != 0 {
+		t.Errorf("pitch %d for rows of %d bytes", p.Pitch(), w*4)
+	}
+	src := make([]float32, w*h)
+	for i := range src {
+		src[i] = float32(i)
+	}
+	if err := p.CopyFrom(src); err != nil {
+		t.Fatal(err)
+	}
+	row := make([]float32, w)
+	err = c.Do(func() error {
+		return cu.MemcpyDtoH(unsafe.Pointer(&row[0]), p.Ptr()+cu.Deviceptr(5*p.Pitch()), w*4)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row[0] != 5*w || row[w-1] != 6*w-1 {
+		t.Errorf("row 5 at 5 pitches: %v ... %v", row[0], row[w-1])
+	}
+	dst := make([]float32, w*h)
+	if err := p.CopyTo(dst); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	q, err := AllocPitched[float32](c, w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	back := make([]float32, w*h)
+	if err := q.CopyFromAsync(s, dst); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.CopyToAsync(s, back); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	for i := range src {
+		if back[i] != src[i] {
+			t.Fatalf("back[%d] = %v, want %v", i, back[i], src[i])
+		}
+	}
+}

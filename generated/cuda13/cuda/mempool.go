@@ -29,6 +29,7 @@ type memDriver interface {
 	memPrefetch(p cu.Deviceptr, bytes uint64, dev cu.Device, st cu.Stream) error
 	memAdvise(p cu.Deviceptr, bytes uint64, advice cu.CUmemAdvise, dev cu.Device) error
 	attachMem(st cu.Stream, p cu.Deviceptr, flags uint32) error
+	memAllocPitch(width, height uint64, elem uint32) (cu.Deviceptr, uint64, error)
 }
 
 // AllocAsync allocates n elements of device memory in stream order on s
