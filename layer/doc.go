@@ -35,11 +35,11 @@
 //
 // # Lifetimes
 //
-// Every resource (buffer, host buffer, module, library, stream, event,
-// graph, NCCL communicator) is released exactly once: by its Close method
-// (Free and Unload are deprecated names of it), or, when it becomes
-// unreachable without one, by a cleanup (runtime.AddCleanup) on the
-// garbage collector's schedule, which hands the release to a goroutine of
+// Every resource (buffer, host buffer, memory pool, registration, module,
+// library, stream, event, graph, NCCL communicator) is released exactly
+// once: by its Close method (Free and Unload are deprecated names of
+// it), or, when it becomes unreachable without one, by a cleanup
+// (runtime.AddCleanup) on the garbage collector's schedule, which hands the release to a goroutine of
 // the context's own (a release may wait for the device, and the runtime's
 // cleanup goroutine must not block). A second Close returns [ErrFreed], as
 // does any use after Close. Each method counts itself as a use of the
@@ -53,6 +53,18 @@
 // it (a Close inside [Context.Do] would wait for itself): the last of them
 // drops the reference. Views ([Buffer.Slice]) share their parent's memory
 // and cannot be closed themselves.
+//
+// # Memory
+//
+// [Alloc] is cuMemAlloc. [AllocAsync] allocates in stream order on a
+// stream from the device's current pool, and the buffer's Close frees it
+// with cuMemFreeAsync on that stream without waiting: the way to allocate
+// in a loop. [MemPool] is a memory pool (or the device's default) with its
+// release threshold, trim, statistics and peer access; [AllocFromPool]
+// allocates from it. [AllocManaged] is unified memory, a Buffer with a host
+// view ([Buffer.Host]), prefetch and advice. [Register] page-locks a Go
+// slice until Close, for fast asynchronous copies; [AllocPitched] is a 2D
+// array with a row pitch and cuMemcpy2D copies.
 //
 // # Streams, graphs and Go memory
 //

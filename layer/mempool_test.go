@@ -422,3 +422,22 @@ func TestMemPool(t *testing.T) {
 		t.Fatalf("live %d, released %d", live, released)
 	}
 }
+
+// BenchmarkFakeAllocAsyncFree is AllocAsync and Close of one buffer on the
+// fake driver: the layer's own cost per stream-ordered pair.
+func BenchmarkFakeAllocAsyncFree(b *testing.B) {
+	_, c := newFake(b)
+	defer c.Close()
+	s, closeS := fakeStream(c, 0x51)
+	defer closeS()
+	b.ReportAllocs()
+	for b.Loop() {
+		x, err := AllocAsync[float32](s, 16)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := x.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
