@@ -35,11 +35,11 @@
 //
 // # Lifetimes
 //
-// Every resource (buffer, host buffer, memory pool, registration, module,
-// library, stream, event, graph, NCCL communicator) is released exactly
-// once: by its Close method (Free and Unload are deprecated names of
-// it), or, when it becomes unreachable without one, by a cleanup
-// (runtime.AddCleanup) on the garbage collector's schedule, which hands the release to a goroutine of
+// Every resource (buffer, host buffer, module, library, stream, event,
+// graph, NCCL communicator) is released exactly once: by its Close method
+// (Free and Unload are deprecated names of it), or, when it becomes
+// unreachable without one, by a cleanup (runtime.AddCleanup) on the
+// garbage collector's schedule, which hands the release to a goroutine of
 // the context's own (a release may wait for the device, and the runtime's
 // cleanup goroutine must not block). A second Close returns [ErrFreed], as
 // does any use after Close. Each method counts itself as a use of the
@@ -64,7 +64,8 @@
 // allocates from it. [AllocManaged] is unified memory, a Buffer with a host
 // view ([Buffer.Host]), prefetch and advice. [Register] page-locks a Go
 // slice until Close, for fast asynchronous copies; [AllocPitched] is a 2D
-// array with a row pitch and cuMemcpy2D copies.
+// array with a row pitch and cuMemcpy2D copies. Pools and registrations
+// are resources as buffers are: closed once, by Close or their cleanup.
 //
 // # Streams, graphs and Go memory
 //
