@@ -108,13 +108,39 @@ var errPoolContext = fmt.Errorf("cuda: the memory pool belongs to another contex
 // freeOn runs free, the release of r's stream-ordered memory, with r's
 // stream and true while the stream is open (it stays open for the call),
 // else with false: the stream was closed, so the memory is freed
-// synchronously.
+// synchronously. While the stream is captured, free is not run: r waits
+// in the stream's afterCapture for the capture's end (a cuMemFreeAsync
+// then would put a free node into the graph, freeing the memory at each
+// launch of it), and freeOn returns nil.
 func (r *resource) freeOn(free func(st cu.Stream, async bool) error) error {
 	if st := r.st; st != nil && st.uses.acquire() {
 		defer st.uses.release()
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		if st.capturing {
+			st.afterCapture = append(st.afterCapture, r)
+			return nil
+		}
 		return free(st.h, true)
 	}
 	return free(0, false)
+}
+
+// freeAfterCapture frees the stream-ordered memory whose Close came during
+// a capture of the stream: on the stream, or synchronously once the stream
+// is closed. The context is current.
+func (st *streamState) freeAfterCapture() error {
+	st.mu.Lock()
+	rs := st.afterCapture
+	st.afterCapture = nil
+	st.mu.Unlock()
+	var err error
+	for _, r := range rs {
+		if e := st.ctx.drv().destroy(r); err == nil {
+			err = e
+		}
+	}
+	return err
 }
 
 // destroyMem frees what mempool.go, hostregister.go make, the context

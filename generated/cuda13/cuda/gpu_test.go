@@ -1264,3 +1264,71 @@ func TestGPUPitched(t *testing.T) {
 		}
 	}
 }
+
+// TestGPUAllocAsyncCapture closes a stream-ordered buffer while its stream
+// is captured: the free waits for the capture's end instead of becoming a
+// node of the graph, so the graph launches twice without freeing anything,
+// and the pool's memory in use returns after the capture.
+func TestGPUAllocAsyncCapture(t *testing.T) {
+	c := gpuContext(t)
+	s, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	pool, err := c.DefaultMemPool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	before, _ := pool.Stats()
+	x, err := AllocAsync[int32](s, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := Alloc[int32](c, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer y.Close()
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.BeginCapture(); err != nil {
+		t.Fatal(err)
+	}
+	if err := y.FillAsync(s, 3); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Close(); err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.EndCapture()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	e, err := g.Instantiate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for range 2 {
+		if err := e.Launch(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := pool.Stats(); after.Used != before.Used {
+		t.Errorf("default pool's use %d after the capture, %d before", after.Used, before.Used)
+	}
+	got := make([]int32, 1<<20)
+	if err := y.CopyTo(got); err != nil {
+		t.Fatal(err)
+	}
+	if got[12345] != 3 {
+		t.Errorf("got %d, want 3", got[12345])
+	}
+}

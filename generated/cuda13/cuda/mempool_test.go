@@ -86,11 +86,11 @@ func (f *fakeDriver) destroyMem(r *resource) {
 			f.t.Errorf("free of stream-ordered %#x, not allocated or freed before", r.h)
 			return
 		}
-		delete(f.mem.async, r.h)
-		if attrs := f.mem.pools[a.pool]; attrs != nil {
-			attrs[cu.MempoolAttrUsedMemCurrent] -= a.bytes
-		}
-		r.freeOn(func(st cu.Stream, async bool) error {
+		r.freeOn(func(st cu.Stream, async bool) error { // not run while captured
+			delete(f.mem.async, r.h)
+			if attrs := f.mem.pools[a.pool]; attrs != nil {
+				attrs[cu.MempoolAttrUsedMemCurrent] -= a.bytes
+			}
 			if async {
 				if st != a.st {
 					f.t.Errorf("%#x freed on stream %#x, allocated on %#x", r.h, st, a.st)
@@ -235,6 +235,59 @@ func TestAllocAsync(t *testing.T) {
 	if len(frees) != 1 || frees[0] != 0x51 || syncFrees != 1 {
 		t.Errorf("async frees on %v, %d sync frees; want one on 0x51 and one sync (its stream closed)", frees, syncFrees)
 	}
+	if live, _, released := f.state(); live != 0 || released != 1 {
+		t.Fatalf("live %d, released %d", live, released)
+	}
+}
+
+// TestAllocAsyncCapture: a stream-ordered buffer closed while its stream
+// is captured is freed after the capture ends, on the stream, or
+// synchronously if the stream closes first: a cuMemFreeAsync during the
+// capture would be a node of the graph, a free at each of its launches.
+func TestAllocAsyncCapture(t *testing.T) {
+	f, c := newFake(t)
+	s, closeS := fakeStream(c, 0x51)
+	frees := func() (async []cu.Stream, sync, live int) {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return f.mem.asyncFrees, f.mem.syncFrees, len(f.mem.async)
+	}
+	a, err := AllocAsync[float32](s, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := AllocAsync[float32](s, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.st.capturing = true // as BeginCapture sets it
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if async, sync, live := frees(); len(async)+sync != 0 || live != 2 {
+		t.Fatalf("during the capture: async frees %v, %d sync, %d live", async, sync, live)
+	}
+	s.st.mu.Lock()
+	s.st.capturing = false // as endCapture does, then it frees
+	s.st.mu.Unlock()
+	if err := s.st.do(s.st.freeAfterCapture); err != nil {
+		t.Fatal(err)
+	}
+	if async, sync, live := frees(); len(async) != 1 || async[0] != 0x51 || sync != 0 || live != 1 {
+		t.Fatalf("after the capture: async frees %v, %d sync, %d live", async, sync, live)
+	}
+	s.st.capturing = true
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	closeS() // the stream closes during the capture: its destroy frees
+	if err := onThread(s.st.ctx, s.st.freeAfterCapture); err != nil {
+		t.Fatal(err)
+	}
+	if async, sync, live := frees(); len(async) != 1 || sync != 1 || live != 0 {
+		t.Fatalf("after the stream's close: async frees %v, %d sync, %d live", async, sync, live)
+	}
+	c.Close()
 	if live, _, released := f.state(); live != 0 || released != 1 {
 		t.Fatalf("live %d, released %d", live, released)
 	}
