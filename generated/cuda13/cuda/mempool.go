@@ -38,7 +38,8 @@ type memDriver interface {
 // the work queued on s after this call, or on another stream once it waits
 // for s. The buffer's Close frees it in stream order too, with
 // cuMemFreeAsync on s, without waiting for the device (or with cuMemFree,
-// which waits, when s was closed first). Freed memory returns to the pool
+// which waits, when s was closed first; a Close while s is captured
+// frees at the capture's end, not in the graph). Freed memory returns to the pool
 // and is reused by the next allocations of the stream without a trip to
 // the driver's allocator, so allocating and freeing in a loop is cheap.
 func AllocAsync[T any](s *Stream, n int) (*Buffer[T], error) {
