@@ -892,3 +892,442 @@ func BenchmarkBind(b *testing.B) {
 		c.Do(func() error { return nil })
 	}
 }
+
+// TestGPUAllocAsync allocates stream-ordered buffers, moves data through
+// them on the stream and frees them on it, many times: the data arrives and
+// the default pool's memory in use returns to where it was.
+func TestGPUAllocAsync(t *testing.T) {
+	c := gpuContext(t)
+	s, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	pool, err := c.DefaultMemPool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	before, err := pool.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 1 << 16
+	src := make([]int32, n)
+	for round := range 50 {
+		for i := range src {
+			src[i] = int32(i*7 + round)
+		}
+		a, err := AllocAsync[int32](s, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := AllocAsync[int32](s, n+round) // sizes vary
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := a.CopyFromAsync(s, src); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Slice(0, n).CopyFromBufferAsync(s, a); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Close(); err != nil { // freed in order, after the copy
+			t.Fatal(err)
+		}
+		dst := make([]int32, n)
+		if err := b.Slice(0, n).CopyToAsync(s, dst); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Synchronize(); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range dst {
+			if v != src[i] {
+				t.Fatalf("round %d: dst[%d] = %d, want %d", round, i, v, src[i])
+			}
+		}
+	}
+	after, err := pool.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Used != before.Used || after.UsedHigh < before.Used+2*n*4 {
+		t.Errorf("default pool before %+v, after %+v: the memory in use should return", before, after)
+	}
+	// A buffer whose stream was closed first is freed synchronously.
+	s2, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := AllocAsync[float32](s2, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := x.FillAsync(s2, 1.5); err != nil {
+		t.Fatal(err)
+	}
+	if err := s2.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]float32, 1000)
+	if err := x.CopyTo(got); err != nil {
+		t.Fatal(err)
+	}
+	if got[999] != 1.5 {
+		t.Errorf("got[999] = %v", got[999])
+	}
+	if err := x.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestGPUMemPool makes a pool, allocates from it, checks the data, its
+// statistics, release threshold and trim, and peer access with two GPUs.
+func TestGPUMemPool(t *testing.T) {
+	c := gpuContext(t)
+	s, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	p, err := c.NewMemPool(MemPoolOptions{ReleaseThreshold: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if v, err := p.ReleaseThreshold(); err != nil || v != 1<<20 {
+		t.Fatalf("ReleaseThreshold %d, %v", v, err)
+	}
+	const n = 1 << 20 // int32s: 4 MiB
+	x, err := AllocFromPool[int32](p, s, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := x.FillAsync(s, 7); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]int32, n)
+	if err := x.CopyToAsync(s, got); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	if got[0] != 7 || got[n-1] != 7 {
+		t.Fatalf("got %d, %d, want 7", got[0], got[n-1])
+	}
+	st, err := p.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Used < n*4 || st.Reserved < st.Used || st.UsedHigh < st.Used || st.ReservedHigh < st.Reserved {
+		t.Errorf("stats with 4 MiB allocated: %+v", st)
+	}
+	if err := x.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ = p.Stats(); st.Used != 0 {
+		t.Errorf("used after the free: %+v", st)
+	}
+	if err := p.Trim(0); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ = p.Stats(); st.Reserved != 0 {
+		t.Errorf("reserved after Trim(0): %+v", st)
+	}
+	if err := p.SetReleaseThreshold(math.MaxUint64); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := p.ReleaseThreshold(); v != math.MaxUint64 {
+		t.Errorf("ReleaseThreshold %d after setting the maximum", v)
+	}
+	if n, _ := DeviceCount(); n >= 2 {
+		c1, err := NewContext(1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c1.Close()
+		if ok, _ := cu.DeviceCanAccessPeer(c1.Device().Raw(), c.Device().Raw()); ok != 0 {
+			if err := p.SetPeerAccess(c1, true); err != nil {
+				t.Fatal(err)
+			}
+			if err := p.SetPeerAccess(c1, false); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := AllocFromPool[int32](p, s, 1); !errors.Is(err, ErrFreed) {
+		t.Errorf("AllocFromPool after Close: %v", err)
+	}
+}
+
+// BenchmarkAllocAsyncMixed allocates and frees 100k buffers of mixed sizes
+// (256 B to 64 MiB, log-uniform, the same seeded list for both) on one
+// stream, 16 live at a time, through AllocAsync and Close (layer) and
+// through cu.MemAllocAsync and cu.MemFreeAsync (raw); one op is the 100k
+// pairs and a stream synchronisation. Run it with -count to interleave the
+// two in one process.
+func BenchmarkAllocAsyncMixed(b *testing.B) {
+	c := gpuContext(b)
+	s, err := c.NewStream()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	const pairs, live = 100_000, 16
+	sizes := make([]int, pairs)
+	rng := uint64(1)
+	for i := range sizes {
+		rng = rng*6364136223846793005 + 1442695040888963407
+		sizes[i] = 256 << (rng >> 33 % 19) // 256 B .. 64 MiB
+	}
+	b.Run("layer", func(b *testing.B) {
+		var ring [live]*Buffer[byte]
+		b.ReportAllocs()
+		for b.Loop() {
+			for i, n := range sizes {
+				if x := ring[i%live]; x != nil {
+					if err := x.Close(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				x, err := AllocAsync[byte](s, n)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ring[i%live] = x
+			}
+			for i, x := range ring {
+				x.Close()
+				ring[i] = nil
+			}
+			s.Synchronize()
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*pairs), "ns/pair")
+	})
+	b.Run("raw", func(b *testing.B) {
+		var ring [live]cu.Deviceptr
+		b.ReportAllocs()
+		for b.Loop() {
+			c.Do(func() error {
+				for i, n := range sizes {
+					if x := ring[i%live]; x != 0 {
+						if err := cu.MemFreeAsync(x, s.Raw()); err != nil {
+							b.Fatal(err)
+						}
+					}
+					x, err := cu.MemAllocAsync(uint64(n), s.Raw())
+					if err != nil {
+						b.Fatal(err)
+					}
+					ring[i%live] = x
+				}
+				for i, x := range ring {
+					cu.MemFreeAsync(x, s.Raw())
+					ring[i] = 0
+				}
+				return cu.StreamSynchronize(s.Raw())
+			})
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*pairs), "ns/pair")
+	})
+}
+
+// TestGPUHostRegister page-locks two Go slices, copies one to the device and
+// back into the other asynchronously, and checks the data.
+func TestGPUHostRegister(t *testing.T) {
+	c := gpuContext(t)
+	s, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const n = 1 << 20
+	src, dst := make([]float64, n), make([]float64, n)
+	for i := range src {
+		src[i] = float64(i) * 0.5
+	}
+	gs, err := Register(c, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gd, err := Register(c, dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := Alloc[float64](c, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.CopyFromRegisteredAsync(s, gs); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.CopyToRegisteredAsync(s, gd); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	for i := range dst {
+		if dst[i] != src[i] {
+			t.Fatalf("dst[%d] = %v, want %v", i, dst[i], src[i])
+		}
+	}
+	// Registered memory is what the driver calls pinned host memory.
+	for _, g := range []*Registered[float64]{gs, gd} {
+		if err := g.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := d.CopyFromRegisteredAsync(s, gs); !errors.Is(err, ErrFreed) {
+		t.Errorf("copy from a closed registration: %v", err)
+	}
+	// Registering again after Close works: the pages were unlocked.
+	g, err := Register(c, src)
+	if err != nil {
+		t.Fatalf("Register after Close: %v", err)
+	}
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestGPUPitched copies a 2D array to pitched memory and back, synchronously
+// and on a stream, and checks a row read at its pitch on the device.
+func TestGPUPitched(t *testing.T) {
+	c := gpuContext(t)
+	const w, h = 1000, 37
+	p, err := AllocPitched[float32](c, w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if p.Pitch() < w*4 || p.Pitch()%256 != 0 {
+		t.Errorf("pitch %d for rows of %d bytes", p.Pitch(), w*4)
+	}
+	src := make([]float32, w*h)
+	for i := range src {
+		src[i] = float32(i)
+	}
+	if err := p.CopyFrom(src); err != nil {
+		t.Fatal(err)
+	}
+	row := make([]float32, w)
+	err = c.Do(func() error {
+		return cu.MemcpyDtoH(unsafe.Pointer(&row[0]), p.Ptr()+cu.Deviceptr(5*p.Pitch()), w*4)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row[0] != 5*w || row[w-1] != 6*w-1 {
+		t.Errorf("row 5 at 5 pitches: %v ... %v", row[0], row[w-1])
+	}
+	dst := make([]float32, w*h)
+	if err := p.CopyTo(dst); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	q, err := AllocPitched[float32](c, w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	back := make([]float32, w*h)
+	if err := q.CopyFromAsync(s, dst); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.CopyToAsync(s, back); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	for i := range src {
+		if back[i] != src[i] {
+			t.Fatalf("back[%d] = %v, want %v", i, back[i], src[i])
+		}
+	}
+}
+
+// TestGPUAllocAsyncCapture closes a stream-ordered buffer while its stream
+// is captured: the free waits for the capture's end instead of becoming a
+// node of the graph, so the graph launches twice without freeing anything,
+// and the pool's memory in use returns after the capture.
+func TestGPUAllocAsyncCapture(t *testing.T) {
+	c := gpuContext(t)
+	s, err := c.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	pool, err := c.DefaultMemPool()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	before, _ := pool.Stats()
+	x, err := AllocAsync[int32](s, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := Alloc[int32](c, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer y.Close()
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.BeginCapture(); err != nil {
+		t.Fatal(err)
+	}
+	if err := y.FillAsync(s, 3); err != nil {
+		t.Fatal(err)
+	}
+	if err := x.Close(); err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.EndCapture()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	e, err := g.Instantiate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	for range 2 {
+		if err := e.Launch(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := pool.Stats(); after.Used != before.Used {
+		t.Errorf("default pool's use %d after the capture, %d before", after.Used, before.Used)
+	}
+	got := make([]int32, 1<<20)
+	if err := y.CopyTo(got); err != nil {
+		t.Fatal(err)
+	}
+	if got[12345] != 3 {
+		t.Errorf("got %d, want 3", got[12345])
+	}
+}

@@ -74,6 +74,9 @@ func (st *streamState) endCapture() (*Graph, error) {
 		runtime.KeepAlive(keep)
 	}
 	h, err := cu.StreamEndCapture(st.h)
+	// The memory closed during the capture, freed now on the stream; a
+	// failure here is the context's, which the next call reports.
+	st.freeAfterCapture()
 	if err != nil {
 		unpin()
 		return nil, err

@@ -30,6 +30,8 @@ type fakeDriver struct {
 	launches atomic.Int64
 	inLaunch atomic.Int64 // launches in flight: no destroy may overlap one
 
+	mem fakeMem // mempool_test.go
+
 	quiet     bool              // launch counts nothing (the benchmarks)
 	onLaunch  func()            // called during each launch
 	onDestroy func(r *resource) // called before each destroy, unlocked
@@ -72,6 +74,8 @@ func (f *fakeDriver) destroy(r *resource) error {
 			f.t.Errorf("free of host memory %p, not allocated or freed before", r.p)
 		}
 		delete(f.host, r.p)
+	case kindMemAsync, kindPool, kindHostReg:
+		f.destroyMem(r)
 	}
 	return nil
 }
@@ -83,8 +87,8 @@ func (f *fakeDriver) releaseContext(s *ctxState) error {
 	if f.released > 1 {
 		f.t.Errorf("context released %d times", f.released)
 	}
-	if len(f.live)+len(f.host) > 0 {
-		f.t.Errorf("context released with %d allocations live", len(f.live)+len(f.host))
+	if n := len(f.live) + len(f.host) + f.mem.live(); n > 0 {
+		f.t.Errorf("context released with %d allocations live", n)
 	}
 	return nil
 }
@@ -112,7 +116,7 @@ func (f *fakeDriver) hostAlloc(bytes uint64) (unsafe.Pointer, error) {
 func (f *fakeDriver) state() (live, frees, released int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return len(f.live) + len(f.host), f.frees, f.released
+	return len(f.live) + len(f.host) + f.mem.live(), f.frees, f.released
 }
 
 // TestLifetimeOrders frees a buffer, a host buffer and the context in every

@@ -56,6 +56,19 @@
 // drops the reference. Views ([Buffer.Slice]) share their parent's memory
 // and cannot be closed themselves.
 //
+// # Memory
+//
+// [Alloc] is cuMemAlloc. [AllocAsync] allocates in stream order on a
+// stream from the device's current pool, and the buffer's Close frees it
+// with cuMemFreeAsync on that stream without waiting: the way to allocate
+// in a loop. [MemPool] is a memory pool (or the device's default) with its
+// release threshold, trim, statistics and peer access; [AllocFromPool]
+// allocates from it. [AllocManaged] is unified memory, a Buffer with a host
+// view ([Buffer.Host]), prefetch and advice. [Register] page-locks a Go
+// slice until Close, for fast asynchronous copies; [AllocPitched] is a 2D
+// array with a row pitch and cuMemcpy2D copies. Pools and registrations
+// are resources as buffers are: closed once, by Close or their cleanup.
+//
 // # Streams, graphs and Go memory
 //
 // Asynchronous copies from and to Go slices pin the slice's memory

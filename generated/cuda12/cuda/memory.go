@@ -24,7 +24,10 @@ type Buffer[T any] struct {
 
 // devAlloc is one allocation, shared by a buffer and its views; it is freed
 // when they all become unreachable, or by the owner's Close.
-type devAlloc struct{ r *resource }
+type devAlloc struct {
+	r       *resource
+	managed bool // cuMemAllocManaged (managed.go)
+}
 
 // Alloc allocates n elements of device memory in c (cuMemAlloc), not
 // initialised. n may be 0 (no memory, nothing to copy).

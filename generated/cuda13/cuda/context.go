@@ -415,10 +415,13 @@ const (
 	kindGraph                 // cuStreamEndCapture
 	kindGraphExec             // cuGraphInstantiate
 	kindComm                  // an NCCL communicator's rank (ncclCommInitAll, ncclCommInitRankConfig)
+	kindMemAsync              // cuMemAllocAsync, cuMemAllocFromPoolAsync: freed on its stream (st)
+	kindPool                  // cuMemPoolCreate
+	kindHostReg               // cuMemHostRegister
 )
 
 func (k kind) String() string {
-	return [...]string{"empty buffer", "device memory", "host memory", "module", "event", "graph", "graph instance", "NCCL communicator"}[k]
+	return [...]string{"empty buffer", "device memory", "host memory", "module", "event", "graph", "graph instance", "NCCL communicator", "stream-ordered memory", "memory pool", "registered host memory"}[k]
 }
 
 // resource is one CUDA object owned by the layer, freed exactly once: by
@@ -428,7 +431,9 @@ type resource struct {
 	ctx  *ctxState
 	kind kind
 	h    uint64         // device address or handle
-	p    unsafe.Pointer // host memory (kindHost)
+	p    unsafe.Pointer // host memory (kindHost, kindHostReg)
+	st   *streamState   // the stream kindMemAsync memory is freed on
+	keep any            // what the resource keeps reachable (a registered slice)
 	uses uses
 }
 
@@ -501,6 +506,7 @@ type driver interface {
 	hostAlloc(bytes uint64) (unsafe.Pointer, error)
 	function(m cu.Module, name string) (cu.Function, error)
 	paramInfo(fn cu.Function, i uint64) (off, size uint64, err error)
+	memDriver // mempool.go
 }
 
 // fakeLauncher is the fake driver's cuLaunchKernel and cuLaunchKernelEx;
@@ -531,6 +537,8 @@ func (realDriver) destroy(r *resource) error {
 		return cu.GraphExecDestroy(cu.GraphExec(r.h))
 	case kindComm:
 		return destroyComm(r.h)
+	case kindMemAsync, kindPool, kindHostReg:
+		return destroyMem(r)
 	}
 	return nil
 }

@@ -31,6 +31,9 @@ type streamState struct {
 	pending     []pendingCopy     // oldest first
 	events      []cu.Event        // recorded by nothing: reused for the next copies
 	pinners     []*runtime.Pinner
+	// afterCapture is stream-ordered memory closed during a capture, freed
+	// at its end (mempool.go).
+	afterCapture []*resource
 }
 
 // pendingCopy is memory an asynchronous copy uses until ev completes: Go
@@ -212,6 +215,9 @@ func (st *streamState) close() error {
 // context is current.
 func (st *streamState) destroy() error {
 	err := cu.StreamSynchronize(st.h)
+	if e := st.freeAfterCapture(); err == nil {
+		err = e
+	}
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	for _, p := range st.pending {
