@@ -758,13 +758,23 @@ func (m *model) funcDoc(fn *ir.Function, ps []*param) string {
 	doc, led := leadDoc(name, fn)
 	d := m.wrapperDoc(doc, ps)
 	var text string
-	if led {
+	family, summary, summed := m.desc.Summaries.Family(m.desc.Prefixes, fn.Name)
+	switch {
+	case led:
 		lead, rest, _ := strings.Cut(d, "\n\n")
 		text = lead + "\n\n" + wrapText("It "+prov, docCommentWidth)
 		if rest != "" {
 			text += "\n\n" + rest
 		}
-	} else {
+	case summed:
+		// No brief to lead: the library's table says what the family
+		// computes (cuBLAS documents none of its routines).
+		text = wrapText(name+" "+summary+".", docCommentWidth) + "\n\n" + wrapText("It "+prov, docCommentWidth)
+		if d != "" {
+			text += "\n\n" + d
+		}
+		m.audit = append(m.audit, fmt.Sprintf("summary %s: %s is of family %s, its lead from %s", name, fn.Name, family, m.desc.Summaries.Source))
+	default:
 		text = wrapText(name+" "+prov, docCommentWidth)
 		if d != "" {
 			text += "\n\n" + d
