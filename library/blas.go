@@ -102,6 +102,7 @@ var blasSummaries = &Summaries{
 		"GemmEx":               "computes C = alpha*op(A)*op(B) + beta*C, A, B and C of the data types given and the arithmetic of computeType",
 		"GemmBatchedEx":        "computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for each i < batchCount (arrays of device pointers), of the data types and computeType given",
 		"GemmStridedBatchedEx": "computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for each i < batchCount (at fixed strides), of the data types and computeType given",
+		"GemmGroupedBatchedEx": "computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for the matrices of each of group_count groups, each group with its own sizes, op and scalars, of the data types and computeType given",
 		"AsumEx":               "computes result = sum of |x[i]| (|Re|+|Im| for a complex x), x and result of the data types given",
 		"AxpyEx":               "computes y = alpha*x + y, alpha, x and y of the data types given",
 		"CopyEx":               "copies x to y, of the data type given",
