@@ -117,8 +117,8 @@ func (m *model) skippedList() []string {
 }
 
 // errorType is the Go name of the library's status type (Desc.Status),
-// declared by the package: the receiver of Error, Message and API, so a defined type
-// (declName), never the alias of a versioned pair.
+// declared by the package: the receiver of Error, Message and API, so a
+// defined type (declName), never the alias of a versioned pair.
 func (m *model) errorType() string { return m.declName(m.desc.Status) }
 
 // isErrorResult reports a function result of the library's status type:
