@@ -92,12 +92,12 @@ var blasSummaries = &Summaries{
 		"gelsBatched":   "solves the least squares problem min ||C[i] - op(A[i])*X[i]|| for each full-rank m×n matrix A[i] (m >= n), X[i] overwriting C[i]",
 
 		// Mixed-precision and other-type variants (Ex): the data types are
-		// parameters (cudaDataType) rather than the prefix's.
-		"gemmEx":               "computes C = alpha*op(A)*op(B) + beta*C in the prefix's precision, A, B and C of the data types given",
+		// parameters (cudaDataType) rather than the type letter's.
+		"gemmEx":               "computes C = alpha*op(A)*op(B) + beta*C in single precision (real for S, complex for C), A, B and C of the data types given",
 		"gemm3mEx":             "computes C = alpha*op(A)*op(B) + beta*C with the Gauss complexity reduction, A, B and C of the data types given",
-		"syrkEx":               "computes C = alpha*op(A)*op(A)^T + beta*C in the prefix's precision, A and C of the data types given",
+		"syrkEx":               "computes C = alpha*op(A)*op(A)^T + beta*C in complex single precision, A and C of the data types given",
 		"syrk3mEx":             "computes C = alpha*op(A)*op(A)^T + beta*C with the Gauss complexity reduction, A and C of the data types given",
-		"herkEx":               "computes C = alpha*op(A)*op(A)^H + beta*C in the prefix's precision, A and C of the data types given",
+		"herkEx":               "computes C = alpha*op(A)*op(A)^H + beta*C in complex single precision, A and C of the data types given",
 		"herk3mEx":             "computes C = alpha*op(A)*op(A)^H + beta*C with the Gauss complexity reduction, A and C of the data types given",
 		"GemmEx":               "computes C = alpha*op(A)*op(B) + beta*C, A, B and C of the data types given and the arithmetic of computeType",
 		"GemmBatchedEx":        "computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for each i < batchCount (arrays of device pointers), of the data types and computeType given",
