@@ -8758,8 +8758,8 @@ func Zgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 	return ffiimpl.Error(procZgemm3m64, Status(frame.Ret()))
 }
 
-// SgemmEx computes C = alpha*op(A)*op(B) + beta*C in the prefix's precision, A,
-// B and C of the data types given.
+// SgemmEx computes C = alpha*op(A)*op(B) + beta*C in single precision (real for
+// S, complex for C), A, B and C of the data types given.
 //
 // It wraps cublasSgemmEx (symbol cublasSgemmEx, cublas_api.h).
 func SgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *float32, a unsafe.Pointer, atype cudart.DataType, lda int32, b unsafe.Pointer, btype cudart.DataType, ldb int32, beta *float32, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
@@ -8797,8 +8797,8 @@ func SgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *floa
 	return ffiimpl.Error(procSgemmEx, Status(frame.Ret()))
 }
 
-// SgemmEx64 computes C = alpha*op(A)*op(B) + beta*C in the prefix's precision,
-// A, B and C of the data types given.
+// SgemmEx64 computes C = alpha*op(A)*op(B) + beta*C in single precision (real
+// for S, complex for C), A, B and C of the data types given.
 //
 // It wraps cublasSgemmEx_64 (symbol cublasSgemmEx_64, cublas_api.h).
 func SgemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *float32, a unsafe.Pointer, atype cudart.DataType, lda int64, b unsafe.Pointer, btype cudart.DataType, ldb int64, beta *float32, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
@@ -8918,8 +8918,8 @@ func GemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a u
 	return ffiimpl.Error(procGemmEx64, Status(frame.Ret()))
 }
 
-// CgemmEx computes C = alpha*op(A)*op(B) + beta*C in the prefix's precision, A,
-// B and C of the data types given.
+// CgemmEx computes C = alpha*op(A)*op(B) + beta*C in single precision (real for
+// S, complex for C), A, B and C of the data types given.
 //
 // It wraps cublasCgemmEx (symbol cublasCgemmEx, cublas_api.h).
 func CgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int32, b unsafe.Pointer, btype cudart.DataType, ldb int32, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
@@ -8957,8 +8957,8 @@ func CgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *cuda
 	return ffiimpl.Error(procCgemmEx, Status(frame.Ret()))
 }
 
-// CgemmEx64 computes C = alpha*op(A)*op(B) + beta*C in the prefix's precision,
-// A, B and C of the data types given.
+// CgemmEx64 computes C = alpha*op(A)*op(B) + beta*C in single precision (real
+// for S, complex for C), A, B and C of the data types given.
 //
 // It wraps cublasCgemmEx_64 (symbol cublasCgemmEx_64, cublas_api.h).
 func CgemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int64, b unsafe.Pointer, btype cudart.DataType, ldb int64, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
@@ -9252,8 +9252,8 @@ func Zsyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a
 	return ffiimpl.Error(procZsyrk64, Status(frame.Ret()))
 }
 
-// CsyrkEx computes C = alpha*op(A)*op(A)^T + beta*C in the prefix's precision,
-// A and C of the data types given.
+// CsyrkEx computes C = alpha*op(A)*op(A)^T + beta*C in complex single
+// precision, A and C of the data types given.
 //
 // It wraps cublasCsyrkEx (symbol cublasCsyrkEx, cublas_api.h).
 func CsyrkEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int32, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
@@ -9286,7 +9286,7 @@ func CsyrkEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *c
 	return ffiimpl.Error(procCsyrkEx, Status(frame.Ret()))
 }
 
-// CsyrkEx64 computes C = alpha*op(A)*op(A)^T + beta*C in the prefix's
+// CsyrkEx64 computes C = alpha*op(A)*op(A)^T + beta*C in complex single
 // precision, A and C of the data types given.
 //
 // It wraps cublasCsyrkEx_64 (symbol cublasCsyrkEx_64, cublas_api.h).
@@ -9516,8 +9516,8 @@ func Zherk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *f
 	return ffiimpl.Error(procZherk64, Status(frame.Ret()))
 }
 
-// CherkEx computes C = alpha*op(A)*op(A)^H + beta*C in the prefix's precision,
-// A and C of the data types given.
+// CherkEx computes C = alpha*op(A)*op(A)^H + beta*C in complex single
+// precision, A and C of the data types given.
 //
 // It wraps cublasCherkEx (symbol cublasCherkEx, cublas_api.h).
 func CherkEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *float32, a unsafe.Pointer, atype cudart.DataType, lda int32, beta *float32, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
@@ -9550,7 +9550,7 @@ func CherkEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *f
 	return ffiimpl.Error(procCherkEx, Status(frame.Ret()))
 }
 
-// CherkEx64 computes C = alpha*op(A)*op(A)^H + beta*C in the prefix's
+// CherkEx64 computes C = alpha*op(A)*op(A)^H + beta*C in complex single
 // precision, A and C of the data types given.
 //
 // It wraps cublasCherkEx_64 (symbol cublasCherkEx_64, cublas_api.h).
