@@ -208,3 +208,55 @@ func TestLeadDoc(t *testing.T) {
 		}
 	}
 }
+
+// TestBLASSummaryLeads: cuBLAS's headers document no function, so each
+// wrapper's doc started "Sgemm wraps cublasSgemm (...)" (503 of 503 in
+// 12.4). A routine of a family of the library's summary table now leads
+// with what it computes, the provenance after it, and audit.txt says
+// where the text came from; only the handle, mode and logger functions
+// and two undocumented ones are left to lead with what they wrap.
+func TestBLASSummaryLeads(t *testing.T) {
+	api, origin := load124(t)
+	pkgs, err := Generate(api, opts124(origin))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files map[string][]byte
+	for _, p := range pkgs {
+		if p.Name == "cublas" {
+			files = p.Files
+		}
+	}
+	src := string(files["funcs.go"])
+	for _, want := range []string{
+		"// Sgemm computes C = alpha*op(A)*op(B) + beta*C, op(A) m×k, op(B) k×n and C\n// m×n.\n//\n// It wraps cublasSgemm (symbol cublasSgemm_v2, cublas_api.h).\nfunc Sgemm(",
+		"// Isamax64 finds the first index of an element of x of the largest magnitude",
+		"// Csscal computes x = alpha*x.\n",
+		"// Saxpy computes y = alpha*x + y.\n",
+		"// GemmEx computes C = alpha*op(A)*op(B) + beta*C, A, B and C of the data types",
+		"// SgemmStridedBatched computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("cublas funcs.go lacks %q", want)
+		}
+	}
+	unled := regexp.MustCompile(`(?m)^// (\w+) wraps (\w+) `).FindAllStringSubmatch(src, -1)
+	var names []string
+	for _, u := range unled {
+		if u[1] != "It" {
+			names = append(names, u[2])
+		}
+	}
+	allowed := regexp.MustCompile(`^cublas(Create|Destroy|Get|Set|LoggerConfigure|Xerbla|Uint8gemmBias)`)
+	for _, n := range names {
+		if !allowed.MatchString(n) || regexp.MustCompile(`(Matrix|Vector)`).MatchString(n) {
+			t.Errorf("%s has no summary lead", n)
+		}
+	}
+	if len(names) > 23 {
+		t.Errorf("%d cublas functions lead with what they wrap, want at most the 23 of no BLAS family", len(names))
+	}
+	if audit := string(files["audit.txt"]); !strings.Contains(audit, "summary Sgemm: cublasSgemm is of family gemm, its lead from the cuBLAS Library guide") {
+		t.Error("audit.txt does not say where Sgemm's lead comes from")
+	}
+}

@@ -116,8 +116,10 @@ func (m *model) skippedList() []string {
 	return out
 }
 
-// errorType is the Go name of the library's status type (Desc.Status).
-func (m *model) errorType() string { return m.typeName(m.desc.Status) }
+// errorType is the Go name of the library's status type (Desc.Status),
+// declared by the package: the receiver of Error, Message and API, so a
+// defined type (declName), never the alias of a versioned pair.
+func (m *model) errorType() string { return m.declName(m.desc.Status) }
 
 // isErrorResult reports a function result of the library's status type:
 // the wrapper turns it into an error.
@@ -756,13 +758,23 @@ func (m *model) funcDoc(fn *ir.Function, ps []*param) string {
 	doc, led := leadDoc(name, fn)
 	d := m.wrapperDoc(doc, ps)
 	var text string
-	if led {
+	family, summary, summed := m.desc.Summaries.Family(m.desc.Prefixes, fn.Name)
+	switch {
+	case led:
 		lead, rest, _ := strings.Cut(d, "\n\n")
 		text = lead + "\n\n" + wrapText("It "+prov, docCommentWidth)
 		if rest != "" {
 			text += "\n\n" + rest
 		}
-	} else {
+	case summed:
+		// No brief to lead: the library's table says what the family
+		// computes (cuBLAS documents none of its routines).
+		text = wrapText(name+" "+summary+".", docCommentWidth) + "\n\n" + wrapText("It "+prov, docCommentWidth)
+		if d != "" {
+			text += "\n\n" + d
+		}
+		m.audit = append(m.audit, fmt.Sprintf("summary %s: %s is of family %s, its lead from %s", name, fn.Name, family, m.desc.Summaries.Source))
+	default:
 		text = wrapText(name+" "+prov, docCommentWidth)
 		if d != "" {
 			text += "\n\n" + d

@@ -167,7 +167,10 @@ func (m *model) genDevicePointers(f *jen.File) {
 		if _, ok := m.devicePointerTypes[td.Name]; !ok {
 			continue
 		}
-		name := m.typeName(td.Name)
+		// The method goes on the defined type (Deviceptr), never the alias
+		// of a versioned pair (DeviceptrV2 = Deviceptr): go doc lists a
+		// type's methods only under the receiver's own name.
+		name := m.declName(td.Name)
 		if name == "" || m.resolve(td.Type).Kind != ir.Int {
 			continue
 		}
@@ -176,13 +179,7 @@ func (m *model) genDevicePointers(f *jen.File) {
 		f.Comment("under unified addressing a device address is valid in every CUDA call.")
 		f.Comment("It is the vet-clean form of unsafe.Pointer(uintptr(p)); the collector")
 		f.Comment("ignores the address, which is never in Go's heap. The other way needs")
-		alias := name
-		for _, a := range m.tds {
-			if a.Type.Kind == ir.Named && a.Type.Name == td.Name && m.typeName(a.Name) != "" {
-				alias = m.typeName(a.Name) // CUdeviceptr, the name users write
-			}
-		}
-		f.Commentf("no unsafe: %s(uintptr(ptr)).", alias)
+		f.Commentf("no unsafe: %s(uintptr(ptr)).", name)
 		f.Func().Params(jen.Id("p").Id(name)).Id("Pointer").Params().Qual("unsafe", "Pointer").Block(
 			jen.Return(jen.Qual(FFIImplPath, "Pointer").Call(jen.Uintptr().Call(jen.Id("p")))))
 		f.Line()

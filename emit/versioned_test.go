@@ -107,3 +107,56 @@ func TestCommittedVersionedPairs(t *testing.T) {
 		}
 	}
 }
+
+// TestMethodsOnDefinedTypes: every method the 12.4 packages declare has
+// the defined type of a versioned pair as its receiver, never the alias:
+// go doc lists a type's methods only under a receiver that names it, so
+// Pointer on DeviceptrV2 was missing from `go doc cu.Deviceptr` (issue 26).
+func TestMethodsOnDefinedTypes(t *testing.T) {
+	api, origin := load124(t)
+	pkgs, err := Generate(api, opts124(origin))
+	if err != nil {
+		t.Fatal(err)
+	}
+	methods := 0
+	var deviceptrPointer bool
+	for _, p := range pkgs {
+		specs := typeSpecs(t, p.Files)
+		for name, src := range p.Files {
+			if !strings.HasSuffix(name, ".go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), name, src, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Recv == nil {
+					continue
+				}
+				typ := fd.Recv.List[0].Type
+				if st, ok := typ.(*ast.StarExpr); ok {
+					typ = st.X
+				}
+				id, ok := typ.(*ast.Ident)
+				if !ok {
+					continue
+				}
+				methods++
+				if target := specs[id.Name]; target != "" {
+					t.Errorf("%s: method %s.%s is declared on the alias %s of %s, want the defined type", p.Name, id.Name, fd.Name.Name, id.Name, target)
+				}
+				if p.Name == "cu" && id.Name == "Deviceptr" && fd.Name.Name == "Pointer" {
+					deviceptrPointer = true
+				}
+			}
+		}
+	}
+	if !deviceptrPointer {
+		t.Errorf("cu: no method Deviceptr.Pointer")
+	}
+	if methods < 100 {
+		t.Errorf("%d methods in the 12.4 packages, want the String, Error, ... of every package", methods)
+	}
+}

@@ -117,6 +117,61 @@ type Desc struct {
 	// needs libcublasLt). TestNeedsMatchesELF checks the list against
 	// the locked Debian libraries.
 	Needs []ir.Library
+	// Summaries say in one line what each routine of a family computes,
+	// for a library whose headers document nothing (cuBLAS): the lead
+	// sentence of a wrapper the header gives no brief.
+	Summaries *Summaries
+}
+
+// Summaries is a table of routine families and what each computes, and
+// the rule that finds a function's family (Family).
+type Summaries struct {
+	// Source is where the texts come from, for audit.txt.
+	Source string
+	// Types are the element type prefixes of the C names, for Family:
+	// "S" of cublasSgemm, "Sc" of cublasScasum, "Is" of cublasIsamax.
+	Types []string
+	// Families maps a family to what its routines do, said after the Go
+	// name ("computes y = alpha*x + y"). A family of typed routines is
+	// the name after its type prefix ("gemm" of cublasSgemm); one without
+	// a type prefix is the whole name ("GemmEx" of cublasGemmEx).
+	Families map[string]string
+}
+
+// Family is the family of the C function cname and what it does: cname
+// without the library's prefix (Prefixes) and version suffixes (_v2,
+// _64), the family if the table has it, else that name without one of
+// Types (the first that leaves a family of the table). ok is false for a
+// function of no family.
+func (s *Summaries) Family(prefixes []string, cname string) (family, text string, ok bool) {
+	if s == nil {
+		return "", "", false
+	}
+	n := cname
+	for _, p := range prefixes {
+		if strings.HasPrefix(n, p) {
+			n = n[len(p):]
+			break
+		}
+	}
+	for {
+		t := strings.TrimSuffix(strings.TrimSuffix(n, "_64"), "_v2")
+		if t == n {
+			break
+		}
+		n = t
+	}
+	if text, ok := s.Families[n]; ok {
+		return n, text, true
+	}
+	for _, t := range s.Types {
+		if f, ok := strings.CutPrefix(n, t); ok {
+			if text, ok := s.Families[f]; ok {
+				return f, text, true
+			}
+		}
+	}
+	return "", "", false
 }
 
 // Load describes how the package finds and checks its shared library.

@@ -44,8 +44,11 @@ func genCommand(src *source, irFile, desc, origin string, demo bool, out, import
 		}
 	case *src.set != "":
 		args = append(args, "-set", *src.set)
-		if l := rel(*src.lockPath); l != "headers.lock" {
-			args = append(args, "-lock", l)
+		// No -lock is the lock cugen carries: nothing to record.
+		if *src.lockPath != "" {
+			if l := rel(*src.lockPath); l != "headers.lock" {
+				args = append(args, "-lock", l)
+			}
 		}
 	default:
 		args = append(args, "-headers", rel(*src.headers))

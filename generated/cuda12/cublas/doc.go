@@ -10,6 +10,25 @@
 // its path to override the search. audit.txt lists every decision the generator
 // made (outputs, renames, skips).
 //
+// # Column-major matrices
+//
+// cuBLAS stores matrices column-major, as Fortran's BLAS does: element (i, j)
+// of a matrix with leading dimension ld is at index i + j*ld, and ld is at
+// least the number of rows. A Go program that keeps its matrices row-major
+// (element (i, j) at i*cols + j) passes them unchanged, read as their
+// transposes: a row-major r×c matrix is the column-major c×r matrix of its
+// transpose, with ld = c. Since C = A*B is C^T = B^T*A^T, the row-major
+// product of an m×k A and a k×n B into an m×n C is
+//
+//	Sgemm(h, OpN, OpN, n, m, k, &alpha, b, n, a, k, &beta, c, n)
+//
+// B first, m and n swapped, and each leading dimension the row length (the
+// number of columns) of its row-major matrix; a, b and c are device
+// pointers (below). To use an operand transposed, pass OpT as the op of the
+// place it takes (transb for a, transa for b); its leading dimension stays
+// its row length. SetMatrix and GetMatrix copy column-major too: for a
+// row-major matrix give them cols as rows, rows as cols and cols as ld.
+//
 // # Pointers: device memory, and the pointer mode
 //
 // Matrices and vectors (A, B, C, x, y) are device memory: pass

@@ -251,7 +251,10 @@ func GetLoggerCallback() (userCallback LogCallback, err error) {
 	return userCallback, ffiimpl.Error(procGetLoggerCallback, Status(r))
 }
 
-// SetVector wraps cublasSetVector (symbol cublasSetVector, cublas_api.h).
+// SetVector copies n elements of elemSize bytes, every incx-th of a host
+// vector, to every incy-th of a device vector.
+//
+// It wraps cublasSetVector (symbol cublasSetVector, cublas_api.h).
 func SetVector(n, elemSize int32, x unsafe.Pointer, incx int32, devicePtr unsafe.Pointer, incy int32) error {
 	sym, err := procSetVector.Addr()
 	if err != nil {
@@ -263,8 +266,10 @@ func SetVector(n, elemSize int32, x unsafe.Pointer, incx int32, devicePtr unsafe
 	return ffiimpl.Error(procSetVector, Status(r))
 }
 
-// SetVector64 wraps cublasSetVector_64 (symbol cublasSetVector_64,
-// cublas_api.h).
+// SetVector64 copies n elements of elemSize bytes, every incx-th of a host
+// vector, to every incy-th of a device vector.
+//
+// It wraps cublasSetVector_64 (symbol cublasSetVector_64, cublas_api.h).
 func SetVector64(n, elemSize int64, x unsafe.Pointer, incx int64, devicePtr unsafe.Pointer, incy int64) error {
 	sym, err := procSetVector64.Addr()
 	if err != nil {
@@ -276,7 +281,10 @@ func SetVector64(n, elemSize int64, x unsafe.Pointer, incx int64, devicePtr unsa
 	return ffiimpl.Error(procSetVector64, Status(r))
 }
 
-// GetVector wraps cublasGetVector (symbol cublasGetVector, cublas_api.h).
+// GetVector copies n elements of elemSize bytes, every incx-th of a device
+// vector, to every incy-th of a host vector.
+//
+// It wraps cublasGetVector (symbol cublasGetVector, cublas_api.h).
 func GetVector(n, elemSize int32, x unsafe.Pointer, incx int32, y unsafe.Pointer, incy int32) error {
 	sym, err := procGetVector.Addr()
 	if err != nil {
@@ -288,8 +296,10 @@ func GetVector(n, elemSize int32, x unsafe.Pointer, incx int32, y unsafe.Pointer
 	return ffiimpl.Error(procGetVector, Status(r))
 }
 
-// GetVector64 wraps cublasGetVector_64 (symbol cublasGetVector_64,
-// cublas_api.h).
+// GetVector64 copies n elements of elemSize bytes, every incx-th of a device
+// vector, to every incy-th of a host vector.
+//
+// It wraps cublasGetVector_64 (symbol cublasGetVector_64, cublas_api.h).
 func GetVector64(n, elemSize int64, x unsafe.Pointer, incx int64, y unsafe.Pointer, incy int64) error {
 	sym, err := procGetVector64.Addr()
 	if err != nil {
@@ -301,7 +311,10 @@ func GetVector64(n, elemSize int64, x unsafe.Pointer, incx int64, y unsafe.Point
 	return ffiimpl.Error(procGetVector64, Status(r))
 }
 
-// SetMatrix wraps cublasSetMatrix (symbol cublasSetMatrix, cublas_api.h).
+// SetMatrix copies the rows×cols matrix A (leading dimension lda) of host
+// memory to B (ldb) of device memory, column-major.
+//
+// It wraps cublasSetMatrix (symbol cublasSetMatrix, cublas_api.h).
 func SetMatrix(rows, cols, elemSize int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32) error {
 	sym, err := procSetMatrix.Addr()
 	if err != nil {
@@ -324,8 +337,10 @@ func SetMatrix(rows, cols, elemSize int32, a unsafe.Pointer, lda int32, b unsafe
 	return ffiimpl.Error(procSetMatrix, Status(frame.Ret()))
 }
 
-// SetMatrix64 wraps cublasSetMatrix_64 (symbol cublasSetMatrix_64,
-// cublas_api.h).
+// SetMatrix64 copies the rows×cols matrix A (leading dimension lda) of host
+// memory to B (ldb) of device memory, column-major.
+//
+// It wraps cublasSetMatrix_64 (symbol cublasSetMatrix_64, cublas_api.h).
 func SetMatrix64(rows, cols, elemSize int64, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64) error {
 	sym, err := procSetMatrix64.Addr()
 	if err != nil {
@@ -348,7 +363,10 @@ func SetMatrix64(rows, cols, elemSize int64, a unsafe.Pointer, lda int64, b unsa
 	return ffiimpl.Error(procSetMatrix64, Status(frame.Ret()))
 }
 
-// GetMatrix wraps cublasGetMatrix (symbol cublasGetMatrix, cublas_api.h).
+// GetMatrix copies the rows×cols matrix A (leading dimension lda) of device
+// memory to B (ldb) of host memory, column-major.
+//
+// It wraps cublasGetMatrix (symbol cublasGetMatrix, cublas_api.h).
 func GetMatrix(rows, cols, elemSize int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32) error {
 	sym, err := procGetMatrix.Addr()
 	if err != nil {
@@ -371,8 +389,10 @@ func GetMatrix(rows, cols, elemSize int32, a unsafe.Pointer, lda int32, b unsafe
 	return ffiimpl.Error(procGetMatrix, Status(frame.Ret()))
 }
 
-// GetMatrix64 wraps cublasGetMatrix_64 (symbol cublasGetMatrix_64,
-// cublas_api.h).
+// GetMatrix64 copies the rows×cols matrix A (leading dimension lda) of device
+// memory to B (ldb) of host memory, column-major.
+//
+// It wraps cublasGetMatrix_64 (symbol cublasGetMatrix_64, cublas_api.h).
 func GetMatrix64(rows, cols, elemSize int64, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64) error {
 	sym, err := procGetMatrix64.Addr()
 	if err != nil {
@@ -395,8 +415,10 @@ func GetMatrix64(rows, cols, elemSize int64, a unsafe.Pointer, lda int64, b unsa
 	return ffiimpl.Error(procGetMatrix64, Status(frame.Ret()))
 }
 
-// SetVectorAsync wraps cublasSetVectorAsync (symbol cublasSetVectorAsync,
-// cublas_api.h).
+// SetVectorAsync copies n elements of elemSize bytes, every incx-th of a host
+// vector, to every incy-th of a device vector, in stream order.
+//
+// It wraps cublasSetVectorAsync (symbol cublasSetVectorAsync, cublas_api.h).
 func SetVectorAsync(n, elemSize int32, hostPtr unsafe.Pointer, incx int32, devicePtr unsafe.Pointer, incy int32, stream cudart.Stream) error {
 	sym, err := procSetVectorAsync.Addr()
 	if err != nil {
@@ -419,8 +441,11 @@ func SetVectorAsync(n, elemSize int32, hostPtr unsafe.Pointer, incx int32, devic
 	return ffiimpl.Error(procSetVectorAsync, Status(frame.Ret()))
 }
 
-// SetVectorAsync64 wraps cublasSetVectorAsync_64 (symbol
-// cublasSetVectorAsync_64, cublas_api.h).
+// SetVectorAsync64 copies n elements of elemSize bytes, every incx-th of a host
+// vector, to every incy-th of a device vector, in stream order.
+//
+// It wraps cublasSetVectorAsync_64 (symbol cublasSetVectorAsync_64,
+// cublas_api.h).
 func SetVectorAsync64(n, elemSize int64, hostPtr unsafe.Pointer, incx int64, devicePtr unsafe.Pointer, incy int64, stream cudart.Stream) error {
 	sym, err := procSetVectorAsync64.Addr()
 	if err != nil {
@@ -443,8 +468,10 @@ func SetVectorAsync64(n, elemSize int64, hostPtr unsafe.Pointer, incx int64, dev
 	return ffiimpl.Error(procSetVectorAsync64, Status(frame.Ret()))
 }
 
-// GetVectorAsync wraps cublasGetVectorAsync (symbol cublasGetVectorAsync,
-// cublas_api.h).
+// GetVectorAsync copies n elements of elemSize bytes, every incx-th of a device
+// vector, to every incy-th of a host vector, in stream order.
+//
+// It wraps cublasGetVectorAsync (symbol cublasGetVectorAsync, cublas_api.h).
 func GetVectorAsync(n, elemSize int32, devicePtr unsafe.Pointer, incx int32, hostPtr unsafe.Pointer, incy int32, stream cudart.Stream) error {
 	sym, err := procGetVectorAsync.Addr()
 	if err != nil {
@@ -467,8 +494,11 @@ func GetVectorAsync(n, elemSize int32, devicePtr unsafe.Pointer, incx int32, hos
 	return ffiimpl.Error(procGetVectorAsync, Status(frame.Ret()))
 }
 
-// GetVectorAsync64 wraps cublasGetVectorAsync_64 (symbol
-// cublasGetVectorAsync_64, cublas_api.h).
+// GetVectorAsync64 copies n elements of elemSize bytes, every incx-th of a
+// device vector, to every incy-th of a host vector, in stream order.
+//
+// It wraps cublasGetVectorAsync_64 (symbol cublasGetVectorAsync_64,
+// cublas_api.h).
 func GetVectorAsync64(n, elemSize int64, devicePtr unsafe.Pointer, incx int64, hostPtr unsafe.Pointer, incy int64, stream cudart.Stream) error {
 	sym, err := procGetVectorAsync64.Addr()
 	if err != nil {
@@ -491,8 +521,10 @@ func GetVectorAsync64(n, elemSize int64, devicePtr unsafe.Pointer, incx int64, h
 	return ffiimpl.Error(procGetVectorAsync64, Status(frame.Ret()))
 }
 
-// SetMatrixAsync wraps cublasSetMatrixAsync (symbol cublasSetMatrixAsync,
-// cublas_api.h).
+// SetMatrixAsync copies the rows×cols matrix A (leading dimension lda) of host
+// memory to B (ldb) of device memory, column-major, in stream order.
+//
+// It wraps cublasSetMatrixAsync (symbol cublasSetMatrixAsync, cublas_api.h).
 func SetMatrixAsync(rows, cols, elemSize int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, stream cudart.Stream) error {
 	sym, err := procSetMatrixAsync.Addr()
 	if err != nil {
@@ -516,8 +548,11 @@ func SetMatrixAsync(rows, cols, elemSize int32, a unsafe.Pointer, lda int32, b u
 	return ffiimpl.Error(procSetMatrixAsync, Status(frame.Ret()))
 }
 
-// SetMatrixAsync64 wraps cublasSetMatrixAsync_64 (symbol
-// cublasSetMatrixAsync_64, cublas_api.h).
+// SetMatrixAsync64 copies the rows×cols matrix A (leading dimension lda) of
+// host memory to B (ldb) of device memory, column-major, in stream order.
+//
+// It wraps cublasSetMatrixAsync_64 (symbol cublasSetMatrixAsync_64,
+// cublas_api.h).
 func SetMatrixAsync64(rows, cols, elemSize int64, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, stream cudart.Stream) error {
 	sym, err := procSetMatrixAsync64.Addr()
 	if err != nil {
@@ -541,8 +576,10 @@ func SetMatrixAsync64(rows, cols, elemSize int64, a unsafe.Pointer, lda int64, b
 	return ffiimpl.Error(procSetMatrixAsync64, Status(frame.Ret()))
 }
 
-// GetMatrixAsync wraps cublasGetMatrixAsync (symbol cublasGetMatrixAsync,
-// cublas_api.h).
+// GetMatrixAsync copies the rows×cols matrix A (leading dimension lda) of
+// device memory to B (ldb) of host memory, column-major, in stream order.
+//
+// It wraps cublasGetMatrixAsync (symbol cublasGetMatrixAsync, cublas_api.h).
 func GetMatrixAsync(rows, cols, elemSize int32, a unsafe.Pointer, lda int32, b unsafe.Pointer, ldb int32, stream cudart.Stream) error {
 	sym, err := procGetMatrixAsync.Addr()
 	if err != nil {
@@ -566,8 +603,11 @@ func GetMatrixAsync(rows, cols, elemSize int32, a unsafe.Pointer, lda int32, b u
 	return ffiimpl.Error(procGetMatrixAsync, Status(frame.Ret()))
 }
 
-// GetMatrixAsync64 wraps cublasGetMatrixAsync_64 (symbol
-// cublasGetMatrixAsync_64, cublas_api.h).
+// GetMatrixAsync64 copies the rows×cols matrix A (leading dimension lda) of
+// device memory to B (ldb) of host memory, column-major, in stream order.
+//
+// It wraps cublasGetMatrixAsync_64 (symbol cublasGetMatrixAsync_64,
+// cublas_api.h).
 func GetMatrixAsync64(rows, cols, elemSize int64, a unsafe.Pointer, lda int64, b unsafe.Pointer, ldb int64, stream cudart.Stream) error {
 	sym, err := procGetMatrixAsync64.Addr()
 	if err != nil {
@@ -602,7 +642,10 @@ func Xerbla(srName string, info int32) {
 	runtime.KeepAlive(srNameC)
 }
 
-// Nrm2Ex wraps cublasNrm2Ex (symbol cublasNrm2Ex, cublas_api.h).
+// Nrm2Ex computes result = ||x||, the Euclidean norm of x, of the data types
+// given.
+//
+// It wraps cublasNrm2Ex (symbol cublasNrm2Ex, cublas_api.h).
 func Nrm2Ex(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, result unsafe.Pointer, resultType, executionType cudart.DataType) error {
 	sym, err := procNrm2Ex.Addr()
 	if err != nil {
@@ -626,7 +669,10 @@ func Nrm2Ex(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, inc
 	return ffiimpl.Error(procNrm2Ex, Status(frame.Ret()))
 }
 
-// Nrm2Ex64 wraps cublasNrm2Ex_64 (symbol cublasNrm2Ex_64, cublas_api.h).
+// Nrm2Ex64 computes result = ||x||, the Euclidean norm of x, of the data types
+// given.
+//
+// It wraps cublasNrm2Ex_64 (symbol cublasNrm2Ex_64, cublas_api.h).
 func Nrm2Ex64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, result unsafe.Pointer, resultType, executionType cudart.DataType) error {
 	sym, err := procNrm2Ex64.Addr()
 	if err != nil {
@@ -650,7 +696,9 @@ func Nrm2Ex64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, i
 	return ffiimpl.Error(procNrm2Ex64, Status(frame.Ret()))
 }
 
-// Snrm2 wraps cublasSnrm2 (symbol cublasSnrm2_v2, cublas_api.h).
+// Snrm2 computes result = ||x||, the Euclidean norm of x.
+//
+// It wraps cublasSnrm2 (symbol cublasSnrm2_v2, cublas_api.h).
 func Snrm2(handle Handle, n int32, x *float32, incx int32, result *float32) error {
 	sym, err := procSnrm2.Addr()
 	if err != nil {
@@ -662,7 +710,9 @@ func Snrm2(handle Handle, n int32, x *float32, incx int32, result *float32) erro
 	return ffiimpl.Error(procSnrm2, Status(r))
 }
 
-// Snrm264 wraps cublasSnrm2_64 (symbol cublasSnrm2_v2_64, cublas_api.h).
+// Snrm264 computes result = ||x||, the Euclidean norm of x.
+//
+// It wraps cublasSnrm2_64 (symbol cublasSnrm2_v2_64, cublas_api.h).
 func Snrm264(handle Handle, n int64, x *float32, incx int64, result *float32) error {
 	sym, err := procSnrm264.Addr()
 	if err != nil {
@@ -674,7 +724,9 @@ func Snrm264(handle Handle, n int64, x *float32, incx int64, result *float32) er
 	return ffiimpl.Error(procSnrm264, Status(r))
 }
 
-// Dnrm2 wraps cublasDnrm2 (symbol cublasDnrm2_v2, cublas_api.h).
+// Dnrm2 computes result = ||x||, the Euclidean norm of x.
+//
+// It wraps cublasDnrm2 (symbol cublasDnrm2_v2, cublas_api.h).
 func Dnrm2(handle Handle, n int32, x *float64, incx int32, result *float64) error {
 	sym, err := procDnrm2.Addr()
 	if err != nil {
@@ -686,7 +738,9 @@ func Dnrm2(handle Handle, n int32, x *float64, incx int32, result *float64) erro
 	return ffiimpl.Error(procDnrm2, Status(r))
 }
 
-// Dnrm264 wraps cublasDnrm2_64 (symbol cublasDnrm2_v2_64, cublas_api.h).
+// Dnrm264 computes result = ||x||, the Euclidean norm of x.
+//
+// It wraps cublasDnrm2_64 (symbol cublasDnrm2_v2_64, cublas_api.h).
 func Dnrm264(handle Handle, n int64, x *float64, incx int64, result *float64) error {
 	sym, err := procDnrm264.Addr()
 	if err != nil {
@@ -698,7 +752,9 @@ func Dnrm264(handle Handle, n int64, x *float64, incx int64, result *float64) er
 	return ffiimpl.Error(procDnrm264, Status(r))
 }
 
-// Scnrm2 wraps cublasScnrm2 (symbol cublasScnrm2_v2, cublas_api.h).
+// Scnrm2 computes result = ||x||, the Euclidean norm of x.
+//
+// It wraps cublasScnrm2 (symbol cublasScnrm2_v2, cublas_api.h).
 func Scnrm2(handle Handle, n int32, x *cudart.Complex, incx int32, result *float32) error {
 	sym, err := procScnrm2.Addr()
 	if err != nil {
@@ -710,7 +766,9 @@ func Scnrm2(handle Handle, n int32, x *cudart.Complex, incx int32, result *float
 	return ffiimpl.Error(procScnrm2, Status(r))
 }
 
-// Scnrm264 wraps cublasScnrm2_64 (symbol cublasScnrm2_v2_64, cublas_api.h).
+// Scnrm264 computes result = ||x||, the Euclidean norm of x.
+//
+// It wraps cublasScnrm2_64 (symbol cublasScnrm2_v2_64, cublas_api.h).
 func Scnrm264(handle Handle, n int64, x *cudart.Complex, incx int64, result *float32) error {
 	sym, err := procScnrm264.Addr()
 	if err != nil {
@@ -722,7 +780,9 @@ func Scnrm264(handle Handle, n int64, x *cudart.Complex, incx int64, result *flo
 	return ffiimpl.Error(procScnrm264, Status(r))
 }
 
-// Dznrm2 wraps cublasDznrm2 (symbol cublasDznrm2_v2, cublas_api.h).
+// Dznrm2 computes result = ||x||, the Euclidean norm of x.
+//
+// It wraps cublasDznrm2 (symbol cublasDznrm2_v2, cublas_api.h).
 func Dznrm2(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, result *float64) error {
 	sym, err := procDznrm2.Addr()
 	if err != nil {
@@ -734,7 +794,9 @@ func Dznrm2(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, result 
 	return ffiimpl.Error(procDznrm2, Status(r))
 }
 
-// Dznrm264 wraps cublasDznrm2_64 (symbol cublasDznrm2_v2_64, cublas_api.h).
+// Dznrm264 computes result = ||x||, the Euclidean norm of x.
+//
+// It wraps cublasDznrm2_64 (symbol cublasDznrm2_v2_64, cublas_api.h).
 func Dznrm264(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, result *float64) error {
 	sym, err := procDznrm264.Addr()
 	if err != nil {
@@ -746,7 +808,9 @@ func Dznrm264(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, resul
 	return ffiimpl.Error(procDznrm264, Status(r))
 }
 
-// DotEx wraps cublasDotEx (symbol cublasDotEx, cublas_api.h).
+// DotEx computes result = x·y, of the data types given.
+//
+// It wraps cublasDotEx (symbol cublasDotEx, cublas_api.h).
 func DotEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, y unsafe.Pointer, yType cudart.DataType, incy int32, result unsafe.Pointer, resultType, executionType cudart.DataType) error {
 	sym, err := procDotEx.Addr()
 	if err != nil {
@@ -774,7 +838,9 @@ func DotEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx
 	return ffiimpl.Error(procDotEx, Status(frame.Ret()))
 }
 
-// DotEx64 wraps cublasDotEx_64 (symbol cublasDotEx_64, cublas_api.h).
+// DotEx64 computes result = x·y, of the data types given.
+//
+// It wraps cublasDotEx_64 (symbol cublasDotEx_64, cublas_api.h).
 func DotEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, y unsafe.Pointer, yType cudart.DataType, incy int64, result unsafe.Pointer, resultType, executionType cudart.DataType) error {
 	sym, err := procDotEx64.Addr()
 	if err != nil {
@@ -802,7 +868,9 @@ func DotEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, in
 	return ffiimpl.Error(procDotEx64, Status(frame.Ret()))
 }
 
-// DotcEx wraps cublasDotcEx (symbol cublasDotcEx, cublas_api.h).
+// DotcEx computes result = x^H·y, of the data types given.
+//
+// It wraps cublasDotcEx (symbol cublasDotcEx, cublas_api.h).
 func DotcEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, y unsafe.Pointer, yType cudart.DataType, incy int32, result unsafe.Pointer, resultType, executionType cudart.DataType) error {
 	sym, err := procDotcEx.Addr()
 	if err != nil {
@@ -830,7 +898,9 @@ func DotcEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, inc
 	return ffiimpl.Error(procDotcEx, Status(frame.Ret()))
 }
 
-// DotcEx64 wraps cublasDotcEx_64 (symbol cublasDotcEx_64, cublas_api.h).
+// DotcEx64 computes result = x^H·y, of the data types given.
+//
+// It wraps cublasDotcEx_64 (symbol cublasDotcEx_64, cublas_api.h).
 func DotcEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, y unsafe.Pointer, yType cudart.DataType, incy int64, result unsafe.Pointer, resultType, executionType cudart.DataType) error {
 	sym, err := procDotcEx64.Addr()
 	if err != nil {
@@ -858,7 +928,9 @@ func DotcEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, i
 	return ffiimpl.Error(procDotcEx64, Status(frame.Ret()))
 }
 
-// Sdot wraps cublasSdot (symbol cublasSdot_v2, cublas_api.h).
+// Sdot computes result = x·y, the dot product.
+//
+// It wraps cublasSdot (symbol cublasSdot_v2, cublas_api.h).
 func Sdot(handle Handle, n int32, x *float32, incx int32, y *float32, incy int32, result *float32) error {
 	sym, err := procSdot.Addr()
 	if err != nil {
@@ -882,7 +954,9 @@ func Sdot(handle Handle, n int32, x *float32, incx int32, y *float32, incy int32
 	return ffiimpl.Error(procSdot, Status(frame.Ret()))
 }
 
-// Sdot64 wraps cublasSdot_64 (symbol cublasSdot_v2_64, cublas_api.h).
+// Sdot64 computes result = x·y, the dot product.
+//
+// It wraps cublasSdot_64 (symbol cublasSdot_v2_64, cublas_api.h).
 func Sdot64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64, result *float32) error {
 	sym, err := procSdot64.Addr()
 	if err != nil {
@@ -906,7 +980,9 @@ func Sdot64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int
 	return ffiimpl.Error(procSdot64, Status(frame.Ret()))
 }
 
-// Ddot wraps cublasDdot (symbol cublasDdot_v2, cublas_api.h).
+// Ddot computes result = x·y, the dot product.
+//
+// It wraps cublasDdot (symbol cublasDdot_v2, cublas_api.h).
 func Ddot(handle Handle, n int32, x *float64, incx int32, y *float64, incy int32, result *float64) error {
 	sym, err := procDdot.Addr()
 	if err != nil {
@@ -930,7 +1006,9 @@ func Ddot(handle Handle, n int32, x *float64, incx int32, y *float64, incy int32
 	return ffiimpl.Error(procDdot, Status(frame.Ret()))
 }
 
-// Ddot64 wraps cublasDdot_64 (symbol cublasDdot_v2_64, cublas_api.h).
+// Ddot64 computes result = x·y, the dot product.
+//
+// It wraps cublasDdot_64 (symbol cublasDdot_v2_64, cublas_api.h).
 func Ddot64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64, result *float64) error {
 	sym, err := procDdot64.Addr()
 	if err != nil {
@@ -954,7 +1032,9 @@ func Ddot64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int
 	return ffiimpl.Error(procDdot64, Status(frame.Ret()))
 }
 
-// Cdotu wraps cublasCdotu (symbol cublasCdotu_v2, cublas_api.h).
+// Cdotu computes result = x·y, the unconjugated dot product.
+//
+// It wraps cublasCdotu (symbol cublasCdotu_v2, cublas_api.h).
 func Cdotu(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, result *cudart.Complex) error {
 	sym, err := procCdotu.Addr()
 	if err != nil {
@@ -978,7 +1058,9 @@ func Cdotu(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Comp
 	return ffiimpl.Error(procCdotu, Status(frame.Ret()))
 }
 
-// Cdotu64 wraps cublasCdotu_64 (symbol cublasCdotu_v2_64, cublas_api.h).
+// Cdotu64 computes result = x·y, the unconjugated dot product.
+//
+// It wraps cublasCdotu_64 (symbol cublasCdotu_v2_64, cublas_api.h).
 func Cdotu64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, result *cudart.Complex) error {
 	sym, err := procCdotu64.Addr()
 	if err != nil {
@@ -1002,7 +1084,9 @@ func Cdotu64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Co
 	return ffiimpl.Error(procCdotu64, Status(frame.Ret()))
 }
 
-// Cdotc wraps cublasCdotc (symbol cublasCdotc_v2, cublas_api.h).
+// Cdotc computes result = x^H·y, the dot product with x conjugated.
+//
+// It wraps cublasCdotc (symbol cublasCdotc_v2, cublas_api.h).
 func Cdotc(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, result *cudart.Complex) error {
 	sym, err := procCdotc.Addr()
 	if err != nil {
@@ -1026,7 +1110,9 @@ func Cdotc(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Comp
 	return ffiimpl.Error(procCdotc, Status(frame.Ret()))
 }
 
-// Cdotc64 wraps cublasCdotc_64 (symbol cublasCdotc_v2_64, cublas_api.h).
+// Cdotc64 computes result = x^H·y, the dot product with x conjugated.
+//
+// It wraps cublasCdotc_64 (symbol cublasCdotc_v2_64, cublas_api.h).
 func Cdotc64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, result *cudart.Complex) error {
 	sym, err := procCdotc64.Addr()
 	if err != nil {
@@ -1050,7 +1136,9 @@ func Cdotc64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Co
 	return ffiimpl.Error(procCdotc64, Status(frame.Ret()))
 }
 
-// Zdotu wraps cublasZdotu (symbol cublasZdotu_v2, cublas_api.h).
+// Zdotu computes result = x·y, the unconjugated dot product.
+//
+// It wraps cublasZdotu (symbol cublasZdotu_v2, cublas_api.h).
 func Zdotu(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, result *cudart.DoubleComplex) error {
 	sym, err := procZdotu.Addr()
 	if err != nil {
@@ -1074,7 +1162,9 @@ func Zdotu(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudar
 	return ffiimpl.Error(procZdotu, Status(frame.Ret()))
 }
 
-// Zdotu64 wraps cublasZdotu_64 (symbol cublasZdotu_v2_64, cublas_api.h).
+// Zdotu64 computes result = x·y, the unconjugated dot product.
+//
+// It wraps cublasZdotu_64 (symbol cublasZdotu_v2_64, cublas_api.h).
 func Zdotu64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, result *cudart.DoubleComplex) error {
 	sym, err := procZdotu64.Addr()
 	if err != nil {
@@ -1098,7 +1188,9 @@ func Zdotu64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cud
 	return ffiimpl.Error(procZdotu64, Status(frame.Ret()))
 }
 
-// Zdotc wraps cublasZdotc (symbol cublasZdotc_v2, cublas_api.h).
+// Zdotc computes result = x^H·y, the dot product with x conjugated.
+//
+// It wraps cublasZdotc (symbol cublasZdotc_v2, cublas_api.h).
 func Zdotc(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, result *cudart.DoubleComplex) error {
 	sym, err := procZdotc.Addr()
 	if err != nil {
@@ -1122,7 +1214,9 @@ func Zdotc(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudar
 	return ffiimpl.Error(procZdotc, Status(frame.Ret()))
 }
 
-// Zdotc64 wraps cublasZdotc_64 (symbol cublasZdotc_v2_64, cublas_api.h).
+// Zdotc64 computes result = x^H·y, the dot product with x conjugated.
+//
+// It wraps cublasZdotc_64 (symbol cublasZdotc_v2_64, cublas_api.h).
 func Zdotc64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, result *cudart.DoubleComplex) error {
 	sym, err := procZdotc64.Addr()
 	if err != nil {
@@ -1146,7 +1240,9 @@ func Zdotc64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cud
 	return ffiimpl.Error(procZdotc64, Status(frame.Ret()))
 }
 
-// ScalEx wraps cublasScalEx (symbol cublasScalEx, cublas_api.h).
+// ScalEx computes x = alpha*x, alpha and x of the data types given.
+//
+// It wraps cublasScalEx (symbol cublasScalEx, cublas_api.h).
 func ScalEx(handle Handle, n int32, alpha unsafe.Pointer, alphaType cudart.DataType, x unsafe.Pointer, xType cudart.DataType, incx int32, executionType cudart.DataType) error {
 	sym, err := procScalEx.Addr()
 	if err != nil {
@@ -1170,7 +1266,9 @@ func ScalEx(handle Handle, n int32, alpha unsafe.Pointer, alphaType cudart.DataT
 	return ffiimpl.Error(procScalEx, Status(frame.Ret()))
 }
 
-// ScalEx64 wraps cublasScalEx_64 (symbol cublasScalEx_64, cublas_api.h).
+// ScalEx64 computes x = alpha*x, alpha and x of the data types given.
+//
+// It wraps cublasScalEx_64 (symbol cublasScalEx_64, cublas_api.h).
 func ScalEx64(handle Handle, n int64, alpha unsafe.Pointer, alphaType cudart.DataType, x unsafe.Pointer, xType cudart.DataType, incx int64, executionType cudart.DataType) error {
 	sym, err := procScalEx64.Addr()
 	if err != nil {
@@ -1194,7 +1292,9 @@ func ScalEx64(handle Handle, n int64, alpha unsafe.Pointer, alphaType cudart.Dat
 	return ffiimpl.Error(procScalEx64, Status(frame.Ret()))
 }
 
-// Sscal wraps cublasSscal (symbol cublasSscal_v2, cublas_api.h).
+// Sscal computes x = alpha*x.
+//
+// It wraps cublasSscal (symbol cublasSscal_v2, cublas_api.h).
 func Sscal(handle Handle, n int32, alpha, x *float32, incx int32) error {
 	sym, err := procSscal.Addr()
 	if err != nil {
@@ -1206,7 +1306,9 @@ func Sscal(handle Handle, n int32, alpha, x *float32, incx int32) error {
 	return ffiimpl.Error(procSscal, Status(r))
 }
 
-// Sscal64 wraps cublasSscal_64 (symbol cublasSscal_v2_64, cublas_api.h).
+// Sscal64 computes x = alpha*x.
+//
+// It wraps cublasSscal_64 (symbol cublasSscal_v2_64, cublas_api.h).
 func Sscal64(handle Handle, n int64, alpha, x *float32, incx int64) error {
 	sym, err := procSscal64.Addr()
 	if err != nil {
@@ -1218,7 +1320,9 @@ func Sscal64(handle Handle, n int64, alpha, x *float32, incx int64) error {
 	return ffiimpl.Error(procSscal64, Status(r))
 }
 
-// Dscal wraps cublasDscal (symbol cublasDscal_v2, cublas_api.h).
+// Dscal computes x = alpha*x.
+//
+// It wraps cublasDscal (symbol cublasDscal_v2, cublas_api.h).
 func Dscal(handle Handle, n int32, alpha, x *float64, incx int32) error {
 	sym, err := procDscal.Addr()
 	if err != nil {
@@ -1230,7 +1334,9 @@ func Dscal(handle Handle, n int32, alpha, x *float64, incx int32) error {
 	return ffiimpl.Error(procDscal, Status(r))
 }
 
-// Dscal64 wraps cublasDscal_64 (symbol cublasDscal_v2_64, cublas_api.h).
+// Dscal64 computes x = alpha*x.
+//
+// It wraps cublasDscal_64 (symbol cublasDscal_v2_64, cublas_api.h).
 func Dscal64(handle Handle, n int64, alpha, x *float64, incx int64) error {
 	sym, err := procDscal64.Addr()
 	if err != nil {
@@ -1242,7 +1348,9 @@ func Dscal64(handle Handle, n int64, alpha, x *float64, incx int64) error {
 	return ffiimpl.Error(procDscal64, Status(r))
 }
 
-// Cscal wraps cublasCscal (symbol cublasCscal_v2, cublas_api.h).
+// Cscal computes x = alpha*x.
+//
+// It wraps cublasCscal (symbol cublasCscal_v2, cublas_api.h).
 func Cscal(handle Handle, n int32, alpha, x *cudart.Complex, incx int32) error {
 	sym, err := procCscal.Addr()
 	if err != nil {
@@ -1254,7 +1362,9 @@ func Cscal(handle Handle, n int32, alpha, x *cudart.Complex, incx int32) error {
 	return ffiimpl.Error(procCscal, Status(r))
 }
 
-// Cscal64 wraps cublasCscal_64 (symbol cublasCscal_v2_64, cublas_api.h).
+// Cscal64 computes x = alpha*x.
+//
+// It wraps cublasCscal_64 (symbol cublasCscal_v2_64, cublas_api.h).
 func Cscal64(handle Handle, n int64, alpha, x *cudart.Complex, incx int64) error {
 	sym, err := procCscal64.Addr()
 	if err != nil {
@@ -1266,7 +1376,9 @@ func Cscal64(handle Handle, n int64, alpha, x *cudart.Complex, incx int64) error
 	return ffiimpl.Error(procCscal64, Status(r))
 }
 
-// Csscal wraps cublasCsscal (symbol cublasCsscal_v2, cublas_api.h).
+// Csscal computes x = alpha*x.
+//
+// It wraps cublasCsscal (symbol cublasCsscal_v2, cublas_api.h).
 func Csscal(handle Handle, n int32, alpha *float32, x *cudart.Complex, incx int32) error {
 	sym, err := procCsscal.Addr()
 	if err != nil {
@@ -1278,7 +1390,9 @@ func Csscal(handle Handle, n int32, alpha *float32, x *cudart.Complex, incx int3
 	return ffiimpl.Error(procCsscal, Status(r))
 }
 
-// Csscal64 wraps cublasCsscal_64 (symbol cublasCsscal_v2_64, cublas_api.h).
+// Csscal64 computes x = alpha*x.
+//
+// It wraps cublasCsscal_64 (symbol cublasCsscal_v2_64, cublas_api.h).
 func Csscal64(handle Handle, n int64, alpha *float32, x *cudart.Complex, incx int64) error {
 	sym, err := procCsscal64.Addr()
 	if err != nil {
@@ -1290,7 +1404,9 @@ func Csscal64(handle Handle, n int64, alpha *float32, x *cudart.Complex, incx in
 	return ffiimpl.Error(procCsscal64, Status(r))
 }
 
-// Zscal wraps cublasZscal (symbol cublasZscal_v2, cublas_api.h).
+// Zscal computes x = alpha*x.
+//
+// It wraps cublasZscal (symbol cublasZscal_v2, cublas_api.h).
 func Zscal(handle Handle, n int32, alpha, x *cudart.DoubleComplex, incx int32) error {
 	sym, err := procZscal.Addr()
 	if err != nil {
@@ -1302,7 +1418,9 @@ func Zscal(handle Handle, n int32, alpha, x *cudart.DoubleComplex, incx int32) e
 	return ffiimpl.Error(procZscal, Status(r))
 }
 
-// Zscal64 wraps cublasZscal_64 (symbol cublasZscal_v2_64, cublas_api.h).
+// Zscal64 computes x = alpha*x.
+//
+// It wraps cublasZscal_64 (symbol cublasZscal_v2_64, cublas_api.h).
 func Zscal64(handle Handle, n int64, alpha, x *cudart.DoubleComplex, incx int64) error {
 	sym, err := procZscal64.Addr()
 	if err != nil {
@@ -1314,7 +1432,9 @@ func Zscal64(handle Handle, n int64, alpha, x *cudart.DoubleComplex, incx int64)
 	return ffiimpl.Error(procZscal64, Status(r))
 }
 
-// Zdscal wraps cublasZdscal (symbol cublasZdscal_v2, cublas_api.h).
+// Zdscal computes x = alpha*x.
+//
+// It wraps cublasZdscal (symbol cublasZdscal_v2, cublas_api.h).
 func Zdscal(handle Handle, n int32, alpha *float64, x *cudart.DoubleComplex, incx int32) error {
 	sym, err := procZdscal.Addr()
 	if err != nil {
@@ -1326,7 +1446,9 @@ func Zdscal(handle Handle, n int32, alpha *float64, x *cudart.DoubleComplex, inc
 	return ffiimpl.Error(procZdscal, Status(r))
 }
 
-// Zdscal64 wraps cublasZdscal_64 (symbol cublasZdscal_v2_64, cublas_api.h).
+// Zdscal64 computes x = alpha*x.
+//
+// It wraps cublasZdscal_64 (symbol cublasZdscal_v2_64, cublas_api.h).
 func Zdscal64(handle Handle, n int64, alpha *float64, x *cudart.DoubleComplex, incx int64) error {
 	sym, err := procZdscal64.Addr()
 	if err != nil {
@@ -1338,7 +1460,9 @@ func Zdscal64(handle Handle, n int64, alpha *float64, x *cudart.DoubleComplex, i
 	return ffiimpl.Error(procZdscal64, Status(r))
 }
 
-// AxpyEx wraps cublasAxpyEx (symbol cublasAxpyEx, cublas_api.h).
+// AxpyEx computes y = alpha*x + y, alpha, x and y of the data types given.
+//
+// It wraps cublasAxpyEx (symbol cublasAxpyEx, cublas_api.h).
 func AxpyEx(handle Handle, n int32, alpha unsafe.Pointer, alphaType cudart.DataType, x unsafe.Pointer, xType cudart.DataType, incx int32, y unsafe.Pointer, yType cudart.DataType, incy int32, executiontype cudart.DataType) error {
 	sym, err := procAxpyEx.Addr()
 	if err != nil {
@@ -1366,7 +1490,9 @@ func AxpyEx(handle Handle, n int32, alpha unsafe.Pointer, alphaType cudart.DataT
 	return ffiimpl.Error(procAxpyEx, Status(frame.Ret()))
 }
 
-// AxpyEx64 wraps cublasAxpyEx_64 (symbol cublasAxpyEx_64, cublas_api.h).
+// AxpyEx64 computes y = alpha*x + y, alpha, x and y of the data types given.
+//
+// It wraps cublasAxpyEx_64 (symbol cublasAxpyEx_64, cublas_api.h).
 func AxpyEx64(handle Handle, n int64, alpha unsafe.Pointer, alphaType cudart.DataType, x unsafe.Pointer, xType cudart.DataType, incx int64, y unsafe.Pointer, yType cudart.DataType, incy int64, executiontype cudart.DataType) error {
 	sym, err := procAxpyEx64.Addr()
 	if err != nil {
@@ -1394,7 +1520,9 @@ func AxpyEx64(handle Handle, n int64, alpha unsafe.Pointer, alphaType cudart.Dat
 	return ffiimpl.Error(procAxpyEx64, Status(frame.Ret()))
 }
 
-// Saxpy wraps cublasSaxpy (symbol cublasSaxpy_v2, cublas_api.h).
+// Saxpy computes y = alpha*x + y.
+//
+// It wraps cublasSaxpy (symbol cublasSaxpy_v2, cublas_api.h).
 func Saxpy(handle Handle, n int32, alpha, x *float32, incx int32, y *float32, incy int32) error {
 	sym, err := procSaxpy.Addr()
 	if err != nil {
@@ -1418,7 +1546,9 @@ func Saxpy(handle Handle, n int32, alpha, x *float32, incx int32, y *float32, in
 	return ffiimpl.Error(procSaxpy, Status(frame.Ret()))
 }
 
-// Saxpy64 wraps cublasSaxpy_64 (symbol cublasSaxpy_v2_64, cublas_api.h).
+// Saxpy64 computes y = alpha*x + y.
+//
+// It wraps cublasSaxpy_64 (symbol cublasSaxpy_v2_64, cublas_api.h).
 func Saxpy64(handle Handle, n int64, alpha, x *float32, incx int64, y *float32, incy int64) error {
 	sym, err := procSaxpy64.Addr()
 	if err != nil {
@@ -1442,7 +1572,9 @@ func Saxpy64(handle Handle, n int64, alpha, x *float32, incx int64, y *float32, 
 	return ffiimpl.Error(procSaxpy64, Status(frame.Ret()))
 }
 
-// Daxpy wraps cublasDaxpy (symbol cublasDaxpy_v2, cublas_api.h).
+// Daxpy computes y = alpha*x + y.
+//
+// It wraps cublasDaxpy (symbol cublasDaxpy_v2, cublas_api.h).
 func Daxpy(handle Handle, n int32, alpha, x *float64, incx int32, y *float64, incy int32) error {
 	sym, err := procDaxpy.Addr()
 	if err != nil {
@@ -1466,7 +1598,9 @@ func Daxpy(handle Handle, n int32, alpha, x *float64, incx int32, y *float64, in
 	return ffiimpl.Error(procDaxpy, Status(frame.Ret()))
 }
 
-// Daxpy64 wraps cublasDaxpy_64 (symbol cublasDaxpy_v2_64, cublas_api.h).
+// Daxpy64 computes y = alpha*x + y.
+//
+// It wraps cublasDaxpy_64 (symbol cublasDaxpy_v2_64, cublas_api.h).
 func Daxpy64(handle Handle, n int64, alpha, x *float64, incx int64, y *float64, incy int64) error {
 	sym, err := procDaxpy64.Addr()
 	if err != nil {
@@ -1490,7 +1624,9 @@ func Daxpy64(handle Handle, n int64, alpha, x *float64, incx int64, y *float64, 
 	return ffiimpl.Error(procDaxpy64, Status(frame.Ret()))
 }
 
-// Caxpy wraps cublasCaxpy (symbol cublasCaxpy_v2, cublas_api.h).
+// Caxpy computes y = alpha*x + y.
+//
+// It wraps cublasCaxpy (symbol cublasCaxpy_v2, cublas_api.h).
 func Caxpy(handle Handle, n int32, alpha, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32) error {
 	sym, err := procCaxpy.Addr()
 	if err != nil {
@@ -1514,7 +1650,9 @@ func Caxpy(handle Handle, n int32, alpha, x *cudart.Complex, incx int32, y *cuda
 	return ffiimpl.Error(procCaxpy, Status(frame.Ret()))
 }
 
-// Caxpy64 wraps cublasCaxpy_64 (symbol cublasCaxpy_v2_64, cublas_api.h).
+// Caxpy64 computes y = alpha*x + y.
+//
+// It wraps cublasCaxpy_64 (symbol cublasCaxpy_v2_64, cublas_api.h).
 func Caxpy64(handle Handle, n int64, alpha, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64) error {
 	sym, err := procCaxpy64.Addr()
 	if err != nil {
@@ -1538,7 +1676,9 @@ func Caxpy64(handle Handle, n int64, alpha, x *cudart.Complex, incx int64, y *cu
 	return ffiimpl.Error(procCaxpy64, Status(frame.Ret()))
 }
 
-// Zaxpy wraps cublasZaxpy (symbol cublasZaxpy_v2, cublas_api.h).
+// Zaxpy computes y = alpha*x + y.
+//
+// It wraps cublasZaxpy (symbol cublasZaxpy_v2, cublas_api.h).
 func Zaxpy(handle Handle, n int32, alpha, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32) error {
 	sym, err := procZaxpy.Addr()
 	if err != nil {
@@ -1562,7 +1702,9 @@ func Zaxpy(handle Handle, n int32, alpha, x *cudart.DoubleComplex, incx int32, y
 	return ffiimpl.Error(procZaxpy, Status(frame.Ret()))
 }
 
-// Zaxpy64 wraps cublasZaxpy_64 (symbol cublasZaxpy_v2_64, cublas_api.h).
+// Zaxpy64 computes y = alpha*x + y.
+//
+// It wraps cublasZaxpy_64 (symbol cublasZaxpy_v2_64, cublas_api.h).
 func Zaxpy64(handle Handle, n int64, alpha, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64) error {
 	sym, err := procZaxpy64.Addr()
 	if err != nil {
@@ -1586,7 +1728,9 @@ func Zaxpy64(handle Handle, n int64, alpha, x *cudart.DoubleComplex, incx int64,
 	return ffiimpl.Error(procZaxpy64, Status(frame.Ret()))
 }
 
-// CopyEx wraps cublasCopyEx (symbol cublasCopyEx, cublas_api.h).
+// CopyEx copies x to y, of the data type given.
+//
+// It wraps cublasCopyEx (symbol cublasCopyEx, cublas_api.h).
 func CopyEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, y unsafe.Pointer, yType cudart.DataType, incy int32) error {
 	sym, err := procCopyEx.Addr()
 	if err != nil {
@@ -1610,7 +1754,9 @@ func CopyEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, inc
 	return ffiimpl.Error(procCopyEx, Status(frame.Ret()))
 }
 
-// CopyEx64 wraps cublasCopyEx_64 (symbol cublasCopyEx_64, cublas_api.h).
+// CopyEx64 copies x to y, of the data type given.
+//
+// It wraps cublasCopyEx_64 (symbol cublasCopyEx_64, cublas_api.h).
 func CopyEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, y unsafe.Pointer, yType cudart.DataType, incy int64) error {
 	sym, err := procCopyEx64.Addr()
 	if err != nil {
@@ -1634,7 +1780,9 @@ func CopyEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, i
 	return ffiimpl.Error(procCopyEx64, Status(frame.Ret()))
 }
 
-// Scopy wraps cublasScopy (symbol cublasScopy_v2, cublas_api.h).
+// Scopy copies x to y (y = x).
+//
+// It wraps cublasScopy (symbol cublasScopy_v2, cublas_api.h).
 func Scopy(handle Handle, n int32, x *float32, incx int32, y *float32, incy int32) error {
 	sym, err := procScopy.Addr()
 	if err != nil {
@@ -1646,7 +1794,9 @@ func Scopy(handle Handle, n int32, x *float32, incx int32, y *float32, incy int3
 	return ffiimpl.Error(procScopy, Status(r))
 }
 
-// Scopy64 wraps cublasScopy_64 (symbol cublasScopy_v2_64, cublas_api.h).
+// Scopy64 copies x to y (y = x).
+//
+// It wraps cublasScopy_64 (symbol cublasScopy_v2_64, cublas_api.h).
 func Scopy64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64) error {
 	sym, err := procScopy64.Addr()
 	if err != nil {
@@ -1658,7 +1808,9 @@ func Scopy64(handle Handle, n int64, x *float32, incx int64, y *float32, incy in
 	return ffiimpl.Error(procScopy64, Status(r))
 }
 
-// Dcopy wraps cublasDcopy (symbol cublasDcopy_v2, cublas_api.h).
+// Dcopy copies x to y (y = x).
+//
+// It wraps cublasDcopy (symbol cublasDcopy_v2, cublas_api.h).
 func Dcopy(handle Handle, n int32, x *float64, incx int32, y *float64, incy int32) error {
 	sym, err := procDcopy.Addr()
 	if err != nil {
@@ -1670,7 +1822,9 @@ func Dcopy(handle Handle, n int32, x *float64, incx int32, y *float64, incy int3
 	return ffiimpl.Error(procDcopy, Status(r))
 }
 
-// Dcopy64 wraps cublasDcopy_64 (symbol cublasDcopy_v2_64, cublas_api.h).
+// Dcopy64 copies x to y (y = x).
+//
+// It wraps cublasDcopy_64 (symbol cublasDcopy_v2_64, cublas_api.h).
 func Dcopy64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64) error {
 	sym, err := procDcopy64.Addr()
 	if err != nil {
@@ -1682,7 +1836,9 @@ func Dcopy64(handle Handle, n int64, x *float64, incx int64, y *float64, incy in
 	return ffiimpl.Error(procDcopy64, Status(r))
 }
 
-// Ccopy wraps cublasCcopy (symbol cublasCcopy_v2, cublas_api.h).
+// Ccopy copies x to y (y = x).
+//
+// It wraps cublasCcopy (symbol cublasCcopy_v2, cublas_api.h).
 func Ccopy(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32) error {
 	sym, err := procCcopy.Addr()
 	if err != nil {
@@ -1694,7 +1850,9 @@ func Ccopy(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Comp
 	return ffiimpl.Error(procCcopy, Status(r))
 }
 
-// Ccopy64 wraps cublasCcopy_64 (symbol cublasCcopy_v2_64, cublas_api.h).
+// Ccopy64 copies x to y (y = x).
+//
+// It wraps cublasCcopy_64 (symbol cublasCcopy_v2_64, cublas_api.h).
 func Ccopy64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64) error {
 	sym, err := procCcopy64.Addr()
 	if err != nil {
@@ -1706,7 +1864,9 @@ func Ccopy64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Co
 	return ffiimpl.Error(procCcopy64, Status(r))
 }
 
-// Zcopy wraps cublasZcopy (symbol cublasZcopy_v2, cublas_api.h).
+// Zcopy copies x to y (y = x).
+//
+// It wraps cublasZcopy (symbol cublasZcopy_v2, cublas_api.h).
 func Zcopy(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32) error {
 	sym, err := procZcopy.Addr()
 	if err != nil {
@@ -1718,7 +1878,9 @@ func Zcopy(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudar
 	return ffiimpl.Error(procZcopy, Status(r))
 }
 
-// Zcopy64 wraps cublasZcopy_64 (symbol cublasZcopy_v2_64, cublas_api.h).
+// Zcopy64 copies x to y (y = x).
+//
+// It wraps cublasZcopy_64 (symbol cublasZcopy_v2_64, cublas_api.h).
 func Zcopy64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64) error {
 	sym, err := procZcopy64.Addr()
 	if err != nil {
@@ -1730,7 +1892,9 @@ func Zcopy64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cud
 	return ffiimpl.Error(procZcopy64, Status(r))
 }
 
-// Sswap wraps cublasSswap (symbol cublasSswap_v2, cublas_api.h).
+// Sswap swaps x and y.
+//
+// It wraps cublasSswap (symbol cublasSswap_v2, cublas_api.h).
 func Sswap(handle Handle, n int32, x *float32, incx int32, y *float32, incy int32) error {
 	sym, err := procSswap.Addr()
 	if err != nil {
@@ -1742,7 +1906,9 @@ func Sswap(handle Handle, n int32, x *float32, incx int32, y *float32, incy int3
 	return ffiimpl.Error(procSswap, Status(r))
 }
 
-// Sswap64 wraps cublasSswap_64 (symbol cublasSswap_v2_64, cublas_api.h).
+// Sswap64 swaps x and y.
+//
+// It wraps cublasSswap_64 (symbol cublasSswap_v2_64, cublas_api.h).
 func Sswap64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64) error {
 	sym, err := procSswap64.Addr()
 	if err != nil {
@@ -1754,7 +1920,9 @@ func Sswap64(handle Handle, n int64, x *float32, incx int64, y *float32, incy in
 	return ffiimpl.Error(procSswap64, Status(r))
 }
 
-// Dswap wraps cublasDswap (symbol cublasDswap_v2, cublas_api.h).
+// Dswap swaps x and y.
+//
+// It wraps cublasDswap (symbol cublasDswap_v2, cublas_api.h).
 func Dswap(handle Handle, n int32, x *float64, incx int32, y *float64, incy int32) error {
 	sym, err := procDswap.Addr()
 	if err != nil {
@@ -1766,7 +1934,9 @@ func Dswap(handle Handle, n int32, x *float64, incx int32, y *float64, incy int3
 	return ffiimpl.Error(procDswap, Status(r))
 }
 
-// Dswap64 wraps cublasDswap_64 (symbol cublasDswap_v2_64, cublas_api.h).
+// Dswap64 swaps x and y.
+//
+// It wraps cublasDswap_64 (symbol cublasDswap_v2_64, cublas_api.h).
 func Dswap64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64) error {
 	sym, err := procDswap64.Addr()
 	if err != nil {
@@ -1778,7 +1948,9 @@ func Dswap64(handle Handle, n int64, x *float64, incx int64, y *float64, incy in
 	return ffiimpl.Error(procDswap64, Status(r))
 }
 
-// Cswap wraps cublasCswap (symbol cublasCswap_v2, cublas_api.h).
+// Cswap swaps x and y.
+//
+// It wraps cublasCswap (symbol cublasCswap_v2, cublas_api.h).
 func Cswap(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32) error {
 	sym, err := procCswap.Addr()
 	if err != nil {
@@ -1790,7 +1962,9 @@ func Cswap(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Comp
 	return ffiimpl.Error(procCswap, Status(r))
 }
 
-// Cswap64 wraps cublasCswap_64 (symbol cublasCswap_v2_64, cublas_api.h).
+// Cswap64 swaps x and y.
+//
+// It wraps cublasCswap_64 (symbol cublasCswap_v2_64, cublas_api.h).
 func Cswap64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64) error {
 	sym, err := procCswap64.Addr()
 	if err != nil {
@@ -1802,7 +1976,9 @@ func Cswap64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Co
 	return ffiimpl.Error(procCswap64, Status(r))
 }
 
-// Zswap wraps cublasZswap (symbol cublasZswap_v2, cublas_api.h).
+// Zswap swaps x and y.
+//
+// It wraps cublasZswap (symbol cublasZswap_v2, cublas_api.h).
 func Zswap(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32) error {
 	sym, err := procZswap.Addr()
 	if err != nil {
@@ -1814,7 +1990,9 @@ func Zswap(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudar
 	return ffiimpl.Error(procZswap, Status(r))
 }
 
-// Zswap64 wraps cublasZswap_64 (symbol cublasZswap_v2_64, cublas_api.h).
+// Zswap64 swaps x and y.
+//
+// It wraps cublasZswap_64 (symbol cublasZswap_v2_64, cublas_api.h).
 func Zswap64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64) error {
 	sym, err := procZswap64.Addr()
 	if err != nil {
@@ -1826,7 +2004,9 @@ func Zswap64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cud
 	return ffiimpl.Error(procZswap64, Status(r))
 }
 
-// SwapEx wraps cublasSwapEx (symbol cublasSwapEx, cublas_api.h).
+// SwapEx swaps x and y, of the data type given.
+//
+// It wraps cublasSwapEx (symbol cublasSwapEx, cublas_api.h).
 func SwapEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, y unsafe.Pointer, yType cudart.DataType, incy int32) error {
 	sym, err := procSwapEx.Addr()
 	if err != nil {
@@ -1850,7 +2030,9 @@ func SwapEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, inc
 	return ffiimpl.Error(procSwapEx, Status(frame.Ret()))
 }
 
-// SwapEx64 wraps cublasSwapEx_64 (symbol cublasSwapEx_64, cublas_api.h).
+// SwapEx64 swaps x and y, of the data type given.
+//
+// It wraps cublasSwapEx_64 (symbol cublasSwapEx_64, cublas_api.h).
 func SwapEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, y unsafe.Pointer, yType cudart.DataType, incy int64) error {
 	sym, err := procSwapEx64.Addr()
 	if err != nil {
@@ -1874,7 +2056,10 @@ func SwapEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, i
 	return ffiimpl.Error(procSwapEx64, Status(frame.Ret()))
 }
 
-// Isamax wraps cublasIsamax (symbol cublasIsamax_v2, cublas_api.h).
+// Isamax finds the first index of an element of x of the largest magnitude
+// (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
+//
+// It wraps cublasIsamax (symbol cublasIsamax_v2, cublas_api.h).
 func Isamax(handle Handle, n int32, x *float32, incx int32, result *int32) error {
 	sym, err := procIsamax.Addr()
 	if err != nil {
@@ -1886,7 +2071,10 @@ func Isamax(handle Handle, n int32, x *float32, incx int32, result *int32) error
 	return ffiimpl.Error(procIsamax, Status(r))
 }
 
-// Isamax64 wraps cublasIsamax_64 (symbol cublasIsamax_v2_64, cublas_api.h).
+// Isamax64 finds the first index of an element of x of the largest magnitude
+// (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
+//
+// It wraps cublasIsamax_64 (symbol cublasIsamax_v2_64, cublas_api.h).
 func Isamax64(handle Handle, n int64, x *float32, incx int64, result *int64) error {
 	sym, err := procIsamax64.Addr()
 	if err != nil {
@@ -1898,7 +2086,10 @@ func Isamax64(handle Handle, n int64, x *float32, incx int64, result *int64) err
 	return ffiimpl.Error(procIsamax64, Status(r))
 }
 
-// Idamax wraps cublasIdamax (symbol cublasIdamax_v2, cublas_api.h).
+// Idamax finds the first index of an element of x of the largest magnitude
+// (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
+//
+// It wraps cublasIdamax (symbol cublasIdamax_v2, cublas_api.h).
 func Idamax(handle Handle, n int32, x *float64, incx int32, result *int32) error {
 	sym, err := procIdamax.Addr()
 	if err != nil {
@@ -1910,7 +2101,10 @@ func Idamax(handle Handle, n int32, x *float64, incx int32, result *int32) error
 	return ffiimpl.Error(procIdamax, Status(r))
 }
 
-// Idamax64 wraps cublasIdamax_64 (symbol cublasIdamax_v2_64, cublas_api.h).
+// Idamax64 finds the first index of an element of x of the largest magnitude
+// (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
+//
+// It wraps cublasIdamax_64 (symbol cublasIdamax_v2_64, cublas_api.h).
 func Idamax64(handle Handle, n int64, x *float64, incx int64, result *int64) error {
 	sym, err := procIdamax64.Addr()
 	if err != nil {
@@ -1922,7 +2116,10 @@ func Idamax64(handle Handle, n int64, x *float64, incx int64, result *int64) err
 	return ffiimpl.Error(procIdamax64, Status(r))
 }
 
-// Icamax wraps cublasIcamax (symbol cublasIcamax_v2, cublas_api.h).
+// Icamax finds the first index of an element of x of the largest magnitude
+// (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
+//
+// It wraps cublasIcamax (symbol cublasIcamax_v2, cublas_api.h).
 func Icamax(handle Handle, n int32, x *cudart.Complex, incx int32, result *int32) error {
 	sym, err := procIcamax.Addr()
 	if err != nil {
@@ -1934,7 +2131,10 @@ func Icamax(handle Handle, n int32, x *cudart.Complex, incx int32, result *int32
 	return ffiimpl.Error(procIcamax, Status(r))
 }
 
-// Icamax64 wraps cublasIcamax_64 (symbol cublasIcamax_v2_64, cublas_api.h).
+// Icamax64 finds the first index of an element of x of the largest magnitude
+// (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
+//
+// It wraps cublasIcamax_64 (symbol cublasIcamax_v2_64, cublas_api.h).
 func Icamax64(handle Handle, n int64, x *cudart.Complex, incx int64, result *int64) error {
 	sym, err := procIcamax64.Addr()
 	if err != nil {
@@ -1946,7 +2146,10 @@ func Icamax64(handle Handle, n int64, x *cudart.Complex, incx int64, result *int
 	return ffiimpl.Error(procIcamax64, Status(r))
 }
 
-// Izamax wraps cublasIzamax (symbol cublasIzamax_v2, cublas_api.h).
+// Izamax finds the first index of an element of x of the largest magnitude
+// (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
+//
+// It wraps cublasIzamax (symbol cublasIzamax_v2, cublas_api.h).
 func Izamax(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, result *int32) error {
 	sym, err := procIzamax.Addr()
 	if err != nil {
@@ -1958,7 +2161,10 @@ func Izamax(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, result 
 	return ffiimpl.Error(procIzamax, Status(r))
 }
 
-// Izamax64 wraps cublasIzamax_64 (symbol cublasIzamax_v2_64, cublas_api.h).
+// Izamax64 finds the first index of an element of x of the largest magnitude
+// (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
+//
+// It wraps cublasIzamax_64 (symbol cublasIzamax_v2_64, cublas_api.h).
 func Izamax64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, result *int64) error {
 	sym, err := procIzamax64.Addr()
 	if err != nil {
@@ -1970,7 +2176,10 @@ func Izamax64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, resul
 	return ffiimpl.Error(procIzamax64, Status(r))
 }
 
-// IamaxEx wraps cublasIamaxEx (symbol cublasIamaxEx, cublas_api.h).
+// IamaxEx finds the first index of an element of x of the largest magnitude,
+// counted from 1, x of the data type given.
+//
+// It wraps cublasIamaxEx (symbol cublasIamaxEx, cublas_api.h).
 func IamaxEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, result *int32) error {
 	sym, err := procIamaxEx.Addr()
 	if err != nil {
@@ -1982,7 +2191,10 @@ func IamaxEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, in
 	return ffiimpl.Error(procIamaxEx, Status(r))
 }
 
-// IamaxEx64 wraps cublasIamaxEx_64 (symbol cublasIamaxEx_64, cublas_api.h).
+// IamaxEx64 finds the first index of an element of x of the largest magnitude,
+// counted from 1, x of the data type given.
+//
+// It wraps cublasIamaxEx_64 (symbol cublasIamaxEx_64, cublas_api.h).
 func IamaxEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, result *int64) error {
 	sym, err := procIamaxEx64.Addr()
 	if err != nil {
@@ -1994,7 +2206,10 @@ func IamaxEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, 
 	return ffiimpl.Error(procIamaxEx64, Status(r))
 }
 
-// Isamin wraps cublasIsamin (symbol cublasIsamin_v2, cublas_api.h).
+// Isamin finds the first index of an element of x of the smallest magnitude
+// (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
+//
+// It wraps cublasIsamin (symbol cublasIsamin_v2, cublas_api.h).
 func Isamin(handle Handle, n int32, x *float32, incx int32, result *int32) error {
 	sym, err := procIsamin.Addr()
 	if err != nil {
@@ -2006,7 +2221,10 @@ func Isamin(handle Handle, n int32, x *float32, incx int32, result *int32) error
 	return ffiimpl.Error(procIsamin, Status(r))
 }
 
-// Isamin64 wraps cublasIsamin_64 (symbol cublasIsamin_v2_64, cublas_api.h).
+// Isamin64 finds the first index of an element of x of the smallest magnitude
+// (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
+//
+// It wraps cublasIsamin_64 (symbol cublasIsamin_v2_64, cublas_api.h).
 func Isamin64(handle Handle, n int64, x *float32, incx int64, result *int64) error {
 	sym, err := procIsamin64.Addr()
 	if err != nil {
@@ -2018,7 +2236,10 @@ func Isamin64(handle Handle, n int64, x *float32, incx int64, result *int64) err
 	return ffiimpl.Error(procIsamin64, Status(r))
 }
 
-// Idamin wraps cublasIdamin (symbol cublasIdamin_v2, cublas_api.h).
+// Idamin finds the first index of an element of x of the smallest magnitude
+// (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
+//
+// It wraps cublasIdamin (symbol cublasIdamin_v2, cublas_api.h).
 func Idamin(handle Handle, n int32, x *float64, incx int32, result *int32) error {
 	sym, err := procIdamin.Addr()
 	if err != nil {
@@ -2030,7 +2251,10 @@ func Idamin(handle Handle, n int32, x *float64, incx int32, result *int32) error
 	return ffiimpl.Error(procIdamin, Status(r))
 }
 
-// Idamin64 wraps cublasIdamin_64 (symbol cublasIdamin_v2_64, cublas_api.h).
+// Idamin64 finds the first index of an element of x of the smallest magnitude
+// (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
+//
+// It wraps cublasIdamin_64 (symbol cublasIdamin_v2_64, cublas_api.h).
 func Idamin64(handle Handle, n int64, x *float64, incx int64, result *int64) error {
 	sym, err := procIdamin64.Addr()
 	if err != nil {
@@ -2042,7 +2266,10 @@ func Idamin64(handle Handle, n int64, x *float64, incx int64, result *int64) err
 	return ffiimpl.Error(procIdamin64, Status(r))
 }
 
-// Icamin wraps cublasIcamin (symbol cublasIcamin_v2, cublas_api.h).
+// Icamin finds the first index of an element of x of the smallest magnitude
+// (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
+//
+// It wraps cublasIcamin (symbol cublasIcamin_v2, cublas_api.h).
 func Icamin(handle Handle, n int32, x *cudart.Complex, incx int32, result *int32) error {
 	sym, err := procIcamin.Addr()
 	if err != nil {
@@ -2054,7 +2281,10 @@ func Icamin(handle Handle, n int32, x *cudart.Complex, incx int32, result *int32
 	return ffiimpl.Error(procIcamin, Status(r))
 }
 
-// Icamin64 wraps cublasIcamin_64 (symbol cublasIcamin_v2_64, cublas_api.h).
+// Icamin64 finds the first index of an element of x of the smallest magnitude
+// (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
+//
+// It wraps cublasIcamin_64 (symbol cublasIcamin_v2_64, cublas_api.h).
 func Icamin64(handle Handle, n int64, x *cudart.Complex, incx int64, result *int64) error {
 	sym, err := procIcamin64.Addr()
 	if err != nil {
@@ -2066,7 +2296,10 @@ func Icamin64(handle Handle, n int64, x *cudart.Complex, incx int64, result *int
 	return ffiimpl.Error(procIcamin64, Status(r))
 }
 
-// Izamin wraps cublasIzamin (symbol cublasIzamin_v2, cublas_api.h).
+// Izamin finds the first index of an element of x of the smallest magnitude
+// (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
+//
+// It wraps cublasIzamin (symbol cublasIzamin_v2, cublas_api.h).
 func Izamin(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, result *int32) error {
 	sym, err := procIzamin.Addr()
 	if err != nil {
@@ -2078,7 +2311,10 @@ func Izamin(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, result 
 	return ffiimpl.Error(procIzamin, Status(r))
 }
 
-// Izamin64 wraps cublasIzamin_64 (symbol cublasIzamin_v2_64, cublas_api.h).
+// Izamin64 finds the first index of an element of x of the smallest magnitude
+// (|x[i]|, |Re|+|Im| for a complex x), counted from 1.
+//
+// It wraps cublasIzamin_64 (symbol cublasIzamin_v2_64, cublas_api.h).
 func Izamin64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, result *int64) error {
 	sym, err := procIzamin64.Addr()
 	if err != nil {
@@ -2090,7 +2326,10 @@ func Izamin64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, resul
 	return ffiimpl.Error(procIzamin64, Status(r))
 }
 
-// IaminEx wraps cublasIaminEx (symbol cublasIaminEx, cublas_api.h).
+// IaminEx finds the first index of an element of x of the smallest magnitude,
+// counted from 1, x of the data type given.
+//
+// It wraps cublasIaminEx (symbol cublasIaminEx, cublas_api.h).
 func IaminEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, result *int32) error {
 	sym, err := procIaminEx.Addr()
 	if err != nil {
@@ -2102,7 +2341,10 @@ func IaminEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, in
 	return ffiimpl.Error(procIaminEx, Status(r))
 }
 
-// IaminEx64 wraps cublasIaminEx_64 (symbol cublasIaminEx_64, cublas_api.h).
+// IaminEx64 finds the first index of an element of x of the smallest magnitude,
+// counted from 1, x of the data type given.
+//
+// It wraps cublasIaminEx_64 (symbol cublasIaminEx_64, cublas_api.h).
 func IaminEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, result *int64) error {
 	sym, err := procIaminEx64.Addr()
 	if err != nil {
@@ -2114,7 +2356,10 @@ func IaminEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, 
 	return ffiimpl.Error(procIaminEx64, Status(r))
 }
 
-// AsumEx wraps cublasAsumEx (symbol cublasAsumEx, cublas_api.h).
+// AsumEx computes result = sum of |x[i]| (|Re|+|Im| for a complex x), x and
+// result of the data types given.
+//
+// It wraps cublasAsumEx (symbol cublasAsumEx, cublas_api.h).
 func AsumEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, result unsafe.Pointer, resultType, executiontype cudart.DataType) error {
 	sym, err := procAsumEx.Addr()
 	if err != nil {
@@ -2138,7 +2383,10 @@ func AsumEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, inc
 	return ffiimpl.Error(procAsumEx, Status(frame.Ret()))
 }
 
-// AsumEx64 wraps cublasAsumEx_64 (symbol cublasAsumEx_64, cublas_api.h).
+// AsumEx64 computes result = sum of |x[i]| (|Re|+|Im| for a complex x), x and
+// result of the data types given.
+//
+// It wraps cublasAsumEx_64 (symbol cublasAsumEx_64, cublas_api.h).
 func AsumEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, result unsafe.Pointer, resultType, executiontype cudart.DataType) error {
 	sym, err := procAsumEx64.Addr()
 	if err != nil {
@@ -2162,7 +2410,9 @@ func AsumEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, i
 	return ffiimpl.Error(procAsumEx64, Status(frame.Ret()))
 }
 
-// Sasum wraps cublasSasum (symbol cublasSasum_v2, cublas_api.h).
+// Sasum computes result = sum of |x[i]| (|Re|+|Im| for a complex x).
+//
+// It wraps cublasSasum (symbol cublasSasum_v2, cublas_api.h).
 func Sasum(handle Handle, n int32, x *float32, incx int32, result *float32) error {
 	sym, err := procSasum.Addr()
 	if err != nil {
@@ -2174,7 +2424,9 @@ func Sasum(handle Handle, n int32, x *float32, incx int32, result *float32) erro
 	return ffiimpl.Error(procSasum, Status(r))
 }
 
-// Sasum64 wraps cublasSasum_64 (symbol cublasSasum_v2_64, cublas_api.h).
+// Sasum64 computes result = sum of |x[i]| (|Re|+|Im| for a complex x).
+//
+// It wraps cublasSasum_64 (symbol cublasSasum_v2_64, cublas_api.h).
 func Sasum64(handle Handle, n int64, x *float32, incx int64, result *float32) error {
 	sym, err := procSasum64.Addr()
 	if err != nil {
@@ -2186,7 +2438,9 @@ func Sasum64(handle Handle, n int64, x *float32, incx int64, result *float32) er
 	return ffiimpl.Error(procSasum64, Status(r))
 }
 
-// Dasum wraps cublasDasum (symbol cublasDasum_v2, cublas_api.h).
+// Dasum computes result = sum of |x[i]| (|Re|+|Im| for a complex x).
+//
+// It wraps cublasDasum (symbol cublasDasum_v2, cublas_api.h).
 func Dasum(handle Handle, n int32, x *float64, incx int32, result *float64) error {
 	sym, err := procDasum.Addr()
 	if err != nil {
@@ -2198,7 +2452,9 @@ func Dasum(handle Handle, n int32, x *float64, incx int32, result *float64) erro
 	return ffiimpl.Error(procDasum, Status(r))
 }
 
-// Dasum64 wraps cublasDasum_64 (symbol cublasDasum_v2_64, cublas_api.h).
+// Dasum64 computes result = sum of |x[i]| (|Re|+|Im| for a complex x).
+//
+// It wraps cublasDasum_64 (symbol cublasDasum_v2_64, cublas_api.h).
 func Dasum64(handle Handle, n int64, x *float64, incx int64, result *float64) error {
 	sym, err := procDasum64.Addr()
 	if err != nil {
@@ -2210,7 +2466,9 @@ func Dasum64(handle Handle, n int64, x *float64, incx int64, result *float64) er
 	return ffiimpl.Error(procDasum64, Status(r))
 }
 
-// Scasum wraps cublasScasum (symbol cublasScasum_v2, cublas_api.h).
+// Scasum computes result = sum of |x[i]| (|Re|+|Im| for a complex x).
+//
+// It wraps cublasScasum (symbol cublasScasum_v2, cublas_api.h).
 func Scasum(handle Handle, n int32, x *cudart.Complex, incx int32, result *float32) error {
 	sym, err := procScasum.Addr()
 	if err != nil {
@@ -2222,7 +2480,9 @@ func Scasum(handle Handle, n int32, x *cudart.Complex, incx int32, result *float
 	return ffiimpl.Error(procScasum, Status(r))
 }
 
-// Scasum64 wraps cublasScasum_64 (symbol cublasScasum_v2_64, cublas_api.h).
+// Scasum64 computes result = sum of |x[i]| (|Re|+|Im| for a complex x).
+//
+// It wraps cublasScasum_64 (symbol cublasScasum_v2_64, cublas_api.h).
 func Scasum64(handle Handle, n int64, x *cudart.Complex, incx int64, result *float32) error {
 	sym, err := procScasum64.Addr()
 	if err != nil {
@@ -2234,7 +2494,9 @@ func Scasum64(handle Handle, n int64, x *cudart.Complex, incx int64, result *flo
 	return ffiimpl.Error(procScasum64, Status(r))
 }
 
-// Dzasum wraps cublasDzasum (symbol cublasDzasum_v2, cublas_api.h).
+// Dzasum computes result = sum of |x[i]| (|Re|+|Im| for a complex x).
+//
+// It wraps cublasDzasum (symbol cublasDzasum_v2, cublas_api.h).
 func Dzasum(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, result *float64) error {
 	sym, err := procDzasum.Addr()
 	if err != nil {
@@ -2246,7 +2508,9 @@ func Dzasum(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, result 
 	return ffiimpl.Error(procDzasum, Status(r))
 }
 
-// Dzasum64 wraps cublasDzasum_64 (symbol cublasDzasum_v2_64, cublas_api.h).
+// Dzasum64 computes result = sum of |x[i]| (|Re|+|Im| for a complex x).
+//
+// It wraps cublasDzasum_64 (symbol cublasDzasum_v2_64, cublas_api.h).
 func Dzasum64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, result *float64) error {
 	sym, err := procDzasum64.Addr()
 	if err != nil {
@@ -2258,7 +2522,9 @@ func Dzasum64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, resul
 	return ffiimpl.Error(procDzasum64, Status(r))
 }
 
-// Srot wraps cublasSrot (symbol cublasSrot_v2, cublas_api.h).
+// Srot applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
+//
+// It wraps cublasSrot (symbol cublasSrot_v2, cublas_api.h).
 func Srot(handle Handle, n int32, x *float32, incx int32, y *float32, incy int32, c, s *float32) error {
 	sym, err := procSrot.Addr()
 	if err != nil {
@@ -2284,7 +2550,9 @@ func Srot(handle Handle, n int32, x *float32, incx int32, y *float32, incy int32
 	return ffiimpl.Error(procSrot, Status(frame.Ret()))
 }
 
-// Srot64 wraps cublasSrot_64 (symbol cublasSrot_v2_64, cublas_api.h).
+// Srot64 applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
+//
+// It wraps cublasSrot_64 (symbol cublasSrot_v2_64, cublas_api.h).
 func Srot64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64, c, s *float32) error {
 	sym, err := procSrot64.Addr()
 	if err != nil {
@@ -2310,7 +2578,9 @@ func Srot64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int
 	return ffiimpl.Error(procSrot64, Status(frame.Ret()))
 }
 
-// Drot wraps cublasDrot (symbol cublasDrot_v2, cublas_api.h).
+// Drot applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
+//
+// It wraps cublasDrot (symbol cublasDrot_v2, cublas_api.h).
 func Drot(handle Handle, n int32, x *float64, incx int32, y *float64, incy int32, c, s *float64) error {
 	sym, err := procDrot.Addr()
 	if err != nil {
@@ -2336,7 +2606,9 @@ func Drot(handle Handle, n int32, x *float64, incx int32, y *float64, incy int32
 	return ffiimpl.Error(procDrot, Status(frame.Ret()))
 }
 
-// Drot64 wraps cublasDrot_64 (symbol cublasDrot_v2_64, cublas_api.h).
+// Drot64 applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
+//
+// It wraps cublasDrot_64 (symbol cublasDrot_v2_64, cublas_api.h).
 func Drot64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64, c, s *float64) error {
 	sym, err := procDrot64.Addr()
 	if err != nil {
@@ -2362,7 +2634,9 @@ func Drot64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int
 	return ffiimpl.Error(procDrot64, Status(frame.Ret()))
 }
 
-// Crot wraps cublasCrot (symbol cublasCrot_v2, cublas_api.h).
+// Crot applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
+//
+// It wraps cublasCrot (symbol cublasCrot_v2, cublas_api.h).
 func Crot(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, c *float32, s *cudart.Complex) error {
 	sym, err := procCrot.Addr()
 	if err != nil {
@@ -2388,7 +2662,9 @@ func Crot(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Compl
 	return ffiimpl.Error(procCrot, Status(frame.Ret()))
 }
 
-// Crot64 wraps cublasCrot_64 (symbol cublasCrot_v2_64, cublas_api.h).
+// Crot64 applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
+//
+// It wraps cublasCrot_64 (symbol cublasCrot_v2_64, cublas_api.h).
 func Crot64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, c *float32, s *cudart.Complex) error {
 	sym, err := procCrot64.Addr()
 	if err != nil {
@@ -2414,7 +2690,9 @@ func Crot64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Com
 	return ffiimpl.Error(procCrot64, Status(frame.Ret()))
 }
 
-// Csrot wraps cublasCsrot (symbol cublasCsrot_v2, cublas_api.h).
+// Csrot applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
+//
+// It wraps cublasCsrot (symbol cublasCsrot_v2, cublas_api.h).
 func Csrot(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, c, s *float32) error {
 	sym, err := procCsrot.Addr()
 	if err != nil {
@@ -2440,7 +2718,9 @@ func Csrot(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Comp
 	return ffiimpl.Error(procCsrot, Status(frame.Ret()))
 }
 
-// Csrot64 wraps cublasCsrot_64 (symbol cublasCsrot_v2_64, cublas_api.h).
+// Csrot64 applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
+//
+// It wraps cublasCsrot_64 (symbol cublasCsrot_v2_64, cublas_api.h).
 func Csrot64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, c, s *float32) error {
 	sym, err := procCsrot64.Addr()
 	if err != nil {
@@ -2466,7 +2746,9 @@ func Csrot64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Co
 	return ffiimpl.Error(procCsrot64, Status(frame.Ret()))
 }
 
-// Zrot wraps cublasZrot (symbol cublasZrot_v2, cublas_api.h).
+// Zrot applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
+//
+// It wraps cublasZrot (symbol cublasZrot_v2, cublas_api.h).
 func Zrot(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, c *float64, s *cudart.DoubleComplex) error {
 	sym, err := procZrot.Addr()
 	if err != nil {
@@ -2492,7 +2774,9 @@ func Zrot(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart
 	return ffiimpl.Error(procZrot, Status(frame.Ret()))
 }
 
-// Zrot64 wraps cublasZrot_64 (symbol cublasZrot_v2_64, cublas_api.h).
+// Zrot64 applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
+//
+// It wraps cublasZrot_64 (symbol cublasZrot_v2_64, cublas_api.h).
 func Zrot64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, c *float64, s *cudart.DoubleComplex) error {
 	sym, err := procZrot64.Addr()
 	if err != nil {
@@ -2518,7 +2802,9 @@ func Zrot64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cuda
 	return ffiimpl.Error(procZrot64, Status(frame.Ret()))
 }
 
-// Zdrot wraps cublasZdrot (symbol cublasZdrot_v2, cublas_api.h).
+// Zdrot applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
+//
+// It wraps cublasZdrot (symbol cublasZdrot_v2, cublas_api.h).
 func Zdrot(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, c, s *float64) error {
 	sym, err := procZdrot.Addr()
 	if err != nil {
@@ -2544,7 +2830,9 @@ func Zdrot(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudar
 	return ffiimpl.Error(procZdrot, Status(frame.Ret()))
 }
 
-// Zdrot64 wraps cublasZdrot_64 (symbol cublasZdrot_v2_64, cublas_api.h).
+// Zdrot64 applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]).
+//
+// It wraps cublasZdrot_64 (symbol cublasZdrot_v2_64, cublas_api.h).
 func Zdrot64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, c, s *float64) error {
 	sym, err := procZdrot64.Addr()
 	if err != nil {
@@ -2570,7 +2858,10 @@ func Zdrot64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cud
 	return ffiimpl.Error(procZdrot64, Status(frame.Ret()))
 }
 
-// RotEx wraps cublasRotEx (symbol cublasRotEx, cublas_api.h).
+// RotEx applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]), of
+// the data types given.
+//
+// It wraps cublasRotEx (symbol cublasRotEx, cublas_api.h).
 func RotEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, y unsafe.Pointer, yType cudart.DataType, incy int32, c, s unsafe.Pointer, csType, executiontype cudart.DataType) error {
 	sym, err := procRotEx.Addr()
 	if err != nil {
@@ -2600,7 +2891,10 @@ func RotEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx
 	return ffiimpl.Error(procRotEx, Status(frame.Ret()))
 }
 
-// RotEx64 wraps cublasRotEx_64 (symbol cublasRotEx_64, cublas_api.h).
+// RotEx64 applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]), of
+// the data types given.
+//
+// It wraps cublasRotEx_64 (symbol cublasRotEx_64, cublas_api.h).
 func RotEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, y unsafe.Pointer, yType cudart.DataType, incy int64, c, s unsafe.Pointer, csType, executiontype cudart.DataType) error {
 	sym, err := procRotEx64.Addr()
 	if err != nil {
@@ -2630,7 +2924,10 @@ func RotEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, in
 	return ffiimpl.Error(procRotEx64, Status(frame.Ret()))
 }
 
-// Srotg wraps cublasSrotg (symbol cublasSrotg_v2, cublas_api.h).
+// Srotg constructs the Givens rotation (c, s) that zeroes b in (a, b), a
+// becoming r.
+//
+// It wraps cublasSrotg (symbol cublasSrotg_v2, cublas_api.h).
 func Srotg(handle Handle, a, b, c, s *float32) error {
 	sym, err := procSrotg.Addr()
 	if err != nil {
@@ -2644,7 +2941,10 @@ func Srotg(handle Handle, a, b, c, s *float32) error {
 	return ffiimpl.Error(procSrotg, Status(r))
 }
 
-// Drotg wraps cublasDrotg (symbol cublasDrotg_v2, cublas_api.h).
+// Drotg constructs the Givens rotation (c, s) that zeroes b in (a, b), a
+// becoming r.
+//
+// It wraps cublasDrotg (symbol cublasDrotg_v2, cublas_api.h).
 func Drotg(handle Handle, a, b, c, s *float64) error {
 	sym, err := procDrotg.Addr()
 	if err != nil {
@@ -2658,7 +2958,10 @@ func Drotg(handle Handle, a, b, c, s *float64) error {
 	return ffiimpl.Error(procDrotg, Status(r))
 }
 
-// Crotg wraps cublasCrotg (symbol cublasCrotg_v2, cublas_api.h).
+// Crotg constructs the Givens rotation (c, s) that zeroes b in (a, b), a
+// becoming r.
+//
+// It wraps cublasCrotg (symbol cublasCrotg_v2, cublas_api.h).
 func Crotg(handle Handle, a, b *cudart.Complex, c *float32, s *cudart.Complex) error {
 	sym, err := procCrotg.Addr()
 	if err != nil {
@@ -2672,7 +2975,10 @@ func Crotg(handle Handle, a, b *cudart.Complex, c *float32, s *cudart.Complex) e
 	return ffiimpl.Error(procCrotg, Status(r))
 }
 
-// Zrotg wraps cublasZrotg (symbol cublasZrotg_v2, cublas_api.h).
+// Zrotg constructs the Givens rotation (c, s) that zeroes b in (a, b), a
+// becoming r.
+//
+// It wraps cublasZrotg (symbol cublasZrotg_v2, cublas_api.h).
 func Zrotg(handle Handle, a, b *cudart.DoubleComplex, c *float64, s *cudart.DoubleComplex) error {
 	sym, err := procZrotg.Addr()
 	if err != nil {
@@ -2686,7 +2992,10 @@ func Zrotg(handle Handle, a, b *cudart.DoubleComplex, c *float64, s *cudart.Doub
 	return ffiimpl.Error(procZrotg, Status(r))
 }
 
-// RotgEx wraps cublasRotgEx (symbol cublasRotgEx, cublas_api.h).
+// RotgEx constructs the Givens rotation (c, s) that zeroes b in (a, b), of the
+// data types given.
+//
+// It wraps cublasRotgEx (symbol cublasRotgEx, cublas_api.h).
 func RotgEx(handle Handle, a, b unsafe.Pointer, abType cudart.DataType, c, s unsafe.Pointer, csType, executiontype cudart.DataType) error {
 	sym, err := procRotgEx.Addr()
 	if err != nil {
@@ -2712,7 +3021,10 @@ func RotgEx(handle Handle, a, b unsafe.Pointer, abType cudart.DataType, c, s uns
 	return ffiimpl.Error(procRotgEx, Status(frame.Ret()))
 }
 
-// Srotm wraps cublasSrotm (symbol cublasSrotm_v2, cublas_api.h).
+// Srotm applies the modified Givens transformation H (param) to the pairs
+// (x[i], y[i]).
+//
+// It wraps cublasSrotm (symbol cublasSrotm_v2, cublas_api.h).
 func Srotm(handle Handle, n int32, x *float32, incx int32, y *float32, incy int32, param *float32) error {
 	sym, err := procSrotm.Addr()
 	if err != nil {
@@ -2736,7 +3048,10 @@ func Srotm(handle Handle, n int32, x *float32, incx int32, y *float32, incy int3
 	return ffiimpl.Error(procSrotm, Status(frame.Ret()))
 }
 
-// Srotm64 wraps cublasSrotm_64 (symbol cublasSrotm_v2_64, cublas_api.h).
+// Srotm64 applies the modified Givens transformation H (param) to the pairs
+// (x[i], y[i]).
+//
+// It wraps cublasSrotm_64 (symbol cublasSrotm_v2_64, cublas_api.h).
 func Srotm64(handle Handle, n int64, x *float32, incx int64, y *float32, incy int64, param *float32) error {
 	sym, err := procSrotm64.Addr()
 	if err != nil {
@@ -2760,7 +3075,10 @@ func Srotm64(handle Handle, n int64, x *float32, incx int64, y *float32, incy in
 	return ffiimpl.Error(procSrotm64, Status(frame.Ret()))
 }
 
-// Drotm wraps cublasDrotm (symbol cublasDrotm_v2, cublas_api.h).
+// Drotm applies the modified Givens transformation H (param) to the pairs
+// (x[i], y[i]).
+//
+// It wraps cublasDrotm (symbol cublasDrotm_v2, cublas_api.h).
 func Drotm(handle Handle, n int32, x *float64, incx int32, y *float64, incy int32, param *float64) error {
 	sym, err := procDrotm.Addr()
 	if err != nil {
@@ -2784,7 +3102,10 @@ func Drotm(handle Handle, n int32, x *float64, incx int32, y *float64, incy int3
 	return ffiimpl.Error(procDrotm, Status(frame.Ret()))
 }
 
-// Drotm64 wraps cublasDrotm_64 (symbol cublasDrotm_v2_64, cublas_api.h).
+// Drotm64 applies the modified Givens transformation H (param) to the pairs
+// (x[i], y[i]).
+//
+// It wraps cublasDrotm_64 (symbol cublasDrotm_v2_64, cublas_api.h).
 func Drotm64(handle Handle, n int64, x *float64, incx int64, y *float64, incy int64, param *float64) error {
 	sym, err := procDrotm64.Addr()
 	if err != nil {
@@ -2808,7 +3129,10 @@ func Drotm64(handle Handle, n int64, x *float64, incx int64, y *float64, incy in
 	return ffiimpl.Error(procDrotm64, Status(frame.Ret()))
 }
 
-// RotmEx wraps cublasRotmEx (symbol cublasRotmEx, cublas_api.h).
+// RotmEx applies the modified Givens transformation H (param) to the pairs
+// (x[i], y[i]), of the data types given.
+//
+// It wraps cublasRotmEx (symbol cublasRotmEx, cublas_api.h).
 func RotmEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, incx int32, y unsafe.Pointer, yType cudart.DataType, incy int32, param unsafe.Pointer, paramType, executiontype cudart.DataType) error {
 	sym, err := procRotmEx.Addr()
 	if err != nil {
@@ -2836,7 +3160,10 @@ func RotmEx(handle Handle, n int32, x unsafe.Pointer, xType cudart.DataType, inc
 	return ffiimpl.Error(procRotmEx, Status(frame.Ret()))
 }
 
-// RotmEx64 wraps cublasRotmEx_64 (symbol cublasRotmEx_64, cublas_api.h).
+// RotmEx64 applies the modified Givens transformation H (param) to the pairs
+// (x[i], y[i]), of the data types given.
+//
+// It wraps cublasRotmEx_64 (symbol cublasRotmEx_64, cublas_api.h).
 func RotmEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, incx int64, y unsafe.Pointer, yType cudart.DataType, incy int64, param unsafe.Pointer, paramType, executiontype cudart.DataType) error {
 	sym, err := procRotmEx64.Addr()
 	if err != nil {
@@ -2864,7 +3191,10 @@ func RotmEx64(handle Handle, n int64, x unsafe.Pointer, xType cudart.DataType, i
 	return ffiimpl.Error(procRotmEx64, Status(frame.Ret()))
 }
 
-// Srotmg wraps cublasSrotmg (symbol cublasSrotmg_v2, cublas_api.h).
+// Srotmg constructs the modified Givens transformation H (param) that zeroes
+// the second component of (sqrt(d1)*x1, sqrt(d2)*y1).
+//
+// It wraps cublasSrotmg (symbol cublasSrotmg_v2, cublas_api.h).
 func Srotmg(handle Handle, d1, d2, x1, y1, param *float32) error {
 	sym, err := procSrotmg.Addr()
 	if err != nil {
@@ -2879,7 +3209,10 @@ func Srotmg(handle Handle, d1, d2, x1, y1, param *float32) error {
 	return ffiimpl.Error(procSrotmg, Status(r))
 }
 
-// Drotmg wraps cublasDrotmg (symbol cublasDrotmg_v2, cublas_api.h).
+// Drotmg constructs the modified Givens transformation H (param) that zeroes
+// the second component of (sqrt(d1)*x1, sqrt(d2)*y1).
+//
+// It wraps cublasDrotmg (symbol cublasDrotmg_v2, cublas_api.h).
 func Drotmg(handle Handle, d1, d2, x1, y1, param *float64) error {
 	sym, err := procDrotmg.Addr()
 	if err != nil {
@@ -2894,7 +3227,10 @@ func Drotmg(handle Handle, d1, d2, x1, y1, param *float64) error {
 	return ffiimpl.Error(procDrotmg, Status(r))
 }
 
-// RotmgEx wraps cublasRotmgEx (symbol cublasRotmgEx, cublas_api.h).
+// RotmgEx constructs the modified Givens transformation H (param) that zeroes
+// the second component of (sqrt(d1)*x1, sqrt(d2)*y1), of the data types given.
+//
+// It wraps cublasRotmgEx (symbol cublasRotmgEx, cublas_api.h).
 func RotmgEx(handle Handle, d1 unsafe.Pointer, d1Type cudart.DataType, d2 unsafe.Pointer, d2Type cudart.DataType, x1 unsafe.Pointer, x1Type cudart.DataType, y1 unsafe.Pointer, y1Type cudart.DataType, param unsafe.Pointer, paramType, executiontype cudart.DataType) error {
 	sym, err := procRotmgEx.Addr()
 	if err != nil {
@@ -2925,7 +3261,9 @@ func RotmgEx(handle Handle, d1 unsafe.Pointer, d1Type cudart.DataType, d2 unsafe
 	return ffiimpl.Error(procRotmgEx, Status(frame.Ret()))
 }
 
-// Sgemv wraps cublasSgemv (symbol cublasSgemv_v2, cublas_api.h).
+// Sgemv computes y = alpha*op(A)*x + beta*y for an m×n matrix A.
+//
+// It wraps cublasSgemv (symbol cublasSgemv_v2, cublas_api.h).
 func Sgemv(handle Handle, trans Operation, m, n int32, alpha, a *float32, lda int32, x *float32, incx int32, beta, y *float32, incy int32) error {
 	sym, err := procSgemv.Addr()
 	if err != nil {
@@ -2956,7 +3294,9 @@ func Sgemv(handle Handle, trans Operation, m, n int32, alpha, a *float32, lda in
 	return ffiimpl.Error(procSgemv, Status(frame.Ret()))
 }
 
-// Sgemv64 wraps cublasSgemv_64 (symbol cublasSgemv_v2_64, cublas_api.h).
+// Sgemv64 computes y = alpha*op(A)*x + beta*y for an m×n matrix A.
+//
+// It wraps cublasSgemv_64 (symbol cublasSgemv_v2_64, cublas_api.h).
 func Sgemv64(handle Handle, trans Operation, m, n int64, alpha, a *float32, lda int64, x *float32, incx int64, beta, y *float32, incy int64) error {
 	sym, err := procSgemv64.Addr()
 	if err != nil {
@@ -2987,7 +3327,9 @@ func Sgemv64(handle Handle, trans Operation, m, n int64, alpha, a *float32, lda 
 	return ffiimpl.Error(procSgemv64, Status(frame.Ret()))
 }
 
-// Dgemv wraps cublasDgemv (symbol cublasDgemv_v2, cublas_api.h).
+// Dgemv computes y = alpha*op(A)*x + beta*y for an m×n matrix A.
+//
+// It wraps cublasDgemv (symbol cublasDgemv_v2, cublas_api.h).
 func Dgemv(handle Handle, trans Operation, m, n int32, alpha, a *float64, lda int32, x *float64, incx int32, beta, y *float64, incy int32) error {
 	sym, err := procDgemv.Addr()
 	if err != nil {
@@ -3018,7 +3360,9 @@ func Dgemv(handle Handle, trans Operation, m, n int32, alpha, a *float64, lda in
 	return ffiimpl.Error(procDgemv, Status(frame.Ret()))
 }
 
-// Dgemv64 wraps cublasDgemv_64 (symbol cublasDgemv_v2_64, cublas_api.h).
+// Dgemv64 computes y = alpha*op(A)*x + beta*y for an m×n matrix A.
+//
+// It wraps cublasDgemv_64 (symbol cublasDgemv_v2_64, cublas_api.h).
 func Dgemv64(handle Handle, trans Operation, m, n int64, alpha, a *float64, lda int64, x *float64, incx int64, beta, y *float64, incy int64) error {
 	sym, err := procDgemv64.Addr()
 	if err != nil {
@@ -3049,7 +3393,9 @@ func Dgemv64(handle Handle, trans Operation, m, n int64, alpha, a *float64, lda 
 	return ffiimpl.Error(procDgemv64, Status(frame.Ret()))
 }
 
-// Cgemv wraps cublasCgemv (symbol cublasCgemv_v2, cublas_api.h).
+// Cgemv computes y = alpha*op(A)*x + beta*y for an m×n matrix A.
+//
+// It wraps cublasCgemv (symbol cublasCgemv_v2, cublas_api.h).
 func Cgemv(handle Handle, trans Operation, m, n int32, alpha, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, beta, y *cudart.Complex, incy int32) error {
 	sym, err := procCgemv.Addr()
 	if err != nil {
@@ -3080,7 +3426,9 @@ func Cgemv(handle Handle, trans Operation, m, n int32, alpha, a *cudart.Complex,
 	return ffiimpl.Error(procCgemv, Status(frame.Ret()))
 }
 
-// Cgemv64 wraps cublasCgemv_64 (symbol cublasCgemv_v2_64, cublas_api.h).
+// Cgemv64 computes y = alpha*op(A)*x + beta*y for an m×n matrix A.
+//
+// It wraps cublasCgemv_64 (symbol cublasCgemv_v2_64, cublas_api.h).
 func Cgemv64(handle Handle, trans Operation, m, n int64, alpha, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, beta, y *cudart.Complex, incy int64) error {
 	sym, err := procCgemv64.Addr()
 	if err != nil {
@@ -3111,7 +3459,9 @@ func Cgemv64(handle Handle, trans Operation, m, n int64, alpha, a *cudart.Comple
 	return ffiimpl.Error(procCgemv64, Status(frame.Ret()))
 }
 
-// Zgemv wraps cublasZgemv (symbol cublasZgemv_v2, cublas_api.h).
+// Zgemv computes y = alpha*op(A)*x + beta*y for an m×n matrix A.
+//
+// It wraps cublasZgemv (symbol cublasZgemv_v2, cublas_api.h).
 func Zgemv(handle Handle, trans Operation, m, n int32, alpha, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, beta, y *cudart.DoubleComplex, incy int32) error {
 	sym, err := procZgemv.Addr()
 	if err != nil {
@@ -3142,7 +3492,9 @@ func Zgemv(handle Handle, trans Operation, m, n int32, alpha, a *cudart.DoubleCo
 	return ffiimpl.Error(procZgemv, Status(frame.Ret()))
 }
 
-// Zgemv64 wraps cublasZgemv_64 (symbol cublasZgemv_v2_64, cublas_api.h).
+// Zgemv64 computes y = alpha*op(A)*x + beta*y for an m×n matrix A.
+//
+// It wraps cublasZgemv_64 (symbol cublasZgemv_v2_64, cublas_api.h).
 func Zgemv64(handle Handle, trans Operation, m, n int64, alpha, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, beta, y *cudart.DoubleComplex, incy int64) error {
 	sym, err := procZgemv64.Addr()
 	if err != nil {
@@ -3173,7 +3525,9 @@ func Zgemv64(handle Handle, trans Operation, m, n int64, alpha, a *cudart.Double
 	return ffiimpl.Error(procZgemv64, Status(frame.Ret()))
 }
 
-// Sgbmv wraps cublasSgbmv (symbol cublasSgbmv_v2, cublas_api.h).
+// Sgbmv computes y = alpha*op(A)*x + beta*y for a banded m×n matrix A.
+//
+// It wraps cublasSgbmv (symbol cublasSgbmv_v2, cublas_api.h).
 func Sgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *float32, lda int32, x *float32, incx int32, beta, y *float32, incy int32) error {
 	sym, err := procSgbmv.Addr()
 	if err != nil {
@@ -3206,7 +3560,9 @@ func Sgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *float32
 	return ffiimpl.Error(procSgbmv, Status(frame.Ret()))
 }
 
-// Sgbmv64 wraps cublasSgbmv_64 (symbol cublasSgbmv_v2_64, cublas_api.h).
+// Sgbmv64 computes y = alpha*op(A)*x + beta*y for a banded m×n matrix A.
+//
+// It wraps cublasSgbmv_64 (symbol cublasSgbmv_v2_64, cublas_api.h).
 func Sgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *float32, lda int64, x *float32, incx int64, beta, y *float32, incy int64) error {
 	sym, err := procSgbmv64.Addr()
 	if err != nil {
@@ -3239,7 +3595,9 @@ func Sgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *float
 	return ffiimpl.Error(procSgbmv64, Status(frame.Ret()))
 }
 
-// Dgbmv wraps cublasDgbmv (symbol cublasDgbmv_v2, cublas_api.h).
+// Dgbmv computes y = alpha*op(A)*x + beta*y for a banded m×n matrix A.
+//
+// It wraps cublasDgbmv (symbol cublasDgbmv_v2, cublas_api.h).
 func Dgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *float64, lda int32, x *float64, incx int32, beta, y *float64, incy int32) error {
 	sym, err := procDgbmv.Addr()
 	if err != nil {
@@ -3272,7 +3630,9 @@ func Dgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *float64
 	return ffiimpl.Error(procDgbmv, Status(frame.Ret()))
 }
 
-// Dgbmv64 wraps cublasDgbmv_64 (symbol cublasDgbmv_v2_64, cublas_api.h).
+// Dgbmv64 computes y = alpha*op(A)*x + beta*y for a banded m×n matrix A.
+//
+// It wraps cublasDgbmv_64 (symbol cublasDgbmv_v2_64, cublas_api.h).
 func Dgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *float64, lda int64, x *float64, incx int64, beta, y *float64, incy int64) error {
 	sym, err := procDgbmv64.Addr()
 	if err != nil {
@@ -3305,7 +3665,9 @@ func Dgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *float
 	return ffiimpl.Error(procDgbmv64, Status(frame.Ret()))
 }
 
-// Cgbmv wraps cublasCgbmv (symbol cublasCgbmv_v2, cublas_api.h).
+// Cgbmv computes y = alpha*op(A)*x + beta*y for a banded m×n matrix A.
+//
+// It wraps cublasCgbmv (symbol cublasCgbmv_v2, cublas_api.h).
 func Cgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, beta, y *cudart.Complex, incy int32) error {
 	sym, err := procCgbmv.Addr()
 	if err != nil {
@@ -3338,7 +3700,9 @@ func Cgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *cudart.
 	return ffiimpl.Error(procCgbmv, Status(frame.Ret()))
 }
 
-// Cgbmv64 wraps cublasCgbmv_64 (symbol cublasCgbmv_v2_64, cublas_api.h).
+// Cgbmv64 computes y = alpha*op(A)*x + beta*y for a banded m×n matrix A.
+//
+// It wraps cublasCgbmv_64 (symbol cublasCgbmv_v2_64, cublas_api.h).
 func Cgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, beta, y *cudart.Complex, incy int64) error {
 	sym, err := procCgbmv64.Addr()
 	if err != nil {
@@ -3371,7 +3735,9 @@ func Cgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *cudar
 	return ffiimpl.Error(procCgbmv64, Status(frame.Ret()))
 }
 
-// Zgbmv wraps cublasZgbmv (symbol cublasZgbmv_v2, cublas_api.h).
+// Zgbmv computes y = alpha*op(A)*x + beta*y for a banded m×n matrix A.
+//
+// It wraps cublasZgbmv (symbol cublasZgbmv_v2, cublas_api.h).
 func Zgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, beta, y *cudart.DoubleComplex, incy int32) error {
 	sym, err := procZgbmv.Addr()
 	if err != nil {
@@ -3404,7 +3770,9 @@ func Zgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *cudart.
 	return ffiimpl.Error(procZgbmv, Status(frame.Ret()))
 }
 
-// Zgbmv64 wraps cublasZgbmv_64 (symbol cublasZgbmv_v2_64, cublas_api.h).
+// Zgbmv64 computes y = alpha*op(A)*x + beta*y for a banded m×n matrix A.
+//
+// It wraps cublasZgbmv_64 (symbol cublasZgbmv_v2_64, cublas_api.h).
 func Zgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, beta, y *cudart.DoubleComplex, incy int64) error {
 	sym, err := procZgbmv64.Addr()
 	if err != nil {
@@ -3437,7 +3805,9 @@ func Zgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *cudar
 	return ffiimpl.Error(procZgbmv64, Status(frame.Ret()))
 }
 
-// Strmv wraps cublasStrmv (symbol cublasStrmv_v2, cublas_api.h).
+// Strmv computes x = op(A)*x for a triangular matrix A.
+//
+// It wraps cublasStrmv (symbol cublasStrmv_v2, cublas_api.h).
 func Strmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a *float32, lda int32, x *float32, incx int32) error {
 	sym, err := procStrmv.Addr()
 	if err != nil {
@@ -3462,7 +3832,9 @@ func Strmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procStrmv, Status(frame.Ret()))
 }
 
-// Strmv64 wraps cublasStrmv_64 (symbol cublasStrmv_v2_64, cublas_api.h).
+// Strmv64 computes x = op(A)*x for a triangular matrix A.
+//
+// It wraps cublasStrmv_64 (symbol cublasStrmv_v2_64, cublas_api.h).
 func Strmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *float32, lda int64, x *float32, incx int64) error {
 	sym, err := procStrmv64.Addr()
 	if err != nil {
@@ -3487,7 +3859,9 @@ func Strmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	return ffiimpl.Error(procStrmv64, Status(frame.Ret()))
 }
 
-// Dtrmv wraps cublasDtrmv (symbol cublasDtrmv_v2, cublas_api.h).
+// Dtrmv computes x = op(A)*x for a triangular matrix A.
+//
+// It wraps cublasDtrmv (symbol cublasDtrmv_v2, cublas_api.h).
 func Dtrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a *float64, lda int32, x *float64, incx int32) error {
 	sym, err := procDtrmv.Addr()
 	if err != nil {
@@ -3512,7 +3886,9 @@ func Dtrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procDtrmv, Status(frame.Ret()))
 }
 
-// Dtrmv64 wraps cublasDtrmv_64 (symbol cublasDtrmv_v2_64, cublas_api.h).
+// Dtrmv64 computes x = op(A)*x for a triangular matrix A.
+//
+// It wraps cublasDtrmv_64 (symbol cublasDtrmv_v2_64, cublas_api.h).
 func Dtrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *float64, lda int64, x *float64, incx int64) error {
 	sym, err := procDtrmv64.Addr()
 	if err != nil {
@@ -3537,7 +3913,9 @@ func Dtrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	return ffiimpl.Error(procDtrmv64, Status(frame.Ret()))
 }
 
-// Ctrmv wraps cublasCtrmv (symbol cublasCtrmv_v2, cublas_api.h).
+// Ctrmv computes x = op(A)*x for a triangular matrix A.
+//
+// It wraps cublasCtrmv (symbol cublasCtrmv_v2, cublas_api.h).
 func Ctrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32) error {
 	sym, err := procCtrmv.Addr()
 	if err != nil {
@@ -3562,7 +3940,9 @@ func Ctrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procCtrmv, Status(frame.Ret()))
 }
 
-// Ctrmv64 wraps cublasCtrmv_64 (symbol cublasCtrmv_v2_64, cublas_api.h).
+// Ctrmv64 computes x = op(A)*x for a triangular matrix A.
+//
+// It wraps cublasCtrmv_64 (symbol cublasCtrmv_v2_64, cublas_api.h).
 func Ctrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64) error {
 	sym, err := procCtrmv64.Addr()
 	if err != nil {
@@ -3587,7 +3967,9 @@ func Ctrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	return ffiimpl.Error(procCtrmv64, Status(frame.Ret()))
 }
 
-// Ztrmv wraps cublasZtrmv (symbol cublasZtrmv_v2, cublas_api.h).
+// Ztrmv computes x = op(A)*x for a triangular matrix A.
+//
+// It wraps cublasZtrmv (symbol cublasZtrmv_v2, cublas_api.h).
 func Ztrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32) error {
 	sym, err := procZtrmv.Addr()
 	if err != nil {
@@ -3612,7 +3994,9 @@ func Ztrmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procZtrmv, Status(frame.Ret()))
 }
 
-// Ztrmv64 wraps cublasZtrmv_64 (symbol cublasZtrmv_v2_64, cublas_api.h).
+// Ztrmv64 computes x = op(A)*x for a triangular matrix A.
+//
+// It wraps cublasZtrmv_64 (symbol cublasZtrmv_v2_64, cublas_api.h).
 func Ztrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64) error {
 	sym, err := procZtrmv64.Addr()
 	if err != nil {
@@ -3637,7 +4021,9 @@ func Ztrmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	return ffiimpl.Error(procZtrmv64, Status(frame.Ret()))
 }
 
-// Stbmv wraps cublasStbmv (symbol cublasStbmv_v2, cublas_api.h).
+// Stbmv computes x = op(A)*x for a triangular banded matrix A.
+//
+// It wraps cublasStbmv (symbol cublasStbmv_v2, cublas_api.h).
 func Stbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a *float32, lda int32, x *float32, incx int32) error {
 	sym, err := procStbmv.Addr()
 	if err != nil {
@@ -3663,7 +4049,9 @@ func Stbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	return ffiimpl.Error(procStbmv, Status(frame.Ret()))
 }
 
-// Stbmv64 wraps cublasStbmv_64 (symbol cublasStbmv_v2_64, cublas_api.h).
+// Stbmv64 computes x = op(A)*x for a triangular banded matrix A.
+//
+// It wraps cublasStbmv_64 (symbol cublasStbmv_v2_64, cublas_api.h).
 func Stbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *float32, lda int64, x *float32, incx int64) error {
 	sym, err := procStbmv64.Addr()
 	if err != nil {
@@ -3689,7 +4077,9 @@ func Stbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 	return ffiimpl.Error(procStbmv64, Status(frame.Ret()))
 }
 
-// Dtbmv wraps cublasDtbmv (symbol cublasDtbmv_v2, cublas_api.h).
+// Dtbmv computes x = op(A)*x for a triangular banded matrix A.
+//
+// It wraps cublasDtbmv (symbol cublasDtbmv_v2, cublas_api.h).
 func Dtbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a *float64, lda int32, x *float64, incx int32) error {
 	sym, err := procDtbmv.Addr()
 	if err != nil {
@@ -3715,7 +4105,9 @@ func Dtbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	return ffiimpl.Error(procDtbmv, Status(frame.Ret()))
 }
 
-// Dtbmv64 wraps cublasDtbmv_64 (symbol cublasDtbmv_v2_64, cublas_api.h).
+// Dtbmv64 computes x = op(A)*x for a triangular banded matrix A.
+//
+// It wraps cublasDtbmv_64 (symbol cublasDtbmv_v2_64, cublas_api.h).
 func Dtbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *float64, lda int64, x *float64, incx int64) error {
 	sym, err := procDtbmv64.Addr()
 	if err != nil {
@@ -3741,7 +4133,9 @@ func Dtbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 	return ffiimpl.Error(procDtbmv64, Status(frame.Ret()))
 }
 
-// Ctbmv wraps cublasCtbmv (symbol cublasCtbmv_v2, cublas_api.h).
+// Ctbmv computes x = op(A)*x for a triangular banded matrix A.
+//
+// It wraps cublasCtbmv (symbol cublasCtbmv_v2, cublas_api.h).
 func Ctbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32) error {
 	sym, err := procCtbmv.Addr()
 	if err != nil {
@@ -3767,7 +4161,9 @@ func Ctbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	return ffiimpl.Error(procCtbmv, Status(frame.Ret()))
 }
 
-// Ctbmv64 wraps cublasCtbmv_64 (symbol cublasCtbmv_v2_64, cublas_api.h).
+// Ctbmv64 computes x = op(A)*x for a triangular banded matrix A.
+//
+// It wraps cublasCtbmv_64 (symbol cublasCtbmv_v2_64, cublas_api.h).
 func Ctbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64) error {
 	sym, err := procCtbmv64.Addr()
 	if err != nil {
@@ -3793,7 +4189,9 @@ func Ctbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 	return ffiimpl.Error(procCtbmv64, Status(frame.Ret()))
 }
 
-// Ztbmv wraps cublasZtbmv (symbol cublasZtbmv_v2, cublas_api.h).
+// Ztbmv computes x = op(A)*x for a triangular banded matrix A.
+//
+// It wraps cublasZtbmv (symbol cublasZtbmv_v2, cublas_api.h).
 func Ztbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32) error {
 	sym, err := procZtbmv.Addr()
 	if err != nil {
@@ -3819,7 +4217,9 @@ func Ztbmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	return ffiimpl.Error(procZtbmv, Status(frame.Ret()))
 }
 
-// Ztbmv64 wraps cublasZtbmv_64 (symbol cublasZtbmv_v2_64, cublas_api.h).
+// Ztbmv64 computes x = op(A)*x for a triangular banded matrix A.
+//
+// It wraps cublasZtbmv_64 (symbol cublasZtbmv_v2_64, cublas_api.h).
 func Ztbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64) error {
 	sym, err := procZtbmv64.Addr()
 	if err != nil {
@@ -3845,7 +4245,9 @@ func Ztbmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 	return ffiimpl.Error(procZtbmv64, Status(frame.Ret()))
 }
 
-// Stpmv wraps cublasStpmv (symbol cublasStpmv_v2, cublas_api.h).
+// Stpmv computes x = op(A)*x for a triangular matrix A in packed form.
+//
+// It wraps cublasStpmv (symbol cublasStpmv_v2, cublas_api.h).
 func Stpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x *float32, incx int32) error {
 	sym, err := procStpmv.Addr()
 	if err != nil {
@@ -3869,7 +4271,9 @@ func Stpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procStpmv, Status(frame.Ret()))
 }
 
-// Stpmv64 wraps cublasStpmv_64 (symbol cublasStpmv_v2_64, cublas_api.h).
+// Stpmv64 computes x = op(A)*x for a triangular matrix A in packed form.
+//
+// It wraps cublasStpmv_64 (symbol cublasStpmv_v2_64, cublas_api.h).
 func Stpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *float32, incx int64) error {
 	sym, err := procStpmv64.Addr()
 	if err != nil {
@@ -3893,7 +4297,9 @@ func Stpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	return ffiimpl.Error(procStpmv64, Status(frame.Ret()))
 }
 
-// Dtpmv wraps cublasDtpmv (symbol cublasDtpmv_v2, cublas_api.h).
+// Dtpmv computes x = op(A)*x for a triangular matrix A in packed form.
+//
+// It wraps cublasDtpmv (symbol cublasDtpmv_v2, cublas_api.h).
 func Dtpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x *float64, incx int32) error {
 	sym, err := procDtpmv.Addr()
 	if err != nil {
@@ -3917,7 +4323,9 @@ func Dtpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procDtpmv, Status(frame.Ret()))
 }
 
-// Dtpmv64 wraps cublasDtpmv_64 (symbol cublasDtpmv_v2_64, cublas_api.h).
+// Dtpmv64 computes x = op(A)*x for a triangular matrix A in packed form.
+//
+// It wraps cublasDtpmv_64 (symbol cublasDtpmv_v2_64, cublas_api.h).
 func Dtpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *float64, incx int64) error {
 	sym, err := procDtpmv64.Addr()
 	if err != nil {
@@ -3941,7 +4349,9 @@ func Dtpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	return ffiimpl.Error(procDtpmv64, Status(frame.Ret()))
 }
 
-// Ctpmv wraps cublasCtpmv (symbol cublasCtpmv_v2, cublas_api.h).
+// Ctpmv computes x = op(A)*x for a triangular matrix A in packed form.
+//
+// It wraps cublasCtpmv (symbol cublasCtpmv_v2, cublas_api.h).
 func Ctpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x *cudart.Complex, incx int32) error {
 	sym, err := procCtpmv.Addr()
 	if err != nil {
@@ -3965,7 +4375,9 @@ func Ctpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procCtpmv, Status(frame.Ret()))
 }
 
-// Ctpmv64 wraps cublasCtpmv_64 (symbol cublasCtpmv_v2_64, cublas_api.h).
+// Ctpmv64 computes x = op(A)*x for a triangular matrix A in packed form.
+//
+// It wraps cublasCtpmv_64 (symbol cublasCtpmv_v2_64, cublas_api.h).
 func Ctpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *cudart.Complex, incx int64) error {
 	sym, err := procCtpmv64.Addr()
 	if err != nil {
@@ -3989,7 +4401,9 @@ func Ctpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	return ffiimpl.Error(procCtpmv64, Status(frame.Ret()))
 }
 
-// Ztpmv wraps cublasZtpmv (symbol cublasZtpmv_v2, cublas_api.h).
+// Ztpmv computes x = op(A)*x for a triangular matrix A in packed form.
+//
+// It wraps cublasZtpmv (symbol cublasZtpmv_v2, cublas_api.h).
 func Ztpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x *cudart.DoubleComplex, incx int32) error {
 	sym, err := procZtpmv.Addr()
 	if err != nil {
@@ -4013,7 +4427,9 @@ func Ztpmv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procZtpmv, Status(frame.Ret()))
 }
 
-// Ztpmv64 wraps cublasZtpmv_64 (symbol cublasZtpmv_v2_64, cublas_api.h).
+// Ztpmv64 computes x = op(A)*x for a triangular matrix A in packed form.
+//
+// It wraps cublasZtpmv_64 (symbol cublasZtpmv_v2_64, cublas_api.h).
 func Ztpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *cudart.DoubleComplex, incx int64) error {
 	sym, err := procZtpmv64.Addr()
 	if err != nil {
@@ -4037,7 +4453,9 @@ func Ztpmv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	return ffiimpl.Error(procZtpmv64, Status(frame.Ret()))
 }
 
-// Strsv wraps cublasStrsv (symbol cublasStrsv_v2, cublas_api.h).
+// Strsv solves op(A)*x = b for a triangular matrix A, x overwriting b.
+//
+// It wraps cublasStrsv (symbol cublasStrsv_v2, cublas_api.h).
 func Strsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a *float32, lda int32, x *float32, incx int32) error {
 	sym, err := procStrsv.Addr()
 	if err != nil {
@@ -4062,7 +4480,9 @@ func Strsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procStrsv, Status(frame.Ret()))
 }
 
-// Strsv64 wraps cublasStrsv_64 (symbol cublasStrsv_v2_64, cublas_api.h).
+// Strsv64 solves op(A)*x = b for a triangular matrix A, x overwriting b.
+//
+// It wraps cublasStrsv_64 (symbol cublasStrsv_v2_64, cublas_api.h).
 func Strsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *float32, lda int64, x *float32, incx int64) error {
 	sym, err := procStrsv64.Addr()
 	if err != nil {
@@ -4087,7 +4507,9 @@ func Strsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	return ffiimpl.Error(procStrsv64, Status(frame.Ret()))
 }
 
-// Dtrsv wraps cublasDtrsv (symbol cublasDtrsv_v2, cublas_api.h).
+// Dtrsv solves op(A)*x = b for a triangular matrix A, x overwriting b.
+//
+// It wraps cublasDtrsv (symbol cublasDtrsv_v2, cublas_api.h).
 func Dtrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a *float64, lda int32, x *float64, incx int32) error {
 	sym, err := procDtrsv.Addr()
 	if err != nil {
@@ -4112,7 +4534,9 @@ func Dtrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procDtrsv, Status(frame.Ret()))
 }
 
-// Dtrsv64 wraps cublasDtrsv_64 (symbol cublasDtrsv_v2_64, cublas_api.h).
+// Dtrsv64 solves op(A)*x = b for a triangular matrix A, x overwriting b.
+//
+// It wraps cublasDtrsv_64 (symbol cublasDtrsv_v2_64, cublas_api.h).
 func Dtrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *float64, lda int64, x *float64, incx int64) error {
 	sym, err := procDtrsv64.Addr()
 	if err != nil {
@@ -4137,7 +4561,9 @@ func Dtrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	return ffiimpl.Error(procDtrsv64, Status(frame.Ret()))
 }
 
-// Ctrsv wraps cublasCtrsv (symbol cublasCtrsv_v2, cublas_api.h).
+// Ctrsv solves op(A)*x = b for a triangular matrix A, x overwriting b.
+//
+// It wraps cublasCtrsv (symbol cublasCtrsv_v2, cublas_api.h).
 func Ctrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32) error {
 	sym, err := procCtrsv.Addr()
 	if err != nil {
@@ -4162,7 +4588,9 @@ func Ctrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procCtrsv, Status(frame.Ret()))
 }
 
-// Ctrsv64 wraps cublasCtrsv_64 (symbol cublasCtrsv_v2_64, cublas_api.h).
+// Ctrsv64 solves op(A)*x = b for a triangular matrix A, x overwriting b.
+//
+// It wraps cublasCtrsv_64 (symbol cublasCtrsv_v2_64, cublas_api.h).
 func Ctrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64) error {
 	sym, err := procCtrsv64.Addr()
 	if err != nil {
@@ -4187,7 +4615,9 @@ func Ctrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	return ffiimpl.Error(procCtrsv64, Status(frame.Ret()))
 }
 
-// Ztrsv wraps cublasZtrsv (symbol cublasZtrsv_v2, cublas_api.h).
+// Ztrsv solves op(A)*x = b for a triangular matrix A, x overwriting b.
+//
+// It wraps cublasZtrsv (symbol cublasZtrsv_v2, cublas_api.h).
 func Ztrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32) error {
 	sym, err := procZtrsv.Addr()
 	if err != nil {
@@ -4212,7 +4642,9 @@ func Ztrsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procZtrsv, Status(frame.Ret()))
 }
 
-// Ztrsv64 wraps cublasZtrsv_64 (symbol cublasZtrsv_v2_64, cublas_api.h).
+// Ztrsv64 solves op(A)*x = b for a triangular matrix A, x overwriting b.
+//
+// It wraps cublasZtrsv_64 (symbol cublasZtrsv_v2_64, cublas_api.h).
 func Ztrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64) error {
 	sym, err := procZtrsv64.Addr()
 	if err != nil {
@@ -4237,7 +4669,10 @@ func Ztrsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	return ffiimpl.Error(procZtrsv64, Status(frame.Ret()))
 }
 
-// Stpsv wraps cublasStpsv (symbol cublasStpsv_v2, cublas_api.h).
+// Stpsv solves op(A)*x = b for a triangular matrix A in packed form, x
+// overwriting b.
+//
+// It wraps cublasStpsv (symbol cublasStpsv_v2, cublas_api.h).
 func Stpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x *float32, incx int32) error {
 	sym, err := procStpsv.Addr()
 	if err != nil {
@@ -4261,7 +4696,10 @@ func Stpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procStpsv, Status(frame.Ret()))
 }
 
-// Stpsv64 wraps cublasStpsv_64 (symbol cublasStpsv_v2_64, cublas_api.h).
+// Stpsv64 solves op(A)*x = b for a triangular matrix A in packed form, x
+// overwriting b.
+//
+// It wraps cublasStpsv_64 (symbol cublasStpsv_v2_64, cublas_api.h).
 func Stpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *float32, incx int64) error {
 	sym, err := procStpsv64.Addr()
 	if err != nil {
@@ -4285,7 +4723,10 @@ func Stpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	return ffiimpl.Error(procStpsv64, Status(frame.Ret()))
 }
 
-// Dtpsv wraps cublasDtpsv (symbol cublasDtpsv_v2, cublas_api.h).
+// Dtpsv solves op(A)*x = b for a triangular matrix A in packed form, x
+// overwriting b.
+//
+// It wraps cublasDtpsv (symbol cublasDtpsv_v2, cublas_api.h).
 func Dtpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x *float64, incx int32) error {
 	sym, err := procDtpsv.Addr()
 	if err != nil {
@@ -4309,7 +4750,10 @@ func Dtpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procDtpsv, Status(frame.Ret()))
 }
 
-// Dtpsv64 wraps cublasDtpsv_64 (symbol cublasDtpsv_v2_64, cublas_api.h).
+// Dtpsv64 solves op(A)*x = b for a triangular matrix A in packed form, x
+// overwriting b.
+//
+// It wraps cublasDtpsv_64 (symbol cublasDtpsv_v2_64, cublas_api.h).
 func Dtpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *float64, incx int64) error {
 	sym, err := procDtpsv64.Addr()
 	if err != nil {
@@ -4333,7 +4777,10 @@ func Dtpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	return ffiimpl.Error(procDtpsv64, Status(frame.Ret()))
 }
 
-// Ctpsv wraps cublasCtpsv (symbol cublasCtpsv_v2, cublas_api.h).
+// Ctpsv solves op(A)*x = b for a triangular matrix A in packed form, x
+// overwriting b.
+//
+// It wraps cublasCtpsv (symbol cublasCtpsv_v2, cublas_api.h).
 func Ctpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x *cudart.Complex, incx int32) error {
 	sym, err := procCtpsv.Addr()
 	if err != nil {
@@ -4357,7 +4804,10 @@ func Ctpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procCtpsv, Status(frame.Ret()))
 }
 
-// Ctpsv64 wraps cublasCtpsv_64 (symbol cublasCtpsv_v2_64, cublas_api.h).
+// Ctpsv64 solves op(A)*x = b for a triangular matrix A in packed form, x
+// overwriting b.
+//
+// It wraps cublasCtpsv_64 (symbol cublasCtpsv_v2_64, cublas_api.h).
 func Ctpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *cudart.Complex, incx int64) error {
 	sym, err := procCtpsv64.Addr()
 	if err != nil {
@@ -4381,7 +4831,10 @@ func Ctpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	return ffiimpl.Error(procCtpsv64, Status(frame.Ret()))
 }
 
-// Ztpsv wraps cublasZtpsv (symbol cublasZtpsv_v2, cublas_api.h).
+// Ztpsv solves op(A)*x = b for a triangular matrix A in packed form, x
+// overwriting b.
+//
+// It wraps cublasZtpsv (symbol cublasZtpsv_v2, cublas_api.h).
 func Ztpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32, aP, x *cudart.DoubleComplex, incx int32) error {
 	sym, err := procZtpsv.Addr()
 	if err != nil {
@@ -4405,7 +4858,10 @@ func Ztpsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int32
 	return ffiimpl.Error(procZtpsv, Status(frame.Ret()))
 }
 
-// Ztpsv64 wraps cublasZtpsv_64 (symbol cublasZtpsv_v2_64, cublas_api.h).
+// Ztpsv64 solves op(A)*x = b for a triangular matrix A in packed form, x
+// overwriting b.
+//
+// It wraps cublasZtpsv_64 (symbol cublasZtpsv_v2_64, cublas_api.h).
 func Ztpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int64, aP, x *cudart.DoubleComplex, incx int64) error {
 	sym, err := procZtpsv64.Addr()
 	if err != nil {
@@ -4429,7 +4885,9 @@ func Ztpsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n int
 	return ffiimpl.Error(procZtpsv64, Status(frame.Ret()))
 }
 
-// Stbsv wraps cublasStbsv (symbol cublasStbsv_v2, cublas_api.h).
+// Stbsv solves op(A)*x = b for a triangular banded matrix A, x overwriting b.
+//
+// It wraps cublasStbsv (symbol cublasStbsv_v2, cublas_api.h).
 func Stbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a *float32, lda int32, x *float32, incx int32) error {
 	sym, err := procStbsv.Addr()
 	if err != nil {
@@ -4455,7 +4913,9 @@ func Stbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	return ffiimpl.Error(procStbsv, Status(frame.Ret()))
 }
 
-// Stbsv64 wraps cublasStbsv_64 (symbol cublasStbsv_v2_64, cublas_api.h).
+// Stbsv64 solves op(A)*x = b for a triangular banded matrix A, x overwriting b.
+//
+// It wraps cublasStbsv_64 (symbol cublasStbsv_v2_64, cublas_api.h).
 func Stbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *float32, lda int64, x *float32, incx int64) error {
 	sym, err := procStbsv64.Addr()
 	if err != nil {
@@ -4481,7 +4941,9 @@ func Stbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 	return ffiimpl.Error(procStbsv64, Status(frame.Ret()))
 }
 
-// Dtbsv wraps cublasDtbsv (symbol cublasDtbsv_v2, cublas_api.h).
+// Dtbsv solves op(A)*x = b for a triangular banded matrix A, x overwriting b.
+//
+// It wraps cublasDtbsv (symbol cublasDtbsv_v2, cublas_api.h).
 func Dtbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a *float64, lda int32, x *float64, incx int32) error {
 	sym, err := procDtbsv.Addr()
 	if err != nil {
@@ -4507,7 +4969,9 @@ func Dtbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	return ffiimpl.Error(procDtbsv, Status(frame.Ret()))
 }
 
-// Dtbsv64 wraps cublasDtbsv_64 (symbol cublasDtbsv_v2_64, cublas_api.h).
+// Dtbsv64 solves op(A)*x = b for a triangular banded matrix A, x overwriting b.
+//
+// It wraps cublasDtbsv_64 (symbol cublasDtbsv_v2_64, cublas_api.h).
 func Dtbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *float64, lda int64, x *float64, incx int64) error {
 	sym, err := procDtbsv64.Addr()
 	if err != nil {
@@ -4533,7 +4997,9 @@ func Dtbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 	return ffiimpl.Error(procDtbsv64, Status(frame.Ret()))
 }
 
-// Ctbsv wraps cublasCtbsv (symbol cublasCtbsv_v2, cublas_api.h).
+// Ctbsv solves op(A)*x = b for a triangular banded matrix A, x overwriting b.
+//
+// It wraps cublasCtbsv (symbol cublasCtbsv_v2, cublas_api.h).
 func Ctbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32) error {
 	sym, err := procCtbsv.Addr()
 	if err != nil {
@@ -4559,7 +5025,9 @@ func Ctbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	return ffiimpl.Error(procCtbsv, Status(frame.Ret()))
 }
 
-// Ctbsv64 wraps cublasCtbsv_64 (symbol cublasCtbsv_v2_64, cublas_api.h).
+// Ctbsv64 solves op(A)*x = b for a triangular banded matrix A, x overwriting b.
+//
+// It wraps cublasCtbsv_64 (symbol cublasCtbsv_v2_64, cublas_api.h).
 func Ctbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64) error {
 	sym, err := procCtbsv64.Addr()
 	if err != nil {
@@ -4585,7 +5053,9 @@ func Ctbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 	return ffiimpl.Error(procCtbsv64, Status(frame.Ret()))
 }
 
-// Ztbsv wraps cublasZtbsv (symbol cublasZtbsv_v2, cublas_api.h).
+// Ztbsv solves op(A)*x = b for a triangular banded matrix A, x overwriting b.
+//
+// It wraps cublasZtbsv (symbol cublasZtbsv_v2, cublas_api.h).
 func Ztbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int32, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32) error {
 	sym, err := procZtbsv.Addr()
 	if err != nil {
@@ -4611,7 +5081,9 @@ func Ztbsv(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k in
 	return ffiimpl.Error(procZtbsv, Status(frame.Ret()))
 }
 
-// Ztbsv64 wraps cublasZtbsv_64 (symbol cublasZtbsv_v2_64, cublas_api.h).
+// Ztbsv64 solves op(A)*x = b for a triangular banded matrix A, x overwriting b.
+//
+// It wraps cublasZtbsv_64 (symbol cublasZtbsv_v2_64, cublas_api.h).
 func Ztbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k int64, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64) error {
 	sym, err := procZtbsv64.Addr()
 	if err != nil {
@@ -4637,7 +5109,9 @@ func Ztbsv64(handle Handle, uplo FillMode, trans Operation, diag DiagType, n, k 
 	return ffiimpl.Error(procZtbsv64, Status(frame.Ret()))
 }
 
-// Ssymv wraps cublasSsymv (symbol cublasSsymv_v2, cublas_api.h).
+// Ssymv computes y = alpha*A*x + beta*y for a symmetric matrix A.
+//
+// It wraps cublasSsymv (symbol cublasSsymv_v2, cublas_api.h).
 func Ssymv(handle Handle, uplo FillMode, n int32, alpha, a *float32, lda int32, x *float32, incx int32, beta, y *float32, incy int32) error {
 	sym, err := procSsymv.Addr()
 	if err != nil {
@@ -4667,7 +5141,9 @@ func Ssymv(handle Handle, uplo FillMode, n int32, alpha, a *float32, lda int32, 
 	return ffiimpl.Error(procSsymv, Status(frame.Ret()))
 }
 
-// Ssymv64 wraps cublasSsymv_64 (symbol cublasSsymv_v2_64, cublas_api.h).
+// Ssymv64 computes y = alpha*A*x + beta*y for a symmetric matrix A.
+//
+// It wraps cublasSsymv_64 (symbol cublasSsymv_v2_64, cublas_api.h).
 func Ssymv64(handle Handle, uplo FillMode, n int64, alpha, a *float32, lda int64, x *float32, incx int64, beta, y *float32, incy int64) error {
 	sym, err := procSsymv64.Addr()
 	if err != nil {
@@ -4697,7 +5173,9 @@ func Ssymv64(handle Handle, uplo FillMode, n int64, alpha, a *float32, lda int64
 	return ffiimpl.Error(procSsymv64, Status(frame.Ret()))
 }
 
-// Dsymv wraps cublasDsymv (symbol cublasDsymv_v2, cublas_api.h).
+// Dsymv computes y = alpha*A*x + beta*y for a symmetric matrix A.
+//
+// It wraps cublasDsymv (symbol cublasDsymv_v2, cublas_api.h).
 func Dsymv(handle Handle, uplo FillMode, n int32, alpha, a *float64, lda int32, x *float64, incx int32, beta, y *float64, incy int32) error {
 	sym, err := procDsymv.Addr()
 	if err != nil {
@@ -4727,7 +5205,9 @@ func Dsymv(handle Handle, uplo FillMode, n int32, alpha, a *float64, lda int32, 
 	return ffiimpl.Error(procDsymv, Status(frame.Ret()))
 }
 
-// Dsymv64 wraps cublasDsymv_64 (symbol cublasDsymv_v2_64, cublas_api.h).
+// Dsymv64 computes y = alpha*A*x + beta*y for a symmetric matrix A.
+//
+// It wraps cublasDsymv_64 (symbol cublasDsymv_v2_64, cublas_api.h).
 func Dsymv64(handle Handle, uplo FillMode, n int64, alpha, a *float64, lda int64, x *float64, incx int64, beta, y *float64, incy int64) error {
 	sym, err := procDsymv64.Addr()
 	if err != nil {
@@ -4757,7 +5237,9 @@ func Dsymv64(handle Handle, uplo FillMode, n int64, alpha, a *float64, lda int64
 	return ffiimpl.Error(procDsymv64, Status(frame.Ret()))
 }
 
-// Csymv wraps cublasCsymv (symbol cublasCsymv_v2, cublas_api.h).
+// Csymv computes y = alpha*A*x + beta*y for a symmetric matrix A.
+//
+// It wraps cublasCsymv (symbol cublasCsymv_v2, cublas_api.h).
 func Csymv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, beta, y *cudart.Complex, incy int32) error {
 	sym, err := procCsymv.Addr()
 	if err != nil {
@@ -4787,7 +5269,9 @@ func Csymv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.Complex, lda 
 	return ffiimpl.Error(procCsymv, Status(frame.Ret()))
 }
 
-// Csymv64 wraps cublasCsymv_64 (symbol cublasCsymv_v2_64, cublas_api.h).
+// Csymv64 computes y = alpha*A*x + beta*y for a symmetric matrix A.
+//
+// It wraps cublasCsymv_64 (symbol cublasCsymv_v2_64, cublas_api.h).
 func Csymv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, beta, y *cudart.Complex, incy int64) error {
 	sym, err := procCsymv64.Addr()
 	if err != nil {
@@ -4817,7 +5301,9 @@ func Csymv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.Complex, ld
 	return ffiimpl.Error(procCsymv64, Status(frame.Ret()))
 }
 
-// Zsymv wraps cublasZsymv (symbol cublasZsymv_v2, cublas_api.h).
+// Zsymv computes y = alpha*A*x + beta*y for a symmetric matrix A.
+//
+// It wraps cublasZsymv (symbol cublasZsymv_v2, cublas_api.h).
 func Zsymv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, beta, y *cudart.DoubleComplex, incy int32) error {
 	sym, err := procZsymv.Addr()
 	if err != nil {
@@ -4847,7 +5333,9 @@ func Zsymv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.DoubleComplex
 	return ffiimpl.Error(procZsymv, Status(frame.Ret()))
 }
 
-// Zsymv64 wraps cublasZsymv_64 (symbol cublasZsymv_v2_64, cublas_api.h).
+// Zsymv64 computes y = alpha*A*x + beta*y for a symmetric matrix A.
+//
+// It wraps cublasZsymv_64 (symbol cublasZsymv_v2_64, cublas_api.h).
 func Zsymv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, beta, y *cudart.DoubleComplex, incy int64) error {
 	sym, err := procZsymv64.Addr()
 	if err != nil {
@@ -4877,7 +5365,9 @@ func Zsymv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.DoubleCompl
 	return ffiimpl.Error(procZsymv64, Status(frame.Ret()))
 }
 
-// Chemv wraps cublasChemv (symbol cublasChemv_v2, cublas_api.h).
+// Chemv computes y = alpha*A*x + beta*y for a Hermitian matrix A.
+//
+// It wraps cublasChemv (symbol cublasChemv_v2, cublas_api.h).
 func Chemv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, beta, y *cudart.Complex, incy int32) error {
 	sym, err := procChemv.Addr()
 	if err != nil {
@@ -4907,7 +5397,9 @@ func Chemv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.Complex, lda 
 	return ffiimpl.Error(procChemv, Status(frame.Ret()))
 }
 
-// Chemv64 wraps cublasChemv_64 (symbol cublasChemv_v2_64, cublas_api.h).
+// Chemv64 computes y = alpha*A*x + beta*y for a Hermitian matrix A.
+//
+// It wraps cublasChemv_64 (symbol cublasChemv_v2_64, cublas_api.h).
 func Chemv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, beta, y *cudart.Complex, incy int64) error {
 	sym, err := procChemv64.Addr()
 	if err != nil {
@@ -4937,7 +5429,9 @@ func Chemv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.Complex, ld
 	return ffiimpl.Error(procChemv64, Status(frame.Ret()))
 }
 
-// Zhemv wraps cublasZhemv (symbol cublasZhemv_v2, cublas_api.h).
+// Zhemv computes y = alpha*A*x + beta*y for a Hermitian matrix A.
+//
+// It wraps cublasZhemv (symbol cublasZhemv_v2, cublas_api.h).
 func Zhemv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, beta, y *cudart.DoubleComplex, incy int32) error {
 	sym, err := procZhemv.Addr()
 	if err != nil {
@@ -4967,7 +5461,9 @@ func Zhemv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.DoubleComplex
 	return ffiimpl.Error(procZhemv, Status(frame.Ret()))
 }
 
-// Zhemv64 wraps cublasZhemv_64 (symbol cublasZhemv_v2_64, cublas_api.h).
+// Zhemv64 computes y = alpha*A*x + beta*y for a Hermitian matrix A.
+//
+// It wraps cublasZhemv_64 (symbol cublasZhemv_v2_64, cublas_api.h).
 func Zhemv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, beta, y *cudart.DoubleComplex, incy int64) error {
 	sym, err := procZhemv64.Addr()
 	if err != nil {
@@ -4997,7 +5493,9 @@ func Zhemv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.DoubleCompl
 	return ffiimpl.Error(procZhemv64, Status(frame.Ret()))
 }
 
-// Ssbmv wraps cublasSsbmv (symbol cublasSsbmv_v2, cublas_api.h).
+// Ssbmv computes y = alpha*A*x + beta*y for a symmetric banded matrix A.
+//
+// It wraps cublasSsbmv (symbol cublasSsbmv_v2, cublas_api.h).
 func Ssbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *float32, lda int32, x *float32, incx int32, beta, y *float32, incy int32) error {
 	sym, err := procSsbmv.Addr()
 	if err != nil {
@@ -5028,7 +5526,9 @@ func Ssbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *float32, lda int3
 	return ffiimpl.Error(procSsbmv, Status(frame.Ret()))
 }
 
-// Ssbmv64 wraps cublasSsbmv_64 (symbol cublasSsbmv_v2_64, cublas_api.h).
+// Ssbmv64 computes y = alpha*A*x + beta*y for a symmetric banded matrix A.
+//
+// It wraps cublasSsbmv_64 (symbol cublasSsbmv_v2_64, cublas_api.h).
 func Ssbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *float32, lda int64, x *float32, incx int64, beta, y *float32, incy int64) error {
 	sym, err := procSsbmv64.Addr()
 	if err != nil {
@@ -5059,7 +5559,9 @@ func Ssbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *float32, lda in
 	return ffiimpl.Error(procSsbmv64, Status(frame.Ret()))
 }
 
-// Dsbmv wraps cublasDsbmv (symbol cublasDsbmv_v2, cublas_api.h).
+// Dsbmv computes y = alpha*A*x + beta*y for a symmetric banded matrix A.
+//
+// It wraps cublasDsbmv (symbol cublasDsbmv_v2, cublas_api.h).
 func Dsbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *float64, lda int32, x *float64, incx int32, beta, y *float64, incy int32) error {
 	sym, err := procDsbmv.Addr()
 	if err != nil {
@@ -5090,7 +5592,9 @@ func Dsbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *float64, lda int3
 	return ffiimpl.Error(procDsbmv, Status(frame.Ret()))
 }
 
-// Dsbmv64 wraps cublasDsbmv_64 (symbol cublasDsbmv_v2_64, cublas_api.h).
+// Dsbmv64 computes y = alpha*A*x + beta*y for a symmetric banded matrix A.
+//
+// It wraps cublasDsbmv_64 (symbol cublasDsbmv_v2_64, cublas_api.h).
 func Dsbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *float64, lda int64, x *float64, incx int64, beta, y *float64, incy int64) error {
 	sym, err := procDsbmv64.Addr()
 	if err != nil {
@@ -5121,7 +5625,9 @@ func Dsbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *float64, lda in
 	return ffiimpl.Error(procDsbmv64, Status(frame.Ret()))
 }
 
-// Chbmv wraps cublasChbmv (symbol cublasChbmv_v2, cublas_api.h).
+// Chbmv computes y = alpha*A*x + beta*y for a Hermitian banded matrix A.
+//
+// It wraps cublasChbmv (symbol cublasChbmv_v2, cublas_api.h).
 func Chbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, beta, y *cudart.Complex, incy int32) error {
 	sym, err := procChbmv.Addr()
 	if err != nil {
@@ -5152,7 +5658,9 @@ func Chbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *cudart.Complex, l
 	return ffiimpl.Error(procChbmv, Status(frame.Ret()))
 }
 
-// Chbmv64 wraps cublasChbmv_64 (symbol cublasChbmv_v2_64, cublas_api.h).
+// Chbmv64 computes y = alpha*A*x + beta*y for a Hermitian banded matrix A.
+//
+// It wraps cublasChbmv_64 (symbol cublasChbmv_v2_64, cublas_api.h).
 func Chbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, beta, y *cudart.Complex, incy int64) error {
 	sym, err := procChbmv64.Addr()
 	if err != nil {
@@ -5183,7 +5691,9 @@ func Chbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *cudart.Complex,
 	return ffiimpl.Error(procChbmv64, Status(frame.Ret()))
 }
 
-// Zhbmv wraps cublasZhbmv (symbol cublasZhbmv_v2, cublas_api.h).
+// Zhbmv computes y = alpha*A*x + beta*y for a Hermitian banded matrix A.
+//
+// It wraps cublasZhbmv (symbol cublasZhbmv_v2, cublas_api.h).
 func Zhbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, beta, y *cudart.DoubleComplex, incy int32) error {
 	sym, err := procZhbmv.Addr()
 	if err != nil {
@@ -5214,7 +5724,9 @@ func Zhbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *cudart.DoubleComp
 	return ffiimpl.Error(procZhbmv, Status(frame.Ret()))
 }
 
-// Zhbmv64 wraps cublasZhbmv_64 (symbol cublasZhbmv_v2_64, cublas_api.h).
+// Zhbmv64 computes y = alpha*A*x + beta*y for a Hermitian banded matrix A.
+//
+// It wraps cublasZhbmv_64 (symbol cublasZhbmv_v2_64, cublas_api.h).
 func Zhbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, beta, y *cudart.DoubleComplex, incy int64) error {
 	sym, err := procZhbmv64.Addr()
 	if err != nil {
@@ -5245,7 +5757,10 @@ func Zhbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *cudart.DoubleCo
 	return ffiimpl.Error(procZhbmv64, Status(frame.Ret()))
 }
 
-// Sspmv wraps cublasSspmv (symbol cublasSspmv_v2, cublas_api.h).
+// Sspmv computes y = alpha*A*x + beta*y for a symmetric matrix A in packed
+// form.
+//
+// It wraps cublasSspmv (symbol cublasSspmv_v2, cublas_api.h).
 func Sspmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *float32, incx int32, beta, y *float32, incy int32) error {
 	sym, err := procSspmv.Addr()
 	if err != nil {
@@ -5274,7 +5789,10 @@ func Sspmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *float32, incx in
 	return ffiimpl.Error(procSspmv, Status(frame.Ret()))
 }
 
-// Sspmv64 wraps cublasSspmv_64 (symbol cublasSspmv_v2_64, cublas_api.h).
+// Sspmv64 computes y = alpha*A*x + beta*y for a symmetric matrix A in packed
+// form.
+//
+// It wraps cublasSspmv_64 (symbol cublasSspmv_v2_64, cublas_api.h).
 func Sspmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *float32, incx int64, beta, y *float32, incy int64) error {
 	sym, err := procSspmv64.Addr()
 	if err != nil {
@@ -5303,7 +5821,10 @@ func Sspmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *float32, incx 
 	return ffiimpl.Error(procSspmv64, Status(frame.Ret()))
 }
 
-// Dspmv wraps cublasDspmv (symbol cublasDspmv_v2, cublas_api.h).
+// Dspmv computes y = alpha*A*x + beta*y for a symmetric matrix A in packed
+// form.
+//
+// It wraps cublasDspmv (symbol cublasDspmv_v2, cublas_api.h).
 func Dspmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *float64, incx int32, beta, y *float64, incy int32) error {
 	sym, err := procDspmv.Addr()
 	if err != nil {
@@ -5332,7 +5853,10 @@ func Dspmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *float64, incx in
 	return ffiimpl.Error(procDspmv, Status(frame.Ret()))
 }
 
-// Dspmv64 wraps cublasDspmv_64 (symbol cublasDspmv_v2_64, cublas_api.h).
+// Dspmv64 computes y = alpha*A*x + beta*y for a symmetric matrix A in packed
+// form.
+//
+// It wraps cublasDspmv_64 (symbol cublasDspmv_v2_64, cublas_api.h).
 func Dspmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *float64, incx int64, beta, y *float64, incy int64) error {
 	sym, err := procDspmv64.Addr()
 	if err != nil {
@@ -5361,7 +5885,10 @@ func Dspmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *float64, incx 
 	return ffiimpl.Error(procDspmv64, Status(frame.Ret()))
 }
 
-// Chpmv wraps cublasChpmv (symbol cublasChpmv_v2, cublas_api.h).
+// Chpmv computes y = alpha*A*x + beta*y for a Hermitian matrix A in packed
+// form.
+//
+// It wraps cublasChpmv (symbol cublasChpmv_v2, cublas_api.h).
 func Chpmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *cudart.Complex, incx int32, beta, y *cudart.Complex, incy int32) error {
 	sym, err := procChpmv.Addr()
 	if err != nil {
@@ -5390,7 +5917,10 @@ func Chpmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *cudart.Complex, 
 	return ffiimpl.Error(procChpmv, Status(frame.Ret()))
 }
 
-// Chpmv64 wraps cublasChpmv_64 (symbol cublasChpmv_v2_64, cublas_api.h).
+// Chpmv64 computes y = alpha*A*x + beta*y for a Hermitian matrix A in packed
+// form.
+//
+// It wraps cublasChpmv_64 (symbol cublasChpmv_v2_64, cublas_api.h).
 func Chpmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *cudart.Complex, incx int64, beta, y *cudart.Complex, incy int64) error {
 	sym, err := procChpmv64.Addr()
 	if err != nil {
@@ -5419,7 +5949,10 @@ func Chpmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *cudart.Complex
 	return ffiimpl.Error(procChpmv64, Status(frame.Ret()))
 }
 
-// Zhpmv wraps cublasZhpmv (symbol cublasZhpmv_v2, cublas_api.h).
+// Zhpmv computes y = alpha*A*x + beta*y for a Hermitian matrix A in packed
+// form.
+//
+// It wraps cublasZhpmv (symbol cublasZhpmv_v2, cublas_api.h).
 func Zhpmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *cudart.DoubleComplex, incx int32, beta, y *cudart.DoubleComplex, incy int32) error {
 	sym, err := procZhpmv.Addr()
 	if err != nil {
@@ -5448,7 +5981,10 @@ func Zhpmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *cudart.DoubleCom
 	return ffiimpl.Error(procZhpmv, Status(frame.Ret()))
 }
 
-// Zhpmv64 wraps cublasZhpmv_64 (symbol cublasZhpmv_v2_64, cublas_api.h).
+// Zhpmv64 computes y = alpha*A*x + beta*y for a Hermitian matrix A in packed
+// form.
+//
+// It wraps cublasZhpmv_64 (symbol cublasZhpmv_v2_64, cublas_api.h).
 func Zhpmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *cudart.DoubleComplex, incx int64, beta, y *cudart.DoubleComplex, incy int64) error {
 	sym, err := procZhpmv64.Addr()
 	if err != nil {
@@ -5477,7 +6013,9 @@ func Zhpmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *cudart.DoubleC
 	return ffiimpl.Error(procZhpmv64, Status(frame.Ret()))
 }
 
-// Sger wraps cublasSger (symbol cublasSger_v2, cublas_api.h).
+// Sger computes A = alpha*x*y^T + A, a rank-1 update.
+//
+// It wraps cublasSger (symbol cublasSger_v2, cublas_api.h).
 func Sger(handle Handle, m, n int32, alpha, x *float32, incx int32, y *float32, incy int32, a *float32, lda int32) error {
 	sym, err := procSger.Addr()
 	if err != nil {
@@ -5505,7 +6043,9 @@ func Sger(handle Handle, m, n int32, alpha, x *float32, incx int32, y *float32, 
 	return ffiimpl.Error(procSger, Status(frame.Ret()))
 }
 
-// Sger64 wraps cublasSger_64 (symbol cublasSger_v2_64, cublas_api.h).
+// Sger64 computes A = alpha*x*y^T + A, a rank-1 update.
+//
+// It wraps cublasSger_64 (symbol cublasSger_v2_64, cublas_api.h).
 func Sger64(handle Handle, m, n int64, alpha, x *float32, incx int64, y *float32, incy int64, a *float32, lda int64) error {
 	sym, err := procSger64.Addr()
 	if err != nil {
@@ -5533,7 +6073,9 @@ func Sger64(handle Handle, m, n int64, alpha, x *float32, incx int64, y *float32
 	return ffiimpl.Error(procSger64, Status(frame.Ret()))
 }
 
-// Dger wraps cublasDger (symbol cublasDger_v2, cublas_api.h).
+// Dger computes A = alpha*x*y^T + A, a rank-1 update.
+//
+// It wraps cublasDger (symbol cublasDger_v2, cublas_api.h).
 func Dger(handle Handle, m, n int32, alpha, x *float64, incx int32, y *float64, incy int32, a *float64, lda int32) error {
 	sym, err := procDger.Addr()
 	if err != nil {
@@ -5561,7 +6103,9 @@ func Dger(handle Handle, m, n int32, alpha, x *float64, incx int32, y *float64, 
 	return ffiimpl.Error(procDger, Status(frame.Ret()))
 }
 
-// Dger64 wraps cublasDger_64 (symbol cublasDger_v2_64, cublas_api.h).
+// Dger64 computes A = alpha*x*y^T + A, a rank-1 update.
+//
+// It wraps cublasDger_64 (symbol cublasDger_v2_64, cublas_api.h).
 func Dger64(handle Handle, m, n int64, alpha, x *float64, incx int64, y *float64, incy int64, a *float64, lda int64) error {
 	sym, err := procDger64.Addr()
 	if err != nil {
@@ -5589,7 +6133,9 @@ func Dger64(handle Handle, m, n int64, alpha, x *float64, incx int64, y *float64
 	return ffiimpl.Error(procDger64, Status(frame.Ret()))
 }
 
-// Cgeru wraps cublasCgeru (symbol cublasCgeru_v2, cublas_api.h).
+// Cgeru computes A = alpha*x*y^T + A, a rank-1 update.
+//
+// It wraps cublasCgeru (symbol cublasCgeru_v2, cublas_api.h).
 func Cgeru(handle Handle, m, n int32, alpha, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, a *cudart.Complex, lda int32) error {
 	sym, err := procCgeru.Addr()
 	if err != nil {
@@ -5617,7 +6163,9 @@ func Cgeru(handle Handle, m, n int32, alpha, x *cudart.Complex, incx int32, y *c
 	return ffiimpl.Error(procCgeru, Status(frame.Ret()))
 }
 
-// Cgeru64 wraps cublasCgeru_64 (symbol cublasCgeru_v2_64, cublas_api.h).
+// Cgeru64 computes A = alpha*x*y^T + A, a rank-1 update.
+//
+// It wraps cublasCgeru_64 (symbol cublasCgeru_v2_64, cublas_api.h).
 func Cgeru64(handle Handle, m, n int64, alpha, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, a *cudart.Complex, lda int64) error {
 	sym, err := procCgeru64.Addr()
 	if err != nil {
@@ -5645,7 +6193,9 @@ func Cgeru64(handle Handle, m, n int64, alpha, x *cudart.Complex, incx int64, y 
 	return ffiimpl.Error(procCgeru64, Status(frame.Ret()))
 }
 
-// Cgerc wraps cublasCgerc (symbol cublasCgerc_v2, cublas_api.h).
+// Cgerc computes A = alpha*x*y^H + A, a rank-1 update.
+//
+// It wraps cublasCgerc (symbol cublasCgerc_v2, cublas_api.h).
 func Cgerc(handle Handle, m, n int32, alpha, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, a *cudart.Complex, lda int32) error {
 	sym, err := procCgerc.Addr()
 	if err != nil {
@@ -5673,7 +6223,9 @@ func Cgerc(handle Handle, m, n int32, alpha, x *cudart.Complex, incx int32, y *c
 	return ffiimpl.Error(procCgerc, Status(frame.Ret()))
 }
 
-// Cgerc64 wraps cublasCgerc_64 (symbol cublasCgerc_v2_64, cublas_api.h).
+// Cgerc64 computes A = alpha*x*y^H + A, a rank-1 update.
+//
+// It wraps cublasCgerc_64 (symbol cublasCgerc_v2_64, cublas_api.h).
 func Cgerc64(handle Handle, m, n int64, alpha, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, a *cudart.Complex, lda int64) error {
 	sym, err := procCgerc64.Addr()
 	if err != nil {
@@ -5701,7 +6253,9 @@ func Cgerc64(handle Handle, m, n int64, alpha, x *cudart.Complex, incx int64, y 
 	return ffiimpl.Error(procCgerc64, Status(frame.Ret()))
 }
 
-// Zgeru wraps cublasZgeru (symbol cublasZgeru_v2, cublas_api.h).
+// Zgeru computes A = alpha*x*y^T + A, a rank-1 update.
+//
+// It wraps cublasZgeru (symbol cublasZgeru_v2, cublas_api.h).
 func Zgeru(handle Handle, m, n int32, alpha, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, a *cudart.DoubleComplex, lda int32) error {
 	sym, err := procZgeru.Addr()
 	if err != nil {
@@ -5729,7 +6283,9 @@ func Zgeru(handle Handle, m, n int32, alpha, x *cudart.DoubleComplex, incx int32
 	return ffiimpl.Error(procZgeru, Status(frame.Ret()))
 }
 
-// Zgeru64 wraps cublasZgeru_64 (symbol cublasZgeru_v2_64, cublas_api.h).
+// Zgeru64 computes A = alpha*x*y^T + A, a rank-1 update.
+//
+// It wraps cublasZgeru_64 (symbol cublasZgeru_v2_64, cublas_api.h).
 func Zgeru64(handle Handle, m, n int64, alpha, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, a *cudart.DoubleComplex, lda int64) error {
 	sym, err := procZgeru64.Addr()
 	if err != nil {
@@ -5757,7 +6313,9 @@ func Zgeru64(handle Handle, m, n int64, alpha, x *cudart.DoubleComplex, incx int
 	return ffiimpl.Error(procZgeru64, Status(frame.Ret()))
 }
 
-// Zgerc wraps cublasZgerc (symbol cublasZgerc_v2, cublas_api.h).
+// Zgerc computes A = alpha*x*y^H + A, a rank-1 update.
+//
+// It wraps cublasZgerc (symbol cublasZgerc_v2, cublas_api.h).
 func Zgerc(handle Handle, m, n int32, alpha, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, a *cudart.DoubleComplex, lda int32) error {
 	sym, err := procZgerc.Addr()
 	if err != nil {
@@ -5785,7 +6343,9 @@ func Zgerc(handle Handle, m, n int32, alpha, x *cudart.DoubleComplex, incx int32
 	return ffiimpl.Error(procZgerc, Status(frame.Ret()))
 }
 
-// Zgerc64 wraps cublasZgerc_64 (symbol cublasZgerc_v2_64, cublas_api.h).
+// Zgerc64 computes A = alpha*x*y^H + A, a rank-1 update.
+//
+// It wraps cublasZgerc_64 (symbol cublasZgerc_v2_64, cublas_api.h).
 func Zgerc64(handle Handle, m, n int64, alpha, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, a *cudart.DoubleComplex, lda int64) error {
 	sym, err := procZgerc64.Addr()
 	if err != nil {
@@ -5813,7 +6373,9 @@ func Zgerc64(handle Handle, m, n int64, alpha, x *cudart.DoubleComplex, incx int
 	return ffiimpl.Error(procZgerc64, Status(frame.Ret()))
 }
 
-// Ssyr wraps cublasSsyr (symbol cublasSsyr_v2, cublas_api.h).
+// Ssyr computes A = alpha*x*x^T + A for a symmetric matrix A.
+//
+// It wraps cublasSsyr (symbol cublasSsyr_v2, cublas_api.h).
 func Ssyr(handle Handle, uplo FillMode, n int32, alpha, x *float32, incx int32, a *float32, lda int32) error {
 	sym, err := procSsyr.Addr()
 	if err != nil {
@@ -5838,7 +6400,9 @@ func Ssyr(handle Handle, uplo FillMode, n int32, alpha, x *float32, incx int32, 
 	return ffiimpl.Error(procSsyr, Status(frame.Ret()))
 }
 
-// Ssyr64 wraps cublasSsyr_64 (symbol cublasSsyr_v2_64, cublas_api.h).
+// Ssyr64 computes A = alpha*x*x^T + A for a symmetric matrix A.
+//
+// It wraps cublasSsyr_64 (symbol cublasSsyr_v2_64, cublas_api.h).
 func Ssyr64(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64, a *float32, lda int64) error {
 	sym, err := procSsyr64.Addr()
 	if err != nil {
@@ -5863,7 +6427,9 @@ func Ssyr64(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64
 	return ffiimpl.Error(procSsyr64, Status(frame.Ret()))
 }
 
-// Dsyr wraps cublasDsyr (symbol cublasDsyr_v2, cublas_api.h).
+// Dsyr computes A = alpha*x*x^T + A for a symmetric matrix A.
+//
+// It wraps cublasDsyr (symbol cublasDsyr_v2, cublas_api.h).
 func Dsyr(handle Handle, uplo FillMode, n int32, alpha, x *float64, incx int32, a *float64, lda int32) error {
 	sym, err := procDsyr.Addr()
 	if err != nil {
@@ -5888,7 +6454,9 @@ func Dsyr(handle Handle, uplo FillMode, n int32, alpha, x *float64, incx int32, 
 	return ffiimpl.Error(procDsyr, Status(frame.Ret()))
 }
 
-// Dsyr64 wraps cublasDsyr_64 (symbol cublasDsyr_v2_64, cublas_api.h).
+// Dsyr64 computes A = alpha*x*x^T + A for a symmetric matrix A.
+//
+// It wraps cublasDsyr_64 (symbol cublasDsyr_v2_64, cublas_api.h).
 func Dsyr64(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64, a *float64, lda int64) error {
 	sym, err := procDsyr64.Addr()
 	if err != nil {
@@ -5913,7 +6481,9 @@ func Dsyr64(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64
 	return ffiimpl.Error(procDsyr64, Status(frame.Ret()))
 }
 
-// Csyr wraps cublasCsyr (symbol cublasCsyr_v2, cublas_api.h).
+// Csyr computes A = alpha*x*x^T + A for a symmetric matrix A.
+//
+// It wraps cublasCsyr (symbol cublasCsyr_v2, cublas_api.h).
 func Csyr(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx int32, a *cudart.Complex, lda int32) error {
 	sym, err := procCsyr.Addr()
 	if err != nil {
@@ -5938,7 +6508,9 @@ func Csyr(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx 
 	return ffiimpl.Error(procCsyr, Status(frame.Ret()))
 }
 
-// Csyr64 wraps cublasCsyr_64 (symbol cublasCsyr_v2_64, cublas_api.h).
+// Csyr64 computes A = alpha*x*x^T + A for a symmetric matrix A.
+//
+// It wraps cublasCsyr_64 (symbol cublasCsyr_v2_64, cublas_api.h).
 func Csyr64(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, incx int64, a *cudart.Complex, lda int64) error {
 	sym, err := procCsyr64.Addr()
 	if err != nil {
@@ -5963,7 +6535,9 @@ func Csyr64(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, inc
 	return ffiimpl.Error(procCsyr64, Status(frame.Ret()))
 }
 
-// Zsyr wraps cublasZsyr (symbol cublasZsyr_v2, cublas_api.h).
+// Zsyr computes A = alpha*x*x^T + A for a symmetric matrix A.
+//
+// It wraps cublasZsyr (symbol cublasZsyr_v2, cublas_api.h).
 func Zsyr(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex, incx int32, a *cudart.DoubleComplex, lda int32) error {
 	sym, err := procZsyr.Addr()
 	if err != nil {
@@ -5988,7 +6562,9 @@ func Zsyr(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex,
 	return ffiimpl.Error(procZsyr, Status(frame.Ret()))
 }
 
-// Zsyr64 wraps cublasZsyr_64 (symbol cublasZsyr_v2_64, cublas_api.h).
+// Zsyr64 computes A = alpha*x*x^T + A for a symmetric matrix A.
+//
+// It wraps cublasZsyr_64 (symbol cublasZsyr_v2_64, cublas_api.h).
 func Zsyr64(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleComplex, incx int64, a *cudart.DoubleComplex, lda int64) error {
 	sym, err := procZsyr64.Addr()
 	if err != nil {
@@ -6013,7 +6589,9 @@ func Zsyr64(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleComple
 	return ffiimpl.Error(procZsyr64, Status(frame.Ret()))
 }
 
-// Cher wraps cublasCher (symbol cublasCher_v2, cublas_api.h).
+// Cher computes A = alpha*x*x^H + A for a Hermitian matrix A.
+//
+// It wraps cublasCher (symbol cublasCher_v2, cublas_api.h).
 func Cher(handle Handle, uplo FillMode, n int32, alpha *float32, x *cudart.Complex, incx int32, a *cudart.Complex, lda int32) error {
 	sym, err := procCher.Addr()
 	if err != nil {
@@ -6038,7 +6616,9 @@ func Cher(handle Handle, uplo FillMode, n int32, alpha *float32, x *cudart.Compl
 	return ffiimpl.Error(procCher, Status(frame.Ret()))
 }
 
-// Cher64 wraps cublasCher_64 (symbol cublasCher_v2_64, cublas_api.h).
+// Cher64 computes A = alpha*x*x^H + A for a Hermitian matrix A.
+//
+// It wraps cublasCher_64 (symbol cublasCher_v2_64, cublas_api.h).
 func Cher64(handle Handle, uplo FillMode, n int64, alpha *float32, x *cudart.Complex, incx int64, a *cudart.Complex, lda int64) error {
 	sym, err := procCher64.Addr()
 	if err != nil {
@@ -6063,7 +6643,9 @@ func Cher64(handle Handle, uplo FillMode, n int64, alpha *float32, x *cudart.Com
 	return ffiimpl.Error(procCher64, Status(frame.Ret()))
 }
 
-// Zher wraps cublasZher (symbol cublasZher_v2, cublas_api.h).
+// Zher computes A = alpha*x*x^H + A for a Hermitian matrix A.
+//
+// It wraps cublasZher (symbol cublasZher_v2, cublas_api.h).
 func Zher(handle Handle, uplo FillMode, n int32, alpha *float64, x *cudart.DoubleComplex, incx int32, a *cudart.DoubleComplex, lda int32) error {
 	sym, err := procZher.Addr()
 	if err != nil {
@@ -6088,7 +6670,9 @@ func Zher(handle Handle, uplo FillMode, n int32, alpha *float64, x *cudart.Doubl
 	return ffiimpl.Error(procZher, Status(frame.Ret()))
 }
 
-// Zher64 wraps cublasZher_64 (symbol cublasZher_v2_64, cublas_api.h).
+// Zher64 computes A = alpha*x*x^H + A for a Hermitian matrix A.
+//
+// It wraps cublasZher_64 (symbol cublasZher_v2_64, cublas_api.h).
 func Zher64(handle Handle, uplo FillMode, n int64, alpha *float64, x *cudart.DoubleComplex, incx int64, a *cudart.DoubleComplex, lda int64) error {
 	sym, err := procZher64.Addr()
 	if err != nil {
@@ -6113,7 +6697,9 @@ func Zher64(handle Handle, uplo FillMode, n int64, alpha *float64, x *cudart.Dou
 	return ffiimpl.Error(procZher64, Status(frame.Ret()))
 }
 
-// Sspr wraps cublasSspr (symbol cublasSspr_v2, cublas_api.h).
+// Sspr computes A = alpha*x*x^T + A for a symmetric matrix A in packed form.
+//
+// It wraps cublasSspr (symbol cublasSspr_v2, cublas_api.h).
 func Sspr(handle Handle, uplo FillMode, n int32, alpha, x *float32, incx int32, aP *float32) error {
 	sym, err := procSspr.Addr()
 	if err != nil {
@@ -6137,7 +6723,9 @@ func Sspr(handle Handle, uplo FillMode, n int32, alpha, x *float32, incx int32, 
 	return ffiimpl.Error(procSspr, Status(frame.Ret()))
 }
 
-// Sspr64 wraps cublasSspr_64 (symbol cublasSspr_v2_64, cublas_api.h).
+// Sspr64 computes A = alpha*x*x^T + A for a symmetric matrix A in packed form.
+//
+// It wraps cublasSspr_64 (symbol cublasSspr_v2_64, cublas_api.h).
 func Sspr64(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64, aP *float32) error {
 	sym, err := procSspr64.Addr()
 	if err != nil {
@@ -6161,7 +6749,9 @@ func Sspr64(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64
 	return ffiimpl.Error(procSspr64, Status(frame.Ret()))
 }
 
-// Dspr wraps cublasDspr (symbol cublasDspr_v2, cublas_api.h).
+// Dspr computes A = alpha*x*x^T + A for a symmetric matrix A in packed form.
+//
+// It wraps cublasDspr (symbol cublasDspr_v2, cublas_api.h).
 func Dspr(handle Handle, uplo FillMode, n int32, alpha, x *float64, incx int32, aP *float64) error {
 	sym, err := procDspr.Addr()
 	if err != nil {
@@ -6185,7 +6775,9 @@ func Dspr(handle Handle, uplo FillMode, n int32, alpha, x *float64, incx int32, 
 	return ffiimpl.Error(procDspr, Status(frame.Ret()))
 }
 
-// Dspr64 wraps cublasDspr_64 (symbol cublasDspr_v2_64, cublas_api.h).
+// Dspr64 computes A = alpha*x*x^T + A for a symmetric matrix A in packed form.
+//
+// It wraps cublasDspr_64 (symbol cublasDspr_v2_64, cublas_api.h).
 func Dspr64(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64, aP *float64) error {
 	sym, err := procDspr64.Addr()
 	if err != nil {
@@ -6209,7 +6801,9 @@ func Dspr64(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64
 	return ffiimpl.Error(procDspr64, Status(frame.Ret()))
 }
 
-// Chpr wraps cublasChpr (symbol cublasChpr_v2, cublas_api.h).
+// Chpr computes A = alpha*x*x^H + A for a Hermitian matrix A in packed form.
+//
+// It wraps cublasChpr (symbol cublasChpr_v2, cublas_api.h).
 func Chpr(handle Handle, uplo FillMode, n int32, alpha *float32, x *cudart.Complex, incx int32, aP *cudart.Complex) error {
 	sym, err := procChpr.Addr()
 	if err != nil {
@@ -6233,7 +6827,9 @@ func Chpr(handle Handle, uplo FillMode, n int32, alpha *float32, x *cudart.Compl
 	return ffiimpl.Error(procChpr, Status(frame.Ret()))
 }
 
-// Chpr64 wraps cublasChpr_64 (symbol cublasChpr_v2_64, cublas_api.h).
+// Chpr64 computes A = alpha*x*x^H + A for a Hermitian matrix A in packed form.
+//
+// It wraps cublasChpr_64 (symbol cublasChpr_v2_64, cublas_api.h).
 func Chpr64(handle Handle, uplo FillMode, n int64, alpha *float32, x *cudart.Complex, incx int64, aP *cudart.Complex) error {
 	sym, err := procChpr64.Addr()
 	if err != nil {
@@ -6257,7 +6853,9 @@ func Chpr64(handle Handle, uplo FillMode, n int64, alpha *float32, x *cudart.Com
 	return ffiimpl.Error(procChpr64, Status(frame.Ret()))
 }
 
-// Zhpr wraps cublasZhpr (symbol cublasZhpr_v2, cublas_api.h).
+// Zhpr computes A = alpha*x*x^H + A for a Hermitian matrix A in packed form.
+//
+// It wraps cublasZhpr (symbol cublasZhpr_v2, cublas_api.h).
 func Zhpr(handle Handle, uplo FillMode, n int32, alpha *float64, x *cudart.DoubleComplex, incx int32, aP *cudart.DoubleComplex) error {
 	sym, err := procZhpr.Addr()
 	if err != nil {
@@ -6281,7 +6879,9 @@ func Zhpr(handle Handle, uplo FillMode, n int32, alpha *float64, x *cudart.Doubl
 	return ffiimpl.Error(procZhpr, Status(frame.Ret()))
 }
 
-// Zhpr64 wraps cublasZhpr_64 (symbol cublasZhpr_v2_64, cublas_api.h).
+// Zhpr64 computes A = alpha*x*x^H + A for a Hermitian matrix A in packed form.
+//
+// It wraps cublasZhpr_64 (symbol cublasZhpr_v2_64, cublas_api.h).
 func Zhpr64(handle Handle, uplo FillMode, n int64, alpha *float64, x *cudart.DoubleComplex, incx int64, aP *cudart.DoubleComplex) error {
 	sym, err := procZhpr64.Addr()
 	if err != nil {
@@ -6305,7 +6905,9 @@ func Zhpr64(handle Handle, uplo FillMode, n int64, alpha *float64, x *cudart.Dou
 	return ffiimpl.Error(procZhpr64, Status(frame.Ret()))
 }
 
-// Ssyr2 wraps cublasSsyr2 (symbol cublasSsyr2_v2, cublas_api.h).
+// Ssyr2 computes A = alpha*(x*y^T + y*x^T) + A for a symmetric matrix A.
+//
+// It wraps cublasSsyr2 (symbol cublasSsyr2_v2, cublas_api.h).
 func Ssyr2(handle Handle, uplo FillMode, n int32, alpha, x *float32, incx int32, y *float32, incy int32, a *float32, lda int32) error {
 	sym, err := procSsyr2.Addr()
 	if err != nil {
@@ -6333,7 +6935,9 @@ func Ssyr2(handle Handle, uplo FillMode, n int32, alpha, x *float32, incx int32,
 	return ffiimpl.Error(procSsyr2, Status(frame.Ret()))
 }
 
-// Ssyr264 wraps cublasSsyr2_64 (symbol cublasSsyr2_v2_64, cublas_api.h).
+// Ssyr264 computes A = alpha*(x*y^T + y*x^T) + A for a symmetric matrix A.
+//
+// It wraps cublasSsyr2_64 (symbol cublasSsyr2_v2_64, cublas_api.h).
 func Ssyr264(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64, y *float32, incy int64, a *float32, lda int64) error {
 	sym, err := procSsyr264.Addr()
 	if err != nil {
@@ -6361,7 +6965,9 @@ func Ssyr264(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int6
 	return ffiimpl.Error(procSsyr264, Status(frame.Ret()))
 }
 
-// Dsyr2 wraps cublasDsyr2 (symbol cublasDsyr2_v2, cublas_api.h).
+// Dsyr2 computes A = alpha*(x*y^T + y*x^T) + A for a symmetric matrix A.
+//
+// It wraps cublasDsyr2 (symbol cublasDsyr2_v2, cublas_api.h).
 func Dsyr2(handle Handle, uplo FillMode, n int32, alpha, x *float64, incx int32, y *float64, incy int32, a *float64, lda int32) error {
 	sym, err := procDsyr2.Addr()
 	if err != nil {
@@ -6389,7 +6995,9 @@ func Dsyr2(handle Handle, uplo FillMode, n int32, alpha, x *float64, incx int32,
 	return ffiimpl.Error(procDsyr2, Status(frame.Ret()))
 }
 
-// Dsyr264 wraps cublasDsyr2_64 (symbol cublasDsyr2_v2_64, cublas_api.h).
+// Dsyr264 computes A = alpha*(x*y^T + y*x^T) + A for a symmetric matrix A.
+//
+// It wraps cublasDsyr2_64 (symbol cublasDsyr2_v2_64, cublas_api.h).
 func Dsyr264(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64, y *float64, incy int64, a *float64, lda int64) error {
 	sym, err := procDsyr264.Addr()
 	if err != nil {
@@ -6417,7 +7025,9 @@ func Dsyr264(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int6
 	return ffiimpl.Error(procDsyr264, Status(frame.Ret()))
 }
 
-// Csyr2 wraps cublasCsyr2 (symbol cublasCsyr2_v2, cublas_api.h).
+// Csyr2 computes A = alpha*(x*y^T + y*x^T) + A for a symmetric matrix A.
+//
+// It wraps cublasCsyr2 (symbol cublasCsyr2_v2, cublas_api.h).
 func Csyr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, a *cudart.Complex, lda int32) error {
 	sym, err := procCsyr2.Addr()
 	if err != nil {
@@ -6445,7 +7055,9 @@ func Csyr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx
 	return ffiimpl.Error(procCsyr2, Status(frame.Ret()))
 }
 
-// Csyr264 wraps cublasCsyr2_64 (symbol cublasCsyr2_v2_64, cublas_api.h).
+// Csyr264 computes A = alpha*(x*y^T + y*x^T) + A for a symmetric matrix A.
+//
+// It wraps cublasCsyr2_64 (symbol cublasCsyr2_v2_64, cublas_api.h).
 func Csyr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, a *cudart.Complex, lda int64) error {
 	sym, err := procCsyr264.Addr()
 	if err != nil {
@@ -6473,7 +7085,9 @@ func Csyr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, in
 	return ffiimpl.Error(procCsyr264, Status(frame.Ret()))
 }
 
-// Zsyr2 wraps cublasZsyr2 (symbol cublasZsyr2_v2, cublas_api.h).
+// Zsyr2 computes A = alpha*(x*y^T + y*x^T) + A for a symmetric matrix A.
+//
+// It wraps cublasZsyr2 (symbol cublasZsyr2_v2, cublas_api.h).
 func Zsyr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, a *cudart.DoubleComplex, lda int32) error {
 	sym, err := procZsyr2.Addr()
 	if err != nil {
@@ -6501,7 +7115,9 @@ func Zsyr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex
 	return ffiimpl.Error(procZsyr2, Status(frame.Ret()))
 }
 
-// Zsyr264 wraps cublasZsyr2_64 (symbol cublasZsyr2_v2_64, cublas_api.h).
+// Zsyr264 computes A = alpha*(x*y^T + y*x^T) + A for a symmetric matrix A.
+//
+// It wraps cublasZsyr2_64 (symbol cublasZsyr2_v2_64, cublas_api.h).
 func Zsyr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, a *cudart.DoubleComplex, lda int64) error {
 	sym, err := procZsyr264.Addr()
 	if err != nil {
@@ -6529,7 +7145,10 @@ func Zsyr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleCompl
 	return ffiimpl.Error(procZsyr264, Status(frame.Ret()))
 }
 
-// Cher2 wraps cublasCher2 (symbol cublasCher2_v2, cublas_api.h).
+// Cher2 computes A = alpha*x*y^H + conj(alpha)*y*x^H + A for a Hermitian matrix
+// A.
+//
+// It wraps cublasCher2 (symbol cublasCher2_v2, cublas_api.h).
 func Cher2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, a *cudart.Complex, lda int32) error {
 	sym, err := procCher2.Addr()
 	if err != nil {
@@ -6557,7 +7176,10 @@ func Cher2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx
 	return ffiimpl.Error(procCher2, Status(frame.Ret()))
 }
 
-// Cher264 wraps cublasCher2_64 (symbol cublasCher2_v2_64, cublas_api.h).
+// Cher264 computes A = alpha*x*y^H + conj(alpha)*y*x^H + A for a Hermitian
+// matrix A.
+//
+// It wraps cublasCher2_64 (symbol cublasCher2_v2_64, cublas_api.h).
 func Cher264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, a *cudart.Complex, lda int64) error {
 	sym, err := procCher264.Addr()
 	if err != nil {
@@ -6585,7 +7207,10 @@ func Cher264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, in
 	return ffiimpl.Error(procCher264, Status(frame.Ret()))
 }
 
-// Zher2 wraps cublasZher2 (symbol cublasZher2_v2, cublas_api.h).
+// Zher2 computes A = alpha*x*y^H + conj(alpha)*y*x^H + A for a Hermitian matrix
+// A.
+//
+// It wraps cublasZher2 (symbol cublasZher2_v2, cublas_api.h).
 func Zher2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, a *cudart.DoubleComplex, lda int32) error {
 	sym, err := procZher2.Addr()
 	if err != nil {
@@ -6613,7 +7238,10 @@ func Zher2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex
 	return ffiimpl.Error(procZher2, Status(frame.Ret()))
 }
 
-// Zher264 wraps cublasZher2_64 (symbol cublasZher2_v2_64, cublas_api.h).
+// Zher264 computes A = alpha*x*y^H + conj(alpha)*y*x^H + A for a Hermitian
+// matrix A.
+//
+// It wraps cublasZher2_64 (symbol cublasZher2_v2_64, cublas_api.h).
 func Zher264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, a *cudart.DoubleComplex, lda int64) error {
 	sym, err := procZher264.Addr()
 	if err != nil {
@@ -6641,7 +7269,10 @@ func Zher264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleCompl
 	return ffiimpl.Error(procZher264, Status(frame.Ret()))
 }
 
-// Sspr2 wraps cublasSspr2 (symbol cublasSspr2_v2, cublas_api.h).
+// Sspr2 computes A = alpha*(x*y^T + y*x^T) + A for a symmetric matrix A in
+// packed form.
+//
+// It wraps cublasSspr2 (symbol cublasSspr2_v2, cublas_api.h).
 func Sspr2(handle Handle, uplo FillMode, n int32, alpha, x *float32, incx int32, y *float32, incy int32, aP *float32) error {
 	sym, err := procSspr2.Addr()
 	if err != nil {
@@ -6668,7 +7299,10 @@ func Sspr2(handle Handle, uplo FillMode, n int32, alpha, x *float32, incx int32,
 	return ffiimpl.Error(procSspr2, Status(frame.Ret()))
 }
 
-// Sspr264 wraps cublasSspr2_64 (symbol cublasSspr2_v2_64, cublas_api.h).
+// Sspr264 computes A = alpha*(x*y^T + y*x^T) + A for a symmetric matrix A in
+// packed form.
+//
+// It wraps cublasSspr2_64 (symbol cublasSspr2_v2_64, cublas_api.h).
 func Sspr264(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int64, y *float32, incy int64, aP *float32) error {
 	sym, err := procSspr264.Addr()
 	if err != nil {
@@ -6695,7 +7329,10 @@ func Sspr264(handle Handle, uplo FillMode, n int64, alpha, x *float32, incx int6
 	return ffiimpl.Error(procSspr264, Status(frame.Ret()))
 }
 
-// Dspr2 wraps cublasDspr2 (symbol cublasDspr2_v2, cublas_api.h).
+// Dspr2 computes A = alpha*(x*y^T + y*x^T) + A for a symmetric matrix A in
+// packed form.
+//
+// It wraps cublasDspr2 (symbol cublasDspr2_v2, cublas_api.h).
 func Dspr2(handle Handle, uplo FillMode, n int32, alpha, x *float64, incx int32, y *float64, incy int32, aP *float64) error {
 	sym, err := procDspr2.Addr()
 	if err != nil {
@@ -6722,7 +7359,10 @@ func Dspr2(handle Handle, uplo FillMode, n int32, alpha, x *float64, incx int32,
 	return ffiimpl.Error(procDspr2, Status(frame.Ret()))
 }
 
-// Dspr264 wraps cublasDspr2_64 (symbol cublasDspr2_v2_64, cublas_api.h).
+// Dspr264 computes A = alpha*(x*y^T + y*x^T) + A for a symmetric matrix A in
+// packed form.
+//
+// It wraps cublasDspr2_64 (symbol cublasDspr2_v2_64, cublas_api.h).
 func Dspr264(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int64, y *float64, incy int64, aP *float64) error {
 	sym, err := procDspr264.Addr()
 	if err != nil {
@@ -6749,7 +7389,10 @@ func Dspr264(handle Handle, uplo FillMode, n int64, alpha, x *float64, incx int6
 	return ffiimpl.Error(procDspr264, Status(frame.Ret()))
 }
 
-// Chpr2 wraps cublasChpr2 (symbol cublasChpr2_v2, cublas_api.h).
+// Chpr2 computes A = alpha*x*y^H + conj(alpha)*y*x^H + A for a Hermitian matrix
+// A in packed form.
+//
+// It wraps cublasChpr2 (symbol cublasChpr2_v2, cublas_api.h).
 func Chpr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx int32, y *cudart.Complex, incy int32, aP *cudart.Complex) error {
 	sym, err := procChpr2.Addr()
 	if err != nil {
@@ -6776,7 +7419,10 @@ func Chpr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx
 	return ffiimpl.Error(procChpr2, Status(frame.Ret()))
 }
 
-// Chpr264 wraps cublasChpr2_64 (symbol cublasChpr2_v2_64, cublas_api.h).
+// Chpr264 computes A = alpha*x*y^H + conj(alpha)*y*x^H + A for a Hermitian
+// matrix A in packed form.
+//
+// It wraps cublasChpr2_64 (symbol cublasChpr2_v2_64, cublas_api.h).
 func Chpr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, incx int64, y *cudart.Complex, incy int64, aP *cudart.Complex) error {
 	sym, err := procChpr264.Addr()
 	if err != nil {
@@ -6803,7 +7449,10 @@ func Chpr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, in
 	return ffiimpl.Error(procChpr264, Status(frame.Ret()))
 }
 
-// Zhpr2 wraps cublasZhpr2 (symbol cublasZhpr2_v2, cublas_api.h).
+// Zhpr2 computes A = alpha*x*y^H + conj(alpha)*y*x^H + A for a Hermitian matrix
+// A in packed form.
+//
+// It wraps cublasZhpr2 (symbol cublasZhpr2_v2, cublas_api.h).
 func Zhpr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex, incx int32, y *cudart.DoubleComplex, incy int32, aP *cudart.DoubleComplex) error {
 	sym, err := procZhpr2.Addr()
 	if err != nil {
@@ -6830,7 +7479,10 @@ func Zhpr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex
 	return ffiimpl.Error(procZhpr2, Status(frame.Ret()))
 }
 
-// Zhpr264 wraps cublasZhpr2_64 (symbol cublasZhpr2_v2_64, cublas_api.h).
+// Zhpr264 computes A = alpha*x*y^H + conj(alpha)*y*x^H + A for a Hermitian
+// matrix A in packed form.
+//
+// It wraps cublasZhpr2_64 (symbol cublasZhpr2_v2_64, cublas_api.h).
 func Zhpr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleComplex, incx int64, y *cudart.DoubleComplex, incy int64, aP *cudart.DoubleComplex) error {
 	sym, err := procZhpr264.Addr()
 	if err != nil {
@@ -6857,8 +7509,10 @@ func Zhpr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleCompl
 	return ffiimpl.Error(procZhpr264, Status(frame.Ret()))
 }
 
-// SgemvBatched wraps cublasSgemvBatched (symbol cublasSgemvBatched,
-// cublas_api.h).
+// SgemvBatched computes y[i] = alpha*op(A[i])*x[i] + beta*y[i] for each i <
+// batchCount, the matrices and vectors given as arrays of device pointers.
+//
+// It wraps cublasSgemvBatched (symbol cublasSgemvBatched, cublas_api.h).
 func SgemvBatched(handle Handle, trans Operation, m, n int32, alpha *float32, aarray **float32, lda int32, xarray **float32, incx int32, beta *float32, yarray **float32, incy, batchCount int32) error {
 	sym, err := procSgemvBatched.Addr()
 	if err != nil {
@@ -6890,8 +7544,10 @@ func SgemvBatched(handle Handle, trans Operation, m, n int32, alpha *float32, aa
 	return ffiimpl.Error(procSgemvBatched, Status(frame.Ret()))
 }
 
-// SgemvBatched64 wraps cublasSgemvBatched_64 (symbol cublasSgemvBatched_64,
-// cublas_api.h).
+// SgemvBatched64 computes y[i] = alpha*op(A[i])*x[i] + beta*y[i] for each i <
+// batchCount, the matrices and vectors given as arrays of device pointers.
+//
+// It wraps cublasSgemvBatched_64 (symbol cublasSgemvBatched_64, cublas_api.h).
 func SgemvBatched64(handle Handle, trans Operation, m, n int64, alpha *float32, aarray **float32, lda int64, xarray **float32, incx int64, beta *float32, yarray **float32, incy, batchCount int64) error {
 	sym, err := procSgemvBatched64.Addr()
 	if err != nil {
@@ -6923,8 +7579,10 @@ func SgemvBatched64(handle Handle, trans Operation, m, n int64, alpha *float32, 
 	return ffiimpl.Error(procSgemvBatched64, Status(frame.Ret()))
 }
 
-// DgemvBatched wraps cublasDgemvBatched (symbol cublasDgemvBatched,
-// cublas_api.h).
+// DgemvBatched computes y[i] = alpha*op(A[i])*x[i] + beta*y[i] for each i <
+// batchCount, the matrices and vectors given as arrays of device pointers.
+//
+// It wraps cublasDgemvBatched (symbol cublasDgemvBatched, cublas_api.h).
 func DgemvBatched(handle Handle, trans Operation, m, n int32, alpha *float64, aarray **float64, lda int32, xarray **float64, incx int32, beta *float64, yarray **float64, incy, batchCount int32) error {
 	sym, err := procDgemvBatched.Addr()
 	if err != nil {
@@ -6956,8 +7614,10 @@ func DgemvBatched(handle Handle, trans Operation, m, n int32, alpha *float64, aa
 	return ffiimpl.Error(procDgemvBatched, Status(frame.Ret()))
 }
 
-// DgemvBatched64 wraps cublasDgemvBatched_64 (symbol cublasDgemvBatched_64,
-// cublas_api.h).
+// DgemvBatched64 computes y[i] = alpha*op(A[i])*x[i] + beta*y[i] for each i <
+// batchCount, the matrices and vectors given as arrays of device pointers.
+//
+// It wraps cublasDgemvBatched_64 (symbol cublasDgemvBatched_64, cublas_api.h).
 func DgemvBatched64(handle Handle, trans Operation, m, n int64, alpha *float64, aarray **float64, lda int64, xarray **float64, incx int64, beta *float64, yarray **float64, incy, batchCount int64) error {
 	sym, err := procDgemvBatched64.Addr()
 	if err != nil {
@@ -6989,8 +7649,10 @@ func DgemvBatched64(handle Handle, trans Operation, m, n int64, alpha *float64, 
 	return ffiimpl.Error(procDgemvBatched64, Status(frame.Ret()))
 }
 
-// CgemvBatched wraps cublasCgemvBatched (symbol cublasCgemvBatched,
-// cublas_api.h).
+// CgemvBatched computes y[i] = alpha*op(A[i])*x[i] + beta*y[i] for each i <
+// batchCount, the matrices and vectors given as arrays of device pointers.
+//
+// It wraps cublasCgemvBatched (symbol cublasCgemvBatched, cublas_api.h).
 func CgemvBatched(handle Handle, trans Operation, m, n int32, alpha *cudart.Complex, aarray **cudart.Complex, lda int32, xarray **cudart.Complex, incx int32, beta *cudart.Complex, yarray **cudart.Complex, incy, batchCount int32) error {
 	sym, err := procCgemvBatched.Addr()
 	if err != nil {
@@ -7022,8 +7684,10 @@ func CgemvBatched(handle Handle, trans Operation, m, n int32, alpha *cudart.Comp
 	return ffiimpl.Error(procCgemvBatched, Status(frame.Ret()))
 }
 
-// CgemvBatched64 wraps cublasCgemvBatched_64 (symbol cublasCgemvBatched_64,
-// cublas_api.h).
+// CgemvBatched64 computes y[i] = alpha*op(A[i])*x[i] + beta*y[i] for each i <
+// batchCount, the matrices and vectors given as arrays of device pointers.
+//
+// It wraps cublasCgemvBatched_64 (symbol cublasCgemvBatched_64, cublas_api.h).
 func CgemvBatched64(handle Handle, trans Operation, m, n int64, alpha *cudart.Complex, aarray **cudart.Complex, lda int64, xarray **cudart.Complex, incx int64, beta *cudart.Complex, yarray **cudart.Complex, incy, batchCount int64) error {
 	sym, err := procCgemvBatched64.Addr()
 	if err != nil {
@@ -7055,8 +7719,10 @@ func CgemvBatched64(handle Handle, trans Operation, m, n int64, alpha *cudart.Co
 	return ffiimpl.Error(procCgemvBatched64, Status(frame.Ret()))
 }
 
-// ZgemvBatched wraps cublasZgemvBatched (symbol cublasZgemvBatched,
-// cublas_api.h).
+// ZgemvBatched computes y[i] = alpha*op(A[i])*x[i] + beta*y[i] for each i <
+// batchCount, the matrices and vectors given as arrays of device pointers.
+//
+// It wraps cublasZgemvBatched (symbol cublasZgemvBatched, cublas_api.h).
 func ZgemvBatched(handle Handle, trans Operation, m, n int32, alpha *cudart.DoubleComplex, aarray **cudart.DoubleComplex, lda int32, xarray **cudart.DoubleComplex, incx int32, beta *cudart.DoubleComplex, yarray **cudart.DoubleComplex, incy, batchCount int32) error {
 	sym, err := procZgemvBatched.Addr()
 	if err != nil {
@@ -7088,8 +7754,10 @@ func ZgemvBatched(handle Handle, trans Operation, m, n int32, alpha *cudart.Doub
 	return ffiimpl.Error(procZgemvBatched, Status(frame.Ret()))
 }
 
-// ZgemvBatched64 wraps cublasZgemvBatched_64 (symbol cublasZgemvBatched_64,
-// cublas_api.h).
+// ZgemvBatched64 computes y[i] = alpha*op(A[i])*x[i] + beta*y[i] for each i <
+// batchCount, the matrices and vectors given as arrays of device pointers.
+//
+// It wraps cublasZgemvBatched_64 (symbol cublasZgemvBatched_64, cublas_api.h).
 func ZgemvBatched64(handle Handle, trans Operation, m, n int64, alpha *cudart.DoubleComplex, aarray **cudart.DoubleComplex, lda int64, xarray **cudart.DoubleComplex, incx int64, beta *cudart.DoubleComplex, yarray **cudart.DoubleComplex, incy, batchCount int64) error {
 	sym, err := procZgemvBatched64.Addr()
 	if err != nil {
@@ -7121,8 +7789,11 @@ func ZgemvBatched64(handle Handle, trans Operation, m, n int64, alpha *cudart.Do
 	return ffiimpl.Error(procZgemvBatched64, Status(frame.Ret()))
 }
 
-// SgemvStridedBatched wraps cublasSgemvStridedBatched (symbol
-// cublasSgemvStridedBatched, cublas_api.h).
+// SgemvStridedBatched computes y[i] = alpha*op(A[i])*x[i] + beta*y[i] for each
+// i < batchCount, A[i], x[i] and y[i] i strides after A, x and y.
+//
+// It wraps cublasSgemvStridedBatched (symbol cublasSgemvStridedBatched,
+// cublas_api.h).
 func SgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a *float32, lda int32, strideA int64, x *float32, incx int32, stridex int64, beta, y *float32, incy int32, stridey int64, batchCount int32) error {
 	sym, err := procSgemvStridedBatched.Addr()
 	if err != nil {
@@ -7157,8 +7828,11 @@ func SgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a *f
 	return ffiimpl.Error(procSgemvStridedBatched, Status(frame.Ret()))
 }
 
-// SgemvStridedBatched64 wraps cublasSgemvStridedBatched_64 (symbol
-// cublasSgemvStridedBatched_64, cublas_api.h).
+// SgemvStridedBatched64 computes y[i] = alpha*op(A[i])*x[i] + beta*y[i] for
+// each i < batchCount, A[i], x[i] and y[i] i strides after A, x and y.
+//
+// It wraps cublasSgemvStridedBatched_64 (symbol cublasSgemvStridedBatched_64,
+// cublas_api.h).
 func SgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a *float32, lda, strideA int64, x *float32, incx, stridex int64, beta, y *float32, incy, stridey, batchCount int64) error {
 	sym, err := procSgemvStridedBatched64.Addr()
 	if err != nil {
@@ -7193,8 +7867,11 @@ func SgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a 
 	return ffiimpl.Error(procSgemvStridedBatched64, Status(frame.Ret()))
 }
 
-// DgemvStridedBatched wraps cublasDgemvStridedBatched (symbol
-// cublasDgemvStridedBatched, cublas_api.h).
+// DgemvStridedBatched computes y[i] = alpha*op(A[i])*x[i] + beta*y[i] for each
+// i < batchCount, A[i], x[i] and y[i] i strides after A, x and y.
+//
+// It wraps cublasDgemvStridedBatched (symbol cublasDgemvStridedBatched,
+// cublas_api.h).
 func DgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a *float64, lda int32, strideA int64, x *float64, incx int32, stridex int64, beta, y *float64, incy int32, stridey int64, batchCount int32) error {
 	sym, err := procDgemvStridedBatched.Addr()
 	if err != nil {
@@ -7229,8 +7906,11 @@ func DgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a *f
 	return ffiimpl.Error(procDgemvStridedBatched, Status(frame.Ret()))
 }
 
-// DgemvStridedBatched64 wraps cublasDgemvStridedBatched_64 (symbol
-// cublasDgemvStridedBatched_64, cublas_api.h).
+// DgemvStridedBatched64 computes y[i] = alpha*op(A[i])*x[i] + beta*y[i] for
+// each i < batchCount, A[i], x[i] and y[i] i strides after A, x and y.
+//
+// It wraps cublasDgemvStridedBatched_64 (symbol cublasDgemvStridedBatched_64,
+// cublas_api.h).
 func DgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a *float64, lda, strideA int64, x *float64, incx, stridex int64, beta, y *float64, incy, stridey, batchCount int64) error {
 	sym, err := procDgemvStridedBatched64.Addr()
 	if err != nil {
@@ -7265,8 +7945,11 @@ func DgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a 
 	return ffiimpl.Error(procDgemvStridedBatched64, Status(frame.Ret()))
 }
 
-// CgemvStridedBatched wraps cublasCgemvStridedBatched (symbol
-// cublasCgemvStridedBatched, cublas_api.h).
+// CgemvStridedBatched computes y[i] = alpha*op(A[i])*x[i] + beta*y[i] for each
+// i < batchCount, A[i], x[i] and y[i] i strides after A, x and y.
+//
+// It wraps cublasCgemvStridedBatched (symbol cublasCgemvStridedBatched,
+// cublas_api.h).
 func CgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a *cudart.Complex, lda int32, strideA int64, x *cudart.Complex, incx int32, stridex int64, beta, y *cudart.Complex, incy int32, stridey int64, batchCount int32) error {
 	sym, err := procCgemvStridedBatched.Addr()
 	if err != nil {
@@ -7301,8 +7984,11 @@ func CgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a *c
 	return ffiimpl.Error(procCgemvStridedBatched, Status(frame.Ret()))
 }
 
-// CgemvStridedBatched64 wraps cublasCgemvStridedBatched_64 (symbol
-// cublasCgemvStridedBatched_64, cublas_api.h).
+// CgemvStridedBatched64 computes y[i] = alpha*op(A[i])*x[i] + beta*y[i] for
+// each i < batchCount, A[i], x[i] and y[i] i strides after A, x and y.
+//
+// It wraps cublasCgemvStridedBatched_64 (symbol cublasCgemvStridedBatched_64,
+// cublas_api.h).
 func CgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a *cudart.Complex, lda, strideA int64, x *cudart.Complex, incx, stridex int64, beta, y *cudart.Complex, incy, stridey, batchCount int64) error {
 	sym, err := procCgemvStridedBatched64.Addr()
 	if err != nil {
@@ -7337,8 +8023,11 @@ func CgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a 
 	return ffiimpl.Error(procCgemvStridedBatched64, Status(frame.Ret()))
 }
 
-// ZgemvStridedBatched wraps cublasZgemvStridedBatched (symbol
-// cublasZgemvStridedBatched, cublas_api.h).
+// ZgemvStridedBatched computes y[i] = alpha*op(A[i])*x[i] + beta*y[i] for each
+// i < batchCount, A[i], x[i] and y[i] i strides after A, x and y.
+//
+// It wraps cublasZgemvStridedBatched (symbol cublasZgemvStridedBatched,
+// cublas_api.h).
 func ZgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a *cudart.DoubleComplex, lda int32, strideA int64, x *cudart.DoubleComplex, incx int32, stridex int64, beta, y *cudart.DoubleComplex, incy int32, stridey int64, batchCount int32) error {
 	sym, err := procZgemvStridedBatched.Addr()
 	if err != nil {
@@ -7373,8 +8062,11 @@ func ZgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a *c
 	return ffiimpl.Error(procZgemvStridedBatched, Status(frame.Ret()))
 }
 
-// ZgemvStridedBatched64 wraps cublasZgemvStridedBatched_64 (symbol
-// cublasZgemvStridedBatched_64, cublas_api.h).
+// ZgemvStridedBatched64 computes y[i] = alpha*op(A[i])*x[i] + beta*y[i] for
+// each i < batchCount, A[i], x[i] and y[i] i strides after A, x and y.
+//
+// It wraps cublasZgemvStridedBatched_64 (symbol cublasZgemvStridedBatched_64,
+// cublas_api.h).
 func ZgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a *cudart.DoubleComplex, lda, strideA int64, x *cudart.DoubleComplex, incx, stridex int64, beta, y *cudart.DoubleComplex, incy, stridey, batchCount int64) error {
 	sym, err := procZgemvStridedBatched64.Addr()
 	if err != nil {
@@ -7409,7 +8101,10 @@ func ZgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a 
 	return ffiimpl.Error(procZgemvStridedBatched64, Status(frame.Ret()))
 }
 
-// Sgemm wraps cublasSgemm (symbol cublasSgemm_v2, cublas_api.h).
+// Sgemm computes C = alpha*op(A)*op(B) + beta*C, op(A) m×k, op(B) k×n and C
+// m×n.
+//
+// It wraps cublasSgemm (symbol cublasSgemm_v2, cublas_api.h).
 func Sgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *float32, lda int32, b *float32, ldb int32, beta, c *float32, ldc int32) error {
 	sym, err := procSgemm.Addr()
 	if err != nil {
@@ -7442,7 +8137,10 @@ func Sgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *flo
 	return ffiimpl.Error(procSgemm, Status(frame.Ret()))
 }
 
-// Sgemm64 wraps cublasSgemm_64 (symbol cublasSgemm_v2_64, cublas_api.h).
+// Sgemm64 computes C = alpha*op(A)*op(B) + beta*C, op(A) m×k, op(B) k×n and C
+// m×n.
+//
+// It wraps cublasSgemm_64 (symbol cublasSgemm_v2_64, cublas_api.h).
 func Sgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *float32, lda int64, b *float32, ldb int64, beta, c *float32, ldc int64) error {
 	sym, err := procSgemm64.Addr()
 	if err != nil {
@@ -7475,7 +8173,10 @@ func Sgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *f
 	return ffiimpl.Error(procSgemm64, Status(frame.Ret()))
 }
 
-// Dgemm wraps cublasDgemm (symbol cublasDgemm_v2, cublas_api.h).
+// Dgemm computes C = alpha*op(A)*op(B) + beta*C, op(A) m×k, op(B) k×n and C
+// m×n.
+//
+// It wraps cublasDgemm (symbol cublasDgemm_v2, cublas_api.h).
 func Dgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *float64, lda int32, b *float64, ldb int32, beta, c *float64, ldc int32) error {
 	sym, err := procDgemm.Addr()
 	if err != nil {
@@ -7508,7 +8209,10 @@ func Dgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *flo
 	return ffiimpl.Error(procDgemm, Status(frame.Ret()))
 }
 
-// Dgemm64 wraps cublasDgemm_64 (symbol cublasDgemm_v2_64, cublas_api.h).
+// Dgemm64 computes C = alpha*op(A)*op(B) + beta*C, op(A) m×k, op(B) k×n and C
+// m×n.
+//
+// It wraps cublasDgemm_64 (symbol cublasDgemm_v2_64, cublas_api.h).
 func Dgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *float64, lda int64, b *float64, ldb int64, beta, c *float64, ldc int64) error {
 	sym, err := procDgemm64.Addr()
 	if err != nil {
@@ -7541,7 +8245,10 @@ func Dgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *f
 	return ffiimpl.Error(procDgemm64, Status(frame.Ret()))
 }
 
-// Cgemm wraps cublasCgemm (symbol cublasCgemm_v2, cublas_api.h).
+// Cgemm computes C = alpha*op(A)*op(B) + beta*C, op(A) m×k, op(B) k×n and C
+// m×n.
+//
+// It wraps cublasCgemm (symbol cublasCgemm_v2, cublas_api.h).
 func Cgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta, c *cudart.Complex, ldc int32) error {
 	sym, err := procCgemm.Addr()
 	if err != nil {
@@ -7574,7 +8281,10 @@ func Cgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cud
 	return ffiimpl.Error(procCgemm, Status(frame.Ret()))
 }
 
-// Cgemm64 wraps cublasCgemm_64 (symbol cublasCgemm_v2_64, cublas_api.h).
+// Cgemm64 computes C = alpha*op(A)*op(B) + beta*C, op(A) m×k, op(B) k×n and C
+// m×n.
+//
+// It wraps cublasCgemm_64 (symbol cublasCgemm_v2_64, cublas_api.h).
 func Cgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta, c *cudart.Complex, ldc int64) error {
 	sym, err := procCgemm64.Addr()
 	if err != nil {
@@ -7607,7 +8317,10 @@ func Cgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *c
 	return ffiimpl.Error(procCgemm64, Status(frame.Ret()))
 }
 
-// Cgemm3m wraps cublasCgemm3m (symbol cublasCgemm3m, cublas_api.h).
+// Cgemm3m computes C = alpha*op(A)*op(B) + beta*C with the Gauss complexity
+// reduction (three real matrix products for each complex one).
+//
+// It wraps cublasCgemm3m (symbol cublasCgemm3m, cublas_api.h).
 func Cgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta, c *cudart.Complex, ldc int32) error {
 	sym, err := procCgemm3m.Addr()
 	if err != nil {
@@ -7640,7 +8353,10 @@ func Cgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *c
 	return ffiimpl.Error(procCgemm3m, Status(frame.Ret()))
 }
 
-// Cgemm3m64 wraps cublasCgemm3m_64 (symbol cublasCgemm3m_64, cublas_api.h).
+// Cgemm3m64 computes C = alpha*op(A)*op(B) + beta*C with the Gauss complexity
+// reduction (three real matrix products for each complex one).
+//
+// It wraps cublasCgemm3m_64 (symbol cublasCgemm3m_64, cublas_api.h).
 func Cgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta, c *cudart.Complex, ldc int64) error {
 	sym, err := procCgemm3m64.Addr()
 	if err != nil {
@@ -7673,7 +8389,10 @@ func Cgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 	return ffiimpl.Error(procCgemm3m64, Status(frame.Ret()))
 }
 
-// Cgemm3mEx wraps cublasCgemm3mEx (symbol cublasCgemm3mEx, cublas_api.h).
+// Cgemm3mEx computes C = alpha*op(A)*op(B) + beta*C with the Gauss complexity
+// reduction, A, B and C of the data types given.
+//
+// It wraps cublasCgemm3mEx (symbol cublasCgemm3mEx, cublas_api.h).
 func Cgemm3mEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int32, b unsafe.Pointer, btype cudart.DataType, ldb int32, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
 	sym, err := procCgemm3mEx.Addr()
 	if err != nil {
@@ -7709,8 +8428,10 @@ func Cgemm3mEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *cu
 	return ffiimpl.Error(procCgemm3mEx, Status(frame.Ret()))
 }
 
-// Cgemm3mEx64 wraps cublasCgemm3mEx_64 (symbol cublasCgemm3mEx_64,
-// cublas_api.h).
+// Cgemm3mEx64 computes C = alpha*op(A)*op(B) + beta*C with the Gauss complexity
+// reduction, A, B and C of the data types given.
+//
+// It wraps cublasCgemm3mEx_64 (symbol cublasCgemm3mEx_64, cublas_api.h).
 func Cgemm3mEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int64, b unsafe.Pointer, btype cudart.DataType, ldb int64, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
 	sym, err := procCgemm3mEx64.Addr()
 	if err != nil {
@@ -7746,7 +8467,10 @@ func Cgemm3mEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *
 	return ffiimpl.Error(procCgemm3mEx64, Status(frame.Ret()))
 }
 
-// Zgemm wraps cublasZgemm (symbol cublasZgemm_v2, cublas_api.h).
+// Zgemm computes C = alpha*op(A)*op(B) + beta*C, op(A) m×k, op(B) k×n and C
+// m×n.
+//
+// It wraps cublasZgemm (symbol cublasZgemm_v2, cublas_api.h).
 func Zgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZgemm.Addr()
 	if err != nil {
@@ -7779,7 +8503,10 @@ func Zgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cud
 	return ffiimpl.Error(procZgemm, Status(frame.Ret()))
 }
 
-// Zgemm64 wraps cublasZgemm_64 (symbol cublasZgemm_v2_64, cublas_api.h).
+// Zgemm64 computes C = alpha*op(A)*op(B) + beta*C, op(A) m×k, op(B) k×n and C
+// m×n.
+//
+// It wraps cublasZgemm_64 (symbol cublasZgemm_v2_64, cublas_api.h).
 func Zgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta, c *cudart.DoubleComplex, ldc int64) error {
 	sym, err := procZgemm64.Addr()
 	if err != nil {
@@ -7812,7 +8539,10 @@ func Zgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *c
 	return ffiimpl.Error(procZgemm64, Status(frame.Ret()))
 }
 
-// Zgemm3m wraps cublasZgemm3m (symbol cublasZgemm3m, cublas_api.h).
+// Zgemm3m computes C = alpha*op(A)*op(B) + beta*C with the Gauss complexity
+// reduction (three real matrix products for each complex one).
+//
+// It wraps cublasZgemm3m (symbol cublasZgemm3m, cublas_api.h).
 func Zgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZgemm3m.Addr()
 	if err != nil {
@@ -7845,7 +8575,10 @@ func Zgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *c
 	return ffiimpl.Error(procZgemm3m, Status(frame.Ret()))
 }
 
-// Zgemm3m64 wraps cublasZgemm3m_64 (symbol cublasZgemm3m_64, cublas_api.h).
+// Zgemm3m64 computes C = alpha*op(A)*op(B) + beta*C with the Gauss complexity
+// reduction (three real matrix products for each complex one).
+//
+// It wraps cublasZgemm3m_64 (symbol cublasZgemm3m_64, cublas_api.h).
 func Zgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta, c *cudart.DoubleComplex, ldc int64) error {
 	sym, err := procZgemm3m64.Addr()
 	if err != nil {
@@ -7878,7 +8611,10 @@ func Zgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 	return ffiimpl.Error(procZgemm3m64, Status(frame.Ret()))
 }
 
-// SgemmEx wraps cublasSgemmEx (symbol cublasSgemmEx, cublas_api.h).
+// SgemmEx computes C = alpha*op(A)*op(B) + beta*C in single precision (real for
+// S, complex for C), A, B and C of the data types given.
+//
+// It wraps cublasSgemmEx (symbol cublasSgemmEx, cublas_api.h).
 func SgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *float32, a unsafe.Pointer, atype cudart.DataType, lda int32, b unsafe.Pointer, btype cudart.DataType, ldb int32, beta *float32, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
 	sym, err := procSgemmEx.Addr()
 	if err != nil {
@@ -7914,7 +8650,10 @@ func SgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *floa
 	return ffiimpl.Error(procSgemmEx, Status(frame.Ret()))
 }
 
-// SgemmEx64 wraps cublasSgemmEx_64 (symbol cublasSgemmEx_64, cublas_api.h).
+// SgemmEx64 computes C = alpha*op(A)*op(B) + beta*C in single precision (real
+// for S, complex for C), A, B and C of the data types given.
+//
+// It wraps cublasSgemmEx_64 (symbol cublasSgemmEx_64, cublas_api.h).
 func SgemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *float32, a unsafe.Pointer, atype cudart.DataType, lda int64, b unsafe.Pointer, btype cudart.DataType, ldb int64, beta *float32, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
 	sym, err := procSgemmEx64.Addr()
 	if err != nil {
@@ -7950,7 +8689,10 @@ func SgemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *fl
 	return ffiimpl.Error(procSgemmEx64, Status(frame.Ret()))
 }
 
-// GemmEx wraps cublasGemmEx (symbol cublasGemmEx, cublas_api.h).
+// GemmEx computes C = alpha*op(A)*op(B) + beta*C, A, B and C of the data types
+// given and the arithmetic of computeType.
+//
+// It wraps cublasGemmEx (symbol cublasGemmEx, cublas_api.h).
 func GemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha, a unsafe.Pointer, atype cudart.DataType, lda int32, b unsafe.Pointer, btype cudart.DataType, ldb int32, beta, c unsafe.Pointer, ctype cudart.DataType, ldc int32, computeType ComputeType, algo GemmAlgo) error {
 	sym, err := procGemmEx.Addr()
 	if err != nil {
@@ -7988,7 +8730,10 @@ func GemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha, a uns
 	return ffiimpl.Error(procGemmEx, Status(frame.Ret()))
 }
 
-// GemmEx64 wraps cublasGemmEx_64 (symbol cublasGemmEx_64, cublas_api.h).
+// GemmEx64 computes C = alpha*op(A)*op(B) + beta*C, A, B and C of the data
+// types given and the arithmetic of computeType.
+//
+// It wraps cublasGemmEx_64 (symbol cublasGemmEx_64, cublas_api.h).
 func GemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a unsafe.Pointer, atype cudart.DataType, lda int64, b unsafe.Pointer, btype cudart.DataType, ldb int64, beta, c unsafe.Pointer, ctype cudart.DataType, ldc int64, computeType ComputeType, algo GemmAlgo) error {
 	sym, err := procGemmEx64.Addr()
 	if err != nil {
@@ -8026,7 +8771,10 @@ func GemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a u
 	return ffiimpl.Error(procGemmEx64, Status(frame.Ret()))
 }
 
-// CgemmEx wraps cublasCgemmEx (symbol cublasCgemmEx, cublas_api.h).
+// CgemmEx computes C = alpha*op(A)*op(B) + beta*C in single precision (real for
+// S, complex for C), A, B and C of the data types given.
+//
+// It wraps cublasCgemmEx (symbol cublasCgemmEx, cublas_api.h).
 func CgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int32, b unsafe.Pointer, btype cudart.DataType, ldb int32, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
 	sym, err := procCgemmEx.Addr()
 	if err != nil {
@@ -8062,7 +8810,10 @@ func CgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *cuda
 	return ffiimpl.Error(procCgemmEx, Status(frame.Ret()))
 }
 
-// CgemmEx64 wraps cublasCgemmEx_64 (symbol cublasCgemmEx_64, cublas_api.h).
+// CgemmEx64 computes C = alpha*op(A)*op(B) + beta*C in single precision (real
+// for S, complex for C), A, B and C of the data types given.
+//
+// It wraps cublasCgemmEx_64 (symbol cublasCgemmEx_64, cublas_api.h).
 func CgemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int64, b unsafe.Pointer, btype cudart.DataType, ldb int64, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
 	sym, err := procCgemmEx64.Addr()
 	if err != nil {
@@ -8098,7 +8849,10 @@ func CgemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *cu
 	return ffiimpl.Error(procCgemmEx64, Status(frame.Ret()))
 }
 
-// Ssyrk wraps cublasSsyrk (symbol cublasSsyrk_v2, cublas_api.h).
+// Ssyrk computes C = alpha*op(A)*op(A)^T + beta*C, a rank-k update of the
+// symmetric matrix C.
+//
+// It wraps cublasSsyrk (symbol cublasSsyrk_v2, cublas_api.h).
 func Ssyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *float32, lda int32, beta, c *float32, ldc int32) error {
 	sym, err := procSsyrk.Addr()
 	if err != nil {
@@ -8127,7 +8881,10 @@ func Ssyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *
 	return ffiimpl.Error(procSsyrk, Status(frame.Ret()))
 }
 
-// Ssyrk64 wraps cublasSsyrk_64 (symbol cublasSsyrk_v2_64, cublas_api.h).
+// Ssyrk64 computes C = alpha*op(A)*op(A)^T + beta*C, a rank-k update of the
+// symmetric matrix C.
+//
+// It wraps cublasSsyrk_64 (symbol cublasSsyrk_v2_64, cublas_api.h).
 func Ssyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float32, lda int64, beta, c *float32, ldc int64) error {
 	sym, err := procSsyrk64.Addr()
 	if err != nil {
@@ -8156,7 +8913,10 @@ func Ssyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a
 	return ffiimpl.Error(procSsyrk64, Status(frame.Ret()))
 }
 
-// Dsyrk wraps cublasDsyrk (symbol cublasDsyrk_v2, cublas_api.h).
+// Dsyrk computes C = alpha*op(A)*op(A)^T + beta*C, a rank-k update of the
+// symmetric matrix C.
+//
+// It wraps cublasDsyrk (symbol cublasDsyrk_v2, cublas_api.h).
 func Dsyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *float64, lda int32, beta, c *float64, ldc int32) error {
 	sym, err := procDsyrk.Addr()
 	if err != nil {
@@ -8185,7 +8945,10 @@ func Dsyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *
 	return ffiimpl.Error(procDsyrk, Status(frame.Ret()))
 }
 
-// Dsyrk64 wraps cublasDsyrk_64 (symbol cublasDsyrk_v2_64, cublas_api.h).
+// Dsyrk64 computes C = alpha*op(A)*op(A)^T + beta*C, a rank-k update of the
+// symmetric matrix C.
+//
+// It wraps cublasDsyrk_64 (symbol cublasDsyrk_v2_64, cublas_api.h).
 func Dsyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float64, lda int64, beta, c *float64, ldc int64) error {
 	sym, err := procDsyrk64.Addr()
 	if err != nil {
@@ -8214,7 +8977,10 @@ func Dsyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a
 	return ffiimpl.Error(procDsyrk64, Status(frame.Ret()))
 }
 
-// Csyrk wraps cublasCsyrk (symbol cublasCsyrk_v2, cublas_api.h).
+// Csyrk computes C = alpha*op(A)*op(A)^T + beta*C, a rank-k update of the
+// symmetric matrix C.
+//
+// It wraps cublasCsyrk (symbol cublasCsyrk_v2, cublas_api.h).
 func Csyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.Complex, lda int32, beta, c *cudart.Complex, ldc int32) error {
 	sym, err := procCsyrk.Addr()
 	if err != nil {
@@ -8243,7 +9009,10 @@ func Csyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *
 	return ffiimpl.Error(procCsyrk, Status(frame.Ret()))
 }
 
-// Csyrk64 wraps cublasCsyrk_64 (symbol cublasCsyrk_v2_64, cublas_api.h).
+// Csyrk64 computes C = alpha*op(A)*op(A)^T + beta*C, a rank-k update of the
+// symmetric matrix C.
+//
+// It wraps cublasCsyrk_64 (symbol cublasCsyrk_v2_64, cublas_api.h).
 func Csyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.Complex, lda int64, beta, c *cudart.Complex, ldc int64) error {
 	sym, err := procCsyrk64.Addr()
 	if err != nil {
@@ -8272,7 +9041,10 @@ func Csyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a
 	return ffiimpl.Error(procCsyrk64, Status(frame.Ret()))
 }
 
-// Zsyrk wraps cublasZsyrk (symbol cublasZsyrk_v2, cublas_api.h).
+// Zsyrk computes C = alpha*op(A)*op(A)^T + beta*C, a rank-k update of the
+// symmetric matrix C.
+//
+// It wraps cublasZsyrk (symbol cublasZsyrk_v2, cublas_api.h).
 func Zsyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, beta, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZsyrk.Addr()
 	if err != nil {
@@ -8301,7 +9073,10 @@ func Zsyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *
 	return ffiimpl.Error(procZsyrk, Status(frame.Ret()))
 }
 
-// Zsyrk64 wraps cublasZsyrk_64 (symbol cublasZsyrk_v2_64, cublas_api.h).
+// Zsyrk64 computes C = alpha*op(A)*op(A)^T + beta*C, a rank-k update of the
+// symmetric matrix C.
+//
+// It wraps cublasZsyrk_64 (symbol cublasZsyrk_v2_64, cublas_api.h).
 func Zsyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, beta, c *cudart.DoubleComplex, ldc int64) error {
 	sym, err := procZsyrk64.Addr()
 	if err != nil {
@@ -8330,7 +9105,10 @@ func Zsyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a
 	return ffiimpl.Error(procZsyrk64, Status(frame.Ret()))
 }
 
-// CsyrkEx wraps cublasCsyrkEx (symbol cublasCsyrkEx, cublas_api.h).
+// CsyrkEx computes C = alpha*op(A)*op(A)^T + beta*C in complex single
+// precision, A and C of the data types given.
+//
+// It wraps cublasCsyrkEx (symbol cublasCsyrkEx, cublas_api.h).
 func CsyrkEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int32, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
 	sym, err := procCsyrkEx.Addr()
 	if err != nil {
@@ -8361,7 +9139,10 @@ func CsyrkEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *c
 	return ffiimpl.Error(procCsyrkEx, Status(frame.Ret()))
 }
 
-// CsyrkEx64 wraps cublasCsyrkEx_64 (symbol cublasCsyrkEx_64, cublas_api.h).
+// CsyrkEx64 computes C = alpha*op(A)*op(A)^T + beta*C in complex single
+// precision, A and C of the data types given.
+//
+// It wraps cublasCsyrkEx_64 (symbol cublasCsyrkEx_64, cublas_api.h).
 func CsyrkEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int64, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
 	sym, err := procCsyrkEx64.Addr()
 	if err != nil {
@@ -8392,7 +9173,10 @@ func CsyrkEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha 
 	return ffiimpl.Error(procCsyrkEx64, Status(frame.Ret()))
 }
 
-// Csyrk3mEx wraps cublasCsyrk3mEx (symbol cublasCsyrk3mEx, cublas_api.h).
+// Csyrk3mEx computes C = alpha*op(A)*op(A)^T + beta*C with the Gauss complexity
+// reduction, A and C of the data types given.
+//
+// It wraps cublasCsyrk3mEx (symbol cublasCsyrk3mEx, cublas_api.h).
 func Csyrk3mEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int32, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
 	sym, err := procCsyrk3mEx.Addr()
 	if err != nil {
@@ -8423,8 +9207,10 @@ func Csyrk3mEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha 
 	return ffiimpl.Error(procCsyrk3mEx, Status(frame.Ret()))
 }
 
-// Csyrk3mEx64 wraps cublasCsyrk3mEx_64 (symbol cublasCsyrk3mEx_64,
-// cublas_api.h).
+// Csyrk3mEx64 computes C = alpha*op(A)*op(A)^T + beta*C with the Gauss
+// complexity reduction, A and C of the data types given.
+//
+// It wraps cublasCsyrk3mEx_64 (symbol cublasCsyrk3mEx_64, cublas_api.h).
 func Csyrk3mEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *cudart.Complex, a unsafe.Pointer, atype cudart.DataType, lda int64, beta *cudart.Complex, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
 	sym, err := procCsyrk3mEx64.Addr()
 	if err != nil {
@@ -8455,7 +9241,10 @@ func Csyrk3mEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alph
 	return ffiimpl.Error(procCsyrk3mEx64, Status(frame.Ret()))
 }
 
-// Cherk wraps cublasCherk (symbol cublasCherk_v2, cublas_api.h).
+// Cherk computes C = alpha*op(A)*op(A)^H + beta*C, a rank-k update of the
+// Hermitian matrix C.
+//
+// It wraps cublasCherk (symbol cublasCherk_v2, cublas_api.h).
 func Cherk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *float32, a *cudart.Complex, lda int32, beta *float32, c *cudart.Complex, ldc int32) error {
 	sym, err := procCherk.Addr()
 	if err != nil {
@@ -8484,7 +9273,10 @@ func Cherk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *flo
 	return ffiimpl.Error(procCherk, Status(frame.Ret()))
 }
 
-// Cherk64 wraps cublasCherk_64 (symbol cublasCherk_v2_64, cublas_api.h).
+// Cherk64 computes C = alpha*op(A)*op(A)^H + beta*C, a rank-k update of the
+// Hermitian matrix C.
+//
+// It wraps cublasCherk_64 (symbol cublasCherk_v2_64, cublas_api.h).
 func Cherk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *float32, a *cudart.Complex, lda int64, beta *float32, c *cudart.Complex, ldc int64) error {
 	sym, err := procCherk64.Addr()
 	if err != nil {
@@ -8513,7 +9305,10 @@ func Cherk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *f
 	return ffiimpl.Error(procCherk64, Status(frame.Ret()))
 }
 
-// Zherk wraps cublasZherk (symbol cublasZherk_v2, cublas_api.h).
+// Zherk computes C = alpha*op(A)*op(A)^H + beta*C, a rank-k update of the
+// Hermitian matrix C.
+//
+// It wraps cublasZherk (symbol cublasZherk_v2, cublas_api.h).
 func Zherk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *float64, a *cudart.DoubleComplex, lda int32, beta *float64, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZherk.Addr()
 	if err != nil {
@@ -8542,7 +9337,10 @@ func Zherk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *flo
 	return ffiimpl.Error(procZherk, Status(frame.Ret()))
 }
 
-// Zherk64 wraps cublasZherk_64 (symbol cublasZherk_v2_64, cublas_api.h).
+// Zherk64 computes C = alpha*op(A)*op(A)^H + beta*C, a rank-k update of the
+// Hermitian matrix C.
+//
+// It wraps cublasZherk_64 (symbol cublasZherk_v2_64, cublas_api.h).
 func Zherk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *float64, a *cudart.DoubleComplex, lda int64, beta *float64, c *cudart.DoubleComplex, ldc int64) error {
 	sym, err := procZherk64.Addr()
 	if err != nil {
@@ -8571,7 +9369,10 @@ func Zherk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *f
 	return ffiimpl.Error(procZherk64, Status(frame.Ret()))
 }
 
-// CherkEx wraps cublasCherkEx (symbol cublasCherkEx, cublas_api.h).
+// CherkEx computes C = alpha*op(A)*op(A)^H + beta*C in complex single
+// precision, A and C of the data types given.
+//
+// It wraps cublasCherkEx (symbol cublasCherkEx, cublas_api.h).
 func CherkEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *float32, a unsafe.Pointer, atype cudart.DataType, lda int32, beta *float32, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
 	sym, err := procCherkEx.Addr()
 	if err != nil {
@@ -8602,7 +9403,10 @@ func CherkEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *f
 	return ffiimpl.Error(procCherkEx, Status(frame.Ret()))
 }
 
-// CherkEx64 wraps cublasCherkEx_64 (symbol cublasCherkEx_64, cublas_api.h).
+// CherkEx64 computes C = alpha*op(A)*op(A)^H + beta*C in complex single
+// precision, A and C of the data types given.
+//
+// It wraps cublasCherkEx_64 (symbol cublasCherkEx_64, cublas_api.h).
 func CherkEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *float32, a unsafe.Pointer, atype cudart.DataType, lda int64, beta *float32, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
 	sym, err := procCherkEx64.Addr()
 	if err != nil {
@@ -8633,7 +9437,10 @@ func CherkEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha 
 	return ffiimpl.Error(procCherkEx64, Status(frame.Ret()))
 }
 
-// Cherk3mEx wraps cublasCherk3mEx (symbol cublasCherk3mEx, cublas_api.h).
+// Cherk3mEx computes C = alpha*op(A)*op(A)^H + beta*C with the Gauss complexity
+// reduction, A and C of the data types given.
+//
+// It wraps cublasCherk3mEx (symbol cublasCherk3mEx, cublas_api.h).
 func Cherk3mEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *float32, a unsafe.Pointer, atype cudart.DataType, lda int32, beta *float32, c unsafe.Pointer, ctype cudart.DataType, ldc int32) error {
 	sym, err := procCherk3mEx.Addr()
 	if err != nil {
@@ -8664,8 +9471,10 @@ func Cherk3mEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha 
 	return ffiimpl.Error(procCherk3mEx, Status(frame.Ret()))
 }
 
-// Cherk3mEx64 wraps cublasCherk3mEx_64 (symbol cublasCherk3mEx_64,
-// cublas_api.h).
+// Cherk3mEx64 computes C = alpha*op(A)*op(A)^H + beta*C with the Gauss
+// complexity reduction, A and C of the data types given.
+//
+// It wraps cublasCherk3mEx_64 (symbol cublasCherk3mEx_64, cublas_api.h).
 func Cherk3mEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha *float32, a unsafe.Pointer, atype cudart.DataType, lda int64, beta *float32, c unsafe.Pointer, ctype cudart.DataType, ldc int64) error {
 	sym, err := procCherk3mEx64.Addr()
 	if err != nil {
@@ -8696,7 +9505,10 @@ func Cherk3mEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alph
 	return ffiimpl.Error(procCherk3mEx64, Status(frame.Ret()))
 }
 
-// Ssyr2k wraps cublasSsyr2k (symbol cublasSsyr2k_v2, cublas_api.h).
+// Ssyr2k computes C = alpha*(op(A)*op(B)^T + op(B)*op(A)^T) + beta*C, a rank-2k
+// update of the symmetric matrix C.
+//
+// It wraps cublasSsyr2k (symbol cublasSsyr2k_v2, cublas_api.h).
 func Ssyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *float32, lda int32, b *float32, ldb int32, beta, c *float32, ldc int32) error {
 	sym, err := procSsyr2k.Addr()
 	if err != nil {
@@ -8728,7 +9540,10 @@ func Ssyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	return ffiimpl.Error(procSsyr2k, Status(frame.Ret()))
 }
 
-// Ssyr2k64 wraps cublasSsyr2k_64 (symbol cublasSsyr2k_v2_64, cublas_api.h).
+// Ssyr2k64 computes C = alpha*(op(A)*op(B)^T + op(B)*op(A)^T) + beta*C, a
+// rank-2k update of the symmetric matrix C.
+//
+// It wraps cublasSsyr2k_64 (symbol cublasSsyr2k_v2_64, cublas_api.h).
 func Ssyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float32, lda int64, b *float32, ldb int64, beta, c *float32, ldc int64) error {
 	sym, err := procSsyr2k64.Addr()
 	if err != nil {
@@ -8760,7 +9575,10 @@ func Ssyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	return ffiimpl.Error(procSsyr2k64, Status(frame.Ret()))
 }
 
-// Dsyr2k wraps cublasDsyr2k (symbol cublasDsyr2k_v2, cublas_api.h).
+// Dsyr2k computes C = alpha*(op(A)*op(B)^T + op(B)*op(A)^T) + beta*C, a rank-2k
+// update of the symmetric matrix C.
+//
+// It wraps cublasDsyr2k (symbol cublasDsyr2k_v2, cublas_api.h).
 func Dsyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *float64, lda int32, b *float64, ldb int32, beta, c *float64, ldc int32) error {
 	sym, err := procDsyr2k.Addr()
 	if err != nil {
@@ -8792,7 +9610,10 @@ func Dsyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	return ffiimpl.Error(procDsyr2k, Status(frame.Ret()))
 }
 
-// Dsyr2k64 wraps cublasDsyr2k_64 (symbol cublasDsyr2k_v2_64, cublas_api.h).
+// Dsyr2k64 computes C = alpha*(op(A)*op(B)^T + op(B)*op(A)^T) + beta*C, a
+// rank-2k update of the symmetric matrix C.
+//
+// It wraps cublasDsyr2k_64 (symbol cublasDsyr2k_v2_64, cublas_api.h).
 func Dsyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float64, lda int64, b *float64, ldb int64, beta, c *float64, ldc int64) error {
 	sym, err := procDsyr2k64.Addr()
 	if err != nil {
@@ -8824,7 +9645,10 @@ func Dsyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	return ffiimpl.Error(procDsyr2k64, Status(frame.Ret()))
 }
 
-// Csyr2k wraps cublasCsyr2k (symbol cublasCsyr2k_v2, cublas_api.h).
+// Csyr2k computes C = alpha*(op(A)*op(B)^T + op(B)*op(A)^T) + beta*C, a rank-2k
+// update of the symmetric matrix C.
+//
+// It wraps cublasCsyr2k (symbol cublasCsyr2k_v2, cublas_api.h).
 func Csyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta, c *cudart.Complex, ldc int32) error {
 	sym, err := procCsyr2k.Addr()
 	if err != nil {
@@ -8856,7 +9680,10 @@ func Csyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	return ffiimpl.Error(procCsyr2k, Status(frame.Ret()))
 }
 
-// Csyr2k64 wraps cublasCsyr2k_64 (symbol cublasCsyr2k_v2_64, cublas_api.h).
+// Csyr2k64 computes C = alpha*(op(A)*op(B)^T + op(B)*op(A)^T) + beta*C, a
+// rank-2k update of the symmetric matrix C.
+//
+// It wraps cublasCsyr2k_64 (symbol cublasCsyr2k_v2_64, cublas_api.h).
 func Csyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta, c *cudart.Complex, ldc int64) error {
 	sym, err := procCsyr2k64.Addr()
 	if err != nil {
@@ -8888,7 +9715,10 @@ func Csyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	return ffiimpl.Error(procCsyr2k64, Status(frame.Ret()))
 }
 
-// Zsyr2k wraps cublasZsyr2k (symbol cublasZsyr2k_v2, cublas_api.h).
+// Zsyr2k computes C = alpha*(op(A)*op(B)^T + op(B)*op(A)^T) + beta*C, a rank-2k
+// update of the symmetric matrix C.
+//
+// It wraps cublasZsyr2k (symbol cublasZsyr2k_v2, cublas_api.h).
 func Zsyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZsyr2k.Addr()
 	if err != nil {
@@ -8920,7 +9750,10 @@ func Zsyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	return ffiimpl.Error(procZsyr2k, Status(frame.Ret()))
 }
 
-// Zsyr2k64 wraps cublasZsyr2k_64 (symbol cublasZsyr2k_v2_64, cublas_api.h).
+// Zsyr2k64 computes C = alpha*(op(A)*op(B)^T + op(B)*op(A)^T) + beta*C, a
+// rank-2k update of the symmetric matrix C.
+//
+// It wraps cublasZsyr2k_64 (symbol cublasZsyr2k_v2_64, cublas_api.h).
 func Zsyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta, c *cudart.DoubleComplex, ldc int64) error {
 	sym, err := procZsyr2k64.Addr()
 	if err != nil {
@@ -8952,7 +9785,10 @@ func Zsyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	return ffiimpl.Error(procZsyr2k64, Status(frame.Ret()))
 }
 
-// Cher2k wraps cublasCher2k (symbol cublasCher2k_v2, cublas_api.h).
+// Cher2k computes C = alpha*op(A)*op(B)^H + conj(alpha)*op(B)*op(A)^H + beta*C,
+// a rank-2k update of the Hermitian matrix C.
+//
+// It wraps cublasCher2k (symbol cublasCher2k_v2, cublas_api.h).
 func Cher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta *float32, c *cudart.Complex, ldc int32) error {
 	sym, err := procCher2k.Addr()
 	if err != nil {
@@ -8984,7 +9820,10 @@ func Cher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	return ffiimpl.Error(procCher2k, Status(frame.Ret()))
 }
 
-// Cher2k64 wraps cublasCher2k_64 (symbol cublasCher2k_v2_64, cublas_api.h).
+// Cher2k64 computes C = alpha*op(A)*op(B)^H + conj(alpha)*op(B)*op(A)^H +
+// beta*C, a rank-2k update of the Hermitian matrix C.
+//
+// It wraps cublasCher2k_64 (symbol cublasCher2k_v2_64, cublas_api.h).
 func Cher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta *float32, c *cudart.Complex, ldc int64) error {
 	sym, err := procCher2k64.Addr()
 	if err != nil {
@@ -9016,7 +9855,10 @@ func Cher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	return ffiimpl.Error(procCher2k64, Status(frame.Ret()))
 }
 
-// Zher2k wraps cublasZher2k (symbol cublasZher2k_v2, cublas_api.h).
+// Zher2k computes C = alpha*op(A)*op(B)^H + conj(alpha)*op(B)*op(A)^H + beta*C,
+// a rank-2k update of the Hermitian matrix C.
+//
+// It wraps cublasZher2k (symbol cublasZher2k_v2, cublas_api.h).
 func Zher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta *float64, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZher2k.Addr()
 	if err != nil {
@@ -9048,7 +9890,10 @@ func Zher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	return ffiimpl.Error(procZher2k, Status(frame.Ret()))
 }
 
-// Zher2k64 wraps cublasZher2k_64 (symbol cublasZher2k_v2_64, cublas_api.h).
+// Zher2k64 computes C = alpha*op(A)*op(B)^H + conj(alpha)*op(B)*op(A)^H +
+// beta*C, a rank-2k update of the Hermitian matrix C.
+//
+// It wraps cublasZher2k_64 (symbol cublasZher2k_v2_64, cublas_api.h).
 func Zher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta *float64, c *cudart.DoubleComplex, ldc int64) error {
 	sym, err := procZher2k64.Addr()
 	if err != nil {
@@ -9080,7 +9925,10 @@ func Zher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	return ffiimpl.Error(procZher2k64, Status(frame.Ret()))
 }
 
-// Ssyrkx wraps cublasSsyrkx (symbol cublasSsyrkx, cublas_api.h).
+// Ssyrkx computes C = alpha*op(A)*op(B)^T + beta*C for a product known to be
+// symmetric, updating one triangle of C.
+//
+// It wraps cublasSsyrkx (symbol cublasSsyrkx, cublas_api.h).
 func Ssyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *float32, lda int32, b *float32, ldb int32, beta, c *float32, ldc int32) error {
 	sym, err := procSsyrkx.Addr()
 	if err != nil {
@@ -9112,7 +9960,10 @@ func Ssyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	return ffiimpl.Error(procSsyrkx, Status(frame.Ret()))
 }
 
-// Ssyrkx64 wraps cublasSsyrkx_64 (symbol cublasSsyrkx_64, cublas_api.h).
+// Ssyrkx64 computes C = alpha*op(A)*op(B)^T + beta*C for a product known to be
+// symmetric, updating one triangle of C.
+//
+// It wraps cublasSsyrkx_64 (symbol cublasSsyrkx_64, cublas_api.h).
 func Ssyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float32, lda int64, b *float32, ldb int64, beta, c *float32, ldc int64) error {
 	sym, err := procSsyrkx64.Addr()
 	if err != nil {
@@ -9144,7 +9995,10 @@ func Ssyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	return ffiimpl.Error(procSsyrkx64, Status(frame.Ret()))
 }
 
-// Dsyrkx wraps cublasDsyrkx (symbol cublasDsyrkx, cublas_api.h).
+// Dsyrkx computes C = alpha*op(A)*op(B)^T + beta*C for a product known to be
+// symmetric, updating one triangle of C.
+//
+// It wraps cublasDsyrkx (symbol cublasDsyrkx, cublas_api.h).
 func Dsyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *float64, lda int32, b *float64, ldb int32, beta, c *float64, ldc int32) error {
 	sym, err := procDsyrkx.Addr()
 	if err != nil {
@@ -9176,7 +10030,10 @@ func Dsyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	return ffiimpl.Error(procDsyrkx, Status(frame.Ret()))
 }
 
-// Dsyrkx64 wraps cublasDsyrkx_64 (symbol cublasDsyrkx_64, cublas_api.h).
+// Dsyrkx64 computes C = alpha*op(A)*op(B)^T + beta*C for a product known to be
+// symmetric, updating one triangle of C.
+//
+// It wraps cublasDsyrkx_64 (symbol cublasDsyrkx_64, cublas_api.h).
 func Dsyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *float64, lda int64, b *float64, ldb int64, beta, c *float64, ldc int64) error {
 	sym, err := procDsyrkx64.Addr()
 	if err != nil {
@@ -9208,7 +10065,10 @@ func Dsyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	return ffiimpl.Error(procDsyrkx64, Status(frame.Ret()))
 }
 
-// Csyrkx wraps cublasCsyrkx (symbol cublasCsyrkx, cublas_api.h).
+// Csyrkx computes C = alpha*op(A)*op(B)^T + beta*C for a product known to be
+// symmetric, updating one triangle of C.
+//
+// It wraps cublasCsyrkx (symbol cublasCsyrkx, cublas_api.h).
 func Csyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta, c *cudart.Complex, ldc int32) error {
 	sym, err := procCsyrkx.Addr()
 	if err != nil {
@@ -9240,7 +10100,10 @@ func Csyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	return ffiimpl.Error(procCsyrkx, Status(frame.Ret()))
 }
 
-// Csyrkx64 wraps cublasCsyrkx_64 (symbol cublasCsyrkx_64, cublas_api.h).
+// Csyrkx64 computes C = alpha*op(A)*op(B)^T + beta*C for a product known to be
+// symmetric, updating one triangle of C.
+//
+// It wraps cublasCsyrkx_64 (symbol cublasCsyrkx_64, cublas_api.h).
 func Csyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta, c *cudart.Complex, ldc int64) error {
 	sym, err := procCsyrkx64.Addr()
 	if err != nil {
@@ -9272,7 +10135,10 @@ func Csyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	return ffiimpl.Error(procCsyrkx64, Status(frame.Ret()))
 }
 
-// Zsyrkx wraps cublasZsyrkx (symbol cublasZsyrkx, cublas_api.h).
+// Zsyrkx computes C = alpha*op(A)*op(B)^T + beta*C for a product known to be
+// symmetric, updating one triangle of C.
+//
+// It wraps cublasZsyrkx (symbol cublasZsyrkx, cublas_api.h).
 func Zsyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZsyrkx.Addr()
 	if err != nil {
@@ -9304,7 +10170,10 @@ func Zsyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	return ffiimpl.Error(procZsyrkx, Status(frame.Ret()))
 }
 
-// Zsyrkx64 wraps cublasZsyrkx_64 (symbol cublasZsyrkx_64, cublas_api.h).
+// Zsyrkx64 computes C = alpha*op(A)*op(B)^T + beta*C for a product known to be
+// symmetric, updating one triangle of C.
+//
+// It wraps cublasZsyrkx_64 (symbol cublasZsyrkx_64, cublas_api.h).
 func Zsyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta, c *cudart.DoubleComplex, ldc int64) error {
 	sym, err := procZsyrkx64.Addr()
 	if err != nil {
@@ -9336,7 +10205,10 @@ func Zsyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	return ffiimpl.Error(procZsyrkx64, Status(frame.Ret()))
 }
 
-// Cherkx wraps cublasCherkx (symbol cublasCherkx, cublas_api.h).
+// Cherkx computes C = alpha*op(A)*op(B)^H + beta*C for a product known to be
+// Hermitian, updating one triangle of C.
+//
+// It wraps cublasCherkx (symbol cublasCherkx, cublas_api.h).
 func Cherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta *float32, c *cudart.Complex, ldc int32) error {
 	sym, err := procCherkx.Addr()
 	if err != nil {
@@ -9368,7 +10240,10 @@ func Cherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	return ffiimpl.Error(procCherkx, Status(frame.Ret()))
 }
 
-// Cherkx64 wraps cublasCherkx_64 (symbol cublasCherkx_64, cublas_api.h).
+// Cherkx64 computes C = alpha*op(A)*op(B)^H + beta*C for a product known to be
+// Hermitian, updating one triangle of C.
+//
+// It wraps cublasCherkx_64 (symbol cublasCherkx_64, cublas_api.h).
 func Cherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta *float32, c *cudart.Complex, ldc int64) error {
 	sym, err := procCherkx64.Addr()
 	if err != nil {
@@ -9400,7 +10275,10 @@ func Cherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	return ffiimpl.Error(procCherkx64, Status(frame.Ret()))
 }
 
-// Zherkx wraps cublasZherkx (symbol cublasZherkx, cublas_api.h).
+// Zherkx computes C = alpha*op(A)*op(B)^H + beta*C for a product known to be
+// Hermitian, updating one triangle of C.
+//
+// It wraps cublasZherkx (symbol cublasZherkx, cublas_api.h).
 func Zherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta *float64, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZherkx.Addr()
 	if err != nil {
@@ -9432,7 +10310,10 @@ func Zherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	return ffiimpl.Error(procZherkx, Status(frame.Ret()))
 }
 
-// Zherkx64 wraps cublasZherkx_64 (symbol cublasZherkx_64, cublas_api.h).
+// Zherkx64 computes C = alpha*op(A)*op(B)^H + beta*C for a product known to be
+// Hermitian, updating one triangle of C.
+//
+// It wraps cublasZherkx_64 (symbol cublasZherkx_64, cublas_api.h).
 func Zherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta *float64, c *cudart.DoubleComplex, ldc int64) error {
 	sym, err := procZherkx64.Addr()
 	if err != nil {
@@ -9464,7 +10345,10 @@ func Zherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	return ffiimpl.Error(procZherkx64, Status(frame.Ret()))
 }
 
-// Ssymm wraps cublasSsymm (symbol cublasSsymm_v2, cublas_api.h).
+// Ssymm computes C = alpha*A*B + beta*C (side left) or C = alpha*B*A + beta*C
+// (side right) for a symmetric matrix A.
+//
+// It wraps cublasSsymm (symbol cublasSsymm_v2, cublas_api.h).
 func Ssymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *float32, lda int32, b *float32, ldb int32, beta, c *float32, ldc int32) error {
 	sym, err := procSsymm.Addr()
 	if err != nil {
@@ -9496,7 +10380,10 @@ func Ssymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *fl
 	return ffiimpl.Error(procSsymm, Status(frame.Ret()))
 }
 
-// Ssymm64 wraps cublasSsymm_64 (symbol cublasSsymm_v2_64, cublas_api.h).
+// Ssymm64 computes C = alpha*A*B + beta*C (side left) or C = alpha*B*A + beta*C
+// (side right) for a symmetric matrix A.
+//
+// It wraps cublasSsymm_64 (symbol cublasSsymm_v2_64, cublas_api.h).
 func Ssymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *float32, lda int64, b *float32, ldb int64, beta, c *float32, ldc int64) error {
 	sym, err := procSsymm64.Addr()
 	if err != nil {
@@ -9528,7 +10415,10 @@ func Ssymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 	return ffiimpl.Error(procSsymm64, Status(frame.Ret()))
 }
 
-// Dsymm wraps cublasDsymm (symbol cublasDsymm_v2, cublas_api.h).
+// Dsymm computes C = alpha*A*B + beta*C (side left) or C = alpha*B*A + beta*C
+// (side right) for a symmetric matrix A.
+//
+// It wraps cublasDsymm (symbol cublasDsymm_v2, cublas_api.h).
 func Dsymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *float64, lda int32, b *float64, ldb int32, beta, c *float64, ldc int32) error {
 	sym, err := procDsymm.Addr()
 	if err != nil {
@@ -9560,7 +10450,10 @@ func Dsymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *fl
 	return ffiimpl.Error(procDsymm, Status(frame.Ret()))
 }
 
-// Dsymm64 wraps cublasDsymm_64 (symbol cublasDsymm_v2_64, cublas_api.h).
+// Dsymm64 computes C = alpha*A*B + beta*C (side left) or C = alpha*B*A + beta*C
+// (side right) for a symmetric matrix A.
+//
+// It wraps cublasDsymm_64 (symbol cublasDsymm_v2_64, cublas_api.h).
 func Dsymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *float64, lda int64, b *float64, ldb int64, beta, c *float64, ldc int64) error {
 	sym, err := procDsymm64.Addr()
 	if err != nil {
@@ -9592,7 +10485,10 @@ func Dsymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 	return ffiimpl.Error(procDsymm64, Status(frame.Ret()))
 }
 
-// Csymm wraps cublasCsymm (symbol cublasCsymm_v2, cublas_api.h).
+// Csymm computes C = alpha*A*B + beta*C (side left) or C = alpha*B*A + beta*C
+// (side right) for a symmetric matrix A.
+//
+// It wraps cublasCsymm (symbol cublasCsymm_v2, cublas_api.h).
 func Csymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta, c *cudart.Complex, ldc int32) error {
 	sym, err := procCsymm.Addr()
 	if err != nil {
@@ -9624,7 +10520,10 @@ func Csymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cu
 	return ffiimpl.Error(procCsymm, Status(frame.Ret()))
 }
 
-// Csymm64 wraps cublasCsymm_64 (symbol cublasCsymm_v2_64, cublas_api.h).
+// Csymm64 computes C = alpha*A*B + beta*C (side left) or C = alpha*B*A + beta*C
+// (side right) for a symmetric matrix A.
+//
+// It wraps cublasCsymm_64 (symbol cublasCsymm_v2_64, cublas_api.h).
 func Csymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta, c *cudart.Complex, ldc int64) error {
 	sym, err := procCsymm64.Addr()
 	if err != nil {
@@ -9656,7 +10555,10 @@ func Csymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 	return ffiimpl.Error(procCsymm64, Status(frame.Ret()))
 }
 
-// Zsymm wraps cublasZsymm (symbol cublasZsymm_v2, cublas_api.h).
+// Zsymm computes C = alpha*A*B + beta*C (side left) or C = alpha*B*A + beta*C
+// (side right) for a symmetric matrix A.
+//
+// It wraps cublasZsymm (symbol cublasZsymm_v2, cublas_api.h).
 func Zsymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZsymm.Addr()
 	if err != nil {
@@ -9688,7 +10590,10 @@ func Zsymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cu
 	return ffiimpl.Error(procZsymm, Status(frame.Ret()))
 }
 
-// Zsymm64 wraps cublasZsymm_64 (symbol cublasZsymm_v2_64, cublas_api.h).
+// Zsymm64 computes C = alpha*A*B + beta*C (side left) or C = alpha*B*A + beta*C
+// (side right) for a symmetric matrix A.
+//
+// It wraps cublasZsymm_64 (symbol cublasZsymm_v2_64, cublas_api.h).
 func Zsymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta, c *cudart.DoubleComplex, ldc int64) error {
 	sym, err := procZsymm64.Addr()
 	if err != nil {
@@ -9720,7 +10625,10 @@ func Zsymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 	return ffiimpl.Error(procZsymm64, Status(frame.Ret()))
 }
 
-// Chemm wraps cublasChemm (symbol cublasChemm_v2, cublas_api.h).
+// Chemm computes C = alpha*A*B + beta*C (side left) or C = alpha*B*A + beta*C
+// (side right) for a Hermitian matrix A.
+//
+// It wraps cublasChemm (symbol cublasChemm_v2, cublas_api.h).
 func Chemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, beta, c *cudart.Complex, ldc int32) error {
 	sym, err := procChemm.Addr()
 	if err != nil {
@@ -9752,7 +10660,10 @@ func Chemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cu
 	return ffiimpl.Error(procChemm, Status(frame.Ret()))
 }
 
-// Chemm64 wraps cublasChemm_64 (symbol cublasChemm_v2_64, cublas_api.h).
+// Chemm64 computes C = alpha*A*B + beta*C (side left) or C = alpha*B*A + beta*C
+// (side right) for a Hermitian matrix A.
+//
+// It wraps cublasChemm_64 (symbol cublasChemm_v2_64, cublas_api.h).
 func Chemm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, beta, c *cudart.Complex, ldc int64) error {
 	sym, err := procChemm64.Addr()
 	if err != nil {
@@ -9784,7 +10695,10 @@ func Chemm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 	return ffiimpl.Error(procChemm64, Status(frame.Ret()))
 }
 
-// Zhemm wraps cublasZhemm (symbol cublasZhemm_v2, cublas_api.h).
+// Zhemm computes C = alpha*A*B + beta*C (side left) or C = alpha*B*A + beta*C
+// (side right) for a Hermitian matrix A.
+//
+// It wraps cublasZhemm (symbol cublasZhemm_v2, cublas_api.h).
 func Zhemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, beta, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZhemm.Addr()
 	if err != nil {
@@ -9816,7 +10730,10 @@ func Zhemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cu
 	return ffiimpl.Error(procZhemm, Status(frame.Ret()))
 }
 
-// Zhemm64 wraps cublasZhemm_64 (symbol cublasZhemm_v2_64, cublas_api.h).
+// Zhemm64 computes C = alpha*A*B + beta*C (side left) or C = alpha*B*A + beta*C
+// (side right) for a Hermitian matrix A.
+//
+// It wraps cublasZhemm_64 (symbol cublasZhemm_v2_64, cublas_api.h).
 func Zhemm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, beta, c *cudart.DoubleComplex, ldc int64) error {
 	sym, err := procZhemm64.Addr()
 	if err != nil {
@@ -9848,7 +10765,10 @@ func Zhemm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 	return ffiimpl.Error(procZhemm64, Status(frame.Ret()))
 }
 
-// Strsm wraps cublasStrsm (symbol cublasStrsm_v2, cublas_api.h).
+// Strsm solves op(A)*X = alpha*B (side left) or X*op(A) = alpha*B (side right)
+// for X, A triangular, X overwriting B.
+//
+// It wraps cublasStrsm (symbol cublasStrsm_v2, cublas_api.h).
 func Strsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a *float32, lda int32, b *float32, ldb int32) error {
 	sym, err := procStrsm.Addr()
 	if err != nil {
@@ -9877,7 +10797,10 @@ func Strsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	return ffiimpl.Error(procStrsm, Status(frame.Ret()))
 }
 
-// Strsm64 wraps cublasStrsm_64 (symbol cublasStrsm_v2_64, cublas_api.h).
+// Strsm64 solves op(A)*X = alpha*B (side left) or X*op(A) = alpha*B (side
+// right) for X, A triangular, X overwriting B.
+//
+// It wraps cublasStrsm_64 (symbol cublasStrsm_v2_64, cublas_api.h).
 func Strsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *float32, lda int64, b *float32, ldb int64) error {
 	sym, err := procStrsm64.Addr()
 	if err != nil {
@@ -9906,7 +10829,10 @@ func Strsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	return ffiimpl.Error(procStrsm64, Status(frame.Ret()))
 }
 
-// Dtrsm wraps cublasDtrsm (symbol cublasDtrsm_v2, cublas_api.h).
+// Dtrsm solves op(A)*X = alpha*B (side left) or X*op(A) = alpha*B (side right)
+// for X, A triangular, X overwriting B.
+//
+// It wraps cublasDtrsm (symbol cublasDtrsm_v2, cublas_api.h).
 func Dtrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a *float64, lda int32, b *float64, ldb int32) error {
 	sym, err := procDtrsm.Addr()
 	if err != nil {
@@ -9935,7 +10861,10 @@ func Dtrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	return ffiimpl.Error(procDtrsm, Status(frame.Ret()))
 }
 
-// Dtrsm64 wraps cublasDtrsm_64 (symbol cublasDtrsm_v2_64, cublas_api.h).
+// Dtrsm64 solves op(A)*X = alpha*B (side left) or X*op(A) = alpha*B (side
+// right) for X, A triangular, X overwriting B.
+//
+// It wraps cublasDtrsm_64 (symbol cublasDtrsm_v2_64, cublas_api.h).
 func Dtrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *float64, lda int64, b *float64, ldb int64) error {
 	sym, err := procDtrsm64.Addr()
 	if err != nil {
@@ -9964,7 +10893,10 @@ func Dtrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	return ffiimpl.Error(procDtrsm64, Status(frame.Ret()))
 }
 
-// Ctrsm wraps cublasCtrsm (symbol cublasCtrsm_v2, cublas_api.h).
+// Ctrsm solves op(A)*X = alpha*B (side left) or X*op(A) = alpha*B (side right)
+// for X, A triangular, X overwriting B.
+//
+// It wraps cublasCtrsm (symbol cublasCtrsm_v2, cublas_api.h).
 func Ctrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32) error {
 	sym, err := procCtrsm.Addr()
 	if err != nil {
@@ -9993,7 +10925,10 @@ func Ctrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	return ffiimpl.Error(procCtrsm, Status(frame.Ret()))
 }
 
-// Ctrsm64 wraps cublasCtrsm_64 (symbol cublasCtrsm_v2_64, cublas_api.h).
+// Ctrsm64 solves op(A)*X = alpha*B (side left) or X*op(A) = alpha*B (side
+// right) for X, A triangular, X overwriting B.
+//
+// It wraps cublasCtrsm_64 (symbol cublasCtrsm_v2_64, cublas_api.h).
 func Ctrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64) error {
 	sym, err := procCtrsm64.Addr()
 	if err != nil {
@@ -10022,7 +10957,10 @@ func Ctrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	return ffiimpl.Error(procCtrsm64, Status(frame.Ret()))
 }
 
-// Ztrsm wraps cublasZtrsm (symbol cublasZtrsm_v2, cublas_api.h).
+// Ztrsm solves op(A)*X = alpha*B (side left) or X*op(A) = alpha*B (side right)
+// for X, A triangular, X overwriting B.
+//
+// It wraps cublasZtrsm (symbol cublasZtrsm_v2, cublas_api.h).
 func Ztrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32) error {
 	sym, err := procZtrsm.Addr()
 	if err != nil {
@@ -10051,7 +10989,10 @@ func Ztrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	return ffiimpl.Error(procZtrsm, Status(frame.Ret()))
 }
 
-// Ztrsm64 wraps cublasZtrsm_64 (symbol cublasZtrsm_v2_64, cublas_api.h).
+// Ztrsm64 solves op(A)*X = alpha*B (side left) or X*op(A) = alpha*B (side
+// right) for X, A triangular, X overwriting B.
+//
+// It wraps cublasZtrsm_64 (symbol cublasZtrsm_v2_64, cublas_api.h).
 func Ztrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64) error {
 	sym, err := procZtrsm64.Addr()
 	if err != nil {
@@ -10080,7 +11021,10 @@ func Ztrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	return ffiimpl.Error(procZtrsm64, Status(frame.Ret()))
 }
 
-// Strmm wraps cublasStrmm (symbol cublasStrmm_v2, cublas_api.h).
+// Strmm computes C = alpha*op(A)*B (side left) or C = alpha*B*op(A) (side
+// right) for a triangular matrix A.
+//
+// It wraps cublasStrmm (symbol cublasStrmm_v2, cublas_api.h).
 func Strmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a *float32, lda int32, b *float32, ldb int32, c *float32, ldc int32) error {
 	sym, err := procStrmm.Addr()
 	if err != nil {
@@ -10112,7 +11056,10 @@ func Strmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	return ffiimpl.Error(procStrmm, Status(frame.Ret()))
 }
 
-// Strmm64 wraps cublasStrmm_64 (symbol cublasStrmm_v2_64, cublas_api.h).
+// Strmm64 computes C = alpha*op(A)*B (side left) or C = alpha*B*op(A) (side
+// right) for a triangular matrix A.
+//
+// It wraps cublasStrmm_64 (symbol cublasStrmm_v2_64, cublas_api.h).
 func Strmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *float32, lda int64, b *float32, ldb int64, c *float32, ldc int64) error {
 	sym, err := procStrmm64.Addr()
 	if err != nil {
@@ -10144,7 +11091,10 @@ func Strmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	return ffiimpl.Error(procStrmm64, Status(frame.Ret()))
 }
 
-// Dtrmm wraps cublasDtrmm (symbol cublasDtrmm_v2, cublas_api.h).
+// Dtrmm computes C = alpha*op(A)*B (side left) or C = alpha*B*op(A) (side
+// right) for a triangular matrix A.
+//
+// It wraps cublasDtrmm (symbol cublasDtrmm_v2, cublas_api.h).
 func Dtrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a *float64, lda int32, b *float64, ldb int32, c *float64, ldc int32) error {
 	sym, err := procDtrmm.Addr()
 	if err != nil {
@@ -10176,7 +11126,10 @@ func Dtrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	return ffiimpl.Error(procDtrmm, Status(frame.Ret()))
 }
 
-// Dtrmm64 wraps cublasDtrmm_64 (symbol cublasDtrmm_v2_64, cublas_api.h).
+// Dtrmm64 computes C = alpha*op(A)*B (side left) or C = alpha*B*op(A) (side
+// right) for a triangular matrix A.
+//
+// It wraps cublasDtrmm_64 (symbol cublasDtrmm_v2_64, cublas_api.h).
 func Dtrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *float64, lda int64, b *float64, ldb int64, c *float64, ldc int64) error {
 	sym, err := procDtrmm64.Addr()
 	if err != nil {
@@ -10208,7 +11161,10 @@ func Dtrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	return ffiimpl.Error(procDtrmm64, Status(frame.Ret()))
 }
 
-// Ctrmm wraps cublasCtrmm (symbol cublasCtrmm_v2, cublas_api.h).
+// Ctrmm computes C = alpha*op(A)*B (side left) or C = alpha*B*op(A) (side
+// right) for a triangular matrix A.
+//
+// It wraps cublasCtrmm (symbol cublasCtrmm_v2, cublas_api.h).
 func Ctrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a *cudart.Complex, lda int32, b *cudart.Complex, ldb int32, c *cudart.Complex, ldc int32) error {
 	sym, err := procCtrmm.Addr()
 	if err != nil {
@@ -10240,7 +11196,10 @@ func Ctrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	return ffiimpl.Error(procCtrmm, Status(frame.Ret()))
 }
 
-// Ctrmm64 wraps cublasCtrmm_64 (symbol cublasCtrmm_v2_64, cublas_api.h).
+// Ctrmm64 computes C = alpha*op(A)*B (side left) or C = alpha*B*op(A) (side
+// right) for a triangular matrix A.
+//
+// It wraps cublasCtrmm_64 (symbol cublasCtrmm_v2_64, cublas_api.h).
 func Ctrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *cudart.Complex, lda int64, b *cudart.Complex, ldb int64, c *cudart.Complex, ldc int64) error {
 	sym, err := procCtrmm64.Addr()
 	if err != nil {
@@ -10272,7 +11231,10 @@ func Ctrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	return ffiimpl.Error(procCtrmm64, Status(frame.Ret()))
 }
 
-// Ztrmm wraps cublasZtrmm (symbol cublasZtrmm_v2, cublas_api.h).
+// Ztrmm computes C = alpha*op(A)*B (side left) or C = alpha*B*op(A) (side
+// right) for a triangular matrix A.
+//
+// It wraps cublasZtrmm (symbol cublasZtrmm_v2, cublas_api.h).
 func Ztrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha, a *cudart.DoubleComplex, lda int32, b *cudart.DoubleComplex, ldb int32, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZtrmm.Addr()
 	if err != nil {
@@ -10304,7 +11266,10 @@ func Ztrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	return ffiimpl.Error(procZtrmm, Status(frame.Ret()))
 }
 
-// Ztrmm64 wraps cublasZtrmm_64 (symbol cublasZtrmm_v2_64, cublas_api.h).
+// Ztrmm64 computes C = alpha*op(A)*B (side left) or C = alpha*B*op(A) (side
+// right) for a triangular matrix A.
+//
+// It wraps cublasZtrmm_64 (symbol cublasZtrmm_v2_64, cublas_api.h).
 func Ztrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha, a *cudart.DoubleComplex, lda int64, b *cudart.DoubleComplex, ldb int64, c *cudart.DoubleComplex, ldc int64) error {
 	sym, err := procZtrmm64.Addr()
 	if err != nil {
@@ -10336,8 +11301,10 @@ func Ztrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	return ffiimpl.Error(procZtrmm64, Status(frame.Ret()))
 }
 
-// SgemmBatched wraps cublasSgemmBatched (symbol cublasSgemmBatched,
-// cublas_api.h).
+// SgemmBatched computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for each i <
+// batchCount, the matrices given as arrays of device pointers.
+//
+// It wraps cublasSgemmBatched (symbol cublasSgemmBatched, cublas_api.h).
 func SgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha *float32, aarray **float32, lda int32, barray **float32, ldb int32, beta *float32, carray **float32, ldc, batchCount int32) error {
 	sym, err := procSgemmBatched.Addr()
 	if err != nil {
@@ -10371,8 +11338,10 @@ func SgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 	return ffiimpl.Error(procSgemmBatched, Status(frame.Ret()))
 }
 
-// SgemmBatched64 wraps cublasSgemmBatched_64 (symbol cublasSgemmBatched_64,
-// cublas_api.h).
+// SgemmBatched64 computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for each i
+// < batchCount, the matrices given as arrays of device pointers.
+//
+// It wraps cublasSgemmBatched_64 (symbol cublasSgemmBatched_64, cublas_api.h).
 func SgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha *float32, aarray **float32, lda int64, barray **float32, ldb int64, beta *float32, carray **float32, ldc, batchCount int64) error {
 	sym, err := procSgemmBatched64.Addr()
 	if err != nil {
@@ -10406,8 +11375,10 @@ func SgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 	return ffiimpl.Error(procSgemmBatched64, Status(frame.Ret()))
 }
 
-// DgemmBatched wraps cublasDgemmBatched (symbol cublasDgemmBatched,
-// cublas_api.h).
+// DgemmBatched computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for each i <
+// batchCount, the matrices given as arrays of device pointers.
+//
+// It wraps cublasDgemmBatched (symbol cublasDgemmBatched, cublas_api.h).
 func DgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha *float64, aarray **float64, lda int32, barray **float64, ldb int32, beta *float64, carray **float64, ldc, batchCount int32) error {
 	sym, err := procDgemmBatched.Addr()
 	if err != nil {
@@ -10441,8 +11412,10 @@ func DgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 	return ffiimpl.Error(procDgemmBatched, Status(frame.Ret()))
 }
 
-// DgemmBatched64 wraps cublasDgemmBatched_64 (symbol cublasDgemmBatched_64,
-// cublas_api.h).
+// DgemmBatched64 computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for each i
+// < batchCount, the matrices given as arrays of device pointers.
+//
+// It wraps cublasDgemmBatched_64 (symbol cublasDgemmBatched_64, cublas_api.h).
 func DgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha *float64, aarray **float64, lda int64, barray **float64, ldb int64, beta *float64, carray **float64, ldc, batchCount int64) error {
 	sym, err := procDgemmBatched64.Addr()
 	if err != nil {
@@ -10476,8 +11449,10 @@ func DgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 	return ffiimpl.Error(procDgemmBatched64, Status(frame.Ret()))
 }
 
-// CgemmBatched wraps cublasCgemmBatched (symbol cublasCgemmBatched,
-// cublas_api.h).
+// CgemmBatched computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for each i <
+// batchCount, the matrices given as arrays of device pointers.
+//
+// It wraps cublasCgemmBatched (symbol cublasCgemmBatched, cublas_api.h).
 func CgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha *cudart.Complex, aarray **cudart.Complex, lda int32, barray **cudart.Complex, ldb int32, beta *cudart.Complex, carray **cudart.Complex, ldc, batchCount int32) error {
 	sym, err := procCgemmBatched.Addr()
 	if err != nil {
@@ -10511,8 +11486,10 @@ func CgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 	return ffiimpl.Error(procCgemmBatched, Status(frame.Ret()))
 }
 
-// CgemmBatched64 wraps cublasCgemmBatched_64 (symbol cublasCgemmBatched_64,
-// cublas_api.h).
+// CgemmBatched64 computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for each i
+// < batchCount, the matrices given as arrays of device pointers.
+//
+// It wraps cublasCgemmBatched_64 (symbol cublasCgemmBatched_64, cublas_api.h).
 func CgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha *cudart.Complex, aarray **cudart.Complex, lda int64, barray **cudart.Complex, ldb int64, beta *cudart.Complex, carray **cudart.Complex, ldc, batchCount int64) error {
 	sym, err := procCgemmBatched64.Addr()
 	if err != nil {
@@ -10546,8 +11523,11 @@ func CgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 	return ffiimpl.Error(procCgemmBatched64, Status(frame.Ret()))
 }
 
-// Cgemm3mBatched wraps cublasCgemm3mBatched (symbol cublasCgemm3mBatched,
-// cublas_api.h).
+// Cgemm3mBatched computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for each i
+// < batchCount (arrays of device pointers), with the Gauss complexity
+// reduction.
+//
+// It wraps cublasCgemm3mBatched (symbol cublasCgemm3mBatched, cublas_api.h).
 func Cgemm3mBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha *cudart.Complex, aarray **cudart.Complex, lda int32, barray **cudart.Complex, ldb int32, beta *cudart.Complex, carray **cudart.Complex, ldc, batchCount int32) error {
 	sym, err := procCgemm3mBatched.Addr()
 	if err != nil {
@@ -10581,8 +11561,12 @@ func Cgemm3mBatched(handle Handle, transa, transb Operation, m, n, k int32, alph
 	return ffiimpl.Error(procCgemm3mBatched, Status(frame.Ret()))
 }
 
-// Cgemm3mBatched64 wraps cublasCgemm3mBatched_64 (symbol
-// cublasCgemm3mBatched_64, cublas_api.h).
+// Cgemm3mBatched64 computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for each
+// i < batchCount (arrays of device pointers), with the Gauss complexity
+// reduction.
+//
+// It wraps cublasCgemm3mBatched_64 (symbol cublasCgemm3mBatched_64,
+// cublas_api.h).
 func Cgemm3mBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha *cudart.Complex, aarray **cudart.Complex, lda int64, barray **cudart.Complex, ldb int64, beta *cudart.Complex, carray **cudart.Complex, ldc, batchCount int64) error {
 	sym, err := procCgemm3mBatched64.Addr()
 	if err != nil {
@@ -10616,8 +11600,10 @@ func Cgemm3mBatched64(handle Handle, transa, transb Operation, m, n, k int64, al
 	return ffiimpl.Error(procCgemm3mBatched64, Status(frame.Ret()))
 }
 
-// ZgemmBatched wraps cublasZgemmBatched (symbol cublasZgemmBatched,
-// cublas_api.h).
+// ZgemmBatched computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for each i <
+// batchCount, the matrices given as arrays of device pointers.
+//
+// It wraps cublasZgemmBatched (symbol cublasZgemmBatched, cublas_api.h).
 func ZgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha *cudart.DoubleComplex, aarray **cudart.DoubleComplex, lda int32, barray **cudart.DoubleComplex, ldb int32, beta *cudart.DoubleComplex, carray **cudart.DoubleComplex, ldc, batchCount int32) error {
 	sym, err := procZgemmBatched.Addr()
 	if err != nil {
@@ -10651,8 +11637,10 @@ func ZgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 	return ffiimpl.Error(procZgemmBatched, Status(frame.Ret()))
 }
 
-// ZgemmBatched64 wraps cublasZgemmBatched_64 (symbol cublasZgemmBatched_64,
-// cublas_api.h).
+// ZgemmBatched64 computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for each i
+// < batchCount, the matrices given as arrays of device pointers.
+//
+// It wraps cublasZgemmBatched_64 (symbol cublasZgemmBatched_64, cublas_api.h).
 func ZgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha *cudart.DoubleComplex, aarray **cudart.DoubleComplex, lda int64, barray **cudart.DoubleComplex, ldb int64, beta *cudart.DoubleComplex, carray **cudart.DoubleComplex, ldc, batchCount int64) error {
 	sym, err := procZgemmBatched64.Addr()
 	if err != nil {
@@ -10686,8 +11674,11 @@ func ZgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 	return ffiimpl.Error(procZgemmBatched64, Status(frame.Ret()))
 }
 
-// SgemmStridedBatched wraps cublasSgemmStridedBatched (symbol
-// cublasSgemmStridedBatched, cublas_api.h).
+// SgemmStridedBatched computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for
+// each i < batchCount, A[i], B[i] and C[i] i strides after A, B and C.
+//
+// It wraps cublasSgemmStridedBatched (symbol cublasSgemmStridedBatched,
+// cublas_api.h).
 func SgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *float32, lda int32, strideA int64, b *float32, ldb int32, strideB int64, beta, c *float32, ldc int32, strideC int64, batchCount int32) error {
 	sym, err := procSgemmStridedBatched.Addr()
 	if err != nil {
@@ -10724,8 +11715,11 @@ func SgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 	return ffiimpl.Error(procSgemmStridedBatched, Status(frame.Ret()))
 }
 
-// SgemmStridedBatched64 wraps cublasSgemmStridedBatched_64 (symbol
-// cublasSgemmStridedBatched_64, cublas_api.h).
+// SgemmStridedBatched64 computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for
+// each i < batchCount, A[i], B[i] and C[i] i strides after A, B and C.
+//
+// It wraps cublasSgemmStridedBatched_64 (symbol cublasSgemmStridedBatched_64,
+// cublas_api.h).
 func SgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *float32, lda, strideA int64, b *float32, ldb, strideB int64, beta, c *float32, ldc, strideC, batchCount int64) error {
 	sym, err := procSgemmStridedBatched64.Addr()
 	if err != nil {
@@ -10762,8 +11756,11 @@ func SgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 	return ffiimpl.Error(procSgemmStridedBatched64, Status(frame.Ret()))
 }
 
-// DgemmStridedBatched wraps cublasDgemmStridedBatched (symbol
-// cublasDgemmStridedBatched, cublas_api.h).
+// DgemmStridedBatched computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for
+// each i < batchCount, A[i], B[i] and C[i] i strides after A, B and C.
+//
+// It wraps cublasDgemmStridedBatched (symbol cublasDgemmStridedBatched,
+// cublas_api.h).
 func DgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *float64, lda int32, strideA int64, b *float64, ldb int32, strideB int64, beta, c *float64, ldc int32, strideC int64, batchCount int32) error {
 	sym, err := procDgemmStridedBatched.Addr()
 	if err != nil {
@@ -10800,8 +11797,11 @@ func DgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 	return ffiimpl.Error(procDgemmStridedBatched, Status(frame.Ret()))
 }
 
-// DgemmStridedBatched64 wraps cublasDgemmStridedBatched_64 (symbol
-// cublasDgemmStridedBatched_64, cublas_api.h).
+// DgemmStridedBatched64 computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for
+// each i < batchCount, A[i], B[i] and C[i] i strides after A, B and C.
+//
+// It wraps cublasDgemmStridedBatched_64 (symbol cublasDgemmStridedBatched_64,
+// cublas_api.h).
 func DgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *float64, lda, strideA int64, b *float64, ldb, strideB int64, beta, c *float64, ldc, strideC, batchCount int64) error {
 	sym, err := procDgemmStridedBatched64.Addr()
 	if err != nil {
@@ -10838,8 +11838,11 @@ func DgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 	return ffiimpl.Error(procDgemmStridedBatched64, Status(frame.Ret()))
 }
 
-// CgemmStridedBatched wraps cublasCgemmStridedBatched (symbol
-// cublasCgemmStridedBatched, cublas_api.h).
+// CgemmStridedBatched computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for
+// each i < batchCount, A[i], B[i] and C[i] i strides after A, B and C.
+//
+// It wraps cublasCgemmStridedBatched (symbol cublasCgemmStridedBatched,
+// cublas_api.h).
 func CgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cudart.Complex, lda int32, strideA int64, b *cudart.Complex, ldb int32, strideB int64, beta, c *cudart.Complex, ldc int32, strideC int64, batchCount int32) error {
 	sym, err := procCgemmStridedBatched.Addr()
 	if err != nil {
@@ -10876,8 +11879,11 @@ func CgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 	return ffiimpl.Error(procCgemmStridedBatched, Status(frame.Ret()))
 }
 
-// CgemmStridedBatched64 wraps cublasCgemmStridedBatched_64 (symbol
-// cublasCgemmStridedBatched_64, cublas_api.h).
+// CgemmStridedBatched64 computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for
+// each i < batchCount, A[i], B[i] and C[i] i strides after A, B and C.
+//
+// It wraps cublasCgemmStridedBatched_64 (symbol cublasCgemmStridedBatched_64,
+// cublas_api.h).
 func CgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *cudart.Complex, lda, strideA int64, b *cudart.Complex, ldb, strideB int64, beta, c *cudart.Complex, ldc, strideC, batchCount int64) error {
 	sym, err := procCgemmStridedBatched64.Addr()
 	if err != nil {
@@ -10914,8 +11920,11 @@ func CgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 	return ffiimpl.Error(procCgemmStridedBatched64, Status(frame.Ret()))
 }
 
-// Cgemm3mStridedBatched wraps cublasCgemm3mStridedBatched (symbol
-// cublasCgemm3mStridedBatched, cublas_api.h).
+// Cgemm3mStridedBatched computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for
+// each i < batchCount (at fixed strides), with the Gauss complexity reduction.
+//
+// It wraps cublasCgemm3mStridedBatched (symbol cublasCgemm3mStridedBatched,
+// cublas_api.h).
 func Cgemm3mStridedBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cudart.Complex, lda int32, strideA int64, b *cudart.Complex, ldb int32, strideB int64, beta, c *cudart.Complex, ldc int32, strideC int64, batchCount int32) error {
 	sym, err := procCgemm3mStridedBatched.Addr()
 	if err != nil {
@@ -10952,7 +11961,11 @@ func Cgemm3mStridedBatched(handle Handle, transa, transb Operation, m, n, k int3
 	return ffiimpl.Error(procCgemm3mStridedBatched, Status(frame.Ret()))
 }
 
-// Cgemm3mStridedBatched64 wraps cublasCgemm3mStridedBatched_64 (symbol
+// Cgemm3mStridedBatched64 computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i]
+// for each i < batchCount (at fixed strides), with the Gauss complexity
+// reduction.
+//
+// It wraps cublasCgemm3mStridedBatched_64 (symbol
 // cublasCgemm3mStridedBatched_64, cublas_api.h).
 func Cgemm3mStridedBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *cudart.Complex, lda, strideA int64, b *cudart.Complex, ldb, strideB int64, beta, c *cudart.Complex, ldc, strideC, batchCount int64) error {
 	sym, err := procCgemm3mStridedBatched64.Addr()
@@ -10990,8 +12003,11 @@ func Cgemm3mStridedBatched64(handle Handle, transa, transb Operation, m, n, k in
 	return ffiimpl.Error(procCgemm3mStridedBatched64, Status(frame.Ret()))
 }
 
-// ZgemmStridedBatched wraps cublasZgemmStridedBatched (symbol
-// cublasZgemmStridedBatched, cublas_api.h).
+// ZgemmStridedBatched computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for
+// each i < batchCount, A[i], B[i] and C[i] i strides after A, B and C.
+//
+// It wraps cublasZgemmStridedBatched (symbol cublasZgemmStridedBatched,
+// cublas_api.h).
 func ZgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cudart.DoubleComplex, lda int32, strideA int64, b *cudart.DoubleComplex, ldb int32, strideB int64, beta, c *cudart.DoubleComplex, ldc int32, strideC int64, batchCount int32) error {
 	sym, err := procZgemmStridedBatched.Addr()
 	if err != nil {
@@ -11028,8 +12044,11 @@ func ZgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 	return ffiimpl.Error(procZgemmStridedBatched, Status(frame.Ret()))
 }
 
-// ZgemmStridedBatched64 wraps cublasZgemmStridedBatched_64 (symbol
-// cublasZgemmStridedBatched_64, cublas_api.h).
+// ZgemmStridedBatched64 computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for
+// each i < batchCount, A[i], B[i] and C[i] i strides after A, B and C.
+//
+// It wraps cublasZgemmStridedBatched_64 (symbol cublasZgemmStridedBatched_64,
+// cublas_api.h).
 func ZgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *cudart.DoubleComplex, lda, strideA int64, b *cudart.DoubleComplex, ldb, strideB int64, beta, c *cudart.DoubleComplex, ldc, strideC, batchCount int64) error {
 	sym, err := procZgemmStridedBatched64.Addr()
 	if err != nil {
@@ -11066,8 +12085,11 @@ func ZgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 	return ffiimpl.Error(procZgemmStridedBatched64, Status(frame.Ret()))
 }
 
-// GemmBatchedEx wraps cublasGemmBatchedEx (symbol cublasGemmBatchedEx,
-// cublas_api.h).
+// GemmBatchedEx computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for each i
+// < batchCount (arrays of device pointers), of the data types and computeType
+// given.
+//
+// It wraps cublasGemmBatchedEx (symbol cublasGemmBatchedEx, cublas_api.h).
 func GemmBatchedEx(handle Handle, transa, transb Operation, m, n, k int32, alpha unsafe.Pointer, aarray *unsafe.Pointer, atype cudart.DataType, lda int32, barray *unsafe.Pointer, btype cudart.DataType, ldb int32, beta unsafe.Pointer, carray *unsafe.Pointer, ctype cudart.DataType, ldc, batchCount int32, computeType ComputeType, algo GemmAlgo) error {
 	sym, err := procGemmBatchedEx.Addr()
 	if err != nil {
@@ -11106,7 +12128,11 @@ func GemmBatchedEx(handle Handle, transa, transb Operation, m, n, k int32, alpha
 	return ffiimpl.Error(procGemmBatchedEx, Status(frame.Ret()))
 }
 
-// GemmBatchedEx64 wraps cublasGemmBatchedEx_64 (symbol cublasGemmBatchedEx_64,
+// GemmBatchedEx64 computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for each
+// i < batchCount (arrays of device pointers), of the data types and computeType
+// given.
+//
+// It wraps cublasGemmBatchedEx_64 (symbol cublasGemmBatchedEx_64,
 // cublas_api.h).
 func GemmBatchedEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha unsafe.Pointer, aarray *unsafe.Pointer, atype cudart.DataType, lda int64, barray *unsafe.Pointer, btype cudart.DataType, ldb int64, beta unsafe.Pointer, carray *unsafe.Pointer, ctype cudart.DataType, ldc, batchCount int64, computeType ComputeType, algo GemmAlgo) error {
 	sym, err := procGemmBatchedEx64.Addr()
@@ -11146,8 +12172,12 @@ func GemmBatchedEx64(handle Handle, transa, transb Operation, m, n, k int64, alp
 	return ffiimpl.Error(procGemmBatchedEx64, Status(frame.Ret()))
 }
 
-// GemmStridedBatchedEx wraps cublasGemmStridedBatchedEx (symbol
-// cublasGemmStridedBatchedEx, cublas_api.h).
+// GemmStridedBatchedEx computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for
+// each i < batchCount (at fixed strides), of the data types and computeType
+// given.
+//
+// It wraps cublasGemmStridedBatchedEx (symbol cublasGemmStridedBatchedEx,
+// cublas_api.h).
 func GemmStridedBatchedEx(handle Handle, transa, transb Operation, m, n, k int32, alpha, a unsafe.Pointer, atype cudart.DataType, lda int32, strideA int64, b unsafe.Pointer, btype cudart.DataType, ldb int32, strideB int64, beta, c unsafe.Pointer, ctype cudart.DataType, ldc int32, strideC int64, batchCount int32, computeType ComputeType, algo GemmAlgo) error {
 	sym, err := procGemmStridedBatchedEx.Addr()
 	if err != nil {
@@ -11189,8 +12219,12 @@ func GemmStridedBatchedEx(handle Handle, transa, transb Operation, m, n, k int32
 	return ffiimpl.Error(procGemmStridedBatchedEx, Status(frame.Ret()))
 }
 
-// GemmStridedBatchedEx64 wraps cublasGemmStridedBatchedEx_64 (symbol
-// cublasGemmStridedBatchedEx_64, cublas_api.h).
+// GemmStridedBatchedEx64 computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i]
+// for each i < batchCount (at fixed strides), of the data types and computeType
+// given.
+//
+// It wraps cublasGemmStridedBatchedEx_64 (symbol cublasGemmStridedBatchedEx_64,
+// cublas_api.h).
 func GemmStridedBatchedEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a unsafe.Pointer, atype cudart.DataType, lda, strideA int64, b unsafe.Pointer, btype cudart.DataType, ldb, strideB int64, beta, c unsafe.Pointer, ctype cudart.DataType, ldc, strideC, batchCount int64, computeType ComputeType, algo GemmAlgo) error {
 	sym, err := procGemmStridedBatchedEx64.Addr()
 	if err != nil {
@@ -11232,8 +12266,12 @@ func GemmStridedBatchedEx64(handle Handle, transa, transb Operation, m, n, k int
 	return ffiimpl.Error(procGemmStridedBatchedEx64, Status(frame.Ret()))
 }
 
-// SgemmGroupedBatched wraps cublasSgemmGroupedBatched (symbol
-// cublasSgemmGroupedBatched, cublas_api.h).
+// SgemmGroupedBatched computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for
+// the matrices of each of group_count groups, each group with its own sizes, op
+// and scalars.
+//
+// It wraps cublasSgemmGroupedBatched (symbol cublasSgemmGroupedBatched,
+// cublas_api.h).
 func SgemmGroupedBatched(handle Handle, transa_array, transb_array *Operation, m_array, n_array, k_array *int32, alpha_array *float32, aarray **float32, lda_array *int32, barray **float32, ldb_array *int32, beta_array *float32, carray **float32, ldc_array *int32, group_count int32, group_size *int32) error {
 	sym, err := procSgemmGroupedBatched.Addr()
 	if err != nil {
@@ -11277,8 +12315,12 @@ func SgemmGroupedBatched(handle Handle, transa_array, transb_array *Operation, m
 	return ffiimpl.Error(procSgemmGroupedBatched, Status(frame.Ret()))
 }
 
-// SgemmGroupedBatched64 wraps cublasSgemmGroupedBatched_64 (symbol
-// cublasSgemmGroupedBatched_64, cublas_api.h).
+// SgemmGroupedBatched64 computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for
+// the matrices of each of group_count groups, each group with its own sizes, op
+// and scalars.
+//
+// It wraps cublasSgemmGroupedBatched_64 (symbol cublasSgemmGroupedBatched_64,
+// cublas_api.h).
 func SgemmGroupedBatched64(handle Handle, transa_array, transb_array *Operation, m_array, n_array, k_array *int64, alpha_array *float32, aarray **float32, lda_array *int64, barray **float32, ldb_array *int64, beta_array *float32, carray **float32, ldc_array *int64, group_count int64, group_size *int64) error {
 	sym, err := procSgemmGroupedBatched64.Addr()
 	if err != nil {
@@ -11322,8 +12364,12 @@ func SgemmGroupedBatched64(handle Handle, transa_array, transb_array *Operation,
 	return ffiimpl.Error(procSgemmGroupedBatched64, Status(frame.Ret()))
 }
 
-// DgemmGroupedBatched wraps cublasDgemmGroupedBatched (symbol
-// cublasDgemmGroupedBatched, cublas_api.h).
+// DgemmGroupedBatched computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for
+// the matrices of each of group_count groups, each group with its own sizes, op
+// and scalars.
+//
+// It wraps cublasDgemmGroupedBatched (symbol cublasDgemmGroupedBatched,
+// cublas_api.h).
 func DgemmGroupedBatched(handle Handle, transa_array, transb_array *Operation, m_array, n_array, k_array *int32, alpha_array *float64, aarray **float64, lda_array *int32, barray **float64, ldb_array *int32, beta_array *float64, carray **float64, ldc_array *int32, group_count int32, group_size *int32) error {
 	sym, err := procDgemmGroupedBatched.Addr()
 	if err != nil {
@@ -11367,8 +12413,12 @@ func DgemmGroupedBatched(handle Handle, transa_array, transb_array *Operation, m
 	return ffiimpl.Error(procDgemmGroupedBatched, Status(frame.Ret()))
 }
 
-// DgemmGroupedBatched64 wraps cublasDgemmGroupedBatched_64 (symbol
-// cublasDgemmGroupedBatched_64, cublas_api.h).
+// DgemmGroupedBatched64 computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for
+// the matrices of each of group_count groups, each group with its own sizes, op
+// and scalars.
+//
+// It wraps cublasDgemmGroupedBatched_64 (symbol cublasDgemmGroupedBatched_64,
+// cublas_api.h).
 func DgemmGroupedBatched64(handle Handle, transa_array, transb_array *Operation, m_array, n_array, k_array *int64, alpha_array *float64, aarray **float64, lda_array *int64, barray **float64, ldb_array *int64, beta_array *float64, carray **float64, ldc_array *int64, group_count int64, group_size *int64) error {
 	sym, err := procDgemmGroupedBatched64.Addr()
 	if err != nil {
@@ -11412,7 +12462,10 @@ func DgemmGroupedBatched64(handle Handle, transa_array, transb_array *Operation,
 	return ffiimpl.Error(procDgemmGroupedBatched64, Status(frame.Ret()))
 }
 
-// Sgeam wraps cublasSgeam (symbol cublasSgeam, cublas_api.h).
+// Sgeam computes C = alpha*op(A) + beta*op(B) (with beta 0, a transpose or copy
+// of A).
+//
+// It wraps cublasSgeam (symbol cublasSgeam, cublas_api.h).
 func Sgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *float32, lda int32, beta, b *float32, ldb int32, c *float32, ldc int32) error {
 	sym, err := procSgeam.Addr()
 	if err != nil {
@@ -11444,7 +12497,10 @@ func Sgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *float3
 	return ffiimpl.Error(procSgeam, Status(frame.Ret()))
 }
 
-// Sgeam64 wraps cublasSgeam_64 (symbol cublasSgeam_64, cublas_api.h).
+// Sgeam64 computes C = alpha*op(A) + beta*op(B) (with beta 0, a transpose or
+// copy of A).
+//
+// It wraps cublasSgeam_64 (symbol cublasSgeam_64, cublas_api.h).
 func Sgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *float32, lda int64, beta, b *float32, ldb int64, c *float32, ldc int64) error {
 	sym, err := procSgeam64.Addr()
 	if err != nil {
@@ -11476,7 +12532,10 @@ func Sgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *floa
 	return ffiimpl.Error(procSgeam64, Status(frame.Ret()))
 }
 
-// Dgeam wraps cublasDgeam (symbol cublasDgeam, cublas_api.h).
+// Dgeam computes C = alpha*op(A) + beta*op(B) (with beta 0, a transpose or copy
+// of A).
+//
+// It wraps cublasDgeam (symbol cublasDgeam, cublas_api.h).
 func Dgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *float64, lda int32, beta, b *float64, ldb int32, c *float64, ldc int32) error {
 	sym, err := procDgeam.Addr()
 	if err != nil {
@@ -11508,7 +12567,10 @@ func Dgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *float6
 	return ffiimpl.Error(procDgeam, Status(frame.Ret()))
 }
 
-// Dgeam64 wraps cublasDgeam_64 (symbol cublasDgeam_64, cublas_api.h).
+// Dgeam64 computes C = alpha*op(A) + beta*op(B) (with beta 0, a transpose or
+// copy of A).
+//
+// It wraps cublasDgeam_64 (symbol cublasDgeam_64, cublas_api.h).
 func Dgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *float64, lda int64, beta, b *float64, ldb int64, c *float64, ldc int64) error {
 	sym, err := procDgeam64.Addr()
 	if err != nil {
@@ -11540,7 +12602,10 @@ func Dgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *floa
 	return ffiimpl.Error(procDgeam64, Status(frame.Ret()))
 }
 
-// Cgeam wraps cublasCgeam (symbol cublasCgeam, cublas_api.h).
+// Cgeam computes C = alpha*op(A) + beta*op(B) (with beta 0, a transpose or copy
+// of A).
+//
+// It wraps cublasCgeam (symbol cublasCgeam, cublas_api.h).
 func Cgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *cudart.Complex, lda int32, beta, b *cudart.Complex, ldb int32, c *cudart.Complex, ldc int32) error {
 	sym, err := procCgeam.Addr()
 	if err != nil {
@@ -11572,7 +12637,10 @@ func Cgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *cudart
 	return ffiimpl.Error(procCgeam, Status(frame.Ret()))
 }
 
-// Cgeam64 wraps cublasCgeam_64 (symbol cublasCgeam_64, cublas_api.h).
+// Cgeam64 computes C = alpha*op(A) + beta*op(B) (with beta 0, a transpose or
+// copy of A).
+//
+// It wraps cublasCgeam_64 (symbol cublasCgeam_64, cublas_api.h).
 func Cgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *cudart.Complex, lda int64, beta, b *cudart.Complex, ldb int64, c *cudart.Complex, ldc int64) error {
 	sym, err := procCgeam64.Addr()
 	if err != nil {
@@ -11604,7 +12672,10 @@ func Cgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *cuda
 	return ffiimpl.Error(procCgeam64, Status(frame.Ret()))
 }
 
-// Zgeam wraps cublasZgeam (symbol cublasZgeam, cublas_api.h).
+// Zgeam computes C = alpha*op(A) + beta*op(B) (with beta 0, a transpose or copy
+// of A).
+//
+// It wraps cublasZgeam (symbol cublasZgeam, cublas_api.h).
 func Zgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *cudart.DoubleComplex, lda int32, beta, b *cudart.DoubleComplex, ldb int32, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZgeam.Addr()
 	if err != nil {
@@ -11636,7 +12707,10 @@ func Zgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *cudart
 	return ffiimpl.Error(procZgeam, Status(frame.Ret()))
 }
 
-// Zgeam64 wraps cublasZgeam_64 (symbol cublasZgeam_64, cublas_api.h).
+// Zgeam64 computes C = alpha*op(A) + beta*op(B) (with beta 0, a transpose or
+// copy of A).
+//
+// It wraps cublasZgeam_64 (symbol cublasZgeam_64, cublas_api.h).
 func Zgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *cudart.DoubleComplex, lda int64, beta, b *cudart.DoubleComplex, ldb int64, c *cudart.DoubleComplex, ldc int64) error {
 	sym, err := procZgeam64.Addr()
 	if err != nil {
@@ -11668,8 +12742,10 @@ func Zgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *cuda
 	return ffiimpl.Error(procZgeam64, Status(frame.Ret()))
 }
 
-// StrsmBatched wraps cublasStrsmBatched (symbol cublasStrsmBatched,
-// cublas_api.h).
+// StrsmBatched solves op(A[i])*X[i] = alpha*B[i] (side left) or X[i]*op(A[i]) =
+// alpha*B[i] (side right) for each i < batchCount, X[i] overwriting B[i].
+//
+// It wraps cublasStrsmBatched (symbol cublasStrsmBatched, cublas_api.h).
 func StrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha *float32, a **float32, lda int32, b **float32, ldb, batchCount int32) error {
 	sym, err := procStrsmBatched.Addr()
 	if err != nil {
@@ -11699,8 +12775,10 @@ func StrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 	return ffiimpl.Error(procStrsmBatched, Status(frame.Ret()))
 }
 
-// StrsmBatched64 wraps cublasStrsmBatched_64 (symbol cublasStrsmBatched_64,
-// cublas_api.h).
+// StrsmBatched64 solves op(A[i])*X[i] = alpha*B[i] (side left) or X[i]*op(A[i])
+// = alpha*B[i] (side right) for each i < batchCount, X[i] overwriting B[i].
+//
+// It wraps cublasStrsmBatched_64 (symbol cublasStrsmBatched_64, cublas_api.h).
 func StrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha *float32, a **float32, lda int64, b **float32, ldb, batchCount int64) error {
 	sym, err := procStrsmBatched64.Addr()
 	if err != nil {
@@ -11730,8 +12808,10 @@ func StrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 	return ffiimpl.Error(procStrsmBatched64, Status(frame.Ret()))
 }
 
-// DtrsmBatched wraps cublasDtrsmBatched (symbol cublasDtrsmBatched,
-// cublas_api.h).
+// DtrsmBatched solves op(A[i])*X[i] = alpha*B[i] (side left) or X[i]*op(A[i]) =
+// alpha*B[i] (side right) for each i < batchCount, X[i] overwriting B[i].
+//
+// It wraps cublasDtrsmBatched (symbol cublasDtrsmBatched, cublas_api.h).
 func DtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha *float64, a **float64, lda int32, b **float64, ldb, batchCount int32) error {
 	sym, err := procDtrsmBatched.Addr()
 	if err != nil {
@@ -11761,8 +12841,10 @@ func DtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 	return ffiimpl.Error(procDtrsmBatched, Status(frame.Ret()))
 }
 
-// DtrsmBatched64 wraps cublasDtrsmBatched_64 (symbol cublasDtrsmBatched_64,
-// cublas_api.h).
+// DtrsmBatched64 solves op(A[i])*X[i] = alpha*B[i] (side left) or X[i]*op(A[i])
+// = alpha*B[i] (side right) for each i < batchCount, X[i] overwriting B[i].
+//
+// It wraps cublasDtrsmBatched_64 (symbol cublasDtrsmBatched_64, cublas_api.h).
 func DtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha *float64, a **float64, lda int64, b **float64, ldb, batchCount int64) error {
 	sym, err := procDtrsmBatched64.Addr()
 	if err != nil {
@@ -11792,8 +12874,10 @@ func DtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 	return ffiimpl.Error(procDtrsmBatched64, Status(frame.Ret()))
 }
 
-// CtrsmBatched wraps cublasCtrsmBatched (symbol cublasCtrsmBatched,
-// cublas_api.h).
+// CtrsmBatched solves op(A[i])*X[i] = alpha*B[i] (side left) or X[i]*op(A[i]) =
+// alpha*B[i] (side right) for each i < batchCount, X[i] overwriting B[i].
+//
+// It wraps cublasCtrsmBatched (symbol cublasCtrsmBatched, cublas_api.h).
 func CtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha *cudart.Complex, a **cudart.Complex, lda int32, b **cudart.Complex, ldb, batchCount int32) error {
 	sym, err := procCtrsmBatched.Addr()
 	if err != nil {
@@ -11823,8 +12907,10 @@ func CtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 	return ffiimpl.Error(procCtrsmBatched, Status(frame.Ret()))
 }
 
-// CtrsmBatched64 wraps cublasCtrsmBatched_64 (symbol cublasCtrsmBatched_64,
-// cublas_api.h).
+// CtrsmBatched64 solves op(A[i])*X[i] = alpha*B[i] (side left) or X[i]*op(A[i])
+// = alpha*B[i] (side right) for each i < batchCount, X[i] overwriting B[i].
+//
+// It wraps cublasCtrsmBatched_64 (symbol cublasCtrsmBatched_64, cublas_api.h).
 func CtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha *cudart.Complex, a **cudart.Complex, lda int64, b **cudart.Complex, ldb, batchCount int64) error {
 	sym, err := procCtrsmBatched64.Addr()
 	if err != nil {
@@ -11854,8 +12940,10 @@ func CtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 	return ffiimpl.Error(procCtrsmBatched64, Status(frame.Ret()))
 }
 
-// ZtrsmBatched wraps cublasZtrsmBatched (symbol cublasZtrsmBatched,
-// cublas_api.h).
+// ZtrsmBatched solves op(A[i])*X[i] = alpha*B[i] (side left) or X[i]*op(A[i]) =
+// alpha*B[i] (side right) for each i < batchCount, X[i] overwriting B[i].
+//
+// It wraps cublasZtrsmBatched (symbol cublasZtrsmBatched, cublas_api.h).
 func ZtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int32, alpha *cudart.DoubleComplex, a **cudart.DoubleComplex, lda int32, b **cudart.DoubleComplex, ldb, batchCount int32) error {
 	sym, err := procZtrsmBatched.Addr()
 	if err != nil {
@@ -11885,8 +12973,10 @@ func ZtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 	return ffiimpl.Error(procZtrsmBatched, Status(frame.Ret()))
 }
 
-// ZtrsmBatched64 wraps cublasZtrsmBatched_64 (symbol cublasZtrsmBatched_64,
-// cublas_api.h).
+// ZtrsmBatched64 solves op(A[i])*X[i] = alpha*B[i] (side left) or X[i]*op(A[i])
+// = alpha*B[i] (side right) for each i < batchCount, X[i] overwriting B[i].
+//
+// It wraps cublasZtrsmBatched_64 (symbol cublasZtrsmBatched_64, cublas_api.h).
 func ZtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag DiagType, m, n int64, alpha *cudart.DoubleComplex, a **cudart.DoubleComplex, lda int64, b **cudart.DoubleComplex, ldb, batchCount int64) error {
 	sym, err := procZtrsmBatched64.Addr()
 	if err != nil {
@@ -11916,7 +13006,9 @@ func ZtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 	return ffiimpl.Error(procZtrsmBatched64, Status(frame.Ret()))
 }
 
-// Sdgmm wraps cublasSdgmm (symbol cublasSdgmm, cublas_api.h).
+// Sdgmm computes C = A*diag(x) (side right) or C = diag(x)*A (side left).
+//
+// It wraps cublasSdgmm (symbol cublasSdgmm, cublas_api.h).
 func Sdgmm(handle Handle, mode SideMode, m, n int32, a *float32, lda int32, x *float32, incx int32, c *float32, ldc int32) error {
 	sym, err := procSdgmm.Addr()
 	if err != nil {
@@ -11943,7 +13035,9 @@ func Sdgmm(handle Handle, mode SideMode, m, n int32, a *float32, lda int32, x *f
 	return ffiimpl.Error(procSdgmm, Status(frame.Ret()))
 }
 
-// Sdgmm64 wraps cublasSdgmm_64 (symbol cublasSdgmm_64, cublas_api.h).
+// Sdgmm64 computes C = A*diag(x) (side right) or C = diag(x)*A (side left).
+//
+// It wraps cublasSdgmm_64 (symbol cublasSdgmm_64, cublas_api.h).
 func Sdgmm64(handle Handle, mode SideMode, m, n int64, a *float32, lda int64, x *float32, incx int64, c *float32, ldc int64) error {
 	sym, err := procSdgmm64.Addr()
 	if err != nil {
@@ -11970,7 +13064,9 @@ func Sdgmm64(handle Handle, mode SideMode, m, n int64, a *float32, lda int64, x 
 	return ffiimpl.Error(procSdgmm64, Status(frame.Ret()))
 }
 
-// Ddgmm wraps cublasDdgmm (symbol cublasDdgmm, cublas_api.h).
+// Ddgmm computes C = A*diag(x) (side right) or C = diag(x)*A (side left).
+//
+// It wraps cublasDdgmm (symbol cublasDdgmm, cublas_api.h).
 func Ddgmm(handle Handle, mode SideMode, m, n int32, a *float64, lda int32, x *float64, incx int32, c *float64, ldc int32) error {
 	sym, err := procDdgmm.Addr()
 	if err != nil {
@@ -11997,7 +13093,9 @@ func Ddgmm(handle Handle, mode SideMode, m, n int32, a *float64, lda int32, x *f
 	return ffiimpl.Error(procDdgmm, Status(frame.Ret()))
 }
 
-// Ddgmm64 wraps cublasDdgmm_64 (symbol cublasDdgmm_64, cublas_api.h).
+// Ddgmm64 computes C = A*diag(x) (side right) or C = diag(x)*A (side left).
+//
+// It wraps cublasDdgmm_64 (symbol cublasDdgmm_64, cublas_api.h).
 func Ddgmm64(handle Handle, mode SideMode, m, n int64, a *float64, lda int64, x *float64, incx int64, c *float64, ldc int64) error {
 	sym, err := procDdgmm64.Addr()
 	if err != nil {
@@ -12024,7 +13122,9 @@ func Ddgmm64(handle Handle, mode SideMode, m, n int64, a *float64, lda int64, x 
 	return ffiimpl.Error(procDdgmm64, Status(frame.Ret()))
 }
 
-// Cdgmm wraps cublasCdgmm (symbol cublasCdgmm, cublas_api.h).
+// Cdgmm computes C = A*diag(x) (side right) or C = diag(x)*A (side left).
+//
+// It wraps cublasCdgmm (symbol cublasCdgmm, cublas_api.h).
 func Cdgmm(handle Handle, mode SideMode, m, n int32, a *cudart.Complex, lda int32, x *cudart.Complex, incx int32, c *cudart.Complex, ldc int32) error {
 	sym, err := procCdgmm.Addr()
 	if err != nil {
@@ -12051,7 +13151,9 @@ func Cdgmm(handle Handle, mode SideMode, m, n int32, a *cudart.Complex, lda int3
 	return ffiimpl.Error(procCdgmm, Status(frame.Ret()))
 }
 
-// Cdgmm64 wraps cublasCdgmm_64 (symbol cublasCdgmm_64, cublas_api.h).
+// Cdgmm64 computes C = A*diag(x) (side right) or C = diag(x)*A (side left).
+//
+// It wraps cublasCdgmm_64 (symbol cublasCdgmm_64, cublas_api.h).
 func Cdgmm64(handle Handle, mode SideMode, m, n int64, a *cudart.Complex, lda int64, x *cudart.Complex, incx int64, c *cudart.Complex, ldc int64) error {
 	sym, err := procCdgmm64.Addr()
 	if err != nil {
@@ -12078,7 +13180,9 @@ func Cdgmm64(handle Handle, mode SideMode, m, n int64, a *cudart.Complex, lda in
 	return ffiimpl.Error(procCdgmm64, Status(frame.Ret()))
 }
 
-// Zdgmm wraps cublasZdgmm (symbol cublasZdgmm, cublas_api.h).
+// Zdgmm computes C = A*diag(x) (side right) or C = diag(x)*A (side left).
+//
+// It wraps cublasZdgmm (symbol cublasZdgmm, cublas_api.h).
 func Zdgmm(handle Handle, mode SideMode, m, n int32, a *cudart.DoubleComplex, lda int32, x *cudart.DoubleComplex, incx int32, c *cudart.DoubleComplex, ldc int32) error {
 	sym, err := procZdgmm.Addr()
 	if err != nil {
@@ -12105,7 +13209,9 @@ func Zdgmm(handle Handle, mode SideMode, m, n int32, a *cudart.DoubleComplex, ld
 	return ffiimpl.Error(procZdgmm, Status(frame.Ret()))
 }
 
-// Zdgmm64 wraps cublasZdgmm_64 (symbol cublasZdgmm_64, cublas_api.h).
+// Zdgmm64 computes C = A*diag(x) (side right) or C = diag(x)*A (side left).
+//
+// It wraps cublasZdgmm_64 (symbol cublasZdgmm_64, cublas_api.h).
 func Zdgmm64(handle Handle, mode SideMode, m, n int64, a *cudart.DoubleComplex, lda int64, x *cudart.DoubleComplex, incx int64, c *cudart.DoubleComplex, ldc int64) error {
 	sym, err := procZdgmm64.Addr()
 	if err != nil {
@@ -12132,8 +13238,10 @@ func Zdgmm64(handle Handle, mode SideMode, m, n int64, a *cudart.DoubleComplex, 
 	return ffiimpl.Error(procZdgmm64, Status(frame.Ret()))
 }
 
-// SmatinvBatched wraps cublasSmatinvBatched (symbol cublasSmatinvBatched,
-// cublas_api.h).
+// SmatinvBatched computes ainv[i] = inv(A[i]) of each n×n matrix, n at
+// most 32.
+//
+// It wraps cublasSmatinvBatched (symbol cublasSmatinvBatched, cublas_api.h).
 func SmatinvBatched(handle Handle, n int32, a **float32, lda int32, ainv **float32, lda_inv int32, info *int32, batchSize int32) error {
 	sym, err := procSmatinvBatched.Addr()
 	if err != nil {
@@ -12158,8 +13266,10 @@ func SmatinvBatched(handle Handle, n int32, a **float32, lda int32, ainv **float
 	return ffiimpl.Error(procSmatinvBatched, Status(frame.Ret()))
 }
 
-// DmatinvBatched wraps cublasDmatinvBatched (symbol cublasDmatinvBatched,
-// cublas_api.h).
+// DmatinvBatched computes ainv[i] = inv(A[i]) of each n×n matrix, n at
+// most 32.
+//
+// It wraps cublasDmatinvBatched (symbol cublasDmatinvBatched, cublas_api.h).
 func DmatinvBatched(handle Handle, n int32, a **float64, lda int32, ainv **float64, lda_inv int32, info *int32, batchSize int32) error {
 	sym, err := procDmatinvBatched.Addr()
 	if err != nil {
@@ -12184,8 +13294,10 @@ func DmatinvBatched(handle Handle, n int32, a **float64, lda int32, ainv **float
 	return ffiimpl.Error(procDmatinvBatched, Status(frame.Ret()))
 }
 
-// CmatinvBatched wraps cublasCmatinvBatched (symbol cublasCmatinvBatched,
-// cublas_api.h).
+// CmatinvBatched computes ainv[i] = inv(A[i]) of each n×n matrix, n at
+// most 32.
+//
+// It wraps cublasCmatinvBatched (symbol cublasCmatinvBatched, cublas_api.h).
 func CmatinvBatched(handle Handle, n int32, a **cudart.Complex, lda int32, ainv **cudart.Complex, lda_inv int32, info *int32, batchSize int32) error {
 	sym, err := procCmatinvBatched.Addr()
 	if err != nil {
@@ -12210,8 +13322,10 @@ func CmatinvBatched(handle Handle, n int32, a **cudart.Complex, lda int32, ainv 
 	return ffiimpl.Error(procCmatinvBatched, Status(frame.Ret()))
 }
 
-// ZmatinvBatched wraps cublasZmatinvBatched (symbol cublasZmatinvBatched,
-// cublas_api.h).
+// ZmatinvBatched computes ainv[i] = inv(A[i]) of each n×n matrix, n at
+// most 32.
+//
+// It wraps cublasZmatinvBatched (symbol cublasZmatinvBatched, cublas_api.h).
 func ZmatinvBatched(handle Handle, n int32, a **cudart.DoubleComplex, lda int32, ainv **cudart.DoubleComplex, lda_inv int32, info *int32, batchSize int32) error {
 	sym, err := procZmatinvBatched.Addr()
 	if err != nil {
@@ -12236,8 +13350,11 @@ func ZmatinvBatched(handle Handle, n int32, a **cudart.DoubleComplex, lda int32,
 	return ffiimpl.Error(procZmatinvBatched, Status(frame.Ret()))
 }
 
-// SgeqrfBatched wraps cublasSgeqrfBatched (symbol cublasSgeqrfBatched,
-// cublas_api.h).
+// SgeqrfBatched computes the QR factorization A[i] = Q[i]*R[i] of each m×n
+// matrix by Householder reflections, in place (Q as reflectors and
+// tauArray[i]).
+//
+// It wraps cublasSgeqrfBatched (symbol cublasSgeqrfBatched, cublas_api.h).
 func SgeqrfBatched(handle Handle, m, n int32, aarray **float32, lda int32, tauArray **float32, info *int32, batchSize int32) error {
 	sym, err := procSgeqrfBatched.Addr()
 	if err != nil {
@@ -12262,8 +13379,11 @@ func SgeqrfBatched(handle Handle, m, n int32, aarray **float32, lda int32, tauAr
 	return ffiimpl.Error(procSgeqrfBatched, Status(frame.Ret()))
 }
 
-// DgeqrfBatched wraps cublasDgeqrfBatched (symbol cublasDgeqrfBatched,
-// cublas_api.h).
+// DgeqrfBatched computes the QR factorization A[i] = Q[i]*R[i] of each m×n
+// matrix by Householder reflections, in place (Q as reflectors and
+// tauArray[i]).
+//
+// It wraps cublasDgeqrfBatched (symbol cublasDgeqrfBatched, cublas_api.h).
 func DgeqrfBatched(handle Handle, m, n int32, aarray **float64, lda int32, tauArray **float64, info *int32, batchSize int32) error {
 	sym, err := procDgeqrfBatched.Addr()
 	if err != nil {
@@ -12288,8 +13408,11 @@ func DgeqrfBatched(handle Handle, m, n int32, aarray **float64, lda int32, tauAr
 	return ffiimpl.Error(procDgeqrfBatched, Status(frame.Ret()))
 }
 
-// CgeqrfBatched wraps cublasCgeqrfBatched (symbol cublasCgeqrfBatched,
-// cublas_api.h).
+// CgeqrfBatched computes the QR factorization A[i] = Q[i]*R[i] of each m×n
+// matrix by Householder reflections, in place (Q as reflectors and
+// tauArray[i]).
+//
+// It wraps cublasCgeqrfBatched (symbol cublasCgeqrfBatched, cublas_api.h).
 func CgeqrfBatched(handle Handle, m, n int32, aarray **cudart.Complex, lda int32, tauArray **cudart.Complex, info *int32, batchSize int32) error {
 	sym, err := procCgeqrfBatched.Addr()
 	if err != nil {
@@ -12314,8 +13437,11 @@ func CgeqrfBatched(handle Handle, m, n int32, aarray **cudart.Complex, lda int32
 	return ffiimpl.Error(procCgeqrfBatched, Status(frame.Ret()))
 }
 
-// ZgeqrfBatched wraps cublasZgeqrfBatched (symbol cublasZgeqrfBatched,
-// cublas_api.h).
+// ZgeqrfBatched computes the QR factorization A[i] = Q[i]*R[i] of each m×n
+// matrix by Householder reflections, in place (Q as reflectors and
+// tauArray[i]).
+//
+// It wraps cublasZgeqrfBatched (symbol cublasZgeqrfBatched, cublas_api.h).
 func ZgeqrfBatched(handle Handle, m, n int32, aarray **cudart.DoubleComplex, lda int32, tauArray **cudart.DoubleComplex, info *int32, batchSize int32) error {
 	sym, err := procZgeqrfBatched.Addr()
 	if err != nil {
@@ -12340,8 +13466,10 @@ func ZgeqrfBatched(handle Handle, m, n int32, aarray **cudart.DoubleComplex, lda
 	return ffiimpl.Error(procZgeqrfBatched, Status(frame.Ret()))
 }
 
-// SgelsBatched wraps cublasSgelsBatched (symbol cublasSgelsBatched,
-// cublas_api.h).
+// SgelsBatched solves the least squares problem min ||C[i] - op(A[i])*X[i]||
+// for each full-rank m×n matrix A[i] (m >= n), X[i] overwriting C[i].
+//
+// It wraps cublasSgelsBatched (symbol cublasSgelsBatched, cublas_api.h).
 func SgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray **float32, lda int32, carray **float32, ldc int32, info, devInfoArray *int32, batchSize int32) error {
 	sym, err := procSgelsBatched.Addr()
 	if err != nil {
@@ -12371,8 +13499,10 @@ func SgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray **flo
 	return ffiimpl.Error(procSgelsBatched, Status(frame.Ret()))
 }
 
-// DgelsBatched wraps cublasDgelsBatched (symbol cublasDgelsBatched,
-// cublas_api.h).
+// DgelsBatched solves the least squares problem min ||C[i] - op(A[i])*X[i]||
+// for each full-rank m×n matrix A[i] (m >= n), X[i] overwriting C[i].
+//
+// It wraps cublasDgelsBatched (symbol cublasDgelsBatched, cublas_api.h).
 func DgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray **float64, lda int32, carray **float64, ldc int32, info, devInfoArray *int32, batchSize int32) error {
 	sym, err := procDgelsBatched.Addr()
 	if err != nil {
@@ -12402,8 +13532,10 @@ func DgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray **flo
 	return ffiimpl.Error(procDgelsBatched, Status(frame.Ret()))
 }
 
-// CgelsBatched wraps cublasCgelsBatched (symbol cublasCgelsBatched,
-// cublas_api.h).
+// CgelsBatched solves the least squares problem min ||C[i] - op(A[i])*X[i]||
+// for each full-rank m×n matrix A[i] (m >= n), X[i] overwriting C[i].
+//
+// It wraps cublasCgelsBatched (symbol cublasCgelsBatched, cublas_api.h).
 func CgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray **cudart.Complex, lda int32, carray **cudart.Complex, ldc int32, info, devInfoArray *int32, batchSize int32) error {
 	sym, err := procCgelsBatched.Addr()
 	if err != nil {
@@ -12433,8 +13565,10 @@ func CgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray **cud
 	return ffiimpl.Error(procCgelsBatched, Status(frame.Ret()))
 }
 
-// ZgelsBatched wraps cublasZgelsBatched (symbol cublasZgelsBatched,
-// cublas_api.h).
+// ZgelsBatched solves the least squares problem min ||C[i] - op(A[i])*X[i]||
+// for each full-rank m×n matrix A[i] (m >= n), X[i] overwriting C[i].
+//
+// It wraps cublasZgelsBatched (symbol cublasZgelsBatched, cublas_api.h).
 func ZgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray **cudart.DoubleComplex, lda int32, carray **cudart.DoubleComplex, ldc int32, info, devInfoArray *int32, batchSize int32) error {
 	sym, err := procZgelsBatched.Addr()
 	if err != nil {
@@ -12464,7 +13598,9 @@ func ZgelsBatched(handle Handle, trans Operation, m, n, nrhs int32, aarray **cud
 	return ffiimpl.Error(procZgelsBatched, Status(frame.Ret()))
 }
 
-// Stpttr wraps cublasStpttr (symbol cublasStpttr, cublas_api.h).
+// Stpttr copies the triangular matrix AP in packed form to the triangle of A.
+//
+// It wraps cublasStpttr (symbol cublasStpttr, cublas_api.h).
 func Stpttr(handle Handle, uplo FillMode, n int32, aP, a *float32, lda int32) error {
 	sym, err := procStpttr.Addr()
 	if err != nil {
@@ -12476,7 +13612,9 @@ func Stpttr(handle Handle, uplo FillMode, n int32, aP, a *float32, lda int32) er
 	return ffiimpl.Error(procStpttr, Status(r))
 }
 
-// Dtpttr wraps cublasDtpttr (symbol cublasDtpttr, cublas_api.h).
+// Dtpttr copies the triangular matrix AP in packed form to the triangle of A.
+//
+// It wraps cublasDtpttr (symbol cublasDtpttr, cublas_api.h).
 func Dtpttr(handle Handle, uplo FillMode, n int32, aP, a *float64, lda int32) error {
 	sym, err := procDtpttr.Addr()
 	if err != nil {
@@ -12488,7 +13626,9 @@ func Dtpttr(handle Handle, uplo FillMode, n int32, aP, a *float64, lda int32) er
 	return ffiimpl.Error(procDtpttr, Status(r))
 }
 
-// Ctpttr wraps cublasCtpttr (symbol cublasCtpttr, cublas_api.h).
+// Ctpttr copies the triangular matrix AP in packed form to the triangle of A.
+//
+// It wraps cublasCtpttr (symbol cublasCtpttr, cublas_api.h).
 func Ctpttr(handle Handle, uplo FillMode, n int32, aP, a *cudart.Complex, lda int32) error {
 	sym, err := procCtpttr.Addr()
 	if err != nil {
@@ -12500,7 +13640,9 @@ func Ctpttr(handle Handle, uplo FillMode, n int32, aP, a *cudart.Complex, lda in
 	return ffiimpl.Error(procCtpttr, Status(r))
 }
 
-// Ztpttr wraps cublasZtpttr (symbol cublasZtpttr, cublas_api.h).
+// Ztpttr copies the triangular matrix AP in packed form to the triangle of A.
+//
+// It wraps cublasZtpttr (symbol cublasZtpttr, cublas_api.h).
 func Ztpttr(handle Handle, uplo FillMode, n int32, aP, a *cudart.DoubleComplex, lda int32) error {
 	sym, err := procZtpttr.Addr()
 	if err != nil {
@@ -12512,7 +13654,9 @@ func Ztpttr(handle Handle, uplo FillMode, n int32, aP, a *cudart.DoubleComplex, 
 	return ffiimpl.Error(procZtpttr, Status(r))
 }
 
-// Strttp wraps cublasStrttp (symbol cublasStrttp, cublas_api.h).
+// Strttp copies the triangle of A to AP in packed form.
+//
+// It wraps cublasStrttp (symbol cublasStrttp, cublas_api.h).
 func Strttp(handle Handle, uplo FillMode, n int32, a *float32, lda int32, aP *float32) error {
 	sym, err := procStrttp.Addr()
 	if err != nil {
@@ -12524,7 +13668,9 @@ func Strttp(handle Handle, uplo FillMode, n int32, a *float32, lda int32, aP *fl
 	return ffiimpl.Error(procStrttp, Status(r))
 }
 
-// Dtrttp wraps cublasDtrttp (symbol cublasDtrttp, cublas_api.h).
+// Dtrttp copies the triangle of A to AP in packed form.
+//
+// It wraps cublasDtrttp (symbol cublasDtrttp, cublas_api.h).
 func Dtrttp(handle Handle, uplo FillMode, n int32, a *float64, lda int32, aP *float64) error {
 	sym, err := procDtrttp.Addr()
 	if err != nil {
@@ -12536,7 +13682,9 @@ func Dtrttp(handle Handle, uplo FillMode, n int32, a *float64, lda int32, aP *fl
 	return ffiimpl.Error(procDtrttp, Status(r))
 }
 
-// Ctrttp wraps cublasCtrttp (symbol cublasCtrttp, cublas_api.h).
+// Ctrttp copies the triangle of A to AP in packed form.
+//
+// It wraps cublasCtrttp (symbol cublasCtrttp, cublas_api.h).
 func Ctrttp(handle Handle, uplo FillMode, n int32, a *cudart.Complex, lda int32, aP *cudart.Complex) error {
 	sym, err := procCtrttp.Addr()
 	if err != nil {
@@ -12548,7 +13696,9 @@ func Ctrttp(handle Handle, uplo FillMode, n int32, a *cudart.Complex, lda int32,
 	return ffiimpl.Error(procCtrttp, Status(r))
 }
 
-// Ztrttp wraps cublasZtrttp (symbol cublasZtrttp, cublas_api.h).
+// Ztrttp copies the triangle of A to AP in packed form.
+//
+// It wraps cublasZtrttp (symbol cublasZtrttp, cublas_api.h).
 func Ztrttp(handle Handle, uplo FillMode, n int32, a *cudart.DoubleComplex, lda int32, aP *cudart.DoubleComplex) error {
 	sym, err := procZtrttp.Addr()
 	if err != nil {
@@ -12560,8 +13710,10 @@ func Ztrttp(handle Handle, uplo FillMode, n int32, a *cudart.DoubleComplex, lda 
 	return ffiimpl.Error(procZtrttp, Status(r))
 }
 
-// SgetrfBatched wraps cublasSgetrfBatched (symbol cublasSgetrfBatched,
-// cublas_api.h).
+// SgetrfBatched computes the LU factorization P*A[i] = L[i]*U[i] of each n×n
+// matrix (partial pivoting into P unless P is nil), in place.
+//
+// It wraps cublasSgetrfBatched (symbol cublasSgetrfBatched, cublas_api.h).
 func SgetrfBatched(handle Handle, n int32, a **float32, lda int32, p, info *int32, batchSize int32) error {
 	sym, err := procSgetrfBatched.Addr()
 	if err != nil {
@@ -12585,8 +13737,10 @@ func SgetrfBatched(handle Handle, n int32, a **float32, lda int32, p, info *int3
 	return ffiimpl.Error(procSgetrfBatched, Status(frame.Ret()))
 }
 
-// DgetrfBatched wraps cublasDgetrfBatched (symbol cublasDgetrfBatched,
-// cublas_api.h).
+// DgetrfBatched computes the LU factorization P*A[i] = L[i]*U[i] of each n×n
+// matrix (partial pivoting into P unless P is nil), in place.
+//
+// It wraps cublasDgetrfBatched (symbol cublasDgetrfBatched, cublas_api.h).
 func DgetrfBatched(handle Handle, n int32, a **float64, lda int32, p, info *int32, batchSize int32) error {
 	sym, err := procDgetrfBatched.Addr()
 	if err != nil {
@@ -12610,8 +13764,10 @@ func DgetrfBatched(handle Handle, n int32, a **float64, lda int32, p, info *int3
 	return ffiimpl.Error(procDgetrfBatched, Status(frame.Ret()))
 }
 
-// CgetrfBatched wraps cublasCgetrfBatched (symbol cublasCgetrfBatched,
-// cublas_api.h).
+// CgetrfBatched computes the LU factorization P*A[i] = L[i]*U[i] of each n×n
+// matrix (partial pivoting into P unless P is nil), in place.
+//
+// It wraps cublasCgetrfBatched (symbol cublasCgetrfBatched, cublas_api.h).
 func CgetrfBatched(handle Handle, n int32, a **cudart.Complex, lda int32, p, info *int32, batchSize int32) error {
 	sym, err := procCgetrfBatched.Addr()
 	if err != nil {
@@ -12635,8 +13791,10 @@ func CgetrfBatched(handle Handle, n int32, a **cudart.Complex, lda int32, p, inf
 	return ffiimpl.Error(procCgetrfBatched, Status(frame.Ret()))
 }
 
-// ZgetrfBatched wraps cublasZgetrfBatched (symbol cublasZgetrfBatched,
-// cublas_api.h).
+// ZgetrfBatched computes the LU factorization P*A[i] = L[i]*U[i] of each n×n
+// matrix (partial pivoting into P unless P is nil), in place.
+//
+// It wraps cublasZgetrfBatched (symbol cublasZgetrfBatched, cublas_api.h).
 func ZgetrfBatched(handle Handle, n int32, a **cudart.DoubleComplex, lda int32, p, info *int32, batchSize int32) error {
 	sym, err := procZgetrfBatched.Addr()
 	if err != nil {
@@ -12660,8 +13818,10 @@ func ZgetrfBatched(handle Handle, n int32, a **cudart.DoubleComplex, lda int32, 
 	return ffiimpl.Error(procZgetrfBatched, Status(frame.Ret()))
 }
 
-// SgetriBatched wraps cublasSgetriBatched (symbol cublasSgetriBatched,
-// cublas_api.h).
+// SgetriBatched computes C[i] = inv(A[i]) for each i < batchSize from
+// getrfBatched's LU factors.
+//
+// It wraps cublasSgetriBatched (symbol cublasSgetriBatched, cublas_api.h).
 func SgetriBatched(handle Handle, n int32, a **float32, lda int32, p *int32, c **float32, ldc int32, info *int32, batchSize int32) error {
 	sym, err := procSgetriBatched.Addr()
 	if err != nil {
@@ -12688,8 +13848,10 @@ func SgetriBatched(handle Handle, n int32, a **float32, lda int32, p *int32, c *
 	return ffiimpl.Error(procSgetriBatched, Status(frame.Ret()))
 }
 
-// DgetriBatched wraps cublasDgetriBatched (symbol cublasDgetriBatched,
-// cublas_api.h).
+// DgetriBatched computes C[i] = inv(A[i]) for each i < batchSize from
+// getrfBatched's LU factors.
+//
+// It wraps cublasDgetriBatched (symbol cublasDgetriBatched, cublas_api.h).
 func DgetriBatched(handle Handle, n int32, a **float64, lda int32, p *int32, c **float64, ldc int32, info *int32, batchSize int32) error {
 	sym, err := procDgetriBatched.Addr()
 	if err != nil {
@@ -12716,8 +13878,10 @@ func DgetriBatched(handle Handle, n int32, a **float64, lda int32, p *int32, c *
 	return ffiimpl.Error(procDgetriBatched, Status(frame.Ret()))
 }
 
-// CgetriBatched wraps cublasCgetriBatched (symbol cublasCgetriBatched,
-// cublas_api.h).
+// CgetriBatched computes C[i] = inv(A[i]) for each i < batchSize from
+// getrfBatched's LU factors.
+//
+// It wraps cublasCgetriBatched (symbol cublasCgetriBatched, cublas_api.h).
 func CgetriBatched(handle Handle, n int32, a **cudart.Complex, lda int32, p *int32, c **cudart.Complex, ldc int32, info *int32, batchSize int32) error {
 	sym, err := procCgetriBatched.Addr()
 	if err != nil {
@@ -12744,8 +13908,10 @@ func CgetriBatched(handle Handle, n int32, a **cudart.Complex, lda int32, p *int
 	return ffiimpl.Error(procCgetriBatched, Status(frame.Ret()))
 }
 
-// ZgetriBatched wraps cublasZgetriBatched (symbol cublasZgetriBatched,
-// cublas_api.h).
+// ZgetriBatched computes C[i] = inv(A[i]) for each i < batchSize from
+// getrfBatched's LU factors.
+//
+// It wraps cublasZgetriBatched (symbol cublasZgetriBatched, cublas_api.h).
 func ZgetriBatched(handle Handle, n int32, a **cudart.DoubleComplex, lda int32, p *int32, c **cudart.DoubleComplex, ldc int32, info *int32, batchSize int32) error {
 	sym, err := procZgetriBatched.Addr()
 	if err != nil {
@@ -12772,8 +13938,10 @@ func ZgetriBatched(handle Handle, n int32, a **cudart.DoubleComplex, lda int32, 
 	return ffiimpl.Error(procZgetriBatched, Status(frame.Ret()))
 }
 
-// SgetrsBatched wraps cublasSgetrsBatched (symbol cublasSgetrsBatched,
-// cublas_api.h).
+// SgetrsBatched solves op(A[i])*X[i] = B[i] for each i < batchSize with
+// getrfBatched's LU factors, X[i] overwriting B[i].
+//
+// It wraps cublasSgetrsBatched (symbol cublasSgetrsBatched, cublas_api.h).
 func SgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray **float32, lda int32, devIpiv *int32, barray **float32, ldb int32, info *int32, batchSize int32) error {
 	sym, err := procSgetrsBatched.Addr()
 	if err != nil {
@@ -12802,8 +13970,10 @@ func SgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray **float
 	return ffiimpl.Error(procSgetrsBatched, Status(frame.Ret()))
 }
 
-// DgetrsBatched wraps cublasDgetrsBatched (symbol cublasDgetrsBatched,
-// cublas_api.h).
+// DgetrsBatched solves op(A[i])*X[i] = B[i] for each i < batchSize with
+// getrfBatched's LU factors, X[i] overwriting B[i].
+//
+// It wraps cublasDgetrsBatched (symbol cublasDgetrsBatched, cublas_api.h).
 func DgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray **float64, lda int32, devIpiv *int32, barray **float64, ldb int32, info *int32, batchSize int32) error {
 	sym, err := procDgetrsBatched.Addr()
 	if err != nil {
@@ -12832,8 +14002,10 @@ func DgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray **float
 	return ffiimpl.Error(procDgetrsBatched, Status(frame.Ret()))
 }
 
-// CgetrsBatched wraps cublasCgetrsBatched (symbol cublasCgetrsBatched,
-// cublas_api.h).
+// CgetrsBatched solves op(A[i])*X[i] = B[i] for each i < batchSize with
+// getrfBatched's LU factors, X[i] overwriting B[i].
+//
+// It wraps cublasCgetrsBatched (symbol cublasCgetrsBatched, cublas_api.h).
 func CgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray **cudart.Complex, lda int32, devIpiv *int32, barray **cudart.Complex, ldb int32, info *int32, batchSize int32) error {
 	sym, err := procCgetrsBatched.Addr()
 	if err != nil {
@@ -12862,8 +14034,10 @@ func CgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray **cudar
 	return ffiimpl.Error(procCgetrsBatched, Status(frame.Ret()))
 }
 
-// ZgetrsBatched wraps cublasZgetrsBatched (symbol cublasZgetrsBatched,
-// cublas_api.h).
+// ZgetrsBatched solves op(A[i])*X[i] = B[i] for each i < batchSize with
+// getrfBatched's LU factors, X[i] overwriting B[i].
+//
+// It wraps cublasZgetrsBatched (symbol cublasZgetrsBatched, cublas_api.h).
 func ZgetrsBatched(handle Handle, trans Operation, n, nrhs int32, aarray **cudart.DoubleComplex, lda int32, devIpiv *int32, barray **cudart.DoubleComplex, ldb int32, info *int32, batchSize int32) error {
 	sym, err := procZgetrsBatched.Addr()
 	if err != nil {

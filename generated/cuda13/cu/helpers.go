@@ -54,7 +54,7 @@ func CheckHelper() {
 // It is the vet-clean form of unsafe.Pointer(uintptr(p)); the collector
 // ignores the address, which is never in Go's heap. The other way needs
 // no unsafe: Deviceptr(uintptr(ptr)).
-func (p DeviceptrV2) Pointer() unsafe.Pointer {
+func (p Deviceptr) Pointer() unsafe.Pointer {
 	return ffiimpl.Pointer(uintptr(p))
 }
 

@@ -1,0 +1,131 @@
+package library
+
+// blasSummaries is what each cuBLAS routine family computes: cuBLAS's
+// headers document no function, so a wrapper's doc would otherwise only
+// say what it wraps. The operations are BLAS's (netlib's reference BLAS
+// and LAPACK) as the cuBLAS Library guide states them for cuBLAS's
+// arguments; op(A) is A, A^T or A^H as the trans argument says, ^H the
+// conjugate transpose. The keys are the families Summaries.Family finds:
+// cublasSgemm_v2 and cublasZgemm_64 are gemm, cublasIsamax is amax,
+// cublasScasum is asum, cublasCsscal is scal, cublasGemmEx is GemmEx.
+var blasSummaries = &Summaries{
+	Source: "the cuBLAS Library guide (docs.nvidia.com/cuda/cublas), sections 2.4 to 2.8",
+	// Two-letter prefixes first: Sc of Scasum, not S of a "casum".
+	Types: []string{"Is", "Id", "Ic", "Iz", "Sc", "Dz", "Cs", "Zd", "S", "D", "C", "Z", "H"},
+	Families: map[string]string{
+		// Level 1: vectors.
+		"amax":  "finds the first index of an element of x of the largest magnitude (|x[i]|, |Re|+|Im| for a complex x), counted from 1",
+		"amin":  "finds the first index of an element of x of the smallest magnitude (|x[i]|, |Re|+|Im| for a complex x), counted from 1",
+		"asum":  "computes result = sum of |x[i]| (|Re|+|Im| for a complex x)",
+		"axpy":  "computes y = alpha*x + y",
+		"copy":  "copies x to y (y = x)",
+		"dot":   "computes result = x·y, the dot product",
+		"dotu":  "computes result = x·y, the unconjugated dot product",
+		"dotc":  "computes result = x^H·y, the dot product with x conjugated",
+		"nrm2":  "computes result = ||x||, the Euclidean norm of x",
+		"rot":   "applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i])",
+		"rotg":  "constructs the Givens rotation (c, s) that zeroes b in (a, b), a becoming r",
+		"rotm":  "applies the modified Givens transformation H (param) to the pairs (x[i], y[i])",
+		"rotmg": "constructs the modified Givens transformation H (param) that zeroes the second component of (sqrt(d1)*x1, sqrt(d2)*y1)",
+		"scal":  "computes x = alpha*x",
+		"swap":  "swaps x and y",
+
+		// Level 2: a matrix and vectors.
+		"gbmv":               "computes y = alpha*op(A)*x + beta*y for a banded m×n matrix A",
+		"gemv":               "computes y = alpha*op(A)*x + beta*y for an m×n matrix A",
+		"ger":                "computes A = alpha*x*y^T + A, a rank-1 update",
+		"geru":               "computes A = alpha*x*y^T + A, a rank-1 update",
+		"gerc":               "computes A = alpha*x*y^H + A, a rank-1 update",
+		"sbmv":               "computes y = alpha*A*x + beta*y for a symmetric banded matrix A",
+		"spmv":               "computes y = alpha*A*x + beta*y for a symmetric matrix A in packed form",
+		"spr":                "computes A = alpha*x*x^T + A for a symmetric matrix A in packed form",
+		"spr2":               "computes A = alpha*(x*y^T + y*x^T) + A for a symmetric matrix A in packed form",
+		"symv":               "computes y = alpha*A*x + beta*y for a symmetric matrix A",
+		"syr":                "computes A = alpha*x*x^T + A for a symmetric matrix A",
+		"syr2":               "computes A = alpha*(x*y^T + y*x^T) + A for a symmetric matrix A",
+		"tbmv":               "computes x = op(A)*x for a triangular banded matrix A",
+		"tbsv":               "solves op(A)*x = b for a triangular banded matrix A, x overwriting b",
+		"tpmv":               "computes x = op(A)*x for a triangular matrix A in packed form",
+		"tpsv":               "solves op(A)*x = b for a triangular matrix A in packed form, x overwriting b",
+		"trmv":               "computes x = op(A)*x for a triangular matrix A",
+		"trsv":               "solves op(A)*x = b for a triangular matrix A, x overwriting b",
+		"hbmv":               "computes y = alpha*A*x + beta*y for a Hermitian banded matrix A",
+		"hemv":               "computes y = alpha*A*x + beta*y for a Hermitian matrix A",
+		"hpmv":               "computes y = alpha*A*x + beta*y for a Hermitian matrix A in packed form",
+		"her":                "computes A = alpha*x*x^H + A for a Hermitian matrix A",
+		"her2":               "computes A = alpha*x*y^H + conj(alpha)*y*x^H + A for a Hermitian matrix A",
+		"hpr":                "computes A = alpha*x*x^H + A for a Hermitian matrix A in packed form",
+		"hpr2":               "computes A = alpha*x*y^H + conj(alpha)*y*x^H + A for a Hermitian matrix A in packed form",
+		"gemvBatched":        "computes y[i] = alpha*op(A[i])*x[i] + beta*y[i] for each i < batchCount, the matrices and vectors given as arrays of device pointers",
+		"gemvStridedBatched": "computes y[i] = alpha*op(A[i])*x[i] + beta*y[i] for each i < batchCount, A[i], x[i] and y[i] i strides after A, x and y",
+
+		// Level 3: matrices.
+		"gemm":                 "computes C = alpha*op(A)*op(B) + beta*C, op(A) m×k, op(B) k×n and C m×n",
+		"gemm3m":               "computes C = alpha*op(A)*op(B) + beta*C with the Gauss complexity reduction (three real matrix products for each complex one)",
+		"gemmBatched":          "computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for each i < batchCount, the matrices given as arrays of device pointers",
+		"gemmStridedBatched":   "computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for each i < batchCount, A[i], B[i] and C[i] i strides after A, B and C",
+		"gemm3mBatched":        "computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for each i < batchCount (arrays of device pointers), with the Gauss complexity reduction",
+		"gemm3mStridedBatched": "computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for each i < batchCount (at fixed strides), with the Gauss complexity reduction",
+		"gemmGroupedBatched":   "computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for the matrices of each of group_count groups, each group with its own sizes, op and scalars",
+		"symm":                 "computes C = alpha*A*B + beta*C (side left) or C = alpha*B*A + beta*C (side right) for a symmetric matrix A",
+		"syrk":                 "computes C = alpha*op(A)*op(A)^T + beta*C, a rank-k update of the symmetric matrix C",
+		"syr2k":                "computes C = alpha*(op(A)*op(B)^T + op(B)*op(A)^T) + beta*C, a rank-2k update of the symmetric matrix C",
+		"syrkx":                "computes C = alpha*op(A)*op(B)^T + beta*C for a product known to be symmetric, updating one triangle of C",
+		"trmm":                 "computes C = alpha*op(A)*B (side left) or C = alpha*B*op(A) (side right) for a triangular matrix A",
+		"trsm":                 "solves op(A)*X = alpha*B (side left) or X*op(A) = alpha*B (side right) for X, A triangular, X overwriting B",
+		"trsmBatched":          "solves op(A[i])*X[i] = alpha*B[i] (side left) or X[i]*op(A[i]) = alpha*B[i] (side right) for each i < batchCount, X[i] overwriting B[i]",
+		"hemm":                 "computes C = alpha*A*B + beta*C (side left) or C = alpha*B*A + beta*C (side right) for a Hermitian matrix A",
+		"herk":                 "computes C = alpha*op(A)*op(A)^H + beta*C, a rank-k update of the Hermitian matrix C",
+		"her2k":                "computes C = alpha*op(A)*op(B)^H + conj(alpha)*op(B)*op(A)^H + beta*C, a rank-2k update of the Hermitian matrix C",
+		"herkx":                "computes C = alpha*op(A)*op(B)^H + beta*C for a product known to be Hermitian, updating one triangle of C",
+
+		// BLAS-like extensions.
+		"geam":          "computes C = alpha*op(A) + beta*op(B) (with beta 0, a transpose or copy of A)",
+		"dgmm":          "computes C = A*diag(x) (side right) or C = diag(x)*A (side left)",
+		"tpttr":         "copies the triangular matrix AP in packed form to the triangle of A",
+		"trttp":         "copies the triangle of A to AP in packed form",
+		"getrfBatched":  "computes the LU factorization P*A[i] = L[i]*U[i] of each n×n matrix (partial pivoting into P unless P is nil), in place",
+		"getrsBatched":  "solves op(A[i])*X[i] = B[i] for each i < batchSize with getrfBatched's LU factors, X[i] overwriting B[i]",
+		"getriBatched":  "computes C[i] = inv(A[i]) for each i < batchSize from getrfBatched's LU factors",
+		"matinvBatched": "computes ainv[i] = inv(A[i]) of each n×n matrix, n at most 32",
+		"geqrfBatched":  "computes the QR factorization A[i] = Q[i]*R[i] of each m×n matrix by Householder reflections, in place (Q as reflectors and tauArray[i])",
+		"gelsBatched":   "solves the least squares problem min ||C[i] - op(A[i])*X[i]|| for each full-rank m×n matrix A[i] (m >= n), X[i] overwriting C[i]",
+
+		// Mixed-precision and other-type variants (Ex): the data types are
+		// parameters (cudaDataType) rather than the type letter's.
+		"gemmEx":               "computes C = alpha*op(A)*op(B) + beta*C in single precision (real for S, complex for C), A, B and C of the data types given",
+		"gemm3mEx":             "computes C = alpha*op(A)*op(B) + beta*C with the Gauss complexity reduction, A, B and C of the data types given",
+		"syrkEx":               "computes C = alpha*op(A)*op(A)^T + beta*C in complex single precision, A and C of the data types given",
+		"syrk3mEx":             "computes C = alpha*op(A)*op(A)^T + beta*C with the Gauss complexity reduction, A and C of the data types given",
+		"herkEx":               "computes C = alpha*op(A)*op(A)^H + beta*C in complex single precision, A and C of the data types given",
+		"herk3mEx":             "computes C = alpha*op(A)*op(A)^H + beta*C with the Gauss complexity reduction, A and C of the data types given",
+		"GemmEx":               "computes C = alpha*op(A)*op(B) + beta*C, A, B and C of the data types given and the arithmetic of computeType",
+		"GemmBatchedEx":        "computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for each i < batchCount (arrays of device pointers), of the data types and computeType given",
+		"GemmStridedBatchedEx": "computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for each i < batchCount (at fixed strides), of the data types and computeType given",
+		"GemmGroupedBatchedEx": "computes C[i] = alpha*op(A[i])*op(B[i]) + beta*C[i] for the matrices of each of group_count groups, each group with its own sizes, op and scalars, of the data types and computeType given",
+		"AsumEx":               "computes result = sum of |x[i]| (|Re|+|Im| for a complex x), x and result of the data types given",
+		"AxpyEx":               "computes y = alpha*x + y, alpha, x and y of the data types given",
+		"CopyEx":               "copies x to y, of the data type given",
+		"DotEx":                "computes result = x·y, of the data types given",
+		"DotcEx":               "computes result = x^H·y, of the data types given",
+		"IamaxEx":              "finds the first index of an element of x of the largest magnitude, counted from 1, x of the data type given",
+		"IaminEx":              "finds the first index of an element of x of the smallest magnitude, counted from 1, x of the data type given",
+		"Nrm2Ex":               "computes result = ||x||, the Euclidean norm of x, of the data types given",
+		"RotEx":                "applies the Givens rotation [c s; -s c] to the pairs (x[i], y[i]), of the data types given",
+		"RotgEx":               "constructs the Givens rotation (c, s) that zeroes b in (a, b), of the data types given",
+		"RotmEx":               "applies the modified Givens transformation H (param) to the pairs (x[i], y[i]), of the data types given",
+		"RotmgEx":              "constructs the modified Givens transformation H (param) that zeroes the second component of (sqrt(d1)*x1, sqrt(d2)*y1), of the data types given",
+		"ScalEx":               "computes x = alpha*x, alpha and x of the data types given",
+		"SwapEx":               "swaps x and y, of the data type given",
+
+		// Helpers: host and device memory, column-major.
+		"SetMatrix":      "copies the rows×cols matrix A (leading dimension lda) of host memory to B (ldb) of device memory, column-major",
+		"GetMatrix":      "copies the rows×cols matrix A (leading dimension lda) of device memory to B (ldb) of host memory, column-major",
+		"SetVector":      "copies n elements of elemSize bytes, every incx-th of a host vector, to every incy-th of a device vector",
+		"GetVector":      "copies n elements of elemSize bytes, every incx-th of a device vector, to every incy-th of a host vector",
+		"SetMatrixAsync": "copies the rows×cols matrix A (leading dimension lda) of host memory to B (ldb) of device memory, column-major, in stream order",
+		"GetMatrixAsync": "copies the rows×cols matrix A (leading dimension lda) of device memory to B (ldb) of host memory, column-major, in stream order",
+		"SetVectorAsync": "copies n elements of elemSize bytes, every incx-th of a host vector, to every incy-th of a device vector, in stream order",
+		"GetVectorAsync": "copies n elements of elemSize bytes, every incx-th of a device vector, to every incy-th of a host vector, in stream order",
+	},
+}
