@@ -5,6 +5,7 @@ package cuda
 
 import (
 	"errors"
+	"github.com/cugen/cugen/cugentest"
 	"regexp"
 	"testing"
 
@@ -75,9 +76,11 @@ func TestGPUPeerAccess(t *testing.T) {
 	if ok, err := c0.Device().CanAccessPeer(c0.Device()); ok || err != nil {
 		t.Fatalf("a device its own peer: %v, %v", ok, err)
 	}
-	if n, err := DeviceCount(); err != nil || n < 2 {
-		t.Skipf("needs 2 GPUs (%d, %v)", n, err)
+	n, err := DeviceCount()
+	if err != nil {
+		t.Fatal(err)
 	}
+	cugentest.SkipFewGPUs(t, 2, n)
 	c1, err := NewContext(1)
 	if err != nil {
 		t.Fatal(err)

@@ -24,7 +24,7 @@ ONE_GPU = "one GPU"
 ALWAYS = "always"
 EXPECTED = [
     # two-GPU tests on a one-GPU machine (cugentest.SkipFewGPUs)
-    (r"layer1[23]", r"TestGPUPeerCopy|TestGPUCollectives|TestGPUJoinComm", "needs 2 GPUs", ONE_GPU),
+    (r"layer1[23]", r"TestGPUPeerCopy|TestGPUPeerAccess|TestGPUCollectives|TestGPUJoinComm", "needs 2 GPUs", ONE_GPU),
     (r"e2e", r"TestPeerAccessAndCopy", "needs 2 GPUs", ONE_GPU),
     (r"e2e13", r"TestNCCLGoroutinePerGPU|TestNCCLTwoProcesses", "needs 2 GPUs", ONE_GPU),
     (r"example", r"ncclCollectives", "needs 2 GPUs", ONE_GPU),

@@ -144,7 +144,7 @@ done <"$gpu/examples.txt"
 
 python3 "$gpu/report.py" "$raw" >"$out/gpu-report.md"
 rc=$?
-tar czf "$out/gpu-logs.tar.gz" -C "$raw" .
+tar czf "$out/gpu-logs.tar.gz" -C "$raw" --exclude=./bin .  # the logs, not the unpacked binaries
 rm -rf "$raw"
 echo "report: $out/gpu-report.md, raw logs: $out/gpu-logs.tar.gz"
 sed -n '/^## Summary/,/^## /p' "$out/gpu-report.md" | sed '$d'

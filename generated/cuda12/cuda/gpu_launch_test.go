@@ -17,7 +17,10 @@ import (
 // cudaInclude returns -I of the CUDA toolkit's include directory, for
 // cooperative_groups.h (NVRTC does not carry it), from CUDA_HOME or
 // CUDA_PATH, else the usual /usr/local/cuda; the test skips without one.
-func cudaInclude(t *testing.T) string {
+// CUDA 13 moved the CCCL headers that cooperative_groups.h includes
+// (<nv/target>, <cuda/std/...>) to include/cccl: that directory too, where
+// it exists (found on the H200: without it NVRTC 13 failed to compile).
+func cudaInclude(t *testing.T) []string {
 	t.Helper()
 	for _, d := range []string{os.Getenv("CUDA_HOME"), os.Getenv("CUDA_PATH"), "/usr/local/cuda"} {
 		if d == "" {
@@ -25,11 +28,15 @@ func cudaInclude(t *testing.T) string {
 		}
 		inc := filepath.Join(d, "include")
 		if _, err := os.Stat(filepath.Join(inc, "cooperative_groups.h")); err == nil {
-			return "-I" + inc
+			opts := []string{"-I" + inc}
+			if st, err := os.Stat(filepath.Join(inc, "cccl")); err == nil && st.IsDir() {
+				opts = append(opts, "-I"+filepath.Join(inc, "cccl"))
+			}
+			return opts
 		}
 	}
 	t.Skip("no CUDA toolkit include directory with cooperative_groups.h (set CUDA_HOME)")
-	return ""
+	return nil
 }
 
 func smCount(t *testing.T, c *Context) int {
@@ -62,7 +69,7 @@ extern "C" __global__ void mirror(int *a, int *b, int n)
 func TestGPUCooperativeLaunch(t *testing.T) {
 	c := gpuContext(t)
 	needNVRTC(t)
-	m, err := c.ModuleFromSource(Source{Code: gridSyncSource, Options: []string{cudaInclude(t)}})
+	m, err := c.ModuleFromSource(Source{Code: gridSyncSource, Options: cudaInclude(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +133,7 @@ func TestGPUClusterLaunch(t *testing.T) {
 	if major, _, err := c.Device().ComputeCapability(); err != nil || major < 9 {
 		t.Skipf("thread block clusters need sm_90: %d, %v", major, err)
 	}
-	m, err := c.ModuleFromSource(Source{Code: clusterSource, Options: []string{cudaInclude(t)}})
+	m, err := c.ModuleFromSource(Source{Code: clusterSource, Options: cudaInclude(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +372,7 @@ func TestLaunchSourcesCompile(t *testing.T) {
 	needNVRTC(t)
 	inc := cudaInclude(t)
 	for _, src := range []string{gridSyncSource, clusterSource, attrSource} {
-		if _, err := Compile(Source{Code: src, Arch: "sm_90", Options: []string{inc}}); err != nil {
+		if _, err := Compile(Source{Code: src, Arch: "sm_90", Options: inc}); err != nil {
 			t.Fatal(err)
 		}
 	}
