@@ -130,7 +130,9 @@ func TestGenBadIR(t *testing.T) {
 			`function 1: name: "cuDevice/GetCount" is not a C identifier`},
 		{"unknown-library", file("g.json", editIR(t, func(d map[string]any) { jsonAt(d, "functions", 1)["library"] = "bogus" })),
 			`function cuPairGet: library "bogus" is not one cugen describes (driver, runtime,`},
-		{"macro-code", file("h.json", editIR(t, func(d map[string]any) { jsonAt(d, "macros", 1)["value"] = `8 ); func init() { panic("code from the IR") }; const ( y = 2` })),
+		{"macro-code", file("h.json", editIR(t, func(d map[string]any) {
+			jsonAt(d, "macros", 1)["value"] = `8 ); func init() { panic("code from the IR") }; const ( y = 2`
+		})),
 			`macro CU_PAIR_SIZE: value "8 ); func init() { panic(\"code from the ": not a literal of kind int`},
 	} {
 		t.Run(c.name, func(t *testing.T) {

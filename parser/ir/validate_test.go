@@ -100,8 +100,10 @@ func hostileIRs(t testing.TB) []struct {
 			`function cuDeviceGetCount: parameter 1: name: "a/b" is not a C identifier`},
 		// Before: written into consts.go as Go code (exit 0, an init
 		// function of the IR's in the package).
-		{"macro-code", mutate(t, func(d map[string]any) { at(d, "macros", 1)["value"] = "8; func init() { panic(1) }; const x = 2" }),
-			`macro CU_PAIR_SIZE: value "8; func init() { panic(1) }; const x = 2": not a literal of kind int`},
+		{"macro-code", mutate(t, func(d map[string]any) {
+			at(d, "macros", 1)["value"] = `8 ); func init() { panic("code from the IR") }; const ( y = 2`
+		}),
+			`macro CU_PAIR_SIZE: value "8 ); func init() { panic(\"code from the ": not a literal of kind int`},
 		{"undeclared", mutate(t, func(d map[string]any) { at(d, "functions", 1, "params", 1)["type"] = named("CUnone", 4) }),
 			`function cuPairGet: parameter 2 (dev): type "CUnone" is not declared`},
 		{"kind", mutate(t, func(d map[string]any) { at(d, "functions", 1, "params", 1, "type")["kind"] = "matrix" }),
