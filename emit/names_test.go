@@ -157,6 +157,10 @@ func TestGoParamNamesClash(t *testing.T) {
 		{[]string{"len", "length"}, []string{"n", "length"}},
 		{[]string{"type", "typ", "typeArg"}, []string{"typeArg0", "typ", "typeArg"}},
 		{[]string{"error", "errorCode"}, []string{"errorArg", "errorCode"}},
+		// Found by probing names an IR may hold (issue 24): "_" cannot be
+		// used as a value, and a parameter named like a package the body
+		// uses shadows it; the package did not build.
+		{[]string{"_", "ffiimpl", "cudart", "cu"}, []string{"_Arg", "ffiimplArg", "cudartArg", "cuArg"}},
 	} {
 		got := goParamNames(c.in)
 		if strings.Join(got, ",") != strings.Join(c.want, ",") {
