@@ -3,6 +3,7 @@ package ir
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -109,6 +110,11 @@ func (v *validator) run(api *API) error {
 			return fmt.Errorf("%s: both a record and an enum", n)
 		}
 	}
+	// Cycles first: a type that contains itself has no consistent size
+	// either, and the cycle is the error to show.
+	if err := v.cycles(api); err != nil {
+		return err
+	}
 
 	funcs := map[string]bool{}
 	for i, f := range api.Functions {
@@ -169,7 +175,7 @@ func (v *validator) run(api *API) error {
 			return fmt.Errorf("initializer %s: %w", in.Name, err)
 		}
 	}
-	return v.cycles(api)
+	return nil
 }
 
 func (v *validator) function(f *Function) error {
@@ -304,6 +310,11 @@ func (v *validator) typ(t *Type, depth int) error {
 		if v.typedefs[t.Name] == nil && v.records[t.Name] == nil && v.enums[t.Name] == nil {
 			return fmt.Errorf("type %.80q is not declared", t.Name)
 		}
+		// The size a use records is its declaration's: emit lays out
+		// records with it, and the generated size guards hold Go to it.
+		if size, ok := v.declSize(t.Name, 0); ok && size != t.Size {
+			return fmt.Errorf("%s: size %d, but %s is %d bytes", t.C, t.Size, t.Name, size)
+		}
 		if t.Elem != nil {
 			return v.typ(t.Elem, depth+1)
 		}
@@ -380,6 +391,9 @@ func (v *validator) record(r, top *Record, depth int) error {
 	}
 	if !r.Opaque && r.Size > 0 && r.Align == 0 {
 		return errors.New("a defined record of alignment 0")
+	}
+	if !r.Opaque && r.Align > 0 && r.Size%r.Align != 0 {
+		return fmt.Errorf("size %d is not a multiple of its alignment %d", r.Size, r.Align)
 	}
 	names := map[string]bool{}
 	for i, f := range r.Fields {
@@ -460,6 +474,9 @@ func (v *validator) enum(e *Enum, values map[string]bool) error {
 			return fmt.Errorf("value %s: declared twice", x.Name)
 		}
 		values[x.Name] = true
+		if !fits(x.Value, e.Size, e.Signed) {
+			return fmt.Errorf("value %s: %d does not fit the enum's %d bytes", x.Name, x.Value, e.Size)
+		}
 		if err := docOf(x.Doc); err != nil {
 			return fmt.Errorf("value %s: %w", x.Name, err)
 		}
@@ -474,7 +491,104 @@ func (v *validator) macro(mc *Macro) error {
 	if err := text(mc.CType, maxSource); err != nil {
 		return fmt.Errorf("C type: %w", err)
 	}
+	// emit declares the constant with the Go type of a declared C type:
+	// its value must be one of that type's.
+	t := v.resolveName(mc.CType)
+	switch {
+	case mc.Kind == Pointer:
+		if _, err := strconv.ParseUint(mc.Value, 10, 64); err != nil {
+			return fmt.Errorf("value %.40q: not an address", mc.Value)
+		}
+		if t == nil && mc.CType != "" && !strings.HasSuffix(mc.CType, "*") {
+			return fmt.Errorf("C type %.80q: not a pointer", mc.CType)
+		}
+		if t != nil && t.Kind != Pointer && t.Kind != Int {
+			return fmt.Errorf("C type %.80q: a %s, not a pointer", mc.CType, t.Kind)
+		}
+	case mc.Kind == Float:
+		if _, err := strconv.ParseFloat(mc.Value, 64); err != nil {
+			return fmt.Errorf("value %.40q: not a float64", mc.Value)
+		}
+		if t != nil && t.Kind != Float {
+			return fmt.Errorf("C type %.80q: a %s, not a float", mc.CType, t.Kind)
+		}
+	default:
+		n, err := strconv.ParseInt(mc.Value, 10, 64)
+		if err != nil {
+			if _, uerr := strconv.ParseUint(mc.Value, 10, 64); uerr != nil || t != nil && (t.Signed || t.Size < 8) {
+				return fmt.Errorf("value %.40q does not fit %s", mc.Value, cOr(mc.CType))
+			}
+		} else if t != nil && !fits(n, t.Size, t.Signed) {
+			return fmt.Errorf("value %s does not fit %s (%d bytes)", mc.Value, mc.CType, t.Size)
+		}
+		if t != nil && t.Kind != Int {
+			return fmt.Errorf("C type %.80q: a %s, not an integer", mc.CType, t.Kind)
+		}
+	}
 	return v.common(string(mc.Library), mc.Pos, mc.Doc)
+}
+
+func cOr(c string) string {
+	if c == "" {
+		return "an integer"
+	}
+	return c
+}
+
+// fits reports whether n is a value of an integer of size bytes (an int64
+// holds every value of 8 bytes, an unsigned one as its bits).
+func fits(n, size int64, signed bool) bool {
+	if size >= 8 {
+		return true
+	}
+	bits := uint(8 * size)
+	if signed {
+		return n >= -(1<<(bits-1)) && n < 1<<(bits-1)
+	}
+	return n >= 0 && n < 1<<bits
+}
+
+// resolveName is the type a declared C type name stands for, typedefs
+// followed (an enum as an integer of its size; a record as itself), or nil
+// for a name the IR does not declare (a C base type, "unsigned int").
+func (v *validator) resolveName(name string) *Type {
+	for i := 0; i < 64; i++ {
+		if td := v.typedefs[name]; td != nil && td.Type != nil {
+			if td.Type.Kind != Named {
+				return td.Type
+			}
+			name = td.Type.Name
+			continue
+		}
+		if e := v.enums[name]; e != nil {
+			return &Type{Kind: Int, Size: e.Size, Signed: e.Signed}
+		}
+		if r := v.records[name]; r != nil {
+			return &Type{Kind: Named, Name: name, Size: r.Size}
+		}
+		return nil
+	}
+	return nil
+}
+
+// declSize is the size of the declaration a named type refers to.
+func (v *validator) declSize(name string, depth int) (int64, bool) {
+	if depth > 64 {
+		return 0, false
+	}
+	if td := v.typedefs[name]; td != nil {
+		if td.Type == nil {
+			return 0, false
+		}
+		return td.Type.Size, true
+	}
+	if r := v.records[name]; r != nil && !r.Opaque { // a use of an opaque one says -1
+		return r.Size, true
+	}
+	if e := v.enums[name]; e != nil {
+		return e.Size, true
+	}
+	return 0, false
 }
 
 func (v *validator) initializer(in *Initializer) error {

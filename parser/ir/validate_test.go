@@ -120,6 +120,30 @@ func hostileIRs(t testing.TB) []struct {
 		{"function-twice", mutate(t, func(d map[string]any) { at(d, "functions", 1)["name"] = "cuDeviceGetCount" }),
 			"function cuDeviceGetCount: cuDeviceGetCount declared twice"},
 		{"version", mutate(t, func(d map[string]any) { d["cuda_version"] = 0 }), "cuda_version 0: not a CUDA version"},
+		// Found by generating each IR and building the packages: these
+		// passed gofmt and did not build (the size guards of structs.go,
+		// constants out of range, a constant of a struct type).
+		{"named-size", mutate(t, func(d map[string]any) { at(d, "records", 0, "fields", 1, "type")["size"] = 1 }),
+			"record CUpair: field 2 (b): CUdevice: size 1, but CUdevice is 4 bytes"},
+		{"record-size-align", mutate(t, func(d map[string]any) { at(d, "records", 0)["size"] = 9 }),
+			"typedef CUpair: struct CUpair_st: size 8, but struct CUpair_st is 9 bytes"},
+		{"record-size-align-consistent", mutate(t, func(d map[string]any) {
+			at(d, "records", 0)["size"] = 9
+			for _, td := range d["typedefs"].([]any) {
+				if n := td.(map[string]any)["name"]; n == "CUpair" || n == "CUpair2" {
+					at(td, "type")["size"] = 9
+				}
+			}
+			at(d, "functions", 1, "params", 0, "type", "elem")["size"] = 9
+		}), "record CUpair: size 9 is not a multiple of its alignment 4"},
+		{"enum-value-range", mutate(t, func(d map[string]any) { at(d, "enums", 0, "values", 1)["value"] = 1 << 40 }),
+			"enum CUresult: value CUDA_ERROR_INVALID_VALUE: 1099511627776 does not fit the enum's 4 bytes"},
+		{"macro-pointer-negative", mutate(t, func(d map[string]any) { at(d, "macros", 1)["kind"] = "pointer"; at(d, "macros", 1)["value"] = "-1" }),
+			`macro CU_PAIR_SIZE: value "-1": not an address`},
+		{"macro-struct-type", mutate(t, func(d map[string]any) { at(d, "macros", 1)["ctype"] = "CUpair" }),
+			`macro CU_PAIR_SIZE: C type "CUpair": a named, not an integer`},
+		{"macro-float-range", mutate(t, func(d map[string]any) { at(d, "macros", 1)["kind"] = "float"; at(d, "macros", 1)["value"] = "1e400" }),
+			`macro CU_PAIR_SIZE: value "1e400": not a float64`},
 	}
 }
 
