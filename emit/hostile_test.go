@@ -1,7 +1,10 @@
 package emit
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -152,5 +155,93 @@ func TestGenerateRefusesPointerResult(t *testing.T) {
 	want := "cuda.h:11: cuPairGet: result has C type CUpair2 * that cugen cannot return"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("Generate: %v, want %q", err, want)
+	}
+}
+
+// TestMutatedIRsBuild: IRs that ir.Validate accepts, each the tiny real IR
+// with one name or layout changed, generate packages that build and vet
+// clean (in a module of their own that uses this one). Before: a parameter
+// named "_" or ffiimpl (the import it shadowed) built to a package the
+// compiler refused. Skipped with -short and without a go command.
+func TestMutatedIRsBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds generated packages")
+	}
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip(err)
+	}
+	tiny, err := os.ReadFile("../parser/ir/testdata/tiny.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, _ := filepath.Abs("..")
+	dir := t.TempDir()
+	sum, _ := os.ReadFile(filepath.Join(root, "go.sum"))
+	os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644)
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/probe\n\ngo 1.26\n\nrequire github.com/cugen/cugen v0.0.0\n\nreplace github.com/cugen/cugen => "+root+"\n"), 0o644)
+	type edit struct {
+		name string
+		f    func(api *ir.API)
+	}
+	var edits []edit
+	for _, n := range []string{"_", "__", "cu", "cudart", "ffi", "ffiimpl", "unsafe", "runtime", "sync", "init", "main", "lib", "func", "type", "err", "r", "x0"} {
+		n := n
+		edits = append(edits,
+			edit{"func " + n, func(api *ir.API) { api.Functions[1].Name = n }},
+			edit{"param " + n, func(api *ir.API) { api.Functions[1].Params[1].Name = n }},
+			edit{"pointer param " + n, func(api *ir.API) { api.Functions[1].Params[0].Name = n }},
+			edit{"field " + n, func(api *ir.API) { api.Records[0].Fields[1].Name = n }},
+			edit{"enum value " + n, func(api *ir.API) { api.Enums[0].Values[1].Name = n }},
+			edit{"macro " + n, func(api *ir.API) { api.Macros[1].Name = n }},
+		)
+	}
+	edits = append(edits,
+		edit{"int result", func(api *ir.API) { api.Functions[1].Result = &ir.Type{Kind: ir.Int, C: "int", Size: 4, Align: 4} }},
+		edit{"struct result", func(api *ir.API) { api.Functions[1].Result = api.Functions[1].Params[0].Type.Elem }},
+		edit{"macro 2^64-1", func(api *ir.API) { api.Macros[1].Value = "18446744073709551615" }},
+		edit{"enum value -2^31", func(api *ir.API) { api.Enums[0].Values[1].Value = -1 << 31 }},
+	)
+	built := 0
+	for i, e := range edits {
+		api, err := ir.Decode(tiny)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.f(api)
+		if ir.Validate(api) != nil {
+			continue
+		}
+		sub := fmt.Sprintf("c%02d", i)
+		pkgs, err := Generate(api, Options{Origin: "CUDA 12.4 headers", ImportPath: "example.com/probe/" + sub})
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("%s: error of several lines: %.300q", e.name, err)
+			}
+			continue
+		}
+		built++
+		os.WriteFile(filepath.Join(dir, sub+".txt"), []byte(e.name), 0o644)
+		for _, p := range pkgs {
+			pd := filepath.Join(dir, sub, p.Name)
+			os.MkdirAll(pd, 0o755)
+			for n, b := range p.Files {
+				if strings.HasSuffix(n, "_test.go") {
+					continue
+				}
+				os.WriteFile(filepath.Join(pd, n), b, 0o644)
+			}
+		}
+	}
+	if built < len(edits)/2 {
+		t.Fatalf("only %d of %d IRs generated", built, len(edits))
+	}
+	for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}} {
+		cmd := exec.Command(gobin, args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("go %s of %d generated IRs: %v\n%s", args[0], built, err, out)
+		}
 	}
 }
