@@ -626,6 +626,9 @@ func literal(k Kind, s string) error {
 				return bad
 			}
 		}
+		if len(d) > 1 && d[0] == '0' { // Go reads 010 as octal 8, and 08 not at all
+			return bad
+		}
 	case Float:
 		digits := false
 		for i, c := range d {

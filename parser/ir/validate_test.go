@@ -142,6 +142,10 @@ func hostileIRs(t testing.TB) []struct {
 			`macro CU_PAIR_SIZE: value "-1": not an address`},
 		{"macro-struct-type", mutate(t, func(d map[string]any) { at(d, "macros", 1)["ctype"] = "CUpair" }),
 			`macro CU_PAIR_SIZE: C type "CUpair": a named, not an integer`},
+		// Found by FuzzMutateIR (corpus 2c6e57a6b8ef60f8): 08 failed
+		// gofmt with the whole file, and 010 would have been octal 8.
+		{"macro-leading-zero", mutate(t, func(d map[string]any) { at(d, "macros", 1)["value"] = "010" }),
+			`macro CU_PAIR_SIZE: value "010": not a literal of kind int`},
 		{"macro-float-range", mutate(t, func(d map[string]any) { at(d, "macros", 1)["kind"] = "float"; at(d, "macros", 1)["value"] = "1e400" }),
 			`macro CU_PAIR_SIZE: value "1e400": not a float64`},
 	}
