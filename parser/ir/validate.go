@@ -596,9 +596,41 @@ func (v *validator) initializer(in *Initializer) error {
 	if r == nil || r.Opaque {
 		return fmt.Errorf("record %.80q is not a defined record", in.Record)
 	}
+	members := map[string]*Field{}
+	var collect func(fs []Field)
+	collect = func(fs []Field) {
+		for i := range fs {
+			if fs[i].Anonymous && fs[i].Record != nil {
+				collect(fs[i].Record.Fields)
+				continue
+			}
+			members[fs[i].Name] = &fs[i]
+		}
+	}
+	collect(r.Fields)
 	for i, f := range in.Fields {
 		if err := ident(f.Name); err != nil {
 			return fmt.Errorf("field %d: name: %w", i+1, err)
+		}
+		// emit writes a composite literal of the struct: each name must
+		// be a member, not a bitfield (which Go keeps as padding).
+		m := members[f.Name]
+		if m == nil || m.BitWidth > 0 || m.Type == nil {
+			return fmt.Errorf("field %s: not a member of %s", f.Name, in.Record)
+		}
+		rt := m.Type
+		if rt.Kind == Named {
+			rt = v.resolveName(rt.Name)
+		}
+		switch {
+		case rt == nil:
+		case f.Kind == Int && rt.Kind != Int && rt.Kind != Pointer, f.Kind == Float && rt.Kind != Float:
+			return fmt.Errorf("field %s: a value of kind %s for a member of type %s", f.Name, f.Kind, m.Type.C)
+		case f.Kind == Int && rt.Kind == Int:
+			n, err := strconv.ParseInt(f.Value, 10, 64)
+			if err != nil && (rt.Signed || rt.Size < 8) || err == nil && !fits(n, rt.Size, rt.Signed) {
+				return fmt.Errorf("field %s: value %.40s does not fit %s", f.Name, f.Value, m.Type.C)
+			}
 		}
 		if f.Kind != Int && f.Kind != Float {
 			return fmt.Errorf("field %s: kind %.40q: not int or float", f.Name, f.Kind)

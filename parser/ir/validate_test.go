@@ -146,6 +146,16 @@ func hostileIRs(t testing.TB) []struct {
 		// gofmt with the whole file, and 010 would have been octal 8.
 		{"macro-leading-zero", mutate(t, func(d map[string]any) { at(d, "macros", 1)["value"] = "010" }),
 			`macro CU_PAIR_SIZE: value "010": not a literal of kind int`},
+		// An initializer (NCCL_CONFIG_INITIALIZER) is a composite literal
+		// of the struct: members it names must exist and take the value.
+		{"initializer-member", mutate(t, func(d map[string]any) {
+			d["initializers"] = []any{map[string]any{"name": "CU_PAIR_INITIALIZER", "record": "CUpair", "library": "driver",
+				"fields": []any{map[string]any{"name": "c", "kind": "int", "value": "1"}}, "pos": map[string]any{"file": "cuda.h", "line": 6}}}
+		}), "initializer CU_PAIR_INITIALIZER: field c: not a member of CUpair"},
+		{"initializer-range", mutate(t, func(d map[string]any) {
+			d["initializers"] = []any{map[string]any{"name": "CU_PAIR_INITIALIZER", "record": "CUpair", "library": "driver",
+				"fields": []any{map[string]any{"name": "a", "kind": "int", "value": "4294967296"}}, "pos": map[string]any{"file": "cuda.h", "line": 6}}}
+		}), "initializer CU_PAIR_INITIALIZER: field a: value 4294967296 does not fit int"},
 		{"macro-float-range", mutate(t, func(d map[string]any) { at(d, "macros", 1)["kind"] = "float"; at(d, "macros", 1)["value"] = "1e400" }),
 			`macro CU_PAIR_SIZE: value "1e400": not a float64`},
 	}
