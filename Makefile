@@ -20,10 +20,14 @@ include mk/headers.mk
 
 .PHONY: generate generate13 check test bench downstream test-arm64 deps-arm64 fuzz
 
-# fuzz runs the parser's fuzz target for longer than CI does (FUZZTIME=10m).
+# fuzz runs the parser's fuzz target for longer than CI does (FUZZTIME=10m),
+# then the saved IR's (decoder, validator with emit), one at a time.
 FUZZTIME ?= 5m
 fuzz:
 	$(GO) test -run '^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./parser
+	$(GO) test -run '^$$' -fuzz=FuzzDecodeIR -fuzztime=$(FUZZTIME) ./parser/ir
+	$(GO) test -run '^$$' -fuzz=FuzzGenerateIR -fuzztime=$(FUZZTIME) ./emit
+	$(GO) test -run '^$$' -fuzz=FuzzMutateIR -fuzztime=$(FUZZTIME) ./emit
 
 generate: deps
 	@for set in $(GEN_SETS); do \

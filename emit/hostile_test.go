@@ -1,7 +1,11 @@
 package emit
 
 import (
+	"bytes"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -243,5 +247,46 @@ func TestMutatedIRsBuild(t *testing.T) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("go %s of %d generated IRs: %v\n%s", args[0], built, err, out)
 		}
+	}
+}
+
+// TestDocCannotOpenBlockComment: documentation is text in // comments,
+// whatever it holds. jennifer writes a comment line that starts with "/*"
+// as it is, so paragraphs "/*", "*/ func init() {...}; var _ = 0 /*" and
+// "*/ //" made the header's text code: the package gained an init
+// function of the IR's (found by FuzzMutateIR, corpus c924a932153dbcdc).
+func TestDocCannotOpenBlockComment(t *testing.T) {
+	tiny, err := os.ReadFile("../parser/ir/testdata/tiny.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, err := ir.Decode(tiny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	api.Functions[1].Doc = &ir.Doc{Body: []ir.Block{
+		{Kind: ir.Paragraph, Text: "/*"},
+		{Kind: ir.Paragraph, Text: `*/ func init() { panic("code from the IR") }; var _ = 0 /*`},
+		{Kind: ir.Paragraph, Text: "*/ //"},
+	}}
+	pkgs, err := Generate(api, Options{Origin: "CUDA 12.4 headers", ImportPath: "example.com/out"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := pkgs[0].Files["funcs.go"]
+	file, err := parser.ParseFile(token.NewFileSet(), "funcs.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range file.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == "init" {
+			t.Fatalf("the doc's text became code: func init in\n%s", src)
+		}
+		if gd, ok := d.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+			t.Fatalf("the doc's text became code: a var declaration in\n%s", src)
+		}
+	}
+	if !bytes.Contains(src, []byte(`// */ func init() { panic("code from the IR") }`)) {
+		t.Errorf("the doc's text is not in a // comment:\n%s", src)
 	}
 }
