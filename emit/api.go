@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/cugen/cugen/internal/apidiff"
 	"github.com/cugen/cugen/parser/ir"
@@ -196,7 +197,20 @@ func ReadManifest(dir string) (*Manifest, error) {
 	if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("cugen: %s is not a regular file (%v): not written by cugen", p, st.Mode().Type())
 	}
-	data, err := os.ReadFile(p)
+	// The size is checked before the read, and the read is bounded: a
+	// sparse api.txt of gigabytes costs nothing to make.
+	if st.Size() > maxManifest {
+		return nil, fmt.Errorf("%s: %d bytes, more than an API manifest can be", p, st.Size())
+	}
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("cugen: %s is not a regular file: not written by cugen", p)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxManifest+1))
 	if err != nil {
 		return nil, err
 	}

@@ -372,8 +372,21 @@ func (m *model) docComment(f *jen.File, name, lead string, doc *ir.Doc) {
 // comment writes text as // lines (jennifer would use /* */ for several).
 func comment(f *jen.File, text string) {
 	for _, l := range strings.Split(text, "\n") {
-		f.Comment(strings.TrimRight(l, " \t"))
+		f.Comment(commentLine(l))
 	}
+}
+
+// commentLine is one line of a // comment for jennifer, which writes a
+// line that starts with "/*" as it is: the header's text would open a
+// block comment in the generated code, swallowing the code after it up to
+// a "*/" the same text may supply (found by FuzzMutateIR). A space keeps
+// it inside the // comment.
+func commentLine(l string) string {
+	l = strings.TrimRight(l, " \t")
+	if strings.HasPrefix(l, "/*") {
+		return " " + l
+	}
+	return l
 }
 
 // commentBlock is text as // lines followed by a new line, to prefix a
@@ -385,7 +398,7 @@ func commentBlock(text string) *jen.Statement {
 			s.Add(commentBlock(wrap(l, docWidth)))
 			continue
 		}
-		s.Comment(strings.TrimRight(l, " \t")).Line()
+		s.Comment(commentLine(l)).Line()
 	}
 	return s
 }

@@ -23,6 +23,7 @@ import (
 	"go/format"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/cugen/cugen/ffi/ffiimpl"
@@ -96,6 +97,14 @@ func Generate(api *ir.API, opts Options) ([]*Package, error) {
 	if err := library.Check(libs); err != nil {
 		return nil, fmt.Errorf("emit: %w", err)
 	}
+	// A hostile or broken IR is an error here, never a panic, an endless
+	// recursion or a package that does not build.
+	if err := ir.Validate(api); err != nil {
+		return nil, fmt.Errorf("emit: IR: %w", err)
+	}
+	if err := CheckLibraries(api); err != nil {
+		return nil, fmt.Errorf("emit: IR: %w", err)
+	}
 	// Models in order (a later package imports an earlier one's types),
 	// then the packages' files, rendered and formatted concurrently: each
 	// model writes only its own state from here on.
@@ -137,6 +146,53 @@ func Generate(api *ir.API, opts Options) ([]*Package, error) {
 		out[i].Files["audit.txt"] = m.auditText()
 	}
 	return out, nil
+}
+
+// CheckLibraries refuses a declaration of a library package library has no
+// description of (Generate would drop its function without a word); a type
+// or macro may belong to no library.
+func CheckLibraries(api *ir.API) error {
+	known := map[ir.Library]bool{}
+	var keys []string
+	for _, d := range library.All {
+		known[d.Key] = true
+		keys = append(keys, string(d.Key))
+	}
+	bad := func(what, name string, l ir.Library) error {
+		return fmt.Errorf("%s %s: library %.40q is not one cugen describes (%s)", what, name, l, strings.Join(keys, ", "))
+	}
+	for _, f := range api.Functions {
+		if !known[f.Library] {
+			return bad("function", f.Name, f.Library)
+		}
+	}
+	// Types and macros may belong to no library (a system header's).
+	for _, r := range api.Records {
+		if r.Library != "" && !known[r.Library] {
+			return bad("record", r.Name, r.Library)
+		}
+	}
+	for _, e := range api.Enums {
+		if e.Library != "" && !known[e.Library] {
+			return bad("enum", e.Name, e.Library)
+		}
+	}
+	for _, t := range api.Typedefs {
+		if t.Library != "" && !known[t.Library] {
+			return bad("typedef", t.Name, t.Library)
+		}
+	}
+	for _, mc := range api.Macros {
+		if mc.Library != "" && !known[mc.Library] {
+			return bad("macro", mc.Name, mc.Library)
+		}
+	}
+	for _, in := range api.Initializers {
+		if in.Library != "" && !known[in.Library] {
+			return bad("initializer", in.Name, in.Library)
+		}
+	}
+	return nil
 }
 
 func hasFunctions(api *ir.API, lib ir.Library) bool {

@@ -131,6 +131,17 @@ func (m *model) procName(f *ir.Function) string { return "proc" + m.funcNames[f]
 
 // classify decides each parameter's role.
 func (m *model) classify(f *ir.Function) ([]*param, error) {
+	// A result is the status, void, an integer, a float, a struct by value,
+	// a handle or a C string; a wrapper cannot turn another pointer (or an
+	// array or a function pointer) into a Go value.
+	switch r := m.resolve(f.Result); r.Kind {
+	case ir.Pointer:
+		if !m.isHandleType(r) && (r.Elem == nil || r.Elem.Kind != ir.Int || r.Elem.Size != 1) {
+			return nil, fmt.Errorf("%s:%d: %s: result has C type %s that cugen cannot return", f.Pos.File, f.Pos.Line, f.Name, f.Result.C)
+		}
+	case ir.Array, ir.FuncPtr, ir.Variadic:
+		return nil, fmt.Errorf("%s:%d: %s: result has C type %s that cugen cannot return", f.Pos.File, f.Pos.Line, f.Name, f.Result.C)
+	}
 	ps := make([]*param, len(f.Params))
 	names := make([]string, len(f.Params))
 	for i, p := range f.Params {

@@ -6,6 +6,8 @@ import (
 	"go/types"
 	"strings"
 	"unicode"
+
+	"github.com/cugen/cugen/library"
 )
 
 // Tag words and suffixes that carry no meaning in Go.
@@ -223,7 +225,18 @@ var paramRenames = map[string][]string{
 // (a keyword, or a predeclared identifier such as len, string or uintptr,
 // which a body or a parameter type may use) or with bodyNames.
 func reservedParam(n string) bool {
-	return token.IsKeyword(n) || types.Universe.Lookup(n) != nil || bodyNames[n]
+	return n == "_" || token.IsKeyword(n) || types.Universe.Lookup(n) != nil || bodyNames[n] || libraryPackage(n)
+}
+
+// libraryPackage reports the name of a generated package, which a wrapper
+// of a later package imports (cudart.Stream in cublas).
+func libraryPackage(n string) bool {
+	for _, d := range library.All {
+		if d.Package == n {
+			return true
+		}
+	}
+	return false
 }
 
 // bodyNames are the identifiers a generated wrapper declares or refers to
@@ -235,7 +248,7 @@ var bodyNames = map[string]bool{
 	"sym": true, "err": true, "r": true, "rc": true, "ret": true, "frame": true,
 	"hdl": true, "cbAddr": true, "cbScope": true, "cbGraph": true, "ownerGraph": true,
 	// packages
-	"ffi": true, "unsafe": true, "runtime": true, "sync": true,
+	"ffi": true, "ffiimpl": true, "unsafe": true, "runtime": true, "sync": true,
 	// package-level helpers
 	"captureGraph": true, "retainHandle": true, "callbackRegistry": true,
 }

@@ -176,6 +176,10 @@ func TestGoParamNamesClash(t *testing.T) {
 		{[]string{"count", "pCount"}, []string{"count", "pCount"}},
 		{[]string{"phStream", "pStream"}, []string{"stream", "pStream"}},
 		{[]string{"pGraph_out", "graph"}, []string{"pGraph", "graph"}},
+		// Found by probing names an IR may hold (issue 24): "_" cannot be
+		// used as a value, and a parameter named like a package the body
+		// uses shadows it; the package did not build.
+		{[]string{"_", "ffiimpl", "cudart", "cu"}, []string{"_Arg", "ffiimplArg", "cudartArg", "cuArg"}},
 	} {
 		got := goParamNames(c.in)
 		if strings.Join(got, ",") != strings.Join(c.want, ",") {

@@ -631,15 +631,16 @@ func modulePath(gomod []byte) string {
 	return ""
 }
 
-// readIR reads an IR saved by cugen ir (ir.Decode).
+// readIR reads an IR saved by cugen ir (ir.ReadFile: a regular file,
+// bounded, checked by ir.Validate, every library key one package library
+// describes); its error names the file and the entry.
 func readIR(file string) (*ir.API, error) {
-	b, err := os.ReadFile(file)
+	api, err := ir.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	api, err := ir.Decode(b)
-	if err != nil {
-		return nil, fmt.Errorf("cugen: %s: %w", file, err)
+	if err := emit.CheckLibraries(api); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	return api, nil
 }

@@ -6,11 +6,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"syscall"
 )
 
-// MaxDecoded bounds an IR once decompressed: the whole CUDA 13.0 family is
-// 16 MB, and a hostile file must not inflate without end.
-const MaxDecoded = 256 << 20
+// MaxDecoded bounds an IR once decompressed, and an IR file as read: the
+// whole CUDA 13.0 family is 7.2 MB of JSON (0.6 MB compressed), and a
+// hostile file must not inflate without end. What the JSON holds is bounded
+// too, by count (Limits), before it is decoded.
+const MaxDecoded = 64 << 20
 
 // Encode writes api as compact JSON, gzip-compressed when compress is set,
 // deterministically (the gzip header has no name and no time), the form
@@ -29,22 +33,91 @@ func Encode(w io.Writer, api *API, compress bool) error {
 	return zw.Close()
 }
 
-// Decode reads an IR Encode wrote, compressed or not.
+// ReadFile reads and decodes an IR file (Decode): a regular file only (a
+// FIFO or a device such as /dev/zero is refused before it is read), of at
+// most MaxDecoded bytes, read with that bound (a file that grows while it is
+// read stops there). Errors name the file.
+func ReadFile(name string) (*API, error) {
+	st, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (%v)", name, st.Mode().Type())
+	}
+	if st.Size() > MaxDecoded {
+		return nil, fmt.Errorf("%s: %d bytes: larger than the %d MiB an IR file may have", name, st.Size(), MaxDecoded>>20)
+	}
+	// O_NONBLOCK: a file replaced by a FIFO after the Stat must not
+	// block the open; the Stat of the open file decides.
+	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", name)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxDecoded+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(b) > MaxDecoded {
+		return nil, fmt.Errorf("%s: more than the %d MiB an IR file may have", name, MaxDecoded>>20)
+	}
+	api, err := Decode(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return api, nil
+}
+
+// Decode reads an IR Encode wrote, compressed or not, and checks it
+// (Validate). The JSON is bounded before it is decoded: MaxDecoded bytes
+// once decompressed, and the counts of Limits (functions, parameters, types,
+// fields, enum values, nesting, string lengths), so that a small input
+// cannot decode into gigabytes of values.
 func Decode(b []byte) (*API, error) {
+	var scan limitScanner
 	if bytes.HasPrefix(b, []byte{0x1f, 0x8b}) { // gzip
 		zr, err := gzip.NewReader(bytes.NewReader(b))
 		if err != nil {
 			return nil, err
 		}
-		if b, err = io.ReadAll(io.LimitReader(zr, MaxDecoded+1)); err != nil {
-			return nil, err
+		// Inflated in pieces, each scanned as it arrives: an input that
+		// holds too much stops there, not at MaxDecoded.
+		var out bytes.Buffer
+		buf := make([]byte, 64<<10)
+		for {
+			n, err := zr.Read(buf)
+			if out.Len()+n > MaxDecoded {
+				return nil, fmt.Errorf("more than %d MiB of IR once decompressed", MaxDecoded>>20)
+			}
+			if serr := scan.feed(buf[:n]); serr != nil {
+				return nil, serr
+			}
+			out.Write(buf[:n])
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return nil, err
+			}
 		}
+		b = out.Bytes()
+	} else {
 		if len(b) > MaxDecoded {
-			return nil, fmt.Errorf("more than %d MiB of IR once decompressed", MaxDecoded>>20)
+			return nil, fmt.Errorf("%d bytes: more than the %d MiB of JSON an IR may have", len(b), MaxDecoded>>20)
+		}
+		if err := scan.feed(b); err != nil {
+			return nil, err
 		}
 	}
 	api := new(API)
 	if err := json.Unmarshal(b, api); err != nil {
+		return nil, err
+	}
+	if err := Validate(api); err != nil {
 		return nil, err
 	}
 	return api, nil
