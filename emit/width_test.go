@@ -24,7 +24,7 @@ func commentWidthErrors(name string, src []byte) (errs []string, n int) {
 	lines := strings.Split(string(src), "\n")
 	header := true
 	for i, l := range lines {
-		_, ok := commentLine(l)
+		_, ok := isLineComment(l)
 		if header && ok {
 			continue
 		}

@@ -141,7 +141,7 @@ func wrapComments(src []byte) []byte {
 	var out []string
 	changed := false
 	for i := 0; i < len(lines); {
-		indent, ok := commentLine(lines[i])
+		indent, ok := isLineComment(lines[i])
 		if !ok {
 			out = append(out, lines[i])
 			i++
@@ -149,7 +149,7 @@ func wrapComments(src []byte) []byte {
 		}
 		j := i + 1
 		for j < len(lines) {
-			if in, ok := commentLine(lines[j]); !ok || in != indent {
+			if in, ok := isLineComment(lines[j]); !ok || in != indent {
 				break
 			}
 			j++
@@ -185,9 +185,9 @@ func wrapComments(src []byte) []byte {
 	return []byte(strings.Join(out, "\n"))
 }
 
-// commentLine reports whether l is a full-line // comment (not a
+// isLineComment reports whether l is a full-line // comment (not a
 // directive such as //go:build), and its indentation.
-func commentLine(l string) (indent string, ok bool) {
+func isLineComment(l string) (indent string, ok bool) {
 	body := strings.TrimLeft(l, "\t")
 	if !strings.HasPrefix(body, "//") {
 		return "", false
