@@ -84,14 +84,17 @@
 //
 // [Kernel.Launch] packs each argument at its exact C size and alignment:
 // int8..int64, uint8..uint64, float32, float64, bool, uintptr and
-// cu.Deviceptr as the C types of the same size, a *Buffer[T] or
-// *HostBuffer[T] (mapped) as its address, and any struct or array type
+// cu.Deviceptr as the C types of the same size, a *Buffer[T] (device, pool
+// or managed memory) as its device address, and any struct or array type
 // without Go pointers as its Go memory (the same layout as C's on amd64 and
-// arm64 when its fields are the same types). Go's int and uint are not
-// accepted where the kernel's parameter is not 8 bytes: pass int32(n) for a
-// C int. Where the driver has cuFuncGetParamInfo (CUDA 12.4 and newer), the
-// argument count and each argument's size are checked against the kernel's
-// own parameters, and an error names the bad argument.
+// arm64 when its fields are the same types). Any other pointer is refused,
+// *HostBuffer[T], *Registered[T] and *Pitched[T] among them: pass a
+// [Pitched] as its [Pitched.Ptr]; host memory is not a kernel argument here
+// (for memory both sides use, allocate managed memory: [AllocManaged]). Go's
+// int and uint are not accepted where the kernel's parameter is not 8 bytes:
+// pass int32(n) for a C int. Where the driver has cuFuncGetParamInfo (CUDA
+// 12.4 and newer), the argument count and each argument's size are checked
+// against the kernel's own parameters, and an error names the bad argument.
 //
 // # Launch attributes, occupancy and kernel attributes
 //

@@ -184,6 +184,23 @@ func TestPackErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer live.Close()
+	// Only a *Buffer passes as an address (the package doc): pinned host
+	// memory, a registration and pitched memory are refused.
+	host, err := AllocHost[float32](c, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	reg, err := Register(c, make([]float32, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reg.Close()
+	pitched, err := AllocPitched[float32](c, 4, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pitched.Close()
 	k := &Kernel{name: "vecAdd", known: true, params: []Param{{0, 8}, {8, 8}, {16, 8}, {24, 4}}}
 	unknown := &Kernel{name: "vecAdd"}
 	var nilBuf any
@@ -200,6 +217,9 @@ func TestPackErrors(t *testing.T) {
 		{k, []any{live, live, []float32{1}, int32(1)}, "argument 2 ([]float32): holds Go pointers"},
 		{k, []any{live, live, nilBuf, int32(1)}, "argument 2 (nil): nil"},
 		{k, []any{live, live, &struct{}{}, int32(1)}, "argument 2 (*struct {}): holds Go pointers"},
+		{k, []any{live, host, live, int32(1)}, "argument 1 (*cuda.HostBuffer[float32]): holds Go pointers"},
+		{k, []any{live, live, reg, int32(1)}, "argument 2 (*cuda.Registered[float32]): holds Go pointers"},
+		{k, []any{pitched, live, live, int32(1)}, "argument 0 (*cuda.Pitched[float32]): holds Go pointers"},
 		{unknown, []any{live, live, live, 10}, "argument 3 (int): Go's int has no C size of its own"},
 		{unknown, []any{live, live, live, pair{}, "x"}, "argument 4 (string): holds Go pointers"},
 		{unknown, []any{live, struct{}{}}, "argument 1 (struct {}): a type of size 0"},

@@ -21,8 +21,9 @@ const layerName = "cuda"
 // only when pkgs has nccl. When the layer cannot be written there (a major
 // it is not written for, no import path, a package it imports not
 // generated: selected says whether -lib chose the packages) it returns nil
-// and a note saying why.
-func layerPackage(out string, major int, importPath string, pkgs []*emit.Package, selected bool) (*emit.Package, string, error) {
+// and a note saying why. Its files record command, the gen command line
+// that regenerates them, as the generated packages' files do.
+func layerPackage(out string, major int, importPath, command string, pkgs []*emit.Package, selected bool) (*emit.Package, string, error) {
 	where := filepath.Join(out, layerName)
 	if !slices.Contains(layergen.Majors, major) {
 		return nil, fmt.Sprintf("cugen: no %s (the Go layer): it is written for CUDA %s, not %d", where, majorList(), major), nil
@@ -35,7 +36,7 @@ func layerPackage(out string, major int, importPath string, pkgs []*emit.Package
 		have[p.Name] = true
 	}
 	files, err := layergen.RenderFS(modfiles.Layer, layergen.Copy{
-		Major: major, ImportPath: importPath, Have: func(pkg string) bool { return have[pkg] },
+		Major: major, ImportPath: importPath, Command: command, Have: func(pkg string) bool { return have[pkg] },
 	})
 	if err != nil {
 		return nil, "", err

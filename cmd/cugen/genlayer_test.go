@@ -42,8 +42,10 @@ func dirNames(t *testing.T, dir string) []string {
 // to OUT's import path, without its tests and, with no package nccl,
 // without nccl.go; gen -check reports a stale or missing file of it;
 // -layer=false neither writes nor checks it; without nvrtc (not declared,
-// or left out by -lib) there is no layer and a note says why. Was: gen
-// wrote no layer (a module had to copy it by hand from generated/cudaN).
+// or left out by -lib) there is no layer and a note says why; the layer's
+// files record gen's command line under their marker line, as the
+// packages' files do. Was: gen wrote no layer (a module had to copy it by
+// hand from generated/cudaN); then its files recorded no command.
 func TestGenLayer(t *testing.T) {
 	dir := nvrtcHeaders(t)
 	gen := func(args ...string) (int, string, string) {
@@ -74,6 +76,18 @@ func TestGenLayer(t *testing.T) {
 		if strings.Contains(string(b), `"github.com/cugen/cugen/generated/`) {
 			t.Errorf("%s still imports cugen's generated packages", n)
 		}
+	}
+	// The layer's files record gen's command line, as the packages' do.
+	secondLine := func(p string) string {
+		b, _ := os.ReadFile(p)
+		lines := strings.SplitN(string(b), "\n", 3)
+		if len(lines) < 2 {
+			return ""
+		}
+		return lines[1]
+	}
+	if got, want := secondLine(filepath.Join(layer, "rtc.go")), secondLine(filepath.Join(out, "cu", "funcs.go")); !strings.HasPrefix(want, "// cugen gen ") || got != want {
+		t.Errorf("cuda/rtc.go's second line is %q; want cu/funcs.go's, gen's command line (%q)", got, want)
 	}
 	if b, _ := os.ReadFile(filepath.Join(layer, "rtc.go")); !strings.Contains(string(b), "\t\"example.com/t/nvrtc\"\n") {
 		t.Errorf("rtc.go does not import example.com/t/nvrtc:\n%s", b)

@@ -429,7 +429,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	var layer *emit.Package
 	if *withLayer {
 		var note string
-		if layer, note, err = layerPackage(*out, int(api.CUDAVersion/1000), *importPath, pkgs, len(libs) > 0); err != nil {
+		if layer, note, err = layerPackage(*out, int(api.CUDAVersion/1000), *importPath, command, pkgs, len(libs) > 0); err != nil {
 			return err
 		}
 		if note != "" {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -98,54 +97,6 @@ func TestREADMECommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGroups(t, "README.md", string(readme))
-}
-
-// TestREADMEQuickStart: the README's first program (the first Go code block
-// that is a whole program) builds, as shown with generated/cuda13 and with
-// its import path switched to generated/cuda12: what the README says about
-// switching majors holds for it.
-func TestREADMEQuickStart(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	blocks := regexp.MustCompile("(?s)```go\n(.*?)```").FindAllStringSubmatch(string(readme), -1)
-	prog := ""
-	for _, b := range blocks {
-		if strings.HasPrefix(b[1], "package main\n") {
-			prog = b[1]
-			break
-		}
-	}
-	if prog == "" {
-		t.Fatal("README.md has no Go code block starting with package main")
-	}
-	if !strings.Contains(prog, `"github.com/cugen/cugen/generated/cuda13/cuda"`) {
-		t.Fatalf("README.md's first program does not import generated/cuda13/cuda:\n%s", prog)
-	}
-	if testing.Short() {
-		t.Skip("-short: building the README's program takes the compiler")
-	}
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("no go command: %v", err)
-	}
-	for _, major := range []string{"cuda13", "cuda12"} {
-		dir := t.TempDir()
-		src := strings.ReplaceAll(prog, "generated/cuda13/", "generated/"+major+"/")
-		file := filepath.Join(dir, "main.go")
-		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		// Built from the module root, so the program's imports resolve
-		// to this checkout.
-		cmd := exec.Command(gobin, "build", "-o", filepath.Join(dir, "prog"), file)
-		cmd.Dir = "../.."
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Errorf("README.md's first program with generated/%s does not build: %v\n%s", major, err, out)
-		}
-	}
 }
 
 // TestREADMEPackages: the README's table of the module's packages (the one
