@@ -102,7 +102,7 @@ func Generate(api *ir.API, opts Options) ([]*Package, error) {
 	if err := ir.Validate(api); err != nil {
 		return nil, fmt.Errorf("emit: IR: %w", err)
 	}
-	if err := CheckLibraries(api); err != nil {
+	if err := CheckLibraries(api, libs); err != nil {
 		return nil, fmt.Errorf("emit: IR: %w", err)
 	}
 	// Models in order (a later package imports an earlier one's types),
@@ -148,13 +148,17 @@ func Generate(api *ir.API, opts Options) ([]*Package, error) {
 	return out, nil
 }
 
-// CheckLibraries refuses a declaration of a library package library has no
-// description of (Generate would drop its function without a word); a type
-// or macro may belong to no library.
-func CheckLibraries(api *ir.API) error {
+// CheckLibraries refuses a declaration of a library that libs (nil:
+// library.All; with gen -desc, the user's library beside cu and cudart)
+// has no description of (Generate would drop its function without a
+// word); a type or macro may belong to no library.
+func CheckLibraries(api *ir.API, libs []*library.Desc) error {
+	if libs == nil {
+		libs = library.All
+	}
 	known := map[ir.Library]bool{}
 	var keys []string
-	for _, d := range library.All {
+	for _, d := range libs {
 		known[d.Key] = true
 		keys = append(keys, string(d.Key))
 	}

@@ -639,7 +639,7 @@ func readIR(file string) (*ir.API, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := emit.CheckLibraries(api); err != nil {
+	if err := emit.CheckLibraries(api, nil); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	return api, nil
