@@ -142,11 +142,6 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 	_, oneShot := m.desc.Overrides.OneShotCallbacks[f.Name]
 	_, registered := m.desc.Overrides.RegisteredCallbacks[f.Name]
 	_, synchronous := m.desc.Overrides.SynchronousCallbacks[f.Name]
-	for _, p := range ps {
-		if a := p.c.Array; a != nil {
-			m.audit = append(m.audit, fmt.Sprintf("array %s.%s: %s", f.Name, p.c.Name, arrayAudit(p.c)))
-		}
-	}
 	// A string array with a count (nvrtcCompileProgram's numOptions and
 	// options) is a []string; its count is its length. Two arrays with one
 	// count (headers, includeNames) must have equal lengths.
@@ -164,7 +159,6 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 				p.countOf = q.countOf
 			}
 			p.role, p.goType = roleStrings, jen.Index().String()
-			m.audit = append(m.audit, fmt.Sprintf("strings %s.%s: []string, NUL-terminated copies for the call; %s is its length", f.Name, p.c.Name, q.c.Name))
 		}
 	}
 	for i, p := range ps {
@@ -176,28 +170,23 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 		case m.isVoidPtrPtr(t) && m.takesKernel(f) && p.c.Name == "extra":
 			p.role = roleLaunchExtra
 			p.goType = jen.Index().Byte()
-			m.audit = append(m.audit, fmt.Sprintf("launch %s.%s: the packed argument buffer []byte (nil: NULL); the wrapper passes {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END} from uintptr words (ffiimpl.Extra)", f.Name, p.c.Name))
 		case m.isVoidPtrPtr(t) && m.takesKernel(f):
 			p.role = roleKernelArgs
 			p.goType = jen.Index().Qual("unsafe", "Pointer")
-			m.audit = append(m.audit, fmt.Sprintf("launch %s.%s: the kernel's argument pointers []unsafe.Pointer, one per kernel parameter (nil: NULL)", f.Name, p.c.Name))
 		case m.isVoidPtrPtr(t) && isOptionValues(p.c.Name):
 			// An integer option's value sits in a void * slot (CUDA casts
 			// it); as unsafe.Pointer it would be a pointer the runtime
 			// rejects ("invalid pointer found on stack") and go vet flags.
 			p.role = rolePointer
 			p.goType = jen.Op("*").Uintptr()
-			m.audit = append(m.audit, fmt.Sprintf("options %s.%s: the option values as uintptr words (an integer value as is; a pointer to memory the caller keeps alive for the call)", f.Name, p.c.Name))
 		case m.isKernelPointer(f.Name, p.c.Name, t):
 			p.role = roleValue
 			p.goType = jen.Id(m.typeName(kernelTypedef))
-			m.audit = append(m.audit, fmt.Sprintf("kernel %s.%s: %s (a cudaKernel_t, or the address of a kernel's host entry function), not unsafe.Pointer", f.Name, p.c.Name, m.typeName(kernelTypedef)))
 		case t.Kind == ir.Pointer && t.Elem != nil && t.Elem.Kind == ir.Int && t.Elem.Size == 1 && !t.Elem.Const &&
 			i+1 < len(ps) && isLengthParam(ps[i+1].c):
 			p.role = roleOutBuffer
 			p.goType = jen.String()
 			ps[i+1].role = roleBufferLen
-			m.audit = append(m.audit, fmt.Sprintf("out %s.%s: string result from a %d-byte buffer (length %s)", f.Name, p.c.Name, stringBufferLen, ps[i+1].c.Name))
 		case p.c.Direction == ir.Out:
 			elem := t.Elem
 			re := m.resolve(elem)
@@ -217,10 +206,8 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 				if r := m.record(elem); r != nil && r.Align > m.recordGoAlign(r) {
 					p.role = roleOutAligned
 					p.align = r.Align
-					m.audit = append(m.audit, fmt.Sprintf("layout %s.%s: written to a %d-byte aligned buffer, then copied to the result (Go aligns variables to at most 8)", f.Name, p.c.Name, r.Align))
 				}
 			}
-			m.audit = append(m.audit, fmt.Sprintf("out %s.%s: result (%s)", f.Name, p.c.Name, p.c.Why))
 		case t.Kind == ir.Pointer && t.Elem != nil && t.Elem.Kind == ir.Int && t.Elem.Size == 1 && t.Elem.Const:
 			p.role = roleString
 			p.goType = jen.String()
@@ -232,32 +219,22 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 				p.cb = cb
 				p.goType = cb.goFunc
 				ps[m.userDataParam(ps, i)].role = roleUserData
-				why := m.desc.Overrides.OneShotCallbacks[f.Name]
 				p.life = lifeOnce
 				switch {
 				case registered:
-					why = "registered until " + m.desc.Overrides.RegisteredCallbacks[f.Name] + ", which releases its handle"
-					if m.desc.Overrides.RegisteredCallbacks[f.Name] == "" {
-						// A logger set until the next call (a description
-						// file's library): nothing says when C is done.
-						why = "registered with no unregister function: the Go func is kept for the rest of the process"
-					}
 					p.life = lifeRegistered
 				case m.streamParam(ps) != nil && m.isErrorResult(f.Result):
 					p.life = lifeStream
 					m.usesGraph = true
 				}
-				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: Go func through one static trampoline and ffiimpl's handle table (%s); nil: NULL, no handle; lifetime: %s", f.Name, p.c.Name, why, p.life))
 			case synchronous && cb != nil && cb.user < 0:
 				p.role = roleCallbackSync
 				p.cb = cb
 				p.goType = cb.goFunc
 				p.life = lifeSync
-				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: Go func held by the call's ffiimpl.CallbackScope (%s); nil: NULL; lifetime: %s", f.Name, p.c.Name, m.desc.Overrides.SynchronousCallbacks[f.Name], p.life))
 			default:
 				p.role = roleValue
 				p.goType = m.goType(t)
-				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: C function pointer parameter (not a one-shot callback; make one with ffiimpl.Callback); nil: 0 is NULL; lifetime: the caller's", f.Name, p.c.Name))
 			}
 		case m.hostParamsOf(t) != nil && p.c.Direction != ir.Out:
 			hp := m.hostParamsOf(t)
@@ -265,7 +242,6 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 			if !ok {
 				p.role = rolePointer
 				p.goType = m.goType(t)
-				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: host node struct with a raw C function pointer (no graph or exec parameter to own a Go func)", f.Name, p.c.Name))
 				break
 			}
 			p.role, p.host, p.cb, p.life, p.owner = roleHostParams, hp, hp.cb, life, owner
@@ -276,14 +252,6 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 			} else {
 				m.usesRegistry = true
 			}
-			who := "the graph parameter"
-			switch {
-			case life == lifeExec:
-				who = "the exec parameter"
-			case owner == nil:
-				who = "ownerGraph, a parameter the wrapper adds: the graph the node belongs to"
-			}
-			m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: a Go func fn instead of the struct's %s and %s, through one static trampoline and ffiimpl's handle table, owned by %s; nil: NULL %s, no handle; lifetime: %s", f.Name, p.c.Name, hp.fnName, hp.udName, who, hp.fnName, life))
 		case rt.Kind == ir.Float:
 			p.role = roleFloat
 			p.goType = m.goType(t)
@@ -298,16 +266,6 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 				p.role = rolePointer
 			}
 			p.goType = m.goType(t)
-			if p.c.Direction == ir.InOut {
-				m.audit = append(m.audit, fmt.Sprintf("inout %s.%s: pointer parameter (%s)", f.Name, p.c.Name, p.c.Why))
-			}
-			if t.Elem != nil && p.c.Direction != ir.Out {
-				if line := m.nodeHostAudit(f, p.c); line != "" {
-					m.audit = append(m.audit, line)
-				} else if path := m.callbackField(t.Elem, 0); path != "" {
-					m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: the struct's %s stays a raw C function pointer, not a Go func (for a host node, the host node wrappers take a Go func); nil: 0 is NULL; lifetime: the caller's", f.Name, p.c.Name, path))
-				}
-			}
 		case m.record(t) != nil:
 			p.role = roleStruct
 			p.goType = m.goType(t)
@@ -316,6 +274,84 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 		}
 	}
 	return ps, nil
+}
+
+// paramAudit is the audit file's lines for f's parameters, rendered from
+// the roles classify gave them (ps): outputs, strings, launch arrays,
+// option values, kernels, callbacks and their lifetimes, arrays.
+func (m *model) paramAudit(f *ir.Function, ps []*param) []string {
+	var out []string
+	add := func(format string, a ...any) { out = append(out, fmt.Sprintf(format, a...)) }
+	for _, p := range ps {
+		if p.c.Array != nil {
+			add("array %s.%s: %s", f.Name, p.c.Name, arrayAudit(p.c))
+		}
+	}
+	for i, p := range ps {
+		t := p.c.Type
+		switch p.role {
+		case roleStrings:
+			add("strings %s.%s: []string, NUL-terminated copies for the call; %s is its length", f.Name, p.c.Name, p.c.Array.Param)
+		case roleLaunchExtra:
+			add("launch %s.%s: the packed argument buffer []byte (nil: NULL); the wrapper passes {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END} from uintptr words (ffiimpl.Extra)", f.Name, p.c.Name)
+		case roleKernelArgs:
+			add("launch %s.%s: the kernel's argument pointers []unsafe.Pointer, one per kernel parameter (nil: NULL)", f.Name, p.c.Name)
+		case roleOutBuffer:
+			add("out %s.%s: string result from a %d-byte buffer (length %s)", f.Name, p.c.Name, stringBufferLen, ps[i+1].c.Name)
+		case roleOut, roleOutString, roleOutAligned:
+			if p.role == roleOutAligned {
+				add("layout %s.%s: written to a %d-byte aligned buffer, then copied to the result (Go aligns variables to at most 8)", f.Name, p.c.Name, p.align)
+			}
+			add("out %s.%s: result (%s)", f.Name, p.c.Name, p.c.Why)
+		case roleCallback:
+			why := m.desc.Overrides.OneShotCallbacks[f.Name]
+			if p.life == lifeRegistered {
+				why = "registered until " + m.desc.Overrides.RegisteredCallbacks[f.Name] + ", which releases its handle"
+				if m.desc.Overrides.RegisteredCallbacks[f.Name] == "" {
+					// A logger set until the next call (a description
+					// file's library): nothing says when C is done.
+					why = "registered with no unregister function: the Go func is kept for the rest of the process"
+				}
+			}
+			add("callback %s.%s: Go func through one static trampoline and ffiimpl's handle table (%s); nil: NULL, no handle; lifetime: %s", f.Name, p.c.Name, why, p.life)
+		case roleCallbackSync:
+			add("callback %s.%s: Go func held by the call's ffiimpl.CallbackScope (%s); nil: NULL; lifetime: %s", f.Name, p.c.Name, m.desc.Overrides.SynchronousCallbacks[f.Name], p.life)
+		case roleHostParams:
+			who := "the graph parameter"
+			switch {
+			case p.life == lifeExec:
+				who = "the exec parameter"
+			case p.owner == nil:
+				who = "ownerGraph, a parameter the wrapper adds: the graph the node belongs to"
+			}
+			add("callback %s.%s: a Go func fn instead of the struct's %s and %s, through one static trampoline and ffiimpl's handle table, owned by %s; nil: NULL %s, no handle; lifetime: %s", f.Name, p.c.Name, p.host.fnName, p.host.udName, who, p.host.fnName, p.life)
+		case roleValue, rolePointer:
+			// The plain roles: which of classify's cases gave it.
+			rt := m.resolve(t)
+			switch {
+			case p.role == rolePointer && m.isVoidPtrPtr(t) && isOptionValues(p.c.Name):
+				add("options %s.%s: the option values as uintptr words (an integer value as is; a pointer to memory the caller keeps alive for the call)", f.Name, p.c.Name)
+			case p.role == roleValue && m.isKernelPointer(f.Name, p.c.Name, t):
+				add("kernel %s.%s: %s (a cudaKernel_t, or the address of a kernel's host entry function), not unsafe.Pointer", f.Name, p.c.Name, m.typeName(kernelTypedef))
+			case rt.Kind == ir.FuncPtr:
+				add("callback %s.%s: C function pointer parameter (not a one-shot callback; make one with ffiimpl.Callback); nil: 0 is NULL; lifetime: the caller's", f.Name, p.c.Name)
+			case p.role == rolePointer && m.hostParamsOf(t) != nil && p.c.Direction != ir.Out:
+				add("callback %s.%s: host node struct with a raw C function pointer (no graph or exec parameter to own a Go func)", f.Name, p.c.Name)
+			case rt.Kind == ir.Pointer:
+				if p.c.Direction == ir.InOut {
+					add("inout %s.%s: pointer parameter (%s)", f.Name, p.c.Name, p.c.Why)
+				}
+				if t.Elem != nil && p.c.Direction != ir.Out {
+					if line := m.nodeHostAudit(f, p.c); line != "" {
+						out = append(out, line)
+					} else if path := m.callbackField(t.Elem, 0); path != "" {
+						add("callback %s.%s: the struct's %s stays a raw C function pointer, not a Go func (for a host node, the host node wrappers take a Go func); nil: 0 is NULL; lifetime: the caller's", f.Name, p.c.Name, path)
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // arrayAudit says how many elements an array parameter has and where
@@ -483,6 +519,7 @@ func (m *model) genFuncs(f *jen.File) error {
 		if err != nil {
 			return err
 		}
+		m.audit = append(m.audit, m.paramAudit(fn, ps)...)
 		for _, p := range ps {
 			if p.role == roleStruct {
 				if !layouts[p.c.Type.Name] {

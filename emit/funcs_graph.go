@@ -48,9 +48,7 @@ func (m *model) findGraphAPI() *graphGlue {
 		m.audit = append(m.audit, fmt.Sprintf("callback lifetime: the headers lack %s, %s, %s, %s or their constants: stream-ordered callbacks are one-shot even inside stream capture", a.CaptureInfo, a.Create, a.Retain, a.Release))
 		return nil
 	}
-	n := len(m.audit)
 	ps, err := m.classify(info)
-	m.audit = m.audit[:n] // classified again when its wrapper is emitted
 	if err != nil {
 		return nil
 	}
