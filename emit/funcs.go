@@ -225,7 +225,6 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 					p.life = lifeRegistered
 				case m.streamParam(ps) != nil && m.isErrorResult(f.Result):
 					p.life = lifeStream
-					m.usesGraph = true
 				}
 			case synchronous && cb != nil && cb.user < 0:
 				p.role = roleCallbackSync
@@ -247,11 +246,6 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 			p.role, p.host, p.cb, p.life, p.owner = roleHostParams, hp, hp.cb, life, owner
 			p.goType = hp.cb.goFunc
 			p.goName = "fn"
-			if life == lifeGraph {
-				m.usesGraph = true
-			} else {
-				m.usesRegistry = true
-			}
 		case rt.Kind == ir.Float:
 			p.role = roleFloat
 			p.goType = m.goType(t)
@@ -514,12 +508,14 @@ func (m *model) genFuncs(f *jen.File) error {
 	var layoutOrder []*ir.Type
 	callbacks := map[string]*callback{}
 	var cbOrder []string
+	var needs glue
 	for _, fn := range m.funcs {
 		ps, err := m.classify(fn)
 		if err != nil {
 			return err
 		}
 		m.audit = append(m.audit, m.paramAudit(fn, ps)...)
+		needs.add(glueOf(ps))
 		for _, p := range ps {
 			if p.role == roleStruct {
 				if !layouts[p.c.Type.Name] {
@@ -540,19 +536,23 @@ func (m *model) genFuncs(f *jen.File) error {
 			m.genBufferFunc(f, fn, ps, bp)
 			continue
 		}
+		if m.registryStmts(fn, ps) != nil {
+			needs.registry = true
+		}
 		m.genFunc(f, fn, ps)
 	}
-	cbOrder = m.genNodeHosts(f, callbacks, cbOrder)
+	cbOrder, hosts := m.genNodeHosts(f, callbacks, cbOrder)
+	needs.add(hosts)
 	for _, t := range layoutOrder {
 		m.genLayout(f, t)
 	}
 	for _, name := range cbOrder {
 		m.genTrampoline(f, callbacks[name])
 	}
-	if m.usesGraph {
+	if needs.graph {
 		m.genGraphGlue(f)
 	}
-	if m.usesRegistry {
+	if needs.registry {
 		f.Comment("callbackRegistry holds the handles of registered callbacks until they are unregistered.")
 		if m.graph != nil && m.graph.execOwned {
 			f.Commentf("It also holds the Go funcs of exec host nodes until %s.", m.goFunc(m.graph.api.ExecDestroy))
@@ -1344,14 +1344,12 @@ func (m *model) registryStmts(fn *ir.Function, ps []*param) []jen.Code {
 	if _, ok := m.desc.Overrides.RegisteredCallbacks[fn.Name]; ok && hasHandle(ps) {
 		for _, p := range ps {
 			if p.role == roleOut {
-				m.usesRegistry = true
 				return []jen.Code{jen.Id("callbackRegistry").Dot("Add").Call(jen.Uintptr().Call(jen.Id(p.goName)), jen.Id("hdl"))}
 			}
 		}
 	}
 	if m.graph != nil && m.graph.execOwned && fn.Name == m.graph.api.ExecDestroy {
 		if p := handleParam(ps, m.graph.api.Exec); p != nil && p.role == roleValue {
-			m.usesRegistry = true
 			return []jen.Code{jen.Comment("Release the Go funcs given to the exec's host nodes."), jen.Id("callbackRegistry").Dot("Remove").Call(jen.Uintptr().Call(jen.Id(p.goName)))}
 		}
 	}
@@ -1371,12 +1369,38 @@ func (m *model) registryStmts(fn *ir.Function, ps []*param) []jen.Code {
 		}
 		for _, p := range ps {
 			if key != "" && p.c.Type.Name == key && p.role == roleValue {
-				m.usesRegistry = true
 				return []jen.Code{jen.Id("callbackRegistry").Dot("Remove").Call(jen.Uintptr().Call(jen.Id(p.goName)))}
 			}
 		}
 	}
 	return nil
+}
+
+// glue is the package-level code the wrappers need: captureGraph and
+// retainHandle (graph: a Go func a graph retains), callbackRegistry
+// (registry: a Go func kept until an unregister or exec destroy call).
+type glue struct{ graph, registry bool }
+
+func (g *glue) add(h glue) {
+	g.graph = g.graph || h.graph
+	g.registry = g.registry || h.registry
+}
+
+// glueOf is the glue the roles ps need: a stream-ordered callback that
+// capture may retain, a host node's Go func owned by a graph (graph) or
+// by an exec (registry). A registered callback's handle and an exec
+// destroy's release add registry too (registryStmts).
+func glueOf(ps []*param) glue {
+	var g glue
+	for _, p := range ps {
+		switch {
+		case p.role == roleCallback && p.life == lifeStream, p.role == roleHostParams && p.life == lifeGraph:
+			g.graph = true
+		case p.role == roleHostParams:
+			g.registry = true
+		}
+	}
+	return g
 }
 
 // hasHandle reports whether the wrapper makes an ffiimpl.Handle (a callback

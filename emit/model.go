@@ -53,11 +53,9 @@ type model struct {
 	// The type-keyed overrides of every library (mergeOverrides).
 	defaultOne, devicePointerTypes map[string]string
 
-	audit        []string // lines for the audit file
-	usesRegistry bool     // a registered callback needs callbackRegistry
-	usesGraph    bool     // a callback kept by a graph needs captureGraph and retainHandle
-	graph        *graphGlue
-	skipped      map[*ir.Function]string
+	audit   []string // lines for the audit file
+	graph   *graphGlue
+	skipped map[*ir.Function]string
 }
 
 // builtinTypedefs are C typedefs that become Go's own types: they name a
