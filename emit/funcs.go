@@ -105,17 +105,6 @@ type callback struct {
 	user    int // index of the userData parameter in sig; -1: none (a synchronous callback)
 }
 
-// skipped records functions not bound, with the reason.
-func (m *model) skippedList() []string {
-	var out []string
-	for _, f := range m.funcs {
-		if why, ok := m.skipped[f]; ok {
-			out = append(out, f.Name+": "+why)
-		}
-	}
-	return out
-}
-
 // errorType is the Go name of the library's status type (Desc.Status),
 // declared by the package: the receiver of Error, Message and API, so a
 // defined type (declName), never the alias of a versioned pair.
@@ -501,7 +490,6 @@ func (m *model) callbackOf(t *ir.Type) *callback {
 }
 
 func (m *model) genFuncs(f *jen.File) error {
-	m.skipped = map[*ir.Function]string{}
 	m.graph = m.findGraphAPI()
 	pairs := m.findBufferPairs()
 	layouts := map[string]bool{}

@@ -366,7 +366,7 @@ func (m *model) genNodeHosts(f *jen.File, callbacks map[string]*callback, order 
 		seen[r] = true
 		var graphUsers, execUsers []string
 		for _, fn := range m.funcs {
-			if m.skipped[fn] != "" || m.funcNames[fn] == "" {
+			if m.funcNames[fn] == "" {
 				continue
 			}
 			for _, p := range fn.Params {

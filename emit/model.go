@@ -53,9 +53,8 @@ type model struct {
 	// The type-keyed overrides of every library (mergeOverrides).
 	defaultOne, devicePointerTypes map[string]string
 
-	audit   []string // lines for the audit file
-	graph   *graphGlue
-	skipped map[*ir.Function]string
+	audit []string // lines for the audit file
+	graph *graphGlue
 }
 
 // builtinTypedefs are C typedefs that become Go's own types: they name a
