@@ -490,7 +490,6 @@ func (m *model) callbackOf(t *ir.Type) *callback {
 }
 
 func (m *model) genFuncs(f *jen.File) error {
-	m.graph = m.findGraphAPI()
 	pairs := m.findBufferPairs()
 	layouts := map[string]bool{}
 	var layoutOrder []*ir.Type

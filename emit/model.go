@@ -53,8 +53,8 @@ type model struct {
 	// The type-keyed overrides of every library (mergeOverrides).
 	defaultOne, devicePointerTypes map[string]string
 
-	audit []string // lines for the audit file
-	graph *graphGlue
+	audit []string   // lines for the audit file
+	graph *graphGlue // the library's GraphAPI, nil without one (findGraphAPI)
 }
 
 // builtinTypedefs are C typedefs that become Go's own types: they name a
@@ -102,6 +102,10 @@ func newModel(api *ir.API, desc *library.Desc, opts Options, earlier ...*model) 
 		return nil, err
 	}
 	m.findVersionedPairs()
+	// Resolved once, from the names: classify reads it (a stream-ordered
+	// callback's lifetime, a host node's owner), so it is fixed before
+	// any function is classified.
+	m.graph = m.findGraphAPI()
 	return m, nil
 }
 

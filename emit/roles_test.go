@@ -36,7 +36,7 @@ CUresult CUDAAPI cuRawHostFn(CUhostFn fn, void *userData, CUcontext ctx, CUmemLo
 				"array cuDeviceGetName.name: len elements, a pointer to the first (count in parameter len)",
 				"out cuDeviceGetName.name: string result from a 256-byte buffer (length len)",
 			}},
-		// No graph API resolved (genFuncs has not run): a one-shot
+		// The snippet lacks the capture API (m.graph is nil): a one-shot
 		// callback, not capture-retained.
 		{"cuLaunchHostFunc", []paramRole{roleValue, roleCallback, roleUserData}, []cbLife{0, lifeOnce, 0},
 			[]string{"callback cuLaunchHostFunc.fn: Go func through one static trampoline and ffiimpl's handle table (the host function runs once when the stream reaches it); nil: NULL, no handle; lifetime: one-shot"}},
@@ -48,12 +48,12 @@ CUresult CUDAAPI cuRawHostFn(CUhostFn fn, void *userData, CUcontext ctx, CUmemLo
 	}
 	for _, r := range rows {
 		fn := funcNamed(t, api, r.fn)
-		before := len(m.audit)
+		before, graph := len(m.audit), m.graph
 		ps, err := m.classify(fn)
 		if err != nil {
 			t.Fatalf("%s: %v", r.fn, err)
 		}
-		if len(m.audit) != before || m.graph != nil {
+		if len(m.audit) != before || m.graph != graph {
 			t.Errorf("%s: classify changed the model", r.fn)
 		}
 		var roles []paramRole
