@@ -29,7 +29,7 @@ type model struct {
 	taken      map[string]string // Go name -> C name that took it
 	funcNames  map[*ir.Function]string
 	aliasNames map[string]string // C alias macro -> Go name
-	funcByC    map[string]string // C API name or symbol -> Go name, built by docLink
+	funcByC    map[string]string // C API name or symbol -> Go name (funcsByC)
 	valNames   map[string]string // enum value / macro C name -> Go name
 	// Versioned typedef pairs (typedef CUdeviceptr_v2 CUdeviceptr): the
 	// versioned C name -> the unversioned one, and the reverse.
@@ -101,6 +101,7 @@ func newModel(api *ir.API, desc *library.Desc, opts Options, earlier ...*model) 
 	if err := m.assignNames(); err != nil {
 		return nil, err
 	}
+	m.funcByC = m.funcsByC()
 	m.findVersionedPairs()
 	// Resolved once, from the names: classify reads it (a stream-ordered
 	// callback's lifetime, a host node's owner), so it is fixed before
