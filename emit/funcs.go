@@ -259,6 +259,34 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 	return ps, nil
 }
 
+// funcAudit is the audit file's lines for the wrapper of fn: its
+// parameters' (paramAudit), then what the library description adds (a
+// lead from the summary table, an unexported symbol, a failure log), and
+// the one-call buffer bp or, for a plain wrapper, its alias macros.
+func (m *model) funcAudit(fn *ir.Function, ps []*param, bp *bufferPair) []string {
+	out := m.paramAudit(fn, ps)
+	name := m.funcNames[fn]
+	if _, led := leadDoc(name, fn); !led {
+		if family, _, summed := m.desc.Summaries.Family(m.desc.Prefixes, fn.Name); summed {
+			out = append(out, fmt.Sprintf("summary %s: %s is of family %s, its lead from %s", name, fn.Name, family, m.desc.Summaries.Source))
+		}
+	}
+	if why, ok := m.desc.Unexported[fn.Symbol]; ok {
+		out = append(out, fmt.Sprintf("unexported %s: %s", fn.Symbol, why))
+	}
+	if l := m.logOf(fn); l != "" {
+		out = append(out, fmt.Sprintf("log %s: a failed call's *ffi.CallError carries the log of %s", fn.Name, l))
+	}
+	if bp != nil {
+		out = append(out, fmt.Sprintf("buffer %s.%s: one call with %s, which gives the count: the result is %s", fn.Name, fn.Params[len(fn.Params)-1].Name, bp.size.Name, strings.TrimPrefix(bp.kind(), "the ")))
+		return out
+	}
+	for _, a := range fn.Aliases {
+		out = append(out, fmt.Sprintf("name %s: alias macro of %s, a Go function calling %s", a, fn.Name, name))
+	}
+	return out
+}
+
 // paramAudit is the audit file's lines for f's parameters, rendered from
 // the roles classify gave them (ps): outputs, strings, launch arrays,
 // option values, kernels, callbacks and their lifetimes, arrays.
@@ -501,7 +529,6 @@ func (m *model) genFuncs(f *jen.File) error {
 		if err != nil {
 			return err
 		}
-		m.audit = append(m.audit, m.paramAudit(fn, ps)...)
 		needs.add(glueOf(ps))
 		for _, p := range ps {
 			if p.role == roleStruct {
@@ -519,6 +546,7 @@ func (m *model) genFuncs(f *jen.File) error {
 			layouts[fn.Result.Name] = true
 			layoutOrder = append(layoutOrder, fn.Result)
 		}
+		m.audit = append(m.audit, m.funcAudit(fn, ps, pairs[fn])...)
 		if bp := pairs[fn]; bp != nil {
 			m.genBufferFunc(f, fn, ps, bp)
 			continue
@@ -782,7 +810,7 @@ func (m *model) funcDoc(fn *ir.Function, ps []*param) string {
 	doc, led := leadDoc(name, fn)
 	d := m.wrapperDoc(doc, ps)
 	var text string
-	family, summary, summed := m.desc.Summaries.Family(m.desc.Prefixes, fn.Name)
+	_, summary, summed := m.desc.Summaries.Family(m.desc.Prefixes, fn.Name)
 	switch {
 	case led:
 		lead, rest, _ := strings.Cut(d, "\n\n")
@@ -797,7 +825,6 @@ func (m *model) funcDoc(fn *ir.Function, ps []*param) string {
 		if d != "" {
 			text += "\n\n" + d
 		}
-		m.audit = append(m.audit, fmt.Sprintf("summary %s: %s is of family %s, its lead from %s", name, fn.Name, family, m.desc.Summaries.Source))
 	default:
 		text = wrapText(name+" "+prov, docCommentWidth)
 		if d != "" {
@@ -834,11 +861,9 @@ func (m *model) funcDoc(fn *ir.Function, ps []*param) string {
 	}
 	if why, ok := m.desc.Unexported[fn.Symbol]; ok {
 		text += "\n\n" + wrapText(fmt.Sprintf("The library does not export %s (%s): a call returns an error matching ffi.ErrNoSymbol.", fn.Symbol, why), docCommentWidth)
-		m.audit = append(m.audit, fmt.Sprintf("unexported %s: %s", fn.Symbol, why))
 	}
 	if l := m.logOf(fn); l != "" {
 		text += "\n\n" + wrapText(fmt.Sprintf("The error of a failed call carries the library's log ([%s]) in its Log field and text.", l), docCommentWidth)
-		m.audit = append(m.audit, fmt.Sprintf("log %s: a failed call's *ffi.CallError carries the log of %s", fn.Name, l))
 	}
 	if fn.Deprecated && !strings.Contains(text, "Deprecated:") {
 		text += "\n\nDeprecated: the header marks " + fn.Name + " deprecated."
@@ -1290,7 +1315,6 @@ func (m *model) genAliases(f *jen.File, w *wrapper) {
 		}
 		f.Func().Id(an).Params(w.params()...).Params(results...).Block(stmt)
 		f.Line()
-		m.audit = append(m.audit, fmt.Sprintf("name %s: alias macro of %s, a Go function calling %s", a, fn.Name, w.name))
 	}
 }
 
