@@ -3,6 +3,8 @@ package emit
 import (
 	"slices"
 	"testing"
+
+	"github.com/cugen/cugen/parser/ir"
 )
 
 // TestClassifyRoles checks classify, the pure step that decides each
@@ -74,5 +76,32 @@ CUresult CUDAAPI cuRawHostFn(CUhostFn fn, void *userData, CUcontext ctx, CUmemLo
 		if g := glueOf(ps); g != (glue{}) {
 			t.Errorf("%s: glue %+v, want none", r.fn, g)
 		}
+	}
+}
+
+// TestRecordAudit checks the audit lines recordAudit derives for a
+// struct's members that structFields keeps as padding (the header sets
+// have no bitfield, so the regenerated trees do not show this one).
+func TestRecordAudit(t *testing.T) {
+	m, api := parseSnippet(t, `
+typedef struct CUbits_st { unsigned int lo : 3; unsigned int hi : 5; int _reserved; struct { int inner; }; int last; } CUbits;
+CUresult CUDAAPI cuBits(CUbits *p);
+`)
+	var r *ir.Record
+	for _, x := range api.Records {
+		if x.Name == "CUbits" {
+			r = x
+		}
+	}
+	if r == nil {
+		t.Fatal("no record CUbits in the IR")
+	}
+	want := []string{
+		"layout " + r.Name + ".lo: bitfield of 3 bits kept as padding",
+		"layout " + r.Name + ".hi: bitfield of 5 bits kept as padding",
+		"layout " + r.Name + "._reserved: reserved member kept as padding",
+	}
+	if got := m.recordAudit(r); !slices.Equal(got, want) {
+		t.Errorf("recordAudit:\n%q\nwant\n%q", got, want)
 	}
 }
