@@ -118,7 +118,11 @@ func (m *model) isErrorResult(t *ir.Type) bool {
 
 func (m *model) procName(f *ir.Function) string { return "proc" + m.funcNames[f] }
 
-// classify decides each parameter's role.
+// classify decides each parameter's role: the pure step of binding f.
+// It reads f, the library's overrides and what newModel fixed (types,
+// names, the graph API) and changes none of them; what follows from the
+// roles is derived from its result afterwards: the audit lines
+// (paramAudit, funcAudit), the package glue (glueOf), the wrapper.
 func (m *model) classify(f *ir.Function) ([]*param, error) {
 	ps := make([]*param, len(f.Params))
 	names := make([]string, len(f.Params))
