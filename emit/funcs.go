@@ -105,17 +105,6 @@ type callback struct {
 	user    int // index of the userData parameter in sig; -1: none (a synchronous callback)
 }
 
-// skipped records functions not bound, with the reason.
-func (m *model) skippedList() []string {
-	var out []string
-	for _, f := range m.funcs {
-		if why, ok := m.skipped[f]; ok {
-			out = append(out, f.Name+": "+why)
-		}
-	}
-	return out
-}
-
 // errorType is the Go name of the library's status type (Desc.Status),
 // declared by the package: the receiver of Error, Message and API, so a
 // defined type (declName), never the alias of a versioned pair.
@@ -129,7 +118,11 @@ func (m *model) isErrorResult(t *ir.Type) bool {
 
 func (m *model) procName(f *ir.Function) string { return "proc" + m.funcNames[f] }
 
-// classify decides each parameter's role.
+// classify decides each parameter's role: the pure step of binding f.
+// It reads f, the library's overrides and what newModel fixed (types,
+// names, the graph API) and changes none of them; what follows from the
+// roles is derived from its result afterwards: the audit lines
+// (paramAudit, funcAudit), the package glue (glueOf), the wrapper.
 func (m *model) classify(f *ir.Function) ([]*param, error) {
 	// A result is the status, void, an integer, a float, a struct by value,
 	// a handle or a C string; a wrapper cannot turn another pointer (or an
@@ -153,11 +146,6 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 	_, oneShot := m.desc.Overrides.OneShotCallbacks[f.Name]
 	_, registered := m.desc.Overrides.RegisteredCallbacks[f.Name]
 	_, synchronous := m.desc.Overrides.SynchronousCallbacks[f.Name]
-	for _, p := range ps {
-		if a := p.c.Array; a != nil {
-			m.audit = append(m.audit, fmt.Sprintf("array %s.%s: %s", f.Name, p.c.Name, arrayAudit(p.c)))
-		}
-	}
 	// A string array with a count (nvrtcCompileProgram's numOptions and
 	// options) is a []string; its count is its length. Two arrays with one
 	// count (headers, includeNames) must have equal lengths.
@@ -175,7 +163,6 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 				p.countOf = q.countOf
 			}
 			p.role, p.goType = roleStrings, jen.Index().String()
-			m.audit = append(m.audit, fmt.Sprintf("strings %s.%s: []string, NUL-terminated copies for the call; %s is its length", f.Name, p.c.Name, q.c.Name))
 		}
 	}
 	for i, p := range ps {
@@ -187,28 +174,23 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 		case m.isVoidPtrPtr(t) && m.takesKernel(f) && p.c.Name == "extra":
 			p.role = roleLaunchExtra
 			p.goType = jen.Index().Byte()
-			m.audit = append(m.audit, fmt.Sprintf("launch %s.%s: the packed argument buffer []byte (nil: NULL); the wrapper passes {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END} from uintptr words (ffiimpl.Extra)", f.Name, p.c.Name))
 		case m.isVoidPtrPtr(t) && m.takesKernel(f):
 			p.role = roleKernelArgs
 			p.goType = jen.Index().Qual("unsafe", "Pointer")
-			m.audit = append(m.audit, fmt.Sprintf("launch %s.%s: the kernel's argument pointers []unsafe.Pointer, one per kernel parameter (nil: NULL)", f.Name, p.c.Name))
 		case m.isVoidPtrPtr(t) && isOptionValues(p.c.Name):
 			// An integer option's value sits in a void * slot (CUDA casts
 			// it); as unsafe.Pointer it would be a pointer the runtime
 			// rejects ("invalid pointer found on stack") and go vet flags.
 			p.role = rolePointer
 			p.goType = jen.Op("*").Uintptr()
-			m.audit = append(m.audit, fmt.Sprintf("options %s.%s: the option values as uintptr words (an integer value as is; a pointer to memory the caller keeps alive for the call)", f.Name, p.c.Name))
 		case m.isKernelPointer(f.Name, p.c.Name, t):
 			p.role = roleValue
 			p.goType = jen.Id(m.typeName(kernelTypedef))
-			m.audit = append(m.audit, fmt.Sprintf("kernel %s.%s: %s (a cudaKernel_t, or the address of a kernel's host entry function), not unsafe.Pointer", f.Name, p.c.Name, m.typeName(kernelTypedef)))
 		case t.Kind == ir.Pointer && t.Elem != nil && t.Elem.Kind == ir.Int && t.Elem.Size == 1 && !t.Elem.Const &&
 			i+1 < len(ps) && isLengthParam(ps[i+1].c):
 			p.role = roleOutBuffer
 			p.goType = jen.String()
 			ps[i+1].role = roleBufferLen
-			m.audit = append(m.audit, fmt.Sprintf("out %s.%s: string result from a %d-byte buffer (length %s)", f.Name, p.c.Name, stringBufferLen, ps[i+1].c.Name))
 		case p.c.Direction == ir.Out:
 			elem := t.Elem
 			re := m.resolve(elem)
@@ -228,10 +210,8 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 				if r := m.record(elem); r != nil && r.Align > m.recordGoAlign(r) {
 					p.role = roleOutAligned
 					p.align = r.Align
-					m.audit = append(m.audit, fmt.Sprintf("layout %s.%s: written to a %d-byte aligned buffer, then copied to the result (Go aligns variables to at most 8)", f.Name, p.c.Name, r.Align))
 				}
 			}
-			m.audit = append(m.audit, fmt.Sprintf("out %s.%s: result (%s)", f.Name, p.c.Name, p.c.Why))
 		case t.Kind == ir.Pointer && t.Elem != nil && t.Elem.Kind == ir.Int && t.Elem.Size == 1 && t.Elem.Const:
 			p.role = roleString
 			p.goType = jen.String()
@@ -243,32 +223,21 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 				p.cb = cb
 				p.goType = cb.goFunc
 				ps[m.userDataParam(ps, i)].role = roleUserData
-				why := m.desc.Overrides.OneShotCallbacks[f.Name]
 				p.life = lifeOnce
 				switch {
 				case registered:
-					why = "registered until " + m.desc.Overrides.RegisteredCallbacks[f.Name] + ", which releases its handle"
-					if m.desc.Overrides.RegisteredCallbacks[f.Name] == "" {
-						// A logger set until the next call (a description
-						// file's library): nothing says when C is done.
-						why = "registered with no unregister function: the Go func is kept for the rest of the process"
-					}
 					p.life = lifeRegistered
 				case m.streamParam(ps) != nil && m.isErrorResult(f.Result):
 					p.life = lifeStream
-					m.usesGraph = true
 				}
-				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: Go func through one static trampoline and ffiimpl's handle table (%s); nil: NULL, no handle; lifetime: %s", f.Name, p.c.Name, why, p.life))
 			case synchronous && cb != nil && cb.user < 0:
 				p.role = roleCallbackSync
 				p.cb = cb
 				p.goType = cb.goFunc
 				p.life = lifeSync
-				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: Go func held by the call's ffiimpl.CallbackScope (%s); nil: NULL; lifetime: %s", f.Name, p.c.Name, m.desc.Overrides.SynchronousCallbacks[f.Name], p.life))
 			default:
 				p.role = roleValue
 				p.goType = m.goType(t)
-				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: C function pointer parameter (not a one-shot callback; make one with ffiimpl.Callback); nil: 0 is NULL; lifetime: the caller's", f.Name, p.c.Name))
 			}
 		case m.hostParamsOf(t) != nil && p.c.Direction != ir.Out:
 			hp := m.hostParamsOf(t)
@@ -276,25 +245,11 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 			if !ok {
 				p.role = rolePointer
 				p.goType = m.goType(t)
-				m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: host node struct with a raw C function pointer (no graph or exec parameter to own a Go func)", f.Name, p.c.Name))
 				break
 			}
 			p.role, p.host, p.cb, p.life, p.owner = roleHostParams, hp, hp.cb, life, owner
 			p.goType = hp.cb.goFunc
 			p.goName = "fn"
-			if life == lifeGraph {
-				m.usesGraph = true
-			} else {
-				m.usesRegistry = true
-			}
-			who := "the graph parameter"
-			switch {
-			case life == lifeExec:
-				who = "the exec parameter"
-			case owner == nil:
-				who = "ownerGraph, a parameter the wrapper adds: the graph the node belongs to"
-			}
-			m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: a Go func fn instead of the struct's %s and %s, through one static trampoline and ffiimpl's handle table, owned by %s; nil: NULL %s, no handle; lifetime: %s", f.Name, p.c.Name, hp.fnName, hp.udName, who, hp.fnName, life))
 		case rt.Kind == ir.Float:
 			p.role = roleFloat
 			p.goType = m.goType(t)
@@ -309,16 +264,6 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 				p.role = rolePointer
 			}
 			p.goType = m.goType(t)
-			if p.c.Direction == ir.InOut {
-				m.audit = append(m.audit, fmt.Sprintf("inout %s.%s: pointer parameter (%s)", f.Name, p.c.Name, p.c.Why))
-			}
-			if t.Elem != nil && p.c.Direction != ir.Out {
-				if line := m.nodeHostAudit(f, p.c); line != "" {
-					m.audit = append(m.audit, line)
-				} else if path := m.callbackField(t.Elem, 0); path != "" {
-					m.audit = append(m.audit, fmt.Sprintf("callback %s.%s: the struct's %s stays a raw C function pointer, not a Go func (for a host node, the host node wrappers take a Go func); nil: 0 is NULL; lifetime: the caller's", f.Name, p.c.Name, path))
-				}
-			}
 		case m.record(t) != nil:
 			p.role = roleStruct
 			p.goType = m.goType(t)
@@ -327,6 +272,112 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 		}
 	}
 	return ps, nil
+}
+
+// funcAudit is the audit file's lines for the wrapper of fn: its
+// parameters' (paramAudit), then what the library description adds (a
+// lead from the summary table, an unexported symbol, a failure log), and
+// the one-call buffer bp or, for a plain wrapper, its alias macros.
+func (m *model) funcAudit(fn *ir.Function, ps []*param, bp *bufferPair) []string {
+	out := m.paramAudit(fn, ps)
+	name := m.funcNames[fn]
+	if _, led := leadDoc(name, fn); !led {
+		if family, _, summed := m.desc.Summaries.Family(m.desc.Prefixes, fn.Name); summed {
+			out = append(out, fmt.Sprintf("summary %s: %s is of family %s, its lead from %s", name, fn.Name, family, m.desc.Summaries.Source))
+		}
+	}
+	if why, ok := m.desc.Unexported[fn.Symbol]; ok {
+		out = append(out, fmt.Sprintf("unexported %s: %s", fn.Symbol, why))
+	}
+	if l := m.logOf(fn); l != "" {
+		out = append(out, fmt.Sprintf("log %s: a failed call's *ffi.CallError carries the log of %s", fn.Name, l))
+	}
+	if bp != nil {
+		out = append(out, fmt.Sprintf("buffer %s.%s: one call with %s, which gives the count: the result is %s", fn.Name, fn.Params[len(fn.Params)-1].Name, bp.size.Name, strings.TrimPrefix(bp.kind(), "the ")))
+		return out
+	}
+	for _, a := range fn.Aliases {
+		out = append(out, fmt.Sprintf("name %s: alias macro of %s, a Go function calling %s", a, fn.Name, name))
+	}
+	return out
+}
+
+// paramAudit is the audit file's lines for f's parameters, rendered from
+// the roles classify gave them (ps): outputs, strings, launch arrays,
+// option values, kernels, callbacks and their lifetimes, arrays.
+func (m *model) paramAudit(f *ir.Function, ps []*param) []string {
+	var out []string
+	add := func(format string, a ...any) { out = append(out, fmt.Sprintf(format, a...)) }
+	for _, p := range ps {
+		if p.c.Array != nil {
+			add("array %s.%s: %s", f.Name, p.c.Name, arrayAudit(p.c))
+		}
+	}
+	for i, p := range ps {
+		t := p.c.Type
+		switch p.role {
+		case roleStrings:
+			add("strings %s.%s: []string, NUL-terminated copies for the call; %s is its length", f.Name, p.c.Name, p.c.Array.Param)
+		case roleLaunchExtra:
+			add("launch %s.%s: the packed argument buffer []byte (nil: NULL); the wrapper passes {CU_LAUNCH_PARAM_BUFFER_POINTER, buf, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END} from uintptr words (ffiimpl.Extra)", f.Name, p.c.Name)
+		case roleKernelArgs:
+			add("launch %s.%s: the kernel's argument pointers []unsafe.Pointer, one per kernel parameter (nil: NULL)", f.Name, p.c.Name)
+		case roleOutBuffer:
+			add("out %s.%s: string result from a %d-byte buffer (length %s)", f.Name, p.c.Name, stringBufferLen, ps[i+1].c.Name)
+		case roleOut, roleOutString, roleOutAligned:
+			if p.role == roleOutAligned {
+				add("layout %s.%s: written to a %d-byte aligned buffer, then copied to the result (Go aligns variables to at most 8)", f.Name, p.c.Name, p.align)
+			}
+			add("out %s.%s: result (%s)", f.Name, p.c.Name, p.c.Why)
+		case roleCallback:
+			why := m.desc.Overrides.OneShotCallbacks[f.Name]
+			if p.life == lifeRegistered {
+				why = "registered until " + m.desc.Overrides.RegisteredCallbacks[f.Name] + ", which releases its handle"
+				if m.desc.Overrides.RegisteredCallbacks[f.Name] == "" {
+					// A logger set until the next call (a description
+					// file's library): nothing says when C is done.
+					why = "registered with no unregister function: the Go func is kept for the rest of the process"
+				}
+			}
+			add("callback %s.%s: Go func through one static trampoline and ffiimpl's handle table (%s); nil: NULL, no handle; lifetime: %s", f.Name, p.c.Name, why, p.life)
+		case roleCallbackSync:
+			add("callback %s.%s: Go func held by the call's ffiimpl.CallbackScope (%s); nil: NULL; lifetime: %s", f.Name, p.c.Name, m.desc.Overrides.SynchronousCallbacks[f.Name], p.life)
+		case roleHostParams:
+			who := "the graph parameter"
+			switch {
+			case p.life == lifeExec:
+				who = "the exec parameter"
+			case p.owner == nil:
+				who = "ownerGraph, a parameter the wrapper adds: the graph the node belongs to"
+			}
+			add("callback %s.%s: a Go func fn instead of the struct's %s and %s, through one static trampoline and ffiimpl's handle table, owned by %s; nil: NULL %s, no handle; lifetime: %s", f.Name, p.c.Name, p.host.fnName, p.host.udName, who, p.host.fnName, p.life)
+		case roleValue, rolePointer:
+			// The plain roles: which of classify's cases gave it.
+			rt := m.resolve(t)
+			switch {
+			case p.role == rolePointer && m.isVoidPtrPtr(t) && isOptionValues(p.c.Name):
+				add("options %s.%s: the option values as uintptr words (an integer value as is; a pointer to memory the caller keeps alive for the call)", f.Name, p.c.Name)
+			case p.role == roleValue && m.isKernelPointer(f.Name, p.c.Name, t):
+				add("kernel %s.%s: %s (a cudaKernel_t, or the address of a kernel's host entry function), not unsafe.Pointer", f.Name, p.c.Name, m.typeName(kernelTypedef))
+			case rt.Kind == ir.FuncPtr:
+				add("callback %s.%s: C function pointer parameter (not a one-shot callback; make one with ffiimpl.Callback); nil: 0 is NULL; lifetime: the caller's", f.Name, p.c.Name)
+			case p.role == rolePointer && m.hostParamsOf(t) != nil && p.c.Direction != ir.Out:
+				add("callback %s.%s: host node struct with a raw C function pointer (no graph or exec parameter to own a Go func)", f.Name, p.c.Name)
+			case rt.Kind == ir.Pointer:
+				if p.c.Direction == ir.InOut {
+					add("inout %s.%s: pointer parameter (%s)", f.Name, p.c.Name, p.c.Why)
+				}
+				if t.Elem != nil && p.c.Direction != ir.Out {
+					if line := m.nodeHostAudit(f, p.c); line != "" {
+						out = append(out, line)
+					} else if path := m.callbackField(t.Elem, 0); path != "" {
+						add("callback %s.%s: the struct's %s stays a raw C function pointer, not a Go func (for a host node, the host node wrappers take a Go func); nil: 0 is NULL; lifetime: the caller's", f.Name, p.c.Name, path)
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // arrayAudit says how many elements an array parameter has and where
@@ -482,18 +533,18 @@ func (m *model) callbackOf(t *ir.Type) *callback {
 }
 
 func (m *model) genFuncs(f *jen.File) error {
-	m.skipped = map[*ir.Function]string{}
-	m.graph = m.findGraphAPI()
 	pairs := m.findBufferPairs()
 	layouts := map[string]bool{}
 	var layoutOrder []*ir.Type
 	callbacks := map[string]*callback{}
 	var cbOrder []string
+	var needs glue
 	for _, fn := range m.funcs {
 		ps, err := m.classify(fn)
 		if err != nil {
 			return err
 		}
+		needs.add(glueOf(ps))
 		for _, p := range ps {
 			if p.role == roleStruct {
 				if !layouts[p.c.Type.Name] {
@@ -510,23 +561,28 @@ func (m *model) genFuncs(f *jen.File) error {
 			layouts[fn.Result.Name] = true
 			layoutOrder = append(layoutOrder, fn.Result)
 		}
+		m.audit = append(m.audit, m.funcAudit(fn, ps, pairs[fn])...)
 		if bp := pairs[fn]; bp != nil {
 			m.genBufferFunc(f, fn, ps, bp)
 			continue
 		}
+		if m.registryStmts(fn, ps) != nil {
+			needs.registry = true
+		}
 		m.genFunc(f, fn, ps)
 	}
-	cbOrder = m.genNodeHosts(f, callbacks, cbOrder)
+	cbOrder, hosts := m.genNodeHosts(f, callbacks, cbOrder)
+	needs.add(hosts)
 	for _, t := range layoutOrder {
 		m.genLayout(f, t)
 	}
 	for _, name := range cbOrder {
 		m.genTrampoline(f, callbacks[name])
 	}
-	if m.usesGraph {
+	if needs.graph {
 		m.genGraphGlue(f)
 	}
-	if m.usesRegistry {
+	if needs.registry {
 		f.Comment("callbackRegistry holds the handles of registered callbacks until they are unregistered.")
 		if m.graph != nil && m.graph.execOwned {
 			f.Commentf("It also holds the Go funcs of exec host nodes until %s.", m.goFunc(m.graph.api.ExecDestroy))
@@ -769,7 +825,7 @@ func (m *model) funcDoc(fn *ir.Function, ps []*param) string {
 	doc, led := leadDoc(name, fn)
 	d := m.wrapperDoc(doc, ps)
 	var text string
-	family, summary, summed := m.desc.Summaries.Family(m.desc.Prefixes, fn.Name)
+	_, summary, summed := m.desc.Summaries.Family(m.desc.Prefixes, fn.Name)
 	switch {
 	case led:
 		lead, rest, _ := strings.Cut(d, "\n\n")
@@ -784,7 +840,6 @@ func (m *model) funcDoc(fn *ir.Function, ps []*param) string {
 		if d != "" {
 			text += "\n\n" + d
 		}
-		m.audit = append(m.audit, fmt.Sprintf("summary %s: %s is of family %s, its lead from %s", name, fn.Name, family, m.desc.Summaries.Source))
 	default:
 		text = wrapText(name+" "+prov, docCommentWidth)
 		if d != "" {
@@ -821,11 +876,9 @@ func (m *model) funcDoc(fn *ir.Function, ps []*param) string {
 	}
 	if why, ok := m.desc.Unexported[fn.Symbol]; ok {
 		text += "\n\n" + wrapText(fmt.Sprintf("The library does not export %s (%s): a call returns an error matching ffi.ErrNoSymbol.", fn.Symbol, why), docCommentWidth)
-		m.audit = append(m.audit, fmt.Sprintf("unexported %s: %s", fn.Symbol, why))
 	}
 	if l := m.logOf(fn); l != "" {
 		text += "\n\n" + wrapText(fmt.Sprintf("The error of a failed call carries the library's log ([%s]) in its Log field and text.", l), docCommentWidth)
-		m.audit = append(m.audit, fmt.Sprintf("log %s: a failed call's *ffi.CallError carries the log of %s", fn.Name, l))
 	}
 	if fn.Deprecated && !strings.Contains(text, "Deprecated:") {
 		text += "\n\nDeprecated: the header marks " + fn.Name + " deprecated."
@@ -1277,7 +1330,6 @@ func (m *model) genAliases(f *jen.File, w *wrapper) {
 		}
 		f.Func().Id(an).Params(w.params()...).Params(results...).Block(stmt)
 		f.Line()
-		m.audit = append(m.audit, fmt.Sprintf("name %s: alias macro of %s, a Go function calling %s", a, fn.Name, w.name))
 	}
 }
 
@@ -1318,14 +1370,12 @@ func (m *model) registryStmts(fn *ir.Function, ps []*param) []jen.Code {
 	if _, ok := m.desc.Overrides.RegisteredCallbacks[fn.Name]; ok && hasHandle(ps) {
 		for _, p := range ps {
 			if p.role == roleOut {
-				m.usesRegistry = true
 				return []jen.Code{jen.Id("callbackRegistry").Dot("Add").Call(jen.Uintptr().Call(jen.Id(p.goName)), jen.Id("hdl"))}
 			}
 		}
 	}
 	if m.graph != nil && m.graph.execOwned && fn.Name == m.graph.api.ExecDestroy {
 		if p := handleParam(ps, m.graph.api.Exec); p != nil && p.role == roleValue {
-			m.usesRegistry = true
 			return []jen.Code{jen.Comment("Release the Go funcs given to the exec's host nodes."), jen.Id("callbackRegistry").Dot("Remove").Call(jen.Uintptr().Call(jen.Id(p.goName)))}
 		}
 	}
@@ -1345,12 +1395,38 @@ func (m *model) registryStmts(fn *ir.Function, ps []*param) []jen.Code {
 		}
 		for _, p := range ps {
 			if key != "" && p.c.Type.Name == key && p.role == roleValue {
-				m.usesRegistry = true
 				return []jen.Code{jen.Id("callbackRegistry").Dot("Remove").Call(jen.Uintptr().Call(jen.Id(p.goName)))}
 			}
 		}
 	}
 	return nil
+}
+
+// glue is the package-level code the wrappers need: captureGraph and
+// retainHandle (graph: a Go func a graph retains), callbackRegistry
+// (registry: a Go func kept until an unregister or exec destroy call).
+type glue struct{ graph, registry bool }
+
+func (g *glue) add(h glue) {
+	g.graph = g.graph || h.graph
+	g.registry = g.registry || h.registry
+}
+
+// glueOf is the glue the roles ps need: a stream-ordered callback that
+// capture may retain, a host node's Go func owned by a graph (graph) or
+// by an exec (registry). A registered callback's handle and an exec
+// destroy's release add registry too (registryStmts).
+func glueOf(ps []*param) glue {
+	var g glue
+	for _, p := range ps {
+		switch {
+		case p.role == roleCallback && p.life == lifeStream, p.role == roleHostParams && p.life == lifeGraph:
+			g.graph = true
+		case p.role == roleHostParams:
+			g.registry = true
+		}
+	}
+	return g
 }
 
 // hasHandle reports whether the wrapper makes an ffiimpl.Handle (a callback

@@ -24,6 +24,14 @@ type bufferPair struct {
 	text     bool     // a log: returned as a string, up to its NUL
 }
 
+// kind is what the wrapper returns, for its doc and the audit file.
+func (bp *bufferPair) kind() string {
+	if bp.text {
+		return "the text up to its NUL"
+	}
+	return "the buffer"
+}
+
 // findBufferPairs finds the pairs by one rule, never a list: the buffer
 // function's last parameter is a pointer to non-const elements whose
 // count the header does not give, its others are values passed in
@@ -137,9 +145,9 @@ func (m *model) genBufferFunc(f *jen.File, fn *ir.Function, ps []*param, bp *buf
 	}
 	result := jen.Index().Add(bp.elem)
 	zero := jen.Nil()
-	kind := "the buffer"
+	kind := bp.kind()
 	if bp.text {
-		result, zero, kind = jen.String(), jen.Lit(""), "the text up to its NUL"
+		result, zero = jen.String(), jen.Lit("")
 	}
 	ints := func(sym string, last jen.Code) jen.Code {
 		args := append([]jen.Code{jen.Id(sym)}, words...)
@@ -179,5 +187,4 @@ func (m *model) genBufferFunc(f *jen.File, fn *ir.Function, ps []*param, bp *buf
 	comment(f, text)
 	f.Func().Id(name).Params(params...).Params(result, jen.Error()).Block(body...)
 	f.Line()
-	m.audit = append(m.audit, fmt.Sprintf("buffer %s.%s: one call with %s, which gives the count: the result is %s", fn.Name, fn.Params[len(fn.Params)-1].Name, bp.size.Name, strings.TrimPrefix(kind, "the ")))
 }

@@ -48,9 +48,7 @@ func (m *model) findGraphAPI() *graphGlue {
 		m.audit = append(m.audit, fmt.Sprintf("callback lifetime: the headers lack %s, %s, %s, %s or their constants: stream-ordered callbacks are one-shot even inside stream capture", a.CaptureInfo, a.Create, a.Retain, a.Release))
 		return nil
 	}
-	n := len(m.audit)
 	ps, err := m.classify(info)
-	m.audit = m.audit[:n] // classified again when its wrapper is emitted
 	if err != nil {
 		return nil
 	}
@@ -352,10 +350,12 @@ func (m *model) nodeHostAudit(f *ir.Function, p ir.Param) string {
 
 // genNodeHosts emits SetHost and SetHostForExec for every node parameter
 // struct a bound function takes, adding the host callback to the
-// trampolines to emit (callbacks, order). It returns the new order.
-func (m *model) genNodeHosts(f *jen.File, callbacks map[string]*callback, order []string) []string {
+// trampolines to emit (callbacks, order). It returns the new order, and
+// the glue the methods need.
+func (m *model) genNodeHosts(f *jen.File, callbacks map[string]*callback, order []string) ([]string, glue) {
+	var needs glue
 	if m.graph == nil {
-		return order
+		return order, needs
 	}
 	seen := map[*ir.Record]bool{}
 	for _, r := range m.recs {
@@ -366,7 +366,7 @@ func (m *model) genNodeHosts(f *jen.File, callbacks map[string]*callback, order 
 		seen[r] = true
 		var graphUsers, execUsers []string
 		for _, fn := range m.funcs {
-			if m.skipped[fn] != "" || m.funcNames[fn] == "" {
+			if m.funcNames[fn] == "" {
 				continue
 			}
 			for _, p := range fn.Params {
@@ -388,15 +388,15 @@ func (m *model) genNodeHosts(f *jen.File, callbacks map[string]*callback, order 
 			callbacks[cb.typedef] = cb
 			order = append(order, cb.typedef)
 		}
-		m.genSetHost(f, n, graphUsers, execUsers)
+		needs.add(m.genSetHost(f, n, graphUsers, execUsers))
 	}
-	return order
+	return order, needs
 }
 
 // genSetHost emits n's SetHost (the handle owned by a graph) and, where an
 // exec takes the struct, SetHostForExec (the handle registered under the
-// exec until its destroy releases it).
-func (m *model) genSetHost(f *jen.File, n *nodeHost, graphUsers, execUsers []string) {
+// exec until its destroy releases it). It returns the glue they need.
+func (m *model) genSetHost(f *jen.File, n *nodeHost, graphUsers, execUsers []string) glue {
 	words := int(n.host.size / 8)
 	recv := jen.Id("p").Op("*").Id(n.goType)
 	// fill sets the node type and clears the host member; set stores the
@@ -412,7 +412,7 @@ func (m *model) genSetHost(f *jen.File, n *nodeHost, graphUsers, execUsers []str
 		jen.Id("host").Index(jen.Lit(int(n.host.fnOff / 8))).Op("=").Id(trampolineName(n.host.cb)).Call(),
 		jen.Id("host").Index(jen.Lit(int(n.host.udOff / 8))).Op("=").Uintptr().Call(jen.Id("hdl")),
 	}
-	m.usesGraph = true
+	needs := glue{graph: true}
 	if len(graphUsers) > 0 {
 		doc := fmt.Sprintf("%s makes p the parameters of a host node that calls fn, for %s: it sets p.%s to [%s] and the C member %s ([%s]) to the package's trampoline and a handle of fn. "+
 			"graph, the graph the node is added to or belongs to, owns the handle through a user object: fn runs on every launch of graph and of every exec and clone made from it after this call, and is released when the last of them is destroyed "+
@@ -434,7 +434,7 @@ func (m *model) genSetHost(f *jen.File, n *nodeHost, graphUsers, execUsers []str
 		f.Line()
 	}
 	if len(execUsers) > 0 && m.graph.execOwned {
-		m.usesRegistry = true
+		needs.registry = true
 		exec := m.typeName(m.graph.api.Exec)
 		comment(f, wrapText(fmt.Sprintf("%s makes p the parameters of a host node that calls fn, for %s on exec: it sets p.%s to [%s] and the C member %s ([%s]) to the package's trampoline and a handle of fn. "+
 			"The package keeps fn until exec is destroyed with [%s] (CUDA gives an exec user objects only when it is instantiated); destroy the exec only after its launches have completed. "+
@@ -449,6 +449,7 @@ func (m *model) genSetHost(f *jen.File, n *nodeHost, graphUsers, execUsers []str
 		)
 		f.Line()
 	}
+	return needs
 }
 
 // andList joins names as English does: "A", "A and B", "A, B and C".

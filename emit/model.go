@@ -23,13 +23,11 @@ type model struct {
 	records  map[string]*ir.Record // by every reference name
 	enums    map[string]*ir.Enum   // by every reference name
 
-	// Go identifiers: C reference name -> Go name, and the reverse for the
-	// collision rule.
+	// Go identifiers: C reference name -> Go name.
 	typeNames  map[string]string
-	taken      map[string]string // Go name -> C name that took it
 	funcNames  map[*ir.Function]string
 	aliasNames map[string]string // C alias macro -> Go name
-	funcByC    map[string]string // C API name or symbol -> Go name, built by docLink
+	funcByC    map[string]string // C API name or symbol -> Go name (funcsByC)
 	valNames   map[string]string // enum value / macro C name -> Go name
 	// Versioned typedef pairs (typedef CUdeviceptr_v2 CUdeviceptr): the
 	// versioned C name -> the unversioned one, and the reverse.
@@ -44,20 +42,16 @@ type model struct {
 	inits   []*ir.Initializer
 	reached map[string]bool
 
-	// earlier are the packages generated before this one from the same
-	// headers; imported maps a C type one of them declares, and whose
-	// library owns it, to that package's Go type (cudart.Stream in cublas).
-	earlier  []*model
+	// imported maps a C type that a package generated before this one
+	// from the same headers declares, and whose library owns it, to that
+	// package's Go type (cudart.Stream in cublas).
 	imported map[string]jen.Code
 
 	// The type-keyed overrides of every library (mergeOverrides).
 	defaultOne, devicePointerTypes map[string]string
 
-	audit        []string // lines for the audit file
-	usesRegistry bool     // a registered callback needs callbackRegistry
-	usesGraph    bool     // a callback kept by a graph needs captureGraph and retainHandle
-	graph        *graphGlue
-	skipped      map[*ir.Function]string
+	audit []string   // lines for the audit file
+	graph *graphGlue // the library's GraphAPI, nil without one (findGraphAPI)
 }
 
 // builtinTypedefs are C typedefs that become Go's own types: they name a
@@ -77,12 +71,11 @@ func newModel(api *ir.API, desc *library.Desc, opts Options, earlier ...*model) 
 	}
 	m := &model{
 		api: api, desc: desc, lib: desc.Key, pkg: desc.Package, opts: opts,
-		earlier: earlier, imported: map[string]jen.Code{},
+		imported:   map[string]jen.Code{},
 		typedefs:   map[string]*ir.Typedef{},
 		records:    map[string]*ir.Record{},
 		enums:      map[string]*ir.Enum{},
 		typeNames:  map[string]string{},
-		taken:      map[string]string{},
 		funcNames:  map[*ir.Function]string{},
 		aliasNames: map[string]string{},
 		valNames:   map[string]string{},
@@ -100,17 +93,23 @@ func newModel(api *ir.API, desc *library.Desc, opts Options, earlier ...*model) 
 		m.enums[e.Ref] = e
 	}
 	m.mergeOverrides()
-	m.reach()
+	m.reach(earlier)
 	if err := m.assignNames(); err != nil {
 		return nil, err
 	}
+	m.funcByC = m.funcsByC()
 	m.findVersionedPairs()
+	// Resolved once, from the names: classify reads it (a stream-ordered
+	// callback's lifetime, a host node's owner), so it is fixed before
+	// any function is classified.
+	m.graph = m.findGraphAPI()
 	return m, nil
 }
 
 // reach selects the package's declarations: everything the library's own
-// headers declare, and every type those reach.
-func (m *model) reach() {
+// headers declare, and every type those reach. earlier are the packages
+// generated before this one from the same headers (importedType).
+func (m *model) reach(earlier []*model) {
 	var queue []*ir.Type
 	for _, f := range m.api.Functions {
 		if f.Library != m.lib {
@@ -176,7 +175,7 @@ func (m *model) reach() {
 				m.reached[t.Name] = true
 				continue
 			}
-			if q := m.importedType(t.Name); q != nil {
+			if q := m.importedType(earlier, t.Name); q != nil {
 				m.imported[t.Name] = q
 				continue
 			}
@@ -214,12 +213,12 @@ func (m *model) reach() {
 	}
 }
 
-// importedType is the Go type, in a package generated before this one,
-// of a C type that package declares and its library owns (cudaStream_t
+// importedType is the Go type, in a package generated before this one
+// (earlier), of a C type that package declares and its library owns (cudaStream_t
 // and cudaDataType are the runtime's: cublas.SetStream takes a
 // cudart.Stream), so types cross packages without conversions. nil when
 // the type is this package's to declare, or the output has no import path.
-func (m *model) importedType(cname string) jen.Code {
+func (m *model) importedType(earlier []*model, cname string) jen.Code {
 	if m.opts.ImportPath == "" || m.cudaAPI() {
 		return nil
 	}
@@ -228,7 +227,7 @@ func (m *model) importedType(cname string) jen.Code {
 		// The status type is always the package's own: its errors.
 		return nil
 	}
-	for _, e := range m.earlier {
+	for _, e := range earlier {
 		if e.lib != owner || !e.reached[cname] {
 			continue
 		}
@@ -274,21 +273,22 @@ func allFields(r *ir.Record) []ir.Field {
 // CUDA_MEMCPY2D becomes cu.CudaMemcpy2D. Every collision is listed in the
 // audit file.
 func (m *model) assignNames() error {
+	taken := map[string]string{} // Go name -> C name that took it
 	claim := func(cname, short string) (string, error) {
 		name := short
-		if prev, ok := m.taken[name]; ok && prev != cname {
+		if prev, ok := taken[name]; ok && prev != cname {
 			name = fullGoName(cname)
-			if prev2, ok := m.taken[name]; ok && prev2 != cname {
+			if prev2, ok := taken[name]; ok && prev2 != cname {
 				return "", fmt.Errorf("emit: Go name %s of %s collides with %s and %s", name, cname, prev, prev2)
 			}
 			m.audit = append(m.audit, fmt.Sprintf("name %s: %s keeps its prefix as %s (%s is %s)", cname, cname, name, short, prev))
 		}
-		m.taken[name] = cname
+		taken[name] = cname
 		return name, nil
 	}
 	// Reserved by the package's own hand-shaped API.
 	for _, n := range helperNames {
-		m.taken[n] = "(cugen)"
+		taken[n] = "(cugen)"
 	}
 	for _, f := range m.funcs {
 		n, err := claim(f.Name, m.goName(f.Name))

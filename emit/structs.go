@@ -53,6 +53,7 @@ func (m *model) genRecords(f *jen.File) error {
 			if err != nil {
 				return err
 			}
+			m.audit = append(m.audit, m.recordAudit(r)...)
 			for _, g := range goFields {
 				guards = append(guards, jen.Id("_").Op("=").Id("x").Index(
 					jen.Qual("unsafe", "Offsetof").Call(jen.Id(name).Values().Dot(g.name)).Op("-").Lit(int(g.offset))))
@@ -113,7 +114,6 @@ func (m *model) structFields(r *ir.Record) ([]jen.Code, []placedField, []accesso
 		for _, fl := range fs {
 			switch {
 			case fl.BitWidth > 0:
-				m.audit = append(m.audit, fmt.Sprintf("layout %s.%s: bitfield of %d bits kept as padding", r.Name, fl.Name, fl.BitWidth))
 				continue
 			case fl.Anonymous && fl.Record != nil && !fl.Record.Union:
 				if err := place(fl.Record.Fields); err != nil {
@@ -133,7 +133,6 @@ func (m *model) structFields(r *ir.Record) ([]jen.Code, []placedField, []accesso
 				continue
 			}
 			if reservedMember(fl.Name) {
-				m.audit = append(m.audit, fmt.Sprintf("layout %s.%s: reserved member kept as padding", r.Name, fl.Name))
 				continue // the next member's (or the end's) padding covers it
 			}
 			a := m.goAlign(fl.Type)
@@ -243,11 +242,39 @@ func (m *model) recordScalars(fs []ir.Field, base int64, out *[]scalarLeaf) {
 func (m *model) memberType(r *ir.Record, fl ir.Field) jen.Code {
 	switch {
 	case m.isKernelPointer(r.Name, fl.Name, fl.Type):
-		m.audit = append(m.audit, fmt.Sprintf("kernel %s.%s: %s (a cudaKernel_t, or the address of a kernel's host entry function), not unsafe.Pointer", r.Name, fl.Name, m.typeName(kernelTypedef)))
 		return jen.Id(m.typeName(kernelTypedef))
 	case fl.Name == "extra" && m.isVoidPtrPtr(fl.Type):
-		m.audit = append(m.audit, fmt.Sprintf("launch %s.%s: *uintptr, the first of the extra words (launch markers such as CU_LAUNCH_PARAM_BUFFER_SIZE are not pointers)", r.Name, fl.Name))
 		return jen.Op("*").Uintptr()
 	}
 	return m.goType(fl.Type)
+}
+
+// recordAudit is the audit file's lines for the members of the struct r
+// that structFields does not lay out as their plain Go type: bitfields
+// and reserved members kept as padding, a kernel pointer and a launch's
+// extra words (memberType). It walks the members as structFields places
+// them: into anonymous structs, not into anonymous unions (raw storage
+// whose accessors take the members' plain types).
+func (m *model) recordAudit(r *ir.Record) []string {
+	var out []string
+	var walk func(fs []ir.Field)
+	walk = func(fs []ir.Field) {
+		for _, fl := range fs {
+			switch {
+			case fl.BitWidth > 0:
+				out = append(out, fmt.Sprintf("layout %s.%s: bitfield of %d bits kept as padding", r.Name, fl.Name, fl.BitWidth))
+			case fl.Anonymous && fl.Record != nil && !fl.Record.Union:
+				walk(fl.Record.Fields)
+			case fl.Anonymous && fl.Record != nil:
+			case reservedMember(fl.Name):
+				out = append(out, fmt.Sprintf("layout %s.%s: reserved member kept as padding", r.Name, fl.Name))
+			case m.isKernelPointer(r.Name, fl.Name, fl.Type):
+				out = append(out, fmt.Sprintf("kernel %s.%s: %s (a cudaKernel_t, or the address of a kernel's host entry function), not unsafe.Pointer", r.Name, fl.Name, m.typeName(kernelTypedef)))
+			case fl.Name == "extra" && m.isVoidPtrPtr(fl.Type):
+				out = append(out, fmt.Sprintf("launch %s.%s: *uintptr, the first of the extra words (launch markers such as CU_LAUNCH_PARAM_BUFFER_SIZE are not pointers)", r.Name, fl.Name))
+			}
+		}
+	}
+	walk(r.Fields)
+	return out
 }
