@@ -56,6 +56,21 @@ def read(path, default=""):
         return default
 
 
+def shown(reason):
+    """A reason as the report shows it: the tree's directory on the GPU
+    machine (CUGEN_GPU_TREE, set by run.sh) as <tree>, the home directory
+    as ~, and at most 200
+    characters (a library search lists every directory it tried; the raw
+    log has it all)."""
+    tree = os.environ.get("CUGEN_GPU_TREE", "")
+    if tree:
+        reason = reason.replace(tree, "<tree>")
+    home = os.path.expanduser("~")
+    if home not in ("", "/", "~"):
+        reason = reason.replace(home + "/", "~/")
+    return reason if len(reason) <= 200 else reason[:200] + " [...]"
+
+
 def expected(binary, test, reason, gpus):
     for b, t, r, cond in EXPECTED:
         if cond == ONE_GPU and gpus >= 2:
@@ -160,9 +175,9 @@ def main():
         bad = []
         for depth, verdict, test, reason in res:
             if verdict == "FAIL" and depth == 0:
-                bad.append(f"FAIL {test}: {reason}")
+                bad.append(f"FAIL {test}: {shown(reason)}")
             elif verdict == "SKIP" and not expected(name, test, reason, gpus):
-                bad.append(f"unexpected SKIP {test}: {reason}")
+                bad.append(f"unexpected SKIP {test}: {shown(reason)}")
         if rc not in ("0",) and not any(b.startswith("FAIL") for b in bad):
             why = {"124": "timed out", "137": "killed (timeout)", "127": "binary missing"}.get(rc, "exit " + rc)
             bad.append(f"{name}: {why} without a failed test (a crash, panic or timeout: see its log)")
@@ -177,7 +192,7 @@ def main():
                 details.append(f"- **{b}**")
             for t, r in skips:
                 if expected(name, t, r, gpus):
-                    details.append(f"- expected SKIP {t}: {r}")
+                    details.append(f"- expected SKIP {t}: {shown(r)}")
             details.append("")
     w.append("")
     w += details
@@ -191,9 +206,9 @@ def main():
             text = read(os.path.join(logs, name + ".bench.log"))
             for depth, verdict, test, reason in parse_test_log(text):
                 if verdict == "FAIL":
-                    unexpected.append(f"{name}: FAIL {test}: {reason}")
+                    unexpected.append(f"{name}: FAIL {test}: {shown(reason)}")
                 elif verdict == "SKIP" and not expected(name, test, reason, gpus):
-                    unexpected.append(f"{name}: unexpected SKIP {test}: {reason}")
+                    unexpected.append(f"{name}: unexpected SKIP {test}: {shown(reason)}")
             res = parse_bench(text)
             w.append(f"### {name} (exit {rc})\n")
             w.append("| benchmark | runs | median |")

@@ -142,7 +142,7 @@ while read -r name major; do
 	fi
 done <"$gpu/examples.txt"
 
-python3 "$gpu/report.py" "$raw" >"$out/gpu-report.md"
+CUGEN_GPU_TREE=$root python3 "$gpu/report.py" "$raw" >"$out/gpu-report.md"
 rc=$?
 tar czf "$out/gpu-logs.tar.gz" -C "$raw" --exclude=./bin .  # the logs, not the unpacked binaries
 rm -rf "$raw"
