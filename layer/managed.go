@@ -14,27 +14,9 @@ import (
 // host's view, [Buffer.Prefetch] and [Buffer.Advise] steer the migration,
 // [Buffer.AttachToStream] ties it to one stream. Close frees it (cuMemFree).
 func AllocManaged[T any](c *Context, n int) (*Buffer[T], error) {
-	size, err := elemSize[T]("Buffer", n)
-	if err != nil {
-		return nil, err
-	}
-	var b *Buffer[T]
-	err = c.do(func(s *ctxState) error {
-		var p cu.Deviceptr
-		k := kindNone
-		if n > 0 {
-			var err error
-			if p, err = s.drv().memAllocManaged(uint64(n)*size, uint32(cu.MemAttachGlobal)); err != nil {
-				return err
-			}
-			k = kindMem
-		}
-		a := &devAlloc{managed: true}
-		a.r = newResource(a, s, k, uint64(p), nil)
-		b = &Buffer[T]{a: a, ptr: p, n: n}
-		return nil
+	return allocBuffer[T](c, n, true, func(s *ctxState, bytes uint64) (cu.Deviceptr, error) {
+		return s.drv().memAllocManaged(bytes, uint32(cu.MemAttachGlobal))
 	})
-	return b, err
 }
 
 // ErrNotManaged is returned by the managed-memory methods of a Buffer that

@@ -33,6 +33,15 @@ type devAlloc struct {
 // Alloc allocates n elements of device memory in c (cuMemAlloc), not
 // initialised. n may be 0 (no memory, nothing to copy).
 func Alloc[T any](c *Context, n int) (*Buffer[T], error) {
+	return allocBuffer[T](c, n, false, func(s *ctxState, bytes uint64) (cu.Deviceptr, error) {
+		return s.drv().memAlloc(bytes)
+	})
+}
+
+// allocBuffer makes a Buffer of n elements in c from the memory alloc
+// gives (none when n is 0), freed by cuMemFree: Alloc's device memory and
+// AllocManaged's managed memory.
+func allocBuffer[T any](c *Context, n int, managed bool, alloc func(s *ctxState, bytes uint64) (cu.Deviceptr, error)) (*Buffer[T], error) {
 	size, err := elemSize[T]("Buffer", n)
 	if err != nil {
 		return nil, err
@@ -43,12 +52,12 @@ func Alloc[T any](c *Context, n int) (*Buffer[T], error) {
 		k := kindNone
 		if n > 0 {
 			var err error
-			if p, err = s.drv().memAlloc(uint64(n) * size); err != nil {
+			if p, err = alloc(s, uint64(n)*size); err != nil {
 				return err
 			}
 			k = kindMem
 		}
-		a := &devAlloc{}
+		a := &devAlloc{managed: managed}
 		a.r = newResource(a, s, k, uint64(p), nil)
 		b = &Buffer[T]{a: a, ptr: p, n: n}
 		return nil
