@@ -125,21 +125,6 @@ func (l *Lock) setEntry(e *Entry, get func(*Entry) (string, error)) (*FetchedSet
 	return fs, nil
 }
 
-// FetchLibs reads the lock file at lockPath and returns the directory of
-// library package name extracted into the cache and verified, for example
-// CACHE/libs/libcudart12/usr/lib/x86_64-linux-gnu.
-func FetchLibs(ctx context.Context, lockPath, name, cacheDir string) (string, error) {
-	l, err := ReadFile(lockPath)
-	if err != nil {
-		return "", err
-	}
-	e, err := l.Lib(name)
-	if err != nil {
-		return "", err
-	}
-	return Fetch(ctx, e, cacheDir, nil)
-}
-
 // ToolkitDir finds the include directory of an installed CUDA toolkit for
 // a toolkit entry and verifies it against e.
 func ToolkitDir(e *Entry) (string, error) {
