@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cugen/cugen/internal/lock"
 	"github.com/cugen/cugen/parser"
 	"github.com/cugen/cugen/parser/ir"
 )
@@ -231,13 +230,6 @@ func TestGoldenRules(t *testing.T) {
 			if !equalStrings([]string{h}, filter(api.Sources, h)) {
 				t.Errorf("Sources %v lack %s", api.Sources, h)
 			}
-		}
-	})
-
-	// parser.Headers is the list the lock package pins by default.
-	t.Run("headers", func(t *testing.T) {
-		if got := parser.Headers(); !equalStrings(got, lock.DefaultHeaders) {
-			t.Errorf("parser.Headers() = %v, lock.DefaultHeaders = %v", got, lock.DefaultHeaders)
 		}
 	})
 

@@ -160,8 +160,7 @@ func ToolkitDir(e *Entry) (string, error) {
 // An entry with no files yet, one being added to the lock, is always
 // extracted afresh, and if its Deb.SHA256 is empty Fetch fills it in with
 // the hash of the .deb, which apt checked against Debian's signed index.
-// Then GCCIncludes (or the parser's list of opened files) and Update
-// complete the entry.
+// Then the parser's list of opened files and Update complete the entry.
 func Fetch(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (string, error) {
 	if e.Toolkit() {
 		return "", fmt.Errorf("%s: toolkit origin, nothing to fetch: verify the toolkit's include directory (ToolkitDir, Verify)", e)

@@ -1,19 +1,15 @@
 package lock
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/cugen/cugen/internal/bounded"
-	"github.com/cugen/cugen/library"
 )
 
 // A MismatchError reports a file whose sha256 is not the one headers.lock pins.
@@ -77,7 +73,7 @@ func Verify(dir string, e *Entry) error {
 
 // Update sets e.Files to the given files under dir, with their current
 // sha256. files are paths relative to dir, as the parser reports the files
-// it opened (or as GCCIncludes lists them).
+// it opened.
 func Update(e *Entry, dir string, files []string) error {
 	var out []File
 	seen := map[string]bool{}
@@ -102,65 +98,6 @@ func Update(e *Entry, dir string, files []string) error {
 	slices.SortFunc(out, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	e.Files = out
 	return nil
-}
-
-// DefaultHeaders are the headers cugen parses: those the library
-// descriptions include (parser.Headers is the same list); every file they
-// include from the set's directory is locked.
-var DefaultHeaders = library.Headers(library.All)
-
-// GCCIncludes lists the files under dir that gcc opens for a C file
-// including headers (default DefaultHeaders) with -I dir, as paths relative
-// to dir, sorted. It stands in for the list of files the parser reports it
-// opened, and is to be checked against it.
-func GCCIncludes(ctx context.Context, dir string, headers ...string) ([]string, error) {
-	if len(headers) == 0 {
-		headers = DefaultHeaders
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return nil, err
-	}
-	tmp, err := os.MkdirTemp("", "cugen-gcc-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	var src strings.Builder
-	for _, h := range headers {
-		fmt.Fprintf(&src, "#include <%s>\n", h)
-	}
-	c := filepath.Join(tmp, "includes.c")
-	if err := os.WriteFile(c, []byte(src.String()), 0o644); err != nil {
-		return nil, err
-	}
-	cmd := exec.CommandContext(ctx, "gcc", "-M", "-x", "c", "-I", abs, c)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("gcc -M -I %s: %v\n%s", abs, err, bytes.TrimSpace(stderr.Bytes()))
-	}
-	return parseDeps(out, abs), nil
-}
-
-// parseDeps returns the prerequisites of a make rule written by gcc -M
-// that lie under dir, relative to it.
-func parseDeps(out []byte, dir string) []string {
-	s := strings.ReplaceAll(string(out), "\\\n", " ")
-	if i := strings.Index(s, ": "); i >= 0 {
-		s = s[i+2:]
-	}
-	var files []string
-	for _, p := range strings.Fields(s) {
-		rel, err := filepath.Rel(dir, filepath.Clean(p))
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			continue
-		}
-		files = append(files, filepath.ToSlash(rel))
-	}
-	slices.Sort(files)
-	return slices.Compact(files)
 }
 
 // readOptions are the rules for reading e's files under root: its

@@ -1,13 +1,10 @@
 package lock
 
 import (
-	"context"
 	"errors"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -83,34 +80,6 @@ func TestUpdateRejects(t *testing.T) {
 		if err := Update(e, dir, files); err == nil {
 			t.Errorf("Update(%q) succeeded", files)
 		}
-	}
-}
-
-func TestParseDeps(t *testing.T) {
-	out := "includes.o: /tmp/x/includes.c /inc/cuda.h /usr/include/stdlib.h \\\n" +
-		" /inc/crt/../crt/host_defines.h /inc/cuda.h \\\n /usr/lib/gcc/x86_64-linux-gnu/12/include/stddef.h /include2/a.h\n"
-	got := parseDeps([]byte(out), "/inc")
-	if want := []string{"crt/host_defines.h", "cuda.h"}; !slices.Equal(got, want) {
-		t.Errorf("parseDeps = %q, want %q", got, want)
-	}
-}
-
-func TestGCCIncludes(t *testing.T) {
-	if _, err := exec.LookPath("gcc"); err != nil {
-		t.Skip("gcc not installed (make deps)")
-	}
-	dir := t.TempDir()
-	writeTree(t, dir, headers)
-	writeTree(t, dir, map[string]string{"unused.h": "", "rt.h": "#include <stddef.h>\n#include <crt/host_defines.h>\n"})
-	got, err := GCCIncludes(context.Background(), dir, "cuda.h", "rt.h")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []string{"crt/host_defines.h", "cuda.h", "rt.h"}; !slices.Equal(got, want) {
-		t.Errorf("GCCIncludes = %q, want %q", got, want)
-	}
-	if _, err := GCCIncludes(context.Background(), dir, "nope.h"); err == nil || !strings.Contains(err.Error(), "nope.h") {
-		t.Errorf("GCCIncludes(nope.h) error = %v", err)
 	}
 }
 
