@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cugen/cugen/internal/testset"
 )
 
 // mylibDir is the fixture of "Bind your own library" (README.md): a C
@@ -20,7 +22,7 @@ const mylibDir = "testdata/mylib"
 // out-parameter is a result, the status an error with the library's text,
 // the logger a Go func.
 func TestGenDesc(t *testing.T) {
-	set := cachedSet124(t)
+	set := testset.Set(t, "12.4")
 	gcc, err := exec.LookPath("gcc")
 	if err != nil {
 		t.Skipf("no gcc to build the fixture library (make deps installs it; make test runs this test): %v", err)
@@ -172,7 +174,7 @@ func TestGenDescErrors(t *testing.T) {
 		untouched(t, out)
 	})
 	// Refused once the headers are parsed: the file does not describe them.
-	set := cachedSet124(t)
+	set := testset.Set(t, "12.4")
 	for _, c := range []struct{ name, json, want string }{
 		{"header not found", swap(`"headers": ["mylib.h"]`, `"headers": ["mylb.h"]`), "field headers[0]: mylb.h is not in the header directories"},
 		{"status not an enum", swap(`"status": "mylibStatus_t"`, `"status": "mylibLogFn"`), "field status: mylibLogFn is not an enum the headers declare"},

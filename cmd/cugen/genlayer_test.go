@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cugen/cugen/internal/genfiles"
+	"github.com/cugen/cugen/internal/testset"
 )
 
 // nvrtcHeaders is tinyHeaders with an nvrtc.h declaring one function: the
@@ -148,7 +149,7 @@ func TestGenLayer(t *testing.T) {
 // module builds and vets with them, and gen -check passes. Was: "open
 // headers.lock: no such file or directory", and no layer.
 func TestGenSetInModule(t *testing.T) {
-	cachedSet124(t)
+	testset.Set(t, "12.4")
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip(err)

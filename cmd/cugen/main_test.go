@@ -663,7 +663,7 @@ func TestLockPinsParsedFiles(t *testing.T) {
 // lines: the 11 others are named. Uses the shared header cache; skipped
 // where set 12.4 is not fetched.
 func TestLockCutShortRealSet(t *testing.T) {
-	set := cachedSet124(t)
+	set := testset.Set(t, "12.4")
 	e := set.Set
 	cut := *e
 	cut.Files = e.Files[:7]
@@ -928,7 +928,7 @@ func TestGenFromCompressedIR(t *testing.T) {
 // headers); without it the library is not bound, and -with needs -headers.
 // Uses the shared header cache; skipped where set 12.4 is not fetched.
 func TestWithHeaders(t *testing.T) {
-	set := cachedSet124(t)
+	set := testset.Set(t, "12.4")
 	dir, nccl := set.Dir, ""
 	for i, h := range set.With {
 		if h.Name == "libnccl-dev" {
@@ -950,14 +950,6 @@ func TestWithHeaders(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "-with goes with -headers") {
 		t.Errorf("-set with -with: exit %d, %q", code, stderr)
 	}
-}
-
-// cachedSet124 returns set 12.4 of the repository's headers.lock made
-// ready from the shared header cache (lock.FetchSetEntry), skipping t
-// where the set is not fetched (make headers).
-func cachedSet124(t *testing.T) *lock.FetchedSet {
-	t.Helper()
-	return testset.Set(t, "12.4")
 }
 
 // TestGenHostileCache: cugen gen -set over a cache whose pinned cuda.h is
@@ -1034,7 +1026,7 @@ func cutCommandLine(b []byte) ([]byte, string) {
 // Now headers -set 12.4 prints the cached set's directory, an unknown set
 // and a missing one are errors naming the sets cugen knows.
 func TestSetWithoutLockFile(t *testing.T) {
-	set := cachedSet124(t)
+	set := testset.Set(t, "12.4")
 	t.Chdir(t.TempDir())
 	code, stdout, stderr := cugen(t, "headers", "-set", "12.4")
 	if code != 0 || strings.TrimSpace(stdout) != set.Dir {
