@@ -191,21 +191,21 @@ func HashFile(path string, o Options) (string, error) {
 	}
 	defer f.Close()
 	h := sha256.New()
-	if err := copyAtMost(h, f, o.Limit); err != nil {
+	if err := copyAtMost(h, f, o); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// copyAtMost writes r to h, failing once more than limit bytes came.
-func copyAtMost(h hash.Hash, r io.Reader, limit int64) error {
+// copyAtMost writes r to h, failing once more than o.Limit bytes came.
+func copyAtMost(h hash.Hash, r io.Reader, o Options) error {
 	buf := make([]byte, 64<<10)
 	var n int64
 	for {
 		k, err := r.Read(buf)
 		h.Write(buf[:k])
-		if n += int64(k); n > limit {
-			return tooMuch(Options{Limit: limit})
+		if n += int64(k); n > o.Limit {
+			return tooMuch(o)
 		}
 		if err == io.EOF {
 			return nil

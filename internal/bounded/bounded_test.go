@@ -77,3 +77,21 @@ func TestRules(t *testing.T) {
 		t.Errorf("HashFile(small) = %s, %v", s, err)
 	}
 }
+
+// TestReadPastSizeNamesWhat: a file that reads past the limit its size
+// said it kept within (/proc/self/pagemap reports 0) is refused by
+// ReadFile and HashFile alike, naming what it was read as. Was: HashFile
+// said "a file" whatever Options.What was.
+func TestReadPastSizeNamesWhat(t *testing.T) {
+	if _, err := os.Stat("/proc/self/pagemap"); err != nil {
+		t.Skip(err)
+	}
+	o := Options{Limit: 1 << 20, What: "a header"}
+	want := "more than the 1 MiB a header may have"
+	if _, err := ReadFile("/proc/self/pagemap", o); err == nil || err.Error() != want {
+		t.Errorf("ReadFile: %v, want %q", err, want)
+	}
+	if _, err := HashFile("/proc/self/pagemap", o); err == nil || err.Error() != want {
+		t.Errorf("HashFile: %v, want %q", err, want)
+	}
+}
