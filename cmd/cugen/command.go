@@ -84,14 +84,7 @@ func moduleRoot() (root, mod string) {
 	if err != nil {
 		return "", ""
 	}
-	for d := wd; ; d = filepath.Dir(d) {
-		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
-			return d, modulePath(b)
-		}
-		if filepath.Dir(d) == d {
-			return "", ""
-		}
-	}
+	return goModAbove(wd)
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.

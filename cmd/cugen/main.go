@@ -598,24 +598,33 @@ func importPathOf(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	for d := abs; ; d = filepath.Dir(d) {
-		b, err := os.ReadFile(filepath.Join(d, "go.mod"))
-		if err == nil {
-			mod := modulePath(b)
-			if mod == "" {
-				return "", fmt.Errorf("cugen: %s has no module line", filepath.Join(d, "go.mod"))
-			}
-			rel, err := filepath.Rel(d, abs)
-			if err != nil {
-				return "", err
-			}
-			if rel == "." {
-				return mod, nil
-			}
-			return mod + "/" + filepath.ToSlash(rel), nil
+	root, mod := goModAbove(abs)
+	switch {
+	case root == "":
+		return "", nil
+	case mod == "":
+		return "", fmt.Errorf("cugen: %s has no module line", filepath.Join(root, "go.mod"))
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil {
+		return "", err
+	}
+	if rel == "." {
+		return mod, nil
+	}
+	return mod + "/" + filepath.ToSlash(rel), nil
+}
+
+// goModAbove returns the directory of the nearest go.mod at or above the
+// absolute directory dir and the module path it declares ("" when it has
+// no module line); root is "" when there is no go.mod.
+func goModAbove(dir string) (root, mod string) {
+	for d := dir; ; d = filepath.Dir(d) {
+		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
+			return d, modulePath(b)
 		}
 		if filepath.Dir(d) == d {
-			return "", nil
+			return "", ""
 		}
 	}
 }
