@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cugen/cugen/internal/testset"
 	"github.com/cugen/cugen/parser"
 )
 
@@ -11,7 +12,7 @@ import (
 // preprocessing and type checking plus the IR conversion. Target: < 200 ms
 // on a 2-core machine.
 func BenchmarkParse12_4(b *testing.B) {
-	dir := headerDir(b, "12.4")
+	dir := testset.Dir(b, "12.4")
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := parser.Parse(dir); err != nil {

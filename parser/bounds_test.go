@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cugen/cugen/internal/testset"
 	"github.com/cugen/cugen/library"
 	"github.com/cugen/cugen/parser"
 	"github.com/cugen/cugen/parser/ir"
@@ -190,7 +191,7 @@ func TestBoundExpansionInUnusedMacro(t *testing.T) {
 // macro appended to cuda.h.
 func expansionHeaders(t testing.TB) string {
 	t.Helper()
-	src := headerDir(t, "12.4")
+	src := testset.Dir(t, "12.4")
 	files := map[string]string{}
 	for _, f := range lockEntry(t, "12.4").Files {
 		b, err := os.ReadFile(filepath.Join(src, filepath.FromSlash(f.Path)))

@@ -1,7 +1,6 @@
 package parser_test
 
 import (
-	"strings"
 	"sync"
 	"testing"
 
@@ -21,19 +20,6 @@ func lockEntry(t testing.TB, set string) *lock.Entry {
 	return e
 }
 
-// headerDir returns the verified include directory of a locked header set
-// in the cache. It never fetches (make test and make headers do); where the
-// set is not there the test skips naming them (testset.Dir).
-func headerDir(t testing.TB, set string) string {
-	t.Helper()
-	return testset.Dir(t, set)
-}
-
-func firstLine(s string) string {
-	first, _, _ := strings.Cut(s, "\n")
-	return first
-}
-
 // parsed caches one parse per header set: the whole-header tests only read
 // the IR, and a parse costs a tenth of a second.
 var parsed struct {
@@ -43,7 +29,7 @@ var parsed struct {
 
 func parseSet(t testing.TB, set string) (*ir.API, string) {
 	t.Helper()
-	dir := headerDir(t, set)
+	dir := testset.Dir(t, set)
 	parsed.Lock()
 	defer parsed.Unlock()
 	if api, ok := parsed.apis[set]; ok {
