@@ -72,11 +72,7 @@ func cmdLibs(args []string, stdout, stderr io.Writer) error {
 // fetchLib fetches e into the cache, or finds it there; logw (nil:
 // discarded) gets the progress of a download.
 func fetchLib(e *lock.Entry, logw io.Writer) (string, error) {
-	cache, err := lock.DefaultCacheDir()
-	if err != nil {
-		return "", err
-	}
-	return lock.Fetch(context.Background(), e, cache, logw)
+	return lock.Fetch(context.Background(), e, "", logw) // "": the default cache
 }
 
 // libsByName fetches the run-time libraries of the libraries named (Go
