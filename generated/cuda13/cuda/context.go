@@ -507,7 +507,9 @@ type driver interface {
 	hostAlloc(bytes uint64) (unsafe.Pointer, error)
 	function(m cu.Module, name string) (cu.Function, error)
 	paramInfo(fn cu.Function, i uint64) (off, size uint64, err error)
-	memDriver // mempool.go
+	memDriver                           // mempool.go
+	kernelDriver                        // occupancy.go
+	enablePeer(s, peer *ctxState) error // cuCtxEnablePeerAccess(peer), s current
 }
 
 // fakeLauncher is the fake driver's cuLaunchKernel and cuLaunchKernelEx;
@@ -563,6 +565,8 @@ func (realDriver) hostAlloc(bytes uint64) (unsafe.Pointer, error) {
 func (realDriver) function(m cu.Module, name string) (cu.Function, error) {
 	return cu.ModuleGetFunction(m, name)
 }
+
+func (realDriver) enablePeer(_, peer *ctxState) error { return cu.CtxEnablePeerAccess(peer.ctx, 0) }
 
 func (realDriver) paramInfo(fn cu.Function, i uint64) (uint64, uint64, error) {
 	return cu.FuncGetParamInfo(fn, i)
