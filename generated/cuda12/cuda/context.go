@@ -328,9 +328,14 @@ func (u *uses) closeWait() bool {
 			}
 		default:
 			if wake == nil {
+				// One channel for every closer: a racing closer's own
+				// would replace the one the winner waits on.
 				ch := make(chan struct{})
-				wake = &ch
-				u.wake.Store(wake)
+				if !u.wake.CompareAndSwap(nil, &ch) {
+					wake = u.wake.Load()
+				} else {
+					wake = &ch
+				}
 			}
 			if u.state.CompareAndSwap(old, old|usesClosed) {
 				<-*wake
