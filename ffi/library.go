@@ -381,6 +381,18 @@ func (e *LoadError) Unopenable() (path string, ok bool) {
 	return e.unopenable, e.unopenable != ""
 }
 
+// DriverAdvice is what to do about a CUDA driver library that is not
+// found: install the driver, or set envVar ("" for none) to its file. It
+// is the one text of that advice: a LoadError for the driver and cugen
+// doctor both give it.
+func DriverAdvice(envVar string) string {
+	s := "install the NVIDIA driver (in a container, run it with the GPU runtime, e.g. docker run --gpus all)"
+	if envVar != "" {
+		s += ", or set " + envVar + " to the path of the driver's library file"
+	}
+	return s
+}
+
 func (e *LoadError) Error() string {
 	var b strings.Builder
 	b.WriteString("cugen: cannot load ")
@@ -425,10 +437,7 @@ func (e *LoadError) Error() string {
 	case e.driver:
 		// The driver is not a file to point at but an installation that
 		// matches the kernel module: doctor gives the same advice.
-		b.WriteString("; install the NVIDIA driver (in a container, run it with the GPU runtime, e.g. docker run --gpus all)")
-		if e.envVar != "" {
-			b.WriteString(", or set " + e.envVar + " to the path of the driver's library file")
-		}
+		b.WriteString("; " + DriverAdvice(e.envVar))
 	case e.envVar != "":
 		b.WriteString("; set " + e.envVar + " to its path")
 	}
