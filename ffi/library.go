@@ -228,18 +228,26 @@ func (d *LibraryDesc) load(se searchEnv) *loadResult {
 		e.envVar = d.EnvVar
 	}
 	for _, p := range s.paths {
-		if env == "" && strings.Contains(p, "/") {
-			// A path the search made up: a file missing from a
-			// directory that exists is said so, not handed to dlopen.
-			if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+		// Only regular files (after links) reach the loader: it opens a
+		// FIFO or a terminal and blocks in read forever, holding its lock,
+		// so every later dlopen of the process would hang too. A path with
+		// a slash is stat'ed once for that and, when the search made it
+		// up, for a file missing from a directory that exists, which is
+		// said so, not handed to dlopen.
+		reason := ""
+		if strings.Contains(p, "/") {
+			st, err := os.Stat(p)
+			if env == "" && errors.Is(err, os.ErrNotExist) {
 				e.Tried = append(e.Tried, p+": no such file")
 				continue
 			}
+			if err == nil && !st.Mode().IsRegular() {
+				reason = notRegular(st.Mode())
+			}
+		} else {
+			reason = se.irregularName(p)
 		}
-		// Only regular files (after links) reach the loader: it opens a
-		// FIFO or a terminal and blocks in read forever, holding its lock,
-		// so every later dlopen of the process would hang too.
-		if reason := se.irregular(p); reason != "" {
+		if reason != "" {
 			e.Tried = append(e.Tried, p+": "+reason)
 			if env != "" && strings.Contains(p, "/") {
 				e.notLib = reason
