@@ -139,7 +139,7 @@ func DecodeDesc(file string, data []byte) (*DescFile, error) {
 	}
 	var j DescJSON
 	dec = json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
+	dec.DisallowUnknownFields() // a backstop: exactKeys has reported any
 	if err := dec.Decode(&j); err != nil {
 		return nil, jsonError(file, data, dec, err)
 	}
@@ -170,9 +170,6 @@ func jsonError(file string, data []byte, dec *json.Decoder, err error) error {
 		return fmt.Errorf("%s: not JSON: the file ends inside the description", file)
 	}
 	msg := strings.TrimPrefix(err.Error(), "json: ")
-	if f, ok := strings.CutPrefix(msg, "unknown field "); ok {
-		return fmt.Errorf("%s:%s: unknown field %s (the fields are those of README.md's \"Bind your own library\")", file, lineCol(data, dec.InputOffset()), f)
-	}
 	return fmt.Errorf("%s:%s: %s", file, lineCol(data, dec.InputOffset()), msg)
 }
 
