@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
-	"syscall"
+
+	"github.com/cugen/cugen/internal/bounded"
 )
 
 // MaxDecoded bounds an IR once decompressed, and an IR file as read: the
@@ -33,37 +34,19 @@ func Encode(w io.Writer, api *API, compress bool) error {
 	return zw.Close()
 }
 
-// ReadFile reads and decodes an IR file (Decode): a regular file only (a
-// FIFO or a device such as /dev/zero is refused before it is read), of at
-// most MaxDecoded bytes, read with that bound (a file that grows while it is
-// read stops there). Errors name the file.
+// ReadFile reads and decodes an IR file (Decode) under internal/bounded's
+// rules: a regular file only (a FIFO or a device such as /dev/zero is
+// refused before it is read), of at most MaxDecoded bytes, read with that
+// bound (a file that grows while it is read stops there). Errors name the
+// file.
 func ReadFile(name string) (*API, error) {
-	st, err := os.Stat(name)
+	b, err := bounded.ReadFile(name, bounded.Options{Limit: MaxDecoded, What: "an IR file"})
 	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file (%v)", name, st.Mode().Type())
-	}
-	if st.Size() > MaxDecoded {
-		return nil, fmt.Errorf("%s: %d bytes: larger than the %d MiB an IR file may have", name, st.Size(), MaxDecoded>>20)
-	}
-	// O_NONBLOCK: a file replaced by a FIFO after the Stat must not
-	// block the open; the Stat of the open file decides.
-	f, err := os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", name)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxDecoded+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(b) > MaxDecoded {
-		return nil, fmt.Errorf("%s: more than the %d MiB an IR file may have", name, MaxDecoded>>20)
+		var be *bounded.Error
+		if errors.As(err, &be) {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return nil, err // the os error names the file
 	}
 	api, err := Decode(b)
 	if err != nil {
