@@ -393,13 +393,17 @@ func commentLine(l string) string {
 }
 
 // commentBlock is text as // lines followed by a new line, to prefix a
-// const, var or field definition. Long lines of text are wrapped.
+// const, var or field definition. Long lines of text are wrapped; a line
+// wrap leaves as it is (one word longer than the width) is kept whole,
+// not wrapped again without end.
 func commentBlock(text string) *jen.Statement {
 	s := jen.Null()
 	for _, l := range strings.Split(text, "\n") {
 		if len(l) > docWidth && !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "\t") {
-			s.Add(commentBlock(wrap(l, docWidth)))
-			continue
+			if w := wrap(l, docWidth); w != l {
+				s.Add(commentBlock(w))
+				continue
+			}
 		}
 		s.Comment(commentLine(l)).Line()
 	}

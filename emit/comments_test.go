@@ -260,3 +260,16 @@ func TestBLASSummaryLeads(t *testing.T) {
 		t.Error("audit.txt does not say where Sgemm's lead comes from")
 	}
 }
+
+// TestCommentBlockLongWord: a field's or constant's comment with a word
+// longer than the width (a URL in a header's doc) keeps the word on a line
+// of its own. commentBlock rewrapped such a line without end: wrap cannot
+// shorten it, and the recursion overflowed the stack.
+func TestCommentBlockLongWord(t *testing.T) {
+	long := "https://docs.nvidia.com/" + strings.Repeat("x", docWidth)
+	got := fmt.Sprintf("%#v", commentBlock("See "+long+" for more.").Id("x"))
+	want := "// See\n// " + long + "\n// for more.\nx"
+	if got != want {
+		t.Errorf("commentBlock:\n%s\nwant:\n%s", got, want)
+	}
+}

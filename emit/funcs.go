@@ -2,7 +2,9 @@ package emit
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/cugen/cugen/parser/ir"
@@ -1379,8 +1381,10 @@ func (m *model) registryStmts(fn *ir.Function, ps []*param) []jen.Code {
 			return []jen.Code{jen.Comment("Release the Go funcs given to the exec's host nodes."), jen.Id("callbackRegistry").Dot("Remove").Call(jen.Uintptr().Call(jen.Id(p.goName)))}
 		}
 	}
-	for reg, unreg := range m.desc.Overrides.RegisteredCallbacks {
-		if unreg != fn.Name {
+	// In name order: with two registrations sharing one unregister
+	// function, map order would decide the output.
+	for _, reg := range slices.Sorted(maps.Keys(m.desc.Overrides.RegisteredCallbacks)) {
+		if m.desc.Overrides.RegisteredCallbacks[reg] != fn.Name {
 			continue
 		}
 		var key string // the C type of the registration handle

@@ -27,7 +27,9 @@
 //     [Library.Lookup]; [GoString] and [CStringLen] read a C string with a
 //     bound, never past readable memory; [LibraryMajor], [PropertyMajor],
 //     [ReadVersion] and [VersionText] read and check a library's version
-//     (the generated load.go files use them, through ffiimpl).
+//     (the generated load.go files use them, through ffiimpl);
+//     [DriverAdvice] is the advice for a driver that is not found, as a
+//     [*LoadError] gives it.
 //
 // # Where the libraries are found
 //

@@ -228,18 +228,26 @@ func (d *LibraryDesc) load(se searchEnv) *loadResult {
 		e.envVar = d.EnvVar
 	}
 	for _, p := range s.paths {
-		if env == "" && strings.Contains(p, "/") {
-			// A path the search made up: a file missing from a
-			// directory that exists is said so, not handed to dlopen.
-			if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+		// Only regular files (after links) reach the loader: it opens a
+		// FIFO or a terminal and blocks in read forever, holding its lock,
+		// so every later dlopen of the process would hang too. A path with
+		// a slash is stat'ed once for that and, when the search made it
+		// up, for a file missing from a directory that exists, which is
+		// said so, not handed to dlopen.
+		reason := ""
+		if strings.Contains(p, "/") {
+			st, err := os.Stat(p)
+			if env == "" && errors.Is(err, os.ErrNotExist) {
 				e.Tried = append(e.Tried, p+": no such file")
 				continue
 			}
+			if err == nil && !st.Mode().IsRegular() {
+				reason = notRegular(st.Mode())
+			}
+		} else {
+			reason = se.irregularName(p)
 		}
-		// Only regular files (after links) reach the loader: it opens a
-		// FIFO or a terminal and blocks in read forever, holding its lock,
-		// so every later dlopen of the process would hang too.
-		if reason := se.irregular(p); reason != "" {
+		if reason != "" {
 			e.Tried = append(e.Tried, p+": "+reason)
 			if env != "" && strings.Contains(p, "/") {
 				e.notLib = reason
@@ -381,6 +389,18 @@ func (e *LoadError) Unopenable() (path string, ok bool) {
 	return e.unopenable, e.unopenable != ""
 }
 
+// DriverAdvice is what to do about a CUDA driver library that is not
+// found: install the driver, or set envVar ("" for none) to its file. It
+// is the one text of that advice: a LoadError for the driver and cugen
+// doctor both give it.
+func DriverAdvice(envVar string) string {
+	s := "install the NVIDIA driver (in a container, run it with the GPU runtime, e.g. docker run --gpus all)"
+	if envVar != "" {
+		s += ", or set " + envVar + " to the path of the driver's library file"
+	}
+	return s
+}
+
 func (e *LoadError) Error() string {
 	var b strings.Builder
 	b.WriteString("cugen: cannot load ")
@@ -425,10 +445,7 @@ func (e *LoadError) Error() string {
 	case e.driver:
 		// The driver is not a file to point at but an installation that
 		// matches the kernel module: doctor gives the same advice.
-		b.WriteString("; install the NVIDIA driver (in a container, run it with the GPU runtime, e.g. docker run --gpus all)")
-		if e.envVar != "" {
-			b.WriteString(", or set " + e.envVar + " to the path of the driver's library file")
-		}
+		b.WriteString("; " + DriverAdvice(e.envVar))
 	case e.envVar != "":
 		b.WriteString("; set " + e.envVar + " to its path")
 	}

@@ -270,19 +270,12 @@ func newestFirst(parent, prefix string) []string {
 	return out
 }
 
-// irregular says why path p, as the loader would be given it, must not be:
-// p (a path with a slash, links followed) exists and is not a regular file,
-// or, for a bare file name, which the loader looks for in each directory of
-// LD_LIBRARY_PATH first, such a directory has an entry of that name that is
-// not a regular file. It is "" when p may be handed to the loader: also
-// when p does not exist (the loader says so).
-func (e searchEnv) irregular(p string) string {
-	if strings.Contains(p, "/") {
-		if st, err := os.Stat(p); err == nil && !st.Mode().IsRegular() {
-			return notRegular(st.Mode())
-		}
-		return ""
-	}
+// irregularName says why file name p (no slash), which the loader looks
+// for in each directory of LD_LIBRARY_PATH first, must not be handed to
+// it: such a directory has an entry of that name that is not a regular
+// file (links followed). It is "" when p may be handed to the loader.
+// (A path with a slash is checked by LibraryDesc.load's own stat.)
+func (e searchEnv) irregularName(p string) string {
 	// ld.so splits LD_LIBRARY_PATH at ':' and ';'; an empty entry is the
 	// working directory.
 	v := e.getenv("LD_LIBRARY_PATH")

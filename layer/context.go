@@ -325,9 +325,14 @@ func (u *uses) closeWait() bool {
 			}
 		default:
 			if wake == nil {
+				// One channel for every closer: a racing closer's own
+				// would replace the one the winner waits on.
 				ch := make(chan struct{})
-				wake = &ch
-				u.wake.Store(wake)
+				if !u.wake.CompareAndSwap(nil, &ch) {
+					wake = u.wake.Load()
+				} else {
+					wake = &ch
+				}
 			}
 			if u.state.CompareAndSwap(old, old|usesClosed) {
 				<-*wake
@@ -504,7 +509,9 @@ type driver interface {
 	hostAlloc(bytes uint64) (unsafe.Pointer, error)
 	function(m cu.Module, name string) (cu.Function, error)
 	paramInfo(fn cu.Function, i uint64) (off, size uint64, err error)
-	memDriver // mempool.go
+	memDriver                           // mempool.go
+	kernelDriver                        // occupancy.go
+	enablePeer(s, peer *ctxState) error // cuCtxEnablePeerAccess(peer), s current
 }
 
 // fakeLauncher is the fake driver's cuLaunchKernel and cuLaunchKernelEx;
@@ -560,6 +567,8 @@ func (realDriver) hostAlloc(bytes uint64) (unsafe.Pointer, error) {
 func (realDriver) function(m cu.Module, name string) (cu.Function, error) {
 	return cu.ModuleGetFunction(m, name)
 }
+
+func (realDriver) enablePeer(_, peer *ctxState) error { return cu.CtxEnablePeerAccess(peer.ctx, 0) }
 
 func (realDriver) paramInfo(fn cu.Function, i uint64) (uint64, uint64, error) {
 	return cu.FuncGetParamInfo(fn, i)

@@ -66,10 +66,6 @@ func allocAsync[T any](s *Stream, p *MemPool, n int) (*Buffer[T], error) {
 		return nil, errNilStream
 	}
 	st := s.st
-	if !st.uses.acquire() {
-		return nil, ErrFreed
-	}
-	defer st.uses.release()
 	var pool cu.MemoryPool
 	if p != nil {
 		if err := p.r.use(); err != nil {
@@ -83,7 +79,7 @@ func allocAsync[T any](s *Stream, p *MemPool, n int) (*Buffer[T], error) {
 	}
 	a := &devAlloc{}
 	b := &Buffer[T]{a: a, n: n}
-	err = onThread(st.ctx, func() error {
+	err = st.do(func() error {
 		k := kindNone
 		if n > 0 {
 			var err error

@@ -139,7 +139,7 @@ func DecodeDesc(file string, data []byte) (*DescFile, error) {
 	}
 	var j DescJSON
 	dec = json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
+	dec.DisallowUnknownFields() // a backstop: exactKeys has reported any
 	if err := dec.Decode(&j); err != nil {
 		return nil, jsonError(file, data, dec, err)
 	}
@@ -170,9 +170,6 @@ func jsonError(file string, data []byte, dec *json.Decoder, err error) error {
 		return fmt.Errorf("%s: not JSON: the file ends inside the description", file)
 	}
 	msg := strings.TrimPrefix(err.Error(), "json: ")
-	if f, ok := strings.CutPrefix(msg, "unknown field "); ok {
-		return fmt.Errorf("%s:%s: unknown field %s (the fields are those of README.md's \"Bind your own library\")", file, lineCol(data, dec.InputOffset()), f)
-	}
 	return fmt.Errorf("%s:%s: %s", file, lineCol(data, dec.InputOffset()), msg)
 }
 
@@ -264,12 +261,10 @@ func lineCol(data []byte, off int64) string {
 }
 
 var (
-	cIdent   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	cPrefix  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+	cIdent   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) // also a prefix and an environment variable's name
 	goPkg    = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
 	header   = regexp.MustCompile(`^[A-Za-z0-9_+-]+(\.[A-Za-z0-9_+-]+)*(/[A-Za-z0-9_+-]+(\.[A-Za-z0-9_+-]+)*)*$`)
 	soname   = regexp.MustCompile(`^[A-Za-z0-9_+-]+(\.[A-Za-z0-9_+-]+)*\.so(\.[0-9]+)*$`)
-	envVar   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	fnParam  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$`)
 	maxNames = 64 // headers, prefixes, sonames
 )
@@ -333,7 +328,7 @@ func (j *DescJSON) desc() (*Desc, error) {
 		return nil, bad("prefixes", "more than %d prefixes", maxNames)
 	}
 	for i, p := range j.Prefixes {
-		if !cPrefix.MatchString(p) {
+		if !cIdent.MatchString(p) {
 			return nil, bad(fmt.Sprintf("prefixes[%d]", i), "%q is not the start of a C identifier", p)
 		}
 	}
@@ -356,7 +351,7 @@ func (j *DescJSON) desc() (*Desc, error) {
 			return nil, bad(fmt.Sprintf("sonames[%d]", i), "%q is not a shared object's file name (libmylib.so.1; no directory: the environment variable names a path)", s)
 		}
 	}
-	if j.EnvVar != "" && !envVar.MatchString(j.EnvVar) {
+	if j.EnvVar != "" && !cIdent.MatchString(j.EnvVar) {
 		return nil, bad("envVar", "%q is not an environment variable name", j.EnvVar)
 	}
 	identify := j.Identify

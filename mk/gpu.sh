@@ -2,7 +2,7 @@
 # mk/gpu.sh: make gpu-build. Fills .gpu/ with everything a GPU machine
 # without Go or a network needs to prove the tree there:
 #
-#	.gpu/tests.txt        NAME PKG MAJOR BENCH, one test binary a line
+#	.gpu/tests.txt        NAME PKG MAJOR BENCH CGO, one test binary a line
 #	.gpu/bin/NAME.test.xz the test binaries (stripped, xz: a fifth smaller than gzip)
 #	.gpu/examples.txt     NAME MAJOR, one example a line (C reference: examples/NAME/c)
 #	.gpu/bin/ex-NAME.xz   the examples (CGO_ENABLED=0 go build)

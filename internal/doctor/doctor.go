@@ -425,7 +425,7 @@ func (r *run) advice(d *library.Desc, spec library.LoadSpec, major int, err erro
 	files := strings.Join(spec.Files, " or ")
 	switch {
 	case spec.Driver:
-		return fmt.Sprintf("%s not found: install the NVIDIA driver (in a container, run it with the GPU runtime, e.g. docker run --gpus all), or set %s to the path of the driver's library file", files, spec.EnvVar)
+		return files + " not found: " + ffi.DriverAdvice(spec.EnvVar)
 	case spec.WSL || !d.Load.PerMajor():
 		return fmt.Sprintf("%s not found: it comes with the NVIDIA driver: install or repair the driver, or set %s to its path", files, spec.EnvVar)
 	}

@@ -246,14 +246,7 @@ func fsGoFiles(src fs.FS) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("layergen: %w", err)
 	}
-	var names []string
-	for _, e := range ents {
-		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".go") {
-			names = append(names, e.Name())
-		}
-	}
-	slices.Sort(names)
-	return names, nil
+	return goNames(ents), nil
 }
 
 // goFiles lists the .go files of dir, sorted.
@@ -262,6 +255,11 @@ func goFiles(dir string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("layergen: %w", err)
 	}
+	return goNames(ents), nil
+}
+
+// goNames is the sorted names of the regular .go files among ents.
+func goNames(ents []fs.DirEntry) []string {
 	var names []string
 	for _, e := range ents {
 		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".go") {
@@ -269,7 +267,7 @@ func goFiles(dir string) ([]string, error) {
 		}
 	}
 	slices.Sort(names)
-	return names, nil
+	return names
 }
 
 // Write renders every major's copy and writes it under root through the

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 
 	"github.com/cugen/cugen/internal/bounded"
 )
@@ -35,18 +34,19 @@ func Encode(w io.Writer, api *API, compress bool) error {
 	return zw.Close()
 }
 
-// ReadFile reads and decodes an IR file (Decode), through the reader of
-// files cugen did not write (internal/bounded): a regular file only (a
-// FIFO or a device such as /dev/zero is refused before it is read), of at
-// most MaxDecoded bytes, read with that bound (a file that grows while it is
-// read stops there). Errors name the file.
+// ReadFile reads and decodes an IR file (Decode) under internal/bounded's
+// rules: a regular file only (a FIFO or a device such as /dev/zero is
+// refused before it is read), of at most MaxDecoded bytes, read with that
+// bound (a file that grows while it is read stops there). Errors name the
+// file.
 func ReadFile(name string) (*API, error) {
 	b, err := bounded.ReadFile(name, bounded.Options{Limit: MaxDecoded, What: "an IR file"})
 	if err != nil {
-		if errors.As(err, new(*fs.PathError)) {
-			return nil, err // names the file already
+		var be *bounded.Error
+		if errors.As(err, &be) {
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return nil, err // the os error names the file
 	}
 	api, err := Decode(b)
 	if err != nil {

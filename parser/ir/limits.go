@@ -67,13 +67,6 @@ func keyLimit(key string) (what string, max int, ok bool) {
 	return "", 0, false
 }
 
-// checkLimits scans JSON text once, without decoding it, and reports the
-// first bound of Limits it exceeds (limitScanner).
-func checkLimits(b []byte) error {
-	var s limitScanner
-	return s.feed(b)
-}
-
 // limitScanner counts what encoding/json would allocate for a JSON text fed
 // to it in pieces: objects and arrays (types by the key they are the value
 // of), array elements and string bytes, and fails at the first bound of

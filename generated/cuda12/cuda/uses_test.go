@@ -351,3 +351,43 @@ func TestCloseNoAllocs(t *testing.T) {
 		t.Fatalf("%v allocations an idle close, want 0", allocs)
 	}
 }
+
+// TestConcurrentCloseWaits: two closeWaits racing while a use is in
+// flight both return once it ends, one true and one false (each made its
+// own wake channel and the loser's overwrote the winner's, so the last
+// release woke nobody and the winner waited forever).
+func TestConcurrentCloseWaits(t *testing.T) {
+	for range 20000 {
+		u := new(uses)
+		if !u.acquire() {
+			t.Fatal("acquire")
+		}
+		var won atomic.Int32
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for range 2 {
+			wg.Go(func() {
+				<-start
+				if u.closeWait() {
+					won.Add(1)
+				}
+			})
+		}
+		close(start)
+		for !u.closed() {
+			runtime.Gosched()
+		}
+		runtime.Gosched()
+		u.release()
+		done := make(chan struct{})
+		go func() { wg.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("a closeWait still waits after the last use ended")
+		}
+		if n := won.Load(); n != 1 {
+			t.Fatalf("%d closeWaits closed, want 1", n)
+		}
+	}
+}

@@ -94,12 +94,7 @@ func (c *Context) EnablePeerAccess(peer *Context) error {
 	if c != nil && c.ref.s == ps {
 		return fmt.Errorf("cuda: EnablePeerAccess: %w", errSamePeer)
 	}
-	err = c.do(func(s *ctxState) error {
-		if s.fake != nil {
-			return s.fake.(peerDriver).enablePeer(s, ps)
-		}
-		return cu.CtxEnablePeerAccess(ps.ctx, 0)
-	})
+	err = c.do(func(s *ctxState) error { return s.drv().enablePeer(s, ps) })
 	if errors.Is(err, cu.ErrorPeerAccessAlreadyEnabled) {
 		return nil
 	}
@@ -107,9 +102,4 @@ func (c *Context) EnablePeerAccess(peer *Context) error {
 		return fmt.Errorf("cuda: EnablePeerAccess: %w", err)
 	}
 	return nil
-}
-
-// peerDriver is the fake driver's cuCtxEnablePeerAccess.
-type peerDriver interface {
-	enablePeer(s, peer *ctxState) error
 }
