@@ -142,6 +142,8 @@ quick: deps
 # The GPU machine needs no Go: carry .gpu/ with the tree and run
 # .gpu/run.sh OUTDIR there; it writes OUTDIR/gpu-report.md (committed as
 # docs/gpu-report.md) and exits non-zero on anything unexpected.
+# With CUDA_SAMPLES=DIR (a checkout of NVIDIA/cuda-samples), the originals
+# of the ported samples travel too and run beside the ports.
 # gpu = gpu-build, then run.sh here if this machine has a GPU.
 gpu-build: deps
 	@GO="$(GO)" sh mk/gpu.sh

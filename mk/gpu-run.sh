@@ -104,6 +104,19 @@ cbuild() {
 			fi
 		done
 	done <"$gpu/examples.txt"
+	# NVIDIA's originals (.gpu/samples), all their .cu and .cpp files
+	[ -f "$gpu/originals.txt" ] || return 0
+	while read -r name _sample libs; do
+		want "$name" || continue
+		dir=$gpu/samples/$name
+		# shellcheck disable=SC2086
+		if "$nvcc" -O2 -std=c++17 -gencode=arch=compute_90,code=sm_90 -I"$gpu/samples/Common" -I"$dir" \
+			-o "$work/orig-$name" $(ls "$dir"/*.cu "$dir"/*.cpp 2>/dev/null) $libs >"$raw/logs/orig-$name.build.log" 2>&1; then
+			echo "obuild $name 0" >>"$raw/cbuild.txt"
+		else
+			echo "obuild $name $?" >>"$raw/cbuild.txt"
+		fi
+	done <"$gpu/originals.txt"
 }
 : >"$raw/cbuild.txt"
 cbuild &
@@ -139,6 +152,9 @@ while read -r name major; do
 	run example "$name" "$root/examples/$name" "ex-$name.go.log" env $(envfor "$major") "$work/ex-$name"
 	if [ -x "$work/c-$name" ]; then
 		run cref "$name" "$root/examples/$name" "ex-$name.c.log" "$work/c-$name"
+	fi
+	if [ -x "$work/orig-$name" ]; then
+		run orig "$name" "$gpu/samples/$name" "ex-$name.orig.log" "$work/orig-$name"
 	fi
 done <"$gpu/examples.txt"
 

@@ -7,6 +7,8 @@
 #	.gpu/examples.txt     NAME MAJOR, one example a line (C reference: examples/NAME/c)
 #	.gpu/bin/ex-NAME.xz   the examples (CGO_ENABLED=0 go build)
 #	.gpu/lib/             Debian's libcudart.so.12 for the cuda12 packages
+#	.gpu/originals.txt    NAME SAMPLEDIR LIBS, when CUDA_SAMPLES names a checkout
+#	.gpu/samples/         NVIDIA's originals of the ported samples and Common/
 #	.gpu/commit           the commit (and whether the tree was dirty)
 #	.gpu/run.sh           the runner (mk/gpu-run.sh); .gpu/report.py (mk/gpu-report.py)
 #
@@ -69,6 +71,26 @@ for d in examples/*/; do
 	grep -q 'generated/cuda12/' "$d"*.go && major=12
 	echo "$name $major" >>"$out/examples.txt"
 done
+
+# NVIDIA's originals (CUDA_SAMPLES: a checkout of NVIDIA/cuda-samples,
+# never committed): an example whose doc names Samples/GROUP/NAME carries
+# that directory, built and run there beside the port. The libraries to
+# link come from the sample's CMakeLists.txt (CUDA::cublas -> -lcublas).
+: >"$out/originals.txt"
+if [ -n "${CUDA_SAMPLES:-}" ]; then
+	[ -d "$CUDA_SAMPLES/Samples" ] || { echo "gpu-build: CUDA_SAMPLES=$CUDA_SAMPLES has no Samples/" >&2; exit 1; }
+	mkdir -p "$out/samples/Common"
+	cp "$CUDA_SAMPLES"/Common/*.h "$CUDA_SAMPLES"/Common/*.cpp "$out/samples/Common/"
+	while read -r name _; do
+		sample=$(grep -ho 'Samples/[0-9]_[A-Za-z_]*/[A-Za-z0-9_]*' examples/"$name"/*.go | head -1)
+		[ -n "$sample" ] && [ -d "$CUDA_SAMPLES/$sample" ] || continue
+		cp -r "$CUDA_SAMPLES/$sample" "$out/samples/$name"
+		libs=$(grep -o 'CUDA::[A-Za-z_]*' "$CUDA_SAMPLES/$sample/CMakeLists.txt" 2>/dev/null |
+			sed 's/CUDA:://; s/_static$//; s/^cuda_driver$/cuda/' | sort -u | sed 's/^/-l/' | tr '\n' ' ')
+		echo "$name $sample $libs" >>"$out/originals.txt"
+		echo "gpu-build: original of $name <- $sample"
+	done <"$out/examples.txt"
+fi
 
 cudart=$($GO run ./cmd/cugen libs -lib libcudart12)
 cp -L "$cudart/libcudart.so.12" "$out/lib/"
