@@ -8,7 +8,7 @@
 #	.gpu/bin/ex-NAME.xz   the examples (CGO_ENABLED=0 go build)
 #	.gpu/lib/             Debian's libcudart.so.12 for the cuda12 packages
 #	.gpu/originals.txt    NAME SAMPLEDIR LIBS, when CUDA_SAMPLES names a checkout
-#	.gpu/samples/         NVIDIA's originals of the ported samples and Common/
+#	.gpu/samples/         NVIDIA's originals of the ported samples (Samples/G/N, Common/, cmake/)
 #	.gpu/commit           the commit (and whether the tree was dirty)
 #	.gpu/run.sh           the runner (mk/gpu-run.sh); .gpu/report.py (mk/gpu-report.py)
 #
@@ -79,12 +79,16 @@ done
 : >"$out/originals.txt"
 if [ -n "${CUDA_SAMPLES:-}" ]; then
 	[ -d "$CUDA_SAMPLES/Samples" ] || { echo "gpu-build: CUDA_SAMPLES=$CUDA_SAMPLES has no Samples/" >&2; exit 1; }
-	mkdir -p "$out/samples/Common"
+	mkdir -p "$out/samples/Common" "$out/samples/cmake"
 	cp "$CUDA_SAMPLES"/Common/*.h "$CUDA_SAMPLES"/Common/*.cpp "$out/samples/Common/"
+	[ -d "$CUDA_SAMPLES/cmake" ] && cp -r "$CUDA_SAMPLES/cmake/." "$out/samples/cmake/"
 	while read -r name _; do
 		sample=$(grep -ho 'Samples/[0-9]_[A-Za-z_]*/[A-Za-z0-9_]*' examples/"$name"/*.go | head -1)
 		[ -n "$sample" ] && [ -d "$CUDA_SAMPLES/$sample" ] || continue
-		cp -r "$CUDA_SAMPLES/$sample" "$out/samples/$name"
+		mkdir -p "$out/samples/$(dirname "$sample")"
+		cp -r "$CUDA_SAMPLES/$sample" "$out/samples/$sample"
+		# the H200's architecture only: nine take minutes to build there
+		sed -i 's/^set(CMAKE_CUDA_ARCHITECTURES .*)/set(CMAKE_CUDA_ARCHITECTURES 90)/' "$out/samples/$sample/CMakeLists.txt"
 		libs=$(grep -o 'CUDA::[A-Za-z_]*' "$CUDA_SAMPLES/$sample/CMakeLists.txt" 2>/dev/null |
 			sed 's/CUDA:://; s/_static$//; s/^cuda_driver$/cuda/' | sort -u | sed 's/^/-l/' | tr '\n' ' ')
 		echo "$name $sample $libs" >>"$out/originals.txt"
