@@ -73,7 +73,7 @@ check: deps
 		d=cuda$$(echo $$set | tr . _); rm -rf generated/_check/$$d; \
 		$(CUGEN) gen -set $$set -out generated/_check/$$d -importpath github.com/cugen/cugen/generated/_check/$$d; \
 		pkgs="./generated/_check/$$d/cu ./generated/_check/$$d/cudart"; \
-		if [ -d generated/_check/$$d/cuda ]; then pkgs="$$pkgs ./generated/_check/$$d/cuda"; fi; \
+		if [ -d generated/_check/$$d/cuda ]; then pkgs="$$pkgs ./generated/_check/$$d/cuda/..."; fi; \
 		$(GO) vet $$pkgs; \
 		GOARCH=arm64 CGO_ENABLED=0 $(GO) build $$pkgs; \
 	done; rm -rf generated/_check
