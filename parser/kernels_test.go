@@ -1,0 +1,93 @@
+package parser
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/cugen/cugen/parser/ir"
+)
+
+const kernelsSource = `// kernels for the test
+#include <cuda_fp16.h>
+struct Params { char c; double d; int n[3]; };
+typedef struct { float a, b; } Pair;
+typedef float real;
+
+extern "C" __global__ void __launch_bounds__(256) saxpy(float a, const float *__restrict__ x, float *y, int n) {
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n) y[i] = a * x[i] + y[i];
+}
+
+extern "C" {
+__global__ void mixed(char c, double d, const Params *p, Params s, short h, float4 v, int n, real r, Pair q, cudaTextureObject_t tex) {}
+__global__ void noargs() {}
+}
+
+template <typename T, int N>
+__global__ void scale(T *y, const T *x, T a) { /* { unbalanced in a comment */ }
+
+__device__ void helper(int *x) {}
+__global__ void cppOnly(int x) {}
+`
+
+func TestKernels(t *testing.T) {
+	ks, err := Kernels([]byte(kernelsSource), "k.cu", []string{"scale<float, 4>", "scale<double,2>"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, k := range ks {
+		var ps []string
+		for _, p := range k.Params {
+			ps = append(ps, fmt.Sprintf("%s %s@%d/%d/%d", kindText(p.Type), p.Name, p.Offset, p.Type.Size, p.Type.Align))
+		}
+		got = append(got, fmt.Sprintf("%s (%s:%d) %s", k.Expr, k.File, k.Line, strings.Join(ps, ", ")))
+	}
+	want := []string{
+		"saxpy (k.cu:7) float a@0/4/4, const*float x@8/8/8, *float y@16/8/8, int n@24/4/4",
+		"mixed (k.cu:13) signed char c@0/1/1, double d@8/8/8, const*Params p@16/8/8, Params s@24/32/8, short h@56/2/2, float4 v@64/16/16, int n@80/4/4, float r@84/4/4, Pair q@88/8/4, unsigned long long tex@96/8/8",
+		"noargs (k.cu:14) ",
+		"scale<float, 4> (k.cu:18) *float y@0/8/8, const*float x@8/8/8, float a@16/4/4",
+		"scale<double,2> (k.cu:18) *double y@0/8/8, const*double x@8/8/8, double a@16/8/8",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func kindText(t *ir.KernelType) string {
+	switch t.Kind {
+	case ir.KPointer:
+		c := "*"
+		if t.Const {
+			c = "const*"
+		}
+		return c + kindText(t.Elem)
+	case ir.KStruct:
+		return t.Name
+	}
+	return t.Scalar
+}
+
+func TestKernelsErrors(t *testing.T) {
+	for _, c := range []struct{ src, name, want string }{
+		{`extern "C" __global__ void k(int &x) {}`, "", `k.cu:1: kernel k: parameter 1 is a reference`},
+		{`class C { public: int f(); }; extern "C" __global__ void k(C c) {}`, "", `kernel parameters as C`},
+		{`extern "C" __global__ void k(float **x) {}`, "", `parameter x: a pointer to a pointer`},
+		{`__global__ void k(int x) {}`, "", `no extern "C" __global__ kernel`},
+		{`template <typename T> __global__ void k(T x) {}`, "k<float, int>", `takes 1 arguments, not 2`},
+		{`template <typename T> __global__ void k(T x) {}`, "j<float>", `declares no __global__ template j`},
+		{`extern "C" __global__ void k(int x) { /* `, "", `a comment that does not end`},
+		{`union U { int a; float b; }; typedef union U U; extern "C" __global__ void k(U u) {}`, "", `parameter u: a union`},
+	} {
+		var names []string
+		if c.name != "" {
+			names = []string{c.name}
+		}
+		_, err := Kernels([]byte(c.src), "k.cu", names)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want %q", c.src, err, c.want)
+		}
+	}
+}
