@@ -79,7 +79,7 @@ func TestKernelsErrors(t *testing.T) {
 		{`template <typename T> __global__ void k(T x) {}`, "k<float, int>", `takes 1 arguments, not 2`},
 		{`template <typename T> __global__ void k(T x) {}`, "j<float>", `declares no __global__ template j`},
 		{`extern "C" __global__ void k(int x) { /* `, "", `a comment that does not end`},
-		{`union U { int a; float b; }; typedef union U U; extern "C" __global__ void k(U u) {}`, "", `parameter u: a union`},
+		{`union U { int a; float b; }; typedef union U U; extern "C" __global__ void k(U u) {}`, "", `parameter u: type U is not one cugen kernels can lay out`},
 	} {
 		var names []string
 		if c.name != "" {
