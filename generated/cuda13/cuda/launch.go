@@ -412,7 +412,7 @@ func argShape(a *any) (size, align int, bits uint64, mem unsafe.Pointer, buf *re
 		}
 		// A non-pointer value in an interface is boxed: the data word
 		// points to it.
-		return int(t.Size()), t.Align(), 0, (*[2]unsafe.Pointer)(unsafe.Pointer(a))[1], nil, ""
+		return int(t.Size()), cAlign(t), 0, (*[2]unsafe.Pointer)(unsafe.Pointer(a))[1], nil, ""
 	case reflect.Int, reflect.Uint:
 		return 8, 8, 0, (*[2]unsafe.Pointer)(unsafe.Pointer(a))[1], nil, "int"
 	}
