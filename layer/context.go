@@ -421,10 +421,14 @@ const (
 	kindMemAsync              // cuMemAllocAsync, cuMemAllocFromPoolAsync: freed on its stream (st)
 	kindPool                  // cuMemPoolCreate
 	kindHostReg               // cuMemHostRegister
+	kindIPCMem                // cuIpcOpenMemHandle (ipc.go)
+	kindAddr                  // cuMemAddressReserve, its mappings in keep (vmm.go)
+	kindPhys                  // cuMemCreate (vmm.go)
 )
 
 func (k kind) String() string {
-	return [...]string{"empty buffer", "device memory", "host memory", "module", "event", "graph", "graph instance", "NCCL communicator", "stream-ordered memory", "memory pool", "registered host memory"}[k]
+	return [...]string{"empty buffer", "device memory", "host memory", "module", "event", "graph", "graph instance", "NCCL communicator", "stream-ordered memory", "memory pool", "registered host memory",
+		"memory opened from another process", "address range", "physical memory"}[k]
 }
 
 // resource is one CUDA object owned by the layer, freed exactly once: by
@@ -511,6 +515,8 @@ type driver interface {
 	paramInfo(fn cu.Function, i uint64) (off, size uint64, err error)
 	memDriver                           // mempool.go
 	kernelDriver                        // occupancy.go
+	ipcDriver                           // ipc.go
+	vmmDriver                           // vmm.go
 	enablePeer(s, peer *ctxState) error // cuCtxEnablePeerAccess(peer), s current
 }
 
@@ -544,6 +550,10 @@ func (realDriver) destroy(r *resource) error {
 		return destroyComm(r.h)
 	case kindMemAsync, kindPool, kindHostReg:
 		return destroyMem(r)
+	case kindIPCMem:
+		return cu.IpcCloseMemHandle(cu.Deviceptr(r.h))
+	case kindAddr, kindPhys:
+		return destroyVMM(r)
 	}
 	return nil
 }
