@@ -17,6 +17,9 @@ import (
 	"syscall"
 )
 
+// extra are more files for the children, from descriptor 4 (the tests').
+var extra []*os.File
+
 // Children are the child processes of a parent.
 type Children struct {
 	cmds  []*exec.Cmd
@@ -44,7 +47,7 @@ func Spawn(n int) (*Children, error) {
 		}
 		cmd := exec.Command(exe, strconv.Itoa(i))
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-		cmd.ExtraFiles = []*os.File{theirs} // descriptor 3
+		cmd.ExtraFiles = append([]*os.File{theirs}, extra...) // descriptor 3
 		err = cmd.Start()
 		theirs.Close()
 		if err != nil {
