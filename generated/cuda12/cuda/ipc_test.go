@@ -508,3 +508,28 @@ func TestSendFilesErrors(t *testing.T) {
 		t.Errorf("ReceiveFiles(max 1) of 2 descriptors = %d files, no error", len(files))
 	}
 }
+
+// TestDupHigh: the descriptor number the pool import passes in a pointer
+// is a duplicate of at least 4096 (a smaller number in a pointer slot
+// crashes the runtime when the stack moves), of the same file.
+func TestDupHigh(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Cur <= 4096 {
+		t.Skipf("descriptor limit %d (%v): no room above 4096", lim.Cur, err)
+	}
+	hi, err := dupHigh(int(r.Fd()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(hi)
+	if hi < 4096 || inode(t, hi) != inode(t, int(r.Fd())) {
+		t.Errorf("dupHigh = %d (inode %d), want >= 4096 of inode %d", hi, inode(t, hi), inode(t, int(r.Fd())))
+	}
+	t.Logf("descriptor %d duplicated as %d (limit %d)", r.Fd(), hi, lim.Cur)
+}
