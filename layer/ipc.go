@@ -355,6 +355,7 @@ func (p *IPCMemPool) ExportFD() (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
+	syscall.CloseOnExec(fd) // a child gets it only when handed it (ExtraFiles)
 	return os.NewFile(uintptr(fd), "cuda-mempool"), nil
 }
 

@@ -105,7 +105,7 @@ func TestGPUVMM(t *testing.T) {
 // grows from one element to the most it may hold.
 func TestGPUGrowable(t *testing.T) {
 	c := gpuContext(t)
-	const maxLen = 100 << 20 // 400 MB of float32
+	const maxLen = 64 << 20 // 256 MB of float32
 	b, err := NewGrowable[float32](c, maxLen)
 	if err != nil {
 		t.Fatal(err)

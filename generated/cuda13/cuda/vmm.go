@@ -380,6 +380,10 @@ func (b *Growable[T]) Len() int {
 // Cap returns the most elements the buffer can grow to.
 func (b *Growable[T]) Cap() int { return int(b.r.size / uint64(unsafe.Sizeof(*new(T)))) }
 
+// Raw returns the buffer's device address, for the cu package; it stays
+// the same as the buffer grows.
+func (b *Growable[T]) Raw() cu.Deviceptr { return b.r.base }
+
 // Range returns the address range, for its Raw address and SetAccess.
 func (b *Growable[T]) Range() *AddressRange { return b.r }
 
