@@ -64,8 +64,20 @@ func Spawn(n int) (*Children, error) {
 func (c *Children) Conn(i int) *net.UnixConn { return c.conns[i] }
 
 // Barriers runs n barriers of the children: each time, it waits for
-// every child to arrive ([Barrier]), then lets them all go on.
+// every child to arrive ([Barrier]), then lets them all go on. When a
+// child fails (its socket closes), it closes every socket, so that the
+// children waiting at the barrier fail too instead of waiting forever.
 func (c *Children) Barriers(n int) error {
+	err := c.barriers(n)
+	if err != nil {
+		for _, conn := range c.conns {
+			conn.Close()
+		}
+	}
+	return err
+}
+
+func (c *Children) barriers(n int) error {
 	b := make([]byte, 1)
 	for range n {
 		for i, conn := range c.conns {

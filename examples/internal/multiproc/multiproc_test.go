@@ -96,3 +96,41 @@ func TestSpawn(t *testing.T) {
 		}
 	}
 }
+
+// TestSpawnChildFails: a child that exits at the first barrier makes
+// Barriers fail and the other children end too (Wait returns, naming a
+// failed process), where they would wait at the barrier forever.
+func TestSpawnChildFails(t *testing.T) {
+	t.Setenv(childEnv, "1")
+	c, err := Spawn(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		rounds := byte(2)
+		if i == 1 {
+			rounds = 0 // exits at once: no barrier
+		}
+		c.Conn(i).Write([]byte{rounds})
+	}
+	done := make(chan error, 1)
+	go func() {
+		berr := c.Barriers(2)
+		werr := c.Wait()
+		if berr == nil {
+			done <- fmt.Errorf("Barriers passed with a child gone")
+			return
+		}
+		done <- werr
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "failed") {
+			t.Errorf("Wait = %v, want a failed process", err)
+		} else {
+			t.Log(err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("a child failing hung the others at the barrier")
+	}
+}
