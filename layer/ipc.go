@@ -44,6 +44,9 @@ import (
 type ipcDriver interface {
 	ipcGetMemHandle(p cu.Deviceptr) (cu.IpcMemHandle, error)
 	ipcOpenMemHandle(h cu.IpcMemHandle) (cu.Deviceptr, error)
+	// addressRange returns the size of the allocation that starts at p
+	// (cuMemGetAddressRange).
+	addressRange(p cu.Deviceptr) (uint64, error)
 	eventCreate(flags uint32) (cu.Event, error)
 	ipcGetEventHandle(e cu.Event) (cu.IpcEventHandle, error)
 	ipcOpenEventHandle(h cu.IpcEventHandle) (cu.Event, error)
@@ -142,6 +145,15 @@ func checkIPC[T any](what string, d *ipcData) (int, error) {
 	return int(d.n), nil
 }
 
+// checkBounds returns the error of a handle whose buffer lies past the
+// size bytes of the allocation it was opened as.
+func checkBounds(what string, d *ipcData, size uint64) error {
+	if end := d.off + d.n*d.elem; end > size {
+		return fmt.Errorf("%w: %s: %d elements of %d bytes at offset %d end past the %d bytes mapped", ErrIPCHandle, what, d.n, d.elem, d.off, size)
+	}
+	return nil
+}
+
 // IPCHandle is a [Buffer]'s device memory exported for another process
 // (cuIpcGetMemHandle): bytes to send ([IPCHandle.MarshalBinary]), opened
 // there with [OpenIPC].
@@ -221,6 +233,14 @@ func OpenIPC[T any](c *Context, h IPCHandle[T]) (*Buffer[T], error) {
 		}
 		a := &devAlloc{}
 		a.r = newResource(a, s, kindIPCMem, uint64(base), nil)
+		// The driver's size of the mapping bounds the buffer; a driver
+		// that does not say leaves it unchecked.
+		if size, err := s.drv().addressRange(base); err == nil {
+			if err := checkBounds("IPCHandle", &h.d, size); err != nil {
+				a.r.free()
+				return err
+			}
+		}
 		b = &Buffer[T]{a: a, ptr: base + cu.Deviceptr(h.d.off), n: n}
 		return nil
 	})
@@ -514,6 +534,14 @@ func ImportPoolPointer[T any](p *ImportedMemPool, s *Stream, h PoolPointer[T]) (
 		a := &devAlloc{}
 		a.r = newResource(a, st.ctx, kindMemAsync, uint64(base), nil)
 		a.r.st = st
+		// The driver's size of the mapping bounds the buffer; a driver
+		// that does not say leaves it unchecked.
+		if size, err := st.ctx.drv().addressRange(base); err == nil {
+			if err := checkBounds("PoolPointer", &h.d, size); err != nil {
+				a.r.free()
+				return err
+			}
+		}
 		b = &Buffer[T]{a: a, ptr: base + cu.Deviceptr(h.d.off), n: n}
 		return nil
 	})
@@ -526,6 +554,11 @@ func (realDriver) ipcGetMemHandle(p cu.Deviceptr) (cu.IpcMemHandle, error) {
 
 func (realDriver) ipcOpenMemHandle(h cu.IpcMemHandle) (cu.Deviceptr, error) {
 	return cu.IpcOpenMemHandle(h, uint32(cu.IpcMemLazyEnablePeerAccess))
+}
+
+func (realDriver) addressRange(p cu.Deviceptr) (uint64, error) {
+	_, size, err := cu.MemGetAddressRange(p)
+	return size, err
 }
 
 func (realDriver) eventCreate(flags uint32) (cu.Event, error) { return cu.EventCreate(flags) }

@@ -30,6 +30,7 @@ type fakeVM struct {
 	maps    map[uint64]fakeMap // mapped address -> mapping
 	access  []cu.MemAccessDesc
 	nextMem cu.MemGenericAllocationHandle
+	ipcSize uint64 // the size cuMemGetAddressRange gives an IPC mapping (0: 1 GiB)
 }
 
 func (v *fakeVM) init() {
@@ -98,6 +99,23 @@ func (f *fakeDriver) ipcOpenMemHandle(h cu.IpcMemHandle) (cu.Deviceptr, error) {
 	f.next += 1 << 16
 	f.vm.opened[q] = p
 	return cu.Deviceptr(q), nil
+}
+
+func (f *fakeDriver) addressRange(p cu.Deviceptr) (uint64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.call("cuMemGetAddressRange")
+	if a, ok := f.mem.async[uint64(p)]; ok {
+		return a.bytes, nil
+	}
+	if _, ok := f.vm.opened[uint64(p)]; !ok {
+		f.t.Errorf("cuMemGetAddressRange(%#x): no allocation starts there", p)
+		return 0, cu.ErrorInvalidValue
+	}
+	if f.vm.ipcSize != 0 {
+		return f.vm.ipcSize, nil
+	}
+	return 1 << 30, nil
 }
 
 func (f *fakeDriver) eventCreate(flags uint32) (cu.Event, error) {
@@ -292,7 +310,7 @@ func TestIPCHandle(t *testing.T) {
 	if live, _, released := f.state(); live != 0 || released != 1 {
 		t.Errorf("live %d released %d, want 0 1", live, released)
 	}
-	want := []string{"cuIpcGetMemHandle", "cuIpcOpenMemHandle", "cuIpcCloseMemHandle"}
+	want := []string{"cuIpcGetMemHandle", "cuIpcOpenMemHandle", "cuMemGetAddressRange", "cuIpcCloseMemHandle"}
 	if got := f.vmCalls(); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("calls %v, want %v", got, want)
 	}
@@ -532,4 +550,66 @@ func TestDupHigh(t *testing.T) {
 		t.Errorf("dupHigh = %d (inode %d), want >= 4096 of inode %d", hi, inode(t, hi), inode(t, int(r.Fd())))
 	}
 	t.Logf("descriptor %d duplicated as %d (limit %d)", r.Fd(), hi, lim.Cur)
+}
+
+// TestIPCHandleBounds: a handle whose buffer ends past the allocation it
+// opens as (bytes changed on the way, or sent from a smaller buffer) is
+// ErrIPCHandle, the mapping closed again; so is a pool pointer's.
+func TestIPCHandleBounds(t *testing.T) {
+	f, c := newFake(t)
+	b, _ := Alloc[float32](c, 100)
+	h, err := b.Slice(10, 30).ExportIPC()
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherProcess(t)
+	f.mu.Lock()
+	f.vm.ipcSize = 100 // bytes: the view ends at 120
+	f.mu.Unlock()
+	if _, err := OpenIPC(c, h); !errors.Is(err, ErrIPCHandle) || !strings.Contains(err.Error(), "past the 100 bytes") {
+		t.Errorf("OpenIPC past the mapping = %v, want ErrIPCHandle", err)
+	} else {
+		t.Log(err)
+	}
+	f.mu.Lock()
+	opened := len(f.vm.opened)
+	f.mu.Unlock()
+	if opened != 0 {
+		t.Errorf("%d IPC mappings left open after the refused OpenIPC", opened)
+	}
+
+	s, closeStream := fakeStream(c, 0x51)
+	p, _ := c.NewIPCMemPool(MemPoolOptions{})
+	pb, _ := AllocFromPool[int32](p.MemPool, s, 64)
+	pp, err := ExportPoolPointer(pb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherProcess(t)
+	data, _ := pp.MarshalBinary()
+	binary.LittleEndian.PutUint64(data[24:], 65) // one element more than sent
+	var bad PoolPointer[int32]
+	if err := bad.UnmarshalBinary(data); err != nil {
+		t.Fatal(err)
+	}
+	fd, _ := p.ExportFD()
+	ip, err := c.ImportMemPool(fd)
+	fd.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ImportPoolPointer(ip, s, bad); !errors.Is(err, ErrIPCHandle) || !strings.Contains(err.Error(), "past the 256 bytes") {
+		t.Errorf("ImportPoolPointer of 65 elements of a 64-element buffer = %v, want ErrIPCHandle", err)
+	} else {
+		t.Log(err)
+	}
+	ip.Close()
+	pb.Close()
+	p.Close()
+	closeStream()
+	b.Close()
+	c.Close()
+	if live, _, released := f.state(); live != 0 || released != 1 {
+		t.Errorf("live %d released %d, want 0 1: the refused mappings leaked", live, released)
+	}
 }
