@@ -37,8 +37,8 @@ import (
 // of the buffer (a view shares its allocation and is found again at its
 // offset), the element size, checked on import, and a token of the
 // exporting process: opening a handle in the process that made it is an
-// error before any driver call, as the driver refuses it (use the buffer
-// itself there). The exporting process must keep the memory alive until
+// error before any driver call (the driver maps another process's
+// handles, not a process's own: use the buffer itself there). The exporting process must keep the memory alive until
 // the importers have closed their mappings: agree on that through the
 // channel the handles travel on, or with an IPC event.
 
@@ -133,7 +133,7 @@ func checkIPC[T any](what string, d *ipcData) (int, error) {
 		return 0, fmt.Errorf("%w: %s: the zero value, not one exported", ErrIPCHandle, what)
 	}
 	if d.token == processToken {
-		return 0, fmt.Errorf("%w: %s exported by this process: use the buffer itself (the driver opens only another process's)", ErrIPCHandle, what)
+		return 0, fmt.Errorf("%w: %s exported by this process: use the buffer itself (the driver maps another process's handles)", ErrIPCHandle, what)
 	}
 	size, err := elemSize[T](what, 0)
 	if err != nil {
@@ -218,9 +218,10 @@ func (b *Buffer[T]) ExportIPC() (IPCHandle[T], error) {
 }
 
 // OpenIPC maps memory another process exported ([Buffer.ExportIPC]) into
-// c (cuIpcOpenMemHandle, with CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS when
-// the memory is on another device) and returns the exported buffer over
-// it. Its Close unmaps it (cuIpcCloseMemHandle); it cannot be exported
+// c (cuIpcOpenMemHandle, with CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS: memory
+// on another device needs no peer access enabled first) and returns the
+// exported buffer over it; its length and offset are checked against the
+// mapping the driver made (ErrIPCHandle). Its Close unmaps it (cuIpcCloseMemHandle); it cannot be exported
 // again. A handle of another element size, or exported by this process,
 // is an error wrapping ErrIPCHandle, before any driver call.
 func OpenIPC[T any](c *Context, h IPCHandle[T]) (*Buffer[T], error) {
