@@ -6,6 +6,7 @@ package cuda
 import (
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/cugen/cugen/generated/cuda13/cu"
@@ -319,6 +320,65 @@ func TestGrowable(t *testing.T) {
 		t.Errorf("%d mappings, want 3 of 4 MiB", maps)
 	}
 	g.Close()
+	c.Close()
+	if live, _, released := f.state(); live != 0 || released != 1 {
+		t.Errorf("live %d released %d, want 0 1", live, released)
+	}
+}
+
+// TestVMMConcurrent: maps, buffers and accesses from several goroutines,
+// then a Close racing them: every mapping is unmapped once and the range
+// freed once (run with -race).
+func TestVMMConcurrent(t *testing.T) {
+	f, c := newFake(t)
+	const k = 8
+	r, err := c.ReserveAddress(k * fakeGran)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := range k {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m, err := c.NewPhysMem(fakeGran)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer m.Close()
+			off := uint64(i) * fakeGran
+			if err := r.Map(off, m); err != nil {
+				t.Error(err)
+				return
+			}
+			if _, err := RangeBuffer[float32](r, off, fakeGran/4); err != nil {
+				t.Error(err)
+			}
+			if err := r.SetAccess(off, fakeGran, c.Device(), cu.MemAccessFlagsProtRead); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				if err := r.SetAccess(0, k*fakeGran, c.Device(), cu.MemAccessFlagsProtReadwrite); err != nil {
+					if !errors.Is(err, ErrFreed) {
+						t.Error(err)
+					}
+					return
+				}
+			}
+		}()
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
 	c.Close()
 	if live, _, released := f.state(); live != 0 || released != 1 {
 		t.Errorf("live %d released %d, want 0 1", live, released)
