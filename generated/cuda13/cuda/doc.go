@@ -70,6 +70,20 @@
 // array with a row pitch and cuMemcpy2D copies. Pools and registrations
 // are resources as buffers are: closed once, by Close or their cleanup.
 //
+// # Between processes, and virtual memory
+//
+// On Linux, [Buffer.ExportIPC] and [OpenIPC] share Alloc's memory with
+// another process, [Context.NewIPCEvent] and [Context.OpenIPCEvent] an
+// event, and an [IPCMemPool], its descriptor sent over a Unix socket
+// ([SendFiles], [ReceiveFiles]) and opened by [Context.ImportMemPool],
+// the stream-ordered buffers allocated from it ([ExportPoolPointer],
+// [ImportPoolPointer]). The handles are bytes carrying the view's offset
+// and length and the element size, checked on import ([ErrIPCHandle]).
+// [Context.ReserveAddress], [Context.NewPhysMem] and [AddressRange.Map]
+// are virtual memory management; [RangeBuffer] is a Buffer over mapped
+// memory and [Growable] a buffer that grows in place. Sizes and offsets
+// off the granularity are a [VMMError] before any driver call.
+//
 // # Streams, graphs and Go memory
 //
 // Asynchronous copies from and to Go slices pin the slice's memory
