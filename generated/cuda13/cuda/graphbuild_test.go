@@ -5,6 +5,8 @@ package cuda
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -553,4 +555,23 @@ func graphTestBuffer[T any](t *testing.T, c *Context) *Buffer[T] {
 	}
 	t.Cleanup(func() { b.Close() })
 	return b
+}
+
+// TestFindDeviceRuntime finds libcudadevrt.a under CUDA_HOME's
+// targets/*/lib, where the toolkit's packages put it.
+func TestFindDeviceRuntime(t *testing.T) {
+	d := t.TempDir()
+	t.Setenv("CUDA_HOME", d)
+	t.Setenv("CUDA_PATH", "")
+	lib := filepath.Join(d, "targets", "x86_64-linux", "lib")
+	if err := os.MkdirAll(lib, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(lib, "libcudadevrt.a")
+	if err := os.WriteFile(want, []byte("!<arch>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := FindDeviceRuntime(); err != nil || got != want {
+		t.Errorf("FindDeviceRuntime() = %q, %v, want %q", got, err, want)
+	}
 }
