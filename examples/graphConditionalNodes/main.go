@@ -50,6 +50,11 @@
 // samples' Common/ two levels up):
 //
 //	nvcc -O2 -std=c++17 -rdc=true -I../../../Common -o graphConditionalNodes graphConditionalNodes.cu -lcudadevrt
+//
+// c/conditional.cu is our C++ reference of the same graphs, without the
+// samples' headers (make gpu runs it beside this program):
+//
+//	nvcc -O2 -rdc=true -o conditional c/conditional.cu -lcudadevrt
 package main
 
 import (
