@@ -18,6 +18,7 @@ import (
 // the tests (a context's fake driver that implements it).
 type graphDriver interface {
 	graphCreate() (cu.Graph, error)
+	graphClone(g cu.Graph) (cu.Graph, error)
 	// graphAdd adds the node n describes to g after deps.
 	graphAdd(g cu.Graph, deps []cu.GraphNode, n *nodeSpec) (cu.GraphNode, error)
 	condHandle(g cu.Graph, ctx cu.Context, def, flags uint32) (cu.GraphConditionalHandle, error)
@@ -142,6 +143,33 @@ func NewGraph(c *Context) (*Graph, error) {
 		return err
 	})
 	return g, err
+}
+
+// Clone returns a copy of the graph (cuGraphClone), which keeps what g
+// keeps. The nodes of g are not the clone's: its instances' Set methods
+// take none.
+func (g *Graph) Clone() (*Graph, error) {
+	const op = "Clone"
+	ctx, err := g.begin(op)
+	if err != nil {
+		return nil, err
+	}
+	defer g.top().r.uses.release()
+	if g.b.root != nil {
+		return nil, &GraphError{Op: op, Reason: "a conditional node's body graph: clone the graph it is part of"}
+	}
+	var h cu.Graph
+	err = onThread(ctx, func() (err error) {
+		h, err = ctx.graphDrv().graphClone(cu.Graph(g.r.h))
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cuda: Graph.%s: %w", op, err)
+	}
+	c := &Graph{}
+	c.r = newResource(c, ctx, kindGraph, uint64(h), nil)
+	c.b.keep = append([]any(nil), g.kept()...)
+	return c, nil
 }
 
 // top returns the graph g is part of: g, or a body graph's root.
@@ -934,6 +962,8 @@ func SetFill[T any](e *GraphExec, n *GraphNode, b *Buffer[T], v T) error {
 }
 
 func (realDriver) graphCreate() (cu.Graph, error) { return cu.GraphCreate(0) }
+
+func (realDriver) graphClone(g cu.Graph) (cu.Graph, error) { return cu.GraphClone(g) }
 
 func (realDriver) graphAdd(g cu.Graph, deps []cu.GraphNode, n *nodeSpec) (cu.GraphNode, error) {
 	var dp *cu.GraphNode

@@ -65,6 +65,14 @@ func (f *fakeGraph) graphCreate() (cu.Graph, error) {
 	return g, nil
 }
 
+func (f *fakeGraph) graphClone(g cu.Graph) (cu.Graph, error) {
+	f.gmu.Lock()
+	defer f.gmu.Unlock()
+	c := cu.Graph(f.handle())
+	f.nodes[c] = append([]fakeNode(nil), f.nodes[g]...)
+	return c, nil
+}
+
 func (f *fakeGraph) record(n *nodeSpec) fakeNode {
 	fn := fakeNode{kind: n.kind, host: n.host, child: n.child}
 	switch n.kind {
@@ -395,6 +403,9 @@ func TestGraphConditional(t *testing.T) {
 	if len(f.graph(then)) != 1 {
 		t.Errorf("the if body has %d nodes, want 1", len(f.graph(then)))
 	}
+	if _, err := cases[0].Clone(); !errors.As(err, new(*GraphError)) {
+		t.Errorf("Clone of a body graph: %v, want a *GraphError", err)
+	}
 	// A body's kernel nodes keep their buffers through the root.
 	x, _ := Alloc[byte](c, 1)
 	defer x.Close()
@@ -506,6 +517,14 @@ func TestGraphKeepsBuffers(t *testing.T) {
 		t.Fatal(err)
 	}
 	x = nil
+	// The clone keeps the buffer too, after g and its instance go.
+	cl, err := g.Clone()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.graph(cl)) != 1 {
+		t.Errorf("the clone has %d nodes, want 1", len(f.graph(cl)))
+	}
 	e, err := g.Instantiate()
 	if err != nil {
 		t.Fatal(err)
@@ -522,6 +541,15 @@ func TestGraphKeepsBuffers(t *testing.T) {
 		t.Errorf("%d allocations live while the instance lives, want 1", live)
 	}
 	runtime.KeepAlive(e)
+	e = nil
+	for range 20 {
+		runtime.GC()
+		time.Sleep(5 * time.Millisecond)
+	}
+	if live, _, _ := f.state(); live != 1 {
+		t.Errorf("%d allocations live while the clone lives, want 1", live)
+	}
+	runtime.KeepAlive(cl)
 }
 
 // TestGraphBuildAllocs: adding a kernel node and setting an instance's
