@@ -97,10 +97,10 @@
 // nodes it depends on. The graph, its clones and its instances keep the
 // buffers, modules and funcs of its nodes reachable. An instance
 // ([Graph.InstantiateFlags]) can be uploaded, updated from a graph of the
-// same shape ([GraphExec.Update], an [*UpdateError] when the driver
+// same shape ([GraphExec.Update], an [UpdateError] when the driver
 // refuses) and have its nodes' parameters set ([GraphExec.SetKernelArgs],
 // [SetCopy], [SetFill]). A node of another graph, a closed graph or a
-// wrong argument is a typed error ([*GraphError], [*ArgError]) before the
+// wrong argument is a typed error ([GraphError], [ArgError]) before the
 // driver sees it.
 //
 // # Kernel arguments
