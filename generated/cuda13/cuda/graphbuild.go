@@ -639,7 +639,8 @@ type Condition struct {
 func (c *Condition) Raw() cu.GraphConditionalHandle { return c.h }
 
 // NewCondition creates a condition for the conditional nodes of g
-// (cuGraphConditionalHandleCreate, CUDA 12.3 and newer). With reset, it
+// (cuGraphConditionalHandleCreate, CUDA 12.3 and newer): for nodes added
+// to g itself, and for the kernels anywhere in the graph that set it. With reset, it
 // is set to value at the start of every launch; else it keeps the value
 // the last launch left (value before the first).
 func (g *Graph) NewCondition(value uint32, reset bool) (*Condition, error) {
@@ -711,8 +712,9 @@ func (g *Graph) addCond(op string, c *Condition, typ cu.GraphConditionalNodeType
 	if c == nil {
 		return nil, nil, &GraphError{Op: op, Reason: "nil *Condition"}
 	}
-	if g == nil || c.g.top() != g.top() {
-		return nil, nil, &GraphError{Op: op, Reason: "a condition of another graph"}
+	if g == nil || c.g != g {
+		// The driver ties a handle to the graph that holds its node.
+		return nil, nil, &GraphError{Op: op, Reason: "a condition of another graph (make it with NewCondition of the graph the node goes into)"}
 	}
 	ctx, err := g.begin(op)
 	if err != nil {

@@ -403,6 +403,16 @@ func TestGraphConditional(t *testing.T) {
 	if len(f.graph(then)) != 1 {
 		t.Errorf("the if body has %d nodes, want 1", len(f.graph(then)))
 	}
+	if _, _, err := then.AddWhile(cond); !errors.As(err, new(*GraphError)) {
+		t.Errorf("a body's while node on its root's condition: %v, want a *GraphError", err)
+	}
+	inner, err := then.NewCondition(0, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := then.AddWhile(inner); err != nil {
+		t.Errorf("a body's while node on the body's condition: %v", err)
+	}
 	if _, err := cases[0].Clone(); !errors.As(err, new(*GraphError)) {
 		t.Errorf("Clone of a body graph: %v, want a *GraphError", err)
 	}
