@@ -613,3 +613,53 @@ func TestFindDeviceRuntime(t *testing.T) {
 		t.Errorf("FindDeviceRuntime() = %q, %v, want %q", got, err, want)
 	}
 }
+
+// TestGraphAddNodeSignature: cuGraphAddNode's Go signature, which differs
+// between CUDA 12 and 13, is one graphAddNode calls (this test runs in
+// each major's copy of the layer).
+func TestGraphAddNodeSignature(t *testing.T) {
+	switch f := any(cu.GraphAddNode).(type) {
+	case func(cu.Graph, *cu.GraphNode, uint64, *cu.GraphNodeParams) (cu.GraphNode, error),
+		func(cu.Graph, *cu.GraphNode, *cu.GraphEdgeData, uint64, *cu.GraphNodeParams) (cu.GraphNode, error):
+	default:
+		t.Errorf("cu.GraphAddNode is a %T, which graphAddNode does not call", f)
+	}
+}
+
+// TestGraphClosedOperands: a kernel node of a closed buffer or of an
+// unloaded module, a copy of a closed buffer and an event node of a closed
+// event are errors before the driver call.
+func TestGraphClosedOperands(t *testing.T) {
+	f, c := newGraphFake(t)
+	defer c.Close()
+	k := graphKernel(t, f, c)
+	g, _ := NewGraph(c)
+	defer g.Close()
+	x, _ := Alloc[float32](c, 8)
+	y, _ := Alloc[float32](c, 8)
+	defer y.Close()
+	x.Close()
+	var ae *ArgError
+	if _, err := g.AddKernel(k, ForN(8, 8), nil, float32(1), x, y, int32(8)); !errors.As(err, &ae) || ae.Index != 1 {
+		t.Errorf("a kernel node of a closed buffer: %v, want an *ArgError for argument 1", err)
+	}
+	if _, err := AddCopy(g, y, x); !errors.Is(err, ErrFreed) {
+		t.Errorf("a copy of a closed buffer: %v, want ErrFreed", err)
+	}
+	ev := &Event{}
+	ev.r = newResource(ev, c.ref.s, kindEvent, 0x99, nil)
+	ev.Close()
+	if _, err := g.AddEventRecord(ev); !errors.Is(err, ErrFreed) {
+		t.Errorf("an event node of a closed event: %v, want ErrFreed", err)
+	}
+	k.mod.Close()
+	if _, err := g.AddKernel(k, ForN(8, 8), nil, float32(1), y, y, int32(8)); !errors.Is(err, ErrFreed) {
+		t.Errorf("a kernel node of an unloaded module: %v, want ErrFreed", err)
+	}
+	if n := len(f.graph(g)); n != 0 {
+		t.Errorf("%d nodes reached the driver, want 0", n)
+	}
+	if _, err := c.ModuleWithDeviceRuntime(Source{Code: "x"}, ""); err == nil {
+		t.Error("ModuleWithDeviceRuntime without a library: no error")
+	}
+}
