@@ -234,6 +234,10 @@ extern "C" __global__ void countDown(int *v, int *runs, cudaGraphConditionalHand
     if (--*v <= 0) cudaGraphSetConditional(c, 0);
 }
 extern "C" __global__ void add(int *p, int d) { *p += d; }
+extern "C" __global__ void setValue(const int *v, cudaGraphConditionalHandle c)
+{
+    cudaGraphSetConditional(c, *v);
+}
 `
 
 // condModule loads condSource linked with the device runtime, skipping
@@ -274,7 +278,9 @@ func kernelOf(t *testing.T, m *Module, name string) *Kernel {
 
 // TestGPUGraphConditional: an if node runs its body when the kernel before
 // it set the condition (an odd value) and not otherwise; a while node
-// runs its body until the body's kernel clears the condition.
+// runs its body until the body's kernel clears the condition; on a CUDA
+// 12.8 driver, a switch node runs the case its condition selects (none
+// past the last) and an if/else node one of its two bodies.
 func TestGPUGraphConditional(t *testing.T) {
 	c := gpuContext(t)
 	m := condModule(t, c)
@@ -374,4 +380,72 @@ func TestGPUGraphConditional(t *testing.T) {
 		t.Errorf("the while body ran %d times from 10, want 10", got[0])
 	}
 	t.Logf("while: the body ran %d times counting down from 10", got[0])
+
+	v12, _ := cu.DriverGetVersion()
+	if v12 < 12080 {
+		t.Logf("the driver is %d: no if/else or switch nodes (CUDA 12.8)", v12)
+		return
+	}
+	// switch (*v) { case 0: *hit += 1; case 1: *hit += 10; case 2: *hit += 100 },
+	// then if/else on *v odd: *hit += 1000 or 10000.
+	sg, err := NewGraph(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sg.Close()
+	sc, err := sg.NewCondition(0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setv, err := sg.AddKernel(kernelOf(t, m, "setValue"), one, nil, v, sc.Raw())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw, cases, err := sg.AddSwitch(sc, 3, setv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range []int32{1, 10, 100} {
+		if _, err := cases[i].AddKernel(add, one, nil, hit, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ic, err := sg.NewCondition(0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seti, err := sg.AddKernel(setIf, one, []*GraphNode{sw}, v, ic.Raw())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, then, els, err := sg.AddIfElse(ic, seti)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := then.AddKernel(add, one, nil, hit, int32(1000)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := els.AddKernel(add, one, nil, hit, int32(10000)); err != nil {
+		t.Fatal(err)
+	}
+	se, err := sg.Instantiate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer se.Close()
+	for _, c := range []struct{ v, want int32 }{{0, 10001}, {1, 1010}, {2, 10100}, {3, 1000}, {4, 10000}} {
+		hit.Zero()
+		v.CopyFrom([]int32{c.v})
+		if err := se.Launch(s); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Synchronize(); err != nil {
+			t.Fatal(err)
+		}
+		hit.CopyTo(got)
+		if got[0] != c.want {
+			t.Errorf("switch and if/else on %d: %d, want %d", c.v, got[0], c.want)
+		}
+	}
+	t.Logf("switch of 3 cases and if/else: the bodies chosen for the values 0 to 4")
 }
