@@ -94,6 +94,26 @@
 // unpins it when the last of them is destroyed. [Stream.HostFunc]'s Go
 // functions live as long, through the same mechanism in package cu.
 //
+// # Building graphs
+//
+// [NewGraph] starts an empty graph to build node by node: [Graph.AddKernel]
+// (its arguments checked and packed as [Kernel.Launch] does them),
+// [AddCopy] between Buffers and HostBuffers, [AddFill], [Graph.AddHost]
+// (a Go func), [Graph.AddChild], [Graph.AddEventRecord] and
+// [Graph.AddEventWait], [AddAlloc] and [AddFree] (memory the graph
+// allocates), and the conditional nodes [Graph.AddIf], [Graph.AddIfElse],
+// [Graph.AddWhile] and [Graph.AddSwitch], whose bodies are graphs to fill
+// and whose [Condition] a kernel sets with cudaGraphSetConditional (link
+// such code with [Context.ModuleWithDeviceRuntime]). Each Add takes the
+// nodes it depends on. The graph, its clones and its instances keep the
+// buffers, modules and funcs of its nodes reachable. An instance
+// ([Graph.InstantiateFlags]) can be uploaded, updated from a graph of the
+// same shape ([GraphExec.Update], an [UpdateError] when the driver
+// refuses) and have its nodes' parameters set ([GraphExec.SetKernelArgs],
+// [SetCopy], [SetFill]). A node of another graph, a closed graph or a
+// wrong argument is a typed error ([GraphError], [ArgError]) before the
+// driver sees it.
+//
 // # Kernel arguments
 //
 // [Kernel.Launch] packs each argument at its exact C size and alignment:
