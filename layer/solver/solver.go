@@ -360,3 +360,16 @@ func lenOf[T any](b *cuda.Buffer[T]) int {
 	}
 	return b.Len()
 }
+
+// Workspace returns the size in bytes of the handle's device workspace
+// now: the largest any call has needed so far.
+func (h *Handle) Workspace() int {
+	if err := h.lock(); err != nil {
+		return 0
+	}
+	defer h.mu.Unlock()
+	if h.st.work == nil {
+		return 0
+	}
+	return h.st.work.Len()
+}
