@@ -117,6 +117,7 @@ type Handle struct {
 	closed bool
 	st     *handleState
 	s      *cuda.Stream
+	cl     runtime.Cleanup // destroys st if h becomes unreachable unclosed
 }
 
 type handleState struct {
@@ -173,7 +174,7 @@ func NewHandle(ctx *cuda.Context, s *cuda.Stream) (*Handle, error) {
 		return nil, err
 	}
 	h := &Handle{st: st, s: s}
-	runtime.AddCleanup(h, func(st *handleState) { go st.destroy() }, st)
+	h.cl = runtime.AddCleanup(h, func(st *handleState) { go st.destroy() }, st)
 	return h, nil
 }
 
@@ -193,6 +194,7 @@ func (h *Handle) Close() error {
 		return ErrClosed
 	}
 	h.closed = true
+	h.cl.Stop()
 	return h.st.destroy()
 }
 

@@ -11,10 +11,11 @@ import (
 // operations read and write the buffer's elements. It does not own the
 // buffer; Close destroys only the descriptor.
 type Vec[T Scalar] struct {
-	g guard
-	d *vecDescr
-	b *cuda.Buffer[T]
-	n int
+	g  guard
+	d  *vecDescr
+	cl runtime.Cleanup
+	b  *cuda.Buffer[T]
+	n  int
 }
 
 type vecDescr struct {
@@ -41,7 +42,7 @@ func NewVec[T Scalar](b *cuda.Buffer[T]) (*Vec[T], error) {
 		return nil, err
 	}
 	v := &Vec[T]{d: &vecDescr{d: d}, b: b, n: b.Len()}
-	runtime.AddCleanup(v, func(d *vecDescr) { d.destroy() }, v.d)
+	v.cl = runtime.AddCleanup(v, func(d *vecDescr) { d.destroy() }, v.d)
 	return v, nil
 }
 
@@ -60,6 +61,7 @@ func (v *Vec[T]) Close() error {
 	if !v.g.close() {
 		return ErrClosed
 	}
+	v.cl.Stop()
 	return v.d.destroy()
 }
 
@@ -71,6 +73,7 @@ func (v *Vec[T]) Close() error {
 type Dense[T Scalar] struct {
 	g          guard
 	d          *matDescr
+	cl         runtime.Cleanup
 	b          *cuda.Buffer[T]
 	rows, cols int
 	ld         int
@@ -108,7 +111,7 @@ func NewDense[T Scalar](b *cuda.Buffer[T], rows, cols, ld int, order Order) (*De
 		return nil, err
 	}
 	m := &Dense[T]{d: &matDescr{d: d}, b: b, rows: rows, cols: cols, ld: ld, order: order}
-	runtime.AddCleanup(m, func(d *matDescr) { d.destroy() }, m.d)
+	m.cl = runtime.AddCleanup(m, func(d *matDescr) { d.destroy() }, m.d)
 	return m, nil
 }
 
@@ -151,5 +154,6 @@ func (m *Dense[T]) Close() error {
 	if !m.g.close() {
 		return ErrClosed
 	}
+	m.cl.Stop()
 	return m.d.destroy()
 }

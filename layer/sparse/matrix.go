@@ -30,6 +30,7 @@ type Matrix[T Scalar] interface {
 type spMat struct {
 	g          guard
 	d          *descr
+	cl         runtime.Cleanup // the descriptor's, stopped by Close
 	format     string
 	rows, cols int
 	nnz        int
@@ -72,6 +73,7 @@ func (m *spMat) Close() error {
 	if !m.g.close() {
 		return ErrClosed
 	}
+	m.cl.Stop()
 	err := m.d.destroy()
 	for _, b := range m.bufs {
 		if b == nil {
@@ -110,7 +112,7 @@ func newSpMat[O any](owner *O, m *spMat, create func() (cusparse.SpMatDescr, err
 		return err
 	}
 	m.d = &descr{d: d}
-	runtime.AddCleanup(owner, func(d *descr) { d.destroy() }, m.d)
+	m.cl = runtime.AddCleanup(owner, func(d *descr) { d.destroy() }, m.d)
 	return nil
 }
 

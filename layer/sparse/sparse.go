@@ -75,6 +75,7 @@ type Handle struct {
 	closed bool
 	st     *handleState
 	s      *cuda.Stream
+	cl     runtime.Cleanup // destroys st if h becomes unreachable unclosed
 }
 
 // handleState is what the handle's cleanup releases: the C handle, the
@@ -119,7 +120,7 @@ func NewHandle(ctx *cuda.Context, s *cuda.Stream) (*Handle, error) {
 		return nil, err
 	}
 	h := &Handle{st: st, s: s}
-	runtime.AddCleanup(h, func(st *handleState) { go st.destroy() }, st)
+	h.cl = runtime.AddCleanup(h, func(st *handleState) { go st.destroy() }, st)
 	return h, nil
 }
 
@@ -139,6 +140,7 @@ func (h *Handle) Close() error {
 		return ErrClosed
 	}
 	h.closed = true
+	h.cl.Stop()
 	return h.st.destroy()
 }
 
