@@ -5,98 +5,142 @@ package cuda
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/cugen/cugen/generated/cuda13/cu"
 )
 
-// TestStreamCall: Call runs fn with the stream's handle and every operand
-// in use, and refuses a closed operand or one of another context before
-// fn runs.
-func TestStreamCall(t *testing.T) {
-	_, c := newFake(t)
-	s, err := c.DefaultStream()
+// TestHandle: a library handle is created with its context current,
+// destroyed once by Close (a second Close is ErrFreed), and its context
+// released after it; a create error owns nothing.
+func TestHandle(t *testing.T) {
+	f, c := newFake(t)
+	var destroyed []uint64
+	h, err := NewHandle(c, func() (uint64, error) { return 0xb1a5, nil }, func(h uint64) error {
+		destroyed = append(destroyed, h)
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := Alloc[float32](c, 4)
-	b, _ := Alloc[int32](c, 4)
-	ran := 0
-	err = s.Call(func(st cu.Stream) error {
-		ran++
-		if st != s.Raw() {
-			t.Errorf("fn got stream %v, want %v", st, s.Raw())
-		}
-		for _, r := range []*resource{a.res(), b.res()} {
-			if r.uses.state.Load() == 0 {
-				t.Errorf("%v not in use during the call", r.kind)
-			}
-		}
-		return nil
-	}, a, b.Slice(1, 3))
-	if err != nil || ran != 1 {
-		t.Fatalf("Call: err %v, fn ran %d times", err, ran)
+	if h.Raw() != 0xb1a5 {
+		t.Errorf("Raw = %#x", h.Raw())
 	}
-	if a.res().uses.state.Load() != 0 || b.res().uses.state.Load() != 0 {
-		t.Errorf("operands still in use after the call")
+	c.Close()
+	if _, _, released := f.state(); released != 0 {
+		t.Fatalf("the context was released with a handle live")
 	}
-
-	// A Close racing the call waits for it.
-	closed := make(chan error)
-	err = s.Call(func(cu.Stream) error {
-		go func() { closed <- b.Close() }()
-		select {
-		case err := <-closed:
-			t.Errorf("Close returned %v during the call", err)
-		default:
-		}
-		return nil
-	}, b)
-	if err != nil {
+	if err := h.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := <-closed; err != nil {
-		t.Fatal(err)
+	if err := h.Close(); !errors.Is(err, ErrFreed) {
+		t.Errorf("second Close: %v, want ErrFreed", err)
+	}
+	if len(destroyed) != 1 || destroyed[0] != 0xb1a5 {
+		t.Errorf("destroyed %#x, want 0xb1a5 once", destroyed)
+	}
+	if _, _, released := f.state(); released != 1 {
+		t.Errorf("context released %d times after the handle's Close", released)
 	}
 
-	fnErr := errors.New("fn")
-	if err := s.Call(func(cu.Stream) error { return fnErr }, a); err != fnErr {
-		t.Errorf("Call returned %v, want fn's error", err)
-	}
-	if err := s.Call(func(cu.Stream) error { ran++; return nil }, a, b); !errors.Is(err, ErrFreed) || ran != 1 {
-		t.Errorf("Call with a closed operand: %v (fn ran %d times), want ErrFreed before fn", err, ran)
-	}
-	if a.res().uses.state.Load() != 0 {
-		t.Errorf("a left in use after a refused call")
-	}
 	_, c2 := newFake(t)
-	c2.ref.s.ctx = 1 // another CUcontext than c's
-	other, _ := Alloc[float32](c2, 4)
-	if err := s.Call(func(cu.Stream) error { ran++; return nil }, a, other); err != errOtherContext || ran != 1 {
-		t.Errorf("Call with another context's operand: %v (fn ran %d times), want errOtherContext", err, ran)
+	defer c2.Close()
+	boom := errors.New("boom")
+	if h, err := NewHandle(c2, func() (uint64, error) { return 0, boom }, func(uint64) error { return nil }); h != nil || !errors.Is(err, boom) {
+		t.Errorf("a failing create: %v, %v", h, err)
 	}
-	if err := s.Call(func(cu.Stream) error { return nil }, nil); err != errNilOperand {
-		t.Errorf("Call with a nil operand: %v", err)
-	}
-	var ns *Stream
-	if err := ns.Call(func(cu.Stream) error { return nil }); err != errNilStream {
-		t.Errorf("Call on a nil stream: %v", err)
+	if _, err := NewHandle(c2, nil, nil); err == nil {
+		t.Errorf("NewHandle with nil functions: no error")
 	}
 }
 
-// TestStreamCallAllocs: a library call through Call allocates nothing.
+// TestStreamCall: Call holds the stream and every operand for the length
+// of fn (a Close of one waits for it), hands fn the stream's handle, and
+// refuses before fn a closed operand, a nil one (a nil *Buffer included)
+// and one of another context.
+func TestStreamCall(t *testing.T) {
+	_, c := newFake(t)
+	defer c.Close()
+	s, closeS := fakeStream(c, 0x51)
+	defer closeS()
+	a, _ := Alloc[float32](c, 4)
+	b, _ := Alloc[complex64](c, 4)
+	h, _ := NewHandle(c, func() (uint64, error) { return 1, nil }, func(uint64) error { return nil })
+	defer h.Close()
+	err := s.Call(func(st cu.Stream) error {
+		if st != 0x51 {
+			t.Errorf("fn got stream %#x", st)
+		}
+		if usesOf(a) != 1 || usesOf(b) != 1 || h.r.uses.state.Load() != 1 {
+			t.Errorf("operands not in use during the call: %d %d", usesOf(a), usesOf(b))
+		}
+		return nil
+	}, a, b, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if usesOf(a) != 0 || usesOf(b) != 0 {
+		t.Errorf("uses left after the call: %d %d", usesOf(a), usesOf(b))
+	}
+
+	called := false
+	fn := func(cu.Stream) error { called = true; return nil }
+	var nilBuf *Buffer[float32]
+	_, other := newFake(t)
+	defer other.Close()
+	o, _ := Alloc[float32](other, 4)
+	defer o.Close()
+	closed, _ := Alloc[float32](c, 4)
+	closed.Close()
+	for _, tc := range []struct {
+		name string
+		ops  []Operand
+		want string
+	}{
+		{"closed", []Operand{a, closed}, ErrFreed.Error()},
+		{"nil buffer", []Operand{a, nilBuf}, "nil operand"},
+		{"nil", []Operand{nil}, "nil operand"},
+		{"other context", []Operand{a, o}, "another context"},
+	} {
+		if err := s.Call(fn, tc.ops...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+		if called {
+			t.Errorf("%s: fn was called", tc.name)
+		}
+		if usesOf(a) != 0 {
+			t.Errorf("%s: a left in use", tc.name)
+		}
+	}
+	var nilStream *Stream
+	if err := nilStream.Call(fn); !errors.Is(err, errNilStream) {
+		t.Errorf("nil stream: %v", err)
+	}
+	a.Close()
+	b.Close()
+}
+
+// TestStreamCallAllocs: a library call through Call, with three buffer
+// operands and a handle, allocates nothing.
 func TestStreamCallAllocs(t *testing.T) {
 	_, c := newFake(t)
-	s, _ := c.DefaultStream()
+	defer c.Close()
+	s, closeS := fakeStream(c, 0x51)
+	defer closeS()
 	a, _ := Alloc[float32](c, 4)
-	b, _ := Alloc[float64](c, 4)
-	var x float32 = 2
-	n := testing.AllocsPerRun(100, func() {
-		if err := s.Call(func(cu.Stream) error { x++; return nil }, a, b, a); err != nil {
+	b, _ := Alloc[float32](c, 4)
+	d, _ := Alloc[float32](c, 4)
+	h, _ := NewHandle(c, func() (uint64, error) { return 1, nil }, func(uint64) error { return nil })
+	defer func() { a.Close(); b.Close(); d.Close(); h.Close() }()
+	var sink cu.Deviceptr
+	allocs := testing.AllocsPerRun(1000, func() {
+		if err := s.Call(func(cu.Stream) error { sink = a.Ptr() + b.Ptr() + d.Ptr() + cu.Deviceptr(h.Raw()); return nil }, h, a, b, d); err != nil {
 			t.Fatal(err)
 		}
 	})
-	if n != 0 {
-		t.Errorf("Call: %v allocations, want 0", n)
+	if allocs != 0 {
+		t.Errorf("%v allocations per Stream.Call, want 0", allocs)
 	}
+	_ = sink
 }
