@@ -1,7 +1,8 @@
 // Command conjugateGradient is NVIDIA's cuda-samples conjugateGradient
 // (Samples/4_CUDA_Libraries/conjugateGradient) in Go, on the layer's
 // buffers: the sparse matrix-vector products through package sparse
-// (cuSPARSE's SpMV), the vector operations through cuBLAS. It solves
+// (cuSPARSE's SpMV), the vector operations through package blas
+// (cuBLAS's Saxpy, Sdot, Sscal, Scopy). It solves
 // A·x = 1 for the sample's random symmetric tridiagonal matrix of
 // 1048576 rows (glibc's rand(), so the same matrix as the C++ sample's)
 // by conjugate gradients, prints the residual of each iteration, then the
@@ -15,17 +16,17 @@
 //     slices (checked on the host), and x, p, Ax are sparse.Vec over
 //     cuda.Buffers; sparse.SpMV asks cuSPARSE for the workspace and keeps it.
 //   - cuSPARSE and cuBLAS share one stream the program creates (the sample
-//     uses the legacy default stream).
-//   - cuBLAS (Saxpy, Sdot, Sscal, Scopy) is called directly on the
-//     generated cublas package inside ctx.Do: the layer's blas package was
-//     not on this branch yet.
+//     uses the legacy default stream); blas.Dot waits for its result, as
+//     cublasSdot in host pointer mode does.
 //   - It uses device 0 and prints its line as findCudaDevice does.
 //
 // The C++ original builds with
 //
 //	nvcc -O2 -I Common -o conjugateGradient Samples/4_CUDA_Libraries/conjugateGradient/main.cpp -lcublas -lcusparse
 //
-// (Common is cuda-samples' Common directory, for helper_cuda.h). This one:
+// (Common is cuda-samples' Common directory, for helper_cuda.h; c/cg.cu is
+// our C reference of the same computation). This one needs an NVIDIA GPU
+// and CUDA 13's cuSPARSE and cuBLAS:
 //
 //	go run ./examples/conjugateGradient
 package main
@@ -36,10 +37,9 @@ import (
 	"os"
 
 	"github.com/cugen/cugen/examples/internal/sample"
-	"github.com/cugen/cugen/generated/cuda12/cublas"
-	"github.com/cugen/cugen/generated/cuda12/cudart"
-	cuda "github.com/cugen/cugen/layer"
-	"github.com/cugen/cugen/layer/sparse"
+	"github.com/cugen/cugen/generated/cuda13/cuda"
+	"github.com/cugen/cugen/generated/cuda13/cuda/blas"
+	"github.com/cugen/cugen/generated/cuda13/cuda/sparse"
 )
 
 // genTridiag fills the CSR arrays of a random symmetric tridiagonal N×N
@@ -120,59 +120,38 @@ func main() {
 		defer b.Close()
 	}
 
-	// cuBLAS on the same stream, called inside ctx.Do.
-	var bl cublas.Handle
-	sample.Check(ctx.Do(func() error {
-		var err error
-		if bl, err = cublas.Create(); err != nil {
-			return err
-		}
-		return cublas.SetStream(bl, cudart.Stream(s.Raw()))
-	}))
-	defer ctx.Do(func() error { return cublas.Destroy(bl) })
-	f := func(b *cuda.Buffer[float32]) *float32 { return (*float32)(b.Ptr().Pointer()) }
-	blas := func(fn func() error) { sample.Check(ctx.Do(fn)) }
-	N := int32(n)
+	// cuBLAS on the same stream.
+	bl, err := blas.New(ctx, s)
+	sample.Check(err)
+	defer bl.Close()
+	xv, r, p, Ax := blas.Vec(dx), blas.Vec(dr), blas.Vec(dp), blas.Vec(dAx)
 
 	alpha, alpham1, beta := float32(1), float32(-1), float32(0)
 	var r0, r1, dot float32
 	sample.Check(sparse.SpMV(sp, sparse.NoTrans, alpha, A, vx, beta, vAx))
-	blas(func() error {
-		if err := cublas.Saxpy(bl, N, &alpham1, f(dAx), 1, f(dr), 1); err != nil {
-			return err
-		}
-		return cublas.Sdot(bl, N, f(dr), 1, f(dr), 1, &r1)
-	})
+	sample.Check(blas.Axpy(bl, alpham1, Ax, r))
+	r1, err = blas.Dot(bl, r, r)
+	sample.Check(err)
 
 	k := 1
 	for r1 > tol*tol && k <= maxIter {
 		if k > 1 {
 			b := r1 / r0
-			blas(func() error {
-				if err := cublas.Sscal(bl, N, &b, f(dp), 1); err != nil {
-					return err
-				}
-				return cublas.Saxpy(bl, N, &alpha, f(dr), 1, f(dp), 1)
-			})
+			sample.Check(blas.Scal(bl, b, p))
+			sample.Check(blas.Axpy(bl, alpha, r, p))
 		} else {
-			blas(func() error { return cublas.Scopy(bl, N, f(dr), 1, f(dp), 1) })
+			sample.Check(blas.Copy(bl, r, p))
 		}
 		sample.Check(sparse.SpMV(sp, sparse.NoTrans, alpha, A, vp, beta, vAx))
-		blas(func() error {
-			if err := cublas.Sdot(bl, N, f(dp), 1, f(dAx), 1, &dot); err != nil {
-				return err
-			}
-			a := r1 / dot
-			if err := cublas.Saxpy(bl, N, &a, f(dp), 1, f(dx), 1); err != nil {
-				return err
-			}
-			na := -a
-			if err := cublas.Saxpy(bl, N, &na, f(dAx), 1, f(dr), 1); err != nil {
-				return err
-			}
-			r0 = r1
-			return cublas.Sdot(bl, N, f(dr), 1, f(dr), 1, &r1)
-		})
+		dot, err = blas.Dot(bl, p, Ax)
+		sample.Check(err)
+		a := r1 / dot
+		sample.Check(blas.Axpy(bl, a, p, xv))
+		na := -a
+		sample.Check(blas.Axpy(bl, na, Ax, r))
+		r0 = r1
+		r1, err = blas.Dot(bl, r, r)
+		sample.Check(err)
 		sample.Check(s.Synchronize())
 		fmt.Printf("iteration = %3d, residual = %e\n", k, math.Sqrt(float64(r1)))
 		k++

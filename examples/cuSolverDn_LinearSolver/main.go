@@ -22,16 +22,19 @@
 //     in bytes where the sample prints the two buffer sizes in doubles.
 //     A failed factorization's typed error is printed after the sample's
 //     message.
-//   - The triangular solve of the QR path and the residual's GEMM call
-//     cuBLAS (cublasDtrsm, cublasDgemm) directly on the generated cublas
-//     package inside ctx.Do, on the solver's stream.
+//   - The residual's GEMM is blas.Gemm (cublasDgemm) on the solver's
+//     stream; the triangular solve of the QR path calls cublasDtrsm on the
+//     generated cublas package through the blas handle's Stream().Call
+//     (package blas has no TRSM yet).
 //   - It uses device 0 and prints its line as findCudaDevice does.
 //
 // The C++ original builds with
 //
 //	nvcc -O2 -I Common -o cuSolverDn_LinearSolver Samples/4_CUDA_Libraries/cuSolverDn_LinearSolver/cuSolverDn_LinearSolver.cpp Samples/4_CUDA_Libraries/cuSolverDn_LinearSolver/mmio.c Samples/4_CUDA_Libraries/cuSolverDn_LinearSolver/mmio_wrapper.cpp -lcusolver -lcublas
 //
-// and runs beside its gr_900_900_crg.mtx. This one:
+// and runs beside its gr_900_900_crg.mtx (c/linearsolver.cu is our C
+// reference of the same computation on the generated matrix). This one
+// needs an NVIDIA GPU and CUDA 13's cuSOLVER and cuBLAS:
 //
 //	go run ./examples/cuSolverDn_LinearSolver [-R=chol|lu|qr] [-lda=N]
 package main
@@ -45,10 +48,11 @@ import (
 	"time"
 
 	"github.com/cugen/cugen/examples/internal/sample"
-	"github.com/cugen/cugen/generated/cuda12/cublas"
-	"github.com/cugen/cugen/generated/cuda12/cudart"
-	cuda "github.com/cugen/cugen/layer"
-	"github.com/cugen/cugen/layer/solver"
+	"github.com/cugen/cugen/generated/cuda13/cu"
+	"github.com/cugen/cugen/generated/cuda13/cublas"
+	"github.com/cugen/cugen/generated/cuda13/cuda"
+	"github.com/cugen/cugen/generated/cuda13/cuda/blas"
+	"github.com/cugen/cugen/generated/cuda13/cuda/solver"
 )
 
 // laplacian9 returns the one-based CSR arrays of gr_900_900_crg.mtx with
@@ -140,15 +144,9 @@ func main() {
 	h, err := solver.NewHandle(ctx, s)
 	sample.Check(err)
 	defer h.Close()
-	var bl cublas.Handle
-	sample.Check(ctx.Do(func() error {
-		var err error
-		if bl, err = cublas.Create(); err != nil {
-			return err
-		}
-		return cublas.SetStream(bl, cudart.Stream(s.Raw()))
-	}))
-	defer ctx.Do(func() error { return cublas.Destroy(bl) })
+	bl, err := blas.New(ctx, s)
+	sample.Check(err)
+	defer bl.Close()
 
 	fmt.Printf("step 4: prepare data on device\n")
 	dA, err := cuda.AllocFrom(ctx, hA)
@@ -179,11 +177,9 @@ func main() {
 
 	fmt.Printf("step 6: evaluate residual\n")
 	sample.Check(dR.CopyFromBuffer(dB))
-	minusOne, one := -1.0, 1.0
-	p := func(b *cuda.Buffer[float64]) *float64 { return (*float64)(b.Ptr().Pointer()) }
-	sample.Check(ctx.Do(func() error { // r = b - A*x
-		return cublas.Dgemm(bl, cublas.OpN, cublas.OpN, int32(rowsA), 1, int32(colsA), &minusOne, p(dA), int32(lda), p(dX), int32(rowsA), &one, p(dR), int32(rowsA))
-	}))
+	// r = b - A*x
+	bA := blas.Matrix[float64]{Buf: dA, Rows: rowsA, Cols: colsA, Stride: lda, Layout: blas.ColMajor}
+	sample.Check(blas.Gemm(bl, blas.NoTrans, blas.NoTrans, -1, bA, blas.DenseCol(dX, colsA, 1), 1, blas.DenseCol(dR, rowsA, 1)))
 	sample.Check(s.Synchronize())
 	hX, hR := make([]float64, colsA), make([]float64, rowsA)
 	sample.Check(dX.CopyTo(hX))
@@ -265,7 +261,7 @@ func linearSolverLU(ctx *cuda.Context, h *solver.Handle, A0 solver.Matrix[float6
 	fmt.Printf("timing: LU = %10.6f sec\n", time.Since(start).Seconds())
 }
 
-func linearSolverQR(ctx *cuda.Context, h *solver.Handle, bl cublas.Handle, A0 solver.Matrix[float64], b *cuda.Buffer[float64], X solver.Matrix[float64]) {
+func linearSolverQR(ctx *cuda.Context, h *solver.Handle, bl *blas.Handle, A0 solver.Matrix[float64], b *cuda.Buffer[float64], X solver.Matrix[float64]) {
 	A := copyOf(ctx, A0)
 	defer A.Buf.Close()
 	n := A.Rows
@@ -280,10 +276,10 @@ func linearSolverQR(ctx *cuda.Context, h *solver.Handle, bl cublas.Handle, A0 so
 	// x = Qᵀ·b, then x = R \ x.
 	sample.Check(solver.Ormqr(h, solver.Left, solver.Trans, A, tau, X))
 	one := 1.0
-	sample.Check(ctx.Do(func() error {
-		return cublas.Dtrsm(bl, cublas.SideLeft, cublas.FillModeUpper, cublas.OpN, cublas.DiagNonUnit, int32(n), 1, &one,
+	sample.Check(bl.Stream().Call(func(cu.Stream) error {
+		return cublas.Dtrsm(bl.Raw(), cublas.SideLeft, cublas.FillModeUpper, cublas.OpN, cublas.DiagNonUnit, int32(n), 1, &one,
 			(*float64)(A.Buf.Ptr().Pointer()), int32(A.LD), (*float64)(X.Buf.Ptr().Pointer()), int32(n))
-	}))
+	}, bl.Operand(), A.Buf, X.Buf))
 	sample.Check(h.Stream().Synchronize())
 	elapsed := time.Since(start).Seconds()
 	fmt.Printf("workspace = %d bytes \n", h.Workspace())
