@@ -1,6 +1,7 @@
 package sparse
 
 import (
+	"runtime"
 	"unsafe"
 
 	"github.com/cugen/cugen/generated/cuda12/cu"
@@ -329,6 +330,7 @@ type SpSV[T Scalar] struct {
 	alpha T
 	d     cusparse.SpSVDescr
 	work  *cuda.Buffer[byte]
+	cl    runtime.Cleanup // destroys d if the plan becomes unreachable unclosed
 }
 
 // NewSpSV analyses A for solves of op(A)·y = alpha·x with vectors like x
@@ -394,6 +396,9 @@ func NewSpSV[T Scalar](h *Handle, op Op, alpha T, A Matrix[T], fill Fill, diag D
 		p.destroy()
 		return nil, err
 	}
+	// The workspace has its own cleanup (the layer's); the descriptor is
+	// host memory.
+	p.cl = runtime.AddCleanup(p, func(d cusparse.SpSVDescr) { cusparse.SpSVDestroyDescr(d) }, p.d)
 	return p, nil
 }
 
@@ -457,6 +462,7 @@ func (p *SpSV[T]) Close() error {
 	if !p.g.close() {
 		return ErrClosed
 	}
+	p.cl.Stop()
 	return p.destroy()
 }
 
