@@ -417,20 +417,26 @@ func TestGPUSpSV(t *testing.T) {
 	ctx, h := gpuHandle(t)
 	r := rand.New(rand.NewPCG(9, 10))
 	const n = 60
-	// A full random matrix with a strong diagonal; SpSV reads one triangle.
-	rowPtr, colInd, vals, d := randomCSR[float64](r, n, n, 0.3)
-	for i := 0; i < n; i++ { // make sure every diagonal element is stored
-		found := false
-		for p := rowPtr[i]; p < rowPtr[i+1]; p++ {
-			if int(colInd[p]) == i {
-				vals[p] += 4
-				d.v[i*n+i] += 4
-				found = true
+	// A random matrix with every diagonal element stored and strong (4 +
+	// [-1, 1)); SpSV reads one triangle of it.
+	d := dense{n, n, make([]complex128, n*n)}
+	rowPtr := []int32{0}
+	var colInd []int32
+	var vals []float64
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			if i != j && r.Float64() >= 0.3 {
+				continue
 			}
+			v := r.Float64()*2 - 1
+			if i == j {
+				v += 4
+			}
+			colInd = append(colInd, int32(j))
+			vals = append(vals, v)
+			d.v[i*n+j] = complex(v, 0)
 		}
-		if !found {
-			t.Fatalf("row %d has no diagonal; pick another seed", i)
-		}
+		rowPtr = append(rowPtr, int32(len(vals)))
 	}
 	A := must(NewCSR(ctx, n, n, rowPtr, colInd, vals))
 	defer A.Close()
@@ -449,37 +455,7 @@ func TestGPUSpSV(t *testing.T) {
 			got := make([]float64, n)
 			ok(h.Stream().Synchronize())
 			ok(yb.CopyTo(got))
-			// The triangle T: T(i, j) = op(A)'s element where op(A) is
-			// triangular, fill naming the triangle of A.
-			tri := func(i, j int) float64 {
-				if op != NoTrans {
-					i, j = j, i
-				}
-				if i == j && diag == Unit {
-					return 1
-				}
-				if fill == Lower && j > i || fill == Upper && j < i {
-					return 0
-				}
-				return real(d.at(i, j))
-			}
-			// op(T)·y = alpha·b by substitution in the direction op(T)
-			// is triangular in.
-			want := make([]float64, n)
-			lower := (fill == Lower) == (op == NoTrans)
-			for s := 0; s < n; s++ {
-				i := s
-				if !lower {
-					i = n - 1 - s
-				}
-				v := alpha * b[i]
-				for j := 0; j < n; j++ {
-					if j != i {
-						v -= tri(i, j) * want[j]
-					}
-				}
-				want[i] = v / tri(i, i)
-			}
+			want := spsvRef(d, op, fill, diag, alpha, b)
 			t.Logf("SpSV %v %v diag %v n=%d: max error %.3g", op, fill, diag, n, compare(t, "SpSV", got, toC128(want), n))
 		}
 	}
@@ -489,6 +465,77 @@ func TestGPUSpSV(t *testing.T) {
 	}
 	solve(NoTrans, Lower, NonUnit, 1, b1, b2)
 	solve(Trans, Upper, Unit, 2, b1)
+}
+
+// triangle returns element (i, j) of op(T), T the triangle fill of the
+// n×n matrix d with diag.
+func triangle(d dense, op Op, fill Fill, diag Diag, i, j int) float64 {
+	if op != NoTrans {
+		i, j = j, i // d's coordinates
+	}
+	if i == j && diag == Unit {
+		return 1
+	}
+	if fill == Lower && j > i || fill == Upper && j < i {
+		return 0
+	}
+	return real(d.at(i, j))
+}
+
+// spsvRef solves op(T)·y = alpha·b by substitution, in the direction
+// op(T) is triangular in: SpSV's reference.
+func spsvRef(d dense, op Op, fill Fill, diag Diag, alpha float64, b []float64) []float64 {
+	n := d.r
+	y := make([]float64, n)
+	lower := (fill == Lower) == (op == NoTrans)
+	for s := 0; s < n; s++ {
+		i := s
+		if !lower {
+			i = n - 1 - s
+		}
+		v := alpha * b[i]
+		for j := 0; j < n; j++ {
+			if j != i {
+				v -= triangle(d, op, fill, diag, i, j) * y[j]
+			}
+		}
+		y[i] = v / triangle(d, op, fill, diag, i, i)
+	}
+	return y
+}
+
+// TestSpSVRef checks SpSV's reference on the CPU: op(T)·y is alpha·b for
+// each op, fill and diag.
+func TestSpSVRef(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 1))
+	const n = 7
+	d := dense{n, n, make([]complex128, n*n)}
+	for i := range d.v {
+		d.v[i] = complex(r.Float64()*2-1, 0)
+	}
+	for i := 0; i < n; i++ {
+		d.v[i*n+i] += 4
+	}
+	b := make([]float64, n)
+	for i := range b {
+		b[i] = r.Float64()
+	}
+	for _, op := range []Op{NoTrans, Trans} {
+		for _, fill := range []Fill{Lower, Upper} {
+			for _, diag := range []Diag{NonUnit, Unit} {
+				y := spsvRef(d, op, fill, diag, 2, b)
+				for i := 0; i < n; i++ {
+					var s float64
+					for j := 0; j < n; j++ {
+						s += triangle(d, op, fill, diag, i, j) * y[j]
+					}
+					if math.Abs(s-2*b[i]) > 1e-12 {
+						t.Fatalf("op %v fill %d diag %d: row %d of op(T)·y is %v, want %v", op, fill, diag, i, s, 2*b[i])
+					}
+				}
+			}
+		}
+	}
 }
 
 // TestGPUClosedOperand: an operation on a vector whose buffer was closed
