@@ -3,7 +3,6 @@ package sparse
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"sync"
 
 	"github.com/cugen/cugen/generated/cuda12/cu"
@@ -47,9 +46,6 @@ var (
 	// ErrClosed is returned by any use of a handle, matrix, vector or
 	// plan after its Close, and by a second Close.
 	ErrClosed = errors.New("sparse: already closed")
-	// ErrOtherContext is returned by NewHandle for a stream of another
-	// context than the one given.
-	ErrOtherContext = errors.New("sparse: the stream belongs to another context")
 )
 
 // ShapeError is a dimension, length or argument mismatch found before
@@ -73,13 +69,14 @@ func shapeErr(op, format string, args ...any) error {
 type Handle struct {
 	mu     sync.Mutex // held by each operation: one at a time, on one workspace
 	closed bool
+	ch     *cuda.Handle // cuSPARSE's handle, a resource of the context
 	st     *handleState
 	s      *cuda.Stream
-	cl     runtime.Cleanup // destroys st if h becomes unreachable unclosed
 }
 
-// handleState is what the handle's cleanup releases: the C handle, the
-// workspace and the context reference they need.
+// handleState is what the handle owns besides cuSPARSE's handle, freed
+// after it: the workspace and the context reference it is allocated
+// with.
 type handleState struct {
 	h    cusparse.Handle
 	ctx  *cuda.Context // the handle's own reference
@@ -87,8 +84,10 @@ type handleState struct {
 }
 
 // NewHandle creates a cuSPARSE handle in ctx whose operations run on s,
-// a stream of ctx (cusparseCreate, cusparseSetStream). The handle holds a
-// reference to the context of its own: ctx may be closed before it.
+// a stream of ctx (cusparseCreate, cusparseSetStream). The handle is a
+// resource of ctx ([cuda.Handle]): destroyed once, by Close or, when it
+// becomes unreachable, by a cleanup. It holds a reference to the context
+// of its own for its workspace: ctx may be closed before it.
 func NewHandle(ctx *cuda.Context, s *cuda.Stream) (*Handle, error) {
 	if ctx == nil || s == nil {
 		return nil, shapeErr("NewHandle", "nil context or stream")
@@ -98,34 +97,37 @@ func NewHandle(ctx *cuda.Context, s *cuda.Stream) (*Handle, error) {
 		return nil, err
 	}
 	st := &handleState{ctx: own}
-	err = s.Call(func(raw cu.Stream) error {
-		if cur, err := cu.CtxGetCurrent(); err != nil {
-			return err
-		} else if cur != own.Raw() {
-			return ErrOtherContext
-		}
+	ch, err := cuda.NewHandle(ctx, func() (uint64, error) {
 		h, err := cusparse.Create()
-		if err != nil {
-			return err
+		return uint64(h), err
+	}, func(h uint64) error {
+		err := cusparse.Destroy(cusparse.Handle(h))
+		if e := st.free(); err == nil {
+			err = e
 		}
-		if err := cusparse.SetStream(h, cudart.Stream(raw)); err != nil {
-			cusparse.Destroy(h)
-			return err
-		}
-		st.h = h
-		return nil
+		return err
 	})
 	if err != nil {
 		own.Close()
 		return nil, err
 	}
-	h := &Handle{st: st, s: s}
-	h.cl = runtime.AddCleanup(h, func(st *handleState) { go st.destroy() }, st)
-	return h, nil
+	st.h = cusparse.Handle(ch.Raw())
+	// Call refuses a stream of another context than the handle's.
+	if err := s.Call(func(raw cu.Stream) error { return cusparse.SetStream(st.h, cudart.Stream(raw)) }, ch); err != nil {
+		ch.Close()
+		return nil, err
+	}
+	return &Handle{ch: ch, st: st, s: s}, nil
 }
 
-// Raw returns cuSPARSE's handle, for the cusparse package.
+// Raw returns cuSPARSE's handle, for the cusparse package. Calls of your
+// own on it belong in h.Stream().Call, with h.Operand() among its
+// operands.
 func (h *Handle) Raw() cusparse.Handle { return h.st.h }
+
+// Operand is the handle as an operand of [cuda.Stream.Call]: in use for
+// the length of the call, so that a Close waits for it.
+func (h *Handle) Operand() cuda.Operand { return h.ch }
 
 // Stream returns the stream the handle's operations run on.
 func (h *Handle) Stream() *cuda.Stream { return h.s }
@@ -140,19 +142,22 @@ func (h *Handle) Close() error {
 		return ErrClosed
 	}
 	h.closed = true
-	h.cl.Stop()
-	return h.st.destroy()
+	return h.ch.Close()
 }
 
-func (st *handleState) destroy() error {
-	err := st.ctx.Do(func() error { return cusparse.Destroy(st.h) })
+// free frees the workspace and drops the context reference, once: the
+// handle's destroy calls it, with the context current.
+func (st *handleState) free() error {
+	var err error
 	if st.work != nil {
-		if e := st.work.Close(); err == nil {
+		err = st.work.Close()
+		st.work = nil
+	}
+	if st.ctx != nil {
+		if e := st.ctx.Close(); err == nil {
 			err = e
 		}
-	}
-	if e := st.ctx.Close(); err == nil {
-		err = e
+		st.ctx = nil
 	}
 	return err
 }

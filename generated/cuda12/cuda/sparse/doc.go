@@ -37,8 +37,9 @@
 // error, before cuSPARSE is called. A Handle runs one operation at a time
 // on its stream; operations are asynchronous, like the stream's other
 // work (SpGEMM excepted: it waits for the size of its result).
-// Descriptors that become unreachable without Close are destroyed by a
-// cleanup.
+// The Handle is a resource of its context ([cuda.Handle]), as a buffer
+// is; it and the descriptors, when they become unreachable without
+// Close, are destroyed by a cleanup.
 //
 // Raw() returns cuSPARSE's handle or descriptor for the calls of the
 // cusparse package this one does not wrap; make them inside

@@ -99,6 +99,7 @@ func SpMV[T Scalar](h *Handle, op Op, alpha T, A Matrix[T], x *Vec[T], beta T, y
 	}
 	defer u.end()
 	var o operands
+	o.add(h.ch)
 	o.add(a.ops[:]...)
 	o.add(x.b, y.b)
 	vt := valueType[T]()
@@ -159,6 +160,7 @@ func SpMM[T Scalar](h *Handle, opA, opB Op, alpha T, A Matrix[T], B *Dense[T], b
 	}
 	defer u.end()
 	var o operands
+	o.add(h.ch)
 	o.add(a.ops[:]...)
 	o.add(B.b, C.b)
 	vt := valueType[T]()
@@ -209,6 +211,7 @@ func SpGEMM[T Scalar, I Index](h *Handle, alpha T, A, B *CSR[T, I]) (*CSR[T, I],
 	defer u.end()
 	ctx := h.st.ctx
 	var o operands
+	o.add(h.ch)
 	o.add(A.ops[:]...)
 	o.add(B.ops[:]...)
 	rows, cols := A.rows, B.cols
@@ -358,6 +361,7 @@ func NewSpSV[T Scalar](h *Handle, op Op, alpha T, A Matrix[T], fill Fill, diag D
 	defer u.end()
 	p := &SpSV[T]{h: h, a: a, op: op, alpha: alpha}
 	var o operands
+	o.add(h.ch)
 	o.add(a.ops[:]...)
 	o.add(x.b, y.b)
 	vt := valueType[T]()
@@ -447,6 +451,7 @@ func (p *SpSV[T]) Solve(x, y *Vec[T]) error {
 	}
 	defer u.end()
 	var o operands
+	o.add(p.h.ch)
 	o.add(p.a.ops[:]...)
 	o.add(x.b, y.b)
 	if p.work != nil {

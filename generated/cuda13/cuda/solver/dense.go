@@ -59,7 +59,7 @@ func Potrf[T Scalar](h *Handle, fill Fill, A Matrix[T]) error {
 	st, dt := h.st, dataType[T]()
 	n, lda := int64(A.Rows), int64(A.ld())
 	var dsize, hsize uint64
-	err := h.s.Call(func(cuStream) error {
+	err := h.call(func(cuStream) error {
 		var err error
 		hsize, err = cusolver.XpotrfBufferSize(st.h, st.params, cublas.FillMode(fill), n, dt, ptr(A.Buf), lda, dt, &dsize)
 		return err
@@ -132,7 +132,7 @@ func Getrf[T Scalar](h *Handle, A Matrix[T], ipiv *cuda.Buffer[int64]) error {
 	st, dt := h.st, dataType[T]()
 	m, n, lda := int64(A.Rows), int64(A.Cols), int64(A.ld())
 	var dsize, hsize uint64
-	err := h.s.Call(func(cuStream) error {
+	err := h.call(func(cuStream) error {
 		var err error
 		hsize, err = cusolver.XgetrfBufferSize(st.h, st.params, m, n, dt, ptr(A.Buf), lda, dt, &dsize)
 		return err
@@ -194,7 +194,7 @@ func Geqrf[T Scalar](h *Handle, A Matrix[T], tau *cuda.Buffer[T]) error {
 	st, dt := h.st, dataType[T]()
 	m, n, lda := int64(A.Rows), int64(A.Cols), int64(A.ld())
 	var dsize, hsize uint64
-	err := h.s.Call(func(cuStream) error {
+	err := h.call(func(cuStream) error {
 		var err error
 		hsize, err = cusolver.XgeqrfBufferSize(st.h, st.params, m, n, dt, ptr(A.Buf), lda, dt, ptr(tau), dt, &dsize)
 		return err
@@ -233,7 +233,7 @@ func Ormqr[T Scalar](h *Handle, side Side, trans Op, A Matrix[T], tau *cuda.Buff
 	sd, tr := cublas.SideMode(side), cublas.Operation(trans)
 	a, t, c := ptr(A.Buf), ptr(tau), ptr(C.Buf)
 	var lwork int32
-	err := h.s.Call(func(cuStream) error {
+	err := h.call(func(cuStream) error {
 		var err error
 		switch any((*T)(nil)).(type) {
 		case *float32:
@@ -319,7 +319,7 @@ func Gesvd[T Float](h *Handle, jobu, jobvt Job, A Matrix[T], S *cuda.Buffer[T], 
 	}
 	ops = append(ops, A.Buf, S)
 	var dsize, hsize uint64
-	err := h.s.Call(func(cuStream) error {
+	err := h.call(func(cuStream) error {
 		var err error
 		hsize, err = cusolver.XgesvdBufferSize(st.h, st.params, int8(jobu), int8(jobvt), int64(m), int64(n), dt, ptr(A.Buf), int64(A.ld()),
 			dt, ptr(S), dt, pu, ldu, dt, pvt, ldvt, dt, &dsize)
@@ -373,7 +373,7 @@ func Syevd[T Float](h *Handle, vectors bool, fill Fill, A Matrix[T], W *cuda.Buf
 	}
 	n, lda := int64(A.Rows), int64(A.ld())
 	var dsize, hsize uint64
-	err := h.s.Call(func(cuStream) error {
+	err := h.call(func(cuStream) error {
 		var err error
 		hsize, err = cusolver.XsyevdBufferSize(st.h, st.params, jobz, cublas.FillMode(fill), n, dt, ptr(A.Buf), lda, dt, ptr(W), dt, &dsize)
 		return err

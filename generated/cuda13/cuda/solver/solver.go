@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"runtime"
 	"sync"
 	"unsafe"
 
@@ -43,9 +42,6 @@ var (
 	// ErrClosed is returned by any use of a Handle after its Close, and by
 	// a second Close.
 	ErrClosed = errors.New("solver: handle closed")
-	// ErrOtherContext is returned by NewHandle for a stream of another
-	// context than the one given.
-	ErrOtherContext = errors.New("solver: the stream belongs to another context")
 )
 
 // ShapeError is a dimension, length or argument mismatch found before
@@ -118,11 +114,14 @@ func (e *ParamError) Error() string {
 type Handle struct {
 	mu     sync.Mutex
 	closed bool
+	ch     *cuda.Handle // cuSOLVER's handle, a resource of the context
 	st     *handleState
 	s      *cuda.Stream
-	cl     runtime.Cleanup // destroys st if h becomes unreachable unclosed
 }
 
+// handleState is what the handle owns besides cuSOLVER's handle, freed
+// with it: the parameters object, the workspaces, the info word and the
+// context reference they are allocated with.
 type handleState struct {
 	h      cusolver.Handle
 	params cusolver.Params
@@ -134,8 +133,10 @@ type handleState struct {
 
 // NewHandle creates a cuSOLVER dense handle in ctx whose calls run on s, a
 // stream of ctx (cusolverDnCreate, cusolverDnSetStream,
-// cusolverDnCreateParams). The handle holds a reference to the context of
-// its own: ctx may be closed before it.
+// cusolverDnCreateParams). The handle is a resource of ctx
+// ([cuda.Handle]): destroyed once, by Close or, when it becomes
+// unreachable, by a cleanup. It holds a reference to the context of its
+// own for its workspaces: ctx may be closed before it.
 func NewHandle(ctx *cuda.Context, s *cuda.Stream) (*Handle, error) {
 	if ctx == nil || s == nil {
 		return nil, shapeErr("NewHandle", "nil context or stream")
@@ -149,47 +150,58 @@ func NewHandle(ctx *cuda.Context, s *cuda.Stream) (*Handle, error) {
 		own.Close()
 		return nil, err
 	}
-	err = s.Call(func(raw cu.Stream) error {
-		if cur, err := cu.CtxGetCurrent(); err != nil {
-			return err
-		} else if cur != own.Raw() {
-			return ErrOtherContext
-		}
+	ch, err := cuda.NewHandle(ctx, func() (uint64, error) {
 		h, err := cusolver.Create()
-		if err != nil {
-			return err
+		return uint64(h), err
+	}, func(h uint64) error {
+		var err error
+		if st.params != 0 {
+			err = cusolver.DestroyParams(st.params)
 		}
-		if err := cusolver.SetStream(h, cudart.Stream(raw)); err != nil {
-			cusolver.Destroy(h)
-			return err
+		if e := cusolver.Destroy(cusolver.Handle(h)); err == nil {
+			err = e
 		}
-		p, err := cusolver.CreateParams()
-		if err != nil {
-			cusolver.Destroy(h)
-			return err
+		if e := st.free(); err == nil {
+			err = e
 		}
-		st.h, st.params = h, p
-		return nil
+		return err
 	})
 	if err != nil {
-		st.info.Close()
-		own.Close()
+		st.free()
 		return nil, err
 	}
-	h := &Handle{st: st, s: s}
-	h.cl = runtime.AddCleanup(h, func(st *handleState) { go st.destroy() }, st)
-	return h, nil
+	st.h = cusolver.Handle(ch.Raw())
+	// Call refuses a stream of another context than the handle's.
+	err = s.Call(func(raw cu.Stream) error {
+		if err := cusolver.SetStream(st.h, cudart.Stream(raw)); err != nil {
+			return err
+		}
+		var err error
+		st.params, err = cusolver.CreateParams()
+		return err
+	}, ch)
+	if err != nil {
+		ch.Close()
+		return nil, err
+	}
+	return &Handle{ch: ch, st: st, s: s}, nil
 }
 
-// Raw returns cuSOLVER's handle, for the cusolver package.
+// Raw returns cuSOLVER's handle, for the cusolver package. Calls of your
+// own on it belong in h.Stream().Call, with h.Operand() among its
+// operands.
 func (h *Handle) Raw() cusolver.Handle { return h.st.h }
+
+// Operand is the handle as an operand of [cuda.Stream.Call]: in use for
+// the length of the call, so that a Close waits for it.
+func (h *Handle) Operand() cuda.Operand { return h.ch }
 
 // Stream returns the stream the handle's calls run on.
 func (h *Handle) Stream() *cuda.Stream { return h.s }
 
 // Close destroys the handle (cusolverDnDestroyParams, cusolverDnDestroy)
-// and frees its workspace, after the calls in flight on other goroutines;
-// ErrClosed after the first.
+// and frees its workspaces, after the calls in flight on other
+// goroutines; ErrClosed after the first.
 func (h *Handle) Close() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -197,32 +209,33 @@ func (h *Handle) Close() error {
 		return ErrClosed
 	}
 	h.closed = true
-	h.cl.Stop()
-	return h.st.destroy()
+	return h.ch.Close()
 }
 
-func (st *handleState) destroy() error {
-	err := st.ctx.Do(func() error {
-		err := cusolver.DestroyParams(st.params)
-		if e := cusolver.Destroy(st.h); err == nil {
-			err = e
-		}
-		return err
-	})
-	for _, b := range []*cuda.Buffer[byte]{st.work} {
-		if b != nil {
+// free frees the buffers and drops the context reference, once.
+func (st *handleState) free() error {
+	var err error
+	for _, b := range []interface{ Close() error }{st.work, st.info} {
+		if b != nil && !reflect.ValueOf(b).IsNil() {
 			if e := b.Close(); err == nil {
 				err = e
 			}
 		}
 	}
-	if e := st.info.Close(); err == nil {
-		err = e
-	}
-	if e := st.ctx.Close(); err == nil {
-		err = e
+	st.work, st.info, st.host = nil, nil, nil
+	if st.ctx != nil {
+		if e := st.ctx.Close(); err == nil {
+			err = e
+		}
+		st.ctx = nil
 	}
 	return err
+}
+
+// call runs fn on h's stream through Stream.Call, with the handle among
+// the operands.
+func (h *Handle) call(fn func(cu.Stream) error, ops ...cuda.Operand) error {
+	return h.s.Call(fn, append(ops, h.ch)...)
 }
 
 func (h *Handle) lock() error {
@@ -274,7 +287,7 @@ func (h *Handle) workspace(n, hn uint64) (*cuda.Buffer[byte], unsafe.Pointer, er
 func (h *Handle) run(call func(info *int32) error, ops ...cuda.Operand) (int, error) {
 	st := h.st
 	var info int32
-	err := h.s.Call(func(s cu.Stream) error {
+	err := h.call(func(s cu.Stream) error {
 		dev := (*int32)(st.info.Ptr().Pointer())
 		if err := call(dev); err != nil {
 			return err
