@@ -94,8 +94,8 @@ cbuild() {
 		want "$name" || continue
 		for src in "$root/examples/$name"/c/*.cu; do
 			[ -e "$src" ] || continue
-			# the libraries from the build line in the file's comment
-			libs=$(grep -m1 '//.*nvcc ' "$src" | grep -o -- ' -l[A-Za-z0-9_]*' | tr -d '\n')
+			# the libraries (and -rdc=true, for device runtime calls) from the build line in the file's comment
+			libs=$(grep -m1 '//.*nvcc ' "$src" | grep -o -- ' -l[A-Za-z0-9_]*\| -rdc=true' | tr -d '\n')
 			# shellcheck disable=SC2086
 			if "$nvcc" -O2 -o "$work/c-$name" "$src" $libs >"$raw/logs/c-$name.build.log" 2>&1; then
 				echo "cbuild $name 0" >>"$raw/cbuild.txt"
