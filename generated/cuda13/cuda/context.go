@@ -424,10 +424,13 @@ const (
 	kindMemAsync              // cuMemAllocAsync, cuMemAllocFromPoolAsync: freed on its stream (st)
 	kindPool                  // cuMemPoolCreate
 	kindHostReg               // cuMemHostRegister
+	kindArray                 // cuArray3DCreate (array.go)
+	kindTexture               // cuTexObjectCreate: holds its array (texture.go)
+	kindSurface               // cuSurfObjectCreate: holds its array
 )
 
 func (k kind) String() string {
-	return [...]string{"empty buffer", "device memory", "host memory", "module", "event", "graph", "graph instance", "NCCL communicator", "stream-ordered memory", "memory pool", "registered host memory"}[k]
+	return [...]string{"empty buffer", "device memory", "host memory", "module", "event", "graph", "graph instance", "NCCL communicator", "stream-ordered memory", "memory pool", "registered host memory", "CUDA array", "texture object", "surface object"}[k]
 }
 
 // resource is one CUDA object owned by the layer, freed exactly once: by
@@ -514,6 +517,7 @@ type driver interface {
 	paramInfo(fn cu.Function, i uint64) (off, size uint64, err error)
 	memDriver                           // mempool.go
 	kernelDriver                        // occupancy.go
+	arrayDriver                         // array.go
 	enablePeer(s, peer *ctxState) error // cuCtxEnablePeerAccess(peer), s current
 }
 
@@ -547,6 +551,8 @@ func (realDriver) destroy(r *resource) error {
 		return destroyComm(r.h)
 	case kindMemAsync, kindPool, kindHostReg:
 		return destroyMem(r)
+	case kindArray, kindTexture, kindSurface:
+		return destroyArray(r)
 	}
 	return nil
 }
