@@ -7,11 +7,12 @@
 // OK" (exit status 0) or "... ERROR!" (exit status 1).
 //
 // What differs from the C++ sample:
-//   - The image is made here (rings over a checkerboard, values in [0, 1])
-//     instead of read from the sample's teapot512.pgm, and the reference is
-//     computed here too: the same rotation in Go, sampled with the texture
-//     unit's bilinear filtering (weights in 8-bit fixed point, wrapped
-//     indices). Every pixel must be within the sample's MAX_EPSILON_ERROR
+//   - The image is made here (examples/internal/sample.RingImage: rings
+//     over a checkerboard, values in [0, 1]) instead of read from the
+//     sample's teapot512.pgm, and the reference is computed here too: the
+//     same rotation in Go, sampled with the texture unit's bilinear
+//     filtering (sample.BilinearWrap: weights in 8-bit fixed point,
+//     wrapped indices). Every pixel must be within the sample's MAX_EPSILON_ERROR
 //     (5e-3) of it; the sample compares an 8-bit PGM of its output with
 //     ref_rotated.pgm and lets 15% of the pixels differ by more.
 //   - The kernel is the sample's transformKernel compiled at run time by
@@ -43,7 +44,6 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"math"
@@ -97,23 +97,6 @@ func main() {
 	}
 }
 
-// image returns the test image: concentric rings, darker on every other
-// square of a 64-pixel checkerboard, in [0, 1].
-func image(w, h int) []float32 {
-	img := make([]float32, w*h)
-	for y := range h {
-		for x := range w {
-			dx, dy := float64(x-w/2), float64(y-h/2)
-			ring := 0.5 + 0.5*math.Cos(math.Hypot(dx, dy)/9)
-			if (x/64+y/64)%2 == 1 {
-				ring *= 0.6
-			}
-			img[y*w+x] = float32(ring)
-		}
-	}
-	return img
-}
-
 func run(outFile string) bool {
 	ctx, err := cuda.NewContext(0)
 	sample.Check(err)
@@ -122,7 +105,7 @@ func run(outFile string) bool {
 	sample.Check(err)
 	fmt.Printf("GPU Device 0: %q with compute capability %d.%d\n\n", sample.ArchName(int32(major), int32(minor)), major, minor)
 
-	hData := image(width, height)
+	hData := sample.RingImage(width, height)
 	fmt.Printf("Generated 'rings', %d x %d pixels\n", width, height)
 
 	mod, err := ctx.ModuleFromSource(cuda.Source{Code: source})
@@ -179,7 +162,7 @@ func run(outFile string) bool {
 	hOutputData := make([]float32, width*height)
 	sample.Check(dData.CopyTo(hOutputData))
 	if outFile != "" {
-		if err := writePGM(outFile, hOutputData, width, height); err != nil {
+		if err := sample.WritePGM(outFile, hOutputData, width, height); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return false
 		}
@@ -187,22 +170,11 @@ func run(outFile string) bool {
 	}
 
 	fmt.Println("Comparing with the Go reference (bilinear, wrap, 8-bit weights)")
-	ref := rotate(hData, width, height, angle)
-	var maxErr float64
-	bad := 0
-	for i := range ref {
-		e := math.Abs(float64(hOutputData[i] - ref[i]))
-		maxErr = max(maxErr, e)
-		if e > maxEpsilonError {
-			bad++
-		}
-	}
-	fmt.Printf("\tmax |GPU - reference| = %.3g, %d of %d pixels above %g\n", maxErr, bad, len(ref), maxEpsilonError)
-	return bad == 0
+	return sample.CompareImages(hOutputData, rotate(hData, width, height, angle), maxEpsilonError)
 }
 
 // rotate is transformKernel on the host: each output pixel samples the
-// image, rotated by theta about its centre, with bilinearWrap.
+// image, rotated by theta about its centre, with sample.BilinearWrap.
 func rotate(img []float32, w, h int, theta float32) []float32 {
 	out := make([]float32, w*h)
 	c, s := float32(math.Cos(float64(theta))), float32(math.Sin(float64(theta)))
@@ -214,41 +186,8 @@ func rotate(img []float32, w, h int, theta float32) []float32 {
 			tv := v*c + u*s
 			tu /= float32(w)
 			tv /= float32(h)
-			out[y*w+x] = bilinearWrap(img, w, h, tu+0.5, tv+0.5)
+			out[y*w+x] = sample.BilinearWrap(img, w, h, tu+0.5, tv+0.5)
 		}
 	}
 	return out
-}
-
-// bilinearWrap is tex2D's linear filtering at normalized coordinates with
-// wrapping: the four nearest texels (indices modulo the size) weighted in
-// 8-bit fixed point, as the texture unit does.
-func bilinearWrap(img []float32, w, h int, u, v float32) float32 {
-	x, y := float64(u*float32(w)-0.5), float64(v*float32(h)-0.5)
-	fx, fy := math.Floor(x), math.Floor(y)
-	a := float32(math.Round((x-fx)*256) / 256)
-	b := float32(math.Round((y-fy)*256) / 256)
-	wrap := func(i, n int) int { return ((i % n) + n) % n }
-	i0, j0 := wrap(int(fx), w), wrap(int(fy), h)
-	i1, j1 := wrap(int(fx)+1, w), wrap(int(fy)+1, h)
-	at := func(i, j int) float32 { return img[j*w+i] }
-	return (1-a)*(1-b)*at(i0, j0) + a*(1-b)*at(i1, j0) + (1-a)*b*at(i0, j1) + a*b*at(i1, j1)
-}
-
-// writePGM writes img, values in [0, 1], as an 8-bit binary PGM.
-func writePGM(name string, img []float32, w, h int) error {
-	f, err := os.Create(name)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(f)
-	fmt.Fprintf(bw, "P5\n%d %d\n255\n", w, h)
-	for _, v := range img {
-		bw.WriteByte(byte(math.Round(float64(min(max(v, 0), 1)) * 255)))
-	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
