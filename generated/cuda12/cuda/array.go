@@ -497,9 +497,14 @@ func destroyArray(r *resource) error {
 	return nil
 }
 
-// dropSource ends a texture's or surface's hold on its array.
+// dropSource ends a texture's or surface's hold on its array, buffer or
+// pitched memory.
 func dropSource(r *resource) {
-	if b, ok := r.keep.(*arrayBase); ok {
-		b.dropDep()
+	switch k := r.keep.(type) {
+	case *arrayBase:
+		k.dropDep()
+	case *memHold:
+		k.r.holds.Add(-1)
+		k.r.uses.release()
 	}
 }

@@ -23,6 +23,7 @@ type fakeArr struct {
 	objs   map[uint64]cu.Array // live texture and surface objects, by handle: their array
 	next   uint64
 	tex    cu.TextureDesc // the last cuTexObjectCreate's
+	res    cu.ResourceDesc
 	copies []fakeCopy
 }
 
@@ -67,9 +68,22 @@ func (f *fakeDriver) arrayCreate(d *cu.Array3DDescriptor) (cu.Array, error) {
 
 func (f *fakeDriver) newObj(res *cu.ResourceDesc) (uint64, error) {
 	f.arr.init()
-	arr := res.Res.Array().HArray
-	if res.ResType != cu.ResourceTypeArray || f.arr.arrays[arr] == nil {
-		f.t.Errorf("texture or surface over %v %#x, not a live array", res.ResType, arr)
+	f.arr.res = *res
+	var arr cu.Array // 0 for memory: a buffer's or pitched texture
+	switch res.ResType {
+	case cu.ResourceTypeArray:
+		if arr = res.Res.Array().HArray; f.arr.arrays[arr] == nil {
+			f.t.Errorf("texture or surface over %#x, not a live array", arr)
+			return 0, cu.ErrorInvalidValue
+		}
+	case cu.ResourceTypeLinear, cu.ResourceTypePitch2D:
+		p := uint64(res.Res.Linear().DevPtr) // the first field of both
+		if len(f.live) == 0 || p < 0x10000 {
+			f.t.Errorf("texture over %#x, with no memory live", p)
+			return 0, cu.ErrorInvalidValue
+		}
+	default:
+		f.t.Errorf("texture or surface over a %v", res.ResType)
 		return 0, cu.ErrorInvalidValue
 	}
 	h := f.arr.next
@@ -637,4 +651,142 @@ func TestTextureKernelsCompile(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d bytes of PTX, log %q", len(out.Image), out.Log)
+}
+
+// TestMemTexture: textures over a buffer (linear) and pitched memory
+// describe the memory with T's format; the options a buffer's texture
+// cannot have are refused; the memory's Close refuses while a texture is
+// open over it, and frees once it is closed or collected.
+func TestMemTexture(t *testing.T) {
+	f, c := newFake(t)
+	buf, err := Alloc[float32](c, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tex, err := BufferTexture(buf, TextureOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := cu.ResourceDesc{ResType: cu.ResourceTypeLinear}
+	*want.Res.Linear() = cu.ResourceDescV1ResLinear{DevPtr: buf.Ptr(), Format: cu.AdFormatFloat, NumChannels: 1, SizeInBytes: 400}
+	if f.arr.res != want {
+		t.Errorf("buffer texture: %+v, want %+v", f.arr.res, want)
+	}
+	err = within(t, "Close of a buffer under a texture", buf.Close)
+	var ae *ArrayError
+	if !errors.Is(err, ErrInUse) || !errors.As(err, &ae) || !strings.Contains(err.Error(), "Buffer[float32].Close: 1 textures are open over it") {
+		t.Fatalf("Close of a buffer under a texture: %v", err)
+	}
+	if buf.a.r.uses.closed() {
+		t.Fatal("a refused Close closed the buffer")
+	}
+	// A view's texture holds the buffer it was sliced from.
+	view, err := BufferTexture(buf.Slice(10, 20), TextureOptions{ReadNormalized: false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := f.arr.res.Res.Linear(); l.DevPtr != buf.Ptr()+40 || l.SizeInBytes != 40 {
+		t.Errorf("a view's texture: %+v", *l)
+	}
+	for _, tc := range []struct {
+		o    TextureOptions
+		want string
+	}{
+		{TextureOptions{Filter: FilterLinear}, "a buffer's texture is read by index (tex1Dfetch)"},
+		{TextureOptions{NormalizedCoords: true}, "do not apply"},
+		{TextureOptions{Address: [3]AddressMode{AddressBorder}}, "do not apply"},
+		{TextureOptions{ReadNormalized: true}, "ReadNormalized reads 8- and 16-bit integer elements; the array's are float32"},
+	} {
+		if _, err := BufferTexture(buf, tc.o); !errors.As(err, &ae) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want %q", tc.o, err, tc.want)
+		}
+	}
+	if _, err := BufferTexture[float32](nil, TextureOptions{}); err == nil || !strings.Contains(err.Error(), "nil *Buffer") {
+		t.Errorf("nil buffer: %v", err)
+	}
+	empty, err := Alloc[float32](c, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := BufferTexture(empty, TextureOptions{}); err == nil || !strings.Contains(err.Error(), "an empty buffer") {
+		t.Errorf("empty buffer: %v", err)
+	}
+	empty.Close()
+	f64, err := Alloc[float64](c, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := BufferTexture(f64, TextureOptions{}); err == nil || !strings.Contains(err.Error(), "BufferTexture[float64]: want an 8-") {
+		t.Errorf("float64 buffer: %v", err)
+	}
+	f64.Close()
+	if err := tex.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := buf.Close(); !errors.Is(err, ErrInUse) {
+		t.Fatalf("Close under the view's texture: %v", err)
+	}
+	if err := view.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := buf.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := BufferTexture(buf, TextureOptions{}); !errors.Is(err, ErrFreed) {
+		t.Errorf("texture of a closed buffer: %v", err)
+	}
+
+	p, err := AllocPitched[[4]uint8](c, 10, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Dropped without Close below: the hold ends when it is collected.
+	if _, err := PitchedTexture(p, TextureOptions{Filter: FilterLinear, ReadNormalized: true, Address: [3]AddressMode{AddressBorder, AddressBorder}}); err != nil {
+		t.Fatal(err)
+	}
+	want = cu.ResourceDesc{ResType: cu.ResourceTypePitch2D}
+	*want.Res.Pitch2D() = cu.ResourceDescV1ResPitch2D{DevPtr: p.Ptr(), Format: cu.AdFormatUnsignedInt8, NumChannels: 4, Width: 10, Height: 5, PitchInBytes: p.Pitch()}
+	if f.arr.res != want || f.arr.tex.FilterMode != cu.TrFilterModeLinear || f.arr.tex.Flags != 0 {
+		t.Errorf("pitched texture: %+v, %+v", f.arr.res, f.arr.tex)
+	}
+	if _, err := PitchedTexture(p, TextureOptions{Filter: FilterLinear}); err == nil || !strings.Contains(err.Error(), "need ReadNormalized") {
+		t.Errorf("linear filtering of uint8 read as integers: %v", err)
+	}
+	if err := within(t, "Close of pitched memory under a texture", p.Close); !errors.Is(err, ErrInUse) || !strings.Contains(err.Error(), "Pitched[[4]uint8].Close") {
+		t.Fatalf("Close of pitched memory under a texture: %v", err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		runtime.GC()
+		err := p.Close()
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, ErrInUse) || time.Now().After(deadline) {
+			t.Fatalf("Close after the texture became unreachable: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if live, _, released := f.state(); live != 0 || released != 1 {
+		t.Fatalf("live %d, released %d", live, released)
+	}
+}
+
+// within returns fn's result, failing the test if it takes 10 seconds: a
+// Close that ignored a texture's hold would wait for ever for the use the
+// texture holds.
+func within(t *testing.T, what string, fn func() error) error {
+	t.Helper()
+	ch := make(chan error, 1)
+	go func() { ch <- fn() }()
+	select {
+	case err := <-ch:
+		return err
+	case <-time.After(10 * time.Second):
+		t.Fatalf("%s: still waiting after 10 s", what)
+		return nil
+	}
 }

@@ -444,6 +444,9 @@ type resource struct {
 	st   *streamState   // the stream kindMemAsync memory is freed on
 	keep any            // what the resource keeps reachable (a registered slice)
 	uses uses
+	// holds counts the textures over the memory (texture.go), each
+	// holding a use of it: Close refuses while there are any.
+	holds atomic.Int32
 }
 
 // newResource makes r, which holds a reference to ctx, and frees it when

@@ -126,8 +126,10 @@
 // synchronously or on a stream. [Array.Texture] makes a texture object
 // with the filtering, addressing and read mode of [TextureOptions], which
 // are checked against the format first; [Array.Surface] a surface object
-// kernels write through. Pass either to a kernel as it is. An array whose
-// textures or surfaces are open refuses its Close ([ErrInUse]).
+// kernels write through. [BufferTexture] and [PitchedTexture] make
+// textures over device memory (tex1Dfetch, tex2D). Pass a texture or
+// surface to a kernel as it is. Memory with textures or surfaces open over
+// it refuses its Close ([ErrInUse]).
 //
 // # Several GPUs: NCCL
 //

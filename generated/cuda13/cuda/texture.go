@@ -5,6 +5,7 @@ package cuda
 
 import (
 	"fmt"
+	"reflect"
 
 	"github.com/cugen/cugen/generated/cuda13/cu"
 )
@@ -261,3 +262,94 @@ func (s *Surface) Raw() cu.SurfObject { return cu.SurfObject(s.h) }
 // Close destroys the surface object (cuSurfObjectDestroy) and ends its
 // hold on the array. A second Close returns ErrFreed.
 func (s *Surface) Close() error { return s.a.r.free() }
+
+// memHold is what a texture over a buffer or pitched memory keeps: a use
+// of the memory's resource, and its owner reachable, until the texture is
+// destroyed.
+type memHold struct {
+	r     *resource
+	owner any
+}
+
+func heldError(op string, n int32) error {
+	return &ArrayError{Op: op, Reason: fmt.Sprintf("%d textures are open over it: close them first", n), Err: ErrInUse}
+}
+
+// BufferTexture creates a texture object reading b as a 1D texture of
+// b.Len() elements (cuTexObjectCreate of CU_RESOURCE_TYPE_LINEAR), which
+// kernels read with tex1Dfetch at integer indices: no filtering, no
+// addressing, no normalized coordinates (options setting them are an
+// *ArrayError); ReadNormalized and SRGB apply. T is an element as for
+// [AllocArray]. The buffer's address must be aligned as the device's
+// CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT says (an allocation is; a view
+// may not be). The buffer's Close refuses (ErrInUse) until the texture is
+// closed.
+func BufferTexture[T any](b *Buffer[T], o TextureOptions) (*Texture, error) {
+	op := "BufferTexture[" + typeName[T]() + "]"
+	if b == nil {
+		return nil, &ArrayError{Op: op, Reason: "nil *Buffer"}
+	}
+	if b.n == 0 {
+		return nil, &ArrayError{Op: op, Reason: "an empty buffer"}
+	}
+	res := cu.ResourceDesc{ResType: cu.ResourceTypeLinear}
+	lin := res.Res.Linear()
+	lin.DevPtr, lin.SizeInBytes = b.ptr, b.Bytes()
+	return memTexture[T](op, b.a.r, b.a, &res, &lin.Format, &lin.NumChannels, o, true)
+}
+
+// PitchedTexture creates a texture object reading p as a 2D texture
+// (cuTexObjectCreate of CU_RESOURCE_TYPE_PITCH2D), which kernels sample
+// with tex2D as they do an array's: every option applies. p's Close
+// refuses (ErrInUse) until the texture is closed.
+func PitchedTexture[T any](p *Pitched[T], o TextureOptions) (*Texture, error) {
+	op := "PitchedTexture[" + typeName[T]() + "]"
+	if p == nil {
+		return nil, &ArrayError{Op: op, Reason: "nil *Pitched"}
+	}
+	if p.width == 0 || p.height == 0 {
+		return nil, &ArrayError{Op: op, Reason: fmt.Sprintf("an empty %d × %d array", p.width, p.height)}
+	}
+	res := cu.ResourceDesc{ResType: cu.ResourceTypePitch2D}
+	p2 := res.Res.Pitch2D()
+	p2.DevPtr, p2.Width, p2.Height, p2.PitchInBytes = p.ptr, uint64(p.width), uint64(p.height), p.pitch
+	return memTexture[T](op, p.r, p, &res, &p2.Format, &p2.NumChannels, o, false)
+}
+
+// memTexture creates a texture over the memory of resource r (owned by
+// owner), described by res, whose format and channels it sets from T.
+func memTexture[T any](op string, r *resource, owner any, res *cu.ResourceDesc, format *cu.ArrayFormat, channels *uint32, o TextureOptions, linear bool) (*Texture, error) {
+	f, ch, why := elemFormat(reflect.TypeFor[T]())
+	if why != "" {
+		return nil, &ArrayError{Op: op, Reason: why}
+	}
+	*format, *channels = f, uint32(ch)
+	if linear && (o.Filter != FilterPoint || o.NormalizedCoords || o.Address != [3]AddressMode{} || o.SeamlessCubemap || o.MaxAnisotropy != 0) {
+		return nil, &ArrayError{Op: op, Reason: "a buffer's texture is read by index (tex1Dfetch): Filter, NormalizedCoords, Address, SeamlessCubemap and MaxAnisotropy do not apply"}
+	}
+	if why := o.check(f, ArrayDesc{Width: 1, Height: 1}); why != "" {
+		return nil, &ArrayError{Op: op, Reason: why}
+	}
+	td := o.desc(f)
+	if err := r.use(); err != nil {
+		return nil, err
+	}
+	r.holds.Add(1)
+	var t *Texture
+	err := onThread(r.ctx, func() error {
+		h, err := r.ctx.drv().texCreate(res, &td)
+		if err != nil {
+			return err
+		}
+		t = &Texture{a: &devAlloc{}, h: cu.Deviceptr(h), opts: o}
+		t.a.r = newResource(t.a, r.ctx, kindTexture, uint64(h), nil)
+		t.a.r.keep = &memHold{r: r, owner: owner}
+		return nil
+	})
+	if err != nil {
+		r.holds.Add(-1)
+		r.uses.release()
+		return nil, fmt.Errorf("cuda: %s: %w", op, err)
+	}
+	return t, nil
+}
