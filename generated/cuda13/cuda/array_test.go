@@ -604,6 +604,12 @@ func TestTextureKernelArg(t *testing.T) {
 	if words[0] != uint64(out.Ptr()) || words[2] != uint64(tex.Raw()) || words[3] != uint64(surf.Raw()) {
 		t.Errorf("packed %x, want the texture's handle %x and the surface's %x", words[:4], tex.Raw(), surf.Raw())
 	}
+	// Packing them allocates nothing, as packing buffers does.
+	if allocs := testing.AllocsPerRun(100, func() {
+		k.packFree(args, words[:], offs[:len(args)])
+	}); allocs != 0 {
+		t.Errorf("%v allocations a pack of a texture and a surface, want 0", allocs)
+	}
 	// The raw handle passes too.
 	if _, err := k.layout([]any{out, int32(8), tex.Raw(), surf.Raw()}); err != nil {
 		t.Errorf("raw handles: %v", err)
