@@ -425,7 +425,7 @@ const (
 	kindPool                  // cuMemPoolCreate
 	kindHostReg               // cuMemHostRegister
 	kindArray                 // cuArray3DCreate (array.go)
-	kindTexture               // cuTexObjectCreate: holds its array (texture.go)
+	kindTexture               // cuTexObjectCreate: holds its array or memory (texture.go)
 	kindSurface               // cuSurfObjectCreate: holds its array
 )
 
