@@ -225,6 +225,7 @@ func (t *Texture) Close() error { return t.a.r.free() }
 type Surface struct {
 	a *devAlloc    // bufHeader's first fields, as Texture's
 	h cu.Deviceptr // the CUsurfObject
+	_ [2]uint64    // bufHeader's size: Launch reads a *Surface as a *bufHeader (checkptr)
 }
 
 // isBuffer makes a *Surface a kernel argument (kernelArg).

@@ -565,16 +565,19 @@ func TestTextureHoldsArray(t *testing.T) {
 func TestTextureKernelArg(t *testing.T) {
 	// Launch reads a kernelArg's first two words (bufAt): the allocation
 	// whose resource it holds and the 64-bit value it passes.
-	check := func(name string, a, h uintptr) {
+	// It converts the pointer to a *bufHeader, so each must be at least as
+	// large (else -race's checkptr fails: the pointer straddles two
+	// allocations).
+	check := func(name string, size, a, h uintptr) {
 		var b bufHeader
-		if a != unsafe.Offsetof(b.a) || h != unsafe.Offsetof(b.ptr) {
+		if size < unsafe.Sizeof(b) || a != unsafe.Offsetof(b.a) || h != unsafe.Offsetof(b.ptr) {
 			t.Errorf("%s's layout differs from bufHeader's", name)
 		}
 	}
 	var tx Texture
-	check("Texture", unsafe.Offsetof(tx.a), unsafe.Offsetof(tx.h))
+	check("Texture", unsafe.Sizeof(tx), unsafe.Offsetof(tx.a), unsafe.Offsetof(tx.h))
 	var sf Surface
-	check("Surface", unsafe.Offsetof(sf.a), unsafe.Offsetof(sf.h))
+	check("Surface", unsafe.Sizeof(sf), unsafe.Offsetof(sf.a), unsafe.Offsetof(sf.h))
 
 	f, c := newFake(t)
 	defer c.Close()
