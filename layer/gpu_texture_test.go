@@ -363,6 +363,9 @@ func TestGPUSurfaceAndNormalized(t *testing.T) {
 	if err := kernelOf(t, m, "writeSurface").Launch(cfg, surf, int32(w), int32(h)); err != nil {
 		t.Fatal(err)
 	}
+	if err := c.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
 	if err := surf.Close(); err != nil {
 		t.Fatal(err)
 	}
