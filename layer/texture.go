@@ -215,7 +215,9 @@ func (t *Texture) Options() TextureOptions { return t.opts }
 func (t *Texture) Raw() cu.TexObject { return cu.TexObject(t.h) }
 
 // Close destroys the texture object (cuTexObjectDestroy) and ends its hold
-// on the array. A second Close returns ErrFreed.
+// on its array or memory. Close it after the kernels that read it have
+// finished (a Synchronize): the driver does not say that it waits for
+// them. A second Close returns ErrFreed.
 func (t *Texture) Close() error { return t.a.r.free() }
 
 // Surface is a surface object (CUsurfObject): a view of an array that
@@ -258,7 +260,8 @@ func (a *Array[T]) Surface() (*Surface, error) {
 func (s *Surface) Raw() cu.SurfObject { return cu.SurfObject(s.h) }
 
 // Close destroys the surface object (cuSurfObjectDestroy) and ends its
-// hold on the array. A second Close returns ErrFreed.
+// hold on the array. Close it after the kernels that use it have
+// finished, as with [Texture.Close]. A second Close returns ErrFreed.
 func (s *Surface) Close() error { return s.a.r.free() }
 
 // memHold is what a texture over a buffer or pitched memory keeps: a use
