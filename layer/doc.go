@@ -120,7 +120,9 @@
 // int8..int64, uint8..uint64, float32, float64, bool, uintptr and
 // cu.Deviceptr as the C types of the same size, a *Buffer[T] (device, pool
 // or managed memory) as its device address, and any struct or array type
-// without Go pointers as its Go memory (the same layout as C's on amd64 and
+// without Go pointers as its Go memory, a *Texture or *Surface as its
+// 64-bit handle (a cudaTextureObject_t or cudaSurfaceObject_t parameter),
+// held for the launch as buffers are (the same layout as C's on amd64 and
 // arm64 when its fields are the same types). Any other pointer is refused,
 // *HostBuffer[T], *Registered[T] and *Pitched[T] among them: pass a
 // [Pitched] as its [Pitched.Ptr]; host memory is not a kernel argument here
@@ -145,6 +147,20 @@
 // attribute as a typed field, [Device.UUID] and [Device.PCIBusID] identify
 // one, and [Context.EnablePeerAccess] lets one context reach another's
 // memory where [Device.CanAccessPeer] says the devices can.
+//
+// # Arrays, textures and surfaces
+//
+// [AllocArray] makes a CUDA array of T (1D, 2D, 3D, layered, cubemap; see
+// [ArrayDesc]) whose format follows from T: uint8..int32 or float32, alone
+// or 2 or 4 of one kind ([4]uint8, [2]float32). Its copies move the whole
+// array from or to Go slices, pinned host buffers and device buffers,
+// synchronously or on a stream. [Array.Texture] makes a texture object
+// with the filtering, addressing and read mode of [TextureOptions], which
+// are checked against the format first; [Array.Surface] a surface object
+// kernels write through. [BufferTexture] and [PitchedTexture] make
+// textures over device memory (tex1Dfetch, tex2D). Pass a texture or
+// surface to a kernel as it is. Memory with textures or surfaces open over
+// it refuses its Close ([ErrInUse]).
 //
 // # Several GPUs: NCCL
 //

@@ -417,7 +417,9 @@ func argShape(a *any) (size, align int, bits uint64, mem unsafe.Pointer, buf *re
 }
 
 // kernelArg is what passes as a device address: a *Buffer[T], which has
-// the layout of bufHeader for every T (TestBufHeaderLayout).
+// the layout of bufHeader for every T (TestBufHeaderLayout), or a
+// *Texture or *Surface, whose first two fields are bufHeader's
+// (TestTextureKernelArg): their resource and handle.
 type kernelArg interface{ isBuffer() }
 
 type bufHeader struct {
@@ -439,6 +441,10 @@ func (k *Kernel) argError(args []any, i int, why string) error {
 		}
 	case "freed":
 		e.Reason = "the buffer was freed"
+		switch args[i].(type) {
+		case *Texture, *Surface:
+			e.Reason = "closed"
+		}
 	case "nil":
 		e.Reason = "nil"
 	case "zero":

@@ -428,11 +428,14 @@ const (
 	kindIPCMem                // cuIpcOpenMemHandle (ipc.go)
 	kindAddr                  // cuMemAddressReserve, its mappings in keep (vmm.go)
 	kindPhys                  // cuMemCreate (vmm.go)
+	kindArray                 // cuArray3DCreate (array.go)
+	kindTexture               // cuTexObjectCreate: holds its array or memory (texture.go)
+	kindSurface               // cuSurfObjectCreate: holds its array
 )
 
 func (k kind) String() string {
 	return [...]string{"empty buffer", "device memory", "host memory", "module", "event", "graph", "graph instance", "NCCL communicator", "stream-ordered memory", "memory pool", "registered host memory",
-		"library handle", "memory opened from another process", "address range", "physical memory"}[k]
+		"library handle", "memory opened from another process", "address range", "physical memory", "CUDA array", "texture object", "surface object"}[k]
 }
 
 // resource is one CUDA object owned by the layer, freed exactly once: by
@@ -446,6 +449,9 @@ type resource struct {
 	st   *streamState   // the stream kindMemAsync memory is freed on
 	keep any            // what the resource keeps reachable (a registered slice)
 	uses uses
+	// holds counts the textures over the memory (texture.go), each
+	// holding a use of it: Close refuses while there are any.
+	holds atomic.Int32
 }
 
 // newResource makes r, which holds a reference to ctx, and frees it when
@@ -521,6 +527,7 @@ type driver interface {
 	kernelDriver                        // occupancy.go
 	ipcDriver                           // ipc.go
 	vmmDriver                           // vmm.go
+	arrayDriver                         // array.go
 	enablePeer(s, peer *ctxState) error // cuCtxEnablePeerAccess(peer), s current
 }
 
@@ -560,6 +567,8 @@ func (realDriver) destroy(r *resource) error {
 		return cu.IpcCloseMemHandle(cu.Deviceptr(r.h))
 	case kindAddr, kindPhys:
 		return destroyVMM(r)
+	case kindArray, kindTexture, kindSurface:
+		return destroyArray(r)
 	}
 	return nil
 }

@@ -35,6 +35,7 @@ type fakeDriver struct {
 
 	mem fakeMem // mempool_test.go
 	vm  fakeVM  // IPC and virtual memory (ipc_test.go)
+	arr fakeArr // array_test.go
 
 	quiet     bool              // launch counts nothing (the benchmarks)
 	onLaunch  func()            // called during each launch
@@ -84,6 +85,8 @@ func (f *fakeDriver) destroy(r *resource) error {
 		return destroyLib(r)
 	case kindIPCMem, kindAddr, kindPhys:
 		f.destroyVM(r)
+	case kindArray, kindTexture, kindSurface:
+		f.destroyArray(r)
 	}
 	return nil
 }
@@ -95,7 +98,7 @@ func (f *fakeDriver) releaseContext(s *ctxState) error {
 	if f.released > 1 {
 		f.t.Errorf("context released %d times", f.released)
 	}
-	if n := len(f.live) + len(f.host) + f.mem.live() + f.vm.live(); n > 0 {
+	if n := len(f.live) + len(f.host) + f.mem.live() + f.vm.live() + f.arr.live(); n > 0 {
 		f.t.Errorf("context released with %d allocations live", n)
 	}
 	return nil
@@ -124,7 +127,7 @@ func (f *fakeDriver) hostAlloc(bytes uint64) (unsafe.Pointer, error) {
 func (f *fakeDriver) state() (live, frees, released int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return len(f.live) + len(f.host) + f.mem.live() + f.vm.live(), f.frees, f.released
+	return len(f.live) + len(f.host) + f.mem.live() + f.vm.live() + f.arr.live(), f.frees, f.released
 }
 
 // TestLifetimeOrders frees a buffer, a host buffer and the context in every

@@ -90,10 +90,14 @@ func (b *Buffer[T]) Ptr() cu.Deviceptr { return b.ptr }
 // Close frees the memory (cuMemFree, which waits for the work already
 // submitted that may use it). A view cannot be closed (ErrView); a second
 // Close returns ErrFreed, and so does any later use of the buffer or its
-// views.
+// views. While textures over it are open ([BufferTexture]), it frees
+// nothing and returns an *ArrayError wrapping ErrInUse.
 func (b *Buffer[T]) Close() error {
 	if b.view {
 		return ErrView
+	}
+	if n := b.a.r.holds.Load(); n > 0 {
+		return heldError("Buffer["+typeName[T]()+"].Close", n)
 	}
 	return b.a.r.free()
 }

@@ -82,8 +82,15 @@ func (p *Pitched[T]) Pitch() uint64 { return p.pitch }
 // package.
 func (p *Pitched[T]) Ptr() cu.Deviceptr { return p.ptr }
 
-// Close frees the memory (cuMemFree). A second Close returns ErrFreed.
-func (p *Pitched[T]) Close() error { return p.r.free() }
+// Close frees the memory (cuMemFree). While textures over it are open
+// ([PitchedTexture]), it frees nothing and returns an *ArrayError wrapping
+// ErrInUse. A second Close returns ErrFreed.
+func (p *Pitched[T]) Close() error {
+	if n := p.r.holds.Load(); n > 0 {
+		return heldError("Pitched["+typeName[T]()+"].Close", n)
+	}
+	return p.r.free()
+}
 
 func (p *Pitched[T]) rowBytes() uint64 { return uint64(p.width) * uint64(unsafe.Sizeof(*new(T))) }
 
