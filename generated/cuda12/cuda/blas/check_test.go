@@ -508,3 +508,26 @@ func TestHalf(t *testing.T) {
 		t.Errorf("BFloat16 0x4049 = %v", BFloat16(0x4049).Float32())
 	}
 }
+
+// TestPlanAllocs: the checks and plans of a call that passes them
+// allocate nothing (the calls' hot path; the GPU half is TestGPUAllocs).
+// Before: planGemm's shapes, addressed from a slice literal, moved to the
+// heap (3 allocations per Gemm).
+func TestPlanAllocs(t *testing.T) {
+	a := shape{rows: 16, cols: 16, n: 256}
+	x, y := vshape{n: 16, inc: 1, len: 16}, vshape{n: 16, inc: 1, len: 16}
+	for name, f := range map[string]func(){
+		"planGemm": func() { planGemm("Gemm", NoTrans, Trans, a, a, a, true, 1, 0, 0, 0) },
+		"planGemv": func() { xx, yy := x, y; planGemv("Gemv", NoTrans, a, &xx, &yy, true) },
+		"planGer":  func() { xx, yy := x, y; planGer("Ger", a, &xx, &yy, false) },
+		"checkPair": func() {
+			xx, yy := x, y
+			checkPair("Dot", &xx, &yy)
+		},
+		"kindOf": func() { _ = kindOf[complex64]() + kindOf[float64]() },
+	} {
+		if n := testing.AllocsPerRun(100, f); n != 0 {
+			t.Errorf("%s: %v allocations, want 0", name, n)
+		}
+	}
+}
