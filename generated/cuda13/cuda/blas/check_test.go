@@ -531,3 +531,14 @@ func TestPlanAllocs(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPlanGemm: the checks and plan of one Gemm.
+func BenchmarkPlanGemm(b *testing.B) {
+	a := shape{rows: 32, cols: 32, n: 1024}
+	b.ReportAllocs()
+	for range b.N {
+		if _, err := planGemm("Gemm", NoTrans, NoTrans, a, a, a, true, 1, 0, 0, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
