@@ -697,3 +697,126 @@ func TestGPUAllocs(t *testing.T) {
 		t.Errorf("Gemm %v, Dot %v allocations per call, want 0", gemm, dot)
 	}
 }
+
+// TestGPUTrsmSyrk: Trsm recovers X from B = op(A)·X/alpha (or
+// X·op(A)/alpha) for both layouts, sides and triangles, every op, both
+// diagonals; Syrk writes op(A)·op(A)ᵀ on its triangle and leaves the
+// other; every type, against Go.
+func TestGPUTrsmSyrk(t *testing.T) {
+	ctx, s, h := gpuHandle(t)
+	trsmCase[float32](t, ctx, s, h)
+	trsmCase[float64](t, ctx, s, h)
+	trsmCase[complex64](t, ctx, s, h)
+	trsmCase[complex128](t, ctx, s, h)
+}
+
+func trsmCase[T Scalar](t *testing.T, ctx *cuda.Context, s *cuda.Stream, h *Handle) {
+	r := rand.New(rand.NewPCG(25, 26))
+	const m, n = 6, 5
+	name := typeName[T]()
+	alpha := fromC[T](complex(2, -1))
+	worst := 0.0
+	for _, l := range []Layout{RowMajor, ColMajor} {
+		for _, side := range []Side{Left, Right} {
+			for _, uplo := range []Uplo{Upper, Lower} {
+				for _, diag := range []Diag{NonUnit, Unit} {
+					for _, ta := range transposes {
+						order := m
+						if side == Right {
+							order = n
+						}
+						ha := randMat[T](r, order, order, l, 1)
+						for i, v := range ha.data { // well conditioned: small off the diagonal,
+							ha.data[i] = fromC[T](toC(v) / 4)
+						}
+						for i := range order { // a heavy diagonal
+							idx := i*ha.stride + i
+							ha.data[idx] = fromC[T](complex(4, 1))
+						}
+						hx := randMat[T](r, m, n, l, 2)
+						triA := func(i, j int) complex128 { return tri(ha.at, uplo == Upper, diag == Unit, i, j) }
+						op := func(i, j int) complex128 {
+							switch ta {
+							case Trans:
+								return triA(j, i)
+							case ConjTrans:
+								return cmplx.Conj(triA(j, i))
+							}
+							return triA(i, j)
+						}
+						hb := hmat[T]{rows: m, cols: n, stride: hx.stride, layout: l, data: make([]T, len(hx.data))}
+						for i := range m {
+							for j := range n {
+								var v complex128
+								for q := range order {
+									if side == Left {
+										v += op(i, q) * hx.at(q, j)
+									} else {
+										v += hx.at(i, q) * op(q, j)
+									}
+								}
+								v /= toC(alpha)
+								if l == ColMajor {
+									hb.data[j*hb.stride+i] = fromC[T](v)
+								} else {
+									hb.data[i*hb.stride+j] = fromC[T](v)
+								}
+							}
+						}
+						a, b := upload(t, ctx, ha), upload(t, ctx, hb)
+						if err := Trsm(h, side, uplo, ta, diag, alpha, a, b); err != nil {
+							t.Fatalf("%s Trsm %v %v %v %v %v: %v", name, l, side, uplo, diag, ta, err)
+						}
+						got := hmat[T]{rows: m, cols: n, stride: hb.stride, layout: l, data: download(t, s, b.Buf)}
+						for i := range m {
+							for j := range n {
+								e := cmplx.Abs(got.at(i, j) - hx.at(i, j))
+								worst = max(worst, e)
+								if e > 64*float64(order)*epsOf[T]()*(cmplx.Abs(hx.at(i, j))+1) {
+									t.Fatalf("%s Trsm %v %v %v %v %v: X[%d][%d] = %v, want %v", name, l, side, uplo, diag, ta, i, j, got.at(i, j), hx.at(i, j))
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+		for _, uplo := range []Uplo{Upper, Lower} {
+			for _, ta := range []Transpose{NoTrans, Trans} {
+				const n, k = 7, 4
+				ar, ac := n, k
+				if ta == Trans {
+					ar, ac = k, n
+				}
+				ha, hc := randMat[T](r, ar, ac, l, 1), randMat[T](r, n, n, l, 2)
+				a, c := upload(t, ctx, ha), upload(t, ctx, hc)
+				beta := fromC[T](complex(0.5, 0.5))
+				if err := Syrk(h, uplo, ta, alpha, a, beta, c); err != nil {
+					t.Fatalf("%s Syrk %v %v %v: %v", name, l, uplo, ta, err)
+				}
+				got := hmat[T]{rows: n, cols: n, stride: hc.stride, layout: l, data: download(t, s, c.Buf)}
+				for i := range n {
+					for j := range n {
+						if uplo == Upper && i > j || uplo == Lower && i < j {
+							if got.at(i, j) != hc.at(i, j) {
+								t.Fatalf("%s Syrk %v %v %v: C[%d][%d] outside the triangle changed", name, l, uplo, ta, i, j)
+							}
+							continue
+						}
+						want := toC(beta) * hc.at(i, j)
+						mag := cmplx.Abs(want)
+						for q := range k {
+							p := toC(alpha) * ha.opAt(ta, i, q) * ha.opAt(ta, j, q)
+							want += p
+							mag += cmplx.Abs(p)
+						}
+						if !closeTo[T](got.at(i, j), want, mag, k) {
+							t.Fatalf("%s Syrk %v %v %v: C[%d][%d] = %v, want %v", name, l, uplo, ta, i, j, got.at(i, j), want)
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%s: Trsm (both layouts, sides, triangles, diagonals, every op; worst |X error| %.3g), Syrk (both layouts, triangles, NoTrans and Trans): ok", name, worst)
+}
