@@ -820,3 +820,46 @@ func trsmCase[T Scalar](t *testing.T, ctx *cuda.Context, s *cuda.Stream, h *Hand
 	}
 	t.Logf("%s: Trsm (both layouts, sides, triangles, diagonals, every op; worst |X error| %.3g), Syrk (both layouts, triangles, NoTrans and Trans): ok", name, worst)
 }
+
+// TestGPUConcurrent: one handle used from 8 goroutines at once, each
+// alternating a host-mode Dot and a device-mode DotTo (the handle's
+// pointer mode switched under its lock between them), every result right.
+func TestGPUConcurrent(t *testing.T) {
+	ctx, s, h := gpuHandle(t)
+	x := Vec(uploadSlice(t, ctx, []float64{1, 2, 3, 4}))
+	const workers, rounds = 8, 50
+	outs := make([]*cuda.Buffer[float64], workers)
+	for i := range outs {
+		outs[i] = uploadSlice(t, ctx, make([]float64, 1))
+	}
+	errs := make(chan error, workers)
+	for w := range workers {
+		go func() {
+			for range rounds {
+				v, err := Dot(h, x, x)
+				if err == nil && v != 30 {
+					err = fmt.Errorf("Dot = %v, want 30", v)
+				}
+				if err == nil {
+					err = DotTo(h, x, x, outs[w])
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range workers {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	for i, o := range outs {
+		if v := download(t, s, o); v[0] != 30 {
+			t.Errorf("DotTo of worker %d: %v, want 30", i, v[0])
+		}
+	}
+	t.Logf("%d goroutines × %d rounds of Dot and DotTo on one handle: ok", workers, rounds)
+}
