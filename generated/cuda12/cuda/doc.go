@@ -180,4 +180,16 @@
 //	comms, err := cuda.NewComms(ctx0, ctx1)
 //	// on rank i's goroutine, with x and s of ctx i:
 //	err = cuda.AllReduce(comms[i], s, x, x, nccl.Sum)
+//
+// # The math libraries
+//
+// Packages beside this one put CUDA's math libraries on buffers: blas
+// (.../cuda/blas, cuBLAS), and the others of its family. They stand on two
+// hooks that a package of your own over a library can use too: a [Handle]
+// owns a library's object (a cuBLAS handle, a cuFFT plan) as a resource of
+// a context, destroyed once, by Close or a cleanup, before the context is
+// released; [Stream.Call] runs a library call on a stream with the
+// context current, holding the stream and its operands ([Operand]: a
+// *Buffer[T], a Handle) as uses for the call and refusing a closed, nil or
+// foreign one before it, with no allocation.
 package cuda
