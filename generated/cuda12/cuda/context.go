@@ -424,10 +424,11 @@ const (
 	kindMemAsync              // cuMemAllocAsync, cuMemAllocFromPoolAsync: freed on its stream (st)
 	kindPool                  // cuMemPoolCreate
 	kindHostReg               // cuMemHostRegister
+	kindLib                   // a library's handle (libhandle.go)
 )
 
 func (k kind) String() string {
-	return [...]string{"empty buffer", "device memory", "host memory", "module", "event", "graph", "graph instance", "NCCL communicator", "stream-ordered memory", "memory pool", "registered host memory"}[k]
+	return [...]string{"empty buffer", "device memory", "host memory", "module", "event", "graph", "graph instance", "NCCL communicator", "stream-ordered memory", "memory pool", "registered host memory", "library handle"}[k]
 }
 
 // resource is one CUDA object owned by the layer, freed exactly once: by
@@ -547,6 +548,8 @@ func (realDriver) destroy(r *resource) error {
 		return destroyComm(r.h)
 	case kindMemAsync, kindPool, kindHostReg:
 		return destroyMem(r)
+	case kindLib:
+		return destroyLib(r)
 	}
 	return nil
 }

@@ -79,6 +79,8 @@ func (f *fakeDriver) destroy(r *resource) error {
 		delete(f.host, r.p)
 	case kindMemAsync, kindPool, kindHostReg:
 		f.destroyMem(r)
+	case kindLib:
+		destroyLib(r)
 	}
 	return nil
 }
