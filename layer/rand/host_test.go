@@ -324,3 +324,35 @@ func TestHostAllocs(t *testing.T) {
 		t.Errorf("NormalHost allocates %v times a call", n)
 	}
 }
+
+// TestHostConcurrent fills from one generator on several goroutines while
+// another closes it: each call either fills or returns ErrFreed, and no
+// call reaches cuRAND after the destroy (run with -race).
+func TestHostConcurrent(t *testing.T) {
+	needCurand(t)
+	g, err := NewHost(Philox)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	for range 4 {
+		go func() {
+			x := make([]float32, 256)
+			for range 50 {
+				if err := NormalHost(g, x, 0, 1); err != nil {
+					if !errors.Is(err, cuda.ErrFreed) {
+						done <- err
+						return
+					}
+				}
+			}
+			done <- nil
+		}()
+	}
+	g.Close()
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
