@@ -523,3 +523,53 @@ func TestReferenceDFT(t *testing.T) {
 		t.Fatalf("halfSpectrum of 2 lines of 10: %d values", len(h))
 	}
 }
+
+// TestGPUConcurrent runs transforms of one plan from several goroutines
+// (they take turns on the plan) and of one cache: every result is right.
+func TestGPUConcurrent(t *testing.T) {
+	ctx, s := gpuSetup(t)
+	const n = 4096
+	p := plan(t, ctx, s, Desc{Type: C2C, Dims: []int{n}})
+	x := signal(n, 8)
+	want := dft(x, []int{n}, -1)
+	in := upload(t, ctx, to64(x))
+	cache := NewCache(2)
+	defer cache.Close()
+	errs := make(chan error, 8)
+	for g := range 8 {
+		out := alloc[complex64](t, ctx, n)
+		go func() {
+			for i := range 20 {
+				var err error
+				if g%2 == 0 {
+					err = p.C2C(in, out, Forward)
+				} else {
+					err = cache.Do(ctx, s, Desc{Type: C2C, Dims: []int{n}}, func(q *Plan) error { return q.C2C(in, out, Forward) })
+				}
+				if err != nil {
+					errs <- fmt.Errorf("goroutine %d, call %d: %w", g, i, err)
+					return
+				}
+			}
+			if err := s.Synchronize(); err != nil {
+				errs <- err
+				return
+			}
+			got := make([]complex64, n)
+			if err := out.CopyTo(got); err != nil {
+				errs <- err
+				return
+			}
+			if e := maxErr(from64(got), want); e > 1e-5 {
+				errs <- fmt.Errorf("goroutine %d: error %.2e", g, e)
+				return
+			}
+			errs <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}

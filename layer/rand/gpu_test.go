@@ -234,3 +234,43 @@ func TestGPUAllocs(t *testing.T) {
 	}
 	s.Synchronize()
 }
+
+// TestGPUSettings: an ordering, an offset and an early GenerateSeeds on
+// the device give the host generator's sequence under the same settings.
+func TestGPUSettings(t *testing.T) {
+	ctx, s := gpuSetup(t)
+	const n = 2048
+	type settable interface {
+		SetOrdering(Ordering) error
+		SetOffset(uint64) error
+	}
+	for _, o := range []Ordering{PseudoBest, PseudoSeeded, PseudoLegacy} {
+		t.Run(o.String(), func(t *testing.T) {
+			g := newDevice(t, ctx, s, XORWOW)
+			h := newHost(t, XORWOW)
+			for _, x := range []settable{g, h} {
+				if err := x.SetOrdering(o); err != nil {
+					t.Fatal(err)
+				}
+				if err := x.SetOffset(1000); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := g.GenerateSeeds(); err != nil {
+				t.Fatal(err)
+			}
+			b := alloc[uint32](t, ctx, n)
+			if err := Bits(g, b); err != nil {
+				t.Fatal(err)
+			}
+			dev := fetch(t, s, b)
+			host := make([]uint32, n)
+			if err := BitsHost(h, host); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(dev, host) {
+				t.Errorf("%v, offset 1000: device %v..., host %v...", o, dev[:4], host[:4])
+			}
+		})
+	}
+}

@@ -356,3 +356,24 @@ func TestHostConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestHostOrderings: the host generator takes each pseudorandom ordering
+// (the device test TestGPUSettings compares the two under them).
+func TestHostOrderings(t *testing.T) {
+	needCurand(t)
+	for _, o := range []Ordering{PseudoBest, PseudoOrder, PseudoSeeded, PseudoLegacy} {
+		g := newHost(t, XORWOW)
+		if err := g.SetOrdering(o); err != nil {
+			t.Errorf("%v: %v", o, err)
+			continue
+		}
+		x := make([]uint32, 64)
+		if err := BitsHost(g, x); err != nil {
+			t.Errorf("%v: %v", o, err)
+		}
+	}
+	q := newHost(t, ScrambledSobol32)
+	if err := q.SetOrdering(QuasiOrder); err != nil {
+		t.Error(err)
+	}
+}
