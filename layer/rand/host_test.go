@@ -126,7 +126,7 @@ func TestHostNormalLogNormal(t *testing.T) {
 
 func TestHostPoisson(t *testing.T) {
 	needCurand(t)
-	for _, typ := range []Type{XORWOW, Philox, MRG32K3A} {
+	for _, typ := range []Type{XORWOW, Philox, MRG32K3A, Sobol32, ScrambledSobol32} {
 		t.Run(typ.String(), func(t *testing.T) {
 			g := newHost(t, typ)
 			x := make([]uint32, nStat)
