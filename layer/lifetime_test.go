@@ -77,7 +77,7 @@ func (f *fakeDriver) destroy(r *resource) error {
 	case kindMemAsync, kindPool, kindHostReg:
 		f.destroyMem(r)
 	case kindLib:
-		destroyLib(r)
+		return destroyLib(r)
 	}
 	return nil
 }

@@ -113,7 +113,12 @@ func (b *Buffer[T]) Slice(i, j int) *Buffer[T] {
 func (b *Buffer[T]) isBuffer() {}
 
 // res is the allocation b is part of.
-func (b *Buffer[T]) res() *resource { return b.a.r }
+func (b *Buffer[T]) res() *resource {
+	if b == nil {
+		return nil // Stream.Call's error
+	}
+	return b.a.r
+}
 
 func (b *Buffer[T]) sameLen(op string, n int) error {
 	if n != b.n {

@@ -37,7 +37,7 @@ import (
 // Plan is a cuFFT plan (cufftHandle) whose transforms queue on one stream
 // of its context.
 type Plan struct {
-	h        *cuda.LibHandle
+	h        *cuda.Handle
 	shape    shape
 	workSize uint64
 
@@ -74,7 +74,7 @@ func NewPlan(ctx *cuda.Context, s *cuda.Stream, d Desc) (*Plan, error) {
 		return nil, errors.New("fft: NewPlan: nil stream (Context.DefaultStream returns the default stream)")
 	}
 	var work uint64
-	h, err := ctx.NewLibHandle(func() (uint64, error) {
+	h, err := cuda.NewHandle(ctx, func() (uint64, error) {
 		plan, err := cufft.Create()
 		if err != nil {
 			return 0, err
@@ -116,7 +116,7 @@ func (p *Plan) raw() cufft.Handle { return cufft.Handle(p.h.Raw()) }
 
 // bind sets the plan's stream; p.mu is held or p is new.
 func (p *Plan) bind(s *cuda.Stream) error {
-	err := p.h.DoOn(s, func(st cu.Stream) error { return cufft.SetStream(p.raw(), cudart.Stream(st)) })
+	err := s.Call(func(st cu.Stream) error { return cufft.SetStream(p.raw(), cudart.Stream(st)) }, p.h)
 	if err == nil {
 		p.s = s
 	}
@@ -190,7 +190,7 @@ func (p *Plan) SetWorkArea(ws *cuda.Buffer[byte]) error {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	err := p.h.Do(func() error { return cufft.SetWorkArea(p.raw(), ws.Ptr().Pointer()) }, ws)
+	err := p.s.Call(func(cu.Stream) error { return cufft.SetWorkArea(p.raw(), ws.Ptr().Pointer()) }, p.h, ws)
 	if err == nil {
 		p.ws = ws
 	}
@@ -261,12 +261,12 @@ func execute[I, O any](p *Plan, op string, t Type, in *cuda.Buffer[I], out *cuda
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.ws != nil {
-		return p.h.DoOn(p.s, func(cu.Stream) error { return call(in.Ptr().Pointer(), out.Ptr().Pointer()) }, in, out, p.ws)
+		return p.s.Call(func(cu.Stream) error { return call(in.Ptr().Pointer(), out.Ptr().Pointer()) }, p.h, in, out, p.ws)
 	}
 	if p.shape.external {
 		return misuse(op, cufft.NoWorkspace, "the plan's work area is external and not set: call SetWorkArea with %d bytes", p.workSize)
 	}
-	return p.h.DoOn(p.s, func(cu.Stream) error { return call(in.Ptr().Pointer(), out.Ptr().Pointer()) }, in, out)
+	return p.s.Call(func(cu.Stream) error { return call(in.Ptr().Pointer(), out.Ptr().Pointer()) }, p.h, in, out)
 }
 
 // checkExec checks a transform of type t from in (inLen elements at

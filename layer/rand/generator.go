@@ -13,7 +13,7 @@ import (
 // Generator is a cuRAND generator on the device (curandCreateGenerator)
 // that queues its work on one stream of its context.
 type Generator struct {
-	h   *cuda.LibHandle
+	h   *cuda.Handle
 	mu  sync.Mutex // one call at a time; guards s and set
 	s   *cuda.Stream
 	set settings
@@ -29,7 +29,7 @@ func New(ctx *cuda.Context, s *cuda.Stream, t Type) (*Generator, error) {
 	if s == nil {
 		return nil, errors.New("rand: New: nil stream (Context.DefaultStream returns the default stream)")
 	}
-	h, err := ctx.NewLibHandle(func() (uint64, error) {
+	h, err := cuda.NewHandle(ctx, func() (uint64, error) {
 		g, err := curand.CreateGenerator(t)
 		return uint64(g), err
 	}, func(h uint64) error { return curand.DestroyGenerator(curand.Generator(h)) })
@@ -48,7 +48,7 @@ func (g *Generator) raw() curand.Generator { return curand.Generator(g.h.Raw()) 
 
 // bind sets the generator's stream to s; g.mu is held or g is new.
 func (g *Generator) bind(s *cuda.Stream) error {
-	err := g.h.DoOn(s, func(st cu.Stream) error { return curand.SetStream(g.raw(), cudart.Stream(st)) })
+	err := s.Call(func(st cu.Stream) error { return curand.SetStream(g.raw(), cudart.Stream(st)) }, g.h)
 	if err == nil {
 		g.s = s
 	}
@@ -122,7 +122,7 @@ func (g *Generator) SetDimensions(n int) error {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	err := g.h.Do(func() error { return curand.SetQuasiRandomGeneratorDimensions(g.raw(), uint32(n)) })
+	err := g.s.Call(func(cu.Stream) error { return curand.SetQuasiRandomGeneratorDimensions(g.raw(), uint32(n)) }, g.h)
 	if err == nil {
 		g.set.dims = n
 	}
@@ -147,11 +147,12 @@ func (g *Generator) GenerateSeeds() error {
 // flight have returned. A second Close returns cuda.ErrFreed.
 func (g *Generator) Close() error { return g.h.Close() }
 
-// do runs a setting's call, one call of g at a time.
+// do runs a setting's call, one call of g at a time, with its context
+// current (Stream.Call on its stream, which queues nothing).
 func (g *Generator) do(fn func() error) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.h.Do(fn)
+	return g.s.Call(func(cu.Stream) error { return fn() }, g.h)
 }
 
 // fill runs a call that queues work on g's stream, generating n values
@@ -165,9 +166,9 @@ func (g *Generator) fill(op string, d dist, n int, fn func() error, b cuda.Opera
 		}
 	}
 	if b == nil {
-		return g.h.DoOn(g.s, func(cu.Stream) error { return fn() })
+		return g.s.Call(func(cu.Stream) error { return fn() }, g.h)
 	}
-	return g.h.DoOn(g.s, func(cu.Stream) error { return fn() }, b)
+	return g.s.Call(func(cu.Stream) error { return fn() }, g.h, b)
 }
 
 // Uniform queues on g's stream the filling of b with values uniform in

@@ -424,7 +424,7 @@ const (
 	kindMemAsync              // cuMemAllocAsync, cuMemAllocFromPoolAsync: freed on its stream (st)
 	kindPool                  // cuMemPoolCreate
 	kindHostReg               // cuMemHostRegister
-	kindLib                   // a library's handle (libhandle.go)
+	kindLib                   // a library's handle (libcall.go): its destroy in keep
 )
 
 func (k kind) String() string {
