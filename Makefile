@@ -73,7 +73,7 @@ check: deps
 		d=cuda$$(echo $$set | tr . _); rm -rf generated/_check/$$d; \
 		$(CUGEN) gen -set $$set -out generated/_check/$$d -importpath github.com/cugen/cugen/generated/_check/$$d; \
 		pkgs="./generated/_check/$$d/cu ./generated/_check/$$d/cudart"; \
-		if [ -d generated/_check/$$d/cuda ]; then pkgs="$$pkgs ./generated/_check/$$d/cuda"; fi; \
+		if [ -d generated/_check/$$d/cuda ]; then pkgs="$$pkgs ./generated/_check/$$d/cuda/..."; fi; \
 		$(GO) vet $$pkgs; \
 		GOARCH=arm64 CGO_ENABLED=0 $(GO) build $$pkgs; \
 	done; rm -rf generated/_check
@@ -142,6 +142,8 @@ quick: deps
 # The GPU machine needs no Go: carry .gpu/ with the tree and run
 # .gpu/run.sh OUTDIR there; it writes OUTDIR/gpu-report.md (committed as
 # docs/gpu-report.md) and exits non-zero on anything unexpected.
+# With CUDA_SAMPLES=DIR (a checkout of NVIDIA/cuda-samples), the originals
+# of the ported samples travel too and run beside the ports.
 # gpu = gpu-build, then run.sh here if this machine has a GPU.
 gpu-build: deps
 	@GO="$(GO)" sh mk/gpu.sh

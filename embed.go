@@ -1,10 +1,10 @@
 // Package cugen carries, inside the cugen command, the files of this
 // module that the command needs wherever it runs: the lock of the header
 // sets and libraries (headers.lock) and the source of the Go layer
-// (layer/, package cuda). So `go tool cugen gen -set 12.4` works in any
-// module, with no checkout of cugen: the set is fetched from Debian,
-// verified against the embedded lock and cached; and the layer is written
-// next to the module's generated packages. Both are the files of the
+// (layer/, package cuda, and its subpackages). So `go tool cugen gen -set
+// 12.4` works in any module, with no checkout of cugen: the set is fetched
+// from Debian, verified against the embedded lock and cached; and the
+// layer is written next to the module's generated packages. Both are the files of the
 // module the command is built from, so the checkout's headers.lock and
 // layer/ are, byte for byte, what the binary carries.
 package cugen
@@ -17,8 +17,9 @@ import "embed"
 var HeadersLock []byte
 
 // Layer holds layer/*.go, the hand-written Go layer over the generated
-// packages of CUDA 12 (internal/layergen rewrites it for a major and an
-// output).
+// packages of CUDA 12, and layer/*/*.go, its subpackages (blas, ...;
+// internal/layergen rewrites them for a major and an output, and skips
+// testdata).
 //
-//go:embed layer/*.go
+//go:embed layer/*.go layer/*/*.go
 var Layer embed.FS

@@ -9,8 +9,9 @@ import (
 )
 
 // TestEmbedded: what the command carries is this checkout's headers.lock
-// and every Go file of layer/, byte for byte (go:embed reads them at build
-// time; this test says so where make check runs).
+// and every Go file of layer/ and of its subpackages (layer/*/), byte for
+// byte (go:embed reads them at build time; this test says so where make
+// check runs).
 func TestEmbedded(t *testing.T) {
 	disk, err := os.ReadFile("headers.lock")
 	if err != nil {
@@ -23,7 +24,14 @@ func TestEmbedded(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("layer/*.go: %v, %v", files, err)
 	}
+	subs, err := filepath.Glob("layer/*/*.go")
+	if err != nil || len(subs) == 0 {
+		t.Fatalf("layer/*/*.go: %v, %v", subs, err)
+	}
+	files = append(files, subs...)
 	embedded, _ := fs.Glob(Layer, "layer/*.go")
+	embeddedSubs, _ := fs.Glob(Layer, "layer/*/*.go")
+	embedded = append(embedded, embeddedSubs...)
 	if len(embedded) != len(files) {
 		t.Errorf("embedded layer files %q, layer/ has %q", embedded, files)
 	}

@@ -67,6 +67,20 @@
 // array with a row pitch and cuMemcpy2D copies. Pools and registrations
 // are resources as buffers are: closed once, by Close or their cleanup.
 //
+// # Between processes, and virtual memory
+//
+// On Linux, [Buffer.ExportIPC] and [OpenIPC] share Alloc's memory with
+// another process, [Context.NewIPCEvent] and [Context.OpenIPCEvent] an
+// event, and an [IPCMemPool], its descriptor sent over a Unix socket
+// ([SendFiles], [ReceiveFiles]) and opened by [Context.ImportMemPool],
+// the stream-ordered buffers allocated from it ([ExportPoolPointer],
+// [ImportPoolPointer]). The handles are bytes carrying the view's offset
+// and length and the element size, checked on import ([ErrIPCHandle]).
+// [Context.ReserveAddress], [Context.NewPhysMem] and [AddressRange.Map]
+// are virtual memory management; [RangeBuffer] is a Buffer over mapped
+// memory and [Growable] a buffer that grows in place. Sizes and offsets
+// off the granularity are a [VMMError] before any driver call.
+//
 // # Streams, graphs and Go memory
 //
 // Asynchronous copies from and to Go slices pin the slice's memory
@@ -79,6 +93,26 @@
 // CUDA user object retained by the graph (and by each instance of it)
 // unpins it when the last of them is destroyed. [Stream.HostFunc]'s Go
 // functions live as long, through the same mechanism in package cu.
+//
+// # Building graphs
+//
+// [NewGraph] starts an empty graph to build node by node: [Graph.AddKernel]
+// (its arguments checked and packed as [Kernel.Launch] does them),
+// [AddCopy] between Buffers and HostBuffers, [AddFill], [Graph.AddHost]
+// (a Go func), [Graph.AddChild], [Graph.AddEventRecord] and
+// [Graph.AddEventWait], [AddAlloc] and [AddFree] (memory the graph
+// allocates), and the conditional nodes [Graph.AddIf], [Graph.AddIfElse],
+// [Graph.AddWhile] and [Graph.AddSwitch], whose bodies are graphs to fill
+// and whose [Condition] a kernel sets with cudaGraphSetConditional (link
+// such code with [Context.ModuleWithDeviceRuntime]). Each Add takes the
+// nodes it depends on. The graph, its clones and its instances keep the
+// buffers, modules and funcs of its nodes reachable. An instance
+// ([Graph.InstantiateFlags]) can be uploaded, updated from a graph of the
+// same shape ([GraphExec.Update], an [UpdateError] when the driver
+// refuses) and have its nodes' parameters set ([GraphExec.SetKernelArgs],
+// [SetCopy], [SetFill]). A node of another graph, a closed graph or a
+// wrong argument is a typed error ([GraphError], [ArgError]) before the
+// driver sees it.
 //
 // # Kernel arguments
 //

@@ -4,7 +4,7 @@ to .gpu/report.py by make gpu-build; it runs where there is no Go).
 
 RAWDIR holds machine.txt, commit.txt, status.txt (KIND NAME RC SECONDS),
 cbuild.txt and logs/ (NAME.log, NAME.bench.log, ex-NAME.go.log,
-ex-NAME.c.log, c-NAME.build.log). The report goes to stdout: the machine,
+ex-NAME.c.log, ex-NAME.orig.log, c-NAME.build.log, orig-NAME.build.log). The report goes to stdout: the machine,
 the commit, per test binary the pass/fail/skip counts with every failure
 and skip and its reason, benchmark medians, and per example its key lines
 beside its C reference's. The exit status is 1 if anything was unexpected:
@@ -40,7 +40,7 @@ EXPECTED = [
     # Debian's NVRTC 12 and nvJitLink 12 (115 MB) do not travel; the
     # cuda13 binaries run the same tests with the toolkit's
     (r"e2e", r"TestNVRTC\w*|TestNVJitLink\w*", "library not found", ALWAYS),
-    (r"layer12", r"TestCompile|TestCompileErrors|TestArchFor|TestGPUModuleFromSource|TestGPUCooperativeLaunch|TestGPUClusterLaunch|TestGPULaunchPriority|TestGPUOccupancy|TestGPUKernelAttributes|TestLaunchSourcesCompile", "library not found", ALWAYS),
+    (r"layer12", r"TestCompile|TestCompileErrors|TestArchFor|TestGPUModuleFromSource|TestGPUCooperativeLaunch|TestGPUClusterLaunch|TestGPULaunchPriority|TestGPUOccupancy|TestGPUKernelAttributes|TestLaunchSourcesCompile|TestGPUGraphConditional", "library not found", ALWAYS),
     # benchmarks: built with CGO_ENABLED=0; one needs a process in which
     # the driver was never initialised
     (r"e2e", r"Benchmark\w+(/.*)?", "built without cgo", ALWAYS),
@@ -149,7 +149,9 @@ def main():
     if m:
         gpus = int(m.group(1))
     status = [l.split() for l in read(os.path.join(raw, "status.txt")).splitlines() if l.strip()]
-    cbuild = dict((l.split()[1], l.split()[2]) for l in read(os.path.join(raw, "cbuild.txt")).splitlines() if len(l.split()) == 3)
+    builds = [l.split() for l in read(os.path.join(raw, "cbuild.txt")).splitlines() if len(l.split()) == 3]
+    cbuild = dict((b[1], b[2]) for b in builds if b[0] == "cbuild")
+    obuild = dict((b[1], b[2]) for b in builds if b[0] == "obuild")
     unexpected = []
     w = []
     w.append("# GPU report\n")
@@ -219,11 +221,11 @@ def main():
                 w.append(f"| {b} | {runs} | {med} |")
             w.append("")
 
-    examples = [s for s in status if s[0] in ("example", "cref")]
+    examples = [s for s in status if s[0] in ("example", "cref", "orig")]
     if examples:
-        w.append("## Examples, Go beside the C reference\n")
-        w.append("| example | Go exit | C build | C exit |")
-        w.append("| --- | ---: | ---: | ---: |")
+        w.append("## Examples, Go beside the C reference and NVIDIA's original\n")
+        w.append("| example | Go exit | C build | C exit | original build | original exit |")
+        w.append("| --- | ---: | ---: | ---: | ---: | ---: |")
         names = []
         for s in examples:
             if s[1] not in names:
@@ -231,6 +233,11 @@ def main():
         rcs = {(s[0], s[1]): s[2] for s in examples}
         for name in names:
             go, c = rcs.get(("example", name), "-"), rcs.get(("cref", name), "-")
+            o = rcs.get(("orig", name), "-")
+            if o not in ("-", "0"):
+                unexpected.append(f"original {name}: exit {o}")
+            if obuild.get(name, "0") != "0":
+                unexpected.append(f"original {name}: nvcc failed (orig-{name}.build.log)")
             if go == "skip":
                 ok = expected("example", name, read(os.path.join(logs, f"ex-{name}.go.log")), gpus)
                 if not ok:
@@ -241,14 +248,17 @@ def main():
                 unexpected.append(f"C reference {name}: exit {c}")
             if cbuild.get(name, "0") != "0":
                 unexpected.append(f"C reference {name}: nvcc failed (c-{name}.build.log)")
-            w.append(f"| {name} | {go} | {cbuild.get(name, '-')} | {c} |")
+            w.append(f"| {name} | {go} | {cbuild.get(name, '-')} | {c} | {obuild.get(name, '-')} | {o} |")
         w.append("")
         for name in names:
             gl = key_lines(read(os.path.join(logs, f"ex-{name}.go.log")))
             cl = key_lines(read(os.path.join(logs, f"ex-{name}.c.log"))) if ("cref", name) in rcs else []
+            other = "C"
+            if ("orig", name) in rcs:
+                cl, other = key_lines(read(os.path.join(logs, f"ex-{name}.orig.log"))), "NVIDIA's original"
             w.append(f"### {name}\n")
             if cl:
-                w.append("| Go | C |")
+                w.append(f"| Go | {other} |")
                 w.append("| --- | --- |")
                 for i in range(max(len(gl), len(cl))):
                     g = gl[i] if i < len(gl) else ""

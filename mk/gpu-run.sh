@@ -94,8 +94,8 @@ cbuild() {
 		want "$name" || continue
 		for src in "$root/examples/$name"/c/*.cu; do
 			[ -e "$src" ] || continue
-			# the libraries from the build line in the file's comment
-			libs=$(grep -m1 '//.*nvcc ' "$src" | grep -o -- ' -l[A-Za-z0-9_]*' | tr -d '\n')
+			# the libraries (and -rdc=true, for device runtime calls) from the build line in the file's comment
+			libs=$(grep -m1 '//.*nvcc ' "$src" | grep -o -- ' -l[A-Za-z0-9_]*\| -rdc=true' | tr -d '\n')
 			# shellcheck disable=SC2086
 			if "$nvcc" -O2 -o "$work/c-$name" "$src" $libs >"$raw/logs/c-$name.build.log" 2>&1; then
 				echo "cbuild $name 0" >>"$raw/cbuild.txt"
@@ -104,6 +104,29 @@ cbuild() {
 			fi
 		done
 	done <"$gpu/examples.txt"
+	# NVIDIA's originals (.gpu/samples), all their .cu and .cpp files
+	[ -f "$gpu/originals.txt" ] || return 0
+	while read -r name sample libs; do
+		want "$name" || continue
+		dir=$gpu/samples/$sample
+		bdir=$work/obuild-$name
+		# the sample's own CMakeLists.txt where there is cmake (kernels it
+		# builds into fatbins beside the program), else one nvcc line
+		if command -v cmake >/dev/null; then
+			{ cmake -S "$dir" -B "$bdir" -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_COMPILER="$nvcc" &&
+				cmake --build "$bdir" -j 4; } >"$raw/logs/orig-$name.build.log" 2>&1
+			rc=$?
+			ln -sf "$bdir/$(basename "$sample")" "$work/orig-$name"
+			echo "$bdir" >"$work/orig-$name.dir"
+		else
+			# shellcheck disable=SC2086
+			"$nvcc" -O2 -std=c++17 -gencode=arch=compute_90,code=sm_90 -I"$gpu/samples/Common" -I"$dir" \
+				-o "$work/orig-$name" $(ls "$dir"/*.cu "$dir"/*.cpp 2>/dev/null) $libs >"$raw/logs/orig-$name.build.log" 2>&1
+			rc=$?
+			echo "$dir" >"$work/orig-$name.dir"
+		fi
+		echo "obuild $name $rc" >>"$raw/cbuild.txt"
+	done <"$gpu/originals.txt"
 }
 : >"$raw/cbuild.txt"
 cbuild &
@@ -139,6 +162,9 @@ while read -r name major; do
 	run example "$name" "$root/examples/$name" "ex-$name.go.log" env $(envfor "$major") "$work/ex-$name"
 	if [ -x "$work/c-$name" ]; then
 		run cref "$name" "$root/examples/$name" "ex-$name.c.log" "$work/c-$name"
+	fi
+	if [ -x "$work/orig-$name" ]; then
+		run orig "$name" "$(cat "$work/orig-$name.dir")" "ex-$name.orig.log" "$work/orig-$name"
 	fi
 done <"$gpu/examples.txt"
 

@@ -35,15 +35,13 @@ func printAPIChanges(dir string, pkg *emit.Package, stdout, stderr io.Writer) er
 // checkSet prints each package's API changes against its api.txt, then
 // emit.CheckSet's lines for the packages and the layer (if not nil), and
 // returns how many files differ.
-func checkSet(out string, pkgs []*emit.Package, layer *emit.Package, stdout, stderr io.Writer) (int, error) {
+func checkSet(out string, pkgs []*emit.Package, layer []*emit.Package, stdout, stderr io.Writer) (int, error) {
 	for _, p := range pkgs {
 		if err := printAPIChanges(filepath.Join(out, p.Name), p, stdout, stderr); err != nil {
 			return 0, err
 		}
 	}
-	if layer != nil {
-		pkgs = append(slices.Clip(pkgs), layer)
-	}
+	pkgs = append(slices.Clip(pkgs), layer...)
 	diffs, err := emit.CheckSet(out, pkgs)
 	if err != nil {
 		return 0, err

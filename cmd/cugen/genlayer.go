@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,12 +19,15 @@ const layerName = "cuda"
 // layerPackage is the Go layer for gen's output out: layer/ as cugen
 // carries it (package cugen), without its tests, rewritten for the CUDA
 // major and the import path of the generated packages pkgs, with nccl.go
-// only when pkgs has nccl. When the layer cannot be written there (a major
+// only when pkgs has nccl, and with its subpackages whose generated
+// packages pkgs has (blas only with cublas): the layer's package first
+// (Name "cuda"), then each subpackage (Name "cuda/SUB", written by
+// layergen.WriteSubpackages). When the layer cannot be written there (a major
 // it is not written for, no import path, a package it imports not
 // generated: selected says whether -lib chose the packages) it returns nil
 // and a note saying why. Its files record command, the gen command line
 // that regenerates them, as the generated packages' files do.
-func layerPackage(out string, major int, importPath, command string, pkgs []*emit.Package, selected bool) (*emit.Package, string, error) {
+func layerPackage(out string, major int, importPath, command string, pkgs []*emit.Package, selected bool) ([]*emit.Package, string, error) {
 	where := filepath.Join(out, layerName)
 	if !slices.Contains(layergen.Majors, major) {
 		return nil, fmt.Sprintf("cugen: no %s (the Go layer): it is written for CUDA %s, not %d", where, majorList(), major), nil
@@ -58,7 +62,12 @@ func layerPackage(out string, major int, importPath, command string, pkgs []*emi
 		}
 		return nil, fmt.Sprintf("cugen: no %s (the Go layer): it imports %s; %s", where, strings.Join(missing, " and "), why), nil
 	}
-	return &emit.Package{Name: layerName, Files: files}, "", nil
+	own, subs := layergen.Split(files)
+	layer := []*emit.Package{{Name: layerName, Files: own}}
+	for _, sub := range slices.Sorted(maps.Keys(subs)) {
+		layer = append(layer, &emit.Package{Name: layerName + "/" + sub, Files: subs[sub]})
+	}
+	return layer, "", nil
 }
 
 func majorList() string {

@@ -67,6 +67,7 @@ import (
 	modfiles "github.com/cugen/cugen"
 	"github.com/cugen/cugen/emit"
 	"github.com/cugen/cugen/internal/genfiles"
+	"github.com/cugen/cugen/internal/layergen"
 	"github.com/cugen/cugen/internal/lock"
 	"github.com/cugen/cugen/library"
 	"github.com/cugen/cugen/parser"
@@ -426,7 +427,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var layer *emit.Package
+	var layer []*emit.Package // the layer's package, then its subpackages
 	if *withLayer {
 		var note string
 		if layer, note, err = layerPackage(*out, int(api.CUDAVersion/1000), *importPath, command, pkgs, len(libs) > 0); err != nil {
@@ -463,12 +464,24 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	}
 	if layer != nil {
 		summary = append(summary, layerName+" (the Go layer)")
-		dirs = append(dirs, layer.Dir())
+		dirs = append(dirs, layer[0].Dir())
 	}
 	// All packages of one run are one unit: after a crash, the next run
 	// has the whole old set or the whole new one.
 	if err := genfiles.WriteSet(*out, dirs, stderr); err != nil {
 		return err
+	}
+	// The layer's subpackages (blas, ...), a set of their own inside it;
+	// one this run leaves out (its library not generated) is removed.
+	if layer != nil {
+		subs := map[string]map[string][]byte{}
+		for _, p := range layer[1:] {
+			subs[strings.TrimPrefix(p.Name, layerName+"/")] = p.Files
+			summary[len(summary)-1] += ", " + p.Name
+		}
+		if err := layergen.WriteSubpackages(filepath.Join(*out, layerName), subs, stderr); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(stdout, "cugen: %s: %s -> %s\n", ver, strings.Join(summary, "; "), *out)
 	return nil

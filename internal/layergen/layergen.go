@@ -7,11 +7,26 @@
 // ([Stale], run by make check and TestCommittedUpToDate). [Write] writes
 // the copies through the writer of cugen gen (package genfiles).
 //
+// The layer has subpackages: layer/SUB/*.go, package SUB (the math
+// libraries: layer/blas over cublas, and so on), copied to
+// generated/cudaN/cuda/SUB. Their imports of the layer
+// (github.com/cugen/cugen/layer, and layer/OTHER) are rewritten to the
+// copy's .../cuda (and .../cuda/OTHER), their imports of generated/cuda12/X
+// to the major's, as the layer's own. A subpackage is one directory deep:
+// testdata is skipped, any other directory inside one is refused. A copy's
+// files are keyed by their path in it: "memory.go" for package cuda,
+// "blas/blas.go" for package blas ([Split] parts them). The subpackages
+// are written after package cuda, as one set of their own, into
+// generated/cudaN/cuda ([WriteSubpackages]); one the source no longer has
+// is removed with its generated files.
+//
 // cugen gen writes one more copy into every module's output, beside its
 // generated packages ([RenderFS] with a [Copy] of the module's import
 // path): from the layer the command carries (package cugen), without the
-// tests, and without the files of [Optional] whose package the module
-// does not generate.
+// tests, without the files of [Optional] whose package the module does
+// not generate, and without a subpackage that imports a generated package
+// the module does not generate (blas without cublas), or a subpackage so
+// left out.
 //
 // The layer may use only the API whose Go signature is the same in every
 // major's generated packages: each copy is built against its own major, so
@@ -122,9 +137,10 @@ var Optional = map[string]string{"nccl.go": "nccl"}
 
 // RenderFS returns copy c of the layer whose source is src's SourceDir
 // (os.DirFS of the module root, or the layer the cugen command carries):
-// file name -> content.
+// path in the copy -> content, "NAME.go" for package cuda and
+// "SUB/NAME.go" for a subpackage.
 func RenderFS(src fs.FS, c Copy) (map[string][]byte, error) {
-	names, err := fsGoFiles(src)
+	names, subs, err := fsGoFiles(src, SourceDir)
 	if err != nil {
 		return nil, err
 	}
@@ -132,33 +148,137 @@ func RenderFS(src fs.FS, c Copy) (map[string][]byte, error) {
 		return nil, fmt.Errorf("layergen: no Go files in %s", SourceDir)
 	}
 	out := make(map[string][]byte, len(names))
-	for _, name := range names {
-		if perMajorName.MatchString(name) {
-			return nil, fmt.Errorf("layergen: %s/%s: per-major files (_cudaN.go) are not supported yet", SourceDir, name)
-		}
-		if !c.Tests && strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		if pkg, ok := Optional[name]; ok && c.Have != nil && !c.Have(pkg) {
-			continue
-		}
-		text, err := fs.ReadFile(src, SourceDir+"/"+name)
-		if err != nil {
-			return nil, fmt.Errorf("layergen: %w", err)
-		}
-		b, err := renderFile(SourceDir+"/"+name, text, c.ImportPath, c.Command)
+	if err := renderDir(src, c, "", names, out); err != nil {
+		return nil, err
+	}
+	for _, sub := range subs {
+		names, nested, err := fsGoFiles(src, SourceDir+"/"+sub)
 		if err != nil {
 			return nil, err
 		}
-		out[name] = b
+		if len(nested) > 0 {
+			return nil, fmt.Errorf("layergen: %s/%s/%s: a subpackage of the layer is one directory deep (only testdata may be inside it)", SourceDir, sub, nested[0])
+		}
+		if err := renderDir(src, c, sub+"/", names, out); err != nil {
+			return nil, err
+		}
+	}
+	if c.Have != nil {
+		if err := dropUnmet(out, c); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
 
+// renderDir renders the files names of the layer's directory prefix ("" or
+// "SUB/") into out.
+func renderDir(src fs.FS, c Copy, prefix string, names []string, out map[string][]byte) error {
+	for _, name := range names {
+		if perMajorName.MatchString(name) {
+			return fmt.Errorf("layergen: %s/%s%s: per-major files (_cudaN.go) are not supported yet", SourceDir, prefix, name)
+		}
+		if !c.Tests && strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		if pkg, ok := Optional[name]; ok && prefix == "" && c.Have != nil && !c.Have(pkg) {
+			continue
+		}
+		path := SourceDir + "/" + prefix + name
+		text, err := fs.ReadFile(src, path)
+		if err != nil {
+			return fmt.Errorf("layergen: %w", err)
+		}
+		b, err := renderFile(path, text, c.ImportPath, c.Command)
+		if err != nil {
+			return err
+		}
+		out[prefix+name] = b
+	}
+	return nil
+}
+
+// dropUnmet removes from out every subpackage that imports a generated
+// package c.Have lacks, or a subpackage so removed.
+func dropUnmet(out map[string][]byte, c Copy) error {
+	_, subs := Split(out)
+	needs := map[string][]string{}
+	for sub, files := range subs {
+		paths, err := importPaths(files)
+		if err != nil {
+			return err
+		}
+		needs[sub] = paths
+	}
+	dropped := map[string]bool{}
+	for changed := true; changed; {
+		changed = false
+		for _, sub := range sortedKeys(subs) {
+			if dropped[sub] {
+				continue
+			}
+			for _, path := range needs[sub] {
+				pkg, ok := strings.CutPrefix(path, c.ImportPath+"/")
+				if !ok {
+					continue
+				}
+				other, isSub := strings.CutPrefix(pkg, "cuda/")
+				if pkg != "cuda" && (isSub && (dropped[other] || subs[other] == nil) || !isSub && !c.Have(pkg)) {
+					dropped[sub] = true
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	for name := range out {
+		if sub, _, ok := strings.Cut(name, "/"); ok && dropped[sub] {
+			delete(out, name)
+		}
+	}
+	return nil
+}
+
+// Split parts a copy's files (RenderFS) into package cuda's, name ->
+// content, and each subpackage's, SUB -> name -> content.
+func Split(files map[string][]byte) (root map[string][]byte, subs map[string]map[string][]byte) {
+	root = map[string][]byte{}
+	subs = map[string]map[string][]byte{}
+	for path, b := range files {
+		sub, name, ok := strings.Cut(path, "/")
+		if !ok {
+			root[path] = b
+			continue
+		}
+		if subs[sub] == nil {
+			subs[sub] = map[string][]byte{}
+		}
+		subs[sub][name] = b
+	}
+	return root, subs
+}
+
 // Imports lists the generated packages (importPath/NAME) that files import,
-// sorted: what an output must have for the copy to build.
+// sorted: what an output must have for the copy to build. The copy's own
+// packages (importPath/cuda and its subpackages) are not listed.
 func Imports(files map[string][]byte, importPath string) ([]string, error) {
+	paths, err := importPaths(files)
+	if err != nil {
+		return nil, err
+	}
 	var pkgs []string
+	for _, path := range paths {
+		if pkg, ok := strings.CutPrefix(path, importPath+"/"); ok && pkg != "cuda" && !strings.HasPrefix(pkg, "cuda/") && !slices.Contains(pkgs, pkg) {
+			pkgs = append(pkgs, pkg)
+		}
+	}
+	slices.Sort(pkgs)
+	return pkgs, nil
+}
+
+// importPaths lists every import path of files, sorted, once each.
+func importPaths(files map[string][]byte) ([]string, error) {
+	var paths []string
 	fset := token.NewFileSet()
 	for name, text := range files {
 		f, err := parser.ParseFile(fset, name, text, parser.ImportsOnly)
@@ -170,13 +290,13 @@ func Imports(files map[string][]byte, importPath string) ([]string, error) {
 			if err != nil {
 				return nil, fmt.Errorf("layergen: %s: import %s: %w", name, imp.Path.Value, err)
 			}
-			if pkg, ok := strings.CutPrefix(path, importPath+"/"); ok && pkg != "cuda" && !slices.Contains(pkgs, pkg) {
-				pkgs = append(pkgs, pkg)
+			if !slices.Contains(paths, path) {
+				paths = append(paths, path)
 			}
 		}
 	}
-	slices.Sort(pkgs)
-	return pkgs, nil
+	slices.Sort(paths)
+	return paths, nil
 }
 
 // renderFile rewrites one source file for the generated packages at
@@ -240,34 +360,43 @@ func rewriteImport(path, importPath string) (string, error) {
 	return importPath + strings.TrimPrefix(rest, want), nil
 }
 
-// fsGoFiles lists the .go files of src's SourceDir, sorted.
-func fsGoFiles(src fs.FS) ([]string, error) {
-	ents, err := fs.ReadDir(src, SourceDir)
+// fsGoFiles lists the .go files of src's dir and its subdirectories
+// (subpackages), sorted.
+func fsGoFiles(src fs.FS, dir string) (names, subs []string, err error) {
+	ents, err := fs.ReadDir(src, dir)
 	if err != nil {
-		return nil, fmt.Errorf("layergen: %w", err)
+		return nil, nil, fmt.Errorf("layergen: %w", err)
 	}
-	return goNames(ents), nil
+	names, subs = goNames(ents)
+	return names, subs, nil
 }
 
-// goFiles lists the .go files of dir, sorted.
-func goFiles(dir string) ([]string, error) {
+// goFiles lists the .go files of dir and its subdirectories, sorted.
+func goFiles(dir string) (names, subs []string, err error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("layergen: %w", err)
+		return nil, nil, fmt.Errorf("layergen: %w", err)
 	}
-	return goNames(ents), nil
+	names, subs = goNames(ents)
+	return names, subs, nil
 }
 
-// goNames is the sorted names of the regular .go files among ents.
-func goNames(ents []fs.DirEntry) []string {
-	var names []string
+// goNames is the sorted names of the regular .go files among ents, and of
+// the directories that may be subpackages: not testdata, and not a name
+// the go command ignores (starting with "." or "_").
+func goNames(ents []fs.DirEntry) (names, subs []string) {
 	for _, e := range ents {
-		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".go") {
-			names = append(names, e.Name())
+		n := e.Name()
+		switch {
+		case e.Type().IsRegular() && strings.HasSuffix(n, ".go"):
+			names = append(names, n)
+		case e.IsDir() && n != "testdata" && !strings.HasPrefix(n, ".") && !strings.HasPrefix(n, "_"):
+			subs = append(subs, n)
 		}
 	}
 	slices.Sort(names)
-	return names
+	slices.Sort(subs)
+	return names, subs
 }
 
 // Write renders every major's copy and writes it under root through the
@@ -275,12 +404,14 @@ func goNames(ents []fs.DirEntry) []string {
 // whole, staged beside it and swapped in under the lock of its parent
 // (generated/cudaN/.cugen.lock, the one cugen gen takes), so that an
 // interrupted run leaves the old copy or the new one, and no link there is
-// ever followed. Files of an earlier copy that the source no longer has go
-// with it. A file at a name Render writes that cugen did not generate (no
-// marker line) is an error before anything is written, and so is a .go
-// file Render did not write that was not written from layer/: the
-// directory belongs to the generator. logw (nil: discarded) is told when
-// the run waits for another cugen writing the same directory.
+// ever followed; then its subpackages, as one set of their own
+// ([WriteSubpackages]). Files of an earlier copy that the source no longer
+// has go with it. A file at a name Render writes that cugen did not
+// generate (no marker line) is an error before anything is written, and so
+// is a .go file Render did not write that was not written from layer/, in
+// the copy or a subpackage of it: the directories belong to the
+// generator. logw (nil: discarded) is told when the run waits for another
+// cugen writing the same directory.
 func Write(root string, logw io.Writer) error {
 	for _, major := range Majors {
 		files, err := Render(root, major)
@@ -291,29 +422,117 @@ func Write(root string, logw io.Writer) error {
 		if err := checkForeign(dir, files); err != nil {
 			return err
 		}
+		own, subs := Split(files)
 		d := genfiles.Dir{Name: filepath.Base(dir)}
-		for _, name := range sortedKeys(files) {
-			d.Files = append(d.Files, genfiles.File{Name: name, Bytes: files[name]})
+		for _, name := range sortedKeys(own) {
+			d.Files = append(d.Files, genfiles.File{Name: name, Bytes: own[name]})
 		}
 		if err := genfiles.WriteSet(filepath.Dir(dir), []genfiles.Dir{d}, logw); err != nil {
+			return err
+		}
+		if err := WriteSubpackages(dir, subs, logw); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// checkForeign refuses a .go file in dir that files does not have and that
-// was not written from the layer: it would stay in the package (the writer
-// keeps what it did not generate) and be built with the copy.
-func checkForeign(dir string, files map[string][]byte) error {
-	old, err := goFiles(dir)
+// WriteSubpackages writes the subpackages of a copy (SUB -> name ->
+// content, from [Split]) into dir, the copy's package cuda, as one set
+// (genfiles.WriteSet into dir, under dir/.cugen.lock); then removes every
+// subpackage of dir that subs lacks and that the layer wrote (its .go
+// files all written from layer/): one the source no longer has, or one a
+// module's copy now leaves out. A directory of dir with no .go file
+// written from layer/ is the user's and is left alone; one that mixes them
+// with other .go files is an error naming it.
+func WriteSubpackages(dir string, subs map[string]map[string][]byte, logw io.Writer) error {
+	if len(subs) > 0 {
+		var dirs []genfiles.Dir
+		for _, sub := range sortedKeys(subs) {
+			d := genfiles.Dir{Name: sub}
+			for _, name := range sortedKeys(subs[sub]) {
+				d.Files = append(d.Files, genfiles.File{Name: name, Bytes: subs[sub][name]})
+			}
+			dirs = append(dirs, d)
+		}
+		if err := genfiles.WriteSet(dir, dirs, logw); err != nil {
+			return err
+		}
+	}
+	_, old, err := goFiles(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	for _, name := range old {
+	for _, sub := range old {
+		if _, ok := subs[sub]; ok {
+			continue
+		}
+		if err := removeLayerDir(filepath.Join(dir, sub)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// removeLayerDir removes the .go files of d if every one was written from
+// layer/, and d if it is then empty; it leaves d alone if none was.
+func removeLayerDir(d string) error {
+	names, _, err := goFiles(d)
+	if err != nil {
+		return err
+	}
+	if err := checkMixed(d, names); err != nil {
+		return err
+	}
+	if len(names) == 0 || !isGenerated(filepath.Join(d, names[0])) {
+		return nil
+	}
+	for _, name := range names {
+		if err := os.Remove(filepath.Join(d, name)); err != nil {
+			return fmt.Errorf("layergen: %w", err)
+		}
+	}
+	if ents, err := os.ReadDir(d); err == nil && len(ents) == 0 {
+		if err := os.Remove(d); err != nil {
+			return fmt.Errorf("layergen: %w", err)
+		}
+	}
+	return nil
+}
+
+// checkForeign refuses a .go file in dir, or in a subdirectory of it, that
+// files does not have and that was not written from the layer: it would
+// stay in the package (the writer keeps what it did not generate) and be
+// built with the copy.
+func checkForeign(dir string, files map[string][]byte) error {
+	names, subs, err := goFiles(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, sub := range subs {
+		inner, _, err := goFiles(filepath.Join(dir, sub))
+		if err != nil {
+			return err
+		}
+		if !hasSub(files, sub) {
+			// Not written now: removed by WriteSubpackages if the layer
+			// wrote it, left alone if none of its files is the layer's.
+			if err := checkMixed(filepath.Join(dir, sub), inner); err != nil {
+				return err
+			}
+			continue
+		}
+		for _, name := range inner {
+			names = append(names, sub+"/"+name)
+		}
+	}
+	for _, name := range names {
 		if _, ok := files[name]; ok {
 			continue
 		}
@@ -324,8 +543,35 @@ func checkForeign(dir string, files map[string][]byte) error {
 	return nil
 }
 
+// checkMixed refuses a directory d, the .go files names, that holds both
+// files written from layer/ and others: not the layer's to remove, not
+// the user's to keep.
+func checkMixed(d string, names []string) error {
+	ours := 0
+	for _, name := range names {
+		if isGenerated(filepath.Join(d, name)) {
+			ours++
+		}
+	}
+	if ours > 0 && ours < len(names) {
+		return fmt.Errorf("layergen: not removing %s, a subpackage %s/ does not write: it holds .go files not written by cugen from %s/", d, SourceDir, SourceDir)
+	}
+	return nil
+}
+
+// hasSub reports whether files has a file of subpackage sub.
+func hasSub(files map[string][]byte, sub string) bool {
+	for name := range files {
+		if strings.HasPrefix(name, sub+"/") {
+			return true
+		}
+	}
+	return false
+}
+
 // Stale lists the files of the committed copies under root that differ
-// from what Write would write: changed, missing or left over.
+// from what Write would write: changed, missing or left over (in the copy
+// or a subpackage of it).
 func Stale(root string) ([]string, error) {
 	var stale []string
 	for _, major := range Majors {
@@ -334,9 +580,18 @@ func Stale(root string) ([]string, error) {
 			return nil, err
 		}
 		dir := filepath.Join(root, OutDir(major))
-		have, err := goFiles(dir)
+		have, subs, err := goFiles(dir)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
+		}
+		for _, sub := range subs {
+			inner, _, err := goFiles(filepath.Join(dir, sub))
+			if err != nil {
+				return nil, err
+			}
+			for _, name := range inner {
+				have = append(have, sub+"/"+name)
+			}
 		}
 		for _, name := range have {
 			if _, ok := files[name]; !ok {
@@ -373,7 +628,7 @@ func isGenerated(path string) bool {
 	return err == nil && fromLayer.Match(b)
 }
 
-func sortedKeys(m map[string][]byte) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -17,6 +17,7 @@ func TestPortsPTXEntries(t *testing.T) {
 		"vectorAddDrv/vectorAdd_kernel.ptx": {"VecAdd_kernel": 4},
 		"vectorAdd/vectorAdd_kernel.ptx":    {"vectorAdd": 4},
 		"simpleCudaGraphs/reduce.ptx":       {"reduce": 4, "reduceFinal": 3},
+		"simpleCudaGraphsLayer/reduce.ptx":  {"reduce": 4, "reduceFinal": 3},
 		"asyncAPI/increment_kernel.ptx":     {"increment_kernel": 2},
 	}
 	entry := regexp.MustCompile(`(?m)^\.visible \.entry (\w+)\(([^)]*)\)`)

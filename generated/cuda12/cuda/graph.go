@@ -104,31 +104,33 @@ func (st *streamState) endCapture() (*Graph, error) {
 	return g, nil
 }
 
-// Graph is a CUDA graph (CUgraph) captured from a stream.
-type Graph struct{ r *resource }
+// Graph is a CUDA graph (CUgraph): captured from a stream, or built node
+// by node ([NewGraph], graphbuild.go).
+type Graph struct {
+	r *resource
+	b graphBuild // graphbuild.go
+}
 
 // Raw returns the driver's handle, for the cu package.
 func (g *Graph) Raw() cu.Graph { return cu.Graph(g.r.h) }
 
-// Close destroys the graph (cuGraphDestroy); its instances stay usable.
-func (g *Graph) Close() error { return g.r.free() }
-
-// Instantiate makes an executable instance of the graph (cuGraphInstantiate).
-func (g *Graph) Instantiate() (*GraphExec, error) {
-	var e *GraphExec
-	err := g.r.do(func() error {
-		h, err := cu.GraphInstantiate(cu.Graph(g.r.h), 0)
-		if err == nil {
-			e = &GraphExec{}
-			e.r = newResource(e, g.r.ctx, kindGraphExec, uint64(h), nil)
-		}
-		return err
-	})
-	return e, err
+// Close destroys the graph (cuGraphDestroy); its instances stay usable. A
+// conditional node's body graph is its parent's: its Close is an error.
+func (g *Graph) Close() error {
+	if g.b.root != nil {
+		return errBodyClose
+	}
+	return g.r.free()
 }
 
+// Instantiate makes an executable instance of the graph (cuGraphInstantiate).
+func (g *Graph) Instantiate() (*GraphExec, error) { return g.InstantiateFlags(0) }
+
 // GraphExec is an executable graph (CUgraphExec).
-type GraphExec struct{ r *resource }
+type GraphExec struct {
+	r *resource
+	x execState // graphbuild.go
+}
 
 // Raw returns the driver's handle, for the cu package.
 func (e *GraphExec) Raw() cu.GraphExec { return cu.GraphExec(e.r.h) }

@@ -425,10 +425,14 @@ const (
 	kindPool                  // cuMemPoolCreate
 	kindHostReg               // cuMemHostRegister
 	kindLib                   // a library's handle (libcall.go): its destroy in keep
+	kindIPCMem                // cuIpcOpenMemHandle (ipc.go)
+	kindAddr                  // cuMemAddressReserve, its mappings in keep (vmm.go)
+	kindPhys                  // cuMemCreate (vmm.go)
 )
 
 func (k kind) String() string {
-	return [...]string{"empty buffer", "device memory", "host memory", "module", "event", "graph", "graph instance", "NCCL communicator", "stream-ordered memory", "memory pool", "registered host memory", "library handle"}[k]
+	return [...]string{"empty buffer", "device memory", "host memory", "module", "event", "graph", "graph instance", "NCCL communicator", "stream-ordered memory", "memory pool", "registered host memory",
+		"library handle", "memory opened from another process", "address range", "physical memory"}[k]
 }
 
 // resource is one CUDA object owned by the layer, freed exactly once: by
@@ -515,6 +519,8 @@ type driver interface {
 	paramInfo(fn cu.Function, i uint64) (off, size uint64, err error)
 	memDriver                           // mempool.go
 	kernelDriver                        // occupancy.go
+	ipcDriver                           // ipc.go
+	vmmDriver                           // vmm.go
 	enablePeer(s, peer *ctxState) error // cuCtxEnablePeerAccess(peer), s current
 }
 
@@ -550,6 +556,10 @@ func (realDriver) destroy(r *resource) error {
 		return destroyMem(r)
 	case kindLib:
 		return destroyLib(r)
+	case kindIPCMem:
+		return cu.IpcCloseMemHandle(cu.Deviceptr(r.h))
+	case kindAddr, kindPhys:
+		return destroyVMM(r)
 	}
 	return nil
 }

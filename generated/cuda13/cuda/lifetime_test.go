@@ -34,6 +34,7 @@ type fakeDriver struct {
 	inLaunch atomic.Int64 // launches in flight: no destroy may overlap one
 
 	mem fakeMem // mempool_test.go
+	vm  fakeVM  // IPC and virtual memory (ipc_test.go)
 
 	quiet     bool              // launch counts nothing (the benchmarks)
 	onLaunch  func()            // called during each launch
@@ -81,6 +82,8 @@ func (f *fakeDriver) destroy(r *resource) error {
 		f.destroyMem(r)
 	case kindLib:
 		return destroyLib(r)
+	case kindIPCMem, kindAddr, kindPhys:
+		f.destroyVM(r)
 	}
 	return nil
 }
@@ -92,7 +95,7 @@ func (f *fakeDriver) releaseContext(s *ctxState) error {
 	if f.released > 1 {
 		f.t.Errorf("context released %d times", f.released)
 	}
-	if n := len(f.live) + len(f.host) + f.mem.live(); n > 0 {
+	if n := len(f.live) + len(f.host) + f.mem.live() + f.vm.live(); n > 0 {
 		f.t.Errorf("context released with %d allocations live", n)
 	}
 	return nil
@@ -121,7 +124,7 @@ func (f *fakeDriver) hostAlloc(bytes uint64) (unsafe.Pointer, error) {
 func (f *fakeDriver) state() (live, frees, released int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return len(f.live) + len(f.host) + f.mem.live(), f.frees, f.released
+	return len(f.live) + len(f.host) + f.mem.live() + f.vm.live(), f.frees, f.released
 }
 
 // TestLifetimeOrders frees a buffer, a host buffer and the context in every
