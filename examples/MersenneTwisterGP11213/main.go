@@ -1,6 +1,6 @@
 // Command MersenneTwisterGP11213 is NVIDIA's cuda-samples
 // MersenneTwisterGP11213 (Samples/4_CUDA_Libraries/MersenneTwisterGP11213)
-// in Go on the layer's rand package: it makes 2,400,000 uniform numbers
+// in Go on the layer's rand package (generated/cuda13/cuda/rand): it makes 2,400,000 uniform numbers
 // with cuRAND's MTGP32 generator on the GPU and with the same generator
 // on the CPU (a host generator), both seeded 777, and compares them (the
 // L1 norm of the difference relative to the CPU's must be below 1e-6);
@@ -17,6 +17,8 @@
 //   - Flags are Go's: -count N and -seed S (the sample's --count=N and
 //     --seed=S work too). The device is 0 (see
 //     examples/internal/sample.FindCudaDevice).
+//
+// It needs an NVIDIA GPU and cuRAND (libcurand.so.10, CUDA 12 or 13).
 //
 // The sample's own build, from its directory in cuda-samples (with
 // Common/ on the include path):
@@ -37,8 +39,8 @@ import (
 	"time"
 
 	"github.com/cugen/cugen/examples/internal/sample"
-	cuda "github.com/cugen/cugen/layer"
-	"github.com/cugen/cugen/layer/rand"
+	"github.com/cugen/cugen/generated/cuda13/cuda"
+	"github.com/cugen/cugen/generated/cuda13/cuda/rand"
 )
 
 func main() {

@@ -1,6 +1,6 @@
 // Command simpleCUFFT is NVIDIA's cuda-samples simpleCUFFT
 // (Samples/4_CUDA_Libraries/simpleCUFFT) in Go on the layer's fft
-// package: a 1D convolution of a 50-point signal with an 11-point filter
+// package (generated/cuda13/cuda/fft): a 1D convolution of a 50-point signal with an 11-point filter
 // through the FFT. Both are padded to 56 points and transformed in place
 // (cufftExecC2C, forward), multiplied point by point and scaled by 1/56 in
 // a kernel, and the product is transformed back; the result must match
@@ -22,6 +22,9 @@
 //     numbers are the sample's; the device is 0 (see
 //     examples/internal/sample.FindCudaDevice).
 //
+// It needs an NVIDIA GPU, CUDA 13's cuFFT (libcufft.so.12) and NVRTC
+// (libnvrtc.so.13).
+//
 // The sample's own build, from its directory in cuda-samples (with
 // Common/ on the include path):
 //
@@ -38,8 +41,8 @@ import (
 	"os"
 
 	"github.com/cugen/cugen/examples/internal/sample"
-	cuda "github.com/cugen/cugen/layer"
-	"github.com/cugen/cugen/layer/fft"
+	"github.com/cugen/cugen/generated/cuda13/cuda"
+	"github.com/cugen/cugen/generated/cuda13/cuda/fft"
 )
 
 const (

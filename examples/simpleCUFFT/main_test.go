@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/cugen/cugen/cugentest"
-	"github.com/cugen/cugen/generated/cuda12/nvrtc"
-	cuda "github.com/cugen/cugen/layer"
+	"github.com/cugen/cugen/generated/cuda13/cuda"
+	"github.com/cugen/cugen/generated/cuda13/nvrtc"
 )
 
 // TestPaddedConvolution checks the port's host side without a GPU: the
