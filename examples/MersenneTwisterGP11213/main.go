@@ -1,8 +1,9 @@
 // Command MersenneTwisterGP11213 is NVIDIA's cuda-samples
 // MersenneTwisterGP11213 (Samples/4_CUDA_Libraries/MersenneTwisterGP11213)
-// in Go on the layer's rand package (generated/cuda13/cuda/rand): it makes 2,400,000 uniform numbers
-// with cuRAND's MTGP32 generator on the GPU and with the same generator
-// on the CPU (a host generator), both seeded 777, and compares them (the
+// in Go on the layer's rand package (generated/cuda13/cuda/rand): it
+// makes 2,400,000 uniform numbers with cuRAND's MTGP32 generator on the
+// GPU and with the same generator on the CPU (a host generator), both
+// seeded 777, and compares them (the
 // L1 norm of the difference relative to the CPU's must be below 1e-6);
 // then it times ten generations on the GPU. It prints what the sample
 // prints and exits with status 1 when the two sequences differ.
