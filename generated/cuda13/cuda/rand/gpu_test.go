@@ -5,11 +5,15 @@ package rand
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/cugen/cugen/cugentest"
+	"github.com/cugen/cugen/generated/cuda13/cu"
 	cuda "github.com/cugen/cugen/generated/cuda13/cuda"
 	"github.com/cugen/cugen/generated/cuda13/curand"
 )
@@ -276,4 +280,67 @@ func TestGPUSettings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// BenchmarkUniformInterleaved fills a buffer through Uniform and through
+// the raw curand.GenerateUniform on the same generator, in alternating
+// blocks that each wait for their work, and reports both and Uniform's
+// rate as a share of the raw call's: n=1024 is bound by the host's
+// launch path, n=16M by the GPU.
+func BenchmarkUniformInterleaved(b *testing.B) {
+	for _, n := range []int{1 << 10, 1 << 24} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) { benchUniform(b, n) })
+	}
+}
+
+func benchUniform(b *testing.B, n int) {
+	ctx, s := gpuSetup(b)
+	g := newDevice(b, ctx, s, Philox)
+	x := alloc[float32](b, ctx, n)
+	block := max(10, (1<<20)/n)
+	layer := func() {
+		for range block {
+			if err := Uniform(g, x); err != nil {
+				b.Fatal(err)
+			}
+		}
+		s.Synchronize()
+	}
+	raw, p := g.Raw(), (*float32)(x.Ptr().Pointer())
+	direct := func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cu.CtxSetCurrent(ctx.Raw()); err != nil {
+			b.Fatal(err)
+		}
+		for range block {
+			if err := curand.GenerateUniform(raw, p, uint64(n)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		cu.StreamSynchronize(s.Raw())
+	}
+	layer()
+	direct()
+	var tl, tr time.Duration
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		ways := [2]func(){layer, direct}
+		times := [2]*time.Duration{&tl, &tr}
+		if i%2 == 1 {
+			ways[0], ways[1] = ways[1], ways[0]
+			times[0], times[1] = times[1], times[0]
+		}
+		for j := range ways {
+			t0 := time.Now()
+			ways[j]()
+			*times[j] += time.Since(t0)
+		}
+	}
+	calls := float64(b.N * block)
+	b.ReportMetric(float64(tl.Nanoseconds())/calls, "rand-ns/call")
+	b.ReportMetric(float64(tr.Nanoseconds())/calls, "raw-ns/call")
+	b.ReportMetric(100*float64(tr)/float64(tl), "rand-rate-%-of-raw")
+	runtime.KeepAlive(x)
 }
