@@ -3,6 +3,10 @@
 // MT19937, Philox) and quasirandom ones (Sobol, scrambled Sobol, 32 and
 // 64 bits), with uniform, normal, log-normal and Poisson distributions.
 //
+// Import the copy for your CUDA major,
+// github.com/cugen/cugen/generated/cuda13/cuda/rand (or cuda12), beside the
+// cuda package of the same major.
+//
 // A [Generator] lives in a context and queues its work on one stream:
 //
 //	g, err := rand.New(ctx, stream, rand.Philox) // curandCreateGenerator

@@ -6,6 +6,10 @@
 // complex, real to complex and complex to real, in single and double
 // precision, each bound to a stream of its context.
 //
+// Import the copy for your CUDA major,
+// github.com/cugen/cugen/generated/cuda13/cuda/fft (or cuda12), beside the
+// cuda package of the same major.
+//
 //	p, err := fft.New1D(ctx, stream, 1<<20, fft.C2C, 1)
 //	defer p.Close()
 //	err = p.C2C(in, out, fft.Forward) // *cuda.Buffer[complex64], queued on stream
