@@ -37,6 +37,8 @@ type fakeDriver struct {
 	onDestroy func(r *resource) // called before each destroy, unlocked
 	ex        fakeEx            // what cuLaunchKernelEx was given (launchex_test.go)
 	fakeKernelState
+	gets, sets atomic.Int64 // cuCtxGetCurrent, cuCtxSetCurrent (bindcache_test.go)
+	launchErr  error        // what launch returns
 }
 
 func newFake(t testing.TB) (*fakeDriver, *Context) {
@@ -45,6 +47,9 @@ func newFake(t testing.TB) (*fakeDriver, *Context) {
 }
 
 func (f *fakeDriver) bind(s *ctxState) error {
+	if f.quiet {
+		return nil
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.released > 0 {
@@ -377,7 +382,7 @@ func (f *fakeDriver) launch(fn cu.Function, g, b Dim3, shared uint32, s cu.Strea
 	if f.onLaunch != nil {
 		f.onLaunch()
 	}
-	return nil
+	return f.launchErr
 }
 
 // TestDeprecatedAliases: Free and Unload are Close.

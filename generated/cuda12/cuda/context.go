@@ -189,9 +189,11 @@ func (c *Context) Device() Device { return c.dev }
 func (c *Context) Raw() cu.Context { return c.ref.s.ctx }
 
 // Do runs fn with the context current on the calling goroutine's OS thread,
-// locked for the call: the way to call the cu package directly.
+// locked for the call: the way to call the cu package directly. fn may
+// make another context current; the layer checks the thread's current
+// context on its calls inside fn and after it (see [ForgetCurrent]).
 func (c *Context) Do(fn func() error) error {
-	return c.do(func(*ctxState) error { return fn() })
+	return c.do(func(*ctxState) error { return foreignCall(fn) })
 }
 
 // do runs fn with the context's state current on a locked thread.
@@ -212,7 +214,7 @@ func (c *Context) Synchronize() error {
 
 // MemInfo returns the device's free and total memory (cuMemGetInfo).
 func (c *Context) MemInfo() (free, total uint64, err error) {
-	err = c.Do(func() error {
+	err = c.do(func(*ctxState) error {
 		free, total, err = cu.MemGetInfo()
 		return err
 	})
@@ -225,8 +227,9 @@ type ctxState struct {
 	ctx      cu.Context
 	dev      cu.Device
 	refs     atomic.Int64
-	releases releaseQueue // of the resources that became unreachable
-	fake     driver       // nil: the real driver (tests set it)
+	releases releaseQueue  // of the resources that became unreachable
+	fake     driver        // nil: the real driver (tests set it)
+	id       atomic.Uint64 // its handle's number in bindcache.go, 0 until bound
 }
 
 // onThread runs fn on the calling goroutine's OS thread, locked for the
@@ -235,23 +238,17 @@ type ctxState struct {
 func onThread(s *ctxState, fn func() error) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	if s != nil {
-		if err := s.bind(); err != nil {
-			return err
-		}
+	if s == nil {
+		return foreignCall(fn) // bindcache.go
 	}
-	return fn()
-}
-
-// bind makes the context current on the thread, which onThread locked.
-func (s *ctxState) bind() error {
-	if s.fake != nil {
-		return s.fake.bind(s)
+	if err := s.bind(); err != nil {
+		return err
 	}
-	if cur, err := cu.CtxGetCurrent(); err == nil && cur == s.ctx {
-		return nil
+	if err := fn(); err != nil {
+		forgetThread() // a driver error: check the thread next time
+		return err
 	}
-	return cu.CtxSetCurrent(s.ctx)
+	return nil
 }
 
 func (s *ctxState) retain() { s.refs.Add(1) }
@@ -515,6 +512,7 @@ type driver interface {
 	memDriver                           // mempool.go
 	kernelDriver                        // occupancy.go
 	enablePeer(s, peer *ctxState) error // cuCtxEnablePeerAccess(peer), s current
+	bindDriver                          // bindcache.go
 }
 
 // fakeLauncher is the fake driver's cuLaunchKernel and cuLaunchKernelEx;

@@ -40,6 +40,8 @@ type fakeDriver struct {
 	onDestroy func(r *resource) // called before each destroy, unlocked
 	ex        fakeEx            // what cuLaunchKernelEx was given (launchex_test.go)
 	fakeKernelState
+	gets, sets atomic.Int64 // cuCtxGetCurrent, cuCtxSetCurrent (bindcache_test.go)
+	launchErr  error        // what launch returns
 }
 
 func newFake(t testing.TB) (*fakeDriver, *Context) {
@@ -48,6 +50,9 @@ func newFake(t testing.TB) (*fakeDriver, *Context) {
 }
 
 func (f *fakeDriver) bind(s *ctxState) error {
+	if f.quiet {
+		return nil
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.released > 0 {
@@ -380,7 +385,7 @@ func (f *fakeDriver) launch(fn cu.Function, g, b Dim3, shared uint32, s cu.Strea
 	if f.onLaunch != nil {
 		f.onLaunch()
 	}
-	return nil
+	return f.launchErr
 }
 
 // TestDeprecatedAliases: Free and Unload are Close.
