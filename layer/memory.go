@@ -3,6 +3,7 @@ package cuda
 import (
 	"fmt"
 	"reflect"
+	"runtime"
 	"sync"
 	"unsafe"
 
@@ -54,9 +55,7 @@ func allocBuffer[T any](c *Context, n int, managed bool, alloc func(s *ctxState,
 			}
 			k = kindMem
 		}
-		a := &devAlloc{managed: managed}
-		a.r = newResource(a, s, k, uint64(p), nil)
-		b = &Buffer[T]{a: a, ptr: p, n: n}
+		b, _ = newBuffer[T](s, k, p, n, managed) // bufalloc.go
 		return nil
 	})
 	return b, err
@@ -92,7 +91,11 @@ func (b *Buffer[T]) Close() error {
 	if b.view {
 		return ErrView
 	}
-	return b.a.r.free()
+	if err := b.a.r.free(); err != nil {
+		return err
+	}
+	runtime.SetFinalizer(b, nil) // b starts its bufObject (bufalloc.go)
+	return nil
 }
 
 // Free is Close.

@@ -45,8 +45,9 @@
 // Every resource (buffer, host buffer, module, library, stream, event,
 // graph, NCCL communicator) is released exactly once: by its Close method
 // (Free and Unload are deprecated names of it), or, when it becomes
-// unreachable without one, by a cleanup (runtime.AddCleanup) on the
-// garbage collector's schedule, which hands the release to a goroutine of
+// unreachable without one, by a cleanup (runtime.AddCleanup; for a
+// [Buffer], a finalizer, which costs no allocation, cleared by its Close)
+// on the garbage collector's schedule, which hands the release to a goroutine of
 // the context's own (a release may wait for the device, and the runtime's
 // cleanup goroutine must not block). A second Close returns [ErrFreed], as
 // does any use after Close. Each method counts itself as a use of the
