@@ -234,7 +234,8 @@ type ctxState struct {
 
 // onThread runs fn on the calling goroutine's OS thread, locked for the
 // call, with s's context current there (nil s: none is made current). It
-// is the one place the layer locks a thread.
+// is the one place the layer locks a thread, but for Kernel.launch's fast
+// path, which writes it out.
 func onThread(s *ctxState, fn func() error) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
