@@ -43,8 +43,9 @@
 // graph, NCCL communicator) is released exactly once: by its Close method
 // (Free and Unload are deprecated names of it), or, when it becomes
 // unreachable without one, by a cleanup (runtime.AddCleanup; for a
-// [Buffer], a finalizer, which costs no allocation, cleared by its Close)
-// on the garbage collector's schedule, which hands the release to a goroutine of
+// [Buffer], a finalizer, set only once it outlives 64 newer buffers or a
+// garbage collection, so a buffer closed soon costs none) on the garbage
+// collector's schedule, which hands the release to a goroutine of
 // the context's own (a release may wait for the device, and the runtime's
 // cleanup goroutine must not block). A second Close returns [ErrFreed], as
 // does any use after Close. Each method counts itself as a use of the

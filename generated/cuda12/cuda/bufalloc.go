@@ -5,6 +5,7 @@ package cuda
 
 import (
 	"runtime"
+	"sync"
 	"unsafe"
 
 	"github.com/cugen/cugen/generated/cuda12/cu"
@@ -23,21 +24,104 @@ type bufObject[T any] struct {
 }
 
 // newBuffer returns a buffer of n elements at p and its resource, of kind
-// k, which holds a reference to ctx; a finalizer frees the memory when the
-// buffer and its views become unreachable unclosed.
+// k, which holds a reference to ctx. The memory is freed when the buffer
+// and its views become unreachable unclosed: by a finalizer, set late (see
+// pending).
 func newBuffer[T any](ctx *ctxState, k kind, p cu.Deviceptr, n int, managed bool) (*Buffer[T], *resource) {
 	ctx.retain()
 	x := new(bufObject[T])
 	x.r.ctx, x.r.kind, x.r.h = ctx, k, uint64(p)
 	x.a.r, x.a.managed = &x.r, managed
 	x.b.a, x.b.ptr, x.b.n = &x.a, p, n
-	runtime.SetFinalizer(x, finalizeBuffer) // not generic: an instance's func value allocates
+	pend(x, &x.a)
 	return &x.b, &x.r
 }
 
 // finalizeBuffer queues the release of an unclosed buffer, as a cleanup
 // does (the finalizer goroutine must not block either). x is a
-// *bufObject[T], whose Buffer[T], first, has bufHeader's layout for every T.
+// *bufObject[T], whose Buffer[T], first, has bufHeader's layout for every
+// T. (Not generic: an instance's func value would allocate.)
 func finalizeBuffer(x any) {
 	cleanupResource((*bufHeader)((*[2]unsafe.Pointer)(unsafe.Pointer(&x))[1]).a.r)
+}
+
+// pending holds the newest buffers, whose finalizer is not set yet. Most
+// buffers of a loop that allocates and closes are closed while here, and
+// cost no finalizer at all (setting one and clearing it at Close costs
+// more than the rest of an AllocAsync and its Close). A buffer leaves
+// when pendingSize newer ones have come, or at the next garbage
+// collection (a finalizer of a tick object runs then): if it is still
+// open, its finalizer is set then. So a buffer dropped unclosed is freed
+// by the collection after the next, or after the one that follows
+// pendingSize newer buffers.
+var pending struct {
+	mu   sync.Mutex
+	ring [pendingSize]pendingBuf
+	next int
+	tick bool // a tick object waits for the next collection
+}
+
+const pendingSize = 64
+
+type pendingBuf struct {
+	obj any // the *bufObject[T], for SetFinalizer
+	a   *devAlloc
+}
+
+// pend puts a new buffer among the pending ones.
+func pend(obj any, a *devAlloc) {
+	pending.mu.Lock()
+	i := pending.next
+	pending.next = (i + 1) % pendingSize
+	if old := pending.ring[i]; old.a != nil {
+		old.a.arm(old.obj)
+	}
+	pending.ring[i] = pendingBuf{obj, a}
+	a.pend = int32(i + 1)
+	if !pending.tick {
+		pending.tick = true
+		runtime.SetFinalizer(&tickObj{}, onTick)
+	}
+	pending.mu.Unlock()
+}
+
+// arm takes a out of the pending ring and sets its finalizer if it is open;
+// pending.mu is held.
+func (a *devAlloc) arm(obj any) {
+	a.pend = 0
+	if !a.r.uses.closed() {
+		runtime.SetFinalizer(obj, finalizeBuffer)
+		a.armed = true
+	}
+}
+
+// unpend is Close's end of pending: the buffer leaves the ring, or its
+// finalizer is cleared. b is the buffer's start.
+func unpend(a *devAlloc, b any) {
+	pending.mu.Lock()
+	if a.pend != 0 {
+		pending.ring[a.pend-1] = pendingBuf{}
+		a.pend = 0
+	} else if a.armed {
+		runtime.SetFinalizer(b, nil)
+		a.armed = false
+	}
+	pending.mu.Unlock()
+}
+
+// tickObj is unreachable from its making: its finalizer runs after the
+// next garbage collection. Not tiny (the tiny allocator would share it).
+type tickObj struct{ _ [2]*int }
+
+// onTick sets the finalizers of the buffers still pending at a collection.
+func onTick(*tickObj) {
+	pending.mu.Lock()
+	defer pending.mu.Unlock()
+	for i, e := range pending.ring {
+		if e.a != nil {
+			e.a.arm(e.obj)
+			pending.ring[i] = pendingBuf{}
+		}
+	}
+	pending.tick = false
 }

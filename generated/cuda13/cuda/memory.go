@@ -6,7 +6,6 @@ package cuda
 import (
 	"fmt"
 	"reflect"
-	"runtime"
 	"sync"
 	"unsafe"
 
@@ -28,7 +27,9 @@ type Buffer[T any] struct {
 // when they all become unreachable, or by the owner's Close.
 type devAlloc struct {
 	r       *resource
-	managed bool // cuMemAllocManaged (managed.go)
+	managed bool  // cuMemAllocManaged (managed.go)
+	armed   bool  // its finalizer is set (bufalloc.go; pending.mu)
+	pend    int32 // its slot in pending.ring + 1, or 0 (pending.mu)
 }
 
 // Alloc allocates n elements of device memory in c (cuMemAlloc), not
@@ -97,7 +98,7 @@ func (b *Buffer[T]) Close() error {
 	if err := b.a.r.free(); err != nil {
 		return err
 	}
-	runtime.SetFinalizer(b, nil) // b starts its bufObject (bufalloc.go)
+	unpend(b.a, b) // no finalizer (bufalloc.go)
 	return nil
 }
 
