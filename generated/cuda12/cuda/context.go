@@ -175,11 +175,29 @@ func (c *Context) use() (*ctxState, error) {
 	if c == nil {
 		return nil, errors.New("cuda: nil *Context")
 	}
-	if !c.ref.uses.acquire() {
+	if !c.ref.acquire() {
 		return nil, ErrClosed
 	}
 	return c.ref.s, nil
 }
+
+// acquire begins a call through the reference; false once it is closed.
+// A call refused after the Close may still end the last use in flight
+// (its increment came before that use's end): it then drops the
+// reference, as the last call's end does (uses.acquire would lose it).
+func (r *ctxRef) acquire() bool {
+	if r.uses.state.Add(1)&usesClosed != 0 {
+		if ctxAcquireHook != nil {
+			ctxAcquireHook()
+		}
+		r.end()
+		return false
+	}
+	return true
+}
+
+// ctxAcquireHook runs in a refused ctxRef.acquire (tests).
+var ctxAcquireHook func()
 
 // Device returns the context's device.
 func (c *Context) Device() Device { return c.dev }
