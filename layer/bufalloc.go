@@ -46,19 +46,26 @@ func finalizeBuffer(x any) {
 // buffers of a loop that allocates and closes are closed while here, and
 // cost no finalizer at all (setting one and clearing it at Close costs
 // more than the rest of an AllocAsync and its Close). A buffer leaves
-// when pendingSize newer ones have come, or at the next garbage
-// collection (a finalizer of a tick object runs then): if it is still
-// open, its finalizer is set then. So a buffer dropped unclosed is freed
-// by the collection after the next, or after the one that follows
-// pendingSize newer buffers.
-var pending struct {
+// when pendingSize newer ones have come to its shard, or at the next
+// garbage collection (a finalizer of a tick object runs then): if it is
+// still open, its finalizer is set then. So a buffer dropped unclosed is
+// freed by the collection after the next, or after the one that follows
+// pendingSize newer buffers. The shards, by the allocating goroutine's
+// thread, keep goroutines that allocate at once off one another's lock.
+var pending [pendingShards]pendingRing
+
+const (
+	pendingSize   = 64
+	pendingShards = 8
+)
+
+type pendingRing struct {
 	mu   sync.Mutex
 	ring [pendingSize]pendingBuf
 	next int
 	tick bool // a tick object waits for the next collection
+	_    [64]byte
 }
-
-const pendingSize = 64
 
 type pendingBuf struct {
 	obj any // the *bufObject[T], for SetFinalizer
@@ -67,23 +74,25 @@ type pendingBuf struct {
 
 // pend puts a new buffer among the pending ones.
 func pend(obj any, a *devAlloc) {
-	pending.mu.Lock()
-	i := pending.next
-	pending.next = (i + 1) % pendingSize
-	if old := pending.ring[i]; old.a != nil {
+	sh := int((uint64(getm()) * 0x9e3779b97f4a7c15) >> (64 - 3)) // of pendingShards
+	p := &pending[sh]
+	p.mu.Lock()
+	i := p.next
+	p.next = (i + 1) % pendingSize
+	if old := p.ring[i]; old.a != nil {
 		old.a.arm(old.obj)
 	}
-	pending.ring[i] = pendingBuf{obj, a}
-	a.pend = int32(i + 1)
-	if !pending.tick {
-		pending.tick = true
-		runtime.SetFinalizer(&tickObj{}, onTick)
+	p.ring[i] = pendingBuf{obj, a}
+	a.shard, a.pend = uint8(sh), int32(i+1)
+	if !p.tick {
+		p.tick = true
+		runtime.SetFinalizer(&tickObj{p: p}, onTick)
 	}
-	pending.mu.Unlock()
+	p.mu.Unlock()
 }
 
 // arm takes a out of the pending ring and sets its finalizer if it is open;
-// pending.mu is held.
+// its ring's mu is held.
 func (a *devAlloc) arm(obj any) {
 	a.pend = 0
 	if !a.r.uses.closed() {
@@ -92,33 +101,37 @@ func (a *devAlloc) arm(obj any) {
 	}
 }
 
-// unpend is Close's end of pending: the buffer leaves the ring, or its
-// finalizer is cleared. b is the buffer's start.
+// unpend is Close's end of pending: the buffer leaves its ring, or its
+// finalizer is cleared. b is the buffer's start. a.pend and a.armed change
+// only under the lock of a's ring (a.shard, set before a is shared).
 func unpend(a *devAlloc, b any) {
-	pending.mu.Lock()
+	p := &pending[a.shard]
+	p.mu.Lock()
 	if a.pend != 0 {
-		pending.ring[a.pend-1] = pendingBuf{}
+		p.ring[a.pend-1] = pendingBuf{}
 		a.pend = 0
 	} else if a.armed {
 		runtime.SetFinalizer(b, nil)
 		a.armed = false
 	}
-	pending.mu.Unlock()
+	p.mu.Unlock()
 }
 
 // tickObj is unreachable from its making: its finalizer runs after the
-// next garbage collection. Not tiny (the tiny allocator would share it).
-type tickObj struct{ _ [2]*int }
+// next garbage collection.
+type tickObj struct{ p *pendingRing }
 
-// onTick sets the finalizers of the buffers still pending at a collection.
-func onTick(*tickObj) {
-	pending.mu.Lock()
-	defer pending.mu.Unlock()
-	for i, e := range pending.ring {
+// onTick sets the finalizers of the buffers still pending in its ring at
+// a collection.
+func onTick(t *tickObj) {
+	p := t.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i, e := range p.ring {
 		if e.a != nil {
 			e.a.arm(e.obj)
-			pending.ring[i] = pendingBuf{}
+			p.ring[i] = pendingBuf{}
 		}
 	}
-	pending.tick = false
+	p.tick = false
 }

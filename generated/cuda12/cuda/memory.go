@@ -28,8 +28,9 @@ type Buffer[T any] struct {
 type devAlloc struct {
 	r       *resource
 	managed bool  // cuMemAllocManaged (managed.go)
-	armed   bool  // its finalizer is set (bufalloc.go; pending.mu)
-	pend    int32 // its slot in pending.ring + 1, or 0 (pending.mu)
+	armed   bool  // its finalizer is set (bufalloc.go; its ring's mu)
+	shard   uint8 // its ring: pending[shard]
+	pend    int32 // its slot in the ring + 1, or 0 (its ring's mu)
 }
 
 // Alloc allocates n elements of device memory in c (cuMemAlloc), not

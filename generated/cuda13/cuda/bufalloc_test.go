@@ -4,13 +4,15 @@
 package cuda
 
 import (
+	"runtime"
 	"testing"
 )
 
 // armedOf reports whether b's finalizer is set, and whether b is pending.
 func armedOf[T any](b *Buffer[T]) (armed, pend bool) {
-	pending.mu.Lock()
-	defer pending.mu.Unlock()
+	p := &pending[b.a.shard]
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	return b.a.armed, b.a.pend != 0
 }
 
@@ -18,6 +20,8 @@ func armedOf[T any](b *Buffer[T]) (armed, pend bool) {
 // live), no buffer gets a finalizer; one that outlives pendingSize newer
 // buffers gets one, and its Close clears it.
 func TestPendingFinalizers(t *testing.T) {
+	runtime.LockOSThread() // one thread: one ring of pending
+	defer runtime.UnlockOSThread()
 	_, c := newFake(t)
 	defer c.Close()
 	s, closeS := fakeStream(c, 0x51)
