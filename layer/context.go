@@ -257,14 +257,16 @@ func onThread(s *ctxState, fn func() error) error {
 	if s == nil {
 		return foreignCall(fn) // bindcache.go
 	}
-	if err := s.bind(); err != nil {
+	remembered, err := s.bind()
+	if err != nil {
 		return err
 	}
-	if err := fn(); err != nil {
-		forgetThread() // a driver error: check the thread next time
-		return err
+	if err = fn(); err != nil && s.failed(err, remembered) { // bindcache.go
+		if err = fn(); err != nil {
+			forgetThread()
+		}
 	}
-	return nil
+	return err
 }
 
 func (s *ctxState) retain() { s.refs.Add(1) }

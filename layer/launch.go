@@ -275,14 +275,17 @@ func (k *Kernel) launch(ctx *ctxState, cfg *Config, pp []unsafe.Pointer) error {
 	if !cfg.hasAttrs() {
 		// onThread, written out: no closure to call on the fast path.
 		runtime.LockOSThread()
-		if err = ctx.bind(); err == nil {
-			if ctx.fake != nil {
-				err = ctx.fake.(fakeLauncher).launch(k.fn, g, b, cfg.SharedMem, h, len(pp))
-			} else {
-				err = cu.LaunchKernel(k.fn, g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, h, pp, nil)
-			}
-			if err != nil {
-				forgetThread()
+		var remembered bool
+		if remembered, err = ctx.bind(); err == nil {
+			for try := 0; ; try++ {
+				if ctx.fake != nil {
+					err = ctx.fake.(fakeLauncher).launch(k.fn, g, b, cfg.SharedMem, h, len(pp))
+				} else {
+					err = cu.LaunchKernel(k.fn, g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, h, pp, nil)
+				}
+				if err == nil || !ctx.failed(err, remembered && try == 0) {
+					break
+				}
 			}
 		}
 		runtime.UnlockOSThread()

@@ -4,6 +4,7 @@
 package cuda
 
 import (
+	"errors"
 	"sync"
 	"sync/atomic"
 	_ "unsafe" // go:linkname runtime.getm
@@ -20,7 +21,9 @@ import (
 // [Context.Do] or [Group], or calls [ForgetCurrent] afterwards. While a
 // Do or a Group runs anywhere in the process, every call checks, as it did
 // before this cache, and nothing is remembered; when it returns, what was
-// remembered for its thread is forgotten.
+// remembered for its thread is forgotten. A call that trusted the memory
+// and finds no context current (the driver refuses it) binds and runs
+// again (ctxState.failed).
 
 //go:linkname getm runtime.getm
 func getm() uintptr // the calling goroutine's M (its OS thread while locked)
@@ -92,21 +95,38 @@ func (s *ctxState) bindID() uint64 {
 }
 
 // bind makes the context current on the thread, which onThread locked:
-// nothing when the layer made it current there last, else a check and, if
-// another is current, cuCtxSetCurrent.
-func (s *ctxState) bind() error {
+// nothing when the layer made it current there last (remembered: true),
+// else a check and, if another is current, cuCtxSetCurrent.
+func (s *ctxState) bind() (remembered bool, err error) {
 	if s.fake != nil {
 		if err := s.fake.bind(s); err != nil {
-			return err
+			return false, err
 		}
 	}
 	m := getm()
 	key := bindKey(m, s.bindID())
 	slot := slotOf(m)
 	if key != 0 && slot.Load() == key && foreign.Load() == 0 {
-		return nil
+		return true, nil
 	}
-	return s.bindSlow(slot, key)
+	return false, s.bindSlow(slot, key)
+}
+
+// failed is what a call that failed with err does on its locked thread:
+// it forgets the thread's context, and when the layer had trusted what it
+// remembered and the driver answers that no context is current
+// (CUDA_ERROR_INVALID_CONTEXT: refused before it did anything), binds
+// again and returns true, to make the call once more. A thread can lose
+// its context behind the layer's back: a context popped or destroyed by
+// other code, or an M the runtime hands from one C thread to another in
+// callbacks.
+func (s *ctxState) failed(err error, remembered bool) bool {
+	forgetThread()
+	if !remembered || !errors.Is(err, cu.ErrorInvalidContext) {
+		return false
+	}
+	m := getm()
+	return s.bindSlow(slotOf(m), bindKey(m, s.bindID())) == nil
 }
 
 func (s *ctxState) bindSlow(slot *atomic.Uint64, key uint64) error {

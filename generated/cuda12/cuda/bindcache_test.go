@@ -234,3 +234,39 @@ func TestGetmPerThread(t *testing.T) {
 		t.Fatalf("two locked threads: getm %#x and %#x", a, b)
 	}
 }
+
+// TestBindRecoversLostContext: a thread that lost its context behind the
+// layer's back (popped by other code, or a C thread's M reused) fails a
+// launch with CUDA_ERROR_INVALID_CONTEXT while the layer trusts what it
+// remembered: the layer binds again and launches once more, and the
+// launch succeeds in the kernel's context; a launch that fails so with a
+// checked binding is not retried.
+func TestBindRecoversLostContext(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	f, ka, _, xa, _, done := twoFakeContexts(t)
+	defer done()
+	f.needCtx = true
+	ForgetCurrent()
+	launchIn(t, f, ka, xa, 0xa1)
+	setFakeCurrent(0) // lost
+	n := f.launches.Load()
+	launchIn(t, f, ka, xa, 0xa1)
+	if got := f.launches.Load() - n; got != 2 {
+		t.Fatalf("%d launches reached the driver, want 2 (the refused one and the retry)", got)
+	}
+	// Checked, then lost again before the launch: an error, no loop.
+	f.onLaunch = nil
+	setFakeCurrent(0)
+	ForgetCurrent()
+	f.needCtx = false
+	f.launchErr = cu.ErrorInvalidContext
+	n = f.launches.Load()
+	if err := ka.Launch(Config{}, float32(1), xa, xa, int32(1)); !errors.Is(err, cu.ErrorInvalidContext) {
+		t.Fatalf("launch: %v", err)
+	}
+	if got := f.launches.Load() - n; got != 1 {
+		t.Fatalf("%d launches after a checked binding, want 1", got)
+	}
+	f.launchErr = nil
+}

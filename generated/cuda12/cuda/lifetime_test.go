@@ -42,6 +42,7 @@ type fakeDriver struct {
 	fakeKernelState
 	gets, sets atomic.Int64 // cuCtxGetCurrent, cuCtxSetCurrent (bindcache_test.go)
 	launchErr  error        // what launch returns
+	needCtx    bool         // launch fails with no context current (bindcache_test.go)
 }
 
 func newFake(t testing.TB) (*fakeDriver, *Context) {
@@ -382,6 +383,9 @@ func (f *fakeDriver) launch(fn cu.Function, g, b Dim3, shared uint32, s cu.Strea
 	f.inLaunch.Add(1)
 	defer f.inLaunch.Add(-1)
 	f.launches.Add(1)
+	if f.needCtx && fakeCurrent() == 0 {
+		return cu.ErrorInvalidContext
+	}
 	if f.onLaunch != nil {
 		f.onLaunch()
 	}
