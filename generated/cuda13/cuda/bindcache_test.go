@@ -270,3 +270,23 @@ func TestBindRecoversLostContext(t *testing.T) {
 	}
 	f.launchErr = nil
 }
+
+// TestDoNotRetried: Context.Do runs the caller's function once, even when
+// it fails with CUDA_ERROR_INVALID_CONTEXT on a thread whose binding the
+// layer remembered.
+func TestDoNotRetried(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	_, ka, _, xa, _, done := twoFakeContexts(t)
+	defer done()
+	ForgetCurrent()
+	launchIn(t, ka.mod.r.ctx.fake.(*fakeDriver), ka, xa, 0xa1) // remembered now
+	calls := 0
+	err := xa.a.r.ctxDo(func() error {
+		calls++
+		return cu.ErrorInvalidContext
+	})
+	if !errors.Is(err, cu.ErrorInvalidContext) || calls != 1 {
+		t.Fatalf("Do: %v after %d calls of fn, want the error after 1", err, calls)
+	}
+}

@@ -211,7 +211,18 @@ func (c *Context) Raw() cu.Context { return c.ref.s.ctx }
 // make another context current; the layer checks the thread's current
 // context on its calls inside fn and after it (see [ForgetCurrent]).
 func (c *Context) Do(fn func() error) error {
-	return c.do(func(*ctxState) error { return foreignCall(fn) })
+	s, err := c.use()
+	if err != nil {
+		return err
+	}
+	defer c.ref.end()
+	// onThread, but for fn's failure: fn is the caller's, never run twice.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if _, err := s.bind(); err != nil {
+		return err
+	}
+	return foreignCall(fn) // bindcache.go
 }
 
 // do runs fn with the context's state current on a locked thread.
@@ -253,7 +264,10 @@ type ctxState struct {
 // onThread runs fn on the calling goroutine's OS thread, locked for the
 // call, with s's context current there (nil s: none is made current). It
 // is the one place the layer locks a thread, but for Kernel.launch's fast
-// path, which writes it out.
+// path and Context.Do, which write it out. A call that fails because the
+// thread lost its context behind the layer's back runs again
+// (ctxState.failed): fn must be the layer's own, safe to repeat after the
+// driver refused it.
 func onThread(s *ctxState, fn func() error) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
