@@ -25,6 +25,8 @@
 //     has passed them.
 //   - It uses device 0 and takes no -device flag; the inputs are glibc's
 //     rand() as the sample's (sample.CRand), so the same numbers.
+//   - The host result vector is zeroed between the two functions, so the
+//     second check cannot pass on the first function's result.
 //
 // It needs an NVIDIA GPU, its driver and NVRTC 13 (libnvrtc.so.13; or set
 // CUGEN_LIBNVRTC):
