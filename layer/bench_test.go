@@ -33,11 +33,13 @@ func BenchmarkFakeLaunch(b *testing.B) {
 	cfg := Config{Grid: Dim3{X: 1}, Block: Dim3{X: 256}}
 	alpha, n := float32(1), int32(0)
 	b.ReportAllocs()
+	g0 := f.gets.Load()
 	for b.Loop() {
 		if err := k.Launch(cfg, alpha, x, x, n); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(f.gets.Load()-g0)/float64(b.N), "ctx-checks/op")
 }
 
 // BenchmarkFakeLayoutPack is the argument check and packing alone.

@@ -273,12 +273,22 @@ func (k *Kernel) launch(ctx *ctxState, cfg *Config, pp []unsafe.Pointer) error {
 	g, b := cfg.Grid.Norm(), cfg.Block.Norm()
 	var err error
 	if !cfg.hasAttrs() {
-		err = onThread(ctx, func() error {
-			if ctx.fake != nil {
-				return ctx.fake.(fakeLauncher).launch(k.fn, g, b, cfg.SharedMem, h, len(pp))
+		// onThread, written out: no closure to call on the fast path.
+		runtime.LockOSThread()
+		var remembered bool
+		if remembered, err = ctx.bind(); err == nil {
+			for try := 0; ; try++ {
+				if ctx.fake != nil {
+					err = ctx.fake.(fakeLauncher).launch(k.fn, g, b, cfg.SharedMem, h, len(pp))
+				} else {
+					err = cu.LaunchKernel(k.fn, g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, h, pp, nil)
+				}
+				if err == nil || !ctx.failed(err, remembered && try == 0) {
+					break
+				}
 			}
-			return cu.LaunchKernel(k.fn, g.X, g.Y, g.Z, b.X, b.Y, b.Z, cfg.SharedMem, h, pp, nil)
-		})
+		}
+		runtime.UnlockOSThread()
 	} else {
 		la, aerr := cfg.attrs(k.name)
 		if aerr != nil {

@@ -141,3 +141,24 @@ func TestStreamCallAllocs(t *testing.T) {
 	}
 	_ = sink
 }
+
+// BenchmarkStreamCall: what Stream.Call adds to a library call on the
+// fake driver (no driver call): the uses of the stream and four operands,
+// the locked thread. The GPU side adds the context check (cuCtxGetCurrent).
+func BenchmarkStreamCall(b *testing.B) {
+	_, c := newFake(b)
+	defer c.Close()
+	s, closeS := fakeStream(c, 0x51)
+	defer closeS()
+	x, _ := Alloc[float32](c, 4)
+	y, _ := Alloc[float32](c, 4)
+	z, _ := Alloc[float32](c, 4)
+	h, _ := NewHandle(c, func() (uint64, error) { return 1, nil }, func(uint64) error { return nil })
+	defer func() { x.Close(); y.Close(); z.Close(); h.Close() }()
+	b.ReportAllocs()
+	for range b.N {
+		if err := s.Call(func(cu.Stream) error { return nil }, h, x, y, z); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -39,6 +39,9 @@ type fakeDriver struct {
 	onDestroy func(r *resource) // called before each destroy, unlocked
 	ex        fakeEx            // what cuLaunchKernelEx was given (launchex_test.go)
 	fakeKernelState
+	gets, sets atomic.Int64 // cuCtxGetCurrent, cuCtxSetCurrent (bindcache_test.go)
+	launchErr  error        // what launch returns
+	needCtx    bool         // launch fails with no context current (bindcache_test.go)
 }
 
 func newFake(t testing.TB) (*fakeDriver, *Context) {
@@ -47,6 +50,9 @@ func newFake(t testing.TB) (*fakeDriver, *Context) {
 }
 
 func (f *fakeDriver) bind(s *ctxState) error {
+	if f.quiet {
+		return nil
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.released > 0 {
@@ -382,10 +388,13 @@ func (f *fakeDriver) launch(fn cu.Function, g, b Dim3, shared uint32, s cu.Strea
 	f.inLaunch.Add(1)
 	defer f.inLaunch.Add(-1)
 	f.launches.Add(1)
+	if f.needCtx && fakeCurrent() == 0 {
+		return cu.ErrorInvalidContext
+	}
 	if f.onLaunch != nil {
 		f.onLaunch()
 	}
-	return nil
+	return f.launchErr
 }
 
 // TestDeprecatedAliases: Free and Unload are Close.

@@ -24,7 +24,10 @@ type Buffer[T any] struct {
 // when they all become unreachable, or by the owner's Close.
 type devAlloc struct {
 	r       *resource
-	managed bool // cuMemAllocManaged (managed.go)
+	managed bool  // cuMemAllocManaged (managed.go)
+	armed   bool  // its finalizer is set (bufalloc.go; its ring's mu)
+	shard   uint8 // its ring: pending[shard]
+	pend    int32 // its slot in the ring + 1, or 0 (its ring's mu)
 }
 
 // Alloc allocates n elements of device memory in c (cuMemAlloc), not
@@ -54,9 +57,7 @@ func allocBuffer[T any](c *Context, n int, managed bool, alloc func(s *ctxState,
 			}
 			k = kindMem
 		}
-		a := &devAlloc{managed: managed}
-		a.r = newResource(a, s, k, uint64(p), nil)
-		b = &Buffer[T]{a: a, ptr: p, n: n}
+		b, _ = newBuffer[T](s, k, p, n, managed) // bufalloc.go
 		return nil
 	})
 	return b, err
@@ -96,7 +97,11 @@ func (b *Buffer[T]) Close() error {
 	if n := b.a.r.holds.Load(); n > 0 {
 		return heldError("Buffer["+typeName[T]()+"].Close", n)
 	}
-	return b.a.r.free()
+	if err := b.a.r.free(); err != nil {
+		return err
+	}
+	unpend(b.a, b) // no finalizer (bufalloc.go)
+	return nil
 }
 
 // Free is Close.

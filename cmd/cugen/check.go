@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/cugen/cugen/emit"
+	"github.com/cugen/cugen/internal/layergen"
 )
 
 // printAPIChanges prints what pkg changes in the API against the api.txt in
@@ -45,6 +46,17 @@ func checkSet(out string, pkgs []*emit.Package, layer []*emit.Package, stdout, s
 	diffs, err := emit.CheckSet(out, pkgs)
 	if err != nil {
 		return 0, err
+	}
+	if len(layer) > 0 { // a subpackage of the layer gen would remove
+		left, err := layergen.LeftoverSubpackages(filepath.Join(out, layer[0].Name), func(sub string) bool {
+			return slices.ContainsFunc(layer[1:], func(p *emit.Package) bool { return p.Name == layer[0].Name+"/"+sub })
+		})
+		if err != nil {
+			return 0, err
+		}
+		for _, f := range left {
+			diffs = append(diffs, "extra "+layer[0].Name+"/"+f)
+		}
 	}
 	for _, d := range diffs {
 		fmt.Fprintln(stdout, "cugen: "+d)

@@ -147,7 +147,9 @@ func TestGenLayer(t *testing.T) {
 // headers.lock: gen -set 12.4 -lib cu,cudart,nvrtc -out cuda writes the
 // three packages and the layer, imports from go.mod's module path; the
 // module builds and vets with them, and gen -check passes. Was: "open
-// headers.lock: no such file or directory", and no layer.
+// headers.lock: no such file or directory", and no layer. With cublas in
+// -lib the layer has its blas subpackage, which builds and vets; gen
+// without it removes it (gen -check lists it as extra before).
 func TestGenSetInModule(t *testing.T) {
 	testset.Set(t, "12.4")
 	gobin, err := exec.LookPath("go")
@@ -167,23 +169,46 @@ func TestGenSetInModule(t *testing.T) {
 	os.WriteFile(filepath.Join(mod, "go.mod"), []byte(gomod), 0o644)
 	os.WriteFile(filepath.Join(mod, "go.sum"), sum, 0o644)
 	t.Chdir(mod)
-	code, stdout, stderr := cugen(t, "gen", "-set", "12.4", "-lib", "cu,cudart,nvrtc", "-out", "cuda")
-	if code != 0 {
-		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
-	}
-	if got := dirNames(t, "cuda"); !slices.Equal(got, []string{"cu", "cuda", "cudart", "nvrtc"}) {
-		t.Errorf("cuda/ holds %q, want cu, cuda, cudart, nvrtc", got)
-	}
-	if b, _ := os.ReadFile(filepath.Join("cuda", "cuda", "module.go")); !strings.Contains(string(b), "\t\"example.com/m/cuda/cu\"\n") {
-		t.Errorf("cuda/cuda/module.go does not import example.com/m/cuda/cu")
-	}
-	for _, args := range [][]string{{"build", "./..."}, {"vet", "./cuda/cuda"}} {
+	goRun := func(args ...string) {
+		t.Helper()
 		cmd := exec.Command(gobin, args...)
 		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "CGO_ENABLED=0")
 		if b, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, b)
 		}
 	}
+	// With cublas, the layer's blas subpackage: written, builds and vets.
+	code, stdout, stderr := cugen(t, "gen", "-set", "12.4", "-lib", "cu,cudart,nvrtc,cublas", "-out", "cuda")
+	if code != 0 || !strings.Contains(stdout, "cuda/blas") {
+		t.Fatalf("gen with cublas: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join("cuda", "cuda", "blas", "blas.go")); !strings.Contains(string(b), "\t\"example.com/m/cuda/cublas\"\n") || !strings.Contains(string(b), "\t\"example.com/m/cuda/cuda\"\n") {
+		t.Errorf("cuda/cuda/blas/blas.go does not import example.com/m/cuda/cublas and .../cuda:\n%.600s", b)
+	}
+	goRun("build", "./...")
+	goRun("vet", "./cuda/cuda/blas")
+	// Without it: gen -check lists blas's files as extra; gen removes
+	// them (they would not build), and gen -check agrees.
+	code, stdout, _ = cugen(t, "gen", "-check", "-set", "12.4", "-lib", "cu,cudart,nvrtc", "-out", "cuda")
+	if code != 1 || !strings.Contains(stdout, "cugen: extra cuda/blas/blas.go\n") {
+		t.Errorf("gen -check without cublas over a blas: exit %d, stdout %q", code, stdout)
+	}
+	code, stdout, stderr = cugen(t, "gen", "-set", "12.4", "-lib", "cu,cudart,nvrtc", "-out", "cuda")
+	if code != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	// cublas stays from the first run: gen replaces the packages it writes.
+	if got := dirNames(t, "cuda"); !slices.Equal(got, []string{"cu", "cublas", "cuda", "cudart", "nvrtc"}) {
+		t.Errorf("cuda/ holds %q, want cu, cublas, cuda, cudart, nvrtc", got)
+	}
+	if b, _ := os.ReadFile(filepath.Join("cuda", "cuda", "module.go")); !strings.Contains(string(b), "\t\"example.com/m/cuda/cu\"\n") {
+		t.Errorf("cuda/cuda/module.go does not import example.com/m/cuda/cu")
+	}
+	if _, err := os.Stat(filepath.Join("cuda", "cuda", "blas")); !os.IsNotExist(err) {
+		t.Errorf("cuda/cuda/blas is still there without cublas: %v", err)
+	}
+	goRun("build", "./...")
+	goRun("vet", "./cuda/cuda")
 	if code, stdout, stderr := cugen(t, "gen", "-check", "-set", "12.4", "-lib", "cu,cudart,nvrtc", "-out", "cuda"); code != 0 {
 		t.Errorf("gen -check: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}

@@ -477,6 +477,36 @@ func WriteSubpackages(dir string, subs map[string]map[string][]byte, logw io.Wri
 	return nil
 }
 
+// LeftoverSubpackages lists the files ("SUB/name.go", sorted) of the
+// subpackages of dir, a copy's package cuda, that the layer wrote and
+// that keep (the subpackages written now) does not have: what
+// WriteSubpackages would remove, and what cugen gen -check reports.
+func LeftoverSubpackages(dir string, keep func(sub string) bool) ([]string, error) {
+	_, subs, err := goFiles(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, sub := range subs {
+		if keep(sub) {
+			continue
+		}
+		names, _, err := goFiles(filepath.Join(dir, sub))
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range names {
+			if isGenerated(filepath.Join(dir, sub, name)) {
+				out = append(out, sub+"/"+name)
+			}
+		}
+	}
+	return out, nil
+}
+
 // removeLayerDir removes the .go files of d if every one was written from
 // layer/, and d if it is then empty; it leaves d alone if none was.
 func removeLayerDir(d string) error {

@@ -3,6 +3,15 @@
 // float64, complex64 and complex128 (cuBLAS's S, D, C and Z functions);
 // half and bfloat16 GEMM ([GemmEx]); batched and strided-batched GEMM.
 //
+//   - Level 1: [Axpy], [Scal], [Copy], [Swap], [Dot], [Dotc], [Nrm2],
+//     [Asum], [Iamax], and the To forms of the reductions.
+//   - Level 2: [Gemv], [Ger], [Gerc].
+//   - Level 3: [Gemm], [GemmStridedBatched], [GemmBatched], [GemmEx],
+//     [GemmStridedBatchedEx], [Trsm], [Syrk].
+//
+// For the rest of cuBLAS, call package cublas on [Handle.Raw] inside the
+// handle's stream's Call (see [Handle.Raw]).
+//
 // Import the copy for your CUDA major,
 // github.com/cugen/cugen/generated/cuda13/cuda/blas (or cuda12), beside
 // the cuda package of the same major.

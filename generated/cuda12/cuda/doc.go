@@ -27,13 +27,17 @@
 // between threads. Every method here that calls CUDA locks the goroutine to
 // its thread for the length of the call (runtime.LockOSThread, nested
 // locks are fine), makes its context current there if it is not already
-// (one cuCtxGetCurrent, and a cuCtxSetCurrent when another context was
-// current), calls, and unlocks. So a [Context] and everything made from it
-// may be used from any goroutine, concurrently, without the caller locking
-// anything. What it leaves behind: the thread's current context stays the
-// last one bound. For calls of your own on the raw cu package, use
-// [Context.Do], which runs a function with the context current on a locked
-// thread. Raw handles: [Context.Raw], [Device.Raw], [Buffer.Ptr],
+// (a cuCtxSetCurrent when another context was current), calls, and
+// unlocks. So a [Context] and everything made from it may be used from any
+// goroutine, concurrently, without the caller locking anything. What it
+// leaves behind: the thread's current context stays the last one bound.
+// The layer remembers, per OS thread, the context it made current there,
+// and asks the driver (cuCtxGetCurrent) only when it did not, or cannot
+// know: so make a context current by hand (cu.CtxSetCurrent,
+// cu.CtxPushCurrent, cudart's SetDevice) only inside [Context.Do], which
+// forgets its thread's when it returns, or call [ForgetCurrent] after.
+// For calls of your own on the raw cu package, use [Context.Do], which
+// runs a function with the context current on a locked thread. Raw handles: [Context.Raw], [Device.Raw], [Buffer.Ptr],
 // [Stream.Raw], [Event.Raw], [Module.Raw], [Kernel.Raw], [Comm.Raw].
 //
 // # Lifetimes
@@ -41,8 +45,10 @@
 // Every resource (buffer, host buffer, module, library, stream, event,
 // graph, NCCL communicator) is released exactly once: by its Close method
 // (Free and Unload are deprecated names of it), or, when it becomes
-// unreachable without one, by a cleanup (runtime.AddCleanup) on the
-// garbage collector's schedule, which hands the release to a goroutine of
+// unreachable without one, by a cleanup (runtime.AddCleanup; for a
+// [Buffer], a finalizer, set only once it outlives 64 newer buffers or a
+// garbage collection, so a buffer closed soon costs none) on the garbage
+// collector's schedule, which hands the release to a goroutine of
 // the context's own (a release may wait for the device, and the runtime's
 // cleanup goroutine must not block). A second Close returns [ErrFreed], as
 // does any use after Close. Each method counts itself as a use of the
@@ -180,4 +186,16 @@
 //	comms, err := cuda.NewComms(ctx0, ctx1)
 //	// on rank i's goroutine, with x and s of ctx i:
 //	err = cuda.AllReduce(comms[i], s, x, x, nccl.Sum)
+//
+// # The math libraries
+//
+// Packages beside this one put CUDA's math libraries on buffers: blas
+// (.../cuda/blas, cuBLAS), and the others of its family. They stand on two
+// hooks that a package of your own over a library can use too: a [Handle]
+// owns a library's object (a cuBLAS handle, a cuFFT plan) as a resource of
+// a context, destroyed once, by Close or a cleanup, before the context is
+// released; [Stream.Call] runs a library call on a stream with the
+// context current, holding the stream and its operands ([Operand]: a
+// *Buffer[T], a Handle) as uses for the call and refusing a closed, nil or
+// foreign one before it, with no allocation.
 package cuda

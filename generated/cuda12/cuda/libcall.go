@@ -63,7 +63,10 @@ func (h *Handle) res() *resource {
 // destroyLib destroys a kindLib resource through its destroy function.
 func destroyLib(r *resource) error { return r.keep.(func(uint64) error)(r.h) }
 
-var errOtherOperandContext = errors.New("cuda: Stream.Call: an operand belongs to another context than the stream")
+var (
+	errOtherOperandContext = errors.New("cuda: Stream.Call: an operand belongs to another context than the stream")
+	errNilOperand          = errors.New("cuda: Stream.Call: a nil operand")
+)
 
 // Call runs fn, a call of a CUDA library on s (cuBLAS, cuFFT, ...), with
 // the stream's context current on a locked thread, as a use of the stream
@@ -85,11 +88,11 @@ func (s *Stream) Call(fn func(st cu.Stream) error, ops ...Operand) error {
 	}()
 	for _, op := range ops {
 		if op == nil {
-			return errors.New("cuda: Stream.Call: a nil operand")
+			return errNilOperand
 		}
 		r := op.res()
 		if r == nil {
-			return errors.New("cuda: Stream.Call: a nil operand")
+			return errNilOperand
 		}
 		if err := r.use(); err != nil {
 			return err

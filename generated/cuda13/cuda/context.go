@@ -175,11 +175,29 @@ func (c *Context) use() (*ctxState, error) {
 	if c == nil {
 		return nil, errors.New("cuda: nil *Context")
 	}
-	if !c.ref.uses.acquire() {
+	if !c.ref.acquire() {
 		return nil, ErrClosed
 	}
 	return c.ref.s, nil
 }
+
+// acquire begins a call through the reference; false once it is closed.
+// A call refused after the Close may still end the last use in flight
+// (its increment came before that use's end): it then drops the
+// reference, as the last call's end does (uses.acquire would lose it).
+func (r *ctxRef) acquire() bool {
+	if r.uses.state.Add(1)&usesClosed != 0 {
+		if ctxAcquireHook != nil {
+			ctxAcquireHook()
+		}
+		r.end()
+		return false
+	}
+	return true
+}
+
+// ctxAcquireHook runs in a refused ctxRef.acquire (tests).
+var ctxAcquireHook func()
 
 // Device returns the context's device.
 func (c *Context) Device() Device { return c.dev }
@@ -189,9 +207,22 @@ func (c *Context) Device() Device { return c.dev }
 func (c *Context) Raw() cu.Context { return c.ref.s.ctx }
 
 // Do runs fn with the context current on the calling goroutine's OS thread,
-// locked for the call: the way to call the cu package directly.
+// locked for the call: the way to call the cu package directly. fn may
+// make another context current; the layer checks the thread's current
+// context on its calls inside fn and after it (see [ForgetCurrent]).
 func (c *Context) Do(fn func() error) error {
-	return c.do(func(*ctxState) error { return fn() })
+	s, err := c.use()
+	if err != nil {
+		return err
+	}
+	defer c.ref.end()
+	// onThread, but for fn's failure: fn is the caller's, never run twice.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if _, err := s.bind(); err != nil {
+		return err
+	}
+	return foreignCall(fn) // bindcache.go
 }
 
 // do runs fn with the context's state current on a locked thread.
@@ -212,7 +243,7 @@ func (c *Context) Synchronize() error {
 
 // MemInfo returns the device's free and total memory (cuMemGetInfo).
 func (c *Context) MemInfo() (free, total uint64, err error) {
-	err = c.Do(func() error {
+	err = c.do(func(*ctxState) error {
 		free, total, err = cu.MemGetInfo()
 		return err
 	})
@@ -225,33 +256,34 @@ type ctxState struct {
 	ctx      cu.Context
 	dev      cu.Device
 	refs     atomic.Int64
-	releases releaseQueue // of the resources that became unreachable
-	fake     driver       // nil: the real driver (tests set it)
+	releases releaseQueue  // of the resources that became unreachable
+	fake     driver        // nil: the real driver (tests set it)
+	id       atomic.Uint64 // its handle's number in bindcache.go, 0 until bound
 }
 
 // onThread runs fn on the calling goroutine's OS thread, locked for the
 // call, with s's context current there (nil s: none is made current). It
-// is the one place the layer locks a thread.
+// is the one place the layer locks a thread, but for Kernel.launch's fast
+// path and Context.Do, which write it out. A call that fails because the
+// thread lost its context behind the layer's back runs again
+// (ctxState.failed): fn must be the layer's own, safe to repeat after the
+// driver refused it.
 func onThread(s *ctxState, fn func() error) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	if s != nil {
-		if err := s.bind(); err != nil {
-			return err
+	if s == nil {
+		return foreignCall(fn) // bindcache.go
+	}
+	remembered, err := s.bind()
+	if err != nil {
+		return err
+	}
+	if err = fn(); err != nil && s.failed(err, remembered) { // bindcache.go
+		if err = fn(); err != nil {
+			forgetThread()
 		}
 	}
-	return fn()
-}
-
-// bind makes the context current on the thread, which onThread locked.
-func (s *ctxState) bind() error {
-	if s.fake != nil {
-		return s.fake.bind(s)
-	}
-	if cur, err := cu.CtxGetCurrent(); err == nil && cur == s.ctx {
-		return nil
-	}
-	return cu.CtxSetCurrent(s.ctx)
+	return err
 }
 
 func (s *ctxState) retain() { s.refs.Add(1) }
@@ -529,6 +561,7 @@ type driver interface {
 	vmmDriver                           // vmm.go
 	arrayDriver                         // array.go
 	enablePeer(s, peer *ctxState) error // cuCtxEnablePeerAccess(peer), s current
+	bindDriver                          // bindcache.go
 }
 
 // fakeLauncher is the fake driver's cuLaunchKernel and cuLaunchKernelEx;

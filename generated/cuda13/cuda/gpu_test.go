@@ -887,8 +887,18 @@ func BenchmarkCopyInterleaved(b *testing.B) {
 }
 
 // BenchmarkBind is the cost of a call through the layer that only binds
-// the context (Context.Do with an empty function).
+// the context, as the layer's own calls do (remembered per thread: no
+// cuCtxGetCurrent after the first); BenchmarkDo is Context.Do, which runs
+// foreign code and so checks every time.
 func BenchmarkBind(b *testing.B) {
+	c := gpuContext(b)
+	b.ReportAllocs()
+	for range b.N {
+		c.do(func(*ctxState) error { return nil })
+	}
+}
+
+func BenchmarkDo(b *testing.B) {
 	c := gpuContext(b)
 	b.ReportAllocs()
 	for range b.N {

@@ -80,19 +80,20 @@ func allocAsync[T any](s *Stream, p *MemPool, n int) (*Buffer[T], error) {
 		}
 		pool = cu.MemoryPool(p.r.h)
 	}
-	a := &devAlloc{}
-	b := &Buffer[T]{a: a, n: n}
+	var b *Buffer[T]
 	err = st.do(func() error {
 		k := kindNone
+		var p cu.Deviceptr
 		if n > 0 {
 			var err error
-			if b.ptr, err = st.ctx.drv().memAllocAsync(uint64(n)*size, pool, st.h); err != nil {
+			if p, err = st.ctx.drv().memAllocAsync(uint64(n)*size, pool, st.h); err != nil {
 				return err
 			}
 			k = kindMemAsync
 		}
-		a.r = newResource(a, st.ctx, k, uint64(b.ptr), nil)
-		a.r.st = st
+		var r *resource
+		b, r = newBuffer[T](st.ctx, k, p, n, false) // bufalloc.go
+		r.st = st
 		return nil
 	})
 	if err != nil {

@@ -227,14 +227,14 @@ func planGemm(op string, ta, tb Transpose, a, b, c shape, real bool, count, sa, 
 	if real {
 		ta, tb = min(ta, Trans), min(tb, Trans)
 	}
-	for _, m := range []struct {
-		name   string
-		s      *shape
-		stride int
-	}{{"A", &a, sa}, {"B", &b, sb}, {"C", &c, sc}} {
-		if err := checkMatrix(op, m.name, m.s, count, m.stride); err != nil {
-			return p, err
-		}
+	if err := checkMatrix(op, "A", &a, count, sa); err != nil {
+		return p, err
+	}
+	if err := checkMatrix(op, "B", &b, count, sb); err != nil {
+		return p, err
+	}
+	if err := checkMatrix(op, "C", &c, count, sc); err != nil {
+		return p, err
 	}
 	am, ak := opDims(a, ta)
 	bk, bn := opDims(b, tb)

@@ -5,6 +5,7 @@ package blas
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/cmplx"
 	"math/rand/v2"
@@ -507,4 +508,213 @@ func TestHalf(t *testing.T) {
 	if BFloat16(0x4049).Float32() != 3.140625 {
 		t.Errorf("BFloat16 0x4049 = %v", BFloat16(0x4049).Float32())
 	}
+}
+
+// TestPlanAllocs: the checks and plans of a call that passes them
+// allocate nothing (the calls' hot path; the GPU half is TestGPUAllocs).
+// Before: planGemm's shapes, addressed from a slice literal, moved to the
+// heap (3 allocations per Gemm).
+func TestPlanAllocs(t *testing.T) {
+	a := shape{rows: 16, cols: 16, n: 256}
+	x, y := vshape{n: 16, inc: 1, len: 16}, vshape{n: 16, inc: 1, len: 16}
+	for name, f := range map[string]func(){
+		"planGemm": func() { planGemm("Gemm", NoTrans, Trans, a, a, a, true, 1, 0, 0, 0) },
+		"planGemv": func() { xx, yy := x, y; planGemv("Gemv", NoTrans, a, &xx, &yy, true) },
+		"planGer":  func() { xx, yy := x, y; planGer("Ger", a, &xx, &yy, false) },
+		"checkPair": func() {
+			xx, yy := x, y
+			checkPair("Dot", &xx, &yy)
+		},
+		"kindOf":   func() { _ = kindOf[complex64]() + kindOf[float64]() },
+		"planTrsm": func() { planTrsm("Trsm", Right, Lower, Trans, Unit, a, a, true) },
+		"planSyrk": func() { planSyrk("Syrk", Upper, Trans, a, a, true) },
+	} {
+		if n := testing.AllocsPerRun(100, f); n != 0 {
+			t.Errorf("%s: %v allocations, want 0", name, n)
+		}
+	}
+}
+
+// BenchmarkPlanGemm: the checks and plan of one Gemm.
+func BenchmarkPlanGemm(b *testing.B) {
+	a := shape{rows: 32, cols: 32, n: 1024}
+	b.ReportAllocs()
+	for range b.N {
+		if _, err := planGemm("Gemm", NoTrans, NoTrans, a, a, a, true, 1, 0, 0, 0); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// tri is T(A)[i][j] of a triangular matrix indexed by at: the uplo
+// triangle (its diagonal or ones), zero elsewhere.
+func tri(at func(i, j int) complex128, upper, unit bool, i, j int) complex128 {
+	switch {
+	case i == j && unit:
+		return 1
+	case upper && i > j, !upper && i < j:
+		return 0
+	}
+	return at(i, j)
+}
+
+// TestTrsmPlans: for both layouts, sides, triangles, diagonals and every
+// op, the plan's column-major triangular product of X (cuBLAS's trsm
+// solves exactly that) equals alpha·B where B was made as op(A)·X (or
+// X·op(A)) in the operands' own layout. And the errors.
+func TestTrsmPlans(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	const m, n = 3, 4
+	for _, l := range []Layout{RowMajor, ColMajor} {
+		for _, side := range []Side{Left, Right} {
+			for _, uplo := range []Uplo{Upper, Lower} {
+				for _, diag := range []Diag{NonUnit, Unit} {
+					for _, ta := range []Transpose{NoTrans, Trans, ConjTrans} {
+						order := m
+						if side == Right {
+							order = n
+						}
+						a, x := newMat(r, order, order, l), newMat(r, m, n, l)
+						userA := func(i, j int) complex128 { return tri(a.at, uplo == Upper, diag == Unit, i, j) }
+						opA := func(i, j int) complex128 {
+							switch ta {
+							case Trans:
+								return userA(j, i)
+							case ConjTrans:
+								return cmplx.Conj(userA(j, i))
+							}
+							return userA(i, j)
+						}
+						b := newMat(r, m, n, l)
+						for i := range m {
+							for j := range n {
+								var s complex128
+								for q := range order {
+									if side == Left {
+										s += opA(i, q) * x.at(q, j)
+									} else {
+										s += x.at(i, q) * opA(q, j)
+									}
+								}
+								if l == ColMajor {
+									b.data[j*b.stride+i] = s
+								} else {
+									b.data[i*b.stride+j] = s
+								}
+							}
+						}
+						name := fmt.Sprintf("%v %v %v %v %v", l, side, uplo, diag, ta)
+						p, err := planTrsm("Trsm", side, uplo, ta, diag, shapeOf2(a), shapeOf2(b), false)
+						if err != nil {
+							t.Fatalf("%s: %v", name, err)
+						}
+						// cuBLAS's view: column-major arrays with lda, ldb.
+						colA := func(i, j int) complex128 {
+							return tri(func(i, j int) complex128 { return a.data[j*int(p.lda)+i] }, p.uplo == cublas.FillModeUpper, p.diag == cublas.DiagUnit, i, j)
+						}
+						colOpA := func(i, j int) complex128 {
+							switch p.op {
+							case cublas.OpT:
+								return colA(j, i)
+							case cublas.OpC:
+								return cmplx.Conj(colA(j, i))
+							}
+							return colA(i, j)
+						}
+						colX := func(i, j int) complex128 { return x.data[j*x.stride+i] }
+						corder := int(p.m)
+						if p.side == cublas.SideRight {
+							corder = int(p.n)
+						}
+						for i := range int(p.m) {
+							for j := range int(p.n) {
+								var s complex128
+								for q := range corder {
+									if p.side == cublas.SideLeft {
+										s += colOpA(i, q) * colX(q, j)
+									} else {
+										s += colX(i, q) * colOpA(q, j)
+									}
+								}
+								if want := b.data[j*int(p.ldb)+i]; !near(s, want) {
+									t.Fatalf("%s: cuBLAS's product [%d][%d] = %v, want B's %v (plan %+v)", name, i, j, s, want, p)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	sq := shape{rows: 3, cols: 3, n: 9}
+	_, err := planTrsm("Trsm", Left, Upper, NoTrans, NonUnit, shape{rows: 3, cols: 2, n: 6}, sq, true)
+	wantErr(t, "square", err, ErrDimension, "a triangular matrix is square")
+	_, err = planTrsm("Trsm", Right, Upper, NoTrans, NonUnit, sq, shape{rows: 3, cols: 4, n: 12}, true)
+	wantErr(t, "order", err, ErrDimension, "A's order is B's columns (Right)")
+	_, err = planTrsm("Trsm", Left, Upper, NoTrans, NonUnit, sq, shape{rows: 3, cols: 3, layout: ColMajor, n: 9}, true)
+	wantErr(t, "layouts", err, ErrArgument, "one layout")
+	_, err = planTrsm("Trsm", 2, Upper, NoTrans, NonUnit, sq, sq, true)
+	wantErr(t, "side", err, ErrArgument, "unknown Side")
+}
+
+// TestSyrkPlans: C's uplo triangle = op(A)·op(A)ᵀ through the plan's
+// column-major syrk, both layouts, both triangles, NoTrans and Trans;
+// and the errors.
+func TestSyrkPlans(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	const n, k = 4, 3
+	for _, l := range []Layout{RowMajor, ColMajor} {
+		for _, uplo := range []Uplo{Upper, Lower} {
+			for _, ta := range []Transpose{NoTrans, Trans} {
+				ar, ac := n, k
+				if ta == Trans {
+					ar, ac = k, n
+				}
+				a, c := newMat(r, ar, ac, l), newMat(r, n, n, l)
+				name := fmt.Sprintf("%v %v %v", l, uplo, ta)
+				p, err := planSyrk("Syrk", uplo, ta, shapeOf2(a), shapeOf2(c), false)
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				colOp := func(i, q int) complex128 {
+					if p.op == cublas.OpT {
+						return a.data[i*int(p.lda)+q]
+					}
+					return a.data[q*int(p.lda)+i]
+				}
+				for i := range int(p.n) {
+					for j := range int(p.n) {
+						if p.uplo == cublas.FillModeUpper && i > j || p.uplo == cublas.FillModeLower && i < j {
+							continue
+						}
+						var s complex128
+						for q := range int(p.k) {
+							s += colOp(i, q) * colOp(j, q)
+						}
+						c.data[j*int(p.ldc)+i] = s
+					}
+				}
+				for i := range n {
+					for j := range n {
+						if uplo == Upper && i > j || uplo == Lower && i < j {
+							continue
+						}
+						var want complex128
+						for q := range k {
+							want += opAt(a, ta, i, q) * opAt(a, ta, j, q)
+						}
+						if got := c.at(i, j); !near(got, want) {
+							t.Fatalf("%s: C[%d][%d] = %v, want %v", name, i, j, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+	_, err := planSyrk("Syrk", Upper, NoTrans, shape{rows: 4, cols: 3, n: 12}, shape{rows: 3, cols: 3, n: 9}, true)
+	wantErr(t, "C size", err, ErrDimension, "op(A) is 4×3, so C is 4×4, not 3×3")
+	_, err = planSyrk("Syrk", Upper, ConjTrans, shape{rows: 4, cols: 3, n: 12}, shape{rows: 3, cols: 3, n: 9}, false)
+	wantErr(t, "conj", err, ErrArgument, "ConjTrans")
+	_, err = planSyrk("Syrk", Upper, NoTrans, shape{rows: 3, cols: 3, n: 9}, shape{rows: 3, cols: 3, layout: ColMajor, n: 9}, true)
+	wantErr(t, "layouts", err, ErrArgument, "one layout")
 }
