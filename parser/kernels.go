@@ -169,8 +169,13 @@ func kernelType(t cc.Type, depth int) (*ir.KernelType, error) {
 		if _, ok := elem.(*cc.PointerType); ok {
 			return nil, fmt.Errorf("a pointer to a pointer (%s): pass a buffer of device addresses as a pointer to unsigned long long", t)
 		}
+		cconst := ""
+		if r.Const {
+			cconst = "const "
+		}
 		if elem.Kind() == cc.Void {
 			r.Elem = &ir.KernelType{Kind: ir.KScalar, Scalar: "void", C: "void", Size: 1, Align: 1}
+			r.C = cconst + "void *"
 			return r, nil
 		}
 		e, err := kernelType(elem, depth+1)
@@ -181,6 +186,7 @@ func kernelType(t cc.Type, depth int) (*ir.KernelType, error) {
 			return nil, fmt.Errorf("a pointer to an array (%s)", t)
 		}
 		r.Elem = e
+		r.C = cconst + e.C + " *"
 		return r, nil
 	case *cc.ArrayType:
 		if depth == 0 {
@@ -191,6 +197,7 @@ func kernelType(t cc.Type, depth int) (*ir.KernelType, error) {
 			return nil, err
 		}
 		r.Kind, r.Elem, r.Len = ir.KArray, e, x.Len()
+		r.C = fmt.Sprintf("%s[%d]", e.C, r.Len)
 		return r, nil
 	case *cc.StructType:
 		r.Kind = ir.KStruct
@@ -201,6 +208,7 @@ func kernelType(t cc.Type, depth int) (*ir.KernelType, error) {
 		} else {
 			return nil, fmt.Errorf("an anonymous struct type: give it a name")
 		}
+		r.C = r.Name
 		for i := 0; i < x.NumFields(); i++ {
 			f := x.FieldByIndex(i)
 			if f.IsBitfield() {
@@ -225,14 +233,17 @@ func kernelType(t cc.Type, depth int) (*ir.KernelType, error) {
 		return nil, fmt.Errorf("a union (%s)", t)
 	case *cc.EnumType:
 		r.Kind, r.Scalar = ir.KScalar, cIntName(x.UnderlyingType().Kind())
+		r.C = r.Scalar
 		return r, nil
 	}
 	switch t.Kind() {
 	case cc.Float, cc.Double:
 		r.Kind, r.Scalar = ir.KScalar, t.Kind().String()
+		r.C = r.Scalar
 	case cc.Bool, cc.Char, cc.SChar, cc.UChar, cc.Short, cc.UShort, cc.Int, cc.UInt,
 		cc.Long, cc.ULong, cc.LongLong, cc.ULongLong:
 		r.Kind, r.Scalar = ir.KScalar, cIntName(t.Kind())
+		r.C = r.Scalar
 		if t.Kind() == cc.Char {
 			r.Scalar = "signed char" // char is signed on every target NVRTC compiles for
 		}

@@ -17,6 +17,7 @@
 //	cugen ir -headers DIR [-out F]   the parsed IR as JSON (gzip-compressed if F ends in .gz)
 //	cugen diff -old set:12.4 -new set:13.0   what changed in the API between two header sets
 //	cugen doctor [-major 12] [-lib cudart]   which library files load from where, their versions, the driver's, the devices, and what is wrong
+//	cugen kernels -src k.cu -out kernels   your kernels as typed Go functions: compiled by NVRTC now (no GPU), cubins and PTX embedded
 //
 // Commands for cugen's maintainers (they keep headers.lock, the cache and
 // generated/ of this repository):
@@ -81,7 +82,7 @@ func main() {
 // commands are cugen's commands by name; usage lists each with every flag.
 var commands = map[string]func([]string, io.Writer, io.Writer) error{
 	"gen": cmdGen, "ir": cmdIR, "headers": cmdHeaders, "libs": cmdLibs, "diff": cmdDiff,
-	"lock": cmdLock, "layer": cmdLayer, "doctor": cmdDoctor,
+	"lock": cmdLock, "layer": cmdLayer, "doctor": cmdDoctor, "kernels": cmdKernels,
 }
 
 // run is main without the exit, for tests.
@@ -114,6 +115,7 @@ Commands for users:
   cugen ir (-headers DIR [-with DIR]... | -set NAME [-lock FILE]) [-out FILE]
   cugen diff -old DIR|set:NAME|ir:FILE -new DIR|set:NAME|ir:FILE [-lock FILE] [-json]
   cugen doctor [-major 12|13]... [-lib NAME[,NAME]]...
+  cugen kernels -src FILE.cu [-arch sm_80,sm_90] [-I DIR]... [-name 'KERNEL<T>']... [-pkg NAME] [-cuda PATH] -out DIR [-check]
 
 Commands for cugen's maintainers (headers.lock, the cache, generated/):
   cugen headers -set NAME [-lock FILE]

@@ -19,7 +19,7 @@ const (
 
 // wantUsers are the commands a user of cugen runs; every other command is
 // for cugen's maintainers.
-var wantUsers = []string{"diff", "doctor", "gen", "ir"}
+var wantUsers = []string{"diff", "doctor", "gen", "ir", "kernels"}
 
 // commandGroups returns the commands named by the "cugen NAME" lines under
 // each group heading of text (a heading is a line starting with the group's

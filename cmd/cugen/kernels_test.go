@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cugen/cugen/cugentest"
+	"github.com/cugen/cugen/internal/kernels"
+)
+
+// kernels -check passes on the committed examples/vectorAddTyped/kernels
+// and fails naming the file once one of them differs.
+func TestKernelsCheck(t *testing.T) {
+	if _, err := kernels.OpenNVRTC(); err != nil {
+		cugentest.NeedLibrary(t, err)
+	}
+	ex := filepath.Join("..", "..", "examples", "vectorAddTyped")
+	committed, err := os.ReadFile(filepath.Join(ex, "kernels", "kernels.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(committed, []byte(" with NVRTC 12.4.")) {
+		t.Fatal("the example records another NVRTC: update this test")
+	}
+	args := []string{"-src", filepath.Join(ex, "vectorAdd.cu"), "-arch", "sm_80,sm_90", "-name", "axpy<float>", "-name", "axpy<double>",
+		"-cuda", "github.com/cugen/cugen/generated/cuda13/cuda"}
+	var out, errb bytes.Buffer
+	if err := cmdKernels(append(args, "-check", "-out", filepath.Join(ex, "kernels")), &out, &errb); err != nil {
+		if strings.Contains(err.Error(), "NVRTC") {
+			t.Skipf("this machine's NVRTC: %v", err)
+		}
+		t.Fatalf("kernels -check on the committed package: %v", err)
+	}
+	dir := filepath.Join(t.TempDir(), "kernels")
+	os.Mkdir(dir, 0o755)
+	ents, _ := os.ReadDir(filepath.Join(ex, "kernels"))
+	for _, e := range ents {
+		b, _ := os.ReadFile(filepath.Join(ex, "kernels", e.Name()))
+		if e.Name() == "kernels.go" {
+			b = bytes.Replace(b, []byte("func Load("), []byte("func LoadX("), 1)
+		}
+		os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644)
+	}
+	err = cmdKernels(append(args, "-check", "-out", dir), &out, &errb)
+	if err == nil || !strings.Contains(err.Error(), "kernels.go") || strings.Contains(err.Error(), "sm_90.cubin") {
+		t.Errorf("kernels -check of a changed kernels.go: %v", err)
+	}
+}

@@ -1,0 +1,194 @@
+// Package kernels is cugen kernels: a CUDA C++ source's kernels compiled
+// with NVRTC at generate time (no GPU) into cubins and PTX, embedded in a
+// Go package with a typed function per kernel.
+package kernels
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/cugen/cugen/emit"
+	"github.com/cugen/cugen/internal/bounded"
+	"github.com/cugen/cugen/parser"
+	"github.com/cugen/cugen/parser/ir"
+)
+
+// Options are cugen kernels' flags.
+type Options struct {
+	Src       string   // the .cu file
+	Archs     []int    // real architectures (80 for sm_80); PTX is made for the newest
+	Includes  []string // -I directories
+	Instances []string // template instantiations, saxpy<float>
+	Package   string   // the Go package name (default: the output directory's name)
+	CudaPath  string   // the import path of package cuda
+	Command   string   // the command line recorded in the files
+	Out       string   // the package directory
+}
+
+// maxSource bounds the source file read.
+const maxSource = 16 << 20
+
+// Generate compiles and renders the package: file name -> content.
+func Generate(o Options) (map[string][]byte, error) {
+	if len(o.Archs) == 0 {
+		return nil, fmt.Errorf("cugen kernels: no -arch")
+	}
+	src, err := bounded.ReadFile(o.Src, bounded.Options{Limit: maxSource, What: "a CUDA source"})
+	if err != nil {
+		return nil, fmt.Errorf("cugen kernels: %w", err)
+	}
+	base := filepath.Base(o.Src)
+	ks, err := parser.Kernels(src, base, o.Instances)
+	if err != nil {
+		return nil, fmt.Errorf("cugen kernels: %w", err)
+	}
+	n, err := OpenNVRTC()
+	if err != nil {
+		return nil, err
+	}
+	supported, err := n.Archs()
+	if err != nil {
+		return nil, fmt.Errorf("cugen kernels: %w", err)
+	}
+	archs := slices.Clone(o.Archs)
+	slices.Sort(archs)
+	archs = slices.Compact(archs)
+	for _, a := range archs {
+		if !slices.Contains(supported, a) {
+			return nil, fmt.Errorf("cugen kernels: NVRTC %d.%d does not compile for sm_%d (it does for %s)", n.Version[0], n.Version[1], a, archList(supported))
+		}
+	}
+	var exprs []string
+	for _, k := range ks {
+		if k.Expr != k.Name {
+			exprs = append(exprs, k.Expr)
+		}
+	}
+	opts := func(arch string) []string {
+		o2 := []string{"-arch=" + arch}
+		for _, d := range o.Includes {
+			o2 = append(o2, "-I"+d)
+		}
+		return o2
+	}
+	lowered := func(out *Output) map[string]string {
+		m := map[string]string{}
+		for _, k := range ks {
+			if k.Expr == k.Name {
+				m[k.Expr] = k.Name
+			} else {
+				m[k.Expr] = out.Lowered[k.Expr]
+			}
+		}
+		return m
+	}
+	var images []emit.KernelImage
+	for i := len(archs) - 1; i >= 0; i-- { // newest first: Load's order
+		a := archs[i]
+		out, err := n.Compile(string(src), base, opts(fmt.Sprintf("sm_%d", a)), exprs)
+		if err != nil {
+			return nil, fmt.Errorf("cugen kernels: %w", err)
+		}
+		low := lowered(out)
+		if err := checkParams(ks, low, out.Image, a, base); err != nil {
+			return nil, err
+		}
+		images = append(images, emit.KernelImage{Arch: a, Lowered: low, Bytes: out.Image})
+	}
+	newest := archs[len(archs)-1]
+	out, err := n.Compile(string(src), base, opts(fmt.Sprintf("compute_%d", newest)), exprs)
+	if err != nil {
+		return nil, fmt.Errorf("cugen kernels: %w", err)
+	}
+	images = append(images, emit.KernelImage{Arch: newest, PTX: true, Lowered: lowered(out), Bytes: out.Image})
+
+	if o.CudaPath == "" {
+		o.CudaPath = fmt.Sprintf("github.com/cugen/cugen/generated/cuda%d/cuda", n.Major)
+	}
+	pkg := o.Package
+	if pkg == "" {
+		pkg = filepath.Base(filepath.Clean(o.Out))
+	}
+	if !isPackageName(pkg) {
+		return nil, fmt.Errorf("cugen kernels: %q is not a Go package name: name it with -pkg", pkg)
+	}
+	return emit.Kernels(&emit.KernelsPackage{
+		Package:  pkg,
+		Source:   base,
+		Compiler: fmt.Sprintf("NVRTC %d.%d", n.Version[0], n.Version[1]),
+		Command:  o.Command,
+		CudaPath: o.CudaPath,
+		Kernels:  ks,
+		Images:   images,
+	})
+}
+
+// checkParams holds each kernel's parameters, as the C front end laid
+// them out, to what NVRTC compiled into the cubin for arch: the count,
+// and each one's offset and size.
+func checkParams(ks []*ir.Kernel, lowered map[string]string, cubin []byte, arch int, file string) error {
+	info, err := KernelParams(cubin)
+	if err != nil {
+		return fmt.Errorf("cugen kernels: sm_%d: %w", arch, err)
+	}
+	for _, k := range ks {
+		got, ok := info[lowered[k.Expr]]
+		if !ok {
+			return fmt.Errorf("cugen kernels: %s:%d: kernel %s: not in the sm_%d cubin (as %s)", file, k.Line, k.Expr, arch, lowered[k.Expr])
+		}
+		if len(got) != len(k.Params) {
+			return fmt.Errorf("cugen kernels: %s:%d: kernel %s: the source declares %d parameters, the sm_%d cubin has %d", file, k.Line, k.Expr, len(k.Params), arch, len(got))
+		}
+		for i, p := range k.Params {
+			if g := got[i]; int64(g.Offset) != p.Offset || int64(g.Size) != p.Type.Size {
+				return fmt.Errorf("cugen kernels: %s:%d: kernel %s: parameter %s (%s): offset %d, %d bytes as C lays it out, but offset %d, %d bytes in the sm_%d cubin",
+					file, k.Line, k.Expr, paramLabel(p, i), p.Type.C, p.Offset, p.Type.Size, g.Offset, g.Size, arch)
+			}
+		}
+	}
+	return nil
+}
+
+func paramLabel(p ir.KernelParam, i int) string {
+	if p.Name == "" {
+		return strconv.Itoa(i + 1)
+	}
+	return p.Name
+}
+
+func archList(a []int) string {
+	var s []string
+	for _, x := range a {
+		s = append(s, fmt.Sprintf("sm_%d", x))
+	}
+	return strings.Join(s, ", ")
+}
+
+func isPackageName(s string) bool {
+	if s == "" || s == "_" {
+		return false
+	}
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// ParseArchs reads -arch: sm_80,sm_90 (or 80,90).
+func ParseArchs(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		n, err := strconv.Atoi(strings.TrimPrefix(f, "sm_"))
+		if err != nil || n < 10 || n > 1000 {
+			return nil, fmt.Errorf("-arch %q: %q is not an architecture such as sm_90", s, f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
