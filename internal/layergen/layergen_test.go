@@ -278,7 +278,9 @@ func TestModuleCopy(t *testing.T) {
 		{false, []string{"cu", "nvrtc"}},
 		{true, []string{"cu", "cudart", "nccl", "nvrtc"}},
 	} {
-		files, err := RenderFS(src, Copy{Major: 13, ImportPath: "example.com/m/cuda", Have: func(pkg string) bool { return pkg == "cu" || pkg == "cudart" || pkg == "nvrtc" || c.nccl && pkg == "nccl" }})
+		files, err := RenderFS(src, Copy{Major: 13, ImportPath: "example.com/m/cuda", Have: func(pkg string) bool {
+			return pkg == "cu" || pkg == "cudart" || pkg == "nvrtc" || c.nccl && pkg == "nccl"
+		}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,8 +10,8 @@ type Kernel struct {
 	// instantiation).
 	Name, Expr string
 	// File and Line are where the source declares it.
-	File string
-	Line int
+	File   string
+	Line   int
 	Params []KernelParam
 }
 
