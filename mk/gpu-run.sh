@@ -111,17 +111,22 @@ cbuild() {
 		dir=$gpu/samples/$sample
 		bdir=$work/obuild-$name
 		# the sample's own CMakeLists.txt where there is cmake (kernels it
-		# builds into fatbins beside the program), else one nvcc line
+		# builds into fatbins beside the program, data it copies); one nvcc
+		# line over its .cu, .cpp and .c files where there is none, or where
+		# the sample's CMakeLists.txt only works from the repository's top
+		rc=1
 		if command -v cmake >/dev/null; then
 			{ cmake -S "$dir" -B "$bdir" -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_CUDA_COMPILER="$nvcc" &&
 				cmake --build "$bdir" -j 4; } >"$raw/logs/orig-$name.build.log" 2>&1
 			rc=$?
 			ln -sf "$bdir/$(basename "$sample")" "$work/orig-$name"
 			echo "$bdir" >"$work/orig-$name.dir"
-		else
+		fi
+		if [ "$rc" != 0 ]; then
+			rm -f "$work/orig-$name"
 			# shellcheck disable=SC2086
 			"$nvcc" -O2 -std=c++17 -gencode=arch=compute_90,code=sm_90 -I"$gpu/samples/Common" -I"$dir" \
-				-o "$work/orig-$name" $(ls "$dir"/*.cu "$dir"/*.cpp 2>/dev/null) $libs >"$raw/logs/orig-$name.build.log" 2>&1
+				-o "$work/orig-$name" $(ls "$dir"/*.cu "$dir"/*.cpp "$dir"/*.c 2>/dev/null) $libs >>"$raw/logs/orig-$name.build.log" 2>&1
 			rc=$?
 			echo "$dir" >"$work/orig-$name.dir"
 		fi
