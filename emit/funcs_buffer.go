@@ -103,9 +103,12 @@ func (m *model) isLogFunc(fn *ir.Function) bool {
 
 // sizeFuncNames are the names a buffer function's size function may have:
 // nvrtcGetPTX -> nvrtcGetPTXSize; nvrtcGetSupportedArchs ->
-// nvrtcGetNumSupportedArchs.
+// nvrtcGetNumSupportedArchs; nvFatbinGet -> nvFatbinSize.
 func sizeFuncNames(name string) []string {
 	names := []string{name + "Size"}
+	if base, ok := strings.CutSuffix(name, "Get"); ok {
+		names = append(names, base+"Size") // nvFatbinGet -> nvFatbinSize
+	}
 	if i := strings.Index(name, "Get"); i >= 0 {
 		names = append(names, name[:i+3]+"Num"+name[i+3:])
 	}
