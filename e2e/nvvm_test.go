@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"unsafe"
 
 	"github.com/cugen/cugen/cugentest"
+	"github.com/cugen/cugen/e2e/cudatest"
 	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/nvvm"
 )
 
@@ -108,4 +111,62 @@ func TestNVVMCompileErrorCarriesLog12(t *testing.T) {
 		t.Errorf("the error carries no log: %v", err)
 	}
 	t.Logf("%v", err)
+}
+
+// TestNVVMKernelOnGPU12 (GPU): the NVVM IR kernel compiled to PTX for the
+// device's architecture loads (cuModuleLoadData) and runs: 256 floats
+// scaled by 3 in place, every element checked.
+func TestNVVMKernelOnGPU12(t *testing.T) {
+	cugentest.NeedLibrary(t, nvvm.SharedLibrary().Load())
+	dev, done := gpu12(t)
+	defer done()
+	major, err := cu.DeviceGetAttribute(cu.DeviceAttributeComputeCapabilityMajor, dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	minor, err := cu.DeviceGetAttribute(cu.DeviceAttributeComputeCapabilityMinor, dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	irMajor, irMinor, _, _, err := nvvm.IRVersion()
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := newNVVMProgram(t, fmt.Sprintf(nvvmScale, irMajor, irMinor))
+	if err := nvvm.CompileProgram(prog, []string{fmt.Sprintf("-arch=compute_%d%d", major, minor)}); err != nil {
+		t.Fatal(err)
+	}
+	ptx, err := nvvm.GetCompiledResult(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, fns := cudatest.LoadPTX(t, string(bytes.TrimRight(ptx, "\x00")), "scale")
+	defer cu.ModuleUnload(mod)
+	const n = 256
+	host := make([]float32, n)
+	for i := range host {
+		host[i] = float32(i)
+	}
+	d, err := cu.MemAlloc(4 * n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cu.MemFree(d)
+	if err := cu.MemcpyHtoD(d, unsafe.Pointer(&host[0]), 4*n); err != nil {
+		t.Fatal(err)
+	}
+	a := float32(3)
+	args := []unsafe.Pointer{unsafe.Pointer(&d), unsafe.Pointer(&a)}
+	if err := cu.LaunchKernel(fns[0], 1, 1, 1, n, 1, 1, 0, 0, args, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := cu.MemcpyDtoH(unsafe.Pointer(&host[0]), d, 4*n); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range host {
+		if v != 3*float32(i) {
+			t.Fatalf("p[%d] = %v, want %v", i, v, 3*float32(i))
+		}
+	}
+	t.Logf("sm_%d%d: NVVM IR -> %d bytes of PTX, %d elements scaled on the device", major, minor, len(ptx), n)
 }
