@@ -2,18 +2,15 @@ package e2e
 
 import (
 	"errors"
-	"fmt"
 	"sync"
 	"testing"
 	"unsafe"
 
 	"github.com/cugen/cugen/cugentest"
-	"github.com/cugen/cugen/e2e/cudatest"
 	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/cupti"
-	"github.com/cugen/cugen/generated/cuda12/nvrtc"
 )
 
 // TestCUPTIWithoutDriver12: Debian's libcupti12 loads without a GPU: its
@@ -99,17 +96,18 @@ var activityCallbacks = sync.OnceValues(func() (cupti.BuffersCallbackRequestFunc
 
 // TestCUPTIActivityTracesKernelAndCopies12 (GPU): CUPTI's activity API
 // with Go buffer callbacks, called on CUPTI's threads, records the
-// kernel and the copies of a SAXPY run (NVRTC, cuModuleLoadData): one
-// saxpy kernel record, two host-to-device copies and one device-to-host
-// copy of 4 MiB each, with durations.
+// kernel and the copies of a vector addition (cudatest's PTX): one vadd
+// kernel record, two host-to-device copies and one device-to-host copy of
+// 4 MiB each, with durations.
 func TestCUPTIActivityTracesKernelAndCopies12(t *testing.T) {
 	cugentest.NeedLibrary(t, cupti.SharedLibrary().Load())
 	activityLog.Lock()
 	activityLog.buffers, activityLog.copies = map[*byte][]uint64{}, map[cupti.ActivityMemcpyKind][]uint64{}
 	activityLog.kernels, activityLog.kernelNS, activityLog.copyNS = nil, 0, 0
 	activityLog.Unlock()
-	// Registered and enabled before the driver is initialized, so no
-	// context predates them. Without a driver CUPTI may refuse both
+	// Registered and enabled before this test's context is made (an
+	// earlier test of the binary may have initialized the driver: CUPTI
+	// attaches to it then). Without a driver CUPTI may refuse both
 	// (CUPTI_ERROR_NOT_INITIALIZED): a failure only where there is a device.
 	req, done := activityCallbacks()
 	setupErr := cupti.ActivityRegisterCallbacks(req, done)
@@ -121,34 +119,42 @@ func TestCUPTIActivityTracesKernelAndCopies12(t *testing.T) {
 			defer cupti.ActivityDisable(k)
 		}
 	}
-	dev, release := gpu12(t) // skips here without a device
+	_, release := gpu12(t) // skips here without a device
 	defer release()
 	if setupErr != nil {
 		t.Fatalf("CUPTI activity setup: %v", setupErr)
 	}
-	needNVRTC(t)
-	major, err := cu.DeviceGetAttribute(cu.DeviceAttributeComputeCapabilityMajor, dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	minor, err := cu.DeviceGetAttribute(cu.DeviceAttributeComputeCapabilityMinor, dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ptx, err := nvrtc.GetPTX(compile(t, cudatest.SaxpySource, fmt.Sprintf("--gpu-architecture=compute_%d%d", major, minor)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mod, err := cu.ModuleLoadData(unsafe.Pointer(&ptx[0]))
-	if err != nil {
-		t.Fatal(err)
-	}
+	mod, vadd, _ := loadPTX(t) // hand-written PTX: no NVRTC needed
 	defer cu.ModuleUnload(mod)
-	fn, err := cu.ModuleGetFunction(mod, "saxpy")
-	if err != nil {
+	const n = 1 << 20
+	a, b, c := make([]float32, n), make([]float32, n), make([]float32, n)
+	for i := range a {
+		a[i], b[i] = float32(i), 0.5
+	}
+	var d [3]cu.Deviceptr
+	for i := range d {
+		var err error
+		if d[i], err = cu.MemAlloc(4 * n); err != nil {
+			t.Fatal(err)
+		}
+		defer cu.MemFree(d[i])
+	}
+	for i, h := range [][]float32{a, b} {
+		if err := cu.MemcpyHtoD(d[i], unsafe.Pointer(&h[0]), 4*n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := uint32(n)
+	args := []unsafe.Pointer{unsafe.Pointer(&d[0]), unsafe.Pointer(&d[1]), unsafe.Pointer(&d[2]), unsafe.Pointer(&count)}
+	if err := cu.LaunchKernel(vadd, n/256, 1, 1, 256, 1, 1, 0, 0, args, nil); err != nil {
 		t.Fatal(err)
 	}
-	runSAXPY12(t, "traced by CUPTI", fn)
+	if err := cu.MemcpyDtoH(unsafe.Pointer(&c[0]), d[2], 4*n); err != nil {
+		t.Fatal(err)
+	}
+	if c[n-1] != a[n-1]+0.5 {
+		t.Fatalf("c[%d] = %v, want %v", n-1, c[n-1], a[n-1]+0.5)
+	}
 	if err := cu.CtxSynchronize(); err != nil {
 		t.Fatal(err)
 	}
@@ -159,8 +165,8 @@ func TestCUPTIActivityTracesKernelAndCopies12(t *testing.T) {
 	defer activityLog.Unlock()
 	const bytes = 4 << 20
 	h2d, d2h := activityLog.copies[cupti.ActivityMemcpyKindHtod], activityLog.copies[cupti.ActivityMemcpyKindDtoh]
-	if len(activityLog.kernels) != 1 || activityLog.kernels[0] != "saxpy" || activityLog.kernelNS == 0 {
-		t.Errorf("kernel records %q (%d ns), want one saxpy with a duration", activityLog.kernels, activityLog.kernelNS)
+	if len(activityLog.kernels) != 1 || activityLog.kernels[0] != "vadd" || activityLog.kernelNS == 0 {
+		t.Errorf("kernel records %q (%d ns), want one vadd with a duration", activityLog.kernels, activityLog.kernelNS)
 	}
 	if len(h2d) != 2 || h2d[0] != bytes || h2d[1] != bytes || len(d2h) != 1 || d2h[0] != bytes {
 		t.Errorf("copy records: HtoD %v, DtoH %v; want two and one of %d bytes", h2d, d2h, bytes)
