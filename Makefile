@@ -1,5 +1,6 @@
 # cugen: generate Go bindings for the CUDA libraries: the driver and runtime
-# APIs, NVRTC, nvJitLink, the math libraries, NVML and NCCL (library/).
+# APIs, NVRTC, nvJitLink, the math libraries, NVML, NCCL, NVVM, nvFatbin,
+# CUPTI, cuFile, NVTX and nvJPEG (library/).
 #
 #	make generate   fetch the locked headers and regenerate every committed package
 #	make check      regenerate in a temporary directory; fail listing stale files
@@ -100,6 +101,9 @@ LIBENV = cudart=$$($(CUGEN) libs -lib libcudart12); cuda=$$($(CUGEN) libs -lib l
 	curand=$$($(CUGEN) libs -lib libcurand10); cufft=$$($(CUGEN) libs -lib libcufft11); \
 	cusparse=$$($(CUGEN) libs -lib libcusparse12); cusolver=$$($(CUGEN) libs -lib libcusolver11); \
 	nvml=$$($(CUGEN) libs -lib libnvidia-ml1); nccl=$$($(CUGEN) libs -lib libnccl2); \
+	nvvm=$$($(CUGEN) libs -lib libnvvm4); nvfatbin=$$($(CUGEN) libs -lib libnvfatbin12); \
+	cupti=$$($(CUGEN) libs -lib libcupti12); cufile=$$($(CUGEN) libs -lib libcufile0); \
+	nvtx=$$($(CUGEN) libs -lib libnvtoolsext1); nvjpeg=$$($(CUGEN) libs -lib libnvjpeg12); \
 	export CUGEN_TEST_LIBDIRS="$$cudart:$$cuda"; \
 	export CUGEN_LIBCUDA="$$cuda/libcuda.so.1" CUGEN_LIBCUDART="$$cudart/libcudart.so.12" CUGEN_REQUIRE_ALL_SYMBOLS=1; \
 	export CUGEN_LIBNVRTC="$$nvrtc/libnvrtc.so.12" CUGEN_LIBNVJITLINK="$$jitlink/libnvJitLink.so.12"; \
@@ -107,6 +111,9 @@ LIBENV = cudart=$$($(CUGEN) libs -lib libcudart12); cuda=$$($(CUGEN) libs -lib l
 	export CUGEN_LIBCURAND="$$curand/libcurand.so.10" CUGEN_LIBCUFFT="$$cufft/libcufft.so.11"; \
 	export CUGEN_LIBCUSPARSE="$$cusparse/libcusparse.so.12" CUGEN_LIBCUSOLVER="$$cusolver/libcusolver.so.11"; \
 	export CUGEN_LIBNVML="$$nvml/libnvidia-ml.so.1" CUGEN_LIBNCCL="$$nccl/libnccl.so.2"; \
+	export CUGEN_LIBNVVM="$$nvvm/libnvvm.so.4" CUGEN_LIBNVFATBIN="$$nvfatbin/libnvfatbin.so.12"; \
+	export CUGEN_LIBCUPTI="$$cupti/libcupti.so.12" CUGEN_LIBCUFILE="$$cufile/libcufile.so.0"; \
+	export CUGEN_LIBNVTX="$$nvtx/libnvToolsExt.so.1" CUGEN_LIBNVJPEG="$$nvjpeg/libnvjpeg.so.12"; \
 	export LD_LIBRARY_PATH="$$cudart:$$builtins:$$cublas:$$cublaslt:$$cusparse:$$jitlink$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}"
 
 # test fetches every set first, so a set missing from the cache is a

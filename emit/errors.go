@@ -16,6 +16,12 @@ import (
 // when it has one and can be loaded, else from the header's own
 // description of the value.
 func (m *model) genErrors(f *jen.File) error {
+	if m.desc.NoStatus {
+		f.Commentf("The %s functions return no status (library.Desc.NoStatus): no call", m.desc.Title)
+		f.Comment("returns an error, and one whose library or symbol cannot be loaded returns")
+		f.Comment("the zero value (SharedLibrary().Load() says why).")
+		return nil
+	}
 	typ := m.errorType()
 	e := m.enum(&ir.Type{Kind: ir.Named, Name: m.desc.Status})
 	if typ == "" || e == nil {

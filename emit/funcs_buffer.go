@@ -39,7 +39,8 @@ func (bp *bufferPair) kind() string {
 // (nvrtcGetPTX: nvrtcGetPTXSize; nvrtcGetSupportedArchs:
 // nvrtcGetNumSupportedArchs) and takes the same leading parameters and a
 // pointer to an integer count. A buffer whose name says it is a log
-// (nvrtcGetProgramLog's log) is a string.
+// (nvrtcGetProgramLog's log), or of a function the description names as
+// a log (Desc.Logs: nvvmGetProgramLog's buffer), is a string.
 func (m *model) findBufferPairs() map[*ir.Function]*bufferPair {
 	byName := map[string]*ir.Function{}
 	for _, fn := range m.funcs {
@@ -83,17 +84,31 @@ func (m *model) findBufferPairs() map[*ir.Function]*bufferPair {
 			size:     size,
 			elem:     elemType,
 			sizeType: m.goType(st),
-			text:     strings.Contains(strings.ToLower(buf.Name), "log") && elem.Kind == ir.Int && elem.Size == 1,
+			text:     (strings.Contains(strings.ToLower(buf.Name), "log") || m.isLogFunc(fn)) && elem.Kind == ir.Int && elem.Size == 1,
 		}
 	}
 	return out
 }
 
+// isLogFunc reports whether the description names fn as the log of a
+// failing call (Desc.Logs): the error's Log field is text.
+func (m *model) isLogFunc(fn *ir.Function) bool {
+	for _, l := range m.desc.Logs {
+		if l.Log == fn.Name {
+			return true
+		}
+	}
+	return false
+}
+
 // sizeFuncNames are the names a buffer function's size function may have:
 // nvrtcGetPTX -> nvrtcGetPTXSize; nvrtcGetSupportedArchs ->
-// nvrtcGetNumSupportedArchs.
+// nvrtcGetNumSupportedArchs; nvFatbinGet -> nvFatbinSize.
 func sizeFuncNames(name string) []string {
 	names := []string{name + "Size"}
+	if base, ok := strings.CutSuffix(name, "Get"); ok {
+		names = append(names, base+"Size") // nvFatbinGet -> nvFatbinSize
+	}
 	if i := strings.Index(name, "Get"); i >= 0 {
 		names = append(names, name[:i+3]+"Num"+name[i+3:])
 	}

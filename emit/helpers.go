@@ -28,10 +28,12 @@ func (m *model) goFunc(cname string) string {
 // helper (OnPrimaryContext for cu, OnDevice for cudart). The logic is in ffi.
 func (m *model) genHelpers(f *jen.File) error {
 	api := m.desc.API
-	errType := m.errorType()
-	f.Commentf("API returns %q: [Check] names the API an error belongs to.", api)
-	f.Func().Params(jen.Id("r").Id(errType)).Id("API").Params().String().Block(jen.Return(jen.Lit(api)))
-	f.Line()
+	if !m.desc.NoStatus {
+		errType := m.errorType()
+		f.Commentf("API returns %q: [Check] names the API an error belongs to.", api)
+		f.Func().Params(jen.Id("r").Id(errType)).Id("API").Params().String().Block(jen.Return(jen.Lit(api)))
+		f.Line()
+	}
 	f.Comment("Check checks err like the checkRuntime macro of CUDA C++ code: for a")
 	f.Comment("non-nil err it prints the caller's file:line, the C function that failed,")
 	f.Commentf("the error's C name and the library's message (%q for this package's", api+" error")

@@ -50,6 +50,9 @@ func TestVersionedPairs(t *testing.T) {
 		t.Fatal(err)
 	}
 	pairs := 0
+	// Each model is made as Generate makes it: after the earlier
+	// packages, whose types it imports (cupti's CUdevice is cu's).
+	var earlier []*model
 	for _, p := range pkgs {
 		var lib *library.Desc
 		for _, d := range library.All {
@@ -57,10 +60,11 @@ func TestVersionedPairs(t *testing.T) {
 				lib = d
 			}
 		}
-		m, err := newModel(api, lib, opts124(origin))
+		m, err := newModel(api, lib, opts124(origin), earlier...)
 		if err != nil {
 			t.Fatal(err)
 		}
+		earlier = append(earlier, m)
 		specs := typeSpecs(t, p.Files)
 		for x, y := range m.versioned {
 			gx, gy := m.typeNames[x], m.typeNames[y]

@@ -60,6 +60,10 @@ type Desc struct {
 	// Status is the C type of the status every function returns
 	// (nvrtcResult); Go's package makes it an error.
 	Status string
+	// NoStatus: the library's functions return no status (NVTX's return
+	// void, a range id or a nesting level): Status is empty, no call is
+	// turned into an error and errors.go declares nothing.
+	NoStatus bool
 	// ErrorString is the function that gives a status's text, if the
 	// library has one; without it the header's comment on each value is
 	// the text.
@@ -267,7 +271,7 @@ func (l Load) WheelsFor(major int) []string {
 // All lists every library cugen binds, in the order packages are
 // generated. The driver comes first: its header is the one a CUDA include
 // directory must have, and CUDA_VERSION is read from it.
-var All = []*Desc{Driver, Runtime, NVRTC, NVJitLink, CuBLAS, CuBLASLt, CuRAND, CuFFT, CuSPARSE, CuSOLVER, NVML, NCCL}
+var All = []*Desc{Driver, Runtime, NVRTC, NVJitLink, CuBLAS, CuBLASLt, CuRAND, CuFFT, CuSPARSE, CuSOLVER, NVML, NCCL, NVVM, NVFatbin, CUPTI, CuFile, NVTX, NVJPEG, CuBLASXt, CuFFTXt}
 
 // RunTime returns d and the libraries it needs at run time (Needs,
 // transitively), each once, in the order of all; a key in Needs that is
@@ -366,8 +370,10 @@ func Check(descs []*Desc) error {
 			return fmt.Errorf("library %q: Key, Package, Title and API are required", d.Key)
 		case len(d.Include) == 0 || len(d.Declare) == 0:
 			return fmt.Errorf("library %s: no headers", d.Key)
-		case d.Status == "":
+		case d.Status == "" && !d.NoStatus:
 			return fmt.Errorf("library %s: no status type", d.Key)
+		case d.Status != "" && d.NoStatus:
+			return fmt.Errorf("library %s: a status type and NoStatus", d.Key)
 		case len(d.Load.Files) == 0 || d.Load.Identify == "" || d.Load.Name == "":
 			return fmt.Errorf("library %s: no shared object files, Identify symbol or load Name", d.Key)
 		}

@@ -224,16 +224,16 @@ func TestBoundSizes(t *testing.T) {
 	dir = writeHeaders(t, map[string]string{"cuda.h": b.String()})
 	parseFails(t, dir, parser.Options{}, "cuda.h:16385:1: ", "more than 16384 object-like macros")
 
-	// A header of 120 kB without a guard, included 10 times.
+	// A header of 120 kB without a guard, included 40 times.
 	b.Reset()
 	for i := 0; i < 10_000; i++ {
 		b.WriteString("int a" + itoa(i) + ";\n")
 	}
 	dir = writeHeaders(t, map[string]string{
-		"cuda.h": version + strings.Repeat("#include \"d.h\"\n", 10),
+		"cuda.h": version + strings.Repeat("#include \"d.h\"\n", 40),
 		"d.h":    b.String(),
 	})
-	parseFails(t, dir, parser.Options{}, dir, "the preprocessed headers exceed 1 MiB")
+	parseFails(t, dir, parser.Options{}, dir, "the preprocessed headers exceed 4 MiB")
 }
 
 // TestIncludeEscapes: an #include may not leave the header directory.
@@ -483,7 +483,7 @@ func TestPinnedParseBounds(t *testing.T) {
 		{"self-include-after-60000-declarations", map[string]string{"cuda.h": version + decls.String() + "#include \"cuda.h\"\n"}, ""},
 		{"self-include", map[string]string{"cuda.h": version + "int x;\n#include \"cuda.h\"\n"}, "#include nested more than 200 deep"},
 		{"mutual-include", map[string]string{"cuda.h": version + "#include \"a.h\"\n", "a.h": "int a;\n#include \"b.h\"\n", "b.h": "int b;\n#include \"a.h\"\n"}, "#include nested more than 200 deep"},
-		{"included-10-times", map[string]string{"cuda.h": version + strings.Repeat("#include \"d.h\"\n", 10), "d.h": big.String()}, "the preprocessed headers exceed 1 MiB"},
+		{"included-40-times", map[string]string{"cuda.h": version + strings.Repeat("#include \"d.h\"\n", 40), "d.h": big.String()}, "the preprocessed headers exceed 4 MiB"},
 		{"nesting-by-macros", map[string]string{"cuda.h": nest.String()}, "nested more than 256 deep once macros are expanded"},
 		{"expansion-in-unused-macro", map[string]string{"cuda.h": expo.String()}, "macro expansion limit exceeded"},
 	} {
@@ -525,5 +525,25 @@ func TestPinnedParseLinks(t *testing.T) {
 	}
 	if err := parseWithin(t, dir, opts); err == nil || !strings.Contains(err.Error(), "a.h: not a regular file") {
 		t.Errorf("pinned parse of a FIFO: %v", err)
+	}
+}
+
+// TestRenamedRedeclaration: a function declared, then renamed by a macro
+// to a versioned symbol and declared again (cufile.h's cuFileDriverClose
+// and cuFileDriverClose_v2) is one function, bound to the symbol C code
+// compiled with the header calls. Was: "cuFileDriverClose declared twice"
+// from the IR's validation, and no package.
+func TestRenamedRedeclaration(t *testing.T) {
+	dir := writeHeaders(t, map[string]string{"cuda.h": version + "typedef enum { CUDA_SUCCESS = 0 } CUresult;\n" +
+		"CUresult cuCtxClose(void);\n#define cuCtxClose cuCtxClose_v2\n/** Closes it. */\nCUresult cuCtxClose(void);\n"})
+	api, err := parser.Parse(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(api.Functions) != 1 || api.Functions[0].Name != "cuCtxClose" || api.Functions[0].Symbol != "cuCtxClose_v2" {
+		for _, f := range api.Functions {
+			t.Logf("%s -> %s", f.Name, f.Symbol)
+		}
+		t.Fatalf("%d functions, want cuCtxClose bound to cuCtxClose_v2", len(api.Functions))
 	}
 }

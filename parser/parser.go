@@ -653,12 +653,28 @@ func (p *parse) collect() error {
 			}
 		}
 	}
+	p.api.Functions = dropRenamed(p.api.Functions)
 	// Records reached only through pointers (never declared at file scope
 	// in the translation unit's own declarations) were registered while
 	// converting types; keep header order everywhere.
 	sort.SliceStable(p.api.Enums, func(i, j int) bool { return posLess(p.api.Enums[i].Pos, p.api.Enums[j].Pos) })
 	sort.SliceStable(p.api.Records, func(i, j int) bool { return posLess(p.api.Records[i].Pos, p.api.Records[j].Pos) })
 	return p.collectMacros()
+}
+
+// dropRenamed drops the declaration of a name that a macro renames to a
+// versioned symbol declared too: cufile.h declares cuFileDriverClose,
+// then #defines cuFileDriverClose to cuFileDriverClose_v2 and declares it
+// again. Both are the API name cuFileDriverClose; C code compiled with the
+// header calls cuFileDriverClose_v2, which is the one kept.
+func dropRenamed(fns []*ir.Function) []*ir.Function {
+	renamed := map[string]bool{}
+	for _, f := range fns {
+		if f.Symbol != f.Name {
+			renamed[f.Name] = true
+		}
+	}
+	return slices.DeleteFunc(fns, func(f *ir.Function) bool { return f.Symbol == f.Name && renamed[f.Name] })
 }
 
 func posLess(a, b ir.Pos) bool {

@@ -33,10 +33,10 @@ const (
 	// system's included (CUDA 12.4 with libc: about 1.6 MB).
 	maxTotalSize = 8 << 20
 	// maxOutput bounds the preprocessed translation unit, which is what
-	// the C parser holds in memory (CUDA 12.4: about 1.3 MB). An #include
-	// nested without end (a header including itself without a guard)
-	// stops here.
-	maxOutput = 1 << 20
+	// the C parser holds in memory (CUDA 12.4 with CUPTI and cuFile: about
+	// 1.1 MB). An #include nested without end (a header including itself
+	// without a guard) stops here.
+	maxOutput = 4 << 20
 	// maxNesting bounds how deeply (, [ and { nest, in a header's text and
 	// in the preprocessed translation unit, macros expanded: clang's
 	// default -fbracket-depth. The C front end parses nesting by

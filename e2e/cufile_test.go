@@ -1,0 +1,105 @@
+package e2e
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"unsafe"
+
+	"github.com/cugen/cugen/cugentest"
+	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/generated/cuda12/cufile"
+)
+
+// noCuFileLog sends the log cuFile writes when it opens (cufile.log in
+// the working directory) to the test's temporary directory.
+func noCuFileLog(t *testing.T) {
+	t.Setenv("CUFILE_LOGFILE_PATH", filepath.Join(t.TempDir(), "cufile.log"))
+}
+
+// TestCuFileWithoutGPU12: Debian's libcufile0 (cuFile 1.9.1) loads on
+// the CPU and reports its version; without a device cuFileDriverOpen
+// fails with cuFile's status (and CUDA's, in the second field), no
+// driver is in use, and a close without an open is
+// CU_FILE_DRIVER_NOT_INITIALIZED. cuFile returns its status as a struct
+// ({err, cu_err}): the wrappers return it, not an error.
+func TestCuFileWithoutGPU12(t *testing.T) {
+	cugentest.NeedLibrary(t, cufile.SharedLibrary().Load())
+	noCuFileLog(t)
+	v, st := cufile.GetVersion()
+	if st.Err != cufile.Success || v < 1000 {
+		t.Fatalf("cufile.GetVersion() = %d, %v", v, st)
+	}
+	if st := cufile.DriverOpen(); st.Err == cufile.Success {
+		cufile.DriverClose()
+		cugentest.SkipHasGPU(t, "cuFileDriverOpen succeeded (cuFile %d)", v)
+	} else if st.Err.Message() == "" {
+		t.Errorf("DriverOpen = %+v without its text", st)
+	} else {
+		t.Logf("cuFile %d: DriverOpen without a device: %v (CUDA: %v)", v, st.Err, st.Cu_err)
+	}
+	if n := cufile.UseCount(); n != 0 {
+		t.Errorf("UseCount = %d after a failed open", n)
+	}
+	if st := cufile.DriverClose(); st.Err != cufile.DriverNotInitialized {
+		t.Errorf("DriverClose without an open = %+v, want CU_FILE_DRIVER_NOT_INITIALIZED", st)
+	}
+}
+
+// TestCuFileReadToDevice12 (GPU): cuFileRead reads a file into device
+// memory (in compatibility mode where the machine has no GPUDirect
+// Storage), and the bytes equal the file's.
+func TestCuFileReadToDevice12(t *testing.T) {
+	cugentest.NeedLibrary(t, cufile.SharedLibrary().Load())
+	noCuFileLog(t)
+	_, done := gpu12(t)
+	defer done()
+	const n = 1 << 20
+	want := make([]byte, n)
+	for i := range want {
+		want[i] = byte(i*7 + i>>11)
+	}
+	path := filepath.Join(t.TempDir(), "data")
+	if err := os.WriteFile(path, want, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if st := cufile.DriverOpen(); st.Err != cufile.Success {
+		t.Fatalf("DriverOpen: %v (CUDA: %v)", st.Err, st.Cu_err)
+	}
+	defer cufile.DriverClose()
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_DIRECT, 0)
+	if err != nil { // tmpfs has no O_DIRECT; compatibility mode reads without it
+		fd, err = syscall.Open(path, syscall.O_RDONLY, 0)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fd)
+	var descr cufile.Descr
+	descr.Type = cufile.HandleTypeOpaqueFd
+	*descr.Handle.Fd() = int32(fd)
+	var fh cufile.Handle
+	if st := cufile.HandleRegister(&fh, &descr); st.Err != cufile.Success {
+		t.Fatalf("HandleRegister: %v (CUDA: %v)", st.Err, st.Cu_err)
+	}
+	defer cufile.HandleDeregister(fh)
+	dbuf, err := cu.MemAlloc(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cu.MemFree(dbuf)
+	got := cufile.Read(fh, dbuf.Pointer(), n, 0, 0)
+	if got != n {
+		t.Fatalf("cuFileRead = %d, want %d", got, n)
+	}
+	host := make([]byte, n)
+	if err := cu.MemcpyDtoH(unsafe.Pointer(&host[0]), dbuf, n); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(host, want) {
+		t.Fatal("the device copy differs from the file")
+	}
+	t.Logf("cuFileRead: %d bytes into device memory, equal to the file", got)
+}

@@ -1,0 +1,178 @@
+package e2e
+
+import (
+	"errors"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/cugen/cugen/cugentest"
+	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
+	"github.com/cugen/cugen/generated/cuda12/cu"
+	"github.com/cugen/cugen/generated/cuda12/cupti"
+)
+
+// TestCUPTIWithoutDriver12: Debian's libcupti12 loads without a GPU: its
+// API version is the header's CUPTI_API_VERSION and its result texts
+// answer. Without a driver cuptiSubscribe fails with CUPTI's typed error
+// and the registered-callback wrapper releases the Go func's handle; on a
+// GPU machine it succeeds and cuptiUnsubscribe releases it.
+func TestCUPTIWithoutDriver12(t *testing.T) {
+	cugentest.NeedLibrary(t, cupti.SharedLibrary().Load())
+	v, err := cupti.GetVersion()
+	if err != nil || v != cupti.ApiVersion {
+		t.Fatalf("cupti.GetVersion() = %d, %v; want CUPTI_API_VERSION %d", v, err, cupti.ApiVersion)
+	}
+	if s, err := cupti.GetResultString(cupti.ErrorInvalidParameter); err != nil || s != "CUPTI_ERROR_INVALID_PARAMETER" {
+		t.Errorf("GetResultString(ErrorInvalidParameter) = %q, %v", s, err)
+	}
+	before := ffiimpl.LiveHandles()
+	sub, err := cupti.Subscribe(func(cupti.CallbackDomain, cupti.CallbackId, unsafe.Pointer) {})
+	if err == nil {
+		if ffiimpl.LiveHandles() != before+1 {
+			t.Errorf("a successful Subscribe holds %d handles more, want 1", ffiimpl.LiveHandles()-before)
+		}
+		if err := cupti.Unsubscribe(sub); err != nil {
+			t.Fatal(err)
+		}
+		if ffiimpl.LiveHandles() != before {
+			t.Errorf("Unsubscribe left %d handles", ffiimpl.LiveHandles()-before)
+		}
+		cugentest.SkipHasGPU(t, "cuptiSubscribe succeeded (CUPTI %d)", v)
+	}
+	var ce *ffi.CallError
+	if !errors.As(err, &ce) || !errors.Is(err, cupti.ErrorNotInitialized) {
+		t.Errorf("Subscribe without a driver = %v, want CUPTI_ERROR_NOT_INITIALIZED", err)
+	}
+	if n := ffiimpl.LiveHandles() - before; n != 0 {
+		t.Errorf("a failed Subscribe left %d handles", n)
+	}
+	t.Logf("CUPTI API %d; %v", v, err)
+}
+
+// activityLog collects what TestCUPTIActivityTracesKernelAndCopies12's
+// buffer callbacks read, on CUPTI's threads.
+var activityLog struct {
+	sync.Mutex
+	buffers          map[*byte][]uint64 // handed to CUPTI, kept alive until it returns them
+	kernels          []string           // "name ns"
+	copies           map[cupti.ActivityMemcpyKind][]uint64
+	kernelNS, copyNS uint64
+}
+
+// activityCallbacks are the C entry points of the two buffer callbacks,
+// made once per process (ffiimpl.Callback's entry points are never freed).
+var activityCallbacks = sync.OnceValues(func() (cupti.BuffersCallbackRequestFunc, cupti.BuffersCallbackCompleteFunc) {
+	requested := ffiimpl.Callback(func(buffer **byte, size, maxNumRecords *uintptr) {
+		b := make([]uint64, 1<<17) // 1 MiB, 8-byte aligned (CUPTI_ACTIVITY_RECORD_ALIGNMENT)
+		p := (*byte)(unsafe.Pointer(&b[0]))
+		activityLog.Lock()
+		activityLog.buffers[p] = b
+		activityLog.Unlock()
+		*buffer, *size, *maxNumRecords = p, uintptr(8*len(b)), 0
+	})
+	completed := ffiimpl.Callback(func(ctx uintptr, streamID uintptr, buffer *byte, size, validSize uintptr) {
+		activityLog.Lock()
+		defer activityLog.Unlock()
+		var rec *cupti.Activity
+		for cupti.ActivityGetNextRecord(buffer, uint64(validSize), &rec) == nil {
+			switch rec.Kind {
+			case cupti.ActivityKindConcurrentKernel, cupti.ActivityKindKernel:
+				k := (*cupti.ActivityKernel9)(unsafe.Pointer(rec))
+				activityLog.kernels = append(activityLog.kernels, ffi.GoString(uintptr(unsafe.Pointer(k.Name)), 1024))
+				activityLog.kernelNS += k.End - k.Start
+			case cupti.ActivityKindMemcpy:
+				m := (*cupti.ActivityMemcpy4)(unsafe.Pointer(rec))
+				kind := cupti.ActivityMemcpyKind(m.CopyKind)
+				activityLog.copies[kind] = append(activityLog.copies[kind], m.Bytes)
+				activityLog.copyNS += m.End - m.Start
+			}
+		}
+		delete(activityLog.buffers, buffer)
+	})
+	return cupti.BuffersCallbackRequestFunc(requested), cupti.BuffersCallbackCompleteFunc(completed)
+})
+
+// TestCUPTIActivityTracesKernelAndCopies12 (GPU): CUPTI's activity API
+// with Go buffer callbacks, called on CUPTI's threads, records the
+// kernel and the copies of a vector addition (cudatest's PTX): one vadd
+// kernel record, two host-to-device copies and one device-to-host copy of
+// 4 MiB each, with durations.
+func TestCUPTIActivityTracesKernelAndCopies12(t *testing.T) {
+	cugentest.NeedLibrary(t, cupti.SharedLibrary().Load())
+	activityLog.Lock()
+	activityLog.buffers, activityLog.copies = map[*byte][]uint64{}, map[cupti.ActivityMemcpyKind][]uint64{}
+	activityLog.kernels, activityLog.kernelNS, activityLog.copyNS = nil, 0, 0
+	activityLog.Unlock()
+	// Registered and enabled before this test's context is made (an
+	// earlier test of the binary may have initialized the driver: CUPTI
+	// attaches to it then). Without a driver CUPTI may refuse both
+	// (CUPTI_ERROR_NOT_INITIALIZED): a failure only where there is a device.
+	req, done := activityCallbacks()
+	setupErr := cupti.ActivityRegisterCallbacks(req, done)
+	for _, k := range []cupti.ActivityKind{cupti.ActivityKindConcurrentKernel, cupti.ActivityKindMemcpy} {
+		if setupErr != nil {
+			break
+		}
+		if setupErr = cupti.ActivityEnable(k); setupErr == nil {
+			defer cupti.ActivityDisable(k)
+		}
+	}
+	_, release := gpu12(t) // skips here without a device
+	defer release()
+	if setupErr != nil {
+		t.Fatalf("CUPTI activity setup: %v", setupErr)
+	}
+	mod, vadd, _ := loadPTX(t) // hand-written PTX: no NVRTC needed
+	defer cu.ModuleUnload(mod)
+	const n = 1 << 20
+	a, b, c := make([]float32, n), make([]float32, n), make([]float32, n)
+	for i := range a {
+		a[i], b[i] = float32(i), 0.5
+	}
+	var d [3]cu.Deviceptr
+	for i := range d {
+		var err error
+		if d[i], err = cu.MemAlloc(4 * n); err != nil {
+			t.Fatal(err)
+		}
+		defer cu.MemFree(d[i])
+	}
+	for i, h := range [][]float32{a, b} {
+		if err := cu.MemcpyHtoD(d[i], unsafe.Pointer(&h[0]), 4*n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := uint32(n)
+	args := []unsafe.Pointer{unsafe.Pointer(&d[0]), unsafe.Pointer(&d[1]), unsafe.Pointer(&d[2]), unsafe.Pointer(&count)}
+	if err := cu.LaunchKernel(vadd, n/256, 1, 1, 256, 1, 1, 0, 0, args, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := cu.MemcpyDtoH(unsafe.Pointer(&c[0]), d[2], 4*n); err != nil {
+		t.Fatal(err)
+	}
+	if c[n-1] != a[n-1]+0.5 {
+		t.Fatalf("c[%d] = %v, want %v", n-1, c[n-1], a[n-1]+0.5)
+	}
+	if err := cu.CtxSynchronize(); err != nil {
+		t.Fatal(err)
+	}
+	if err := cupti.ActivityFlushAll(uint32(cupti.ActivityFlagFlushForced)); err != nil {
+		t.Fatal(err)
+	}
+	activityLog.Lock()
+	defer activityLog.Unlock()
+	const bytes = 4 << 20
+	h2d, d2h := activityLog.copies[cupti.ActivityMemcpyKindHtod], activityLog.copies[cupti.ActivityMemcpyKindDtoh]
+	if len(activityLog.kernels) != 1 || activityLog.kernels[0] != "vadd" || activityLog.kernelNS == 0 {
+		t.Errorf("kernel records %q (%d ns), want one vadd with a duration", activityLog.kernels, activityLog.kernelNS)
+	}
+	if len(h2d) != 2 || h2d[0] != bytes || h2d[1] != bytes || len(d2h) != 1 || d2h[0] != bytes {
+		t.Errorf("copy records: HtoD %v, DtoH %v; want two and one of %d bytes", h2d, d2h, bytes)
+	}
+	if len(activityLog.buffers) != 0 {
+		t.Errorf("%d buffers CUPTI did not give back after the forced flush", len(activityLog.buffers))
+	}
+	t.Logf("CUPTI activity: kernels %q %d ns; copies HtoD %v DtoH %v, %d ns in all", activityLog.kernels, activityLog.kernelNS, h2d, d2h, activityLog.copyNS)
+}

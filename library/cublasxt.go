@@ -1,0 +1,28 @@
+package library
+
+import "github.com/cugen/cugen/parser/ir"
+
+// CuBLASXt is cuBLAS's multi-GPU host API (matrices in host memory, tiled
+// across the devices chosen with DeviceSelect): package cublasxt. Its
+// functions are in libcublas.so.N itself, loaded again through the same
+// override variable as package cublas.
+var CuBLASXt = &Desc{
+	Key:         "cublasxt",
+	API:         "cuBLASXt",
+	Title:       "cuBLASXt",
+	Package:     "cublasxt",
+	Include:     []string{"cublasXt.h"},
+	Declare:     []string{"cublasXt.h"},
+	Prefixes:    []string{"CUBLASXT_", "cublasXt", "CUBLAS_", "cublas"},
+	Status:      "cublasStatus_t",
+	ErrorString: "cublasGetStatusString",
+	Load: Load{
+		Name:     "cuBLAS %d (cuBLASXt)",
+		EnvVar:   "CUGEN_LIBCUBLAS",
+		Files:    map[int][]string{12: {"libcublas.so.12"}, 13: {"libcublas.so.13"}},
+		Wheels:   map[int][]string{12: {"nvidia/cublas/lib"}, 13: {"nvidia/cu13/lib"}},
+		Identify: "cublasXtCreate",
+	},
+	LockLibs: []string{"libcublas12"},
+	Needs:    []ir.Library{"cublaslt"},
+}

@@ -1,0 +1,24 @@
+package library
+
+// CuFFTXt is cuFFT's multi-GPU and callback API: package cufftxt. Its
+// functions are in libcufft.so.N itself (11 with CUDA 12, 12 with CUDA
+// 13), loaded again through the same override variable as package cufft;
+// its descriptor types (cudaLibXtDesc) are cudalibxt.h's.
+var CuFFTXt = &Desc{
+	Key:      "cufftxt",
+	API:      "cuFFTXt",
+	Title:    "cuFFTXt",
+	Package:  "cufftxt",
+	Include:  []string{"cufftXt.h"},
+	Declare:  []string{"cufftXt.h", "cudalibxt.h"},
+	Prefixes: []string{"CUFFTXT_", "cufftXt", "CUFFT_", "cufft"},
+	Status:   "cufftResult",
+	Load: Load{
+		Name:     "cuFFT (CUDA %d, cuFFTXt)",
+		EnvVar:   "CUGEN_LIBCUFFT",
+		Files:    map[int][]string{12: {"libcufft.so.11"}, 13: {"libcufft.so.12"}},
+		Wheels:   map[int][]string{12: {"nvidia/cufft/lib"}, 13: {"nvidia/cu13/lib"}},
+		Identify: "cufftXtSetGPUs",
+	},
+	LockLibs: []string{"libcufft11"},
+}

@@ -1,0 +1,46 @@
+package library
+
+import "github.com/cugen/cugen/parser/ir"
+
+// CUPTI is the CUDA Profiling Tools Interface: package cupti,
+// libcupti.so.N (12 with CUDA 12, 13 with CUDA 13). Its headers come
+// with CUPTI (Debian's libcupti-dev, the toolkit's extras/CUPTI/include):
+// headers.lock adds libcupti-dev to set 12.4. The translation unit
+// includes CUPTI's API headers one by one, not cupti.h, which also
+// includes the generated_*_meta.h parameter structs of every driver and
+// runtime function (thousands of types for the callback API's
+// functionParams, left to a later version). cuptiGetVersion reports
+// CUPTI's API version (CUPTI_API_VERSION), not CUDA's: no major is
+// checked at load.
+var CUPTI = &Desc{
+	Key:     "cupti",
+	API:     "CUPTI",
+	Title:   "CUPTI",
+	Package: "cupti",
+	Include: []string{"cupti_result.h", "cupti_version.h", "cupti_activity.h", "cupti_callbacks.h", "cupti_events.h", "cupti_metrics.h",
+		"cupti_driver_cbid.h", "cupti_runtime_cbid.h", "cupti_nvtx_cbid.h"},
+	Declare: []string{"cupti_result.h", "cupti_version.h", "cupti_activity.h", "cupti_callbacks.h", "cupti_events.h", "cupti_metrics.h",
+		"cupti_driver_cbid.h", "cupti_runtime_cbid.h", "cupti_nvtx_cbid.h",
+		"cupti_common.h", "cupti_activity_deprecated.h", "cuda_stdint.h"},
+	Prefixes:    []string{"CUPTI_", "CUpti_", "CUpti", "cupti"},
+	Status:      "CUptiResult",
+	ErrorString: "cuptiGetResultString",
+	Load: Load{
+		Name:     "CUPTI (CUDA %d)",
+		EnvVar:   "CUGEN_LIBCUPTI",
+		Files:    map[int][]string{12: {"libcupti.so.12"}, 13: {"libcupti.so.13"}},
+		Wheels:   map[int][]string{12: {"nvidia/cuda_cupti/lib"}, 13: {"nvidia/cu13/lib"}},
+		Identify: "cuptiGetVersion",
+	},
+	Overrides: Overrides{
+		Directions: map[string]DirectionOverride{
+			// An output alone would hand C a NULL record every call: the
+			// first record, forever.
+			"cuptiActivityGetNextRecord.record": {Dir: ir.InOut, Why: `"Inputs the previous record returned by cuptiActivityGetNextRecord and returns the next activity record ... If input value is NULL, returns the first"`},
+		},
+		RegisteredCallbacks: map[string]string{
+			"cuptiSubscribe": "cuptiUnsubscribe",
+		},
+	},
+	LockLibs: []string{"libcupti12"},
+}

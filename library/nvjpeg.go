@@ -1,0 +1,24 @@
+package library
+
+// NVJPEG decodes and encodes JPEG images on the GPU: package nvjpeg,
+// libnvjpeg.so.N (12 with CUDA 12, 13 with CUDA 13), versioned apart from
+// CUDA (nvJPEG 12.3 ships with CUDA 12.4).
+var NVJPEG = &Desc{
+	Key:      "nvjpeg",
+	API:      "nvJPEG",
+	Title:    "nvJPEG",
+	Package:  "nvjpeg",
+	Include:  []string{"nvjpeg.h"},
+	Declare:  []string{"nvjpeg.h"},
+	Prefixes: []string{"NVJPEG_", "nvjpeg"},
+	Status:   "nvjpegStatus_t",
+	Load: Load{
+		Name:     "nvJPEG %d",
+		EnvVar:   "CUGEN_LIBNVJPEG",
+		Files:    map[int][]string{12: {"libnvjpeg.so.12"}, 13: {"libnvjpeg.so.13"}},
+		Wheels:   map[int][]string{12: {"nvidia/nvjpeg/lib"}, 13: {"nvidia/cu13/lib"}},
+		Identify: "nvjpegGetProperty",
+		Version:  Version{Symbol: "nvjpegGetProperty", Form: Property, Macros: [2]string{"NVJPEG_VER_MAJOR", "NVJPEG_VER_MINOR"}},
+	},
+	LockLibs: []string{"libnvjpeg12"},
+}

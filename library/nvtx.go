@@ -1,0 +1,35 @@
+package library
+
+// NVTX is the NVIDIA Tools Extension, version 2: package nvtx,
+// libnvToolsExt.so.1, for ranges and marks that profilers (Nsight
+// Systems, CUPTI's NVTX callbacks) see. Without a profiler's injection
+// library (NVTX_INJECTION64_PATH) every call returns at once: a push or
+// pop returns -2 (NVTX_NO_PUSH_POP_TRACKING).
+//
+// CUDA 12's toolkit ships libnvToolsExt.so.1 and nvToolsExt.h (v2, which
+// the package is generated from); CUDA 13 ships only NVTX 3, a
+// header-only API whose static inline functions call through a table an
+// injection library fills: there the package's loader would have to be
+// written in Go (not done). The v2 library depends on no CUDA major, so
+// one file serves every major.
+var NVTX = &Desc{
+	Key:      "nvtx",
+	API:      "NVTX",
+	Title:    "NVTX",
+	Package:  "nvtx",
+	Include:  []string{"nvToolsExt.h"},
+	Declare:  []string{"nvToolsExt.h"},
+	Prefixes: []string{"NVTX_", "nvtx"},
+	NoStatus: true,
+	Load: Load{
+		Name:     "NVTX",
+		EnvVar:   "CUGEN_LIBNVTX",
+		Files:    map[int][]string{0: {"libnvToolsExt.so.1"}},
+		Wheels:   map[int][]string{12: {"nvidia/nvtx/lib"}},
+		Identify: "nvtxRangePushA",
+	},
+	Unexported: map[string]string{
+		"nvtxInitialize": "declared in nvToolsExt.h 12.4, not exported by libnvToolsExt.so.1 (NVTX 3 defines it in its headers)",
+	},
+	LockLibs: []string{"libnvtoolsext1"},
+}
