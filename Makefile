@@ -22,7 +22,7 @@ BUILD_SETS ?= 11.8 12.5
 
 include mk/headers.mk
 
-.PHONY: generate generate13 check test quick bench downstream test-arm64 deps-arm64 fuzz gpu gpu-build
+.PHONY: generate generate13 check test quick bench downstream test-arm64 deps-arm64 test-windows deps-windows fuzz gpu gpu-build
 
 # fuzz runs the parser's fuzz target for longer than CI does (FUZZTIME=10m),
 # then the saved IR's (decoder, validator with emit), one at a time.
@@ -202,6 +202,34 @@ deps-arm64:
 test-arm64: deps-arm64
 	CUGEN_EMULATED=qemu GOARCH=arm64 CC=aarch64-linux-gnu-gcc $(GO) test -count=1 -exec 'qemu-aarch64-static -L /usr/aarch64-linux-gnu' ./ffi/...
 	CUGEN_EMULATED=qemu GOARCH=arm64 CGO_ENABLED=0 CC=aarch64-linux-gnu-gcc $(GO) test -count=1 -exec 'qemu-aarch64-static -L /usr/aarch64-linux-gnu' ./ffi/... ./emit/internal/abitest/...
+
+# test-windows runs the generated wrappers' ABI tests (emit/internal/abitest:
+# every argument class, struct results, callbacks from C threads) as a
+# windows/amd64 test binary under Debian's wine64 8.0, against the fixture
+# built as a DLL with mingw-w64 (CUGEN_ABI_FIXTURE names it). The wine prefix
+# is a fresh temporary one; mk/wine/bcryptprimitives.c stands in for the
+# system DLL wine 8.0 lacks and the Go runtime loads at start (ProcessPrng).
+# TestVetClean runs the go command, which cannot start under wine.
+WINDOWS_DEBS ?= wine64 gcc-mingw-w64-x86-64
+WINE ?= /usr/lib/wine/wine64
+MINGW ?= x86_64-w64-mingw32-gcc-posix
+deps-windows:
+	@missing=; for p in $(WINDOWS_DEBS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then echo "make deps-windows: installing$$missing"; \
+		$(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends $$missing; fi
+
+test-windows: deps-windows
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
+	$(MINGW) -shared -static -O1 -o $$tmp/abi.dll emit/testdata/abi/abi.c -lpthread; \
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/abitest.exe ./emit/internal/abitest; \
+	export WINEPREFIX=$$tmp/prefix WINEDEBUG=-all; \
+	$(WINE) wineboot -i >/dev/null 2>&1; \
+	$(MINGW) -shared -O1 -o $$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll mk/wine/bcryptprimitives.c -ladvapi32; \
+	cd $$tmp; CUGEN_ABI_FIXTURE="Z:$$(printf %s "$$tmp/abi.dll" | tr / '\\')" \
+		$(WINE) ./abitest.exe -test.count=1 -test.skip '^TestVetClean$$' -test.v >$$tmp/out.log 2>&1 || { cat $$tmp/out.log; exit 1; }; \
+	grep -E '^(--- |ok|PASS|FAIL)' $$tmp/out.log
 
 # bench runs the benchmarks that need no GPU (the GPU ones skip; see
 # BENCHMARKS.md for the H200 run).
