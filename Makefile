@@ -203,11 +203,12 @@ test-arm64: deps-arm64
 	CUGEN_EMULATED=qemu GOARCH=arm64 CC=aarch64-linux-gnu-gcc $(GO) test -count=1 -exec 'qemu-aarch64-static -L /usr/aarch64-linux-gnu' ./ffi/...
 	CUGEN_EMULATED=qemu GOARCH=arm64 CGO_ENABLED=0 CC=aarch64-linux-gnu-gcc $(GO) test -count=1 -exec 'qemu-aarch64-static -L /usr/aarch64-linux-gnu' ./ffi/... ./emit/internal/abitest/...
 
-# test-windows runs the generated wrappers' ABI tests (emit/internal/abitest:
+# test-windows runs ffiimpl's ABI conformance tests (ffi/ffiimpl: Frame,
+# CallInts, callbacks) and the generated wrappers' (emit/internal/abitest:
 # every argument class, struct results, callbacks from C threads) as a
-# windows/amd64 test binary under Debian's wine64 8.0, against the fixture
-# built as a DLL with mingw-w64 (CUGEN_ABI_FIXTURE names it). The wine prefix
-# is a fresh temporary one; mk/wine/bcryptprimitives.c stands in for the
+# windows/amd64 test binaries under Debian's wine64 8.0, against their
+# fixtures built as DLLs with mingw-w64 (CUGEN_FFI_TEST_LIB and
+# CUGEN_ABI_FIXTURE name them). The wine prefix is a fresh temporary one; mk/wine/bcryptprimitives.c stands in for the
 # system DLL wine 8.0 lacks and the Go runtime loads at start (ProcessPrng).
 # TestVetClean runs the go command, which cannot start under wine.
 WINDOWS_DEBS ?= wine64 gcc-mingw-w64-x86-64
@@ -222,14 +223,22 @@ deps-windows:
 
 test-windows: deps-windows
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
+	$(MINGW) -shared -static -O1 -o $$tmp/ffiabi.dll ffi/ffiimpl/testdata/abi.c -lpthread; \
 	$(MINGW) -shared -static -O1 -o $$tmp/abi.dll emit/testdata/abi/abi.c -lpthread; \
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/ffiimpl.exe ./ffi/ffiimpl; \
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/abitest.exe ./emit/internal/abitest; \
 	export WINEPREFIX=$$tmp/prefix WINEDEBUG=-all; \
 	$(WINE) wineboot -i >/dev/null 2>&1; \
 	$(MINGW) -shared -O1 -o $$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll mk/wine/bcryptprimitives.c -ladvapi32; \
-	cd $$tmp; CUGEN_ABI_FIXTURE="Z:$$(printf %s "$$tmp/abi.dll" | tr / '\\')" \
-		$(WINE) ./abitest.exe -test.count=1 -test.skip '^TestVetClean$$' -test.v >$$tmp/out.log 2>&1 || { cat $$tmp/out.log; exit 1; }; \
-	grep -E '^(--- |ok|PASS|FAIL)' $$tmp/out.log
+	win() { printf 'Z:%s' "$$1" | tr / '\\'; }; cd $$tmp; \
+	echo "make test-windows: ffi/ffiimpl under wine"; \
+	CUGEN_FFI_TEST_LIB="$$(win $$tmp/ffiabi.dll)" \
+		$(WINE) ./ffiimpl.exe -test.count=1 -test.v >$$tmp/ffiimpl.log 2>&1 || { cat $$tmp/ffiimpl.log; exit 1; }; \
+	grep -E '^(--- |ok|PASS|FAIL)' $$tmp/ffiimpl.log; \
+	echo "make test-windows: emit/internal/abitest under wine"; \
+	CUGEN_ABI_FIXTURE="$$(win $$tmp/abi.dll)" \
+		$(WINE) ./abitest.exe -test.count=1 -test.skip '^TestVetClean$$' -test.v >$$tmp/abitest.log 2>&1 || { cat $$tmp/abitest.log; exit 1; }; \
+	grep -E '^(--- |ok|PASS|FAIL)' $$tmp/abitest.log
 
 # bench runs the benchmarks that need no GPU (the GPU ones skip; see
 # BENCHMARKS.md for the H200 run).

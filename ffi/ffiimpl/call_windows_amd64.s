@@ -11,7 +11,7 @@
 //
 // Frame: 32 bytes of shadow space, numStackWords outgoing words, the saved
 // *Frame, padding so that the assembler's frame (this + saved BP) keeps SP
-// 16-byte aligned at the CALL. 240 = 32 + 24*8 + 16; frame_windows_amd64.go
+// 16-byte aligned at the CALL. 304 = 32 + 32*8 + 16; frame_windows_amd64.go
 // fails to compile if numStackWords changes without trampolineFrame.
 #define SHADOW 32
 #define SAVED_F (SHADOW+const_numStackWords*8)
@@ -19,7 +19,7 @@
 GLOBL ·trampolineABI0(SB), NOPTR|RODATA, $8
 DATA ·trampolineABI0(SB)/8, $·trampoline(SB)
 
-TEXT ·trampoline(SB), NOSPLIT, $240-0
+TEXT ·trampoline(SB), NOSPLIT, $304-0
 	MOVQ CX, SAVED_F(SP)
 	MOVQ CX, R11
 

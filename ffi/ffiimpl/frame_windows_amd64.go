@@ -22,12 +22,12 @@ import "unsafe"
 const (
 	numIntRegs    = 4  // rcx rdx r8 r9, by argument position
 	numFloatRegs  = 4  // xmm0-xmm3, the same positions
-	numStackWords = 24 // outgoing stack arguments plus by-reference copies
+	numStackWords = 32 // outgoing stack arguments plus by-reference copies
 
 	// trampolineFrame is the frame size written in call_windows_amd64.s:
 	// 32 bytes of shadow space, the outgoing words, the saved *Frame and
 	// padding for alignment.
-	trampolineFrame = 240
+	trampolineFrame = 304
 )
 
 // The assembly frame must match numStackWords exactly.
