@@ -203,13 +203,15 @@ test-arm64: deps-arm64
 	CUGEN_EMULATED=qemu GOARCH=arm64 CC=aarch64-linux-gnu-gcc $(GO) test -count=1 -exec 'qemu-aarch64-static -L /usr/aarch64-linux-gnu' ./ffi/...
 	CUGEN_EMULATED=qemu GOARCH=arm64 CGO_ENABLED=0 CC=aarch64-linux-gnu-gcc $(GO) test -count=1 -exec 'qemu-aarch64-static -L /usr/aarch64-linux-gnu' ./ffi/... ./emit/internal/abitest/...
 
-# test-windows runs ffiimpl's ABI conformance tests (ffi/ffiimpl: Frame,
+# test-windows runs package ffi's portable tests (the Windows library
+# search, RunLocked, Check), ffiimpl's ABI conformance tests (Frame,
 # CallInts, callbacks) and the generated wrappers' (emit/internal/abitest:
-# every argument class, struct results, callbacks from C threads) as a
+# every argument class, struct results, callbacks from C threads) as
 # windows/amd64 test binaries under Debian's wine64 8.0, against their
 # fixtures built as DLLs with mingw-w64 (CUGEN_FFI_TEST_LIB and
-# CUGEN_ABI_FIXTURE name them). The wine prefix is a fresh temporary one; mk/wine/bcryptprimitives.c stands in for the
-# system DLL wine 8.0 lacks and the Go runtime loads at start (ProcessPrng).
+# CUGEN_ABI_FIXTURE name them). The wine prefix is a fresh temporary one;
+# mk/wine/bcryptprimitives.c stands in for the system DLL wine 8.0 lacks
+# and the Go runtime loads at start (ProcessPrng).
 # TestVetClean runs the go command, which cannot start under wine.
 WINDOWS_DEBS ?= wine64 gcc-mingw-w64-x86-64
 WINE ?= /usr/lib/wine/wine64
@@ -225,12 +227,16 @@ test-windows: deps-windows
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
 	$(MINGW) -shared -static -O1 -o $$tmp/ffiabi.dll ffi/ffiimpl/testdata/abi.c -lpthread; \
 	$(MINGW) -shared -static -O1 -o $$tmp/abi.dll emit/testdata/abi/abi.c -lpthread; \
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/ffi.exe ./ffi; \
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/ffiimpl.exe ./ffi/ffiimpl; \
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/abitest.exe ./emit/internal/abitest; \
 	export WINEPREFIX=$$tmp/prefix WINEDEBUG=-all; \
 	$(WINE) wineboot -i >/dev/null 2>&1; \
 	$(MINGW) -shared -O1 -o $$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll mk/wine/bcryptprimitives.c -ladvapi32; \
 	win() { printf 'Z:%s' "$$1" | tr / '\\'; }; cd $$tmp; \
+	echo "make test-windows: ffi under wine"; \
+	$(WINE) ./ffi.exe -test.count=1 -test.v >$$tmp/ffi.log 2>&1 || { cat $$tmp/ffi.log; exit 1; }; \
+	grep -E '^(--- |ok|PASS|FAIL)' $$tmp/ffi.log; \
 	echo "make test-windows: ffi/ffiimpl under wine"; \
 	CUGEN_FFI_TEST_LIB="$$(win $$tmp/ffiabi.dll)" \
 		$(WINE) ./ffiimpl.exe -test.count=1 -test.v >$$tmp/ffiimpl.log 2>&1 || { cat $$tmp/ffiimpl.log; exit 1; }; \

@@ -21,10 +21,11 @@ type searchEnv struct {
 	getenv  func(string) string
 	root    string   // prefix of every fixed system directory; "" in a process
 	targets []string // the toolkit's targets/NAME directories for this machine
+	goos    string   // "windows": the Windows search (search_win.go)
 }
 
 func hostSearch() searchEnv {
-	return searchEnv{getenv: os.Getenv, targets: toolkitTargets(runtime.GOARCH)}
+	return searchEnv{getenv: os.Getenv, targets: toolkitTargets(runtime.GOARCH), goos: runtime.GOOS}
 }
 
 // toolkitTargets names the CUDA toolkit's targets/ directories of an
@@ -81,6 +82,10 @@ func (e searchEnv) find(d *LibraryDesc) *search {
 			s.paths, s.env = []string{v}, d.EnvVar
 			return s
 		}
+	}
+	if e.goos == "windows" {
+		e.findWindows(d, s)
+		return s
 	}
 	// 1. The dynamic loader's own search (LD_LIBRARY_PATH, ld.so.cache):
 	// what the system administrator configured.
