@@ -126,7 +126,8 @@ test: deps
 	CGO_ENABLED=1 $(GO) test -race -count=1 ./ffi/... ./emit ./internal/genfiles ./reliability; \
 	$(GO) test -run '^$$' -fuzz=FuzzParse -fuzztime=60s -fuzzminimizetime=5s ./parser; \
 	$(MAKE) --no-print-directory downstream; \
-	$(MAKE) --no-print-directory test-arm64
+	$(MAKE) --no-print-directory test-arm64; \
+	$(MAKE) --no-print-directory test-windows
 
 # quick is the edit-test loop: build, vet and the unit tests against set
 # 12.4 and Debian's libraries, as make test sets them up, leaving out the

@@ -1,4 +1,4 @@
-//go:build linux && (amd64 || arm64)
+//go:build (linux && (amd64 || arm64)) || (windows && amd64)
 
 package doctor
 
@@ -443,9 +443,11 @@ func (r *run) advice(d *library.Desc, spec library.LoadSpec, major int, err erro
 
 // notFound reports whether a LoadError's reason for one path says the file
 // is not there (the search's own "no such file", the loader's for a bare
-// soname), as opposed to a file that exists but was refused.
+// soname; on Windows ERROR_MOD_NOT_FOUND, as Windows and wine word it), as
+// opposed to a file that exists but was refused.
 func notFound(why string) bool {
-	return why == "no such file" || strings.Contains(why, "No such file or directory")
+	return why == "no such file" || strings.Contains(why, "No such file or directory") ||
+		strings.Contains(why, "module could not be found") || why == "Module not found."
 }
 
 // call calls the int-returning C function symbol of lib with the
