@@ -223,6 +223,9 @@ func (d *LibraryDesc) load(se searchEnv) *loadResult {
 	} else {
 		e.envVar = d.EnvVar
 	}
+	if s.none != "" && len(d.Files) > 0 {
+		e.Tried = append(e.Tried, d.Files[0]+": "+s.none)
+	}
 	for _, p := range s.paths {
 		// Only regular files (after links) reach the loader: it opens a
 		// FIFO or a terminal and blocks in read forever, holding its lock,

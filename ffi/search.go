@@ -46,6 +46,7 @@ type search struct {
 	env    string          // the override variable, when it was set (paths is then its value only)
 	seen   map[string]bool // paths added
 	looked map[string]bool // directories and patterns looked in
+	none   string          // why there is nothing to look for (no Windows build of the library)
 }
 
 func (s *search) addPath(p string) {

@@ -4,6 +4,7 @@ package ffi
 
 import (
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 )
@@ -78,6 +79,10 @@ func windowsWheels(wheels []string) []string {
 // newest first; and for the driver, System32 by its full path.
 func (e searchEnv) findWindows(d *LibraryDesc, s *search) {
 	files := windowsFiles(d.Files)
+	if len(files) == 0 {
+		s.none = "NVIDIA ships no Windows build"
+		return
+	}
 	for _, f := range files {
 		s.addPath(f)
 	}
@@ -119,4 +124,24 @@ func (e searchEnv) findWindows(d *LibraryDesc, s *search) {
 			s.addDir(filepath.Join(root, "System32"), files)
 		}
 	}
+}
+
+// HostFiles returns the file names a library described by its Linux
+// sonames has on the running system: files itself on Linux, NVIDIA's DLL
+// names on Windows (none for a library NVIDIA does not ship for Windows,
+// such as NCCL). cugen doctor names them in its advice.
+func HostFiles(files []string) []string {
+	if runtime.GOOS == "windows" {
+		return windowsFiles(files)
+	}
+	return files
+}
+
+// HostWheels returns where NVIDIA's pip wheels put a library on the running
+// system, given a description's Wheels (their Linux lib directories).
+func HostWheels(wheels []string) []string {
+	if runtime.GOOS == "windows" {
+		return windowsWheels(wheels)
+	}
+	return wheels
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -102,6 +103,20 @@ func TestFindWindows(t *testing.T) {
 	want = []string{"nvcuda.dll", filepath.Join(sys, "System32", "nvcuda.dll")}
 	if s := e.find(drv); !slices.Equal(s.paths, want) {
 		t.Errorf("driver paths %q, want %q", s.paths, want)
+	}
+}
+
+// TestFindWindowsNoBuild: a library NVIDIA does not ship for Windows
+// (NCCL) is looked for nowhere, and its LoadError says why.
+func TestFindWindowsNoBuild(t *testing.T) {
+	e := searchEnv{getenv: func(string) string { return "" }, goos: "windows"}
+	d := &LibraryDesc{Name: "NCCL", EnvVar: "CUGEN_LIBNCCL", Files: []string{"libnccl.so.2"}}
+	r := d.load(e)
+	if r.err == nil {
+		t.Fatal("NCCL loaded on a fake Windows")
+	}
+	if want := "cugen: cannot load NCCL library: tried libnccl.so.2 (NVIDIA ships no Windows build)"; !strings.HasPrefix(r.err.Error(), want) {
+		t.Errorf("error %q, want it to start with %q", r.err, want)
 	}
 }
 

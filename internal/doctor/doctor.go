@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -412,6 +413,10 @@ func (r *run) advice(d *library.Desc, spec library.LoadSpec, major int, err erro
 		}
 		return fmt.Sprintf("%s=%s: %s: fix or unset %s", spec.EnvVar, quote(v), reason, spec.EnvVar)
 	}
+	names := ffi.HostFiles(spec.Files)
+	if len(names) == 0 {
+		return fmt.Sprintf("not available: NVIDIA ships no %s build for %s", le.Library, runtime.GOOS)
+	}
 	var refused []string
 	for _, t := range le.Tried {
 		if _, why, _ := strings.Cut(t, ": "); !notFound(why) {
@@ -420,9 +425,9 @@ func (r *run) advice(d *library.Desc, spec library.LoadSpec, major int, err erro
 	}
 	if len(refused) > 0 {
 		return fmt.Sprintf("%s refused: %s: remove or replace it, or set %s to the path of a right copy",
-			strings.Join(spec.Files, " or "), strings.Join(refused, "; "), spec.EnvVar)
+			strings.Join(names, " or "), strings.Join(refused, "; "), spec.EnvVar)
 	}
-	files := strings.Join(spec.Files, " or ")
+	files := strings.Join(names, " or ")
 	switch {
 	case spec.Driver:
 		return files + " not found: " + ffi.DriverAdvice(spec.EnvVar)
@@ -431,7 +436,7 @@ func (r *run) advice(d *library.Desc, spec library.LoadSpec, major int, err erro
 	}
 	var ways []string
 	if pip := d.Load.PipPackage(major); pip != "" {
-		ways = append(ways, fmt.Sprintf("pip install %s (wheel %s)", pip, strings.Join(spec.Wheels, ", ")))
+		ways = append(ways, fmt.Sprintf("pip install %s (wheel %s)", pip, strings.Join(ffi.HostWheels(spec.Wheels), ", ")))
 	}
 	toolkit := fmt.Sprintf("install the CUDA %d toolkit", major)
 	if d.Load.Apart != "" {
