@@ -23,7 +23,7 @@ BUILD_SETS ?= 11.8 12.5
 
 include mk/headers.mk
 
-.PHONY: generate generate13 check test quick bench downstream test-arm64 deps-arm64 fuzz gpu gpu-build
+.PHONY: generate generate13 check test quick bench downstream test-arm64 deps-arm64 test-windows deps-windows fuzz gpu gpu-build
 
 # fuzz runs the parser's fuzz target for longer than CI does (FUZZTIME=10m),
 # then the saved IR's (decoder, validator with emit), one at a time.
@@ -85,6 +85,10 @@ check: deps
 	@# the generator runs wherever Go does (go generate on a Mac); the
 	@# generated packages are for linux/amd64 and linux/arm64
 	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./cmd/cugen
+	@# windows/amd64 (issue 31): everything builds; vet takes the packages
+	@# whose tests are portable (others test Linux-only syscalls)
+	GOOS=windows GOARCH=amd64 $(GO) build ./...
+	GOOS=windows GOARCH=amd64 $(GO) vet ./ffi/... ./nvtx/... $$($(GO) list ./generated/... | grep -v '/cuda$$')
 
 # Test environment: the locked headers and Debian's real libcuda/libcudart
 # (they load without a GPU), found through these variables. libcuda's
@@ -129,7 +133,8 @@ test: deps
 	CGO_ENABLED=1 $(GO) test -race -count=1 ./ffi/... ./emit ./internal/genfiles ./reliability; \
 	$(GO) test -run '^$$' -fuzz=FuzzParse -fuzztime=60s -fuzzminimizetime=5s ./parser; \
 	$(MAKE) --no-print-directory downstream; \
-	$(MAKE) --no-print-directory test-arm64
+	$(MAKE) --no-print-directory test-arm64; \
+	$(MAKE) --no-print-directory test-windows
 
 # quick is the edit-test loop: build, vet and the unit tests against set
 # 12.4 and Debian's libraries, as make test sets them up, leaving out the
@@ -205,6 +210,49 @@ deps-arm64:
 test-arm64: deps-arm64
 	CUGEN_EMULATED=qemu GOARCH=arm64 CC=aarch64-linux-gnu-gcc $(GO) test -count=1 -exec 'qemu-aarch64-static -L /usr/aarch64-linux-gnu' ./ffi/...
 	CUGEN_EMULATED=qemu GOARCH=arm64 CGO_ENABLED=0 CC=aarch64-linux-gnu-gcc $(GO) test -count=1 -exec 'qemu-aarch64-static -L /usr/aarch64-linux-gnu' ./ffi/... ./emit/internal/abitest/...
+
+# test-windows runs package ffi's portable tests (the Windows library
+# search, RunLocked, Check), ffiimpl's ABI conformance tests (Frame,
+# CallInts, callbacks) and the generated wrappers' (emit/internal/abitest:
+# every argument class, struct results, callbacks from C threads) as
+# windows/amd64 test binaries under Debian's wine64 8.0, against their
+# fixtures built as DLLs with mingw-w64 (CUGEN_FFI_TEST_LIB and
+# CUGEN_ABI_FIXTURE name them). The wine prefix is a fresh temporary one;
+# mk/wine/bcryptprimitives.c stands in for the system DLL wine 8.0 lacks
+# and the Go runtime loads at start (ProcessPrng).
+# TestVetClean runs the go command, which cannot start under wine.
+WINDOWS_DEBS ?= wine64 gcc-mingw-w64-x86-64
+WINE ?= /usr/lib/wine/wine64
+MINGW ?= x86_64-w64-mingw32-gcc-posix
+deps-windows:
+	@missing=; for p in $(WINDOWS_DEBS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then echo "make deps-windows: installing$$missing"; \
+		$(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends $$missing; fi
+
+test-windows: deps-windows
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
+	$(MINGW) -shared -static -O1 -o $$tmp/ffiabi.dll ffi/ffiimpl/testdata/abi.c -lpthread; \
+	$(MINGW) -shared -static -O1 -o $$tmp/abi.dll emit/testdata/abi/abi.c -lpthread; \
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/ffi.exe ./ffi; \
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/ffiimpl.exe ./ffi/ffiimpl; \
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/abitest.exe ./emit/internal/abitest; \
+	export WINEPREFIX=$$tmp/prefix WINEDEBUG=-all; \
+	$(WINE) wineboot -i >/dev/null 2>&1; \
+	$(MINGW) -shared -O1 -o $$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll mk/wine/bcryptprimitives.c -ladvapi32; \
+	win() { printf 'Z:%s' "$$1" | tr / '\\'; }; cd $$tmp; \
+	echo "make test-windows: ffi under wine"; \
+	$(WINE) ./ffi.exe -test.count=1 -test.v >$$tmp/ffi.log 2>&1 || { cat $$tmp/ffi.log; exit 1; }; \
+	grep -E '^(--- |ok|PASS|FAIL)' $$tmp/ffi.log; \
+	echo "make test-windows: ffi/ffiimpl under wine"; \
+	CUGEN_FFI_TEST_LIB="$$(win $$tmp/ffiabi.dll)" \
+		$(WINE) ./ffiimpl.exe -test.count=1 -test.v >$$tmp/ffiimpl.log 2>&1 || { cat $$tmp/ffiimpl.log; exit 1; }; \
+	grep -E '^(--- |ok|PASS|FAIL)' $$tmp/ffiimpl.log; \
+	echo "make test-windows: emit/internal/abitest under wine"; \
+	CUGEN_ABI_FIXTURE="$$(win $$tmp/abi.dll)" \
+		$(WINE) ./abitest.exe -test.count=1 -test.skip '^TestVetClean$$' -test.v >$$tmp/abitest.log 2>&1 || { cat $$tmp/abitest.log; exit 1; }; \
+	grep -E '^(--- |ok|PASS|FAIL)' $$tmp/abitest.log
 
 # bench runs the benchmarks that need no GPU (the GPU ones skip; see
 # BENCHMARKS.md for the H200 run).

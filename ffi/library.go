@@ -1,18 +1,14 @@
-//go:build linux && (amd64 || arm64)
+//go:build (linux && (amd64 || arm64)) || (windows && amd64)
 
 package ffi
 
 import (
 	"errors"
 	"os"
-	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-
-	"github.com/ebitengine/purego"
 )
 
 // ErrNotLoaded is matched by errors.Is for every error caused by a library
@@ -227,6 +223,9 @@ func (d *LibraryDesc) load(se searchEnv) *loadResult {
 	} else {
 		e.envVar = d.EnvVar
 	}
+	if s.none != "" && len(d.Files) > 0 {
+		e.Tried = append(e.Tried, d.Files[0]+": "+s.none)
+	}
 	for _, p := range s.paths {
 		// Only regular files (after links) reach the loader: it opens a
 		// FIFO or a terminal and blocks in read forever, holding its lock,
@@ -235,7 +234,7 @@ func (d *LibraryDesc) load(se searchEnv) *loadResult {
 		// up, for a file missing from a directory that exists, which is
 		// said so, not handed to dlopen.
 		reason := ""
-		if strings.Contains(p, "/") {
+		if hasDir(p) {
 			st, err := os.Stat(p)
 			if env == "" && errors.Is(err, os.ErrNotExist) {
 				e.Tried = append(e.Tried, p+": no such file")
@@ -249,19 +248,17 @@ func (d *LibraryDesc) load(se searchEnv) *loadResult {
 		}
 		if reason != "" {
 			e.Tried = append(e.Tried, p+": "+reason)
-			if env != "" && strings.Contains(p, "/") {
+			if env != "" && hasDir(p) {
 				e.notLib = reason
 			}
 			continue
 		}
-		// RTLD_NOW: an unresolvable dependency fails here, with dlerror text,
-		// rather than killing the process at some later first call.
-		// RTLD_LOCAL: libcudart finds an already loaded libcuda.so.1 by its
-		// soname anyway, so nothing needs to be global.
-		h, err := dlopen(p, purego.RTLD_NOW|purego.RTLD_LOCAL)
+		// dlopenNow resolves every dependency now (RTLD_NOW on Linux):
+		// one that is missing fails here, not at some later first call.
+		h, err := dlopenNow(p)
 		if err == nil && d.Identify != "" {
 			if _, serr := dlsym(h, d.Identify); serr != nil {
-				purego.Dlclose(h)
+				dlclose(h)
 				reason := "not the " + d.Name + " library (no " + d.Identify + ")"
 				e.Tried = append(e.Tried, p+": "+reason)
 				if env != "" {
@@ -272,7 +269,7 @@ func (d *LibraryDesc) load(se searchEnv) *loadResult {
 		}
 		if err == nil && d.Validate != nil {
 			if verr := d.Validate(func(s string) (uintptr, error) { return dlsym(h, s) }); verr != nil {
-				purego.Dlclose(h)
+				dlclose(h)
 				e.Tried = append(e.Tried, p+": "+verr.Error())
 				continue
 			}
@@ -288,67 +285,6 @@ func (d *LibraryDesc) load(se searchEnv) *loadResult {
 		}
 	}
 	return &loadResult{err: e}
-}
-
-// dlopen and dlsym are purego's on a locked OS thread. dlerror's text is
-// per thread, and purego reads it in a second C call after the failing one:
-// unlocked, the goroutine can move to another thread in between and report
-// that thread's error state, usually none (seen as an empty reason in a
-// LoadError under qemu, where the scheduler moves goroutines more).
-func dlopen(path string, mode int) (uintptr, error) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	return purego.Dlopen(path, mode)
-}
-
-func dlsym(handle uintptr, name string) (uintptr, error) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	return purego.Dlsym(handle, name)
-}
-
-// resolvedPath reports where a loaded file name was found. The loader does
-// not tell, so for a bare soname we look at /proc/self/maps: the mapping
-// holding the address of a symbol of the library (identify, if the
-// description names one), or else a file whose base name is p. A soname is
-// often a link to a versioned file (libcuda.so.1 -> libcuda.so.550.54.15),
-// which is the one mapped, so only the address finds it. On failure the
-// name itself is a fine answer.
-func resolvedPath(p string, h uintptr, identify string) string {
-	if strings.Contains(p, "/") {
-		return p
-	}
-	var addr uintptr
-	if identify != "" {
-		addr, _ = dlsym(h, identify)
-	}
-	maps, err := os.ReadFile("/proc/self/maps")
-	if err != nil {
-		return p
-	}
-	byName := ""
-	for line := range strings.Lines(string(maps)) {
-		i := strings.IndexByte(line, '/')
-		if i < 0 {
-			continue
-		}
-		path := strings.TrimSpace(line[i:])
-		if addr != 0 {
-			lo, hi, _ := strings.Cut(strings.Fields(line)[0], "-")
-			l, err1 := strconv.ParseUint(lo, 16, 64)
-			h, err2 := strconv.ParseUint(hi, 16, 64)
-			if err1 == nil && err2 == nil && uint64(addr) >= l && uint64(addr) < h {
-				return path
-			}
-		}
-		if byName == "" && filepath.Base(path) == p {
-			byName = path
-		}
-	}
-	if byName != "" {
-		return byName
-	}
-	return p
 }
 
 // LoadError reports that no candidate path of a library could be opened.

@@ -1,4 +1,4 @@
-//go:build linux && (amd64 || arm64)
+//go:build (linux && (amd64 || arm64)) || (windows && amd64)
 
 package ffi
 
@@ -21,10 +21,11 @@ type searchEnv struct {
 	getenv  func(string) string
 	root    string   // prefix of every fixed system directory; "" in a process
 	targets []string // the toolkit's targets/NAME directories for this machine
+	goos    string   // "windows": the Windows search (search_win.go)
 }
 
 func hostSearch() searchEnv {
-	return searchEnv{getenv: os.Getenv, targets: toolkitTargets(runtime.GOARCH)}
+	return searchEnv{getenv: os.Getenv, targets: toolkitTargets(runtime.GOARCH), goos: runtime.GOOS}
 }
 
 // toolkitTargets names the CUDA toolkit's targets/ directories of an
@@ -45,6 +46,7 @@ type search struct {
 	env    string          // the override variable, when it was set (paths is then its value only)
 	seen   map[string]bool // paths added
 	looked map[string]bool // directories and patterns looked in
+	none   string          // why there is nothing to look for (no Windows build of the library)
 }
 
 func (s *search) addPath(p string) {
@@ -81,6 +83,10 @@ func (e searchEnv) find(d *LibraryDesc) *search {
 			s.paths, s.env = []string{v}, d.EnvVar
 			return s
 		}
+	}
+	if e.goos == "windows" {
+		e.findWindows(d, s)
+		return s
 	}
 	// 1. The dynamic loader's own search (LD_LIBRARY_PATH, ld.so.cache):
 	// what the system administrator configured.

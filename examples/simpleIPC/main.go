@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command simpleIPC is NVIDIA's cuda-samples simpleIPC
 // (Samples/0_Introduction/simpleIPC) in Go with the layer, package cuda
 // of generated/cuda13: one process per GPU sharing device memory and

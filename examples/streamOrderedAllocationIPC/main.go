@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command streamOrderedAllocationIPC is NVIDIA's cuda-samples
 // streamOrderedAllocationIPC
 // (Samples/2_Concepts_and_Techniques/streamOrderedAllocationIPC) in Go

@@ -1,4 +1,4 @@
-//go:build linux && (amd64 || arm64)
+//go:build (linux && (amd64 || arm64)) || (windows && amd64)
 
 package ffiimpl
 
@@ -9,11 +9,9 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"unsafe"
 
 	"github.com/cugen/cugen/ffi"
-	"github.com/ebitengine/purego"
 )
 
 // Handle is a small non-zero integer standing for a Go value, passed to C as
@@ -149,7 +147,7 @@ var callbacksMade atomic.Int64
 // callback's userData to reach the per-call Go function.
 func Callback(fn any) uintptr {
 	callbacksMade.Add(1)
-	return purego.NewCallback(fn)
+	return newCallback(fn)
 }
 
 // Registry keeps the handles of callbacks that live until an explicit
@@ -210,7 +208,7 @@ func (s *CallbackSlot) Value() any {
 		return fn
 	}
 	scopes.mu.Unlock()
-	tid := syscall.Gettid()
+	tid := gettid()
 	scopes.mu.Lock()
 	defer scopes.mu.Unlock()
 	st := scopes.m[tid]
@@ -244,7 +242,7 @@ var scopes = struct {
 // it. The caller must call Exit (deferred) after the C call.
 func EnterCallbacks() *CallbackScope {
 	runtime.LockOSThread()
-	s := &CallbackScope{tid: syscall.Gettid()}
+	s := &CallbackScope{tid: gettid()}
 	scopes.mu.Lock()
 	scopes.m[s.tid] = append(scopes.m[s.tid], s)
 	scopes.mu.Unlock()
@@ -303,7 +301,7 @@ func (s *CallbackScope) Exit() {
 
 // currentScope is the innermost scope of this OS thread, or nil.
 func currentScope() *CallbackScope {
-	tid := syscall.Gettid()
+	tid := gettid()
 	scopes.mu.Lock()
 	defer scopes.mu.Unlock()
 	if st := scopes.m[tid]; len(st) > 0 {

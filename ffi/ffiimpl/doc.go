@@ -31,7 +31,8 @@
 //     arguments, which most CUDA functions are, straight from registers.
 //     Every other signature goes through a [Frame], the register image of
 //     one C call, built argument by argument and classified for the System
-//     V AMD64 ABI (linux/amd64) or AAPCS64 (linux/arm64), and [Call]. Both
+//     V AMD64 ABI (linux/amd64), AAPCS64 (linux/arm64) or the Microsoft x64
+//     convention (windows/amd64), and [Call]. Both
 //     run through runtime.cgocall and a small assembly trampoline; a call
 //     costs no allocation.
 //   - Callbacks: one static C entry point per callback typedef ([Callback])
@@ -55,7 +56,8 @@
 //     a device address into the unsafe.Pointer a runtime void * takes;
 //     [CString] and [GoString] cross the C string boundary.
 //
-// Only linux/amd64 and linux/arm64 are supported.
+// Supported: linux/amd64, linux/arm64 and windows/amd64 (the Microsoft x64
+// calling convention, frame_windows_amd64.go).
 package ffiimpl
 
 // EnforceVersion is used by generated code to check, at compile time, that

@@ -1,4 +1,4 @@
-//go:build linux && (amd64 || arm64)
+//go:build (linux && (amd64 || arm64)) || (windows && amd64)
 
 package ffiimpl
 
@@ -177,16 +177,6 @@ func (f *Frame) Float64(v float64) {
 //go:nosplit
 func (f *Frame) Float32(v float32) {
 	f.float(uint64(math.Float32bits(v)))
-}
-
-//go:nosplit
-func (f *Frame) float(bits uint64) {
-	if n := f.nfloat; n < numFloatRegs {
-		f.floats[n] = bits
-		f.nfloat = n + 1
-		return
-	}
-	f.push(uintptr(bits))
 }
 
 // Ret returns the integer result register (rax on amd64, x0 on arm64).

@@ -82,14 +82,14 @@ func (e *Error) Unwrap() error { return e.Kind }
 // Open opens the file at path for reading under o's rules and returns it
 // with its size (by fstat).
 func Open(path string, o Options) (*os.File, int64, error) {
-	flags := os.O_RDONLY | syscall.O_NONBLOCK
+	flags := os.O_RDONLY | oNonblock
 	if o.Root != "" {
 		real, err := resolveIn(path, o.Root)
 		if err != nil {
 			return nil, 0, err
 		}
 		// Open what was checked, and refuse a link planted since.
-		path, flags = real, flags|syscall.O_NOFOLLOW
+		path, flags = real, flags|oNoFollow
 	}
 	st, err := os.Stat(path)
 	if err != nil {

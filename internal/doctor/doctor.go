@@ -1,4 +1,4 @@
-//go:build linux && (amd64 || arm64)
+//go:build (linux && (amd64 || arm64)) || (windows && amd64)
 
 package doctor
 
@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -412,6 +413,10 @@ func (r *run) advice(d *library.Desc, spec library.LoadSpec, major int, err erro
 		}
 		return fmt.Sprintf("%s=%s: %s: fix or unset %s", spec.EnvVar, quote(v), reason, spec.EnvVar)
 	}
+	names := ffi.HostFiles(spec.Files)
+	if len(names) == 0 {
+		return fmt.Sprintf("not available: NVIDIA ships no %s build for %s", le.Library, runtime.GOOS)
+	}
 	var refused []string
 	for _, t := range le.Tried {
 		if _, why, _ := strings.Cut(t, ": "); !notFound(why) {
@@ -420,9 +425,9 @@ func (r *run) advice(d *library.Desc, spec library.LoadSpec, major int, err erro
 	}
 	if len(refused) > 0 {
 		return fmt.Sprintf("%s refused: %s: remove or replace it, or set %s to the path of a right copy",
-			strings.Join(spec.Files, " or "), strings.Join(refused, "; "), spec.EnvVar)
+			strings.Join(names, " or "), strings.Join(refused, "; "), spec.EnvVar)
 	}
-	files := strings.Join(spec.Files, " or ")
+	files := strings.Join(names, " or ")
 	switch {
 	case spec.Driver:
 		return files + " not found: " + ffi.DriverAdvice(spec.EnvVar)
@@ -431,7 +436,7 @@ func (r *run) advice(d *library.Desc, spec library.LoadSpec, major int, err erro
 	}
 	var ways []string
 	if pip := d.Load.PipPackage(major); pip != "" {
-		ways = append(ways, fmt.Sprintf("pip install %s (wheel %s)", pip, strings.Join(spec.Wheels, ", ")))
+		ways = append(ways, fmt.Sprintf("pip install %s (wheel %s)", pip, strings.Join(ffi.HostWheels(spec.Wheels), ", ")))
 	}
 	toolkit := fmt.Sprintf("install the CUDA %d toolkit", major)
 	if d.Load.Apart != "" {
@@ -443,9 +448,11 @@ func (r *run) advice(d *library.Desc, spec library.LoadSpec, major int, err erro
 
 // notFound reports whether a LoadError's reason for one path says the file
 // is not there (the search's own "no such file", the loader's for a bare
-// soname), as opposed to a file that exists but was refused.
+// soname; on Windows ERROR_MOD_NOT_FOUND, as Windows and wine word it), as
+// opposed to a file that exists but was refused.
 func notFound(why string) bool {
-	return why == "no such file" || strings.Contains(why, "No such file or directory")
+	return why == "no such file" || strings.Contains(why, "No such file or directory") ||
+		strings.Contains(why, "module could not be found") || why == "Module not found."
 }
 
 // call calls the int-returning C function symbol of lib with the

@@ -1,4 +1,4 @@
-//go:build linux && (amd64 || arm64)
+//go:build (linux && (amd64 || arm64)) || (windows && amd64)
 
 package abitest_test
 
@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"unsafe"
 
@@ -485,24 +484,24 @@ func TestCallbacks(t *testing.T) {
 	live := ffiimpl.LiveHandles()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	tid := syscall.Gettid()
+	tid := gettid()
 
 	// NULL stream: C calls back before returning, on this thread.
 	ran := false
-	check(t, "LaunchHostFunc", cu.LaunchHostFunc(0, func() { ran = syscall.Gettid() == tid }))
+	check(t, "LaunchHostFunc", cu.LaunchHostFunc(0, func() { ran = gettid() == tid }))
 	if !ran {
 		t.Error("cu.LaunchHostFunc on the NULL stream: callback did not run on the calling thread")
 	}
 	ran = false
-	check(t, "cudart.LaunchHostFunc", cudart.LaunchHostFunc(0, func() { ran = syscall.Gettid() == tid }))
+	check(t, "cudart.LaunchHostFunc", cudart.LaunchHostFunc(0, func() { ran = gettid() == tid }))
 	if !ran {
 		t.Error("cudart.LaunchHostFunc on the NULL stream: callback did not run on the calling thread")
 	}
 
 	// Another stream: C calls back from a thread of its own.
 	tids := make(chan int, 4)
-	check(t, "LaunchHostFunc", cu.LaunchHostFunc(1, func() { tids <- syscall.Gettid() }))
-	check(t, "cudart.LaunchHostFunc", cudart.LaunchHostFunc(2, func() { tids <- syscall.Gettid() }))
+	check(t, "LaunchHostFunc", cu.LaunchHostFunc(1, func() { tids <- gettid() }))
+	check(t, "cudart.LaunchHostFunc", cudart.LaunchHostFunc(2, func() { tids <- gettid() }))
 	type status struct {
 		stream uintptr
 		code   int32
@@ -510,10 +509,10 @@ func TestCallbacks(t *testing.T) {
 	}
 	statuses := make(chan status, 2)
 	check(t, "StreamAddCallback", cu.StreamAddCallback(0x51, func(s cu.Stream, r cu.Result) {
-		statuses <- status{uintptr(s), int32(r), syscall.Gettid()}
+		statuses <- status{uintptr(s), int32(r), gettid()}
 	}, uint32(cu.ErrorInvalidDevice)))
 	check(t, "cudart.StreamAddCallback", cudart.StreamAddCallback(^cudart.Stream(0)-5, func(s cudart.Stream, e cudart.Error) {
-		statuses <- status{uintptr(s), int32(e), syscall.Gettid()}
+		statuses <- status{uintptr(s), int32(e), gettid()}
 	}, uint32(cudart.ErrorMemoryAllocation)))
 	for range 2 {
 		if got := <-tids; got == tid {

@@ -10,8 +10,14 @@ import (
 // Build compiles the fixture library from srcDir (emit/testdata/abi, given
 // relative to the caller's package directory) into outDir and returns its
 // path. With no C compiler ($CC, else gcc) it returns "" and the reason, for
-// tests to skip with; a compiler error is an error.
+// tests to skip with; a compiler error is an error. CUGEN_ABI_FIXTURE, if
+// set, names a library already built and Build returns it: make test-windows
+// builds abi.dll with mingw-w64 and runs the test binary under wine, where
+// no compiler can be started.
 func Build(srcDir, outDir string) (path, skip string, err error) {
+	if p := os.Getenv("CUGEN_ABI_FIXTURE"); p != "" {
+		return p, "", nil
+	}
 	cc := os.Getenv("CC")
 	if cc == "" {
 		cc = "gcc"

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package multiproc is what the two-process examples (simpleIPC,
 // streamOrderedAllocationIPC) share in place of NVIDIA's
 // helper_multiprocess: the parent starts its own program once per child,

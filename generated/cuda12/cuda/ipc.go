@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"syscall"
 	"unsafe"
 
 	"github.com/cugen/cugen/generated/cuda12/cu"
@@ -379,7 +378,7 @@ func (p *IPCMemPool) ExportFD() (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	syscall.CloseOnExec(fd) // a child gets it only when handed it (ExtraFiles)
+	closeOnExec(fd) // a child gets it only when handed it (ExtraFiles)
 	return os.NewFile(uintptr(fd), "cuda-mempool"), nil
 }
 
@@ -588,20 +587,11 @@ func (realDriver) memPoolImportFD(fd int) (cu.MemoryPool, error) {
 	// stack"), so the number passed is a duplicate of at least 4096 when
 	// the limit on descriptors allows one.
 	if hi, err := dupHigh(fd); err == nil {
-		defer syscall.Close(hi)
+		defer closeFD(hi)
 		fd = hi
 	}
 	u := uintptr(fd)
 	return cu.MemPoolImportFromShareableHandle(*(*unsafe.Pointer)(unsafe.Pointer(&u)), cu.MemHandleTypePosixFileDescriptor, 0)
-}
-
-// dupHigh duplicates fd to a descriptor of at least 4096, close-on-exec.
-func dupHigh(fd int) (int, error) {
-	r, _, e := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_DUPFD_CLOEXEC, 4096)
-	if e != 0 {
-		return -1, e
-	}
-	return int(r), nil
 }
 
 func (realDriver) memPoolExportPointer(p cu.Deviceptr) (cu.MemPoolPtrExportData, error) {

@@ -1,0 +1,5 @@
+package abitest_test
+
+import "syscall"
+
+func gettid() int { return syscall.Gettid() }
