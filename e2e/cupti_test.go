@@ -2,6 +2,9 @@ package e2e
 
 import (
 	"errors"
+	"os"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"unsafe"
@@ -11,6 +14,7 @@ import (
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/cupti"
+	"github.com/cugen/cugen/nvtx"
 )
 
 // TestCUPTIWithoutDriver12: Debian's libcupti12 loads without a GPU: its
@@ -59,6 +63,7 @@ var activityLog struct {
 	kernels          []string           // "name ns"
 	copies           map[cupti.ActivityMemcpyKind][]uint64
 	kernelNS, copyNS uint64
+	markers          []string // "NAME FLAGS", CUPTI_ACTIVITY_KIND_MARKER records
 }
 
 // activityCallbacks are the C entry points of the two buffer callbacks,
@@ -82,6 +87,22 @@ var activityCallbacks = sync.OnceValues(func() (cupti.BuffersCallbackRequestFunc
 				k := (*cupti.ActivityKernel9)(unsafe.Pointer(rec))
 				activityLog.kernels = append(activityLog.kernels, ffi.GoString(uintptr(unsafe.Pointer(k.Name)), 1024))
 				activityLog.kernelNS += k.End - k.Start
+			case cupti.ActivityKindMarker:
+				m := (*cupti.ActivityMarker2)(unsafe.Pointer(rec))
+				name := ffi.GoString(uintptr(unsafe.Pointer(m.Name)), 1024)
+				var what []string
+				for _, f := range []struct {
+					flag cupti.ActivityFlag
+					text string
+				}{{cupti.ActivityFlagMarkerInstantaneous, "mark"}, {cupti.ActivityFlagMarkerStart, "start"}, {cupti.ActivityFlagMarkerEnd, "end"}} {
+					if m.Flags&f.flag != 0 {
+						what = append(what, f.text)
+					}
+				}
+				if domain := ffi.GoString(uintptr(unsafe.Pointer(m.Domain)), 1024); domain != "" {
+					name = domain + ":" + name
+				}
+				activityLog.markers = append(activityLog.markers, strings.TrimSpace(name+" "+strings.Join(what, ",")))
 			case cupti.ActivityKindMemcpy:
 				m := (*cupti.ActivityMemcpy4)(unsafe.Pointer(rec))
 				kind := cupti.ActivityMemcpyKind(m.CopyKind)
@@ -175,4 +196,64 @@ func TestCUPTIActivityTracesKernelAndCopies12(t *testing.T) {
 		t.Errorf("%d buffers CUPTI did not give back after the forced flush", len(activityLog.buffers))
 	}
 	t.Logf("CUPTI activity: kernels %q %d ns; copies HtoD %v DtoH %v, %d ns in all", activityLog.kernels, activityLog.kernelNS, h2d, d2h, activityLog.copyNS)
+}
+
+// TestNVTXRangesSeenByCUPTI12 (GPU): the ranges and marks a Go program
+// makes through package nvtx (NVTX 3's protocol, its loader in Go) reach
+// a profiler: CUPTI, named by NVTX_INJECTION64_PATH as Nsight names its
+// own library, records each one as a CUPTI_ACTIVITY_KIND_MARKER record
+// that the Go buffer callbacks read back.
+func TestNVTXRangesSeenByCUPTI12(t *testing.T) {
+	lib := cupti.SharedLibrary()
+	cugentest.NeedLibrary(t, lib.Load())
+	_, release := gpu12(t) // skips here without a device
+	defer release()
+	// before nvtx's first call, which reads it once (no other test of
+	// this binary calls nvtx)
+	os.Setenv("NVTX_INJECTION64_PATH", lib.Path())
+	activityLog.Lock()
+	activityLog.buffers, activityLog.copies = map[*byte][]uint64{}, map[cupti.ActivityMemcpyKind][]uint64{}
+	activityLog.markers = nil
+	activityLog.Unlock()
+	req, done := activityCallbacks()
+	if err := cupti.ActivityRegisterCallbacks(req, done); err != nil {
+		t.Fatal(err)
+	}
+	if err := cupti.ActivityEnable(cupti.ActivityKindMarker); err != nil {
+		t.Fatal(err)
+	}
+	defer cupti.ActivityDisable(cupti.ActivityKindMarker)
+	if err := nvtx.Status(); err != nil {
+		t.Fatalf("nvtx did not attach CUPTI: %v", err)
+	}
+	nvtx.Push("go-outer")
+	nvtx.PushEx(nvtx.Attributes{Message: "go-inner", Color: 0xff00aa00, Payload: int64(7)})
+	nvtx.Mark("go-mark")
+	nvtx.Pop()
+	nvtx.Pop()
+	id := nvtx.Start("go-span")
+	nvtx.End(id)
+	d := nvtx.NewDomain("cugen-test")
+	d.Mark(nvtx.Attributes{Message: "in-domain"})
+	d.Close()
+	if err := cupti.ActivityFlushAll(uint32(cupti.ActivityFlagFlushForced)); err != nil {
+		t.Fatal(err)
+	}
+	activityLog.Lock()
+	defer activityLog.Unlock()
+	for _, want := range []string{"go-outer start", "go-inner start", "go-mark mark", "go-span start", "cugen-test:in-domain mark"} {
+		if !slices.Contains(activityLog.markers, want) {
+			t.Errorf("CUPTI recorded no %q", want)
+		}
+	}
+	ends := 0
+	for _, m := range activityLog.markers {
+		if m == "end" || strings.HasSuffix(m, " end") {
+			ends++
+		}
+	}
+	if ends != 3 {
+		t.Errorf("%d range ends recorded, want 3 (two pops and an End)", ends)
+	}
+	t.Logf("CUPTI marker records of the Go program's NVTX calls: %q", activityLog.markers)
 }

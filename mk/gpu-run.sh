@@ -66,10 +66,19 @@ unpack() {
 	fi && chmod +x "$work/$1"
 }
 
+# Debian's CUPTI 12 and cuFile 12, unpacked next to the binaries.
+mkdir -p "$work/lib"
+for f in libcupti.so.12 libcufile.so.0; do
+	[ -f "$gpu/bin/lib-$f.xz" ] && unpack "lib-$f" && mv "$work/lib-$f" "$work/lib/$f"
+done
+# NVVM for the cuda12 package: the toolkit's (Debian's is 27 MB)
+nvvm12=
+[ -e "$cuda_home/nvvm/lib64/libnvvm.so.4" ] && nvvm12=$cuda_home/nvvm/lib64/libnvvm.so.4
+
 # envfor MAJOR: the variables of one major's libraries.
 envfor() {
 	if [ "$1" = 12 ]; then
-		echo "CUGEN_LIBCUDART=$gpu/lib/libcudart.so.12 LD_LIBRARY_PATH=$gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+		echo "CUGEN_LIBCUDART=$gpu/lib/libcudart.so.12 CUGEN_LIBCUPTI=$work/lib/libcupti.so.12 CUGEN_LIBCUFILE=$work/lib/libcufile.so.0 CUGEN_LIBNVVM=$nvvm12 LD_LIBRARY_PATH=$gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 	else
 		echo "CUGEN_LIBCUDART="
 	fi

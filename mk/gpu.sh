@@ -7,6 +7,7 @@
 #	.gpu/examples.txt     NAME MAJOR, one example a line (C reference: examples/NAME/c)
 #	.gpu/bin/ex-NAME.xz   the examples (CGO_ENABLED=0 go build)
 #	.gpu/lib/             Debian's libcudart.so.12 for the cuda12 packages
+#	.gpu/bin/lib-*.xz     Debian's libcupti.so.12 and libcufile.so.0 (compressed)
 #	.gpu/originals.txt    NAME SAMPLEDIR LIBS, when CUDA_SAMPLES names a checkout
 #	.gpu/samples/         NVIDIA's originals of the ported samples (Samples/G/N, Common/, cmake/)
 #	.gpu/commit           the commit (and whether the tree was dirty)
@@ -114,6 +115,12 @@ fi
 
 cudart=$($GO run ./cmd/cugen libs -lib libcudart12)
 cp -L "$cudart/libcudart.so.12" "$out/lib/"
+# Debian's CUPTI 12 (the NVTX proof: CUPTI records a Go program's ranges)
+# and cuFile 12, xz-compressed like the binaries; run.sh unpacks them
+for lib in libcupti12:libcupti.so.12 libcufile0:libcufile.so.0; do
+	d=$($GO run ./cmd/cugen libs -lib "${lib%%:*}")
+	xz -9 -T1 -c "$d/${lib#*:}" >"$out/bin/lib-${lib#*:}.xz"
+done
 
 {
 	echo "commit $(git rev-parse HEAD)"
