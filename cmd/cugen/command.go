@@ -18,23 +18,7 @@ import (
 // outside the module (a toolkit's include directory) is written DIR.
 func genCommand(src *source, irFile, desc, origin string, demo bool, out, importPath string) string {
 	root, mod := moduleRoot()
-	rel := func(p string) string {
-		if root == "" {
-			if filepath.IsLocal(p) {
-				return filepath.ToSlash(filepath.Clean(p))
-			}
-			return "DIR"
-		}
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			return "DIR"
-		}
-		r, err := filepath.Rel(root, abs)
-		if err != nil || !filepath.IsLocal(r) && r != "." {
-			return "DIR"
-		}
-		return filepath.ToSlash(r)
-	}
+	rel := relTo(root)
 	args := []string{"cugen", "gen"}
 	switch {
 	case irFile != "":
@@ -75,6 +59,29 @@ func genCommand(src *source, irFile, desc, origin string, demo bool, out, import
 		args = append(args, "-importpath", importPath)
 	}
 	return strings.Join(args, " ")
+}
+
+// relTo returns the func that writes a path of a recorded command line:
+// relative to root, the module root the command runs from, with slashes;
+// "DIR" for a path outside it (a machine's directory).
+func relTo(root string) func(p string) string {
+	return func(p string) string {
+		if root == "" {
+			if filepath.IsLocal(p) {
+				return filepath.ToSlash(filepath.Clean(p))
+			}
+			return "DIR"
+		}
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return "DIR"
+		}
+		r, err := filepath.Rel(root, abs)
+		if err != nil || !filepath.IsLocal(r) && r != "." {
+			return "DIR"
+		}
+		return filepath.ToSlash(r)
+	}
 }
 
 // moduleRoot is the directory of the go.mod above the working directory

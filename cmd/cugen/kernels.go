@@ -113,23 +113,7 @@ func kernelsDiff(dir string, files map[string][]byte) ([]string, error) {
 // relative to the module root cugen runs in.
 func kernelsCommand(src, arch string, includes, names []string, out, pkg, cudaPath string) string {
 	root, _ := moduleRoot()
-	rel := func(p string) string {
-		if root == "" {
-			if filepath.IsLocal(p) {
-				return filepath.ToSlash(filepath.Clean(p))
-			}
-			return "DIR"
-		}
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			return "DIR"
-		}
-		r, err := filepath.Rel(root, abs)
-		if err != nil || !filepath.IsLocal(r) && r != "." {
-			return "DIR"
-		}
-		return filepath.ToSlash(r)
-	}
+	rel := relTo(root)
 	args := []string{"cugen", "kernels", "-src", rel(src), "-arch", arch}
 	for _, d := range includes {
 		args = append(args, "-I", rel(d))
