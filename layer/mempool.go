@@ -151,7 +151,9 @@ func destroyMem(r *resource) error {
 			return cu.MemFree(cu.Deviceptr(r.h))
 		})
 	case kindPool:
-		return cu.MemPoolDestroy(cu.MemoryPool(r.h))
+		err := cu.MemPoolDestroy(cu.MemoryPool(r.h))
+		closePoolFD(r) // ipc.go
+		return err
 	case kindHostReg:
 		err := cu.MemHostUnregister(r.p)
 		r.unpin()

@@ -40,7 +40,10 @@ EXPECTED = [
     # Debian's NVRTC 12 and nvJitLink 12 (115 MB) do not travel; the
     # cuda13 binaries run the same tests with the toolkit's
     (r"e2e", r"TestNVRTC\w*|TestNVJitLink\w*", "library not found", ALWAYS),
+    # (every layer test that calls needNVRTC, directly or through
+    # textureModule or condModule)
     (r"layer12", r"TestCompile|TestCompileErrors|TestArchFor|TestGPUModuleFromSource|TestGPUCooperativeLaunch|TestGPUClusterLaunch|TestGPULaunchPriority|TestGPUOccupancy|TestGPUKernelAttributes|TestLaunchSourcesCompile|TestGPUGraphConditional", "library not found", ALWAYS),
+    (r"layer12", r"TestTextureKernelsCompile|TestGPUTexture2D|TestGPUArrayShapes|TestGPUSurfaceAndNormalized|TestGPUMemTextures", "library not found", ALWAYS),
     # benchmarks: built with CGO_ENABLED=0; one needs a process in which
     # the driver was never initialised
     (r"e2e", r"Benchmark\w+(/.*)?", "built without cgo", ALWAYS),

@@ -11,7 +11,7 @@
 //
 // Frame: numStackWords outgoing words, then the saved *Frame, then padding
 // so that the assembler's frame (this + saved BP) keeps SP 16-byte aligned at
-// the CALL. TEXT wants a literal: 144 = 16*8 + 16, and frame_amd64.go fails
+// the CALL. TEXT wants a literal: 272 = 32*8 + 16, and frame_amd64.go fails
 // to compile if numStackWords changes without trampolineFrame.
 #define OUTGOING (const_numStackWords*8)
 #define SAVED_F OUTGOING
@@ -19,7 +19,7 @@
 GLOBL ·trampolineABI0(SB), NOPTR|RODATA, $8
 DATA ·trampolineABI0(SB)/8, $·trampoline(SB)
 
-TEXT ·trampoline(SB), NOSPLIT, $144-0
+TEXT ·trampoline(SB), NOSPLIT, $272-0
 	MOVQ DI, SAVED_F(SP)
 	MOVQ DI, R11
 

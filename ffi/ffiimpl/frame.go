@@ -55,8 +55,9 @@ import (
 //
 // # Capacity
 //
-// A Frame has room for every CUDA signature: 16 stack words, where the
-// hungriest CUDA call needs about 9 (cuTensorMapEncodeIm2col on amd64), and
+// A Frame has room for every CUDA signature: 32 stack words, where the
+// hungriest generated call needs 20 (cusolverDnXgesvdr's 26 arguments on
+// amd64; TestGeneratedSignaturesFit replays every generated call), and
 // by-value structs up to the 64-byte IPC handles. An argument that does not
 // fit is not added: the Frame records the overflow, Call returns without
 // calling the function, and [Frame.Err] reports [ErrFrameOverflow]. Nothing

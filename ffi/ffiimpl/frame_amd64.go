@@ -11,11 +11,11 @@ import "unsafe"
 const (
 	numIntRegs    = 6  // rdi rsi rdx rcx r8 r9
 	numFloatRegs  = 8  // xmm0-xmm7 (low 64 bits)
-	numStackWords = 16 // outgoing stack arguments, 8 bytes each
+	numStackWords = 32 // outgoing stack arguments, 8 bytes each
 
 	// trampolineFrame is the frame size written in call_amd64.s: the
 	// outgoing words, the saved *Frame, and padding for alignment.
-	trampolineFrame = 144
+	trampolineFrame = 272
 )
 
 // The assembly frame must match numStackWords exactly.

@@ -11,7 +11,7 @@ import "unsafe"
 const (
 	numIntRegs    = 8  // x0-x7
 	numFloatRegs  = 8  // v0-v7: d-registers, s-registers for float
-	numStackWords = 16 // outgoing stack arguments plus by-reference copies
+	numStackWords = 32 // outgoing stack arguments plus by-reference copies
 )
 
 // count is the type of Frame's counters (see frame_amd64.go).

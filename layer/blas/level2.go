@@ -1,9 +1,8 @@
 package blas
 
 import (
-	"unsafe"
-
 	"github.com/cugen/cugen/generated/cuda12/cublas"
+	"github.com/cugen/cugen/layer"
 )
 
 // gemvPlan is a checked GEMV as cuBLAS takes it.
@@ -58,7 +57,8 @@ func Gemv[T Scalar](h *Handle, t Transpose, alpha T, a Matrix[T], x Vector[T], b
 	}
 	pa, px, py := dptr(a.Buf), dptr(x.Buf), dptr(y.Buf)
 	return h.call(cublas.PointerModeHost, func() error {
-		al, be := unsafe.Pointer(&alpha), unsafe.Pointer(&beta)
+		var hsa, hsb cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
+		al, be := cuda.AlignScalar(&hsa, alpha), cuda.AlignScalar(&hsb, beta)
 		switch kindOf[T]() {
 		case kindS:
 			return cublas.Sgemv(h.raw, p.op, p.m, p.n, ps(al), ps(pa), p.lda, ps(px), p.incx, ps(be), ps(py), p.incy)
@@ -128,7 +128,8 @@ func ger[T Scalar](h *Handle, op string, conj bool, alpha T, x, y Vector[T], a M
 		px, py = py, px
 	}
 	return h.call(cublas.PointerModeHost, func() error {
-		al := unsafe.Pointer(&alpha)
+		var hsa cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
+		al := cuda.AlignScalar(&hsa, alpha)
 		switch kindOf[T]() {
 		case kindS:
 			return cublas.Sger(h.raw, p.m, p.n, ps(al), ps(px), p.incx, ps(py), p.incy, ps(pa), p.lda)

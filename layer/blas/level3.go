@@ -23,7 +23,8 @@ func Gemm[T Scalar](h *Handle, ta, tb Transpose, alpha T, a, b Matrix[T], beta T
 		pa, pb = pb, pa
 	}
 	return h.call(cublas.PointerModeHost, func() error {
-		al, be := unsafe.Pointer(&alpha), unsafe.Pointer(&beta)
+		var hsa, hsb cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
+		al, be := cuda.AlignScalar(&hsa, alpha), cuda.AlignScalar(&hsb, beta)
 		switch kindOf[T]() {
 		case kindS:
 			return cublas.Sgemm(h.raw, p.opA, p.opB, p.m, p.n, p.k, ps(al), ps(pa), p.lda, ps(pb), p.ldb, ps(be), ps(pc_), p.ldc)
@@ -75,7 +76,8 @@ func GemmStridedBatched[T Scalar](h *Handle, ta, tb Transpose, alpha T, a, b Str
 	}
 	count := int32(c.Count)
 	return h.call(cublas.PointerModeHost, func() error {
-		al, be := unsafe.Pointer(&alpha), unsafe.Pointer(&beta)
+		var hsa, hsb cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
+		al, be := cuda.AlignScalar(&hsa, alpha), cuda.AlignScalar(&hsb, beta)
 		switch kindOf[T]() {
 		case kindS:
 			return cublas.SgemmStridedBatched(h.raw, p.opA, p.opB, p.m, p.n, p.k, ps(al), ps(pa), p.lda, sa, ps(pb), p.ldb, sb, ps(be), ps(pc_), p.ldc, sc, count)
@@ -161,7 +163,8 @@ func GemmBatched[T Scalar](h *Handle, ta, tb Transpose, alpha T, a, b []Matrix[T
 	pa, pb, pc_ := base, unsafe.Add(base, 8*n), unsafe.Add(base, 16*n)
 	count := int32(n)
 	return h.callLocked(cublas.PointerModeHost, func() error {
-		al, be := unsafe.Pointer(&alpha), unsafe.Pointer(&beta)
+		var hsa, hsb cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
+		al, be := cuda.AlignScalar(&hsa, alpha), cuda.AlignScalar(&hsb, beta)
 		switch kindOf[T]() {
 		case kindS:
 			return cublas.SgemmBatched(h.raw, p.opA, p.opB, p.m, p.n, p.k, ps(al), (**float32)(pa), p.lda, (**float32)(pb), p.ldb, ps(be), (**float32)(pc_), p.ldc, count)

@@ -54,6 +54,12 @@ uint64_t i11(A a1, A a2, A a3, A a4, A a5, A a6, A a7, A a8, A a9, A a10, A a11)
 	reset(); put(a1); put(a2); put(a3); put(a4); put(a5); put(a6); put(a7); put(a8); put(a9); put(a10);
 	put(a11); return 11;
 }
+// i38: more integers than any generated signature passes (cusolverDnXgesvdr
+// takes 26), so the trampoline's copy of many stack words is exercised.
+uint64_t i38(A a1, A a2, A a3, A a4, A a5, A a6, A a7, A a8, A a9, A a10, A a11, A a12, A a13, A a14, A a15, A a16, A a17, A a18, A a19, A a20, A a21, A a22, A a23, A a24, A a25, A a26, A a27, A a28, A a29, A a30, A a31, A a32, A a33, A a34, A a35, A a36, A a37, A a38) {
+	reset(); put(a1); put(a2); put(a3); put(a4); put(a5); put(a6); put(a7); put(a8); put(a9); put(a10); put(a11); put(a12); put(a13); put(a14); put(a15); put(a16); put(a17); put(a18); put(a19); put(a20); put(a21); put(a22); put(a23); put(a24); put(a25); put(a26); put(a27); put(a28); put(a29); put(a30); put(a31); put(a32); put(a33); put(a34); put(a35); put(a36); put(a37); put(a38);
+	return 38;
+}
 #undef A
 
 // Narrow signed and unsigned integers, also on the stack (after 8 args):

@@ -25,8 +25,9 @@ type fakeMem struct {
 	syncFrees  int         // cuMemFree of stream-ordered memory
 	trims      []uint64
 	access     []cu.MemAccessDesc
-	managed    map[uint64][]byte // AllocManaged's memory, kept reachable
-	calls      []fakeCall        // managed-memory calls (managed_test.go)
+	managed    map[uint64][]byte      // AllocManaged's memory, kept reachable
+	calls      []fakeCall             // managed-memory calls (managed_test.go)
+	shared     map[cu.MemoryPool]bool // pools exported (ipc_test.go)
 }
 
 type fakeAsync struct {
@@ -109,6 +110,7 @@ func (f *fakeDriver) destroyMem(r *resource) {
 			f.t.Errorf("destroy of pool %#x, the default or not created", r.h)
 		}
 		delete(f.mem.pools, cu.MemoryPool(r.h))
+		closePoolFD(r)
 	case kindHostReg:
 		if _, ok := f.mem.reg[r.p]; !ok {
 			f.t.Errorf("unregister of %p, not registered", r.p)

@@ -335,7 +335,10 @@ type IPCMemPool struct{ *MemPool }
 
 // NewIPCMemPool creates a pool on the context's device, as
 // [Context.NewMemPool] does, that can be shared with other processes
-// through a file descriptor.
+// through a file descriptor. The pool is exported once here
+// (cuMemPoolExportToShareableHandle), as the driver wants before it
+// exports an allocation ([ExportPoolPointer]); the pool holds that
+// descriptor until it is destroyed.
 func (c *Context) NewIPCMemPool(o MemPoolOptions) (*IPCMemPool, error) {
 	var p *IPCMemPool
 	err := c.do(func(s *ctxState) error {
@@ -355,11 +358,34 @@ func (c *Context) NewIPCMemPool(o MemPoolOptions) (*IPCMemPool, error) {
 				return err
 			}
 		}
+		// cuMemPoolExportPointer exports an allocation of an "already
+		// shared" pool only: before the pool's first
+		// cuMemPoolExportToShareableHandle it is CUDA_ERROR_INVALID_VALUE
+		// (NVIDIA's streamOrderedAllocationIPC sample exports the pool
+		// first). Sharing the pool here, and holding that descriptor until
+		// the pool is destroyed, lets ExportPoolPointer come before
+		// ExportFD, or without it.
+		fd, err := s.drv().memPoolExportFD(h)
+		if err != nil {
+			s.drv().destroy(&resource{ctx: s, kind: kindPool, h: uint64(h)})
+			return err
+		}
 		p = &IPCMemPool{&MemPool{dev: c.dev}}
 		p.r = newResource(p.MemPool, s, kindPool, uint64(h), nil)
+		syscall.CloseOnExec(fd) // not for every child process
+		p.r.keep = os.NewFile(uintptr(fd), "cuda-mempool")
 		return nil
 	})
 	return p, err
+}
+
+// closePoolFD closes the descriptor an IPC pool keeps (NewIPCMemPool), once
+// the pool is destroyed.
+func closePoolFD(r *resource) {
+	if f, ok := r.keep.(*os.File); ok {
+		f.Close()
+		r.keep = nil
+	}
 }
 
 // ExportFD returns a new file descriptor of the pool

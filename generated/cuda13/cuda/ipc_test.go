@@ -170,6 +170,10 @@ func (f *fakeDriver) memPoolExportFD(pool cu.MemoryPool) (int, error) {
 	if f.mem.pools[pool] == nil {
 		f.t.Errorf("export of pool %#x, not created", pool)
 	}
+	if f.mem.shared == nil {
+		f.mem.shared = map[cu.MemoryPool]bool{}
+	}
+	f.mem.shared[pool] = true
 	var p [2]int
 	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
 		return -1, err
@@ -201,8 +205,14 @@ func (f *fakeDriver) memPoolExportPointer(p cu.Deviceptr) (cu.MemPoolPtrExportDa
 	defer f.mu.Unlock()
 	f.call("cuMemPoolExportPointer")
 	f.mem.init()
-	if _, ok := f.mem.async[uint64(p)]; !ok {
+	a, ok := f.mem.async[uint64(p)]
+	if !ok {
 		f.t.Errorf("cuMemPoolExportPointer(%#x): not the start of a pool allocation", p)
+		return cu.MemPoolPtrExportData{}, cu.ErrorInvalidValue
+	}
+	// As the driver (the H200 run): only an allocation of a pool already
+	// exported by cuMemPoolExportToShareableHandle.
+	if !f.mem.shared[a.pool] {
 		return cu.MemPoolPtrExportData{}, cu.ErrorInvalidValue
 	}
 	return cu.MemPoolPtrExportData{Reserved: fakeRaw(uint64(p))}, nil
@@ -483,6 +493,9 @@ func TestIPCPool(t *testing.T) {
 	ip.Close()
 	b.Close()
 	p.Close()
+	if p.r.keep != nil {
+		t.Errorf("the pool's own descriptor is still open after Close: %v", p.r.keep)
+	}
 	closeStream()
 	c.Close()
 	if live, _, released := f.state(); live != 0 || released != 1 {

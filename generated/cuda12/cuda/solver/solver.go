@@ -254,12 +254,16 @@ func (h *Handle) lock() error {
 // memory of at least hn (nil for 0), h locked.
 func (h *Handle) workspace(n, hn uint64) (*cuda.Buffer[byte], unsafe.Pointer, error) {
 	st := h.st
-	if hn > uint64(len(st.host)) {
-		st.host = make([]byte, hn)
+	// The host workspace starts 16-byte aligned, as C's malloc would give
+	// it: cuSOLVER may keep cuDoubleComplex values there, and a Go []byte
+	// is only sure to be 8-byte aligned (the 24-byte size class).
+	if hn+15 > uint64(len(st.host)) {
+		st.host = make([]byte, hn+15)
 	}
 	var hp unsafe.Pointer
 	if hn > 0 {
 		hp = unsafe.Pointer(&st.host[0])
+		hp = unsafe.Add(hp, (16-uintptr(hp)%16)%16)
 	}
 	if n == 0 {
 		return nil, hp, nil

@@ -83,7 +83,8 @@ func Axpy[T Scalar](h *Handle, alpha T, x, y Vector[T]) error {
 	px, py := dptr(x.Buf), dptr(y.Buf)
 	n, ix, iy := int32(xs.n), int32(xs.inc), int32(ys.inc)
 	return h.call(cublas.PointerModeHost, func() error {
-		a := unsafe.Pointer(&alpha)
+		var hsa cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
+		a := cuda.AlignScalar(&hsa, alpha)
 		switch kindOf[T]() {
 		case kindS:
 			return cublas.Saxpy(h.raw, n, ps(a), ps(px), ix, ps(py), iy)
@@ -108,7 +109,8 @@ func Scal[T Scalar](h *Handle, alpha T, x Vector[T]) error {
 	px := dptr(x.Buf)
 	n, ix := int32(xs.n), int32(xs.inc)
 	return h.call(cublas.PointerModeHost, func() error {
-		a := unsafe.Pointer(&alpha)
+		var hsa cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
+		a := cuda.AlignScalar(&hsa, alpha)
 		switch kindOf[T]() {
 		case kindS:
 			return cublas.Sscal(h.raw, n, ps(a), ps(px), ix)
@@ -171,16 +173,16 @@ func copySwap[T Scalar](h *Handle, op string, x, y Vector[T]) error {
 // it (host pointer mode: cuBLAS returns once the stream has computed
 // it). See Dotc for the conjugated product of complex vectors.
 func Dot[T Scalar](h *Handle, x, y Vector[T]) (T, error) {
-	var r T
-	err := dot(h, "Dot", false, x, y, unsafe.Pointer(&r), nil)
-	return r, err
+	var s cuda.HostScalar // cuBLAS writes a cuDoubleComplex, 16-byte aligned
+	err := dot(h, "Dot", false, x, y, cuda.AlignedIn(&s), nil)
+	return *(*T)(cuda.AlignedIn(&s)), err
 }
 
 // Dotc returns xᴴ·y, Σ conj(x[i])·y[i] (cublas?dotc; Dot for a real T).
 func Dotc[T Scalar](h *Handle, x, y Vector[T]) (T, error) {
-	var r T
-	err := dot(h, "Dotc", true, x, y, unsafe.Pointer(&r), nil)
-	return r, err
+	var s cuda.HostScalar // cuBLAS writes a cuDoubleComplex, 16-byte aligned
+	err := dot(h, "Dotc", true, x, y, cuda.AlignedIn(&s), nil)
+	return *(*T)(cuda.AlignedIn(&s)), err
 }
 
 // DotTo writes x·y into out[0], in stream order (device pointer mode).

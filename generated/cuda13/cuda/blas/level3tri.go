@@ -4,9 +4,8 @@
 package blas
 
 import (
-	"unsafe"
-
 	"github.com/cugen/cugen/generated/cuda13/cublas"
+	"github.com/cugen/cugen/generated/cuda13/cuda"
 )
 
 // Uplo says which triangle of a matrix a call reads or writes, as the
@@ -120,7 +119,8 @@ func Trsm[T Scalar](h *Handle, side Side, uplo Uplo, t Transpose, diag Diag, alp
 	}
 	pa, pb := dptr(a.Buf), dptr(b.Buf)
 	return h.call(cublas.PointerModeHost, func() error {
-		al := unsafe.Pointer(&alpha)
+		var hsa cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
+		al := cuda.AlignScalar(&hsa, alpha)
 		switch kindOf[T]() {
 		case kindS:
 			return cublas.Strsm(h.raw, p.side, p.uplo, p.op, p.diag, p.m, p.n, ps(al), ps(pa), p.lda, ps(pb), p.ldb)
@@ -192,7 +192,8 @@ func Syrk[T Scalar](h *Handle, uplo Uplo, t Transpose, alpha T, a Matrix[T], bet
 	}
 	pa, pc_ := dptr(a.Buf), dptr(c.Buf)
 	return h.call(cublas.PointerModeHost, func() error {
-		al, be := unsafe.Pointer(&alpha), unsafe.Pointer(&beta)
+		var hsa, hsb cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
+		al, be := cuda.AlignScalar(&hsa, alpha), cuda.AlignScalar(&hsb, beta)
 		switch kindOf[T]() {
 		case kindS:
 			return cublas.Ssyrk(h.raw, p.uplo, p.op, p.n, p.k, ps(al), ps(pa), p.lda, ps(be), ps(pc_), p.ldc)

@@ -107,8 +107,9 @@ func SpMV[T Scalar](h *Handle, op Op, alpha T, A Matrix[T], x *Vec[T], beta T, y
 	if !known {
 		err := h.s.Call(func(cu.Stream) error {
 			var err error
-			size, err = cusparse.SpMVBufferSize(h.st.h, cusparse.Operation(op), unsafe.Pointer(&alpha), a.d.d, x.d.d,
-				unsafe.Pointer(&beta), y.d.d, vt, alg)
+			var hsa, hsb cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
+			size, err = cusparse.SpMVBufferSize(h.st.h, cusparse.Operation(op), cuda.AlignScalar(&hsa, alpha), a.d.d, x.d.d,
+				cuda.AlignScalar(&hsb, beta), y.d.d, vt, alg)
 			return err
 		}, o.list()...)
 		if err != nil {
@@ -126,8 +127,9 @@ func SpMV[T Scalar](h *Handle, op Op, alpha T, A Matrix[T], x *Vec[T], beta T, y
 		wp = w.Ptr().Pointer()
 	}
 	return h.s.Call(func(cu.Stream) error {
-		return cusparse.SpMV(h.st.h, cusparse.Operation(op), unsafe.Pointer(&alpha), a.d.d, x.d.d,
-			unsafe.Pointer(&beta), y.d.d, vt, alg, wp)
+		var hsa, hsb cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
+		return cusparse.SpMV(h.st.h, cusparse.Operation(op), cuda.AlignScalar(&hsa, alpha), a.d.d, x.d.d,
+			cuda.AlignScalar(&hsb, beta), y.d.d, vt, alg, wp)
 	}, o.list()...)
 }
 
@@ -167,8 +169,9 @@ func SpMM[T Scalar](h *Handle, opA, opB Op, alpha T, A Matrix[T], B *Dense[T], b
 	var size uint64
 	err := h.s.Call(func(cu.Stream) error {
 		var err error
-		size, err = cusparse.SpMMBufferSize(h.st.h, cusparse.Operation(opA), cusparse.Operation(opB), unsafe.Pointer(&alpha), a.d.d, B.d.d,
-			unsafe.Pointer(&beta), C.d.d, vt, alg)
+		var hsa, hsb cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
+		size, err = cusparse.SpMMBufferSize(h.st.h, cusparse.Operation(opA), cusparse.Operation(opB), cuda.AlignScalar(&hsa, alpha), a.d.d, B.d.d,
+			cuda.AlignScalar(&hsb, beta), C.d.d, vt, alg)
 		return err
 	}, o.list()...)
 	if err != nil {
@@ -184,8 +187,9 @@ func SpMM[T Scalar](h *Handle, opA, opB Op, alpha T, A Matrix[T], B *Dense[T], b
 		wp = w.Ptr().Pointer()
 	}
 	return h.s.Call(func(cu.Stream) error {
-		return cusparse.SpMM(h.st.h, cusparse.Operation(opA), cusparse.Operation(opB), unsafe.Pointer(&alpha), a.d.d, B.d.d,
-			unsafe.Pointer(&beta), C.d.d, vt, alg, wp)
+		var hsa, hsb cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
+		return cusparse.SpMM(h.st.h, cusparse.Operation(opA), cusparse.Operation(opB), cuda.AlignScalar(&hsa, alpha), a.d.d, B.d.d,
+			cuda.AlignScalar(&hsb, beta), C.d.d, vt, alg, wp)
 	}, o.list()...)
 }
 
@@ -252,7 +256,8 @@ func SpGEMM[T Scalar, I Index](h *Handle, alpha T, A, B *CSR[T, I]) (*CSR[T, I],
 			return err
 		}
 		defer cusparse.SpGEMMDestroyDescr(d)
-		pa, pb := unsafe.Pointer(&alpha), unsafe.Pointer(&beta)
+		var hsa, hsb cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
+		pa, pb := cuda.AlignScalar(&hsa, alpha), cuda.AlignScalar(&hsb, beta)
 		// Each phase: once for the workspace size, once with it.
 		var size1, size2 uint64
 		if err := cusparse.SpGEMMWorkEstimation(h.st.h, opN, opN, pa, A.d.d, B.d.d, pb, c, vt, alg, d, &size1, nil); err != nil {
@@ -378,7 +383,8 @@ func NewSpSV[T Scalar](h *Handle, op Op, alpha T, A Matrix[T], fill Fill, diag D
 			return err
 		}
 		var err error
-		size, err = cusparse.SpSVBufferSize(h.st.h, cusparse.Operation(op), unsafe.Pointer(&p.alpha), a.d.d, x.d.d, y.d.d, vt, cusparse.SpsvAlgDefault, p.d)
+		var hsa cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
+		size, err = cusparse.SpSVBufferSize(h.st.h, cusparse.Operation(op), cuda.AlignScalar(&hsa, p.alpha), a.d.d, x.d.d, y.d.d, vt, cusparse.SpsvAlgDefault, p.d)
 		return err
 	}, o.list()...)
 	if err != nil {
@@ -397,7 +403,8 @@ func NewSpSV[T Scalar](h *Handle, op Op, alpha T, A Matrix[T], fill Fill, diag D
 		wp = p.work.Ptr().Pointer()
 	}
 	err = h.s.Call(func(cu.Stream) error {
-		return cusparse.SpSVAnalysis(h.st.h, cusparse.Operation(op), unsafe.Pointer(&p.alpha), a.d.d, x.d.d, y.d.d, vt, cusparse.SpsvAlgDefault, p.d, wp)
+		var hsa cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
+		return cusparse.SpSVAnalysis(h.st.h, cusparse.Operation(op), cuda.AlignScalar(&hsa, p.alpha), a.d.d, x.d.d, y.d.d, vt, cusparse.SpsvAlgDefault, p.d, wp)
 	}, o.list()...)
 	if err != nil {
 		p.destroy()
@@ -459,7 +466,8 @@ func (p *SpSV[T]) Solve(x, y *Vec[T]) error {
 	}
 	vt := valueType[T]()
 	return p.h.s.Call(func(cu.Stream) error {
-		return cusparse.SpSVSolve(p.h.st.h, cusparse.Operation(p.op), unsafe.Pointer(&p.alpha), p.a.d.d, x.d.d, y.d.d, vt, cusparse.SpsvAlgDefault, p.d)
+		var hsa cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
+		return cusparse.SpSVSolve(p.h.st.h, cusparse.Operation(p.op), cuda.AlignScalar(&hsa, p.alpha), p.a.d.d, x.d.d, y.d.d, vt, cusparse.SpsvAlgDefault, p.d)
 	}, o.list()...)
 }
 
