@@ -372,7 +372,7 @@ func (c *Context) NewIPCMemPool(o MemPoolOptions) (*IPCMemPool, error) {
 		}
 		p = &IPCMemPool{&MemPool{dev: c.dev}}
 		p.r = newResource(p.MemPool, s, kindPool, uint64(h), nil)
-		syscall.CloseOnExec(fd) // not for every child process
+		closeOnExec(fd) // not for every child process
 		p.r.keep = os.NewFile(uintptr(fd), "cuda-mempool")
 		return nil
 	})
