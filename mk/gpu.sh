@@ -100,7 +100,7 @@ if [ -n "${CUDA_SAMPLES:-}" ]; then
 	cp "$CUDA_SAMPLES"/Common/*.h "$CUDA_SAMPLES"/Common/*.cpp "$out/samples/Common/"
 	[ -d "$CUDA_SAMPLES/cmake" ] && cp -r "$CUDA_SAMPLES/cmake/." "$out/samples/cmake/"
 	while read -r name _; do
-		sample=$(grep -ho 'Samples/[0-9]_[A-Za-z_]*/[A-Za-z0-9_]*' examples/"$name"/*.go | head -1)
+		sample=$(grep -ho 'Samples/[0-9]_[A-Za-z_]*/[A-Za-z0-9_][A-Za-z0-9_]*' examples/"$name"/*.go | head -1)
 		[ -n "$sample" ] && [ -d "$CUDA_SAMPLES/$sample" ] || continue
 		mkdir -p "$out/samples/$(dirname "$sample")"
 		cp -r "$CUDA_SAMPLES/$sample" "$out/samples/$sample"
