@@ -14,9 +14,28 @@ import (
 )
 
 // noCuFileLog sends the log cuFile writes when it opens (cufile.log in
-// the working directory) to the test's temporary directory.
-func noCuFileLog(t *testing.T) {
-	t.Setenv("CUFILE_LOGFILE_PATH", filepath.Join(t.TempDir(), "cufile.log"))
+// the working directory) to the test's temporary directory, and gives
+// cuFile a configuration of its own (CUFILE_ENV_PATH_JSON) that forces
+// compatibility mode: reads through the page cache, which every file
+// system has, where no GPUDirect Storage driver (nvidia-fs) is loaded. It
+// returns the log's path.
+func noCuFileLog(t *testing.T) string {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "cufile.log")
+	t.Setenv("CUFILE_LOGFILE_PATH", log)
+	conf := filepath.Join(dir, "cufile.json")
+	os.WriteFile(conf, []byte(`{"logging": {"level": "ERROR"}, "properties": {"allow_compat_mode": true, "force_compat_mode": true, "use_poll_mode": false}}`), 0o600)
+	t.Setenv("CUFILE_ENV_PATH_JSON", conf)
+	return log
+}
+
+// cuFileLog is the end of cuFile's log, for a failure's message.
+func cuFileLog(path string) string {
+	b, _ := os.ReadFile(path)
+	if len(b) > 2000 {
+		b = b[len(b)-2000:]
+	}
+	return string(b)
 }
 
 // TestCuFileWithoutGPU12: Debian's libcufile0 (cuFile 1.9.1) loads on
@@ -53,7 +72,7 @@ func TestCuFileWithoutGPU12(t *testing.T) {
 // Storage), and the bytes equal the file's.
 func TestCuFileReadToDevice12(t *testing.T) {
 	cugentest.NeedLibrary(t, cufile.SharedLibrary().Load())
-	noCuFileLog(t)
+	log := noCuFileLog(t)
 	_, done := gpu12(t)
 	defer done()
 	const n = 1 << 20
@@ -82,7 +101,7 @@ func TestCuFileReadToDevice12(t *testing.T) {
 	*descr.Handle.Fd() = int32(fd)
 	var fh cufile.Handle
 	if st := cufile.HandleRegister(&fh, &descr); st.Err != cufile.Success {
-		t.Fatalf("HandleRegister: %v (CUDA: %v)", st.Err, st.Cu_err)
+		t.Fatalf("HandleRegister: %v (CUDA: %v); cuFile's log:\n%s", st.Err, st.Cu_err, cuFileLog(log))
 	}
 	defer cufile.HandleDeregister(fh)
 	dbuf, err := cu.MemAlloc(n)
@@ -92,7 +111,7 @@ func TestCuFileReadToDevice12(t *testing.T) {
 	defer cu.MemFree(dbuf)
 	got := cufile.Read(fh, dbuf.Pointer(), n, 0, 0)
 	if got != n {
-		t.Fatalf("cuFileRead = %d, want %d", got, n)
+		t.Fatalf("cuFileRead = %d, want %d; cuFile's log:\n%s", got, n, cuFileLog(log))
 	}
 	host := make([]byte, n)
 	if err := cu.MemcpyDtoH(unsafe.Pointer(&host[0]), dbuf, n); err != nil {

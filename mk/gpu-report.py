@@ -32,6 +32,10 @@ EXPECTED = [
     (r"e2e", r"TestNVMLInitWithoutDriver12", "a GPU runs here", ALWAYS),
     (r"e2e13", r"TestNVMLInitWithoutDriver", "a GPU runs here", ALWAYS),
     (r"reliability", r"TestLibraryNotFoundBySearch|TestArgumentChecks", "a GPU runs here", ALWAYS),
+    (r"e2e", r"TestCuFileWithoutGPU12|TestCUPTIWithoutDriver12", "a GPU runs here", ALWAYS),
+    # Debian's CUDA 12 cuBLASXt, cuFFTXt, nvFatbin, nvJPEG and NVTX v2
+    # libraries do not travel (make test runs their tests on the CPU)
+    (r"e2e", r"TestCuBLASXtHandle12|TestCuFFTXtInvalidPlan12|TestNVFatbinTwoArchs12|TestNVJPEGWithoutGPU12|TestNVTXWithoutTool", "library not found", ALWAYS),
     # the child-process half of a test, run by its parent
     (r"e2e13", r"TestNCCLRankProcess", "not started by TestNCCLTwoProcesses", ALWAYS),
     # no header cache on the GPU machine (make test runs it)
