@@ -1,16 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
+	"github.com/cugen/cugen/emit"
 	"github.com/cugen/cugen/internal/genfiles"
 	"github.com/cugen/cugen/internal/kernels"
 )
@@ -48,65 +46,30 @@ func cmdKernels(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// the package as emit describes one, so gen's check and writer serve it
+	dir := filepath.Clean(*out)
+	pkgFiles := &emit.Package{Name: filepath.Base(dir), Files: files}
 	if *check {
-		diffs, err := kernelsDiff(*out, files)
+		diffs, err := emit.CheckSet(filepath.Dir(dir), []*emit.Package{pkgFiles})
 		if err != nil {
 			return err
 		}
 		if len(diffs) > 0 {
-			return fmt.Errorf("cugen kernels -check: %s differs from what %s generates: %s", *out, *src, strings.Join(diffs, ", "))
+			return fmt.Errorf("cugen kernels -check: %s differs from what %s generates: %s", dir, *src, strings.Join(diffs, ", "))
 		}
-		fmt.Fprintf(stdout, "cugen kernels: %s is up to date\n", *out)
+		fmt.Fprintf(stdout, "cugen kernels: %s is up to date\n", dir)
 		return nil
 	}
-	var gf []genfiles.File
-	for _, name := range sortedKeys(files) {
-		gf = append(gf, genfiles.File{Name: name, Bytes: files[name]})
-	}
-	if err := genfiles.Write(*out, gf); err != nil {
+	d := pkgFiles.Dir()
+	if err := genfiles.WriteSet(filepath.Dir(dir), []genfiles.Dir{d}, stderr); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "cugen kernels: %s -> %s (%s)\n", *src, *out, strings.Join(sortedKeys(files), ", "))
+	var written []string
+	for _, f := range d.Files {
+		written = append(written, f.Name)
+	}
+	fmt.Fprintf(stdout, "cugen kernels: %s -> %s (%s)\n", *src, dir, strings.Join(written, ", "))
 	return nil
-}
-
-func sortedKeys(m map[string][]byte) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
-// kernelsDiff lists the files of dir that differ from files, are missing,
-// or are generated files the new package does not have.
-func kernelsDiff(dir string, files map[string][]byte) ([]string, error) {
-	var diffs []string
-	for _, name := range sortedKeys(files) {
-		b, err := os.ReadFile(filepath.Join(dir, name))
-		switch {
-		case errors.Is(err, os.ErrNotExist):
-			diffs = append(diffs, name+" (missing)")
-		case err != nil:
-			return nil, err
-		case !bytes.Equal(b, files[name]):
-			diffs = append(diffs, name)
-		}
-	}
-	ents, err := os.ReadDir(dir)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, err
-	}
-	for _, e := range ents {
-		if _, ok := files[e.Name()]; ok || !e.Type().IsRegular() {
-			continue
-		}
-		if gen, err := genfiles.IsGeneratedFile(filepath.Join(dir, e.Name())); err == nil && gen {
-			diffs = append(diffs, e.Name()+" (stale)")
-		}
-	}
-	return diffs, nil
 }
 
 // kernelsCommand is the command line the generated files record: paths
