@@ -213,13 +213,7 @@ func (c *Context) Do(fn func() error) error {
 		return err
 	}
 	defer c.ref.end()
-	// onThread, but for fn's failure: fn is the caller's, never run twice.
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	if _, err := s.bind(); err != nil {
-		return err
-	}
-	return foreignCall(fn) // bindcache.go
+	return onThreadOnce(s, func() error { return foreignCall(fn) }) // bindcache.go
 }
 
 // do runs fn with the context's state current on a locked thread.
@@ -261,8 +255,8 @@ type ctxState struct {
 // onThread runs fn on the calling goroutine's OS thread, locked for the
 // call, with s's context current there (nil s: none is made current). It
 // is the one place the layer locks a thread, but for Kernel.launch's fast
-// path and Context.Do, which write it out. A call that fails because the
-// thread lost its context behind the layer's back runs again
+// path, which writes it out, and onThreadOnce. A call that fails because
+// the thread lost its context behind the layer's back runs again
 // (ctxState.failed): fn must be the layer's own, safe to repeat after the
 // driver refused it.
 func onThread(s *ctxState, fn func() error) error {
@@ -279,6 +273,23 @@ func onThread(s *ctxState, fn func() error) error {
 		if err = fn(); err != nil {
 			forgetThread()
 		}
+	}
+	return err
+}
+
+// onThreadOnce is onThread for a fn that is not the layer's own (the
+// caller's code in Context.Do, a library's calls through Stream.Call and
+// NewHandle), which must never run twice: a failure is returned as it is,
+// and what the thread was bound to is forgotten.
+func onThreadOnce(s *ctxState, fn func() error) error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if _, err := s.bind(); err != nil {
+		return err
+	}
+	err := fn()
+	if err != nil {
+		forgetThread()
 	}
 	return err
 }

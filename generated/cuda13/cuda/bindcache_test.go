@@ -290,3 +290,29 @@ func TestDoNotRetried(t *testing.T) {
 		t.Fatalf("Do: %v after %d calls of fn, want the error after 1", err, calls)
 	}
 }
+
+// TestLibraryCallsNotRetried: Stream.Call runs a library's calls (the
+// math packages'), which the layer cannot know to be safe to repeat: a
+// refusal that looks like a lost context is returned, not run again, as
+// Context.Do's fn is (before: the call ran twice).
+func TestLibraryCallsNotRetried(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	_, c := newFake(t)
+	c.ref.s.ctx = 0xa1
+	defer c.Close()
+	s, done := fakeStream(c, 0x5)
+	defer done()
+	ForgetCurrent()
+	if err := s.Call(func(cu.Stream) error { return nil }); err != nil { // remembered now
+		t.Fatal(err)
+	}
+	calls := 0
+	err := s.Call(func(cu.Stream) error {
+		calls++
+		return cu.ErrorInvalidContext
+	})
+	if !errors.Is(err, cu.ErrorInvalidContext) || calls != 1 {
+		t.Fatalf("Stream.Call: %v after %d calls of fn, want the error after 1", err, calls)
+	}
+}

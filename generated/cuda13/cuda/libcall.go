@@ -32,8 +32,13 @@ func NewHandle(c *Context, create func() (uint64, error), destroy func(h uint64)
 	if create == nil || destroy == nil {
 		return nil, errors.New("cuda: NewHandle: nil create or destroy")
 	}
+	s, err := c.use()
+	if err != nil {
+		return nil, err
+	}
+	defer c.ref.end()
 	var out *Handle
-	err := c.do(func(s *ctxState) error {
+	err = onThreadOnce(s, func() error { // create is the library's: run once
 		h, err := create()
 		if err != nil {
 			return err
@@ -102,5 +107,10 @@ func (s *Stream) Call(fn func(st cu.Stream) error, ops ...Operand) error {
 			return errOtherOperandContext
 		}
 	}
-	return st.do(func() error { return fn(st.h) })
+	// st.do, but the library's calls run once: onThreadOnce
+	if !st.uses.acquire() {
+		return ErrFreed
+	}
+	defer st.uses.release()
+	return onThreadOnce(st.ctx, func() error { return fn(st.h) })
 }

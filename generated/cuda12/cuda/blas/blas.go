@@ -161,19 +161,16 @@ func (h *Handle) Context() *cuda.Context { return h.ctx }
 func (h *Handle) Stream() *cuda.Stream { return h.stream }
 
 // call runs fn, a cuBLAS call of h in pointer mode mode, on h's stream,
-// as a use of h and of ops (at most three: more go through callMany).
+// as a use of h and of ops: callLocked under h's lock, the operands in an
+// array on the stack when there are at most three (every call but the
+// batched ones), appended otherwise, never dropped.
 func (h *Handle) call(mode cublas.PointerMode, fn func() error, ops ...cuda.Operand) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	var all [4]cuda.Operand
-	all[0] = h.ch
-	n := 1 + copy(all[1:], ops)
-	return h.stream.Call(func(cu.Stream) error {
-		if err := h.setMode(mode); err != nil {
-			return err
-		}
-		return fn()
-	}, all[:n]...)
+	var arr [4]cuda.Operand
+	all := append(arr[:0], h.ch)
+	all = append(all, ops...)
+	return h.callLocked(mode, fn, all)
 }
 
 // callLocked is call with h.mu held by the caller and any number of
