@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+	"go/token"
 	"slices"
 	"strings"
 	"unicode"
@@ -199,10 +200,10 @@ func (k *Kernels) Module() *cuda.Module { return k.module }
 		for i, prm := range k.Params {
 			g, err := goParamType(prm.Type)
 			if err != nil {
-				return nil, fmt.Errorf("%s:%d: kernel %s: parameter %s: %v", k.File, k.Line, k.Expr, paramName(prm, i), err)
+				return nil, fmt.Errorf("%s:%d: kernel %s: parameter %s: %v", k.File, k.Line, k.Expr, prm.Label(i), err)
 			}
-			an := goIdent(prm.Name)
-			if an == "" || seen[an] || isGoKeyword(an) {
+			an := prm.Name
+			if !ir.IsIdent(an) || seen[an] || token.IsKeyword(an) || kernelsFileNames[an] {
 				an = fmt.Sprintf("arg%d", i)
 			}
 			seen[an] = true
@@ -273,12 +274,9 @@ func (k *Kernels) Module() *cuda.Module { return k.module }
 	return files, nil
 }
 
-func paramName(p ir.KernelParam, i int) string {
-	if p.Name == "" {
-		return fmt.Sprint(i + 1)
-	}
-	return p.Name
-}
+// kernelsFileNames are the names kernels.go uses that a parameter must
+// not shadow (its imports and predeclared types).
+var kernelsFileNames = map[string]bool{"cuda": true, "fmt": true, "strings": true, "error": true}
 
 // goScalars are the Go types of C's arithmetic types as NVRTC lays them
 // out (LP64).
@@ -354,26 +352,6 @@ func goIdentExported(s string) string {
 	return n
 }
 
-// goIdent is a parameter's Go name: the C name if it is a Go identifier.
-func goIdent(s string) string {
-	for i, r := range s {
-		if !(r == '_' || r < unicode.MaxASCII && unicode.IsLetter(r) || i > 0 && unicode.IsDigit(r)) {
-			return ""
-		}
-	}
-	return s
-}
-
 func unexported(s string) string {
 	return "k" + s
-}
-
-func isGoKeyword(s string) bool {
-	switch s {
-	case "break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough",
-		"for", "func", "go", "goto", "if", "import", "interface", "map", "package", "range",
-		"return", "select", "struct", "switch", "type", "var", "cuda", "fmt", "strings", "error":
-		return true
-	}
-	return false
 }

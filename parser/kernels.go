@@ -132,7 +132,7 @@ func Kernels(src []byte, file string, instances []string) ([]*ir.Kernel, error) 
 		for j, prm := range params {
 			t, err := kernelType(prm.Type(), 0)
 			if err != nil {
-				return nil, fmt.Errorf("%s:%d: kernel %s: parameter %s: %v", file, p.k.Line, p.k.Expr, paramLabel(p.args[j], j), err)
+				return nil, fmt.Errorf("%s:%d: kernel %s: parameter %s: %v", file, p.k.Line, p.k.Expr, ir.KernelParam{Name: p.args[j]}.Label(j), err)
 			}
 			off = (off + t.Align - 1) / t.Align * t.Align
 			p.k.Params = append(p.k.Params, ir.KernelParam{Name: p.args[j], Type: t, Offset: off})
@@ -141,13 +141,6 @@ func Kernels(src []byte, file string, instances []string) ([]*ir.Kernel, error) 
 		kernels = append(kernels, p.k)
 	}
 	return kernels, nil
-}
-
-func paramLabel(name string, i int) string {
-	if name == "" {
-		return fmt.Sprintf("%d", i+1)
-	}
-	return name
 }
 
 // kernelType converts a parameter's (or a field's) C type.
@@ -297,7 +290,7 @@ func splitInstance(s string) (name string, args []string, err error) {
 		return "", nil, fmt.Errorf("not a template instantiation NAME<ARGS>")
 	}
 	name = strings.TrimSpace(s[:lt])
-	if !isKernelIdent(name) {
+	if !ir.IsIdent(name) {
 		return "", nil, fmt.Errorf("%q is not a kernel name", name)
 	}
 	depth, start := 0, lt+1
@@ -322,18 +315,6 @@ func splitInstance(s string) (name string, args []string, err error) {
 		}
 	}
 	return name, args, nil
-}
-
-func isKernelIdent(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, c := range s {
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // A cudaToken is a token of CUDA C++ source: an identifier or keyword, a
@@ -462,7 +443,7 @@ func kernelDecls(toks []cudaToken) (decls []kernelDecl, defs []string) {
 			}
 			if kind == 'o' && topLevel(blocks) {
 				// a top-level struct definition: struct NAME { ... } ;
-				if j := stmtStart; j+1 < i && toks[j].text == "struct" && i == j+2 && isKernelIdent(toks[j+1].text) {
+				if j := stmtStart; j+1 < i && toks[j].text == "struct" && i == j+2 && ir.IsIdent(toks[j+1].text) {
 					if end := matchClose(toks, i); end > 0 && end+1 < len(toks) && toks[end+1].text == ";" && plainBody(toks[i+1:end]) {
 						name := toks[j+1].text
 						defs = append(defs, joinTokens(toks[j:end+2]), fmt.Sprintf("typedef struct %s %s;", name, name))
@@ -473,7 +454,7 @@ func kernelDecls(toks []cudaToken) (decls []kernelDecl, defs []string) {
 				}
 				// typedef struct { ... } NAME ;
 				if j := stmtStart; j+1 < i && toks[j].text == "typedef" && toks[j+1].text == "struct" {
-					if end := matchClose(toks, i); end > 0 && end+2 < len(toks) && isKernelIdent(toks[end+1].text) && toks[end+2].text == ";" && plainBody(toks[i+1:end]) {
+					if end := matchClose(toks, i); end > 0 && end+2 < len(toks) && ir.IsIdent(toks[end+1].text) && toks[end+2].text == ";" && plainBody(toks[i+1:end]) {
 						defs = append(defs, joinTokens(toks[j:end+3]))
 						i = end + 2
 						stmtStart = i + 1
@@ -615,7 +596,7 @@ func parseKernelDecl(toks []cudaToken, start, g int, inExternC bool) (d kernelDe
 		if t == ";" || t == "{" {
 			return d, i, false
 		}
-		if isKernelIdent(t) && toks[i+1].text == "(" {
+		if ir.IsIdent(t) && toks[i+1].text == "(" {
 			break
 		}
 	}
@@ -645,7 +626,7 @@ func templateParams(toks []cudaToken) []string {
 				break
 			}
 		}
-		if len(p) < 2 || !isKernelIdent(p[len(p)-1].text) {
+		if len(p) < 2 || !ir.IsIdent(p[len(p)-1].text) {
 			return nil
 		}
 		names = append(names, p[len(p)-1].text)
@@ -713,7 +694,7 @@ func kernelParams(list []cudaToken, subst map[string]string) ([]string, string, 
 		}
 		name := ""
 		last := words[len(words)-1]
-		if len(words) > 1 && isKernelIdent(last) && !isTypeWord(last) {
+		if len(words) > 1 && ir.IsIdent(last) && !isTypeWord(last) {
 			name = last
 		}
 		names = append(names, name)

@@ -5,6 +5,7 @@ package kernels
 
 import (
 	"fmt"
+	"go/token"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -35,6 +36,13 @@ const maxSource = 16 << 20
 func Generate(o Options) (map[string][]byte, error) {
 	if len(o.Archs) == 0 {
 		return nil, fmt.Errorf("cugen kernels: no -arch")
+	}
+	pkg := o.Package
+	if pkg == "" {
+		pkg = filepath.Base(filepath.Clean(o.Out))
+	}
+	if !ir.IsIdent(pkg) || pkg == "_" || token.IsKeyword(pkg) {
+		return nil, fmt.Errorf("cugen kernels: %q is not a Go package name: name it with -pkg", pkg)
 	}
 	src, err := bounded.ReadFile(o.Src, bounded.Options{Limit: maxSource, What: "a CUDA source"})
 	if err != nil {
@@ -108,13 +116,6 @@ func Generate(o Options) (map[string][]byte, error) {
 	if o.CudaPath == "" {
 		o.CudaPath = fmt.Sprintf("github.com/cugen/cugen/generated/cuda%d/cuda", n.Major)
 	}
-	pkg := o.Package
-	if pkg == "" {
-		pkg = filepath.Base(filepath.Clean(o.Out))
-	}
-	if !isPackageName(pkg) {
-		return nil, fmt.Errorf("cugen kernels: %q is not a Go package name: name it with -pkg", pkg)
-	}
 	return emit.Kernels(&emit.KernelsPackage{
 		Package:  pkg,
 		Source:   base,
@@ -145,18 +146,11 @@ func checkParams(ks []*ir.Kernel, lowered map[string]string, cubin []byte, arch 
 		for i, p := range k.Params {
 			if g := got[i]; int64(g.Offset) != p.Offset || int64(g.Size) != p.Type.Size {
 				return fmt.Errorf("cugen kernels: %s:%d: kernel %s: parameter %s (%s): offset %d, %d bytes as C lays it out, but offset %d, %d bytes in the sm_%d cubin",
-					file, k.Line, k.Expr, paramLabel(p, i), p.Type.C, p.Offset, p.Type.Size, g.Offset, g.Size, arch)
+					file, k.Line, k.Expr, p.Label(i), p.Type.C, p.Offset, p.Type.Size, g.Offset, g.Size, arch)
 			}
 		}
 	}
 	return nil
-}
-
-func paramLabel(p ir.KernelParam, i int) string {
-	if p.Name == "" {
-		return strconv.Itoa(i + 1)
-	}
-	return p.Name
 }
 
 func archList(a []int) string {
@@ -165,18 +159,6 @@ func archList(a []int) string {
 		s = append(s, fmt.Sprintf("sm_%d", x))
 	}
 	return strings.Join(s, ", ")
-}
-
-func isPackageName(s string) bool {
-	if s == "" || s == "_" {
-		return false
-	}
-	for i, r := range s {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
-			return false
-		}
-	}
-	return true
 }
 
 // ParseArchs reads -arch: sm_80,sm_90 (or 80,90).

@@ -160,3 +160,14 @@ func TestWrongTypeFails(t *testing.T) {
 		t.Errorf("go build failed otherwise:\n%s", out)
 	}
 }
+
+// A package name Go refuses (a keyword, "_", not an identifier) is an
+// error before anything is compiled (before: -pkg func passed the check).
+func TestPackageName(t *testing.T) {
+	for _, pkg := range []string{"func", "type", "_", "9lives", "my-kernels"} {
+		_, err := Generate(Options{Src: filepath.Join(example, "vectorAdd.cu"), Archs: []int{90}, Package: pkg, Out: t.TempDir()})
+		if err == nil || !strings.Contains(err.Error(), "is not a Go package name") {
+			t.Errorf("-pkg %q: %v", pkg, err)
+		}
+	}
+}

@@ -1,5 +1,7 @@
 package ir
 
+import "fmt"
+
 // Kernel is a __global__ function of a CUDA C++ source that cugen kernels
 // binds: its C name (an extern "C" kernel) or the name expression of a
 // template instantiation (saxpy<float>), and its parameters as C lays
@@ -23,6 +25,15 @@ type KernelParam struct {
 	Type *KernelType
 	// Offset is its byte offset in the kernel's parameter buffer.
 	Offset int64
+}
+
+// Label names parameter i (from 0) of its kernel in messages: its name,
+// else its 1-based position.
+func (p KernelParam) Label(i int) string {
+	if p.Name == "" {
+		return fmt.Sprint(i + 1)
+	}
+	return p.Name
 }
 
 // KernelTypeKind says what a kernel parameter's type is.

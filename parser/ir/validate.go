@@ -757,6 +757,11 @@ func text(s string, max int) error {
 	return nil
 }
 
+// IsIdent reports whether s is a C identifier (ASCII letters, digits and
+// underscores, not starting with a digit), as [Validate] requires names
+// to be.
+func IsIdent(s string) bool { return s != "" && len(s) <= maxName && ident(s) == nil }
+
 // ident checks a C identifier.
 func ident(s string) error {
 	if s == "" {
