@@ -9,9 +9,10 @@ package library
 // CUDA 12's toolkit ships libnvToolsExt.so.1 and nvToolsExt.h (v2, which
 // the package is generated from); CUDA 13 ships only NVTX 3, a
 // header-only API whose static inline functions call through a table an
-// injection library fills: there the package's loader would have to be
-// written in Go (not done). The v2 library depends on no CUDA major, so
-// one file serves every major.
+// injection library fills. Package github.com/cugen/cugen/nvtx speaks
+// that protocol in Go and serves every major with no library: it is the
+// one to use; this binding is the raw v2 API for programs that have the
+// library.
 var NVTX = &Desc{
 	Key:      "nvtx",
 	API:      "NVTX",

@@ -85,6 +85,9 @@ var (
 	status   error
 )
 
+// errNoInit is the lookup's failure in a library that is no injection.
+var errNoInit = errors.New("no InitializeInjectionNvtx2")
+
 // errNoProfiler is Status's error when NVTX_INJECTION64_PATH is unset.
 var errNoProfiler = errors.New("nvtx: no profiler attached (NVTX_INJECTION64_PATH is not set)")
 
@@ -158,12 +161,22 @@ func attach() {
 		status = fmt.Errorf("nvtx: injection library %s (NVTX_INJECTION64_PATH) is not a regular file", path)
 		return
 	}
+	// dlerror's text is per thread: the load and the lookup, and the
+	// reading of their errors, on one locked thread (as ffi loads)
+	runtime.LockOSThread()
 	h, err := purego.Dlopen(path, purego.RTLD_LAZY|purego.RTLD_LOCAL)
-	if err != nil {
+	var init uintptr
+	if err == nil {
+		init, err = purego.Dlsym(h, "InitializeInjectionNvtx2")
+		if err != nil {
+			err = errNoInit
+		}
+	}
+	runtime.UnlockOSThread()
+	if err != nil && h == 0 {
 		status = fmt.Errorf("nvtx: loading the injection library (NVTX_INJECTION64_PATH): %w", err)
 		return
 	}
-	init, err := purego.Dlsym(h, "InitializeInjectionNvtx2")
 	if err != nil {
 		purego.Dlclose(h)
 		status = fmt.Errorf("nvtx: %s has no InitializeInjectionNvtx2: not an NVTX injection library", path)
