@@ -61,7 +61,7 @@ type param struct {
 	goType jen.Code // Go parameter or result type
 	cb     *callback
 	life   cbLife // roleCallback, roleCallbackSync: how long the Go func is kept
-	align  int64  // roleOutAligned: the C alignment
+	align  int64  // roleOutAligned, and a rolePointer to an over-aligned record: the C alignment
 	host   *hostParams
 	owner  *param // roleHostParams with lifeGraph: the graph parameter (nil: added as ownerGraph)
 	// roleCount: the slice whose length it is; roleStrings: the slice
@@ -264,6 +264,11 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 				p.role = roleValue
 			} else {
 				p.role = rolePointer
+				if r := m.record(rt.Elem); r != nil && r.Align > m.recordGoAlign(r) && m.desc.Overrides.AlignedValues[p.c.Name] != "" {
+					// cuDoubleComplex *alpha: Go may place the value
+					// where C's aligned loads fault (ffiimpl.AlignedIn).
+					p.align = r.Align
+				}
 			}
 			p.goType = m.goType(t)
 		case m.record(t) != nil:
@@ -366,6 +371,9 @@ func (m *model) paramAudit(f *ir.Function, ps []*param) []string {
 			case p.role == rolePointer && m.hostParamsOf(t) != nil && p.c.Direction != ir.Out:
 				add("callback %s.%s: host node struct with a raw C function pointer (no graph or exec parameter to own a Go func)", f.Name, p.c.Name)
 			case rt.Kind == ir.Pointer:
+				if p.align > 0 {
+					add("layout %s.%s: a misaligned host value is copied to a %d-byte aligned buffer for the call, and back after it unless const (Go aligns variables to at most 8; ffiimpl.AlignedIn): %s", f.Name, p.c.Name, p.align, m.desc.Overrides.AlignedValues[p.c.Name])
+				}
 				if p.c.Direction == ir.InOut {
 					add("inout %s.%s: pointer parameter (%s)", f.Name, p.c.Name, p.c.Why)
 				}
@@ -784,6 +792,7 @@ type wrapper struct {
 	body      []jen.Code
 	keepAlive []jen.Code // objects whose address C got: kept alive after the call
 	post      []jen.Code // converting outputs after the call
+	copyBack  []jen.Code // aligned copies back to the caller's values, right after the call, whatever it returned
 	tail      []jen.Code // after a successful call: keeping callback handles
 	cargs     []callArg
 	ints      bool     // called through ffiimpl.CallInts, not a Frame
@@ -988,6 +997,22 @@ func (w *wrapper) prepare() {
 			w.body = append(w.body, jen.Var().Id(p.goName+"C").Uintptr())
 		case roleOutBuffer:
 			w.body = append(w.body, jen.Var().Id(p.goName+"Buf").Index(jen.Lit(stringBufferLen)).Byte())
+		case rolePointer:
+			if p.align == 0 {
+				break
+			}
+			// The aligned copy AlignedIn makes of a misaligned host value.
+			buf := p.goName + "Buf"
+			size := jen.Qual("unsafe", "Sizeof").Call(jen.Op("*").Id(p.goName))
+			bufType := jen.Index(jen.Qual("unsafe", "Sizeof").Call(jen.Op("*").Id(p.goName)).Op("+").Lit(int(p.align))).Byte()
+			bufPtr := unsafePointer(jen.Op("&").Id(buf))
+			if w.heap {
+				w.body = append(w.body, jen.Id(buf).Op(":=").New(bufType), escape(unsafePointer(jen.Id(buf))))
+				bufPtr = unsafePointer(jen.Id(buf))
+			} else {
+				w.body = append(w.body, jen.Var().Id(buf).Add(bufType))
+			}
+			w.body = append(w.body, jen.Id(p.goName+"P").Op(":=").Qual(FFIImplPath, "AlignedIn").Call(p.asUnsafePointer(), bufPtr, size, jen.Lit(int(p.align))))
 		case roleOutAligned:
 			// Stack copies move a stack by a multiple of its page-aligned
 			// size, so the alignment computed here survives them.
@@ -1088,8 +1113,21 @@ func (w *wrapper) arguments() {
 				w.cargs = append(w.cargs, callArg{frame: jen.Id("frame").Dot("Float64").Call(jen.Float64().Call(v))})
 			}
 		case rolePointer:
-			word(jen.Uintptr().Call(p.asUnsafePointer()))
+			if p.align == 0 {
+				word(jen.Uintptr().Call(p.asUnsafePointer()))
+				keep(v)
+				break
+			}
+			word(jen.Uintptr().Call(jen.Id(p.goName + "P")))
 			keep(v)
+			if w.heap {
+				keep(jen.Id(p.goName + "Buf"))
+			} else {
+				keep(jen.Op("&").Id(p.goName + "Buf"))
+			}
+			if e := m.resolve(p.c.Type).Elem; e == nil || !e.Const {
+				w.copyBack = append(w.copyBack, jen.Qual(FFIImplPath, "AlignedOut").Call(p.asUnsafePointer(), jen.Id(p.goName+"P"), jen.Qual("unsafe", "Sizeof").Call(jen.Op("*").Id(p.goName))))
+			}
 		case roleKernelArgs:
 			word(jen.Uintptr().Call(unsafePointer(jen.Qual("unsafe", "SliceData").Call(v))))
 			keep(v)
@@ -1217,6 +1255,7 @@ func (w *wrapper) call() {
 }
 
 func (w *wrapper) keepAlives() {
+	w.body = append(w.body, w.copyBack...)
 	for _, k := range w.keepAlive {
 		w.body = append(w.body, jen.Qual("runtime", "KeepAlive").Call(k))
 	}

@@ -23,6 +23,10 @@ var CuBLASXt = &Desc{
 		Wheels:   map[int][]string{12: {"nvidia/cublas/lib"}, 13: {"nvidia/cu13/lib"}},
 		Identify: "cublasXtCreate",
 	},
+	Overrides: Overrides{AlignedValues: map[string]string{
+		"alpha": "the scalar alpha, a host value",
+		"beta":  "the scalar beta, a host value",
+	}},
 	LockLibs: []string{"libcublas12"},
 	Needs:    []ir.Library{"cublaslt"},
 }

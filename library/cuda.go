@@ -75,6 +75,9 @@ var Driver = &Desc{
 		DevicePointerTypes: map[string]string{
 			"CUdeviceptr_v2": "a device address as an integer; runtime calls take it as void *",
 		},
+		AlignedValues: map[string]string{
+			"tensorMap": "one CUtensorMap (64-byte aligned in C), read and rewritten on the host",
+		},
 	},
 	Graph: &GraphAPI{
 		Stream: "CUstream", Graph: "CUgraph", Exec: "CUgraphExec", Node: "CUgraphNode", ExecDestroy: "cuGraphExecDestroy",

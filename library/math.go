@@ -138,6 +138,11 @@ var CuSPARSE = &Desc{
 		"cusparseZgebsr2gebsr_bufferSizeExt": "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
 		"cusparseXgebsr2csr":                 "declared in cusparse.h 12.3, not exported by libcusparse.so.12.3.1",
 	},
+	Overrides: Overrides{AlignedValues: map[string]string{
+		"alpha":     "the scalar alpha (host or device, by the pointer mode)",
+		"beta":      "the scalar beta (host or device, by the pointer mode)",
+		"boost_val": "the one value a numeric boost replaces a small pivot with",
+	}},
 	LockLibs: []string{"libcusparse12"},
 	Needs:    []ir.Library{"nvjitlink"},
 }

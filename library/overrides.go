@@ -50,6 +50,15 @@ type Overrides struct {
 	// (CUdeviceptr): helpers.go gives them a Pointer method, the one
 	// vet-clean way to hand the address to a runtime `void *` parameter.
 	DevicePointerTypes map[string]string
+	// AlignedValues are parameter names that, in every function of the
+	// library, point to one value (a host or device scalar, one struct)
+	// whose C type is aligned past what Go gives its Go type
+	// (cuDoubleComplex and float4 at 16, CUtensorMap at 64). A Go variable
+	// of that type can sit where a library's aligned host loads fault, so
+	// the wrapper copies a misaligned, host-readable value to an aligned
+	// buffer for the call (ffiimpl.AlignedIn). Only a one-value parameter
+	// may be listed: an array copied one element long would be read past.
+	AlignedValues map[string]string
 }
 
 // DirectionOverride is one audited parameter direction.

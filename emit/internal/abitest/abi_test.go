@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"unsafe"
 
@@ -816,5 +817,78 @@ func TestSynchronousCallback(t *testing.T) {
 	close(errs)
 	for err := range errs {
 		t.Fatal(err)
+	}
+}
+
+// alignedAt returns a *cu.AbiAligned at off bytes past a 64-byte boundary
+// of a heap buffer, its words set to 1..16: a value where Go may leave one
+// (Go aligns variables to at most 8, C's type to 64).
+func alignedAt(off uintptr) *cu.AbiAligned {
+	buf := make([]byte, 4*64)
+	base := (64 - uintptr(unsafe.Pointer(&buf[0]))%64) % 64
+	p := (*cu.AbiAligned)(unsafe.Pointer(&buf[base+off]))
+	for i := range p.Words {
+		p.Words[i] = uint64(i + 1)
+	}
+	return p
+}
+
+// TestAlignedValues: a parameter listed in AlignedValues reaches C at its C
+// alignment wherever the Go value sits. A misaligned value is copied to an
+// aligned buffer for the call and, unless const, back after it. Before
+// ffiimpl.AlignedIn the fixture saw the misaligned pointers and refused
+// them (a library's aligned loads would fault there).
+func TestAlignedValues(t *testing.T) {
+	need(t)
+	for off := uintptr(0); off < 64; off += 8 {
+		p := alignedAt(off)
+		if err := cu.AbiAlignedInOut(p, 100); err != nil {
+			t.Fatalf("offset %d: AbiAlignedInOut: %v (the fixture saw an unaligned pointer)", off, err)
+		}
+		for i, w := range p.Words {
+			if w != uint64(i+101) {
+				t.Fatalf("offset %d: words[%d] = %d after the call, want %d (not copied back)", off, i, w, i+101)
+			}
+		}
+		sum, err := cu.AbiAlignedIn(p)
+		if err != nil {
+			t.Fatalf("offset %d: AbiAlignedIn: %v", off, err)
+		}
+		if want := uint64(16*101 + 120); sum != want {
+			t.Fatalf("offset %d: sum %d, want %d", off, sum, want)
+		}
+	}
+	// A local variable, wherever the stack puts it.
+	var local cu.AbiAligned
+	local.Words[3] = 7
+	if err := cu.AbiAlignedInOut(&local, 1); err != nil || local.Words[3] != 8 {
+		t.Fatalf("a stack value: %v, words[3] = %d", err, local.Words[3])
+	}
+	p := alignedAt(8)
+	if n := testing.AllocsPerRun(100, func() { cu.AbiAlignedIn(p) }); n != 0 {
+		t.Errorf("AbiAlignedIn of a misaligned value: %v allocs, want 0", n)
+	}
+}
+
+// TestAlignedValueUnreadable: a misaligned pointer the host cannot read (a
+// device address is one) is passed to C as it is, never dereferenced by Go:
+// the fixture refuses it with its own error, and nothing faults.
+func TestAlignedValueUnreadable(t *testing.T) {
+	need(t)
+	if runtime.GOOS != "linux" {
+		t.Skip("the readability probe is linux-only")
+	}
+	mem, err := syscall.Mmap(-1, 0, 2*4096, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Munmap(mem)
+	if err := syscall.Mprotect(mem[4096:], syscall.PROT_NONE); err != nil {
+		t.Fatal(err)
+	}
+	p := (*cu.AbiAligned)(unsafe.Pointer(&mem[4096+8]))
+	err = cu.AbiAlignedInOut(p, 1)
+	if !errors.Is(err, cu.ErrorInvalidValue) {
+		t.Fatalf("AbiAlignedInOut(unreadable, misaligned) = %v, want the fixture's CUDA_ERROR_INVALID_VALUE", err)
 	}
 }

@@ -141,6 +141,20 @@ CUresult cuAbiAlignedOut(CUabiAligned *out, unsigned long long seed) {
 	return CUDA_SUCCESS;
 }
 
+CUresult cuAbiAlignedInOut(CUabiAligned *tensorMap, unsigned long long add) {
+	if ((uintptr_t)tensorMap % 64 != 0) return CUDA_ERROR_INVALID_VALUE;
+	for (int i = 0; i < 16; i++) tensorMap->words[i] += add;
+	return CUDA_SUCCESS;
+}
+
+CUresult cuAbiAlignedIn(const CUabiAligned *tensorMap, unsigned long long *sum) {
+	if ((uintptr_t)tensorMap % 64 != 0) return CUDA_ERROR_INVALID_VALUE;
+	unsigned long long s = 0;
+	for (int i = 0; i < 16; i++) s += tensorMap->words[i];
+	*sum = s;
+	return CUDA_SUCCESS;
+}
+
 CUresult cuDeviceGet(CUdevice *device, int ordinal) {
 	if (!device || ordinal == 99) return CUDA_ERROR_INVALID_VALUE;
 	*device = ordinal;

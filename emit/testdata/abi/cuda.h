@@ -184,6 +184,25 @@ typedef struct CUabiAligned_st {
 CUresult CUDAAPI cuAbiAlignedOut(CUabiAligned *out, unsigned long long seed);
 
 /**
+ * \brief Adds to every word of an aligned struct in place; fails unless \p tensorMap is 64-byte aligned
+ *
+ * The fixture reads nothing through a misaligned pointer: it returns
+ * ::CUDA_ERROR_INVALID_VALUE first.
+ *
+ * \param tensorMap - The struct, read and written
+ * \param add       - Added to each word
+ */
+CUresult CUDAAPI cuAbiAlignedInOut(CUabiAligned *tensorMap, unsigned long long add);
+
+/**
+ * \brief Sums the words of an aligned struct; fails unless \p tensorMap is 64-byte aligned
+ *
+ * \param tensorMap - The struct, only read
+ * \param sum       - Returned sum of the words
+ */
+CUresult CUDAAPI cuAbiAlignedIn(const CUabiAligned *tensorMap, unsigned long long *sum);
+
+/**
  * \brief Returns a handle to a compute device
  *
  * The fixture returns \p ordinal itself, and ::CUDA_ERROR_INVALID_VALUE

@@ -1040,6 +1040,8 @@ func Cdotu(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Comp
 	if err != nil {
 		return err
 	}
+	var resultBuf [unsafe.Sizeof(*result) + 8]byte
+	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -1047,11 +1049,13 @@ func Cdotu(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Comp
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(result)))
+	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
+	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
+	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1066,6 +1070,8 @@ func Cdotu64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Co
 	if err != nil {
 		return err
 	}
+	var resultBuf [unsafe.Sizeof(*result) + 8]byte
+	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -1073,11 +1079,13 @@ func Cdotu64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Co
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(result)))
+	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
+	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
+	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1092,6 +1100,8 @@ func Cdotc(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Comp
 	if err != nil {
 		return err
 	}
+	var resultBuf [unsafe.Sizeof(*result) + 8]byte
+	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -1099,11 +1109,13 @@ func Cdotc(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Comp
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(result)))
+	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
+	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
+	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1118,6 +1130,8 @@ func Cdotc64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Co
 	if err != nil {
 		return err
 	}
+	var resultBuf [unsafe.Sizeof(*result) + 8]byte
+	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -1125,11 +1139,13 @@ func Cdotc64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Co
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(result)))
+	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
+	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
+	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1144,6 +1160,8 @@ func Zdotu(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudar
 	if err != nil {
 		return err
 	}
+	var resultBuf [unsafe.Sizeof(*result) + 16]byte
+	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -1151,11 +1169,13 @@ func Zdotu(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudar
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(result)))
+	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
+	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
+	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1170,6 +1190,8 @@ func Zdotu64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cud
 	if err != nil {
 		return err
 	}
+	var resultBuf [unsafe.Sizeof(*result) + 16]byte
+	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -1177,11 +1199,13 @@ func Zdotu64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cud
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(result)))
+	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
+	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
+	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1196,6 +1220,8 @@ func Zdotc(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudar
 	if err != nil {
 		return err
 	}
+	var resultBuf [unsafe.Sizeof(*result) + 16]byte
+	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -1203,11 +1229,13 @@ func Zdotc(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudar
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(result)))
+	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
+	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
+	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1222,6 +1250,8 @@ func Zdotc64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cud
 	if err != nil {
 		return err
 	}
+	var resultBuf [unsafe.Sizeof(*result) + 16]byte
+	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -1229,11 +1259,13 @@ func Zdotc64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cud
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(result)))
+	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
+	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
+	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1356,8 +1388,11 @@ func Cscal(handle Handle, n int32, alpha, x *cudart.Complex, incx int32) error {
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaP), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	return ffiimpl.Error(procCscal, Status(r))
 }
@@ -1370,8 +1405,11 @@ func Cscal64(handle Handle, n int64, alpha, x *cudart.Complex, incx int64) error
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaP), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	return ffiimpl.Error(procCscal64, Status(r))
 }
@@ -1412,8 +1450,11 @@ func Zscal(handle Handle, n int32, alpha, x *cudart.DoubleComplex, incx int32) e
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaP), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	return ffiimpl.Error(procZscal, Status(r))
 }
@@ -1426,8 +1467,11 @@ func Zscal64(handle Handle, n int64, alpha, x *cudart.DoubleComplex, incx int64)
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaP), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	return ffiimpl.Error(procZscal64, Status(r))
 }
@@ -1632,16 +1676,19 @@ func Caxpy(handle Handle, n int32, alpha, x *cudart.Complex, incx int32, y *cuda
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
@@ -1658,16 +1705,19 @@ func Caxpy64(handle Handle, n int64, alpha, x *cudart.Complex, incx int64, y *cu
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
@@ -1684,16 +1734,19 @@ func Zaxpy(handle Handle, n int32, alpha, x *cudart.DoubleComplex, incx int32, y
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
@@ -1710,16 +1763,19 @@ func Zaxpy64(handle Handle, n int64, alpha, x *cudart.DoubleComplex, incx int64,
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
@@ -2642,6 +2698,8 @@ func Crot(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Compl
 	if err != nil {
 		return err
 	}
+	var sBuf [unsafe.Sizeof(*s) + 8]byte
+	sP := ffiimpl.AlignedIn(unsafe.Pointer(s), unsafe.Pointer(&sBuf), unsafe.Sizeof(*s), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -2650,12 +2708,13 @@ func Crot(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Compl
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(unsafe.Pointer(c)))
-	frame.Int(uintptr(unsafe.Pointer(s)))
+	frame.Int(uintptr(sP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
+	runtime.KeepAlive(&sBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2670,6 +2729,8 @@ func Crot64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Com
 	if err != nil {
 		return err
 	}
+	var sBuf [unsafe.Sizeof(*s) + 8]byte
+	sP := ffiimpl.AlignedIn(unsafe.Pointer(s), unsafe.Pointer(&sBuf), unsafe.Sizeof(*s), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -2678,12 +2739,13 @@ func Crot64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Com
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(unsafe.Pointer(c)))
-	frame.Int(uintptr(unsafe.Pointer(s)))
+	frame.Int(uintptr(sP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
+	runtime.KeepAlive(&sBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2754,6 +2816,8 @@ func Zrot(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart
 	if err != nil {
 		return err
 	}
+	var sBuf [unsafe.Sizeof(*s) + 16]byte
+	sP := ffiimpl.AlignedIn(unsafe.Pointer(s), unsafe.Pointer(&sBuf), unsafe.Sizeof(*s), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -2762,12 +2826,13 @@ func Zrot(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(unsafe.Pointer(c)))
-	frame.Int(uintptr(unsafe.Pointer(s)))
+	frame.Int(uintptr(sP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
+	runtime.KeepAlive(&sBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2782,6 +2847,8 @@ func Zrot64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cuda
 	if err != nil {
 		return err
 	}
+	var sBuf [unsafe.Sizeof(*s) + 16]byte
+	sP := ffiimpl.AlignedIn(unsafe.Pointer(s), unsafe.Pointer(&sBuf), unsafe.Sizeof(*s), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -2790,12 +2857,13 @@ func Zrot64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cuda
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(unsafe.Pointer(c)))
-	frame.Int(uintptr(unsafe.Pointer(s)))
+	frame.Int(uintptr(sP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
+	runtime.KeepAlive(&sBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2967,11 +3035,23 @@ func Crotg(handle Handle, a, b *cudart.Complex, c *float32, s *cudart.Complex) e
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(a)), uintptr(unsafe.Pointer(b)), uintptr(unsafe.Pointer(c)), uintptr(unsafe.Pointer(s)), 0)
+	var aBuf [unsafe.Sizeof(*a) + 8]byte
+	aP := ffiimpl.AlignedIn(unsafe.Pointer(a), unsafe.Pointer(&aBuf), unsafe.Sizeof(*a), 8)
+	var bBuf [unsafe.Sizeof(*b) + 8]byte
+	bP := ffiimpl.AlignedIn(unsafe.Pointer(b), unsafe.Pointer(&bBuf), unsafe.Sizeof(*b), 8)
+	var sBuf [unsafe.Sizeof(*s) + 8]byte
+	sP := ffiimpl.AlignedIn(unsafe.Pointer(s), unsafe.Pointer(&sBuf), unsafe.Sizeof(*s), 8)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(aP), uintptr(bP), uintptr(unsafe.Pointer(c)), uintptr(sP), 0)
+	ffiimpl.AlignedOut(unsafe.Pointer(a), aP, unsafe.Sizeof(*a))
+	ffiimpl.AlignedOut(unsafe.Pointer(b), bP, unsafe.Sizeof(*b))
+	ffiimpl.AlignedOut(unsafe.Pointer(s), sP, unsafe.Sizeof(*s))
 	runtime.KeepAlive(a)
+	runtime.KeepAlive(&aBuf)
 	runtime.KeepAlive(b)
+	runtime.KeepAlive(&bBuf)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
+	runtime.KeepAlive(&sBuf)
 	return ffiimpl.Error(procCrotg, Status(r))
 }
 
@@ -2984,11 +3064,23 @@ func Zrotg(handle Handle, a, b *cudart.DoubleComplex, c *float64, s *cudart.Doub
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(a)), uintptr(unsafe.Pointer(b)), uintptr(unsafe.Pointer(c)), uintptr(unsafe.Pointer(s)), 0)
+	var aBuf [unsafe.Sizeof(*a) + 16]byte
+	aP := ffiimpl.AlignedIn(unsafe.Pointer(a), unsafe.Pointer(&aBuf), unsafe.Sizeof(*a), 16)
+	var bBuf [unsafe.Sizeof(*b) + 16]byte
+	bP := ffiimpl.AlignedIn(unsafe.Pointer(b), unsafe.Pointer(&bBuf), unsafe.Sizeof(*b), 16)
+	var sBuf [unsafe.Sizeof(*s) + 16]byte
+	sP := ffiimpl.AlignedIn(unsafe.Pointer(s), unsafe.Pointer(&sBuf), unsafe.Sizeof(*s), 16)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(aP), uintptr(bP), uintptr(unsafe.Pointer(c)), uintptr(sP), 0)
+	ffiimpl.AlignedOut(unsafe.Pointer(a), aP, unsafe.Sizeof(*a))
+	ffiimpl.AlignedOut(unsafe.Pointer(b), bP, unsafe.Sizeof(*b))
+	ffiimpl.AlignedOut(unsafe.Pointer(s), sP, unsafe.Sizeof(*s))
 	runtime.KeepAlive(a)
+	runtime.KeepAlive(&aBuf)
 	runtime.KeepAlive(b)
+	runtime.KeepAlive(&bBuf)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
+	runtime.KeepAlive(&sBuf)
 	return ffiimpl.Error(procZrotg, Status(r))
 }
 
@@ -3401,24 +3493,30 @@ func Cgemv(handle Handle, trans Operation, m, n int32, alpha, a *cudart.Complex,
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3434,24 +3532,30 @@ func Cgemv64(handle Handle, trans Operation, m, n int64, alpha, a *cudart.Comple
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3467,24 +3571,30 @@ func Zgemv(handle Handle, trans Operation, m, n int32, alpha, a *cudart.DoubleCo
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3500,24 +3610,30 @@ func Zgemv64(handle Handle, trans Operation, m, n int64, alpha, a *cudart.Double
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3673,6 +3789,10 @@ func Cgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *cudart.
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
@@ -3680,19 +3800,21 @@ func Cgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *cudart.
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kl))
 	frame.Int(uintptr(ku))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3708,6 +3830,10 @@ func Cgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *cudar
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
@@ -3715,19 +3841,21 @@ func Cgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *cudar
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kl))
 	frame.Int(uintptr(ku))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3743,6 +3871,10 @@ func Zgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *cudart.
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
@@ -3750,19 +3882,21 @@ func Zgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *cudart.
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kl))
 	frame.Int(uintptr(ku))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3778,6 +3912,10 @@ func Zgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *cudar
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
@@ -3785,19 +3923,21 @@ func Zgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *cudar
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kl))
 	frame.Int(uintptr(ku))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5245,23 +5385,29 @@ func Csymv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.Complex, lda 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5277,23 +5423,29 @@ func Csymv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.Complex, ld
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5309,23 +5461,29 @@ func Zsymv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.DoubleComplex
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5341,23 +5499,29 @@ func Zsymv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.DoubleCompl
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5373,23 +5537,29 @@ func Chemv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.Complex, lda 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5405,23 +5575,29 @@ func Chemv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.Complex, ld
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5437,23 +5613,29 @@ func Zhemv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.DoubleComplex
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5469,23 +5651,29 @@ func Zhemv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.DoubleCompl
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5633,24 +5821,30 @@ func Chbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *cudart.Complex, l
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5666,24 +5860,30 @@ func Chbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *cudart.Complex,
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5699,24 +5899,30 @@ func Zhbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *cudart.DoubleComp
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5732,24 +5938,30 @@ func Zhbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *cudart.DoubleCo
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5894,22 +6106,28 @@ func Chpmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *cudart.Complex, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aP)))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aP)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5926,22 +6144,28 @@ func Chpmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *cudart.Complex
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aP)))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aP)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5958,22 +6182,28 @@ func Zhpmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *cudart.DoubleCom
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aP)))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aP)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5990,22 +6220,28 @@ func Zhpmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *cudart.DoubleC
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aP)))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aP)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6141,11 +6377,13 @@ func Cgeru(handle Handle, m, n int32, alpha, x *cudart.Complex, incx int32, y *c
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -6154,6 +6392,7 @@ func Cgeru(handle Handle, m, n int32, alpha, x *cudart.Complex, incx int32, y *c
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -6171,11 +6410,13 @@ func Cgeru64(handle Handle, m, n int64, alpha, x *cudart.Complex, incx int64, y 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -6184,6 +6425,7 @@ func Cgeru64(handle Handle, m, n int64, alpha, x *cudart.Complex, incx int64, y 
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -6201,11 +6443,13 @@ func Cgerc(handle Handle, m, n int32, alpha, x *cudart.Complex, incx int32, y *c
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -6214,6 +6458,7 @@ func Cgerc(handle Handle, m, n int32, alpha, x *cudart.Complex, incx int32, y *c
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -6231,11 +6476,13 @@ func Cgerc64(handle Handle, m, n int64, alpha, x *cudart.Complex, incx int64, y 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -6244,6 +6491,7 @@ func Cgerc64(handle Handle, m, n int64, alpha, x *cudart.Complex, incx int64, y 
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -6261,11 +6509,13 @@ func Zgeru(handle Handle, m, n int32, alpha, x *cudart.DoubleComplex, incx int32
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -6274,6 +6524,7 @@ func Zgeru(handle Handle, m, n int32, alpha, x *cudart.DoubleComplex, incx int32
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -6291,11 +6542,13 @@ func Zgeru64(handle Handle, m, n int64, alpha, x *cudart.DoubleComplex, incx int
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -6304,6 +6557,7 @@ func Zgeru64(handle Handle, m, n int64, alpha, x *cudart.DoubleComplex, incx int
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -6321,11 +6575,13 @@ func Zgerc(handle Handle, m, n int32, alpha, x *cudart.DoubleComplex, incx int32
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -6334,6 +6590,7 @@ func Zgerc(handle Handle, m, n int32, alpha, x *cudart.DoubleComplex, incx int32
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -6351,11 +6608,13 @@ func Zgerc64(handle Handle, m, n int64, alpha, x *cudart.DoubleComplex, incx int
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -6364,6 +6623,7 @@ func Zgerc64(handle Handle, m, n int64, alpha, x *cudart.DoubleComplex, incx int
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -6489,17 +6749,20 @@ func Csyr(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
@@ -6516,17 +6779,20 @@ func Csyr64(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, inc
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
@@ -6543,17 +6809,20 @@ func Zsyr(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex,
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
@@ -6570,17 +6839,20 @@ func Zsyr64(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleComple
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
@@ -7033,11 +7305,13 @@ func Csyr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7046,6 +7320,7 @@ func Csyr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -7063,11 +7338,13 @@ func Csyr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, in
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7076,6 +7353,7 @@ func Csyr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, in
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -7093,11 +7371,13 @@ func Zsyr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7106,6 +7386,7 @@ func Zsyr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -7123,11 +7404,13 @@ func Zsyr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleCompl
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7136,6 +7419,7 @@ func Zsyr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleCompl
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -7154,11 +7438,13 @@ func Cher2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7167,6 +7453,7 @@ func Cher2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -7185,11 +7472,13 @@ func Cher264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, in
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7198,6 +7487,7 @@ func Cher264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, in
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -7216,11 +7506,13 @@ func Zher2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7229,6 +7521,7 @@ func Zher2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -7247,11 +7540,13 @@ func Zher264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleCompl
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7260,6 +7555,7 @@ func Zher264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleCompl
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -7398,11 +7694,13 @@ func Chpr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7410,6 +7708,7 @@ func Chpr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx
 	frame.Int(uintptr(unsafe.Pointer(aP)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(aP)
@@ -7428,11 +7727,13 @@ func Chpr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, in
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7440,6 +7741,7 @@ func Chpr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, in
 	frame.Int(uintptr(unsafe.Pointer(aP)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(aP)
@@ -7458,11 +7760,13 @@ func Zhpr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7470,6 +7774,7 @@ func Zhpr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex
 	frame.Int(uintptr(unsafe.Pointer(aP)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(aP)
@@ -7488,11 +7793,13 @@ func Zhpr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleCompl
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7500,6 +7807,7 @@ func Zhpr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleCompl
 	frame.Int(uintptr(unsafe.Pointer(aP)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(aP)
@@ -7658,25 +7966,31 @@ func CgemvBatched(handle Handle, trans Operation, m, n int32, alpha *cudart.Comp
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(xarray)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(yarray)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(xarray)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(yarray)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7693,25 +8007,31 @@ func CgemvBatched64(handle Handle, trans Operation, m, n int64, alpha *cudart.Co
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(xarray)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(yarray)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(xarray)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(yarray)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7728,25 +8048,31 @@ func ZgemvBatched(handle Handle, trans Operation, m, n int32, alpha *cudart.Doub
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(xarray)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(yarray)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(xarray)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(yarray)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7763,25 +8089,31 @@ func ZgemvBatched64(handle Handle, trans Operation, m, n int64, alpha *cudart.Do
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(xarray)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(yarray)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(xarray)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(yarray)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7955,28 +8287,34 @@ func CgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a *c
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(stridex))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(stridey))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7994,28 +8332,34 @@ func CgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(stridex))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(stridey))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8033,28 +8377,34 @@ func ZgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a *c
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(stridex))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(stridey))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8072,28 +8422,34 @@ func ZgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(stridex))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(stridey))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8254,6 +8610,10 @@ func Cgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cud
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8261,19 +8621,21 @@ func Cgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cud
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8290,6 +8652,10 @@ func Cgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *c
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8297,19 +8663,21 @@ func Cgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *c
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8326,6 +8694,10 @@ func Cgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *c
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8333,19 +8705,21 @@ func Cgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *c
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8362,6 +8736,10 @@ func Cgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8369,19 +8747,21 @@ func Cgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8398,6 +8778,10 @@ func Cgemm3mEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *cu
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8405,22 +8789,24 @@ func Cgemm3mEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *cu
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(btype))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8437,6 +8823,10 @@ func Cgemm3mEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8444,22 +8834,24 @@ func Cgemm3mEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(btype))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8476,6 +8868,10 @@ func Zgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cud
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8483,19 +8879,21 @@ func Zgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cud
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8512,6 +8910,10 @@ func Zgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *c
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8519,19 +8921,21 @@ func Zgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *c
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8548,6 +8952,10 @@ func Zgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *c
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8555,19 +8963,21 @@ func Zgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *c
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8584,6 +8994,10 @@ func Zgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8591,19 +9005,21 @@ func Zgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8780,6 +9196,10 @@ func CgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *cuda
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8787,22 +9207,24 @@ func CgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *cuda
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(btype))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8819,6 +9241,10 @@ func CgemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *cu
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8826,22 +9252,24 @@ func CgemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *cu
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(btype))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8986,22 +9414,28 @@ func Csyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9018,22 +9452,28 @@ func Csyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9050,22 +9490,28 @@ func Zsyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9082,22 +9528,28 @@ func Zsyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9114,24 +9566,30 @@ func CsyrkEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *c
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9148,24 +9606,30 @@ func CsyrkEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9182,24 +9646,30 @@ func Csyrk3mEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9216,24 +9686,30 @@ func Csyrk3mEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alph
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9654,25 +10130,31 @@ func Csyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9689,25 +10171,31 @@ func Csyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9724,25 +10212,31 @@ func Zsyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9759,25 +10253,31 @@ func Zsyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9794,13 +10294,15 @@ func Cher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -9810,6 +10312,7 @@ func Cher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
@@ -9829,13 +10332,15 @@ func Cher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -9845,6 +10350,7 @@ func Cher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
@@ -9864,13 +10370,15 @@ func Zher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -9880,6 +10388,7 @@ func Zher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
@@ -9899,13 +10408,15 @@ func Zher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -9915,6 +10426,7 @@ func Zher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
@@ -10074,25 +10586,31 @@ func Csyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10109,25 +10627,31 @@ func Csyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10144,25 +10668,31 @@ func Zsyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10179,25 +10709,31 @@ func Zsyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10214,13 +10750,15 @@ func Cherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -10230,6 +10768,7 @@ func Cherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
@@ -10249,13 +10788,15 @@ func Cherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -10265,6 +10806,7 @@ func Cherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
@@ -10284,13 +10826,15 @@ func Zherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -10300,6 +10844,7 @@ func Zherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
@@ -10319,13 +10864,15 @@ func Zherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -10335,6 +10882,7 @@ func Zherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
@@ -10494,25 +11042,31 @@ func Csymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cu
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10529,25 +11083,31 @@ func Csymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10564,25 +11124,31 @@ func Zsymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cu
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10599,25 +11165,31 @@ func Zsymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10634,25 +11206,31 @@ func Chemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cu
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10669,25 +11247,31 @@ func Chemm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10704,25 +11288,31 @@ func Zhemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cu
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10739,25 +11329,31 @@ func Zhemm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10902,6 +11498,8 @@ func Ctrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -10910,13 +11508,14 @@ func Ctrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
@@ -10934,6 +11533,8 @@ func Ctrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -10942,13 +11543,14 @@ func Ctrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
@@ -10966,6 +11568,8 @@ func Ztrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -10974,13 +11578,14 @@ func Ztrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
@@ -10998,6 +11603,8 @@ func Ztrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11006,13 +11613,14 @@ func Ztrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
@@ -11170,6 +11778,8 @@ func Ctrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11178,7 +11788,7 @@ func Ctrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -11187,6 +11797,7 @@ func Ctrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)
@@ -11205,6 +11816,8 @@ func Ctrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11213,7 +11826,7 @@ func Ctrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -11222,6 +11835,7 @@ func Ctrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)
@@ -11240,6 +11854,8 @@ func Ztrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11248,7 +11864,7 @@ func Ztrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -11257,6 +11873,7 @@ func Ztrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)
@@ -11275,6 +11892,8 @@ func Ztrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11283,7 +11902,7 @@ func Ztrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -11292,6 +11911,7 @@ func Ztrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)
@@ -11458,6 +12078,10 @@ func CgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -11465,20 +12089,22 @@ func CgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(barray)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(carray)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11495,6 +12121,10 @@ func CgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -11502,20 +12132,22 @@ func CgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(barray)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(carray)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11533,6 +12165,10 @@ func Cgemm3mBatched(handle Handle, transa, transb Operation, m, n, k int32, alph
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -11540,20 +12176,22 @@ func Cgemm3mBatched(handle Handle, transa, transb Operation, m, n, k int32, alph
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(barray)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(carray)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11572,6 +12210,10 @@ func Cgemm3mBatched64(handle Handle, transa, transb Operation, m, n, k int64, al
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -11579,20 +12221,22 @@ func Cgemm3mBatched64(handle Handle, transa, transb Operation, m, n, k int64, al
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(barray)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(carray)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11609,6 +12253,10 @@ func ZgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -11616,20 +12264,22 @@ func ZgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(barray)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(carray)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11646,6 +12296,10 @@ func ZgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -11653,20 +12307,22 @@ func ZgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(barray)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(carray)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11848,6 +12504,10 @@ func CgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -11855,23 +12515,25 @@ func CgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11889,6 +12551,10 @@ func CgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -11896,23 +12562,25 @@ func CgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11930,6 +12598,10 @@ func Cgemm3mStridedBatched(handle Handle, transa, transb Operation, m, n, k int3
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -11937,23 +12609,25 @@ func Cgemm3mStridedBatched(handle Handle, transa, transb Operation, m, n, k int3
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11972,6 +12646,10 @@ func Cgemm3mStridedBatched64(handle Handle, transa, transb Operation, m, n, k in
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -11979,23 +12657,25 @@ func Cgemm3mStridedBatched64(handle Handle, transa, transb Operation, m, n, k in
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12013,6 +12693,10 @@ func ZgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12020,23 +12704,25 @@ func ZgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12054,6 +12740,10 @@ func ZgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12061,23 +12751,25 @@ func ZgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12611,24 +13303,30 @@ func Cgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *cudart
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
 	frame.Int(uintptr(transb))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
@@ -12646,24 +13344,30 @@ func Cgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *cuda
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
 	frame.Int(uintptr(transb))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
@@ -12681,24 +13385,30 @@ func Zgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *cudart
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
 	frame.Int(uintptr(transb))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
@@ -12716,24 +13426,30 @@ func Zgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *cuda
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
 	frame.Int(uintptr(transb))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
@@ -12883,6 +13599,8 @@ func CtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -12891,7 +13609,7 @@ func CtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -12899,6 +13617,7 @@ func CtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
@@ -12916,6 +13635,8 @@ func CtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -12924,7 +13645,7 @@ func CtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -12932,6 +13653,7 @@ func CtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
@@ -12949,6 +13671,8 @@ func ZtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -12957,7 +13681,7 @@ func ZtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -12965,6 +13689,7 @@ func ZtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
@@ -12982,6 +13707,8 @@ func ZtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -12990,7 +13717,7 @@ func ZtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -12998,6 +13725,7 @@ func ZtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {

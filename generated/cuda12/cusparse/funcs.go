@@ -655,27 +655,33 @@ func Cgemvi(handle Handle, transA Operation, m, n int32, alpha, a *cudart.Comple
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(unsafe.Pointer(xVal)))
 	frame.Int(uintptr(unsafe.Pointer(xInd)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(xVal)
 	runtime.KeepAlive(xInd)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
@@ -702,27 +708,33 @@ func Zgemvi(handle Handle, transA Operation, m, n int32, alpha, a *cudart.Double
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(unsafe.Pointer(xVal)))
 	frame.Int(uintptr(unsafe.Pointer(xInd)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(xVal)
 	runtime.KeepAlive(xInd)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
@@ -821,6 +833,10 @@ func Cbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -828,22 +844,24 @@ func Cbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -857,6 +875,10 @@ func Zbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -864,22 +886,24 @@ func Zbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -981,6 +1005,10 @@ func Cbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -989,7 +1017,7 @@ func Cbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedMaskPtrA)))
@@ -998,10 +1026,11 @@ func Cbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedMaskPtrA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
@@ -1009,6 +1038,7 @@ func Cbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1024,6 +1054,10 @@ func Zbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -1032,7 +1066,7 @@ func Zbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedMaskPtrA)))
@@ -1041,10 +1075,11 @@ func Zbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedMaskPtrA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
@@ -1052,6 +1087,7 @@ func Zbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1578,13 +1614,15 @@ func Cbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
@@ -1597,6 +1635,7 @@ func Cbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
@@ -1618,13 +1657,15 @@ func Zbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
@@ -1637,6 +1678,7 @@ func Zbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
@@ -1735,6 +1777,10 @@ func Cbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -1744,7 +1790,7 @@ func Cbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
@@ -1752,16 +1798,18 @@ func Cbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1775,6 +1823,10 @@ func Zbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -1784,7 +1836,7 @@ func Zbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
@@ -1792,16 +1844,18 @@ func Zbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2360,6 +2414,8 @@ func Cbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -2368,7 +2424,7 @@ func Cbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
@@ -2383,6 +2439,7 @@ func Cbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
@@ -2404,6 +2461,8 @@ func Zbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -2412,7 +2471,7 @@ func Zbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
@@ -2427,6 +2486,7 @@ func Zbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
@@ -2478,9 +2538,13 @@ func Ccsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32,
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(unsafe.Pointer(boost_val)), 0)
+	var boost_valBuf [unsafe.Sizeof(*boost_val) + 8]byte
+	boost_valP := ffiimpl.AlignedIn(unsafe.Pointer(boost_val), unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*boost_val), 8)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(boost_valP), 0)
+	ffiimpl.AlignedOut(unsafe.Pointer(boost_val), boost_valP, unsafe.Sizeof(*boost_val))
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
+	runtime.KeepAlive(&boost_valBuf)
 	return ffiimpl.Error(procCcsrilu02NumericBoost, Status(r))
 }
 
@@ -2493,9 +2557,13 @@ func Zcsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32,
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(unsafe.Pointer(boost_val)), 0)
+	var boost_valBuf [unsafe.Sizeof(*boost_val) + 16]byte
+	boost_valP := ffiimpl.AlignedIn(unsafe.Pointer(boost_val), unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*boost_val), 16)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(boost_valP), 0)
+	ffiimpl.AlignedOut(unsafe.Pointer(boost_val), boost_valP, unsafe.Sizeof(*boost_val))
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
+	runtime.KeepAlive(&boost_valBuf)
 	return ffiimpl.Error(procZcsrilu02NumericBoost, Status(r))
 }
 
@@ -3052,9 +3120,13 @@ func Cbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32,
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(unsafe.Pointer(boost_val)), 0)
+	var boost_valBuf [unsafe.Sizeof(*boost_val) + 8]byte
+	boost_valP := ffiimpl.AlignedIn(unsafe.Pointer(boost_val), unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*boost_val), 8)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(boost_valP), 0)
+	ffiimpl.AlignedOut(unsafe.Pointer(boost_val), boost_valP, unsafe.Sizeof(*boost_val))
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
+	runtime.KeepAlive(&boost_valBuf)
 	return ffiimpl.Error(procCbsrilu02NumericBoost, Status(r))
 }
 
@@ -3067,9 +3139,13 @@ func Zbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32,
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(unsafe.Pointer(boost_val)), 0)
+	var boost_valBuf [unsafe.Sizeof(*boost_val) + 16]byte
+	boost_valP := ffiimpl.AlignedIn(unsafe.Pointer(boost_val), unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*boost_val), 16)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(boost_valP), 0)
+	ffiimpl.AlignedOut(unsafe.Pointer(boost_val), boost_valP, unsafe.Sizeof(*boost_val))
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
+	runtime.KeepAlive(&boost_valBuf)
 	return ffiimpl.Error(procZbsrilu02NumericBoost, Status(r))
 }
 
@@ -5980,17 +6056,21 @@ func Ccsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *cudart.Complex, de
 	if err != nil {
 		return
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
@@ -6003,10 +6083,12 @@ func Ccsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *cudart.Complex, de
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(csrSortedValB)
 	runtime.KeepAlive(csrSortedRowPtrB)
 	runtime.KeepAlive(csrSortedColIndB)
@@ -6027,17 +6109,21 @@ func Zcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *cudart.DoubleCompl
 	if err != nil {
 		return
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
@@ -6050,10 +6136,12 @@ func Zcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *cudart.DoubleCompl
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(csrSortedValB)
 	runtime.KeepAlive(csrSortedRowPtrB)
 	runtime.KeepAlive(csrSortedColIndB)
@@ -6202,17 +6290,21 @@ func Ccsrgeam2(handle Handle, m, n int32, alpha *cudart.Complex, descrA MatDescr
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
@@ -6225,10 +6317,12 @@ func Ccsrgeam2(handle Handle, m, n int32, alpha *cudart.Complex, descrA MatDescr
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(csrSortedValB)
 	runtime.KeepAlive(csrSortedRowPtrB)
 	runtime.KeepAlive(csrSortedColIndB)
@@ -6248,17 +6342,21 @@ func Zcsrgeam2(handle Handle, m, n int32, alpha *cudart.DoubleComplex, descrA Ma
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
@@ -6271,10 +6369,12 @@ func Zcsrgeam2(handle Handle, m, n int32, alpha *cudart.DoubleComplex, descrA Ma
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(csrSortedValB)
 	runtime.KeepAlive(csrSortedRowPtrB)
 	runtime.KeepAlive(csrSortedColIndB)

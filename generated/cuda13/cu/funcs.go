@@ -20825,8 +20825,12 @@ func TensorMapReplaceAddress(tensorMap *TensorMap, globalAddress unsafe.Pointer)
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(unsafe.Pointer(tensorMap)), uintptr(globalAddress), 0, 0, 0, 0)
+	var tensorMapBuf [unsafe.Sizeof(*tensorMap) + 128]byte
+	tensorMapP := ffiimpl.AlignedIn(unsafe.Pointer(tensorMap), unsafe.Pointer(&tensorMapBuf), unsafe.Sizeof(*tensorMap), 128)
+	r := ffiimpl.CallInts(sym, uintptr(tensorMapP), uintptr(globalAddress), 0, 0, 0, 0)
+	ffiimpl.AlignedOut(unsafe.Pointer(tensorMap), tensorMapP, unsafe.Sizeof(*tensorMap))
 	runtime.KeepAlive(tensorMap)
+	runtime.KeepAlive(&tensorMapBuf)
 	runtime.KeepAlive(globalAddress)
 	return ffiimpl.Error(procTensorMapReplaceAddress, Result(r))
 }

@@ -1187,6 +1187,8 @@ func Cdotu(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Comp
 	if err != nil {
 		return err
 	}
+	var resultBuf [unsafe.Sizeof(*result) + 8]byte
+	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -1194,11 +1196,13 @@ func Cdotu(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Comp
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(result)))
+	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
+	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
+	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1213,6 +1217,8 @@ func Cdotu64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Co
 	if err != nil {
 		return err
 	}
+	var resultBuf [unsafe.Sizeof(*result) + 8]byte
+	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -1220,11 +1226,13 @@ func Cdotu64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Co
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(result)))
+	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
+	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
+	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1239,6 +1247,8 @@ func Cdotc(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Comp
 	if err != nil {
 		return err
 	}
+	var resultBuf [unsafe.Sizeof(*result) + 8]byte
+	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -1246,11 +1256,13 @@ func Cdotc(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Comp
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(result)))
+	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
+	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
+	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1265,6 +1277,8 @@ func Cdotc64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Co
 	if err != nil {
 		return err
 	}
+	var resultBuf [unsafe.Sizeof(*result) + 8]byte
+	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -1272,11 +1286,13 @@ func Cdotc64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Co
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(result)))
+	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
+	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
+	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1291,6 +1307,8 @@ func Zdotu(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudar
 	if err != nil {
 		return err
 	}
+	var resultBuf [unsafe.Sizeof(*result) + 16]byte
+	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -1298,11 +1316,13 @@ func Zdotu(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudar
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(result)))
+	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
+	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
+	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1317,6 +1337,8 @@ func Zdotu64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cud
 	if err != nil {
 		return err
 	}
+	var resultBuf [unsafe.Sizeof(*result) + 16]byte
+	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -1324,11 +1346,13 @@ func Zdotu64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cud
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(result)))
+	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
+	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
+	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1343,6 +1367,8 @@ func Zdotc(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudar
 	if err != nil {
 		return err
 	}
+	var resultBuf [unsafe.Sizeof(*result) + 16]byte
+	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -1350,11 +1376,13 @@ func Zdotc(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudar
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(result)))
+	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
+	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
+	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1369,6 +1397,8 @@ func Zdotc64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cud
 	if err != nil {
 		return err
 	}
+	var resultBuf [unsafe.Sizeof(*result) + 16]byte
+	resultP := ffiimpl.AlignedIn(unsafe.Pointer(result), unsafe.Pointer(&resultBuf), unsafe.Sizeof(*result), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -1376,11 +1406,13 @@ func Zdotc64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cud
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
-	frame.Int(uintptr(unsafe.Pointer(result)))
+	frame.Int(uintptr(resultP))
 	ffiimpl.Call(sym, &frame)
+	ffiimpl.AlignedOut(unsafe.Pointer(result), resultP, unsafe.Sizeof(*result))
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(result)
+	runtime.KeepAlive(&resultBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -1503,8 +1535,11 @@ func Cscal(handle Handle, n int32, alpha, x *cudart.Complex, incx int32) error {
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaP), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	return ffiimpl.Error(procCscal, Status(r))
 }
@@ -1517,8 +1552,11 @@ func Cscal64(handle Handle, n int64, alpha, x *cudart.Complex, incx int64) error
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaP), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	return ffiimpl.Error(procCscal64, Status(r))
 }
@@ -1559,8 +1597,11 @@ func Zscal(handle Handle, n int32, alpha, x *cudart.DoubleComplex, incx int32) e
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaP), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	return ffiimpl.Error(procZscal, Status(r))
 }
@@ -1573,8 +1614,11 @@ func Zscal64(handle Handle, n int64, alpha, x *cudart.DoubleComplex, incx int64)
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(unsafe.Pointer(alpha)), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(n), uintptr(alphaP), uintptr(unsafe.Pointer(x)), uintptr(incx), 0)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	return ffiimpl.Error(procZscal64, Status(r))
 }
@@ -1779,16 +1823,19 @@ func Caxpy(handle Handle, n int32, alpha, x *cudart.Complex, incx int32, y *cuda
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
@@ -1805,16 +1852,19 @@ func Caxpy64(handle Handle, n int64, alpha, x *cudart.Complex, incx int64, y *cu
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
@@ -1831,16 +1881,19 @@ func Zaxpy(handle Handle, n int32, alpha, x *cudart.DoubleComplex, incx int32, y
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
@@ -1857,16 +1910,19 @@ func Zaxpy64(handle Handle, n int64, alpha, x *cudart.DoubleComplex, incx int64,
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
@@ -2789,6 +2845,8 @@ func Crot(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Compl
 	if err != nil {
 		return err
 	}
+	var sBuf [unsafe.Sizeof(*s) + 8]byte
+	sP := ffiimpl.AlignedIn(unsafe.Pointer(s), unsafe.Pointer(&sBuf), unsafe.Sizeof(*s), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -2797,12 +2855,13 @@ func Crot(handle Handle, n int32, x *cudart.Complex, incx int32, y *cudart.Compl
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(unsafe.Pointer(c)))
-	frame.Int(uintptr(unsafe.Pointer(s)))
+	frame.Int(uintptr(sP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
+	runtime.KeepAlive(&sBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2817,6 +2876,8 @@ func Crot64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Com
 	if err != nil {
 		return err
 	}
+	var sBuf [unsafe.Sizeof(*s) + 8]byte
+	sP := ffiimpl.AlignedIn(unsafe.Pointer(s), unsafe.Pointer(&sBuf), unsafe.Sizeof(*s), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -2825,12 +2886,13 @@ func Crot64(handle Handle, n int64, x *cudart.Complex, incx int64, y *cudart.Com
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(unsafe.Pointer(c)))
-	frame.Int(uintptr(unsafe.Pointer(s)))
+	frame.Int(uintptr(sP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
+	runtime.KeepAlive(&sBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2901,6 +2963,8 @@ func Zrot(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart
 	if err != nil {
 		return err
 	}
+	var sBuf [unsafe.Sizeof(*s) + 16]byte
+	sP := ffiimpl.AlignedIn(unsafe.Pointer(s), unsafe.Pointer(&sBuf), unsafe.Sizeof(*s), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -2909,12 +2973,13 @@ func Zrot(handle Handle, n int32, x *cudart.DoubleComplex, incx int32, y *cudart
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(unsafe.Pointer(c)))
-	frame.Int(uintptr(unsafe.Pointer(s)))
+	frame.Int(uintptr(sP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
+	runtime.KeepAlive(&sBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -2929,6 +2994,8 @@ func Zrot64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cuda
 	if err != nil {
 		return err
 	}
+	var sBuf [unsafe.Sizeof(*s) + 16]byte
+	sP := ffiimpl.AlignedIn(unsafe.Pointer(s), unsafe.Pointer(&sBuf), unsafe.Sizeof(*s), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(n))
@@ -2937,12 +3004,13 @@ func Zrot64(handle Handle, n int64, x *cudart.DoubleComplex, incx int64, y *cuda
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(unsafe.Pointer(c)))
-	frame.Int(uintptr(unsafe.Pointer(s)))
+	frame.Int(uintptr(sP))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
+	runtime.KeepAlive(&sBuf)
 	if err = frame.Err(); err != nil {
 		return err
 	}
@@ -3114,11 +3182,23 @@ func Crotg(handle Handle, a, b *cudart.Complex, c *float32, s *cudart.Complex) e
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(a)), uintptr(unsafe.Pointer(b)), uintptr(unsafe.Pointer(c)), uintptr(unsafe.Pointer(s)), 0)
+	var aBuf [unsafe.Sizeof(*a) + 8]byte
+	aP := ffiimpl.AlignedIn(unsafe.Pointer(a), unsafe.Pointer(&aBuf), unsafe.Sizeof(*a), 8)
+	var bBuf [unsafe.Sizeof(*b) + 8]byte
+	bP := ffiimpl.AlignedIn(unsafe.Pointer(b), unsafe.Pointer(&bBuf), unsafe.Sizeof(*b), 8)
+	var sBuf [unsafe.Sizeof(*s) + 8]byte
+	sP := ffiimpl.AlignedIn(unsafe.Pointer(s), unsafe.Pointer(&sBuf), unsafe.Sizeof(*s), 8)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(aP), uintptr(bP), uintptr(unsafe.Pointer(c)), uintptr(sP), 0)
+	ffiimpl.AlignedOut(unsafe.Pointer(a), aP, unsafe.Sizeof(*a))
+	ffiimpl.AlignedOut(unsafe.Pointer(b), bP, unsafe.Sizeof(*b))
+	ffiimpl.AlignedOut(unsafe.Pointer(s), sP, unsafe.Sizeof(*s))
 	runtime.KeepAlive(a)
+	runtime.KeepAlive(&aBuf)
 	runtime.KeepAlive(b)
+	runtime.KeepAlive(&bBuf)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
+	runtime.KeepAlive(&sBuf)
 	return ffiimpl.Error(procCrotg, Status(r))
 }
 
@@ -3131,11 +3211,23 @@ func Zrotg(handle Handle, a, b *cudart.DoubleComplex, c *float64, s *cudart.Doub
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(unsafe.Pointer(a)), uintptr(unsafe.Pointer(b)), uintptr(unsafe.Pointer(c)), uintptr(unsafe.Pointer(s)), 0)
+	var aBuf [unsafe.Sizeof(*a) + 16]byte
+	aP := ffiimpl.AlignedIn(unsafe.Pointer(a), unsafe.Pointer(&aBuf), unsafe.Sizeof(*a), 16)
+	var bBuf [unsafe.Sizeof(*b) + 16]byte
+	bP := ffiimpl.AlignedIn(unsafe.Pointer(b), unsafe.Pointer(&bBuf), unsafe.Sizeof(*b), 16)
+	var sBuf [unsafe.Sizeof(*s) + 16]byte
+	sP := ffiimpl.AlignedIn(unsafe.Pointer(s), unsafe.Pointer(&sBuf), unsafe.Sizeof(*s), 16)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(aP), uintptr(bP), uintptr(unsafe.Pointer(c)), uintptr(sP), 0)
+	ffiimpl.AlignedOut(unsafe.Pointer(a), aP, unsafe.Sizeof(*a))
+	ffiimpl.AlignedOut(unsafe.Pointer(b), bP, unsafe.Sizeof(*b))
+	ffiimpl.AlignedOut(unsafe.Pointer(s), sP, unsafe.Sizeof(*s))
 	runtime.KeepAlive(a)
+	runtime.KeepAlive(&aBuf)
 	runtime.KeepAlive(b)
+	runtime.KeepAlive(&bBuf)
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(s)
+	runtime.KeepAlive(&sBuf)
 	return ffiimpl.Error(procZrotg, Status(r))
 }
 
@@ -3548,24 +3640,30 @@ func Cgemv(handle Handle, trans Operation, m, n int32, alpha, a *cudart.Complex,
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3581,24 +3679,30 @@ func Cgemv64(handle Handle, trans Operation, m, n int64, alpha, a *cudart.Comple
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3614,24 +3718,30 @@ func Zgemv(handle Handle, trans Operation, m, n int32, alpha, a *cudart.DoubleCo
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3647,24 +3757,30 @@ func Zgemv64(handle Handle, trans Operation, m, n int64, alpha, a *cudart.Double
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3820,6 +3936,10 @@ func Cgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *cudart.
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
@@ -3827,19 +3947,21 @@ func Cgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *cudart.
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kl))
 	frame.Int(uintptr(ku))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3855,6 +3977,10 @@ func Cgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *cudar
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
@@ -3862,19 +3988,21 @@ func Cgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *cudar
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kl))
 	frame.Int(uintptr(ku))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3890,6 +4018,10 @@ func Zgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *cudart.
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
@@ -3897,19 +4029,21 @@ func Zgbmv(handle Handle, trans Operation, m, n, kl, ku int32, alpha, a *cudart.
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kl))
 	frame.Int(uintptr(ku))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -3925,6 +4059,10 @@ func Zgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *cudar
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
@@ -3932,19 +4070,21 @@ func Zgbmv64(handle Handle, trans Operation, m, n, kl, ku int64, alpha, a *cudar
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kl))
 	frame.Int(uintptr(ku))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5392,23 +5532,29 @@ func Csymv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.Complex, lda 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5424,23 +5570,29 @@ func Csymv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.Complex, ld
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5456,23 +5608,29 @@ func Zsymv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.DoubleComplex
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5488,23 +5646,29 @@ func Zsymv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.DoubleCompl
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5520,23 +5684,29 @@ func Chemv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.Complex, lda 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5552,23 +5722,29 @@ func Chemv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.Complex, ld
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5584,23 +5760,29 @@ func Zhemv(handle Handle, uplo FillMode, n int32, alpha, a *cudart.DoubleComplex
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5616,23 +5798,29 @@ func Zhemv64(handle Handle, uplo FillMode, n int64, alpha, a *cudart.DoubleCompl
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5780,24 +5968,30 @@ func Chbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *cudart.Complex, l
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5813,24 +6007,30 @@ func Chbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *cudart.Complex,
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5846,24 +6046,30 @@ func Zhbmv(handle Handle, uplo FillMode, n, k int32, alpha, a *cudart.DoubleComp
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -5879,24 +6085,30 @@ func Zhbmv64(handle Handle, uplo FillMode, n, k int64, alpha, a *cudart.DoubleCo
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6041,22 +6253,28 @@ func Chpmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *cudart.Complex, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aP)))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aP)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6073,22 +6291,28 @@ func Chpmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *cudart.Complex
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aP)))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aP)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6105,22 +6329,28 @@ func Zhpmv(handle Handle, uplo FillMode, n int32, alpha, aP, x *cudart.DoubleCom
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aP)))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aP)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6137,22 +6367,28 @@ func Zhpmv64(handle Handle, uplo FillMode, n int64, alpha, aP, x *cudart.DoubleC
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aP)))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aP)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -6288,11 +6524,13 @@ func Cgeru(handle Handle, m, n int32, alpha, x *cudart.Complex, incx int32, y *c
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -6301,6 +6539,7 @@ func Cgeru(handle Handle, m, n int32, alpha, x *cudart.Complex, incx int32, y *c
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -6318,11 +6557,13 @@ func Cgeru64(handle Handle, m, n int64, alpha, x *cudart.Complex, incx int64, y 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -6331,6 +6572,7 @@ func Cgeru64(handle Handle, m, n int64, alpha, x *cudart.Complex, incx int64, y 
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -6348,11 +6590,13 @@ func Cgerc(handle Handle, m, n int32, alpha, x *cudart.Complex, incx int32, y *c
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -6361,6 +6605,7 @@ func Cgerc(handle Handle, m, n int32, alpha, x *cudart.Complex, incx int32, y *c
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -6378,11 +6623,13 @@ func Cgerc64(handle Handle, m, n int64, alpha, x *cudart.Complex, incx int64, y 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -6391,6 +6638,7 @@ func Cgerc64(handle Handle, m, n int64, alpha, x *cudart.Complex, incx int64, y 
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -6408,11 +6656,13 @@ func Zgeru(handle Handle, m, n int32, alpha, x *cudart.DoubleComplex, incx int32
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -6421,6 +6671,7 @@ func Zgeru(handle Handle, m, n int32, alpha, x *cudart.DoubleComplex, incx int32
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -6438,11 +6689,13 @@ func Zgeru64(handle Handle, m, n int64, alpha, x *cudart.DoubleComplex, incx int
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -6451,6 +6704,7 @@ func Zgeru64(handle Handle, m, n int64, alpha, x *cudart.DoubleComplex, incx int
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -6468,11 +6722,13 @@ func Zgerc(handle Handle, m, n int32, alpha, x *cudart.DoubleComplex, incx int32
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -6481,6 +6737,7 @@ func Zgerc(handle Handle, m, n int32, alpha, x *cudart.DoubleComplex, incx int32
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -6498,11 +6755,13 @@ func Zgerc64(handle Handle, m, n int64, alpha, x *cudart.DoubleComplex, incx int
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -6511,6 +6770,7 @@ func Zgerc64(handle Handle, m, n int64, alpha, x *cudart.DoubleComplex, incx int
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -6636,17 +6896,20 @@ func Csyr(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
@@ -6663,17 +6926,20 @@ func Csyr64(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, inc
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
@@ -6690,17 +6956,20 @@ func Zsyr(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex,
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
@@ -6717,17 +6986,20 @@ func Zsyr64(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleComple
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(a)
 	if err = frame.Err(); err != nil {
@@ -7180,11 +7452,13 @@ func Csyr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7193,6 +7467,7 @@ func Csyr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -7210,11 +7485,13 @@ func Csyr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, in
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7223,6 +7500,7 @@ func Csyr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, in
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -7240,11 +7518,13 @@ func Zsyr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7253,6 +7533,7 @@ func Zsyr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -7270,11 +7551,13 @@ func Zsyr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleCompl
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7283,6 +7566,7 @@ func Zsyr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleCompl
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -7301,11 +7585,13 @@ func Cher2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7314,6 +7600,7 @@ func Cher2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -7332,11 +7619,13 @@ func Cher264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, in
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7345,6 +7634,7 @@ func Cher264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, in
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -7363,11 +7653,13 @@ func Zher2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7376,6 +7668,7 @@ func Zher2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -7394,11 +7687,13 @@ func Zher264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleCompl
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7407,6 +7702,7 @@ func Zher264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleCompl
 	frame.Int(uintptr(lda))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(a)
@@ -7545,11 +7841,13 @@ func Chpr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7557,6 +7855,7 @@ func Chpr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.Complex, incx
 	frame.Int(uintptr(unsafe.Pointer(aP)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(aP)
@@ -7575,11 +7874,13 @@ func Chpr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, in
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7587,6 +7888,7 @@ func Chpr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.Complex, in
 	frame.Int(uintptr(unsafe.Pointer(aP)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(aP)
@@ -7605,11 +7907,13 @@ func Zhpr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7617,6 +7921,7 @@ func Zhpr2(handle Handle, uplo FillMode, n int32, alpha, x *cudart.DoubleComplex
 	frame.Int(uintptr(unsafe.Pointer(aP)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(aP)
@@ -7635,11 +7940,13 @@ func Zhpr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleCompl
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(unsafe.Pointer(y)))
@@ -7647,6 +7954,7 @@ func Zhpr264(handle Handle, uplo FillMode, n int64, alpha, x *cudart.DoubleCompl
 	frame.Int(uintptr(unsafe.Pointer(aP)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(aP)
@@ -7805,25 +8113,31 @@ func CgemvBatched(handle Handle, trans Operation, m, n int32, alpha *cudart.Comp
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(xarray)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(yarray)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(xarray)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(yarray)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7840,25 +8154,31 @@ func CgemvBatched64(handle Handle, trans Operation, m, n int64, alpha *cudart.Co
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(xarray)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(yarray)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(xarray)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(yarray)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7875,25 +8195,31 @@ func ZgemvBatched(handle Handle, trans Operation, m, n int32, alpha *cudart.Doub
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(xarray)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(yarray)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(xarray)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(yarray)
 	if err = frame.Err(); err != nil {
 		return err
@@ -7910,25 +8236,31 @@ func ZgemvBatched64(handle Handle, trans Operation, m, n int64, alpha *cudart.Do
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(xarray)))
 	frame.Int(uintptr(incx))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(yarray)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(xarray)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(yarray)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8102,28 +8434,34 @@ func CgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a *c
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(stridex))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(stridey))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8141,28 +8479,34 @@ func CgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(stridex))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(stridey))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8180,28 +8524,34 @@ func ZgemvStridedBatched(handle Handle, trans Operation, m, n int32, alpha, a *c
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(stridex))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(stridey))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8219,28 +8569,34 @@ func ZgemvStridedBatched64(handle Handle, trans Operation, m, n int64, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(x)))
 	frame.Int(uintptr(incx))
 	frame.Int(uintptr(stridex))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(incy))
 	frame.Int(uintptr(stridey))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8401,6 +8757,10 @@ func Cgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cud
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8408,19 +8768,21 @@ func Cgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cud
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8437,6 +8799,10 @@ func Cgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *c
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8444,19 +8810,21 @@ func Cgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *c
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8473,6 +8841,10 @@ func Cgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *c
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8480,19 +8852,21 @@ func Cgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *c
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8509,6 +8883,10 @@ func Cgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8516,19 +8894,21 @@ func Cgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8545,6 +8925,10 @@ func Cgemm3mEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *cu
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8552,22 +8936,24 @@ func Cgemm3mEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *cu
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(btype))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8584,6 +8970,10 @@ func Cgemm3mEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8591,22 +8981,24 @@ func Cgemm3mEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(btype))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8623,6 +9015,10 @@ func Zgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cud
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8630,19 +9026,21 @@ func Zgemm(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *cud
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8659,6 +9057,10 @@ func Zgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *c
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8666,19 +9068,21 @@ func Zgemm64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a *c
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8695,6 +9099,10 @@ func Zgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *c
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8702,19 +9110,21 @@ func Zgemm3m(handle Handle, transa, transb Operation, m, n, k int32, alpha, a *c
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8731,6 +9141,10 @@ func Zgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8738,19 +9152,21 @@ func Zgemm3m64(handle Handle, transa, transb Operation, m, n, k int64, alpha, a 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8927,6 +9343,10 @@ func CgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *cuda
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8934,22 +9354,24 @@ func CgemmEx(handle Handle, transa, transb Operation, m, n, k int32, alpha *cuda
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(btype))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -8966,6 +9388,10 @@ func CgemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *cu
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -8973,22 +9399,24 @@ func CgemmEx64(handle Handle, transa, transb Operation, m, n, k int64, alpha *cu
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(b))
 	frame.Int(uintptr(btype))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9133,22 +9561,28 @@ func Csyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9165,22 +9599,28 @@ func Csyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9197,22 +9637,28 @@ func Zsyrk(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a *
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9229,22 +9675,28 @@ func Zsyrk64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, a
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9261,24 +9713,30 @@ func CsyrkEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha *c
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9295,24 +9753,30 @@ func CsyrkEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9329,24 +9793,30 @@ func Csyrk3mEx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9363,24 +9833,30 @@ func Csyrk3mEx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alph
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(a))
 	frame.Int(uintptr(atype))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(c))
 	frame.Int(uintptr(ctype))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9801,25 +10277,31 @@ func Csyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9836,25 +10318,31 @@ func Csyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9871,25 +10359,31 @@ func Zsyr2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9906,25 +10400,31 @@ func Zsyr2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -9941,13 +10441,15 @@ func Cher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -9957,6 +10459,7 @@ func Cher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
@@ -9976,13 +10479,15 @@ func Cher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -9992,6 +10497,7 @@ func Cher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
@@ -10011,13 +10517,15 @@ func Zher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -10027,6 +10535,7 @@ func Zher2k(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
@@ -10046,13 +10555,15 @@ func Zher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -10062,6 +10573,7 @@ func Zher2k64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
@@ -10221,25 +10733,31 @@ func Csyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10256,25 +10774,31 @@ func Csyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10291,25 +10815,31 @@ func Zsyrkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10326,25 +10856,31 @@ func Zsyrkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10361,13 +10897,15 @@ func Cherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -10377,6 +10915,7 @@ func Cherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
@@ -10396,13 +10935,15 @@ func Cherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -10412,6 +10953,7 @@ func Cherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
@@ -10431,13 +10973,15 @@ func Zherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -10447,6 +10991,7 @@ func Zherkx(handle Handle, uplo FillMode, trans Operation, n, k int32, alpha, a 
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
@@ -10466,13 +11011,15 @@ func Zherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -10482,6 +11029,7 @@ func Zherkx64(handle Handle, uplo FillMode, trans Operation, n, k int64, alpha, 
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
@@ -10641,25 +11189,31 @@ func Csymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cu
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10676,25 +11230,31 @@ func Csymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10711,25 +11271,31 @@ func Zsymm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cu
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10746,25 +11312,31 @@ func Zsymm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10781,25 +11353,31 @@ func Chemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cu
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10816,25 +11394,31 @@ func Chemm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10851,25 +11435,31 @@ func Zhemm(handle Handle, side SideMode, uplo FillMode, m, n int32, alpha, a *cu
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -10886,25 +11476,31 @@ func Zhemm64(handle Handle, side SideMode, uplo FillMode, m, n int64, alpha, a *
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11049,6 +11645,8 @@ func Ctrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11057,13 +11655,14 @@ func Ctrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
@@ -11081,6 +11680,8 @@ func Ctrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11089,13 +11690,14 @@ func Ctrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
@@ -11113,6 +11715,8 @@ func Ztrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11121,13 +11725,14 @@ func Ztrsm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
@@ -11145,6 +11750,8 @@ func Ztrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11153,13 +11760,14 @@ func Ztrsm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
@@ -11317,6 +11925,8 @@ func Ctrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11325,7 +11935,7 @@ func Ctrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -11334,6 +11944,7 @@ func Ctrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)
@@ -11352,6 +11963,8 @@ func Ctrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11360,7 +11973,7 @@ func Ctrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -11369,6 +11982,7 @@ func Ctrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)
@@ -11387,6 +12001,8 @@ func Ztrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11395,7 +12011,7 @@ func Ztrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -11404,6 +12020,7 @@ func Ztrmm(handle Handle, side SideMode, uplo FillMode, trans Operation, diag Di
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)
@@ -11422,6 +12039,8 @@ func Ztrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -11430,7 +12049,7 @@ func Ztrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -11439,6 +12058,7 @@ func Ztrmm64(handle Handle, side SideMode, uplo FillMode, trans Operation, diag 
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)
@@ -11605,6 +12225,10 @@ func CgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -11612,20 +12236,22 @@ func CgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(barray)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(carray)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11642,6 +12268,10 @@ func CgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -11649,20 +12279,22 @@ func CgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(barray)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(carray)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11680,6 +12312,10 @@ func Cgemm3mBatched(handle Handle, transa, transb Operation, m, n, k int32, alph
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -11687,20 +12323,22 @@ func Cgemm3mBatched(handle Handle, transa, transb Operation, m, n, k int32, alph
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(barray)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(carray)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11719,6 +12357,10 @@ func Cgemm3mBatched64(handle Handle, transa, transb Operation, m, n, k int64, al
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -11726,20 +12368,22 @@ func Cgemm3mBatched64(handle Handle, transa, transb Operation, m, n, k int64, al
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(barray)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(carray)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11756,6 +12400,10 @@ func ZgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -11763,20 +12411,22 @@ func ZgemmBatched(handle Handle, transa, transb Operation, m, n, k int32, alpha 
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(barray)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(carray)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11793,6 +12443,10 @@ func ZgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -11800,20 +12454,22 @@ func ZgemmBatched64(handle Handle, transa, transb Operation, m, n, k int64, alph
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aarray)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(barray)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(carray)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aarray)
 	runtime.KeepAlive(barray)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(carray)
 	if err = frame.Err(); err != nil {
 		return err
@@ -11995,6 +12651,10 @@ func CgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12002,23 +12662,25 @@ func CgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12036,6 +12698,10 @@ func CgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12043,23 +12709,25 @@ func CgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12077,6 +12745,10 @@ func Cgemm3mStridedBatched(handle Handle, transa, transb Operation, m, n, k int3
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12084,23 +12756,25 @@ func Cgemm3mStridedBatched(handle Handle, transa, transb Operation, m, n, k int3
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12119,6 +12793,10 @@ func Cgemm3mStridedBatched64(handle Handle, transa, transb Operation, m, n, k in
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12126,23 +12804,25 @@ func Cgemm3mStridedBatched64(handle Handle, transa, transb Operation, m, n, k in
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12160,6 +12840,10 @@ func ZgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12167,23 +12851,25 @@ func ZgemmStridedBatched(handle Handle, transa, transb Operation, m, n, k int32,
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12201,6 +12887,10 @@ func ZgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -12208,23 +12898,25 @@ func ZgemmStridedBatched64(handle Handle, transa, transb Operation, m, n, k int6
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(strideA))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(strideB))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	frame.Int(uintptr(strideC))
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -12864,24 +13556,30 @@ func Cgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *cudart
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
 	frame.Int(uintptr(transb))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
@@ -12899,24 +13597,30 @@ func Cgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *cuda
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
 	frame.Int(uintptr(transb))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
@@ -12934,24 +13638,30 @@ func Zgeam(handle Handle, transa, transb Operation, m, n int32, alpha, a *cudart
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
 	frame.Int(uintptr(transb))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
@@ -12969,24 +13679,30 @@ func Zgeam64(handle Handle, transa, transb Operation, m, n int64, alpha, a *cuda
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
 	frame.Int(uintptr(transb))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
@@ -13136,6 +13852,8 @@ func CtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -13144,7 +13862,7 @@ func CtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -13152,6 +13870,7 @@ func CtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
@@ -13169,6 +13888,8 @@ func CtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -13177,7 +13898,7 @@ func CtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -13185,6 +13906,7 @@ func CtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
@@ -13202,6 +13924,8 @@ func ZtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -13210,7 +13934,7 @@ func ZtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -13218,6 +13942,7 @@ func ZtrsmBatched(handle Handle, side SideMode, uplo FillMode, trans Operation, 
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
@@ -13235,6 +13960,8 @@ func ZtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -13243,7 +13970,7 @@ func ZtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -13251,6 +13978,7 @@ func ZtrsmBatched64(handle Handle, side SideMode, uplo FillMode, trans Operation
 	frame.Int(uintptr(batchCount))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {

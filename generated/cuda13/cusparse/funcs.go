@@ -665,27 +665,33 @@ func Cgemvi(handle Handle, transA Operation, m, n int32, alpha, a *cudart.Comple
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(unsafe.Pointer(xVal)))
 	frame.Int(uintptr(unsafe.Pointer(xInd)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(xVal)
 	runtime.KeepAlive(xInd)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
@@ -716,27 +722,33 @@ func Zgemvi(handle Handle, transA Operation, m, n int32, alpha, a *cudart.Double
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(nnz))
 	frame.Int(uintptr(unsafe.Pointer(xVal)))
 	frame.Int(uintptr(unsafe.Pointer(xInd)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	frame.Int(uintptr(idxBase))
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(xVal)
 	runtime.KeepAlive(xInd)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	runtime.KeepAlive(buffer)
 	if err = frame.Err(); err != nil {
@@ -837,6 +849,10 @@ func Cbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -844,22 +860,24 @@ func Cbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -873,6 +891,10 @@ func Zbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -880,22 +902,24 @@ func Zbsrmv(handle Handle, dirA Direction, transA Operation, mb, nb, nnzb int32,
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -997,6 +1021,10 @@ func Cbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -1005,7 +1033,7 @@ func Cbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedMaskPtrA)))
@@ -1014,10 +1042,11 @@ func Cbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedMaskPtrA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
@@ -1025,6 +1054,7 @@ func Cbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1040,6 +1070,10 @@ func Zbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -1048,7 +1082,7 @@ func Zbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedMaskPtrA)))
@@ -1057,10 +1091,11 @@ func Zbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedColIndA)))
 	frame.Int(uintptr(blockDim))
 	frame.Int(uintptr(unsafe.Pointer(x)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(y)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedMaskPtrA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
@@ -1068,6 +1103,7 @@ func Zbsrxmv(handle Handle, dirA Direction, transA Operation, sizeOfMask, mb, nb
 	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(y)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1594,13 +1630,15 @@ func Cbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
@@ -1613,6 +1651,7 @@ func Cbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
@@ -1634,13 +1673,15 @@ func Zbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
 	frame.Int(uintptr(transA))
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
@@ -1653,6 +1694,7 @@ func Zbsrsv2Solve(handle Handle, dirA Direction, transA Operation, mb, nnzb int3
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
@@ -1757,6 +1799,10 @@ func Cbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -1766,7 +1812,7 @@ func Cbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
@@ -1774,16 +1820,18 @@ func Cbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1799,6 +1847,10 @@ func Zbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -1808,7 +1860,7 @@ func Zbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(kb))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtrA)))
@@ -1816,16 +1868,18 @@ func Zbsrmm(handle Handle, dirA Direction, transA, transB Operation, mb, n, kb, 
 	frame.Int(uintptr(blockSize))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(bsrSortedValA)
 	runtime.KeepAlive(bsrSortedRowPtrA)
 	runtime.KeepAlive(bsrSortedColIndA)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -2384,6 +2438,8 @@ func Cbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -2392,7 +2448,7 @@ func Cbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
@@ -2407,6 +2463,7 @@ func Cbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
@@ -2428,6 +2485,8 @@ func Zbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(dirA))
@@ -2436,7 +2495,7 @@ func Zbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 	frame.Int(uintptr(mb))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(nnzb))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedVal)))
 	frame.Int(uintptr(unsafe.Pointer(bsrSortedRowPtr)))
@@ -2451,6 +2510,7 @@ func Zbsrsm2Solve(handle Handle, dirA Direction, transA, transXY Operation, mb, 
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(bsrSortedVal)
 	runtime.KeepAlive(bsrSortedRowPtr)
 	runtime.KeepAlive(bsrSortedColInd)
@@ -2502,9 +2562,13 @@ func Ccsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32,
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(unsafe.Pointer(boost_val)), 0)
+	var boost_valBuf [unsafe.Sizeof(*boost_val) + 8]byte
+	boost_valP := ffiimpl.AlignedIn(unsafe.Pointer(boost_val), unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*boost_val), 8)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(boost_valP), 0)
+	ffiimpl.AlignedOut(unsafe.Pointer(boost_val), boost_valP, unsafe.Sizeof(*boost_val))
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
+	runtime.KeepAlive(&boost_valBuf)
 	return ffiimpl.Error(procCcsrilu02NumericBoost, Status(r))
 }
 
@@ -2517,9 +2581,13 @@ func Zcsrilu02NumericBoost(handle Handle, info Csrilu02Info, enable_boost int32,
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(unsafe.Pointer(boost_val)), 0)
+	var boost_valBuf [unsafe.Sizeof(*boost_val) + 16]byte
+	boost_valP := ffiimpl.AlignedIn(unsafe.Pointer(boost_val), unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*boost_val), 16)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(boost_valP), 0)
+	ffiimpl.AlignedOut(unsafe.Pointer(boost_val), boost_valP, unsafe.Sizeof(*boost_val))
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
+	runtime.KeepAlive(&boost_valBuf)
 	return ffiimpl.Error(procZcsrilu02NumericBoost, Status(r))
 }
 
@@ -3076,9 +3144,13 @@ func Cbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32,
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(unsafe.Pointer(boost_val)), 0)
+	var boost_valBuf [unsafe.Sizeof(*boost_val) + 8]byte
+	boost_valP := ffiimpl.AlignedIn(unsafe.Pointer(boost_val), unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*boost_val), 8)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(boost_valP), 0)
+	ffiimpl.AlignedOut(unsafe.Pointer(boost_val), boost_valP, unsafe.Sizeof(*boost_val))
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
+	runtime.KeepAlive(&boost_valBuf)
 	return ffiimpl.Error(procCbsrilu02NumericBoost, Status(r))
 }
 
@@ -3091,9 +3163,13 @@ func Zbsrilu02NumericBoost(handle Handle, info Bsrilu02Info, enable_boost int32,
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(unsafe.Pointer(boost_val)), 0)
+	var boost_valBuf [unsafe.Sizeof(*boost_val) + 16]byte
+	boost_valP := ffiimpl.AlignedIn(unsafe.Pointer(boost_val), unsafe.Pointer(&boost_valBuf), unsafe.Sizeof(*boost_val), 16)
+	r := ffiimpl.CallInts(sym, uintptr(handle), uintptr(info), uintptr(enable_boost), uintptr(unsafe.Pointer(tol)), uintptr(boost_valP), 0)
+	ffiimpl.AlignedOut(unsafe.Pointer(boost_val), boost_valP, unsafe.Sizeof(*boost_val))
 	runtime.KeepAlive(tol)
 	runtime.KeepAlive(boost_val)
+	runtime.KeepAlive(&boost_valBuf)
 	return ffiimpl.Error(procZbsrilu02NumericBoost, Status(r))
 }
 
@@ -6004,17 +6080,21 @@ func Ccsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *cudart.Complex, de
 	if err != nil {
 		return
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
@@ -6027,10 +6107,12 @@ func Ccsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *cudart.Complex, de
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(csrSortedValB)
 	runtime.KeepAlive(csrSortedRowPtrB)
 	runtime.KeepAlive(csrSortedColIndB)
@@ -6051,17 +6133,21 @@ func Zcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *cudart.DoubleCompl
 	if err != nil {
 		return
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
@@ -6074,10 +6160,12 @@ func Zcsrgeam2BufferSizeExt(handle Handle, m, n int32, alpha *cudart.DoubleCompl
 	frame.Int(uintptr(unsafe.Pointer(&bufferSizeInBytes)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(csrSortedValB)
 	runtime.KeepAlive(csrSortedRowPtrB)
 	runtime.KeepAlive(csrSortedColIndB)
@@ -6226,17 +6314,21 @@ func Ccsrgeam2(handle Handle, m, n int32, alpha *cudart.Complex, descrA MatDescr
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
@@ -6249,10 +6341,12 @@ func Ccsrgeam2(handle Handle, m, n int32, alpha *cudart.Complex, descrA MatDescr
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(csrSortedValB)
 	runtime.KeepAlive(csrSortedRowPtrB)
 	runtime.KeepAlive(csrSortedColIndB)
@@ -6272,17 +6366,21 @@ func Zcsrgeam2(handle Handle, m, n int32, alpha *cudart.DoubleComplex, descrA Ma
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(descrA))
 	frame.Int(uintptr(nnzA))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedValA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedRowPtrA)))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedColIndA)))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(descrB))
 	frame.Int(uintptr(nnzB))
 	frame.Int(uintptr(unsafe.Pointer(csrSortedValB)))
@@ -6295,10 +6393,12 @@ func Zcsrgeam2(handle Handle, m, n int32, alpha *cudart.DoubleComplex, descrA Ma
 	frame.Int(uintptr(buffer))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(csrSortedValA)
 	runtime.KeepAlive(csrSortedRowPtrA)
 	runtime.KeepAlive(csrSortedColIndA)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(csrSortedValB)
 	runtime.KeepAlive(csrSortedRowPtrB)
 	runtime.KeepAlive(csrSortedColIndB)

@@ -116,6 +116,51 @@ func AbiAlignedOut(seed uint64) (out AbiAligned, err error) {
 	return out, ffiimpl.Error(procAbiAlignedOut, Result(r))
 }
 
+// AbiAlignedInOut adds to every word of an aligned struct in place; fails
+// unless tensorMap is 64-byte aligned.
+//
+// It wraps cuAbiAlignedInOut (symbol cuAbiAlignedInOut, cuda.h).
+//
+// The fixture reads nothing through a misaligned pointer: it returns
+// [ErrorInvalidValue] first.
+//
+//   - tensorMap: The struct, read and written
+//   - add: Added to each word
+func AbiAlignedInOut(tensorMap *AbiAligned, add uint64) error {
+	sym, err := procAbiAlignedInOut.Addr()
+	if err != nil {
+		return err
+	}
+	var tensorMapBuf [unsafe.Sizeof(*tensorMap) + 64]byte
+	tensorMapP := ffiimpl.AlignedIn(unsafe.Pointer(tensorMap), unsafe.Pointer(&tensorMapBuf), unsafe.Sizeof(*tensorMap), 64)
+	r := ffiimpl.CallInts(sym, uintptr(tensorMapP), uintptr(add), 0, 0, 0, 0)
+	ffiimpl.AlignedOut(unsafe.Pointer(tensorMap), tensorMapP, unsafe.Sizeof(*tensorMap))
+	runtime.KeepAlive(tensorMap)
+	runtime.KeepAlive(&tensorMapBuf)
+	return ffiimpl.Error(procAbiAlignedInOut, Result(r))
+}
+
+// AbiAlignedIn sums the words of an aligned struct; fails unless tensorMap is
+// 64-byte aligned.
+//
+// It wraps cuAbiAlignedIn (symbol cuAbiAlignedIn, cuda.h).
+//
+//   - tensorMap: The struct, only read
+//   - sum: (result) Returned sum of the words
+func AbiAlignedIn(tensorMap *AbiAligned) (sum uint64, err error) {
+	sym, err := procAbiAlignedIn.Addr()
+	if err != nil {
+		return
+	}
+	var tensorMapBuf [unsafe.Sizeof(*tensorMap) + 64]byte
+	tensorMapP := ffiimpl.AlignedIn(unsafe.Pointer(tensorMap), unsafe.Pointer(&tensorMapBuf), unsafe.Sizeof(*tensorMap), 64)
+	r := ffiimpl.CallInts(sym, uintptr(tensorMapP), uintptr(unsafe.Pointer(&sum)), 0, 0, 0, 0)
+	runtime.KeepAlive(tensorMap)
+	runtime.KeepAlive(&tensorMapBuf)
+	runtime.KeepAlive(&sum)
+	return sum, ffiimpl.Error(procAbiAlignedIn, Result(r))
+}
+
 // DeviceGet returns a handle to a compute device.
 //
 // It wraps cuDeviceGet (symbol cuDeviceGet, cuda.h).

@@ -35,6 +35,8 @@ var (
 	procAbiIntegers                       = lib.NewProc("cuAbiIntegers", "")
 	procAbiFail                           = lib.NewProc("cuAbiFail", "")
 	procAbiAlignedOut                     = lib.NewProc("cuAbiAlignedOut", "")
+	procAbiAlignedInOut                   = lib.NewProc("cuAbiAlignedInOut", "")
+	procAbiAlignedIn                      = lib.NewProc("cuAbiAlignedIn", "")
 	procDeviceGet                         = lib.NewProc("cuDeviceGet", "")
 	procCtxCreate                         = lib.NewProc("cuCtxCreate_v2", "").API("cuCtxCreate")
 	procCtxSetCurrent                     = lib.NewProc("cuCtxSetCurrent", "")
