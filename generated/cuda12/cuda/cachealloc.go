@@ -41,8 +41,10 @@ import (
 // a miss the driver answers with CUDA_ERROR_OUT_OF_MEMORY, before it asks
 // again. [CachingAllocator.Close] frees the cache; the buffers still open
 // free their blocks to the driver at their own Close. Blocks of a closed
-// stream are freed at the next Trim, Close, or return beyond the bound
-// (cuMemFree: the stream is gone). The allocator is safe to use from any
+// stream are freed at the next Trim, Close, return beyond the bound
+// (cuMemFree: the stream is gone), or when a new stream's first block
+// comes back; a block whose stream is closed before the buffer is freed
+// at the buffer's Close. The allocator is safe to use from any
 // goroutine.
 //
 // A Buffer of the allocator is a Buffer like any other: after its Close,
@@ -235,7 +237,7 @@ func (c *cache) get(st *streamState, n uint64) (*cacheBlock, error) {
 		c.mu.Unlock()
 		return nil, ErrFreed
 	}
-	if sc := c.streamOf(st, false); sc != nil {
+	if sc, _ := c.streamOf(st, false); sc != nil {
 		if blk := sc.lists[size]; blk != nil {
 			sc.lists[size], blk.next = blk.next, nil
 			sc.bytes -= size
@@ -250,22 +252,23 @@ func (c *cache) get(st *streamState, n uint64) (*cacheBlock, error) {
 	return c.fresh(st, size)
 }
 
-// streamOf returns st's lists, made if make is set, else nil when st has
-// none; c.mu is held.
-func (c *cache) streamOf(st *streamState, make bool) *streamCache {
+// streamOf returns st's lists, made (and made true) if make is set, else
+// nil when st has none; c.mu is held.
+func (c *cache) streamOf(st *streamState, make bool) (sc *streamCache, made bool) {
 	if sc := c.last; sc != nil && sc.st == st {
-		return sc
+		return sc, false
 	}
-	sc := c.streams[st]
+	sc = c.streams[st]
 	if sc == nil {
 		if !make {
-			return nil
+			return nil, false
 		}
 		sc = &streamCache{st: st, lists: map[uint64]*cacheBlock{}}
 		c.streams[st] = sc
+		made = true
 	}
 	c.last = sc
-	return sc
+	return sc, made
 }
 
 // fresh allocates a block of size bytes on st from the driver. Out of
@@ -305,25 +308,31 @@ func (c *cache) fresh(st *streamState, size uint64) (*cacheBlock, error) {
 
 // recycle is the Close of a buffer of a caching allocator (resource.free,
 // once): its block goes back to its stream's list, or to the driver when
-// the cache is full or closed.
+// the cache is full or closed, or the stream is (no allocation can take
+// the block then). The first block of a stream new to the cache sweeps
+// the blocks of the streams closed since, so a program that makes a
+// stream per task does not fill the cache with blocks nothing can reuse.
 func recycle(r *resource) error {
 	blk := r.keep.(*cacheBlock)
-	c := blk.c
+	c, st := blk.c, blk.res.st
 	c.mu.Lock()
 	c.stats.InUse -= blk.size
-	if !c.closed {
+	if !c.closed && !st.uses.closed() {
 		if c.max != 0 && c.stats.Cached+blk.size > c.max {
 			c.mu.Unlock()
 			c.freeAll(c.takeAll(true)) // the blocks of closed streams first
 			c.mu.Lock()
 		}
 		if !c.closed && (c.max == 0 || c.stats.Cached+blk.size <= c.max) {
-			sc := c.streamOf(blk.res.st, true)
+			sc, made := c.streamOf(st, true)
 			blk.next = sc.lists[blk.size]
 			sc.lists[blk.size] = blk
 			sc.bytes += blk.size
 			c.stats.Cached += blk.size
 			c.mu.Unlock()
+			if made {
+				return c.freeAll(c.takeAll(true))
+			}
 			return nil
 		}
 	}

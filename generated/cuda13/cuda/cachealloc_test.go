@@ -589,3 +589,35 @@ func BenchmarkFakeCachingAllocMixed(b *testing.B) {
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*pairs), "ns/pair")
 	})
 }
+
+// TestCachingAllocClosedStream: with no bound, the blocks of a closed
+// stream are freed when a new stream's first block comes back (a stream
+// per task does not fill the cache), and a buffer closed after its stream
+// frees its block at once: no allocation could take it.
+func TestCachingAllocClosedStream(t *testing.T) {
+	f, c := newFake(t)
+	defer c.Close()
+	a, err := c.NewCachingAllocator(CachingOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	s1, close1 := fakeStream(c, 0x51)
+	x, y := mustCached[byte](t, a, s1, 1024), mustCached[byte](t, a, s1, 1024)
+	mustClose(t, x.Close)
+	close1()
+	mustClose(t, y.Close) // its stream is closed: freed, not cached
+	if _, sync, live := fakeFrees(f); sync != 1 || live != 1 {
+		t.Fatalf("%d synchronous frees, %d live; want y's block freed, x's cached", sync, live)
+	}
+	s2, close2 := fakeStream(c, 0x52)
+	defer close2()
+	z := mustCached[byte](t, a, s2, 1024)
+	mustClose(t, z.Close) // s2's first block: x's, of the closed stream, goes
+	if _, sync, live := fakeFrees(f); sync != 2 || live != 1 {
+		t.Fatalf("%d synchronous frees, %d live; want the closed stream's block freed", sync, live)
+	}
+	if st := a.Stats(); st.Cached != 1024 || st.Released != 2 {
+		t.Errorf("stats %+v", st)
+	}
+}
