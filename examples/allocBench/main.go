@@ -30,7 +30,8 @@
 // (each pair, once warm, a hit in the program's own cache). The caching
 // allocator takes its blocks from the same default pool; after the
 // warm-up round every allocation is a hit, and it holds its blocks until
-// the program ends (up to 16 blocks of each size class, about 2 GiB).
+// the program ends: as many of each size class as were live at once, at
+// most 8 (768 MiB for this sequence).
 //
 // It needs an NVIDIA GPU and the CUDA 13 driver:
 //
