@@ -111,7 +111,6 @@ type cache struct {
 type streamCache struct {
 	st    *streamState
 	lists map[uint64]*cacheBlock // by size; keys stay when their list empties
-	bytes uint64
 }
 
 // cacheBlock is one block of device memory the allocator took from the
@@ -237,7 +236,6 @@ func (c *cache) get(st *streamState, n uint64) (*cacheBlock, error) {
 	if sc, _ := c.streamOf(st, false); sc != nil {
 		if blk := sc.lists[size]; blk != nil {
 			sc.lists[size], blk.next = blk.next, nil
-			sc.bytes -= size
 			c.stats.Cached -= size
 			c.stats.InUse += size
 			c.stats.Hits++
@@ -249,15 +247,15 @@ func (c *cache) get(st *streamState, n uint64) (*cacheBlock, error) {
 	return c.fresh(st, size)
 }
 
-// streamOf returns st's lists, made (and made true) if make is set, else
-// nil when st has none; c.mu is held.
-func (c *cache) streamOf(st *streamState, make bool) (sc *streamCache, made bool) {
+// streamOf returns st's lists, made (and made true) if create is set,
+// else nil when st has none; c.mu is held.
+func (c *cache) streamOf(st *streamState, create bool) (sc *streamCache, made bool) {
 	if sc := c.last; sc != nil && sc.st == st {
 		return sc, false
 	}
 	sc = c.streams[st]
 	if sc == nil {
-		if !make {
+		if !create {
 			return nil, false
 		}
 		sc = &streamCache{st: st, lists: map[uint64]*cacheBlock{}}
@@ -324,7 +322,6 @@ func recycle(r *resource) error {
 			sc, made := c.streamOf(st, true)
 			blk.next = sc.lists[blk.size]
 			sc.lists[blk.size] = blk
-			sc.bytes += blk.size
 			c.stats.Cached += blk.size
 			c.mu.Unlock()
 			if made {
