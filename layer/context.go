@@ -471,11 +471,12 @@ const (
 	kindArray                 // cuArray3DCreate (array.go)
 	kindTexture               // cuTexObjectCreate: holds its array or memory (texture.go)
 	kindSurface               // cuSurfObjectCreate: holds its array
+	kindCached                // a CachingAllocator's block (cachealloc.go): back to its cache
 )
 
 func (k kind) String() string {
 	return [...]string{"empty buffer", "device memory", "host memory", "module", "event", "graph", "graph instance", "NCCL communicator", "stream-ordered memory", "memory pool", "registered host memory",
-		"library handle", "memory opened from another process", "address range", "physical memory", "CUDA array", "texture object", "surface object"}[k]
+		"library handle", "memory opened from another process", "address range", "physical memory", "CUDA array", "texture object", "surface object", "cached block"}[k]
 }
 
 // resource is one CUDA object owned by the layer, freed exactly once: by
@@ -518,7 +519,9 @@ func (r *resource) free() error {
 		return ErrFreed
 	}
 	var err error
-	if r.kind != kindNone {
+	if r.kind == kindCached {
+		err = recycle(r) // cachealloc.go: no driver call unless the cache is full
+	} else if r.kind != kindNone {
 		err = onThread(r.ctx, func() error { return r.ctx.drv().destroy(r) })
 	}
 	if rerr := r.ctx.release(); err == nil {

@@ -76,6 +76,18 @@
 // array with a row pitch and cuMemcpy2D copies. Pools and registrations
 // are resources as buffers are: closed once, by Close or their cleanup.
 //
+// A [CachingAllocator] ([Context.NewCachingAllocator], [AllocCached]) is
+// the opt-in cache CuPy's MemoryPool and PyTorch's allocator are: a
+// buffer's Close puts its block on its stream's list for its size class,
+// and the next allocation of that class on that stream takes it back with
+// no driver call (a lock and a map lookup). Reuse stays on the block's
+// stream, whose order makes it safe, as cuMemFreeAsync's does; a buffer
+// used on other streams needs its own stream to wait for them before its
+// Close, as with AllocAsync. The cache is bounded (MaxCached), emptied by
+// Trim and Close and when the driver runs out of memory, and a closed
+// buffer of it answers ErrFreed like any other, its block already
+// another's.
+//
 // # Between processes, and virtual memory
 //
 // On Linux, [Buffer.ExportIPC] and [OpenIPC] share Alloc's memory with
