@@ -33,14 +33,13 @@
 //	go run ./examples/cuptiTrace
 //
 // It is written for CUDA 12's packages. For CUDA 13 change cuda12 to
-// cuda13 in the two import paths marked below and the record versions
+// cuda13 in the three import paths marked below and the record versions
 // beside them (CUPTI 13 writes CUpti_ActivityKernel10 and
 // CUpti_ActivityMemcpy6).
 //
-// CUPTI's buffer callbacks carry no user data, so package cupti takes
-// them as C function pointers (cupti.BuffersCallbackRequestFunc and
-// BuffersCallbackCompleteFunc); this program makes them once with
-// purego.NewCallback, which calls a Go func from any C thread.
+// CUPTI's buffer callbacks carry no user data: package cupti keeps the Go
+// funcs given to cupti.ActivityRegisterCallbacks process-wide, and its
+// trampolines call them from any thread.
 package main
 
 import (
@@ -49,18 +48,16 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
 	"unsafe"
 
-	"github.com/ebitengine/purego"
-
 	"github.com/cugen/cugen/ffi"
 
 	// The CUDA major: cuda12 here, cuda13 for CUDA 13 (and the record
 	// versions below).
+	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/cuda"
 	"github.com/cugen/cugen/generated/cuda12/cupti"
 )
@@ -109,10 +106,9 @@ const bufferSize = 8 << 20
 
 // bufferRequested is CUpti_BuffersCallbackRequestFunc: CUPTI asks for an
 // empty buffer. A Go slice keeps the memory: Go's heap does not move, and
-// the map keeps it alive until bufferCompleted. A panic here would unwind
-// through CUPTI's frames, so it ends the program instead.
-func bufferRequested(buffer **byte, size, maxNumRecords *uintptr) {
-	defer noPanic()
+// the map keeps it alive until bufferCompleted. (A panic in a callback
+// ends the program: it must not unwind through CUPTI's frames.)
+func bufferRequested(buffer **byte, size, maxNumRecords *uint64) {
 	b := make([]uint64, bufferSize/8)
 	p := (*byte)(unsafe.Pointer(&b[0]))
 	trace.Lock()
@@ -124,12 +120,11 @@ func bufferRequested(buffer **byte, size, maxNumRecords *uintptr) {
 // bufferCompleted is CUpti_BuffersCallbackCompleteFunc: CUPTI gives back a
 // buffer with validSize bytes of records, on a thread of its own or, for
 // a flush, on the flushing one.
-func bufferCompleted(_ uintptr, _ uintptr, buffer *byte, _, validSize uintptr) {
-	defer noPanic()
+func bufferCompleted(_ cu.Context, _ uint32, buffer *byte, _, validSize uint64) {
 	trace.Lock()
 	defer trace.Unlock()
 	var a *cupti.Activity
-	for cupti.ActivityGetNextRecord(buffer, uint64(validSize), &a) == nil {
+	for cupti.ActivityGetNextRecord(buffer, validSize, &a) == nil {
 		switch a.Kind {
 		case cupti.ActivityKindConcurrentKernel, cupti.ActivityKindKernel:
 			k := (*kernelRecord)(unsafe.Pointer(a))
@@ -151,22 +146,11 @@ func bufferCompleted(_ uintptr, _ uintptr, buffer *byte, _, validSize uintptr) {
 	delete(trace.buffers, buffer)
 }
 
-// noPanic ends the program on a panic in a callback, which must not
-// unwind through C.
-func noPanic() {
-	if r := recover(); r != nil {
-		fmt.Fprintf(os.Stderr, "panic in a CUPTI callback: %v\n%s", r, debug.Stack())
-		os.Exit(2)
-	}
-}
-
 // startTrace registers the buffer callbacks and enables the kinds, before
 // the context is made so that CUPTI sees all of its work.
 func startTrace() (stop func()) {
 	trace.buffers = map[*byte][]uint64{}
-	check(cupti.ActivityRegisterCallbacks(
-		cupti.BuffersCallbackRequestFunc(purego.NewCallback(bufferRequested)),
-		cupti.BuffersCallbackCompleteFunc(purego.NewCallback(bufferCompleted))))
+	check(cupti.ActivityRegisterCallbacks(bufferRequested, bufferCompleted))
 	kinds := []cupti.ActivityKind{cupti.ActivityKindConcurrentKernel, cupti.ActivityKindMemcpy, cupti.ActivityKindMemset}
 	for _, k := range kinds {
 		check(cupti.ActivityEnable(k))
