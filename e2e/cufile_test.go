@@ -180,7 +180,9 @@ func cuFileConfigs() []cuFileConfig {
 }
 
 // runCuFileChild runs configuration i in a child process and returns its
-// output, the step it failed at ("" when it passed) and its error.
+// output, each line after "| " (the child's own "--- FAIL" lines must not
+// read as this binary's results in mk/gpu-report.py), the step it failed
+// at ("" when it passed) and its error.
 func runCuFileChild(t *testing.T, dir string, i int, c cuFileConfig) (out, step string, err error) {
 	t.Helper()
 	cdir := filepath.Join(dir, fmt.Sprintf("config%d", i+1))
@@ -212,18 +214,19 @@ func runCuFileChild(t *testing.T, dir string, i int, c cuFileConfig) (out, step 
 	cmd.Env = env
 	cmd.Dir = cdir // cuFile's default log (cufile.log) lands here, not in the package
 	b, err := cmd.CombinedOutput()
-	out = string(b)
+	raw := string(b)
+	out = "| " + strings.ReplaceAll(strings.TrimRight(raw, "\n"), "\n", "\n| ")
 	if ctx.Err() != nil {
 		err = fmt.Errorf("%w: %v", ctx.Err(), err)
 	}
-	if err == nil && !strings.Contains(out, "cufile step compare: ok") {
+	if err == nil && !strings.Contains(raw, "cufile step compare: ok") {
 		err = errors.New("the child did not reach the last step")
 	}
 	if err == nil {
 		return out, "", nil
 	}
 	step = "(none failed: the child ended before the last)"
-	for _, line := range strings.Split(out, "\n") {
+	for _, line := range strings.Split(raw, "\n") {
 		if _, rest, ok := strings.Cut(line, "cufile step "); ok && strings.Contains(rest, ": FAIL") {
 			step, _, _ = strings.Cut(rest, ": FAIL")
 			break
