@@ -4,9 +4,10 @@
 //
 //   - After cuInit, before it makes a context, it registers two Go funcs
 //     as CUPTI's buffer callbacks and enables the activity kinds
-//     CONCURRENT_KERNEL, MEMCPY and MEMSET. CUPTI calls the funcs on threads of its own, whenever it
-//     wants a buffer or has filled one: they lock what they share, never
-//     block for long and never panic into C (see bufferRequested).
+//     CONCURRENT_KERNEL, MEMCPY and MEMSET. CUPTI calls the funcs on
+//     threads of its own whenever it wants a buffer or has filled one:
+//     they lock what they share and never block for long (a panic in one
+//     would end the program: it must not unwind through CUPTI).
 //   - On one stream it copies two vectors of 2^24 floats to the device,
 //     clears a third (a memset), adds them (vadd), scales the sum 256
 //     times (scale), copies it device to device and back to the host,
