@@ -303,6 +303,7 @@ func cuFileReadChild(t *testing.T, c cuFileConfig) {
 		}
 	}
 	step("data file", err)
+	cuFileHostFacts(t, path)
 
 	if !c.implicit {
 		step("cuFileDriverOpen", cuFileStatus(cufile.DriverOpen()))
@@ -352,4 +353,30 @@ func cuFileReadChild(t *testing.T, c cuFileConfig) {
 	}
 	step("compare", nil)
 	t.Logf("cuFileRead: %d bytes into device memory, equal to the file; cuFile's log %s has %d bytes", got, filepath.Base(logPath), len(cuFileLog(logPath)))
+}
+
+// cuFileHostFacts logs what cuFile's checks of a file look at: the file
+// system (statfs), its mount line, udev's database (the block device's
+// properties) and nvidia-fs (GPUDirect Storage's driver).
+func cuFileHostFacts(t *testing.T, path string) {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(path, &st); err == nil {
+		t.Logf("file system of %s: magic %#x", filepath.Base(path), st.Type)
+	}
+	if b, err := os.ReadFile("/proc/self/mountinfo"); err == nil {
+		// the mount with the longest mount point that holds path
+		abs, _ := filepath.Abs(path)
+		best, bestLen := "", -1
+		for _, line := range strings.Split(string(b), "\n") {
+			f := strings.Fields(line)
+			if len(f) > 4 && (abs == f[4] || strings.HasPrefix(abs, strings.TrimSuffix(f[4], "/")+"/")) && len(f[4]) > bestLen {
+				best, bestLen = line, len(f[4])
+			}
+		}
+		t.Logf("mount: %s", best)
+	}
+	for _, p := range []string{"/run/udev/data", "/proc/driver/nvidia-fs", "/dev/nvidia-fs0"} {
+		_, err := os.Stat(p)
+		t.Logf("%s: present %v", p, err == nil)
+	}
 }
