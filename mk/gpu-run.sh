@@ -97,11 +97,15 @@ run() {
 	echo "   exit $rc, $((SECONDS - t0)) s"
 }
 
+# cufile_ref: whether this run runs cuFile's C reference, beside the e2e
+# binary (not in an examples-only bundle of mk/gpu-split.sh).
+cufile_ref() { grep -q '^e2e ' "$gpu/tests.txt" && { want cufile_ref || want e2e; }; }
+
 # The C references build while the tests run.
 cbuild() {
 	# cuFile's C reference (e2e/testdata/cufile_ref.c), linked with the
 	# toolkit's libcufile; cudart static, as nvcc links it by default
-	if want cufile_ref || want e2e; then
+	if cufile_ref; then
 		if "$nvcc" -O2 -D_GNU_SOURCE -o "$work/cufile_ref" "$root/e2e/testdata/cufile_ref.c" -lcufile >"$raw/logs/cufile_ref.build.log" 2>&1; then
 			echo "dbuild cufile_ref 0" >>"$raw/cbuild.txt"
 		else
@@ -198,7 +202,7 @@ JSON
 		echo "   cuFile's log, its end:"
 		tail -n 25 "$raw/logs/cufile_ref-${v%%:*}.cufile.log" 2>/dev/null | sed 's/^/   | /'
 	done
-elif want cufile_ref || want e2e; then
+elif cufile_ref; then
 	echo "== cufile_ref: nvcc failed:"
 	tail -n 20 "$raw/logs/cufile_ref.build.log" | sed 's/^/   /'
 fi
