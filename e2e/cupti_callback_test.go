@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"errors"
+	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -19,10 +21,16 @@ import (
 // functionName will (cuLaunchKernel, cuLaunchKernel_ptsz: the name in
 // the id's constant), and refuses an unknown id with a typed error;
 // cuptiEnableCallback and cuptiUnsubscribe with a zero subscriber are
-// CUPTI_ERROR_INVALID_PARAMETER, an error, not a crash. (Not so
-// cuptiEnableDomain: CUPTI 12.4 dereferences a zero subscriber there.)
+// CUPTI_ERROR_INVALID_PARAMETER, an error, not a crash: checked in a child
+// process (this test's binary again), so that a crash in CUPTI, as
+// cuptiEnableDomain's with a zero subscriber in CUPTI 12.4, would fail
+// this test instead of ending the binary.
 func TestCUPTICallbackNames12(t *testing.T) {
 	cugentest.NeedLibrary(t, cupti.SharedLibrary().Load())
+	if os.Getenv(cuptiChildEnv) == "zero" {
+		cuptiZeroSubscriber(t)
+		return
+	}
 	for _, id := range []cupti.DriverApiTraceCbid{cupti.DriverTraceCbidCuLaunchKernel, cupti.DriverTraceCbidCuLaunchKernelPtsz, cupti.DriverTraceCbidCuMemcpyHtoDV2} {
 		name, err := cupti.GetCallbackName(cupti.CbDomainDriverApi, uint32(id))
 		if want := strings.TrimPrefix(id.String(), "CUPTI_DRIVER_TRACE_CBID_"); err != nil || name != want {
@@ -32,12 +40,30 @@ func TestCUPTICallbackNames12(t *testing.T) {
 	if _, err := cupti.GetCallbackName(cupti.CbDomainDriverApi, 1<<20); !errors.Is(err, cupti.ErrorInvalidParameter) {
 		t.Errorf("GetCallbackName of an unknown id: %v, want CUPTI_ERROR_INVALID_PARAMETER", err)
 	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCUPTICallbackNames12$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), cuptiChildEnv+"=zero")
+	out, err := cmd.CombinedOutput()
+	quoted := "| " + strings.ReplaceAll(strings.TrimRight(string(out), "\n"), "\n", "\n| ")
+	if err != nil || !strings.Contains(string(out), "zero subscriber: ok") {
+		t.Errorf("the zero-subscriber calls (child process): %v\n%s", err, quoted)
+	}
+}
+
+// cuptiChildEnv names what a child process of a CUPTI test does.
+const cuptiChildEnv = "CUGEN_CUPTI_CHILD"
+
+// cuptiZeroSubscriber is TestCUPTICallbackNames12's child: calls with a
+// zero subscriber.
+func cuptiZeroSubscriber(t *testing.T) {
 	var ce *ffi.CallError
 	if err := cupti.EnableCallback(1, 0, cupti.CbDomainDriverApi, uint32(cupti.DriverTraceCbidCuLaunchKernel)); !errors.As(err, &ce) || !errors.Is(err, cupti.ErrorInvalidParameter) {
 		t.Errorf("EnableCallback with a zero subscriber: %v, want CUPTI_ERROR_INVALID_PARAMETER", err)
 	}
 	if err := cupti.Unsubscribe(0); !errors.Is(err, cupti.ErrorInvalidParameter) {
 		t.Errorf("Unsubscribe(0): %v, want CUPTI_ERROR_INVALID_PARAMETER", err)
+	}
+	if !t.Failed() {
+		t.Log("zero subscriber: ok")
 	}
 }
 
