@@ -66,54 +66,52 @@ var activityLog struct {
 	markers          []string // "NAME FLAGS", CUPTI_ACTIVITY_KIND_MARKER records
 }
 
-// activityCallbacks are the C entry points of the two buffer callbacks,
-// made once per process (ffiimpl.Callback's entry points are never freed).
-var activityCallbacks = sync.OnceValues(func() (cupti.BuffersCallbackRequestFunc, cupti.BuffersCallbackCompleteFunc) {
-	requested := ffiimpl.Callback(func(buffer **byte, size, maxNumRecords *uintptr) {
-		b := make([]uint64, 1<<17) // 1 MiB, 8-byte aligned (CUPTI_ACTIVITY_RECORD_ALIGNMENT)
-		p := (*byte)(unsafe.Pointer(&b[0]))
-		activityLog.Lock()
-		activityLog.buffers[p] = b
-		activityLog.Unlock()
-		*buffer, *size, *maxNumRecords = p, uintptr(8*len(b)), 0
-	})
-	completed := ffiimpl.Callback(func(ctx uintptr, streamID uintptr, buffer *byte, size, validSize uintptr) {
-		activityLog.Lock()
-		defer activityLog.Unlock()
-		var rec *cupti.Activity
-		for cupti.ActivityGetNextRecord(buffer, uint64(validSize), &rec) == nil {
-			switch rec.Kind {
-			case cupti.ActivityKindConcurrentKernel, cupti.ActivityKindKernel:
-				k := (*cupti.ActivityKernel9)(unsafe.Pointer(rec))
-				activityLog.kernels = append(activityLog.kernels, ffi.GoString(uintptr(unsafe.Pointer(k.Name)), 1024))
-				activityLog.kernelNS += k.End - k.Start
-			case cupti.ActivityKindMarker:
-				m := (*cupti.ActivityMarker2)(unsafe.Pointer(rec))
-				name := ffi.GoString(uintptr(unsafe.Pointer(m.Name)), 1024)
-				var what []string
-				for _, f := range []struct {
-					flag cupti.ActivityFlag
-					text string
-				}{{cupti.ActivityFlagMarkerInstantaneous, "mark"}, {cupti.ActivityFlagMarkerStart, "start"}, {cupti.ActivityFlagMarkerEnd, "end"}} {
-					if m.Flags&f.flag != 0 {
-						what = append(what, f.text)
-					}
+// activityRequested and activityCompleted are the two buffer callbacks,
+// Go funcs that package cupti's trampolines call on CUPTI's threads.
+func activityRequested(buffer **byte, size, maxNumRecords *uint64) {
+	b := make([]uint64, 1<<17) // 1 MiB, 8-byte aligned (CUPTI_ACTIVITY_RECORD_ALIGNMENT)
+	p := (*byte)(unsafe.Pointer(&b[0]))
+	activityLog.Lock()
+	activityLog.buffers[p] = b
+	activityLog.Unlock()
+	*buffer, *size, *maxNumRecords = p, uint64(8*len(b)), 0
+}
+
+func activityCompleted(_ cu.Context, _ uint32, buffer *byte, _, validSize uint64) {
+	activityLog.Lock()
+	defer activityLog.Unlock()
+	var rec *cupti.Activity
+	for cupti.ActivityGetNextRecord(buffer, validSize, &rec) == nil {
+		switch rec.Kind {
+		case cupti.ActivityKindConcurrentKernel, cupti.ActivityKindKernel:
+			k := (*cupti.ActivityKernel9)(unsafe.Pointer(rec))
+			activityLog.kernels = append(activityLog.kernels, ffi.GoString(uintptr(unsafe.Pointer(k.Name)), 1024))
+			activityLog.kernelNS += k.End - k.Start
+		case cupti.ActivityKindMarker:
+			m := (*cupti.ActivityMarker2)(unsafe.Pointer(rec))
+			name := ffi.GoString(uintptr(unsafe.Pointer(m.Name)), 1024)
+			var what []string
+			for _, f := range []struct {
+				flag cupti.ActivityFlag
+				text string
+			}{{cupti.ActivityFlagMarkerInstantaneous, "mark"}, {cupti.ActivityFlagMarkerStart, "start"}, {cupti.ActivityFlagMarkerEnd, "end"}} {
+				if m.Flags&f.flag != 0 {
+					what = append(what, f.text)
 				}
-				if domain := ffi.GoString(uintptr(unsafe.Pointer(m.Domain)), 1024); domain != "" {
-					name = domain + ":" + name
-				}
-				activityLog.markers = append(activityLog.markers, strings.TrimSpace(name+" "+strings.Join(what, ",")))
-			case cupti.ActivityKindMemcpy:
-				m := (*cupti.ActivityMemcpy4)(unsafe.Pointer(rec))
-				kind := cupti.ActivityMemcpyKind(m.CopyKind)
-				activityLog.copies[kind] = append(activityLog.copies[kind], m.Bytes)
-				activityLog.copyNS += m.End - m.Start
 			}
+			if domain := ffi.GoString(uintptr(unsafe.Pointer(m.Domain)), 1024); domain != "" {
+				name = domain + ":" + name
+			}
+			activityLog.markers = append(activityLog.markers, strings.TrimSpace(name+" "+strings.Join(what, ",")))
+		case cupti.ActivityKindMemcpy:
+			m := (*cupti.ActivityMemcpy4)(unsafe.Pointer(rec))
+			kind := cupti.ActivityMemcpyKind(m.CopyKind)
+			activityLog.copies[kind] = append(activityLog.copies[kind], m.Bytes)
+			activityLog.copyNS += m.End - m.Start
 		}
-		delete(activityLog.buffers, buffer)
-	})
-	return cupti.BuffersCallbackRequestFunc(requested), cupti.BuffersCallbackCompleteFunc(completed)
-})
+	}
+	delete(activityLog.buffers, buffer)
+}
 
 // TestCUPTIActivityTracesKernelAndCopies12 (GPU): CUPTI's activity API
 // with Go buffer callbacks, called on CUPTI's threads, records the
@@ -130,8 +128,7 @@ func TestCUPTIActivityTracesKernelAndCopies12(t *testing.T) {
 	// earlier test of the binary may have initialized the driver: CUPTI
 	// attaches to it then). Without a driver CUPTI may refuse both
 	// (CUPTI_ERROR_NOT_INITIALIZED): a failure only where there is a device.
-	req, done := activityCallbacks()
-	setupErr := cupti.ActivityRegisterCallbacks(req, done)
+	setupErr := cupti.ActivityRegisterCallbacks(activityRequested, activityCompleted)
 	for _, k := range []cupti.ActivityKind{cupti.ActivityKindConcurrentKernel, cupti.ActivityKindMemcpy} {
 		if setupErr != nil {
 			break
@@ -215,8 +212,7 @@ func TestNVTXRangesSeenByCUPTI12(t *testing.T) {
 	activityLog.buffers, activityLog.copies = map[*byte][]uint64{}, map[cupti.ActivityMemcpyKind][]uint64{}
 	activityLog.markers = nil
 	activityLog.Unlock()
-	req, done := activityCallbacks()
-	if err := cupti.ActivityRegisterCallbacks(req, done); err != nil {
+	if err := cupti.ActivityRegisterCallbacks(activityRequested, activityCompleted); err != nil {
 		t.Fatal(err)
 	}
 	if err := cupti.ActivityEnable(cupti.ActivityKindMarker); err != nil {

@@ -27,6 +27,7 @@ const (
 	roleBufferLen                     // the length that goes with roleOutBuffer
 	roleCallback                      // Go func through the handle table (one-shot or registered)
 	roleCallbackSync                  // Go func held in a CallbackSlot during the call
+	roleGlobalFunc                    // Go func in its typedef's package-wide slot until replaced
 	roleUserData                      // the void * paired with roleCallback
 	roleKernelArgs                    // void ** kernel argument pointers of a launch: []unsafe.Pointer
 	roleLaunchExtra                   // void ** extra of a launch: the packed argument buffer []byte
@@ -47,7 +48,7 @@ func (r paramRole) isResult() bool {
 // takesGoFunc reports whether the parameter is a Go func the wrapper hands
 // C through a trampoline (a callback, or a host node's function).
 func (r paramRole) takesGoFunc() bool {
-	return r == roleCallback || r == roleCallbackSync || r == roleHostParams
+	return r == roleCallback || r == roleCallbackSync || r == roleGlobalFunc || r == roleHostParams
 }
 
 // filled reports whether the wrapper passes the parameter itself (a
@@ -79,6 +80,7 @@ const (
 	lifeSync                     // held by the call's ffiimpl.CallbackScope, for the call only
 	lifeGraph                    // retained by a graph (a user object), so by its execs and clones
 	lifeExec                     // kept in the package registry until the exec is destroyed
+	lifeGlobal                   // in the typedef's package-wide slot until the next call replaces it
 )
 
 // String is the lifetime as the audit file states it.
@@ -94,6 +96,8 @@ func (l cbLife) String() string {
 		return "graph-retained (a user object of the graph releases it when the graph and its last exec and clone are destroyed)"
 	case lifeExec:
 		return "exec-retained (kept until the exec is destroyed through the package's GraphExecDestroy)"
+	case lifeGlobal:
+		return "process-wide (kept until the next call replaces it)"
 	}
 	return "one-shot"
 }
@@ -104,7 +108,8 @@ type callback struct {
 	name    string // its Go name, e.g. HostFn
 	goFunc  jen.Code
 	sig     *ir.Signature
-	user    int // index of the userData parameter in sig; -1: none (a synchronous callback)
+	user    int  // index of the userData parameter in sig; -1: none (a synchronous or global callback)
+	global  bool // without userData, set process-wide: the trampoline reads the typedef's global slot
 }
 
 // errorType is the Go name of the library's status type (Desc.Status),
@@ -148,6 +153,7 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 	_, oneShot := m.desc.Overrides.OneShotCallbacks[f.Name]
 	_, registered := m.desc.Overrides.RegisteredCallbacks[f.Name]
 	_, synchronous := m.desc.Overrides.SynchronousCallbacks[f.Name]
+	_, global := m.desc.Overrides.GlobalCallbacks[f.Name]
 	// A string array with a count (nvrtcCompileProgram's numOptions and
 	// options) is a []string; its count is its length. Two arrays with one
 	// count (headers, includeNames) must have equal lengths.
@@ -237,6 +243,11 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 				p.cb = cb
 				p.goType = cb.goFunc
 				p.life = lifeSync
+			case global && cb != nil && cb.user < 0:
+				p.role = roleGlobalFunc
+				p.cb = cb
+				p.goType = cb.goFunc
+				p.life = lifeGlobal
 			default:
 				p.role = roleValue
 				p.goType = m.goType(t)
@@ -349,6 +360,8 @@ func (m *model) paramAudit(f *ir.Function, ps []*param) []string {
 			add("callback %s.%s: Go func through one static trampoline and ffiimpl's handle table (%s); nil: NULL, no handle; lifetime: %s", f.Name, p.c.Name, why, p.life)
 		case roleCallbackSync:
 			add("callback %s.%s: Go func held by the call's ffiimpl.CallbackScope (%s); nil: NULL; lifetime: %s", f.Name, p.c.Name, m.desc.Overrides.SynchronousCallbacks[f.Name], p.life)
+		case roleGlobalFunc:
+			add("callback %s.%s: Go func in %s, read by one static trampoline from any thread (%s); nil: NULL; lifetime: %s", f.Name, p.c.Name, globalName(p.cb), m.desc.Overrides.GlobalCallbacks[f.Name], p.life)
 		case roleHostParams:
 			who := "the graph parameter"
 			switch {
@@ -547,6 +560,7 @@ func (m *model) genFuncs(f *jen.File) error {
 	layouts := map[string]bool{}
 	var layoutOrder []*ir.Type
 	callbacks := map[string]*callback{}
+	cbKind := map[string]string{} // typedef -> the first function passing it
 	var cbOrder []string
 	var needs glue
 	for _, fn := range m.funcs {
@@ -565,6 +579,16 @@ func (m *model) genFuncs(f *jen.File) error {
 			if p.role.takesGoFunc() && callbacks[p.cb.typedef] == nil {
 				callbacks[p.cb.typedef] = p.cb
 				cbOrder = append(cbOrder, p.cb.typedef)
+			}
+			if p.role.takesGoFunc() {
+				// one trampoline per typedef: a global slot or not, for all
+				if g := p.role == roleGlobalFunc; cbKind[p.cb.typedef] == "" {
+					cbKind[p.cb.typedef] = fn.Name
+					callbacks[p.cb.typedef].global = g
+				} else if g != callbacks[p.cb.typedef].global {
+					return fmt.Errorf("%s:%d: %s: callback %s is set process-wide by one function and passed per call by the other of %s and %s: its one trampoline cannot serve both",
+						fn.Pos.File, fn.Pos.Line, fn.Name, p.cb.typedef, cbKind[p.cb.typedef], fn.Name)
+				}
 			}
 		}
 		if m.record(fn.Result) != nil && !layouts[fn.Result.Name] {
@@ -707,43 +731,59 @@ func (m *model) genTrampoline(f *jen.File, cb *callback) {
 	goFn := "fn" + cb.name
 	f.Commentf("%s is the C address of %sGo, created once: purego allows 2000", name, name)
 	f.Comment("callbacks per process, so every call shares it and finds its Go func")
-	if cb.user >= 0 {
+	switch {
+	case cb.user >= 0:
 		f.Comment("through the handle passed as userData. A panic in the Go func never")
-	} else {
+	case cb.global:
+		f.Commentf("in %s, set by the last call that passed one, from any thread.", globalName(cb))
+		f.Comment("A panic in the Go func never")
+	default:
 		f.Commentf("through %s in the ffiimpl.CallbackScope of the call that passes", slotName(cb))
 		f.Comment("it, on this thread. A panic in the Go func never")
 	}
 	f.Comment("unwinds through C's frames (see ffiimpl.Recover).")
-	if cb.user < 0 {
+	switch {
+	case cb.global:
+		f.Var().Id(globalName(cb)).Qual("sync/atomic", "Pointer").Types(cb.goFunc)
+	case cb.user < 0:
 		f.Var().Id(slotName(cb)).Qual(FFIImplPath, "CallbackSlot")
 	}
 	f.Var().Id(name).Op("=").Qual("sync", "OnceValue").Call(jen.Func().Params().Uintptr().Block(
 		jen.Return(jen.Qual(FFIImplPath, "Callback").Call(jen.Id(name + "Go"))),
 	))
 	var lookup jen.Code
-	if cb.user >= 0 {
+	switch {
+	case cb.user >= 0:
 		lookup = jen.List(jen.Id(goFn), jen.Id("_")).Op(":=").Qual(FFIImplPath, "Handle").Call(jen.Id(fmt.Sprintf("a%d", cb.user))).Dot("Use").Call().Assert(cb.goFunc)
-	} else {
+	case cb.global:
+		lookup = jen.Id(goFn).Op(":=").Id(globalName(cb)).Dot("Load").Call()
+	default:
 		lookup = jen.List(jen.Id(goFn), jen.Id("_")).Op(":=").Id(slotName(cb)).Dot("Value").Call().Assert(cb.goFunc)
+	}
+	call := jen.Id(goFn).Call(args...)
+	if cb.global {
+		call = jen.Parens(jen.Op("*").Id(goFn)).Call(args...)
 	}
 	if cb.sig.Result.Kind == ir.Void {
 		f.Func().Id(name+"Go").Params(cparams...).Block(
 			jen.Defer().Qual(FFIImplPath, "Recover").Call(),
 			lookup,
-			jen.If(jen.Id(goFn).Op("!=").Nil()).Block(jen.Id(goFn).Call(args...)),
+			jen.If(jen.Id(goFn).Op("!=").Nil()).Block(call),
 		)
 	} else {
 		f.Func().Id(name+"Go").Params(cparams...).Uintptr().Block(
 			jen.Defer().Qual(FFIImplPath, "Recover").Call(), // a panic returns 0 to C
 			lookup,
 			jen.If(jen.Id(goFn).Op("==").Nil()).Block(jen.Return(jen.Lit(0))),
-			jen.Return(jen.Uintptr().Call(jen.Id(goFn).Call(args...))),
+			jen.Return(jen.Uintptr().Call(call)),
 		)
 	}
 	f.Line()
 }
 
 func slotName(cb *callback) string { return "slot" + cb.name }
+
+func globalName(cb *callback) string { return "global" + cb.name }
 
 // fromUintptr converts a register value back to the Go type of t.
 func (m *model) fromUintptr(t *ir.Type, v jen.Code) jen.Code {
@@ -872,6 +912,9 @@ func (m *model) funcDoc(fn *ir.Function, ps []*param) string {
 		default:
 			text += fmt.Sprintf("\n\nThe Go func fn replaces the C struct's %s and %s. A user object of %s keeps it alive until the graph and its last exec and clone are destroyed, so it runs on every launch.", p.host.fnName, p.host.udName, p.owner.goName)
 		}
+	}
+	if g := globalFuncs(ps); g != "" {
+		text += fmt.Sprintf("\n\nThe Go funcs %s are kept for the whole process, until a later call passes others; nil passes NULL and keeps the previous func. C calls them from threads of its own, concurrently with the program: they must lock what they share, and a panic in one ends the process (it must not unwind through C's frames).", g)
 	}
 	text += m.nodeHostDoc(fn)
 	for _, p := range ps {
@@ -1068,6 +1111,16 @@ func (w *wrapper) prepare() {
 			} else {
 				w.body = append(w.body, jen.Var().Id(p.goName+"C").Qual(FFIImplPath, "Extra"))
 			}
+		case roleGlobalFunc:
+			// stored before the call: C may call it during the call
+			addr := p.goName + "Addr"
+			w.body = append(w.body,
+				jen.Var().Id(addr).Uintptr(),
+				jen.If(jen.Id(p.goName).Op("!=").Nil()).Block(
+					jen.Id(addr).Op("=").Id(trampolineName(p.cb)).Call(),
+					jen.Id(globalName(p.cb)).Dot("Store").Call(jen.Op("&").Id(p.goName)),
+				),
+			)
 		case roleCallbackSync:
 			w.body = append(w.body, m.scopeStmts()...)
 			w.body = append(w.body,
@@ -1189,6 +1242,8 @@ func (w *wrapper) arguments() {
 			word(jen.Uintptr().Call(jen.Len(jen.Id(p.countOf.goName))))
 		case roleCallback, roleCallbackSync:
 			word(jen.Id("cbAddr"))
+		case roleGlobalFunc:
+			word(jen.Id(p.goName + "Addr"))
 		case roleHostParams:
 			word(jen.Uintptr().Call(unsafePointer(jen.Id(p.goName + "C"))))
 			keep(jen.Id(p.goName + "C"))
@@ -1523,6 +1578,18 @@ func (m *model) callbackFieldIn(r *ir.Record, depth int) string {
 		}
 	}
 	return ""
+}
+
+// globalFuncs names the wrapper's process-wide Go func parameters, "" if
+// none.
+func globalFuncs(ps []*param) string {
+	var names []string
+	for _, p := range ps {
+		if p.role == roleGlobalFunc {
+			names = append(names, p.goName)
+		}
+	}
+	return strings.Join(names, " and ")
 }
 
 // hasLife reports whether the wrapper has a callback kept for life l.

@@ -41,6 +41,9 @@ var CUPTI = &Desc{
 		RegisteredCallbacks: map[string]string{
 			"cuptiSubscribe": "cuptiUnsubscribe",
 		},
+		GlobalCallbacks: map[string]string{
+			"cuptiActivityRegisterCallbacks": `"registers two callback functions to be used in asynchronous buffer handling": CUPTI calls them on its own threads, without userData, until the next registration`,
+		},
 	},
 	LockLibs: []string{"libcupti12"},
 }

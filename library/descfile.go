@@ -84,6 +84,7 @@ type OverridesJSON struct {
 	OneShotCallbacks     map[string]string        `json:"oneShotCallbacks,omitempty"`
 	RegisteredCallbacks  map[string]string        `json:"registeredCallbacks,omitempty"`
 	SynchronousCallbacks map[string]string        `json:"synchronousCallbacks,omitempty"`
+	GlobalCallbacks      map[string]string        `json:"globalCallbacks,omitempty"`
 }
 
 // DirectionJSON is a DirectionOverride: Dir is "in", "out" or "inout".
@@ -449,6 +450,7 @@ func (o *OverridesJSON) into(out *Overrides) error {
 		{"oneShotCallbacks", o.OneShotCallbacks, &out.OneShotCallbacks, false},
 		{"registeredCallbacks", o.RegisteredCallbacks, &out.RegisteredCallbacks, true},
 		{"synchronousCallbacks", o.SynchronousCallbacks, &out.SynchronousCallbacks, false},
+		{"globalCallbacks", o.GlobalCallbacks, &out.GlobalCallbacks, false},
 	} {
 		for _, k := range sortedMapKeys(t.in) {
 			v := t.in[k]
@@ -595,6 +597,7 @@ func (f *DescFile) CheckAPI(api *ir.API) error {
 		{"overrides.oneShotCallbacks", o.OneShotCallbacks},
 		{"overrides.registeredCallbacks", o.RegisteredCallbacks},
 		{"overrides.synchronousCallbacks", o.SynchronousCallbacks},
+		{"overrides.globalCallbacks", o.GlobalCallbacks},
 	} {
 		for _, k := range sortedMapKeys(t.m) {
 			if err := fnField(t.field, k); err != nil {

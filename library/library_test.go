@@ -30,7 +30,7 @@ func TestAllValid(t *testing.T) {
 		for k := range o.Arrays {
 			keys = append(keys, k)
 		}
-		for _, m := range []map[string]string{o.OneShotCallbacks, o.RegisteredCallbacks, o.SynchronousCallbacks, o.KernelPointers, d.Unexported} {
+		for _, m := range []map[string]string{o.OneShotCallbacks, o.RegisteredCallbacks, o.SynchronousCallbacks, o.GlobalCallbacks, o.KernelPointers, d.Unexported} {
 			for k := range m {
 				keys = append(keys, k)
 			}

@@ -36,6 +36,13 @@ type Overrides struct {
 	// opens on its OS thread (calls from several threads run at once and
 	// may nest).
 	SynchronousCallbacks map[string]string
+	// GlobalCallbacks are functions that set process-wide callbacks
+	// without userData, which C keeps and calls from any thread, at any
+	// time, until the next call of the function replaces them (CUPTI's
+	// activity buffer callbacks): the wrapper takes Go funcs and stores
+	// each in its callback typedef's package-wide slot, which the
+	// typedef's one trampoline reads; nil stores nothing and passes NULL.
+	GlobalCallbacks map[string]string
 	// DefaultOneRecords are structs whose C++ constructor gives omitted
 	// fields the value 1, which a Go composite literal (zero for omitted
 	// fields) cannot do: helpers.go gets constructors with that default

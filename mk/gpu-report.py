@@ -277,6 +277,17 @@ def main():
                 w.append("```")
             w.append("")
 
+    # Diagnostics (mk/gpu-run.sh's "diag" runs, cuFile's C reference):
+    # their exit status and the end of their output, not counted.
+    diags = [s for s in status if s[0] == "diag"]
+    if diags:
+        w.append("## Diagnostics (not counted)\n")
+        for s in diags:
+            w.append(f"### {s[1]}: exit {s[2]}\n")
+            w.append("```")
+            w += read(os.path.join(logs, f"{s[1]}.log")).splitlines()[-40:]
+            w.append("```\n")
+
     w.insert(1, "## Summary\n")
     if unexpected:
         summary = [f"**UNEXPECTED: {len(unexpected)}**\n"] + [f"- {u}" for u in unexpected] + [""]

@@ -78,7 +78,7 @@ nvvm12=
 # envfor MAJOR: the variables of one major's libraries.
 envfor() {
 	if [ "$1" = 12 ]; then
-		echo "CUGEN_LIBCUDART=$gpu/lib/libcudart.so.12 CUGEN_LIBCUPTI=$work/lib/libcupti.so.12 CUGEN_LIBCUFILE=$work/lib/libcufile.so.0 CUGEN_LIBNVVM=$nvvm12 LD_LIBRARY_PATH=$gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+		echo "CUGEN_LIBCUDART=$gpu/lib/libcudart.so.12 CUGEN_LIBCUPTI=$work/lib/libcupti.so.12 CUGEN_LIBCUFILE=$work/lib/libcufile.so.0 CUGEN_LIBCUFILE_ALT=$cuda_home/lib64/libcufile.so.0 CUGEN_LIBNVVM=$nvvm12 LD_LIBRARY_PATH=$gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 	else
 		echo "CUGEN_LIBCUDART="
 	fi
@@ -97,8 +97,21 @@ run() {
 	echo "   exit $rc, $((SECONDS - t0)) s"
 }
 
+# cufile_ref: whether this run runs cuFile's C reference, beside the e2e
+# binary (not in an examples-only bundle of mk/gpu-split.sh).
+cufile_ref() { grep -q '^e2e ' "$gpu/tests.txt" && { want cufile_ref || want e2e; }; }
+
 # The C references build while the tests run.
 cbuild() {
+	# cuFile's C reference (e2e/testdata/cufile_ref.c), linked with the
+	# toolkit's libcufile; cudart static, as nvcc links it by default
+	if cufile_ref; then
+		if "$nvcc" -O2 -D_GNU_SOURCE -o "$work/cufile_ref" "$root/e2e/testdata/cufile_ref.c" -lcufile >"$raw/logs/cufile_ref.build.log" 2>&1; then
+			echo "dbuild cufile_ref 0" >>"$raw/cbuild.txt"
+		else
+			echo "dbuild cufile_ref $?" >>"$raw/cbuild.txt"
+		fi
+	fi
 	while read -r name major; do
 		want "$name" || continue
 		for src in "$root/examples/$name"/c/*.cu; do
@@ -164,6 +177,35 @@ while read -r name pkg major bench _cgo; do
 done <"$gpu/tests.txt"
 
 wait "$cpid"
+
+# cuFile's C reference under e2e TestCuFileReadToDevice12's first
+# configuration (forced compatibility mode), once with Debian's libcufile
+# 1.9 (the one the cuda12 package gets) and once with the toolkit's: its
+# step lines and the end of cuFile's log go to this run's output, and to
+# the report's diagnostics (not counted as failures).
+if [ -x "$work/cufile_ref" ]; then
+	mkdir -p "$raw/cufile"
+	cat >"$raw/cufile/cufile.json" <<'JSON'
+{
+  "logging": {"level": "TRACE"},
+  "properties": {"allow_compat_mode": true, "force_compat_mode": true, "use_poll_mode": false},
+  "miscellaneous": {"skip_topology_detection": true}
+}
+JSON
+	for v in debian:"$work/lib" toolkit:"$cuda_home/lib64"; do
+		run diag "cufile_ref-${v%%:*}" "$raw/cufile" "cufile_ref-${v%%:*}.log" env \
+			CUFILE_ENV_PATH_JSON="$raw/cufile/cufile.json" CUFILE_ALLOW_COMPAT_MODE=true CUFILE_FORCE_COMPAT_MODE=true \
+			CUFILE_SKIP_TOPOLOGY_DETECTION=true CUFILE_LOGGING_LEVEL=TRACE \
+			CUFILE_LOGFILE_PATH="$raw/logs/cufile_ref-${v%%:*}.cufile.log" LD_LIBRARY_PATH="${v#*:}${libcuda:+:${libcuda%/*}}" \
+			"$work/cufile_ref" "$raw/cufile"
+		sed 's/^/   /' "$raw/logs/cufile_ref-${v%%:*}.log"
+		echo "   cuFile's log, its end:"
+		tail -n 25 "$raw/logs/cufile_ref-${v%%:*}.cufile.log" 2>/dev/null | sed 's/^/   | /'
+	done
+elif cufile_ref; then
+	echo "== cufile_ref: nvcc failed:"
+	tail -n 20 "$raw/logs/cufile_ref.build.log" | sed 's/^/   /'
+fi
 while read -r name major; do
 	want "$name" || continue
 	if [ "$name" = ncclCollectives ] && [ "$ngpu" -lt 2 ]; then

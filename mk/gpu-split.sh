@@ -12,6 +12,8 @@ mv .gpu/examples.txt .gpux/examples.txt
 mv .gpu/originals.txt .gpux/originals.txt
 [ -d .gpu/samples ] && mv .gpu/samples .gpux/
 for f in .gpu/bin/ex-*.xz; do [ -e "$f" ] && mv "$f" .gpux/bin/; done
+# Debian's CUPTI and cuFile 12 serve both: e2e's tests and cuptiTrace
+for f in .gpu/bin/lib-*.xz; do [ -e "$f" ] && cp "$f" .gpux/bin/; done
 : >.gpu/examples.txt
 : >.gpu/originals.txt
 : >.gpux/tests.txt

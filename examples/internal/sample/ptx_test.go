@@ -19,6 +19,7 @@ func TestPortsPTXEntries(t *testing.T) {
 		"simpleCudaGraphs/reduce.ptx":       {"reduce": 4, "reduceFinal": 3},
 		"simpleCudaGraphsLayer/reduce.ptx":  {"reduce": 4, "reduceFinal": 3},
 		"asyncAPI/increment_kernel.ptx":     {"increment_kernel": 2},
+		"cuptiTrace/kernels.ptx":            {"vadd": 4, "scale": 4},
 	}
 	entry := regexp.MustCompile(`(?m)^\.visible \.entry (\w+)\(([^)]*)\)`)
 	param := regexp.MustCompile(`\.param `)
