@@ -88,7 +88,7 @@ check: deps
 	@# windows/amd64 (issue 31): everything builds; vet takes the packages
 	@# whose tests are portable (others test Linux-only syscalls)
 	GOOS=windows GOARCH=amd64 $(GO) build ./...
-	GOOS=windows GOARCH=amd64 $(GO) vet ./ffi/... ./nvtx/... $$($(GO) list ./generated/... | grep -v '/cuda$$')
+	GOOS=windows GOARCH=amd64 $(GO) vet ./ffi/... ./nvtx/... ./cugentest $$($(GO) list ./generated/... | grep -v '/cuda$$')
 
 # Test environment: the locked headers and Debian's real libcuda/libcudart
 # (they load without a GPU), found through these variables. libcuda's
@@ -221,8 +221,16 @@ test-arm64: deps-arm64
 # mk/wine/bcryptprimitives.c stands in for the system DLL wine 8.0 lacks
 # and the Go runtime loads at start (ProcessPrng).
 # TestVetClean runs the go command, which cannot start under wine.
+# cugentest's TestStandinContextDemo and TestStandinLayer run the generated
+# cu package and the layer against cugentest/testdata/cudastandin.c built
+# as nvcuda.dll, which the Windows search finds beside the test binary
+# (CUGEN_STANDIN_DRIVER=search: CUGEN_LIBCUDA is unset for them); both
+# must pass, not skip.
 WINDOWS_DEBS ?= wine64 gcc-mingw-w64-x86-64
 WINE ?= /usr/lib/wine/wine64
+# The wine server outlives the last program by seconds, writing to the
+# prefix: it is stopped before the prefix is removed.
+WINESERVER ?= /usr/lib/wine/wineserver
 MINGW ?= x86_64-w64-mingw32-gcc-posix
 deps-windows:
 	@missing=; for p in $(WINDOWS_DEBS); do \
@@ -232,12 +240,14 @@ deps-windows:
 		$(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends $$missing; fi
 
 test-windows: deps-windows
-	@set -e; tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
+	@set -e; tmp=$$(mktemp -d); trap 'WINEPREFIX=$$tmp/prefix $(WINESERVER) -k 2>/dev/null; rm -rf $$tmp' EXIT; \
 	$(MINGW) -shared -static -O1 -o $$tmp/ffiabi.dll ffi/ffiimpl/testdata/abi.c -lpthread; \
 	$(MINGW) -shared -static -O1 -o $$tmp/abi.dll emit/testdata/abi/abi.c -lpthread; \
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/ffi.exe ./ffi; \
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/ffiimpl.exe ./ffi/ffiimpl; \
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/abitest.exe ./emit/internal/abitest; \
+	mkdir $$tmp/standin; $(MINGW) -shared -static -O1 -o $$tmp/standin/nvcuda.dll cugentest/testdata/cudastandin.c; \
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/standin/cugentest.exe ./cugentest; \
 	export WINEPREFIX=$$tmp/prefix WINEDEBUG=-all; \
 	$(WINE) wineboot -i >/dev/null 2>&1; \
 	$(MINGW) -shared -O1 -o $$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll mk/wine/bcryptprimitives.c -ladvapi32; \
@@ -252,7 +262,13 @@ test-windows: deps-windows
 	echo "make test-windows: emit/internal/abitest under wine"; \
 	CUGEN_ABI_FIXTURE="$$(win $$tmp/abi.dll)" \
 		$(WINE) ./abitest.exe -test.count=1 -test.skip '^TestVetClean$$' -test.v >$$tmp/abitest.log 2>&1 || { cat $$tmp/abitest.log; exit 1; }; \
-	grep -E '^(--- |ok|PASS|FAIL)' $$tmp/abitest.log
+	grep -E '^(--- |ok|PASS|FAIL)' $$tmp/abitest.log; \
+	echo "make test-windows: the stand-in nvcuda.dll under wine (cugentest TestStandin*)"; \
+	CUGEN_STANDIN_DRIVER=search $(WINE) standin/cugentest.exe -test.count=1 -test.run '^TestStandin' -test.v >$$tmp/standin.log 2>&1 || { cat $$tmp/standin.log; exit 1; }; \
+	grep -E '^(--- |ok|PASS|FAIL)' $$tmp/standin.log; \
+	for t in TestStandinContextDemo TestStandinLayer; do \
+		grep -q -- "^--- PASS: $$t " $$tmp/standin.log || { cat $$tmp/standin.log; echo "make test-windows: $$t did not pass" >&2; exit 1; }; \
+	done
 
 # bench runs the benchmarks that need no GPU (the GPU ones skip; see
 # BENCHMARKS.md for the H200 run).

@@ -2,6 +2,7 @@ package cugentest_test
 
 import (
 	"errors"
+	"math"
 	"runtime"
 	"slices"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/generated/cuda12/cu"
+	cuda "github.com/cugen/cugen/layer"
 )
 
 // TestStandinContextDemo runs the context demo's driver calls through the
@@ -174,4 +176,175 @@ func TestStandinContextDemo(t *testing.T) {
 	}
 	err = cu.CtxSynchronize()
 	wantErr("cuCtxSynchronize in the released primary context", err, cu.ErrorInvalidContext, "cuCtxSynchronize: CUDA_ERROR_INVALID_CONTEXT: invalid device context")
+}
+
+// TestStandinLayer runs the layer's (package cuda) devices, contexts and memory through
+// the generated cu package, not the fake driver, against the stand-in
+// driver (cugentest/testdata/cudastandin.c: memory in host RAM), in a
+// fresh process: values copied there and back, filled and copied between
+// buffers; the free memory the driver counts; the primary context made
+// current where the layer runs a call, rebound when other code took it
+// off the thread behind the layer's back (the call is refused with
+// CUDA_ERROR_INVALID_CONTEXT and runs again), and released once the
+// context and every buffer made from it are closed; typed errors. make
+// test-windows runs it under wine, the stand-in being nvcuda.dll.
+func TestStandinLayer(t *testing.T) {
+	env := cugentest.StandinDriver(t)
+	if !cugentest.IsChild(t) {
+		cugentest.RunChild(t, env...)
+		return
+	}
+	cugentest.NeedStandin(t, cu.SharedLibrary())
+
+	if n, err := cuda.DeviceCount(); err != nil || n != 1 {
+		t.Fatalf("DeviceCount = %d, %v; want 1", n, err)
+	}
+	d, err := cuda.GetDevice(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name, err := d.Name()
+	major, minor, cerr := d.ComputeCapability()
+	mem, merr := d.TotalMem()
+	t.Logf("device 0: %q, compute capability %d.%d, %d bytes", name, major, minor, mem)
+	if err != nil || cerr != nil || merr != nil || name != "cugen stand-in GPU" || major != 9 || minor != 0 || mem != 1<<30 {
+		t.Fatalf("device 0: %q %v, %d.%d %v, %d %v", name, err, major, minor, cerr, mem, merr)
+	}
+	if _, err := cuda.GetDevice(1); !errors.Is(err, cu.ErrorInvalidDevice) {
+		t.Fatalf("GetDevice(1) = %v, want CUDA_ERROR_INVALID_DEVICE", err)
+	}
+
+	c, err := cuda.NewContext(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	free0, total, err := c.MemInfo()
+	if err != nil || total != 1<<30 {
+		t.Fatalf("MemInfo = %d, %d, %v", free0, total, err)
+	}
+	src := []float64{1.5, -2.25, 3e300, math.Inf(-1), 5, 6, 7}
+	b, err := cuda.AllocFrom(c, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if free, _, err := c.MemInfo(); err != nil || free != free0-b.Bytes() {
+		t.Fatalf("MemInfo after allocating %d bytes: free %d, %v; want %d", b.Bytes(), free, err, free0-b.Bytes())
+	}
+	got := make([]float64, len(src))
+	if err := b.CopyTo(got); err != nil || !slices.Equal(got, src) {
+		t.Fatalf("AllocFrom then CopyTo: %v, %v; want %v", got, err, src)
+	}
+	b2, err := cuda.Alloc[float64](c, len(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clear(got)
+	if err := b2.CopyFromBuffer(b); err != nil {
+		t.Fatal(err)
+	}
+	if err := b2.CopyTo(got); err != nil || !slices.Equal(got, src) {
+		t.Fatalf("CopyFromBuffer then CopyTo: %v, %v; want %v", got, err, src)
+	}
+	w, err := cuda.Alloc[uint32](c, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := make([]uint32, 5)
+	if err := w.Fill(0xdeadbeef); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.CopyTo(words); err != nil || slices.ContainsFunc(words, func(v uint32) bool { return v != 0xdeadbeef }) {
+		t.Fatalf("Fill(0xdeadbeef) then CopyTo: %#x, %v", words, err)
+	}
+	t.Logf("copied %v there and back, filled %#x", got, words)
+
+	// The layer's call runs with the context current on its thread.
+	primary := c.Raw()
+	if err := c.Do(func() error {
+		cur, err := cu.CtxGetCurrent()
+		if err == nil && cur != primary {
+			t.Errorf("current context in Do: %#x, want the primary context %#x", cur, primary)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+
+	// Other code takes the context off the thread where the layer
+	// remembers it current: the call is refused, and runs again bound.
+	runtime.LockOSThread()
+	clear(got)
+	if err := b.CopyTo(got); err != nil {
+		t.Fatal(err)
+	}
+	if err := cu.CtxSetCurrent(0); err != nil {
+		t.Fatal(err)
+	}
+	if cur, err := cu.CtxGetCurrent(); err != nil || cur != 0 {
+		t.Fatalf("after cuCtxSetCurrent(NULL): %#x, %v", cur, err)
+	}
+	clear(got)
+	if err := b.CopyTo(got); err != nil || !slices.Equal(got, src) {
+		t.Fatalf("CopyTo after the context was taken off the thread: %v, %v; want %v", got, err, src)
+	}
+	if cur, err := cu.CtxGetCurrent(); err != nil || cur != primary {
+		t.Fatalf("after the call: current %#x, %v; want the primary context %#x again", cur, err, primary)
+	}
+	runtime.UnlockOSThread()
+
+	// Misuse is refused before the driver is called.
+	if err := b2.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b2.Close(); !errors.Is(err, cuda.ErrFreed) {
+		t.Fatalf("second Close = %v, want ErrFreed", err)
+	}
+	if err := b2.CopyTo(got); !errors.Is(err, cuda.ErrFreed) {
+		t.Fatalf("CopyTo after Close = %v, want ErrFreed", err)
+	}
+	if err := b.CopyTo(got[:2]); err == nil {
+		t.Fatal("CopyTo into 2 elements of 7: no error")
+	}
+
+	// The context is released once every buffer made from it is closed.
+	active := func() int32 {
+		t.Helper()
+		_, a, err := cu.DevicePrimaryCtxGetState(d.Raw())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.MemInfo(); !errors.Is(err, cuda.ErrClosed) {
+		t.Fatalf("MemInfo after Close = %v, want ErrClosed", err)
+	}
+	if active() != 1 {
+		t.Fatal("the primary context was released while buffers made from it are open")
+	}
+	if err := w.CopyTo(words); err != nil {
+		t.Fatalf("a buffer after its context's Close: %v", err)
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if active() != 0 {
+		t.Fatal("the primary context is still retained after the context and its buffers were closed")
+	}
+
+	// With no context current, the driver's refusal is a typed error.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := cu.CtxSetCurrent(0); err != nil {
+		t.Fatal(err)
+	}
+	_, err = cu.MemAlloc(8)
+	if !errors.Is(err, cu.ErrorInvalidContext) || err.Error() != "cuMemAlloc: CUDA_ERROR_INVALID_CONTEXT: invalid device context" {
+		t.Fatalf("cuMemAlloc with no context = %v, want CUDA_ERROR_INVALID_CONTEXT", err)
+	}
 }
