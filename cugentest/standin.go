@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/cugen/cugen/ffi"
@@ -64,7 +65,8 @@ func StandinDriver(tb testing.TB) []string {
 
 // NeedStandin fails tb unless lib, loaded, is the stand-in driver: a test
 // that asserts the stand-in's answers must never run them against a real
-// driver.
+// driver. With StandinEnv "search" on Windows, it must have loaded as
+// nvcuda.dll, found by the search.
 func NeedStandin(tb testing.TB, lib *ffi.Library) {
 	tb.Helper()
 	if err := lib.Load(); err != nil {
@@ -72,6 +74,9 @@ func NeedStandin(tb testing.TB, lib *ffi.Library) {
 	}
 	if _, err := lib.Lookup(StandinMarker); err != nil {
 		tb.Fatalf("the driver loaded from %s is not the stand-in (no %s)", lib.Path(), StandinMarker)
+	}
+	if os.Getenv(StandinEnv) == "search" && runtime.GOOS == "windows" && !strings.EqualFold(filepath.Base(lib.Path()), "nvcuda.dll") {
+		tb.Fatalf("the stand-in loaded from %s, not as nvcuda.dll by the Windows search", lib.Path())
 	}
 	tb.Logf("stand-in driver: %s", lib.Path())
 }
