@@ -225,7 +225,9 @@ test-arm64: deps-arm64
 # cu package and the layer against cugentest/testdata/cudastandin.c built
 # as nvcuda.dll, which the Windows search finds beside the test binary
 # (CUGEN_STANDIN_DRIVER=search: CUGEN_LIBCUDA is unset for them); both
-# must pass, not skip.
+# must pass, not skip. cugen doctor (cugen.exe) runs beside that DLL,
+# reporting its device, and in a directory without it, where the driver
+# is an error with the advice.
 WINDOWS_DEBS ?= wine64 gcc-mingw-w64-x86-64
 WINE ?= /usr/lib/wine/wine64
 # The layer's (package cuda's) tests run on its fake driver, those that
@@ -256,6 +258,7 @@ test-windows: deps-windows
 	mkdir $$tmp/standin; $(MINGW) -shared -static -O1 -o $$tmp/standin/nvcuda.dll cugentest/testdata/cudastandin.c; \
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/standin/cugentest.exe ./cugentest; \
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/layer.exe ./layer; \
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o $$tmp/standin/cugen.exe ./cmd/cugen; cp $$tmp/standin/cugen.exe $$tmp/cugen.exe; \
 	export WINEPREFIX=$$tmp/prefix WINEDEBUG=-all; \
 	$(WINE) wineboot -i >/dev/null 2>&1; \
 	$(MINGW) -shared -O1 -o $$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll mk/wine/bcryptprimitives.c -ladvapi32; \
@@ -277,6 +280,14 @@ test-windows: deps-windows
 	for t in TestStandinContextDemo TestStandinLayer; do \
 		grep -q -- "^--- PASS: $$t " $$tmp/standin.log || { cat $$tmp/standin.log; echo "make test-windows: $$t did not pass" >&2; exit 1; }; \
 	done; \
+	echo "make test-windows: cugen doctor under wine, with the stand-in nvcuda.dll beside it and without"; \
+	CUGEN_LIBCUDA= $(WINE) standin/cugen.exe doctor -major 12 -lib driver >$$tmp/doctor.log 2>&1 || { cat $$tmp/doctor.log; exit 1; }; \
+	for want in 'driver: CUDA driver: .*nvcuda\.dll$$' 'driver: version: CUDA 12\.4 ' 'driver: device 0: cugen stand-in GPU' '^ok: no problems found'; do \
+		grep -qE "$$want" $$tmp/doctor.log || { cat $$tmp/doctor.log; echo "make test-windows: cugen doctor did not print $$want" >&2; exit 1; }; \
+	done; \
+	if CUGEN_LIBCUDA= $(WINE) ./cugen.exe doctor -major 12 -lib driver >$$tmp/doctor0.log 2>&1; then cat $$tmp/doctor0.log; echo "make test-windows: cugen doctor passed with no driver" >&2; exit 1; fi; \
+	grep -q '^error: driver: nvcuda.dll not found: install the NVIDIA driver' $$tmp/doctor0.log || { cat $$tmp/doctor0.log; exit 1; }; \
+	grep -hE '^(driver: device|ok|error)' $$tmp/doctor.log $$tmp/doctor0.log; \
 	echo "make test-windows: the layer's tests on its fake driver under wine"; \
 	CUGEN_LIBCUDA= CUGEN_LIBNVRTC= $(WINE) ./layer.exe -test.count=1 -test.skip '$(WINDOWS_LAYER_SKIP)' -test.v >$$tmp/layer.log 2>&1 || { cat $$tmp/layer.log; exit 1; }; \
 	echo "make test-windows: layer: $$(grep -c '^--- PASS' $$tmp/layer.log) passed, $$(grep -c '^--- SKIP' $$tmp/layer.log) skipped (no driver, NVRTC, go.mod or gcc under wine)"
