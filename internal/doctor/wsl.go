@@ -67,7 +67,7 @@ func (r *run) wslDriver(label, envVar, loaded string) string {
 	switch {
 	case loaded == "" && missing:
 		return fmt.Sprintf("no CUDA driver: on WSL it is Windows' %s, which is missing: %s", wslLib, fromWindows)
-	case loaded == "" || sameDir(loaded, filepath.Join(r.root, wslDir)):
+	case loaded == "" || within(loaded, filepath.Join(r.root, "/usr/lib/wsl")):
 		return ""
 	case missing:
 		return fmt.Sprintf("%s loaded, which is not WSL's driver, and Windows' %s is missing: a Linux NVIDIA driver cannot reach the GPU under WSL (there is no /dev/nvidia*): remove the Linux driver package from the distribution, and %s",
@@ -77,8 +77,10 @@ func (r *run) wslDriver(label, envVar, loaded string) string {
 		quote(loaded), wslLib, envVar, wslLib)
 }
 
-// sameDir reports whether file lies in dir, links followed.
-func sameDir(file, dir string) bool {
+// within reports whether file lies under dir, links followed: WSL's
+// libraries in /usr/lib/wsl/lib, or the driver store they lead to,
+// /usr/lib/wsl/drivers.
+func within(file, dir string) bool {
 	f, err := filepath.EvalSymlinks(file)
 	if err != nil {
 		f = file
@@ -87,5 +89,5 @@ func sameDir(file, dir string) bool {
 	if err != nil {
 		d = dir
 	}
-	return filepath.Dir(f) == d
+	return strings.HasPrefix(f, d+string(filepath.Separator))
 }

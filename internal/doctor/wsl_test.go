@@ -38,7 +38,8 @@ func wslStandIn(t *testing.T, root, rel string, defines map[string]string) strin
 // libcuda.so.1 found first (here in /usr/local/cuda/lib64; commonly
 // /usr/lib/x86_64-linux-gnu), which fails cuInit under WSL, is an error
 // naming both files and the fix; following the advice (CUGEN_LIBCUDA set
-// to WSL's file) makes doctor content. On a system that is not WSL the
+// to WSL's file) makes doctor content, as does a link to WSL's file found
+// first. On a system that is not WSL the
 // advice names no WSL. Before, doctor said nothing of WSL.
 func TestWSLAdvice(t *testing.T) {
 	if ffi.NewLibrary(ffi.LibraryDesc{Name: "probe", Files: []string{"libcuda.so.1"}}).Load() == nil {
@@ -99,6 +100,27 @@ func TestWSLAdvice(t *testing.T) {
 		hasLine(t, lines, q("ok: no problems found"))
 		if rep.Errors != 0 {
 			t.Errorf("with CUGEN_LIBCUDA: Errors = %d, want 0", rep.Errors)
+		}
+	})
+
+	// A link to WSL's driver from elsewhere is WSL's driver.
+	t.Run("linked", func(t *testing.T) {
+		isolate(t)
+		t.Setenv("WSL_DISTRO_NAME", "Ubuntu")
+		root := t.TempDir()
+		wsl := wslStandIn(t, root, "usr/lib/wsl/lib/libcuda.so.1", nil)
+		link := filepath.Join(root, "usr/local/cuda/lib64/libcuda.so.1")
+		if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(wsl, link); err != nil {
+			t.Fatal(err)
+		}
+		rep, lines := doctor(t, opts(root))
+		hasLine(t, lines, q("driver: device 0: WSL GPU 0"))
+		hasLine(t, lines, q("ok: no problems found"))
+		if rep.Errors != 0 {
+			t.Errorf("Errors = %d, want 0", rep.Errors)
 		}
 	})
 
