@@ -225,7 +225,10 @@ test-arm64: deps-arm64
 # cu package and the layer against cugentest/testdata/cudastandin.c built
 # as nvcuda.dll, which the Windows search finds beside the test binary
 # (CUGEN_STANDIN_DRIVER=search: CUGEN_LIBCUDA is unset for them); both
-# must pass, not skip. cugen doctor (cugen.exe) runs beside that DLL,
+# must pass, not skip. The generated cudart package's context demo
+# (TestContextDemo, TestContextPerThread: examples/contextdemo's steps)
+# runs on it and cugentest/testdata/cudartstandin.c built as
+# cudart64_12.dll beside it. cugen doctor (cugen.exe) runs beside them,
 # reporting its device, and in a directory without it, where the driver
 # is an error with the advice.
 WINDOWS_DEBS ?= wine64 gcc-mingw-w64-x86-64
@@ -256,7 +259,9 @@ test-windows: deps-windows
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/ffiimpl.exe ./ffi/ffiimpl; \
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/abitest.exe ./emit/internal/abitest; \
 	mkdir $$tmp/standin; $(MINGW) -shared -static -O1 -o $$tmp/standin/nvcuda.dll cugentest/testdata/cudastandin.c; \
+	$(MINGW) -shared -static -O1 -o $$tmp/standin/cudart64_12.dll cugentest/testdata/cudartstandin.c $$tmp/standin/nvcuda.dll; \
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/standin/cugentest.exe ./cugentest; \
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/standin/cudart.exe ./generated/cuda12/cudart; \
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/layer.exe ./layer; \
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o $$tmp/standin/cugen.exe ./cmd/cugen; cp $$tmp/standin/cugen.exe $$tmp/cugen.exe; \
 	export WINEPREFIX=$$tmp/prefix WINEDEBUG=-all; \
@@ -279,6 +284,12 @@ test-windows: deps-windows
 	grep -E '^(--- |ok|PASS|FAIL)' $$tmp/standin.log; \
 	for t in TestStandinContextDemo TestStandinLayer; do \
 		grep -q -- "^--- PASS: $$t " $$tmp/standin.log || { cat $$tmp/standin.log; echo "make test-windows: $$t did not pass" >&2; exit 1; }; \
+	done; \
+	echo "make test-windows: the context demo (cuda12/cudart) on the stand-in nvcuda.dll and cudart64_12.dll under wine"; \
+	CUGEN_LIBCUDA= CUGEN_LIBCUDART= $(WINE) standin/cudart.exe -test.count=1 -test.run '^TestContext(Demo|PerThread)$$' -test.v >$$tmp/cudart.log 2>&1 || { cat $$tmp/cudart.log; exit 1; }; \
+	grep -E '^(--- |ok|PASS|FAIL)' $$tmp/cudart.log; \
+	for t in TestContextDemo TestContextPerThread; do \
+		grep -q -- "^--- PASS: $$t " $$tmp/cudart.log || { cat $$tmp/cudart.log; echo "make test-windows: $$t did not pass" >&2; exit 1; }; \
 	done; \
 	echo "make test-windows: cugen doctor under wine, with the stand-in nvcuda.dll beside it and without"; \
 	CUGEN_LIBCUDA= $(WINE) standin/cugen.exe doctor -major 12 -lib driver >$$tmp/doctor.log 2>&1 || { cat $$tmp/doctor.log; exit 1; }; \
