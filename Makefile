@@ -88,7 +88,7 @@ check: deps
 	@# windows/amd64 (issue 31): everything builds; vet takes the packages
 	@# whose tests are portable (others test Linux-only syscalls)
 	GOOS=windows GOARCH=amd64 $(GO) build ./...
-	GOOS=windows GOARCH=amd64 $(GO) vet ./ffi/... ./nvtx/... $$($(GO) list ./generated/... | grep -v '/cuda$$')
+	GOOS=windows GOARCH=amd64 $(GO) vet ./ffi/... ./nvtx/... ./cugentest ./layer $$($(GO) list ./generated/... | grep -v '/cuda$$')
 
 # Test environment: the locked headers and Debian's real libcuda/libcudart
 # (they load without a GPU), found through these variables. libcuda's
@@ -221,8 +221,28 @@ test-arm64: deps-arm64
 # mk/wine/bcryptprimitives.c stands in for the system DLL wine 8.0 lacks
 # and the Go runtime loads at start (ProcessPrng).
 # TestVetClean runs the go command, which cannot start under wine.
+# cugentest's TestStandinContextDemo and TestStandinLayer run the generated
+# cu package and the layer against cugentest/testdata/cudastandin.c built
+# as nvcuda.dll, which the Windows search finds beside the test binary
+# (CUGEN_STANDIN_DRIVER=search: CUGEN_LIBCUDA is unset for them); both
+# must pass, not skip. The generated cudart package's context demo
+# (TestContextDemo, TestContextPerThread: examples/contextdemo's steps)
+# runs on it and cugentest/testdata/cudartstandin.c built as
+# cudart64_12.dll beside it. cugen doctor (cugen.exe) runs beside them,
+# reporting its device, and in a directory without it, where the driver
+# is an error with the advice.
 WINDOWS_DEBS ?= wine64 gcc-mingw-w64-x86-64
 WINE ?= /usr/lib/wine/wine64
+# The layer's (package cuda's) tests run on its fake driver, those that
+# need a driver skipping; three are left out: TestFindDeviceRuntime
+# passes but wine 8.0 cannot remove its temporary directory ("Invalid
+# function"), TestMathScalarsAligned reads the layer's source beside the
+# test binary, and TestIPCHandleBounds makes an IPC pool, which Windows
+# refuses (a POSIX descriptor).
+WINDOWS_LAYER_SKIP ?= ^(TestFindDeviceRuntime|TestMathScalarsAligned|TestIPCHandleBounds)$$
+# The wine server outlives the last program by seconds, writing to the
+# prefix: it is stopped before the prefix is removed.
+WINESERVER ?= /usr/lib/wine/wineserver
 MINGW ?= x86_64-w64-mingw32-gcc-posix
 deps-windows:
 	@missing=; for p in $(WINDOWS_DEBS); do \
@@ -232,12 +252,18 @@ deps-windows:
 		$(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q --no-install-recommends $$missing; fi
 
 test-windows: deps-windows
-	@set -e; tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
+	@set -e; tmp=$$(mktemp -d); trap 'WINEPREFIX=$$tmp/prefix $(WINESERVER) -k 2>/dev/null; rm -rf $$tmp' EXIT; \
 	$(MINGW) -shared -static -O1 -o $$tmp/ffiabi.dll ffi/ffiimpl/testdata/abi.c -lpthread; \
 	$(MINGW) -shared -static -O1 -o $$tmp/abi.dll emit/testdata/abi/abi.c -lpthread; \
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/ffi.exe ./ffi; \
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/ffiimpl.exe ./ffi/ffiimpl; \
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/abitest.exe ./emit/internal/abitest; \
+	mkdir $$tmp/standin; $(MINGW) -shared -static -O1 -o $$tmp/standin/nvcuda.dll cugentest/testdata/cudastandin.c; \
+	$(MINGW) -shared -static -O1 -o $$tmp/standin/cudart64_12.dll cugentest/testdata/cudartstandin.c $$tmp/standin/nvcuda.dll; \
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/standin/cugentest.exe ./cugentest; \
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/standin/cudart.exe ./generated/cuda12/cudart; \
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c -o $$tmp/layer.exe ./layer; \
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o $$tmp/standin/cugen.exe ./cmd/cugen; cp $$tmp/standin/cugen.exe $$tmp/cugen.exe; \
 	export WINEPREFIX=$$tmp/prefix WINEDEBUG=-all; \
 	$(WINE) wineboot -i >/dev/null 2>&1; \
 	$(MINGW) -shared -O1 -o $$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll mk/wine/bcryptprimitives.c -ladvapi32; \
@@ -252,7 +278,30 @@ test-windows: deps-windows
 	echo "make test-windows: emit/internal/abitest under wine"; \
 	CUGEN_ABI_FIXTURE="$$(win $$tmp/abi.dll)" \
 		$(WINE) ./abitest.exe -test.count=1 -test.skip '^TestVetClean$$' -test.v >$$tmp/abitest.log 2>&1 || { cat $$tmp/abitest.log; exit 1; }; \
-	grep -E '^(--- |ok|PASS|FAIL)' $$tmp/abitest.log
+	grep -E '^(--- |ok|PASS|FAIL)' $$tmp/abitest.log; \
+	echo "make test-windows: the stand-in nvcuda.dll under wine (cugentest TestStandin*)"; \
+	CUGEN_STANDIN_DRIVER=search $(WINE) standin/cugentest.exe -test.count=1 -test.run '^TestStandin' -test.v >$$tmp/standin.log 2>&1 || { cat $$tmp/standin.log; exit 1; }; \
+	grep -E '^(--- |ok|PASS|FAIL)' $$tmp/standin.log; \
+	for t in TestStandinContextDemo TestStandinLayer; do \
+		grep -q -- "^--- PASS: $$t " $$tmp/standin.log || { cat $$tmp/standin.log; echo "make test-windows: $$t did not pass" >&2; exit 1; }; \
+	done; \
+	echo "make test-windows: the context demo (cuda12/cudart) on the stand-in nvcuda.dll and cudart64_12.dll under wine"; \
+	CUGEN_LIBCUDA= CUGEN_LIBCUDART= $(WINE) standin/cudart.exe -test.count=1 -test.run '^TestContext(Demo|PerThread)$$' -test.v >$$tmp/cudart.log 2>&1 || { cat $$tmp/cudart.log; exit 1; }; \
+	grep -E '^(--- |ok|PASS|FAIL)' $$tmp/cudart.log; \
+	for t in TestContextDemo TestContextPerThread; do \
+		grep -q -- "^--- PASS: $$t " $$tmp/cudart.log || { cat $$tmp/cudart.log; echo "make test-windows: $$t did not pass" >&2; exit 1; }; \
+	done; \
+	echo "make test-windows: cugen doctor under wine, with the stand-in nvcuda.dll beside it and without"; \
+	CUGEN_LIBCUDA= $(WINE) standin/cugen.exe doctor -major 12 -lib driver >$$tmp/doctor.log 2>&1 || { cat $$tmp/doctor.log; exit 1; }; \
+	for want in 'driver: CUDA driver: .*nvcuda\.dll$$' 'driver: version: CUDA 12\.4 ' 'driver: device 0: cugen stand-in GPU' '^ok: no problems found'; do \
+		grep -qE "$$want" $$tmp/doctor.log || { cat $$tmp/doctor.log; echo "make test-windows: cugen doctor did not print $$want" >&2; exit 1; }; \
+	done; \
+	if CUGEN_LIBCUDA= $(WINE) ./cugen.exe doctor -major 12 -lib driver >$$tmp/doctor0.log 2>&1; then cat $$tmp/doctor0.log; echo "make test-windows: cugen doctor passed with no driver" >&2; exit 1; fi; \
+	grep -q '^error: driver: nvcuda.dll not found: install the NVIDIA driver' $$tmp/doctor0.log || { cat $$tmp/doctor0.log; exit 1; }; \
+	grep -hE '^(driver: device|ok|error)' $$tmp/doctor.log $$tmp/doctor0.log; \
+	echo "make test-windows: the layer's tests on its fake driver under wine"; \
+	CUGEN_LIBCUDA= CUGEN_LIBNVRTC= $(WINE) ./layer.exe -test.count=1 -test.skip '$(WINDOWS_LAYER_SKIP)' -test.v >$$tmp/layer.log 2>&1 || { cat $$tmp/layer.log; exit 1; }; \
+	echo "make test-windows: layer: $$(grep -c '^--- PASS' $$tmp/layer.log) passed, $$(grep -c '^--- SKIP' $$tmp/layer.log) skipped (no driver, NVRTC, go.mod or gcc under wine)"
 
 # bench runs the benchmarks that need no GPU (the GPU ones skip; see
 # BENCHMARKS.md for the H200 run).

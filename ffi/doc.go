@@ -62,6 +62,10 @@
 //  6. for the driver only (LibraryDesc.WSL): /usr/lib/wsl/lib, where WSL
 //     puts it.
 //
+// LibraryDesc.Root puts the fixed directories of this list (the system's
+// site-packages, /usr/local/cuda*, /usr/lib/wsl/lib) under another root,
+// for tests that lay out a system in a temporary directory.
+//
 // Only regular files, after following links, are handed to the dynamic
 // loader: a path of the search or of the override variable that is a
 // FIFO, a device, a socket or a directory is refused with its kind ("a

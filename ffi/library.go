@@ -40,6 +40,14 @@ type LibraryDesc struct {
 	// WSL marks the driver library: it is looked for last in
 	// /usr/lib/wsl/lib, where Windows Subsystem for Linux puts it.
 	WSL bool
+	// Root, if set, is put before every fixed system directory of the
+	// search (/usr/local/cuda, /usr/lib/python3/dist-packages,
+	// /usr/lib/wsl/lib, ...), so that a test lays out a system, a WSL
+	// one say, in a temporary directory (cugen doctor's tests do, through
+	// doctor.Options.Root). The directories the environment names
+	// (CUDA_PATH, VIRTUAL_ENV, ...) and the dynamic loader's own search
+	// of a bare file name are not changed. "" is the system itself.
+	Root string
 	// Identify names a symbol every genuine copy of the library exports
 	// (cuDriverGetVersion for the driver, cudaRuntimeGetVersion for the
 	// runtime). A file that opens but lacks it is refused before anything
@@ -73,7 +81,7 @@ var drivers struct {
 
 // DriverLibrary returns the process's one Library for the driver that d
 // describes: every call with an equal description (Name, EnvVar, Files,
-// Dirs, Wheels, WSL, Identify) returns the same *Library, loaded at most once. The
+// Dirs, Wheels, WSL, Identify, Root) returns the same *Library, loaded at most once. The
 // generated driver packages use it as their library and the runtime
 // packages as their LibraryDesc.Driver, so that one process has one CUDA
 // driver whatever the call order. It shares the per-thread default stream
@@ -85,7 +93,7 @@ func DriverLibrary(d LibraryDesc) *Library {
 		panic("ffi.DriverLibrary: " + d.Name + ": a driver description has no Validate and no Driver")
 	}
 	key := strings.Join([]string{d.Name, d.EnvVar, strings.Join(d.Files, "\x00"), strings.Join(d.Dirs, "\x00"),
-		strings.Join(d.Wheels, "\x00"), strconv.FormatBool(d.WSL), d.Identify}, "\x01")
+		strings.Join(d.Wheels, "\x00"), strconv.FormatBool(d.WSL), d.Identify, d.Root}, "\x01")
 	drivers.Lock()
 	defer drivers.Unlock()
 	if l, ok := drivers.libs[key]; ok {
@@ -211,7 +219,9 @@ func (l *Library) Path() string {
 func (l *Library) Name() string { return l.desc.Name }
 
 func (l *Library) load() *loadResult {
-	return l.desc.load(hostSearch())
+	se := hostSearch()
+	se.root = l.desc.Root
+	return l.desc.load(se)
 }
 
 func (d *LibraryDesc) load(se searchEnv) *loadResult {

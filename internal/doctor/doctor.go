@@ -55,7 +55,7 @@ func Run(w io.Writer, o Options) (Report, error) {
 		}
 		named[d] = true
 	}
-	r := &run{w: w}
+	r := &run{w: w, root: o.Root}
 
 	// The driver is required unless only libraries that work without it
 	// (NVRTC, nvJitLink, NVML) are named.
@@ -115,6 +115,7 @@ type problem struct {
 
 type run struct {
 	w        io.Writer
+	root     string // Options.Root
 	problems []problem
 	Report
 }
@@ -164,10 +165,19 @@ const (
 func (r *run) driver(d *library.Desc, required bool) (*ffi.Library, [3]int) {
 	const label = "driver"
 	spec := d.LoadSpec(0)
-	lib := ffi.NewLibrary(spec.LibraryDesc(nil))
+	desc := spec.LibraryDesc(nil)
+	desc.Root = r.root
+	lib := ffi.NewLibrary(desc)
 	if !r.load(label, spec, lib) {
-		r.problem(required, label, r.advice(d, spec, 0, lib.Load()))
+		advice := r.advice(d, spec, 0, lib.Load())
+		if w := r.wslDriver(label, spec.EnvVar, ""); w != "" { // wsl.go
+			advice = w
+		}
+		r.problem(required, label, advice)
 		return nil, [3]int{}
+	}
+	if w := r.wslDriver(label, spec.EnvVar, lib.Path()); w != "" {
+		r.problem(required, label, w)
 	}
 	v := r.driverVersion(lib, spec.Version.Symbol, required)
 	r.devices(lib, required)
@@ -270,7 +280,9 @@ func (r *run) library(d *library.Desc, major int, driver *ffi.Library, required 
 		}
 		return
 	}
-	lib := ffi.NewLibrary(spec.LibraryDesc(driver))
+	desc := spec.LibraryDesc(driver)
+	desc.Root = r.root
+	lib := ffi.NewLibrary(desc)
 	if !r.load(label, spec, lib) {
 		r.problem(required, label, r.advice(d, spec, major, lib.Load()))
 		return

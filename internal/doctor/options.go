@@ -31,6 +31,11 @@ type Options struct {
 	Libs []string
 	// Descs are the library descriptions; nil: library.All.
 	Descs []*library.Desc
+	// Root is put before the fixed system paths doctor reads: those of the
+	// library search (ffi.LibraryDesc.Root) and those that tell WSL
+	// (/proc/version, /usr/lib/wsl). Tests lay out a system in a
+	// temporary directory with it; "" is this system.
+	Root string
 }
 
 // Report is what Run found.
