@@ -4,12 +4,13 @@ import "github.com/cugen/cugen/parser/ir"
 
 // NVVM compiles NVVM IR (LLVM IR with NVVM's annotations, as text or
 // bitcode) to PTX: package nvvm, libnvvm.so.4. libNVVM is versioned apart
-// from CUDA: CUDA 12 ships libnvvm.so.4, and so, we believe, does CUDA 13
-// (its toolkit keeps it in nvvm/lib64, which the search does not look in:
-// set CUGEN_LIBNVVM there). nvvmVersion reports NVVM's own version (2.0
+// from CUDA: CUDA 12 and CUDA 13 both ship libnvvm.so.4 (13.0's toolkit in
+// nvvm/lib64, which the search does not look in: set CUGEN_LIBNVVM there). nvvmVersion reports NVVM's own version (2.0
 // in CUDA 12.4), not CUDA's, so no version is checked against the major.
 // nvvm.h is in no package of the CUDA 12 headers Debian ships with the
-// set: headers.lock reads it from Debian's nvidia-cuda-toolkit.
+// set: headers.lock reads it from Debian's nvidia-cuda-toolkit. The CUDA
+// 13 toolkit has it in nvvm/include, outside include: set 13.0 reads it
+// through the toolkit headers entry cuda-nvvm-13.0.
 var NVVM = &Desc{
 	Key:         "nvvm",
 	API:         "NVVM",
