@@ -220,6 +220,9 @@ type Load struct {
 	// Pip names the pip package per CUDA major where it does not follow
 	// the toolkit wheels' naming (PipPackage): nvidia-nccl-cu13.
 	Pip map[int]string
+	// ToolkitDirs are where a CUDA toolkit keeps the library besides lib64,
+	// relative to its root: libNVVM is in nvvm/lib64 (ffi.LibraryDesc).
+	ToolkitDirs []string
 	// Apart, for a library the CUDA toolkit does not include (NCCL), says
 	// how to install it ("NCCL (NVIDIA's libnccl2 package)"): doctor's
 	// advice names it instead of the toolkit.
