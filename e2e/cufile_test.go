@@ -17,6 +17,7 @@ import (
 	"unsafe"
 
 	"github.com/cugen/cugen/cugentest"
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/cufile"
 )
@@ -51,27 +52,33 @@ func cuFileLog(path string) string {
 // fails with cuFile's status (and CUDA's, in the second field), no
 // driver is in use, and a close without an open is
 // CU_FILE_DRIVER_NOT_INITIALIZED. cuFile returns its status as a struct
-// ({err, cu_err}): the wrappers return it, not an error.
+// ({err, cu_err}): the wrappers return an error (library.Desc.StatusRecord),
+// an *ffi.CallError naming the C function whose Code is that struct and
+// which errors.Is matches against cuFile's status.
 func TestCuFileWithoutGPU12(t *testing.T) {
 	cugentest.NeedLibrary(t, cufile.SharedLibrary().Load())
 	noCuFileLog(t)
-	v, st := cufile.GetVersion()
-	if st.Err != cufile.Success || v < 1000 {
-		t.Fatalf("cufile.GetVersion() = %d, %v", v, st)
+	v, err := cufile.GetVersion()
+	if err != nil || v < 1000 {
+		t.Fatalf("cufile.GetVersion() = %d, %v", v, err)
 	}
-	if st := cufile.DriverOpen(); st.Err == cufile.Success {
+	if err := cufile.DriverOpen(); err == nil {
 		cufile.DriverClose()
 		cugentest.SkipHasGPU(t, "cuFileDriverOpen succeeded (cuFile %d)", v)
-	} else if st.Err.Message() == "" {
-		t.Errorf("DriverOpen = %+v without its text", st)
 	} else {
-		t.Logf("cuFile %d: DriverOpen without a device: %v (CUDA: %v)", v, st.Err, st.Cu_err)
+		var ce *ffi.CallError
+		var st cufile.Error
+		if !errors.As(err, &ce) || ce.Func != "cuFileDriverOpen" || !errors.As(err, &st) || st.Err == cufile.Success || !errors.Is(err, st.Err) || st.Err.Message() == "" {
+			t.Errorf("DriverOpen = %#v: want an *ffi.CallError of cuFileDriverOpen with cuFile's status", err)
+		}
+		t.Logf("cuFile %d: DriverOpen without a device: %v (CUDA: %v)", v, err, st.Cu_err)
 	}
 	if n := cufile.UseCount(); n != 0 {
 		t.Errorf("UseCount = %d after a failed open", n)
 	}
-	if st := cufile.DriverClose(); st.Err != cufile.DriverNotInitialized {
-		t.Errorf("DriverClose without an open = %+v, want CU_FILE_DRIVER_NOT_INITIALIZED", st)
+	err = cufile.DriverClose()
+	if !errors.Is(err, cufile.DriverNotInitialized) || !strings.HasPrefix(fmt.Sprint(err), "cuFileDriverClose: CU_FILE_DRIVER_NOT_INITIALIZED") {
+		t.Errorf("DriverClose without an open = %v, want CU_FILE_DRIVER_NOT_INITIALIZED", err)
 	}
 }
 
@@ -235,18 +242,6 @@ func runCuFileChild(t *testing.T, dir string, i int, c cuFileConfig) (out, step 
 	return out, step, err
 }
 
-// cuFileStatus is a cuFile status as an error (nil for success), with
-// CUDA's result when there is one.
-func cuFileStatus(st cufile.Error) error {
-	if st.Err == cufile.Success {
-		return nil
-	}
-	if st.Cu_err != 0 {
-		return fmt.Errorf("%v (CUDA: %v)", st.Err, st.Cu_err)
-	}
-	return st.Err
-}
-
 // cuFileReadChild is one configuration's run, in the child process: each
 // step logged, the first failure fatal with the end of cuFile's log.
 func cuFileReadChild(t *testing.T, c cuFileConfig) {
@@ -267,8 +262,8 @@ func cuFileReadChild(t *testing.T, c cuFileConfig) {
 	lib := cufile.SharedLibrary()
 	step("load", lib.Load())
 	t.Logf("library %s", lib.Path())
-	v, st := cufile.GetVersion()
-	step("cuFileGetVersion", cuFileStatus(st))
+	v, err := cufile.GetVersion()
+	step("cuFileGetVersion", err)
 	t.Logf("cuFile version %d", v)
 	// cuFile wants a CUDA context before it opens (cuDF's workaround of
 	// cudaFree(0)): the primary context, current on this locked thread.
@@ -285,7 +280,6 @@ func cuFileReadChild(t *testing.T, c cuFileConfig) {
 	// temporary directory, else the package's (the parent's working
 	// directory).
 	var path string
-	var err error
 	for _, dir := range []string{t.TempDir(), os.Getenv("CUGEN_CUFILE_PKGDIR")} {
 		if dir == "" {
 			continue
@@ -306,10 +300,10 @@ func cuFileReadChild(t *testing.T, c cuFileConfig) {
 	cuFileHostFacts(t, path)
 
 	if !c.implicit {
-		step("cuFileDriverOpen", cuFileStatus(cufile.DriverOpen()))
+		step("cuFileDriverOpen", cufile.DriverOpen())
 		defer cufile.DriverClose()
 		var props cufile.DrvProps
-		if err := cuFileStatus(cufile.DriverGetProperties(&props)); err != nil {
+		if err := cufile.DriverGetProperties(&props); err != nil {
 			t.Logf("cuFileDriverGetProperties: %v", err)
 		} else {
 			t.Logf("driver properties: nvfs %d.%d, status flags %#x, control flags %#x, feature flags %#x, max direct I/O %d",
@@ -327,7 +321,7 @@ func cuFileReadChild(t *testing.T, c cuFileConfig) {
 	descr.Type = cufile.HandleTypeOpaqueFd
 	*descr.Handle.Fd() = int32(fd)
 	var fh cufile.Handle
-	step("cuFileHandleRegister", cuFileStatus(cufile.HandleRegister(&fh, &descr)))
+	step("cuFileHandleRegister", cufile.HandleRegister(&fh, &descr))
 	defer cufile.HandleDeregister(fh)
 
 	dbuf, err := cu.MemAlloc(n)
