@@ -18,7 +18,6 @@ import (
 	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/e2e/cudatest"
 	"github.com/cugen/cugen/ffi"
-	"github.com/cugen/cugen/ffi/ffiimpl"
 	"github.com/cugen/cugen/generated/cuda13/cu"
 	"github.com/cugen/cugen/generated/cuda13/cufile"
 	"github.com/cugen/cugen/generated/cuda13/cupti"
@@ -34,39 +33,38 @@ var activity13 struct {
 	kernelNS, copyNS uint64
 }
 
-// activityCallbacks13 are the C entry points of the two buffer callbacks,
-// made once per process (ffiimpl.Callback's entry points are never freed).
-// CUDA 13's records are CUpti_ActivityKernel10 and CUpti_ActivityMemcpy6.
-var activityCallbacks13 = sync.OnceValues(func() (cupti.BuffersCallbackRequestFunc, cupti.BuffersCallbackCompleteFunc) {
-	requested := ffiimpl.Callback(func(buffer **byte, size, maxNumRecords *uintptr) {
-		b := make([]uint64, 1<<17) // 1 MiB, 8-byte aligned (CUPTI_ACTIVITY_RECORD_ALIGNMENT)
-		p := (*byte)(unsafe.Pointer(&b[0]))
-		activity13.Lock()
-		activity13.buffers[p] = b
-		activity13.Unlock()
-		*buffer, *size, *maxNumRecords = p, uintptr(8*len(b)), 0
-	})
-	completed := ffiimpl.Callback(func(ctx uintptr, streamID uintptr, buffer *byte, size, validSize uintptr) {
-		activity13.Lock()
-		defer activity13.Unlock()
-		var rec *cupti.Activity
-		for cupti.ActivityGetNextRecord(buffer, uint64(validSize), &rec) == nil {
-			switch rec.Kind {
-			case cupti.ActivityKindConcurrentKernel, cupti.ActivityKindKernel:
-				k := (*cupti.ActivityKernel10)(unsafe.Pointer(rec))
-				activity13.kernels = append(activity13.kernels, ffi.GoString(uintptr(unsafe.Pointer(k.Name)), 1024))
-				activity13.kernelNS += k.End - k.Start
-			case cupti.ActivityKindMemcpy:
-				m := (*cupti.ActivityMemcpy6)(unsafe.Pointer(rec))
-				kind := cupti.ActivityMemcpyKind(m.CopyKind)
-				activity13.copies[kind] = append(activity13.copies[kind], m.Bytes)
-				activity13.copyNS += m.End - m.Start
-			}
+// activityRequested13 and activityCompleted13 are the buffer callbacks,
+// Go funcs CUPTI calls on its own threads (the wrapper's one trampoline
+// per callback type). CUDA 13's records are CUpti_ActivityKernel10 and
+// CUpti_ActivityMemcpy6.
+func activityRequested13(buffer **byte, size, maxNumRecords *uint64) {
+	b := make([]uint64, 1<<17) // 1 MiB, 8-byte aligned (CUPTI_ACTIVITY_RECORD_ALIGNMENT)
+	p := (*byte)(unsafe.Pointer(&b[0]))
+	activity13.Lock()
+	activity13.buffers[p] = b
+	activity13.Unlock()
+	*buffer, *size, *maxNumRecords = p, uint64(8*len(b)), 0
+}
+
+func activityCompleted13(_ cu.Context, _ uint32, buffer *byte, _, validSize uint64) {
+	activity13.Lock()
+	defer activity13.Unlock()
+	var rec *cupti.Activity
+	for cupti.ActivityGetNextRecord(buffer, validSize, &rec) == nil {
+		switch rec.Kind {
+		case cupti.ActivityKindConcurrentKernel, cupti.ActivityKindKernel:
+			k := (*cupti.ActivityKernel10)(unsafe.Pointer(rec))
+			activity13.kernels = append(activity13.kernels, ffi.GoString(uintptr(unsafe.Pointer(k.Name)), 1024))
+			activity13.kernelNS += k.End - k.Start
+		case cupti.ActivityKindMemcpy:
+			m := (*cupti.ActivityMemcpy6)(unsafe.Pointer(rec))
+			kind := cupti.ActivityMemcpyKind(m.CopyKind)
+			activity13.copies[kind] = append(activity13.copies[kind], m.Bytes)
+			activity13.copyNS += m.End - m.Start
 		}
-		delete(activity13.buffers, buffer)
-	})
-	return cupti.BuffersCallbackRequestFunc(requested), cupti.BuffersCallbackCompleteFunc(completed)
-})
+	}
+	delete(activity13.buffers, buffer)
+}
 
 // TestCUPTIActivityTracesKernelAndCopies13 (GPU): CUPTI 13's version is the
 // header's; its activity API with Go buffer callbacks, called on CUPTI's
@@ -86,8 +84,7 @@ func TestCUPTIActivityTracesKernelAndCopies13(t *testing.T) {
 	// Registered and enabled before the test's context is made; without
 	// a driver CUPTI may refuse both: a failure only where there is a
 	// device.
-	req, done := activityCallbacks13()
-	setupErr := cupti.ActivityRegisterCallbacks(req, done)
+	setupErr := cupti.ActivityRegisterCallbacks(activityRequested13, activityCompleted13)
 	for _, k := range []cupti.ActivityKind{cupti.ActivityKindConcurrentKernel, cupti.ActivityKindMemcpy} {
 		if setupErr != nil {
 			break

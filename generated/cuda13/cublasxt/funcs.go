@@ -217,6 +217,10 @@ func Cgemm(handle Handle, transa, transb cublas.Operation, m, n, k uint64, alpha
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -224,19 +228,21 @@ func Cgemm(handle Handle, transa, transb cublas.Operation, m, n, k uint64, alpha
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -250,6 +256,10 @@ func Zgemm(handle Handle, transa, transb cublas.Operation, m, n, k uint64, alpha
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(transa))
@@ -257,19 +267,21 @@ func Zgemm(handle Handle, transa, transb cublas.Operation, m, n, k uint64, alpha
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -341,22 +353,28 @@ func Csyrk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uin
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -370,22 +388,28 @@ func Zsyrk(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k uin
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -521,25 +545,31 @@ func Csyr2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -553,25 +583,31 @@ func Zsyr2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -585,13 +621,15 @@ func Cherkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -601,6 +639,7 @@ func Cherkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
@@ -617,13 +656,15 @@ func Zherkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -633,6 +674,7 @@ func Zherkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
@@ -707,6 +749,8 @@ func Ctrsm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -715,13 +759,14 @@ func Ctrsm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
@@ -736,6 +781,8 @@ func Ztrsm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -744,13 +791,14 @@ func Ztrsm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	if err = frame.Err(); err != nil {
@@ -829,25 +877,31 @@ func Csymm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -861,25 +915,31 @@ func Zsymm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -893,25 +953,31 @@ func Chemm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -925,25 +991,31 @@ func Zhemm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1021,25 +1093,31 @@ func Csyrkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1053,25 +1131,31 @@ func Zsyrkx(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1085,13 +1169,15 @@ func Cher2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -1101,6 +1187,7 @@ func Cher2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
@@ -1117,13 +1204,15 @@ func Zher2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(trans))
 	frame.Int(uintptr(n))
 	frame.Int(uintptr(k))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -1133,6 +1222,7 @@ func Zher2k(handle Handle, uplo cublas.FillMode, trans cublas.Operation, n, k ui
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
@@ -1211,24 +1301,30 @@ func Cspmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
+	var betaBuf [unsafe.Sizeof(*beta) + 8]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aP)))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aP)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1242,24 +1338,30 @@ func Zspmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, m, n uint6
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
+	var betaBuf [unsafe.Sizeof(*beta) + 16]byte
+	betaP := ffiimpl.AlignedIn(unsafe.Pointer(beta), unsafe.Pointer(&betaBuf), unsafe.Sizeof(*beta), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
 	frame.Int(uintptr(uplo))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(aP)))
 	frame.Int(uintptr(unsafe.Pointer(b)))
 	frame.Int(uintptr(ldb))
-	frame.Int(uintptr(unsafe.Pointer(beta)))
+	frame.Int(uintptr(betaP))
 	frame.Int(uintptr(unsafe.Pointer(c)))
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(aP)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(beta)
+	runtime.KeepAlive(&betaBuf)
 	runtime.KeepAlive(c)
 	if err = frame.Err(); err != nil {
 		return err
@@ -1337,6 +1439,8 @@ func Ctrmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 8]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 8)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -1345,7 +1449,7 @@ func Ctrmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -1354,6 +1458,7 @@ func Ctrmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)
@@ -1369,6 +1474,8 @@ func Ztrmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 	if err != nil {
 		return err
 	}
+	var alphaBuf [unsafe.Sizeof(*alpha) + 16]byte
+	alphaP := ffiimpl.AlignedIn(unsafe.Pointer(alpha), unsafe.Pointer(&alphaBuf), unsafe.Sizeof(*alpha), 16)
 	var frame ffiimpl.Frame
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(side))
@@ -1377,7 +1484,7 @@ func Ztrmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 	frame.Int(uintptr(diag))
 	frame.Int(uintptr(m))
 	frame.Int(uintptr(n))
-	frame.Int(uintptr(unsafe.Pointer(alpha)))
+	frame.Int(uintptr(alphaP))
 	frame.Int(uintptr(unsafe.Pointer(a)))
 	frame.Int(uintptr(lda))
 	frame.Int(uintptr(unsafe.Pointer(b)))
@@ -1386,6 +1493,7 @@ func Ztrmm(handle Handle, side cublas.SideMode, uplo cublas.FillMode, trans cubl
 	frame.Int(uintptr(ldc))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(alpha)
+	runtime.KeepAlive(&alphaBuf)
 	runtime.KeepAlive(a)
 	runtime.KeepAlive(b)
 	runtime.KeepAlive(c)

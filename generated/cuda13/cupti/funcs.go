@@ -8,6 +8,7 @@ import (
 	cu "github.com/cugen/cugen/generated/cuda13/cu"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -2407,13 +2408,35 @@ func ActivityGetNextRecord(buffer *uint8, validBufferSizeBytes uint64, record **
 //     requested by CUPTI
 //   - funcBufferCompleted: callback which is invoked when a buffer containing
 //     activity records is available from CUPTI
-func ActivityRegisterCallbacks(funcBufferRequested BuffersCallbackRequestFunc, funcBufferCompleted BuffersCallbackCompleteFunc) error {
+//
+// The Go funcs funcBufferRequested and funcBufferCompleted are kept for the
+// whole process, until a later call passes others; nil passes NULL and keeps
+// the previous func. C calls them from threads of its own, concurrently with
+// the program: they must lock what they share, and a panic in one ends the
+// process (it must not unwind through C's frames).
+func ActivityRegisterCallbacks(funcBufferRequested func(buffer **uint8, size, maxNumRecords *uint64), funcBufferCompleted func(context cu.Context, streamId uint32, buffer *uint8, size, validSize uint64)) error {
 	sym, err := procActivityRegisterCallbacks.Addr()
 	if err != nil {
 		return err
 	}
-	r := ffiimpl.CallInts(sym, uintptr(funcBufferRequested), uintptr(funcBufferCompleted), 0, 0, 0, 0)
-	return ffiimpl.Error(procActivityRegisterCallbacks, Result(r))
+	var funcBufferRequestedAddr uintptr
+	if funcBufferRequested != nil {
+		funcBufferRequestedAddr = trampolineBuffersCallbackRequestFunc()
+		globalBuffersCallbackRequestFunc.Store(&funcBufferRequested)
+	}
+	var funcBufferCompletedAddr uintptr
+	if funcBufferCompleted != nil {
+		funcBufferCompletedAddr = trampolineBuffersCallbackCompleteFunc()
+		globalBuffersCallbackCompleteFunc.Store(&funcBufferCompleted)
+	}
+	frame := ffiimpl.NewHeapFrame()
+	frame.Int(funcBufferRequestedAddr)
+	frame.Int(funcBufferCompletedAddr)
+	ffiimpl.Call(sym, frame)
+	if err = frame.Err(); err != nil {
+		return err
+	}
+	return ffiimpl.Error(procActivityRegisterCallbacks, Result(frame.Ret()))
 }
 
 // ActivityFlush waits for all activity records to be delivered via the
@@ -3234,6 +3257,44 @@ func trampolineCallbackFuncGo(a0, a1, a2, a3 uintptr) {
 	fnCallbackFunc, _ := ffiimpl.Handle(a0).Use().(func(domain CallbackDomain, cbid CallbackId, cbdata unsafe.Pointer))
 	if fnCallbackFunc != nil {
 		fnCallbackFunc(CallbackDomain(a1), CallbackId(a2), *(*unsafe.Pointer)(unsafe.Pointer(&a3)))
+	}
+}
+
+// trampolineBuffersCallbackRequestFunc is the C address of
+// trampolineBuffersCallbackRequestFuncGo, created once: purego allows 2000
+// callbacks per process, so every call shares it and finds its Go func in
+// globalBuffersCallbackRequestFunc, set by the last call that passed one, from
+// any thread. A panic in the Go func never unwinds through C's frames (see
+// ffiimpl.Recover).
+var globalBuffersCallbackRequestFunc atomic.Pointer[func(buffer **uint8, size, maxNumRecords *uint64)]
+var trampolineBuffersCallbackRequestFunc = sync.OnceValue(func() uintptr {
+	return ffiimpl.Callback(trampolineBuffersCallbackRequestFuncGo)
+})
+
+func trampolineBuffersCallbackRequestFuncGo(a0, a1, a2 uintptr) {
+	defer ffiimpl.Recover()
+	fnBuffersCallbackRequestFunc := globalBuffersCallbackRequestFunc.Load()
+	if fnBuffersCallbackRequestFunc != nil {
+		(*fnBuffersCallbackRequestFunc)(*(***uint8)(unsafe.Pointer(&a0)), *(**uint64)(unsafe.Pointer(&a1)), *(**uint64)(unsafe.Pointer(&a2)))
+	}
+}
+
+// trampolineBuffersCallbackCompleteFunc is the C address of
+// trampolineBuffersCallbackCompleteFuncGo, created once: purego allows 2000
+// callbacks per process, so every call shares it and finds its Go func in
+// globalBuffersCallbackCompleteFunc, set by the last call that passed one, from
+// any thread. A panic in the Go func never unwinds through C's frames (see
+// ffiimpl.Recover).
+var globalBuffersCallbackCompleteFunc atomic.Pointer[func(context cu.Context, streamId uint32, buffer *uint8, size, validSize uint64)]
+var trampolineBuffersCallbackCompleteFunc = sync.OnceValue(func() uintptr {
+	return ffiimpl.Callback(trampolineBuffersCallbackCompleteFuncGo)
+})
+
+func trampolineBuffersCallbackCompleteFuncGo(a0, a1, a2, a3, a4 uintptr) {
+	defer ffiimpl.Recover()
+	fnBuffersCallbackCompleteFunc := globalBuffersCallbackCompleteFunc.Load()
+	if fnBuffersCallbackCompleteFunc != nil {
+		(*fnBuffersCallbackCompleteFunc)(cu.Context(a0), uint32(a1), *(**uint8)(unsafe.Pointer(&a2)), uint64(a3), uint64(a4))
 	}
 }
 
