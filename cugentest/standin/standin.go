@@ -57,7 +57,7 @@ func Run(tb testing.TB, m Majors) bool {
 	env := []string{childEnv + "=" + tb.Name()}
 	for _, l := range []struct {
 		env, file, src string
-		major      int
+		major          int
 	}{
 		{"CUGEN_LIBCUDA", "libcuda.so.1", driverSource, 0},
 		{"CUGEN_LIBCUBLAS", "libcublas.so", cublasSource, m.CUBLAS},
