@@ -20,7 +20,10 @@ type Operand interface{ res() *resource }
 // once, by Close or, when it becomes unreachable, by a cleanup, with its
 // context current, before the context is released. It is how the packages
 // beside this one own their library's objects.
-type Handle struct{ r *resource }
+type Handle struct {
+	r *resource
+	b *binding // the stream a handle of NewStreamHandle is bound to (libhandle.go)
+}
 
 // NewHandle calls create with c current on a locked thread and returns the
 // handle it made, which destroy (called the same way) destroys. A create
@@ -81,13 +84,32 @@ func (s *Stream) Call(fn func(st cu.Stream) error, ops ...Operand) error {
 	if s == nil {
 		return errNilStream
 	}
-	st := s.st
-	n := 0
+	return s.st.call(nil, fn, ops)
+}
+
+// call is Call with first, a handle's resource (or nil), among the
+// operands, used first and released last.
+func (st *streamState) call(first *resource, fn func(st cu.Stream) error, ops []Operand) error {
+	// The operands in use, to release: first, then ops[:n]. Each use is
+	// released in the deferred function, so a panic in fn ends them too.
+	n, held := 0, false
 	defer func() {
 		for _, op := range ops[:n] {
 			op.res().uses.release()
 		}
+		if held {
+			first.uses.release()
+		}
 	}()
+	if first != nil {
+		if err := first.use(); err != nil {
+			return err
+		}
+		held = true
+		if !sameContext(first.ctx, st.ctx) {
+			return errOtherOperandContext
+		}
+	}
 	for _, op := range ops {
 		if op == nil {
 			return errNilOperand
@@ -100,7 +122,7 @@ func (s *Stream) Call(fn func(st cu.Stream) error, ops ...Operand) error {
 			return err
 		}
 		n++
-		if r.ctx.ctx != st.ctx.ctx || r.ctx.fake != st.ctx.fake {
+		if !sameContext(r.ctx, st.ctx) {
 			return errOtherOperandContext
 		}
 	}
@@ -110,4 +132,10 @@ func (s *Stream) Call(fn func(st cu.Stream) error, ops ...Operand) error {
 	}
 	defer st.uses.release()
 	return onThreadOnce(st.ctx, func() error { return fn(st.h) })
+}
+
+// sameContext reports whether a and b are states of one context (each
+// NewContext has a state of its own).
+func sameContext(a, b *ctxState) bool {
+	return a == b || a.ctx == b.ctx && a.fake == b.fake
 }
