@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/cugen/cugen/cugentest/standin"
+	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/cublas"
 	"github.com/cugen/cugen/generated/cuda12/cufft"
 	"github.com/cugen/cugen/generated/cuda12/curand"
@@ -96,4 +97,49 @@ func BenchmarkStandinGemm(b *testing.B) {
 			b.Fatal(err)
 		}
 	})
+}
+
+// TestStandinGemmBatchedAllocs: GemmBatched over the same matrices
+// allocates nothing once the handle's arrays have their size, and copies
+// the addresses once; other matrices are copied again.
+func TestStandinGemmBatchedAllocs(t *testing.T) {
+	if !standin.Run(t, majors) {
+		return
+	}
+	p := standinPair(t, 4)
+	const batch = 8
+	var a, b, c []Matrix[float32]
+	for range batch {
+		for _, ms := range []*[]Matrix[float32]{&a, &b, &c} {
+			buf, err := cuda.Alloc[float32](p.ctx, 16)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer buf.Close()
+			*ms = append(*ms, Dense(buf, 4, 4))
+		}
+	}
+	call := func() {
+		if err := GemmBatched(p.h, NoTrans, NoTrans, 1, a, b, 0, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copies := func() int { return standin.Count(t, cu.SharedLibrary(), "cuMemcpyHtoDAsync_v2") }
+	call()
+	before := copies()
+	if allocs := testing.AllocsPerRun(100, call); allocs != 0 {
+		t.Errorf("%v allocations per GemmBatched of the same matrices, want 0", allocs)
+	}
+	if n := copies() - before; n != 0 {
+		t.Errorf("101 calls on the same matrices copied the addresses %d more times, want 0", n)
+	}
+	a[0], a[1] = a[1], a[0]
+	call()
+	call()
+	if n := copies() - before; n != 1 {
+		t.Errorf("2 calls on other matrices copied the addresses %d times, want 1", n)
+	}
+	if n := standin.Count(t, cublas.SharedLibrary(), "cublasSgemmBatched"); n != 104 {
+		t.Errorf("%d cublasSgemmBatched calls, want 104", n)
+	}
 }
