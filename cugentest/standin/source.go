@@ -29,7 +29,7 @@ static int property(int type, int *v, int major) {
 const driverSource = `
 #define COUNTED(X) X(cuCtxGetCurrent) X(cuCtxSetCurrent) X(cuStreamSynchronize) \
 	X(cuMemAlloc_v2) X(cuMemAllocAsync) X(cuMemFree_v2) X(cuMemFreeAsync) \
-	X(cuMemcpyHtoDAsync_v2) X(cuStreamCreate) X(cuStreamDestroy_v2)
+	X(cuMemcpyHtoDAsync_v2) X(cuStreamCreate) X(cuStreamDestroy_v2) X(cuDevicePrimaryCtxRelease_v2)
 ` + common + `
 static __thread void *current;
 int cuInit(unsigned flags) { return 0; }
@@ -40,7 +40,7 @@ int cuDeviceGetAttribute(int *v, int attr, int dev) { *v = 1; return 0; }
 int cuDeviceGetName(char *name, int len, int dev) { strncpy(name, "stand-in", len); return 0; }
 int cuDeviceTotalMem_v2(size_t *b, int dev) { *b = (size_t)1 << 34; return 0; }
 int cuDevicePrimaryCtxRetain(void **c, int dev) { static char ctx; *c = &ctx; return 0; }
-int cuDevicePrimaryCtxRelease_v2(int dev) { return 0; }
+int cuDevicePrimaryCtxRelease_v2(int dev) { HIT(cuDevicePrimaryCtxRelease_v2); return 0; }
 int cuCtxGetCurrent(void **c) { HIT(cuCtxGetCurrent); *c = current; return 0; }
 int cuCtxSetCurrent(void *c) { HIT(cuCtxSetCurrent); current = c; return 0; }
 int cuCtxSynchronize(void) { return 0; }
