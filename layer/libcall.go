@@ -88,24 +88,27 @@ func (s *Stream) Call(fn func(st cu.Stream) error, ops ...Operand) error {
 }
 
 // call is Call with first, a handle's resource (or nil), among the
-// operands, used first and released last.
+// operands, used first.
 func (st *streamState) call(first *resource, fn func(st cu.Stream) error, ops []Operand) error {
-	// The operands in use, to release: first, then ops[:n]. Each use is
-	// released in the deferred function, so a panic in fn ends them too.
-	n, held := 0, false
+	// The resources in use, to release: the first few in held, the rest
+	// found again through ops. They are released in the deferred function,
+	// so a panic in fn ends the uses too.
+	var held [6]*resource
+	n := 0
 	defer func() {
-		for _, op := range ops[:n] {
-			op.res().uses.release()
-		}
-		if held {
-			first.uses.release()
+		for i := range n {
+			if i < len(held) {
+				held[i].uses.release()
+			} else {
+				ops[i-btoi(first != nil)].res().uses.release()
+			}
 		}
 	}()
 	if first != nil {
 		if err := first.use(); err != nil {
 			return err
 		}
-		held = true
+		held[0], n = first, 1
 		if !sameContext(first.ctx, st.ctx) {
 			return errOtherOperandContext
 		}
@@ -121,6 +124,9 @@ func (st *streamState) call(first *resource, fn func(st cu.Stream) error, ops []
 		if err := r.use(); err != nil {
 			return err
 		}
+		if n < len(held) {
+			held[n] = r
+		}
 		n++
 		if !sameContext(r.ctx, st.ctx) {
 			return errOtherOperandContext
@@ -132,6 +138,13 @@ func (st *streamState) call(first *resource, fn func(st cu.Stream) error, ops []
 	}
 	defer st.uses.release()
 	return onThreadOnce(st.ctx, func() error { return fn(st.h) })
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // sameContext reports whether a and b are states of one context (each

@@ -163,3 +163,53 @@ func TestWorkspace(t *testing.T) {
 		t.Errorf("Get after Close: %v, want ErrClosed", err)
 	}
 }
+
+// TestCallManyOperands: a call with more operands than Call keeps at hand
+// holds every one during fn and releases every one after it, and after a
+// refusal part way (a closed operand late in the list).
+func TestCallManyOperands(t *testing.T) {
+	_, c := newFake(t)
+	defer c.Close()
+	s, closeS := fakeStream(c, 0x51)
+	defer closeS()
+	h, err := NewStreamHandle(c, s, func() (uint64, error) { return 1, nil }, func(uint64) error { return nil },
+		func(uint64, cu.Stream) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	var bufs []*Buffer[float32]
+	var ops []Operand
+	for range 10 {
+		b, _ := Alloc[float32](c, 4)
+		defer b.Close()
+		bufs = append(bufs, b)
+		ops = append(ops, b)
+	}
+	inUse := func() (n int) {
+		for _, b := range bufs {
+			n += int(usesOf(b))
+		}
+		return n + int(h.r.uses.state.Load())
+	}
+	err = h.Call(func(cu.Stream) error {
+		if n := inUse(); n != 11 {
+			t.Errorf("%d uses during the call, want 11 (10 buffers and the handle)", n)
+		}
+		return nil
+	}, ops...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := inUse(); n != 0 {
+		t.Errorf("%d uses left after the call", n)
+	}
+	closed, _ := Alloc[float32](c, 4)
+	closed.Close()
+	if err := h.Call(func(cu.Stream) error { t.Error("fn ran"); return nil }, append(ops[:9:9], closed)...); !errors.Is(err, ErrFreed) {
+		t.Errorf("a closed 10th operand: %v, want ErrFreed", err)
+	}
+	if n := inUse(); n != 0 {
+		t.Errorf("%d uses left after a refused call", n)
+	}
+}
