@@ -134,7 +134,9 @@ func planBatched[T Scalar](op string, ta, tb Transpose, a, b, c []Matrix[T]) (ge
 // every i (cublas?gemmBatched): matrices anywhere, of one shape per
 // operand. Their addresses go to the device through an array the handle
 // keeps, copied on its stream before the call only when they differ from
-// the ones it holds: a loop over the same matrices copies them once. It
+// the ones it holds: a loop over the same matrices copies them once. When
+// they differ and the stream has not yet passed the previous copy, the
+// call waits for it (the copy reads the handle's host array). It
 // allocates only when the batch outgrows the handle's arrays.
 func GemmBatched[T Scalar](h *Handle, ta, tb Transpose, alpha T, a, b []Matrix[T], beta T, c []Matrix[T]) error {
 	if h == nil {
