@@ -45,8 +45,7 @@ type Plan struct {
 	shape    shape
 	workSize uint64
 
-	mu sync.Mutex // one call at a time; guards s and ws
-	s  *cuda.Stream
+	mu sync.Mutex // one call at a time; guards ws
 	ws *cuda.Buffer[byte]
 }
 
@@ -78,7 +77,7 @@ func NewPlan(ctx *cuda.Context, s *cuda.Stream, d Desc) (*Plan, error) {
 		return nil, errors.New("fft: NewPlan: nil stream (Context.DefaultStream returns the default stream)")
 	}
 	var work uint64
-	h, err := cuda.NewHandle(ctx, func() (uint64, error) {
+	h, err := cuda.NewStreamHandle(ctx, s, func() (uint64, error) {
 		plan, err := cufft.Create()
 		if err != nil {
 			return 0, err
@@ -88,16 +87,12 @@ func NewPlan(ctx *cuda.Context, s *cuda.Stream, d Desc) (*Plan, error) {
 			return 0, err
 		}
 		return uint64(plan), nil
-	}, func(h uint64) error { return cufft.Destroy(cufft.Handle(h)) })
+	}, func(h uint64) error { return cufft.Destroy(cufft.Handle(h)) },
+		func(h uint64, st cu.Stream) error { return cufft.SetStream(cufft.Handle(h), cudart.Stream(st)) })
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{h: h, shape: sh, workSize: work}
-	if err := p.bind(s); err != nil {
-		h.Close()
-		return nil, err
-	}
-	return p, nil
+	return &Plan{h: h, shape: sh, workSize: work}, nil
 }
 
 // makePlan sets up plan for sh (cufftMakePlanMany64) and returns its work
@@ -117,15 +112,6 @@ func makePlan(plan cufft.Handle, sh *shape) (uint64, error) {
 }
 
 func (p *Plan) raw() cufft.Handle { return cufft.Handle(p.h.Raw()) }
-
-// bind sets the plan's stream; p.mu is held or p is new.
-func (p *Plan) bind(s *cuda.Stream) error {
-	err := s.Call(func(st cu.Stream) error { return cufft.SetStream(p.raw(), cudart.Stream(st)) }, p.h)
-	if err == nil {
-		p.s = s
-	}
-	return err
-}
 
 // Raw returns cuFFT's handle, for the cufft package.
 func (p *Plan) Raw() cufft.Handle { return p.raw() }
@@ -155,11 +141,7 @@ func (p *Plan) OutLen() int { return int(p.shape.outLen) }
 func (p *Plan) WorkSize() uint64 { return p.workSize }
 
 // Stream returns the stream the plan's transforms queue on.
-func (p *Plan) Stream() *cuda.Stream {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.s
-}
+func (p *Plan) Stream() *cuda.Stream { return p.h.Stream() }
 
 // SetStream moves the plan's later transforms to s (cufftSetStream),
 // which must be of the plan's context. The transforms already queued on
@@ -171,13 +153,14 @@ func (p *Plan) SetStream(s *cuda.Stream) error {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if s == p.s {
+	old := p.h.Stream()
+	if s == old {
 		return nil
 	}
-	if err := p.s.Synchronize(); err != nil && !errors.Is(err, cuda.ErrFreed) {
+	if err := old.Synchronize(); err != nil && !errors.Is(err, cuda.ErrFreed) {
 		return err // a closed stream has finished its work
 	}
-	return p.bind(s)
+	return p.h.SetStream(s)
 }
 
 // SetWorkArea gives the plan ws as its work area (cufftSetWorkArea): at
@@ -194,7 +177,7 @@ func (p *Plan) SetWorkArea(ws *cuda.Buffer[byte]) error {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	err := p.s.Call(func(cu.Stream) error { return cufft.SetWorkArea(p.raw(), ws.Ptr().Pointer()) }, p.h, ws)
+	err := p.h.Call(func(cu.Stream) error { return cufft.SetWorkArea(p.raw(), ws.Ptr().Pointer()) }, ws)
 	if err == nil {
 		p.ws = ws
 	}
@@ -265,12 +248,12 @@ func execute[I, O any](p *Plan, op string, t Type, in *cuda.Buffer[I], out *cuda
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.ws != nil {
-		return p.s.Call(func(cu.Stream) error { return call(in.Ptr().Pointer(), out.Ptr().Pointer()) }, p.h, in, out, p.ws)
+		return p.h.Call(func(cu.Stream) error { return call(in.Ptr().Pointer(), out.Ptr().Pointer()) }, in, out, p.ws)
 	}
 	if p.shape.external {
 		return misuse(op, cufft.NoWorkspace, "the plan's work area is external and not set: call SetWorkArea with %d bytes", p.workSize)
 	}
-	return p.s.Call(func(cu.Stream) error { return call(in.Ptr().Pointer(), out.Ptr().Pointer()) }, p.h, in, out)
+	return p.h.Call(func(cu.Stream) error { return call(in.Ptr().Pointer(), out.Ptr().Pointer()) }, in, out)
 }
 
 // checkExec checks a transform of type t from in (inLen elements at

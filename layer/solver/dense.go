@@ -70,7 +70,7 @@ func Potrf[T Scalar](h *Handle, fill Fill, A Matrix[T]) error {
 	}
 	info, err := h.run(func(info *int32) error {
 		return cusolver.Xpotrf(st.h, st.params, cublas.FillMode(fill), n, dt, ptr(A.Buf), lda, dt, ptr(w), dsize, hp, hsize, info)
-	}, operands(A.Buf, w)...)
+	}, operands(buf(A.Buf), buf(w))...)
 	if err != nil {
 		return err
 	}
@@ -143,7 +143,7 @@ func Getrf[T Scalar](h *Handle, A Matrix[T], ipiv *cuda.Buffer[int64]) error {
 	}
 	info, err := h.run(func(info *int32) error {
 		return cusolver.Xgetrf(st.h, st.params, m, n, dt, ptr(A.Buf), lda, (*int64)(ptr(ipiv)), dt, ptr(w), dsize, hp, hsize, info)
-	}, operands(A.Buf, w, ipiv)...)
+	}, operands(buf(A.Buf), buf(w), buf(ipiv))...)
 	if err != nil {
 		return err
 	}
@@ -205,7 +205,7 @@ func Geqrf[T Scalar](h *Handle, A Matrix[T], tau *cuda.Buffer[T]) error {
 	}
 	info, err := h.run(func(info *int32) error {
 		return cusolver.Xgeqrf(st.h, st.params, m, n, dt, ptr(A.Buf), lda, dt, ptr(tau), dt, ptr(w), dsize, hp, hsize, info)
-	}, operands(A.Buf, w, tau)...)
+	}, operands(buf(A.Buf), buf(w), buf(tau))...)
 	return paramInfo(op, info, err)
 }
 
@@ -262,7 +262,7 @@ func Ormqr[T Scalar](h *Handle, side Side, trans Op, A Matrix[T], tau *cuda.Buff
 			return cusolver.Cunmqr(st.h, sd, tr, m, n, kk, (*cudartComplex)(a), lda, (*cudartComplex)(t), (*cudartComplex)(c), ldc, (*cudartComplex)(wp), lwork, info)
 		}
 		return cusolver.Zunmqr(st.h, sd, tr, m, n, kk, (*cudartDoubleComplex)(a), lda, (*cudartDoubleComplex)(t), (*cudartDoubleComplex)(c), ldc, (*cudartDoubleComplex)(wp), lwork, info)
-	}, operands(A.Buf, tau, C.Buf, w)...)
+	}, operands(buf(A.Buf), buf(tau), buf(C.Buf), buf(w))...)
 	return paramInfo(op, info, err)
 }
 
@@ -384,7 +384,7 @@ func Syevd[T Float](h *Handle, vectors bool, fill Fill, A Matrix[T], W *cuda.Buf
 	}
 	info, err := h.run(func(info *int32) error {
 		return cusolver.Xsyevd(st.h, st.params, jobz, cublas.FillMode(fill), n, dt, ptr(A.Buf), lda, dt, ptr(W), dt, ptr(w), dsize, hp, hsize, info)
-	}, operands(A.Buf, W, w)...)
+	}, operands(buf(A.Buf), buf(W), buf(w))...)
 	if err != nil {
 		return err
 	}

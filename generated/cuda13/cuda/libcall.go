@@ -23,7 +23,10 @@ type Operand interface{ res() *resource }
 // once, by Close or, when it becomes unreachable, by a cleanup, with its
 // context current, before the context is released. It is how the packages
 // beside this one own their library's objects.
-type Handle struct{ r *resource }
+type Handle struct {
+	r *resource
+	b *binding // the stream a handle of NewStreamHandle is bound to (libhandle.go)
+}
 
 // NewHandle calls create with c current on a locked thread and returns the
 // handle it made, which destroy (called the same way) destroys. A create
@@ -84,13 +87,35 @@ func (s *Stream) Call(fn func(st cu.Stream) error, ops ...Operand) error {
 	if s == nil {
 		return errNilStream
 	}
-	st := s.st
+	return s.st.call(nil, fn, ops)
+}
+
+// call is Call with first, a handle's resource (or nil), among the
+// operands, used first.
+func (st *streamState) call(first *resource, fn func(st cu.Stream) error, ops []Operand) error {
+	// The resources in use, to release: the first few in held, the rest
+	// found again through ops. They are released in the deferred function,
+	// so a panic in fn ends the uses too.
+	var held [6]*resource
 	n := 0
 	defer func() {
-		for _, op := range ops[:n] {
-			op.res().uses.release()
+		for i := range n {
+			if i < len(held) {
+				held[i].uses.release()
+			} else {
+				ops[i-btoi(first != nil)].res().uses.release()
+			}
 		}
 	}()
+	if first != nil {
+		if err := first.use(); err != nil {
+			return err
+		}
+		held[0], n = first, 1
+		if !sameContext(first.ctx, st.ctx) {
+			return errOtherOperandContext
+		}
+	}
 	for _, op := range ops {
 		if op == nil {
 			return errNilOperand
@@ -102,8 +127,11 @@ func (s *Stream) Call(fn func(st cu.Stream) error, ops ...Operand) error {
 		if err := r.use(); err != nil {
 			return err
 		}
+		if n < len(held) {
+			held[n] = r
+		}
 		n++
-		if r.ctx.ctx != st.ctx.ctx || r.ctx.fake != st.ctx.fake {
+		if !sameContext(r.ctx, st.ctx) {
 			return errOtherOperandContext
 		}
 	}
@@ -113,4 +141,17 @@ func (s *Stream) Call(fn func(st cu.Stream) error, ops ...Operand) error {
 	}
 	defer st.uses.release()
 	return onThreadOnce(st.ctx, func() error { return fn(st.h) })
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// sameContext reports whether a and b are states of one context (each
+// NewContext has a state of its own).
+func sameContext(a, b *ctxState) bool {
+	return a == b || a.ctx == b.ctx && a.fake == b.fake
 }

@@ -4,8 +4,10 @@
 package blas
 
 import (
+	"errors"
 	"unsafe"
 
+	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/cublas"
 	"github.com/cugen/cugen/generated/cuda12/cuda"
 	"github.com/cugen/cugen/generated/cuda12/cudart"
@@ -131,8 +133,11 @@ func planBatched[T Scalar](op string, ta, tb Transpose, a, b, c []Matrix[T]) (ge
 // GemmBatched computes C[i] = alpha·op(A[i])·op(B[i]) + beta·C[i] for
 // every i (cublas?gemmBatched): matrices anywhere, of one shape per
 // operand. Their addresses go to the device through an array the handle
-// keeps, copied on its stream before the call; so each call allocates
-// (the address array on the host, and on the device when it grows).
+// keeps, copied on its stream before the call only when they differ from
+// the ones it holds: a loop over the same matrices copies them once. When
+// they differ and the stream has not yet passed the previous copy, the
+// call waits for it (the copy reads the handle's host array). It
+// allocates only when the batch outgrows the handle's arrays.
 func GemmBatched[T Scalar](h *Handle, ta, tb Transpose, alpha T, a, b []Matrix[T], beta T, c []Matrix[T]) error {
 	if h == nil {
 		return ErrNilHandle
@@ -146,26 +151,35 @@ func GemmBatched[T Scalar](h *Handle, ta, tb Transpose, alpha T, a, b []Matrix[T
 	if p.swap {
 		first, second = b, a
 	}
-	addrs := make([]uint64, 3*n)
-	ops := make([]cuda.Operand, 0, 3*n+2)
-	for i := range n {
-		addrs[i] = uint64(first[i].Buf.Ptr())
-		addrs[n+i] = uint64(second[i].Buf.Ptr())
-		addrs[2*n+i] = uint64(c[i].Buf.Ptr())
-		ops = append(ops, a[i].Buf, b[i].Buf, c[i].Buf)
-	}
-	// The address array is the handle's: held from its copy to the call.
+	// The address arrays and the operand list are the handle's: held from
+	// the comparison to the call.
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	ptrs, err := h.addrArray(addrs)
+	o := h.own
+	ptrs, err := h.addrArray(3 * n)
 	if err != nil {
 		return err
 	}
-	ops = append(ops, h.ch, ptrs)
+	ops := append(o.ops[:0], ptrs)
+	same := o.valid >= 3*n
+	for i := range n {
+		ops = append(ops, a[i].Buf, b[i].Buf, c[i].Buf)
+		if same {
+			same = o.host[i] == uint64(first[i].Buf.Ptr()) && o.host[n+i] == uint64(second[i].Buf.Ptr()) &&
+				o.host[2*n+i] == uint64(c[i].Buf.Ptr())
+		}
+	}
+	o.ops = ops
+	defer clear(o.ops) // keep no buffer reachable
 	base := dptr(ptrs)
 	pa, pb, pc_ := base, unsafe.Add(base, 8*n), unsafe.Add(base, 16*n)
 	count := int32(n)
 	return h.callLocked(cublas.PointerModeHost, func() error {
+		if !same {
+			if err := copyAddrs(o, h.stream.Raw(), first, second, c, ptrs); err != nil {
+				return err
+			}
+		}
 		var hsa, hsb cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
 		al, be := cuda.AlignScalar(&hsa, alpha), cuda.AlignScalar(&hsb, beta)
 		switch kindOf[T]() {
@@ -180,27 +194,66 @@ func GemmBatched[T Scalar](h *Handle, ta, tb Transpose, alpha T, a, b []Matrix[T
 	}, ops)
 }
 
-// addrArray copies addrs into the handle's device address array, grown
-// as needed (stream-ordered memory, freed in stream order), on the
-// handle's stream.
-func (h *Handle) addrArray(addrs []uint64) (*cuda.Buffer[uint64], error) {
-	h.own.mu.Lock()
-	defer h.own.mu.Unlock()
-	if h.own.ptrs == nil || h.own.ptrs.Len() < len(addrs) {
-		grown, err := cuda.AllocAsync[uint64](h.stream, max(len(addrs), 2*bufLen(h.own.ptrs)))
+// addrArray returns the handle's device address array, grown to at
+// least n elements (stream-ordered memory, the old one freed in stream
+// order), and its host copy as long; h.mu held. A grown array holds no
+// addresses yet (valid 0).
+func (h *Handle) addrArray(n int) (*cuda.Buffer[uint64], error) {
+	o := h.own
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.ptrs == nil || o.ptrs.Len() < n {
+		grown, err := cuda.AllocAsync[uint64](h.stream, max(n, 2*bufLen(o.ptrs)))
 		if err != nil {
 			return nil, err
 		}
-		if h.own.ptrs != nil {
-			h.own.ptrs.Close()
+		if o.ptrs != nil {
+			o.ptrs.Close()
 		}
-		h.own.ptrs = grown
+		o.ptrs = grown
+		o.valid = 0
 	}
-	ptrs := h.own.ptrs.Slice(0, len(addrs))
-	if err := ptrs.CopyFromAsync(h.stream, addrs); err != nil {
-		return nil, err
+	if len(o.host) < o.ptrs.Len() {
+		o.host = make([]uint64, o.ptrs.Len())
 	}
-	return ptrs, nil
+	return o.ptrs, nil
+}
+
+// copyAddrs writes the batch's addresses into the host array and queues
+// their copy into ptrs (cuMemcpyHtoDAsync), then records o.ev after it.
+// The host array is rewritten only once the copy before has read it (the
+// event's wait, when the stream has not passed it yet: the copy reads it
+// in stream order). Called in the handle's Call, h.mu held.
+func copyAddrs[T Scalar](o *owned, st cu.Stream, first, second, c []Matrix[T], ptrs *cuda.Buffer[uint64]) error {
+	o.valid = 0 // until the copy is queued
+	if o.ev == 0 {
+		ev, err := cu.EventCreate(uint32(cu.EventDisableTiming))
+		if err != nil {
+			return err
+		}
+		o.ev = ev
+	} else if err := cu.EventQuery(o.ev); err != nil {
+		if !errors.Is(err, cu.ErrorNotReady) {
+			return err
+		}
+		if err := cu.EventSynchronize(o.ev); err != nil {
+			return err
+		}
+	}
+	n := len(c)
+	for i := range n {
+		o.host[i] = uint64(first[i].Buf.Ptr())
+		o.host[n+i] = uint64(second[i].Buf.Ptr())
+		o.host[2*n+i] = uint64(c[i].Buf.Ptr())
+	}
+	if err := cu.MemcpyHtoDAsync(ptrs.Ptr(), unsafe.Pointer(&o.host[0]), uint64(24*n), st); err != nil {
+		return err
+	}
+	if err := cu.EventRecord(o.ev, st); err != nil {
+		return err
+	}
+	o.valid = 3 * n
+	return nil
 }
 
 // dataType is CUDA's type of the element type T of GemmEx, and whether

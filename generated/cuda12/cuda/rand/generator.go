@@ -16,9 +16,8 @@ import (
 // Generator is a cuRAND generator on the device (curandCreateGenerator)
 // that queues its work on one stream of its context.
 type Generator struct {
-	h   *cuda.Handle
-	mu  sync.Mutex // one call at a time; guards s and set
-	s   *cuda.Stream
+	h   *cuda.Handle // bound to the generator's stream
+	mu  sync.Mutex   // one call at a time; guards set
 	set settings
 }
 
@@ -32,31 +31,18 @@ func New(ctx *cuda.Context, s *cuda.Stream, t Type) (*Generator, error) {
 	if s == nil {
 		return nil, errors.New("rand: New: nil stream (Context.DefaultStream returns the default stream)")
 	}
-	h, err := cuda.NewHandle(ctx, func() (uint64, error) {
+	h, err := cuda.NewStreamHandle(ctx, s, func() (uint64, error) {
 		g, err := curand.CreateGenerator(t)
 		return uint64(g), err
-	}, func(h uint64) error { return curand.DestroyGenerator(curand.Generator(h)) })
+	}, func(h uint64) error { return curand.DestroyGenerator(curand.Generator(h)) },
+		func(h uint64, st cu.Stream) error { return curand.SetStream(curand.Generator(h), cudart.Stream(st)) })
 	if err != nil {
 		return nil, err
 	}
-	g := &Generator{h: h, set: settings{typ: t, dims: 1}}
-	if err := g.bind(s); err != nil {
-		h.Close()
-		return nil, err
-	}
-	return g, nil
+	return &Generator{h: h, set: settings{typ: t, dims: 1}}, nil
 }
 
 func (g *Generator) raw() curand.Generator { return curand.Generator(g.h.Raw()) }
-
-// bind sets the generator's stream to s; g.mu is held or g is new.
-func (g *Generator) bind(s *cuda.Stream) error {
-	err := s.Call(func(st cu.Stream) error { return curand.SetStream(g.raw(), cudart.Stream(st)) }, g.h)
-	if err == nil {
-		g.s = s
-	}
-	return err
-}
 
 // Raw returns cuRAND's handle, for the curand package.
 func (g *Generator) Raw() curand.Generator { return g.raw() }
@@ -65,11 +51,7 @@ func (g *Generator) Raw() curand.Generator { return g.raw() }
 func (g *Generator) Type() Type { return g.set.typ }
 
 // Stream returns the stream the generator's work queues on.
-func (g *Generator) Stream() *cuda.Stream {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.s
-}
+func (g *Generator) Stream() *cuda.Stream { return g.h.Stream() }
 
 // SetStream moves the generator's later work to s (curandSetStream),
 // which must be of the generator's context. The work already queued on
@@ -81,13 +63,14 @@ func (g *Generator) SetStream(s *cuda.Stream) error {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if s == g.s {
+	old := g.h.Stream()
+	if s == old {
 		return nil
 	}
-	if err := g.s.Synchronize(); err != nil && !errors.Is(err, cuda.ErrFreed) {
+	if err := old.Synchronize(); err != nil && !errors.Is(err, cuda.ErrFreed) {
 		return err // a closed stream has finished its work
 	}
-	return g.bind(s)
+	return g.h.SetStream(s)
 }
 
 // SetSeed sets a pseudorandom generator's seed
@@ -125,7 +108,7 @@ func (g *Generator) SetDimensions(n int) error {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	err := g.s.Call(func(cu.Stream) error { return curand.SetQuasiRandomGeneratorDimensions(g.raw(), uint32(n)) }, g.h)
+	err := g.h.Call(func(cu.Stream) error { return curand.SetQuasiRandomGeneratorDimensions(g.raw(), uint32(n)) })
 	if err == nil {
 		g.set.dims = n
 	}
@@ -155,7 +138,7 @@ func (g *Generator) Close() error { return g.h.Close() }
 func (g *Generator) do(fn func() error) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.s.Call(func(cu.Stream) error { return fn() }, g.h)
+	return g.h.Call(func(cu.Stream) error { return fn() })
 }
 
 // fill runs a call that queues work on g's stream, generating n values
@@ -169,9 +152,9 @@ func (g *Generator) fill(op string, d dist, n int, fn func() error, b cuda.Opera
 		}
 	}
 	if b == nil {
-		return g.s.Call(func(cu.Stream) error { return fn() }, g.h)
+		return g.h.Call(func(cu.Stream) error { return fn() })
 	}
-	return g.s.Call(func(cu.Stream) error { return fn() }, g.h, b)
+	return g.h.Call(func(cu.Stream) error { return fn() }, b)
 }
 
 // Uniform queues on g's stream the filling of b with values uniform in

@@ -72,18 +72,9 @@ func shapeErr(op, format string, args ...any) error {
 type Handle struct {
 	mu     sync.Mutex // held by each operation: one at a time, on one workspace
 	closed bool
-	ch     *cuda.Handle // cuSPARSE's handle, a resource of the context
-	st     *handleState
-	s      *cuda.Stream
-}
-
-// handleState is what the handle owns besides cuSPARSE's handle, freed
-// after it: the workspace and the context reference it is allocated
-// with.
-type handleState struct {
-	h    cusparse.Handle
-	ctx  *cuda.Context // the handle's own reference
-	work *cuda.Buffer[byte]
+	ch     *cuda.Handle    // cuSPARSE's handle, a resource of the context, bound to the stream
+	raw    cusparse.Handle // ch.Raw()
+	ws     *cuda.Workspace // freed by ch's destroy, after cuSPARSE's handle
 }
 
 // NewHandle creates a cuSPARSE handle in ctx whose operations run on s,
@@ -95,45 +86,39 @@ func NewHandle(ctx *cuda.Context, s *cuda.Stream) (*Handle, error) {
 	if ctx == nil || s == nil {
 		return nil, shapeErr("NewHandle", "nil context or stream")
 	}
-	own, err := ctx.Device().Context()
+	ws, err := cuda.NewWorkspace(ctx)
 	if err != nil {
 		return nil, err
 	}
-	st := &handleState{ctx: own}
-	ch, err := cuda.NewHandle(ctx, func() (uint64, error) {
+	// NewStreamHandle refuses a stream of another context than the handle's.
+	ch, err := cuda.NewStreamHandle(ctx, s, func() (uint64, error) {
 		h, err := cusparse.Create()
 		return uint64(h), err
 	}, func(h uint64) error {
 		err := cusparse.Destroy(cusparse.Handle(h))
-		if e := st.free(); err == nil {
+		if e := ws.Close(); err == nil {
 			err = e
 		}
 		return err
-	})
+	}, func(h uint64, st cu.Stream) error { return cusparse.SetStream(cusparse.Handle(h), cudart.Stream(st)) })
 	if err != nil {
-		own.Close()
+		ws.Close() // a failed create owns nothing; a failed set destroyed it (ws.Close is idempotent)
 		return nil, err
 	}
-	st.h = cusparse.Handle(ch.Raw())
-	// Call refuses a stream of another context than the handle's.
-	if err := s.Call(func(raw cu.Stream) error { return cusparse.SetStream(st.h, cudart.Stream(raw)) }, ch); err != nil {
-		ch.Close()
-		return nil, err
-	}
-	return &Handle{ch: ch, st: st, s: s}, nil
+	return &Handle{ch: ch, raw: cusparse.Handle(ch.Raw()), ws: ws}, nil
 }
 
 // Raw returns cuSPARSE's handle, for the cusparse package. Calls of your
 // own on it belong in h.Stream().Call, with h.Operand() among its
 // operands.
-func (h *Handle) Raw() cusparse.Handle { return h.st.h }
+func (h *Handle) Raw() cusparse.Handle { return h.raw }
 
 // Operand is the handle as an operand of [cuda.Stream.Call]: in use for
 // the length of the call, so that a Close waits for it.
 func (h *Handle) Operand() cuda.Operand { return h.ch }
 
 // Stream returns the stream the handle's operations run on.
-func (h *Handle) Stream() *cuda.Stream { return h.s }
+func (h *Handle) Stream() *cuda.Stream { return h.ch.Stream() }
 
 // Close destroys the handle (cusparseDestroy) and frees its workspace,
 // after the operations in flight on other goroutines; ErrClosed after the
@@ -146,23 +131,6 @@ func (h *Handle) Close() error {
 	}
 	h.closed = true
 	return h.ch.Close()
-}
-
-// free frees the workspace and drops the context reference, once: the
-// handle's destroy calls it, with the context current.
-func (st *handleState) free() error {
-	var err error
-	if st.work != nil {
-		err = st.work.Close()
-		st.work = nil
-	}
-	if st.ctx != nil {
-		if e := st.ctx.Close(); err == nil {
-			err = e
-		}
-		st.ctx = nil
-	}
-	return err
 }
 
 // lock begins an operation: h.mu held until unlock.
@@ -181,28 +149,7 @@ func (h *Handle) lock() error {
 func (h *Handle) unlock() { h.mu.Unlock() }
 
 // workspace returns a workspace of at least n bytes (nil for 0), h locked.
-func (h *Handle) workspace(n uint64) (*cuda.Buffer[byte], error) {
-	if n == 0 {
-		return nil, nil
-	}
-	st := h.st
-	if st.work != nil && uint64(st.work.Len()) >= n {
-		return st.work, nil
-	}
-	if st.work != nil {
-		// cuMemFree waits for the work queued that may still use it.
-		if err := st.work.Close(); err != nil {
-			return nil, err
-		}
-		st.work = nil
-	}
-	w, err := cuda.Alloc[byte](st.ctx, int(n))
-	if err != nil {
-		return nil, err
-	}
-	st.work = w
-	return w, nil
-}
+func (h *Handle) workspace(n uint64) (*cuda.Buffer[byte], error) { return h.ws.Get(n) }
 
 // Workspace returns the size in bytes of the handle's workspace now.
 func (h *Handle) Workspace() int {
@@ -210,10 +157,7 @@ func (h *Handle) Workspace() int {
 		return 0
 	}
 	defer h.unlock()
-	if h.st.work == nil {
-		return 0
-	}
-	return h.st.work.Len()
+	return h.ws.Len()
 }
 
 // guard marks an object closed once; each use holds its read lock, so a

@@ -90,7 +90,15 @@ type Handle struct {
 type owned struct {
 	mu        sync.Mutex
 	workspace *cuda.Buffer[byte] // SetWorkspace's
-	ptrs      *cuda.Buffer[uint64]
+
+	// GemmBatched's, under the handle's lock: the device address array,
+	// its contents on the host (valid elements of them), the event
+	// recorded after the last copy from host, and the operand list.
+	ptrs  *cuda.Buffer[uint64]
+	host  []uint64
+	valid int
+	ev    cu.Event
+	ops   []cuda.Operand
 }
 
 func (o *owned) free() {
@@ -103,6 +111,10 @@ func (o *owned) free() {
 	if o.ptrs != nil {
 		o.ptrs.Close()
 		o.ptrs = nil
+	}
+	if o.ev != 0 {
+		cu.EventDestroy(o.ev) // the handle's destroy: its context current
+		o.ev = 0
 	}
 }
 
@@ -117,25 +129,20 @@ func New(ctx *cuda.Context, stream *cuda.Stream) (*Handle, error) {
 		return nil, errors.New("blas: New: nil context or stream")
 	}
 	own := &owned{}
-	ch, err := cuda.NewHandle(ctx, func() (uint64, error) {
+	ch, err := cuda.NewStreamHandle(ctx, stream, func() (uint64, error) {
 		h, err := cublas.Create()
 		return uint64(h), err
 	}, func(h uint64) error {
 		err := cublas.Destroy(cublas.Handle(h))
 		own.free()
 		return err
+	}, func(h uint64, st cu.Stream) error {
+		return cublas.SetStream(cublas.Handle(h), cudart.Stream(st))
 	})
 	if err != nil {
 		return nil, err
 	}
-	h := &Handle{ch: ch, ctx: ctx, stream: stream, raw: cublas.Handle(ch.Raw()), own: own}
-	if err := stream.Call(func(st cu.Stream) error {
-		return cublas.SetStream(h.raw, cudart.Stream(st))
-	}, ch); err != nil {
-		ch.Close()
-		return nil, err
-	}
-	return h, nil
+	return &Handle{ch: ch, ctx: ctx, stream: stream, raw: cublas.Handle(ch.Raw()), own: own}, nil
 }
 
 // Close destroys the handle (cublasDestroy, which waits for its work) and
@@ -161,22 +168,16 @@ func (h *Handle) Context() *cuda.Context { return h.ctx }
 func (h *Handle) Stream() *cuda.Stream { return h.stream }
 
 // call runs fn, a cuBLAS call of h in pointer mode mode, on h's stream,
-// as a use of h and of ops: callLocked under h's lock, the operands in an
-// array on the stack when there are at most three (every call but the
-// batched ones), appended otherwise, never dropped.
+// as a use of h and of ops (cuda.Handle.Call), under h's lock.
 func (h *Handle) call(mode cublas.PointerMode, fn func() error, ops ...cuda.Operand) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	var arr [4]cuda.Operand
-	all := append(arr[:0], h.ch)
-	all = append(all, ops...)
-	return h.callLocked(mode, fn, all)
+	return h.callLocked(mode, fn, ops)
 }
 
-// callLocked is call with h.mu held by the caller and any number of
-// operands (h among them).
+// callLocked is call with h.mu held by the caller.
 func (h *Handle) callLocked(mode cublas.PointerMode, fn func() error, ops []cuda.Operand) error {
-	return h.stream.Call(func(cu.Stream) error {
+	return h.ch.Call(func(cu.Stream) error {
 		if err := h.setMode(mode); err != nil {
 			return err
 		}

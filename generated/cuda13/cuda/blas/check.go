@@ -95,8 +95,39 @@ func (s shape) footprint() int {
 }
 
 // checkMatrix checks matrix name of op, resolving a zero Stride; count
-// matrices batchStride apart share the buffer (count 1: one matrix).
+// matrices batchStride apart share the buffer (count 1: one matrix). It
+// tests every rule at once, without a call; a matrix that breaks one
+// goes to matrixError, which finds the first it breaks and says so.
 func checkMatrix(op, name string, s *shape, count, batchStride int) error {
+	inner := s.cols
+	if s.layout == ColMajor {
+		inner = s.rows
+	}
+	stride := s.stride
+	if stride == 0 {
+		stride = max(inner, 1)
+	}
+	if s.n < 0 || s.rows < 0 || s.cols < 0 || s.layout > ColMajor || stride < max(inner, 1) ||
+		s.rows > math.MaxInt32 || s.cols > math.MaxInt32 || stride > math.MaxInt32 {
+		return matrixError(op, name, s, count, batchStride)
+	}
+	need := 0
+	if s.rows != 0 && s.cols != 0 {
+		need = (s.rows+s.cols-inner-1)*stride + inner // outer = rows+cols-inner
+		if count > 1 {
+			need += (count - 1) * batchStride
+		}
+	}
+	if need > s.n {
+		return matrixError(op, name, s, count, batchStride)
+	}
+	s.stride = stride
+	return nil
+}
+
+// matrixError is checkMatrix's error: the first rule s breaks, checked
+// one by one (nil, and the stride resolved, if none).
+func matrixError(op, name string, s *shape, count, batchStride int) error {
 	if s.n < 0 {
 		return errorf(op, ErrArgument, "%s has a nil buffer", name)
 	}
@@ -218,11 +249,11 @@ type gemmPlan struct {
 // and plans it. real: the element type is real, where ConjTrans is Trans.
 func planGemm(op string, ta, tb Transpose, a, b, c shape, real bool, count, sa, sb, sc int) (gemmPlan, error) {
 	var p gemmPlan
-	if err := checkTrans(op, "A", ta); err != nil {
-		return p, err
-	}
-	if err := checkTrans(op, "B", tb); err != nil {
-		return p, err
+	if ta > ConjTrans || tb > ConjTrans {
+		if err := checkTrans(op, "A", ta); err != nil {
+			return p, err
+		}
+		return p, checkTrans(op, "B", tb)
 	}
 	if real {
 		ta, tb = min(ta, Trans), min(tb, Trans)
@@ -244,13 +275,15 @@ func planGemm(op string, ta, tb Transpose, a, b, c shape, real bool, count, sa, 
 	if c.rows != am || c.cols != bn {
 		return p, errorf(op, ErrDimension, "op(A)·op(B) is %d×%d, C is %d×%d", am, bn, c.rows, c.cols)
 	}
-	opA, err := cublasOp(op, "A", ta, a.layout, c.layout)
-	if err != nil {
-		return p, err
-	}
-	opB, err := cublasOp(op, "B", tb, b.layout, c.layout)
-	if err != nil {
-		return p, err
+	opA, opB := ta.op(), tb.op()
+	if a.layout != c.layout || b.layout != c.layout {
+		var err error
+		if opA, err = cublasOp(op, "A", ta, a.layout, c.layout); err != nil {
+			return p, err
+		}
+		if opB, err = cublasOp(op, "B", tb, b.layout, c.layout); err != nil {
+			return p, err
+		}
 	}
 	p = gemmPlan{opA: opA, opB: opB, m: int32(am), n: int32(bn), k: int32(ak), lda: int32(a.stride), ldb: int32(b.stride), ldc: int32(c.stride)}
 	if c.layout == RowMajor {

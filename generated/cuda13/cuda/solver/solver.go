@@ -6,7 +6,6 @@ package solver
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"sync"
 	"unsafe"
 
@@ -114,19 +113,17 @@ func (e *ParamError) Error() string {
 type Handle struct {
 	mu     sync.Mutex
 	closed bool
-	ch     *cuda.Handle // cuSOLVER's handle, a resource of the context
+	ch     *cuda.Handle // cuSOLVER's handle, a resource of the context, bound to the stream
 	st     *handleState
-	s      *cuda.Stream
 }
 
 // handleState is what the handle owns besides cuSOLVER's handle, freed
-// with it: the parameters object, the workspaces, the info word and the
-// context reference they are allocated with.
+// with it: the parameters object, the workspaces and the info word (the
+// device ones allocated with the workspace's context reference).
 type handleState struct {
 	h      cusolver.Handle
 	params cusolver.Params
-	ctx    *cuda.Context // the handle's own reference
-	work   *cuda.Buffer[byte]
+	ws     *cuda.Workspace
 	host   []byte
 	info   *cuda.Buffer[int32]
 }
@@ -141,16 +138,17 @@ func NewHandle(ctx *cuda.Context, s *cuda.Stream) (*Handle, error) {
 	if ctx == nil || s == nil {
 		return nil, shapeErr("NewHandle", "nil context or stream")
 	}
-	own, err := ctx.Device().Context()
+	ws, err := cuda.NewWorkspace(ctx)
 	if err != nil {
 		return nil, err
 	}
-	st := &handleState{ctx: own}
-	if st.info, err = cuda.Alloc[int32](own, 1); err != nil {
-		own.Close()
+	st := &handleState{ws: ws}
+	if st.info, err = cuda.Alloc[int32](ws.Context(), 1); err != nil {
+		ws.Close()
 		return nil, err
 	}
-	ch, err := cuda.NewHandle(ctx, func() (uint64, error) {
+	// NewStreamHandle refuses a stream of another context than the handle's.
+	ch, err := cuda.NewStreamHandle(ctx, s, func() (uint64, error) {
 		h, err := cusolver.Create()
 		return uint64(h), err
 	}, func(h uint64) error {
@@ -165,26 +163,22 @@ func NewHandle(ctx *cuda.Context, s *cuda.Stream) (*Handle, error) {
 			err = e
 		}
 		return err
-	})
+	}, func(h uint64, raw cu.Stream) error { return cusolver.SetStream(cusolver.Handle(h), cudart.Stream(raw)) })
 	if err != nil {
-		st.free()
+		st.free() // a failed set destroyed the handle and freed st already: free is idempotent
 		return nil, err
 	}
 	st.h = cusolver.Handle(ch.Raw())
-	// Call refuses a stream of another context than the handle's.
-	err = s.Call(func(raw cu.Stream) error {
-		if err := cusolver.SetStream(st.h, cudart.Stream(raw)); err != nil {
-			return err
-		}
+	err = ch.Call(func(cu.Stream) error {
 		var err error
 		st.params, err = cusolver.CreateParams()
 		return err
-	}, ch)
+	})
 	if err != nil {
 		ch.Close()
 		return nil, err
 	}
-	return &Handle{ch: ch, st: st, s: s}, nil
+	return &Handle{ch: ch, st: st}, nil
 }
 
 // Raw returns cuSOLVER's handle, for the cusolver package. Calls of your
@@ -197,7 +191,7 @@ func (h *Handle) Raw() cusolver.Handle { return h.st.h }
 func (h *Handle) Operand() cuda.Operand { return h.ch }
 
 // Stream returns the stream the handle's calls run on.
-func (h *Handle) Stream() *cuda.Stream { return h.s }
+func (h *Handle) Stream() *cuda.Stream { return h.ch.Stream() }
 
 // Close destroys the handle (cusolverDnDestroyParams, cusolverDnDestroy)
 // and frees its workspaces, after the calls in flight on other
@@ -212,30 +206,25 @@ func (h *Handle) Close() error {
 	return h.ch.Close()
 }
 
-// free frees the buffers and drops the context reference, once.
+// free frees the buffers and drops the context reference, once (later
+// calls return nil).
 func (st *handleState) free() error {
 	var err error
-	for _, b := range []interface{ Close() error }{st.work, st.info} {
-		if b != nil && !reflect.ValueOf(b).IsNil() {
-			if e := b.Close(); err == nil {
-				err = e
-			}
-		}
+	if st.info != nil {
+		err = st.info.Close()
+		st.info = nil
 	}
-	st.work, st.info, st.host = nil, nil, nil
-	if st.ctx != nil {
-		if e := st.ctx.Close(); err == nil {
-			err = e
-		}
-		st.ctx = nil
+	if e := st.ws.Close(); err == nil {
+		err = e
 	}
+	st.host = nil
 	return err
 }
 
-// call runs fn on h's stream through Stream.Call, with the handle among
-// the operands.
+// call runs fn on h's stream through the handle's Call: the handle and
+// ops in use.
 func (h *Handle) call(fn func(cu.Stream) error, ops ...cuda.Operand) error {
-	return h.s.Call(fn, append(ops, h.ch)...)
+	return h.ch.Call(fn, ops...)
 }
 
 func (h *Handle) lock() error {
@@ -265,23 +254,10 @@ func (h *Handle) workspace(n, hn uint64) (*cuda.Buffer[byte], unsafe.Pointer, er
 		hp = unsafe.Pointer(&st.host[0])
 		hp = unsafe.Add(hp, (16-uintptr(hp)%16)%16)
 	}
-	if n == 0 {
-		return nil, hp, nil
-	}
-	if st.work != nil && uint64(st.work.Len()) >= n {
-		return st.work, hp, nil
-	}
-	if st.work != nil {
-		if err := st.work.Close(); err != nil { // cuMemFree waits for its users
-			return nil, nil, err
-		}
-		st.work = nil
-	}
-	w, err := cuda.Alloc[byte](st.ctx, int(n))
+	w, err := st.ws.Get(n)
 	if err != nil {
 		return nil, nil, err
 	}
-	st.work = w
 	return w, hp, nil
 }
 
@@ -365,11 +341,20 @@ const (
 	cudartC64F = cudart.C64F
 )
 
-// operands drops the nil buffers of ops (a workspace of 0 bytes).
+// buf is b as an operand of [operands]: nil for a nil b (a workspace of 0
+// bytes), which in an interface would not be a nil Operand.
+func buf[T any](b *cuda.Buffer[T]) cuda.Operand {
+	if b == nil {
+		return nil
+	}
+	return b
+}
+
+// operands drops the nil operands of ops (see buf).
 func operands(ops ...cuda.Operand) []cuda.Operand {
 	out := ops[:0]
 	for _, o := range ops {
-		if o != nil && !reflect.ValueOf(o).IsNil() {
+		if o != nil {
 			out = append(out, o)
 		}
 	}
@@ -390,8 +375,5 @@ func (h *Handle) Workspace() int {
 		return 0
 	}
 	defer h.mu.Unlock()
-	if h.st.work == nil {
-		return 0
-	}
-	return h.st.work.Len()
+	return h.st.ws.Len()
 }

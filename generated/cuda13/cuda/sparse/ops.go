@@ -99,16 +99,15 @@ func SpMV[T Scalar](h *Handle, op Op, alpha T, A Matrix[T], x *Vec[T], beta T, y
 	}
 	defer u.end()
 	var o operands
-	o.add(h.ch)
 	o.add(a.ops[:]...)
 	o.add(x.b, y.b)
 	vt := valueType[T]()
 	size, known := a.spmvSize(op, alg)
 	if !known {
-		err := h.s.Call(func(cu.Stream) error {
+		err := h.ch.Call(func(cu.Stream) error {
 			var err error
 			var hsa, hsb cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
-			size, err = cusparse.SpMVBufferSize(h.st.h, cusparse.Operation(op), cuda.AlignScalar(&hsa, alpha), a.d.d, x.d.d,
+			size, err = cusparse.SpMVBufferSize(h.raw, cusparse.Operation(op), cuda.AlignScalar(&hsa, alpha), a.d.d, x.d.d,
 				cuda.AlignScalar(&hsb, beta), y.d.d, vt, alg)
 			return err
 		}, o.list()...)
@@ -126,9 +125,9 @@ func SpMV[T Scalar](h *Handle, op Op, alpha T, A Matrix[T], x *Vec[T], beta T, y
 		o.add(w)
 		wp = w.Ptr().Pointer()
 	}
-	return h.s.Call(func(cu.Stream) error {
+	return h.ch.Call(func(cu.Stream) error {
 		var hsa, hsb cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
-		return cusparse.SpMV(h.st.h, cusparse.Operation(op), cuda.AlignScalar(&hsa, alpha), a.d.d, x.d.d,
+		return cusparse.SpMV(h.raw, cusparse.Operation(op), cuda.AlignScalar(&hsa, alpha), a.d.d, x.d.d,
 			cuda.AlignScalar(&hsb, beta), y.d.d, vt, alg, wp)
 	}, o.list()...)
 }
@@ -162,15 +161,14 @@ func SpMM[T Scalar](h *Handle, opA, opB Op, alpha T, A Matrix[T], B *Dense[T], b
 	}
 	defer u.end()
 	var o operands
-	o.add(h.ch)
 	o.add(a.ops[:]...)
 	o.add(B.b, C.b)
 	vt := valueType[T]()
 	var size uint64
-	err := h.s.Call(func(cu.Stream) error {
+	err := h.ch.Call(func(cu.Stream) error {
 		var err error
 		var hsa, hsb cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
-		size, err = cusparse.SpMMBufferSize(h.st.h, cusparse.Operation(opA), cusparse.Operation(opB), cuda.AlignScalar(&hsa, alpha), a.d.d, B.d.d,
+		size, err = cusparse.SpMMBufferSize(h.raw, cusparse.Operation(opA), cusparse.Operation(opB), cuda.AlignScalar(&hsa, alpha), a.d.d, B.d.d,
 			cuda.AlignScalar(&hsb, beta), C.d.d, vt, alg)
 		return err
 	}, o.list()...)
@@ -186,9 +184,9 @@ func SpMM[T Scalar](h *Handle, opA, opB Op, alpha T, A Matrix[T], B *Dense[T], b
 		o.add(w)
 		wp = w.Ptr().Pointer()
 	}
-	return h.s.Call(func(cu.Stream) error {
+	return h.ch.Call(func(cu.Stream) error {
 		var hsa, hsb cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
-		return cusparse.SpMM(h.st.h, cusparse.Operation(opA), cusparse.Operation(opB), cuda.AlignScalar(&hsa, alpha), a.d.d, B.d.d,
+		return cusparse.SpMM(h.raw, cusparse.Operation(opA), cusparse.Operation(opB), cuda.AlignScalar(&hsa, alpha), a.d.d, B.d.d,
 			cuda.AlignScalar(&hsb, beta), C.d.d, vt, alg, wp)
 	}, o.list()...)
 }
@@ -213,9 +211,8 @@ func SpGEMM[T Scalar, I Index](h *Handle, alpha T, A, B *CSR[T, I]) (*CSR[T, I],
 		return nil, err
 	}
 	defer u.end()
-	ctx := h.st.ctx
+	ctx := h.ws.Context()
 	var o operands
-	o.add(h.ch)
 	o.add(A.ops[:]...)
 	o.add(B.ops[:]...)
 	rows, cols := A.rows, B.cols
@@ -245,7 +242,7 @@ func SpGEMM[T Scalar, I Index](h *Handle, alpha T, A, B *CSR[T, I]) (*CSR[T, I],
 	vt, it := valueType[T](), indexType[I]()
 	var beta T
 	opN := cusparse.OperationNonTranspose
-	err = h.s.Call(func(cu.Stream) error {
+	err = h.ch.Call(func(cu.Stream) error {
 		c, err := cusparse.CreateCsr(int64(rows), int64(cols), 0, ptr(rowPtr), nil, nil, it, it, cusparse.IndexBaseZero, vt)
 		if err != nil {
 			return err
@@ -260,24 +257,24 @@ func SpGEMM[T Scalar, I Index](h *Handle, alpha T, A, B *CSR[T, I]) (*CSR[T, I],
 		pa, pb := cuda.AlignScalar(&hsa, alpha), cuda.AlignScalar(&hsb, beta)
 		// Each phase: once for the workspace size, once with it.
 		var size1, size2 uint64
-		if err := cusparse.SpGEMMWorkEstimation(h.st.h, opN, opN, pa, A.d.d, B.d.d, pb, c, vt, alg, d, &size1, nil); err != nil {
+		if err := cusparse.SpGEMMWorkEstimation(h.raw, opN, opN, pa, A.d.d, B.d.d, pb, c, vt, alg, d, &size1, nil); err != nil {
 			return err
 		}
 		buf1, err := alloc(size1)
 		if err != nil {
 			return err
 		}
-		if err := cusparse.SpGEMMWorkEstimation(h.st.h, opN, opN, pa, A.d.d, B.d.d, pb, c, vt, alg, d, &size1, buf1); err != nil {
+		if err := cusparse.SpGEMMWorkEstimation(h.raw, opN, opN, pa, A.d.d, B.d.d, pb, c, vt, alg, d, &size1, buf1); err != nil {
 			return err
 		}
-		if err := cusparse.SpGEMMCompute(h.st.h, opN, opN, pa, A.d.d, B.d.d, pb, c, vt, alg, d, &size2, nil); err != nil {
+		if err := cusparse.SpGEMMCompute(h.raw, opN, opN, pa, A.d.d, B.d.d, pb, c, vt, alg, d, &size2, nil); err != nil {
 			return err
 		}
 		buf2, err := alloc(size2)
 		if err != nil {
 			return err
 		}
-		if err := cusparse.SpGEMMCompute(h.st.h, opN, opN, pa, A.d.d, B.d.d, pb, c, vt, alg, d, &size2, buf2); err != nil {
+		if err := cusparse.SpGEMMCompute(h.raw, opN, opN, pa, A.d.d, B.d.d, pb, c, vt, alg, d, &size2, buf2); err != nil {
 			return err
 		}
 		var r, k, nnz int64
@@ -293,13 +290,13 @@ func SpGEMM[T Scalar, I Index](h *Handle, alpha T, A, B *CSR[T, I]) (*CSR[T, I],
 		if err := cusparse.CsrSetPointers(c, ptr(rowPtr), ptr(colInd), ptr(values)); err != nil {
 			return err
 		}
-		if err := cusparse.SpGEMMCopy(h.st.h, opN, opN, pa, A.d.d, B.d.d, pb, c, vt, alg, d); err != nil {
+		if err := cusparse.SpGEMMCopy(h.raw, opN, opN, pa, A.d.d, B.d.d, pb, c, vt, alg, d); err != nil {
 			return err
 		}
 		return nil
 	}, o.list()...)
 	if err == nil {
-		err = h.s.Synchronize() // the temporaries are freed next, and C used on any stream
+		err = h.Stream().Synchronize() // the temporaries are freed next, and C used on any stream
 	}
 	if err != nil {
 		for _, b := range []interface{ Close() error }{rowPtr, colInd, values} {
@@ -366,12 +363,11 @@ func NewSpSV[T Scalar](h *Handle, op Op, alpha T, A Matrix[T], fill Fill, diag D
 	defer u.end()
 	p := &SpSV[T]{h: h, a: a, op: op, alpha: alpha}
 	var o operands
-	o.add(h.ch)
 	o.add(a.ops[:]...)
 	o.add(x.b, y.b)
 	vt := valueType[T]()
 	var size uint64
-	err := h.s.Call(func(cu.Stream) error {
+	err := h.ch.Call(func(cu.Stream) error {
 		f, dg := cusparse.FillMode(fill), cusparse.DiagType(diag)
 		if err := cusparse.SpMatSetAttribute(a.d.d, cusparse.SpmatFillMode, unsafe.Pointer(&f), uint64(unsafe.Sizeof(f))); err != nil {
 			return err
@@ -384,7 +380,7 @@ func NewSpSV[T Scalar](h *Handle, op Op, alpha T, A Matrix[T], fill Fill, diag D
 		}
 		var err error
 		var hsa cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
-		size, err = cusparse.SpSVBufferSize(h.st.h, cusparse.Operation(op), cuda.AlignScalar(&hsa, p.alpha), a.d.d, x.d.d, y.d.d, vt, cusparse.SpsvAlgDefault, p.d)
+		size, err = cusparse.SpSVBufferSize(h.raw, cusparse.Operation(op), cuda.AlignScalar(&hsa, p.alpha), a.d.d, x.d.d, y.d.d, vt, cusparse.SpsvAlgDefault, p.d)
 		return err
 	}, o.list()...)
 	if err != nil {
@@ -395,16 +391,16 @@ func NewSpSV[T Scalar](h *Handle, op Op, alpha T, A Matrix[T], fill Fill, diag D
 	}
 	var wp unsafe.Pointer
 	if size > 0 {
-		if p.work, err = cuda.Alloc[byte](h.st.ctx, int(size)); err != nil {
+		if p.work, err = cuda.Alloc[byte](h.ws.Context(), int(size)); err != nil {
 			cusparse.SpSVDestroyDescr(p.d)
 			return nil, err
 		}
 		o.add(p.work)
 		wp = p.work.Ptr().Pointer()
 	}
-	err = h.s.Call(func(cu.Stream) error {
+	err = h.ch.Call(func(cu.Stream) error {
 		var hsa cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
-		return cusparse.SpSVAnalysis(h.st.h, cusparse.Operation(op), cuda.AlignScalar(&hsa, p.alpha), a.d.d, x.d.d, y.d.d, vt, cusparse.SpsvAlgDefault, p.d, wp)
+		return cusparse.SpSVAnalysis(h.raw, cusparse.Operation(op), cuda.AlignScalar(&hsa, p.alpha), a.d.d, x.d.d, y.d.d, vt, cusparse.SpsvAlgDefault, p.d, wp)
 	}, o.list()...)
 	if err != nil {
 		p.destroy()
@@ -458,16 +454,15 @@ func (p *SpSV[T]) Solve(x, y *Vec[T]) error {
 	}
 	defer u.end()
 	var o operands
-	o.add(p.h.ch)
 	o.add(p.a.ops[:]...)
 	o.add(x.b, y.b)
 	if p.work != nil {
 		o.add(p.work)
 	}
 	vt := valueType[T]()
-	return p.h.s.Call(func(cu.Stream) error {
+	return p.h.ch.Call(func(cu.Stream) error {
 		var hsa cuda.HostScalar // cuDoubleComplex wants 16-byte alignment
-		return cusparse.SpSVSolve(p.h.st.h, cusparse.Operation(p.op), cuda.AlignScalar(&hsa, p.alpha), p.a.d.d, x.d.d, y.d.d, vt, cusparse.SpsvAlgDefault, p.d)
+		return cusparse.SpSVSolve(p.h.raw, cusparse.Operation(p.op), cuda.AlignScalar(&hsa, p.alpha), p.a.d.d, x.d.d, y.d.d, vt, cusparse.SpsvAlgDefault, p.d)
 	}, o.list()...)
 }
 
