@@ -283,7 +283,7 @@ func TestBadOptions(t *testing.T) {
 		o    Options
 		want string
 	}{
-		{Options{Libs: []string{"cudnn"}}, "cugen doctor: -lib cudnn: no such library (known: driver, runtime, "},
+		{Options{Libs: []string{"tensorrt"}}, "cugen doctor: -lib tensorrt: no such library (known: driver, runtime, "},
 		{Options{Majors: []int{11}}, "cugen doctor: -major 11: the module generates CUDA 12 and 13"},
 	} {
 		var b strings.Builder
