@@ -36,7 +36,7 @@ torch.backends.cudnn.deterministic = False
 def load(name, dims, layout):
     """The tensor of logical dims (outermost first) stored in layout's order."""
     a = np.fromfile(os.path.join(d, name), dtype=npdt)
-    t = torch.from_numpy(a.astype(np.int16) if spec["dtype"] == "bfloat16" else a)
+    t = torch.from_numpy(a.view(np.int16) if spec["dtype"] == "bfloat16" else a)
     if spec["dtype"] == "bfloat16":
         t = t.view(torch.bfloat16)
     t = t.to(dev)
