@@ -86,12 +86,16 @@ done
 nvvm12=
 [ -e "$cuda_home/nvvm/lib64/libnvvm.so.4" ] && nvvm12=$cuda_home/nvvm/lib64/libnvvm.so.4
 
+# cuSPARSELt for cusparselt13's symbol test: the wheel of python3's environment.
+cusparselt_lib=$(python3 -c 'import os, nvidia.cusparselt as m; print(os.path.join(list(m.__path__)[0], "lib"))' 2>/dev/null)
+[ -e "$cusparselt_lib/libcusparseLt.so.0" ] || cusparselt_lib=
+
 # envfor MAJOR: the variables of one major's libraries.
 envfor() {
 	if [ "$1" = 12 ]; then
 		echo "CUGEN_LIBCUDART=$gpu/lib/libcudart.so.12 CUGEN_LIBCUPTI=$work/lib/libcupti.so.12 CUGEN_LIBCUFILE=$work/lib/libcufile.so.0 CUGEN_LIBNVVM=$nvvm12 LD_LIBRARY_PATH=$gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 	else
-		echo "CUGEN_LIBCUDART=${cudnn_lib:+ CUGEN_LIBCUDNN=$cudnn_lib/libcudnn.so.9 LD_LIBRARY_PATH=$cudnn_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}"
+		echo "CUGEN_LIBCUDART=${cusparselt_lib:+ CUGEN_LIBCUSPARSELT=$cusparselt_lib/libcusparseLt.so.0}${cudnn_lib:+ CUGEN_LIBCUDNN=$cudnn_lib/libcudnn.so.9 LD_LIBRARY_PATH=$cudnn_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}"
 	fi
 }
 
