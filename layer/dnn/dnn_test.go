@@ -379,12 +379,31 @@ func TestExecuteArgs(t *testing.T) {
 			t.Errorf("got %v, want %q", err, tc.want)
 		}
 	}
-	if err := executePlan(f, 7, "ConvForward", p.plan, p.uids, []uintptr{0x1000, 0x2000, 0x3000}, 0x4000); err != nil || f.execs != 1 {
-		t.Fatalf("executePlan = %v, %d executions", err, f.execs)
+	// The variant pack: made by the first execution, used again by the
+	// second (the same pointers), replaced when a pointer changes.
+	if err := p.checkArgs(good); err != nil {
+		t.Fatal(err)
 	}
-	pack := f.types[cudnn.BackendVariantPackDescriptor][0]
+	for i, ws := range []uintptr{0x4000, 0x4000, 0x5000} {
+		if err := p.execute(7, ws); err != nil || f.execs != i+1 {
+			t.Fatalf("execute %d = %v, %d executions", i, err, f.execs)
+		}
+	}
+	packs := f.types[cudnn.BackendVariantPackDescriptor]
+	if len(packs) != 2 {
+		t.Fatalf("%d variant packs for three executions, two of them alike: want 2", len(packs))
+	}
+	pack := packs[0]
 	if !eq(f.attr(t, pack, cudnn.AttrVariantPackUniqueIds), []int64{1, 2, 3}) || !eq(f.attr(t, pack, cudnn.AttrVariantPackDataPointers), []int64{0x1000, 0x2000, 0x3000}) ||
-		f.attr(t, pack, cudnn.AttrVariantPackWorkspace)[0] != 0x4000 || f.live[pack] {
-		t.Errorf("variant pack %v (live %v)", f.attrs[pack], f.live[pack])
+		f.attr(t, pack, cudnn.AttrVariantPackWorkspace)[0] != 0x4000 || f.live[pack] || !f.live[packs[1]] {
+		t.Errorf("variant pack %v (live %v, the second %v)", f.attrs[pack], f.live[pack], f.live[packs[1]])
+	}
+	// Checking the arguments and executing with the last pack again
+	// allocate nothing.
+	if n := testing.AllocsPerRun(100, func() {
+		p.checkArgs(good)
+		p.execute(7, 0x5000)
+	}); n != 0 {
+		t.Errorf("checkArgs and execute: %.1f allocations per call, want 0", n)
 	}
 }

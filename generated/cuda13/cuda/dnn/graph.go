@@ -5,6 +5,7 @@ package dnn
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -248,6 +249,14 @@ type Plan struct {
 	closed bool
 	uids   []int64
 	ptrs   []uintptr
+	pack   variantPack // the last Execute's, reused while its pointers are the same
+}
+
+// variantPack is a finalized variant pack and the pointers it holds.
+type variantPack struct {
+	d    cudnn.BackendDescriptor
+	ptrs []uintptr
+	ws   uintptr
 }
 
 // ConvForward builds the plan of one convolution forward.
@@ -548,31 +557,52 @@ func (p *Plan) Execute(args ...Arg) error {
 		ops = append(ops, p.ws)
 		ws = uintptr(p.ws.Ptr())
 	}
-	return p.h.stream.Call(func(cu.Stream) error {
-		return executePlan(p.b, p.h.raw, p.op, p.plan, p.uids, p.ptrs, ws)
-	}, ops...)
+	return p.h.stream.Call(func(cu.Stream) error { return p.execute(p.h.raw, ws) }, ops...)
 }
 
-// executePlan makes the variant pack, executes plan with it, and destroys it.
-func executePlan(b backend, h cudnn.Handle, op string, plan cudnn.BackendDescriptor, uids []int64, ptrs []uintptr, ws uintptr) error {
+// execute runs the plan with p.ptrs and workspace ws; p.mu held. The
+// variant pack of the last call is used again while the pointers are the
+// same (a training or inference loop's), else replaced.
+func (p *Plan) execute(h cudnn.Handle, ws uintptr) error {
+	if p.pack.d == 0 || p.pack.ws != ws || !slices.Equal(p.pack.ptrs, p.ptrs) {
+		if p.pack.d != 0 {
+			p.b.destroy(p.pack.d)
+			p.pack.d = 0
+		}
+		d, err := makePack(p.b, p.op, p.uids, p.ptrs, ws)
+		if err != nil {
+			return err
+		}
+		p.pack.d, p.pack.ws = d, ws
+		p.pack.ptrs = append(p.pack.ptrs[:0], p.ptrs...)
+	}
+	return failed(p.op, "cudnnBackendExecute", p.b.execute(h, p.plan, p.pack.d))
+}
+
+// makePack makes a finalized variant pack of the pointers ptrs to the
+// tensors uids, and workspace ws.
+func makePack(b backend, op string, uids []int64, ptrs []uintptr, ws uintptr) (cudnn.BackendDescriptor, error) {
 	pack, err := b.create(cudnn.BackendVariantPackDescriptor)
 	if err != nil {
-		return failed(op, "cudnnBackendCreateDescriptor(VARIANT_PACK)", err)
+		return 0, failed(op, "cudnnBackendCreateDescriptor(VARIANT_PACK)", err)
 	}
-	defer b.destroy(pack)
+	fail := func(call string, err error) (cudnn.BackendDescriptor, error) {
+		b.destroy(pack)
+		return 0, failed(op, call, err)
+	}
 	if err := b.set(pack, cudnn.AttrVariantPackUniqueIds, cudnn.TypeInt64, int64(len(uids)), unsafe.Pointer(&uids[0])); err != nil {
-		return failed(op, "cudnnBackendSetAttribute(VARIANT_PACK_UNIQUE_IDS)", err)
+		return fail("cudnnBackendSetAttribute(VARIANT_PACK_UNIQUE_IDS)", err)
 	}
 	if err := b.set(pack, cudnn.AttrVariantPackDataPointers, cudnn.TypeVoidPtr, int64(len(ptrs)), unsafe.Pointer(&ptrs[0])); err != nil {
-		return failed(op, "cudnnBackendSetAttribute(VARIANT_PACK_DATA_POINTERS)", err)
+		return fail("cudnnBackendSetAttribute(VARIANT_PACK_DATA_POINTERS)", err)
 	}
 	if err := b.set(pack, cudnn.AttrVariantPackWorkspace, cudnn.TypeVoidPtr, 1, unsafe.Pointer(&ws)); err != nil {
-		return failed(op, "cudnnBackendSetAttribute(VARIANT_PACK_WORKSPACE)", err)
+		return fail("cudnnBackendSetAttribute(VARIANT_PACK_WORKSPACE)", err)
 	}
 	if err := b.finalize(pack); err != nil {
-		return failed(op, "cudnnBackendFinalize(VARIANT_PACK)", err)
+		return fail("cudnnBackendFinalize(VARIANT_PACK)", err)
 	}
-	return failed(op, "cudnnBackendExecute", b.execute(h, plan, pack))
+	return pack, nil
 }
 
 // Close destroys the plan and the graph's descriptors and frees the
@@ -588,7 +618,10 @@ func (p *Plan) Close() error {
 	}
 	p.closed = true
 	var first error
-	if p.plan != 0 {
+	if p.pack.d != 0 {
+		first = p.b.destroy(p.pack.d)
+	}
+	if p.plan != 0 && first == nil {
 		first = p.b.destroy(p.plan)
 	}
 	for i := len(p.descs) - 1; i >= 0; i-- {
