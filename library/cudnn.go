@@ -31,7 +31,7 @@ var CuDNN = &Desc{
 		Files:    map[int][]string{12: {"libcudnn.so.9"}, 13: {"libcudnn.so.9"}},
 		Wheels:   map[int][]string{12: {"nvidia/cudnn/lib"}, 13: {"nvidia/cudnn/lib"}},
 		Pip:      map[int]string{12: "nvidia-cudnn-cu12", 13: "nvidia-cudnn-cu13"},
-		Apart:    "cuDNN 9 (NVIDIA's wheel or cudnn9-cuda-MAJOR package)",
+		Apart:    "cuDNN 9 (NVIDIA's cudnn9-cuda-12 or cudnn9-cuda-13 package)",
 		Identify: "cudnnGetVersion",
 		Version:  Version{Symbol: "cudnnGetProperty", Form: Property, Macros: [2]string{"CUDNN_MAJOR", "CUDNN_MINOR"}},
 	},

@@ -20,7 +20,7 @@ var CuSPARSELt = &Desc{
 		Files:    map[int][]string{12: {"libcusparseLt.so.0"}, 13: {"libcusparseLt.so.0"}},
 		Wheels:   map[int][]string{12: {"nvidia/cusparselt/lib"}, 13: {"nvidia/cusparselt/lib"}},
 		Pip:      map[int]string{12: "nvidia-cusparselt-cu12", 13: "nvidia-cusparselt-cu13"},
-		Apart:    "cuSPARSELt (NVIDIA's wheel or libcusparselt0-cuda-MAJOR package)",
+		Apart:    "cuSPARSELt (NVIDIA's libcusparselt0-cuda-12 or -13 package)",
 		Identify: "cusparseLtInit",
 		Version:  Version{Symbol: "cusparseLtGetProperty", Form: Property, Macros: [2]string{"CUSPARSELT_VER_MAJOR", "CUSPARSELT_VER_MINOR"}},
 	},
