@@ -190,6 +190,7 @@ func fileExists(p string) bool {
 }
 
 type torchResult struct {
+	Dir          string  `json:"dir"`
 	TorchMS      float64 `json:"torch_ms"`
 	MaxAbs       float64 `json:"max_abs"`
 	MaxRef       float64 `json:"max_ref"`
@@ -201,11 +202,21 @@ type torchResult struct {
 	ChannelsLast bool    `json:"channels_last"`
 }
 
-// compare writes the output y and spec to dir, runs torch_ref.py there
-// and returns its result; torch missing skips.
-func compare(t *testing.T, dir string, y []byte, spec map[string]any) torchResult {
+// refCase is one case for PyTorch: its directory (inputs, output,
+// spec.json), and what the Go side measured.
+type refCase struct {
+	name   string
+	dir    string
+	goMS   float64
+	engine int64
+	rank   int
+	ws     int64
+	nhwc   bool
+}
+
+// writeCase writes the output y and spec to dir for torch_ref.py.
+func writeCase(t *testing.T, dir string, y []byte, spec map[string]any) {
 	t.Helper()
-	py := python3(t)
 	if err := os.WriteFile(filepath.Join(dir, "y.bin"), y, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -214,9 +225,18 @@ func compare(t *testing.T, dir string, y []byte, spec map[string]any) torchResul
 	if err := os.WriteFile(filepath.Join(dir, "spec.json"), js, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	script := torchScript(t)
+}
+
+// compareAll runs torch_ref.py once over every case (torch loads once)
+// and returns its results by directory; torch missing skips.
+func compareAll(t *testing.T, cases []*refCase) map[string]torchResult {
+	t.Helper()
+	args := []string{torchScript(t)}
+	for _, c := range cases {
+		args = append(args, c.dir)
+	}
 	var stderr bytes.Buffer
-	cmd := exec.Command(py, script, dir)
+	cmd := exec.Command(python3(t), args...)
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	var ee *exec.ExitError
@@ -226,11 +246,43 @@ func compare(t *testing.T, dir string, y []byte, spec map[string]any) torchResul
 	if err != nil {
 		t.Fatalf("torch_ref.py: %v\n%s", err, stderr.Bytes())
 	}
-	var r torchResult
-	if err := json.Unmarshal(out, &r); err != nil {
-		t.Fatalf("torch_ref.py printed %q: %v", out, err)
+	res := map[string]torchResult{}
+	for _, line := range bytes.Split(bytes.TrimSpace(out), []byte("\n")) {
+		var r torchResult
+		if err := json.Unmarshal(line, &r); err != nil {
+			t.Fatalf("torch_ref.py printed %q: %v", line, err)
+		}
+		res[r.Dir] = r
 	}
-	return r
+	return res
+}
+
+// reportAll logs each case's engine, both times and the ratio, and fails
+// a case whose output differs from PyTorch's beyond the tolerance.
+func reportAll(t *testing.T, cases []*refCase) {
+	t.Helper()
+	if len(cases) == 0 {
+		return // the Go side failed first
+	}
+	res := compareAll(t, cases)
+	for _, c := range cases {
+		t.Run("vs_torch_"+c.name, func(t *testing.T) {
+			r, ok := res[c.dir]
+			if !ok {
+				t.Fatalf("torch_ref.py printed no result for %s", c.dir)
+			}
+			if c.nhwc && !r.ChannelsLast {
+				t.Errorf("PyTorch's output is not channels_last: the layouts differ")
+			}
+			t.Logf("engine %d (heuristics mode A, configuration %d), workspace %d B", c.engine, c.rank, c.ws)
+			t.Logf("Go %.4f ms, PyTorch %.4f ms (torch %s, cuDNN %d, %s): Go runs at %.1f%% of PyTorch's speed",
+				c.goMS, r.TorchMS, r.Torch, r.CuDNN, r.Device, 100*r.TorchMS/c.goMS)
+			t.Logf("max |Go - PyTorch| %.3g (max |PyTorch| %.3g), %d of %d outside the tolerance", r.MaxAbs, r.MaxRef, r.Bad, r.Elements)
+			if r.Bad > 0 {
+				t.Errorf("%d of %d elements differ from PyTorch's beyond the tolerance (max difference %.3g)", r.Bad, r.Elements, r.MaxAbs)
+			}
+		})
+	}
 }
 
 // tolerance is the comparison's rtol for a type: the rounding of the
@@ -243,24 +295,13 @@ func tolerance(dt DataType) float64 {
 	return 1e-2
 }
 
-func report(t *testing.T, what string, p *Plan, goMS float64, r torchResult) {
-	t.Helper()
-	idx, rank := p.Engine()
-	t.Logf("%s: engine %d (heuristics mode A, configuration %d), workspace %d B", what, idx, rank, p.WorkspaceSize())
-	t.Logf("%s: Go %.4f ms, PyTorch %.4f ms (torch %s, cuDNN %d, %s): Go runs at %.1f%% of PyTorch's speed",
-		what, goMS, r.TorchMS, r.Torch, r.CuDNN, r.Device, 100*r.TorchMS/goMS)
-	t.Logf("%s: max |Go - PyTorch| %.3g (max |PyTorch| %.3g), %d of %d outside the tolerance", what, r.MaxAbs, r.MaxRef, r.Bad, r.Elements)
-	if r.Bad > 0 {
-		t.Errorf("%s: %d of %d elements differ from PyTorch's beyond the tolerance (max difference %.3g)", what, r.Bad, r.Elements, r.MaxAbs)
-	}
-}
-
 // TestGPUConvResNet50: ResNet-50's convolutions (batch 32) through
 // ConvForward, against PyTorch's F.conv2d with cuDNN.
 func TestGPUConvResNet50(t *testing.T) {
 	ctx, s, h := gpuSetup(t)
 	python3(t)
 	t.Logf("cuDNN %d", Version())
+	var cases []*refCase
 	for _, c := range []struct {
 		layout          Layout
 		dt              DataType
@@ -277,8 +318,11 @@ func TestGPUConvResNet50(t *testing.T) {
 		{NCHW, Float32, 32, 512, 128, 28, 1, 0, 1},
 	} {
 		name := fmt.Sprintf("%s_%v_%dto%d_%dx%d_%dx%d_s%d", c.layout, c.dt, c.c, c.k, c.rs, c.rs, c.hw, c.hw, c.stride)
+		dir := filepath.Join(t.TempDir(), name)
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
 		t.Run(name, func(t *testing.T) {
-			dir := t.TempDir()
 			pad, stride := [2]int64{c.pad, c.pad}, [2]int64{c.stride, c.stride}
 			p, q := ConvOutput(c.hw, c.hw, c.rs, c.rs, pad, stride, [2]int64{})
 			conv := Conv{
@@ -302,18 +346,17 @@ func TestGPUConvResNet50(t *testing.T) {
 			if err := y.CopyTo(out); err != nil {
 				t.Fatal(err)
 			}
-			r := compare(t, dir, out, map[string]any{
+			writeCase(t, dir, out, map[string]any{
 				"op": "conv", "dtype": c.dt.String(), "layout": c.layout.String(),
 				"x": conv.X.Dims, "w": conv.W.Dims, "y": conv.Y.Dims,
 				"pad": []int64{c.pad, c.pad}, "stride": []int64{c.stride, c.stride}, "dilation": []int64{1, 1},
 				"rtol": tolerance(c.dt), "atol": tolerance(c.dt) * math.Sqrt(float64(c.c*c.rs*c.rs)) / 8,
 			})
-			if c.layout == NHWC && !r.ChannelsLast {
-				t.Errorf("PyTorch's output is not channels_last: the layouts differ")
-			}
-			report(t, name, plan, goMS, r)
+			idx, rank := plan.Engine()
+			cases = append(cases, &refCase{name: name, dir: dir, goMS: goMS, engine: idx, rank: rank, ws: plan.WorkspaceSize(), nhwc: c.layout == NHWC})
 		})
 	}
+	reportAll(t, cases)
 }
 
 // TestGPUMatmulBiasReLU: relu(A·B + bias) for a batch of 256 through
@@ -323,9 +366,13 @@ func TestGPUConvResNet50(t *testing.T) {
 func TestGPUMatmulBiasReLU(t *testing.T) {
 	ctx, s, h := gpuSetup(t)
 	python3(t)
+	var cases []*refCase
 	for _, dt := range []DataType{Float16, BFloat16} {
+		dir := filepath.Join(t.TempDir(), dt.String())
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
 		t.Run(dt.String(), func(t *testing.T) {
-			dir := t.TempDir()
 			const m, k, n = 256, 2048, 1000
 			mm := MatmulBiasReLU{A: Matrix(1, dt, 1, m, k), B: Matrix(2, dt, 1, k, n), Bias: Matrix(3, dt, 1, 1, n), Y: Matrix(4, dt, 1, m, n)}
 			plan, err := h.MatmulBiasReLU(mm)
@@ -346,12 +393,14 @@ func TestGPUMatmulBiasReLU(t *testing.T) {
 			if err := y.CopyTo(out); err != nil {
 				t.Fatal(err)
 			}
-			r := compare(t, dir, out, map[string]any{
+			writeCase(t, dir, out, map[string]any{
 				"op": "matmul", "dtype": dt.String(),
 				"a": mm.A.Dims, "b": mm.B.Dims, "bias": mm.Bias.Dims, "y": mm.Y.Dims,
 				"rtol": tolerance(dt), "atol": tolerance(dt) * math.Sqrt(k) / 8,
 			})
-			report(t, "matmul+bias+ReLU "+dt.String(), plan, goMS, r)
+			idx, rank := plan.Engine()
+			cases = append(cases, &refCase{name: "matmul+bias+ReLU_" + dt.String(), dir: dir, goMS: goMS, engine: idx, rank: rank, ws: plan.WorkspaceSize()})
 		})
 	}
+	reportAll(t, cases)
 }
