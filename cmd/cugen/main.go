@@ -433,7 +433,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	command := genCommand(src, *irFile, *descPath, *originFlag, *demo, *out, *importPath)
+	command := genCommand(src, *irFile, *descPath, *originFlag, *demo, *out, *importPath, libs...)
 	pkgs, err := emit.Generate(api, emit.Options{Origin: origin, Command: command, Demo: *demo, ImportPath: *importPath, Libraries: src.libs})
 	if err != nil {
 		return err
