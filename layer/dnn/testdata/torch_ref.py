@@ -4,8 +4,9 @@
 For each DIR (one case; one run for all, torch loads once), reads
 DIR/spec.json and the inputs the Go test wrote (raw little-endian
 arrays in each tensor's memory order), computes the same operation with
-PyTorch on the same GPU (torch.backends.cudnn, heuristics, no benchmark
-search: the same engine choice cuDNN's mode A makes), compares it with
+PyTorch on the same GPU (torch.backends.cudnn with its heuristics, no
+benchmark search, as the Go side asks cuDNN's mode A; which engine
+PyTorch ran is not observed here), compares it with
 the Go test's output, times it (CUDA events, median after warm-up) and
 prints one JSON object a line. Exit status 3: torch or its GPU is missing.
 """
