@@ -23,7 +23,7 @@ BUILD_SETS ?= 11.8 12.5
 
 include mk/headers.mk
 
-.PHONY: generate generate13 check test quick bench downstream test-arm64 deps-arm64 test-windows deps-windows fuzz gpu gpu-build
+.PHONY: generate generate13 generate-wheels wheels-from-ir check test quick bench downstream test-arm64 deps-arm64 test-windows deps-windows fuzz gpu gpu-build
 
 # fuzz runs the parser's fuzz target for longer than CI does (FUZZTIME=10m),
 # then the saved IR's (decoder, validator with emit), one at a time.
@@ -42,6 +42,7 @@ generate: deps
 		$(CUGEN) gen -set $$set -out generated/cuda$$major -layer=false || exit 1; \
 	done
 	$(CUGEN) gen -ir $(IR13) -out generated/cuda13 -layer=false
+	@$(MAKE) --no-print-directory wheels-from-ir
 	$(CUGEN) layer
 
 # generated/cuda13 comes from the CUDA 13.0 toolkit's headers, which Debian
@@ -54,6 +55,32 @@ generate13:
 	CUDA_HOME=$(CUDA_HOME) $(CUGEN) ir -set 13.0 -out $(IR13)
 	$(CUGEN) gen -ir $(IR13) -out generated/cuda13 -layer=false
 
+# The libraries whose headers come from NVIDIA's wheels (headers entries of
+# headers.lock with a wheel origin, verified in place) have IRs of their
+# own, parsed with a set and the entry (-set 12.4+cudnn9) and only their
+# libraries (-lib): generated/cudaN/ir-LIB.json.gz. make generate and make
+# check write and compare generated/cudaN/LIB from them, so neither needs
+# the wheels' headers, and set 12.4 never does. cuDNN's headers read only
+# cudaStream_t and library_types.h of CUDA: its packages for 12 and 13
+# differ only in their origin lines. cuSPARSELt's includes cusparse.h
+# (its status type is cuSPARSE's): bound for 13 only.
+WHEEL_LIBS = 12:cudnn 13:cudnn 13:cusparselt
+generate-wheels:
+	@test -n "$(CUDNN_HOME)" -a -n "$(CUSPARSELT_HOME)" -a -n "$(CUDA_HOME)" || { echo "make generate-wheels: set CUDNN_HOME and CUSPARSELT_HOME to the wheels' directories (site-packages/nvidia/cudnn, .../cusparselt) and CUDA_HOME to a CUDA 13.0 toolkit" >&2; exit 1; }
+	CUDNN_HOME=$(CUDNN_HOME) $(CUGEN) ir -set 12.4+cudnn9 -lib cudnn -out generated/cuda12/ir-cudnn.json.gz
+	CUDNN_HOME=$(CUDNN_HOME) CUDA_HOME=$(CUDA_HOME) $(CUGEN) ir -set 13.0+cudnn9 -lib cudnn -out generated/cuda13/ir-cudnn.json.gz
+	CUSPARSELT_HOME=$(CUSPARSELT_HOME) CUDA_HOME=$(CUDA_HOME) $(CUGEN) ir -set 13.0+cusparselt0 -lib cusparse,cusparselt -out generated/cuda13/ir-cusparselt.json.gz
+	@$(MAKE) --no-print-directory wheels-from-ir
+# wheels-from-ir writes each such package from its IR (gen -lib also
+# writes the packages it imports: those stay the main set's).
+wheels-from-ir:
+	@set -e; for ml in $(WHEEL_LIBS); do \
+		m=$${ml%%:*}; lib=$${ml#*:}; tmp=$$(mktemp -d); \
+		$(CUGEN) gen -ir generated/cuda$$m/ir-$$lib.json.gz -lib $$lib -out $$tmp -importpath github.com/cugen/cugen/generated/cuda$$m -layer=false >/dev/null; \
+		rm -rf generated/cuda$$m/$$lib; cp -r $$tmp/$$lib generated/cuda$$m/$$lib; rm -rf $$tmp; \
+		echo "cugen: generated/cuda$$m/$$lib from generated/cuda$$m/ir-$$lib.json.gz"; \
+	done
+
 # check regenerates every Debian set into a temporary directory and compares
 # it with the committed packages.
 check: deps
@@ -61,14 +88,21 @@ check: deps
 	for set in $(GEN_SETS); do \
 		major=$${set%%.*}; \
 		$(CUGEN) gen -set $$set -out $$tmp/cuda$$major -importpath github.com/cugen/cugen/generated/cuda$$major >/dev/null || exit 1; \
-		if ! diff -r -q -x .cugen.lock -x cuda generated/cuda$$major $$tmp/cuda$$major; then \
+		if ! diff -r -q -x .cugen.lock -x cuda -x cudnn -x cusparselt -x "ir-*.json.gz" generated/cuda$$major $$tmp/cuda$$major; then \
 			echo "make check: generated/cuda$$major is stale: run make generate" >&2; exit 1; \
 		fi; \
 	done; \
 	$(CUGEN) gen -ir $(IR13) -out $$tmp/cuda13 -importpath github.com/cugen/cugen/generated/cuda13 >/dev/null || exit 1; \
-	if ! diff -r -q -x .cugen.lock -x cuda -x ir.json.gz generated/cuda13 $$tmp/cuda13; then \
+	if ! diff -r -q -x .cugen.lock -x cuda -x cudnn -x cusparselt -x ir.json.gz -x "ir-*.json.gz" generated/cuda13 $$tmp/cuda13; then \
 		echo "make check: generated/cuda13 is stale: run make generate (from $(IR13))" >&2; exit 1; \
-	fi; echo "make check: generated/ is up to date"
+	fi; \
+	for ml in $(WHEEL_LIBS); do \
+		m=$${ml%%:*}; lib=$${ml#*:}; \
+		$(CUGEN) gen -ir generated/cuda$$m/ir-$$lib.json.gz -lib $$lib -out $$tmp/w$$m$$lib -importpath github.com/cugen/cugen/generated/cuda$$m -layer=false >/dev/null || exit 1; \
+		if ! diff -r -q generated/cuda$$m/$$lib $$tmp/w$$m$$lib/$$lib; then \
+			echo "make check: generated/cuda$$m/$$lib is stale: run make generate (from generated/cuda$$m/ir-$$lib.json.gz)" >&2; exit 1; \
+		fi; \
+	done; echo "make check: generated/ is up to date"
 	@$(CUGEN) layer -check
 	@set -e; for set in $(BUILD_SETS); do \
 		d=cuda$$(echo $$set | tr . _); rm -rf generated/_check/$$d; \

@@ -121,6 +121,10 @@ type Desc struct {
 	// library to Debian packages: `cugen libs -major 12 NAME` fetches them,
 	// the tests load them (TestLockLibs, TestNeedsMatchesELF).
 	LockLibs []string
+	// Unlocked, for a library Debian does not package (cuDNN), says why
+	// LockLibs is empty: its tests load the library the machine has, or
+	// skip.
+	Unlocked string
 	// Needs are the other libraries (by Key) whose shared objects this
 	// library's shared object lists as NEEDED (readelf -d): the dynamic
 	// loader must find them, by soname, when it loads this one (libcublas
@@ -296,7 +300,7 @@ func (l Load) WheelsFor(major int) []string {
 // All lists every library cugen binds, in the order packages are
 // generated. The driver comes first: its header is the one a CUDA include
 // directory must have, and CUDA_VERSION is read from it.
-var All = []*Desc{Driver, Runtime, NVRTC, NVJitLink, CuBLAS, CuBLASLt, CuRAND, CuFFT, CuSPARSE, CuSOLVER, NVML, NCCL, NVVM, NVFatbin, CUPTI, CuFile, NVTX, NVJPEG, CuBLASXt, CuFFTXt}
+var All = []*Desc{Driver, Runtime, NVRTC, NVJitLink, CuBLAS, CuBLASLt, CuRAND, CuFFT, CuSPARSE, CuSOLVER, NVML, NCCL, NVVM, NVFatbin, CUPTI, CuFile, NVTX, NVJPEG, CuBLASXt, CuFFTXt, CuDNN, CuSPARSELt}
 
 // RunTime returns d and the libraries it needs at run time (Needs,
 // transitively), each once, in the order of all; a key in Needs that is

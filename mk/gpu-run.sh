@@ -41,6 +41,16 @@ for d in /usr/local/nvidia/lib64 /usr/lib/x86_64-linux-gnu /usr/lib64; do
 	[ -z "$libcuda" ] && [ -e "$d/libcuda.so.1" ] && libcuda=$d/libcuda.so.1
 done
 [ -n "$libcuda" ] && export CUGEN_LIBCUDA=$libcuda
+# cuDNN 9 for the cuda13 binaries (layer/dnn's tests compare with PyTorch,
+# which loads the same copy): the wheel of python3's torch environment,
+# else the system's. libcudnn.so.9 opens its parts (libcudnn_graph.so.9,
+# the engines) by soname: their directory goes on LD_LIBRARY_PATH.
+cudnn_lib=$(python3 -c 'import os, nvidia.cudnn as m; print(os.path.join(list(m.__path__)[0], "lib"))' 2>/dev/null)
+if [ ! -e "$cudnn_lib/libcudnn.so.9" ]; then
+	cudnn_lib=$(ldconfig -p 2>/dev/null | awk '/libcudnn\.so\.9 /{print $NF; exit}')
+	cudnn_lib=${cudnn_lib%/*}
+fi
+
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
 
 {
@@ -48,6 +58,7 @@ ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
 	nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv,noheader 2>&1 | sed 's/^/gpu /'
 	echo "toolkit $("$nvcc" --version 2>/dev/null | grep -o 'release [^,]*, V[0-9.]*' || echo "no nvcc at $nvcc")"
 	echo "libcuda ${libcuda:-not found}"
+	echo "cudnn ${cudnn_lib:-not found}"
 	echo "host $(uname -srm)"
 	echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "timeout ${T}s per binary, benchmarks -test.count $BENCHCOUNT"
@@ -75,6 +86,10 @@ done
 nvvm12=
 [ -e "$cuda_home/nvvm/lib64/libnvvm.so.4" ] && nvvm12=$cuda_home/nvvm/lib64/libnvvm.so.4
 
+# cuSPARSELt for cusparselt13's symbol test: the wheel of python3's environment.
+cusparselt_lib=$(python3 -c 'import os, nvidia.cusparselt as m; print(os.path.join(list(m.__path__)[0], "lib"))' 2>/dev/null)
+[ -e "$cusparselt_lib/libcusparseLt.so.0" ] || cusparselt_lib=
+
 # envfor MAJOR: the variables of one major's libraries.
 envfor() {
 	if [ "$1" = 12 ]; then
@@ -82,7 +97,7 @@ envfor() {
 	else
 		# the toolkit's CUDA 13 libraries are in its lib64, which the
 		# search reads; libNVVM is in nvvm/lib64, which it does not
-		echo "CUGEN_LIBCUDART= CUGEN_LIBNVVM=$nvvm12"
+		echo "CUGEN_LIBCUDART= CUGEN_LIBNVVM=$nvvm12${cusparselt_lib:+ CUGEN_LIBCUSPARSELT=$cusparselt_lib/libcusparseLt.so.0}${cudnn_lib:+ CUGEN_LIBCUDNN=$cudnn_lib/libcudnn.so.9 LD_LIBRARY_PATH=$cudnn_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}"
 	fi
 }
 

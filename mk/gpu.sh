@@ -59,6 +59,9 @@ rand13 generated/cuda13/cuda/rand 13 1 0
 fft13 generated/cuda13/cuda/fft 13 1 0
 sparse13 generated/cuda13/cuda/sparse 13 1 0
 solver13 generated/cuda13/cuda/solver 13 1 0
+cudnn13 generated/cuda13/cudnn 13 0 0
+cusparselt13 generated/cuda13/cusparselt 13 0 0
+dnn13 generated/cuda13/cuda/dnn 13 0 0
 e2e13 e2e/e2e13 13 0 0
 LIST
 : >"$out/tests.txt"

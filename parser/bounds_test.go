@@ -547,3 +547,34 @@ func TestRenamedRedeclaration(t *testing.T) {
 		t.Fatalf("%d functions, want cuCtxClose bound to cuCtxClose_v2", len(api.Functions))
 	}
 }
+
+// TestCxxSpellingsInCHeaders: cuSPARSELt's cusparseLt.h includes C++'s
+// <cstddef> and declares its opaque structs with alignas(16), also when
+// compiled as C. Was: "include file not found: <cstddef>", then
+// "unexpected integer constant" at alignas. Now <cstddef> is C's
+// <stddef.h> (a stub header) and alignas is C11's _Alignas: the struct has
+// its alignment, the function is bound.
+func TestCxxSpellingsInCHeaders(t *testing.T) {
+	files := map[string]string{"cuda.h": version + "typedef int CUdevice;\n",
+		"nccl.h": "#include <cstddef>\ntypedef struct { alignas(16) unsigned char data[512]; } ncclHandle_t;\n" +
+			"typedef enum { ncclSuccess = 0 } ncclResult_t;\nncclResult_t ncclInit(ncclHandle_t *h, size_t n);\n"}
+	api, err := parser.ParseWith(writeHeaders(t, files), parser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(api.Functions) != 1 || api.Functions[0].Symbol != "ncclInit" {
+		t.Fatalf("functions %v, want ncclInit", api.Functions)
+	}
+	found := false
+	for _, r := range api.Records {
+		if r.Name == "ncclHandle_t" {
+			found = true
+			if r.Align != 16 || r.Size != 512 {
+				t.Errorf("ncclHandle_t: size %d align %d, want 512 and 16", r.Size, r.Align)
+			}
+		}
+	}
+	if !found {
+		t.Error("no record ncclHandle_t")
+	}
+}

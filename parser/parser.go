@@ -277,6 +277,9 @@ func (p *parse) run() (*ir.API, error) {
 	}
 
 	var src strings.Builder
+	// C23's alignas, which C11 spells _Alignas (<stdalign.h> defines it):
+	// cuSPARSELt's cusparseLt.h uses it without including that.
+	src.WriteString("#ifndef alignas\n#define alignas _Alignas\n#endif\n")
 	for _, h := range library.Headers(p.libs) {
 		if _, ok := p.find(h); ok {
 			fmt.Fprintf(&src, "#include <%s>\n", h)

@@ -158,6 +158,9 @@ var stubHeaders = map[string]string{
 	// cuSPARSE's headers include) include it also when compiled as C, which
 	// uses none of it; Debian's nvidia-cuda-dev does not ship libcu++.
 	"nv/target": "/* <nv/target> supplied by cugen: empty, as C code needs nothing of it. */\n",
+	// cuSPARSELt's cusparseLt.h includes C++'s <cstddef> for size_t,
+	// also when compiled as C, which has it from <stddef.h>.
+	"cstddef": "/* <cstddef> supplied by cugen: C's <stddef.h>, for a header that includes it as C. */\n#include <stddef.h>\n",
 }
 
 // WriteStubHeaders writes the headers the parser supplies where neither

@@ -16,7 +16,7 @@ import (
 // out, and -importpath unless it is outside the module; -desc is recorded
 // as a path like the others. A directory
 // outside the module (a toolkit's include directory) is written DIR.
-func genCommand(src *source, irFile, desc, origin string, demo bool, out, importPath string) string {
+func genCommand(src *source, irFile, desc, origin string, demo bool, out, importPath string, libs ...string) string {
 	root, mod := moduleRoot()
 	rel := relTo(root)
 	args := []string{"cugen", "gen"}
@@ -42,6 +42,9 @@ func genCommand(src *source, irFile, desc, origin string, demo bool, out, import
 	}
 	if desc != "" {
 		args = append(args, "-desc", rel(desc))
+	}
+	if len(libs) > 0 { // an IR of one library (generated/cuda12/ir-cudnn.json.gz): only its package
+		args = append(args, "-lib", strings.Join(libs, ","))
 	}
 	if !demo {
 		args = append(args, "-demo=false")

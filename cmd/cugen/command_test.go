@@ -24,6 +24,7 @@ func TestGenCommand(t *testing.T) {
 		demo            bool
 		out, importPath string
 		want            string
+		libs            []string
 	}{
 		{name: "make generate", src: src("", "12.4", filepath.Join(root, "headers.lock")), demo: true,
 			out: filepath.Join(root, "generated", "cuda12"), importPath: "github.com/cugen/cugen/generated/cuda12",
@@ -43,6 +44,9 @@ func TestGenCommand(t *testing.T) {
 		{name: "origin", src: src("", "", "headers.lock"), ir: filepath.Join(tmp, "ir.json"), origin: "set 13.0 (sha256 x)", demo: true,
 			out: filepath.Join(tmp, "cuda13"), importPath: "github.com/cugen/cugen/generated/cuda13",
 			want: "cugen gen -ir DIR -origin 'set 13.0 (sha256 x)' -out generated/cuda13"},
+		{name: "one library's IR", src: src("", "", "headers.lock"), ir: filepath.Join(root, "generated", "cuda12", "ir-cudnn.json.gz"), demo: true,
+			out: filepath.Join(tmp, "w"), importPath: "github.com/cugen/cugen/generated/cuda12", libs: []string{"cudnn"},
+			want: "cugen gen -ir generated/cuda12/ir-cudnn.json.gz -lib cudnn -out generated/cuda12"},
 		{name: "fixture headers", src: src(filepath.Join(root, "emit", "testdata", "abi"), "", "headers.lock"), demo: true,
 			out: ".", importPath: "github.com/cugen/cugen/emit/internal/abitest",
 			want: "cugen gen -headers emit/testdata/abi -out emit/internal/abitest"},
@@ -50,7 +54,7 @@ func TestGenCommand(t *testing.T) {
 			out: filepath.Join(tmp, "cuda"), importPath: "example.com/downstream/cuda",
 			want: "cugen gen -headers DIR -with DIR -demo=false -out DIR -importpath example.com/downstream/cuda"},
 	} {
-		if got := genCommand(c.src, c.ir, "", c.origin, c.demo, c.out, c.importPath); got != c.want {
+		if got := genCommand(c.src, c.ir, "", c.origin, c.demo, c.out, c.importPath, c.libs...); got != c.want {
 			t.Errorf("%s: got  %s\nwant %s", c.name, got, c.want)
 		}
 	}

@@ -22,7 +22,7 @@ func TestDoctor(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{[]string{"doctor", "-lib", "cudnn"}, 2, "cugen doctor: -lib cudnn: no such library"},
+		{[]string{"doctor", "-lib", "tensorrt"}, 2, "cugen doctor: -lib tensorrt: no such library"},
 		{[]string{"doctor", "-major", "11"}, 2, "cugen doctor: -major 11: the module generates CUDA 12 and 13"},
 		{[]string{"doctor", "-major", "twelve"}, 2, `not a CUDA major: "twelve"`},
 	} {

@@ -63,6 +63,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	modfiles "github.com/cugen/cugen"
@@ -112,7 +113,7 @@ const usage = `usage: cugen COMMAND [flags]   (cugen COMMAND -h explains each fl
 
 Commands for users:
   cugen gen (-headers DIR [-with DIR]... | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-desc FILE] [-out DIR] [-importpath PATH] [-lib NAME[,NAME]...] [-layer=false] [-demo=false] [-check]
-  cugen ir (-headers DIR [-with DIR]... | -set NAME [-lock FILE]) [-out FILE]
+  cugen ir (-headers DIR [-with DIR]... | -set NAME [-lock FILE]) [-lib NAME[,NAME]...] [-out FILE]
   cugen diff -old DIR|set:NAME|ir:FILE -new DIR|set:NAME|ir:FILE [-lock FILE] [-json]
   cugen doctor [-major 12|13]... [-lib NAME[,NAME]]...
   cugen kernels -src FILE.cu [-arch sm_80,sm_90] [-I DIR]... [-name 'KERNEL<T>']... [-pkg NAME] [-cuda PATH] -out DIR [-check]
@@ -309,8 +310,20 @@ func cmdIR(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("ir", flag.ContinueOnError)
 	src := addSource(fs)
 	out := fs.String("out", "", "write the IR to this file, gzip-compressed when it ends in .gz (default: indented JSON on stdout)")
+	var libs libList
+	fs.Var(&libs, "lib", "parse only these libraries' headers (comma-separated Go package names), with the driver's and the runtime's, which every package imports; default: all")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
+	}
+	if len(libs) > 0 {
+		// The IR of one library beside the main one (cuDNN's, whose
+		// headers not every machine has): cu and cudart, then it.
+		src.libs = []*library.Desc{library.Driver, library.Runtime}
+		for _, n := range libs {
+			if d := libraryNamed(n); !slices.Contains(src.libs, d) {
+				src.libs = append(src.libs, d)
+			}
+		}
 	}
 	api, origin, err := src.parse(stderr)
 	if err != nil {
@@ -420,7 +433,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	command := genCommand(src, *irFile, *descPath, *originFlag, *demo, *out, *importPath)
+	command := genCommand(src, *irFile, *descPath, *originFlag, *demo, *out, *importPath, libs...)
 	pkgs, err := emit.Generate(api, emit.Options{Origin: origin, Command: command, Demo: *demo, ImportPath: *importPath, Libraries: src.libs})
 	if err != nil {
 		return err
@@ -554,6 +567,7 @@ func cmdLock(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		fmt.Fprintf(stdout, "cugen: %s: %d files pinned (%d before) in %s\n", e, len(e.Files), before, *src.lockPath)
+		e.Base().Files = e.Files // a derived set (12.4+cudnn9) pins its base's files
 	}
 	return src.lock.WriteFile(*src.lockPath)
 }

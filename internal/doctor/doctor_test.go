@@ -257,6 +257,12 @@ func TestAbsent(t *testing.T) {
 	if l := hasLine(t, lines, `cuda13/nccl: .*`); strings.Contains(l, "not loaded") {
 		hasLine(t, lines, regexp.QuoteMeta("error: cuda13/nccl: libnccl.so.2 not found: pip install nvidia-nccl-cu13 (wheel nvidia/nccl/lib) or install NCCL (NVIDIA's libnccl2 package) built for CUDA 13 or set CUGEN_LIBNCCL to its path"))
 	}
+	// cuDNN comes from its own wheel, one soname for both majors: the
+	// advice names the wheel of the major checked.
+	_, lines = doctor(t, Options{Majors: []int{13}, Libs: []string{"cudnn"}})
+	if l := hasLine(t, lines, `cuda13/cudnn: .*`); strings.Contains(l, "not loaded") {
+		hasLine(t, lines, regexp.QuoteMeta("error: cuda13/cudnn: libcudnn.so.9 not found: pip install nvidia-cudnn-cu13 (wheel nvidia/cudnn/lib) or install cuDNN 9 (NVIDIA's cudnn9-cuda-12 or cudnn9-cuda-13 package) built for CUDA 13 or set CUGEN_LIBCUDNN to its path"))
+	}
 
 	missing := filepath.Join(dir, "nowhere", "libcuda.so.1")
 	t.Setenv("CUGEN_LIBCUDA", missing)
@@ -283,7 +289,7 @@ func TestBadOptions(t *testing.T) {
 		o    Options
 		want string
 	}{
-		{Options{Libs: []string{"cudnn"}}, "cugen doctor: -lib cudnn: no such library (known: driver, runtime, "},
+		{Options{Libs: []string{"tensorrt"}}, "cugen doctor: -lib tensorrt: no such library (known: driver, runtime, "},
 		{Options{Majors: []int{11}}, "cugen doctor: -major 11: the module generates CUDA 12 and 13"},
 	} {
 		var b strings.Builder

@@ -53,6 +53,10 @@
 //	cuda VERSION                            the CUDA toolkit version (sets only, required)
 //	deb PACKAGE VERSION ARCH SUITE SHA256   Debian origin: the exact .deb and its sha256
 //	toolkit                                 toolkit origin: no package, files verified in place
+//	wheel PACKAGE VERSION HOMEVAR           wheel origin (headers entries only): NVIDIA's pip wheel,
+//	                                        never downloaded, files verified in place in
+//	                                        $HOMEVAR/include (cuDNN: CUDNN_HOME, the wheel's
+//	                                        site-packages/nvidia/cudnn)
 //	root PATH                               directory inside the .deb that is extracted; for a
 //	                                        toolkit headers entry, the toolkit's directory its
 //	                                        files are in (nvvm/include; default include)
@@ -76,6 +80,11 @@
 // in generated files ([Lock.SetDigest]) covers them all. Paths are slash
 // separated, relative, without "." or ".." elements or white space. Blank
 // lines and lines starting with # are ignored.
+//
+// A set name "SET+NAME" ([Lock.Entry]) is set SET reading the headers
+// entry NAME too, for this parse only: `cugen ir -set 12.4+cudnn9` parses
+// CUDA 12.4 with cuDNN's headers, which `-set 12.4` (every machine's
+// make generate) does not need. Its digest covers both entries.
 //
 // [Format] writes the canonical form: the fixed preamble, sets in version
 // order, then headers and libs entries in name order, each entry's lines

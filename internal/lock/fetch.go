@@ -72,6 +72,9 @@ func Cached(e *Entry, cacheDir string) (string, error) {
 	if e.Toolkit() {
 		return "", fmt.Errorf("%s: toolkit origin, not in the cache: verify the toolkit's include directory (ToolkitDir, Verify)", e)
 	}
+	if e.Wheel != nil {
+		return "", fmt.Errorf("%s: wheel origin, not in the cache: verify the wheel's include directory (WheelDir, Verify)", e)
+	}
 	if cacheDir == "" {
 		d, err := DefaultCacheDir()
 		if err != nil {
@@ -106,14 +109,16 @@ func (l *Lock) setEntry(e *Entry, get func(*Entry) (string, error)) (*FetchedSet
 		var dir string
 		switch {
 		case i == 0 && x.Toolkit():
-			home, dir, err = toolkitHome(x)
+			home, dir, err = toolkitHome(x.Base()) // a derived set (13.0+cudnn9) is its base's files
 		case x.Toolkit():
 			dir = filepath.Join(home, filepath.FromSlash(toolkitRoot(x)))
 			if err = Verify(dir, x); err != nil {
 				err = fmt.Errorf("%s (read by %s): toolkit headers in %s differ from %s:\n%w", x, e, dir, lockName(x.Lock), err)
 			}
+		case x.Wheel != nil:
+			dir, err = WheelDir(x)
 		default:
-			dir, err = get(x)
+			dir, err = get(x.Base())
 		}
 		if err != nil {
 			return nil, err
@@ -181,6 +186,27 @@ func toolkitHome(e *Entry) (home, dir string, err error) {
 		e, e.CUDA, strings.Join(looked, ", "))
 }
 
+// WheelDir finds the include directory of a wheel entry's files, in the
+// directory its Home environment variable names (CUDNN_HOME: the
+// wheel's nvidia/cudnn under site-packages, or a cuDNN install with an
+// include directory), and verifies it against e.
+func WheelDir(e *Entry) (string, error) {
+	w := e.Wheel
+	home := os.Getenv(w.Home)
+	if home == "" {
+		return "", fmt.Errorf("%s is pinned to the headers of NVIDIA's %s %s wheel, read in place: set %s to the wheel's directory that holds include/ (under site-packages/nvidia/)",
+			e, w.Package, w.Version, w.Home)
+	}
+	d := filepath.Join(home, "include")
+	if _, err := os.Stat(d); err != nil {
+		return "", fmt.Errorf("%s: %s=%s has no include directory: %w", e, w.Home, home, err)
+	}
+	if err := Verify(d, e); err != nil {
+		return "", fmt.Errorf("%s: headers in %s (%s) differ from %s:\n%w", e, d, w.Home, lockName(e.Lock), err)
+	}
+	return d, nil
+}
+
 // Fetch returns the directory holding e's files, extracted from e's .deb
 // into the cache and verified. If the cache already verifies it returns at
 // once, without apt or the network. Otherwise it takes the cache's lock,
@@ -197,6 +223,9 @@ func toolkitHome(e *Entry) (home, dir string, err error) {
 func Fetch(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (string, error) {
 	if e.Toolkit() {
 		return "", fmt.Errorf("%s: toolkit origin, nothing to fetch: verify the toolkit's include directory (ToolkitDir, Verify)", e)
+	}
+	if e.Wheel != nil {
+		return "", fmt.Errorf("%s: wheel origin, nothing to fetch: verify the wheel's include directory (WheelDir, Verify)", e)
 	}
 	if logw == nil {
 		logw = io.Discard

@@ -39,7 +39,8 @@ type Entry struct {
 	Kind  Kind
 	Name  string   // "12.4", "libcudart12"
 	CUDA  string   // CUDA toolkit version, "12.4.1"; sets only
-	Deb   *Deb     // Debian origin; nil for toolkit origin
+	Deb   *Deb     // Debian origin; nil for toolkit or wheel origin
+	Wheel *Wheel   // wheel origin; headers entries only
 	Root  string   // directory inside the .deb that is extracted; toolkit origin: the toolkit's ("": include)
 	With  []string // headers entries whose directories the set's parse also reads; sets only
 	Notes []string // free text
@@ -48,6 +49,8 @@ type Entry struct {
 	// Lock and Line say where the entry was read from; zero if built in memory.
 	Lock string
 	Line int
+
+	base *Entry // the set a "SET+NAME" entry derives from (Lock.Entry)
 }
 
 // A Deb names one Debian binary package exactly.
@@ -59,6 +62,17 @@ type Deb struct {
 	SHA256  string // of the .deb, lower-case hex
 }
 
+// A Wheel names the Python wheel of NVIDIA's a headers entry's files come
+// from (cuDNN's headers are in no Debian package). Nothing is downloaded:
+// the files are verified in place, in the include directory of the
+// directory the environment variable Home names (CUDNN_HOME, the wheel's
+// nvidia/cudnn directory under site-packages).
+type Wheel struct {
+	Package string // "nvidia-cudnn-cu13"
+	Version string // "9.19.0.56"
+	Home    string // "CUDNN_HOME"
+}
+
 // A File is one locked file: its path relative to the entry's root and its sha256.
 type File struct {
 	Path   string
@@ -67,7 +81,7 @@ type File struct {
 
 // Toolkit reports whether the entry's files come from an installed CUDA
 // toolkit rather than a Debian package.
-func (e *Entry) Toolkit() bool { return e.Deb == nil }
+func (e *Entry) Toolkit() bool { return e.Deb == nil && e.Wheel == nil }
 
 // String names the entry as it is written in headers.lock: "set 12.4".
 func (e *Entry) String() string { return string(e.Kind) + " " + e.Name }
@@ -82,7 +96,43 @@ func (e *Entry) Digest() string {
 }
 
 // Entry returns the header set called set.
-func (l *Lock) Entry(set string) (*Entry, error) { return l.find(KindSet, set) }
+// A name "SET+NAME..." is set SET reading, beside its own with entries,
+// the headers entries NAME... (12.4+cudnn9: CUDA 12.4's headers and
+// cuDNN's, whose wheel not every machine that parses 12.4 has): a new
+// entry, named so, whose digest covers them all. It is never written to
+// the lock; its files are the set's.
+func (l *Lock) Entry(set string) (*Entry, error) {
+	base, adds, plus := strings.Cut(set, "+")
+	if !plus {
+		return l.find(KindSet, set)
+	}
+	e, err := l.find(KindSet, base)
+	if err != nil {
+		return nil, err
+	}
+	d := *e
+	d.Name = set
+	d.With = slices.Clone(e.With)
+	for _, a := range strings.Split(adds, "+") {
+		if _, err := l.find(KindHeaders, a); err != nil {
+			return nil, fmt.Errorf("set %s: %w", set, err)
+		}
+		if slices.Contains(d.With, a) {
+			return nil, fmt.Errorf("set %s: set %s already reads %s", set, base, a)
+		}
+		d.With = append(d.With, a)
+	}
+	d.base = e
+	return &d, nil
+}
+
+// Base is the set a derived entry ("12.4+cudnn9") adds headers to, or e.
+func (e *Entry) Base() *Entry {
+	if e.base != nil {
+		return e.base
+	}
+	return e
+}
 
 // Lib returns the library package entry called name.
 func (l *Lock) Lib(name string) (*Entry, error) { return l.find(KindLib, name) }
@@ -169,13 +219,17 @@ func Parse(r io.Reader, name string) (*Lock, error) {
 		switch {
 		case e.Kind == KindSet && e.CUDA == "":
 			return at("missing cuda line")
-		case e.Deb == nil && seen["toolkit"] == 0:
-			return at("missing origin: a deb or a toolkit line")
+		case e.Deb == nil && e.Wheel == nil && seen["toolkit"] == 0:
+			return at("missing origin: a deb, toolkit or wheel line")
 		case e.Deb != nil && e.Root == "":
 			return at("missing root line")
-		case e.Deb == nil && e.Kind == KindSet && e.Root != "":
+		case e.Wheel != nil && e.Root != "":
+			return at("root line with wheel origin (its files are in the wheel's include directory)")
+		case e.Wheel != nil && e.Kind != KindHeaders:
+			return at("wheel origin: only headers entries have one")
+		case e.Toolkit() && e.Kind == KindSet && e.Root != "":
 			return at("root line in a toolkit set (its files are in the toolkit's include directory; a headers entry names another)")
-		case e.Deb == nil && e.Kind == KindLib:
+		case e.Toolkit() && e.Kind == KindLib:
 			return at("toolkit origin: %s entries need a deb line", e.Kind)
 		case len(e.Files) == 0:
 			return at("no sha256 lines")
@@ -239,8 +293,8 @@ func Parse(r io.Reader, name string) (*Lock, error) {
 			if err := nargs(5); err != nil {
 				return nil, err
 			}
-			if seen["toolkit"] != 0 {
-				return nil, errf("%s has both toolkit and deb origins", e)
+			if seen["toolkit"] != 0 || e.Wheel != nil {
+				return nil, errf("%s has two origins (deb and toolkit or wheel)", e)
 			}
 			if !isHash(args[4]) {
 				return nil, errf("deb: %q is not a sha256 (64 lower-case hex digits)", args[4])
@@ -255,9 +309,25 @@ func Parse(r io.Reader, name string) (*Lock, error) {
 			if err := nargs(0); err != nil {
 				return nil, err
 			}
-			if e.Deb != nil {
-				return nil, errf("%s has both deb and toolkit origins", e)
+			if e.Deb != nil || e.Wheel != nil {
+				return nil, errf("%s has two origins (toolkit and deb or wheel)", e)
 			}
+		case "wheel":
+			if err := nargs(3); err != nil {
+				return nil, err
+			}
+			if e.Deb != nil || seen["toolkit"] != 0 {
+				return nil, errf("%s has two origins (wheel and deb or toolkit)", e)
+			}
+			for i, what := range []string{"package", "version"} {
+				if !debField(args[i]) {
+					return nil, errf("wheel: %s %q: only letters, digits and \".+~:_-\" (not first) are allowed", what, args[i])
+				}
+			}
+			if !envName(args[2]) {
+				return nil, errf("wheel: %q is not an environment variable name (A-Z, 0-9, _)", args[2])
+			}
+			e.Wheel = &Wheel{Package: args[0], Version: args[1], Home: args[2]}
 		case "root":
 			if err := nargs(1); err != nil {
 				return nil, err
@@ -350,6 +420,16 @@ func debField(s string) bool {
 	return s != ""
 }
 
+// envName reports whether s is an upper-case environment variable name.
+func envName(s string) bool {
+	for i, c := range []byte(s) {
+		if !('A' <= c && c <= 'Z' || c == '_' || i > 0 && '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
 func isHash(s string) bool {
 	if len(s) != 2*sha256.Size {
 		return false
@@ -373,6 +453,7 @@ const Preamble = `# headers.lock: the NVIDIA files cugen reads, pinned by sha256
 #	cuda VERSION                              CUDA toolkit version (sets)
 #	deb PACKAGE VERSION ARCH SUITE SHA256     Debian origin
 #	toolkit                                   toolkit origin: verified in place
+#	wheel PACKAGE VERSION HOMEVAR             wheel origin: verified in $HOMEVAR/include
 #	root PATH                                 directory extracted from the .deb
 #	with NAME                                 a headers entry the set also reads
 #	note TEXT                                 free text
@@ -418,6 +499,8 @@ func (e *Entry) format(b *bytes.Buffer) {
 	}
 	if d := e.Deb; d != nil {
 		fmt.Fprintf(b, "\tdeb %s %s %s %s %s\n", d.Package, d.Version, d.Arch, d.Suite, d.SHA256)
+	} else if w := e.Wheel; w != nil {
+		fmt.Fprintf(b, "\twheel %s %s %s\n", w.Package, w.Version, w.Home)
 	} else {
 		b.WriteString("\ttoolkit\n")
 	}
