@@ -489,8 +489,8 @@ type resource struct {
 	st   *streamState   // the stream kindMemAsync memory is freed on
 	keep any            // what the resource keeps reachable (a registered slice)
 	uses uses
-	// holds counts the textures over the memory (texture.go), each
-	// holding a use of it: Close refuses while there are any.
+	// holds counts the textures and surfaces over the memory or array,
+	// and marks a Close that found none (hold.go).
 	holds atomic.Int32
 }
 

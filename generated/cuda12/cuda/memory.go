@@ -97,10 +97,7 @@ func (b *Buffer[T]) Close() error {
 	if b.view {
 		return ErrView
 	}
-	if n := b.a.r.holds.Load(); n > 0 {
-		return heldError("Buffer["+typeName[T]()+"].Close", n)
-	}
-	if err := b.a.r.free(); err != nil {
+	if err := b.a.r.closeHeld(func() string { return "Buffer[" + typeName[T]() + "].Close" }, "textures"); err != nil { // hold.go
 		return err
 	}
 	unpend(b.a, b) // no finalizer (bufalloc.go)
