@@ -353,8 +353,9 @@ func (u *uses) release() bool {
 	return true
 }
 
-// closeWait closes u once the uses in flight have ended, waiting for them;
-// false if u was closed before.
+// closeWait closes u once the uses in flight have ended, waiting for them
+// and for the launches in flight (launchguard.go); false if u was closed
+// before.
 func (u *uses) closeWait() bool {
 	var wake *chan struct{} // made only when there are uses to wait for
 	for {
@@ -364,6 +365,7 @@ func (u *uses) closeWait() bool {
 			return false
 		case old == 0:
 			if u.state.CompareAndSwap(0, usesClosed|usesDone) {
+				waitLaunches()
 				return true
 			}
 		default:
@@ -379,6 +381,7 @@ func (u *uses) closeWait() bool {
 			}
 			if u.state.CompareAndSwap(old, old|usesClosed) {
 				<-*wake
+				waitLaunches()
 				return true
 			}
 		}
