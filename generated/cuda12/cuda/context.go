@@ -330,8 +330,9 @@ type uses struct {
 }
 
 const (
-	usesClosed = 1 << 63 // no use begins
-	usesDone   = 1 << 62 // the close is handed to one goroutine; below: the uses in flight
+	usesClosed   = 1 << 63 // no use begins
+	usesDone     = 1 << 62 // the close is handed to one goroutine
+	usesLaunched = 1 << 61 // a launch's guard kept it open once (launchguard.go); below: the uses in flight
 )
 
 // acquire begins a use; false once closed.
@@ -346,7 +347,7 @@ func (u *uses) acquire() bool {
 // release ends a use. After a closeLater, it returns true to the goroutine
 // that ended the last use: that goroutine finishes the close.
 func (u *uses) release() bool {
-	if u.state.Add(^uint64(0)) != usesClosed || !u.state.CompareAndSwap(usesClosed, usesClosed|usesDone) {
+	if n := u.state.Add(^uint64(0)); n&^usesLaunched != usesClosed || !u.state.CompareAndSwap(n, n|usesDone) {
 		return false
 	}
 	if ch := u.wake.Load(); ch != nil {
@@ -357,8 +358,8 @@ func (u *uses) release() bool {
 }
 
 // closeWait closes u once the uses in flight have ended, waiting for them
-// and for the launches in flight (launchguard.go); false if u was closed
-// before.
+// and, if a launch's guard ever kept u open, for the launches in flight
+// (launchguard.go); false if u was closed before.
 func (u *uses) closeWait() bool {
 	var wake *chan struct{} // made only when there are uses to wait for
 	for {
@@ -366,9 +367,11 @@ func (u *uses) closeWait() bool {
 		switch {
 		case old&usesClosed != 0:
 			return false
-		case old == 0:
-			if u.state.CompareAndSwap(0, usesClosed|usesDone) {
-				waitLaunches()
+		case old&^usesLaunched == 0:
+			if u.state.CompareAndSwap(old, old|usesClosed|usesDone) {
+				if old&usesLaunched != 0 {
+					waitLaunches()
+				}
 				return true
 			}
 		default:
@@ -384,7 +387,9 @@ func (u *uses) closeWait() bool {
 			}
 			if u.state.CompareAndSwap(old, old|usesClosed) {
 				<-*wake
-				waitLaunches()
+				if old&usesLaunched != 0 {
+					waitLaunches()
+				}
 				return true
 			}
 		}
@@ -401,11 +406,12 @@ func (u *uses) closeLater() (ok, now bool) {
 			return false, false
 		}
 		next := old | usesClosed
-		if old == 0 {
+		idle := old&^usesLaunched == 0
+		if idle {
 			next |= usesDone
 		}
 		if u.state.CompareAndSwap(old, next) {
-			return true, old == 0
+			return true, idle
 		}
 	}
 }

@@ -392,8 +392,10 @@ func elemSize[T any](what string, n int) (uint64, error) {
 		return 0, fmt.Errorf("cuda: %s[%s]: negative length %d", what, typeName[T](), n)
 	}
 	t := reflect.TypeFor[T]()
-	if err := plainType(t); err != nil {
-		return 0, fmt.Errorf("cuda: %s[%s]: %w", what, t, err)
+	if k := t.Kind(); k < reflect.Bool || k > reflect.Complex128 { // else a number: plain, without plainType's map
+		if err := plainType(t); err != nil {
+			return 0, fmt.Errorf("cuda: %s[%s]: %w", what, t, err)
+		}
 	}
 	size := uint64(t.Size())
 	if size == 0 {

@@ -277,13 +277,13 @@ func (k *Kernel) begin(s *Stream, hold bool) (owner *uses, ctx *ctxState, err er
 	return owner, ctx, nil
 }
 
-// begin begins a use of u with hold; without, it only checks u is open
-// (a launch's guard keeps it open).
+// begin begins a use of u with hold; without, it checks u is open, and
+// marks it launched (a launch's guard keeps it open).
 func (u *uses) begin(hold bool) bool {
 	if hold {
 		return u.acquire()
 	}
-	return !u.closed()
+	return u.guarded()
 }
 
 // end ends the uses begin began.
@@ -556,7 +556,7 @@ func (k *Kernel) packArgs(args []any, buf []uint64, offs []int, hold bool) (held
 			continue
 		}
 		if r != nil && !hold {
-			if r.uses.closed() {
+			if !r.uses.guarded() {
 				return 0, 0, k.argError(args, i, "freed")
 			}
 		} else if r != nil {

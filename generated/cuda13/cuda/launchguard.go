@@ -22,7 +22,10 @@ import (
 // resource, and those that begin after see it closed and refuse. The
 // mark and the launch's check are sequentially consistent atomics on
 // both sides (a Dekker pair): a launch that misses the mark is one the
-// Close sees busy.
+// Close sees busy. Only a resource that was ever an operand of a guarded
+// launch waits: its first such launch sets usesLaunched in its uses'
+// word (uses.guarded), in the word the Close marks, so either the Close
+// sees the bit or the launch sees the mark.
 //
 // A slot's word is the owner's M (runtime.getm) shifted 16 bits, a
 // sequence number of its launches and, in bit 0, the launch in flight. A
@@ -128,4 +131,16 @@ func launchesInFlight() int {
 		n += int(guards.slot[i].w.Load() & 1)
 	}
 	return n
+}
+
+// guarded checks, for a launch whose guard is in flight, that u is open,
+// and marks u launched (so its Close waits for the launches in flight);
+// false once closed. The guard is entered before: a Close that missed the
+// bit is one whose mark this load sees.
+func (u *uses) guarded() bool {
+	v := u.state.Load()
+	if v&usesLaunched == 0 {
+		v = u.state.Or(usesLaunched)
+	}
+	return v&usesClosed == 0
 }

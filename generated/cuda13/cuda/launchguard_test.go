@@ -30,9 +30,9 @@ func withGuards(t *testing.T, on bool, fn func()) {
 // TestLaunchGuard: a launch on a thread marks its guard in flight for the
 // driver call and counts no use of its operands; a Close of an operand
 // during it waits for it (the fake driver fails the test on a free during
-// a launch), and so does a Close of anything else (a guard does not say
-// what its launch uses); a launch after the Close is refused. Without a
-// guard (more threads than slots) the operands' uses are counted.
+// a launch), a Close of a buffer never launched does not; a launch after
+// the Close is refused. Without a guard (more threads than slots) the
+// operands' uses are counted.
 func TestLaunchGuard(t *testing.T) {
 	for _, guarded := range []bool{true, false} {
 		f, c := newFake(t)
@@ -41,13 +41,14 @@ func TestLaunchGuard(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		other, err := Alloc[float32](c, 4)
+		f2, c2 := newFake(t) // its frees are not during f's launches
+		other, err := Alloc[float32](c2, 4)
 		if err != nil {
 			t.Fatal(err)
 		}
 		inside, proceed := make(chan [3]uint64, 1), make(chan struct{})
 		f.onLaunch = func() {
-			inside <- [3]uint64{usesOf(x), s.st.uses.state.Load(), uint64(launchesInFlight())}
+			inside <- [3]uint64{usesOf(x), s.st.uses.state.Load() &^ usesLaunched, uint64(launchesInFlight())}
 			<-proceed
 		}
 		launched := make(chan error, 1)
@@ -60,11 +61,14 @@ func TestLaunchGuard(t *testing.T) {
 		if got != want {
 			t.Errorf("guarded %v: uses of the buffer, of the stream, guards in flight: %v, want %v", guarded, got, want)
 		}
-		closed := make(chan error, 2)
-		go func() { closed <- x.Close() }()
-		if guarded { // without, other's Close would free during the launch, as it should
-			go func() { closed <- other.Close() }()
+		if err := within(t, "Close of a buffer never launched, during a launch", other.Close); err != nil {
+			t.Fatal(err)
 		}
+		if _, frees, _ := f2.state(); frees != 1 {
+			t.Fatalf("%d frees of the buffer never launched", frees)
+		}
+		closed := make(chan error, 1)
+		go func() { closed <- x.Close() }()
 		select {
 		case err := <-closed:
 			t.Fatalf("guarded %v: a Close returned during the launch: %v", guarded, err)
@@ -86,14 +90,10 @@ func TestLaunchGuard(t *testing.T) {
 		if err := <-launched; err != nil {
 			t.Fatal(err)
 		}
-		for range map[bool]int{true: 2, false: 1}[guarded] {
-			if err := <-closed; err != nil {
-				t.Fatal(err)
-			}
+		if err := <-closed; err != nil {
+			t.Fatal(err)
 		}
-		if !guarded {
-			other.Close()
-		}
+		c2.Close()
 		if n := launchesInFlight(); n != 0 {
 			t.Fatalf("%d guards in flight after the launches", n)
 		}

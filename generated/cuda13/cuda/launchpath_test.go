@@ -9,7 +9,9 @@ import (
 )
 
 // usesOf is the count of uses in flight of b's allocation.
-func usesOf[T any](b *Buffer[T]) uint64 { return b.a.r.uses.state.Load() &^ (usesClosed | usesDone) }
+func usesOf[T any](b *Buffer[T]) uint64 {
+	return b.a.r.uses.state.Load() &^ (usesClosed | usesDone | usesLaunched)
+}
 
 // TestLaunchErrorReleasesBuffers: an argument error after buffers were
 // held (pack holds each buffer as it packs it) ends their uses, so a Close
