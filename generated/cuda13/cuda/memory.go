@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/cugen/cugen/generated/cuda13/cu"
@@ -27,10 +28,10 @@ type Buffer[T any] struct {
 // when they all become unreachable, or by the owner's Close.
 type devAlloc struct {
 	r       *resource
-	managed bool  // cuMemAllocManaged (managed.go)
-	armed   bool  // its finalizer is set (bufalloc.go; its ring's mu)
-	shard   uint8 // its ring: pending[shard]
-	pend    int32 // its slot in the ring + 1, or 0 (its ring's mu)
+	managed bool         // cuMemAllocManaged (managed.go)
+	armed   bool         // its finalizer is set (bufalloc.go; its ring's mu)
+	shard   uint8        // its ring: pending[shard]
+	pend    atomic.Int32 // its slot in the ring + 1, or 0 (set under its ring's mu)
 }
 
 // Alloc allocates n elements of device memory in c (cuMemAlloc), not
