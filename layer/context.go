@@ -329,7 +329,10 @@ type uses struct {
 const (
 	usesClosed   = 1 << 63 // no use begins
 	usesDone     = 1 << 62 // the close is handed to one goroutine
-	usesLaunched = 1 << 61 // a launch's guard kept it open once (launchguard.go); below: the uses in flight
+	usesLaunched = 1 << 61 // a launch's guard kept it open once (launchguard.go)
+	usesHold     = 1 << 32 // one hold (hold.go): bits 32-60 count the textures over it
+	usesCount    = usesHold - 1
+	usesHolds    = usesLaunched - usesHold // bits 0-31: the uses in flight
 )
 
 // acquire begins a use; false once closed.
@@ -344,7 +347,7 @@ func (u *uses) acquire() bool {
 // release ends a use. After a closeLater, it returns true to the goroutine
 // that ended the last use: that goroutine finishes the close.
 func (u *uses) release() bool {
-	if n := u.state.Add(^uint64(0)); n&^usesLaunched != usesClosed || !u.state.CompareAndSwap(n, n|usesDone) {
+	if n := u.state.Add(^uint64(0)); n&(usesClosed|usesDone|usesCount) != usesClosed || !u.state.CompareAndSwap(n, n|usesDone) {
 		return false
 	}
 	if ch := u.wake.Load(); ch != nil {
@@ -358,18 +361,28 @@ func (u *uses) release() bool {
 // and, if a launch's guard ever kept u open, for the launches in flight
 // (launchguard.go); false if u was closed before.
 func (u *uses) closeWait() bool {
+	ok, _ := u.closeUnheld(false)
+	return ok
+}
+
+// closeUnheld is closeWait, which with refuse closes nothing while u is
+// held (hold.go) and returns the holds: the check and the close are one
+// compare-and-swap.
+func (u *uses) closeUnheld(refuse bool) (ok bool, holds uint64) {
 	var wake *chan struct{} // made only when there are uses to wait for
 	for {
 		old := u.state.Load()
 		switch {
 		case old&usesClosed != 0:
-			return false
-		case old&^usesLaunched == 0:
+			return false, 0
+		case refuse && old&usesHolds != 0:
+			return false, (old & usesHolds) / usesHold
+		case old&usesCount == 0:
 			if u.state.CompareAndSwap(old, old|usesClosed|usesDone) {
 				if old&usesLaunched != 0 {
 					waitLaunches()
 				}
-				return true
+				return true, 0
 			}
 		default:
 			if wake == nil {
@@ -387,7 +400,7 @@ func (u *uses) closeWait() bool {
 				if old&usesLaunched != 0 {
 					waitLaunches()
 				}
-				return true
+				return true, 0
 			}
 		}
 	}
@@ -403,7 +416,7 @@ func (u *uses) closeLater() (ok, now bool) {
 			return false, false
 		}
 		next := old | usesClosed
-		idle := old&^usesLaunched == 0
+		idle := old&usesCount == 0
 		if idle {
 			next |= usesDone
 		}
@@ -497,10 +510,7 @@ type resource struct {
 	p    unsafe.Pointer // host memory (kindHost, kindHostReg)
 	st   *streamState   // the stream kindMemAsync memory is freed on
 	keep any            // what the resource keeps reachable (a registered slice)
-	uses uses
-	// holds counts the textures and surfaces over the memory or array,
-	// and marks a Close that found none (hold.go).
-	holds atomic.Int32
+	uses uses           // and the holds of the textures over it (hold.go)
 }
 
 // newResource makes r, which holds a reference to ctx, and frees it when
@@ -526,6 +536,11 @@ func (r *resource) free() error {
 	if !r.uses.closeWait() {
 		return ErrFreed
 	}
+	return r.destroyClosed()
+}
+
+// destroyClosed is free once r is closed.
+func (r *resource) destroyClosed() error {
 	var err error
 	if r.kind != kindNone {
 		err = onThread(r.ctx, func() error { return r.ctx.drv().destroy(r) })

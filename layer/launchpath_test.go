@@ -7,7 +7,7 @@ import (
 
 // usesOf is the count of uses in flight of b's allocation.
 func usesOf[T any](b *Buffer[T]) uint64 {
-	return b.a.r.uses.state.Load() &^ (usesClosed | usesDone | usesLaunched)
+	return b.a.r.uses.state.Load() & usesCount
 }
 
 // TestLaunchErrorReleasesBuffers: an argument error after buffers were
