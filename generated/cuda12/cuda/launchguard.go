@@ -25,7 +25,10 @@ import (
 // Close sees busy. Only a resource that was ever an operand of a guarded
 // launch waits: its first such launch sets usesLaunched in its uses'
 // word (uses.guarded), in the word the Close marks, so either the Close
-// sees the bit or the launch sees the mark.
+// sees the bit or the launch sees the mark. Such a Close may wait for a
+// launch on another thread that uses none of its operands, for as long as
+// the driver takes to queue it (cuLaunchKernel blocks only while the
+// device's launch queue is full).
 //
 // A slot's word is the owner's M (runtime.getm) shifted 16 bits, a
 // sequence number of its launches and, in bit 0, the launch in flight. A
