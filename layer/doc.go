@@ -51,7 +51,9 @@
 // does any use after Close. Each method counts itself as a use of the
 // resources it calls the driver with, as os.File does, for the length of
 // the call: a Close racing a Launch or a copy on another goroutine waits
-// for it to return, then releases. Each resource holds a reference to its
+// for it to return, then releases. (A Launch counts no uses: it marks its
+// thread busy, and the Close of a resource that was ever launched waits
+// for the launches in flight.) Each resource holds a reference to its
 // context: the primary context is released (cuDevicePrimaryCtxRelease)
 // only when the Context is closed and every resource made from it is
 // released, whatever the order, so no release ever reaches a destroyed

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/cugen/cugen/generated/cuda12/cu"
@@ -24,10 +25,10 @@ type Buffer[T any] struct {
 // when they all become unreachable, or by the owner's Close.
 type devAlloc struct {
 	r       *resource
-	managed bool  // cuMemAllocManaged (managed.go)
-	armed   bool  // its finalizer is set (bufalloc.go; its ring's mu)
-	shard   uint8 // its ring: pending[shard]
-	pend    int32 // its slot in the ring + 1, or 0 (its ring's mu)
+	managed bool         // cuMemAllocManaged (managed.go)
+	armed   bool         // its finalizer is set (bufalloc.go; its ring's mu)
+	shard   uint8        // its ring: pending[shard]
+	pend    atomic.Int32 // its slot in the ring + 1, or 0 (set under its ring's mu)
 }
 
 // Alloc allocates n elements of device memory in c (cuMemAlloc), not
@@ -94,10 +95,7 @@ func (b *Buffer[T]) Close() error {
 	if b.view {
 		return ErrView
 	}
-	if n := b.a.r.holds.Load(); n > 0 {
-		return heldError("Buffer["+typeName[T]()+"].Close", n)
-	}
-	if err := b.a.r.free(); err != nil {
+	if err := b.a.r.closeHeld(func() string { return "Buffer[" + typeName[T]() + "].Close" }, "textures"); err != nil { // hold.go
 		return err
 	}
 	unpend(b.a, b) // no finalizer (bufalloc.go)
@@ -392,8 +390,10 @@ func elemSize[T any](what string, n int) (uint64, error) {
 		return 0, fmt.Errorf("cuda: %s[%s]: negative length %d", what, typeName[T](), n)
 	}
 	t := reflect.TypeFor[T]()
-	if err := plainType(t); err != nil {
-		return 0, fmt.Errorf("cuda: %s[%s]: %w", what, t, err)
+	if k := t.Kind(); k < reflect.Bool || k > reflect.Complex128 { // else a number: plain, without plainType's map
+		if err := plainType(t); err != nil {
+			return 0, fmt.Errorf("cuda: %s[%s]: %w", what, t, err)
+		}
 	}
 	size := uint64(t.Size())
 	if size == 0 {

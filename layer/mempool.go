@@ -108,16 +108,25 @@ var errPoolContext = fmt.Errorf("cuda: the memory pool belongs to another contex
 // in the stream's afterCapture for the capture's end (a cuMemFreeAsync
 // then would put a free node into the graph, freeing the memory at each
 // launch of it), and freeOn returns nil.
+//
+// The stream's lock, not a use of it, keeps it from being destroyed under
+// the cuMemFreeAsync: streamState.destroy calls cuStreamDestroy holding
+// it, after the stream is marked closed, so a free that finds the stream
+// open under the lock queues before the destroy.
 func (r *resource) freeOn(free func(st cu.Stream, async bool) error) error {
-	if st := r.st; st != nil && st.uses.acquire() {
-		defer st.uses.release()
+	if st := r.st; st != nil {
 		st.mu.Lock()
-		defer st.mu.Unlock()
-		if st.capturing {
-			st.afterCapture = append(st.afterCapture, r)
-			return nil
+		if !st.uses.closed() {
+			var err error
+			if st.capturing {
+				st.afterCapture = append(st.afterCapture, r)
+			} else {
+				err = free(st.h, true)
+			}
+			st.mu.Unlock()
+			return err
 		}
-		return free(st.h, true)
+		st.mu.Unlock()
 	}
 	return free(0, false)
 }

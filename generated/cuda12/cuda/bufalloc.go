@@ -86,7 +86,8 @@ func pend(obj any, a *devAlloc) {
 		old.a.arm(old.obj)
 	}
 	p.ring[i] = pendingBuf{obj, a}
-	a.shard, a.pend = uint8(sh), int32(i+1)
+	a.shard = uint8(sh)
+	a.pend.Store(int32(i + 1))
 	if !p.tick {
 		p.tick = true
 		runtime.SetFinalizer(&tickObj{p: p}, onTick)
@@ -97,23 +98,28 @@ func pend(obj any, a *devAlloc) {
 // arm takes a out of the pending ring and sets its finalizer if it is open;
 // its ring's mu is held.
 func (a *devAlloc) arm(obj any) {
-	a.pend = 0
+	a.pend.Store(0) // before the check: see unpend
 	if !a.r.uses.closed() {
 		runtime.SetFinalizer(obj, finalizeBuffer)
 		a.armed = true
 	}
 }
 
-// unpend is Close's end of pending: the buffer leaves its ring, or its
-// finalizer is cleared. b is the buffer's start. a.pend and a.armed change
-// only under the lock of a's ring (a.shard, set before a is shared).
+// unpend is Close's end of pending, after the buffer's resource is marked
+// closed: its finalizer is cleared if set. A buffer still pending stays in
+// its ring, without a lock: the arm that takes it out sees it closed and
+// sets none (arm clears a.pend before it looks, unpend looks at a.pend
+// after the mark: one of them sees the other's write), and the ring only
+// keeps the closed object reachable until pendingSize newer buffers or
+// the next collection. a.pend and a.armed change only under the lock of
+// a's ring (a.shard, set before a is shared).
 func unpend(a *devAlloc, b any) {
+	if a.pend.Load() != 0 {
+		return
+	}
 	p := &pending[a.shard]
 	p.mu.Lock()
-	if a.pend != 0 {
-		p.ring[a.pend-1] = pendingBuf{}
-		a.pend = 0
-	} else if a.armed {
+	if a.armed {
 		runtime.SetFinalizer(b, nil)
 		a.armed = false
 	}

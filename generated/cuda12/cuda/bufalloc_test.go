@@ -13,7 +13,7 @@ func armedOf[T any](b *Buffer[T]) (armed, pend bool) {
 	p := &pending[b.a.shard]
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return b.a.armed, b.a.pend != 0
+	return b.a.armed, b.a.pend.Load() != 0
 }
 
 // TestPendingFinalizers: in a loop that allocates and closes (16 buffers
@@ -34,6 +34,7 @@ func TestPendingFinalizers(t *testing.T) {
 		t.Fatalf("a new buffer: armed %v, pending %v; want false, true", armed, pend)
 	}
 	var ring [16]*Buffer[byte]
+	var closed []*Buffer[byte]
 	for i := range 1000 {
 		if x := ring[i%16]; x != nil {
 			if armed, _ := armedOf(x); armed {
@@ -42,6 +43,7 @@ func TestPendingFinalizers(t *testing.T) {
 			if err := x.Close(); err != nil {
 				t.Fatal(err)
 			}
+			closed = append(closed, x)
 		}
 		x, err := AllocAsync[byte](s, 256+i)
 		if err != nil {
@@ -51,6 +53,13 @@ func TestPendingFinalizers(t *testing.T) {
 	}
 	for _, x := range ring {
 		x.Close()
+	}
+	// Closed while pending, they stayed in the ring (unpend takes no
+	// lock); the newer buffers that took their places armed none.
+	for i, x := range closed {
+		if armed, _ := armedOf(x); armed {
+			t.Fatalf("buffer %d, closed while pending, has a finalizer", i)
+		}
 	}
 	armed, pend := armedOf(long)
 	if pend {

@@ -330,8 +330,12 @@ type uses struct {
 }
 
 const (
-	usesClosed = 1 << 63 // no use begins
-	usesDone   = 1 << 62 // the close is handed to one goroutine; below: the uses in flight
+	usesClosed   = 1 << 63 // no use begins
+	usesDone     = 1 << 62 // the close is handed to one goroutine
+	usesLaunched = 1 << 61 // a launch's guard kept it open once (launchguard.go)
+	usesHold     = 1 << 32 // one hold (hold.go): bits 32-60 count the textures over it
+	usesCount    = usesHold - 1
+	usesHolds    = usesLaunched - usesHold // bits 0-31: the uses in flight
 )
 
 // acquire begins a use; false once closed.
@@ -346,7 +350,7 @@ func (u *uses) acquire() bool {
 // release ends a use. After a closeLater, it returns true to the goroutine
 // that ended the last use: that goroutine finishes the close.
 func (u *uses) release() bool {
-	if u.state.Add(^uint64(0)) != usesClosed || !u.state.CompareAndSwap(usesClosed, usesClosed|usesDone) {
+	if n := u.state.Add(^uint64(0)); n&(usesClosed|usesDone|usesCount) != usesClosed || !u.state.CompareAndSwap(n, n|usesDone) {
 		return false
 	}
 	if ch := u.wake.Load(); ch != nil {
@@ -356,18 +360,32 @@ func (u *uses) release() bool {
 	return true
 }
 
-// closeWait closes u once the uses in flight have ended, waiting for them;
-// false if u was closed before.
+// closeWait closes u once the uses in flight have ended, waiting for them
+// and, if a launch's guard ever kept u open, for the launches in flight
+// (launchguard.go); false if u was closed before.
 func (u *uses) closeWait() bool {
+	ok, _ := u.closeUnheld(false)
+	return ok
+}
+
+// closeUnheld is closeWait, which with refuse closes nothing while u is
+// held (hold.go) and returns the holds: the check and the close are one
+// compare-and-swap.
+func (u *uses) closeUnheld(refuse bool) (ok bool, holds uint64) {
 	var wake *chan struct{} // made only when there are uses to wait for
 	for {
 		old := u.state.Load()
 		switch {
 		case old&usesClosed != 0:
-			return false
-		case old == 0:
-			if u.state.CompareAndSwap(0, usesClosed|usesDone) {
-				return true
+			return false, 0
+		case refuse && old&usesHolds != 0:
+			return false, (old & usesHolds) / usesHold
+		case old&usesCount == 0:
+			if u.state.CompareAndSwap(old, old|usesClosed|usesDone) {
+				if old&usesLaunched != 0 {
+					waitLaunches()
+				}
+				return true, 0
 			}
 		default:
 			if wake == nil {
@@ -382,7 +400,10 @@ func (u *uses) closeWait() bool {
 			}
 			if u.state.CompareAndSwap(old, old|usesClosed) {
 				<-*wake
-				return true
+				if old&usesLaunched != 0 {
+					waitLaunches()
+				}
+				return true, 0
 			}
 		}
 	}
@@ -398,11 +419,12 @@ func (u *uses) closeLater() (ok, now bool) {
 			return false, false
 		}
 		next := old | usesClosed
-		if old == 0 {
+		idle := old&usesCount == 0
+		if idle {
 			next |= usesDone
 		}
 		if u.state.CompareAndSwap(old, next) {
-			return true, old == 0
+			return true, idle
 		}
 	}
 }
@@ -492,10 +514,7 @@ type resource struct {
 	p    unsafe.Pointer // host memory (kindHost, kindHostReg)
 	st   *streamState   // the stream kindMemAsync memory is freed on
 	keep any            // what the resource keeps reachable (a registered slice)
-	uses uses
-	// holds counts the textures over the memory (texture.go), each
-	// holding a use of it: Close refuses while there are any.
-	holds atomic.Int32
+	uses uses           // and the holds of the textures over it (hold.go)
 }
 
 // newResource makes r, which holds a reference to ctx, and frees it when
@@ -521,6 +540,11 @@ func (r *resource) free() error {
 	if !r.uses.closeWait() {
 		return ErrFreed
 	}
+	return r.destroyClosed()
+}
+
+// destroyClosed is free once r is closed.
+func (r *resource) destroyClosed() error {
 	var err error
 	if r.kind == kindCached {
 		err = recycle(r) // cachealloc.go: no driver call unless the cache is full

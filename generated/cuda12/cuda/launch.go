@@ -171,7 +171,22 @@ const (
 // library and cfg.Stream are in use until the launch is queued: a Close of
 // one of them on another goroutine waits for it.
 func (k *Kernel) Launch(cfg Config, args ...any) error {
-	owner, ctx, err := k.begin(cfg.Stream)
+	// The thread stays locked for the launch: its guard (launchguard.go)
+	// is the thread's. The defers run on a panic too (a guard left in
+	// flight would hold up every Close).
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	g := enterLaunch()
+	defer g.exit()
+	err := k.launchLocked(&cfg, args, g == nil)
+	runtime.KeepAlive(args) // the buffers, until the launch is queued
+	return err
+}
+
+// launchLocked is Launch on the locked thread, with a guard in flight or,
+// when hold is set, counting the uses of the operands.
+func (k *Kernel) launchLocked(cfg *Config, args []any, hold bool) error {
+	owner, ctx, err := k.begin(cfg.Stream, hold)
 	if err != nil {
 		return err
 	}
@@ -181,36 +196,36 @@ func (k *Kernel) Launch(cfg Config, args ...any) error {
 		var words [stackArgWords]uint64
 		var ptrs [stackArgs]unsafe.Pointer
 		var offs [stackArgs]int
-		held, size, err := k.pack(args, words[:], offs[:len(args)])
+		held, size, err := k.packArgs(args, words[:], offs[:len(args)], hold)
 		if err == nil && size <= stackArgWords*8 {
 			// The pointers are set here, not in pack: stored through a
 			// parameter, they would make the buffers escape.
 			for i := range args {
 				ptrs[i] = unsafe.Add(unsafe.Pointer(&words[0]), offs[i])
 			}
-			err = k.launch(ctx, &cfg, ptrs[:len(args)])
-			unhold(args, held)
+			err = k.launch(ctx, cfg, ptrs[:len(args)])
+			if hold {
+				unhold(args, held)
+			}
 		} else if err == nil {
-			err = k.launchHeap(ctx, &cfg, args, size)
+			err = k.launchHeap(ctx, cfg, args, size, hold)
 		}
-		k.end(owner, cfg.Stream)
-		runtime.KeepAlive(args) // the buffers, until the launch is queued
+		k.end(owner, cfg.Stream, hold)
 		return err
 	}
-	_, size, err := k.pack(args, nil, nil) // measures: holds nothing
+	_, size, err := k.packArgs(args, nil, nil, false) // measures: holds nothing
 	if err == nil {
-		err = k.launchHeap(ctx, &cfg, args, size)
+		err = k.launchHeap(ctx, cfg, args, size, hold)
 	}
-	k.end(owner, cfg.Stream)
-	runtime.KeepAlive(args)
+	k.end(owner, cfg.Stream, hold)
 	return err
 }
 
 // launchHeap is Launch of arguments of size bytes in a buffer on the heap.
-func (k *Kernel) launchHeap(ctx *ctxState, cfg *Config, args []any, size int) error {
+func (k *Kernel) launchHeap(ctx *ctxState, cfg *Config, args []any, size int, hold bool) error {
 	buf := make([]uint64, (size+7)/8)
 	offs := make([]int, len(args))
-	held, _, err := k.pack(args, buf, offs)
+	held, _, err := k.packArgs(args, buf, offs, hold)
 	if err != nil {
 		return err
 	}
@@ -219,16 +234,20 @@ func (k *Kernel) launchHeap(ctx *ctxState, cfg *Config, args []any, size int) er
 		pp[i] = unsafe.Add(unsafe.Pointer(unsafe.SliceData(buf)), o)
 	}
 	err = k.launch(ctx, cfg, pp)
-	unhold(args, held)
+	if hold {
+		unhold(args, held)
+	}
 	return err
 }
 
-// begin begins the uses of a launch: of the stream and of the kernel's
-// module or library (owner); it returns the context the launch is in.
-// k.end ends them. The buffers among the arguments are held by pack.
-func (k *Kernel) begin(s *Stream) (owner *uses, ctx *ctxState, err error) {
+// begin begins a launch: it checks that the stream and the kernel's module
+// or library (owner) are open, and with hold begins their uses (k.end ends
+// them; without, the launch's guard keeps them open); it returns the
+// context the launch is in. The buffers among the arguments are checked
+// by pack.
+func (k *Kernel) begin(s *Stream, hold bool) (owner *uses, ctx *ctxState, err error) {
 	if s != nil {
-		if !s.st.uses.acquire() {
+		if !s.st.uses.begin(hold) {
 			return nil, nil, fmt.Errorf("cuda: kernel %s: its stream: %w", k.name, ErrFreed)
 		}
 		ctx = s.st.ctx
@@ -246,11 +265,11 @@ func (k *Kernel) begin(s *Stream) (owner *uses, ctx *ctxState, err error) {
 		}
 		ctx = k.mod.r.ctx
 	}
-	if err == nil && !owner.acquire() {
+	if err == nil && !owner.begin(hold) {
 		err = fmt.Errorf("cuda: kernel %s: its %s: %w", k.name, what, ErrFreed)
 	}
 	if err != nil {
-		if s != nil {
+		if s != nil && hold {
 			s.st.uses.release()
 		}
 		return nil, nil, err
@@ -258,8 +277,20 @@ func (k *Kernel) begin(s *Stream) (owner *uses, ctx *ctxState, err error) {
 	return owner, ctx, nil
 }
 
+// begin begins a use of u with hold; without, it checks u is open, and
+// marks it launched (a launch's guard keeps it open).
+func (u *uses) begin(hold bool) bool {
+	if hold {
+		return u.acquire()
+	}
+	return u.guarded()
+}
+
 // end ends the uses begin began.
-func (k *Kernel) end(owner *uses, s *Stream) {
+func (k *Kernel) end(owner *uses, s *Stream, hold bool) {
+	if !hold {
+		return
+	}
 	owner.release()
 	if s != nil {
 		s.st.uses.release()
@@ -276,8 +307,8 @@ func (k *Kernel) launch(ctx *ctxState, cfg *Config, pp []unsafe.Pointer) error {
 	g, b := cfg.Grid.Norm(), cfg.Block.Norm()
 	var err error
 	if !cfg.hasAttrs() {
-		// onThread, written out: no closure to call on the fast path.
-		runtime.LockOSThread()
+		// onThread, written out: no closure to call on the fast path. The
+		// thread is locked (Launch).
 		var remembered bool
 		if remembered, err = ctx.bind(); err == nil {
 			for try := 0; ; try++ {
@@ -291,7 +322,6 @@ func (k *Kernel) launch(ctx *ctxState, cfg *Config, pp []unsafe.Pointer) error {
 				}
 			}
 		}
-		runtime.UnlockOSThread()
 	} else {
 		la, aerr := cfg.attrs(k.name)
 		if aerr != nil {
@@ -477,6 +507,12 @@ func (k *Kernel) argError(args []any, i int, why string) error {
 // (a nil buf measures), nothing is held and buf is only partly written.
 // On an error nothing is held.
 func (k *Kernel) pack(args []any, buf []uint64, offs []int) (held uint64, end int, err error) {
+	return k.packArgs(args, buf, offs, true)
+}
+
+// packArgs is pack; without hold it only checks that the buffers are open
+// (a launch's guard keeps them open) and holds nothing.
+func (k *Kernel) packArgs(args []any, buf []uint64, offs []int, hold bool) (held uint64, end int, err error) {
 	if k.known && len(args) != len(k.params) {
 		return 0, 0, fmt.Errorf("cuda: kernel %s takes %d arguments, got %d", k.name, len(k.params), len(args))
 	}
@@ -485,7 +521,9 @@ func (k *Kernel) pack(args []any, buf []uint64, offs []int) (held uint64, end in
 	for i := range args {
 		size, align, bits, mem, r, why := argShape(&args[i])
 		if why != "" && (why != "int" || !k.known || k.params[i].Size != 8) {
-			unhold(args[:i], held)
+			if hold {
+				unhold(args[:i], held)
+			}
 			return 0, 0, k.argError(args, i, why)
 		}
 		off := end
@@ -495,7 +533,9 @@ func (k *Kernel) pack(args []any, buf []uint64, offs []int) (held uint64, end in
 		if k.known {
 			p := k.params[i]
 			if p.Size != size {
-				unhold(args[:i], held)
+				if hold {
+					unhold(args[:i], held)
+				}
 				return 0, 0, &ArgError{Kernel: k.name, Index: i, Type: typeOf(args[i]),
 					Reason: fmt.Sprintf("%d bytes, but the kernel's parameter %d is %d bytes", size, i, p.Size)}
 			}
@@ -505,7 +545,9 @@ func (k *Kernel) pack(args []any, buf []uint64, offs []int) (held uint64, end in
 		if over || off+size > len(b) {
 			if !over {
 				over = true
-				unhold(args[:i], held)
+				if hold {
+					unhold(args[:i], held)
+				}
 				held = 0
 			}
 			if r != nil && r.uses.closed() {
@@ -513,7 +555,11 @@ func (k *Kernel) pack(args []any, buf []uint64, offs []int) (held uint64, end in
 			}
 			continue
 		}
-		if r != nil {
+		if r != nil && !hold {
+			if !r.uses.guarded() {
+				return 0, 0, k.argError(args, i, "freed")
+			}
+		} else if r != nil {
 			if !r.uses.acquire() {
 				unhold(args[:i], held)
 				return 0, 0, k.argError(args, i, "freed")

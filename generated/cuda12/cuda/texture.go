@@ -193,7 +193,7 @@ func (b *arrayBase) resourceDesc() cu.ResourceDesc {
 // object, wrap its Go value (whose resource keeps the array reachable and
 // holds it open until the object is destroyed).
 func (b *arrayBase) newView(create func(d arrayDriver) (uint64, error), wrap func(s *ctxState, h uint64) *devAlloc) error {
-	if err := b.addDep(); err != nil {
+	if err := b.r.hold(); err != nil {
 		return err
 	}
 	err := b.r.do(func() error {
@@ -206,7 +206,7 @@ func (b *arrayBase) newView(create func(d arrayDriver) (uint64, error), wrap fun
 		return nil
 	})
 	if err != nil {
-		b.dropDep()
+		b.r.unhold()
 	}
 	return err
 }
@@ -267,16 +267,12 @@ func (s *Surface) Raw() cu.SurfObject { return cu.SurfObject(s.h) }
 // finished, as with [Texture.Close]. A second Close returns ErrFreed.
 func (s *Surface) Close() error { return s.a.r.free() }
 
-// memHold is what a texture over a buffer or pitched memory keeps: a use
-// of the memory's resource, and its owner reachable, until the texture is
-// destroyed.
+// memHold is what a texture over a buffer or pitched memory keeps: a hold
+// of the memory's resource (hold.go), and its owner reachable, until the
+// texture is destroyed.
 type memHold struct {
 	r     *resource
 	owner any
-}
-
-func heldError(op string, n int32) error {
-	return &ArrayError{Op: op, Reason: fmt.Sprintf("%d textures are open over it: close them first", n), Err: ErrInUse}
 }
 
 // BufferTexture creates a texture object reading b as a 1D texture of
@@ -335,10 +331,9 @@ func memTexture[T any](op string, r *resource, owner any, res *cu.ResourceDesc, 
 		return nil, &ArrayError{Op: op, Reason: why}
 	}
 	td := o.desc(f)
-	if err := r.use(); err != nil {
+	if err := r.hold(); err != nil {
 		return nil, err
 	}
-	r.holds.Add(1)
 	var t *Texture
 	err := onThread(r.ctx, func() error {
 		h, err := r.ctx.drv().texCreate(res, &td)
@@ -351,8 +346,7 @@ func memTexture[T any](op string, r *resource, owner any, res *cu.ResourceDesc, 
 		return nil
 	})
 	if err != nil {
-		r.holds.Add(-1)
-		r.uses.release()
+		r.unhold()
 		return nil, fmt.Errorf("cuda: %s: %w", op, err)
 	}
 	return t, nil

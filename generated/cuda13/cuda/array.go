@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
-	"sync"
 	"unsafe"
 
 	"github.com/cugen/cugen/generated/cuda13/cu"
@@ -214,10 +213,6 @@ type arrayBase struct {
 	format   cu.ArrayFormat
 	channels int
 	elem     uint64 // bytes per element
-
-	mu      sync.Mutex
-	deps    int  // textures and surfaces open over the array
-	closing bool // Close has begun: no texture or surface may begin
 }
 
 // AllocArray allocates a CUDA array of T of shape d in c (cuArray3DCreate),
@@ -263,35 +258,10 @@ func (a *Array[T]) Raw() cu.Array { return cu.Array(a.b.r.h) }
 // from it are open, it frees nothing and returns an *ArrayError wrapping
 // ErrInUse: close them first. A second Close returns ErrFreed.
 func (a *Array[T]) Close() error {
-	b := a.b
-	b.mu.Lock()
-	if n := b.deps; n > 0 {
-		b.mu.Unlock()
-		return &ArrayError{Op: a.op("Close"), Reason: fmt.Sprintf("%d textures or surfaces are open over it: close them first", n), Err: ErrInUse}
-	}
-	b.closing = true
-	b.mu.Unlock()
-	return b.r.free()
+	return a.b.r.closeHeld(func() string { return a.op("Close") }, "textures or surfaces") // hold.go
 }
 
 func (a *Array[T]) op(name string) string { return "Array[" + typeName[T]() + "]." + name }
-
-// addDep begins a texture's or surface's hold on the array.
-func (b *arrayBase) addDep() error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.closing || b.r.uses.closed() {
-		return ErrFreed
-	}
-	b.deps++
-	return nil
-}
-
-func (b *arrayBase) dropDep() {
-	b.mu.Lock()
-	b.deps--
-	b.mu.Unlock()
-}
 
 func (a *Array[T]) checkLen(op string, n int) error {
 	if want := a.b.desc.Len(); n != want {
@@ -502,9 +472,8 @@ func destroyArray(r *resource) error {
 func dropSource(r *resource) {
 	switch k := r.keep.(type) {
 	case *arrayBase:
-		k.dropDep()
+		k.r.unhold()
 	case *memHold:
-		k.r.holds.Add(-1)
-		k.r.uses.release()
+		k.r.unhold()
 	}
 }

@@ -9,7 +9,9 @@ import (
 )
 
 // usesOf is the count of uses in flight of b's allocation.
-func usesOf[T any](b *Buffer[T]) uint64 { return b.a.r.uses.state.Load() &^ (usesClosed | usesDone) }
+func usesOf[T any](b *Buffer[T]) uint64 {
+	return b.a.r.uses.state.Load() & usesCount
+}
 
 // TestLaunchErrorReleasesBuffers: an argument error after buffers were
 // held (pack holds each buffer as it packs it) ends their uses, so a Close
@@ -91,28 +93,39 @@ func TestLaunchHeapPathsHold(t *testing.T) {
 		{"70 buffers", many, 70},
 		{"17 scalars and a buffer", append([]any{x}, make17()...), 1},
 	} {
-		var during uint64
-		f.onLaunch = func() { during = usesOf(x) }
-		if err := k.Launch(Config{}, tc.args...); err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		if during != tc.want {
-			t.Fatalf("%s: %d uses of the buffer during the launch, want %d", tc.name, during, tc.want)
+		for _, guarded := range []bool{true, false} {
+			var during uint64
+			var guards int
+			f.onLaunch = func() { during, guards = usesOf(x), launchesInFlight() }
+			withGuards(t, guarded, func() {
+				if err := k.Launch(Config{}, tc.args...); err != nil {
+					t.Fatalf("%s: %v", tc.name, err)
+				}
+			})
+			// The launch's guard (launchguard.go) holds the buffer, or
+			// without one a use for each time it is an argument.
+			if want := [2]uint64{tc.want, 0}; guarded && (during != 0 || guards != 1) || !guarded && (during != tc.want || guards != 0) {
+				t.Fatalf("%s, guarded %v: %d uses of the buffer and %d guards during the launch, want %v", tc.name, guarded, during, guards, want)
+			}
 		}
 		if n := usesOf(x); n != 0 {
 			t.Fatalf("%s: %d uses left in flight", tc.name, n)
 		}
 	}
-	if got := f.launches.Load(); got != 3 {
-		t.Fatalf("%d launches, want 3", got)
+	if got := f.launches.Load(); got != 6 {
+		t.Fatalf("%d launches, want 6", got)
 	}
 	if err := x.Close(); err != nil {
 		t.Fatal(err)
 	}
 	// A freed buffer on the heap paths is refused too.
 	for _, args := range [][]any{bigArgs, many} {
-		if err := k.Launch(Config{}, args...); err == nil || !strings.Contains(err.Error(), "the buffer was freed") {
-			t.Fatalf("launch of a freed buffer: %v", err)
+		for _, guarded := range []bool{true, false} {
+			withGuards(t, guarded, func() {
+				if err := k.Launch(Config{}, args...); err == nil || !strings.Contains(err.Error(), "the buffer was freed") {
+					t.Fatalf("launch of a freed buffer: %v", err)
+				}
+			})
 		}
 	}
 }

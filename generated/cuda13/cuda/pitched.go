@@ -86,10 +86,7 @@ func (p *Pitched[T]) Ptr() cu.Deviceptr { return p.ptr }
 // ([PitchedTexture]), it frees nothing and returns an *ArrayError wrapping
 // ErrInUse. A second Close returns ErrFreed.
 func (p *Pitched[T]) Close() error {
-	if n := p.r.holds.Load(); n > 0 {
-		return heldError("Pitched["+typeName[T]()+"].Close", n)
-	}
-	return p.r.free()
+	return p.r.closeHeld(func() string { return "Pitched[" + typeName[T]() + "].Close" }, "textures") // hold.go
 }
 
 func (p *Pitched[T]) rowBytes() uint64 { return uint64(p.width) * uint64(unsafe.Sizeof(*new(T))) }
