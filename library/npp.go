@@ -99,17 +99,29 @@ func upper(s string) string {
 	return string(b)
 }
 
+// nppSub32sC4 is why nppial's four 32s C4 subtractions stay unexported.
+const nppSub32sC4 = "declared in nppi_arithmetic_and_logical_operations.h 12.2, not exported by libnppial.so.12.2.5 nor libnppial.so.13.0.1"
+
 // The NPP image libraries, one per nppi_*.h group, and the signal library.
 var (
-	NPPIAL  = nppLib("nppial", "NPP image arithmetic and logic", []string{"nppi_arithmetic_and_logical_operations.h"}, "nppiAdd_8u_C1RSfs_Ctx", nil)
+	NPPIAL = nppLib("nppial", "NPP image arithmetic and logic", []string{"nppi_arithmetic_and_logical_operations.h"}, "nppiAdd_8u_C1RSfs_Ctx", map[string]string{
+		"nppiSub_32s_C4RSfs":      nppSub32sC4,
+		"nppiSub_32s_C4RSfs_Ctx":  nppSub32sC4,
+		"nppiSub_32s_C4IRSfs":     nppSub32sC4,
+		"nppiSub_32s_C4IRSfs_Ctx": nppSub32sC4,
+	})
 	NPPICC  = nppLib("nppicc", "NPP image color conversion", []string{"nppi_color_conversion.h"}, "nppiRGBToGray_8u_C3C1R_Ctx", nil)
 	NPPIDEI = nppLib("nppidei", "NPP image data exchange and initialization", []string{"nppi_data_exchange_and_initialization.h"}, "nppiSet_8u_C1R_Ctx", nil)
 	NPPIF   = nppLib("nppif", "NPP image filters", []string{"nppi_filtering_functions.h"}, "nppiFilterGauss_8u_C1R_Ctx", nil)
 	NPPIG   = nppLib("nppig", "NPP image geometry transforms", []string{"nppi_geometry_transforms.h"}, "nppiResize_8u_C1R_Ctx", nil)
 	NPPIM   = nppLib("nppim", "NPP image morphology", []string{"nppi_morphological_operations.h"}, "nppiDilate_8u_C1R_Ctx", nil)
-	NPPIST  = nppLib("nppist", "NPP image statistics and linear transforms", []string{"nppi_statistics_functions.h", "nppi_linear_transforms.h"}, "nppiSum_8u_C1R_Ctx", nil)
-	NPPISU  = nppLib("nppisu", "NPP image memory support", []string{"nppi_support_functions.h"}, "nppiMalloc_8u_C1", nil)
-	NPPITC  = nppLib("nppitc", "NPP image threshold and compare", []string{"nppi_threshold_and_compare_operations.h"}, "nppiThreshold_8u_C1R_Ctx", nil)
-	NPPS    = nppLib("npps", "NPP signal processing", []string{"npps_arithmetic_and_logical_operations.h", "npps_support_functions.h",
+	NPPIST  = nppLib("nppist", "NPP image statistics and linear transforms", []string{"nppi_statistics_functions.h", "nppi_linear_transforms.h"}, "nppiSum_8u_C1R_Ctx", map[string]string{
+		"nppiEvenLevelsHost_32s_Ctx":           "declared in nppi_statistics_functions.h 12.2, not exported by libnppist.so.12.2.5 nor libnppist.so.13.0.1 (nppiEvenLevelsHost_32s is)",
+		"nppiMSEBatchGetBufferHostSize_8u_C1R": "declared in nppi_statistics_functions.h 12.2, not exported by libnppist.so.12.2.5 nor libnppist.so.13.0.1 (the _Ctx form is)",
+		"nppiMSEBatchGetBufferHostSize_8u_C3R": "declared in nppi_statistics_functions.h 12.2, not exported by libnppist.so.12.2.5 nor libnppist.so.13.0.1 (the _Ctx form is)",
+	})
+	NPPISU = nppLib("nppisu", "NPP image memory support", []string{"nppi_support_functions.h"}, "nppiMalloc_8u_C1", nil)
+	NPPITC = nppLib("nppitc", "NPP image threshold and compare", []string{"nppi_threshold_and_compare_operations.h"}, "nppiThreshold_8u_C1R_Ctx", nil)
+	NPPS   = nppLib("npps", "NPP signal processing", []string{"npps_arithmetic_and_logical_operations.h", "npps_support_functions.h",
 		"npps_initialization.h", "npps_conversion_functions.h", "npps_statistics_functions.h", "npps_filtering_functions.h"}, "nppsAdd_32f_Ctx", nil)
 )

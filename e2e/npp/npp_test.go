@@ -1,4 +1,8 @@
-package e2e
+// Package npp tests the NPP packages (nppc ... npps) and cusolvermg of
+// CUDA 12: on the CPU against Debian's libraries (make test), and on a GPU.
+// A package of its own, so that e2e's test binary does not carry twelve
+// thousand wrappers.
+package npp
 
 import (
 	"errors"

@@ -43142,6 +43142,11 @@ func Sub32sC3IRSfs(src *nppc.Npp32s, nSrcStep int32, srcDst *nppc.Npp32s, nSrcDs
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes.
+//
+// The library does not export nppiSub_32s_C4RSfs_Ctx (declared in
+// nppi_arithmetic_and_logical_operations.h 12.2, not exported by
+// libnppial.so.12.2.5 nor libnppial.so.13.0.1): a call returns an error
+// matching ffi.ErrNoSymbol.
 func Sub32sC4RSfsCtx(src1 *nppc.Npp32s, nSrc1Step int32, src2 *nppc.Npp32s, nSrc2Step int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub32sC4RSfsCtx.Addr()
 	if err != nil {
@@ -43185,6 +43190,11 @@ func Sub32sC4RSfsCtx(src1 *nppc.Npp32s, nSrc1Step int32, src2 *nppc.Npp32s, nSrc
 //   - nScaleFactor: integer_result_scaling.
 //
 // Returns: image_data_error_codes, roi_error_codes.
+//
+// The library does not export nppiSub_32s_C4RSfs (declared in
+// nppi_arithmetic_and_logical_operations.h 12.2, not exported by
+// libnppial.so.12.2.5 nor libnppial.so.13.0.1): a call returns an error
+// matching ffi.ErrNoSymbol.
 func Sub32sC4RSfs(src1 *nppc.Npp32s, nSrc1Step int32, src2 *nppc.Npp32s, nSrc2Step int32, dst *nppc.Npp32s, nDstStep int32, oSizeROI nppc.Size, nScaleFactor int32) error {
 	sym, err := procSub32sC4RSfs.Addr()
 	if err != nil {
@@ -43225,6 +43235,11 @@ func Sub32sC4RSfs(src1 *nppc.Npp32s, nSrc1Step int32, src2 *nppc.Npp32s, nSrc2St
 //   - nppStreamCtx: application_managed_stream_context.
 //
 // Returns: image_data_error_codes, roi_error_codes.
+//
+// The library does not export nppiSub_32s_C4IRSfs_Ctx (declared in
+// nppi_arithmetic_and_logical_operations.h 12.2, not exported by
+// libnppial.so.12.2.5 nor libnppial.so.13.0.1): a call returns an error
+// matching ffi.ErrNoSymbol.
 func Sub32sC4IRSfsCtx(src *nppc.Npp32s, nSrcStep int32, srcDst *nppc.Npp32s, nSrcDstStep int32, oSizeROI nppc.Size, nScaleFactor int32, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procSub32sC4IRSfsCtx.Addr()
 	if err != nil {
@@ -43263,6 +43278,11 @@ func Sub32sC4IRSfsCtx(src *nppc.Npp32s, nSrcStep int32, srcDst *nppc.Npp32s, nSr
 //   - nScaleFactor: integer_result_scaling.
 //
 // Returns: image_data_error_codes, roi_error_codes.
+//
+// The library does not export nppiSub_32s_C4IRSfs (declared in
+// nppi_arithmetic_and_logical_operations.h 12.2, not exported by
+// libnppial.so.12.2.5 nor libnppial.so.13.0.1): a call returns an error
+// matching ffi.ErrNoSymbol.
 func Sub32sC4IRSfs(src *nppc.Npp32s, nSrcStep int32, srcDst *nppc.Npp32s, nSrcDstStep int32, oSizeROI nppc.Size, nScaleFactor int32) error {
 	sym, err := procSub32sC4IRSfs.Addr()
 	if err != nil {

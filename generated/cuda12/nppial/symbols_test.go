@@ -10,5 +10,9 @@ import (
 
 // TestSymbolsResolve resolves every bound function in the library.
 func TestSymbolsResolve(t *testing.T) {
-	cugentest.Symbols(t, lib, nil, HeaderVersion)
+	cugentest.Symbols(t, lib, nil, HeaderVersion,
+		"nppiSub_32s_C4RSfs_Ctx",
+		"nppiSub_32s_C4RSfs",
+		"nppiSub_32s_C4IRSfs_Ctx",
+		"nppiSub_32s_C4IRSfs")
 }

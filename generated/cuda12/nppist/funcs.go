@@ -47606,6 +47606,11 @@ func RectStdDev32s32fC1R(src *nppc.Npp32s, nSrcStep int32, sqr *nppc.Npp64f, nSq
 //
 // Returns: image_data_error_codes, or NPP_HISTO_NUMBER_OF_LEVELS_ERROR if an
 // invalid nLevels is specified.
+//
+// The library does not export nppiEvenLevelsHost_32s_Ctx (declared in
+// nppi_statistics_functions.h 12.2, not exported by libnppist.so.12.2.5 nor
+// libnppist.so.13.0.1 (nppiEvenLevelsHost_32s is)): a call returns an error
+// matching ffi.ErrNoSymbol.
 func EvenLevelsHost32sCtx(hpLevels *nppc.Npp32s, nLevels int32, nLowerLevel, nUpperLevel nppc.Npp32s, nppStreamCtx nppc.StreamContext) error {
 	sym, err := procEvenLevelsHost32sCtx.Addr()
 	if err != nil {
@@ -92852,6 +92857,11 @@ func MSEBatchGetBufferHostSize8uC1RCtx(oSizeROI nppc.Size, hpBufferSize *uint64,
 //
 // It wraps nppiMSEBatchGetBufferHostSize_8u_C1R (symbol
 // nppiMSEBatchGetBufferHostSize_8u_C1R, nppi_statistics_functions.h).
+//
+// The library does not export nppiMSEBatchGetBufferHostSize_8u_C1R (declared in
+// nppi_statistics_functions.h 12.2, not exported by libnppist.so.12.2.5 nor
+// libnppist.so.13.0.1 (the _Ctx form is)): a call returns an error matching
+// ffi.ErrNoSymbol.
 func MSEBatchGetBufferHostSize8uC1R(oSizeROI nppc.Size, hpBufferSize *uint64) error {
 	sym, err := procMSEBatchGetBufferHostSize8uC1R.Addr()
 	if err != nil {
@@ -92900,6 +92910,11 @@ func MSEBatchGetBufferHostSize8uC3RCtx(oSizeROI nppc.Size, hpBufferSize *uint64,
 //
 // It wraps nppiMSEBatchGetBufferHostSize_8u_C3R (symbol
 // nppiMSEBatchGetBufferHostSize_8u_C3R, nppi_statistics_functions.h).
+//
+// The library does not export nppiMSEBatchGetBufferHostSize_8u_C3R (declared in
+// nppi_statistics_functions.h 12.2, not exported by libnppist.so.12.2.5 nor
+// libnppist.so.13.0.1 (the _Ctx form is)): a call returns an error matching
+// ffi.ErrNoSymbol.
 func MSEBatchGetBufferHostSize8uC3R(oSizeROI nppc.Size, hpBufferSize *uint64) error {
 	sym, err := procMSEBatchGetBufferHostSize8uC3R.Addr()
 	if err != nil {
