@@ -2,13 +2,17 @@ package e2e
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"unsafe"
 
 	"github.com/cugen/cugen/cugentest"
+	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/cufile"
 )
@@ -43,27 +47,33 @@ func cuFileLog(path string) string {
 // fails with cuFile's status (and CUDA's, in the second field), no
 // driver is in use, and a close without an open is
 // CU_FILE_DRIVER_NOT_INITIALIZED. cuFile returns its status as a struct
-// ({err, cu_err}): the wrappers return it, not an error.
+// ({err, cu_err}): the wrappers return an error (library.Desc.StatusRecord),
+// an *ffi.CallError naming the C function whose Code is that struct and
+// which errors.Is matches against cuFile's status.
 func TestCuFileWithoutGPU12(t *testing.T) {
 	cugentest.NeedLibrary(t, cufile.SharedLibrary().Load())
 	noCuFileLog(t)
-	v, st := cufile.GetVersion()
-	if st.Err != cufile.Success || v < 1000 {
-		t.Fatalf("cufile.GetVersion() = %d, %v", v, st)
+	v, err := cufile.GetVersion()
+	if err != nil || v < 1000 {
+		t.Fatalf("cufile.GetVersion() = %d, %v", v, err)
 	}
-	if st := cufile.DriverOpen(); st.Err == cufile.Success {
+	if err := cufile.DriverOpen(); err == nil {
 		cufile.DriverClose()
 		cugentest.SkipHasGPU(t, "cuFileDriverOpen succeeded (cuFile %d)", v)
-	} else if st.Err.Message() == "" {
-		t.Errorf("DriverOpen = %+v without its text", st)
 	} else {
-		t.Logf("cuFile %d: DriverOpen without a device: %v (CUDA: %v)", v, st.Err, st.Cu_err)
+		var ce *ffi.CallError
+		var st cufile.Error
+		if !errors.As(err, &ce) || ce.Func != "cuFileDriverOpen" || !errors.As(err, &st) || st.Err == cufile.Success || !errors.Is(err, st.Err) || st.Err.Message() == "" {
+			t.Errorf("DriverOpen = %#v: want an *ffi.CallError of cuFileDriverOpen with cuFile's status", err)
+		}
+		t.Logf("cuFile %d: DriverOpen without a device: %v (CUDA: %v)", v, err, st.Cu_err)
 	}
 	if n := cufile.UseCount(); n != 0 {
 		t.Errorf("UseCount = %d after a failed open", n)
 	}
-	if st := cufile.DriverClose(); st.Err != cufile.DriverNotInitialized {
-		t.Errorf("DriverClose without an open = %+v, want CU_FILE_DRIVER_NOT_INITIALIZED", st)
+	err = cufile.DriverClose()
+	if !errors.Is(err, cufile.DriverNotInitialized) || !strings.HasPrefix(fmt.Sprint(err), "cuFileDriverClose: CU_FILE_DRIVER_NOT_INITIALIZED") {
+		t.Errorf("DriverClose without an open = %v, want CU_FILE_DRIVER_NOT_INITIALIZED", err)
 	}
 }
 
@@ -80,8 +90,8 @@ func TestCuFileReadToDevice12(t *testing.T) {
 	for i := range want {
 		want[i] = byte(i*7 + i>>11)
 	}
-	if st := cufile.DriverOpen(); st.Err != cufile.Success {
-		t.Fatalf("DriverOpen: %v (CUDA: %v)", st.Err, st.Cu_err)
+	if err := cufile.DriverOpen(); err != nil {
+		t.Fatalf("DriverOpen: %v", err)
 	}
 	defer cufile.DriverClose()
 	// cuFileHandleRegister wants a descriptor opened with O_DIRECT, which
@@ -112,8 +122,8 @@ func TestCuFileReadToDevice12(t *testing.T) {
 	descr.Type = cufile.HandleTypeOpaqueFd
 	*descr.Handle.Fd() = int32(fd)
 	var fh cufile.Handle
-	if st := cufile.HandleRegister(&fh, &descr); st.Err != cufile.Success {
-		t.Fatalf("HandleRegister: %v (CUDA: %v); cuFile's log:\n%s", st.Err, st.Cu_err, cuFileLog(log))
+	if err := cufile.HandleRegister(&fh, &descr); err != nil {
+		t.Fatalf("HandleRegister: %v; cuFile's log:\n%s", err, cuFileLog(log))
 	}
 	defer cufile.HandleDeregister(fh)
 	dbuf, err := cu.MemAlloc(n)

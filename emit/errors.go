@@ -82,6 +82,73 @@ func (m *model) genErrors(f *jen.File) error {
 	cases = append(cases, jen.Default().Block(jen.Return(jen.Lit("unknown error"))))
 	f.Comment("headerMessage is the first sentence the header gives each value.")
 	f.Func().Params(jen.Id("r").Id(typ)).Id("headerMessage").Params().String().Block(jen.Switch(jen.Id("r")).Block(cases...))
+	return m.genStatusRecord(f)
+}
+
+// genStatusRecord makes the struct a library returns its status in
+// (Desc.StatusRecord: cuFile's CUfileError_t {err, cu_err}) an error, and
+// writes statusError, with which the wrappers turn it into theirs: nil
+// when the status member is zero, else the *ffi.CallError of the C
+// function with the struct as its Code.
+func (m *model) genStatusRecord(f *jen.File) error {
+	sr := m.desc.StatusRecord
+	if sr == nil {
+		return nil
+	}
+	t := &ir.Type{Kind: ir.Named, Name: sr.Type, C: sr.Type}
+	r := m.record(t)
+	if r == nil {
+		return fmt.Errorf("%s: no struct %s in the headers (library.Desc.StatusRecord)", m.pkg, sr.Type)
+	}
+	field := func(c string) (string, *ir.Field, error) {
+		for i := range r.Fields {
+			if r.Fields[i].Name == c {
+				return fieldName(c), &r.Fields[i], nil
+			}
+		}
+		return "", nil, fmt.Errorf("%s: struct %s has no member %s (library.Desc.StatusRecord)", m.pkg, sr.Type, c)
+	}
+	typ := m.typeName(m.structRef(t))
+	fld, fl, err := field(sr.Field)
+	if err != nil {
+		return err
+	}
+	if e := m.enum(fl.Type); e == nil || e != m.enum(&ir.Type{Kind: ir.Named, Name: m.desc.Status}) {
+		return fmt.Errorf("%s: %s.%s is %s, not the status type %s (library.Desc.StatusRecord)", m.pkg, sr.Type, sr.Field, fl.Type.C, m.desc.Status)
+	}
+	r0 := jen.Id("r").Dot(fld)
+	text := jen.Id("s").Op(":=").Add(r0).Dot("Error").Call()
+	var unwrap jen.Code = jen.Return(jen.Index().Error().Values(r0))
+	doc := fmt.Sprintf("Error returns the text of %s (%s.%s)", fld, sr.Type, sr.Field)
+	udoc := fmt.Sprintf("Unwrap returns %s", fld)
+	body := []jen.Code{text}
+	if sr.Cause != "" {
+		cfld, cf, err := field(sr.Cause)
+		if err != nil {
+			return err
+		}
+		if m.resolve(cf.Type).Kind != ir.Int && m.enum(cf.Type) == nil {
+			return fmt.Errorf("%s: %s.%s is %s, not a status (library.Desc.StatusRecord)", m.pkg, sr.Type, sr.Cause, cf.Type.C)
+		}
+		c := jen.Id("r").Dot(cfld)
+		body = append(body, jen.If(c.Clone().Op("!=").Lit(0)).Block(jen.Id("s").Op("+=").Lit(" (").Op("+").Add(c.Clone()).Dot("Error").Call().Op("+").Lit(")")))
+		unwrap = jen.If(c.Clone().Op("!=").Lit(0)).Block(jen.Return(jen.Index().Error().Values(r0.Clone(), c.Clone()))).Line().Return(jen.Index().Error().Values(r0.Clone()))
+		doc += fmt.Sprintf(" and, where not zero, of %s (%s.%s) after it", cfld, sr.Type, sr.Cause)
+		udoc += fmt.Sprintf(", and %s where not zero", cfld)
+	}
+	body = append(body, jen.Return(jen.Id("s")))
+	f.Line()
+	comment(f, wrapText(doc+": \"NAME: message\". The wrappers return it as the Code of an *ffi.CallError (library.Desc.StatusRecord).", docCommentWidth))
+	f.Func().Params(jen.Id("r").Id(typ)).Id("Error").Params().String().Block(body...)
+	f.Line()
+	comment(f, wrapText(udoc+": errors.Is matches either status.", docCommentWidth))
+	f.Func().Params(jen.Id("r").Id(typ)).Id("Unwrap").Params().Index().Error().Block(unwrap)
+	f.Line()
+	comment(f, wrapText(fmt.Sprintf("statusError is nil for a status whose %s is zero (success), else the *ffi.CallError of p's C function with r as its Code.", fld), docCommentWidth))
+	f.Func().Id("statusError").Params(jen.Id("p").Op("*").Qual(FFIImplPath, "Proc"), jen.Id("r").Id(typ)).Error().Block(
+		jen.If(r0.Clone().Op("==").Lit(0)).Block(jen.Return(jen.Nil())),
+		jen.Return(jen.Op("&").Qual(FFIPath, "CallError").Values(jen.Dict{jen.Id("Func"): jen.Id("p").Dot("Func").Call(), jen.Id("Code"): jen.Id("r")})),
+	)
 	return nil
 }
 

@@ -118,6 +118,14 @@ func (m *model) isErrorResult(t *ir.Type) bool {
 	return t.Kind == ir.Named && t.Name == m.desc.Status
 }
 
+// isStatusRecord reports a function result of the struct the library
+// returns its status in (Desc.StatusRecord: cuFile's CUfileError_t): the
+// wrapper turns it into an error through the package's statusError.
+func (m *model) isStatusRecord(t *ir.Type) bool {
+	sr := m.desc.StatusRecord
+	return sr != nil && t.Kind == ir.Named && t.Name == sr.Type && m.record(t) != nil
+}
+
 func (m *model) procName(f *ir.Function) string { return "proc" + m.funcNames[f] }
 
 // classify decides each parameter's role: the pure step of binding f.
@@ -294,6 +302,10 @@ func (m *model) funcAudit(fn *ir.Function, ps []*param, bp *bufferPair) []string
 	}
 	if l := m.logOf(fn); l != "" {
 		out = append(out, fmt.Sprintf("log %s: a failed call's *ffi.CallError carries the log of %s", fn.Name, l))
+	}
+	if m.isStatusRecord(fn.Result) {
+		sr := m.desc.StatusRecord
+		out = append(out, fmt.Sprintf("status %s: the %s result is an error, nil when %s is zero (StatusRecord: %s)", fn.Name, sr.Type, sr.Field, sr.Why))
 	}
 	if bp != nil {
 		out = append(out, fmt.Sprintf("buffer %s.%s: one call with %s, which gives the count: the result is %s", fn.Name, fn.Params[len(fn.Params)-1].Name, bp.size.Name, strings.TrimPrefix(bp.kind(), "the ")))
@@ -769,15 +781,18 @@ func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 
 // wrapper is the Go function being built for one C function.
 type wrapper struct {
-	m       *model
-	fn      *ir.Function
-	ps      []*param
-	name    string   // Go name
-	proc    string   // its ffiimpl.Proc variable
-	errRes  bool     // the C result is the library's status type: an error result
-	cResult *ir.Type // another non-void C result: the ret result
-	ptrRes  bool     // cResult is a pointer the library allocated (Overrides.PointerResults)
-	heap    bool     // Frame and outputs on the heap (a Go callback may move the stack)
+	m      *model
+	fn     *ir.Function
+	ps     []*param
+	name   string // Go name
+	proc   string // its ffiimpl.Proc variable
+	errRes bool   // the C result is the library's status type: an error result
+	// recStatus: the C result is the struct holding the status
+	// (Desc.StatusRecord), an error result too, read into rs.
+	recStatus bool
+	cResult   *ir.Type // another non-void C result: the ret result
+	ptrRes    bool     // cResult is a pointer the library allocated (Overrides.PointerResults)
+	heap      bool     // Frame and outputs on the heap (a Go callback may move the stack)
 	// named: the results have names (outputs, ret, or err set after the
 	// check); otherwise the only result is an unnamed error, returned
 	// directly.
@@ -797,6 +812,8 @@ func (m *model) newWrapper(fn *ir.Function, ps []*param) *wrapper {
 	switch {
 	case m.isErrorResult(fn.Result):
 		w.errRes = true
+	case m.isStatusRecord(fn.Result):
+		w.errRes, w.recStatus = true, true
 	case fn.Result.Kind != ir.Void:
 		w.cResult = fn.Result
 		w.ptrRes = m.isPointerResult(fn, m.resolve(fn.Result))
@@ -813,7 +830,7 @@ func (m *model) newWrapper(fn *ir.Function, ps []*param) *wrapper {
 // adapted to the Go parameters, and what the wrapper adds.
 func (m *model) funcDoc(fn *ir.Function, ps []*param) string {
 	name := m.funcNames[fn]
-	errRes := m.isErrorResult(fn.Result)
+	errRes := m.isErrorResult(fn.Result) || m.isStatusRecord(fn.Result)
 	// Where it comes from, after what it does (the header's brief), or
 	// first when the header says nothing that can lead.
 	prov := fmt.Sprintf("wraps %s (symbol %s, %s).", fn.Name, fn.Symbol, fn.Pos.File)
@@ -1204,6 +1221,11 @@ func (w *wrapper) call() {
 	if w.cResult != nil && m.record(w.cResult) != nil {
 		w.body = append(w.body, jen.Id("frame").Dot("StructResult").Call(unsafePointer(jen.Op("&").Id("ret")), jen.Op("&").Id(m.layoutName(w.fn.Result))))
 	}
+	if w.recStatus {
+		w.body = append(w.body,
+			jen.Var().Id("rs").Id(m.typeName(m.structRef(w.fn.Result))),
+			jen.Id("frame").Dot("StructResult").Call(unsafePointer(jen.Op("&").Id("rs")), jen.Op("&").Id(m.layoutName(w.fn.Result))))
+	}
 	for _, a := range w.cargs {
 		if a.frame != nil {
 			w.body = append(w.body, a.frame)
@@ -1219,6 +1241,10 @@ func (w *wrapper) call() {
 	}
 	w.body = append(w.body, jen.If(jen.Id("err").Op("=").Id("frame").Dot("Err").Call(), jen.Id("err").Op("!=").Nil()).Add(w.fail(cleanup...)))
 	w.ret = jen.Id("frame").Dot("Ret").Call()
+	if w.recStatus {
+		w.body = append(w.body, jen.Id("frame").Dot("RetStruct").Call(unsafePointer(jen.Op("&").Id("rs")), jen.Op("&").Id(m.layoutName(w.fn.Result))))
+		w.ret = jen.Id("rs")
+	}
 }
 
 func (w *wrapper) keepAlives() {
@@ -1232,7 +1258,13 @@ func (w *wrapper) keepAlives() {
 // outputs and what a successful call keeps.
 func (w *wrapper) result() {
 	m := w.m
+	// status is the C result as the library's status; errOf its error.
+	status := func() jen.Code { return jen.Id(m.errorType()).Call(w.ret) }
 	errOf := func(code jen.Code) jen.Code { return jen.Qual(FFIImplPath, "Error").Call(jen.Id(w.proc), code) }
+	if w.recStatus {
+		status = func() jen.Code { return w.ret }
+		errOf = func(code jen.Code) jen.Code { return jen.Id("statusError").Call(jen.Id(w.proc), code) }
+	}
 	switch {
 	case w.errRes && (hasHandle(w.ps) || len(w.tail) > 0):
 		// Keeping a handle is for a successful call only.
@@ -1240,8 +1272,13 @@ func (w *wrapper) result() {
 		if hasHandle(w.ps) {
 			onErr = append(onErr, jen.Comment("C never calls back after a failed registration."), jen.Id("hdl").Dot("Delete").Call())
 		}
-		onErr = append(onErr, jen.Id("err").Op("=").Add(errOf(jen.Id("rc"))), jen.Return())
-		w.body = append(w.body, jen.If(jen.Id("rc").Op(":=").Id(m.errorType()).Call(w.ret), jen.Id("rc").Op("!=").Lit(0)).Block(onErr...))
+		if w.recStatus {
+			onErr = append(onErr, jen.Id("err").Op("=").Id("rc"), jen.Return())
+			w.body = append(w.body, jen.If(jen.Id("rc").Op(":=").Add(errOf(status())), jen.Id("rc").Op("!=").Nil()).Block(onErr...))
+		} else {
+			onErr = append(onErr, jen.Id("err").Op("=").Add(errOf(jen.Id("rc"))), jen.Return())
+			w.body = append(w.body, jen.If(jen.Id("rc").Op(":=").Add(status()), jen.Id("rc").Op("!=").Lit(0)).Block(onErr...))
+		}
 		w.body = append(w.body, w.post...)
 		w.body = append(w.body, w.tail...)
 		w.body = append(w.body, jen.Return())
@@ -1250,14 +1287,14 @@ func (w *wrapper) result() {
 		// The library explains the failure in a log of the handle the
 		// call took first: the error carries it.
 		w.body = append(w.body,
-			jen.If(jen.Err().Op(":=").Add(errOf(jen.Id(m.errorType()).Call(w.ret))), jen.Err().Op("!=").Nil()).Block(
+			jen.If(jen.Err().Op(":=").Add(errOf(status())), jen.Err().Op("!=").Nil()).Block(
 				jen.List(jen.Id("log"), jen.Id("_")).Op(":=").Id(m.logOf(w.fn)).Call(jen.Id(w.ps[0].goName)),
 				jen.Return(jen.Qual(FFIImplPath, "WithLog").Call(jen.Err(), jen.Id("log"))),
 			),
 			jen.Return(jen.Nil()))
 		return
 	case w.errRes && !w.named:
-		w.body = append(w.body, jen.Return(errOf(jen.Id(m.errorType()).Call(w.ret))))
+		w.body = append(w.body, jen.Return(errOf(status())))
 		return
 	case w.errRes:
 		// Outputs are converted either way: after a failure they are the
@@ -1269,7 +1306,7 @@ func (w *wrapper) result() {
 				res = append(res, jen.Id(p.goName))
 			}
 		}
-		w.body = append(w.body, jen.Return(append(res, errOf(jen.Id(m.errorType()).Call(w.ret)))...))
+		w.body = append(w.body, jen.Return(append(res, errOf(status()))...))
 		return
 	case w.cResult != nil && w.ptrRes:
 		w.body = append(w.body, jen.Id("ret").Op("=").Parens(m.goType(w.cResult)).Call(jen.Qual(FFIImplPath, "Pointer").Call(w.ret)))

@@ -76,6 +76,13 @@ func (m *model) libraryDesc(d *library.Desc) *jen.Statement {
 		}
 		kvs = append(kvs, kv{"Wheels", jen.Index().String().Values(wheels...)})
 	}
+	if len(s.ToolkitDirs) > 0 {
+		var dirs []jen.Code
+		for _, d := range s.ToolkitDirs {
+			dirs = append(dirs, jen.Lit(d))
+		}
+		kvs = append(kvs, kv{"ToolkitDirs", jen.Index().String().Values(dirs...)})
+	}
 	if s.WSL {
 		kvs = append(kvs, kv{"WSL", jen.True()})
 	}

@@ -43,8 +43,8 @@
 //  1. the dynamic loader's own search for the bare file name:
 //     LD_LIBRARY_PATH, the ld.so.cache, the system directories;
 //  2. $CUDA_PATH and then $CUDA_HOME: lib64 and targets/ARCH/lib (ARCH is
-//     x86_64-linux; sbsa-linux and aarch64-linux on arm64), then the
-//     description's own Dirs;
+//     x86_64-linux; sbsa-linux and aarch64-linux on arm64) and the
+//     description's ToolkitDirs (libNVVM's nvvm/lib64), then its own Dirs;
 //  3. NVIDIA's Python wheels (LibraryDesc.Wheels: nvidia/cuda_runtime/lib
 //     for CUDA 12's libcudart, nvidia/cu13/lib for CUDA 13's), found
 //     without running Python in the site-packages directories of, in
@@ -58,7 +58,7 @@
 //  4. conda's $CONDA_PREFIX/lib;
 //  5. the toolkit: /usr/local/cuda/lib64, then each /usr/local/cuda-X.Y
 //     (targets/ARCH/lib, then lib64), newest version first, compared as
-//     numbers (12.10 before 12.9);
+//     numbers (12.10 before 12.9), each followed by the ToolkitDirs;
 //  6. for the driver only (LibraryDesc.WSL): /usr/lib/wsl/lib, where WSL
 //     puts it.
 //

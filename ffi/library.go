@@ -30,6 +30,12 @@ type LibraryDesc struct {
 	EnvVar string   // if set in the environment, its value is the only path tried
 	Files  []string // file names (sonames) tried in order, e.g. "libcuda.so.1"
 	Dirs   []string // directories tried after CUDA_PATH and CUDA_HOME
+	// ToolkitDirs are the directories of a CUDA toolkit, relative to its
+	// root and slash-separated, where the library is besides lib64:
+	// "nvvm/lib64" for libNVVM. Each toolkit root the search looks in
+	// ($CUDA_PATH, $CUDA_HOME, /usr/local/cuda, /usr/local/cuda-X.Y) is
+	// looked in there too, after its lib64 (Linux).
+	ToolkitDirs []string
 	// Wheels are the directories, relative to a Python site-packages
 	// directory and slash-separated, where NVIDIA's pip wheels install the
 	// library: "nvidia/cuda_runtime/lib" (CUDA 12's nvidia-cuda-runtime-cu12)

@@ -101,6 +101,7 @@ func (e searchEnv) find(d *LibraryDesc) *search {
 			for _, t := range e.targets {
 				s.addDir(filepath.Join(root, "targets", t, "lib"), d.Files)
 			}
+			e.toolkitDirs(s, d, root)
 		}
 	}
 	for _, dir := range d.Dirs {
@@ -123,6 +124,7 @@ func (e searchEnv) find(d *LibraryDesc) *search {
 	// 5. The toolkit in its usual places, newest version first.
 	local := filepath.Join(e.root, "/usr/local")
 	s.addDir(filepath.Join(local, "cuda", "lib64"), d.Files)
+	e.toolkitDirs(s, d, filepath.Join(local, "cuda"))
 	versions := newestFirst(local, "cuda-")
 	if len(versions) == 0 {
 		s.absent = append(s.absent, filepath.Join(local, "cuda-*"))
@@ -132,12 +134,21 @@ func (e searchEnv) find(d *LibraryDesc) *search {
 			s.addDir(filepath.Join(v, "targets", t, "lib"), d.Files)
 		}
 		s.addDir(filepath.Join(v, "lib64"), d.Files)
+		e.toolkitDirs(s, d, v)
 	}
 	// 6. The driver under WSL.
 	if d.WSL {
 		s.addDir(filepath.Join(e.root, "/usr/lib/wsl/lib"), d.Files)
 	}
 	return s
+}
+
+// toolkitDirs looks in the description's own directories of the toolkit
+// at root (LibraryDesc.ToolkitDirs: libNVVM's nvvm/lib64).
+func (e searchEnv) toolkitDirs(s *search, d *LibraryDesc, root string) {
+	for _, t := range d.ToolkitDirs {
+		s.addDir(filepath.Join(root, filepath.FromSlash(t)), d.Files)
+	}
 }
 
 // siteDirs returns the existing Python site-packages directories, in the

@@ -257,6 +257,39 @@ func TestSearchToolkitVersions(t *testing.T) {
 	}
 }
 
+// TestSearchToolkitDirs: a library a toolkit keeps outside lib64
+// (libNVVM in nvvm/lib64, LibraryDesc.ToolkitDirs) is found there in
+// $CUDA_HOME, /usr/local/cuda and /usr/local/cuda-X.Y, each after the
+// toolkit's lib64; a description without ToolkitDirs never looks there
+// (before ToolkitDirs nothing did: CUDA 13's libnvvm.so.4 needed
+// CUGEN_LIBNVVM).
+func TestSearchToolkitDirs(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	home := filepath.Join(base, "home")
+	nvvm := func() *LibraryDesc {
+		return &LibraryDesc{Name: "test NVVM", Files: []string{testSoname}, Identify: "cos", ToolkitDirs: []string{"nvvm/lib64"}}
+	}
+	install(t, root, "usr/local/cuda-13.0/nvvm/lib64/"+testSoname)
+	if got, le := loadIn(t, nvvm(), fakeSearch(root, nil)); got != filepath.Join(root, "usr/local/cuda-13.0/nvvm/lib64", testSoname) {
+		t.Errorf("loaded %q (%v), want cuda-13.0's nvvm/lib64", got, le)
+	}
+	plain := nvvm()
+	plain.ToolkitDirs = nil
+	if got, le := loadIn(t, plain, fakeSearch(root, nil)); le == nil || slices.ContainsFunc(le.Tried, func(s string) bool { return strings.Contains(s, "nvvm") }) {
+		t.Errorf("without ToolkitDirs: loaded %q, tried %v; want nvvm/lib64 never looked in", got, le)
+	}
+	install(t, root, "usr/local/cuda/nvvm/lib64/"+testSoname)
+	if got, le := loadIn(t, nvvm(), fakeSearch(root, nil)); got != filepath.Join(root, "usr/local/cuda/nvvm/lib64", testSoname) {
+		t.Errorf("loaded %q (%v), want /usr/local/cuda's nvvm/lib64", got, le)
+	}
+	install(t, home, "nvvm/lib64/"+testSoname)
+	mkdirs(t, home, "lib64")
+	if got, le := loadIn(t, nvvm(), fakeSearch(root, map[string]string{"CUDA_HOME": home})); got != filepath.Join(home, "nvvm/lib64", testSoname) {
+		t.Errorf("loaded %q (%v), want $CUDA_HOME's nvvm/lib64", got, le)
+	}
+}
+
 // TestSearchWSL: the driver is found in WSL's /usr/lib/wsl/lib; a library
 // not marked WSL never looks there.
 func TestSearchWSL(t *testing.T) {

@@ -5,7 +5,8 @@ import "github.com/cugen/cugen/parser/ir"
 // CuBLASXt is cuBLAS's multi-GPU host API (matrices in host memory, tiled
 // across the devices chosen with DeviceSelect): package cublasxt. Its
 // functions are in libcublas.so.N itself, loaded again through the same
-// override variable as package cublas.
+// override variable as package cublas. Both majors have a package
+// (libcublas.so.12, libcublas.so.13).
 var CuBLASXt = &Desc{
 	Key:         "cublasxt",
 	API:         "cuBLASXt",

@@ -3,7 +3,8 @@ package library
 // CuFFTXt is cuFFT's multi-GPU and callback API: package cufftxt. Its
 // functions are in libcufft.so.N itself (11 with CUDA 12, 12 with CUDA
 // 13), loaded again through the same override variable as package cufft;
-// its descriptor types (cudaLibXtDesc) are cudalibxt.h's.
+// its descriptor types (cudaLibXtDesc) are cudalibxt.h's. Both majors
+// have a package.
 var CuFFTXt = &Desc{
 	Key:      "cufftxt",
 	API:      "cuFFTXt",

@@ -4,8 +4,9 @@ import "github.com/cugen/cugen/parser/ir"
 
 // CUPTI is the CUDA Profiling Tools Interface: package cupti,
 // libcupti.so.N (12 with CUDA 12, 13 with CUDA 13). Its headers come
-// with CUPTI (Debian's libcupti-dev, the toolkit's extras/CUPTI/include):
-// headers.lock adds libcupti-dev to set 12.4. The translation unit
+// with CUPTI: Debian's libcupti-dev, which headers.lock adds to set 12.4;
+// the CUDA 13.0 toolkit has them in include/ itself (no extras/CUPTI),
+// pinned in set 13.0. Both majors have a package (generated/cudaN/cupti). The translation unit
 // includes CUPTI's API headers one by one, not cupti.h, which also
 // includes the generated_*_meta.h parameter structs of every driver and
 // runtime function (thousands of types for the callback API's

@@ -9,12 +9,13 @@ import "github.com/cugen/cugen/ffi"
 // s.NeedsDriver. cugen doctor loads libraries through it.
 func (s LoadSpec) LibraryDesc(driver *ffi.Library) ffi.LibraryDesc {
 	d := ffi.LibraryDesc{
-		Name:     s.Name,
-		EnvVar:   s.EnvVar,
-		Files:    s.Files,
-		Wheels:   s.Wheels,
-		WSL:      s.WSL,
-		Identify: s.Identify,
+		Name:        s.Name,
+		EnvVar:      s.EnvVar,
+		Files:       s.Files,
+		Wheels:      s.Wheels,
+		ToolkitDirs: s.ToolkitDirs,
+		WSL:         s.WSL,
+		Identify:    s.Identify,
 	}
 	switch c := s.Check; c.Func {
 	case "PropertyMajor":

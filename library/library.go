@@ -60,6 +60,12 @@ type Desc struct {
 	// Status is the C type of the status every function returns
 	// (nvrtcResult); Go's package makes it an error.
 	Status string
+	// StatusRecord, for a library whose functions return their status in
+	// a struct by value (cuFile's CUfileError_t {err, cu_err}), names that
+	// struct: a wrapper of a function returning it returns an error, nil
+	// when the status member is zero, and the struct's Go type is the
+	// error's Code (an error itself, unwrapping to both statuses).
+	StatusRecord *StatusRecord
 	// NoStatus: the library's functions return no status (NVTX's return
 	// void, a range id or a nesting level): Status is empty, no call is
 	// turned into an error and errors.go declares nothing.
@@ -125,6 +131,22 @@ type Desc struct {
 	// for a library whose headers document nothing (cuBLAS): the lead
 	// sentence of a wrapper the header gives no brief.
 	Summaries *Summaries
+}
+
+// StatusRecord is a struct a library returns its status in (Desc.StatusRecord).
+type StatusRecord struct {
+	// Type is the struct's C typedef: "CUfileError_t".
+	Type string
+	// Field is its member of the library's status type (Desc.Status):
+	// "err"; zero is success.
+	Field string
+	// Cause, if set, is a member holding another library's status that
+	// explains Field's failure: "cu_err", the driver's CUresult when err
+	// is CU_FILE_CUDA_DRIVER_ERROR. It is in the error's text where not
+	// zero, and the error unwraps to it.
+	Cause string
+	// Why is the audit's reason.
+	Why string
 }
 
 // Summaries is a table of routine families and what each computes, and
@@ -198,6 +220,9 @@ type Load struct {
 	// Pip names the pip package per CUDA major where it does not follow
 	// the toolkit wheels' naming (PipPackage): nvidia-nccl-cu13.
 	Pip map[int]string
+	// ToolkitDirs are where a CUDA toolkit keeps the library besides lib64,
+	// relative to its root: libNVVM is in nvvm/lib64 (ffi.LibraryDesc).
+	ToolkitDirs []string
 	// Apart, for a library the CUDA toolkit does not include (NCCL), says
 	// how to install it ("NCCL (NVIDIA's libnccl2 package)"): doctor's
 	// advice names it instead of the toolkit.
@@ -375,6 +400,8 @@ func Check(descs []*Desc) error {
 			return fmt.Errorf("library %s: no status type", d.Key)
 		case d.Status != "" && d.NoStatus:
 			return fmt.Errorf("library %s: a status type and NoStatus", d.Key)
+		case d.StatusRecord != nil && (d.Status == "" || d.StatusRecord.Type == "" || d.StatusRecord.Field == "" || d.StatusRecord.Why == ""):
+			return fmt.Errorf("library %s: a StatusRecord needs Status, its Type, Field and Why", d.Key)
 		case len(d.Load.Files) == 0 || d.Load.Identify == "" || d.Load.Name == "":
 			return fmt.Errorf("library %s: no shared object files, Identify symbol or load Name", d.Key)
 		}

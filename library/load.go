@@ -13,12 +13,14 @@ import (
 // description from it ([LoadSpec.LibraryDesc]), so what doctor reports is
 // what a package would load.
 type LoadSpec struct {
-	Name     string // "CUDA 12 runtime", "cuFFT (CUDA 12)"
-	EnvVar   string
-	Files    []string
-	Wheels   []string
-	WSL      bool
-	Identify string
+	Name   string // "CUDA 12 runtime", "cuFFT (CUDA 12)"
+	EnvVar string
+	Files  []string
+	Wheels []string
+	// ToolkitDirs: Load.ToolkitDirs.
+	ToolkitDirs []string
+	WSL         bool
+	Identify    string
 	// Check is the version check a loaded file must pass (Validate); its
 	// Func is "" for none (the driver, NVML).
 	Check VersionCheck
@@ -63,6 +65,7 @@ func (d *Desc) LoadSpec(major int) LoadSpec {
 		EnvVar:      l.EnvVar,
 		Files:       l.FilesFor(major),
 		Wheels:      l.WheelsFor(major),
+		ToolkitDirs: l.ToolkitDirs,
 		WSL:         l.WSL,
 		Identify:    l.Identify,
 		Driver:      l.Driver,

@@ -3,7 +3,8 @@ package library
 // NVFatbin builds fat binaries (cubins, PTX and LTO-IR of several
 // architectures in one) at run time: package nvfatbin, libnvfatbin.so.N
 // (12 with CUDA 12, 13 with CUDA 13), whose nvFatbinVersion reports the
-// CUDA version.
+// CUDA version. Both majors have a package, from nvFatbin.h of each
+// toolkit.
 var NVFatbin = &Desc{
 	Key:         "nvfatbin",
 	API:         "nvFatbin",

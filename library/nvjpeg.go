@@ -2,7 +2,8 @@ package library
 
 // NVJPEG decodes and encodes JPEG images on the GPU: package nvjpeg,
 // libnvjpeg.so.N (12 with CUDA 12, 13 with CUDA 13), versioned apart from
-// CUDA (nvJPEG 12.3 ships with CUDA 12.4).
+// CUDA (nvJPEG 12.3 ships with CUDA 12.4, nvJPEG 13.0 with CUDA 13.0).
+// Both majors have a package, from nvjpeg.h of each toolkit.
 var NVJPEG = &Desc{
 	Key:      "nvjpeg",
 	API:      "nvJPEG",

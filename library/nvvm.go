@@ -4,12 +4,13 @@ import "github.com/cugen/cugen/parser/ir"
 
 // NVVM compiles NVVM IR (LLVM IR with NVVM's annotations, as text or
 // bitcode) to PTX: package nvvm, libnvvm.so.4. libNVVM is versioned apart
-// from CUDA: CUDA 12 ships libnvvm.so.4, and so, we believe, does CUDA 13
-// (its toolkit keeps it in nvvm/lib64, which the search does not look in:
-// set CUGEN_LIBNVVM there). nvvmVersion reports NVVM's own version (2.0
+// from CUDA: CUDA 12 and CUDA 13 both ship libnvvm.so.4, which a toolkit
+// keeps in nvvm/lib64 (Load.ToolkitDirs: the search looks there). nvvmVersion reports NVVM's own version (2.0
 // in CUDA 12.4), not CUDA's, so no version is checked against the major.
 // nvvm.h is in no package of the CUDA 12 headers Debian ships with the
-// set: headers.lock reads it from Debian's nvidia-cuda-toolkit.
+// set: headers.lock reads it from Debian's nvidia-cuda-toolkit. The CUDA
+// 13 toolkit has it in nvvm/include, outside include: set 13.0 reads it
+// through the toolkit headers entry cuda-nvvm-13.0.
 var NVVM = &Desc{
 	Key:         "nvvm",
 	API:         "NVVM",
@@ -24,10 +25,11 @@ var NVVM = &Desc{
 		Name:   "NVVM (CUDA %d)",
 		EnvVar: "CUGEN_LIBNVVM",
 		// NVIDIA's wheels install an unversioned libnvvm.so.
-		Files:    map[int][]string{12: {"libnvvm.so.4", "libnvvm.so"}, 13: {"libnvvm.so.4", "libnvvm.so"}},
-		Wheels:   map[int][]string{12: {"nvidia/cuda_nvcc/nvvm/lib64"}, 13: {"nvidia/cu13/nvvm/lib64"}},
-		Pip:      map[int]string{12: "nvidia-cuda-nvcc-cu12", 13: "nvidia-cuda-nvcc"},
-		Identify: "nvvmVersion",
+		Files:       map[int][]string{12: {"libnvvm.so.4", "libnvvm.so"}, 13: {"libnvvm.so.4", "libnvvm.so"}},
+		Wheels:      map[int][]string{12: {"nvidia/cuda_nvcc/nvvm/lib64"}, 13: {"nvidia/cu13/nvvm/lib64"}},
+		ToolkitDirs: []string{"nvvm/lib64"},
+		Pip:         map[int]string{12: "nvidia-cuda-nvcc-cu12", 13: "nvidia-cuda-nvcc"},
+		Identify:    "nvvmVersion",
 	},
 	Overrides: Overrides{
 		Directions: map[string]DirectionOverride{

@@ -71,7 +71,7 @@ mkdir -p "$work/lib"
 for f in libcupti.so.12 libcufile.so.0 libnppc.so.12 libnppial.so.12 libnppicc.so.12; do
 	[ -f "$gpu/bin/lib-$f.xz" ] && unpack "lib-$f" && mv "$work/lib-$f" "$work/lib/$f"
 done
-# NVVM for the cuda12 package: the toolkit's (Debian's is 27 MB)
+# NVVM for the cuda12 and cuda13 packages: the toolkit's (Debian's is 27 MB)
 nvvm12=
 [ -e "$cuda_home/nvvm/lib64/libnvvm.so.4" ] && nvvm12=$cuda_home/nvvm/lib64/libnvvm.so.4
 
@@ -80,7 +80,9 @@ envfor() {
 	if [ "$1" = 12 ]; then
 		echo "CUGEN_LIBCUDART=$gpu/lib/libcudart.so.12 CUGEN_LIBCUPTI=$work/lib/libcupti.so.12 CUGEN_LIBCUFILE=$work/lib/libcufile.so.0 CUGEN_LIBNVVM=$nvvm12 CUGEN_LIBNPPC=$work/lib/libnppc.so.12 CUGEN_LIBNPPIAL=$work/lib/libnppial.so.12 CUGEN_LIBNPPICC=$work/lib/libnppicc.so.12 LD_LIBRARY_PATH=$gpu/lib:$work/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 	else
-		echo "CUGEN_LIBCUDART="
+		# the toolkit's CUDA 13 libraries are in its lib64, which the
+		# search reads; libNVVM is in nvvm/lib64, which it does not
+		echo "CUGEN_LIBCUDART= CUGEN_LIBNVVM=$nvvm12"
 	fi
 }
 

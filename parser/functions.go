@@ -208,7 +208,9 @@ func arrayOf(fn *ir.Function, prm *ir.Param, pds []paramDoc, i int, ovr *library
 			isArray = true
 		}
 	}
-	charBuf := !t.Elem.Const && t.Elem.Kind == ir.Int && t.Elem.Size == 1
+	// A C99 bool is one byte but one value, never a character
+	// (cuFileGetParameterBool's bool *value, CUDA 13).
+	charBuf := !t.Elem.Const && t.Elem.Kind == ir.Int && t.Elem.Size == 1 && t.Elem.C != "_Bool" && t.Elem.C != "bool"
 	// Query-then-fill: the buffers the call fills ("Pointer to return the
 	// nodes", a char buffer), not its other pointers (an iterator).
 	if !isArray && countParam(fn, pds) != "" && !strings.EqualFold(strings.TrimSpace(pd.text), "see description") &&

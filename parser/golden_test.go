@@ -251,6 +251,7 @@ func TestGoldenRules(t *testing.T) {
 			{"cuDeviceGetLuid.deviceNodeMask", ir.Out, -1, ""},                       // a scalar
 			{"cuFixtureGetKey.key", ir.Out, 16, ""},                                  // "16-byte"
 			{"cuFixtureGetTag.tag", ir.InOut, 0, ""},                                 // char * of unknown size: a pointer
+			{"cuFixtureGetFlag.flag", ir.InOut, -1, ""},                              // _Bool *: one value, not a char buffer
 			{"cuDeviceGetHostAtomicCapabilities.capabilities", ir.InOut, 0, "count"}, // "of each requested operation"
 			{"cuDeviceGetHostAtomicCapabilities.operations", ir.In, -1, ""},          // const
 			{"cuGraphicsMapResources.resources", ir.InOut, 0, "count"},               // "Number of resources to map"

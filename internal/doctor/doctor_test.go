@@ -293,3 +293,26 @@ func TestBadOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestFamily13: doctor checks the family libraries of the cuda13
+// packages (issue 29: CUPTI, NVVM, cuFile, nvJPEG, cuBLASXt, cuFFTXt,
+// nvFatbin), each by the CUDA 13 soname the package loads: here, without
+// them, a line and a note each naming that file; on the GPU machine the
+// path it found. NVTX has no CUDA 13 library (the root package nvtx).
+func TestFamily13(t *testing.T) {
+	libs := []string{"cupti", "nvvm", "cufile", "nvjpeg", "cublasxt", "cufftxt", "nvfatbin"}
+	// make test names CUDA 12's copies (CUGEN_LIBCUPTI=.../libcupti.so.12):
+	// the search alone, here.
+	for _, v := range []string{"CUGEN_LIBCUPTI", "CUGEN_LIBNVVM", "CUGEN_LIBCUFILE", "CUGEN_LIBNVJPEG", "CUGEN_LIBCUBLAS", "CUGEN_LIBCUFFT", "CUGEN_LIBNVFATBIN"} {
+		t.Setenv(v, "")
+	}
+	_, lines := doctor(t, Options{Majors: []int{13}, Libs: libs})
+	files := map[string]string{"cupti": "libcupti.so.13", "nvvm": "libnvvm.so.4", "cufile": "libcufile.so.0", "nvjpeg": "libnvjpeg.so.13",
+		"cublasxt": "libcublas.so.13", "cufftxt": "libcufft.so.12", "nvfatbin": "libnvfatbin.so.13"}
+	for _, lib := range libs {
+		l := hasLine(t, lines, regexp.QuoteMeta("cuda13/"+lib+": ")+".*")
+		if !strings.Contains(l, files[lib]) {
+			t.Errorf("doctor's line for cuda13/%s does not name %s: %q", lib, files[lib], l)
+		}
+	}
+}

@@ -53,7 +53,9 @@
 //	cuda VERSION                            the CUDA toolkit version (sets only, required)
 //	deb PACKAGE VERSION ARCH SUITE SHA256   Debian origin: the exact .deb and its sha256
 //	toolkit                                 toolkit origin: no package, files verified in place
-//	root PATH                               directory inside the .deb that is extracted (deb only)
+//	root PATH                               directory inside the .deb that is extracted; for a
+//	                                        toolkit headers entry, the toolkit's directory its
+//	                                        files are in (nvvm/include; default include)
 //	with NAME                               a headers entry the set's parse also reads (sets only;
 //	                                        any number, searched in order after the set's directory)
 //	note TEXT                               free text, kept in order by Format
@@ -64,8 +66,11 @@
 // letters, digits and "._+-", starting with a letter or digit ([CheckName]);
 // "..", "." or "a/b" is an error when the lock is read. The deb fields
 // (part of a file name in the cache) follow the same rule, with "~" and ":".
-// Exactly one of deb and toolkit is required; headers and lib entries need
-// deb. A set's files and those of its headers entries are pinned apart,
+// Exactly one of deb and toolkit is required; lib entries need deb. A
+// headers entry of toolkit origin is read by toolkit sets only, from the
+// toolkit the set's include directory is verified in: CUDA 13's nvvm.h is
+// in the toolkit's nvvm/include, outside include, so set 13.0 reads it
+// through one ("headers NAME", "toolkit", "root nvvm/include"). A set's files and those of its headers entries are pinned apart,
 // each relative to its own root, and `cugen lock -set NAME` rewrites both;
 // [Lock.FetchSetEntry] makes them ready for a parse, and the set's identity
 // in generated files ([Lock.SetDigest]) covers them all. Paths are slash

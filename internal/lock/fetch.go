@@ -48,8 +48,9 @@ type FetchedSet struct {
 }
 
 // FetchSetEntry fetches and verifies set e of l and its headers entries:
-// a toolkit set is verified in place (ToolkitDir), the rest are fetched
-// (Fetch). A file pinned by two of them is an error: the parse could not
+// a toolkit set is verified in place (ToolkitDir), and so are the toolkit
+// headers entries it reads, in the same toolkit (their root: nvvm/include);
+// the rest are fetched (Fetch). A file pinned by two of them is an error: the parse could not
 // tell which it read.
 func (l *Lock) FetchSetEntry(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (*FetchedSet, error) {
 	return l.setEntry(e, func(x *Entry) (string, error) { return Fetch(ctx, x, cacheDir, logw) })
@@ -100,11 +101,18 @@ func (l *Lock) setEntry(e *Entry, get func(*Entry) (string, error)) (*FetchedSet
 	if fs.Digest, err = l.SetDigest(e); err != nil {
 		return nil, err
 	}
+	home := "" // the toolkit of a toolkit set, which its toolkit headers entries are read from
 	for i, x := range append([]*Entry{e}, with...) {
 		var dir string
-		if x.Toolkit() {
-			dir, err = ToolkitDir(x)
-		} else {
+		switch {
+		case i == 0 && x.Toolkit():
+			home, dir, err = toolkitHome(x)
+		case x.Toolkit():
+			dir = filepath.Join(home, filepath.FromSlash(toolkitRoot(x)))
+			if err = Verify(dir, x); err != nil {
+				err = fmt.Errorf("%s (read by %s): toolkit headers in %s differ from %s:\n%w", x, e, dir, lockName(x.Lock), err)
+			}
+		default:
 			dir, err = get(x)
 		}
 		if err != nil {
@@ -126,26 +134,51 @@ func (l *Lock) setEntry(e *Entry, get func(*Entry) (string, error)) (*FetchedSet
 }
 
 // ToolkitDir finds the include directory of an installed CUDA toolkit for
-// a toolkit entry and verifies it against e.
+// a toolkit set and verifies it against e.
 func ToolkitDir(e *Entry) (string, error) {
+	_, dir, err := toolkitHome(e)
+	return dir, err
+}
+
+// toolkitRoot is the toolkit's directory a toolkit entry's files are
+// relative to: its root line (nvvm/include), else include.
+func toolkitRoot(e *Entry) string {
+	if e.Root != "" {
+		return e.Root
+	}
+	return "include"
+}
+
+// toolkitHome finds an installed CUDA toolkit for toolkit set e: the first
+// of $CUDA_HOME, $CUDA_PATH, /usr/local/cuda-NAME and /usr/local/cuda that
+// has an include directory, which must verify against e. It returns the
+// toolkit's directory (the toolkit headers entries the set reads are
+// under it) and its include directory.
+func toolkitHome(e *Entry) (home, dir string, err error) {
+	if e.Kind != KindSet {
+		return "", "", fmt.Errorf("%s: a toolkit headers entry is read from the toolkit of the set that reads it (a with line)", e)
+	}
 	var cands []string
 	for _, v := range []string{"CUDA_HOME", "CUDA_PATH"} {
 		if d := os.Getenv(v); d != "" {
-			cands = append(cands, filepath.Join(d, "include"))
+			cands = append(cands, d)
 		}
 	}
-	cands = append(cands, "/usr/local/cuda-"+e.Name+"/include", "/usr/local/cuda/include")
-	for _, d := range cands {
+	cands = append(cands, "/usr/local/cuda-"+e.Name, "/usr/local/cuda")
+	var looked []string
+	for _, h := range cands {
+		d := filepath.Join(h, filepath.FromSlash(toolkitRoot(e)))
+		looked = append(looked, d)
 		if _, err := os.Stat(d); err != nil {
 			continue
 		}
 		if err := Verify(d, e); err != nil {
-			return "", fmt.Errorf("%s: toolkit headers in %s differ from %s:\n%w", e, d, lockName(e.Lock), err)
+			return "", "", fmt.Errorf("%s: toolkit headers in %s differ from %s:\n%w", e, d, lockName(e.Lock), err)
 		}
-		return d, nil
+		return h, d, nil
 	}
-	return "", fmt.Errorf("%s is pinned to a CUDA %s toolkit install, which is not on this machine (looked in %s; set CUDA_HOME)",
-		e, e.CUDA, strings.Join(cands, ", "))
+	return "", "", fmt.Errorf("%s is pinned to a CUDA %s toolkit install, which is not on this machine (looked in %s; set CUDA_HOME)",
+		e, e.CUDA, strings.Join(looked, ", "))
 }
 
 // Fetch returns the directory holding e's files, extracted from e's .deb

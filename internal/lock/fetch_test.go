@@ -197,6 +197,64 @@ func TestFetchSetToolkit(t *testing.T) {
 	}
 }
 
+// TestFetchSetToolkitHeaders: a toolkit set reads a toolkit headers entry
+// (CUDA 13's nvvm.h, in the toolkit's nvvm/include, outside include) from
+// the toolkit its include directory verified in: the entry's directory is
+// searched after the set's, its files are pinned and verified in place,
+// and a different or missing file there fails naming it. The CUDA_HOME of
+// another toolkit is never mixed in. Before the root line of toolkit
+// entries, no entry could name a file outside include.
+func TestFetchSetToolkitHeaders(t *testing.T) {
+	cuda := t.TempDir()
+	writeTree(t, filepath.Join(cuda, "include"), headers)
+	writeTree(t, filepath.Join(cuda, "nvvm/include"), map[string]string{"nvvm.h": "typedef int nvvmResult;\n"})
+	set := &Entry{Kind: KindSet, Name: "13.0", CUDA: "13.0.0", With: []string{"cuda-nvvm-13.0"}, Lock: "headers.lock"}
+	nvvm := &Entry{Kind: KindHeaders, Name: "cuda-nvvm-13.0", Root: "nvvm/include", Lock: "headers.lock"}
+	if err := Update(set, filepath.Join(cuda, "include"), []string{"cuda.h"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Update(nvvm, filepath.Join(cuda, "nvvm/include"), []string{"nvvm.h"}); err != nil {
+		t.Fatal(err)
+	}
+	// Through the text: the entries parse and format back.
+	l, err := Parse(bytes.NewReader((&Lock{Entries: []*Entry{set, nvvm}}).Format()), "headers.lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, _ = l.Entry("13.0")
+	t.Setenv("CUDA_HOME", cuda)
+	t.Setenv("CUDA_PATH", "")
+	fs, err := l.FetchSetEntry(context.Background(), set, t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fs.Dir != filepath.Join(cuda, "include") || len(fs.WithDirs) != 1 || fs.WithDirs[0] != filepath.Join(cuda, "nvvm/include") {
+		t.Errorf("Dir %s, WithDirs %v; want include and nvvm/include of %s", fs.Dir, fs.WithDirs, cuda)
+	}
+	if len(fs.Pinned) != 2 || fs.Pinned["nvvm.h"] != nvvm.Files[0].SHA256 {
+		t.Errorf("Pinned = %v", fs.Pinned)
+	}
+	if c, err := l.CachedSetEntry(set, t.TempDir()); err != nil || c.WithDirs[0] != fs.WithDirs[0] {
+		t.Errorf("CachedSetEntry = %+v, %v", c, err)
+	}
+	writeTree(t, filepath.Join(cuda, "nvvm/include"), map[string]string{"nvvm.h": "tampered\n"})
+	_, err = l.FetchSetEntry(context.Background(), set, t.TempDir(), nil)
+	if err == nil || !strings.Contains(err.Error(), "headers cuda-nvvm-13.0 (read by set 13.0)") || !strings.Contains(err.Error(), filepath.Join(cuda, "nvvm/include/nvvm.h")) {
+		t.Errorf("FetchSetEntry(tampered nvvm.h) = %v", err)
+	}
+	if err := os.RemoveAll(filepath.Join(cuda, "nvvm")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err = l.FetchSetEntry(context.Background(), set, t.TempDir(), nil); err == nil || !strings.Contains(err.Error(), "nvvm.h: missing") {
+		t.Errorf("FetchSetEntry(no nvvm/include) = %v", err)
+	}
+	// Alone, a toolkit headers entry has no toolkit to be read from.
+	h, _ := l.find(KindHeaders, "cuda-nvvm-13.0")
+	if _, err := ToolkitDir(h); err == nil || !strings.Contains(err.Error(), "read from the toolkit of the set") {
+		t.Errorf("ToolkitDir(headers entry) = %v", err)
+	}
+}
+
 // TestFetchBadNameRemovesNothing: a lock entry named ".." (valid hashes)
 // once made Fetch rename the whole cache directory aside and delete it.
 // The name is refused when the lock is read, and Fetch refuses an entry

@@ -40,7 +40,7 @@ type Entry struct {
 	Name  string   // "12.4", "libcudart12"
 	CUDA  string   // CUDA toolkit version, "12.4.1"; sets only
 	Deb   *Deb     // Debian origin; nil for toolkit origin
-	Root  string   // directory inside the .deb that is extracted; deb origin only
+	Root  string   // directory inside the .deb that is extracted; toolkit origin: the toolkit's ("": include)
 	With  []string // headers entries whose directories the set's parse also reads; sets only
 	Notes []string // free text
 	Files []File   // sorted by Path
@@ -95,6 +95,9 @@ func (l *Lock) With(set *Entry) ([]*Entry, error) {
 		h, err := l.find(KindHeaders, name)
 		if err != nil {
 			return nil, fmt.Errorf("%s: with %s: %w", set, name, err)
+		}
+		if h.Toolkit() && !set.Toolkit() {
+			return nil, fmt.Errorf("%s: with %s: a toolkit headers entry is read from the toolkit of a toolkit set, and %s is a Debian set", set, name, set)
 		}
 		out = append(out, h)
 	}
@@ -170,9 +173,9 @@ func Parse(r io.Reader, name string) (*Lock, error) {
 			return at("missing origin: a deb or a toolkit line")
 		case e.Deb != nil && e.Root == "":
 			return at("missing root line")
-		case e.Deb == nil && e.Root != "":
-			return at("root line with toolkit origin (only a .deb has a root)")
-		case e.Deb == nil && e.Kind != KindSet:
+		case e.Deb == nil && e.Kind == KindSet && e.Root != "":
+			return at("root line in a toolkit set (its files are in the toolkit's include directory; a headers entry names another)")
+		case e.Deb == nil && e.Kind == KindLib:
 			return at("toolkit origin: %s entries need a deb line", e.Kind)
 		case len(e.Files) == 0:
 			return at("no sha256 lines")

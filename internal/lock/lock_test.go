@@ -31,8 +31,14 @@ set 12.4
 set 13.0
 	cuda 13.0.0
 	toolkit
+	with cuda-nvvm-13.0
 	note from the GPU machine's toolkit
 	sha256 ` + h1 + ` cuda.h
+
+headers cuda-nvvm-13.0
+	toolkit
+	root nvvm/include
+	sha256 ` + h2 + ` nvvm.h
 
 headers libnccl-dev
 	deb libnccl-dev 2.22.3-1-1 amd64 trixie ` + h2 + `
@@ -67,6 +73,8 @@ func TestRoundTrip(t *testing.T) {
 	}
 	if tk, _ := l.Entry("13.0"); tk == nil || !tk.Toolkit() {
 		t.Errorf("set 13.0 not a toolkit set: %+v", tk)
+	} else if w, err := l.With(tk); err != nil || len(w) != 1 || !w[0].Toolkit() || w[0].Root != "nvvm/include" {
+		t.Errorf("With(set 13.0) = %v, %v; want the toolkit headers entry of nvvm/include", w, err)
 	}
 	if _, err := l.Lib("libcuda1"); err != nil {
 		t.Error(err)
@@ -84,9 +92,9 @@ func TestRoundTrip(t *testing.T) {
 	if d2, _ := l.SetDigest(e); d2 == d {
 		t.Errorf("SetDigest(set 12.4) did not change with a file of its headers entry")
 	}
-	tk, _ := l.Entry("13.0")
-	if d, err := l.SetDigest(tk); err != nil || d != tk.Digest() {
-		t.Errorf("SetDigest(set 13.0) = %s, %v; want its Digest %s (no with lines)", d, err, tk.Digest())
+	old, _ := l.Entry("9.0")
+	if d, err := l.SetDigest(old); err != nil || d != old.Digest() {
+		t.Errorf("SetDigest(set 9.0) = %s, %v; want its Digest %s (no with lines)", d, err, old.Digest())
 	}
 	if _, err := l.Entry("libcuda1"); err == nil || !strings.Contains(err.Error(), `no set "libcuda1" (it has: 9.0, 12.4, 13.0)`) {
 		t.Errorf("Entry(libcuda1) error = %v", err)
@@ -109,7 +117,12 @@ set 13.0
 toolkit
 sha256 ` + h1 + ` cuda.h
 note   from the GPU machine's    toolkit
+with cuda-nvvm-13.0
 cuda 13.0.0
+headers cuda-nvvm-13.0
+	sha256 ` + h2 + ` nvvm.h
+	root nvvm/include
+	toolkit
 
 set 12.4
 	sha256 ` + h1 + ` cuda.h   # not a comment: an error, see TestParseErrors
@@ -232,7 +245,7 @@ func TestParseErrors(t *testing.T) {
 		{"set 1\n" + deb + "root usr/include\n" + file, "x.lock:1: set 1: missing cuda line"},
 		{"set 1\ncuda 1.0\nroot usr/include\n" + file, "x.lock:1: set 1: missing origin"},
 		{"set 1\ncuda 1.0\n" + deb + file, "x.lock:1: set 1: missing root line"},
-		{"set 1\ncuda 1.0\ntoolkit\nroot usr/include\n" + file, "x.lock:1: set 1: root line with toolkit origin"},
+		{"set 1\ncuda 1.0\ntoolkit\nroot usr/include\n" + file, "x.lock:1: set 1: root line in a toolkit set"},
 		{"set 1\ncuda 1.0\n" + deb + "root usr/include\n", "x.lock:1: set 1: no sha256 lines"},
 		{"lib l\ncuda 1.0\n", "x.lock:2: cuda line in lib l: only sets have one"},
 		{"lib l\ntoolkit\n" + file, "x.lock:1: lib l: toolkit origin: lib entries need a deb line"},
@@ -253,7 +266,11 @@ func TestParseErrors(t *testing.T) {
 		{"set 1\ncuda 1.0\nwith h\nwith h\n", "x.lock:4: with h twice in set 1"},
 		{"set 1\ncuda 1.0\nwith ../h\n", `x.lock:3: with: entry name "../h"`},
 		{"lib l\nwith h\n", "x.lock:2: with line in lib l: only sets have one"},
-		{"headers h\ntoolkit\n" + file, "x.lock:1: headers h: toolkit origin: headers entries need a deb line"},
+		// A toolkit headers entry (nvvm.h, in the toolkit's nvvm/include)
+		// is read from a toolkit set's toolkit: a Debian set has none.
+		{"set 1\ncuda 1.0\n" + deb + "root usr/include\nwith h\n" + file + "headers h\ntoolkit\nroot nvvm/include\n" + file,
+			"x.lock:1: set 1: with h: a toolkit headers entry is read from the toolkit of a toolkit set, and set 1 is a Debian set"},
+		{"headers h\ntoolkit\nroot ../nvvm\n" + file, `x.lock:3: root: "../nvvm" is not a relative`},
 	} {
 		_, err := Parse(strings.NewReader(tc.in), "x.lock")
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -3,6 +3,11 @@
 
 package cufile
 
+import (
+	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/ffi/ffiimpl"
+)
+
 // Error returns the C error name and the library's message, as the
 // checkRuntime macro of CUDA C++ code prints them: "NAME: message".
 func (r OpError) Error() string {
@@ -96,5 +101,37 @@ func (r OpError) headerMessage() string {
 		return "io max error"
 	default:
 		return "unknown error"
+	}
+}
+
+// Error returns the text of Err (CUfileError_t.err) and, where not zero, of
+// Cu_err (CUfileError_t.cu_err) after it: "NAME: message". The wrappers return
+// it as the Code of an *ffi.CallError (library.Desc.StatusRecord).
+func (r Error) Error() string {
+	s := r.Err.Error()
+	if r.Cu_err != 0 {
+		s += " (" + r.Cu_err.Error() + ")"
+	}
+	return s
+}
+
+// Unwrap returns Err, and Cu_err where not zero: errors.Is matches either
+// status.
+func (r Error) Unwrap() []error {
+	if r.Cu_err != 0 {
+		return []error{r.Err, r.Cu_err}
+	}
+	return []error{r.Err}
+}
+
+// statusError is nil for a status whose Err is zero (success), else the
+// *ffi.CallError of p's C function with r as its Code.
+func statusError(p *ffiimpl.Proc, r Error) error {
+	if r.Err == 0 {
+		return nil
+	}
+	return &ffi.CallError{
+		Code: r,
+		Func: p.Func(),
 	}
 }

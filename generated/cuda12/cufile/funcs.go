@@ -13,9 +13,7 @@ import (
 // HandleRegister is required, and performs extra checking that is memoized to
 // provide increased performance on later cuFile operations.
 //
-// It wraps cuFileHandleRegister (symbol cuFileHandleRegister, cufile.h). It has
-// no error result: if the library or the symbol cannot be loaded it returns the
-// zero value (SharedLibrary().Load() says why).
+// It wraps cuFileHandleRegister (symbol cuFileHandleRegister, cufile.h).
 //
 // Description cuFileHandleRegister registers the open file descriptor for use
 // with cuFile IO operations.
@@ -40,23 +38,24 @@ import (
 // Storage.
 //
 // See also: [Read], [Write], [HandleDeregister].
-func HandleRegister(fh *Handle, descr *Descr) (ret Error) {
+func HandleRegister(fh *Handle, descr *Descr) error {
 	sym, err := procHandleRegister.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.StructResult(unsafe.Pointer(&ret), &layoutError)
+	var rs Error
+	frame.StructResult(unsafe.Pointer(&rs), &layoutError)
 	frame.Int(uintptr(unsafe.Pointer(fh)))
 	frame.Int(uintptr(unsafe.Pointer(descr)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(fh)
 	runtime.KeepAlive(descr)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	frame.RetStruct(unsafe.Pointer(&ret), &layoutError)
-	return
+	frame.RetStruct(unsafe.Pointer(&rs), &layoutError)
+	return statusError(procHandleRegister, rs)
 }
 
 // HandleDeregister releases a registered filehandle from cuFile.
@@ -79,9 +78,7 @@ func HandleDeregister(fh Handle) {
 // BufRegister registers an existing cudaMalloced memory with cuFile to pin for
 // GPUDirect Storage access or register host allocated memory with cuFile.
 //
-// It wraps cuFileBufRegister (symbol cuFileBufRegister, cufile.h). It has no
-// error result: if the library or the symbol cannot be loaded it returns the
-// zero value (SharedLibrary().Load() says why).
+// It wraps cuFileBufRegister (symbol cuFileBufRegister, cufile.h).
 //
 //   - bufPtr_base: buffer pointer allocated
 //   - length: size of memory region from the above specified bufPtr
@@ -98,31 +95,30 @@ func HandleDeregister(fh Handle) {
 // before calling @ref cuFileBufDeregister
 //
 // See also: [BufDeregister], [Read], [Write].
-func BufRegister(bufPtr_base unsafe.Pointer, length uint64, flags int32) (ret Error) {
+func BufRegister(bufPtr_base unsafe.Pointer, length uint64, flags int32) error {
 	sym, err := procBufRegister.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.StructResult(unsafe.Pointer(&ret), &layoutError)
+	var rs Error
+	frame.StructResult(unsafe.Pointer(&rs), &layoutError)
 	frame.Int(uintptr(bufPtr_base))
 	frame.Int(uintptr(length))
 	frame.Int(uintptr(flags))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bufPtr_base)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	frame.RetStruct(unsafe.Pointer(&ret), &layoutError)
-	return
+	frame.RetStruct(unsafe.Pointer(&rs), &layoutError)
+	return statusError(procBufRegister, rs)
 }
 
 // BufDeregister deregisters an already registered device or host memory from
 // cuFile.
 //
-// It wraps cuFileBufDeregister (symbol cuFileBufDeregister, cufile.h). It has
-// no error result: if the library or the symbol cannot be loaded it returns the
-// zero value (SharedLibrary().Load() says why).
+// It wraps cuFileBufDeregister (symbol cuFileBufDeregister, cufile.h).
 //
 //   - bufPtr_base: buffer pointer to deregister
 //
@@ -130,21 +126,22 @@ func BufRegister(bufPtr_base unsafe.Pointer, length uint64, flags int32) (ret Er
 // pointer or unregistered memory pointer
 //
 // See also: [BufRegister], [Read], [Write].
-func BufDeregister(bufPtr_base unsafe.Pointer) (ret Error) {
+func BufDeregister(bufPtr_base unsafe.Pointer) error {
 	sym, err := procBufDeregister.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.StructResult(unsafe.Pointer(&ret), &layoutError)
+	var rs Error
+	frame.StructResult(unsafe.Pointer(&rs), &layoutError)
 	frame.Int(uintptr(bufPtr_base))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(bufPtr_base)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	frame.RetStruct(unsafe.Pointer(&ret), &layoutError)
-	return
+	frame.RetStruct(unsafe.Pointer(&rs), &layoutError)
+	return statusError(procBufDeregister, rs)
 }
 
 // Read reads data from a registered file handle to a specified device or host
@@ -221,52 +218,50 @@ func Write(fh Handle, bufPtr_base unsafe.Pointer, size uint64, file_offset, bufP
 
 // DriverOpen initializes the cuFile library and open the nvidia-fs driver.
 //
-// It wraps cuFileDriverOpen (symbol cuFileDriverOpen, cufile.h). It has no
-// error result: if the library or the symbol cannot be loaded it returns the
-// zero value (SharedLibrary().Load() says why).
+// It wraps cuFileDriverOpen (symbol cuFileDriverOpen, cufile.h).
 //
 // Returns: CU_FILE_SUCCESS on success CU_FILE_DRIVER_NOT_INITIALIZED
 // CU_FILE_DRIVER_VERSION_MISMATCH on driver version mismatch error
 //
 // See also: [DriverClose].
-func DriverOpen() (ret Error) {
+func DriverOpen() error {
 	sym, err := procDriverOpen.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.StructResult(unsafe.Pointer(&ret), &layoutError)
+	var rs Error
+	frame.StructResult(unsafe.Pointer(&rs), &layoutError)
 	ffiimpl.Call(sym, &frame)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	frame.RetStruct(unsafe.Pointer(&ret), &layoutError)
-	return
+	frame.RetStruct(unsafe.Pointer(&rs), &layoutError)
+	return statusError(procDriverOpen, rs)
 }
 
 // DriverClose resets the cuFile library and release the nvidia-fs driver.
 //
-// It wraps cuFileDriverClose (symbol cuFileDriverClose_v2, cufile.h). It has no
-// error result: if the library or the symbol cannot be loaded it returns the
-// zero value (SharedLibrary().Load() says why).
+// It wraps cuFileDriverClose (symbol cuFileDriverClose_v2, cufile.h).
 //
 // Returns: CU_FILE_SUCCESS on success CU_FILE_DRIVER_CLOSING if there are any
 // active IO operations using @ref cuFileRead or @ref cuFileWrite
 //
 // See also: [DriverOpen].
-func DriverClose() (ret Error) {
+func DriverClose() error {
 	sym, err := procDriverClose.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.StructResult(unsafe.Pointer(&ret), &layoutError)
+	var rs Error
+	frame.StructResult(unsafe.Pointer(&rs), &layoutError)
 	ffiimpl.Call(sym, &frame)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	frame.RetStruct(unsafe.Pointer(&ret), &layoutError)
-	return
+	frame.RetStruct(unsafe.Pointer(&rs), &layoutError)
+	return statusError(procDriverClose, rs)
 }
 
 // UseCount returns use count of cufile drivers at that moment by the process.
@@ -287,36 +282,34 @@ func UseCount() (ret int64) {
 // DriverGetProperties gets the Driver session properties.
 //
 // It wraps cuFileDriverGetProperties (symbol cuFileDriverGetProperties,
-// cufile.h). It has no error result: if the library or the symbol cannot be
-// loaded it returns the zero value (SharedLibrary().Load() says why).
+// cufile.h).
 //
 // Returns: CU_FILE_SUCCESS on success
 //
 // See also: [DriverSetPollMode], [DriverSetMaxDirectIOSize],
 // [DriverSetMaxCacheSize], [DriverSetMaxPinnedMemSize].
-func DriverGetProperties(props *DrvProps) (ret Error) {
+func DriverGetProperties(props *DrvProps) error {
 	sym, err := procDriverGetProperties.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.StructResult(unsafe.Pointer(&ret), &layoutError)
+	var rs Error
+	frame.StructResult(unsafe.Pointer(&rs), &layoutError)
 	frame.Int(uintptr(unsafe.Pointer(props)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(props)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	frame.RetStruct(unsafe.Pointer(&ret), &layoutError)
-	return
+	frame.RetStruct(unsafe.Pointer(&rs), &layoutError)
+	return statusError(procDriverGetProperties, rs)
 }
 
 // DriverSetPollMode sets whether the Read/Write APIs use polling to do IO
 // operations.
 //
 // It wraps cuFileDriverSetPollMode (symbol cuFileDriverSetPollMode, cufile.h).
-// It has no error result: if the library or the symbol cannot be loaded it
-// returns the zero value (SharedLibrary().Load() says why).
 //
 // @warning This is an advanced command and should be tuned based on available
 // system memory
@@ -329,30 +322,29 @@ func DriverGetProperties(props *DrvProps) (ret Error) {
 // CU_FILE_DRIVER_UNSUPPORTED_LIMIT on error
 //
 // See also: [DriverGetProperties].
-func DriverSetPollMode(poll uint8, poll_threshold_size uint64) (ret Error) {
+func DriverSetPollMode(poll uint8, poll_threshold_size uint64) error {
 	sym, err := procDriverSetPollMode.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.StructResult(unsafe.Pointer(&ret), &layoutError)
+	var rs Error
+	frame.StructResult(unsafe.Pointer(&rs), &layoutError)
 	frame.Int(uintptr(poll))
 	frame.Int(uintptr(poll_threshold_size))
 	ffiimpl.Call(sym, &frame)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	frame.RetStruct(unsafe.Pointer(&ret), &layoutError)
-	return
+	frame.RetStruct(unsafe.Pointer(&rs), &layoutError)
+	return statusError(procDriverSetPollMode, rs)
 }
 
 // DriverSetMaxDirectIOSize controls parameter to set max IO size(KB) used by
 // the library to talk to nvidia-fs driver.
 //
 // It wraps cuFileDriverSetMaxDirectIOSize (symbol
-// cuFileDriverSetMaxDirectIOSize, cufile.h). It has no error result: if the
-// library or the symbol cannot be loaded it returns the zero value
-// (SharedLibrary().Load() says why).
+// cuFileDriverSetMaxDirectIOSize, cufile.h).
 //
 // @warning This is an advanced command and should be tuned based on available
 // system memory
@@ -364,28 +356,28 @@ func DriverSetPollMode(poll uint8, poll_threshold_size uint64) (ret Error) {
 // CU_FILE_DRIVER_UNSUPPORTED_LIMIT on error
 //
 // See also: [DriverGetProperties].
-func DriverSetMaxDirectIOSize(max_direct_io_size uint64) (ret Error) {
+func DriverSetMaxDirectIOSize(max_direct_io_size uint64) error {
 	sym, err := procDriverSetMaxDirectIOSize.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.StructResult(unsafe.Pointer(&ret), &layoutError)
+	var rs Error
+	frame.StructResult(unsafe.Pointer(&rs), &layoutError)
 	frame.Int(uintptr(max_direct_io_size))
 	ffiimpl.Call(sym, &frame)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	frame.RetStruct(unsafe.Pointer(&ret), &layoutError)
-	return
+	frame.RetStruct(unsafe.Pointer(&rs), &layoutError)
+	return statusError(procDriverSetMaxDirectIOSize, rs)
 }
 
 // DriverSetMaxCacheSize controls parameter to set maximum GPU memory reserved
 // per device by the library for internal buffering.
 //
 // It wraps cuFileDriverSetMaxCacheSize (symbol cuFileDriverSetMaxCacheSize,
-// cufile.h). It has no error result: if the library or the symbol cannot be
-// loaded it returns the zero value (SharedLibrary().Load() says why).
+// cufile.h).
 //
 // @warning This is an advanced command and should be tuned based on supported
 // GPU memory
@@ -398,29 +390,28 @@ func DriverSetMaxDirectIOSize(max_direct_io_size uint64) (ret Error) {
 // CU_FILE_DRIVER_UNSUPPORTED_LIMIT on error
 //
 // See also: [DriverGetProperties].
-func DriverSetMaxCacheSize(max_cache_size uint64) (ret Error) {
+func DriverSetMaxCacheSize(max_cache_size uint64) error {
 	sym, err := procDriverSetMaxCacheSize.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.StructResult(unsafe.Pointer(&ret), &layoutError)
+	var rs Error
+	frame.StructResult(unsafe.Pointer(&rs), &layoutError)
 	frame.Int(uintptr(max_cache_size))
 	ffiimpl.Call(sym, &frame)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	frame.RetStruct(unsafe.Pointer(&ret), &layoutError)
-	return
+	frame.RetStruct(unsafe.Pointer(&rs), &layoutError)
+	return statusError(procDriverSetMaxCacheSize, rs)
 }
 
 // DriverSetMaxPinnedMemSize sets maximum buffer space that is pinned in KB for
 // use by @ref cuFileBufRegister.
 //
 // It wraps cuFileDriverSetMaxPinnedMemSize (symbol
-// cuFileDriverSetMaxPinnedMemSize, cufile.h). It has no error result: if the
-// library or the symbol cannot be loaded it returns the zero value
-// (SharedLibrary().Load() says why).
+// cuFileDriverSetMaxPinnedMemSize, cufile.h).
 //
 // @warning This is an advanced command and should be tuned based on supported
 // GPU memory
@@ -432,53 +423,53 @@ func DriverSetMaxCacheSize(max_cache_size uint64) (ret Error) {
 // CU_FILE_DRIVER_UNSUPPORTED_LIMIT on error
 //
 // See also: [DriverGetProperties].
-func DriverSetMaxPinnedMemSize(max_pinned_size uint64) (ret Error) {
+func DriverSetMaxPinnedMemSize(max_pinned_size uint64) error {
 	sym, err := procDriverSetMaxPinnedMemSize.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.StructResult(unsafe.Pointer(&ret), &layoutError)
+	var rs Error
+	frame.StructResult(unsafe.Pointer(&rs), &layoutError)
 	frame.Int(uintptr(max_pinned_size))
 	ffiimpl.Call(sym, &frame)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	frame.RetStruct(unsafe.Pointer(&ret), &layoutError)
-	return
+	frame.RetStruct(unsafe.Pointer(&rs), &layoutError)
+	return statusError(procDriverSetMaxPinnedMemSize, rs)
 }
 
 // BatchIOSetUp wraps cuFileBatchIOSetUp (symbol cuFileBatchIOSetUp, cufile.h).
-// It has no error result: if the library or the symbol cannot be loaded it
-// returns the zero value (SharedLibrary().Load() says why).
-func BatchIOSetUp(batch_idp *BatchHandle, nr uint32) (ret Error) {
+func BatchIOSetUp(batch_idp *BatchHandle, nr uint32) error {
 	sym, err := procBatchIOSetUp.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.StructResult(unsafe.Pointer(&ret), &layoutError)
+	var rs Error
+	frame.StructResult(unsafe.Pointer(&rs), &layoutError)
 	frame.Int(uintptr(unsafe.Pointer(batch_idp)))
 	frame.Int(uintptr(nr))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(batch_idp)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	frame.RetStruct(unsafe.Pointer(&ret), &layoutError)
-	return
+	frame.RetStruct(unsafe.Pointer(&rs), &layoutError)
+	return statusError(procBatchIOSetUp, rs)
 }
 
 // BatchIOSubmit wraps cuFileBatchIOSubmit (symbol cuFileBatchIOSubmit,
-// cufile.h). It has no error result: if the library or the symbol cannot be
-// loaded it returns the zero value (SharedLibrary().Load() says why).
-func BatchIOSubmit(batch_idp BatchHandle, nr uint32, iocbp *IOParams, flags uint32) (ret Error) {
+// cufile.h).
+func BatchIOSubmit(batch_idp BatchHandle, nr uint32, iocbp *IOParams, flags uint32) error {
 	sym, err := procBatchIOSubmit.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.StructResult(unsafe.Pointer(&ret), &layoutError)
+	var rs Error
+	frame.StructResult(unsafe.Pointer(&rs), &layoutError)
 	frame.Int(uintptr(batch_idp))
 	frame.Int(uintptr(nr))
 	frame.Int(uintptr(unsafe.Pointer(iocbp)))
@@ -486,22 +477,22 @@ func BatchIOSubmit(batch_idp BatchHandle, nr uint32, iocbp *IOParams, flags uint
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(iocbp)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	frame.RetStruct(unsafe.Pointer(&ret), &layoutError)
-	return
+	frame.RetStruct(unsafe.Pointer(&rs), &layoutError)
+	return statusError(procBatchIOSubmit, rs)
 }
 
 // BatchIOGetStatus wraps cuFileBatchIOGetStatus (symbol cuFileBatchIOGetStatus,
-// cufile.h). It has no error result: if the library or the symbol cannot be
-// loaded it returns the zero value (SharedLibrary().Load() says why).
-func BatchIOGetStatus(batch_idp BatchHandle, min_nr uint32, nr *uint32, iocbp *IOEvents, timeout *Timespec) (ret Error) {
+// cufile.h).
+func BatchIOGetStatus(batch_idp BatchHandle, min_nr uint32, nr *uint32, iocbp *IOEvents, timeout *Timespec) error {
 	sym, err := procBatchIOGetStatus.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.StructResult(unsafe.Pointer(&ret), &layoutError)
+	var rs Error
+	frame.StructResult(unsafe.Pointer(&rs), &layoutError)
 	frame.Int(uintptr(batch_idp))
 	frame.Int(uintptr(min_nr))
 	frame.Int(uintptr(unsafe.Pointer(nr)))
@@ -512,29 +503,29 @@ func BatchIOGetStatus(batch_idp BatchHandle, min_nr uint32, nr *uint32, iocbp *I
 	runtime.KeepAlive(iocbp)
 	runtime.KeepAlive(timeout)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	frame.RetStruct(unsafe.Pointer(&ret), &layoutError)
-	return
+	frame.RetStruct(unsafe.Pointer(&rs), &layoutError)
+	return statusError(procBatchIOGetStatus, rs)
 }
 
 // BatchIOCancel wraps cuFileBatchIOCancel (symbol cuFileBatchIOCancel,
-// cufile.h). It has no error result: if the library or the symbol cannot be
-// loaded it returns the zero value (SharedLibrary().Load() says why).
-func BatchIOCancel(batch_idp BatchHandle) (ret Error) {
+// cufile.h).
+func BatchIOCancel(batch_idp BatchHandle) error {
 	sym, err := procBatchIOCancel.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.StructResult(unsafe.Pointer(&ret), &layoutError)
+	var rs Error
+	frame.StructResult(unsafe.Pointer(&rs), &layoutError)
 	frame.Int(uintptr(batch_idp))
 	ffiimpl.Call(sym, &frame)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	frame.RetStruct(unsafe.Pointer(&ret), &layoutError)
-	return
+	frame.RetStruct(unsafe.Pointer(&rs), &layoutError)
+	return statusError(procBatchIOCancel, rs)
 }
 
 // BatchIODestroy wraps cuFileBatchIODestroy (symbol cuFileBatchIODestroy,
@@ -547,9 +538,7 @@ func BatchIODestroy(batch_idp BatchHandle) {
 	ffiimpl.CallInts(sym, uintptr(batch_idp), 0, 0, 0, 0, 0)
 }
 
-// ReadAsync wraps cuFileReadAsync (symbol cuFileReadAsync, cufile.h). It has no
-// error result: if the library or the symbol cannot be loaded it returns the
-// zero value (SharedLibrary().Load() says why).
+// ReadAsync wraps cuFileReadAsync (symbol cuFileReadAsync, cufile.h).
 //
 //   - fh: The cuFile handle for the file.
 //   - bufPtr_base: base address of buffer in device or host memory
@@ -582,13 +571,14 @@ func BatchIODestroy(batch_idp BatchHandle) {
 //
 // See also: [BufRegister], [HandleRegister], [Read], [StreamRegister],
 // [StreamDeregister].
-func ReadAsync(fh Handle, bufPtr_base unsafe.Pointer, size_p *uint64, file_offset_p, bufPtr_offset_p *Off, bytes_read_p *int64, stream cu.Stream) (ret Error) {
+func ReadAsync(fh Handle, bufPtr_base unsafe.Pointer, size_p *uint64, file_offset_p, bufPtr_offset_p *Off, bytes_read_p *int64, stream cu.Stream) error {
 	sym, err := procReadAsync.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.StructResult(unsafe.Pointer(&ret), &layoutError)
+	var rs Error
+	frame.StructResult(unsafe.Pointer(&rs), &layoutError)
 	frame.Int(uintptr(fh))
 	frame.Int(uintptr(bufPtr_base))
 	frame.Int(uintptr(unsafe.Pointer(size_p)))
@@ -603,15 +593,13 @@ func ReadAsync(fh Handle, bufPtr_base unsafe.Pointer, size_p *uint64, file_offse
 	runtime.KeepAlive(bufPtr_offset_p)
 	runtime.KeepAlive(bytes_read_p)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	frame.RetStruct(unsafe.Pointer(&ret), &layoutError)
-	return
+	frame.RetStruct(unsafe.Pointer(&rs), &layoutError)
+	return statusError(procReadAsync, rs)
 }
 
-// WriteAsync wraps cuFileWriteAsync (symbol cuFileWriteAsync, cufile.h). It has
-// no error result: if the library or the symbol cannot be loaded it returns the
-// zero value (SharedLibrary().Load() says why).
+// WriteAsync wraps cuFileWriteAsync (symbol cuFileWriteAsync, cufile.h).
 //
 //   - fh: The cuFile handle for the file.
 //   - bufPtr_base: base address of buffer in device or host memory
@@ -645,13 +633,14 @@ func ReadAsync(fh Handle, bufPtr_base unsafe.Pointer, size_p *uint64, file_offse
 //
 // See also: [BufRegister], [HandleRegister], [Write], [StreamRegister],
 // [StreamDeregister].
-func WriteAsync(fh Handle, bufPtr_base unsafe.Pointer, size_p *uint64, file_offset_p, bufPtr_offset_p *Off, bytes_written_p *int64, stream cu.Stream) (ret Error) {
+func WriteAsync(fh Handle, bufPtr_base unsafe.Pointer, size_p *uint64, file_offset_p, bufPtr_offset_p *Off, bytes_written_p *int64, stream cu.Stream) error {
 	sym, err := procWriteAsync.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.StructResult(unsafe.Pointer(&ret), &layoutError)
+	var rs Error
+	frame.StructResult(unsafe.Pointer(&rs), &layoutError)
 	frame.Int(uintptr(fh))
 	frame.Int(uintptr(bufPtr_base))
 	frame.Int(uintptr(unsafe.Pointer(size_p)))
@@ -666,15 +655,14 @@ func WriteAsync(fh Handle, bufPtr_base unsafe.Pointer, size_p *uint64, file_offs
 	runtime.KeepAlive(bufPtr_offset_p)
 	runtime.KeepAlive(bytes_written_p)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	frame.RetStruct(unsafe.Pointer(&ret), &layoutError)
-	return
+	frame.RetStruct(unsafe.Pointer(&rs), &layoutError)
+	return statusError(procWriteAsync, rs)
 }
 
 // StreamRegister wraps cuFileStreamRegister (symbol cuFileStreamRegister,
-// cufile.h). It has no error result: if the library or the symbol cannot be
-// loaded it returns the zero value (SharedLibrary().Load() says why).
+// cufile.h).
 //
 //   - CUstream: cuda stream for the operation.
 //   - flags: for the stream to improve the stream execution of IO based on
@@ -704,26 +692,26 @@ func WriteAsync(fh Handle, bufPtr_base unsafe.Pointer, size_p *uint64, file_offs
 // memory size is smaller than the size of the allocated memory.
 //
 // See also: [ReadAsync], [WriteAsync], [StreamDeregister].
-func StreamRegister(stream cu.Stream, flags uint32) (ret Error) {
+func StreamRegister(stream cu.Stream, flags uint32) error {
 	sym, err := procStreamRegister.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.StructResult(unsafe.Pointer(&ret), &layoutError)
+	var rs Error
+	frame.StructResult(unsafe.Pointer(&rs), &layoutError)
 	frame.Int(uintptr(stream))
 	frame.Int(uintptr(flags))
 	ffiimpl.Call(sym, &frame)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	frame.RetStruct(unsafe.Pointer(&ret), &layoutError)
-	return
+	frame.RetStruct(unsafe.Pointer(&rs), &layoutError)
+	return statusError(procStreamRegister, rs)
 }
 
 // StreamDeregister wraps cuFileStreamDeregister (symbol cuFileStreamDeregister,
-// cufile.h). It has no error result: if the library or the symbol cannot be
-// loaded it returns the zero value (SharedLibrary().Load() says why).
+// cufile.h).
 //
 //   - CUstream: cuda stream for the operation.
 //
@@ -743,25 +731,24 @@ func StreamRegister(stream cu.Stream, flags uint32) (ret Error) {
 // memory size is smaller than the size of the allocated memory.
 //
 // See also: [ReadAsync], [WriteAsync], [StreamRegister].
-func StreamDeregister(stream cu.Stream) (ret Error) {
+func StreamDeregister(stream cu.Stream) error {
 	sym, err := procStreamDeregister.Addr()
 	if err != nil {
-		return
+		return err
 	}
 	var frame ffiimpl.Frame
-	frame.StructResult(unsafe.Pointer(&ret), &layoutError)
+	var rs Error
+	frame.StructResult(unsafe.Pointer(&rs), &layoutError)
 	frame.Int(uintptr(stream))
 	ffiimpl.Call(sym, &frame)
 	if err = frame.Err(); err != nil {
-		return
+		return err
 	}
-	frame.RetStruct(unsafe.Pointer(&ret), &layoutError)
-	return
+	frame.RetStruct(unsafe.Pointer(&rs), &layoutError)
+	return statusError(procStreamDeregister, rs)
 }
 
-// GetVersion wraps cuFileGetVersion (symbol cuFileGetVersion, cufile.h). It has
-// no error result: if the library or the symbol cannot be loaded it returns the
-// zero value (SharedLibrary().Load() says why).
+// GetVersion wraps cuFileGetVersion (symbol cuFileGetVersion, cufile.h).
 //
 // @The version is returned as (1000 major + 10 minor). @For example, CUFILE
 // 1.7.0 would be represented by 1070.
@@ -771,21 +758,22 @@ func StreamDeregister(stream cu.Stream) (ret Error) {
 // CU_FILE_DRIVER_VERSION_READ_ERROR if the version is not available.
 //
 // Note: This is useful for applications that need to inquire the library.
-func GetVersion() (version int32, ret Error) {
+func GetVersion() (version int32, err error) {
 	sym, err := procGetVersion.Addr()
 	if err != nil {
 		return
 	}
 	var frame ffiimpl.Frame
-	frame.StructResult(unsafe.Pointer(&ret), &layoutError)
+	var rs Error
+	frame.StructResult(unsafe.Pointer(&rs), &layoutError)
 	frame.Int(uintptr(unsafe.Pointer(&version)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(&version)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	frame.RetStruct(unsafe.Pointer(&ret), &layoutError)
-	return
+	frame.RetStruct(unsafe.Pointer(&rs), &layoutError)
+	return version, statusError(procGetVersion, rs)
 }
 
 // layoutError describes CUfileError_t for passing by value.

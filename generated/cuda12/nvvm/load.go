@@ -11,11 +11,12 @@ import (
 // lib is the shared library this package calls, opened on first use.
 // ffiimpl.Bind lists the procedures this package binds in it.
 var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
-	Name:     "NVVM (CUDA 12)",
-	EnvVar:   "CUGEN_LIBNVVM",
-	Files:    []string{"libnvvm.so.4", "libnvvm.so"},
-	Wheels:   []string{"nvidia/cuda_nvcc/nvvm/lib64"},
-	Identify: "nvvmVersion",
+	Name:        "NVVM (CUDA 12)",
+	EnvVar:      "CUGEN_LIBNVVM",
+	Files:       []string{"libnvvm.so.4", "libnvvm.so"},
+	Wheels:      []string{"nvidia/cuda_nvcc/nvvm/lib64"},
+	ToolkitDirs: []string{"nvvm/lib64"},
+	Identify:    "nvvmVersion",
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

@@ -40,6 +40,13 @@ CUresult CUDAAPI cuFixtureGetKey(unsigned char *key, CUdevice dev);
 CUresult CUDAAPI cuFixtureGetTag(char *tag);
 
 /**
+ * \brief A bool is one value, never a char buffer (cuFileGetParameterBool of CUDA 13)
+ *
+ * \param flag - The location where the value will be stored.
+ */
+CUresult CUDAAPI cuFixtureGetFlag(_Bool *flag);
+
+/**
  * \brief Queries details about atomic operations supported between the device and host.
  *
  * \param capabilities - Returned capability details of each requested operation
