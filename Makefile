@@ -1,6 +1,6 @@
 # cugen: generate Go bindings for the CUDA libraries: the driver and runtime
 # APIs, NVRTC, nvJitLink, the math libraries, NVML, NCCL, NVVM, nvFatbin,
-# CUPTI, cuFile, NVTX and nvJPEG (library/).
+# CUPTI, cuFile, NVTX, nvJPEG, cuSOLVERMg and NPP (library/).
 #
 #	make generate   fetch the locked headers and regenerate every committed package
 #	make check      regenerate in a temporary directory; fail listing stale files
@@ -142,6 +142,9 @@ LIBENV = cudart=$$($(CUGEN) libs -lib libcudart12); cuda=$$($(CUGEN) libs -lib l
 	nvvm=$$($(CUGEN) libs -lib libnvvm4); nvfatbin=$$($(CUGEN) libs -lib libnvfatbin12); \
 	cupti=$$($(CUGEN) libs -lib libcupti12); cufile=$$($(CUGEN) libs -lib libcufile0); \
 	nvtx=$$($(CUGEN) libs -lib libnvtoolsext1); nvjpeg=$$($(CUGEN) libs -lib libnvjpeg12); \
+	cusolvermg=$$($(CUGEN) libs -lib libcusolvermg11); nppc=$$($(CUGEN) libs -lib libnppc12); \
+	for l in nppial nppicc nppidei nppif nppig nppim nppist nppisu nppitc npps; do \
+		d=$$($(CUGEN) libs -lib lib$${l}12); export CUGEN_LIB$$(echo $$l | tr a-z A-Z)="$$d/lib$$l.so.12"; done; \
 	export CUGEN_TEST_LIBDIRS="$$cudart:$$cuda"; \
 	export CUGEN_LIBCUDA="$$cuda/libcuda.so.1" CUGEN_LIBCUDART="$$cudart/libcudart.so.12" CUGEN_REQUIRE_ALL_SYMBOLS=1; \
 	export CUGEN_LIBNVRTC="$$nvrtc/libnvrtc.so.12" CUGEN_LIBNVJITLINK="$$jitlink/libnvJitLink.so.12"; \
@@ -152,7 +155,8 @@ LIBENV = cudart=$$($(CUGEN) libs -lib libcudart12); cuda=$$($(CUGEN) libs -lib l
 	export CUGEN_LIBNVVM="$$nvvm/libnvvm.so.4" CUGEN_LIBNVFATBIN="$$nvfatbin/libnvfatbin.so.12"; \
 	export CUGEN_LIBCUPTI="$$cupti/libcupti.so.12" CUGEN_LIBCUFILE="$$cufile/libcufile.so.0"; \
 	export CUGEN_LIBNVTX="$$nvtx/libnvToolsExt.so.1" CUGEN_LIBNVJPEG="$$nvjpeg/libnvjpeg.so.12"; \
-	export LD_LIBRARY_PATH="$$cudart:$$builtins:$$cublas:$$cublaslt:$$cusparse:$$jitlink$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}"
+	export CUGEN_LIBCUSOLVERMG="$$cusolvermg/libcusolverMg.so.11" CUGEN_LIBNPPC="$$nppc/libnppc.so.12"; \
+	export LD_LIBRARY_PATH="$$cudart:$$builtins:$$cublas:$$cublaslt:$$cusparse:$$jitlink:$$nppc$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}"
 
 # test fetches every set first, so a set missing from the cache is a
 # failure there (CUGEN_REQUIRE_HEADERS=1), and it runs the one test that

@@ -140,11 +140,12 @@ func (m *model) procName(f *ir.Function) string { return "proc" + m.funcNames[f]
 // (paramAudit, funcAudit), the package glue (glueOf), the wrapper.
 func (m *model) classify(f *ir.Function) ([]*param, error) {
 	// A result is the status, void, an integer, a float, a struct by value,
-	// a handle or a C string; a wrapper cannot turn another pointer (or an
-	// array or a function pointer) into a Go value.
+	// a handle, a C string or a const struct pointer (a copy); a wrapper
+	// cannot turn another pointer (or an array or a function pointer) into
+	// a Go value.
 	switch r := m.resolve(f.Result); r.Kind {
 	case ir.Pointer:
-		if !m.isHandleType(r) && (r.Elem == nil || r.Elem.Kind != ir.Int || r.Elem.Size != 1) {
+		if !m.isHandleType(r) && (r.Elem == nil || r.Elem.Kind != ir.Int || r.Elem.Size != 1) && !m.isConstRecordPtr(r) && !m.isPointerResult(f, r) {
 			return nil, fmt.Errorf("%s:%d: %s: result has C type %s that cugen cannot return", f.Pos.File, f.Pos.Line, f.Name, f.Result.C)
 		}
 	case ir.Array, ir.FuncPtr, ir.Variadic:
@@ -838,6 +839,7 @@ type wrapper struct {
 	// (Desc.StatusRecord), an error result too, read into rs.
 	recStatus bool
 	cResult   *ir.Type // another non-void C result: the ret result
+	ptrRes    bool     // cResult is a pointer the library allocated (Overrides.PointerResults)
 	heap      bool     // Frame and outputs on the heap (a Go callback may move the stack)
 	// named: the results have names (outputs, ret, or err set after the
 	// check); otherwise the only result is an unnamed error, returned
@@ -863,6 +865,7 @@ func (m *model) newWrapper(fn *ir.Function, ps []*param) *wrapper {
 		w.errRes, w.recStatus = true, true
 	case fn.Result.Kind != ir.Void:
 		w.cResult = fn.Result
+		w.ptrRes = m.isPointerResult(fn, m.resolve(fn.Result))
 	}
 	w.tail = w.tailStmts()
 	w.named = w.cResult != nil || w.errRes && (len(w.tail) > 0 || hasHandle(ps))
@@ -985,6 +988,8 @@ func (w *wrapper) results() []jen.Code {
 	switch {
 	case w.errRes:
 		fs = append(fs, field{"err", jen.Error()})
+	case w.cResult != nil && w.ptrRes:
+		fs = append(fs, field{"ret", w.m.goType(w.cResult)})
 	case w.cResult != nil:
 		fs = append(fs, field{"ret", w.m.resultGoType(w.cResult)})
 	}
@@ -1397,6 +1402,9 @@ func (w *wrapper) result() {
 		}
 		w.body = append(w.body, jen.Return(append(res, errOf(status()))...))
 		return
+	case w.cResult != nil && w.ptrRes:
+		w.body = append(w.body, jen.Id("ret").Op("=").Parens(m.goType(w.cResult)).Call(jen.Qual(FFIImplPath, "Pointer").Call(w.ret)))
+		w.body = append(w.body, w.post...)
 	case w.cResult != nil && m.record(w.cResult) == nil:
 		w.body = append(w.body, jen.Id("ret").Op("=").Add(m.retConversion(w.cResult, w.ret)))
 		w.body = append(w.body, w.post...)
@@ -1689,6 +1697,20 @@ func (m *model) resultGoType(t *ir.Type) jen.Code {
 	return m.goType(t)
 }
 
+// isConstRecordPtr reports a pointer to a const struct or union, a result
+// the library keeps (nppGetLibVersion's static NppLibraryVersion): the
+// wrapper returns a Go copy of it (nil for NULL), never C memory.
+func (m *model) isConstRecordPtr(r *ir.Type) bool {
+	return r.Kind == ir.Pointer && r.Elem != nil && r.Elem.Const && m.record(r.Elem) != nil
+}
+
+// isPointerResult reports a non-const pointer result the library listed
+// in Overrides.PointerResults (NPP's allocators): returned as the typed
+// Go pointer, never read.
+func (m *model) isPointerResult(f *ir.Function, r *ir.Type) bool {
+	return r.Kind == ir.Pointer && r.Elem != nil && !r.Elem.Const && r.Elem.Kind != ir.Void && m.desc.Overrides.PointerResult(f.Name)
+}
+
 // retConversion converts a scalar C result to its Go type: raw is the
 // integer result register (a uintptr expression); float results come from
 // the Frame, the only call path that returns them.
@@ -1697,6 +1719,8 @@ func (m *model) retConversion(t *ir.Type, raw jen.Code) jen.Code {
 	switch {
 	case r.Kind == ir.Pointer && r.Elem != nil && r.Elem.Kind == ir.Int && r.Elem.Size == 1:
 		return jen.Qual(FFIImplPath, "GoString").Call(raw)
+	case m.isConstRecordPtr(r):
+		return jen.Qual(FFIImplPath, "CopyOut").Types(m.goType(r.Elem)).Call(raw)
 	case r.Kind == ir.Float && r.Size == 4:
 		return jen.Id("frame").Dot("RetFloat32").Call()
 	case r.Kind == ir.Float:

@@ -162,6 +162,51 @@ func TestGenerateRefusesPointerResult(t *testing.T) {
 	}
 }
 
+// constElem is the pointer type p with a const element: CUpair2 * becomes
+// const CUpair2 *.
+func constElem(p *ir.Type) *ir.Type {
+	e := *p.Elem
+	e.Const, e.C = true, "const "+e.C
+	q := *p
+	q.Elem, q.C = &e, "const "+p.C
+	return &q
+}
+
+// TestGenerateConstStructPointerResult: a function returning a pointer to
+// a const struct (nppGetLibVersion's const NppLibraryVersion *) returns a
+// Go copy of the struct, nil for NULL, through ffiimpl.CopyOut; before,
+// Generate refused it as a pointer it cannot return (and a non-const one
+// still is, TestGenerateRefusesPointerResult).
+func TestGenerateConstStructPointerResult(t *testing.T) {
+	tiny, err := os.ReadFile("../parser/ir/testdata/tiny.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, err := ir.Decode(tiny)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := api.Functions[1]
+	fn.Result = constElem(fn.Params[0].Type)
+	pkgs, err := Generate(api, Options{Origin: "CUDA 12.4 headers", ImportPath: "example.com/out"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src string
+	for _, p := range pkgs {
+		for name, b := range p.Files {
+			if name == "funcs.go" && strings.Contains(string(b), "cuPairGet") {
+				src = string(b)
+			}
+		}
+	}
+	for _, want := range []string{"func PairGet(", "(ret *Pair2)", "ret = ffiimpl.CopyOut[Pair2](r)"} {
+		if !strings.Contains(src, want) {
+			t.Errorf("funcs.go of cuPairGet lacks %q:\n%s", want, src)
+		}
+	}
+}
+
 // TestMutatedIRsBuild: IRs that ir.Validate accepts, each the tiny real IR
 // with one name or layout changed, generate packages that build and vet
 // clean (in a module of their own that uses this one). Before: a parameter
@@ -203,6 +248,7 @@ func TestMutatedIRsBuild(t *testing.T) {
 	edits = append(edits,
 		edit{"int result", func(api *ir.API) { api.Functions[1].Result = &ir.Type{Kind: ir.Int, C: "int", Size: 4, Align: 4} }},
 		edit{"struct result", func(api *ir.API) { api.Functions[1].Result = api.Functions[1].Params[0].Type.Elem }},
+		edit{"const struct pointer result", func(api *ir.API) { api.Functions[1].Result = constElem(api.Functions[1].Params[0].Type) }},
 		edit{"macro 2^64-1", func(api *ir.API) { api.Macros[1].Value = "18446744073709551615" }},
 		edit{"enum value -2^31", func(api *ir.API) { api.Enums[0].Values[1].Value = -1 << 31 }},
 	)

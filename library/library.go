@@ -300,7 +300,8 @@ func (l Load) WheelsFor(major int) []string {
 // All lists every library cugen binds, in the order packages are
 // generated. The driver comes first: its header is the one a CUDA include
 // directory must have, and CUDA_VERSION is read from it.
-var All = []*Desc{Driver, Runtime, NVRTC, NVJitLink, CuBLAS, CuBLASLt, CuRAND, CuFFT, CuSPARSE, CuSOLVER, NVML, NCCL, NVVM, NVFatbin, CUPTI, CuFile, NVTX, NVJPEG, CuBLASXt, CuFFTXt, CuDNN, CuSPARSELt}
+var All = []*Desc{Driver, Runtime, NVRTC, NVJitLink, CuBLAS, CuBLASLt, CuRAND, CuFFT, CuSPARSE, CuSOLVER, NVML, NCCL, NVVM, NVFatbin, CUPTI, CuFile, NVTX, NVJPEG, CuBLASXt, CuFFTXt, CuDNN, CuSPARSELt, CuSOLVERMg,
+	NPPC, NPPIAL, NPPICC, NPPIDEI, NPPIF, NPPIG, NPPIM, NPPIST, NPPISU, NPPITC, NPPS}
 
 // RunTime returns d and the libraries it needs at run time (Needs,
 // transitively), each once, in the order of all; a key in Needs that is

@@ -1,6 +1,10 @@
 package library
 
-import "github.com/cugen/cugen/parser/ir"
+import (
+	"strings"
+
+	"github.com/cugen/cugen/parser/ir"
+)
 
 // Overrides are a library's audited exceptions to the generator's rules,
 // one row each with its reason; the audit file of the generated package
@@ -66,6 +70,23 @@ type Overrides struct {
 	// buffer for the call (ffiimpl.AlignedIn). Only a one-value parameter
 	// may be listed: an array copied one element long would be read past.
 	AlignedValues map[string]string
+	// PointerResults are functions, or name prefixes ending in "_"
+	// (nppiMalloc_), whose non-const pointer result is memory the library
+	// allocated (NPP's device image allocators): the wrapper returns it as
+	// the typed pointer the library's functions take (*uint8 for Npp8u *),
+	// not as a C string, and does not read it.
+	PointerResults map[string]string
+}
+
+// PointerResult reports whether o lists fn in PointerResults, by name or
+// by a prefix ending in "_".
+func (o *Overrides) PointerResult(fn string) bool {
+	for k := range o.PointerResults {
+		if k == fn || strings.HasSuffix(k, "_") && strings.HasPrefix(fn, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // DirectionOverride is one audited parameter direction.

@@ -36,6 +36,11 @@ EXPECTED = [
     # Debian's CUDA 12 cuBLASXt, cuFFTXt, nvFatbin, nvJPEG and NVTX v2
     # libraries do not travel (make test runs their tests on the CPU)
     (r"e2e", r"TestCuBLASXtHandle12|TestCuFFTXtInvalidPlan12|TestNVFatbinTwoArchs12|TestNVJPEGWithoutGPU12|TestNVTXWithoutTool", "library not found", ALWAYS),
+    # NPP 12's other libraries (nppif: 99 MB) and cuSOLVERMg 12 (80 MB,
+    # with Debian's cuBLAS 12) do not travel; nppc, nppial and nppicc do
+    (r"npp12", r"TestCuSOLVERMgWithoutGPU12|TestCuSOLVERMgSyevd12", "library not found", ALWAYS),
+    (r"npp12", r"TestNPPSymbolsExported12/(nppidei|nppif|nppig|nppim|nppist|nppisu|nppitc|npps|cusolvermg)", "library not found", ALWAYS),
+    (r"npp12", r"TestNPPStreamContextWithoutGPU12", "a GPU runs here", ALWAYS),
     # the child-process half of a test, run by its parent
     (r"e2e13", r"TestNCCLRankProcess", "not started by TestNCCLTwoProcesses", ALWAYS),
     # no header cache on the GPU machine (make test runs it)
@@ -172,8 +177,8 @@ def main():
 
     tests = [s for s in status if s[0] == "test"]
     w.append("## Test binaries\n")
-    w.append("CUGEN_REQUIRE_GPU=1 and CUGEN_REQUIRE_LIBS=1 (0 for e2e and layer12: Debian's NVRTC 12 and"
-             " nvJitLink 12 do not travel). Counts are of top-level tests and benchmarks.\n")
+    w.append("CUGEN_REQUIRE_GPU=1 and CUGEN_REQUIRE_LIBS=1 (0 for e2e, layer12 and npp12: Debian's NVRTC 12,"
+             " nvJitLink 12, cuSOLVERMg 12 and most of NPP 12 do not travel). Counts are of top-level tests and benchmarks.\n")
     w.append("| binary | exit | s | pass | fail | skip | unexpected |")
     w.append("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
     details = []

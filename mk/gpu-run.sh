@@ -77,9 +77,9 @@ unpack() {
 	fi && chmod +x "$work/$1"
 }
 
-# Debian's CUPTI 12 and cuFile 12, unpacked next to the binaries.
+# Debian's CUPTI 12, cuFile 12 and three NPP 12 libraries, unpacked next to the binaries.
 mkdir -p "$work/lib"
-for f in libcupti.so.12 libcufile.so.0; do
+for f in libcupti.so.12 libcufile.so.0 libnppc.so.12 libnppial.so.12 libnppicc.so.12; do
 	[ -f "$gpu/bin/lib-$f.xz" ] && unpack "lib-$f" && mv "$work/lib-$f" "$work/lib/$f"
 done
 # NVVM for the cuda12 and cuda13 packages: the toolkit's (Debian's is 27 MB)
@@ -93,7 +93,7 @@ cusparselt_lib=$(python3 -c 'import os, nvidia.cusparselt as m; print(os.path.jo
 # envfor MAJOR: the variables of one major's libraries.
 envfor() {
 	if [ "$1" = 12 ]; then
-		echo "CUGEN_LIBCUDART=$gpu/lib/libcudart.so.12 CUGEN_LIBCUPTI=$work/lib/libcupti.so.12 CUGEN_LIBCUFILE=$work/lib/libcufile.so.0 CUGEN_LIBCUFILE_ALT=$cuda_home/lib64/libcufile.so.0 CUGEN_LIBNVVM=$nvvm12 LD_LIBRARY_PATH=$gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+		echo "CUGEN_LIBCUDART=$gpu/lib/libcudart.so.12 CUGEN_LIBCUPTI=$work/lib/libcupti.so.12 CUGEN_LIBCUFILE=$work/lib/libcufile.so.0 CUGEN_LIBCUFILE_ALT=$cuda_home/lib64/libcufile.so.0 CUGEN_LIBNVVM=$nvvm12 CUGEN_LIBNPPC=$work/lib/libnppc.so.12 CUGEN_LIBNPPIAL=$work/lib/libnppial.so.12 CUGEN_LIBNPPICC=$work/lib/libnppicc.so.12 LD_LIBRARY_PATH=$gpu/lib:$work/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 	else
 		# the toolkit's CUDA 13 libraries are in its lib64, which the
 		# search reads; libNVVM is in nvvm/lib64, which it does not
@@ -182,7 +182,7 @@ while read -r name pkg major bench _cgo; do
 	# Debian's NVRTC 12 and nvJitLink 12 do not travel: the cuda12 binaries
 	# that use them may skip for them (report.py lists those skips).
 	req=1
-	[ "$name" = e2e ] || [ "$name" = layer12 ] && req=0
+	[ "$name" = e2e ] || [ "$name" = layer12 ] || [ "$name" = npp12 ] && req=0
 	# shellcheck disable=SC2046
 	run test "$name" "$root/$pkg" "$name.log" env $(envfor "$major") CUGEN_REQUIRE_LIBS=$req \
 		"$work/$name.test" -test.v -test.count=1 -test.timeout="$((T - 5))s"

@@ -7,7 +7,7 @@
 #	.gpu/examples.txt     NAME MAJOR, one example a line (C reference: examples/NAME/c)
 #	.gpu/bin/ex-NAME.xz   the examples (CGO_ENABLED=0 go build)
 #	.gpu/lib/             Debian's libcudart.so.12 for the cuda12 packages
-#	.gpu/bin/lib-*.xz     Debian's libcupti.so.12 and libcufile.so.0 (compressed)
+#	.gpu/bin/lib-*.xz     Debian's libcupti.so.12, libcufile.so.0, libnppc/nppial/nppicc.so.12 (compressed)
 #	.gpu/originals.txt    NAME SAMPLEDIR LIBS, when CUDA_SAMPLES names a checkout
 #	.gpu/samples/         NVIDIA's originals of the ported samples (Samples/G/N, Common/, cmake/)
 #	.gpu/commit           the commit (and whether the tree was dirty)
@@ -40,6 +40,7 @@ cudart12 generated/cuda12/cudart 12 0 0
 nvml12 generated/cuda12/nvml 12 0 0
 layer12 generated/cuda12/cuda 12 1 0
 e2e e2e 12 1 1
+npp12 e2e/npp 12 0 0
 reliability reliability 12 0 0
 cu13 generated/cuda13/cu 13 0 0
 cudart13 generated/cuda13/cudart 13 0 0
@@ -120,7 +121,9 @@ cudart=$($GO run ./cmd/cugen libs -lib libcudart12)
 cp -L "$cudart/libcudart.so.12" "$out/lib/"
 # Debian's CUPTI 12 (the NVTX proof: CUPTI records a Go program's ranges)
 # and cuFile 12, xz-compressed like the binaries; run.sh unpacks them
-for lib in libcupti12:libcupti.so.12 libcufile0:libcufile.so.0; do
+# and NPP 12's core, arithmetic and color libraries (TestNPPImageOps12;
+# 8.6 MB compressed: the other NPP libraries and cuSOLVERMg do not travel)
+for lib in libcupti12:libcupti.so.12 libcufile0:libcufile.so.0 libnppc12:libnppc.so.12 libnppial12:libnppial.so.12 libnppicc12:libnppicc.so.12; do
 	d=$($GO run ./cmd/cugen libs -lib "${lib%%:*}")
 	xz -9 -T1 -c "$d/${lib#*:}" >"$out/bin/lib-${lib#*:}.xz"
 done

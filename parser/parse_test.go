@@ -72,6 +72,15 @@ func TestParseHeaderSets(t *testing.T) {
 					"cublas_api.h": "cublas", "cublasLt.h": "cublaslt", "curand.h": "curand", "cufft.h": "cufft",
 					"cusparse.h": "cusparse", "cusolverDn.h": "cusolver", "cusolver_common.h": "cusolver",
 					"nvFatbin.h": "nvfatbin", "nvToolsExt.h": "nvtx", "nvjpeg.h": "nvjpeg", "cublasXt.h": "cublasxt", "cufftXt.h": "cufftxt",
+					"cusolverMg.h": "cusolvermg", "nppcore.h": "nppc",
+					"nppi_arithmetic_and_logical_operations.h": "nppial", "nppi_color_conversion.h": "nppicc",
+					"nppi_data_exchange_and_initialization.h": "nppidei", "nppi_filtering_functions.h": "nppif",
+					"nppi_geometry_transforms.h": "nppig", "nppi_morphological_operations.h": "nppim",
+					"nppi_statistics_functions.h": "nppist", "nppi_linear_transforms.h": "nppist",
+					"nppi_support_functions.h": "nppisu", "nppi_threshold_and_compare_operations.h": "nppitc",
+					"npps_arithmetic_and_logical_operations.h": "npps", "npps_support_functions.h": "npps",
+					"npps_initialization.h": "npps", "npps_conversion_functions.h": "npps",
+					"npps_statistics_functions.h": "npps", "npps_filtering_functions.h": "npps",
 					// Read from the headers entries a set names (with).
 					"nvvm.h": "nvvm", "cufile.h": "cufile", "cupti_activity.h": "cupti", "cupti_callbacks.h": "cupti",
 					"cupti_events.h": "cupti", "cupti_metrics.h": "cupti", "cupti_result.h": "cupti", "cupti_version.h": "cupti",
@@ -169,7 +178,7 @@ func TestParse12_4Counts(t *testing.T) {
 		// values), nvrtcResult (15), nvJitLinkResult (9), nvJitLinkInputType
 		// (6); cublas_api.h 503 (164 of them under a cublas_v2.h name), the
 		// other math libraries' headers, and their enums.
-		{"functions", len(api.Functions), 2404},
+		{"functions", len(api.Functions), 14966},
 		{"driver functions", libs[ir.Driver], 432},
 		{"runtime functions", libs[ir.Runtime], 304},
 		{"NVRTC functions", libs["nvrtc"], 21},
@@ -180,16 +189,23 @@ func TestParse12_4Counts(t *testing.T) {
 		{"cuFFT functions", libs["cufft"], 35},
 		{"cuSPARSE functions", libs["cusparse"], 448},
 		{"cuSOLVER functions", libs["cusolver"], 385},
-		// nvFatbin.h, nvToolsExt.h (v2), nvjpeg.h, cublasXt.h and cufftXt.h of the
+		// nvFatbin.h, nvToolsExt.h (v2), nvjpeg.h, cublasXt.h, cufftXt.h, cusolverMg.h and npp*.h of the
 		// set's own directory (the headers entries are not read here).
 		{"nvFatbin functions", libs["nvfatbin"], 9},
 		{"NVTX functions", libs["nvtx"], 30},
 		{"nvJPEG functions", libs["nvjpeg"], 78},
 		{"cuBLASXt functions", libs["cublasxt"], 51},
 		{"cuFFTXt functions", libs["cufftxt"], 20},
+		// cusolverMg.h and NPP's eleven libraries' headers (12,543
+		// functions: nppist 3,248, nppial 2,137, nppif 1,895, npps 1,768).
+		{"cuSOLVERMg functions", libs["cusolvermg"], 19},
+		{"NPP core functions", libs["nppc"], 11},
+		{"NPP arithmetic functions", libs["nppial"], 2137},
+		{"NPP statistics functions", libs["nppist"], 3248},
+		{"NPP signal functions", libs["npps"], 1768},
 		{"per-thread symbols", perThread, 144},
-		{"enums", len(api.Enums), 259},
-		{"enum values", values, 2091},
+		{"enums", len(api.Enums), 277},
+		{"enum values", values, 2255},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: %d, want %d", c.what, c.got, c.want)

@@ -30,13 +30,14 @@ const (
 	// cuda.h of 13.0, is about 1 MB).
 	maxFileSize = bounded.Header
 	// maxTotalSize bounds the bytes of all headers a parse reads, the
-	// system's included (CUDA 12.4 with libc: about 1.6 MB).
-	maxTotalSize = 8 << 20
+	// system's included (CUDA 12.4 with libc: 5.7 MB; with NPP's
+	// headers, 7 MB of them: 12.8 MB).
+	maxTotalSize = 32 << 20
 	// maxOutput bounds the preprocessed translation unit, which is what
 	// the C parser holds in memory (CUDA 12.4 with CUPTI and cuFile: about
-	// 1.1 MB). An #include nested without end (a header including itself
-	// without a guard) stops here.
-	maxOutput = 4 << 20
+	// 1.1 MB; with NPP's, 3.3 MB). An #include nested without end (a
+	// header including itself without a guard) stops here.
+	maxOutput = 16 << 20
 	// maxNesting bounds how deeply (, [ and { nest, in a header's text and
 	// in the preprocessed translation unit, macros expanded: clang's
 	// default -fbracket-depth. The C front end parses nesting by
@@ -44,8 +45,9 @@ const (
 	maxNesting = 256
 	// maxTokens bounds the tokens of all headers read (counted roughly:
 	// an operator of two characters counts two), skipped #if branches
-	// included, since the preprocessor tokenizes those too.
-	maxTokens = 300_000
+	// included, since the preprocessor tokenizes those too (CUDA 12.4:
+	// 261,000; with NPP's headers, 614,000).
+	maxTokens = 2_000_000
 	// maxMacros bounds the number of object-like macros: the C front end
 	// evaluates each after the parse, at about 0.1 ms apiece (CUDA 13.0
 	// with libc: about 1,500).

@@ -34,6 +34,15 @@ type (
 	extent  struct{ W, H, D uintptr }     // cudaExtent
 	pitched struct{ Ptr, Pitch, XSize, YSize uintptr }
 	ipc     struct{ Reserved [64]byte } // cudaIpcMemHandle_t
+	nppctx  struct {                    // NppStreamContext
+		Stream                         uintptr
+		Device, SMs, ThreadsPerSM, TPB int32
+		SharedPerBlock                 uintptr
+		CCMajor, CCMinor               int32
+		StreamFlags                    uint32
+		Reserved                       int32
+	}
+	nppsize struct{ W, H int32 } // NppiSize
 )
 
 var (
@@ -50,6 +59,8 @@ var (
 	lExtent  = layoutOf[extent]()
 	lPitched = layoutOf[pitched]()
 	lIPC     = layoutOf[ipc]()
+	lNppCtx  = layoutOf[nppctx]()
+	lNppSize = layoutOf[nppsize]()
 )
 
 // expect compares the fixtures' record with want, word by word.
@@ -237,6 +248,36 @@ func TestStructIPC(t *testing.T) {
 		t.Errorf("ipcopen returned %d", int32(f.Ret()))
 	}
 	expect(t, rec(t), u(uint64(uintptr(unsafe.Pointer(&dev)))), words(&h), u(1))
+}
+
+// TestStructNPPStreamContext: NPP's _Ctx functions (nppiAdd_8u_C1RSfs_Ctx)
+// take the 48-byte NppStreamContext by value after six integer arguments
+// and two more: on amd64 the NppiSize, the int and the context go to the
+// stack in order (the context copied whole), on arm64 the NppiSize and the
+// int take the last registers and the context is passed as a pointer to a
+// copy. C receives every field, and the negative status comes back.
+func TestStructNPPStreamContext(t *testing.T) {
+	ctx := nppctx{Stream: 0x7f00deadbeef, Device: 3, SMs: 132, ThreadsPerSM: 2048, TPB: 1024, SharedPerBlock: 48 << 10,
+		CCMajor: 9, CCMinor: 0, StreamFlags: 1, Reserved: -1}
+	roi := nppsize{301, 203}
+	var f ffiimpl.Frame
+	f.Int(0x1000)
+	f.Int(uintptr(320))
+	f.Int(0x2000)
+	f.Int(uintptr(336))
+	f.Int(0x3000)
+	f.Int(uintptr(352))
+	f.Struct(unsafe.Pointer(&roi), lNppSize)
+	f.Int(uintptr(2))
+	f.Struct(unsafe.Pointer(&ctx), lNppCtx)
+	ffiimpl.Call(fn(t, "nppadd"), &f)
+	if err := f.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if int32(f.Ret()) != -8 {
+		t.Errorf("nppadd returned %d", int32(f.Ret()))
+	}
+	expect(t, rec(t), u(0x1000, 320, 0x2000, 336, 0x3000, 352), words(&roi), u(2), words(&ctx))
 }
 
 // layoutForms runs a struct test with the layouts as listed leaves and as

@@ -90,3 +90,15 @@ func CStrings(ss []string) []*byte {
 func LengthMismatch(fn, a string, na int, b string, nb int) error {
 	return fmt.Errorf("%s: len(%s) = %d but len(%s) = %d: they share one count", fn, a, na, b, nb)
 }
+
+// CopyOut returns a copy of the C struct of Go type T at p, or nil if p is
+// 0: the const struct a function returns a pointer to (nppGetLibVersion's
+// static NppLibraryVersion), read once, so that no Go value aliases C
+// memory. T's layout is the C struct's (emit checks it).
+func CopyOut[T any](p uintptr) *T {
+	if p == 0 {
+		return nil
+	}
+	v := *(*T)(unsafe.Add(unsafe.Pointer(nil), p))
+	return &v
+}

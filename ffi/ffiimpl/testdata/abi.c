@@ -121,6 +121,25 @@ int ipcopen(void **dev, ipc h, unsigned int flags) {
 	reset(); put((uint64_t)(uintptr_t)dev); PUT(h); put(flags);
 	return 5;
 }
+// NppStreamContext (48 bytes) and NppiSize.
+typedef struct {
+	void *stream;
+	int device, sms, threadsPerSM, threadsPerBlock;
+	size_t sharedPerBlock;
+	int ccMajor, ccMinor;
+	unsigned int streamFlags;
+	int reserved;
+} nppctx;
+typedef struct { int width, height; } nppsize;
+// nppiAdd_8u_C1RSfs_Ctx's shape: six integer arguments fill the
+// registers, then NppiSize, the scale factor and the 48-byte
+// NppStreamContext by value; an NPP error status (negative) returned.
+int nppadd(const void *src1, int step1, const void *src2, int step2, void *dst, int dstStep, nppsize roi, int scale, nppctx ctx) {
+	reset(); put((uint64_t)(uintptr_t)src1); put((uint64_t)(int64_t)step1); put((uint64_t)(uintptr_t)src2);
+	put((uint64_t)(int64_t)step2); put((uint64_t)(uintptr_t)dst); put((uint64_t)(int64_t)dstStep);
+	PUT(roi); put((uint64_t)(int64_t)scale); PUT(ctx);
+	return -8;
+}
 // Every small class, in registers while they last.
 int small(s4 a, s8 b, s16 c, s16m d, hfa2 e, s16r f, fdesc g, hfa3 h, hfa4d i) {
 	reset(); PUT(a); PUT(b); PUT(c); PUT(d); PUT(e); PUT(f); PUT(g); PUT(h); PUT(i);

@@ -1,0 +1,28 @@
+package library
+
+import "github.com/cugen/cugen/parser/ir"
+
+// CuSOLVERMg is cuSOLVER's single-process multi-GPU dense API (syevd,
+// getrf/getrs, potrf/potrs on matrices distributed over the devices of a
+// grid): package cusolvermg, libcusolverMg.so.N (11 with CUDA 12, 12 with
+// CUDA 13, as libcusolver). Its status type is cuSOLVER's, in package
+// cusolver.
+var CuSOLVERMg = &Desc{
+	Key:      "cusolvermg",
+	API:      "cuSOLVERMg",
+	Title:    "cuSOLVERMg",
+	Package:  "cusolvermg",
+	Include:  []string{"cusolverMg.h"},
+	Declare:  []string{"cusolverMg.h"},
+	Prefixes: []string{"CUSOLVERMG_", "CUDALIBMG_", "CUSOLVER_", "cusolverMg", "cudaLibMg", "cusolver"},
+	Status:   "cusolverStatus_t",
+	Load: Load{
+		Name:     "cuSOLVERMg (CUDA %d)",
+		EnvVar:   "CUGEN_LIBCUSOLVERMG",
+		Files:    map[int][]string{12: {"libcusolverMg.so.11"}, 13: {"libcusolverMg.so.12"}},
+		Wheels:   map[int][]string{12: {"nvidia/cusolver/lib"}, 13: {"nvidia/cu13/lib"}},
+		Identify: "cusolverMgCreate",
+	},
+	LockLibs: []string{"libcusolvermg11"},
+	Needs:    []ir.Library{"nvjitlink", "cublas", "cublaslt"},
+}
