@@ -69,19 +69,19 @@ func (m *model) libraryDesc(d *library.Desc) *jen.Statement {
 		{"EnvVar", jen.Lit(s.EnvVar)},
 		{"Files", jen.Index().String().Values(files...)},
 	}
-	if len(s.Wheels) > 0 {
-		var wheels []jen.Code
-		for _, w := range s.Wheels {
-			wheels = append(wheels, jen.Lit(w))
-		}
-		kvs = append(kvs, kv{"Wheels", jen.Index().String().Values(wheels...)})
-	}
 	if len(s.ToolkitDirs) > 0 {
 		var dirs []jen.Code
 		for _, d := range s.ToolkitDirs {
 			dirs = append(dirs, jen.Lit(d))
 		}
 		kvs = append(kvs, kv{"ToolkitDirs", jen.Index().String().Values(dirs...)})
+	}
+	if len(s.Wheels) > 0 {
+		var wheels []jen.Code
+		for _, w := range s.Wheels {
+			wheels = append(wheels, jen.Lit(w))
+		}
+		kvs = append(kvs, kv{"Wheels", jen.Index().String().Values(wheels...)})
 	}
 	if s.WSL {
 		kvs = append(kvs, kv{"WSL", jen.True()})

@@ -14,8 +14,8 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Name:        "NVVM (CUDA 13)",
 	EnvVar:      "CUGEN_LIBNVVM",
 	Files:       []string{"libnvvm.so.4", "libnvvm.so"},
-	Wheels:      []string{"nvidia/cu13/nvvm/lib64"},
 	ToolkitDirs: []string{"nvvm/lib64"},
+	Wheels:      []string{"nvidia/cu13/nvvm/lib64"},
 	Identify:    "nvvmVersion",
 }))
 
