@@ -317,8 +317,14 @@ func TestFamily13(t *testing.T) {
 		"cublasxt": "libcublas.so.13", "cufftxt": "libcufft.so.12", "nvfatbin": "libnvfatbin.so.13"}
 	for _, lib := range libs {
 		l := hasLine(t, lines, regexp.QuoteMeta("cuda13/"+lib+": ")+".*")
-		if !strings.Contains(l, files[lib]) {
-			t.Errorf("doctor's line for cuda13/%s does not name %s: %q", lib, files[lib], l)
+		want := files[lib]
+		if !strings.Contains(l, "not loaded") {
+			// Found (the loader's path, LD_LIBRARY_PATH under make test):
+			// the real file, libcufile.so.1.9.1 for libcufile.so.0.
+			want = want[:strings.Index(want, ".so")+len(".so")]
+		}
+		if !strings.Contains(l, want) {
+			t.Errorf("doctor's line for cuda13/%s does not name %s: %q", lib, want, l)
 		}
 	}
 }
