@@ -100,6 +100,22 @@ def parse_test_log(text):
     """Results of a go test -test.v log: [(depth, verdict, name, reason)]."""
     out = []
     lines = text.splitlines()
+    # A parent's verdict comes after its subtests' verdicts, so a subtest's
+    # log stands under its own === RUN line, not above its verdict: the
+    # last log line of each test's === RUN block, by name.
+    block_reason = {}
+    current = None
+    for line in lines:
+        if line.startswith("=== "):
+            parts = line.split()
+            current = parts[2] if len(parts) >= 3 and parts[1] in ("RUN", "CONT") else None
+            continue
+        if RESULT.match(line):
+            current = None
+            continue
+        lm = LOGLINE.match(line)
+        if lm and current:
+            block_reason[current] = lm.group(1)
     for i, line in enumerate(lines):
         m = RESULT.match(line)
         if m:
@@ -115,6 +131,8 @@ def parse_test_log(text):
                     if lm:
                         reason = lm.group(1)
                         break
+                if not reason:
+                    reason = block_reason.get(m.group(3), "")
             out.append((depth, m.group(2), m.group(3), reason))
     return out
 
