@@ -36,3 +36,8 @@ func TestNVJPEGWithoutGPU12(t *testing.T) {
 	}
 	t.Logf("nvJPEG %d.%d; CreateSimple: %v", major, minor, err)
 }
+
+// nvjpegGetImageInfo writes NVJPEG_MAX_COMPONENT (4) widths and heights:
+// the wrapper returns them as [4]int32 (it returned heights as one int32,
+// into which C wrote 16 bytes). This fails to compile on the old binding.
+var _ func(nvjpeg.Handle, string, uint64) (int32, nvjpeg.ChromaSubsampling, [4]int32, [4]int32, error) = nvjpeg.GetImageInfo

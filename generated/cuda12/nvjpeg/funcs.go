@@ -175,7 +175,7 @@ func JpegStateDestroy(jpeg_handle JpegState) error {
 }
 
 // GetImageInfo wraps nvjpegGetImageInfo (symbol nvjpegGetImageInfo, nvjpeg.h).
-func GetImageInfo(handle Handle, data string, length uint64, nComponents *int32, subsampling *ChromaSubsampling, widths *int32) (heights int32, err error) {
+func GetImageInfo(handle Handle, data string, length uint64) (nComponents int32, subsampling ChromaSubsampling, widths, heights [4]int32, err error) {
 	sym, err := procGetImageInfo.Addr()
 	if err != nil {
 		return
@@ -185,20 +185,20 @@ func GetImageInfo(handle Handle, data string, length uint64, nComponents *int32,
 	frame.Int(uintptr(handle))
 	frame.Int(uintptr(unsafe.Pointer(dataC)))
 	frame.Int(uintptr(length))
-	frame.Int(uintptr(unsafe.Pointer(nComponents)))
-	frame.Int(uintptr(unsafe.Pointer(subsampling)))
-	frame.Int(uintptr(unsafe.Pointer(widths)))
+	frame.Int(uintptr(unsafe.Pointer(&nComponents)))
+	frame.Int(uintptr(unsafe.Pointer(&subsampling)))
+	frame.Int(uintptr(unsafe.Pointer(&widths)))
 	frame.Int(uintptr(unsafe.Pointer(&heights)))
 	ffiimpl.Call(sym, &frame)
 	runtime.KeepAlive(dataC)
-	runtime.KeepAlive(nComponents)
-	runtime.KeepAlive(subsampling)
-	runtime.KeepAlive(widths)
+	runtime.KeepAlive(&nComponents)
+	runtime.KeepAlive(&subsampling)
+	runtime.KeepAlive(&widths)
 	runtime.KeepAlive(&heights)
 	if err = frame.Err(); err != nil {
 		return
 	}
-	return heights, ffiimpl.Error(procGetImageInfo, Status(frame.Ret()))
+	return nComponents, subsampling, widths, heights, ffiimpl.Error(procGetImageInfo, Status(frame.Ret()))
 }
 
 // Decode wraps nvjpegDecode (symbol nvjpegDecode, nvjpeg.h).
