@@ -49,12 +49,11 @@ generate: deps
 # does not package: generate13 parses them (set 13.0 of headers.lock,
 # verified in place; CUDA_HOME=/usr/local/cuda) into the committed IR, from
 # which make generate and make check regenerate generated/cuda13 anywhere.
-# LIBS13 are the libraries it binds (with cu and cudart). Not yet NPP and
-# cuSOLVERMg: set 13.0 pins their headers, but NPP 13.0's libraries no
-# longer export about 3,900 functions its headers still declare (the
-# non-_Ctx forms), and Unexported is one list for both majors.
+# LIBS13 are the libraries it binds (with cu and cudart). NPP 13.0's
+# libraries export only the _Ctx form of the functions its headers declare
+# in two forms: its packages leave the other out (library.Desc.CtxOnly).
 IR13 = generated/cuda13/ir.json.gz
-LIBS13 = nvrtc,nvjitlink,cublas,cublaslt,curand,cufft,cusparse,cusolver,nvml,nccl,nvvm,nvfatbin,cupti,cufile,nvjpeg,cublasxt,cufftxt
+LIBS13 = nvrtc,nvjitlink,cublas,cublaslt,curand,cufft,cusparse,cusolver,nvml,nccl,nvvm,nvfatbin,cupti,cufile,nvjpeg,cublasxt,cufftxt,cusolvermg,nppc,nppial,nppicc,nppidei,nppif,nppig,nppim,nppist,nppisu,nppitc,npps
 generate13:
 	@test -n "$(CUDA_HOME)" || { echo "make generate13: set CUDA_HOME to a CUDA 13.0 toolkit (its include directory is verified against set 13.0)" >&2; exit 1; }
 	CUDA_HOME=$(CUDA_HOME) $(CUGEN) ir -set 13.0 -lib $(LIBS13) -out $(IR13)

@@ -302,19 +302,25 @@ func TestBadOptions(t *testing.T) {
 
 // TestFamily13: doctor checks the family libraries of the cuda13
 // packages (issue 29: CUPTI, NVVM, cuFile, nvJPEG, cuBLASXt, cuFFTXt,
-// nvFatbin), each by the CUDA 13 soname the package loads: here, without
-// them, a line and a note each naming that file; on the GPU machine the
-// path it found. NVTX has no CUDA 13 library (the root package nvtx).
+// nvFatbin, cuSOLVERMg and the eleven NPP libraries), each by the CUDA 13
+// soname the package loads: here, without them, a line and a note each
+// naming that file; on the GPU machine the path it found. NVTX has no
+// CUDA 13 library (the root package nvtx).
 func TestFamily13(t *testing.T) {
-	libs := []string{"cupti", "nvvm", "cufile", "nvjpeg", "cublasxt", "cufftxt", "nvfatbin"}
+	libs := []string{"cupti", "nvvm", "cufile", "nvjpeg", "cublasxt", "cufftxt", "nvfatbin", "cusolvermg"}
 	// make test names CUDA 12's copies (CUGEN_LIBCUPTI=.../libcupti.so.12):
 	// the search alone, here.
-	for _, v := range []string{"CUGEN_LIBCUPTI", "CUGEN_LIBNVVM", "CUGEN_LIBCUFILE", "CUGEN_LIBNVJPEG", "CUGEN_LIBCUBLAS", "CUGEN_LIBCUFFT", "CUGEN_LIBNVFATBIN"} {
+	for _, v := range []string{"CUGEN_LIBCUPTI", "CUGEN_LIBNVVM", "CUGEN_LIBCUFILE", "CUGEN_LIBNVJPEG", "CUGEN_LIBCUBLAS", "CUGEN_LIBCUFFT", "CUGEN_LIBNVFATBIN", "CUGEN_LIBCUSOLVERMG"} {
 		t.Setenv(v, "")
 	}
-	_, lines := doctor(t, Options{Majors: []int{13}, Libs: libs})
 	files := map[string]string{"cupti": "libcupti.so.13", "nvvm": "libnvvm.so.4", "cufile": "libcufile.so.0", "nvjpeg": "libnvjpeg.so.13",
-		"cublasxt": "libcublas.so.13", "cufftxt": "libcufft.so.12", "nvfatbin": "libnvfatbin.so.13"}
+		"cublasxt": "libcublas.so.13", "cufftxt": "libcufft.so.12", "nvfatbin": "libnvfatbin.so.13", "cusolvermg": "libcusolverMg.so.12"}
+	for _, npp := range []string{"nppc", "nppial", "nppicc", "nppidei", "nppif", "nppig", "nppim", "nppist", "nppisu", "nppitc", "npps"} {
+		libs = append(libs, npp)
+		t.Setenv("CUGEN_LIB"+strings.ToUpper(npp), "")
+		files[npp] = "lib" + npp + ".so.13"
+	}
+	_, lines := doctor(t, Options{Majors: []int{13}, Libs: libs})
 	for _, lib := range libs {
 		l := hasLine(t, lines, regexp.QuoteMeta("cuda13/"+lib+": ")+".*")
 		want := files[lib]
