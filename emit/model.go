@@ -100,6 +100,9 @@ func newModel(api *ir.API, desc *library.Desc, opts Options, earlier ...*model) 
 	if err := m.assignNames(); err != nil {
 		return nil, err
 	}
+	if err := m.checkNonNull(); err != nil {
+		return nil, err
+	}
 	m.funcByC = m.funcsByC()
 	m.findVersionedPairs()
 	// Resolved once, from the names: classify reads it (a stream-ordered
