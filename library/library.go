@@ -242,6 +242,12 @@ type Load struct {
 	// how to install it ("NCCL (NVIDIA's libnccl2 package)"): doctor's
 	// advice names it instead of the toolkit.
 	Apart string
+	// NotFound, per CUDA major, is cugen doctor's advice for the library
+	// found nowhere, where the generic one (the driver for a library every
+	// major shares, else the toolkit or pip) would be wrong: NVTX v2's
+	// libnvToolsExt.so.1 comes with CUDA 12, not the driver, and CUDA 13
+	// has none and needs none.
+	NotFound map[int]string
 	// WSL: also look in WSL's driver directory (the driver only).
 	WSL bool
 	// Identify is a symbol every genuine copy of the library exports.

@@ -334,3 +334,38 @@ func TestFamily13(t *testing.T) {
 		}
 	}
 }
+
+// TestNVTXAdvice: libnvToolsExt.so.1 found nowhere gets advice that fits
+// each major (library.Load.NotFound): for 12, that it is NVTX v2's
+// library (Debian's libnvtoolsext1, the CUDA 12 toolkit, pip), which only
+// generated/cuda12/nvtx loads; for 13, that CUDA 13 has none and NVTX 3
+// (package nvtx) needs none. Before, both said "it comes with the NVIDIA
+// driver: install or repair the driver", which is wrong for either.
+func TestNVTXAdvice(t *testing.T) {
+	t.Setenv("CUGEN_LIBNVTX", "") // make test names Debian's copy: the search alone, here
+	for _, c := range []struct {
+		major      int
+		want, not []string
+	}{
+		{12, []string{"libnvToolsExt.so.1 not found: it is NVTX v2's library", "libnvtoolsext1", "CUDA 12 toolkit", "nvidia-nvtx-cu12", "github.com/cugen/cugen/nvtx"}, []string{"driver"}},
+		{13, []string{"libnvToolsExt.so.1 not found: CUDA 13 has no NVTX v2 library", "NVTX 3 is header-only", "github.com/cugen/cugen/nvtx"}, []string{"driver", "install the CUDA 13 toolkit"}},
+	} {
+		_, lines := doctor(t, Options{Majors: []int{c.major}, Libs: []string{"nvtx"}})
+		l := hasLine(t, lines, "nvtx: .*")
+		if !strings.Contains(l, "not loaded") {
+			t.Logf("-major %d: libnvToolsExt.so.1 is on this machine (%q): no advice to check", c.major, l)
+			continue
+		}
+		advice := hasLine(t, lines, "(error|note): nvtx: .*")
+		for _, w := range c.want {
+			if !strings.Contains(advice, w) {
+				t.Errorf("-major %d: the advice lacks %q: %q", c.major, w, advice)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(advice, w) {
+				t.Errorf("-major %d: the advice says %q: %q", c.major, w, advice)
+			}
+		}
+	}
+}
