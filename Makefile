@@ -49,12 +49,11 @@ generate: deps
 # does not package: generate13 parses them (set 13.0 of headers.lock,
 # verified in place; CUDA_HOME=/usr/local/cuda) into the committed IR, from
 # which make generate and make check regenerate generated/cuda13 anywhere.
-# LIBS13 are the libraries it binds (with cu and cudart). Not yet NPP and
-# cuSOLVERMg: set 13.0 pins their headers, but NPP 13.0's libraries no
-# longer export about 3,900 functions its headers still declare (the
-# non-_Ctx forms), and Unexported is one list for both majors.
+# LIBS13 are the libraries it binds (with cu and cudart). NPP 13.0's
+# libraries export only the _Ctx form of the functions its headers declare
+# in two forms: its packages leave the other out (library.Desc.CtxOnly).
 IR13 = generated/cuda13/ir.json.gz
-LIBS13 = nvrtc,nvjitlink,cublas,cublaslt,curand,cufft,cusparse,cusolver,nvml,nccl,nvvm,nvfatbin,cupti,cufile,nvjpeg,cublasxt,cufftxt
+LIBS13 = nvrtc,nvjitlink,cublas,cublaslt,curand,cufft,cusparse,cusolver,nvml,nccl,nvvm,nvfatbin,cupti,cufile,nvjpeg,cublasxt,cufftxt,cusolvermg,nppc,nppial,nppicc,nppidei,nppif,nppig,nppim,nppist,nppisu,nppitc,npps
 generate13:
 	@test -n "$(CUDA_HOME)" || { echo "make generate13: set CUDA_HOME to a CUDA 13.0 toolkit (its include directory is verified against set 13.0)" >&2; exit 1; }
 	CUDA_HOME=$(CUDA_HOME) $(CUGEN) ir -set 13.0 -lib $(LIBS13) -out $(IR13)
@@ -68,12 +67,16 @@ generate13:
 # the wheels' headers, and set 12.4 never does. cuDNN's headers read only
 # cudaStream_t and library_types.h of CUDA: its packages for 12 and 13
 # differ only in their origin lines. cuSPARSELt's includes cusparse.h
-# (its status type is cuSPARSE's): bound for 13 only.
-WHEEL_LIBS = 12:cudnn 13:cudnn 13:cusparselt
+# (its status type is cuSPARSE's) and reads cudaStream_t, cudaDataType and
+# cuSPARSE's status, operation, order and compute type enums, the same in
+# 12.4 and 13.0 but for cudaDataType's new FP8/FP6/FP4 values in 13.0: its
+# package of each major uses that major's cusparse and cudart.
+WHEEL_LIBS = 12:cudnn 12:cusparselt 13:cudnn 13:cusparselt
 generate-wheels:
 	@test -n "$(CUDNN_HOME)" -a -n "$(CUSPARSELT_HOME)" -a -n "$(CUDA_HOME)" || { echo "make generate-wheels: set CUDNN_HOME and CUSPARSELT_HOME to the wheels' directories (site-packages/nvidia/cudnn, .../cusparselt) and CUDA_HOME to a CUDA 13.0 toolkit" >&2; exit 1; }
 	CUDNN_HOME=$(CUDNN_HOME) $(CUGEN) ir -set 12.4+cudnn9 -lib cudnn -out generated/cuda12/ir-cudnn.json.gz
 	CUDNN_HOME=$(CUDNN_HOME) CUDA_HOME=$(CUDA_HOME) $(CUGEN) ir -set 13.0+cudnn9 -lib cudnn -out generated/cuda13/ir-cudnn.json.gz
+	CUSPARSELT_HOME=$(CUSPARSELT_HOME) $(CUGEN) ir -set 12.4+cusparselt0 -lib cusparse,cusparselt -out generated/cuda12/ir-cusparselt.json.gz
 	CUSPARSELT_HOME=$(CUSPARSELT_HOME) CUDA_HOME=$(CUDA_HOME) $(CUGEN) ir -set 13.0+cusparselt0 -lib cusparse,cusparselt -out generated/cuda13/ir-cusparselt.json.gz
 	@$(MAKE) --no-print-directory wheels-from-ir
 # wheels-from-ir writes each such package from its IR (gen -lib also

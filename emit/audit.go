@@ -18,11 +18,14 @@ func (m *model) auditText() []byte {
 	b.WriteString("# rule), skip (not bound), layout, callback, array (a pointer to several elements:\n")
 	b.WriteString("# how many, and where the number comes from).\n")
 	lines := append([]string(nil), m.audit...)
+	for _, u := range m.unbound {
+		lines = append(lines, fmt.Sprintf("skip %s: %s", u.fn.Symbol, u.why))
+	}
 	sort.Strings(lines)
 	for _, l := range lines {
 		b.WriteString(l)
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "# bound %d of %d functions\n", len(m.funcs), len(m.funcs))
+	fmt.Fprintf(&b, "# bound %d of %d functions\n", len(m.funcs), len(m.funcs)+len(m.unbound))
 	return []byte(b.String())
 }

@@ -25,6 +25,17 @@ func (m *model) genDoc(f *jen.File) error {
 			f.PackageComment(l)
 		}
 	}
+	if len(m.unbound) > 0 {
+		// one reason per description and major (Desc.Unbound)
+		text := fmt.Sprintf("The headers declare %d more functions, which the package leaves out: %s. audit.txt lists them (skip).", len(m.unbound), m.unbound[0].why)
+		if len(m.unbound) == 1 {
+			text = fmt.Sprintf("The headers declare one more function, %s, which the package leaves out: %s.", m.unbound[0].fn.Name, m.unbound[0].why)
+		}
+		f.PackageComment("")
+		for _, l := range strings.Split(wrapText(text, docCommentWidth), "\n") {
+			f.PackageComment(l)
+		}
+	}
 	if m.cudaAPI() {
 		f.PackageComment("")
 		f.PackageComment("CUDA's current context belongs to the OS thread: call runtime.LockOSThread")

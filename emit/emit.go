@@ -268,10 +268,14 @@ func (m *model) generate() (*Package, error) {
 		return nil, fmt.Errorf("emit %s/symbols_test.go: %w", m.pkg, err)
 	}
 	pkg.Files["symbols_test.go"] = src
-	pkg.Declared = len(m.funcs)
-	// Every function is bound: one classify cannot pass is an error, not
-	// a skip (Skipped stays empty).
+	pkg.Declared = len(m.funcs) + len(m.unbound)
+	// Every function is bound but those the description leaves out
+	// (library.Desc.Unbound): one classify cannot pass is an error, not
+	// a skip.
 	pkg.Bound = len(m.funcs)
+	for _, u := range m.unbound {
+		pkg.Skipped = append(pkg.Skipped, u.fn.Symbol)
+	}
 	return pkg, nil
 }
 

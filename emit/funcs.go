@@ -316,6 +316,7 @@ func (m *model) funcAudit(fn *ir.Function, ps []*param, bp *bufferPair) []string
 	if why, ok := m.desc.Unexported[fn.Symbol]; ok {
 		out = append(out, fmt.Sprintf("unexported %s: %s", fn.Symbol, why))
 	}
+	out = append(out, m.nonNullAudit(fn, ps)...)
 	if l := m.logOf(fn); l != "" {
 		out = append(out, fmt.Sprintf("log %s: a failed call's *ffi.CallError carries the log of %s", fn.Name, l))
 	}
@@ -817,6 +818,7 @@ func (m *model) fromUintptr(t *ir.Type, v jen.Code) jen.Code {
 func (m *model) genFunc(f *jen.File, fn *ir.Function, ps []*param) {
 	w := m.newWrapper(fn, ps)
 	comment(f, m.funcDoc(fn, ps))
+	w.guard()
 	w.load()
 	w.prepare()
 	w.arguments()
@@ -947,6 +949,9 @@ func (m *model) funcDoc(fn *ir.Function, ps []*param) string {
 			}
 			text += "\n\n" + wrapText(para, docCommentWidth)
 		}
+	}
+	if nn := m.nonNullDoc(fn, ps); nn != "" {
+		text += "\n\n" + wrapText(nn[2:], docCommentWidth)
 	}
 	if why, ok := m.desc.Unexported[fn.Symbol]; ok {
 		text += "\n\n" + wrapText(fmt.Sprintf("The library does not export %s (%s): a call returns an error matching ffi.ErrNoSymbol.", fn.Symbol, why), docCommentWidth)

@@ -50,8 +50,11 @@ type model struct {
 	// The type-keyed overrides of every library (mergeOverrides).
 	defaultOne, devicePointerTypes map[string]string
 
-	audit []string   // lines for the audit file
-	graph *graphGlue // the library's GraphAPI, nil without one (findGraphAPI)
+	audit []string // lines for the audit file
+	// unbound are the functions the headers declare that the package
+	// leaves out (library.Desc.Unbound), with the reason.
+	unbound []unbound
+	graph   *graphGlue // the library's GraphAPI, nil without one (findGraphAPI)
 }
 
 // builtinTypedefs are C typedefs that become Go's own types: they name a
@@ -97,6 +100,9 @@ func newModel(api *ir.API, desc *library.Desc, opts Options, earlier ...*model) 
 	if err := m.assignNames(); err != nil {
 		return nil, err
 	}
+	if err := m.checkNonNull(); err != nil {
+		return nil, err
+	}
 	m.funcByC = m.funcsByC()
 	m.findVersionedPairs()
 	// Resolved once, from the names: classify reads it (a stream-ordered
@@ -111,8 +117,19 @@ func newModel(api *ir.API, desc *library.Desc, opts Options, earlier ...*model) 
 // generated before this one from the same headers (importedType).
 func (m *model) reach(earlier []*model) {
 	var queue []*ir.Type
+	declared := map[string]bool{}
+	for _, f := range m.api.Functions {
+		if f.Library == m.lib {
+			declared[f.Symbol] = true
+		}
+	}
+	major := int(m.api.CUDAVersion / 1000)
 	for _, f := range m.api.Functions {
 		if f.Library != m.lib {
+			continue
+		}
+		if why, ok := m.desc.Unbound(major, f.Symbol, func(s string) bool { return declared[s] }); ok {
+			m.unbound = append(m.unbound, unbound{f, why})
 			continue
 		}
 		m.funcs = append(m.funcs, f)
@@ -429,4 +446,10 @@ func sortedKeys[V any](mp map[string]V) []string {
 	}
 	sort.Strings(ks)
 	return ks
+}
+
+// unbound is a declared function the package leaves out, and why.
+type unbound struct {
+	fn  *ir.Function
+	why string
 }

@@ -42,6 +42,10 @@ var CUPTI = &Desc{
 		RegisteredCallbacks: map[string]string{
 			"cuptiSubscribe": "cuptiUnsubscribe",
 		},
+		NonNullHandles: map[string]NonNullHandle{
+			"CUpti_SubscriberHandle": {Status: "CUPTI_ERROR_INVALID_PARAMETER",
+				Why: `the header: "CUPTI_ERROR_INVALID_PARAMETER if subscriber is NULL or not initialized" (cuptiUnsubscribe) or "invalid"; cuptiEnableDomain(1, NULL, domain) segfaults inside CUPTI instead; every function taking a subscriber is guarded alike`},
+		},
 		GlobalCallbacks: map[string]string{
 			"cuptiActivityRegisterCallbacks": `"registers two callback functions to be used in asynchronous buffer handling": CUPTI calls them on its own threads, without userData, until the next registration`,
 		},

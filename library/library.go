@@ -108,10 +108,21 @@ type Desc struct {
 	// object API (see GraphAPI).
 	Graph *GraphAPI
 	// Unexported lists, with the reason, functions the headers declare
-	// but the library does not export (checked against the locked Debian
-	// libraries): they stay bound, fail with ffi.ErrNoSymbol when called,
-	// and the symbol test expects them missing instead of failing on them.
+	// but the library does not export, in every CUDA major whose headers
+	// declare them (checked against the locked Debian libraries and the
+	// CUDA 13.0 toolkit's): they stay bound, fail with ffi.ErrNoSymbol
+	// when called, and the symbol test expects them missing instead of
+	// failing on them.
 	Unexported map[string]string
+	// CtxOnly, per CUDA major, is why that major's library exports only
+	// the _Ctx form of a function its headers declare in two forms
+	// (nppiAdd_8u_C1RSfs and nppiAdd_8u_C1RSfs_Ctx: NPP 13.0 declares
+	// both, exports the second): a function whose name with _Ctx
+	// appended the headers declare too is not bound in that major (a call
+	// could only fail), unless that _Ctx twin is itself Unexported.
+	// Unbound says which; it is the rule, not a list, because NPP 13.0
+	// has about 3,900 such functions.
+	CtxOnly map[int]string
 	// LockLibs are the headers.lock library entries (Debian's packages)
 	// holding what the library needs at run time for CUDA 12, its own
 	// files: the first holds its shared object (Load.Files[12][0]), the
@@ -231,6 +242,12 @@ type Load struct {
 	// how to install it ("NCCL (NVIDIA's libnccl2 package)"): doctor's
 	// advice names it instead of the toolkit.
 	Apart string
+	// NotFound, per CUDA major, is cugen doctor's advice for the library
+	// found nowhere, where the generic one (the driver for a library every
+	// major shares, else the toolkit or pip) would be wrong: NVTX v2's
+	// libnvToolsExt.so.1 comes with CUDA 12, not the driver, and CUDA 13
+	// has none and needs none.
+	NotFound map[int]string
 	// WSL: also look in WSL's driver directory (the driver only).
 	WSL bool
 	// Identify is a symbol every genuine copy of the library exports.
@@ -338,6 +355,21 @@ func (d *Desc) RunTime(all []*Desc) ([]*Desc, error) {
 		}
 	}
 	return out, nil
+}
+
+// Unbound says whether, and why, the package of CUDA major leaves out the
+// function sym its headers declare (CtxOnly); declared reports whether
+// they declare a function of another symbol. Unexported functions are
+// bound: Unbound is false for them.
+func (d *Desc) Unbound(major int, sym string, declared func(string) bool) (string, bool) {
+	why, ok := d.CtxOnly[major]
+	if !ok || strings.HasSuffix(sym, "_Ctx") || !declared(sym+"_Ctx") {
+		return "", false
+	}
+	if _, gone := d.Unexported[sym+"_Ctx"]; gone {
+		return "", false
+	}
+	return why, true
 }
 
 // Interposer reports whether sym is the interposition twin of another

@@ -18,6 +18,12 @@ import (
 // 12, .so.13 with CUDA 13); NPP is versioned apart (NPP 12.2.5 with CUDA
 // 12.4), read with nppc.GetLibVersion.
 //
+// NPP 13.0's headers still declare most functions twice, with and without
+// a final NppStreamContext, but its libraries export only the _Ctx form:
+// the CUDA 13 packages leave the other out (CtxOnly, 3,925 functions), and
+// nppc has no nppGetStreamContext there (the caller fills the context from
+// the runtime's device attributes).
+//
 // NppStatus is negative for errors and positive for warnings (a divisor
 // of zero, a region that does not intersect the image): a function that
 // returns a warning has done its work, and the Go wrapper returns the
@@ -75,6 +81,7 @@ func nppLib(key, title string, headers []string, identify string, unexported map
 		},
 		LockLibs: []string{"lib" + key + "12"},
 		Needs:    []ir.Library{"nppc"},
+		CtxOnly:  map[int]string{13: nppCtxOnly13},
 	}
 	if key == "nppisu" || key == "npps" {
 		d.Overrides.PointerResults = map[string]string{
@@ -98,6 +105,13 @@ func upper(s string) string {
 	}
 	return string(b)
 }
+
+// nppCtxOnly13 is why the NPP packages of CUDA 13 leave out the form
+// without a stream context of each function (CtxOnly): NPP 13.0's headers
+// still declare both, its libraries export only the _Ctx one (checked
+// against every libnpp*.so.13.0.1: the rule gives exactly their exports).
+const nppCtxOnly13 = "NPP 13.0's headers declare each such function twice, with and without a final NppStreamContext, " +
+	"and its libraries (libnpp*.so.13.0.1) export only the _Ctx form: call that one"
 
 // nppSub32sC4 is why nppial's four 32s C4 subtractions stay unexported.
 const nppSub32sC4 = "declared in nppi_arithmetic_and_logical_operations.h 12.2, not exported by libnppial.so.12.2.5 nor libnppial.so.13.0.1"

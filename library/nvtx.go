@@ -28,6 +28,12 @@ var NVTX = &Desc{
 		Files:    map[int][]string{0: {"libnvToolsExt.so.1"}},
 		Wheels:   map[int][]string{12: {"nvidia/nvtx/lib"}},
 		Identify: "nvtxRangePushA",
+		NotFound: map[int]string{
+			12: "it is NVTX v2's library, which only package generated/cuda12/nvtx loads (package github.com/cugen/cugen/nvtx speaks NVTX 3 and needs no library): " +
+				"install Debian's libnvtoolsext1 or the CUDA 12 toolkit, or pip install nvidia-nvtx-cu12, or set CUGEN_LIBNVTX to its path",
+			13: "CUDA 13 has no NVTX v2 library and no package of it: NVTX 3 is header-only, and package github.com/cugen/cugen/nvtx speaks it from Go with no library; " +
+				"only generated/cuda12/nvtx needs libnvToolsExt.so.1 (Debian's libnvtoolsext1, the CUDA 12 toolkit)",
+		},
 	},
 	Unexported: map[string]string{
 		"nvtxInitialize": "declared in nvToolsExt.h 12.4, not exported by libnvToolsExt.so.1 (NVTX 3 defines it in its headers)",

@@ -76,6 +76,23 @@ type Overrides struct {
 	// the typed pointer the library's functions take (*uint8 for Npp8u *),
 	// not as a C string, and does not read it.
 	PointerResults map[string]string
+	// NonNullHandles are handle typedefs (CUpti_SubscriberHandle) the
+	// library crashes on when given zero (NULL): it dereferences the
+	// handle before it checks it, though its header documents a status
+	// for a NULL one. Every wrapper taking such a handle as a value
+	// returns that status's error for a zero handle before it loads or
+	// calls anything.
+	NonNullHandles map[string]NonNullHandle
+}
+
+// NonNullHandle is what a wrapper returns for a zero handle of a
+// Overrides.NonNullHandles typedef, and why.
+type NonNullHandle struct {
+	// Status is the library's status value the wrapper returns, the one
+	// the header documents for a NULL handle: "CUPTI_ERROR_INVALID_PARAMETER".
+	Status string
+	// Why is the audit's reason: what the library does with zero.
+	Why string
 }
 
 // PointerResult reports whether o lists fn in PointerResults, by name or

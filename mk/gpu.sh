@@ -64,6 +64,7 @@ cudnn13 generated/cuda13/cudnn 13 0 0
 cusparselt13 generated/cuda13/cusparselt 13 0 0
 dnn13 generated/cuda13/cuda/dnn 13 0 0
 e2e13 e2e/e2e13 13 0 0
+npp13 e2e/npp13 13 0 0
 LIST
 : >"$out/tests.txt"
 while read -r name pkg major bench cgo; do

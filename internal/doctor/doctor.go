@@ -440,6 +440,9 @@ func (r *run) advice(d *library.Desc, spec library.LoadSpec, major int, err erro
 			strings.Join(names, " or "), strings.Join(refused, "; "), spec.EnvVar)
 	}
 	files := strings.Join(names, " or ")
+	if a, ok := d.Load.NotFound[major]; ok {
+		return files + " not found: " + a
+	}
 	switch {
 	case spec.Driver:
 		return files + " not found: " + ffi.DriverAdvice(spec.EnvVar)

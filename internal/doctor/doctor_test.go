@@ -302,19 +302,25 @@ func TestBadOptions(t *testing.T) {
 
 // TestFamily13: doctor checks the family libraries of the cuda13
 // packages (issue 29: CUPTI, NVVM, cuFile, nvJPEG, cuBLASXt, cuFFTXt,
-// nvFatbin), each by the CUDA 13 soname the package loads: here, without
-// them, a line and a note each naming that file; on the GPU machine the
-// path it found. NVTX has no CUDA 13 library (the root package nvtx).
+// nvFatbin, cuSOLVERMg and the eleven NPP libraries), each by the CUDA 13
+// soname the package loads: here, without them, a line and a note each
+// naming that file; on the GPU machine the path it found. NVTX has no
+// CUDA 13 library (the root package nvtx).
 func TestFamily13(t *testing.T) {
-	libs := []string{"cupti", "nvvm", "cufile", "nvjpeg", "cublasxt", "cufftxt", "nvfatbin"}
+	libs := []string{"cupti", "nvvm", "cufile", "nvjpeg", "cublasxt", "cufftxt", "nvfatbin", "cusolvermg"}
 	// make test names CUDA 12's copies (CUGEN_LIBCUPTI=.../libcupti.so.12):
 	// the search alone, here.
-	for _, v := range []string{"CUGEN_LIBCUPTI", "CUGEN_LIBNVVM", "CUGEN_LIBCUFILE", "CUGEN_LIBNVJPEG", "CUGEN_LIBCUBLAS", "CUGEN_LIBCUFFT", "CUGEN_LIBNVFATBIN"} {
+	for _, v := range []string{"CUGEN_LIBCUPTI", "CUGEN_LIBNVVM", "CUGEN_LIBCUFILE", "CUGEN_LIBNVJPEG", "CUGEN_LIBCUBLAS", "CUGEN_LIBCUFFT", "CUGEN_LIBNVFATBIN", "CUGEN_LIBCUSOLVERMG"} {
 		t.Setenv(v, "")
 	}
-	_, lines := doctor(t, Options{Majors: []int{13}, Libs: libs})
 	files := map[string]string{"cupti": "libcupti.so.13", "nvvm": "libnvvm.so.4", "cufile": "libcufile.so.0", "nvjpeg": "libnvjpeg.so.13",
-		"cublasxt": "libcublas.so.13", "cufftxt": "libcufft.so.12", "nvfatbin": "libnvfatbin.so.13"}
+		"cublasxt": "libcublas.so.13", "cufftxt": "libcufft.so.12", "nvfatbin": "libnvfatbin.so.13", "cusolvermg": "libcusolverMg.so.12"}
+	for _, npp := range []string{"nppc", "nppial", "nppicc", "nppidei", "nppif", "nppig", "nppim", "nppist", "nppisu", "nppitc", "npps"} {
+		libs = append(libs, npp)
+		t.Setenv("CUGEN_LIB"+strings.ToUpper(npp), "")
+		files[npp] = "lib" + npp + ".so.13"
+	}
+	_, lines := doctor(t, Options{Majors: []int{13}, Libs: libs})
 	for _, lib := range libs {
 		l := hasLine(t, lines, regexp.QuoteMeta("cuda13/"+lib+": ")+".*")
 		want := files[lib]
@@ -325,6 +331,41 @@ func TestFamily13(t *testing.T) {
 		}
 		if !strings.Contains(l, want) {
 			t.Errorf("doctor's line for cuda13/%s does not name %s: %q", lib, want, l)
+		}
+	}
+}
+
+// TestNVTXAdvice: libnvToolsExt.so.1 found nowhere gets advice that fits
+// each major (library.Load.NotFound): for 12, that it is NVTX v2's
+// library (Debian's libnvtoolsext1, the CUDA 12 toolkit, pip), which only
+// generated/cuda12/nvtx loads; for 13, that CUDA 13 has none and NVTX 3
+// (package nvtx) needs none. Before, both said "it comes with the NVIDIA
+// driver: install or repair the driver", which is wrong for either.
+func TestNVTXAdvice(t *testing.T) {
+	t.Setenv("CUGEN_LIBNVTX", "") // make test names Debian's copy: the search alone, here
+	for _, c := range []struct {
+		major      int
+		want, not []string
+	}{
+		{12, []string{"libnvToolsExt.so.1 not found: it is NVTX v2's library", "libnvtoolsext1", "CUDA 12 toolkit", "nvidia-nvtx-cu12", "github.com/cugen/cugen/nvtx"}, []string{"driver"}},
+		{13, []string{"libnvToolsExt.so.1 not found: CUDA 13 has no NVTX v2 library", "NVTX 3 is header-only", "github.com/cugen/cugen/nvtx"}, []string{"driver", "install the CUDA 13 toolkit"}},
+	} {
+		_, lines := doctor(t, Options{Majors: []int{c.major}, Libs: []string{"nvtx"}})
+		l := hasLine(t, lines, "nvtx: .*")
+		if !strings.Contains(l, "not loaded") {
+			t.Logf("-major %d: libnvToolsExt.so.1 is on this machine (%q): no advice to check", c.major, l)
+			continue
+		}
+		advice := hasLine(t, lines, "(error|note): nvtx: .*")
+		for _, w := range c.want {
+			if !strings.Contains(advice, w) {
+				t.Errorf("-major %d: the advice lacks %q: %q", c.major, w, advice)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(advice, w) {
+				t.Errorf("-major %d: the advice says %q: %q", c.major, w, advice)
+			}
 		}
 	}
 }

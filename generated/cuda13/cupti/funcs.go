@@ -242,7 +242,15 @@ func SubscribeV2(callback CallbackFunc, userdata unsafe.Pointer, params *Subscri
 //   - subscriber: Handle to the initialize subscriber
 //
 // Note: Thread-safety: this function is thread safe.
+//
+// A zero subscriber returns [ErrorInvalidParameter], the status the header
+// documents, without calling CUPTI, which can crash on a zero
+// CUpti_SubscriberHandle.
 func Unsubscribe(subscriber SubscriberHandle) (err error) {
+	if subscriber == 0 {
+		err = ffiimpl.Error(procUnsubscribe, ErrorInvalidParameter)
+		return
+	}
 	sym, err := procUnsubscribe.Addr()
 	if err != nil {
 		return
@@ -280,7 +288,15 @@ func Unsubscribe(subscriber SubscriberHandle) (err error) {
 // cuptiEnableAllDomains. For example, if cuptiGetCallbackState(sub, d, c) and
 // cuptiEnableCallback(sub, d, c) are called concurrently, the results are
 // undefined.
+//
+// A zero subscriber returns [ErrorInvalidParameter], the status the header
+// documents, without calling CUPTI, which can crash on a zero
+// CUpti_SubscriberHandle.
 func GetCallbackState(subscriber SubscriberHandle, domain CallbackDomain, cbid CallbackId) (enable uint32, err error) {
+	if subscriber == 0 {
+		err = ffiimpl.Error(procGetCallbackState, ErrorInvalidParameter)
+		return
+	}
 	sym, err := procGetCallbackState.Addr()
 	if err != nil {
 		return
@@ -312,7 +328,14 @@ func GetCallbackState(subscriber SubscriberHandle, domain CallbackDomain, cbid C
 // cuptiEnableAllDomains. For example, if cuptiGetCallbackState(sub, d, c) and
 // cuptiEnableCallback(sub, d, c) are called concurrently, the results are
 // undefined.
+//
+// A zero subscriber returns [ErrorInvalidParameter], the status the header
+// documents, without calling CUPTI, which can crash on a zero
+// CUpti_SubscriberHandle.
 func EnableCallback(enable uint32, subscriber SubscriberHandle, domain CallbackDomain, cbid CallbackId) error {
+	if subscriber == 0 {
+		return ffiimpl.Error(procEnableCallback, ErrorInvalidParameter)
+	}
 	sym, err := procEnableCallback.Addr()
 	if err != nil {
 		return err
@@ -339,7 +362,14 @@ func EnableCallback(enable uint32, subscriber SubscriberHandle, domain CallbackD
 // cuptiGetCallbackState, cuptiEnableCallback, cuptiEnableDomain, and
 // cuptiEnableAllDomains. For example, if cuptiGetCallbackEnabled(sub, d, *) and
 // cuptiEnableDomain(sub, d) are called concurrently, the results are undefined.
+//
+// A zero subscriber returns [ErrorInvalidParameter], the status the header
+// documents, without calling CUPTI, which can crash on a zero
+// CUpti_SubscriberHandle.
 func EnableDomain(enable uint32, subscriber SubscriberHandle, domain CallbackDomain) error {
+	if subscriber == 0 {
+		return ffiimpl.Error(procEnableDomain, ErrorInvalidParameter)
+	}
 	sym, err := procEnableDomain.Addr()
 	if err != nil {
 		return err
@@ -367,7 +397,14 @@ func EnableDomain(enable uint32, subscriber SubscriberHandle, domain CallbackDom
 // cuptiEnableAllDomains. For example, if cuptiGetCallbackState(sub, d, *) and
 // cuptiEnableAllDomains(sub) are called concurrently, the results are
 // undefined.
+//
+// A zero subscriber returns [ErrorInvalidParameter], the status the header
+// documents, without calling CUPTI, which can crash on a zero
+// CUpti_SubscriberHandle.
 func EnableAllDomains(enable uint32, subscriber SubscriberHandle) error {
+	if subscriber == 0 {
+		return ffiimpl.Error(procEnableAllDomains, ErrorInvalidParameter)
+	}
 	sym, err := procEnableAllDomains.Addr()
 	if err != nil {
 		return err
