@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/cugen/cugen/cugentest"
+	"github.com/cugen/cugen/cugentest/standin"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/curand"
 	cuda "github.com/cugen/cugen/layer"
@@ -26,11 +27,7 @@ func gpuSetup(t testing.TB) (*cuda.Context, *cuda.Stream) {
 	cugentest.NeedDevice(t, err)
 	t.Cleanup(func() { ctx.Close() })
 	cugentest.NeedLibrary(t, curand.SharedLibrary().Load())
-	s, err := ctx.NewStream()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := standin.Keep(ctx.NewStream())(t)
 	return ctx, s
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cugen/cugen/cugentest"
+	"github.com/cugen/cugen/cugentest/standin"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 	cuda "github.com/cugen/cugen/generated/cuda12/cuda"
 	"github.com/cugen/cugen/generated/cuda12/curand"
@@ -29,11 +30,7 @@ func gpuSetup(t testing.TB) (*cuda.Context, *cuda.Stream) {
 	cugentest.NeedDevice(t, err)
 	t.Cleanup(func() { ctx.Close() })
 	cugentest.NeedLibrary(t, curand.SharedLibrary().Load())
-	s, err := ctx.NewStream()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := standin.Keep(ctx.NewStream())(t)
 	return ctx, s
 }
 

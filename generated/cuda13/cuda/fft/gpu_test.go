@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cugen/cugen/cugentest"
+	"github.com/cugen/cugen/cugentest/standin"
 	"github.com/cugen/cugen/generated/cuda13/cu"
 	cuda "github.com/cugen/cugen/generated/cuda13/cuda"
 	"github.com/cugen/cugen/generated/cuda13/cufft"
@@ -27,11 +28,7 @@ func gpuSetup(t testing.TB) (*cuda.Context, *cuda.Stream) {
 	cugentest.NeedDevice(t, err)
 	t.Cleanup(func() { ctx.Close() })
 	cugentest.NeedLibrary(t, cufft.SharedLibrary().Load())
-	s, err := ctx.NewStream()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := standin.Keep(ctx.NewStream())(t)
 	return ctx, s
 }
 
