@@ -766,37 +766,15 @@ func BenchmarkLaunchInterleaved(b *testing.B) {
 		}
 		s.Synchronize()
 	}
-	direct := func() {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		if err := cu.CtxSetCurrent(c.Raw()); err != nil {
-			b.Fatal(err)
-		}
+	direct := rawBlock(b, c, s, func() {
 		for range block {
 			if err := cu.LaunchKernel(saxpy.Raw(), 1, 1, 1, 1, 1, 1, 0, s.Raw(), raw, nil); err != nil {
 				b.Fatal(err)
 			}
 		}
-		cu.StreamSynchronize(s.Raw())
-	}
-	layer()
-	direct()
-	var tl, tr time.Duration
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := range b.N {
-		ways := [2]func(){layer, direct}
-		times := [2]*time.Duration{&tl, &tr}
-		if i%2 == 1 {
-			ways[0], ways[1] = ways[1], ways[0]
-			times[0], times[1] = times[1], times[0]
-		}
-		for j := range ways {
-			t0 := time.Now()
-			ways[j]()
-			*times[j] += time.Since(t0)
-		}
-	}
+	})
+	times, rawTimes := cugentest.Interleave(b, layer, direct)
+	tl, tr := times.Total(), rawTimes.Total()
 	b.ReportMetric(float64(tl.Nanoseconds())/float64(b.N*block), "layer-ns/launch")
 	b.ReportMetric(float64(tr.Nanoseconds())/float64(b.N*block), "raw-ns/launch")
 	b.ReportMetric(100*float64(tr)/float64(tl), "layer-rate-%-of-raw")
