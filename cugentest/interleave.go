@@ -10,14 +10,13 @@ import (
 // (the layer's call and the raw call it makes, each a block of calls
 // that waits for its work): after one run of each to warm them, it runs
 // both b.N times, alternately, the one that goes first alternating too,
-// and returns the time of each run of x and of y. It reports allocations
-// (b.ReportAllocs) and stops b's timer at the end; the caller reports
-// the metrics from the times ([Times]).
+// and returns the time of each run of x and of y. It stops b's timer at
+// the end; the caller reports the metrics from the times ([Times]), and
+// allocations if it wants them (b.ReportAllocs).
 func Interleave(b *testing.B, x, y func()) (tx, ty Times) {
 	x()
 	y()
 	tx, ty = make(Times, 0, b.N), make(Times, 0, b.N)
-	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {
 		ways := [2]func(){x, y}

@@ -27,6 +27,7 @@ const overheadBlock = 1000
 // alternately (which goes first alternates too) b.N times, and reports
 // ns per call of each.
 func overheadPair(b *testing.B, unit string, layer, raw func()) {
+	b.ReportAllocs()
 	tl, tr := cugentest.Interleave(b, layer, raw)
 	perCall := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / overheadBlock }
 	ml, mr, fl, fr := perCall(tl.Median()), perCall(tr.Median()), perCall(tl.Min()), perCall(tr.Min())
@@ -59,36 +60,46 @@ func rawBlock(b *testing.B, c *Context, s *Stream, body func()) func() {
 // on a thread locked, with the context current, for the block (as a C
 // loop or a careful Go program calls them).
 func BenchmarkLaunchOverhead(b *testing.B) {
+	layer, raw := saxpyLaunchWays(b)
+	overheadPair(b, "launch", layer, raw)
+}
+
+// saxpyLaunchWays are the two ways of BenchmarkLaunchOverhead and
+// BenchmarkLaunchInterleaved, each a block of overheadBlock launches of
+// the 4-argument saxpy (n = 0: no work) on a new stream, then a wait
+// for them: through Kernel.Launch, and through cu.LaunchKernel with a
+// prebuilt argument array (rawBlock).
+func saxpyLaunchWays(b *testing.B) (layer, raw func()) {
 	c := gpuContext(b)
 	saxpy, _ := gpuKernels(b, c)
 	x, err := Alloc[float32](c, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer x.Close()
+	b.Cleanup(func() { x.Close() })
 	s, err := c.NewStream()
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer s.Close()
+	b.Cleanup(func() { s.Close() })
 	cfg := Config{Stream: s}
 	alpha, n := float32(1), int32(0)
 	xp := x.Ptr()
-	raw := []unsafe.Pointer{unsafe.Pointer(&alpha), unsafe.Pointer(&xp), unsafe.Pointer(&xp), unsafe.Pointer(&n)}
-	overheadPair(b, "launch", func() {
-		for range overheadBlock {
-			if err := saxpy.Launch(cfg, alpha, x, x, n); err != nil {
-				b.Fatal(err)
+	args := []unsafe.Pointer{unsafe.Pointer(&alpha), unsafe.Pointer(&xp), unsafe.Pointer(&xp), unsafe.Pointer(&n)}
+	return func() {
+			for range overheadBlock {
+				if err := saxpy.Launch(cfg, alpha, x, x, n); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-		s.Synchronize()
-	}, rawBlock(b, c, s, func() {
-		for range overheadBlock {
-			if err := cu.LaunchKernel(saxpy.Raw(), 1, 1, 1, 1, 1, 1, 0, s.Raw(), raw, nil); err != nil {
-				b.Fatal(err)
+			s.Synchronize()
+		}, rawBlock(b, c, s, func() {
+			for range overheadBlock {
+				if err := cu.LaunchKernel(saxpy.Raw(), 1, 1, 1, 1, 1, 1, 0, s.Raw(), args, nil); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-	}))
+		})
 }
 
 // BenchmarkAllocAsyncOverhead is AllocAsync and Close of one 256-byte

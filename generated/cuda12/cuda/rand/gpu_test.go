@@ -316,6 +316,7 @@ func benchUniform(b *testing.B, n int) {
 		}
 		cu.StreamSynchronize(s.Raw())
 	}
+	b.ReportAllocs()
 	times, rawTimes := cugentest.Interleave(b, layer, direct)
 	tl, tr := times.Total(), rawTimes.Total()
 	calls := float64(b.N * block)
