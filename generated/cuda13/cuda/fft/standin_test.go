@@ -47,11 +47,7 @@ func TestStandinStreamBoundOnce(t *testing.T) {
 	if n := count(); n != 1 {
 		t.Errorf("a plan, 3 transforms and a SetStream on its stream: %d cufftSetStream calls, want the 1 of NewPlan", n)
 	}
-	s2, err := ctx.NewStream()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	s2 := standin.Keep(ctx.NewStream())(t)
 	if err := p.SetStream(s2); err != nil {
 		t.Fatal(err)
 	}

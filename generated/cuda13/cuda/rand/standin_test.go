@@ -49,11 +49,7 @@ func TestStandinStreamBoundOnce(t *testing.T) {
 	if n := count(); n != 1 {
 		t.Errorf("3 calls and a SetStream on the generator's stream: %d curandSetStream calls, want the 1 of New", n)
 	}
-	s2, err := ctx.NewStream()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	s2 := standin.Keep(ctx.NewStream())(t)
 	if err := g.SetStream(s2); err != nil {
 		t.Fatal(err)
 	}
