@@ -17,26 +17,11 @@ import (
 	"unsafe"
 
 	"github.com/cugen/cugen/cugentest"
+	"github.com/cugen/cugen/e2e/internal/twin"
 	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/cufile"
 )
-
-// noCuFileLog sends the log cuFile writes when it opens (cufile.log in
-// the working directory) to the test's temporary directory, and gives
-// cuFile a configuration of its own (CUFILE_ENV_PATH_JSON) that forces
-// compatibility mode: reads through the page cache, which every file
-// system has, where no GPUDirect Storage driver (nvidia-fs) is loaded. It
-// returns the log's path.
-func noCuFileLog(t *testing.T) string {
-	dir := t.TempDir()
-	log := filepath.Join(dir, "cufile.log")
-	t.Setenv("CUFILE_LOGFILE_PATH", log)
-	conf := filepath.Join(dir, "cufile.json")
-	os.WriteFile(conf, []byte(`{"logging": {"level": "ERROR"}, "properties": {"allow_compat_mode": true, "force_compat_mode": true, "use_poll_mode": false}}`), 0o600)
-	t.Setenv("CUFILE_ENV_PATH_JSON", conf)
-	return log
-}
 
 // cuFileLog is the end of cuFile's log, for a failure's message.
 func cuFileLog(path string) string {
@@ -57,7 +42,7 @@ func cuFileLog(path string) string {
 // which errors.Is matches against cuFile's status.
 func TestCuFileWithoutGPU12(t *testing.T) {
 	cugentest.NeedLibrary(t, cufile.SharedLibrary().Load())
-	noCuFileLog(t)
+	twin.CuFileCompat(t)
 	v, err := cufile.GetVersion()
 	if err != nil || v < 1000 {
 		t.Fatalf("cufile.GetVersion() = %d, %v", v, err)

@@ -5,11 +5,11 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"unsafe"
 
 	"github.com/cugen/cugen/cugentest"
+	"github.com/cugen/cugen/e2e/internal/twin"
 	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/ffi/ffiimpl"
 	"github.com/cugen/cugen/generated/cuda12/cu"
@@ -56,61 +56,46 @@ func TestCUPTIWithoutDriver12(t *testing.T) {
 }
 
 // activityLog collects what TestCUPTIActivityTracesKernelAndCopies12's
-// buffer callbacks read, on CUPTI's threads.
-var activityLog struct {
-	sync.Mutex
-	buffers          map[*byte][]uint64 // handed to CUPTI, kept alive until it returns them
-	kernels          []string           // "name ns"
-	copies           map[cupti.ActivityMemcpyKind][]uint64
-	kernelNS, copyNS uint64
-	markers          []string // "NAME FLAGS", CUPTI_ACTIVITY_KIND_MARKER records
-}
+// and TestNVTXRangesSeenByCUPTI12's buffer callbacks read, on CUPTI's
+// threads.
+var activityLog twin.Activity
 
 // activityRequested and activityCompleted are the two buffer callbacks,
 // Go funcs that package cupti's trampolines call on CUPTI's threads.
 func activityRequested(buffer **byte, size, maxNumRecords *uint64) {
-	b := make([]uint64, 1<<17) // 1 MiB, 8-byte aligned (CUPTI_ACTIVITY_RECORD_ALIGNMENT)
-	p := (*byte)(unsafe.Pointer(&b[0]))
-	activityLog.Lock()
-	activityLog.buffers[p] = b
-	activityLog.Unlock()
-	*buffer, *size, *maxNumRecords = p, uint64(8*len(b)), 0
+	activityLog.Request(buffer, size, maxNumRecords)
 }
 
 func activityCompleted(_ cu.Context, _ uint32, buffer *byte, _, validSize uint64) {
-	activityLog.Lock()
-	defer activityLog.Unlock()
-	var rec *cupti.Activity
-	for cupti.ActivityGetNextRecord(buffer, validSize, &rec) == nil {
-		switch rec.Kind {
-		case cupti.ActivityKindConcurrentKernel, cupti.ActivityKindKernel:
-			k := (*cupti.ActivityKernel9)(unsafe.Pointer(rec))
-			activityLog.kernels = append(activityLog.kernels, ffi.GoString(uintptr(unsafe.Pointer(k.Name)), 1024))
-			activityLog.kernelNS += k.End - k.Start
-		case cupti.ActivityKindMarker:
-			m := (*cupti.ActivityMarker2)(unsafe.Pointer(rec))
-			name := ffi.GoString(uintptr(unsafe.Pointer(m.Name)), 1024)
-			var what []string
-			for _, f := range []struct {
-				flag cupti.ActivityFlag
-				text string
-			}{{cupti.ActivityFlagMarkerInstantaneous, "mark"}, {cupti.ActivityFlagMarkerStart, "start"}, {cupti.ActivityFlagMarkerEnd, "end"}} {
-				if m.Flags&f.flag != 0 {
-					what = append(what, f.text)
+	activityLog.Complete(buffer, func() {
+		var rec *cupti.Activity
+		for cupti.ActivityGetNextRecord(buffer, validSize, &rec) == nil {
+			switch rec.Kind {
+			case cupti.ActivityKindConcurrentKernel, cupti.ActivityKindKernel:
+				k := (*cupti.ActivityKernel9)(unsafe.Pointer(rec))
+				activityLog.Kernel(ffi.GoString(uintptr(unsafe.Pointer(k.Name)), 1024), k.Start, k.End)
+			case cupti.ActivityKindMarker:
+				m := (*cupti.ActivityMarker2)(unsafe.Pointer(rec))
+				name := ffi.GoString(uintptr(unsafe.Pointer(m.Name)), 1024)
+				var what []string
+				for _, f := range []struct {
+					flag cupti.ActivityFlag
+					text string
+				}{{cupti.ActivityFlagMarkerInstantaneous, "mark"}, {cupti.ActivityFlagMarkerStart, "start"}, {cupti.ActivityFlagMarkerEnd, "end"}} {
+					if m.Flags&f.flag != 0 {
+						what = append(what, f.text)
+					}
 				}
+				if domain := ffi.GoString(uintptr(unsafe.Pointer(m.Domain)), 1024); domain != "" {
+					name = domain + ":" + name
+				}
+				activityLog.Markers = append(activityLog.Markers, strings.TrimSpace(name+" "+strings.Join(what, ",")))
+			case cupti.ActivityKindMemcpy:
+				m := (*cupti.ActivityMemcpy4)(unsafe.Pointer(rec))
+				activityLog.Copy(int32(m.CopyKind), m.Bytes, m.Start, m.End)
 			}
-			if domain := ffi.GoString(uintptr(unsafe.Pointer(m.Domain)), 1024); domain != "" {
-				name = domain + ":" + name
-			}
-			activityLog.markers = append(activityLog.markers, strings.TrimSpace(name+" "+strings.Join(what, ",")))
-		case cupti.ActivityKindMemcpy:
-			m := (*cupti.ActivityMemcpy4)(unsafe.Pointer(rec))
-			kind := cupti.ActivityMemcpyKind(m.CopyKind)
-			activityLog.copies[kind] = append(activityLog.copies[kind], m.Bytes)
-			activityLog.copyNS += m.End - m.Start
 		}
-	}
-	delete(activityLog.buffers, buffer)
+	})
 }
 
 // TestCUPTIActivityTracesKernelAndCopies12 (GPU): CUPTI's activity API
@@ -120,10 +105,7 @@ func activityCompleted(_ cu.Context, _ uint32, buffer *byte, _, validSize uint64
 // 4 MiB each, with durations.
 func TestCUPTIActivityTracesKernelAndCopies12(t *testing.T) {
 	cugentest.NeedLibrary(t, cupti.SharedLibrary().Load())
-	activityLog.Lock()
-	activityLog.buffers, activityLog.copies = map[*byte][]uint64{}, map[cupti.ActivityMemcpyKind][]uint64{}
-	activityLog.kernels, activityLog.kernelNS, activityLog.copyNS = nil, 0, 0
-	activityLog.Unlock()
+	activityLog.Reset()
 	// Registered and enabled before this test's context is made (an
 	// earlier test of the binary may have initialized the driver: CUPTI
 	// attaches to it then). Without a driver CUPTI may refuse both
@@ -179,20 +161,8 @@ func TestCUPTIActivityTracesKernelAndCopies12(t *testing.T) {
 	if err := cupti.ActivityFlushAll(uint32(cupti.ActivityFlagFlushForced)); err != nil {
 		t.Fatal(err)
 	}
-	activityLog.Lock()
-	defer activityLog.Unlock()
-	const bytes = 4 << 20
-	h2d, d2h := activityLog.copies[cupti.ActivityMemcpyKindHtod], activityLog.copies[cupti.ActivityMemcpyKindDtoh]
-	if len(activityLog.kernels) != 1 || activityLog.kernels[0] != "vadd" || activityLog.kernelNS == 0 {
-		t.Errorf("kernel records %q (%d ns), want one vadd with a duration", activityLog.kernels, activityLog.kernelNS)
-	}
-	if len(h2d) != 2 || h2d[0] != bytes || h2d[1] != bytes || len(d2h) != 1 || d2h[0] != bytes {
-		t.Errorf("copy records: HtoD %v, DtoH %v; want two and one of %d bytes", h2d, d2h, bytes)
-	}
-	if len(activityLog.buffers) != 0 {
-		t.Errorf("%d buffers CUPTI did not give back after the forced flush", len(activityLog.buffers))
-	}
-	t.Logf("CUPTI activity: kernels %q %d ns; copies HtoD %v DtoH %v, %d ns in all", activityLog.kernels, activityLog.kernelNS, h2d, d2h, activityLog.copyNS)
+	got := activityLog.CheckVAdd(t, int32(cupti.ActivityMemcpyKindHtod), int32(cupti.ActivityMemcpyKindDtoh), 4<<20)
+	t.Logf("CUPTI activity: %s", got)
 }
 
 // TestNVTXRangesSeenByCUPTI12 (GPU): the ranges and marks a Go program
@@ -208,10 +178,7 @@ func TestNVTXRangesSeenByCUPTI12(t *testing.T) {
 	// before nvtx's first call, which reads it once (no other test of
 	// this binary calls nvtx)
 	os.Setenv("NVTX_INJECTION64_PATH", lib.Path())
-	activityLog.Lock()
-	activityLog.buffers, activityLog.copies = map[*byte][]uint64{}, map[cupti.ActivityMemcpyKind][]uint64{}
-	activityLog.markers = nil
-	activityLog.Unlock()
+	activityLog.Reset()
 	if err := cupti.ActivityRegisterCallbacks(activityRequested, activityCompleted); err != nil {
 		t.Fatal(err)
 	}
@@ -235,15 +202,15 @@ func TestNVTXRangesSeenByCUPTI12(t *testing.T) {
 	if err := cupti.ActivityFlushAll(uint32(cupti.ActivityFlagFlushForced)); err != nil {
 		t.Fatal(err)
 	}
-	activityLog.Lock()
-	defer activityLog.Unlock()
+	var markers []string
+	activityLog.Read(func() { markers = slices.Clone(activityLog.Markers) })
 	for _, want := range []string{"go-outer start", "go-inner start", "go-mark mark", "go-span start", "cugen-test:in-domain mark"} {
-		if !slices.Contains(activityLog.markers, want) {
+		if !slices.Contains(markers, want) {
 			t.Errorf("CUPTI recorded no %q", want)
 		}
 	}
 	ends := 0
-	for _, m := range activityLog.markers {
+	for _, m := range markers {
 		if m == "end" || strings.HasSuffix(m, " end") {
 			ends++
 		}
@@ -251,5 +218,5 @@ func TestNVTXRangesSeenByCUPTI12(t *testing.T) {
 	if ends != 3 {
 		t.Errorf("%d range ends recorded, want 3 (two pops and an End)", ends)
 	}
-	t.Logf("CUPTI marker records of the Go program's NVTX calls: %q", activityLog.markers)
+	t.Logf("CUPTI marker records of the Go program's NVTX calls: %q", markers)
 }

@@ -9,36 +9,11 @@ import (
 
 	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/e2e/cudatest"
+	"github.com/cugen/cugen/e2e/internal/twin"
 	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/nvvm"
 )
-
-// nvvmScale is a kernel in NVVM IR text (LLVM 7 syntax, which libNVVM of
-// CUDA 12 reads): p[threadIdx.x] *= a. The IR version is filled in from
-// nvvmIRVersion.
-const nvvmScale = `target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
-target triple = "nvptx64-nvidia-cuda"
-
-define void @scale(float* %%p, float %%a) {
-entry:
-  %%tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-  %%idx = sext i32 %%tid to i64
-  %%ptr = getelementptr inbounds float, float* %%p, i64 %%idx
-  %%v = load float, float* %%ptr, align 4
-  %%m = fmul float %%v, %%a
-  store float %%m, float* %%ptr, align 4
-  ret void
-}
-
-declare i32 @llvm.nvvm.read.ptx.sreg.tid.x() nounwind readnone
-
-!nvvm.annotations = !{!0}
-!0 = !{void (float*, float)* @scale, !"kernel", i32 1}
-
-!nvvmir.version = !{!1}
-!1 = !{i32 %d, i32 %d}
-`
 
 // newNVVMProgram creates a program holding one module of IR text,
 // destroyed at the end of the test.
@@ -72,7 +47,7 @@ func TestNVVMCompilesIRToPTX12(t *testing.T) {
 	if err != nil || irMajor < 1 {
 		t.Fatalf("nvvm.IRVersion() = %d.%d (debug %d.%d), %v", irMajor, irMinor, dbgMajor, dbgMinor, err)
 	}
-	prog := newNVVMProgram(t, fmt.Sprintf(nvvmScale, irMajor, irMinor))
+	prog := newNVVMProgram(t, fmt.Sprintf(twin.NVVMScale, irMajor, irMinor))
 	opts := []string{"-arch=compute_90"}
 	if err := nvvm.VerifyProgram(prog, opts); err != nil {
 		t.Fatal(err)
@@ -132,7 +107,7 @@ func TestNVVMKernelOnGPU12(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog := newNVVMProgram(t, fmt.Sprintf(nvvmScale, irMajor, irMinor))
+	prog := newNVVMProgram(t, fmt.Sprintf(twin.NVVMScale, irMajor, irMinor))
 	if err := nvvm.CompileProgram(prog, []string{fmt.Sprintf("-arch=compute_%d%d", major, minor)}); err != nil {
 		t.Fatal(err)
 	}

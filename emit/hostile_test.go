@@ -145,6 +145,19 @@ func FuzzMutateIR(f *testing.F) {
 // mutated IRs) is an error naming it; before, Generate wrote
 // `ret = *Pair2(r)`, which gofmt accepts and the compiler does not.
 func TestGenerateRefusesPointerResult(t *testing.T) {
+	api := tinyAPI(t)
+	fn := api.Functions[1]
+	fn.Result = fn.Params[0].Type // CUpair2 *
+	_, err := Generate(api, Options{Origin: "CUDA 12.4 headers", ImportPath: "example.com/out"})
+	want := "cuda.h:11: cuPairGet: result has C type CUpair2 * that cugen cannot return"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("Generate: %v, want %q", err, want)
+	}
+}
+
+// tinyAPI is the tiny real IR of parser/ir's tests, decoded.
+func tinyAPI(t *testing.T) *ir.API {
+	t.Helper()
 	tiny, err := os.ReadFile("../parser/ir/testdata/tiny.json")
 	if err != nil {
 		t.Fatal(err)
@@ -153,13 +166,7 @@ func TestGenerateRefusesPointerResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fn := api.Functions[1]
-	fn.Result = fn.Params[0].Type // CUpair2 *
-	_, err = Generate(api, Options{Origin: "CUDA 12.4 headers", ImportPath: "example.com/out"})
-	want := "cuda.h:11: cuPairGet: result has C type CUpair2 * that cugen cannot return"
-	if err == nil || !strings.Contains(err.Error(), want) {
-		t.Fatalf("Generate: %v, want %q", err, want)
-	}
+	return api
 }
 
 // constElem is the pointer type p with a const element: CUpair2 * becomes
@@ -178,14 +185,7 @@ func constElem(p *ir.Type) *ir.Type {
 // Generate refused it as a pointer it cannot return (and a non-const one
 // still is, TestGenerateRefusesPointerResult).
 func TestGenerateConstStructPointerResult(t *testing.T) {
-	tiny, err := os.ReadFile("../parser/ir/testdata/tiny.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	api, err := ir.Decode(tiny)
-	if err != nil {
-		t.Fatal(err)
-	}
+	api := tinyAPI(t)
 	fn := api.Functions[1]
 	fn.Result = constElem(fn.Params[0].Type)
 	pkgs, err := Generate(api, Options{Origin: "CUDA 12.4 headers", ImportPath: "example.com/out"})
@@ -302,14 +302,7 @@ func TestMutatedIRsBuild(t *testing.T) {
 // "*/ //" made the header's text code: the package gained an init
 // function of the IR's (found by FuzzMutateIR, corpus c924a932153dbcdc).
 func TestDocCannotOpenBlockComment(t *testing.T) {
-	tiny, err := os.ReadFile("../parser/ir/testdata/tiny.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	api, err := ir.Decode(tiny)
-	if err != nil {
-		t.Fatal(err)
-	}
+	api := tinyAPI(t)
 	api.Functions[1].Doc = &ir.Doc{Body: []ir.Block{
 		{Kind: ir.Paragraph, Text: "/*"},
 		{Kind: ir.Paragraph, Text: `*/ func init() { panic("code from the IR") }; var _ = 0 /*`},

@@ -741,64 +741,12 @@ func TestGPUPeerCopy(t *testing.T) {
 // argument array, in alternating blocks of 1000 that each wait for their
 // kernels; it reports both and the layer's rate as a share of the raw.
 func BenchmarkLaunchInterleaved(b *testing.B) {
-	c := gpuContext(b)
-	saxpy, _ := gpuKernels(b, c)
-	x, err := Alloc[float32](c, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer x.Close()
-	s, err := c.NewStream()
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	cfg := Config{Stream: s}
-	alpha, n := float32(1), int32(0)
-	xp := x.Ptr()
-	raw := []unsafe.Pointer{unsafe.Pointer(&alpha), unsafe.Pointer(&xp), unsafe.Pointer(&xp), unsafe.Pointer(&n)}
-	const block = 1000
-	layer := func() {
-		for range block {
-			if err := saxpy.Launch(cfg, alpha, x, x, n); err != nil {
-				b.Fatal(err)
-			}
-		}
-		s.Synchronize()
-	}
-	direct := func() {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		if err := cu.CtxSetCurrent(c.Raw()); err != nil {
-			b.Fatal(err)
-		}
-		for range block {
-			if err := cu.LaunchKernel(saxpy.Raw(), 1, 1, 1, 1, 1, 1, 0, s.Raw(), raw, nil); err != nil {
-				b.Fatal(err)
-			}
-		}
-		cu.StreamSynchronize(s.Raw())
-	}
-	layer()
-	direct()
-	var tl, tr time.Duration
+	layer, direct := saxpyLaunchWays(b)
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := range b.N {
-		ways := [2]func(){layer, direct}
-		times := [2]*time.Duration{&tl, &tr}
-		if i%2 == 1 {
-			ways[0], ways[1] = ways[1], ways[0]
-			times[0], times[1] = times[1], times[0]
-		}
-		for j := range ways {
-			t0 := time.Now()
-			ways[j]()
-			*times[j] += time.Since(t0)
-		}
-	}
-	b.ReportMetric(float64(tl.Nanoseconds())/float64(b.N*block), "layer-ns/launch")
-	b.ReportMetric(float64(tr.Nanoseconds())/float64(b.N*block), "raw-ns/launch")
+	times, rawTimes := cugentest.Interleave(b, layer, direct)
+	tl, tr := times.Total(), rawTimes.Total()
+	b.ReportMetric(float64(tl.Nanoseconds())/float64(b.N*overheadBlock), "layer-ns/launch")
+	b.ReportMetric(float64(tr.Nanoseconds())/float64(b.N*overheadBlock), "raw-ns/launch")
 	b.ReportMetric(100*float64(tr)/float64(tl), "layer-rate-%-of-raw")
 }
 
@@ -859,23 +807,8 @@ func BenchmarkCopyInterleaved(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	layer()
-	direct()
-	var tl, tr time.Duration
-	b.ResetTimer()
-	for i := range b.N {
-		ways := [2]func(){layer, direct}
-		times := [2]*time.Duration{&tl, &tr}
-		if i%2 == 1 {
-			ways[0], ways[1] = ways[1], ways[0]
-			times[0], times[1] = times[1], times[0]
-		}
-		for j := range ways {
-			t0 := time.Now()
-			ways[j]()
-			*times[j] += time.Since(t0)
-		}
-	}
+	times, rawTimes := cugentest.Interleave(b, layer, direct)
+	tl, tr := times.Total(), rawTimes.Total()
 	gb := float64(n*4) * float64(b.N) / 1e9
 	b.ReportMetric(gb/tl.Seconds(), "layer-GB/s")
 	b.ReportMetric(gb/tr.Seconds(), "raw-GB/s")

@@ -371,10 +371,7 @@ func TestAllocAsyncMisuse(t *testing.T) {
 // Buffer, its allocation record, the resource and its cleanup), none in
 // the calls to the driver.
 func TestAllocAsyncAllocs(t *testing.T) {
-	_, c := newFake(t)
-	defer c.Close()
-	s, closeS := fakeStream(c, 0x51)
-	defer closeS()
+	_, c, s := fakeContextStream(t, 0x51)
 	async := testing.AllocsPerRun(1000, func() {
 		b, err := AllocAsync[float32](s, 64)
 		if err != nil {
@@ -405,10 +402,7 @@ func TestAllocAsyncAllocs(t *testing.T) {
 // TestBufferFinalizer: a buffer dropped unclosed is freed once it and its
 // views are unreachable, not before: a view alone keeps the memory.
 func TestBufferFinalizer(t *testing.T) {
-	f, c := newFake(t)
-	defer c.Close()
-	s, closeS := fakeStream(c, 0x51)
-	defer closeS()
+	f, c, s := fakeContextStream(t, 0x51)
 	live := func() int {
 		f.mu.Lock()
 		defer f.mu.Unlock()

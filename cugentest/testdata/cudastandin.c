@@ -128,6 +128,21 @@ static struct alloc *find(CUdeviceptr p, size_t n) {
 	return NULL;
 }
 
+/*
+ * DEVICE_CHECKS are a device call's checks, in the driver's order:
+ * cuInit called, then device d the one device, then ok, the call's own
+ * arguments good.
+ */
+#define DEVICE_CHECKS(d, ok) \
+	do { \
+		if (!initialized) \
+			return NOT_INITIALIZED; \
+		if ((d) != 0) \
+			return INVALID_DEVICE; \
+		if (!(ok)) \
+			return INVALID_VALUE; \
+	} while (0)
+
 API CUresult cuInit(unsigned flags) {
 	if (flags != 0)
 		return INVALID_VALUE;
@@ -191,35 +206,20 @@ API CUresult cuDeviceGet(CUdevice *d, int ordinal) {
 }
 
 API CUresult cuDeviceGetName(char *name, int len, CUdevice d) {
-	if (!initialized)
-		return NOT_INITIALIZED;
-	if (d != 0)
-		return INVALID_DEVICE;
-	if (!name || len <= 0)
-		return INVALID_VALUE;
+	DEVICE_CHECKS(d, name && len > 0);
 	snprintf(name, (size_t)len, "%s", "cugen stand-in GPU");
 	return SUCCESS;
 }
 
 API CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice d) {
-	if (!initialized)
-		return NOT_INITIALIZED;
-	if (d != 0)
-		return INVALID_DEVICE;
-	if (!bytes)
-		return INVALID_VALUE;
+	DEVICE_CHECKS(d, bytes);
 	*bytes = TOTAL_MEM;
 	return SUCCESS;
 }
 
 /* Compute capability 9.0 (attributes 75 and 76); 0 for the rest. */
 API CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) {
-	if (!initialized)
-		return NOT_INITIALIZED;
-	if (d != 0)
-		return INVALID_DEVICE;
-	if (!v)
-		return INVALID_VALUE;
+	DEVICE_CHECKS(d, v);
 	*v = attr == 75 ? 9 : 0;
 	return SUCCESS;
 }
@@ -232,12 +232,7 @@ static CUresult push(struct ctx *c) {
 }
 
 API CUresult cuCtxCreate_v2(struct ctx **out, unsigned flags, CUdevice d) {
-	if (!initialized)
-		return NOT_INITIALIZED;
-	if (d != 0)
-		return INVALID_DEVICE;
-	if (!out)
-		return INVALID_VALUE;
+	DEVICE_CHECKS(d, out);
 	struct ctx *c = calloc(1, sizeof *c);
 	if (!c)
 		return OUT_OF_MEMORY;
@@ -347,12 +342,7 @@ API CUresult cuCtxSynchronize(void) {
 }
 
 API CUresult cuDevicePrimaryCtxRetain(struct ctx **out, CUdevice d) {
-	if (!initialized)
-		return NOT_INITIALIZED;
-	if (d != 0)
-		return INVALID_DEVICE;
-	if (!out)
-		return INVALID_VALUE;
+	DEVICE_CHECKS(d, out);
 	lock();
 	primary.refs++;
 	primary.live = 1;
@@ -380,12 +370,7 @@ API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice d) {
 }
 
 API CUresult cuDevicePrimaryCtxGetState(CUdevice d, unsigned *flags, int *active) {
-	if (!initialized)
-		return NOT_INITIALIZED;
-	if (d != 0)
-		return INVALID_DEVICE;
-	if (!flags || !active)
-		return INVALID_VALUE;
+	DEVICE_CHECKS(d, flags && active);
 	lock();
 	*flags = primary.flags;
 	*active = primary.live;

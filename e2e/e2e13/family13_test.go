@@ -17,6 +17,7 @@ import (
 	"unsafe"
 
 	"github.com/cugen/cugen/cugentest"
+	"github.com/cugen/cugen/e2e/internal/twin"
 	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/generated/cuda13/cu"
 	"github.com/cugen/cugen/generated/cuda13/cublas"
@@ -160,31 +161,6 @@ func TestNVFatbinTwoArchs13(t *testing.T) {
 	t.Logf("nvFatbin %d.%d: %d-byte fatbin of cubins of %d and %d bytes", major, minor, len(fat), len(cubins[90]), len(cubins[100]))
 }
 
-// nvvmScale13 is e2e's NVVM IR kernel (p[threadIdx.x] *= a), its IR
-// version filled in from nvvmIRVersion.
-const nvvmScale13 = `target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
-target triple = "nvptx64-nvidia-cuda"
-
-define void @scale(float* %%p, float %%a) {
-entry:
-  %%tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-  %%idx = sext i32 %%tid to i64
-  %%ptr = getelementptr inbounds float, float* %%p, i64 %%idx
-  %%v = load float, float* %%ptr, align 4
-  %%m = fmul float %%v, %%a
-  store float %%m, float* %%ptr, align 4
-  ret void
-}
-
-declare i32 @llvm.nvvm.read.ptx.sreg.tid.x() nounwind readnone
-
-!nvvm.annotations = !{!0}
-!0 = !{void (float*, float)* @scale, !"kernel", i32 1}
-
-!nvvmir.version = !{!1}
-!1 = !{i32 %d, i32 %d}
-`
-
 // TestNVVMKernelOnGPU13 (GPU): CUDA 13's libNVVM (nvvm/lib64) compiles the
 // NVVM IR kernel to PTX for the device; it loads and scales 256 floats by
 // 3 in place, every element checked. IR that does not parse fails with
@@ -208,7 +184,7 @@ func TestNVVMKernelOnGPU13(t *testing.T) {
 		t.Errorf("CompileProgram(broken IR) = %v, want NVVM_ERROR_COMPILATION or _INVALID_IR with the log", err)
 	}
 
-	prog := nvvmProgram(t, fmt.Sprintf(nvvmScale13, irMajor, irMinor))
+	prog := nvvmProgram(t, fmt.Sprintf(twin.NVVMScale, irMajor, irMinor))
 	must(t, "nvvmCompileProgram", nvvm.CompileProgram(prog, []string{fmt.Sprintf("-arch=compute_%d%d", major, minor)}))
 	ptx, err := nvvm.GetCompiledResult(prog)
 	must(t, "nvvmGetCompiledResult", err)

@@ -9,14 +9,13 @@ import (
 	"bytes"
 	"errors"
 	"os"
-	"path/filepath"
-	"sync"
 	"syscall"
 	"testing"
 	"unsafe"
 
 	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/e2e/cudatest"
+	"github.com/cugen/cugen/e2e/internal/twin"
 	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/generated/cuda13/cu"
 	"github.com/cugen/cugen/generated/cuda13/cufile"
@@ -25,45 +24,30 @@ import (
 
 // activity13 collects what the buffer callbacks of
 // TestCUPTIActivityTracesKernelAndCopies13 read, on CUPTI's threads.
-var activity13 struct {
-	sync.Mutex
-	buffers          map[*byte][]uint64 // handed to CUPTI, kept alive until it returns them
-	kernels          []string
-	copies           map[cupti.ActivityMemcpyKind][]uint64
-	kernelNS, copyNS uint64
-}
+var activity13 twin.Activity
 
 // activityRequested13 and activityCompleted13 are the buffer callbacks,
 // Go funcs CUPTI calls on its own threads (the wrapper's one trampoline
 // per callback type). CUDA 13's records are CUpti_ActivityKernel10 and
 // CUpti_ActivityMemcpy6.
 func activityRequested13(buffer **byte, size, maxNumRecords *uint64) {
-	b := make([]uint64, 1<<17) // 1 MiB, 8-byte aligned (CUPTI_ACTIVITY_RECORD_ALIGNMENT)
-	p := (*byte)(unsafe.Pointer(&b[0]))
-	activity13.Lock()
-	activity13.buffers[p] = b
-	activity13.Unlock()
-	*buffer, *size, *maxNumRecords = p, uint64(8*len(b)), 0
+	activity13.Request(buffer, size, maxNumRecords)
 }
 
 func activityCompleted13(_ cu.Context, _ uint32, buffer *byte, _, validSize uint64) {
-	activity13.Lock()
-	defer activity13.Unlock()
-	var rec *cupti.Activity
-	for cupti.ActivityGetNextRecord(buffer, validSize, &rec) == nil {
-		switch rec.Kind {
-		case cupti.ActivityKindConcurrentKernel, cupti.ActivityKindKernel:
-			k := (*cupti.ActivityKernel10)(unsafe.Pointer(rec))
-			activity13.kernels = append(activity13.kernels, ffi.GoString(uintptr(unsafe.Pointer(k.Name)), 1024))
-			activity13.kernelNS += k.End - k.Start
-		case cupti.ActivityKindMemcpy:
-			m := (*cupti.ActivityMemcpy6)(unsafe.Pointer(rec))
-			kind := cupti.ActivityMemcpyKind(m.CopyKind)
-			activity13.copies[kind] = append(activity13.copies[kind], m.Bytes)
-			activity13.copyNS += m.End - m.Start
+	activity13.Complete(buffer, func() {
+		var rec *cupti.Activity
+		for cupti.ActivityGetNextRecord(buffer, validSize, &rec) == nil {
+			switch rec.Kind {
+			case cupti.ActivityKindConcurrentKernel, cupti.ActivityKindKernel:
+				k := (*cupti.ActivityKernel10)(unsafe.Pointer(rec))
+				activity13.Kernel(ffi.GoString(uintptr(unsafe.Pointer(k.Name)), 1024), k.Start, k.End)
+			case cupti.ActivityKindMemcpy:
+				m := (*cupti.ActivityMemcpy6)(unsafe.Pointer(rec))
+				activity13.Copy(int32(m.CopyKind), m.Bytes, m.Start, m.End)
+			}
 		}
-	}
-	delete(activity13.buffers, buffer)
+	})
 }
 
 // TestCUPTIActivityTracesKernelAndCopies13 (GPU): CUPTI 13's version is the
@@ -74,10 +58,7 @@ func activityCompleted13(_ cu.Context, _ uint32, buffer *byte, _, validSize uint
 func TestCUPTIActivityTracesKernelAndCopies13(t *testing.T) {
 	cugentest.NeedLibrary(t, cupti.SharedLibrary().Load())
 	v, verr := cupti.GetVersion()
-	activity13.Lock()
-	activity13.buffers, activity13.copies = map[*byte][]uint64{}, map[cupti.ActivityMemcpyKind][]uint64{}
-	activity13.kernels, activity13.kernelNS, activity13.copyNS = nil, 0, 0
-	activity13.Unlock()
+	activity13.Reset()
 	// Registered and enabled before the test's context is made; without
 	// a driver CUPTI may refuse both: a failure only where there is a
 	// device.
@@ -128,32 +109,15 @@ func TestCUPTIActivityTracesKernelAndCopies13(t *testing.T) {
 	}
 	must(t, "cuCtxSynchronize", cu.CtxSynchronize())
 	must(t, "cuptiActivityFlushAll", cupti.ActivityFlushAll(uint32(cupti.ActivityFlagFlushForced)))
-	activity13.Lock()
-	defer activity13.Unlock()
-	const size = 4 << 20
-	h2d, d2h := activity13.copies[cupti.ActivityMemcpyKindHtod], activity13.copies[cupti.ActivityMemcpyKindDtoh]
-	if len(activity13.kernels) != 1 || activity13.kernels[0] != "vadd" || activity13.kernelNS == 0 {
-		t.Errorf("kernel records %q (%d ns), want one vadd with a duration", activity13.kernels, activity13.kernelNS)
-	}
-	if len(h2d) != 2 || h2d[0] != size || h2d[1] != size || len(d2h) != 1 || d2h[0] != size {
-		t.Errorf("copy records: HtoD %v, DtoH %v; want two and one of %d bytes", h2d, d2h, size)
-	}
-	if len(activity13.buffers) != 0 {
-		t.Errorf("%d buffers CUPTI did not give back after the forced flush", len(activity13.buffers))
-	}
-	t.Logf("CUPTI API %d activity: kernels %q %d ns; copies HtoD %v DtoH %v, %d ns in all", v, activity13.kernels, activity13.kernelNS, h2d, d2h, activity13.copyNS)
+	got := activity13.CheckVAdd(t, int32(cupti.ActivityMemcpyKindHtod), int32(cupti.ActivityMemcpyKindDtoh), 4<<20)
+	t.Logf("CUPTI API %d activity: %s", v, got)
 }
 
 // cuFileCompat13 gives cuFile a log in the test's directory and a
-// configuration forcing compatibility mode (reads through the page cache,
-// where no GPUDirect Storage driver is loaded); it returns the log's path.
+// configuration forcing compatibility mode (twin.CuFileCompat) that
+// allows unsupported file systems; it returns the log's path.
 func cuFileCompat13(t *testing.T) string {
-	dir := t.TempDir()
-	log := filepath.Join(dir, "cufile.log")
-	t.Setenv("CUFILE_LOGFILE_PATH", log)
-	conf := filepath.Join(dir, "cufile.json")
-	os.WriteFile(conf, []byte(`{"logging": {"level": "ERROR"}, "properties": {"allow_compat_mode": true, "force_compat_mode": true, "use_poll_mode": false}}`), 0o600)
-	t.Setenv("CUFILE_ENV_PATH_JSON", conf)
+	log := twin.CuFileCompat(t)
 	// cuFile registers a file only on a file system it supports: an ext4
 	// it reads as mounted without data=ordered (the H200 machine's root)
 	// is refused (CU_FILE_HANDLE_NOT_REGISTERED, in C as in Go) unless

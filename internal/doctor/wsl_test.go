@@ -47,27 +47,36 @@ func TestWSLAdvice(t *testing.T) {
 	}
 	q := regexp.QuoteMeta
 	opts := func(root string) Options { return Options{Majors: []int{12}, Libs: []string{"driver"}, Root: root} }
-
-	t.Run("wsl", func(t *testing.T) {
+	// wslRoot isolates a subtest, sets WSL_DISTRO_NAME to distro, and
+	// returns the root of its system.
+	wslRoot := func(t *testing.T, distro string) string {
 		isolate(t)
-		t.Setenv("WSL_DISTRO_NAME", "Ubuntu-24.04")
-		root := t.TempDir()
-		lib := wslStandIn(t, root, "usr/lib/wsl/lib/libcuda.so.1", nil)
-		rep, lines := doctor(t, opts(root))
-		hasLine(t, lines, q("driver: WSL (WSL_DISTRO_NAME=Ubuntu-24.04): the driver is Windows' "+lib))
-		hasLine(t, lines, q("driver: CUDA driver: "+lib))
-		hasLine(t, lines, q("driver: version: CUDA 12.6 (cuDriverGetVersion)"))
+		t.Setenv("WSL_DISTRO_NAME", distro)
+		return t.TempDir()
+	}
+	// content checks doctor's report of a working WSL driver: the
+	// stand-in's device, no problems.
+	content := func(t *testing.T, rep Report, lines []string) {
+		t.Helper()
 		hasLine(t, lines, q("driver: device 0: WSL GPU 0"))
 		hasLine(t, lines, q("ok: no problems found"))
 		if rep.Errors != 0 {
 			t.Errorf("Errors = %d, want 0", rep.Errors)
 		}
+	}
+
+	t.Run("wsl", func(t *testing.T) {
+		root := wslRoot(t, "Ubuntu-24.04")
+		lib := wslStandIn(t, root, "usr/lib/wsl/lib/libcuda.so.1", nil)
+		rep, lines := doctor(t, opts(root))
+		hasLine(t, lines, q("driver: WSL (WSL_DISTRO_NAME=Ubuntu-24.04): the driver is Windows' "+lib))
+		hasLine(t, lines, q("driver: CUDA driver: "+lib))
+		hasLine(t, lines, q("driver: version: CUDA 12.6 (cuDriverGetVersion)"))
+		content(t, rep, lines)
 	})
 
 	t.Run("missing", func(t *testing.T) {
-		isolate(t)
-		t.Setenv("WSL_DISTRO_NAME", "")
-		root := t.TempDir()
+		root := wslRoot(t, "")
 		mkfile(t, filepath.Join(root, "proc/version"), "Linux version 5.15.167.4-microsoft-standard-WSL2 (root@f9c826d3017f) (gcc (GCC) 11.2.0) #1 SMP\n")
 		rep, lines := doctor(t, opts(root))
 		lib := filepath.Join(root, "usr/lib/wsl/lib/libcuda.so.1")
@@ -79,9 +88,7 @@ func TestWSLAdvice(t *testing.T) {
 	})
 
 	t.Run("shadowed", func(t *testing.T) {
-		isolate(t)
-		t.Setenv("WSL_DISTRO_NAME", "Ubuntu")
-		root := t.TempDir()
+		root := wslRoot(t, "Ubuntu")
 		wsl := wslStandIn(t, root, "usr/lib/wsl/lib/libcuda.so.1", nil)
 		linux := wslStandIn(t, root, "usr/local/cuda/lib64/libcuda.so.1", map[string]string{"INIT": "100", "VERSION": "12040", "NAME": `"Linux driver %d"`})
 		rep, lines := doctor(t, opts(root))
@@ -105,9 +112,7 @@ func TestWSLAdvice(t *testing.T) {
 
 	// A link to WSL's driver from elsewhere is WSL's driver.
 	t.Run("linked", func(t *testing.T) {
-		isolate(t)
-		t.Setenv("WSL_DISTRO_NAME", "Ubuntu")
-		root := t.TempDir()
+		root := wslRoot(t, "Ubuntu")
 		wsl := wslStandIn(t, root, "usr/lib/wsl/lib/libcuda.so.1", nil)
 		link := filepath.Join(root, "usr/local/cuda/lib64/libcuda.so.1")
 		if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
@@ -117,17 +122,11 @@ func TestWSLAdvice(t *testing.T) {
 			t.Fatal(err)
 		}
 		rep, lines := doctor(t, opts(root))
-		hasLine(t, lines, q("driver: device 0: WSL GPU 0"))
-		hasLine(t, lines, q("ok: no problems found"))
-		if rep.Errors != 0 {
-			t.Errorf("Errors = %d, want 0", rep.Errors)
-		}
+		content(t, rep, lines)
 	})
 
 	t.Run("notWSL", func(t *testing.T) {
-		isolate(t)
-		t.Setenv("WSL_DISTRO_NAME", "")
-		root := t.TempDir()
+		root := wslRoot(t, "")
 		mkfile(t, filepath.Join(root, "proc/version"), "Linux version 6.1.0-27-amd64 (debian-kernel@lists.debian.org)\n")
 		rep, lines := doctor(t, opts(root))
 		hasLine(t, lines, q("error: driver: libcuda.so.1 or libcuda.so not found: install the NVIDIA driver")+".*")

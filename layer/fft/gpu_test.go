@@ -7,9 +7,9 @@ import (
 	"math/cmplx"
 	"runtime"
 	"testing"
-	"time"
 
 	"github.com/cugen/cugen/cugentest"
+	"github.com/cugen/cugen/cugentest/standin"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/cufft"
 	cuda "github.com/cugen/cugen/layer"
@@ -24,11 +24,7 @@ func gpuSetup(t testing.TB) (*cuda.Context, *cuda.Stream) {
 	cugentest.NeedDevice(t, err)
 	t.Cleanup(func() { ctx.Close() })
 	cugentest.NeedLibrary(t, cufft.SharedLibrary().Load())
-	s, err := ctx.NewStream()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := standin.Keep(ctx.NewStream())(t)
 	return ctx, s
 }
 
@@ -466,24 +462,9 @@ func benchInterleaved(b *testing.B, n int) {
 		}
 		cu.StreamSynchronize(s.Raw())
 	}
-	layer()
-	direct()
-	var tl, tr time.Duration
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := range b.N {
-		ways := [2]func(){layer, direct}
-		times := [2]*time.Duration{&tl, &tr}
-		if i%2 == 1 {
-			ways[0], ways[1] = ways[1], ways[0]
-			times[0], times[1] = times[1], times[0]
-		}
-		for j := range ways {
-			t0 := time.Now()
-			ways[j]()
-			*times[j] += time.Since(t0)
-		}
-	}
+	times, rawTimes := cugentest.Interleave(b, layer, direct)
+	tl, tr := times.Total(), rawTimes.Total()
 	calls := float64(b.N * block)
 	b.ReportMetric(float64(tl.Nanoseconds())/calls, "plan-ns/fft")
 	b.ReportMetric(float64(tr.Nanoseconds())/calls, "raw-ns/fft")

@@ -7,9 +7,9 @@ import (
 	"runtime"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/cugen/cugen/cugentest"
+	"github.com/cugen/cugen/cugentest/standin"
 	"github.com/cugen/cugen/generated/cuda12/cu"
 	"github.com/cugen/cugen/generated/cuda12/curand"
 	cuda "github.com/cugen/cugen/layer"
@@ -26,11 +26,7 @@ func gpuSetup(t testing.TB) (*cuda.Context, *cuda.Stream) {
 	cugentest.NeedDevice(t, err)
 	t.Cleanup(func() { ctx.Close() })
 	cugentest.NeedLibrary(t, curand.SharedLibrary().Load())
-	s, err := ctx.NewStream()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := standin.Keep(ctx.NewStream())(t)
 	return ctx, s
 }
 
@@ -317,24 +313,9 @@ func benchUniform(b *testing.B, n int) {
 		}
 		cu.StreamSynchronize(s.Raw())
 	}
-	layer()
-	direct()
-	var tl, tr time.Duration
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := range b.N {
-		ways := [2]func(){layer, direct}
-		times := [2]*time.Duration{&tl, &tr}
-		if i%2 == 1 {
-			ways[0], ways[1] = ways[1], ways[0]
-			times[0], times[1] = times[1], times[0]
-		}
-		for j := range ways {
-			t0 := time.Now()
-			ways[j]()
-			*times[j] += time.Since(t0)
-		}
-	}
+	times, rawTimes := cugentest.Interleave(b, layer, direct)
+	tl, tr := times.Total(), rawTimes.Total()
 	calls := float64(b.N * block)
 	b.ReportMetric(float64(tl.Nanoseconds())/calls, "rand-ns/call")
 	b.ReportMetric(float64(tr.Nanoseconds())/calls, "raw-ns/call")

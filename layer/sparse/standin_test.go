@@ -18,18 +18,9 @@ func TestStandinHandle(t *testing.T) {
 	if !standin.Run(t, standin.Majors{CUSPARSE: cusparse.VerMajor}) {
 		return
 	}
-	ctx, err := cuda.NewContext(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := ctx.NewStream()
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := NewHandle(ctx, s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx := standin.Must(cuda.NewContext(0))(t)
+	s := standin.Must(ctx.NewStream())(t)
+	h := standin.Must(NewHandle(ctx, s))(t)
 	ctx.Close() // the handle keeps its own reference
 	lib, drv := cusparse.SharedLibrary(), cu.SharedLibrary()
 	if n := standin.Count(t, lib, "cusparseSetStream"); n != 1 {

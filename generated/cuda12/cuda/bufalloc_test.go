@@ -22,10 +22,7 @@ func armedOf[T any](b *Buffer[T]) (armed, pend bool) {
 func TestPendingFinalizers(t *testing.T) {
 	runtime.LockOSThread() // one thread: one ring of pending
 	defer runtime.UnlockOSThread()
-	_, c := newFake(t)
-	defer c.Close()
-	s, closeS := fakeStream(c, 0x51)
-	defer closeS()
+	_, _, s := fakeContextStream(t, 0x51)
 	long, err := AllocAsync[float32](s, 4)
 	if err != nil {
 		t.Fatal(err)

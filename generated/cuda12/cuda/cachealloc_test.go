@@ -152,10 +152,7 @@ func TestCachingAllocStreams(t *testing.T) {
 // closed beyond is freed to the driver, after the blocks of closed
 // streams, which no allocation can reuse.
 func TestCachingAllocBound(t *testing.T) {
-	f, c := newFake(t)
-	defer c.Close()
-	s, closeS := fakeStream(c, 0x51)
-	defer closeS()
+	f, c, s := fakeContextStream(t, 0x51)
 	dead, closeDead := fakeStream(c, 0x52)
 	a, err := c.NewCachingAllocator(CachingOptions{MaxCached: 2048})
 	if err != nil {
@@ -337,10 +334,7 @@ func TestCachingAllocMisuse(t *testing.T) {
 // used after its Close must answer ErrFreed); the block's record, the
 // lists and the driver cost none.
 func TestCachingAllocAllocs(t *testing.T) {
-	_, c := newFake(t)
-	defer c.Close()
-	s, closeS := fakeStream(c, 0x51)
-	defer closeS()
+	_, c, s := fakeContextStream(t, 0x51)
 	a, err := c.NewCachingAllocator(CachingOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -489,10 +483,7 @@ func TestCachingAllocOutOfMemory(t *testing.T) {
 // block to the cache when it is collected, and an allocator dropped
 // unclosed frees its cache.
 func TestCachingAllocUnreachable(t *testing.T) {
-	f, c := newFake(t)
-	defer c.Close()
-	s, closeS := fakeStream(c, 0x51)
-	defer closeS()
+	f, c, s := fakeContextStream(t, 0x51)
 	a, err := c.NewCachingAllocator(CachingOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -60,10 +60,7 @@ func TestHandle(t *testing.T) {
 // refuses before fn a closed operand, a nil one (a nil *Buffer included)
 // and one of another context.
 func TestStreamCall(t *testing.T) {
-	_, c := newFake(t)
-	defer c.Close()
-	s, closeS := fakeStream(c, 0x51)
-	defer closeS()
+	_, c, s := fakeContextStream(t, 0x51)
 	a, _ := Alloc[float32](c, 4)
 	b, _ := Alloc[complex64](c, 4)
 	h, _ := NewHandle(c, func() (uint64, error) { return 1, nil }, func(uint64) error { return nil })
@@ -124,10 +121,7 @@ func TestStreamCall(t *testing.T) {
 // TestStreamCallAllocs: a library call through Call, with three buffer
 // operands and a handle, allocates nothing.
 func TestStreamCallAllocs(t *testing.T) {
-	_, c := newFake(t)
-	defer c.Close()
-	s, closeS := fakeStream(c, 0x51)
-	defer closeS()
+	_, c, s := fakeContextStream(t, 0x51)
 	a, _ := Alloc[float32](c, 4)
 	b, _ := Alloc[float32](c, 4)
 	d, _ := Alloc[float32](c, 4)

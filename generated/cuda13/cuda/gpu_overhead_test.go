@@ -5,11 +5,11 @@ package cuda
 
 import (
 	"runtime"
-	"slices"
 	"testing"
 	"time"
 	"unsafe"
 
+	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/generated/cuda13/cu"
 )
 
@@ -27,35 +27,32 @@ const overheadBlock = 1000
 // alternately (which goes first alternates too) b.N times, and reports
 // ns per call of each.
 func overheadPair(b *testing.B, unit string, layer, raw func()) {
-	layer()
-	raw()
-	var tl, tr []float64
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := range b.N {
-		ways := [2]func(){layer, raw}
-		times := [2]*[]float64{&tl, &tr}
-		if i%2 == 1 {
-			ways[0], ways[1] = ways[1], ways[0]
-			times[0], times[1] = times[1], times[0]
-		}
-		for j := range ways {
-			t0 := time.Now()
-			ways[j]()
-			*times[j] = append(*times[j], float64(time.Since(t0).Nanoseconds())/overheadBlock)
-		}
-	}
-	b.StopTimer()
-	slices.Sort(tl)
-	slices.Sort(tr)
-	ml, mr := tl[len(tl)/2], tr[len(tr)/2]
+	tl, tr := cugentest.Interleave(b, layer, raw)
+	perCall := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / overheadBlock }
+	ml, mr, fl, fr := perCall(tl.Median()), perCall(tr.Median()), perCall(tl.Min()), perCall(tr.Min())
 	b.ReportMetric(ml, "layer-ns/"+unit)
 	b.ReportMetric(mr, "raw-ns/"+unit)
-	b.ReportMetric(tl[0], "layer-min-ns/"+unit)
-	b.ReportMetric(tr[0], "raw-min-ns/"+unit)
+	b.ReportMetric(fl, "layer-min-ns/"+unit)
+	b.ReportMetric(fr, "raw-min-ns/"+unit)
 	b.ReportMetric(ml/mr, "ratio")
 	b.Logf("%s: layer %.1f ns (fastest %.1f), raw %.1f ns (fastest %.1f): +%.1f ns (fastest +%.1f), %.3fx, %d blocks of %d",
-		unit, ml, tl[0], mr, tr[0], ml-mr, tl[0]-tr[0], ml/mr, len(tl), overheadBlock)
+		unit, ml, fl, mr, fr, ml-mr, fl-fr, ml/mr, len(tl), overheadBlock)
+}
+
+// rawBlock returns the raw way of a benchmark: body (a block of raw
+// calls) on a locked thread with c current, then a wait for s, as a C
+// loop or a careful Go program runs it.
+func rawBlock(b *testing.B, c *Context, s *Stream, body func()) func() {
+	return func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cu.CtxSetCurrent(c.Raw()); err != nil {
+			b.Fatal(err)
+		}
+		body()
+		cu.StreamSynchronize(s.Raw())
+	}
 }
 
 // BenchmarkLaunchOverhead is Kernel.Launch of saxpy's 4 arguments (two
@@ -63,42 +60,46 @@ func overheadPair(b *testing.B, unit string, layer, raw func()) {
 // on a thread locked, with the context current, for the block (as a C
 // loop or a careful Go program calls them).
 func BenchmarkLaunchOverhead(b *testing.B) {
+	layer, raw := saxpyLaunchWays(b)
+	overheadPair(b, "launch", layer, raw)
+}
+
+// saxpyLaunchWays are the two ways of BenchmarkLaunchOverhead and
+// BenchmarkLaunchInterleaved, each a block of overheadBlock launches of
+// the 4-argument saxpy (n = 0: no work) on a new stream, then a wait
+// for them: through Kernel.Launch, and through cu.LaunchKernel with a
+// prebuilt argument array (rawBlock).
+func saxpyLaunchWays(b *testing.B) (layer, raw func()) {
 	c := gpuContext(b)
 	saxpy, _ := gpuKernels(b, c)
 	x, err := Alloc[float32](c, 1)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer x.Close()
+	b.Cleanup(func() { x.Close() })
 	s, err := c.NewStream()
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer s.Close()
+	b.Cleanup(func() { s.Close() })
 	cfg := Config{Stream: s}
 	alpha, n := float32(1), int32(0)
 	xp := x.Ptr()
-	raw := []unsafe.Pointer{unsafe.Pointer(&alpha), unsafe.Pointer(&xp), unsafe.Pointer(&xp), unsafe.Pointer(&n)}
-	overheadPair(b, "launch", func() {
-		for range overheadBlock {
-			if err := saxpy.Launch(cfg, alpha, x, x, n); err != nil {
-				b.Fatal(err)
+	args := []unsafe.Pointer{unsafe.Pointer(&alpha), unsafe.Pointer(&xp), unsafe.Pointer(&xp), unsafe.Pointer(&n)}
+	return func() {
+			for range overheadBlock {
+				if err := saxpy.Launch(cfg, alpha, x, x, n); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-		s.Synchronize()
-	}, func() {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		if err := cu.CtxSetCurrent(c.Raw()); err != nil {
-			b.Fatal(err)
-		}
-		for range overheadBlock {
-			if err := cu.LaunchKernel(saxpy.Raw(), 1, 1, 1, 1, 1, 1, 0, s.Raw(), raw, nil); err != nil {
-				b.Fatal(err)
+			s.Synchronize()
+		}, rawBlock(b, c, s, func() {
+			for range overheadBlock {
+				if err := cu.LaunchKernel(saxpy.Raw(), 1, 1, 1, 1, 1, 1, 0, s.Raw(), args, nil); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-		cu.StreamSynchronize(s.Raw())
-	})
+		})
 }
 
 // BenchmarkAllocAsyncOverhead is AllocAsync and Close of one 256-byte
@@ -121,12 +122,7 @@ func BenchmarkAllocAsyncOverhead(b *testing.B) {
 			}
 		}
 		s.Synchronize()
-	}, func() {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		if err := cu.CtxSetCurrent(c.Raw()); err != nil {
-			b.Fatal(err)
-		}
+	}, rawBlock(b, c, s, func() {
 		for range overheadBlock {
 			x, err := cu.MemAllocAsync(256, s.Raw())
 			if err != nil {
@@ -136,6 +132,5 @@ func BenchmarkAllocAsyncOverhead(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		cu.StreamSynchronize(s.Raw())
-	})
+	}))
 }

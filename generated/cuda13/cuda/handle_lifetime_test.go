@@ -15,10 +15,7 @@ import (
 // TestHandleCloseWaits closes a library handle while a Stream.Call using
 // it runs: the destroy comes after the call returns.
 func TestHandleCloseWaits(t *testing.T) {
-	_, c := newFake(t)
-	defer c.Close()
-	s, closeS := fakeStream(c, 0x52)
-	defer closeS()
+	_, c, s := fakeContextStream(t, 0x52)
 	var inCall, destroyed atomic.Bool
 	h, err := NewHandle(c, func() (uint64, error) { return 9, nil }, func(uint64) error {
 		if inCall.Load() {

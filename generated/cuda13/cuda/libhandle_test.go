@@ -100,16 +100,8 @@ func TestStreamHandle(t *testing.T) {
 // TestStreamHandleCallAllocs: Handle.Call with three buffers allocates
 // nothing.
 func TestStreamHandleCallAllocs(t *testing.T) {
-	_, c := newFake(t)
-	defer c.Close()
-	s, closeS := fakeStream(c, 0x51)
-	defer closeS()
-	h, err := NewStreamHandle(c, s, func() (uint64, error) { return 1, nil }, func(uint64) error { return nil },
-		func(uint64, cu.Stream) error { return nil })
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
+	_, c, s := fakeContextStream(t, 0x51)
+	h := nopStreamHandle(t, c, s)
 	a, _ := Alloc[float32](c, 4)
 	b, _ := Alloc[float32](c, 4)
 	d, _ := Alloc[float32](c, 4)
@@ -171,16 +163,8 @@ func TestWorkspace(t *testing.T) {
 // holds every one during fn and releases every one after it, and after a
 // refusal part way (a closed operand late in the list).
 func TestCallManyOperands(t *testing.T) {
-	_, c := newFake(t)
-	defer c.Close()
-	s, closeS := fakeStream(c, 0x51)
-	defer closeS()
-	h, err := NewStreamHandle(c, s, func() (uint64, error) { return 1, nil }, func(uint64) error { return nil },
-		func(uint64, cu.Stream) error { return nil })
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
+	_, c, s := fakeContextStream(t, 0x51)
+	h := nopStreamHandle(t, c, s)
 	var bufs []*Buffer[float32]
 	var ops []Operand
 	for range 10 {
@@ -195,7 +179,7 @@ func TestCallManyOperands(t *testing.T) {
 		}
 		return n + int(h.r.uses.state.Load())
 	}
-	err = h.Call(func(cu.Stream) error {
+	err := h.Call(func(cu.Stream) error {
 		if n := inUse(); n != 11 {
 			t.Errorf("%d uses during the call, want 11 (10 buffers and the handle)", n)
 		}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/cugen/cugen/cugentest"
+	"github.com/cugen/cugen/cugentest/standin"
 	"github.com/cugen/cugen/generated/cuda12/cublas"
 	"github.com/cugen/cugen/generated/cuda12/cuda"
 )
@@ -28,16 +29,8 @@ func gpuHandle(tb testing.TB) (*cuda.Context, *cuda.Stream, *Handle) {
 	cugentest.NeedDevice(tb, err)
 	tb.Cleanup(func() { ctx.Close() })
 	cugentest.NeedLibrary(tb, cublas.SharedLibrary().Load())
-	s, err := ctx.NewStream()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { s.Close() })
-	h, err := New(ctx, s)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { h.Close() })
+	s := standin.Keep(ctx.NewStream())(tb)
+	h := standin.Keep(New(ctx, s))(tb)
 	return ctx, s, h
 }
 

@@ -28,29 +28,12 @@ var majors = standin.Majors{CUBLAS: cublas.VerMajor, CURAND: curand.VerMajor, CU
 // standinPair is a GEMM of n³ on the stand-ins, both ways.
 func standinPair(tb testing.TB, n int) *gemmPair {
 	tb.Helper()
-	ctx, err := cuda.NewContext(0)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { ctx.Close() })
-	s, err := ctx.NewStream()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { s.Close() })
-	h, err := New(ctx, s)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { h.Close() })
+	ctx := standin.Keep(cuda.NewContext(0))(tb)
+	s := standin.Keep(ctx.NewStream())(tb)
+	h := standin.Keep(New(ctx, s))(tb)
 	p := &gemmPair{ctx: ctx, s: s, h: h, n: int32(n)}
 	for _, m := range []*Matrix[float32]{&p.a, &p.b, &p.c} {
-		buf, err := cuda.Alloc[float32](ctx, n*n)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		tb.Cleanup(func() { buf.Close() })
-		*m = Dense(buf, n, n)
+		*m = Dense(standin.Keep(cuda.Alloc[float32](ctx, n*n))(tb), n, n)
 	}
 	return p
 }
@@ -114,12 +97,7 @@ func TestStandinGemmBatchedAllocs(t *testing.T) {
 	var a, b, c []Matrix[float32]
 	for range batch {
 		for _, ms := range []*[]Matrix[float32]{&a, &b, &c} {
-			buf, err := cuda.Alloc[float32](p.ctx, 16)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer buf.Close()
-			*ms = append(*ms, Dense(buf, 4, 4))
+			*ms = append(*ms, Dense(standin.Keep(cuda.Alloc[float32](p.ctx, 16))(t), 4, 4))
 		}
 	}
 	call := func() {

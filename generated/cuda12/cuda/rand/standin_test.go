@@ -19,21 +19,9 @@ var majors = standin.Majors{CURAND: curand.VerMajor}
 
 func standinGen(tb testing.TB) (*cuda.Context, *cuda.Stream, *Generator) {
 	tb.Helper()
-	ctx, err := cuda.NewContext(0)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { ctx.Close() })
-	s, err := ctx.NewStream()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { s.Close() })
-	g, err := New(ctx, s, Philox)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { g.Close() })
+	ctx := standin.Keep(cuda.NewContext(0))(tb)
+	s := standin.Keep(ctx.NewStream())(tb)
+	g := standin.Keep(New(ctx, s, Philox))(tb)
 	return ctx, s, g
 }
 
@@ -45,11 +33,7 @@ func TestStandinStreamBoundOnce(t *testing.T) {
 		return
 	}
 	ctx, s, g := standinGen(t)
-	x, err := cuda.Alloc[float32](ctx, 1024)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer x.Close()
+	x := standin.Keep(cuda.Alloc[float32](ctx, 1024))(t)
 	count := func() int { return standin.Count(t, curand.SharedLibrary(), "curandSetStream") }
 	if n := count(); n != 1 {
 		t.Fatalf("New called curandSetStream %d times, want 1", n)
@@ -65,11 +49,7 @@ func TestStandinStreamBoundOnce(t *testing.T) {
 	if n := count(); n != 1 {
 		t.Errorf("3 calls and a SetStream on the generator's stream: %d curandSetStream calls, want the 1 of New", n)
 	}
-	s2, err := ctx.NewStream()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	s2 := standin.Keep(ctx.NewStream())(t)
 	if err := g.SetStream(s2); err != nil {
 		t.Fatal(err)
 	}
@@ -92,11 +72,7 @@ func BenchmarkStandinUniform(b *testing.B) {
 		return
 	}
 	ctx, _, g := standinGen(b)
-	x, err := cuda.Alloc[float32](ctx, 1024)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer x.Close()
+	x := standin.Keep(cuda.Alloc[float32](ctx, 1024))(b)
 	raw, p := g.Raw(), (*float32)(x.Ptr().Pointer())
 	standin.Pair(b, 1000, func(n int) {
 		err := ctx.Do(func() error {

@@ -118,6 +118,21 @@ func alloc(t *testing.T, ctx *cuda.Context, bytes int64) *cuda.Buffer[byte] {
 	return b
 }
 
+// runPlan times p on args (timePlan), waits for s and returns the median
+// in milliseconds and the bytes of y, the result.
+func runPlan(t *testing.T, ctx *cuda.Context, s *cuda.Stream, p *Plan, y *cuda.Buffer[byte], args ...Arg) (float64, []byte) {
+	t.Helper()
+	ms := timePlan(t, ctx, s, p, args...)
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]byte, y.Len())
+	if err := y.CopyTo(out); err != nil {
+		t.Fatal(err)
+	}
+	return ms, out
+}
+
 // timePlan executes p warmup times, then iters times each between two
 // events, and returns the median in milliseconds.
 func timePlan(t *testing.T, ctx *cuda.Context, s *cuda.Stream, p *Plan, args ...Arg) float64 {
@@ -337,15 +352,7 @@ func TestGPUConvResNet50(t *testing.T) {
 			x := upload(t, ctx, dir, "x.bin", c.dt, conv.X.Elements(), 1)
 			w := upload(t, ctx, dir, "w.bin", c.dt, conv.W.Elements(), 2)
 			y := alloc(t, ctx, conv.Y.Elements()*c.dt.Size())
-			args := []Arg{Bind(1, x), Bind(2, w), Bind(3, y)}
-			goMS := timePlan(t, ctx, s, plan, args...)
-			if err := s.Synchronize(); err != nil {
-				t.Fatal(err)
-			}
-			out := make([]byte, y.Len())
-			if err := y.CopyTo(out); err != nil {
-				t.Fatal(err)
-			}
+			goMS, out := runPlan(t, ctx, s, plan, y, Bind(1, x), Bind(2, w), Bind(3, y))
 			writeCase(t, dir, out, map[string]any{
 				"op": "conv", "dtype": c.dt.String(), "layout": c.layout.String(),
 				"x": conv.X.Dims, "w": conv.W.Dims, "y": conv.Y.Dims,
@@ -384,15 +391,7 @@ func TestGPUMatmulBiasReLU(t *testing.T) {
 			b := upload(t, ctx, dir, "b.bin", dt, k*n, 4)
 			bias := upload(t, ctx, dir, "bias.bin", dt, n, 5)
 			y := alloc(t, ctx, m*n*dt.Size())
-			args := []Arg{Bind(1, a), Bind(2, b), Bind(3, bias), Bind(4, y)}
-			goMS := timePlan(t, ctx, s, plan, args...)
-			if err := s.Synchronize(); err != nil {
-				t.Fatal(err)
-			}
-			out := make([]byte, y.Len())
-			if err := y.CopyTo(out); err != nil {
-				t.Fatal(err)
-			}
+			goMS, out := runPlan(t, ctx, s, plan, y, Bind(1, a), Bind(2, b), Bind(3, bias), Bind(4, y))
 			writeCase(t, dir, out, map[string]any{
 				"op": "matmul", "dtype": dt.String(),
 				"a": mm.A.Dims, "b": mm.B.Dims, "bias": mm.Bias.Dims, "y": mm.Y.Dims,

@@ -19,31 +19,11 @@ var majors = standin.Majors{CUFFT: cufft.VerMajor}
 
 func standinPlan(tb testing.TB, n int) (*cuda.Context, *cuda.Stream, *Plan, *cuda.Buffer[complex64], *cuda.Buffer[complex64]) {
 	tb.Helper()
-	ctx, err := cuda.NewContext(0)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { ctx.Close() })
-	s, err := ctx.NewStream()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { s.Close() })
-	p, err := New1D(ctx, s, n, C2C, 1)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { p.Close() })
-	in, err := cuda.Alloc[complex64](ctx, n)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { in.Close() })
-	out, err := cuda.Alloc[complex64](ctx, n)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { out.Close() })
+	ctx := standin.Keep(cuda.NewContext(0))(tb)
+	s := standin.Keep(ctx.NewStream())(tb)
+	p := standin.Keep(New1D(ctx, s, n, C2C, 1))(tb)
+	in := standin.Keep(cuda.Alloc[complex64](ctx, n))(tb)
+	out := standin.Keep(cuda.Alloc[complex64](ctx, n))(tb)
 	return ctx, s, p, in, out
 }
 
@@ -67,11 +47,7 @@ func TestStandinStreamBoundOnce(t *testing.T) {
 	if n := count(); n != 1 {
 		t.Errorf("a plan, 3 transforms and a SetStream on its stream: %d cufftSetStream calls, want the 1 of NewPlan", n)
 	}
-	s2, err := ctx.NewStream()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s2.Close()
+	s2 := standin.Keep(ctx.NewStream())(t)
 	if err := p.SetStream(s2); err != nil {
 		t.Fatal(err)
 	}

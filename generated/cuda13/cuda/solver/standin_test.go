@@ -21,18 +21,9 @@ func TestStandinHandle(t *testing.T) {
 	if !standin.Run(t, standin.Majors{CUSOLVER: cusolver.VerMajor}) {
 		return
 	}
-	ctx, err := cuda.NewContext(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := ctx.NewStream()
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := NewHandle(ctx, s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx := standin.Must(cuda.NewContext(0))(t)
+	s := standin.Must(ctx.NewStream())(t)
+	h := standin.Must(NewHandle(ctx, s))(t)
 	ctx.Close() // the handle keeps its own reference
 	lib, drv := cusolver.SharedLibrary(), cu.SharedLibrary()
 	for _, fn := range []string{"cusolverDnSetStream", "cusolverDnCreateParams"} {
