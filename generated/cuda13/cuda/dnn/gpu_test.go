@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -215,6 +216,11 @@ type torchResult struct {
 	CuDNN        int     `json:"cudnn"`
 	Device       string  `json:"device"`
 	ChannelsLast bool    `json:"channels_last"`
+	// From the engine pass (torch_ref.py --engine-log): the global index
+	// of the cuDNN engine PyTorch ran (-1: none, cuBLAS ran it) and its
+	// knobs.
+	Engine int64  `json:"engine"`
+	Knobs  string `json:"knobs"`
 }
 
 // refCase is one case for PyTorch: its directory (inputs, output,
@@ -242,16 +248,35 @@ func writeCase(t *testing.T, dir string, y []byte, spec map[string]any) {
 	}
 }
 
-// compareAll runs torch_ref.py once over every case (torch loads once)
-// and returns its results by directory; torch missing skips.
+// compareAll runs torch_ref.py over every case (torch loads once a
+// run): once to observe the engines PyTorch runs (cuDNN's API log, which
+// slows every call), then to compare and time; it returns the results by
+// directory. Torch missing skips.
 func compareAll(t *testing.T, cases []*refCase) map[string]torchResult {
 	t.Helper()
-	args := []string{torchScript(t)}
+	var dirs []string
 	for _, c := range cases {
-		args = append(args, c.dir)
+		dirs = append(dirs, c.dir)
 	}
+	engines := runTorch(t, append([]string{"--engine-log", filepath.Join(t.TempDir(), "cudnn.log")}, dirs...))
+	res := runTorch(t, dirs)
+	for dir, r := range res {
+		e, ok := engines[dir]
+		if !ok {
+			t.Fatalf("torch_ref.py --engine-log printed no engine for %s", dir)
+		}
+		r.Engine, r.Knobs = e.Engine, e.Knobs
+		res[dir] = r
+	}
+	return res
+}
+
+// runTorch runs torch_ref.py with args and returns the JSON object it
+// printed for each directory.
+func runTorch(t *testing.T, args []string) map[string]torchResult {
+	t.Helper()
 	var stderr bytes.Buffer
-	cmd := exec.Command(python3(t), args...)
+	cmd := exec.Command(python3(t), append([]string{torchScript(t)}, args...)...)
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	var ee *exec.ExitError
@@ -259,7 +284,7 @@ func compareAll(t *testing.T, cases []*refCase) map[string]torchResult {
 		cugentest.SkipNoLib(t, "PyTorch with a GPU (for the reference): %s", bytes.TrimSpace(stderr.Bytes()))
 	}
 	if err != nil {
-		t.Fatalf("torch_ref.py: %v\n%s", err, stderr.Bytes())
+		t.Fatalf("torch_ref.py %s: %v\n%s", strings.Join(args, " "), err, stderr.Bytes())
 	}
 	res := map[string]torchResult{}
 	for _, line := range bytes.Split(bytes.TrimSpace(out), []byte("\n")) {
@@ -290,8 +315,16 @@ func reportAll(t *testing.T, cases []*refCase) {
 				t.Errorf("PyTorch's output is not channels_last: the layouts differ")
 			}
 			t.Logf("engine %d (heuristics mode A, configuration %d), workspace %d B", c.engine, c.rank, c.ws)
-			t.Logf("Go %.4f ms, PyTorch %.4f ms (torch %s, cuDNN %d, %s): Go runs at %.1f%% of PyTorch's speed",
-				c.goMS, r.TorchMS, r.Torch, r.CuDNN, r.Device, 100*r.TorchMS/c.goMS)
+			same := "another engine than Go's"
+			switch {
+			case r.Engine < 0:
+				same = "no cuDNN engine (cuBLAS)"
+			case r.Engine == c.engine:
+				same = "the same engine (global index)"
+			}
+			t.Logf("PyTorch ran engine %d (knobs %s): %s", r.Engine, r.Knobs, same)
+			t.Logf("Go %.4f ms, PyTorch %.4f ms (torch %s, cuDNN %d, %s): Go runs at %.1f%% of PyTorch's speed, %s",
+				c.goMS, r.TorchMS, r.Torch, r.CuDNN, r.Device, 100*r.TorchMS/c.goMS, same)
 			t.Logf("max |Go - PyTorch| %.3g (max |PyTorch| %.3g), %d of %d outside the tolerance", r.MaxAbs, r.MaxRef, r.Bad, r.Elements)
 			if r.Bad > 0 {
 				t.Errorf("%d of %d elements differ from PyTorch's beyond the tolerance (max difference %.3g)", r.Bad, r.Elements, r.MaxAbs)
