@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/internal/nvrtcffi"
 	"github.com/cugen/cugen/library"
 )
 
@@ -223,12 +224,12 @@ func (r *run) devices(lib *ffi.Library, required bool) {
 		advice := "check that a GPU is present and visible (nvidia-smi; in a container, run it with the GPU runtime, e.g. docker run --gpus all) and that the kernel module matches the driver library"
 		r.problem(required, label, "no CUDA device: "+text+": "+advice)
 	}
-	if res := call(lib, "cuInit", 0); res != 0 {
+	if res := nvrtcffi.Call(lib, "cuInit", 0); res != 0 {
 		fail("cuInit", res)
 		return
 	}
 	var n int32
-	if res := call(lib, "cuDeviceGetCount", &n); res != 0 {
+	if res := nvrtcffi.Call(lib, "cuDeviceGetCount", &n); res != 0 {
 		fail("cuDeviceGetCount", res)
 		return
 	}
@@ -250,12 +251,12 @@ func (r *run) devices(lib *ffi.Library, required bool) {
 	name := make([]byte, 256)
 	for i := range int(min(n, listDevices)) {
 		var dev int32
-		if res := call(lib, "cuDeviceGet", &dev, i); res != 0 {
+		if res := nvrtcffi.Call(lib, "cuDeviceGet", &dev, i); res != 0 {
 			r.printf("%s: device %d: cuDeviceGet failed: %s", label, i, errorText(lib, res))
 			continue
 		}
 		clear(name)
-		if res := call(lib, "cuDeviceGetName", name, len(name)-1, dev); res != 0 {
+		if res := nvrtcffi.Call(lib, "cuDeviceGetName", name, len(name)-1, dev); res != 0 {
 			r.printf("%s: device %d: cuDeviceGetName failed: %s", label, i, errorText(lib, res))
 			continue
 		}
@@ -319,8 +320,9 @@ const nvrtcBuiltinFailure = 7
 // loads without its builtins library and fails every compile with
 // NVRTC_ERROR_BUILTIN_OPERATION_FAILURE; that is a problem, with the fix.
 func (r *run) nvrtcCompiles(label string, lib *ffi.Library, major int, ver [3]int, required bool) {
+	nvrtc := nvrtcffi.New(lib)
 	fail := func(call string, res int32, log string) {
-		text := fmt.Sprintf("%s failed: %s", call, nvrtcErrorText(lib, res))
+		text := fmt.Sprintf("%s failed: %s", call, nvrtcErrorText(nvrtc, res))
 		r.printf("%s: compile: %s", label, text)
 		var advice string
 		switch {
@@ -341,32 +343,31 @@ func (r *run) nvrtcCompiles(label string, lib *ffi.Library, major int, ver [3]in
 		}
 		r.problem(required, label, text+": "+advice)
 	}
-	src := append([]byte(nvrtcSource), 0)
-	name := []byte("cugen_doctor.cu\x00")
-	var prog uintptr
-	if res := call(lib, "nvrtcCreateProgram", &prog, src, name, 0, []byte(nil), []byte(nil)); res != 0 {
+	prog, res := nvrtc.CreateProgram(nvrtcSource, "cugen_doctor.cu")
+	if res != 0 {
 		fail("nvrtcCreateProgram", res, "")
 		return
 	}
-	defer call(lib, "nvrtcDestroyProgram", &prog)
-	if res := call(lib, "nvrtcCompileProgram", prog, 0, []byte(nil)); res != 0 {
-		fail("nvrtcCompileProgram", res, nvrtcLog(lib, prog))
+	defer prog.Destroy()
+	if res := prog.Compile(nil); res != 0 {
+		fail("nvrtcCompileProgram", res, nvrtcLog(prog))
 		return
 	}
 	r.printf("%s: compile: ok (a one-line kernel, nvrtcCompileProgram)", label)
 }
 
-// maxNVRTCLog bounds the compile log nvrtcCompiles reads.
-const maxNVRTCLog = 4 << 10
+// The bounds of what nvrtcCompiles reads of a failed compile's log: a
+// larger log is not read, and of its first line at most maxNVRTCLog
+// bytes are shown.
+const (
+	maxNVRTCLogRead = 1 << 20
+	maxNVRTCLog     = 4 << 10
+)
 
 // nvrtcLog is the first line of program prog's compile log, or "".
-func nvrtcLog(lib *ffi.Library, prog uintptr) string {
-	var size uintptr
-	if call(lib, "nvrtcGetProgramLogSize", prog, &size) != 0 || size <= 1 || size > 1<<20 {
-		return ""
-	}
-	buf := make([]byte, size)
-	if call(lib, "nvrtcGetProgramLog", prog, buf) != 0 {
+func nvrtcLog(prog *nvrtcffi.Program) string {
+	buf, err := prog.Log(maxNVRTCLogRead)
+	if err != nil {
 		return ""
 	}
 	text := cString(buf)
@@ -379,17 +380,11 @@ func nvrtcLog(lib *ffi.Library, prog uintptr) string {
 
 // nvrtcErrorText is NVRTC's name of an nvrtcResult
 // ("NVRTC_ERROR_BUILTIN_OPERATION_FAILURE (7)"), read with a bound.
-func nvrtcErrorText(lib *ffi.Library, res int32) string {
-	if res == -1 {
-		return "the call could not be made"
+func nvrtcErrorText(nvrtc *nvrtcffi.Lib, res int32) string {
+	if s, ok := nvrtc.ErrorString(res, maxErrorText); ok {
+		return quote(s) + fmt.Sprintf(" (%d)", res)
 	}
-	text := fmt.Sprintf("nvrtcResult %d", res)
-	if fn, err := lib.Lookup("nvrtcGetErrorString"); err == nil {
-		if p, err := ffi.Call(fn, res); err == nil && p != 0 {
-			text = quote(ffi.GoString(p, maxErrorText)) + fmt.Sprintf(" (%d)", res)
-		}
-	}
-	return text
+	return nvrtc.ErrorText(res, maxErrorText) // "nvrtcResult 7", or the call was not made
 }
 
 // load loads lib and prints where from, or that it did not load and every
@@ -470,21 +465,6 @@ func notFound(why string) bool {
 		strings.Contains(why, "module could not be found") || why == "Module not found."
 }
 
-// call calls the int-returning C function symbol of lib with the
-// arguments of ffi.Call. A symbol that cannot be looked up or called
-// gives -1.
-func call(lib *ffi.Library, symbol string, args ...any) int32 {
-	fn, err := lib.Lookup(symbol)
-	if err != nil {
-		return -1
-	}
-	r, err := ffi.Call(fn, args...)
-	if err != nil {
-		return -1
-	}
-	return int32(r)
-}
-
 // errorText is the driver's name and text of a CUresult:
 // "CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)". The
 // strings are read with a bound (maxErrorText), and quoted if they hold
@@ -495,11 +475,11 @@ func errorText(lib *ffi.Library, res int32) string {
 	}
 	var p uintptr
 	name := fmt.Sprintf("CUresult %d", res)
-	if call(lib, "cuGetErrorName", res, &p) == 0 && p != 0 {
+	if nvrtcffi.Call(lib, "cuGetErrorName", res, &p) == 0 && p != 0 {
 		name = quote(ffi.GoString(p, maxErrorText))
 	}
 	p = 0
-	if call(lib, "cuGetErrorString", res, &p) == 0 && p != 0 {
+	if nvrtcffi.Call(lib, "cuGetErrorString", res, &p) == 0 && p != 0 {
 		name += " (" + quote(ffi.GoString(p, maxErrorText)) + ")"
 	}
 	return name

@@ -5,9 +5,10 @@
 //
 // It loads each library as the generated package of that major does, from
 // the same description (library.LoadSpec), without importing the generated
-// packages, and calls the version functions and the driver through
-// package ffi's public API only (Library.Lookup, Call, GoString): package
-// ffiimpl is for generated code (TestImportsNoFFIImpl).
+// packages, and calls the version functions, the driver and NVRTC
+// through package ffi's public API only (Library.Lookup, Call, GoString;
+// NVRTC and the driver's calls through internal/nvrtcffi, which uses the
+// same): package ffiimpl is for generated code (TestImportsNoFFIImpl).
 package doctor
 
 import "github.com/cugen/cugen/library"

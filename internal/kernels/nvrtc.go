@@ -5,11 +5,11 @@ package kernels
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
 	"unsafe"
 
 	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/internal/nvrtcffi"
 	"github.com/cugen/cugen/library"
 )
 
@@ -17,7 +17,7 @@ import (
 // find it (CUGEN_LIBNVRTC, the loader, wheels, toolkits), newest major
 // first. cugen kernels runs it on the CPU: compiling needs no GPU.
 type NVRTC struct {
-	lib     *ffi.Library
+	lib     *nvrtcffi.Lib
 	Major   int
 	Version [2]int
 }
@@ -32,40 +32,21 @@ func OpenNVRTC() (*NVRTC, error) {
 			errs = append(errs, err.Error())
 			continue
 		}
-		n := &NVRTC{lib: lib, Major: major}
-		var maj, min int32
-		if r := n.call("nvrtcVersion", &maj, &min); r != 0 {
+		n := &NVRTC{lib: nvrtcffi.New(lib), Major: major}
+		v, r := n.lib.Version()
+		if r != 0 {
 			return nil, fmt.Errorf("cugen kernels: nvrtcVersion: %s", n.errorText(r))
 		}
-		n.Version = [2]int{int(maj), int(min)}
+		n.Version = v
 		return n, nil
 	}
 	return nil, fmt.Errorf("cugen kernels: NVRTC not found (compiling needs NVRTC 12 or 13, no GPU):\n%s", strings.Join(errs, "\n"))
 }
 
-func (n *NVRTC) call(symbol string, args ...any) int32 {
-	fn, err := n.lib.Lookup(symbol)
-	if err != nil {
-		return -1
-	}
-	r, err := ffi.Call(fn, args...)
-	if err != nil {
-		return -1
-	}
-	return int32(r)
-}
+// maxErrorText bounds the text of an nvrtcResult read from NVRTC.
+const maxErrorText = 256
 
-func (n *NVRTC) errorText(res int32) string {
-	if res == -1 {
-		return "the call could not be made"
-	}
-	if fn, err := n.lib.Lookup("nvrtcGetErrorString"); err == nil {
-		if p, err := ffi.Call(fn, res); err == nil && p != 0 {
-			return ffi.GoString(p, 256)
-		}
-	}
-	return fmt.Sprintf("nvrtcResult %d", res)
-}
+func (n *NVRTC) errorText(res int32) string { return n.lib.ErrorText(res, maxErrorText) }
 
 // Output is one compile's result.
 type Output struct {
@@ -83,27 +64,18 @@ const maxOutput = 1 << 30
 // a real arch (-arch=sm_XX), else the PTX. A compile error returns the log
 // in the error.
 func (n *NVRTC) Compile(src, name string, opts, exprs []string) (*Output, error) {
-	var prog uintptr
-	if r := n.call("nvrtcCreateProgram", &prog, cstr(src), cstr(name), 0, []byte(nil), []byte(nil)); r != 0 {
+	prog, r := n.lib.CreateProgram(src, name)
+	if r != 0 {
 		return nil, fmt.Errorf("nvrtcCreateProgram: %s", n.errorText(r))
 	}
-	defer n.call("nvrtcDestroyProgram", &prog)
+	defer prog.Destroy()
 	for _, e := range exprs {
-		if r := n.call("nvrtcAddNameExpression", prog, cstr(e)); r != 0 {
+		if r := prog.AddNameExpression(e); r != 0 {
 			return nil, fmt.Errorf("nvrtcAddNameExpression(%q): %s", e, n.errorText(r))
 		}
 	}
-	// const char **options: an array of pointers to NUL-terminated copies
-	// on the heap, kept alive through the call.
-	keep := make([][]byte, len(opts))
-	ptrs := make([]byte, 8*len(opts))
-	for i, o := range opts {
-		keep[i] = cstr(o)
-		*(*uintptr)(unsafe.Pointer(&ptrs[8*i])) = uintptr(unsafe.Pointer(&keep[i][0]))
-	}
-	r := n.call("nvrtcCompileProgram", prog, int32(len(opts)), ptrs)
-	log := n.bytes(prog, "nvrtcGetProgramLogSize", "nvrtcGetProgramLog")
-	runtime.KeepAlive(keep) // ptrs points into keep
+	r = prog.Compile(opts)
+	log, _ := prog.Log(maxOutput) // a log NVRTC cannot give is none
 	out := &Output{Log: strings.TrimRight(string(log), "\x00 \n")}
 	if r != 0 {
 		return nil, fmt.Errorf("%s: %s\n%s", name, n.errorText(r), out.Log)
@@ -115,48 +87,35 @@ func (n *NVRTC) Compile(src, name string, opts, exprs []string) (*Output, error)
 		}
 	}
 	if real {
-		out.Image = n.bytes(prog, "nvrtcGetCUBINSize", "nvrtcGetCUBIN")
+		out.Image, _ = prog.CUBIN(maxOutput)
 	} else {
-		out.Image = n.bytes(prog, "nvrtcGetPTXSize", "nvrtcGetPTX")
+		out.Image, _ = prog.PTX(maxOutput)
 	}
 	if out.Image == nil {
 		return nil, fmt.Errorf("%s: NVRTC returned no image", name)
 	}
 	out.Lowered = map[string]string{}
 	for _, e := range exprs {
-		var p uintptr
-		if r := n.call("nvrtcGetLoweredName", prog, cstr(e), &p); r != 0 || p == 0 {
+		lowered, r := prog.LoweredName(e, 4096)
+		if r != 0 || lowered == "" {
 			return nil, fmt.Errorf("nvrtcGetLoweredName(%q): %s", e, n.errorText(r))
 		}
-		out.Lowered[e] = ffi.GoString(p, 4096)
+		out.Lowered[e] = lowered
 	}
 	return out, nil
-}
-
-// bytes reads one of NVRTC's size-then-buffer outputs.
-func (n *NVRTC) bytes(prog uintptr, sizeFn, getFn string) []byte {
-	var size uintptr
-	if n.call(sizeFn, prog, &size) != 0 || size == 0 || size > maxOutput {
-		return nil
-	}
-	buf := make([]byte, size)
-	if n.call(getFn, prog, buf) != 0 {
-		return nil
-	}
-	return buf
 }
 
 // Archs returns the real architectures NVRTC compiles for (nvrtcGetSupportedArchs).
 func (n *NVRTC) Archs() ([]int, error) {
 	var count int32
-	if r := n.call("nvrtcGetNumSupportedArchs", &count); r != 0 {
+	if r := n.lib.Call("nvrtcGetNumSupportedArchs", &count); r != 0 {
 		return nil, errors.New("nvrtcGetNumSupportedArchs: " + n.errorText(r))
 	}
 	if count <= 0 || count > 256 {
 		return nil, fmt.Errorf("nvrtcGetNumSupportedArchs: %d", count)
 	}
 	buf := make([]byte, 4*count)
-	if r := n.call("nvrtcGetSupportedArchs", buf); r != 0 {
+	if r := n.lib.Call("nvrtcGetSupportedArchs", buf); r != 0 {
 		return nil, errors.New("nvrtcGetSupportedArchs: " + n.errorText(r))
 	}
 	archs := make([]int, count)
@@ -165,5 +124,3 @@ func (n *NVRTC) Archs() ([]int, error) {
 	}
 	return archs, nil
 }
-
-func cstr(s string) []byte { return append([]byte(s), 0) }
