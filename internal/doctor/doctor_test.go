@@ -344,7 +344,7 @@ func TestFamily13(t *testing.T) {
 func TestNVTXAdvice(t *testing.T) {
 	t.Setenv("CUGEN_LIBNVTX", "") // make test names Debian's copy: the search alone, here
 	for _, c := range []struct {
-		major      int
+		major     int
 		want, not []string
 	}{
 		{12, []string{"libnvToolsExt.so.1 not found: it is NVTX v2's library", "libnvtoolsext1", "CUDA 12 toolkit", "nvidia-nvtx-cu12", "github.com/cugen/cugen/nvtx"}, []string{"driver"}},
