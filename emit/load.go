@@ -91,6 +91,8 @@ func (m *model) libraryDesc(d *library.Desc) *jen.Statement {
 	case "":
 	case "PropertyMajor":
 		kvs = append(kvs, kv{"Validate", jen.Qual(FFIImplPath, c.Func).Call(jen.Lit(c.Title), jen.Lit(c.Symbol), jen.Lit(c.Major))})
+	case "StructMajor":
+		kvs = append(kvs, kv{"Validate", jen.Qual(FFIImplPath, c.Func).Call(jen.Lit(c.Title), jen.Lit(c.Symbol), jen.Lit(c.InDependency), jen.Lit(c.Major))})
 	default:
 		kvs = append(kvs, kv{"Validate", jen.Qual(FFIImplPath, c.Func).Call(jen.Lit(c.Title), jen.Lit(c.Symbol), jen.Lit(c.TwoInts), jen.Lit(c.Major))})
 	}
@@ -108,6 +110,7 @@ var versionForms = map[library.VersionForm]string{
 	library.Encoded:    "VersionEncoded",
 	library.MajorMinor: "VersionMajorMinor",
 	library.Property:   "VersionProperty",
+	library.Struct:     "VersionStruct",
 }
 
 // driverLibrary is the process's one driver library: its description is

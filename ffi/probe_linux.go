@@ -59,3 +59,6 @@ func drain() {
 		}
 	}
 }
+
+// probes is true: [Readable] asks the kernel.
+const probes = true

@@ -9,3 +9,6 @@ func readable(a uintptr) bool { return false }
 // Readable reports false: there is no probe on this system, so generated
 // wrappers pass a misaligned pointer to C as they got it.
 func Readable(a, n uintptr) bool { return false }
+
+// probes is false: [Readable] has no probe here.
+const probes = false

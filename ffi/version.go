@@ -2,7 +2,10 @@
 
 package ffi
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // LibraryMajor returns a [LibraryDesc].Validate that accepts a library only
 // if its version function reports major version major, for every library
@@ -59,6 +62,33 @@ func PropertyMajor(title, symbol string, major int) func(lookup func(string) (ui
 	}
 }
 
+// StructMajor returns a [LibraryDesc].Validate that accepts a library only
+// if symbol, f(void) returning a pointer to {int major, minor, build}
+// (NPP's nppGetLibVersion), reports major version major. With
+// inDependency the function is a library's this one depends on (NPP's
+// image and signal libraries, whose version is libnppc's): on linux the
+// lookup finds it there (dlsym searches a library's dependencies), and
+// where it is not found (windows' GetProcAddress does not search them)
+// the library is accepted unchecked.
+func StructMajor(title, symbol string, inDependency bool, major int) func(lookup func(string) (uintptr, error)) error {
+	return func(lookup func(string) (uintptr, error)) error {
+		if _, err := lookup(symbol); err != nil {
+			if inDependency {
+				return nil
+			}
+			return fmt.Errorf("not a %s library (no %s)", title, symbol)
+		}
+		v, err := ReadVersion(lookup, symbol, VersionStruct)
+		if err != nil {
+			return err
+		}
+		if v[0] != major {
+			return fmt.Errorf("%s %d.%d, this package needs %s %d.x", title, v[0], v[1], title, major)
+		}
+		return nil
+	}
+}
+
 // The forms of a version function, for [ReadVersion] and [VersionText].
 const (
 	// VersionEncoded: f(int *v) writes 1000*major + 10*minor
@@ -69,6 +99,9 @@ const (
 	// VersionProperty: f(libraryPropertyType type, int *value) for
 	// MAJOR_VERSION, MINOR_VERSION and PATCH_LEVEL (cublasGetProperty).
 	VersionProperty = 3
+	// VersionStruct: f(void) returns a pointer to {int major, minor,
+	// build} (nppGetLibVersion), NULL on failure.
+	VersionStruct = 4
 )
 
 // ReadVersion calls the version function symbol of the given form and
@@ -101,6 +134,8 @@ func ReadVersion(lookup func(string) (uintptr, error), symbol string, form int) 
 			}
 			v[i] = int(a)
 		}
+	case VersionStruct:
+		v, err = readVersionStruct(fn, symbol)
 	default:
 		err = fmt.Errorf("%s: unknown version form %d", symbol, form)
 	}
@@ -117,9 +152,29 @@ func VersionText(prefix, symbol string, form int) func(lookup func(string) (uint
 			return ""
 		}
 		s := fmt.Sprintf("%s %d.%d", prefix, v[0], v[1])
-		if form == VersionProperty {
+		if form == VersionProperty || form == VersionStruct {
 			s += fmt.Sprintf(".%d", v[2])
 		}
 		return s
 	}
 }
+
+// readVersionStruct calls fn, f(void) returning a pointer to three ints,
+// and reads them: only where they can be read (ffi's probe, where there is
+// one; elsewhere within the page the pointer starts in, as a C string is
+// read), and a NULL or unreadable pointer is an error.
+func readVersionStruct(fn uintptr, symbol string) (v [3]int, err error) {
+	p, err := Call(fn)
+	if err != nil {
+		return v, err
+	}
+	const size = 3 * 4
+	if p == 0 || p%4 != 0 || !(Readable(p, size) || !probes && p%pageSize <= pageSize-size) {
+		return v, fmt.Errorf("%s returned %#x, no version it can be read from", symbol, p)
+	}
+	ints := (*[3]int32)(unsafe.Add(unsafe.Pointer(nil), p))
+	return [3]int{int(ints[0]), int(ints[1]), int(ints[2])}, nil
+}
+
+// pageSize is the smallest page of the systems cugen runs on.
+const pageSize = 4096

@@ -22,6 +22,8 @@ func (s LoadSpec) LibraryDesc(driver *ffi.Library) ffi.LibraryDesc {
 		d.Validate = ffi.PropertyMajor(c.Title, c.Symbol, c.Major)
 	case "LibraryMajor":
 		d.Validate = ffi.LibraryMajor(c.Title, c.Symbol, c.TwoInts, c.Major)
+	case "StructMajor":
+		d.Validate = ffi.StructMajor(c.Title, c.Symbol, c.InDependency, c.Major)
 	}
 	if v := s.Version; v.Symbol != "" {
 		d.Version = ffi.VersionText(v.Prefix, v.Symbol, int(v.Form))

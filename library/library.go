@@ -273,6 +273,10 @@ type Version struct {
 	// (CUBLAS_VER_MAJOR, CUBLAS_VER_MINOR): the symbol test compares the
 	// loaded library's version with them.
 	Macros [2]string
+	// Dependency names the library whose function Symbol is, when it is
+	// not this one's own: NPP's image and signal libraries are checked
+	// through nppGetLibVersion of the libnppc they depend on.
+	Dependency string
 }
 
 // VersionForm is how a version function reports the version.
@@ -288,6 +292,9 @@ const (
 	// Property: f(libraryPropertyType MAJOR_VERSION (0), int *major)
 	// (cublasGetProperty, curandGetProperty, ...).
 	Property
+	// Struct: f(void) returns a pointer to {int major, minor, build}
+	// (nppGetLibVersion).
+	Struct
 )
 
 // Log says how a failed call's log is read: Func is the failing function,

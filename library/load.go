@@ -41,7 +41,10 @@ type VersionCheck struct {
 	Title   string // the library in the error: "NVRTC"
 	Symbol  string // its version function
 	TwoInts bool   // LibraryMajor: f(int *major, int *minor)
-	Major   int    // the major the loaded library must report: the CUDA major, or its own (cuFFT 11)
+	// InDependency (StructMajor): Symbol is a library's this one depends
+	// on (Version.Dependency).
+	InDependency bool
+	Major        int // the major the loaded library must report: the CUDA major, or its own (cuFFT 11)
 }
 
 // VersionRead is a LibraryDesc.Version of package ffi (ffi.VersionText):
@@ -75,6 +78,8 @@ func (d *Desc) LoadSpec(major int) LoadSpec {
 	case v.Form == NoVersionCheck || l.Driver:
 	case v.Form == Property:
 		s.Check = VersionCheck{Func: "PropertyMajor", Title: d.Title, Symbol: v.Symbol, Major: SonameMajor(s.Files, major)}
+	case v.Form == Struct:
+		s.Check = VersionCheck{Func: "StructMajor", Title: d.Title, Symbol: v.Symbol, InDependency: v.Dependency != "", Major: major}
 	default:
 		s.Check = VersionCheck{Func: "LibraryMajor", Title: d.Title, Symbol: v.Symbol, TwoInts: v.Form == MajorMinor, Major: major}
 	}

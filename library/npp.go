@@ -46,6 +46,9 @@ var NPPC = &Desc{
 		Files:    map[int][]string{12: {"libnppc.so.12"}, 13: {"libnppc.so.13"}},
 		Wheels:   map[int][]string{12: {"nvidia/npp/lib"}, 13: {"nvidia/cu13/lib"}},
 		Identify: "nppGetLibVersion",
+		// NPP's major is CUDA's (NPP 12.2.5 with CUDA 12.4, 13.0.1
+		// with 13.0): a package refuses a libnppc of another major.
+		Version: Version{Symbol: "nppGetLibVersion", Form: Struct},
 	},
 	LockLibs: []string{"libnppc12"},
 }
@@ -78,6 +81,9 @@ func nppLib(key, title string, headers []string, identify string, unexported map
 			Wheels:   map[int][]string{12: {"nvidia/npp/lib"}, 13: {"nvidia/cu13/lib"}},
 			Pip:      map[int]string{12: "nvidia-npp-cu12", 13: "nvidia-npp"},
 			Identify: identify,
+			// The version of the libnppc it depends on, which is of its
+			// major: a package refuses libnppial.so.12 for .so.13.
+			Version: Version{Symbol: "nppGetLibVersion", Form: Struct, Dependency: "nppc"},
 		},
 		LockLibs: []string{"lib" + key + "12"},
 		Needs:    []ir.Library{"nppc"},

@@ -2,6 +2,7 @@ package reliability
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 
 	"github.com/cugen/cugen/ffi"
 	"github.com/cugen/cugen/generated/cuda12/cufft"
+	"github.com/cugen/cugen/generated/cuda12/nppc"
+	"github.com/cugen/cugen/generated/cuda12/nppial"
 	"github.com/cugen/cugen/generated/cuda12/nvrtc"
 )
 
@@ -21,6 +24,14 @@ int nvrtcCompileProgram(void *prog, int n, const char **options) { return 6; }
 `
 	fakeCuFFT12 = `int cufftGetProperty(int type, int *value) { *value = type == 0 ? 12 : 0; return 0; }
 int cufftCreate(int *plan) { *plan = 1; return 0; }
+`
+	// NPP 13's core, and an image library that depends on it: its version
+	// is its libnppc's.
+	fakeNPPC13 = `typedef struct { int major, minor, build; } version;
+static const version v = {13, 0, 1};
+const version *nppGetLibVersion(void) { return &v; }
+`
+	fakeNPPIAL13 = `int nppiAdd_8u_C1RSfs_Ctx(void) { return 0; }
 `
 )
 
@@ -36,13 +47,19 @@ func TestWrongMajorLibraries(t *testing.T) {
 			cc = "gcc"
 		}
 		var env []string
-		for _, l := range []struct{ file, src, envVar string }{
-			{"libnvrtc.so.13", fakeNVRTC13, "CUGEN_LIBNVRTC"},
-			{"libcufft.so.12", fakeCuFFT12, "CUGEN_LIBCUFFT"},
+		for _, l := range []struct {
+			file, src, envVar string
+			link              []string
+		}{
+			{"libnvrtc.so.13", fakeNVRTC13, "CUGEN_LIBNVRTC", nil},
+			{"libcufft.so.12", fakeCuFFT12, "CUGEN_LIBCUFFT", nil},
+			{"libnppc.so.13", fakeNPPC13, "CUGEN_LIBNPPC", nil},
+			{"libnppial.so.13", fakeNPPIAL13, "CUGEN_LIBNPPIAL", []string{"-L" + dir, "-Wl,--no-as-needed", "-l:libnppc.so.13", "-Wl,-rpath," + dir}},
 		} {
 			src, lib := filepath.Join(dir, l.file+".c"), filepath.Join(dir, l.file)
 			os.WriteFile(src, []byte(l.src), 0o644)
-			if out, err := exec.Command(cc, "-shared", "-fPIC", "-o", lib, src).CombinedOutput(); err != nil {
+			args := append([]string{"-shared", "-fPIC", "-o", lib, src}, l.link...)
+			if out, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
 				t.Skipf("cannot build the stand-in library with %s: %v %s", cc, err, out)
 			}
 			env = append(env, l.envVar+"="+lib)
@@ -58,6 +75,15 @@ func TestWrongMajorLibraries(t *testing.T) {
 	}{
 		{"nvrtc", nvrtc.SharedLibrary().Load, func() error { return nvrtc.CompileProgram(0, nil) }, "NVRTC 13.0, this package needs NVRTC 12.x"},
 		{"cufft", cufft.SharedLibrary().Load, func() error { _, err := cufft.Create(); return err }, "cuFFT 12, this package needs cuFFT 11"},
+		// NPP has no error result for a call without its library:
+		// GetLibVersion returns nil when it cannot call.
+		{"nppc", nppc.SharedLibrary().Load, func() error {
+			if v := nppc.GetLibVersion(); v != nil {
+				return fmt.Errorf("GetLibVersion = %+v", *v)
+			}
+			return ffi.ErrNotLoaded
+		}, "NPP core 13.0, this package needs NPP core 12.x"},
+		{"nppial", nppial.SharedLibrary().Load, nppial.SharedLibrary().Load, "NPP image arithmetic and logic 13.0, this package needs NPP image arithmetic and logic 12.x"},
 	} {
 		err := c.load()
 		if !errors.Is(err, ffi.ErrNotLoaded) || !strings.Contains(err.Error(), c.want) {

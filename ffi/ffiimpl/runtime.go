@@ -28,11 +28,17 @@ func PropertyMajor(title, symbol string, major int) func(lookup func(string) (ui
 	return ffi.PropertyMajor(title, symbol, major)
 }
 
+// StructMajor is [ffi.StructMajor].
+func StructMajor(title, symbol string, inDependency bool, major int) func(lookup func(string) (uintptr, error)) error {
+	return ffi.StructMajor(title, symbol, inDependency, major)
+}
+
 // The forms of a version function: [ffi.VersionEncoded] and the others.
 const (
 	VersionEncoded    = ffi.VersionEncoded
 	VersionMajorMinor = ffi.VersionMajorMinor
 	VersionProperty   = ffi.VersionProperty
+	VersionStruct     = ffi.VersionStruct
 )
 
 // ReadVersion is [ffi.ReadVersion].

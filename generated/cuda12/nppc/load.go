@@ -16,6 +16,8 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Files:    []string{"libnppc.so.12"},
 	Wheels:   []string{"nvidia/npp/lib"},
 	Identify: "nppGetLibVersion",
+	Validate: ffiimpl.StructMajor("NPP core", "nppGetLibVersion", false, 12),
+	Version:  ffiimpl.VersionText("NPP core", "nppGetLibVersion", ffiimpl.VersionStruct),
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

@@ -16,6 +16,8 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Files:    []string{"libnppc.so.13"},
 	Wheels:   []string{"nvidia/cu13/lib"},
 	Identify: "nppGetLibVersion",
+	Validate: ffiimpl.StructMajor("NPP core", "nppGetLibVersion", false, 13),
+	Version:  ffiimpl.VersionText("NPP core", "nppGetLibVersion", ffiimpl.VersionStruct),
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.
