@@ -87,14 +87,18 @@ func (m *model) libraryDesc(d *library.Desc) *jen.Statement {
 		kvs = append(kvs, kv{"WSL", jen.True()})
 	}
 	kvs = append(kvs, kv{"Identify", jen.Lit(s.Identify)})
-	switch c := s.Check; c.Func {
-	case "":
-	case "PropertyMajor":
-		kvs = append(kvs, kv{"Validate", jen.Qual(FFIImplPath, c.Func).Call(jen.Lit(c.Title), jen.Lit(c.Symbol), jen.Lit(c.Major))})
-	case "StructMajor":
-		kvs = append(kvs, kv{"Validate", jen.Qual(FFIImplPath, c.Func).Call(jen.Lit(c.Title), jen.Lit(c.Symbol), jen.Lit(c.InDependency), jen.Lit(c.Major))})
-	default:
-		kvs = append(kvs, kv{"Validate", jen.Qual(FFIImplPath, c.Func).Call(jen.Lit(c.Title), jen.Lit(c.Symbol), jen.Lit(c.TwoInts), jen.Lit(c.Major))})
+	if c := s.Check; c.Func != "" {
+		var check *jen.Statement
+		switch c.Func {
+		case "PropertyMajor", "StructMajor":
+			check = jen.Qual(FFIImplPath, c.Func).Call(jen.Lit(c.Title), jen.Lit(c.Symbol), jen.Lit(c.Major))
+		default:
+			check = jen.Qual(FFIImplPath, c.Func).Call(jen.Lit(c.Title), jen.Lit(c.Symbol), jen.Lit(c.TwoInts), jen.Lit(c.Major))
+		}
+		if c.InDependency {
+			check = jen.Qual(FFIImplPath, "InDependency").Call(jen.Lit(c.Symbol), check)
+		}
+		kvs = append(kvs, kv{"Validate", check})
 	}
 	if v := s.Version; v.Symbol != "" {
 		kvs = append(kvs, kv{"Version", jen.Qual(FFIImplPath, "VersionText").Call(jen.Lit(v.Prefix), jen.Lit(v.Symbol), jen.Qual(FFIImplPath, versionForms[v.Form]))})

@@ -64,18 +64,10 @@ func PropertyMajor(title, symbol string, major int) func(lookup func(string) (ui
 
 // StructMajor returns a [LibraryDesc].Validate that accepts a library only
 // if symbol, f(void) returning a pointer to {int major, minor, build}
-// (NPP's nppGetLibVersion), reports major version major. With
-// inDependency the function is a library's this one depends on (NPP's
-// image and signal libraries, whose version is libnppc's): on linux the
-// lookup finds it there (dlsym searches a library's dependencies), and
-// where it is not found (windows' GetProcAddress does not search them)
-// the library is accepted unchecked.
-func StructMajor(title, symbol string, inDependency bool, major int) func(lookup func(string) (uintptr, error)) error {
+// (NPP's nppGetLibVersion), reports major version major.
+func StructMajor(title, symbol string, major int) func(lookup func(string) (uintptr, error)) error {
 	return func(lookup func(string) (uintptr, error)) error {
 		if _, err := lookup(symbol); err != nil {
-			if inDependency {
-				return nil
-			}
 			return fmt.Errorf("not a %s library (no %s)", title, symbol)
 		}
 		v, err := ReadVersion(lookup, symbol, VersionStruct)
@@ -86,6 +78,22 @@ func StructMajor(title, symbol string, inDependency bool, major int) func(lookup
 			return fmt.Errorf("%s %d.%d, this package needs %s %d.x", title, v[0], v[1], title, major)
 		}
 		return nil
+	}
+}
+
+// InDependency returns a [LibraryDesc].Validate for a library whose
+// version function symbol is a library's it depends on (NPP's image and
+// signal libraries are versioned by libnppc's nppGetLibVersion,
+// cuSOLVERMg by libcusolver's cusolverGetProperty): on linux the lookup
+// finds it there (dlsym searches a library's dependencies) and validate
+// checks it; where it is not found (windows' GetProcAddress searches one
+// DLL) the library is accepted unchecked.
+func InDependency(symbol string, validate func(lookup func(string) (uintptr, error)) error) func(lookup func(string) (uintptr, error)) error {
+	return func(lookup func(string) (uintptr, error)) error {
+		if _, err := lookup(symbol); err != nil {
+			return nil
+		}
+		return validate(lookup)
 	}
 }
 

@@ -23,6 +23,8 @@ var CuBLASXt = &Desc{
 		Files:    map[int][]string{12: {"libcublas.so.12"}, 13: {"libcublas.so.13"}},
 		Wheels:   map[int][]string{12: {"nvidia/cublas/lib"}, 13: {"nvidia/cu13/lib"}},
 		Identify: "cublasXtCreate",
+		// cuBLASXt is libcublas's: its major is checked as cuBLAS's is.
+		Version: Version{Symbol: "cublasGetProperty", Form: Property},
 	},
 	Overrides: Overrides{AlignedValues: map[string]string{
 		"alpha": "the scalar alpha, a host value",

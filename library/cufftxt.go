@@ -20,6 +20,8 @@ var CuFFTXt = &Desc{
 		Files:    map[int][]string{12: {"libcufft.so.11"}, 13: {"libcufft.so.12"}},
 		Wheels:   map[int][]string{12: {"nvidia/cufft/lib"}, 13: {"nvidia/cu13/lib"}},
 		Identify: "cufftXtSetGPUs",
+		// cuFFTXt is libcufft's: its major is checked as cuFFT's is.
+		Version: Version{Symbol: "cufftGetProperty", Form: Property},
 	},
 	LockLibs: []string{"libcufft11"},
 }

@@ -22,6 +22,10 @@ var CuSOLVERMg = &Desc{
 		Files:    map[int][]string{12: {"libcusolverMg.so.11"}, 13: {"libcusolverMg.so.12"}},
 		Wheels:   map[int][]string{12: {"nvidia/cusolver/lib"}, 13: {"nvidia/cu13/lib"}},
 		Identify: "cusolverMgCreate",
+		// libcusolverMg has no version function; it needs the libcublas
+		// of its CUDA major (libcublas.so.12 with CUDA 12), whose
+		// cublasGetProperty tells the major.
+		Version: Version{Symbol: "cublasGetProperty", Form: Property, Dependency: CuBLAS},
 	},
 	LockLibs: []string{"libcusolvermg11"},
 	Needs:    []ir.Library{"nvjitlink", "cublas", "cublaslt"},

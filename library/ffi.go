@@ -23,7 +23,10 @@ func (s LoadSpec) LibraryDesc(driver *ffi.Library) ffi.LibraryDesc {
 	case "LibraryMajor":
 		d.Validate = ffi.LibraryMajor(c.Title, c.Symbol, c.TwoInts, c.Major)
 	case "StructMajor":
-		d.Validate = ffi.StructMajor(c.Title, c.Symbol, c.InDependency, c.Major)
+		d.Validate = ffi.StructMajor(c.Title, c.Symbol, c.Major)
+	}
+	if c := s.Check; c.InDependency {
+		d.Validate = ffi.InDependency(c.Symbol, d.Validate)
 	}
 	if v := s.Version; v.Symbol != "" {
 		d.Version = ffi.VersionText(v.Prefix, v.Symbol, int(v.Form))

@@ -273,10 +273,12 @@ type Version struct {
 	// (CUBLAS_VER_MAJOR, CUBLAS_VER_MINOR): the symbol test compares the
 	// loaded library's version with them.
 	Macros [2]string
-	// Dependency names the library whose function Symbol is, when it is
-	// not this one's own: NPP's image and signal libraries are checked
-	// through nppGetLibVersion of the libnppc they depend on.
-	Dependency string
+	// Dependency is the library whose function Symbol is, when it is not
+	// this one's own: NPP's image and signal libraries are checked through
+	// nppGetLibVersion of the libnppc they depend on, cuSOLVERMg through
+	// cublasGetProperty of its libcublas. The check and the version read
+	// are that library's: its title, the major of its soname.
+	Dependency *Desc
 }
 
 // VersionForm is how a version function reports the version.

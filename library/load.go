@@ -41,8 +41,9 @@ type VersionCheck struct {
 	Title   string // the library in the error: "NVRTC"
 	Symbol  string // its version function
 	TwoInts bool   // LibraryMajor: f(int *major, int *minor)
-	// InDependency (StructMajor): Symbol is a library's this one depends
-	// on (Version.Dependency).
+	// InDependency: Symbol is a library's this one depends on
+	// (Version.Dependency): the check is made where the lookup finds it
+	// (ffi.InDependency).
 	InDependency bool
 	Major        int // the major the loaded library must report: the CUDA major, or its own (cuFFT 11)
 }
@@ -74,20 +75,27 @@ func (d *Desc) LoadSpec(major int) LoadSpec {
 		Driver:      l.Driver,
 		NeedsDriver: l.NeedsDriver,
 	}
+	// The library whose version function checks this one: itself, or
+	// the one it depends on.
+	vd := d
+	if l.Version.Dependency != nil {
+		vd = l.Version.Dependency
+	}
 	switch v := l.Version; {
 	case v.Form == NoVersionCheck || l.Driver:
 	case v.Form == Property:
-		s.Check = VersionCheck{Func: "PropertyMajor", Title: d.Title, Symbol: v.Symbol, Major: SonameMajor(s.Files, major)}
+		s.Check = VersionCheck{Func: "PropertyMajor", Title: vd.Title, Symbol: v.Symbol, Major: SonameMajor(vd.Load.FilesFor(major), major)}
 	case v.Form == Struct:
-		s.Check = VersionCheck{Func: "StructMajor", Title: d.Title, Symbol: v.Symbol, InDependency: v.Dependency != "", Major: major}
+		s.Check = VersionCheck{Func: "StructMajor", Title: vd.Title, Symbol: v.Symbol, Major: major}
 	default:
-		s.Check = VersionCheck{Func: "LibraryMajor", Title: d.Title, Symbol: v.Symbol, TwoInts: v.Form == MajorMinor, Major: major}
+		s.Check = VersionCheck{Func: "LibraryMajor", Title: vd.Title, Symbol: v.Symbol, TwoInts: v.Form == MajorMinor, Major: major}
 	}
+	s.Check.InDependency = s.Check.Func != "" && l.Version.Dependency != nil
 	switch {
 	case l.Driver:
 		s.Version = VersionRead{Prefix: "driver CUDA", Symbol: l.Identify, Form: Encoded}
 	case l.Version.Form != NoVersionCheck:
-		s.Version = VersionRead{Prefix: d.Title, Symbol: l.Version.Symbol, Form: l.Version.Form}
+		s.Version = VersionRead{Prefix: vd.Title, Symbol: l.Version.Symbol, Form: l.Version.Form}
 	}
 	return s
 }

@@ -83,7 +83,7 @@ func nppLib(key, title string, headers []string, identify string, unexported map
 			Identify: identify,
 			// The version of the libnppc it depends on, which is of its
 			// major: a package refuses libnppial.so.12 for .so.13.
-			Version: Version{Symbol: "nppGetLibVersion", Form: Struct, Dependency: "nppc"},
+			Version: Version{Symbol: "nppGetLibVersion", Form: Struct, Dependency: NPPC},
 		},
 		LockLibs: []string{"lib" + key + "12"},
 		Needs:    []ir.Library{"nppc"},

@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/cugen/cugen/ffi"
+	"github.com/cugen/cugen/generated/cuda12/cublasxt"
 	"github.com/cugen/cugen/generated/cuda12/cufft"
+	"github.com/cugen/cugen/generated/cuda12/cusolvermg"
 	"github.com/cugen/cugen/generated/cuda12/nppc"
 	"github.com/cugen/cugen/generated/cuda12/nppial"
 	"github.com/cugen/cugen/generated/cuda12/nvrtc"
@@ -33,6 +35,13 @@ const version *nppGetLibVersion(void) { return &v; }
 `
 	fakeNPPIAL13 = `int nppiAdd_8u_C1RSfs_Ctx(void) { return 0; }
 `
+	// CUDA 13's cuBLAS (cuBLASXt is in it), and a cuSOLVERMg that needs
+	// it: cuSOLVERMg has no version function of its own.
+	fakeCuBLAS13 = `int cublasGetProperty(int type, int *value) { *value = type == 0 ? 13 : 0; return 0; }
+int cublasXtCreate(void **h) { *h = 0; return 0; }
+`
+	fakeCuSOLVERMg12 = `int cusolverMgCreate(void **h) { *h = 0; return 0; }
+`
 )
 
 // TestWrongMajorLibraries: a library of another major offered to a package
@@ -54,7 +63,9 @@ func TestWrongMajorLibraries(t *testing.T) {
 			{"libnvrtc.so.13", fakeNVRTC13, "CUGEN_LIBNVRTC", nil},
 			{"libcufft.so.12", fakeCuFFT12, "CUGEN_LIBCUFFT", nil},
 			{"libnppc.so.13", fakeNPPC13, "CUGEN_LIBNPPC", nil},
-			{"libnppial.so.13", fakeNPPIAL13, "CUGEN_LIBNPPIAL", []string{"-L" + dir, "-Wl,--no-as-needed", "-l:libnppc.so.13", "-Wl,-rpath," + dir}},
+			{"libnppial.so.13", fakeNPPIAL13, "CUGEN_LIBNPPIAL", needs(dir, "libnppc.so.13")},
+			{"libcublas.so.13", fakeCuBLAS13, "CUGEN_LIBCUBLAS", nil},
+			{"libcusolverMg.so.12", fakeCuSOLVERMg12, "CUGEN_LIBCUSOLVERMG", needs(dir, "libcublas.so.13")},
 		} {
 			src, lib := filepath.Join(dir, l.file+".c"), filepath.Join(dir, l.file)
 			os.WriteFile(src, []byte(l.src), 0o644)
@@ -83,7 +94,9 @@ func TestWrongMajorLibraries(t *testing.T) {
 			}
 			return ffi.ErrNotLoaded
 		}, "NPP core 13.0, this package needs NPP core 12.x"},
-		{"nppial", nppial.SharedLibrary().Load, nppial.SharedLibrary().Load, "NPP image arithmetic and logic 13.0, this package needs NPP image arithmetic and logic 12.x"},
+		{"nppial", nppial.SharedLibrary().Load, nppial.SharedLibrary().Load, "NPP core 13.0, this package needs NPP core 12.x"},
+		{"cublasxt", cublasxt.SharedLibrary().Load, func() error { _, err := cublasxt.Create(); return err }, "cuBLASXt 13, this package needs cuBLASXt 12"},
+		{"cusolvermg", cusolvermg.SharedLibrary().Load, func() error { _, err := cusolvermg.Create(); return err }, "cuBLAS 13, this package needs cuBLAS 12"},
 	} {
 		err := c.load()
 		if !errors.Is(err, ffi.ErrNotLoaded) || !strings.Contains(err.Error(), c.want) {
@@ -94,4 +107,10 @@ func TestWrongMajorLibraries(t *testing.T) {
 		}
 		t.Logf("%s: %v", c.name, err)
 	}
+}
+
+// needs returns the linker flags that make a stand-in depend on the
+// stand-in lib in dir (kept though no symbol of it is used).
+func needs(dir, lib string) []string {
+	return []string{"-L" + dir, "-Wl,--no-as-needed", "-l:" + lib, "-Wl,-rpath," + dir}
 }

@@ -29,8 +29,13 @@ func PropertyMajor(title, symbol string, major int) func(lookup func(string) (ui
 }
 
 // StructMajor is [ffi.StructMajor].
-func StructMajor(title, symbol string, inDependency bool, major int) func(lookup func(string) (uintptr, error)) error {
-	return ffi.StructMajor(title, symbol, inDependency, major)
+func StructMajor(title, symbol string, major int) func(lookup func(string) (uintptr, error)) error {
+	return ffi.StructMajor(title, symbol, major)
+}
+
+// InDependency is [ffi.InDependency].
+func InDependency(symbol string, validate func(lookup func(string) (uintptr, error)) error) func(lookup func(string) (uintptr, error)) error {
+	return ffi.InDependency(symbol, validate)
 }
 
 // The forms of a version function: [ffi.VersionEncoded] and the others.

@@ -16,6 +16,8 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Files:    []string{"libcublas.so.12"},
 	Wheels:   []string{"nvidia/cublas/lib"},
 	Identify: "cublasXtCreate",
+	Validate: ffiimpl.PropertyMajor("cuBLASXt", "cublasGetProperty", 12),
+	Version:  ffiimpl.VersionText("cuBLASXt", "cublasGetProperty", ffiimpl.VersionProperty),
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

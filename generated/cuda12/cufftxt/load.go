@@ -16,6 +16,8 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Files:    []string{"libcufft.so.11"},
 	Wheels:   []string{"nvidia/cufft/lib"},
 	Identify: "cufftXtSetGPUs",
+	Validate: ffiimpl.PropertyMajor("cuFFTXt", "cufftGetProperty", 11),
+	Version:  ffiimpl.VersionText("cuFFTXt", "cufftGetProperty", ffiimpl.VersionProperty),
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

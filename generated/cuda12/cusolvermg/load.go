@@ -16,6 +16,8 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Files:    []string{"libcusolverMg.so.11"},
 	Wheels:   []string{"nvidia/cusolver/lib"},
 	Identify: "cusolverMgCreate",
+	Validate: ffiimpl.InDependency("cublasGetProperty", ffiimpl.PropertyMajor("cuBLAS", "cublasGetProperty", 12)),
+	Version:  ffiimpl.VersionText("cuBLAS", "cublasGetProperty", ffiimpl.VersionProperty),
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

@@ -16,7 +16,7 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Files:    []string{"libnppc.so.12"},
 	Wheels:   []string{"nvidia/npp/lib"},
 	Identify: "nppGetLibVersion",
-	Validate: ffiimpl.StructMajor("NPP core", "nppGetLibVersion", false, 12),
+	Validate: ffiimpl.StructMajor("NPP core", "nppGetLibVersion", 12),
 	Version:  ffiimpl.VersionText("NPP core", "nppGetLibVersion", ffiimpl.VersionStruct),
 }))
 

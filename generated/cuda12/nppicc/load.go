@@ -16,8 +16,8 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Files:    []string{"libnppicc.so.12"},
 	Wheels:   []string{"nvidia/npp/lib"},
 	Identify: "nppiRGBToGray_8u_C3C1R_Ctx",
-	Validate: ffiimpl.StructMajor("NPP image color conversion", "nppGetLibVersion", true, 12),
-	Version:  ffiimpl.VersionText("NPP image color conversion", "nppGetLibVersion", ffiimpl.VersionStruct),
+	Validate: ffiimpl.InDependency("nppGetLibVersion", ffiimpl.StructMajor("NPP core", "nppGetLibVersion", 12)),
+	Version:  ffiimpl.VersionText("NPP core", "nppGetLibVersion", ffiimpl.VersionStruct),
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

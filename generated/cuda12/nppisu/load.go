@@ -16,8 +16,8 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Files:    []string{"libnppisu.so.12"},
 	Wheels:   []string{"nvidia/npp/lib"},
 	Identify: "nppiMalloc_8u_C1",
-	Validate: ffiimpl.StructMajor("NPP image memory support", "nppGetLibVersion", true, 12),
-	Version:  ffiimpl.VersionText("NPP image memory support", "nppGetLibVersion", ffiimpl.VersionStruct),
+	Validate: ffiimpl.InDependency("nppGetLibVersion", ffiimpl.StructMajor("NPP core", "nppGetLibVersion", 12)),
+	Version:  ffiimpl.VersionText("NPP core", "nppGetLibVersion", ffiimpl.VersionStruct),
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

@@ -16,8 +16,8 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Files:    []string{"libnpps.so.12"},
 	Wheels:   []string{"nvidia/npp/lib"},
 	Identify: "nppsAdd_32f_Ctx",
-	Validate: ffiimpl.StructMajor("NPP signal processing", "nppGetLibVersion", true, 12),
-	Version:  ffiimpl.VersionText("NPP signal processing", "nppGetLibVersion", ffiimpl.VersionStruct),
+	Validate: ffiimpl.InDependency("nppGetLibVersion", ffiimpl.StructMajor("NPP core", "nppGetLibVersion", 12)),
+	Version:  ffiimpl.VersionText("NPP core", "nppGetLibVersion", ffiimpl.VersionStruct),
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

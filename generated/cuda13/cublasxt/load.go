@@ -16,6 +16,8 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Files:    []string{"libcublas.so.13"},
 	Wheels:   []string{"nvidia/cu13/lib"},
 	Identify: "cublasXtCreate",
+	Validate: ffiimpl.PropertyMajor("cuBLASXt", "cublasGetProperty", 13),
+	Version:  ffiimpl.VersionText("cuBLASXt", "cublasGetProperty", ffiimpl.VersionProperty),
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

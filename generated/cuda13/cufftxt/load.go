@@ -16,6 +16,8 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Files:    []string{"libcufft.so.12"},
 	Wheels:   []string{"nvidia/cu13/lib"},
 	Identify: "cufftXtSetGPUs",
+	Validate: ffiimpl.PropertyMajor("cuFFTXt", "cufftGetProperty", 12),
+	Version:  ffiimpl.VersionText("cuFFTXt", "cufftGetProperty", ffiimpl.VersionProperty),
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

@@ -16,7 +16,7 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Files:    []string{"libnppc.so.13"},
 	Wheels:   []string{"nvidia/cu13/lib"},
 	Identify: "nppGetLibVersion",
-	Validate: ffiimpl.StructMajor("NPP core", "nppGetLibVersion", false, 13),
+	Validate: ffiimpl.StructMajor("NPP core", "nppGetLibVersion", 13),
 	Version:  ffiimpl.VersionText("NPP core", "nppGetLibVersion", ffiimpl.VersionStruct),
 }))
 

@@ -16,8 +16,8 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Files:    []string{"libnppim.so.13"},
 	Wheels:   []string{"nvidia/cu13/lib"},
 	Identify: "nppiDilate_8u_C1R_Ctx",
-	Validate: ffiimpl.StructMajor("NPP image morphology", "nppGetLibVersion", true, 13),
-	Version:  ffiimpl.VersionText("NPP image morphology", "nppGetLibVersion", ffiimpl.VersionStruct),
+	Validate: ffiimpl.InDependency("nppGetLibVersion", ffiimpl.StructMajor("NPP core", "nppGetLibVersion", 13)),
+	Version:  ffiimpl.VersionText("NPP core", "nppGetLibVersion", ffiimpl.VersionStruct),
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.

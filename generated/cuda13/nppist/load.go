@@ -16,8 +16,8 @@ var lib = ffiimpl.Bind(ffi.NewLibrary(ffi.LibraryDesc{
 	Files:    []string{"libnppist.so.13"},
 	Wheels:   []string{"nvidia/cu13/lib"},
 	Identify: "nppiSum_8u_C1R_Ctx",
-	Validate: ffiimpl.StructMajor("NPP image statistics and linear transforms", "nppGetLibVersion", true, 13),
-	Version:  ffiimpl.VersionText("NPP image statistics and linear transforms", "nppGetLibVersion", ffiimpl.VersionStruct),
+	Validate: ffiimpl.InDependency("nppGetLibVersion", ffiimpl.StructMajor("NPP core", "nppGetLibVersion", 13)),
+	Version:  ffiimpl.VersionText("NPP core", "nppGetLibVersion", ffiimpl.VersionStruct),
 }))
 
 // SharedLibrary returns the library handle, to load it eagerly or ask its path.
