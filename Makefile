@@ -166,6 +166,9 @@ LIBENV = cudart=$$($(CUGEN) libs -lib libcudart12); cuda=$$($(CUGEN) libs -lib l
 	export CUGEN_LIBCUSOLVERMG="$$cusolvermg/libcusolverMg.so.11" CUGEN_LIBNPPC="$$nppc/libnppc.so.12"; \
 	export LD_LIBRARY_PATH="$$cudart:$$builtins:$$cublas:$$cublaslt:$$cusparse:$$jitlink:$$nppc$${LD_LIBRARY_PATH:+:$$LD_LIBRARY_PATH}"
 
+# The race run's emit tests generate the whole family several times
+# under the race detector (about 10 minutes on 2 cores): its timeout is
+# raised from go test's 10 minutes.
 # test fetches every set first, so a set missing from the cache is a
 # failure there (CUGEN_REQUIRE_HEADERS=1), and it runs the one test that
 # asks Debian's archive through apt-get (CUGEN_TEST_APT=1).
@@ -176,7 +179,7 @@ test: deps
 	export CUGEN_REQUIRE_HEADERS=1 CUGEN_TEST_APT=1; \
 	$(MAKE) --no-print-directory check; \
 	CGO_ENABLED=0 $(GO) test -count=1 ./...; \
-	CGO_ENABLED=1 $(GO) test -race -count=1 ./ffi/... ./emit ./internal/genfiles ./reliability; \
+	CGO_ENABLED=1 $(GO) test -race -count=1 -timeout=30m ./ffi/... ./emit ./internal/genfiles ./reliability; \
 	$(GO) test -run '^$$' -fuzz=FuzzParse -fuzztime=60s -fuzzminimizetime=5s ./parser; \
 	$(MAKE) --no-print-directory downstream; \
 	$(MAKE) --no-print-directory test-arm64; \
