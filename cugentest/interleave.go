@@ -14,25 +14,31 @@ import (
 // the end; the caller reports the metrics from the times ([Times]), and
 // allocations if it wants them (b.ReportAllocs).
 func Interleave(b *testing.B, x, y func()) (tx, ty Times) {
-	x()
-	y()
-	tx, ty = make(Times, 0, b.N), make(Times, 0, b.N)
+	t := InterleaveAll(b, x, y)
+	return t[0], t[1]
+}
+
+// InterleaveAll is [Interleave] of any number of ways: each iteration
+// runs every way once, starting with way i mod len(ways) and going on in
+// order, so that each way follows each other in turn; it returns the
+// times of each way.
+func InterleaveAll(b *testing.B, ways ...func()) []Times {
+	times := make([]Times, len(ways))
+	for i, w := range ways {
+		w()
+		times[i] = make(Times, 0, b.N)
+	}
 	b.ResetTimer()
 	for i := range b.N {
-		ways := [2]func(){x, y}
-		times := [2]*Times{&tx, &ty}
-		if i%2 == 1 {
-			ways[0], ways[1] = ways[1], ways[0]
-			times[0], times[1] = times[1], times[0]
-		}
 		for j := range ways {
+			k := (i + j) % len(ways)
 			t0 := time.Now()
-			ways[j]()
-			*times[j] = append(*times[j], time.Since(t0))
+			ways[k]()
+			times[k] = append(times[k], time.Since(t0))
 		}
 	}
 	b.StopTimer()
-	return tx, ty
+	return times
 }
 
 // Times are the times of a benchmark's runs of one way ([Interleave]).

@@ -70,18 +70,7 @@ func BenchmarkLaunchOverhead(b *testing.B) {
 // for them: through Kernel.Launch, and through cu.LaunchKernel with a
 // prebuilt argument array (rawBlock).
 func saxpyLaunchWays(b *testing.B) (layer, raw func()) {
-	c := gpuContext(b)
-	saxpy, _ := gpuKernels(b, c)
-	x, err := Alloc[float32](c, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { x.Close() })
-	s, err := c.NewStream()
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { s.Close() })
+	c, s, saxpy, _, x := saxpySetup(b)
 	cfg := Config{Stream: s}
 	alpha, n := float32(1), int32(0)
 	xp := x.Ptr()
@@ -100,6 +89,24 @@ func saxpyLaunchWays(b *testing.B) (layer, raw func()) {
 				}
 			}
 		})
+}
+
+// saxpySetup returns what the launch benchmarks launch with: a context, a
+// stream, the saxpy and argument-less kernels and a one-element buffer,
+// closed when b ends.
+func saxpySetup(b *testing.B) (c *Context, s *Stream, saxpy, empty *Kernel, x *Buffer[float32]) {
+	c = gpuContext(b)
+	saxpy, empty = gpuKernels(b, c)
+	var err error
+	if x, err = Alloc[float32](c, 1); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { x.Close() })
+	if s, err = c.NewStream(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	return c, s, saxpy, empty, x
 }
 
 // BenchmarkAllocAsyncOverhead is AllocAsync and Close of one 256-byte

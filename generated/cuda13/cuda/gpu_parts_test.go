@@ -5,11 +5,10 @@ package cuda
 
 import (
 	"runtime"
-	"slices"
 	"testing"
-	"time"
 	"unsafe"
 
+	"github.com/cugen/cugen/cugentest"
 	"github.com/cugen/cugen/generated/cuda13/cu"
 )
 
@@ -27,29 +26,19 @@ type part struct {
 	block func()
 }
 
-// runParts runs the ways of parts, each once per iteration, and reports
-// the median ns per call of each as NAME-ns/unit.
+// runParts runs the ways of parts in turn ([cugentest.InterleaveAll])
+// and reports the median ns per call of each as NAME-ns/unit.
 func runParts(b *testing.B, unit string, parts []part) {
-	for _, p := range parts {
-		p.block()
+	ways := make([]func(), len(parts))
+	for i, p := range parts {
+		ways[i] = p.block
 	}
-	times := make([][]float64, len(parts))
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := range b.N {
-		for j := range parts {
-			k := (i + j) % len(parts)
-			t0 := time.Now()
-			parts[k].block()
-			times[k] = append(times[k], float64(time.Since(t0).Nanoseconds())/overheadBlock)
-		}
-	}
-	b.StopTimer()
+	times := cugentest.InterleaveAll(b, ways...)
 	for j, p := range parts {
-		slices.Sort(times[j])
-		m := times[j][len(times[j])/2]
+		m := float64(times[j].Median().Nanoseconds()) / overheadBlock
 		b.ReportMetric(m, p.name+"-ns/"+unit)
-		b.Logf("%-14s %8.1f ns/%s (fastest %.1f), %d blocks of %d", p.name, m, unit, times[j][0], len(times[j]), overheadBlock)
+		b.Logf("%-14s %8.1f ns/%s (fastest %.1f), %d blocks of %d", p.name, m, unit, float64(times[j].Min().Nanoseconds())/overheadBlock, len(times[j]), overheadBlock)
 	}
 }
 
@@ -59,18 +48,7 @@ func runParts(b *testing.B, unit string, parts []part) {
 // with device pointers for its buffers (layerptr) and with the buffers
 // (layer).
 func BenchmarkLaunchParts(b *testing.B) {
-	c := gpuContext(b)
-	saxpy, empty := gpuKernels(b, c)
-	x, err := Alloc[float32](c, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer x.Close()
-	s, err := c.NewStream()
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	c, s, saxpy, empty, x := saxpySetup(b)
 	cfg := Config{Stream: s}
 	alpha, n := float32(1), int32(0)
 	xp := x.Ptr()

@@ -755,18 +755,7 @@ func BenchmarkLaunchInterleaved(b *testing.B) {
 
 // BenchmarkLaunchLayer is Kernel.Launch alone, for allocs/op.
 func BenchmarkLaunchLayer(b *testing.B) {
-	c := gpuContext(b)
-	saxpy, _ := gpuKernels(b, c)
-	x, err := Alloc[float32](c, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer x.Close()
-	s, err := c.NewStream()
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	_, s, saxpy, _, x := saxpySetup(b)
 	cfg := Config{Stream: s}
 	alpha, n := float32(1), int32(0)
 	b.ReportAllocs()
