@@ -177,7 +177,11 @@ func readVersionStruct(fn uintptr, symbol string) (v [3]int, err error) {
 		return v, err
 	}
 	const size = 3 * 4
-	if p == 0 || p%4 != 0 || !(Readable(p, size) || !probes && p%pageSize <= pageSize-size) {
+	readable := p%pageSize <= pageSize-size // no probe: within its page
+	if probes {
+		readable = Readable(p, size)
+	}
+	if p == 0 || p%4 != 0 || !readable {
 		return v, fmt.Errorf("%s returned %#x, no version it can be read from", symbol, p)
 	}
 	ints := (*[3]int32)(unsafe.Add(unsafe.Pointer(nil), p))
