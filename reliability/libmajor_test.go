@@ -114,3 +114,32 @@ func TestWrongMajorLibraries(t *testing.T) {
 func needs(dir, lib string) []string {
 	return []string{"-L" + dir, "-Wl,--no-as-needed", "-l:" + lib, "-Wl,-rpath," + dir}
 }
+
+// TestVersionStructUnreadable: an NPP whose nppGetLibVersion returns NULL,
+// or a pointer to nothing readable, is refused at load with what it
+// returned, never read (ffi's probe asks the kernel before the read).
+func TestVersionStructUnreadable(t *testing.T) {
+	if !isChild(t) {
+		dir := t.TempDir()
+		cc := os.Getenv("CC")
+		if cc == "" {
+			cc = "gcc"
+		}
+		src, lib := filepath.Join(dir, "nppc.c"), filepath.Join(dir, "libnppc.so.12")
+		for _, ptr := range []string{"0x0", "0x1000"} {
+			os.WriteFile(src, []byte("const void *nppGetLibVersion(void) { return (const void *)"+ptr+"; }\n"), 0o644)
+			if out, err := exec.Command(cc, "-shared", "-fPIC", "-o", lib, src).CombinedOutput(); err != nil {
+				t.Skipf("cannot build the stand-in library with %s: %v %s", cc, err, out)
+			}
+			runChild(t, "CUGEN_LIBNPPC="+lib, "CUGEN_TEST_WANT=nppGetLibVersion returned "+ptr+", no version it can be read from")
+		}
+		return
+	}
+	err := nppc.SharedLibrary().Load()
+	if want := os.Getenv("CUGEN_TEST_WANT"); !errors.Is(err, ffi.ErrNotLoaded) || !strings.Contains(err.Error(), want) {
+		t.Errorf("Load = %v, want it refused: %q", err, want)
+	}
+	if v := nppc.GetLibVersion(); v != nil {
+		t.Errorf("GetLibVersion = %+v with the library refused, want nil", *v)
+	}
+}
