@@ -117,10 +117,15 @@ func newModel(api *ir.API, desc *library.Desc, opts Options, earlier ...*model) 
 // generated before this one from the same headers (importedType).
 func (m *model) reach(earlier []*model) {
 	var queue []*ir.Type
-	declared := map[string]bool{}
-	for _, f := range m.api.Functions {
-		if f.Library == m.lib {
-			declared[f.Symbol] = true
+	// The declared symbols, for CtxOnly's rule: only a description that
+	// has one needs them.
+	var declared map[string]bool
+	if len(m.desc.CtxOnly) > 0 {
+		declared = map[string]bool{}
+		for _, f := range m.api.Functions {
+			if f.Library == m.lib {
+				declared[f.Symbol] = true
+			}
 		}
 	}
 	major := int(m.api.CUDAVersion / 1000)
