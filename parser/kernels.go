@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -298,7 +299,9 @@ func splitInstance(s string) (name string, args []string, err error) {
 	for i := lt + 1; i < len(body); i++ {
 		switch body[i] {
 		case '<', '(':
-			depth++
+			if depth++; depth > maxKernelNesting {
+				return "", nil, fmt.Errorf("brackets nested more than %d deep", maxKernelNesting)
+			}
 		case '>', ')':
 			depth--
 		case ',':
@@ -327,6 +330,11 @@ type cudaToken struct {
 // maxKernelSource bounds the source cugen kernels reads.
 const maxKernelSource = 16 << 20
 
+// maxKernelNesting bounds how deeply brackets nest, in the source and in a
+// -name: parameter lists go to the C front end, which parses nesting by
+// recursion (100,000 parentheses overflowed the stack).
+const maxKernelNesting = 256
+
 // scanCUDA splits src into tokens, dropping comments and preprocessor
 // lines (kernels are declared by plain tokens; a macro that spells a
 // kernel's parameters is not seen, and its kernel is then an error of
@@ -335,9 +343,11 @@ func scanCUDA(src []byte, file string) ([]cudaToken, error) {
 	if len(src) > maxKernelSource {
 		return nil, fmt.Errorf("%s: %d bytes, more than the %d cugen kernels reads", file, len(src), maxKernelSource)
 	}
-	var toks []cudaToken
+	text := string(src) // one copy: each token's text is a slice of it
+	toks := make([]cudaToken, 0, len(src)/8)
 	line := 1
 	atLineStart := true
+	depth := 0 // of (, [ and {
 	for i := 0; i < len(src); {
 		c := src[i]
 		switch {
@@ -365,11 +375,11 @@ func scanCUDA(src []byte, file string) ([]cudaToken, error) {
 			}
 			continue
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			end := strings.Index(string(src[i+2:]), "*/")
+			end := bytes.Index(src[i+2:], []byte("*/"))
 			if end < 0 {
 				return nil, fmt.Errorf("%s:%d: a comment that does not end", file, line)
 			}
-			line += strings.Count(string(src[i:i+2+end]), "\n")
+			line += bytes.Count(src[i:i+2+end], []byte("\n"))
 			i += end + 4
 			continue
 		}
@@ -397,10 +407,18 @@ func scanCUDA(src []byte, file string) ([]cudaToken, error) {
 			}
 		case c == ':' && i+1 < len(src) && src[i+1] == ':':
 			i += 2
+		case c == '(' || c == '[' || c == '{':
+			if depth++; depth > maxKernelNesting {
+				return nil, fmt.Errorf("%s:%d: brackets nested more than %d deep", file, line, maxKernelNesting)
+			}
+			i++
+		case c == ')' || c == ']' || c == '}':
+			depth = max(depth-1, 0)
+			i++
 		default:
 			i++
 		}
-		toks = append(toks, cudaToken{string(src[start:i]), startLine})
+		toks = append(toks, cudaToken{text[start:i], startLine})
 	}
 	return toks, nil
 }
@@ -423,7 +441,16 @@ var droppedQualifiers = map[string]bool{
 // kernelDecls finds the __global__ declarations among toks, and the
 // source's top-level struct definitions and typedefs as C text (defs) for
 // the parameter types they declare.
+//
+// It is linear in the tokens: each bracket's close is looked up in a table
+// made in one pass (closers), and a statement's prefix is read once
+// however many __global__ it holds (stmtPrefix). Before, each __global__
+// after an unclosed "template <" scanned to the end: a 4 MB source took
+// minutes.
 func kernelDecls(toks []cudaToken) (decls []kernelDecl, defs []string) {
+	match := closers(toks)
+	matchClose := func(open int) int { return match[open] }
+	var prefix stmtPrefix
 	// blocks: the kind of each open brace ('e' extern "C" {, 'n' a
 	// namespace, 'o' any other)
 	var blocks []byte
@@ -444,7 +471,7 @@ func kernelDecls(toks []cudaToken) (decls []kernelDecl, defs []string) {
 			if kind == 'o' && topLevel(blocks) {
 				// a top-level struct definition: struct NAME { ... } ;
 				if j := stmtStart; j+1 < i && toks[j].text == "struct" && i == j+2 && ir.IsIdent(toks[j+1].text) {
-					if end := matchClose(toks, i); end > 0 && end+1 < len(toks) && toks[end+1].text == ";" && plainBody(toks[i+1:end]) {
+					if end := matchClose(i); end > 0 && end+1 < len(toks) && toks[end+1].text == ";" && plainBody(toks[i+1:end]) {
 						name := toks[j+1].text
 						defs = append(defs, joinTokens(toks[j:end+2]), fmt.Sprintf("typedef struct %s %s;", name, name))
 						i = end + 1
@@ -454,7 +481,7 @@ func kernelDecls(toks []cudaToken) (decls []kernelDecl, defs []string) {
 				}
 				// typedef struct { ... } NAME ;
 				if j := stmtStart; j+1 < i && toks[j].text == "typedef" && toks[j+1].text == "struct" {
-					if end := matchClose(toks, i); end > 0 && end+2 < len(toks) && ir.IsIdent(toks[end+1].text) && toks[end+2].text == ";" && plainBody(toks[i+1:end]) {
+					if end := matchClose(i); end > 0 && end+2 < len(toks) && ir.IsIdent(toks[end+1].text) && toks[end+2].text == ";" && plainBody(toks[i+1:end]) {
 						defs = append(defs, joinTokens(toks[j:end+3]))
 						i = end + 2
 						stmtStart = i + 1
@@ -481,7 +508,10 @@ func kernelDecls(toks []cudaToken) (decls []kernelDecl, defs []string) {
 			if !topLevel(blocks) {
 				continue
 			}
-			d, next, ok := parseKernelDecl(toks, stmtStart, i, externDepth > 0)
+			if prefix.start != stmtStart || prefix.toks == nil {
+				prefix = stmtPrefix{toks: toks, match: match, start: stmtStart, pos: stmtStart}
+			}
+			d, next, ok := parseKernelDecl(toks, match, &prefix, i, externDepth > 0)
 			if ok && !seen[d.name+fmt.Sprint(d.template != nil)] {
 				seen[d.name+fmt.Sprint(d.template != nil)] = true
 				decls = append(decls, d)
@@ -520,25 +550,26 @@ func plainBody(toks []cudaToken) bool {
 	return true
 }
 
-// matchClose returns the index of the bracket closing the one at open, or
-// -1.
-func matchClose(toks []cudaToken, open int) int {
-	pairs := map[string]string{"{": "}", "(": ")", "<": ">", "[": "]"}
-	o := toks[open].text
-	c := pairs[o]
-	depth := 0
-	for i := open; i < len(toks); i++ {
-		switch toks[i].text {
-		case o:
-			depth++
-		case c:
-			depth--
-			if depth == 0 {
-				return i
-			}
+// closers returns, for each opening bracket ({, (, < or [) among toks,
+// the index of the bracket of its kind that closes it, or -1; and -1 for
+// every other token. One pass, one stack per kind.
+func closers(toks []cudaToken) []int {
+	match := make([]int, len(toks))
+	var stacks [4][]int
+	for i, t := range toks {
+		match[i] = -1
+		if len(t.text) != 1 {
+			continue
+		}
+		if k := strings.IndexByte("{(<[", t.text[0]); k >= 0 {
+			stacks[k] = append(stacks[k], i)
+		} else if k := strings.IndexByte("})>]", t.text[0]); k >= 0 && len(stacks[k]) > 0 {
+			open := stacks[k][len(stacks[k])-1]
+			stacks[k] = stacks[k][:len(stacks[k])-1]
+			match[open] = i
 		}
 	}
-	return -1
+	return match
 }
 
 func joinTokens(toks []cudaToken) string {
@@ -552,33 +583,67 @@ func joinTokens(toks []cudaToken) string {
 	return b.String()
 }
 
-// parseKernelDecl reads the declaration whose statement starts at start
-// and whose __global__ is at g: its template parameters, extern "C", its
-// name and parameter list. next is the token after the declaration's
-// parameter list.
-func parseKernelDecl(toks []cudaToken, start, g int, inExternC bool) (d kernelDecl, next int, ok bool) {
-	d.line = toks[g].line
-	d.externC = inExternC
-	for j := start; j < g; j++ {
+// stmtPrefix is what a statement's tokens say before a __global__: extern
+// "C", and the parameters of a template <...>. It reads each token once,
+// however many __global__ the statement holds.
+type stmtPrefix struct {
+	toks     []cudaToken
+	match    []int
+	start    int      // the statement's first token
+	pos      int      // the tokens before pos are read
+	externC  bool     // extern "C" seen
+	template []string // nil: no template <...> seen
+	dead     bool     // a template < that no > closes: no kernel follows
+}
+
+// upTo reads the prefix up to the __global__ at g; false if g lies inside
+// (or after an unclosed) template parameter list, so that it declares no
+// kernel.
+func (p *stmtPrefix) upTo(g int) bool {
+	toks := p.toks
+	for j := p.pos; j < g; j++ {
+		if p.dead {
+			return false
+		}
 		switch toks[j].text {
 		case "extern":
 			if j+1 < g && toks[j+1].text == `"C"` {
-				d.externC = true
+				p.externC = true
 			}
 		case "template":
 			if j+1 < g && toks[j+1].text == "<" {
-				end := matchClose(toks, j+1)
-				if end < 0 || end > g {
-					return d, g + 1, false
+				end := p.match[j+1]
+				if end < 0 {
+					p.dead = true
+					return false
 				}
-				d.template = templateParams(toks[j+2 : end])
-				if d.template == nil {
-					d.template = []string{}
+				if end > g {
+					p.pos = j // read this template again for a later __global__
+					return false
+				}
+				p.template = templateParams(toks[j+2 : end])
+				if p.template == nil {
+					p.template = []string{}
 				}
 				j = end
 			}
 		}
 	}
+	p.pos = max(p.pos, g)
+	return !p.dead
+}
+
+// parseKernelDecl reads the declaration whose __global__ is at g, with the
+// statement's prefix: its template parameters, extern "C", its name and
+// parameter list. next is the token after the declaration's parameter
+// list.
+func parseKernelDecl(toks []cudaToken, match []int, prefix *stmtPrefix, g int, inExternC bool) (d kernelDecl, next int, ok bool) {
+	d.line = toks[g].line
+	if !prefix.upTo(g) {
+		return d, g + 1, false
+	}
+	d.externC = inExternC || prefix.externC
+	d.template = prefix.template
 	// the name: the first identifier after __global__ followed by "(",
 	// past __launch_bounds__(...) and __attribute__((...))
 	i := g + 1
@@ -586,7 +651,7 @@ func parseKernelDecl(toks []cudaToken, start, g int, inExternC bool) (d kernelDe
 		t := toks[i].text
 		if t == "__launch_bounds__" || t == "__attribute__" || t == "__cluster_dims__" || t == "__maxnreg__" {
 			if toks[i+1].text == "(" {
-				if end := matchClose(toks, i+1); end > 0 {
+				if end := match[i+1]; end > 0 {
 					i = end
 					continue
 				}
@@ -605,7 +670,7 @@ func parseKernelDecl(toks []cudaToken, start, g int, inExternC bool) (d kernelDe
 	}
 	d.name = toks[i].text
 	open := i + 1
-	end := matchClose(toks, open)
+	end := match[open]
 	if end < 0 {
 		return d, len(toks), false
 	}

@@ -1,9 +1,11 @@
 package parser
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cugen/cugen/parser/ir"
 )
@@ -88,6 +90,87 @@ func TestKernelsErrors(t *testing.T) {
 		_, err := Kernels([]byte(c.src), "k.cu", names)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want %q", c.src, err, c.want)
+		}
+	}
+}
+
+// hostileScan is the source that made the scan quadratic: an unclosed
+// "template <" and then __global__ until the source has n bytes. Every
+// __global__ read the rest of the source again.
+func hostileScan(n int) []byte {
+	b := []byte("template <\n")
+	for len(b)+len("__global__\n") <= n {
+		b = append(b, "__global__\n"...)
+	}
+	return b
+}
+
+// plainScan is a source of ordinary template kernels, with comments,
+// until it has n bytes (none is extern "C", so only the scan runs).
+func plainScan(n int) []byte {
+	const k = "/* a kernel */ template <typename T> __global__ void k(T *y, const T *x, int n) { if (n > 0) y[0] = x[0]; } // done\n"
+	return bytes.Repeat([]byte(k), n/len(k))
+}
+
+// The scan is linear: the 4 MB source that took minutes (370,000
+// __global__ after an unclosed "template <") is read in well under the
+// limit, as is 4 MB of comments and templates. BenchmarkScan gives the
+// times.
+func TestKernelsScanLinear(t *testing.T) {
+	for _, src := range [][]byte{hostileScan(4 << 20), plainScan(4 << 20)} {
+		done := make(chan error, 1)
+		go func() {
+			_, err := Kernels(src, "k.cu", nil)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), `k.cu: no extern "C" __global__ kernel`) {
+				t.Errorf("err = %v", err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("a %d-byte source still scanning after 20s", len(src))
+		}
+	}
+}
+
+// Brackets nest at most maxKernelNesting deep, in the source and in a
+// -name: 100,000 parentheses in an array size overflowed the C front
+// end's stack (a fatal error, not an error).
+func TestKernelsNesting(t *testing.T) {
+	deep := strings.Repeat("(", 100000) + "1" + strings.Repeat(")", 100000)
+	_, err := Kernels([]byte("struct S { int a[2]; };\n"+`extern "C" __global__ void k(int x[`+deep+"]) {}\n"), "k.cu", nil)
+	if err == nil || !strings.Contains(err.Error(), "k.cu:2: brackets nested more than 256 deep") {
+		t.Errorf("source: err = %v", err)
+	}
+	_, err = Kernels([]byte("template <int N> __global__ void k(int x) {}\n"), "k.cu", []string{"k<" + deep + ">"})
+	if err == nil || !strings.Contains(err.Error(), `brackets nested more than 256 deep`) {
+		t.Errorf("-name: err = %v", err)
+	}
+	// as deep as allowed is fine
+	ok := strings.Repeat("(", 200) + "x" + strings.Repeat(")", 200)
+	if ks, err := Kernels([]byte(`extern "C" __global__ void k(float `+ok+") {}\n"), "k.cu", nil); err != nil || len(ks) != 1 || len(ks[0].Params) != 1 {
+		t.Errorf("200 deep: %v", err)
+	}
+}
+
+// BenchmarkScan reads sources of 1, 4 and 16 MB: the time grows as the
+// size does (16 MB about 16 times 1 MB).
+func BenchmarkScan(b *testing.B) {
+	for _, shape := range []struct {
+		name string
+		src  func(int) []byte
+	}{{"unclosed-template", hostileScan}, {"templates", plainScan}} {
+		for _, mb := range []int{1, 4, 16} {
+			src := shape.src(mb << 20)
+			b.Run(fmt.Sprintf("%s/%dMB", shape.name, mb), func(b *testing.B) {
+				b.SetBytes(int64(len(src)))
+				for i := 0; i < b.N; i++ {
+					if _, err := Kernels(src, "k.cu", nil); err == nil {
+						b.Fatal("no error")
+					}
+				}
+			})
 		}
 	}
 }
