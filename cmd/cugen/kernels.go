@@ -20,7 +20,7 @@ func cmdKernels(args []string, stdout, stderr io.Writer) error {
 	src := fs.String("src", "", "the CUDA C++ source file (required)")
 	arch := fs.String("arch", "sm_80,sm_90", "the real architectures to compile cubins for (comma-separated); PTX is added for the newest, for GPUs after it")
 	var includes, names dirList
-	fs.Var(&includes, "I", "an include directory for NVRTC (repeatable)")
+	fs.Var(&includes, "I", "an include directory (repeatable): cugen reads every #include itself, quoted ones first from the including file's directory, and hands NVRTC the headers")
 	fs.Var(&names, "name", "a template kernel instantiation to bind, such as 'saxpy<float>' (repeatable); extern \"C\" kernels are always bound")
 	out := fs.String("out", "", "the package directory to write (required)")
 	pkg := fs.String("pkg", "", "the Go package name (default: the directory's name)")

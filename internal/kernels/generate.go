@@ -53,6 +53,10 @@ func Generate(o Options) (map[string][]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cugen kernels: %w", err)
 	}
+	headers, err := resolveIncludes(src, o.Src, o.Includes)
+	if err != nil {
+		return nil, fmt.Errorf("cugen kernels: %w", err)
+	}
 	n, err := OpenNVRTC()
 	if err != nil {
 		return nil, err
@@ -75,12 +79,10 @@ func Generate(o Options) (map[string][]byte, error) {
 			exprs = append(exprs, k.Expr)
 		}
 	}
+	// no -I and no source directory: NVRTC reads the headers cugen
+	// resolved (includes.go), and searches nothing of the user's
 	opts := func(arch string) []string {
-		o2 := []string{"-arch=" + arch}
-		for _, d := range o.Includes {
-			o2 = append(o2, "-I"+d)
-		}
-		return o2
+		return []string{"-arch=" + arch, "--no-source-include"}
 	}
 	lowered := func(out *Output) map[string]string {
 		m := map[string]string{}
@@ -96,7 +98,7 @@ func Generate(o Options) (map[string][]byte, error) {
 	var images []emit.KernelImage
 	for i := len(archs) - 1; i >= 0; i-- { // newest first: Load's order
 		a := archs[i]
-		out, err := n.Compile(string(src), base, opts(fmt.Sprintf("sm_%d", a)), exprs)
+		out, err := n.Compile(string(src), base, headers, opts(fmt.Sprintf("sm_%d", a)), exprs)
 		if err != nil {
 			return nil, fmt.Errorf("cugen kernels: %w", err)
 		}
@@ -107,7 +109,7 @@ func Generate(o Options) (map[string][]byte, error) {
 		images = append(images, emit.KernelImage{Arch: a, Lowered: low, Bytes: out.Image})
 	}
 	newest := archs[len(archs)-1]
-	out, err := n.Compile(string(src), base, opts(fmt.Sprintf("compute_%d", newest)), exprs)
+	out, err := n.Compile(string(src), base, headers, opts(fmt.Sprintf("compute_%d", newest)), exprs)
 	if err != nil {
 		return nil, fmt.Errorf("cugen kernels: %w", err)
 	}

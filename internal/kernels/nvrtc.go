@@ -59,12 +59,17 @@ type Output struct {
 // are trusted no further.
 const maxOutput = 1 << 30
 
-// Compile compiles src (named name in diagnostics) with opts, adding each
+// Compile compiles src (named name in diagnostics), with headers as its
+// in-memory headers, with opts, adding each
 // of exprs as a name expression, and returns the cubin when opts ask for
 // a real arch (-arch=sm_XX), else the PTX. A compile error returns the log
 // in the error.
-func (n *NVRTC) Compile(src, name string, opts, exprs []string) (*Output, error) {
-	prog, r := n.lib.CreateProgram(src, name)
+func (n *NVRTC) Compile(src, name string, headers []Header, opts, exprs []string) (*Output, error) {
+	hs := make([]nvrtcffi.Header, len(headers))
+	for i, h := range headers {
+		hs[i] = nvrtcffi.Header{Name: h.Name, Text: h.Text}
+	}
+	prog, r := n.lib.CreateProgramHeaders(src, name, hs)
 	if r != 0 {
 		return nil, fmt.Errorf("nvrtcCreateProgram: %s", n.errorText(r))
 	}

@@ -23,7 +23,7 @@ var errPlatform = errors.New("cugen kernels: calling NVRTC needs linux/amd64 or 
 func OpenNVRTC() (*NVRTC, error) { return nil, errPlatform }
 
 // Compile fails here.
-func (n *NVRTC) Compile(src, name string, opts, exprs []string) (*Output, error) {
+func (n *NVRTC) Compile(src, name string, headers []Header, opts, exprs []string) (*Output, error) {
 	return nil, errPlatform
 }
 

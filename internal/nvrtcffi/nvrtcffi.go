@@ -116,14 +116,53 @@ type Program struct {
 // CreateProgram is nvrtcCreateProgram: src, named name in diagnostics,
 // with no headers. Destroy the Program when done.
 func (l *Lib) CreateProgram(src, name string) (*Program, int32) {
+	return l.CreateProgramHeaders(src, name, nil)
+}
+
+// A Header is an in-memory header of a program: an #include of Name
+// (spelled as the directive spells it) reads Text, and NVRTC opens no
+// file for it.
+type Header struct {
+	Name, Text string
+}
+
+// CreateProgramHeaders is nvrtcCreateProgram with headers (its headers
+// and includeNames arrays). Destroy the Program when done.
+func (l *Lib) CreateProgramHeaders(src, name string, headers []Header) (*Program, int32) {
 	var h uintptr
-	if r := l.Call("nvrtcCreateProgram", &h, cstr(src), cstr(name), 0, []byte(nil), []byte(nil)); r != Success {
+	texts, names := cstrArray(len(headers)), cstrArray(len(headers))
+	for i, hd := range headers {
+		texts.set(i, hd.Text)
+		names.set(i, hd.Name)
+	}
+	r := l.Call("nvrtcCreateProgram", &h, cstr(src), cstr(name), int32(len(headers)), texts.ptrs, names.ptrs)
+	runtime.KeepAlive(texts)
+	runtime.KeepAlive(names)
+	if r != Success {
 		return nil, r
 	}
 	if h == 0 {
 		return nil, InvalidProgram
 	}
 	return &Program{l: l, h: h}, Success
+}
+
+// cstrs is a C array of pointers to NUL-terminated copies on the heap
+// (const char **): ptrs is what a call takes, keep holds what it points
+// to, alive as long as the cstrs (ffi.Call copies the array, not what it
+// points to). An empty one passes NULL.
+type cstrs struct {
+	ptrs []byte
+	keep [][]byte
+}
+
+func cstrArray(n int) *cstrs {
+	return &cstrs{ptrs: make([]byte, 8*n), keep: make([][]byte, n)}
+}
+
+func (c *cstrs) set(i int, s string) {
+	c.keep[i] = cstr(s)
+	*(*uintptr)(unsafe.Pointer(&c.ptrs[8*i])) = uintptr(unsafe.Pointer(&c.keep[i][0]))
 }
 
 func (p *Program) ok() bool { return p != nil && p.h != 0 }
@@ -154,17 +193,12 @@ func (p *Program) Compile(opts []string) int32 {
 	if !p.ok() {
 		return InvalidProgram
 	}
-	// const char **options: an array of pointers to NUL-terminated copies
-	// on the heap, kept alive through the call (ffi.Call copies the array,
-	// not what it points to).
-	keep := make([][]byte, len(opts))
-	ptrs := make([]byte, 8*len(opts))
+	c := cstrArray(len(opts))
 	for i, o := range opts {
-		keep[i] = cstr(o)
-		*(*uintptr)(unsafe.Pointer(&ptrs[8*i])) = uintptr(unsafe.Pointer(&keep[i][0]))
+		c.set(i, o)
 	}
-	r := p.l.Call("nvrtcCompileProgram", p.h, int32(len(opts)), ptrs)
-	runtime.KeepAlive(keep)
+	r := p.l.Call("nvrtcCompileProgram", p.h, int32(len(opts)), c.ptrs)
+	runtime.KeepAlive(c)
 	return r
 }
 
