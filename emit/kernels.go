@@ -51,6 +51,10 @@ func kernelsHeader(comment string, p *KernelsPackage) string {
 // image behind a first line with cugen's marker (a "//" comment in PTX; in
 // a cubin, a line the loader skips), so the writer knows them as its own.
 func Kernels(p *KernelsPackage) (map[string][]byte, error) {
+	names, structs, err := kernelNames(p)
+	if err != nil {
+		return nil, err
+	}
 	var b bytes.Buffer
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w("%s", kernelsHeader("//", p))
@@ -77,42 +81,10 @@ func Kernels(p *KernelsPackage) (map[string][]byte, error) {
 	}
 	w("}\n\n")
 
-	// Go names: one per kernel, unique
-	names := map[string]string{}
-	used := map[string]string{}
-	for _, k := range p.Kernels {
-		n := goKernelName(k.Expr)
-		if other, ok := used[n]; ok {
-			return nil, fmt.Errorf("kernels %s and %s both become the Go name %s", other, k.Expr, n)
-		}
-		used[n] = k.Expr
-		names[k.Expr] = n
-	}
-	structs := map[string]*ir.KernelType{}
-	var collect func(t *ir.KernelType)
-	collect = func(t *ir.KernelType) {
-		switch t.Kind {
-		case ir.KPointer, ir.KArray:
-			collect(t.Elem)
-		case ir.KStruct:
-			if _, ok := structs[t.Name]; !ok {
-				structs[t.Name] = t
-				for _, f := range t.Fields {
-					collect(f.Type)
-				}
-			}
-		}
-	}
-	for _, k := range p.Kernels {
-		for _, prm := range k.Params {
-			collect(prm.Type)
-		}
-	}
-
 	w("// Kernels are the kernels of %s, loaded into one context.\n", p.Source)
 	w("type Kernels struct {\n\tmodule *cuda.Module\n")
 	for _, k := range p.Kernels {
-		w("\t%s *cuda.Kernel\n", unexported(names[k.Expr]))
+		w("\t%s *cuda.Kernel\n", unexported(names.kernels[k.Expr]))
 	}
 	w("}\n\n")
 
@@ -174,7 +146,7 @@ func load(ctx *cuda.Context, i int) (*Kernels, error) {
 			}
 			lows = append(lows, fmt.Sprintf("%q", low))
 		}
-		w("\t\t{&k.%s, []string{%s}},\n", unexported(names[k.Expr]), strings.Join(lows, ", "))
+		w("\t\t{&k.%s, []string{%s}},\n", unexported(names.kernels[k.Expr]), strings.Join(lows, ", "))
 	}
 	w(`	} {
 		if *f.dst, err = m.Kernel(f.lowered[i]); err != nil {
@@ -194,7 +166,7 @@ func (k *Kernels) Module() *cuda.Module { return k.module }
 
 `)
 	for _, k := range p.Kernels {
-		n := names[k.Expr]
+		n := names.kernels[k.Expr]
 		var cparams, gparams, args []string
 		seen := map[string]bool{"k": true, "cfg": true}
 		for i, prm := range k.Params {
@@ -230,11 +202,11 @@ func (k *Kernels) Module() *cuda.Module { return k.module }
 	slices.Sort(snames)
 	for _, sn := range snames {
 		s := structs[sn]
-		w("// %s is %s of the kernels' C source, with its layout (%d bytes", goIdentExported(sn), sn, s.Size)
+		w("// %s is %s of the kernels' C source, with its layout (%d bytes", names.structs[sn], sn, s.Size)
 		if s.Align > 8 {
 			w(", %d-byte aligned", s.Align)
 		}
-		w(").\ntype %s struct {\n", goIdentExported(sn))
+		w(").\ntype %s struct {\n", names.structs[sn])
 		if s.Align > 16 {
 			return nil, fmt.Errorf("struct %s is %d-byte aligned: at most 16 is supported", sn, s.Align)
 		}
@@ -250,7 +222,7 @@ func (k *Kernels) Module() *cuda.Module { return k.module }
 			if err != nil {
 				return nil, fmt.Errorf("struct %s: field %s: %v", sn, f.Name, err)
 			}
-			w("\t%s %s\n", goIdentExported(f.Name), g)
+			w("\t%s %s\n", names.fields[sn][f.Name], g)
 			off = f.Offset + f.Type.Size
 		}
 		if s.Size > off {
@@ -272,6 +244,85 @@ func (k *Kernels) Module() *cuda.Module { return k.module }
 		files[im.FileName()] = append([]byte(kernelsHeader(comment, p)), im.Bytes...)
 	}
 	return files, nil
+}
+
+// kernelsNames are the Go names of a kernels package's C names.
+type kernelsNames struct {
+	kernels map[string]string            // kernel expression -> method name
+	structs map[string]string            // struct -> type name
+	fields  map[string]map[string]string // struct -> field -> Go field
+}
+
+// kernelsPackageNames are the package-level names kernels.go declares or
+// imports besides the kernels' struct types (image0... too).
+var kernelsPackageNames = []string{"Kernels", "Load", "load", "archName", "image", "images", "cuda", "fmt", "strings"}
+
+// kernelNames names every kernel, struct type and field of p by goNames'
+// rule, and returns the structs the parameters use (by C name). Every
+// collision is an error, before anything is rendered.
+func kernelNames(p *KernelsPackage) (*kernelsNames, map[string]*ir.KernelType, error) {
+	n := &kernelsNames{kernels: map[string]string{}, structs: map[string]string{}, fields: map[string]map[string]string{}}
+	pkg := newGoNames("package " + p.Package)
+	pkg.reserveEach("cugen's", kernelsPackageNames...)
+	for i := range p.Images {
+		pkg.reserveEach("cugen's", fmt.Sprintf("image%d", i))
+	}
+	typ := newGoNames("type Kernels")
+	typ.reserveEach("cugen's field", "module")
+	typ.reserveEach("cugen's method", "Close", "Module")
+	for _, k := range p.Kernels {
+		g := goKernelName(k.Expr)
+		what := fmt.Sprintf("kernel %s (%s:%d)", k.Expr, k.File, k.Line)
+		if err := typ.add(what, g); err != nil {
+			return nil, nil, err
+		}
+		if err := typ.add(what, unexported(g)); err != nil {
+			return nil, nil, err
+		}
+		n.kernels[k.Expr] = g
+	}
+	structs := map[string]*ir.KernelType{}
+	var collect func(t *ir.KernelType)
+	collect = func(t *ir.KernelType) {
+		switch t.Kind {
+		case ir.KPointer, ir.KArray:
+			collect(t.Elem)
+		case ir.KStruct:
+			if _, ok := structs[t.Name]; !ok {
+				structs[t.Name] = t
+				for _, f := range t.Fields {
+					collect(f.Type)
+				}
+			}
+		}
+	}
+	for _, k := range p.Kernels {
+		for _, prm := range k.Params {
+			collect(prm.Type)
+		}
+	}
+	snames := make([]string, 0, len(structs))
+	for sn := range structs {
+		snames = append(snames, sn)
+	}
+	slices.Sort(snames)
+	for _, sn := range snames {
+		g := goIdentExported(sn)
+		if err := pkg.add("struct "+sn, g); err != nil {
+			return nil, nil, err
+		}
+		n.structs[sn] = g
+		fs := newGoNames("struct " + g)
+		n.fields[sn] = map[string]string{}
+		for _, f := range structs[sn].Fields {
+			fg := goIdentExported(f.Name)
+			if err := fs.add("field "+f.Name+" of struct "+sn, fg); err != nil {
+				return nil, nil, err
+			}
+			n.fields[sn][f.Name] = fg
+		}
+	}
+	return n, structs, nil
 }
 
 // kernelsFileNames are the names kernels.go uses that a parameter must

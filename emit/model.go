@@ -295,23 +295,26 @@ func allFields(r *ir.Record) []ir.Field {
 // CUDA_MEMCPY2D becomes cu.CudaMemcpy2D. Every collision is listed in the
 // audit file.
 func (m *model) assignNames() error {
-	taken := map[string]string{} // Go name -> C name that took it
+	taken := newGoNames("package " + m.desc.Package) // Go name -> C name that took it
 	claim := func(cname, short string) (string, error) {
 		name := short
-		if prev, ok := taken[name]; ok && prev != cname {
+		if prev, ok := taken.owner(name); ok && prev != cname {
 			name = fullGoName(cname)
-			if prev2, ok := taken[name]; ok && prev2 != cname {
-				return "", fmt.Errorf("emit: Go name %s of %s collides with %s and %s", name, cname, prev, prev2)
+			if prev2, ok := taken.owner(name); ok && prev2 != cname {
+				return "", fmt.Errorf("emit: %s and %s both become the Go name %s in package %s (%s, its short name, is %s's)", prev2, cname, name, m.desc.Package, short, prev)
 			}
 			m.audit = append(m.audit, fmt.Sprintf("name %s: %s keeps its prefix as %s (%s is %s)", cname, cname, name, short, prev))
 		}
-		taken[name] = cname
+		if prev, ok := taken.owner(name); ok && prev == cname {
+			return name, nil
+		}
+		if err := taken.add(cname, name); err != nil {
+			return "", fmt.Errorf("emit: %w", err)
+		}
 		return name, nil
 	}
 	// Reserved by the package's own hand-shaped API.
-	for _, n := range helperNames {
-		taken[n] = "(cugen)"
-	}
+	taken.reserve("(cugen)", helperNames...)
 	for _, f := range m.funcs {
 		n, err := claim(f.Name, m.goName(f.Name))
 		if err != nil {

@@ -252,3 +252,61 @@ var bodyNames = map[string]bool{
 	// package-level helpers
 	"captureGraph": true, "retainHandle": true, "callbackRegistry": true,
 }
+
+// goNames is one scope of the Go names cugen generates: a package's top
+// level, a type's fields and methods, or one struct's fields. It is the
+// one collision rule of kernels packages (kernel methods, struct types,
+// struct fields) and of the records of every generated package (fields
+// and accessors), and assignNames' for a package's top level:
+// a name is refused if it is not an identifier, is a Go keyword or a
+// predeclared identifier, is one cugen generates itself in the scope, or
+// is already another C name's. Names are claimed before any file is
+// rendered, and the error names both claimants and the Go name.
+type goNames struct {
+	scope string            // "package saxpy", "type Kernels"
+	by    map[string]string // Go name -> what claimed it
+}
+
+func newGoNames(scope string) *goNames {
+	return &goNames{scope: scope, by: map[string]string{}}
+}
+
+// reserve claims names for cugen's own code, owner saying whose they are
+// ("(cugen)"); reserveEach names each "cugen's method Close".
+func (ns *goNames) reserve(owner string, names ...string) {
+	for _, n := range names {
+		ns.by[n] = owner
+	}
+}
+
+func (ns *goNames) reserveEach(kind string, names ...string) {
+	for _, n := range names {
+		ns.by[n] = kind + " " + n
+	}
+}
+
+// owner is what claimed the Go name n, if anything.
+func (ns *goNames) owner(n string) (string, bool) {
+	w, ok := ns.by[n]
+	return w, ok
+}
+
+// add claims the Go name n for what ("kernel close", "field x of struct
+// S"). The blank identifier may be claimed any number of times.
+func (ns *goNames) add(what, n string) error {
+	switch {
+	case n == "_":
+		return nil
+	case !isIdent(n) || unicode.IsDigit([]rune(n)[0]):
+		return fmt.Errorf("%s: %q is not a Go identifier", what, n)
+	case token.IsKeyword(n):
+		return fmt.Errorf("%s becomes %s in %s: a Go keyword", what, n, ns.scope)
+	case types.Universe.Lookup(n) != nil:
+		return fmt.Errorf("%s becomes %s in %s: Go's predeclared %s", what, n, ns.scope, n)
+	}
+	if prev, ok := ns.by[n]; ok {
+		return fmt.Errorf("%s and %s both become the Go name %s in %s", prev, what, n, ns.scope)
+	}
+	ns.by[n] = what
+	return nil
+}

@@ -41,13 +41,13 @@ func (m *model) genRecords(f *jen.File) error {
 			m.docComment(f, name, lead, r.Doc)
 		}
 		var fields []jen.Code
+		var goFields []placedField
 		var accessors []accessor
 		if r.Union {
 			w := unionWord(r)
 			fields = append(fields, jen.Id("raw").Index(jen.Lit(int(r.Size/w))).Add(uintOfSize(w)))
 			accessors = m.unionAccessors(r.Fields, 0)
 		} else {
-			var goFields []placedField
 			var err error
 			fields, goFields, accessors, err = m.structFields(r)
 			if err != nil {
@@ -55,9 +55,15 @@ func (m *model) genRecords(f *jen.File) error {
 			}
 			m.audit = append(m.audit, m.recordAudit(r)...)
 			for _, g := range goFields {
+				if g.storage {
+					continue
+				}
 				guards = append(guards, jen.Id("_").Op("=").Id("x").Index(
 					jen.Qual("unsafe", "Offsetof").Call(jen.Id(name).Values().Dot(g.name)).Op("-").Lit(int(g.offset))))
 			}
+		}
+		if err := recordNames(r, name, goFields, accessors); err != nil {
+			return err
 		}
 		f.Type().Id(name).Struct(fields...)
 		f.Line()
@@ -84,8 +90,30 @@ func (m *model) genRecords(f *jen.File) error {
 }
 
 type placedField struct {
-	name   string
-	offset int64
+	name, cname string
+	offset      int64
+	storage     bool // an anonymous union's raw storage: no layout guard
+}
+
+// recordNames claims the Go names of a record's fields and accessor
+// methods in one scope (goNames): C members that differ only in their
+// first letter's case (x and X) would both become X.
+func recordNames(r *ir.Record, name string, fields []placedField, acc []accessor) error {
+	ns := newGoNames("type " + name)
+	if r.Union {
+		ns.reserve("cugen's storage raw", "raw")
+	}
+	for _, f := range fields {
+		if err := ns.add(fmt.Sprintf("member %s of %s", f.cname, r.Name), f.name); err != nil {
+			return fmt.Errorf("%s:%d: %w", r.Pos.File, r.Pos.Line, err)
+		}
+	}
+	for _, a := range acc {
+		if err := ns.add(fmt.Sprintf("member %s of %s (its accessor)", a.cname, r.Name), a.name); err != nil {
+			return fmt.Errorf("%s:%d: %w", r.Pos.File, r.Pos.Line, err)
+		}
+	}
+	return nil
 }
 
 type accessor struct {
@@ -128,6 +156,7 @@ func (m *model) structFields(r *ir.Record) ([]jen.Code, []placedField, []accesso
 				pad(fl.Offset)
 				fname := fl.Name
 				out = append(out, jen.Id(fname).Index(jen.Lit(int(fl.Record.Size/w))).Add(uintOfSize(w)))
+				placed = append(placed, placedField{name: fname, cname: fname, offset: fl.Offset, storage: true})
 				off = fl.Offset + fl.Record.Size
 				acc = append(acc, m.unionAccessors(fl.Record.Fields, 0)...)
 				continue
@@ -146,7 +175,7 @@ func (m *model) structFields(r *ir.Record) ([]jen.Code, []placedField, []accesso
 				c = commentBlock(firstSentence(m.convertDoc(fl.Doc))).Add(c)
 			}
 			out = append(out, c)
-			placed = append(placed, placedField{name, fl.Offset})
+			placed = append(placed, placedField{name: name, cname: fl.Name, offset: fl.Offset})
 			off = fl.Offset + fl.Type.Size
 		}
 		return nil

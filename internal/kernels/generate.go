@@ -118,7 +118,7 @@ func Generate(o Options) (map[string][]byte, error) {
 	if o.CudaPath == "" {
 		o.CudaPath = fmt.Sprintf("github.com/cugen/cugen/generated/cuda%d/cuda", n.Major)
 	}
-	return emit.Kernels(&emit.KernelsPackage{
+	files, err := emit.Kernels(&emit.KernelsPackage{
 		Package:  pkg,
 		Source:   base,
 		Compiler: fmt.Sprintf("NVRTC %d.%d", n.Version[0], n.Version[1]),
@@ -127,6 +127,10 @@ func Generate(o Options) (map[string][]byte, error) {
 		Kernels:  ks,
 		Images:   images,
 	})
+	if err != nil {
+		return nil, fmt.Errorf("cugen kernels: %w", err)
+	}
+	return files, nil
 }
 
 // checkParams holds each kernel's parameters, as the C front end laid
