@@ -49,3 +49,27 @@ func TestKernelsCheck(t *testing.T) {
 		t.Errorf("kernels -check of a changed kernels.go: %v", err)
 	}
 }
+
+// cugen kernels of a source whose kernel names collide with the
+// generated Kernels type's methods fails naming both and writes nothing
+// (before: it exited 0 with a package that does not compile).
+func TestKernelsNameCollisionWritesNothing(t *testing.T) {
+	if _, err := kernels.OpenNVRTC(); err != nil {
+		cugentest.NeedLibrary(t, err)
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "k.cu")
+	if err := os.WriteFile(src, []byte("extern \"C\" __global__ void close(int x) {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "k")
+	var stdout, stderr bytes.Buffer
+	err := cmdKernels([]string{"-src", src, "-arch", "sm_90", "-cuda", "example.com/cuda", "-out", out}, &stdout, &stderr)
+	want := "cugen kernels: cugen's method Close and kernel close (k.cu:1) both become the Go name Close in type Kernels"
+	if err == nil || err.Error() != want {
+		t.Errorf("err = %v\nwant %s", err, want)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("%s written: %v", out, err)
+	}
+}
