@@ -698,7 +698,7 @@ func (m *model) genLayout(f *jen.File, t *ir.Type) {
 	}
 	name := m.layoutName(t)
 	r := m.record(t)
-	f.Commentf("%s describes %s for passing by value.", name, t.C)
+	comment(f, fmt.Sprintf("%s describes %s for passing by value.", name, t.C))
 	f.Var().Id(name).Op("=").Qual(FFIImplPath, "Layout").Add(keyed(true,
 		kv{"Size", jen.Lit(int(r.Size))},
 		kv{"Align", jen.Lit(int(r.Align))},
