@@ -117,6 +117,9 @@ func Generate(api *ir.API, opts Options) ([]*Package, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := m.checkFileOverrides(); err != nil {
+			return nil, err
+		}
 		models = append(models, m)
 	}
 	out := make([]*Package, len(models))
