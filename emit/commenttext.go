@@ -138,26 +138,31 @@ func checkComments(name string, src []byte, allowed ...string) error {
 		if tok != token.COMMENT {
 			continue
 		}
-		p := fset.Position(pos)
 		switch {
 		case strings.HasPrefix(lit, "/*"):
-			return fmt.Errorf("%s: a /* */ comment: generated comments are // lines", p)
+			return fmt.Errorf("%s: a /* */ comment: generated comments are // lines", fset.Position(pos))
 		case directiveComment(lit):
 			if used < len(allowed) && lit == allowed[used] {
 				used++
 				continue
 			}
-			return fmt.Errorf("%s: the comment %.60q is a directive the generator does not write", p, lit)
+			return fmt.Errorf("%s: the comment %.60q is a directive the generator does not write", fset.Position(pos), lit)
 		}
 	}
 	if scanErr != nil {
 		return scanErr
 	}
 	// go generate reads lines, not tokens: a line inside a string would do.
-	for i, l := range bytes.Split(src, []byte("\n")) {
-		if bytes.HasPrefix(l, []byte("//go:generate")) {
-			return fmt.Errorf("%s:%d: a //go:generate line", name, i+1)
+	const gen = "//go:generate"
+	for i := 0; i < len(src); {
+		j := bytes.Index(src[i:], []byte(gen))
+		if j < 0 {
+			break
 		}
+		if i+j == 0 || src[i+j-1] == '\n' {
+			return fmt.Errorf("%s:%d: a //go:generate line", name, bytes.Count(src[:i+j], []byte("\n"))+1)
+		}
+		i += j + len(gen)
 	}
 	return nil
 }

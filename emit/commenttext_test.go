@@ -1,9 +1,16 @@
 package emit
 
 import (
+	"go/format"
+	"go/parser"
+	"go/token"
+	"os"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/dave/jennifer/jen"
 )
 
 // TestCheckComments: the backstop refuses what commentLines keeps out,
@@ -58,4 +65,84 @@ func TestCommentLines(t *testing.T) {
 	if got := commentOneLine("a\n//go:generate x\r\n b"); got != "a //go:generate x b" {
 		t.Errorf("commentOneLine = %q", got)
 	}
+}
+
+// FuzzSanitizeComment: any text through the sanitiser (comment,
+// commentBlock, commentOneLine) renders to a Go file that parses with
+// the same declarations as without it and passes checkComments: no
+// directive, no block comment, no line go generate runs; each line is
+// one comment line (no break Go or a reader knows, no character Go
+// rejects).
+func FuzzSanitizeComment(f *testing.F) {
+	for _, s := range []string{
+		"Gets the count.", hostileLines, hostileText, "axpy<float /*\n//go:generate touch PWNED\n// */>",
+		"a\r\nb", "+build ignore", "x\n\n\tcode()\n", "*/ var Y = 2 /*", "\u2028//go:generate x", "\xff\xfe",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, l := range append(commentLines(s), commentOneLine(s)) {
+			if strings.ContainsFunc(l, unsafeCommentRune) || !utf8.ValidString(l) {
+				t.Fatalf("line %q holds a break or a character Go rejects", l)
+			}
+			if strings.HasPrefix(l, "//") || strings.HasPrefix(l, "/*") || strings.Contains(l, "+build") {
+				t.Fatalf("line %q: jennifer would write it as it is, or a rewrap could make it a constraint", l)
+			}
+		}
+		jf := jen.NewFile("p")
+		jf.HeaderComment(commentOneLine(s))
+		for _, l := range commentLines(s) {
+			jf.PackageComment(l)
+		}
+		comment(jf, s)
+		jf.Var().Id("X").Op("=").Lit(1)
+		jf.Var().Defs(commentBlock(s).Id("Y").Op("=").Lit(2))
+		jf.Comment("// " + commentOneLine(s)) // kernels.go's form
+		jf.Func().Id("F").Params().Block()
+		src, err := renderFile("f.go", jf)
+		if err != nil {
+			t.Fatalf("renderFile: %v", err)
+		}
+		file, err := parser.ParseFile(token.NewFileSet(), "f.go", src, parser.ParseComments)
+		if err != nil {
+			t.Fatalf("does not parse: %v\n%s", err, src)
+		}
+		if len(file.Decls) != 3 {
+			t.Fatalf("%d declarations, want 3 (X, Y, F):\n%s", len(file.Decls), src)
+		}
+		for _, g := range file.Comments {
+			for _, c := range g.List {
+				if !strings.HasPrefix(c.Text, "//") || directiveComment(c.Text) {
+					t.Fatalf("comment %q:\n%s", c.Text, src)
+				}
+			}
+		}
+	})
+}
+
+// BenchmarkCheckComments: the backstop's cost on the largest generated
+// file (nppist/funcs.go of set 12.4, 3.6 MB; set 12.4's Go files are 24
+// MB in all), beside gofmt's (format.Source), which every generated file
+// goes through already.
+func BenchmarkCheckComments(b *testing.B) {
+	src, err := os.ReadFile("../generated/cuda12/nppist/funcs.go")
+	if err != nil {
+		b.Skip(err)
+	}
+	b.Run("checkComments", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		for b.Loop() {
+			if err := checkComments("funcs.go", src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("format.Source", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		for b.Loop() {
+			if _, err := format.Source(src); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
