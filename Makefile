@@ -26,13 +26,15 @@ include mk/headers.mk
 .PHONY: generate generate13 generate-wheels wheels-from-ir check test quick bench downstream test-arm64 deps-arm64 test-windows deps-windows fuzz gpu gpu-build
 
 # fuzz runs the parser's fuzz target for longer than CI does (FUZZTIME=10m),
-# then the saved IR's (decoder, validator with emit), one at a time.
+# then the saved IR's (decoder, validator with emit) and the comment
+# sanitiser's (emit), one at a time.
 FUZZTIME ?= 5m
 fuzz:
 	$(GO) test -run '^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./parser
 	$(GO) test -run '^$$' -fuzz=FuzzDecodeIR -fuzztime=$(FUZZTIME) ./parser/ir
 	$(GO) test -run '^$$' -fuzz=FuzzGenerateIR -fuzztime=$(FUZZTIME) ./emit
 	$(GO) test -run '^$$' -fuzz=FuzzMutateIR -fuzztime=$(FUZZTIME) ./emit
+	$(GO) test -run '^$$' -fuzz=FuzzSanitizeComment -fuzztime=$(FUZZTIME) ./emit
 
 # The committed generated/cudaN/cuda, the layer with its tests, is written by
 # cugen layer; gen writes a module's copy (no tests) unless -layer=false.

@@ -372,40 +372,28 @@ func (m *model) docComment(f *jen.File, name, lead string, doc *ir.Doc) {
 	comment(f, text)
 }
 
-// comment writes text as // lines (jennifer would use /* */ for several).
+// comment writes text as // lines (jennifer would use /* */ for several),
+// through the sanitiser (commentLines).
 func comment(f *jen.File, text string) {
-	for _, l := range strings.Split(text, "\n") {
-		f.Comment(commentLine(l))
+	for _, l := range commentLines(text) {
+		f.Comment(l)
 	}
-}
-
-// commentLine is one line of a // comment for jennifer, which writes a
-// line that starts with "/*" as it is: the header's text would open a
-// block comment in the generated code, swallowing the code after it up to
-// a "*/" the same text may supply (found by FuzzMutateIR). A space keeps
-// it inside the // comment.
-func commentLine(l string) string {
-	l = strings.TrimRight(l, " \t")
-	if strings.HasPrefix(l, "/*") {
-		return " " + l
-	}
-	return l
 }
 
 // commentBlock is text as // lines followed by a new line, to prefix a
-// const, var or field definition. Long lines of text are wrapped; a line
-// wrap leaves as it is (one word longer than the width) is kept whole,
-// not wrapped again without end.
+// const, var or field definition, through the sanitiser (commentLines).
+// Long lines of text are wrapped; a line wrap leaves as it is (one word
+// longer than the width) is kept whole, not wrapped again without end.
 func commentBlock(text string) *jen.Statement {
 	s := jen.Null()
-	for _, l := range strings.Split(text, "\n") {
+	for _, l := range commentLines(text) {
 		if len(l) > docWidth && !strings.HasPrefix(l, " ") && !strings.HasPrefix(l, "\t") {
 			if w := wrap(l, docWidth); w != l {
 				s.Add(commentBlock(w))
 				continue
 			}
 		}
-		s.Comment(commentLine(l)).Line()
+		s.Comment(l).Line()
 	}
 	return s
 }

@@ -77,5 +77,5 @@ func demoTest(drv, rt *model, importPath string) ([]byte, error) {
 	f.Comment("TestContextPerThread shows that the current context belongs to the OS thread.")
 	f.Func().Id("TestContextPerThread").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
 		jen.Qual(TestPath, "ContextPerThread").Call(jen.Id("t"), jen.Id("demoAPI").Call()))
-	return renderFile(f)
+	return renderFile("context_demo_test.go", f)
 }

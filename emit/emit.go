@@ -117,6 +117,9 @@ func Generate(api *ir.API, opts Options) ([]*Package, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := m.checkFileOverrides(); err != nil {
+			return nil, err
+		}
 		models = append(models, m)
 	}
 	out := make([]*Package, len(models))
@@ -256,7 +259,7 @@ func (m *model) generate() (*Package, error) {
 		if err := f.gen(jf); err != nil {
 			return nil, fmt.Errorf("emit %s/%s: %w", m.pkg, f.name, err)
 		}
-		src, err := renderFile(jf)
+		src, err := renderFile(f.name, jf)
 		if err != nil {
 			return nil, fmt.Errorf("emit %s/%s: rendering: %w", m.pkg, f.name, err)
 		}
@@ -290,23 +293,35 @@ func (m *model) header() []string {
 	return h
 }
 
-// headerComment starts f with the header's lines.
+// headerComment starts f with the header's lines, each one line
+// (commentOneLine: -origin and the command line come from the user).
 func (m *model) headerComment(f *jen.File) {
 	for _, l := range m.header() {
-		f.HeaderComment(l)
+		f.HeaderComment(commentOneLine(l))
 	}
 }
 
 // renderFile renders f (jennifer formats it) with every comment held to the
-// width (wrapComments), formatted again where that rewrapped one.
-func renderFile(f *jen.File) ([]byte, error) {
+// width (wrapComments), formatted again where that rewrapped one, and to
+// the comment rules (checkComments: no directive, no block comment); name
+// is the file's, for errors.
+func renderFile(name string, f *jen.File) ([]byte, error) {
 	var b bytes.Buffer
 	if err := f.Render(&b); err != nil {
-		return nil, err
+		// jennifer's format error carries the whole file after its first
+		// line: the error is that line.
+		msg, _, _ := strings.Cut(err.Error(), "\n")
+		return nil, fmt.Errorf("%s: %s", name, msg)
 	}
 	src := b.Bytes()
 	if w := wrapComments(src); !bytes.Equal(w, src) {
-		return format.Source(w)
+		var err error
+		if src, err = format.Source(w); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkComments(name, src); err != nil {
+		return nil, err
 	}
 	return src, nil
 }

@@ -17,7 +17,7 @@ import (
 // description of the value.
 func (m *model) genErrors(f *jen.File) error {
 	if m.desc.NoStatus {
-		f.Commentf("The %s functions return no status (library.Desc.NoStatus): no call", m.desc.Title)
+		comment(f, fmt.Sprintf("The %s functions return no status (library.Desc.NoStatus): no call", m.desc.Title))
 		f.Comment("returns an error, and one whose library or symbol cannot be loaded returns")
 		f.Comment("the zero value (SharedLibrary().Load() says why).")
 		return nil

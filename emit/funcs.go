@@ -1,6 +1,7 @@
 package emit
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"reflect"
@@ -298,7 +299,62 @@ func (m *model) classify(f *ir.Function) ([]*param, error) {
 			return nil, fmt.Errorf("%s:%d: %s: parameter %s has C type %s that cugen cannot pass", f.Pos.File, f.Pos.Line, f.Name, p.c.Name, t.C)
 		}
 	}
+	if m.desc.File != "" {
+		if err := m.callbackOverridesApply(f, ps, oneShot, registered, synchronous, global); err != nil {
+			return nil, err
+		}
+	}
 	return ps, nil
+}
+
+// overrideError is an override of a description file that cannot apply:
+// Generate reports it as it is, naming the file first.
+type overrideError struct{ msg string }
+
+func (e *overrideError) Error() string { return e.msg }
+
+// checkFileOverrides classifies the functions of a description file's
+// library before anything is rendered, to report an override that cannot
+// apply (callbackOverridesApply) as the file's error; the rest of what
+// classify finds is genFuncs' to report.
+func (m *model) checkFileOverrides() error {
+	if m.desc.File == "" {
+		return nil
+	}
+	for _, fn := range m.funcs {
+		var oe *overrideError
+		if _, err := m.classify(fn); errors.As(err, &oe) {
+			return err
+		}
+	}
+	return nil
+}
+
+// callbackOverridesApply holds the callback overrides of a description
+// file (library.Desc.File) that name f to what classify made of them: each
+// must have given a parameter its role, or the package would be the one
+// generated without it. cugen's own tables are not held to it: they serve
+// header sets where a function differs.
+func (m *model) callbackOverridesApply(f *ir.Function, ps []*param, oneShot, registered, synchronous, global bool) error {
+	has := func(r paramRole) bool {
+		return slices.ContainsFunc(ps, func(p *param) bool { return p.role == r })
+	}
+	bad := func(field, why string) error {
+		return &overrideError{fmt.Sprintf("%s: field overrides.%s: %s: cannot apply: %s", m.desc.File, field, f.Name, why)}
+	}
+	const withUser = "no parameter is a C function pointer whose type takes a void * userData, followed by the void * userData parameter C passes back to it"
+	const withoutUser = "no parameter is a C function pointer whose type takes no userData"
+	switch {
+	case oneShot && !has(roleCallback):
+		return bad("oneShotCallbacks", withUser)
+	case registered && !has(roleCallback):
+		return bad("registeredCallbacks", withUser)
+	case synchronous && !has(roleCallbackSync):
+		return bad("synchronousCallbacks", withoutUser)
+	case global && !has(roleGlobalFunc):
+		return bad("globalCallbacks", withoutUser)
+	}
+	return nil
 }
 
 // funcAudit is the audit file's lines for the wrapper of fn: its
@@ -698,7 +754,7 @@ func (m *model) genLayout(f *jen.File, t *ir.Type) {
 	}
 	name := m.layoutName(t)
 	r := m.record(t)
-	f.Commentf("%s describes %s for passing by value.", name, t.C)
+	comment(f, fmt.Sprintf("%s describes %s for passing by value.", name, t.C))
 	f.Var().Id(name).Op("=").Qual(FFIImplPath, "Layout").Add(keyed(true,
 		kv{"Size", jen.Lit(int(r.Size))},
 		kv{"Align", jen.Lit(int(r.Align))},

@@ -151,7 +151,7 @@ func (m *model) genDefaultOne(f *jen.File) {
 			if name != "Dim3" {
 				ctor = fmt.Sprintf("%s%d", name, n)
 			}
-			f.Commentf("%s returns the %s C++'s %s(%s) makes: %s set to 1.", ctor, name, r.Name, strings.Join(given, ", "), strings.Join(ones, " and "))
+			comment(f, fmt.Sprintf("%s returns the %s C++'s %s(%s) makes: %s set to 1.", ctor, name, r.Name, strings.Join(given, ", "), strings.Join(ones, " and ")))
 			f.Func().Id(ctor).Params(params...).Id(name).Block(jen.Return(jen.Id(name).Values(vals...)))
 			f.Line()
 			m.audit = append(m.audit, fmt.Sprintf("helper %s: constructor of %s with C++'s default 1 for %s (%s)", ctor, name, strings.Join(ones, ", "), m.defaultOne[r.Name]))

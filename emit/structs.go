@@ -68,7 +68,7 @@ func (m *model) genRecords(f *jen.File) error {
 		f.Type().Id(name).Struct(fields...)
 		f.Line()
 		for _, a := range accessors {
-			f.Comment(fmt.Sprintf("%s returns a pointer to the C member %s (offset %d).", a.name, a.cname, a.offset))
+			comment(f, fmt.Sprintf("%s returns a pointer to the C member %s (offset %d).", a.name, a.cname, a.offset))
 			var ptr jen.Code = jen.Qual("unsafe", "Pointer").Call(jen.Id("s"))
 			if a.offset != 0 {
 				ptr = jen.Qual("unsafe", "Add").Call(ptr, jen.Lit(int(a.offset)))

@@ -52,5 +52,5 @@ func (m *model) symbolsTest() ([]byte, error) {
 	f.Func().Id("TestSymbolsResolve").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
 		jen.Qual(TestPath, "Symbols").Call(append([]jen.Code{jen.Id("t"), jen.Id("lib"), version, header}, unexported...)...),
 	)
-	return renderFile(f)
+	return renderFile("symbols_test.go", f)
 }

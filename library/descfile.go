@@ -151,6 +151,7 @@ func DecodeDesc(file string, data []byte) (*DescFile, error) {
 	if err := Check([]*Desc{Driver, Runtime, d}); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
+	d.File = file
 	return &DescFile{Path: file, Desc: d, Success: j.Success}, nil
 }
 
@@ -473,6 +474,54 @@ func (o *OverridesJSON) into(out *Overrides) error {
 	return nil
 }
 
+// paramOf is fn's parameter named name (CheckAPI has checked it exists).
+func paramOf(fn *ir.Function, name string) *ir.Param {
+	for i := range fn.Params {
+		if fn.Params[i].Name == name {
+			return &fn.Params[i]
+		}
+	}
+	return nil
+}
+
+// notDirected says why a direction override did not apply to p: only a
+// pointer to non-const, non-void data that is not an array has a
+// direction to decide.
+func notDirected(p *ir.Param) string {
+	t := p.Type
+	switch {
+	case t == nil || t.Kind != ir.Pointer || t.Elem == nil:
+		return fmt.Sprintf("parameter %s is not a pointer (C type %s): only what a pointer points to can be an output", p.Name, cType(t))
+	case t.Elem.Const:
+		return fmt.Sprintf("parameter %s points to const (C type %s): C only reads it", p.Name, cType(t))
+	case t.Elem.Kind == ir.Void:
+		return fmt.Sprintf("parameter %s is a void * buffer: its direction is the caller's", p.Name)
+	case p.Array != nil:
+		return fmt.Sprintf("parameter %s is an array (%s): its size decides its direction", p.Name, p.Array.Source)
+	}
+	return fmt.Sprintf("parameter %s's direction was decided otherwise (%s)", p.Name, p.Why)
+}
+
+// notArray says why an array override did not apply to p: only a pointer
+// to typed data can point to several elements.
+func notArray(p *ir.Param) string {
+	t := p.Type
+	switch {
+	case t == nil || t.Kind != ir.Pointer || t.Elem == nil:
+		return fmt.Sprintf("parameter %s is not a pointer (C type %s): only a pointer can point to several elements", p.Name, cType(t))
+	case t.Elem.Kind == ir.Void:
+		return fmt.Sprintf("parameter %s is a void * buffer: its elements have no type to count", p.Name)
+	}
+	return fmt.Sprintf("parameter %s's size was decided otherwise", p.Name)
+}
+
+func cType(t *ir.Type) string {
+	if t == nil {
+		return "unknown"
+	}
+	return t.C
+}
+
 // oneLine checks text that goes into a message or comment line: printable,
 // one line, at most max bytes.
 func oneLine(s string, max int) error {
@@ -588,6 +637,23 @@ func (f *DescFile) CheckAPI(api *ir.API) error {
 			if a, ok := o.Arrays[k]; ok && a.Param != "" && !slices.ContainsFunc(funcs[fn].Params, func(p ir.Param) bool { return p.Name == a.Param }) {
 				return bad(t.field, "%s has no parameter %s (the count of %s)", fn, a.Param, k)
 			}
+		}
+	}
+	// The parser applied the direction and array overrides (ir.Param.Why,
+	// ir.ArraySize.Source say so): one it could not apply would leave the
+	// package as if the file did not have it.
+	for _, k := range sortedMapKeys(o.Directions) {
+		fn, prm, _ := strings.Cut(k, ".")
+		p := paramOf(funcs[fn], prm)
+		if p.Why != OverrideReason(o.Directions[k].Why) {
+			return bad("overrides.directions", "%s: cannot apply: %s", k, notDirected(p))
+		}
+	}
+	for _, k := range sortedMapKeys(o.Arrays) {
+		fn, prm, _ := strings.Cut(k, ".")
+		p := paramOf(funcs[fn], prm)
+		if p.Array == nil || p.Array.Source != OverrideReason(o.Arrays[k].Why) {
+			return bad("overrides.arrays", "%s: cannot apply: %s", k, notArray(p))
 		}
 	}
 	for _, t := range []struct {

@@ -104,6 +104,11 @@ type Desc struct {
 	Logs []Log
 	// Overrides are the library's audited exceptions to the rules.
 	Overrides Overrides
+	// File is the description file (gen -desc) the description was read
+	// from, empty for cugen's own: every override of such a description
+	// must apply (one that cannot is an error naming the file), where
+	// cugen's own tables also serve header sets that lack a function.
+	File string
 	// Graph, for a library with CUDA graphs, names its graph and user
 	// object API (see GraphAPI).
 	Graph *GraphAPI

@@ -106,6 +106,12 @@ func (o *Overrides) PointerResult(fn string) bool {
 	return false
 }
 
+// OverrideReason is the reason the parser records (ir.Param.Why,
+// ir.ArraySize.Source) for a direction or array size an override decided:
+// DescFile.CheckAPI reads it back to tell an override that applied from
+// one that did not.
+func OverrideReason(why string) string { return "override: " + why }
+
 // DirectionOverride is one audited parameter direction.
 type DirectionOverride struct {
 	Dir ir.Direction

@@ -181,7 +181,7 @@ func arrayOf(fn *ir.Function, prm *ir.Param, pds []paramDoc, i int, ovr *library
 		return nil
 	}
 	if o, ok := ovr.Arrays[fn.Name+"."+prm.Name]; ok {
-		return &ir.ArraySize{Len: o.Len, Param: o.Param, Source: "override: " + o.Why}
+		return &ir.ArraySize{Len: o.Len, Param: o.Param, Source: library.OverrideReason(o.Why)}
 	}
 	low := strings.ToLower(pd.text)
 	if m := fixedSizeRE.FindStringSubmatch(pd.text); m != nil {
@@ -400,7 +400,7 @@ func direction(fn *ir.Function, prm *ir.Param, pf paramFacts) (ir.Direction, str
 		return ir.InOut, "array: " + a.Source
 	}
 	if o, ok := pf.ovr.Directions[fn.Name+"."+prm.Name]; ok {
-		return o.Dir, "override: " + o.Why
+		return o.Dir, library.OverrideReason(o.Why)
 	}
 	switch pd.tag {
 	case "out":

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 )
 
 // genCommand is the cugen gen command line that regenerates out, which
@@ -24,7 +26,7 @@ func genCommand(src *source, irFile, desc, origin string, demo bool, out, import
 	case irFile != "":
 		args = append(args, "-ir", rel(irFile))
 		if origin != "" {
-			args = append(args, "-origin", shellQuote(origin))
+			args = append(args, "-origin", origin)
 		}
 	case *src.set != "":
 		args = append(args, "-set", *src.set)
@@ -61,8 +63,58 @@ func genCommand(src *source, irFile, desc, origin string, demo bool, out, import
 	if !derived && importPath != "" {
 		args = append(args, "-importpath", importPath)
 	}
-	return strings.Join(args, " ")
+	return commandLine(args)
 }
+
+// commandLine joins a recorded command's arguments, each quoted for a
+// POSIX shell where it needs it (commandArg): one line that a shell reads
+// back as the same arguments. It goes into a comment of every generated
+// file, so no argument (a path, a -name, -origin) may break that line.
+func commandLine(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = commandArg(a)
+	}
+	return strings.Join(q, " ")
+}
+
+// commandArg is one argument of a recorded command line: as it is when
+// it holds only characters no shell treats specially, else in single
+// quotes, and with any control character (a newline, a carriage return)
+// in $'...' with escapes, which bash, zsh and POSIX.1-2024 sh read back
+// as the same bytes: the line stays one line.
+func commandArg(s string) string {
+	if s != "" && strings.Trim(s, safeArgChars) == "" {
+		return s
+	}
+	if !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 }) && utf8.ValidString(s) {
+		return shellQuote(s)
+	}
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1, r < 0x20, r == 0x7f:
+			fmt.Fprintf(&b, "\\x%02x", s[i])
+		case r == 0x85 || r == 0x2028 || r == 0x2029:
+			for _, c := range []byte(s[i : i+n]) {
+				fmt.Fprintf(&b, "\\x%02x", c)
+			}
+		case r == '\'' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+// safeArgChars are the characters a recorded argument needs no quotes for.
+const safeArgChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,+@%"
 
 // relTo returns the func that writes a path of a recorded command line:
 // relative to root, the module root the command runs from, with slashes;

@@ -33,6 +33,13 @@ func cmdKernels(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errFlagPrinted{errors.New("cugen kernels: -src and -out are required")}
 	}
+	// -cuda goes into kernels.go's import declaration and its recorded
+	// command line: a Go import path, or an error before anything runs.
+	if *cudaPath != "" {
+		if err := checkImportPathFlag("-cuda", *cudaPath); err != nil {
+			return err
+		}
+	}
 	archs, err := kernels.ParseArchs(*arch)
 	if err != nil {
 		return fmt.Errorf("cugen kernels: %w", err)
@@ -82,7 +89,7 @@ func kernelsCommand(src, arch string, includes, names []string, out, pkg, cudaPa
 		args = append(args, "-I", rel(d))
 	}
 	for _, n := range names {
-		args = append(args, "-name", shellQuote(n))
+		args = append(args, "-name", n)
 	}
 	if pkg != "" {
 		args = append(args, "-pkg", pkg)
@@ -91,5 +98,5 @@ func kernelsCommand(src, arch string, includes, names []string, out, pkg, cudaPa
 		args = append(args, "-cuda", cudaPath)
 	}
 	args = append(args, "-out", rel(out))
-	return strings.Join(args, " ")
+	return commandLine(args)
 }

@@ -593,9 +593,12 @@ func checkOut(out string) error {
 // depend on): slash-separated elements, each non-empty, of ASCII letters,
 // digits and "-._~+", not starting or ending with a dot; no leading slash
 // or dash. It goes into a generated import declaration.
-func checkImportPath(p string) error {
+func checkImportPath(p string) error { return checkImportPathFlag("-importpath", p) }
+
+// checkImportPathFlag is checkImportPath for the flag named flag.
+func checkImportPathFlag(flag, p string) error {
 	bad := func(why string) error {
-		return fmt.Errorf("cugen: -importpath %q is not a valid Go import path: %s", p, why)
+		return fmt.Errorf("cugen: %s %q is not a valid Go import path: %s", flag, p, why)
 	}
 	if p == "" {
 		return bad("empty")
