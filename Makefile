@@ -110,12 +110,12 @@ test: deps
 # Debian's libraries, as make test sets them up, leaving out the 11.8 and
 # 12.5 sets (CUGEN_TEST_SETS), make check's regeneration, the other
 # platforms, the race and fuzz runs, downstream, arm64 and windows.
-# go vet type-checks what go build would build; go test compiles it.
+# (go vet type-checks what go build would; go test's own vet is off.)
 quick: deps
 	@set -e; $(CUGEN) headers -set 12.4 >/dev/null; \
 	eval "$$($(CUGEN) libs -env -major 12)"; \
 	export CUGEN_TEST_SETS=12.4 CUGEN_REQUIRE_HEADERS=1 CUGEN_REQUIRE_ALL_SYMBOLS=1; \
-	$(GO) vet ./...; CGO_ENABLED=0 $(GO) test -count=1 ./...
+	$(GO) vet ./...; CGO_ENABLED=0 $(GO) test -count=1 -vet=off ./...
 
 # gpu-build fills .gpu/ (mk/gpu.sh): every GPU test binary of both majors
 # and the examples, built here with CGO_ENABLED=0, Debian's libcudart 12,
@@ -156,7 +156,7 @@ deps-%:
 # qemu-user a Go child's clone can deadlock (seen: TestRunLockedTestFatal's
 # child stuck in a futex wait until the 10-minute test timeout).
 arm64_DEBS ?= qemu-user-static gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-QEMU = CUGEN_EMULATED=qemu GOARCH=arm64 CC=aarch64-linux-gnu-gcc $(GO) test -count=1 -exec 'qemu-aarch64-static -L /usr/aarch64-linux-gnu'
+QEMU = CUGEN_EMULATED=qemu GOARCH=arm64 CC=aarch64-linux-gnu-gcc $(GO) test -count=1 -vet=off -exec 'qemu-aarch64-static -L /usr/aarch64-linux-gnu'
 test-arm64: deps-arm64
 	$(QEMU) ./ffi/...
 	CGO_ENABLED=0 $(QEMU) ./ffi/... ./emit/internal/abitest/...
