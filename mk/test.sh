@@ -53,9 +53,11 @@ finish() {
 	if [ -n "$failed" ]; then echo "make test: failed:$failed" >&2; return 1; fi
 }
 
+# The functions that step runs chain their commands with && and return:
+# set -e does not act inside a command whose status is tested.
 fetch() {
 	local set
-	for set in $PARSE_SETS; do $CUGEN headers -set "$set" >/dev/null; done
+	for set in $PARSE_SETS; do $CUGEN headers -set "$set" >/dev/null || return; done
 	$CUGEN libs -env -major 12 >"$logs/env.sh"
 }
 # The fetch of every header set and of Debian's libraries (a missing set
@@ -71,7 +73,7 @@ export CUGEN_REQUIRE_ALL_SYMBOLS=1 CUGEN_REQUIRE_HEADERS=1 CUGEN_TEST_APT=1
 step generated sh mk/check.sh generated
 step gotest env CGO_ENABLED=0 $GO test -count=1 -vet=off ./...
 race() {
-	CGO_ENABLED=1 $GO test -race -count=1 -vet=off ./ffi/... ./internal/genfiles
+	CGO_ENABLED=1 $GO test -race -count=1 -vet=off ./ffi/... ./internal/genfiles &&
 	CGO_ENABLED=1 $GO test -race -count=1 -vet=off -timeout=20m -run '^(TestGeneratedUpToDate|TestConcurrentCalls)$' ./emit ./reliability
 }
 step race race
