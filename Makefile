@@ -101,8 +101,8 @@ check: deps
 # from the cache is a failure there (CUGEN_REQUIRE_HEADERS=1), Debian's
 # libraries (cugen libs -env: the variables of the library registry), and
 # runs the one test that asks Debian's archive (CUGEN_TEST_APT=1).
-# Expected on a quiet 2-core machine, warm cache: about 25 min (CPU time
-# measured on a loaded one: see mk/test.sh's step lines).
+# Each step prints its wall and CPU time; a quiet 2-core machine runs a
+# compile step in about half its CPU time. Expected: 25-30 min, warm cache.
 test: deps
 	@MAKE="$(MAKE)" bash mk/test.sh
 
