@@ -19,6 +19,7 @@ set -eu
 GO=${GO:-go}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" generated/_check' EXIT
+trap 'exit 1' HUP INT TERM # the EXIT trap cleans up then too
 mod=github.com/cugen/cugen
 
 generated() {

@@ -11,6 +11,7 @@ set -eu
 GO=${GO:-go}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM # the EXIT trap cleans up then too
 log=$tmp/check.log
 for f in $(git ls-files examples/downstream); do cp "$f" "$tmp/"; done
 checkout=$(pwd)

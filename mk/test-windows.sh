@@ -37,6 +37,7 @@ tmp=$(mktemp -d)
 # The wine server outlives the last program by seconds, writing to the
 # prefix: it is stopped before the prefix is removed.
 trap 'WINEPREFIX=$tmp/prefix $WINESERVER -k 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM # the EXIT trap cleans up then too
 export GOOS=windows GOARCH=amd64 CGO_ENABLED=0
 exe() { $GO test -c -o "$tmp/$1" "$2"; }
 dll() { $MINGW -shared -static -O1 -o "$tmp/$1" "${@:2}"; }

@@ -33,6 +33,7 @@ GO=${GO:-go}
 MAKE=${MAKE:-make}
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
+trap 'exit 1' HUP INT TERM # the EXIT trap cleans up then too
 TIMEFORMAT="%R s wall, %U s user, %S s sys"
 
 # step NAME COMMAND...: run it, then print its times.
