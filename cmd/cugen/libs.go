@@ -18,12 +18,14 @@ import (
 // Debian package by its name, printing its directory. With -major and
 // library names (Go package names), what each library needs at run time
 // (library.Desc LockLibs, and those of its Needs), printing the shell
-// commands that use them.
+// commands that use them. With -env -major 12, the same for every library
+// Debian packages: the test environment of make test.
 func cmdLibs(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("libs", flag.ContinueOnError)
 	name := fs.String("lib", "", "library entry of the lock file, a Debian package (e.g. libcudart12): print its directory")
 	major := fs.Int("major", 0, "the CUDA major of the library names given (12; CUDA 13's libraries are not Debian packages)")
 	lockPath := fs.String("lock", "", "lock file (default: the headers.lock cugen carries, the one of its module)")
+	env := fs.Bool("env", false, "with -major 12 and no names: every library Debian packages, the driver's and NVML's copies too (make test's environment, for tests without a GPU)")
 	fs.SetOutput(stderr)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -42,10 +44,14 @@ func cmdLibs(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	switch {
-	case *name != "" && (len(names) > 0 || *major != 0):
+	case *name != "" && (len(names) > 0 || *major != 0 || *env):
 		return errors.New("cugen libs: -lib NAME (a Debian package) or -major N with library names, not both")
+	case *env && len(names) > 0:
+		return fmt.Errorf("cugen libs: -env takes no library names (it prints every library's): %s", strings.Join(names, " "))
+	case *env:
+		return libsByName(l, *major, nil, true, stdout, stderr)
 	case len(names) > 0 || *major != 0:
-		return libsByName(l, *major, names, stdout, stderr)
+		return libsByName(l, *major, names, false, stdout, stderr)
 	}
 	if *name == "" {
 		var names []string
@@ -81,8 +87,19 @@ func fetchLib(e *lock.Entry, logw io.Writer) (string, error) {
 // object, and, when a named library needs others the loader finds by
 // soname (NVRTC's builtins, cuBLAS's cuBLASLt), an LD_LIBRARY_PATH with
 // their directories first.
-func libsByName(l *lock.Lock, major int, names []string, stdout, stderr io.Writer) error {
-	if len(names) == 0 {
+//
+// With env (no names), it does that for every library with a locked
+// Debian package, and the driver's libraries too (libcuda, NVML), whose
+// Debian copies load without a GPU: the environment make test runs its
+// tests in. Their directory stays off LD_LIBRARY_PATH (the variable
+// names the file): nvJitLink 12.4 opens libcuda.so.1 itself when the
+// loader finds one, and a driver without a device makes nvJitLinkCreate
+// fail with NVJITLINK_ERROR_INTERNAL. The runtime's directory goes on it,
+// as the toolkit's lib64 is on a CUDA machine's; no other library's does,
+// so the tests of the search (internal/doctor's TestNVTXAdvice) find
+// those only through their variables.
+func libsByName(l *lock.Lock, major int, names []string, env bool, stdout, stderr io.Writer) error {
+	if len(names) == 0 && !env {
 		return fmt.Errorf("cugen libs: -major %d: name the libraries (%s)", major, strings.Join(libraryNames(), ", "))
 	}
 	var descs []*library.Desc
@@ -97,6 +114,13 @@ func libsByName(l *lock.Lock, major int, names []string, stdout, stderr io.Write
 		}
 		if !slices.Contains(descs, d) {
 			descs = append(descs, d)
+		}
+	}
+	if env {
+		for _, d := range library.All {
+			if len(d.LockLibs) > 0 { // not cuDNN, cuSPARSELt (Desc.Unlocked)
+				descs = append(descs, d)
+			}
 		}
 	}
 	switch major {
@@ -114,6 +138,9 @@ func libsByName(l *lock.Lock, major int, names []string, stdout, stderr io.Write
 		}
 		return errors.New(text + "; set each library's variable (CUGEN_LIB...) to its file, or let the search find them")
 	case 0:
+		if env {
+			return errors.New("cugen libs: -env: -major 12 is required (the CUDA major of the libraries)")
+		}
 		return fmt.Errorf("cugen libs: %s: -major 12 is required (the CUDA major of the libraries)", strings.Join(names, " "))
 	default:
 		return fmt.Errorf("cugen libs: -major %d: cugen fetches the libraries of CUDA 12 (Debian's packages)", major)
@@ -153,7 +180,8 @@ func libsByName(l *lock.Lock, major int, names []string, stdout, stderr io.Write
 		}
 		for _, r := range run {
 			for i, name := range r.LockLibs {
-				if err := add(r, name, r != d || i > 0); err != nil {
+				path := (r != d || i > 0 || env && r == library.Runtime) && r.Load.PerMajor()
+				if err := add(r, name, path); err != nil {
 					return err
 				}
 			}
@@ -175,8 +203,12 @@ func libsByName(l *lock.Lock, major int, names []string, stdout, stderr io.Write
 		}
 		return ""
 	}
+	done := map[string]bool{} // cuBLASXt is libcublas too: one line for CUGEN_LIBCUBLAS
 	for _, d := range descs {
-		fmt.Fprintf(stdout, "export %s=%s\n", d.Load.EnvVar, shellQuote(filepath.Join(dirOf(own[d]), d.Load.FilesFor(12)[0])))
+		if !done[d.Load.EnvVar] {
+			done[d.Load.EnvVar] = true
+			fmt.Fprintf(stdout, "export %s=%s\n", d.Load.EnvVar, shellQuote(filepath.Join(dirOf(own[d]), d.Load.FilesFor(12)[0])))
+		}
 	}
 	var dirs []string
 	for _, p := range pkgs {

@@ -10,6 +10,7 @@ import (
 
 	modfiles "github.com/cugen/cugen"
 	"github.com/cugen/cugen/internal/lock"
+	"github.com/cugen/cugen/library"
 )
 
 // cachedLibs returns the cached, verified directory of each Debian package
@@ -73,6 +74,66 @@ func TestLibsByName(t *testing.T) {
 	}
 }
 
+// TestLibsEnv: cugen libs -env -major 12 prints make test's environment
+// from the library registry: every library with a locked Debian package
+// gets its variable (cuBLASXt shares cuBLAS's), the driver's libraries
+// (libcuda, NVML) their Debian copies; LD_LIBRARY_PATH gets the runtime's
+// directory and those of what the libraries open by soname (NVRTC's
+// builtins, cuBLASLt, nvJitLink, NPP's core), never the driver's (nvJitLink
+// would open Debian's libcuda, which fails without a device) nor NVTX's
+// (internal/doctor's TestNVTXAdvice needs it found only through its
+// variable). Was: the Makefile listed each library's variable by hand.
+func TestLibsEnv(t *testing.T) {
+	var pkgs []string
+	for _, d := range library.All {
+		pkgs = append(pkgs, d.LockLibs...)
+	}
+	dirs := cachedLibs(t, pkgs...)
+	code, stdout, stderr := cugen(t, "libs", "-env", "-major", "12")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	cmd := exec.Command(sh, "-c", `eval "$1" && env`, "sh", stdout)
+	cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH=/before")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("sh eval of\n%s: %v\n%s", stdout, err, out)
+	}
+	env := map[string]string{}
+	for _, kv := range strings.Split(string(out), "\n") {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	for _, d := range library.All {
+		if len(d.LockLibs) == 0 {
+			if strings.Contains(stdout, d.Load.EnvVar+"=") {
+				t.Errorf("%s: no locked package, yet a line sets %s:\n%s", d.Package, d.Load.EnvVar, stdout)
+			}
+			continue
+		}
+		want := filepath.Join(dirs[d.LockLibs[0]], d.Load.FilesFor(12)[0])
+		if env[d.Load.EnvVar] != want {
+			t.Errorf("%s: %s=%q, want %q", d.Package, d.Load.EnvVar, env[d.Load.EnvVar], want)
+		}
+		if _, err := os.Stat(want); err != nil {
+			t.Error(err)
+		}
+	}
+	path := strings.Split(env["LD_LIBRARY_PATH"], ":")
+	wantPath := []string{dirs["libcudart12"], dirs["libnvrtc-builtins12.4"], dirs["libnvjitlink12"], dirs["libcublas12"], dirs["libcublaslt12"], dirs["libcusparse12"], dirs["libnppc12"], "/before"}
+	if strings.Join(path, "\n") != strings.Join(wantPath, "\n") {
+		t.Errorf("LD_LIBRARY_PATH:\n%s\nwant\n%s", strings.Join(path, "\n"), strings.Join(wantPath, "\n"))
+	}
+	if n := strings.Count(stdout, "export CUGEN_LIBCUBLAS="); n != 1 {
+		t.Errorf("%d lines set CUGEN_LIBCUBLAS, want 1:\n%s", n, stdout)
+	}
+}
+
 // TestLibsByNameErrors: a CUDA 13 library names where CUDA 13's libraries
 // come from; the driver's libraries are refused (they must match the
 // kernel module); an unknown name lists the known ones; a missing -major,
@@ -92,6 +153,10 @@ func TestLibsByNameErrors(t *testing.T) {
 		{[]string{"-major", "11", "nvrtc"}, "cugen libs: -major 11: cugen fetches the libraries of CUDA 12"},
 		{[]string{"nvrtc", "-major", "12"}, "cugen libs: flag -major after the library names: give the flags first"},
 		{[]string{"-lib", "libnvrtc12", "-major", "12", "nvrtc"}, "cugen libs: -lib NAME (a Debian package) or -major N with library names, not both"},
+		{[]string{"-env", "-major", "12", "nvrtc"}, "cugen libs: -env takes no library names (it prints every library's): nvrtc"},
+		{[]string{"-env"}, "cugen libs: -env: -major 12 is required"},
+		{[]string{"-env", "-major", "13"}, "cugen libs: -major 13: Debian has no CUDA 13 packages"},
+		{[]string{"-env", "-lib", "libnvrtc12"}, "cugen libs: -lib NAME (a Debian package) or -major N with library names, not both"},
 	} {
 		code, stdout, stderr := cugen(t, append([]string{"libs"}, c.args...)...)
 		if code != 1 || !strings.Contains(stderr, c.want) || stdout != "" {

@@ -26,6 +26,7 @@
 //	cugen lock -set 12.4             pin every header the parse reads in headers.lock
 //	cugen libs -lib libcudart12      fetch and verify a locked library package, print its directory
 //	eval "$(cugen libs -major 12 nvrtc cublas)"   fetch what the libraries need to work, set CUGEN_LIBNVRTC, ..., LD_LIBRARY_PATH
+//	eval "$(cugen libs -env -major 12)"   the same for every library Debian packages: make test's environment
 //	cugen layer [-check]             write layer/ (the Go layer) as generated/cudaN/cuda for every major
 //
 // The usage (cugen with no command) lists every flag of every command, in
@@ -121,7 +122,7 @@ Commands for users:
 Commands for cugen's maintainers (headers.lock, the cache, generated/):
   cugen headers -set NAME [-lock FILE]
   cugen lock -set NAME [-lock FILE]
-  cugen libs (-lib NAME | -major 12 NAME...) [-lock FILE]
+  cugen libs (-lib NAME | -major 12 NAME... | -env -major 12) [-lock FILE]
   cugen layer [-root DIR] [-check]
 
 gen writes one package per library the headers declare (OUT/cu, OUT/cudart,
@@ -136,6 +137,8 @@ libs -major 12 nvrtc cublas fetches what the libraries named (gen's library
 names) need to work, Debian's packages, verified against the lock, and
 prints for a shell's eval their variables (CUGEN_LIBNVRTC=...) and an
 LD_LIBRARY_PATH for what they open by soname (NVRTC's builtins, cuBLASLt).
+libs -env -major 12 does so for every library Debian packages, and the
+driver's (Debian's copies load without a GPU): the tests' environment.
 CUDA 13 has no Debian packages (the toolkit or NVIDIA's wheels have them);
 the driver and NVML come with the NVIDIA driver.
 exit status: 0 ok, 1 failure, 2 usage error
