@@ -27,9 +27,8 @@ include mk/headers.mk
 # The long recipes are scripts in mk/, which get these settings.
 export GO CUGEN GEN_SETS PARSE_SETS BUILD_SETS IR13 WHEEL_LIBS
 
-# fuzz runs the parser's fuzz target for longer than CI does (FUZZTIME=10m),
-# then the saved IR's (decoder, validator with emit) and the comment
-# sanitiser's (emit), one at a time.
+# fuzz: the parser's, the saved IR's and the comment sanitiser's fuzz
+# targets, one at a time, for longer than CI does (FUZZTIME=10m).
 FUZZTIME ?= 5m
 fuzz:
 	$(GO) test -run '^$$' -fuzz=FuzzParse -fuzztime=$(FUZZTIME) ./parser
