@@ -1,6 +1,4 @@
-# cugen: generate Go bindings for the CUDA libraries: the driver and runtime
-# APIs, NVRTC, nvJitLink, the math libraries, NVML, NCCL, NVVM, nvFatbin,
-# CUPTI, cuFile, NVTX, nvJPEG, cuSOLVERMg and NPP (library/).
+# cugen: generate Go bindings for the CUDA libraries (the family: library/).
 #
 #	make generate   fetch the locked headers and regenerate every committed package
 #	make check      regenerate in a temporary directory; fail listing stale files
