@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/cugen/cugen/internal/namedpipe"
 	"github.com/cugen/cugen/parser/ir"
 )
 
@@ -204,7 +204,7 @@ func TestManifest12_4(t *testing.T) {
 func TestReadManifestFIFO(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "api.txt")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := namedpipe.Make(fifo); err != nil {
 		t.Skip("no FIFOs here:", err)
 	}
 	done := make(chan error, 1)

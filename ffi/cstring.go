@@ -20,14 +20,15 @@ func GoString(p uintptr, max int) string {
 
 // CStringLen returns the length of the NUL-terminated C string at p (0 for
 // NULL), reading at most max bytes: with no NUL among them it returns max.
-// It reads no byte of a page before it knows the page readable. The page
-// p is in is: the library handed out p, the address of a readable byte,
-// and memory is readable page by page. Each further page the string
-// reaches is probed first with a write of one byte of it to a pipe,
-// which fails (EFAULT) for memory that is unmapped or unreadable instead
-// of faulting the process; a string that runs into such a page ends
-// where the page starts. A string within one page, as CUDA's error texts
-// are, costs no probe.
+// It reads no byte of a page before it knows the page readable, the first
+// page included: a library hands out any pointer (a driver's error-string
+// function returned 0x10, issue 37), so each page the string reaches is
+// probed first ([Readable]: a write of one byte of it to a pipe, which
+// fails with EFAULT for memory that is unmapped or unreadable instead of
+// faulting the process). A string that starts in such a page is ""; one
+// that runs into one ends where the page starts. A string within one page,
+// as CUDA's error texts are, costs one probe. Where there is no probe
+// (neither Linux nor Windows) every string is "".
 func CStringLen(p uintptr, max int) int {
 	if p == 0 {
 		return 0
@@ -38,7 +39,7 @@ func CStringLen(p uintptr, max int) int {
 		if a < p { // wrapped around the address space
 			return n
 		}
-		if n > 0 && !readable(a) {
+		if !readable(a) {
 			return n
 		}
 		// The rest of a's page, at most what max leaves, is readable.

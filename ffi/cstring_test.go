@@ -86,3 +86,27 @@ func TestGoStringAcrossPages(t *testing.T) {
 		t.Errorf("two pages without a NUL: %d, want %d", n, 2*page-10)
 	}
 }
+
+// TestCStringFirstPageProbed: a C string that starts in memory that cannot
+// be read (the pointer 0x10, a PROT_NONE page, an unmapped one) is "",
+// with no fault: the first page is probed like the others. Was (issue
+// 37): the page a string starts in was trusted, so a driver whose
+// error-string function returned 0x10 made cu.Result.Error() panic (a nil
+// dereference in CStringLen), and an unmapped page killed the process.
+func TestCStringFirstPageProbed(t *testing.T) {
+	for _, unmap := range []bool{false, true} {
+		b := edgePages(t, 'x', unmap)
+		bad := uintptr(unsafe.Pointer(&b[0])) + uintptr(len(b)) // the second page
+		if n := CStringLen(bad, 100); n != 0 {
+			t.Errorf("unmap %v: CStringLen at an unreadable page's start = %d", unmap, n)
+		}
+		if s := GoString(bad+5, 100); s != "" {
+			t.Errorf("unmap %v: GoString inside an unreadable page = %q", unmap, s)
+		}
+	}
+	for _, p := range []uintptr{0x10, 0xfff, 1 << 47} {
+		if n := CStringLen(p, 100); n != 0 {
+			t.Errorf("CStringLen(%#x) = %d, want 0", p, n)
+		}
+	}
+}

@@ -59,6 +59,3 @@ func drain() {
 		}
 	}
 }
-
-// probes is true: [Readable] asks the kernel.
-const probes = true

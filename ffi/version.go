@@ -168,25 +168,17 @@ func VersionText(prefix, symbol string, form int) func(lookup func(string) (uint
 }
 
 // readVersionStruct calls fn, f(void) returning a pointer to three ints,
-// and reads them: only where they can be read (ffi's probe, where there is
-// one; elsewhere within the page the pointer starts in, as a C string is
-// read), and a NULL or unreadable pointer is an error.
+// and reads them only where [Readable] says they can be read, as a C
+// string is read: a NULL or unreadable pointer is an error.
 func readVersionStruct(fn uintptr, symbol string) (v [3]int, err error) {
 	p, err := Call(fn)
 	if err != nil {
 		return v, err
 	}
 	const size = 3 * 4
-	readable := p%pageSize <= pageSize-size // no probe: within its page
-	if probes {
-		readable = Readable(p, size)
-	}
-	if p == 0 || p%4 != 0 || !readable {
+	if p == 0 || p%4 != 0 || !Readable(p, size) {
 		return v, fmt.Errorf("%s returned %#x, no version it can be read from", symbol, p)
 	}
 	ints := (*[3]int32)(unsafe.Add(unsafe.Pointer(nil), p))
 	return [3]int{int(ints[0]), int(ints[1]), int(ints[2])}, nil
 }
-
-// pageSize is the smallest page of the systems cugen runs on.
-const pageSize = 4096

@@ -141,6 +141,11 @@ func checkIPC[T any](what string, d *ipcData) (int, error) {
 	if d.n > 1<<62/size || d.off > 1<<62 {
 		return 0, fmt.Errorf("%w: %s: %d elements at offset %d overflow", ErrIPCHandle, what, d.n, d.off)
 	}
+	// A misaligned pointer faults on the device, and the fault is sticky:
+	// the whole context is lost, not just this buffer.
+	if align := uint64(unsafe.Alignof(*new(T))); d.off%align != 0 {
+		return 0, fmt.Errorf("%w: %s[%s]: offset %d is not a multiple of %s's alignment, %d bytes", ErrIPCHandle, what, typeName[T](), d.off, typeName[T](), align)
+	}
 	return int(d.n), nil
 }
 

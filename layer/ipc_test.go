@@ -429,3 +429,60 @@ func TestIPCHandleBounds(t *testing.T) {
 		t.Errorf("live %d released %d, want 0 1: the refused mappings leaked", live, released)
 	}
 }
+
+// TestIPCHandleMisaligned: a handle whose offset no element of T can have
+// is refused before any driver call, for both kinds of handle. Was
+// (issue 37): OpenIPC[float32] of offset 2079 mapped the memory and
+// returned a buffer whose first use is a misaligned-address fault, sticky
+// for the whole context.
+func TestIPCHandleMisaligned(t *testing.T) {
+	f, c := newFake(t)
+	b, _ := Alloc[float32](c, 1024)
+	h, err := b.Slice(10, 30).ExportIPC()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, closeStream := fakeStream(c, 0x51)
+	defer closeStream()
+	p, _ := c.NewIPCMemPool(MemPoolOptions{})
+	pb, _ := AllocFromPool[float32](p.MemPool, s, 64)
+	pp, err := ExportPoolPointer(pb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fd, _ := p.ExportFD()
+	ip, err := c.ImportMemPool(fd)
+	fd.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherProcess(t)
+	misaligned := func(data []byte) []byte {
+		binary.LittleEndian.PutUint64(data[16:], 2079)
+		return data
+	}
+	f.mu.Lock()
+	f.vm.calls = nil
+	f.mu.Unlock()
+	data, _ := h.MarshalBinary()
+	var bad IPCHandle[float32]
+	if err := bad.UnmarshalBinary(misaligned(data)); err != nil {
+		t.Fatal(err)
+	}
+	if buf, err := OpenIPC(c, bad); !errors.Is(err, ErrIPCHandle) || !strings.Contains(err.Error(), "offset 2079 is not a multiple of float32's alignment, 4 bytes") {
+		t.Errorf("OpenIPC[float32] at offset 2079 = %v, %v; want ErrIPCHandle naming the alignment", buf, err)
+	} else {
+		t.Log(err)
+	}
+	data, _ = pp.MarshalBinary()
+	var badp PoolPointer[float32]
+	if err := badp.UnmarshalBinary(misaligned(data)); err != nil {
+		t.Fatal(err)
+	}
+	if buf, err := ImportPoolPointer(ip, s, badp); !errors.Is(err, ErrIPCHandle) || !strings.Contains(err.Error(), "alignment") {
+		t.Errorf("ImportPoolPointer[float32] at offset 2079 = %v, %v; want ErrIPCHandle naming the alignment", buf, err)
+	}
+	if got := f.vmCalls(); len(got) != 0 {
+		t.Errorf("driver calls %v, want none: the handle is refused first", got)
+	}
+}

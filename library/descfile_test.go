@@ -4,10 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/cugen/cugen/internal/namedpipe"
 	"github.com/cugen/cugen/library"
 	"github.com/cugen/cugen/parser/ir"
 )
@@ -134,7 +134,7 @@ func FuzzDecodeDesc(f *testing.F) {
 func TestReadDescFileBounded(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo.json")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := namedpipe.Make(fifo); err != nil {
 		t.Skip(err)
 	}
 	big := filepath.Join(dir, "big.json")

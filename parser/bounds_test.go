@@ -10,10 +10,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/cugen/cugen/internal/namedpipe"
 	"github.com/cugen/cugen/internal/testset"
 	"github.com/cugen/cugen/library"
 	"github.com/cugen/cugen/parser"
@@ -91,7 +91,7 @@ func TestBoundSelfInclude(t *testing.T) {
 // TestBoundFIFO: an #include of a FIFO. Was: the open blocked forever.
 func TestBoundFIFO(t *testing.T) {
 	dir := writeHeaders(t, map[string]string{"cuda.h": version + "#include \"fifo.h\"\n"})
-	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.h"), 0o644); err != nil {
+	if err := namedpipe.Make(filepath.Join(dir, "fifo.h")); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
 	parseFails(t, dir, parser.Options{}, "cuda.h:2:10: #include of fifo.h: ", "not a regular file")
@@ -521,7 +521,7 @@ func TestPinnedParseLinks(t *testing.T) {
 	parseFails(t, dir, opts, "cuda.h:2:10: #include of a.h: ", "a symbolic link to a file outside its directory")
 
 	os.Remove(filepath.Join(dir, "a.h"))
-	if err := syscall.Mkfifo(filepath.Join(dir, "a.h"), 0o644); err != nil {
+	if err := namedpipe.Make(filepath.Join(dir, "a.h")); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
 	if err := parseWithin(t, dir, opts); err == nil || !strings.Contains(err.Error(), "a.h: not a regular file") {

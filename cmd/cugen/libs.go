@@ -213,6 +213,11 @@ func libsByName(l *lock.Lock, major int, names []string, env bool, stdout, stder
 	var dirs []string
 	for _, p := range pkgs {
 		if p.path && !slices.Contains(dirs, p.dir) {
+			// Fetch checked the cache's directory; this is where a
+			// ':' would split the list, so it is checked where it is made.
+			if err := lock.CheckListDir(p.dir); err != nil {
+				return fmt.Errorf("cugen libs: LD_LIBRARY_PATH: %s: %w", p.dir, err)
+			}
 			dirs = append(dirs, p.dir)
 		}
 	}

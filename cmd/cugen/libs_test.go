@@ -164,3 +164,28 @@ func TestLibsByNameErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestLibsCacheColon: a cache directory with a ':' is refused, naming
+// CUGEN_CACHE, and nothing is printed for the shell (issue 37). Was: exit 0
+// and LD_LIBRARY_PATH='DIR/plant:x/libs/...', which the loader split at
+// the ':', so NVRTC loaded the builtins library planted in DIR/plant.
+func TestLibsCacheColon(t *testing.T) {
+	cachedLibs(t, "libnvrtc12", "libnvrtc-builtins12.4")
+	real, err := lock.DefaultCacheDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	plant := filepath.Join(t.TempDir(), "plant:x")
+	if err := os.Mkdir(plant, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// The cache's libraries, so that only the directory's name is wrong.
+	if err := os.Symlink(filepath.Join(real, "libs"), filepath.Join(plant, "libs")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CUGEN_CACHE", plant)
+	code, stdout, stderr := cugen(t, "libs", "-major", "12", "nvrtc")
+	if code != 1 || stdout != "" || !strings.Contains(stderr, "CUGEN_CACHE=") || !strings.Contains(stderr, "':'") {
+		t.Errorf("cugen libs -major 12 nvrtc with CUGEN_CACHE=%s: exit %d, stdout %q, stderr %q; want exit 1, nothing for the shell, and an error naming CUGEN_CACHE and the ':'", plant, code, stdout, stderr)
+	}
+}

@@ -485,19 +485,25 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 		dirs = append(dirs, layer[0].Dir())
 	}
 	// All packages of one run are one unit: after a crash, the next run
-	// has the whole old set or the whole new one.
-	if err := genfiles.WriteSet(*out, dirs, stderr); err != nil {
+	// has the whole old set or the whole new one. The layer's
+	// subpackages (blas, ...) are a set of their own inside it, written
+	// under the same lock (genfiles.Locked); one this run leaves out (its
+	// library not generated) is removed.
+	l, err := genfiles.Lock(*out, stderr)
+	if err != nil {
 		return err
 	}
-	// The layer's subpackages (blas, ...), a set of their own inside it;
-	// one this run leaves out (its library not generated) is removed.
+	defer l.Unlock()
+	if err := l.WriteSet("", dirs); err != nil {
+		return err
+	}
 	if layer != nil {
 		subs := map[string]map[string][]byte{}
 		for _, p := range layer[1:] {
 			subs[strings.TrimPrefix(p.Name, layerName+"/")] = p.Files
 			summary[len(summary)-1] += ", " + p.Name
 		}
-		if err := layergen.WriteSubpackages(filepath.Join(*out, layerName), subs, stderr); err != nil {
+		if err := layergen.WriteSubpackages(l, layerName, subs); err != nil {
 			return err
 		}
 	}

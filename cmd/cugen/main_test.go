@@ -12,12 +12,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/cugen/cugen/emit"
 	"github.com/cugen/cugen/internal/lock"
+	"github.com/cugen/cugen/internal/namedpipe"
 	"github.com/cugen/cugen/internal/testset"
 )
 
@@ -406,7 +406,7 @@ func TestGenBadOutput(t *testing.T) {
 		out := fresh(t)
 		fifo := filepath.Join(out, "cu", "api.txt")
 		os.Remove(fifo)
-		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		if err := namedpipe.Make(fifo); err != nil {
 			t.Skip(err)
 		}
 		if code, stderr := gen(t, out); code != 1 || !strings.Contains(stderr, fifo) {
@@ -963,7 +963,7 @@ func TestGenHostileCache(t *testing.T) {
 		plant func(p string) error
 		msg   string
 	}{
-		{"fifo", func(p string) error { return syscall.Mkfifo(p, 0o644) }, "cuda.h: not a regular file"},
+		{"fifo", func(p string) error { return namedpipe.Make(p) }, "cuda.h: not a regular file"},
 		{"dev-zero", func(p string) error { return os.Symlink("/dev/zero", p) }, "cuda.h: a symbolic link to a file outside its directory"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

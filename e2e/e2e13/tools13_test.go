@@ -1,3 +1,5 @@
+//go:build linux
+
 package e2e13
 
 // The CUDA 13 twins of e2e's CUPTI and cuFile tests (e2e/cupti_test.go,

@@ -4,9 +4,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cugen/cugen/internal/namedpipe"
 )
 
 // TestRules: each rule, on a file that would otherwise hang or read
@@ -15,7 +16,7 @@ import (
 func TestRules(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := namedpipe.Make(fifo); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
 	sparse := filepath.Join(dir, "sparse")

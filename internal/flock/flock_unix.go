@@ -23,6 +23,9 @@ func lock(ctx context.Context, path string, waiting func()) (func(), error) {
 		f.Close()
 		return nil, fmt.Errorf("lock file %s is not a regular file: remove it", path)
 	}
+	// Poll from 1 ms, doubling up to 100 ms: writers of one directory
+	// that take turns in milliseconds need not wait 100 ms each.
+	delay := time.Millisecond
 	for waited := false; ; waited = true {
 		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {
@@ -39,7 +42,8 @@ func lock(ctx context.Context, path string, waiting func()) (func(), error) {
 		case <-ctx.Done():
 			f.Close()
 			return nil, fmt.Errorf("waiting for %s: %w", path, ctx.Err())
-		case <-time.After(100 * time.Millisecond):
+		case <-time.After(delay):
 		}
+		delay = min(2*delay, 100*time.Millisecond)
 	}
 }

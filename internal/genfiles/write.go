@@ -129,30 +129,118 @@ func Write(dir string, files []File) error {
 // (steps 3-5: the new set is completed). Work directories are never
 // followed through symbolic links: a link or a file where cugen expects
 // its own directory or file is an error naming it.
-func WriteSet(out string, dirs []Dir, logw io.Writer) (err error) {
-	if logw == nil {
-		logw = io.Discard
-	}
-	out, err = checkOut(out)
+func WriteSet(out string, dirs []Dir, logw io.Writer) error {
+	out, states, err := prepare(out, dirs)
 	if err != nil {
 		return err
 	}
+	l, err := lockOut(out, logw)
+	if err != nil {
+		return err
+	}
+	defer l.Unlock()
+	return writeLocked(out, states)
+}
+
+// A Locked holds the writer lock of an output directory across several
+// writes: a set, then the sets nested in its packages (the layer's
+// package cuda of cugen gen holds its subpackages blas, fft, ...). Every
+// writer of a nested set must hold the lock of the directory around it:
+// another writer of that directory stages the package as a whole, moving
+// what it does not generate (the nested set's staging directories among
+// it) into its own staging directory and swapping the package away, so a
+// nested set written under its own lock alone failed in the middle
+// (issue 37: "rename .../.blas.cugen-new .../.cuda.cugen-new/.blas.cugen-new:
+// no such file or directory").
+type Locked struct {
+	out    string
+	logw   io.Writer
+	unlock func()
+}
+
+// Lock takes the writer lock of out (out/.cugen.lock, creating out if need
+// be), the one WriteSet takes, waiting for another writer; logw (nil:
+// discarded) is told when it waits. Unlock releases it.
+func Lock(out string, logw io.Writer) (*Locked, error) {
+	out, err := checkOut(out)
+	if err != nil {
+		return nil, err
+	}
+	return lockOut(out, logw)
+}
+
+func lockOut(out string, logw io.Writer) (*Locked, error) {
+	if logw == nil {
+		logw = io.Discard
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, fmt.Errorf("cugen: output directory: %w", err)
+	}
+	lockPath := filepath.Join(out, LockFile)
+	unlock, err := flock.Lock(context.Background(), lockPath, func() {
+		fmt.Fprintf(logw, "cugen: waiting for another cugen writing %s (it holds %s)\n", out, lockPath)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("cugen: %w", err)
+	}
+	return &Locked{out: out, logw: logw, unlock: unlock}, nil
+}
+
+// Dir returns the output directory l holds.
+func (l *Locked) Dir() string { return l.out }
+
+// Unlock releases the lock.
+func (l *Locked) Unlock() { l.unlock() }
+
+// WriteSet is [WriteSet] of dirs into out/sub, under l's lock: sub "" is
+// the output directory itself, a package's name a set nested in it. It
+// takes the lock of out/sub too (after l's: the outer lock first, always),
+// so a writer of out/sub alone still takes turns with it.
+func (l *Locked) WriteSet(sub string, dirs []Dir) error {
+	if sub == "" {
+		_, states, err := prepare(l.out, dirs)
+		if err != nil {
+			return err
+		}
+		return writeLocked(l.out, states)
+	}
+	if !plainName(sub) || strings.HasPrefix(sub, ".") {
+		return fmt.Errorf("cugen: nested set in %q: not a package directory name", sub)
+	}
+	out, states, err := prepare(filepath.Join(l.out, sub), dirs)
+	if err != nil {
+		return err
+	}
+	inner, err := lockOut(out, l.logw)
+	if err != nil {
+		return err
+	}
+	defer inner.Unlock()
+	return writeLocked(out, states)
+}
+
+// prepare checks out and dirs, before anything is written.
+func prepare(out string, dirs []Dir) (string, []*pkgState, error) {
+	out, err := checkOut(out)
+	if err != nil {
+		return "", nil, err
+	}
 	if len(dirs) == 0 {
-		return errors.New("cugen: no packages to write")
+		return "", nil, errors.New("cugen: no packages to write")
 	}
 	var states []*pkgState
 	seen := map[string]bool{}
 	for _, d := range dirs {
 		if !plainName(d.Name) || strings.HasPrefix(d.Name, ".") {
-			return fmt.Errorf("cugen: package directory name %q is not a plain directory name", d.Name)
+			return "", nil, fmt.Errorf("cugen: package directory name %q is not a plain directory name", d.Name)
 		}
 		if seen[d.Name] {
-			return fmt.Errorf("cugen: package %s given twice", d.Name)
+			return "", nil, fmt.Errorf("cugen: package %s given twice", d.Name)
 		}
 		seen[d.Name] = true
 		files, err := checkFiles(d)
 		if err != nil {
-			return err
+			return "", nil, err
 		}
 		st := &pkgState{
 			name: d.Name, out: out, files: files, names: map[string]bool{},
@@ -166,18 +254,11 @@ func WriteSet(out string, dirs []Dir, logw io.Writer) (err error) {
 		states = append(states, st)
 	}
 	sort.Slice(states, func(i, j int) bool { return states[i].name < states[j].name })
+	return out, states, nil
+}
 
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return fmt.Errorf("cugen: output directory: %w", err)
-	}
-	lockPath := filepath.Join(out, LockFile)
-	unlock, err := flock.Lock(context.Background(), lockPath, func() {
-		fmt.Fprintf(logw, "cugen: waiting for another cugen writing %s (it holds %s)\n", out, lockPath)
-	})
-	if err != nil {
-		return fmt.Errorf("cugen: %w", err)
-	}
-	defer unlock()
+// writeLocked is WriteSet's work once the caller holds out's lock.
+func writeLocked(out string, states []*pkgState) error {
 	if err := recoverOut(out); err != nil {
 		return err
 	}
@@ -258,6 +339,10 @@ var writeHook func(step string) error
 // writeData writes a file's bytes; a test replaces it to fail a write
 // part of the way (a full disk).
 var writeData = (*os.File).Write
+
+// fsync flushes a file or directory to disk; a test of many writers at
+// once, about locks and not power loss, replaces it to run in seconds.
+var fsync = (*os.File).Sync
 
 func hook(step string) error {
 	if writeHook != nil {
@@ -755,7 +840,7 @@ func writeVia(tmp, dst string, b []byte, label string) error {
 		_, err = writeData(f, b)
 	}
 	if err == nil {
-		err = f.Sync()
+		err = fsync(f)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -777,7 +862,7 @@ func writeVia(tmp, dst string, b []byte, label string) error {
 // supports it).
 func syncDir(d string) {
 	if f, err := os.Open(d); err == nil {
-		f.Sync()
+		fsync(f)
 		f.Close()
 	}
 }

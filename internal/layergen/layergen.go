@@ -427,10 +427,18 @@ func Write(root string, logw io.Writer) error {
 		for _, name := range sortedKeys(own) {
 			d.Files = append(d.Files, genfiles.File{Name: name, Bytes: own[name]})
 		}
-		if err := genfiles.WriteSet(filepath.Dir(dir), []genfiles.Dir{d}, logw); err != nil {
+		// The copy and its subpackages under one lock, the parent's:
+		// see genfiles.Locked.
+		l, err := genfiles.Lock(filepath.Dir(dir), logw)
+		if err != nil {
 			return err
 		}
-		if err := WriteSubpackages(dir, subs, logw); err != nil {
+		err = l.WriteSet("", []genfiles.Dir{d})
+		if err == nil {
+			err = WriteSubpackages(l, d.Name, subs)
+		}
+		l.Unlock()
+		if err != nil {
 			return err
 		}
 	}
@@ -438,14 +446,16 @@ func Write(root string, logw io.Writer) error {
 }
 
 // WriteSubpackages writes the subpackages of a copy (SUB -> name ->
-// content, from [Split]) into dir, the copy's package cuda, as one set
-// (genfiles.WriteSet into dir, under dir/.cugen.lock); then removes every
+// content, from [Split]) into dir, the copy's package cuda (pkg, a package
+// of the output directory l holds the lock of), as one set nested in it
+// (genfiles.Locked.WriteSet); then, still under l's lock, removes every
 // subpackage of dir that subs lacks and that the layer wrote (its .go
 // files all written from layer/): one the source no longer has, or one a
 // module's copy now leaves out. A directory of dir with no .go file
 // written from layer/ is the user's and is left alone; one that mixes them
 // with other .go files is an error naming it.
-func WriteSubpackages(dir string, subs map[string]map[string][]byte, logw io.Writer) error {
+func WriteSubpackages(l *genfiles.Locked, pkg string, subs map[string]map[string][]byte) error {
+	dir := filepath.Join(l.Dir(), pkg)
 	if len(subs) > 0 {
 		var dirs []genfiles.Dir
 		for _, sub := range sortedKeys(subs) {
@@ -455,7 +465,7 @@ func WriteSubpackages(dir string, subs map[string]map[string][]byte, logw io.Wri
 			}
 			dirs = append(dirs, d)
 		}
-		if err := genfiles.WriteSet(dir, dirs, logw); err != nil {
+		if err := l.WriteSet(pkg, dirs); err != nil {
 			return err
 		}
 	}

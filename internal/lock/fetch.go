@@ -11,24 +11,61 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/cugen/cugen/internal/bounded"
 )
 
-// DefaultCacheDir returns ${CUGEN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cugen}.
+// DefaultCacheDir returns ${CUGEN_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cugen},
+// or an error naming the variable when that directory could not be put
+// into a search path as one entry ([CheckListDir]).
 func DefaultCacheDir() (string, error) {
 	if d := os.Getenv("CUGEN_CACHE"); d != "" {
-		return d, nil
+		return d, checkCacheVar("CUGEN_CACHE", d)
 	}
 	if d := os.Getenv("XDG_CACHE_HOME"); d != "" {
-		return filepath.Join(d, "cugen"), nil
+		return filepath.Join(d, "cugen"), checkCacheVar("XDG_CACHE_HOME", d)
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
 		return "", fmt.Errorf("cache directory: set CUGEN_CACHE: %w", err)
 	}
+	if err := checkCacheVar("HOME", home); err != nil {
+		return "", err
+	}
 	return filepath.Join(home, ".cache", "cugen"), nil
+}
+
+func checkCacheVar(name, dir string) error {
+	if err := CheckListDir(dir); err != nil {
+		return fmt.Errorf("cache directory: %s=%q: %w: set CUGEN_CACHE to another directory", name, dir, err)
+	}
+	return nil
+}
+
+// CheckListDir refuses a directory that could not stand as one entry of a
+// search path (LD_LIBRARY_PATH, PATH) or be printed as one line: the
+// cache's directories are printed into LD_LIBRARY_PATH (cugen libs), and
+// a ':' there split it into two directories, the second one the loader
+// searched for NVRTC's builtins (issue 37). So, on Unix: ':' and ';'
+// (ld.so splits at both), '$' (ld.so expands $ORIGIN, $LIB and $PLATFORM
+// there); on Windows ';' (PATH's separator); everywhere, control
+// characters (a newline ends a line of cugen libs' output).
+func CheckListDir(dir string) error {
+	bad := ":;$"
+	if runtime.GOOS == "windows" {
+		bad = ";" // C:\ is a drive, not a separator
+	}
+	for _, r := range dir {
+		switch {
+		case strings.ContainsRune(bad, r):
+			return fmt.Errorf("%q in a directory that goes into a search path, which splits or expands there", r)
+		case r < 0x20 || r == 0x7f:
+			return fmt.Errorf("control character %q in a directory that goes into a search path", r)
+		}
+	}
+	return nil
 }
 
 // A FetchedSet is a header set made ready for a parse: its directory and
@@ -81,6 +118,8 @@ func Cached(e *Entry, cacheDir string) (string, error) {
 			return "", err
 		}
 		cacheDir = d
+	} else if err := CheckListDir(cacheDir); err != nil {
+		return "", fmt.Errorf("cache directory %q: %w", cacheDir, err)
 	}
 	if err := CheckName(e.Name); err != nil {
 		return "", fmt.Errorf("%s: %w", e, err)
@@ -236,6 +275,8 @@ func Fetch(ctx context.Context, e *Entry, cacheDir string, logw io.Writer) (stri
 			return "", err
 		}
 		cacheDir = d
+	} else if err := CheckListDir(cacheDir); err != nil {
+		return "", fmt.Errorf("cache directory %q: %w", cacheDir, err)
 	}
 	if err := CheckName(e.Name); err != nil {
 		return "", fmt.Errorf("%s: %w", e, err)

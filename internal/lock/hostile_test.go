@@ -8,9 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cugen/cugen/internal/namedpipe"
 )
 
 // The cache is read like hostile input (issue 24): checking a digest reads
@@ -66,7 +67,7 @@ func TestVerifyHostileFiles(t *testing.T) {
 		msg   string
 	}{
 		{"fifo", func(t *testing.T, p string) {
-			if err := syscall.Mkfifo(p, 0o644); err != nil {
+			if err := namedpipe.Make(p); err != nil {
 				t.Skipf("mkfifo: %v", err)
 			}
 		}, "not a regular file"},
@@ -150,7 +151,7 @@ func TestFetchHostileCache(t *testing.T) {
 	}
 	p := filepath.Join(dir, "cuda.h")
 	os.Remove(p)
-	if err := syscall.Mkfifo(p, 0o644); err != nil {
+	if err := namedpipe.Make(p); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
 	fetch := func() error { _, err := Fetch(ctx, e, cache, nil); return err }
@@ -163,7 +164,7 @@ func TestFetchHostileCache(t *testing.T) {
 
 	deb := filepath.Join(cache, "debs", DebFileName(e.Deb))
 	os.Remove(deb)
-	if err := syscall.Mkfifo(deb, 0o644); err != nil {
+	if err := namedpipe.Make(deb); err != nil {
 		t.Fatal(err)
 	}
 	e.Files[1].SHA256 = h1 // not in the cache: Fetch goes to the .deb

@@ -1,6 +1,7 @@
 package lock
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -131,5 +132,37 @@ func TestDefaultCacheDir(t *testing.T) {
 	t.Setenv("CUGEN_CACHE", "/c")
 	if d, _ := DefaultCacheDir(); d != "/c" {
 		t.Errorf("DefaultCacheDir = %q, want /c", d)
+	}
+}
+
+// TestDefaultCacheDirListUnsafe: a cache directory that could not stand as
+// one entry of LD_LIBRARY_PATH is refused, naming the variable it came
+// from (issue 37). Was: CUGEN_CACHE=DIR/plant:x was taken, cugen libs
+// printed it into LD_LIBRARY_PATH, which the loader split at the ':', and
+// NVRTC loaded a builtins library planted in DIR/plant.
+func TestDefaultCacheDirListUnsafe(t *testing.T) {
+	for _, c := range []struct{ name, value string }{
+		{"CUGEN_CACHE", "/tmp/plant:x"},
+		{"CUGEN_CACHE", "/tmp/plant;x"},
+		{"CUGEN_CACHE", "/tmp/$ORIGIN/x"},
+		{"CUGEN_CACHE", "/tmp/plant\nexport X=1"},
+		{"XDG_CACHE_HOME", "/tmp/plant:x"},
+		{"HOME", "/home/a:b"},
+	} {
+		t.Setenv("CUGEN_CACHE", "")
+		t.Setenv("XDG_CACHE_HOME", "")
+		t.Setenv(c.name, c.value)
+		d, err := DefaultCacheDir()
+		if err == nil || !strings.Contains(err.Error(), c.name+"=") {
+			t.Errorf("%s=%q: DefaultCacheDir = %q, %v; want an error naming %s", c.name, c.value, d, err, c.name)
+		}
+	}
+	plant := filepath.Join(t.TempDir(), "plant:x")
+	e := fakeDeb(t, plant) // a fetch that would succeed there
+	if _, err := Cached(e, plant); err == nil || !strings.Contains(err.Error(), "search path") {
+		t.Errorf("Cached in %s: %v; want the directory refused", plant, err)
+	}
+	if _, err := Fetch(context.Background(), e, plant, nil); err == nil || !strings.Contains(err.Error(), "search path") {
+		t.Errorf("Fetch into %s: %v; want the directory refused", plant, err)
 	}
 }

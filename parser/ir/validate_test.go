@@ -7,8 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/cugen/cugen/internal/namedpipe"
 )
 
 // tiny is a real IR: cugen ir of a few lines of cuda.h and
@@ -250,7 +251,7 @@ func TestDecodeBounds(t *testing.T) {
 func TestReadFileBounds(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+	if err := namedpipe.Make(fifo); err != nil {
 		t.Fatal(err)
 	}
 	sparse := filepath.Join(dir, "sparse.json")

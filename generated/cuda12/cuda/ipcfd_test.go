@@ -6,8 +6,11 @@
 package cuda
 
 import (
+	"math"
 	"net"
 	"os"
+	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -207,4 +210,78 @@ func TestDupHigh(t *testing.T) {
 		t.Errorf("dupHigh = %d (inode %d), want >= 4096 of inode %d", hi, inode(t, hi), inode(t, int(r.Fd())))
 	}
 	t.Logf("descriptor %d duplicated as %d (limit %d)", r.Fd(), hi, lim.Cur)
+}
+
+// openFDs counts this process's open descriptors, or -1 where /proc is not.
+func openFDs() int {
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return -1
+	}
+	return len(ents)
+}
+
+// TestReceiveFilesBounds: maxFiles beyond what a message can carry is
+// taken as MaxReceiveFiles, with a control buffer of that size; a message
+// longer than the buffer is an error and its descriptors are closed. Was
+// (issue 37): maxFiles = MaxInt refused a message of two descriptors
+// ("carried more than 9223372036854775807 descriptors": the buffer's size
+// overflowed), MaxInt32 allocated an 8 GiB buffer (fatal out of memory
+// under a 4 GiB limit), and 100 bytes on a SEQPACKET socket into 64 came
+// back as n = 64 and no error.
+func TestReceiveFilesBounds(t *testing.T) {
+	r, w, _ := os.Pipe()
+	defer r.Close()
+	defer w.Close()
+	for _, max := range []int{math.MaxInt, math.MaxInt32, MaxReceiveFiles} {
+		a, z := unixPair(t)
+		if err := SendFiles(a, []byte("x"), r, w); err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		n, files, err := ReceiveFiles(z, make([]byte, 4), max)
+		runtime.ReadMemStats(&after)
+		if err != nil || n != 1 || len(files) != 2 {
+			t.Errorf("ReceiveFiles(max %d) of 2 descriptors = %d bytes, %d files, %v; want 1 byte, 2 files", max, n, len(files), err)
+		}
+		for _, f := range files {
+			f.Close()
+		}
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+			t.Errorf("ReceiveFiles(max %d) allocated %d bytes", max, grew)
+		}
+	}
+	if _, _, err := ReceiveFiles(nil, nil, -1); err == nil || !strings.Contains(err.Error(), "negative") {
+		t.Errorf("ReceiveFiles(max -1) = %v, want an error", err)
+	}
+
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Skipf("no SEQPACKET sockets: %v", err)
+	}
+	conn := func(fd int) *net.UnixConn {
+		f := os.NewFile(uintptr(fd), "seqpacket")
+		defer f.Close()
+		c, err := net.FileConn(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c.(*net.UnixConn)
+	}
+	a, z := conn(fds[0]), conn(fds[1])
+	open := openFDs()
+	if err := SendFiles(a, make([]byte, 100), r); err != nil {
+		t.Fatal(err)
+	}
+	n, files, err := ReceiveFiles(z, make([]byte, 64), 4)
+	if err == nil || !strings.Contains(err.Error(), "longer than the 64-byte buffer") || files != nil {
+		t.Errorf("100 bytes into a 64-byte buffer = %d bytes, %d files, %v; want an error", n, len(files), err)
+	} else {
+		t.Log(err)
+	}
+	if open >= 0 && openFDs() != open {
+		t.Errorf("%d descriptors open after the refused message, %d before: the one it carried was not closed", openFDs(), open)
+	}
 }

@@ -38,20 +38,31 @@ func SendFiles(conn *net.UnixConn, msg []byte, files ...*os.File) error {
 	return err
 }
 
+// MaxReceiveFiles is the most descriptors one message can carry: Linux's
+// SCM_MAX_FD, what [SendFiles] can send in one message. [ReceiveFiles]
+// takes no more, whatever maxFiles says.
+const MaxReceiveFiles = 253
+
 // ReceiveFiles receives one message sent by [SendFiles] into buf and
-// returns its length and the files it carried (at most maxFiles; a
-// message with more is an error, its descriptors closed).
+// returns its length and the files it carried: at most maxFiles (0 to
+// [MaxReceiveFiles]; a larger maxFiles is taken as MaxReceiveFiles). A
+// message with more descriptors, or one longer than buf (on a datagram or
+// SEQPACKET socket, where the rest is lost), is an error, and the
+// descriptors it carried are closed.
 func ReceiveFiles(conn *net.UnixConn, buf []byte, maxFiles int) (int, []*os.File, error) {
-	oob := make([]byte, syscall.CmsgSpace(4*max(maxFiles, 1)))
+	if maxFiles < 0 {
+		return 0, nil, fmt.Errorf("cuda: ReceiveFiles: maxFiles %d is negative", maxFiles)
+	}
+	maxFiles = min(maxFiles, MaxReceiveFiles)
+	// Room for one descriptor more than taken: a message with more is
+	// then told by its count, not only by the kernel's MSG_CTRUNC.
+	oob := make([]byte, syscall.CmsgSpace(4*(maxFiles+1)))
 	n, oobn, flags, _, err := conn.ReadMsgUnix(buf, oob)
 	if err != nil {
 		return n, nil, err
 	}
-	msgs, err := syscall.ParseSocketControlMessage(oob[:oobn])
-	if err != nil {
-		return n, nil, fmt.Errorf("cuda: ReceiveFiles: %w", err)
-	}
 	var fds []int
+	msgs, perr := syscall.ParseSocketControlMessage(oob[:oobn])
 	for i := range msgs {
 		got, err := syscall.ParseUnixRights(&msgs[i])
 		if err != nil {
@@ -59,11 +70,19 @@ func ReceiveFiles(conn *net.UnixConn, buf []byte, maxFiles int) (int, []*os.File
 		}
 		fds = append(fds, got...)
 	}
-	if flags&syscall.MSG_CTRUNC != 0 || len(fds) > maxFiles {
+	switch {
+	case perr != nil:
+		err = fmt.Errorf("cuda: ReceiveFiles: %w", perr)
+	case flags&syscall.MSG_CTRUNC != 0 || len(fds) > maxFiles:
+		err = fmt.Errorf("cuda: ReceiveFiles: the message carried more than %d descriptors", maxFiles)
+	case flags&syscall.MSG_TRUNC != 0:
+		err = fmt.Errorf("cuda: ReceiveFiles: the message was longer than the %d-byte buffer (its rest is lost)", len(buf))
+	}
+	if err != nil {
 		for _, fd := range fds {
 			syscall.Close(fd)
 		}
-		return n, nil, fmt.Errorf("cuda: ReceiveFiles: the message carried more than %d descriptors", maxFiles)
+		return n, nil, err
 	}
 	files := make([]*os.File, len(fds))
 	for i, fd := range fds {
