@@ -63,11 +63,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	modfiles "github.com/cugen/cugen"
 	"github.com/cugen/cugen/emit"
+	"github.com/cugen/cugen/internal/carried"
 	"github.com/cugen/cugen/internal/genfiles"
 	"github.com/cugen/cugen/internal/layergen"
 	"github.com/cugen/cugen/internal/lock"
@@ -254,9 +254,39 @@ func (s *source) resolve(stderr io.Writer) (dir, origin string, opts parser.Opti
 		opts.Pinned = fs.Pinned
 		opts.Extra = fs.WithDirs
 		opts.PinnedBy = fmt.Sprintf("%s of %s (cugen lock -set %s pins a header added to the parser's list)", e, l.Path, e.Name)
-		return fs.Dir, fmt.Sprintf("headers.lock set %s (sha256 %s)", e.Name, shortDigest(fs.Digest)), opts, nil
+		return fs.Dir, carried.Origin(e.Name, fs.Digest), opts, nil
 	}
 	return "", "", opts, s.required("-headers DIR or -set NAME")
+}
+
+// carriedIR is the IR cugen carries of -set's entry (package carried)
+// when it holds the libraries want (nil: every library), read and checked
+// against the lock; nil when there is none: the headers are then fetched
+// and parsed.
+func (s *source) carriedIR(want []*library.Desc) (*ir.API, error) {
+	if *s.set == "" {
+		return nil, nil
+	}
+	l, err := readLock(*s.lockPath)
+	if err != nil {
+		return nil, err
+	}
+	e, err := l.Entry(*s.set)
+	if err != nil {
+		return nil, err
+	}
+	c := carried.Find(e.Name)
+	if want == nil {
+		want = library.All
+	}
+	if c == nil || !c.Covers(want) {
+		return nil, nil
+	}
+	api, err := c.Read(l, e)
+	if errors.Is(err, carried.ErrOtherHeaders) && *s.lockPath != "" {
+		return nil, nil // another lock's entry of the name: its headers are parsed
+	}
+	return api, err
 }
 
 // required is the error for a command given no headers: what it takes,
@@ -303,7 +333,18 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("cugen %s: unexpected argument %q", fs.Name(), fs.Arg(0))
 	}
-	return nil
+	// A value checked once all are parsed (-lib's names): its error is
+	// one line, without the usage.
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		if c, ok := f.Value.(interface{ check() error }); ok && err == nil {
+			if cerr := c.check(); cerr != nil {
+				fmt.Fprintf(stderr, "cugen %s: -%s: %v\n", fs.Name(), f.Name, cerr)
+				err = errFlagPrinted{cerr}
+			}
+		}
+	})
+	return err
 }
 
 func cmdIR(args []string, stdout, stderr io.Writer) error {
@@ -311,18 +352,16 @@ func cmdIR(args []string, stdout, stderr io.Writer) error {
 	src := addSource(fs)
 	out := fs.String("out", "", "write the IR to this file, gzip-compressed when it ends in .gz (default: indented JSON on stdout)")
 	var libs libList
-	fs.Var(&libs, "lib", "parse only these libraries' headers (comma-separated Go package names), with the driver's and the runtime's, which every package imports; default: all")
+	fs.Var(&libs, "lib", "parse only these libraries' headers (comma-separated Go package names, as gen's -lib), those their packages import and the driver's and the runtime's, which every parse reads; default: all")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
 	}
 	if len(libs) > 0 {
 		// The IR of one library beside the main one (cuDNN's, whose
-		// headers not every machine has): cu and cudart, then it.
-		src.libs = []*library.Desc{library.Driver, library.Runtime}
-		for _, n := range libs {
-			if d := libraryNamed(n); !slices.Contains(src.libs, d) {
-				src.libs = append(src.libs, d)
-			}
+		// headers not every machine has).
+		var err error
+		if src.libs, err = carried.ParseLibs(libs); err != nil {
+			return err
 		}
 	}
 	api, origin, err := src.parse(stderr)
@@ -361,11 +400,20 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 	originFlag := fs.String("origin", "", "with -ir: the header set named in generated file headers (default: the one the IR records)")
 	check := fs.Bool("check", false, "write nothing: compare -out with what gen would write there and fail listing stale, missing and extra files and the API changes")
 	descPath := fs.String("desc", "", "a library description (JSON, README's \"Bind your own library\"): generate its package, with cu and cudart, instead of cugen's libraries")
+	parse := fs.Bool("parse", false, "with -set: parse the set's pinned headers (fetched) even where cugen carries the set's IR, which it emits from otherwise with no download")
 	withLayer := fs.Bool("layer", true, "write the Go layer, package cuda (layer/ of cugen, for the headers' major), as OUT/cuda; it needs the packages cu and nvrtc (and writes its NCCL part with nccl)")
 	var libs libList
-	fs.Var(&libs, "lib", "generate only these libraries (comma-separated Go package names: "+strings.Join(libraryNames(), ",")+"), and those they import; default: every library whose headers are present")
+	fs.Var(&libs, "lib", "generate only these libraries (comma-separated Go package names, in any case: "+strings.Join(libraryNames(), ",")+"), and those their packages import; default: every library whose headers are present")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
+	}
+	var sel []*library.Desc // nil: every library
+	var notes []string
+	if len(libs) > 0 {
+		var err error
+		if sel, notes, err = selectLibs(libs); err != nil {
+			return err
+		}
 	}
 	desc, err := readDesc(*descPath, *irFile)
 	if err != nil {
@@ -402,12 +450,26 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 			return src.required("-headers DIR, -set NAME or -ir FILE")
 		}
 		var err error
-		if api, origin, err = src.parse(stderr); err != nil {
-			return err
+		if !*parse && src.libs == nil { // -desc reads headers of its own
+			api, err = src.carriedIR(sel)
+			if err != nil {
+				return err
+			}
+			if api != nil {
+				origin = api.Origin
+			}
+		}
+		if api == nil {
+			if api, origin, err = src.parse(stderr); err != nil {
+				return err
+			}
 		}
 		if err := desc.checkAPI(api); err != nil {
 			return err
 		}
+	}
+	if err := checkDeclared(api, libs); err != nil {
+		return err
 	}
 	ver := fmt.Sprintf("CUDA %d.%d headers", api.CUDAVersion/1000, api.CUDAVersion%1000/10)
 	if origin != "" {
@@ -434,11 +496,11 @@ func cmdGen(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	command := genCommand(src, *irFile, *descPath, *originFlag, *demo, *out, *importPath, libs...)
-	pkgs, err := emit.Generate(api, emit.Options{Origin: origin, Command: command, Demo: *demo, ImportPath: *importPath, Libraries: src.libs})
-	if err != nil {
-		return err
+	opts := emit.Options{Origin: origin, Command: command, Demo: *demo, ImportPath: *importPath, Libraries: src.libs}
+	if sel != nil {
+		opts.Only = keys(sel)
 	}
-	pkgs, notes, err := selectLibs(pkgs, libs, *importPath)
+	pkgs, err := emit.Generate(api, opts)
 	if err != nil {
 		return err
 	}
