@@ -112,7 +112,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 const usage = `usage: cugen COMMAND [flags]   (cugen COMMAND -h explains each flag)
 
 Commands for users:
-  cugen gen (-headers DIR [-with DIR]... | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-desc FILE] [-out DIR] [-importpath PATH] [-lib NAME[,NAME]...] [-layer=false] [-demo=false] [-check]
+  cugen gen (-headers DIR [-with DIR]... | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-desc FILE] [-out DIR] [-importpath PATH] [-lib NAME[,NAME]...] [-parse] [-layer=false] [-demo=false] [-check]
   cugen ir (-headers DIR [-with DIR]... | -set NAME [-lock FILE]) [-lib NAME[,NAME]...] [-out FILE]
   cugen diff -old DIR|set:NAME|ir:FILE -new DIR|set:NAME|ir:FILE [-lock FILE] [-json]
   cugen doctor [-major 12|13]... [-lib NAME[,NAME]]...
@@ -131,7 +131,9 @@ cublas, cublaslt, curand, cufft, cusparse, cusolver, nvml, nccl. Default:
 every library whose headers are present. gen also writes the Go layer,
 package cuda, as OUT/cuda (it needs cu and nvrtc; -layer=false: not).
 -set NAME and -lib NAME read the headers.lock cugen carries (-lock FILE:
-another); a missing or unknown name lists the known ones.
+another); a missing or unknown name lists the known ones. gen -set emits
+from the IR cugen carries of the set, with no download (-parse: fetch and
+parse the headers); -lib takes any case.
 libs -major 12 nvrtc cublas fetches what the libraries named (gen's library
 names) need to work, Debian's packages, verified against the lock, and
 prints for a shell's eval their variables (CUGEN_LIBNVRTC=...) and an
@@ -264,8 +266,8 @@ func (s *source) resolve(stderr io.Writer) (dir, origin string, opts parser.Opti
 // against the lock; nil when there is none: the headers are then fetched
 // and parsed.
 func (s *source) carriedIR(want []*library.Desc) (*ir.API, error) {
-	if *s.set == "" {
-		return nil, nil
+	if *s.set == "" || *s.headers != "" || len(s.extra) > 0 {
+		return nil, nil // resolve says what is wrong
 	}
 	l, err := readLock(*s.lockPath)
 	if err != nil {

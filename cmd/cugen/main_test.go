@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cugen/cugen/emit"
 	"github.com/cugen/cugen/internal/lock"
 	"github.com/cugen/cugen/internal/testset"
 )
@@ -1071,7 +1070,7 @@ func TestGenLib(t *testing.T) {
 		lib, want, note string
 	}{
 		{"cu", "cu", ""},
-		{"cudart", "cudart", ""}, // these headers give no context demo test
+		{"cudart", "cu cudart", "cugen: -lib: cu too (cudart imports it)"}, // its context demo test imports cu
 		{"cudart,cu", "cu cudart", ""},
 	} {
 		out := filepath.Join(t.TempDir(), "out")
@@ -1097,31 +1096,22 @@ func TestGenLib(t *testing.T) {
 	untouched(t, out)
 }
 
-// TestSelectLibs: the packages a selected one imports are pulled in, each
-// with a note; a package imported but not generated is an error.
+// TestSelectLibs: -lib's libraries, in any case, with those their
+// packages import (the descriptions' Imports), each pulled in with a
+// note, in the order of library.All; nothing is emitted to find them.
+// Was: the packages were all emitted, then their Go parsed for imports.
 func TestSelectLibs(t *testing.T) {
-	pkg := func(name string, imports ...string) *emit.Package {
-		src := "package " + name + "\n"
-		for _, i := range imports {
-			src += "import _ \"example.com/out/" + i + "\"\n"
-		}
-		return &emit.Package{Name: name, Files: map[string][]byte{"x_test.go": []byte(src), "api.txt": []byte("# not Go")}}
-	}
-	all := []*emit.Package{pkg("cu"), pkg("cudart", "cu"), pkg("nvrtc"), pkg("cublas", "cudart", "cublas"), pkg("cusolver", "cublas", "cudart")}
-	got, notes, err := selectLibs(all, libList{"cusolver", "nvrtc"}, "example.com/out")
+	got, notes, err := selectLibs(libList{"CUSOLVER", "nvrtc"})
 	var names []string
-	for _, p := range got {
-		names = append(names, p.Name)
+	for _, d := range got {
+		names = append(names, d.Package)
 	}
 	wantNotes := "cugen: -lib: cublas too (cusolver imports it)|cugen: -lib: cudart too (cusolver imports it)|cugen: -lib: cu too (cudart imports it)"
 	if err != nil || strings.Join(names, " ") != "cu cudart nvrtc cublas cusolver" || strings.Join(notes, "|") != wantNotes {
-		t.Errorf("selectLibs(cusolver, nvrtc) = %q, %q, %v", names, notes, err)
+		t.Errorf("selectLibs(CUSOLVER, nvrtc) = %q, %q, %v", names, notes, err)
 	}
-	if _, _, err := selectLibs(all[1:], libList{"cudart"}, "example.com/out"); err == nil || !strings.Contains(err.Error(), "package cudart imports cu, which is not generated") {
-		t.Errorf("cudart without cu: %v", err)
-	}
-	if got, _, err := selectLibs(all, libList{"cudart"}, ""); err != nil || len(got) != 1 {
-		t.Errorf("without an import path: %d packages, %v; want cudart alone", len(got), err)
+	if _, _, err := selectLibs(libList{"cudnn8"}); err == nil || !strings.Contains(err.Error(), `unknown library "cudnn8" (cugen's libraries: cu, cudart,`) {
+		t.Errorf("cudnn8: %v", err)
 	}
 }
 
