@@ -1052,7 +1052,8 @@ func TestSetWithoutLockFile(t *testing.T) {
 // TestGenLib: -lib selects the packages gen writes and gen -check checks,
 // with the packages they import (cudart's context demo test imports cu);
 // a library the headers do not declare is an error and an unknown name a
-// usage error listing cugen's libraries, both before anything is written.
+// usage error listing cugen's libraries in one line, both before anything
+// is written. Names are in any case.
 // Was: no -lib flag (exit 2 for every case).
 func TestGenLib(t *testing.T) {
 	dir := tinyHeaders(t)
@@ -1072,6 +1073,7 @@ func TestGenLib(t *testing.T) {
 		{"cu", "cu", ""},
 		{"cudart", "cu cudart", "cugen: -lib: cu too (cudart imports it)"}, // its context demo test imports cu
 		{"cudart,cu", "cu cudart", ""},
+		{"CUDART,Cu", "cu cudart", ""}, // any case (issue 40)
 	} {
 		out := filepath.Join(t.TempDir(), "out")
 		code, stdout, stderr := cugen(t, "gen", "-headers", dir, "-lib", c.lib, "-out", out, "-importpath", "example.com/out")
@@ -1090,7 +1092,8 @@ func TestGenLib(t *testing.T) {
 	}
 	untouched(t, out)
 	code, stdout, stderr = cugen(t, "gen", "-headers", dir, "-lib", "cu,cuda", "-out", out)
-	if want := `unknown library "cuda" (cugen's libraries: cu, cudart, nvrtc, nvjitlink, cublas,`; code != 2 || !strings.Contains(stderr, want) || stdout != "" {
+	// One line (issue 40: the usage's 27 lines followed it).
+	if want := `cugen gen: -lib: unknown library "cuda" (cugen's libraries: cu, cudart, nvrtc, nvjitlink, cublas,`; code != 2 || !strings.HasPrefix(stderr, want) || strings.Count(stderr, "\n") != 1 || stdout != "" {
 		t.Errorf("-lib cu,cuda: exit %d, stderr %q; want 2 and %q", code, stderr, want)
 	}
 	untouched(t, out)
@@ -1135,7 +1138,7 @@ func TestIRLib(t *testing.T) {
 			t.Errorf("ir -lib nccl: %s in the IR: %v, want %v", name, !want, want)
 		}
 	}
-	if code, _, stderr := cugen(t, "ir", "-headers", set.Dir, "-lib", "nosuch"); code != 2 || !strings.Contains(stderr, `unknown library "nosuch"`) {
+	if code, _, stderr := cugen(t, "ir", "-headers", set.Dir, "-lib", "nosuch"); code != 2 || !strings.Contains(stderr, `unknown library "nosuch"`) || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("ir -lib nosuch: exit %d, %q", code, stderr)
 	}
 }
