@@ -134,8 +134,8 @@ func Generate(api *ir.API, opts Options) ([]*Package, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, k := range m.importsFrom(left) {
-			return nil, fmt.Errorf("emit: package %s uses types of %s, whose package is not generated: library %s's Imports must name %s", m.pkg, k, m.lib, k)
+		if ks := m.importsFrom(left); len(ks) > 0 {
+			return nil, fmt.Errorf("emit: package %s uses types of %v, which are not generated: library %s's Imports must name the library whose package it imports (library.Desc.Imports)", m.pkg, ks, m.lib)
 		}
 		models = append(models, m)
 	}
