@@ -114,6 +114,7 @@ const usage = `usage: cugen COMMAND [flags]   (cugen COMMAND -h explains each fl
 Commands for users:
   cugen gen (-headers DIR [-with DIR]... | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-desc FILE] [-out DIR] [-importpath PATH] [-lib NAME[,NAME]...] [-parse] [-layer=false] [-demo=false] [-check]
   cugen ir (-headers DIR [-with DIR]... | -set NAME [-lock FILE]) [-lib NAME[,NAME]...] [-out FILE]
+  cugen ir -carried [-check] [-lock FILE]   (maintainers: the IRs cugen carries, from the pinned headers)
   cugen diff -old DIR|set:NAME|ir:FILE -new DIR|set:NAME|ir:FILE [-lock FILE] [-json]
   cugen doctor [-major 12|13]... [-lib NAME[,NAME]]...
   cugen kernels -src FILE.cu [-arch sm_80,sm_90] [-I DIR]... [-name 'KERNEL<T>']... [-pkg NAME] [-cuda PATH] -out DIR [-check]
@@ -355,8 +356,24 @@ func cmdIR(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "write the IR to this file, gzip-compressed when it ends in .gz (default: indented JSON on stdout)")
 	var libs libList
 	fs.Var(&libs, "lib", "parse only these libraries' headers (comma-separated Go package names, as gen's -lib), those their packages import and the driver's and the runtime's, which every parse reads; default: all")
+	carriedIRs := fs.Bool("carried", false, "maintainers: write every IR cugen carries (internal/carried) from its set's pinned headers, in the module of the working directory; -check: write nothing, fail on drift")
+	check := fs.Bool("check", false, "with -carried: compare instead of writing")
 	if err := parseFlags(fs, args, stderr); err != nil {
 		return err
+	}
+	if *carriedIRs || *check {
+		if !*carriedIRs || *src.headers != "" || *src.set != "" || len(libs) > 0 || *out != "" {
+			return errors.New("cugen ir: -carried takes no -headers, -set, -lib or -out (and -check goes with -carried)")
+		}
+		l, err := readLock(*src.lockPath)
+		if err != nil {
+			return err
+		}
+		root, _ := moduleRoot()
+		if root == "" {
+			return errors.New("cugen ir -carried: run it in cugen's module (the carried IRs are its files)")
+		}
+		return carried.Regenerate(context.Background(), l, root, *check, stdout)
 	}
 	if len(libs) > 0 {
 		// The IR of one library beside the main one (cuDNN's, whose

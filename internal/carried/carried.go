@@ -9,14 +9,20 @@
 package carried
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	cugen "github.com/cugen/cugen"
 	"github.com/cugen/cugen/internal/lock"
 	"github.com/cugen/cugen/library"
+	"github.com/cugen/cugen/parser"
 	"github.com/cugen/cugen/parser/ir"
 )
 
@@ -125,4 +131,100 @@ func (c *IR) Read(l *lock.Lock, e *lock.Entry) (*ir.API, error) {
 		return nil, fmt.Errorf("cugen: carried IR %s is of %q, not of %s of %s (%s): %w", c.File, api.Origin, e, l.Path, want, ErrOtherHeaders)
 	}
 	return api, nil
+}
+
+// Encode parses the headers of fs, the fetched (or cached) set of the IR,
+// as `cugen ir -set SET [-lib ...]` does, and returns the bytes the
+// carried file holds: deterministic, so a file that differs from them
+// has drifted from the pinned headers or from the parser.
+func (c *IR) Encode(fs *lock.FetchedSet) ([]byte, error) {
+	libs, err := c.Parsed()
+	if err != nil {
+		return nil, err
+	}
+	api, err := parser.ParseWith(fs.Dir, parser.Options{
+		Libraries: libs,
+		Extra:     fs.WithDirs,
+		Pinned:    fs.Pinned,
+		PinnedBy:  fmt.Sprintf("%s (cugen lock -set %s pins a header added to the parser's list)", fs.Set, fs.Set.Name),
+	})
+	if err != nil {
+		return nil, err
+	}
+	api.Origin = Origin(fs.Set.Name, fs.Digest)
+	var b bytes.Buffer
+	if err := ir.Encode(&b, api, true); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// Debian says whether the set's headers all come from Debian's packages
+// (fetched anywhere); a toolkit's or a wheel's are verified in place,
+// where the machine has them.
+func Debian(l *lock.Lock, e *lock.Entry) bool {
+	with, err := l.With(e) // a derived set's: its base's and its own
+	if err != nil || e.Base().Deb == nil {
+		return false
+	}
+	for _, w := range with {
+		if w.Deb == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// Regenerate writes each carried IR (File, relative to root, the module's
+// directory) from its pinned headers, fetched as gen -set fetches them;
+// with check it writes nothing and fails naming each file that differs.
+// A set whose headers are not Debian's (a toolkit's, a wheel's) is parsed
+// where they are (CUDA_HOME, the wheel's variable), and skipped with a
+// note where they are not.
+func Regenerate(ctx context.Context, l *lock.Lock, root string, check bool, w io.Writer) error {
+	var stale []string
+	for _, c := range All {
+		e, err := l.Entry(c.Set)
+		if err != nil {
+			return err
+		}
+		fetch := l.FetchSetEntry
+		if !Debian(l, e) {
+			fetch = func(_ context.Context, e *lock.Entry, dir string, _ io.Writer) (*lock.FetchedSet, error) {
+				return l.CachedSetEntry(e, dir)
+			}
+		}
+		fs, err := fetch(ctx, e, "", w)
+		if err != nil {
+			if Debian(l, e) {
+				return err
+			}
+			first, _, _ := strings.Cut(err.Error(), "\n")
+			fmt.Fprintf(w, "cugen: %s: not checked, its headers are not here: %s\n", c.File, first)
+			continue
+		}
+		b, err := c.Encode(fs)
+		if err != nil {
+			return err
+		}
+		file := filepath.Join(root, filepath.FromSlash(c.File))
+		if check {
+			old, err := os.ReadFile(file)
+			if err != nil || !bytes.Equal(old, b) {
+				stale = append(stale, c.File)
+				fmt.Fprintf(w, "cugen: %s differs from what set %s's headers parse into\n", c.File, c.Set)
+				continue
+			}
+			fmt.Fprintf(w, "cugen: %s is up to date\n", c.File)
+			continue
+		}
+		if err := lock.WriteFileAtomic(file, b, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "cugen: %s: set %s, %d bytes\n", c.File, c.Set, len(b))
+	}
+	if len(stale) > 0 {
+		return fmt.Errorf("cugen ir -carried -check: %d carried IR(s) stale (%s): run cugen ir -carried (make ir)", len(stale), strings.Join(stale, ", "))
+	}
+	return nil
 }
