@@ -1080,6 +1080,10 @@ func TestGenLib(t *testing.T) {
 		if code != 0 || list(out) != c.want || c.note != "" && !strings.Contains(stdout, c.note) {
 			t.Errorf("-lib %s: exit %d, wrote %q, stdout %q, stderr %q; want %q and %q", c.lib, code, list(out), stdout, stderr, c.want, c.note)
 		}
+		// Recorded as the package names, whatever the case given.
+		if b, _ := os.ReadFile(filepath.Join(out, "cu", "doc.go")); !strings.Contains(string(b), " -lib "+strings.ToLower(c.lib)+" ") {
+			t.Errorf("-lib %s: cu/doc.go does not record -lib %s:\n%.300s", c.lib, strings.ToLower(c.lib), b)
+		}
 		code, stdout, stderr = cugen(t, "gen", "-check", "-headers", dir, "-lib", c.lib, "-out", out, "-importpath", "example.com/out")
 		if code != 0 {
 			t.Errorf("-lib %s -check: exit %d, stdout %q, stderr %q", c.lib, code, stdout, stderr)

@@ -19,7 +19,11 @@ func (l *libList) String() string { return strings.Join(*l, ",") }
 
 func (l *libList) Set(v string) error {
 	for _, name := range strings.Split(v, ",") {
-		if name = strings.TrimSpace(name); name != "" && !slices.Contains(*l, name) {
+		name = strings.TrimSpace(name)
+		if d := libraryNamed(name); d != nil {
+			name = d.Package // as the generated files record it, whatever the case given
+		}
+		if name != "" && !slices.Contains(*l, name) {
 			*l = append(*l, name)
 		}
 	}
