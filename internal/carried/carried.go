@@ -46,12 +46,17 @@ var All = []IR{
 	{Set: "11.8", File: "generated/ir/11.8.json.gz"},
 	{Set: "12.4", File: "generated/cuda12/ir.json.gz"},
 	{Set: "12.5", File: "generated/ir/12.5.json.gz"},
-	{Set: "13.0", File: "generated/cuda13/ir.json.gz"},
+	{Set: "13.0", File: "generated/cuda13/ir.json.gz", Libs: libs13},
 	{Set: "12.4+cudnn9", File: "generated/cuda12/ir-cudnn.json.gz", Libs: []string{"cudnn"}},
 	{Set: "13.0+cudnn9", File: "generated/cuda13/ir-cudnn.json.gz", Libs: []string{"cudnn"}},
 	{Set: "12.4+cusparselt0", File: "generated/cuda12/ir-cusparselt.json.gz", Libs: []string{"cusparse", "cusparselt"}},
 	{Set: "13.0+cusparselt0", File: "generated/cuda13/ir-cusparselt.json.gz", Libs: []string{"cusparse", "cusparselt"}},
 }
+
+// libs13 are the libraries of set 13.0's IR (make generate13's LIBS13):
+// every library but NVTX (CUDA 13 has no nvToolsExt.h to pin) and the
+// wheels' (cuDNN, cuSPARSELt), which have IRs of their own.
+var libs13 = []string{"nvrtc", "nvjitlink", "cublas", "cublaslt", "curand", "cufft", "cusparse", "cusolver", "nvml", "nccl", "nvvm", "nvfatbin", "cupti", "cufile", "nvjpeg", "cublasxt", "cufftxt", "cusolvermg", "nppc", "nppial", "nppicc", "nppidei", "nppif", "nppig", "nppim", "nppist", "nppisu", "nppitc", "npps"}
 
 // Find is the carried IR of the set, nil if cugen carries none.
 func Find(set string) *IR {
