@@ -113,8 +113,7 @@ const usage = `usage: cugen COMMAND [flags]   (cugen COMMAND -h explains each fl
 
 Commands for users:
   cugen gen (-headers DIR [-with DIR]... | -set NAME [-lock FILE] | -ir FILE [-origin TEXT]) [-desc FILE] [-out DIR] [-importpath PATH] [-lib NAME[,NAME]...] [-parse] [-layer=false] [-demo=false] [-check]
-  cugen ir (-headers DIR [-with DIR]... | -set NAME [-lock FILE]) [-lib NAME[,NAME]...] [-out FILE]
-  cugen ir -carried [-check] [-lock FILE]   (maintainers: the IRs cugen carries, from the pinned headers)
+  cugen ir (-headers DIR [-with DIR]... | -set NAME [-lock FILE] | -carried [-check]) [-lib NAME[,NAME]...] [-out FILE]
   cugen diff -old DIR|set:NAME|ir:FILE -new DIR|set:NAME|ir:FILE [-lock FILE] [-json]
   cugen doctor [-major 12|13]... [-lib NAME[,NAME]]...
   cugen kernels -src FILE.cu [-arch sm_80,sm_90] [-I DIR]... [-name 'KERNEL<T>']... [-pkg NAME] [-cuda PATH] -out DIR [-check]
@@ -134,7 +133,8 @@ package cuda, as OUT/cuda (it needs cu and nvrtc; -layer=false: not).
 -set NAME and -lib NAME read the headers.lock cugen carries (-lock FILE:
 another); a missing or unknown name lists the known ones. gen -set emits
 from the IR cugen carries of the set, with no download (-parse: fetch and
-parse the headers); -lib takes any case.
+parse the headers); -lib takes any case. ir -carried (maintainers) writes
+the IRs cugen carries from the pinned headers; -check fails on drift.
 libs -major 12 nvrtc cublas fetches what the libraries named (gen's library
 names) need to work, Debian's packages, verified against the lock, and
 prints for a shell's eval their variables (CUGEN_LIBNVRTC=...) and an
@@ -262,10 +262,9 @@ func (s *source) resolve(stderr io.Writer) (dir, origin string, opts parser.Opti
 	return "", "", opts, s.required("-headers DIR or -set NAME")
 }
 
-// carriedIR is the IR cugen carries of -set's entry (package carried)
-// when it holds the libraries want (nil: every library), read and checked
-// against the lock; nil when there is none: the headers are then fetched
-// and parsed.
+// carriedIR is the IR cugen carries of -set's entry, when it holds the
+// libraries want (carried.Lookup); nil when there is none: the headers
+// are then fetched and parsed.
 func (s *source) carriedIR(want []*library.Desc) (*ir.API, error) {
 	if *s.set == "" || *s.headers != "" || len(s.extra) > 0 {
 		return nil, nil // resolve says what is wrong
@@ -274,22 +273,7 @@ func (s *source) carriedIR(want []*library.Desc) (*ir.API, error) {
 	if err != nil {
 		return nil, err
 	}
-	e, err := l.Entry(*s.set)
-	if err != nil {
-		return nil, err
-	}
-	c := carried.Find(e.Name)
-	if want == nil {
-		want = library.All
-	}
-	if c == nil || !c.Covers(want) {
-		return nil, nil
-	}
-	api, err := c.Read(l, e)
-	if errors.Is(err, carried.ErrOtherHeaders) && *s.lockPath != "" {
-		return nil, nil // another lock's entry of the name: its headers are parsed
-	}
-	return api, err
+	return carried.Lookup(l, *s.set, want, *s.lockPath != "")
 }
 
 // required is the error for a command given no headers: what it takes,

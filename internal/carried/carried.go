@@ -68,6 +68,30 @@ func Find(set string) *IR {
 	return nil
 }
 
+// Lookup is the carried IR of set of l, read and checked (Read), when it
+// holds the libraries want (nil: every library); nil when cugen carries
+// none that does. With another lock than the one cugen carries (other),
+// an entry of the name that pins other headers is nil too: they are
+// parsed.
+func Lookup(l *lock.Lock, set string, want []*library.Desc, other bool) (*ir.API, error) {
+	e, err := l.Entry(set)
+	if err != nil {
+		return nil, err
+	}
+	c := Find(e.Name)
+	if want == nil {
+		want = library.All
+	}
+	if c == nil || !c.Covers(want) {
+		return nil, nil
+	}
+	api, err := c.Read(l, e)
+	if errors.Is(err, ErrOtherHeaders) && other {
+		return nil, nil
+	}
+	return api, err
+}
+
 // Parsed are the libraries the IR was parsed with: ParseLibs of Libs.
 func (c *IR) Parsed() ([]*library.Desc, error) {
 	if c.Libs == nil {

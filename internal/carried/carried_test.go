@@ -91,4 +91,18 @@ func TestCarriedRead(t *testing.T) {
 	if _, err := Find("12.4").Read(l2, e); !errors.Is(err, ErrOtherHeaders) {
 		t.Errorf("set 12.4 of a lock pinning other headers: %v, want ErrOtherHeaders", err)
 	}
+	// Lookup: another lock's entry is parsed (nil), the carried lock's is
+	// an error; an IR without a library asked for is nil.
+	if api, err := Lookup(l2, "12.4", nil, true); api != nil || err != nil {
+		t.Errorf("Lookup of another lock's 12.4: %v, %v; want nil, nil", api != nil, err)
+	}
+	if _, err := Lookup(l2, "12.4", nil, false); !errors.Is(err, ErrOtherHeaders) {
+		t.Errorf("Lookup of the carried lock's 12.4, moved: %v; want ErrOtherHeaders", err)
+	}
+	if api, err := Lookup(l, "12.4+cudnn9", []*library.Desc{library.CuBLAS}, false); api != nil || err != nil {
+		t.Errorf("Lookup of 12.4+cudnn9 for cublas: %v, %v; want nil, nil (its IR holds cudnn only)", api != nil, err)
+	}
+	if api, err := Lookup(l, "12.4+cudnn9", []*library.Desc{library.CuDNN, library.Runtime}, false); api == nil || err != nil {
+		t.Errorf("Lookup of 12.4+cudnn9 for cudnn: %v, %v; want the IR", api != nil, err)
+	}
 }
