@@ -36,6 +36,13 @@ type IR struct {
 	// Libs are the libraries it was parsed with (ir -lib, with the
 	// driver's and the runtime's); nil: every library of package library.
 	Libs []string
+	// Partial: Libs leave out libraries whose headers the set has. Such
+	// an IR is not the set's: the runtime owns what the headers of the
+	// libraries left out include (cuComplex.h, cuda_fp16.h), so its
+	// cudart differs from the whole set's. Only its own library's
+	// package comes from it (make's wheels-from-ir, gen -ir); gen -set
+	// parses the set instead.
+	Partial bool
 }
 
 // All are the carried IRs. Sets 12.4 and 13.0 are those generated/cuda12
@@ -47,15 +54,16 @@ var All = []IR{
 	{Set: "12.4", File: "generated/cuda12/ir.json.gz"},
 	{Set: "12.5", File: "generated/ir/12.5.json.gz"},
 	{Set: "13.0", File: "generated/cuda13/ir.json.gz", Libs: libs13},
-	{Set: "12.4+cudnn9", File: "generated/cuda12/ir-cudnn.json.gz", Libs: []string{"cudnn"}},
-	{Set: "13.0+cudnn9", File: "generated/cuda13/ir-cudnn.json.gz", Libs: []string{"cudnn"}},
-	{Set: "12.4+cusparselt0", File: "generated/cuda12/ir-cusparselt.json.gz", Libs: []string{"cusparse", "cusparselt"}},
-	{Set: "13.0+cusparselt0", File: "generated/cuda13/ir-cusparselt.json.gz", Libs: []string{"cusparse", "cusparselt"}},
+	{Set: "12.4+cudnn9", File: "generated/cuda12/ir-cudnn.json.gz", Libs: []string{"cudnn"}, Partial: true},
+	{Set: "13.0+cudnn9", File: "generated/cuda13/ir-cudnn.json.gz", Libs: []string{"cudnn"}, Partial: true},
+	{Set: "12.4+cusparselt0", File: "generated/cuda12/ir-cusparselt.json.gz", Libs: []string{"cusparse", "cusparselt"}, Partial: true},
+	{Set: "13.0+cusparselt0", File: "generated/cuda13/ir-cusparselt.json.gz", Libs: []string{"cusparse", "cusparselt"}, Partial: true},
 }
 
 // libs13 are the libraries of set 13.0's IR (make generate13's LIBS13):
 // every library but NVTX (CUDA 13 has no nvToolsExt.h to pin) and the
-// wheels' (cuDNN, cuSPARSELt), which have IRs of their own.
+// wheels' (cuDNN, cuSPARSELt), which have IRs of their own: every
+// library whose headers the set has, so the IR is the set's (not Partial).
 var libs13 = []string{"nvrtc", "nvjitlink", "cublas", "cublaslt", "curand", "cufft", "cusparse", "cusolver", "nvml", "nccl", "nvvm", "nvfatbin", "cupti", "cufile", "nvjpeg", "cublasxt", "cufftxt", "cusolvermg", "nppc", "nppial", "nppicc", "nppidei", "nppif", "nppig", "nppim", "nppist", "nppisu", "nppitc", "npps"}
 
 // Find is the carried IR of the set, nil if cugen carries none.
@@ -82,7 +90,7 @@ func Lookup(l *lock.Lock, set string, want []*library.Desc, other bool) (*ir.API
 	if want == nil {
 		want = library.All
 	}
-	if c == nil || !c.Covers(want) {
+	if c == nil || c.Partial || !c.Covers(want) {
 		return nil, nil
 	}
 	api, err := c.Read(l, e)

@@ -102,7 +102,11 @@ func TestCarriedRead(t *testing.T) {
 	if api, err := Lookup(l, "12.4+cudnn9", []*library.Desc{library.CuBLAS}, false); api != nil || err != nil {
 		t.Errorf("Lookup of 12.4+cudnn9 for cublas: %v, %v; want nil, nil (its IR holds cudnn only)", api != nil, err)
 	}
-	if api, err := Lookup(l, "12.4+cudnn9", []*library.Desc{library.CuDNN, library.Runtime}, false); api == nil || err != nil {
-		t.Errorf("Lookup of 12.4+cudnn9 for cudnn: %v, %v; want the IR", api != nil, err)
+	// A wheel's IR is Partial: its cudart is not the set's.
+	if api, err := Lookup(l, "12.4+cudnn9", []*library.Desc{library.CuDNN, library.Runtime}, false); api != nil || err != nil {
+		t.Errorf("Lookup of 12.4+cudnn9 for cudnn: %v, %v; want nil, nil (Partial)", api != nil, err)
+	}
+	if api, err := Lookup(l, "13.0", []*library.Desc{library.Driver, library.Runtime, library.NVRTC}, false); api == nil || err != nil {
+		t.Errorf("Lookup of 13.0 for cu, cudart, nvrtc: %v, %v; want the IR", api != nil, err)
 	}
 }
